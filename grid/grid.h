@@ -1,0 +1,206 @@
+/* grid/grid.h: the screen model.
+ *
+ * A grid owns a vt parser, consumes the child's bytes (grid_feed) and keeps what xterm would show: cells in a
+ * ring of rows shared with the scrollback, interned styles, cursor, modes, tab stops, charsets, scroll regions,
+ * the alternate screen, the selection, and per-row damage for the renderer. Replies the terminal owes the child
+ * (DA, CPR, DECRQM, ...) leave through the reply callback, in order; grid/ never writes to a file descriptor.
+ *
+ * Coordinates are 0-based; x is the column, y the row of the visible screen (0 = top). When the user scrolls
+ * back (grid_view_scroll), grid_row() and the damage walk return what is on display, i.e. the viewport.
+ */
+#ifndef GRID_GRID_H
+#define GRID_GRID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vt/vt.h"
+
+/* Colours: the top byte says which kind, the low 24 bits the value. */
+#define GRID_COLOR_DEFAULT 0x00000000u
+#define GRID_COLOR_PALETTE(n) (0x01000000u | ((uint32_t)(n)&0xffu))
+#define GRID_COLOR_RGB(r, g, b) \
+	(0x02000000u | ((uint32_t)(r)&0xffu) << 16 | ((uint32_t)(g)&0xffu) << 8 | ((uint32_t)(b)&0xffu))
+#define GRID_COLOR_KIND(c) ((c) >> 24)
+#define GRID_COLOR_KIND_DEFAULT 0u
+#define GRID_COLOR_KIND_PALETTE 1u
+#define GRID_COLOR_KIND_RGB 2u
+
+enum grid_attr {
+	GRID_ATTR_BOLD = 1 << 0,
+	GRID_ATTR_DIM = 1 << 1,
+	GRID_ATTR_ITALIC = 1 << 2,
+	GRID_ATTR_BLINK = 1 << 3,
+	GRID_ATTR_REVERSE = 1 << 4,
+	GRID_ATTR_INVISIBLE = 1 << 5,
+	GRID_ATTR_STRIKE = 1 << 6,
+	GRID_ATTR_OVERLINE = 1 << 7,
+	GRID_ATTR_PROTECTED = 1 << 8, /* DECSCA: selective erase leaves it */
+};
+
+enum grid_underline {
+	GRID_UNDERLINE_NONE = 0,
+	GRID_UNDERLINE_SINGLE,
+	GRID_UNDERLINE_DOUBLE,
+	GRID_UNDERLINE_CURLY,
+	GRID_UNDERLINE_DOTTED,
+	GRID_UNDERLINE_DASHED,
+};
+
+/* An interned pen. Owned by the grid; valid until the next grid_feed/grid_resize/grid_reset. */
+struct grid_style {
+	uint32_t fg, bg, ul_color; /* GRID_COLOR_* */
+	uint16_t attrs;            /* enum grid_attr */
+	uint8_t underline;         /* enum grid_underline */
+};
+
+/* Set in grid_cell.cp when the cell holds a grapheme cluster (base + combining marks, ZWJ sequence, flag):
+ * the low bits then index the grid's cluster table; read it with grid_cell_codepoints(). */
+#define GRID_CP_CLUSTER 0x80000000u
+
+/* One cell: plain data, copied with memcpy. */
+struct grid_cell {
+	uint32_t cp;    /* code point (0 = never written, shown as a blank), or GRID_CP_CLUSTER | index */
+	uint16_t style; /* interned style id; 0 is the default style */
+	uint16_t link;  /* hyperlink id (OSC 8), 0 = none */
+	uint8_t width;  /* 1; 2 for the left half of a wide character; 0 for its right half */
+	uint8_t flags;  /* GRID_CELL_* */
+};
+
+enum grid_cell_flags {
+	GRID_CELL_SELECTED = 1 << 0, /* inside the selection (kept up to date for the renderer) */
+};
+
+enum grid_cursor_shape {
+	GRID_CURSOR_BLOCK = 0,
+	GRID_CURSOR_UNDERLINE,
+	GRID_CURSOR_BAR,
+};
+
+struct grid_cursor {
+	int x, y;      /* on the visible screen; y may be off the viewport while scrolled back */
+	bool visible;  /* DECTCEM and not scrolled away */
+	bool blink;    /* DECSCUSR odd values / DECSET 12 */
+	enum grid_cursor_shape shape;
+};
+
+enum grid_mouse_mode {
+	GRID_MOUSE_NONE = 0,
+	GRID_MOUSE_X10 = 9,
+	GRID_MOUSE_NORMAL = 1000,
+	GRID_MOUSE_BUTTON = 1002,
+	GRID_MOUSE_ANY = 1003,
+};
+
+enum grid_mouse_encoding {
+	GRID_MOUSE_ENC_DEFAULT = 0,
+	GRID_MOUSE_ENC_UTF8 = 1005,
+	GRID_MOUSE_ENC_SGR = 1006,
+	GRID_MOUSE_ENC_URXVT = 1015,
+};
+
+/* Modes the rest of the program needs to read (input encoding, rendering, frame pacing). */
+struct grid_modes {
+	struct vt_key_modes keys;
+	enum grid_mouse_mode mouse;
+	enum grid_mouse_encoding mouse_encoding;
+	bool alternate_scroll;  /* DECSET 1007 */
+	bool bracketed_paste;   /* DECSET 2004 */
+	bool focus_events;      /* DECSET 1004 (a console never sends them) */
+	bool synchronized;      /* DECSET 2026 is active: hold frames */
+	bool reverse_video;     /* DECSCNM */
+	bool alt_screen;        /* the alternate screen is shown */
+};
+
+/* Callbacks; every one may be NULL. Pointers passed are valid only during the call. */
+struct grid_callbacks {
+	/* Bytes the terminal owes the child (DA, CPR, DECRQM, DECRQSS, colour queries, size reports). */
+	void (*reply)(void *ud, const uint8_t *data, size_t len);
+	void (*bell)(void *ud);
+	void (*title)(void *ud, const char *utf8);
+	/* OSC 52 set: selection names ("c", "p", "s"...), decoded data. */
+	void (*clipboard)(void *ud, const char *targets, const uint8_t *data, size_t len);
+};
+
+struct grid_config {
+	int cols, rows;           /* >= 1 each; clamped to 1..GRID_MAX_DIM */
+	size_t scrollback;        /* lines kept above the screen (default 10000 when the config is NULL) */
+	const char *xtversion;    /* XTVERSION reply text; NULL = "kmscon-felis(VERSION)" */
+	int cell_width, cell_height; /* pixel size of a cell, for CSI 14/16 t; 0 if unknown */
+	bool allow_clipboard_read;   /* OSC 52 queries; default false (refused) */
+};
+
+#define GRID_MAX_DIM 4096
+
+struct grid;
+
+/* Creates a grid in its power-on state. cfg may be NULL (80x24, 10000 lines). Returns NULL on failure. */
+struct grid *grid_create(const struct grid_config *cfg, const struct grid_callbacks *cb, void *ud);
+/* Accepts NULL. */
+void grid_destroy(struct grid *g);
+
+/* Feeds the child's bytes. Never fails; input of any content and size keeps memory bounded. */
+void grid_feed(struct grid *g, const uint8_t *data, size_t len);
+/* Hard reset (RIS). */
+void grid_reset(struct grid *g);
+/* Resizes, reflowing soft-wrapped lines; the cursor stays on its character. Returns 0 or -EINVAL/-ENOMEM. */
+int grid_resize(struct grid *g, int cols, int rows);
+/* Cell pixel size for size reports (CSI 14 t / 16 t). */
+void grid_set_cell_size(struct grid *g, int cell_width, int cell_height);
+
+int grid_cols(const struct grid *g);
+int grid_rows(const struct grid *g);
+void grid_get_cursor(const struct grid *g, struct grid_cursor *out);
+void grid_get_modes(const struct grid *g, struct grid_modes *out);
+/* The 256-colour palette plus default fg (256), default bg (257) and cursor colour (258), as 0xRRGGBB.
+ * OSC 4/10/11/12 change it. Owned by the grid. */
+const uint32_t *grid_palette(const struct grid *g);
+/* The window title (OSC 0/2), UTF-8, owned by the grid; "" if none. */
+const char *grid_title(const struct grid *g);
+
+/* Reading cells: row y (0..rows-1) of what is on display. Owned by the grid, valid until the next call that
+ * changes the grid. Exactly grid_cols() cells. */
+const struct grid_cell *grid_row(const struct grid *g, int y);
+/* Whether row y of the display ends in a soft wrap (continues on the next row). */
+bool grid_row_wrapped(const struct grid *g, int y);
+const struct grid_style *grid_style(const struct grid *g, uint16_t id);
+/* The code points of a cell (base and combining marks, or a whole cluster): writes up to cap, returns how
+ * many the cell has. A blank cell gives 0. */
+size_t grid_cell_codepoints(const struct grid *g, const struct grid_cell *c, uint32_t *out, size_t cap);
+/* The URI of hyperlink id (OSC 8), or NULL. */
+const char *grid_link_uri(const struct grid *g, uint16_t link);
+
+/* Damage: the rows changed since the last grid_damage_clear(), each with a dirty column span [x0, x1).
+ * Returns false when row y is clean. Scrolling moves damage with the rows; anything that changes the whole
+ * display (scrolling the view, resize, reverse video) damages everything. */
+bool grid_row_damage(const struct grid *g, int y, int *x0, int *x1);
+void grid_damage_clear(struct grid *g);
+void grid_damage_all(struct grid *g);
+/* True when something is damaged or the cursor moved/changed since the last clear. */
+bool grid_is_damaged(const struct grid *g);
+
+/* Scrollback viewport: delta > 0 scrolls back into history, < 0 towards the bottom; clamped. Returns the
+ * new offset (0 = at the bottom). */
+int grid_view_scroll(struct grid *g, int delta);
+int grid_view_offset(const struct grid *g);
+/* Lines currently held in the scrollback. */
+size_t grid_scrollback_lines(const struct grid *g);
+/* Row i of the scrollback, 0 = oldest; *len gets its length in cells (trailing blanks may be trimmed). */
+const struct grid_cell *grid_scrollback_row(const struct grid *g, size_t i, int *len);
+
+/* Selection, in display coordinates (the grid tracks it through scrolling). */
+enum grid_select_mode {
+	GRID_SELECT_CELL,
+	GRID_SELECT_WORD,
+	GRID_SELECT_LINE,
+};
+void grid_select_start(struct grid *g, int x, int y, enum grid_select_mode mode);
+void grid_select_extend(struct grid *g, int x, int y);
+void grid_select_clear(struct grid *g);
+bool grid_has_selection(const struct grid *g);
+/* The selected text as UTF-8, soft-wrapped lines joined, hard line ends as '\n', trailing blanks trimmed.
+ * Caller owns the returned buffer (free()). NULL when nothing is selected. */
+char *grid_selection_text(const struct grid *g, size_t *len);
+
+#endif

@@ -1,0 +1,60 @@
+/* kmscon-felis/log.c: see log.h. */
+#include "kmscon-felis/log.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static enum kf_log_level max_level = KF_LOG_NOTICE;
+static bool journal;
+
+void kf_log_set_level(enum kf_log_level level)
+{
+	max_level = level;
+}
+
+enum kf_log_level kf_log_get_level(void)
+{
+	return max_level;
+}
+
+void kf_log_init(void)
+{
+	/* systemd sets JOURNAL_STREAM=dev:ino of the stream it connected; only trust it if stderr is still that
+	 * stream (a child's redirect would otherwise inherit the prefixes). */
+	const char *js = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+	journal = false;
+	if (js && sscanf(js, "%llu:%llu", &dev, &ino) == 2 && fstat(2, &st) == 0)
+		journal = (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
+}
+
+void kf_log_vmsg(enum kf_log_level level, const char *tag, const char *file, int line, const char *fmt,
+		 va_list ap)
+{
+	if (level > max_level)
+		return;
+	int saved = errno;
+	char buf[1024];
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	const char *base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	static const char *const names[] = {"", "", "", "error", "warning", "notice", "info", "debug"};
+	if (journal)
+		fprintf(stderr, "<%d>[%s:%d] %s: %s\n", (int)level, base, line, tag, buf);
+	else
+		fprintf(stderr, "%s: %s: [%s:%d] %s\n", tag, names[level], base, line, buf);
+	errno = saved;
+}
+
+void kf_log_msg(enum kf_log_level level, const char *tag, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kf_log_vmsg(level, tag, file, line, fmt, ap);
+	va_end(ap);
+}

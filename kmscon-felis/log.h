@@ -1,0 +1,41 @@
+/* kmscon-felis/log.h: the program's logger.
+ *
+ * One line per message, "[file:line] tag: text". Under systemd's journal (JOURNAL_STREAM matches stderr) each
+ * line starts with a syslog priority prefix "<N>" so journald keeps the level; otherwise plain text.
+ * The lower modules (drm/, input/, pty/) do not include this: each takes a log handler from the program.
+ */
+#ifndef KF_LOG_H
+#define KF_LOG_H
+
+#include <stdarg.h>
+
+enum kf_log_level {
+	KF_LOG_ERR = 3,
+	KF_LOG_WARN = 4,
+	KF_LOG_NOTICE = 5,
+	KF_LOG_INFO = 6,
+	KF_LOG_DEBUG = 7,
+};
+
+/* Messages above this level are dropped. Default KF_LOG_NOTICE; --verbose gives INFO, --debug DEBUG. */
+void kf_log_set_level(enum kf_log_level level);
+enum kf_log_level kf_log_get_level(void);
+/* Re-reads JOURNAL_STREAM against stderr (call once at start). */
+void kf_log_init(void);
+
+void kf_log_msg(enum kf_log_level level, const char *tag, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void kf_log_vmsg(enum kf_log_level level, const char *tag, const char *file, int line, const char *fmt,
+		 va_list ap) __attribute__((format(printf, 5, 0)));
+
+#ifndef LOG_TAG
+#define LOG_TAG "kmscon-felis"
+#endif
+
+#define log_err(...) kf_log_msg(KF_LOG_ERR, LOG_TAG, __FILE__, __LINE__, __VA_ARGS__)
+#define log_warn(...) kf_log_msg(KF_LOG_WARN, LOG_TAG, __FILE__, __LINE__, __VA_ARGS__)
+#define log_notice(...) kf_log_msg(KF_LOG_NOTICE, LOG_TAG, __FILE__, __LINE__, __VA_ARGS__)
+#define log_info(...) kf_log_msg(KF_LOG_INFO, LOG_TAG, __FILE__, __LINE__, __VA_ARGS__)
+#define log_debug(...) kf_log_msg(KF_LOG_DEBUG, LOG_TAG, __FILE__, __LINE__, __VA_ARGS__)
+
+#endif

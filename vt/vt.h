@@ -1,0 +1,174 @@
+/* vt/vt.h: the escape-sequence parser, Unicode character properties and the key encoder.
+ *
+ * This is the lowest layer of kmscon-felis: it knows bytes, escape sequences and keys, and nothing about
+ * screens. The parser turns a byte stream into calls on a sink (struct vt_sink); grid/ implements the sink.
+ * The key encoder turns a key event plus the terminal's input modes into the bytes an application expects.
+ *
+ * Nothing here allocates on the hot path: the parser's only heap memory is its string buffer (OSC/DCS), which
+ * grows on demand up to a hard cap set at creation.
+ */
+#ifndef VT_VT_H
+#define VT_VT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------------------------------------ parser */
+
+/* Parameters and sub-parameters together: xterm keeps 30; we keep 32 and drop the rest harmlessly. */
+#define VT_MAX_PARAMS 32
+/* A parameter value never exceeds this (larger numbers clamp here: no overflow, no huge loops). */
+#define VT_PARAM_MAX 65535
+/* An omitted parameter ("CSI ;5H" has an omitted first parameter). */
+#define VT_PARAM_DEFAULT (-1)
+
+/* A complete control sequence: CSI, or the header of a DCS string.
+ * For "CSI ? 1 ; 2 : 3 $ p": private = '?', params = {1, 2, 3}, sub_mask has bit 2 set (3 follows a ':'),
+ * intermediates = "$", final = 'p'. */
+struct vt_csi {
+	int32_t params[VT_MAX_PARAMS]; /* VT_PARAM_DEFAULT when omitted, else 0..VT_PARAM_MAX */
+	uint32_t sub_mask;             /* bit i: params[i] is a sub-parameter (it followed ':') */
+	uint8_t n_params;              /* 0 when the sequence had no parameter bytes at all */
+	uint8_t private_marker;        /* '<' '=' '>' '?' or 0 */
+	uint8_t n_intermediates;
+	uint8_t intermediates[2];      /* 0x20..0x2f; a third one makes the sequence ignored */
+	uint8_t final;                 /* 0x40..0x7e */
+	bool overflow;                 /* more parameters were given than fit: the extra ones were dropped */
+};
+
+/* An escape sequence that is not CSI/OSC/DCS/APC/PM/SOS: ESC, intermediates, final. */
+struct vt_esc {
+	uint8_t n_intermediates;
+	uint8_t intermediates[2];
+	uint8_t final;
+};
+
+/* Which kind of string a vt_sink.string callback carries. */
+enum vt_string_kind {
+	VT_STRING_OSC,
+	VT_STRING_DCS,
+	VT_STRING_APC,
+	VT_STRING_PM,
+	VT_STRING_SOS,
+};
+
+/* The parser's output. Every pointer argument is owned by the parser and valid only during the call.
+ * Callbacks may be NULL (the event is then dropped). */
+struct vt_sink {
+	/* A run of printable ASCII (0x20..0x7e), in order. The common case: one call per run, not per byte. */
+	void (*print_ascii)(void *ctx, const uint8_t *s, size_t n);
+	/* A run of printable code points (anything that is not a C0/C1 control or DEL), already decoded from
+	 * UTF-8; invalid input arrives here as U+FFFD. May contain ASCII. */
+	void (*print)(void *ctx, const uint32_t *cp, size_t n);
+	/* A C0 control (0x00..0x1f except ESC/CAN/SUB handled by the parser itself) or a C1 control
+	 * (0x80..0x9f, only when 8-bit controls are enabled). */
+	void (*execute)(void *ctx, uint8_t control);
+	void (*esc)(void *ctx, const struct vt_esc *esc);
+	void (*csi)(void *ctx, const struct vt_csi *csi);
+	/* A complete string, terminated by ST (or BEL for OSC). For DCS, hdr holds the header sequence; for the
+	 * others hdr is NULL. Strings longer than the cap were dropped whole and never reach this callback. */
+	void (*string)(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
+		       size_t len);
+};
+
+struct vt_parser;
+
+struct vt_parser_config {
+	size_t string_cap;    /* bytes kept of one OSC/DCS/APC string; 0 = default (1 MiB) */
+	bool c1_8bit;         /* recognise raw 8-bit C1 controls (0x80..0x9f as bytes: not UTF-8 compatible)
+			       * and U+0080..U+009F decoded from UTF-8; default false (xterm in UTF-8 mode) */
+};
+
+/* Creates a parser in the ground state. cfg may be NULL for defaults. The sink is copied; ctx is not owned
+ * and must outlive the parser. Returns NULL on allocation failure. */
+struct vt_parser *vt_parser_create(const struct vt_sink *sink, void *ctx, const struct vt_parser_config *cfg);
+/* Accepts NULL. */
+void vt_parser_destroy(struct vt_parser *p);
+/* Feeds bytes; sequences and UTF-8 may be split anywhere across calls. Never fails. */
+void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len);
+/* Back to the ground state, dropping any partial sequence or string (RIS, or a new child). */
+void vt_parser_reset(struct vt_parser *p);
+
+/* Parameter helpers: the value of params[i], or def when omitted, zero (if zero_is_default) or absent. */
+int vt_csi_param(const struct vt_csi *csi, unsigned i, int def);
+
+/* ------------------------------------------------------------------------------------- Unicode tables */
+
+/* Display width of a code point from the Unicode data (EastAsianWidth, emoji presentation, general
+ * category), not from the C library: 0 for combining marks, format characters and other zero-width code
+ * points, 2 for wide/fullwidth and default-emoji-presentation characters, else 1. Controls return 0. */
+int vt_char_width(uint32_t cp);
+
+/* Grapheme cluster segmentation (UAX #29, extended clusters): true when a cluster boundary lies between
+ * prev and cp. state carries what the rules need (regional-indicator parity, emoji ZWJ sequence); start
+ * with 0 at the beginning of each cluster candidate. */
+bool vt_grapheme_break(uint32_t prev, uint32_t cp, uint32_t *state);
+
+/* -------------------------------------------------------------------------------------------- keys */
+
+/* Modifier bits, as in xterm's "1 + modifiers" parameter encoding. */
+enum vt_mod {
+	VT_MOD_SHIFT = 1 << 0,
+	VT_MOD_ALT = 1 << 1,
+	VT_MOD_CTRL = 1 << 2,
+	VT_MOD_SUPER = 1 << 3,
+	VT_MOD_HYPER = 1 << 4,
+	VT_MOD_META = 1 << 5,
+	VT_MOD_CAPS = 1 << 6,
+	VT_MOD_NUM = 1 << 7,
+};
+
+/* Keys that have no text of their own. Printable keys use VT_KEY_NONE plus a code point. */
+enum vt_keysym {
+	VT_KEY_NONE = 0,
+	VT_KEY_ENTER, VT_KEY_TAB, VT_KEY_BACKSPACE, VT_KEY_ESCAPE,
+	VT_KEY_UP, VT_KEY_DOWN, VT_KEY_RIGHT, VT_KEY_LEFT,
+	VT_KEY_HOME, VT_KEY_END, VT_KEY_INSERT, VT_KEY_DELETE, VT_KEY_PAGE_UP, VT_KEY_PAGE_DOWN,
+	VT_KEY_F1, /* F1..F24 are consecutive */
+	VT_KEY_F24 = VT_KEY_F1 + 23,
+	VT_KEY_KP_0, /* keypad 0..9 are consecutive */
+	VT_KEY_KP_9 = VT_KEY_KP_0 + 9,
+	VT_KEY_KP_DECIMAL, VT_KEY_KP_DIVIDE, VT_KEY_KP_MULTIPLY, VT_KEY_KP_SUBTRACT, VT_KEY_KP_ADD,
+	VT_KEY_KP_ENTER, VT_KEY_KP_EQUAL, VT_KEY_KP_SEPARATOR,
+	VT_KEY_KP_UP, VT_KEY_KP_DOWN, VT_KEY_KP_RIGHT, VT_KEY_KP_LEFT,
+	VT_KEY_KP_HOME, VT_KEY_KP_END, VT_KEY_KP_INSERT, VT_KEY_KP_DELETE,
+	VT_KEY_KP_PAGE_UP, VT_KEY_KP_PAGE_DOWN, VT_KEY_KP_BEGIN,
+	VT_KEY_MENU, VT_KEY_PAUSE, VT_KEY_PRINT, VT_KEY_SCROLL_LOCK, VT_KEY_CAPS_LOCK, VT_KEY_NUM_LOCK,
+	VT_KEY_LEFT_SHIFT, VT_KEY_RIGHT_SHIFT, VT_KEY_LEFT_CTRL, VT_KEY_RIGHT_CTRL,
+	VT_KEY_LEFT_ALT, VT_KEY_RIGHT_ALT, VT_KEY_LEFT_SUPER, VT_KEY_RIGHT_SUPER,
+	VT_KEY_COUNT_
+};
+
+enum vt_key_action {
+	VT_KEY_PRESS = 1,
+	VT_KEY_REPEAT = 2,
+	VT_KEY_RELEASE = 3,
+};
+
+struct vt_key_event {
+	enum vt_keysym key;        /* VT_KEY_NONE for a key that produces text */
+	enum vt_key_action action;
+	unsigned mods;             /* enum vt_mod bits, as held when the key was pressed */
+	uint32_t text;             /* the code point the layout produces with the current modifiers (0 if none) */
+	uint32_t unshifted;        /* the code point of the key without modifiers (kitty protocol, modifyOtherKeys)
+				    * e.g. 'a' for Shift+A; 0 if none */
+};
+
+/* The terminal modes that change what keys send. grid/ fills this from the application's requests. */
+struct vt_key_modes {
+	bool cursor_keys_app;      /* DECCKM (DECSET 1) */
+	bool keypad_app;           /* DECKPAM */
+	bool newline_mode;         /* LNM: Enter sends CR LF */
+	bool backspace_sends_bs;   /* ^H instead of DEL (--backspace-delete off) */
+	bool alt_sends_escape;     /* Alt prefixes ESC (default true) */
+	uint8_t modify_other_keys; /* 0, 1 or 2 (CSI > 4 ; N m) */
+	uint8_t kitty_flags;       /* kitty keyboard protocol progressive enhancement flags (0 = off) */
+};
+
+/* Encodes one key event into out (at most cap bytes; 64 always suffices). Returns the number of bytes
+ * written, 0 when the event sends nothing (a release without kitty flag 2, a lone modifier, ...). */
+size_t vt_key_encode(const struct vt_key_event *ev, const struct vt_key_modes *modes, uint8_t *out,
+		     size_t cap);
+
+#endif
