@@ -157,9 +157,12 @@ struct vt_key_event {
 	enum vt_keysym key;        /* VT_KEY_NONE for a key that produces text */
 	enum vt_key_action action;
 	unsigned mods;             /* enum vt_mod bits, as held when the key was pressed */
-	uint32_t text;             /* the code point the layout produces with the current modifiers (0 if none) */
+	uint32_t text;             /* the code point the layout produces with the current modifiers, before any
+				    * Ctrl transformation ('A' for Ctrl+Shift+a, not 0x01); 0 if none */
 	uint32_t unshifted;        /* the code point of the key without modifiers (kitty protocol, modifyOtherKeys)
 				    * e.g. 'a' for Shift+A; 0 if none */
+	uint32_t base;             /* the code point of the same physical key in the US layout, 0 if unknown:
+				    * Ctrl+key on a non-Latin layout (Ctrl+С sends ^C) and kitty's base-layout key */
 };
 
 /* The terminal modes that change what keys send. grid/ fills this from the application's requests. */
@@ -168,7 +171,8 @@ struct vt_key_modes {
 	bool keypad_app;           /* DECKPAM */
 	bool newline_mode;         /* LNM: Enter sends CR LF */
 	bool backspace_sends_bs;   /* ^H instead of DEL (--backspace-delete off) */
-	bool alt_sends_escape;     /* Alt prefixes ESC (default true) */
+	bool alt_sends_escape;     /* Alt prefixes ESC (grid sets it true by default; when false, Alt is
+				    * ignored for text keys) */
 	uint8_t modify_other_keys; /* 0, 1 or 2 (CSI > 4 ; N m) */
 	uint8_t kitty_flags;       /* kitty keyboard protocol progressive enhancement flags (0 = off) */
 };
