@@ -1,0 +1,41 @@
+/* kmscon-felis/notify.h: telling systemd the truth about our state (Type=notify, WatchdogSec=).
+ *
+ * Our own few lines over the NOTIFY_SOCKET datagram socket instead of libsystemd's sd_notify(): the protocol is
+ * one sendto() of "KEY=VALUE\n" lines (documented as stable in sd_notify(3)), and linking libsystemd would add
+ * ~1 MiB of mappings and its compression and crypto libraries to every console's start-up and PSS, and to the
+ * initramfs/VM guest, for one call.
+ *
+ * Use from the program (main.c / the event loop):
+ *   kf_notify_init() first thing (it also removes NOTIFY_SOCKET and WATCHDOG_* from our environment so the
+ *   login and the user's shell never talk to systemd in our name);
+ *   kf_notify_ready(status) once the first frame is on screen (drm backend: after the first page-flip event;
+ *   headless: when the session has started);
+ *   kf_notify_status() when the mode or font changes; kf_notify_stopping() on shutdown;
+ *   if kf_notify_watchdog_usec() is non-zero, a loop timer every half of it calls kf_notify_watchdog(): the
+ *   ping comes from the loop itself, so a hung loop lets systemd restart us.
+ * Every function is a no-op returning 0 when not started by systemd with NOTIFY_SOCKET. Never blocks.
+ */
+#ifndef KF_NOTIFY_H
+#define KF_NOTIFY_H
+
+#include <stdint.h>
+
+/* Reads and unsets NOTIFY_SOCKET, WATCHDOG_USEC, WATCHDOG_PID. Returns 0 (also without a socket) or -errno
+ * when the socket cannot be created or the address is invalid (logged; notifications are then disabled). */
+int kf_notify_init(void);
+/* Closes the socket. */
+void kf_notify_finish(void);
+/* READY=1 plus STATUS=status (status may be NULL; not retained). Returns 0 or -errno. */
+int kf_notify_ready(const char *status);
+/* STATUS=... (printf format). Returns 0 or -errno. */
+int kf_notify_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* WATCHDOG=1. Returns 0 or -errno. */
+int kf_notify_watchdog(void);
+/* STOPPING=1. Returns 0 or -errno. */
+int kf_notify_stopping(void);
+/* The watchdog interval systemd asked for in microseconds, 0 when there is none (or it is for another PID). */
+uint64_t kf_notify_watchdog_usec(void);
+/* Sends raw "KEY=VALUE\n..." text (not retained). Returns 0, -errno, or 0 without a socket. */
+int kf_notify_send(const char *text);
+
+#endif
