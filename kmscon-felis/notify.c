@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "kmscon-felis/log.h"
+#include "kmscon-felis/loop.h"
 
 static int sock = -1;
 static struct sockaddr_un addr;
@@ -119,4 +120,24 @@ int kf_notify_stopping(void)
 uint64_t kf_notify_watchdog_usec(void)
 {
 	return watchdog_usec;
+}
+
+static void watchdog_tick(void *ud, struct kf_timer *timer)
+{
+	kf_notify_watchdog();
+}
+
+struct kf_timer *kf_notify_watchdog_start(struct kf_loop *loop)
+{
+	uint64_t usec = kf_notify_watchdog_usec();
+	if (!usec)
+		return NULL;
+	struct kf_timer *t = kf_loop_add_timer(loop, watchdog_tick, NULL);
+	if (!t)
+		return NULL;
+	/* Half the period, as sd_watchdog_enabled(3) advises: one late iteration must not look like a hang. */
+	uint64_t period_ns = usec * 1000 / 2;
+	kf_timer_arm(t, period_ns, period_ns);
+	log_debug("watchdog ping every %" PRIu64 " ms", period_ns / 1000000);
+	return t;
 }

@@ -11,8 +11,9 @@
  *   kf_notify_ready(status) once the first frame is on screen (drm backend: after the first page-flip event;
  *   headless: when the session has started);
  *   kf_notify_status() when the mode or font changes; kf_notify_stopping() on shutdown;
- *   if kf_notify_watchdog_usec() is non-zero, a loop timer every half of it calls kf_notify_watchdog(): the
- *   ping comes from the loop itself, so a hung loop lets systemd restart us.
+ *   kf_notify_watchdog_start(loop) once the loop exists: when systemd asked for a watchdog (WatchdogSec=), a
+ *   loop timer sends WATCHDOG=1 every half period; the ping comes from the loop itself, so a hung or spinning
+ *   loop gets us restarted.
  * Every function is a no-op returning 0 when not started by systemd with NOTIFY_SOCKET. Never blocks.
  */
 #ifndef KF_NOTIFY_H
@@ -35,6 +36,11 @@ int kf_notify_watchdog(void);
 int kf_notify_stopping(void);
 /* The watchdog interval systemd asked for in microseconds, 0 when there is none (or it is for another PID). */
 uint64_t kf_notify_watchdog_usec(void);
+struct kf_loop;
+struct kf_timer;
+/* Adds a timer to loop that sends WATCHDOG=1 every half of kf_notify_watchdog_usec(). Returns the timer (owned
+ * by the loop, remove with kf_timer_remove()), or NULL when there is no watchdog or on allocation failure. */
+struct kf_timer *kf_notify_watchdog_start(struct kf_loop *loop);
 /* Sends raw "KEY=VALUE\n..." text (not retained). Returns 0, -errno, or 0 without a socket. */
 int kf_notify_send(const char *text);
 

@@ -11,6 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "kmscon-felis/loop.h"
 #include "kmscon-felis/notify.h"
 
 static int failures;
@@ -68,6 +69,41 @@ static void run(const char *env, int fd)
 	kf_notify_finish();
 }
 
+/* The watchdog timer on a real loop: 100 ms WatchdogSec gives a ping every 50 ms. */
+static void test_watchdog_loop(const char *path)
+{
+	int fd = listener(path, false);
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	setenv("NOTIFY_SOCKET", path, 1);
+	setenv("WATCHDOG_USEC", "100000", 1);
+	setenv("WATCHDOG_PID", pid, 1);
+	kf_notify_init();
+	struct kf_loop *loop = kf_loop_create();
+	struct kf_timer *t = kf_notify_watchdog_start(loop);
+	CHECK(t != NULL, "watchdog timer");
+	uint64_t end = kf_loop_now_ns() + 280000000ull;
+	while (kf_loop_now_ns() < end)
+		kf_loop_dispatch(loop, 20);
+	int pings = 0;
+	char buf[64];
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		pings++;
+	CHECK(pings >= 4 && pings <= 6, "%d watchdog pings in 280 ms, want 5", pings);
+	kf_loop_destroy(loop);
+	kf_notify_finish();
+	/* No watchdog asked for: no timer. */
+	unsetenv("WATCHDOG_USEC");
+	setenv("NOTIFY_SOCKET", path, 1);
+	kf_notify_init();
+	loop = kf_loop_create();
+	CHECK(kf_notify_watchdog_start(loop) == NULL, "no timer without WATCHDOG_USEC");
+	kf_loop_destroy(loop);
+	kf_notify_finish();
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-notify-XXXXXX", path[128], abs[64];
@@ -113,6 +149,7 @@ int main(void)
 	unlink(path);
 	CHECK(kf_notify_ready(NULL) < 0, "send to a vanished socket fails cleanly");
 	kf_notify_finish();
+	test_watchdog_loop(path);
 	rmdir(dir);
 	if (failures)
 		printf("%d failures\n", failures);
