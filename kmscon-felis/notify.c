@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,22 @@ int kf_notify_ready(const char *status)
 	else
 		snprintf(buf, sizeof(buf), "READY=1\n");
 	return kf_notify_send(buf);
+}
+
+int kf_notify_first_frame(const char *mode, const char *font)
+{
+	static bool ready;
+	static char last[256];
+	char status[256];
+	snprintf(status, sizeof(status), "%s, font %s", mode ? mode : "no mode", font ? font : "unknown");
+	if (ready && !strcmp(status, last))
+		return 0;
+	snprintf(last, sizeof(last), "%s", status);
+	if (ready)
+		return kf_notify_status("%s", status);
+	ready = true;
+	log_info("first frame on screen (%s)", status);
+	return kf_notify_ready(status);
 }
 
 int kf_notify_status(const char *fmt, ...)

@@ -8,8 +8,9 @@
  * Use from the program (main.c / the event loop):
  *   kf_notify_init() first thing (it also removes NOTIFY_SOCKET and WATCHDOG_* from our environment so the
  *   login and the user's shell never talk to systemd in our name);
- *   kf_notify_ready(status) once the first frame is on screen (drm backend: after the first page-flip event;
- *   headless: when the session has started);
+ *   kf_notify_first_frame(mode, font) from the page-flip handler of every frame, or at least the first one
+ *   (drm backend; only the first call sends READY=1 + STATUS=, later calls are free), or kf_notify_ready()
+ *   when the headless session has started;
  *   kf_notify_status() when the mode or font changes; kf_notify_stopping() on shutdown;
  *   kf_notify_watchdog_start(loop) once the loop exists: when systemd asked for a watchdog (WatchdogSec=), a
  *   loop timer sends WATCHDOG=1 every half period; the ping comes from the loop itself, so a hung or spinning
@@ -28,6 +29,9 @@ int kf_notify_init(void);
 void kf_notify_finish(void);
 /* READY=1 plus STATUS=status (status may be NULL; not retained). Returns 0 or -errno. */
 int kf_notify_ready(const char *status);
+/* READY=1 with STATUS="<mode>, font <font>" the first time it is called; later calls send nothing unless the
+ * mode or font text changed (then only STATUS=). Strings not retained; either may be NULL. Returns 0 or -errno. */
+int kf_notify_first_frame(const char *mode, const char *font);
 /* STATUS=... (printf format). Returns 0 or -errno. */
 int kf_notify_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* WATCHDOG=1. Returns 0 or -errno. */

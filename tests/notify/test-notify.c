@@ -121,6 +121,18 @@ int main(void)
 	snprintf(env, sizeof(env), "@%s", abs);
 	run(env, fd);
 
+	/* The frame path: READY=1 once, then STATUS= only when the text changes. */
+	setenv("NOTIFY_SOCKET", env, 1);
+	kf_notify_init();
+	CHECK(kf_notify_first_frame("1024x768@60Hz", "DejaVu Sans Mono 16px") == 0, "first frame");
+	expect(fd, "READY=1\nSTATUS=1024x768@60Hz, font DejaVu Sans Mono 16px\n");
+	kf_notify_first_frame("1024x768@60Hz", "DejaVu Sans Mono 16px");
+	kf_notify_first_frame("800x600@60Hz", "DejaVu Sans Mono 16px");
+	expect(fd, "STATUS=800x600@60Hz, font DejaVu Sans Mono 16px");
+	char junk[64];
+	CHECK(recv(fd, junk, sizeof(junk), MSG_DONTWAIT) < 0, "nothing sent for an unchanged frame");
+	kf_notify_finish();
+
 	/* A watchdog for another process (e.g. inherited through a wrapper) is not ours. */
 	setenv("NOTIFY_SOCKET", env, 1);
 	setenv("WATCHDOG_USEC", "1000", 1);

@@ -1,7 +1,7 @@
 /* tests/service/kf-notify-run.c: plays systemd's part of Type=notify for one program, for the VM test and the
  * start-up benchmark.
  *
- *   kf-notify-run [-t SECONDS] [-p MS] [-k] -- PROGRAM [ARGS...]
+ *   kf-notify-run [-t SECONDS] [-p MS] [-w USEC] [-k] -- PROGRAM [ARGS...]
  *
  * Binds a datagram socket, starts PROGRAM with NOTIFY_SOCKET pointing at it, and prints one line per event,
  * times in microseconds since just before exec:
@@ -11,6 +11,8 @@
  *   PSS <kB> <when>         (-p MS: the sender's PSS from /proc/PID/smaps_rollup, at READY and MS later)
  *   EXIT <status>           (the program ended, or was stopped with SIGTERM)
  *   TIMEOUT                 (no READY=1 within -t SECONDS, default 30)
+ * -w USEC: set WATCHDOG_USEC=USEC and WATCHDOG_PID for the program, as WatchdogSec= does (the WATCHDOG=1
+ *          pings then show up as MSG lines).
  * -k: after READY=1 (and the -p measurement), stop the program with SIGTERM and exit.
  * Exit status 0 when READY=1 arrived, 1 otherwise.
  */
@@ -66,12 +68,15 @@ static void print_pss(pid_t pid, const char *when)
 int main(int argc, char **argv)
 {
 	int timeout_s = 30, pss_ms = -1, opt;
+	const char *watchdog = NULL;
 	bool kill_after = false;
-	while ((opt = getopt(argc, argv, "t:p:k")) != -1) {
+	while ((opt = getopt(argc, argv, "t:p:w:k")) != -1) {
 		if (opt == 't')
 			timeout_s = atoi(optarg);
 		else if (opt == 'p')
 			pss_ms = atoi(optarg);
+		else if (opt == 'w')
+			watchdog = optarg;
 		else if (opt == 'k')
 			kill_after = true;
 		else
@@ -95,20 +100,39 @@ int main(int argc, char **argv)
 	long long t0 = now_us();
 	pid_t child = fork();
 	if (child == 0) {
+		if (watchdog) {
+			char pid[32];
+			snprintf(pid, sizeof(pid), "%d", (int)getpid());
+			setenv("WATCHDOG_USEC", watchdog, 1);
+			setenv("WATCHDOG_PID", pid, 1);
+		}
 		execvp(argv[optind], argv + optind);
 		_exit(127);
 	}
 	bool ready = false;
-	long long deadline = t0 + (long long)timeout_s * 1000000;
+	long long deadline = t0 + (long long)timeout_s * 1000000, t_ready = 0;
+	pid_t sender = 0;
 	int status = -1;
-	while (!ready || !kill_after) {
-		long long left = (deadline - now_us()) / 1000;
-		if (!ready && left <= 0) {
-			printf("TIMEOUT\n");
-			break;
+	for (;;) {
+		long long now = now_us();
+		/* After READY=1: keep printing messages for -p MS, then measure PSS again and stop if -k. */
+		long long until = ready ? t_ready + (pss_ms > 0 ? pss_ms : 0) * 1000ll : deadline;
+		if (now >= until) {
+			if (!ready) {
+				printf("TIMEOUT\n");
+				break;
+			}
+			if (pss_ms >= 0 && sender > 0)
+				print_pss(sender, "later");
+			if (kill_after)
+				break;
+			until = deadline = now + 3600ll * 1000000; /* then until the program exits */
+			pss_ms = -1;
+			t_ready = now;
 		}
+		long long left = (until - now) / 1000;
 		struct pollfd p = {.fd = fd, .events = POLLIN};
-		int r = poll(&p, 1, ready ? 200 : (int)(left > 200 ? 200 : left));
+		int r = poll(&p, 1, (int)(left > 200 ? 200 : left < 1 ? 1 : left));
 		/* Messages first: a program that says READY=1 and exits at once must not lose its message. */
 		if (r <= 0) {
 			if (waitpid(child, &status, WNOHANG) == child) {
@@ -128,28 +152,26 @@ int main(int argc, char **argv)
 		if (n < 0)
 			continue;
 		buf[n] = '\0';
-		pid_t sender = 0;
+		pid_t from = 0;
 		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
 			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS)
-				sender = ((struct ucred *)(void *)CMSG_DATA(c))->pid;
-		bool is_ready = strstr(buf, "READY=1") != NULL;
+				from = ((struct ucred *)(void *)CMSG_DATA(c))->pid;
+		bool is_ready = !ready && strstr(buf, "READY=1") != NULL;
 		/* Freeze the sender first: what is on screen now is what was there when it said READY=1. */
-		if (is_ready && sender > 0)
-			kill(sender, SIGSTOP);
-		for (char *s = buf; *s; s++)
-			if (*s == '\n')
-				*s = '|';
-		printf("MSG %lld %d %s\n", t - t0, (int)sender, buf);
-		if (is_ready && !ready) {
+		if (is_ready && from > 0)
+			kill(from, SIGSTOP);
+		for (char *c = buf; *c; c++)
+			if (*c == '\n')
+				*c = '|';
+		printf("MSG %lld %d %s\n", t - t0, (int)from, buf);
+		if (is_ready) {
 			ready = true;
+			t_ready = t;
+			sender = from;
 			print_file("STATE", "/sys/kernel/debug/dri/0/state");
-			if (sender > 0) {
-				print_pss(sender, "ready");
-				kill(sender, SIGCONT);
-			}
-			if (pss_ms >= 0 && sender > 0) {
-				usleep((useconds_t)pss_ms * 1000);
-				print_pss(sender, "later");
+			if (from > 0) {
+				print_pss(from, "ready");
+				kill(from, SIGCONT);
 			}
 		}
 		fflush(stdout);
