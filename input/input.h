@@ -75,8 +75,8 @@ struct input_config {
 	const char *keymap_file;       /* --xkb-keymap: a compiled keymap in text format v1 */
 	const char *compose_file;      /* --xkb-compose-file; NULL = from the locale */
 	const char *locale;            /* NULL = LC_ALL, LC_CTYPE or LANG, else "C" */
-	unsigned repeat_delay_ms;      /* 0 = 250 */
-	unsigned repeat_rate_hz;       /* 0 = 50; repeat is off when repeat_delay_ms is UINT32_MAX */
+	unsigned repeat_delay_ms;      /* 0 = 250; UINT32_MAX turns repeat off */
+	unsigned repeat_interval_ms;   /* time between two repeats, as kmscon's --xkb-repeat-rate; 0 = 20 (50/s) */
 	const char *etc_default_keyboard; /* NULL = /etc/default/keyboard (tests point elsewhere) */
 	const char *etc_vconsole;      /* NULL = /etc/vconsole.conf */
 	bool no_environment;           /* ignore XKB_DEFAULT_* (tests) */

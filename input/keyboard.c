@@ -16,7 +16,7 @@
 #include "input/input-internal.h"
 
 #define DEFAULT_REPEAT_DELAY_MS 250
-#define DEFAULT_REPEAT_RATE_HZ 50
+#define DEFAULT_REPEAT_INTERVAL_MS 20
 /* Lines longer than this in /etc/default/keyboard are not variable assignments we care about. */
 #define ETC_LINE_MAX 512
 
@@ -235,7 +235,7 @@ int input_kbd_init(struct input_kbd *k, const struct input_config *cfg)
 {
 	struct xkb_rule_names us = {.layout = "us"};
 	unsigned delay = cfg->repeat_delay_ms ? cfg->repeat_delay_ms : DEFAULT_REPEAT_DELAY_MS;
-	unsigned rate = cfg->repeat_rate_hz ? cfg->repeat_rate_hz : DEFAULT_REPEAT_RATE_HZ;
+	unsigned interval = cfg->repeat_interval_ms ? cfg->repeat_interval_ms : DEFAULT_REPEAT_INTERVAL_MS;
 
 	memset(k, 0, sizeof(*k));
 	k->ctx = xkb_context_new(cfg->no_environment ? XKB_CONTEXT_NO_ENVIRONMENT_NAMES
@@ -258,10 +258,10 @@ int input_kbd_init(struct input_kbd *k, const struct input_config *cfg)
 	index_mods(k);
 	load_compose(k, cfg);
 	k->repeat_delay_usec = (uint64_t)delay * 1000;
-	k->repeat_interval_usec = rate > 1000 ? 1000 : 1000000 / rate;
+	k->repeat_interval_usec = (uint64_t)interval * 1000;
 	if (cfg->repeat_delay_ms == UINT32_MAX)
 		k->repeat_delay_usec = 0; /* repeat off */
-	input_log(6, "keymap %s, repeat %u ms / %u Hz", k->name, delay, rate);
+	input_log(6, "keymap %s, repeat after %u ms every %u ms", k->name, delay, interval);
 	return 0;
 }
 

@@ -9,19 +9,10 @@
 #include <xkbcommon/xkbcommon-keysyms.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "tests/kf-check.h"
 #include "input/input.h"
 
 static int failures;
-
-#define CHECK(cond, ...)                                                                                   \
-	do {                                                                                               \
-		if (!(cond)) {                                                                             \
-			failures++;                                                                        \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                   \
-			fprintf(stderr, __VA_ARGS__);                                                      \
-			fputc('\n', stderr);                                                               \
-		}                                                                                          \
-	} while (0)
 
 struct rec {
 	struct input_key_event last;
@@ -329,7 +320,7 @@ static void test_repeat(void)
 	input_destroy(in);
 
 	cfg.repeat_delay_ms = 500;
-	cfg.repeat_rate_hz = 10;
+	cfg.repeat_interval_ms = 100;
 	in = input_create(&cfg, &cbs, &r);
 	input_inject_key(in, KEY_A, true, 1000000);
 	CHECK(r.deadline == 1500000, "custom delay");
