@@ -37,6 +37,7 @@ struct drm_backend {
 	uint64_t seq;
 	struct drm_backend_stats stats;
 	bool suspended, blanked;
+	bool creating; /* no outputs_changed callback before drm_backend_create returns */
 	bool waiting_logged; /* "no usable card" said once per wait */
 	int64_t last_activity_ns;
 	int64_t retry_ns; /* try commits again at this time (after EBUSY or a failed modeset); 0 = none */
@@ -299,7 +300,7 @@ static void update_canvas(struct drm_backend *b)
 			out->dirty = true;
 		}
 	}
-	if (b->iface.outputs_changed)
+	if (b->iface.outputs_changed && !b->creating)
 		b->iface.outputs_changed(b->ud);
 }
 
@@ -466,6 +467,7 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 		b->iface = *iface;
 	b->ud = ud;
 	b->last_activity_ns = drm_now_ns();
+	b->creating = true;
 	b->timerfd = -1;
 	b->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (b->epfd < 0) {
@@ -489,6 +491,7 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 	if (ret < 0)
 		goto err;
 	update_canvas(b);
+	b->creating = false;
 	kick(b);
 	update_timer(b);
 	*out = b;
