@@ -772,10 +772,12 @@ void kf_config_print_help(FILE *out, const char *argv0)
 		} else {
 			fprintf(out, "%*s", COL - len, "");
 		}
+		const char *only = o->flags & OPTF_CLI_ONLY ? " (command line only)" : "";
 		if (!(o->flags & OPTF_CLI_ONLY) || o->type != OPT_BOOL)
-			snprintf(text, sizeof(text), "%s [%s]", o->help, o->def && *o->def ? o->def : "unset");
+			snprintf(text, sizeof(text), "%s%s [%s]", o->help, only,
+				 o->def && *o->def ? o->def : "unset");
 		else
-			snprintf(text, sizeof(text), "%s", o->help);
+			snprintf(text, sizeof(text), "%s%s", o->help, only);
 		print_wrapped(out, text, COL, COL);
 	}
 }

@@ -341,6 +341,66 @@ static void test_precedence(void)
 	rmdir(dir);
 }
 
+/* kmscon's own example configuration (kmscon.conf(5)) loads: what we support applies, the rest warns. */
+static void test_kmscon_conf(void)
+{
+	const char *text = "### General Options ###\nverbose\n\n### Seat Options ###\nvt=1\nswitchvt\n\n"
+			   "### Session Options ###\nsession-max=6\nsession-control\n\n"
+			   "### Terminal Options ###\nterm=linux\n\n### Input Options ###\nxkb-model=pc102\n"
+			   "xkb-layout=de\nxkb-repeat-delay=200\nxkb-repeat-rate=65\nmouse\ndpms-timeout=0\n\n"
+			   "### Video Options ###\ndrm\nhwaccel\ngpus=all\nrender-engine=gltex\nrotate=normal\n\n"
+			   "### Font Options ###\nfont-engine=pango\nfont-size=18\nfont-name=Ubuntu Mono\n"
+			   "palette=solarized-white\n";
+	struct kf_config c;
+	kf_config_init(&c);
+	capture_begin();
+	int ret = kf_config_parse_text(&c, "kmscon.conf", text, strlen(text));
+	const char *log = capture_end();
+	CHECK(ret == 0, "kmscon.conf loads: %s", log);
+	CHECK(c.vt == 1 && !strcmp(c.term, "linux") && !strcmp(c.xkb_layout, "de") && c.xkb_repeat_rate == 65,
+	      "kmscon values apply");
+	CHECK(c.font_engine == KF_FONT_ENGINE_FONTCONFIG && c.font_size == 18 &&
+		      c.palette == KF_PALETTE_SOLARIZED_WHITE && c.dpms_timeout == 0,
+	      "font and palette apply");
+	CHECK(strstr(log, "kmscon.conf:9:") && strstr(log, "session-max") && strstr(log, "hwaccel"),
+	      "ignored kmscon keys warn: %s", log);
+	kf_config_finish(&c);
+}
+
+/* Hostile input: lines mutated from valid ones and random bytes never crash, leak (ASan) or hang. */
+static void test_garbage(void)
+{
+	static const char *const seeds[] = {
+		"font-size=16", "grab-zoom-in=<Ctrl>plus,<Ctrl>equal", "login=/bin/sh -c 'a \\\" b'",
+		"palette-red=1,2,3", "xkb-layout=\"de\"", "vt=/dev/tty3", "mode=1920x1080", "no-mouse",
+		"write-queue-size=4M",
+	};
+	unsigned int seed = 12345;
+	char line[256];
+	struct kf_config c;
+	kf_config_init(&c);
+	capture_begin();
+	for (int i = 0; i < 20000; i++) {
+		seed = seed * 1103515245u + 12345u;
+		const char *base = seeds[(seed >> 8) % (sizeof(seeds) / sizeof(seeds[0]))];
+		size_t n = strlen(base);
+		memcpy(line, base, n);
+		for (int k = 0; k < 3; k++) {
+			seed = seed * 1103515245u + 12345u;
+			size_t pos = (seed >> 4) % (n + 1);
+			seed = seed * 1103515245u + 12345u;
+			char ch = (char)(seed >> 16);
+			if (pos < n)
+				line[pos] = ch;
+			else if (n < sizeof(line) - 1)
+				line[n++] = ch;
+		}
+		kf_config_parse_text(&c, "garbage.conf", line, n);
+	}
+	capture_end();
+	kf_config_finish(&c);
+}
+
 int main(void)
 {
 	kf_log_init();
@@ -350,6 +410,8 @@ int main(void)
 	test_good_lines();
 	test_argv();
 	test_precedence();
+	test_kmscon_conf();
+	test_garbage();
 	if (failures)
 		printf("%d failures\n", failures);
 	return failures ? 1 : 0;
