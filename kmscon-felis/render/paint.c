@@ -370,12 +370,17 @@ static uint32_t *scratch(struct kf_render *r, size_t pixels)
 static int paint_row(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
 		     int y, int x0, int x1, struct rects *rs)
 {
-	const struct grid_cell *row = s->row(s->ud, y);
 	/* A wide character's look depends on its right half and an orphaned right half on its left
-	 * neighbour: widen the span so both halves are always painted together. */
-	if (x0 > 0 && row[x0 - 1].width == 2)
+	 * neighbour, and erasing one half of a wide character changes the other: widen the span by one cell
+	 * each side (cheap) so both halves are always painted together, even when the damage names one. */
+	const struct grid_cell *row = s->row(s->ud, y);
+	if (x0 > 0)
 		x0--;
-	if (x1 < s->cols && row[x1].width == 0)
+	if (x1 < s->cols)
+		x1++;
+	if (x0 > 0 && row[x0].width == 0 && row[x0 - 1].width == 2)
+		x0--;
+	if (x1 < s->cols && row[x1 - 1].width == 2 && row[x1].width == 0)
 		x1++;
 	int px = x0 * r->cell_w, py = y * r->cell_h, pw = (x1 - x0) * r->cell_w, ph = r->cell_h;
 	if (px >= t->width || py >= t->height)

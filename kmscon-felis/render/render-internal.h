@@ -79,7 +79,7 @@ extern const uint8_t kf_builtin_font_bits[][16];
 /* The renderer state shared by render.c and paint.c. */
 struct kf_render {
 	struct kf_font *font;
-	enum kf_font_engine engine;
+	enum kf_render_engine engine;
 	struct kf_cache *cache;
 	int scale;
 	int cell_w, cell_h; /* scaled */
