@@ -30,6 +30,7 @@ static int p0(const struct vt_csi *csi, unsigned i, int def)
 void grid__execute(void *ctx, uint8_t c)
 {
 	struct grid *g = ctx;
+	g->last_cp = 0;
 	switch (c) {
 	case 0x07: /* BEL */
 		if (g->cb.bell)
@@ -104,6 +105,7 @@ static uint8_t charset_for(uint8_t final, uint8_t inter)
 void grid__esc(void *ctx, const struct vt_esc *esc)
 {
 	struct grid *g = ctx;
+	g->last_cp = 0;
 	if (esc->n_intermediates == 1) {
 		uint8_t i = esc->intermediates[0];
 		if (i == '#' && esc->final == '8') {
@@ -182,7 +184,7 @@ static void device_status(struct grid *g, const struct vt_csi *csi)
 		break;
 	case 6:
 		if (csi->private_marker == '?')
-			grid__reply(g, "\033[?%d;%d;1R", y, x);
+			grid__reply(g, "\033[?%d;%dR", y, x); /* libvterm's form, no page */
 		else
 			grid__reply(g, "\033[%d;%dR", y, x);
 		break;
@@ -290,8 +292,15 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 			grid__reply(g, "\033P>|%s\033\\", g->xtversion);
 		return true;
 	case KEY(0, ' ', 'q'): cursor_style(g, p0(csi, 0, 0)); return true;
+	case KEY(0, ' ', '@'): grid__shift_cols(g, g->left, p1(csi, 0, 1), false); return true; /* SL */
+	case KEY(0, ' ', 'A'): grid__shift_cols(g, g->left, p1(csi, 0, 1), true); return true;  /* SR */
+	case KEY(0, '\'', '}'): grid__shift_cols(g, g->cx, p1(csi, 0, 1), true); return true;  /* DECIC */
+	case KEY(0, '\'', '~'): grid__shift_cols(g, g->cx, p1(csi, 0, 1), false); return true; /* DECDC */
 	case KEY(0, '"', 'q'):
+		if (p0(csi, 0, 0) > 2)
+			return true;
 		g->protect = p0(csi, 0, 0) == 1;
+		g->decsca = (uint8_t)p0(csi, 0, 0);
 		g->pen_dirty = true;
 		return true;
 	case KEY(0, '!', 'p'): soft_reset(g); return true;
@@ -319,6 +328,7 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 		return;
 	if (key > 0xff) {
 		csi_special(g, csi, key);
+		g->last_cp = 0;
 		return;
 	}
 	int n = p1(csi, 0, 1);
@@ -353,8 +363,11 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 		break;
 	case 'X': grid__erase_chars(g, n); break;
 	case 'Z': grid__backtab(g, n); break;
-	case 'a': cursor_right(g, n); break;
-	case 'b': grid__rep(g, n); break;
+	case 'a': /* HPR: to the screen edge, margins or not (xterm) */
+		g->cx = grid__min(g->cx + n, g->cols - 1);
+		g->wrap_pending = false;
+		break;
+	case 'b': grid__rep(g, n); return; /* keeps the character for another REP */
 	case 'c':
 		if (p0(csi, 0, 0) == 0)
 			grid__reply(g, "\033[?62;22c");
@@ -366,7 +379,10 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 			g->cy = grid__clamp(n - 1, 0, g->rows - 1);
 		g->wrap_pending = false;
 		break;
-	case 'e': cursor_down(g, n); break;
+	case 'e': /* VPR: to the screen edge (xterm.js t0079) */
+		g->cy = grid__min(g->cy + n, g->rows - 1);
+		g->wrap_pending = false;
+		break;
 	case 'g': tab_clear(g, p0(csi, 0, 0)); break;
 	case 'h': grid__set_mode(g, csi, true); break;
 	case 'l': grid__set_mode(g, csi, false); break;
@@ -383,4 +399,6 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	case 'u': grid__restore_cursor(g); break;
 	default: break;
 	}
+	/* REP repeats a character only right after it (xterm; xterm.js t0040) */
+	g->last_cp = 0;
 }

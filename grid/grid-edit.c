@@ -392,6 +392,37 @@ void grid__delete_lines(struct grid *g, int n)
 	g->cx = g->left;
 }
 
+/* DECIC/DECDC (x0 = cursor column) and SL/SR (x0 = left margin): shift columns [x0, right] of the rows
+ * of the scroll region by n, right (insert) or left (delete), blanking what comes in. */
+void grid__shift_cols(struct grid *g, int x0, int n, bool right)
+{
+	int end = g->right + 1;
+	/* xterm ignores them while the cursor is outside the scroll region (xterm.js t600-t603) */
+	if (x0 < g->left || x0 >= end || n <= 0 || g->cy < g->top || g->cy > g->bottom)
+		return;
+	n = grid__min(n, end - x0);
+	uint16_t es = grid__erase_style(g);
+	for (int y = g->top; y <= g->bottom; y++) {
+		struct line *l = grid__line(g, y);
+		grid__fix_wide(l, g->cols, x0, end);
+		struct grid_cell *c = l->cells;
+		if (right) {
+			memmove(&c[x0 + n], &c[x0], (size_t)(end - x0 - n) * sizeof(*c));
+			grid__clear_cells(&c[x0], n, es);
+		} else {
+			memmove(&c[x0], &c[x0 + n], (size_t)(end - x0 - n) * sizeof(*c));
+			grid__clear_cells(&c[end - n], n, es);
+		}
+		if (c[end - 1].width == 2)
+			grid__clear_cells(&c[end - 1], 1, c[end - 1].style);
+		if (c[x0].width == 0)
+			grid__clear_cells(&c[x0], 1, c[x0].style);
+	}
+	if (g->sel.active)
+		grid__select_touch(g, g->top, g->bottom);
+	grid__damage_rows(g, g->top, g->bottom);
+}
+
 /* -------------------------------------------------------------------------------------- tabs, BS */
 
 void grid__tab(struct grid *g, int n)
@@ -405,7 +436,7 @@ void grid__tab(struct grid *g, int n)
 			x++;
 		g->cx = x;
 	}
-	g->wrap_pending = false;
+	/* xterm keeps a pending wrap across HT/CHT (xterm.js t0080, t0083) */
 }
 
 void grid__backtab(struct grid *g, int n)
@@ -417,7 +448,7 @@ void grid__backtab(struct grid *g, int n)
 			x--;
 		g->cx = x;
 	}
-	g->wrap_pending = false;
+	/* and across CBT (xterm.js t0084) */
 }
 
 void grid__backspace(struct grid *g)

@@ -122,6 +122,7 @@ struct grid {
 	bool erase_dirty;
 	uint16_t link;       /* current OSC 8 link id */
 	bool protect;        /* DECSCA */
+	uint8_t decsca;      /* its parameter, for DECRQSS */
 
 	/* REP: the last graphic character printed, 0 when none since the last control */
 	uint32_t last_cp;
@@ -230,6 +231,7 @@ void grid__tab(struct grid *g, int n);
 void grid__backtab(struct grid *g, int n);
 void grid__backspace(struct grid *g);
 void grid__decaln(struct grid *g);
+void grid__shift_cols(struct grid *g, int x0, int n, bool right);
 void grid__fix_wide(struct line *l, int cols, int x0, int x1);
 
 /* grid-csi.c */

@@ -47,8 +47,8 @@ void grid__restore_cursor(struct grid *g)
 		memcpy(g->charsets, s->charsets, sizeof(g->charsets));
 		g->gl = s->gl;
 		g->gr = s->gr;
+		/* xterm does not bring back a pending wrap (xterm.js t0060, t0061) */
 		grid__goto(g, s->x, s->y);
-		g->wrap_pending = s->wrap_pending && g->cx == grid__right_limit(g);
 	}
 	g->pen_dirty = true;
 	g->erase_dirty = true;
@@ -99,6 +99,16 @@ static void dec_mode(struct grid *g, int mode, bool set)
 {
 	switch (mode) {
 	case 1: g->modes.keys.cursor_keys_app = set; break;
+	case 3:
+		/* DECCOLM: a console cannot change its width, but the side effects of the VT510 stay:
+		 * margins reset, screen cleared, cursor home (xterm ignores the mode without allowColumnMode) */
+		g->top = 0;
+		g->bottom = g->rows - 1;
+		g->left = 0;
+		g->right = g->cols - 1;
+		grid__erase_display(g, 2, false);
+		grid__goto(g, 0, 0);
+		break;
 	case 5:
 		if (g->modes.reverse_video != set)
 			grid_damage_all(g);
@@ -168,7 +178,11 @@ static void dec_mode(struct grid *g, int mode, bool set)
 			}
 		} else if (g->scr == &g->alt) {
 			grid__set_alt(g, false, false);
+			struct saved_cursor *s = &g->saved[0];
 			grid__restore_cursor(g);
+			/* leaving 1049 brings back a pending wrap, unlike DECRC (xterm 379: alacritty's
+			 * wrapline_alt_toggle against xterm.js t0060) */
+			g->wrap_pending = s->valid && s->wrap_pending && g->cx == grid__right_limit(g);
 		}
 		break;
 	default: break;

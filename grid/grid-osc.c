@@ -160,7 +160,7 @@ static void osc_dynamic(struct grid *g, int which, const char *s, size_t len)
 			q = end;
 		uint32_t c;
 		if (q - p == 1 && *p == '?') {
-			char pre[8];
+			char pre[16];
 			snprintf(pre, sizeof(pre), "%d;", which);
 			reply_color(g, pre, g->palette[256 + which - 10]);
 		} else if (parse_color(p, (size_t)(q - p), &c)) {
@@ -394,7 +394,7 @@ static void decrqss(struct grid *g, const char *s, size_t len)
 	} else if (len == 2 && s[0] == '"' && s[1] == 'p') {
 		n = snprintf(buf, sizeof(buf), "65;1\"p");
 	} else if (len == 2 && s[0] == '"' && s[1] == 'q') {
-		n = snprintf(buf, sizeof(buf), "%d\"q", g->protect ? 1 : 0);
+		n = snprintf(buf, sizeof(buf), "%d\"q", g->decsca);
 	}
 	if (n < 0) {
 		grid__reply(g, "\033P0$r\033\\");
@@ -457,6 +457,7 @@ void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr,
 		  size_t len)
 {
 	struct grid *g = ctx;
+	g->last_cp = 0;
 	if (kind == VT_STRING_OSC) {
 		osc(g, (const char *)data, len);
 	} else if (kind == VT_STRING_DCS && hdr && hdr->final == 'q' && hdr->n_intermediates == 1 &&

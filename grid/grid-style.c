@@ -423,13 +423,14 @@ static int color_sgr(char *buf, size_t cap, uint32_t c, int base)
 			return snprintf(buf, cap, ";%u", (unsigned)(base == 38 ? 90 : 100) + v - 8);
 		return snprintf(buf, cap, ";%d:5:%u", base, v);
 	case GRID_COLOR_KIND_RGB:
-		return snprintf(buf, cap, ";%d:2::%u:%u:%u", base, v >> 16, v >> 8 & 0xff, v & 0xff);
+		return snprintf(buf, cap, ";%d:2:%u:%u:%u", base, v >> 16, v >> 8 & 0xff, v & 0xff);
 	default:
 		return 0;
 	}
 }
 
-/* The pen as SGR parameters (DECRQSS "m"), e.g. "0;1;31". Returns the length. */
+/* The pen as SGR parameters (DECRQSS "m"), e.g. "1;31" ("0" for the default pen), in the form libvterm and
+ * xterm answer with (colon forms for indexed and direct colours). Returns the length. */
 int grid__sgr_string(const struct grid *g, char *buf, size_t cap)
 {
 	static const struct {
@@ -440,22 +441,21 @@ int grid__sgr_string(const struct grid *g, char *buf, size_t cap)
 		{GRID_ATTR_BLINK, ";5"},   {GRID_ATTR_REVERSE, ";7"},   {GRID_ATTR_INVISIBLE, ";8"},
 		{GRID_ATTR_STRIKE, ";9"},  {GRID_ATTR_OVERLINE, ";53"},
 	};
+	char tmp[256];
+	const size_t tc = sizeof(tmp);
 	const struct grid_style *p = &g->pen;
-	size_t n = (size_t)snprintf(buf, cap, "0");
+	size_t n = 0;
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (p->attrs & map[i].attr && n < cap)
-			n += (size_t)snprintf(buf + n, cap - n, "%s", map[i].s);
-	if (p->underline == GRID_UNDERLINE_SINGLE && n < cap)
-		n += (size_t)snprintf(buf + n, cap - n, ";4");
-	else if (p->underline == GRID_UNDERLINE_DOUBLE && n < cap)
-		n += (size_t)snprintf(buf + n, cap - n, ";21");
-	else if (p->underline && n < cap)
-		n += (size_t)snprintf(buf + n, cap - n, ";4:%u", p->underline);
-	if (n < cap)
-		n += (size_t)color_sgr(buf + n, cap - n, p->fg, 38);
-	if (n < cap)
-		n += (size_t)color_sgr(buf + n, cap - n, p->bg, 48);
-	if (n < cap)
-		n += (size_t)color_sgr(buf + n, cap - n, p->ul_color, 58);
-	return n < cap ? (int)n : (int)cap - 1;
+		if (p->attrs & map[i].attr)
+			n += (size_t)snprintf(tmp + n, tc - n, "%s", map[i].s);
+	if (p->underline == GRID_UNDERLINE_SINGLE)
+		n += (size_t)snprintf(tmp + n, tc - n, ";4");
+	else if (p->underline == GRID_UNDERLINE_DOUBLE)
+		n += (size_t)snprintf(tmp + n, tc - n, ";21");
+	else if (p->underline)
+		n += (size_t)snprintf(tmp + n, tc - n, ";4:%u", p->underline);
+	n += (size_t)color_sgr(tmp + n, tc - n, p->fg, 38);
+	n += (size_t)color_sgr(tmp + n, tc - n, p->bg, 48);
+	n += (size_t)color_sgr(tmp + n, tc - n, p->ul_color, 58);
+	return snprintf(buf, cap, "%s", n ? tmp + 1 : "0");
 }

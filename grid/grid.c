@@ -170,6 +170,7 @@ void grid__reset_state(struct grid *g, bool hard)
 	g->pen_dirty = true;
 	g->erase_dirty = true;
 	g->protect = false;
+	g->decsca = 0;
 	g->link = 0;
 	memset(g->charsets, CHARSET_ASCII, sizeof(g->charsets));
 	g->gl = 0;
@@ -307,6 +308,7 @@ void grid_reset(struct grid *g)
 	grid__reset_state(g, true);
 	clear_screen_lines(g, &g->primary);
 	clear_screen_lines(g, &g->alt);
+	g->primary.sb_n = 0; /* a hard reset forgets the history too (VTE, alacritty) */
 	g->cx = g->cy = 0;
 	g->view_offset = 0;
 	grid_damage_all(g);
