@@ -124,7 +124,8 @@ def test_usb_hotplug(guest):
         start_probe(vm, 1)
         log = wait_log(vm, 1, r"^DEVICES [1-9]")
         before = int(re.findall(r"^DEVICES (\d+)", log, re.M)[-1])
-        vm.qmp.cmd("device_add", driver="usb-kbd", id="usbkbd", bus="xhci.0")
+        # display=gpu0 binds the keyboard to the GPU's console, so input-send-event can address it alone.
+        vm.qmp.cmd("device_add", driver="usb-kbd", id="usbkbd", bus="xhci.0", display="gpu0")
         deadline = time.time() + 30
         while time.time() < deadline:
             counts = [int(x) for x in re.findall(r"^DEVICES (\d+)", probe_log(vm, 1), re.M)]
@@ -133,9 +134,11 @@ def test_usb_hotplug(guest):
             time.sleep(0.5)
         else:
             vm.fail("the USB keyboard never appeared (keyboards stayed at %d)" % before)
+        # Sent to the console of gpu0: QEMU routes them to the input handler bound to that console, the USB
+        # keyboard only (the virtio keyboard is not bound to any console).
         for key in ("u", "s", "b"):
             for down in (True, False):
-                vm.qmp.cmd("input-send-event", device="usbkbd",
+                vm.qmp.cmd("input-send-event", device="gpu0",
                            events=[{"type": "key", "data": {"down": down, "key": {"type": "qcode", "data": key}}}])
             time.sleep(0.05)
         got = wait_keys(vm, 1, b"usb")
