@@ -125,7 +125,8 @@ void grid__scroll_up(struct grid *g, int top, int bottom, int n)
 	if (n > h)
 		n = h;
 	g->last_x = g->last_y = -1;
-	if (g->sel.active)
+	/* a partial scroll changes the text under a selection; a full one only moves it */
+	if (g->sel.active && (top != 0 || g->scr->sb_max == 0 || g->left != 0 || g->right != g->cols - 1))
 		grid__select_touch(g, top, bottom);
 	if (g->left != 0 || g->right != g->cols - 1) {
 		scroll_cols_up(g, top, bottom, n);
@@ -249,7 +250,7 @@ void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
 		l->flags &= ~LINE_WRAPPED;
 	if (g->sel.active)
 		grid__select_touch(g, y, y);
-	grid__damage(g, y, x0, x1);
+	grid__damage(g, y, x0 - 1, x1 + 1);
 }
 
 void grid__erase_display(struct grid *g, int mode, bool selective)
@@ -338,7 +339,7 @@ void grid__insert_chars(struct grid *g, int n)
 	l->used = (uint16_t)g->cols;
 	if (g->sel.active)
 		grid__select_touch(g, g->cy, g->cy);
-	grid__damage(g, g->cy, x, end);
+	grid__damage(g, g->cy, x - 1, end + 1);
 }
 
 void grid__delete_chars(struct grid *g, int n)
@@ -356,7 +357,7 @@ void grid__delete_chars(struct grid *g, int n)
 	l->used = (uint16_t)g->cols;
 	if (g->sel.active)
 		grid__select_touch(g, g->cy, g->cy);
-	grid__damage(g, g->cy, x, end);
+	grid__damage(g, g->cy, x - 1, end + 1);
 }
 
 void grid__insert_lines(struct grid *g, int n)

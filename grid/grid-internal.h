@@ -83,6 +83,7 @@ struct style_table {
 	uint32_t count;     /* live ids including 0 */
 	uint32_t next_free; /* lowest id that may be free */
 	uint32_t gc_at;     /* run a collection when count reaches this */
+	uint32_t gc_wait;   /* misses to let pass before the next collection (the table was full of live ids) */
 	struct {
 		struct grid_style style;
 		uint32_t id; /* id+1, 0 = empty */
@@ -100,7 +101,7 @@ struct cluster_table {
 	struct cluster *c; /* [cap] */
 	uint8_t *used;
 	uint32_t *hash; /* [hash_cap]: index+1 */
-	uint32_t cap, hash_cap, count, next_free, gc_at;
+	uint32_t cap, hash_cap, count, next_free, gc_at, gc_wait;
 };
 
 /* Hyperlinks (OSC 8): id -> URI; interned by (params id, uri), bounded. */

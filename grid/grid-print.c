@@ -104,7 +104,10 @@ int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
 		}
 	}
 	if (t->count >= t->gc_at && t->count > 0) {
-		grid__collect(g);
+		if (t->gc_wait == 0)
+			grid__collect(g);
+		else
+			t->gc_wait--;
 	}
 	if (t->count >= t->cap && cluster_grow(t) < 0)
 		return -1;
@@ -209,7 +212,7 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 		l->cells[x + 1] = (struct grid_cell){.cp = 0, .style = style, .link = g->link, .width = 0};
 	if (g->sel.active)
 		grid__select_touch(g, g->cy, g->cy);
-	grid__damage(g, g->cy, x, x + w);
+	grid__damage(g, g->cy, x - 1, x + w + 1);
 	g->last_x = x;
 	g->last_y = g->cy;
 	g->last_w = w;
@@ -332,7 +335,7 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 		write_ascii(c, s, k, style, link);
 		if (unlikely(g->sel.active))
 			grid__select_touch(g, g->cy, g->cy);
-		grid__damage(g, g->cy, x, x + (int)k);
+		grid__damage(g, g->cy, x - 1, x + (int)k + 1);
 		s += k;
 		n -= k;
 		g->last_y = g->cy;

@@ -190,8 +190,15 @@ void grid__screen_finish(struct screen *s)
 
 void grid__damage(struct grid *g, int y, int x0, int x1)
 {
+	/* callers pass one cell more on each side: grid__fix_wide may blank a neighbour */
+	if (x0 < 0)
+		x0 = 0;
+	if (x1 > g->cols)
+		x1 = g->cols;
 	g->damaged = true;
-	if (g->damage_all)
+	/* damage is kept per row of the display: while scrolled back, screen row y shows further down */
+	y += (int)g->view_offset;
+	if (g->damage_all || y >= g->rows)
 		return;
 	if (g->dmg_x1[y] == 0) {
 		g->dmg_x0[y] = (uint16_t)x0;
@@ -209,6 +216,10 @@ void grid__damage_rows(struct grid *g, int y0, int y1)
 	g->damaged = true;
 	if (g->damage_all)
 		return;
+	y0 += (int)g->view_offset;
+	y1 += (int)g->view_offset;
+	if (y1 >= g->rows)
+		y1 = g->rows - 1;
 	for (int y = y0; y <= y1; y++) {
 		g->dmg_x0[y] = 0;
 		g->dmg_x1[y] = (uint16_t)g->cols;
