@@ -1,2 +1,485 @@
-/* grid/grid.c: placeholder until its issue lands. */
-typedef int grid_placeholder;
+/* grid/grid.c: creation, the ring of lines, damage, the viewport and the read-side API.
+ *
+ * The other grid-*.c files hold the sequence semantics; see grid-internal.h for the data layout.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid-internal.h"
+
+#ifndef KF_GRID_VERSION
+#define KF_GRID_VERSION "0.1.0"
+#endif
+
+#define DEFAULT_SCROLLBACK 10000
+
+static size_t line_size(int cols)
+{
+	return sizeof(struct line) + (size_t)cols * sizeof(struct grid_cell);
+}
+
+static struct line *line_new(int cols)
+{
+	struct line *l = malloc(line_size(cols));
+	if (!l)
+		return NULL;
+	l->flags = 0;
+	grid__clear_cells(l->cells, cols, 0);
+	return l;
+}
+
+void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
+{
+	const struct grid_cell blank = {.cp = 0, .style = style, .link = 0, .width = 1, .flags = 0};
+	for (int i = 0; i < n; i++)
+		c[i] = blank;
+}
+
+struct line *grid__ring_line(const struct screen *s, size_t slot)
+{
+	return s->ring[slot % s->cap];
+}
+
+struct line *grid__line(const struct grid *g, int y)
+{
+	const struct screen *s = g->scr;
+	size_t i = s->top + (size_t)y;
+	if (i >= s->cap)
+		i -= s->cap;
+	return s->ring[i];
+}
+
+int grid__screen_init(struct screen *s, int rows, int cols, size_t sb_max)
+{
+	memset(s, 0, sizeof(*s));
+	s->sb_max = sb_max;
+	s->cap = (size_t)rows + sb_max;
+	s->ring = calloc(s->cap, sizeof(*s->ring));
+	if (!s->ring)
+		return -ENOMEM;
+	for (int y = 0; y < rows; y++) {
+		s->ring[y] = line_new(cols);
+		if (!s->ring[y]) {
+			grid__screen_finish(s);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void grid__screen_finish(struct screen *s)
+{
+	if (!s->ring)
+		return;
+	for (size_t i = 0; i < s->cap; i++)
+		free(s->ring[i]);
+	free(s->ring);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ------------------------------------------------------------------------------------------ damage */
+
+void grid__damage(struct grid *g, int y, int x0, int x1)
+{
+	g->damaged = true;
+	if (g->damage_all)
+		return;
+	if (g->dmg_x1[y] == 0) {
+		g->dmg_x0[y] = (uint16_t)x0;
+		g->dmg_x1[y] = (uint16_t)x1;
+		return;
+	}
+	if (x0 < g->dmg_x0[y])
+		g->dmg_x0[y] = (uint16_t)x0;
+	if (x1 > g->dmg_x1[y])
+		g->dmg_x1[y] = (uint16_t)x1;
+}
+
+void grid__damage_rows(struct grid *g, int y0, int y1)
+{
+	g->damaged = true;
+	if (g->damage_all)
+		return;
+	for (int y = y0; y <= y1; y++) {
+		g->dmg_x0[y] = 0;
+		g->dmg_x1[y] = (uint16_t)g->cols;
+	}
+}
+
+bool grid_row_damage(const struct grid *g, int y, int *x0, int *x1)
+{
+	if (y < 0 || y >= g->rows)
+		return false;
+	if (g->damage_all) {
+		*x0 = 0;
+		*x1 = g->cols;
+		return true;
+	}
+	if (g->dmg_x1[y] == 0)
+		return false;
+	*x0 = g->dmg_x0[y];
+	*x1 = g->dmg_x1[y];
+	return true;
+}
+
+void grid_damage_clear(struct grid *g)
+{
+	memset(g->dmg_x1, 0, sizeof(*g->dmg_x1) * (size_t)g->rows);
+	g->damage_all = false;
+	g->damaged = false;
+	g->dmg_cx = g->cx;
+	g->dmg_cy = g->cy;
+	g->dmg_cvis = g->cursor_visible;
+}
+
+void grid_damage_all(struct grid *g)
+{
+	g->damage_all = true;
+	g->damaged = true;
+}
+
+bool grid_is_damaged(const struct grid *g)
+{
+	return g->damaged || g->cx != g->dmg_cx || g->cy != g->dmg_cy || g->cursor_visible != g->dmg_cvis;
+}
+
+/* ----------------------------------------------------------------------------------------- replies */
+
+void grid__reply(struct grid *g, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n <= 0 || !g->cb.reply)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	g->cb.reply(g->ud, (const uint8_t *)buf, (size_t)n);
+}
+
+/* ------------------------------------------------------------------------------------ create/reset */
+
+void grid__reset_state(struct grid *g, bool hard)
+{
+	memset(&g->pen, 0, sizeof(g->pen));
+	g->pen_dirty = true;
+	g->erase_dirty = true;
+	g->protect = false;
+	g->decsca = 0;
+	g->link = 0;
+	memset(g->charsets, CHARSET_ASCII, sizeof(g->charsets));
+	g->gl = 0;
+	g->gr = 2;
+	g->single_shift = 0;
+	g->top = 0;
+	g->bottom = g->rows - 1;
+	g->left = 0;
+	g->right = g->cols - 1;
+	g->lr_mode = false;
+	g->origin = false;
+	g->insert = false;
+	g->autowrap = true;
+	g->reverse_wrap = false;
+	g->cursor_visible = true;
+	g->modes.keys.cursor_keys_app = false;
+	g->modes.keys.keypad_app = false;
+	g->saved[0].valid = false;
+	g->saved[1].valid = false;
+	if (!hard)
+		return;
+	g->cursor_blink = false;
+	g->cursor_shape = GRID_CURSOR_BLOCK;
+	g->last_cp = 0;
+	g->last_x = g->last_y = -1;
+	g->wrap_pending = false;
+	bool bs = g->modes.keys.backspace_sends_bs;
+	memset(&g->modes, 0, sizeof(g->modes));
+	g->modes.keys.alt_sends_escape = true;
+	g->modes.keys.backspace_sends_bs = bs;
+	memset(g->kitty_depth, 0, sizeof(g->kitty_depth));
+	memset(g->kitty_stack, 0, sizeof(g->kitty_stack));
+	for (int x = 0; x < g->cols; x++)
+		g->tabs[x] = x % 8 == 0 && x != 0;
+	grid__palette_reset(g, -1);
+	g->title[0] = '\0';
+	grid__titles_finish(g);
+}
+
+static int alloc_per_size(struct grid *g, int cols, int rows)
+{
+	g->tabs = calloc((size_t)cols, 1);
+	g->dmg_x0 = calloc((size_t)rows, sizeof(*g->dmg_x0));
+	g->dmg_x1 = calloc((size_t)rows, sizeof(*g->dmg_x1));
+	return g->tabs && g->dmg_x0 && g->dmg_x1 ? 0 : -ENOMEM;
+}
+
+struct grid *grid_create(const struct grid_config *cfg, const struct grid_callbacks *cb, void *ud)
+{
+	static const struct vt_sink sink = {
+		.print_ascii = grid__print_ascii,
+		.print = grid__print,
+		.execute = grid__execute,
+		.esc = grid__esc,
+		.csi = grid__csi,
+		.string = grid__string,
+	};
+	struct grid *g = calloc(1, sizeof(*g));
+	if (!g)
+		return NULL;
+	int cols = cfg ? grid__clamp(cfg->cols, 1, GRID_MAX_DIM) : 80;
+	int rows = cfg ? grid__clamp(cfg->rows, 1, GRID_MAX_DIM) : 24;
+	size_t sb = cfg ? cfg->scrollback : DEFAULT_SCROLLBACK;
+	if (sb > 1000000)
+		sb = 1000000;
+	if (cb)
+		g->cb = *cb;
+	g->ud = ud;
+	g->cols = cols;
+	g->rows = rows;
+	if (cfg) {
+		g->cell_width = cfg->cell_width;
+		g->cell_height = cfg->cell_height;
+		g->allow_clipboard_read = cfg->allow_clipboard_read;
+	}
+	const char *ver = cfg && cfg->xtversion ? cfg->xtversion : "kmscon-felis(" KF_GRID_VERSION ")";
+	g->xtversion = strdup(ver);
+	if (!g->xtversion || alloc_per_size(g, cols, rows) < 0)
+		goto fail;
+	if (grid__screen_init(&g->primary, rows, cols, sb) < 0)
+		goto fail;
+	if (grid__screen_init(&g->alt, rows, cols, 0) < 0)
+		goto fail;
+	g->scr = &g->primary;
+	if (grid__styles_init(g) < 0)
+		goto fail;
+	g->parser = vt_parser_create(&sink, g, NULL);
+	if (!g->parser)
+		goto fail;
+	grid__reset_state(g, true);
+	grid_damage_all(g);
+	return g;
+fail:
+	grid_destroy(g);
+	return NULL;
+}
+
+void grid_destroy(struct grid *g)
+{
+	if (!g)
+		return;
+	vt_parser_destroy(g->parser);
+	grid__styles_finish(g);
+	grid__links_finish(g);
+	grid__titles_finish(g);
+	grid__screen_finish(&g->primary);
+	grid__screen_finish(&g->alt);
+	free(g->tabs);
+	free(g->dmg_x0);
+	free(g->dmg_x1);
+	free(g->xtversion);
+	free(g);
+}
+
+void grid_feed(struct grid *g, const uint8_t *data, size_t len)
+{
+	vt_parser_feed(g->parser, data, len);
+}
+
+static void clear_screen_lines(struct grid *g, struct screen *s)
+{
+	for (int y = 0; y < g->rows; y++) {
+		struct line *l = s->ring[(s->top + (size_t)y) % s->cap];
+		l->flags = 0;
+		grid__clear_cells(l->cells, g->cols, 0);
+	}
+}
+
+void grid_reset(struct grid *g)
+{
+	vt_parser_reset(g->parser);
+	grid_select_clear(g);
+	if (g->scr == &g->alt)
+		g->scr = &g->primary;
+	grid__reset_state(g, true);
+	clear_screen_lines(g, &g->primary);
+	clear_screen_lines(g, &g->alt);
+	g->primary.sb_n = 0; /* a hard reset forgets the history too (VTE, alacritty) */
+	g->cx = g->cy = 0;
+	g->view_offset = 0;
+	grid_damage_all(g);
+}
+
+void grid_set_cell_size(struct grid *g, int cell_width, int cell_height)
+{
+	g->cell_width = cell_width;
+	g->cell_height = cell_height;
+}
+
+int grid_resize(struct grid *g, int cols, int rows)
+{
+	if (cols < 1 || rows < 1 || cols > GRID_MAX_DIM || rows > GRID_MAX_DIM)
+		return -EINVAL;
+	if (cols == g->cols && rows == g->rows)
+		return 0;
+	uint8_t *tabs = calloc((size_t)cols, 1);
+	uint16_t *x0 = calloc((size_t)rows, sizeof(*x0));
+	uint16_t *x1 = calloc((size_t)rows, sizeof(*x1));
+	if (!tabs || !x0 || !x1)
+		goto nomem;
+	grid_select_clear(g);
+	int old_cols = g->cols;
+	if (grid__reflow(g, cols, rows) < 0)
+		goto nomem;
+	for (int x = 0; x < cols; x++)
+		tabs[x] = x < old_cols ? g->tabs[x] : (x % 8 == 0);
+	free(g->tabs);
+	free(g->dmg_x0);
+	free(g->dmg_x1);
+	g->tabs = tabs;
+	g->dmg_x0 = x0;
+	g->dmg_x1 = x1;
+	g->top = 0;
+	g->bottom = rows - 1;
+	g->left = 0;
+	g->right = cols - 1;
+	g->last_x = g->last_y = -1;
+	g->view_offset = 0;
+	g->saved[1].x = grid__min(g->saved[1].x, cols - 1);
+	g->saved[1].y = grid__min(g->saved[1].y, rows - 1);
+	g->saved[0].x = grid__min(g->saved[0].x, cols - 1);
+	g->saved[0].y = grid__min(g->saved[0].y, rows - 1);
+	grid_damage_all(g);
+	return 0;
+nomem:
+	free(tabs);
+	free(x0);
+	free(x1);
+	return -ENOMEM;
+}
+
+/* ------------------------------------------------------------------------------------------- reads */
+
+int grid_cols(const struct grid *g)
+{
+	return g->cols;
+}
+
+int grid_rows(const struct grid *g)
+{
+	return g->rows;
+}
+
+void grid_get_cursor(const struct grid *g, struct grid_cursor *out)
+{
+	out->x = g->cx;
+	out->y = g->cy + (int)g->view_offset;
+	out->visible = g->cursor_visible && out->y < g->rows;
+	out->blink = g->cursor_blink;
+	out->shape = g->cursor_shape;
+}
+
+void grid_get_modes(const struct grid *g, struct grid_modes *out)
+{
+	*out = g->modes;
+	out->alt_screen = g->scr == &g->alt;
+}
+
+const uint32_t *grid_palette(const struct grid *g)
+{
+	return g->palette;
+}
+
+const char *grid_title(const struct grid *g)
+{
+	return g->title;
+}
+
+static const struct line *view_line(const struct grid *g, int y)
+{
+	const struct screen *s = g->scr;
+	size_t i = s->top + s->cap - g->view_offset + (size_t)y;
+	return s->ring[i % s->cap];
+}
+
+const struct grid_cell *grid_row(const struct grid *g, int y)
+{
+	if (y < 0 || y >= g->rows)
+		return NULL;
+	return view_line(g, y)->cells;
+}
+
+bool grid_row_wrapped(const struct grid *g, int y)
+{
+	if (y < 0 || y >= g->rows)
+		return false;
+	return view_line(g, y)->flags & LINE_WRAPPED;
+}
+
+const struct grid_style *grid_style(const struct grid *g, uint16_t id)
+{
+	if (id >= g->st.cap || !g->st.used[id])
+		return &g->st.styles[0];
+	return &g->st.styles[id];
+}
+
+size_t grid_cell_codepoints(const struct grid *g, const struct grid_cell *c, uint32_t *out, size_t cap)
+{
+	if (c->cp == 0 || c->width == 0)
+		return 0;
+	if (!(c->cp & GRID_CP_CLUSTER)) {
+		if (cap > 0)
+			out[0] = c->cp;
+		return 1;
+	}
+	const struct cluster *cl = grid__cluster(g, c->cp);
+	if (!cl)
+		return 0;
+	for (size_t i = 0; i < cl->n && i < cap; i++)
+		out[i] = cl->cp[i];
+	return cl->n;
+}
+
+int grid_view_scroll(struct grid *g, int delta)
+{
+	if (g->scr == &g->alt)
+		return 0;
+	long long off = (long long)g->view_offset + delta;
+	if (off < 0)
+		off = 0;
+	if ((size_t)off > g->primary.sb_n)
+		off = (long long)g->primary.sb_n;
+	if ((size_t)off != g->view_offset) {
+		g->view_offset = (size_t)off;
+		grid_damage_all(g);
+	}
+	return (int)g->view_offset;
+}
+
+int grid_view_offset(const struct grid *g)
+{
+	return (int)g->view_offset;
+}
+
+size_t grid_scrollback_lines(const struct grid *g)
+{
+	return g->primary.sb_n;
+}
+
+const struct grid_cell *grid_scrollback_row(const struct grid *g, size_t i, int *len)
+{
+	const struct screen *s = &g->primary;
+	if (i >= s->sb_n)
+		return NULL;
+	const struct line *l = s->ring[(s->top + s->cap - s->sb_n + i) % s->cap];
+	int n = g->cols;
+	while (n > 0 && l->cells[n - 1].cp == 0 && l->cells[n - 1].style == 0)
+		n--;
+	if (len)
+		*len = n;
+	return l->cells;
+}

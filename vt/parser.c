@@ -1,2 +1,793 @@
-/* vt/parser.c: placeholder until its issue lands. */
-typedef int vt_placeholder_parser;
+/* vt/parser.c: the escape-sequence parser.
+ *
+ * Transcribed from Paul Flo Williams' state machine for DEC-compatible terminals,
+ * https://vt100.net/emu/dec_ansi_parser, with the control functions of ECMA-48 5th edition and the string
+ * and parameter conventions of xterm (https://invisible-island.net/xterm/ctlseqs/ctlseqs.html). The
+ * transitions are data: one range list per state (below), flattened into a byte-indexed table per parser.
+ *
+ * Deviations from the vt100.net machine, and why:
+ * - ':' is a parameter separator that marks the next parameter as a sub-parameter (ITU T.416 / ECMA-48
+ *   5.4.2 as used by SGR 38:2::r:g:b and 4:3), where DEC's machine sends the sequence to csi_ignore.
+ * - Bytes 0x80..0xff are UTF-8 in the ground state, decoded with one U+FFFD per maximal invalid subpart
+ *   (Unicode 15.0 chapter 3.9, "U+FFFD Substitution of Maximal Subparts"). Raw 8-bit C1 controls are only
+ *   recognised when the parser is configured for them (vt_parser_config.c1_8bit), because in UTF-8 text
+ *   every continuation byte 0x80..0x9f would otherwise be mistaken for one.
+ * - Inside ESC and CSI sequences a byte >= 0x80 (not a C1 control) cancels the sequence and is handled
+ *   again as text: a stray ESC before UTF-8 text should not eat the text (DEC's machine treats it as GL).
+ * - OSC, DCS, APC, PM and SOS strings are all collected (the machine ignores SOS/PM/APC) and delivered
+ *   whole when they end: OSC by BEL or ST, the others by ST only. ESC followed by anything but '\' inside
+ *   a string abandons the string (it is not dispatched) and starts that new escape sequence; CAN and SUB
+ *   abandon it too. A string longer than the configured cap is dropped whole.
+ * - CAN and SUB cancel a sequence and are not passed on (xterm shows nothing for them either).
+ * - A third intermediate byte makes the sequence ignored (no terminal defines one); parameters beyond
+ *   VT_MAX_PARAMS are dropped and flagged in vt_csi.overflow; values clamp at VT_PARAM_MAX.
+ *
+ * Hot path: in the ground state, runs of printable ASCII are found 8 bytes at a time and handed to the sink
+ * in one call, runs of UTF-8 are decoded into a buffer on the stack and handed over in one call, and the
+ * digits of a CSI parameter are read in a tight loop. Nothing allocates except the string buffer.
+ */
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "vt/vt.h"
+
+#if defined(__GNUC__)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define unlikely(x) (x)
+#endif
+
+enum state {
+	S_GROUND,
+	S_ESC,
+	S_ESC_INTER,
+	S_CSI_ENTRY,
+	S_CSI_PARAM,
+	S_CSI_INTER,
+	S_CSI_IGNORE,
+	S_DCS_ENTRY,
+	S_DCS_PARAM,
+	S_DCS_INTER,
+	S_DCS_PASS,
+	S_DCS_IGNORE,
+	S_OSC,
+	S_SOS_PM_APC,
+	S_STR_ESC, /* ESC seen inside a string: '\' ends it (ST), anything else abandons it */
+	S_COUNT,
+	S_KEEP = 15, /* in the range lists: stay in the current state */
+};
+
+enum action {
+	A_NONE,         /* ignore the byte */
+	A_EXEC,         /* C0/C1 control to the sink */
+	A_COLLECT,      /* intermediate byte, or private marker when 0x3c..0x3f */
+	A_PARAM,        /* digit, ';' or ':' */
+	A_ESC_DISPATCH,
+	A_CSI_DISPATCH,
+	A_CLEAR,        /* start of a CSI or DCS header */
+	A_HOOK,         /* final byte of a DCS header: start collecting the string */
+	A_DCS_IGNORE,   /* malformed DCS header: swallow the string */
+	A_PUT,          /* string byte */
+	A_STR_START,    /* OSC, SOS, PM, APC introducer */
+	A_STR_END,      /* ST or BEL (OSC): deliver the string */
+	A_ESC,          /* ESC: abandon whatever was in progress, start a sequence */
+	A_CANCEL,       /* CAN, SUB: abandon, back to ground */
+	A_REDO,         /* abandon, go to the target state and handle this byte again there */
+};
+
+struct range {
+	uint8_t first, last, action, next;
+};
+
+#define R(a, b, act, st) { a, b, act, st }
+#define END_RANGES R(0, 0, A_NONE, 0xff)
+
+/* Bytes that act the same in every state of the machine (vt100.net "anywhere"). C1 only in 8-bit mode. */
+static const struct range anywhere_c0[] = {
+	R(0x18, 0x18, A_CANCEL, S_GROUND), R(0x1a, 0x1a, A_CANCEL, S_GROUND), R(0x1b, 0x1b, A_ESC, S_ESC),
+	END_RANGES,
+};
+static const struct range anywhere_c1[] = {
+	R(0x80, 0x8f, A_EXEC, S_GROUND), R(0x90, 0x90, A_CLEAR, S_DCS_ENTRY), R(0x91, 0x97, A_EXEC, S_GROUND),
+	R(0x98, 0x98, A_STR_START, S_SOS_PM_APC), R(0x99, 0x9a, A_EXEC, S_GROUND),
+	R(0x9b, 0x9b, A_CLEAR, S_CSI_ENTRY), R(0x9c, 0x9c, A_NONE, S_GROUND),
+	R(0x9d, 0x9d, A_STR_START, S_OSC), R(0x9e, 0x9f, A_STR_START, S_SOS_PM_APC),
+	END_RANGES,
+};
+
+/* C0 controls other than CAN, SUB, ESC execute in the ground, escape and CSI states. */
+#define C0_EXEC R(0x00, 0x17, A_EXEC, S_KEEP), R(0x19, 0x19, A_EXEC, S_KEEP), R(0x1c, 0x1f, A_EXEC, S_KEEP)
+#define C0_IGNORE R(0x00, 0x17, A_NONE, S_KEEP), R(0x19, 0x19, A_NONE, S_KEEP), R(0x1c, 0x1f, A_NONE, S_KEEP)
+/* A non-C1 byte >= 0x80 in a sequence: cancel it, the byte is text. */
+#define HIGH_REDO R(0x80, 0xff, A_REDO, S_GROUND)
+
+static const struct range *const state_ranges[S_COUNT] = {
+	[S_GROUND] = (const struct range[]){
+		/* Printable bytes and UTF-8 never get here: ground_run() takes them. */
+		C0_EXEC, R(0x7f, 0x7f, A_NONE, S_KEEP), END_RANGES,
+	},
+	[S_ESC] = (const struct range[]){
+		C0_EXEC, R(0x20, 0x2f, A_COLLECT, S_ESC_INTER), R(0x30, 0x7e, A_ESC_DISPATCH, S_GROUND),
+		R(0x50, 0x50, A_CLEAR, S_DCS_ENTRY), R(0x58, 0x58, A_STR_START, S_SOS_PM_APC),
+		R(0x5b, 0x5b, A_CLEAR, S_CSI_ENTRY), R(0x5d, 0x5d, A_STR_START, S_OSC),
+		R(0x5e, 0x5f, A_STR_START, S_SOS_PM_APC), R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
+	},
+	[S_ESC_INTER] = (const struct range[]){
+		C0_EXEC, R(0x20, 0x2f, A_COLLECT, S_KEEP), R(0x30, 0x7e, A_ESC_DISPATCH, S_GROUND),
+		R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
+	},
+	[S_CSI_ENTRY] = (const struct range[]){
+		C0_EXEC, R(0x20, 0x2f, A_COLLECT, S_CSI_INTER), R(0x30, 0x3b, A_PARAM, S_CSI_PARAM),
+		R(0x3c, 0x3f, A_COLLECT, S_CSI_PARAM), R(0x40, 0x7e, A_CSI_DISPATCH, S_GROUND),
+		R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
+	},
+	[S_CSI_PARAM] = (const struct range[]){
+		C0_EXEC, R(0x20, 0x2f, A_COLLECT, S_CSI_INTER), R(0x30, 0x3b, A_PARAM, S_KEEP),
+		R(0x3c, 0x3f, A_NONE, S_CSI_IGNORE), R(0x40, 0x7e, A_CSI_DISPATCH, S_GROUND),
+		R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
+	},
+	[S_CSI_INTER] = (const struct range[]){
+		C0_EXEC, R(0x20, 0x2f, A_COLLECT, S_KEEP), R(0x30, 0x3f, A_NONE, S_CSI_IGNORE),
+		R(0x40, 0x7e, A_CSI_DISPATCH, S_GROUND), R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
+	},
+	[S_CSI_IGNORE] = (const struct range[]){
+		C0_EXEC, R(0x20, 0x3f, A_NONE, S_KEEP), R(0x40, 0x7e, A_NONE, S_GROUND),
+		R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
+	},
+	[S_DCS_ENTRY] = (const struct range[]){
+		C0_IGNORE, R(0x20, 0x2f, A_COLLECT, S_DCS_INTER), R(0x30, 0x3b, A_PARAM, S_DCS_PARAM),
+		R(0x3c, 0x3f, A_COLLECT, S_DCS_PARAM), R(0x40, 0x7e, A_HOOK, S_DCS_PASS),
+		R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
+	},
+	[S_DCS_PARAM] = (const struct range[]){
+		C0_IGNORE, R(0x20, 0x2f, A_COLLECT, S_DCS_INTER), R(0x30, 0x3b, A_PARAM, S_KEEP),
+		R(0x3c, 0x3f, A_DCS_IGNORE, S_DCS_IGNORE), R(0x40, 0x7e, A_HOOK, S_DCS_PASS),
+		R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
+	},
+	[S_DCS_INTER] = (const struct range[]){
+		C0_IGNORE, R(0x20, 0x2f, A_COLLECT, S_KEEP), R(0x30, 0x3f, A_DCS_IGNORE, S_DCS_IGNORE),
+		R(0x40, 0x7e, A_HOOK, S_DCS_PASS), R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
+	},
+	[S_DCS_PASS] = (const struct range[]){
+		R(0x00, 0x7e, A_PUT, S_KEEP), R(0x7f, 0x7f, A_NONE, S_KEEP), R(0x80, 0xff, A_PUT, S_KEEP),
+		R(0x1b, 0x1b, A_NONE, S_STR_ESC), END_RANGES,
+	},
+	[S_DCS_IGNORE] = (const struct range[]){
+		R(0x00, 0xff, A_NONE, S_KEEP), R(0x1b, 0x1b, A_NONE, S_STR_ESC), END_RANGES,
+	},
+	[S_OSC] = (const struct range[]){
+		C0_IGNORE, R(0x07, 0x07, A_STR_END, S_GROUND), R(0x20, 0xff, A_PUT, S_KEEP),
+		R(0x1b, 0x1b, A_NONE, S_STR_ESC), END_RANGES,
+	},
+	[S_SOS_PM_APC] = (const struct range[]){
+		C0_IGNORE, R(0x20, 0xff, A_PUT, S_KEEP), R(0x1b, 0x1b, A_NONE, S_STR_ESC), END_RANGES,
+	},
+	[S_STR_ESC] = (const struct range[]){
+		R(0x00, 0xff, A_REDO, S_ESC), R(0x5c, 0x5c, A_STR_END, S_GROUND), END_RANGES,
+	},
+};
+
+/* Decoded code points are handed to the sink in batches of this many. */
+#define PRINT_BUF 256
+#define STRING_CAP_DEFAULT (1u << 20)
+/* A string buffer grown beyond this is freed once its string ends (huge strings are rare). */
+#define STRING_KEEP 65536
+
+struct vt_parser {
+	struct vt_sink sink;
+	void *ctx;
+	bool c1;
+	uint8_t state;
+
+	/* UTF-8 decoder, ground state only: code point so far, continuation bytes still needed, and the
+	 * allowed range of the next byte (narrower than 0x80..0xbf right after some lead bytes). */
+	uint32_t u_cp;
+	uint8_t u_need, u_lo, u_hi;
+
+	/* The sequence being collected. cur points at the parameter being written, or at dummy once the
+	 * parameters overflowed; NULL before the first parameter byte. */
+	struct vt_csi csi;
+	int32_t *cur;
+	int32_t dummy;
+	bool ignore; /* too many intermediates */
+
+	/* String (OSC/DCS/APC/PM/SOS) being collected; buf has room for a terminating NUL. */
+	uint8_t *str;
+	size_t str_len, str_alloc, str_cap;
+	bool str_drop;
+	enum vt_string_kind str_kind;
+
+	/* trans[state][byte] = action << 4 | next state. */
+	uint8_t trans[S_COUNT][256];
+};
+
+static void apply_ranges(uint8_t *row, const struct range *r, unsigned self)
+{
+	for (; r->next != 0xff; r++) {
+		unsigned next = r->next == S_KEEP ? self : r->next;
+		for (unsigned b = r->first; b <= r->last; b++)
+			row[b] = (uint8_t)(r->action << 4 | next);
+	}
+}
+
+static void build_table(struct vt_parser *p)
+{
+	for (unsigned s = 0; s < S_COUNT; s++) {
+		uint8_t *row = p->trans[s];
+		memset(row, A_NONE << 4 | s, 256);
+		apply_ranges(row, state_ranges[s], s);
+		apply_ranges(row, anywhere_c0, s);
+		/* Inside strings ESC may be the first half of ST. */
+		if (s == S_DCS_PASS || s == S_DCS_IGNORE || s == S_OSC || s == S_SOS_PM_APC)
+			row[0x1b] = A_NONE << 4 | S_STR_ESC;
+		if (!p->c1)
+			continue;
+		apply_ranges(row, anywhere_c1, s);
+		if (s == S_DCS_PASS || s == S_DCS_IGNORE || s == S_OSC || s == S_SOS_PM_APC || s == S_STR_ESC)
+			row[0x9c] = A_STR_END << 4 | S_GROUND;
+	}
+}
+
+struct vt_parser *vt_parser_create(const struct vt_sink *sink, void *ctx, const struct vt_parser_config *cfg)
+{
+	struct vt_parser *p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	if (sink)
+		p->sink = *sink;
+	p->ctx = ctx;
+	p->str_cap = cfg && cfg->string_cap ? cfg->string_cap : STRING_CAP_DEFAULT;
+	p->c1 = cfg && cfg->c1_8bit;
+	build_table(p);
+	p->state = S_GROUND;
+	return p;
+}
+
+void vt_parser_destroy(struct vt_parser *p)
+{
+	if (!p)
+		return;
+	free(p->str);
+	free(p);
+}
+
+static void str_release(struct vt_parser *p)
+{
+	p->str_len = 0;
+	p->str_drop = false;
+	if (p->str_alloc > STRING_KEEP) {
+		free(p->str);
+		p->str = NULL;
+		p->str_alloc = 0;
+	}
+}
+
+void vt_parser_reset(struct vt_parser *p)
+{
+	p->state = S_GROUND;
+	p->u_need = 0;
+	str_release(p);
+}
+
+int vt_csi_param(const struct vt_csi *csi, unsigned i, int def)
+{
+	if (i >= csi->n_params || csi->params[i] == VT_PARAM_DEFAULT)
+		return def;
+	return csi->params[i];
+}
+
+/* ------------------------------------------------------------------------------------- sequences */
+
+static void seq_clear(struct vt_parser *p)
+{
+	p->csi.n_params = 0;
+	p->csi.sub_mask = 0;
+	p->csi.private_marker = 0;
+	p->csi.n_intermediates = 0;
+	p->csi.final = 0;
+	p->csi.overflow = false;
+	p->cur = NULL;
+	p->ignore = false;
+}
+
+static void collect(struct vt_parser *p, uint8_t b)
+{
+	if (b >= 0x3c) {
+		p->csi.private_marker = b;
+	} else if (p->csi.n_intermediates < sizeof(p->csi.intermediates)) {
+		p->csi.intermediates[p->csi.n_intermediates++] = b;
+	} else {
+		p->ignore = true;
+	}
+}
+
+/* A separator: the next parameter starts (omitted until a digit arrives). */
+static void param_next(struct vt_parser *p, bool sub)
+{
+	struct vt_csi *c = &p->csi;
+	if (c->n_params >= VT_MAX_PARAMS) {
+		c->overflow = true;
+		p->cur = &p->dummy;
+		return;
+	}
+	if (sub)
+		c->sub_mask |= 1u << c->n_params;
+	p->cur = &c->params[c->n_params++];
+	*p->cur = VT_PARAM_DEFAULT;
+}
+
+/* Parameter bytes starting at d[i] (which is one): digits are read in one loop. Returns the index of the
+ * first byte not consumed. */
+static size_t params(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+{
+	if (!p->cur) {
+		p->cur = &p->csi.params[0];
+		p->csi.params[0] = VT_PARAM_DEFAULT;
+		p->csi.n_params = 1;
+	}
+	while (i < n) {
+		uint8_t b = d[i];
+		if (b >= '0' && b <= '9') {
+			int32_t v = *p->cur < 0 ? 0 : *p->cur;
+			do {
+				v = v * 10 + (d[i] - '0');
+				if (v > VT_PARAM_MAX)
+					v = VT_PARAM_MAX;
+			} while (++i < n && d[i] >= '0' && d[i] <= '9');
+			*p->cur = v;
+		} else if (b == ';' || b == ':') {
+			param_next(p, b == ':');
+			i++;
+		} else {
+			break;
+		}
+	}
+	return i;
+}
+
+static void esc_dispatch(struct vt_parser *p, uint8_t b)
+{
+	if (p->ignore || !p->sink.esc)
+		return;
+	struct vt_esc e = {.n_intermediates = p->csi.n_intermediates, .final = b};
+	memcpy(e.intermediates, p->csi.intermediates, sizeof(e.intermediates));
+	p->sink.esc(p->ctx, &e);
+}
+
+static void csi_dispatch(struct vt_parser *p, uint8_t b)
+{
+	if (p->ignore || !p->sink.csi)
+		return;
+	p->csi.final = b;
+	p->sink.csi(p->ctx, &p->csi);
+}
+
+/* --------------------------------------------------------------------------------------- strings */
+
+static void str_start(struct vt_parser *p, enum vt_string_kind kind)
+{
+	p->str_kind = kind;
+	p->str_len = 0;
+	p->str_drop = false;
+}
+
+static void str_put(struct vt_parser *p, const uint8_t *s, size_t n)
+{
+	if (p->str_drop)
+		return;
+	if (n > p->str_cap - p->str_len) {
+		/* Over the cap: the string is dropped whole, and its memory given back now. */
+		p->str_drop = true;
+		p->str_len = 0;
+		free(p->str);
+		p->str = NULL;
+		p->str_alloc = 0;
+		return;
+	}
+	size_t need = p->str_len + n + 1;
+	if (need > p->str_alloc) {
+		size_t a = p->str_alloc ? p->str_alloc : 256;
+		while (a < need)
+			a *= 2;
+		if (a > p->str_cap + 1)
+			a = p->str_cap + 1;
+		uint8_t *nb = realloc(p->str, a);
+		if (!nb) {
+			p->str_drop = true;
+			return;
+		}
+		p->str = nb;
+		p->str_alloc = a;
+	}
+	memcpy(p->str + p->str_len, s, n);
+	p->str_len += n;
+}
+
+static void str_end(struct vt_parser *p)
+{
+	if (!p->str_drop && p->sink.string) {
+		static const uint8_t empty[1];
+		const uint8_t *data = empty;
+		if (p->str) {
+			p->str[p->str_len] = 0;
+			data = p->str;
+		}
+		p->sink.string(p->ctx, p->str_kind, p->str_kind == VT_STRING_DCS ? &p->csi : NULL, data,
+			       p->str_len);
+	}
+	str_release(p);
+}
+
+static enum vt_string_kind str_kind_of(uint8_t b)
+{
+	switch (b) {
+	case ']': case 0x9d: return VT_STRING_OSC;
+	case 'X': case 0x98: return VT_STRING_SOS;
+	case '^': case 0x9e: return VT_STRING_PM;
+	default: return VT_STRING_APC;
+	}
+}
+
+/* String bytes from d[i] on that stay in the current state are appended in one go. */
+static size_t put_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+{
+	const uint8_t *row = p->trans[p->state];
+	uint8_t same = row[d[i]];
+	size_t s = i;
+	while (++i < n && row[d[i]] == same)
+		;
+	str_put(p, d + s, i - s);
+	return i;
+}
+
+/* ---------------------------------------------------------------------------------------- ground */
+
+static inline void print_cps(struct vt_parser *p, const uint32_t *cp, size_t n)
+{
+	if (n && p->sink.print)
+		p->sink.print(p->ctx, cp, n);
+}
+
+/* Bit 7 of byte k is set when byte k of v is not printable ASCII. Only the lowest flagged byte is exact
+ * (borrows and carries move upwards, and only out of bytes that are flagged themselves). */
+static inline uint64_t nonprint_mask(uint64_t v)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t below = (v - 0x20 * ones) & ~v;
+	uint64_t del_or_high = (v + ones) | v;
+	return (below | del_or_high) & highs;
+}
+
+static size_t scan_printable(const uint8_t *d, size_t i, size_t n)
+{
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (n - i >= 8) {
+		uint64_t v;
+		memcpy(&v, d + i, 8);
+		uint64_t m = nonprint_mask(v);
+		if (m)
+			return i + ((unsigned)__builtin_ctzll(m) >> 3);
+		i += 8;
+	}
+#endif
+	while (i < n && d[i] >= 0x20 && d[i] < 0x7f)
+		i++;
+	return i;
+}
+
+/* UTF-8 from d[i]: decodes into a stack buffer and prints it in batches. Stops at a control (C0, DEL,
+ * raw C1 in 8-bit mode) or at a long stretch of ASCII, which the caller prints faster. Returns the index of
+ * the first byte not consumed. */
+static size_t utf8_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+{
+	uint32_t buf[PRINT_BUF];
+	size_t k = 0;
+	uint32_t cp = p->u_cp;
+	unsigned need = p->u_need, lo = p->u_lo, hi = p->u_hi;
+
+	while (i < n) {
+		uint8_t b = d[i];
+		if (k >= PRINT_BUF - 1) {
+			print_cps(p, buf, k);
+			k = 0;
+		}
+		if (need) {
+			if (b >= lo && b <= hi && !(p->c1 && b < 0xa0)) {
+				cp = cp << 6 | (b & 0x3fu);
+				i++;
+				lo = 0x80, hi = 0xbf;
+				if (--need)
+					continue;
+				if (cp >= 0x80 && cp < 0xa0)
+					continue; /* a C1 control written as UTF-8: not a character, dropped */
+				buf[k++] = cp;
+				continue;
+			}
+			/* The maximal subpart so far is invalid: one U+FFFD, then b again from scratch. */
+			buf[k++] = 0xfffd;
+			need = 0;
+			continue;
+		}
+		if (b < 0x80) {
+			if (b < 0x20 || b == 0x7f)
+				break;
+			/* Hand long ASCII stretches back to the fast scanner. */
+			if (n - i >= 8 && scan_printable(d, i, i + 8) == i + 8)
+				break;
+			buf[k++] = b;
+			i++;
+			continue;
+		}
+		if (!p->c1) {
+			/* Complete, valid sequences (nearly all non-ASCII text) decoded in one step. */
+			if (b >= 0xc2 && b <= 0xdf && n - i >= 2 && (d[i + 1] & 0xc0) == 0x80) {
+				uint32_t c = (b & 0x1fu) << 6 | (d[i + 1] & 0x3fu);
+				i += 2;
+				if (c >= 0xa0)
+					buf[k++] = c;
+				continue;
+			}
+			if (b >= 0xe0 && b <= 0xef && n - i >= 3 && (d[i + 2] & 0xc0) == 0x80) {
+				uint8_t b1 = d[i + 1];
+				if (b1 >= (b == 0xe0 ? 0xa0 : 0x80) && b1 <= (b == 0xed ? 0x9f : 0xbf)) {
+					buf[k++] = (b & 0xfu) << 12 | (b1 & 0x3fu) << 6 | (d[i + 2] & 0x3fu);
+					i += 3;
+					continue;
+				}
+			}
+			if (b >= 0xf0 && b <= 0xf4 && n - i >= 4 && (d[i + 2] & 0xc0) == 0x80 &&
+			    (d[i + 3] & 0xc0) == 0x80) {
+				uint8_t b1 = d[i + 1];
+				if (b1 >= (b == 0xf0 ? 0x90 : 0x80) && b1 <= (b == 0xf4 ? 0x8f : 0xbf)) {
+					buf[k++] = (b & 0x7u) << 18 | (b1 & 0x3fu) << 12 | (d[i + 2] & 0x3fu) << 6 |
+						   (d[i + 3] & 0x3fu);
+					i += 4;
+					continue;
+				}
+			}
+		} else if (b < 0xa0) {
+			break;
+		}
+		i++;
+		if (b >= 0xc2 && b <= 0xdf) {
+			need = 1, cp = b & 0x1fu, lo = 0x80, hi = 0xbf;
+		} else if (b >= 0xe0 && b <= 0xef) {
+			need = 2, cp = b & 0x0fu;
+			lo = b == 0xe0 ? 0xa0 : 0x80;
+			hi = b == 0xed ? 0x9f : 0xbf;
+		} else if (b >= 0xf0 && b <= 0xf4) {
+			need = 3, cp = b & 0x07u;
+			lo = b == 0xf0 ? 0x90 : 0x80;
+			hi = b == 0xf4 ? 0x8f : 0xbf;
+		} else {
+			buf[k++] = 0xfffd; /* 0x80..0xc1, 0xf5..0xff never start a sequence */
+		}
+	}
+	if (need && i < n) {
+		/* A control interrupts the sequence. */
+		buf[k++] = 0xfffd;
+		need = 0;
+	}
+	print_cps(p, buf, k);
+	p->u_cp = cp;
+	p->u_need = (uint8_t)need;
+	p->u_lo = (uint8_t)lo;
+	p->u_hi = (uint8_t)hi;
+	return i;
+}
+
+/* The ground state's text: returns the index of the first byte that is not text (a control for the
+ * transition table), or n. */
+static size_t ground_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+{
+	while (i < n && p->state == S_GROUND) {
+		if (!p->u_need) {
+			size_t s = i;
+			i = scan_printable(d, i, n);
+			if (i > s && p->sink.print_ascii)
+				p->sink.print_ascii(p->ctx, d + s, i - s);
+			if (i == n)
+				break;
+			uint8_t b = d[i];
+			if (b < 0x80 || (p->c1 && b < 0xa0))
+				break;
+		}
+		/* Returns at a control or before plain ASCII, with no sequence pending unless at n. */
+		i = utf8_run(p, d, i, n);
+	}
+	return i;
+}
+
+/* Bulk CSI: when a whole "ESC [ [marker] [params] [intermediates] final" lies in d[i..n), it is parsed in
+ * one loop here instead of byte by byte through the table. Anything unusual (a C0 control or DEL inside,
+ * too many parameters or intermediates, a malformed sequence, the end of the buffer) returns i unchanged,
+ * and the table machine takes the sequence from its ESC: both paths give the same result. */
+/* The value of a parameter of more than 4 digits, clamped. */
+static int32_t clamp_digits(const uint8_t *s, size_t len)
+{
+	uint32_t v = 0;
+	for (size_t k = 0; k < len; k++) {
+		v = v * 10 + (uint32_t)(s[k] - '0');
+		if (v > VT_PARAM_MAX)
+			return VT_PARAM_MAX;
+	}
+	return (int32_t)v;
+}
+
+/* The index of the first byte at or after j that is not a parameter byte (0x30..0x3b), or n when there
+ * is none in the buffer or the parameters are longer than 31 bytes (left to the table machine; this bounds
+ * the number of parameters by 32 without counting). */
+static inline size_t params_end(const uint8_t *d, size_t j, size_t n)
+{
+	size_t lim = n - j > 31 ? j + 31 : n;
+#if defined(__SSE2__) && defined(__GNUC__)
+	const __m128i lo = _mm_set1_epi8(0x2f), hi = _mm_set1_epi8(0x3c);
+	for (; lim - j >= 16; j += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + j));
+		__m128i in = _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi));
+		unsigned m = ~(unsigned)_mm_movemask_epi8(in) & 0xffffu;
+		if (m)
+			return j + (unsigned)__builtin_ctz(m);
+	}
+#endif
+	for (; j < lim; j++)
+		if (d[j] < 0x30 || d[j] > 0x3b)
+			return j;
+	return n;
+}
+
+/* Kept out of line: inlined into the feed loop its locals spill to the stack. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+{
+	struct vt_csi *c = &p->csi;
+	size_t j = i + 2;
+	if (j >= n)
+		return i;
+	uint8_t b = d[j];
+	c->private_marker = 0;
+	if (b >= 0x3c && b <= 0x3f) {
+		c->private_marker = b;
+		if (++j >= n)
+			return i;
+		b = d[j];
+	}
+	unsigned np = 0;
+	uint32_t sub = 0;
+	if (b >= '0' && b <= ';') {
+		/* d[end] is in the buffer and not a parameter byte: no bounds checks below. */
+		size_t end = params_end(d, j, n);
+		if (end >= n)
+			return i;
+		for (;;) {
+			size_t s0 = j;
+			uint32_t u = 0;
+			unsigned dd;
+			while ((dd = (unsigned)d[j] - '0') < 10) {
+				u = u * 10 + dd; /* may wrap for long numbers: recomputed below */
+				j++;
+			}
+			/* At most 31 parameter bytes (params_end): at most 32 parameters, no overflow check. */
+			size_t len = j - s0;
+			if (len - 1 < 4)
+				c->params[np++] = (int32_t)u;
+			else
+				c->params[np++] = len ? clamp_digits(d + s0, len) : VT_PARAM_DEFAULT;
+			if (j == end)
+				break;
+			if (unlikely(d[j] == ':'))
+				sub |= 1u << np;
+			j++;
+		}
+		b = d[j];
+	}
+	unsigned ni = 0;
+	while (b >= 0x20 && b <= 0x2f) {
+		if (ni == sizeof(c->intermediates))
+			return i;
+		c->intermediates[ni++] = b;
+		if (++j >= n)
+			return i;
+		b = d[j];
+	}
+	if (b < 0x40 || b > 0x7e)
+		return i;
+	c->n_params = (uint8_t)np;
+	c->sub_mask = sub;
+	c->n_intermediates = (uint8_t)ni;
+	c->overflow = false;
+	c->final = b;
+	if (p->sink.csi)
+		p->sink.csi(p->ctx, c);
+	return j + 1;
+}
+
+/* ------------------------------------------------------------------------------------ transitions */
+
+/* Performs the transition for d[i]; may consume more bytes of the same kind. Returns the next index. */
+static size_t step(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+{
+	uint8_t b = d[i];
+	uint8_t t = p->trans[p->state][b];
+	unsigned next = t & 15u;
+
+	switch ((enum action)(t >> 4)) {
+	case A_NONE:
+		break;
+	case A_EXEC:
+		if (p->sink.execute)
+			p->sink.execute(p->ctx, b);
+		break;
+	case A_COLLECT:
+		collect(p, b);
+		break;
+	case A_PARAM:
+		p->state = (uint8_t)next;
+		return params(p, d, i, n);
+	case A_ESC_DISPATCH:
+		esc_dispatch(p, b);
+		break;
+	case A_CSI_DISPATCH:
+		csi_dispatch(p, b);
+		break;
+	case A_CLEAR:
+		seq_clear(p);
+		break;
+	case A_HOOK:
+		p->csi.final = b;
+		str_start(p, VT_STRING_DCS);
+		p->str_drop = p->ignore;
+		break;
+	case A_DCS_IGNORE:
+		str_start(p, VT_STRING_DCS);
+		p->str_drop = true;
+		break;
+	case A_PUT:
+		return put_run(p, d, i, n);
+	case A_STR_START:
+		str_start(p, str_kind_of(b));
+		break;
+	case A_STR_END:
+		str_end(p);
+		break;
+	case A_ESC:
+		str_release(p);
+		seq_clear(p);
+		break;
+	case A_CANCEL:
+		str_release(p);
+		break;
+	case A_REDO:
+		str_release(p);
+		seq_clear(p);
+		p->state = (uint8_t)next;
+		return i; /* the same byte again, in the new state */
+	}
+	p->state = (uint8_t)next;
+	return i + 1;
+}
+
+void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		if (p->state == S_GROUND) {
+			i = ground_run(p, data, i, len);
+			if (i >= len)
+				break;
+			if (data[i] == 0x1b && i + 1 < len && data[i + 1] == '[') {
+				size_t j = fast_csi(p, data, i, len);
+				if (j != i) {
+					i = j;
+					continue;
+				}
+			}
+		}
+		i = step(p, data, i, len);
+	}
+}

@@ -27,7 +27,8 @@
  * For "CSI ? 1 ; 2 : 3 $ p": private = '?', params = {1, 2, 3}, sub_mask has bit 2 set (3 follows a ':'),
  * intermediates = "$", final = 'p'. */
 struct vt_csi {
-	int32_t params[VT_MAX_PARAMS]; /* VT_PARAM_DEFAULT when omitted, else 0..VT_PARAM_MAX */
+	int32_t params[VT_MAX_PARAMS]; /* VT_PARAM_DEFAULT when omitted, else 0..VT_PARAM_MAX; entries from
+					* n_params on are stale: read through vt_csi_param() */
 	uint32_t sub_mask;             /* bit i: params[i] is a sub-parameter (it followed ':') */
 	uint8_t n_params;              /* 0 when the sequence had no parameter bytes at all */
 	uint8_t private_marker;        /* '<' '=' '>' '?' or 0 */
@@ -62,12 +63,14 @@ struct vt_sink {
 	 * UTF-8; invalid input arrives here as U+FFFD. May contain ASCII. */
 	void (*print)(void *ctx, const uint32_t *cp, size_t n);
 	/* A C0 control (0x00..0x1f except ESC/CAN/SUB handled by the parser itself) or a C1 control
-	 * (0x80..0x9f, only when 8-bit controls are enabled). */
+	 * (0x80..0x9f, only when 8-bit controls are enabled). DEL is ignored, never passed on. */
 	void (*execute)(void *ctx, uint8_t control);
 	void (*esc)(void *ctx, const struct vt_esc *esc);
 	void (*csi)(void *ctx, const struct vt_csi *csi);
 	/* A complete string, terminated by ST (or BEL for OSC). For DCS, hdr holds the header sequence; for the
-	 * others hdr is NULL. Strings longer than the cap were dropped whole and never reach this callback. */
+	 * others hdr is NULL. data[len] is 0 (so OSC text can be read as a C string; it may contain NULs of
+	 * its own only for DCS). Strings longer than the cap were dropped whole and never reach this callback.
+	 * A string abandoned by CAN, SUB or ESC + anything but '\' is not delivered either. */
 	void (*string)(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
 		       size_t len);
 };
@@ -76,8 +79,10 @@ struct vt_parser;
 
 struct vt_parser_config {
 	size_t string_cap;    /* bytes kept of one OSC/DCS/APC string; 0 = default (1 MiB) */
-	bool c1_8bit;         /* recognise raw 8-bit C1 controls (0x80..0x9f as bytes: not UTF-8 compatible)
-			       * and U+0080..U+009F decoded from UTF-8; default false (xterm in UTF-8 mode) */
+	bool c1_8bit;         /* recognise raw 8-bit C1 controls (bytes 0x80..0x9f, ST = 0x9c ends strings):
+			       * such bytes are then never UTF-8 continuation bytes, so this is not UTF-8
+			       * compatible. Default false (xterm in UTF-8 mode). U+0080..U+009F decoded from
+			       * UTF-8 are never printed. */
 };
 
 /* Creates a parser in the ground state. cfg may be NULL for defaults. The sink is copied; ctx is not owned
@@ -90,7 +95,8 @@ void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len);
 /* Back to the ground state, dropping any partial sequence or string (RIS, or a new child). */
 void vt_parser_reset(struct vt_parser *p);
 
-/* Parameter helpers: the value of params[i], or def when omitted, zero (if zero_is_default) or absent. */
+/* The value of params[i], or def when it was omitted or not given at all (i >= n_params). An explicit 0
+ * is returned as 0: callers where 0 means the default (CUU, ...) map it themselves. */
 int vt_csi_param(const struct vt_csi *csi, unsigned i, int def);
 
 /* ------------------------------------------------------------------------------------- Unicode tables */
@@ -101,8 +107,9 @@ int vt_csi_param(const struct vt_csi *csi, unsigned i, int def);
 int vt_char_width(uint32_t cp);
 
 /* Grapheme cluster segmentation (UAX #29, extended clusters): true when a cluster boundary lies between
- * prev and cp. state carries what the rules need (regional-indicator parity, emoji ZWJ sequence); start
- * with 0 at the beginning of each cluster candidate. */
+ * prev and cp. state carries what the rules need (regional-indicator parity, emoji ZWJ sequence) about the
+ * text ending at prev; start with 0 (then it is derived from prev alone), pass the same variable for the
+ * following code points. Resetting it to 0 after a break is also correct. */
 bool vt_grapheme_break(uint32_t prev, uint32_t cp, uint32_t *state);
 
 /* -------------------------------------------------------------------------------------------- keys */
@@ -150,9 +157,12 @@ struct vt_key_event {
 	enum vt_keysym key;        /* VT_KEY_NONE for a key that produces text */
 	enum vt_key_action action;
 	unsigned mods;             /* enum vt_mod bits, as held when the key was pressed */
-	uint32_t text;             /* the code point the layout produces with the current modifiers (0 if none) */
+	uint32_t text;             /* the code point the layout produces with the current modifiers, before any
+				    * Ctrl transformation ('A' for Ctrl+Shift+a, not 0x01); 0 if none */
 	uint32_t unshifted;        /* the code point of the key without modifiers (kitty protocol, modifyOtherKeys)
 				    * e.g. 'a' for Shift+A; 0 if none */
+	uint32_t base;             /* the code point of the same physical key in the US layout, 0 if unknown:
+				    * Ctrl+key on a non-Latin layout (Ctrl+С sends ^C) and kitty's base-layout key */
 };
 
 /* The terminal modes that change what keys send. grid/ fills this from the application's requests. */
@@ -161,7 +171,8 @@ struct vt_key_modes {
 	bool keypad_app;           /* DECKPAM */
 	bool newline_mode;         /* LNM: Enter sends CR LF */
 	bool backspace_sends_bs;   /* ^H instead of DEL (--backspace-delete off) */
-	bool alt_sends_escape;     /* Alt prefixes ESC (default true) */
+	bool alt_sends_escape;     /* Alt prefixes ESC (grid sets it true by default; when false, Alt is
+				    * ignored for text keys) */
 	uint8_t modify_other_keys; /* 0, 1 or 2 (CSI > 4 ; N m) */
 	uint8_t kitty_flags;       /* kitty keyboard protocol progressive enhancement flags (0 = off) */
 };

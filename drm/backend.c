@@ -1,0 +1,769 @@
+/* drm/backend.c: the cards of a seat, the canvas they all show, the udev monitor for hotplug, and one timer
+ * for the flip watchdog, frame pacing, retries and DPMS. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include <libudev.h>
+
+#include "drm/drm-internal.h"
+
+#define MAX_CARDS 8
+#define RETRY_NS (1000LL * 1000000)
+#define BUSY_RETRY_NS (20LL * 1000000)
+#define OPEN_RETRY_NS (250LL * 1000000)
+#define OPEN_ATTEMPTS 20
+
+struct drm_backend {
+	struct drm_backend_cfg_view cfg;
+	char seat[64];
+	unsigned dpms_timeout_s;
+	struct drm_backend_iface iface;
+	void *ud;
+
+	int epfd, timerfd;
+	int64_t armed_ns; /* when timerfd fires; 0 = disarmed */
+	struct udev *udev;
+	struct udev_monitor *mon;
+
+	unsigned n_cards;
+	struct drm_card *cards[MAX_CARDS];
+
+	struct drm_canvas canvas;
+	uint64_t seq;
+	struct drm_backend_stats stats;
+	bool suspended, blanked;
+	bool creating; /* no outputs_changed callback before drm_backend_create returns */
+	bool waiting_logged; /* "no usable card" said once per wait */
+	int64_t last_activity_ns;
+	int64_t retry_ns; /* try commits again at this time (after EBUSY or a failed modeset); 0 = none */
+	/* Cards whose node could not be opened yet: the kernel announces a card before its driver is done
+	 * registering it (open fails with ENODEV), so we try again a few times. */
+	struct {
+		char syspath[256];
+		unsigned attempts;
+	} later[MAX_CARDS];
+	unsigned n_later;
+	int64_t later_ns;
+};
+
+/* Sentinels in epoll data: anything else is a struct drm_card. */
+static char tag_timer, tag_udev;
+
+const struct drm_backend_cfg_view *drm_backend_cfg(const struct drm_backend *b)
+{
+	return &b->cfg;
+}
+
+int drm_backend_open_device(struct drm_backend *b, const char *path)
+{
+	if (b->iface.open_device)
+		return b->iface.open_device(path, b->ud);
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	return fd < 0 ? -errno : fd;
+}
+
+void drm_backend_close_device(struct drm_backend *b, int fd)
+{
+	if (fd < 0)
+		return;
+	if (b->iface.close_device)
+		b->iface.close_device(fd, b->ud);
+	else
+		close(fd);
+}
+
+void drm_backend_get_canvas_internal(const struct drm_backend *b, struct drm_canvas *c)
+{
+	*c = b->canvas;
+}
+
+void drm_backend_get_canvas(struct drm_backend *b, struct drm_canvas *canvas)
+{
+	*canvas = b->canvas;
+}
+
+uint64_t drm_backend_next_seq(struct drm_backend *b)
+{
+	return ++b->seq;
+}
+
+void drm_backend_count(struct drm_backend *b, int what, uint64_t n)
+{
+	switch (what) {
+	case DRM_COUNT_COMMIT:
+		b->stats.commits += n;
+		break;
+	case DRM_COUNT_MODESET:
+		b->stats.modesets += n;
+		break;
+	case DRM_COUNT_FLIP:
+		b->stats.flips += n;
+		break;
+	case DRM_COUNT_WATCHDOG:
+		b->stats.watchdog_fires += n;
+		break;
+	case DRM_COUNT_FAST:
+		b->stats.fast_flips += n;
+		break;
+	case DRM_COUNT_PIXELS:
+		b->stats.pixels_copied += n;
+		break;
+	}
+}
+
+bool drm_backend_active(const struct drm_backend *b)
+{
+	return !b->suspended && !b->blanked;
+}
+
+static void arm_timer(struct drm_backend *b, int64_t when)
+{
+	struct itimerspec its = {0};
+
+	if (when == b->armed_ns)
+		return;
+	if (when) {
+		its.it_value.tv_sec = when / 1000000000;
+		its.it_value.tv_nsec = when % 1000000000;
+	}
+	if (timerfd_settime(b->timerfd, TFD_TIMER_ABSTIME, &its, NULL) == 0)
+		b->armed_ns = when;
+}
+
+/* The earliest of every deadline. Re-arming only when it moves earlier keeps the common case (a frame per
+ * keystroke pushes the DPMS deadline) free of syscalls: a timer that fires early just re-arms. */
+static void update_timer(struct drm_backend *b)
+{
+	int64_t when = b->retry_ns;
+
+	if (b->n_later && (!when || b->later_ns < when))
+		when = b->later_ns;
+
+#define EARLIER(t) when = (when == 0 || ((t) && (t) < when)) ? (t) : when
+	if (b->dpms_timeout_s && !b->blanked && !b->suspended && b->canvas.pixels)
+		EARLIER(b->last_activity_ns + (int64_t)b->dpms_timeout_s * 1000000000);
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
+			const struct drm_output *out = b->cards[c]->outputs[i];
+
+			if (out->inflight)
+				EARLIER(out->inflight_deadline_ns);
+			else if (out->dirty && out->fake_vblank)
+				EARLIER(out->next_frame_ns);
+		}
+	}
+#undef EARLIER
+	if (when == 0 || b->armed_ns == 0 || when < b->armed_ns)
+		arm_timer(b, when);
+}
+
+/* Commits what can be committed now: pending modesets, then flips of dirty outputs that can take a frame. */
+static void kick(struct drm_backend *b)
+{
+	int64_t now = drm_now_ns();
+
+	if (!drm_backend_active(b))
+		return;
+	if (b->retry_ns && now < b->retry_ns)
+		return;
+	b->retry_ns = 0;
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		struct drm_card *card = b->cards[c];
+		int ret;
+
+		if (card->n_outputs == 0)
+			continue;
+		if (card->needs_modeset) {
+			ret = drm_card_modeset(card);
+			if (ret < 0)
+				b->retry_ns = now + (ret == -EBUSY ? BUSY_RETRY_NS : RETRY_NS);
+			continue;
+		}
+		for (unsigned i = 0; i < card->n_outputs; i++) {
+			struct drm_output *out = card->outputs[i];
+
+			if (!out->dirty || !drm_output_can_take_frame(out, now))
+				continue;
+			ret = drm_output_flip(out);
+			if (ret == -EBUSY)
+				b->retry_ns = now + BUSY_RETRY_NS;
+			else if (ret < 0)
+				card->needs_modeset = true, b->retry_ns = now + BUSY_RETRY_NS;
+		}
+	}
+}
+
+bool drm_backend_can_render(const struct drm_backend *b)
+{
+	int64_t now = 0;
+
+	if (!drm_backend_active(b) || !b->canvas.pixels)
+		return false;
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		const struct drm_card *card = b->cards[c];
+
+		for (unsigned i = 0; i < card->n_outputs; i++) {
+			const struct drm_output *out = card->outputs[i];
+
+			if (out->failed || out->inflight)
+				continue;
+			if (!out->fake_vblank)
+				return true;
+			if (!now)
+				now = drm_now_ns();
+			if (now >= out->next_frame_ns)
+				return true;
+		}
+	}
+	return false;
+}
+
+void drm_backend_frame_ready(struct drm_backend *b)
+{
+	if (b->iface.frame_ready && drm_backend_can_render(b))
+		b->iface.frame_ready(b->ud);
+}
+
+static void mark_all(struct drm_backend *b, const struct drm_region *rg)
+{
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
+			struct drm_output *out = b->cards[c]->outputs[i];
+
+			drm_region_add_region(&out->damage, rg);
+			out->dirty = true;
+		}
+	}
+}
+
+int drm_backend_present(struct drm_backend *b, const struct drm_box *damage, size_t n_damage, bool full)
+{
+	struct drm_region rg;
+
+	drm_region_clear(&rg);
+	if (full)
+		drm_region_set_full(&rg);
+	for (size_t i = 0; i < n_damage && !full; i++)
+		drm_region_add(&rg, damage[i]);
+	drm_region_clip(&rg, (int32_t)b->canvas.width, (int32_t)b->canvas.height);
+	b->stats.presents++;
+	if (!b->blanked)
+		b->last_activity_ns = drm_now_ns();
+	if (drm_region_empty(&rg))
+		return 0;
+	mark_all(b, &rg);
+	kick(b);
+	update_timer(b);
+	return 0;
+}
+
+/* The canvas is as large as the smallest output. Called after outputs change. */
+static void update_canvas(struct drm_backend *b)
+{
+	uint32_t w = 0, h = 0;
+	unsigned n = 0;
+
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
+			const struct drm_output *out = b->cards[c]->outputs[i];
+
+			w = n == 0 || out->mode.hdisplay < w ? out->mode.hdisplay : w;
+			h = n == 0 || out->mode.vdisplay < h ? out->mode.vdisplay : h;
+			n++;
+		}
+	}
+	b->stats.outputs = n;
+	if (n == 0 && !b->waiting_logged) {
+		drm_warn("no usable display: %s; waiting for a card or a monitor to appear",
+			 b->n_cards ? "no connected connector can be driven" : "no DRM card with KMS on this seat");
+		b->waiting_logged = true;
+	}
+	if (n)
+		b->waiting_logged = false;
+	if (w == b->canvas.width && h == b->canvas.height)
+		return;
+	free(b->canvas.pixels);
+	memset(&b->canvas, 0, sizeof(b->canvas));
+	if (n) {
+		b->canvas.pixels = calloc((size_t)w * h, 4);
+		if (b->canvas.pixels) {
+			b->canvas.width = w;
+			b->canvas.height = h;
+			b->canvas.stride = w * 4;
+		} else {
+			drm_err("cannot allocate a %ux%u canvas", w, h);
+		}
+	}
+	drm_info("canvas %ux%u on %u output(s)", b->canvas.width, b->canvas.height, n);
+	/* Every buffer must be cleared outside the new canvas and repainted. */
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
+			struct drm_output *out = b->cards[c]->outputs[i];
+
+			for (int k = 0; k < DRM_BUFFERS; k++)
+				out->bufs[k].frame = 0;
+			drm_region_set_full(&out->damage);
+			out->dirty = true;
+		}
+	}
+	if (b->iface.outputs_changed && !b->creating)
+		b->iface.outputs_changed(b->ud);
+}
+
+static int scan_all(struct drm_backend *b, bool *changed)
+{
+	int first_err = 0;
+
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		int err = 0;
+
+		*changed |= drm_card_scan(b->cards[c], &err);
+		if (err && !first_err)
+			first_err = err;
+	}
+	return first_err;
+}
+
+/* ---- cards through udev ---- */
+
+/* A card of our seat: sysname "cardN" (not renderD*, not card0-HDMI-A-1 connector devices) with a node. */
+static bool udev_is_our_card(const struct drm_backend *b, struct udev_device *dev)
+{
+	const char *name = udev_device_get_sysname(dev), *seat;
+
+	if (!name || strncmp(name, "card", 4) != 0 || !name[4])
+		return false;
+	for (const char *p = name + 4; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	if (!udev_device_get_devnode(dev))
+		return false;
+	seat = udev_device_get_property_value(dev, "ID_SEAT");
+	return strcmp(seat ? seat : "seat0", b->seat) == 0;
+}
+
+static int find_card(const struct drm_backend *b, dev_t devnum)
+{
+	for (unsigned c = 0; c < b->n_cards; c++)
+		if (b->cards[c]->devnum == devnum)
+			return (int)c;
+	return -1;
+}
+
+static void remove_card(struct drm_backend *b, unsigned idx)
+{
+	struct drm_card *card = b->cards[idx];
+
+	epoll_ctl(b->epfd, EPOLL_CTL_DEL, card->fd, NULL);
+	drm_info("%s: removed", card->path);
+	b->cards[idx] = b->cards[--b->n_cards];
+	drm_card_close(card);
+}
+
+static void forget_later(struct drm_backend *b, const char *syspath)
+{
+	for (unsigned i = 0; i < b->n_later; i++) {
+		if (strcmp(b->later[i].syspath, syspath) == 0) {
+			b->later[i] = b->later[--b->n_later];
+			return;
+		}
+	}
+}
+
+static void open_later(struct drm_backend *b, const char *syspath)
+{
+	unsigned i;
+
+	for (i = 0; i < b->n_later; i++)
+		if (strcmp(b->later[i].syspath, syspath) == 0)
+			break;
+	if (i == b->n_later) {
+		if (b->n_later == MAX_CARDS || strlen(syspath) >= sizeof(b->later[0].syspath))
+			return;
+		snprintf(b->later[i].syspath, sizeof(b->later[i].syspath), "%s", syspath);
+		b->later[i].attempts = 0;
+		b->n_later++;
+	}
+	if (++b->later[i].attempts > OPEN_ATTEMPTS) {
+		drm_warn("%s: still cannot open the card; giving up until its next uevent", syspath);
+		b->later[i] = b->later[--b->n_later];
+		return;
+	}
+	b->later_ns = drm_now_ns() + OPEN_RETRY_NS;
+}
+
+static void add_card(struct drm_backend *b, struct udev_device *dev);
+
+/* Tries the cards that could not be opened yet again. */
+static void retry_later(struct drm_backend *b, int64_t now)
+{
+	char paths[MAX_CARDS][256];
+	unsigned n = b->n_later;
+
+	if (!n || now < b->later_ns)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		memcpy(paths[i], b->later[i].syspath, sizeof(paths[i]));
+	for (unsigned i = 0; i < n; i++) {
+		struct udev_device *dev = udev_device_new_from_syspath(b->udev, paths[i]);
+		int err;
+
+		if (!dev || !udev_is_our_card(b, dev)) {
+			forget_later(b, paths[i]);
+		} else {
+			add_card(b, dev);
+			int idx = find_card(b, udev_device_get_devnum(dev));
+			if (idx >= 0)
+				drm_card_scan(b->cards[idx], &err);
+		}
+		udev_device_unref(dev);
+	}
+	update_canvas(b);
+}
+
+static void add_card(struct drm_backend *b, struct udev_device *dev)
+{
+	const char *node = udev_device_get_devnode(dev);
+	dev_t devnum = udev_device_get_devnum(dev);
+	struct drm_card *card;
+
+	if (find_card(b, devnum) >= 0)
+		return;
+	if (b->n_cards == MAX_CARDS) {
+		drm_warn("%s: more than %d cards; ignored", node, MAX_CARDS);
+		return;
+	}
+	int ret = drm_card_open(b, node, devnum, &card);
+	if (ret == -ENODEV || ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EBUSY) {
+		open_later(b, udev_device_get_syspath(dev));
+		return;
+	}
+	if (ret < 0)
+		return;
+	forget_later(b, udev_device_get_syspath(dev));
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = card};
+	if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, card->fd, &ev) < 0) {
+		drm_err("%s: epoll: %s", node, strerror(errno));
+		drm_card_close(card);
+		return;
+	}
+	b->cards[b->n_cards++] = card;
+}
+
+static void udev_dispatch(struct drm_backend *b)
+{
+	struct udev_device *dev;
+
+	while ((dev = udev_monitor_receive_device(b->mon))) {
+		const char *action = udev_device_get_action(dev);
+		bool changed = false;
+		int idx, err;
+
+		if (!action || !udev_is_our_card(b, dev)) {
+			udev_device_unref(dev);
+			continue;
+		}
+		idx = find_card(b, udev_device_get_devnum(dev));
+		drm_debug("udev: %s %s", action, udev_device_get_sysname(dev));
+		if ((strcmp(action, "add") == 0 || strcmp(action, "change") == 0) && idx < 0) {
+			add_card(b, dev);
+			idx = find_card(b, udev_device_get_devnum(dev));
+			if (idx >= 0)
+				drm_card_scan(b->cards[idx], &err);
+		} else if (strcmp(action, "remove") == 0) {
+			forget_later(b, udev_device_get_syspath(dev));
+			if (idx >= 0)
+				remove_card(b, (unsigned)idx);
+		} else if (strcmp(action, "change") == 0 && idx >= 0 && !b->suspended) {
+			changed = drm_card_scan(b->cards[idx], &err);
+			if (changed)
+				b->cards[idx]->needs_modeset = true;
+		}
+		udev_device_unref(dev);
+		update_canvas(b);
+	}
+}
+
+static int udev_setup(struct drm_backend *b)
+{
+	struct udev_enumerate *en;
+	struct udev_list_entry *e;
+	/* Without udevd (a bare initramfs) listen to the kernel's own uevents; devtmpfs provides the nodes. */
+	const char *source = access("/run/udev/control", F_OK) == 0 ? "udev" : "kernel";
+
+	b->udev = udev_new();
+	if (!b->udev)
+		return -ENOMEM;
+	b->mon = udev_monitor_new_from_netlink(b->udev, source);
+	if (!b->mon || udev_monitor_filter_add_match_subsystem_devtype(b->mon, "drm", NULL) < 0 ||
+	    udev_monitor_enable_receiving(b->mon) < 0) {
+		drm_err("cannot listen to %s events for hotplug", source);
+		return -EIO;
+	}
+	int fd = udev_monitor_get_fd(b->mon);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &tag_udev};
+	if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
+		return -errno;
+	en = udev_enumerate_new(b->udev);
+	if (!en)
+		return -ENOMEM;
+	udev_enumerate_add_match_subsystem(en, "drm");
+	udev_enumerate_add_match_sysname(en, "card[0-9]*");
+	udev_enumerate_scan_devices(en);
+	udev_list_entry_foreach(e, udev_enumerate_get_list_entry(en))
+	{
+		struct udev_device *dev = udev_device_new_from_syspath(b->udev, udev_list_entry_get_name(e));
+
+		if (dev && udev_is_our_card(b, dev))
+			add_card(b, dev);
+		udev_device_unref(dev);
+	}
+	udev_enumerate_unref(en);
+	return 0;
+}
+
+int drm_backend_create(struct drm_backend **out, const struct drm_backend_config *cfg,
+		       const struct drm_backend_iface *iface, void *ud)
+{
+	struct drm_backend *b = calloc(1, sizeof(*b));
+	const char *env = getenv("KMSCON_FELIS_DRM_LEGACY");
+	bool changed = false;
+	int ret;
+
+	if (!b)
+		return -ENOMEM;
+	b->cfg.mode_width = cfg->mode_width;
+	b->cfg.mode_height = cfg->mode_height;
+	b->cfg.force_legacy = cfg->force_legacy || (env && strcmp(env, "1") == 0);
+	b->dpms_timeout_s = cfg->dpms_timeout_s;
+	snprintf(b->seat, sizeof(b->seat), "%s", cfg->seat ? cfg->seat : "seat0");
+	if (iface)
+		b->iface = *iface;
+	b->ud = ud;
+	b->last_activity_ns = drm_now_ns();
+	b->creating = true;
+	b->timerfd = -1;
+	b->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (b->epfd < 0) {
+		ret = -errno;
+		goto err;
+	}
+	b->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (b->timerfd < 0) {
+		ret = -errno;
+		goto err;
+	}
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &tag_timer};
+	if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, b->timerfd, &ev) < 0) {
+		ret = -errno;
+		goto err;
+	}
+	ret = udev_setup(b);
+	if (ret < 0)
+		goto err;
+	ret = scan_all(b, &changed);
+	if (ret < 0)
+		goto err;
+	update_canvas(b);
+	b->creating = false;
+	kick(b);
+	update_timer(b);
+	*out = b;
+	return 0;
+err:
+	drm_backend_destroy(b);
+	return ret;
+}
+
+void drm_backend_destroy(struct drm_backend *b)
+{
+	if (!b)
+		return;
+	while (b->n_cards)
+		remove_card(b, 0);
+	if (b->mon)
+		udev_monitor_unref(b->mon);
+	if (b->udev)
+		udev_unref(b->udev);
+	if (b->timerfd >= 0)
+		close(b->timerfd);
+	if (b->epfd >= 0)
+		close(b->epfd);
+	free(b->canvas.pixels);
+	free(b);
+}
+
+int drm_backend_get_fd(const struct drm_backend *b)
+{
+	return b->epfd;
+}
+
+static void watchdog(struct drm_backend *b, int64_t now)
+{
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		struct drm_card *card = b->cards[c];
+
+		for (unsigned i = 0; i < card->n_outputs; i++) {
+			struct drm_output *out = card->outputs[i];
+
+			if (!out->inflight || now < out->inflight_deadline_ns)
+				continue;
+			if (drm_ratelimit_pass(&out->rl, now))
+				drm_warn("%s: [CRTC:%u] no page-flip event after 1 s (kernel or driver bug); "
+					 "recovering with a modeset",
+					 out->name, out->crtc_id);
+			drm_output_flip_done(out, 1);
+			b->stats.watchdog_fires++;
+			card->needs_modeset = true;
+		}
+	}
+}
+
+static void dpms_check(struct drm_backend *b, int64_t now)
+{
+	if (!b->dpms_timeout_s || b->blanked || b->suspended || !b->canvas.pixels)
+		return;
+	if (now - b->last_activity_ns < (int64_t)b->dpms_timeout_s * 1000000000)
+		return;
+	drm_backend_set_blank(b, true);
+}
+
+static void on_timer(struct drm_backend *b)
+{
+	uint64_t expirations;
+	int64_t now = drm_now_ns();
+
+	if (read(b->timerfd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
+		drm_debug("timerfd: %s", strerror(errno));
+	b->armed_ns = 0;
+	retry_later(b, now);
+	watchdog(b, now);
+	dpms_check(b, now);
+	kick(b);
+}
+
+int drm_backend_dispatch(struct drm_backend *b)
+{
+	struct epoll_event evs[MAX_CARDS + 2];
+	int n = epoll_wait(b->epfd, evs, MAX_CARDS + 2, 0);
+
+	if (n < 0)
+		return errno == EINTR ? 0 : -errno;
+	/* Page-flip events first, then hotplug (which may remove a card), then timers. */
+	for (int i = 0; i < n; i++) {
+		void *p = evs[i].data.ptr;
+
+		if (p != &tag_timer && p != &tag_udev)
+			drm_card_handle_events(p);
+	}
+	for (int i = 0; i < n; i++)
+		if (evs[i].data.ptr == &tag_udev)
+			udev_dispatch(b);
+	for (int i = 0; i < n; i++)
+		if (evs[i].data.ptr == &tag_timer)
+			on_timer(b);
+	kick(b);
+	update_timer(b);
+	drm_backend_frame_ready(b);
+	return 0;
+}
+
+void drm_backend_notify_input(struct drm_backend *b)
+{
+	b->last_activity_ns = drm_now_ns();
+	if (b->blanked)
+		drm_backend_set_blank(b, false);
+}
+
+void drm_backend_set_blank(struct drm_backend *b, bool blank)
+{
+	if (blank == b->blanked || b->suspended)
+		return;
+	if (blank) {
+		for (unsigned c = 0; c < b->n_cards; c++) {
+			for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
+				if (b->cards[c]->outputs[i]->inflight) {
+					/* Blank once the flip is done. */
+					b->retry_ns = drm_now_ns() + BUSY_RETRY_NS;
+					update_timer(b);
+					return;
+				}
+			}
+		}
+		for (unsigned c = 0; c < b->n_cards; c++)
+			drm_card_set_active(b->cards[c], false);
+		b->blanked = true;
+		drm_info("display blanked (DPMS off)");
+		return;
+	}
+	b->blanked = false;
+	b->last_activity_ns = drm_now_ns();
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		if (!b->cards[c]->atomic)
+			drm_card_set_active(b->cards[c], true);
+		b->cards[c]->needs_modeset = true;
+	}
+	drm_info("display unblanked");
+	kick(b);
+	update_timer(b);
+}
+
+bool drm_backend_is_blanked(const struct drm_backend *b)
+{
+	return b->blanked;
+}
+
+void drm_backend_suspend(struct drm_backend *b)
+{
+	if (b->suspended)
+		return;
+	b->suspended = true;
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
+			struct drm_output *out = b->cards[c]->outputs[i];
+
+			/* Its event may never come (no master): count the buffer as shown. */
+			if (out->inflight)
+				drm_output_flip_done(out, 1);
+		}
+	}
+	drm_info("display suspended");
+}
+
+void drm_backend_resume(struct drm_backend *b)
+{
+	bool changed = false;
+
+	if (!b->suspended)
+		return;
+	b->suspended = false;
+	b->retry_ns = 0;
+	scan_all(b, &changed);
+	for (unsigned c = 0; c < b->n_cards; c++)
+		b->cards[c]->needs_modeset = true;
+	update_canvas(b);
+	drm_info("display resumed");
+	kick(b);
+	update_timer(b);
+}
+
+void drm_backend_get_stats(const struct drm_backend *b, struct drm_backend_stats *stats)
+{
+	*stats = b->stats;
+	stats->cards = b->n_cards;
+	stats->legacy = false;
+	stats->refresh_mhz = 0;
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		stats->legacy |= !b->cards[c]->atomic;
+		if (!stats->refresh_mhz && b->cards[c]->n_outputs)
+			stats->refresh_mhz = b->cards[c]->outputs[0]->refresh_mhz;
+	}
+}

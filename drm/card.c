@@ -1,0 +1,323 @@
+/* drm/card.c: one DRM card: capabilities, CRTCs and planes with their property ids, and the choice of
+ * connector, CRTC and primary plane for every connected connector. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <drm_fourcc.h>
+#include <xf86drm.h>
+
+#include "drm/drm-internal.h"
+
+static int card_load_planes(struct drm_card *card)
+{
+	drmModePlaneRes *pres = drmModeGetPlaneResources(card->fd);
+	int ret = 0;
+
+	if (!pres)
+		return -errno;
+	card->planes = calloc(pres->count_planes ? pres->count_planes : 1, sizeof(*card->planes));
+	if (!card->planes) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < pres->count_planes; i++) {
+		drmModePlane *p = drmModeGetPlane(card->fd, pres->planes[i]);
+		struct drm_card_plane *cp = &card->planes[card->n_planes];
+		uint64_t values[PLANE__COUNT];
+
+		if (!p)
+			continue;
+		cp->id = p->plane_id;
+		cp->possible_crtcs = p->possible_crtcs;
+		for (uint32_t f = 0; f < p->count_formats; f++)
+			if (p->formats[f] == DRM_FORMAT_XRGB8888)
+				cp->xrgb8888 = true;
+		drmModeFreePlane(p);
+		if (drm_props_lookup(card->fd, cp->id, DRM_MODE_OBJECT_PLANE, drm_plane_prop_names, PLANE__COUNT,
+				     cp->props, values) < 0)
+			continue;
+		cp->type = values[PLANE_TYPE];
+		card->n_planes++;
+	}
+out:
+	drmModeFreePlaneResources(pres);
+	return ret;
+}
+
+static int card_load_crtcs(struct drm_card *card, const drmModeRes *res)
+{
+	card->crtcs = calloc(res->count_crtcs ? (size_t)res->count_crtcs : 1, sizeof(*card->crtcs));
+	if (!card->crtcs)
+		return -ENOMEM;
+	for (int i = 0; i < res->count_crtcs; i++) {
+		struct drm_card_crtc *c = &card->crtcs[i];
+
+		c->id = res->crtcs[i];
+		if (card->atomic)
+			drm_props_lookup(card->fd, c->id, DRM_MODE_OBJECT_CRTC, drm_crtc_prop_names, CRTC__COUNT,
+					 c->props, NULL);
+	}
+	card->n_crtcs = (unsigned)res->count_crtcs;
+	return 0;
+}
+
+static void card_setup_caps(struct drm_card *card)
+{
+	uint64_t cap = 0;
+	const struct drm_backend_cfg_view *cfg = drm_backend_cfg(card->b);
+
+	if (drmSetClientCap(card->fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1) < 0)
+		drm_warn("%s: no universal planes (%s)", card->path, strerror(errno));
+	card->atomic = !cfg->force_legacy && drmSetClientCap(card->fd, DRM_CLIENT_CAP_ATOMIC, 1) == 0;
+	if (drmGetCap(card->fd, DRM_CAP_DUMB_PREFER_SHADOW, &cap) == 0)
+		card->prefer_shadow = cap != 0;
+}
+
+int drm_card_open(struct drm_backend *b, const char *path, dev_t devnum, struct drm_card **out)
+{
+	struct drm_card *card = calloc(1, sizeof(*card));
+	drmModeRes *res = NULL;
+	uint64_t cap = 0;
+	int ret;
+
+	if (!card)
+		return -ENOMEM;
+	card->b = b;
+	card->devnum = devnum;
+	snprintf(card->path, sizeof(card->path), "%s", path);
+	card->fd = drm_backend_open_device(b, path);
+	if (card->fd < 0) {
+		ret = card->fd;
+		/* ENODEV right after a hotplug is normal: the caller tries again. */
+		drm_log(ret == -ENODEV || ret == -ENOENT ? 6 : 3, "%s: cannot open: %s", path, strerror(-ret));
+		goto err_free;
+	}
+	if (drmGetCap(card->fd, DRM_CAP_DUMB_BUFFER, &cap) < 0 || !cap) {
+		drm_info("%s: no dumb buffers, not a display card", path);
+		ret = -ENODEV;
+		goto err_close;
+	}
+	card_setup_caps(card);
+	res = drmModeGetResources(card->fd);
+	if (!res) {
+		ret = -errno ? -errno : -ENODEV;
+		drm_info("%s: no KMS resources (%s)", path, strerror(-ret));
+		goto err_close;
+	}
+	ret = card_load_crtcs(card, res);
+	if (ret < 0)
+		goto err_res;
+	ret = card_load_planes(card);
+	if (ret < 0)
+		goto err_res;
+	drmModeFreeResources(res);
+	card->needs_modeset = true;
+	drm_info("%s: %s API, %u CRTCs, %u planes, %s", path, card->atomic ? "atomic" : "legacy",
+		 card->n_crtcs, card->n_planes, card->prefer_shadow ? "prefers shadow" : "no shadow preference");
+	*out = card;
+	return 0;
+
+err_res:
+	drmModeFreeResources(res);
+err_close:
+	free(card->planes);
+	free(card->crtcs);
+	drm_backend_close_device(b, card->fd);
+err_free:
+	free(card);
+	return ret;
+}
+
+void drm_card_close(struct drm_card *card)
+{
+	if (!card)
+		return;
+	for (unsigned i = 0; i < card->n_outputs; i++)
+		drm_output_destroy(card->outputs[i]);
+	drm_backend_close_device(card->b, card->fd);
+	free(card->planes);
+	free(card->crtcs);
+	free(card);
+}
+
+static bool crtc_taken(const struct drm_card *card, uint32_t crtc_id)
+{
+	for (unsigned i = 0; i < card->n_outputs; i++)
+		if (card->outputs[i]->crtc_id == crtc_id)
+			return true;
+	return false;
+}
+
+static bool plane_taken(const struct drm_card *card, uint32_t plane_id)
+{
+	for (unsigned i = 0; i < card->n_outputs; i++)
+		if (card->outputs[i]->plane_id == plane_id)
+			return true;
+	return false;
+}
+
+/* A primary plane for CRTC index ci that takes XRGB8888, or 0. Legacy cards use no plane. */
+static uint32_t choose_plane(const struct drm_card *card, unsigned ci)
+{
+	for (unsigned i = 0; i < card->n_planes; i++) {
+		const struct drm_card_plane *p = &card->planes[i];
+
+		if (p->type == DRM_PLANE_TYPE_PRIMARY && (p->possible_crtcs & (1u << ci)) && p->xrgb8888 &&
+		    !plane_taken(card, p->id))
+			return p->id;
+	}
+	return 0;
+}
+
+/* The CRTC already driving the connector if it is free, else any free CRTC its encoders can use (and that has a
+ * primary plane on atomic cards). Returns the CRTC index or -1. */
+static int choose_crtc(const struct drm_card *card, const drmModeConnector *conn)
+{
+	int fallback = -1;
+
+	for (int e = 0; e < conn->count_encoders; e++) {
+		drmModeEncoder *enc = drmModeGetEncoder(card->fd, conn->encoders[e]);
+
+		if (!enc)
+			continue;
+		for (unsigned ci = 0; ci < card->n_crtcs; ci++) {
+			if (!(enc->possible_crtcs & (1u << ci)) || crtc_taken(card, card->crtcs[ci].id))
+				continue;
+			if (card->atomic && !choose_plane(card, ci))
+				continue;
+			if (conn->encoder_id == enc->encoder_id && enc->crtc_id == card->crtcs[ci].id) {
+				drmModeFreeEncoder(enc);
+				return (int)ci;
+			}
+			if (fallback < 0)
+				fallback = (int)ci;
+		}
+		drmModeFreeEncoder(enc);
+	}
+	return fallback;
+}
+
+static struct drm_output *output_create(struct drm_card *card, const drmModeConnector *conn, int *err)
+{
+	const struct drm_backend_cfg_view *cfg = drm_backend_cfg(card->b);
+	const char *type = drmModeGetConnectorTypeName(conn->connector_type);
+	struct drm_output *out;
+	char name[40];
+	int mi, ci;
+
+	snprintf(name, sizeof(name), "[CONNECTOR:%u:%s-%u]", conn->connector_id, type ? type : "Unknown",
+		 conn->connector_type_id);
+	mi = drm_mode_choose(conn->modes, conn->count_modes, cfg->mode_width, cfg->mode_height);
+	if (mi < 0) {
+		char list[512];
+
+		drm_mode_list(conn->modes, conn->count_modes, list, sizeof(list));
+		if (cfg->mode_width)
+			drm_err("%s: mode %ux%u is not supported; available modes: %s", name, cfg->mode_width,
+				cfg->mode_height, list[0] ? list : "(none)");
+		else
+			drm_warn("%s: connected but has no modes", name);
+		*err = -EINVAL;
+		return NULL;
+	}
+	ci = choose_crtc(card, conn);
+	if (ci < 0) {
+		drm_warn("%s: no free CRTC with a primary plane; not used", name);
+		return NULL;
+	}
+	out = calloc(1, sizeof(*out));
+	if (!out)
+		return NULL;
+	out->card = card;
+	memcpy(out->name, name, sizeof(name));
+	out->conn_id = conn->connector_id;
+	out->crtc_index = (unsigned)ci;
+	out->crtc_id = card->crtcs[ci].id;
+	out->plane_id = card->atomic ? choose_plane(card, (unsigned)ci) : 0;
+	out->mode = conn->modes[mi];
+	out->refresh_mhz = drm_mode_refresh_mhz(&out->mode);
+	out->period_ns = out->refresh_mhz ? (int64_t)(1000000000000LL / out->refresh_mhz) : 16666667;
+	drm_props_lookup(card->fd, out->conn_id, DRM_MODE_OBJECT_CONNECTOR, drm_conn_prop_names, CONN__COUNT,
+			 out->conn_props, NULL);
+	drm_damage_ring_reset(&out->history);
+	drm_region_set_full(&out->damage);
+	out->dirty = true;
+	drm_info("%s: [CRTC:%u] [PLANE:%u] mode %ux%u@%u.%03u", name, out->crtc_id, out->plane_id,
+		 out->mode.hdisplay, out->mode.vdisplay, out->refresh_mhz / 1000, out->refresh_mhz % 1000);
+	return out;
+}
+
+static bool scan_connector(struct drm_card *card, uint32_t id, int *err)
+{
+	drmModeConnector *conn = drmModeGetConnector(card->fd, id);
+	bool changed = false;
+	unsigned i;
+
+	if (!conn)
+		return false;
+	for (i = 0; i < card->n_outputs; i++)
+		if (card->outputs[i]->conn_id == id)
+			break;
+	if (i == card->n_outputs && conn->connection == DRM_MODE_CONNECTED && card->n_outputs < DRM_MAX_OUTPUTS) {
+		struct drm_output *out = output_create(card, conn, err);
+
+		if (out) {
+			card->outputs[card->n_outputs++] = out;
+			changed = true;
+		}
+	}
+	drmModeFreeConnector(conn);
+	return changed;
+}
+
+/* Whether the mode we would choose now is still the one shown (a monitor or a virtual display may change its
+ * preferred mode while connected). */
+static bool mode_still_chosen(const struct drm_card *card, const drmModeConnector *conn,
+			      const drmModeModeInfo *shown)
+{
+	const struct drm_backend_cfg_view *cfg = drm_backend_cfg(card->b);
+	int mi = drm_mode_choose(conn->modes, conn->count_modes, cfg->mode_width, cfg->mode_height);
+
+	if (mi < 0)
+		return true; /* keep what works */
+	return conn->modes[mi].hdisplay == shown->hdisplay && conn->modes[mi].vdisplay == shown->vdisplay &&
+	       conn->modes[mi].clock == shown->clock;
+}
+
+bool drm_card_scan(struct drm_card *card, int *err)
+{
+	drmModeRes *res = drmModeGetResources(card->fd);
+	bool changed = false;
+
+	*err = 0;
+	if (!res) {
+		drm_warn("%s: cannot read resources: %s", card->path, strerror(errno));
+		return false;
+	}
+	/* Drop outputs that went away first, so that new ones can take their CRTCs. */
+	for (unsigned i = 0; i < card->n_outputs;) {
+		struct drm_output *out = card->outputs[i];
+		drmModeConnector *conn = drmModeGetConnector(card->fd, out->conn_id);
+		bool keep = conn && conn->connection == DRM_MODE_CONNECTED;
+		bool same_mode = keep && mode_still_chosen(card, conn, &out->mode);
+
+		drmModeFreeConnector(conn);
+		if (keep && same_mode) {
+			i++;
+			continue;
+		}
+		drm_info("%s: %s", out->name, keep ? "mode changed" : "disconnected");
+		drm_output_destroy(card->outputs[i]);
+		card->outputs[i] = card->outputs[--card->n_outputs];
+		changed = true;
+	}
+	for (int c = 0; c < res->count_connectors; c++)
+		changed |= scan_connector(card, res->connectors[c], err);
+	drmModeFreeResources(res);
+	if (changed)
+		card->needs_modeset = true;
+	return changed;
+}

@@ -1,0 +1,225 @@
+/* drm/drm-internal.h: what the files of drm/ share; not for users of the library (tests may include it).
+ *
+ * Objects: a backend holds cards (one per /dev/dri/cardN of the seat); a card holds outputs (one per connected
+ * connector, each with its own CRTC, primary plane, mode and dumb buffers). Property ids are looked up by name
+ * once per object (card_crtc, card_plane, output) and kept here.
+ */
+#ifndef KF_DRM_INTERNAL_H
+#define KF_DRM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <xf86drmMode.h>
+
+#include "drm/drm.h"
+
+/* ---- logging (log.c) ---- */
+void drm_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define drm_err(...) drm_log(3, __VA_ARGS__)
+#define drm_warn(...) drm_log(4, __VA_ARGS__)
+#define drm_notice(...) drm_log(5, __VA_ARGS__)
+#define drm_info(...) drm_log(6, __VA_ARGS__)
+#define drm_debug(...) drm_log(7, __VA_ARGS__)
+
+/* Lets through at most `burst` messages per `interval_ns`; counts the rest (for per-frame messages). */
+struct drm_ratelimit {
+	int64_t interval_ns, start_ns;
+	unsigned burst, count, suppressed;
+};
+bool drm_ratelimit_pass(struct drm_ratelimit *rl, int64_t now_ns);
+int64_t drm_now_ns(void);
+
+/* ---- damage regions (region.c) ---- */
+
+/* A small set of rectangles. Adding merges overlapping or touching rectangles; past DRM_REGION_MAX the set
+ * collapses into its bounding box, so a region never grows without bound. */
+#define DRM_REGION_MAX 16
+struct drm_region {
+	unsigned n;
+	bool full; /* everything, whatever the size */
+	struct drm_box r[DRM_REGION_MAX];
+};
+void drm_region_clear(struct drm_region *rg);
+void drm_region_set_full(struct drm_region *rg);
+void drm_region_add(struct drm_region *rg, struct drm_box box);
+void drm_region_add_region(struct drm_region *dst, const struct drm_region *src);
+/* Clips to w x h; a full region becomes the box 0,0,w,h. */
+void drm_region_clip(struct drm_region *rg, int32_t w, int32_t h);
+bool drm_region_empty(const struct drm_region *rg);
+int64_t drm_region_area(const struct drm_region *rg);
+
+/* The damage of the last DRM_DAMAGE_HISTORY frames of one output, for buffer age. */
+#define DRM_DAMAGE_HISTORY 4
+struct drm_damage_ring {
+	uint64_t frames; /* frames pushed */
+	struct drm_region d[DRM_DAMAGE_HISTORY];
+};
+void drm_damage_ring_reset(struct drm_damage_ring *ring);
+void drm_damage_ring_push(struct drm_damage_ring *ring, const struct drm_region *frame);
+/* What a buffer of age `age` needs repainted to show the newest frame plus `current` (not yet pushed): the
+ * union of current and the last age-1 pushed frames. Age 0 (never painted) or older than the history: full. */
+void drm_damage_ring_union(const struct drm_damage_ring *ring, uint64_t age, const struct drm_region *current,
+			   struct drm_region *out);
+
+/* ---- modes (modes.c) ---- */
+/* Index of the mode to use: the preferred one (or the first) when w is 0, else a w x h mode (preferred flag,
+ * then progressive, then highest refresh). -1 when none matches. */
+int drm_mode_choose(const drmModeModeInfo *modes, int n, uint32_t w, uint32_t h);
+/* Writes the distinct sizes of modes as "1024x768 800x600 ..." into buf. */
+void drm_mode_list(const drmModeModeInfo *modes, int n, char *buf, size_t size);
+uint32_t drm_mode_refresh_mhz(const drmModeModeInfo *mode);
+
+/* ---- properties (props.c) ---- */
+/* For each wanted name, the id of the property of that name among the object's (names[i], ids[i]), or 0. */
+void drm_props_match(const char *const *wanted, size_t n_wanted, const char *const *names,
+		     const uint32_t *ids, size_t n, uint32_t *out);
+/* Looks up the wanted property ids (0 when missing) and current values of a KMS object. Returns 0 or -errno. */
+int drm_props_lookup(int fd, uint32_t obj, uint32_t type, const char *const *wanted, size_t n_wanted,
+		     uint32_t *ids, uint64_t *values);
+
+/* The current value of property prop of a KMS object. Returns 0, -ENOENT or -errno. */
+int drm_prop_value(int fd, uint32_t obj, uint32_t type, uint32_t prop, uint64_t *value);
+
+enum { CONN_CRTC_ID, CONN_DPMS, CONN__COUNT };
+enum { CRTC_ACTIVE, CRTC_MODE_ID, CRTC__COUNT };
+enum {
+	PLANE_TYPE,
+	PLANE_FB_ID,
+	PLANE_CRTC_ID,
+	PLANE_SRC_X,
+	PLANE_SRC_Y,
+	PLANE_SRC_W,
+	PLANE_SRC_H,
+	PLANE_CRTC_X,
+	PLANE_CRTC_Y,
+	PLANE_CRTC_W,
+	PLANE_CRTC_H,
+	PLANE_FB_DAMAGE_CLIPS,
+	PLANE__COUNT
+};
+extern const char *const drm_conn_prop_names[CONN__COUNT];
+extern const char *const drm_crtc_prop_names[CRTC__COUNT];
+extern const char *const drm_plane_prop_names[PLANE__COUNT];
+
+/* ---- objects ---- */
+struct drm_buffer {
+	uint32_t handle, fb_id;
+	uint32_t width, height, stride;
+	uint64_t size;
+	uint8_t *map;
+	uint64_t frame; /* output frame number this buffer shows; 0 = never painted (contents unknown) */
+};
+
+#define DRM_BUFFERS 2
+
+struct drm_card;
+
+struct drm_output {
+	struct drm_card *card;
+	uint32_t conn_id, crtc_id, plane_id;
+	unsigned crtc_index;
+	char name[40]; /* "[CONNECTOR:%u:%s]" */
+	drmModeModeInfo mode;
+	uint32_t mode_blob;
+	uint32_t refresh_mhz;
+	int64_t period_ns;
+	uint32_t conn_props[CONN__COUNT];
+
+	struct drm_buffer bufs[DRM_BUFFERS];
+	/* Slots: a buffer is painted as `pending`, moves to `queued` when its commit is accepted, and to
+	 * `current` when the flip event says it is on screen. Moved only by output_slot_* in output.c. */
+	struct drm_buffer *pending, *queued, *current;
+
+	uint64_t frame;                  /* frames committed */
+	struct drm_damage_ring history;  /* damage of committed frames */
+	struct drm_region damage;        /* canvas damage not yet committed on this output */
+	bool dirty;                      /* damage waits for a commit */
+	bool inflight;                   /* a commit is waiting for its flip event */
+	uint64_t inflight_seq;           /* commit number of that commit (stale events are ignored) */
+	int64_t inflight_deadline_ns;    /* watchdog */
+	int64_t last_flip_ns;            /* when the last flip event arrived */
+	int64_t next_frame_ns;           /* pacing for drivers without vblank: no commit before this */
+	bool fake_vblank;                /* flip events carry no vblank sequence: pace ourselves */
+	bool failed;                     /* the modeset was rejected: not shown */
+	struct drm_ratelimit rl;
+};
+
+struct drm_card_crtc {
+	uint32_t id;
+	uint32_t props[CRTC__COUNT];
+};
+
+struct drm_card_plane {
+	uint32_t id;
+	uint32_t possible_crtcs;
+	uint64_t type; /* DRM_PLANE_TYPE_* */
+	bool xrgb8888;
+	uint32_t props[PLANE__COUNT];
+};
+
+#define DRM_MAX_OUTPUTS 8
+
+struct drm_card {
+	struct drm_backend *b;
+	int fd;
+	dev_t devnum;
+	char path[64];
+	bool atomic;
+	bool prefer_shadow;
+	bool needs_modeset;  /* the next commit on this card is a full modeset */
+	bool modeset_failed; /* log once */
+	unsigned n_crtcs, n_planes;
+	struct drm_card_crtc *crtcs;
+	struct drm_card_plane *planes;
+	unsigned n_outputs;
+	struct drm_output *outputs[DRM_MAX_OUTPUTS];
+	/* CRTC_ID property of every connector seen, looked up once per connector (for disabling the others). */
+	unsigned n_conns;
+	struct drm_card_conn {
+		uint32_t id, crtc_prop;
+	} conns[32];
+};
+
+/* card.c */
+int drm_card_open(struct drm_backend *b, const char *path, dev_t devnum, struct drm_card **out);
+void drm_card_close(struct drm_card *card);
+/* Matches outputs to connected connectors. Returns true when outputs were added or removed; -EINVAL in *err
+ * when a connector lacks the requested mode. */
+bool drm_card_scan(struct drm_card *card, int *err);
+void drm_card_handle_events(struct drm_card *card);
+
+/* output.c */
+int drm_output_buffers_init(struct drm_output *out);
+void drm_output_buffers_finish(struct drm_output *out);
+void drm_output_destroy(struct drm_output *out);
+/* Paints a free buffer as `pending` from the canvas (the union of damage over its age; everything when full).
+ * Fills clips with what changed. Returns 0 or -EBUSY when no buffer is free. */
+int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips);
+void drm_output_commit_done(struct drm_output *out, uint64_t seq);
+void drm_output_commit_failed(struct drm_output *out);
+void drm_output_flip_done(struct drm_output *out, unsigned int sequence);
+bool drm_output_can_take_frame(const struct drm_output *out, int64_t now);
+
+/* kms.c: atomic and legacy commits */
+int drm_card_modeset(struct drm_card *card);
+int drm_output_flip(struct drm_output *out);
+int drm_card_set_active(struct drm_card *card, bool active);
+
+/* backend.c: what cards and outputs need from the backend */
+struct drm_backend_cfg_view {
+	uint32_t mode_width, mode_height;
+	bool force_legacy;
+};
+const struct drm_backend_cfg_view *drm_backend_cfg(const struct drm_backend *b);
+int drm_backend_open_device(struct drm_backend *b, const char *path);
+void drm_backend_close_device(struct drm_backend *b, int fd);
+void drm_backend_get_canvas_internal(const struct drm_backend *b, struct drm_canvas *c);
+uint64_t drm_backend_next_seq(struct drm_backend *b);
+void drm_backend_count(struct drm_backend *b, int what, uint64_t n);
+enum { DRM_COUNT_COMMIT, DRM_COUNT_MODESET, DRM_COUNT_FLIP, DRM_COUNT_WATCHDOG, DRM_COUNT_FAST, DRM_COUNT_PIXELS };
+bool drm_backend_active(const struct drm_backend *b); /* not suspended, not blanked */
+void drm_backend_frame_ready(struct drm_backend *b);
+
+#endif

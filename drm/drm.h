@@ -1,0 +1,122 @@
+/* drm/drm.h: DRM/KMS scan-out of one canvas on every connected display.
+ *
+ * The backend owns every DRM card of the seat (found through udev, opened through the program's callback) and
+ * shows one canvas, a cached XRGB8888 picture in ordinary memory, on every connected connector (clone mode). The
+ * canvas is as large as the smallest output; each output shows it at its top-left corner on black. The program
+ * paints into the canvas and says which rectangles changed; per output the backend copies the union of damage
+ * over each dumb buffer's age into it and commits it with FB_DAMAGE_CLIPS: atomic (a TEST_ONLY commit before
+ * every modeset, non-blocking flips with page-flip events, at most one commit in flight per CRTC, never a
+ * blocking wait for a flip), or the legacy API when the driver has no atomic support.
+ *
+ * drm/ knows nothing about text. Everything runs on the caller's thread: drm_backend_get_fd() is one pollable
+ * fd (an epoll set of its own holding the cards, the udev monitor and a timer for the flip watchdog, frame
+ * pacing and DPMS) and drm_backend_dispatch() handles what is ready.
+ *
+ * Environment: KMSCON_FELIS_DRM_LEGACY=1 forces the legacy API (for tests).
+ */
+#ifndef KF_DRM_DRM_H
+#define KF_DRM_DRM_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Log handler for drm/: prio is a syslog priority (3 = error ... 7 = debug). NULL (the default) discards
+ * messages. Global: set it once before drm_backend_create. */
+void drm_set_log_handler(void (*handler)(int prio, const char *fmt, va_list ap));
+
+/* A rectangle in canvas pixels. */
+struct drm_box {
+	int32_t x, y, w, h;
+};
+
+/* Parses "WxH" (e.g. "1024x768") into *w and *h. Returns 0, or -EINVAL for anything else (both within 1..16384). */
+int drm_mode_parse(const char *s, uint32_t *w, uint32_t *h);
+
+struct drm_backend;
+
+struct drm_backend_iface {
+	/* Opens a DRM device node; returns an fd (O_RDWR, non-blocking, close-on-exec) or -errno. The backend owns
+	 * the fd until it passes it to close_device. NULL: plain open(2). */
+	int (*open_device)(const char *path, void *ud);
+	/* Takes back an fd from open_device. NULL: close(2). */
+	void (*close_device)(int fd, void *ud);
+	/* The set of outputs or the canvas size changed (hotplug, card added or removed, resume): read the size
+	 * again with drm_backend_get_canvas and repaint all of it. Called from dispatch or resume, never from
+	 * drm_backend_create. May be NULL. */
+	void (*outputs_changed)(void *ud);
+	/* An output became able to take a frame (a flip completed or the pacing delay passed). The program's next
+	 * pre-sleep hook should render if damaged. May be NULL. */
+	void (*frame_ready)(void *ud);
+};
+
+struct drm_backend_config {
+	uint32_t mode_width, mode_height; /* 0: each connector's preferred mode */
+	unsigned dpms_timeout_s;          /* blank after this long without activity; 0 = never */
+	bool force_legacy;                /* use drmModeSetCrtc/drmModePageFlip even when atomic works */
+	const char *seat;                 /* udev seat of the cards to use; NULL = "seat0" */
+};
+
+/* Creates the backend: enumerates the seat's cards, sets up every connected connector and starts the first
+ * modeset. Having no usable card is not an error: it logs why and waits for one through udev. An unsupported
+ * mode_width x mode_height at start returns -EINVAL after logging the modes available. Does not take ownership
+ * of cfg (seat is copied) or iface (copied); ud is passed back to the callbacks. Returns 0 or -errno. */
+int drm_backend_create(struct drm_backend **out, const struct drm_backend_config *cfg,
+		       const struct drm_backend_iface *iface, void *ud);
+/* Restores nothing (the next master does its own modeset), frees every buffer and closes every card through
+ * close_device. Accepts NULL. */
+void drm_backend_destroy(struct drm_backend *b);
+
+/* One fd for the program's loop: readable when drm_backend_dispatch has work. Owned by the backend. */
+int drm_backend_get_fd(const struct drm_backend *b);
+/* Handles page-flip events, udev hotplug events and expired timers without blocking. Returns 0 or -errno
+ * (only for failures of the backend's own epoll/timer fds). */
+int drm_backend_dispatch(struct drm_backend *b);
+
+/* The canvas the program paints into. Owned by the backend, valid until the next outputs_changed callback or
+ * drm_backend_destroy. pixels is NULL and the size 0x0 while there is no output. */
+struct drm_canvas {
+	uint32_t *pixels; /* XRGB8888 */
+	uint32_t width, height;
+	uint32_t stride; /* in bytes */
+};
+void drm_backend_get_canvas(struct drm_backend *b, struct drm_canvas *canvas);
+
+/* True when a frame painted now would be shown without waiting: some enabled output has no commit in flight
+ * and its pacing delay (one refresh since its last flip) has passed. */
+bool drm_backend_can_render(const struct drm_backend *b);
+/* The program painted the canvas; damage lists the changed rectangles (clipped to the canvas; NULL/0 with
+ * full = true for all of it). Outputs that can take a frame commit now; the others commit the canvas when
+ * their flip completes. Counts as activity for DPMS (but does not unblank). Returns 0 or -errno. */
+int drm_backend_present(struct drm_backend *b, const struct drm_box *damage, size_t n_damage, bool full);
+
+/* Input activity: resets the DPMS timer and unblanks blanked outputs. Cheap; call it on every input event. */
+void drm_backend_notify_input(struct drm_backend *b);
+/* Blanks (true) or unblanks (false) every output now, independent of the timer. */
+void drm_backend_set_blank(struct drm_backend *b, bool blank);
+bool drm_backend_is_blanked(const struct drm_backend *b);
+
+/* The seat took the display away (VT switch): stop committing. Flips in flight are forgotten. */
+void drm_backend_suspend(struct drm_backend *b);
+/* The seat gave the display back: rescan connectors; the next commit is a full modeset that also disables the
+ * CRTCs and planes we do not use. Calls outputs_changed if the canvas size changed. */
+void drm_backend_resume(struct drm_backend *b);
+
+/* Counters for tests and benchmarks. */
+struct drm_backend_stats {
+	uint64_t commits;        /* flips and modesets submitted */
+	uint64_t modesets;       /* full modesets submitted */
+	uint64_t flips;          /* page-flip events received (one per output per frame) */
+	uint64_t presents;       /* drm_backend_present calls */
+	uint64_t watchdog_fires; /* flips given up on */
+	uint64_t fast_flips;     /* flips completing less than 3/4 of a refresh after the previous one */
+	uint64_t pixels_copied;  /* canvas pixels copied into dumb buffers */
+	unsigned outputs;        /* outputs currently shown */
+	unsigned cards;          /* cards currently open */
+	bool legacy;             /* some card uses the legacy API */
+	uint32_t refresh_mhz;    /* refresh rate of the first output in mHz, 0 without outputs */
+};
+void drm_backend_get_stats(const struct drm_backend *b, struct drm_backend_stats *stats);
+
+#endif

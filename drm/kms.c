@@ -1,0 +1,384 @@
+/* drm/kms.c: commits. Atomic: a TEST_ONLY commit before every modeset, then non-blocking commits with
+ * page-flip events; the kernel sends one event per CRTC in the commit, carrying our commit number in user_data.
+ * Legacy (no atomic, or forced): drmModeSetCrtc for modesets, drmModePageFlip for flips.
+ *
+ * A commit that requests events must not contain a CRTC that stays off: the kernel rejects it (there would be
+ * no event). A CRTC enters the commit when we set one of its properties, or a plane's or connector's that is
+ * attached to it. So we read ACTIVE first and only touch unused CRTCs that are on, with their planes and
+ * connectors.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xf86drm.h>
+
+#include "drm/drm-internal.h"
+
+/* An atomic request with a sticky error: add everything, check once at commit. */
+struct atomic {
+	drmModeAtomicReq *req;
+	int err;
+};
+
+static void atomic_add(struct atomic *a, uint32_t obj, uint32_t prop, uint64_t val)
+{
+	if (a->err)
+		return;
+	if (!prop) {
+		a->err = -ENOENT;
+		return;
+	}
+	int r = drmModeAtomicAddProperty(a->req, obj, prop, val);
+	if (r < 0)
+		a->err = r;
+}
+
+static int atomic_commit(struct atomic *a, struct drm_card *card, uint32_t flags, uint64_t seq)
+{
+	if (a->err)
+		return a->err;
+	if (drmModeAtomicCommit(card->fd, a->req, flags, (void *)(uintptr_t)seq) < 0)
+		return -errno;
+	return 0;
+}
+
+static const struct drm_card_plane *card_plane(const struct drm_card *card, uint32_t id)
+{
+	for (unsigned i = 0; i < card->n_planes; i++)
+		if (card->planes[i].id == id)
+			return &card->planes[i];
+	return NULL;
+}
+
+static struct drm_output *output_of_crtc(const struct drm_card *card, uint32_t crtc_id)
+{
+	for (unsigned i = 0; i < card->n_outputs; i++)
+		if (card->outputs[i]->crtc_id == crtc_id && !card->outputs[i]->failed)
+			return card->outputs[i];
+	return NULL;
+}
+
+/* The plane state of an output showing its pending buffer; with damage clips as a blob (*blob, freed by the
+ * caller after the commit: the kernel keeps its own reference). */
+static void add_plane(struct atomic *a, struct drm_output *out, const struct drm_region *clips,
+		      uint32_t *blob)
+{
+	const struct drm_card_plane *p = card_plane(out->card, out->plane_id);
+	struct drm_buffer *buf = out->pending;
+	uint32_t w = out->mode.hdisplay, h = out->mode.vdisplay;
+
+	if (!p) {
+		a->err = -ENOENT;
+		return;
+	}
+	atomic_add(a, p->id, p->props[PLANE_FB_ID], buf->fb_id);
+	atomic_add(a, p->id, p->props[PLANE_CRTC_ID], out->crtc_id);
+	atomic_add(a, p->id, p->props[PLANE_SRC_X], 0);
+	atomic_add(a, p->id, p->props[PLANE_SRC_Y], 0);
+	atomic_add(a, p->id, p->props[PLANE_SRC_W], (uint64_t)w << 16);
+	atomic_add(a, p->id, p->props[PLANE_SRC_H], (uint64_t)h << 16);
+	atomic_add(a, p->id, p->props[PLANE_CRTC_X], 0);
+	atomic_add(a, p->id, p->props[PLANE_CRTC_Y], 0);
+	atomic_add(a, p->id, p->props[PLANE_CRTC_W], w);
+	atomic_add(a, p->id, p->props[PLANE_CRTC_H], h);
+	if (clips && clips->n && p->props[PLANE_FB_DAMAGE_CLIPS]) {
+		struct drm_mode_rect rects[DRM_REGION_MAX];
+
+		for (unsigned i = 0; i < clips->n; i++)
+			rects[i] = (struct drm_mode_rect){clips->r[i].x, clips->r[i].y,
+							  clips->r[i].x + clips->r[i].w,
+							  clips->r[i].y + clips->r[i].h};
+		if (drmModeCreatePropertyBlob(out->card->fd, rects, sizeof(rects[0]) * clips->n, blob) == 0)
+			atomic_add(a, p->id, p->props[PLANE_FB_DAMAGE_CLIPS], *blob);
+	}
+}
+
+static uint32_t conn_crtc_prop(struct drm_card *card, uint32_t conn_id)
+{
+	uint32_t id = 0;
+
+	for (unsigned i = 0; i < card->n_conns; i++)
+		if (card->conns[i].id == conn_id)
+			return card->conns[i].crtc_prop;
+	drm_props_lookup(card->fd, conn_id, DRM_MODE_OBJECT_CONNECTOR, &drm_conn_prop_names[CONN_CRTC_ID], 1, &id,
+			 NULL);
+	if (card->n_conns < sizeof(card->conns) / sizeof(card->conns[0]))
+		card->conns[card->n_conns++] = (struct drm_card_conn){conn_id, id};
+	return id;
+}
+
+/* Turns off what we do not use: CRTCs that are on, planes on them or on ours, connectors on them or on ours. */
+static void add_disable_unused(struct atomic *a, struct drm_card *card)
+{
+	bool off[32] = {false};
+	drmModeRes *res;
+
+	for (unsigned i = 0; i < card->n_crtcs && i < 32; i++) {
+		struct drm_card_crtc *c = &card->crtcs[i];
+		uint64_t active = 0;
+
+		if (output_of_crtc(card, c->id))
+			continue;
+		if (drm_prop_value(card->fd, c->id, DRM_MODE_OBJECT_CRTC, c->props[CRTC_ACTIVE], &active) < 0 ||
+		    !active)
+			continue;
+		atomic_add(a, c->id, c->props[CRTC_ACTIVE], 0);
+		atomic_add(a, c->id, c->props[CRTC_MODE_ID], 0);
+		off[i] = true;
+		drm_debug("%s: disabling unused [CRTC:%u]", card->path, c->id);
+	}
+	for (unsigned i = 0; i < card->n_planes; i++) {
+		const struct drm_card_plane *p = &card->planes[i];
+		uint64_t crtc = 0;
+		bool ours = false;
+
+		for (unsigned o = 0; o < card->n_outputs; o++)
+			ours |= card->outputs[o]->plane_id == p->id && !card->outputs[o]->failed;
+		if (ours || drm_prop_value(card->fd, p->id, DRM_MODE_OBJECT_PLANE, p->props[PLANE_CRTC_ID], &crtc) < 0)
+			continue;
+		for (unsigned ci = 0; ci < card->n_crtcs && ci < 32; ci++) {
+			if (crtc && card->crtcs[ci].id == crtc && (off[ci] || output_of_crtc(card, (uint32_t)crtc))) {
+				atomic_add(a, p->id, p->props[PLANE_FB_ID], 0);
+				atomic_add(a, p->id, p->props[PLANE_CRTC_ID], 0);
+			}
+		}
+	}
+	res = drmModeGetResources(card->fd);
+	for (int i = 0; res && i < res->count_connectors; i++) {
+		uint32_t id = res->connectors[i], prop = conn_crtc_prop(card, id);
+		uint64_t crtc = 0;
+		bool ours = false;
+
+		for (unsigned o = 0; o < card->n_outputs; o++)
+			ours |= card->outputs[o]->conn_id == id && !card->outputs[o]->failed;
+		if (ours || !prop || drm_prop_value(card->fd, id, DRM_MODE_OBJECT_CONNECTOR, prop, &crtc) < 0 || !crtc)
+			continue;
+		for (unsigned ci = 0; ci < card->n_crtcs && ci < 32; ci++)
+			if (card->crtcs[ci].id == crtc && (off[ci] || output_of_crtc(card, (uint32_t)crtc)))
+				atomic_add(a, id, prop, 0);
+	}
+	drmModeFreeResources(res);
+}
+
+static int atomic_modeset(struct drm_card *card, uint64_t seq)
+{
+	struct atomic a = {drmModeAtomicAlloc(), 0};
+	int ret;
+
+	if (!a.req)
+		return -ENOMEM;
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		struct drm_output *out = card->outputs[i];
+		struct drm_card_crtc *c = &card->crtcs[out->crtc_index];
+
+		if (out->failed)
+			continue;
+		if (!out->mode_blob &&
+		    drmModeCreatePropertyBlob(card->fd, &out->mode, sizeof(out->mode), &out->mode_blob) < 0) {
+			a.err = -errno;
+			break;
+		}
+		atomic_add(&a, out->conn_id, out->conn_props[CONN_CRTC_ID], out->crtc_id);
+		atomic_add(&a, c->id, c->props[CRTC_MODE_ID], out->mode_blob);
+		atomic_add(&a, c->id, c->props[CRTC_ACTIVE], 1);
+		add_plane(&a, out, NULL, NULL);
+	}
+	add_disable_unused(&a, card);
+	ret = atomic_commit(&a, card, DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_ATOMIC_ALLOW_MODESET, 0);
+	if (ret < 0) {
+		if (!card->modeset_failed)
+			drm_err("%s: the kernel rejected our modeset in a test commit: %s", card->path,
+				strerror(-ret));
+		card->modeset_failed = true;
+		goto out;
+	}
+	ret = atomic_commit(&a, card,
+			    DRM_MODE_ATOMIC_ALLOW_MODESET | DRM_MODE_ATOMIC_NONBLOCK | DRM_MODE_PAGE_FLIP_EVENT,
+			    seq);
+	if (ret < 0 && ret != -EBUSY)
+		drm_err("%s: modeset commit failed after a successful test: %s", card->path, strerror(-ret));
+out:
+	drmModeAtomicFree(a.req);
+	return ret;
+}
+
+static int legacy_modeset(struct drm_card *card)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; i < card->n_crtcs; i++) {
+		drmModeCrtc *crtc;
+
+		if (output_of_crtc(card, card->crtcs[i].id))
+			continue;
+		crtc = drmModeGetCrtc(card->fd, card->crtcs[i].id);
+		if (crtc && crtc->buffer_id) {
+			drm_debug("%s: disabling unused [CRTC:%u]", card->path, crtc->crtc_id);
+			drmModeSetCrtc(card->fd, crtc->crtc_id, 0, 0, 0, NULL, 0, NULL);
+		}
+		drmModeFreeCrtc(crtc);
+	}
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		struct drm_output *out = card->outputs[i];
+
+		if (out->failed)
+			continue;
+		if (drmModeSetCrtc(card->fd, out->crtc_id, out->pending->fb_id, 0, 0, &out->conn_id, 1,
+				   &out->mode) < 0) {
+			ret = -errno;
+			drm_err("%s: [CRTC:%u] drmModeSetCrtc failed: %s", out->name, out->crtc_id, strerror(-ret));
+			return ret;
+		}
+		if (out->conn_props[CONN_DPMS])
+			drmModeConnectorSetProperty(card->fd, out->conn_id, out->conn_props[CONN_DPMS],
+						    DRM_MODE_DPMS_ON);
+	}
+	return 0;
+}
+
+int drm_card_modeset(struct drm_card *card)
+{
+	uint64_t seq = drm_backend_next_seq(card->b);
+	unsigned shown = 0;
+	int ret = 0;
+
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		struct drm_output *out = card->outputs[i];
+		struct drm_region clips;
+
+		if (out->inflight)
+			return -EBUSY;
+		out->failed = drm_output_buffers_init(out) < 0;
+		if (out->failed || drm_output_paint(out, true, &clips) < 0) {
+			out->failed = true;
+			continue;
+		}
+		shown++;
+	}
+	if (card->atomic)
+		ret = atomic_modeset(card, seq);
+	else
+		ret = legacy_modeset(card);
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		struct drm_output *out = card->outputs[i];
+
+		if (out->failed)
+			continue;
+		if (ret < 0) {
+			drm_output_commit_failed(out);
+			continue;
+		}
+		drm_output_commit_done(out, seq);
+		if (!card->atomic)
+			drm_output_flip_done(out, 1); /* drmModeSetCrtc returns once the mode is set */
+	}
+	if (ret < 0)
+		return ret;
+	card->needs_modeset = false;
+	card->modeset_failed = false;
+	drm_backend_count(card->b, DRM_COUNT_MODESET, 1);
+	drm_backend_count(card->b, DRM_COUNT_COMMIT, 1);
+	drm_info("%s: modeset with %u output(s)%s", card->path, shown, card->atomic ? "" : " (legacy)");
+	return 0;
+}
+
+int drm_output_flip(struct drm_output *out)
+{
+	struct drm_card *card = out->card;
+	uint64_t seq = drm_backend_next_seq(card->b);
+	struct drm_region clips;
+	uint32_t blob = 0;
+	int ret;
+
+	ret = drm_output_paint(out, false, &clips);
+	if (ret < 0)
+		return ret;
+	if (card->atomic) {
+		struct atomic a = {drmModeAtomicAlloc(), 0};
+
+		if (!a.req) {
+			drm_output_commit_failed(out);
+			return -ENOMEM;
+		}
+		add_plane(&a, out, &clips, &blob);
+		ret = atomic_commit(&a, card, DRM_MODE_ATOMIC_NONBLOCK | DRM_MODE_PAGE_FLIP_EVENT, seq);
+		drmModeAtomicFree(a.req);
+		if (blob)
+			drmModeDestroyPropertyBlob(card->fd, blob);
+	} else {
+		ret = drmModePageFlip(card->fd, out->crtc_id, out->pending->fb_id, DRM_MODE_PAGE_FLIP_EVENT,
+				      (void *)(uintptr_t)seq) < 0
+			      ? -errno
+			      : 0;
+	}
+	if (ret < 0) {
+		drm_output_commit_failed(out);
+		if (ret != -EBUSY && drm_ratelimit_pass(&out->rl, drm_now_ns()))
+			drm_warn("%s: [CRTC:%u] flip failed: %s", out->name, out->crtc_id, strerror(-ret));
+		return ret;
+	}
+	drm_output_commit_done(out, seq);
+	drm_backend_count(card->b, DRM_COUNT_COMMIT, 1);
+	return 0;
+}
+
+/* DPMS off: a blocking commit without events, only while nothing is in flight (the caller checks). On is a
+ * full modeset. */
+int drm_card_set_active(struct drm_card *card, bool active)
+{
+	int ret = 0;
+
+	if (!card->atomic) {
+		for (unsigned i = 0; i < card->n_outputs; i++) {
+			struct drm_output *out = card->outputs[i];
+
+			if (out->conn_props[CONN_DPMS])
+				drmModeConnectorSetProperty(card->fd, out->conn_id, out->conn_props[CONN_DPMS],
+							    active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF);
+		}
+		return 0;
+	}
+	struct atomic a = {drmModeAtomicAlloc(), 0};
+	if (!a.req)
+		return -ENOMEM;
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		struct drm_output *out = card->outputs[i];
+
+		if (!out->failed)
+			atomic_add(&a, out->crtc_id, card->crtcs[out->crtc_index].props[CRTC_ACTIVE], active);
+	}
+	ret = atomic_commit(&a, card, DRM_MODE_ATOMIC_ALLOW_MODESET, 0);
+	drmModeAtomicFree(a.req);
+	return ret;
+}
+
+static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec, unsigned int tv_usec,
+			      unsigned int crtc_id, void *user_data);
+
+/* drmHandleEvent gives the handler no context but user_data, which carries the commit number: the card being
+ * dispatched is kept here (one thread, no re-entry). */
+static struct drm_card *dispatching;
+
+static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec, unsigned int tv_usec,
+			      unsigned int crtc_id, void *user_data)
+{
+	struct drm_output *out = dispatching ? output_of_crtc(dispatching, crtc_id) : NULL;
+
+	if (!out || !out->inflight || out->inflight_seq != (uint64_t)(uintptr_t)user_data)
+		return; /* an unused CRTC being disabled, or a commit we gave up on */
+	drm_output_flip_done(out, sequence);
+}
+
+void drm_card_handle_events(struct drm_card *card)
+{
+	drmEventContext ctx = {
+		.version = 3,
+		.page_flip_handler2 = page_flip_handler,
+	};
+
+	dispatching = card;
+	if (drmHandleEvent(card->fd, &ctx) < 0 && errno != EAGAIN)
+		drm_debug("%s: reading events: %s", card->path, strerror(errno));
+	dispatching = NULL;
+}

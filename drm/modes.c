@@ -1,0 +1,97 @@
+/* drm/modes.c: "--mode WxH" parsing and the choice of a connector's mode. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drm/drm-internal.h"
+
+int drm_mode_parse(const char *s, uint32_t *w, uint32_t *h)
+{
+	char *end;
+	unsigned long a, b;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	a = strtoul(s, &end, 10);
+	if (errno || *end != 'x' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	b = strtoul(end + 1, &end, 10);
+	if (errno || *end != '\0' || a < 1 || b < 1 || a > 16384 || b > 16384)
+		return -EINVAL;
+	*w = (uint32_t)a;
+	*h = (uint32_t)b;
+	return 0;
+}
+
+uint32_t drm_mode_refresh_mhz(const drmModeModeInfo *mode)
+{
+	uint64_t total = (uint64_t)mode->htotal * mode->vtotal;
+
+	if (total == 0)
+		return mode->vrefresh * 1000;
+	/* clock is in kHz */
+	return (uint32_t)(((uint64_t)mode->clock * 1000000 + total / 2) / total);
+}
+
+int drm_mode_choose(const drmModeModeInfo *modes, int n, uint32_t w, uint32_t h)
+{
+	int best = -1;
+
+	if (n <= 0)
+		return -1;
+	if (w == 0) {
+		for (int i = 0; i < n; i++)
+			if (modes[i].type & DRM_MODE_TYPE_PREFERRED)
+				return i;
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const drmModeModeInfo *m = &modes[i], *o;
+
+		if (m->hdisplay != w || m->vdisplay != h)
+			continue;
+		if (best < 0) {
+			best = i;
+			continue;
+		}
+		o = &modes[best];
+		bool mp = m->type & DRM_MODE_TYPE_PREFERRED, op = o->type & DRM_MODE_TYPE_PREFERRED;
+		bool mi = m->flags & DRM_MODE_FLAG_INTERLACE, oi = o->flags & DRM_MODE_FLAG_INTERLACE;
+		if (mp != op) {
+			if (mp)
+				best = i;
+		} else if (mi != oi) {
+			if (!mi)
+				best = i;
+		} else if (drm_mode_refresh_mhz(m) > drm_mode_refresh_mhz(o)) {
+			best = i;
+		}
+	}
+	return best;
+}
+
+void drm_mode_list(const drmModeModeInfo *modes, int n, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		bool dup = false;
+
+		for (int j = 0; j < i && !dup; j++)
+			dup = modes[j].hdisplay == modes[i].hdisplay && modes[j].vdisplay == modes[i].vdisplay;
+		if (dup)
+			continue;
+		int r = snprintf(buf + len, size - len, "%s%ux%u", len ? " " : "", modes[i].hdisplay,
+				 modes[i].vdisplay);
+		if (r < 0 || (size_t)r >= size - len) {
+			buf[len] = '\0';
+			return;
+		}
+		len += (size_t)r;
+	}
+}

@@ -1,0 +1,209 @@
+/* drm/output.c: an output's dumb buffers, the slots they move through (pending, queued, current) and the
+ * copy of canvas damage into them.
+ *
+ * Dumb buffers are usually write-combined or uncached: we only ever write them, row by row with memcpy from the
+ * cached canvas, and only the union of damage over the buffer's age.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <drm_fourcc.h>
+#include <xf86drm.h>
+
+#include "drm/drm-internal.h"
+
+#define WATCHDOG_NS (1000LL * 1000000)
+
+static void buffer_finish(struct drm_output *out, struct drm_buffer *buf)
+{
+	int fd = out->card->fd;
+
+	if (buf->map)
+		munmap(buf->map, buf->size);
+	if (buf->fb_id)
+		drmModeRmFB(fd, buf->fb_id);
+	if (buf->handle)
+		drmModeDestroyDumbBuffer(fd, buf->handle);
+	memset(buf, 0, sizeof(*buf));
+}
+
+static int buffer_init(struct drm_output *out, struct drm_buffer *buf)
+{
+	int fd = out->card->fd;
+	uint32_t w = out->mode.hdisplay, h = out->mode.vdisplay;
+	uint32_t handles[4] = {0}, pitches[4] = {0}, offsets[4] = {0};
+	uint64_t offset;
+	int ret;
+
+	ret = drmModeCreateDumbBuffer(fd, w, h, 32, 0, &buf->handle, &buf->stride, &buf->size);
+	if (ret < 0) {
+		drm_err("%s: cannot create a %ux%u dumb buffer: %s", out->name, w, h, strerror(-ret));
+		return ret;
+	}
+	buf->width = w;
+	buf->height = h;
+	handles[0] = buf->handle;
+	pitches[0] = buf->stride;
+	if (drmModeAddFB2(fd, w, h, DRM_FORMAT_XRGB8888, handles, pitches, offsets, &buf->fb_id, 0) < 0) {
+		ret = -errno;
+		buf->fb_id = 0;
+		drm_err("%s: cannot add a framebuffer: %s", out->name, strerror(-ret));
+		goto err;
+	}
+	ret = drmModeMapDumbBuffer(fd, buf->handle, &offset);
+	if (ret < 0) {
+		drm_err("%s: cannot map a dumb buffer: %s", out->name, strerror(-ret));
+		goto err;
+	}
+	buf->map = mmap(NULL, buf->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
+	if (buf->map == MAP_FAILED) {
+		ret = -errno;
+		buf->map = NULL;
+		drm_err("%s: cannot mmap a dumb buffer: %s", out->name, strerror(-ret));
+		goto err;
+	}
+	buf->frame = 0;
+	return 0;
+err:
+	buffer_finish(out, buf);
+	return ret;
+}
+
+int drm_output_buffers_init(struct drm_output *out)
+{
+	for (int i = 0; i < DRM_BUFFERS; i++) {
+		if (out->bufs[i].fb_id)
+			continue;
+		int ret = buffer_init(out, &out->bufs[i]);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+void drm_output_buffers_finish(struct drm_output *out)
+{
+	for (int i = 0; i < DRM_BUFFERS; i++)
+		buffer_finish(out, &out->bufs[i]);
+	out->pending = out->queued = out->current = NULL;
+}
+
+void drm_output_destroy(struct drm_output *out)
+{
+	if (!out)
+		return;
+	drm_output_buffers_finish(out);
+	if (out->mode_blob)
+		drmModeDestroyPropertyBlob(out->card->fd, out->mode_blob);
+	free(out);
+}
+
+static struct drm_buffer *free_buffer(struct drm_output *out)
+{
+	for (int i = 0; i < DRM_BUFFERS; i++) {
+		struct drm_buffer *buf = &out->bufs[i];
+
+		if (buf->map && buf != out->queued && buf != out->current && buf != out->pending)
+			return buf;
+	}
+	return NULL;
+}
+
+static uint64_t copy_rects(struct drm_buffer *buf, const struct drm_canvas *c, const struct drm_region *rg)
+{
+	uint64_t pixels = 0;
+
+	for (unsigned i = 0; i < rg->n; i++) {
+		const struct drm_box *r = &rg->r[i];
+		const uint8_t *src = (const uint8_t *)c->pixels + (size_t)r->y * c->stride + (size_t)r->x * 4;
+		uint8_t *dst = buf->map + (size_t)r->y * buf->stride + (size_t)r->x * 4;
+
+		for (int32_t y = 0; y < r->h; y++) {
+			memcpy(dst, src, (size_t)r->w * 4);
+			src += c->stride;
+			dst += buf->stride;
+		}
+		pixels += (uint64_t)r->w * (uint64_t)r->h;
+	}
+	return pixels;
+}
+
+int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips)
+{
+	struct drm_buffer *buf = free_buffer(out);
+	struct drm_canvas c;
+	struct drm_region todo;
+	uint64_t age;
+
+	if (!buf)
+		return -EBUSY;
+	drm_backend_get_canvas_internal(out->card->b, &c);
+	age = buf->frame ? out->frame + 1 - buf->frame : 0;
+	drm_damage_ring_union(&out->history, age, &out->damage, &todo);
+	if (full || buf->frame == 0)
+		drm_region_set_full(&todo);
+	drm_region_clip(&todo, (int32_t)c.width, (int32_t)c.height);
+	if (buf->frame == 0) {
+		/* Contents unknown: black outside the canvas, and the whole buffer goes to the kernel. */
+		memset(buf->map, 0, buf->size);
+		drm_region_set_full(clips);
+		drm_region_clip(clips, (int32_t)buf->width, (int32_t)buf->height);
+	} else {
+		*clips = todo;
+	}
+	if (c.pixels)
+		drm_backend_count(out->card->b, DRM_COUNT_PIXELS, copy_rects(buf, &c, &todo));
+	/* Its old contents are gone: if the commit fails it must not count as showing its old frame. */
+	buf->frame = 0;
+	out->pending = buf;
+	return 0;
+}
+
+void drm_output_commit_done(struct drm_output *out, uint64_t seq)
+{
+	drm_damage_ring_push(&out->history, &out->damage);
+	out->frame++;
+	if (out->pending) {
+		out->pending->frame = out->frame;
+		out->queued = out->pending;
+		out->pending = NULL;
+	}
+	drm_region_clear(&out->damage);
+	out->dirty = false;
+	out->inflight = true;
+	out->inflight_seq = seq;
+	out->inflight_deadline_ns = drm_now_ns() + WATCHDOG_NS;
+}
+
+void drm_output_commit_failed(struct drm_output *out)
+{
+	out->pending = NULL;
+}
+
+void drm_output_flip_done(struct drm_output *out, unsigned int sequence)
+{
+	int64_t now = drm_now_ns();
+
+	if (!out->inflight)
+		return;
+	if (out->queued) {
+		out->current = out->queued;
+		out->queued = NULL;
+	}
+	out->inflight = false;
+	/* Drivers without vblank interrupts (virtio-gpu, bochs, simpledrm) send the event as soon as the commit is
+	 * done, with sequence 0: we pace those ourselves to at most one frame per refresh. */
+	out->fake_vblank = sequence == 0;
+	if (out->last_flip_ns && now - out->last_flip_ns < out->period_ns * 3 / 4)
+		drm_backend_count(out->card->b, DRM_COUNT_FAST, 1);
+	out->last_flip_ns = now;
+	out->next_frame_ns = now + out->period_ns - out->period_ns / 32;
+	drm_backend_count(out->card->b, DRM_COUNT_FLIP, 1);
+}
+
+bool drm_output_can_take_frame(const struct drm_output *out, int64_t now)
+{
+	return !out->failed && !out->inflight && (!out->fake_vblank || now >= out->next_frame_ns);
+}

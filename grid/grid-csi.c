@@ -1,0 +1,404 @@
+/* grid/grid-csi.c: C0 controls, ESC sequences and CSI dispatch.
+ *
+ * Reference: xterm ctlseqs (https://invisible-island.net/xterm/ctlseqs/ctlseqs.html), ECMA-48 5th edition,
+ * the VT510 reference manual. Dispatch is on (private marker, intermediate, final) packed into one key.
+ * Sequences we do not implement are ignored, as xterm ignores them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "grid/grid-internal.h"
+
+#define KEY(priv, inter, final) ((uint32_t)(priv) << 16 | (uint32_t)(inter) << 8 | (uint32_t)(final))
+
+/* Parameter i, with 0 and omitted both meaning def (most cursor sequences: "a count of 0 means 1"). */
+static int p1(const struct vt_csi *csi, unsigned i, int def)
+{
+	int v = i < csi->n_params ? csi->params[i] : VT_PARAM_DEFAULT;
+	return v <= 0 ? def : v;
+}
+
+/* Parameter i, omitted meaning def (0 stays 0). */
+static int p0(const struct vt_csi *csi, unsigned i, int def)
+{
+	int v = i < csi->n_params ? csi->params[i] : VT_PARAM_DEFAULT;
+	return v < 0 ? def : v;
+}
+
+/* ---------------------------------------------------------------------------------------------- C0 */
+
+void grid__execute(void *ctx, uint8_t c)
+{
+	struct grid *g = ctx;
+	g->last_cp = 0;
+	switch (c) {
+	case 0x07: /* BEL */
+		if (g->cb.bell)
+			g->cb.bell(g->ud);
+		break;
+	case 0x08: /* BS */
+		grid__backspace(g);
+		break;
+	case 0x09: /* HT */
+		grid__tab(g, 1);
+		break;
+	case 0x0a: /* LF */
+	case 0x0b: /* VT */
+	case 0x0c: /* FF */
+		grid__newline(g);
+		break;
+	case 0x0d: /* CR */
+		g->cx = grid__left_limit(g);
+		g->wrap_pending = false;
+		break;
+	case 0x0e: /* SO: LS1 */
+		g->gl = 1;
+		break;
+	case 0x0f: /* SI: LS0 */
+		g->gl = 0;
+		break;
+	case 0x84: /* IND */
+		g->wrap_pending = false;
+		grid__index(g);
+		break;
+	case 0x85: /* NEL */
+		g->wrap_pending = false;
+		g->cx = grid__left_limit(g);
+		grid__index(g);
+		break;
+	case 0x88: /* HTS */
+		g->tabs[g->cx] = 1;
+		break;
+	case 0x8d: /* RI */
+		g->wrap_pending = false;
+		grid__reverse_index(g);
+		break;
+	case 0x8e: /* SS2 */
+		g->single_shift = 2;
+		break;
+	case 0x8f: /* SS3 */
+		g->single_shift = 3;
+		break;
+	default:
+		break;
+	}
+}
+
+/* --------------------------------------------------------------------------------------------- ESC */
+
+static uint8_t charset_for(uint8_t final, uint8_t inter)
+{
+	if (inter != '(' && inter != ')' && inter != '*' && inter != '+')
+		return 0xff; /* 96-character sets (- . /) are not supported: keep ASCII */
+	switch (final) {
+	case '0':
+		return CHARSET_DEC_GRAPHICS;
+	case 'A':
+		return CHARSET_UK;
+	case 'B':
+		return CHARSET_ASCII;
+	default:
+		return CHARSET_ASCII;
+	}
+}
+
+void grid__esc(void *ctx, const struct vt_esc *esc)
+{
+	struct grid *g = ctx;
+	g->last_cp = 0;
+	if (esc->n_intermediates == 1) {
+		uint8_t i = esc->intermediates[0];
+		if (i == '#' && esc->final == '8') {
+			grid__decaln(g);
+		} else if (i >= '(' && i <= '+') {
+			uint8_t cs = charset_for(esc->final, i);
+			if (cs != 0xff)
+				g->charsets[i - '('] = cs;
+		}
+		return;
+	}
+	if (esc->n_intermediates)
+		return;
+	switch (esc->final) {
+	case 'D': grid__execute(g, 0x84); break;
+	case 'E': grid__execute(g, 0x85); break;
+	case 'H': grid__execute(g, 0x88); break;
+	case 'M': grid__execute(g, 0x8d); break;
+	case 'N': grid__execute(g, 0x8e); break;
+	case 'O': grid__execute(g, 0x8f); break;
+	case '7': grid__save_cursor(g); break;
+	case '8': grid__restore_cursor(g); break;
+	case '=': g->modes.keys.keypad_app = true; break;
+	case '>': g->modes.keys.keypad_app = false; break;
+	case 'c': grid_reset(g); break;
+	case 'n': g->gl = 2; break; /* LS2 */
+	case 'o': g->gl = 3; break; /* LS3 */
+	case '~': g->gr = 1; break; /* LS1R */
+	case '}': g->gr = 2; break; /* LS2R */
+	case '|': g->gr = 3; break; /* LS3R */
+	default: break;
+	}
+}
+
+/* --------------------------------------------------------------------------------------------- CSI */
+
+static void cursor_up(struct grid *g, int n)
+{
+	int lim = g->cy >= g->top ? g->top : 0;
+	g->cy = grid__max(g->cy - n, lim);
+	g->wrap_pending = false;
+}
+
+static void cursor_down(struct grid *g, int n)
+{
+	int lim = g->cy <= g->bottom ? g->bottom : g->rows - 1;
+	g->cy = grid__min(g->cy + n, lim);
+	g->wrap_pending = false;
+}
+
+static void cursor_right(struct grid *g, int n)
+{
+	int lim = grid__right_limit(g);
+	g->cx = grid__min(g->cx + n, lim);
+	g->wrap_pending = false;
+}
+
+static void cursor_left(struct grid *g, int n)
+{
+	int lim = grid__left_limit(g);
+	g->cx = grid__max(g->cx - n, lim);
+	g->wrap_pending = false;
+}
+
+static void device_status(struct grid *g, const struct vt_csi *csi)
+{
+	int y = g->cy + 1, x = g->cx + 1;
+	if (g->origin) {
+		y -= g->top;
+		x -= g->left;
+	}
+	switch (p0(csi, 0, 0)) {
+	case 5:
+		if (!csi->private_marker)
+			grid__reply(g, "\033[0n");
+		break;
+	case 6:
+		if (csi->private_marker == '?')
+			grid__reply(g, "\033[?%d;%dR", y, x); /* libvterm's form, no page */
+		else
+			grid__reply(g, "\033[%d;%dR", y, x);
+		break;
+	default:
+		break;
+	}
+}
+
+static void window_ops(struct grid *g, const struct vt_csi *csi)
+{
+	switch (p0(csi, 0, 0)) {
+	case 14:
+		grid__reply(g, "\033[4;%d;%dt", g->rows * g->cell_height, g->cols * g->cell_width);
+		break;
+	case 16:
+		grid__reply(g, "\033[6;%d;%dt", g->cell_height, g->cell_width);
+		break;
+	case 18:
+		grid__reply(g, "\033[8;%d;%dt", g->rows, g->cols);
+		break;
+	case 22:
+		grid__title_push(g);
+		break;
+	case 23:
+		grid__title_pop(g);
+		break;
+	default:
+		break;
+	}
+}
+
+static void set_margins(struct grid *g, const struct vt_csi *csi)
+{
+	int top = p1(csi, 0, 1) - 1;
+	int bottom = p1(csi, 1, g->rows) - 1;
+	if (bottom > g->rows - 1)
+		bottom = g->rows - 1;
+	if (top >= bottom)
+		return;
+	g->top = top;
+	g->bottom = bottom;
+	grid__goto_origin(g, 0, 0);
+}
+
+static void set_lr_margins(struct grid *g, const struct vt_csi *csi)
+{
+	int left = p1(csi, 0, 1) - 1;
+	int right = p1(csi, 1, g->cols) - 1;
+	if (right > g->cols - 1)
+		right = g->cols - 1;
+	if (left >= right)
+		return;
+	g->left = left;
+	g->right = right;
+	grid__goto_origin(g, 0, 0);
+}
+
+static void cursor_style(struct grid *g, int v)
+{
+	if (v > 6)
+		return;
+	static const enum grid_cursor_shape shapes[] = {
+		GRID_CURSOR_BLOCK, GRID_CURSOR_BLOCK,     GRID_CURSOR_BLOCK, GRID_CURSOR_UNDERLINE,
+		GRID_CURSOR_UNDERLINE, GRID_CURSOR_BAR, GRID_CURSOR_BAR,
+	};
+	g->cursor_shape = shapes[v];
+	g->cursor_blink = v == 0 || v % 2 == 1;
+	g->damaged = true;
+}
+
+static void soft_reset(struct grid *g)
+{
+	/* DECSTR (VT510): modes and the pen back to defaults; the screen stays */
+	grid__reset_state(g, false);
+	g->wrap_pending = false;
+}
+
+static void tab_clear(struct grid *g, int mode)
+{
+	if (mode == 0)
+		g->tabs[g->cx] = 0;
+	else if (mode == 3)
+		memset(g->tabs, 0, (size_t)g->cols);
+}
+
+/* Sequences with a private marker or intermediates. Returns false if not handled. */
+static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
+{
+	switch (key) {
+	case KEY('?', 0, 'h'): grid__set_mode(g, csi, true); return true;
+	case KEY('?', 0, 'l'): grid__set_mode(g, csi, false); return true;
+	case KEY(0, 0, 'h'): grid__set_mode(g, csi, true); return true;
+	case KEY(0, 0, 'l'): grid__set_mode(g, csi, false); return true;
+	case KEY('?', '$', 'p'):
+	case KEY(0, '$', 'p'): grid__request_mode(g, csi); return true;
+	case KEY('?', 0, 'J'): grid__erase_display(g, p0(csi, 0, 0), true); return true;
+	case KEY('?', 0, 'K'): grid__erase_line(g, p0(csi, 0, 0), true); return true;
+	case KEY('?', 0, 'n'): device_status(g, csi); return true;
+	case KEY('>', 0, 'c'):
+		if (p0(csi, 0, 0) == 0)
+			grid__reply(g, "\033[>1;10;0c");
+		return true;
+	case KEY('>', 0, 'q'):
+		if (p0(csi, 0, 0) == 0)
+			grid__reply(g, "\033P>|%s\033\\", g->xtversion);
+		return true;
+	case KEY(0, ' ', 'q'): cursor_style(g, p0(csi, 0, 0)); return true;
+	case KEY(0, ' ', '@'): grid__shift_cols(g, g->left, p1(csi, 0, 1), false); return true; /* SL */
+	case KEY(0, ' ', 'A'): grid__shift_cols(g, g->left, p1(csi, 0, 1), true); return true;  /* SR */
+	case KEY(0, '\'', '}'): grid__shift_cols(g, g->cx, p1(csi, 0, 1), true); return true;  /* DECIC */
+	case KEY(0, '\'', '~'): grid__shift_cols(g, g->cx, p1(csi, 0, 1), false); return true; /* DECDC */
+	case KEY(0, '"', 'q'):
+		if (p0(csi, 0, 0) > 2)
+			return true;
+		g->protect = p0(csi, 0, 0) == 1;
+		g->decsca = (uint8_t)p0(csi, 0, 0);
+		g->pen_dirty = true;
+		return true;
+	case KEY(0, '!', 'p'): soft_reset(g); return true;
+	case KEY('>', 0, 'm'):
+		if (p0(csi, 0, 0) == 4)
+			g->modes.keys.modify_other_keys = (uint8_t)grid__min(p0(csi, 1, 0), 2);
+		return true;
+	case KEY('>', 0, 'n'):
+		if (p0(csi, 0, 0) == 4)
+			g->modes.keys.modify_other_keys = 0;
+		return true;
+	case KEY('>', 0, 'u'):
+	case KEY('<', 0, 'u'):
+	case KEY('=', 0, 'u'):
+	case KEY('?', 0, 'u'): grid__kitty_keys(g, csi); return true;
+	default: return false;
+	}
+}
+
+void grid__csi(void *ctx, const struct vt_csi *csi)
+{
+	struct grid *g = ctx;
+	uint32_t key = KEY(csi->private_marker, csi->n_intermediates ? csi->intermediates[0] : 0, csi->final);
+	if (csi->n_intermediates > 1)
+		return;
+	if (key > 0xff) {
+		csi_special(g, csi, key);
+		g->last_cp = 0;
+		return;
+	}
+	int n = p1(csi, 0, 1);
+	switch (csi->final) {
+	case '@': grid__insert_chars(g, n); break;
+	case 'A': cursor_up(g, n); break;
+	case 'B': cursor_down(g, n); break;
+	case 'C': cursor_right(g, n); break;
+	case 'D': cursor_left(g, n); break;
+	case 'E': cursor_down(g, n); g->cx = grid__left_limit(g); break;
+	case 'F': cursor_up(g, n); g->cx = grid__left_limit(g); break;
+	case 'G':
+	case '`':
+		if (g->origin)
+			g->cx = grid__clamp(n - 1 + g->left, g->left, g->right);
+		else
+			g->cx = grid__clamp(n - 1, 0, g->cols - 1);
+		g->wrap_pending = false;
+		break;
+	case 'H':
+	case 'f': grid__goto_origin(g, p1(csi, 1, 1) - 1, n - 1); break;
+	case 'I': grid__tab(g, n); break;
+	case 'J': grid__erase_display(g, p0(csi, 0, 0), false); break;
+	case 'K': grid__erase_line(g, p0(csi, 0, 0), false); break;
+	case 'L': grid__insert_lines(g, n); break;
+	case 'M': grid__delete_lines(g, n); break;
+	case 'P': grid__delete_chars(g, n); break;
+	case 'S': grid__scroll_up(g, g->top, g->bottom, n); break;
+	case 'T':
+		if (csi->n_params <= 1)
+			grid__scroll_down(g, g->top, g->bottom, n);
+		break;
+	case 'X': grid__erase_chars(g, n); break;
+	case 'Z': grid__backtab(g, n); break;
+	case 'a': /* HPR: to the screen edge, margins or not (xterm) */
+		g->cx = grid__min(g->cx + n, g->cols - 1);
+		g->wrap_pending = false;
+		break;
+	case 'b': grid__rep(g, n); return; /* keeps the character for another REP */
+	case 'c':
+		if (p0(csi, 0, 0) == 0)
+			grid__reply(g, "\033[?62;22c");
+		break;
+	case 'd':
+		if (g->origin)
+			g->cy = grid__clamp(n - 1 + g->top, g->top, g->bottom);
+		else
+			g->cy = grid__clamp(n - 1, 0, g->rows - 1);
+		g->wrap_pending = false;
+		break;
+	case 'e': /* VPR: to the screen edge (xterm.js t0079) */
+		g->cy = grid__min(g->cy + n, g->rows - 1);
+		g->wrap_pending = false;
+		break;
+	case 'g': tab_clear(g, p0(csi, 0, 0)); break;
+	case 'h': grid__set_mode(g, csi, true); break;
+	case 'l': grid__set_mode(g, csi, false); break;
+	case 'm': grid__sgr(g, csi); break;
+	case 'n': device_status(g, csi); break;
+	case 'r': set_margins(g, csi); break;
+	case 's':
+		if (g->lr_mode)
+			set_lr_margins(g, csi);
+		else
+			grid__save_cursor(g);
+		break;
+	case 't': window_ops(g, csi); break;
+	case 'u': grid__restore_cursor(g); break;
+	default: break;
+	}
+	/* REP repeats a character only right after it (xterm; xterm.js t0040) */
+	g->last_cp = 0;
+}

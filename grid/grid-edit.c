@@ -1,0 +1,491 @@
+/* grid/grid-edit.c: cursor motion, scrolling, erase, insert and delete.
+ *
+ * Reference: xterm's ctlseqs (https://invisible-island.net/xterm/ctlseqs/ctlseqs.html) and the VT510 manual
+ * (https://vt100.net/docs/vt510-rm/). Deliberate choices:
+ * - Lines scrolled off the top of a region that starts at the top row of the primary screen go into the
+ *   scrollback (xterm does this with any bottom margin); a region that starts lower never feeds it.
+ * - Erased cells take the pen's background colour only (xterm's back-colour erase).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid-internal.h"
+
+static void blank_cell(struct grid_cell *c)
+{
+	c->cp = 0;
+	c->width = 1;
+	c->link = 0;
+}
+
+void grid__fix_wide(struct line *l, int cols, int x0, int x1)
+{
+	if (x0 > 0 && x0 < cols && l->cells[x0].width == 0)
+		blank_cell(&l->cells[x0 - 1]);
+	if (x1 > 0 && x1 < cols && l->cells[x1].width == 0)
+		blank_cell(&l->cells[x1]);
+}
+
+static void clear_line(struct grid *g, struct line *l)
+{
+	l->flags = 0;
+	grid__clear_cells(l->cells, g->cols, grid__erase_style(g));
+}
+
+/* Rotates screen rows [y0, y1] of the active screen up by n (row y gets row y + n) with three reversals. */
+static void reverse_slots(struct screen *s, int rows, size_t a, size_t b)
+{
+	(void)rows;
+	while (a < b) {
+		size_t ia = (s->top + a) % s->cap, ib = (s->top + b) % s->cap;
+		struct line *t = s->ring[ia];
+		s->ring[ia] = s->ring[ib];
+		s->ring[ib] = t;
+		a++;
+		b--;
+	}
+}
+
+static void rotate_up(struct grid *g, int y0, int y1, int n)
+{
+	struct screen *s = g->scr;
+	if (n <= 0 || n > y1 - y0)
+		return;
+	reverse_slots(s, g->rows, (size_t)y0, (size_t)(y0 + n - 1));
+	reverse_slots(s, g->rows, (size_t)(y0 + n), (size_t)y1);
+	reverse_slots(s, g->rows, (size_t)y0, (size_t)y1);
+}
+
+/* Moves screen row 0 into the scrollback (or drops it when there is none) and brings in a blank row at the
+ * bottom: one index rotation. Returns false when no line could be allocated for the scrollback. */
+static bool push_line(struct grid *g)
+{
+	struct screen *s = g->scr;
+	size_t slot = s->top + (size_t)g->rows;
+	if (slot >= s->cap)
+		slot -= s->cap;
+	struct line *l = s->ring[slot];
+	if (s->sb_n < s->sb_max) {
+		if (!l) {
+			l = malloc(sizeof(struct line) + (size_t)g->cols * sizeof(struct grid_cell));
+			if (!l)
+				return false;
+			s->ring[slot] = l;
+		}
+		s->sb_n++;
+	}
+	s->top = s->top + 1 == s->cap ? 0 : s->top + 1;
+	s->abs_top++;
+	clear_line(g, l);
+	if (g->view_offset && s == &g->primary && g->view_offset < s->sb_n)
+		g->view_offset++;
+	return true;
+}
+
+static void scroll_cols_up(struct grid *g, int top, int bottom, int n)
+{
+	int x0 = g->left, w = g->right - g->left + 1;
+	uint16_t es = grid__erase_style(g);
+	for (int y = top; y <= bottom; y++) {
+		struct line *dst = grid__line(g, y);
+		grid__fix_wide(dst, g->cols, x0, x0 + w);
+		if (y + n <= bottom) {
+			struct line *src = grid__line(g, y + n);
+			grid__fix_wide(src, g->cols, x0, x0 + w);
+			memcpy(&dst->cells[x0], &src->cells[x0], (size_t)w * sizeof(struct grid_cell));
+		} else {
+			grid__clear_cells(&dst->cells[x0], w, es);
+		}
+	}
+}
+
+static void scroll_cols_down(struct grid *g, int top, int bottom, int n)
+{
+	int x0 = g->left, w = g->right - g->left + 1;
+	uint16_t es = grid__erase_style(g);
+	for (int y = bottom; y >= top; y--) {
+		struct line *dst = grid__line(g, y);
+		grid__fix_wide(dst, g->cols, x0, x0 + w);
+		if (y - n >= top) {
+			struct line *src = grid__line(g, y - n);
+			grid__fix_wide(src, g->cols, x0, x0 + w);
+			memcpy(&dst->cells[x0], &src->cells[x0], (size_t)w * sizeof(struct grid_cell));
+		} else {
+			grid__clear_cells(&dst->cells[x0], w, es);
+		}
+	}
+}
+
+void grid__scroll_up(struct grid *g, int top, int bottom, int n)
+{
+	int h = bottom - top + 1;
+	if (n <= 0 || h <= 0)
+		return;
+	if (n > h)
+		n = h;
+	g->last_x = g->last_y = -1;
+	if (g->sel.active)
+		grid__select_touch(g, top, bottom);
+	if (g->left != 0 || g->right != g->cols - 1) {
+		scroll_cols_up(g, top, bottom, n);
+		grid__damage_rows(g, top, bottom);
+		return;
+	}
+	struct screen *s = g->scr;
+	if (top == 0 && (bottom == g->rows - 1 || s->sb_max > 0)) {
+		int pushed = 0;
+		while (pushed < n && push_line(g))
+			pushed++;
+		if (pushed > 0) {
+			/* rows below the region moved up with the rotation: put them back under the blanks */
+			if (bottom < g->rows - 1)
+				rotate_up(g, bottom - pushed + 1, g->rows - 1, g->rows - 1 - bottom);
+			if (g->sel.active)
+				grid__select_scrolled(g);
+			g->damage_all = true;
+			g->damaged = true;
+			n -= pushed;
+			if (n == 0)
+				return;
+		}
+	}
+	rotate_up(g, top, bottom, n);
+	for (int y = bottom - n + 1; y <= bottom; y++)
+		clear_line(g, grid__line(g, y));
+	grid__damage_rows(g, top, bottom);
+}
+
+void grid__scroll_down(struct grid *g, int top, int bottom, int n)
+{
+	int h = bottom - top + 1;
+	if (n <= 0 || h <= 0)
+		return;
+	if (n > h)
+		n = h;
+	g->last_x = g->last_y = -1;
+	if (g->sel.active)
+		grid__select_touch(g, top, bottom);
+	if (g->left != 0 || g->right != g->cols - 1) {
+		scroll_cols_down(g, top, bottom, n);
+	} else {
+		rotate_up(g, top, bottom, h - n);
+		for (int y = top; y < top + n; y++)
+			clear_line(g, grid__line(g, y));
+	}
+	grid__damage_rows(g, top, bottom);
+}
+
+void grid__index(struct grid *g)
+{
+	if (g->cy == g->bottom) {
+		if (g->cx >= g->left && g->cx <= g->right)
+			grid__scroll_up(g, g->top, g->bottom, 1);
+	} else if (g->cy < g->rows - 1) {
+		g->cy++;
+	}
+}
+
+void grid__reverse_index(struct grid *g)
+{
+	if (g->cy == g->top) {
+		if (g->cx >= g->left && g->cx <= g->right)
+			grid__scroll_down(g, g->top, g->bottom, 1);
+	} else if (g->cy > 0) {
+		g->cy--;
+	}
+}
+
+void grid__newline(struct grid *g)
+{
+	g->wrap_pending = false;
+	grid__index(g);
+	if (g->modes.keys.newline_mode)
+		g->cx = grid__left_limit(g);
+}
+
+void grid__goto(struct grid *g, int x, int y)
+{
+	g->cx = grid__clamp(x, 0, g->cols - 1);
+	g->cy = grid__clamp(y, 0, g->rows - 1);
+	g->wrap_pending = false;
+}
+
+void grid__goto_origin(struct grid *g, int x, int y)
+{
+	if (!g->origin) {
+		grid__goto(g, x, y);
+		return;
+	}
+	g->cx = grid__clamp(x + g->left, g->left, g->right);
+	g->cy = grid__clamp(y + g->top, g->top, g->bottom);
+	g->wrap_pending = false;
+}
+
+/* ------------------------------------------------------------------------------------------- erase */
+
+void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
+{
+	if (x0 >= x1)
+		return;
+	struct line *l = grid__line(g, y);
+	uint16_t es = grid__erase_style(g);
+	grid__fix_wide(l, g->cols, x0, x1);
+	if (selective) {
+		for (int x = x0; x < x1; x++) {
+			struct grid_cell *c = &l->cells[x];
+			if (grid_style(g, c->style)->attrs & GRID_ATTR_PROTECTED)
+				continue;
+			c->cp = 0;
+			c->width = 1;
+			c->link = 0;
+		}
+	} else {
+		grid__clear_cells(&l->cells[x0], x1 - x0, es);
+	}
+	if (x1 == g->cols)
+		l->flags &= ~LINE_WRAPPED;
+	if (g->sel.active)
+		grid__select_touch(g, y, y);
+	grid__damage(g, y, x0, x1);
+}
+
+void grid__erase_display(struct grid *g, int mode, bool selective)
+{
+	g->wrap_pending = false;
+	switch (mode) {
+	case 0:
+		grid__erase_cells(g, g->cy, g->cx, g->cols, selective);
+		for (int y = g->cy + 1; y < g->rows; y++)
+			grid__erase_cells(g, y, 0, g->cols, selective);
+		break;
+	case 1:
+		for (int y = 0; y < g->cy; y++)
+			grid__erase_cells(g, y, 0, g->cols, selective);
+		grid__erase_cells(g, g->cy, 0, g->cx + 1, selective);
+		break;
+	case 2:
+		for (int y = 0; y < g->rows; y++)
+			grid__erase_cells(g, y, 0, g->cols, selective);
+		break;
+	case 3: {
+		/* xterm: erase saved lines; the screen stays */
+		struct screen *s = &g->primary;
+		if (g->scr != s || selective)
+			break;
+		if (g->sel.active)
+			grid_select_clear(g);
+		s->sb_n = 0;
+		if (g->view_offset) {
+			g->view_offset = 0;
+			grid_damage_all(g);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void grid__erase_line(struct grid *g, int mode, bool selective)
+{
+	g->wrap_pending = false;
+	switch (mode) {
+	case 0:
+		grid__erase_cells(g, g->cy, g->cx, g->cols, selective);
+		break;
+	case 1:
+		grid__erase_cells(g, g->cy, 0, g->cx + 1, selective);
+		break;
+	case 2:
+		grid__erase_cells(g, g->cy, 0, g->cols, selective);
+		break;
+	default:
+		break;
+	}
+}
+
+void grid__erase_chars(struct grid *g, int n)
+{
+	g->wrap_pending = false;
+	int x1 = g->cx + grid__max(n, 1);
+	if (x1 > g->cols)
+		x1 = g->cols;
+	grid__erase_cells(g, g->cy, g->cx, x1, false);
+}
+
+/* ---------------------------------------------------------------------------------- insert/delete */
+
+static bool in_lr_margins(const struct grid *g)
+{
+	return g->cx >= g->left && g->cx <= g->right;
+}
+
+void grid__insert_chars(struct grid *g, int n)
+{
+	g->wrap_pending = false;
+	if (!in_lr_margins(g))
+		return;
+	struct line *l = grid__line(g, g->cy);
+	int x = g->cx, end = g->right + 1;
+	n = grid__clamp(n, 1, end - x);
+	grid__fix_wide(l, g->cols, x, end);
+	grid__fix_wide(l, g->cols, end - n, end - n);
+	memmove(&l->cells[x + n], &l->cells[x], (size_t)(end - x - n) * sizeof(struct grid_cell));
+	grid__clear_cells(&l->cells[x], n, grid__erase_style(g));
+	if (g->sel.active)
+		grid__select_touch(g, g->cy, g->cy);
+	grid__damage(g, g->cy, x, end);
+}
+
+void grid__delete_chars(struct grid *g, int n)
+{
+	g->wrap_pending = false;
+	if (!in_lr_margins(g))
+		return;
+	struct line *l = grid__line(g, g->cy);
+	int x = g->cx, end = g->right + 1;
+	n = grid__clamp(n, 1, end - x);
+	grid__fix_wide(l, g->cols, x, end);
+	grid__fix_wide(l, g->cols, x + n, x + n);
+	memmove(&l->cells[x], &l->cells[x + n], (size_t)(end - x - n) * sizeof(struct grid_cell));
+	grid__clear_cells(&l->cells[end - n], n, grid__erase_style(g));
+	if (g->sel.active)
+		grid__select_touch(g, g->cy, g->cy);
+	grid__damage(g, g->cy, x, end);
+}
+
+void grid__insert_lines(struct grid *g, int n)
+{
+	g->wrap_pending = false;
+	if (g->cy < g->top || g->cy > g->bottom || !in_lr_margins(g))
+		return;
+	grid__scroll_down(g, g->cy, g->bottom, grid__max(n, 1));
+	g->cx = g->left;
+}
+
+void grid__delete_lines(struct grid *g, int n)
+{
+	g->wrap_pending = false;
+	if (g->cy < g->top || g->cy > g->bottom || !in_lr_margins(g))
+		return;
+	/* never into the scrollback: a region starting at the cursor row is not the screen's top */
+	int h = g->bottom - g->cy + 1;
+	n = grid__clamp(n, 1, h);
+	struct screen *s = g->scr;
+	size_t sb = s->sb_max;
+	s->sb_max = 0;
+	if (g->cy == 0 && g->bottom == g->rows - 1 && g->left == 0 && g->right == g->cols - 1) {
+		/* the ring rotation would push into the scrollback; rotate the slots instead */
+		rotate_up(g, 0, g->rows - 1, n);
+		for (int y = g->rows - n; y < g->rows; y++) {
+			struct line *l = grid__line(g, y);
+			l->flags = 0;
+			grid__clear_cells(l->cells, g->cols, grid__erase_style(g));
+		}
+		if (g->sel.active)
+			grid__select_touch(g, 0, g->rows - 1);
+		grid__damage_rows(g, 0, g->rows - 1);
+	} else {
+		grid__scroll_up(g, g->cy, g->bottom, n);
+	}
+	s->sb_max = sb;
+	g->cx = g->left;
+}
+
+/* DECIC/DECDC (x0 = cursor column) and SL/SR (x0 = left margin): shift columns [x0, right] of the rows
+ * of the scroll region by n, right (insert) or left (delete), blanking what comes in. */
+void grid__shift_cols(struct grid *g, int x0, int n, bool right)
+{
+	int end = g->right + 1;
+	/* xterm ignores them while the cursor is outside the scroll region (xterm.js t600-t603) */
+	if (x0 < g->left || x0 >= end || n <= 0 || g->cy < g->top || g->cy > g->bottom)
+		return;
+	n = grid__min(n, end - x0);
+	uint16_t es = grid__erase_style(g);
+	for (int y = g->top; y <= g->bottom; y++) {
+		struct line *l = grid__line(g, y);
+		grid__fix_wide(l, g->cols, x0, end);
+		struct grid_cell *c = l->cells;
+		if (right) {
+			memmove(&c[x0 + n], &c[x0], (size_t)(end - x0 - n) * sizeof(*c));
+			grid__clear_cells(&c[x0], n, es);
+		} else {
+			memmove(&c[x0], &c[x0 + n], (size_t)(end - x0 - n) * sizeof(*c));
+			grid__clear_cells(&c[end - n], n, es);
+		}
+		if (c[end - 1].width == 2)
+			grid__clear_cells(&c[end - 1], 1, c[end - 1].style);
+		if (c[x0].width == 0)
+			grid__clear_cells(&c[x0], 1, c[x0].style);
+	}
+	if (g->sel.active)
+		grid__select_touch(g, g->top, g->bottom);
+	grid__damage_rows(g, g->top, g->bottom);
+}
+
+/* -------------------------------------------------------------------------------------- tabs, BS */
+
+void grid__tab(struct grid *g, int n)
+{
+	int lim = grid__right_limit(g);
+	if (g->cx > lim)
+		lim = g->cols - 1;
+	while (n-- > 0 && g->cx < lim) {
+		int x = g->cx + 1;
+		while (x < lim && !g->tabs[x])
+			x++;
+		g->cx = x;
+	}
+	/* xterm keeps a pending wrap across HT/CHT (xterm.js t0080, t0083) */
+}
+
+void grid__backtab(struct grid *g, int n)
+{
+	int lim = grid__left_limit(g);
+	while (n-- > 0 && g->cx > lim) {
+		int x = g->cx - 1;
+		while (x > lim && !g->tabs[x])
+			x--;
+		g->cx = x;
+	}
+	/* and across CBT (xterm.js t0084) */
+}
+
+void grid__backspace(struct grid *g)
+{
+	int lim = grid__left_limit(g);
+	if (g->wrap_pending) {
+		g->wrap_pending = false;
+		if (g->reverse_wrap)
+			return;
+	}
+	if (g->cx > lim) {
+		g->cx--;
+	} else if (g->reverse_wrap && g->autowrap) {
+		if (g->cy > g->top || (g->cy > 0 && g->cy < g->top)) {
+			g->cy--;
+			g->cx = g->right;
+		} else if (g->cy == g->top) {
+			g->cy = g->bottom;
+			g->cx = g->right;
+		}
+	}
+}
+
+void grid__decaln(struct grid *g)
+{
+	g->top = 0;
+	g->bottom = g->rows - 1;
+	g->left = 0;
+	g->right = g->cols - 1;
+	for (int y = 0; y < g->rows; y++) {
+		struct line *l = grid__line(g, y);
+		l->flags = 0;
+		for (int x = 0; x < g->cols; x++)
+			l->cells[x] = (struct grid_cell){.cp = 'E', .style = 0, .link = 0, .width = 1, .flags = 0};
+	}
+	if (g->sel.active)
+		grid_select_clear(g);
+	grid__damage_rows(g, 0, g->rows - 1);
+	grid__goto(g, 0, 0);
+}

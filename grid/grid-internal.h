@@ -1,0 +1,289 @@
+/* grid/grid-internal.h: the grid's private state, shared by the grid-*.c files. Not a public header.
+ *
+ * Rows ("lines") live in a ring of line pointers shared by the screen and the scrollback: screen row y is
+ * ring[(top + y) % cap], scrollback row i (0 = oldest) is ring[(top - sb_n + i) % cap]. Scrolling the whole
+ * screen up advances top by one and recycles the slot after the screen (the oldest scrollback line once the
+ * scrollback is full), so a scroll is an index rotation and a steady flood allocates nothing. The alternate
+ * screen is a second ring with no scrollback (cap == rows).
+ */
+#ifndef GRID_GRID_INTERNAL_H
+#define GRID_GRID_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "grid/grid.h"
+
+#if defined(__GNUC__)
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define likely(x) (x)
+#define unlikely(x) (x)
+#endif
+
+#define LINE_WRAPPED 0x1u /* the line continues on the next one (autowrap happened here) */
+
+struct line {
+	uint32_t flags;
+	struct grid_cell cells[]; /* exactly grid->cols */
+};
+
+struct screen {
+	struct line **ring; /* cap slots; scrollback slots stay NULL until first used */
+	size_t cap;         /* rows + sb_max */
+	size_t top;         /* ring index of screen row 0 */
+	size_t sb_n;        /* scrollback lines held */
+	size_t sb_max;
+	uint64_t abs_top; /* absolute number of screen row 0: lines pushed out of the screen, ever */
+};
+
+enum charset {
+	CHARSET_ASCII = 0,
+	CHARSET_DEC_GRAPHICS,
+	CHARSET_UK,
+};
+
+/* What DECSC saves (xterm: position, rendition, charsets, pending wrap, origin mode, DECSCA). */
+struct saved_cursor {
+	bool valid;
+	int x, y;
+	bool wrap_pending;
+	bool origin;
+	struct grid_style pen;
+	uint8_t charsets[4];
+	uint8_t gl;
+	uint8_t gr;
+};
+
+/* Interned styles: id -> style, with an open-addressing hash index and a direct-mapped cache in front. */
+#define STYLE_MAX 65535u
+#define PEN_CACHE_SIZE 256u
+struct style_table {
+	struct grid_style *styles; /* [cap]; id 0 is the default style */
+	uint8_t *used;             /* [cap]; 1 = live (0 is always live) */
+	uint32_t *hash;            /* [hash_cap]: id+1, 0 = empty */
+	uint32_t cap, hash_cap;
+	uint32_t count;     /* live ids including 0 */
+	uint32_t next_free; /* lowest id that may be free */
+	uint32_t gc_at;     /* run a collection when count reaches this */
+	struct {
+		struct grid_style style;
+		uint32_t id; /* id+1, 0 = empty */
+	} cache[PEN_CACHE_SIZE];
+};
+
+/* Grapheme clusters: fixed-size entries (base + marks), interned, collected with the styles. */
+#define CLUSTER_MAX_CPS 15
+#define CLUSTER_MAX 65536u
+struct cluster {
+	uint32_t n;
+	uint32_t cp[CLUSTER_MAX_CPS];
+};
+struct cluster_table {
+	struct cluster *c; /* [cap] */
+	uint8_t *used;
+	uint32_t *hash; /* [hash_cap]: index+1 */
+	uint32_t cap, hash_cap, count, next_free, gc_at;
+};
+
+/* Hyperlinks (OSC 8): id -> URI; interned by (params id, uri), bounded. */
+#define LINK_MAX 1024u
+#define LINK_URI_MAX 2048u
+struct link_table {
+	char **uri;    /* [LINK_MAX]; index 0 unused */
+	char **key;    /* the id= parameter or NULL */
+	uint8_t *used; /* mark bits during a collection */
+	uint32_t count;
+};
+
+#define TITLE_MAX 1024u
+#define TITLE_STACK_MAX 10
+#define KITTY_STACK_MAX 16
+
+struct grid {
+	struct grid_callbacks cb;
+	void *ud;
+	struct vt_parser *parser;
+	char *xtversion;
+
+	int cols, rows;
+	struct screen primary, alt;
+	struct screen *scr; /* the one shown: &primary or &alt */
+
+	/* cursor and the pen */
+	int cx, cy;
+	bool wrap_pending;
+	struct grid_style pen;
+	uint16_t pen_id;     /* valid when !pen_dirty */
+	bool pen_dirty;
+	uint16_t erase_id;   /* style of erased cells: the pen's background only (xterm BCE) */
+	bool erase_dirty;
+	uint16_t link;       /* current OSC 8 link id */
+	bool protect;        /* DECSCA */
+	uint8_t decsca;      /* its parameter, for DECRQSS */
+
+	/* REP: the last graphic character printed, 0 when none since the last control */
+	uint32_t last_cp;
+	/* where the last character went, for combining marks (-1 = nowhere) */
+	int last_x, last_y, last_w;
+	uint32_t gb_prev;  /* the last code point of that cell's cluster */
+	uint32_t gb_state; /* vt_grapheme_break state of the cluster ending at last_x/last_y */
+
+	/* charsets */
+	uint8_t charsets[4];
+	uint8_t gl, gr;
+	int8_t single_shift; /* 2, 3 or 0 */
+
+	/* margins (inclusive) */
+	int top, bottom, left, right;
+
+	/* modes */
+	bool autowrap, origin, insert, reverse_wrap, lr_mode, cursor_visible, cursor_blink;
+	enum grid_cursor_shape cursor_shape;
+	struct grid_modes modes;
+	uint8_t kitty_stack[2][KITTY_STACK_MAX]; /* per screen (kitty keeps one per screen) */
+	uint8_t kitty_depth[2];
+
+	struct saved_cursor saved[2]; /* per screen, xterm-style */
+
+	uint8_t *tabs; /* [cols] */
+
+	/* damage: per screen row, [x0, x1); x1 == 0 = clean */
+	uint16_t *dmg_x0, *dmg_x1;
+	bool damage_all;
+	bool damaged;
+	int dmg_cx, dmg_cy; /* cursor at the last clear */
+	bool dmg_cvis;
+
+	/* viewport */
+	size_t view_offset;
+
+	/* selection in absolute coordinates (line = abs number, see abs_top) */
+	struct {
+		bool active;
+		bool on_alt;
+		enum grid_select_mode mode;
+		uint64_t ay, by; /* anchor and extent lines */
+		int ax, bx;
+		uint64_t y0, y1; /* normalised marked range, inclusive lines */
+		int x0, x1;      /* first cell of y0, last cell of y1 (inclusive) */
+	} sel;
+
+	struct style_table st;
+	struct cluster_table cl;
+	struct link_table links;
+
+	uint32_t palette[259];
+	char title[TITLE_MAX];
+	char *title_stack[TITLE_STACK_MAX];
+	int title_depth;
+
+	int cell_width, cell_height;
+	bool allow_clipboard_read;
+};
+
+/* grid.c: lines and the ring */
+struct line *grid__line(const struct grid *g, int y); /* screen row y of the active screen */
+struct line *grid__ring_line(const struct screen *s, size_t slot);
+void grid__clear_cells(struct grid_cell *c, int n, uint16_t style);
+uint16_t grid__erase_style(struct grid *g);
+void grid__damage(struct grid *g, int y, int x0, int x1);
+void grid__damage_rows(struct grid *g, int y0, int y1);
+void grid__reply(struct grid *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void grid__reset_state(struct grid *g, bool hard);
+int grid__screen_init(struct screen *s, int rows, int cols, size_t sb_max);
+void grid__screen_finish(struct screen *s);
+
+/* grid-print.c */
+void grid__print_ascii(void *ctx, const uint8_t *s, size_t n);
+void grid__print(void *ctx, const uint32_t *cp, size_t n);
+void grid__rep(struct grid *g, int count);
+int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n);
+const struct cluster *grid__cluster(const struct grid *g, uint32_t cp);
+
+/* grid-style.c */
+uint16_t grid__pen_id(struct grid *g);
+void grid__sgr(struct grid *g, const struct vt_csi *csi);
+int grid__sgr_string(const struct grid *g, char *buf, size_t cap);
+int grid__styles_init(struct grid *g);
+void grid__styles_finish(struct grid *g);
+void grid__collect(struct grid *g);
+
+/* grid-edit.c: cursor motion, erase, insert/delete, scrolling */
+void grid__scroll_up(struct grid *g, int top, int bottom, int n);
+void grid__scroll_down(struct grid *g, int top, int bottom, int n);
+void grid__index(struct grid *g);
+void grid__reverse_index(struct grid *g);
+void grid__newline(struct grid *g);
+void grid__goto(struct grid *g, int x, int y);
+void grid__goto_origin(struct grid *g, int x, int y);
+void grid__erase_display(struct grid *g, int mode, bool selective);
+void grid__erase_line(struct grid *g, int mode, bool selective);
+void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective);
+void grid__insert_chars(struct grid *g, int n);
+void grid__delete_chars(struct grid *g, int n);
+void grid__erase_chars(struct grid *g, int n);
+void grid__insert_lines(struct grid *g, int n);
+void grid__delete_lines(struct grid *g, int n);
+void grid__tab(struct grid *g, int n);
+void grid__backtab(struct grid *g, int n);
+void grid__backspace(struct grid *g);
+void grid__decaln(struct grid *g);
+void grid__shift_cols(struct grid *g, int x0, int n, bool right);
+void grid__fix_wide(struct line *l, int cols, int x0, int x1);
+
+/* grid-csi.c */
+void grid__execute(void *ctx, uint8_t c);
+void grid__esc(void *ctx, const struct vt_esc *esc);
+void grid__csi(void *ctx, const struct vt_csi *csi);
+
+/* grid-modes.c */
+void grid__set_mode(struct grid *g, const struct vt_csi *csi, bool set);
+void grid__request_mode(struct grid *g, const struct vt_csi *csi);
+void grid__save_cursor(struct grid *g);
+void grid__restore_cursor(struct grid *g);
+void grid__kitty_keys(struct grid *g, const struct vt_csi *csi);
+void grid__set_alt(struct grid *g, bool on, bool clear);
+
+/* grid-osc.c */
+void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
+		  size_t len);
+void grid__palette_reset(struct grid *g, int idx);
+void grid__links_finish(struct grid *g);
+void grid__titles_finish(struct grid *g);
+void grid__title_push(struct grid *g);
+void grid__title_pop(struct grid *g);
+
+/* grid-select.c */
+void grid__select_update(struct grid *g);
+void grid__select_touch(struct grid *g, int y0, int y1);
+void grid__select_scrolled(struct grid *g);
+
+/* grid-reflow.c */
+int grid__reflow(struct grid *g, int cols, int rows);
+
+static inline int grid__min(int a, int b)
+{
+	return a < b ? a : b;
+}
+static inline int grid__max(int a, int b)
+{
+	return a > b ? a : b;
+}
+static inline int grid__clamp(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+/* The right edge the cursor writes up to: the right margin when inside it, else the screen edge. */
+static inline int grid__right_limit(const struct grid *g)
+{
+	return g->cx <= g->right ? g->right : g->cols - 1;
+}
+static inline int grid__left_limit(const struct grid *g)
+{
+	return g->cx >= g->left ? g->left : 0;
+}
+
+#endif

@@ -1,0 +1,314 @@
+/* grid/grid-modes.c: SM/RM, DECSET/DECRST, DECRQM, DECSC/DECRC, the alternate screen and the kitty keyboard
+ * protocol's flag stack.
+ *
+ * References: xterm ctlseqs ("CSI ? Pm h", "CSI ? Ps $ p"), the kitty keyboard protocol
+ * (https://sw.kovidgoyal.net/kitty/keyboard-protocol/). DECCOLM (3) is ignored, as in xterm without
+ * allowColumnMode.
+ */
+#include <string.h>
+
+#include "grid/grid-internal.h"
+
+/* ---------------------------------------------------------------------------------- saved cursor */
+
+void grid__save_cursor(struct grid *g)
+{
+	struct saved_cursor *s = &g->saved[g->scr == &g->alt];
+	s->valid = true;
+	s->x = g->cx;
+	s->y = g->cy;
+	s->wrap_pending = g->wrap_pending;
+	s->origin = g->origin;
+	s->pen = g->pen;
+	if (g->protect)
+		s->pen.attrs |= GRID_ATTR_PROTECTED;
+	memcpy(s->charsets, g->charsets, sizeof(s->charsets));
+	s->gl = g->gl;
+	s->gr = g->gr;
+}
+
+void grid__restore_cursor(struct grid *g)
+{
+	struct saved_cursor *s = &g->saved[g->scr == &g->alt];
+	if (!s->valid) {
+		/* xterm: restoring without a save homes the cursor and resets the rendition */
+		memset(&g->pen, 0, sizeof(g->pen));
+		g->protect = false;
+		g->origin = false;
+		memset(g->charsets, CHARSET_ASCII, sizeof(g->charsets));
+		g->gl = 0;
+		g->gr = 2;
+		grid__goto(g, 0, 0);
+	} else {
+		g->pen = s->pen;
+		g->protect = (s->pen.attrs & GRID_ATTR_PROTECTED) != 0;
+		g->pen.attrs &= (uint16_t)~GRID_ATTR_PROTECTED;
+		g->origin = s->origin;
+		memcpy(g->charsets, s->charsets, sizeof(g->charsets));
+		g->gl = s->gl;
+		g->gr = s->gr;
+		/* xterm does not bring back a pending wrap (xterm.js t0060, t0061) */
+		grid__goto(g, s->x, s->y);
+	}
+	g->pen_dirty = true;
+	g->erase_dirty = true;
+}
+
+/* ------------------------------------------------------------------------------ alternate screen */
+
+void grid__set_alt(struct grid *g, bool on, bool clear)
+{
+	struct screen *want = on ? &g->alt : &g->primary;
+	if (g->scr == want)
+		return;
+	if (g->sel.active)
+		grid_select_clear(g);
+	g->scr = want;
+	g->view_offset = 0;
+	g->last_x = g->last_y = -1;
+	if (on && clear) {
+		uint16_t es = grid__erase_style(g);
+		for (int y = 0; y < g->rows; y++) {
+			struct line *l = grid__line(g, y);
+			l->flags = 0;
+			grid__clear_cells(l->cells, g->cols, es);
+		}
+	}
+	grid_damage_all(g);
+}
+
+/* ------------------------------------------------------------------------------------ DECSET/SM */
+
+static void set_mouse(struct grid *g, enum grid_mouse_mode m, bool set)
+{
+	if (set)
+		g->modes.mouse = m;
+	else if (g->modes.mouse == m)
+		g->modes.mouse = GRID_MOUSE_NONE;
+}
+
+static void set_mouse_enc(struct grid *g, enum grid_mouse_encoding e, bool set)
+{
+	if (set)
+		g->modes.mouse_encoding = e;
+	else if (g->modes.mouse_encoding == e)
+		g->modes.mouse_encoding = GRID_MOUSE_ENC_DEFAULT;
+}
+
+static void dec_mode(struct grid *g, int mode, bool set)
+{
+	switch (mode) {
+	case 1: g->modes.keys.cursor_keys_app = set; break;
+	case 3:
+		/* DECCOLM: a console cannot change its width, but the side effects of the VT510 stay:
+		 * margins reset, screen cleared, cursor home (xterm ignores the mode without allowColumnMode) */
+		g->top = 0;
+		g->bottom = g->rows - 1;
+		g->left = 0;
+		g->right = g->cols - 1;
+		grid__erase_display(g, 2, false);
+		grid__goto(g, 0, 0);
+		break;
+	case 5:
+		if (g->modes.reverse_video != set)
+			grid_damage_all(g);
+		g->modes.reverse_video = set;
+		break;
+	case 6:
+		g->origin = set;
+		grid__goto_origin(g, 0, 0);
+		break;
+	case 7:
+		g->autowrap = set;
+		if (!set)
+			g->wrap_pending = false;
+		break;
+	case 9: set_mouse(g, GRID_MOUSE_X10, set); break;
+	case 12: g->cursor_blink = set; g->damaged = true; break;
+	case 25: g->cursor_visible = set; break;
+	case 45: g->reverse_wrap = set; break;
+	case 66: g->modes.keys.keypad_app = set; break;
+	case 67: g->modes.keys.backspace_sends_bs = set; break;
+	case 69:
+		g->lr_mode = set;
+		if (!set) {
+			g->left = 0;
+			g->right = g->cols - 1;
+		}
+		break;
+	case 1000: set_mouse(g, GRID_MOUSE_NORMAL, set); break;
+	case 1002: set_mouse(g, GRID_MOUSE_BUTTON, set); break;
+	case 1003: set_mouse(g, GRID_MOUSE_ANY, set); break;
+	case 1004: g->modes.focus_events = set; break;
+	case 1005: set_mouse_enc(g, GRID_MOUSE_ENC_UTF8, set); break;
+	case 1006: set_mouse_enc(g, GRID_MOUSE_ENC_SGR, set); break;
+	case 1015: set_mouse_enc(g, GRID_MOUSE_ENC_URXVT, set); break;
+	case 1007: g->modes.alternate_scroll = set; break;
+	case 1036:
+	case 1039: g->modes.keys.alt_sends_escape = set; break;
+	case 2004: g->modes.bracketed_paste = set; break;
+	case 2026:
+		g->modes.synchronized = set;
+		if (!set)
+			g->damaged = true;
+		break;
+	case 47:
+		grid__set_alt(g, set, false);
+		break;
+	case 1047:
+		if (!set && g->scr == &g->alt) {
+			/* xterm clears the alternate screen when leaving it through 1047 */
+			uint16_t es = grid__erase_style(g);
+			for (int y = 0; y < g->rows; y++)
+				grid__clear_cells(grid__line(g, y)->cells, g->cols, es);
+		}
+		grid__set_alt(g, set, false);
+		break;
+	case 1048:
+		if (set)
+			grid__save_cursor(g);
+		else
+			grid__restore_cursor(g);
+		break;
+	case 1049:
+		if (set) {
+			if (g->scr != &g->alt) {
+				grid__save_cursor(g);
+				grid__set_alt(g, true, true);
+			}
+		} else if (g->scr == &g->alt) {
+			grid__set_alt(g, false, false);
+			struct saved_cursor *s = &g->saved[0];
+			grid__restore_cursor(g);
+			/* leaving 1049 brings back a pending wrap, unlike DECRC (xterm 379: alacritty's
+			 * wrapline_alt_toggle against xterm.js t0060) */
+			g->wrap_pending = s->valid && s->wrap_pending && g->cx == grid__right_limit(g);
+		}
+		break;
+	default: break;
+	}
+}
+
+static void ansi_mode(struct grid *g, int mode, bool set)
+{
+	switch (mode) {
+	case 4: g->insert = set; break;
+	case 20: g->modes.keys.newline_mode = set; break;
+	default: break;
+	}
+}
+
+void grid__set_mode(struct grid *g, const struct vt_csi *csi, bool set)
+{
+	for (unsigned i = 0; i < csi->n_params; i++) {
+		int m = csi->params[i];
+		if (m < 0)
+			continue;
+		if (csi->private_marker == '?')
+			dec_mode(g, m, set);
+		else if (!csi->private_marker)
+			ansi_mode(g, m, set);
+	}
+}
+
+/* DECRQM: 1 set, 2 reset, 0 not recognised (xterm also answers 3/4 for permanent modes). */
+static int dec_mode_state(const struct grid *g, int mode)
+{
+	bool v;
+	switch (mode) {
+	case 1: v = g->modes.keys.cursor_keys_app; break;
+	case 3: return 4; /* DECCOLM is not supported: permanently reset */
+	case 5: v = g->modes.reverse_video; break;
+	case 6: v = g->origin; break;
+	case 7: v = g->autowrap; break;
+	case 9: v = g->modes.mouse == GRID_MOUSE_X10; break;
+	case 12: v = g->cursor_blink; break;
+	case 25: v = g->cursor_visible; break;
+	case 45: v = g->reverse_wrap; break;
+	case 47:
+	case 1047:
+	case 1049: v = g->scr == &g->alt; break;
+	case 66: v = g->modes.keys.keypad_app; break;
+	case 67: v = g->modes.keys.backspace_sends_bs; break;
+	case 69: v = g->lr_mode; break;
+	case 1000: v = g->modes.mouse == GRID_MOUSE_NORMAL; break;
+	case 1002: v = g->modes.mouse == GRID_MOUSE_BUTTON; break;
+	case 1003: v = g->modes.mouse == GRID_MOUSE_ANY; break;
+	case 1004: v = g->modes.focus_events; break;
+	case 1005: v = g->modes.mouse_encoding == GRID_MOUSE_ENC_UTF8; break;
+	case 1006: v = g->modes.mouse_encoding == GRID_MOUSE_ENC_SGR; break;
+	case 1015: v = g->modes.mouse_encoding == GRID_MOUSE_ENC_URXVT; break;
+	case 1007: v = g->modes.alternate_scroll; break;
+	case 1036:
+	case 1039: v = g->modes.keys.alt_sends_escape; break;
+	case 1048: v = g->saved[g->scr == &g->alt].valid; break;
+	case 2004: v = g->modes.bracketed_paste; break;
+	case 2026: v = g->modes.synchronized; break;
+	default: return 0;
+	}
+	return v ? 1 : 2;
+}
+
+void grid__request_mode(struct grid *g, const struct vt_csi *csi)
+{
+	int mode = csi->n_params ? csi->params[0] : VT_PARAM_DEFAULT;
+	if (mode < 0)
+		mode = 0;
+	if (csi->private_marker == '?') {
+		grid__reply(g, "\033[?%d;%d$y", mode, dec_mode_state(g, mode));
+		return;
+	}
+	int st;
+	switch (mode) {
+	case 4: st = g->insert ? 1 : 2; break;
+	case 20: st = g->modes.keys.newline_mode ? 1 : 2; break;
+	case 2: case 12: st = 4; break; /* KAM, SRM: permanently reset */
+	default: st = 0; break;
+	}
+	grid__reply(g, "\033[%d;%d$y", mode, st);
+}
+
+/* ------------------------------------------------------------------------------ kitty keyboard */
+
+void grid__kitty_keys(struct grid *g, const struct vt_csi *csi)
+{
+	int s = g->scr == &g->alt;
+	uint8_t *stack = g->kitty_stack[s];
+	uint8_t *depth = &g->kitty_depth[s];
+	uint8_t cur = *depth ? stack[*depth - 1] : 0;
+	int v = csi->n_params ? csi->params[0] : VT_PARAM_DEFAULT;
+	switch (csi->private_marker) {
+	case '?':
+		grid__reply(g, "\033[?%uu", cur);
+		return;
+	case '>':
+		if (*depth == KITTY_STACK_MAX) {
+			/* full: the oldest entry goes, as kitty does */
+			memmove(stack, stack + 1, KITTY_STACK_MAX - 1);
+			(*depth)--;
+		}
+		stack[(*depth)++] = (uint8_t)((v < 0 ? 0 : v) & 0x1f);
+		break;
+	case '<': {
+		int n = v <= 0 ? 1 : v;
+		*depth = n >= *depth ? 0 : (uint8_t)(*depth - n);
+		break;
+	}
+	case '=': {
+		uint8_t flags = (uint8_t)((v < 0 ? 0 : v) & 0x1f);
+		int how = csi->n_params > 1 && csi->params[1] > 0 ? csi->params[1] : 1;
+		if (how == 2)
+			flags |= cur;
+		else if (how == 3)
+			flags = cur & (uint8_t)~flags;
+		if (*depth == 0)
+			stack[(*depth)++] = flags;
+		else
+			stack[*depth - 1] = flags;
+		break;
+	}
+	default:
+		return;
+	}
+	g->modes.keys.kitty_flags = *depth ? stack[*depth - 1] : 0;
+}

@@ -1,0 +1,467 @@
+/* grid/grid-osc.c: OSC and DCS strings: titles, the palette and its queries, hyperlinks, the clipboard,
+ * DECRQSS; the title stack.
+ *
+ * References: xterm ctlseqs "Operating System Commands" and "DCS $ q Pt ST"; OSC 8 hyperlinks
+ * (https://gist.github.com/egmontkob/eb114294efbcd5adb1944c9f3cb5feda). Colour specifications are the X11
+ * forms xterm accepts: rgb:h/h/h with 1-4 hex digits per channel and #rgb, #rrggbb, #rrrgggbbb,
+ * #rrrrggggbbbb. Replies use ST, as xterm does for a query ended by ST; a BEL-terminated query would get BEL
+ * from xterm, but the parser does not say which terminator came (a documented divergence).
+ * OSC 52 queries are refused unless allowed: grid/ holds no clipboard contents, so they get no answer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid-internal.h"
+
+/* ---------------------------------------------------------------------------------------- palette */
+
+static uint32_t default_color(int i)
+{
+	static const uint32_t base[16] = {
+		0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd, 0x00cdcd, 0xe5e5e5,
+		0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00, 0x5c5cff, 0xff00ff, 0x00ffff, 0xffffff,
+	};
+	if (i < 16)
+		return base[i];
+	if (i < 232) {
+		static const uint8_t lv[6] = {0, 95, 135, 175, 215, 255};
+		int v = i - 16;
+		return (uint32_t)lv[v / 36] << 16 | (uint32_t)lv[v / 6 % 6] << 8 | lv[v % 6];
+	}
+	if (i < 256) {
+		uint32_t v = (uint32_t)(8 + 10 * (i - 232));
+		return v << 16 | v << 8 | v;
+	}
+	if (i == 257)
+		return 0x000000; /* default background */
+	return 0xe5e5e5;         /* default foreground and cursor */
+}
+
+void grid__palette_reset(struct grid *g, int idx)
+{
+	if (idx < 0) {
+		for (int i = 0; i < 259; i++)
+			g->palette[i] = default_color(i);
+	} else if (idx < 259) {
+		g->palette[idx] = default_color(idx);
+	}
+	grid_damage_all(g);
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* n hex digits scaled to 8 bits. */
+static int hex_channel(const char *s, size_t n)
+{
+	if (n < 1 || n > 4)
+		return -1;
+	unsigned v = 0;
+	for (size_t i = 0; i < n; i++) {
+		int h = hexval(s[i]);
+		if (h < 0)
+			return -1;
+		v = v << 4 | (unsigned)h;
+	}
+	unsigned max = (1u << (4 * n)) - 1;
+	return (int)((v * 255 + max / 2) / max);
+}
+
+static bool parse_color(const char *s, size_t len, uint32_t *out)
+{
+	int ch[3];
+	if (len > 4 && !memcmp(s, "rgb:", 4)) {
+		const char *p = s + 4, *end = s + len;
+		for (int i = 0; i < 3; i++) {
+			const char *q = p;
+			while (q < end && *q != '/')
+				q++;
+			if ((i < 2) != (q < end))
+				return false;
+			ch[i] = hex_channel(p, (size_t)(q - p));
+			if (ch[i] < 0)
+				return false;
+			p = q + 1;
+		}
+	} else if (len > 1 && s[0] == '#' && (len - 1) % 3 == 0 && len <= 13) {
+		size_t n = (len - 1) / 3;
+		for (int i = 0; i < 3; i++) {
+			/* #rgb forms are the high bits of each channel, not scaled */
+			int v = hex_channel(s + 1 + (size_t)i * n, n);
+			if (v < 0)
+				return false;
+			unsigned raw = 0;
+			for (size_t k = 0; k < n; k++)
+				raw = raw << 4 | (unsigned)hexval(s[1 + (size_t)i * n + k]);
+			ch[i] = (int)(n == 1 ? raw << 4 : raw >> (4 * n - 8));
+		}
+	} else {
+		return false;
+	}
+	*out = (uint32_t)ch[0] << 16 | (uint32_t)ch[1] << 8 | (uint32_t)ch[2];
+	return true;
+}
+
+static void reply_color(struct grid *g, const char *prefix, uint32_t c)
+{
+	unsigned r = c >> 16 & 0xff, gr = c >> 8 & 0xff, b = c & 0xff;
+	grid__reply(g, "\033]%srgb:%02x%02x/%02x%02x/%02x%02x\033\\", prefix, r, r, gr, gr, b, b);
+}
+
+/* OSC 4 ; c ; spec [; c ; spec ...] */
+static void osc_palette(struct grid *g, const char *s, size_t len)
+{
+	const char *p = s, *end = s + len;
+	while (p < end) {
+		const char *q = memchr(p, ';', (size_t)(end - p));
+		if (!q)
+			return;
+		int idx = 0;
+		for (const char *d = p; d < q; d++) {
+			if (*d < '0' || *d > '9' || idx > 1000)
+				return;
+			idx = idx * 10 + (*d - '0');
+		}
+		const char *v = q + 1;
+		const char *ve = memchr(v, ';', (size_t)(end - v));
+		if (!ve)
+			ve = end;
+		if (idx < 256 && q > p) {
+			uint32_t c;
+			if (ve - v == 1 && *v == '?') {
+				char pre[16];
+				snprintf(pre, sizeof(pre), "4;%d;", idx);
+				reply_color(g, pre, g->palette[idx]);
+			} else if (parse_color(v, (size_t)(ve - v), &c)) {
+				g->palette[idx] = c;
+				grid_damage_all(g);
+			}
+		}
+		p = ve + 1;
+	}
+}
+
+/* OSC 10/11/12 ; spec [; spec ...]: each further spec moves to the next of fg, bg, cursor. */
+static void osc_dynamic(struct grid *g, int which, const char *s, size_t len)
+{
+	const char *p = s, *end = s + len;
+	while (which <= 12 && p <= end) {
+		const char *q = memchr(p, ';', (size_t)(end - p));
+		if (!q)
+			q = end;
+		uint32_t c;
+		if (q - p == 1 && *p == '?') {
+			char pre[16];
+			snprintf(pre, sizeof(pre), "%d;", which);
+			reply_color(g, pre, g->palette[256 + which - 10]);
+		} else if (parse_color(p, (size_t)(q - p), &c)) {
+			g->palette[256 + which - 10] = c;
+			grid_damage_all(g);
+		}
+		which++;
+		p = q + 1;
+	}
+}
+
+/* ------------------------------------------------------------------------------------------- titles */
+
+static void set_title(struct grid *g, const char *s, size_t len)
+{
+	if (len >= TITLE_MAX)
+		len = TITLE_MAX - 1;
+	/* never keep control characters (a title is shown and logged) */
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		g->title[n++] = (uint8_t)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i];
+	g->title[n] = '\0';
+	if (g->cb.title)
+		g->cb.title(g->ud, g->title);
+}
+
+void grid__title_push(struct grid *g)
+{
+	if (g->title_depth == TITLE_STACK_MAX) {
+		free(g->title_stack[0]);
+		memmove(g->title_stack, g->title_stack + 1, sizeof(g->title_stack[0]) * (TITLE_STACK_MAX - 1));
+		g->title_depth--;
+	}
+	char *t = strdup(g->title);
+	if (t)
+		g->title_stack[g->title_depth++] = t;
+}
+
+void grid__title_pop(struct grid *g)
+{
+	if (g->title_depth == 0)
+		return;
+	char *t = g->title_stack[--g->title_depth];
+	set_title(g, t, strlen(t));
+	free(t);
+}
+
+void grid__titles_finish(struct grid *g)
+{
+	while (g->title_depth > 0)
+		free(g->title_stack[--g->title_depth]);
+}
+
+/* ---------------------------------------------------------------------------------------- links */
+
+void grid__links_finish(struct grid *g)
+{
+	struct link_table *t = &g->links;
+	if (t->uri) {
+		for (uint32_t i = 0; i < LINK_MAX; i++) {
+			free(t->uri[i]);
+			free(t->key[i]);
+		}
+	}
+	free(t->uri);
+	free(t->key);
+	free(t->used);
+	memset(t, 0, sizeof(*t));
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+/* OSC 8 ; params ; uri */
+static void osc_link(struct grid *g, const char *s, size_t len)
+{
+	struct link_table *t = &g->links;
+	const char *semi = memchr(s, ';', len);
+	if (!semi)
+		return;
+	const char *uri = semi + 1;
+	size_t ulen = len - (size_t)(uri - s);
+	if (ulen == 0 || ulen > LINK_URI_MAX) {
+		g->link = 0;
+		return;
+	}
+	/* the id= parameter makes separate runs one link */
+	const char *key = NULL;
+	size_t klen = 0;
+	for (const char *p = s; p < semi;) {
+		const char *e = memchr(p, ':', (size_t)(semi - p));
+		if (!e)
+			e = semi;
+		if (e - p > 3 && !memcmp(p, "id=", 3)) {
+			key = p + 3;
+			klen = (size_t)(e - p - 3);
+		}
+		p = e + 1;
+	}
+	if (!t->uri) {
+		t->uri = calloc(LINK_MAX, sizeof(*t->uri));
+		t->key = calloc(LINK_MAX, sizeof(*t->key));
+		t->used = calloc(LINK_MAX, 1);
+		if (!t->uri || !t->key || !t->used) {
+			grid__links_finish(g);
+			return;
+		}
+	}
+	uint32_t free_id = 0;
+	for (uint32_t i = 1; i < LINK_MAX; i++) {
+		if (!t->uri[i]) {
+			if (!free_id)
+				free_id = i;
+			continue;
+		}
+		if (strlen(t->uri[i]) == ulen && !memcmp(t->uri[i], uri, ulen) &&
+		    (key ? t->key[i] && strlen(t->key[i]) == klen && !memcmp(t->key[i], key, klen) : !t->key[i])) {
+			g->link = (uint16_t)i;
+			return;
+		}
+	}
+	if (!free_id) {
+		g->link = 0;
+		grid__collect(g);
+		for (uint32_t i = 1; i < LINK_MAX && !free_id; i++)
+			if (!t->uri[i])
+				free_id = i;
+		if (!free_id)
+			return; /* every link is on screen: the text goes unlinked */
+	}
+	t->uri[free_id] = dup_n(uri, ulen);
+	t->key[free_id] = key ? dup_n(key, klen) : NULL;
+	if (!t->uri[free_id]) {
+		free(t->key[free_id]);
+		t->key[free_id] = NULL;
+		return;
+	}
+	t->count++;
+	g->link = (uint16_t)free_id;
+}
+
+const char *grid_link_uri(const struct grid *g, uint16_t link)
+{
+	if (!link || link >= LINK_MAX || !g->links.uri)
+		return NULL;
+	return g->links.uri[link];
+}
+
+/* ------------------------------------------------------------------------------------ clipboard */
+
+static int b64val(uint8_t c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+static void osc_clipboard(struct grid *g, const char *s, size_t len)
+{
+	const char *semi = memchr(s, ';', len);
+	if (!semi || !g->cb.clipboard)
+		return;
+	char targets[16];
+	size_t tl = (size_t)(semi - s);
+	if (tl >= sizeof(targets))
+		tl = sizeof(targets) - 1;
+	memcpy(targets, s, tl);
+	targets[tl] = '\0';
+	if (tl == 0)
+		memcpy(targets, "s0", 3);
+	const uint8_t *d = (const uint8_t *)semi + 1;
+	size_t dl = len - (size_t)(d - (const uint8_t *)s);
+	if (dl == 1 && d[0] == '?')
+		return; /* a query: refused (no clipboard contents here) */
+	uint8_t *out = malloc(dl / 4 * 3 + 3);
+	if (!out)
+		return;
+	size_t n = 0;
+	uint32_t acc = 0;
+	int bits = 0;
+	for (size_t i = 0; i < dl; i++) {
+		int v = b64val(d[i]);
+		if (v < 0) {
+			if (d[i] == '=')
+				break;
+			free(out);
+			return; /* not base64: xterm ignores the request */
+		}
+		acc = acc << 6 | (uint32_t)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			out[n++] = (uint8_t)(acc >> bits);
+		}
+	}
+	g->cb.clipboard(g->ud, targets, out, n);
+	free(out);
+}
+
+/* ----------------------------------------------------------------------------------------- DECRQSS */
+
+static void decrqss(struct grid *g, const char *s, size_t len)
+{
+	char buf[256];
+	int n = -1;
+	if (len == 1 && s[0] == 'm') {
+		n = grid__sgr_string(g, buf, sizeof(buf) - 1);
+		buf[n++] = 'm';
+	} else if (len == 1 && s[0] == 'r') {
+		n = snprintf(buf, sizeof(buf), "%d;%dr", g->top + 1, g->bottom + 1);
+	} else if (len == 1 && s[0] == 's') {
+		n = snprintf(buf, sizeof(buf), "%d;%ds", g->left + 1, g->right + 1);
+	} else if (len == 2 && s[0] == ' ' && s[1] == 'q') {
+		int v = g->cursor_shape == GRID_CURSOR_BLOCK ? 1 : g->cursor_shape == GRID_CURSOR_UNDERLINE ? 3 : 5;
+		n = snprintf(buf, sizeof(buf), "%d q", v + !g->cursor_blink);
+	} else if (len == 2 && s[0] == '"' && s[1] == 'p') {
+		n = snprintf(buf, sizeof(buf), "65;1\"p");
+	} else if (len == 2 && s[0] == '"' && s[1] == 'q') {
+		n = snprintf(buf, sizeof(buf), "%d\"q", g->decsca);
+	}
+	if (n < 0) {
+		grid__reply(g, "\033P0$r\033\\");
+		return;
+	}
+	buf[n] = '\0';
+	grid__reply(g, "\033P1$r%s\033\\", buf);
+}
+
+/* ------------------------------------------------------------------------------------------ entry */
+
+static void osc(struct grid *g, const char *s, size_t len)
+{
+	int num = 0;
+	size_t i = 0;
+	while (i < len && s[i] >= '0' && s[i] <= '9' && num < 100000)
+		num = num * 10 + (s[i++] - '0');
+	if (i == 0)
+		return;
+	const char *arg = i < len && s[i] == ';' ? s + i + 1 : s + len;
+	size_t alen = (size_t)(s + len - arg);
+	bool has_arg = i < len && s[i] == ';';
+	switch (num) {
+	case 0:
+	case 2:
+		if (has_arg)
+			set_title(g, arg, alen);
+		break;
+	case 4: osc_palette(g, arg, alen); break;
+	case 8: osc_link(g, arg, alen); break;
+	case 10: case 11: case 12:
+		if (has_arg)
+			osc_dynamic(g, num, arg, alen);
+		break;
+	case 52: osc_clipboard(g, arg, alen); break;
+	case 104:
+		if (!has_arg || alen == 0) {
+			for (int k = 0; k < 256; k++)
+				grid__palette_reset(g, k);
+		} else {
+			for (const char *p = arg, *end = arg + alen; p < end;) {
+				int idx = 0;
+				const char *q = p;
+				while (q < end && *q >= '0' && *q <= '9' && idx < 1000)
+					idx = idx * 10 + (*q++ - '0');
+				if (q > p && idx < 256)
+					grid__palette_reset(g, idx);
+				while (q < end && *q != ';')
+					q++;
+				p = q + 1;
+			}
+		}
+		break;
+	case 110: case 111: case 112: grid__palette_reset(g, 256 + num - 110); break;
+	default: break; /* 1 (icon name), 7 (cwd) and others: nothing to show on a console */
+	}
+}
+
+void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
+		  size_t len)
+{
+	struct grid *g = ctx;
+	g->last_cp = 0;
+	if (kind == VT_STRING_OSC) {
+		osc(g, (const char *)data, len);
+	} else if (kind == VT_STRING_DCS && hdr && hdr->final == 'q' && hdr->n_intermediates == 1 &&
+		   hdr->intermediates[0] == '$' && !hdr->private_marker) {
+		decrqss(g, (const char *)data, len);
+	}
+}

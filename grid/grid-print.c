@@ -1,0 +1,353 @@
+/* grid/grid-print.c: writing printable characters into the grid, clusters, charsets and REP.
+ *
+ * The ASCII path writes a whole run into the row per call: margins, insert mode, charset, width and the pen
+ * are decided once per run (or once per row segment), not per character. Deferred autowrap as in xterm and
+ * DEC STD 070: printing into the last column leaves the cursor there with a pending wrap; the next printable
+ * character wraps first and marks the row soft-wrapped.
+ *
+ * Combining marks and the code points that continue a grapheme cluster (vt_grapheme_break: ZWJ sequences,
+ * VS16, regional-indicator pairs) join the character printed just before, if the cursor still sits right
+ * after it (as in libvterm and xterm). A cluster is stored once in the cluster table (interned); a cell
+ * holding one has GRID_CP_CLUSTER | index. A cluster keeps at most CLUSTER_MAX_CPS code points: further
+ * marks are dropped, so endless marks on one cell stay bounded.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid-internal.h"
+
+/* DEC Special Graphics for 0x5f..0x7e (VT100 User Guide, table 3-9; xterm's mapping to Unicode). */
+static const uint16_t dec_graphics[32] = {
+	0x0020, 0x25c6, 0x2592, 0x2409, 0x240c, 0x240d, 0x240a, 0x00b0, 0x00b1, 0x2424, 0x240b,
+	0x2518, 0x2510, 0x250c, 0x2514, 0x253c, 0x23ba, 0x23bb, 0x2500, 0x23bc, 0x23bd, 0x251c,
+	0x2524, 0x2534, 0x252c, 0x2502, 0x2264, 0x2265, 0x03c0, 0x2260, 0x00a3, 0x00b7,
+};
+
+static uint32_t map_charset(uint8_t cs, uint32_t cp)
+{
+	if (cs == CHARSET_DEC_GRAPHICS && cp >= 0x5f && cp <= 0x7e)
+		return dec_graphics[cp - 0x5f];
+	if (cs == CHARSET_UK && cp == '#')
+		return 0x00a3;
+	return cp;
+}
+
+static inline uint16_t cur_style(struct grid *g)
+{
+	return likely(!g->pen_dirty) ? g->pen_id : grid__pen_id(g);
+}
+
+static void do_wrap(struct grid *g)
+{
+	grid__line(g, g->cy)->flags |= LINE_WRAPPED;
+	g->wrap_pending = false;
+	g->cx = grid__left_limit(g);
+	grid__index(g);
+}
+
+/* ----------------------------------------------------------------------------------------- clusters */
+
+static uint32_t cluster_hash(const uint32_t *cp, uint32_t n)
+{
+	uint32_t h = 2166136261u;
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ cp[i]) * 16777619u;
+	return h ^ (h >> 15);
+}
+
+static int cluster_grow(struct cluster_table *t)
+{
+	uint32_t cap = t->cap ? t->cap * 2 : 256;
+	if (cap > CLUSTER_MAX)
+		cap = CLUSTER_MAX;
+	if (cap <= t->cap)
+		return -1;
+	struct cluster *c = realloc(t->c, cap * sizeof(*c));
+	if (!c)
+		return -1;
+	t->c = c;
+	uint8_t *used = realloc(t->used, cap);
+	if (!used)
+		return -1;
+	memset(used + t->cap, 0, cap - t->cap);
+	t->used = used;
+	uint32_t *hash = calloc(cap * 2, sizeof(*hash));
+	if (!hash)
+		return -1;
+	free(t->hash);
+	t->hash = hash;
+	t->hash_cap = cap * 2;
+	t->cap = cap;
+	for (uint32_t i = 0; i < cap; i++) {
+		if (!t->used[i])
+			continue;
+		uint32_t h = cluster_hash(t->c[i].cp, t->c[i].n) & (t->hash_cap - 1);
+		while (t->hash[h])
+			h = (h + 1) & (t->hash_cap - 1);
+		t->hash[h] = i + 1;
+	}
+	return 0;
+}
+
+int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
+{
+	struct cluster_table *t = &g->cl;
+	if (n == 0 || n > CLUSTER_MAX_CPS)
+		return -1;
+	uint32_t hv = cluster_hash(cp, n);
+	if (t->hash_cap) {
+		for (uint32_t h = hv & (t->hash_cap - 1); t->hash[h]; h = (h + 1) & (t->hash_cap - 1)) {
+			const struct cluster *c = &t->c[t->hash[h] - 1];
+			if (c->n == n && !memcmp(c->cp, cp, n * sizeof(*cp)))
+				return (int)(t->hash[h] - 1);
+		}
+	}
+	if (t->count >= t->gc_at && t->count > 0) {
+		grid__collect(g);
+	}
+	if (t->count >= t->cap && cluster_grow(t) < 0)
+		return -1;
+	while (t->next_free < t->cap && t->used[t->next_free])
+		t->next_free++;
+	if (t->next_free >= t->cap)
+		return -1;
+	uint32_t i = t->next_free++;
+	t->used[i] = 1;
+	t->count++;
+	t->c[i].n = n;
+	memcpy(t->c[i].cp, cp, n * sizeof(*cp));
+	uint32_t h = hv & (t->hash_cap - 1);
+	while (t->hash[h])
+		h = (h + 1) & (t->hash_cap - 1);
+	t->hash[h] = i + 1;
+	return (int)i;
+}
+
+const struct cluster *grid__cluster(const struct grid *g, uint32_t cp)
+{
+	uint32_t i = cp & ~GRID_CP_CLUSTER;
+	if (i >= g->cl.cap || !g->cl.used[i])
+		return NULL;
+	return &g->cl.c[i];
+}
+
+/* Appends cp to the cluster in the cell printed last. Returns false when there is no such cell. */
+static bool attach(struct grid *g, uint32_t cp)
+{
+	if (g->last_x < 0 || g->last_y != g->cy)
+		return false;
+	int expect = g->last_x + g->last_w;
+	if (!(g->cx == expect || (g->wrap_pending && g->cx == expect - 1)))
+		return false;
+	struct grid_cell *c = &grid__line(g, g->last_y)->cells[g->last_x];
+	if (c->cp == 0 || c->width == 0)
+		return false;
+	uint32_t buf[CLUSTER_MAX_CPS];
+	uint32_t n;
+	if (c->cp & GRID_CP_CLUSTER) {
+		const struct cluster *cl = grid__cluster(g, c->cp);
+		if (!cl)
+			return true;
+		n = cl->n;
+		memcpy(buf, cl->cp, n * sizeof(*buf));
+	} else {
+		buf[0] = c->cp;
+		n = 1;
+	}
+	g->gb_prev = cp;
+	if (n >= CLUSTER_MAX_CPS)
+		return true; /* dropped: a cluster has a hard cap */
+	buf[n++] = cp;
+	int id = grid__cluster_intern(g, buf, n);
+	if (id < 0)
+		return true;
+	/* the collection inside intern may not move cells, so c is still valid */
+	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
+	grid__damage(g, g->last_y, g->last_x, g->last_x + c->width);
+	return true;
+}
+
+/* ------------------------------------------------------------------------------------------- print */
+
+static void insert_blanks(struct grid *g, struct line *l, int x, int right, int n)
+{
+	grid__fix_wide(l, g->cols, x, right + 1);
+	if (right + 1 - x > n)
+		memmove(&l->cells[x + n], &l->cells[x], (size_t)(right + 1 - x - n) * sizeof(struct grid_cell));
+	grid__fix_wide(l, g->cols, right + 1, right + 1);
+	if (l->cells[right].width == 2)
+		l->cells[right].cp = 0, l->cells[right].width = 1;
+	grid__damage(g, g->cy, x, right + 1);
+}
+
+static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
+{
+	if (g->wrap_pending && g->autowrap)
+		do_wrap(g);
+	int right = grid__right_limit(g);
+	int left = grid__left_limit(g);
+	if (w == 2 && g->cx == right) {
+		if (right == left)
+			return; /* a one-column line cannot hold it */
+		if (g->autowrap) {
+			do_wrap(g);
+			right = grid__right_limit(g);
+		} else {
+			g->cx--;
+		}
+	}
+	struct line *l = grid__line(g, g->cy);
+	int x = g->cx;
+	if (g->insert)
+		insert_blanks(g, l, x, right, w);
+	grid__fix_wide(l, g->cols, x, x + w);
+	l->cells[x] = (struct grid_cell){.cp = cp, .style = style, .link = g->link, .width = (uint8_t)w};
+	if (w == 2)
+		l->cells[x + 1] = (struct grid_cell){.cp = 0, .style = style, .link = g->link, .width = 0};
+	if (g->sel.active)
+		grid__select_touch(g, g->cy, g->cy);
+	grid__damage(g, g->cy, x, x + w);
+	g->last_x = x;
+	g->last_y = g->cy;
+	g->last_w = w;
+	g->gb_prev = cp;
+	g->gb_state = 0;
+	if (x + w > right) {
+		g->cx = right;
+		g->wrap_pending = g->autowrap;
+	} else {
+		g->cx = x + w;
+	}
+}
+
+static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
+{
+	uint16_t style = cur_style(g);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t cp = cps[i];
+		if (cp < 0x7f) {
+			uint8_t cs = g->charsets[g->gl];
+			if (unlikely(g->single_shift)) {
+				cs = g->charsets[g->single_shift];
+				g->single_shift = 0;
+			}
+			if (cs != CHARSET_ASCII)
+				cp = map_charset(cs, cp);
+		} else if (unlikely(g->single_shift)) {
+			g->single_shift = 0;
+		}
+		g->last_cp = cp;
+		int w = vt_char_width(cp);
+		if (w <= 0) {
+			if (cp >= 0x20) {
+				/* Zero-width code points never break (GB9), but the segmentation state must see
+				 * them: GB11 joins an emoji after "ExtPict Extend* ZWJ". */
+				(void)vt_grapheme_break(g->gb_prev, cp, &g->gb_state);
+				attach(g, cp);
+			}
+			continue;
+		}
+		if (g->last_x >= 0 && (cp >= 0x300 || g->gb_prev >= 0x300) &&
+		    !vt_grapheme_break(g->gb_prev, cp, &g->gb_state) && attach(g, cp))
+			continue;
+		print_one(g, cp, w > 2 ? 2 : w, style);
+	}
+}
+
+void grid__print(void *ctx, const uint32_t *cp, size_t n)
+{
+	print_cps(ctx, cp, n);
+}
+
+/* The hot path: a run of printable ASCII, written row segment by row segment. */
+void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	if (unlikely(g->charsets[g->gl] != CHARSET_ASCII || g->single_shift || g->insert)) {
+		uint32_t buf[256];
+		while (n > 0) {
+			size_t k = n < 256 ? n : 256;
+			for (size_t i = 0; i < k; i++)
+				buf[i] = s[i];
+			print_cps(g, buf, k);
+			s += k;
+			n -= k;
+		}
+		return;
+	}
+	if (n == 0)
+		return;
+	uint16_t style = cur_style(g);
+	const uint16_t link = g->link;
+	g->last_cp = s[n - 1];
+	while (n > 0) {
+		if (g->wrap_pending && g->autowrap)
+			do_wrap(g);
+		int right = grid__right_limit(g);
+		int x = g->cx;
+		struct line *l = grid__line(g, g->cy);
+		size_t room = (size_t)(right + 1 - x);
+		size_t k = n < room ? n : room;
+		grid__fix_wide(l, g->cols, x, x + (int)k);
+		struct grid_cell *c = &l->cells[x];
+		for (size_t i = 0; i < k; i++) {
+			c[i].cp = s[i];
+			c[i].style = style;
+			c[i].link = link;
+			c[i].width = 1;
+			c[i].flags = 0;
+		}
+		if (unlikely(g->sel.active))
+			grid__select_touch(g, g->cy, g->cy);
+		grid__damage(g, g->cy, x, x + (int)k);
+		s += k;
+		n -= k;
+		g->last_y = g->cy;
+		g->last_w = 1;
+		if (k == room) {
+			g->cx = right;
+			g->last_x = right;
+			if (g->autowrap) {
+				g->wrap_pending = true;
+			} else if (n > 0) {
+				/* without autowrap the rest lands on the last column: only its last byte stays */
+				c[k - 1].cp = s[n - 1];
+				n = 0;
+			}
+		} else {
+			g->cx = x + (int)k;
+			g->last_x = g->cx - 1;
+		}
+	}
+	g->gb_prev = g->last_cp;
+	g->gb_state = 0;
+}
+
+void grid__rep(struct grid *g, int count)
+{
+	uint32_t cp = g->last_cp;
+	if (cp == 0 || count <= 0)
+		return;
+	/* Past a screenful and a bit, every further line's worth only scrolls an identical line: drop whole
+	 * lines' worth, keeping the count modulo the line width so the cursor ends where it would. */
+	long w1 = g->cx <= g->right ? g->right - g->left + 1 : g->cols;
+	long max = w1 * (g->rows + 2);
+	if (count > max)
+		count = (int)(max + (count - max) % w1);
+	if (cp < 0x7f && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift) {
+		uint8_t buf[256];
+		memset(buf, (int)cp, sizeof(buf));
+		while (count > 0) {
+			int k = count < 256 ? count : 256;
+			grid__print_ascii(g, buf, (size_t)k);
+			count -= k;
+		}
+		return;
+	}
+	int w = vt_char_width(cp);
+	if (w <= 0)
+		return;
+	uint16_t style = cur_style(g);
+	while (count-- > 0)
+		print_one(g, cp, w > 2 ? 2 : w, style);
+}

@@ -1,0 +1,291 @@
+/* grid/grid-reflow.c: resize with reflow of soft-wrapped lines.
+ *
+ * The primary screen and its scrollback are cut into logical lines (rows joined by their soft-wrap flag),
+ * each re-wrapped at the new width; a wide character that no longer fits at the end of a row moves to the
+ * next one. The cursor keeps its offset inside its logical line, so it stays on its character. The last row
+ * kept is the later of the cursor row and the last non-blank row; when they no longer fit, rows leave at the
+ * top into the scrollback (as libvterm and alacritty do), and growing brings scrollback rows back down.
+ * The alternate screen is not reflowed (full-screen programs redraw on SIGWINCH): rows are cut or padded.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid-internal.h"
+
+struct out {
+	struct line **v;
+	size_t base, n, cap; /* live rows are v[base .. n) */
+	size_t dropped;      /* rows freed from the front: absolute index of v[base] */
+	size_t keep;         /* at most this many rows are worth keeping */
+	int cols;
+	bool failed;
+};
+
+static struct line *new_line(int cols)
+{
+	struct line *l = malloc(sizeof(struct line) + (size_t)cols * sizeof(struct grid_cell));
+	if (l) {
+		l->flags = 0;
+		grid__clear_cells(l->cells, cols, 0);
+	}
+	return l;
+}
+
+static struct line *out_add(struct out *o)
+{
+	if (o->n - o->base >= o->keep + 1) {
+		free(o->v[o->base]);
+		o->v[o->base++] = NULL;
+		o->dropped++;
+	}
+	if (o->n == o->cap) {
+		if (o->base > 0) {
+			memmove(o->v, o->v + o->base, (o->n - o->base) * sizeof(*o->v));
+			o->n -= o->base;
+			o->base = 0;
+		}
+		if (o->n == o->cap) {
+			size_t cap = o->cap ? o->cap * 2 : 64;
+			struct line **v = realloc(o->v, cap * sizeof(*v));
+			if (!v) {
+				o->failed = true;
+				return NULL;
+			}
+			o->v = v;
+			o->cap = cap;
+		}
+	}
+	struct line *l = new_line(o->cols);
+	if (!l) {
+		o->failed = true;
+		return NULL;
+	}
+	o->v[o->n++] = l;
+	return l;
+}
+
+static void out_free(struct out *o)
+{
+	for (size_t i = o->base; i < o->n; i++)
+		free(o->v[i]);
+	free(o->v);
+}
+
+static bool cell_blank(const struct grid_cell *c)
+{
+	return c->cp == 0 && c->style == 0 && c->width == 1;
+}
+
+static int trimmed_len(const struct line *l, int cols)
+{
+	int n = cols;
+	while (n > 0 && cell_blank(&l->cells[n - 1]))
+		n--;
+	return n;
+}
+
+struct cursor_map {
+	size_t phys;   /* old physical row (index from the oldest scrollback row) */
+	long off;      /* old offset inside the logical line, set when its line starts */
+	size_t row;    /* result: absolute output row */
+	int col;
+	bool found, pending;
+};
+
+/* Re-wraps old rows [i, j] (one logical line) into o. */
+static void layout_line(struct out *o, const struct screen *s, int ocols, size_t first, size_t i, size_t j,
+			struct cursor_map *cm)
+{
+	int ncols = o->cols;
+	struct line *dst = out_add(o);
+	if (!dst)
+		return;
+	int col = 0;
+	bool has_cur = cm->phys >= i && cm->phys <= j;
+	long end_off = 0;
+	for (size_t r = i; r <= j; r++) {
+		const struct line *l = s->ring[(first + r) % s->cap];
+		int n = r == j ? trimmed_len(l, ocols) : ocols;
+		if (r < j && n > 0 && l->cells[n - 1].cp == 0) {
+			const struct line *next = s->ring[(first + r + 1) % s->cap];
+			if (next->cells[0].width == 2)
+				n--; /* the blank left behind by a wide character that wrapped early */
+		}
+		for (int x = 0; x < n; x++) {
+			const struct grid_cell *c = &l->cells[x];
+			if (c->width == 0)
+				continue;
+			int w = c->width == 2 && ncols >= 2 ? 2 : 1;
+			if (col + w > ncols) {
+				dst->flags |= LINE_WRAPPED;
+				dst = out_add(o);
+				if (!dst)
+					return;
+				col = 0;
+			}
+			long off = (long)(r - i) * ocols + x;
+			if (has_cur && !cm->found && (off == cm->off || (c->width == 2 && off + 1 == cm->off))) {
+				cm->found = true;
+				cm->row = o->dropped + (o->n - o->base) - 1;
+				cm->col = col;
+			}
+			dst->cells[col] = *c;
+			dst->cells[col].flags = 0;
+			if (w == 2) {
+				dst->cells[col + 1] = *c;
+				dst->cells[col + 1].cp = 0;
+				dst->cells[col + 1].width = 0;
+			} else {
+				dst->cells[col].width = 1;
+			}
+			col += w;
+		}
+		end_off = (long)(r - i) * ocols + n;
+	}
+	if (has_cur && !cm->found) {
+		/* the cursor sits after the content: keep its distance, on the same row */
+		long extra = cm->off - end_off;
+		size_t row = o->dropped + (o->n - o->base) - 1;
+		if (cm->pending && extra == 0 && col == ncols) {
+			cm->col = ncols - 1;
+		} else {
+			long pos = col + extra;
+			if (pos >= ncols) {
+				pos = ncols - 1;
+			}
+			cm->col = (int)pos;
+			cm->pending = false;
+		}
+		cm->found = true;
+		cm->row = row;
+	} else if (has_cur) {
+		cm->pending = false;
+	}
+}
+
+/* Builds the new primary screen into ns; cx, cy and pending are the cursor, in and out. */
+static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrows, int *cx, int *cy,
+			  bool *pending)
+{
+	const struct screen *s = &g->primary;
+	int ocols = g->cols, orows = g->rows;
+	size_t first = s->top + s->cap - s->sb_n; /* ring index of the oldest row */
+	int last = *cy;
+	for (int y = orows - 1; y > last; y--) {
+		if (trimmed_len(s->ring[(s->top + (size_t)y) % s->cap], ocols) > 0) {
+			last = y;
+			break;
+		}
+	}
+	size_t nphys = s->sb_n + (size_t)last + 1;
+	struct cursor_map cm = {.phys = s->sb_n + (size_t)*cy, .pending = *pending};
+	struct out o = {.cols = ncols, .keep = s->sb_max + (size_t)nrows};
+	for (size_t i = 0; i < nphys && !o.failed;) {
+		size_t j = i;
+		while (j < nphys - 1 && (s->ring[(first + j) % s->cap]->flags & LINE_WRAPPED))
+			j++;
+		if (cm.phys >= i && cm.phys <= j)
+			cm.off = (long)(cm.phys - i) * ocols + *cx + (*pending ? 1 : 0);
+		layout_line(&o, s, ocols, first, i, j, &cm);
+		i = j + 1;
+	}
+	if (o.failed) {
+		out_free(&o);
+		return -ENOMEM;
+	}
+	size_t total = o.dropped + (o.n - o.base);
+	size_t s0 = total > (size_t)nrows ? total - (size_t)nrows : 0;
+	size_t sb0 = s0 > s->sb_max ? s0 - s->sb_max : 0;
+	if (sb0 < o.dropped)
+		sb0 = o.dropped;
+	memset(ns, 0, sizeof(*ns));
+	ns->sb_max = s->sb_max;
+	ns->cap = (size_t)nrows + s->sb_max;
+	ns->ring = calloc(ns->cap, sizeof(*ns->ring));
+	if (!ns->ring) {
+		out_free(&o);
+		return -ENOMEM;
+	}
+	size_t k = 0;
+	for (size_t a = sb0; a < total && k < ns->cap; a++, k++) {
+		ns->ring[k] = o.v[o.base + (a - o.dropped)];
+		o.v[o.base + (a - o.dropped)] = NULL;
+	}
+	ns->sb_n = s0 - sb0;
+	ns->top = ns->sb_n;
+	ns->abs_top = s->abs_top;
+	for (size_t y = k; y < ns->sb_n + (size_t)nrows; y++) {
+		ns->ring[y] = new_line(ncols);
+		if (!ns->ring[y]) {
+			out_free(&o);
+			grid__screen_finish(ns);
+			return -ENOMEM;
+		}
+	}
+	out_free(&o);
+	long cr = cm.found ? (long)cm.row - (long)s0 : 0;
+	*cy = (int)(cr < 0 ? 0 : cr >= nrows ? nrows - 1 : cr);
+	*cx = cm.found ? grid__clamp(cm.col, 0, ncols - 1) : 0;
+	*pending = cm.found && cm.pending && cr >= 0;
+	return 0;
+}
+
+/* The alternate screen: rows cut or padded; rows leave at the top if the cursor would fall off. */
+static int resize_alt(struct grid *g, struct screen *ns, int ncols, int nrows, int *cy)
+{
+	const struct screen *s = &g->alt;
+	if (grid__screen_init(ns, nrows, ncols, 0) < 0)
+		return -ENOMEM;
+	int shift = *cy >= nrows ? *cy - nrows + 1 : 0;
+	int w = grid__min(ncols, g->cols);
+	for (int y = 0; y < nrows && y + shift < g->rows; y++) {
+		const struct line *src = s->ring[(s->top + (size_t)(y + shift)) % s->cap];
+		struct line *dst = ns->ring[y];
+		memcpy(dst->cells, src->cells, (size_t)w * sizeof(struct grid_cell));
+		if (w < g->cols && dst->cells[w - 1].width == 2)
+			dst->cells[w - 1] = (struct grid_cell){.cp = 0, .style = 0, .width = 1};
+		for (int x = 0; x < w; x++)
+			dst->cells[x].flags = 0;
+	}
+	*cy -= shift;
+	return 0;
+}
+
+int grid__reflow(struct grid *g, int cols, int rows)
+{
+	bool on_alt = g->scr == &g->alt;
+	struct saved_cursor *sv = &g->saved[0];
+	int pcx = on_alt ? (sv->valid ? sv->x : 0) : g->cx;
+	int pcy = on_alt ? (sv->valid ? sv->y : 0) : g->cy;
+	bool pend = on_alt ? false : g->wrap_pending;
+	int acy = on_alt ? g->cy : 0;
+	struct screen np, na;
+	int r = reflow_primary(g, &np, cols, rows, &pcx, &pcy, &pend);
+	if (r < 0)
+		return r;
+	r = resize_alt(g, &na, cols, rows, &acy);
+	if (r < 0) {
+		grid__screen_finish(&np);
+		return r;
+	}
+	grid__screen_finish(&g->primary);
+	grid__screen_finish(&g->alt);
+	g->primary = np;
+	g->alt = na;
+	g->scr = on_alt ? &g->alt : &g->primary;
+	g->cols = cols;
+	g->rows = rows;
+	if (on_alt) {
+		sv->x = pcx;
+		sv->y = pcy;
+		g->cx = grid__min(g->cx, cols - 1);
+		g->cy = acy;
+		g->wrap_pending = false;
+	} else {
+		g->cx = pcx;
+		g->cy = pcy;
+		g->wrap_pending = pend;
+	}
+	return 0;
+}

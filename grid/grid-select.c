@@ -1,0 +1,252 @@
+/* grid/grid-select.c: the selection (cell, word, line), kept in absolute line numbers so it follows the
+ * text through scrolling, marked on cells (GRID_CELL_SELECTED) for the renderer, and extracted as UTF-8.
+ *
+ * As in xterm, changing text under the selection (printing, erasing, scrolling a region) clears it; lines
+ * that scroll out of the scrollback take it with them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid-internal.h"
+
+static struct screen *sel_screen(struct grid *g)
+{
+	return g->sel.on_alt ? &g->alt : &g->primary;
+}
+
+/* The line with absolute number a on screen s, or NULL when it is not held any more. */
+static struct line *abs_line(const struct grid *g, const struct screen *s, uint64_t a)
+{
+	uint64_t oldest = s->abs_top - s->sb_n;
+	if (a < oldest || a >= s->abs_top + (uint64_t)g->rows)
+		return NULL;
+	size_t i = s->top + s->cap - s->sb_n + (size_t)(a - oldest);
+	return s->ring[i % s->cap];
+}
+
+static uint64_t display_to_abs(const struct grid *g, int y)
+{
+	const struct screen *s = g->scr;
+	return s->abs_top - (s == &g->primary ? g->view_offset : 0) + (uint64_t)grid__clamp(y, 0, g->rows - 1);
+}
+
+static void damage_abs(struct grid *g, uint64_t a)
+{
+	struct screen *s = sel_screen(g);
+	if (s != g->scr)
+		return;
+	uint64_t top = s->abs_top - (s == &g->primary ? g->view_offset : 0);
+	if (a >= top && a < top + (uint64_t)g->rows)
+		grid__damage(g, (int)(a - top), 0, g->cols);
+}
+
+static void mark(struct grid *g, bool on)
+{
+	struct screen *s = sel_screen(g);
+	for (uint64_t a = g->sel.y0; a <= g->sel.y1; a++) {
+		struct line *l = abs_line(g, s, a);
+		if (!l)
+			continue;
+		int x0 = a == g->sel.y0 ? g->sel.x0 : 0;
+		int x1 = a == g->sel.y1 ? g->sel.x1 : g->cols - 1;
+		for (int x = x0; x <= x1 && x < g->cols; x++) {
+			if (on)
+				l->cells[x].flags |= GRID_CELL_SELECTED;
+			else
+				l->cells[x].flags &= (uint8_t)~GRID_CELL_SELECTED;
+		}
+		damage_abs(g, a);
+	}
+}
+
+static bool is_word(const struct grid_cell *c)
+{
+	if (c->cp == 0)
+		return false;
+	if (c->cp & GRID_CP_CLUSTER || c->cp >= 0x80)
+		return true;
+	return !strchr(" \t\"'`()[]{}<>|;,&", (int)c->cp);
+}
+
+static void expand_word(struct grid *g)
+{
+	struct screen *s = sel_screen(g);
+	struct line *l = abs_line(g, s, g->sel.y0);
+	if (l && is_word(&l->cells[g->sel.x0]))
+		while (g->sel.x0 > 0 && is_word(&l->cells[g->sel.x0 - 1]))
+			g->sel.x0--;
+	l = abs_line(g, s, g->sel.y1);
+	if (l && is_word(&l->cells[g->sel.x1]))
+		while (g->sel.x1 < g->cols - 1 && is_word(&l->cells[g->sel.x1 + 1]))
+			g->sel.x1++;
+}
+
+void grid__select_update(struct grid *g)
+{
+	bool fwd = g->sel.ay < g->sel.by || (g->sel.ay == g->sel.by && g->sel.ax <= g->sel.bx);
+	g->sel.y0 = fwd ? g->sel.ay : g->sel.by;
+	g->sel.x0 = fwd ? g->sel.ax : g->sel.bx;
+	g->sel.y1 = fwd ? g->sel.by : g->sel.ay;
+	g->sel.x1 = fwd ? g->sel.bx : g->sel.ax;
+	if (g->sel.mode == GRID_SELECT_WORD) {
+		expand_word(g);
+	} else if (g->sel.mode == GRID_SELECT_LINE) {
+		g->sel.x0 = 0;
+		g->sel.x1 = g->cols - 1;
+	}
+	/* the right half of a wide character goes with its left half */
+	struct line *l = abs_line(g, sel_screen(g), g->sel.y0);
+	if (l && g->sel.x0 > 0 && l->cells[g->sel.x0].width == 0)
+		g->sel.x0--;
+	l = abs_line(g, sel_screen(g), g->sel.y1);
+	if (l && g->sel.x1 < g->cols - 1 && l->cells[g->sel.x1].width == 2)
+		g->sel.x1++;
+	mark(g, true);
+}
+
+void grid_select_start(struct grid *g, int x, int y, enum grid_select_mode mode)
+{
+	grid_select_clear(g);
+	g->sel.active = true;
+	g->sel.on_alt = g->scr == &g->alt;
+	g->sel.mode = mode;
+	g->sel.ay = g->sel.by = display_to_abs(g, y);
+	g->sel.ax = g->sel.bx = grid__clamp(x, 0, g->cols - 1);
+	grid__select_update(g);
+}
+
+void grid_select_extend(struct grid *g, int x, int y)
+{
+	if (!g->sel.active)
+		return;
+	mark(g, false);
+	g->sel.by = display_to_abs(g, y);
+	g->sel.bx = grid__clamp(x, 0, g->cols - 1);
+	grid__select_update(g);
+}
+
+void grid_select_clear(struct grid *g)
+{
+	if (!g->sel.active)
+		return;
+	mark(g, false);
+	g->sel.active = false;
+}
+
+bool grid_has_selection(const struct grid *g)
+{
+	return g->sel.active;
+}
+
+void grid__select_touch(struct grid *g, int y0, int y1)
+{
+	if (!g->sel.active || sel_screen(g) != g->scr)
+		return;
+	uint64_t a0 = g->scr->abs_top + (uint64_t)y0, a1 = g->scr->abs_top + (uint64_t)y1;
+	if (a1 < g->sel.y0 || a0 > g->sel.y1)
+		return;
+	grid_select_clear(g);
+}
+
+void grid__select_scrolled(struct grid *g)
+{
+	struct screen *s = sel_screen(g);
+	if (g->sel.active && g->sel.y0 < s->abs_top - s->sb_n)
+		grid_select_clear(g);
+}
+
+/* ------------------------------------------------------------------------------------- extraction */
+
+struct buf {
+	char *p;
+	size_t n, cap;
+	bool failed;
+};
+
+static void put(struct buf *b, const char *s, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 256;
+		while (cap < b->n + n + 1)
+			cap *= 2;
+		char *p = realloc(b->p, cap);
+		if (!p) {
+			b->failed = true;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+}
+
+static void put_utf8(struct buf *b, uint32_t cp)
+{
+	char s[4];
+	size_t n;
+	if (cp < 0x80) {
+		s[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		s[0] = (char)(0xc0 | cp >> 6);
+		s[1] = (char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		s[0] = (char)(0xe0 | cp >> 12);
+		s[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		s[2] = (char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		s[0] = (char)(0xf0 | cp >> 18);
+		s[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		s[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+		s[3] = (char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	put(b, s, n);
+}
+
+char *grid_selection_text(const struct grid *g, size_t *len)
+{
+	if (!g->sel.active)
+		return NULL;
+	const struct screen *s = g->sel.on_alt ? &g->alt : &g->primary;
+	struct buf b = {0};
+	for (uint64_t a = g->sel.y0; a <= g->sel.y1; a++) {
+		const struct line *l = abs_line(g, s, a);
+		if (!l)
+			continue;
+		int x0 = a == g->sel.y0 ? g->sel.x0 : 0;
+		int x1 = a == g->sel.y1 ? g->sel.x1 : g->cols - 1;
+		bool joined = (l->flags & LINE_WRAPPED) && x1 == g->cols - 1 && a != g->sel.y1;
+		int end = x1;
+		if (!joined)
+			while (end >= x0 && l->cells[end].cp == 0)
+				end--;
+		for (int x = x0; x <= end; x++) {
+			const struct grid_cell *c = &l->cells[x];
+			if (c->width == 0)
+				continue;
+			uint32_t cps[CLUSTER_MAX_CPS];
+			size_t n = grid_cell_codepoints(g, c, cps, CLUSTER_MAX_CPS);
+			if (n == 0)
+				put(&b, " ", 1);
+			for (size_t i = 0; i < n && i < CLUSTER_MAX_CPS; i++)
+				put_utf8(&b, cps[i]);
+		}
+		if (!joined && a != g->sel.y1)
+			put(&b, "\n", 1);
+	}
+	put(&b, "", 0);
+	if (b.failed) {
+		free(b.p);
+		return NULL;
+	}
+	b.p[b.n] = '\0';
+	if (len)
+		*len = b.n;
+	return b.p;
+}

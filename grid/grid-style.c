@@ -1,0 +1,461 @@
+/* grid/grid-style.c: SGR, style interning and the collection of unused styles, clusters and links.
+ *
+ * SGR follows xterm's ctlseqs ("CSI Pm m") and ITU T.416 for the colon forms: 38:2:Pi:r:g:b (colour space id,
+ * possibly empty, as in `38:2::r:g:b`), 38:2:r:g:b (the common short form), 38:5:n, and the semicolon forms
+ * 38;2;r;g;b and 38;5;n. 4:0..4:5 select underline styles (kitty/VTE); 58/59 the underline colour.
+ *
+ * The pen is resolved to a style id lazily, once per change, at the first print after it (so a run of SGRs
+ * costs one lookup). Lookups go through a direct-mapped cache of recent pens, then an open-addressing table.
+ * Unused ids are collected by a mark-and-sweep over all cells when the table reaches its threshold; the next
+ * threshold leaves headroom proportional to the cells scanned, so a flood of fresh styles costs amortised
+ * O(1) per style and never thrashes. When the table is full of live styles, new pens fall back to the
+ * nearest already-known style (the default), keeping memory bounded.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid-internal.h"
+
+static inline void style_key(const struct grid_style *s, uint64_t *a, uint64_t *b)
+{
+	*a = (uint64_t)s->fg | (uint64_t)s->bg << 32;
+	*b = (uint64_t)s->ul_color | (uint64_t)s->attrs << 32 | (uint64_t)s->underline << 48;
+}
+
+static inline uint32_t style_hash(const struct grid_style *s)
+{
+	uint64_t a, b;
+	style_key(s, &a, &b);
+	uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full);
+	h ^= h >> 29;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static inline bool style_eq(const struct grid_style *x, const struct grid_style *y)
+{
+	return x->fg == y->fg && x->bg == y->bg && x->ul_color == y->ul_color && x->attrs == y->attrs &&
+	       x->underline == y->underline;
+}
+
+static void hash_insert(struct style_table *t, uint32_t id)
+{
+	uint32_t h = style_hash(&t->styles[id]) & (t->hash_cap - 1);
+	while (t->hash[h])
+		h = (h + 1) & (t->hash_cap - 1);
+	t->hash[h] = id + 1;
+}
+
+static int rebuild_hash(struct style_table *t, uint32_t hash_cap)
+{
+	uint32_t *hash = calloc(hash_cap, sizeof(*hash));
+	if (!hash)
+		return -1;
+	free(t->hash);
+	t->hash = hash;
+	t->hash_cap = hash_cap;
+	for (uint32_t i = 1; i < t->cap; i++)
+		if (t->used[i])
+			hash_insert(t, i);
+	return 0;
+}
+
+static int grow(struct style_table *t)
+{
+	uint32_t cap = t->cap * 2;
+	if (cap > STYLE_MAX + 1)
+		cap = STYLE_MAX + 1;
+	if (cap <= t->cap)
+		return -1;
+	struct grid_style *s = realloc(t->styles, cap * sizeof(*s));
+	if (!s)
+		return -1;
+	t->styles = s;
+	uint8_t *used = realloc(t->used, cap);
+	if (!used)
+		return -1;
+	memset(used + t->cap, 0, cap - t->cap);
+	t->used = used;
+	t->cap = cap;
+	return rebuild_hash(t, cap * 2);
+}
+
+int grid__styles_init(struct grid *g)
+{
+	struct style_table *t = &g->st;
+	t->cap = 256;
+	t->styles = calloc(t->cap, sizeof(*t->styles));
+	t->used = calloc(t->cap, 1);
+	if (!t->styles || !t->used)
+		return -1;
+	t->used[0] = 1;
+	t->count = 1;
+	t->next_free = 1;
+	t->gc_at = 4096;
+	g->cl.gc_at = 4096;
+	return rebuild_hash(t, t->cap * 2);
+}
+
+void grid__styles_finish(struct grid *g)
+{
+	free(g->st.styles);
+	free(g->st.used);
+	free(g->st.hash);
+	free(g->cl.c);
+	free(g->cl.used);
+	free(g->cl.hash);
+}
+
+static uint16_t intern(struct grid *g, const struct grid_style *s)
+{
+	struct style_table *t = &g->st;
+	uint32_t hv = style_hash(s);
+	uint32_t slot = hv & (PEN_CACHE_SIZE - 1);
+	if (t->cache[slot].id && style_eq(&t->cache[slot].style, s))
+		return (uint16_t)(t->cache[slot].id - 1);
+	uint32_t id = 0;
+	for (uint32_t h = hv & (t->hash_cap - 1); t->hash[h]; h = (h + 1) & (t->hash_cap - 1)) {
+		if (style_eq(&t->styles[t->hash[h] - 1], s)) {
+			id = t->hash[h];
+			break;
+		}
+	}
+	if (!id) {
+		if (style_eq(s, &t->styles[0]))
+			return 0;
+		if (t->count >= t->gc_at)
+			grid__collect(g);
+		if (t->count >= t->cap && grow(t) < 0)
+			return 0; /* full of live styles: the default stands in */
+		while (t->next_free < t->cap && t->used[t->next_free])
+			t->next_free++;
+		if (t->next_free >= t->cap)
+			return 0;
+		id = t->next_free++;
+		t->used[id] = 1;
+		t->count++;
+		t->styles[id] = *s;
+		hash_insert(t, id);
+		id++;
+	}
+	t->cache[slot].style = *s;
+	t->cache[slot].id = id;
+	return (uint16_t)(id - 1);
+}
+
+uint16_t grid__pen_id(struct grid *g)
+{
+	if (g->pen_dirty) {
+		struct grid_style s = g->pen;
+		if (g->protect)
+			s.attrs |= GRID_ATTR_PROTECTED;
+		g->pen_id = intern(g, &s);
+		g->pen_dirty = false;
+	}
+	return g->pen_id;
+}
+
+uint16_t grid__erase_style(struct grid *g)
+{
+	if (g->erase_dirty) {
+		struct grid_style s = {0};
+		s.bg = g->pen.bg;
+		g->erase_id = intern(g, &s);
+		g->erase_dirty = false;
+	}
+	return g->erase_id;
+}
+
+/* ------------------------------------------------------------------------------------- collection */
+
+static void mark_line(struct grid *g, const struct line *l)
+{
+	for (int x = 0; x < g->cols; x++) {
+		const struct grid_cell *c = &l->cells[x];
+		g->st.used[c->style] |= 2;
+		if (c->cp & GRID_CP_CLUSTER) {
+			uint32_t i = c->cp & ~GRID_CP_CLUSTER;
+			if (i < g->cl.cap)
+				g->cl.used[i] |= 2;
+		}
+		if (c->link && c->link < LINK_MAX && g->links.used)
+			g->links.used[c->link] = 1;
+	}
+}
+
+static size_t mark_screen(struct grid *g, const struct screen *s)
+{
+	size_t n = (size_t)g->rows + s->sb_n;
+	for (size_t i = 0; i < n; i++) {
+		const struct line *l = s->ring[(s->top + s->cap - s->sb_n + i) % s->cap];
+		if (l)
+			mark_line(g, l);
+	}
+	return n * (size_t)g->cols;
+}
+
+static uint32_t sweep(uint8_t *used, uint32_t cap, uint32_t *next_free)
+{
+	uint32_t live = 0;
+	*next_free = cap;
+	for (uint32_t i = 0; i < cap; i++) {
+		if (used[i] & 2) {
+			used[i] = 1;
+			live++;
+		} else {
+			used[i] = 0;
+			if (i < *next_free)
+				*next_free = i;
+		}
+	}
+	return live;
+}
+
+static uint32_t next_threshold(uint32_t live, size_t cells, uint32_t max)
+{
+	size_t headroom = cells / 16;
+	if (headroom < 1024)
+		headroom = 1024;
+	size_t at = live + headroom;
+	return at > max ? max : (uint32_t)at;
+}
+
+void grid__collect(struct grid *g)
+{
+	struct style_table *st = &g->st;
+	struct cluster_table *cl = &g->cl;
+	if (g->links.used)
+		memset(g->links.used, 0, LINK_MAX);
+	size_t cells = mark_screen(g, &g->primary) + mark_screen(g, &g->alt);
+	st->used[0] |= 2;
+	/* the pens in use stay: their ids are cached in the grid */
+	if (!g->pen_dirty)
+		st->used[g->pen_id] |= 2;
+	if (!g->erase_dirty)
+		st->used[g->erase_id] |= 2;
+	st->count = sweep(st->used, st->cap, &st->next_free);
+	if (st->next_free == 0)
+		st->next_free = 1;
+	rebuild_hash(st, st->hash_cap);
+	memset(st->cache, 0, sizeof(st->cache));
+	/* When live styles already fill the table, the next collection waits for a full headroom of attempts:
+	 * meanwhile new pens fall back to the default style instead of sweeping again and again. */
+	uint32_t at = next_threshold(st->count, cells, STYLE_MAX + 1);
+	st->gc_at = at > st->count ? at : STYLE_MAX + 1;
+	if (cl->cap) {
+		cl->count = sweep(cl->used, cl->cap, &cl->next_free);
+		memset(cl->hash, 0, cl->hash_cap * sizeof(*cl->hash));
+		for (uint32_t i = 0; i < cl->cap; i++) {
+			if (!cl->used[i])
+				continue;
+			uint32_t h = 2166136261u;
+			for (uint32_t k = 0; k < cl->c[i].n; k++)
+				h = (h ^ cl->c[i].cp[k]) * 16777619u;
+			h = (h ^ (h >> 15)) & (cl->hash_cap - 1);
+			while (cl->hash[h])
+				h = (h + 1) & (cl->hash_cap - 1);
+			cl->hash[h] = i + 1;
+		}
+		at = next_threshold(cl->count, cells, CLUSTER_MAX);
+		cl->gc_at = at > cl->count ? at : CLUSTER_MAX;
+	}
+	if (g->links.used) {
+		for (uint32_t i = 1; i < LINK_MAX; i++) {
+			if (g->links.uri[i] && !g->links.used[i] && i != g->link) {
+				free(g->links.uri[i]);
+				free(g->links.key[i]);
+				g->links.uri[i] = NULL;
+				g->links.key[i] = NULL;
+				g->links.count--;
+			}
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------- SGR */
+
+static int param(const struct vt_csi *csi, unsigned i)
+{
+	int v = i < csi->n_params ? csi->params[i] : 0;
+	return v < 0 ? 0 : v;
+}
+
+static bool is_sub(const struct vt_csi *csi, unsigned i)
+{
+	return i < csi->n_params && i < 32 && (csi->sub_mask >> i & 1u);
+}
+
+/* Parses the colour after 38/48/58 at index i; returns the index of the next parameter. *ok is false when
+ * the colour is malformed (then nothing changes, as in xterm). */
+static unsigned ext_color(const struct vt_csi *csi, unsigned i, uint32_t *out, bool *ok)
+{
+	unsigned n = csi->n_params;
+	*ok = false;
+	if (is_sub(csi, i + 1)) {
+		/* colon form: everything up to the next non-sub parameter belongs to this colour */
+		unsigned j = i + 1;
+		while (j < n && is_sub(csi, j))
+			j++;
+		unsigned subs = j - (i + 1);
+		int kind = param(csi, i + 1);
+		if (kind == 5 && subs >= 2) {
+			*out = GRID_COLOR_PALETTE(param(csi, i + 2));
+			*ok = param(csi, i + 2) < 256;
+		} else if (kind == 2 && subs >= 4) {
+			unsigned b = subs >= 5 ? i + 3 : i + 2; /* 38:2:Pi:r:g:b or 38:2:r:g:b */
+			*out = GRID_COLOR_RGB(param(csi, b), param(csi, b + 1), param(csi, b + 2));
+			*ok = param(csi, b) < 256 && param(csi, b + 1) < 256 && param(csi, b + 2) < 256;
+		} else if (kind == 2 && subs == 3) {
+			*out = GRID_COLOR_RGB(0, 0, 0);
+			*ok = false;
+		}
+		return j;
+	}
+	if (i + 1 >= n)
+		return n;
+	int kind = param(csi, i + 1);
+	if (kind == 5) {
+		if (i + 2 >= n)
+			return n;
+		*out = GRID_COLOR_PALETTE(param(csi, i + 2));
+		*ok = param(csi, i + 2) < 256;
+		return i + 3;
+	}
+	if (kind == 2) {
+		if (i + 4 >= n)
+			return n;
+		*out = GRID_COLOR_RGB(param(csi, i + 2), param(csi, i + 3), param(csi, i + 4));
+		*ok = param(csi, i + 2) < 256 && param(csi, i + 3) < 256 && param(csi, i + 4) < 256;
+		return i + 5;
+	}
+	return i + 2;
+}
+
+static unsigned sgr_one(struct grid *g, const struct vt_csi *csi, unsigned i)
+{
+	struct grid_style *p = &g->pen;
+	int v = param(csi, i);
+	unsigned next = i + 1;
+	uint32_t color;
+	bool ok;
+	switch (v) {
+	case 0: memset(p, 0, sizeof(*p)); break;
+	case 1: p->attrs |= GRID_ATTR_BOLD; break;
+	case 2: p->attrs |= GRID_ATTR_DIM; break;
+	case 3: p->attrs |= GRID_ATTR_ITALIC; break;
+	case 4:
+		if (is_sub(csi, i + 1)) {
+			int u = param(csi, i + 1);
+			if (u <= GRID_UNDERLINE_DASHED)
+				p->underline = (uint8_t)u;
+		} else {
+			p->underline = GRID_UNDERLINE_SINGLE;
+		}
+		break;
+	case 5: case 6: p->attrs |= GRID_ATTR_BLINK; break;
+	case 7: p->attrs |= GRID_ATTR_REVERSE; break;
+	case 8: p->attrs |= GRID_ATTR_INVISIBLE; break;
+	case 9: p->attrs |= GRID_ATTR_STRIKE; break;
+	case 21: p->underline = GRID_UNDERLINE_DOUBLE; break;
+	case 22: p->attrs &= (uint16_t)~(GRID_ATTR_BOLD | GRID_ATTR_DIM); break;
+	case 23: p->attrs &= (uint16_t)~GRID_ATTR_ITALIC; break;
+	case 24: p->underline = GRID_UNDERLINE_NONE; break;
+	case 25: p->attrs &= (uint16_t)~GRID_ATTR_BLINK; break;
+	case 27: p->attrs &= (uint16_t)~GRID_ATTR_REVERSE; break;
+	case 28: p->attrs &= (uint16_t)~GRID_ATTR_INVISIBLE; break;
+	case 29: p->attrs &= (uint16_t)~GRID_ATTR_STRIKE; break;
+	case 30: case 31: case 32: case 33: case 34: case 35: case 36: case 37:
+		p->fg = GRID_COLOR_PALETTE(v - 30);
+		break;
+	case 38: case 48: case 58:
+		next = ext_color(csi, i, &color, &ok);
+		if (ok) {
+			if (v == 38)
+				p->fg = color;
+			else if (v == 48)
+				p->bg = color;
+			else
+				p->ul_color = color;
+		}
+		return next;
+	case 39: p->fg = GRID_COLOR_DEFAULT; break;
+	case 40: case 41: case 42: case 43: case 44: case 45: case 46: case 47:
+		p->bg = GRID_COLOR_PALETTE(v - 40);
+		break;
+	case 49: p->bg = GRID_COLOR_DEFAULT; break;
+	case 53: p->attrs |= GRID_ATTR_OVERLINE; break;
+	case 55: p->attrs &= (uint16_t)~GRID_ATTR_OVERLINE; break;
+	case 59: p->ul_color = GRID_COLOR_DEFAULT; break;
+	case 90: case 91: case 92: case 93: case 94: case 95: case 96: case 97:
+		p->fg = GRID_COLOR_PALETTE(v - 90 + 8);
+		break;
+	case 100: case 101: case 102: case 103: case 104: case 105: case 106: case 107:
+		p->bg = GRID_COLOR_PALETTE(v - 100 + 8);
+		break;
+	default: break;
+	}
+	/* sub-parameters of anything else are skipped with it */
+	while (is_sub(csi, next))
+		next++;
+	return next;
+}
+
+void grid__sgr(struct grid *g, const struct vt_csi *csi)
+{
+	if (csi->n_params == 0) {
+		memset(&g->pen, 0, sizeof(g->pen));
+	} else {
+		for (unsigned i = 0; i < csi->n_params;)
+			i = sgr_one(g, csi, i);
+	}
+	g->pen_dirty = true;
+	g->erase_dirty = true;
+}
+
+static int color_sgr(char *buf, size_t cap, uint32_t c, int base)
+{
+	uint32_t v = c & 0xffffffu;
+	switch (GRID_COLOR_KIND(c)) {
+	case GRID_COLOR_KIND_PALETTE:
+		if (v < 8 && base != 58)
+			return snprintf(buf, cap, ";%u", (unsigned)(base - 8 + (int)v));
+		if (v < 16 && base != 58)
+			return snprintf(buf, cap, ";%u", (unsigned)(base == 38 ? 90 : 100) + v - 8);
+		return snprintf(buf, cap, ";%d:5:%u", base, v);
+	case GRID_COLOR_KIND_RGB:
+		return snprintf(buf, cap, ";%d:2:%u:%u:%u", base, v >> 16, v >> 8 & 0xff, v & 0xff);
+	default:
+		return 0;
+	}
+}
+
+/* The pen as SGR parameters (DECRQSS "m"), e.g. "1;31" ("0" for the default pen), in the form libvterm and
+ * xterm answer with (colon forms for indexed and direct colours). Returns the length. */
+int grid__sgr_string(const struct grid *g, char *buf, size_t cap)
+{
+	static const struct {
+		uint16_t attr;
+		const char *s;
+	} map[] = {
+		{GRID_ATTR_BOLD, ";1"},    {GRID_ATTR_DIM, ";2"},       {GRID_ATTR_ITALIC, ";3"},
+		{GRID_ATTR_BLINK, ";5"},   {GRID_ATTR_REVERSE, ";7"},   {GRID_ATTR_INVISIBLE, ";8"},
+		{GRID_ATTR_STRIKE, ";9"},  {GRID_ATTR_OVERLINE, ";53"},
+	};
+	char tmp[256];
+	const size_t tc = sizeof(tmp);
+	const struct grid_style *p = &g->pen;
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (p->attrs & map[i].attr)
+			n += (size_t)snprintf(tmp + n, tc - n, "%s", map[i].s);
+	if (p->underline == GRID_UNDERLINE_SINGLE)
+		n += (size_t)snprintf(tmp + n, tc - n, ";4");
+	else if (p->underline == GRID_UNDERLINE_DOUBLE)
+		n += (size_t)snprintf(tmp + n, tc - n, ";21");
+	else if (p->underline)
+		n += (size_t)snprintf(tmp + n, tc - n, ";4:%u", p->underline);
+	n += (size_t)color_sgr(tmp + n, tc - n, p->fg, 38);
+	n += (size_t)color_sgr(tmp + n, tc - n, p->bg, 48);
+	n += (size_t)color_sgr(tmp + n, tc - n, p->ul_color, 58);
+	return snprintf(buf, cap, "%s", n ? tmp + 1 : "0");
+}

@@ -1,0 +1,68 @@
+/* input/input-internal.h: what input.c (libinput, devices, pointer) and keyboard.c (xkbcommon) share. */
+#ifndef INPUT_INPUT_INTERNAL_H
+#define INPUT_INPUT_INTERNAL_H
+
+#include <xkbcommon/xkbcommon-compose.h>
+#include <xkbcommon/xkbcommon.h>
+
+#include "input/input.h"
+
+struct libinput;
+struct udev;
+
+/* One open libinput device, in a singly linked list owned by struct input. */
+struct input_dev {
+	struct input_dev *next;
+	struct libinput_device *dev; /* a reference we hold (libinput_device_ref) */
+	bool keyboard;
+	bool pointer;
+};
+
+struct input_kbd {
+	struct xkb_context *ctx;
+	struct xkb_keymap *keymap;
+	struct xkb_state *state;
+	struct xkb_keymap *us_keymap; /* for the "base layout key" of non-Latin layouts */
+	struct xkb_compose_table *compose_table; /* NULL when the locale has none */
+	struct xkb_compose_state *compose;
+	xkb_mod_index_t mod_idx[8];  /* per enum input_mod bit; XKB_MOD_INVALID when absent */
+	xkb_led_index_t led_idx[3];  /* Num, Caps, Scroll */
+	unsigned leds;               /* last LED bits pushed to the devices */
+	char name[256];              /* input_keymap_name() */
+
+	/* Software repeat: set on a press of a repeating key, cleared by its release, another press,
+	 * or a suspend. */
+	uint32_t repeat_key;         /* evdev code, 0 = none */
+	uint64_t repeat_next_usec;
+	uint64_t repeat_delay_usec;
+	uint64_t repeat_interval_usec;
+};
+
+struct input {
+	struct input_callbacks cb;
+	void *ctx;
+	struct input_kbd kbd;
+	struct udev *udev;
+	struct libinput *li;
+	struct input_dev *devs;
+	bool suspended;
+	/* Touchpad scrolling arrives in pixels: kept here until it makes a whole line. */
+	double scroll_acc_v, scroll_acc_h;
+	int wheel_acc_v, wheel_acc_h; /* high-resolution wheels: 120 per notch */
+};
+
+void input_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void input_vlog(int prio, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+int input_kbd_init(struct input_kbd *k, const struct input_config *cfg);
+void input_kbd_finish(struct input_kbd *k);
+/* Handles a key from any keyboard of the seat (already merged across devices). */
+void input_kbd_key(struct input *in, uint32_t keycode, bool pressed, uint64_t time_usec);
+/* Forgets held keys and latched modifiers (locks stay), stops repeat. */
+void input_kbd_reset(struct input *in);
+/* enum input_mod bits in effect now. */
+unsigned input_kbd_mods(const struct input_kbd *k);
+/* Pushes the LED state to one device (a new keyboard) or, with dev NULL, to all keyboards if changed. */
+void input_update_leds(struct input *in, struct libinput_device *dev);
+
+#endif

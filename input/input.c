@@ -1,0 +1,389 @@
+/* input/input.c: libinput on the seat (udev backend), devices and pointer events.
+ *
+ * libinput opens every evdev node through open_restricted, which we forward to the program (libseat owns
+ * the fds, so a VT switch revokes them). Keys from several keyboards are merged with libinput's seat-wide
+ * key count, as weston does: a key held on two keyboards is one press and one release.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libinput.h>
+#include <libudev.h>
+
+#include "input/input-internal.h"
+
+/* Touchpad and continuous scrolling: pixels per emitted line step (libinput's "wheel-equivalent" is
+ * about 15 degrees, 10-15 px of finger motion on most touchpads). */
+#define SCROLL_PX_PER_STEP 15.0
+
+static void (*log_handler)(int prio, const char *fmt, va_list ap);
+
+void input_set_log_handler(void (*handler)(int prio, const char *fmt, va_list ap))
+{
+	log_handler = handler;
+}
+
+void input_vlog(int prio, const char *fmt, va_list ap)
+{
+	if (log_handler) {
+		log_handler(prio, fmt, ap);
+		return;
+	}
+	fprintf(stderr, "input: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void input_log(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	input_vlog(prio, fmt, ap);
+	va_end(ap);
+}
+
+static int open_restricted(const char *path, int flags, void *user_data)
+{
+	struct input *in = user_data;
+	int fd;
+
+	if (!in->cb.open_device)
+		return -ENODEV;
+	fd = in->cb.open_device(in->ctx, path, flags);
+	if (fd < 0)
+		input_log(4, "cannot open %s through the seat: %s", path, strerror(-fd));
+	return fd;
+}
+
+static void close_restricted(int fd, void *user_data)
+{
+	struct input *in = user_data;
+
+	if (in->cb.close_device)
+		in->cb.close_device(in->ctx, fd);
+}
+
+static const struct libinput_interface li_iface = {
+	.open_restricted = open_restricted,
+	.close_restricted = close_restricted,
+};
+
+static void li_log(struct libinput *li, enum libinput_log_priority p, const char *fmt, va_list ap)
+{
+	int prio = p == LIBINPUT_LOG_PRIORITY_ERROR ? 3 : p == LIBINPUT_LOG_PRIORITY_INFO ? 6 : 7;
+	char line[512];
+
+	/* libinput's lines end in '\n'; ours do not. */
+	vsnprintf(line, sizeof(line), fmt, ap);
+	line[strcspn(line, "\n")] = 0;
+	input_log(prio, "libinput: %s", line);
+}
+
+struct input *input_create(const struct input_config *cfg, const struct input_callbacks *cb, void *ctx)
+{
+	struct input *in = calloc(1, sizeof(*in));
+	static const struct input_config defaults;
+
+	if (!in)
+		return NULL;
+	in->cb = *cb;
+	in->ctx = ctx;
+	if (input_kbd_init(&in->kbd, cfg ? cfg : &defaults) < 0) {
+		free(in);
+		return NULL;
+	}
+	return in;
+}
+
+void input_destroy(struct input *in)
+{
+	struct input_dev *d, *next;
+
+	if (!in)
+		return;
+	for (d = in->devs; d; d = next) {
+		next = d->next;
+		libinput_device_unref(d->dev);
+		free(d);
+	}
+	if (in->li)
+		libinput_unref(in->li); /* closes the devices through close_restricted */
+	if (in->udev)
+		udev_unref(in->udev);
+	input_kbd_finish(&in->kbd);
+	free(in);
+}
+
+int input_start(struct input *in, const char *seat)
+{
+	int r;
+
+	if (in->li)
+		return -EALREADY;
+	in->udev = udev_new();
+	if (!in->udev)
+		return -ENOMEM;
+	in->li = libinput_udev_create_context(&li_iface, in, in->udev);
+	if (!in->li) {
+		r = -ENOMEM;
+		goto err_udev;
+	}
+	libinput_log_set_handler(in->li, li_log);
+	libinput_log_set_priority(in->li, LIBINPUT_LOG_PRIORITY_INFO);
+	if (libinput_udev_assign_seat(in->li, seat ? seat : "seat0") < 0) {
+		input_log(3, "libinput cannot use seat %s (is udev running and its database populated?)",
+			  seat ? seat : "seat0");
+		r = -EIO;
+		goto err_li;
+	}
+	return input_dispatch(in);
+
+err_li:
+	libinput_unref(in->li);
+	in->li = NULL;
+err_udev:
+	udev_unref(in->udev);
+	in->udev = NULL;
+	return r;
+}
+
+int input_get_fd(const struct input *in)
+{
+	return in->li ? libinput_get_fd(in->li) : -1;
+}
+
+void input_update_leds(struct input *in, struct libinput_device *dev)
+{
+	unsigned leds = input_leds(in);
+
+	if (dev) {
+		libinput_device_led_update(dev, (enum libinput_led)leds);
+		return;
+	}
+	if (leds == in->kbd.leds)
+		return;
+	in->kbd.leds = leds;
+	for (struct input_dev *d = in->devs; d; d = d->next) {
+		if (d->keyboard)
+			libinput_device_led_update(d->dev, (enum libinput_led)leds);
+	}
+}
+
+static void device_added(struct input *in, struct libinput_device *dev)
+{
+	struct input_dev *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return;
+	d->dev = libinput_device_ref(dev);
+	d->keyboard = libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_KEYBOARD);
+	d->pointer = libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_POINTER);
+	d->next = in->devs;
+	in->devs = d;
+	/* Touchpads: tap to click (off by default in libinput); two-finger scrolling is libinput's default. */
+	if (libinput_device_config_tap_get_finger_count(dev) > 0)
+		libinput_device_config_tap_set_enabled(dev, LIBINPUT_CONFIG_TAP_ENABLED);
+	if (d->keyboard)
+		input_update_leds(in, dev);
+	input_log(6, "device added: %s%s%s", libinput_device_get_name(dev), d->keyboard ? " (keyboard)" : "",
+		  d->pointer ? " (pointer)" : "");
+}
+
+static void device_removed(struct input *in, struct libinput_device *dev)
+{
+	for (struct input_dev **p = &in->devs; *p; p = &(*p)->next) {
+		struct input_dev *d = *p;
+		if (d->dev != dev)
+			continue;
+		*p = d->next;
+		input_log(6, "device removed: %s", libinput_device_get_name(dev));
+		libinput_device_unref(d->dev);
+		free(d);
+		return;
+	}
+}
+
+static void emit_pointer(struct input *in, struct input_pointer_event *pe)
+{
+	pe->mods = input_kbd_mods(&in->kbd);
+	if (in->cb.pointer)
+		in->cb.pointer(in->ctx, pe);
+}
+
+/* Wheels report 120 per notch (finer on high-resolution wheels); touchpads and trackpoints report pixels.
+ * Both become whole steps here, the remainder kept for the next event. */
+static void handle_scroll(struct input *in, struct libinput_event_pointer *p, enum libinput_event_type t)
+{
+	struct input_pointer_event pe = {.type = INPUT_POINTER_SCROLL,
+					 .time_usec = libinput_event_pointer_get_time_usec(p)};
+	static const enum libinput_pointer_axis axes[2] = {LIBINPUT_POINTER_AXIS_SCROLL_VERTICAL,
+							   LIBINPUT_POINTER_AXIS_SCROLL_HORIZONTAL};
+
+	for (int i = 0; i < 2; i++) {
+		int *steps = i ? &pe.steps_h : &pe.steps_v;
+		if (!libinput_event_pointer_has_axis(p, axes[i]))
+			continue;
+		if (t == LIBINPUT_EVENT_POINTER_SCROLL_WHEEL) {
+			int *acc = i ? &in->wheel_acc_h : &in->wheel_acc_v;
+			*acc += (int)libinput_event_pointer_get_scroll_value_v120(p, axes[i]);
+			*steps = *acc / 120;
+			*acc -= *steps * 120;
+		} else {
+			double *acc = i ? &in->scroll_acc_h : &in->scroll_acc_v;
+			double v = libinput_event_pointer_get_scroll_value(p, axes[i]);
+			if (v == 0.0) { /* a finger lifted: scrolling stopped, forget the remainder */
+				*acc = 0;
+				continue;
+			}
+			*acc += v;
+			*steps = (int)(*acc / SCROLL_PX_PER_STEP);
+			*acc -= *steps * SCROLL_PX_PER_STEP;
+		}
+	}
+	if (pe.steps_v || pe.steps_h)
+		emit_pointer(in, &pe);
+}
+
+static void handle_pointer(struct input *in, struct libinput_event *ev, enum libinput_event_type t)
+{
+	struct libinput_event_pointer *p = libinput_event_get_pointer_event(ev);
+	struct input_pointer_event pe = {.time_usec = libinput_event_pointer_get_time_usec(p)};
+
+	switch (t) {
+	case LIBINPUT_EVENT_POINTER_MOTION:
+		pe.type = INPUT_POINTER_MOTION;
+		pe.dx = libinput_event_pointer_get_dx(p);
+		pe.dy = libinput_event_pointer_get_dy(p);
+		break;
+	case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
+		pe.type = INPUT_POINTER_MOTION_ABSOLUTE;
+		pe.x = libinput_event_pointer_get_absolute_x_transformed(p, 1 << 16) / (double)(1 << 16);
+		pe.y = libinput_event_pointer_get_absolute_y_transformed(p, 1 << 16) / (double)(1 << 16);
+		break;
+	case LIBINPUT_EVENT_POINTER_BUTTON: {
+		bool pressed = libinput_event_pointer_get_button_state(p) == LIBINPUT_BUTTON_STATE_PRESSED;
+		uint32_t count = libinput_event_pointer_get_seat_button_count(p);
+		/* Seat-wide: only the first press and the last release of a button count. */
+		if ((pressed && count != 1) || (!pressed && count != 0))
+			return;
+		pe.type = INPUT_POINTER_BUTTON;
+		pe.button = libinput_event_pointer_get_button(p);
+		pe.pressed = pressed;
+		break;
+	}
+	default:
+		handle_scroll(in, p, t);
+		return;
+	}
+	emit_pointer(in, &pe);
+}
+
+static void handle_event(struct input *in, struct libinput_event *ev)
+{
+	enum libinput_event_type t = libinput_event_get_type(ev);
+
+	switch (t) {
+	case LIBINPUT_EVENT_DEVICE_ADDED:
+		device_added(in, libinput_event_get_device(ev));
+		break;
+	case LIBINPUT_EVENT_DEVICE_REMOVED:
+		device_removed(in, libinput_event_get_device(ev));
+		break;
+	case LIBINPUT_EVENT_KEYBOARD_KEY: {
+		struct libinput_event_keyboard *k = libinput_event_get_keyboard_event(ev);
+		bool pressed = libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED;
+		uint32_t count = libinput_event_keyboard_get_seat_key_count(k);
+		if ((pressed && count == 1) || (!pressed && count == 0))
+			input_kbd_key(in, libinput_event_keyboard_get_key(k), pressed,
+				      libinput_event_keyboard_get_time_usec(k));
+		break;
+	}
+	case LIBINPUT_EVENT_POINTER_MOTION:
+	case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
+	case LIBINPUT_EVENT_POINTER_BUTTON:
+	case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL:
+	case LIBINPUT_EVENT_POINTER_SCROLL_FINGER:
+	case LIBINPUT_EVENT_POINTER_SCROLL_CONTINUOUS:
+		handle_pointer(in, ev, t);
+		break;
+	default:
+		/* LIBINPUT_EVENT_POINTER_AXIS duplicates the SCROLL_* events (libinput >= 1.19); touch,
+		 * tablet and gesture events have no use on a console yet. */
+		break;
+	}
+}
+
+int input_dispatch(struct input *in)
+{
+	struct libinput_event *ev;
+	int r;
+
+	if (!in->li)
+		return 0;
+	r = libinput_dispatch(in->li);
+	if (r < 0)
+		return r;
+	while ((ev = libinput_get_event(in->li))) {
+		handle_event(in, ev);
+		libinput_event_destroy(ev);
+	}
+	return 0;
+}
+
+void input_suspend(struct input *in)
+{
+	if (in->suspended)
+		return;
+	in->suspended = true;
+	if (in->li) {
+		libinput_suspend(in->li);
+		/* Drain the device-removed and key-release events libinput queued, then forget any state. */
+		input_dispatch(in);
+	}
+	input_kbd_reset(in);
+	in->scroll_acc_v = in->scroll_acc_h = 0;
+	in->wheel_acc_v = in->wheel_acc_h = 0;
+}
+
+int input_resume(struct input *in)
+{
+	int r;
+
+	if (!in->suspended)
+		return 0;
+	in->suspended = false;
+	if (!in->li)
+		return 0;
+	r = libinput_resume(in->li);
+	if (r < 0)
+		return -EIO;
+	in->kbd.leds = ~0u; /* push the lock LEDs again to the reopened keyboards */
+	return input_dispatch(in);
+}
+
+void input_inject_key(struct input *in, uint32_t keycode, bool pressed, uint64_t time_usec)
+{
+	input_kbd_key(in, keycode, pressed, time_usec);
+}
+
+static unsigned count_devs(const struct input *in, bool keyboard)
+{
+	unsigned n = 0;
+
+	for (const struct input_dev *d = in->devs; d; d = d->next)
+		n += keyboard ? d->keyboard : d->pointer;
+	return n;
+}
+
+unsigned input_keyboard_count(const struct input *in)
+{
+	return count_devs(in, true);
+}
+
+unsigned input_pointer_count(const struct input *in)
+{
+	return count_devs(in, false);
+}

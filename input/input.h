@@ -1,0 +1,135 @@
+/* input/input.h: keyboards and pointers on a seat.
+ *
+ * libinput (udev backend) finds the seat's evdev devices and opens them through callbacks the program
+ * provides (libseat owns the device fds); xkbcommon turns key codes into keysyms and text with the
+ * configured keymap, compose sequences and locks; key repeat is done here in software on a timer the
+ * program arms; Caps/Num/Scroll Lock LEDs follow the keyboard state. The result is a stream of key and
+ * pointer events for the program. Nothing here knows about terminals.
+ *
+ * Everything runs on the caller's thread: input_dispatch() when the fd from input_get_fd() is readable,
+ * input_timer_expired() when the deadline passed to the arm_timer callback is reached.
+ */
+#ifndef INPUT_INPUT_H
+#define INPUT_INPUT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Modifier bits of key and pointer events (the same bits as the kitty keyboard protocol). */
+enum input_mod {
+	INPUT_MOD_SHIFT = 1 << 0,
+	INPUT_MOD_ALT = 1 << 1,
+	INPUT_MOD_CTRL = 1 << 2,
+	INPUT_MOD_SUPER = 1 << 3,
+	INPUT_MOD_HYPER = 1 << 4,
+	INPUT_MOD_META = 1 << 5,
+	INPUT_MOD_CAPS = 1 << 6,
+	INPUT_MOD_NUM = 1 << 7,
+};
+
+enum input_key_action {
+	INPUT_KEY_PRESS = 1,
+	INPUT_KEY_REPEAT = 2,
+	INPUT_KEY_RELEASE = 3,
+};
+
+struct input_key_event {
+	uint64_t time_usec;          /* the kernel's event time (CLOCK_MONOTONIC); for repeats the timer's */
+	uint32_t keycode;            /* evdev code (KEY_A = 30) */
+	uint32_t keysym;             /* xkb keysym with the current modifiers and layout (XKB_KEY_*) */
+	enum input_key_action action;
+	unsigned mods;               /* enum input_mod bits in effect for this key (after locks) */
+	uint32_t cp;                 /* the character the key types with the current modifiers, before the Ctrl
+				      * transformation ('A' for Ctrl+Shift+a); 0 when none. A finished compose
+				      * sequence puts its first character here. */
+	uint32_t unshifted;          /* the character of the key at shift level 1 of the current layout */
+	uint32_t base;               /* the character of the same physical key in the US layout (Ctrl+С: 'c') */
+	char utf8[32];               /* the text to type, NUL-terminated: cp as UTF-8, or a whole compose result */
+	bool composing;              /* a dead key or compose sequence is in progress: type nothing */
+};
+
+enum input_pointer_type {
+	INPUT_POINTER_MOTION,          /* dx, dy in screen pixels (accelerated) */
+	INPUT_POINTER_MOTION_ABSOLUTE, /* x, y in 0..1 of the output (tablets, QEMU's usb-tablet) */
+	INPUT_POINTER_BUTTON,          /* button (BTN_LEFT...), pressed; also tap-to-click */
+	INPUT_POINTER_SCROLL,          /* steps_v/steps_h: whole wheel notches or touchpad-scroll lines */
+};
+
+struct input_pointer_event {
+	enum input_pointer_type type;
+	uint64_t time_usec;
+	double dx, dy;
+	double x, y;
+	uint32_t button;
+	bool pressed;
+	int steps_v, steps_h;        /* positive: down / right */
+	unsigned mods;               /* keyboard modifiers held (Shift+click extends a selection) */
+};
+
+struct input_config {
+	/* Keymap names (kmscon's --xkb-model/layout/variant/options); NULL or "" = not given. When all are
+	 * unset and keymap_file is NULL, XKB_DEFAULT_*, then etc_default_keyboard, then etc_vconsole are read. */
+	const char *model, *layout, *variant, *options;
+	const char *keymap_file;       /* --xkb-keymap: a compiled keymap in text format v1 */
+	const char *compose_file;      /* --xkb-compose-file; NULL = from the locale */
+	const char *locale;            /* NULL = LC_ALL, LC_CTYPE or LANG, else "C" */
+	unsigned repeat_delay_ms;      /* 0 = 250; UINT32_MAX turns repeat off */
+	unsigned repeat_interval_ms;   /* time between two repeats, as kmscon's --xkb-repeat-rate; 0 = 20 (50/s) */
+	const char *etc_default_keyboard; /* NULL = /etc/default/keyboard (tests point elsewhere) */
+	const char *etc_vconsole;      /* NULL = /etc/vconsole.conf */
+	bool no_environment;           /* ignore XKB_DEFAULT_* (tests) */
+};
+
+struct input_callbacks {
+	void (*key)(void *ctx, const struct input_key_event *ev);
+	void (*pointer)(void *ctx, const struct input_pointer_event *ev);
+	/* Opens an evdev node for libinput (through the seat); returns an fd or -errno. */
+	int (*open_device)(void *ctx, const char *path, int flags);
+	void (*close_device)(void *ctx, int fd);
+	/* Arms the one repeat timer at an absolute CLOCK_MONOTONIC time in microseconds; 0 disarms. */
+	void (*arm_timer)(void *ctx, uint64_t deadline_usec);
+};
+
+struct input;
+
+/* Log handler for every message of this module (prio as syslog: 3 err, 4 warning, 6 info, 7 debug).
+ * NULL restores the default (stderr). */
+void input_set_log_handler(void (*handler)(int prio, const char *fmt, va_list ap));
+
+/* Compiles the keymap (a bad one falls back to "us" with a warning) and loads compose tables; no devices
+ * yet. cfg's strings are copied; cb is copied and ctx (not owned) must outlive the object. Returns NULL on
+ * failure (not even "us" compiles: xkb-data missing). */
+struct input *input_create(const struct input_config *cfg, const struct input_callbacks *cb, void *ctx);
+/* Accepts NULL. Closes every device through close_device. */
+void input_destroy(struct input *in);
+
+/* Starts libinput's udev backend on the named seat ("seat0"); devices are opened through open_device,
+ * now and when hot-plugged. Returns 0 or -errno. */
+int input_start(struct input *in, const char *seat);
+/* libinput's fd (readable when events wait), or -1 before input_start. */
+int input_get_fd(const struct input *in);
+/* Reads and handles every pending event. Returns 0 or -errno. */
+int input_dispatch(struct input *in);
+/* The seat went away (VT switch): libinput closes its devices; held keys are released, repeat stops. */
+void input_suspend(struct input *in);
+/* The seat came back: libinput reopens the devices. Returns 0 or -errno. */
+int input_resume(struct input *in);
+
+/* The repeat timer fired (now_usec: CLOCK_MONOTONIC). Emits a repeat if it is due and re-arms. */
+void input_timer_expired(struct input *in, uint64_t now_usec);
+
+/* Feeds one key as if a keyboard sent it (evdev code, pressed or released): unit tests, and keys the
+ * program synthesises. */
+void input_inject_key(struct input *in, uint32_t keycode, bool pressed, uint64_t time_usec);
+
+/* The keymap in use, as "layout(variant)" names or "file:PATH"; owned by in, valid until destroy. */
+const char *input_keymap_name(const struct input *in);
+/* Which lock LEDs are lit: bit 0 Num, bit 1 Caps, bit 2 Scroll (libinput's enum libinput_led). */
+unsigned input_leds(const struct input *in);
+/* Number of keyboards / pointers currently open. */
+unsigned input_keyboard_count(const struct input *in);
+unsigned input_pointer_count(const struct input *in);
+
+#endif

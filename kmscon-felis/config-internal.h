@@ -1,0 +1,62 @@
+/* kmscon-felis/config-internal.h: the option table shared by config.c (table, file and command line) and
+ * config-value.c (parsing and formatting one value). Not for other modules: use config.h. */
+#ifndef KF_CONFIG_INTERNAL_H
+#define KF_CONFIG_INTERNAL_H
+
+#include <stddef.h>
+
+#include "kmscon-felis/config.h"
+
+enum opt_type {
+	OPT_SECTION, /* not an option: starts a section of --help */
+	OPT_BOOL, /* bool; "key", "no-key", key=on|off|yes|no|true|false|1|0 */
+	OPT_UINT, /* unsigned int in [min, max] */
+	OPT_BYTES, /* size_t in [min, max], with an optional K, M or G suffix (powers of 1024) */
+	OPT_STRING, /* char *, heap-owned; the empty value means NULL (unset) */
+	OPT_CHOICE, /* an enum (int-sized) from opt->choices */
+	OPT_DIMS, /* struct kf_size "WxH"; 0x0 only with OPTF_ZERO_OK */
+	OPT_RGB, /* struct kf_rgb "R,G,B" */
+	OPT_GRAB, /* struct kf_grab, kmscon's "<Mod>keysym[,...]" */
+	OPT_VT, /* int: auto|N|ttyN|/dev/ttyN */
+	OPT_LOGIN, /* login_argv + login_custom: "--login -- ARGV" or login=PROGRAM ARGS (split like a shell) */
+};
+
+enum opt_flags {
+	OPTF_CLI_ONLY = 1u << 0, /* not a file key (help, version, configdir) */
+	OPTF_ZERO_OK = 1u << 1, /* OPT_DIMS: 0x0 allowed */
+	OPTF_IGNORED = 1u << 2, /* a kmscon option we accept and ignore with a warning */
+};
+
+struct opt_choice {
+	const char *name;
+	int value;
+};
+
+struct opt {
+	const char *name;
+	char short_name;
+	enum opt_type type;
+	unsigned int flags;
+	size_t offset;
+	const char *def; /* default, as file text, parsed by the same code as user input */
+	const char *arg; /* argument name in --help, e.g. "PX" */
+	const char *help;
+	const char *example; /* a valid non-default value, for the round-trip test */
+	unsigned long long min, max;
+	const struct opt_choice *choices; /* NULL-name-terminated; the first name of a value is canonical */
+};
+
+extern const struct opt kf_opts[];
+extern const size_t kf_opts_len;
+
+/* Parses text into the field of cfg described by o (the old value is freed). On error returns -EINVAL and
+ * writes the expected form into why; -ENOMEM. text is NULL for a bare boolean key. */
+int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, char *why, size_t why_size);
+/* Formats o's field of cfg as file text (see kf_config_format). */
+int kf_opt_format(const struct opt *o, const struct kf_config *cfg, char *buf, size_t size);
+/* Frees o's heap-owned field in cfg (strings, login argv). */
+void kf_opt_free(const struct opt *o, struct kf_config *cfg);
+/* The expected form of o's value, for error messages and --help. */
+const char *kf_opt_form(const struct opt *o, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,545 @@
+/* kmscon-felis/config-value.c: parsing and formatting one option value (see config-internal.h).
+ *
+ * Every parser is strict: the whole text must be consumed, numbers are decimal and range-checked, so a typo never
+ * silently becomes a default. Formatting produces text the same parser reads back to an equal value
+ * (tests/config/ checks this for every option). */
+#include "kmscon-felis/config-internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <xkbcommon/xkbcommon.h>
+
+#define FIELD(cfg, o, T) ((T *)(void *)((char *)(cfg) + (o)->offset))
+#define CFIELD(cfg, o, T) ((const T *)(const void *)((const char *)(cfg) + (o)->offset))
+
+/* The login command may be long; anything beyond this is not a login command line but an accident. */
+#define LOGIN_MAX_ARGS 256
+
+static int fail(char *why, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(char *why, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, size, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Strict decimal: digits only (no sign, no spaces, no hex), no overflow. */
+static bool parse_ull(const char *s, const char **end, unsigned long long *out)
+{
+	unsigned long long v = 0;
+	const char *p = s;
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+		if (v > (ULLONG_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*end = p;
+	*out = v;
+	return true;
+}
+
+static int parse_bool(const char *text, bool *out)
+{
+	static const char *const on[] = {"on", "yes", "true", "1"};
+	static const char *const off[] = {"off", "no", "false", "0"};
+	if (!text) {
+		*out = true;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(on) / sizeof(on[0]); i++) {
+		if (!strcasecmp(text, on[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcasecmp(text, off[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int parse_bytes(const char *text, unsigned long long *out)
+{
+	const char *end;
+	unsigned long long v;
+	if (!parse_ull(text, &end, &v))
+		return -EINVAL;
+	unsigned int shift = 0;
+	switch (*end) {
+	case 'K':
+	case 'k':
+		shift = 10;
+		break;
+	case 'M':
+	case 'm':
+		shift = 20;
+		break;
+	case 'G':
+	case 'g':
+		shift = 30;
+		break;
+	case '\0':
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (shift && end[1] != '\0')
+		return -EINVAL;
+	if (v > (ULLONG_MAX >> shift))
+		return -EINVAL;
+	*out = v << shift;
+	return 0;
+}
+
+static int parse_dims(const char *text, struct kf_size *out)
+{
+	const char *p;
+	unsigned long long w, h;
+	if (!parse_ull(text, &p, &w) || *p != 'x' || !parse_ull(p + 1, &p, &h) || *p)
+		return -EINVAL;
+	if (w > 100000 || h > 100000)
+		return -EINVAL;
+	out->w = (unsigned int)w;
+	out->h = (unsigned int)h;
+	return 0;
+}
+
+static int parse_rgb(const char *text, struct kf_rgb *out)
+{
+	unsigned long long c[3];
+	const char *p = text;
+	for (int i = 0; i < 3; i++) {
+		while (*p == ' ')
+			p++;
+		if (!parse_ull(p, &p, &c[i]) || c[i] > 255)
+			return -EINVAL;
+		while (*p == ' ')
+			p++;
+		if (i < 2 && *p++ != ',')
+			return -EINVAL;
+	}
+	if (*p)
+		return -EINVAL;
+	*out = (struct kf_rgb){(uint8_t)c[0], (uint8_t)c[1], (uint8_t)c[2]};
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+} mod_names[] = {
+	{"Shift", KF_MOD_SHIFT}, {"Lock", KF_MOD_LOCK}, {"Ctrl", KF_MOD_CTRL},
+	{"Control", KF_MOD_CTRL}, {"Alt", KF_MOD_ALT},	{"Logo", KF_MOD_LOGO},
+	{"Super", KF_MOD_LOGO},
+};
+
+/* One alternative "<Mod>...<Mod>keysym" of [s, e). */
+static int parse_one_grab(const char *s, const char *e, uint32_t *mods, uint32_t *sym)
+{
+	char name[64];
+	*mods = 0;
+	while (s < e && *s == ' ')
+		s++;
+	while (s < e && *s == '<') {
+		const char *c = memchr(s, '>', (size_t)(e - s));
+		if (!c)
+			return -EINVAL;
+		size_t n = (size_t)(c - s - 1), i;
+		for (i = 0; i < sizeof(mod_names) / sizeof(mod_names[0]); i++)
+			if (strlen(mod_names[i].name) == n && !strncasecmp(s + 1, mod_names[i].name, n))
+				break;
+		if (i == sizeof(mod_names) / sizeof(mod_names[0]))
+			return -EINVAL;
+		*mods |= mod_names[i].bit;
+		s = c + 1;
+		while (s < e && *s == ' ')
+			s++;
+	}
+	while (e > s && e[-1] == ' ')
+		e--;
+	if (s == e || (size_t)(e - s) >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, s, (size_t)(e - s));
+	name[e - s] = '\0';
+	xkb_keysym_t k = xkb_keysym_from_name(name, XKB_KEYSYM_NO_FLAGS);
+	if (k == XKB_KEY_NoSymbol)
+		k = xkb_keysym_from_name(name, XKB_KEYSYM_CASE_INSENSITIVE);
+	if (k == XKB_KEY_NoSymbol)
+		return -EINVAL;
+	*sym = k;
+	return 0;
+}
+
+static int parse_grab(const char *text, struct kf_grab *out)
+{
+	struct kf_grab g = {0};
+	const char *s = text;
+	while (*s == ' ')
+		s++;
+	if (*s == '\0') {
+		*out = g;
+		return 0;
+	}
+	for (;;) {
+		const char *e = strchr(s, ',');
+		if (!e)
+			e = s + strlen(s);
+		if (g.n == KF_GRAB_MAX)
+			return -EINVAL;
+		if (parse_one_grab(s, e, &g.keys[g.n].mods, &g.keys[g.n].keysym) < 0)
+			return -EINVAL;
+		g.n++;
+		if (*e == '\0')
+			break;
+		s = e + 1;
+	}
+	*out = g;
+	return 0;
+}
+
+static int parse_vt(const char *text, int *out)
+{
+	const char *p = text, *end;
+	unsigned long long v;
+	if (!strcmp(text, "auto")) {
+		*out = 0;
+		return 0;
+	}
+	if (!strncmp(p, "/dev/", 5))
+		p += 5;
+	if (!strncmp(p, "tty", 3))
+		p += 3;
+	if (!parse_ull(p, &end, &v) || *end || v > 63 || (v == 0 && p != text))
+		return -EINVAL;
+	*out = (int)v;
+	return 0;
+}
+
+static void free_argv(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+/* Splits a command line like a shell without expansions: blanks separate words; '...' keeps everything
+ * literal; "..." and bare words honour backslash escapes. Returns a NULL-terminated heap array. */
+static int split_words(const char *s, char ***out)
+{
+	size_t len = strlen(s), n = 0;
+	char **argv = calloc(LOGIN_MAX_ARGS + 1, sizeof(*argv));
+	char *word = malloc(len + 1);
+	int ret = -ENOMEM;
+	if (!argv || !word)
+		goto err;
+	ret = -EINVAL;
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		size_t w = 0;
+		char quote = 0;
+		for (; *s && (quote || (*s != ' ' && *s != '\t')); s++) {
+			if (quote == '\'' && *s != '\'') {
+				word[w++] = *s;
+			} else if (*s == quote) {
+				quote = 0;
+			} else if (!quote && (*s == '\'' || *s == '"')) {
+				quote = *s;
+			} else if (*s == '\\' && s[1]) {
+				word[w++] = *++s;
+			} else {
+				word[w++] = *s;
+			}
+		}
+		if (quote || n == LOGIN_MAX_ARGS)
+			goto err;
+		word[w] = '\0';
+		argv[n] = strdup(word);
+		if (!argv[n++]) {
+			ret = -ENOMEM;
+			goto err;
+		}
+	}
+	if (n == 0)
+		goto err;
+	free(word);
+	*out = argv;
+	return 0;
+err:
+	free(word);
+	free_argv(argv);
+	return ret;
+}
+
+static int set_string(char **field, const char *text)
+{
+	char *s = NULL;
+	if (text && *text) {
+		s = strdup(text);
+		if (!s)
+			return -ENOMEM;
+	}
+	free(*field);
+	*field = s;
+	return 0;
+}
+
+const char *kf_opt_form(const struct opt *o, char *buf, size_t size)
+{
+	switch (o->type) {
+	case OPT_BOOL:
+		return "KEY, no-KEY or KEY=on|off|yes|no|true|false|1|0";
+	case OPT_UINT:
+		snprintf(buf, size, "an integer from %llu to %llu", o->min, o->max);
+		return buf;
+	case OPT_BYTES:
+		snprintf(buf, size, "a size in bytes from %llu to %llu, with an optional K, M or G suffix",
+			 o->min, o->max);
+		return buf;
+	case OPT_STRING:
+		return "a string";
+	case OPT_CHOICE: {
+		size_t n = (size_t)snprintf(buf, size, "one of:");
+		for (const struct opt_choice *c = o->choices; c->name && n < size; c++)
+			n += (size_t)snprintf(buf + n, size - n, "%s %s", c == o->choices ? "" : ",",
+					      c->name);
+		return buf;
+	}
+	case OPT_DIMS:
+		return o->flags & OPTF_ZERO_OK ? "WIDTHxHEIGHT in decimal, e.g. 1920x1080 (0x0: default)"
+					       : "COLSxROWS in decimal, e.g. 80x24, both at least 1";
+	case OPT_RGB:
+		return "R,G,B with each component from 0 to 255, e.g. 205,0,0";
+	case OPT_GRAB:
+		return "<Mod>...<Mod>keysym[,...] with Mod one of Shift, Lock, Ctrl, Alt, Logo and an xkb "
+		       "keysym name, e.g. <Shift>Prior (empty: disabled)";
+	case OPT_VT:
+		return "auto, N, ttyN or /dev/ttyN with N from 1 to 63";
+	case OPT_LOGIN:
+		return "a command line: PROGRAM [ARGS...] (quotes and backslashes as in a shell)";
+	case OPT_SECTION:
+		break;
+	}
+	return "";
+}
+
+static int parse_choice(const struct opt *o, struct kf_config *cfg, const char *text)
+{
+	for (const struct opt_choice *c = o->choices; c->name; c++) {
+		if (!strcmp(c->name, text)) {
+			*FIELD(cfg, o, int) = c->value;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, char *why, size_t why_size)
+{
+	char form[256];
+	unsigned long long v;
+	const char *end;
+	int ret = -EINVAL;
+
+	if (o->type != OPT_BOOL && !text)
+		return fail(why, why_size, "needs a value (expected %s=%s)", o->name,
+			    kf_opt_form(o, form, sizeof(form)));
+	switch (o->type) {
+	case OPT_BOOL:
+		ret = parse_bool(text, FIELD(cfg, o, bool));
+		break;
+	case OPT_UINT:
+		if (parse_ull(text, &end, &v) && !*end && v >= o->min && v <= o->max) {
+			*FIELD(cfg, o, unsigned int) = (unsigned int)v;
+			ret = 0;
+		}
+		break;
+	case OPT_BYTES:
+		if (parse_bytes(text, &v) == 0 && v >= o->min && v <= o->max) {
+			*FIELD(cfg, o, size_t) = (size_t)v;
+			ret = 0;
+		}
+		break;
+	case OPT_STRING:
+		return set_string(FIELD(cfg, o, char *), text);
+	case OPT_CHOICE:
+		ret = parse_choice(o, cfg, text);
+		break;
+	case OPT_DIMS: {
+		struct kf_size d;
+		if (parse_dims(text, &d) == 0 &&
+		    ((d.w && d.h) || (!d.w && !d.h && (o->flags & OPTF_ZERO_OK)))) {
+			*FIELD(cfg, o, struct kf_size) = d;
+			ret = 0;
+		}
+		break;
+	}
+	case OPT_RGB:
+		ret = parse_rgb(text, FIELD(cfg, o, struct kf_rgb));
+		break;
+	case OPT_GRAB:
+		ret = parse_grab(text, FIELD(cfg, o, struct kf_grab));
+		break;
+	case OPT_VT:
+		ret = parse_vt(text, FIELD(cfg, o, int));
+		break;
+	case OPT_LOGIN: {
+		char **argv;
+		ret = split_words(text, &argv);
+		if (ret == 0) {
+			free_argv(cfg->login_argv);
+			cfg->login_argv = argv;
+			cfg->login_custom = true;
+		}
+		if (ret == -ENOMEM)
+			return ret;
+		break;
+	}
+	case OPT_SECTION:
+		break;
+	}
+	if (ret < 0)
+		return fail(why, why_size, "invalid value '%s' (expected %s)", text ? text : "",
+			    kf_opt_form(o, form, sizeof(form)));
+	return 0;
+}
+
+/* Appends s to buf at *n like snprintf would, tracking the needed length. */
+static void put(char *buf, size_t size, size_t *n, const char *s)
+{
+	size_t len = strlen(s);
+	if (*n < size) {
+		size_t room = size - *n - 1;
+		memcpy(buf + *n, s, len < room ? len : room);
+		buf[*n + (len < room ? len : room)] = '\0';
+	}
+	*n += len;
+}
+
+static bool needs_quotes(const char *s)
+{
+	return !*s || strpbrk(s, " \t\"'\\#") != NULL;
+}
+
+static void put_quoted(char *buf, size_t size, size_t *n, const char *s)
+{
+	if (!needs_quotes(s)) {
+		put(buf, size, n, s);
+		return;
+	}
+	put(buf, size, n, "\"");
+	for (; *s; s++) {
+		char c[3] = {'\\', *s, '\0'};
+		put(buf, size, n, (*s == '"' || *s == '\\') ? c : c + 1);
+	}
+	put(buf, size, n, "\"");
+}
+
+static void format_grab(const struct kf_grab *g, char *buf, size_t size, size_t *n)
+{
+	static const char *const mods[] = {"<Shift>", "<Lock>", "<Ctrl>", "<Alt>", "<Logo>"};
+	for (unsigned int i = 0; i < g->n; i++) {
+		char name[64];
+		if (i)
+			put(buf, size, n, ",");
+		for (unsigned int b = 0; b < 5; b++)
+			if (g->keys[i].mods & (1u << b))
+				put(buf, size, n, mods[b]);
+		if (xkb_keysym_get_name(g->keys[i].keysym, name, sizeof(name)) < 0)
+			snprintf(name, sizeof(name), "0x%08x", g->keys[i].keysym);
+		put(buf, size, n, name);
+	}
+}
+
+int kf_opt_format(const struct opt *o, const struct kf_config *cfg, char *buf, size_t size)
+{
+	size_t n = 0;
+	char tmp[64];
+	if (size)
+		buf[0] = '\0';
+	switch (o->type) {
+	case OPT_BOOL:
+		put(buf, size, &n, *CFIELD(cfg, o, bool) ? "on" : "off");
+		break;
+	case OPT_UINT:
+		snprintf(tmp, sizeof(tmp), "%u", *CFIELD(cfg, o, unsigned int));
+		put(buf, size, &n, tmp);
+		break;
+	case OPT_BYTES:
+		snprintf(tmp, sizeof(tmp), "%zu", *CFIELD(cfg, o, size_t));
+		put(buf, size, &n, tmp);
+		break;
+	case OPT_STRING: {
+		const char *s = *CFIELD(cfg, o, char *);
+		if (s)
+			put(buf, size, &n, s);
+		break;
+	}
+	case OPT_CHOICE:
+		for (const struct opt_choice *c = o->choices; c->name; c++) {
+			if (c->value == *CFIELD(cfg, o, int)) {
+				put(buf, size, &n, c->name);
+				break;
+			}
+		}
+		break;
+	case OPT_DIMS: {
+		const struct kf_size *d = CFIELD(cfg, o, struct kf_size);
+		snprintf(tmp, sizeof(tmp), "%ux%u", d->w, d->h);
+		put(buf, size, &n, tmp);
+		break;
+	}
+	case OPT_RGB: {
+		const struct kf_rgb *c = CFIELD(cfg, o, struct kf_rgb);
+		snprintf(tmp, sizeof(tmp), "%u,%u,%u", c->r, c->g, c->b);
+		put(buf, size, &n, tmp);
+		break;
+	}
+	case OPT_GRAB:
+		format_grab(CFIELD(cfg, o, struct kf_grab), buf, size, &n);
+		break;
+	case OPT_VT: {
+		int vt = *CFIELD(cfg, o, int);
+		snprintf(tmp, sizeof(tmp), vt ? "%d" : "auto", vt);
+		put(buf, size, &n, tmp);
+		break;
+	}
+	case OPT_LOGIN:
+		for (char **a = cfg->login_argv; a && *a; a++) {
+			if (a != cfg->login_argv)
+				put(buf, size, &n, " ");
+			put_quoted(buf, size, &n, *a);
+		}
+		break;
+	case OPT_SECTION:
+		break;
+	}
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+void kf_opt_free(const struct opt *o, struct kf_config *cfg)
+{
+	if (o->type == OPT_STRING) {
+		free(*FIELD(cfg, o, char *));
+		*FIELD(cfg, o, char *) = NULL;
+	} else if (o->type == OPT_LOGIN) {
+		free_argv(cfg->login_argv);
+		cfg->login_argv = NULL;
+		cfg->login_custom = false;
+	}
+}

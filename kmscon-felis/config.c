@@ -1,0 +1,785 @@
+/* kmscon-felis/config.c: the option table, the configuration file and the command line (see config.h).
+ *
+ * Names, meanings and defaults follow kmscon (src/kmscon_conf.c, kmscon.conf(5)) unless a comment says why not;
+ * man/kmscon-felis.conf.5.scd lists the differences. */
+#define LOG_TAG "config"
+#include "kmscon-felis/config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kf-config.h"
+#include "kmscon-felis/config-internal.h"
+#include "kmscon-felis/log.h"
+
+/* The type check: comparing a pointer to the field with a T * is a constraint violation (an error with
+ * -Werror) when the field is not a T, so a table line cannot point at a field of the wrong type. */
+#define OFF(field, T) (offsetof(struct kf_config, field) + 0 * sizeof(&((struct kf_config *)0)->field == (T *)0))
+
+#define SECTION(title) {.name = title, .type = OPT_SECTION}
+#define BOOL(n, s, f, d, h) {.name = n, .short_name = s, .type = OPT_BOOL, .offset = OFF(f, bool), .def = d, .help = h}
+#define CLI_BOOL(n, s, f, h)                                                                               \
+	{.name = n, .short_name = s, .type = OPT_BOOL, .flags = OPTF_CLI_ONLY, .offset = OFF(f, bool),      \
+	 .def = "off", .help = h}
+#define UINT(n, f, d, lo, hi, a, h, ex)                                                                    \
+	{.name = n, .type = OPT_UINT, .offset = OFF(f, unsigned int), .def = d, .min = lo, .max = hi,     \
+	 .arg = a, .help = h, .example = ex}
+#define BYTES(n, f, d, lo, hi, a, h, ex)                                                                   \
+	{.name = n, .type = OPT_BYTES, .offset = OFF(f, size_t), .def = d, .min = lo, .max = hi, .arg = a, \
+	 .help = h, .example = ex}
+#define STR(n, s, f, d, a, h, ex)                                                                          \
+	{.name = n, .short_name = s, .type = OPT_STRING, .offset = OFF(f, char *), .def = d, .arg = a,     \
+	 .help = h, .example = ex}
+#define CHOICE(n, f, T, c, d, h, ex)                                                                       \
+	{.name = n, .type = OPT_CHOICE, .offset = OFF(f, T), .choices = c, .def = d, .arg = "NAME",        \
+	 .help = h, .example = ex}
+#define DIMS(n, f, fl, d, a, h, ex)                                                                        \
+	{.name = n, .type = OPT_DIMS, .flags = fl, .offset = OFF(f, struct kf_size), .def = d, .arg = a,   \
+	 .help = h, .example = ex}
+#define RGB(n, i, d)                                                                                       \
+	{.name = "palette-" n, .type = OPT_RGB, .offset = OFF(palette_custom[i], struct kf_rgb), .def = d, \
+	 .arg = "R,G,B", .help = "Colour " n " of the custom palette", .example = "1,2,3"}
+#define GRAB(n, f, d, h, ex)                                                                               \
+	{.name = n, .type = OPT_GRAB, .offset = OFF(f, struct kf_grab), .def = d, .arg = "GRAB", .help = h, \
+	 .example = ex}
+/* kmscon options that have no meaning here: accepted with a warning so a kmscon.conf still loads. */
+#define IGNORED(n, hasarg) {.name = n, .type = hasarg ? OPT_STRING : OPT_BOOL, .flags = OPTF_IGNORED}
+
+/* Sizes must fit enums: OPT_CHOICE stores an int. */
+_Static_assert(sizeof(enum kf_backend) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum kf_palette) == sizeof(int), "enum size");
+
+static const struct opt_choice backends[] = {
+	{"drm", KF_BACKEND_DRM},
+	{"headless", KF_BACKEND_HEADLESS},
+	{NULL, 0},
+};
+
+/* kmscon's engines map to ours: pango and freetype2 look fonts up by name, 8x16 and unifont are built in. */
+static const struct opt_choice font_engines[] = {
+	{"fontconfig", KF_FONT_ENGINE_FONTCONFIG}, {"psf", KF_FONT_ENGINE_PSF},
+	{"builtin", KF_FONT_ENGINE_BUILTIN},	   {"pango", KF_FONT_ENGINE_FONTCONFIG},
+	{"freetype2", KF_FONT_ENGINE_FONTCONFIG},  {"8x16", KF_FONT_ENGINE_BUILTIN},
+	{"unifont", KF_FONT_ENGINE_BUILTIN},	   {NULL, 0},
+};
+
+static const struct opt_choice palettes[] = {
+	{"default", KF_PALETTE_DEFAULT},
+	{"solarized", KF_PALETTE_SOLARIZED},
+	{"solarized-black", KF_PALETTE_SOLARIZED_BLACK},
+	{"solarized-white", KF_PALETTE_SOLARIZED_WHITE},
+	{"soft-black", KF_PALETTE_SOFT_BLACK},
+	{"base16-dark", KF_PALETTE_BASE16_DARK},
+	{"base16-light", KF_PALETTE_BASE16_LIGHT},
+	{"nord", KF_PALETTE_NORD},
+	{"vga", KF_PALETTE_VGA},
+	{"custom", KF_PALETTE_CUSTOM},
+	{"legacy", KF_PALETTE_DEFAULT},
+	{NULL, 0},
+};
+
+/* THE option table: one line per option. --help prints it in this order. */
+const struct opt kf_opts[] = {
+	SECTION("General"),
+	CLI_BOOL("help", 'h', help, "Print this help and exit"),
+	CLI_BOOL("version", 'V', version, "Print the version and exit"),
+	BOOL("verbose", 'v', verbose, "off", "Log informational messages"),
+	BOOL("debug", 0, debug, "off", "Log debug messages (implies --verbose)"),
+	BOOL("silent", 0, silent, "off", "Log errors only"),
+	{.name = "configdir", .short_name = 'c', .type = OPT_STRING, .flags = OPTF_CLI_ONLY,
+	 .offset = OFF(configdir, char *), .def = KF_SYSCONFDIR "/kmscon-felis", .arg = "DIR",
+	 .help = "Read kmscon-felis.conf from DIR"},
+
+	SECTION("Backend"),
+	CHOICE("backend", backend, enum kf_backend, backends, "drm",
+	       "Output: drm (the console) or headless (no display or input, for tests)", "headless"),
+	DIMS("size", size, 0, "80x24", "COLSxROWS", "Grid size of the headless backend", "132x43"),
+	STR("dump-screen", 0, dump_screen, "", "FILE",
+	    "Headless: write the final screen to FILE in the replay text format", "/tmp/screen.txt"),
+	STR("input-fifo", 0, input_fifo, "", "PATH",
+	    "Headless, testing aid: bytes written to the FIFO at PATH are typed as keystrokes", "/tmp/keys"),
+
+	SECTION("Session"),
+	{.name = "login", .short_name = 'l', .type = OPT_LOGIN, .def = "/bin/login -p",
+	 .help = "Run the program after '--' (all remaining arguments) instead of /bin/login -p",
+	 .example = "/usr/bin/app --kiosk \"two words\""},
+	BOOL("oneshot", 0, oneshot, "off", "Exit with the program's status when it exits (no respawn)"),
+	STR("term", 't', term, "xterm-256color", "TERM", "TERM for the program", "linux"),
+	BOOL("reset-env", 0, reset_env, "on", "Start the program with a clean environment"),
+	UINT("sb-size", sb_size, "10000", 0, 1000000, "LINES", "Scrollback size in lines", "500"),
+	BYTES("write-queue-size", write_queue_size, "4M", 4096, 1ull << 30, "BYTES",
+	      "Bytes queued towards the program (keys, pastes, replies) before a paste is refused", "1M"),
+
+	SECTION("Seat"),
+	{.name = "vt", .type = OPT_VT, .offset = OFF(vt, int), .def = "auto", .arg = "VT",
+	 .help = "VT to run on: auto, N, ttyN or /dev/ttyN", .example = "tty3"},
+	BOOL("switchvt", 0, switchvt, "on", "Switch to the VT at start; off: Ctrl+Alt+Fn do nothing (kiosk)"),
+	STR("seat", 0, seat, "", "SEAT", "Seat to open (default: libseat's, XDG_SEAT or seat0)", "seat1"),
+
+	SECTION("Input"),
+	STR("xkb-model", 0, xkb_model, "", "MODEL", "XKB model (default: system keyboard settings)", "pc105"),
+	STR("xkb-layout", 0, xkb_layout, "", "LAYOUT", "XKB layout", "de"),
+	STR("xkb-variant", 0, xkb_variant, "", "VARIANT", "XKB variant", "nodeadkeys"),
+	STR("xkb-options", 0, xkb_options, "", "OPTIONS", "XKB options", "ctrl:nocaps"),
+	STR("xkb-keymap", 0, xkb_keymap, "", "FILE", "Load this XKB keymap file instead", "/etc/my.xkb"),
+	STR("xkb-compose-file", 0, xkb_compose_file, "", "FILE", "Compose file instead of the locale's",
+	    "/etc/XCompose"),
+	UINT("xkb-repeat-delay", xkb_repeat_delay, "250", 0, 10000, "MS", "Delay before key repeat in ms",
+	     "400"),
+	UINT("xkb-repeat-rate", xkb_repeat_rate, "50", 1, 10000, "MS", "Time between two key repeats in ms",
+	     "33"),
+	BOOL("mouse", 0, mouse, "on", "Pointer, selection and mouse reporting"),
+	BOOL("backspace-delete", 0, backspace_delete, "on", "Backspace sends DEL (off: ^H)"),
+
+	SECTION("Keyboard shortcuts"),
+	GRAB("grab-scroll-up", grab_scroll_up, "<Shift>Up", "Scroll up one line", "<Ctrl><Shift>Up"),
+	GRAB("grab-scroll-down", grab_scroll_down, "<Shift>Down", "Scroll down one line", "<Alt>Down"),
+	GRAB("grab-page-up", grab_page_up, "<Shift>Prior", "Scroll up one page", "<Logo>Prior"),
+	GRAB("grab-page-down", grab_page_down, "<Shift>Next", "Scroll down one page", ""),
+	GRAB("grab-zoom-in", grab_zoom_in, "<Ctrl>plus,<Ctrl>equal", "Larger font", "<Ctrl><Shift>plus"),
+	GRAB("grab-zoom-out", grab_zoom_out, "<Ctrl>minus", "Smaller font", "<Ctrl>KP_Subtract"),
+	GRAB("grab-zoom-reset", grab_zoom_reset, "<Ctrl>0", "Font size back to --font-size", "<Ctrl>KP_0"),
+	GRAB("grab-session-next", grab_session_next, "<Ctrl><Logo>Right", "Switch to the next VT",
+	     "<Ctrl><Alt>Right"),
+	GRAB("grab-session-prev", grab_session_prev, "<Ctrl><Logo>Left", "Switch to the previous VT",
+	     "<Ctrl><Alt>Left"),
+	GRAB("grab-paste", grab_paste, "<Shift>Insert", "Paste the selection", "<Ctrl><Shift>v"),
+
+	SECTION("Display"),
+	DIMS("mode", mode, OPTF_ZERO_OK, "0x0", "WxH", "Display mode (0x0: the preferred mode)", "1280x720"),
+	UINT("dpms-timeout", dpms_timeout, "600", 0, 1u << 30, "SECONDS",
+	     "Blank after this many seconds without input or output (0: never)", "0"),
+
+	SECTION("Font"),
+	STR("font-name", 0, font_name, "monospace", "NAME", "Font name (a fontconfig pattern)",
+	    "DejaVu Sans Mono"),
+	UINT("font-size", font_size, "16", 4, 400, "PX", "Font size in pixels", "24"),
+	CHOICE("font-engine", font_engine, enum kf_font_engine, font_engines, "fontconfig",
+	       "Font engine: fontconfig, psf or builtin", "psf"),
+	STR("font-file", 0, font_file, "", "FILE", "PSF font file for --font-engine=psf",
+	    "/usr/share/consolefonts/Lat15-Terminus16.psf.gz"),
+
+	SECTION("Palette"),
+	CHOICE("palette", palette, enum kf_palette, palettes, "default",
+	       "Palette: default, solarized, solarized-black, solarized-white, soft-black, base16-dark, "
+	       "base16-light, nord, vga or custom (the --palette-* colours)",
+	       "solarized"),
+	RGB("black", KF_COLOR_BLACK, "0,0,0"),
+	RGB("red", KF_COLOR_RED, "205,0,0"),
+	RGB("green", KF_COLOR_GREEN, "0,205,0"),
+	RGB("yellow", KF_COLOR_YELLOW, "205,205,0"),
+	RGB("blue", KF_COLOR_BLUE, "0,0,238"),
+	RGB("magenta", KF_COLOR_MAGENTA, "205,0,205"),
+	RGB("cyan", KF_COLOR_CYAN, "0,205,205"),
+	RGB("light-grey", KF_COLOR_LIGHT_GREY, "229,229,229"),
+	RGB("dark-grey", KF_COLOR_DARK_GREY, "127,127,127"),
+	RGB("light-red", KF_COLOR_LIGHT_RED, "255,0,0"),
+	RGB("light-green", KF_COLOR_LIGHT_GREEN, "0,255,0"),
+	RGB("light-yellow", KF_COLOR_LIGHT_YELLOW, "255,255,0"),
+	RGB("light-blue", KF_COLOR_LIGHT_BLUE, "92,92,255"),
+	RGB("light-magenta", KF_COLOR_LIGHT_MAGENTA, "255,0,255"),
+	RGB("light-cyan", KF_COLOR_LIGHT_CYAN, "0,255,255"),
+	RGB("white", KF_COLOR_WHITE, "255,255,255"),
+	RGB("foreground", KF_COLOR_FOREGROUND, "229,229,229"),
+	RGB("background", KF_COLOR_BACKGROUND, "0,0,0"),
+
+	/* kmscon's options without a meaning here (one process per VT, no GL, no sessions inside). */
+	IGNORED("listen", 0), IGNORED("seats", 1), IGNORED("libseat", 0), IGNORED("session-max", 1),
+	IGNORED("session-control", 0), IGNORED("terminal-session", 0), IGNORED("issue", 0),
+	IGNORED("issue-path", 1), IGNORED("bell", 0), IGNORED("natural-scrolling", 0),
+	IGNORED("soft-cursor", 0), IGNORED("grab-session-dummy", 1), IGNORED("grab-session-close", 1),
+	IGNORED("grab-terminal-new", 1), IGNORED("grab-rotate-cw", 1), IGNORED("grab-rotate-ccw", 1),
+	IGNORED("grab-reboot", 1), IGNORED("drm", 0), IGNORED("hwaccel", 0), IGNORED("gpus", 1),
+	IGNORED("render-engine", 1), IGNORED("use-original-mode", 0), IGNORED("multi-monitor", 1),
+	IGNORED("rotate", 1), IGNORED("font-dpi", 1), IGNORED("render-timing", 0),
+};
+const size_t kf_opts_len = sizeof(kf_opts) / sizeof(kf_opts[0]);
+
+static bool is_option(const struct opt *o)
+{
+	return o->type != OPT_SECTION && !(o->flags & OPTF_IGNORED);
+}
+
+/* Largest file we read: a configuration is a few KiB; anything bigger is a mistake or hostile. */
+#define FILE_MAX (1u << 20)
+
+static const struct opt *find(const char *name, size_t len)
+{
+	for (size_t i = 0; i < kf_opts_len; i++) {
+		const struct opt *o = &kf_opts[i];
+		if (o->type != OPT_SECTION && strlen(o->name) == len && !memcmp(o->name, name, len))
+			return o;
+	}
+	return NULL;
+}
+
+int kf_config_init(struct kf_config *cfg)
+{
+	char why[512];
+	memset(cfg, 0, sizeof(*cfg));
+	for (size_t i = 0; i < kf_opts_len; i++) {
+		const struct opt *o = &kf_opts[i];
+		if (!is_option(o))
+			continue;
+		int ret = kf_opt_parse(o, cfg, o->def, why, sizeof(why));
+		if (ret < 0) {
+			/* Only ENOMEM can fail here: tests/config/ parses every default. */
+			if (ret != -ENOMEM)
+				log_err("bad built-in default for %s: %s", o->name, why);
+			kf_config_finish(cfg);
+			return ret;
+		}
+	}
+	cfg->login_custom = false;
+	return 0;
+}
+
+void kf_config_finish(struct kf_config *cfg)
+{
+	if (!cfg)
+		return;
+	for (size_t i = 0; i < kf_opts_len; i++)
+		if (is_option(&kf_opts[i]))
+			kf_opt_free(&kf_opts[i], cfg);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+/* Applies "key" / "key=value" / "no-key" from source name:line (line 0: the command line). */
+static int set_key(struct kf_config *cfg, const char *where, unsigned int line, const char *key, size_t klen,
+		   const char *value, bool quiet)
+{
+	char why[768];
+	const struct opt *o = find(key, klen);
+	bool negate = false;
+	if (!o && klen > 3 && !memcmp(key, "no-", 3)) {
+		o = find(key + 3, klen - 3);
+		negate = o && o->type == OPT_BOOL;
+		if (!negate)
+			o = NULL;
+	}
+	const char *dash = line ? "" : "--";
+	if (!o) {
+		if (line) {
+			log_warn("%s:%u: unknown key '%.*s', ignored", where, line, (int)klen, key);
+			return 0;
+		}
+		log_err("%s: unknown option '--%.*s' (see --help)", where, (int)klen, key);
+		return -EINVAL;
+	}
+	if (o->flags & OPTF_IGNORED) {
+		if (!quiet)
+			log_warn("%s%s%u: kmscon option '%.*s' has no effect in kmscon-felis, ignored", where,
+				 line ? ":" : "", line, (int)klen, key);
+		return 0;
+	}
+	if (line && (o->flags & OPTF_CLI_ONLY)) {
+		log_warn("%s:%u: '%s' is a command-line option, ignored in a file", where, line, o->name);
+		return 0;
+	}
+	if (negate && value) {
+		log_err("%s%s%u: %s%.*s takes no value (expected %s%.*s or %s%s=off)", where, line ? ":" : "",
+			line, dash, (int)klen, key, dash, (int)klen, key, dash, o->name);
+		return -EINVAL;
+	}
+	int ret = kf_opt_parse(o, cfg, negate ? "off" : value, why, sizeof(why));
+	if (ret == -EINVAL) {
+		if (line)
+			log_err("%s:%u: %s: %s", where, line, o->name, why);
+		else
+			log_err("%s: --%s: %s", where, o->name, why);
+	}
+	return ret;
+}
+
+int kf_config_set(struct kf_config *cfg, const char *key, const char *value)
+{
+	return set_key(cfg, "kf_config_set", 1, key, strlen(key), value, false);
+}
+
+/* Unquotes a "..." value in place (backslash escapes \" and \\); returns false if the quote is unterminated
+ * or followed by anything. */
+static bool unquote(char *s)
+{
+	char *w = s;
+	for (char *r = s + 1; *r; r++) {
+		if (*r == '\\' && r[1])
+			r++;
+		else if (*r == '"') {
+			*w = '\0';
+			return r[1] == '\0';
+		}
+		*w++ = *r;
+	}
+	return false;
+}
+
+static bool key_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+}
+
+/* One line (NUL-terminated, modified in place). Returns 0, -EINVAL (logged) or -ENOMEM. */
+static int parse_line(struct kf_config *cfg, const char *name, unsigned int ln, char *s)
+{
+	/* A '#' at the start or after a blank begins a comment, outside "...". */
+	bool quoted = false;
+	for (char *p = s; *p; p++) {
+		if (*p == '"' && (p == s || p[-1] != '\\'))
+			quoted = !quoted;
+		else if (*p == '#' && !quoted && (p == s || p[-1] == ' ' || p[-1] == '\t')) {
+			*p = '\0';
+			break;
+		}
+	}
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t len = strlen(s);
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+		s[--len] = '\0';
+	if (!len)
+		return 0;
+	size_t klen = 0;
+	while (key_char(s[klen]))
+		klen++;
+	char *v = s + klen;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (klen == 0 || (*v && *v != '=')) {
+		log_err("%s:%u: malformed line '%s' (expected key=value, key, no-key or a # comment)", name, ln,
+			s);
+		return -EINVAL;
+	}
+	char *value = NULL;
+	if (*v == '=') {
+		value = v + 1;
+		while (*value == ' ' || *value == '\t')
+			value++;
+		const struct opt *o = find(s, klen);
+		if (*value == '"' && !(o && o->type == OPT_LOGIN) && !unquote(value)) {
+			log_err("%s:%u: malformed line: unterminated or misplaced quote (expected key=\"value\")",
+				name, ln);
+			return -EINVAL;
+		}
+	}
+	return set_key(cfg, name, ln, s, klen, value, false);
+}
+
+int kf_config_parse_text(struct kf_config *cfg, const char *name, const char *text, size_t len)
+{
+	int ret = 0;
+	unsigned int ln = 0;
+	size_t pos = 0;
+	char *line = malloc(len + 1);
+	if (!line)
+		return -ENOMEM;
+	while (pos < len && ret != -ENOMEM) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		ln++;
+		memcpy(line, text + pos, n);
+		line[n] = '\0';
+		if (strlen(line) != n) {
+			log_err("%s:%u: malformed line: contains a NUL byte (expected text)", name, ln);
+			ret = -EINVAL;
+		} else {
+			int r = parse_line(cfg, name, ln, line);
+			/* Keep reading after an error so every bad line is reported at once. */
+			if (r < 0)
+				ret = r;
+		}
+		pos += n + 1;
+	}
+	free(line);
+	return ret;
+}
+
+int kf_config_parse_file(struct kf_config *cfg, const char *path)
+{
+	int ret;
+	struct stat st;
+	char *buf = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		if (errno == ENOENT) {
+			log_debug("no configuration file %s, using defaults", path);
+			return 0;
+		}
+		ret = -errno;
+		log_err("cannot open configuration file %s: %s", path, strerror(-ret));
+		return -EINVAL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > FILE_MAX) {
+		log_err("%s: not a regular file of at most %u bytes", path, FILE_MAX);
+		ret = -EINVAL;
+		goto out_close;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out_close;
+	}
+	size_t got = 0;
+	while (got < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			log_err("cannot read configuration file %s: %s", path, r ? strerror(errno) : "short");
+			ret = -EINVAL;
+			goto out_free;
+		}
+		got += (size_t)r;
+	}
+	log_debug("reading configuration file %s", path);
+	ret = kf_config_parse_text(cfg, path, buf, got);
+out_free:
+	free(buf);
+out_close:
+	close(fd);
+	return ret;
+}
+
+static int set_login_argv(struct kf_config *cfg, int argc, char **argv)
+{
+	char **v = calloc((size_t)argc + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < argc; i++) {
+		v[i] = strdup(argv[i]);
+		if (!v[i]) {
+			for (int j = 0; j < i; j++)
+				free(v[j]);
+			free(v);
+			return -ENOMEM;
+		}
+	}
+	for (const struct opt *o = kf_opts; o < kf_opts + kf_opts_len; o++)
+		if (o->type == OPT_LOGIN)
+			kf_opt_free(o, cfg);
+	cfg->login_argv = v;
+	cfg->login_custom = true;
+	return 0;
+}
+
+static const char *const CLI = "command line";
+
+/* Long option at argv[*i] (without its "--"); may consume the next argument as its value. */
+static int parse_long(struct kf_config *cfg, int argc, char **argv, int *i, bool quiet, bool *login)
+{
+	const char *name = argv[*i] + 2, *eq = strchr(name, '=');
+	size_t klen = eq ? (size_t)(eq - name) : strlen(name);
+	const struct opt *o = find(name, klen);
+	if (!o && klen > 3 && !memcmp(name, "no-", 3)) {
+		const struct opt *b = find(name + 3, klen - 3);
+		if (b && b->type == OPT_BOOL)
+			o = b;
+	}
+	const char *value = eq ? eq + 1 : NULL;
+	if (o && o->type == OPT_LOGIN && !eq) {
+		*login = true;
+		return 0;
+	}
+	if (o && o->type != OPT_BOOL && o->type != OPT_LOGIN && !eq) {
+		if (*i + 1 >= argc) {
+			char form[256];
+			log_err("%s: --%s needs a value (expected --%s=%s)", CLI, o->name, o->name,
+				kf_opt_form(o, form, sizeof(form)));
+			return -EINVAL;
+		}
+		value = argv[++*i];
+	}
+	return set_key(cfg, CLI, 0, name, klen, value, quiet);
+}
+
+static int parse_short(struct kf_config *cfg, int argc, char **argv, int *i, bool quiet, bool *login)
+{
+	const char *a = argv[*i];
+	const struct opt *o = NULL;
+	for (size_t k = 0; k < kf_opts_len && !o; k++)
+		if (kf_opts[k].short_name && kf_opts[k].short_name == a[1])
+			o = &kf_opts[k];
+	if (!o) {
+		log_err("%s: unknown option '%s' (see --help)", CLI, a);
+		return -EINVAL;
+	}
+	if (o->type == OPT_LOGIN || o->type == OPT_BOOL) {
+		if (a[2]) {
+			log_err("%s: '%s': -%c takes no value", CLI, a, a[1]);
+			return -EINVAL;
+		}
+		if (o->type == OPT_LOGIN) {
+			*login = true;
+			return 0;
+		}
+		return set_key(cfg, CLI, 0, o->name, strlen(o->name), NULL, quiet);
+	}
+	const char *value = a + 2;
+	if (!*value) {
+		if (*i + 1 >= argc) {
+			log_err("%s: -%c needs a value", CLI, a[1]);
+			return -EINVAL;
+		}
+		value = argv[++*i];
+	}
+	return set_key(cfg, CLI, 0, o->name, strlen(o->name), value, quiet);
+}
+
+static int parse_argv(struct kf_config *cfg, int argc, char **argv, bool quiet)
+{
+	bool login = false, have_argv = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int ret;
+		if (!strcmp(a, "--")) {
+			if (i + 1 >= argc) {
+				log_err("%s: nothing after '--' (expected -- PROGRAM [ARGS...])", CLI);
+				return -EINVAL;
+			}
+			ret = set_login_argv(cfg, argc - i - 1, argv + i + 1);
+			if (ret < 0)
+				return ret;
+			have_argv = true;
+			break;
+		} else if (!strncmp(a, "--", 2)) {
+			ret = parse_long(cfg, argc, argv, &i, quiet, &login);
+		} else if (a[0] == '-' && a[1]) {
+			ret = parse_short(cfg, argc, argv, &i, quiet, &login);
+		} else {
+			log_err("%s: unexpected argument '%s' (a program to run goes after --login --)", CLI, a);
+			ret = -EINVAL;
+		}
+		if (ret < 0)
+			return ret;
+	}
+	if (login && !have_argv) {
+		log_err("%s: --login needs the program after '--' (expected --login -- PROGRAM [ARGS...])",
+			CLI);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int kf_config_parse_argv(struct kf_config *cfg, int argc, char **argv)
+{
+	return parse_argv(cfg, argc, argv, false);
+}
+
+/* Combinations the table cannot express. */
+static int check(const struct kf_config *cfg)
+{
+	if (cfg->font_engine == KF_FONT_ENGINE_PSF && !cfg->font_file) {
+		log_err("configuration: font-engine=psf needs font-file=FILE (expected a PSF1/PSF2 file)");
+		return -EINVAL;
+	}
+	if (cfg->dump_screen && cfg->backend != KF_BACKEND_HEADLESS)
+		log_warn("configuration: dump-screen only works with backend=headless, ignored");
+	return 0;
+}
+
+static void apply_log_level(const struct kf_config *cfg)
+{
+	if (cfg->debug)
+		kf_log_set_level(KF_LOG_DEBUG);
+	else if (cfg->verbose)
+		kf_log_set_level(KF_LOG_INFO);
+	else if (cfg->silent)
+		kf_log_set_level(KF_LOG_ERR);
+	else
+		kf_log_set_level(KF_LOG_NOTICE);
+}
+
+int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
+{
+	struct kf_config cli;
+	char *path = NULL;
+	int ret = kf_config_init(cfg);
+	if (ret < 0)
+		return ret;
+	/* First pass: validate the command line and learn --configdir, --help and the log level before the
+	 * file; the second pass below applies it again over the file so the command line wins. */
+	ret = kf_config_init(&cli);
+	if (ret < 0)
+		return ret;
+	ret = parse_argv(&cli, argc, argv, false);
+	if (ret < 0)
+		goto out;
+	if (cli.help || cli.version) {
+		if (cli.help)
+			kf_config_print_help(stdout, argc > 0 ? argv[0] : "kmscon-felis");
+		else
+			printf("kmscon-felis %s\n", KF_VERSION);
+		ret = KF_CONFIG_EXIT;
+		goto out;
+	}
+	apply_log_level(&cli);
+	if (asprintf(&path, "%s/kmscon-felis.conf", cli.configdir ? cli.configdir : ".") < 0) {
+		path = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = kf_config_parse_file(cfg, path);
+	if (ret < 0)
+		goto out;
+	ret = parse_argv(cfg, argc, argv, true);
+	if (ret < 0)
+		goto out;
+	apply_log_level(cfg);
+	ret = check(cfg);
+out:
+	free(path);
+	kf_config_finish(&cli);
+	return ret;
+}
+
+static const struct opt *nth(size_t i)
+{
+	for (size_t k = 0; k < kf_opts_len; k++)
+		if (is_option(&kf_opts[k]) && i-- == 0)
+			return &kf_opts[k];
+	return NULL;
+}
+
+size_t kf_config_option_count(void)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < kf_opts_len; k++)
+		n += is_option(&kf_opts[k]);
+	return n;
+}
+
+const char *kf_config_option_name(size_t i)
+{
+	const struct opt *o = nth(i);
+	return o ? o->name : NULL;
+}
+
+bool kf_config_option_is_key(size_t i)
+{
+	const struct opt *o = nth(i);
+	return o && !(o->flags & OPTF_CLI_ONLY);
+}
+
+bool kf_config_option_is_bool(size_t i)
+{
+	const struct opt *o = nth(i);
+	return o && o->type == OPT_BOOL;
+}
+
+const char *kf_config_option_example(size_t i)
+{
+	const struct opt *o = nth(i);
+	return o ? o->example : NULL;
+}
+
+const char *kf_config_option_default(size_t i)
+{
+	const struct opt *o = nth(i);
+	return o ? o->def : NULL;
+}
+
+int kf_config_format(const struct kf_config *cfg, size_t i, char *buf, size_t size)
+{
+	const struct opt *o = nth(i);
+	if (!o) {
+		if (size)
+			buf[0] = '\0';
+		return 0;
+	}
+	return kf_opt_format(o, cfg, buf, size);
+}
+
+void kf_config_write(const struct kf_config *cfg, FILE *out)
+{
+	char buf[4096];
+	for (const struct opt *o = kf_opts; o < kf_opts + kf_opts_len; o++) {
+		if (!is_option(o) || (o->flags & OPTF_CLI_ONLY))
+			continue;
+		kf_opt_format(o, cfg, buf, sizeof(buf));
+		if (o->type == OPT_BOOL) {
+			fprintf(out, "%s%s\n", *(const bool *)(const void *)((const char *)cfg + o->offset)
+						       ? ""
+						       : "no-",
+				o->name);
+		} else if (o->type != OPT_LOGIN && buf[0] &&
+			   (strpbrk(buf, "\"#\\") || buf[0] == ' ' || buf[strlen(buf) - 1] == ' ')) {
+			fprintf(out, "%s=\"", o->name);
+			for (const char *s = buf; *s; s++)
+				fprintf(out, (*s == '"' || *s == '\\') ? "\\%c" : "%c", *s);
+			fprintf(out, "\"\n");
+		} else {
+			fprintf(out, "%s=%s\n", o->name, buf);
+		}
+	}
+}
+
+/* Prints text from column col, wrapping at 80 columns with continuation lines indented to indent. */
+static void print_wrapped(FILE *out, const char *text, int col, int indent)
+{
+	while (*text) {
+		const char *sp = strchr(text, ' ');
+		int wlen = sp ? (int)(sp - text) : (int)strlen(text);
+		if (col > indent && col + 1 + wlen > 80) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", wlen, text);
+		col += wlen;
+		text += wlen;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', out);
+}
+
+void kf_config_print_help(FILE *out, const char *argv0)
+{
+	enum { COL = 32 };
+	fprintf(out,
+		"Usage: %s [OPTIONS] [--login -- PROGRAM [ARGS...]]\n"
+		"A console terminal for bare Linux (DRM/KMS, libseat, libinput).\n\n"
+		"Every long option is also a key of %s/kmscon-felis/kmscon-felis.conf;\n"
+		"the command line wins. Boolean options take a \"no-\" prefix to turn them off\n"
+		"(--no-mouse). Defaults in [].\n",
+		argv0, KF_SYSCONFDIR);
+	for (const struct opt *o = kf_opts; o < kf_opts + kf_opts_len; o++) {
+		char left[96], text[512];
+		if (o->type == OPT_SECTION) {
+			fprintf(out, "\n%s:\n", o->name);
+			continue;
+		}
+		if (o->flags & OPTF_IGNORED)
+			continue;
+		if (o->short_name)
+			snprintf(left, sizeof(left), "  -%c, ", o->short_name);
+		else
+			snprintf(left, sizeof(left), "      ");
+		size_t n = strlen(left);
+		if (o->type == OPT_LOGIN)
+			snprintf(left + n, sizeof(left) - n, "--login -- PROGRAM [ARGS...]");
+		else
+			snprintf(left + n, sizeof(left) - n, "--%s%s%s%s",
+				 o->type == OPT_BOOL && !(o->flags & OPTF_CLI_ONLY) ? "[no-]" : "", o->name,
+				 o->arg ? "=" : "", o->arg ? o->arg : "");
+		int len = (int)strlen(left);
+		fputs(left, out);
+		if (len >= COL - 1) {
+			fprintf(out, "\n%*s", COL, "");
+		} else {
+			fprintf(out, "%*s", COL - len, "");
+		}
+		const char *only = o->flags & OPTF_CLI_ONLY ? " (command line only)" : "";
+		if (!(o->flags & OPTF_CLI_ONLY) || o->type != OPT_BOOL)
+			snprintf(text, sizeof(text), "%s%s [%s]", o->help, only,
+				 o->def && *o->def ? o->def : "unset");
+		else
+			snprintf(text, sizeof(text), "%s%s", o->help, only);
+		print_wrapped(out, text, COL, COL);
+	}
+}

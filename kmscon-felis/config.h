@@ -1,0 +1,208 @@
+/* kmscon-felis/config.h: every option of the program, from the configuration file and the command line.
+ *
+ * One table in config.c describes every option (name, type, default, help, field offset). --help, the config
+ * file parser, kf_config_write() (round-trip tests) and the man page check (tests/config/) all derive from it.
+ *
+ * HOW TO ADD AN OPTION (other helpers: please do, one line each):
+ *   1. add the field to struct kf_config below, in the section of your module;
+ *   2. add one KF_OPT_*() line to the table in config.c (name, field, default as text, argument name, help);
+ *   3. document it in man/kmscon-felis.conf.5.scd (a test fails if --help lists an option the man page lacks).
+ * Option names follow kmscon's (kmscon_conf.c) wherever kmscon has the option, so a kmscon.conf carries over.
+ *
+ * Sources, lowest precedence first: built-in defaults, <configdir>/kmscon-felis.conf, the command line.
+ * File syntax: "key=value" or "key" (boolean on) or "no-key" (boolean off) per line, '#' starts a comment,
+ * whitespace around key and '=' and at both ends is ignored, a value may be quoted with "...".
+ * Unknown key: a warning naming file and line, the rest still applies. Invalid value or malformed line: an error
+ * naming file, line and the expected form; kf_config_parse() returns -EINVAL and the caller exits with status
+ * KF_CONFIG_EXIT_USAGE (2) before starting anything.
+ */
+#ifndef KF_CONFIG_H
+#define KF_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit status for a bad command line or configuration file (like getopt users and kmscon). */
+#define KF_CONFIG_EXIT_USAGE 2
+/* kf_config_parse() return value: --help or --version was printed; exit with status 0 without starting. */
+#define KF_CONFIG_EXIT 1
+
+enum kf_backend {
+	KF_BACKEND_DRM = 0, /* the real console: libseat, DRM/KMS, libinput */
+	KF_BACKEND_HEADLESS, /* no display, no input: PTY + parser + grid only (tests, benchmarks) */
+};
+
+enum kf_font_engine {
+	KF_FONT_ENGINE_FONTCONFIG = 0, /* FreeType faces looked up by --font-name through fontconfig */
+	KF_FONT_ENGINE_PSF, /* a Linux console PSF1/PSF2 font from --font-file */
+	KF_FONT_ENGINE_BUILTIN, /* the bitmap font compiled into the binary */
+};
+
+/* kmscon's palette names. KF_PALETTE_CUSTOM uses kf_config.palette_custom (the --palette-<name> options). */
+enum kf_palette {
+	KF_PALETTE_DEFAULT = 0, /* kmscon's "default" / "legacy" (xterm-like) */
+	KF_PALETTE_SOLARIZED,
+	KF_PALETTE_SOLARIZED_BLACK,
+	KF_PALETTE_SOLARIZED_WHITE,
+	KF_PALETTE_SOFT_BLACK,
+	KF_PALETTE_BASE16_DARK,
+	KF_PALETTE_BASE16_LIGHT,
+	KF_PALETTE_NORD,
+	KF_PALETTE_VGA,
+	KF_PALETTE_CUSTOM,
+};
+
+/* Index into kf_config.palette_custom: the 16 ANSI colours in SGR order, then default foreground/background. */
+enum kf_color {
+	KF_COLOR_BLACK = 0,
+	KF_COLOR_RED,
+	KF_COLOR_GREEN,
+	KF_COLOR_YELLOW,
+	KF_COLOR_BLUE,
+	KF_COLOR_MAGENTA,
+	KF_COLOR_CYAN,
+	KF_COLOR_LIGHT_GREY,
+	KF_COLOR_DARK_GREY,
+	KF_COLOR_LIGHT_RED,
+	KF_COLOR_LIGHT_GREEN,
+	KF_COLOR_LIGHT_YELLOW,
+	KF_COLOR_LIGHT_BLUE,
+	KF_COLOR_LIGHT_MAGENTA,
+	KF_COLOR_LIGHT_CYAN,
+	KF_COLOR_WHITE,
+	KF_COLOR_FOREGROUND,
+	KF_COLOR_BACKGROUND,
+	KF_COLOR_COUNT,
+};
+
+struct kf_rgb {
+	uint8_t r, g, b;
+};
+
+/* "COLSxROWS" or "WIDTHxHEIGHT"; 0x0 where allowed means "unset" (--mode: the connector's preferred mode). */
+struct kf_size {
+	unsigned int w, h;
+};
+
+/* Modifier bits of a grab (kmscon's <Shift>, <Lock>, <Ctrl>/<Control>, <Alt>, <Logo>). */
+enum kf_mod {
+	KF_MOD_SHIFT = 1u << 0,
+	KF_MOD_LOCK = 1u << 1,
+	KF_MOD_CTRL = 1u << 2,
+	KF_MOD_ALT = 1u << 3,
+	KF_MOD_LOGO = 1u << 4,
+};
+
+#define KF_GRAB_MAX 4
+/* A keyboard shortcut in kmscon's syntax: comma-separated alternatives, each "<Mod>...<Mod>keysym", e.g.
+ * "<Ctrl>plus,<Ctrl>equal". keysym is an xkbcommon keysym (xkb_keysym_t). n == 0: disabled (empty value). */
+struct kf_grab {
+	unsigned int n;
+	struct {
+		uint32_t mods; /* enum kf_mod bits */
+		uint32_t keysym;
+	} keys[KF_GRAB_MAX];
+};
+
+/* Every option of the program. Filled by kf_config_parse(); strings and login_argv are owned by the struct and
+ * freed by kf_config_finish(). A NULL string means "unset" (the option's documented fallback applies). */
+struct kf_config {
+	/* --- general --- */
+	bool help, version; /* command line only; kf_config_parse() prints and returns KF_CONFIG_EXIT */
+	bool verbose, debug, silent; /* log level; kf_config_parse() applies it with kf_log_set_level() */
+	char *configdir; /* command line only; default KF_SYSCONFDIR "/kmscon-felis" */
+
+	/* --- backend (issue 3) --- */
+	enum kf_backend backend; /* --backend=drm|headless */
+	struct kf_size size; /* --size COLSxROWS, headless grid size (default 80x24) */
+	char *dump_screen; /* --dump-screen FILE: headless, write the final screen in the replay text format */
+	char *input_fifo; /* --input-fifo PATH: headless testing aid, bytes from the FIFO go the keystroke path */
+
+	/* --- session (issue 3) --- */
+	char **login_argv; /* NULL-terminated, never empty: --login -- ARGV..., or "login=..." in the file;
+			    * default { "/bin/login", "-p" } */
+	bool login_custom; /* true when login_argv came from --login/login= (not the default) */
+	bool oneshot; /* exit with the child's status instead of respawning it */
+	char *term; /* TERM for the child, default "xterm-256color" */
+	bool reset_env; /* start the child from a clean environment (default on) */
+	unsigned int sb_size; /* scrollback lines (default 10000) */
+	size_t write_queue_size; /* bytes queued towards the PTY (keys, paste, replies) before refusing; 4 MiB */
+
+	/* --- seat and VT (issue 6) --- */
+	int vt; /* --vt=N|ttyN|/dev/ttyN; 0 = auto (the seat's current VT / the one systemd gave us) */
+	bool switchvt; /* activate our VT at start; with no-switchvt Ctrl+Alt+Fn do nothing (kiosk) */
+	char *seat; /* libseat seat name; NULL = libseat's default (XDG_SEAT or seat0) */
+
+	/* --- input (issue 6) --- */
+	char *xkb_model, *xkb_layout, *xkb_variant, *xkb_options; /* NULL: XKB_DEFAULT_*, /etc/default/keyboard */
+	char *xkb_keymap; /* a keymap file to load instead of the RMLVO names */
+	char *xkb_compose_file; /* compose file instead of the locale's */
+	unsigned int xkb_repeat_delay; /* ms before the first repeat (250) */
+	unsigned int xkb_repeat_rate; /* ms between two repeats, as in kmscon (50 ms, i.e. 20 repeats/s) */
+	bool mouse; /* pointer, selection and mouse reporting (default on) */
+	bool backspace_delete; /* Backspace sends DEL (0x7f, default on) instead of ^H */
+	struct kf_grab grab_scroll_up, grab_scroll_down, grab_page_up, grab_page_down;
+	struct kf_grab grab_zoom_in, grab_zoom_out, grab_zoom_reset;
+	struct kf_grab grab_session_next, grab_session_prev; /* next/previous VT */
+	struct kf_grab grab_paste;
+
+	/* --- display (issue 5) --- */
+	struct kf_size mode; /* --mode WxH; 0x0 = the connector's preferred mode */
+	unsigned int dpms_timeout; /* seconds without input or output before blanking; 0 = never (600) */
+
+	/* --- font and colours (issue 4) --- */
+	char *font_name; /* fontconfig pattern (monospace) */
+	unsigned int font_size; /* pixels (16) */
+	enum kf_font_engine font_engine;
+	char *font_file; /* PSF file for --font-engine=psf */
+	enum kf_palette palette;
+	struct kf_rgb palette_custom[KF_COLOR_COUNT]; /* used when palette == KF_PALETTE_CUSTOM */
+};
+
+/* Fills cfg with the defaults. cfg is caller-owned; call kf_config_finish() to free what this allocates.
+ * Returns 0 or -ENOMEM. */
+int kf_config_init(struct kf_config *cfg);
+
+/* Frees every string cfg owns and zeroes it. Accepts a zeroed struct and may be called twice. */
+void kf_config_finish(struct kf_config *cfg);
+
+/* The whole start-up configuration: defaults, then <configdir>/kmscon-felis.conf, then argv (argv wins).
+ * Does not take ownership of argv. cfg must be uninitialised or finished; on every return cfg is initialised
+ * (call kf_config_finish() afterwards in every case).
+ * Returns 0 to run; KF_CONFIG_EXIT when --help/--version was printed (exit 0); -EINVAL for a bad command line or
+ * file (the error is logged with file, line and expected form; exit KF_CONFIG_EXIT_USAGE); -ENOMEM.
+ * Also applies --verbose/--debug/--silent to the logger. */
+int kf_config_parse(struct kf_config *cfg, int argc, char **argv);
+
+/* Lower-level pieces (tests, tools). All return 0, -EINVAL (logged) or -ENOMEM. */
+
+/* Applies argv (argv[0] is the program name) over cfg. */
+int kf_config_parse_argv(struct kf_config *cfg, int argc, char **argv);
+/* Applies one configuration file over cfg. name is used in messages. A missing file is not an error. */
+int kf_config_parse_file(struct kf_config *cfg, const char *path);
+/* Applies the text of a configuration file over cfg; name is used in messages. */
+int kf_config_parse_text(struct kf_config *cfg, const char *name, const char *text, size_t len);
+/* Sets one key from text, as a file line "key=value" would (value NULL: "key" alone). */
+int kf_config_set(struct kf_config *cfg, const char *key, const char *value);
+
+/* Writes every file key of cfg as "key=value" lines that kf_config_parse_text() reads back to an equal config. */
+void kf_config_write(const struct kf_config *cfg, FILE *out);
+/* Prints --help (generated from the option table) to out. */
+void kf_config_print_help(FILE *out, const char *argv0);
+
+/* The option table, for tests and tools: number of options, and option i's long name / whether it is a file key
+ * (command-line-only options are not) / whether it is boolean / an example value (NULL for booleans). */
+size_t kf_config_option_count(void);
+const char *kf_config_option_name(size_t i);
+bool kf_config_option_is_key(size_t i);
+bool kf_config_option_is_bool(size_t i);
+const char *kf_config_option_example(size_t i);
+const char *kf_config_option_default(size_t i);
+
+/* Formats option i's current value in cfg as file text into buf (always NUL-terminated); returns the length
+ * that was needed, as snprintf. */
+int kf_config_format(const struct kf_config *cfg, size_t i, char *buf, size_t size);
+
+#endif

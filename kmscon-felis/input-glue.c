@@ -1,0 +1,539 @@
+/* kmscon-felis/input-glue.c: key and pointer events to the session, the view and the seat (input-glue.h). */
+#define LOG_TAG "input"
+
+#include "kmscon-felis/input-glue.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/input-event-codes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <xkbcommon/xkbcommon-keysyms.h>
+
+#include "grid/grid.h"
+#include "input/input.h"
+#include "kmscon-felis/clipboard.h"
+#include "kmscon-felis/config.h"
+#include "kmscon-felis/input-keys.h"
+#include "kmscon-felis/log.h"
+#include "kmscon-felis/loop.h"
+#include "kmscon-felis/mouse.h"
+#include "vt/vt.h"
+
+/* Wheel notches scroll this many lines of scrollback (xterm and most terminals use 3-5). */
+#define WHEEL_LINES 3
+
+struct kf_input_glue {
+	struct kf_loop *loop;
+	const struct kf_config *cfg;
+	struct kf_input_glue_ops ops;
+	void *ud;
+	struct input *in;
+	struct kf_source *src;
+	struct kf_timer *repeat;
+
+	int width, height, cell_w, cell_h;
+	double px, py;           /* pointer position in pixels */
+	bool pointer_shown;
+	unsigned buttons_held;   /* bit per xterm button 0..2 */
+	bool selecting;          /* left button held for a selection drag */
+	struct kf_clicks clicks;
+	int last_col, last_row;  /* last reported cell, to report motion only when it changes */
+};
+
+static struct grid *grid_of(struct kf_input_glue *g)
+{
+	return g->ops.grid ? g->ops.grid(g->ud) : NULL;
+}
+
+static void send(struct kf_input_glue *g, const void *data, size_t len)
+{
+	if (len && g->ops.write && g->ops.write(g->ud, data, len) < 0)
+		log_debug("a key was dropped: the PTY write queue is full");
+}
+
+static void redraw(struct kf_input_glue *g)
+{
+	if (g->ops.redraw)
+		g->ops.redraw(g->ud);
+}
+
+static void scroll_view(struct kf_input_glue *g, int delta)
+{
+	struct grid *gr = grid_of(g);
+
+	if (!gr)
+		return;
+	int before = grid_view_offset(gr);
+	if (grid_view_scroll(gr, delta) != before)
+		redraw(g);
+}
+
+static void paste_clipboard(struct kf_input_glue *g)
+{
+	char *text = NULL;
+	size_t len = 0;
+
+	if (kf_clipboard_get(&text, &len) == 0 && len && g->ops.paste) {
+		scroll_view(g, -grid_view_offset(grid_of(g)));
+		g->ops.paste(g->ud, text, len);
+	}
+	free(text);
+}
+
+/* The VT shown now, for "next/previous VT" (sysfs; 0 when the kernel has no VTs). */
+static int active_vt(void)
+{
+	char buf[16] = {0};
+	int fd = open("/sys/class/tty/tty0/active", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 3 && !strncmp(buf, "tty", 3) ? atoi(buf + 3) : 0;
+}
+
+static void switch_vt(struct kf_input_glue *g, int n)
+{
+	if (g->ops.switch_vt && n >= 1 && n <= 63)
+		g->ops.switch_vt(g->ud, n);
+}
+
+/* The keys the terminal keeps for itself. Returns true when ev was one of them. */
+static bool handle_grabs(struct kf_input_glue *g, const struct input_key_event *ev)
+{
+	const struct kf_config *c = g->cfg;
+	struct grid *gr = grid_of(g);
+	int page = gr ? grid_rows(gr) - 1 : 1;
+	int vt = kf_key_vt_switch(ev);
+
+	if (vt) {
+		switch_vt(g, vt);
+		return true;
+	}
+	if (ev->action == INPUT_KEY_RELEASE)
+		return false;
+	if (kf_grab_match(&c->grab_scroll_up, ev))
+		scroll_view(g, 1);
+	else if (kf_grab_match(&c->grab_scroll_down, ev))
+		scroll_view(g, -1);
+	else if (kf_grab_match(&c->grab_page_up, ev))
+		scroll_view(g, page > 0 ? page : 1);
+	else if (kf_grab_match(&c->grab_page_down, ev))
+		scroll_view(g, -(page > 0 ? page : 1));
+	else if (kf_grab_match(&c->grab_zoom_in, ev) && g->ops.zoom)
+		g->ops.zoom(g->ud, 1);
+	else if (kf_grab_match(&c->grab_zoom_out, ev) && g->ops.zoom)
+		g->ops.zoom(g->ud, -1);
+	else if (kf_grab_match(&c->grab_zoom_reset, ev) && g->ops.zoom)
+		g->ops.zoom(g->ud, 0);
+	else if (kf_grab_match(&c->grab_session_next, ev))
+		switch_vt(g, active_vt() + 1);
+	else if (kf_grab_match(&c->grab_session_prev, ev))
+		switch_vt(g, active_vt() - 1);
+	else if (kf_grab_match(&c->grab_paste, ev))
+		paste_clipboard(g);
+	else
+		return false;
+	return true;
+}
+
+static void key_modes(struct kf_input_glue *g, struct grid_modes *m)
+{
+	struct grid *gr = grid_of(g);
+
+	memset(m, 0, sizeof(*m));
+	if (gr)
+		grid_get_modes(gr, m);
+	m->keys.backspace_sends_bs = !g->cfg->backspace_delete;
+	/* A console has no 8-bit Meta input: Alt always prefixes ESC. */
+	m->keys.alt_sends_escape = true;
+}
+
+static bool single_code_point(const char *utf8)
+{
+	size_t n = strlen(utf8);
+	unsigned char c = (unsigned char)utf8[0];
+
+	return n == 0 || n == (size_t)(c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4);
+}
+
+static void on_key(void *ud, const struct input_key_event *ev)
+{
+	struct kf_input_glue *g = ud;
+	struct grid_modes m;
+	struct vt_key_event vk;
+	uint8_t buf[64];
+	size_t n = 0;
+
+	if (g->ops.activity)
+		g->ops.activity(g->ud);
+	if (handle_grabs(g, ev))
+		return;
+	if (ev->action != INPUT_KEY_RELEASE && g->pointer_shown && g->ops.pointer) {
+		g->pointer_shown = false;
+		g->ops.pointer(g->ud, false, (int)g->px, (int)g->py);
+	}
+	if (!kf_key_translate(ev, &vk))
+		return;
+	key_modes(g, &m);
+	if (vk.key == VT_KEY_NONE && !single_code_point(ev->utf8) && !m.keys.kitty_flags) {
+		/* A compose sequence that gives several characters: typed as they are. */
+		if ((ev->mods & INPUT_MOD_ALT) && sizeof(buf) > strlen(ev->utf8) + 1)
+			buf[n++] = 0x1b;
+		memcpy(buf + n, ev->utf8, strlen(ev->utf8));
+		n += strlen(ev->utf8);
+	} else {
+		n = vt_key_encode(&vk, &m.keys, buf, sizeof(buf));
+	}
+	if (!n)
+		return;
+	if (grid_of(g) && grid_view_offset(grid_of(g)))
+		scroll_view(g, -grid_view_offset(grid_of(g)));
+	send(g, buf, n);
+}
+
+/* ------------------------------------------------------------------------------------------ pointer */
+
+static int xterm_button(uint32_t b)
+{
+	switch (b) {
+	case BTN_LEFT: return 0;
+	case BTN_MIDDLE: return 1;
+	case BTN_RIGHT: return 2;
+	case BTN_SIDE: return 8;
+	case BTN_EXTRA: return 9;
+	case BTN_FORWARD: return 10;
+	case BTN_BACK: return 11;
+	default: return -1;
+	}
+}
+
+static void pointer_cell(struct kf_input_glue *g, int *col, int *row)
+{
+	struct grid *gr = grid_of(g);
+	int cw = g->cell_w > 0 ? g->cell_w : 8, ch = g->cell_h > 0 ? g->cell_h : 16;
+
+	*col = (int)g->px / cw;
+	*row = (int)g->py / ch;
+	if (gr) {
+		if (*col >= grid_cols(gr))
+			*col = grid_cols(gr) - 1;
+		if (*row >= grid_rows(gr))
+			*row = grid_rows(gr) - 1;
+	}
+}
+
+/* Sends a mouse report when the application asked for them and Shift is not held. Returns true if the
+ * event belongs to the application (even when this mode does not report this particular event). */
+static bool report(struct kf_input_glue *g, enum kf_mouse_action action, int button, unsigned mods)
+{
+	struct grid *gr = grid_of(g);
+	struct grid_modes m;
+	struct kf_mouse_report r = {.action = action, .button = button, .mods = mods,
+				    .any_button_held = g->buttons_held != 0};
+	uint8_t buf[48];
+	size_t n;
+
+	if (!gr || (mods & INPUT_MOD_SHIFT))
+		return false;
+	grid_get_modes(gr, &m);
+	if (m.mouse == GRID_MOUSE_NONE)
+		return false;
+	pointer_cell(g, &r.col, &r.row);
+	if (action == KF_MOUSE_MOTION) {
+		if (r.col == g->last_col && r.row == g->last_row)
+			return true;
+		r.button = g->buttons_held & 1 ? 0 : g->buttons_held & 2 ? 1 : g->buttons_held & 4 ? 2 : 3;
+	}
+	g->last_col = r.col;
+	g->last_row = r.row;
+	n = kf_mouse_encode(m.mouse, m.mouse_encoding, &r, buf, sizeof(buf));
+	send(g, buf, n);
+	return true;
+}
+
+static void copy_selection(struct kf_input_glue *g)
+{
+	struct grid *gr = grid_of(g);
+	size_t len = 0;
+	char *text;
+
+	if (!gr || !grid_has_selection(gr))
+		return;
+	text = grid_selection_text(gr, &len);
+	if (text && len)
+		kf_clipboard_set(text, len);
+	free(text);
+}
+
+static void local_button(struct kf_input_glue *g, const struct input_pointer_event *pe, int button)
+{
+	static const enum grid_select_mode by_clicks[4] = {GRID_SELECT_CELL, GRID_SELECT_CELL, GRID_SELECT_WORD,
+							   GRID_SELECT_LINE};
+	struct grid *gr = grid_of(g);
+	int col, row;
+
+	if (!gr)
+		return;
+	pointer_cell(g, &col, &row);
+	if (button == 1 && pe->pressed) {
+		paste_clipboard(g);
+	} else if (button == 0 && pe->pressed) {
+		int clicks = kf_clicks_press(&g->clicks, pe->time_usec, button, col, row);
+		if ((pe->mods & INPUT_MOD_SHIFT) && grid_has_selection(gr) && clicks == 1)
+			grid_select_extend(gr, col, row);
+		else
+			grid_select_start(gr, col, row, by_clicks[clicks]);
+		g->selecting = true;
+		redraw(g);
+		/* A double or triple click selects at once: copy it now. */
+		if (clicks > 1)
+			copy_selection(g);
+	} else if (button == 0) {
+		g->selecting = false;
+		copy_selection(g);
+	} else if (button == 2 && pe->pressed && grid_has_selection(gr)) {
+		grid_select_extend(gr, col, row);
+		copy_selection(g);
+		redraw(g);
+	}
+}
+
+static void wheel(struct kf_input_glue *g, const struct input_pointer_event *pe)
+{
+	struct grid *gr = grid_of(g);
+	struct grid_modes m;
+	int steps = pe->steps_v;
+
+	if (!gr || !steps)
+		return;
+	if (report(g, KF_MOUSE_PRESS, steps < 0 ? 4 : 5, pe->mods)) {
+		for (int i = 1; i < abs(steps) && i < 16; i++)
+			report(g, KF_MOUSE_PRESS, steps < 0 ? 4 : 5, pe->mods);
+		return;
+	}
+	grid_get_modes(gr, &m);
+	if (m.alt_screen && m.alternate_scroll) {
+		/* DECSET 1007: the wheel is arrow keys for pagers and editors on the alternate screen. */
+		struct vt_key_event k = {.key = steps < 0 ? VT_KEY_UP : VT_KEY_DOWN, .action = VT_KEY_PRESS};
+		uint8_t buf[16];
+		size_t n = vt_key_encode(&k, &m.keys, buf, sizeof(buf));
+		for (int i = 0; i < abs(steps) * WHEEL_LINES && i < 64; i++)
+			send(g, buf, n);
+		return;
+	}
+	scroll_view(g, -steps * WHEEL_LINES);
+}
+
+static void move_pointer(struct kf_input_glue *g, const struct input_pointer_event *pe)
+{
+	if (pe->type == INPUT_POINTER_MOTION) {
+		g->px += pe->dx;
+		g->py += pe->dy;
+	} else {
+		g->px = pe->x * g->width;
+		g->py = pe->y * g->height;
+	}
+	if (g->px < 0)
+		g->px = 0;
+	if (g->py < 0)
+		g->py = 0;
+	if (g->width > 0 && g->px > g->width - 1)
+		g->px = g->width - 1;
+	if (g->height > 0 && g->py > g->height - 1)
+		g->py = g->height - 1;
+	g->pointer_shown = true;
+	if (g->ops.pointer)
+		g->ops.pointer(g->ud, true, (int)g->px, (int)g->py);
+}
+
+static void on_pointer(void *ud, const struct input_pointer_event *pe)
+{
+	struct kf_input_glue *g = ud;
+	int button;
+
+	if (g->ops.activity)
+		g->ops.activity(g->ud);
+	if (!g->cfg->mouse)
+		return;
+	switch (pe->type) {
+	case INPUT_POINTER_MOTION:
+	case INPUT_POINTER_MOTION_ABSOLUTE:
+		move_pointer(g, pe);
+		if (report(g, KF_MOUSE_MOTION, 3, pe->mods))
+			return;
+		if (g->selecting && grid_of(g)) {
+			int col, row;
+			pointer_cell(g, &col, &row);
+			grid_select_extend(grid_of(g), col, row);
+			redraw(g);
+		}
+		return;
+	case INPUT_POINTER_BUTTON:
+		button = xterm_button(pe->button);
+		if (button < 0)
+			return;
+		if (button < 3) {
+			if (pe->pressed)
+				g->buttons_held |= 1u << button;
+			else
+				g->buttons_held &= ~(1u << button);
+		}
+		if (report(g, pe->pressed ? KF_MOUSE_PRESS : KF_MOUSE_RELEASE, button, pe->mods))
+			return;
+		local_button(g, pe, button);
+		return;
+	case INPUT_POINTER_SCROLL:
+		wheel(g, pe);
+		return;
+	}
+}
+
+/* ------------------------------------------------------------------------------------ loop plumbing */
+
+static void input_readable(void *ud, int fd, uint32_t events)
+{
+	struct kf_input_glue *g = ud;
+
+	if (input_dispatch(g->in) < 0)
+		log_warn("libinput dispatch failed");
+}
+
+static void repeat_fired(void *ud, struct kf_timer *t)
+{
+	struct kf_input_glue *g = ud;
+
+	input_timer_expired(g->in, kf_loop_now_ns() / 1000);
+}
+
+static void arm_repeat(void *ud, uint64_t deadline_usec)
+{
+	struct kf_input_glue *g = ud;
+	uint64_t now = kf_loop_now_ns() / 1000;
+
+	if (!deadline_usec)
+		kf_timer_disarm(g->repeat);
+	else
+		kf_timer_arm(g->repeat, deadline_usec > now ? (deadline_usec - now) * 1000 : 0, 0);
+}
+
+static int open_device(void *ud, const char *path, int flags)
+{
+	struct kf_input_glue *g = ud;
+
+	return g->ops.open_device ? g->ops.open_device(g->ud, path, flags) : -ENODEV;
+}
+
+static void close_device(void *ud, int fd)
+{
+	struct kf_input_glue *g = ud;
+
+	if (g->ops.close_device)
+		g->ops.close_device(g->ud, fd);
+	else
+		close(fd);
+}
+
+static void input_log_handler(int prio, const char *fmt, va_list ap)
+{
+	kf_log_vmsg((enum kf_log_level)prio, "input", __FILE__, __LINE__, fmt, ap);
+}
+
+int kf_input_glue_create(struct kf_loop *loop, const struct kf_config *cfg, const struct kf_input_glue_ops *ops,
+			 void *ud, struct kf_input_glue **out)
+{
+	struct kf_input_glue *g = calloc(1, sizeof(*g));
+	struct input_config ic = {
+		.model = cfg->xkb_model, .layout = cfg->xkb_layout, .variant = cfg->xkb_variant,
+		.options = cfg->xkb_options, .keymap_file = cfg->xkb_keymap,
+		.compose_file = cfg->xkb_compose_file, .repeat_delay_ms = cfg->xkb_repeat_delay,
+		.repeat_interval_ms = cfg->xkb_repeat_rate,
+	};
+	struct input_callbacks cb = {.key = on_key, .pointer = on_pointer, .open_device = open_device,
+				     .close_device = close_device, .arm_timer = arm_repeat};
+
+	if (!g)
+		return -ENOMEM;
+	g->loop = loop;
+	g->cfg = cfg;
+	g->ops = *ops;
+	g->ud = ud;
+	g->last_col = g->last_row = -1;
+	input_set_log_handler(input_log_handler);
+	g->repeat = kf_loop_add_timer(loop, repeat_fired, g);
+	if (!g->repeat)
+		goto err;
+	g->in = input_create(&ic, &cb, g);
+	if (!g->in)
+		goto err;
+	log_notice("keymap %s", input_keymap_name(g->in));
+	*out = g;
+	return 0;
+err:
+	kf_input_glue_destroy(g);
+	return -ENOMEM;
+}
+
+void kf_input_glue_destroy(struct kf_input_glue *g)
+{
+	if (!g)
+		return;
+	kf_source_remove(g->src);
+	input_destroy(g->in);
+	kf_timer_remove(g->repeat);
+	free(g);
+}
+
+int kf_input_glue_start(struct kf_input_glue *g, const char *seat)
+{
+	int r = input_start(g->in, seat);
+
+	if (r < 0) {
+		log_err("cannot start libinput on %s: %s", seat ? seat : "seat0", strerror(-r));
+		return r;
+	}
+	g->src = kf_loop_add_fd(g->loop, input_get_fd(g->in), EPOLLIN, KF_PRIO_INPUT, input_readable, g);
+	if (!g->src)
+		return -errno;
+	log_info("%u keyboards, %u pointers", input_keyboard_count(g->in), input_pointer_count(g->in));
+	return 0;
+}
+
+void kf_input_glue_suspend(struct kf_input_glue *g)
+{
+	input_suspend(g->in);
+	g->buttons_held = 0;
+	g->selecting = false;
+}
+
+void kf_input_glue_resume(struct kf_input_glue *g)
+{
+	if (input_resume(g->in) < 0)
+		log_warn("libinput did not resume: no keyboard until the next VT switch");
+}
+
+void kf_input_glue_set_geometry(struct kf_input_glue *g, int width, int height, int cell_width, int cell_height)
+{
+	g->width = width;
+	g->height = height;
+	g->cell_w = cell_width;
+	g->cell_h = cell_height;
+}
+
+void kf_input_glue_output(struct kf_input_glue *g)
+{
+	struct grid *gr = grid_of(g);
+
+	if (gr && grid_view_offset(gr))
+		scroll_view(g, -grid_view_offset(gr));
+}
+
+struct input *kf_input_glue_input(struct kf_input_glue *g)
+{
+	return g->in;
+}

@@ -1,0 +1,71 @@
+/* kmscon-felis/input-glue.h: keyboards and mice wired to a terminal session.
+ *
+ * Owns the input/ object on the event loop (libinput's fd, the repeat timer) and decides what each event
+ * does: the keys the terminal keeps (Ctrl+Alt+Fn, kmscon's --grab-* shortcuts for scrollback, zoom, VT
+ * switching, paste), the rest encoded with the application's modes and written to the PTY; the pointer
+ * (a cursor shown while the mouse moves, hidden when typing), selection (press-drag, double-click word,
+ * triple-click line, Shift+click or right click extends, copy on select into the shared clipboard), paste
+ * with the middle button, mouse reports when the application asks (Shift bypasses them), and the wheel
+ * (scrollback, or arrow keys on the alternate screen with DECSET 1007).
+ *
+ * Everything the glue needs from the rest of the program comes through kf_input_glue_ops, so that main.c
+ * decides how the session, the renderer, the display and the seat are reached.
+ */
+#ifndef KF_INPUT_GLUE_H
+#define KF_INPUT_GLUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct grid;
+struct input;
+struct kf_config;
+struct kf_loop;
+
+struct kf_input_glue_ops {
+	/* The session's grid, or NULL while there is none. */
+	struct grid *(*grid)(void *ud);
+	/* Encoded keys and mouse reports for the child (kf_session_write). */
+	int (*write)(void *ud, const void *data, size_t len);
+	/* A paste (kf_session_paste: bracketed when the child asked). */
+	int (*paste)(void *ud, const void *data, size_t len);
+	/* Any input: wake the display (drm_backend_notify_input). May be NULL. */
+	void (*activity)(void *ud);
+	/* The view (scrollback offset, selection) changed: a frame is needed. May be NULL. */
+	void (*redraw)(void *ud);
+	/* Font size: +1 larger, -1 smaller, 0 back to the configured size. May be NULL. */
+	void (*zoom)(void *ud, int step);
+	/* Ctrl+Alt+Fn and the session grabs: switch to VT n (kf_seat_switch_vt). May be NULL. */
+	void (*switch_vt)(void *ud, int n);
+	/* Draw (visible) or remove the pointer cursor at pixel x, y of the screen. May be NULL. */
+	void (*pointer)(void *ud, bool visible, int x, int y);
+	/* Device fds through the seat (kf_seat_open_device / kf_seat_close_device). */
+	int (*open_device)(void *ud, const char *path, int flags);
+	void (*close_device)(void *ud, int fd);
+};
+
+struct kf_input_glue;
+
+/* Compiles the keymap and sets up repeat; no devices yet. cfg (not owned) must outlive the glue: its grabs,
+ * xkb, mouse and backspace options are read. loop is not owned. Returns 0 and *out, or -errno (logged). */
+int kf_input_glue_create(struct kf_loop *loop, const struct kf_config *cfg, const struct kf_input_glue_ops *ops,
+			 void *ud, struct kf_input_glue **out);
+/* Accepts NULL. */
+void kf_input_glue_destroy(struct kf_input_glue *g);
+
+/* Starts libinput on the seat (devices open through ops->open_device). Returns 0 or -errno. */
+int kf_input_glue_start(struct kf_input_glue *g, const char *seat);
+/* The seat went away / came back. */
+void kf_input_glue_suspend(struct kf_input_glue *g);
+void kf_input_glue_resume(struct kf_input_glue *g);
+
+/* The screen in pixels and the cell size (after a mode set or a zoom), for pointer positions. */
+void kf_input_glue_set_geometry(struct kf_input_glue *g, int width, int height, int cell_width, int cell_height);
+/* The child wrote something: the view returns to the bottom of the scrollback. */
+void kf_input_glue_output(struct kf_input_glue *g);
+
+/* The input/ object, owned by the glue (tests inject keys through it). */
+struct input *kf_input_glue_input(struct kf_input_glue *g);
+
+#endif

@@ -1,0 +1,117 @@
+/* kmscon-felis/mouse.c: xterm mouse reports and click counting (see mouse.h for the reference). */
+#include "kmscon-felis/mouse.h"
+
+#include <stdio.h>
+
+#include "input/input.h"
+
+/* The legacy encodings send each value as one byte (or UTF-8 character) offset by 32. */
+#define LEGACY_MAX 223
+#define UTF8_MAX 2015
+
+static int button_code(const struct kf_mouse_report *r, bool sgr)
+{
+	int b = r->button, code;
+
+	if (b >= 8)
+		code = 128 + (b - 8);
+	else if (b >= 4)
+		code = 64 + (b - 4);
+	else
+		code = b;
+	/* The legacy encodings cannot say which button was released. */
+	if (r->action == KF_MOUSE_RELEASE && !sgr)
+		code = 3;
+	if (r->action == KF_MOUSE_MOTION)
+		code += 32;
+	if (r->mods & INPUT_MOD_SHIFT)
+		code += 4;
+	if (r->mods & (INPUT_MOD_ALT | INPUT_MOD_META))
+		code += 8;
+	if (r->mods & INPUT_MOD_CTRL)
+		code += 16;
+	return code;
+}
+
+static size_t put_legacy_value(uint8_t *out, int v, bool utf8)
+{
+	v += 32;
+	if (!utf8 || v < 0x80) {
+		out[0] = (uint8_t)v;
+		return 1;
+	}
+	out[0] = (uint8_t)(0xc0 | v >> 6);
+	out[1] = (uint8_t)(0x80 | (v & 0x3f));
+	return 2;
+}
+
+static bool reported(enum grid_mouse_mode mode, const struct kf_mouse_report *r)
+{
+	switch (mode) {
+	case GRID_MOUSE_X10:
+		return r->action == KF_MOUSE_PRESS && r->button < 4;
+	case GRID_MOUSE_NORMAL:
+		return r->action != KF_MOUSE_MOTION;
+	case GRID_MOUSE_BUTTON:
+		return r->action != KF_MOUSE_MOTION || r->any_button_held;
+	case GRID_MOUSE_ANY:
+		return true;
+	default:
+		return false;
+	}
+}
+
+size_t kf_mouse_encode(enum grid_mouse_mode mode, enum grid_mouse_encoding enc, const struct kf_mouse_report *r,
+		       uint8_t *out, size_t cap)
+{
+	struct kf_mouse_report x10;
+	int x = r->col + 1, y = r->row + 1, n;
+	size_t len = 0;
+
+	if (!reported(mode, r) || r->col < 0 || r->row < 0 || cap < 32)
+		return 0;
+	/* Wheel buttons have no release. */
+	if (r->action == KF_MOUSE_RELEASE && r->button >= 4 && r->button < 8)
+		return 0;
+	if (mode == GRID_MOUSE_X10) {
+		x10 = *r;
+		x10.mods = 0; /* X10 compatibility mode reports no modifiers */
+		r = &x10;
+	}
+	switch (enc) {
+	case GRID_MOUSE_ENC_SGR:
+		n = snprintf((char *)out, cap, "\033[<%d;%d;%d%c", button_code(r, true), x, y,
+			     r->action == KF_MOUSE_RELEASE ? 'm' : 'M');
+		return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+	case GRID_MOUSE_ENC_URXVT:
+		n = snprintf((char *)out, cap, "\033[%d;%d;%dM", button_code(r, false) + 32, x, y);
+		return n > 0 && (size_t)n < cap ? (size_t)n : 0;
+	case GRID_MOUSE_ENC_UTF8:
+	default: {
+		bool utf8 = enc == GRID_MOUSE_ENC_UTF8;
+		int max = utf8 ? UTF8_MAX : LEGACY_MAX;
+		if (x > max || y > max)
+			return 0;
+		out[len++] = 0x1b;
+		out[len++] = '[';
+		out[len++] = 'M';
+		len += put_legacy_value(out + len, button_code(r, false), utf8);
+		len += put_legacy_value(out + len, x, utf8);
+		len += put_legacy_value(out + len, y, utf8);
+		return len;
+	}
+	}
+}
+
+int kf_clicks_press(struct kf_clicks *c, uint64_t time_usec, int button, int col, int row)
+{
+	bool same = c->count > 0 && c->button == button && c->col == col && c->row == row &&
+		    time_usec >= c->last_usec && time_usec - c->last_usec <= KF_CLICK_INTERVAL_USEC;
+
+	c->count = same && c->count < 3 ? c->count + 1 : 1;
+	c->last_usec = time_usec;
+	c->button = button;
+	c->col = col;
+	c->row = row;
+	return c->count;
+}

@@ -1,0 +1,49 @@
+/* kmscon-felis/mouse.h: mouse reports for applications (xterm's mouse tracking) and click counting.
+ * Pure functions and a small value type: no I/O.
+ *
+ * Reference: xterm ctlseqs, "Mouse Tracking": X10 (DECSET 9: presses only), normal (1000: presses and
+ * releases), button-event (1002: also motion with a button held), any-event (1003: all motion); encodings:
+ * the default "CSI M Cb Cx Cy" (values + 32, coordinates up to 223), UTF-8 (1005, up to 2015), SGR (1006:
+ * "CSI < Cb ; Cx ; Cy M" or "m" for a release) and urxvt (1015: "CSI Cb+32 ; Cx ; Cy M").
+ */
+#ifndef KF_MOUSE_H
+#define KF_MOUSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "grid/grid.h"
+
+enum kf_mouse_action {
+	KF_MOUSE_PRESS,
+	KF_MOUSE_RELEASE,
+	KF_MOUSE_MOTION,
+};
+
+/* Buttons as xterm numbers them: 0 left, 1 middle, 2 right, 3 none (motion without a button), 4..7 wheel
+ * up/down/left/right, 8..11 the extra buttons. */
+struct kf_mouse_report {
+	enum kf_mouse_action action;
+	int button;
+	int col, row;    /* 0-based cell */
+	unsigned mods;   /* enum input_mod bits: Shift, Alt (Meta), Ctrl are reported */
+	bool any_button_held; /* for motion: whether some button is down (mode 1002 reports only then) */
+};
+
+/* Writes the report the application asked for into out (cap >= 32 always suffices). Returns the length, or 0
+ * when this mode does not report this event, or the position cannot be encoded. */
+size_t kf_mouse_encode(enum grid_mouse_mode mode, enum grid_mouse_encoding enc, const struct kf_mouse_report *r,
+		       uint8_t *out, size_t cap);
+
+/* Double and triple clicks: presses of the same button on the same cell within the interval. */
+#define KF_CLICK_INTERVAL_USEC 400000u
+struct kf_clicks {
+	uint64_t last_usec;
+	int col, row, button;
+	int count;
+};
+/* Records a press; returns 1, 2 or 3 (a fourth click starts again at 1). */
+int kf_clicks_press(struct kf_clicks *c, uint64_t time_usec, int button, int col, int row);
+
+#endif

@@ -1,0 +1,160 @@
+/* kmscon-felis/notify.c: see notify.h. The protocol: sd_notify(3), "Notes" (datagram to an AF_UNIX socket,
+ * path or abstract name with a leading '@'). Vsock addresses (vsock:CID:PORT, for VMs) are not supported: a
+ * console runs inside the machine it draws on. */
+#define LOG_TAG "notify"
+#include "kmscon-felis/notify.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "kmscon-felis/log.h"
+#include "kmscon-felis/loop.h"
+
+static int sock = -1;
+static struct sockaddr_un addr;
+static socklen_t addr_len;
+static uint64_t watchdog_usec;
+
+int kf_notify_init(void)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	const char *wd = getenv("WATCHDOG_USEC"), *wd_pid = getenv("WATCHDOG_PID");
+	int ret = 0;
+
+	kf_notify_finish();
+	watchdog_usec = 0;
+	if (wd && (!wd_pid || strtoull(wd_pid, NULL, 10) == (unsigned long long)getpid()))
+		watchdog_usec = strtoull(wd, NULL, 10);
+	if (path && *path) {
+		size_t len = strlen(path);
+		memset(&addr, 0, sizeof(addr));
+		addr.sun_family = AF_UNIX;
+		if ((path[0] != '/' && path[0] != '@') || len >= sizeof(addr.sun_path)) {
+			log_err("NOTIFY_SOCKET '%s' is not a socket path or abstract name, not notifying", path);
+			ret = -EINVAL;
+			goto out;
+		}
+		memcpy(addr.sun_path, path, len);
+		if (path[0] == '@')
+			addr.sun_path[0] = '\0'; /* abstract namespace: no NUL terminator counts */
+		addr_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len + (path[0] == '/'));
+		sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		if (sock < 0) {
+			ret = -errno;
+			log_err("cannot create the notify socket: %s", strerror(-ret));
+			goto out;
+		}
+		log_debug("notifying systemd at %s, watchdog %" PRIu64 " us", path, watchdog_usec);
+	}
+out:
+	/* The child and everything it starts must not inherit our line to systemd. */
+	unsetenv("NOTIFY_SOCKET");
+	unsetenv("WATCHDOG_USEC");
+	unsetenv("WATCHDOG_PID");
+	if (sock < 0)
+		watchdog_usec = 0;
+	return ret;
+}
+
+void kf_notify_finish(void)
+{
+	if (sock >= 0)
+		close(sock);
+	sock = -1;
+}
+
+int kf_notify_send(const char *text)
+{
+	if (sock < 0)
+		return 0;
+	ssize_t r = sendto(sock, text, strlen(text), MSG_NOSIGNAL | MSG_DONTWAIT, (struct sockaddr *)&addr,
+			   addr_len);
+	if (r < 0) {
+		int err = -errno;
+		/* Rate-limited by nature: the callers send once per event or per watchdog period. */
+		log_warn("sd_notify '%.*s': %s", (int)strcspn(text, "\n"), text, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int kf_notify_ready(const char *status)
+{
+	char buf[512];
+	if (status)
+		snprintf(buf, sizeof(buf), "READY=1\nSTATUS=%s\n", status);
+	else
+		snprintf(buf, sizeof(buf), "READY=1\n");
+	return kf_notify_send(buf);
+}
+
+int kf_notify_first_frame(const char *mode, const char *font)
+{
+	static bool ready;
+	static char last[256];
+	char status[256];
+	snprintf(status, sizeof(status), "%s, font %s", mode ? mode : "no mode", font ? font : "unknown");
+	if (ready && !strcmp(status, last))
+		return 0;
+	snprintf(last, sizeof(last), "%s", status);
+	if (ready)
+		return kf_notify_status("%s", status);
+	ready = true;
+	log_info("first frame on screen (%s)", status);
+	return kf_notify_ready(status);
+}
+
+int kf_notify_status(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n = snprintf(buf, sizeof(buf), "STATUS=");
+	va_start(ap, fmt);
+	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return kf_notify_send(buf);
+}
+
+int kf_notify_watchdog(void)
+{
+	return kf_notify_send("WATCHDOG=1\n");
+}
+
+int kf_notify_stopping(void)
+{
+	return kf_notify_send("STOPPING=1\n");
+}
+
+uint64_t kf_notify_watchdog_usec(void)
+{
+	return watchdog_usec;
+}
+
+static void watchdog_tick(void *ud, struct kf_timer *timer)
+{
+	kf_notify_watchdog();
+}
+
+struct kf_timer *kf_notify_watchdog_start(struct kf_loop *loop)
+{
+	uint64_t usec = kf_notify_watchdog_usec();
+	if (!usec)
+		return NULL;
+	struct kf_timer *t = kf_loop_add_timer(loop, watchdog_tick, NULL);
+	if (!t)
+		return NULL;
+	/* Half the period, as sd_watchdog_enabled(3) advises: one late iteration must not look like a hang. */
+	uint64_t period_ns = usec * 1000 / 2;
+	kf_timer_arm(t, period_ns, period_ns);
+	log_debug("watchdog ping every %" PRIu64 " ms", period_ns / 1000000);
+	return t;
+}

@@ -1,0 +1,403 @@
+/* kmscon-felis/render/font-ft.c: fonts through fontconfig and FreeType.
+ *
+ * The main face comes from a fontconfig match of the name at the pixel size (or straight from a file). Bold,
+ * italic and bold italic are matched the same way; when fontconfig only has the regular face, the style is
+ * synthesised on the outline (FT_Outline_Embolden, a shear). Characters the main face lacks are looked up in
+ * the fontconfig sort list of the same pattern (fonts ordered by closeness, each with its charset), opening
+ * at most MAX_FALLBACK faces lazily. Colour bitmaps (FT_LOAD_COLOR, e.g. Noto Color Emoji's fixed strikes)
+ * are box-filtered down into the glyph's cells and kept premultiplied.
+ */
+#include <errno.h>
+#include <fontconfig/fontconfig.h>
+#include <ft2build.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include FT_FREETYPE_H
+#include FT_OUTLINE_H
+
+#define LOG_TAG "render"
+#include "kmscon-felis/log.h"
+#include "kmscon-felis/render/render-internal.h"
+
+#define MAX_FALLBACK 16
+
+struct face {
+	FT_Face ft;
+	bool fake_bold, fake_italic;
+};
+
+struct ft_font {
+	struct kf_font base;
+	FT_Library lib;
+	int size;
+	struct face styles[4]; /* index: KF_GLYPH_BOLD | KF_GLYPH_ITALIC; ft may repeat the regular face */
+	FcFontSet *sorted;     /* fallback candidates, or NULL */
+	struct {
+		FcPattern *pat; /* from sorted, not owned */
+		FT_Face ft;
+	} fb[MAX_FALLBACK];
+	int nfb;
+};
+
+static int set_size(FT_Face f, int size)
+{
+	if (FT_IS_SCALABLE(f))
+		return FT_Set_Pixel_Sizes(f, 0, (FT_UInt)size) ? -EINVAL : 0;
+	if (f->num_fixed_sizes <= 0)
+		return -EINVAL;
+	/* bitmap-only faces (colour emoji): the strike closest to the size; scaling happens later */
+	int best = 0;
+	for (int i = 1; i < f->num_fixed_sizes; i++)
+		if (abs(f->available_sizes[i].height - size) < abs(f->available_sizes[best].height - size))
+			best = i;
+	return FT_Select_Size(f, best) ? -EINVAL : 0;
+}
+
+static FT_Face open_face(struct ft_font *f, const char *file, int index)
+{
+	FT_Face face;
+	if (FT_New_Face(f->lib, file, index, &face))
+		return NULL;
+	if (set_size(face, f->size)) {
+		FT_Done_Face(face);
+		return NULL;
+	}
+	return face;
+}
+
+/* Matches the pattern with the weight and slant of style; the caller checks what it really got. */
+static FcPattern *match_style(FcPattern *base, unsigned style)
+{
+	FcPattern *p = FcPatternDuplicate(base);
+	if (!p)
+		return NULL;
+	if (style & KF_GLYPH_BOLD)
+		FcPatternAddInteger(p, FC_WEIGHT, FC_WEIGHT_BOLD);
+	if (style & KF_GLYPH_ITALIC)
+		FcPatternAddInteger(p, FC_SLANT, FC_SLANT_ITALIC);
+	FcConfigSubstitute(NULL, p, FcMatchPattern);
+	FcDefaultSubstitute(p);
+	FcResult res;
+	FcPattern *m = FcFontMatch(NULL, p, &res);
+	FcPatternDestroy(p);
+	return m;
+}
+
+static int load_styles(struct ft_font *f, FcPattern *base)
+{
+	for (unsigned s = 0; s < 4; s++) {
+		FcPattern *m = match_style(base, s);
+		FcChar8 *file;
+		int index = 0, weight = FC_WEIGHT_REGULAR, slant = FC_SLANT_ROMAN;
+		if (!m || FcPatternGetString(m, FC_FILE, 0, &file) != FcResultMatch) {
+			if (m)
+				FcPatternDestroy(m);
+			if (!s)
+				return -ENOENT;
+			f->styles[s] = (struct face){f->styles[0].ft, s & KF_GLYPH_BOLD, s & KF_GLYPH_ITALIC};
+			continue;
+		}
+		FcPatternGetInteger(m, FC_INDEX, 0, &index);
+		FcPatternGetInteger(m, FC_WEIGHT, 0, &weight);
+		FcPatternGetInteger(m, FC_SLANT, 0, &slant);
+		bool fb = (s & KF_GLYPH_BOLD) && weight < FC_WEIGHT_DEMIBOLD;
+		bool fi = (s & KF_GLYPH_ITALIC) && slant == FC_SLANT_ROMAN;
+		FT_Face face = NULL;
+		if (s && (fb || fi))
+			face = NULL; /* synthesise from the regular face */
+		else
+			face = open_face(f, (const char *)file, index);
+		if (!s) {
+			if (!face) {
+				log_err("%s: FreeType cannot open the font", (const char *)file);
+				FcPatternDestroy(m);
+				return -EBADMSG;
+			}
+			log_info("font: %s (%d px)", (const char *)file, f->size);
+		}
+		FcPatternDestroy(m);
+		f->styles[s] = face ? (struct face){face, false, false}
+				    : (struct face){f->styles[0].ft, s & KF_GLYPH_BOLD, s & KF_GLYPH_ITALIC};
+	}
+	return 0;
+}
+
+static void metrics(struct ft_font *f)
+{
+	FT_Face face = f->styles[0].ft;
+	const FT_Size_Metrics *m = &face->size->metrics;
+	int asc = (int)((m->ascender + 63) >> 6), desc = (int)((-m->descender + 63) >> 6);
+	int w = 0;
+	if (!FT_Load_Char(face, 'M', FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT))
+		w = (int)((face->glyph->advance.x + 32) >> 6);
+	if (w <= 0)
+		w = (int)((m->max_advance + 63) >> 6);
+	if (w <= 0)
+		w = f->size / 2 > 0 ? f->size / 2 : 1;
+	if (asc + desc <= 0) {
+		asc = f->size;
+		desc = f->size / 4;
+	}
+	f->base.cell_w = w;
+	f->base.cell_h = asc + desc;
+	f->base.baseline = asc;
+	int thick = 1, pos = asc + 1;
+	if (FT_IS_SCALABLE(face)) {
+		thick = (int)((FT_MulFix(face->underline_thickness, m->y_scale) + 32) >> 6);
+		pos = asc - (int)((FT_MulFix(face->underline_position, m->y_scale) + 32) >> 6);
+	}
+	if (thick < 1)
+		thick = 1;
+	if (pos < asc + 1)
+		pos = asc + 1;
+	if (pos + thick > f->base.cell_h)
+		pos = f->base.cell_h - thick;
+	f->base.ul_pos = pos;
+	f->base.ul_thick = thick;
+}
+
+/* Emoji blocks: prefer a colour font for them even when a monochrome fallback comes first in the list. */
+static bool wants_color(uint32_t cp)
+{
+	return cp >= 0x1f000 && cp <= 0x1faff;
+}
+
+/* Looks through the fallbacks, opening sorted candidates lazily; color_only restricts to colour fonts. */
+static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
+{
+	for (int i = 0; i < f->nfb; i++)
+		if (f->fb[i].ft && (!color_only || FT_HAS_COLOR(f->fb[i].ft)) && FT_Get_Char_Index(f->fb[i].ft, cp))
+			return f->fb[i].ft;
+	if (!f->sorted)
+		return NULL;
+	for (int i = 0; i < f->sorted->nfont && f->nfb < MAX_FALLBACK; i++) {
+		FcPattern *p = f->sorted->fonts[i];
+		FcCharSet *cs;
+		FcChar8 *file;
+		FcBool color = FcFalse;
+		int index = 0;
+		if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch || !FcCharSetHasChar(cs, cp))
+			continue;
+		FcPatternGetBool(p, FC_COLOR, 0, &color);
+		if (color_only && !color)
+			continue;
+		bool seen = false;
+		for (int j = 0; j < f->nfb; j++)
+			seen |= f->fb[j].pat == p;
+		if (seen || FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
+			continue;
+		FcPatternGetInteger(p, FC_INDEX, 0, &index);
+		FT_Face face = open_face(f, (const char *)file, index);
+		f->fb[f->nfb].pat = p;
+		f->fb[f->nfb].ft = face; /* a face that fails to open is remembered as NULL, not retried */
+		f->nfb++;
+		if (face && FT_Get_Char_Index(face, cp))
+			return face;
+	}
+	return NULL;
+}
+
+/* The face holding cp for style: the styled face, or the first fallback in fontconfig's order. */
+static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fake_bold, bool *fake_italic)
+{
+	struct face *sf = &f->styles[style & 3];
+	*fake_bold = sf->fake_bold;
+	*fake_italic = sf->fake_italic;
+	if (!wants_color(cp) && FT_Get_Char_Index(sf->ft, cp))
+		return sf->ft;
+	*fake_bold = style & KF_GLYPH_BOLD;
+	*fake_italic = style & KF_GLYPH_ITALIC;
+	FT_Face face = wants_color(cp) ? find_fallback(f, cp, true) : NULL;
+	if (!face && wants_color(cp) && FT_Get_Char_Index(sf->ft, cp)) {
+		*fake_bold = sf->fake_bold;
+		*fake_italic = sf->fake_italic;
+		return sf->ft;
+	}
+	return face ? face : find_fallback(f, cp, false);
+}
+
+static void copy_gray(const FT_Bitmap *bm, int left, int top, struct kf_glyph *out)
+{
+	uint8_t *d = out->data;
+	for (unsigned y = 0; y < bm->rows; y++) {
+		int ty = top + (int)y;
+		if (ty < 0 || ty >= out->h)
+			continue;
+		const uint8_t *src = bm->buffer + (long)y * bm->pitch;
+		for (unsigned x = 0; x < bm->width; x++) {
+			int tx = left + (int)x;
+			if (tx < 0 || tx >= out->w)
+				continue;
+			uint8_t a = bm->pixel_mode == FT_PIXEL_MODE_MONO ? ((src[x / 8] >> (7 - x % 8)) & 1) * 255 : src[x];
+			uint8_t *p = d + (size_t)ty * out->w + tx;
+			if (*p < a)
+				*p = a;
+		}
+	}
+	out->kind = KF_GLYPH_ALPHA;
+}
+
+/* Box-filters a premultiplied BGRA bitmap into the glyph box, keeping its aspect ratio, centred. */
+static void copy_color(const FT_Bitmap *bm, struct kf_glyph *out)
+{
+	int bw = (int)bm->width, bh = (int)bm->rows;
+	if (bw <= 0 || bh <= 0)
+		return;
+	double sc = (double)out->w / bw < (double)out->h / bh ? (double)out->w / bw : (double)out->h / bh;
+	int dw = (int)(bw * sc), dh = (int)(bh * sc);
+	if (dw < 1)
+		dw = 1;
+	if (dh < 1)
+		dh = 1;
+	int ox = (out->w - dw) / 2, oy = (out->h - dh) / 2;
+	uint32_t *d = out->data;
+	for (int y = 0; y < dh; y++) {
+		int sy0 = y * bh / dh, sy1 = (y + 1) * bh / dh;
+		if (sy1 <= sy0)
+			sy1 = sy0 + 1;
+		for (int x = 0; x < dw; x++) {
+			int sx0 = x * bw / dw, sx1 = (x + 1) * bw / dw;
+			if (sx1 <= sx0)
+				sx1 = sx0 + 1;
+			uint32_t acc[4] = {0, 0, 0, 0}, n = 0;
+			for (int sy = sy0; sy < sy1 && sy < bh; sy++) {
+				const uint8_t *s = bm->buffer + (long)sy * bm->pitch;
+				for (int sx = sx0; sx < sx1 && sx < bw; sx++, n++)
+					for (int k = 0; k < 4; k++)
+						acc[k] += s[sx * 4 + k];
+			}
+			if (!n)
+				continue;
+			/* BGRA in memory -> 0xAARRGGBB */
+			d[(size_t)(y + oy) * out->w + x + ox] =
+				(acc[3] / n) << 24 | (acc[2] / n) << 16 | (acc[1] / n) << 8 | acc[0] / n;
+		}
+	}
+	out->kind = KF_GLYPH_COLOR;
+}
+
+static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scale, struct kf_glyph *out)
+{
+	struct ft_font *f = (struct ft_font *)base;
+	bool fb, fi;
+	FT_Face face = face_for(f, cp, style, &fb, &fi);
+	if (!face)
+		return -ENOENT;
+	FT_UInt gi = FT_Get_Char_Index(face, cp);
+	FT_Int32 flags = FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT;
+	if (FT_HAS_COLOR(face))
+		flags |= FT_LOAD_COLOR;
+	if (FT_Load_Glyph(face, gi, flags))
+		return -ENOENT;
+	FT_GlyphSlot slot = face->glyph;
+	if (slot->format == FT_GLYPH_FORMAT_OUTLINE) {
+		if (fb)
+			FT_Outline_Embolden(&slot->outline, f->size * 64 / 20 > 32 ? f->size * 64 / 20 : 32);
+		if (fi) {
+			FT_Matrix shear = {0x10000, 0x3800, 0, 0x10000};
+			FT_Outline_Transform(&slot->outline, &shear);
+		}
+	}
+	if (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL))
+		return -ENOENT;
+	const FT_Bitmap *bm = &slot->bitmap;
+	if (bm->pixel_mode == FT_PIXEL_MODE_BGRA) {
+		copy_color(bm, out);
+		return 0;
+	}
+	if (bm->pixel_mode != FT_PIXEL_MODE_GRAY && bm->pixel_mode != FT_PIXEL_MODE_MONO)
+		return -ENOENT;
+	/* centre the advance in the glyph's cells (wide characters, slightly narrow fallbacks) */
+	int adv = (int)((slot->advance.x + 32) >> 6);
+	int left = slot->bitmap_left + (adv > 0 && adv < out->w ? (out->w - adv) / 2 : 0);
+	if (adv > out->w)
+		left -= (adv - out->w) / 2;
+	copy_gray(bm, left, f->base.baseline - slot->bitmap_top, out);
+	(void)scale;
+	return 0;
+}
+
+static void ft_destroy(struct kf_font *base)
+{
+	struct ft_font *f = (struct ft_font *)base;
+	for (int s = 1; s < 4; s++)
+		if (f->styles[s].ft && f->styles[s].ft != f->styles[0].ft)
+			FT_Done_Face(f->styles[s].ft);
+	if (f->styles[0].ft)
+		FT_Done_Face(f->styles[0].ft);
+	for (int i = 0; i < f->nfb; i++)
+		if (f->fb[i].ft)
+			FT_Done_Face(f->fb[i].ft);
+	if (f->sorted)
+		FcFontSetDestroy(f->sorted);
+	if (f->lib)
+		FT_Done_FreeType(f->lib);
+	free(f);
+}
+
+static int from_file(struct ft_font *f, const char *file)
+{
+	FT_Face face = open_face(f, file, 0);
+	if (!face) {
+		FILE *probe = fopen(file, "rb");
+		int ret = probe ? -EBADMSG : -ENOENT;
+		if (probe)
+			fclose(probe);
+		log_err("%s: %s", file, ret == -ENOENT ? "cannot open the font file" : "not a font FreeType reads");
+		return ret;
+	}
+	for (int s = 0; s < 4; s++)
+		f->styles[s] = (struct face){face, s & KF_GLYPH_BOLD, s & KF_GLYPH_ITALIC};
+	return 0;
+}
+
+int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf_font **out)
+{
+	struct ft_font *f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	f->size = size_px;
+	f->base.render = ft_render;
+	f->base.destroy = ft_destroy;
+	int ret = -ENOMEM;
+	FcPattern *pat = NULL;
+	if (FT_Init_FreeType(&f->lib)) {
+		f->lib = NULL;
+		goto fail;
+	}
+	if (file) {
+		ret = from_file(f, file);
+		if (ret)
+			goto fail;
+	} else {
+		ret = -ENOENT;
+		if (!FcInit())
+			goto fail;
+		pat = FcNameParse((const FcChar8 *)(name ? name : "monospace"));
+		if (!pat)
+			goto fail;
+		FcPatternAddDouble(pat, FC_PIXEL_SIZE, size_px);
+		ret = load_styles(f, pat);
+		if (ret)
+			goto fail;
+		FcPattern *sp = FcPatternDuplicate(pat);
+		if (sp) {
+			FcResult res;
+			FcConfigSubstitute(NULL, sp, FcMatchPattern);
+			FcDefaultSubstitute(sp);
+			f->sorted = FcFontSort(NULL, sp, FcTrue, NULL, &res);
+			FcPatternDestroy(sp);
+		}
+		FcPatternDestroy(pat);
+		pat = NULL;
+	}
+	metrics(f);
+	*out = &f->base;
+	return 0;
+fail:
+	if (pat)
+		FcPatternDestroy(pat);
+	ft_destroy(&f->base);
+	return ret;
+}

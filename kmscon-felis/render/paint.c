@@ -1,0 +1,619 @@
+/* kmscon-felis/render/paint.c: the cell painter.
+ *
+ * Cells are painted one damaged row span at a time: background, glyph (clipped to its cell or cells, so a cell
+ * never paints into a neighbour), decorations, cursor, then the part of the mouse pointer over the span. Because
+ * every pixel of a cell depends only on that cell (and the cursor/pointer, whose moves collect_damage turns
+ * into damage), painting only the damaged cells gives exactly the pixels of a full repaint.
+ *
+ * XRGB8888 targets are painted in place when the span lies inside the target; RGB565 targets and spans that
+ * need clipping are painted into a scratch strip first and then converted/copied.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmscon-felis/render/render-internal.h"
+
+/* Colours of one cell, resolved once per style run. */
+struct look {
+	uint32_t fg, bg, ul;
+	uint16_t attrs;
+	uint8_t underline;
+	unsigned glyph_style;
+	bool hide_glyph;
+};
+
+struct strip {
+	uint32_t *px;  /* top-left pixel of the span */
+	size_t pitch;  /* in pixels */
+};
+
+static uint32_t blend(uint32_t d, uint32_t s, unsigned a)
+{
+	unsigned na = 255 - a;
+	uint32_t rb = ((d & 0xff00ff) * na + (s & 0xff00ff) * a + 0x800080) >> 8 & 0xff00ff;
+	uint32_t g = ((d & 0x00ff00) * na + (s & 0x00ff00) * a + 0x008000) >> 8 & 0x00ff00;
+	return rb | g;
+}
+
+static uint32_t color(const uint32_t *pal, uint32_t c, uint32_t dflt)
+{
+	switch (GRID_COLOR_KIND(c)) {
+	case GRID_COLOR_KIND_PALETTE:
+		return pal[c & 0xff];
+	case GRID_COLOR_KIND_RGB:
+		return c & 0xffffff;
+	default:
+		return dflt;
+	}
+}
+
+static void resolve(const struct kf_render *r, const struct kf_render_source *s, const struct grid_style *st,
+		    bool selected, struct look *l)
+{
+	const uint32_t *pal = s->palette ? s->palette : r->palette;
+	uint32_t dfg = pal[256], dbg = pal[257];
+	if (s->reverse_video) {
+		uint32_t t = dfg;
+		dfg = dbg;
+		dbg = t;
+	}
+	static const struct grid_style plain = {0};
+	if (!st)
+		st = &plain;
+	l->fg = color(pal, st->fg, dfg);
+	l->bg = color(pal, st->bg, dbg);
+	l->attrs = st->attrs;
+	l->underline = st->underline;
+	if (!!(st->attrs & GRID_ATTR_REVERSE) != selected) {
+		uint32_t t = l->fg;
+		l->fg = l->bg;
+		l->bg = t;
+	}
+	if (st->attrs & GRID_ATTR_DIM)
+		l->fg = blend(l->fg, l->bg, 128);
+	l->ul = GRID_COLOR_KIND(st->ul_color) == GRID_COLOR_KIND_DEFAULT ? l->fg : color(pal, st->ul_color, l->fg);
+	l->glyph_style = (st->attrs & GRID_ATTR_BOLD ? KF_GLYPH_BOLD : 0) |
+			 (st->attrs & GRID_ATTR_ITALIC ? KF_GLYPH_ITALIC : 0);
+	l->hide_glyph = (st->attrs & GRID_ATTR_INVISIBLE) || ((st->attrs & GRID_ATTR_BLINK) && !r->blink_on);
+}
+
+static void fill_rect(struct strip *o, int x, int y, int w, int h, uint32_t c)
+{
+	for (int j = 0; j < h; j++) {
+		uint32_t *p = o->px + (size_t)(y + j) * o->pitch + x;
+		for (int i = 0; i < w; i++)
+			p[i] = c;
+	}
+}
+
+/* Premultiplied colour over the destination: out = src + dst * (1 - a). */
+static void blit_color_row(uint32_t *p, const uint32_t *m, int w)
+{
+	for (int i = 0; i < w; i++) {
+		uint32_t sp = m[i];
+		unsigned a = sp >> 24;
+		if (a == 255) {
+			p[i] = sp & 0xffffff;
+		} else if (a) {
+			uint32_t d = blend(p[i], 0, a);
+			uint32_t rb = (d & 0xff00ff) + (sp & 0xff00ff);
+			uint32_t gg = (d & 0xff00) + (sp & 0xff00);
+			if (rb & 0x1000000)
+				rb |= 0xff0000;
+			if (rb & 0x100)
+				rb |= 0xff;
+			if (gg & 0x10000)
+				gg |= 0xff00;
+			p[i] = (rb & 0xff00ff) | (gg & 0xff00);
+		}
+	}
+}
+
+static void blit(struct strip *o, int x, const struct kf_glyph *g, uint32_t fg)
+{
+	if (g->kind == KF_GLYPH_ALPHA) {
+		const uint8_t *m = g->data;
+		for (int y = g->y0; y < g->y1; y++) {
+			uint32_t *p = o->px + (size_t)y * o->pitch + x;
+			const uint8_t *mr = m + (size_t)y * g->w;
+			for (int i = 0; i < g->w; i++) {
+				unsigned a = mr[i];
+				if (a == 255)
+					p[i] = fg;
+				else if (a)
+					p[i] = blend(p[i], fg, a);
+			}
+		}
+	} else if (g->kind == KF_GLYPH_COLOR) {
+		const uint32_t *m = g->data;
+		for (int y = g->y0; y < g->y1; y++)
+			blit_color_row(o->px + (size_t)y * o->pitch + x, m + (size_t)y * g->w, g->w);
+	}
+}
+
+static bool is_mark(uint32_t cp)
+{
+	return (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x1dc0 && cp <= 0x1dff) ||
+	       (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe20 && cp <= 0xfe2f);
+}
+
+/* Underline styles; patterns use the absolute pixel column so they continue across cells. */
+static void underline(struct kf_render *r, struct strip *o, int x, int w, int absx, uint8_t kind, uint32_t c)
+{
+	int t = r->ul_thick, y = r->ul_pos, h = r->cell_h;
+	switch (kind) {
+	case GRID_UNDERLINE_SINGLE:
+		fill_rect(o, x, y, w, t, c);
+		break;
+	case GRID_UNDERLINE_DOUBLE: {
+		int y2 = y + 2 * t;
+		if (y2 + t > h) {
+			y2 = y;
+			y = y - 2 * t < 0 ? 0 : y - 2 * t;
+		}
+		fill_rect(o, x, y, w, t, c);
+		fill_rect(o, x, y2, w, t, c);
+		break;
+	}
+	case GRID_UNDERLINE_CURLY: {
+		int amp = (h - y - t) < t + 1 ? (h - y - t) : t + 1;
+		if (amp < 1)
+			amp = 1;
+		int top = y + amp > h - t ? h - t : y;
+		for (int i = 0; i < w; i++) {
+			double ph = 2 * M_PI * (absx + i) / (r->cell_w > 3 ? r->cell_w : 4);
+			int yy = top + (int)lround(amp * (1 - sin(ph)) / 2.0 * 2) - amp / 2;
+			if (yy < 0)
+				yy = 0;
+			if (yy + t > h)
+				yy = h - t;
+			fill_rect(o, x + i, yy, 1, t, c);
+		}
+		break;
+	}
+	case GRID_UNDERLINE_DOTTED:
+		for (int i = 0; i < w; i++)
+			if ((absx + i) / t % 2 == 0)
+				fill_rect(o, x + i, y, 1, t, c);
+		break;
+	case GRID_UNDERLINE_DASHED: {
+		int len = r->cell_w / 3 > 2 ? r->cell_w / 3 : 2;
+		for (int i = 0; i < w; i++)
+			if ((absx + i) / len % 2 == 0)
+				fill_rect(o, x + i, y, 1, t, c);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void cursor(struct kf_render *r, const struct kf_render_source *s, struct strip *o, int x, int w,
+		   uint32_t c)
+{
+	int t = r->line_thick < 1 ? 1 : r->line_thick;
+	switch (s->cursor.shape) {
+	case GRID_CURSOR_UNDERLINE:
+		fill_rect(o, x, r->cell_h - 2 * t, w, 2 * t, c);
+		break;
+	case GRID_CURSOR_BAR:
+		fill_rect(o, x, 0, 2 * t, r->cell_h, c);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool cursor_here(const struct kf_render *r, const struct kf_render_source *s, int x, int y, int cells)
+{
+	const struct grid_cursor *c = &s->cursor;
+	return c->visible && c->y == y && c->x >= x && c->x < x + cells && (!c->blink || r->blink_on);
+}
+
+static const uint32_t *lut_for(struct kf_render *r, uint32_t fg, uint32_t bg)
+{
+	unsigned h = (fg * 2654435761u ^ bg * 40503u) >> 28;
+	if (!r->lut[h].valid || r->lut[h].fg != fg || r->lut[h].bg != bg) {
+		for (unsigned a = 1; a < 255; a++)
+			r->lut[h].c[a] = blend(bg, fg, a);
+		r->lut[h].c[0] = bg;
+		r->lut[h].c[255] = fg;
+		r->lut[h].fg = fg;
+		r->lut[h].bg = bg;
+		r->lut[h].valid = true;
+	}
+	return r->lut[h].c;
+}
+
+/* Background and the first glyph in one pass, blending against the known background: the target is
+ * written once and never read (dumb buffers may be write-combined, where reads are very slow). */
+static void compose(struct kf_render *r, struct strip *o, int x, int w, int h, const struct kf_glyph *g,
+		    uint32_t fg, uint32_t bg)
+{
+	if (!g || g->kind == KF_GLYPH_EMPTY) {
+		fill_rect(o, x, 0, w, h, bg);
+		return;
+	}
+	fill_rect(o, x, 0, w, g->y0, bg);
+	fill_rect(o, x, g->y1, w, h - g->y1, bg);
+	const uint32_t *lut = g->kind == KF_GLYPH_ALPHA ? lut_for(r, fg, bg) : NULL;
+	for (int y = g->y0; y < g->y1; y++) {
+		uint32_t *p = o->px + (size_t)y * o->pitch + x;
+		if (g->kind == KF_GLYPH_ALPHA) {
+			const uint8_t *m = (const uint8_t *)g->data + (size_t)y * g->w;
+			for (int i = 0; i < w; i++)
+				p[i] = lut[m[i]];
+		} else {
+			const uint32_t *m = (const uint32_t *)g->data + (size_t)y * g->w;
+			for (int i = 0; i < w; i++)
+				p[i] = bg;
+			blit_color_row(p, m, w);
+		}
+	}
+}
+
+/* Paints one cell (or a wide pair) at strip x with its resolved look l. */
+static void paint_cell(struct kf_render *r, const struct kf_render_source *s, struct strip *o, int x, int col,
+		       int y, const struct grid_cell *c, int cells, struct look l)
+{
+	int w = cells * r->cell_w;
+	bool cur = cursor_here(r, s, col, y, cells);
+	const uint32_t *pal = s->palette ? s->palette : r->palette;
+	uint32_t cur_color = s->palette ? pal[258] : l.fg;
+	if (cur && s->cursor.shape == GRID_CURSOR_BLOCK) {
+		uint32_t t = l.fg;
+		l.fg = l.bg;
+		l.bg = s->palette ? cur_color : t;
+		if (l.ul == t)
+			l.ul = l.fg;
+	}
+	uint32_t cps[8];
+	size_t n = 0;
+	if (!l.hide_glyph && c->cp) {
+		n = 1;
+		cps[0] = c->cp;
+		if (s->codepoints)
+			n = s->codepoints(s->ud, c, cps, 8);
+		else if (c->cp & GRID_CP_CLUSTER)
+			cps[0] = 0xfffd;
+		if (n > 8)
+			n = 8;
+	}
+	compose(r, o, x, w, r->cell_h, n ? kf_render_glyph(r, cps[0], l.glyph_style, cells) : NULL, l.fg, l.bg);
+	for (size_t i = 1; i < n; i++) {
+		if (!is_mark(cps[i]))
+			continue;
+		const struct kf_glyph *g = kf_render_glyph(r, cps[i], l.glyph_style, cells);
+		if (!g->missing) /* a mark the fonts lack is dropped, not boxed */
+			blit(o, x, g, l.fg);
+	}
+	if (!l.hide_glyph) {
+		int absx = col * r->cell_w;
+		if (l.underline)
+			underline(r, o, x, w, absx, l.underline, l.ul);
+		int t = r->line_thick;
+		if (l.attrs & GRID_ATTR_STRIKE)
+			fill_rect(o, x, r->cell_h * 9 / 16 - t / 2, w, t, l.fg);
+		if (l.attrs & GRID_ATTR_OVERLINE)
+			fill_rect(o, x, 0, w, t, l.fg);
+	}
+	if (cur && s->cursor.shape != GRID_CURSOR_BLOCK)
+		cursor(r, s, o, x, w, cur_color);
+}
+
+/* The pointer arrow: 'X' outline (black), 'o' fill (white); its tip is the top-left pixel. */
+static const char *const arrow[] = {
+	"X..........", "XX.........", "XoX........", "XooX.......", "XoooX......", "XooooX.....",
+	"XoooooX....", "XooooooX...", "XoooooooX..", "XooooooooX.", "XoooooXXXXX", "XooXooX....",
+	"XoX.XooX...", "XX..XooX...", "X....XooX..", ".....XooX..", "......XX...",
+};
+#define ARROW_W 11
+#define ARROW_H 17
+
+static void pointer_box(const struct kf_render *r, int *x, int *y, int *w, int *h)
+{
+	*x = r->pointer_x;
+	*y = r->pointer_y;
+	*w = ARROW_W * r->scale;
+	*h = ARROW_H * r->scale;
+}
+
+/* Draws the part of the pointer inside strip pixels [sx0, sx0 + sw) x [sy0, sy0 + cell_h). */
+static void paint_pointer(struct kf_render *r, struct strip *o, int sx0, int sy0, int sw)
+{
+	if (!r->pointer_visible)
+		return;
+	int s = r->scale;
+	for (int j = 0; j < ARROW_H * s; j++) {
+		int py = r->pointer_y + j - sy0;
+		if (py < 0 || py >= r->cell_h)
+			continue;
+		for (int i = 0; i < ARROW_W * s; i++) {
+			int px = r->pointer_x + i - sx0;
+			char ch = arrow[j / s][i / s];
+			if (px < 0 || px >= sw || ch == '.')
+				continue;
+			o->px[(size_t)py * o->pitch + px] = ch == 'X' ? 0x000000 : 0xffffff;
+		}
+	}
+}
+
+static void paint_span(struct kf_render *r, const struct kf_render_source *s, struct strip *o, int y, int x0,
+		       int x1)
+{
+	const struct grid_cell *row = s->row(s->ud, y);
+	/* runs of cells share a style: resolve it once per run */
+	int last_style = -1, last_sel = -1;
+	struct look l = {0};
+	for (int x = x0; x < x1;) {
+		struct grid_cell c = row[x];
+		int cells = c.width == 2 && x + 1 < s->cols && row[x + 1].width == 0 ? 2 : 1;
+		if (c.width == 0) {
+			/* an orphaned right half (or a span starting on one): a blank in its own colours */
+			c.cp = 0;
+			c.width = 1;
+		}
+		int sel = !!(c.flags & GRID_CELL_SELECTED);
+		if (c.style != last_style || sel != last_sel) {
+			resolve(r, s, s->style ? s->style(s->ud, c.style) : NULL, sel, &l);
+			last_style = c.style;
+			last_sel = sel;
+		}
+		paint_cell(r, s, o, (x - x0) * r->cell_w, x, y, row[x].width == 0 ? &c : &row[x],
+			   cells, l);
+		x += cells;
+	}
+}
+
+static uint16_t to565(uint32_t c)
+{
+	return (uint16_t)((c >> 8 & 0xf800) | (c >> 5 & 0x07e0) | (c >> 3 & 0x001f));
+}
+
+struct rects {
+	struct kf_render_rect *r;
+	int n, max;
+};
+
+static void add_rect(struct rects *rs, int x, int y, int w, int h)
+{
+	if (!rs->max || w <= 0 || h <= 0)
+		return;
+	if (rs->n) {
+		struct kf_render_rect *p = &rs->r[rs->n - 1];
+		if (p->x == x && p->w == w && p->y + p->h == y) {
+			p->h += h;
+			return;
+		}
+	}
+	if (rs->n < rs->max) {
+		rs->r[rs->n++] = (struct kf_render_rect){x, y, w, h};
+		return;
+	}
+	struct kf_render_rect *p = &rs->r[rs->n - 1];
+	int x1 = p->x + p->w > x + w ? p->x + p->w : x + w, y1 = p->y + p->h > y + h ? p->y + p->h : y + h;
+	p->x = p->x < x ? p->x : x;
+	p->y = p->y < y ? p->y : y;
+	p->w = x1 - p->x;
+	p->h = y1 - p->y;
+}
+
+static uint32_t *scratch(struct kf_render *r, size_t pixels)
+{
+	if (pixels > r->scratch_len) {
+		uint32_t *n = realloc(r->scratch, pixels * sizeof(*n));
+		if (!n)
+			return NULL;
+		r->scratch = n;
+		r->scratch_len = pixels;
+	}
+	return r->scratch;
+}
+
+/* Paints cells [x0, x1) of row y and copies them into the target. Returns -ENOMEM or 0. */
+static int paint_row(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
+		     int y, int x0, int x1, struct rects *rs)
+{
+	/* A wide character's look depends on its right half and an orphaned right half on its left
+	 * neighbour, and erasing one half of a wide character changes the other: widen the span by one cell
+	 * each side (cheap) so both halves are always painted together, even when the damage names one. */
+	const struct grid_cell *row = s->row(s->ud, y);
+	if (x0 > 0)
+		x0--;
+	if (x1 < s->cols)
+		x1++;
+	if (x0 > 0 && row[x0].width == 0 && row[x0 - 1].width == 2)
+		x0--;
+	if (x1 < s->cols && row[x1 - 1].width == 2 && row[x1].width == 0)
+		x1++;
+	int px = x0 * r->cell_w, py = y * r->cell_h, pw = (x1 - x0) * r->cell_w, ph = r->cell_h;
+	if (px >= t->width || py >= t->height)
+		return 0;
+	int cw = px + pw > t->width ? t->width - px : pw, ch = py + ph > t->height ? t->height - py : ph;
+	struct strip o;
+	bool direct = t->format == KF_RENDER_XRGB8888 && cw == pw && ch == ph;
+	if (direct) {
+		o.pitch = (size_t)t->stride / 4;
+		o.px = (uint32_t *)((uint8_t *)t->data + (size_t)py * t->stride) + px;
+	} else {
+		o.pitch = (size_t)pw;
+		o.px = scratch(r, (size_t)pw * ph);
+		if (!o.px)
+			return -ENOMEM;
+	}
+	paint_span(r, s, &o, y, x0, x1);
+	paint_pointer(r, &o, px, py, pw);
+	if (!direct) {
+		for (int j = 0; j < ch; j++) {
+			uint8_t *line = (uint8_t *)t->data + (size_t)(py + j) * t->stride;
+			const uint32_t *src = o.px + (size_t)j * o.pitch;
+			if (t->format == KF_RENDER_XRGB8888) {
+				memcpy((uint32_t *)line + px, src, (size_t)cw * 4);
+			} else {
+				uint16_t *d = (uint16_t *)line + px;
+				for (int i = 0; i < cw; i++)
+					d[i] = to565(src[i]);
+			}
+		}
+	}
+	add_rect(rs, px, py, cw, ch);
+	return 0;
+}
+
+static bool target_ok(const struct kf_render_target *t)
+{
+	int bpp = t->format == KF_RENDER_RGB565 ? 2 : 4;
+	return t->data && t->width > 0 && t->height > 0 && t->stride >= t->width * bpp &&
+	       (t->format == KF_RENDER_XRGB8888 || t->format == KF_RENDER_RGB565) && t->stride % bpp == 0;
+}
+
+int kf_render_paint(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_damage *d,
+		    const struct kf_render_target *t, struct kf_render_rect *rects, int max_rects)
+{
+	if (!target_ok(t) || !s->row || d->rows != s->rows || d->cols != s->cols || max_rects < 0)
+		return -EINVAL;
+	struct rects rs = {rects, 0, rects ? max_rects : 0};
+	bool all = true;
+	for (int y = 0; y < s->rows && all; y++)
+		all = d->x0[y] == 0 && d->x1[y] == s->cols;
+	/* everything damaged (palette, reverse video, zoom, size): the margins may have changed colour too */
+	if (all)
+		return kf_render_paint_full(r, s, t, rects, max_rects);
+	for (int y = 0; y < s->rows; y++) {
+		if (d->x0[y] >= d->x1[y])
+			continue;
+		int ret = paint_row(r, s, t, y, d->x0[y], d->x1[y], &rs);
+		if (ret)
+			return ret;
+	}
+	return rs.n;
+}
+
+static void fill_target(const struct kf_render_target *t, int x, int y, int w, int h, uint32_t c)
+{
+	for (int j = y; j < y + h && j < t->height; j++) {
+		uint8_t *line = (uint8_t *)t->data + (size_t)j * t->stride;
+		for (int i = x; i < x + w && i < t->width; i++) {
+			if (t->format == KF_RENDER_XRGB8888)
+				((uint32_t *)line)[i] = c;
+			else
+				((uint16_t *)line)[i] = to565(c);
+		}
+	}
+}
+
+int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
+			 struct kf_render_rect *rects, int max_rects)
+{
+	if (!target_ok(t) || !s->row || max_rects < 0)
+		return -EINVAL;
+	struct rects rs = {NULL, 0, 0};
+	for (int y = 0; y < s->rows; y++) {
+		int ret = paint_row(r, s, t, y, 0, s->cols, &rs);
+		if (ret)
+			return ret;
+	}
+	const uint32_t *pal = s->palette ? s->palette : r->palette;
+	uint32_t bg = s->reverse_video ? pal[256] : pal[257];
+	int gw = s->cols * r->cell_w, gh = s->rows * r->cell_h;
+	if (gw < t->width)
+		fill_target(t, gw, 0, t->width - gw, t->height, bg);
+	if (gh < t->height)
+		fill_target(t, 0, gh, gw < t->width ? gw : t->width, t->height - gh, bg);
+	if (rects && max_rects > 0) {
+		rects[0] = (struct kf_render_rect){0, 0, t->width, t->height};
+		return 1;
+	}
+	return 0;
+}
+
+/* --- damage collection --- */
+
+static uint32_t palette_hash(const uint32_t *p)
+{
+	uint32_t h = 2166136261u;
+	for (int i = 0; i < 259; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+static void damage_cursor(struct kf_render_damage *d, const struct grid_cursor *c)
+{
+	/* one cell either side: the cursor may sit on either half of a wide character */
+	kf_render_damage_add(d, c->y, c->x - 1, c->x + 2);
+}
+
+static void damage_pointer(const struct kf_render *r, struct kf_render_damage *d, int x, int y)
+{
+	int px, py, w, h;
+	pointer_box(r, &px, &py, &w, &h);
+	px = x;
+	py = y;
+	if (r->cell_w <= 0 || r->cell_h <= 0 || px + w <= 0 || py + h <= 0)
+		return;
+	int c0 = px < 0 ? 0 : px / r->cell_w, c1 = (px + w - 1) / r->cell_w + 1;
+	int r0 = py < 0 ? 0 : py / r->cell_h, r1 = (py + h - 1) / r->cell_h + 1;
+	for (int row = r0; row < r1; row++)
+		kf_render_damage_add(d, row, c0, c1);
+}
+
+static void damage_blinking(const struct kf_render_source *s, struct kf_render_damage *d)
+{
+	if (!s->style)
+		return;
+	for (int y = 0; y < s->rows; y++) {
+		const struct grid_cell *row = s->row(s->ud, y);
+		for (int x = 0; x < s->cols; x++) {
+			const struct grid_style *st = s->style(s->ud, row[x].style);
+			if (st && (st->attrs & GRID_ATTR_BLINK))
+				kf_render_damage_add(d, y, x, x + 1);
+		}
+	}
+}
+
+void kf_render_collect_damage(struct kf_render *r, const struct kf_render_source *s, struct kf_render_damage *d)
+{
+	uint32_t ph = s->palette ? palette_hash(s->palette) : 0;
+	bool all = !r->seen.valid || r->seen.epoch != r->epoch || r->seen.cols != s->cols ||
+		   r->seen.rows != s->rows || r->seen.reverse_video != s->reverse_video ||
+		   r->seen.palette_ptr != s->palette || r->seen.palette_hash != ph || !s->row_damage;
+	if (all) {
+		kf_render_damage_all(d);
+	} else {
+		for (int y = 0; y < s->rows; y++) {
+			int x0, x1;
+			if (s->row_damage(s->ud, y, &x0, &x1))
+				kf_render_damage_add(d, y, x0, x1);
+		}
+		const struct grid_cursor *o = &r->seen.cursor, *c = &s->cursor;
+		bool blink_flip = r->seen.blink_on != r->blink_on;
+		if (o->x != c->x || o->y != c->y || o->visible != c->visible || o->shape != c->shape ||
+		    o->blink != c->blink || (blink_flip && (o->blink || c->blink))) {
+			damage_cursor(d, o);
+			damage_cursor(d, c);
+		}
+		if (blink_flip)
+			damage_blinking(s, d);
+		if (r->seen.pointer_visible != r->pointer_visible || r->seen.pointer_x != r->pointer_x ||
+		    r->seen.pointer_y != r->pointer_y) {
+			if (r->seen.pointer_visible)
+				damage_pointer(r, d, r->seen.pointer_x, r->seen.pointer_y);
+			if (r->pointer_visible)
+				damage_pointer(r, d, r->pointer_x, r->pointer_y);
+		}
+	}
+	r->seen.valid = true;
+	r->seen.epoch = r->epoch;
+	r->seen.cols = s->cols;
+	r->seen.rows = s->rows;
+	r->seen.cursor = s->cursor;
+	r->seen.blink_on = r->blink_on;
+	r->seen.reverse_video = s->reverse_video;
+	r->seen.pointer_visible = r->pointer_visible;
+	r->seen.pointer_x = r->pointer_x;
+	r->seen.pointer_y = r->pointer_y;
+	r->seen.palette_ptr = s->palette;
+	r->seen.palette_hash = ph;
+}

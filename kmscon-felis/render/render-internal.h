@@ -1,0 +1,121 @@
+/* kmscon-felis/render/render-internal.h: shared between the files of the renderer; not for other modules. */
+#ifndef KF_RENDER_INTERNAL_H
+#define KF_RENDER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kmscon-felis/render/render.h"
+
+/* Style bits of a glyph (part of the cache key). */
+enum kf_glyph_style {
+	KF_GLYPH_BOLD = 1 << 0,
+	KF_GLYPH_ITALIC = 1 << 1,
+};
+
+enum kf_glyph_kind {
+	KF_GLYPH_EMPTY = 0, /* nothing to draw (space) */
+	KF_GLYPH_ALPHA,     /* coverage, 1 byte per pixel */
+	KF_GLYPH_COLOR,     /* premultiplied 0xAARRGGBB, 4 bytes per pixel */
+};
+
+/* A rasterised glyph: always exactly cells * cell_w by cell_h pixels, so painting never touches a
+ * neighbouring cell (that is what makes damage-only painting exact). */
+struct kf_glyph {
+	uint8_t kind;  /* enum kf_glyph_kind */
+	uint8_t cells; /* 1 or 2 */
+	bool missing;  /* the font has no such glyph: this is the replacement box */
+	uint16_t w, h;
+	uint16_t y0, y1; /* rows [y0, y1) hold ink; the rest is empty */
+	void *data;      /* owned by the cache entry */
+};
+
+/* A font engine. render() writes a glyph into out->data, which the caller sized for kind COLOR
+ * (w * h * 4 bytes), zeroed. It sets out->kind; returns 0, or -ENOENT when the font has no such glyph. */
+struct kf_font {
+	int cell_w, cell_h; /* unscaled */
+	int baseline;       /* pixels from the cell top to the baseline, unscaled */
+	int ul_pos, ul_thick; /* underline top and thickness, unscaled */
+	int (*render)(struct kf_font *f, uint32_t cp, unsigned style, int scale, struct kf_glyph *out);
+	void (*destroy)(struct kf_font *f);
+};
+
+/* font-bitmap.c: the built-in font and PSF fonts. */
+int kf_font_builtin_create(struct kf_font **out);
+int kf_font_psf_create(const char *path, struct kf_font **out);
+/* font-ft.c: fontconfig + FreeType. file may be NULL (lookup by name). */
+int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf_font **out);
+
+/* procedural.c: box drawing, block elements, Braille, Powerline, and the missing-glyph box. */
+bool kf_procedural_has(uint32_t cp);
+/* Draws cp into a zeroed cells*cw x ch alpha mask. */
+void kf_procedural_draw(uint32_t cp, uint8_t *mask, int w, int h);
+void kf_procedural_missing(uint8_t *mask, int w, int h);
+/* The arms ("URDL", each 0 none, 1 light, 2 heavy, 3 double) of a table-drawn box glyph, or NULL. */
+const char *kf_procedural_box_arms(uint32_t cp);
+
+/* cache.c: bounded glyph cache, clock eviction; lookups allocate nothing. */
+struct kf_cache;
+int kf_cache_create(size_t capacity, struct kf_cache **out);
+void kf_cache_destroy(struct kf_cache *c);
+/* Returns the glyph for key or NULL. */
+struct kf_glyph *kf_cache_find(struct kf_cache *c, uint64_t key);
+/* Makes room for key (evicting when full) and returns an entry whose data holds at least bytes zeroed bytes;
+ * NULL on allocation failure. The caller fills the entry before the next cache call. */
+struct kf_glyph *kf_cache_insert(struct kf_cache *c, uint64_t key, size_t bytes);
+void kf_cache_flush(struct kf_cache *c);
+void kf_cache_stats(const struct kf_cache *c, struct kf_render_stats *out);
+
+/* palette.c */
+int kf_palette_load(uint32_t pal[258], const char *name);
+int kf_palette_set(uint32_t pal[258], const char *name, const char *value);
+
+/* builtin font data (generated) */
+extern const unsigned kf_builtin_font_count;
+extern const uint32_t kf_builtin_font_cps[];
+extern const uint8_t kf_builtin_font_bits[][16];
+
+/* The renderer state shared by render.c and paint.c. */
+struct kf_render {
+	struct kf_font *font;
+	enum kf_render_engine engine;
+	struct kf_cache *cache;
+	int scale;
+	int cell_w, cell_h; /* scaled */
+	int ul_pos, ul_thick, line_thick; /* scaled decoration metrics */
+	uint32_t palette[258];
+	unsigned epoch; /* bumped by palette/scale changes: collect_damage then damages all */
+
+	bool blink_on;
+	bool pointer_visible;
+	int pointer_x, pointer_y;
+
+	/* Blend tables: coverage -> colour for recent (fg, bg) pairs, so glyph pixels are one table load. */
+	struct {
+		bool valid;
+		uint32_t fg, bg;
+		uint32_t c[256];
+	} lut[16];
+
+	uint32_t *scratch; /* strip for clipped or RGB565 painting; grows only */
+	size_t scratch_len;
+
+	/* What the previous kf_render_collect_damage saw, to damage what changed since. */
+	struct {
+		bool valid;
+		int cols, rows;
+		unsigned epoch;
+		struct grid_cursor cursor;
+		bool blink_on, reverse_video;
+		bool pointer_visible;
+		int pointer_x, pointer_y;
+		const uint32_t *palette_ptr;
+		uint32_t palette_hash;
+	} seen;
+};
+
+/* render.c: the glyph for a cell content (cached). Never NULL: falls back to the missing-glyph box. */
+const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigned style, int cells);
+
+#endif

@@ -1,0 +1,352 @@
+/* kmscon-felis/render/render.c: renderer set-up, fonts and scale, glyph lookup, damage bookkeeping. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOG_TAG "render"
+#include "kmscon-felis/log.h"
+#include "kmscon-felis/render/render-internal.h"
+
+#define DEFAULT_SIZE 16
+#define MAX_SIZE 512
+#define MAX_SCALE 8
+
+struct render_priv {
+	struct kf_render pub;
+	char *font_name, *font_file;
+	int font_size;
+};
+
+static void update_metrics(struct kf_render *r)
+{
+	/* FreeType fonts are re-created at the zoomed size; bitmap fonts are scaled pixel by pixel. */
+	int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
+	r->cell_w = r->font->cell_w * s;
+	r->cell_h = r->font->cell_h * s;
+	r->ul_pos = r->font->ul_pos * s;
+	r->ul_thick = r->font->ul_thick * s;
+	if (r->ul_thick < 1)
+		r->ul_thick = 1;
+	if (r->ul_pos + r->ul_thick > r->cell_h)
+		r->ul_pos = r->cell_h - r->ul_thick;
+	r->line_thick = r->ul_thick;
+}
+
+static int open_font(struct render_priv *p, int scale, struct kf_font **out)
+{
+	struct kf_render *r = &p->pub;
+	int ret;
+	switch (r->engine) {
+	case KF_RENDER_ENGINE_PSF:
+		return kf_font_psf_create(p->font_file, out);
+	case KF_RENDER_ENGINE_BUILTIN:
+		return kf_font_builtin_create(out);
+	default:
+		ret = kf_font_ft_create(p->font_name, p->font_file, p->font_size * scale, out);
+		if (ret == -ENOENT && !p->font_file) {
+			log_warn("no font found for \"%s\": using the built-in font", p->font_name);
+			r->engine = KF_RENDER_ENGINE_BUILTIN;
+			return kf_font_builtin_create(out);
+		}
+		return ret;
+	}
+}
+
+int kf_render_create(const struct kf_render_config *cfg, struct kf_render **out)
+{
+	static const struct kf_render_config defaults = {0};
+	if (!cfg)
+		cfg = &defaults;
+	int size = cfg->font_size ? cfg->font_size : DEFAULT_SIZE;
+	int scale = cfg->scale ? cfg->scale : 1;
+	if (size < 1 || size > MAX_SIZE || scale < 1 || scale > MAX_SCALE || cfg->engine > KF_RENDER_ENGINE_BUILTIN) {
+		log_err("invalid renderer configuration (font size %d px, scale %d, engine %d)", size, scale,
+			(int)cfg->engine);
+		return -EINVAL;
+	}
+	if (cfg->engine == KF_RENDER_ENGINE_PSF && !cfg->font_file) {
+		log_err("the psf font engine needs a font file");
+		return -EINVAL;
+	}
+	struct render_priv *p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	struct kf_render *r = &p->pub;
+	int ret = -ENOMEM;
+	p->font_size = size;
+	p->font_name = strdup(cfg->font_name ? cfg->font_name : "monospace");
+	p->font_file = cfg->font_file ? strdup(cfg->font_file) : NULL;
+	if (!p->font_name || (cfg->font_file && !p->font_file))
+		goto fail;
+	ret = kf_palette_load(r->palette, cfg->palette);
+	if (ret) {
+		log_err("unknown palette \"%s\"", cfg->palette);
+		goto fail;
+	}
+	r->engine = cfg->engine == KF_RENDER_ENGINE_AUTO ? KF_RENDER_ENGINE_FREETYPE : cfg->engine;
+	r->scale = scale;
+	r->blink_on = true;
+	ret = kf_cache_create(cfg->cache_glyphs ? cfg->cache_glyphs : 4096, &r->cache);
+	if (ret)
+		goto fail;
+	ret = open_font(p, scale, &r->font);
+	if (ret)
+		goto fail;
+	update_metrics(r);
+	*out = r;
+	return 0;
+fail:
+	kf_render_destroy(r);
+	return ret;
+}
+
+void kf_render_destroy(struct kf_render *r)
+{
+	if (!r)
+		return;
+	struct render_priv *p = (struct render_priv *)r;
+	if (r->font)
+		r->font->destroy(r->font);
+	kf_cache_destroy(r->cache);
+	free(r->scratch);
+	free(p->font_name);
+	free(p->font_file);
+	free(p);
+}
+
+void kf_render_cell_size(const struct kf_render *r, int *w, int *h)
+{
+	*w = r->cell_w;
+	*h = r->cell_h;
+}
+
+enum kf_render_engine kf_render_get_engine(const struct kf_render *r)
+{
+	return r->engine;
+}
+
+int kf_render_set_scale(struct kf_render *r, int scale)
+{
+	struct render_priv *p = (struct render_priv *)r;
+	if (scale < 1 || scale > MAX_SCALE || (long)p->font_size * scale > MAX_SIZE * 2)
+		return -EINVAL;
+	if (scale == r->scale)
+		return 0;
+	if (r->engine == KF_RENDER_ENGINE_FREETYPE) {
+		struct kf_font *f;
+		int ret = open_font(p, scale, &f);
+		if (ret)
+			return ret;
+		r->font->destroy(r->font);
+		r->font = f;
+	}
+	r->scale = scale;
+	update_metrics(r);
+	kf_cache_flush(r->cache);
+	r->epoch++;
+	return 0;
+}
+
+int kf_render_get_scale(const struct kf_render *r)
+{
+	return r->scale;
+}
+
+int kf_render_set_palette(struct kf_render *r, const char *name)
+{
+	uint32_t pal[258];
+	int ret = kf_palette_load(pal, name);
+	if (ret)
+		return ret;
+	memcpy(r->palette, pal, sizeof(pal));
+	r->epoch++;
+	return 0;
+}
+
+int kf_render_set_palette_color(struct kf_render *r, const char *name, const char *value)
+{
+	int ret = kf_palette_set(r->palette, name, value);
+	if (!ret)
+		r->epoch++;
+	return ret;
+}
+
+void kf_render_set_palette_colors(struct kf_render *r, const uint32_t rgb[18])
+{
+	for (int i = 0; i < 16; i++)
+		r->palette[i] = rgb[i] & 0xffffff;
+	r->palette[256] = rgb[16] & 0xffffff;
+	r->palette[257] = rgb[17] & 0xffffff;
+	r->epoch++;
+}
+
+const uint32_t *kf_render_palette(const struct kf_render *r)
+{
+	return r->palette;
+}
+
+void kf_render_set_blink(struct kf_render *r, bool on)
+{
+	r->blink_on = on;
+}
+
+void kf_render_set_pointer(struct kf_render *r, bool visible, int x, int y)
+{
+	r->pointer_visible = visible;
+	r->pointer_x = x;
+	r->pointer_y = y;
+}
+
+void kf_render_get_stats(const struct kf_render *r, struct kf_render_stats *out)
+{
+	kf_cache_stats(r->cache, out);
+}
+
+static bool is_blank(uint32_t cp)
+{
+	return cp == 0 || cp == ' ' || cp == 0xa0 || cp == 0x3000 || (cp >= 0x2000 && cp <= 0x200b);
+}
+
+static void ink_rows(struct kf_glyph *g)
+{
+	size_t px = g->kind == KF_GLYPH_COLOR ? 4 : 1, row = (size_t)g->w * px;
+	const uint8_t *d = g->data;
+	int y0 = 0, y1 = g->h;
+	while (y0 < y1) {
+		const uint8_t *p = d + (size_t)y0 * row;
+		size_t i = 0;
+		while (i < row && !p[i])
+			i++;
+		if (i < row)
+			break;
+		y0++;
+	}
+	while (y1 > y0) {
+		const uint8_t *p = d + (size_t)(y1 - 1) * row;
+		size_t i = 0;
+		while (i < row && !p[i])
+			i++;
+		if (i < row)
+			break;
+		y1--;
+	}
+	g->y0 = (uint16_t)y0;
+	g->y1 = (uint16_t)y1;
+	if (y0 == y1)
+		g->kind = KF_GLYPH_EMPTY;
+}
+
+static struct kf_glyph missing_fallback;
+
+const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigned style, int cells)
+{
+	uint64_t key = cp | (uint64_t)(style & 3) << 32 | (uint64_t)(cells & 3) << 34;
+	struct kf_glyph *g = kf_cache_find(r->cache, key);
+	if (g)
+		return g;
+	int w = r->cell_w * cells, h = r->cell_h;
+	g = kf_cache_insert(r->cache, key, (size_t)w * h * 4);
+	if (!g) {
+		missing_fallback.kind = KF_GLYPH_EMPTY;
+		return &missing_fallback;
+	}
+	g->w = (uint16_t)w;
+	g->h = (uint16_t)h;
+	g->cells = (uint8_t)cells;
+	g->kind = KF_GLYPH_ALPHA;
+	g->missing = false;
+	if (is_blank(cp)) {
+		g->kind = KF_GLYPH_EMPTY;
+	} else if (kf_procedural_has(cp)) {
+		kf_procedural_draw(cp, g->data, w, h);
+	} else {
+		int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
+		if (r->font->render(r->font, cp, style, s, g) < 0) {
+			memset(g->data, 0, (size_t)w * h * 4);
+			g->kind = KF_GLYPH_ALPHA;
+			g->missing = true;
+			kf_procedural_missing(g->data, w, h);
+		}
+	}
+	if (g->kind != KF_GLYPH_EMPTY)
+		ink_rows(g);
+	return g;
+}
+
+/* --- damage --- */
+
+int kf_render_damage_init(struct kf_render_damage *d, int cols, int rows)
+{
+	memset(d, 0, sizeof(*d));
+	if (cols < 1 || rows < 1 || cols > GRID_MAX_DIM || rows > GRID_MAX_DIM)
+		return -EINVAL;
+	d->x0 = calloc((size_t)rows, sizeof(int));
+	d->x1 = calloc((size_t)rows, sizeof(int));
+	if (!d->x0 || !d->x1) {
+		kf_render_damage_finish(d);
+		return -ENOMEM;
+	}
+	d->cols = cols;
+	d->rows = rows;
+	return 0;
+}
+
+void kf_render_damage_finish(struct kf_render_damage *d)
+{
+	free(d->x0);
+	free(d->x1);
+	memset(d, 0, sizeof(*d));
+}
+
+void kf_render_damage_clear(struct kf_render_damage *d)
+{
+	for (int y = 0; y < d->rows; y++)
+		d->x0[y] = d->x1[y] = 0;
+}
+
+void kf_render_damage_add(struct kf_render_damage *d, int y, int x0, int x1)
+{
+	if (y < 0 || y >= d->rows)
+		return;
+	if (x0 < 0)
+		x0 = 0;
+	if (x1 > d->cols)
+		x1 = d->cols;
+	if (x0 >= x1)
+		return;
+	if (d->x0[y] >= d->x1[y]) {
+		d->x0[y] = x0;
+		d->x1[y] = x1;
+		return;
+	}
+	if (x0 < d->x0[y])
+		d->x0[y] = x0;
+	if (x1 > d->x1[y])
+		d->x1[y] = x1;
+}
+
+void kf_render_damage_all(struct kf_render_damage *d)
+{
+	for (int y = 0; y < d->rows; y++) {
+		d->x0[y] = 0;
+		d->x1[y] = d->cols;
+	}
+}
+
+void kf_render_damage_union(struct kf_render_damage *d, const struct kf_render_damage *o)
+{
+	if (o->rows != d->rows || o->cols != d->cols) {
+		kf_render_damage_all(d);
+		return;
+	}
+	for (int y = 0; y < d->rows; y++)
+		kf_render_damage_add(d, y, o->x0[y], o->x1[y]);
+}
+
+bool kf_render_damage_empty(const struct kf_render_damage *d)
+{
+	for (int y = 0; y < d->rows; y++)
+		if (d->x0[y] < d->x1[y])
+			return false;
+	return true;
+}

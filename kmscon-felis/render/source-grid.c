@@ -1,0 +1,41 @@
+/* kmscon-felis/render/source-grid.c: a kf_render_source reading a grid (kept apart so that tests painting
+ * hand-built screens need not link grid/). */
+#include "kmscon-felis/render/render.h"
+
+static const struct grid_cell *row_cb(void *ud, int y)
+{
+	return grid_row(ud, y);
+}
+
+static const struct grid_style *style_cb(void *ud, uint16_t id)
+{
+	return grid_style(ud, id);
+}
+
+static size_t cps_cb(void *ud, const struct grid_cell *c, uint32_t *out, size_t cap)
+{
+	return grid_cell_codepoints(ud, c, out, cap);
+}
+
+static bool damage_cb(void *ud, int y, int *x0, int *x1)
+{
+	return grid_row_damage(ud, y, x0, x1);
+}
+
+void kf_render_source_from_grid(struct kf_render_source *src, const struct grid *g)
+{
+	struct grid_modes m;
+	grid_get_modes(g, &m);
+	*src = (struct kf_render_source){
+		.cols = grid_cols(g),
+		.rows = grid_rows(g),
+		.ud = (void *)g,
+		.row = row_cb,
+		.style = style_cb,
+		.codepoints = cps_cb,
+		.row_damage = damage_cb,
+		.palette = NULL,
+		.reverse_video = m.reverse_video,
+	};
+	grid_get_cursor(g, &src->cursor);
+}

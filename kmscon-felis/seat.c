@@ -1,0 +1,327 @@
+/* kmscon-felis/seat.c: libseat on the event loop, device fds, VT choice and switching. */
+#define LOG_TAG "seat"
+
+#include "kmscon-felis/seat.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/vt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <libseat.h>
+
+#include "kmscon-felis/log.h"
+#include "kmscon-felis/loop.h"
+
+#define ACTIVE_VT_PATH "/sys/class/tty/tty0/active"
+
+struct device {
+	int fd;
+	int id; /* libseat's device id */
+};
+
+struct kf_seat {
+	struct kf_loop *loop;
+	struct kf_seat_iface iface;
+	void *ud;
+	struct kf_seat_config cfg;
+	struct libseat *seat;
+	struct kf_source *seat_src;
+	int active_vt_fd;             /* sysfs tty0/active while waiting for our VT, else -1 */
+	struct kf_source *active_vt_src;
+	bool active;
+	struct device *devs;
+	unsigned n_devs, cap_devs;
+};
+
+static void libseat_log(enum libseat_log_level level, const char *fmt, va_list ap)
+{
+	char line[512];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	line[strcspn(line, "\n")] = 0;
+	kf_log_msg(level == LIBSEAT_LOG_LEVEL_ERROR  ? KF_LOG_ERR
+		   : level == LIBSEAT_LOG_LEVEL_INFO ? KF_LOG_INFO
+						     : KF_LOG_DEBUG,
+		   "libseat", __FILE__, __LINE__, "%s", line);
+}
+
+static void enable_seat(struct libseat *ls, void *userdata)
+{
+	struct kf_seat *s = userdata;
+
+	log_info("seat %s enabled", libseat_seat_name(ls));
+	s->active = true;
+	if (s->iface.enable)
+		s->iface.enable(s->ud);
+}
+
+static void disable_seat(struct libseat *ls, void *userdata)
+{
+	struct kf_seat *s = userdata;
+
+	log_info("seat %s disabled (VT switch away)", libseat_seat_name(ls));
+	s->active = false;
+	/* Stop committing and suspend input first: libseat revokes the fds once we acknowledge. */
+	if (s->iface.disable)
+		s->iface.disable(s->ud);
+	if (libseat_disable_seat(ls) < 0)
+		log_err("acknowledging the seat switch failed: %s", strerror(errno));
+}
+
+static const struct libseat_seat_listener listener = {
+	.enable_seat = enable_seat,
+	.disable_seat = disable_seat,
+};
+
+static void seat_readable(void *ud, int fd, uint32_t events)
+{
+	struct kf_seat *s = ud;
+
+	if (libseat_dispatch(s->seat, 0) < 0) {
+		log_err("libseat dispatch failed: %s; the seat is gone, quitting", strerror(errno));
+		kf_loop_quit(s->loop, 1);
+	}
+}
+
+/* Whether this process runs inside a logind session: systemd puts session processes in a
+ * "session-<id>.scope" cgroup; a system service (our unit, which has no PAMName=) is not. */
+static bool in_logind_session(void)
+{
+	char line[1024];
+	bool found = false;
+	FILE *f;
+
+	if (getenv("XDG_SESSION_ID"))
+		return true;
+	f = fopen("/proc/self/cgroup", "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, "/session-");
+		found = p && strstr(p, ".scope");
+	}
+	fclose(f);
+	return found;
+}
+
+/* libseat's logind backend, outside a session, falls back to the user's "display session" and would
+ * activate and take control of it (root logged in on another VT, for instance). So outside a session we
+ * let libseat choose only between seatd and builtin; LIBSEAT_BACKEND set by the admin always wins. See
+ * docs/seat.md. */
+static bool choose_backend(void)
+{
+	const char *sock = getenv("SEATD_SOCK");
+
+	if (getenv("LIBSEAT_BACKEND") || in_logind_session())
+		return false;
+	if (access(sock && *sock ? sock : "/run/seatd.sock", F_OK) == 0)
+		setenv("LIBSEAT_BACKEND", "seatd", 1);
+	else
+		setenv("LIBSEAT_BACKEND", "builtin", 1);
+	log_info("not in a logind session: libseat backend %s", getenv("LIBSEAT_BACKEND"));
+	return true;
+}
+
+static int open_seat(struct kf_seat *s)
+{
+	bool chosen = choose_backend();
+	int fd, err;
+
+	libseat_set_log_handler(libseat_log);
+	libseat_set_log_level(kf_log_get_level() >= KF_LOG_DEBUG ? LIBSEAT_LOG_LEVEL_DEBUG
+								 : LIBSEAT_LOG_LEVEL_INFO);
+	s->seat = libseat_open_seat(&listener, s);
+	err = errno;
+	/* Our choice is ours: the login and a compositor the user starts pick their own backend. */
+	if (chosen)
+		unsetenv("LIBSEAT_BACKEND");
+	if (!s->seat) {
+		log_err("cannot open the seat through libseat: %s (is seatd running, or are we root for the "
+			"builtin backend?)", strerror(err));
+		return err ? -err : -EIO;
+	}
+	fd = libseat_get_fd(s->seat);
+	s->seat_src = kf_loop_add_fd(s->loop, fd, EPOLLIN, KF_PRIO_INPUT, seat_readable, s);
+	if (!s->seat_src)
+		return -errno;
+	log_notice("seat %s opened", libseat_seat_name(s->seat));
+	/* The first enable_seat is usually queued already: handle it now rather than on the next wake-up. */
+	if (libseat_dispatch(s->seat, 0) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The number in "ttyN" of /sys/class/tty/tty0/active, read again from the start. */
+static int read_active_vt(int fd)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 3)
+		return -1;
+	buf[n] = 0;
+	return strncmp(buf, "tty", 3) ? -1 : atoi(buf + 3);
+}
+
+static void stop_waiting(struct kf_seat *s)
+{
+	kf_source_remove(s->active_vt_src);
+	s->active_vt_src = NULL;
+	if (s->active_vt_fd >= 0)
+		close(s->active_vt_fd);
+	s->active_vt_fd = -1;
+}
+
+/* sysfs attributes wake pollers with POLLPRI|POLLERR when they change. */
+static void active_vt_changed(void *ud, int fd, uint32_t events)
+{
+	struct kf_seat *s = ud;
+
+	if (read_active_vt(fd) != s->cfg.vt)
+		return;
+	stop_waiting(s);
+	log_info("VT %d is active: taking the seat", s->cfg.vt);
+	if (open_seat(s) < 0)
+		kf_loop_quit(s->loop, 1);
+}
+
+static void activate_vt(int n)
+{
+	int fd = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0) {
+		log_warn("cannot open /dev/tty0 to activate VT %d: %s", n, strerror(errno));
+		return;
+	}
+	if (ioctl(fd, VT_ACTIVATE, n) < 0)
+		log_warn("activating VT %d failed: %s", n, strerror(errno));
+	close(fd);
+}
+
+int kf_seat_create(struct kf_loop *loop, const struct kf_seat_config *cfg, const struct kf_seat_iface *iface,
+		   void *ud, struct kf_seat **out)
+{
+	struct kf_seat *s = calloc(1, sizeof(*s));
+	int r;
+
+	if (!s)
+		return -ENOMEM;
+	s->loop = loop;
+	s->iface = *iface;
+	s->ud = ud;
+	s->cfg = *cfg;
+	s->active_vt_fd = -1;
+	if (cfg->vt > 0) {
+		s->active_vt_fd = open(ACTIVE_VT_PATH, O_RDONLY | O_CLOEXEC);
+		if (cfg->switchvt)
+			activate_vt(cfg->vt);
+	}
+	if (s->active_vt_fd >= 0 && read_active_vt(s->active_vt_fd) != cfg->vt) {
+		log_notice("waiting for VT %d to become active", cfg->vt);
+		s->active_vt_src = kf_loop_add_fd(loop, s->active_vt_fd, EPOLLPRI | EPOLLERR, KF_PRIO_INPUT,
+						  active_vt_changed, s);
+		if (!s->active_vt_src) {
+			r = -errno;
+			goto err;
+		}
+		*out = s;
+		return 0;
+	}
+	stop_waiting(s);
+	r = open_seat(s);
+	if (r < 0)
+		goto err;
+	*out = s;
+	return 0;
+
+err:
+	kf_seat_destroy(s);
+	return r;
+}
+
+void kf_seat_destroy(struct kf_seat *s)
+{
+	if (!s)
+		return;
+	stop_waiting(s);
+	while (s->n_devs)
+		kf_seat_close_device(s, s->devs[s->n_devs - 1].fd);
+	free(s->devs);
+	kf_source_remove(s->seat_src);
+	if (s->seat)
+		libseat_close_seat(s->seat);
+	free(s);
+}
+
+int kf_seat_open_device(struct kf_seat *s, const char *path)
+{
+	int fd = -1, id;
+
+	if (!s->seat)
+		return -ENODEV;
+	if (s->n_devs == s->cap_devs) {
+		unsigned cap = s->cap_devs ? s->cap_devs * 2 : 16;
+		struct device *d = realloc(s->devs, cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		s->devs = d;
+		s->cap_devs = cap;
+	}
+	id = libseat_open_device(s->seat, path, &fd);
+	if (id < 0) {
+		int r = -errno;
+		log_warn("cannot open %s through the seat: %s", path, strerror(errno));
+		return r ? r : -EIO;
+	}
+	s->devs[s->n_devs++] = (struct device){.fd = fd, .id = id};
+	log_debug("opened %s as fd %d (device %d)", path, fd, id);
+	return fd;
+}
+
+void kf_seat_close_device(struct kf_seat *s, int fd)
+{
+	for (unsigned i = 0; i < s->n_devs; i++) {
+		if (s->devs[i].fd != fd)
+			continue;
+		if (libseat_close_device(s->seat, s->devs[i].id) < 0)
+			log_debug("libseat_close_device(%d): %s", s->devs[i].id, strerror(errno));
+		close(fd);
+		s->devs[i] = s->devs[--s->n_devs];
+		return;
+	}
+	log_warn("closing fd %d that the seat did not open (our bug)", fd);
+	close(fd);
+}
+
+int kf_seat_switch_vt(struct kf_seat *s, int n)
+{
+	if (!s->cfg.switchvt || !s->seat || n < 1 || n > 63)
+		return 0;
+	log_info("switching to VT %d", n);
+	if (libseat_switch_session(s->seat, n) < 0) {
+		int r = -errno;
+		log_warn("switching to VT %d failed: %s", n, strerror(errno));
+		return r;
+	}
+	return 0;
+}
+
+bool kf_seat_active(const struct kf_seat *s)
+{
+	return s->active;
+}
+
+const char *kf_seat_name(const struct kf_seat *s)
+{
+	return s->seat ? libseat_seat_name(s->seat) : NULL;
+}
+
+unsigned kf_seat_device_count(const struct kf_seat *s)
+{
+	return s->n_devs;
+}

@@ -1,0 +1,17 @@
+/* pty/pty-internal.h: shared between the files of pty/, not part of the public interface. */
+#ifndef PTY_PTY_INTERNAL_H
+#define PTY_PTY_INTERNAL_H
+
+#include "pty/pty.h"
+
+void pty_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A NULL-terminated environment for the child; caller owns it (pty_env_free). NULL on allocation failure. */
+char **pty_env_build(const struct pty_config *cfg);
+void pty_env_free(char **env);
+/* Opens a non-blocking, close-on-exec master and writes the slave's path. Returns the fd or -errno. */
+int pty_open_master(char *slave, size_t slave_len);
+/* Sets up the child's session, terminal, descriptors and signals, and execs. Never returns. */
+void pty_child_exec(const char *slave, const char *const *argv, char **env) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,416 @@
+/* pty/pty.c: the child's lifecycle, reading, the bounded write queue. See pty.h. */
+#include "pty/pty-internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The write queue starts this small (a key or a reply) and grows by doubling up to write_queue_max; it is
+ * freed again whenever it empties, so a big paste does not keep its memory. */
+#define QUEUE_MIN (4u << 10)
+
+struct pty {
+	struct pty_config cfg;
+	struct pty_callbacks cb;
+	void *ud;
+
+	int master;       /* -1 when closed */
+	pid_t pid;        /* 0 when no child (never spawned, or reaped and hung up) */
+	int pidfd;        /* -1 without */
+	bool reaped;      /* pty_reap() collected the status; pid is kept until pty_hangup() */
+	uint64_t spawn_ms; /* CLOCK_MONOTONIC at the last spawn */
+	unsigned quick_exits; /* consecutive children that lived < PTY_QUICK_EXIT_MS */
+	unsigned delay_ms;    /* set by pty_reap() */
+	struct winsize ws;
+
+	/* Write queue: bytes [head, head + len) of buf are pending; cap <= cfg.write_queue_max. */
+	uint8_t *buf;
+	size_t head, len, cap;
+
+	uint8_t rbuf[PTY_READ_CHUNK];
+};
+
+static pty_log_handler log_handler;
+
+void pty_set_log_handler(pty_log_handler handler)
+{
+	log_handler = handler;
+}
+
+void pty_log(int prio, const char *fmt, ...)
+{
+	if (!log_handler)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	log_handler(prio, fmt, ap);
+	va_end(ap);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+struct pty *pty_create(const struct pty_config *cfg, const struct pty_callbacks *cb, void *ud)
+{
+	struct pty *pty = calloc(1, sizeof(*pty));
+	if (!pty)
+		return NULL;
+	if (cfg)
+		pty->cfg = *cfg;
+	if (!pty->cfg.write_queue_max)
+		pty->cfg.write_queue_max = PTY_WRITE_QUEUE_DEFAULT;
+	if (cb)
+		pty->cb = *cb;
+	pty->ud = ud;
+	pty->master = -1;
+	pty->pidfd = -1;
+	pty->ws.ws_col = pty->cfg.cols ? pty->cfg.cols : 80;
+	pty->ws.ws_row = pty->cfg.rows ? pty->cfg.rows : 24;
+	pty->ws.ws_xpixel = pty->cfg.xpixel;
+	pty->ws.ws_ypixel = pty->cfg.ypixel;
+	return pty;
+}
+
+void pty_destroy(struct pty *pty)
+{
+	if (!pty)
+		return;
+	pty_hangup(pty, 500);
+	free(pty->buf);
+	free(pty);
+}
+
+int pty_fd(const struct pty *pty)
+{
+	return pty->master;
+}
+
+pid_t pty_pid(const struct pty *pty)
+{
+	return pty->pid;
+}
+
+int pty_pidfd(const struct pty *pty)
+{
+	return pty->pidfd;
+}
+
+int pty_spawn(struct pty *pty)
+{
+	static const char *const login[] = {"/bin/login", "-p", NULL};
+	const char *const *argv = pty->cfg.argv && pty->cfg.argv[0] ? pty->cfg.argv : login;
+	char slave[128];
+	int r;
+
+	if (pty->pid || pty->master >= 0)
+		return -EBUSY;
+	char **env = pty_env_build(&pty->cfg);
+	if (!env)
+		return -ENOMEM;
+	int fd = pty_open_master(slave, sizeof(slave));
+	if (fd < 0) {
+		r = fd;
+		pty_log(3, "cannot open a PTY master: %s", strerror(-r));
+		goto out_env;
+	}
+	if (ioctl(fd, TIOCSWINSZ, &pty->ws) < 0)
+		pty_log(4, "TIOCSWINSZ on %s: %s", slave, strerror(errno));
+
+	pid_t pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		pty_log(3, "fork: %s", strerror(-r));
+		goto out_fd;
+	}
+	if (pid == 0)
+		pty_child_exec(slave, argv, env);
+
+	pty->master = fd;
+	pty->pid = pid;
+	pty->reaped = false;
+	pty->spawn_ms = now_ms();
+#ifdef SYS_pidfd_open
+	pty->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pty->pidfd < 0) {
+		pty_log(6, "pidfd_open: %s; falling back to SIGCHLD", strerror(errno));
+		pty->pidfd = -1;
+	}
+#endif
+	pty_log(6, "started %s (pid %d) on %s", argv[0], (int)pid, slave);
+	pty_env_free(env);
+	return 0;
+
+out_fd:
+	close(fd);
+out_env:
+	pty_env_free(env);
+	return r;
+}
+
+int pty_read(struct pty *pty, size_t budget)
+{
+	size_t total = 0;
+	if (pty->master < 0)
+		return -ENOTCONN;
+	for (;;) {
+		ssize_t n = read(pty->master, pty->rbuf, sizeof(pty->rbuf));
+		if (n > 0) {
+			if (pty->cb.output)
+				pty->cb.output(pty->ud, pty->rbuf, (size_t)n);
+			total += (size_t)n;
+			if (budget && total >= budget)
+				return 1;
+			continue;
+		}
+		if (n == 0)
+			return -EIO;
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN)
+			return 0;
+		/* EIO: the last slave descriptor was closed and everything it wrote has been read. */
+		return -errno;
+	}
+}
+
+static void queue_clear(struct pty *pty)
+{
+	bool had = pty->len > 0;
+	free(pty->buf);
+	pty->buf = NULL;
+	pty->head = pty->len = pty->cap = 0;
+	if (had && pty->cb.want_write)
+		pty->cb.want_write(pty->ud, false);
+}
+
+/* Makes room for n more bytes at the tail; the caller checked the bound. */
+static int queue_reserve(struct pty *pty, size_t n)
+{
+	size_t need = pty->len + n;
+	if (pty->head + need <= pty->cap)
+		return 0;
+	if (need <= pty->cap) {
+		memmove(pty->buf, pty->buf + pty->head, pty->len);
+		pty->head = 0;
+		return 0;
+	}
+	size_t cap = pty->cap ? pty->cap : QUEUE_MIN;
+	while (cap < need)
+		cap *= 2;
+	if (cap > pty->cfg.write_queue_max)
+		cap = pty->cfg.write_queue_max;
+	uint8_t *nb = malloc(cap);
+	if (!nb)
+		return -ENOMEM;
+	if (pty->len)
+		memcpy(nb, pty->buf + pty->head, pty->len);
+	free(pty->buf);
+	pty->buf = nb;
+	pty->cap = cap;
+	pty->head = 0;
+	return 0;
+}
+
+/* Writes from p until the PTY takes no more; returns bytes written or -errno (not -EAGAIN). */
+static ssize_t write_some(struct pty *pty, const uint8_t *p, size_t len)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = write(pty->master, p + done, len - done);
+		if (n > 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		return n < 0 ? -errno : -EIO;
+	}
+	return (ssize_t)done;
+}
+
+int pty_write(struct pty *pty, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	if (pty->master < 0)
+		return -ENOTCONN;
+	if (len > pty->cfg.write_queue_max - pty->len)
+		return -ENOBUFS;
+	if (len == 0)
+		return 0;
+	if (pty->len == 0) {
+		/* Keys and replies usually fit at once: no queue, no wake-up for writability. */
+		ssize_t n = write_some(pty, p, len);
+		if (n < 0) {
+			pty_log(6, "write to the PTY: %s", strerror((int)-n));
+			return (int)n;
+		}
+		p += n;
+		len -= (size_t)n;
+		if (len == 0)
+			return 0;
+	}
+	int r = queue_reserve(pty, len);
+	if (r < 0)
+		return r;
+	bool was_empty = pty->len == 0;
+	memcpy(pty->buf + pty->head + pty->len, p, len);
+	pty->len += len;
+	if (was_empty && pty->cb.want_write)
+		pty->cb.want_write(pty->ud, true);
+	return 0;
+}
+
+int pty_flush(struct pty *pty)
+{
+	if (pty->master < 0 || pty->len == 0)
+		return 0;
+	ssize_t n = write_some(pty, pty->buf + pty->head, pty->len);
+	if (n < 0) {
+		pty_log(6, "write to the PTY: %s; dropping %zu queued bytes", strerror((int)-n), pty->len);
+		queue_clear(pty);
+		return (int)n;
+	}
+	pty->head += (size_t)n;
+	pty->len -= (size_t)n;
+	if (pty->len == 0)
+		queue_clear(pty);
+	return 0;
+}
+
+size_t pty_write_pending(const struct pty *pty)
+{
+	return pty->len;
+}
+
+size_t pty_write_room(const struct pty *pty)
+{
+	return pty->cfg.write_queue_max - pty->len;
+}
+
+int pty_resize(struct pty *pty, uint16_t cols, uint16_t rows, uint16_t xpixel, uint16_t ypixel)
+{
+	pty->ws.ws_col = cols;
+	pty->ws.ws_row = rows;
+	pty->ws.ws_xpixel = xpixel;
+	pty->ws.ws_ypixel = ypixel;
+	if (pty->master >= 0 && ioctl(pty->master, TIOCSWINSZ, &pty->ws) < 0)
+		return -errno;
+	return 0;
+}
+
+static void note_exit(struct pty *pty)
+{
+	uint64_t lived = now_ms() - pty->spawn_ms;
+	if (lived >= PTY_QUICK_EXIT_MS) {
+		pty->quick_exits = 0;
+		pty->delay_ms = 0;
+		return;
+	}
+	pty->quick_exits++;
+	unsigned shift = pty->quick_exits - 1 < 16 ? pty->quick_exits - 1 : 16;
+	uint64_t d = 100ull << shift;
+	pty->delay_ms = d > PTY_BACKOFF_MAX_MS ? PTY_BACKOFF_MAX_MS : (unsigned)d;
+}
+
+int pty_reap(struct pty *pty, int *status)
+{
+	if (!pty->pid)
+		return -ECHILD;
+	if (pty->reaped)
+		return -ECHILD;
+	int st = 0;
+	pid_t r = waitpid(pty->pid, &st, WNOHANG);
+	if (r == 0)
+		return 0;
+	if (r < 0) {
+		if (errno == EINTR)
+			return 0;
+		return -errno;
+	}
+	pty->reaped = true;
+	note_exit(pty);
+	if (status)
+		*status = st;
+	pty_log(6, "child %d exited with status %d", (int)pty->pid, pty_exit_code(st));
+	return 1;
+}
+
+/* Waits for the child for at most timeout_ms, on its pidfd when there is one. */
+static bool wait_child(struct pty *pty, int timeout_ms)
+{
+	int st;
+	uint64_t end = now_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0);
+	for (;;) {
+		pid_t r = waitpid(pty->pid, &st, WNOHANG);
+		if (r == pty->pid || (r < 0 && errno != EINTR))
+			return true;
+		uint64_t now = now_ms();
+		if (now >= end)
+			return false;
+		int left = (int)(end - now);
+		if (pty->pidfd >= 0) {
+			struct pollfd pfd = {.fd = pty->pidfd, .events = POLLIN};
+			poll(&pfd, 1, left);
+		} else {
+			struct timespec ts = {0, 10 * 1000000L};
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+void pty_hangup(struct pty *pty, int timeout_ms)
+{
+	queue_clear(pty);
+	if (pty->pid) {
+		/* The child leads its own session and process group: signal all of it, including what it left
+		 * running after its own exit (the kernel does not reuse a pid while it names a group). */
+		kill(-pty->pid, SIGHUP);
+		kill(-pty->pid, SIGCONT);
+	}
+	if (pty->master >= 0) {
+		close(pty->master);
+		pty->master = -1;
+	}
+	if (pty->pid && !pty->reaped && !wait_child(pty, timeout_ms)) {
+		pty_log(4, "child %d ignored SIGHUP for %d ms; killing it", (int)pty->pid, timeout_ms);
+		kill(-pty->pid, SIGKILL);
+		kill(pty->pid, SIGKILL);
+		while (waitpid(pty->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (pty->pidfd >= 0)
+		close(pty->pidfd);
+	pty->pidfd = -1;
+	pty->pid = 0;
+	pty->reaped = false;
+}
+
+unsigned pty_respawn_delay_ms(const struct pty *pty)
+{
+	return pty->delay_ms;
+}
+
+int pty_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}

@@ -1,0 +1,120 @@
+/* pty/pty.h: the login program on a pseudo-terminal.
+ *
+ * A struct pty owns one child at a time: pty_spawn() opens a new master (posix_openpt), forks, and runs the
+ * program as the leader of a new session with the slave as its controlling terminal and as fds 0, 1, 2 (every
+ * other descriptor closed, signal mask and dispositions reset, working directory "/").
+ *
+ * The master is non-blocking. pty/ never waits: the program's event loop watches pty_fd() for input (and for
+ * output while pty_write_pending()), and pty_pidfd() for the child's exit. Reading hands the child's bytes to
+ * the output callback one chunk (up to 64 KiB) at a time, until EAGAIN or a budget. Writing goes through one
+ * bounded queue that keeps the order of everything written (keys, pastes, replies).
+ *
+ * pty/ knows nothing about terminals; it logs through the handler given to pty_set_log_handler().
+ * Every function returns 0 (or a count) on success and -errno for OS failures.
+ */
+#ifndef PTY_PTY_H
+#define PTY_PTY_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Log priorities are syslog's (3 error, 4 warning, 5 notice, 6 info, 7 debug). NULL (the default) drops
+ * every message. The handler is process-wide. */
+typedef void (*pty_log_handler)(int prio, const char *fmt, va_list ap);
+void pty_set_log_handler(pty_log_handler handler);
+
+/* Default size bound of the write queue. */
+#define PTY_WRITE_QUEUE_DEFAULT (4u << 20)
+/* How many bytes one read(2) asks for: the kernel hands out at most a few KiB per read on a PTY, but a
+ * buffer smaller than what is queued would cost a wake-up per leftover byte. */
+#define PTY_READ_CHUNK (64u << 10)
+
+struct pty_config {
+	/* The program and its arguments, NULL-terminated; NULL means { "/bin/login", "-p", NULL }. argv[0] is
+	 * searched in PATH when it has no '/'. Not copied: must stay valid while the pty exists. */
+	const char *const *argv;
+	const char *term;       /* TERM; NULL = "xterm-256color". Not copied. */
+	const char *colorterm;  /* COLORTERM; NULL = "truecolor"; "" = leave it unset. Not copied. */
+	const char *seat;       /* XDG_SEAT, or NULL to leave it unset. Not copied. */
+	const char *vtnr;       /* XDG_VTNR, or NULL. Not copied. */
+	/* Start from a clean environment (only PATH, LANG and the variables above), like kmscon --reset-env.
+	 * false: inherit ours and override the variables above. */
+	bool reset_env;
+	size_t write_queue_max; /* 0 = PTY_WRITE_QUEUE_DEFAULT */
+	uint16_t cols, rows;    /* initial window size in cells; 0 = 80x24 */
+	uint16_t xpixel, ypixel; /* initial window size in pixels, 0 if unknown */
+};
+
+struct pty_callbacks {
+	/* The child's output, in order. data is owned by pty/ and valid only during the call. Called from
+	 * pty_read() only. */
+	void (*output)(void *ud, const uint8_t *data, size_t len);
+	/* The write queue became non-empty (true) or empty (false): watch pty_fd() for writability only while
+	 * true. Called from pty_write()/pty_flush()/pty_hangup(). May be NULL. */
+	void (*want_write)(void *ud, bool on);
+};
+
+struct pty;
+
+/* Creates a pty without a child. cfg and cb are copied (the strings cfg points to are not); ud is passed to
+ * every callback and not owned. Returns NULL on allocation failure. */
+struct pty *pty_create(const struct pty_config *cfg, const struct pty_callbacks *cb, void *ud);
+/* Hangs up and reaps the child if one runs (pty_hangup), frees everything. Accepts NULL. */
+void pty_destroy(struct pty *pty);
+
+/* Spawns the child on a new master. Fails with -EBUSY while a child runs (call pty_hangup first); failing
+ * to exec is not an error here: the child prints why on the terminal and exits with status 127. */
+int pty_spawn(struct pty *pty);
+
+/* The master (-1 without one), the child's pid (0 without one) and a pidfd for it (-1 when the kernel has
+ * no pidfd_open: then watch SIGCHLD and call pty_reap). Owned by the pty, valid until the next
+ * pty_spawn()/pty_hangup()/pty_destroy(). */
+int pty_fd(const struct pty *pty);
+pid_t pty_pid(const struct pty *pty);
+int pty_pidfd(const struct pty *pty);
+
+/* Reads until EAGAIN or until at least budget bytes were read (0 = no budget), handing each chunk to the
+ * output callback at once. Returns 0 when drained (EAGAIN), 1 when the budget ran out with more possibly
+ * pending (the loop will report the fd readable again), -EIO when every slave descriptor is closed (the
+ * remaining output has been delivered; nothing more will come on this master), or another -errno. */
+int pty_read(struct pty *pty, size_t budget);
+
+/* Queues data for the child (after anything already queued) and writes as much as the PTY takes now.
+ * All or nothing: when it does not fit in the queue, nothing is queued and -ENOBUFS is returned.
+ * -ENOTCONN without a child or after hang-up (data dropped). Does not take ownership of data. */
+int pty_write(struct pty *pty, const void *data, size_t len);
+/* Writes queued bytes until the PTY stops taking them. Call when pty_fd() is writable. Returns 0, or -EIO
+ * when the slave side is gone (the queue is discarded). */
+int pty_flush(struct pty *pty);
+/* Bytes queued, and how many more fit. */
+size_t pty_write_pending(const struct pty *pty);
+size_t pty_write_room(const struct pty *pty);
+
+/* Window size: TIOCSWINSZ on the master (the kernel sends SIGWINCH to the foreground process group). Kept
+ * for the next spawn too. */
+int pty_resize(struct pty *pty, uint16_t cols, uint16_t rows, uint16_t xpixel, uint16_t ypixel);
+
+/* Collects the child's exit status without blocking. Returns 1 and sets *status (a wait(2) status) when
+ * the child has exited, 0 when it still runs, -ECHILD without a child. The master stays open so that the
+ * remaining output can still be read: call pty_hangup() after draining it. */
+int pty_reap(struct pty *pty, int *status);
+
+/* Ends the session: SIGHUP (and SIGCONT) to the child's process group, closes the master (the kernel hangs
+ * up the slave), and reaps the child, waiting at most timeout_ms before SIGKILL (then blocking until it is
+ * gone, which the kernel makes short). No-op without a child or master. */
+void pty_hangup(struct pty *pty, int timeout_ms);
+
+/* How long to wait before respawning, in milliseconds, given the last child's life: 0 after a child that
+ * lived at least PTY_QUICK_EXIT_MS; after consecutive quick exits 100 ms doubling up to PTY_BACKOFF_MAX_MS,
+ * so a login that fails at once does not spin. Valid after pty_reap() returned 1. */
+#define PTY_QUICK_EXIT_MS 1000u
+#define PTY_BACKOFF_MAX_MS 10000u
+unsigned pty_respawn_delay_ms(const struct pty *pty);
+
+/* Converts a wait(2) status to a shell-style exit code: the exit status, or 128 + signal number. */
+int pty_exit_code(int status);
+
+#endif

@@ -1,0 +1,188 @@
+/* pty/spawn.c: opening a master and starting the child on its slave. See pty.h. */
+#include "pty/pty-internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+extern char **environ;
+
+void pty_env_free(char **env)
+{
+	if (!env)
+		return;
+	for (char **e = env; *e; e++)
+		free(*e);
+	free(env);
+}
+
+/* Appends or replaces NAME=value. */
+static int env_set(char ***env, size_t *n, const char *name, const char *value)
+{
+	size_t nl = strlen(name);
+	char *s = malloc(nl + strlen(value) + 2);
+	if (!s)
+		return -ENOMEM;
+	sprintf(s, "%s=%s", name, value);
+	for (size_t i = 0; i < *n; i++) {
+		if (!strncmp((*env)[i], name, nl) && (*env)[i][nl] == '=') {
+			free((*env)[i]);
+			(*env)[i] = s;
+			return 0;
+		}
+	}
+	char **ne = realloc(*env, (*n + 2) * sizeof(*ne));
+	if (!ne) {
+		free(s);
+		return -ENOMEM;
+	}
+	ne[(*n)++] = s;
+	ne[*n] = NULL;
+	*env = ne;
+	return 0;
+}
+
+static void env_unset(char **env, size_t *n, const char *name)
+{
+	size_t nl = strlen(name);
+	for (size_t i = 0; i < *n; i++) {
+		if (!strncmp(env[i], name, nl) && env[i][nl] == '=') {
+			free(env[i]);
+			memmove(&env[i], &env[i + 1], (*n - i) * sizeof(*env));
+			(*n)--;
+			return;
+		}
+	}
+}
+
+/* The child's environment, built before fork so that the child only calls async-signal-safe functions.
+ * A clean environment keeps PATH (a fixed default, as login(1) resets it anyway) and the locale, which is
+ * system configuration rather than anything of ours. */
+char **pty_env_build(const struct pty_config *cfg)
+{
+	char **env = calloc(1, sizeof(*env));
+	size_t n = 0;
+	int r = 0;
+	if (!env)
+		return NULL;
+	if (cfg->reset_env) {
+		const char *lang = getenv("LANG");
+		r |= env_set(&env, &n, "PATH", DEFAULT_PATH);
+		if (lang)
+			r |= env_set(&env, &n, "LANG", lang);
+	} else {
+		for (char **e = environ; e && *e && !r; e++) {
+			const char *eq = strchr(*e, '=');
+			if (!eq)
+				continue;
+			char name[256];
+			size_t nl = (size_t)(eq - *e);
+			if (nl == 0 || nl >= sizeof(name))
+				continue;
+			memcpy(name, *e, nl);
+			name[nl] = 0;
+			r |= env_set(&env, &n, name, eq + 1);
+		}
+		/* Our own service's variables must not leak into the login. */
+		env_unset(env, &n, "NOTIFY_SOCKET");
+		env_unset(env, &n, "LISTEN_FDS");
+		env_unset(env, &n, "LISTEN_PID");
+		env_unset(env, &n, "WATCHDOG_USEC");
+		env_unset(env, &n, "WATCHDOG_PID");
+	}
+	r |= env_set(&env, &n, "TERM", cfg->term ? cfg->term : "xterm-256color");
+	if (!cfg->colorterm || cfg->colorterm[0])
+		r |= env_set(&env, &n, "COLORTERM", cfg->colorterm ? cfg->colorterm : "truecolor");
+	else
+		env_unset(env, &n, "COLORTERM");
+	if (cfg->seat)
+		r |= env_set(&env, &n, "XDG_SEAT", cfg->seat);
+	if (cfg->vtnr)
+		r |= env_set(&env, &n, "XDG_VTNR", cfg->vtnr);
+	if (r) {
+		pty_env_free(env);
+		return NULL;
+	}
+	return env;
+}
+
+int pty_open_master(char *slave, size_t slave_len)
+{
+	int fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (grantpt(fd) < 0 || unlockpt(fd) < 0 || ptsname_r(fd, slave, slave_len) != 0) {
+		int r = -errno;
+		close(fd);
+		return r ? r : -EIO;
+	}
+	/* O_NONBLOCK at open is honoured by Linux, but make sure on every libc. */
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0) {
+		int r = -errno;
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+static void close_from(int first)
+{
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)first, ~0u, 0) == 0)
+		return;
+#endif
+	long max = sysconf(_SC_OPEN_MAX);
+	for (long fd = first; fd < (max > 0 ? max : 65536); fd++)
+		close((int)fd);
+}
+
+__attribute__((noreturn)) static void child_fail(const char *what, const char *arg)
+{
+	/* Runs between fork and exec: plain write(2) calls, no stdio. strerror is safe here because the
+	 * program is single-threaded. */
+	const char *err = strerror(errno);
+	const char *parts[] = {"kmscon-felis: ", what, arg ? " " : "", arg ? arg : "", ": ", err, "\r\n"};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		ssize_t w = write(2, parts[i], strlen(parts[i]));
+		(void)w;
+	}
+	_exit(127);
+}
+
+/* Runs in the child after fork: never returns. */
+void pty_child_exec(const char *slave, const char *const *argv, char **env)
+{
+	sigset_t all;
+	sigemptyset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
+
+	if (setsid() < 0)
+		child_fail("setsid", NULL);
+	int fd = open(slave, O_RDWR);
+	if (fd < 0)
+		child_fail("open", slave);
+	/* Opening the slave as a session leader already made it the controlling terminal on Linux; say so
+	 * explicitly for the BSD semantics and to fail loudly if it did not happen. */
+	if (ioctl(fd, TIOCSCTTY, 0) < 0)
+		child_fail("TIOCSCTTY", slave);
+	if (dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+		child_fail("dup2", slave);
+	close_from(3);
+	if (chdir("/") < 0)
+		child_fail("chdir", "/");
+	environ = env;
+	execvp(argv[0], (char *const *)argv);
+	child_fail("cannot run", argv[0]);
+}

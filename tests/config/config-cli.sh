@@ -1,0 +1,60 @@
+#!/bin/sh
+# tests/config/config-cli.sh BINARY: a real process reading real files. Every kind of bad line exits 2 with an
+# error naming file, line and the expected form, before anything starts; an unknown key only warns; --help and
+# --version exit 0. BINARY is kf-config-cli (the start-up path of main.c) or kmscon-felis itself.
+bin=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+conf="$dir/kmscon-felis.conf"
+
+# expect_bad LINE EXPECT TEXT: TEXT as the file must exit 2 and say "$conf:LINE:" and EXPECT.
+expect_bad() {
+	printf '%b' "$3" >"$conf"
+	# --backend=headless --login -- /bin/false: should a broken binary start anyway, it ends at once.
+	"$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/false >"$dir/out" 2>"$dir/err"
+	rc=$?
+	if [ $rc -ne 2 ]; then
+		echo "FAIL: '$3' exited $rc, expected 2"; cat "$dir/err"; fail=1; return
+	fi
+	if ! grep -qF "$conf:$1:" "$dir/err" || ! grep -qF -- "$2" "$dir/err"; then
+		echo "FAIL: '$3': stderr lacks '$conf:$1:' or '$2':"; cat "$dir/err"; fail=1; return
+	fi
+	if [ -s "$dir/out" ]; then
+		echo "FAIL: '$3': something ran: $(cat "$dir/out")"; fail=1
+	fi
+}
+
+expect_bad 1 "expected an integer" 'font-size=huge\n'
+expect_bad 2 "expected an integer" '# comment\nsb-size=-1\n'
+expect_bad 1 "malformed line" 'font size 12\n'
+expect_bad 3 "malformed line" 'mouse\n\n= 12\n'
+expect_bad 1 "expected KEY, no-KEY" 'mouse=sometimes\n'
+expect_bad 1 "takes no value" 'no-mouse=off\n'
+expect_bad 1 "needs a value" 'term\n'
+expect_bad 1 "expected one of" 'font-engine=pangolin\n'
+expect_bad 1 "expected R,G,B" 'palette-black=0,0\n'
+expect_bad 1 "WIDTHxHEIGHT" 'mode=big\n'
+expect_bad 1 "keysym" 'grab-page-up=<Shift>Nope\n'
+expect_bad 1 "unterminated" 'font-name="DejaVu\n'
+
+# An unknown key warns with file and line but the rest applies.
+printf 'font-size=20\nfrobnicate=1\n' >"$conf"
+"$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/true >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ $rc -ne 0 ] || ! grep -qF "$conf:2: unknown key 'frobnicate'" "$dir/err"; then
+	echo "FAIL: unknown key: exit $rc"; cat "$dir/err"; fail=1
+fi
+
+# A bad command line exits 2 as well.
+"$bin" --font-size=0 >/dev/null 2>"$dir/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -qF -- "--font-size: invalid value '0'" "$dir/err"; then
+	echo "FAIL: bad option: exit $rc"; cat "$dir/err"; fail=1
+fi
+
+# --help and --version exit 0 and print.
+"$bin" --help >"$dir/out" 2>&1 && grep -q -- "--font-size" "$dir/out" || { echo "FAIL: --help"; fail=1; }
+"$bin" --version >"$dir/out" 2>&1 && grep -q "^kmscon-felis [0-9]" "$dir/out" || { echo "FAIL: --version"; fail=1; }
+[ $fail -eq 0 ] && echo "all config-cli checks passed"
+exit $fail

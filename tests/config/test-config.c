@@ -1,0 +1,418 @@
+/* tests/config/test-config.c: the configuration library against its own option table.
+ *
+ * - every default parses, and formats back to text that parses to the same value;
+ * - every file key round-trips: set to its example (which must differ from the default), written with
+ *   kf_config_write(), read back into a fresh config: every option formats the same;
+ * - each kind of bad line is an error naming file and line and the expected form; unknown keys warn;
+ * - the command line: both value forms, no- prefix, short options, --login --, and it wins over the file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kmscon-felis/config.h"
+#include "kmscon-felis/log.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                                   \
+	do {                                                                                               \
+		if (!(cond)) {                                                                             \
+			fprintf(stdout, "FAIL %s:%d: ", __FILE__, __LINE__);                               \
+			fprintf(stdout, __VA_ARGS__);                                                      \
+			fputc('\n', stdout);                                                               \
+			failures++;                                                                        \
+		}                                                                                          \
+	} while (0)
+
+/* Captures what the logger writes to stderr while fn runs. */
+static char captured[16384];
+static int saved_stderr = -1;
+static FILE *cap;
+
+static void capture_begin(void)
+{
+	fflush(stderr);
+	cap = tmpfile();
+	saved_stderr = dup(2);
+	dup2(fileno(cap), 2);
+}
+
+static const char *capture_end(void)
+{
+	fflush(stderr);
+	dup2(saved_stderr, 2);
+	close(saved_stderr);
+	rewind(cap);
+	size_t n = fread(captured, 1, sizeof(captured) - 1, cap);
+	captured[n] = '\0';
+	fclose(cap);
+	return captured;
+}
+
+static void test_defaults(void)
+{
+	struct kf_config a, b;
+	char buf[1024], buf2[1024];
+	CHECK(kf_config_init(&a) == 0, "init");
+	CHECK(a.backend == KF_BACKEND_DRM && a.size.w == 80 && a.size.h == 24, "backend defaults");
+	CHECK(!strcmp(a.login_argv[0], "/bin/login") && !strcmp(a.login_argv[1], "-p") && !a.login_argv[2],
+	      "login default");
+	CHECK(!a.login_custom, "login default is not custom");
+	CHECK(!strcmp(a.term, "xterm-256color") && a.reset_env && !a.oneshot && a.sb_size == 10000,
+	      "session defaults");
+	CHECK(a.write_queue_size == 4u << 20, "write queue default %zu", a.write_queue_size);
+	CHECK(a.vt == 0 && a.switchvt && !a.seat, "seat defaults");
+	CHECK(a.xkb_repeat_delay == 250 && a.xkb_repeat_rate == 50 && a.mouse && a.backspace_delete,
+	      "input defaults");
+	CHECK(!a.xkb_layout && !a.xkb_keymap, "xkb unset");
+	CHECK(a.grab_page_up.n == 1 && a.grab_page_up.keys[0].mods == KF_MOD_SHIFT &&
+		      a.grab_page_up.keys[0].keysym == 0xff55 /* XKB_KEY_Prior */,
+	      "grab-page-up default");
+	CHECK(a.grab_zoom_in.n == 2, "grab-zoom-in has two alternatives");
+	CHECK(a.mode.w == 0 && a.mode.h == 0 && a.dpms_timeout == 600, "display defaults");
+	CHECK(!strcmp(a.font_name, "monospace") && a.font_size == 16 &&
+		      a.font_engine == KF_FONT_ENGINE_FONTCONFIG && !a.font_file,
+	      "font defaults");
+	CHECK(a.palette == KF_PALETTE_DEFAULT && a.palette_custom[KF_COLOR_BLUE].b == 238 &&
+		      a.palette_custom[KF_COLOR_LIGHT_BLUE].r == 92,
+	      "palette defaults");
+	/* Every default formats to text that reads back to the same value. */
+	CHECK(kf_config_init(&b) == 0, "init b");
+	for (size_t i = 0; i < kf_config_option_count(); i++) {
+		if (!kf_config_option_is_key(i))
+			continue;
+		const char *name = kf_config_option_name(i);
+		kf_config_format(&a, i, buf, sizeof(buf));
+		CHECK(kf_config_set(&b, name, kf_config_option_is_bool(i) ? buf : buf) == 0, "set %s=%s",
+		      name, buf);
+		kf_config_format(&b, i, buf2, sizeof(buf2));
+		CHECK(!strcmp(buf, buf2), "%s: default '%s' reads back as '%s'", name, buf, buf2);
+	}
+	kf_config_finish(&a);
+	kf_config_finish(&b);
+	kf_config_finish(&b); /* twice is fine */
+}
+
+static void test_round_trip(void)
+{
+	struct kf_config a, b, d;
+	char buf[4096], buf2[4096], dbuf[4096];
+	kf_config_init(&a);
+	kf_config_init(&d);
+	size_t keys = 0;
+	for (size_t i = 0; i < kf_config_option_count(); i++) {
+		if (!kf_config_option_is_key(i))
+			continue;
+		keys++;
+		const char *name = kf_config_option_name(i);
+		const char *ex = kf_config_option_example(i);
+		if (kf_config_option_is_bool(i)) {
+			/* Flip it: the opposite of the default. */
+			kf_config_format(&d, i, dbuf, sizeof(dbuf));
+			ex = strcmp(dbuf, "on") ? "on" : "off";
+		}
+		CHECK(ex != NULL, "%s has an example value", name);
+		if (!ex)
+			continue;
+		CHECK(kf_config_set(&a, name, ex) == 0, "%s=%s is accepted", name, ex);
+		kf_config_format(&a, i, buf, sizeof(buf));
+		kf_config_format(&d, i, dbuf, sizeof(dbuf));
+		CHECK(strcmp(buf, dbuf) != 0, "%s: example '%s' differs from the default", name, ex);
+	}
+	CHECK(keys >= 60, "the table has every key (%zu)", keys);
+	/* The headless backend with a dump file, a custom palette: a whole non-default configuration. */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	kf_config_write(&a, f);
+	fclose(f);
+	kf_config_init(&b);
+	CHECK(kf_config_parse_text(&b, "roundtrip.conf", text, len) == 0, "written config reads back:\n%s",
+	      text);
+	for (size_t i = 0; i < kf_config_option_count(); i++) {
+		kf_config_format(&a, i, buf, sizeof(buf));
+		kf_config_format(&b, i, buf2, sizeof(buf2));
+		CHECK(!strcmp(buf, buf2), "%s: '%s' round-trips as '%s'", kf_config_option_name(i), buf, buf2);
+	}
+	CHECK(b.login_custom && !strcmp(b.login_argv[0], "/usr/bin/app") &&
+		      !strcmp(b.login_argv[2], "two words") && !b.login_argv[3],
+	      "login argv with quoting round-trips");
+	free(text);
+	kf_config_finish(&a);
+	kf_config_finish(&b);
+	kf_config_finish(&d);
+}
+
+/* A bad file: parse returns -EINVAL and the log names the file, the line and contains the expected form. */
+static void bad_n(const char *text, size_t len, unsigned int line, const char *expect)
+{
+	struct kf_config c;
+	char where[64];
+	kf_config_init(&c);
+	capture_begin();
+	int ret = kf_config_parse_text(&c, "test.conf", text, len);
+	const char *log = capture_end();
+	snprintf(where, sizeof(where), "test.conf:%u:", line);
+	CHECK(ret == -EINVAL, "'%s' is an error (ret %d)", text, ret);
+	CHECK(strstr(log, where) != NULL, "'%s': log names %s: %s", text, where, log);
+	CHECK(strstr(log, expect) != NULL, "'%s': log says '%s': %s", text, expect, log);
+	kf_config_finish(&c);
+}
+
+static void bad(const char *text, unsigned int line, const char *expect)
+{
+	bad_n(text, strlen(text), line, expect);
+}
+
+static void test_bad_lines(void)
+{
+	bad("font-size=abc", 1, "expected an integer from 4 to 400");
+	bad("# comment\nfont-size=0\n", 2, "expected an integer from 4 to 400");
+	bad("\n\nfont-size=16px", 3, "font-size: invalid value '16px'");
+	bad("font-size", 1, "needs a value (expected font-size=");
+	bad("mouse=maybe", 1, "expected KEY, no-KEY or KEY=on|off");
+	bad("no-mouse=yes", 1, "takes no value");
+	bad("=3", 1, "malformed line");
+	bad("font size=3", 1, "malformed line '");
+	bad("Font-Size=3", 1, "expected key=value");
+	bad("font-name=\"unterminated", 1, "unterminated");
+	bad("backend=fbdev", 1, "expected one of: drm, headless");
+	bad("palette=rainbow", 1, "solarized-white");
+	bad("palette-red=256,0,0", 1, "expected R,G,B");
+	bad("palette-red=1,2", 1, "expected R,G,B");
+	bad("mode=1920", 1, "WIDTHxHEIGHT");
+	bad("size=0x24", 1, "COLSxROWS");
+	bad("vt=tty99", 1, "ttyN");
+	bad("grab-page-up=<Hyper>Prior", 1, "<Mod>...<Mod>keysym");
+	bad("grab-page-up=<Shift>NoSuchKeysym", 1, "xkb keysym");
+	bad("grab-page-up=<Shift", 1, "<Mod>");
+	bad("login=", 1, "PROGRAM [ARGS...]");
+	bad("login=/bin/sh \"-c", 1, "PROGRAM [ARGS...]");
+	bad("write-queue-size=1T", 1, "optional K, M or G suffix");
+	bad("sb-size=99999999999999999999999", 1, "integer from 0 to 1000000");
+	bad_n("mouse\nx\0y\n", 8, 2, "NUL");
+	/* Every error is reported, not only the first. */
+	struct kf_config c;
+	kf_config_init(&c);
+	capture_begin();
+	const char *two = "font-size=1\nmouse\nfont-size=2\n";
+	kf_config_parse_text(&c, "two.conf", two, strlen(two));
+	const char *log = capture_end();
+	CHECK(strstr(log, "two.conf:1:") && strstr(log, "two.conf:3:"), "both bad lines reported: %s", log);
+	kf_config_finish(&c);
+}
+
+static void test_good_lines(void)
+{
+	struct kf_config c;
+	kf_config_init(&c);
+	const char *text = "# kmscon-style file\n"
+			   "  font-size = 20   # trailing comment\n"
+			   "font-name=DejaVu Sans Mono\n"
+			   "no-mouse\n"
+			   "switchvt=off\n"
+			   "xkb-layout=\"de # not a comment\"\n"
+			   "palette-red = 1, 2 ,3\r\n"
+			   "vt=/dev/tty5\n"
+			   "login=/bin/sh -c 'echo hi; exec cat'\n"
+			   "grab-zoom-in=<Ctrl>Plus , <control>KP_Add\n"
+			   "write-queue-size=64K\n"
+			   "hwaccel\n"
+			   "frobnicate=7\n"
+			   "verbose=yes";
+	capture_begin();
+	int ret = kf_config_parse_text(&c, "good.conf", text, strlen(text));
+	const char *log = capture_end();
+	CHECK(ret == 0, "good file parses: %s", log);
+	CHECK(c.font_size == 20 && !strcmp(c.font_name, "DejaVu Sans Mono"), "font");
+	CHECK(!c.mouse && !c.switchvt && c.verbose, "booleans");
+	CHECK(!strcmp(c.xkb_layout, "de # not a comment"), "quoted value keeps '#': %s", c.xkb_layout);
+	CHECK(c.palette_custom[KF_COLOR_RED].r == 1 && c.palette_custom[KF_COLOR_RED].b == 3, "rgb");
+	CHECK(c.vt == 5, "vt %d", c.vt);
+	CHECK(!strcmp(c.login_argv[0], "/bin/sh") && !strcmp(c.login_argv[2], "echo hi; exec cat") &&
+		      !c.login_argv[3],
+	      "login split");
+	CHECK(c.grab_zoom_in.n == 2 && c.grab_zoom_in.keys[0].keysym == 0x2b &&
+		      c.grab_zoom_in.keys[1].mods == KF_MOD_CTRL,
+	      "grab list");
+	CHECK(c.write_queue_size == 65536, "K suffix");
+	CHECK(strstr(log, "good.conf:13: unknown key 'frobnicate'") != NULL, "unknown key warns with line: %s",
+	      log);
+	CHECK(strstr(log, "good.conf:12:") && strstr(log, "hwaccel"), "kmscon key warns: %s", log);
+	kf_config_finish(&c);
+}
+
+static int argv_parse(struct kf_config *c, const char *const *args)
+{
+	int argc = 0;
+	while (args[argc])
+		argc++;
+	return kf_config_parse_argv(c, argc, (char **)args);
+}
+
+static void test_argv(void)
+{
+	struct kf_config c;
+	kf_config_init(&c);
+	const char *a1[] = {"kf",	  "--font-size", "20",	"--font-name=Foo Bar", "--no-mouse",
+			    "-t",	  "linux",	 "--vt", "tty3",	       "--backend=headless",
+			    "--size", "100x30",	 "-v",	"--login",	       "--",
+			    "/bin/sh", "-c",	     "--not-an-option", NULL};
+	CHECK(argv_parse(&c, a1) == 0, "argv parses");
+	CHECK(c.font_size == 20 && !strcmp(c.font_name, "Foo Bar") && !c.mouse, "values");
+	CHECK(!strcmp(c.term, "linux") && c.vt == 3 && c.backend == KF_BACKEND_HEADLESS, "values 2");
+	CHECK(c.size.w == 100 && c.size.h == 30 && c.verbose, "values 3");
+	CHECK(c.login_custom && !strcmp(c.login_argv[0], "/bin/sh") &&
+		      !strcmp(c.login_argv[2], "--not-an-option") && !c.login_argv[3],
+	      "everything after -- is the child's argv");
+	kf_config_finish(&c);
+
+	static const struct {
+		const char *args[6];
+		const char *expect;
+	} errs[] = {
+		{{"kf", "--font-size", NULL}, "--font-size needs a value"},
+		{{"kf", "--font-size=big", NULL}, "--font-size: invalid value 'big'"},
+		{{"kf", "--frobnicate", NULL}, "unknown option '--frobnicate'"},
+		{{"kf", "--login", NULL}, "--login needs the program after '--'"},
+		{{"kf", "--", NULL}, "nothing after '--'"},
+		{{"kf", "stray", NULL}, "unexpected argument 'stray'"},
+		{{"kf", "-x", NULL}, "unknown option '-x'"},
+		{{"kf", "--no-font-size", NULL}, "unknown option"},
+	};
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		kf_config_init(&c);
+		capture_begin();
+		int ret = argv_parse(&c, errs[i].args);
+		const char *log = capture_end();
+		CHECK(ret == -EINVAL, "%s: error", errs[i].expect);
+		CHECK(strstr(log, errs[i].expect) != NULL, "log has '%s': %s", errs[i].expect, log);
+		kf_config_finish(&c);
+	}
+}
+
+static void test_precedence(void)
+{
+	char dir[] = "/tmp/kf-config-XXXXXX", path[128];
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	snprintf(path, sizeof(path), "%s/kmscon-felis.conf", dir);
+	FILE *f = fopen(path, "w");
+	fputs("font-size=30\nterm=vt220\nno-mouse\n", f);
+	fclose(f);
+	const char *args[] = {"kf", "-c", dir, "--font-size=12", "--mouse", NULL};
+	struct kf_config c;
+	CHECK(kf_config_parse(&c, 5, (char **)args) == 0, "parse");
+	CHECK(c.font_size == 12 && c.mouse, "the command line wins (%u)", c.font_size);
+	CHECK(!strcmp(c.term, "vt220"), "the file applies");
+	kf_config_finish(&c);
+
+	/* A bad file stops start-up. */
+	f = fopen(path, "w");
+	fputs("font-size=30\nterm\n", f);
+	fclose(f);
+	capture_begin();
+	int ret = kf_config_parse(&c, 5, (char **)args);
+	const char *log = capture_end();
+	CHECK(ret == -EINVAL && strstr(log, "kmscon-felis.conf:2: term: needs a value"), "bad file: %s", log);
+	kf_config_finish(&c);
+
+	/* psf without a file is caught after merging. */
+	const char *psf[] = {"kf", "-c", dir, "--font-engine=psf", NULL};
+	unlink(path);
+	capture_begin();
+	ret = kf_config_parse(&c, 4, (char **)psf);
+	log = capture_end();
+	CHECK(ret == -EINVAL && strstr(log, "font-file"), "psf needs a file: %s", log);
+	kf_config_finish(&c);
+
+	/* A huge file is refused rather than read. */
+	f = fopen(path, "w");
+	for (int i = 0; i < 70000; i++)
+		fputs("# padding padding\n", f);
+	fclose(f);
+	capture_begin();
+	ret = kf_config_parse(&c, 3, (char **)args);
+	log = capture_end();
+	CHECK(ret == -EINVAL && strstr(log, "at most"), "huge file refused: %s", log);
+	kf_config_finish(&c);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* kmscon's own example configuration (kmscon.conf(5)) loads: what we support applies, the rest warns. */
+static void test_kmscon_conf(void)
+{
+	const char *text = "### General Options ###\nverbose\n\n### Seat Options ###\nvt=1\nswitchvt\n\n"
+			   "### Session Options ###\nsession-max=6\nsession-control\n\n"
+			   "### Terminal Options ###\nterm=linux\n\n### Input Options ###\nxkb-model=pc102\n"
+			   "xkb-layout=de\nxkb-repeat-delay=200\nxkb-repeat-rate=65\nmouse\ndpms-timeout=0\n\n"
+			   "### Video Options ###\ndrm\nhwaccel\ngpus=all\nrender-engine=gltex\nrotate=normal\n\n"
+			   "### Font Options ###\nfont-engine=pango\nfont-size=18\nfont-name=Ubuntu Mono\n"
+			   "palette=solarized-white\n";
+	struct kf_config c;
+	kf_config_init(&c);
+	capture_begin();
+	int ret = kf_config_parse_text(&c, "kmscon.conf", text, strlen(text));
+	const char *log = capture_end();
+	CHECK(ret == 0, "kmscon.conf loads: %s", log);
+	CHECK(c.vt == 1 && !strcmp(c.term, "linux") && !strcmp(c.xkb_layout, "de") && c.xkb_repeat_rate == 65,
+	      "kmscon values apply");
+	CHECK(c.font_engine == KF_FONT_ENGINE_FONTCONFIG && c.font_size == 18 &&
+		      c.palette == KF_PALETTE_SOLARIZED_WHITE && c.dpms_timeout == 0,
+	      "font and palette apply");
+	CHECK(strstr(log, "kmscon.conf:9:") && strstr(log, "session-max") && strstr(log, "hwaccel"),
+	      "ignored kmscon keys warn: %s", log);
+	kf_config_finish(&c);
+}
+
+/* Hostile input: lines mutated from valid ones and random bytes never crash, leak (ASan) or hang. */
+static void test_garbage(void)
+{
+	static const char *const seeds[] = {
+		"font-size=16", "grab-zoom-in=<Ctrl>plus,<Ctrl>equal", "login=/bin/sh -c 'a \\\" b'",
+		"palette-red=1,2,3", "xkb-layout=\"de\"", "vt=/dev/tty3", "mode=1920x1080", "no-mouse",
+		"write-queue-size=4M",
+	};
+	unsigned int seed = 12345;
+	char line[256];
+	struct kf_config c;
+	kf_config_init(&c);
+	capture_begin();
+	for (int i = 0; i < 20000; i++) {
+		seed = seed * 1103515245u + 12345u;
+		const char *base = seeds[(seed >> 8) % (sizeof(seeds) / sizeof(seeds[0]))];
+		size_t n = strlen(base);
+		memcpy(line, base, n);
+		for (int k = 0; k < 3; k++) {
+			seed = seed * 1103515245u + 12345u;
+			size_t pos = (seed >> 4) % (n + 1);
+			seed = seed * 1103515245u + 12345u;
+			char ch = (char)(seed >> 16);
+			if (pos < n)
+				line[pos] = ch;
+			else if (n < sizeof(line) - 1)
+				line[n++] = ch;
+		}
+		kf_config_parse_text(&c, "garbage.conf", line, n);
+	}
+	capture_end();
+	kf_config_finish(&c);
+}
+
+int main(void)
+{
+	kf_log_init();
+	test_defaults();
+	test_round_trip();
+	test_bad_lines();
+	test_good_lines();
+	test_argv();
+	test_precedence();
+	test_kmscon_conf();
+	test_garbage();
+	if (failures)
+		printf("%d failures\n", failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,167 @@
+/* tests/grid/harness.h: tiny helpers shared by the grid tests (header-only, static). */
+#ifndef TESTS_GRID_HARNESS_H
+#define TESTS_GRID_HARNESS_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid.h"
+
+static int t_fails;
+static int t_checks;
+
+#define CHECK(cond, ...)                                                                                   \
+	do {                                                                                               \
+		t_checks++;                                                                                \
+		if (!(cond)) {                                                                             \
+			t_fails++;                                                                         \
+			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);                   \
+			fprintf(stderr, __VA_ARGS__);                                                      \
+			fputc('\n', stderr);                                                               \
+		}                                                                                          \
+	} while (0)
+
+struct t_term {
+	struct grid *g;
+	char reply[4096];
+	size_t reply_len;
+	int bells;
+	char title[256];
+};
+
+static void t_on_reply(void *ud, const uint8_t *d, size_t n)
+{
+	struct t_term *t = ud;
+	if (t->reply_len + n < sizeof(t->reply)) {
+		memcpy(t->reply + t->reply_len, d, n);
+		t->reply_len += n;
+		t->reply[t->reply_len] = '\0';
+	}
+}
+
+static void t_on_bell(void *ud)
+{
+	((struct t_term *)ud)->bells++;
+}
+
+static void t_on_title(void *ud, const char *s)
+{
+	snprintf(((struct t_term *)ud)->title, sizeof(((struct t_term *)ud)->title), "%s", s);
+}
+
+static struct t_term *t_new(int cols, int rows, size_t sb)
+{
+	struct t_term *t = calloc(1, sizeof(*t));
+	struct grid_config cfg = {.cols = cols, .rows = rows, .scrollback = sb, .cell_width = 8,
+				  .cell_height = 16, .xtversion = "kf-test"};
+	struct grid_callbacks cb = {.reply = t_on_reply, .bell = t_on_bell, .title = t_on_title};
+	t->g = grid_create(&cfg, &cb, t);
+	if (!t->g) {
+		fprintf(stderr, "grid_create failed\n");
+		exit(1);
+	}
+	return t;
+}
+
+static void t_free(struct t_term *t)
+{
+	grid_destroy(t->g);
+	free(t);
+}
+
+static void t_feed(struct t_term *t, const char *s)
+{
+	grid_feed(t->g, (const uint8_t *)s, strlen(s));
+}
+
+static void t_feedf(struct t_term *t, const char *fmt, ...)
+{
+	char buf[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	grid_feed(t->g, (const uint8_t *)buf, (size_t)n);
+}
+
+static size_t t_utf8(uint32_t cp, char *s)
+{
+	if (cp < 0x80) {
+		s[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		s[0] = (char)(0xc0 | cp >> 6);
+		s[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		s[0] = (char)(0xe0 | cp >> 12);
+		s[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		s[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	s[0] = (char)(0xf0 | cp >> 18);
+	s[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	s[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	s[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* Text of cells as UTF-8: blanks as ' ', right halves skipped, trailing blanks trimmed. */
+static const char *t_cells_text(const struct grid *g, const struct grid_cell *c, int n)
+{
+	static char buf[16384];
+	size_t k = 0, last = 0;
+	for (int x = 0; x < n && k + 64 < sizeof(buf); x++) {
+		if (c[x].width == 0)
+			continue;
+		uint32_t cps[16];
+		size_t m = grid_cell_codepoints(g, &c[x], cps, 16);
+		if (m == 0) {
+			buf[k++] = ' ';
+			continue;
+		}
+		for (size_t i = 0; i < m && i < 16; i++)
+			k += t_utf8(cps[i], buf + k);
+		last = k;
+	}
+	buf[last] = '\0';
+	return buf;
+}
+
+static const char *t_row(struct t_term *t, int y)
+{
+	return t_cells_text(t->g, grid_row(t->g, y), grid_cols(t->g));
+}
+
+#define CHECK_ROW(t, y, want)                                                                              \
+	do {                                                                                               \
+		const char *got_ = t_row(t, y);                                                            \
+		CHECK(strcmp(got_, want) == 0, "row %d: got \"%s\" want \"%s\"", y, got_, want);          \
+	} while (0)
+
+#define CHECK_CURSOR(t, wx, wy)                                                                            \
+	do {                                                                                               \
+		struct grid_cursor c_;                                                                     \
+		grid_get_cursor(t->g, &c_);                                                                \
+		CHECK(c_.x == (wx) && c_.y == (wy), "cursor %d,%d want %d,%d", c_.x, c_.y, wx, wy);        \
+	} while (0)
+
+#define CHECK_REPLY(t, want)                                                                               \
+	do {                                                                                               \
+		CHECK(strcmp(t->reply, want) == 0, "reply \"%s\" want \"%s\"", t->reply + (t->reply[0] == 27), \
+		      (want) + ((want)[0] == 27));                                                         \
+		t->reply_len = 0;                                                                          \
+		t->reply[0] = '\0';                                                                        \
+	} while (0)
+
+static int t_done(const char *name)
+{
+	fprintf(stderr, "%s: %d checks, %d failed\n", name, t_checks, t_fails);
+	return t_fails ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,271 @@
+/* tests/grid/test-core.c: printing, autowrap, cursor motion, erase, scrolling and the scrollback.
+ * Expected behaviour: xterm ctlseqs (invisible-island.net/xterm/ctlseqs/ctlseqs.html), VT510 manual
+ * (vt100.net/docs/vt510-rm/), DEC STD 070 for deferred autowrap. */
+#include "harness.h"
+
+static void test_print_wrap(void)
+{
+	struct t_term *t = t_new(10, 4, 100);
+	t_feed(t, "hello");
+	CHECK_ROW(t, 0, "hello");
+	CHECK_CURSOR(t, 5, 0);
+	/* DEC STD 070: the 10th char leaves the cursor on the last column, wrap pending */
+	t_feed(t, "\r0123456789");
+	CHECK_CURSOR(t, 9, 0);
+	CHECK(!grid_row_wrapped(t->g, 0), "no wrap yet");
+	t_feed(t, "X");
+	CHECK_ROW(t, 0, "0123456789");
+	CHECK_ROW(t, 1, "X");
+	CHECK(grid_row_wrapped(t->g, 0), "soft wrap flag");
+	CHECK_CURSOR(t, 1, 1);
+	/* a control between clears nothing but CR cancels the pending wrap */
+	t_feed(t, "\r\n0123456789\rY");
+	CHECK_ROW(t, 2, "Y123456789");
+	CHECK(!grid_row_wrapped(t->g, 2), "CR cancels the pending wrap");
+	/* DECAWM off: the last column is overwritten */
+	t_feed(t, "\033[?7l\r\n0123456789abc");
+	CHECK_ROW(t, 3, "012345678c");
+	t_free(t);
+}
+
+static void test_wide_and_combining(void)
+{
+	struct t_term *t = t_new(6, 3, 0);
+	/* a wide character at the last column wraps (xterm) */
+	t_feed(t, "abcde\xe4\xb8\xad");
+	CHECK_ROW(t, 0, "abcde");
+	CHECK_ROW(t, 1, "\xe4\xb8\xad");
+	CHECK_CURSOR(t, 2, 1);
+	const struct grid_cell *r = grid_row(t->g, 1);
+	CHECK(r[0].width == 2 && r[1].width == 0, "wide cell halves %d %d", r[0].width, r[1].width);
+	/* combining marks stay on their base */
+	t_feed(t, "\r\ne\xcc\x81x");
+	CHECK_ROW(t, 2, "e\xcc\x81x");
+	CHECK_CURSOR(t, 2, 2);
+	/* overwriting half of a wide char blanks the other half */
+	t_feed(t, "\033[2;2Hz");
+	CHECK_ROW(t, 1, " z");
+	t_free(t);
+}
+
+static void test_cursor_moves(void)
+{
+	struct t_term *t = t_new(20, 10, 0);
+	t_feed(t, "\033[5;7H");
+	CHECK_CURSOR(t, 6, 4);
+	t_feed(t, "\033[2A\033[3C");
+	CHECK_CURSOR(t, 9, 2);
+	t_feed(t, "\033[100B\033[100D");
+	CHECK_CURSOR(t, 0, 9);
+	t_feed(t, "\033[3;4f\033[2E");
+	CHECK_CURSOR(t, 0, 4);
+	t_feed(t, "\033[5G\033[2F");
+	CHECK_CURSOR(t, 0, 2);
+	t_feed(t, "\033[7d\033[9`");
+	CHECK_CURSOR(t, 8, 6);
+	t_feed(t, "\033[2a\033[e");
+	CHECK_CURSOR(t, 10, 7);
+	/* HT to default stops every 8 columns, CBT back, CHT forward */
+	t_feed(t, "\r\t");
+	CHECK_CURSOR(t, 8, 7);
+	t_feed(t, "\033[2I");
+	CHECK_CURSOR(t, 19, 7);
+	t_feed(t, "\033[Z");
+	CHECK_CURSOR(t, 16, 7);
+	/* TBC 3 clears all stops: HT goes to the last column */
+	t_feed(t, "\033[3g\r\t");
+	CHECK_CURSOR(t, 19, 7);
+	t_feed(t, "\r\033[5C\033H\r\t");
+	CHECK_CURSOR(t, 5, 7);
+	/* BS stops at column 0 */
+	t_feed(t, "\r\b\b");
+	CHECK_CURSOR(t, 0, 7);
+	t_free(t);
+}
+
+static void test_erase(void)
+{
+	struct t_term *t = t_new(10, 4, 0);
+	t_feed(t, "0123456789\r\nabcdefghij\r\nABCDEFGHIJ\r\nklmnopqrst");
+	t_feed(t, "\033[2;5H\033[K");
+	CHECK_ROW(t, 1, "abcd");
+	t_feed(t, "\033[1;5H\033[1K");
+	CHECK_ROW(t, 0, "     56789");
+	t_feed(t, "\033[3;3H\033[2X");
+	CHECK_ROW(t, 2, "AB  EFGHIJ");
+	t_feed(t, "\033[3;3H\033[2P");
+	CHECK_ROW(t, 2, "ABEFGHIJ");
+	t_feed(t, "\033[3;1H\033[3@");
+	CHECK_ROW(t, 2, "   ABEFGHI");
+	t_feed(t, "\033[3;5H\033[J");
+	CHECK_ROW(t, 2, "   A");
+	CHECK_ROW(t, 3, "");
+	CHECK_ROW(t, 0, "     56789");
+	t_feed(t, "\033[1;7H\033[1J");
+	CHECK_ROW(t, 0, "       789");
+	t_feed(t, "\033[2J");
+	CHECK_ROW(t, 0, "");
+	t_free(t);
+}
+
+static void test_scroll_and_scrollback(void)
+{
+	struct t_term *t = t_new(5, 3, 4);
+	for (int i = 0; i < 10; i++)
+		t_feedf(t, "L%d\r\n", i);
+	CHECK_ROW(t, 0, "L8");
+	CHECK_ROW(t, 1, "L9");
+	CHECK_ROW(t, 2, "");
+	/* the scrollback is bounded by the configuration */
+	CHECK(grid_scrollback_lines(t->g) == 4, "scrollback %zu", grid_scrollback_lines(t->g));
+	int len;
+	const struct grid_cell *c = grid_scrollback_row(t->g, 0, &len);
+	CHECK(c && strcmp(t_cells_text(t->g, c, len), "L4") == 0, "oldest %s", c ? t_cells_text(t->g, c, len) : "");
+	c = grid_scrollback_row(t->g, 3, &len);
+	CHECK(c && strcmp(t_cells_text(t->g, c, len), "L7") == 0, "newest");
+	/* viewport */
+	CHECK(grid_view_scroll(t->g, 2) == 2, "view");
+	CHECK_ROW(t, 0, "L6");
+	CHECK(grid_view_scroll(t->g, 100) == 4, "view clamp");
+	CHECK_ROW(t, 0, "L4");
+	CHECK(grid_view_scroll(t->g, -100) == 0, "view bottom");
+	/* ED 3 clears the scrollback only */
+	t_feed(t, "\033[3J");
+	CHECK(grid_scrollback_lines(t->g) == 0, "ED 3");
+	CHECK_ROW(t, 0, "L8");
+	t_free(t);
+}
+
+static void test_scroll_regions(void)
+{
+	struct t_term *t = t_new(5, 5, 10);
+	t_feed(t, "A\r\nB\r\nC\r\nD\r\nE");
+	/* DECSTBM 2..4, cursor homes; LF at the bottom margin scrolls the region only */
+	t_feed(t, "\033[2;4r");
+	CHECK_CURSOR(t, 0, 0);
+	t_feed(t, "\033[4;1H\nX");
+	CHECK_ROW(t, 0, "A");
+	CHECK_ROW(t, 1, "C");
+	CHECK_ROW(t, 2, "D");
+	CHECK_ROW(t, 3, "X");
+	CHECK_ROW(t, 4, "E");
+	/* lines scrolled inside a region not starting at the top never reach the scrollback */
+	CHECK(grid_scrollback_lines(t->g) == 0, "region scroll kept out of the scrollback");
+	/* RI at the top margin scrolls down */
+	t_feed(t, "\033[2;1H\033M");
+	CHECK_ROW(t, 1, "");
+	CHECK_ROW(t, 2, "C");
+	CHECK_ROW(t, 3, "D");
+	CHECK_ROW(t, 4, "E");
+	/* SU / SD */
+	t_feed(t, "\033[S");
+	CHECK_ROW(t, 1, "C");
+	CHECK_ROW(t, 3, "");
+	t_feed(t, "\033[2T");
+	CHECK_ROW(t, 1, "");
+	CHECK_ROW(t, 3, "C");
+	/* IL / DL inside the region */
+	t_feed(t, "\033[r\033[2J\033[H1\r\n2\r\n3\r\n4\r\n5\033[2;4r\033[2;1H\033[L");
+	CHECK_ROW(t, 1, "");
+	CHECK_ROW(t, 2, "2");
+	CHECK_ROW(t, 3, "3");
+	CHECK_ROW(t, 4, "5");
+	t_feed(t, "\033[M\033[M");
+	CHECK_ROW(t, 1, "3");
+	CHECK_ROW(t, 2, "");
+	CHECK_ROW(t, 4, "5");
+	/* a region starting at the top row feeds the scrollback (xterm) */
+	t_feed(t, "\033[r\033[2J\033[H1\r\n2\r\n3\r\n4\r\n5\033[1;3r\033[3;1H\n");
+	CHECK(grid_scrollback_lines(t->g) == 1, "top region feeds scrollback %zu", grid_scrollback_lines(t->g));
+	CHECK_ROW(t, 0, "2");
+	CHECK_ROW(t, 1, "3");
+	CHECK_ROW(t, 2, "");
+	CHECK_ROW(t, 3, "4");
+	CHECK_ROW(t, 4, "5");
+	t_free(t);
+}
+
+static void test_lr_margins(void)
+{
+	struct t_term *t = t_new(10, 3, 0);
+	t_feed(t, "0123456789\r\nabcdefghij\r\nABCDEFGHIJ");
+	/* DECLRMM + DECSLRM 3..6; printing wraps at the right margin back to the left margin */
+	t_feed(t, "\033[?69h\033[3;6s\033[1;3HWXYZQ");
+	CHECK_ROW(t, 0, "01WXYZ6789");
+	CHECK_ROW(t, 1, "abQdefghij");
+	/* scrolling up inside the margins moves only those columns */
+	t_feed(t, "\033[3;3H\033[S");
+	CHECK_ROW(t, 0, "01Qdef6789");
+	CHECK_ROW(t, 2, "AB    GHIJ");
+	t_feed(t, "\033[?69l");
+	t_free(t);
+}
+
+static void test_rep(void)
+{
+	struct t_term *t = t_new(10, 3, 0);
+	/* REP with nothing printed before is a no-op */
+	t_feed(t, "\033[5b");
+	CHECK_ROW(t, 0, "");
+	CHECK_CURSOR(t, 0, 0);
+	t_feed(t, "a\033[3b");
+	CHECK_ROW(t, 0, "aaaa");
+	/* a huge count is bounded: it fills and scrolls, the cursor ends where it would */
+	t_feed(t, "\033[H\033[2J\033[3;1Hx\033[2147483647b");
+	CHECK_ROW(t, 0, "xxxxxxxxxx");
+	CHECK_ROW(t, 1, "xxxxxxxxxx");
+	CHECK_ROW(t, 2, "xxxxxx"); /* 1 + 65535 (the parser clamp) = 65536 = 6 mod 10 */
+	CHECK_CURSOR(t, 6, 2);
+	t_free(t);
+}
+
+static void test_charsets(void)
+{
+	struct t_term *t = t_new(10, 2, 0);
+	/* ESC ( 0: DEC special graphics; SO/SI switch G1 */
+	t_feed(t, "\033(0qx\033(B q");
+	CHECK_ROW(t, 0, "\xe2\x94\x80\xe2\x94\x82 q");
+	t_feed(t, "\r\n\033)0a\016q\017q");
+	CHECK_ROW(t, 1, "a\xe2\x94\x80q");
+	/* UK: # is a pound sign; SS2 for one character from G2 */
+	t_feed(t, "\033[H\033[2K\033(A#\033(B#\033*0\033Nqq");
+	CHECK_ROW(t, 0, "\xc2\xa3#\xe2\x94\x80q");
+	t_free(t);
+}
+
+static void test_save_restore(void)
+{
+	struct t_term *t = t_new(10, 5, 0);
+	t_feed(t, "\033[3;4H\033[1m\0337\033[H\033[0mx\0338y");
+	CHECK_CURSOR(t, 4, 2);
+	const struct grid_cell *r = grid_row(t->g, 2);
+	CHECK(grid_style(t->g, r[3].style)->attrs & GRID_ATTR_BOLD, "DECRC restores the pen");
+	t_feed(t, "\033[5;5H\033[s\033[H\033[u");
+	CHECK_CURSOR(t, 4, 4);
+	/* origin mode: CUP relative to the region */
+	t_feed(t, "\033[2;4r\033[?6h\033[1;1Hz");
+	CHECK_ROW(t, 1, "z");
+	t_feed(t, "\033[10;1H");
+	CHECK_CURSOR(t, 0, 3);
+	t_feed(t, "\033[?6l\033[r");
+	/* DECALN */
+	t_feed(t, "\033#8");
+	CHECK_ROW(t, 4, "EEEEEEEEEE");
+	CHECK_CURSOR(t, 0, 0);
+	t_free(t);
+}
+
+int main(void)
+{
+	test_print_wrap();
+	test_wide_and_combining();
+	test_cursor_moves();
+	test_erase();
+	test_scroll_and_scrollback();
+	test_scroll_regions();
+	test_lr_margins();
+	test_rep();
+	test_charsets();
+	test_save_restore();
+	return t_done("grid-core");
+}

@@ -1,0 +1,78 @@
+/* tests/kmscon-felis/test-clipboard.c: the shared clipboard file: round trip between "instances" (two
+ * calls through the same directory), permissions, the size cap, and refusing unsafe directories/symlinks. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tests/kf-check.h"
+#include "kmscon-felis/clipboard.h"
+
+static int failures;
+
+int main(void)
+{
+	char base[] = "/tmp/kf-clipboard-XXXXXX";
+	char dir[64], file[96], cmd[128];
+	struct stat st;
+	char *data;
+	size_t len;
+
+	if (!mkdtemp(base))
+		return 1;
+	snprintf(dir, sizeof(dir), "%s/clip", base);
+	snprintf(file, sizeof(file), "%s/clipboard", dir);
+	setenv("KMSCON_FELIS_CLIPBOARD_DIR", dir, 1);
+
+	CHECK(kf_clipboard_get(&data, &len) == 0 && len == 0 && !data, "empty at first");
+	CHECK(kf_clipboard_set("hello \xc3\xa9", 8) == 0, "set");
+	CHECK(stat(dir, &st) == 0 && (st.st_mode & 0777) == 0700, "dir 0700: %o", st.st_mode & 0777);
+	CHECK(stat(file, &st) == 0 && (st.st_mode & 0777) == 0600, "file 0600: %o", st.st_mode & 0777);
+	CHECK(kf_clipboard_get(&data, &len) == 0 && len == 8 && !memcmp(data, "hello \xc3\xa9", 9), "round trip");
+	free(data);
+
+	/* The cap: cut at a character boundary, never in the middle of one. */
+	size_t big = KF_CLIPBOARD_MAX + 10;
+	char *huge = malloc(big);
+	memset(huge, 'a', big);
+	memcpy(huge + KF_CLIPBOARD_MAX - 1, "\xc3\xa9", 2); /* straddles the cap */
+	CHECK(kf_clipboard_set(huge, big) == 0, "set big");
+	CHECK(stat(file, &st) == 0 && (size_t)st.st_size == KF_CLIPBOARD_MAX - 1, "cut to %lld",
+	      (long long)st.st_size);
+	CHECK(kf_clipboard_get(&data, &len) == 0 && len == KF_CLIPBOARD_MAX - 1, "read back capped");
+	free(data);
+	free(huge);
+
+	/* A file grown behind our back is still read only up to the cap. */
+	FILE *f = fopen(file, "a");
+	for (int i = 0; f && i < 1000; i++)
+		fputs("0123456789", f);
+	if (f)
+		fclose(f);
+	CHECK(kf_clipboard_get(&data, &len) == 0 && len == KF_CLIPBOARD_MAX, "bounded read: %zu", len);
+	free(data);
+
+	/* A symlink in place of the file is not followed. */
+	unlink(file);
+	CHECK(symlink("/etc/passwd", file) == 0, "symlink");
+	CHECK(kf_clipboard_get(&data, &len) < 0 && !data, "symlink refused");
+	unlink(file);
+
+	/* A directory others can read is refused. */
+	chmod(dir, 0755);
+	CHECK(kf_clipboard_set("x", 1) == -EPERM, "open dir refused");
+	CHECK(kf_clipboard_get(&data, &len) == -EPERM, "open dir refused for reading");
+	chmod(dir, 0700);
+	CHECK(kf_clipboard_set("again", 5) == 0, "fixed dir works");
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", base);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cleanup failed\n");
+	if (failures)
+		fprintf(stderr, "%d failures\n", failures);
+	else
+		printf("all clipboard checks passed\n");
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,209 @@
+/* tests/kmscon-felis/test-loop.c: the event loop alone (kmscon-felis/loop.c). */
+#include "kmscon-felis/loop.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures;
+#define CHECK(cond)                                                                               \
+	do {                                                                                      \
+		if (!(cond)) {                                                                    \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			failures++;                                                               \
+		}                                                                                 \
+	} while (0)
+
+static char order[64];
+static size_t norder;
+
+struct fdctx {
+	char tag;
+	int fd;
+	struct kf_source *src;
+	struct kf_source *kill; /* removed from this callback */
+};
+
+static void on_fd(void *ud, int fd, uint32_t events)
+{
+	struct fdctx *c = ud;
+	char b[16];
+	if (norder < sizeof(order) - 1)
+		order[norder++] = c->tag;
+	if (read(fd, b, sizeof(b)) < 0)
+		(void)0;
+	if (c->kill)
+		kf_source_remove(c->kill);
+}
+
+static void test_priorities_and_removal(void)
+{
+	struct kf_loop *loop = kf_loop_create();
+	int p[3][2];
+	struct fdctx c[3];
+	enum kf_prio prios[3] = {KF_PRIO_PTY, KF_PRIO_INPUT, KF_PRIO_FLIP};
+	for (int i = 0; i < 3; i++) {
+		CHECK(pipe(p[i]) == 0);
+		c[i] = (struct fdctx){.tag = (char)('a' + i), .fd = p[i][0]};
+		c[i].src = kf_loop_add_fd(loop, p[i][0], EPOLLIN, prios[i], on_fd, &c[i]);
+		CHECK(c[i].src);
+	}
+	for (int i = 0; i < 3; i++)
+		CHECK(write(p[i][1], "x", 1) == 1);
+	norder = 0;
+	CHECK(kf_loop_dispatch(loop, 1000) == 0);
+	order[norder] = 0;
+	/* Input, then flip, then PTY, whatever order epoll returned them in. */
+	CHECK(!strcmp(order, "bca"));
+
+	/* A callback removes a source that is ready in the same wake-up: it is not called. */
+	c[1].kill = c[0].src;
+	for (int i = 0; i < 3; i++)
+		CHECK(write(p[i][1], "x", 1) == 1);
+	norder = 0;
+	CHECK(kf_loop_dispatch(loop, 1000) == 0);
+	order[norder] = 0;
+	CHECK(!strcmp(order, "bc"));
+	/* A source removing itself. */
+	c[1].kill = c[1].src;
+	CHECK(write(p[1][1], "x", 1) == 1);
+	norder = 0;
+	kf_loop_dispatch(loop, 1000);
+	CHECK(write(p[1][1], "x", 1) == 1);
+	kf_loop_dispatch(loop, 0);
+	order[norder] = 0;
+	CHECK(!strcmp(order, "b"));
+
+	/* EPOLLOUT switched on and off. */
+	CHECK(kf_source_set_events(c[2].src, EPOLLIN | EPOLLOUT) == 0);
+	CHECK(kf_source_events(c[2].src) == (EPOLLIN | EPOLLOUT));
+	CHECK(kf_source_set_events(c[2].src, EPOLLIN) == 0);
+	kf_loop_destroy(loop);
+	for (int i = 0; i < 3; i++) {
+		close(p[i][0]);
+		close(p[i][1]);
+	}
+}
+
+struct tctx {
+	struct kf_timer *self, *other;
+	int fired;
+	int rearm; /* times to re-arm itself with delay 0 */
+};
+
+static void on_timer(void *ud, struct kf_timer *t)
+{
+	struct tctx *c = ud;
+	c->fired++;
+	CHECK(!kf_timer_armed(t) || c->rearm < 0);
+	if (c->rearm > 0) {
+		c->rearm--;
+		kf_timer_arm(t, 0, 0);
+	}
+	if (c->other)
+		kf_timer_remove(c->other);
+}
+
+static void test_timers(void)
+{
+	struct kf_loop *loop = kf_loop_create();
+	struct tctx a = {0}, b = {0}, c = {0};
+	a.self = kf_loop_add_timer(loop, on_timer, &a);
+	b.self = kf_loop_add_timer(loop, on_timer, &b);
+	c.self = kf_loop_add_timer(loop, on_timer, &c);
+	/* a fires first and removes b, which was due at the same time. */
+	a.other = b.self;
+	kf_timer_arm(a.self, 1000000, 0);
+	kf_timer_arm(b.self, 2000000, 0);
+	usleep(5000);
+	for (int i = 0; i < 3; i++)
+		kf_loop_dispatch(loop, 100);
+	CHECK(a.fired == 1 && b.fired == 0);
+
+	/* Re-arming with delay 0 from the callback fires once per iteration, never loops in place. */
+	c.rearm = 3;
+	kf_timer_arm(c.self, 0, 0);
+	kf_loop_dispatch(loop, 100);
+	CHECK(c.fired == 1);
+	for (int i = 0; i < 5; i++)
+		kf_loop_dispatch(loop, 100);
+	CHECK(c.fired == 4);
+	CHECK(!kf_timer_armed(c.self));
+
+	/* Interval timers. */
+	c.fired = 0;
+	c.rearm = -1;
+	uint64_t t0 = kf_loop_now_ns();
+	kf_timer_arm(c.self, 10000000, 10000000);
+	while (c.fired < 5)
+		kf_loop_dispatch(loop, 1000);
+	uint64_t dt = kf_loop_now_ns() - t0;
+	CHECK(dt >= 50000000 && dt < 500000000);
+	kf_timer_disarm(c.self);
+	/* Disarmed: the loop sleeps until the timeout. */
+	CHECK(kf_loop_dispatch(loop, 30) == 0);
+	CHECK(c.fired == 5);
+	kf_timer_remove(a.self);
+	kf_loop_destroy(loop);
+}
+
+static int sig_count;
+static void on_sig(void *ud, int signo)
+{
+	sig_count += signo == SIGUSR1;
+}
+
+static int hook_runs;
+static struct kf_hook *hook;
+static void on_hook(void *ud)
+{
+	if (++hook_runs == 2)
+		kf_hook_remove(hook);
+}
+
+static void on_quit_timer(void *ud, struct kf_timer *t)
+{
+	kf_loop_quit(ud, 42);
+}
+
+static void test_signals_hooks_quit(void)
+{
+	struct kf_loop *loop = kf_loop_create();
+	struct kf_source *s1 = kf_loop_add_signal(loop, SIGUSR1, on_sig, NULL);
+	struct kf_source *s2 = kf_loop_add_signal(loop, SIGUSR1, on_sig, NULL);
+	CHECK(s1 && s2);
+	raise(SIGUSR1);
+	kf_loop_dispatch(loop, 1000);
+	CHECK(sig_count == 2);
+	kf_source_remove(s1);
+	raise(SIGUSR1);
+	kf_loop_dispatch(loop, 1000);
+	CHECK(sig_count == 3);
+
+	hook = kf_loop_add_prepare(loop, on_hook, NULL);
+	struct kf_timer *t = kf_loop_add_timer(loop, on_quit_timer, loop);
+	kf_timer_arm(t, 0, 0);
+	CHECK(kf_loop_run(loop) == 42);
+	kf_loop_dispatch(loop, 0);
+	kf_loop_dispatch(loop, 0);
+	CHECK(hook_runs == 2);
+	kf_loop_destroy(loop);
+	kf_loop_destroy(NULL);
+	/* The signal mask is restored. */
+	sigset_t m;
+	sigprocmask(SIG_SETMASK, NULL, &m);
+	CHECK(!sigismember(&m, SIGUSR1));
+}
+
+int main(void)
+{
+	alarm(30);
+	test_priorities_and_removal();
+	test_timers();
+	test_signals_hooks_quit();
+	if (failures)
+		fprintf(stderr, "%d checks failed\n", failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,169 @@
+/* tests/notify/test-notify.c: the sd_notify implementation against a real datagram socket, as systemd's
+ * manager would receive it: path and abstract addresses, READY/STATUS/WATCHDOG payloads, the watchdog
+ * interval, the environment removed for the child, and no-ops without NOTIFY_SOCKET. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "kmscon-felis/loop.h"
+#include "kmscon-felis/notify.h"
+
+static int failures;
+#define CHECK(cond, ...)                                                                                   \
+	do {                                                                                               \
+		if (!(cond)) {                                                                             \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__);                                        \
+			printf(__VA_ARGS__);                                                               \
+			putchar('\n');                                                                     \
+			failures++;                                                                        \
+		}                                                                                          \
+	} while (0)
+
+static int listener(const char *name, bool abstract)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	size_t len = strlen(name);
+	memcpy(a.sun_path + abstract, name, len);
+	socklen_t alen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len + abstract + !abstract);
+	if (bind(fd, (struct sockaddr *)&a, alen) < 0) {
+		perror("bind");
+		exit(1);
+	}
+	return fd;
+}
+
+static void expect(int fd, const char *want)
+{
+	char buf[1024];
+	ssize_t n = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+	buf[n > 0 ? n : 0] = '\0';
+	CHECK(n > 0 && !strcmp(buf, want), "received '%s', want '%s'", buf, want);
+}
+
+static void run(const char *env, int fd)
+{
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	setenv("NOTIFY_SOCKET", env, 1);
+	setenv("WATCHDOG_USEC", "3000000", 1);
+	setenv("WATCHDOG_PID", pid, 1);
+	CHECK(kf_notify_init() == 0, "init %s", env);
+	CHECK(!getenv("NOTIFY_SOCKET") && !getenv("WATCHDOG_USEC") && !getenv("WATCHDOG_PID"),
+	      "environment removed for the child");
+	CHECK(kf_notify_watchdog_usec() == 3000000, "watchdog interval");
+	CHECK(kf_notify_ready("1024x768@60, DejaVu Sans Mono 16px") == 0, "ready");
+	expect(fd, "READY=1\nSTATUS=1024x768@60, DejaVu Sans Mono 16px\n");
+	CHECK(kf_notify_status("mode %dx%d", 800, 600) == 0, "status");
+	expect(fd, "STATUS=mode 800x600");
+	CHECK(kf_notify_watchdog() == 0, "watchdog");
+	expect(fd, "WATCHDOG=1\n");
+	CHECK(kf_notify_stopping() == 0, "stopping");
+	expect(fd, "STOPPING=1\n");
+	kf_notify_finish();
+}
+
+/* The watchdog timer on a real loop: 100 ms WatchdogSec gives a ping every 50 ms. */
+static void test_watchdog_loop(const char *path)
+{
+	int fd = listener(path, false);
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	setenv("NOTIFY_SOCKET", path, 1);
+	setenv("WATCHDOG_USEC", "100000", 1);
+	setenv("WATCHDOG_PID", pid, 1);
+	kf_notify_init();
+	struct kf_loop *loop = kf_loop_create();
+	struct kf_timer *t = kf_notify_watchdog_start(loop);
+	CHECK(t != NULL, "watchdog timer");
+	uint64_t end = kf_loop_now_ns() + 280000000ull;
+	while (kf_loop_now_ns() < end)
+		kf_loop_dispatch(loop, 20);
+	int pings = 0;
+	char buf[64];
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		pings++;
+	CHECK(pings >= 4 && pings <= 6, "%d watchdog pings in 280 ms, want 5", pings);
+	kf_loop_destroy(loop);
+	kf_notify_finish();
+	/* No watchdog asked for: no timer. */
+	unsetenv("WATCHDOG_USEC");
+	setenv("NOTIFY_SOCKET", path, 1);
+	kf_notify_init();
+	loop = kf_loop_create();
+	CHECK(kf_notify_watchdog_start(loop) == NULL, "no timer without WATCHDOG_USEC");
+	kf_loop_destroy(loop);
+	kf_notify_finish();
+	close(fd);
+	unlink(path);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/kf-notify-XXXXXX", path[128], abs[64];
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(path, sizeof(path), "%s/notify", dir);
+	int fd = listener(path, false);
+	run(path, fd);
+	close(fd);
+	unlink(path);
+
+	snprintf(abs, sizeof(abs), "kf-notify-test-%d", (int)getpid());
+	fd = listener(abs, true);
+	char env[80];
+	snprintf(env, sizeof(env), "@%s", abs);
+	run(env, fd);
+
+	/* The frame path: READY=1 once, then STATUS= only when the text changes. */
+	setenv("NOTIFY_SOCKET", env, 1);
+	kf_notify_init();
+	CHECK(kf_notify_first_frame("1024x768@60Hz", "DejaVu Sans Mono 16px") == 0, "first frame");
+	expect(fd, "READY=1\nSTATUS=1024x768@60Hz, font DejaVu Sans Mono 16px\n");
+	kf_notify_first_frame("1024x768@60Hz", "DejaVu Sans Mono 16px");
+	kf_notify_first_frame("800x600@60Hz", "DejaVu Sans Mono 16px");
+	expect(fd, "STATUS=800x600@60Hz, font DejaVu Sans Mono 16px");
+	char junk[64];
+	CHECK(recv(fd, junk, sizeof(junk), MSG_DONTWAIT) < 0, "nothing sent for an unchanged frame");
+	kf_notify_finish();
+
+	/* A watchdog for another process (e.g. inherited through a wrapper) is not ours. */
+	setenv("NOTIFY_SOCKET", env, 1);
+	setenv("WATCHDOG_USEC", "1000", 1);
+	setenv("WATCHDOG_PID", "1", 1);
+	kf_notify_init();
+	CHECK(kf_notify_watchdog_usec() == 0, "foreign watchdog ignored");
+	kf_notify_finish();
+	close(fd);
+
+	/* Without NOTIFY_SOCKET everything is a successful no-op. */
+	unsetenv("NOTIFY_SOCKET");
+	CHECK(kf_notify_init() == 0 && kf_notify_ready(NULL) == 0 && kf_notify_watchdog() == 0, "no-op");
+	CHECK(kf_notify_watchdog_usec() == 0, "no watchdog without a socket");
+
+	/* A relative path or an overlong name is refused, not sent somewhere else. */
+	setenv("NOTIFY_SOCKET", "relative/sock", 1);
+	CHECK(kf_notify_init() == -EINVAL, "relative path refused");
+	CHECK(kf_notify_ready(NULL) == 0, "disabled after a bad address");
+	kf_notify_finish();
+
+	/* A socket nobody listens on any more: an error returned, never a block or a crash. */
+	fd = listener(path, false);
+	setenv("NOTIFY_SOCKET", path, 1);
+	kf_notify_init();
+	close(fd);
+	unlink(path);
+	CHECK(kf_notify_ready(NULL) < 0, "send to a vanished socket fails cleanly");
+	kf_notify_finish();
+	test_watchdog_loop(path);
+	rmdir(dir);
+	if (failures)
+		printf("%d failures\n", failures);
+	return failures != 0;
+}

@@ -1,0 +1,398 @@
+/* tests/pty/test-pty.c: pty/ alone, with real PTYs and real children.
+ *
+ * Children are this executable run again with a mode argument (so they can inspect what they inherited),
+ * /bin/cat and /bin/sh. Every wait has a deadline; alarm() guards against a hang anywhere.
+ */
+#include "pty/pty.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+static int failures;
+#define CHECK(cond)                                                                     \
+	do {                                                                            \
+		if (!(cond)) {                                                          \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			failures++;                                                     \
+		}                                                                       \
+	} while (0)
+
+static char self[4096];
+
+/* ---------------------------------------------------------------------------------------------- children */
+
+static int child_env(void)
+{
+	int open_fds = 0;
+	for (int fd = 3; fd < 4096; fd++)
+		if (fcntl(fd, F_GETFD) >= 0)
+			open_fds++;
+	sigset_t mask;
+	sigprocmask(SIG_SETMASK, NULL, &mask);
+	struct sigaction sa;
+	sigaction(SIGTERM, NULL, &sa);
+	struct winsize ws = {0};
+	ioctl(0, TIOCGWINSZ, &ws);
+	char cwd[256] = "";
+	if (!getcwd(cwd, sizeof(cwd)))
+		strcpy(cwd, "?");
+	const char *term = getenv("TERM"), *ct = getenv("COLORTERM"), *home = getenv("KF_TEST_LEAK");
+	printf("FDS=%d TTY=%d,%d,%d SID=%d PGRP=%d\r\n", open_fds, isatty(0), isatty(1), isatty(2),
+	       getsid(0) == getpid(), tcgetpgrp(0) == getpid());
+	printf("TERM=%s COLORTERM=%s LEAK=%s CWD=%s\r\n", term ? term : "-", ct ? ct : "-", home ? home : "-",
+	       cwd);
+	printf("MASK=%d DFL=%d WS=%dx%d/%dx%d\r\n", sigismember(&mask, SIGTERM) || sigismember(&mask, SIGCHLD),
+	       sa.sa_handler == SIG_DFL, ws.ws_col, ws.ws_row, ws.ws_xpixel, ws.ws_ypixel);
+	fflush(stdout);
+	return 3;
+}
+
+static int child_last_line(void)
+{
+	/* Many lines and then the one that must not be lost; exit at once without waiting for the reader. */
+	for (int i = 0; i < 2000; i++)
+		printf("line %d of the burst\n", i);
+	printf("THE LAST LINE\n");
+	fflush(stdout);
+	_exit(0);
+}
+
+/* ------------------------------------------------------------------------------------------------ helpers */
+
+struct sink {
+	char *data;
+	size_t len, cap;
+	const char *expect; /* when set, compare against it instead of keeping */
+	size_t expect_len;
+	bool mismatch;
+};
+
+static void on_output(void *ud, const uint8_t *data, size_t len)
+{
+	struct sink *s = ud;
+	if (s->expect) {
+		if (s->len + len > s->expect_len || memcmp(s->expect + s->len, data, len))
+			s->mismatch = true;
+		s->len += len;
+		return;
+	}
+	if (s->len + len + 1 > s->cap) {
+		s->cap = (s->len + len + 1) * 2;
+		s->data = realloc(s->data, s->cap);
+	}
+	memcpy(s->data + s->len, data, len);
+	s->len += len;
+	s->data[s->len] = 0;
+}
+
+static uint64_t ms_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Services the pty like the program's loop does until the master hangs up, done() holds, or ms pass.
+ * Returns the last pty_read() result. */
+static int pump(struct pty *pty, int ms, bool (*done)(struct sink *), struct sink *s)
+{
+	uint64_t end = ms_now() + (uint64_t)ms;
+	int r = 0;
+	while (ms_now() < end) {
+		if (done && done(s))
+			return r;
+		struct pollfd pfd = {.fd = pty_fd(pty), .events = POLLIN};
+		if (pty_write_pending(pty))
+			pfd.events |= POLLOUT;
+		poll(&pfd, 1, 50);
+		if (pfd.revents & POLLOUT)
+			pty_flush(pty);
+		if (pfd.revents & (POLLIN | POLLHUP)) {
+			r = pty_read(pty, 256 << 10);
+			if (r < 0)
+				return r;
+		}
+	}
+	return r;
+}
+
+static int reap_wait(struct pty *pty, int ms)
+{
+	int st = -1;
+	uint64_t end = ms_now() + (uint64_t)ms;
+	while (ms_now() < end) {
+		if (pty_reap(pty, &st) == 1)
+			return pty_exit_code(st);
+		usleep(5000);
+	}
+	return -1;
+}
+
+static int count_fds(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+static void make_raw(struct pty *pty)
+{
+	/* On Linux, termios ioctls on the master act on the slave's settings. */
+	struct termios t;
+	CHECK(tcgetattr(pty_fd(pty), &t) == 0);
+	cfmakeraw(&t);
+	CHECK(tcsetattr(pty_fd(pty), TCSANOW, &t) == 0);
+}
+
+/* ------------------------------------------------------------------------------------------------- tests */
+
+static void test_child_environment(void)
+{
+	const char *argv[] = {self, "child-env", NULL};
+	struct sink s = {0};
+	struct pty_callbacks cb = {.output = on_output};
+	struct pty_config cfg = {.argv = argv, .term = "kf-test-term", .reset_env = true,
+				 .cols = 100, .rows = 30, .xpixel = 800, .ypixel = 480};
+	setenv("KF_TEST_LEAK", "leaked", 1);
+	/* An fd without CLOEXEC that the child must not inherit. */
+	int leak = open("/dev/null", O_RDONLY);
+	struct pty *pty = pty_create(&cfg, &cb, &s);
+	CHECK(pty_spawn(pty) == 0);
+	CHECK(pty_spawn(pty) == -EBUSY);
+	CHECK(pump(pty, 5000, NULL, &s) == -EIO);
+	CHECK(reap_wait(pty, 5000) == 3);
+	const char *o = s.data ? s.data : "";
+	CHECK(strstr(o, "FDS=0 TTY=1,1,1 SID=1 PGRP=1"));
+	CHECK(strstr(o, "TERM=kf-test-term COLORTERM=truecolor LEAK=- CWD=/"));
+	CHECK(strstr(o, "MASK=0 DFL=1 WS=100x30/800x480"));
+	if (failures)
+		fprintf(stderr, "child said:\n%s\n", o);
+	pty_destroy(pty);
+
+	/* Without reset_env our environment is inherited, with TERM/COLORTERM overridden. */
+	free(s.data);
+	memset(&s, 0, sizeof(s));
+	cfg.reset_env = false;
+	cfg.term = NULL;
+	cfg.colorterm = "24bit";
+	pty = pty_create(&cfg, &cb, &s);
+	CHECK(pty_spawn(pty) == 0);
+	pump(pty, 5000, NULL, &s);
+	CHECK(s.data && strstr(s.data, "TERM=xterm-256color COLORTERM=24bit LEAK=leaked"));
+	pty_destroy(pty);
+	free(s.data);
+	close(leak);
+}
+
+static bool has_two_hellos(struct sink *s)
+{
+	const char *a = s->data ? strstr(s->data, "hello") : NULL;
+	return a && strstr(a + 1, "hello");
+}
+
+static void test_echo(void)
+{
+	const char *argv[] = {"cat", NULL};
+	struct sink s = {0};
+	struct pty_callbacks cb = {.output = on_output};
+	struct pty_config cfg = {.argv = argv, .reset_env = true};
+	struct pty *pty = pty_create(&cfg, &cb, &s);
+	CHECK(pty_spawn(pty) == 0);
+	CHECK(pty_write(pty, "hello\n", 6) == 0);
+	pump(pty, 5000, has_two_hellos, &s);
+	/* The line discipline's echo, then cat's copy. */
+	CHECK(has_two_hellos(&s));
+	pty_destroy(pty);
+	free(s.data);
+}
+
+static bool all_echoed(struct sink *s)
+{
+	return s->len >= s->expect_len;
+}
+
+/* 16 MiB written to cat in one go while cat echoes it back: both directions must keep moving. */
+static void test_paste_deadlock(void)
+{
+	const size_t size = 16u << 20;
+	char *paste = malloc(size);
+	for (size_t i = 0; i < size; i++)
+		paste[i] = (char)('a' + (i * 7919 % 26));
+	const char *argv[] = {"cat", NULL};
+	struct sink s = {.expect = paste, .expect_len = size};
+	struct pty_callbacks cb = {.output = on_output};
+	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = size};
+	struct pty *pty = pty_create(&cfg, &cb, &s);
+	CHECK(pty_spawn(pty) == 0);
+	make_raw(pty);
+	CHECK(pty_write(pty, paste, size) == 0);
+	CHECK(pty_write_pending(pty) <= size);
+	/* The kernel took a few KiB at most: a second paste of the same size does not fit and is refused
+	 * whole. */
+	CHECK(pty_write_pending(pty) > 0);
+	CHECK(pty_write(pty, paste, size) == -ENOBUFS);
+	pump(pty, 20000, all_echoed, &s);
+	CHECK(s.len == size);
+	CHECK(!s.mismatch);
+	if (s.len != size || s.mismatch)
+		fprintf(stderr, "paste: %zu of %zu bytes echoed, mismatch %d, pending %zu\n", s.len, size,
+			s.mismatch, pty_write_pending(pty));
+	CHECK(pty_write_pending(pty) == 0);
+	pty_destroy(pty);
+	free(paste);
+}
+
+/* A child that never reads: the queue fills to its bound, further writes are refused whole, nothing
+ * blocks, and hang-up still works. */
+static void test_hostile_reader(void)
+{
+	const char *argv[] = {"sleep", "60", NULL};
+	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = 1u << 20};
+	struct pty *pty = pty_create(&cfg, NULL, NULL);
+	CHECK(pty_spawn(pty) == 0);
+	make_raw(pty);
+	static char chunk[60000];
+	memset(chunk, 'z', sizeof(chunk));
+	int r = 0, n = 0;
+	while (n < 1000 && (r = pty_write(pty, chunk, sizeof(chunk))) == 0)
+		n++;
+	CHECK(r == -ENOBUFS);
+	CHECK(pty_write_pending(pty) <= (1u << 20));
+	CHECK(pty_write_pending(pty) + sizeof(chunk) > (1u << 20));
+	size_t before = pty_write_pending(pty);
+	CHECK(pty_write(pty, chunk, pty_write_room(pty) + 1) == -ENOBUFS);
+	CHECK(pty_write_pending(pty) == before);
+	CHECK(pty_flush(pty) == 0);
+	uint64_t t0 = ms_now();
+	pty_destroy(pty);
+	CHECK(ms_now() - t0 < 2000);
+}
+
+/* Services master and pidfd like a session: on the child's exit, reap, then drain what is left. */
+static int run_to_exit(struct pty *pty, struct sink *s)
+{
+	int code = -1;
+	uint64_t end = ms_now() + 5000;
+	while (ms_now() < end) {
+		struct pollfd pfd[2] = {{.fd = pty_fd(pty), .events = POLLIN}, {.fd = pty_pidfd(pty), .events = POLLIN}};
+		poll(pfd, 2, 50);
+		if (pfd[0].revents & (POLLIN | POLLHUP))
+			pty_read(pty, 4096);
+		int st;
+		if (pty_reap(pty, &st) == 1) {
+			code = pty_exit_code(st);
+			break;
+		}
+	}
+	CHECK(pty_read(pty, 0) == -EIO);
+	(void)s;
+	return code;
+}
+
+static void test_last_line(void)
+{
+	const char *argv[] = {self, "child-last-line", NULL};
+	struct sink s = {0};
+	struct pty_callbacks cb = {.output = on_output};
+	struct pty_config cfg = {.argv = argv, .reset_env = true};
+	for (int round = 0; round < 20; round++) {
+		struct pty *pty = pty_create(&cfg, &cb, &s);
+		s.len = 0;
+		CHECK(pty_spawn(pty) == 0);
+		CHECK(pty_pidfd(pty) >= 0);
+		CHECK(run_to_exit(pty, &s) == 0);
+		CHECK(s.data && s.len > 15 && !strcmp(s.data + s.len - 15, "THE LAST LINE\r\n"));
+		pty_destroy(pty);
+	}
+	free(s.data);
+}
+
+static void test_backoff(void)
+{
+	const char *argv[] = {"false", NULL};
+	struct pty_config cfg = {.argv = argv, .reset_env = true};
+	struct pty *pty = pty_create(&cfg, NULL, NULL);
+	unsigned expect[] = {100, 200, 400, 800, 1600, 3200, 6400, 10000, 10000};
+	for (size_t i = 0; i < sizeof(expect) / sizeof(expect[0]); i++) {
+		CHECK(pty_spawn(pty) == 0);
+		CHECK(reap_wait(pty, 5000) == 1);
+		CHECK(pty_respawn_delay_ms(pty) == expect[i]);
+		pty_hangup(pty, 100);
+	}
+	/* A child that lives long enough resets the back-off. */
+	const char *slow[] = {"sleep", "1.05", NULL};
+	cfg.argv = slow;
+	struct pty *p2 = pty_create(&cfg, NULL, NULL);
+	CHECK(pty_spawn(p2) == 0);
+	CHECK(reap_wait(p2, 5000) == 0);
+	CHECK(pty_respawn_delay_ms(p2) == 0);
+	pty_destroy(p2);
+	pty_destroy(pty);
+}
+
+static void test_hangup_no_leaks(void)
+{
+	int fds = count_fds();
+	/* A session that ignores SIGHUP and has a background job: hang-up must still end and reap it. */
+	const char *argv[] = {"sh", "-c", "trap '' HUP; sleep 60 & exec sleep 60", NULL};
+	struct pty_config cfg = {.argv = argv, .reset_env = true};
+	struct pty *pty = pty_create(&cfg, NULL, NULL);
+	CHECK(pty_spawn(pty) == 0);
+	usleep(100000);
+	CHECK(pty_resize(pty, 132, 43, 1056, 688) == 0);
+	struct winsize ws;
+	CHECK(ioctl(pty_fd(pty), TIOCGWINSZ, &ws) == 0 && ws.ws_col == 132 && ws.ws_row == 43 &&
+	      ws.ws_xpixel == 1056 && ws.ws_ypixel == 688);
+	pid_t pid = pty_pid(pty);
+	uint64_t t0 = ms_now();
+	pty_hangup(pty, 200);
+	CHECK(ms_now() - t0 < 3000);
+	CHECK(pty_fd(pty) == -1 && pty_pid(pty) == 0);
+	CHECK(kill(pid, 0) < 0 && errno == ESRCH);
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
+	CHECK(pty_write(pty, "x", 1) == -ENOTCONN);
+	pty_destroy(pty);
+	pty_destroy(NULL);
+	CHECK(count_fds() == fds);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "child-env"))
+		return child_env();
+	if (argc > 1 && !strcmp(argv[1], "child-last-line"))
+		return child_last_line();
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return 1;
+	self[n] = 0;
+	alarm(120);
+	signal(SIGPIPE, SIG_IGN);
+
+	test_child_environment();
+	test_echo();
+	test_paste_deadlock();
+	test_hostile_reader();
+	test_last_line();
+	test_backoff();
+	test_hangup_no_leaks();
+	if (failures)
+		fprintf(stderr, "%d checks failed\n", failures);
+	return failures ? 1 : 0;
+}

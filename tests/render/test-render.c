@@ -1,0 +1,567 @@
+/* tests/render/test-render.c: unit tests of the renderer: procedural glyph joins, block tiling, glyph cache
+ * bounds, palettes, damage helpers, PSF fonts (plain and gzip, PSF1 and PSF2), bad input, FreeType fallback
+ * and colour emoji, RGB565 and strides. */
+#include <errno.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "kmscon-felis/render/render-internal.h"
+#include "screen.h"
+
+static int failures;
+#define CHECK(cond)                                                                      \
+	do {                                                                             \
+		if (!(cond)) {                                                           \
+			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);          \
+			failures++;                                                      \
+		}                                                                        \
+	} while (0)
+
+static char tmpdir[] = "/tmp/kf-render-test-XXXXXX";
+
+/* --- procedural glyphs --- */
+
+static uint8_t *draw(uint32_t cp, int w, int h)
+{
+	uint8_t *m = calloc((size_t)w * h, 1);
+	kf_procedural_draw(cp, m, w, h);
+	return m;
+}
+
+/* ink (>= 128) of column x or row y as a bit string */
+static void column(const uint8_t *m, int w, int h, int x, char *out)
+{
+	for (int y = 0; y < h; y++)
+		out[y] = m[y * w + x] >= 128 ? '#' : '.';
+	out[h] = 0;
+}
+
+static void row(const uint8_t *m, int w, int y, char *out)
+{
+	for (int x = 0; x < w; x++)
+		out[x] = m[y * w + x] >= 128 ? '#' : '.';
+	out[w] = 0;
+}
+
+/* Every arm that leaves a cell edge must continue exactly the line of the plain glyph of the same weight in
+ * the neighbouring cell: same pixel rows at the left/right edges, same columns at the top/bottom edges. */
+static void test_box_joins(void)
+{
+	static const uint32_t plain_h[4] = {0, 0x2500, 0x2501, 0x2550}, plain_v[4] = {0, 0x2502, 0x2503, 0x2551};
+	int checked = 0;
+	/* every cell shape a terminal font gives: heights from 1.5 to 2.6 widths */
+	for (int w = 5; w <= 24; w++) {
+		for (int h = w * 3 / 2; h <= w * 13 / 5; h++) {
+			char a[64], b[64];
+			for (uint32_t cp = 0x2500; cp <= 0x257f; cp++) {
+				const char *arms = kf_procedural_box_arms(cp);
+				if (!arms)
+					continue;
+				uint8_t *m = draw(cp, w, h);
+				int up = arms[0] - '0', right = arms[1] - '0', down = arms[2] - '0', left = arms[3] - '0';
+				if (right) {
+					uint8_t *p = draw(plain_h[right], w, h);
+					column(m, w, h, w - 1, a);
+					column(p, w, h, 0, b);
+					if (strcmp(a, b))
+						printf("FAIL U+%04X right arm at %dx%d: %s vs %s\n", cp, w, h, a, b), failures++;
+					free(p);
+				}
+				if (left) {
+					uint8_t *p = draw(plain_h[left], w, h);
+					column(m, w, h, 0, a);
+					column(p, w, h, w - 1, b);
+					if (strcmp(a, b))
+						printf("FAIL U+%04X left arm at %dx%d: %s vs %s\n", cp, w, h, a, b), failures++;
+					free(p);
+				}
+				if (up) {
+					uint8_t *p = draw(plain_v[up], w, h);
+					row(m, w, 0, a);
+					row(p, w, h - 1, b);
+					if (strcmp(a, b))
+						printf("FAIL U+%04X up arm at %dx%d: %s vs %s\n", cp, w, h, a, b), failures++;
+					free(p);
+				}
+				if (down) {
+					uint8_t *p = draw(plain_v[down], w, h);
+					row(m, w, h - 1, a);
+					row(p, w, 0, b);
+					if (strcmp(a, b))
+						printf("FAIL U+%04X down arm at %dx%d: %s vs %s\n", cp, w, h, a, b), failures++;
+					free(p);
+				}
+				/* an edge without an arm stays empty (no stray pixels into the neighbour's line) */
+				if (!right) {
+					column(m, w, h, w - 1, a);
+					CHECK(!strchr(a, '#'));
+				}
+				free(m);
+				checked++;
+			}
+		}
+	}
+	printf("box joins: %d glyph/size combinations checked\n", checked);
+}
+
+/* Complementary blocks cover every pixel exactly once, at every size. */
+static void test_block_tiling(void)
+{
+	static const uint32_t pairs[][2] = {{0x2580, 0x2584}, {0x258c, 0x2590}, {0x2594, 0x2587}, {0x2589, 0x2595},
+					    {0x2598, 0x259f}, {0x259a, 0x259e}, {0x2596, 0x259c}, {0x2597, 0x259b}};
+	for (int w = 3; w <= 20; w++) {
+		for (int h = 5; h <= 40; h += 3) {
+			for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+				uint8_t *a = draw(pairs[i][0], w, h), *b = draw(pairs[i][1], w, h);
+				int bad = 0;
+				for (int k = 0; k < w * h; k++)
+					bad += (a[k] == 255) == (b[k] == 255);
+				if (bad)
+					printf("FAIL U+%04X + U+%04X at %dx%d: %d pixels not covered once\n", pairs[i][0],
+					       pairs[i][1], w, h, bad),
+						failures++;
+				free(a);
+				free(b);
+			}
+			uint8_t *f = draw(0x2588, w, h);
+			int full = 0;
+			for (int k = 0; k < w * h; k++)
+				full += f[k] == 255;
+			CHECK(full == w * h);
+			free(f);
+		}
+	}
+	/* Braille: every dot pattern distinct, blank pattern empty */
+	uint8_t *blank = draw(0x2800, 8, 16), *all = draw(0x28ff, 8, 16);
+	int n0 = 0, n1 = 0;
+	for (int k = 0; k < 128; k++) {
+		n0 += blank[k] != 0;
+		n1 += all[k] != 0;
+	}
+	CHECK(n0 == 0 && n1 >= 8);
+	free(blank);
+	free(all);
+}
+
+/* --- cache --- */
+
+static void test_cache(void)
+{
+	struct kf_render *r;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN, .cache_glyphs = 64};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	for (uint32_t cp = 0x2800; cp < 0x2900; cp++)
+		kf_render_glyph(r, cp, 0, 1);
+	struct kf_render_stats st;
+	kf_render_get_stats(r, &st);
+	CHECK(st.glyphs <= 64 && st.capacity == 64);
+	CHECK(st.evictions >= 256 - 64);
+	/* every glyph returned is the right one even after evictions */
+	for (uint32_t cp = 0x2800; cp < 0x2900; cp += 7) {
+		const struct kf_glyph *g = kf_render_glyph(r, cp, 0, 1);
+		uint8_t *ref = draw(cp, 8, 16);
+		CHECK(g->kind == (cp == 0x2800 ? KF_GLYPH_EMPTY : KF_GLYPH_ALPHA));
+		if (g->kind == KF_GLYPH_ALPHA)
+			CHECK(!memcmp(g->data, ref, 128));
+		free(ref);
+	}
+	/* hits allocate nothing */
+	for (uint32_t cp = 'a'; cp <= 'z'; cp++)
+		kf_render_glyph(r, cp, 0, 1);
+#if !defined(__SANITIZE_ADDRESS__)
+	struct mallinfo2 before = mallinfo2();
+	kf_render_get_stats(r, &st);
+	uint64_t hits = st.hits;
+	for (int k = 0; k < 1000; k++)
+		for (uint32_t cp = 'a'; cp <= 'z'; cp++)
+			kf_render_glyph(r, cp, 0, 1);
+	struct mallinfo2 after = mallinfo2();
+	kf_render_get_stats(r, &st);
+	CHECK(st.hits - hits == 26000);
+	CHECK(before.uordblks == after.uordblks);
+#endif
+	kf_render_destroy(r);
+}
+
+/* --- palettes and damage --- */
+
+static void test_palette(void)
+{
+	struct kf_render *r;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN, .palette = "solarized"};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	const uint32_t *p = kf_render_palette(r);
+	CHECK(p[1] == 0xdc322f && p[256] == 0xeee8d5 && p[257] == 0x073642);
+	CHECK(p[16] == 0x000000 && p[231] == 0xffffff && p[232] == 0x080808 && p[255] == 0xeeeeee);
+	CHECK(p[16 + 36 + 6 + 1] == 0x5f5f5f);
+	static const char *const names[] = {"default", "legacy", "vga", "nord", "solarized", "solarized-black",
+					    "solarized-white", "soft-black", "base16-dark", "base16-light"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		CHECK(kf_render_set_palette(r, names[i]) == 0);
+	CHECK(kf_render_set_palette(r, "no-such") == -EINVAL);
+	CHECK(kf_render_set_palette(r, "default") == 0 && p[1] == 0xcd0000 && p[257] == 0);
+	CHECK(kf_render_set_palette_color(r, "light-red", "1,2,3") == 0 && p[9] == 0x010203);
+	CHECK(kf_render_set_palette_color(r, "background", "255,255,255") == 0 && p[257] == 0xffffff);
+	CHECK(kf_render_set_palette_color(r, "red", "256,0,0") == -EINVAL);
+	CHECK(kf_render_set_palette_color(r, "red", "1,2") == -EINVAL);
+	CHECK(kf_render_set_palette_color(r, "red", "1,2,3,4") == -EINVAL);
+	CHECK(kf_render_set_palette_color(r, "red", "-1,2,3") == -EINVAL);
+	CHECK(kf_render_set_palette_color(r, "purple", "1,2,3") == -EINVAL);
+	uint32_t custom[18];
+	for (int i = 0; i < 18; i++)
+		custom[i] = 0x010101u * (uint32_t)i;
+	kf_render_set_palette_colors(r, custom);
+	CHECK(p[15] == 0x0f0f0f && p[256] == 0x101010 && p[257] == 0x111111 && p[16] == 0);
+	kf_render_destroy(r);
+	cfg.palette = "bogus";
+	r = NULL;
+	CHECK(kf_render_create(&cfg, &r) == -EINVAL && !r);
+}
+
+static void test_damage(void)
+{
+	struct kf_render_damage a, b;
+	CHECK(kf_render_damage_init(&a, 10, 4) == 0 && kf_render_damage_init(&b, 10, 4) == 0);
+	CHECK(kf_render_damage_empty(&a));
+	kf_render_damage_add(&a, 1, 3, 5);
+	kf_render_damage_add(&a, 1, 7, 20);
+	kf_render_damage_add(&a, 9, 0, 1);
+	kf_render_damage_add(&b, 2, -5, 2);
+	CHECK(a.x0[1] == 3 && a.x1[1] == 10);
+	kf_render_damage_union(&a, &b);
+	CHECK(a.x0[2] == 0 && a.x1[2] == 2 && a.x0[0] >= a.x1[0]);
+	kf_render_damage_clear(&a);
+	CHECK(kf_render_damage_empty(&a));
+	kf_render_damage_finish(&a);
+	kf_render_damage_finish(&b);
+	kf_render_damage_finish(&b); /* twice is fine */
+	CHECK(kf_render_damage_init(&b, 0, 4) == -EINVAL && !b.x0);
+}
+
+/* --- PSF fonts --- */
+
+static size_t make_psf2(uint8_t *buf, bool with_table)
+{
+	uint32_t hdr[8] = {0x864ab572u, 0, 32, with_table, kf_builtin_font_count, 16, 16, 8};
+	memcpy(buf, hdr, 32);
+	size_t n = 32;
+	for (unsigned i = 0; i < kf_builtin_font_count; i++, n += 16)
+		memcpy(buf + n, kf_builtin_font_bits[i], 16);
+	for (unsigned i = 0; with_table && i < kf_builtin_font_count; i++) {
+		uint32_t cp = kf_builtin_font_cps[i];
+		if (cp < 0x80) {
+			buf[n++] = (uint8_t)cp;
+		} else if (cp < 0x800) {
+			buf[n++] = (uint8_t)(0xc0 | cp >> 6);
+			buf[n++] = (uint8_t)(0x80 | (cp & 0x3f));
+		}
+		if (cp == 'A') { /* a sequence entry must be ignored */
+			buf[n++] = 0xfe;
+			buf[n++] = 'Q';
+		}
+		buf[n++] = 0xff;
+	}
+	return n;
+}
+
+static void write_file(const char *path, const uint8_t *d, size_t n, bool gz)
+{
+	if (gz) {
+		gzFile f = gzopen(path, "wb");
+		gzwrite(f, d, (unsigned)n);
+		gzclose(f);
+	} else {
+		FILE *f = fopen(path, "wb");
+		fwrite(d, 1, n, f);
+		fclose(f);
+	}
+}
+
+static void glyph_bits(struct kf_render *r, uint32_t cp, uint8_t *out, size_t n)
+{
+	const struct kf_glyph *g = kf_render_glyph(r, cp, 0, 1);
+	memset(out, 0, n);
+	if (g->kind == KF_GLYPH_ALPHA)
+		memcpy(out, g->data, n);
+}
+
+static void test_psf(void)
+{
+	static uint8_t buf[64 * 1024];
+	char path[256];
+	struct kf_render *ref, *r;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
+	CHECK(kf_render_create(&cfg, &ref) == 0);
+	uint8_t a[128], b[128];
+	for (int variant = 0; variant < 4; variant++) {
+		bool gz = variant & 1, psf1 = variant & 2;
+		size_t n;
+		if (psf1) {
+			/* PSF1: 256 glyphs of the first 256 of our font, with a UCS-2 table */
+			buf[0] = 0x36, buf[1] = 0x04, buf[2] = 0x02, buf[3] = 16;
+			n = 4;
+			for (unsigned i = 0; i < 256; i++, n += 16)
+				memcpy(buf + n, kf_builtin_font_bits[i < kf_builtin_font_count ? i : 0], 16);
+			for (unsigned i = 0; i < 256; i++) {
+				uint32_t cp = i < kf_builtin_font_count ? kf_builtin_font_cps[i] : 0xe000 + i;
+				buf[n++] = (uint8_t)cp, buf[n++] = (uint8_t)(cp >> 8);
+				buf[n++] = 0xff, buf[n++] = 0xff;
+			}
+		} else {
+			n = make_psf2(buf, true);
+		}
+		snprintf(path, sizeof(path), "%s/font%d.psf%s", tmpdir, variant, gz ? ".gz" : "");
+		write_file(path, buf, n, gz);
+		cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_PSF, .font_file = path};
+		int ret = kf_render_create(&cfg, &r);
+		CHECK(ret == 0);
+		if (ret)
+			continue;
+		int cw, ch;
+		kf_render_cell_size(r, &cw, &ch);
+		CHECK(cw == 8 && ch == 16);
+		for (const char *s = "AZaz09~"; *s; s++) {
+			glyph_bits(ref, (uint32_t)*s, a, sizeof(a));
+			glyph_bits(r, (uint32_t)*s, b, sizeof(b));
+			CHECK(!memcmp(a, b, sizeof(a)));
+		}
+		glyph_bits(ref, 0xe9, a, sizeof(a));
+		glyph_bits(r, 0xe9, b, sizeof(b));
+		CHECK(!memcmp(a, b, sizeof(a)));
+		CHECK(kf_render_glyph(r, 0x4e00, 0, 1)->missing);
+		CHECK(kf_render_glyph(r, 'Q', 0, 1)->kind == KF_GLYPH_ALPHA);
+		/* zoom scales the bitmap: the x2 glyph is the x1 glyph with doubled pixels */
+		glyph_bits(r, 'R', a, sizeof(a));
+		CHECK(kf_render_set_scale(r, 2) == 0);
+		const struct kf_glyph *g = kf_render_glyph(r, 'R', 0, 1);
+		kf_render_cell_size(r, &cw, &ch);
+		CHECK(cw == 16 && ch == 32 && g->w == 16 && g->h == 32);
+		int bad = 0;
+		for (int y = 0; y < 32; y++)
+			for (int x = 0; x < 16; x++)
+				bad += ((const uint8_t *)g->data)[y * 16 + x] != a[(y / 2) * 8 + x / 2];
+		CHECK(bad == 0);
+		CHECK(kf_render_set_scale(r, 0) == -EINVAL && kf_render_set_scale(r, 9) == -EINVAL);
+		kf_render_destroy(r);
+	}
+	/* without a Unicode table glyph i is code point i */
+	size_t n = make_psf2(buf, false);
+	snprintf(path, sizeof(path), "%s/notable.psf", tmpdir);
+	write_file(path, buf, n, false);
+	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_PSF, .font_file = path};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	if (r) {
+		glyph_bits(ref, ' ' + 1, a, sizeof(a)); /* glyph index 1 is '!' in our table */
+		glyph_bits(r, 1, b, sizeof(b));
+		CHECK(!memcmp(a, b, sizeof(a)));
+		kf_render_destroy(r);
+	}
+	kf_render_destroy(ref);
+}
+
+/* --- bad input --- */
+
+static int create_psf_from(const uint8_t *d, size_t n)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/bad.psf", tmpdir);
+	write_file(path, d, n, false);
+	struct kf_render *r = NULL;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF, .font_file = path};
+	int ret = kf_render_create(&cfg, &r);
+	kf_render_destroy(r);
+	return ret;
+}
+
+static void test_bad_input(void)
+{
+	struct kf_render *r = NULL;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF, .font_file = "/nonexistent/font.psf"};
+	CHECK(kf_render_create(&cfg, &r) == -ENOENT && !r);
+	cfg.font_file = NULL;
+	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
+	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = "/nonexistent/x.ttf"};
+	CHECK(kf_render_create(&cfg, &r) == -ENOENT);
+	static uint8_t buf[64 * 1024];
+	CHECK(create_psf_from(buf, 0) == -EBADMSG);
+	memcpy(buf, "garbage that is not a font at all", 33);
+	CHECK(create_psf_from(buf, 33) == -EBADMSG);
+	size_t n = make_psf2(buf, true);
+	CHECK(create_psf_from(buf, 100) == -EBADMSG); /* truncated glyphs */
+	uint32_t huge = 0x7fffffff;
+	memcpy(buf + 16, &huge, 4); /* absurd glyph count */
+	CHECK(create_psf_from(buf, n) == -EBADMSG);
+	n = make_psf2(buf, true);
+	memcpy(buf + 20, &huge, 4); /* charsize mismatch */
+	CHECK(create_psf_from(buf, n) == -EBADMSG);
+	n = make_psf2(buf, true);
+	uint32_t zero = 0;
+	memcpy(buf + 28, &zero, 4); /* zero width */
+	CHECK(create_psf_from(buf, n) == -EBADMSG);
+	/* a corrupt Unicode table is tolerated (bytes skipped), never read past the end */
+	n = make_psf2(buf, true);
+	memset(buf + 32 + kf_builtin_font_count * 16, 0xc3, n - 32 - kf_builtin_font_count * 16);
+	CHECK(create_psf_from(buf, n) == 0);
+	/* FreeType on a file that is not a font */
+	char path[256];
+	snprintf(path, sizeof(path), "%s/bad.psf", tmpdir);
+	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = path};
+	CHECK(kf_render_create(&cfg, &r) == -EBADMSG);
+	/* sizes */
+	cfg = (struct kf_render_config){.font_size = -1};
+	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
+	cfg.font_size = 100000;
+	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
+	cfg = (struct kf_render_config){.scale = 50};
+	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
+	cfg = (struct kf_render_config){.engine = (enum kf_render_engine)42};
+	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
+	/* tiny and large FreeType sizes work and keep glyphs inside their cells */
+	for (int size = 1; size <= 200; size = size * 3 + 1) {
+		cfg = (struct kf_render_config){.font_name = "DejaVu Sans Mono", .font_size = size};
+		CHECK(kf_render_create(&cfg, &r) == 0);
+		if (!r)
+			continue;
+		int cw, ch;
+		kf_render_cell_size(r, &cw, &ch);
+		CHECK(cw >= 1 && ch >= 1);
+		const struct kf_glyph *g = kf_render_glyph(r, 'W', KF_GLYPH_BOLD | KF_GLYPH_ITALIC, 1);
+		CHECK(g->w == cw && g->h == ch);
+		kf_render_destroy(r);
+	}
+	/* an unknown family still gives a font (fontconfig's best match), never a crash */
+	cfg = (struct kf_render_config){.font_name = "No Such Font Family 12345"};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	kf_render_destroy(r);
+	/* a glyph no font has: the replacement box, which has ink */
+	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	const struct kf_glyph *g = kf_render_glyph(r, 0x10fffd, 0, 1);
+	CHECK(g->missing && g->kind == KF_GLYPH_ALPHA && g->y1 > g->y0);
+	g = kf_render_glyph(r, 0x4e00, 0, 2);
+	CHECK(g->missing && g->w == 16);
+	/* bad targets */
+	struct screen *s = screen_create(4, 2);
+	uint32_t px[64 * 32];
+	struct kf_render_target t = {px, 64, 32, 63 * 4, KF_RENDER_XRGB8888};
+	CHECK(kf_render_paint_full(r, &s->src, &t, NULL, 0) == -EINVAL);
+	t.stride = 64 * 4;
+	t.data = NULL;
+	CHECK(kf_render_paint_full(r, &s->src, &t, NULL, 0) == -EINVAL);
+	screen_destroy(s);
+	kf_render_destroy(r);
+}
+
+/* --- FreeType: fallback and colour emoji --- */
+
+static void test_freetype(void)
+{
+	struct kf_render *r;
+	struct kf_render_config cfg = {.font_name = "DejaVu Sans Mono", .font_size = 16};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	if (!r)
+		return;
+	int cw, ch;
+	kf_render_cell_size(r, &cw, &ch);
+	CHECK(cw == 10 && ch == 19);
+	const struct kf_glyph *g = kf_render_glyph(r, 0x1f600, 0, 2);
+	CHECK(g->kind == KF_GLYPH_COLOR && !g->missing && g->w == 2 * cw);
+	g = kf_render_glyph(r, 'A', 0, 1);
+	CHECK(g->kind == KF_GLYPH_ALPHA && !g->missing);
+	/* a character DejaVu Sans Mono lacks but DejaVu Sans has (U+2654 chess king) comes from a fallback */
+	g = kf_render_glyph(r, 0x2654, 0, 1);
+	CHECK(g->kind == KF_GLYPH_ALPHA && !g->missing);
+	/* bold differs from regular */
+	const struct kf_glyph *b = kf_render_glyph(r, 'm', KF_GLYPH_BOLD, 1);
+	const struct kf_glyph *n = kf_render_glyph(r, 'm', 0, 1);
+	CHECK(memcmp(b->data, n->data, (size_t)cw * ch));
+	/* zoom re-opens the face at twice the size */
+	CHECK(kf_render_set_scale(r, 2) == 0);
+	int cw2, ch2;
+	kf_render_cell_size(r, &cw2, &ch2);
+	CHECK(cw2 >= 2 * cw - 1 && cw2 <= 2 * cw + 1 && ch2 >= 2 * ch - 2 && ch2 <= 2 * ch + 2);
+	kf_render_destroy(r);
+}
+
+/* --- formats and strides --- */
+
+static void test_formats(void)
+{
+	struct kf_render *r;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	struct screen *s = screen_create(6, 2);
+	screen_text(s, 0, 0, "Hi\xe2\x94\x80", screen_style(s, (struct grid_style){.fg = GRID_COLOR_RGB(255, 0, 0)}));
+	int w, h;
+	uint32_t *ref = screen_render(r, s, &w, &h);
+	/* XRGB with a padded stride and a target larger than the grid: margins get the background */
+	int tw = w + 5, th = h + 3, stride = (tw + 7) * 4;
+	uint32_t *big = malloc((size_t)stride * th);
+	memset(big, 0x55, (size_t)stride * th);
+	struct kf_render_target t = {big, tw, th, stride, KF_RENDER_XRGB8888};
+	struct kf_render_rect rc[4];
+	CHECK(kf_render_paint_full(r, &s->src, &t, rc, 4) == 1);
+	int bad = 0;
+	for (int y = 0; y < th; y++)
+		for (int x = 0; x < tw; x++) {
+			uint32_t v = big[(size_t)y * (stride / 4) + x];
+			bad += (x < w && y < h) ? v != ref[y * w + x] : v != 0;
+		}
+	CHECK(bad == 0);
+	CHECK(big[stride / 4 - 1] == 0x55555555u); /* padding beyond width untouched */
+	/* RGB565, and a target smaller than the grid (clipped) */
+	uint16_t *p565 = malloc((size_t)w * h * 2);
+	struct kf_render_target t5 = {p565, w - 3, h - 5, w * 2, KF_RENDER_RGB565};
+	CHECK(kf_render_paint_full(r, &s->src, &t5, NULL, 0) == 0);
+	bad = 0;
+	for (int y = 0; y < h - 5; y++)
+		for (int x = 0; x < w - 3; x++) {
+			uint32_t c = ref[y * w + x];
+			uint16_t e = (uint16_t)((c >> 8 & 0xf800) | (c >> 5 & 0x07e0) | (c >> 3 & 0x1f));
+			bad += p565[y * w + x] != e;
+		}
+	CHECK(bad == 0);
+	/* damage rectangles: one damaged cell gives its rectangle */
+	struct kf_render_damage d;
+	kf_render_damage_init(&d, 6, 2);
+	kf_render_damage_add(&d, 1, 2, 3);
+	struct kf_render_target tr = {ref, w, h, w * 4, KF_RENDER_XRGB8888};
+	CHECK(kf_render_paint(r, &s->src, &d, &tr, rc, 4) == 1);
+	CHECK(rc[0].x == 8 && rc[0].y == 16 && rc[0].w == 24 && rc[0].h == 16); /* one cell each side */
+	kf_render_damage_all(&d);
+	CHECK(kf_render_paint(r, &s->src, &d, &tr, rc, 4) == 1 && rc[0].w == w && rc[0].h == h);
+	CHECK(kf_render_paint(r, &s->src, &d, &tr, rc, 0) == 0);
+	kf_render_damage_finish(&d);
+	free(p565);
+	free(big);
+	free(ref);
+	screen_destroy(s);
+	kf_render_destroy(r);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_box_joins();
+	test_block_tiling();
+	test_cache();
+	test_palette();
+	test_damage();
+	test_psf();
+	test_bad_input();
+	test_freetype();
+	test_formats();
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd))
+		printf("warning: could not remove %s\n", tmpdir);
+	printf("%d failures\n", failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""The systemd side of kmscon-felis in the QEMU guest of tests/vm (vmlib.py).
+
+The guest has no systemd; kf-notify-run (tests/service/kf-notify-run.c) plays its part of Type=notify: it binds
+a notify socket, starts the command line of the installed unit's ExecStart= (%I = tty1) with NOTIFY_SOCKET and
+WATCHDOG_USEC set, and, when READY=1 arrives, freezes the sender (SIGSTOP) and reads the DRM state from debugfs,
+so the state it prints is what was on screen when READY=1 was sent.
+
+Tests (one line each: PASS/FAIL name, for tests/vm/run):
+  service-ready-virtio   READY=1 arrives; STATUS= names the output mode and the font; at that moment a
+                         framebuffer is on an active CRTC; the scanned-out frame is not blank; WATCHDOG=1 pings
+                         arrive from the event loop at half the WatchdogSec period.
+
+Benchmark (--bench, not a test): exec to READY=1 (sent from the first page-flip handler, i.e. the first frame on
+screen), median of 10 starts; PSS idle and after 200k lines of output with the default scrollback, kmscon
+(Debian's package) measured in the same guest for comparison.
+
+Usage: tests/service/vm-service.py [--build-dir DIR] [--bench]
+"""
+import argparse
+import os
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, os.environ.get("KF_VMLIB_DIR", str(REPO / "tests" / "vm")))
+
+from vmlib import VM, VMError, build_guest, default_build_dir  # noqa: E402
+
+
+def report(ok, name, detail=""):
+    print("%s %s" % ("PASS" if ok else "FAIL", name))
+    for line in (detail or "").rstrip().splitlines():
+        print("  " + line)
+    sys.stdout.flush()
+
+
+def unit_command(build_dir, vt="tty1"):
+    """The ExecStart= command line of the configured unit, for instance %I, with the binary from /usr/bin."""
+    unit = Path(build_dir) / "systemd" / "kmscon-felis@.service"
+    for line in unit.read_text().splitlines():
+        if line.startswith("ExecStart="):
+            argv = line[len("ExecStart="):].split()
+            argv[0] = os.path.basename(argv[0])
+            return " ".join(a.replace("%I", vt).replace("%i", vt) for a in argv)
+    raise VMError("no ExecStart= in %s" % unit)
+
+
+def parse_run(out):
+    """kf-notify-run's output: messages [(us, pid, payload)], state lines, PSS {when: kB}, exit status."""
+    msgs, state, pss, code = [], [], {}, None
+    for line in out.splitlines():
+        if line.startswith("MSG "):
+            _, us, pid, payload = (line.split(" ", 3) + [""])[:4]
+            msgs.append((int(us), int(pid), payload.replace("|", "\n")))
+        elif line.startswith("STATE "):
+            state.append(line[6:])
+        elif line.startswith("PSS "):
+            _, kb, when = line.split()
+            pss[when] = int(kb)
+        elif line.startswith("EXIT "):
+            code = int(line.split()[1])
+    return msgs, state, pss, code
+
+
+def guest_for(build_dir, features=("udev",)):
+    helper = Path(build_dir) / "tests" / "service" / "kf-notify-run"
+    if not helper.exists():
+        raise VMError("%s not built" % helper)
+    return build_guest(features=features, build_dir=build_dir).with_files(
+        {"/usr/bin/kf-notify-run": str(helper)}, name="service")
+
+
+def start_udev(vm):
+    # libinput's udev backend needs a populated udev database (issue 6).
+    vm.sh("(systemd-udevd --daemon && udevadm trigger --action=add && udevadm settle -t 20) >/dev/null 2>&1",
+          timeout=120, check=False)
+
+
+def test_ready(vm, cmd):
+    # WatchdogSec=2 for the test: pings every second.
+    rc, out = vm.sh("kf-notify-run -t 90 -p 3500 -w 2000000 -k -- %s 2>/tmp/kf.err; echo RC=$?" % cmd,
+                    timeout=180, check=False)
+    msgs, state, pss, code = parse_run(out)
+    ready = [m for m in msgs if "READY=1" in m[2]]
+    if not ready:
+        _, err = vm.sh("tail -30 /tmp/kf.err", check=False)
+        raise AssertionError("no READY=1 from `%s`:\n%s\nstderr:\n%s" % (cmd, out, err))
+    us, pid, payload = ready[0]
+    status = re.search(r"STATUS=(.*)", payload)
+    if not status or not re.search(r"\d+x\d+", status.group(1)) or "font" not in status.group(1):
+        raise AssertionError("STATUS= does not name the mode and the font: %r" % payload)
+    # The atomic state at READY=1: an active CRTC and a plane with a framebuffer kmscon-felis allocated.
+    text = "\n".join(state)
+    if "active=1" not in text or not re.search(r"fb=[1-9]", text):
+        raise AssertionError("no framebuffer on an active CRTC when READY=1 arrived:\n%s" % text)
+    if "kmscon-felis" not in text:
+        raise AssertionError("the framebuffer on screen at READY=1 is not ours:\n%s" % text)
+    pings = [m for m in msgs if "WATCHDOG=1" in m[2] and m[0] > us]
+    if len(pings) < 2:
+        raise AssertionError("%d WATCHDOG=1 pings in 3.5 s after READY=1 (WatchdogSec=2):\n%s" % (len(pings), out))
+    return "READY=1 after %.1f ms: %s; %d watchdog pings; PSS %s kB" % (
+        us / 1000, status.group(1), len(pings), pss.get("ready"))
+
+
+def bench(vm, cmd, runs=10):
+    """Start-up (exec to READY=1) median of RUNS, PSS idle and after 200k lines, kmscon's PSS alongside."""
+    times, idle = [], []
+    for _ in range(runs):
+        rc, out = vm.sh("kf-notify-run -t 90 -p 2000 -k -- %s 2>/dev/null" % cmd, timeout=180, check=False)
+        msgs, _, pss, _ = parse_run(out)
+        ready = [m for m in msgs if "READY=1" in m[2]]
+        if ready:
+            times.append(ready[0][0] / 1000)
+        if "later" in pss:
+            idle.append(pss["later"])
+    lines = ["exec -> READY=1 (first frame on screen), %d runs: median %.1f ms, min %.1f, max %.1f" % (
+        len(times), statistics.median(times), min(times), max(times)) if times else "no READY=1"]
+    if idle:
+        lines.append("idle PSS 2 s after READY=1: median %d kB" % statistics.median(idle))
+    # 200k lines through the terminal, then idle: PSS of the terminal process.
+    flood = "sh -c 'seq 1 200000; touch /tmp/flood-done; exec sleep 1000'"
+    for name, start in (("kmscon-felis", "%s --login -- %s" % (cmd, flood)),
+                        ("kmscon", "kmscon --vt=tty2 --switchvt --no-reset-env --login -- %s" % flood)):
+        vm.sh("rm -f /tmp/flood-done; (%s >/tmp/%s.log 2>&1 &)" % (start, name), check=False)
+        t0 = time.time()
+        try:
+            vm.wait_file("/tmp/flood-done", timeout=600)
+            dt = time.time() - t0
+            time.sleep(2)
+            _, out = vm.sh("for p in $(pidof %s); do grep '^Pss:' /proc/$p/smaps_rollup; done" % name,
+                           check=False)
+            kb = sum(int(x) for x in re.findall(r"Pss:\s+(\d+)", out))
+            lines.append("%s: PSS after 200k lines (seq 1 200000, %.1f s wall incl. start): %d kB" % (name, dt, kb))
+        except VMError as e:
+            lines.append("%s: 200k lines did not finish: %s" % (name, str(e).splitlines()[0]))
+        vm.sh("killall %s; sleep 1; killall -9 %s sleep" % (name, name), check=False)
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build-dir", default=None)
+    ap.add_argument("--bench", action="store_true")
+    args = ap.parse_args()
+    build_dir = Path(args.build_dir) if args.build_dir else default_build_dir()
+    try:
+        cmd = unit_command(build_dir)
+        guest = guest_for(build_dir, ("udev", "kmscon") if args.bench else ("udev",))
+        with VM(guest, gpu="virtio", name="service") as vm:
+            start_udev(vm)
+            if args.bench:
+                for line in bench(vm, cmd):
+                    print(line)
+                return
+            try:
+                report(True, "service-ready-virtio", test_ready(vm, cmd))
+            except (AssertionError, VMError) as e:
+                report(False, "service-ready-virtio", str(e))
+    except VMError as e:
+        if args.bench:
+            print("bench failed: %s" % e)
+        else:
+            report(False, "service-ready-virtio", str(e))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,495 @@
+/* tests/vt/parser.c: the escape-sequence parser against a table of byte streams and the events they must
+ * produce, each fed whole, byte by byte and split at every position (the events must not change), plus the
+ * limits: parameter counts, huge numbers, endless strings, invalid UTF-8 per the Unicode standard. */
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "vt/vt.h"
+
+/* The events as text. Printed text is merged across calls (how a run is split is not behaviour) and
+ * shown as T[...] in UTF-8, U+FFFD as "?"; controls X0a; escapes E[...]; CSI C[...]; strings S[...]. */
+struct trace {
+	char *s;
+	size_t len, cap;
+	bool in_text;
+	size_t print_calls;
+};
+
+static void t_add(struct trace *t, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	assert(n >= 0 && (size_t)n < sizeof(tmp));
+	if (t->len + (size_t)n + 1 > t->cap) {
+		t->cap = (t->len + (size_t)n + 1) * 2;
+		t->s = realloc(t->s, t->cap);
+		assert(t->s);
+	}
+	memcpy(t->s + t->len, tmp, (size_t)n + 1);
+	t->len += (size_t)n;
+}
+
+static void t_text(struct trace *t, bool on)
+{
+	if (on && !t->in_text)
+		t_add(t, "T[");
+	else if (!on && t->in_text)
+		t_add(t, "]");
+	t->in_text = on;
+}
+
+static void on_print_ascii(void *ctx, const uint8_t *s, size_t n)
+{
+	struct trace *t = ctx;
+	assert(n > 0);
+	t->print_calls++;
+	t_text(t, true);
+	for (size_t i = 0; i < n; i++) {
+		assert(s[i] >= 0x20 && s[i] < 0x7f);
+		t_add(t, "%c", s[i]);
+	}
+}
+
+static void on_print(void *ctx, const uint32_t *cp, size_t n)
+{
+	struct trace *t = ctx;
+	assert(n > 0);
+	t->print_calls++;
+	t_text(t, true);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t c = cp[i];
+		assert(c >= 0x20 && c != 0x7f && !(c >= 0x80 && c < 0xa0) && c < 0x110000);
+		if (c == 0xfffd)
+			t_add(t, "?");
+		else if (c < 0x80)
+			t_add(t, "%c", (int)c);
+		else if (c < 0x800)
+			t_add(t, "%c%c", 0xc0 | c >> 6, 0x80 | (c & 0x3f));
+		else if (c < 0x10000)
+			t_add(t, "%c%c%c", 0xe0 | c >> 12, 0x80 | (c >> 6 & 0x3f), 0x80 | (c & 0x3f));
+		else
+			t_add(t, "%c%c%c%c", 0xf0 | c >> 18, 0x80 | (c >> 12 & 0x3f), 0x80 | (c >> 6 & 0x3f),
+			      0x80 | (c & 0x3f));
+	}
+}
+
+static void on_execute(void *ctx, uint8_t c)
+{
+	struct trace *t = ctx;
+	t_text(t, false);
+	t_add(t, "X%02x", c);
+}
+
+static void on_esc(void *ctx, const struct vt_esc *e)
+{
+	struct trace *t = ctx;
+	t_text(t, false);
+	t_add(t, "E[%.*s%c]", (int)e->n_intermediates, (const char *)e->intermediates, e->final);
+}
+
+static void csi_text(struct trace *t, const struct vt_csi *c)
+{
+	if (c->private_marker)
+		t_add(t, "%c", c->private_marker);
+	for (unsigned i = 0; i < c->n_params; i++) {
+		if (i)
+			t_add(t, "%c", (c->sub_mask >> i & 1) ? ':' : ';');
+		if (c->params[i] == VT_PARAM_DEFAULT)
+			t_add(t, "-");
+		else
+			t_add(t, "%d", (int)c->params[i]);
+	}
+	t_add(t, "%.*s%c%s", (int)c->n_intermediates, (const char *)c->intermediates, c->final,
+	      c->overflow ? "!" : "");
+}
+
+static void on_csi(void *ctx, const struct vt_csi *c)
+{
+	struct trace *t = ctx;
+	t_text(t, false);
+	t_add(t, "C[");
+	csi_text(t, c);
+	t_add(t, "]");
+}
+
+static void on_string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
+		      size_t len)
+{
+	static const char *const names[] = {"OSC", "DCS", "APC", "PM", "SOS"};
+	struct trace *t = ctx;
+	t_text(t, false);
+	assert(data[len] == 0);
+	assert((kind == VT_STRING_DCS) == (hdr != NULL));
+	t_add(t, "S[%s", names[kind]);
+	if (hdr) {
+		t_add(t, " ");
+		csi_text(t, hdr);
+	}
+	t_add(t, "|");
+	for (size_t i = 0; i < len && i < 100; i++)
+		t_add(t, data[i] >= 0x20 && data[i] < 0x7f ? "%c" : "<%02x>", data[i]);
+	if (len > 100)
+		t_add(t, "...%zu", len);
+	t_add(t, "]");
+}
+
+static const struct vt_sink sink = {
+	.print_ascii = on_print_ascii,
+	.print = on_print,
+	.execute = on_execute,
+	.esc = on_esc,
+	.csi = on_csi,
+	.string = on_string,
+};
+
+struct tcase {
+	const char *in;
+	size_t len; /* 0: strlen(in) */
+	const char *want;
+	bool c1;
+};
+
+#define ESC "\x1b"
+#define CSI ESC "["
+
+static const struct tcase cases[] = {
+	/* ground: printable, C0, DEL (vt100.net ground: print, execute, ignore) */
+	{"abc", 0, "T[abc]", false},
+	{"a\r\nb\tc\x07", 0, "T[a]X0dX0aT[b]X09T[c]X07", false},
+	{"a\x7f" "b", 0, "T[ab]", false},
+	{"\x00\x05", 2, "X00X05", false},
+	/* escape, escape_intermediate */
+	{ESC "c", 0, "E[c]", false},
+	{ESC "(0" ESC ")B", 0, "E[(0]E[)B]", false},
+	{ESC "#8", 0, "E[#8]", false},
+	{ESC "\\", 0, "E[\\]", false},
+	{ESC "\n7", 0, "X0aE[7]", false},             /* C0 executes inside a sequence */
+	{ESC "(\x7f" "B", 0, "E[(B]", false},         /* DEL ignored */
+	{ESC "()*B", 0, "", false},                  /* a third intermediate: ignored */
+	{ESC ESC "7", 0, "E[7]", false},              /* ESC restarts */
+	/* csi_entry, csi_param, csi_intermediate, csi_ignore */
+	{CSI "H", 0, "C[H]", false},
+	{CSI "1;2H", 0, "C[1;2H]", false},
+	{CSI ";5H", 0, "C[-;5H]", false},
+	{CSI "5;H", 0, "C[5;-H]", false},
+	{CSI "0;0H", 0, "C[0;0H]", false},
+	{CSI "?25h", 0, "C[?25h]", false},
+	{CSI ">0c" CSI "=1c" CSI "<1m", 0, "C[>0c]C[=1c]C[<1m]", false},
+	{CSI "?1;2:3$p", 0, "C[?1;2:3$p]", false},
+	{CSI "2 q", 0, "C[2 q]", false},
+	{CSI " q", 0, "C[ q]", false},
+	{CSI "!p", 0, "C[!p]", false},
+	{CSI "38:2::10:20:30m", 0, "C[38:2:-:10:20:30m]", false},
+	{CSI "4:3m", 0, "C[4:3m]", false},
+	{CSI "1?2h" "x", 0, "T[x]", false},           /* marker after a parameter: csi_ignore */
+	{CSI "1 2h" "x", 0, "T[x]", false},           /* parameter after an intermediate: csi_ignore */
+	{CSI " !\"p" "x", 0, "T[x]", false},          /* three intermediates: ignored */
+	{CSI "1\n2H", 0, "X0aC[12H]", false},
+	{CSI "1;2H" CSI "1;2H" "x" CSI "1;3H" CSI "1;2H", 0, "C[1;2H]C[1;2H]T[x]C[1;3H]C[1;2H]", false},
+	{CSI "?25h" CSI "?25h" CSI "?25l" CSI "25l", 0, "C[?25h]C[?25h]C[?25l]C[25l]", false},
+	{CSI "38:2::1:2:3m" CSI "38:2::1:2:3m", 0, "C[38:2:-:1:2:3m]C[38:2:-:1:2:3m]", false},
+	{CSI "1;22;333;4444;55555;666666;0;00;0000009;;m", 0, "C[1;22;333;4444;55555;65535;0;0;9;-;-m]", false},
+	{CSI "1234567890123456789012345678901234567890123456789012345678901234567890m", 0, "C[65535m]", false},
+	{CSI "1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33m", 0,
+	 "C[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32m!]", false},
+	{CSI "1\x7f;2H", 0, "C[1;2H]", false},
+	{CSI "99999999999999999999999A", 0, "C[65535A]", false},
+	{CSI "65535;65536;0065535A", 0, "C[65535;65535;65535A]", false},
+	/* cancellation: CAN and SUB anywhere, ESC anywhere */
+	{CSI "1\x18" "A", 0, "T[A]", false},
+	{CSI "1\x1a" "A", 0, "T[A]", false},
+	{ESC "(\x18" "B", 0, "T[B]", false},
+	{CSI "1" ESC "[2A", 0, "C[2A]", false},
+	{"\x18\x1a", 0, "", false},
+	/* OSC: BEL or ST; CAN/SUB/ESC+other abandon */
+	{ESC "]0;title\x07", 0, "S[OSC|0;title]", false},
+	{ESC "]2;t" ESC "\\x", 0, "S[OSC|2;t]T[x]", false},
+	{ESC "]0;a\nb\x07", 0, "S[OSC|0;ab]", false},
+	{ESC "]0;t\x18x", 0, "T[x]", false},
+	{ESC "]0;t" ESC "[A", 0, "C[A]", false},
+	{ESC "]0;t" ESC ESC "\\", 0, "E[\\]", false},
+	{ESC "]0;\xc3\xa9\x9c\x07", 0, "S[OSC|0;<c3><a9><9c>]", false},
+	{ESC "]\x07", 0, "S[OSC|]", false},
+	/* DCS: header like CSI, data up to ST, C0 kept */
+	{ESC "P1$qm" ESC "\\", 0, "S[DCS 1$q|m]", false},
+	{ESC "P$q\"p" ESC "\\", 0, "S[DCS $q|\"p]", false},
+	{ESC "P>|x\ny" ESC "\\", 0, "S[DCS >||x<0a>y]", false},
+	{ESC "Pq\x07" "a" ESC "\\", 0, "S[DCS q|<07>a]", false},
+	{ESC "P1;<q" "junk" ESC "\\" "x", 0, "T[x]", false},
+	{ESC "P1;2:3q" "d" ESC "\\", 0, "S[DCS 1;2:3q|d]", false},
+	/* APC, PM, SOS */
+	{ESC "_Gabc" ESC "\\", 0, "S[APC|Gabc]", false},
+	{ESC "_a\x07" "b" ESC "\\", 0, "S[APC|ab]", false},
+	{ESC "^pm" ESC "\\" ESC "Xsos" ESC "\\", 0, "S[PM|pm]S[SOS|sos]", false},
+	/* UTF-8, Unicode 15.0 section 3.9 tables 3-8 to 3-11 (one U+FFFD per maximal subpart) */
+	{"\xc3\xa9t\xc3\xa9", 0, "T[\xc3\xa9t\xc3\xa9]", false},
+	{"\xf0\x9f\x98\x80", 0, "T[\xf0\x9f\x98\x80]", false},
+	{"\x61\xf1\x80\x80\xe1\x80\xc2\x62\x80\x63\x80\xbf\x64", 0, "T[a???b?c??d]", false},
+	{"\xc0\xaf\xe0\x80\xbf\xf0\x81\x82\x41", 0, "T[????????A]", false},
+	{"\xed\xa0\x80\xed\xbf\xbf\xed\xaf\x41", 0, "T[????????A]", false},
+	{"\xf4\x91\x92\x93\xff\x41\x80\xbf\x42", 0, "T[?????A??B]", false},
+	{"\xe1\x80\xe2\xf0\x91\x92\xf1\xbf\x41", 0, "T[????A]", false},
+	{"\xf4\x90\x80\x80", 0, "T[????]", false},   /* above U+10FFFF */
+	{"\xef\xbf\xbf\xf4\x8f\xbf\xbf", 0, "T[\xef\xbf\xbf\xf4\x8f\xbf\xbf]", false},
+	{"\xe2\x82\n", 0, "T[?]X0a", false},            /* a control interrupts a sequence */
+	{"\xe2\x82" ESC "7", 0, "T[?]E[7]", false},
+	{"\xc2\x9b" "1A", 0, "T[1A]", false},           /* C1 as UTF-8 is not a control here, not text */
+	{"\xc2\xa0", 0, "T[\xc2\xa0]", false},
+	{ESC "\xc3\xa9", 0, "T[\xc3\xa9]", false},        /* a stray ESC does not eat text */
+	{CSI "1\xc3\xa9", 0, "T[\xc3\xa9]", false},
+	{"\xce\xb1" "abcdefghijklmnop\xce\xb2", 0, "T[\xce\xb1" "abcdefghijklmnop\xce\xb2]", false},
+	/* 8-bit C1 (opt-in) */
+	{"\x9b" "1A", 0, "C[1A]", true},
+	{"\x85" "x\x84", 0, "X85T[x]X84", true},
+	{"\x9d" "0;x\x9c", 0, "S[OSC|0;x]", true},
+	{"\x90" "1$qm\x9c", 0, "S[DCS 1$q|m]", true},
+	{ESC "]0;x" ESC "\\", 0, "S[OSC|0;x]", true},
+	{"\xc3\xa9", 0, "T[\xc3\xa9]", true},
+	{"\xc5\x93", 0, "T[?]X93", true},               /* the cost of 8-bit C1: 0x93 is a control */
+	{CSI "1\x9b" "2A", 0, "C[2A]", true},
+	{"\x9c" "a", 0, "T[a]", true},
+};
+
+static struct vt_parser *make(struct trace *t, bool c1, size_t cap)
+{
+	struct vt_parser_config cfg = {.c1_8bit = c1, .string_cap = cap};
+	memset(t, 0, sizeof(*t));
+	t_add(t, "%s", "");
+	struct vt_parser *p = vt_parser_create(&sink, t, &cfg);
+	assert(p);
+	return p;
+}
+
+static char *finish(struct vt_parser *p, struct trace *t)
+{
+	t_text(t, false);
+	vt_parser_destroy(p);
+	return t->s;
+}
+
+static int failures;
+
+static void check(const char *what, size_t idx, const char *got, const char *want)
+{
+	if (strcmp(got, want) != 0) {
+		fprintf(stderr, "case %zu (%s): got \"%s\" want \"%s\"\n", idx, what, got, want);
+		failures++;
+	}
+}
+
+static void run_case(size_t idx, const struct tcase *c)
+{
+	size_t len = c->len ? c->len : strlen(c->in);
+	const uint8_t *in = (const uint8_t *)c->in;
+	struct trace t;
+	struct vt_parser *p;
+
+	p = make(&t, c->c1, 0);
+	vt_parser_feed(p, in, len);
+	char *whole = finish(p, &t);
+	check("whole", idx, whole, c->want);
+
+	p = make(&t, c->c1, 0);
+	for (size_t i = 0; i < len; i++)
+		vt_parser_feed(p, in + i, 1);
+	char *bytes = finish(p, &t);
+	check("byte by byte", idx, bytes, c->want);
+	free(bytes);
+
+	for (size_t cut = 1; cut < len; cut++) {
+		p = make(&t, c->c1, 0);
+		vt_parser_feed(p, in, cut);
+		vt_parser_feed(p, NULL, 0);
+		vt_parser_feed(p, in + cut, len - cut);
+		char *split = finish(p, &t);
+		char what[32];
+		snprintf(what, sizeof(what), "split at %zu", cut);
+		check(what, idx, split, c->want);
+		free(split);
+	}
+	free(whole);
+}
+
+/* Feeds n copies of unit after a prefix, in 64 KiB chunks, and returns the trace. */
+static char *feed_repeat(struct vt_parser *p, struct trace *t, const char *prefix, const char *unit, size_t n,
+			 const char *suffix)
+{
+	static uint8_t chunk[65536];
+	size_t ul = strlen(unit), fill = 0;
+	vt_parser_feed(p, (const uint8_t *)prefix, strlen(prefix));
+	for (size_t i = 0; i < n; i++) {
+		if (fill + ul > sizeof(chunk)) {
+			vt_parser_feed(p, chunk, fill);
+			fill = 0;
+		}
+		memcpy(chunk + fill, unit, ul);
+		fill += ul;
+	}
+	vt_parser_feed(p, chunk, fill);
+	vt_parser_feed(p, (const uint8_t *)suffix, strlen(suffix));
+	return finish(p, t);
+}
+
+static void test_limits(void)
+{
+	struct trace t;
+	char want[512], *got;
+
+	/* Exactly VT_MAX_PARAMS parameters, no overflow; one more overflows; sub-parameters count. */
+	strcpy(want, "C[");
+	for (int i = 1; i <= VT_MAX_PARAMS; i++)
+		sprintf(want + strlen(want), "%s%d", i > 1 ? ";" : "", i);
+	char in[512] = CSI;
+	for (int i = 1; i <= VT_MAX_PARAMS; i++)
+		sprintf(in + strlen(in), "%s%d", i > 1 ? ";" : "", i);
+	struct vt_parser *p = make(&t, false, 0);
+	vt_parser_feed(p, (const uint8_t *)in, strlen(in));
+	vt_parser_feed(p, (const uint8_t *)"m", 1);
+	got = finish(p, &t);
+	check("32 params", 0, got, strcat(strcpy(in, want), "m]"));
+	free(got);
+
+	p = make(&t, false, 0);
+	got = feed_repeat(p, &t, CSI "38:2::1:2:3", ";1", VT_MAX_PARAMS, "m");
+	strcpy(want, "C[38:2:-:1:2:3");
+	for (int i = 6; i < VT_MAX_PARAMS; i++)
+		strcat(want, ";1");
+	strcat(want, "m!]");
+	check("sub-params count towards the limit", 0, got, want);
+	free(got);
+
+	/* 10^6 parameters: clamped, flagged, and fast (no per-parameter work beyond the limit). */
+	p = make(&t, false, 0);
+	got = feed_repeat(p, &t, CSI, "1;", 1000000, "5m");
+	strcpy(want, "C[");
+	for (int i = 0; i < VT_MAX_PARAMS; i++)
+		strcat(want, i ? ";1" : "1");
+	strcat(want, "m!]");
+	check("10^6 params", 0, got, want);
+	free(got);
+
+	/* A number with 10^6 digits. */
+	p = make(&t, false, 0);
+	got = feed_repeat(p, &t, CSI, "9", 1000000, "A");
+	check("10^6 digits", 0, got, "C[65535A]");
+	free(got);
+
+	/* vt_csi_param */
+	struct vt_csi c = {.params = {5, VT_PARAM_DEFAULT, 0}, .n_params = 3};
+	if (vt_csi_param(&c, 0, 1) != 5 || vt_csi_param(&c, 1, 7) != 7 || vt_csi_param(&c, 2, 1) != 0 ||
+	    vt_csi_param(&c, 3, 9) != 9 || vt_csi_param(&c, 1000, 2) != 2) {
+		fprintf(stderr, "vt_csi_param\n");
+		failures++;
+	}
+}
+
+static size_t heap_in_use(void)
+{
+#ifdef __GLIBC__
+	struct mallinfo2 mi = mallinfo2();
+	return mi.uordblks + mi.hblkhd;
+#else
+	return 0;
+#endif
+}
+
+static void test_strings(void)
+{
+	struct trace t;
+	char *got;
+
+	/* An endless OSC stays within the cap: 64 MiB in, heap growth bounded by the 4 KiB cap. */
+	struct vt_parser *p = make(&t, false, 4096);
+	size_t before = heap_in_use();
+	vt_parser_feed(p, (const uint8_t *)ESC "]0;", 4);
+	static uint8_t chunk[65536];
+	memset(chunk, 'x', sizeof(chunk));
+	size_t peak = 0;
+	for (int i = 0; i < 1024; i++) {
+		vt_parser_feed(p, chunk, sizeof(chunk));
+		size_t now = heap_in_use();
+		if (now > peak)
+			peak = now;
+	}
+	if (before && peak > before + 4096 + 4096) {
+		fprintf(stderr, "endless OSC: heap grew by %zu bytes\n", peak - before);
+		failures++;
+	}
+	vt_parser_feed(p, (const uint8_t *)"\x07" "ok" ESC "]0;small\x07", 13);
+	got = finish(p, &t);
+	check("endless OSC dropped whole, next string kept", 0, got, "T[ok]S[OSC|0;small]");
+	free(got);
+
+	/* A string exactly at the cap is kept; one byte more is dropped. */
+	p = make(&t, false, 16);
+	got = feed_repeat(p, &t, ESC "_", "a", 16, ESC "\\");
+	check("string at the cap", 0, got, "S[APC|aaaaaaaaaaaaaaaa]");
+	free(got);
+	p = make(&t, false, 16);
+	got = feed_repeat(p, &t, ESC "_", "a", 17, ESC "\\");
+	check("string over the cap", 0, got, "");
+	free(got);
+
+	/* Reset drops a partial sequence. */
+	p = make(&t, false, 0);
+	vt_parser_feed(p, (const uint8_t *)ESC "]0;abc\xe2\x82", 8);
+	vt_parser_reset(p);
+	vt_parser_feed(p, (const uint8_t *)"x\x07", 2);
+	got = finish(p, &t);
+	check("reset", 0, got, "T[x]X07");
+	free(got);
+
+	/* A NULL sink drops everything without crashing. */
+	p = vt_parser_create(NULL, NULL, NULL);
+	vt_parser_feed(p, (const uint8_t *)"a\xc3\xa9" CSI "1m" ESC "]0;x\x07\n", 15);
+	vt_parser_destroy(p);
+	vt_parser_destroy(NULL);
+}
+
+/* A long ASCII run is one print_ascii call, a long UTF-8 run a few print calls (not one per byte). */
+static void test_batching(void)
+{
+	struct trace t;
+	struct vt_parser *p = make(&t, false, 0);
+	static uint8_t buf[4000];
+	memset(buf, 'a', sizeof(buf));
+	vt_parser_feed(p, buf, sizeof(buf));
+	if (t.print_calls != 1) {
+		fprintf(stderr, "ASCII run: %zu print calls\n", t.print_calls);
+		failures++;
+	}
+	t.print_calls = 0;
+	for (size_t i = 0; i + 2 <= sizeof(buf); i += 2)
+		buf[i] = 0xc3, buf[i + 1] = 0xa9;
+	vt_parser_feed(p, buf, sizeof(buf));
+	if (t.print_calls > sizeof(buf) / 2 / 200 + 1) {
+		fprintf(stderr, "UTF-8 run: %zu print calls\n", t.print_calls);
+		failures++;
+	}
+	free(finish(p, &t));
+}
+
+int main(void)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_case(i, &cases[i]);
+	test_limits();
+	test_strings();
+	test_batching();
+	if (failures) {
+		fprintf(stderr, "%d failures\n", failures);
+		return 1;
+	}
+	printf("%zu cases, all fed whole, byte by byte and split at every byte: ok\n",
+	       sizeof(cases) / sizeof(cases[0]));
+	return 0;
+}

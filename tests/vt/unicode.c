@@ -1,0 +1,140 @@
+/* tests/vt/unicode.c: widths of known characters, and UAX #29's own GraphemeBreakTest.txt when the
+ * unicode-data package is installed (UCD_DIR, default /usr/share/unicode; skipped otherwise). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vt/vt.h"
+
+static int failures;
+
+static void width(uint32_t cp, int want)
+{
+	int got = vt_char_width(cp);
+	if (got != want) {
+		fprintf(stderr, "width U+%04X: got %d want %d\n", (unsigned)cp, got, want);
+		failures++;
+	}
+}
+
+static void widths(void)
+{
+	width('A', 1);
+	width(' ', 1);
+	width(0x00, 0);
+	width(0x1b, 0);
+	width(0x7f, 0);
+	width(0x9b, 0);
+	width(0xa0, 1);     /* NO-BREAK SPACE */
+	width(0xad, 1);     /* SOFT HYPHEN: shown */
+	width(0xe9, 1);     /* é */
+	width(0x0301, 0);   /* COMBINING ACUTE ACCENT (Mn) */
+	width(0x20dd, 0);   /* COMBINING ENCLOSING CIRCLE (Me) */
+	width(0x200b, 0);   /* ZERO WIDTH SPACE */
+	width(0x200d, 0);   /* ZERO WIDTH JOINER (Cf) */
+	width(0xfe0f, 0);   /* VARIATION SELECTOR-16 */
+	width(0x1160, 0);   /* HANGUL JUNGSEONG FILLER */
+	width(0x1100, 2);   /* HANGUL CHOSEONG KIYEOK */
+	width(0xac00, 2);   /* HANGUL SYLLABLE GA */
+	width(0x4e00, 2);   /* CJK */
+	width(0x3400, 2);   /* CJK extension A */
+	width(0x9fff, 2);   /* unassigned in the CJK block: W by default */
+	width(0x3000, 2);   /* IDEOGRAPHIC SPACE (F) */
+	width(0xff21, 2);   /* FULLWIDTH A */
+	width(0xff61, 1);   /* HALFWIDTH IDEOGRAPHIC FULL STOP */
+	width(0x1f600, 2);  /* GRINNING FACE (Emoji_Presentation) */
+	width(0x1f1e6, 2);  /* REGIONAL INDICATOR A */
+	width(0x2764, 1);   /* HEAVY BLACK HEART: text presentation by default */
+	width(0x231a, 2);   /* WATCH: emoji presentation */
+	width(0x20000, 2);  /* CJK extension B */
+	width(0x2fffd, 2);
+	width(0xe000, 1);   /* private use */
+	width(0x0378, 1);   /* unassigned */
+	width(0xe0001, 0);  /* LANGUAGE TAG */
+	width(0x10ffff, 1);
+	width(0x110000, 1); /* out of range: like U+FFFD */
+	width(0xfffd, 1);
+	width(0x0903, 1);   /* DEVANAGARI SIGN VISARGA (Mc): spacing */
+}
+
+/* Runs GraphemeBreakTest.txt: "÷ 0020 × 0308 ÷ 0020 ÷" lines. */
+static int grapheme_test(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/auxiliary/GraphemeBreakTest.txt", dir);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		printf("SKIP: %s not found\n", path);
+		return 0;
+	}
+	char line[4096];
+	int n = 0, bad = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		uint32_t cps[64];
+		bool brk[64];
+		size_t k = 0;
+		char *save = NULL;
+		for (char *tok = strtok_r(line, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+			if (!strcmp(tok, "\xc3\xb7") || !strcmp(tok, "\xc3\x97")) {
+				if (k > 0 && k < 64)
+					brk[k] = tok[1] == '\xb7';
+				continue;
+			}
+			if (k < 64)
+				cps[k++] = (uint32_t)strtoul(tok, NULL, 16);
+		}
+		if (k < 2)
+			continue;
+		n++;
+		uint32_t st = 0;
+		for (size_t i = 1; i < k; i++) {
+			bool got = vt_grapheme_break(cps[i - 1], cps[i], &st);
+			if (got != brk[i]) {
+				if (bad < 10)
+					fprintf(stderr, "GraphemeBreakTest line %d: break before position %zu: got %d\n",
+						n, i, got);
+				bad++;
+				break;
+			}
+		}
+	}
+	fclose(f);
+	printf("GraphemeBreakTest.txt: %d of %d lines pass\n", n - bad, n);
+	if (n == 0)
+		bad++;
+	return bad;
+}
+
+/* Resetting the state to 0 after each break gives the same boundaries. */
+static void reset_after_break(void)
+{
+	const uint32_t s[] = {0x1f1e6, 0x1f1e7, 0x1f1e8, 0x1f1e9, 0x1f1ea, 0x1f469, 0x200d, 0x1f4bb, 'a', 0x301,
+			      0x1f1e6};
+	const bool want[] = {false, false, true, false, true, true, false, false, true, false, true};
+	uint32_t st = 0;
+	for (size_t i = 1; i < sizeof(s) / sizeof(s[0]); i++) {
+		bool b = vt_grapheme_break(s[i - 1], s[i], &st);
+		if (b != want[i]) {
+			fprintf(stderr, "reset-after-break: position %zu got %d\n", i, b);
+			failures++;
+		}
+		if (b)
+			st = 0;
+	}
+}
+
+int main(void)
+{
+	const char *dir = getenv("UCD_DIR");
+	widths();
+	reset_after_break();
+	failures += grapheme_test(dir ? dir : "/usr/share/unicode");
+	if (failures) {
+		fprintf(stderr, "%d failures\n", failures);
+		return 1;
+	}
+	return 0;
+}
