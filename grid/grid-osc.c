@@ -160,7 +160,7 @@ static void osc_dynamic(struct grid *g, int which, const char *s, size_t len)
 			q = end;
 		uint32_t c;
 		if (q - p == 1 && *p == '?') {
-			char pre[8];
+			char pre[16];
 			snprintf(pre, sizeof(pre), "%d;", which);
 			reply_color(g, pre, g->palette[256 + which - 10]);
 		} else if (parse_color(p, (size_t)(q - p), &c)) {

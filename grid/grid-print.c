@@ -245,8 +245,12 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 		g->last_cp = cp;
 		int w = vt_char_width(cp);
 		if (w <= 0) {
-			if (cp >= 0x20)
+			if (cp >= 0x20) {
+				/* Zero-width code points never break (GB9), but the segmentation state must see
+				 * them: GB11 joins an emoji after "ExtPict Extend* ZWJ". */
+				(void)vt_grapheme_break(g->gb_prev, cp, &g->gb_state);
 				attach(g, cp);
+			}
 			continue;
 		}
 		if (g->last_x >= 0 && (cp >= 0x300 || g->gb_prev >= 0x300) &&

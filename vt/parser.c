@@ -28,8 +28,17 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "vt/vt.h"
+
+#if defined(__GNUC__)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define unlikely(x) (x)
+#endif
 
 enum state {
 	S_GROUND,
@@ -512,8 +521,36 @@ static size_t utf8_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n
 			i++;
 			continue;
 		}
-		if (p->c1 && b < 0xa0)
+		if (!p->c1) {
+			/* Complete, valid sequences (nearly all non-ASCII text) decoded in one step. */
+			if (b >= 0xc2 && b <= 0xdf && n - i >= 2 && (d[i + 1] & 0xc0) == 0x80) {
+				uint32_t c = (b & 0x1fu) << 6 | (d[i + 1] & 0x3fu);
+				i += 2;
+				if (c >= 0xa0)
+					buf[k++] = c;
+				continue;
+			}
+			if (b >= 0xe0 && b <= 0xef && n - i >= 3 && (d[i + 2] & 0xc0) == 0x80) {
+				uint8_t b1 = d[i + 1];
+				if (b1 >= (b == 0xe0 ? 0xa0 : 0x80) && b1 <= (b == 0xed ? 0x9f : 0xbf)) {
+					buf[k++] = (b & 0xfu) << 12 | (b1 & 0x3fu) << 6 | (d[i + 2] & 0x3fu);
+					i += 3;
+					continue;
+				}
+			}
+			if (b >= 0xf0 && b <= 0xf4 && n - i >= 4 && (d[i + 2] & 0xc0) == 0x80 &&
+			    (d[i + 3] & 0xc0) == 0x80) {
+				uint8_t b1 = d[i + 1];
+				if (b1 >= (b == 0xf0 ? 0x90 : 0x80) && b1 <= (b == 0xf4 ? 0x8f : 0xbf)) {
+					buf[k++] = (b & 0x7u) << 18 | (b1 & 0x3fu) << 12 | (d[i + 2] & 0x3fu) << 6 |
+						   (d[i + 3] & 0x3fu);
+					i += 4;
+					continue;
+				}
+			}
+		} else if (b < 0xa0) {
 			break;
+		}
 		i++;
 		if (b >= 0xc2 && b <= 0xdf) {
 			need = 1, cp = b & 0x1fu, lo = 0x80, hi = 0xbf;
@@ -562,6 +599,112 @@ static size_t ground_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t
 		i = utf8_run(p, d, i, n);
 	}
 	return i;
+}
+
+/* Bulk CSI: when a whole "ESC [ [marker] [params] [intermediates] final" lies in d[i..n), it is parsed in
+ * one loop here instead of byte by byte through the table. Anything unusual (a C0 control or DEL inside,
+ * too many parameters or intermediates, a malformed sequence, the end of the buffer) returns i unchanged,
+ * and the table machine takes the sequence from its ESC: both paths give the same result. */
+/* The value of a parameter of more than 4 digits, clamped. */
+static int32_t clamp_digits(const uint8_t *s, size_t len)
+{
+	uint32_t v = 0;
+	for (size_t k = 0; k < len; k++) {
+		v = v * 10 + (uint32_t)(s[k] - '0');
+		if (v > VT_PARAM_MAX)
+			return VT_PARAM_MAX;
+	}
+	return (int32_t)v;
+}
+
+/* The index of the first byte at or after j that is not a parameter byte (0x30..0x3b), or n when there
+ * is none in the buffer or the parameters are longer than 31 bytes (left to the table machine; this bounds
+ * the number of parameters by 32 without counting). */
+static inline size_t params_end(const uint8_t *d, size_t j, size_t n)
+{
+	size_t lim = n - j > 31 ? j + 31 : n;
+#if defined(__SSE2__) && defined(__GNUC__)
+	const __m128i lo = _mm_set1_epi8(0x2f), hi = _mm_set1_epi8(0x3c);
+	for (; lim - j >= 16; j += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + j));
+		__m128i in = _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi));
+		unsigned m = ~(unsigned)_mm_movemask_epi8(in) & 0xffffu;
+		if (m)
+			return j + (unsigned)__builtin_ctz(m);
+	}
+#endif
+	for (; j < lim; j++)
+		if (d[j] < 0x30 || d[j] > 0x3b)
+			return j;
+	return n;
+}
+
+/* Kept out of line: inlined into the feed loop its locals spill to the stack. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+{
+	struct vt_csi *c = &p->csi;
+	size_t j = i + 2;
+	if (j >= n)
+		return i;
+	uint8_t b = d[j];
+	c->private_marker = 0;
+	if (b >= 0x3c && b <= 0x3f) {
+		c->private_marker = b;
+		if (++j >= n)
+			return i;
+		b = d[j];
+	}
+	unsigned np = 0;
+	uint32_t sub = 0;
+	if (b >= '0' && b <= ';') {
+		/* d[end] is in the buffer and not a parameter byte: no bounds checks below. */
+		size_t end = params_end(d, j, n);
+		if (end >= n)
+			return i;
+		for (;;) {
+			size_t s0 = j;
+			uint32_t u = 0;
+			unsigned dd;
+			while ((dd = (unsigned)d[j] - '0') < 10) {
+				u = u * 10 + dd; /* may wrap for long numbers: recomputed below */
+				j++;
+			}
+			/* At most 31 parameter bytes (params_end): at most 32 parameters, no overflow check. */
+			size_t len = j - s0;
+			if (len - 1 < 4)
+				c->params[np++] = (int32_t)u;
+			else
+				c->params[np++] = len ? clamp_digits(d + s0, len) : VT_PARAM_DEFAULT;
+			if (j == end)
+				break;
+			if (unlikely(d[j] == ':'))
+				sub |= 1u << np;
+			j++;
+		}
+		b = d[j];
+	}
+	unsigned ni = 0;
+	while (b >= 0x20 && b <= 0x2f) {
+		if (ni == sizeof(c->intermediates))
+			return i;
+		c->intermediates[ni++] = b;
+		if (++j >= n)
+			return i;
+		b = d[j];
+	}
+	if (b < 0x40 || b > 0x7e)
+		return i;
+	c->n_params = (uint8_t)np;
+	c->sub_mask = sub;
+	c->n_intermediates = (uint8_t)ni;
+	c->overflow = false;
+	c->final = b;
+	if (p->sink.csi)
+		p->sink.csi(p->ctx, c);
+	return j + 1;
 }
 
 /* ------------------------------------------------------------------------------------ transitions */
@@ -637,6 +780,13 @@ void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 			i = ground_run(p, data, i, len);
 			if (i >= len)
 				break;
+			if (data[i] == 0x1b && i + 1 < len && data[i + 1] == '[') {
+				size_t j = fast_csi(p, data, i, len);
+				if (j != i) {
+					i = j;
+					continue;
+				}
+			}
 		}
 		i = step(p, data, i, len);
 	}

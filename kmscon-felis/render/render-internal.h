@@ -79,7 +79,7 @@ extern const uint8_t kf_builtin_font_bits[][16];
 /* The renderer state shared by render.c and paint.c. */
 struct kf_render {
 	struct kf_font *font;
-	enum kf_font_engine engine;
+	enum kf_render_engine engine;
 	struct kf_cache *cache;
 	int scale;
 	int cell_w, cell_h; /* scaled */
@@ -90,6 +90,13 @@ struct kf_render {
 	bool blink_on;
 	bool pointer_visible;
 	int pointer_x, pointer_y;
+
+	/* Blend tables: coverage -> colour for recent (fg, bg) pairs, so glyph pixels are one table load. */
+	struct {
+		bool valid;
+		uint32_t fg, bg;
+		uint32_t c[256];
+	} lut[16];
 
 	uint32_t *scratch; /* strip for clipped or RGB565 painting; grows only */
 	size_t scratch_len;

@@ -20,7 +20,7 @@ struct render_priv {
 static void update_metrics(struct kf_render *r)
 {
 	/* FreeType fonts are re-created at the zoomed size; bitmap fonts are scaled pixel by pixel. */
-	int s = r->engine == KF_FONT_ENGINE_FREETYPE ? 1 : r->scale;
+	int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
 	r->cell_w = r->font->cell_w * s;
 	r->cell_h = r->font->cell_h * s;
 	r->ul_pos = r->font->ul_pos * s;
@@ -37,15 +37,15 @@ static int open_font(struct render_priv *p, int scale, struct kf_font **out)
 	struct kf_render *r = &p->pub;
 	int ret;
 	switch (r->engine) {
-	case KF_FONT_ENGINE_PSF:
+	case KF_RENDER_ENGINE_PSF:
 		return kf_font_psf_create(p->font_file, out);
-	case KF_FONT_ENGINE_BUILTIN:
+	case KF_RENDER_ENGINE_BUILTIN:
 		return kf_font_builtin_create(out);
 	default:
 		ret = kf_font_ft_create(p->font_name, p->font_file, p->font_size * scale, out);
 		if (ret == -ENOENT && !p->font_file) {
 			log_warn("no font found for \"%s\": using the built-in font", p->font_name);
-			r->engine = KF_FONT_ENGINE_BUILTIN;
+			r->engine = KF_RENDER_ENGINE_BUILTIN;
 			return kf_font_builtin_create(out);
 		}
 		return ret;
@@ -59,12 +59,12 @@ int kf_render_create(const struct kf_render_config *cfg, struct kf_render **out)
 		cfg = &defaults;
 	int size = cfg->font_size ? cfg->font_size : DEFAULT_SIZE;
 	int scale = cfg->scale ? cfg->scale : 1;
-	if (size < 1 || size > MAX_SIZE || scale < 1 || scale > MAX_SCALE || cfg->engine > KF_FONT_ENGINE_BUILTIN) {
+	if (size < 1 || size > MAX_SIZE || scale < 1 || scale > MAX_SCALE || cfg->engine > KF_RENDER_ENGINE_BUILTIN) {
 		log_err("invalid renderer configuration (font size %d px, scale %d, engine %d)", size, scale,
 			(int)cfg->engine);
 		return -EINVAL;
 	}
-	if (cfg->engine == KF_FONT_ENGINE_PSF && !cfg->font_file) {
+	if (cfg->engine == KF_RENDER_ENGINE_PSF && !cfg->font_file) {
 		log_err("the psf font engine needs a font file");
 		return -EINVAL;
 	}
@@ -83,7 +83,7 @@ int kf_render_create(const struct kf_render_config *cfg, struct kf_render **out)
 		log_err("unknown palette \"%s\"", cfg->palette);
 		goto fail;
 	}
-	r->engine = cfg->engine == KF_FONT_ENGINE_AUTO ? KF_FONT_ENGINE_FREETYPE : cfg->engine;
+	r->engine = cfg->engine == KF_RENDER_ENGINE_AUTO ? KF_RENDER_ENGINE_FREETYPE : cfg->engine;
 	r->scale = scale;
 	r->blink_on = true;
 	ret = kf_cache_create(cfg->cache_glyphs ? cfg->cache_glyphs : 4096, &r->cache);
@@ -120,7 +120,7 @@ void kf_render_cell_size(const struct kf_render *r, int *w, int *h)
 	*h = r->cell_h;
 }
 
-enum kf_font_engine kf_render_engine(const struct kf_render *r)
+enum kf_render_engine kf_render_get_engine(const struct kf_render *r)
 {
 	return r->engine;
 }
@@ -132,7 +132,7 @@ int kf_render_set_scale(struct kf_render *r, int scale)
 		return -EINVAL;
 	if (scale == r->scale)
 		return 0;
-	if (r->engine == KF_FONT_ENGINE_FREETYPE) {
+	if (r->engine == KF_RENDER_ENGINE_FREETYPE) {
 		struct kf_font *f;
 		int ret = open_font(p, scale, &f);
 		if (ret)
@@ -169,6 +169,15 @@ int kf_render_set_palette_color(struct kf_render *r, const char *name, const cha
 	if (!ret)
 		r->epoch++;
 	return ret;
+}
+
+void kf_render_set_palette_colors(struct kf_render *r, const uint32_t rgb[18])
+{
+	for (int i = 0; i < 16; i++)
+		r->palette[i] = rgb[i] & 0xffffff;
+	r->palette[256] = rgb[16] & 0xffffff;
+	r->palette[257] = rgb[17] & 0xffffff;
+	r->epoch++;
 }
 
 const uint32_t *kf_render_palette(const struct kf_render *r)
@@ -251,7 +260,7 @@ const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigne
 	} else if (kf_procedural_has(cp)) {
 		kf_procedural_draw(cp, g->data, w, h);
 	} else {
-		int s = r->engine == KF_FONT_ENGINE_FREETYPE ? 1 : r->scale;
+		int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
 		if (r->font->render(r->font, cp, style, s, g) < 0) {
 			memset(g->data, 0, (size_t)w * h * 4);
 			g->kind = KF_GLYPH_ALPHA;

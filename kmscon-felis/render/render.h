@@ -25,15 +25,15 @@
 
 #include "grid/grid.h"
 
-enum kf_font_engine {
-	KF_FONT_ENGINE_AUTO = 0, /* fontconfig + FreeType; the built-in font when that finds nothing */
-	KF_FONT_ENGINE_FREETYPE, /* same as AUTO (font_file, when set, is opened directly) */
-	KF_FONT_ENGINE_PSF,      /* font_file is a PSF1/PSF2 console font, optionally gzip-compressed */
-	KF_FONT_ENGINE_BUILTIN,  /* the built-in 8x16 font */
+enum kf_render_engine { /* config.h's enum kf_font_engine maps onto this */
+	KF_RENDER_ENGINE_AUTO = 0, /* fontconfig + FreeType; the built-in font when that finds nothing */
+	KF_RENDER_ENGINE_FREETYPE, /* same as AUTO (font_file, when set, is opened directly) */
+	KF_RENDER_ENGINE_PSF,      /* font_file is a PSF1/PSF2 console font, optionally gzip-compressed */
+	KF_RENDER_ENGINE_BUILTIN,  /* the built-in 8x16 font */
 };
 
 struct kf_render_config {
-	enum kf_font_engine engine;
+	enum kf_render_engine engine;
 	const char *font_name; /* fontconfig pattern; NULL = "monospace" */
 	const char *font_file; /* PSF file, or a font file for FreeType; NULL = none */
 	int font_size;         /* pixels, 0 = 16; 1..512 (bitmap fonts keep their own size) */
@@ -55,7 +55,7 @@ void kf_render_destroy(struct kf_render *r);
 /* Cell size in pixels at the current scale. */
 void kf_render_cell_size(const struct kf_render *r, int *w, int *h);
 /* Which engine is in use after fallbacks (AUTO and FREETYPE report FREETYPE). */
-enum kf_font_engine kf_render_engine(const struct kf_render *r);
+enum kf_render_engine kf_render_get_engine(const struct kf_render *r);
 /* Integer zoom 1..8: changes the cell size and flushes the glyph cache. Returns 0 or -EINVAL. The caller
  * resizes the grid and repaints everything afterwards. */
 int kf_render_set_scale(struct kf_render *r, int scale);
@@ -68,6 +68,9 @@ int kf_render_set_palette(struct kf_render *r, const char *name);
  * magenta, cyan, light-grey, dark-grey, light-red, light-green, light-yellow, light-blue, light-magenta,
  * light-cyan, white, foreground, background; value is "R,G,B" (0..255 each). Returns 0 or -EINVAL. */
 int kf_render_set_palette_color(struct kf_render *r, const char *name, const char *value);
+/* Sets the 16 ANSI colours, foreground and background at once (0xRRGGBB, in that order: kmscon's
+ * --palette-<name> order; the config module's palette_custom). */
+void kf_render_set_palette_colors(struct kf_render *r, const uint32_t rgb[18]);
 /* The effective colours: 256 entries plus foreground (256) and background (257), 0xRRGGBB. Owned by r. */
 const uint32_t *kf_render_palette(const struct kf_render *r);
 

@@ -200,7 +200,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct kf_render *r;
-	struct kf_render_config cfg = {.engine = KF_FONT_ENGINE_BUILTIN};
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
 	if (kf_render_create(&cfg, &r)) {
 		printf("FAIL: built-in font\n");
 		return 1;
@@ -214,7 +214,7 @@ int main(int argc, char **argv)
 	kf_render_destroy(r);
 
 	cfg = (struct kf_render_config){.font_name = "DejaVu Sans Mono", .font_size = 16};
-	if (kf_render_create(&cfg, &r) || kf_render_engine(r) != KF_FONT_ENGINE_FREETYPE) {
+	if (kf_render_create(&cfg, &r) || kf_render_get_engine(r) != KF_RENDER_ENGINE_FREETYPE) {
 		printf("FAIL: DejaVu Sans Mono through fontconfig (fonts-dejavu-core installed?)\n");
 		return 1;
 	}

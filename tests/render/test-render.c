@@ -152,7 +152,7 @@ static void test_block_tiling(void)
 static void test_cache(void)
 {
 	struct kf_render *r;
-	struct kf_render_config cfg = {.engine = KF_FONT_ENGINE_BUILTIN, .cache_glyphs = 64};
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN, .cache_glyphs = 64};
 	CHECK(kf_render_create(&cfg, &r) == 0);
 	for (uint32_t cp = 0x2800; cp < 0x2900; cp++)
 		kf_render_glyph(r, cp, 0, 1);
@@ -192,7 +192,7 @@ static void test_cache(void)
 static void test_palette(void)
 {
 	struct kf_render *r;
-	struct kf_render_config cfg = {.engine = KF_FONT_ENGINE_BUILTIN, .palette = "solarized"};
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN, .palette = "solarized"};
 	CHECK(kf_render_create(&cfg, &r) == 0);
 	const uint32_t *p = kf_render_palette(r);
 	CHECK(p[1] == 0xdc322f && p[256] == 0xeee8d5 && p[257] == 0x073642);
@@ -211,6 +211,11 @@ static void test_palette(void)
 	CHECK(kf_render_set_palette_color(r, "red", "1,2,3,4") == -EINVAL);
 	CHECK(kf_render_set_palette_color(r, "red", "-1,2,3") == -EINVAL);
 	CHECK(kf_render_set_palette_color(r, "purple", "1,2,3") == -EINVAL);
+	uint32_t custom[18];
+	for (int i = 0; i < 18; i++)
+		custom[i] = 0x010101u * (uint32_t)i;
+	kf_render_set_palette_colors(r, custom);
+	CHECK(p[15] == 0x0f0f0f && p[256] == 0x101010 && p[257] == 0x111111 && p[16] == 0);
 	kf_render_destroy(r);
 	cfg.palette = "bogus";
 	r = NULL;
@@ -231,10 +236,10 @@ static void test_damage(void)
 	CHECK(a.x0[2] == 0 && a.x1[2] == 2 && a.x0[0] >= a.x1[0]);
 	kf_render_damage_clear(&a);
 	CHECK(kf_render_damage_empty(&a));
-	CHECK(kf_render_damage_init(&b, 0, 4) == -EINVAL);
 	kf_render_damage_finish(&a);
 	kf_render_damage_finish(&b);
 	kf_render_damage_finish(&b); /* twice is fine */
+	CHECK(kf_render_damage_init(&b, 0, 4) == -EINVAL && !b.x0);
 }
 
 /* --- PSF fonts --- */
@@ -289,7 +294,7 @@ static void test_psf(void)
 	static uint8_t buf[64 * 1024];
 	char path[256];
 	struct kf_render *ref, *r;
-	struct kf_render_config cfg = {.engine = KF_FONT_ENGINE_BUILTIN};
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
 	CHECK(kf_render_create(&cfg, &ref) == 0);
 	uint8_t a[128], b[128];
 	for (int variant = 0; variant < 4; variant++) {
@@ -311,7 +316,7 @@ static void test_psf(void)
 		}
 		snprintf(path, sizeof(path), "%s/font%d.psf%s", tmpdir, variant, gz ? ".gz" : "");
 		write_file(path, buf, n, gz);
-		cfg = (struct kf_render_config){.engine = KF_FONT_ENGINE_PSF, .font_file = path};
+		cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_PSF, .font_file = path};
 		int ret = kf_render_create(&cfg, &r);
 		CHECK(ret == 0);
 		if (ret)
@@ -347,7 +352,7 @@ static void test_psf(void)
 	size_t n = make_psf2(buf, false);
 	snprintf(path, sizeof(path), "%s/notable.psf", tmpdir);
 	write_file(path, buf, n, false);
-	cfg = (struct kf_render_config){.engine = KF_FONT_ENGINE_PSF, .font_file = path};
+	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_PSF, .font_file = path};
 	CHECK(kf_render_create(&cfg, &r) == 0);
 	if (r) {
 		glyph_bits(ref, ' ' + 1, a, sizeof(a)); /* glyph index 1 is '!' in our table */
@@ -366,7 +371,7 @@ static int create_psf_from(const uint8_t *d, size_t n)
 	snprintf(path, sizeof(path), "%s/bad.psf", tmpdir);
 	write_file(path, d, n, false);
 	struct kf_render *r = NULL;
-	struct kf_render_config cfg = {.engine = KF_FONT_ENGINE_PSF, .font_file = path};
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF, .font_file = path};
 	int ret = kf_render_create(&cfg, &r);
 	kf_render_destroy(r);
 	return ret;
@@ -375,11 +380,11 @@ static int create_psf_from(const uint8_t *d, size_t n)
 static void test_bad_input(void)
 {
 	struct kf_render *r = NULL;
-	struct kf_render_config cfg = {.engine = KF_FONT_ENGINE_PSF, .font_file = "/nonexistent/font.psf"};
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF, .font_file = "/nonexistent/font.psf"};
 	CHECK(kf_render_create(&cfg, &r) == -ENOENT && !r);
 	cfg.font_file = NULL;
 	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
-	cfg = (struct kf_render_config){.engine = KF_FONT_ENGINE_FREETYPE, .font_file = "/nonexistent/x.ttf"};
+	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = "/nonexistent/x.ttf"};
 	CHECK(kf_render_create(&cfg, &r) == -ENOENT);
 	static uint8_t buf[64 * 1024];
 	CHECK(create_psf_from(buf, 0) == -EBADMSG);
@@ -404,7 +409,7 @@ static void test_bad_input(void)
 	/* FreeType on a file that is not a font */
 	char path[256];
 	snprintf(path, sizeof(path), "%s/bad.psf", tmpdir);
-	cfg = (struct kf_render_config){.engine = KF_FONT_ENGINE_FREETYPE, .font_file = path};
+	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = path};
 	CHECK(kf_render_create(&cfg, &r) == -EBADMSG);
 	/* sizes */
 	cfg = (struct kf_render_config){.font_size = -1};
@@ -413,7 +418,7 @@ static void test_bad_input(void)
 	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
 	cfg = (struct kf_render_config){.scale = 50};
 	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
-	cfg = (struct kf_render_config){.engine = (enum kf_font_engine)42};
+	cfg = (struct kf_render_config){.engine = (enum kf_render_engine)42};
 	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
 	/* tiny and large FreeType sizes work and keep glyphs inside their cells */
 	for (int size = 1; size <= 200; size = size * 3 + 1) {
@@ -433,7 +438,7 @@ static void test_bad_input(void)
 	CHECK(kf_render_create(&cfg, &r) == 0);
 	kf_render_destroy(r);
 	/* a glyph no font has: the replacement box, which has ink */
-	cfg = (struct kf_render_config){.engine = KF_FONT_ENGINE_BUILTIN};
+	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN};
 	CHECK(kf_render_create(&cfg, &r) == 0);
 	const struct kf_glyph *g = kf_render_glyph(r, 0x10fffd, 0, 1);
 	CHECK(g->missing && g->kind == KF_GLYPH_ALPHA && g->y1 > g->y0);
@@ -487,7 +492,7 @@ static void test_freetype(void)
 static void test_formats(void)
 {
 	struct kf_render *r;
-	struct kf_render_config cfg = {.engine = KF_FONT_ENGINE_BUILTIN};
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
 	CHECK(kf_render_create(&cfg, &r) == 0);
 	struct screen *s = screen_create(6, 2);
 	screen_text(s, 0, 0, "Hi\xe2\x94\x80", screen_style(s, (struct grid_style){.fg = GRID_COLOR_RGB(255, 0, 0)}));
@@ -526,7 +531,7 @@ static void test_formats(void)
 	kf_render_damage_add(&d, 1, 2, 3);
 	struct kf_render_target tr = {ref, w, h, w * 4, KF_RENDER_XRGB8888};
 	CHECK(kf_render_paint(r, &s->src, &d, &tr, rc, 4) == 1);
-	CHECK(rc[0].x == 16 && rc[0].y == 16 && rc[0].w == 8 && rc[0].h == 16);
+	CHECK(rc[0].x == 8 && rc[0].y == 16 && rc[0].w == 24 && rc[0].h == 16); /* one cell each side */
 	kf_render_damage_all(&d);
 	CHECK(kf_render_paint(r, &s->src, &d, &tr, rc, 4) == 1 && rc[0].w == w && rc[0].h == h);
 	CHECK(kf_render_paint(r, &s->src, &d, &tr, rc, 0) == 0);

@@ -135,7 +135,7 @@ int main(void)
 {
 	int failures = 0;
 	struct kf_render *r;
-	struct kf_render_config cfg = {.engine = KF_FONT_ENGINE_BUILTIN};
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
 	if (kf_render_create(&cfg, &r))
 		return 1;
 	failures += run("builtin-xrgb", r, KF_RENDER_XRGB8888, 1500);

@@ -1,0 +1,405 @@
+/* kmscon-felis/replay.c: kmscon-felis-replay, the terminal core without a display. It feeds a byte stream
+ * (a file or stdin) to vt/ + grid/ and prints the final screen as text or JSON, or speaks vtproto/1 for the
+ * conformance runner. See man/kmscon-felis-replay.1.scd; links vt/ and grid/ only (plus what an output
+ * format needs). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kmscon-felis/replay.h"
+
+#define PROG "kmscon-felis-replay"
+#define SCROLLBACK_MAX 1000000
+
+enum format {
+	FORMAT_TEXT,
+	FORMAT_JSON,
+	FORMAT_NONE,
+};
+
+struct options {
+	int cols, rows;
+	size_t scrollback;
+	enum format format;
+	bool vtproto;
+	const char *path; /* NULL or "-": stdin */
+	/* --- output slots for other issues: the renderer (issue 4) adds --png FILE, --font-name,
+	 * --font-size and --font-engine here, and handles them in output_grid(). --- */
+	struct kf_replay_png png;
+};
+
+/* ------------------------------------------------------------------------------------------- output */
+
+void kf_replay_put_utf8(FILE *f, uint32_t c)
+{
+	if (c >= 0x110000 || (c >= 0xd800 && c < 0xe000))
+		c = 0xfffd;
+	if (c < 0x80) {
+		putc((int)c, f);
+	} else if (c < 0x800) {
+		putc((int)(0xc0 | c >> 6), f);
+		putc((int)(0x80 | (c & 0x3f)), f);
+	} else if (c < 0x10000) {
+		putc((int)(0xe0 | c >> 12), f);
+		putc((int)(0x80 | (c >> 6 & 0x3f)), f);
+		putc((int)(0x80 | (c & 0x3f)), f);
+	} else {
+		putc((int)(0xf0 | c >> 18), f);
+		putc((int)(0x80 | (c >> 12 & 0x3f)), f);
+		putc((int)(0x80 | (c >> 6 & 0x3f)), f);
+		putc((int)(0x80 | (c & 0x3f)), f);
+	}
+}
+
+static void json_char(FILE *f, uint32_t c)
+{
+	if (c == '"' || c == '\\')
+		fprintf(f, "\\%c", (int)c);
+	else if (c < 0x20 || c == 0x7f)
+		fprintf(f, "\\u%04x", (unsigned)c);
+	else
+		kf_replay_put_utf8(f, c);
+}
+
+void kf_replay_json_string(FILE *f, const char *s)
+{
+	putc('"', f);
+	for (; *s; s++) {
+		unsigned char b = (unsigned char)*s;
+		if (b < 0x80)
+			json_char(f, b);
+		else
+			putc(b, f); /* UTF-8 passes through as it is */
+	}
+	putc('"', f);
+}
+
+static void json_color(FILE *f, uint32_t c)
+{
+	switch (GRID_COLOR_KIND(c)) {
+	case GRID_COLOR_KIND_PALETTE:
+		fprintf(f, "\"i:%u\"", (unsigned)(c & 0xff));
+		break;
+	case GRID_COLOR_KIND_RGB:
+		fprintf(f, "\"r:%06x\"", (unsigned)(c & 0xffffff));
+		break;
+	default:
+		fputs("\"d\"", f);
+		break;
+	}
+}
+
+void kf_replay_json_cell(FILE *f, const struct grid *g, const struct grid_cell *c)
+{
+	uint32_t cps[32];
+	size_t n = grid_cell_codepoints(g, c, cps, 32);
+	if (n > 32)
+		n = 32;
+	putc('[', f);
+	putc('"', f);
+	if (c->width == 0)
+		n = 0;
+	else if (n == 0)
+		putc(' ', f);
+	for (size_t i = 0; i < n; i++)
+		json_char(f, cps[i]);
+	fprintf(f, "\",%u,\"", (unsigned)c->width);
+	const struct grid_style *st = grid_style(g, c->style);
+	struct grid_style none = {0};
+	if (!st)
+		st = &none;
+	static const struct {
+		uint16_t attr;
+		char letter;
+	} letters[] = {
+		{GRID_ATTR_BOLD, 'B'}, {GRID_ATTR_DIM, 'D'}, {GRID_ATTR_ITALIC, 'I'}, {GRID_ATTR_BLINK, 'K'},
+		{GRID_ATTR_REVERSE, 'R'}, {GRID_ATTR_INVISIBLE, 'H'}, {GRID_ATTR_STRIKE, 'S'},
+		{GRID_ATTR_OVERLINE, 'O'},
+	};
+	for (size_t i = 0; i < sizeof(letters) / sizeof(letters[0]); i++)
+		if (st->attrs & letters[i].attr)
+			putc(letters[i].letter, f);
+	if (st->underline != GRID_UNDERLINE_NONE)
+		putc('U', f);
+	fputs("\",", f);
+	json_color(f, st->fg);
+	putc(',', f);
+	json_color(f, st->bg);
+	putc(']', f);
+}
+
+void kf_replay_json_cells(FILE *f, const struct grid *g, const struct grid_cell *c, int n)
+{
+	putc('[', f);
+	for (int x = 0; x < n; x++) {
+		if (x)
+			putc(',', f);
+		kf_replay_json_cell(f, g, &c[x]);
+	}
+	putc(']', f);
+}
+
+/* Each row's characters: a wide character once, a cluster whole, blanks as spaces, trailing blanks
+ * trimmed; exactly rows lines. */
+static void output_text(FILE *f, const struct grid *g)
+{
+	int cols = grid_cols(g), rows = grid_rows(g);
+	for (int y = 0; y < rows; y++) {
+		const struct grid_cell *row = grid_row(g, y);
+		int end = cols;
+		while (end > 0 && (row[end - 1].cp == 0 || row[end - 1].cp == ' ') && row[end - 1].width != 0)
+			end--;
+		for (int x = 0; x < end; x++) {
+			uint32_t cps[32];
+			if (row[x].width == 0)
+				continue;
+			size_t n = grid_cell_codepoints(g, &row[x], cps, 32);
+			if (n == 0)
+				putc(' ', f);
+			for (size_t i = 0; i < n && i < 32; i++)
+				kf_replay_put_utf8(f, cps[i]);
+		}
+		putc('\n', f);
+	}
+}
+
+static void output_json(FILE *f, const struct grid *g)
+{
+	struct grid_cursor cur;
+	grid_get_cursor(g, &cur);
+	int cols = grid_cols(g), rows = grid_rows(g);
+	fprintf(f, "{\"cols\":%d,\"rows\":%d,\"cursor\":{\"x\":%d,\"y\":%d,\"visible\":%s},\"title\":", cols, rows,
+		cur.x, cur.y, cur.visible ? "true" : "false");
+	kf_replay_json_string(f, grid_title(g));
+	fputs(",\"lines\":[", f);
+	for (int y = 0; y < rows; y++) {
+		fputs(y ? ",\n" : "\n", f);
+		kf_replay_json_cells(f, g, grid_row(g, y), cols);
+	}
+	fputs("]}\n", f);
+}
+
+/* The final grid goes out in every requested form. Returns the exit status. */
+static int output_grid(struct grid *g, const struct options *o)
+{
+	switch (o->format) {
+	case FORMAT_TEXT:
+		output_text(stdout, g);
+		break;
+	case FORMAT_JSON:
+		output_json(stdout, g);
+		break;
+	case FORMAT_NONE:
+		break;
+	}
+	/* --- the renderer (issue 4) writes --png here --- */
+	if (o->png.path && kf_replay_write_png(g, &o->png))
+		return 1;
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, PROG ": writing the output: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------------------------------------------- input */
+
+static int replay_file(const struct options *o)
+{
+	int fd = STDIN_FILENO, ret = 1;
+	struct grid *g = NULL;
+	uint8_t *buf = NULL;
+
+	if (o->path && strcmp(o->path, "-") != 0) {
+		fd = open(o->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, PROG ": %s: %s\n", o->path, strerror(errno));
+			return 1;
+		}
+	}
+	struct grid_config cfg = {.cols = o->cols, .rows = o->rows, .scrollback = o->scrollback};
+	g = grid_create(&cfg, NULL, NULL);
+	buf = malloc(65536);
+	if (!g || !buf) {
+		fprintf(stderr, PROG ": out of memory\n");
+		goto out;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf, 65536);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fprintf(stderr, PROG ": reading %s: %s\n", o->path ? o->path : "stdin", strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		grid_feed(g, buf, (size_t)n);
+	}
+	ret = output_grid(g, o);
+out:
+	free(buf);
+	grid_destroy(g);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------------------ command line */
+
+static void usage(FILE *f)
+{
+	fputs("usage: " PROG " [--size COLSxROWS] [--scrollback N] [--format text|json|none]\n"
+	      "           [--png FILE [--font-name NAME] [--font-size PX] [--font-engine fontconfig|psf|builtin]\n"
+	      "            [--font-file PATH] [--palette NAME]] [FILE|-]\n"
+	      "       " PROG " --vtproto [--size COLSxROWS] [--scrollback N]\n",
+	      f);
+}
+
+static bool parse_size(const char *s, int *cols, int *rows)
+{
+	char *end;
+	errno = 0;
+	long c = strtol(s, &end, 10);
+	if (end == s || *end != 'x' || errno)
+		return false;
+	const char *r0 = end + 1;
+	long r = strtol(r0, &end, 10);
+	if (end == r0 || *end || errno)
+		return false;
+	if (c < 1 || r < 1 || c > GRID_MAX_DIM || r > GRID_MAX_DIM)
+		return false;
+	*cols = (int)c;
+	*rows = (int)r;
+	return true;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	enum { OPT_SIZE = 256, OPT_SCROLLBACK, OPT_FORMAT, OPT_VTPROTO, OPT_HELP, OPT_PNG, OPT_FONT_NAME,
+	       OPT_FONT_SIZE, OPT_FONT_ENGINE, OPT_FONT_FILE, OPT_PALETTE };
+	static const struct option longopts[] = {
+		{"size", required_argument, NULL, OPT_SIZE},
+		{"scrollback", required_argument, NULL, OPT_SCROLLBACK},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"vtproto", no_argument, NULL, OPT_VTPROTO},
+		{"help", no_argument, NULL, OPT_HELP},
+		/* --- the renderer's options (issue 4) go here --- */
+		{"png", required_argument, NULL, OPT_PNG},
+		{"font-name", required_argument, NULL, OPT_FONT_NAME},
+		{"font-size", required_argument, NULL, OPT_FONT_SIZE},
+		{"font-engine", required_argument, NULL, OPT_FONT_ENGINE},
+		{"font-file", required_argument, NULL, OPT_FONT_FILE},
+		{"palette", required_argument, NULL, OPT_PALETTE},
+		{NULL, 0, NULL, 0},
+	};
+	char *end;
+	unsigned long long v;
+	int opt;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_SIZE:
+			if (!parse_size(optarg, &o->cols, &o->rows)) {
+				fprintf(stderr, PROG ": bad --size '%s' (want COLSxROWS, each 1..%d)\n", optarg,
+					GRID_MAX_DIM);
+				return 2;
+			}
+			break;
+		case OPT_SCROLLBACK:
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (end == optarg || *end || errno || optarg[0] == '-' || v > SCROLLBACK_MAX) {
+				fprintf(stderr, PROG ": bad --scrollback '%s' (want 0..%d lines)\n", optarg,
+					SCROLLBACK_MAX);
+				return 2;
+			}
+			o->scrollback = (size_t)v;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text")) {
+				o->format = FORMAT_TEXT;
+			} else if (!strcmp(optarg, "json")) {
+				o->format = FORMAT_JSON;
+			} else if (!strcmp(optarg, "none")) {
+				o->format = FORMAT_NONE;
+			} else {
+				fprintf(stderr, PROG ": bad --format '%s' (want text, json or none)\n", optarg);
+				return 2;
+			}
+			break;
+		case OPT_VTPROTO:
+			o->vtproto = true;
+			break;
+		case OPT_PNG:
+			o->png.path = optarg;
+			break;
+		case OPT_FONT_NAME:
+			o->png.font_name = optarg;
+			break;
+		case OPT_FONT_FILE:
+			o->png.font_file = optarg;
+			break;
+		case OPT_PALETTE:
+			o->png.palette = optarg;
+			break;
+		case OPT_FONT_SIZE:
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (end == optarg || *end || errno || optarg[0] == '-' || v < 1 || v > 512) {
+				fprintf(stderr, PROG ": bad --font-size '%s' (want 1..512 pixels)\n", optarg);
+				return 2;
+			}
+			o->png.font_size = (int)v;
+			break;
+		case OPT_FONT_ENGINE:
+			if (kf_replay_parse_engine(optarg, &o->png.engine)) {
+				fprintf(stderr, PROG ": bad --font-engine '%s' (want fontconfig, psf or builtin)\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+		case OPT_HELP:
+			usage(stdout);
+			return 0;
+		default:
+			if (optopt)
+				fprintf(stderr, PROG ": bad option '-%c' (see --help)\n", optopt);
+			else
+				fprintf(stderr, PROG ": bad option '%s' (see --help)\n", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, PROG ": more than one input file given\n");
+		return 2;
+	}
+	if (argc - optind == 1) {
+		if (o->vtproto) {
+			fprintf(stderr, PROG ": --vtproto reads its commands from stdin, not from a file\n");
+			return 2;
+		}
+		o->path = argv[optind];
+	}
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {.cols = 80, .rows = 24, .scrollback = 10000, .format = FORMAT_TEXT};
+	int ret = parse_args(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	if (o.vtproto)
+		return kf_vtproto_run(stdin, stdout, o.cols, o.rows, o.scrollback);
+	return replay_file(&o);
+}

@@ -1,0 +1,113 @@
+/* tests/bench/bench-main.c: feeds a workload file to one terminal core (bench.h) and reports either MB/s
+ * (--time: the median of 5 runs, each on a fresh terminal) or, for callgrind, one pass over a slice
+ * (--slice BYTES) inside feed_all(), which run-core-bench counts with --toggle-collect=feed_all.
+ *
+ * usage: bench-X --cols C --rows R --scrollback N (--time | --slice BYTES) FILE */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+#define CHUNK 65536 /* what the terminal reads from its PTY at a time */
+#define RUNS 5
+/* A timed run stops after this long even if the file is not done (the slow peers take minutes). */
+#define RUN_BUDGET_S 2.0
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Feeds [0, len) in CHUNK pieces; stops early when the budget is spent (budget 0: never). Returns the
+ * number of bytes fed. Not inlined: callgrind counts exactly this function. */
+__attribute__((noinline)) size_t feed_all(void *t, const uint8_t *d, size_t len, double budget);
+__attribute__((noinline)) size_t feed_all(void *t, const uint8_t *d, size_t len, double budget)
+{
+	double t0 = budget > 0 ? now() : 0;
+	size_t i = 0;
+	while (i < len) {
+		size_t n = len - i < CHUNK ? len - i : CHUNK;
+		bench_harness.feed(t, d + i, n);
+		i += n;
+		if (budget > 0 && (i & (CHUNK * 16 - 1)) == 0 && now() - t0 > budget)
+			break;
+	}
+	return i;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+	int cols = 212, rows = 82, sb = 10000;
+	size_t slice = 0;
+	int timed = 0;
+	const char *path = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--cols") && i + 1 < argc)
+			cols = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--rows") && i + 1 < argc)
+			rows = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--scrollback") && i + 1 < argc)
+			sb = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--slice") && i + 1 < argc)
+			slice = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--time"))
+			timed = 1;
+		else
+			path = argv[i];
+	}
+	if (!path || (!timed && !slice)) {
+		fprintf(stderr, "usage: %s [--cols C] [--rows R] [--scrollback N] (--time | --slice BYTES) FILE\n",
+			argv[0]);
+		return 2;
+	}
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	fseek(f, 0, SEEK_END);
+	size_t len = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *d = malloc(len ? len : 1);
+	if (!d || fread(d, 1, len, f) != len) {
+		fprintf(stderr, "%s: cannot read\n", path);
+		return 1;
+	}
+	fclose(f);
+
+	if (!timed) {
+		void *t = bench_harness.create(cols, rows, sb);
+		if (!t)
+			return 1;
+		size_t n = feed_all(t, d, slice < len ? slice : len, 0);
+		bench_harness.destroy(t);
+		printf("%s fed %zu bytes\n", bench_harness.name, n);
+		free(d);
+		return 0;
+	}
+	double mbs[RUNS];
+	for (int r = 0; r < RUNS; r++) {
+		void *t = bench_harness.create(cols, rows, sb);
+		if (!t)
+			return 1;
+		double t0 = now();
+		size_t n = feed_all(t, d, len, RUN_BUDGET_S);
+		double dt = now() - t0;
+		bench_harness.destroy(t);
+		mbs[r] = (double)n / dt / 1e6;
+	}
+	qsort(mbs, RUNS, sizeof(mbs[0]), cmp_double);
+	printf("%.2f\n", mbs[RUNS / 2]);
+	free(d);
+	return 0;
+}

@@ -1,0 +1,94 @@
+/* tests/fuzz/fuzz-core.c: libFuzzer target over the terminal core (vt/ parser + grid/), with resizes.
+ *
+ * Input: the first two bytes pick the initial size; the rest is a byte stream fed to grid_feed in pieces.
+ * The marker "\xff\xfeR" followed by two bytes resizes to (1 + b0 % 200) x (1 + b1 % 80) (0xff/0xfe are
+ * never valid UTF-8, so real streams do not contain the marker by chance). After every piece the whole
+ * public read API is walked (rows, clusters, styles, damage, scrollback, selection), so a corrupted grid
+ * shows up as a sanitizer report here rather than in the renderer. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void on_reply(void *ud, const uint8_t *d, size_t n)
+{
+	volatile uint8_t sink = 0;
+	for (size_t i = 0; i < n; i++)
+		sink ^= d[i];
+	(void)ud, (void)sink;
+}
+
+static void walk(struct grid *g, unsigned seed)
+{
+	int cols = grid_cols(g), rows = grid_rows(g);
+	uint32_t cps[64];
+	for (int y = 0; y < rows; y++) {
+		const struct grid_cell *row = grid_row(g, y);
+		for (int x = 0; x < cols; x++) {
+			size_t n = grid_cell_codepoints(g, &row[x], cps, 64);
+			(void)n;
+			const struct grid_style *st = grid_style(g, row[x].style);
+			if (!st)
+				abort();
+			if (row[x].link)
+				(void)grid_link_uri(g, row[x].link);
+		}
+		int x0, x1;
+		if (grid_row_damage(g, y, &x0, &x1) && (x0 < 0 || x1 > cols || x0 > x1))
+			abort();
+		(void)grid_row_wrapped(g, y);
+	}
+	struct grid_cursor cur;
+	grid_get_cursor(g, &cur);
+	if (cur.x < 0 || cur.x > cols || cur.y < 0 || cur.y >= rows)
+		abort();
+	size_t sb = grid_scrollback_lines(g);
+	if (sb) {
+		int len;
+		(void)grid_scrollback_row(g, seed % sb, &len);
+	}
+	if (seed & 1) {
+		grid_view_scroll(g, (int)(seed % 7) - 3);
+		grid_select_start(g, (int)(seed % (unsigned)cols), (int)(seed % (unsigned)rows),
+				  (enum grid_select_mode)(seed % 3));
+		grid_select_extend(g, (int)((seed >> 3) % (unsigned)cols), (int)((seed >> 5) % (unsigned)rows));
+		size_t len;
+		free(grid_selection_text(g, &len));
+		grid_view_scroll(g, -1000000);
+	}
+	grid_damage_clear(g);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 2)
+		return 0;
+	static const struct grid_callbacks cb = {.reply = on_reply};
+	struct grid_config cfg = {.cols = 1 + data[0] % 120, .rows = 1 + data[1] % 40, .scrollback = 50};
+	struct grid *g = grid_create(&cfg, &cb, NULL);
+	if (!g)
+		return 0;
+	data += 2, size -= 2;
+	unsigned seed = 0;
+	while (size) {
+		const uint8_t *m = memmem(data, size, "\xff\xfeR", 3);
+		size_t n = m ? (size_t)(m - data) : size;
+		/* Feed the piece in two parts so sequences are split across feeds too. */
+		size_t half = n / 2;
+		grid_feed(g, data, half);
+		grid_feed(g, data + half, n - half);
+		walk(g, seed += (unsigned)n);
+		data += n, size -= n;
+		if (size >= 5) {
+			grid_resize(g, 1 + data[3] % 200, 1 + data[4] % 80);
+			walk(g, seed++);
+			data += 5, size -= 5;
+		} else {
+			break;
+		}
+	}
+	grid_destroy(g);
+	return 0;
+}
