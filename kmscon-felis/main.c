@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "grid/grid.h"
 #include "kmscon-felis/config.h"
@@ -57,6 +58,18 @@ static int start_session(struct kf_app *app)
 	};
 	struct kf_session_callbacks cb = {.exited = on_child_exited};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
+}
+
+/* One line at exit with --verbose: what the PTY path cost (tests/bench/run-pty-bench reads it). */
+static void log_stats(struct kf_app *app)
+{
+	struct rusage ru;
+	uint64_t reads, bytes;
+	kf_session_stats(app->session, &reads, &bytes);
+	getrusage(RUSAGE_SELF, &ru);
+	log_info("pty: %llu bytes in %llu reads; cpu user %ld.%06ld s sys %ld.%06ld s", (unsigned long long)bytes,
+		 (unsigned long long)reads, (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
+		 (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec);
 }
 
 static int start_backend(struct kf_app *app)
@@ -117,6 +130,7 @@ int main(int argc, char **argv)
 	}
 
 	stop_backend(&app);
+	log_stats(&app);
 out_session:
 	kf_session_destroy(app.session);
 out_loop:
