@@ -16,6 +16,7 @@
 #include "kmscon-felis/headless.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
+#include "kmscon-felis/notify.h"
 #include "kmscon-felis/session.h"
 
 struct kf_app {
@@ -95,6 +96,8 @@ int main(int argc, char **argv)
 		code = r == -EINVAL ? KF_CONFIG_EXIT_USAGE : EXIT_FAILURE;
 		goto out_config;
 	}
+	/* Before anything is spawned: the child must not inherit NOTIFY_SOCKET (notify.h). */
+	kf_notify_init();
 	/* A child that closes its end must not kill us; write errors come back as EPIPE/EIO instead. */
 	signal(SIGPIPE, SIG_IGN);
 
@@ -105,12 +108,20 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(quit_signals) / sizeof(quit_signals[0]); i++)
 		app.signals[i] = kf_loop_add_signal(app.loop, quit_signals[i], on_quit_signal, &app);
+	/* WatchdogSec=: pinged from a loop timer, so a hung loop gets us restarted. */
+	kf_notify_watchdog_start(app.loop);
 	if (start_session(&app) < 0)
 		goto out_loop;
 	if (start_backend(&app) < 0)
 		goto out_session;
 
+	/* Headless has no frame to wait for; the DRM frame loop sends READY=1 after its first page flip
+	 * (kf_notify_first_frame). */
+	if (app.headless)
+		kf_notify_ready("headless");
+
 	code = kf_loop_run(app.loop);
+	kf_notify_stopping();
 	if (code < 0) {
 		log_err("event loop: %s", strerror(-code));
 		code = EXIT_FAILURE;
@@ -122,6 +133,7 @@ out_session:
 out_loop:
 	kf_loop_destroy(app.loop);
 out_config:
+	kf_notify_finish();
 	kf_config_finish(&app.cfg);
 	return code;
 }
