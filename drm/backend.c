@@ -17,6 +17,8 @@
 #define MAX_CARDS 8
 #define RETRY_NS (1000LL * 1000000)
 #define BUSY_RETRY_NS (20LL * 1000000)
+#define OPEN_RETRY_NS (250LL * 1000000)
+#define OPEN_ATTEMPTS 20
 
 struct drm_backend {
 	struct drm_backend_cfg_view cfg;
@@ -37,9 +39,18 @@ struct drm_backend {
 	uint64_t seq;
 	struct drm_backend_stats stats;
 	bool suspended, blanked;
+	bool creating; /* no outputs_changed callback before drm_backend_create returns */
 	bool waiting_logged; /* "no usable card" said once per wait */
 	int64_t last_activity_ns;
 	int64_t retry_ns; /* try commits again at this time (after EBUSY or a failed modeset); 0 = none */
+	/* Cards whose node could not be opened yet: the kernel announces a card before its driver is done
+	 * registering it (open fails with ENODEV), so we try again a few times. */
+	struct {
+		char syspath[256];
+		unsigned attempts;
+	} later[MAX_CARDS];
+	unsigned n_later;
+	int64_t later_ns;
 };
 
 /* Sentinels in epoll data: anything else is a struct drm_card. */
@@ -131,6 +142,9 @@ static void arm_timer(struct drm_backend *b, int64_t when)
 static void update_timer(struct drm_backend *b)
 {
 	int64_t when = b->retry_ns;
+
+	if (b->n_later && (!when || b->later_ns < when))
+		when = b->later_ns;
 
 #define EARLIER(t) when = (when == 0 || ((t) && (t) < when)) ? (t) : when
 	if (b->dpms_timeout_s && !b->blanked && !b->suspended && b->canvas.pixels)
@@ -299,7 +313,7 @@ static void update_canvas(struct drm_backend *b)
 			out->dirty = true;
 		}
 	}
-	if (b->iface.outputs_changed)
+	if (b->iface.outputs_changed && !b->creating)
 		b->iface.outputs_changed(b->ud);
 }
 
@@ -353,6 +367,67 @@ static void remove_card(struct drm_backend *b, unsigned idx)
 	drm_card_close(card);
 }
 
+static void forget_later(struct drm_backend *b, const char *syspath)
+{
+	for (unsigned i = 0; i < b->n_later; i++) {
+		if (strcmp(b->later[i].syspath, syspath) == 0) {
+			b->later[i] = b->later[--b->n_later];
+			return;
+		}
+	}
+}
+
+static void open_later(struct drm_backend *b, const char *syspath)
+{
+	unsigned i;
+
+	for (i = 0; i < b->n_later; i++)
+		if (strcmp(b->later[i].syspath, syspath) == 0)
+			break;
+	if (i == b->n_later) {
+		if (b->n_later == MAX_CARDS || strlen(syspath) >= sizeof(b->later[0].syspath))
+			return;
+		snprintf(b->later[i].syspath, sizeof(b->later[i].syspath), "%s", syspath);
+		b->later[i].attempts = 0;
+		b->n_later++;
+	}
+	if (++b->later[i].attempts > OPEN_ATTEMPTS) {
+		drm_warn("%s: still cannot open the card; giving up until its next uevent", syspath);
+		b->later[i] = b->later[--b->n_later];
+		return;
+	}
+	b->later_ns = drm_now_ns() + OPEN_RETRY_NS;
+}
+
+static void add_card(struct drm_backend *b, struct udev_device *dev);
+
+/* Tries the cards that could not be opened yet again. */
+static void retry_later(struct drm_backend *b, int64_t now)
+{
+	char paths[MAX_CARDS][256];
+	unsigned n = b->n_later;
+
+	if (!n || now < b->later_ns)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		memcpy(paths[i], b->later[i].syspath, sizeof(paths[i]));
+	for (unsigned i = 0; i < n; i++) {
+		struct udev_device *dev = udev_device_new_from_syspath(b->udev, paths[i]);
+		int err;
+
+		if (!dev || !udev_is_our_card(b, dev)) {
+			forget_later(b, paths[i]);
+		} else {
+			add_card(b, dev);
+			int idx = find_card(b, udev_device_get_devnum(dev));
+			if (idx >= 0)
+				drm_card_scan(b->cards[idx], &err);
+		}
+		udev_device_unref(dev);
+	}
+	update_canvas(b);
+}
+
 static void add_card(struct drm_backend *b, struct udev_device *dev)
 {
 	const char *node = udev_device_get_devnode(dev);
@@ -365,8 +440,14 @@ static void add_card(struct drm_backend *b, struct udev_device *dev)
 		drm_warn("%s: more than %d cards; ignored", node, MAX_CARDS);
 		return;
 	}
-	if (drm_card_open(b, node, devnum, &card) < 0)
+	int ret = drm_card_open(b, node, devnum, &card);
+	if (ret == -ENODEV || ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EBUSY) {
+		open_later(b, udev_device_get_syspath(dev));
 		return;
+	}
+	if (ret < 0)
+		return;
+	forget_later(b, udev_device_get_syspath(dev));
 	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = card};
 	if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, card->fd, &ev) < 0) {
 		drm_err("%s: epoll: %s", node, strerror(errno));
@@ -391,13 +472,15 @@ static void udev_dispatch(struct drm_backend *b)
 		}
 		idx = find_card(b, udev_device_get_devnum(dev));
 		drm_debug("udev: %s %s", action, udev_device_get_sysname(dev));
-		if (strcmp(action, "add") == 0 && idx < 0) {
+		if ((strcmp(action, "add") == 0 || strcmp(action, "change") == 0) && idx < 0) {
 			add_card(b, dev);
 			idx = find_card(b, udev_device_get_devnum(dev));
 			if (idx >= 0)
 				drm_card_scan(b->cards[idx], &err);
-		} else if (strcmp(action, "remove") == 0 && idx >= 0) {
-			remove_card(b, (unsigned)idx);
+		} else if (strcmp(action, "remove") == 0) {
+			forget_later(b, udev_device_get_syspath(dev));
+			if (idx >= 0)
+				remove_card(b, (unsigned)idx);
 		} else if (strcmp(action, "change") == 0 && idx >= 0 && !b->suspended) {
 			changed = drm_card_scan(b->cards[idx], &err);
 			if (changed)
@@ -466,6 +549,7 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 		b->iface = *iface;
 	b->ud = ud;
 	b->last_activity_ns = drm_now_ns();
+	b->creating = true;
 	b->timerfd = -1;
 	b->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (b->epfd < 0) {
@@ -489,6 +573,7 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 	if (ret < 0)
 		goto err;
 	update_canvas(b);
+	b->creating = false;
 	kick(b);
 	update_timer(b);
 	*out = b;
@@ -559,6 +644,7 @@ static void on_timer(struct drm_backend *b)
 	if (read(b->timerfd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
 		drm_debug("timerfd: %s", strerror(errno));
 	b->armed_ns = 0;
+	retry_later(b, now);
 	watchdog(b, now);
 	dpms_check(b, now);
 	kick(b);

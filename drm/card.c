@@ -91,7 +91,8 @@ int drm_card_open(struct drm_backend *b, const char *path, dev_t devnum, struct 
 	card->fd = drm_backend_open_device(b, path);
 	if (card->fd < 0) {
 		ret = card->fd;
-		drm_err("%s: cannot open: %s", path, strerror(-ret));
+		/* ENODEV right after a hotplug is normal: the caller tries again. */
+		drm_log(ret == -ENODEV || ret == -ENOENT ? 6 : 3, "%s: cannot open: %s", path, strerror(-ret));
 		goto err_free;
 	}
 	if (drmGetCap(card->fd, DRM_CAP_DUMB_BUFFER, &cap) < 0 || !cap) {
@@ -272,6 +273,20 @@ static bool scan_connector(struct drm_card *card, uint32_t id, int *err)
 	return changed;
 }
 
+/* Whether the mode we would choose now is still the one shown (a monitor or a virtual display may change its
+ * preferred mode while connected). */
+static bool mode_still_chosen(const struct drm_card *card, const drmModeConnector *conn,
+			      const drmModeModeInfo *shown)
+{
+	const struct drm_backend_cfg_view *cfg = drm_backend_cfg(card->b);
+	int mi = drm_mode_choose(conn->modes, conn->count_modes, cfg->mode_width, cfg->mode_height);
+
+	if (mi < 0)
+		return true; /* keep what works */
+	return conn->modes[mi].hdisplay == shown->hdisplay && conn->modes[mi].vdisplay == shown->vdisplay &&
+	       conn->modes[mi].clock == shown->clock;
+}
+
 bool drm_card_scan(struct drm_card *card, int *err)
 {
 	drmModeRes *res = drmModeGetResources(card->fd);
@@ -284,15 +299,17 @@ bool drm_card_scan(struct drm_card *card, int *err)
 	}
 	/* Drop outputs that went away first, so that new ones can take their CRTCs. */
 	for (unsigned i = 0; i < card->n_outputs;) {
-		drmModeConnector *conn = drmModeGetConnector(card->fd, card->outputs[i]->conn_id);
+		struct drm_output *out = card->outputs[i];
+		drmModeConnector *conn = drmModeGetConnector(card->fd, out->conn_id);
 		bool keep = conn && conn->connection == DRM_MODE_CONNECTED;
+		bool same_mode = keep && mode_still_chosen(card, conn, &out->mode);
 
 		drmModeFreeConnector(conn);
-		if (keep) {
+		if (keep && same_mode) {
 			i++;
 			continue;
 		}
-		drm_info("%s: disconnected", card->outputs[i]->name);
+		drm_info("%s: %s", out->name, keep ? "mode changed" : "disconnected");
 		drm_output_destroy(card->outputs[i]);
 		card->outputs[i] = card->outputs[--card->n_outputs];
 		changed = true;

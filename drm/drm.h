@@ -43,7 +43,8 @@ struct drm_backend_iface {
 	/* Takes back an fd from open_device. NULL: close(2). */
 	void (*close_device)(int fd, void *ud);
 	/* The set of outputs or the canvas size changed (hotplug, card added or removed, resume): read the size
-	 * again with drm_backend_get_canvas and repaint all of it. Called from dispatch or resume. May be NULL. */
+	 * again with drm_backend_get_canvas and repaint all of it. Called from dispatch or resume, never from
+	 * drm_backend_create. May be NULL. */
 	void (*outputs_changed)(void *ud);
 	/* An output became able to take a frame (a flip completed or the pacing delay passed). The program's next
 	 * pre-sleep hook should render if damaged. May be NULL. */

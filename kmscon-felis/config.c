@@ -100,6 +100,8 @@ const struct opt kf_opts[] = {
 	DIMS("size", size, 0, "80x24", "COLSxROWS", "Grid size of the headless backend", "132x43"),
 	STR("dump-screen", 0, dump_screen, "", "FILE",
 	    "Headless: write the final screen to FILE in the replay text format", "/tmp/screen.txt"),
+	STR("input-fifo", 0, input_fifo, "", "PATH",
+	    "Headless, testing aid: bytes written to the FIFO at PATH are typed as keystrokes", "/tmp/keys"),
 
 	SECTION("Session"),
 	{.name = "login", .short_name = 'l', .type = OPT_LOGIN, .def = "/bin/login -p",

@@ -118,6 +118,7 @@ struct kf_config {
 	enum kf_backend backend; /* --backend=drm|headless */
 	struct kf_size size; /* --size COLSxROWS, headless grid size (default 80x24) */
 	char *dump_screen; /* --dump-screen FILE: headless, write the final screen in the replay text format */
+	char *input_fifo; /* --input-fifo PATH: headless testing aid, bytes from the FIFO go the keystroke path */
 
 	/* --- session (issue 3) --- */
 	char **login_argv; /* NULL-terminated, never empty: --login -- ARGV..., or "login=..." in the file;

@@ -458,5 +458,7 @@ int kf_loop_run(struct kf_loop *loop)
 		if (r < 0)
 			return r;
 	}
+	/* Cleared on the way out, so the loop can be run again (a quit before the run still counts). */
+	loop->quit = false;
 	return loop->quit_code;
 }

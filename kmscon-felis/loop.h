@@ -54,12 +54,12 @@ struct kf_loop *kf_loop_create(void);
  * signal mask. Does not close fds given to kf_loop_add_fd. Accepts NULL. */
 void kf_loop_destroy(struct kf_loop *loop);
 
-/* Runs iterations until kf_loop_quit(). Returns the code given to kf_loop_quit, or -errno on failure of
- * epoll_wait. */
+/* Runs iterations until kf_loop_quit() (also one called before the run), then clears the quit request so
+ * the loop can run again. Returns the code given to kf_loop_quit, or -errno on failure of epoll_wait. */
 int kf_loop_run(struct kf_loop *loop);
 /* One iteration; timeout_ms < 0 waits for an event. Returns 0 or -errno. */
 int kf_loop_dispatch(struct kf_loop *loop, int timeout_ms);
-/* Makes kf_loop_run return code after the current iteration. */
+/* Makes kf_loop_run return code after the current iteration; the first request wins. */
 void kf_loop_quit(struct kf_loop *loop, int code);
 bool kf_loop_quitting(const struct kf_loop *loop);
 

@@ -1,10 +1,127 @@
-/* kmscon-felis/main.c: placeholder entry point until the session issue (3) lands. */
-#include <stdio.h>
+/* kmscon-felis/main.c: the program entry.
+ *
+ * Start-up is a straight line: parse the configuration, create the loop, the session (login on a PTY, grid),
+ * then the backend that shows it (DRM + seat + input on a console, nothing when headless), run the loop, and
+ * tear down in reverse order. Each backend adds its own create/destroy pair to struct kf_app and one case to
+ * start_backend()/stop_backend().
+ */
+#define LOG_TAG "main"
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "kf-config.h"
+#include "grid/grid.h"
+#include "kmscon-felis/config.h"
+#include "kmscon-felis/headless.h"
+#include "kmscon-felis/log.h"
+#include "kmscon-felis/loop.h"
+#include "kmscon-felis/session.h"
 
-int main(void)
+struct kf_app {
+	struct kf_config cfg;
+	struct kf_loop *loop;
+	struct kf_session *session;
+	struct kf_source *signals[3];
+	struct kf_headless *headless; /* --backend=headless */
+};
+
+static void on_quit_signal(void *ud, int signo)
 {
-	printf("kmscon-felis %s\n", KF_VERSION);
-	return 0;
+	struct kf_app *app = ud;
+	log_info("signal %d: shutting down", signo);
+	kf_loop_quit(app->loop, 0);
+}
+
+static void on_child_exited(void *ud, int code)
+{
+	struct kf_app *app = ud;
+	kf_loop_quit(app->loop, code);
+}
+
+static int start_session(struct kf_app *app)
+{
+	const struct kf_config *c = &app->cfg;
+	bool headless = c->backend == KF_BACKEND_HEADLESS;
+	struct kf_session_config sc = {
+		.argv = (const char *const *)c->login_argv,
+		.term = c->term,
+		.seat = c->seat,
+		.reset_env = c->reset_env,
+		/* Headless there is nobody to log in again: the program ends with its child. */
+		.respawn = !c->oneshot && !headless,
+		.write_queue_max = c->write_queue_size,
+		.scrollback = c->sb_size,
+		.cols = headless ? (int)c->size.w : 80,
+		.rows = headless ? (int)c->size.h : 24,
+	};
+	struct kf_session_callbacks cb = {.exited = on_child_exited};
+	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
+}
+
+static int start_backend(struct kf_app *app)
+{
+	switch (app->cfg.backend) {
+	case KF_BACKEND_HEADLESS:
+		return kf_headless_create(app->loop, app->session, app->cfg.input_fifo, &app->headless);
+	case KF_BACKEND_DRM:
+		break;
+	}
+	log_err("the DRM backend is not available in this build yet; use --backend=headless");
+	return -ENOTSUP;
+}
+
+static void stop_backend(struct kf_app *app)
+{
+	if (app->headless && app->cfg.dump_screen && app->cfg.dump_screen[0])
+		kf_headless_dump_file(kf_session_grid(app->session), app->cfg.dump_screen);
+	kf_headless_destroy(app->headless);
+	app->headless = NULL;
+}
+
+int main(int argc, char **argv)
+{
+	static const int quit_signals[] = {SIGTERM, SIGINT, SIGHUP};
+	struct kf_app app = {0};
+	int code = EXIT_FAILURE;
+
+	kf_log_init();
+	int r = kf_config_parse(&app.cfg, argc, argv);
+	if (r == KF_CONFIG_EXIT) {
+		code = EXIT_SUCCESS;
+		goto out_config;
+	}
+	if (r < 0) {
+		code = r == -EINVAL ? KF_CONFIG_EXIT_USAGE : EXIT_FAILURE;
+		goto out_config;
+	}
+	/* A child that closes its end must not kill us; write errors come back as EPIPE/EIO instead. */
+	signal(SIGPIPE, SIG_IGN);
+
+	app.loop = kf_loop_create();
+	if (!app.loop) {
+		log_err("cannot create the event loop: %s", strerror(errno));
+		goto out_config;
+	}
+	for (size_t i = 0; i < sizeof(quit_signals) / sizeof(quit_signals[0]); i++)
+		app.signals[i] = kf_loop_add_signal(app.loop, quit_signals[i], on_quit_signal, &app);
+	if (start_session(&app) < 0)
+		goto out_loop;
+	if (start_backend(&app) < 0)
+		goto out_session;
+
+	code = kf_loop_run(app.loop);
+	if (code < 0) {
+		log_err("event loop: %s", strerror(-code));
+		code = EXIT_FAILURE;
+	}
+
+	stop_backend(&app);
+out_session:
+	kf_session_destroy(app.session);
+out_loop:
+	kf_loop_destroy(app.loop);
+out_config:
+	kf_config_finish(&app.cfg);
+	return code;
 }

@@ -88,6 +88,29 @@ static void fill_rect(struct strip *o, int x, int y, int w, int h, uint32_t c)
 	}
 }
 
+/* Premultiplied colour over the destination: out = src + dst * (1 - a). */
+static void blit_color_row(uint32_t *p, const uint32_t *m, int w)
+{
+	for (int i = 0; i < w; i++) {
+		uint32_t sp = m[i];
+		unsigned a = sp >> 24;
+		if (a == 255) {
+			p[i] = sp & 0xffffff;
+		} else if (a) {
+			uint32_t d = blend(p[i], 0, a);
+			uint32_t rb = (d & 0xff00ff) + (sp & 0xff00ff);
+			uint32_t gg = (d & 0xff00) + (sp & 0xff00);
+			if (rb & 0x1000000)
+				rb |= 0xff0000;
+			if (rb & 0x100)
+				rb |= 0xff;
+			if (gg & 0x10000)
+				gg |= 0xff00;
+			p[i] = (rb & 0xff00ff) | (gg & 0xff00);
+		}
+	}
+}
+
 static void blit(struct strip *o, int x, const struct kf_glyph *g, uint32_t fg)
 {
 	if (g->kind == KF_GLYPH_ALPHA) {
@@ -105,29 +128,8 @@ static void blit(struct strip *o, int x, const struct kf_glyph *g, uint32_t fg)
 		}
 	} else if (g->kind == KF_GLYPH_COLOR) {
 		const uint32_t *m = g->data;
-		for (int y = g->y0; y < g->y1; y++) {
-			uint32_t *p = o->px + (size_t)y * o->pitch + x;
-			const uint32_t *mr = m + (size_t)y * g->w;
-			for (int i = 0; i < g->w; i++) {
-				uint32_t sp = mr[i];
-				unsigned a = sp >> 24;
-				if (a == 255) {
-					p[i] = sp & 0xffffff;
-				} else if (a) {
-					/* premultiplied: out = src + dst * (1 - a) */
-					uint32_t d = blend(p[i], 0, a);
-					uint32_t rb = (d & 0xff00ff) + (sp & 0xff00ff);
-					uint32_t gg = (d & 0xff00) + (sp & 0xff00);
-					if (rb & 0x1000000)
-						rb |= 0xff0000;
-					if (rb & 0x100)
-						rb |= 0xff;
-					if (gg & 0x10000)
-						gg |= 0xff00;
-					p[i] = (rb & 0xff00ff) | (gg & 0xff00);
-				}
-			}
-		}
+		for (int y = g->y0; y < g->y1; y++)
+			blit_color_row(o->px + (size_t)y * o->pitch + x, m + (size_t)y * g->w, g->w);
 	}
 }
 
@@ -210,13 +212,52 @@ static bool cursor_here(const struct kf_render *r, const struct kf_render_source
 	return c->visible && c->y == y && c->x >= x && c->x < x + cells && (!c->blink || r->blink_on);
 }
 
-/* Paints one cell (or a wide pair) at strip x. */
-static void paint_cell(struct kf_render *r, const struct kf_render_source *s, struct strip *o, int x, int col,
-		       int y, const struct grid_cell *c, int cells)
+static const uint32_t *lut_for(struct kf_render *r, uint32_t fg, uint32_t bg)
 {
-	const struct grid_style *st = s->style ? s->style(s->ud, c->style) : NULL;
-	struct look l;
-	resolve(r, s, st, c->flags & GRID_CELL_SELECTED, &l);
+	unsigned h = (fg * 2654435761u ^ bg * 40503u) >> 28;
+	if (!r->lut[h].valid || r->lut[h].fg != fg || r->lut[h].bg != bg) {
+		for (unsigned a = 1; a < 255; a++)
+			r->lut[h].c[a] = blend(bg, fg, a);
+		r->lut[h].c[0] = bg;
+		r->lut[h].c[255] = fg;
+		r->lut[h].fg = fg;
+		r->lut[h].bg = bg;
+		r->lut[h].valid = true;
+	}
+	return r->lut[h].c;
+}
+
+/* Background and the first glyph in one pass, blending against the known background: the target is
+ * written once and never read (dumb buffers may be write-combined, where reads are very slow). */
+static void compose(struct kf_render *r, struct strip *o, int x, int w, int h, const struct kf_glyph *g,
+		    uint32_t fg, uint32_t bg)
+{
+	if (!g || g->kind == KF_GLYPH_EMPTY) {
+		fill_rect(o, x, 0, w, h, bg);
+		return;
+	}
+	fill_rect(o, x, 0, w, g->y0, bg);
+	fill_rect(o, x, g->y1, w, h - g->y1, bg);
+	const uint32_t *lut = g->kind == KF_GLYPH_ALPHA ? lut_for(r, fg, bg) : NULL;
+	for (int y = g->y0; y < g->y1; y++) {
+		uint32_t *p = o->px + (size_t)y * o->pitch + x;
+		if (g->kind == KF_GLYPH_ALPHA) {
+			const uint8_t *m = (const uint8_t *)g->data + (size_t)y * g->w;
+			for (int i = 0; i < w; i++)
+				p[i] = lut[m[i]];
+		} else {
+			const uint32_t *m = (const uint32_t *)g->data + (size_t)y * g->w;
+			for (int i = 0; i < w; i++)
+				p[i] = bg;
+			blit_color_row(p, m, w);
+		}
+	}
+}
+
+/* Paints one cell (or a wide pair) at strip x with its resolved look l. */
+static void paint_cell(struct kf_render *r, const struct kf_render_source *s, struct strip *o, int x, int col,
+		       int y, const struct grid_cell *c, int cells, struct look l)
+{
 	int w = cells * r->cell_w;
 	bool cur = cursor_here(r, s, col, y, cells);
 	const uint32_t *pal = s->palette ? s->palette : r->palette;
@@ -228,10 +269,10 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 		if (l.ul == t)
 			l.ul = l.fg;
 	}
-	fill_rect(o, x, 0, w, r->cell_h, l.bg);
+	uint32_t cps[8];
+	size_t n = 0;
 	if (!l.hide_glyph && c->cp) {
-		uint32_t cps[8];
-		size_t n = 1;
+		n = 1;
 		cps[0] = c->cp;
 		if (s->codepoints)
 			n = s->codepoints(s->ud, c, cps, 8);
@@ -239,13 +280,14 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 			cps[0] = 0xfffd;
 		if (n > 8)
 			n = 8;
-		for (size_t i = 0; i < n; i++) {
-			if (i && !is_mark(cps[i]))
-				continue;
-			const struct kf_glyph *g = kf_render_glyph(r, cps[i], l.glyph_style, cells);
-			if (!i || !g->missing) /* a mark the fonts lack is dropped, not boxed */
-				blit(o, x, g, l.fg);
-		}
+	}
+	compose(r, o, x, w, r->cell_h, n ? kf_render_glyph(r, cps[0], l.glyph_style, cells) : NULL, l.fg, l.bg);
+	for (size_t i = 1; i < n; i++) {
+		if (!is_mark(cps[i]))
+			continue;
+		const struct kf_glyph *g = kf_render_glyph(r, cps[i], l.glyph_style, cells);
+		if (!g->missing) /* a mark the fonts lack is dropped, not boxed */
+			blit(o, x, g, l.fg);
 	}
 	if (!l.hide_glyph) {
 		int absx = col * r->cell_w;
@@ -302,21 +344,25 @@ static void paint_span(struct kf_render *r, const struct kf_render_source *s, st
 		       int x1)
 {
 	const struct grid_cell *row = s->row(s->ud, y);
+	/* runs of cells share a style: resolve it once per run */
+	int last_style = -1, last_sel = -1;
+	struct look l = {0};
 	for (int x = x0; x < x1;) {
-		const struct grid_cell *c = &row[x];
-		int cells = c->width == 2 && x + 1 < s->cols && row[x + 1].width == 0 ? 2 : 1;
-		static const struct grid_cell blank = {0, 0, 0, 1, 0};
-		if (c->width == 0 && !(x > 0 && row[x - 1].width == 2)) {
-			/* an orphaned right half: show it blank with its own colours */
-			struct grid_cell b = *c;
-			b.cp = 0;
-			b.width = 1;
-			paint_cell(r, s, o, (x - x0) * r->cell_w, x, y, &b, 1);
-		} else if (c->width == 0) {
-			paint_cell(r, s, o, (x - x0) * r->cell_w, x, y, &blank, 1);
-		} else {
-			paint_cell(r, s, o, (x - x0) * r->cell_w, x, y, c, cells);
+		struct grid_cell c = row[x];
+		int cells = c.width == 2 && x + 1 < s->cols && row[x + 1].width == 0 ? 2 : 1;
+		if (c.width == 0) {
+			/* an orphaned right half (or a span starting on one): a blank in its own colours */
+			c.cp = 0;
+			c.width = 1;
 		}
+		int sel = !!(c.flags & GRID_CELL_SELECTED);
+		if (c.style != last_style || sel != last_sel) {
+			resolve(r, s, s->style ? s->style(s->ud, c.style) : NULL, sel, &l);
+			last_style = c.style;
+			last_sel = sel;
+		}
+		paint_cell(r, s, o, (x - x0) * r->cell_w, x, y, row[x].width == 0 ? &c : &row[x],
+			   cells, l);
 		x += cells;
 	}
 }

@@ -91,6 +91,13 @@ struct kf_render {
 	bool pointer_visible;
 	int pointer_x, pointer_y;
 
+	/* Blend tables: coverage -> colour for recent (fg, bg) pairs, so glyph pixels are one table load. */
+	struct {
+		bool valid;
+		uint32_t fg, bg;
+		uint32_t c[256];
+	} lut[16];
+
 	uint32_t *scratch; /* strip for clipped or RGB565 painting; grows only */
 	size_t scratch_len;
 

@@ -1,0 +1,35 @@
+/* kmscon-felis/headless.h: the display-less backend (--backend=headless).
+ *
+ * The session runs exactly as on the console (PTY, parser, grid, replies), with no display and no input
+ * devices. Tests and benchmarks drive it; when it ends, the screen can be written in the text format of
+ * kmscon-felis-replay (kf_headless_dump_text).
+ *
+ * Testing aid: --input-fifo PATH. Bytes written to that FIFO take the keystroke path (kf_session_write), in
+ * order, with back-pressure: while the write queue towards the child is nearly full the FIFO is not read, so
+ * a writer may push any amount without the program's memory growing.
+ */
+#ifndef KF_HEADLESS_H
+#define KF_HEADLESS_H
+
+#include <stdio.h>
+
+struct kf_loop;
+struct kf_session;
+struct grid;
+
+struct kf_headless;
+
+/* input_fifo may be NULL (no input at all). loop and session are not owned and must outlive the backend.
+ * Returns 0 and *out, or -errno (logged). */
+int kf_headless_create(struct kf_loop *loop, struct kf_session *session, const char *input_fifo,
+		       struct kf_headless **out);
+/* Accepts NULL. */
+void kf_headless_destroy(struct kf_headless *h);
+
+/* Writes the screen as kmscon-felis-replay --format=text does: exactly rows lines, each row's characters
+ * (a wide character once, a cluster whole), trailing blanks trimmed. Returns 0 or -errno. */
+int kf_headless_dump_text(const struct grid *g, FILE *out);
+/* The same into the file at path (created or truncated). Returns 0 or -errno (logged). */
+int kf_headless_dump_file(const struct grid *g, const char *path);
+
+#endif

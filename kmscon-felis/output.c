@@ -1,0 +1,301 @@
+/* kmscon-felis/output.c: the display output and the frame loop; see output.h. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOG_TAG "output"
+#include "kmscon-felis/log.h"
+
+#include "drm/drm.h"
+#include "grid/grid.h"
+#include "kmscon-felis/loop.h"
+#include "kmscon-felis/output.h"
+#include "kmscon-felis/render/render.h"
+
+/* How long synchronized output (DECSET 2026) may hold a frame. */
+#define SYNC_TIMEOUT_NS (150ull * 1000000)
+#define MAX_RECTS 16
+
+struct kf_output {
+	struct kf_loop *loop;
+	struct kf_render *render;
+	struct drm_backend *drm;
+	struct kf_source *drm_src, *sigusr1;
+	struct kf_hook *hook;
+	struct kf_timer *sync_timer;
+	struct kf_output_config cfg;
+	char *seat;
+	struct kf_output_callbacks cb;
+	void *ud;
+
+	struct grid *grid;                /* not owned */
+	struct kf_render_damage damage;   /* this frame's cells, sized to the grid */
+	bool full;                        /* the next frame repaints everything (new canvas, new grid) */
+	bool requested;                   /* something outside the grid's damage changed */
+	uint64_t sync_since_ns;           /* when the current 2026 hold started; 0 = not holding */
+	uint64_t frames;                  /* frames rendered */
+};
+
+static void drm_log_handler(int prio, const char *fmt, va_list ap)
+{
+	enum kf_log_level level = prio <= 3 ? KF_LOG_ERR : (enum kf_log_level)prio;
+
+	if (level > kf_log_get_level())
+		return;
+	kf_log_vmsg(level, "drm", "drm", 0, fmt, ap);
+}
+
+static int open_device(const char *path, void *ud)
+{
+	struct kf_output *o = ud;
+
+	return o->cfg.open_device(path, o->cfg.device_ud);
+}
+
+static void close_device(int fd, void *ud)
+{
+	struct kf_output *o = ud;
+
+	o->cfg.close_device(fd, o->cfg.device_ud);
+}
+
+void kf_output_get_size(const struct kf_output *o, int *cols, int *rows)
+{
+	struct drm_canvas c;
+	int cw, ch;
+
+	drm_backend_get_canvas(o->drm, &c);
+	kf_render_cell_size(o->render, &cw, &ch);
+	*cols = cw > 0 ? (int)c.width / cw : 0;
+	*rows = ch > 0 ? (int)c.height / ch : 0;
+}
+
+static void on_outputs_changed(void *ud)
+{
+	struct kf_output *o = ud;
+	int cols, rows, cw, ch;
+
+	kf_output_get_size(o, &cols, &rows);
+	kf_render_cell_size(o->render, &cw, &ch);
+	log_info("display %dx%d cells of %dx%d pixels", cols, rows, cw, ch);
+	o->full = true;
+	if (cols > 0 && rows > 0 && o->cb.resize)
+		o->cb.resize(o->ud, cols, rows, cw, ch);
+}
+
+static void on_drm(void *ud, int fd, uint32_t events)
+{
+	struct kf_output *o = ud;
+	int ret = drm_backend_dispatch(o->drm);
+
+	if (ret < 0)
+		log_err("drm dispatch: %s", strerror(-ret));
+}
+
+static void on_sync_timeout(void *ud, struct kf_timer *t)
+{
+	/* Nothing to do: the wake-up runs the prepare hook, which sees that the hold expired. */
+}
+
+static void on_sigusr1(void *ud, int signo)
+{
+	kf_output_log_stats(ud);
+}
+
+/* True while DECSET 2026 holds the frame; arms the timer that ends the hold. */
+static bool sync_hold(struct kf_output *o)
+{
+	struct grid_modes m;
+	uint64_t now;
+
+	grid_get_modes(o->grid, &m);
+	if (!m.synchronized) {
+		if (o->sync_since_ns) {
+			o->sync_since_ns = 0;
+			kf_timer_disarm(o->sync_timer);
+		}
+		return false;
+	}
+	now = kf_loop_now_ns();
+	if (!o->sync_since_ns) {
+		o->sync_since_ns = now;
+		kf_timer_arm(o->sync_timer, SYNC_TIMEOUT_NS, 0);
+		return true;
+	}
+	if (now - o->sync_since_ns < SYNC_TIMEOUT_NS)
+		return true;
+	/* The application did not end its update in time: show what there is, then hold again. */
+	o->sync_since_ns = 0;
+	return false;
+}
+
+static int ensure_damage(struct kf_output *o, int cols, int rows)
+{
+	if (o->damage.cols == cols && o->damage.rows == rows)
+		return 0;
+	kf_render_damage_finish(&o->damage);
+	memset(&o->damage, 0, sizeof(o->damage));
+	o->full = true;
+	return kf_render_damage_init(&o->damage, cols, rows);
+}
+
+static void render_frame(struct kf_output *o, const struct drm_canvas *c)
+{
+	struct kf_render_source src;
+	struct kf_render_rect rects[MAX_RECTS];
+	struct drm_box boxes[MAX_RECTS];
+	struct kf_render_target t = {c->pixels, (int)c->width, (int)c->height, (int)c->stride,
+				     KF_RENDER_XRGB8888};
+	int n;
+
+	kf_render_source_from_grid(&src, o->grid);
+	if (ensure_damage(o, src.cols, src.rows) < 0)
+		return;
+	kf_render_damage_clear(&o->damage);
+	kf_render_collect_damage(o->render, &src, &o->damage);
+	grid_damage_clear(o->grid);
+	if (o->full)
+		n = kf_render_paint_full(o->render, &src, &t, rects, MAX_RECTS);
+	else if (kf_render_damage_empty(&o->damage))
+		n = 0;
+	else
+		n = kf_render_paint(o->render, &src, &o->damage, &t, rects, MAX_RECTS);
+	if (n < 0) {
+		log_err("render: %s", strerror(-n));
+		n = 0;
+	}
+	for (int i = 0; i < n; i++)
+		boxes[i] = (struct drm_box){rects[i].x, rects[i].y, rects[i].w, rects[i].h};
+	if (n > 0 || o->full)
+		drm_backend_present(o->drm, boxes, (size_t)n, o->full);
+	o->full = false;
+	o->requested = false;
+	o->frames++;
+}
+
+/* The frame loop: runs before the loop sleeps, after everything that woke it was handled. */
+static void on_prepare(void *ud)
+{
+	struct kf_output *o = ud;
+	struct drm_canvas c;
+
+	if (!o->grid || !(o->full || o->requested || grid_is_damaged(o->grid)))
+		return;
+	/* A flip in flight, or too early for the next refresh: the flip event or drm/'s timer wakes us. */
+	if (!drm_backend_can_render(o->drm))
+		return;
+	if (sync_hold(o))
+		return;
+	drm_backend_get_canvas(o->drm, &c);
+	if (c.pixels)
+		render_frame(o, &c);
+}
+
+int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struct kf_output_config *cfg,
+		     const struct kf_output_callbacks *cb, void *ud, struct kf_output **out)
+{
+	struct kf_output *o = calloc(1, sizeof(*o));
+	struct drm_backend_config dc = {0};
+	struct drm_backend_iface di = {.outputs_changed = on_outputs_changed};
+	int ret = -ENOMEM;
+
+	if (!o)
+		return -ENOMEM;
+	o->loop = loop;
+	o->render = render;
+	o->cfg = *cfg;
+	if (cb)
+		o->cb = *cb;
+	o->ud = ud;
+	o->full = true;
+	if (cfg->seat && !(o->seat = strdup(cfg->seat)))
+		goto err;
+	drm_set_log_handler(drm_log_handler);
+	if (cfg->open_device && cfg->close_device) {
+		di.open_device = open_device;
+		di.close_device = close_device;
+	}
+	dc.mode_width = cfg->mode_width;
+	dc.mode_height = cfg->mode_height;
+	dc.dpms_timeout_s = cfg->dpms_timeout;
+	dc.force_legacy = cfg->legacy;
+	dc.seat = o->seat;
+	ret = drm_backend_create(&o->drm, &dc, &di, o);
+	if (ret < 0) {
+		log_err("cannot start the display: %s", strerror(-ret));
+		goto err;
+	}
+	o->drm_src = kf_loop_add_fd(loop, drm_backend_get_fd(o->drm), EPOLLIN, KF_PRIO_FLIP, on_drm, o);
+	o->hook = kf_loop_add_prepare(loop, on_prepare, o);
+	o->sync_timer = kf_loop_add_timer(loop, on_sync_timeout, o);
+	o->sigusr1 = kf_loop_add_signal(loop, SIGUSR1, on_sigusr1, o);
+	if (!o->drm_src || !o->hook || !o->sync_timer || !o->sigusr1) {
+		ret = errno ? -errno : -ENOMEM;
+		log_err("cannot add the display to the event loop: %s", strerror(-ret));
+		goto err;
+	}
+	*out = o;
+	return 0;
+err:
+	kf_output_destroy(o);
+	return ret;
+}
+
+void kf_output_destroy(struct kf_output *o)
+{
+	if (!o)
+		return;
+	if (o->drm)
+		kf_output_log_stats(o);
+	kf_source_remove(o->sigusr1);
+	kf_timer_remove(o->sync_timer);
+	kf_hook_remove(o->hook);
+	kf_source_remove(o->drm_src);
+	drm_backend_destroy(o->drm);
+	kf_render_damage_finish(&o->damage);
+	free(o->seat);
+	free(o);
+}
+
+void kf_output_set_grid(struct kf_output *o, struct grid *g)
+{
+	o->grid = g;
+	o->full = true;
+}
+
+void kf_output_request_frame(struct kf_output *o, bool all)
+{
+	o->requested = true;
+	o->full |= all;
+}
+
+void kf_output_notify_input(struct kf_output *o)
+{
+	drm_backend_notify_input(o->drm);
+}
+
+void kf_output_suspend(struct kf_output *o)
+{
+	drm_backend_suspend(o->drm);
+}
+
+void kf_output_resume(struct kf_output *o)
+{
+	drm_backend_resume(o->drm);
+	o->full = true;
+}
+
+void kf_output_log_stats(const struct kf_output *o)
+{
+	struct drm_backend_stats s;
+
+	drm_backend_get_stats(o->drm, &s);
+	log_notice("frames: rendered=%llu presents=%llu commits=%llu flips=%llu modesets=%llu watchdog=%llu "
+		   "fast_flips=%llu pixels_copied=%llu outputs=%u cards=%u refresh_mhz=%u%s",
+		   (unsigned long long)o->frames, (unsigned long long)s.presents, (unsigned long long)s.commits,
+		   (unsigned long long)s.flips, (unsigned long long)s.modesets,
+		   (unsigned long long)s.watchdog_fires, (unsigned long long)s.fast_flips,
+		   (unsigned long long)s.pixels_copied, s.outputs, s.cards, s.refresh_mhz,
+		   s.legacy ? " legacy" : "");
+}

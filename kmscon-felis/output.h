@@ -1,0 +1,67 @@
+/* kmscon-felis/output.h: the display output and the frame loop (--backend=drm).
+ *
+ * Wires drm/ (one canvas shown on every connected connector), the renderer and the grid on the event loop:
+ *  - output from the child only marks grid damage; a prepare hook renders once per loop iteration, and only
+ *    when something is damaged and an output can take a frame (no flip in flight, at most one per refresh);
+ *  - a page-flip event wakes the loop, and the hook renders again if damage came in meanwhile; under a flood the
+ *    loop keeps draining the PTY and a frame is shown once per refresh;
+ *  - synchronized output (DECSET 2026) holds the frame until it ends or 150 ms pass;
+ *  - the canvas keeps the whole picture, so a frame paints only the damaged cells; drm/ copies the union of
+ *    damage over each scan-out buffer's age from it.
+ * The grid size follows the canvas (the smallest connected display): the resize callback tells the session.
+ */
+#ifndef KF_OUTPUT_H
+#define KF_OUTPUT_H
+
+#include <stdbool.h>
+
+struct kf_loop;
+struct kf_render;
+struct grid;
+struct kf_output;
+
+struct kf_output_config {
+	unsigned mode_width, mode_height; /* --mode WxH; 0x0: the preferred mode */
+	unsigned dpms_timeout;            /* --dpms-timeout seconds; 0 = never */
+	const char *seat;                 /* udev seat of the cards; NULL = seat0. Copied. */
+	bool legacy;                      /* force the legacy KMS API (KMSCON_FELIS_DRM_LEGACY=1 does too) */
+	/* Device access through the seat (libseat): returns an fd or -errno; NULL = open(2)/close(2). */
+	int (*open_device)(const char *path, void *ud);
+	void (*close_device)(int fd, void *ud);
+	void *device_ud;
+};
+
+struct kf_output_callbacks {
+	/* The display size changed (hotplug, first display found): cols x rows cells of cell_w x cell_h pixels fit.
+	 * The session resizes its grid; the output then repaints everything. May be NULL. */
+	void (*resize)(void *ud, int cols, int rows, int cell_w, int cell_h);
+};
+
+/* Starts the DRM backend and the frame loop on loop. render is not owned and must outlive the output. cfg and
+ * cb are copied. No display is not an error (it waits for one through udev); an unsupported --mode is
+ * (-EINVAL, logged with the modes available). Returns 0 and *out, or -errno. */
+int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struct kf_output_config *cfg,
+		     const struct kf_output_callbacks *cb, void *ud, struct kf_output **out);
+/* Accepts NULL. Logs the frame counters at info level. */
+void kf_output_destroy(struct kf_output *o);
+
+/* The grid to show (not owned; NULL detaches). The next frame repaints everything. */
+void kf_output_set_grid(struct kf_output *o, struct grid *g);
+/* Cells that fit on the display now; 0x0 while there is none. */
+void kf_output_get_size(const struct kf_output *o, int *cols, int *rows);
+/* Something outside the grid's damage changed (blink phase, pointer, palette, zoom): render at the next
+ * opportunity. all: repaint everything. */
+void kf_output_request_frame(struct kf_output *o, bool all);
+
+/* Input activity: resets the DPMS timer and wakes a blanked display. Cheap: call it on every input event. */
+void kf_output_notify_input(struct kf_output *o);
+/* The seat took the display away / gave it back (VT switch). After resume the first commit is a full modeset
+ * that also disables the CRTCs and planes we do not use. */
+void kf_output_suspend(struct kf_output *o);
+void kf_output_resume(struct kf_output *o);
+
+/* Logs the frame counters (flips, modesets, presents, watchdog) at notice level: the program calls it on
+ * SIGUSR1 and tests read it from the log. */
+void kf_output_log_stats(const struct kf_output *o);
+
+#endif

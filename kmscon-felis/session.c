@@ -1,0 +1,321 @@
+/* kmscon-felis/session.c: see session.h. */
+#define LOG_TAG "session"
+#include "kmscon-felis/session.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid.h"
+#include "kmscon-felis/log.h"
+#include "kmscon-felis/loop.h"
+#include "pty/pty.h"
+
+/* Output left in the master when the child exits is parsed before acting, up to this much: a grandchild
+ * that keeps the slave open and floods must not keep us draining forever. */
+#define EXIT_DRAIN_MAX (64u << 20)
+#define HANGUP_TIMEOUT_MS 500
+
+struct kf_session {
+	struct kf_loop *loop;
+	struct kf_session_config cfg;
+	struct kf_session_callbacks cb;
+	void *ud;
+
+	struct grid *grid;
+	struct pty *pty;
+	struct kf_source *master; /* the PTY master; NULL once it hung up or between children */
+	struct kf_source *pidfd;  /* NULL without a child or without pidfd support */
+	struct kf_source *sigchld; /* fallback when the kernel has no pidfd_open */
+	struct kf_timer *respawn;
+	unsigned dropped_replies; /* replies lost to a full queue, logged once per burst */
+};
+
+static void pty_log_handler_fn(int prio, const char *fmt, va_list ap)
+{
+	kf_log_vmsg((enum kf_log_level)prio, "pty", __FILE__, __LINE__, fmt, ap);
+}
+
+/* ------------------------------------------------------------------------------------- grid callbacks */
+
+static void on_reply(void *ud, const uint8_t *data, size_t len)
+{
+	struct kf_session *s = ud;
+	int r = pty_write(s->pty, data, len);
+	if (r == -ENOBUFS && s->dropped_replies++ == 0)
+		log_warn("write queue full: dropping a %zu-byte reply to the child", len);
+	else if (r == 0)
+		s->dropped_replies = 0;
+}
+
+static void on_bell(void *ud)
+{
+	struct kf_session *s = ud;
+	if (s->cb.bell)
+		s->cb.bell(s->ud);
+}
+
+static void on_title(void *ud, const char *utf8)
+{
+	struct kf_session *s = ud;
+	if (s->cb.title)
+		s->cb.title(s->ud, utf8);
+}
+
+/* -------------------------------------------------------------------------------------- pty callbacks */
+
+static void on_output(void *ud, const uint8_t *data, size_t len)
+{
+	struct kf_session *s = ud;
+	grid_feed(s->grid, data, len);
+}
+
+static void on_want_write(void *ud, bool on)
+{
+	struct kf_session *s = ud;
+	if (s->master)
+		kf_source_set_events(s->master, on ? EPOLLIN | EPOLLOUT : EPOLLIN);
+}
+
+/* ------------------------------------------------------------------------------------------ lifecycle */
+
+static void drop_sources(struct kf_session *s)
+{
+	kf_source_remove(s->master);
+	s->master = NULL;
+	kf_source_remove(s->pidfd);
+	s->pidfd = NULL;
+}
+
+static void read_output(struct kf_session *s, size_t budget)
+{
+	int r = pty_read(s->pty, budget);
+	if (s->cb.output)
+		s->cb.output(s->ud);
+	if (r == -EIO || (r < 0 && r != -EINTR)) {
+		/* Every slave fd is closed: the master reports HUP forever, so stop watching it. The child's
+		 * exit (pidfd) decides what happens next. */
+		if (r != -EIO)
+			log_warn("reading the PTY: %s", strerror(-r));
+		kf_source_remove(s->master);
+		s->master = NULL;
+	}
+}
+
+static void child_exited(struct kf_session *s, int status)
+{
+	/* Everything the child wrote before exiting is in the master already: parse it before anything
+	 * else, so that its last lines are on the screen. */
+	if (s->master)
+		read_output(s, EXIT_DRAIN_MAX);
+	drop_sources(s);
+	pty_hangup(s->pty, HANGUP_TIMEOUT_MS);
+	int code = pty_exit_code(status);
+	if (!s->cfg.respawn) {
+		log_info("the program exited with status %d", code);
+		if (s->cb.exited)
+			s->cb.exited(s->ud, code);
+		return;
+	}
+	unsigned delay = pty_respawn_delay_ms(s->pty);
+	if (delay)
+		log_notice("the login exited with status %d soon after it started; respawning in %u ms", code,
+			   delay);
+	else
+		log_info("the login exited with status %d; respawning", code);
+	kf_timer_arm(s->respawn, (uint64_t)delay * 1000000u, 0);
+}
+
+static void on_master(void *ud, int fd, uint32_t events)
+{
+	struct kf_session *s = ud;
+	if (events & EPOLLOUT) {
+		if (pty_flush(s->pty) < 0)
+			kf_source_set_events(s->master, EPOLLIN);
+	}
+	if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+		read_output(s, s->cfg.read_budget);
+}
+
+static void check_child(struct kf_session *s)
+{
+	int status;
+	if (pty_reap(s->pty, &status) == 1)
+		child_exited(s, status);
+}
+
+static void on_pidfd(void *ud, int fd, uint32_t events)
+{
+	check_child(ud);
+}
+
+static void on_sigchld(void *ud, int signo)
+{
+	struct kf_session *s = ud;
+	if (pty_pid(s->pty))
+		check_child(s);
+}
+
+static int start_child(struct kf_session *s)
+{
+	int r = pty_spawn(s->pty);
+	if (r < 0)
+		return r;
+	s->master = kf_loop_add_fd(s->loop, pty_fd(s->pty), EPOLLIN, KF_PRIO_PTY, on_master, s);
+	if (!s->master)
+		goto fail;
+	if (pty_pidfd(s->pty) >= 0) {
+		s->pidfd = kf_loop_add_fd(s->loop, pty_pidfd(s->pty), EPOLLIN, KF_PRIO_DEFAULT, on_pidfd, s);
+		if (!s->pidfd)
+			goto fail;
+	} else if (!s->sigchld) {
+		s->sigchld = kf_loop_add_signal(s->loop, SIGCHLD, on_sigchld, s);
+		if (!s->sigchld)
+			goto fail;
+		/* The child may have exited before SIGCHLD was routed to the loop. */
+		check_child(s);
+	}
+	return 0;
+
+fail:
+	r = -errno;
+	drop_sources(s);
+	pty_hangup(s->pty, HANGUP_TIMEOUT_MS);
+	return r;
+}
+
+static void on_respawn(void *ud, struct kf_timer *t)
+{
+	struct kf_session *s = ud;
+	int r = start_child(s);
+	if (r < 0) {
+		log_err("cannot start the login: %s; retrying in 1 s", strerror(-r));
+		kf_timer_arm(t, 1000000000u, 0);
+	}
+}
+
+int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
+		      const struct kf_session_callbacks *cb, void *ud, struct kf_session **out)
+{
+	int r = -ENOMEM;
+	struct kf_session *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->loop = loop;
+	s->cfg = *cfg;
+	if (!s->cfg.read_budget)
+		s->cfg.read_budget = KF_SESSION_READ_BUDGET;
+	if (cb)
+		s->cb = *cb;
+	s->ud = ud;
+	pty_set_log_handler(pty_log_handler_fn);
+
+	struct grid_config gc = {.cols = cfg->cols, .rows = cfg->rows, .scrollback = cfg->scrollback,
+				 .cell_width = cfg->cell_width, .cell_height = cfg->cell_height};
+	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title};
+	s->grid = grid_create(&gc, &gcb, s);
+	if (!s->grid)
+		goto fail;
+	struct pty_config pc = {
+		.argv = cfg->argv, .term = cfg->term, .seat = cfg->seat, .vtnr = cfg->vtnr,
+		.reset_env = cfg->reset_env, .write_queue_max = cfg->write_queue_max,
+		.cols = (uint16_t)grid_cols(s->grid), .rows = (uint16_t)grid_rows(s->grid),
+		.xpixel = (uint16_t)(grid_cols(s->grid) * cfg->cell_width),
+		.ypixel = (uint16_t)(grid_rows(s->grid) * cfg->cell_height),
+	};
+	struct pty_callbacks pcb = {.output = on_output, .want_write = on_want_write};
+	s->pty = pty_create(&pc, &pcb, s);
+	s->respawn = kf_loop_add_timer(loop, on_respawn, s);
+	if (!s->pty || !s->respawn)
+		goto fail;
+	r = start_child(s);
+	if (r < 0) {
+		log_err("cannot start %s: %s", cfg->argv && cfg->argv[0] ? cfg->argv[0] : "/bin/login",
+			strerror(-r));
+		goto fail;
+	}
+	*out = s;
+	return 0;
+
+fail:
+	kf_session_destroy(s);
+	return r;
+}
+
+void kf_session_destroy(struct kf_session *s)
+{
+	if (!s)
+		return;
+	drop_sources(s);
+	kf_source_remove(s->sigchld);
+	kf_timer_remove(s->respawn);
+	pty_destroy(s->pty);
+	grid_destroy(s->grid);
+	free(s);
+}
+
+struct grid *kf_session_grid(struct kf_session *s)
+{
+	return s->grid;
+}
+
+int kf_session_child_pid(const struct kf_session *s)
+{
+	return (int)pty_pid(s->pty);
+}
+
+/* ----------------------------------------------------------------------------------- towards the child */
+
+int kf_session_write(struct kf_session *s, const void *data, size_t len)
+{
+	return pty_write(s->pty, data, len);
+}
+
+size_t kf_session_write_room(const struct kf_session *s)
+{
+	return pty_fd(s->pty) >= 0 ? pty_write_room(s->pty) : 0;
+}
+
+int kf_session_paste(struct kf_session *s, const void *data, size_t len)
+{
+	static const char start[] = "\033[200~", end[] = "\033[201~";
+	struct grid_modes m;
+	grid_get_modes(s->grid, &m);
+	size_t extra = m.bracketed_paste ? 2 * (sizeof(start) - 1) : 0;
+	if (pty_fd(s->pty) < 0)
+		return -ENOTCONN;
+	if (len + extra > pty_write_room(s->pty)) {
+		char msg[160];
+		int n = snprintf(msg, sizeof(msg),
+				 "\r\n\033[7m[kmscon-felis: paste of %zu bytes refused: only %zu bytes fit in the "
+				 "write queue]\033[27m\r\n",
+				 len, pty_write_room(s->pty));
+		log_warn("paste of %zu bytes refused: %zu bytes fit in the write queue", len,
+			 pty_write_room(s->pty));
+		grid_feed(s->grid, (const uint8_t *)msg, (size_t)n);
+		if (s->cb.output)
+			s->cb.output(s->ud);
+		return -ENOBUFS;
+	}
+	/* Room was checked for the whole: none of these three can be refused. */
+	if (extra)
+		pty_write(s->pty, start, sizeof(start) - 1);
+	int r = pty_write(s->pty, data, len);
+	if (extra)
+		pty_write(s->pty, end, sizeof(end) - 1);
+	return r;
+}
+
+int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, int cell_height)
+{
+	int r = grid_resize(s->grid, cols, rows);
+	if (r < 0)
+		return r;
+	grid_set_cell_size(s->grid, cell_width, cell_height);
+	cols = grid_cols(s->grid);
+	rows = grid_rows(s->grid);
+	return pty_resize(s->pty, (uint16_t)cols, (uint16_t)rows, (uint16_t)(cols * cell_width),
+			  (uint16_t)(rows * cell_height));
+}

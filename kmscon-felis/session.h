@@ -1,0 +1,83 @@
+/* kmscon-felis/session.h: one terminal session: the login on a PTY, wired to a grid, on the event loop.
+ *
+ *   child output --pty_read (budget per wake-up)--> grid_feed --> damage (the frame loop renders it)
+ *   keys, pastes (kf_session_write/paste) --+
+ *   replies from the grid (DA, CPR, ...)  --+--> the pty's one bounded write queue --> child
+ *
+ * The PTY master is a KF_PRIO_PTY source, so input and page flips are served first in every wake-up; reading
+ * stops after a budget and the level-triggered loop comes back for the rest. The child's exit (pidfd, or
+ * SIGCHLD without pidfd support) is handled only after every byte it wrote has been parsed; then the login is
+ * respawned (with back-off after quick exits) or, with respawn off (--oneshot), the exited callback runs.
+ */
+#ifndef KF_SESSION_H
+#define KF_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct kf_loop;
+struct grid;
+
+struct kf_session_config {
+	/* NULL-terminated argv, NULL = "/bin/login -p". Not copied: must outlive the session. */
+	const char *const *argv;
+	const char *term;       /* NULL = xterm-256color; not copied */
+	const char *seat;       /* XDG_SEAT for the child, or NULL; not copied */
+	const char *vtnr;       /* XDG_VTNR for the child, or NULL; not copied */
+	bool reset_env;
+	bool respawn;           /* false: --oneshot */
+	size_t write_queue_max; /* 0 = 4 MiB */
+	size_t scrollback;      /* lines */
+	int cols, rows;         /* initial grid size */
+	int cell_width, cell_height; /* pixels per cell, 0 if unknown (headless) */
+	size_t read_budget;     /* bytes parsed per wake-up before yielding; 0 = KF_SESSION_READ_BUDGET */
+};
+
+/* Enough to keep a flood's wake-up rate low (a few hundred per second at parser speed) while a key or a
+ * page flip never waits more than about a millisecond behind it. */
+#define KF_SESSION_READ_BUDGET (256u << 10)
+
+struct kf_session_callbacks {
+	/* The child exited, its output is parsed, and respawn is off: code is its exit status, or 128 + the
+	 * signal that killed it. The session stays usable for reading the grid. */
+	void (*exited)(void *ud, int code);
+	/* Output was parsed into the grid (called once per batch, not per byte). May be NULL: the frame loop can
+	 * instead check grid_is_damaged() in a prepare hook. */
+	void (*output)(void *ud);
+	void (*bell)(void *ud);
+	void (*title)(void *ud, const char *utf8);
+};
+
+struct kf_session;
+
+/* Creates the grid and spawns the child. loop is not owned and must outlive the session; cfg and cb are
+ * copied (not the strings). Returns 0 and *out, or -errno (logged). */
+int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
+		      const struct kf_session_callbacks *cb, void *ud, struct kf_session **out);
+/* Hangs up the child (SIGHUP to its session, reaped, no zombie), frees everything. Accepts NULL. */
+void kf_session_destroy(struct kf_session *s);
+
+/* The grid, owned by the session; valid until kf_session_destroy(). */
+struct grid *kf_session_grid(struct kf_session *s);
+
+/* Keystroke bytes (already encoded by the key encoder) for the child. Queued after everything written
+ * before. Returns 0, -ENOBUFS when the queue is full (the key is dropped: the caller may log it), or
+ * -ENOTCONN between a child's exit and its respawn. Does not take ownership of data. */
+int kf_session_write(struct kf_session *s, const void *data, size_t len);
+/* How many bytes kf_session_write() accepts now. */
+size_t kf_session_write_room(const struct kf_session *s);
+
+/* A paste: wrapped in bracketed-paste marks when the child enabled DECSET 2004. All or nothing: when it does
+ * not fit in the write queue, nothing is sent, a visible notice is written on the screen and -ENOBUFS is
+ * returned. Does not take ownership of data. */
+int kf_session_paste(struct kf_session *s, const void *data, size_t len);
+
+/* Resizes the grid (reflow) and tells the child (TIOCSWINSZ with pixel sizes; SIGWINCH). cell_width and
+ * cell_height may be 0 when unknown. Returns 0 or -errno. */
+int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, int cell_height);
+
+/* The child's pid, 0 between an exit and the respawn. */
+int kf_session_child_pid(const struct kf_session *s);
+
+#endif

@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""Live tests of the whole program: kmscon-felis --backend=headless with real children on real PTYs.
+
+Usage: test-live.py PROGRAM TEST. Keys are injected through --input-fifo (the keystroke path); the screen is
+read from --dump-screen. Exit status 0 = pass, 1 = fail.
+"""
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+PROG = os.path.abspath(sys.argv[1])
+TMP = tempfile.mkdtemp(prefix="kf-live-")
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+class Run:
+    """One program run. args: extra options; cmd: the child argv."""
+
+    def __init__(self, cmd, size="80x24", args=(), fifo=False):
+        self.dump = os.path.join(TMP, "screen-%d.txt" % random.randrange(1 << 30))
+        self.fifo = None
+        argv = [PROG, "--backend=headless", "--size", size, "--dump-screen", self.dump]
+        argv += list(args)
+        if fifo:
+            self.fifo = os.path.join(TMP, "keys-%d" % random.randrange(1 << 30))
+            os.mkfifo(self.fifo)
+            argv += ["--input-fifo", self.fifo]
+        argv += ["--login", "--"] + list(cmd)
+        self.proc = subprocess.Popen(argv, cwd=TMP)
+        self.wfd = None
+        self.status = None
+        self.rusage = None
+
+    def keys_fd(self):
+        """Opens the FIFO for writing once the program holds it open (non-blocking writes)."""
+        if self.wfd is None:
+            end = time.time() + 10
+            while True:
+                try:
+                    self.wfd = os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)
+                    break
+                except OSError:
+                    if time.time() > end:
+                        fail("the program never opened its input FIFO")
+                    time.sleep(0.01)
+        return self.wfd
+
+    def type(self, data, timeout=30):
+        """Writes all of data into the FIFO, waiting while it is full (the program's back-pressure)."""
+        fd = self.keys_fd()
+        end = time.time() + timeout
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(fd, view)
+                view = view[n:]
+            except BlockingIOError:
+                if time.time() > end:
+                    fail("the program stopped taking input")
+                time.sleep(0.001)
+
+    def wait(self, timeout=30):
+        end = time.time() + timeout
+        while True:
+            pid, st, ru = os.wait4(self.proc.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(st)
+                self.rusage = ru
+                self.proc.returncode = self.status
+                break
+            if time.time() > end:
+                self.proc.kill()
+                self.proc.wait()
+                fail("the program did not exit within %d s" % timeout)
+            time.sleep(0.01)
+        if self.wfd is not None:
+            os.close(self.wfd)
+        return self.status
+
+    def screen(self):
+        with open(self.dump, encoding="utf-8") as f:
+            return f.read().split("\n")[:-1]
+
+    def proc_status(self, key):
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+        return 0
+
+
+def wait_file(path, timeout=10):
+    end = time.time() + timeout
+    while not os.path.exists(path):
+        if time.time() > end:
+            fail("%s never appeared" % path)
+        time.sleep(0.005)
+
+
+def t_echo():
+    r = Run(["sh", "-c", "read -r line; echo \"child got [$line]\""], fifo=True)
+    r.type(b"hello world\n")
+    if r.wait() != 0:
+        fail("status %s" % r.status)
+    s = r.screen()
+    if len(s) != 24:
+        fail("dump has %d lines, not 24" % len(s))
+    if "child got [hello world]" not in s:
+        fail("screen: %r" % s[:4])
+
+
+def t_env_fds():
+    r = Run(["sh", "-c", "ls /proc/$$/fd | tr '\\n' ' '; echo; echo \"T=$TERM C=$COLORTERM\""],
+            size="60x5", args=["--term", "kf-term-test"])
+    if r.wait() != 0:
+        fail("status %s" % r.status)
+    s = r.screen()
+    if s[0] != "0 1 2" or s[1] != "T=kf-term-test C=truecolor":
+        fail("screen: %r" % s)
+
+
+def t_last_line():
+    for i in range(5):
+        r = Run(["sh", "-c", "seq 1 20000; printf 'THE LAST LINE %d'" % i], size="40x10", args=["--oneshot"])
+        if r.wait() != 0:
+            fail("status %s" % r.status)
+        s = r.screen()
+        if "THE LAST LINE %d" % i not in s:
+            fail("last line missing: %r" % s)
+
+
+def t_oneshot_status():
+    for cmd, want in ((["sh", "-c", "exit 7"], 7), (["true"], 0), (["sh", "-c", "kill -9 $$"], 137),
+                      (["/nonexistent/program"], 127)):
+        r = Run(cmd, args=["--oneshot"])
+        if r.wait() != want:
+            fail("%r: status %s, expected %d" % (cmd, r.status, want))
+    s = r.screen()
+    if not any("/nonexistent/program" in line for line in s):
+        fail("exec failure not shown: %r" % s[:3])
+
+
+def t_paste_deadlock():
+    """16 MiB into a child that echoes everything (raw mode tee): completes, identical, memory bounded."""
+    size = 16 << 20
+    rnd = random.Random(3)
+    line = bytes(rnd.randrange(32, 127) for _ in range(4096))
+    data = bytearray()
+    while len(data) < size:
+        n = rnd.randrange(1, 200)
+        off = rnd.randrange(0, 4096 - n)
+        data += line[off:off + n] + b"\n"
+    data = bytes(data[:size])
+    out = os.path.join(TMP, "pasted")
+    ready = os.path.join(TMP, "ready-paste")
+    r = Run(["sh", "-c", "stty raw -echo; touch %s; head -c %d | tee %s" % (ready, size, out)],
+            size="212x82", fifo=True)
+    wait_file(ready)
+    t0 = time.time()
+    r.type(data, timeout=60)
+    if r.wait(60) != 0:
+        fail("status %s" % r.status)
+    dt = time.time() - t0
+    with open(out, "rb") as f:
+        got = f.read()
+    if got != data:
+        fail("the child received %d bytes, not the %d typed (or different ones)" % (len(got), size))
+    base = baseline_rss()
+    rss = r.rusage.ru_maxrss
+    print("16 MiB through the echo path in %.2f s; max RSS %d KiB (baseline %d KiB, queue 4096 KiB)"
+          % (dt, rss, base))
+    if rss > base + 4096 + 2048:
+        fail("memory grew beyond the write queue: %d KiB" % rss)
+
+
+_base = None
+
+
+def baseline_rss():
+    global _base
+    if _base is None:
+        r = Run(["true"], size="212x82")
+        r.wait()
+        _base = r.rusage.ru_maxrss
+    return _base
+
+
+def t_flood_keys():
+    """A child writes 256 MiB while keys are typed: every key arrives, in order."""
+    size = int(os.environ.get("KF_FLOOD_MIB", "32")) << 20
+    nkeys = 3000
+    ready = os.path.join(TMP, "ready-flood")
+    keys_out = os.path.join(TMP, "keys-got")
+    script = ("stty raw -echo; touch %s; (head -c %d /dev/zero | tr '\\0' a) & head -c %d > %s; wait"
+              % (ready, size, nkeys, keys_out))
+    r = Run(["sh", "-c", script], size="212x82", fifo=True)
+    wait_file(ready)
+    rnd = random.Random(5)
+    keys = bytes(rnd.randrange(33, 127) for _ in range(nkeys))
+    t0 = time.time()
+    for i in range(0, nkeys, 10):
+        r.type(keys[i:i + 10])
+        time.sleep(0.0005)
+    if r.wait(120) != 0:
+        fail("status %s" % r.status)
+    with open(keys_out, "rb") as f:
+        got = f.read()
+    print("%d MiB flood with %d keys typed: %.2f s" % (size >> 20, nkeys, time.time() - t0))
+    if got != keys:
+        fail("keys: got %d, in order %s" % (len(got), got == keys[:len(got)]))
+
+
+def t_idle():
+    """Nothing to do: no wake-ups at all (context switches over 5 s)."""
+    r = Run(["sleep", "60"], fifo=True)
+    r.keys_fd()
+    time.sleep(0.5)
+    c0 = r.proc_status("voluntary_ctxt_switches") + r.proc_status("nonvoluntary_ctxt_switches")
+    time.sleep(5)
+    c1 = r.proc_status("voluntary_ctxt_switches") + r.proc_status("nonvoluntary_ctxt_switches")
+    print("context switches over 5 s idle: %d" % (c1 - c0))
+    r.proc.send_signal(signal.SIGTERM)
+    if r.wait() != 0:
+        fail("SIGTERM: status %s" % r.status)
+    if c1 - c0 > 2:
+        fail("%d context switches while idle" % (c1 - c0))
+
+
+def children_of(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def t_hostile():
+    """A child that never reads while we type: the queue bound is hit, nothing blocks, shutdown is clean."""
+    # Raw mode: the kernel's own buffer fills and stays full (in canonical mode it would discard input
+    # beyond 4095 bytes per line and keep accepting).
+    r = Run(["sh", "-c", "trap '' HUP; stty raw -echo; exec sleep 60"], fifo=True)
+    fd = r.keys_fd()
+    time.sleep(0.2)
+    child = children_of(r.proc.pid)
+    chunk = b"x" * 65536
+    written = 0
+    end = time.time() + 5
+    while time.time() < end and written < (64 << 20):
+        try:
+            written += os.write(fd, chunk)
+        except BlockingIOError:
+            time.sleep(0.01)
+    rss = r.proc_status("VmHWM")
+    # The program is still responsive: SIGTERM ends it at once, and the child that ignores SIGHUP is killed.
+    t0 = time.time()
+    r.proc.send_signal(signal.SIGTERM)
+    if r.wait(5) != 0:
+        fail("status %s" % r.status)
+    print("hostile child: %d KiB typed before back-pressure, max RSS %d KiB, exit in %.2f s"
+          % (written >> 10, rss, time.time() - t0))
+    # What fits: the FIFO (64 KiB), one read in flight, the write queue (4 MiB), the kernel's PTY buffers.
+    if written > (4 << 20) + (1 << 20):
+        fail("no back-pressure: %d bytes accepted" % written)
+    if rss > baseline_rss() + 4096 + 2048:
+        fail("memory grew beyond the write queue: %d KiB" % rss)
+    for pid in child:
+        if os.path.exists("/proc/%d" % pid):
+            with open("/proc/%d/stat" % pid) as f:
+                if f.read().split(")")[1].split()[0] != "Z":
+                    fail("child %d survived the shutdown" % pid)
+
+
+TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
+
+if __name__ == "__main__":
+    try:
+        TESTS[sys.argv[2]]()
+    finally:
+        subprocess.run(["rm", "-rf", TMP])
+    print("ok")

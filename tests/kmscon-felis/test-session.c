@@ -1,0 +1,172 @@
+/* tests/kmscon-felis/test-session.c: the session (loop + pty + grid) with real children: respawn and
+ * back-off, a refused paste and its visible notice, bracketed paste, window size on resize. */
+#include "kmscon-felis/session.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "grid/grid.h"
+#include "kmscon-felis/headless.h"
+#include "kmscon-felis/loop.h"
+
+static int failures;
+#define CHECK(cond)                                                                               \
+	do {                                                                                      \
+		if (!(cond)) {                                                                    \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+			failures++;                                                               \
+		}                                                                                 \
+	} while (0)
+
+static char tmpdir[] = "/tmp/kf-session-XXXXXX";
+
+struct ctx {
+	struct kf_loop *loop;
+	int exit_code;
+	bool exited;
+};
+
+static void on_exited(void *ud, int code)
+{
+	struct ctx *c = ud;
+	c->exited = true;
+	c->exit_code = code;
+	kf_loop_quit(c->loop, code);
+}
+
+static void on_deadline(void *ud, struct kf_timer *t)
+{
+	kf_loop_quit(ud, -ETIMEDOUT);
+}
+
+/* Runs the loop until quit or ms pass. */
+static int run_for(struct kf_loop *loop, int ms)
+{
+	struct kf_timer *t = kf_loop_add_timer(loop, on_deadline, loop);
+	kf_timer_arm(t, (uint64_t)ms * 1000000u, 0);
+	int r = kf_loop_run(loop);
+	kf_timer_remove(t);
+	return r;
+}
+
+/* The screen as text (the headless dump), in a static buffer. */
+static const char *screen(struct kf_session *s)
+{
+	static char buf[1 << 16];
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+	kf_headless_dump_text(kf_session_grid(s), f);
+	long n = ftell(f);
+	fclose(f);
+	buf[n > 0 ? n : 0] = 0;
+	return buf;
+}
+
+static int count_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int n = 0, ch;
+	if (!f)
+		return 0;
+	while ((ch = fgetc(f)) != EOF)
+		n += ch == '\n';
+	fclose(f);
+	return n;
+}
+
+static void test_respawn_backoff(void)
+{
+	char log[256], script[512];
+	snprintf(log, sizeof(log), "%s/runs", tmpdir);
+	snprintf(script, sizeof(script), "echo run >> %s", log);
+	const char *argv[] = {"sh", "-c", script, NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .respawn = true, .cols = 40, .rows = 5};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	/* Quick exits are respawned after 0.1, 0.2, 0.4, 0.8 s...: about 5 runs in 1.7 s, not hundreds. */
+	CHECK(run_for(c.loop, 1700) == -ETIMEDOUT);
+	int runs = count_lines(log);
+	printf("quick exits in 1.7 s: %d runs\n", runs);
+	CHECK(runs >= 3 && runs <= 7);
+	CHECK(!c.exited);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+static void test_oneshot_and_paste(void)
+{
+	/* A child that reads nothing: a paste bigger than the queue is refused whole, with a notice. */
+	const char *argv[] = {"sh", "-c", "stty raw -echo; sleep 0.3; printf '\\033[?2004h'; exec sleep 60", NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 100, .rows = 10,
+					.write_queue_max = 64u << 10};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	run_for(c.loop, 600);
+	struct grid_modes m;
+	grid_get_modes(kf_session_grid(s), &m);
+	CHECK(m.bracketed_paste);
+	static char big[100000];
+	memset(big, 'p', sizeof(big));
+	CHECK(kf_session_paste(s, big, sizeof(big)) == -ENOBUFS);
+	CHECK(strstr(screen(s), "paste of 100000 bytes refused"));
+	/* Fits: accepted whole. */
+	CHECK(kf_session_paste(s, big, 1000) == 0);
+	/* Fill the queue; keys are refused once it is full, never block. */
+	int r = 0;
+	for (int i = 0; i < 200 && r == 0; i++)
+		r = kf_session_write(s, big, 4096);
+	CHECK(r == -ENOBUFS);
+	CHECK(kf_session_write_room(s) < 4096);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+static void test_resize_and_status(void)
+{
+	/* The child reports its window size after SIGWINCH, then exits with a status. */
+	const char *argv[] = {"sh", "-c", "trap 'stty size; exit 5' WINCH; stty size; while :; do sleep 0.05; done",
+			      NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 80, .rows = 24,
+					.cell_width = 8, .cell_height = 16};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	run_for(c.loop, 300);
+	CHECK(strstr(screen(s), "24 80"));
+	CHECK(kf_session_resize(s, 100, 30, 8, 16) == 0);
+	CHECK(run_for(c.loop, 5000) == 5);
+	CHECK(c.exited && c.exit_code == 5);
+	CHECK(strstr(screen(s), "30 100"));
+	CHECK(kf_session_child_pid(s) == 0);
+	CHECK(kf_session_write(s, "x", 1) == -ENOTCONN);
+	kf_session_destroy(s);
+	kf_session_destroy(NULL);
+	kf_loop_destroy(c.loop);
+	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
+}
+
+int main(void)
+{
+	alarm(60);
+	if (!mkdtemp(tmpdir))
+		return 1;
+	test_respawn_backoff();
+	test_oneshot_and_paste();
+	test_resize_and_status();
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	if (system(cmd) != 0)
+		failures++;
+	if (failures)
+		fprintf(stderr, "%d checks failed\n", failures);
+	return failures ? 1 : 0;
+}

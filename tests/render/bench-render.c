@@ -1,0 +1,189 @@
+/* tests/render/bench-render.c: renderer benchmark (not a test).
+ *
+ * Usage: bench-render [DOOM_FIRE_FILE]
+ * 1. Full repaint of a 1920x1080 XRGB8888 buffer filled with coloured text, with DejaVu Sans Mono 16 px
+ *    (monospace on Debian) and the built-in 8x16 font; also RGB565.
+ * 2. One damaged row (a full-width line of text) painted through kf_render_paint.
+ * 3. doom_fire frames (from /work/shared/bench/gen-workloads.py for the same grid size): per frame grid_feed
+ *    (parse) + collect damage + paint (render), through the real grid.
+ * Prints medians over many runs, and a memset of the whole buffer as the memory-bandwidth floor.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kmscon-felis/render/render.h"
+
+#define W 1920
+#define H 1080
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A screen of coloured text like an editor or `ls --color`: SGR runs, some bold, mostly ASCII. */
+static void fill_text(struct grid *g, int cols, int rows)
+{
+	static const char *const sgr[] = {"\x1b[0m", "\x1b[1;34m", "\x1b[32m", "\x1b[0;33m", "\x1b[38;5;208m",
+					  "\x1b[38;2;200;120;255m", "\x1b[7m", "\x1b[4m"};
+	uint32_t seed = 1;
+	char line[4096];
+	grid_feed(g, (const uint8_t *)"\x1b[H\x1b[2J", 7);
+	for (int y = 0; y < rows; y++) {
+		size_t n = (size_t)snprintf(line, sizeof(line), "\x1b[%d;1H", y + 1);
+		for (int x = 0; x < cols; x++) {
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 16) % 9 == 0) {
+				const char *s = sgr[(seed >> 8) % 8];
+				memcpy(line + n, s, strlen(s));
+				n += strlen(s);
+			}
+			line[n++] = (char)(' ' + 1 + (seed >> 20) % 94);
+		}
+		grid_feed(g, (const uint8_t *)line, n);
+	}
+}
+
+static void bench_font(const char *label, const struct kf_render_config *cfg, enum kf_render_format fmt)
+{
+	struct kf_render *r;
+	if (kf_render_create(cfg, &r)) {
+		printf("%s: no renderer\n", label);
+		return;
+	}
+	int cw, ch;
+	kf_render_cell_size(r, &cw, &ch);
+	int cols = W / cw, rows = H / ch, bpp = fmt == KF_RENDER_RGB565 ? 2 : 4;
+	struct grid_config gc = {.cols = cols, .rows = rows, .scrollback = 0};
+	struct grid *g = grid_create(&gc, NULL, NULL);
+	fill_text(g, cols, rows);
+	void *buf = malloc((size_t)W * H * 4);
+	struct kf_render_target t = {buf, W, H, W * bpp, fmt};
+	struct kf_render_source src;
+	kf_render_source_from_grid(&src, g);
+	kf_render_paint_full(r, &src, &t, NULL, 0); /* warm the glyph cache */
+	enum { N = 60 };
+	double full[N], row[N * 10], floor_ms[N];
+	for (int i = 0; i < N; i++) {
+		double t0 = now_ms();
+		kf_render_paint_full(r, &src, &t, NULL, 0);
+		full[i] = now_ms() - t0;
+		t0 = now_ms();
+		memset(buf, i, (size_t)W * H * bpp);
+		floor_ms[i] = now_ms() - t0;
+	}
+	struct kf_render_damage d;
+	kf_render_damage_init(&d, cols, rows);
+	struct kf_render_rect rects[8];
+	for (int i = 0; i < N * 10; i++) {
+		kf_render_damage_clear(&d);
+		kf_render_damage_add(&d, i % rows, 0, cols);
+		double t0 = now_ms();
+		kf_render_paint(r, &src, &d, &t, rects, 8);
+		row[i] = now_ms() - t0;
+	}
+	printf("%-28s %3dx%-3d cells %2dx%-2d  full repaint %6.3f ms  one row %6.4f ms  (memset floor %5.3f ms)\n",
+	       label, cols, rows, cw, ch, median(full, N), median(row, N * 10), median(floor_ms, N));
+	kf_render_damage_finish(&d);
+	free(buf);
+	grid_destroy(g);
+	kf_render_destroy(r);
+}
+
+static void bench_doom(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		printf("doom_fire: cannot open %s (generate it, see docs/benchmarks.md)\n", path);
+		return;
+	}
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *data = malloc((size_t)size);
+	if (fread(data, 1, (size_t)size, f) != (size_t)size) {
+		fclose(f);
+		free(data);
+		return;
+	}
+	fclose(f);
+	struct kf_render *r;
+	struct kf_render_config cfg = {.font_name = "monospace", .font_size = 16};
+	kf_render_create(&cfg, &r);
+	int cw, ch;
+	kf_render_cell_size(r, &cw, &ch);
+	int cols = W / cw, rows = H / ch;
+	struct grid_config gc = {.cols = cols, .rows = rows, .scrollback = 0};
+	struct grid *g = grid_create(&gc, NULL, NULL);
+	uint32_t *buf = calloc((size_t)W * H, 4);
+	struct kf_render_target t = {buf, W, H, W * 4, KF_RENDER_XRGB8888};
+	struct kf_render_damage d;
+	kf_render_damage_init(&d, cols, rows);
+	struct kf_render_source src;
+	enum { MAXF = 512 };
+	double parse[MAXF], render[MAXF], total[MAXF];
+	int nf = 0;
+	long pos = 0;
+	while (pos < size && nf < MAXF) {
+		/* a frame starts at CSI H; it ends where the next one starts */
+		long end = pos + 3;
+		while (end + 2 < size && !(data[end] == 0x1b && data[end + 1] == '[' && data[end + 2] == 'H'))
+			end++;
+		if (end + 2 >= size)
+			break; /* the last frame is cut off by the file size */
+		double t0 = now_ms();
+		grid_feed(g, data + pos, (size_t)(end - pos));
+		double t1 = now_ms();
+		kf_render_source_from_grid(&src, g);
+		kf_render_damage_clear(&d);
+		kf_render_collect_damage(r, &src, &d);
+		grid_damage_clear(g);
+		kf_render_paint(r, &src, &d, &t, NULL, 0);
+		double t2 = now_ms();
+		parse[nf] = t1 - t0;
+		render[nf] = t2 - t1;
+		total[nf] = t2 - t0;
+		nf++;
+		pos = end;
+	}
+	if (nf > 1) {
+		/* the first frame warms caches and the style table; leave it out */
+		double mp = median(parse + 1, nf - 1), mr = median(render + 1, nf - 1), mt = median(total + 1, nf - 1);
+		printf("doom_fire %dx%d (%d frames, %.0f KB each): parse %.3f ms + render %.3f ms = %.3f ms/frame "
+		       "(%.0f frames/s)\n",
+		       cols, rows, nf - 1, (double)pos / nf / 1024, mp, mr, mt, 1000 / mt);
+	}
+	kf_render_damage_finish(&d);
+	free(buf);
+	free(data);
+	grid_destroy(g);
+	kf_render_destroy(r);
+}
+
+int main(int argc, char **argv)
+{
+	struct kf_render_config dejavu = {.font_name = "DejaVu Sans Mono", .font_size = 16};
+	struct kf_render_config builtin = {.engine = KF_RENDER_ENGINE_BUILTIN};
+	bench_font("DejaVu Sans Mono 16px XRGB", &dejavu, KF_RENDER_XRGB8888);
+	bench_font("built-in 8x16 XRGB", &builtin, KF_RENDER_XRGB8888);
+	bench_font("DejaVu Sans Mono 16px RGB565", &dejavu, KF_RENDER_RGB565);
+	if (argc > 1)
+		bench_doom(argv[1]);
+	return 0;
+}
