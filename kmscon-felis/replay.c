@@ -31,6 +31,7 @@ struct options {
 	const char *path; /* NULL or "-": stdin */
 	/* --- output slots for other issues: the renderer (issue 4) adds --png FILE, --font-name,
 	 * --font-size and --font-engine here, and handles them in output_grid(). --- */
+	struct kf_replay_png png;
 };
 
 /* ------------------------------------------------------------------------------------------- output */
@@ -198,6 +199,8 @@ static int output_grid(struct grid *g, const struct options *o)
 		break;
 	}
 	/* --- the renderer (issue 4) writes --png here --- */
+	if (o->png.path && kf_replay_write_png(g, &o->png))
+		return 1;
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, PROG ": writing the output: %s\n", strerror(errno));
 		return 1;
@@ -252,7 +255,9 @@ out:
 
 static void usage(FILE *f)
 {
-	fputs("usage: " PROG " [--size COLSxROWS] [--scrollback N] [--format text|json|none] [FILE|-]\n"
+	fputs("usage: " PROG " [--size COLSxROWS] [--scrollback N] [--format text|json|none]\n"
+	      "           [--png FILE [--font-name NAME] [--font-size PX] [--font-engine fontconfig|psf|builtin]\n"
+	      "            [--font-file PATH] [--palette NAME]] [FILE|-]\n"
 	      "       " PROG " --vtproto [--size COLSxROWS] [--scrollback N]\n",
 	      f);
 }
@@ -278,7 +283,8 @@ static bool parse_size(const char *s, int *cols, int *rows)
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	enum { OPT_SIZE = 256, OPT_SCROLLBACK, OPT_FORMAT, OPT_VTPROTO, OPT_HELP };
+	enum { OPT_SIZE = 256, OPT_SCROLLBACK, OPT_FORMAT, OPT_VTPROTO, OPT_HELP, OPT_PNG, OPT_FONT_NAME,
+	       OPT_FONT_SIZE, OPT_FONT_ENGINE, OPT_FONT_FILE, OPT_PALETTE };
 	static const struct option longopts[] = {
 		{"size", required_argument, NULL, OPT_SIZE},
 		{"scrollback", required_argument, NULL, OPT_SCROLLBACK},
@@ -286,6 +292,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{"vtproto", no_argument, NULL, OPT_VTPROTO},
 		{"help", no_argument, NULL, OPT_HELP},
 		/* --- the renderer's options (issue 4) go here --- */
+		{"png", required_argument, NULL, OPT_PNG},
+		{"font-name", required_argument, NULL, OPT_FONT_NAME},
+		{"font-size", required_argument, NULL, OPT_FONT_SIZE},
+		{"font-engine", required_argument, NULL, OPT_FONT_ENGINE},
+		{"font-file", required_argument, NULL, OPT_FONT_FILE},
+		{"palette", required_argument, NULL, OPT_PALETTE},
 		{NULL, 0, NULL, 0},
 	};
 	char *end;
@@ -326,6 +338,34 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case OPT_VTPROTO:
 			o->vtproto = true;
+			break;
+		case OPT_PNG:
+			o->png.path = optarg;
+			break;
+		case OPT_FONT_NAME:
+			o->png.font_name = optarg;
+			break;
+		case OPT_FONT_FILE:
+			o->png.font_file = optarg;
+			break;
+		case OPT_PALETTE:
+			o->png.palette = optarg;
+			break;
+		case OPT_FONT_SIZE:
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (end == optarg || *end || errno || optarg[0] == '-' || v < 1 || v > 512) {
+				fprintf(stderr, PROG ": bad --font-size '%s' (want 1..512 pixels)\n", optarg);
+				return 2;
+			}
+			o->png.font_size = (int)v;
+			break;
+		case OPT_FONT_ENGINE:
+			if (kf_replay_parse_engine(optarg, &o->png.engine)) {
+				fprintf(stderr, PROG ": bad --font-engine '%s' (want fontconfig, psf or builtin)\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 		case OPT_HELP:

@@ -18,6 +18,20 @@ void kf_replay_json_cell(FILE *f, const struct grid *g, const struct grid_cell *
 /* Writes one JSON array of n cells. */
 void kf_replay_json_cells(FILE *f, const struct grid *g, const struct grid_cell *c, int n);
 
+/* --png (replay-png.c, issue 4): the final screen rendered to a PNG of exactly cols*cell_w x rows*cell_h. */
+struct kf_replay_png {
+	const char *path;      /* NULL: no PNG */
+	const char *font_name; /* NULL: "monospace" */
+	const char *font_file; /* for the psf engine */
+	int font_size;         /* pixels, 0 = 16 */
+	int engine;            /* enum kf_render_engine */
+	const char *palette;   /* NULL: "default" */
+};
+/* Parses fontconfig|freetype|psf|builtin into *engine; -EINVAL otherwise. */
+int kf_replay_parse_engine(const char *s, int *engine);
+/* Renders g (not owned) with the options in p (not owned). Returns the exit status (errors on stderr). */
+int kf_replay_write_png(const struct grid *g, const struct kf_replay_png *p);
+
 /* Speaks vtproto/1 on in/out until end of input (neither stream is owned or closed). Returns 0, or 1 when
  * the terminal could not be created. */
 int kf_vtproto_run(FILE *in, FILE *out, int cols, int rows, size_t scrollback);

@@ -1,0 +1,56 @@
+/* kmscon-felis/replay-png.c: kmscon-felis-replay --png: the final screen through the real renderer. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmscon-felis/render/render.h"
+#include "kmscon-felis/replay.h"
+
+int kf_replay_parse_engine(const char *s, int *engine)
+{
+	if (!strcmp(s, "fontconfig") || !strcmp(s, "freetype"))
+		*engine = KF_RENDER_ENGINE_FREETYPE;
+	else if (!strcmp(s, "psf"))
+		*engine = KF_RENDER_ENGINE_PSF;
+	else if (!strcmp(s, "builtin"))
+		*engine = KF_RENDER_ENGINE_BUILTIN;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int kf_replay_write_png(const struct grid *g, const struct kf_replay_png *p)
+{
+	struct kf_render_config cfg = {
+		.engine = (enum kf_render_engine)p->engine,
+		.font_name = p->font_name,
+		.font_file = p->font_file,
+		.font_size = p->font_size,
+		.palette = p->palette,
+	};
+	struct kf_render *r;
+	int ret = kf_render_create(&cfg, &r);
+	if (ret) {
+		fprintf(stderr, "kmscon-felis-replay: cannot set up the renderer: %s\n", strerror(-ret));
+		return 1;
+	}
+	int cw, ch;
+	kf_render_cell_size(r, &cw, &ch);
+	struct kf_render_source src;
+	kf_render_source_from_grid(&src, g);
+	int w = src.cols * cw, h = src.rows * ch;
+	uint32_t *px = calloc((size_t)w * h, 4);
+	ret = -ENOMEM;
+	if (px) {
+		struct kf_render_target t = {px, w, h, w * 4, KF_RENDER_XRGB8888};
+		ret = kf_render_paint_full(r, &src, &t, NULL, 0);
+		if (ret >= 0)
+			ret = kf_render_write_png(p->path, px, w, h, w * 4);
+	}
+	if (ret)
+		fprintf(stderr, "kmscon-felis-replay: %s: %s\n", p->path, strerror(-ret));
+	free(px);
+	kf_render_destroy(r);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,72 @@
+"""Helpers for tests/vm/t-*.py scenario scripts (see README.md): the shared guest, skip/fail conventions.
+
+    import kftest
+    vm = kftest.boot(gpu="virtio", name="my-test")   # a booted VM (killed at exit whatever happens)
+    kftest.check(cond, "what went wrong")            # fail with the serial log tail
+    kftest.skip("why")                                # exit 77 (a failure under CI)
+"""
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import vmlib  # noqa: E402
+from vmlib import VM, VMError, Image, compare  # noqa: E402,F401
+
+_guest = None
+_vms = []
+OUT = vmlib.OUT
+
+
+def guest(features=("udev", "seatd", "kmscon")):
+    """The guest built from this tree (cached; built once per process)."""
+    global _guest
+    if _guest is None:
+        _guest = vmlib.build_guest(features)
+    return _guest
+
+
+def binary_available(name="kmscon-felis"):
+    return name in vmlib.our_binaries(vmlib.default_build_dir())
+
+
+def boot(gpu="virtio", name=None, files=None, **kw):
+    """Boots a VM of guest() (plus FILES {guest path: host path | bytes | str}) and returns it, booted."""
+    g = guest()
+    if files:
+        g = g.with_files(files)
+    vm = VM(g, gpu=gpu, name=name or Path(sys.argv[0]).stem, **kw)
+    _vms.append(vm)
+    t0 = time.time()
+    try:
+        vm.boot()
+    except BaseException:
+        vm.kill()
+        raise
+    print("%s: %s guest booted in %.1f s" % (vm.name, gpu, time.time() - t0))
+    return vm
+
+
+def skip(reason):
+    print("skip: " + reason)
+    sys.exit(77)
+
+
+def check(cond, msg, vm=None):
+    if not cond:
+        if vm is not None:
+            vm.fail(msg)
+        raise VMError(msg)
+
+
+def main(fn):
+    """Runs FN(); a VMError or assertion prints the reason and exits 1; VMs are always killed."""
+    try:
+        fn()
+    except (VMError, AssertionError) as e:
+        print("error: %s" % e)
+        sys.exit(1)
+    finally:
+        for vm in _vms:
+            vm.kill()
