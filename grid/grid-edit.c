@@ -28,8 +28,7 @@ void grid__fix_wide(struct line *l, int cols, int x0, int x1)
 
 static void clear_line(struct grid *g, struct line *l)
 {
-	l->flags = 0;
-	grid__clear_cells(l->cells, g->cols, grid__erase_style(g));
+	grid__line_clear(l, g->cols, grid__erase_style(g));
 }
 
 /* Rotates screen rows [y0, y1] of the active screen up by n (row y gets row y + n) with three reversals. */
@@ -67,7 +66,7 @@ static bool push_line(struct grid *g)
 	struct line *l = s->ring[slot];
 	if (s->sb_n < s->sb_max) {
 		if (!l) {
-			l = malloc(sizeof(struct line) + (size_t)g->cols * sizeof(struct grid_cell));
+			l = grid__screen_line(s);
 			if (!l)
 				return false;
 			s->ring[slot] = l;
@@ -89,6 +88,7 @@ static void scroll_cols_up(struct grid *g, int top, int bottom, int n)
 	for (int y = top; y <= bottom; y++) {
 		struct line *dst = grid__line(g, y);
 		grid__fix_wide(dst, g->cols, x0, x0 + w);
+		dst->used = (uint16_t)g->cols;
 		if (y + n <= bottom) {
 			struct line *src = grid__line(g, y + n);
 			grid__fix_wide(src, g->cols, x0, x0 + w);
@@ -106,6 +106,7 @@ static void scroll_cols_down(struct grid *g, int top, int bottom, int n)
 	for (int y = bottom; y >= top; y--) {
 		struct line *dst = grid__line(g, y);
 		grid__fix_wide(dst, g->cols, x0, x0 + w);
+		dst->used = (uint16_t)g->cols;
 		if (y - n >= top) {
 			struct line *src = grid__line(g, y - n);
 			grid__fix_wide(src, g->cols, x0, x0 + w);
@@ -124,7 +125,8 @@ void grid__scroll_up(struct grid *g, int top, int bottom, int n)
 	if (n > h)
 		n = h;
 	g->last_x = g->last_y = -1;
-	if (g->sel.active)
+	/* a partial scroll changes the text under a selection; a full one only moves it */
+	if (g->sel.active && (top != 0 || g->scr->sb_max == 0 || g->left != 0 || g->right != g->cols - 1))
 		grid__select_touch(g, top, bottom);
 	if (g->left != 0 || g->right != g->cols - 1) {
 		scroll_cols_up(g, top, bottom, n);
@@ -241,12 +243,14 @@ void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
 		}
 	} else {
 		grid__clear_cells(&l->cells[x0], x1 - x0, es);
+		if (es)
+			grid__line_touch(l, x1);
 	}
 	if (x1 == g->cols)
 		l->flags &= ~LINE_WRAPPED;
 	if (g->sel.active)
 		grid__select_touch(g, y, y);
-	grid__damage(g, y, x0, x1);
+	grid__damage(g, y, x0 - 1, x1 + 1);
 }
 
 void grid__erase_display(struct grid *g, int mode, bool selective)
@@ -332,9 +336,10 @@ void grid__insert_chars(struct grid *g, int n)
 	grid__fix_wide(l, g->cols, end - n, end - n);
 	memmove(&l->cells[x + n], &l->cells[x], (size_t)(end - x - n) * sizeof(struct grid_cell));
 	grid__clear_cells(&l->cells[x], n, grid__erase_style(g));
+	l->used = (uint16_t)g->cols;
 	if (g->sel.active)
 		grid__select_touch(g, g->cy, g->cy);
-	grid__damage(g, g->cy, x, end);
+	grid__damage(g, g->cy, x - 1, end + 1);
 }
 
 void grid__delete_chars(struct grid *g, int n)
@@ -349,9 +354,10 @@ void grid__delete_chars(struct grid *g, int n)
 	grid__fix_wide(l, g->cols, x + n, x + n);
 	memmove(&l->cells[x], &l->cells[x + n], (size_t)(end - x - n) * sizeof(struct grid_cell));
 	grid__clear_cells(&l->cells[end - n], n, grid__erase_style(g));
+	l->used = (uint16_t)g->cols;
 	if (g->sel.active)
 		grid__select_touch(g, g->cy, g->cy);
-	grid__damage(g, g->cy, x, end);
+	grid__damage(g, g->cy, x - 1, end + 1);
 }
 
 void grid__insert_lines(struct grid *g, int n)
@@ -378,9 +384,7 @@ void grid__delete_lines(struct grid *g, int n)
 		/* the ring rotation would push into the scrollback; rotate the slots instead */
 		rotate_up(g, 0, g->rows - 1, n);
 		for (int y = g->rows - n; y < g->rows; y++) {
-			struct line *l = grid__line(g, y);
-			l->flags = 0;
-			grid__clear_cells(l->cells, g->cols, grid__erase_style(g));
+			grid__line_clear(grid__line(g, y), g->cols, grid__erase_style(g));
 		}
 		if (g->sel.active)
 			grid__select_touch(g, 0, g->rows - 1);
@@ -406,6 +410,7 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right)
 		struct line *l = grid__line(g, y);
 		grid__fix_wide(l, g->cols, x0, end);
 		struct grid_cell *c = l->cells;
+		l->used = (uint16_t)g->cols;
 		if (right) {
 			memmove(&c[x0 + n], &c[x0], (size_t)(end - x0 - n) * sizeof(*c));
 			grid__clear_cells(&c[x0], n, es);
@@ -481,6 +486,7 @@ void grid__decaln(struct grid *g)
 	for (int y = 0; y < g->rows; y++) {
 		struct line *l = grid__line(g, y);
 		l->flags = 0;
+		l->used = (uint16_t)g->cols;
 		for (int x = 0; x < g->cols; x++)
 			l->cells[x] = (struct grid_cell){.cp = 'E', .style = 0, .link = 0, .width = 1, .flags = 0};
 	}

@@ -26,9 +26,18 @@
 #define LINE_WRAPPED 0x1u /* the line continues on the next one (autowrap happened here) */
 
 struct line {
-	uint32_t flags;
+	uint16_t flags;
+	/* cells [used, cols) are default blanks: clearing a line touches only [0, used). Print paths keep it
+	 * exact; rarer writers just set it to cols. */
+	uint16_t used;
 	struct grid_cell cells[]; /* exactly grid->cols */
 };
+
+static inline void grid__line_touch(struct line *l, int x1)
+{
+	if (x1 > l->used)
+		l->used = (uint16_t)x1;
+}
 
 struct screen {
 	struct line **ring; /* cap slots; scrollback slots stay NULL until first used */
@@ -36,6 +45,12 @@ struct screen {
 	size_t top;         /* ring index of screen row 0 */
 	size_t sb_n;        /* scrollback lines held */
 	size_t sb_max;
+	/* line memory: slabs carved into lines, handed out as the scrollback grows, freed with the screen */
+	struct slab *slabs;
+	char *slab_next;    /* next free line in the newest slab */
+	size_t slab_left;   /* lines left there */
+	size_t allocated;   /* lines handed out */
+	int line_cols;
 	uint64_t abs_top; /* absolute number of screen row 0: lines pushed out of the screen, ever */
 };
 
@@ -68,6 +83,7 @@ struct style_table {
 	uint32_t count;     /* live ids including 0 */
 	uint32_t next_free; /* lowest id that may be free */
 	uint32_t gc_at;     /* run a collection when count reaches this */
+	uint32_t gc_wait;   /* misses to let pass before the next collection (the table was full of live ids) */
 	struct {
 		struct grid_style style;
 		uint32_t id; /* id+1, 0 = empty */
@@ -85,7 +101,7 @@ struct cluster_table {
 	struct cluster *c; /* [cap] */
 	uint8_t *used;
 	uint32_t *hash; /* [hash_cap]: index+1 */
-	uint32_t cap, hash_cap, count, next_free, gc_at;
+	uint32_t cap, hash_cap, count, next_free, gc_at, gc_wait;
 };
 
 /* Hyperlinks (OSC 8): id -> URI; interned by (params id, uri), bounded. */
@@ -188,12 +204,16 @@ struct grid {
 struct line *grid__line(const struct grid *g, int y); /* screen row y of the active screen */
 struct line *grid__ring_line(const struct screen *s, size_t slot);
 void grid__clear_cells(struct grid_cell *c, int n, uint16_t style);
+/* Blanks a whole line (cols cells) with style, and its flags. */
+void grid__line_clear(struct line *l, int cols, uint16_t style);
 uint16_t grid__erase_style(struct grid *g);
 void grid__damage(struct grid *g, int y, int x0, int x1);
 void grid__damage_rows(struct grid *g, int y0, int y1);
 void grid__reply(struct grid *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void grid__reset_state(struct grid *g, bool hard);
 int grid__screen_init(struct screen *s, int rows, int cols, size_t sb_max);
+/* A new line (cleared to blanks) from s's slabs; owned by s until grid__screen_finish. NULL on failure. */
+struct line *grid__screen_line(struct screen *s);
 void grid__screen_finish(struct screen *s);
 
 /* grid-print.c */

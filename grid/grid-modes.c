@@ -69,9 +69,7 @@ void grid__set_alt(struct grid *g, bool on, bool clear)
 	if (on && clear) {
 		uint16_t es = grid__erase_style(g);
 		for (int y = 0; y < g->rows; y++) {
-			struct line *l = grid__line(g, y);
-			l->flags = 0;
-			grid__clear_cells(l->cells, g->cols, es);
+			grid__line_clear(grid__line(g, y), g->cols, es);
 		}
 	}
 	grid_damage_all(g);
@@ -160,7 +158,7 @@ static void dec_mode(struct grid *g, int mode, bool set)
 			/* xterm clears the alternate screen when leaving it through 1047 */
 			uint16_t es = grid__erase_style(g);
 			for (int y = 0; y < g->rows; y++)
-				grid__clear_cells(grid__line(g, y)->cells, g->cols, es);
+				grid__line_clear(grid__line(g, y), g->cols, es);
 		}
 		grid__set_alt(g, set, false);
 		break;

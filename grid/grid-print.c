@@ -11,6 +11,7 @@
  * holding one has GRID_CP_CLUSTER | index. A cluster keeps at most CLUSTER_MAX_CPS code points: further
  * marks are dropped, so endless marks on one cell stay bounded.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,7 +104,10 @@ int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
 		}
 	}
 	if (t->count >= t->gc_at && t->count > 0) {
-		grid__collect(g);
+		if (t->gc_wait == 0)
+			grid__collect(g);
+		else
+			t->gc_wait--;
 	}
 	if (t->count >= t->cap && cluster_grow(t) < 0)
 		return -1;
@@ -175,6 +179,7 @@ static void insert_blanks(struct grid *g, struct line *l, int x, int right, int 
 	if (right + 1 - x > n)
 		memmove(&l->cells[x + n], &l->cells[x], (size_t)(right + 1 - x - n) * sizeof(struct grid_cell));
 	grid__fix_wide(l, g->cols, right + 1, right + 1);
+	l->used = (uint16_t)g->cols;
 	if (l->cells[right].width == 2)
 		l->cells[right].cp = 0, l->cells[right].width = 1;
 	grid__damage(g, g->cy, x, right + 1);
@@ -201,12 +206,13 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 	if (g->insert)
 		insert_blanks(g, l, x, right, w);
 	grid__fix_wide(l, g->cols, x, x + w);
+	grid__line_touch(l, x + w);
 	l->cells[x] = (struct grid_cell){.cp = cp, .style = style, .link = g->link, .width = (uint8_t)w};
 	if (w == 2)
 		l->cells[x + 1] = (struct grid_cell){.cp = 0, .style = style, .link = g->link, .width = 0};
 	if (g->sel.active)
 		grid__select_touch(g, g->cy, g->cy);
-	grid__damage(g, g->cy, x, x + w);
+	grid__damage(g, g->cy, x - 1, x + w + 1);
 	g->last_x = x;
 	g->last_y = g->cy;
 	g->last_w = w;
@@ -259,6 +265,45 @@ void grid__print(void *ctx, const uint32_t *cp, size_t n)
 	print_cps(ctx, cp, n);
 }
 
+/* Writes k ASCII cells. The cell is {cp, style, link, width = 1, flags = 0, pad}: on a little-endian
+ * machine that is one 64-bit word (cp | style << 32 | link << 48) and one 32-bit word (1), stored
+ * directly, four cells per iteration. */
+static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, uint16_t style, uint16_t link)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	_Static_assert(sizeof(struct grid_cell) == 12, "cell layout");
+	_Static_assert(offsetof(struct grid_cell, style) == 4 && offsetof(struct grid_cell, link) == 6 &&
+			       offsetof(struct grid_cell, width) == 8 && offsetof(struct grid_cell, flags) == 9,
+		       "cell layout");
+	const uint64_t hi = (uint64_t)style << 32 | (uint64_t)link << 48;
+	const uint32_t w1 = 1;
+	unsigned char *p = (unsigned char *)c;
+	size_t i = 0;
+	for (; i + 4 <= k; i += 4, p += 48) {
+		uint64_t a = s[i] | hi, b = s[i + 1] | hi, d = s[i + 2] | hi, e = s[i + 3] | hi;
+		memcpy(p, &a, 8);
+		memcpy(p + 8, &w1, 4);
+		memcpy(p + 12, &b, 8);
+		memcpy(p + 20, &w1, 4);
+		memcpy(p + 24, &d, 8);
+		memcpy(p + 32, &w1, 4);
+		memcpy(p + 36, &e, 8);
+		memcpy(p + 44, &w1, 4);
+	}
+	for (; i < k; i++, p += 12) {
+		uint64_t a = s[i] | hi;
+		memcpy(p, &a, 8);
+		memcpy(p + 8, &w1, 4);
+	}
+#else
+	struct grid_cell t = {.cp = 0, .style = style, .link = link, .width = 1, .flags = 0};
+	for (size_t i = 0; i < k; i++) {
+		t.cp = s[i];
+		c[i] = t;
+	}
+#endif
+}
+
 /* The hot path: a run of printable ASCII, written row segment by row segment. */
 void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 {
@@ -289,17 +334,12 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 		size_t room = (size_t)(right + 1 - x);
 		size_t k = n < room ? n : room;
 		grid__fix_wide(l, g->cols, x, x + (int)k);
+		grid__line_touch(l, x + (int)k);
 		struct grid_cell *c = &l->cells[x];
-		for (size_t i = 0; i < k; i++) {
-			c[i].cp = s[i];
-			c[i].style = style;
-			c[i].link = link;
-			c[i].width = 1;
-			c[i].flags = 0;
-		}
+		write_ascii(c, s, k, style, link);
 		if (unlikely(g->sel.active))
 			grid__select_touch(g, g->cy, g->cy);
-		grid__damage(g, g->cy, x, x + (int)k);
+		grid__damage(g, g->cy, x - 1, x + (int)k + 1);
 		s += k;
 		n -= k;
 		g->last_y = g->cy;

@@ -27,6 +27,7 @@ static struct line *new_line(int cols)
 	struct line *l = malloc(sizeof(struct line) + (size_t)cols * sizeof(struct grid_cell));
 	if (l) {
 		l->flags = 0;
+		l->used = (uint16_t)cols;
 		grid__clear_cells(l->cells, cols, 0);
 	}
 	return l;
@@ -202,26 +203,28 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 	memset(ns, 0, sizeof(*ns));
 	ns->sb_max = s->sb_max;
 	ns->cap = (size_t)nrows + s->sb_max;
+	ns->line_cols = ncols;
 	ns->ring = calloc(ns->cap, sizeof(*ns->ring));
 	if (!ns->ring) {
 		out_free(&o);
 		return -ENOMEM;
 	}
-	size_t k = 0;
-	for (size_t a = sb0; a < total && k < ns->cap; a++, k++) {
-		ns->ring[k] = o.v[o.base + (a - o.dropped)];
-		o.v[o.base + (a - o.dropped)] = NULL;
-	}
 	ns->sb_n = s0 - sb0;
 	ns->top = ns->sb_n;
-	ns->abs_top = s->abs_top;
-	for (size_t y = k; y < ns->sb_n + (size_t)nrows; y++) {
-		ns->ring[y] = new_line(ncols);
-		if (!ns->ring[y]) {
+	/* Absolute line numbers go on from the oldest line kept, so abs_top >= sb_n always holds (the
+	 * selection's arithmetic relies on it): reflow may push screen lines into the scrollback. */
+	ns->abs_top = s->abs_top - s->sb_n + sb0 + ns->sb_n;
+	size_t a = sb0;
+	for (size_t y = 0; y < ns->sb_n + (size_t)nrows; y++, a++) {
+		struct line *l = grid__screen_line(ns);
+		if (!l) {
 			out_free(&o);
 			grid__screen_finish(ns);
 			return -ENOMEM;
 		}
+		if (a < total)
+			memcpy(l, o.v[o.base + (a - o.dropped)], sizeof(struct line) + (size_t)ncols * sizeof(struct grid_cell));
+		ns->ring[y] = l;
 	}
 	out_free(&o);
 	long cr = cm.found ? (long)cm.row - (long)s0 : 0;
@@ -243,6 +246,7 @@ static int resize_alt(struct grid *g, struct screen *ns, int ncols, int nrows, i
 		const struct line *src = s->ring[(s->top + (size_t)(y + shift)) % s->cap];
 		struct line *dst = ns->ring[y];
 		memcpy(dst->cells, src->cells, (size_t)w * sizeof(struct grid_cell));
+		dst->used = (uint16_t)ncols;
 		if (w < g->cols && dst->cells[w - 1].width == 2)
 			dst->cells[w - 1] = (struct grid_cell){.cp = 0, .style = 0, .width = 1};
 		for (int x = 0; x < w; x++)

@@ -49,6 +49,8 @@ static void mark(struct grid *g, bool on)
 			continue;
 		int x0 = a == g->sel.y0 ? g->sel.x0 : 0;
 		int x1 = a == g->sel.y1 ? g->sel.x1 : g->cols - 1;
+		if (on)
+			grid__line_touch(l, x1 + 1);
 		for (int x = x0; x <= x1 && x < g->cols; x++) {
 			if (on)
 				l->cells[x].flags |= GRID_CELL_SELECTED;

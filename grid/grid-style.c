@@ -123,8 +123,12 @@ static uint16_t intern(struct grid *g, const struct grid_style *s)
 	if (!id) {
 		if (style_eq(s, &t->styles[0]))
 			return 0;
-		if (t->count >= t->gc_at)
-			grid__collect(g);
+		if (t->count >= t->gc_at) {
+			if (t->gc_wait == 0)
+				grid__collect(g);
+			else
+				t->gc_wait--;
+		}
 		if (t->count >= t->cap && grow(t) < 0)
 			return 0; /* full of live styles: the default stands in */
 		while (t->next_free < t->cap && t->used[t->next_free])
@@ -211,12 +215,16 @@ static uint32_t sweep(uint8_t *used, uint32_t cap, uint32_t *next_free)
 	return live;
 }
 
-static uint32_t next_threshold(uint32_t live, size_t cells, uint32_t max)
+/* The next collection runs after a headroom of new entries proportional to the cells a collection scans
+ * (so its cost is amortised over at least cells/16 allocations). When the table cannot give that much
+ * room, the collection waits for as many misses instead, during which new pens fall back. */
+static uint32_t next_threshold(uint32_t live, size_t cells, uint32_t max, uint32_t *wait)
 {
 	size_t headroom = cells / 16;
 	if (headroom < 1024)
 		headroom = 1024;
 	size_t at = live + headroom;
+	*wait = at > max ? (uint32_t)headroom : 0;
 	return at > max ? max : (uint32_t)at;
 }
 
@@ -240,8 +248,7 @@ void grid__collect(struct grid *g)
 	memset(st->cache, 0, sizeof(st->cache));
 	/* When live styles already fill the table, the next collection waits for a full headroom of attempts:
 	 * meanwhile new pens fall back to the default style instead of sweeping again and again. */
-	uint32_t at = next_threshold(st->count, cells, STYLE_MAX + 1);
-	st->gc_at = at > st->count ? at : STYLE_MAX + 1;
+	st->gc_at = next_threshold(st->count, cells, STYLE_MAX + 1, &st->gc_wait);
 	if (cl->cap) {
 		cl->count = sweep(cl->used, cl->cap, &cl->next_free);
 		memset(cl->hash, 0, cl->hash_cap * sizeof(*cl->hash));
@@ -256,8 +263,7 @@ void grid__collect(struct grid *g)
 				h = (h + 1) & (cl->hash_cap - 1);
 			cl->hash[h] = i + 1;
 		}
-		at = next_threshold(cl->count, cells, CLUSTER_MAX);
-		cl->gc_at = at > cl->count ? at : CLUSTER_MAX;
+		cl->gc_at = next_threshold(cl->count, cells, CLUSTER_MAX, &cl->gc_wait);
 	}
 	if (g->links.used) {
 		for (uint32_t i = 1; i < LINK_MAX; i++) {

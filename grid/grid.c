@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "grid/grid-internal.h"
 
@@ -21,21 +22,121 @@ static size_t line_size(int cols)
 	return sizeof(struct line) + (size_t)cols * sizeof(struct grid_cell);
 }
 
-static struct line *line_new(int cols)
+/* Line memory comes in slabs: a scrollback filling up allocates a few large blocks, not one block per
+ * line, and blocks of 2 MiB or more are mapped with transparent huge pages allowed, so the first pass
+ * through 10000 lines of scrollback costs a handful of page faults instead of thousands (they dominate
+ * the cost of a flood in a VM otherwise). */
+#define SLAB_BYTES ((size_t)2 << 20)
+
+struct slab {
+	struct slab *next;
+	size_t bytes;
+	bool mapped;
+	max_align_t align[];
+};
+
+static struct slab *slab_new(size_t bytes)
 {
-	struct line *l = malloc(line_size(cols));
-	if (!l)
-		return NULL;
+	struct slab *sl;
+	if (bytes >= SLAB_BYTES / 2) {
+		size_t len = (bytes + SLAB_BYTES - 1) & ~(SLAB_BYTES - 1);
+		/* over-allocate by one huge page to align the block, then give back the ends */
+		char *p = mmap(NULL, len + SLAB_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		uintptr_t a = ((uintptr_t)p + SLAB_BYTES - 1) & ~(uintptr_t)(SLAB_BYTES - 1);
+		size_t head = a - (uintptr_t)p;
+		if (head)
+			munmap(p, head);
+		if (SLAB_BYTES - head)
+			munmap((char *)a + len, SLAB_BYTES - head);
+		madvise((void *)a, len, MADV_HUGEPAGE);
+		sl = (struct slab *)a;
+		sl->bytes = len;
+		sl->mapped = true;
+	} else {
+		sl = malloc(bytes);
+		if (!sl)
+			return NULL;
+		sl->bytes = bytes;
+		sl->mapped = false;
+	}
+	return sl;
+}
+
+struct line *grid__screen_line(struct screen *s)
+{
+	size_t lsz = line_size(s->line_cols);
+	if (s->slab_left == 0) {
+		size_t want = s->cap > s->allocated ? s->cap - s->allocated : 1;
+		size_t per = (SLAB_BYTES - sizeof(struct slab)) / lsz;
+		if (per < 16)
+			per = 16;
+		if (want > per)
+			want = per;
+		struct slab *sl = slab_new(sizeof(struct slab) + want * lsz);
+		if (!sl)
+			return NULL;
+		sl->next = s->slabs;
+		s->slabs = sl;
+		s->slab_next = (char *)sl->align;
+		s->slab_left = (sl->bytes - sizeof(struct slab)) / lsz;
+	}
+	struct line *l = (struct line *)s->slab_next;
+	s->slab_next += lsz;
+	s->slab_left--;
+	s->allocated++;
 	l->flags = 0;
-	grid__clear_cells(l->cells, cols, 0);
+	l->used = 0;
+	grid__clear_cells(l->cells, s->line_cols, 0);
 	return l;
 }
 
+void grid__line_clear(struct line *l, int cols, uint16_t style)
+{
+	l->flags = 0;
+	if (style == 0) {
+		grid__clear_cells(l->cells, l->used, 0);
+		l->used = 0;
+	} else {
+		grid__clear_cells(l->cells, cols, style);
+		l->used = (uint16_t)cols;
+	}
+}
+
+/* Default blanks to copy from: clearing rows is one memcpy per 256 cells. */
+#define BLANK_RUN 256
+static const struct grid_cell blank_run[BLANK_RUN] = {
+#define B1 {.cp = 0, .style = 0, .link = 0, .width = 1, .flags = 0}
+#define B8 B1, B1, B1, B1, B1, B1, B1, B1
+#define B64 B8, B8, B8, B8, B8, B8, B8, B8
+	B64, B64, B64, B64,
+#undef B64
+#undef B8
+#undef B1
+};
+
+/* Every scroll clears a row: copy default blanks, or fill a few cells and double the filled part. */
 void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
 {
+	if (style == 0) {
+		while (n > 0) {
+			int k = n < BLANK_RUN ? n : BLANK_RUN;
+			memcpy(c, blank_run, (size_t)k * sizeof(*c));
+			c += k;
+			n -= k;
+		}
+		return;
+	}
 	const struct grid_cell blank = {.cp = 0, .style = style, .link = 0, .width = 1, .flags = 0};
-	for (int i = 0; i < n; i++)
+	int k = n < 8 ? n : 8;
+	for (int i = 0; i < k; i++)
 		c[i] = blank;
+	while (k < n) {
+		int m = k < n - k ? k : n - k;
+		memcpy(c + k, c, (size_t)m * sizeof(*c));
+		k += m;
+	}
 }
 
 struct line *grid__ring_line(const struct screen *s, size_t slot)
@@ -57,11 +158,12 @@ int grid__screen_init(struct screen *s, int rows, int cols, size_t sb_max)
 	memset(s, 0, sizeof(*s));
 	s->sb_max = sb_max;
 	s->cap = (size_t)rows + sb_max;
+	s->line_cols = cols;
 	s->ring = calloc(s->cap, sizeof(*s->ring));
 	if (!s->ring)
 		return -ENOMEM;
 	for (int y = 0; y < rows; y++) {
-		s->ring[y] = line_new(cols);
+		s->ring[y] = grid__screen_line(s);
 		if (!s->ring[y]) {
 			grid__screen_finish(s);
 			return -ENOMEM;
@@ -72,10 +174,14 @@ int grid__screen_init(struct screen *s, int rows, int cols, size_t sb_max)
 
 void grid__screen_finish(struct screen *s)
 {
-	if (!s->ring)
-		return;
-	for (size_t i = 0; i < s->cap; i++)
-		free(s->ring[i]);
+	while (s->slabs) {
+		struct slab *sl = s->slabs;
+		s->slabs = sl->next;
+		if (sl->mapped)
+			munmap(sl, sl->bytes);
+		else
+			free(sl);
+	}
 	free(s->ring);
 	memset(s, 0, sizeof(*s));
 }
@@ -84,8 +190,15 @@ void grid__screen_finish(struct screen *s)
 
 void grid__damage(struct grid *g, int y, int x0, int x1)
 {
+	/* callers pass one cell more on each side: grid__fix_wide may blank a neighbour */
+	if (x0 < 0)
+		x0 = 0;
+	if (x1 > g->cols)
+		x1 = g->cols;
 	g->damaged = true;
-	if (g->damage_all)
+	/* damage is kept per row of the display: while scrolled back, screen row y shows further down */
+	y += (int)g->view_offset;
+	if (g->damage_all || y >= g->rows)
 		return;
 	if (g->dmg_x1[y] == 0) {
 		g->dmg_x0[y] = (uint16_t)x0;
@@ -103,6 +216,10 @@ void grid__damage_rows(struct grid *g, int y0, int y1)
 	g->damaged = true;
 	if (g->damage_all)
 		return;
+	y0 += (int)g->view_offset;
+	y1 += (int)g->view_offset;
+	if (y1 >= g->rows)
+		y1 = g->rows - 1;
 	for (int y = y0; y <= y1; y++) {
 		g->dmg_x0[y] = 0;
 		g->dmg_x1[y] = (uint16_t)g->cols;
@@ -294,8 +411,7 @@ static void clear_screen_lines(struct grid *g, struct screen *s)
 {
 	for (int y = 0; y < g->rows; y++) {
 		struct line *l = s->ring[(s->top + (size_t)y) % s->cap];
-		l->flags = 0;
-		grid__clear_cells(l->cells, g->cols, 0);
+		grid__line_clear(l, g->cols, 0);
 	}
 }
 

@@ -16,6 +16,8 @@
 #include "kmscon-felis/headless.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
+#include "kmscon-felis/output.h"
+#include "kmscon-felis/render/render.h"
 #include "kmscon-felis/session.h"
 
 struct kf_app {
@@ -24,6 +26,8 @@ struct kf_app {
 	struct kf_session *session;
 	struct kf_source *signals[3];
 	struct kf_headless *headless; /* --backend=headless */
+	struct kf_render *render;     /* --backend=drm */
+	struct kf_output *output;     /* --backend=drm */
 };
 
 static void on_quit_signal(void *ud, int signo)
@@ -59,15 +63,70 @@ static int start_session(struct kf_app *app)
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
 }
 
+static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_h)
+{
+	struct kf_app *app = ud;
+	kf_session_resize(app->session, cols, rows, cell_w, cell_h);
+}
+
+static void stop_drm(struct kf_app *app)
+{
+	kf_output_destroy(app->output);
+	kf_render_destroy(app->render);
+	app->output = NULL;
+	app->render = NULL;
+}
+
+/* The display and frame loop (output.h) with the renderer; the seat and input are wired in as they land. */
+static int start_drm(struct kf_app *app)
+{
+	const struct kf_config *c = &app->cfg;
+	static const enum kf_render_engine engines[] = {
+		[KF_FONT_ENGINE_FONTCONFIG] = KF_RENDER_ENGINE_AUTO,
+		[KF_FONT_ENGINE_PSF] = KF_RENDER_ENGINE_PSF,
+		[KF_FONT_ENGINE_BUILTIN] = KF_RENDER_ENGINE_BUILTIN,
+	};
+	struct kf_render_config rc = {
+		.engine = engines[c->font_engine],
+		.font_name = c->font_name,
+		.font_file = c->font_file,
+		.font_size = (int)c->font_size,
+	};
+	struct kf_output_config oc = {
+		.mode_width = c->mode.w,
+		.mode_height = c->mode.h,
+		.dpms_timeout = c->dpms_timeout,
+		.seat = c->seat,
+	};
+	struct kf_output_callbacks ocb = {.resize = on_output_resize};
+	int cols, rows, cw, ch, r;
+
+	r = kf_render_create(&rc, &app->render);
+	if (r < 0) {
+		log_err("cannot set up the font: %s", strerror(-r));
+		return r;
+	}
+	r = kf_output_create(app->loop, app->render, &oc, &ocb, app, &app->output);
+	if (r < 0) {
+		stop_drm(app);
+		return r;
+	}
+	kf_output_get_size(app->output, &cols, &rows);
+	kf_render_cell_size(app->render, &cw, &ch);
+	if (cols > 0 && rows > 0)
+		kf_session_resize(app->session, cols, rows, cw, ch);
+	kf_output_set_grid(app->output, kf_session_grid(app->session));
+	return 0;
+}
+
 static int start_backend(struct kf_app *app)
 {
 	switch (app->cfg.backend) {
 	case KF_BACKEND_HEADLESS:
 		return kf_headless_create(app->loop, app->session, app->cfg.input_fifo, &app->headless);
 	case KF_BACKEND_DRM:
-		break;
+		return start_drm(app);
 	}
-	log_err("the DRM backend is not available in this build yet; use --backend=headless");
 	return -ENOTSUP;
 }
 
@@ -77,6 +136,7 @@ static void stop_backend(struct kf_app *app)
 		kf_headless_dump_file(kf_session_grid(app->session), app->cfg.dump_screen);
 	kf_headless_destroy(app->headless);
 	app->headless = NULL;
+	stop_drm(app);
 }
 
 int main(int argc, char **argv)

@@ -31,7 +31,7 @@ struct t_term {
 	char title[256];
 };
 
-static void t_on_reply(void *ud, const uint8_t *d, size_t n)
+static inline void t_on_reply(void *ud, const uint8_t *d, size_t n)
 {
 	struct t_term *t = ud;
 	if (t->reply_len + n < sizeof(t->reply)) {
@@ -41,17 +41,17 @@ static void t_on_reply(void *ud, const uint8_t *d, size_t n)
 	}
 }
 
-static void t_on_bell(void *ud)
+static inline void t_on_bell(void *ud)
 {
 	((struct t_term *)ud)->bells++;
 }
 
-static void t_on_title(void *ud, const char *s)
+static inline void t_on_title(void *ud, const char *s)
 {
 	snprintf(((struct t_term *)ud)->title, sizeof(((struct t_term *)ud)->title), "%s", s);
 }
 
-static struct t_term *t_new(int cols, int rows, size_t sb)
+static inline struct t_term *t_new(int cols, int rows, size_t sb)
 {
 	struct t_term *t = calloc(1, sizeof(*t));
 	struct grid_config cfg = {.cols = cols, .rows = rows, .scrollback = sb, .cell_width = 8,
@@ -65,18 +65,18 @@ static struct t_term *t_new(int cols, int rows, size_t sb)
 	return t;
 }
 
-static void t_free(struct t_term *t)
+static inline void t_free(struct t_term *t)
 {
 	grid_destroy(t->g);
 	free(t);
 }
 
-static void t_feed(struct t_term *t, const char *s)
+static inline void t_feed(struct t_term *t, const char *s)
 {
 	grid_feed(t->g, (const uint8_t *)s, strlen(s));
 }
 
-static void t_feedf(struct t_term *t, const char *fmt, ...)
+static inline void t_feedf(struct t_term *t, const char *fmt, ...)
 {
 	char buf[8192];
 	va_list ap;
@@ -111,7 +111,7 @@ static size_t t_utf8(uint32_t cp, char *s)
 }
 
 /* Text of cells as UTF-8: blanks as ' ', right halves skipped, trailing blanks trimmed. */
-static const char *t_cells_text(const struct grid *g, const struct grid_cell *c, int n)
+static inline const char *t_cells_text(const struct grid *g, const struct grid_cell *c, int n)
 {
 	static char buf[16384];
 	size_t k = 0, last = 0;
@@ -132,7 +132,7 @@ static const char *t_cells_text(const struct grid *g, const struct grid_cell *c,
 	return buf;
 }
 
-static const char *t_row(struct t_term *t, int y)
+static inline const char *t_row(struct t_term *t, int y)
 {
 	return t_cells_text(t->g, grid_row(t->g, y), grid_cols(t->g));
 }
@@ -158,7 +158,7 @@ static const char *t_row(struct t_term *t, int y)
 		t->reply[0] = '\0';                                                                        \
 	} while (0)
 
-static int t_done(const char *name)
+static inline int t_done(const char *name)
 {
 	fprintf(stderr, "%s: %d checks, %d failed\n", name, t_checks, t_fails);
 	return t_fails ? 1 : 0;

@@ -1,0 +1,127 @@
+/* tests/grid/test-bounds.c: memory stays bounded under hostile input, and the work stays bounded too:
+ * huge REP counts, 10^6 SGRs with distinct RGB colours, endless combining marks on one cell, endless
+ * distinct clusters and hyperlinks, resizes to 1x1 and to the maximum. */
+#include <errno.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "harness.h"
+#include "grid/grid-internal.h"
+
+static long peak_kb(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void test_rep(void)
+{
+	struct t_term *t = t_new(80, 24, 1000);
+	double t0 = now();
+	for (int i = 0; i < 2000; i++)
+		t_feed(t, "x\033[2147483647b");
+	CHECK(now() - t0 < 20.0, "2000 huge REPs took %.1f s", now() - t0);
+	CHECK(grid_scrollback_lines(t->g) <= 1000, "scrollback bound");
+	t_free(t);
+}
+
+static void test_sgr_flood(void)
+{
+	struct t_term *t = t_new(212, 82, 10000);
+	for (int i = 0; i < 1000000; i++)
+		t_feedf(t, "\033[38;2;%d;%d;%dm\033[48;2;%d;%d;%dmX", i & 255, (i >> 8) & 255, (i >> 16) & 255,
+			(i >> 3) & 255, i & 255, (i >> 11) & 255);
+	struct grid *g = t->g;
+	CHECK(g->st.cap <= STYLE_MAX + 1, "style table %u", g->st.cap);
+	CHECK(g->st.count <= STYLE_MAX + 1, "styles %u", g->st.count);
+	/* every cell's style id resolves */
+	for (int y = 0; y < grid_rows(g); y++) {
+		const struct grid_cell *r = grid_row(g, y);
+		for (int x = 0; x < grid_cols(g); x++)
+			if (r[x].style >= g->st.cap || !g->st.used[r[x].style])
+				CHECK(0, "dangling style %u at %d,%d", r[x].style, x, y);
+	}
+	/* after a clear and fresh output the dead styles are collected */
+	t_feed(t, "\033[0m\033[3J\033[2J");
+	for (int i = 0; i < 300; i++)
+		t_feedf(t, "\033[38;2;%d;1;1mY", i & 255);
+	CHECK(g->st.count < 70000, "styles after collection %u", g->st.count);
+	t_free(t);
+}
+
+static void test_combining_flood(void)
+{
+	struct t_term *t = t_new(80, 24, 100);
+	t_feed(t, "a");
+	for (int i = 0; i < 200000; i++)
+		t_feed(t, "\xcc\x81");
+	const struct grid_cell *r = grid_row(t->g, 0);
+	uint32_t cps[64];
+	size_t n = grid_cell_codepoints(t->g, &r[0], cps, 64);
+	CHECK(n >= 2 && n <= CLUSTER_MAX_CPS, "cluster length %zu", n);
+	CHECK(cps[0] == 'a', "base kept");
+	CHECK(t->g->cl.count < 64, "cluster entries %u", t->g->cl.count);
+	/* distinct clusters everywhere: the table stays bounded */
+	for (int i = 0; i < 300000; i++) {
+		char buf[16];
+		size_t k = t_utf8(0x4e00 + (uint32_t)(i % 20000), buf);
+		k += t_utf8(0x300 + (uint32_t)(i % 100), buf + k);
+		k += t_utf8(0x300 + (uint32_t)(i / 100 % 100), buf + k);
+		grid_feed(t->g, (const uint8_t *)buf, k);
+	}
+	CHECK(t->g->cl.cap <= CLUSTER_MAX, "cluster table %u", t->g->cl.cap);
+	t_free(t);
+}
+
+static void test_links(void)
+{
+	struct t_term *t = t_new(80, 24, 100);
+	for (int i = 0; i < 20000; i++)
+		t_feedf(t, "\033]8;;http://example.com/%d\033\\L\033]8;;\033\\", i);
+	CHECK(t->g->links.count < LINK_MAX, "links %u", t->g->links.count);
+	t_feed(t, "\033[H\033]8;id=a;http://kf/x\033\\AB\033]8;;\033\\C");
+	const struct grid_cell *r = grid_row(t->g, 0);
+	const char *u = grid_link_uri(t->g, r[0].link);
+	CHECK(u && strcmp(u, "http://kf/x") == 0, "link uri %s", u ? u : "(null)");
+	CHECK(r[1].link == r[0].link && r[2].link == 0, "link run");
+	t_free(t);
+}
+
+static void test_resize_extremes(void)
+{
+	struct t_term *t = t_new(80, 24, 1000);
+	for (int i = 0; i < 3000; i++)
+		t_feedf(t, "line %d with some text\xe4\xb8\xad that wraps around the screen edge a bit\r\n", i);
+	CHECK(grid_resize(t->g, 1, 1) == 0, "1x1");
+	t_feed(t, "abc\xe4\xb8\xad\033[5;5H\033[10L");
+	CHECK(grid_resize(t->g, 1000, 1000) == 0, "1000x1000");
+	t_feed(t, "xyz\033[999;999H\033[2J");
+	CHECK(grid_resize(t->g, 0, 5) == -EINVAL, "0 cols");
+	CHECK(grid_resize(t->g, 5000, 5) == -EINVAL, "too wide");
+	CHECK(grid_resize(t->g, 80, 24) == 0, "back");
+	CHECK(grid_scrollback_lines(t->g) <= 1000, "scrollback bound after resizes");
+	t_free(t);
+}
+
+int main(void)
+{
+	long before = peak_kb();
+	test_rep();
+	test_combining_flood();
+	test_links();
+	test_resize_extremes();
+	test_sgr_flood();
+	long used = peak_kb() - before;
+	/* 10000 lines x 212 cells x 12 bytes is ~25 MB; 1000x1000 cells with 1000 lines of scrollback ~24 MB;
+	 * tables at their caps a few MB more */
+	CHECK(used < 200 * 1024, "peak memory grew by %ld kB", used);
+	return t_done("grid-bounds");
+}

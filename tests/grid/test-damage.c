@@ -1,0 +1,137 @@
+/* tests/grid/test-damage.c: damage never underdraws. Random streams of prints, controls, CSI edits, scroll
+ * regions, SGR and resizes go through grid_feed; after each chunk every cell that differs from a shadow copy
+ * taken at the last grid_damage_clear() must lie in a damaged span of its row. */
+#include "harness.h"
+
+static uint32_t rng = 12345;
+static uint32_t rnd(uint32_t n)
+{
+	rng = rng * 1103515245u + 12345u;
+	return (rng >> 8) % n;
+}
+
+static const char *pieces[] = {
+	"\r\n", "\n", "\r", "\b", "\t", "\033[H", "\033[2J", "\033[K", "\033[1K", "\033[2K", "\033[J", "\033[1J",
+	"\033[3L", "\033[2M", "\033[4@", "\033[3P", "\033[5X", "\033[2S", "\033[3T", "\033M", "\033D", "\033E",
+	"\033[5;10r", "\033[r", "\033[?69h\033[3;20s", "\033[?69l", "\033[?6h", "\033[?6l", "\033[31;42m", "\033[0m",
+	"\033[7m", "\033[48;2;1;2;3m", "\033[?7l", "\033[?7h", "\033[4h", "\033[4l", "\033[10b", "\033#8",
+	"\033[?1049h", "\033[?1049l", "\033[2 @", "\033[2 A", "\033[2'}", "\033[2'~", "\033[?5h", "\033[?5l",
+	"\xe4\xb8\xad\xe6\x96\x87", "e\xcc\x81", "\xf0\x9f\x91\x8d", "abcdefghij", "0123456789012345678901234567",
+	"\033[?2J", "\033[1\"q", "\033[0\"q",
+};
+
+static char fed[512];
+static size_t fed_n;
+
+static void feed(struct t_term *t, const char *s)
+{
+	size_t n = strlen(s);
+	if (fed_n + n < sizeof(fed)) {
+		memcpy(fed + fed_n, s, n);
+		fed_n += n;
+		fed[fed_n] = 0;
+	}
+	t_feed(t, s);
+}
+
+static void random_cup(char *buf, size_t cap)
+{
+	snprintf(buf, cap, "\033[%u;%uH", rnd(14) + 1, rnd(34) + 1);
+}
+
+struct shadow {
+	struct grid_cell *c;
+	int cols, rows;
+};
+
+static void snap(struct shadow *s, struct grid *g)
+{
+	s->cols = grid_cols(g);
+	s->rows = grid_rows(g);
+	free(s->c);
+	s->c = malloc(sizeof(*s->c) * (size_t)s->cols * (size_t)s->rows);
+	for (int y = 0; y < s->rows; y++)
+		memcpy(&s->c[(size_t)y * (size_t)s->cols], grid_row(g, y), sizeof(*s->c) * (size_t)s->cols);
+}
+
+static int check(struct shadow *s, struct grid *g, int iter)
+{
+	int bad = 0;
+	if (grid_cols(g) != s->cols || grid_rows(g) != s->rows) {
+		/* a resize damages everything */
+		for (int y = 0; y < grid_rows(g); y++) {
+			int x0, x1;
+			if (!grid_row_damage(g, y, &x0, &x1) || x0 != 0 || x1 != grid_cols(g))
+				bad++;
+		}
+		return bad;
+	}
+	for (int y = 0; y < s->rows; y++) {
+		const struct grid_cell *r = grid_row(g, y);
+		int x0 = 0, x1 = 0;
+		bool d = grid_row_damage(g, y, &x0, &x1);
+		for (int x = 0; x < s->cols; x++) {
+			if (!memcmp(&r[x], &s->c[(size_t)y * (size_t)s->cols + (size_t)x], sizeof(r[x])))
+				continue;
+			if (!d || x < x0 || x >= x1) {
+				if (bad++ < 3)
+					fprintf(stderr, "iter %d: cell %d,%d changed outside damage [%d,%d) d=%d\n", iter,
+						x, y, x0, x1, d);
+			}
+		}
+	}
+	return bad;
+}
+
+int main(void)
+{
+	struct t_term *t = t_new(34, 14, 50);
+	struct shadow sh = {0};
+	grid_damage_clear(t->g);
+	snap(&sh, t->g);
+	int bad = 0;
+	for (int iter = 0; iter < 20000 && bad == 0; iter++) {
+		int n = (int)rnd(4) + 1;
+		fed_n = 0;
+		fed[0] = 0;
+		for (int k = 0; k < n; k++) {
+			char buf[32];
+			if (rnd(5) == 0) {
+				random_cup(buf, sizeof(buf));
+				feed(t, buf);
+			} else {
+				feed(t, pieces[rnd(sizeof(pieces) / sizeof(pieces[0]))]);
+			}
+		}
+		if (rnd(200) == 0)
+			grid_resize(t->g, 20 + (int)rnd(20), 8 + (int)rnd(10));
+		if (rnd(50) == 0)
+			grid_view_scroll(t->g, (int)rnd(20) - 10);
+		int b = check(&sh, t->g, iter);
+		if (b) {
+			fprintf(stderr, "after:");
+			for (size_t i = 0; i < fed_n; i++)
+				fprintf(stderr, fed[i] < 32 ? "\\x%02x" : "%c", (unsigned char)fed[i]);
+			fprintf(stderr, "\n");
+		}
+		bad += b;
+		if (rnd(3) == 0) {
+			grid_damage_clear(t->g);
+			snap(&sh, t->g);
+		}
+	}
+	CHECK(bad == 0, "%d cells changed without damage", bad);
+	/* a clear leaves nothing damaged, and printing damages exactly the written span */
+	grid_view_scroll(t->g, -1000);
+	t_feed(t, "\033[?1049l\033[r\033[?69l\033[?7h\033[4l\033[H");
+	grid_damage_clear(t->g);
+	int x0, x1;
+	CHECK(!grid_row_damage(t->g, 3, &x0, &x1), "clean after clear");
+	CHECK(!grid_is_damaged(t->g), "nothing damaged");
+	t_feed(t, "\033[4;5Habc");
+	CHECK(grid_row_damage(t->g, 3, &x0, &x1) && x0 <= 4 && x1 >= 7, "span %d %d", x0, x1);
+	CHECK(!grid_row_damage(t->g, 2, &x0, &x1), "other rows clean");
+	free(sh.c);
+	t_free(t);
+	return t_done("grid-damage");
+}

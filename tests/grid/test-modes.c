@@ -1,0 +1,156 @@
+/* tests/grid/test-modes.c: modes, replies, SGR, OSC and DCS.
+ * References: xterm ctlseqs (DA1/DA2, DSR, DECRQM, DECRQSS, XTVERSION, window ops, OSC 4/10/11/12/8/52,
+ * SGR incl. ITU T.416 colon forms), kitty keyboard protocol, VT510 (DECSTR, DECSCA, DECSED/DECSEL). */
+#include "harness.h"
+
+static const struct grid_style *cell_style(struct t_term *t, int x, int y)
+{
+	return grid_style(t->g, grid_row(t->g, y)[x].style);
+}
+
+static void test_sgr(void)
+{
+	struct t_term *t = t_new(40, 5, 0);
+	t_feed(t, "\033[1;3;4;7;9;53m"
+		  "a\033[0m"
+		  "\033[38;5;100;48;2;1;2;3mb"
+		  "\033[38:2::10:20:30m"
+		  "c"
+		  "\033[38:2:40:50:60;4:3;58:5:9m"
+		  "d"
+		  "\033[91;102;21me"
+		  "\033[22;23;24;27;29;55;39;49;59mf");
+	const struct grid_style *s = cell_style(t, 0, 0);
+	CHECK(s->attrs == (GRID_ATTR_BOLD | GRID_ATTR_ITALIC | GRID_ATTR_REVERSE | GRID_ATTR_STRIKE |
+			   GRID_ATTR_OVERLINE) && s->underline == GRID_UNDERLINE_SINGLE, "a attrs %x", s->attrs);
+	s = cell_style(t, 1, 0);
+	CHECK(s->fg == GRID_COLOR_PALETTE(100) && s->bg == GRID_COLOR_RGB(1, 2, 3) && !s->attrs, "b");
+	/* the ITU form with an empty colour-space id */
+	s = cell_style(t, 2, 0);
+	CHECK(s->fg == GRID_COLOR_RGB(10, 20, 30), "c fg %x", s->fg);
+	s = cell_style(t, 3, 0);
+	CHECK(s->fg == GRID_COLOR_RGB(40, 50, 60) && s->underline == GRID_UNDERLINE_CURLY &&
+		      s->ul_color == GRID_COLOR_PALETTE(9), "d");
+	s = cell_style(t, 4, 0);
+	CHECK(s->fg == GRID_COLOR_PALETTE(9) && s->bg == GRID_COLOR_PALETTE(10) &&
+		      s->underline == GRID_UNDERLINE_DOUBLE, "e");
+	s = cell_style(t, 5, 0);
+	CHECK(!s->attrs && !s->underline && !s->fg && !s->bg && !s->ul_color, "f reset");
+	/* BCE: erase takes the background only */
+	t_feed(t, "\033[1;41m\033[2;1H\033[K");
+	s = cell_style(t, 10, 1);
+	CHECK(s->bg == GRID_COLOR_PALETTE(1) && !s->attrs, "bce");
+	t_free(t);
+}
+
+static void test_replies(void)
+{
+	struct t_term *t = t_new(80, 24, 0);
+	t_feed(t, "\033[c");
+	CHECK_REPLY(t, "\033[?62;22c");
+	t_feed(t, "\033[>c");
+	CHECK_REPLY(t, "\033[>1;10;0c");
+	t_feed(t, "\033[5n");
+	CHECK_REPLY(t, "\033[0n");
+	t_feed(t, "\033[10;20H\033[6n");
+	CHECK_REPLY(t, "\033[10;20R");
+	/* CPR is relative to the region in origin mode */
+	t_feed(t, "\033[5;20r\033[?6h\033[2;3H\033[6n\033[?6n");
+	CHECK_REPLY(t, "\033[2;3R\033[?2;3R");
+	t_feed(t, "\033[?6l\033[r");
+	t_feed(t, "\033[>q");
+	CHECK_REPLY(t, "\033P>|kf-test\033\\");
+	t_feed(t, "\033[18t\033[14t\033[16t");
+	CHECK_REPLY(t, "\033[8;24;80t\033[4;384;640t\033[6;16;8t");
+	/* DECRQM, in order with other replies */
+	t_feed(t, "\033[?2004h\033[?2004$p\033[?25$p\033[?1049$p\033[4$p\033[?9999$p");
+	CHECK_REPLY(t, "\033[?2004;1$y\033[?25;1$y\033[?1049;2$y\033[4;2$y\033[?9999;0$y");
+	/* DECRQSS */
+	t_feed(t, "\033[1;31;48:5:200m\033P$qm\033\\");
+	CHECK_REPLY(t, "\033P1$r1;31;48:5:200m\033\\");
+	t_feed(t, "\033[3;20r\033P$qr\033\\\033[r");
+	CHECK_REPLY(t, "\033P1$r3;20r\033\\");
+	t_feed(t, "\033[5 q\033P$q q\033\\");
+	CHECK_REPLY(t, "\033P1$r5 q\033\\");
+	t_feed(t, "\033P$q\"p\033\\\033P$qx\033\\");
+	CHECK_REPLY(t, "\033P1$r65;1\"p\033\\\033P0$r\033\\");
+	/* colour queries */
+	t_feed(t, "\033]4;1;?\033\\\033]4;1;#ff8000\033\\\033]4;1;?\007\033]10;?\007\033]11;rgb:12/34/56\007\033]11;?\007");
+	CHECK_REPLY(t, "\033]4;1;rgb:cdcd/0000/0000\033\\\033]4;1;rgb:ffff/8080/0000\033\\"
+		       "\033]10;rgb:e5e5/e5e5/e5e5\033\\\033]11;rgb:1212/3434/5656\033\\");
+	CHECK(grid_palette(t->g)[1] == 0xff8000 && grid_palette(t->g)[257] == 0x123456, "palette set");
+	t_feed(t, "\033]104;1\007\033]111\007");
+	CHECK(grid_palette(t->g)[1] == 0xcd0000 && grid_palette(t->g)[257] == 0, "palette reset");
+	/* OSC 52 queries are refused */
+	t_feed(t, "\033]52;c;?\007");
+	CHECK_REPLY(t, "");
+	t_free(t);
+}
+
+static void test_modes(void)
+{
+	struct t_term *t = t_new(20, 5, 0);
+	struct grid_modes m;
+	t_feed(t, "\033[?1h\033=\033[?1002h\033[?1006h\033[?2004h\033[?1004h\033[?1007h\033[?2026h\033[20h");
+	grid_get_modes(t->g, &m);
+	CHECK(m.keys.cursor_keys_app && m.keys.keypad_app && m.mouse == GRID_MOUSE_BUTTON &&
+		      m.mouse_encoding == GRID_MOUSE_ENC_SGR && m.bracketed_paste && m.focus_events &&
+		      m.alternate_scroll && m.synchronized && m.keys.newline_mode, "modes set");
+	t_feed(t, "\033[?1l\033>\033[?1002l\033[?1006l\033[?2004l\033[?2026l\033[20l");
+	grid_get_modes(t->g, &m);
+	CHECK(!m.keys.cursor_keys_app && !m.keys.keypad_app && m.mouse == GRID_MOUSE_NONE &&
+		      !m.bracketed_paste && !m.synchronized && !m.keys.newline_mode, "modes reset");
+	/* kitty keyboard protocol: push, query, set, pop; modifyOtherKeys */
+	t_feed(t, "\033[>1u\033[>5u\033[?u");
+	CHECK_REPLY(t, "\033[?5u");
+	t_feed(t, "\033[=2;2u\033[?u\033[<u\033[?u\033[<5u\033[?u");
+	CHECK_REPLY(t, "\033[?7u\033[?1u\033[?0u");
+	t_feed(t, "\033[>4;2m");
+	grid_get_modes(t->g, &m);
+	CHECK(m.keys.modify_other_keys == 2, "modifyOtherKeys");
+	/* cursor: DECTCEM, DECSCUSR */
+	struct grid_cursor c;
+	t_feed(t, "\033[?25l\033[4 q");
+	grid_get_cursor(t->g, &c);
+	CHECK(!c.visible && c.shape == GRID_CURSOR_UNDERLINE && !c.blink, "cursor style");
+	/* alternate screen: 1049 saves the cursor and clears; leaving restores */
+	t_feed(t, "\033[?25h\033[Hmain\033[2;3H\033[?1049h");
+	grid_get_modes(t->g, &m);
+	CHECK(m.alt_screen, "alt on");
+	CHECK_ROW(t, 0, "");
+	t_feed(t, "alt\033[?1049l");
+	CHECK_ROW(t, 0, "main");
+	CHECK_CURSOR(t, 2, 1);
+	/* IRM */
+	t_feed(t, "\033[H\033[4hXY\033[4l");
+	CHECK_ROW(t, 0, "XYmain");
+	/* DECSCA + DECSEL: protected cells survive a selective erase, not a normal one */
+	t_feed(t, "\033[3;1H\033[1\"qPRO\033[0\"qtect\033[3;1H\033[?2K");
+	CHECK_ROW(t, 2, "PRO");
+	t_feed(t, "\033[2K");
+	CHECK_ROW(t, 2, "");
+	/* DECSTR resets modes but keeps the screen */
+	t_feed(t, "\033[?7l\033[4h\033[!p");
+	t_feed(t, "\033[5;1H01234567890123456789Z");
+	CHECK_ROW(t, 4, "Z");
+	/* RIS */
+	t_feed(t, "\033]2;title\007\033c");
+	CHECK_ROW(t, 0, "");
+	CHECK(strcmp(t->title, "title") == 0, "title callback");
+	CHECK(grid_title(t->g)[0] == 0, "RIS clears the title");
+	/* title stack */
+	t_feed(t, "\033]0;one\007\033[22t\033]2;two\007\033[23t");
+	CHECK(strcmp(grid_title(t->g), "one") == 0, "title pop %s", grid_title(t->g));
+	/* BEL */
+	t_feed(t, "\007");
+	CHECK(t->bells == 1, "bell");
+	t_free(t);
+}
+
+int main(void)
+{
+	test_sgr();
+	test_replies();
+	test_modes();
+	return t_done("grid-modes");
+}

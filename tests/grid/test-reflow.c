@@ -1,0 +1,87 @@
+/* tests/grid/test-reflow.c: resize with reflow of soft-wrapped lines (the behaviour libvterm's
+ * t/69screen_reflow.test and t/63screen_resize.test check), the cursor kept on its character, the cursor
+ * line never lost when shrinking, and the alternate screen left unreflowed. */
+#include "harness.h"
+
+static void test_reflow_wider_narrower(void)
+{
+	struct t_term *t = t_new(10, 5, 100);
+	t_feed(t, "AAAAAAAAAAAA");
+	CHECK_ROW(t, 0, "AAAAAAAAAA");
+	CHECK_ROW(t, 1, "AA");
+	CHECK_CURSOR(t, 2, 1);
+	grid_resize(t->g, 15, 5);
+	CHECK_ROW(t, 0, "AAAAAAAAAAAA");
+	CHECK_ROW(t, 1, "");
+	CHECK(!grid_row_wrapped(t->g, 0), "joined");
+	CHECK_CURSOR(t, 12, 0);
+	grid_resize(t->g, 5, 5);
+	CHECK_ROW(t, 0, "AAAAA");
+	CHECK_ROW(t, 2, "AA");
+	CHECK(grid_row_wrapped(t->g, 0) && grid_row_wrapped(t->g, 1), "wrapped");
+	CHECK_CURSOR(t, 2, 2);
+	/* typing continues where the cursor was */
+	t_feed(t, "B");
+	CHECK_ROW(t, 2, "AAB");
+	t_free(t);
+}
+
+static void test_wide_reflow(void)
+{
+	struct t_term *t = t_new(6, 3, 10);
+	t_feed(t, "ab\xe4\xb8\xad\xe6\x96\x87x");
+	CHECK_ROW(t, 0, "ab\xe4\xb8\xad\xe6\x96\x87");
+	grid_resize(t->g, 5, 3);
+	/* the second wide character no longer fits: it moves to the next row */
+	CHECK_ROW(t, 0, "ab\xe4\xb8\xad");
+	CHECK_ROW(t, 1, "\xe6\x96\x87x");
+	CHECK_CURSOR(t, 3, 1);
+	t_free(t);
+}
+
+static void test_shrink_keeps_cursor_line(void)
+{
+	struct t_term *t = t_new(20, 10, 100);
+	t_feed(t, "top\033[8;1Hline 8\r\nprompt$ ");
+	grid_resize(t->g, 20, 4);
+	CHECK_CURSOR(t, 8, 3);
+	CHECK_ROW(t, 3, "prompt$ ");
+	CHECK_ROW(t, 2, "line 8");
+	/* the rows that left went into the scrollback */
+	CHECK(grid_scrollback_lines(t->g) == 5, "scrollback %zu", grid_scrollback_lines(t->g));
+	/* growing brings them back */
+	grid_resize(t->g, 20, 10);
+	CHECK_ROW(t, 0, "top");
+	CHECK_CURSOR(t, 8, 8);
+	/* shrinking with blanks below the cursor just truncates */
+	t_feed(t, "\033[2J\033[Hhello");
+	size_t sb = grid_scrollback_lines(t->g);
+	grid_resize(t->g, 20, 3);
+	CHECK_ROW(t, 0, "hello");
+	CHECK_CURSOR(t, 5, 0);
+	CHECK(grid_scrollback_lines(t->g) == sb, "no push");
+	t_free(t);
+}
+
+static void test_alt_not_reflowed(void)
+{
+	struct t_term *t = t_new(10, 4, 10);
+	t_feed(t, "0123456789ab\033[?1049h\033[Hxxxxxxxxxyy");
+	grid_resize(t->g, 5, 4);
+	CHECK_ROW(t, 0, "xxxxx");
+	CHECK_ROW(t, 1, "y");
+	t_feed(t, "\033[?1049l");
+	CHECK_ROW(t, 0, "01234");
+	CHECK_ROW(t, 1, "56789");
+	CHECK_ROW(t, 2, "ab");
+	t_free(t);
+}
+
+int main(void)
+{
+	test_reflow_wider_narrower();
+	test_wide_reflow();
+	test_shrink_keeps_cursor_line();
+	test_alt_not_reflowed();
+	return t_done("grid-reflow");
+}
