@@ -369,6 +369,13 @@ void input_inject_key(struct input *in, uint32_t keycode, bool pressed, uint64_t
 	input_kbd_key(in, keycode, pressed, time_usec);
 }
 
+void input_inject_pointer(struct input *in, const struct input_pointer_event *ev)
+{
+	struct input_pointer_event pe = *ev;
+
+	emit_pointer(in, &pe);
+}
+
 static unsigned count_devs(const struct input *in, bool keyboard)
 {
 	unsigned n = 0;

@@ -124,6 +124,9 @@ void input_timer_expired(struct input *in, uint64_t now_usec);
  * program synthesises. */
 void input_inject_key(struct input *in, uint32_t keycode, bool pressed, uint64_t time_usec);
 
+/* Feeds one pointer event as if a device sent it (tests); mods is filled from the keyboard state. */
+void input_inject_pointer(struct input *in, const struct input_pointer_event *ev);
+
 /* The keymap in use, as "layout(variant)" names or "file:PATH"; owned by in, valid until destroy. */
 const char *input_keymap_name(const struct input *in);
 /* Which lock LEDs are lit: bit 0 Num, bit 1 Caps, bit 2 Scroll (libinput's enum libinput_led). */

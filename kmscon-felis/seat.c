@@ -34,6 +34,11 @@ struct kf_seat {
 	int active_vt_fd;             /* sysfs tty0/active while waiting for our VT, else -1 */
 	struct kf_source *active_vt_src;
 	bool active;
+	/* A VT switch asked for from a key handler runs on the next loop iteration: a key can arrive while
+	 * libinput resumes inside enable_seat, and libseat (builtin) reverts a switch requested from within
+	 * its own enable callback. */
+	struct kf_timer *switch_timer;
+	int pending_vt;
 	struct device *devs;
 	unsigned n_devs, cap_devs;
 };
@@ -216,6 +221,8 @@ int kf_seat_create(struct kf_loop *loop, const struct kf_seat_config *cfg, const
 	s->ud = ud;
 	s->cfg = *cfg;
 	s->active_vt_fd = -1;
+	/* enable may run inside open_seat(), and the program's enable callback may use the seat. */
+	*out = s;
 	if (cfg->vt > 0) {
 		s->active_vt_fd = open(ACTIVE_VT_PATH, O_RDONLY | O_CLOEXEC);
 		if (cfg->switchvt)
@@ -229,17 +236,16 @@ int kf_seat_create(struct kf_loop *loop, const struct kf_seat_config *cfg, const
 			r = -errno;
 			goto err;
 		}
-		*out = s;
 		return 0;
 	}
 	stop_waiting(s);
 	r = open_seat(s);
 	if (r < 0)
 		goto err;
-	*out = s;
 	return 0;
 
 err:
+	*out = NULL;
 	kf_seat_destroy(s);
 	return r;
 }
@@ -252,6 +258,7 @@ void kf_seat_destroy(struct kf_seat *s)
 	while (s->n_devs)
 		kf_seat_close_device(s, s->devs[s->n_devs - 1].fd);
 	free(s->devs);
+	kf_timer_remove(s->switch_timer);
 	kf_source_remove(s->seat_src);
 	if (s->seat)
 		libseat_close_seat(s->seat);
@@ -298,16 +305,30 @@ void kf_seat_close_device(struct kf_seat *s, int fd)
 	close(fd);
 }
 
+static void switch_now(void *ud, struct kf_timer *t)
+{
+	struct kf_seat *s = ud;
+	int n = s->pending_vt;
+
+	s->pending_vt = 0;
+	if (!n || !s->active)
+		return;
+	log_info("switching to VT %d", n);
+	if (libseat_switch_session(s->seat, n) < 0)
+		log_warn("switching to VT %d failed: %s", n, strerror(errno));
+}
+
 int kf_seat_switch_vt(struct kf_seat *s, int n)
 {
 	if (!s->cfg.switchvt || !s->seat || n < 1 || n > 63)
 		return 0;
-	log_info("switching to VT %d", n);
-	if (libseat_switch_session(s->seat, n) < 0) {
-		int r = -errno;
-		log_warn("switching to VT %d failed: %s", n, strerror(errno));
-		return r;
+	if (!s->switch_timer) {
+		s->switch_timer = kf_loop_add_timer(s->loop, switch_now, s);
+		if (!s->switch_timer)
+			return -ENOMEM;
 	}
+	s->pending_vt = n;
+	kf_timer_arm(s->switch_timer, 0, 0);
 	return 0;
 }
 

@@ -30,8 +30,9 @@ struct kf_seat_config {
 	bool switchvt; /* activate vt at start; false also makes kf_seat_switch_vt() do nothing */
 };
 
-/* Opens the seat (possibly after waiting for our VT: enable comes later then). loop is not owned and must
- * outlive the seat; iface is copied; ud is passed back. Returns 0 and *out, or -errno (logged). */
+/* Opens the seat (possibly after waiting for our VT: enable comes later then). The first enable may be
+ * called before this returns; *out is already set then. loop is not owned and must outlive the seat; iface
+ * is copied; ud is passed back. Returns 0 and *out, or -errno (logged; *out is NULL). */
 int kf_seat_create(struct kf_loop *loop, const struct kf_seat_config *cfg, const struct kf_seat_iface *iface,
 		   void *ud, struct kf_seat **out);
 /* Closes every device still open and the seat. Accepts NULL. */
@@ -43,8 +44,8 @@ int kf_seat_open_device(struct kf_seat *seat, const char *path);
 /* Gives back an fd from kf_seat_open_device and closes it. */
 void kf_seat_close_device(struct kf_seat *seat, int fd);
 
-/* Ctrl+Alt+Fn: asks the seat to switch to VT n (1..63). Does nothing with --no-switchvt. Returns 0 or
- * -errno. */
+/* Ctrl+Alt+Fn: asks the seat to switch to VT n (1..63) on the next loop iteration (never from inside a seat
+ * callback). Does nothing with --no-switchvt or while the seat is not ours. Returns 0 or -errno. */
 int kf_seat_switch_vt(struct kf_seat *seat, int n);
 
 bool kf_seat_active(const struct kf_seat *seat);

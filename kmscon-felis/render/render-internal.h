@@ -12,6 +12,7 @@
 enum kf_glyph_style {
 	KF_GLYPH_BOLD = 1 << 0,
 	KF_GLYPH_ITALIC = 1 << 1,
+	KF_GLYPH_EMOJI = 1 << 2, /* emoji presentation asked for (VS16 in the cluster): prefer a colour font */
 };
 
 enum kf_glyph_kind {
@@ -26,6 +27,7 @@ struct kf_glyph {
 	uint8_t kind;  /* enum kf_glyph_kind */
 	uint8_t cells; /* 1 or 2 */
 	bool missing;  /* the font has no such glyph: this is the replacement box */
+	bool aa;       /* alpha glyph with partial coverage (else every pixel is 0 or 255) */
 	uint16_t w, h;
 	uint16_t y0, y1; /* rows [y0, y1) hold ink; the rest is empty */
 	void *data;      /* owned by the cache entry */
@@ -85,6 +87,10 @@ struct kf_render {
 	int cell_w, cell_h; /* scaled */
 	int ul_pos, ul_thick, line_thick; /* scaled decoration metrics */
 	uint32_t palette[258];
+	/* The colours of the current paint: palette with the source's overrides merged (merge_palette());
+	 * 258 is the cursor colour, valid when cursor_color is set. */
+	uint32_t eff[259];
+	bool cursor_color;
 	unsigned epoch; /* bumped by palette/scale changes: collect_damage then damages all */
 
 	bool blink_on;

@@ -232,6 +232,10 @@ static void ink_rows(struct kf_glyph *g)
 	}
 	g->y0 = (uint16_t)y0;
 	g->y1 = (uint16_t)y1;
+	g->aa = false;
+	if (g->kind == KF_GLYPH_ALPHA)
+		for (size_t i = (size_t)y0 * row; i < (size_t)y1 * row && !g->aa; i++)
+			g->aa = d[i] && d[i] != 255;
 	if (y0 == y1)
 		g->kind = KF_GLYPH_EMPTY;
 }
@@ -240,7 +244,7 @@ static struct kf_glyph missing_fallback;
 
 const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigned style, int cells)
 {
-	uint64_t key = cp | (uint64_t)(style & 3) << 32 | (uint64_t)(cells & 3) << 34;
+	uint64_t key = cp | (uint64_t)(style & 7) << 32 | (uint64_t)(cells & 3) << 35;
 	struct kf_glyph *g = kf_cache_find(r->cache, key);
 	if (g)
 		return g;

@@ -1,0 +1,318 @@
+/* tests/kmscon-felis/test-input-glue.c: the input glue with a real grid, real xkbcommon and the real
+ * clipboard file: keys to PTY bytes under the application's modes, the grabs (scrollback, zoom, VT, paste),
+ * selection by mouse (drag, double and triple click, Shift+click), copy on select, middle-click paste,
+ * mouse reports with the Shift bypass, the wheel (scrollback, or arrows with DECSET 1007). */
+#include <linux/input-event-codes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grid/grid.h"
+#include "input/input.h"
+#include "kmscon-felis/clipboard.h"
+#include "kmscon-felis/config.h"
+#include "kmscon-felis/input-glue.h"
+#include "kmscon-felis/loop.h"
+#include "tests/kf-check.h"
+
+static int failures;
+
+struct app {
+	struct grid *grid;
+	char out[4096];
+	size_t n_out;
+	char pasted[256];
+	int redraws, zoom, vt, activity;
+	bool pointer_visible;
+};
+
+static struct grid *op_grid(void *ud)
+{
+	return ((struct app *)ud)->grid;
+}
+
+static int op_write(void *ud, const void *data, size_t len)
+{
+	struct app *a = ud;
+	if (a->n_out + len > sizeof(a->out))
+		return -1;
+	memcpy(a->out + a->n_out, data, len);
+	a->n_out += len;
+	return 0;
+}
+
+static int op_paste(void *ud, const void *data, size_t len)
+{
+	struct app *a = ud;
+	snprintf(a->pasted, sizeof(a->pasted), "%.*s", (int)len, (const char *)data);
+	return 0;
+}
+
+static void op_activity(void *ud)
+{
+	((struct app *)ud)->activity++;
+}
+
+static void op_redraw(void *ud)
+{
+	((struct app *)ud)->redraws++;
+}
+
+static void op_zoom(void *ud, int step)
+{
+	((struct app *)ud)->zoom = step ? step : 99;
+}
+
+static void op_switch(void *ud, int n)
+{
+	((struct app *)ud)->vt = n;
+}
+
+static void op_pointer(void *ud, bool visible, int x, int y)
+{
+	((struct app *)ud)->pointer_visible = visible;
+}
+
+static const struct kf_input_glue_ops ops = {
+	.grid = op_grid, .write = op_write, .paste = op_paste, .activity = op_activity, .redraw = op_redraw,
+	.zoom = op_zoom, .switch_vt = op_switch, .pointer = op_pointer,
+};
+
+static void feed(struct app *a, const char *s)
+{
+	grid_feed(a->grid, (const uint8_t *)s, strlen(s));
+}
+
+static bool sent(struct app *a, const char *want)
+{
+	bool ok = a->n_out == strlen(want) && !memcmp(a->out, want, a->n_out);
+	if (!ok)
+		fprintf(stderr, "  sent %zu bytes: '%.*s'\n", a->n_out, (int)a->n_out, a->out);
+	a->n_out = 0;
+	return ok;
+}
+
+static void key(struct input *in, uint32_t code)
+{
+	input_inject_key(in, code, true, 1);
+	input_inject_key(in, code, false, 2);
+}
+
+static void with(struct input *in, uint32_t mod, uint32_t code)
+{
+	input_inject_key(in, mod, true, 1);
+	key(in, code);
+	input_inject_key(in, mod, false, 3);
+}
+
+/* The pointer at the centre of cell (col, row): cells are 10x20 pixels on an 800x480 screen. */
+static void point(struct input *in, int col, int row)
+{
+	struct input_pointer_event pe = {.type = INPUT_POINTER_MOTION_ABSOLUTE, .x = (col * 10 + 5) / 800.0,
+					  .y = (row * 20 + 10) / 480.0};
+	input_inject_pointer(in, &pe);
+}
+
+static void button(struct input *in, uint32_t b, bool pressed, uint64_t t)
+{
+	struct input_pointer_event pe = {.type = INPUT_POINTER_BUTTON, .button = b, .pressed = pressed,
+					  .time_usec = t};
+	input_inject_pointer(in, &pe);
+}
+
+static void click(struct input *in, uint32_t b, int col, int row, uint64_t t)
+{
+	point(in, col, row);
+	button(in, b, true, t);
+	button(in, b, false, t + 1000);
+}
+
+static void wheel(struct input *in, int steps)
+{
+	struct input_pointer_event pe = {.type = INPUT_POINTER_SCROLL, .steps_v = steps};
+	input_inject_pointer(in, &pe);
+}
+
+static char *clipboard(void)
+{
+	static char buf[256];
+	char *d;
+	size_t n;
+
+	buf[0] = 0;
+	if (kf_clipboard_get(&d, &n) == 0 && d)
+		snprintf(buf, sizeof(buf), "%s", d);
+	free(d);
+	return buf;
+}
+
+static void test_keys(struct app *a, struct input *in)
+{
+	key(in, KEY_L);
+	key(in, KEY_S);
+	key(in, KEY_ENTER);
+	CHECK(sent(a, "ls\r"), "typing");
+	CHECK(a->activity > 0, "input counts as activity (DPMS)");
+	key(in, KEY_UP);
+	CHECK(sent(a, "\033[A"), "Up");
+	feed(a, "\033[?1h");
+	key(in, KEY_UP);
+	CHECK(sent(a, "\033OA"), "Up with DECCKM set by the application");
+	feed(a, "\033[?1l\033[>1u");
+	key(in, KEY_ESC);
+	CHECK(sent(a, "\033[27u"), "Escape with kitty flags pushed by the application");
+	feed(a, "\033[<u");
+	key(in, KEY_ESC);
+	CHECK(sent(a, "\033"), "Escape after the pop");
+	key(in, KEY_BACKSPACE);
+	CHECK(sent(a, "\x7f"), "Backspace is DEL by default");
+	with(in, KEY_LEFTCTRL, KEY_EQUAL);
+	CHECK(a->zoom == 1 && a->n_out == 0, "Ctrl+= zooms in, sends nothing");
+	with(in, KEY_LEFTCTRL, KEY_MINUS);
+	CHECK(a->zoom == -1, "Ctrl+- zooms out");
+	with(in, KEY_LEFTCTRL, KEY_0);
+	CHECK(a->zoom == 99, "Ctrl+0 resets");
+	input_inject_key(in, KEY_LEFTCTRL, true, 1);
+	input_inject_key(in, KEY_LEFTALT, true, 1);
+	key(in, KEY_F3);
+	input_inject_key(in, KEY_LEFTALT, false, 1);
+	input_inject_key(in, KEY_LEFTCTRL, false, 1);
+	CHECK(a->vt == 3 && a->n_out == 0, "Ctrl+Alt+F3 switches VT (%d)", a->vt);
+}
+
+static void test_scrollback(struct app *a, struct input *in)
+{
+	char line[32];
+
+	for (int i = 0; i < 100; i++) {
+		snprintf(line, sizeof(line), "line %d\r\n", i);
+		feed(a, line);
+	}
+	with(in, KEY_LEFTSHIFT, KEY_PAGEUP);
+	CHECK(grid_view_offset(a->grid) == 23 && a->n_out == 0, "Shift+PgUp scrolls a page back: %d",
+	      grid_view_offset(a->grid));
+	with(in, KEY_LEFTSHIFT, KEY_UP);
+	CHECK(grid_view_offset(a->grid) == 24, "Shift+Up one line more");
+	with(in, KEY_LEFTSHIFT, KEY_DOWN);
+	CHECK(grid_view_offset(a->grid) == 23, "Shift+Down one line less");
+	key(in, KEY_X);
+	CHECK(grid_view_offset(a->grid) == 0 && sent(a, "x"), "a key returns to the bottom and is sent");
+	with(in, KEY_LEFTSHIFT, KEY_PAGEUP);
+	CHECK(a->redraws > 0, "scrolling asks for a frame");
+	wheel(in, -2);
+	CHECK(grid_view_offset(a->grid) == 23 + 6, "wheel up 2 notches: 6 lines (%d)", grid_view_offset(a->grid));
+	wheel(in, 1);
+	CHECK(grid_view_offset(a->grid) == 23 + 3, "wheel down");
+}
+
+static void test_selection(struct app *a, struct input *in)
+{
+	feed(a, "\033[H\033[2Jhello world\r\nsecond line");
+	/* Drag from (0,0) to (4,0): "hello", copied on release. */
+	point(in, 0, 0);
+	CHECK(a->pointer_visible, "moving the mouse shows the pointer");
+	button(in, BTN_LEFT, true, 1000000);
+	point(in, 4, 0);
+	button(in, BTN_LEFT, false, 1100000);
+	CHECK(!strcmp(clipboard(), "hello"), "drag copies: '%s'", clipboard());
+	key(in, KEY_A);
+	CHECK(!a->pointer_visible && sent(a, "a"), "typing hides the pointer");
+	/* Double click on "world", triple click for the line. */
+	click(in, BTN_LEFT, 8, 0, 5000000);
+	click(in, BTN_LEFT, 8, 0, 5200000);
+	CHECK(!strcmp(clipboard(), "world"), "double click: '%s'", clipboard());
+	click(in, BTN_LEFT, 8, 0, 5400000);
+	CHECK(!strcmp(clipboard(), "hello world"), "triple click: '%s'", clipboard());
+	/* Shift+click extends a selection. */
+	click(in, BTN_LEFT, 0, 0, 9000000);
+	point(in, 2, 0);
+	button(in, BTN_LEFT, true, 9100000);
+	point(in, 4, 0);
+	button(in, BTN_LEFT, false, 9200000);
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	click(in, BTN_LEFT, 5, 1, 9900000);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 1);
+	CHECK(!strcmp(clipboard(), "llo world\nsecond"), "Shift+click extends: '%s'", clipboard());
+	/* Middle click and Shift+Insert paste the clipboard. */
+	click(in, BTN_MIDDLE, 0, 0, 20000000);
+	CHECK(!strcmp(a->pasted, "llo world\nsecond"), "middle click pastes: '%s'", a->pasted);
+	kf_clipboard_set("from tty3", 9);
+	with(in, KEY_LEFTSHIFT, KEY_INSERT);
+	CHECK(!strcmp(a->pasted, "from tty3"), "Shift+Insert pastes what another instance copied");
+	CHECK(a->n_out == 0, "pasting writes nothing by itself (the session wraps it)");
+}
+
+static void test_mouse_reports(struct app *a, struct input *in)
+{
+	feed(a, "\033[?1000h\033[?1006h");
+	click(in, BTN_LEFT, 2, 1, 30000000);
+	CHECK(sent(a, "\033[<0;3;2M\033[<0;3;2m"), "SGR press and release");
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	click(in, BTN_LEFT, 2, 1, 31000000);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 1);
+	CHECK(a->n_out == 0, "Shift bypasses reporting");
+	wheel(in, 1);
+	CHECK(sent(a, "\033[<65;3;2M"), "wheel down reported");
+	feed(a, "\033[?1002h");
+	point(in, 2, 1);
+	button(in, BTN_LEFT, true, 32000000);
+	point(in, 3, 1);
+	button(in, BTN_LEFT, false, 32100000);
+	CHECK(sent(a, "\033[<0;3;2M\033[<32;4;2M\033[<0;4;2m"), "1002 drag");
+	feed(a, "\033[?1002l\033[?1006l\033[?1000l");
+	click(in, BTN_LEFT, 0, 0, 40000000);
+	CHECK(a->n_out == 0, "reporting off again");
+	/* The alternate screen with DECSET 1007: the wheel sends cursor keys. */
+	feed(a, "\033[?1049h\033[?1007h");
+	wheel(in, -1);
+	CHECK(sent(a, "\033[A\033[A\033[A"), "wheel up on the alternate screen");
+	feed(a, "\033[?1h");
+	wheel(in, 1);
+	CHECK(sent(a, "\033OB\033OB\033OB"), "honours DECCKM");
+	feed(a, "\033[?1007l");
+	wheel(in, 1);
+	CHECK(a->n_out == 0, "without 1007 nothing is sent");
+	feed(a, "\033[?1049l");
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/kf-glue-XXXXXX";
+	struct app a = {0};
+	struct kf_config cfg;
+	struct kf_loop *loop = kf_loop_create();
+	struct kf_input_glue *g = NULL;
+	struct grid_config gc = {.cols = 80, .rows = 24, .scrollback = 1000};
+	char cmd[64];
+
+	if (!loop || !mkdtemp(dir))
+		return 1;
+	setenv("KMSCON_FELIS_CLIPBOARD_DIR", dir, 1);
+	setenv("XKB_DEFAULT_LAYOUT", "us", 1);
+	kf_config_init(&cfg);
+	a.grid = grid_create(&gc, NULL, NULL);
+	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create");
+	if (!g || !a.grid)
+		return 1;
+	kf_input_glue_set_geometry(g, 800, 480, 10, 20);
+	struct input *in = kf_input_glue_input(g);
+	test_keys(&a, in);
+	test_scrollback(&a, in);
+	kf_input_glue_output(g);
+	CHECK(grid_view_offset(a.grid) == 0, "output returns to the bottom");
+	test_selection(&a, in);
+	test_mouse_reports(&a, in);
+	kf_input_glue_destroy(g);
+	grid_destroy(a.grid);
+	kf_config_finish(&cfg);
+	kf_loop_destroy(loop);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		return 1;
+	if (failures)
+		fprintf(stderr, "%d failures\n", failures);
+	else
+		printf("all input glue checks passed\n");
+	return failures ? 1 : 0;
+}
