@@ -8,8 +8,10 @@
 #define LOG_TAG "main"
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "grid/grid.h"
 #include "kmscon-felis/config.h"
@@ -26,6 +28,7 @@ struct kf_app {
 	struct kf_loop *loop;
 	struct kf_session *session;
 	struct kf_source *signals[3];
+	char vtnr[16];                /* XDG_VTNR for the child, "" when the VT is not known */
 	struct kf_headless *headless; /* --backend=headless */
 	struct kf_render *render;     /* --backend=drm */
 	struct kf_output *output;     /* --backend=drm */
@@ -48,10 +51,16 @@ static int start_session(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
 	bool headless = c->backend == KF_BACKEND_HEADLESS;
+	const char *seat = c->seat;
+	if (!seat && !headless)
+		seat = getenv("XDG_SEAT") ? getenv("XDG_SEAT") : "seat0"; /* what libseat picks */
+	if (c->vt > 0)
+		snprintf(app->vtnr, sizeof(app->vtnr), "%d", c->vt);
 	struct kf_session_config sc = {
 		.argv = (const char *const *)c->login_argv,
 		.term = c->term,
-		.seat = c->seat,
+		.seat = seat,
+		.vtnr = app->vtnr[0] ? app->vtnr : NULL,
 		.reset_env = c->reset_env,
 		/* Headless there is nobody to log in again: the program ends with its child. */
 		.respawn = !c->oneshot && !headless,
@@ -62,6 +71,18 @@ static int start_session(struct kf_app *app)
 	};
 	struct kf_session_callbacks cb = {.exited = on_child_exited};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
+}
+
+/* One line at exit with --verbose: what the PTY path cost (tests/bench/run-pty-bench reads it). */
+static void log_stats(struct kf_app *app)
+{
+	struct rusage ru;
+	uint64_t reads, bytes;
+	kf_session_stats(app->session, &reads, &bytes);
+	getrusage(RUSAGE_SELF, &ru);
+	log_info("pty: %llu bytes in %llu reads; cpu user %ld.%06ld s sys %ld.%06ld s", (unsigned long long)bytes,
+		 (unsigned long long)reads, (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
+		 (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec);
 }
 
 static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_h)
@@ -210,6 +231,7 @@ int main(int argc, char **argv)
 	}
 
 	stop_backend(&app);
+	log_stats(&app);
 out_session:
 	kf_session_destroy(app.session);
 out_loop:
