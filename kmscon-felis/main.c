@@ -8,6 +8,7 @@
 #define LOG_TAG "main"
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -27,6 +28,7 @@ struct kf_app {
 	struct kf_loop *loop;
 	struct kf_session *session;
 	struct kf_source *signals[3];
+	char vtnr[16];                /* XDG_VTNR for the child, "" when the VT is not known */
 	struct kf_headless *headless; /* --backend=headless */
 	struct kf_render *render;     /* --backend=drm */
 	struct kf_output *output;     /* --backend=drm */
@@ -49,10 +51,16 @@ static int start_session(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
 	bool headless = c->backend == KF_BACKEND_HEADLESS;
+	const char *seat = c->seat;
+	if (!seat && !headless)
+		seat = getenv("XDG_SEAT") ? getenv("XDG_SEAT") : "seat0"; /* what libseat picks */
+	if (c->vt > 0)
+		snprintf(app->vtnr, sizeof(app->vtnr), "%d", c->vt);
 	struct kf_session_config sc = {
 		.argv = (const char *const *)c->login_argv,
 		.term = c->term,
-		.seat = c->seat,
+		.seat = seat,
+		.vtnr = app->vtnr[0] ? app->vtnr : NULL,
 		.reset_env = c->reset_env,
 		/* Headless there is nobody to log in again: the program ends with its child. */
 		.respawn = !c->oneshot && !headless,
