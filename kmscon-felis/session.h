@@ -47,6 +47,9 @@ struct kf_session_callbacks {
 	void (*output)(void *ud);
 	void (*bell)(void *ud);
 	void (*title)(void *ud, const char *utf8);
+	/* OSC 52 from the application set a selection (targets as given, "c", "p", "s"...; data decoded).
+	 * May be NULL (the request is ignored). */
+	void (*clipboard)(void *ud, const char *targets, const uint8_t *data, size_t len);
 };
 
 struct kf_session;
