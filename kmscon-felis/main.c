@@ -8,11 +8,14 @@
 #define LOG_TAG "main"
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "grid/grid.h"
+#include "kmscon-felis/clipboard.h"
 #include "kmscon-felis/config.h"
+#include "kmscon-felis/console.h"
 #include "kmscon-felis/headless.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
@@ -28,6 +31,8 @@ struct kf_app {
 	struct kf_headless *headless; /* --backend=headless */
 	struct kf_render *render;     /* --backend=drm */
 	struct kf_output *output;     /* --backend=drm */
+	struct kf_console *console;   /* --backend=drm: seat and input */
+	char vtnr[12];                /* XDG_VTNR for the login */
 };
 
 static void on_quit_signal(void *ud, int signo)
@@ -43,14 +48,30 @@ static void on_child_exited(void *ud, int code)
 	kf_loop_quit(app->loop, code);
 }
 
+static void on_session_output(void *ud)
+{
+	struct kf_app *app = ud;
+	kf_console_output(app->console);
+}
+
+/* OSC 52: the application sets the clipboard every instance shares. */
+static void on_osc52(void *ud, const char *targets, const uint8_t *data, size_t len)
+{
+	kf_clipboard_set(data, len);
+}
+
 static int start_session(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
 	bool headless = c->backend == KF_BACKEND_HEADLESS;
+	/* The login's logind session gets our seat and VT (docs/seat.md): only when the VT is known, as
+	 * logind refuses a seat that has VTs without a VT number. */
+	bool seat_vt = !headless && c->vt > 0;
 	struct kf_session_config sc = {
 		.argv = (const char *const *)c->login_argv,
 		.term = c->term,
-		.seat = c->seat,
+		.seat = seat_vt ? (c->seat ? c->seat : "seat0") : c->seat,
+		.vtnr = seat_vt ? app->vtnr : NULL,
 		.reset_env = c->reset_env,
 		/* Headless there is nobody to log in again: the program ends with its child. */
 		.respawn = !c->oneshot && !headless,
@@ -59,7 +80,10 @@ static int start_session(struct kf_app *app)
 		.cols = headless ? (int)c->size.w : 80,
 		.rows = headless ? (int)c->size.h : 24,
 	};
-	struct kf_session_callbacks cb = {.exited = on_child_exited};
+	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output,
+					  .clipboard = on_osc52};
+
+	snprintf(app->vtnr, sizeof(app->vtnr), "%d", c->vt);
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
 }
 
@@ -67,17 +91,24 @@ static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_
 {
 	struct kf_app *app = ud;
 	kf_session_resize(app->session, cols, rows, cell_w, cell_h);
+	if (app->console)
+		kf_console_resized(app->console, cols, rows, cell_w, cell_h);
 }
 
 static void stop_drm(struct kf_app *app)
 {
-	kf_output_destroy(app->output);
+	if (app->console)
+		kf_console_set_output(app->console, NULL);
+	kf_output_destroy(app->output); /* closes its cards through the seat: before the console */
+	kf_console_destroy(app->console);
 	kf_render_destroy(app->render);
 	app->output = NULL;
+	app->console = NULL;
 	app->render = NULL;
 }
 
-/* The display and frame loop (output.h) with the renderer; the seat and input are wired in as they land. */
+/* The seat and input (console.h), then the display and frame loop (output.h) with the renderer; the display's
+ * devices are opened through the seat. */
 static int start_drm(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
@@ -97,6 +128,8 @@ static int start_drm(struct kf_app *app)
 		.mode_height = c->mode.h,
 		.dpms_timeout = c->dpms_timeout,
 		.seat = c->seat,
+		.open_device = kf_console_open_device,
+		.close_device = kf_console_close_device,
 	};
 	struct kf_output_callbacks ocb = {.resize = on_output_resize};
 	int cols, rows, cw, ch, r;
@@ -106,15 +139,22 @@ static int start_drm(struct kf_app *app)
 		log_err("cannot set up the font: %s", strerror(-r));
 		return r;
 	}
+	r = kf_console_create(app->loop, c, app->session, app->render, &app->console);
+	if (r < 0) {
+		stop_drm(app);
+		return r;
+	}
+	oc.device_ud = app->console;
 	r = kf_output_create(app->loop, app->render, &oc, &ocb, app, &app->output);
 	if (r < 0) {
 		stop_drm(app);
 		return r;
 	}
+	kf_console_set_output(app->console, app->output);
 	kf_output_get_size(app->output, &cols, &rows);
 	kf_render_cell_size(app->render, &cw, &ch);
 	if (cols > 0 && rows > 0)
-		kf_session_resize(app->session, cols, rows, cw, ch);
+		on_output_resize(app, cols, rows, cw, ch);
 	kf_output_set_grid(app->output, kf_session_grid(app->session));
 	return 0;
 }
