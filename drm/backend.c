@@ -141,7 +141,7 @@ static void arm_timer(struct drm_backend *b, int64_t when)
  * keystroke pushes the DPMS deadline) free of syscalls: a timer that fires early just re-arms. */
 static void update_timer(struct drm_backend *b)
 {
-	int64_t when = b->retry_ns;
+	int64_t when = b->retry_ns, now = drm_now_ns();
 
 	if (b->n_later && (!when || b->later_ns < when))
 		when = b->later_ns;
@@ -155,7 +155,9 @@ static void update_timer(struct drm_backend *b)
 
 			if (out->inflight)
 				EARLIER(out->inflight_deadline_ns);
-			else if (out->dirty && out->fake_vblank)
+			else if (out->fake_vblank && out->next_frame_ns > now)
+				/* Wake the loop when the pacing delay ends, even if nothing is dirty yet: the
+				 * program may hold damage until drm_backend_can_render says yes. */
 				EARLIER(out->next_frame_ns);
 		}
 	}

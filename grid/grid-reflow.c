@@ -211,7 +211,9 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 	}
 	ns->sb_n = s0 - sb0;
 	ns->top = ns->sb_n;
-	ns->abs_top = s->abs_top;
+	/* Absolute line numbers go on from the oldest line kept, so abs_top >= sb_n always holds (the
+	 * selection's arithmetic relies on it): reflow may push screen lines into the scrollback. */
+	ns->abs_top = s->abs_top - s->sb_n + sb0 + ns->sb_n;
 	size_t a = sb0;
 	for (size_t y = 0; y < ns->sb_n + (size_t)nrows; y++, a++) {
 		struct line *l = grid__screen_line(ns);

@@ -269,6 +269,11 @@ struct grid *kf_session_grid(struct kf_session *s)
 	return s->grid;
 }
 
+void kf_session_stats(const struct kf_session *s, uint64_t *reads, uint64_t *bytes)
+{
+	pty_get_stats(s->pty, reads, bytes);
+}
+
 int kf_session_child_pid(const struct kf_session *s)
 {
 	return (int)pty_pid(s->pty);

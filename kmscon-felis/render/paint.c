@@ -238,13 +238,18 @@ static void compose(struct kf_render *r, struct strip *o, int x, int w, int h, c
 	}
 	fill_rect(o, x, 0, w, g->y0, bg);
 	fill_rect(o, x, g->y1, w, h - g->y1, bg);
-	const uint32_t *lut = g->kind == KF_GLYPH_ALPHA ? lut_for(r, fg, bg) : NULL;
+	/* a blend table only pays for glyphs with partial coverage; 0/255 masks pick fg or bg directly */
+	const uint32_t *lut = g->kind == KF_GLYPH_ALPHA && g->aa ? lut_for(r, fg, bg) : NULL;
 	for (int y = g->y0; y < g->y1; y++) {
 		uint32_t *p = o->px + (size_t)y * o->pitch + x;
 		if (g->kind == KF_GLYPH_ALPHA) {
 			const uint8_t *m = (const uint8_t *)g->data + (size_t)y * g->w;
-			for (int i = 0; i < w; i++)
-				p[i] = lut[m[i]];
+			if (lut)
+				for (int i = 0; i < w; i++)
+					p[i] = lut[m[i]];
+			else
+				for (int i = 0; i < w; i++)
+					p[i] = m[i] ? fg : bg;
 		} else {
 			const uint32_t *m = (const uint32_t *)g->data + (size_t)y * g->w;
 			for (int i = 0; i < w; i++)

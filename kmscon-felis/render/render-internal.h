@@ -26,6 +26,7 @@ struct kf_glyph {
 	uint8_t kind;  /* enum kf_glyph_kind */
 	uint8_t cells; /* 1 or 2 */
 	bool missing;  /* the font has no such glyph: this is the replacement box */
+	bool aa;       /* alpha glyph with partial coverage (else every pixel is 0 or 255) */
 	uint16_t w, h;
 	uint16_t y0, y1; /* rows [y0, y1) hold ink; the rest is empty */
 	void *data;      /* owned by the cache entry */

@@ -232,6 +232,10 @@ static void ink_rows(struct kf_glyph *g)
 	}
 	g->y0 = (uint16_t)y0;
 	g->y1 = (uint16_t)y1;
+	g->aa = false;
+	if (g->kind == KF_GLYPH_ALPHA)
+		for (size_t i = (size_t)y0 * row; i < (size_t)y1 * row && !g->aa; i++)
+			g->aa = d[i] && d[i] != 255;
 	if (y0 == y1)
 		g->kind = KF_GLYPH_EMPTY;
 }

@@ -162,7 +162,7 @@ int main(void)
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-		long mib = ru.ru_maxrss / 1024;
+		double mib = (double)ru.ru_maxrss / 1024.0;
 		const char *why = "";
 		if (WIFSIGNALED(status))
 			why = WTERMSIG(status) == SIGALRM ? ", timed out" : ", crashed";
@@ -171,7 +171,7 @@ int main(void)
 		else if (mib > LIMIT_MIB)
 			why = ", over the bound";
 		bool ok = !*why;
-		printf("%s %s (peak RSS %ld MiB, bound %d MiB, %.1f s%s)\n", ok ? "PASS" : "FAIL", scenarios[i].name,
+		printf("%s %s (peak RSS %.1f MiB, bound %d MiB, %.1f s%s)\n", ok ? "PASS" : "FAIL", scenarios[i].name,
 		       mib, LIMIT_MIB, secs, why);
 		fflush(stdout);
 		failed += !ok;

@@ -159,6 +159,8 @@ static void bench_doom(const char *path)
 		parse[nf] = t1 - t0;
 		render[nf] = t2 - t1;
 		total[nf] = t2 - t0;
+		if (getenv("KF_BENCH_FRAMES"))
+			printf("frame %d: parse %.3f ms, render %.3f ms\n", nf, parse[nf], render[nf]);
 		nf++;
 		pos = end;
 	}

@@ -479,6 +479,26 @@ static void test_freetype(void)
 	const struct kf_glyph *b = kf_render_glyph(r, 'm', KF_GLYPH_BOLD, 1);
 	const struct kf_glyph *n = kf_render_glyph(r, 'm', 0, 1);
 	CHECK(memcmp(b->data, n->data, (size_t)cw * ch));
+	/* a font file has no styled siblings: bold and italic are synthesised (embolden, shear) */
+	struct kf_render *rf;
+	struct kf_render_config fc = {.font_file = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"};
+	if (kf_render_create(&fc, &rf) == 0) {
+		const struct kf_glyph *fr = kf_render_glyph(rf, 'l', 0, 1);
+		size_t ink_r = 0, ink_b = 0;
+		uint8_t reg[4096];
+		memcpy(reg, fr->data, (size_t)fr->w * fr->h);
+		for (int i = 0; i < fr->w * fr->h; i++)
+			ink_r += reg[i];
+		const struct kf_glyph *fb = kf_render_glyph(rf, 'l', KF_GLYPH_BOLD, 1);
+		for (int i = 0; i < fb->w * fb->h; i++)
+			ink_b += ((const uint8_t *)fb->data)[i];
+		CHECK(ink_b > ink_r * 11 / 10); /* visibly heavier */
+		const struct kf_glyph *fi = kf_render_glyph(rf, 'l', KF_GLYPH_ITALIC, 1);
+		CHECK(memcmp(fi->data, reg, (size_t)fi->w * fi->h));
+		kf_render_destroy(rf);
+	} else {
+		CHECK(!"DejaVuSansMono.ttf opens");
+	}
 	/* zoom re-opens the face at twice the size */
 	CHECK(kf_render_set_scale(r, 2) == 0);
 	int cw2, ch2;
