@@ -30,11 +30,11 @@ struct kf_app {
 	struct kf_loop *loop;
 	struct kf_session *session;
 	struct kf_source *signals[3];
+	char vtnr[16];                /* XDG_VTNR for the child, "" when the VT is not known */
 	struct kf_headless *headless; /* --backend=headless */
 	struct kf_render *render;     /* --backend=drm */
 	struct kf_output *output;     /* --backend=drm */
 	struct kf_console *console;   /* --backend=drm: seat and input */
-	char vtnr[12];                /* XDG_VTNR for the login */
 };
 
 static void on_quit_signal(void *ud, int signo)
@@ -66,14 +66,18 @@ static int start_session(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
 	bool headless = c->backend == KF_BACKEND_HEADLESS;
-	/* The login's logind session gets our seat and VT (docs/seat.md): only when the VT is known, as
-	 * logind refuses a seat that has VTs without a VT number. */
-	bool seat_vt = !headless && c->vt > 0;
+	const char *seat = c->seat;
+	/* A seat without a VT number makes logind refuse the login's session (kmscon#232, docs/seat.md):
+	 * name the seat only when the VT is known. */
+	if (!seat && !headless && c->vt > 0)
+		seat = getenv("XDG_SEAT") ? getenv("XDG_SEAT") : "seat0"; /* what libseat picks */
+	if (c->vt > 0)
+		snprintf(app->vtnr, sizeof(app->vtnr), "%d", c->vt);
 	struct kf_session_config sc = {
 		.argv = (const char *const *)c->login_argv,
 		.term = c->term,
-		.seat = seat_vt ? (c->seat ? c->seat : "seat0") : c->seat,
-		.vtnr = seat_vt ? app->vtnr : NULL,
+		.seat = seat,
+		.vtnr = app->vtnr[0] ? app->vtnr : NULL,
 		.reset_env = c->reset_env,
 		/* Headless there is nobody to log in again: the program ends with its child. */
 		.respawn = !c->oneshot && !headless,
@@ -84,8 +88,6 @@ static int start_session(struct kf_app *app)
 	};
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output,
 					  .clipboard = on_osc52};
-
-	snprintf(app->vtnr, sizeof(app->vtnr), "%d", c->vt);
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
 }
 

@@ -202,14 +202,15 @@ static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
 static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fake_bold, bool *fake_italic)
 {
 	struct face *sf = &f->styles[style & 3];
+	bool color = wants_color(cp) || (style & KF_GLYPH_EMOJI);
 	*fake_bold = sf->fake_bold;
 	*fake_italic = sf->fake_italic;
-	if (!wants_color(cp) && FT_Get_Char_Index(sf->ft, cp))
+	if (!color && FT_Get_Char_Index(sf->ft, cp))
 		return sf->ft;
 	*fake_bold = style & KF_GLYPH_BOLD;
 	*fake_italic = style & KF_GLYPH_ITALIC;
-	FT_Face face = wants_color(cp) ? find_fallback(f, cp, true) : NULL;
-	if (!face && wants_color(cp) && FT_Get_Char_Index(sf->ft, cp)) {
+	FT_Face face = color ? find_fallback(f, cp, true) : NULL;
+	if (!face && color && FT_Get_Char_Index(sf->ft, cp)) {
 		*fake_bold = sf->fake_bold;
 		*fake_italic = sf->fake_italic;
 		return sf->ft;

@@ -52,7 +52,7 @@ static uint32_t color(const uint32_t *pal, uint32_t c, uint32_t dflt)
 static void resolve(const struct kf_render *r, const struct kf_render_source *s, const struct grid_style *st,
 		    bool selected, struct look *l)
 {
-	const uint32_t *pal = s->palette ? s->palette : r->palette;
+	const uint32_t *pal = r->eff;
 	uint32_t dfg = pal[256], dbg = pal[257];
 	if (s->reverse_video) {
 		uint32_t t = dfg;
@@ -265,12 +265,11 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 {
 	int w = cells * r->cell_w;
 	bool cur = cursor_here(r, s, col, y, cells);
-	const uint32_t *pal = s->palette ? s->palette : r->palette;
-	uint32_t cur_color = s->palette ? pal[258] : l.fg;
+	uint32_t cur_color = r->cursor_color ? r->eff[258] : l.fg;
 	if (cur && s->cursor.shape == GRID_CURSOR_BLOCK) {
 		uint32_t t = l.fg;
 		l.fg = l.bg;
-		l.bg = s->palette ? cur_color : t;
+		l.bg = cur_color;
 		if (l.ul == t)
 			l.ul = l.fg;
 	}
@@ -286,7 +285,11 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 		if (n > 8)
 			n = 8;
 	}
-	compose(r, o, x, w, r->cell_h, n ? kf_render_glyph(r, cps[0], l.glyph_style, cells) : NULL, l.fg, l.bg);
+	unsigned gs = l.glyph_style;
+	for (size_t i = 1; i < n; i++)
+		if (cps[i] == 0xfe0f)
+			gs |= KF_GLYPH_EMOJI;
+	compose(r, o, x, w, r->cell_h, n ? kf_render_glyph(r, cps[0], gs, cells) : NULL, l.fg, l.bg);
 	for (size_t i = 1; i < n; i++) {
 		if (!is_mark(cps[i]))
 			continue;
@@ -467,6 +470,23 @@ static int paint_row(struct kf_render *r, const struct kf_render_source *s, cons
 	return 0;
 }
 
+/* The colours of this paint: the renderer's palette, overridden by the source's (all of it, or with a base
+ * only the entries the child changed). */
+static void merge_palette(struct kf_render *r, const struct kf_render_source *s)
+{
+	memcpy(r->eff, r->palette, sizeof(r->palette));
+	r->cursor_color = false;
+	if (!s->palette)
+		return;
+	for (int i = 0; i < 259; i++) {
+		if (s->palette_base && s->palette[i] == s->palette_base[i])
+			continue;
+		r->eff[i] = s->palette[i] & 0xffffff;
+		if (i == 258)
+			r->cursor_color = true;
+	}
+}
+
 static bool target_ok(const struct kf_render_target *t)
 {
 	int bpp = t->format == KF_RENDER_RGB565 ? 2 : 4;
@@ -479,6 +499,7 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *s, const
 {
 	if (!target_ok(t) || !s->row || d->rows != s->rows || d->cols != s->cols || max_rects < 0)
 		return -EINVAL;
+	merge_palette(r, s);
 	struct rects rs = {rects, 0, rects ? max_rects : 0};
 	bool all = true;
 	for (int y = 0; y < s->rows && all; y++)
@@ -514,14 +535,14 @@ int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s, 
 {
 	if (!target_ok(t) || !s->row || max_rects < 0)
 		return -EINVAL;
+	merge_palette(r, s);
 	struct rects rs = {NULL, 0, 0};
 	for (int y = 0; y < s->rows; y++) {
 		int ret = paint_row(r, s, t, y, 0, s->cols, &rs);
 		if (ret)
 			return ret;
 	}
-	const uint32_t *pal = s->palette ? s->palette : r->palette;
-	uint32_t bg = s->reverse_video ? pal[256] : pal[257];
+	uint32_t bg = s->reverse_video ? r->eff[256] : r->eff[257];
 	int gw = s->cols * r->cell_w, gh = s->rows * r->cell_h;
 	if (gw < t->width)
 		fill_target(t, gw, 0, t->width - gw, t->height, bg);

@@ -12,6 +12,7 @@
 enum kf_glyph_style {
 	KF_GLYPH_BOLD = 1 << 0,
 	KF_GLYPH_ITALIC = 1 << 1,
+	KF_GLYPH_EMOJI = 1 << 2, /* emoji presentation asked for (VS16 in the cluster): prefer a colour font */
 };
 
 enum kf_glyph_kind {
@@ -86,6 +87,10 @@ struct kf_render {
 	int cell_w, cell_h; /* scaled */
 	int ul_pos, ul_thick, line_thick; /* scaled decoration metrics */
 	uint32_t palette[258];
+	/* The colours of the current paint: palette with the source's overrides merged (merge_palette());
+	 * 258 is the cursor colour, valid when cursor_color is set. */
+	uint32_t eff[259];
+	bool cursor_color;
 	unsigned epoch; /* bumped by palette/scale changes: collect_damage then damages all */
 
 	bool blink_on;

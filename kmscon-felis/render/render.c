@@ -244,7 +244,7 @@ static struct kf_glyph missing_fallback;
 
 const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigned style, int cells)
 {
-	uint64_t key = cp | (uint64_t)(style & 3) << 32 | (uint64_t)(cells & 3) << 34;
+	uint64_t key = cp | (uint64_t)(style & 7) << 32 | (uint64_t)(cells & 3) << 35;
 	struct kf_glyph *g = kf_cache_find(r->cache, key);
 	if (g)
 		return g;

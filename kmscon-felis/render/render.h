@@ -91,14 +91,18 @@ struct kf_render_source {
 	size_t (*codepoints)(void *ud, const struct grid_cell *c, uint32_t *out, size_t cap);
 	/* Grid damage of row y ([x0, x1)); NULL: every row is damaged. Only kf_render_collect_damage calls it. */
 	bool (*row_damage)(void *ud, int y, int *x0, int *x1);
-	/* 259 colours (grid_palette) overriding the renderer's palette, or NULL. */
+	/* 259 colours (grid_palette: 256 + foreground, background, cursor) or NULL for the renderer's palette.
+	 * With palette_base (the colours the grid started with) set, only the entries that differ from it (set
+	 * by OSC 4/10/11/12) override the renderer's palette, so --palette and OSC colours both work. */
 	const uint32_t *palette;
+	const uint32_t *palette_base;
 	struct grid_cursor cursor;
 	bool reverse_video; /* DECSCNM */
 };
 
-/* Fills src to read grid g (which must outlive the paint). The palette is left NULL so the configured
- * --palette applies. Does not take ownership of g. */
+/* Fills src to read grid g (which must outlive the paint), with the grid's palette over a base snapshot so
+ * that the configured --palette applies except where the child changed colours (OSC 4/10/11/12). Does not
+ * take ownership of g. */
 void kf_render_source_from_grid(struct kf_render_source *src, const struct grid *g);
 
 /* Damage: one dirty column span [x0, x1) per row; x0 >= x1 means clean. */

@@ -154,7 +154,7 @@ int screen_text(struct screen *s, int x, int y, const char *utf8, uint16_t style
 {
 	while (*utf8 && x < s->cols) {
 		uint32_t cp = utf8_next(&utf8);
-		if (cp >= 0x300 && cp <= 0x36f && x > 0) {
+		if (((cp >= 0x300 && cp <= 0x36f) || cp == 0xfe0f) && x > 0) {
 			s->marks[(size_t)y * s->cols + x - 1] = cp;
 			damage(s, y, x - 1, x);
 			continue;

@@ -96,6 +96,8 @@ static struct screen *screen_wide_text(void)
 	screen_text(s, 0, 1, "x\xf0\x9f\x98\x80y\xf0\x9f\x90\x88z\xe2\x9c\x93|", 0);             /* emoji + U+2713 */
 	screen_text(s, 0, 2, "\xef\xbc\xa1\xef\xbc\xa2|", ST(.attrs = GRID_ATTR_REVERSE));     /* fullwidth A B */
 	screen_text(s, 0, 3, "e\xcc\x81 \xe4\xb8\x80\xe4\xb8\x80 \xf0\x9f\x8c\x8d|", ST(.fg = PAL(3)));
+	/* U+2764 is a text heart; with VS16 it asks for the colour emoji */
+	screen_text(s, 16, 0, "\xe2\x9d\xa4 \xe2\x9d\xa4\xef\xb8\x8f|", 0);
 	return s;
 }
 

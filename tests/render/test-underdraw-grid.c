@@ -31,8 +31,47 @@ static const char *const pieces[] = {
 	"\x1b[?7h", "\x1b#8", "\x1b[A", "\x1b[20C", "\x1b[B", "\x1b[D",
 };
 
+/* --palette applies to a grid's colours, and OSC 4/11 from the child override single entries. */
+static int palette_test(void)
+{
+	struct kf_render *r;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN, .palette = "solarized"};
+	if (kf_render_create(&cfg, &r))
+		return 1;
+	struct grid_config gc = {.cols = 4, .rows = 1, .scrollback = 0};
+	struct grid *g = grid_create(&gc, NULL, NULL);
+	uint32_t px[4 * 8 * 16];
+	struct kf_render_target t = {px, 32, 16, 32 * 4, KF_RENDER_XRGB8888};
+	struct kf_render_source src;
+	const char *in = "\x1b[?25l\x1b[41m \x1b[42m \x1b[0m";
+	grid_feed(g, (const uint8_t *)in, strlen(in));
+	kf_render_source_from_grid(&src, g);
+	kf_render_paint_full(r, &src, &t, NULL, 0);
+	int fails = 0;
+	/* red and green from solarized, the default background from solarized */
+	fails += px[0] != 0xdc322f || px[8] != 0x859900 || px[16] != 0x073642;
+	in = "\x1b]4;2;rgb:12/34/56\x1b\\\x1b]11;rgb:01/02/03\x07";
+	grid_feed(g, (const uint8_t *)in, strlen(in));
+	kf_render_source_from_grid(&src, g);
+	kf_render_paint_full(r, &src, &t, NULL, 0);
+	/* OSC 4 changed green, OSC 11 the background; red stays solarized */
+	fails += px[0] != 0xdc322f || px[8] != 0x123456 || px[16] != 0x010203;
+	in = "\x1b]104\x07\x1b]111\x07";
+	grid_feed(g, (const uint8_t *)in, strlen(in));
+	kf_render_source_from_grid(&src, g);
+	kf_render_paint_full(r, &src, &t, NULL, 0);
+	fails += px[8] != 0x859900 || px[16] != 0x073642;
+	printf("%s palette: --palette with OSC 4/11/104/111 overrides (pixels %06x %06x %06x)\n",
+	       fails ? "FAIL" : "ok", px[0], px[8], px[16]);
+	grid_destroy(g);
+	kf_render_destroy(r);
+	return fails;
+}
+
 int main(void)
 {
+	if (palette_test())
+		return 1;
 	struct kf_render *r;
 	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
 	if (kf_render_create(&cfg, &r))
