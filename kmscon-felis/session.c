@@ -64,6 +64,13 @@ static void on_title(void *ud, const char *utf8)
 		s->cb.title(s->ud, utf8);
 }
 
+static void on_clipboard(void *ud, const char *targets, const uint8_t *data, size_t len)
+{
+	struct kf_session *s = ud;
+	if (s->cb.clipboard)
+		s->cb.clipboard(s->ud, targets, data, len);
+}
+
 /* -------------------------------------------------------------------------------------- pty callbacks */
 
 static void on_output(void *ud, const uint8_t *data, size_t len)
@@ -214,7 +221,8 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 
 	struct grid_config gc = {.cols = cfg->cols, .rows = cfg->rows, .scrollback = cfg->scrollback,
 				 .cell_width = cfg->cell_width, .cell_height = cfg->cell_height};
-	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title};
+	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title,
+				    .clipboard = on_clipboard};
 	s->grid = grid_create(&gc, &gcb, s);
 	if (!s->grid)
 		goto fail;
@@ -259,6 +267,11 @@ void kf_session_destroy(struct kf_session *s)
 struct grid *kf_session_grid(struct kf_session *s)
 {
 	return s->grid;
+}
+
+void kf_session_stats(const struct kf_session *s, uint64_t *reads, uint64_t *bytes)
+{
+	pty_get_stats(s->pty, reads, bytes);
 }
 
 int kf_session_child_pid(const struct kf_session *s)

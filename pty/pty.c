@@ -32,6 +32,7 @@ struct pty {
 	unsigned quick_exits; /* consecutive children that lived < PTY_QUICK_EXIT_MS */
 	unsigned delay_ms;    /* set by pty_reap() */
 	struct winsize ws;
+	uint64_t stat_reads, stat_bytes; /* pty_get_stats() */
 
 	/* Write queue: bytes [head, head + len) of buf are pending; cap <= cfg.write_queue_max. */
 	uint8_t *buf;
@@ -169,6 +170,8 @@ int pty_read(struct pty *pty, size_t budget)
 	for (;;) {
 		ssize_t n = read(pty->master, pty->rbuf, sizeof(pty->rbuf));
 		if (n > 0) {
+			pty->stat_reads++;
+			pty->stat_bytes += (uint64_t)n;
 			if (pty->cb.output)
 				pty->cb.output(pty->ud, pty->rbuf, (size_t)n);
 			total += (size_t)n;
@@ -404,6 +407,12 @@ void pty_hangup(struct pty *pty, int timeout_ms)
 unsigned pty_respawn_delay_ms(const struct pty *pty)
 {
 	return pty->delay_ms;
+}
+
+void pty_get_stats(const struct pty *pty, uint64_t *reads, uint64_t *bytes)
+{
+	*reads = pty->stat_reads;
+	*bytes = pty->stat_bytes;
 }
 
 int pty_exit_code(int status)

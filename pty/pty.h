@@ -114,6 +114,9 @@ void pty_hangup(struct pty *pty, int timeout_ms);
 #define PTY_BACKOFF_MAX_MS 10000u
 unsigned pty_respawn_delay_ms(const struct pty *pty);
 
+/* Totals since pty_create(), over every child: successful read(2) calls on the master and bytes read. */
+void pty_get_stats(const struct pty *pty, uint64_t *reads, uint64_t *bytes);
+
 /* Converts a wait(2) status to a shell-style exit code: the exit status, or 128 + signal number. */
 int pty_exit_code(int status);
 

@@ -9,6 +9,9 @@ Prints one line per test (PASS/FAIL/SKIP name) for tests/vm/run. One boot per GP
   drm-hotplug-virtio   PCI hot-unplug and re-plug of the GPU under a running drm-test: the output goes away and
                        comes back with the same picture, no crash, no leaked fd
   drm-clone-virtio     two heads (virtio max_outputs=2): both show the console
+  drm-flood-virtio     kmscon-felis --backend=drm under a 4 s output flood: the screen keeps changing, flips per
+                       second stay at or below the refresh rate (SIGUSR1 counters), and the screen after the flood
+                       equals kmscon-felis-replay --png of its final contents (no stale damage)
 
 Usage: tests/drm/vm-drm.py [--build-dir DIR] [--gpu virtio|bochs ...]
 """
@@ -53,7 +56,12 @@ def report(ok, name, detail=""):
     sys.stdout.flush()
 
 
+ONLY = []
+
+
 def run_test(name, fn):
+    if ONLY and not any(w in name for w in ONLY):
+        return
     try:
         detail = fn()
         report(True, name, detail or "")
@@ -128,7 +136,66 @@ def clone(vm, w, h):
     return "\n".join(l for l in log.splitlines() if "CONNECTOR" in l)
 
 
+FINAL = b"\033[2J\033[H\033[?25lFLOOD DONE\r\nsecond line \033[1;31mred\033[0m\r\n"
+FLOOD_SH = r"""
+end=$(($(date +%s)+4))
+while [ $(date +%s) -lt $end ]; do seq 1 5000; done
+printf '\033[2J\033[H\033[?25lFLOOD DONE\nsecond line \033[1;31mred\033[0m\n'
+exec sleep 1000
+"""
+
+
+def frame_stats(vm, n):
+    """Sends SIGUSR1 to kmscon-felis and returns (time, flips) of its n-th counters line."""
+    vm.sh("kill -USR1 $(pidof kmscon-felis)")
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        log = vm.sh("cat /tmp/kf.log; cat /proc/uptime")
+        lines = re.findall(r"frames: .*flips=(\d+).*fast_flips=(\d+).*refresh_mhz=(\d+)", log)
+        if len(lines) >= n:
+            up = float(log.strip().splitlines()[-1].split()[0])
+            flips, fast, mhz = (int(x) for x in lines[n - 1])
+            return up, flips, fast, mhz
+        time.sleep(0.3)
+    raise AssertionError("no frame counters from kmscon-felis:\n" + log)
+
+
+def flood(vm, w, h, replay):
+    import subprocess
+    import tempfile
+    vm.sh("cat > /tmp/flood.sh <<'EOF'\n%s\nEOF" % FLOOD_SH)
+    vm.sh("kmscon-felis --verbose --backend=drm --font-engine=builtin --login -- /bin/sh /tmp/flood.sh "
+          ">/tmp/kf.log 2>&1 &")
+    vm.wait_file("/tmp/kf.log", 60, pattern="modeset with")
+    t0, f0, _, _ = frame_stats(vm, 1)
+    a = vm.screendump()
+    time.sleep(1)
+    b = vm.screendump()
+    t1, f1, fast, mhz = frame_stats(vm, 2)
+    rate = (f1 - f0) / (t1 - t0)
+    hz = mhz / 1000.0
+    detail = "%.1f flips/s during the flood (%d flips in %.2f s) at %.3f Hz refresh, %d fast flips" % (
+        rate, f1 - f0, t1 - t0, hz, fast)
+    if a.data == b.data:
+        raise AssertionError("the screen did not change during the flood; " + detail)
+    if rate > hz * 1.02 + 1 or fast:
+        raise AssertionError("more flips than refreshes; " + detail)
+    if f1 - f0 < 2:
+        raise AssertionError("the display stopped updating during the flood; " + detail)
+    with tempfile.TemporaryDirectory() as d:
+        png = os.path.join(d, "final.png")
+        subprocess.run([str(replay), "--size", "%dx%d" % (w // 8, h // 16), "--font-engine", "builtin",
+                        "--format", "none", "--png", png, "-"], input=FINAL, check=True)
+        expected = Image.load(png)
+    img = vm.wait_screen(lambda i: i.diff(expected)[0] == 0, timeout=60, what="the final screen after the flood")
+    compare(img, expected)
+    vm.sh("kill -TERM $(pidof kmscon-felis)")
+    return detail + "; final screen equals kmscon-felis-replay --png"
+
+
 def boot_and_test(base, exe, gpu, w, h, outputs=1):
+    build = exe.parent.parent.parent
+    replay = build / "kmscon-felis" / "kmscon-felis-replay"
     # with_files makes a temporary initramfs that the VM deletes when it ends: one per boot.
     guest = base.with_files({"/usr/bin/drm-test": str(exe)}, name="drm")
     name = "drm-vm-%s%s" % (gpu, "-2heads" if outputs > 1 else "")
@@ -142,6 +209,12 @@ def boot_and_test(base, exe, gpu, w, h, outputs=1):
             run_test("drm-first-frame-%s" % gpu, lambda: first_frame(vm, w, h))
             if gpu == "virtio":
                 run_test("drm-hotplug-%s" % gpu, lambda: hotplug(vm, w, h))
+                if ONLY and not any(w in "drm-flood-virtio" for w in ONLY):
+                    pass
+                elif replay.exists() and (build / "kmscon-felis" / "kmscon-felis").exists():
+                    run_test("drm-flood-%s" % gpu, lambda: flood(vm, w, h, replay))
+                else:
+                    report(False, "drm-flood-%s" % gpu, "kmscon-felis or kmscon-felis-replay is not built")
     except VMError as e:
         report(False, name, str(e))
 
@@ -151,7 +224,9 @@ def main():
     ap.add_argument("--build-dir")
     ap.add_argument("--gpu", action="append")
     ap.add_argument("--clone", action="store_true", help="also boot a two-head virtio guest")
+    ap.add_argument("--only", action="append", default=[], help="run only tests whose name contains this")
     a = ap.parse_args()
+    ONLY.extend(a.only)
     build = Path(a.build_dir) if a.build_dir else default_build_dir()
     exe = build / "tests" / "drm" / "drm-test"
     if not exe.exists():
@@ -159,7 +234,8 @@ def main():
         return 1
     base = build_guest(build_dir=build)
     for gpu in a.gpu or ["virtio", "bochs"]:
-        boot_and_test(base, exe, gpu, 1024, 768)
+        if gpu != "none":  # --gpu none: only the --clone boot
+            boot_and_test(base, exe, gpu, 1024, 768)
     if a.clone:
         boot_and_test(base, exe, "virtio", 1024, 768, outputs=2)
     return 0

@@ -336,21 +336,34 @@ def write_tree(cpio, entries):
 class Guest:
     """A built guest: kernel image and initramfs paths, kernel version and the features it holds."""
 
-    def __init__(self, kernel, initrd, kver, features):
+    def __init__(self, kernel, initrd, kver, features, files=()):
         self.kernel, self.initrd, self.kver, self.features = kernel, initrd, kver, features
+        self.lib_entries = set(files)  # guest paths already in the base initramfs
 
     def with_files(self, files, name="extra"):
-        """A Guest whose initramfs also holds FILES {guest path: host path | bytes | str}: an extra cpio
-        appended to the base one (the kernel unpacks both), so adding test files costs no rebuild."""
+        """A Guest whose initramfs also holds FILES {guest path: host path (str or Path) | bytes}: an extra cpio
+        appended to the base one (the kernel unpacks both), so adding test files costs no rebuild. The shared
+        libraries of added ELF files come along (from their Debian packages)."""
         OUT.mkdir(parents=True, exist_ok=True)
         entries = {}
+        elves = []
         for gpath, src in files.items():
-            if isinstance(src, (bytes, str)) and not (isinstance(src, str) and os.path.exists(src)):
+            gpath = gpath.lstrip("/")
+            if isinstance(src, bytes) or (isinstance(src, str) and not os.path.exists(src)):
                 data = src.encode() if isinstance(src, str) else src
                 entries[gpath] = ("data", data, 0o755 if data.startswith(b"#!") else 0o644)
             else:
                 mode = os.stat(src).st_mode & 0o777
                 entries[gpath] = ("file", str(src), mode)
+                if is_elf(src):
+                    elves.append(src)
+        if elves:
+            libs = {}
+            add_libraries(libs, elves)
+            base = set(getattr(self, "lib_entries", ()))
+            for k, v in libs.items():
+                if k not in base:
+                    entries[k] = v
         fd, path = tempfile.mkstemp(prefix="initrd-%s-" % name, suffix=".cpio", dir=OUT)
         with os.fdopen(fd, "wb") as f:
             with open(self.initrd, "rb") as base:
@@ -358,8 +371,8 @@ class Guest:
             c = Cpio(f)
             write_tree(c, entries)
             c.trailer()
-        g = Guest(self.kernel, Path(path), self.kver, self.features)
-        g.temporary = True
+        g = Guest(self.kernel, Path(path), self.kver, self.features, self.lib_entries | set(entries))
+        _temporary_files.append(path)
         return g
 
 
@@ -398,6 +411,29 @@ def guest_helpers():
                   str(exe), str(src), "-lutil"])
         out[src.stem] = exe
     return out
+
+
+def add_libraries(entries, elves):
+    """Adds to ENTRIES the shared libraries the ELF files ELVES need, recursively: resolved with ldd on the
+    host, each taken from its own Debian package's extracted tree (never the host's file)."""
+    seen = set()
+    todo = list(elves)
+    while todo:
+        e = todo.pop()
+        for lib in ldd(e):
+            if lib in seen:
+                continue
+            seen.add(lib)
+            guest_path = lib.lstrip("/")
+            if guest_path in entries:
+                continue
+            pkg, dpkg_path = lib_package(lib)
+            root = deb_extract(pkg)
+            real = resolve_in_root(root, dpkg_path) or resolve_in_root(root, os.path.realpath(lib))
+            if real is None:
+                raise VMError("%s not found in package %s" % (lib, pkg))
+            entries[guest_path] = ("file", str(real), 0o755)
+            todo.append(real)
 
 
 def _select(pkg, root):
@@ -444,8 +480,9 @@ def build_guest(features=("udev", "seatd", "kmscon"), build_dir=None, force=Fals
     key.update(repr((features, pkgs, MODULES, PACKAGE_FILES, KERNEL_CMDLINE)).encode())
     OUT.mkdir(parents=True, exist_ok=True)
     initrd = OUT / ("initrd-%s.cpio" % key.hexdigest()[:16])
-    if initrd.exists() and not force:
-        return Guest(vmlinuz, initrd, kver, features)
+    files_list = OUT / (initrd.name + ".files")
+    if initrd.exists() and files_list.exists() and not force:
+        return Guest(vmlinuz, initrd, kver, features, files_list.read_text().split())
 
     log("building guest initramfs " + initrd.name)
     entries = {}
@@ -465,23 +502,8 @@ def build_guest(features=("udev", "seatd", "kmscon"), build_dir=None, force=Fals
     for name, p in helpers.items():
         entries["usr/bin/" + name] = ("file", str(p), 0o755)
 
-    # Shared libraries: resolve with ldd on the host, take each from its Debian package's extracted tree.
-    seen = set()
-    todo = list(elves)
-    while todo:
-        e = todo.pop()
-        for lib in ldd(e):
-            if lib in seen:
-                continue
-            seen.add(lib)
-            pkg, dpkg_path = lib_package(lib)
-            root = deb_extract(pkg)
-            real = resolve_in_root(root, dpkg_path) or resolve_in_root(root, os.path.realpath(lib))
-            if real is None:
-                raise VMError("%s not found in package %s" % (lib, pkg))
-            guest_path = lib.lstrip("/")
-            entries[guest_path] = ("file", str(real), 0o755)
-            todo.append(real)
+    add_libraries(entries, elves)
+    (OUT / (initrd.name + ".files")).write_text("\n".join(sorted(entries)) + "\n")
 
     for rel in module_closure(moddir, MODULES):
         entries["lib/modules/%s/%s" % (kver, rel)] = ("file", str(moddir / rel), 0o644)
@@ -507,7 +529,8 @@ def build_guest(features=("udev", "seatd", "kmscon"), build_dir=None, force=Fals
     for old in OUT.glob("initrd-*.cpio"):
         if old != initrd and old.stat().st_mtime < time.time() - 3600:
             old.unlink()
-    return Guest(vmlinuz, initrd, kver, features)
+            Path(str(old) + ".files").unlink(missing_ok=True)
+    return Guest(vmlinuz, initrd, kver, features, sorted(entries))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -801,6 +824,7 @@ GPUS = {
 }
 
 _live = set()
+_temporary_files = []  # extra initramfs files of Guest.with_files(), removed at exit
 
 
 def _die_with_parent():
@@ -815,6 +839,11 @@ def _die_with_parent():
 def _kill_all():
     for vm in list(_live):
         vm.kill()
+    for p in _temporary_files:
+        try:
+            os.unlink(p)
+        except OSError:
+            pass
 
 
 def _on_signal(signum, frame):
@@ -970,11 +999,6 @@ class VM:
         if self.tmpdir:
             shutil.rmtree(self.tmpdir, ignore_errors=True)
             self.tmpdir = None
-        if getattr(self.guest, "temporary", False):
-            try:
-                os.unlink(self.guest.initrd)
-            except OSError:
-                pass
 
     # -- serial --
     def serial_text(self):
