@@ -266,6 +266,21 @@ int drm_backend_present(struct drm_backend *b, const struct drm_box *damage, siz
 	return 0;
 }
 
+int drm_backend_resize_canvas(struct drm_backend *b, uint32_t w, uint32_t h)
+{
+	free(b->canvas.pixels);
+	memset(&b->canvas, 0, sizeof(b->canvas));
+	if (w == 0 || h == 0)
+		return 0;
+	b->canvas.pixels = calloc((size_t)w * h, 4);
+	if (!b->canvas.pixels)
+		return -ENOMEM;
+	b->canvas.width = w;
+	b->canvas.height = h;
+	b->canvas.stride = w * 4;
+	return 0;
+}
+
 /* The canvas is as large as the smallest output. Called after outputs change. */
 static void update_canvas(struct drm_backend *b)
 {
@@ -291,18 +306,8 @@ static void update_canvas(struct drm_backend *b)
 		b->waiting_logged = false;
 	if (w == b->canvas.width && h == b->canvas.height)
 		return;
-	free(b->canvas.pixels);
-	memset(&b->canvas, 0, sizeof(b->canvas));
-	if (n) {
-		b->canvas.pixels = calloc((size_t)w * h, 4);
-		if (b->canvas.pixels) {
-			b->canvas.width = w;
-			b->canvas.height = h;
-			b->canvas.stride = w * 4;
-		} else {
-			drm_err("cannot allocate a %ux%u canvas", w, h);
-		}
-	}
+	if (drm_backend_resize_canvas(b, w, h) < 0)
+		drm_err("cannot allocate a %ux%u canvas", w, h);
 	drm_info("canvas %ux%u on %u output(s)", b->canvas.width, b->canvas.height, n);
 	/* Every buffer must be cleared outside the new canvas and repainted. */
 	for (unsigned c = 0; c < b->n_cards; c++) {

@@ -216,6 +216,8 @@ const struct drm_backend_cfg_view *drm_backend_cfg(const struct drm_backend *b);
 int drm_backend_open_device(struct drm_backend *b, const char *path);
 void drm_backend_close_device(struct drm_backend *b, int fd);
 void drm_backend_get_canvas_internal(const struct drm_backend *b, struct drm_canvas *c);
+/* Replaces the canvas by a black w x h one (0x0: none). No callback. Returns 0 or -ENOMEM. */
+int drm_backend_resize_canvas(struct drm_backend *b, uint32_t w, uint32_t h);
 uint64_t drm_backend_next_seq(struct drm_backend *b);
 void drm_backend_count(struct drm_backend *b, int what, uint64_t n);
 enum { DRM_COUNT_COMMIT, DRM_COUNT_MODESET, DRM_COUNT_FLIP, DRM_COUNT_WATCHDOG, DRM_COUNT_FAST, DRM_COUNT_PIXELS };

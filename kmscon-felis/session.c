@@ -64,6 +64,13 @@ static void on_title(void *ud, const char *utf8)
 		s->cb.title(s->ud, utf8);
 }
 
+static void on_clipboard(void *ud, const char *targets, const uint8_t *data, size_t len)
+{
+	struct kf_session *s = ud;
+	if (s->cb.clipboard)
+		s->cb.clipboard(s->ud, targets, data, len);
+}
+
 /* -------------------------------------------------------------------------------------- pty callbacks */
 
 static void on_output(void *ud, const uint8_t *data, size_t len)
@@ -214,7 +221,8 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 
 	struct grid_config gc = {.cols = cfg->cols, .rows = cfg->rows, .scrollback = cfg->scrollback,
 				 .cell_width = cfg->cell_width, .cell_height = cfg->cell_height};
-	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title};
+	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title,
+				    .clipboard = on_clipboard};
 	s->grid = grid_create(&gc, &gcb, s);
 	if (!s->grid)
 		goto fail;

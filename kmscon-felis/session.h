@@ -47,6 +47,8 @@ struct kf_session_callbacks {
 	void (*output)(void *ud);
 	void (*bell)(void *ud);
 	void (*title)(void *ud, const char *utf8);
+	/* OSC 52 from the child: selection names and decoded data, valid during the call. May be NULL. */
+	void (*clipboard)(void *ud, const char *targets, const uint8_t *data, size_t len);
 };
 
 struct kf_session;

@@ -234,7 +234,8 @@ def main():
         return 1
     base = build_guest(build_dir=build)
     for gpu in a.gpu or ["virtio", "bochs"]:
-        boot_and_test(base, exe, gpu, 1024, 768)
+        if gpu != "none":  # --gpu none: only the --clone boot
+            boot_and_test(base, exe, gpu, 1024, 768)
     if a.clone:
         boot_and_test(base, exe, "virtio", 1024, 768, outputs=2)
     return 0
