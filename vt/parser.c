@@ -514,11 +514,17 @@ static size_t utf8_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n
 		if (b < 0x80) {
 			if (b < 0x20 || b == 0x7f)
 				break;
-			/* Hand long ASCII stretches back to the fast scanner. */
-			if (n - i >= 8 && scan_printable(d, i, i + 8) == i + 8)
+			/* A stretch of ASCII between non-ASCII characters (a space, a word of Latin text): copied
+			 * here if short; a long one goes back to print_ascii. */
+			size_t e = scan_printable(d, i, n - i > 32 ? i + 32 : n);
+			if (e - i >= 32)
 				break;
-			buf[k++] = b;
-			i++;
+			if (k + (e - i) >= PRINT_BUF - 1) {
+				print_cps(p, buf, k);
+				k = 0;
+			}
+			while (i < e)
+				buf[k++] = d[i++];
 			continue;
 		}
 		if (!p->c1) {
@@ -780,12 +786,19 @@ void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 			i = ground_run(p, data, i, len);
 			if (i >= len)
 				break;
-			if (data[i] == 0x1b && i + 1 < len && data[i + 1] == '[') {
+			uint8_t b = data[i];
+			if (b == 0x1b && i + 1 < len && data[i + 1] == '[') {
 				size_t j = fast_csi(p, data, i, len);
 				if (j != i) {
 					i = j;
 					continue;
 				}
+			} else if (b < 0x20 && b != 0x18 && b != 0x1a && b != 0x1b) {
+				/* CR, LF, BS, HT...: what the table would do in the ground state, without it. */
+				if (p->sink.execute)
+					p->sink.execute(p->ctx, b);
+				i++;
+				continue;
 			}
 		}
 		i = step(p, data, i, len);
