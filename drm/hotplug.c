@@ -153,10 +153,9 @@ void drm_hotplug_dispatch(struct drm_backend *b)
 		idx = find_card(b, udev_device_get_devnum(dev));
 		drm_debug("udev: %s %s", action, udev_device_get_sysname(dev));
 		if ((strcmp(action, "add") == 0 || strcmp(action, "change") == 0) && idx < 0) {
-			add_card(b, dev);
-			idx = find_card(b, udev_device_get_devnum(dev));
-			if (idx >= 0)
-				drm_card_scan(b->cards[idx], &err);
+			/* The kernel announces the card while its driver is still setting up (fbdev emulation
+			 * does its own modeset then): open it a moment later. */
+			open_later(b, udev_device_get_syspath(dev));
 		} else if (strcmp(action, "remove") == 0) {
 			forget_later(b, udev_device_get_syspath(dev));
 			if (idx >= 0)
