@@ -93,11 +93,11 @@ def first_frame(vm, w, h):
 
 
 def dpms(vm, w, h):
-    """DPMS: blank after 2 s without activity, wake on input (SIGUSR2 = what the input glue calls), blank
+    """DPMS: blank after 4 s without activity, wake on input (SIGUSR2 = what the input glue calls), blank
     again."""
-    vm.sh("DRM_TEST_DPMS=2 drm-test run 600 >/tmp/dpms.log 2>&1 &")
+    vm.sh("DRM_TEST_DPMS=4 drm-test run 600 >/tmp/dpms.log 2>&1 &")
     expected = pattern(w, h)
-    # The pattern may be up for only 2 s: a slow guest can miss it; what matters is blank, then wake.
+    # The pattern may be up for only 4 s: a slow guest can miss it; what matters is blank, then wake.
     log = vm.wait_file("/tmp/dpms.log", 60, pattern="display blanked")
     if "modeset with 1 output" not in log:
         raise AssertionError("no modeset before blanking:\n" + log)
