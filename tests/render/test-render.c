@@ -382,6 +382,58 @@ static void test_psf(void)
 	kf_render_destroy(ref);
 }
 
+/* Every console font Debian ships (console-setup-linux) loads, or fails with a clean error, and renders. */
+static void test_real_psf(void)
+{
+	const char *dir = "/usr/share/consolefonts";
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "ls %s 2>/dev/null", dir);
+	FILE *ls = popen(cmd, "r");
+	char name[256];
+	int loaded = 0, refused = 0;
+	while (ls && fgets(name, sizeof(name), ls)) {
+		name[strcspn(name, "\n")] = 0;
+		if (!strstr(name, ".psf"))
+			continue;
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		struct kf_render *r = NULL;
+		struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF, .font_file = path};
+		int ret = kf_render_create(&cfg, &r);
+		if (ret) {
+			CHECK(ret == -EBADMSG);
+			refused++;
+			continue;
+		}
+		int cw, ch;
+		kf_render_cell_size(r, &cw, &ch);
+		CHECK(cw >= 4 && cw <= 64 && ch >= 6 && ch <= 128);
+		const struct kf_glyph *g = kf_render_glyph(r, 'A', KF_GLYPH_BOLD | KF_GLYPH_ITALIC, 1);
+		CHECK(g->w == cw && g->h == ch);
+		kf_render_glyph(r, 0x4e00, 0, 2);
+		loaded++;
+		kf_render_destroy(r);
+	}
+	if (ls)
+		pclose(ls);
+	printf("real PSF fonts: %d loaded, %d refused\n", loaded, refused);
+	CHECK(loaded >= 100); /* console-setup-linux is in tools/install-deps.sh */
+	/* a known one: Lat2-Terminus16 is 8x16 with a Unicode table (e acute mapped, CJK missing) */
+	struct kf_render *r = NULL;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF,
+				       .font_file = "/usr/share/consolefonts/Lat2-Terminus16.psf.gz"};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	if (r) {
+		int cw, ch;
+		kf_render_cell_size(r, &cw, &ch);
+		CHECK(cw == 8 && ch == 16);
+		CHECK(!kf_render_glyph(r, 0xe9, 0, 1)->missing);
+		CHECK(kf_render_glyph(r, 'A', 0, 1)->kind == KF_GLYPH_ALPHA);
+		CHECK(kf_render_glyph(r, 0x4e00, 0, 2)->missing);
+		kf_render_destroy(r);
+	}
+}
+
 /* --- bad input --- */
 
 static int create_psf_from(const uint8_t *d, size_t n)
@@ -603,6 +655,7 @@ int main(void)
 	test_palette();
 	test_damage();
 	test_psf();
+	test_real_psf();
 	test_bad_input();
 	test_freetype();
 	test_formats();
