@@ -14,7 +14,9 @@
 #include <sys/resource.h>
 
 #include "grid/grid.h"
+#include "kmscon-felis/clipboard.h"
 #include "kmscon-felis/config.h"
+#include "kmscon-felis/console.h"
 #include "kmscon-felis/headless.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
@@ -32,6 +34,7 @@ struct kf_app {
 	struct kf_headless *headless; /* --backend=headless */
 	struct kf_render *render;     /* --backend=drm */
 	struct kf_output *output;     /* --backend=drm */
+	struct kf_console *console;   /* --backend=drm: seat and input */
 };
 
 static void on_quit_signal(void *ud, int signo)
@@ -47,12 +50,26 @@ static void on_child_exited(void *ud, int code)
 	kf_loop_quit(app->loop, code);
 }
 
+static void on_session_output(void *ud)
+{
+	struct kf_app *app = ud;
+	kf_console_output(app->console);
+}
+
+/* OSC 52: the application sets the clipboard every instance shares. */
+static void on_osc52(void *ud, const char *targets, const uint8_t *data, size_t len)
+{
+	kf_clipboard_set(data, len);
+}
+
 static int start_session(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
 	bool headless = c->backend == KF_BACKEND_HEADLESS;
 	const char *seat = c->seat;
-	if (!seat && !headless)
+	/* A seat without a VT number makes logind refuse the login's session (kmscon#232, docs/seat.md):
+	 * name the seat only when the VT is known. */
+	if (!seat && !headless && c->vt > 0)
 		seat = getenv("XDG_SEAT") ? getenv("XDG_SEAT") : "seat0"; /* what libseat picks */
 	if (c->vt > 0)
 		snprintf(app->vtnr, sizeof(app->vtnr), "%d", c->vt);
@@ -69,7 +86,8 @@ static int start_session(struct kf_app *app)
 		.cols = headless ? (int)c->size.w : 80,
 		.rows = headless ? (int)c->size.h : 24,
 	};
-	struct kf_session_callbacks cb = {.exited = on_child_exited};
+	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output,
+					  .clipboard = on_osc52};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
 }
 
@@ -89,6 +107,8 @@ static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_
 {
 	struct kf_app *app = ud;
 	kf_session_resize(app->session, cols, rows, cell_w, cell_h);
+	if (app->console)
+		kf_console_resized(app->console, cols, rows, cell_w, cell_h);
 }
 
 /* systemd's READY=1 (Type=notify) waits for this: the first frame is on screen. */
@@ -115,13 +135,18 @@ static void on_first_frame(void *ud, const char *mode)
 
 static void stop_drm(struct kf_app *app)
 {
-	kf_output_destroy(app->output);
+	if (app->console)
+		kf_console_set_output(app->console, NULL);
+	kf_output_destroy(app->output); /* closes its cards through the seat: before the console */
+	kf_console_destroy(app->console);
 	kf_render_destroy(app->render);
 	app->output = NULL;
+	app->console = NULL;
 	app->render = NULL;
 }
 
-/* The display and frame loop (output.h) with the renderer; the seat and input are wired in as they land. */
+/* The seat and input (console.h), then the display and frame loop (output.h) with the renderer; the display's
+ * devices are opened through the seat. */
 static int start_drm(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
@@ -141,6 +166,8 @@ static int start_drm(struct kf_app *app)
 		.mode_height = c->mode.h,
 		.dpms_timeout = c->dpms_timeout,
 		.seat = c->seat,
+		.open_device = kf_console_open_device,
+		.close_device = kf_console_close_device,
 	};
 	struct kf_output_callbacks ocb = {.resize = on_output_resize, .first_frame = on_first_frame};
 	int cols, rows, cw, ch, r;
@@ -150,15 +177,22 @@ static int start_drm(struct kf_app *app)
 		log_err("cannot set up the font: %s", strerror(-r));
 		return r;
 	}
+	r = kf_console_create(app->loop, c, app->session, app->render, &app->console);
+	if (r < 0) {
+		stop_drm(app);
+		return r;
+	}
+	oc.device_ud = app->console;
 	r = kf_output_create(app->loop, app->render, &oc, &ocb, app, &app->output);
 	if (r < 0) {
 		stop_drm(app);
 		return r;
 	}
+	kf_console_set_output(app->console, app->output);
 	kf_output_get_size(app->output, &cols, &rows);
 	kf_render_cell_size(app->render, &cw, &ch);
 	if (cols > 0 && rows > 0)
-		kf_session_resize(app->session, cols, rows, cw, ch);
+		on_output_resize(app, cols, rows, cw, ch);
 	kf_output_set_grid(app->output, kf_session_grid(app->session));
 	return 0;
 }

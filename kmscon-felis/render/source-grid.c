@@ -1,5 +1,5 @@
-/* kmscon-felis/render/source-grid.c: a kf_render_source reading a grid (kept apart so that tests painting
- * hand-built screens need not link grid/). */
+/* kmscon-felis/render/source-grid.c: a kf_render_source reading a grid (kept apart so that tests
+ * painting hand-built screens need not link grid/). */
 #include <string.h>
 
 #include "kmscon-felis/render/render.h"
@@ -24,8 +24,8 @@ static bool damage_cb(void *ud, int y, int *x0, int *x1)
 	return grid_row_damage(ud, y, x0, x1);
 }
 
-/* The palette every grid starts with (and returns to on OSC 104/110/111/112 and RIS), read once from a
- * fresh grid so it stays whatever grid/ defines. */
+/* The palette every grid starts with (and returns to on OSC 104/110/111/112 and RIS), read once
+ * from a fresh grid so it stays whatever grid/ defines. */
 static const uint32_t *grid_base_palette(void)
 {
 	static uint32_t base[259];
@@ -47,16 +47,16 @@ void kf_render_source_from_grid(struct kf_render_source *src, const struct grid 
 	struct grid_modes m;
 	grid_get_modes(g, &m);
 	*src = (struct kf_render_source){
-		.cols = grid_cols(g),
-		.rows = grid_rows(g),
-		.ud = (void *)g,
-		.row = row_cb,
-		.style = style_cb,
-		.codepoints = cps_cb,
-		.row_damage = damage_cb,
-		.palette = grid_palette(g),
-		.palette_base = grid_base_palette(),
-		.reverse_video = m.reverse_video,
+	    .cols = grid_cols(g),
+	    .rows = grid_rows(g),
+	    .ud = (void *)g,
+	    .row = row_cb,
+	    .style = style_cb,
+	    .codepoints = cps_cb,
+	    .row_damage = damage_cb,
+	    .palette = grid_palette(g),
+	    .palette_base = grid_base_palette(),
+	    .reverse_video = m.reverse_video,
 	};
 	grid_get_cursor(g, &src->cursor);
 }

@@ -202,7 +202,7 @@ def baseline_rss():
 
 def t_flood_keys():
     """A child writes 256 MiB while keys are typed: every key arrives, in order."""
-    size = int(os.environ.get("KF_FLOOD_MIB", "32")) << 20
+    size = int(os.environ.get("KF_FLOOD_MIB", "256")) << 20
     nkeys = 3000
     ready = os.path.join(TMP, "ready-flood")
     keys_out = os.path.join(TMP, "keys-got")
