@@ -128,7 +128,8 @@ def test_vt_switch(vm, switches):
     vm.type_text("echo ONE-ONE\n")
     wait_text(vm, "ONE-ONE", 2)
     start(vm, 2, "--vt=2 --switchvt")
-    wait_text(vm, "/ #")
+    vm.wait_screen(lambda im: find_text(im, "/ #") and not find_text(im, "ONE-ONE"), timeout=30,
+                   what="the second instance's screen")
     vm.type_text("echo TWO-TWO\n")
     wait_text(vm, "TWO-TWO", 2)
     fd0 = (fds(vm, 1), fds(vm, 2))
