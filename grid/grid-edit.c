@@ -11,21 +11,6 @@
 
 #include "grid/grid-internal.h"
 
-static void blank_cell(struct grid_cell *c)
-{
-	c->cp = 0;
-	c->width = 1;
-	c->link = 0;
-}
-
-void grid__fix_wide(struct line *l, int cols, int x0, int x1)
-{
-	if (x0 > 0 && x0 < cols && l->cells[x0].width == 0)
-		blank_cell(&l->cells[x0 - 1]);
-	if (x1 > 0 && x1 < cols && l->cells[x1].width == 0)
-		blank_cell(&l->cells[x1]);
-}
-
 static void clear_line(struct grid *g, struct line *l)
 {
 	grid__line_clear(l, g->cols, grid__erase_style(g));
@@ -50,6 +35,19 @@ static void rotate_up(struct grid *g, int y0, int y1, int n)
 	struct screen *s = g->scr;
 	if (n <= 0 || n > y1 - y0)
 		return;
+	size_t i0 = s->top + (size_t)y0, i1 = s->top + (size_t)y1;
+	if (i0 >= s->cap)
+		i0 -= s->cap;
+	if (i1 >= s->cap)
+		i1 -= s->cap;
+	if (i0 <= i1 && n <= 16) {
+		/* the usual case: the rows sit contiguously in the ring, so this is one pointer memmove */
+		struct line *tmp[16];
+		memcpy(tmp, &s->ring[i0], (size_t)n * sizeof(*tmp));
+		memmove(&s->ring[i0], &s->ring[i0 + (size_t)n], (i1 - i0 + 1 - (size_t)n) * sizeof(*tmp));
+		memcpy(&s->ring[i1 + 1 - (size_t)n], tmp, (size_t)n * sizeof(*tmp));
+		return;
+	}
 	reverse_slots(s, g->rows, (size_t)y0, (size_t)(y0 + n - 1));
 	reverse_slots(s, g->rows, (size_t)(y0 + n), (size_t)y1);
 	reverse_slots(s, g->rows, (size_t)y0, (size_t)y1);

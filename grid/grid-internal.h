@@ -30,6 +30,7 @@ struct line {
 	/* cells [used, cols) are default blanks: clearing a line touches only [0, used). Print paths keep it
 	 * exact; rarer writers just set it to cols. */
 	uint16_t used;
+	uint32_t pad[3]; /* cells start 16-byte aligned (fresh lines are filled with streaming stores) */
 	struct grid_cell cells[]; /* exactly grid->cols */
 };
 
@@ -201,7 +202,6 @@ struct grid {
 };
 
 /* grid.c: lines and the ring */
-struct line *grid__line(const struct grid *g, int y); /* screen row y of the active screen */
 struct line *grid__ring_line(const struct screen *s, size_t slot);
 void grid__clear_cells(struct grid_cell *c, int n, uint16_t style);
 /* Blanks a whole line (cols cells) with style, and its flags. */
@@ -252,7 +252,6 @@ void grid__backtab(struct grid *g, int n);
 void grid__backspace(struct grid *g);
 void grid__decaln(struct grid *g);
 void grid__shift_cols(struct grid *g, int x0, int n, bool right);
-void grid__fix_wide(struct line *l, int cols, int x0, int x1);
 
 /* grid-csi.c */
 void grid__execute(void *ctx, uint8_t c);
@@ -283,6 +282,31 @@ void grid__select_scrolled(struct grid *g);
 
 /* grid-reflow.c */
 int grid__reflow(struct grid *g, int cols, int rows);
+
+/* Screen row y of the active screen. */
+static inline struct line *grid__line(const struct grid *g, int y)
+{
+	const struct screen *s = g->scr;
+	size_t i = s->top + (size_t)y;
+	if (i >= s->cap)
+		i -= s->cap;
+	return s->ring[i];
+}
+
+/* Before cells [x0, x1) of l are overwritten: a wide character cut in half loses its other half. */
+static inline void grid__fix_wide(struct line *l, int cols, int x0, int x1)
+{
+	if (x0 > 0 && x0 < cols && l->cells[x0].width == 0) {
+		l->cells[x0 - 1].cp = 0;
+		l->cells[x0 - 1].width = 1;
+		l->cells[x0 - 1].link = 0;
+	}
+	if (x1 > 0 && x1 < cols && l->cells[x1].width == 0) {
+		l->cells[x1].cp = 0;
+		l->cells[x1].width = 1;
+		l->cells[x1].link = 0;
+	}
+}
 
 static inline int grid__min(int a, int b)
 {

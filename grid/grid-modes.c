@@ -65,6 +65,9 @@ void grid__set_alt(struct grid *g, bool on, bool clear)
 		grid_select_clear(g);
 	g->scr = want;
 	g->view_offset = 0;
+	/* kitty keeps a keyboard-flag stack per screen */
+	int k = on ? 1 : 0;
+	g->modes.keys.kitty_flags = g->kitty_depth[k] ? g->kitty_stack[k][g->kitty_depth[k] - 1] : 0;
 	g->last_x = g->last_y = -1;
 	if (on && clear) {
 		uint16_t es = grid__erase_style(g);

@@ -226,10 +226,115 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 	}
 }
 
+/* Scripts with SpacingMark, Prepend or Hangul jamo (UAX #29 GB6-9b), as a chain of range tests ordered
+ * so that Latin, CJK and emoji leave early. */
+static inline bool complex_script(uint32_t c)
+{
+	if (c < 0x600)
+		return false;
+	if (c < 0x1200)
+		return true;
+	if (c < 0x1700)
+		return false;
+	if (c < 0x1d00)
+		return true;
+	if (c < 0xa800)
+		return false;
+	if (c < 0xd800)
+		return true;
+	if (c < 0xff9e)
+		return false;
+	if (c < 0xffa0)
+		return true;
+	if (c < 0x11000)
+		return false;
+	if (c < 0x12000)
+		return true;
+	return (c >= 0x16f00 && c < 0x17000) || (c >= 0x1d100 && c < 0x1d200);
+}
+
+/* Whether cp may continue the cluster ending in prev (cp has a width): only then is vt_grapheme_break
+ * asked. The cases UAX #29 joins are ZWJ sequences (GB11), regional-indicator pairs (GB12/13), Extend
+ * characters with a width (emoji modifiers, halfwidth sound marks), SpacingMarks and Prepend (GB9a/b) and
+ * Hangul syllables (GB6-8), the last three only in the scripts listed in complex_script(). */
+static inline bool may_join(uint32_t prev, uint32_t cp)
+{
+	if (cp < 0x600 && prev < 0x600)
+		return false;
+	return prev == 0x200d || (cp >= 0x1f1e6 && cp <= 0x1f1ff) || (cp >= 0x1f3fb && cp <= 0x1f3ff) ||
+	       complex_script(cp) || complex_script(prev);
+}
+
+/* The run path for code points: writes as many as fit on the cursor's row without a wrap, a cluster
+ * continuation or a zero-width character; the per-row questions are answered once. Returns how many were
+ * written (0: the first one needs print_one or attach). Only with no charset mapping and no insert mode. */
+static size_t print_run(struct grid *g, const uint32_t *cps, size_t n, uint16_t style)
+{
+	if (g->wrap_pending)
+		return 0;
+	const int right = grid__right_limit(g), x0 = g->cx;
+	const uint16_t link = g->link;
+	struct line *l = grid__line(g, g->cy);
+	struct grid_cell *c = l->cells;
+	const bool fix_left = x0 > 0 && c[x0].width == 0;
+	uint32_t prev = g->gb_prev;
+	bool joinable = g->last_x >= 0;
+	int x = x0, lastx = -1, lastw = 1;
+	size_t i = 0;
+	for (; i < n; i++) {
+		uint32_t cp = cps[i];
+		int w = vt_char_width(cp);
+		if (w <= 0 || (joinable && may_join(prev, cp)))
+			break;
+		if (w > 2)
+			w = 2;
+		if (x + w > right + 1)
+			break;
+		c[x] = (struct grid_cell){.cp = cp, .style = style, .link = link, .width = (uint8_t)w};
+		if (w == 2)
+			c[x + 1] = (struct grid_cell){.cp = 0, .style = style, .link = link, .width = 0};
+		lastx = x;
+		lastw = w;
+		x += w;
+		prev = cp;
+		joinable = true;
+	}
+	if (i == 0)
+		return 0;
+	if (fix_left)
+		c[x0 - 1].cp = 0, c[x0 - 1].width = 1, c[x0 - 1].link = 0;
+	if (x < g->cols && c[x].width == 0)
+		c[x].cp = 0, c[x].width = 1, c[x].link = 0;
+	grid__line_touch(l, x);
+	if (unlikely(g->sel.active))
+		grid__select_touch(g, g->cy, g->cy);
+	grid__damage(g, g->cy, x0 - 1, x + 1);
+	g->last_x = lastx;
+	g->last_y = g->cy;
+	g->last_w = lastw;
+	g->gb_prev = prev;
+	g->gb_state = 0;
+	g->last_cp = prev;
+	if (x > right) {
+		g->cx = right;
+		g->wrap_pending = g->autowrap;
+	} else {
+		g->cx = x;
+	}
+	return i;
+}
+
 static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 {
 	uint16_t style = cur_style(g);
+	const bool runs = g->charsets[g->gl] == CHARSET_ASCII && !g->insert;
 	for (size_t i = 0; i < n; i++) {
+		if (runs && !g->single_shift) {
+			size_t k = print_run(g, cps + i, n - i, style);
+			i += k;
+			if (i >= n)
+				break;
+		}
 		uint32_t cp = cps[i];
 		if (cp < 0x7f) {
 			uint8_t cs = g->charsets[g->gl];
@@ -253,7 +358,7 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 			}
 			continue;
 		}
-		if (g->last_x >= 0 && (cp >= 0x300 || g->gb_prev >= 0x300) &&
+		if (g->last_x >= 0 && may_join(g->gb_prev, cp) &&
 		    !vt_grapheme_break(g->gb_prev, cp, &g->gb_state) && attach(g, cp))
 			continue;
 		print_one(g, cp, w > 2 ? 2 : w, style);

@@ -280,20 +280,20 @@ void grid__collect(struct grid *g)
 
 /* ---------------------------------------------------------------------------------------------- SGR */
 
-static int param(const struct vt_csi *csi, unsigned i)
+static inline int param(const struct vt_csi *csi, unsigned i)
 {
 	int v = i < csi->n_params ? csi->params[i] : 0;
 	return v < 0 ? 0 : v;
 }
 
-static bool is_sub(const struct vt_csi *csi, unsigned i)
-{
-	return i < csi->n_params && i < 32 && (csi->sub_mask >> i & 1u);
-}
+/* subs: the sequence has sub-parameters at all; callers pass a constant so the common case (none) gets a
+ * loop without the checks. */
+#define is_sub(csi, i) (subs && (i) < (csi)->n_params && (i) < 32 && ((csi)->sub_mask >> (i) & 1u))
 
 /* Parses the colour after 38/48/58 at index i; returns the index of the next parameter. *ok is false when
  * the colour is malformed (then nothing changes, as in xterm). */
-static unsigned ext_color(const struct vt_csi *csi, unsigned i, uint32_t *out, bool *ok)
+static inline __attribute__((always_inline)) unsigned ext_color(const struct vt_csi *csi, unsigned i,
+								 uint32_t *out, bool *ok, bool subs)
 {
 	unsigned n = csi->n_params;
 	*ok = false;
@@ -337,7 +337,8 @@ static unsigned ext_color(const struct vt_csi *csi, unsigned i, uint32_t *out, b
 	return i + 2;
 }
 
-static unsigned sgr_one(struct grid *g, const struct vt_csi *csi, unsigned i)
+static inline __attribute__((always_inline)) unsigned sgr_one(struct grid *g, const struct vt_csi *csi,
+							       unsigned i, bool subs)
 {
 	struct grid_style *p = &g->pen;
 	int v = param(csi, i);
@@ -374,7 +375,7 @@ static unsigned sgr_one(struct grid *g, const struct vt_csi *csi, unsigned i)
 		p->fg = GRID_COLOR_PALETTE(v - 30);
 		break;
 	case 38: case 48: case 58:
-		next = ext_color(csi, i, &color, &ok);
+		next = ext_color(csi, i, &color, &ok, subs);
 		if (ok) {
 			if (v == 38)
 				p->fg = color;
@@ -406,13 +407,47 @@ static unsigned sgr_one(struct grid *g, const struct vt_csi *csi, unsigned i)
 	return next;
 }
 
+/* The shapes truecolour and 256-colour programs send per cell (38;2;r;g;b, 48;5;n, ...), without the
+ * general loop. Returns false for anything else. */
+static bool sgr_fast(struct grid *g, const struct vt_csi *csi)
+{
+	const int32_t *v = csi->params;
+	if (csi->sub_mask || (v[0] != 38 && v[0] != 48) || v[1] < 0)
+		return false;
+	uint32_t color;
+	if (csi->n_params == 5 && v[1] == 2) {
+		if ((uint32_t)v[2] > 255 || (uint32_t)v[3] > 255 || (uint32_t)v[4] > 255)
+			return false;
+		color = GRID_COLOR_RGB(v[2], v[3], v[4]);
+	} else if (csi->n_params == 3 && v[1] == 5) {
+		if ((uint32_t)v[2] > 255)
+			return false;
+		color = GRID_COLOR_PALETTE(v[2]);
+	} else {
+		return false;
+	}
+	if (v[0] == 38) {
+		g->pen.fg = color;
+	} else {
+		g->pen.bg = color;
+		g->erase_dirty = true;
+	}
+	g->pen_dirty = true;
+	return true;
+}
+
 void grid__sgr(struct grid *g, const struct vt_csi *csi)
 {
+	if (csi->n_params >= 3 && sgr_fast(g, csi))
+		return;
 	if (csi->n_params == 0) {
 		memset(&g->pen, 0, sizeof(g->pen));
+	} else if (!csi->sub_mask) {
+		for (unsigned i = 0; i < csi->n_params;)
+			i = sgr_one(g, csi, i, false);
 	} else {
 		for (unsigned i = 0; i < csi->n_params;)
-			i = sgr_one(g, csi, i);
+			i = sgr_one(g, csi, i, true);
 	}
 	g->pen_dirty = true;
 	g->erase_dirty = true;

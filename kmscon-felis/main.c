@@ -8,14 +8,19 @@
 #define LOG_TAG "main"
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "grid/grid.h"
+#include "kmscon-felis/clipboard.h"
 #include "kmscon-felis/config.h"
+#include "kmscon-felis/console.h"
 #include "kmscon-felis/headless.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
+#include "kmscon-felis/notify.h"
 #include "kmscon-felis/output.h"
 #include "kmscon-felis/render/render.h"
 #include "kmscon-felis/session.h"
@@ -25,9 +30,11 @@ struct kf_app {
 	struct kf_loop *loop;
 	struct kf_session *session;
 	struct kf_source *signals[3];
+	char vtnr[16];                /* XDG_VTNR for the child, "" when the VT is not known */
 	struct kf_headless *headless; /* --backend=headless */
 	struct kf_render *render;     /* --backend=drm */
 	struct kf_output *output;     /* --backend=drm */
+	struct kf_console *console;   /* --backend=drm: seat and input */
 };
 
 static void on_quit_signal(void *ud, int signo)
@@ -43,14 +50,34 @@ static void on_child_exited(void *ud, int code)
 	kf_loop_quit(app->loop, code);
 }
 
+static void on_session_output(void *ud)
+{
+	struct kf_app *app = ud;
+	kf_console_output(app->console);
+}
+
+/* OSC 52: the application sets the clipboard every instance shares. */
+static void on_osc52(void *ud, const char *targets, const uint8_t *data, size_t len)
+{
+	kf_clipboard_set(data, len);
+}
+
 static int start_session(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
 	bool headless = c->backend == KF_BACKEND_HEADLESS;
+	const char *seat = c->seat;
+	/* A seat without a VT number makes logind refuse the login's session (kmscon#232, docs/seat.md):
+	 * name the seat only when the VT is known. */
+	if (!seat && !headless && c->vt > 0)
+		seat = getenv("XDG_SEAT") ? getenv("XDG_SEAT") : "seat0"; /* what libseat picks */
+	if (c->vt > 0)
+		snprintf(app->vtnr, sizeof(app->vtnr), "%d", c->vt);
 	struct kf_session_config sc = {
 		.argv = (const char *const *)c->login_argv,
 		.term = c->term,
-		.seat = c->seat,
+		.seat = seat,
+		.vtnr = app->vtnr[0] ? app->vtnr : NULL,
 		.reset_env = c->reset_env,
 		/* Headless there is nobody to log in again: the program ends with its child. */
 		.respawn = !c->oneshot && !headless,
@@ -59,25 +86,67 @@ static int start_session(struct kf_app *app)
 		.cols = headless ? (int)c->size.w : 80,
 		.rows = headless ? (int)c->size.h : 24,
 	};
-	struct kf_session_callbacks cb = {.exited = on_child_exited};
+	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output,
+					  .clipboard = on_osc52};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
+}
+
+/* One line at exit with --verbose: what the PTY path cost (tests/bench/run-pty-bench reads it). */
+static void log_stats(struct kf_app *app)
+{
+	struct rusage ru;
+	uint64_t reads, bytes;
+	kf_session_stats(app->session, &reads, &bytes);
+	getrusage(RUSAGE_SELF, &ru);
+	log_info("pty: %llu bytes in %llu reads; cpu user %ld.%06ld s sys %ld.%06ld s", (unsigned long long)bytes,
+		 (unsigned long long)reads, (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
+		 (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec);
 }
 
 static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_h)
 {
 	struct kf_app *app = ud;
 	kf_session_resize(app->session, cols, rows, cell_w, cell_h);
+	if (app->console)
+		kf_console_resized(app->console, cols, rows, cell_w, cell_h);
+}
+
+/* systemd's READY=1 (Type=notify) waits for this: the first frame is on screen. */
+static void on_first_frame(void *ud, const char *mode)
+{
+	struct kf_app *app = ud;
+	const struct kf_config *c = &app->cfg;
+	char font[160];
+	int cw, ch;
+	kf_render_cell_size(app->render, &cw, &ch);
+	switch (kf_render_get_engine(app->render)) {
+	case KF_RENDER_ENGINE_BUILTIN:
+		snprintf(font, sizeof(font), "built-in %dx%d", cw, ch);
+		break;
+	case KF_RENDER_ENGINE_PSF:
+		snprintf(font, sizeof(font), "%s %dx%d", c->font_file ? c->font_file : "psf", cw, ch);
+		break;
+	default:
+		snprintf(font, sizeof(font), "%s %upx", c->font_name ? c->font_name : "monospace", c->font_size);
+		break;
+	}
+	kf_notify_first_frame(mode, font);
 }
 
 static void stop_drm(struct kf_app *app)
 {
-	kf_output_destroy(app->output);
+	if (app->console)
+		kf_console_set_output(app->console, NULL);
+	kf_output_destroy(app->output); /* closes its cards through the seat: before the console */
+	kf_console_destroy(app->console);
 	kf_render_destroy(app->render);
 	app->output = NULL;
+	app->console = NULL;
 	app->render = NULL;
 }
 
-/* The display and frame loop (output.h) with the renderer; the seat and input are wired in as they land. */
+/* The seat and input (console.h), then the display and frame loop (output.h) with the renderer; the display's
+ * devices are opened through the seat. */
 static int start_drm(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
@@ -97,8 +166,10 @@ static int start_drm(struct kf_app *app)
 		.mode_height = c->mode.h,
 		.dpms_timeout = c->dpms_timeout,
 		.seat = c->seat,
+		.open_device = kf_console_open_device,
+		.close_device = kf_console_close_device,
 	};
-	struct kf_output_callbacks ocb = {.resize = on_output_resize};
+	struct kf_output_callbacks ocb = {.resize = on_output_resize, .first_frame = on_first_frame};
 	int cols, rows, cw, ch, r;
 
 	r = kf_render_create(&rc, &app->render);
@@ -106,15 +177,22 @@ static int start_drm(struct kf_app *app)
 		log_err("cannot set up the font: %s", strerror(-r));
 		return r;
 	}
+	r = kf_console_create(app->loop, c, app->session, app->render, &app->console);
+	if (r < 0) {
+		stop_drm(app);
+		return r;
+	}
+	oc.device_ud = app->console;
 	r = kf_output_create(app->loop, app->render, &oc, &ocb, app, &app->output);
 	if (r < 0) {
 		stop_drm(app);
 		return r;
 	}
+	kf_console_set_output(app->console, app->output);
 	kf_output_get_size(app->output, &cols, &rows);
 	kf_render_cell_size(app->render, &cw, &ch);
 	if (cols > 0 && rows > 0)
-		kf_session_resize(app->session, cols, rows, cw, ch);
+		on_output_resize(app, cols, rows, cw, ch);
 	kf_output_set_grid(app->output, kf_session_grid(app->session));
 	return 0;
 }
@@ -155,6 +233,8 @@ int main(int argc, char **argv)
 		code = r == -EINVAL ? KF_CONFIG_EXIT_USAGE : EXIT_FAILURE;
 		goto out_config;
 	}
+	/* Before anything is spawned: the child must not inherit NOTIFY_SOCKET (notify.h). */
+	kf_notify_init();
 	/* A child that closes its end must not kill us; write errors come back as EPIPE/EIO instead. */
 	signal(SIGPIPE, SIG_IGN);
 
@@ -165,23 +245,33 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(quit_signals) / sizeof(quit_signals[0]); i++)
 		app.signals[i] = kf_loop_add_signal(app.loop, quit_signals[i], on_quit_signal, &app);
+	/* WatchdogSec=: pinged from a loop timer, so a hung loop gets us restarted. */
+	kf_notify_watchdog_start(app.loop);
 	if (start_session(&app) < 0)
 		goto out_loop;
 	if (start_backend(&app) < 0)
 		goto out_session;
 
+	/* Headless has no frame to wait for; the DRM frame loop sends READY=1 after its first page flip
+	 * (kf_notify_first_frame). */
+	if (app.headless)
+		kf_notify_ready("headless");
+
 	code = kf_loop_run(app.loop);
+	kf_notify_stopping();
 	if (code < 0) {
 		log_err("event loop: %s", strerror(-code));
 		code = EXIT_FAILURE;
 	}
 
 	stop_backend(&app);
+	log_stats(&app);
 out_session:
 	kf_session_destroy(app.session);
 out_loop:
 	kf_loop_destroy(app.loop);
 out_config:
+	kf_notify_finish();
 	kf_config_finish(&app.cfg);
 	return code;
 }

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #define LOG_TAG "output"
@@ -35,6 +36,7 @@ struct kf_output {
 	bool requested;                   /* something outside the grid's damage changed */
 	uint64_t sync_since_ns;           /* when the current 2026 hold started; 0 = not holding */
 	uint64_t frames;                  /* frames rendered */
+	bool shown;                       /* first_frame was called */
 };
 
 static void drm_log_handler(int prio, const char *fmt, va_list ap)
@@ -91,6 +93,19 @@ static void on_drm(void *ud, int fd, uint32_t events)
 
 	if (ret < 0)
 		log_err("drm dispatch: %s", strerror(-ret));
+	if (!o->shown && o->cb.first_frame) {
+		struct drm_backend_stats s;
+		struct drm_canvas c;
+		char mode[64];
+		drm_backend_get_stats(o->drm, &s);
+		if (s.flips == 0)
+			return;
+		o->shown = true;
+		drm_backend_get_canvas(o->drm, &c);
+		snprintf(mode, sizeof(mode), "%ux%u@%u.%02uHz", c.width, c.height, s.refresh_mhz / 1000,
+			 s.refresh_mhz % 1000 / 10);
+		o->cb.first_frame(o->ud, mode);
+	}
 }
 
 static void on_sync_timeout(void *ud, struct kf_timer *t)

@@ -35,6 +35,9 @@ struct kf_output_callbacks {
 	/* The display size changed (hotplug, first display found): cols x rows cells of cell_w x cell_h pixels fit.
 	 * The session resizes its grid; the output then repaints everything. May be NULL. */
 	void (*resize)(void *ud, int cols, int rows, int cell_w, int cell_h);
+	/* The first frame is on screen (its page flip completed), once per output: mode is "WxH@R.RRHz" (the
+	 * canvas and the first output's refresh; not retained). The program sends READY=1 here. May be NULL. */
+	void (*first_frame)(void *ud, const char *mode);
 };
 
 /* Starts the DRM backend and the frame loop on loop. render is not owned and must outlive the output. cfg and

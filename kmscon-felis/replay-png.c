@@ -1,4 +1,5 @@
-/* kmscon-felis/replay-png.c: kmscon-felis-replay --png: the final screen through the real renderer. */
+/* kmscon-felis/replay-png.c: kmscon-felis-replay --png: the final screen through the real renderer.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,16 +24,17 @@ int kf_replay_parse_engine(const char *s, int *engine)
 int kf_replay_write_png(const struct grid *g, const struct kf_replay_png *p)
 {
 	struct kf_render_config cfg = {
-		.engine = (enum kf_render_engine)p->engine,
-		.font_name = p->font_name,
-		.font_file = p->font_file,
-		.font_size = p->font_size,
-		.palette = p->palette,
+	    .engine = (enum kf_render_engine)p->engine,
+	    .font_name = p->font_name,
+	    .font_file = p->font_file,
+	    .font_size = p->font_size,
+	    .palette = p->palette,
 	};
 	struct kf_render *r;
 	int ret = kf_render_create(&cfg, &r);
 	if (ret) {
-		fprintf(stderr, "kmscon-felis-replay: cannot set up the renderer: %s\n", strerror(-ret));
+		fprintf(stderr, "kmscon-felis-replay: cannot set up the renderer: %s\n",
+			strerror(-ret));
 		return 1;
 	}
 	int cw, ch;

@@ -64,6 +64,13 @@ static void on_title(void *ud, const char *utf8)
 		s->cb.title(s->ud, utf8);
 }
 
+static void on_clipboard(void *ud, const char *targets, const uint8_t *data, size_t len)
+{
+	struct kf_session *s = ud;
+	if (s->cb.clipboard)
+		s->cb.clipboard(s->ud, targets, data, len);
+}
+
 /* -------------------------------------------------------------------------------------- pty callbacks */
 
 static void on_output(void *ud, const uint8_t *data, size_t len)
@@ -214,7 +221,8 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 
 	struct grid_config gc = {.cols = cfg->cols, .rows = cfg->rows, .scrollback = cfg->scrollback,
 				 .cell_width = cfg->cell_width, .cell_height = cfg->cell_height};
-	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title};
+	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title,
+				    .clipboard = on_clipboard};
 	s->grid = grid_create(&gc, &gcb, s);
 	if (!s->grid)
 		goto fail;
@@ -261,6 +269,11 @@ struct grid *kf_session_grid(struct kf_session *s)
 	return s->grid;
 }
 
+void kf_session_stats(const struct kf_session *s, uint64_t *reads, uint64_t *bytes)
+{
+	pty_get_stats(s->pty, reads, bytes);
+}
+
 int kf_session_child_pid(const struct kf_session *s)
 {
 	return (int)pty_pid(s->pty);
@@ -299,12 +312,20 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 			s->cb.output(s->ud);
 		return -ENOBUFS;
 	}
-	/* Room was checked for the whole: none of these three can be refused. */
-	if (extra)
-		pty_write(s->pty, start, sizeof(start) - 1);
-	int r = pty_write(s->pty, data, len);
-	if (extra)
-		pty_write(s->pty, end, sizeof(end) - 1);
+	/* Room was checked for the whole: none of these writes can be refused. Inside brackets, an end mark
+	 * in the pasted text would let the rest run as typed commands: such marks are left out. */
+	if (!extra)
+		return pty_write(s->pty, data, len);
+	pty_write(s->pty, start, sizeof(start) - 1);
+	const uint8_t *p = data, *e = p + len;
+	int r = 0;
+	while (p < e && r == 0) {
+		const uint8_t *m = memmem(p, (size_t)(e - p), end, sizeof(end) - 1);
+		const uint8_t *stop = m ? m : e;
+		r = pty_write(s->pty, p, (size_t)(stop - p));
+		p = m ? m + sizeof(end) - 1 : e;
+	}
+	pty_write(s->pty, end, sizeof(end) - 1);
 	return r;
 }
 

@@ -47,6 +47,8 @@ struct kf_session_callbacks {
 	void (*output)(void *ud);
 	void (*bell)(void *ud);
 	void (*title)(void *ud, const char *utf8);
+	/* OSC 52 from the child: selection names and decoded data, valid during the call. May be NULL. */
+	void (*clipboard)(void *ud, const char *targets, const uint8_t *data, size_t len);
 };
 
 struct kf_session;
@@ -68,7 +70,8 @@ int kf_session_write(struct kf_session *s, const void *data, size_t len);
 /* How many bytes kf_session_write() accepts now. */
 size_t kf_session_write_room(const struct kf_session *s);
 
-/* A paste: wrapped in bracketed-paste marks when the child enabled DECSET 2004. All or nothing: when it does
+/* A paste: wrapped in bracketed-paste marks when the child enabled DECSET 2004 (end marks inside the text are
+ * left out, so a paste cannot end its own brackets). All or nothing: when it does
  * not fit in the write queue, nothing is sent, a visible notice is written on the screen and -ENOBUFS is
  * returned. Does not take ownership of data. */
 int kf_session_paste(struct kf_session *s, const void *data, size_t len);
@@ -76,6 +79,9 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len);
 /* Resizes the grid (reflow) and tells the child (TIOCSWINSZ with pixel sizes; SIGWINCH). cell_width and
  * cell_height may be 0 when unknown. Returns 0 or -errno. */
 int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, int cell_height);
+
+/* Output read from the PTY since the session started: read(2) calls and bytes. */
+void kf_session_stats(const struct kf_session *s, uint64_t *reads, uint64_t *bytes);
 
 /* The child's pid, 0 between an exit and the respawn. */
 int kf_session_child_pid(const struct kf_session *s);

@@ -32,6 +32,7 @@ struct pty {
 	unsigned quick_exits; /* consecutive children that lived < PTY_QUICK_EXIT_MS */
 	unsigned delay_ms;    /* set by pty_reap() */
 	struct winsize ws;
+	uint64_t stat_reads, stat_bytes; /* pty_get_stats() */
 
 	/* Write queue: bytes [head, head + len) of buf are pending; cap <= cfg.write_queue_max. */
 	uint8_t *buf;
@@ -161,29 +162,45 @@ out_env:
 	return r;
 }
 
+/* Hands the bytes gathered in rbuf to the output callback. */
+static void deliver(struct pty *pty, size_t *fill)
+{
+	if (*fill && pty->cb.output)
+		pty->cb.output(pty->ud, pty->rbuf, *fill);
+	*fill = 0;
+}
+
 int pty_read(struct pty *pty, size_t budget)
 {
-	size_t total = 0;
+	size_t total = 0, fill = 0;
 	if (pty->master < 0)
 		return -ENOTCONN;
+	/* One read(2) returns at most what the line discipline holds (about 4 KiB). Gathering consecutive reads
+	 * into the 64 KiB buffer before parsing empties the kernel's queue quickly, so the child can keep
+	 * writing while we parse, and the parser gets longer runs. */
 	for (;;) {
-		ssize_t n = read(pty->master, pty->rbuf, sizeof(pty->rbuf));
+		ssize_t n = read(pty->master, pty->rbuf + fill, sizeof(pty->rbuf) - fill);
 		if (n > 0) {
-			if (pty->cb.output)
-				pty->cb.output(pty->ud, pty->rbuf, (size_t)n);
+			pty->stat_reads++;
+			pty->stat_bytes += (uint64_t)n;
+			fill += (size_t)n;
 			total += (size_t)n;
-			if (budget && total >= budget)
+			if (sizeof(pty->rbuf) - fill < 4096)
+				deliver(pty, &fill);
+			if (budget && total >= budget) {
+				deliver(pty, &fill);
 				return 1;
+			}
 			continue;
 		}
-		if (n == 0)
-			return -EIO;
-		if (errno == EINTR)
+		if (n < 0 && errno == EINTR)
 			continue;
-		if (errno == EAGAIN)
+		int r = n == 0 ? -EIO : -errno;
+		deliver(pty, &fill);
+		if (r == -EAGAIN)
 			return 0;
 		/* EIO: the last slave descriptor was closed and everything it wrote has been read. */
-		return -errno;
+		return r;
 	}
 }
 
@@ -404,6 +421,12 @@ void pty_hangup(struct pty *pty, int timeout_ms)
 unsigned pty_respawn_delay_ms(const struct pty *pty)
 {
 	return pty->delay_ms;
+}
+
+void pty_get_stats(const struct pty *pty, uint64_t *reads, uint64_t *bytes)
+{
+	*reads = pty->stat_reads;
+	*bytes = pty->stat_bytes;
 }
 
 int pty_exit_code(int status)

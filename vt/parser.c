@@ -514,11 +514,17 @@ static size_t utf8_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n
 		if (b < 0x80) {
 			if (b < 0x20 || b == 0x7f)
 				break;
-			/* Hand long ASCII stretches back to the fast scanner. */
-			if (n - i >= 8 && scan_printable(d, i, i + 8) == i + 8)
+			/* A stretch of ASCII between non-ASCII characters (a space, a word of Latin text): copied
+			 * here if short; a long one goes back to print_ascii. */
+			size_t e = scan_printable(d, i, n - i > 32 ? i + 32 : n);
+			if (e - i >= 32)
 				break;
-			buf[k++] = b;
-			i++;
+			if (k + (e - i) >= PRINT_BUF - 1) {
+				print_cps(p, buf, k);
+				k = 0;
+			}
+			while (i < e)
+				buf[k++] = d[i++];
 			continue;
 		}
 		if (!p->c1) {
@@ -624,14 +630,19 @@ static inline size_t params_end(const uint8_t *d, size_t j, size_t n)
 {
 	size_t lim = n - j > 31 ? j + 31 : n;
 #if defined(__SSE2__) && defined(__GNUC__)
+	/* Two 16-byte blocks cover the 31 bytes; they may read past lim, never past n. */
 	const __m128i lo = _mm_set1_epi8(0x2f), hi = _mm_set1_epi8(0x3c);
-	for (; lim - j >= 16; j += 16) {
+	for (; n - j >= 16 && j < lim; j += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + j));
 		__m128i in = _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi));
 		unsigned m = ~(unsigned)_mm_movemask_epi8(in) & 0xffffu;
-		if (m)
-			return j + (unsigned)__builtin_ctz(m);
+		if (m) {
+			size_t e = j + (unsigned)__builtin_ctz(m);
+			return e < lim ? e : n;
+		}
 	}
+	if (j >= lim)
+		return n;
 #endif
 	for (; j < lim; j++)
 		if (d[j] < 0x30 || d[j] > 0x3b)
@@ -780,12 +791,19 @@ void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 			i = ground_run(p, data, i, len);
 			if (i >= len)
 				break;
-			if (data[i] == 0x1b && i + 1 < len && data[i + 1] == '[') {
+			uint8_t b = data[i];
+			if (b == 0x1b && i + 1 < len && data[i + 1] == '[') {
 				size_t j = fast_csi(p, data, i, len);
 				if (j != i) {
 					i = j;
 					continue;
 				}
+			} else if (b < 0x20 && b != 0x18 && b != 0x1a && b != 0x1b) {
+				/* CR, LF, BS, HT...: what the table would do in the ground state, without it. */
+				if (p->sink.execute)
+					p->sink.execute(p->ctx, b);
+				i++;
+				continue;
 			}
 		}
 		i = step(p, data, i, len);

@@ -57,6 +57,11 @@ static bool gcb_rules(unsigned a, unsigned b, unsigned pb, uint32_t st)
 bool vt_grapheme_break(uint32_t prev, uint32_t cp, uint32_t *state)
 {
 	unsigned pa = uprop(prev), pb = uprop(cp);
+	/* Most text: two characters of class Other, neither pictographic: GB999, and nothing to remember. */
+	if (((pa | pb) & 0x7cu) == 0) {
+		*state = GB_STATE_VALID;
+		return true;
+	}
 	unsigned a = UPROP_GCB(pa), b = UPROP_GCB(pb);
 	uint32_t st = *state;
 

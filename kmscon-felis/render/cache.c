@@ -1,10 +1,11 @@
 /* kmscon-felis/render/cache.c: the glyph cache.
  *
- * A fixed array of entries (the capacity bounds memory: at most capacity glyphs of at most 2 cells x 4 bytes
- * per pixel) indexed by an open-addressing hash table with linear probing and backward-shift deletion. A hit
- * is a hash, a few probes and setting a reference bit: no allocation, no list splicing. When full, the clock
- * hand sweeps the entries, clearing reference bits, and evicts the first entry not used since the last
- * sweep (second-chance/CLOCK); the victim's pixel buffer is reused when it is large enough.
+ * A fixed array of entries (the capacity bounds memory: at most capacity glyphs of at most 2 cells
+ * x 4 bytes per pixel) indexed by an open-addressing hash table with linear probing and
+ * backward-shift deletion. A hit is a hash, a few probes and setting a reference bit: no
+ * allocation, no list splicing. When full, the clock hand sweeps the entries, clearing reference
+ * bits, and evicts the first entry not used since the last sweep (second-chance/CLOCK); the
+ * victim's pixel buffer is reused when it is large enough.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -85,7 +86,8 @@ struct kf_glyph *kf_cache_find(struct kf_cache *c, uint64_t key)
 	return NULL;
 }
 
-/* Removes the table slot of entry i, shifting later members of the probe run back (no tombstones). */
+/* Removes the table slot of entry i, shifting later members of the probe run back (no tombstones).
+ */
 static void table_remove(struct kf_cache *c, uint32_t i)
 {
 	size_t s = slot_of(c, c->entries[i].key);

@@ -1,11 +1,13 @@
-/* kmscon-felis/render/font-bitmap.c: bitmap fonts: the built-in 8x16 font and Linux console PSF fonts.
+/* kmscon-felis/render/font-bitmap.c: bitmap fonts: the built-in 8x16 font and Linux console PSF
+ * fonts.
  *
- * PSF formats as documented by the kbd project (https://www.win.tue.nl/~aeb/linux/kbd/font-formats-1.html):
- * PSF1 (magic 36 04, 8 pixels wide, 256 or 512 glyphs, optional UCS-2 table) and PSF2 (magic 72 b5 4a 86, any
- * width, optional UTF-8 table). Deviations: Unicode sequences (several code points for one glyph) are skipped,
- * only single code points are mapped. Files may be gzip-compressed (zlib reads both forms). Bold and italic are
- * synthesised: bold ORs the glyph with itself shifted one pixel right, italic shears rows by a quarter pixel
- * per row above the baseline.
+ * PSF formats as documented by the kbd project
+ * (https://www.win.tue.nl/~aeb/linux/kbd/font-formats-1.html): PSF1 (magic 36 04, 8 pixels wide,
+ * 256 or 512 glyphs, optional UCS-2 table) and PSF2 (magic 72 b5 4a 86, any width, optional UTF-8
+ * table). Deviations: Unicode sequences (several code points for one glyph) are skipped, only
+ * single code points are mapped. Files may be gzip-compressed (zlib reads both forms). Bold and
+ * italic are synthesised: bold ORs the glyph with itself shifted one pixel right, italic shears
+ * rows by a quarter pixel per row above the baseline.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -30,7 +32,7 @@ struct bitmap_font {
 	int w, h, row_bytes;
 	unsigned count;
 	const uint8_t *glyphs; /* count * h * row_bytes */
-	uint8_t *owned;        /* the PSF file contents (glyphs points into it) */
+	uint8_t *owned;	       /* the PSF file contents (glyphs points into it) */
 	struct cp_map *map;    /* sorted by cp */
 	size_t map_n;
 };
@@ -73,7 +75,8 @@ static bool styled_bit(const struct bitmap_font *f, const uint8_t *g, int x, int
 	return (style & KF_GLYPH_BOLD) && bit_at(f, g, x - 1, y);
 }
 
-static int bitmap_render(struct kf_font *base, uint32_t cp, unsigned style, int scale, struct kf_glyph *out)
+static int bitmap_render(struct kf_font *base, uint32_t cp, unsigned style, int scale,
+			 struct kf_glyph *out)
 {
 	struct bitmap_font *f = (struct bitmap_font *)base;
 	long idx = find_glyph(f, cp);
@@ -88,7 +91,8 @@ static int bitmap_render(struct kf_font *base, uint32_t cp, unsigned style, int 
 			if (!styled_bit(f, g, x, y, style))
 				continue;
 			for (int sy = 0; sy < scale; sy++) {
-				uint8_t *p = mask + (size_t)(y * scale + sy) * out->w + (size_t)(x + xoff) * scale;
+				uint8_t *p = mask + (size_t)(y * scale + sy) * out->w +
+					     (size_t)(x + xoff) * scale;
 				memset(p, 0xff, scale);
 			}
 		}
@@ -209,7 +213,11 @@ static int add_map(struct bitmap_font *f, size_t *cap, uint32_t cp, uint32_t idx
 /* Decodes one UTF-8 code point from the PSF2 table; returns bytes used, 0 when malformed. */
 static size_t utf8_one(const uint8_t *p, size_t n, uint32_t *cp)
 {
-	unsigned len = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+	unsigned len = p[0] < 0x80	       ? 1
+		       : (p[0] & 0xe0) == 0xc0 ? 2
+		       : (p[0] & 0xf0) == 0xe0 ? 3
+		       : (p[0] & 0xf8) == 0xf0 ? 4
+					       : 0;
 	if (!len || len > n)
 		return 0;
 	uint32_t v = len == 1 ? p[0] : p[0] & (0x7f >> len);
@@ -305,8 +313,9 @@ static int parse_psf(const char *path, uint8_t *d, size_t n, struct bitmap_font 
 	if (!w || !h || w > PSF_MAX_W || h > PSF_MAX_H || !count || count > PSF_MAX_GLYPHS ||
 	    charsize != h * ((w + 7) / 8) || hdr < (psf1 ? 4u : 32u) || hdr > n ||
 	    (uint64_t)count * charsize > n - hdr) {
-		log_err("%s: PSF header out of range (%ux%u, %u glyphs, %u bytes each, file %zu bytes)", path, w, h,
-			count, charsize, n);
+		log_err(
+		    "%s: PSF header out of range (%ux%u, %u glyphs, %u bytes each, file %zu bytes)",
+		    path, w, h, count, charsize, n);
 		return -EBADMSG;
 	}
 	struct bitmap_font *f = bitmap_new((int)w, (int)h);
@@ -316,7 +325,8 @@ static int parse_psf(const char *path, uint8_t *d, size_t n, struct bitmap_font 
 	f->glyphs = d + hdr;
 	const uint8_t *tab = d + hdr + (size_t)count * charsize;
 	size_t tab_n = n - hdr - (size_t)count * charsize;
-	int ret = table ? (psf1 ? parse_psf1_table(f, tab, tab_n) : parse_psf2_table(f, tab, tab_n)) : 0;
+	int ret =
+	    table ? (psf1 ? parse_psf1_table(f, tab, tab_n) : parse_psf2_table(f, tab, tab_n)) : 0;
 	if (!ret && !f->map_n)
 		ret = identity_map(f);
 	if (ret) {

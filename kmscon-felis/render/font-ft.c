@@ -1,11 +1,12 @@
 /* kmscon-felis/render/font-ft.c: fonts through fontconfig and FreeType.
  *
- * The main face comes from a fontconfig match of the name at the pixel size (or straight from a file). Bold,
- * italic and bold italic are matched the same way; when fontconfig only has the regular face, the style is
- * synthesised on the outline (FT_Outline_Embolden, a shear). Characters the main face lacks are looked up in
- * the fontconfig sort list of the same pattern (fonts ordered by closeness, each with its charset), opening
- * at most MAX_FALLBACK faces lazily. Colour bitmaps (FT_LOAD_COLOR, e.g. Noto Color Emoji's fixed strikes)
- * are box-filtered down into the glyph's cells and kept premultiplied.
+ * The main face comes from a fontconfig match of the name at the pixel size (or straight from a
+ * file). Bold, italic and bold italic are matched the same way; when fontconfig only has the
+ * regular face, the style is synthesised on the outline (FT_Outline_Embolden, a shear). Characters
+ * the main face lacks are looked up in the fontconfig sort list of the same pattern (fonts ordered
+ * by closeness, each with its charset), opening at most MAX_FALLBACK faces lazily. Colour bitmaps
+ * (FT_LOAD_COLOR, e.g. Noto Color Emoji's fixed strikes) are box-filtered down into the glyph's
+ * cells and kept premultiplied.
  */
 #include <errno.h>
 #include <fontconfig/fontconfig.h>
@@ -31,8 +32,9 @@ struct ft_font {
 	struct kf_font base;
 	FT_Library lib;
 	int size;
-	struct face styles[4]; /* index: KF_GLYPH_BOLD | KF_GLYPH_ITALIC; ft may repeat the regular face */
-	FcFontSet *sorted;     /* fallback candidates, or NULL */
+	struct face
+	    styles[4]; /* index: KF_GLYPH_BOLD | KF_GLYPH_ITALIC; ft may repeat the regular face */
+	FcFontSet *sorted; /* fallback candidates, or NULL */
 	struct {
 		FcPattern *pat; /* from sorted, not owned */
 		FT_Face ft;
@@ -46,10 +48,12 @@ static int set_size(FT_Face f, int size)
 		return FT_Set_Pixel_Sizes(f, 0, (FT_UInt)size) ? -EINVAL : 0;
 	if (f->num_fixed_sizes <= 0)
 		return -EINVAL;
-	/* bitmap-only faces (colour emoji): the strike closest to the size; scaling happens later */
+	/* bitmap-only faces (colour emoji): the strike closest to the size; scaling happens later
+	 */
 	int best = 0;
 	for (int i = 1; i < f->num_fixed_sizes; i++)
-		if (abs(f->available_sizes[i].height - size) < abs(f->available_sizes[best].height - size))
+		if (abs(f->available_sizes[i].height - size) <
+		    abs(f->available_sizes[best].height - size))
 			best = i;
 	return FT_Select_Size(f, best) ? -EINVAL : 0;
 }
@@ -95,7 +99,8 @@ static int load_styles(struct ft_font *f, FcPattern *base)
 				FcPatternDestroy(m);
 			if (!s)
 				return -ENOENT;
-			f->styles[s] = (struct face){f->styles[0].ft, s & KF_GLYPH_BOLD, s & KF_GLYPH_ITALIC};
+			f->styles[s] =
+			    (struct face){f->styles[0].ft, s & KF_GLYPH_BOLD, s & KF_GLYPH_ITALIC};
 			continue;
 		}
 		FcPatternGetInteger(m, FC_INDEX, 0, &index);
@@ -117,8 +122,9 @@ static int load_styles(struct ft_font *f, FcPattern *base)
 			log_info("font: %s (%d px)", (const char *)file, f->size);
 		}
 		FcPatternDestroy(m);
-		f->styles[s] = face ? (struct face){face, false, false}
-				    : (struct face){f->styles[0].ft, s & KF_GLYPH_BOLD, s & KF_GLYPH_ITALIC};
+		f->styles[s] =
+		    face ? (struct face){face, false, false}
+			 : (struct face){f->styles[0].ft, s & KF_GLYPH_BOLD, s & KF_GLYPH_ITALIC};
 	}
 	return 0;
 }
@@ -135,10 +141,15 @@ static void metrics(struct ft_font *f)
 		w = (int)((m->max_advance + 63) >> 6);
 	if (w <= 0)
 		w = f->size / 2 > 0 ? f->size / 2 : 1;
-	if (asc + desc <= 0) {
+	/* a broken font must not make cells (and so every cached glyph) absurdly large */
+	if (asc + desc <= 0 || asc < 0 || desc < 0 || asc + desc > 4 * f->size + 4) {
+		log_warn("font metrics out of range (ascender %d, descender %d at %d px): using defaults", asc,
+			 desc, f->size);
 		asc = f->size;
 		desc = f->size / 4;
 	}
+	if (w > 2 * f->size + 2)
+		w = f->size / 2 > 0 ? f->size / 2 : 1;
 	f->base.cell_w = w;
 	f->base.cell_h = asc + desc;
 	f->base.baseline = asc;
@@ -157,17 +168,20 @@ static void metrics(struct ft_font *f)
 	f->base.ul_thick = thick;
 }
 
-/* Emoji blocks: prefer a colour font for them even when a monochrome fallback comes first in the list. */
+/* Emoji blocks: prefer a colour font for them even when a monochrome fallback comes first in the
+ * list. */
 static bool wants_color(uint32_t cp)
 {
 	return cp >= 0x1f000 && cp <= 0x1faff;
 }
 
-/* Looks through the fallbacks, opening sorted candidates lazily; color_only restricts to colour fonts. */
+/* Looks through the fallbacks, opening sorted candidates lazily; color_only restricts to colour
+ * fonts. */
 static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
 {
 	for (int i = 0; i < f->nfb; i++)
-		if (f->fb[i].ft && (!color_only || FT_HAS_COLOR(f->fb[i].ft)) && FT_Get_Char_Index(f->fb[i].ft, cp))
+		if (f->fb[i].ft && (!color_only || FT_HAS_COLOR(f->fb[i].ft)) &&
+		    FT_Get_Char_Index(f->fb[i].ft, cp))
 			return f->fb[i].ft;
 	if (!f->sorted)
 		return NULL;
@@ -177,7 +191,8 @@ static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
 		FcChar8 *file;
 		FcBool color = FcFalse;
 		int index = 0;
-		if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch || !FcCharSetHasChar(cs, cp))
+		if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch ||
+		    !FcCharSetHasChar(cs, cp))
 			continue;
 		FcPatternGetBool(p, FC_COLOR, 0, &color);
 		if (color_only && !color)
@@ -190,7 +205,8 @@ static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
 		FcPatternGetInteger(p, FC_INDEX, 0, &index);
 		FT_Face face = open_face(f, (const char *)file, index);
 		f->fb[f->nfb].pat = p;
-		f->fb[f->nfb].ft = face; /* a face that fails to open is remembered as NULL, not retried */
+		f->fb[f->nfb].ft =
+		    face; /* a face that fails to open is remembered as NULL, not retried */
 		f->nfb++;
 		if (face && FT_Get_Char_Index(face, cp))
 			return face;
@@ -199,17 +215,19 @@ static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
 }
 
 /* The face holding cp for style: the styled face, or the first fallback in fontconfig's order. */
-static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fake_bold, bool *fake_italic)
+static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fake_bold,
+			bool *fake_italic)
 {
 	struct face *sf = &f->styles[style & 3];
+	bool color = wants_color(cp) || (style & KF_GLYPH_EMOJI);
 	*fake_bold = sf->fake_bold;
 	*fake_italic = sf->fake_italic;
-	if (!wants_color(cp) && FT_Get_Char_Index(sf->ft, cp))
+	if (!color && FT_Get_Char_Index(sf->ft, cp))
 		return sf->ft;
 	*fake_bold = style & KF_GLYPH_BOLD;
 	*fake_italic = style & KF_GLYPH_ITALIC;
-	FT_Face face = wants_color(cp) ? find_fallback(f, cp, true) : NULL;
-	if (!face && wants_color(cp) && FT_Get_Char_Index(sf->ft, cp)) {
+	FT_Face face = color ? find_fallback(f, cp, true) : NULL;
+	if (!face && color && FT_Get_Char_Index(sf->ft, cp)) {
 		*fake_bold = sf->fake_bold;
 		*fake_italic = sf->fake_italic;
 		return sf->ft;
@@ -229,7 +247,9 @@ static void copy_gray(const FT_Bitmap *bm, int left, int top, struct kf_glyph *o
 			int tx = left + (int)x;
 			if (tx < 0 || tx >= out->w)
 				continue;
-			uint8_t a = bm->pixel_mode == FT_PIXEL_MODE_MONO ? ((src[x / 8] >> (7 - x % 8)) & 1) * 255 : src[x];
+			uint8_t a = bm->pixel_mode == FT_PIXEL_MODE_MONO
+					? ((src[x / 8] >> (7 - x % 8)) & 1) * 255
+					: src[x];
 			uint8_t *p = d + (size_t)ty * out->w + tx;
 			if (*p < a)
 				*p = a;
@@ -244,7 +264,8 @@ static void copy_color(const FT_Bitmap *bm, struct kf_glyph *out)
 	int bw = (int)bm->width, bh = (int)bm->rows;
 	if (bw <= 0 || bh <= 0)
 		return;
-	double sc = (double)out->w / bw < (double)out->h / bh ? (double)out->w / bw : (double)out->h / bh;
+	double sc =
+	    (double)out->w / bw < (double)out->h / bh ? (double)out->w / bw : (double)out->h / bh;
 	int dw = (int)(bw * sc), dh = (int)(bh * sc);
 	if (dw < 1)
 		dw = 1;
@@ -270,14 +291,16 @@ static void copy_color(const FT_Bitmap *bm, struct kf_glyph *out)
 			if (!n)
 				continue;
 			/* BGRA in memory -> 0xAARRGGBB */
-			d[(size_t)(y + oy) * out->w + x + ox] =
-				(acc[3] / n) << 24 | (acc[2] / n) << 16 | (acc[1] / n) << 8 | acc[0] / n;
+			d[(size_t)(y + oy) * out->w + x + ox] = (acc[3] / n) << 24 |
+								(acc[2] / n) << 16 |
+								(acc[1] / n) << 8 | acc[0] / n;
 		}
 	}
 	out->kind = KF_GLYPH_COLOR;
 }
 
-static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scale, struct kf_glyph *out)
+static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scale,
+		     struct kf_glyph *out)
 {
 	struct ft_font *f = (struct ft_font *)base;
 	bool fb, fi;
@@ -293,7 +316,8 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 	FT_GlyphSlot slot = face->glyph;
 	if (slot->format == FT_GLYPH_FORMAT_OUTLINE) {
 		if (fb)
-			FT_Outline_Embolden(&slot->outline, f->size * 64 / 20 > 32 ? f->size * 64 / 20 : 32);
+			FT_Outline_Embolden(&slot->outline,
+					    f->size * 64 / 20 > 32 ? f->size * 64 / 20 : 32);
 		if (fi) {
 			FT_Matrix shear = {0x10000, 0x3800, 0, 0x10000};
 			FT_Outline_Transform(&slot->outline, &shear);
@@ -344,7 +368,8 @@ static int from_file(struct ft_font *f, const char *file)
 		int ret = probe ? -EBADMSG : -ENOENT;
 		if (probe)
 			fclose(probe);
-		log_err("%s: %s", file, ret == -ENOENT ? "cannot open the font file" : "not a font FreeType reads");
+		log_err("%s: %s", file,
+			ret == -ENOENT ? "cannot open the font file" : "not a font FreeType reads");
 		return ret;
 	}
 	for (int s = 0; s < 4; s++)

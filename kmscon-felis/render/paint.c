@@ -1,12 +1,13 @@
 /* kmscon-felis/render/paint.c: the cell painter.
  *
- * Cells are painted one damaged row span at a time: background, glyph (clipped to its cell or cells, so a cell
- * never paints into a neighbour), decorations, cursor, then the part of the mouse pointer over the span. Because
- * every pixel of a cell depends only on that cell (and the cursor/pointer, whose moves collect_damage turns
- * into damage), painting only the damaged cells gives exactly the pixels of a full repaint.
+ * Cells are painted one damaged row span at a time: background, glyph (clipped to its cell or
+ * cells, so a cell never paints into a neighbour), decorations, cursor, then the part of the mouse
+ * pointer over the span. Because every pixel of a cell depends only on that cell (and the
+ * cursor/pointer, whose moves collect_damage turns into damage), painting only the damaged cells
+ * gives exactly the pixels of a full repaint.
  *
- * XRGB8888 targets are painted in place when the span lies inside the target; RGB565 targets and spans that
- * need clipping are painted into a scratch strip first and then converted/copied.
+ * XRGB8888 targets are painted in place when the span lies inside the target; RGB565 targets and
+ * spans that need clipping are painted into a scratch strip first and then converted/copied.
  */
 #include <errno.h>
 #include <math.h>
@@ -25,8 +26,8 @@ struct look {
 };
 
 struct strip {
-	uint32_t *px;  /* top-left pixel of the span */
-	size_t pitch;  /* in pixels */
+	uint32_t *px; /* top-left pixel of the span */
+	size_t pitch; /* in pixels */
 };
 
 static uint32_t blend(uint32_t d, uint32_t s, unsigned a)
@@ -49,10 +50,10 @@ static uint32_t color(const uint32_t *pal, uint32_t c, uint32_t dflt)
 	}
 }
 
-static void resolve(const struct kf_render *r, const struct kf_render_source *s, const struct grid_style *st,
-		    bool selected, struct look *l)
+static void resolve(const struct kf_render *r, const struct kf_render_source *s,
+		    const struct grid_style *st, bool selected, struct look *l)
 {
-	const uint32_t *pal = s->palette ? s->palette : r->palette;
+	const uint32_t *pal = r->eff;
 	uint32_t dfg = pal[256], dbg = pal[257];
 	if (s->reverse_video) {
 		uint32_t t = dfg;
@@ -73,10 +74,13 @@ static void resolve(const struct kf_render *r, const struct kf_render_source *s,
 	}
 	if (st->attrs & GRID_ATTR_DIM)
 		l->fg = blend(l->fg, l->bg, 128);
-	l->ul = GRID_COLOR_KIND(st->ul_color) == GRID_COLOR_KIND_DEFAULT ? l->fg : color(pal, st->ul_color, l->fg);
+	l->ul = GRID_COLOR_KIND(st->ul_color) == GRID_COLOR_KIND_DEFAULT
+		    ? l->fg
+		    : color(pal, st->ul_color, l->fg);
 	l->glyph_style = (st->attrs & GRID_ATTR_BOLD ? KF_GLYPH_BOLD : 0) |
 			 (st->attrs & GRID_ATTR_ITALIC ? KF_GLYPH_ITALIC : 0);
-	l->hide_glyph = (st->attrs & GRID_ATTR_INVISIBLE) || ((st->attrs & GRID_ATTR_BLINK) && !r->blink_on);
+	l->hide_glyph =
+	    (st->attrs & GRID_ATTR_INVISIBLE) || ((st->attrs & GRID_ATTR_BLINK) && !r->blink_on);
 }
 
 static void fill_rect(struct strip *o, int x, int y, int w, int h, uint32_t c)
@@ -129,18 +133,21 @@ static void blit(struct strip *o, int x, const struct kf_glyph *g, uint32_t fg)
 	} else if (g->kind == KF_GLYPH_COLOR) {
 		const uint32_t *m = g->data;
 		for (int y = g->y0; y < g->y1; y++)
-			blit_color_row(o->px + (size_t)y * o->pitch + x, m + (size_t)y * g->w, g->w);
+			blit_color_row(o->px + (size_t)y * o->pitch + x, m + (size_t)y * g->w,
+				       g->w);
 	}
 }
 
 static bool is_mark(uint32_t cp)
 {
-	return (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x1dc0 && cp <= 0x1dff) ||
-	       (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe20 && cp <= 0xfe2f);
+	return (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) ||
+	       (cp >= 0x1dc0 && cp <= 0x1dff) || (cp >= 0x20d0 && cp <= 0x20ff) ||
+	       (cp >= 0xfe20 && cp <= 0xfe2f);
 }
 
 /* Underline styles; patterns use the absolute pixel column so they continue across cells. */
-static void underline(struct kf_render *r, struct strip *o, int x, int w, int absx, uint8_t kind, uint32_t c)
+static void underline(struct kf_render *r, struct strip *o, int x, int w, int absx, uint8_t kind,
+		      uint32_t c)
 {
 	int t = r->ul_thick, y = r->ul_pos, h = r->cell_h;
 	switch (kind) {
@@ -190,8 +197,8 @@ static void underline(struct kf_render *r, struct strip *o, int x, int w, int ab
 	}
 }
 
-static void cursor(struct kf_render *r, const struct kf_render_source *s, struct strip *o, int x, int w,
-		   uint32_t c)
+static void cursor(struct kf_render *r, const struct kf_render_source *s, struct strip *o, int x,
+		   int w, uint32_t c)
 {
 	int t = r->line_thick < 1 ? 1 : r->line_thick;
 	switch (s->cursor.shape) {
@@ -206,10 +213,12 @@ static void cursor(struct kf_render *r, const struct kf_render_source *s, struct
 	}
 }
 
-static bool cursor_here(const struct kf_render *r, const struct kf_render_source *s, int x, int y, int cells)
+static bool cursor_here(const struct kf_render *r, const struct kf_render_source *s, int x, int y,
+			int cells)
 {
 	const struct grid_cursor *c = &s->cursor;
-	return c->visible && c->y == y && c->x >= x && c->x < x + cells && (!c->blink || r->blink_on);
+	return c->visible && c->y == y && c->x >= x && c->x < x + cells &&
+	       (!c->blink || r->blink_on);
 }
 
 static const uint32_t *lut_for(struct kf_render *r, uint32_t fg, uint32_t bg)
@@ -229,8 +238,8 @@ static const uint32_t *lut_for(struct kf_render *r, uint32_t fg, uint32_t bg)
 
 /* Background and the first glyph in one pass, blending against the known background: the target is
  * written once and never read (dumb buffers may be write-combined, where reads are very slow). */
-static void compose(struct kf_render *r, struct strip *o, int x, int w, int h, const struct kf_glyph *g,
-		    uint32_t fg, uint32_t bg)
+static void compose(struct kf_render *r, struct strip *o, int x, int w, int h,
+		    const struct kf_glyph *g, uint32_t fg, uint32_t bg)
 {
 	if (!g || g->kind == KF_GLYPH_EMPTY) {
 		fill_rect(o, x, 0, w, h, bg);
@@ -238,7 +247,8 @@ static void compose(struct kf_render *r, struct strip *o, int x, int w, int h, c
 	}
 	fill_rect(o, x, 0, w, g->y0, bg);
 	fill_rect(o, x, g->y1, w, h - g->y1, bg);
-	/* a blend table only pays for glyphs with partial coverage; 0/255 masks pick fg or bg directly */
+	/* a blend table only pays for glyphs with partial coverage; 0/255 masks pick fg or bg
+	 * directly */
 	const uint32_t *lut = g->kind == KF_GLYPH_ALPHA && g->aa ? lut_for(r, fg, bg) : NULL;
 	for (int y = g->y0; y < g->y1; y++) {
 		uint32_t *p = o->px + (size_t)y * o->pitch + x;
@@ -260,17 +270,16 @@ static void compose(struct kf_render *r, struct strip *o, int x, int w, int h, c
 }
 
 /* Paints one cell (or a wide pair) at strip x with its resolved look l. */
-static void paint_cell(struct kf_render *r, const struct kf_render_source *s, struct strip *o, int x, int col,
-		       int y, const struct grid_cell *c, int cells, struct look l)
+static void paint_cell(struct kf_render *r, const struct kf_render_source *s, struct strip *o,
+		       int x, int col, int y, const struct grid_cell *c, int cells, struct look l)
 {
 	int w = cells * r->cell_w;
 	bool cur = cursor_here(r, s, col, y, cells);
-	const uint32_t *pal = s->palette ? s->palette : r->palette;
-	uint32_t cur_color = s->palette ? pal[258] : l.fg;
+	uint32_t cur_color = r->cursor_color ? r->eff[258] : l.fg;
 	if (cur && s->cursor.shape == GRID_CURSOR_BLOCK) {
 		uint32_t t = l.fg;
 		l.fg = l.bg;
-		l.bg = s->palette ? cur_color : t;
+		l.bg = cur_color;
 		if (l.ul == t)
 			l.ul = l.fg;
 	}
@@ -286,7 +295,12 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 		if (n > 8)
 			n = 8;
 	}
-	compose(r, o, x, w, r->cell_h, n ? kf_render_glyph(r, cps[0], l.glyph_style, cells) : NULL, l.fg, l.bg);
+	unsigned gs = l.glyph_style;
+	for (size_t i = 1; i < n; i++)
+		if (cps[i] == 0xfe0f)
+			gs |= KF_GLYPH_EMOJI;
+	compose(r, o, x, w, r->cell_h, n ? kf_render_glyph(r, cps[0], gs, cells) : NULL, l.fg,
+		l.bg);
 	for (size_t i = 1; i < n; i++) {
 		if (!is_mark(cps[i]))
 			continue;
@@ -310,9 +324,9 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 
 /* The pointer arrow: 'X' outline (black), 'o' fill (white); its tip is the top-left pixel. */
 static const char *const arrow[] = {
-	"X..........", "XX.........", "XoX........", "XooX.......", "XoooX......", "XooooX.....",
-	"XoooooX....", "XooooooX...", "XoooooooX..", "XooooooooX.", "XoooooXXXXX", "XooXooX....",
-	"XoX.XooX...", "XX..XooX...", "X....XooX..", ".....XooX..", "......XX...",
+    "X..........", "XX.........", "XoX........", "XooX.......", "XoooX......", "XooooX.....",
+    "XoooooX....", "XooooooX...", "XoooooooX..", "XooooooooX.", "XoooooXXXXX", "XooXooX....",
+    "XoX.XooX...", "XX..XooX...", "X....XooX..", ".....XooX..", "......XX...",
 };
 #define ARROW_W 11
 #define ARROW_H 17
@@ -345,8 +359,8 @@ static void paint_pointer(struct kf_render *r, struct strip *o, int sx0, int sy0
 	}
 }
 
-static void paint_span(struct kf_render *r, const struct kf_render_source *s, struct strip *o, int y, int x0,
-		       int x1)
+static void paint_span(struct kf_render *r, const struct kf_render_source *s, struct strip *o,
+		       int y, int x0, int x1)
 {
 	const struct grid_cell *row = s->row(s->ud, y);
 	/* runs of cells share a style: resolve it once per run */
@@ -356,7 +370,8 @@ static void paint_span(struct kf_render *r, const struct kf_render_source *s, st
 		struct grid_cell c = row[x];
 		int cells = c.width == 2 && x + 1 < s->cols && row[x + 1].width == 0 ? 2 : 1;
 		if (c.width == 0) {
-			/* an orphaned right half (or a span starting on one): a blank in its own colours */
+			/* an orphaned right half (or a span starting on one): a blank in its own
+			 * colours */
 			c.cp = 0;
 			c.width = 1;
 		}
@@ -398,7 +413,8 @@ static void add_rect(struct rects *rs, int x, int y, int w, int h)
 		return;
 	}
 	struct kf_render_rect *p = &rs->r[rs->n - 1];
-	int x1 = p->x + p->w > x + w ? p->x + p->w : x + w, y1 = p->y + p->h > y + h ? p->y + p->h : y + h;
+	int x1 = p->x + p->w > x + w ? p->x + p->w : x + w,
+	    y1 = p->y + p->h > y + h ? p->y + p->h : y + h;
 	p->x = p->x < x ? p->x : x;
 	p->y = p->y < y ? p->y : y;
 	p->w = x1 - p->x;
@@ -418,12 +434,13 @@ static uint32_t *scratch(struct kf_render *r, size_t pixels)
 }
 
 /* Paints cells [x0, x1) of row y and copies them into the target. Returns -ENOMEM or 0. */
-static int paint_row(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
-		     int y, int x0, int x1, struct rects *rs)
+static int paint_row(struct kf_render *r, const struct kf_render_source *s,
+		     const struct kf_render_target *t, int y, int x0, int x1, struct rects *rs)
 {
 	/* A wide character's look depends on its right half and an orphaned right half on its left
-	 * neighbour, and erasing one half of a wide character changes the other: widen the span by one cell
-	 * each side (cheap) so both halves are always painted together, even when the damage names one. */
+	 * neighbour, and erasing one half of a wide character changes the other: widen the span by
+	 * one cell each side (cheap) so both halves are always painted together, even when the
+	 * damage names one. */
 	const struct grid_cell *row = s->row(s->ud, y);
 	if (x0 > 0)
 		x0--;
@@ -436,7 +453,8 @@ static int paint_row(struct kf_render *r, const struct kf_render_source *s, cons
 	int px = x0 * r->cell_w, py = y * r->cell_h, pw = (x1 - x0) * r->cell_w, ph = r->cell_h;
 	if (px >= t->width || py >= t->height)
 		return 0;
-	int cw = px + pw > t->width ? t->width - px : pw, ch = py + ph > t->height ? t->height - py : ph;
+	int cw = px + pw > t->width ? t->width - px : pw,
+	    ch = py + ph > t->height ? t->height - py : ph;
 	struct strip o;
 	bool direct = t->format == KF_RENDER_XRGB8888 && cw == pw && ch == ph;
 	if (direct) {
@@ -467,23 +485,44 @@ static int paint_row(struct kf_render *r, const struct kf_render_source *s, cons
 	return 0;
 }
 
+/* The colours of this paint: the renderer's palette, overridden by the source's (all of it, or with
+ * a base only the entries the child changed). */
+static void merge_palette(struct kf_render *r, const struct kf_render_source *s)
+{
+	memcpy(r->eff, r->palette, sizeof(r->palette));
+	r->cursor_color = false;
+	if (!s->palette)
+		return;
+	for (int i = 0; i < 259; i++) {
+		if (s->palette_base && s->palette[i] == s->palette_base[i])
+			continue;
+		r->eff[i] = s->palette[i] & 0xffffff;
+		if (i == 258)
+			r->cursor_color = true;
+	}
+}
+
 static bool target_ok(const struct kf_render_target *t)
 {
 	int bpp = t->format == KF_RENDER_RGB565 ? 2 : 4;
 	return t->data && t->width > 0 && t->height > 0 && t->stride >= t->width * bpp &&
-	       (t->format == KF_RENDER_XRGB8888 || t->format == KF_RENDER_RGB565) && t->stride % bpp == 0;
+	       (t->format == KF_RENDER_XRGB8888 || t->format == KF_RENDER_RGB565) &&
+	       t->stride % bpp == 0;
 }
 
-int kf_render_paint(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_damage *d,
-		    const struct kf_render_target *t, struct kf_render_rect *rects, int max_rects)
+int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
+		    const struct kf_render_damage *d, const struct kf_render_target *t,
+		    struct kf_render_rect *rects, int max_rects)
 {
 	if (!target_ok(t) || !s->row || d->rows != s->rows || d->cols != s->cols || max_rects < 0)
 		return -EINVAL;
+	merge_palette(r, s);
 	struct rects rs = {rects, 0, rects ? max_rects : 0};
 	bool all = true;
 	for (int y = 0; y < s->rows && all; y++)
 		all = d->x0[y] == 0 && d->x1[y] == s->cols;
-	/* everything damaged (palette, reverse video, zoom, size): the margins may have changed colour too */
+	/* everything damaged (palette, reverse video, zoom, size): the margins may have changed
+	 * colour too */
 	if (all)
 		return kf_render_paint_full(r, s, t, rects, max_rects);
 	for (int y = 0; y < s->rows; y++) {
@@ -509,19 +548,20 @@ static void fill_target(const struct kf_render_target *t, int x, int y, int w, i
 	}
 }
 
-int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
-			 struct kf_render_rect *rects, int max_rects)
+int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s,
+			 const struct kf_render_target *t, struct kf_render_rect *rects,
+			 int max_rects)
 {
 	if (!target_ok(t) || !s->row || max_rects < 0)
 		return -EINVAL;
+	merge_palette(r, s);
 	struct rects rs = {NULL, 0, 0};
 	for (int y = 0; y < s->rows; y++) {
 		int ret = paint_row(r, s, t, y, 0, s->cols, &rs);
 		if (ret)
 			return ret;
 	}
-	const uint32_t *pal = s->palette ? s->palette : r->palette;
-	uint32_t bg = s->reverse_video ? pal[256] : pal[257];
+	uint32_t bg = s->reverse_video ? r->eff[256] : r->eff[257];
 	int gw = s->cols * r->cell_w, gh = s->rows * r->cell_h;
 	if (gw < t->width)
 		fill_target(t, gw, 0, t->width - gw, t->height, bg);
@@ -578,12 +618,14 @@ static void damage_blinking(const struct kf_render_source *s, struct kf_render_d
 	}
 }
 
-void kf_render_collect_damage(struct kf_render *r, const struct kf_render_source *s, struct kf_render_damage *d)
+void kf_render_collect_damage(struct kf_render *r, const struct kf_render_source *s,
+			      struct kf_render_damage *d)
 {
 	uint32_t ph = s->palette ? palette_hash(s->palette) : 0;
 	bool all = !r->seen.valid || r->seen.epoch != r->epoch || r->seen.cols != s->cols ||
 		   r->seen.rows != s->rows || r->seen.reverse_video != s->reverse_video ||
-		   r->seen.palette_ptr != s->palette || r->seen.palette_hash != ph || !s->row_damage;
+		   r->seen.palette_ptr != s->palette || r->seen.palette_hash != ph ||
+		   !s->row_damage;
 	if (all) {
 		kf_render_damage_all(d);
 	} else {
@@ -594,15 +636,16 @@ void kf_render_collect_damage(struct kf_render *r, const struct kf_render_source
 		}
 		const struct grid_cursor *o = &r->seen.cursor, *c = &s->cursor;
 		bool blink_flip = r->seen.blink_on != r->blink_on;
-		if (o->x != c->x || o->y != c->y || o->visible != c->visible || o->shape != c->shape ||
-		    o->blink != c->blink || (blink_flip && (o->blink || c->blink))) {
+		if (o->x != c->x || o->y != c->y || o->visible != c->visible ||
+		    o->shape != c->shape || o->blink != c->blink ||
+		    (blink_flip && (o->blink || c->blink))) {
 			damage_cursor(d, o);
 			damage_cursor(d, c);
 		}
 		if (blink_flip)
 			damage_blinking(s, d);
-		if (r->seen.pointer_visible != r->pointer_visible || r->seen.pointer_x != r->pointer_x ||
-		    r->seen.pointer_y != r->pointer_y) {
+		if (r->seen.pointer_visible != r->pointer_visible ||
+		    r->seen.pointer_x != r->pointer_x || r->seen.pointer_y != r->pointer_y) {
 			if (r->seen.pointer_visible)
 				damage_pointer(r, d, r->seen.pointer_x, r->seen.pointer_y);
 			if (r->pointer_visible)

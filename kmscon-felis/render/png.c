@@ -1,4 +1,5 @@
-/* kmscon-felis/render/png.c: PNG output for kmscon-felis-replay --png and the golden-image tests. */
+/* kmscon-felis/render/png.c: PNG output for kmscon-felis-replay --png and the golden-image tests.
+ */
 #include <errno.h>
 #include <png.h>
 #include <stdio.h>
@@ -24,11 +25,12 @@ int kf_render_write_png(const char *path, const uint32_t *pixels, int width, int
 	if (setjmp(png_jmpbuf(png)))
 		goto out;
 	png_init_io(png, f);
-	png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-		     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
+		     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 	png_write_info(png, info);
 	for (int y = 0; y < height; y++) {
-		const uint32_t *p = (const uint32_t *)((const uint8_t *)pixels + (size_t)y * stride);
+		const uint32_t *p =
+		    (const uint32_t *)((const uint8_t *)pixels + (size_t)y * stride);
 		for (int x = 0; x < width; x++) {
 			line[x * 3] = (uint8_t)(p[x] >> 16);
 			line[x * 3 + 1] = (uint8_t)(p[x] >> 8);

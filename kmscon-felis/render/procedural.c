@@ -1,10 +1,10 @@
 /* kmscon-felis/render/procedural.c: glyphs drawn from geometry instead of a font.
  *
- * Box drawing (U+2500-257F), block elements (U+2580-259F), Braille (U+2800-28FF) and the Powerline separators
- * (U+E0B0-E0B3) are drawn at the exact cell size so that neighbouring cells join without gaps or overlaps at
- * every size: every line that leaves a cell edge is centred on the same pixel column/row in every glyph, and
- * fractional blocks round their boundaries the same way everywhere. Curves and diagonals are anti-aliased by
- * 4x4 supersampling.
+ * Box drawing (U+2500-257F), block elements (U+2580-259F), Braille (U+2800-28FF) and the Powerline
+ * separators (U+E0B0-E0B3) are drawn at the exact cell size so that neighbouring cells join without
+ * gaps or overlaps at every size: every line that leaves a cell edge is centred on the same pixel
+ * column/row in every glyph, and fractional blocks round their boundaries the same way everywhere.
+ * Curves and diagonals are anti-aliased by 4x4 supersampling.
  */
 #include <math.h>
 #include <string.h>
@@ -32,7 +32,8 @@ static void fill(struct canvas *c, int x0, int y0, int x1, int y1, uint8_t a)
 				c->m[y * c->w + x] = a;
 }
 
-/* Line thickness: light strokes grow by one pixel per ~16 pixels of cell height; heavy ones are wider. */
+/* Line thickness: light strokes grow by one pixel per ~16 pixels of cell height; heavy ones are
+ * wider. */
 static int light_t(const struct canvas *c)
 {
 	int len = c->h < 2 * c->w ? c->h : 2 * c->w; /* narrow cells get thinner lines */
@@ -45,8 +46,8 @@ static int heavy_t(const struct canvas *c)
 	return light_t(c) * 2 + 1;
 }
 
-/* Start of a stroke of thickness t centred on the cell's middle column/row: identical in every glyph, so
- * lines meet across cells. */
+/* Start of a stroke of thickness t centred on the cell's middle column/row: identical in every
+ * glyph, so lines meet across cells. */
 static int mid(int len, int t)
 {
 	return (len - t) / 2;
@@ -56,6 +57,7 @@ static int mid(int len, int t)
 enum { UP, RIGHT, DOWN, LEFT };
 
 /* U+2500..U+257F: four digits URDL, or "" for the glyphs drawn by special code. */
+/* clang-format off */
 static const char *const box_arms[128] = {
 	"0101", "0202", "1010", "2020", "", "", "", "", "", "", "", "", "0110", "0210", "0120", "0220",
 	"0011", "0012", "0021", "0022", "1100", "1200", "2100", "2200", "1001", "1002", "2001", "2002",
@@ -68,13 +70,14 @@ static const char *const box_arms[128] = {
 	"0313", "0131", "0333", "1303", "3101", "3303", "1313", "3131", "3333", "", "", "", "", "", "",
 	"", "0001", "1000", "0100", "0010", "0002", "2000", "0200", "0020", "0201", "1020", "0102", "2010",
 };
+/* clang-format on */
 
-/* Draws a double arm: two light strokes at +-g around the centre line. Each stroke stops where the double
- * lines of the perpendicular arms need it: at the inner corner when the double arm on its own side exists, at
- * the outer corner when only the opposite side has one, else at the centre (meeting a single line or the
- * opposite arm). */
-/* Offset of the two strokes of a double line from the centre stroke, across a dimension of len pixels: a
- * stroke's width apart, reduced until both strokes stay off the cell edges. */
+/* Draws a double arm: two light strokes at +-g around the centre line. Each stroke stops where the
+ * double lines of the perpendicular arms need it: at the inner corner when the double arm on its
+ * own side exists, at the outer corner when only the opposite side has one, else at the centre
+ * (meeting a single line or the opposite arm). */
+/* Offset of the two strokes of a double line from the centre stroke, across a dimension of len
+ * pixels: a stroke's width apart, reduced until both strokes stay off the cell edges. */
 static int double_gap(const struct canvas *c, int len)
 {
 	int t = light_t(c), g = t + (t + 1) / 2, cen = mid(len, t);
@@ -89,8 +92,8 @@ static void double_arm(struct canvas *c, const int *arm, int dir)
 	bool horiz = dir == LEFT || dir == RIGHT;
 	int len = horiz ? c->w : c->h, cen = mid(len, t);
 	int plen = horiz ? c->h : c->w, pcen = mid(plen, t);
-	int g = double_gap(c, plen);   /* this arm's strokes */
-	int pg = double_gap(c, len);   /* the perpendicular double strokes */
+	int g = double_gap(c, plen); /* this arm's strokes */
+	int pg = double_gap(c, len); /* the perpendicular double strokes */
 	int neg = horiz ? arm[UP] : arm[LEFT], pos = horiz ? arm[DOWN] : arm[RIGHT];
 	for (int side = -1; side <= 1; side += 2) {
 		int near = side < 0 ? neg : pos, far = side < 0 ? pos : neg;
@@ -113,8 +116,9 @@ static int arm_t(const struct canvas *c, int weight)
 	return weight == 2 ? heavy_t(c) : weight ? light_t(c) : 0;
 }
 
-/* A single or heavy arm. It reaches across the widest perpendicular stroke so junctions have no notch; a
- * double perpendicular line counts as light (the single line runs through, the double strokes stop at it). */
+/* A single or heavy arm. It reaches across the widest perpendicular stroke so junctions have no
+ * notch; a double perpendicular line counts as light (the single line runs through, the double
+ * strokes stop at it). */
 static void single_arm(struct canvas *c, const int *arm, int d)
 {
 	bool horiz = d == LEFT || d == RIGHT;
@@ -149,7 +153,8 @@ static void box_lines(struct canvas *c, const char *spec)
 	}
 }
 
-/* Dashed lines: n dashes per cell, each centred in its 1/n of the cell, so dashes continue across cells. */
+/* Dashed lines: n dashes per cell, each centred in its 1/n of the cell, so dashes continue across
+ * cells. */
 static void dashes(struct canvas *c, bool horiz, bool heavy, int n)
 {
 	int t = heavy ? heavy_t(c) : light_t(c);
@@ -243,28 +248,66 @@ static void box_drawing(struct canvas *c, uint32_t cp)
 		return;
 	}
 	switch (cp) {
-	case 0x2504: dashes(c, true, false, 3); break;
-	case 0x2505: dashes(c, true, true, 3); break;
-	case 0x2506: dashes(c, false, false, 3); break;
-	case 0x2507: dashes(c, false, true, 3); break;
-	case 0x2508: dashes(c, true, false, 4); break;
-	case 0x2509: dashes(c, true, true, 4); break;
-	case 0x250a: dashes(c, false, false, 4); break;
-	case 0x250b: dashes(c, false, true, 4); break;
-	case 0x254c: dashes(c, true, false, 2); break;
-	case 0x254d: dashes(c, true, true, 2); break;
-	case 0x254e: dashes(c, false, false, 2); break;
-	case 0x254f: dashes(c, false, true, 2); break;
-	case 0x256d: case 0x256e: case 0x256f: case 0x2570: arc(c, cp); break;
-	case 0x2571: diagonal(c, true); break;
-	case 0x2572: diagonal(c, false); break;
-	case 0x2573: diagonal(c, true); diagonal(c, false); break;
-	default: break;
+	case 0x2504:
+		dashes(c, true, false, 3);
+		break;
+	case 0x2505:
+		dashes(c, true, true, 3);
+		break;
+	case 0x2506:
+		dashes(c, false, false, 3);
+		break;
+	case 0x2507:
+		dashes(c, false, true, 3);
+		break;
+	case 0x2508:
+		dashes(c, true, false, 4);
+		break;
+	case 0x2509:
+		dashes(c, true, true, 4);
+		break;
+	case 0x250a:
+		dashes(c, false, false, 4);
+		break;
+	case 0x250b:
+		dashes(c, false, true, 4);
+		break;
+	case 0x254c:
+		dashes(c, true, false, 2);
+		break;
+	case 0x254d:
+		dashes(c, true, true, 2);
+		break;
+	case 0x254e:
+		dashes(c, false, false, 2);
+		break;
+	case 0x254f:
+		dashes(c, false, true, 2);
+		break;
+	case 0x256d:
+	case 0x256e:
+	case 0x256f:
+	case 0x2570:
+		arc(c, cp);
+		break;
+	case 0x2571:
+		diagonal(c, true);
+		break;
+	case 0x2572:
+		diagonal(c, false);
+		break;
+	case 0x2573:
+		diagonal(c, true);
+		diagonal(c, false);
+		break;
+	default:
+		break;
 	}
 }
 
-/* Block boundaries: row where the lower n/8 starts and column where the left n/8 ends, rounded the same
- * way for every glyph so complementary blocks (upper half + lower half, left 7/8 + right 1/8) tile exactly. */
+/* Block boundaries: row where the lower n/8 starts and column where the left n/8 ends, rounded the
+ * same way for every glyph so complementary blocks (upper half + lower half, left 7/8 + right 1/8)
+ * tile exactly. */
 static int lower_start(const struct canvas *c, int n)
 {
 	return c->h - (c->h * n + 4) / 8;
@@ -291,9 +334,10 @@ static void quadrants(struct canvas *c, unsigned bits)
 static void block(struct canvas *c, uint32_t cp)
 {
 	static const uint8_t quads[] = {
-		[0x96 - 0x96] = 4, [0x97 - 0x96] = 8, [0x98 - 0x96] = 1, [0x99 - 0x96] = 1 | 4 | 8,
-		[0x9a - 0x96] = 1 | 8, [0x9b - 0x96] = 1 | 2 | 4, [0x9c - 0x96] = 1 | 2 | 8, [0x9d - 0x96] = 2,
-		[0x9e - 0x96] = 2 | 4, [0x9f - 0x96] = 2 | 4 | 8,
+	    [0x96 - 0x96] = 4,	       [0x97 - 0x96] = 8,     [0x98 - 0x96] = 1,
+	    [0x99 - 0x96] = 1 | 4 | 8, [0x9a - 0x96] = 1 | 8, [0x9b - 0x96] = 1 | 2 | 4,
+	    [0x9c - 0x96] = 1 | 2 | 8, [0x9d - 0x96] = 2,     [0x9e - 0x96] = 2 | 4,
+	    [0x9f - 0x96] = 2 | 4 | 8,
 	};
 	unsigned lo = cp & 0xff;
 	if (lo == 0x80) {
@@ -304,7 +348,8 @@ static void block(struct canvas *c, uint32_t cp)
 		fill(c, 0, 0, left_end(c, 0x90 - (int)lo), c->h, 255);
 	} else if (lo == 0x90) {
 		fill(c, left_end(c, 4), 0, c->w, c->h, 255);
-	} else if (lo >= 0x91 && lo <= 0x93) { /* shades: flat coverage, so they tile without a seam */
+	} else if (lo >= 0x91 &&
+		   lo <= 0x93) { /* shades: flat coverage, so they tile without a seam */
 		fill(c, 0, 0, c->w, c->h, (uint8_t)(64 * (lo - 0x90)));
 	} else if (lo == 0x94) {
 		fill(c, 0, 0, c->w, lower_start(c, 7), 255);
@@ -337,7 +382,7 @@ static bool in_powerline(double x, double y, const double *p)
 {
 	double w = p[2], h = p[3];
 	double u = p[0] > 0 ? x / w : 1 - x / w; /* 0 at the flat side, 1 at the tip */
-	double v = fabs(y / h - 0.5) * 2;          /* 0 in the middle, 1 at the top/bottom */
+	double v = fabs(y / h - 0.5) * 2;	 /* 0 in the middle, 1 at the top/bottom */
 	if (p[1] == 0)
 		return u + v <= 1.0;
 	/* outline: distance to the edge u + v = 1 in pixels */
@@ -362,7 +407,8 @@ const char *kf_procedural_box_arms(uint32_t cp)
 
 bool kf_procedural_has(uint32_t cp)
 {
-	return (cp >= 0x2500 && cp <= 0x259f) || (cp >= 0x2800 && cp <= 0x28ff) || (cp >= 0xe0b0 && cp <= 0xe0b3);
+	return (cp >= 0x2500 && cp <= 0x259f) || (cp >= 0x2800 && cp <= 0x28ff) ||
+	       (cp >= 0xe0b0 && cp <= 0xe0b3);
 }
 
 void kf_procedural_draw(uint32_t cp, uint8_t *mask, int w, int h)

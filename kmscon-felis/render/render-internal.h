@@ -1,4 +1,5 @@
-/* kmscon-felis/render/render-internal.h: shared between the files of the renderer; not for other modules. */
+/* kmscon-felis/render/render-internal.h: shared between the files of the renderer; not for other
+ * modules. */
 #ifndef KF_RENDER_INTERNAL_H
 #define KF_RENDER_INTERNAL_H
 
@@ -12,12 +13,14 @@
 enum kf_glyph_style {
 	KF_GLYPH_BOLD = 1 << 0,
 	KF_GLYPH_ITALIC = 1 << 1,
+	KF_GLYPH_EMOJI =
+	    1 << 2, /* emoji presentation asked for (VS16 in the cluster): prefer a colour font */
 };
 
 enum kf_glyph_kind {
 	KF_GLYPH_EMPTY = 0, /* nothing to draw (space) */
-	KF_GLYPH_ALPHA,     /* coverage, 1 byte per pixel */
-	KF_GLYPH_COLOR,     /* premultiplied 0xAARRGGBB, 4 bytes per pixel */
+	KF_GLYPH_ALPHA,	    /* coverage, 1 byte per pixel */
+	KF_GLYPH_COLOR,	    /* premultiplied 0xAARRGGBB, 4 bytes per pixel */
 };
 
 /* A rasterised glyph: always exactly cells * cell_w by cell_h pixels, so painting never touches a
@@ -29,16 +32,18 @@ struct kf_glyph {
 	bool aa;       /* alpha glyph with partial coverage (else every pixel is 0 or 255) */
 	uint16_t w, h;
 	uint16_t y0, y1; /* rows [y0, y1) hold ink; the rest is empty */
-	void *data;      /* owned by the cache entry */
+	void *data;	 /* owned by the cache entry */
 };
 
 /* A font engine. render() writes a glyph into out->data, which the caller sized for kind COLOR
- * (w * h * 4 bytes), zeroed. It sets out->kind; returns 0, or -ENOENT when the font has no such glyph. */
+ * (w * h * 4 bytes), zeroed. It sets out->kind; returns 0, or -ENOENT when the font has no such
+ * glyph. */
 struct kf_font {
-	int cell_w, cell_h; /* unscaled */
-	int baseline;       /* pixels from the cell top to the baseline, unscaled */
+	int cell_w, cell_h;   /* unscaled */
+	int baseline;	      /* pixels from the cell top to the baseline, unscaled */
 	int ul_pos, ul_thick; /* underline top and thickness, unscaled */
-	int (*render)(struct kf_font *f, uint32_t cp, unsigned style, int scale, struct kf_glyph *out);
+	int (*render)(struct kf_font *f, uint32_t cp, unsigned style, int scale,
+		      struct kf_glyph *out);
 	void (*destroy)(struct kf_font *f);
 };
 
@@ -53,7 +58,8 @@ bool kf_procedural_has(uint32_t cp);
 /* Draws cp into a zeroed cells*cw x ch alpha mask. */
 void kf_procedural_draw(uint32_t cp, uint8_t *mask, int w, int h);
 void kf_procedural_missing(uint8_t *mask, int w, int h);
-/* The arms ("URDL", each 0 none, 1 light, 2 heavy, 3 double) of a table-drawn box glyph, or NULL. */
+/* The arms ("URDL", each 0 none, 1 light, 2 heavy, 3 double) of a table-drawn box glyph, or NULL.
+ */
 const char *kf_procedural_box_arms(uint32_t cp);
 
 /* cache.c: bounded glyph cache, clock eviction; lookups allocate nothing. */
@@ -62,8 +68,9 @@ int kf_cache_create(size_t capacity, struct kf_cache **out);
 void kf_cache_destroy(struct kf_cache *c);
 /* Returns the glyph for key or NULL. */
 struct kf_glyph *kf_cache_find(struct kf_cache *c, uint64_t key);
-/* Makes room for key (evicting when full) and returns an entry whose data holds at least bytes zeroed bytes;
- * NULL on allocation failure. The caller fills the entry before the next cache call. */
+/* Makes room for key (evicting when full) and returns an entry whose data holds at least bytes
+ * zeroed bytes; NULL on allocation failure. The caller fills the entry before the next cache call.
+ */
 struct kf_glyph *kf_cache_insert(struct kf_cache *c, uint64_t key, size_t bytes);
 void kf_cache_flush(struct kf_cache *c);
 void kf_cache_stats(const struct kf_cache *c, struct kf_render_stats *out);
@@ -83,16 +90,21 @@ struct kf_render {
 	enum kf_render_engine engine;
 	struct kf_cache *cache;
 	int scale;
-	int cell_w, cell_h; /* scaled */
+	int cell_w, cell_h;		  /* scaled */
 	int ul_pos, ul_thick, line_thick; /* scaled decoration metrics */
 	uint32_t palette[258];
+	/* The colours of the current paint: palette with the source's overrides merged
+	 * (merge_palette()); 258 is the cursor colour, valid when cursor_color is set. */
+	uint32_t eff[259];
+	bool cursor_color;
 	unsigned epoch; /* bumped by palette/scale changes: collect_damage then damages all */
 
 	bool blink_on;
 	bool pointer_visible;
 	int pointer_x, pointer_y;
 
-	/* Blend tables: coverage -> colour for recent (fg, bg) pairs, so glyph pixels are one table load. */
+	/* Blend tables: coverage -> colour for recent (fg, bg) pairs, so glyph pixels are one table
+	 * load. */
 	struct {
 		bool valid;
 		uint32_t fg, bg;
@@ -116,7 +128,8 @@ struct kf_render {
 	} seen;
 };
 
-/* render.c: the glyph for a cell content (cached). Never NULL: falls back to the missing-glyph box. */
+/* render.c: the glyph for a cell content (cached). Never NULL: falls back to the missing-glyph box.
+ */
 const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigned style, int cells);
 
 #endif

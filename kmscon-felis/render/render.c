@@ -1,4 +1,5 @@
-/* kmscon-felis/render/render.c: renderer set-up, fonts and scale, glyph lookup, damage bookkeeping. */
+/* kmscon-felis/render/render.c: renderer set-up, fonts and scale, glyph lookup, damage bookkeeping.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,8 @@ struct render_priv {
 
 static void update_metrics(struct kf_render *r)
 {
-	/* FreeType fonts are re-created at the zoomed size; bitmap fonts are scaled pixel by pixel. */
+	/* FreeType fonts are re-created at the zoomed size; bitmap fonts are scaled pixel by pixel.
+	 */
 	int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
 	r->cell_w = r->font->cell_w * s;
 	r->cell_h = r->font->cell_h * s;
@@ -59,9 +61,10 @@ int kf_render_create(const struct kf_render_config *cfg, struct kf_render **out)
 		cfg = &defaults;
 	int size = cfg->font_size ? cfg->font_size : DEFAULT_SIZE;
 	int scale = cfg->scale ? cfg->scale : 1;
-	if (size < 1 || size > MAX_SIZE || scale < 1 || scale > MAX_SCALE || cfg->engine > KF_RENDER_ENGINE_BUILTIN) {
-		log_err("invalid renderer configuration (font size %d px, scale %d, engine %d)", size, scale,
-			(int)cfg->engine);
+	if (size < 1 || size > MAX_SIZE || scale < 1 || scale > MAX_SCALE ||
+	    cfg->engine > KF_RENDER_ENGINE_BUILTIN) {
+		log_err("invalid renderer configuration (font size %d px, scale %d, engine %d)",
+			size, scale, (int)cfg->engine);
 		return -EINVAL;
 	}
 	if (cfg->engine == KF_RENDER_ENGINE_PSF && !cfg->font_file) {
@@ -244,7 +247,7 @@ static struct kf_glyph missing_fallback;
 
 const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigned style, int cells)
 {
-	uint64_t key = cp | (uint64_t)(style & 3) << 32 | (uint64_t)(cells & 3) << 34;
+	uint64_t key = cp | (uint64_t)(style & 7) << 32 | (uint64_t)(cells & 3) << 35;
 	struct kf_glyph *g = kf_cache_find(r->cache, key);
 	if (g)
 		return g;

@@ -105,6 +105,8 @@ static void test_modes(void)
 	CHECK_REPLY(t, "\033[?5u");
 	t_feed(t, "\033[=2;2u\033[?u\033[<u\033[?u\033[<5u\033[?u");
 	CHECK_REPLY(t, "\033[?7u\033[?1u\033[?0u");
+	t_feed(t, "\033[>3u\033[?1049h\033[?u\033[>1u\033[?1049l\033[?u\033[<u");
+	CHECK_REPLY(t, "\033[?0u\033[?3u");
 	t_feed(t, "\033[>4;2m");
 	grid_get_modes(t->g, &m);
 	CHECK(m.keys.modify_other_keys == 2, "modifyOtherKeys");

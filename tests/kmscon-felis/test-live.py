@@ -125,6 +125,13 @@ def t_env_fds():
     s = r.screen()
     if s[0] != "0 1 2" or s[1] != "T=kf-term-test C=truecolor":
         fail("screen: %r" % s)
+    r = Run(["sh", "-c", "echo \"S=$XDG_SEAT V=$XDG_VTNR\"; env | sort | tr '\\n' ' '"], size="200x5",
+            args=["--seat", "seat7", "--vt", "5"])
+    if r.wait() != 0:
+        fail("status %s" % r.status)
+    s = r.screen()
+    if s[0] != "S=seat7 V=5" or "HOME=" in s[1] or "TERM=xterm-256color" not in s[1]:
+        fail("screen: %r" % s)
 
 
 def t_last_line():
@@ -195,7 +202,7 @@ def baseline_rss():
 
 def t_flood_keys():
     """A child writes 256 MiB while keys are typed: every key arrives, in order."""
-    size = int(os.environ.get("KF_FLOOD_MIB", "32")) << 20
+    size = int(os.environ.get("KF_FLOOD_MIB", "256")) << 20
     nkeys = 3000
     ready = os.path.join(TMP, "ready-flood")
     keys_out = os.path.join(TMP, "keys-got")

@@ -1,12 +1,12 @@
 /* tests/render/bench-render.c: renderer benchmark (not a test).
  *
  * Usage: bench-render [DOOM_FIRE_FILE]
- * 1. Full repaint of a 1920x1080 XRGB8888 buffer filled with coloured text, with DejaVu Sans Mono 16 px
- *    (monospace on Debian) and the built-in 8x16 font; also RGB565.
+ * 1. Full repaint of a 1920x1080 XRGB8888 buffer filled with coloured text, with DejaVu Sans Mono
+ * 16 px (monospace on Debian) and the built-in 8x16 font; also RGB565.
  * 2. One damaged row (a full-width line of text) painted through kf_render_paint.
- * 3. doom_fire frames (from /work/shared/bench/gen-workloads.py for the same grid size): per frame grid_feed
- *    (parse) + collect damage + paint (render), through the real grid.
- * Prints medians over many runs, and a memset of the whole buffer as the memory-bandwidth floor.
+ * 3. doom_fire frames (from /work/shared/bench/gen-workloads.py for the same grid size): per frame
+ * grid_feed (parse) + collect damage + paint (render), through the real grid. Prints medians over
+ * many runs, and a memset of the whole buffer as the memory-bandwidth floor.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,8 +40,9 @@ static double median(double *v, int n)
 /* A screen of coloured text like an editor or `ls --color`: SGR runs, some bold, mostly ASCII. */
 static void fill_text(struct grid *g, int cols, int rows)
 {
-	static const char *const sgr[] = {"\x1b[0m", "\x1b[1;34m", "\x1b[32m", "\x1b[0;33m", "\x1b[38;5;208m",
-					  "\x1b[38;2;200;120;255m", "\x1b[7m", "\x1b[4m"};
+	static const char *const sgr[] = {"\x1b[0m",	"\x1b[1;34m",	  "\x1b[32m",
+					  "\x1b[0;33m", "\x1b[38;5;208m", "\x1b[38;2;200;120;255m",
+					  "\x1b[7m",	"\x1b[4m"};
 	uint32_t seed = 1;
 	char line[4096];
 	grid_feed(g, (const uint8_t *)"\x1b[H\x1b[2J", 7);
@@ -60,7 +61,8 @@ static void fill_text(struct grid *g, int cols, int rows)
 	}
 }
 
-static void bench_font(const char *label, const struct kf_render_config *cfg, enum kf_render_format fmt)
+static void bench_font(const char *label, const struct kf_render_config *cfg,
+		       enum kf_render_format fmt)
 {
 	struct kf_render *r;
 	if (kf_render_create(cfg, &r)) {
@@ -98,8 +100,10 @@ static void bench_font(const char *label, const struct kf_render_config *cfg, en
 		kf_render_paint(r, &src, &d, &t, rects, 8);
 		row[i] = now_ms() - t0;
 	}
-	printf("%-28s %3dx%-3d cells %2dx%-2d  full repaint %6.3f ms  one row %6.4f ms  (memset floor %5.3f ms)\n",
-	       label, cols, rows, cw, ch, median(full, N), median(row, N * 10), median(floor_ms, N));
+	printf("%-28s %3dx%-3d cells %2dx%-2d  full repaint %6.3f ms  one row %6.4f ms  (memset "
+	       "floor %5.3f ms)\n",
+	       label, cols, rows, cw, ch, median(full, N), median(row, N * 10),
+	       median(floor_ms, N));
 	kf_render_damage_finish(&d);
 	free(buf);
 	grid_destroy(g);
@@ -143,7 +147,8 @@ static void bench_doom(const char *path)
 	while (pos < size && nf < MAXF) {
 		/* a frame starts at CSI H; it ends where the next one starts */
 		long end = pos + 3;
-		while (end + 2 < size && !(data[end] == 0x1b && data[end + 1] == '[' && data[end + 2] == 'H'))
+		while (end + 2 < size &&
+		       !(data[end] == 0x1b && data[end + 1] == '[' && data[end + 2] == 'H'))
 			end++;
 		if (end + 2 >= size)
 			break; /* the last frame is cut off by the file size */
@@ -160,14 +165,17 @@ static void bench_doom(const char *path)
 		render[nf] = t2 - t1;
 		total[nf] = t2 - t0;
 		if (getenv("KF_BENCH_FRAMES"))
-			printf("frame %d: parse %.3f ms, render %.3f ms\n", nf, parse[nf], render[nf]);
+			printf("frame %d: parse %.3f ms, render %.3f ms\n", nf, parse[nf],
+			       render[nf]);
 		nf++;
 		pos = end;
 	}
 	if (nf > 1) {
 		/* the first frame warms caches and the style table; leave it out */
-		double mp = median(parse + 1, nf - 1), mr = median(render + 1, nf - 1), mt = median(total + 1, nf - 1);
-		printf("doom_fire %dx%d (%d frames, %.0f KB each): parse %.3f ms + render %.3f ms = %.3f ms/frame "
+		double mp = median(parse + 1, nf - 1), mr = median(render + 1, nf - 1),
+		       mt = median(total + 1, nf - 1);
+		printf("doom_fire %dx%d (%d frames, %.0f KB each): parse %.3f ms + render %.3f ms "
+		       "= %.3f ms/frame "
 		       "(%.0f frames/s)\n",
 		       cols, rows, nf - 1, (double)pos / nf / 1024, mp, mr, mt, 1000 / mt);
 	}

@@ -60,8 +60,13 @@ struct screen *screen_create(int cols, int rows)
 	s->dx1 = xcalloc((size_t)rows, sizeof(int));
 	s->nstyles = 1;
 	s->src = (struct kf_render_source){
-		.cols = cols, .rows = rows, .ud = s, .row = row_cb, .style = style_cb, .row_damage = damage_cb,
-		.codepoints = cps_cb,
+	    .cols = cols,
+	    .rows = rows,
+	    .ud = s,
+	    .row = row_cb,
+	    .style = style_cb,
+	    .row_damage = damage_cb,
+	    .codepoints = cps_cb,
 	};
 	s->src.cursor.visible = false;
 	return s;
@@ -122,8 +127,9 @@ void screen_damage_clear(struct screen *s)
 
 bool screen_wide(uint32_t cp)
 {
-	return (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) || (cp >= 0xac00 && cp <= 0xd7a3) ||
-	       (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0x1f300 && cp <= 0x1faff);
+	return (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf) ||
+	       (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+	       (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0x1f300 && cp <= 0x1faff);
 }
 
 static uint32_t utf8_next(const char **p)
@@ -154,7 +160,7 @@ int screen_text(struct screen *s, int x, int y, const char *utf8, uint16_t style
 {
 	while (*utf8 && x < s->cols) {
 		uint32_t cp = utf8_next(&utf8);
-		if (cp >= 0x300 && cp <= 0x36f && x > 0) {
+		if (((cp >= 0x300 && cp <= 0x36f) || cp == 0xfe0f) && x > 0) {
 			s->marks[(size_t)y * s->cols + x - 1] = cp;
 			damage(s, y, x - 1, x);
 			continue;

@@ -1,4 +1,5 @@
-/* tests/render/screen.h: a hand-built screen for the renderer tests (no grid/ needed), and PNG helpers. */
+/* tests/render/screen.h: a hand-built screen for the renderer tests (no grid/ needed), and PNG
+ * helpers. */
 #ifndef TESTS_RENDER_SCREEN_H
 #define TESTS_RENDER_SCREEN_H
 
@@ -12,7 +13,8 @@
 struct screen {
 	int cols, rows;
 	struct grid_cell *cells;
-	uint32_t *marks; /* one combining mark per cell (0 = none), returned by the codepoints callback */
+	uint32_t *
+	    marks; /* one combining mark per cell (0 = none), returned by the codepoints callback */
 	struct grid_style styles[SCREEN_MAX_STYLES];
 	int nstyles;
 	int *dx0, *dx1; /* damage per row, like grid_row_damage */
@@ -24,7 +26,8 @@ struct screen *screen_create(int cols, int rows);
 void screen_destroy(struct screen *s);
 /* Interns a style and returns its id. */
 uint16_t screen_style(struct screen *s, struct grid_style st);
-/* Writes UTF-8 text at (x, y) with style id; wide characters take two cells. Returns the next column. */
+/* Writes UTF-8 text at (x, y) with style id; wide characters take two cells. Returns the next
+ * column. */
 int screen_text(struct screen *s, int x, int y, const char *utf8, uint16_t style);
 /* Sets one cell and damages it. */
 void screen_put(struct screen *s, int x, int y, uint32_t cp, uint16_t style, int width);

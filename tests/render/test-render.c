@@ -1,6 +1,6 @@
-/* tests/render/test-render.c: unit tests of the renderer: procedural glyph joins, block tiling, glyph cache
- * bounds, palettes, damage helpers, PSF fonts (plain and gzip, PSF1 and PSF2), bad input, FreeType fallback
- * and colour emoji, RGB565 and strides. */
+/* tests/render/test-render.c: unit tests of the renderer: procedural glyph joins, block tiling,
+ * glyph cache bounds, palettes, damage helpers, PSF fonts (plain and gzip, PSF1 and PSF2), bad
+ * input, FreeType fallback and colour emoji, RGB565 and strides. */
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -13,12 +13,12 @@
 #include "screen.h"
 
 static int failures;
-#define CHECK(cond)                                                                      \
-	do {                                                                             \
-		if (!(cond)) {                                                           \
-			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);          \
-			failures++;                                                      \
-		}                                                                        \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                     \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 static char tmpdir[] = "/tmp/kf-render-test-XXXXXX";
@@ -47,11 +47,13 @@ static void row(const uint8_t *m, int w, int y, char *out)
 	out[w] = 0;
 }
 
-/* Every arm that leaves a cell edge must continue exactly the line of the plain glyph of the same weight in
- * the neighbouring cell: same pixel rows at the left/right edges, same columns at the top/bottom edges. */
+/* Every arm that leaves a cell edge must continue exactly the line of the plain glyph of the same
+ * weight in the neighbouring cell: same pixel rows at the left/right edges, same columns at the
+ * top/bottom edges. */
 static void test_box_joins(void)
 {
-	static const uint32_t plain_h[4] = {0, 0x2500, 0x2501, 0x2550}, plain_v[4] = {0, 0x2502, 0x2503, 0x2551};
+	static const uint32_t plain_h[4] = {0, 0x2500, 0x2501, 0x2550},
+			      plain_v[4] = {0, 0x2502, 0x2503, 0x2551};
 	int checked = 0;
 	/* every cell shape a terminal font gives: heights from 1.5 to 2.6 widths */
 	for (int w = 5; w <= 24; w++) {
@@ -62,13 +64,16 @@ static void test_box_joins(void)
 				if (!arms)
 					continue;
 				uint8_t *m = draw(cp, w, h);
-				int up = arms[0] - '0', right = arms[1] - '0', down = arms[2] - '0', left = arms[3] - '0';
+				int up = arms[0] - '0', right = arms[1] - '0', down = arms[2] - '0',
+				    left = arms[3] - '0';
 				if (right) {
 					uint8_t *p = draw(plain_h[right], w, h);
 					column(m, w, h, w - 1, a);
 					column(p, w, h, 0, b);
 					if (strcmp(a, b))
-						printf("FAIL U+%04X right arm at %dx%d: %s vs %s\n", cp, w, h, a, b), failures++;
+						printf("FAIL U+%04X right arm at %dx%d: %s vs %s\n",
+						       cp, w, h, a, b),
+						    failures++;
 					free(p);
 				}
 				if (left) {
@@ -76,7 +81,9 @@ static void test_box_joins(void)
 					column(m, w, h, 0, a);
 					column(p, w, h, w - 1, b);
 					if (strcmp(a, b))
-						printf("FAIL U+%04X left arm at %dx%d: %s vs %s\n", cp, w, h, a, b), failures++;
+						printf("FAIL U+%04X left arm at %dx%d: %s vs %s\n",
+						       cp, w, h, a, b),
+						    failures++;
 					free(p);
 				}
 				if (up) {
@@ -84,7 +91,9 @@ static void test_box_joins(void)
 					row(m, w, 0, a);
 					row(p, w, h - 1, b);
 					if (strcmp(a, b))
-						printf("FAIL U+%04X up arm at %dx%d: %s vs %s\n", cp, w, h, a, b), failures++;
+						printf("FAIL U+%04X up arm at %dx%d: %s vs %s\n",
+						       cp, w, h, a, b),
+						    failures++;
 					free(p);
 				}
 				if (down) {
@@ -92,10 +101,13 @@ static void test_box_joins(void)
 					row(m, w, h - 1, a);
 					row(p, w, 0, b);
 					if (strcmp(a, b))
-						printf("FAIL U+%04X down arm at %dx%d: %s vs %s\n", cp, w, h, a, b), failures++;
+						printf("FAIL U+%04X down arm at %dx%d: %s vs %s\n",
+						       cp, w, h, a, b),
+						    failures++;
 					free(p);
 				}
-				/* an edge without an arm stays empty (no stray pixels into the neighbour's line) */
+				/* an edge without an arm stays empty (no stray pixels into the
+				 * neighbour's line) */
 				if (!right) {
 					column(m, w, h, w - 1, a);
 					CHECK(!strchr(a, '#'));
@@ -111,8 +123,9 @@ static void test_box_joins(void)
 /* Complementary blocks cover every pixel exactly once, at every size. */
 static void test_block_tiling(void)
 {
-	static const uint32_t pairs[][2] = {{0x2580, 0x2584}, {0x258c, 0x2590}, {0x2594, 0x2587}, {0x2589, 0x2595},
-					    {0x2598, 0x259f}, {0x259a, 0x259e}, {0x2596, 0x259c}, {0x2597, 0x259b}};
+	static const uint32_t pairs[][2] = {{0x2580, 0x2584}, {0x258c, 0x2590}, {0x2594, 0x2587},
+					    {0x2589, 0x2595}, {0x2598, 0x259f}, {0x259a, 0x259e},
+					    {0x2596, 0x259c}, {0x2597, 0x259b}};
 	for (int w = 3; w <= 20; w++) {
 		for (int h = 5; h <= 40; h += 3) {
 			for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
@@ -121,9 +134,10 @@ static void test_block_tiling(void)
 				for (int k = 0; k < w * h; k++)
 					bad += (a[k] == 255) == (b[k] == 255);
 				if (bad)
-					printf("FAIL U+%04X + U+%04X at %dx%d: %d pixels not covered once\n", pairs[i][0],
-					       pairs[i][1], w, h, bad),
-						failures++;
+					printf("FAIL U+%04X + U+%04X at %dx%d: %d pixels not "
+					       "covered once\n",
+					       pairs[i][0], pairs[i][1], w, h, bad),
+					    failures++;
 				free(a);
 				free(b);
 			}
@@ -198,14 +212,16 @@ static void test_palette(void)
 	CHECK(p[1] == 0xdc322f && p[256] == 0xeee8d5 && p[257] == 0x073642);
 	CHECK(p[16] == 0x000000 && p[231] == 0xffffff && p[232] == 0x080808 && p[255] == 0xeeeeee);
 	CHECK(p[16 + 36 + 6 + 1] == 0x5f5f5f);
-	static const char *const names[] = {"default", "legacy", "vga", "nord", "solarized", "solarized-black",
-					    "solarized-white", "soft-black", "base16-dark", "base16-light"};
+	static const char *const names[] = {
+	    "default",	       "legacy",	  "vga",	"nord",	       "solarized",
+	    "solarized-black", "solarized-white", "soft-black", "base16-dark", "base16-light"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		CHECK(kf_render_set_palette(r, names[i]) == 0);
 	CHECK(kf_render_set_palette(r, "no-such") == -EINVAL);
 	CHECK(kf_render_set_palette(r, "default") == 0 && p[1] == 0xcd0000 && p[257] == 0);
 	CHECK(kf_render_set_palette_color(r, "light-red", "1,2,3") == 0 && p[9] == 0x010203);
-	CHECK(kf_render_set_palette_color(r, "background", "255,255,255") == 0 && p[257] == 0xffffff);
+	CHECK(kf_render_set_palette_color(r, "background", "255,255,255") == 0 &&
+	      p[257] == 0xffffff);
 	CHECK(kf_render_set_palette_color(r, "red", "256,0,0") == -EINVAL);
 	CHECK(kf_render_set_palette_color(r, "red", "1,2") == -EINVAL);
 	CHECK(kf_render_set_palette_color(r, "red", "1,2,3,4") == -EINVAL);
@@ -305,9 +321,11 @@ static void test_psf(void)
 			buf[0] = 0x36, buf[1] = 0x04, buf[2] = 0x02, buf[3] = 16;
 			n = 4;
 			for (unsigned i = 0; i < 256; i++, n += 16)
-				memcpy(buf + n, kf_builtin_font_bits[i < kf_builtin_font_count ? i : 0], 16);
+				memcpy(buf + n,
+				       kf_builtin_font_bits[i < kf_builtin_font_count ? i : 0], 16);
 			for (unsigned i = 0; i < 256; i++) {
-				uint32_t cp = i < kf_builtin_font_count ? kf_builtin_font_cps[i] : 0xe000 + i;
+				uint32_t cp =
+				    i < kf_builtin_font_count ? kf_builtin_font_cps[i] : 0xe000 + i;
 				buf[n++] = (uint8_t)cp, buf[n++] = (uint8_t)(cp >> 8);
 				buf[n++] = 0xff, buf[n++] = 0xff;
 			}
@@ -343,7 +361,8 @@ static void test_psf(void)
 		int bad = 0;
 		for (int y = 0; y < 32; y++)
 			for (int x = 0; x < 16; x++)
-				bad += ((const uint8_t *)g->data)[y * 16 + x] != a[(y / 2) * 8 + x / 2];
+				bad += ((const uint8_t *)g->data)[y * 16 + x] !=
+				       a[(y / 2) * 8 + x / 2];
 		CHECK(bad == 0);
 		CHECK(kf_render_set_scale(r, 0) == -EINVAL && kf_render_set_scale(r, 9) == -EINVAL);
 		kf_render_destroy(r);
@@ -363,6 +382,58 @@ static void test_psf(void)
 	kf_render_destroy(ref);
 }
 
+/* Every console font Debian ships (console-setup-linux) loads, or fails with a clean error, and renders. */
+static void test_real_psf(void)
+{
+	const char *dir = "/usr/share/consolefonts";
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "ls %s 2>/dev/null", dir);
+	FILE *ls = popen(cmd, "r");
+	char name[256];
+	int loaded = 0, refused = 0;
+	while (ls && fgets(name, sizeof(name), ls)) {
+		name[strcspn(name, "\n")] = 0;
+		if (!strstr(name, ".psf"))
+			continue;
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		struct kf_render *r = NULL;
+		struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF, .font_file = path};
+		int ret = kf_render_create(&cfg, &r);
+		if (ret) {
+			CHECK(ret == -EBADMSG);
+			refused++;
+			continue;
+		}
+		int cw, ch;
+		kf_render_cell_size(r, &cw, &ch);
+		CHECK(cw >= 4 && cw <= 64 && ch >= 6 && ch <= 128);
+		const struct kf_glyph *g = kf_render_glyph(r, 'A', KF_GLYPH_BOLD | KF_GLYPH_ITALIC, 1);
+		CHECK(g->w == cw && g->h == ch);
+		kf_render_glyph(r, 0x4e00, 0, 2);
+		loaded++;
+		kf_render_destroy(r);
+	}
+	if (ls)
+		pclose(ls);
+	printf("real PSF fonts: %d loaded, %d refused\n", loaded, refused);
+	CHECK(loaded >= 100); /* console-setup-linux is in tools/install-deps.sh */
+	/* a known one: Lat2-Terminus16 is 8x16 with a Unicode table (e acute mapped, CJK missing) */
+	struct kf_render *r = NULL;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF,
+				       .font_file = "/usr/share/consolefonts/Lat2-Terminus16.psf.gz"};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	if (r) {
+		int cw, ch;
+		kf_render_cell_size(r, &cw, &ch);
+		CHECK(cw == 8 && ch == 16);
+		CHECK(!kf_render_glyph(r, 0xe9, 0, 1)->missing);
+		CHECK(kf_render_glyph(r, 'A', 0, 1)->kind == KF_GLYPH_ALPHA);
+		CHECK(kf_render_glyph(r, 0x4e00, 0, 2)->missing);
+		kf_render_destroy(r);
+	}
+}
+
 /* --- bad input --- */
 
 static int create_psf_from(const uint8_t *d, size_t n)
@@ -380,11 +451,13 @@ static int create_psf_from(const uint8_t *d, size_t n)
 static void test_bad_input(void)
 {
 	struct kf_render *r = NULL;
-	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF, .font_file = "/nonexistent/font.psf"};
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF,
+				       .font_file = "/nonexistent/font.psf"};
 	CHECK(kf_render_create(&cfg, &r) == -ENOENT && !r);
 	cfg.font_file = NULL;
 	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
-	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = "/nonexistent/x.ttf"};
+	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE,
+					.font_file = "/nonexistent/x.ttf"};
 	CHECK(kf_render_create(&cfg, &r) == -ENOENT);
 	static uint8_t buf[64 * 1024];
 	CHECK(create_psf_from(buf, 0) == -EBADMSG);
@@ -411,6 +484,33 @@ static void test_bad_input(void)
 	snprintf(path, sizeof(path), "%s/bad.psf", tmpdir);
 	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = path};
 	CHECK(kf_render_create(&cfg, &r) == -EBADMSG);
+	/* a real font cut short or with corrupted tables: an error or boxes, never a crash */
+	FILE *ttf = fopen("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "rb");
+	static uint8_t font[400 * 1024];
+	size_t flen = ttf ? fread(font, 1, sizeof(font), ttf) : 0;
+	if (ttf)
+		fclose(ttf);
+	CHECK(flen > 100000);
+	for (int variant = 0; variant < 6 && flen; variant++) {
+		size_t len = variant < 3 ? flen / (size_t)(2 << variant) : flen;
+		if (variant >= 3) {
+			uint32_t seed = (uint32_t)variant;
+			for (int k = 0; k < 2000; k++) {
+				seed = seed * 1103515245u + 12345u;
+				font[(seed >> 8) % len] ^= (uint8_t)(seed >> 24);
+			}
+		}
+		snprintf(path, sizeof(path), "%s/broken%d.ttf", tmpdir, variant);
+		write_file(path, font, len, false);
+		cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = path};
+		int ret = kf_render_create(&cfg, &r);
+		CHECK(ret == 0 || ret == -EBADMSG || ret == -EINVAL);
+		if (ret)
+			continue;
+		for (uint32_t cp = 0x20; cp < 0x300; cp += 3)
+			kf_render_glyph(r, cp, cp % 4, 1);
+		kf_render_destroy(r);
+	}
 	/* sizes */
 	cfg = (struct kf_render_config){.font_size = -1};
 	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
@@ -429,7 +529,8 @@ static void test_bad_input(void)
 		int cw, ch;
 		kf_render_cell_size(r, &cw, &ch);
 		CHECK(cw >= 1 && ch >= 1);
-		const struct kf_glyph *g = kf_render_glyph(r, 'W', KF_GLYPH_BOLD | KF_GLYPH_ITALIC, 1);
+		const struct kf_glyph *g =
+		    kf_render_glyph(r, 'W', KF_GLYPH_BOLD | KF_GLYPH_ITALIC, 1);
 		CHECK(g->w == cw && g->h == ch);
 		kf_render_destroy(r);
 	}
@@ -472,7 +573,8 @@ static void test_freetype(void)
 	CHECK(g->kind == KF_GLYPH_COLOR && !g->missing && g->w == 2 * cw);
 	g = kf_render_glyph(r, 'A', 0, 1);
 	CHECK(g->kind == KF_GLYPH_ALPHA && !g->missing);
-	/* a character DejaVu Sans Mono lacks but DejaVu Sans has (U+2654 chess king) comes from a fallback */
+	/* a character DejaVu Sans Mono lacks but DejaVu Sans has (U+2654 chess king) comes from a
+	 * fallback */
 	g = kf_render_glyph(r, 0x2654, 0, 1);
 	CHECK(g->kind == KF_GLYPH_ALPHA && !g->missing);
 	/* bold differs from regular */
@@ -481,7 +583,8 @@ static void test_freetype(void)
 	CHECK(memcmp(b->data, n->data, (size_t)cw * ch));
 	/* a font file has no styled siblings: bold and italic are synthesised (embolden, shear) */
 	struct kf_render *rf;
-	struct kf_render_config fc = {.font_file = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"};
+	struct kf_render_config fc = {.font_file =
+					  "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"};
 	if (kf_render_create(&fc, &rf) == 0) {
 		const struct kf_glyph *fr = kf_render_glyph(rf, 'l', 0, 1);
 		size_t ink_r = 0, ink_b = 0;
@@ -515,10 +618,12 @@ static void test_formats(void)
 	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
 	CHECK(kf_render_create(&cfg, &r) == 0);
 	struct screen *s = screen_create(6, 2);
-	screen_text(s, 0, 0, "Hi\xe2\x94\x80", screen_style(s, (struct grid_style){.fg = GRID_COLOR_RGB(255, 0, 0)}));
+	screen_text(s, 0, 0, "Hi\xe2\x94\x80",
+		    screen_style(s, (struct grid_style){.fg = GRID_COLOR_RGB(255, 0, 0)}));
 	int w, h;
 	uint32_t *ref = screen_render(r, s, &w, &h);
-	/* XRGB with a padded stride and a target larger than the grid: margins get the background */
+	/* XRGB with a padded stride and a target larger than the grid: margins get the background
+	 */
 	int tw = w + 5, th = h + 3, stride = (tw + 7) * 4;
 	uint32_t *big = malloc((size_t)stride * th);
 	memset(big, 0x55, (size_t)stride * th);
@@ -541,7 +646,8 @@ static void test_formats(void)
 	for (int y = 0; y < h - 5; y++)
 		for (int x = 0; x < w - 3; x++) {
 			uint32_t c = ref[y * w + x];
-			uint16_t e = (uint16_t)((c >> 8 & 0xf800) | (c >> 5 & 0x07e0) | (c >> 3 & 0x1f));
+			uint16_t e =
+			    (uint16_t)((c >> 8 & 0xf800) | (c >> 5 & 0x07e0) | (c >> 3 & 0x1f));
 			bad += p565[y * w + x] != e;
 		}
 	CHECK(bad == 0);
@@ -551,7 +657,8 @@ static void test_formats(void)
 	kf_render_damage_add(&d, 1, 2, 3);
 	struct kf_render_target tr = {ref, w, h, w * 4, KF_RENDER_XRGB8888};
 	CHECK(kf_render_paint(r, &s->src, &d, &tr, rc, 4) == 1);
-	CHECK(rc[0].x == 8 && rc[0].y == 16 && rc[0].w == 24 && rc[0].h == 16); /* one cell each side */
+	CHECK(rc[0].x == 8 && rc[0].y == 16 && rc[0].w == 24 &&
+	      rc[0].h == 16); /* one cell each side */
 	kf_render_damage_all(&d);
 	CHECK(kf_render_paint(r, &s->src, &d, &tr, rc, 4) == 1 && rc[0].w == w && rc[0].h == h);
 	CHECK(kf_render_paint(r, &s->src, &d, &tr, rc, 0) == 0);
@@ -575,6 +682,7 @@ int main(void)
 	test_palette();
 	test_damage();
 	test_psf();
+	test_real_psf();
 	test_bad_input();
 	test_freetype();
 	test_formats();

@@ -1,9 +1,11 @@
-/* tests/render/test-replay-png.c: kmscon-felis-replay --png renders the final screen with the real renderer.
+/* tests/render/test-replay-png.c: kmscon-felis-replay --png renders the final screen with the real
+ * renderer.
  *
- * Usage: test-replay-png REPLAY_BINARY GOLDEN_DIR. Feeds a fixed byte stream (SGR, box drawing, wide and
- * emoji characters, a DECSCUSR cursor) through the replay tool; the PNG must be exactly cols*cell_w by
- * rows*cell_h and match golden/replay-*.png (pixel for pixel with the built-in font, within 1% with
- * DejaVu Sans Mono). Bad font options must fail with an error, not crash. KF_GOLDEN_UPDATE=1 rewrites.
+ * Usage: test-replay-png REPLAY_BINARY GOLDEN_DIR. Feeds a fixed byte stream (SGR, box drawing,
+ * wide and emoji characters, a DECSCUSR cursor) through the replay tool; the PNG must be exactly
+ * cols*cell_w by rows*cell_h and match golden/replay-*.png (pixel for pixel with the built-in font,
+ * within 1% with DejaVu Sans Mono). Bad font options must fail with an error, not crash.
+ * KF_GOLDEN_UPDATE=1 rewrites.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +15,11 @@
 
 #include "screen.h"
 
-static const char input[] = "Hello \x1b[1;31mred\x1b[0m \x1b[4:3mcurly\x1b[0m \xe2\x94\x8c\xe2\x94\x80\xe2\x94\x90 "
-			    "\xf0\x9f\x98\x80\r\n\x1b[7m rev \x1b[0m \xe6\xbc\xa2\xe5\xad\x97 \x1b[38;2;255;128;0mtrue"
-			    "\x1b[0m\r\n\xe2\x96\x88\xe2\x96\x93\xe2\x96\x92\xe2\x96\x91 \xe2\xa3\xbf\xee\x82\xb0 "
-			    "\x1b[9mstrike\x1b[0m\x1b[5 q";
+static const char input[] =
+    "Hello \x1b[1;31mred\x1b[0m \x1b[4:3mcurly\x1b[0m \xe2\x94\x8c\xe2\x94\x80\xe2\x94\x90 "
+    "\xf0\x9f\x98\x80\r\n\x1b[7m rev \x1b[0m \xe6\xbc\xa2\xe5\xad\x97 \x1b[38;2;255;128;0mtrue"
+    "\x1b[0m\r\n\xe2\x96\x88\xe2\x96\x93\xe2\x96\x92\xe2\x96\x91 \xe2\xa3\xbf\xee\x82\xb0 "
+    "\x1b[9mstrike\x1b[0m\x1b[5 q";
 
 static int run(const char *cmd)
 {
@@ -24,13 +27,14 @@ static int run(const char *cmd)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-static int check(const char *replay, const char *dir, const char *tmp, const char *name, const char *opts,
-		 int want_w, int want_h, int tolerance)
+static int check(const char *replay, const char *dir, const char *tmp, const char *name,
+		 const char *opts, int want_w, int want_h, int tolerance)
 {
 	char cmd[16384], out[4096], gold[4096];
 	snprintf(out, sizeof(out), "%s/%s.png", tmp, name);
 	snprintf(gold, sizeof(gold), "%s/%s.png", dir, name);
-	snprintf(cmd, sizeof(cmd), "'%s' --size 30x4 --format none %s --png '%s' '%s/in.bin'", replay, opts, out, tmp);
+	snprintf(cmd, sizeof(cmd), "'%s' --size 30x4 --format none %s --png '%s' '%s/in.bin'",
+		 replay, opts, out, tmp);
 	if (run(cmd) != 0) {
 		printf("FAIL %s: %s failed\n", name, cmd);
 		return 1;
@@ -38,7 +42,8 @@ static int check(const char *replay, const char *dir, const char *tmp, const cha
 	int w, h, gw, gh;
 	uint32_t *px = png_read_xrgb(out, &w, &h);
 	if (!px || w != want_w || h != want_h) {
-		printf("FAIL %s: PNG %dx%d, want %dx%d\n", name, px ? w : -1, px ? h : -1, want_w, want_h);
+		printf("FAIL %s: PNG %dx%d, want %dx%d\n", name, px ? w : -1, px ? h : -1, want_w,
+		       want_h);
 		free(px);
 		return 1;
 	}
@@ -59,8 +64,8 @@ static int check(const char *replay, const char *dir, const char *tmp, const cha
 	}
 	long allowed = tolerance ? (long)w * h / 100 : 0;
 	int fail = !g || gw != w || gh != h || bad > allowed;
-	printf("%s %s: %dx%d, %ld pixels differ from the golden image (allowed %ld)\n", fail ? "FAIL" : "ok", name,
-	       w, h, bad, allowed);
+	printf("%s %s: %dx%d, %ld pixels differ from the golden image (allowed %ld)\n",
+	       fail ? "FAIL" : "ok", name, w, h, bad, allowed);
 	free(g);
 	free(px);
 	return fail;
@@ -78,16 +83,22 @@ int main(int argc, char **argv)
 	fwrite(input, 1, sizeof(input) - 1, f);
 	fclose(f);
 	int failures = 0;
-	failures += check(argv[1], argv[2], tmp, "replay-builtin", "--font-engine builtin", 30 * 8, 4 * 16, 0);
-	failures += check(argv[1], argv[2], tmp, "replay-dejavu", "--font-name 'DejaVu Sans Mono' --font-size 16",
-			  30 * 10, 4 * 19, 1);
+	failures += check(argv[1], argv[2], tmp, "replay-builtin", "--font-engine builtin", 30 * 8,
+			  4 * 16, 0);
+	failures += check(argv[1], argv[2], tmp, "replay-dejavu",
+			  "--font-name 'DejaVu Sans Mono' --font-size 16", 30 * 10, 4 * 19, 1);
 	/* bad font options: a clear error (exit 1 or 2), never a crash */
-	static const char *const bad[] = {"--font-engine psf", "--font-engine psf --font-file /nonexistent.psf",
-					  "--font-engine psf --font-file /etc/hostname", "--font-size 0",
-					  "--font-size 99999", "--font-engine nosuch", "--palette nosuch"};
+	static const char *const bad[] = {"--font-engine psf",
+					  "--font-engine psf --font-file /nonexistent.psf",
+					  "--font-engine psf --font-file /etc/hostname",
+					  "--font-size 0",
+					  "--font-size 99999",
+					  "--font-engine nosuch",
+					  "--palette nosuch"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(cmd, sizeof(cmd), "'%s' --format none %s --png '%s/bad.png' '%s' 2>/dev/null", argv[1], bad[i],
-			 tmp, path);
+		snprintf(cmd, sizeof(cmd),
+			 "'%s' --format none %s --png '%s/bad.png' '%s' 2>/dev/null", argv[1],
+			 bad[i], tmp, path);
 		int st = run(cmd);
 		if (st != 1 && st != 2) {
 			printf("FAIL replay %s: exit %d, want 1 or 2\n", bad[i], st);

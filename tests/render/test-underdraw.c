@@ -1,11 +1,11 @@
 /* tests/render/test-underdraw.c: damage-only painting never leaves stale pixels.
  *
- * A hand-built screen is mutated at random (text, wide characters and their halves, combining marks,
- * styles with every attribute, selection, cursor moves and shapes, blink phase, pointer moves, reverse
- * video); after every chunk the damage is collected (kf_render_collect_damage) and only it is painted into
- * a persistent buffer, which must equal a full repaint, pixel for pixel, in XRGB8888 and RGB565, with the
- * built-in font, with it zoomed, and with DejaVu Sans Mono. The grid-driven variant (random byte streams
- * through grid_feed) is test-underdraw-grid.c.
+ * A hand-built screen is mutated at random (text, wide characters and their halves, combining
+ * marks, styles with every attribute, selection, cursor moves and shapes, blink phase, pointer
+ * moves, reverse video); after every chunk the damage is collected (kf_render_collect_damage) and
+ * only it is painted into a persistent buffer, which must equal a full repaint, pixel for pixel, in
+ * XRGB8888 and RGB565, with the built-in font, with it zoomed, and with DejaVu Sans Mono. The
+ * grid-driven variant (random byte streams through grid_feed) is test-underdraw-grid.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,16 +20,21 @@ static uint32_t rnd(uint32_t n)
 	return (rng >> 8) % n;
 }
 
-static const uint32_t chars[] = {'a', 'W', 'g', '_', ' ', 0, 0xe9, 0x2500, 0x253c, 0x2588, 0x2591, 0x28ff, 0xe0b0,
-				 0x256d, 0x2571, 0x4e00, 0x1f600, 0x10fffd};
+static const uint32_t chars[] = {'a',	 'W',	 'g',	 '_',	 ' ',	  0,
+				 0xe9,	 0x2500, 0x253c, 0x2588, 0x2591,  0x28ff,
+				 0xe0b0, 0x256d, 0x2571, 0x4e00, 0x1f600, 0x10fffd};
 
 static struct grid_style random_style(void)
 {
 	struct grid_style st = {0};
 	uint32_t k = rnd(4);
-	st.fg = k == 0 ? 0 : k == 1 ? GRID_COLOR_PALETTE(rnd(256)) : GRID_COLOR_RGB(rnd(256), rnd(256), rnd(256));
+	st.fg = k == 0	 ? 0
+		: k == 1 ? GRID_COLOR_PALETTE(rnd(256))
+			 : GRID_COLOR_RGB(rnd(256), rnd(256), rnd(256));
 	k = rnd(4);
-	st.bg = k < 2 ? 0 : k == 2 ? GRID_COLOR_PALETTE(rnd(256)) : GRID_COLOR_RGB(rnd(256), rnd(256), rnd(256));
+	st.bg = k < 2	 ? 0
+		: k == 2 ? GRID_COLOR_PALETTE(rnd(256))
+			 : GRID_COLOR_RGB(rnd(256), rnd(256), rnd(256));
 	st.attrs = (uint16_t)(rnd(4) ? 0 : rnd(256));
 	st.underline = (uint8_t)(rnd(3) ? 0 : rnd(6));
 	st.ul_color = rnd(2) ? 0 : GRID_COLOR_PALETTE(rnd(16));
@@ -40,10 +45,14 @@ static void mutate(struct screen *s, struct kf_render *r)
 {
 	int x = (int)rnd((uint32_t)s->cols), y = (int)rnd((uint32_t)s->rows);
 	switch (rnd(10)) {
-	case 0: case 1: case 2: case 3: {
+	case 0:
+	case 1:
+	case 2:
+	case 3: {
 		uint32_t cp = chars[rnd(sizeof(chars) / sizeof(chars[0]))];
-		uint16_t st = s->nstyles < SCREEN_MAX_STYLES - 1 ? screen_style(s, random_style())
-								 : (uint16_t)rnd((uint32_t)s->nstyles);
+		uint16_t st = s->nstyles < SCREEN_MAX_STYLES - 1
+				  ? screen_style(s, random_style())
+				  : (uint16_t)rnd((uint32_t)s->nstyles);
 		if (screen_wide(cp) && x + 1 < s->cols) {
 			screen_put(s, x, y, cp, st, 2);
 			screen_put(s, x + 1, y, 0, st, 0);
@@ -57,7 +66,8 @@ static void mutate(struct screen *s, struct kf_render *r)
 	}
 	case 4:
 		s->cells[(size_t)y * s->cols + x].flags ^= GRID_CELL_SELECTED;
-		screen_put(s, x, y, s->cells[(size_t)y * s->cols + x].cp, s->cells[(size_t)y * s->cols + x].style,
+		screen_put(s, x, y, s->cells[(size_t)y * s->cols + x].cp,
+			   s->cells[(size_t)y * s->cols + x].style,
 			   s->cells[(size_t)y * s->cols + x].width);
 		break;
 	case 5:
@@ -116,13 +126,17 @@ static int run(const char *name, struct kf_render *r, enum kf_render_format fmt,
 		kf_render_paint_full(r, &s->src, &tf, NULL, 0);
 		if (memcmp(inc, full, (size_t)stride * h)) {
 			if (!bad_steps)
-				printf("FAIL %s: step %d: damage-only painting differs from a full repaint\n", name, step);
+				printf("FAIL %s: step %d: damage-only painting differs from a full "
+				       "repaint\n",
+				       name, step);
 			bad_steps++;
-			memcpy(inc, full, (size_t)stride * h); /* resynchronise to count later failures separately */
+			memcpy(inc, full,
+			       (size_t)stride *
+				   h); /* resynchronise to count later failures separately */
 		}
 	}
-	printf("%s %s: %d steps, %d mismatches, damage covered %.1f%% of the cells\n", bad_steps ? "FAIL" : "ok",
-	       name, steps, bad_steps, 100.0 * painted / (double)total);
+	printf("%s %s: %d steps, %d mismatches, damage covered %.1f%% of the cells\n",
+	       bad_steps ? "FAIL" : "ok", name, steps, bad_steps, 100.0 * painted / (double)total);
 	kf_render_set_pointer(r, false, 0, 0);
 	kf_render_damage_finish(&d);
 	free(inc);

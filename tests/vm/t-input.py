@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
+# timeout: 1200
 """VM tests of the seat and input stack (issue 6): real libinput over real evdev devices in a QEMU guest,
 libseat's builtin backend (root, no daemon) and seatd, typed with QEMU's send-key.
 
 They drive kf-input-probe (tests/kmscon-felis/input-probe.c): kf_seat + input/ + the key translation and
 encoder, printing the bytes each key sends. Prints one line per test: PASS name / FAIL name / SKIP name.
 
-    tests/vm/input-tests.py [--only NAME]... [--switches N]
+    tests/vm/t-input.py [--only NAME]... [--switches N]   (tests/vm/run runs it)
 """
 
 import argparse

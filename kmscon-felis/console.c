@@ -1,0 +1,227 @@
+/* kmscon-felis/console.c: seat + input for --backend=drm (see console.h). */
+#define LOG_TAG "console"
+
+#include "kmscon-felis/console.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmscon-felis/config.h"
+#include "kmscon-felis/input-glue.h"
+#include "kmscon-felis/log.h"
+#include "kmscon-felis/loop.h"
+#include "kmscon-felis/output.h"
+#include "kmscon-felis/render/render.h"
+#include "kmscon-felis/seat.h"
+#include "kmscon-felis/session.h"
+
+/* kf_render_set_scale's range. */
+#define SCALE_MAX 8
+
+struct kf_console {
+	struct kf_loop *loop;
+	const struct kf_config *cfg;
+	struct kf_session *session;
+	struct kf_render *render;
+	struct kf_output *output; /* set after the output exists; NULL before and during teardown */
+	struct kf_seat *seat;
+	struct kf_input_glue *input;
+	bool input_started;
+	bool suspended;
+	int cols, rows, cell_w, cell_h;
+};
+
+static void seat_enable(void *ud)
+{
+	struct kf_console *c = ud;
+
+	if (!c->input_started) {
+		c->input_started = true;
+		if (kf_input_glue_start(c->input, kf_seat_name(c->seat)) < 0)
+			log_err("no keyboard or mouse: libinput did not start");
+	} else if (c->suspended) {
+		kf_input_glue_resume(c->input);
+	}
+	if (c->suspended && c->output) {
+		kf_output_resume(c->output);
+		kf_output_request_frame(c->output, true);
+	}
+	c->suspended = false;
+}
+
+static void seat_disable(void *ud)
+{
+	struct kf_console *c = ud;
+
+	/* Stop committing before the card's fd is revoked; held keys are released, repeat stops. */
+	if (c->output)
+		kf_output_suspend(c->output);
+	if (c->input_started)
+		kf_input_glue_suspend(c->input);
+	c->suspended = true;
+}
+
+/* ------------------------------------------------------------------------------------- input ops */
+
+static struct grid *op_grid(void *ud)
+{
+	struct kf_console *c = ud;
+	return kf_session_grid(c->session);
+}
+
+static int op_write(void *ud, const void *data, size_t len)
+{
+	struct kf_console *c = ud;
+	return kf_session_write(c->session, data, len);
+}
+
+static int op_paste(void *ud, const void *data, size_t len)
+{
+	struct kf_console *c = ud;
+	return kf_session_paste(c->session, data, len);
+}
+
+static void op_activity(void *ud)
+{
+	struct kf_console *c = ud;
+	if (c->output)
+		kf_output_notify_input(c->output);
+}
+
+static void op_redraw(void *ud)
+{
+	struct kf_console *c = ud;
+	if (c->output)
+		kf_output_request_frame(c->output, false);
+}
+
+static void op_zoom(void *ud, int step)
+{
+	struct kf_console *c = ud;
+	int scale = kf_render_get_scale(c->render), cols, rows, cw, ch;
+
+	scale = step ? scale + step : 1;
+	if (scale < 1 || scale > SCALE_MAX || !c->output)
+		return;
+	if (kf_render_set_scale(c->render, scale) < 0)
+		return;
+	kf_output_get_size(c->output, &cols, &rows);
+	kf_render_cell_size(c->render, &cw, &ch);
+	log_info("zoom x%d: %dx%d cells of %dx%d pixels", scale, cols, rows, cw, ch);
+	if (cols > 0 && rows > 0) {
+		kf_session_resize(c->session, cols, rows, cw, ch);
+		kf_console_resized(c, cols, rows, cw, ch);
+	}
+	kf_output_request_frame(c->output, true);
+}
+
+static void op_switch_vt(void *ud, int n)
+{
+	struct kf_console *c = ud;
+	kf_seat_switch_vt(c->seat, n);
+}
+
+static void op_pointer(void *ud, bool visible, int x, int y)
+{
+	struct kf_console *c = ud;
+
+	kf_render_set_pointer(c->render, visible, x, y);
+	if (c->output)
+		kf_output_request_frame(c->output, false);
+}
+
+static int op_open(void *ud, const char *path, int flags)
+{
+	struct kf_console *c = ud;
+	return kf_seat_open_device(c->seat, path);
+}
+
+static void op_close(void *ud, int fd)
+{
+	struct kf_console *c = ud;
+	kf_seat_close_device(c->seat, fd);
+}
+
+static const struct kf_input_glue_ops input_ops = {
+	.grid = op_grid, .write = op_write, .paste = op_paste, .activity = op_activity, .redraw = op_redraw,
+	.zoom = op_zoom, .switch_vt = op_switch_vt, .pointer = op_pointer, .open_device = op_open,
+	.close_device = op_close,
+};
+
+/* ------------------------------------------------------------------------------------------ public */
+
+int kf_console_create(struct kf_loop *loop, const struct kf_config *cfg, struct kf_session *session,
+		      struct kf_render *render, struct kf_console **out)
+{
+	struct kf_console *c = calloc(1, sizeof(*c));
+	struct kf_seat_config sc = {.vt = cfg->vt, .switchvt = cfg->switchvt};
+	struct kf_seat_iface si = {.enable = seat_enable, .disable = seat_disable};
+	int r;
+
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	c->loop = loop;
+	c->cfg = cfg;
+	c->session = session;
+	c->render = render;
+	r = kf_input_glue_create(loop, cfg, &input_ops, c, &c->input);
+	if (r < 0)
+		goto err;
+	r = kf_seat_create(loop, &sc, &si, c, &c->seat);
+	if (r < 0)
+		goto err;
+	/* The display is opened through the seat: wait until it is ours (--vt=N without --switchvt). */
+	while (!kf_seat_active(c->seat) && !kf_loop_quitting(loop)) {
+		r = kf_loop_dispatch(loop, -1);
+		if (r < 0)
+			goto err;
+	}
+	*out = c;
+	return 0;
+err:
+	kf_console_destroy(c);
+	return r;
+}
+
+void kf_console_destroy(struct kf_console *c)
+{
+	if (!c)
+		return;
+	kf_input_glue_destroy(c->input); /* closes the input devices through the seat */
+	kf_seat_destroy(c->seat);
+	free(c);
+}
+
+void kf_console_set_output(struct kf_console *c, struct kf_output *o)
+{
+	c->output = o;
+}
+
+int kf_console_open_device(const char *path, void *ud)
+{
+	struct kf_console *c = ud;
+	return kf_seat_open_device(c->seat, path);
+}
+
+void kf_console_close_device(int fd, void *ud)
+{
+	struct kf_console *c = ud;
+	kf_seat_close_device(c->seat, fd);
+}
+
+void kf_console_resized(struct kf_console *c, int cols, int rows, int cell_w, int cell_h)
+{
+	c->cols = cols;
+	c->rows = rows;
+	c->cell_w = cell_w;
+	c->cell_h = cell_h;
+	kf_input_glue_set_geometry(c->input, cols * cell_w, rows * cell_h, cell_w, cell_h);
+}
+
+void kf_console_output(struct kf_console *c)
+{
+	if (c)
+		kf_input_glue_output(c->input);
+}

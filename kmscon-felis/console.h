@@ -1,0 +1,42 @@
+/* kmscon-felis/console.h: the seat and the input of --backend=drm, wired to the session, the renderer and the
+ * display output.
+ *
+ * Start-up order (main.c): kf_console_create (opens the seat, waiting for our VT if needed), then the output
+ * with kf_console_open_device/kf_console_close_device as its device callbacks, then kf_console_set_output.
+ * From then on a seat disable suspends the output and libinput and acknowledges; an enable resumes both
+ * (full modeset, devices reopened). Keys and the mouse go through kmscon-felis/input-glue.
+ */
+#ifndef KF_CONSOLE_H
+#define KF_CONSOLE_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+struct kf_config;
+struct kf_console;
+struct kf_loop;
+struct kf_output;
+struct kf_render;
+struct kf_session;
+
+/* Opens the seat and compiles the keymap; returns once the seat is ours (or the loop is quitting). None of
+ * loop, cfg, session, render is owned; all must outlive the console. Returns 0 and *out, or -errno (logged). */
+int kf_console_create(struct kf_loop *loop, const struct kf_config *cfg, struct kf_session *session,
+		      struct kf_render *render, struct kf_console **out);
+/* Accepts NULL. Closes the input devices and the seat (destroy the output first: it closes its cards through
+ * the seat). */
+void kf_console_destroy(struct kf_console *c);
+
+/* The output to suspend/resume and to notify; not owned. NULL detaches (before destroying the output). */
+void kf_console_set_output(struct kf_console *c, struct kf_output *o);
+
+/* Device callbacks for kf_output_config (ud is the console). */
+int kf_console_open_device(const char *path, void *ud);
+void kf_console_close_device(int fd, void *ud);
+
+/* The grid was resized to cols x rows cells of cell_w x cell_h pixels (pointer positions follow). */
+void kf_console_resized(struct kf_console *c, int cols, int rows, int cell_w, int cell_h);
+/* The child wrote output: the view returns to the bottom of the scrollback. */
+void kf_console_output(struct kf_console *c);
+
+#endif

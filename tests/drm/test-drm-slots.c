@@ -1,0 +1,121 @@
+/* tests/drm/test-drm-slots.c: an output's buffers moving through the slots (pending, queued, current), buffer
+ * age deciding what is repainted, a failed commit forgetting the buffer's contents, and frame pacing for drivers
+ * without vblank. Uses fake buffers in ordinary memory: no DRM device needed. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drm/drm-internal.h"
+
+static int failures;
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);  \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+static bool covers(const struct drm_region *rg, int32_t x, int32_t y)
+{
+	for (unsigned i = 0; i < rg->n; i++)
+		if (x >= rg->r[i].x && x < rg->r[i].x + rg->r[i].w && y >= rg->r[i].y && y < rg->r[i].y + rg->r[i].h)
+			return true;
+	return false;
+}
+
+static void damage(struct drm_output *out, struct drm_box box)
+{
+	drm_region_add(&out->damage, box);
+	out->dirty = true;
+}
+
+int main(void)
+{
+	struct drm_backend_config cfg = {0};
+	struct drm_backend *b;
+	struct drm_card card = {0};
+	struct drm_output out = {0};
+	struct drm_region clips;
+	int ret = drm_backend_create(&b, &cfg, NULL, NULL);
+
+	if (ret < 0) {
+		fprintf(stderr, "drm_backend_create: %s\n", strerror(-ret));
+		return 1;
+	}
+	CHECK(drm_backend_resize_canvas(b, 48, 64) == 0);
+	card.b = b;
+	card.fd = -1;
+	out.card = &card;
+	out.period_ns = 16666667;
+	for (int i = 0; i < DRM_BUFFERS; i++) {
+		out.bufs[i] = (struct drm_buffer){.width = 64, .height = 64, .stride = 256, .size = 256 * 64};
+		out.bufs[i].map = malloc(out.bufs[i].size);
+		memset(out.bufs[i].map, 0xaa, out.bufs[i].size);
+	}
+	drm_region_set_full(&out.damage);
+
+	/* Frame 1: a buffer of unknown contents is cleared and sent whole. */
+	CHECK(drm_output_can_take_frame(&out, drm_now_ns()));
+	CHECK(drm_output_paint(&out, false, &clips) == 0);
+	CHECK(out.pending == &out.bufs[0]);
+	CHECK(out.bufs[0].map[0] == 0 && clips.n == 1 && clips.r[0].w == 64 && clips.r[0].h == 64);
+	drm_output_commit_done(&out, 1);
+	CHECK(out.queued == &out.bufs[0] && !out.pending && out.inflight && !out.dirty);
+	CHECK(!drm_output_can_take_frame(&out, drm_now_ns()));
+	drm_output_flip_done(&out, 100); /* a real vblank sequence: no self-pacing */
+	CHECK(out.current == &out.bufs[0] && !out.queued && !out.inflight && !out.fake_vblank);
+	CHECK(drm_output_can_take_frame(&out, drm_now_ns()));
+
+	/* Frame 2: the other buffer (never painted: whole). */
+	damage(&out, (struct drm_box){0, 16, 64, 16});
+	CHECK(drm_output_paint(&out, false, &clips) == 0 && out.pending == &out.bufs[1]);
+	drm_output_commit_done(&out, 2);
+	drm_output_flip_done(&out, 101);
+	CHECK(out.current == &out.bufs[1]);
+
+	/* Frame 3 into buffer 0 (age 2): this frame's damage plus frame 2's, nothing else. */
+	struct drm_canvas c;
+	drm_backend_get_canvas(b, &c);
+	c.pixels[50 * 48 + 5] = 0x123456; /* in this frame's damage */
+	c.pixels[2 * 48 + 30] = 0x654321; /* outside all damage: must not be copied */
+	((uint32_t *)out.bufs[0].map)[2 * 64 + 30] = 0x777777;
+	damage(&out, (struct drm_box){0, 48, 8, 8});
+	CHECK(drm_output_paint(&out, false, &clips) == 0 && out.pending == &out.bufs[0]);
+	CHECK(covers(&clips, 1, 49) && covers(&clips, 30, 20) && !covers(&clips, 30, 2) && !covers(&clips, 30, 40));
+	CHECK(((uint32_t *)out.bufs[0].map)[50 * 64 + 5] == 0x123456);
+	CHECK(((uint32_t *)out.bufs[0].map)[2 * 64 + 30] == 0x777777);
+
+	/* The commit fails: the buffer's contents are forgotten, the damage kept. */
+	drm_output_commit_failed(&out);
+	CHECK(!out.pending && out.bufs[0].frame == 0 && out.dirty);
+	CHECK(drm_output_paint(&out, false, &clips) == 0 && out.pending == &out.bufs[0]);
+	CHECK(clips.n == 1 && clips.r[0].w == 64 && clips.r[0].h == 64);
+	drm_output_commit_done(&out, 3);
+
+	/* Stale and early events: a flip event without a commit in flight changes nothing. */
+	drm_output_flip_done(&out, 0);
+	CHECK(out.current == &out.bufs[0] && out.fake_vblank);
+	struct drm_buffer *cur = out.current;
+	drm_output_flip_done(&out, 0);
+	CHECK(out.current == cur);
+	/* Without vblank (sequence 0) the next frame waits for one refresh. */
+	int64_t now = drm_now_ns();
+	CHECK(!drm_output_can_take_frame(&out, now));
+	CHECK(drm_output_can_take_frame(&out, now + out.period_ns));
+	/* Both buffers busy (one queued, one current): no buffer to paint. */
+	damage(&out, (struct drm_box){0, 0, 1, 1});
+	CHECK(drm_output_paint(&out, false, &clips) == 0);
+	drm_output_commit_done(&out, 4);
+	struct drm_region before = out.damage;
+	CHECK(drm_output_paint(&out, false, &clips) == -EBUSY && !out.pending);
+	CHECK(out.damage.n == before.n);
+
+	for (int i = 0; i < DRM_BUFFERS; i++)
+		free(out.bufs[i].map);
+	drm_backend_destroy(b);
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\n", failures);
+	return failures ? 1 : 0;
+}
