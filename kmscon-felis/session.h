@@ -70,7 +70,8 @@ int kf_session_write(struct kf_session *s, const void *data, size_t len);
 /* How many bytes kf_session_write() accepts now. */
 size_t kf_session_write_room(const struct kf_session *s);
 
-/* A paste: wrapped in bracketed-paste marks when the child enabled DECSET 2004. All or nothing: when it does
+/* A paste: wrapped in bracketed-paste marks when the child enabled DECSET 2004 (end marks inside the text are
+ * left out, so a paste cannot end its own brackets). All or nothing: when it does
  * not fit in the write queue, nothing is sent, a visible notice is written on the screen and -ENOBUFS is
  * returned. Does not take ownership of data. */
 int kf_session_paste(struct kf_session *s, const void *data, size_t len);
