@@ -484,6 +484,33 @@ static void test_bad_input(void)
 	snprintf(path, sizeof(path), "%s/bad.psf", tmpdir);
 	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = path};
 	CHECK(kf_render_create(&cfg, &r) == -EBADMSG);
+	/* a real font cut short or with corrupted tables: an error or boxes, never a crash */
+	FILE *ttf = fopen("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "rb");
+	static uint8_t font[400 * 1024];
+	size_t flen = ttf ? fread(font, 1, sizeof(font), ttf) : 0;
+	if (ttf)
+		fclose(ttf);
+	CHECK(flen > 100000);
+	for (int variant = 0; variant < 6 && flen; variant++) {
+		size_t len = variant < 3 ? flen / (size_t)(2 << variant) : flen;
+		if (variant >= 3) {
+			uint32_t seed = (uint32_t)variant;
+			for (int k = 0; k < 2000; k++) {
+				seed = seed * 1103515245u + 12345u;
+				font[(seed >> 8) % len] ^= (uint8_t)(seed >> 24);
+			}
+		}
+		snprintf(path, sizeof(path), "%s/broken%d.ttf", tmpdir, variant);
+		write_file(path, font, len, false);
+		cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = path};
+		int ret = kf_render_create(&cfg, &r);
+		CHECK(ret == 0 || ret == -EBADMSG || ret == -EINVAL);
+		if (ret)
+			continue;
+		for (uint32_t cp = 0x20; cp < 0x300; cp += 3)
+			kf_render_glyph(r, cp, cp % 4, 1);
+		kf_render_destroy(r);
+	}
 	/* sizes */
 	cfg = (struct kf_render_config){.font_size = -1};
 	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
