@@ -120,7 +120,9 @@ struct link_table {
 	char **uri;    /* [LINK_MAX]; index 0 unused */
 	char **key;    /* the id= parameter or NULL */
 	uint8_t *used; /* mark bits during a collection */
+	uint32_t *hash; /* of uri and key, to skip most comparisons */
 	uint32_t count;
+	uint32_t gc_wait; /* new links to refuse before collecting again (the table was full of live links) */
 };
 
 #define TITLE_MAX 1024u
