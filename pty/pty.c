@@ -145,8 +145,8 @@ int pty_spawn(struct pty *pty)
 	pty->reaped = false;
 	pty->spawn_ms = now_ms();
 #ifdef SYS_pidfd_open
-	pty->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pty->pidfd < 0) {
+	pty->pidfd = pty->cfg.no_pidfd ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pty->pidfd < 0 && !pty->cfg.no_pidfd) {
 		pty_log(6, "pidfd_open: %s; falling back to SIGCHLD", strerror(errno));
 		pty->pidfd = -1;
 	}
@@ -162,31 +162,45 @@ out_env:
 	return r;
 }
 
+/* Hands the bytes gathered in rbuf to the output callback. */
+static void deliver(struct pty *pty, size_t *fill)
+{
+	if (*fill && pty->cb.output)
+		pty->cb.output(pty->ud, pty->rbuf, *fill);
+	*fill = 0;
+}
+
 int pty_read(struct pty *pty, size_t budget)
 {
-	size_t total = 0;
+	size_t total = 0, fill = 0;
 	if (pty->master < 0)
 		return -ENOTCONN;
+	/* One read(2) returns at most what the line discipline holds (about 4 KiB). Gathering consecutive reads
+	 * into the 64 KiB buffer before parsing empties the kernel's queue quickly, so the child can keep
+	 * writing while we parse, and the parser gets longer runs. */
 	for (;;) {
-		ssize_t n = read(pty->master, pty->rbuf, sizeof(pty->rbuf));
+		ssize_t n = read(pty->master, pty->rbuf + fill, sizeof(pty->rbuf) - fill);
 		if (n > 0) {
 			pty->stat_reads++;
 			pty->stat_bytes += (uint64_t)n;
-			if (pty->cb.output)
-				pty->cb.output(pty->ud, pty->rbuf, (size_t)n);
+			fill += (size_t)n;
 			total += (size_t)n;
-			if (budget && total >= budget)
+			if (sizeof(pty->rbuf) - fill < 4096)
+				deliver(pty, &fill);
+			if (budget && total >= budget) {
+				deliver(pty, &fill);
 				return 1;
+			}
 			continue;
 		}
-		if (n == 0)
-			return -EIO;
-		if (errno == EINTR)
+		if (n < 0 && errno == EINTR)
 			continue;
-		if (errno == EAGAIN)
+		int r = n == 0 ? -EIO : -errno;
+		deliver(pty, &fill);
+		if (r == -EAGAIN)
 			return 0;
 		/* EIO: the last slave descriptor was closed and everything it wrote has been read. */
-		return -errno;
+		return r;
 	}
 }
 

@@ -10,7 +10,7 @@ PKGS=(
   libdrm-dev libinput-dev libudev-dev libxkbcommon-dev libseat-dev libfreetype-dev libfontconfig-dev
   libsystemd-dev libpng-dev zlib1g-dev
   # data: Unicode tables, keymaps, fonts
-  unicode-data xkb-data fonts-dejavu-core fonts-noto-color-emoji
+  unicode-data xkb-data fonts-dejavu-core fonts-noto-color-emoji console-setup-linux
   # tests: peers for benchmarks, the VM guest, man page checks, unit verification
   libtsm-dev libvterm-dev qemu-system-x86 qemu-utils busybox-static udev systemd seatd kmscon
   man-db valgrind imagemagick cpio kmod xz-utils zstd

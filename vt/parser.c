@@ -630,14 +630,19 @@ static inline size_t params_end(const uint8_t *d, size_t j, size_t n)
 {
 	size_t lim = n - j > 31 ? j + 31 : n;
 #if defined(__SSE2__) && defined(__GNUC__)
+	/* Two 16-byte blocks cover the 31 bytes; they may read past lim, never past n. */
 	const __m128i lo = _mm_set1_epi8(0x2f), hi = _mm_set1_epi8(0x3c);
-	for (; lim - j >= 16; j += 16) {
+	for (; n - j >= 16 && j < lim; j += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + j));
 		__m128i in = _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi));
 		unsigned m = ~(unsigned)_mm_movemask_epi8(in) & 0xffffu;
-		if (m)
-			return j + (unsigned)__builtin_ctz(m);
+		if (m) {
+			size_t e = j + (unsigned)__builtin_ctz(m);
+			return e < lim ? e : n;
+		}
 	}
+	if (j >= lim)
+		return n;
 #endif
 	for (; j < lim; j++)
 		if (d[j] < 0x30 || d[j] > 0x3b)

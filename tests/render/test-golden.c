@@ -239,6 +239,19 @@ int main(int argc, char **argv)
 	screen_destroy(s);
 	kf_render_destroy(r);
 
+	/* a Debian console font through the PSF engine (console-setup-linux), pixel for pixel */
+	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_PSF,
+					.font_file =
+					    "/usr/share/consolefonts/Lat2-Terminus16.psf.gz"};
+	if (kf_render_create(&cfg, &r)) {
+		printf("FAIL: Lat2-Terminus16.psf.gz (console-setup-linux installed?)\n");
+		return 1;
+	}
+	s = screen_sgr();
+	compare(argv[1], "psf-terminus-sgr", r, s, 0);
+	screen_destroy(s);
+	kf_render_destroy(r);
+
 	cfg = (struct kf_render_config){.font_name = "DejaVu Sans Mono", .font_size = 16};
 	if (kf_render_create(&cfg, &r) || kf_render_get_engine(r) != KF_RENDER_ENGINE_FREETYPE) {
 		printf(

@@ -478,6 +478,45 @@ static void test_batching(void)
 	free(finish(p, &t));
 }
 
+/* Every value 0..99999 (clamped above 65535), plain and zero-padded, whole (bulk path) and split (table
+ * path). */
+static int32_t last_param[3];
+static void on_csi_params(void *ctx, const struct vt_csi *c)
+{
+	(void)ctx;
+	for (int i = 0; i < 3; i++)
+		last_param[i] = vt_csi_param(c, (unsigned)i, -7);
+}
+
+static void test_numbers(void)
+{
+	struct vt_sink s = {.csi = on_csi_params};
+	struct vt_parser *p = vt_parser_create(&s, NULL, NULL);
+	char buf[64];
+	for (int v = 0; v < 100000; v++) {
+		int len = snprintf(buf, sizeof(buf), CSI "%d;%05d;%dmpadding-to-be-safe", v, v, v % 977);
+		for (int split = 0; split < 2; split++) {
+			last_param[0] = last_param[1] = last_param[2] = -1;
+			if (split) {
+				vt_parser_feed(p, (const uint8_t *)buf, 4);
+				vt_parser_feed(p, (const uint8_t *)buf + 4, (size_t)len - 4);
+			} else {
+				vt_parser_feed(p, (const uint8_t *)buf, (size_t)len);
+			}
+			int want = v > VT_PARAM_MAX ? VT_PARAM_MAX : v;
+			if (last_param[0] != want || last_param[1] != want || last_param[2] != v % 977) {
+				fprintf(stderr, "number %d (split %d): got %d %d %d\n", v, split, (int)last_param[0],
+					(int)last_param[1], (int)last_param[2]);
+				failures++;
+				if (failures > 10)
+					v = 100000;
+				break;
+			}
+		}
+	}
+	vt_parser_destroy(p);
+}
+
 int main(void)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -485,6 +524,7 @@ int main(void)
 	test_limits();
 	test_strings();
 	test_batching();
+	test_numbers();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;
