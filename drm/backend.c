@@ -10,51 +10,11 @@
 #include <unistd.h>
 #include <fcntl.h>
 
-#include <libudev.h>
-
 #include "drm/drm-internal.h"
 
-#define MAX_CARDS 8
-#define RETRY_NS (1000LL * 1000000)
-#define BUSY_RETRY_NS (20LL * 1000000)
-#define OPEN_RETRY_NS (250LL * 1000000)
-#define OPEN_ATTEMPTS 20
-
-struct drm_backend {
-	struct drm_backend_cfg_view cfg;
-	char seat[64];
-	unsigned dpms_timeout_s;
-	struct drm_backend_iface iface;
-	void *ud;
-
-	int epfd, timerfd;
-	int64_t armed_ns; /* when timerfd fires; 0 = disarmed */
-	struct udev *udev;
-	struct udev_monitor *mon;
-
-	unsigned n_cards;
-	struct drm_card *cards[MAX_CARDS];
-
-	struct drm_canvas canvas;
-	uint64_t seq;
-	struct drm_backend_stats stats;
-	bool suspended, blanked;
-	bool creating; /* no outputs_changed callback before drm_backend_create returns */
-	bool waiting_logged; /* "no usable card" said once per wait */
-	int64_t last_activity_ns;
-	int64_t retry_ns; /* try commits again at this time (after EBUSY or a failed modeset); 0 = none */
-	/* Cards whose node could not be opened yet: the kernel announces a card before its driver is done
-	 * registering it (open fails with ENODEV), so we try again a few times. */
-	struct {
-		char syspath[256];
-		unsigned attempts;
-	} later[MAX_CARDS];
-	unsigned n_later;
-	int64_t later_ns;
-};
-
 /* Sentinels in epoll data: anything else is a struct drm_card. */
-static char tag_timer, tag_udev;
+static char tag_timer;
+char drm_tag_udev;
 
 const struct drm_backend_cfg_view *drm_backend_cfg(const struct drm_backend *b)
 {
@@ -171,11 +131,12 @@ static void kick(struct drm_backend *b)
 {
 	int64_t now = drm_now_ns();
 
-	if (!drm_backend_active(b))
-		return;
 	if (b->retry_ns && now < b->retry_ns)
 		return;
+	/* Cleared even when inactive: a retry time left in the past would re-fire the timer at once. */
 	b->retry_ns = 0;
+	if (!drm_backend_active(b))
+		return;
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		struct drm_card *card = b->cards[c];
 		int ret;
@@ -185,7 +146,7 @@ static void kick(struct drm_backend *b)
 		if (card->needs_modeset) {
 			ret = drm_card_modeset(card);
 			if (ret < 0)
-				b->retry_ns = now + (ret == -EBUSY ? BUSY_RETRY_NS : RETRY_NS);
+				b->retry_ns = now + (ret == -EBUSY ? DRM_BUSY_RETRY_NS : DRM_RETRY_NS);
 			continue;
 		}
 		for (unsigned i = 0; i < card->n_outputs; i++) {
@@ -195,9 +156,9 @@ static void kick(struct drm_backend *b)
 				continue;
 			ret = drm_output_flip(out);
 			if (ret == -EBUSY)
-				b->retry_ns = now + BUSY_RETRY_NS;
+				b->retry_ns = now + DRM_BUSY_RETRY_NS;
 			else if (ret < 0)
-				card->needs_modeset = true, b->retry_ns = now + BUSY_RETRY_NS;
+				card->needs_modeset = true, b->retry_ns = now + DRM_BUSY_RETRY_NS;
 		}
 	}
 }
@@ -282,7 +243,7 @@ int drm_backend_resize_canvas(struct drm_backend *b, uint32_t w, uint32_t h)
 }
 
 /* The canvas is as large as the smallest output. Called after outputs change. */
-static void update_canvas(struct drm_backend *b)
+void drm_backend_update_canvas(struct drm_backend *b)
 {
 	uint32_t w = 0, h = 0;
 	unsigned n = 0;
@@ -338,205 +299,6 @@ static int scan_all(struct drm_backend *b, bool *changed)
 	return first_err;
 }
 
-/* ---- cards through udev ---- */
-
-/* A card of our seat: sysname "cardN" (not renderD*, not card0-HDMI-A-1 connector devices) with a node. */
-static bool udev_is_our_card(const struct drm_backend *b, struct udev_device *dev)
-{
-	const char *name = udev_device_get_sysname(dev), *seat;
-
-	if (!name || strncmp(name, "card", 4) != 0 || !name[4])
-		return false;
-	for (const char *p = name + 4; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	if (!udev_device_get_devnode(dev))
-		return false;
-	seat = udev_device_get_property_value(dev, "ID_SEAT");
-	return strcmp(seat ? seat : "seat0", b->seat) == 0;
-}
-
-static int find_card(const struct drm_backend *b, dev_t devnum)
-{
-	for (unsigned c = 0; c < b->n_cards; c++)
-		if (b->cards[c]->devnum == devnum)
-			return (int)c;
-	return -1;
-}
-
-static void remove_card(struct drm_backend *b, unsigned idx)
-{
-	struct drm_card *card = b->cards[idx];
-
-	epoll_ctl(b->epfd, EPOLL_CTL_DEL, card->fd, NULL);
-	drm_info("%s: removed", card->path);
-	b->cards[idx] = b->cards[--b->n_cards];
-	drm_card_close(card);
-}
-
-static void forget_later(struct drm_backend *b, const char *syspath)
-{
-	for (unsigned i = 0; i < b->n_later; i++) {
-		if (strcmp(b->later[i].syspath, syspath) == 0) {
-			b->later[i] = b->later[--b->n_later];
-			return;
-		}
-	}
-}
-
-static void open_later(struct drm_backend *b, const char *syspath)
-{
-	unsigned i;
-
-	for (i = 0; i < b->n_later; i++)
-		if (strcmp(b->later[i].syspath, syspath) == 0)
-			break;
-	if (i == b->n_later) {
-		if (b->n_later == MAX_CARDS || strlen(syspath) >= sizeof(b->later[0].syspath))
-			return;
-		snprintf(b->later[i].syspath, sizeof(b->later[i].syspath), "%s", syspath);
-		b->later[i].attempts = 0;
-		b->n_later++;
-	}
-	if (++b->later[i].attempts > OPEN_ATTEMPTS) {
-		drm_warn("%s: still cannot open the card; giving up until its next uevent", syspath);
-		b->later[i] = b->later[--b->n_later];
-		return;
-	}
-	b->later_ns = drm_now_ns() + OPEN_RETRY_NS;
-}
-
-static void add_card(struct drm_backend *b, struct udev_device *dev);
-
-/* Tries the cards that could not be opened yet again. */
-static void retry_later(struct drm_backend *b, int64_t now)
-{
-	char paths[MAX_CARDS][256];
-	unsigned n = b->n_later;
-
-	if (!n || now < b->later_ns)
-		return;
-	for (unsigned i = 0; i < n; i++)
-		memcpy(paths[i], b->later[i].syspath, sizeof(paths[i]));
-	for (unsigned i = 0; i < n; i++) {
-		struct udev_device *dev = udev_device_new_from_syspath(b->udev, paths[i]);
-		int err;
-
-		if (!dev || !udev_is_our_card(b, dev)) {
-			forget_later(b, paths[i]);
-		} else {
-			add_card(b, dev);
-			int idx = find_card(b, udev_device_get_devnum(dev));
-			if (idx >= 0)
-				drm_card_scan(b->cards[idx], &err);
-		}
-		udev_device_unref(dev);
-	}
-	update_canvas(b);
-}
-
-static void add_card(struct drm_backend *b, struct udev_device *dev)
-{
-	const char *node = udev_device_get_devnode(dev);
-	dev_t devnum = udev_device_get_devnum(dev);
-	struct drm_card *card;
-
-	if (find_card(b, devnum) >= 0)
-		return;
-	if (b->n_cards == MAX_CARDS) {
-		drm_warn("%s: more than %d cards; ignored", node, MAX_CARDS);
-		return;
-	}
-	int ret = drm_card_open(b, node, devnum, &card);
-	if (ret == -ENODEV || ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EBUSY) {
-		open_later(b, udev_device_get_syspath(dev));
-		return;
-	}
-	if (ret < 0)
-		return;
-	forget_later(b, udev_device_get_syspath(dev));
-	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = card};
-	if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, card->fd, &ev) < 0) {
-		drm_err("%s: epoll: %s", node, strerror(errno));
-		drm_card_close(card);
-		return;
-	}
-	b->cards[b->n_cards++] = card;
-}
-
-static void udev_dispatch(struct drm_backend *b)
-{
-	struct udev_device *dev;
-
-	while ((dev = udev_monitor_receive_device(b->mon))) {
-		const char *action = udev_device_get_action(dev);
-		bool changed = false;
-		int idx, err;
-
-		if (!action || !udev_is_our_card(b, dev)) {
-			udev_device_unref(dev);
-			continue;
-		}
-		idx = find_card(b, udev_device_get_devnum(dev));
-		drm_debug("udev: %s %s", action, udev_device_get_sysname(dev));
-		if ((strcmp(action, "add") == 0 || strcmp(action, "change") == 0) && idx < 0) {
-			add_card(b, dev);
-			idx = find_card(b, udev_device_get_devnum(dev));
-			if (idx >= 0)
-				drm_card_scan(b->cards[idx], &err);
-		} else if (strcmp(action, "remove") == 0) {
-			forget_later(b, udev_device_get_syspath(dev));
-			if (idx >= 0)
-				remove_card(b, (unsigned)idx);
-		} else if (strcmp(action, "change") == 0 && idx >= 0 && !b->suspended) {
-			changed = drm_card_scan(b->cards[idx], &err);
-			if (changed)
-				b->cards[idx]->needs_modeset = true;
-		}
-		udev_device_unref(dev);
-		update_canvas(b);
-	}
-}
-
-static int udev_setup(struct drm_backend *b)
-{
-	struct udev_enumerate *en;
-	struct udev_list_entry *e;
-	/* Without udevd (a bare initramfs) listen to the kernel's own uevents; devtmpfs provides the nodes. */
-	const char *source = access("/run/udev/control", F_OK) == 0 ? "udev" : "kernel";
-
-	b->udev = udev_new();
-	if (!b->udev)
-		return -ENOMEM;
-	b->mon = udev_monitor_new_from_netlink(b->udev, source);
-	if (!b->mon || udev_monitor_filter_add_match_subsystem_devtype(b->mon, "drm", NULL) < 0 ||
-	    udev_monitor_enable_receiving(b->mon) < 0) {
-		drm_err("cannot listen to %s events for hotplug", source);
-		return -EIO;
-	}
-	int fd = udev_monitor_get_fd(b->mon);
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &tag_udev};
-	if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
-		return -errno;
-	en = udev_enumerate_new(b->udev);
-	if (!en)
-		return -ENOMEM;
-	udev_enumerate_add_match_subsystem(en, "drm");
-	udev_enumerate_add_match_sysname(en, "card[0-9]*");
-	udev_enumerate_scan_devices(en);
-	udev_list_entry_foreach(e, udev_enumerate_get_list_entry(en))
-	{
-		struct udev_device *dev = udev_device_new_from_syspath(b->udev, udev_list_entry_get_name(e));
-
-		if (dev && udev_is_our_card(b, dev))
-			add_card(b, dev);
-		udev_device_unref(dev);
-	}
-	udev_enumerate_unref(en);
-	return 0;
-}
-
 int drm_backend_create(struct drm_backend **out, const struct drm_backend_config *cfg,
 		       const struct drm_backend_iface *iface, void *ud)
 {
@@ -573,13 +335,13 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 		ret = -errno;
 		goto err;
 	}
-	ret = udev_setup(b);
+	ret = drm_hotplug_init(b);
 	if (ret < 0)
 		goto err;
 	ret = scan_all(b, &changed);
 	if (ret < 0)
 		goto err;
-	update_canvas(b);
+	drm_backend_update_canvas(b);
 	b->creating = false;
 	kick(b);
 	update_timer(b);
@@ -595,11 +357,8 @@ void drm_backend_destroy(struct drm_backend *b)
 	if (!b)
 		return;
 	while (b->n_cards)
-		remove_card(b, 0);
-	if (b->mon)
-		udev_monitor_unref(b->mon);
-	if (b->udev)
-		udev_unref(b->udev);
+		drm_hotplug_remove_card(b, 0);
+	drm_hotplug_finish(b);
 	if (b->timerfd >= 0)
 		close(b->timerfd);
 	if (b->epfd >= 0)
@@ -651,7 +410,7 @@ static void on_timer(struct drm_backend *b)
 	if (read(b->timerfd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
 		drm_debug("timerfd: %s", strerror(errno));
 	b->armed_ns = 0;
-	retry_later(b, now);
+	drm_hotplug_retry(b, now);
 	watchdog(b, now);
 	dpms_check(b, now);
 	kick(b);
@@ -659,8 +418,8 @@ static void on_timer(struct drm_backend *b)
 
 int drm_backend_dispatch(struct drm_backend *b)
 {
-	struct epoll_event evs[MAX_CARDS + 2];
-	int n = epoll_wait(b->epfd, evs, MAX_CARDS + 2, 0);
+	struct epoll_event evs[DRM_MAX_CARDS + 2];
+	int n = epoll_wait(b->epfd, evs, DRM_MAX_CARDS + 2, 0);
 
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
@@ -668,12 +427,12 @@ int drm_backend_dispatch(struct drm_backend *b)
 	for (int i = 0; i < n; i++) {
 		void *p = evs[i].data.ptr;
 
-		if (p != &tag_timer && p != &tag_udev)
+		if (p != &tag_timer && p != &drm_tag_udev)
 			drm_card_handle_events(p);
 	}
 	for (int i = 0; i < n; i++)
-		if (evs[i].data.ptr == &tag_udev)
-			udev_dispatch(b);
+		if (evs[i].data.ptr == &drm_tag_udev)
+			drm_hotplug_dispatch(b);
 	for (int i = 0; i < n; i++)
 		if (evs[i].data.ptr == &tag_timer)
 			on_timer(b);
@@ -699,7 +458,7 @@ void drm_backend_set_blank(struct drm_backend *b, bool blank)
 			for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
 				if (b->cards[c]->outputs[i]->inflight) {
 					/* Blank once the flip is done. */
-					b->retry_ns = drm_now_ns() + BUSY_RETRY_NS;
+					b->retry_ns = drm_now_ns() + DRM_BUSY_RETRY_NS;
 					update_timer(b);
 					return;
 				}
@@ -753,10 +512,11 @@ void drm_backend_resume(struct drm_backend *b)
 		return;
 	b->suspended = false;
 	b->retry_ns = 0;
+	drm_hotplug_enumerate(b);
 	scan_all(b, &changed);
 	for (unsigned c = 0; c < b->n_cards; c++)
 		b->cards[c]->needs_modeset = true;
-	update_canvas(b);
+	drm_backend_update_canvas(b);
 	drm_info("display resumed");
 	kick(b);
 	update_timer(b);

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <libudev.h>
+
 #include <xf86drmMode.h>
 
 #include "drm/drm.h"
@@ -212,6 +214,60 @@ struct drm_backend_cfg_view {
 	uint32_t mode_width, mode_height;
 	bool force_legacy;
 };
+
+#define DRM_MAX_CARDS 8
+#define DRM_RETRY_NS (1000LL * 1000000)
+#define DRM_BUSY_RETRY_NS (20LL * 1000000)
+#define DRM_OPEN_RETRY_NS (250LL * 1000000)
+#define DRM_OPEN_ATTEMPTS 20
+
+/* The backend; see drm.h. Owned by backend.c; hotplug.c manages its cards. */
+struct drm_backend {
+	struct drm_backend_cfg_view cfg;
+	char seat[64];
+	unsigned dpms_timeout_s;
+	struct drm_backend_iface iface;
+	void *ud;
+
+	int epfd, timerfd;
+	int64_t armed_ns; /* when timerfd fires; 0 = disarmed */
+	struct udev *udev;
+	struct udev_monitor *mon;
+
+	unsigned n_cards;
+	struct drm_card *cards[DRM_MAX_CARDS];
+
+	struct drm_canvas canvas;
+	uint64_t seq;
+	struct drm_backend_stats stats;
+	bool suspended, blanked;
+	bool creating; /* no outputs_changed callback before drm_backend_create returns */
+	bool waiting_logged; /* "no usable card" said once per wait */
+	int64_t last_activity_ns;
+	int64_t retry_ns; /* try commits again at this time (after EBUSY or a failed modeset); 0 = none */
+	/* Cards whose node could not be opened yet: the kernel announces a card before its driver is done
+	 * registering it (open fails with ENODEV), so we try again a few times. */
+	struct {
+		char syspath[256];
+		unsigned attempts;
+	} later[DRM_MAX_CARDS];
+	unsigned n_later;
+	int64_t later_ns;
+};
+
+/* epoll data of the udev monitor (anything else but the timer's is a struct drm_card) */
+extern char drm_tag_udev;
+void drm_backend_update_canvas(struct drm_backend *b);
+
+/* hotplug.c */
+int drm_hotplug_init(struct drm_backend *b);
+void drm_hotplug_finish(struct drm_backend *b);
+/* Opens the seat's cards that are not open yet (at start, and on resume: the seat may refuse devices while
+ * it is disabled). */
+int drm_hotplug_enumerate(struct drm_backend *b);
+void drm_hotplug_dispatch(struct drm_backend *b);
+void drm_hotplug_retry(struct drm_backend *b, int64_t now);
+void drm_hotplug_remove_card(struct drm_backend *b, unsigned idx);
 const struct drm_backend_cfg_view *drm_backend_cfg(const struct drm_backend *b);
 int drm_backend_open_device(struct drm_backend *b, const char *path);
 void drm_backend_close_device(struct drm_backend *b, int fd);

@@ -323,8 +323,8 @@ int drm_output_flip(struct drm_output *out)
 	return 0;
 }
 
-/* DPMS off: a blocking commit without events, only while nothing is in flight (the caller checks). On is a
- * full modeset. */
+/* DPMS off: a non-blocking commit without events, only while nothing is in flight (the caller checks); a
+ * commit right after it may see EBUSY and is retried. On is a full modeset. */
 int drm_card_set_active(struct drm_card *card, bool active)
 {
 	int ret = 0;
@@ -348,7 +348,7 @@ int drm_card_set_active(struct drm_card *card, bool active)
 		if (!out->failed)
 			atomic_add(&a, out->crtc_id, card->crtcs[out->crtc_index].props[CRTC_ACTIVE], active);
 	}
-	ret = atomic_commit(&a, card, DRM_MODE_ATOMIC_ALLOW_MODESET, 0);
+	ret = atomic_commit(&a, card, DRM_MODE_ATOMIC_ALLOW_MODESET | DRM_MODE_ATOMIC_NONBLOCK, 0);
 	drmModeAtomicFree(a.req);
 	return ret;
 }

@@ -228,7 +228,7 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 		goto fail;
 	struct pty_config pc = {
 		.argv = cfg->argv, .term = cfg->term, .seat = cfg->seat, .vtnr = cfg->vtnr,
-		.reset_env = cfg->reset_env, .write_queue_max = cfg->write_queue_max,
+		.reset_env = cfg->reset_env, .write_queue_max = cfg->write_queue_max, .no_pidfd = cfg->no_pidfd,
 		.cols = (uint16_t)grid_cols(s->grid), .rows = (uint16_t)grid_rows(s->grid),
 		.xpixel = (uint16_t)(grid_cols(s->grid) * cfg->cell_width),
 		.ypixel = (uint16_t)(grid_rows(s->grid) * cfg->cell_height),
@@ -312,12 +312,20 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 			s->cb.output(s->ud);
 		return -ENOBUFS;
 	}
-	/* Room was checked for the whole: none of these three can be refused. */
-	if (extra)
-		pty_write(s->pty, start, sizeof(start) - 1);
-	int r = pty_write(s->pty, data, len);
-	if (extra)
-		pty_write(s->pty, end, sizeof(end) - 1);
+	/* Room was checked for the whole: none of these writes can be refused. Inside brackets, an end mark
+	 * in the pasted text would let the rest run as typed commands: such marks are left out. */
+	if (!extra)
+		return pty_write(s->pty, data, len);
+	pty_write(s->pty, start, sizeof(start) - 1);
+	const uint8_t *p = data, *e = p + len;
+	int r = 0;
+	while (p < e && r == 0) {
+		const uint8_t *m = memmem(p, (size_t)(e - p), end, sizeof(end) - 1);
+		const uint8_t *stop = m ? m : e;
+		r = pty_write(s->pty, p, (size_t)(stop - p));
+		p = m ? m + sizeof(end) - 1 : e;
+	}
+	pty_write(s->pty, end, sizeof(end) - 1);
 	return r;
 }
 

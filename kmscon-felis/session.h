@@ -32,6 +32,7 @@ struct kf_session_config {
 	int cols, rows;         /* initial grid size */
 	int cell_width, cell_height; /* pixels per cell, 0 if unknown (headless) */
 	size_t read_budget;     /* bytes parsed per wake-up before yielding; 0 = KF_SESSION_READ_BUDGET */
+	bool no_pidfd;          /* watch SIGCHLD instead of a pidfd (tests of the fallback) */
 };
 
 /* Enough to keep a flood's wake-up rate low (a few hundred per second at parser speed) while a key or a
@@ -70,7 +71,8 @@ int kf_session_write(struct kf_session *s, const void *data, size_t len);
 /* How many bytes kf_session_write() accepts now. */
 size_t kf_session_write_room(const struct kf_session *s);
 
-/* A paste: wrapped in bracketed-paste marks when the child enabled DECSET 2004. All or nothing: when it does
+/* A paste: wrapped in bracketed-paste marks when the child enabled DECSET 2004 (end marks inside the text are
+ * left out, so a paste cannot end its own brackets). All or nothing: when it does
  * not fit in the write queue, nothing is sent, a visible notice is written on the screen and -ENOBUFS is
  * returned. Does not take ownership of data. */
 int kf_session_paste(struct kf_session *s, const void *data, size_t len);

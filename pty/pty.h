@@ -6,7 +6,7 @@
  *
  * The master is non-blocking. pty/ never waits: the program's event loop watches pty_fd() for input (and for
  * output while pty_write_pending()), and pty_pidfd() for the child's exit. Reading hands the child's bytes to
- * the output callback one chunk (up to 64 KiB) at a time, until EAGAIN or a budget. Writing goes through one
+ * the output callback in chunks of up to 64 KiB, until EAGAIN or a budget. Writing goes through one
  * bounded queue that keeps the order of everything written (keys, pastes, replies).
  *
  * pty/ knows nothing about terminals; it logs through the handler given to pty_set_log_handler().
@@ -46,6 +46,7 @@ struct pty_config {
 	size_t write_queue_max; /* 0 = PTY_WRITE_QUEUE_DEFAULT */
 	uint16_t cols, rows;    /* initial window size in cells; 0 = 80x24 */
 	uint16_t xpixel, ypixel; /* initial window size in pixels, 0 if unknown */
+	bool no_pidfd;           /* do not open a pidfd (tests of the SIGCHLD fallback) */
 };
 
 struct pty_callbacks {
@@ -76,8 +77,9 @@ int pty_fd(const struct pty *pty);
 pid_t pty_pid(const struct pty *pty);
 int pty_pidfd(const struct pty *pty);
 
-/* Reads until EAGAIN or until at least budget bytes were read (0 = no budget), handing each chunk to the
- * output callback at once. Returns 0 when drained (EAGAIN), 1 when the budget ran out with more possibly
+/* Reads until EAGAIN or until at least budget bytes were read (0 = no budget). Consecutive reads are gathered
+ * in the 64 KiB buffer, which goes to the output callback when it is nearly full, at EAGAIN/EIO, and when
+ * the budget runs out: nothing is held back once the kernel has no more. Returns 0 when drained (EAGAIN), 1 when the budget ran out with more possibly
  * pending (the loop will report the fd readable again), -EIO when every slave descriptor is closed (the
  * remaining output has been delivered; nothing more will come on this master), or another -errno. */
 int pty_read(struct pty *pty, size_t budget);

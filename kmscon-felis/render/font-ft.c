@@ -141,10 +141,16 @@ static void metrics(struct ft_font *f)
 		w = (int)((m->max_advance + 63) >> 6);
 	if (w <= 0)
 		w = f->size / 2 > 0 ? f->size / 2 : 1;
-	if (asc + desc <= 0) {
+	/* a broken font must not make cells (and so every cached glyph) absurdly large */
+	if (asc + desc <= 0 || asc < 0 || desc < 0 || asc + desc > 4 * f->size + 4) {
+		log_warn("font metrics out of range (ascender %d, descender %d at %d px): using "
+			 "defaults",
+			 asc, desc, f->size);
 		asc = f->size;
 		desc = f->size / 4;
 	}
+	if (w > 2 * f->size + 2)
+		w = f->size / 2 > 0 ? f->size / 2 : 1;
 	f->base.cell_w = w;
 	f->base.cell_h = asc + desc;
 	f->base.baseline = asc;

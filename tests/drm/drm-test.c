@@ -4,9 +4,11 @@
  *                             one per refresh, that the display keeps updating, no watchdog fired
  *   drm-test run SECONDS      shows the colour-bar pattern (tests/drm/pattern.py draws the same) and repaints a
  *                             moving band 20 times a second; prints "EVENT ..." on every output change
- *                             (hotplug), STATS on SIGUSR1 and at the end; exits on SIGTERM or after SECONDS
+ *                             (hotplug), STATS on SIGUSR1 and at the end; exits on SIGTERM or after SECONDS;
+ *                             SIGUSR2 counts as input (wakes a blanked display)
  *
- * Set KMSCON_FELIS_DRM_LEGACY=1 for the legacy API. Exits 77 when there is no /dev/dri/card*.
+ * Set KMSCON_FELIS_DRM_LEGACY=1 for the legacy API, DRM_TEST_DPMS=N for --dpms-timeout=N, DRM_TEST_MODE=WxH
+ * for --mode. Exits 77 when there is no /dev/dri/card*.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -203,6 +205,7 @@ static int run(double seconds)
 
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGUSR1);
+	sigaddset(&mask, SIGUSR2);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
@@ -217,6 +220,11 @@ static int run(double seconds)
 			if (p[0].revents)
 				drm_backend_dispatch(backend);
 			if (p[1].revents && read(sfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGUSR2) {
+					/* what the input glue does on a key press */
+					drm_backend_notify_input(backend);
+					continue;
+				}
 				if (si.ssi_signo != SIGUSR1)
 					break;
 				print_stats("STATS");
@@ -257,6 +265,8 @@ int main(int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	drm_set_log_handler(log_handler);
+	if (getenv("DRM_TEST_DPMS"))
+		cfg.dpms_timeout_s = (unsigned)atoi(getenv("DRM_TEST_DPMS"));
 	if (getenv("DRM_TEST_MODE") && drm_mode_parse(getenv("DRM_TEST_MODE"), &cfg.mode_width, &cfg.mode_height)) {
 		fprintf(stderr, "bad DRM_TEST_MODE\n");
 		return 2;

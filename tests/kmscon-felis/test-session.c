@@ -101,18 +101,39 @@ static void test_respawn_backoff(void)
 
 static void test_oneshot_and_paste(void)
 {
-	/* A child that reads nothing: a paste bigger than the queue is refused whole, with a notice. */
-	const char *argv[] = {"sh", "-c", "stty raw -echo; sleep 0.3; printf '\\033[?2004h'; exec sleep 60", NULL};
+	/* A child that reads nothing (until it has seen the first bytes typed): a paste bigger than the queue is
+	 * refused whole, with a notice. */
+	char got[256], script[512];
+	snprintf(got, sizeof(got), "%s/pasted", tmpdir);
+	snprintf(script, sizeof(script),
+		 "stty raw -echo; printf '\\033[?2004h'; head -c 24 > %s; exec sleep 60", got);
+	const char *argv[] = {"sh", "-c", script, NULL};
 	struct ctx c = {.loop = kf_loop_create()};
 	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 100, .rows = 10,
 					.write_queue_max = 64u << 10};
 	struct kf_session_callbacks cb = {.exited = on_exited};
 	struct kf_session *s = NULL;
 	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
-	run_for(c.loop, 600);
 	struct grid_modes m;
-	grid_get_modes(kf_session_grid(s), &m);
+	for (int i = 0; i < 50; i++) {
+		run_for(c.loop, 50);
+		grid_get_modes(kf_session_grid(s), &m);
+		if (m.bracketed_paste)
+			break;
+	}
 	CHECK(m.bracketed_paste);
+	/* An end mark inside a bracketed paste is left out: the child reads one bracketed "ab12". */
+	CHECK(kf_session_paste(s, "ab\033[201~12", 10) == 0);
+	CHECK(kf_session_write(s, "zzzzzzzz", 8) == 0);
+	run_for(c.loop, 500);
+	FILE *f = fopen(got, "r");
+	char buf[64] = "";
+	if (f) {
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+		buf[n] = 0;
+		fclose(f);
+	}
+	CHECK(!strcmp(buf, "\033[200~ab12\033[201~zzzzzzzz"));
 	static char big[100000];
 	memset(big, 'p', sizeof(big));
 	CHECK(kf_session_paste(s, big, sizeof(big)) == -ENOBUFS);
@@ -154,6 +175,22 @@ static void test_resize_and_status(void)
 	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
 }
 
+/* Without a pidfd the exit comes through SIGCHLD; the last output is still parsed first. */
+static void test_sigchld_fallback(void)
+{
+	const char *argv[] = {"sh", "-c", "seq 1 3000; echo LAST; exit 9", NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 5, .no_pidfd = true};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	CHECK(run_for(c.loop, 10000) == 9);
+	CHECK(c.exited && c.exit_code == 9);
+	CHECK(strstr(screen(s), "3000\nLAST\n"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
 int main(void)
 {
 	alarm(60);
@@ -162,6 +199,7 @@ int main(void)
 	test_respawn_backoff();
 	test_oneshot_and_paste();
 	test_resize_and_status();
+	test_sigchld_fallback();
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	if (system(cmd) != 0)

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+# timeout: 1500
+"""The whole console in a QEMU guest (issue 6): kmscon-felis on DRM with libseat (builtin backend, root) and
+libinput, a shell as the login; keys typed with QEMU's send-key, the mouse moved with a USB tablet, and the
+result looked for on the scanned-out screen (QEMU screendump).
+
+Text on the screen is found by rendering the expected text with kmscon-felis-replay --png (same renderer, same
+built-in font) and searching the screendump for those exact pixels at cell positions. Prints one line per
+test: PASS name / FAIL name / SKIP name.
+
+    tests/vm/t-console.py [--only NAME]... [--switches N]
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from vmlib import VM, VMError, Image, build_guest, default_build_dir, our_binaries  # noqa: E402
+
+FONT = ["--font-engine=builtin"]
+UDEV = ("/lib/systemd/systemd-udevd --daemon >/tmp/udevd.log 2>&1; "
+        "udevadm trigger --action=add >/dev/null 2>&1; udevadm settle --timeout=20")
+# The built-in font's cell, and the screen of the guest (1024x768).
+CELL_W, CELL_H = 8, 16
+
+_glyphs = {}
+
+
+def rendered(text):
+    """The pixels of TEXT as the renderer draws it on the default background: an Image one row high."""
+    if text in _glyphs:
+        return _glyphs[text]
+    replay = Path(default_build_dir()) / "kmscon-felis" / "kmscon-felis-replay"
+    fd, png = tempfile.mkstemp(suffix=".png")
+    os.close(fd)
+    subprocess.run([str(replay), "--size", "%dx1" % len(text), "--format", "none", "--png", png] + FONT + ["-"],
+                   input=b"\033[?25l" + text.encode(), check=True)  # no cursor on the rendered text
+    img = Image.load(png)
+    os.unlink(png)
+    _glyphs[text] = img
+    return img
+
+
+def find_text(img, text):
+    """Cell positions (col, row) where TEXT appears on the screendump IMG."""
+    block = rendered(text)
+    bw, bh = block.width, block.height
+    rows = [block.data[y * bw * 3:(y + 1) * bw * 3] for y in range(bh)]
+    stride = img.width * 3
+    hits = []
+    for y in range(0, img.height - bh + 1, bh):
+        line0 = img.data[y * stride:(y + 1) * stride]
+        for x in range(0, img.width - bw + 1, bw // len(text)):
+            if line0[x * 3:(x + bw) * 3] != rows[0]:
+                continue
+            if all(img.data[(y + r) * stride + x * 3:(y + r) * stride + (x + bw) * 3] == rows[r]
+                   for r in range(1, bh)):
+                hits.append((x // (bw // len(text)), y // bh))
+    return hits
+
+
+def wait_text(vm, text, count=1, timeout=30):
+    """Waits until TEXT is on the screen at least COUNT times; returns the positions."""
+    img = vm.wait_screen(lambda i: len(find_text(i, text)) >= count, timeout=timeout,
+                         what="%r %d time(s) on the screen" % (text, count))
+    return find_text(img, text)
+
+
+def start(vm, n, args=""):
+    vm.sh("kmscon-felis %s %s --login -- /bin/sh >/tmp/kf%d.log 2>&1 & echo $! >/tmp/kf%d.pid"
+          % (" ".join(FONT), args, n, n))
+
+
+def boot(name, **kw):
+    vm = VM(GUEST(), gpu="virtio", name=name, **kw)
+    vm.boot()
+    vm.sh(UDEV, timeout=60)
+    return vm
+
+
+def test_typing(vm):
+    """sendkey 'echo hello' Enter: the command and its output are on the scanned-out screen."""
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    vm.type_text("echo hello\n")
+    hits = wait_text(vm, "hello", 2)
+    if not any(col == 0 for col, _ in hits):
+        vm.fail("'hello' output not at the start of a line: %s" % hits)
+
+
+def test_layout_de(vm):
+    """--xkb-layout=de: the Y and Z keys are swapped, and the semicolon key types an o-umlaut."""
+    start(vm, 1, "--vt=1 --switchvt --xkb-layout=de")
+    wait_text(vm, "/ #")
+    for k in ("e", "c", "h", "o", "spc", "y", "z", "ret"):
+        vm.sendkey(k)
+        time.sleep(0.05)
+    hits = wait_text(vm, "zy", 2)
+    if not any(col == 0 for col, _ in hits):
+        vm.fail("the output 'zy' is missing: %s" % hits)
+
+
+def fds(vm, n):
+    return int(vm.sh("ls /proc/$(cat /tmp/kf%d.pid)/fd | wc -l" % n).strip())
+
+
+def switch(vm, target, timeout=20):
+    vm.sendkey("ctrl-alt-f%d" % target)
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if vm.sh("cat /sys/class/tty/tty0/active").strip() == "tty%d" % target:
+            return
+        time.sleep(0.05)
+    vm.fail("Ctrl+Alt+F%d did not switch" % target)
+
+
+def test_vt_switch(vm, switches):
+    """Two instances on tty1 and tty2; Ctrl+Alt+F1/F2 switch the display and each screen comes back."""
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    vm.type_text("echo ONE-ONE\n")
+    wait_text(vm, "ONE-ONE", 2)
+    start(vm, 2, "--vt=2 --switchvt")
+    vm.wait_screen(lambda im: find_text(im, "/ #") and not find_text(im, "ONE-ONE"), timeout=30,
+                   what="the second instance's screen")
+    vm.type_text("echo TWO-TWO\n")
+    wait_text(vm, "TWO-TWO", 2)
+    fd0 = (fds(vm, 1), fds(vm, 2))
+    t0 = time.time()
+    for i in range(switches):
+        target = 1 if i % 2 == 0 else 2
+        switch(vm, target)
+        # Wait for the screen after the first switches and every 25th: it is restored by a full modeset.
+        if i < 4 or i % 25 == 0 or i == switches - 1:
+            mine, other = ("ONE-ONE", "TWO-TWO") if target == 1 else ("TWO-TWO", "ONE-ONE")
+            img = vm.wait_screen(lambda im: len(find_text(im, mine)) >= 2 and not find_text(im, other),
+                                 timeout=20, what="VT %d's screen after switch %d" % (target, i))
+        else:
+            time.sleep(0.1)
+    elapsed = time.time() - t0
+    time.sleep(1)
+    fd1 = (fds(vm, 1), fds(vm, 2))
+    if fd1 != fd0:
+        vm.fail("open fds changed over %d switches: %s -> %s" % (switches, fd0, fd1))
+    # The instance shown takes the keys.
+    vm.type_text("echo AFTER\n")
+    wait_text(vm, "AFTER", 2)
+    print("    %d switches in %.1f s, fds %s" % (switches, elapsed, fd1))
+
+
+def tablet(vm, col, row):
+    """Moves the USB tablet to the centre of cell (col, row) of the 1024x768 screen."""
+    x = int((col * CELL_W + CELL_W / 2) * 32767 / 1024)
+    y = int((row * CELL_H + CELL_H / 2) * 32767 / 768)
+    vm.qmp.cmd("input-send-event", events=[{"type": "abs", "data": {"axis": "x", "value": x}},
+                                           {"type": "abs", "data": {"axis": "y", "value": y}}])
+    time.sleep(0.1)
+
+
+def test_mouse(vm):
+    """Drag-select a word with the mouse (copy on select), then middle-click pastes it on the command line."""
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    vm.type_text("echo abc123\n")
+    hits = sorted(wait_text(vm, "abc123", 2), key=lambda h: h[1])
+    col, row = [h for h in hits if h[0] == 0][-1]
+    tablet(vm, col, row)
+    vm.mouse_button("left", True)
+    time.sleep(0.1)
+    tablet(vm, col + 5, row)
+    vm.mouse_button("left", False)
+    time.sleep(0.3)
+    vm.type_text("echo X")
+    tablet(vm, 40, 20)
+    vm.mouse_button("middle", True)
+    vm.mouse_button("middle", False)
+    time.sleep(0.3)
+    vm.type_text("\n")
+    wait_text(vm, "Xabc123", 2)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--switches", type=int, default=int(os.environ.get("KF_VM_SWITCHES", "200")))
+    args = ap.parse_args()
+    tests = [
+        ("console-typing", lambda: test_typing(boot("console-typing")), {}),
+        ("console-layout-de", lambda: test_layout_de(boot("console-de")), {}),
+        ("console-vt-switch", lambda: test_vt_switch(boot("console-vt"), args.switches), {}),
+        ("console-mouse", lambda: test_mouse(boot("console-mouse", usb=True,
+                                                  extra_args=["-device", "usb-tablet,bus=xhci.0"])), {}),
+    ]
+    tests = [t for t in tests if not args.only or t[0] in args.only]
+    if "kmscon-felis" not in our_binaries(default_build_dir()):
+        for name, _, _ in tests:
+            print("SKIP %s" % name)
+        print("    kmscon-felis is not built")
+        return 0
+    failed = 0
+    for name, fn, _ in tests:
+        try:
+            fn()
+            print("PASS %s" % name, flush=True)
+        except VMError as e:
+            failed += 1
+            print("FAIL %s" % name, flush=True)
+            for line in str(e).splitlines():
+                print("    " + line)
+        finally:
+            for vm in list(_vms_alive()):
+                vm.kill()
+    return 1 if failed else 0
+
+
+_guest = None
+
+
+def GUEST():
+    global _guest
+    if _guest is None:
+        _guest = build_guest(("udev", "seatd"))
+    return _guest
+
+
+def _vms_alive():
+    import vmlib
+    return list(vmlib._live)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
