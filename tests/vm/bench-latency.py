@@ -37,13 +37,22 @@ def main():
     ap.add_argument("--gpu", default="virtio")
     ap.add_argument("--kvm", action="store_true")
     ap.add_argument("--interval", type=float, default=0.15, help="seconds between keys")
+    ap.add_argument("--peer", action="store_true", help="measure Debian's kmscon in the same guest too")
     args = ap.parse_args()
-    guest = build_guest(("udev", "seatd"))
+    guest = build_guest(("udev", "seatd", "kmscon"))
+    rc = measure(guest, args, "kmscon-felis --vt=1 --switchvt --font-engine=builtin --login -- /bin/sh")
+    if args.peer:
+        rc |= measure(guest, args, "kmscon --vt=1 --switchvt --no-reset-env --login -- /bin/sh")
+    return rc
+
+
+def measure(guest, args, command):
+    print(command)
     with VM(guest, gpu=args.gpu, kvm=args.kvm or None, name="bench-latency") as vm:
         vm.sh(UDEV, timeout=60)
         kbd = vm.sh("grep -A4 'Virtio Keyboard' /proc/bus/input/devices | grep -o 'event[0-9]*'").strip()
-        vm.sh("kmscon-felis --vt=1 --switchvt --font-engine=builtin --login -- /bin/sh >/tmp/kf.log 2>&1 &")
-        time.sleep(5)
+        vm.sh("%s >/tmp/kf.log 2>&1 &" % command)
+        time.sleep(8)
         vm.sh("echo mono > %s/trace_clock && echo 1 > %s/events/drm/drm_vblank_event_delivered/enable && "
               "echo > %s/trace" % (TRACE, TRACE, TRACE))
         vm.sh("(cat %s/trace_pipe > /tmp/flips &) ; (kf-evtime /dev/input/%s > /tmp/keys &)" % (TRACE, kbd))
