@@ -131,11 +131,12 @@ static void kick(struct drm_backend *b)
 {
 	int64_t now = drm_now_ns();
 
-	if (!drm_backend_active(b))
-		return;
 	if (b->retry_ns && now < b->retry_ns)
 		return;
+	/* Cleared even when inactive: a retry time left in the past would re-fire the timer at once. */
 	b->retry_ns = 0;
+	if (!drm_backend_active(b))
+		return;
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		struct drm_card *card = b->cards[c];
 		int ret;
@@ -511,6 +512,7 @@ void drm_backend_resume(struct drm_backend *b)
 		return;
 	b->suspended = false;
 	b->retry_ns = 0;
+	drm_hotplug_enumerate(b);
 	scan_all(b, &changed);
 	for (unsigned c = 0; c < b->n_cards; c++)
 		b->cards[c]->needs_modeset = true;

@@ -262,6 +262,9 @@ void drm_backend_update_canvas(struct drm_backend *b);
 /* hotplug.c */
 int drm_hotplug_init(struct drm_backend *b);
 void drm_hotplug_finish(struct drm_backend *b);
+/* Opens the seat's cards that are not open yet (at start, and on resume: the seat may refuse devices while
+ * it is disabled). */
+int drm_hotplug_enumerate(struct drm_backend *b);
 void drm_hotplug_dispatch(struct drm_backend *b);
 void drm_hotplug_retry(struct drm_backend *b, int64_t now);
 void drm_hotplug_remove_card(struct drm_backend *b, unsigned idx);

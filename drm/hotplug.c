@@ -170,10 +170,30 @@ void drm_hotplug_dispatch(struct drm_backend *b)
 	}
 }
 
+int drm_hotplug_enumerate(struct drm_backend *b)
+{
+	struct udev_enumerate *en = udev_enumerate_new(b->udev);
+	struct udev_list_entry *e;
+
+	if (!en)
+		return -ENOMEM;
+	udev_enumerate_add_match_subsystem(en, "drm");
+	udev_enumerate_add_match_sysname(en, "card[0-9]*");
+	udev_enumerate_scan_devices(en);
+	udev_list_entry_foreach(e, udev_enumerate_get_list_entry(en))
+	{
+		struct udev_device *dev = udev_device_new_from_syspath(b->udev, udev_list_entry_get_name(e));
+
+		if (dev && udev_is_our_card(b, dev))
+			add_card(b, dev);
+		udev_device_unref(dev);
+	}
+	udev_enumerate_unref(en);
+	return 0;
+}
+
 int drm_hotplug_init(struct drm_backend *b)
 {
-	struct udev_enumerate *en;
-	struct udev_list_entry *e;
 	/* Without udevd (a bare initramfs) listen to the kernel's own uevents; devtmpfs provides the nodes. */
 	const char *source = access("/run/udev/control", F_OK) == 0 ? "udev" : "kernel";
 
@@ -191,22 +211,7 @@ int drm_hotplug_init(struct drm_backend *b)
 	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &drm_tag_udev};
 	if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
 		return -errno;
-	en = udev_enumerate_new(b->udev);
-	if (!en)
-		return -ENOMEM;
-	udev_enumerate_add_match_subsystem(en, "drm");
-	udev_enumerate_add_match_sysname(en, "card[0-9]*");
-	udev_enumerate_scan_devices(en);
-	udev_list_entry_foreach(e, udev_enumerate_get_list_entry(en))
-	{
-		struct udev_device *dev = udev_device_new_from_syspath(b->udev, udev_list_entry_get_name(e));
-
-		if (dev && udev_is_our_card(b, dev))
-			add_card(b, dev);
-		udev_device_unref(dev);
-	}
-	udev_enumerate_unref(en);
-	return 0;
+	return drm_hotplug_enumerate(b);
 }
 
 void drm_hotplug_finish(struct drm_backend *b)

@@ -228,7 +228,7 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 		goto fail;
 	struct pty_config pc = {
 		.argv = cfg->argv, .term = cfg->term, .seat = cfg->seat, .vtnr = cfg->vtnr,
-		.reset_env = cfg->reset_env, .write_queue_max = cfg->write_queue_max,
+		.reset_env = cfg->reset_env, .write_queue_max = cfg->write_queue_max, .no_pidfd = cfg->no_pidfd,
 		.cols = (uint16_t)grid_cols(s->grid), .rows = (uint16_t)grid_rows(s->grid),
 		.xpixel = (uint16_t)(grid_cols(s->grid) * cfg->cell_width),
 		.ypixel = (uint16_t)(grid_rows(s->grid) * cfg->cell_height),

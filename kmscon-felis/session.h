@@ -32,6 +32,7 @@ struct kf_session_config {
 	int cols, rows;         /* initial grid size */
 	int cell_width, cell_height; /* pixels per cell, 0 if unknown (headless) */
 	size_t read_budget;     /* bytes parsed per wake-up before yielding; 0 = KF_SESSION_READ_BUDGET */
+	bool no_pidfd;          /* watch SIGCHLD instead of a pidfd (tests of the fallback) */
 };
 
 /* Enough to keep a flood's wake-up rate low (a few hundred per second at parser speed) while a key or a

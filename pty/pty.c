@@ -145,8 +145,8 @@ int pty_spawn(struct pty *pty)
 	pty->reaped = false;
 	pty->spawn_ms = now_ms();
 #ifdef SYS_pidfd_open
-	pty->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pty->pidfd < 0) {
+	pty->pidfd = pty->cfg.no_pidfd ? -1 : (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pty->pidfd < 0 && !pty->cfg.no_pidfd) {
 		pty_log(6, "pidfd_open: %s; falling back to SIGCHLD", strerror(errno));
 		pty->pidfd = -1;
 	}

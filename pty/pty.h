@@ -46,6 +46,7 @@ struct pty_config {
 	size_t write_queue_max; /* 0 = PTY_WRITE_QUEUE_DEFAULT */
 	uint16_t cols, rows;    /* initial window size in cells; 0 = 80x24 */
 	uint16_t xpixel, ypixel; /* initial window size in pixels, 0 if unknown */
+	bool no_pidfd;           /* do not open a pidfd (tests of the SIGCHLD fallback) */
 };
 
 struct pty_callbacks {

@@ -143,8 +143,9 @@ static void metrics(struct ft_font *f)
 		w = f->size / 2 > 0 ? f->size / 2 : 1;
 	/* a broken font must not make cells (and so every cached glyph) absurdly large */
 	if (asc + desc <= 0 || asc < 0 || desc < 0 || asc + desc > 4 * f->size + 4) {
-		log_warn("font metrics out of range (ascender %d, descender %d at %d px): using defaults", asc,
-			 desc, f->size);
+		log_warn("font metrics out of range (ascender %d, descender %d at %d px): using "
+			 "defaults",
+			 asc, desc, f->size);
 		asc = f->size;
 		desc = f->size / 4;
 	}

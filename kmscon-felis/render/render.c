@@ -11,9 +11,12 @@
 #define DEFAULT_SIZE 16
 #define MAX_SIZE 512
 #define MAX_SCALE 8
+/* The glyph cache holds at most this many bytes of pixels: at large sizes it keeps fewer glyphs. */
+#define CACHE_BUDGET (64u << 20)
 
 struct render_priv {
 	struct kf_render pub;
+	size_t cache_glyphs; /* the configured capacity, before the memory budget */
 	char *font_name, *font_file;
 	int font_size;
 };
@@ -32,6 +35,24 @@ static void update_metrics(struct kf_render *r)
 	if (r->ul_pos + r->ul_thick > r->cell_h)
 		r->ul_pos = r->cell_h - r->ul_thick;
 	r->line_thick = r->ul_thick;
+}
+
+/* Every glyph slot may hold a wide colour glyph (2 cells x 4 bytes per pixel). */
+static int make_cache(struct render_priv *p)
+{
+	struct kf_render *r = &p->pub;
+	size_t per = (size_t)2 * r->cell_w * r->cell_h * 4, cap = CACHE_BUDGET / (per ? per : 1);
+	if (cap > p->cache_glyphs)
+		cap = p->cache_glyphs;
+	if (cap < 64)
+		cap = 64;
+	struct kf_cache *c;
+	int ret = kf_cache_create(cap, &c);
+	if (ret)
+		return ret;
+	kf_cache_destroy(r->cache);
+	r->cache = c;
+	return 0;
 }
 
 static int open_font(struct render_priv *p, int scale, struct kf_font **out)
@@ -89,13 +110,14 @@ int kf_render_create(const struct kf_render_config *cfg, struct kf_render **out)
 	r->engine = cfg->engine == KF_RENDER_ENGINE_AUTO ? KF_RENDER_ENGINE_FREETYPE : cfg->engine;
 	r->scale = scale;
 	r->blink_on = true;
-	ret = kf_cache_create(cfg->cache_glyphs ? cfg->cache_glyphs : 4096, &r->cache);
-	if (ret)
-		goto fail;
+	p->cache_glyphs = cfg->cache_glyphs ? cfg->cache_glyphs : 4096;
 	ret = open_font(p, scale, &r->font);
 	if (ret)
 		goto fail;
 	update_metrics(r);
+	ret = make_cache(p);
+	if (ret)
+		goto fail;
 	*out = r;
 	return 0;
 fail:
@@ -145,7 +167,10 @@ int kf_render_set_scale(struct kf_render *r, int scale)
 	}
 	r->scale = scale;
 	update_metrics(r);
-	kf_cache_flush(r->cache);
+	if (make_cache(p) < 0) {
+		/* keep the old cache (flushed); glyphs are re-rasterised at the new size */
+		kf_cache_flush(r->cache);
+	}
 	r->epoch++;
 	return 0;
 }

@@ -175,6 +175,22 @@ static void test_resize_and_status(void)
 	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
 }
 
+/* Without a pidfd the exit comes through SIGCHLD; the last output is still parsed first. */
+static void test_sigchld_fallback(void)
+{
+	const char *argv[] = {"sh", "-c", "seq 1 3000; echo LAST; exit 9", NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 5, .no_pidfd = true};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	CHECK(run_for(c.loop, 10000) == 9);
+	CHECK(c.exited && c.exit_code == 9);
+	CHECK(strstr(screen(s), "3000\nLAST\n"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
 int main(void)
 {
 	alarm(60);
@@ -183,6 +199,7 @@ int main(void)
 	test_respawn_backoff();
 	test_oneshot_and_paste();
 	test_resize_and_status();
+	test_sigchld_fallback();
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
 	if (system(cmd) != 0)

@@ -241,7 +241,8 @@ int main(int argc, char **argv)
 
 	/* a Debian console font through the PSF engine (console-setup-linux), pixel for pixel */
 	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_PSF,
-					.font_file = "/usr/share/consolefonts/Lat2-Terminus16.psf.gz"};
+					.font_file =
+					    "/usr/share/consolefonts/Lat2-Terminus16.psf.gz"};
 	if (kf_render_create(&cfg, &r)) {
 		printf("FAIL: Lat2-Terminus16.psf.gz (console-setup-linux installed?)\n");
 		return 1;

@@ -382,7 +382,8 @@ static void test_psf(void)
 	kf_render_destroy(ref);
 }
 
-/* Every console font Debian ships (console-setup-linux) loads, or fails with a clean error, and renders. */
+/* Every console font Debian ships (console-setup-linux) loads, or fails with a clean error, and
+ * renders. */
 static void test_real_psf(void)
 {
 	const char *dir = "/usr/share/consolefonts";
@@ -408,7 +409,8 @@ static void test_real_psf(void)
 		int cw, ch;
 		kf_render_cell_size(r, &cw, &ch);
 		CHECK(cw >= 4 && cw <= 64 && ch >= 6 && ch <= 128);
-		const struct kf_glyph *g = kf_render_glyph(r, 'A', KF_GLYPH_BOLD | KF_GLYPH_ITALIC, 1);
+		const struct kf_glyph *g =
+		    kf_render_glyph(r, 'A', KF_GLYPH_BOLD | KF_GLYPH_ITALIC, 1);
 		CHECK(g->w == cw && g->h == ch);
 		kf_render_glyph(r, 0x4e00, 0, 2);
 		loaded++;
@@ -418,10 +420,12 @@ static void test_real_psf(void)
 		pclose(ls);
 	printf("real PSF fonts: %d loaded, %d refused\n", loaded, refused);
 	CHECK(loaded >= 100); /* console-setup-linux is in tools/install-deps.sh */
-	/* a known one: Lat2-Terminus16 is 8x16 with a Unicode table (e acute mapped, CJK missing) */
+	/* a known one: Lat2-Terminus16 is 8x16 with a Unicode table (e acute mapped, CJK missing)
+	 */
 	struct kf_render *r = NULL;
 	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF,
-				       .font_file = "/usr/share/consolefonts/Lat2-Terminus16.psf.gz"};
+				       .font_file =
+					   "/usr/share/consolefonts/Lat2-Terminus16.psf.gz"};
 	CHECK(kf_render_create(&cfg, &r) == 0);
 	if (r) {
 		int cw, ch;
@@ -502,7 +506,8 @@ static void test_bad_input(void)
 		}
 		snprintf(path, sizeof(path), "%s/broken%d.ttf", tmpdir, variant);
 		write_file(path, font, len, false);
-		cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = path};
+		cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE,
+						.font_file = path};
 		int ret = kf_render_create(&cfg, &r);
 		CHECK(ret == 0 || ret == -EBADMSG || ret == -EINVAL);
 		if (ret)
@@ -569,6 +574,7 @@ static void test_freetype(void)
 	int cw, ch;
 	kf_render_cell_size(r, &cw, &ch);
 	CHECK(cw == 10 && ch == 19);
+	int cw2, ch2;
 	const struct kf_glyph *g = kf_render_glyph(r, 0x1f600, 0, 2);
 	CHECK(g->kind == KF_GLYPH_COLOR && !g->missing && g->w == 2 * cw);
 	g = kf_render_glyph(r, 'A', 0, 1);
@@ -602,9 +608,17 @@ static void test_freetype(void)
 	} else {
 		CHECK(!"DejaVuSansMono.ttf opens");
 	}
+	/* the cache is bounded in bytes too: at 8x zoom it keeps fewer glyphs */
+	struct kf_render_stats st;
+	CHECK(kf_render_set_scale(r, 8) == 0);
+	kf_render_get_stats(r, &st);
+	kf_render_cell_size(r, &cw2, &ch2);
+	CHECK(st.capacity * 2 * (size_t)cw2 * ch2 * 4 <= (64u << 20) && st.capacity >= 64);
+	CHECK(kf_render_set_scale(r, 1) == 0);
+	kf_render_get_stats(r, &st);
+	CHECK(st.capacity == 4096);
 	/* zoom re-opens the face at twice the size */
 	CHECK(kf_render_set_scale(r, 2) == 0);
-	int cw2, ch2;
 	kf_render_cell_size(r, &cw2, &ch2);
 	CHECK(cw2 >= 2 * cw - 1 && cw2 <= 2 * cw + 1 && ch2 >= 2 * ch - 2 && ch2 <= 2 * ch + 2);
 	kf_render_destroy(r);
