@@ -61,15 +61,21 @@ static bool push_line(struct grid *g)
 	size_t slot = s->top + (size_t)g->rows;
 	if (slot >= s->cap)
 		slot -= s->cap;
-	struct line *l = s->ring[slot];
-	if (s->sb_n < s->sb_max) {
-		if (!l) {
-			l = grid__screen_line(s);
-			if (!l)
-				return false;
-			s->ring[slot] = l;
+	struct line *l = s->ring[s->top];
+	if (s->sb_max > 0) {
+		/* the slot after the screen holds the oldest scrollback line once it is full: it dies */
+		if (s->sb_n == s->sb_max)
+			s->sb_n--;
+		struct line *c = grid__hist_copy(s, l, g->cols, s->abs_top);
+		if (c) {
+			s->ring[s->top] = c;
+			s->sb_n++;
+		} else {
+			/* out of memory: forget the scrollback rather than the screen */
+			grid__hist_reset(s);
+			s->sb_n = 0;
 		}
-		s->sb_n++;
+		s->ring[slot] = l;
 	}
 	s->top = s->top + 1 == s->cap ? 0 : s->top + 1;
 	s->abs_top++;
@@ -277,6 +283,7 @@ void grid__erase_display(struct grid *g, int mode, bool selective)
 		if (g->sel.active)
 			grid_select_clear(g);
 		s->sb_n = 0;
+		grid__hist_reset(s);
 		if (g->view_offset) {
 			g->view_offset = 0;
 			grid_damage_all(g);

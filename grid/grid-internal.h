@@ -27,11 +27,16 @@
 
 struct line {
 	uint16_t flags;
-	/* cells [used, cols) are default blanks: clearing a line touches only [0, used). Print paths keep it
-	 * exact; rarer writers just set it to cols. */
+	/* cells [used, ncells) are default blanks: clearing a line touches only [0, used). Print paths keep it
+	 * exact; rarer writers just set it to ncells. */
 	uint16_t used;
-	uint32_t pad[3]; /* cells start 16-byte aligned (fresh lines are filled with streaming stores) */
-	struct grid_cell cells[]; /* exactly grid->cols */
+	/* cells present: cols for screen lines; scrollback lines keep only their written part (the cells after
+	 * ncells read as blanks) */
+	uint16_t ncells;
+	uint16_t pad0;
+	uint32_t chunk; /* scrollback lines: the history chunk holding them (grid-history.c) */
+	uint32_t pad1;  /* cells start 16-byte aligned (fresh lines are filled with streaming stores) */
+	struct grid_cell cells[];
 };
 
 static inline void grid__line_touch(struct line *l, int x1)
@@ -48,6 +53,9 @@ struct screen {
 	size_t sb_max;
 	/* line memory: slabs carved into lines, handed out as the scrollback grows, freed with the screen */
 	struct slab *slabs;
+	/* scrollback line storage (grid-history.c) */
+	struct hist_chunk *hist;
+	size_t hist_n, hist_max, hist_head;
 	char *slab_next;    /* next free line in the newest slab */
 	size_t slab_left;   /* lines left there */
 	size_t allocated;   /* lines handed out */
@@ -112,7 +120,9 @@ struct link_table {
 	char **uri;    /* [LINK_MAX]; index 0 unused */
 	char **key;    /* the id= parameter or NULL */
 	uint8_t *used; /* mark bits during a collection */
+	uint32_t *hash; /* of uri and key, to skip most comparisons */
 	uint32_t count;
+	uint32_t gc_wait; /* new links to refuse before collecting again (the table was full of live links) */
 };
 
 #define TITLE_MAX 1024u
@@ -169,6 +179,7 @@ struct grid {
 
 	/* damage: per screen row, [x0, x1); x1 == 0 = clean */
 	uint16_t *dmg_x0, *dmg_x1;
+	struct grid_cell *view_buf; /* [rows * cols]: scrollback lines expanded for grid_row() */
 	bool damage_all;
 	bool damaged;
 	int dmg_cx, dmg_cy; /* cursor at the last clear */
@@ -215,6 +226,18 @@ int grid__screen_init(struct screen *s, int rows, int cols, size_t sb_max);
 /* A new line (cleared to blanks) from s's slabs; owned by s until grid__screen_finish. NULL on failure. */
 struct line *grid__screen_line(struct screen *s);
 void grid__screen_finish(struct screen *s);
+
+/* grid.c: prefaulted, huge-page friendly anonymous memory (bytes a multiple of 2 MiB); NULL on failure */
+void *grid__map(size_t bytes);
+void grid__unmap(void *p, size_t bytes);
+
+/* grid-history.c: copies of the lines in the scrollback, owned by the screen */
+/* abs: the line's absolute number (screen row 0 has s->abs_top). */
+struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncells, uint64_t abs);
+/* Orders the streaming stores of the copies before anything else (end of grid_feed). */
+void grid__hist_fence(void);
+void grid__hist_reset(struct screen *s);
+void grid__hist_finish(struct screen *s);
 
 /* grid-print.c */
 void grid__print_ascii(void *ctx, const uint8_t *s, size_t n);

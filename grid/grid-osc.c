@@ -228,6 +228,7 @@ void grid__links_finish(struct grid *g)
 	free(t->uri);
 	free(t->key);
 	free(t->used);
+	free(t->hash);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -271,11 +272,17 @@ static void osc_link(struct grid *g, const char *s, size_t len)
 		t->uri = calloc(LINK_MAX, sizeof(*t->uri));
 		t->key = calloc(LINK_MAX, sizeof(*t->key));
 		t->used = calloc(LINK_MAX, 1);
-		if (!t->uri || !t->key || !t->used) {
+		t->hash = calloc(LINK_MAX, sizeof(*t->hash));
+		if (!t->uri || !t->key || !t->used || !t->hash) {
 			grid__links_finish(g);
 			return;
 		}
 	}
+	uint32_t hv = 2166136261u;
+	for (size_t i = 0; i < ulen; i++)
+		hv = (hv ^ (uint8_t)uri[i]) * 16777619u;
+	for (size_t i = 0; i < klen; i++)
+		hv = (hv ^ (uint8_t)key[i]) * 16777619u;
 	uint32_t free_id = 0;
 	for (uint32_t i = 1; i < LINK_MAX; i++) {
 		if (!t->uri[i]) {
@@ -283,7 +290,7 @@ static void osc_link(struct grid *g, const char *s, size_t len)
 				free_id = i;
 			continue;
 		}
-		if (strlen(t->uri[i]) == ulen && !memcmp(t->uri[i], uri, ulen) &&
+		if (t->hash[i] == hv && strlen(t->uri[i]) == ulen && !memcmp(t->uri[i], uri, ulen) &&
 		    (key ? t->key[i] && strlen(t->key[i]) == klen && !memcmp(t->key[i], key, klen) : !t->key[i])) {
 			g->link = (uint16_t)i;
 			return;
@@ -291,12 +298,25 @@ static void osc_link(struct grid *g, const char *s, size_t len)
 	}
 	if (!free_id) {
 		g->link = 0;
+		/* a collection scans every cell: when the last one found the table full of live links, the
+		 * next one waits for as many new links, which meanwhile go unlinked */
+		if (t->gc_wait) {
+			t->gc_wait--;
+			return;
+		}
 		grid__collect(g);
-		for (uint32_t i = 1; i < LINK_MAX && !free_id; i++)
-			if (!t->uri[i])
-				free_id = i;
+		uint32_t n_free = 0;
+		for (uint32_t i = 1; i < LINK_MAX; i++) {
+			if (!t->uri[i]) {
+				n_free++;
+				if (!free_id)
+					free_id = i;
+			}
+		}
+		if (n_free < LINK_MAX / 4)
+			t->gc_wait = LINK_MAX;
 		if (!free_id)
-			return; /* every link is on screen: the text goes unlinked */
+			return;
 	}
 	t->uri[free_id] = dup_n(uri, ulen);
 	t->key[free_id] = key ? dup_n(key, klen) : NULL;
@@ -306,6 +326,7 @@ static void osc_link(struct grid *g, const char *s, size_t len)
 		return;
 	}
 	t->count++;
+	t->hash[free_id] = hv;
 	g->link = (uint16_t)free_id;
 }
 

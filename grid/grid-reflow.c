@@ -24,10 +24,12 @@ struct out {
 
 static struct line *new_line(int cols)
 {
-	struct line *l = malloc(sizeof(struct line) + (size_t)cols * sizeof(struct grid_cell));
+	/* rounded up to 16 bytes like every line: grid__hist_copy copies whole vectors */
+	struct line *l = malloc((sizeof(struct line) + (size_t)cols * sizeof(struct grid_cell) + 15) & ~(size_t)15);
 	if (l) {
 		l->flags = 0;
 		l->used = (uint16_t)cols;
+		l->ncells = (uint16_t)cols;
 		grid__clear_cells(l->cells, cols, 0);
 	}
 	return l;
@@ -80,7 +82,7 @@ static bool cell_blank(const struct grid_cell *c)
 
 static int trimmed_len(const struct line *l, int cols)
 {
-	int n = cols;
+	int n = l->ncells < cols ? l->ncells : cols;
 	while (n > 0 && cell_blank(&l->cells[n - 1]))
 		n--;
 	return n;
@@ -108,13 +110,14 @@ static void layout_line(struct out *o, const struct screen *s, int ocols, size_t
 	for (size_t r = i; r <= j; r++) {
 		const struct line *l = s->ring[(first + r) % s->cap];
 		int n = r == j ? trimmed_len(l, ocols) : ocols;
-		if (r < j && n > 0 && l->cells[n - 1].cp == 0) {
+		if (r < j && n > 0 && (n > l->ncells || l->cells[n - 1].cp == 0)) {
 			const struct line *next = s->ring[(first + r + 1) % s->cap];
-			if (next->cells[0].width == 2)
+			if (next->ncells > 0 && next->cells[0].width == 2)
 				n--; /* the blank left behind by a wide character that wrapped early */
 		}
+		static const struct grid_cell blank = {.cp = 0, .style = 0, .link = 0, .width = 1, .flags = 0};
 		for (int x = 0; x < n; x++) {
-			const struct grid_cell *c = &l->cells[x];
+			const struct grid_cell *c = x < l->ncells ? &l->cells[x] : &blank;
 			if (c->width == 0)
 				continue;
 			int w = c->width == 2 && ncols >= 2 ? 2 : 1;
@@ -216,14 +219,23 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 	ns->abs_top = s->abs_top - s->sb_n + sb0 + ns->sb_n;
 	size_t a = sb0;
 	for (size_t y = 0; y < ns->sb_n + (size_t)nrows; y++, a++) {
-		struct line *l = grid__screen_line(ns);
+		struct line *src = a < total ? o.v[o.base + (a - o.dropped)] : NULL, *l;
+		if (y < ns->sb_n) {
+			src->used = (uint16_t)trimmed_len(src, ncols);
+			l = grid__hist_copy(ns, src, ncols, ns->abs_top - ns->sb_n + y);
+		} else {
+			l = grid__screen_line(ns);
+			if (l && src) {
+				memcpy(l->cells, src->cells, (size_t)ncols * sizeof(struct grid_cell));
+				l->flags = src->flags;
+				l->used = (uint16_t)ncols;
+			}
+		}
 		if (!l) {
 			out_free(&o);
 			grid__screen_finish(ns);
 			return -ENOMEM;
 		}
-		if (a < total)
-			memcpy(l, o.v[o.base + (a - o.dropped)], sizeof(struct line) + (size_t)ncols * sizeof(struct grid_cell));
 		ns->ring[y] = l;
 	}
 	out_free(&o);

@@ -49,9 +49,9 @@ static void mark(struct grid *g, bool on)
 			continue;
 		int x0 = a == g->sel.y0 ? g->sel.x0 : 0;
 		int x1 = a == g->sel.y1 ? g->sel.x1 : g->cols - 1;
-		if (on)
+		if (on && l->ncells == g->cols)
 			grid__line_touch(l, x1 + 1);
-		for (int x = x0; x <= x1 && x < g->cols; x++) {
+		for (int x = x0; x <= x1 && x < l->ncells; x++) {
 			if (on)
 				l->cells[x].flags |= GRID_CELL_SELECTED;
 			else
@@ -61,8 +61,11 @@ static void mark(struct grid *g, bool on)
 	}
 }
 
-static bool is_word(const struct grid_cell *c)
+static bool is_word(const struct line *l, int x)
 {
+	if (x >= l->ncells)
+		return false;
+	const struct grid_cell *c = &l->cells[x];
 	if (c->cp == 0)
 		return false;
 	if (c->cp & GRID_CP_CLUSTER || c->cp >= 0x80)
@@ -74,12 +77,12 @@ static void expand_word(struct grid *g)
 {
 	struct screen *s = sel_screen(g);
 	struct line *l = abs_line(g, s, g->sel.y0);
-	if (l && is_word(&l->cells[g->sel.x0]))
-		while (g->sel.x0 > 0 && is_word(&l->cells[g->sel.x0 - 1]))
+	if (l && is_word(l, g->sel.x0))
+		while (g->sel.x0 > 0 && is_word(l, g->sel.x0 - 1))
 			g->sel.x0--;
 	l = abs_line(g, s, g->sel.y1);
-	if (l && is_word(&l->cells[g->sel.x1]))
-		while (g->sel.x1 < g->cols - 1 && is_word(&l->cells[g->sel.x1 + 1]))
+	if (l && is_word(l, g->sel.x1))
+		while (g->sel.x1 < g->cols - 1 && is_word(l, g->sel.x1 + 1))
 			g->sel.x1++;
 }
 
@@ -98,10 +101,10 @@ void grid__select_update(struct grid *g)
 	}
 	/* the right half of a wide character goes with its left half */
 	struct line *l = abs_line(g, sel_screen(g), g->sel.y0);
-	if (l && g->sel.x0 > 0 && l->cells[g->sel.x0].width == 0)
+	if (l && g->sel.x0 > 0 && g->sel.x0 < l->ncells && l->cells[g->sel.x0].width == 0)
 		g->sel.x0--;
 	l = abs_line(g, sel_screen(g), g->sel.y1);
-	if (l && g->sel.x1 < g->cols - 1 && l->cells[g->sel.x1].width == 2)
+	if (l && g->sel.x1 < l->ncells - 1 && l->cells[g->sel.x1].width == 2)
 		g->sel.x1++;
 	mark(g, true);
 }
@@ -224,7 +227,7 @@ char *grid_selection_text(const struct grid *g, size_t *len)
 		int x0 = a == g->sel.y0 ? g->sel.x0 : 0;
 		int x1 = a == g->sel.y1 ? g->sel.x1 : g->cols - 1;
 		bool joined = (l->flags & LINE_WRAPPED) && x1 == g->cols - 1 && a != g->sel.y1;
-		int end = x1;
+		int end = x1 < l->ncells ? x1 : l->ncells - 1;
 		if (!joined)
 			while (end >= x0 && l->cells[end].cp == 0)
 				end--;

@@ -174,7 +174,7 @@ uint16_t grid__erase_style(struct grid *g)
 
 static void mark_line(struct grid *g, const struct line *l)
 {
-	for (int x = 0; x < g->cols; x++) {
+	for (int x = 0; x < l->ncells; x++) {
 		const struct grid_cell *c = &l->cells[x];
 		g->st.used[c->style] |= 2;
 		if (c->cp & GRID_CP_CLUSTER) {

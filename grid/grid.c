@@ -60,23 +60,37 @@ struct slab {
 	max_align_t align[];
 };
 
+void *grid__map(size_t len)
+{
+	/* over-allocate by one huge page to align the block, then give back the ends */
+	char *p = mmap(NULL, len + SLAB_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+		       -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	uintptr_t a = ((uintptr_t)p + SLAB_BYTES - 1) & ~(uintptr_t)(SLAB_BYTES - 1);
+	size_t head = a - (uintptr_t)p;
+	if (head)
+		munmap(p, head);
+	if (SLAB_BYTES - head)
+		munmap((char *)a + len, SLAB_BYTES - head);
+	madvise((void *)a, len, MADV_HUGEPAGE);
+	return (void *)a;
+}
+
+void grid__unmap(void *p, size_t len)
+{
+	if (p)
+		munmap(p, len);
+}
+
 static struct slab *slab_new(size_t bytes)
 {
 	struct slab *sl;
 	if (bytes >= SLAB_BYTES / 2) {
 		size_t len = (bytes + SLAB_BYTES - 1) & ~(SLAB_BYTES - 1);
-		/* over-allocate by one huge page to align the block, then give back the ends */
-		char *p = mmap(NULL, len + SLAB_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-		if (p == MAP_FAILED)
+		sl = grid__map(len);
+		if (!sl)
 			return NULL;
-		uintptr_t a = ((uintptr_t)p + SLAB_BYTES - 1) & ~(uintptr_t)(SLAB_BYTES - 1);
-		size_t head = a - (uintptr_t)p;
-		if (head)
-			munmap(p, head);
-		if (SLAB_BYTES - head)
-			munmap((char *)a + len, SLAB_BYTES - head);
-		madvise((void *)a, len, MADV_HUGEPAGE);
-		sl = (struct slab *)a;
 		sl->bytes = len;
 		sl->mapped = true;
 	} else {
@@ -113,6 +127,8 @@ struct line *grid__screen_line(struct screen *s)
 	s->allocated++;
 	l->flags = 0;
 	l->used = 0;
+	l->ncells = (uint16_t)s->line_cols;
+	l->chunk = 0;
 	fill_fresh(l->cells, s->line_cols);
 	return l;
 }
@@ -191,6 +207,7 @@ int grid__screen_init(struct screen *s, int rows, int cols, size_t sb_max)
 
 void grid__screen_finish(struct screen *s)
 {
+	grid__hist_finish(s);
 	while (s->slabs) {
 		struct slab *sl = s->slabs;
 		s->slabs = sl->next;
@@ -349,7 +366,8 @@ static int alloc_per_size(struct grid *g, int cols, int rows)
 	g->tabs = calloc((size_t)cols, 1);
 	g->dmg_x0 = calloc((size_t)rows, sizeof(*g->dmg_x0));
 	g->dmg_x1 = calloc((size_t)rows, sizeof(*g->dmg_x1));
-	return g->tabs && g->dmg_x0 && g->dmg_x1 ? 0 : -ENOMEM;
+	g->view_buf = calloc((size_t)rows * (size_t)cols, sizeof(*g->view_buf));
+	return g->tabs && g->dmg_x0 && g->dmg_x1 && g->view_buf ? 0 : -ENOMEM;
 }
 
 struct grid *grid_create(const struct grid_config *cfg, const struct grid_callbacks *cb, void *ud)
@@ -415,6 +433,7 @@ void grid_destroy(struct grid *g)
 	free(g->tabs);
 	free(g->dmg_x0);
 	free(g->dmg_x1);
+	free(g->view_buf);
 	free(g->xtversion);
 	free(g);
 }
@@ -422,6 +441,7 @@ void grid_destroy(struct grid *g)
 void grid_feed(struct grid *g, const uint8_t *data, size_t len)
 {
 	vt_parser_feed(g->parser, data, len);
+	grid__hist_fence();
 }
 
 static void clear_screen_lines(struct grid *g, struct screen *s)
@@ -442,6 +462,10 @@ void grid_reset(struct grid *g)
 	clear_screen_lines(g, &g->primary);
 	clear_screen_lines(g, &g->alt);
 	g->primary.sb_n = 0; /* a hard reset forgets the history too (VTE, alacritty) */
+	grid__hist_reset(&g->primary);
+	g->links.gc_wait = 0;
+	g->st.gc_wait = 0;
+	g->cl.gc_wait = 0;
 	g->cx = g->cy = 0;
 	g->view_offset = 0;
 	grid_damage_all(g);
@@ -462,7 +486,8 @@ int grid_resize(struct grid *g, int cols, int rows)
 	uint8_t *tabs = calloc((size_t)cols, 1);
 	uint16_t *x0 = calloc((size_t)rows, sizeof(*x0));
 	uint16_t *x1 = calloc((size_t)rows, sizeof(*x1));
-	if (!tabs || !x0 || !x1)
+	struct grid_cell *vb = calloc((size_t)rows * (size_t)cols, sizeof(*vb));
+	if (!tabs || !x0 || !x1 || !vb)
 		goto nomem;
 	grid_select_clear(g);
 	int old_cols = g->cols;
@@ -476,6 +501,8 @@ int grid_resize(struct grid *g, int cols, int rows)
 	g->tabs = tabs;
 	g->dmg_x0 = x0;
 	g->dmg_x1 = x1;
+	free(g->view_buf);
+	g->view_buf = vb;
 	g->top = 0;
 	g->bottom = rows - 1;
 	g->left = 0;
@@ -489,6 +516,7 @@ int grid_resize(struct grid *g, int cols, int rows)
 	grid_damage_all(g);
 	return 0;
 nomem:
+	free(vb);
 	free(tabs);
 	free(x0);
 	free(x1);
@@ -543,7 +571,14 @@ const struct grid_cell *grid_row(const struct grid *g, int y)
 {
 	if (y < 0 || y >= g->rows)
 		return NULL;
-	return view_line(g, y)->cells;
+	const struct line *l = view_line(g, y);
+	if (l->ncells >= g->cols)
+		return l->cells;
+	/* a scrollback line keeps only its written cells: expand it for the reader */
+	struct grid_cell *row = &g->view_buf[(size_t)y * (size_t)g->cols];
+	memcpy(row, l->cells, (size_t)l->ncells * sizeof(*row));
+	grid__clear_cells(row + l->ncells, g->cols - l->ncells, 0);
+	return row;
 }
 
 bool grid_row_wrapped(const struct grid *g, int y)
@@ -609,7 +644,7 @@ const struct grid_cell *grid_scrollback_row(const struct grid *g, size_t i, int 
 	if (i >= s->sb_n)
 		return NULL;
 	const struct line *l = s->ring[(s->top + s->cap - s->sb_n + i) % s->cap];
-	int n = g->cols;
+	int n = grid__min(l->ncells, g->cols);
 	while (n > 0 && l->cells[n - 1].cp == 0 && l->cells[n - 1].style == 0)
 		n--;
 	if (len)

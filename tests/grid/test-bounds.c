@@ -87,7 +87,8 @@ static void test_links(void)
 	for (int i = 0; i < 20000; i++)
 		t_feedf(t, "\033]8;;http://example.com/%d\033\\L\033]8;;\033\\", i);
 	CHECK(t->g->links.count < LINK_MAX, "links %u", t->g->links.count);
-	t_feed(t, "\033[H\033]8;id=a;http://kf/x\033\\AB\033]8;;\033\\C");
+	/* after a hard reset the old links are gone and new ones work again */
+	t_feed(t, "\033c\033[H\033]8;id=a;http://kf/x\033\\AB\033]8;;\033\\C");
 	const struct grid_cell *r = grid_row(t->g, 0);
 	const char *u = grid_link_uri(t->g, r[0].link);
 	CHECK(u && strcmp(u, "http://kf/x") == 0, "link uri %s", u ? u : "(null)");

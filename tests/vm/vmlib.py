@@ -1052,6 +1052,11 @@ class VM:
             self.fail("guest command failed (status %d): %s\n  output:\n%s" % (rc, script.strip()[:300], out))
         return out if check else (rc, out)
 
+    def get_file(self, path, timeout=60):
+        """The bytes of guest file PATH (base64 over the serial port: fine up to a few MB)."""
+        out = self.sh("base64 '%s'" % path, timeout=timeout)
+        return base64.b64decode("".join(out.split()))
+
     def dmesg(self):
         return self.sh("dmesg")
 
