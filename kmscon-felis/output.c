@@ -22,7 +22,7 @@ struct kf_output {
 	struct kf_loop *loop;
 	struct kf_render *render;
 	struct drm_backend *drm;
-	struct kf_source *drm_src, *sigusr1;
+	struct kf_source *drm_src, *stats_signal;
 	struct kf_hook *hook;
 	struct kf_timer *sync_timer;
 	struct kf_output_config cfg;
@@ -113,7 +113,7 @@ static void on_sync_timeout(void *ud, struct kf_timer *t)
 	/* Nothing to do: the wake-up runs the prepare hook, which sees that the hold expired. */
 }
 
-static void on_sigusr1(void *ud, int signo)
+static void on_stats_signal(void *ud, int signo)
 {
 	kf_output_log_stats(ud);
 }
@@ -244,8 +244,9 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 	o->drm_src = kf_loop_add_fd(loop, drm_backend_get_fd(o->drm), EPOLLIN, KF_PRIO_FLIP, on_drm, o);
 	o->hook = kf_loop_add_prepare(loop, on_prepare, o);
 	o->sync_timer = kf_loop_add_timer(loop, on_sync_timeout, o);
-	o->sigusr1 = kf_loop_add_signal(loop, SIGUSR1, on_sigusr1, o);
-	if (!o->drm_src || !o->hook || !o->sync_timer || !o->sigusr1) {
+	/* Not SIGUSR1/SIGUSR2: libseat's VT handling (its builtin seatd) takes those. */
+	o->stats_signal = kf_loop_add_signal(loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, o);
+	if (!o->drm_src || !o->hook || !o->sync_timer || !o->stats_signal) {
 		ret = errno ? -errno : -ENOMEM;
 		log_err("cannot add the display to the event loop: %s", strerror(-ret));
 		goto err;
@@ -263,7 +264,7 @@ void kf_output_destroy(struct kf_output *o)
 		return;
 	if (o->drm)
 		kf_output_log_stats(o);
-	kf_source_remove(o->sigusr1);
+	kf_source_remove(o->stats_signal);
 	kf_timer_remove(o->sync_timer);
 	kf_hook_remove(o->hook);
 	kf_source_remove(o->drm_src);

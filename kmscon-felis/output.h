@@ -13,6 +13,7 @@
 #ifndef KF_OUTPUT_H
 #define KF_OUTPUT_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 struct kf_loop;
@@ -63,8 +64,9 @@ void kf_output_notify_input(struct kf_output *o);
 void kf_output_suspend(struct kf_output *o);
 void kf_output_resume(struct kf_output *o);
 
-/* Logs the frame counters (flips, modesets, presents, watchdog) at notice level: the program calls it on
- * SIGUSR1 and tests read it from the log. */
+/* Logs the frame counters (flips, modesets, presents, watchdog) at notice level: on KF_OUTPUT_STATS_SIGNAL
+ * (SIGRTMIN+1, signal 35 with glibc) and at exit; tests read them from the log. */
+#define KF_OUTPUT_STATS_SIGNAL (SIGRTMIN + 1)
 void kf_output_log_stats(const struct kf_output *o);
 
 #endif
