@@ -137,7 +137,9 @@ bool kf_render_damage_empty(const struct kf_render_damage *d);
 /* Adds to d what changed since the previous call: the source's row damage, the cells the cursor
  * left and entered (or whose shape/visibility/blink phase changed), every blinking cell when the
  * blink phase flipped, the cells under the old and new pointer, and everything after a
- * palette/scale/size change. Does not clear the grid's damage. */
+ * palette/scale/size change. Does not clear the grid's damage. "Since the previous call" is
+ * tracked per kf_render: with several outputs showing one grid, call it once per frame and give
+ * each output's buffers the union of these frame damages (by buffer age). */
 void kf_render_collect_damage(struct kf_render *r, const struct kf_render_source *s,
 			      struct kf_render_damage *d);
 

@@ -96,7 +96,7 @@ static void resize_extremes(void)
 	grid_destroy(g);
 }
 
-static void many_styles_links_titles(void)
+static void many_styles_titles_clusters(void)
 {
 	struct grid *g = make(200, 50, 10000);
 	char buf[256];
@@ -104,10 +104,6 @@ static void many_styles_links_titles(void)
 		int n = snprintf(buf, sizeof(buf), "\x1b[38;2;%u;%u;%um\x1b[48;2;%u;%u;%umx", i & 255, i >> 8 & 255,
 				 i >> 16 & 255, i >> 3 & 255, i >> 11 & 255, i >> 19 & 255);
 		grid_feed(g, (const uint8_t *)buf, (size_t)n);
-		if (i % 16 == 0) {
-			n = snprintf(buf, sizeof(buf), "\x1b]8;;http://example.com/%u\x1b\\L\x1b]8;;\x1b\\", i);
-			grid_feed(g, (const uint8_t *)buf, (size_t)n);
-		}
 		if (i % 64 == 0) {
 			n = snprintf(buf, sizeof(buf), "\x1b[22t\x1b]0;title %u\x07", i);
 			grid_feed(g, (const uint8_t *)buf, (size_t)n);
@@ -116,6 +112,18 @@ static void many_styles_links_titles(void)
 			n = snprintf(buf, sizeof(buf), "%c\xcc\x81\xcc%c", 'a' + i % 26, 0x80 + (int)(i % 48));
 			grid_feed(g, (const uint8_t *)buf, (size_t)n);
 		}
+	}
+	grid_destroy(g);
+}
+
+/* 125000 distinct OSC 8 hyperlinks, one per 16 cells, with 10000 lines of scrollback. */
+static void many_links(void)
+{
+	struct grid *g = make(200, 50, 10000);
+	char buf[256];
+	for (unsigned i = 0; i < 125000; i++) {
+		int n = snprintf(buf, sizeof(buf), "\x1b]8;;http://example.com/%u\x1b\\L\x1b]8;;\x1b\\xxxxxxxxxxxxxxx", i);
+		grid_feed(g, (const uint8_t *)buf, (size_t)n);
 	}
 	grid_destroy(g);
 }
@@ -138,7 +146,8 @@ static const struct {
 	{"hostile-endless-strings", endless_osc},
 	{"hostile-rep-2^31", rep_huge},
 	{"hostile-resize-1x1-1000x1000", resize_extremes},
-	{"hostile-2M-styles-links-titles-clusters", many_styles_links_titles},
+	{"hostile-2M-styles-titles-clusters", many_styles_titles_clusters},
+	{"hostile-125k-distinct-links", many_links},
 	{"hostile-endless-combining", endless_combining},
 };
 

@@ -108,21 +108,37 @@ def test_layout_de(vm):
 
 
 def fds(vm, n):
-    return int(vm.sh("ls /proc/$(cat /tmp/kf%d.pid)/fd | wc -l" % n).strip())
+    return int(vm.sh("ls /proc/$(cat /tmp/kf%d.pid)/fd 2>/dev/null | wc -l" % n).strip())
 
 
-def switch(vm, target, timeout=20):
+def switch(vm, target, enabled, i, timeout=20):
+    """Ctrl+Alt+F<target>, then waits until that VT is shown and its instance has its devices open again
+    (its fd count back to the one it had the first time it was shown: a key typed before that would reach no
+    keyboard). enabled: {instance: fd count while shown}, filled on the first visit."""
     vm.sendkey("ctrl-alt-f%d" % target)
     deadline = time.time() + timeout
+    out = ""
     while time.time() < deadline:
-        if vm.sh("cat /sys/class/tty/tty0/active").strip() == "tty%d" % target:
-            return
+        out = vm.sh("cat /sys/class/tty/tty0/active; ls /proc/$(cat /tmp/kf%d.pid)/fd 2>/dev/null | wc -l" % target)
+        parts = out.split()
+        if len(parts) != 2:
+            vm.fail("switch %d: unexpected state %r\n%s" % (i, out, vm.sh("tail -5 /tmp/kf1.log /tmp/kf2.log")))
+        active, n = parts
+        if active == "tty%d" % target:
+            if target not in enabled:
+                time.sleep(1)
+                enabled[target] = fds(vm, target)
+                return
+            if int(n) == enabled[target]:
+                return
         time.sleep(0.05)
-    vm.fail("Ctrl+Alt+F%d did not switch" % target)
+    vm.fail("switch %d: Ctrl+Alt+F%d did not complete (active VT, fds: %s; expected fds %s)\n%s"
+            % (i, target, out.split(), enabled.get(target), vm.sh("tail -5 /tmp/kf1.log /tmp/kf2.log")))
 
 
 def test_vt_switch(vm, switches):
-    """Two instances on tty1 and tty2; Ctrl+Alt+F1/F2 switch the display and each screen comes back."""
+    """Two instances on tty1 and tty2; Ctrl+Alt+F1/F2 switch the display and each screen comes back; the open
+    fds of both instances are the same after every round trip."""
     start(vm, 1, "--vt=1 --switchvt")
     wait_text(vm, "/ #")
     vm.type_text("echo ONE-ONE\n")
@@ -132,27 +148,32 @@ def test_vt_switch(vm, switches):
                    what="the second instance's screen")
     vm.type_text("echo TWO-TWO\n")
     wait_text(vm, "TWO-TWO", 2)
-    fd0 = (fds(vm, 1), fds(vm, 2))
+    time.sleep(1)
+    enabled = {2: fds(vm, 2)}
+    disabled = {1: fds(vm, 1)}
     t0 = time.time()
     for i in range(switches):
         target = 1 if i % 2 == 0 else 2
-        switch(vm, target)
-        # Wait for the screen after the first switches and every 25th: it is restored by a full modeset.
+        switch(vm, target, enabled, i)
+        if 3 - target not in disabled:
+            time.sleep(1)
+            disabled[3 - target] = fds(vm, 3 - target)
+        # The screen after the first switches and every 25th: it is restored by a full modeset.
         if i < 4 or i % 25 == 0 or i == switches - 1:
             mine, other = ("ONE-ONE", "TWO-TWO") if target == 1 else ("TWO-TWO", "ONE-ONE")
-            img = vm.wait_screen(lambda im: len(find_text(im, mine)) >= 2 and not find_text(im, other),
-                                 timeout=20, what="VT %d's screen after switch %d" % (target, i))
-        else:
-            time.sleep(0.1)
+            vm.wait_screen(lambda im: len(find_text(im, mine)) >= 2 and not find_text(im, other),
+                           timeout=20, what="VT %d's screen after switch %d" % (target, i))
     elapsed = time.time() - t0
     time.sleep(1)
-    fd1 = (fds(vm, 1), fds(vm, 2))
-    if fd1 != fd0:
-        vm.fail("open fds changed over %d switches: %s -> %s" % (switches, fd0, fd1))
+    shown = 1 if switches % 2 else 2
+    final = {shown: fds(vm, shown), 3 - shown: fds(vm, 3 - shown)}
+    if final[shown] != enabled[shown] or final[3 - shown] != disabled[3 - shown]:
+        vm.fail("open fds changed over %d switches: shown %s hidden %s, now %s" % (switches, enabled, disabled,
+                                                                                  final))
     # The instance shown takes the keys.
     vm.type_text("echo AFTER\n")
     wait_text(vm, "AFTER", 2)
-    print("    %d switches in %.1f s, fds %s" % (switches, elapsed, fd1))
+    print("    %d switches in %.1f s, fds shown %s hidden %s" % (switches, elapsed, enabled, disabled))
 
 
 def tablet(vm, col, row):
