@@ -147,6 +147,34 @@ static void stop_drm(struct kf_app *app)
 
 /* The seat and input (console.h), then the display and frame loop (output.h) with the renderer; the display's
  * devices are opened through the seat. */
+/* Hands the configured palette to the renderer: a named one, or the --palette-<name> colours for "custom".
+ * Names follow enum kf_palette's order (config.h). */
+static int apply_palette(struct kf_render *r, const struct kf_config *c)
+{
+	static const char *const names[] = {
+		[KF_PALETTE_DEFAULT] = "default",
+		[KF_PALETTE_SOLARIZED] = "solarized",
+		[KF_PALETTE_SOLARIZED_BLACK] = "solarized-black",
+		[KF_PALETTE_SOLARIZED_WHITE] = "solarized-white",
+		[KF_PALETTE_SOFT_BLACK] = "soft-black",
+		[KF_PALETTE_BASE16_DARK] = "base16-dark",
+		[KF_PALETTE_BASE16_LIGHT] = "base16-light",
+		[KF_PALETTE_NORD] = "nord",
+		[KF_PALETTE_VGA] = "vga",
+	};
+	if (c->palette == KF_PALETTE_CUSTOM) {
+		uint32_t rgb[KF_COLOR_COUNT];
+		for (int i = 0; i < KF_COLOR_COUNT; i++)
+			rgb[i] = (uint32_t)c->palette_custom[i].r << 16 | (uint32_t)c->palette_custom[i].g << 8 |
+				 c->palette_custom[i].b;
+		kf_render_set_palette_colors(r, rgb);
+		return 0;
+	}
+	if ((unsigned)c->palette >= sizeof(names) / sizeof(names[0]) || !names[c->palette])
+		return -EINVAL;
+	return kf_render_set_palette(r, names[c->palette]);
+}
+
 static int start_drm(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
@@ -175,6 +203,12 @@ static int start_drm(struct kf_app *app)
 	r = kf_render_create(&rc, &app->render);
 	if (r < 0) {
 		log_err("cannot set up the font: %s", strerror(-r));
+		return r;
+	}
+	r = apply_palette(app->render, c);
+	if (r < 0) {
+		log_err("cannot load the palette: %s", strerror(-r));
+		stop_drm(app);
 		return r;
 	}
 	r = kf_console_create(app->loop, c, app->session, app->render, &app->console);

@@ -5,6 +5,7 @@ Prints one line per test (PASS/FAIL/SKIP name) for tests/vm/run. One boot per GP
   drm-smoke-GPU        first frame, then a 2 s flood of partial frames: flips never exceed one per refresh, the
                        display keeps updating (>= 5 flips/s), no watchdog (tests/drm/drm-test.c smoke)
   drm-legacy-GPU       the same through drmModeSetCrtc + drmModePageFlip (KMSCON_FELIS_DRM_LEGACY=1)
+  drm-mode-GPU         --mode: an unsupported size is refused with the list of modes, a supported one is used
   drm-first-frame-GPU  the scanned-out frame (QEMU screendump) equals the pattern drm-test paints, pixel for pixel
   drm-hotplug-virtio   PCI hot-unplug and re-plug of the GPU under a running drm-test: the output goes away and
                        comes back with the same picture, no crash, no leaked fd
@@ -92,6 +93,17 @@ def smoke(vm, legacy):
         raise AssertionError("the legacy path was not used:\n%s" % out)
     m = re.search(r"drm-test: .*", out)
     return m.group(0) if m else out
+
+
+def mode(vm):
+    """--mode: an unsupported size is an error listing the modes; a supported one is used."""
+    rc, out = vm.sh("DRM_TEST_MODE=1234x567 drm-test smoke 2>&1", timeout=120, check=False)
+    if rc == 0 or "mode 1234x567 is not supported; available modes: " not in out or "1024x768" not in out:
+        raise AssertionError("an unsupported --mode was not refused with the list of modes (rc %d):\n%s" % (rc, out))
+    rc, out2 = vm.sh("DRM_TEST_MODE=800x600 drm-test smoke 2>&1", timeout=120, check=False)
+    if rc != 0 or "mode 800x600@" not in out2 or "canvas 800x600" not in out2:
+        raise AssertionError("--mode 800x600 was not used (rc %d):\n%s" % (rc, out2))
+    return [l for l in out.splitlines() if "not supported" in l][0]
 
 
 def first_frame(vm, w, h):
@@ -263,6 +275,7 @@ def boot_and_test(base, exe, gpu, w, h, clone_card=False):
                 return
             run_test("drm-smoke-%s" % gpu, lambda: smoke(vm, False))
             run_test("drm-legacy-%s" % gpu, lambda: smoke(vm, True))
+            run_test("drm-mode-%s" % gpu, lambda: mode(vm))
             run_test("drm-first-frame-%s" % gpu, lambda: first_frame(vm, w, h))
             if gpu == "virtio":
                 run_test("drm-hotplug-%s" % gpu, lambda: hotplug(vm, w, h))
