@@ -175,7 +175,7 @@ static void output_json(FILE *f, const struct grid *g)
 	grid_get_cursor(g, &cur);
 	int cols = grid_cols(g), rows = grid_rows(g);
 	fprintf(f, "{\"cols\":%d,\"rows\":%d,\"cursor\":{\"x\":%d,\"y\":%d,\"visible\":%s},\"title\":", cols, rows,
-		cur.x, cur.y, cur.visible ? "true" : "false");
+		cur.x >= cols ? cols - 1 : cur.x, cur.y, cur.visible ? "true" : "false");
 	kf_replay_json_string(f, grid_title(g));
 	fputs(",\"lines\":[", f);
 	for (int y = 0; y < rows; y++) {

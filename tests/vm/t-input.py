@@ -90,6 +90,16 @@ def test_typing(guest, backend):
         got = wait_keys(vm, 1, b"echo hello\r")
         if got != b"echo hello\r":
             vm.fail("typed %r, the probe saw %r" % (b"echo hello\r", got))
+        # Caps Lock lights the keyboard's LED (virtio-input keyboards have one; the kernel shows it in sysfs).
+        leds = vm.sh("ls -d /sys/class/leds/*capslock 2>/dev/null; true").split()
+        if leds:
+            vm.sendkey("caps_lock")
+            time.sleep(0.5)
+            lit = vm.sh("cat %s" % " ".join(l + "/brightness" for l in leds)).split()
+            if "1" not in lit:
+                vm.fail("Caps Lock LED not lit: %s %s" % (leds, lit))
+            print("    Caps Lock LED lit: %s" % " ".join(leds))
+            vm.sendkey("caps_lock")
         if backend == "seatd" and "backend seatd" not in probe_log(vm, 1):
             vm.fail("seatd was not chosen:\n" + probe_log(vm, 1))
         # Modifiers and special keys through real evdev: Ctrl+C, Up, Shift+Tab.

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""tests/conformance/cli-test.py REPLAY: the command-line contract of kmscon-felis-replay (its man page):
+bad arguments give one line on stderr and exit 2; text gives exactly ROWS lines; json parses with the
+documented fields and exactly COLS cells per row; none prints nothing; a missing file exits 1."""
+import json
+import subprocess
+import sys
+
+replay = sys.argv[1]
+errors = []
+
+
+def run(args, data=b""):
+    return subprocess.run([replay] + args, input=data, capture_output=True, timeout=30)
+
+
+for bad in (["--size", "0x1"], ["--size", "80"], ["--size", "5000x10"], ["--size", "axb"], ["--format", "xml"],
+            ["--scrollback", "-1"], ["--scrollback", "x"], ["--bogus"], ["a", "b"], ["--vtproto", "file"]):
+    p = run(bad)
+    lines = p.stderr.decode().splitlines()
+    if p.returncode != 2 or len(lines) != 1 or p.stdout:
+        errors.append("%s: exit %d, stderr %r, stdout %r" % (bad, p.returncode, lines, p.stdout[:40]))
+
+p = run(["/nonexistent/file"])
+if p.returncode != 1:
+    errors.append("missing file: exit %d" % p.returncode)
+
+p = run(["--size", "7x3"], b"a\r\nb\xe4\xb8\xad\xcc\x81c   \r\n")
+if p.returncode != 0 or p.stdout.decode() != "a\nb\u4e2d\u0301c\n\n":
+    errors.append("text: exit %d, %r" % (p.returncode, p.stdout))
+
+p = run(["--size", "6x2", "--format", "json", "-"], b"\x1b]2;t\"\\\x07\x1b[1;38;5;9mx\x1b[0m\xe4\xb8\xad")
+try:
+    j = json.loads(p.stdout)
+    if (j["cols"], j["rows"], j["title"]) != (6, 2, 't"\\') or len(j["lines"]) != 2 or \
+            any(len(r) != 6 for r in j["lines"]):
+        errors.append("json shape: %r" % j)
+    if j["lines"][0][0] != ["x", 1, "B", "i:9", "d"] or j["lines"][0][1][:2] != ["\u4e2d", 2] or \
+            j["lines"][0][2][:2] != ["", 0] or j["lines"][1][0][0] != " ":
+        errors.append("json cells: %r" % j["lines"][0][:3])
+    if j["cursor"] != {"x": 3, "y": 0, "visible": True}:
+        errors.append("json cursor: %r" % j["cursor"])
+except (ValueError, KeyError) as e:
+    errors.append("json: %s: %r" % (e, p.stdout[:200]))
+
+p = run(["--format", "none"], b"abc")
+if p.returncode != 0 or p.stdout:
+    errors.append("none: exit %d, %r" % (p.returncode, p.stdout))
+
+for e in errors:
+    print(e)
+sys.exit(1 if errors else 0)
