@@ -37,6 +37,7 @@ struct kf_output {
 	uint64_t sync_since_ns;           /* when the current 2026 hold started; 0 = not holding */
 	uint64_t frames;                  /* frames rendered */
 	bool shown;                       /* first_frame was called */
+	uint64_t flips_before_first;      /* flip events before the first frame we presented + 1; 0 = none yet */
 };
 
 static void drm_log_handler(int prio, const char *fmt, va_list ap)
@@ -98,9 +99,11 @@ static void on_drm(void *ud, int fd, uint32_t events)
 		struct drm_canvas c;
 		char mode[64];
 		drm_backend_get_stats(o->drm, &s);
-		if (s.flips == 0)
+		/* Only the flip of a frame we painted counts, not one of an earlier modeset. */
+		if (!o->flips_before_first || s.flips < o->flips_before_first)
 			return;
 		o->shown = true;
+		kf_log_phase("first frame: flip event");
 		drm_backend_get_canvas(o->drm, &c);
 		snprintf(mode, sizeof(mode), "%ux%u@%u.%02uHz", c.width, c.height, s.refresh_mhz / 1000,
 			 s.refresh_mhz % 1000 / 10);
@@ -164,6 +167,8 @@ static void render_frame(struct kf_output *o, const struct drm_canvas *c)
 				     KF_RENDER_XRGB8888};
 	int n;
 
+	if (!o->frames)
+		kf_log_phase("first frame: painting");
 	kf_render_source_from_grid(&src, o->grid);
 	if (ensure_damage(o, src.cols, src.rows) < 0)
 		return;
@@ -182,8 +187,17 @@ static void render_frame(struct kf_output *o, const struct drm_canvas *c)
 	}
 	for (int i = 0; i < n; i++)
 		boxes[i] = (struct drm_box){rects[i].x, rects[i].y, rects[i].w, rects[i].h};
+	if (!o->frames)
+		kf_log_phase("first frame: painted");
+	if ((n > 0 || o->full) && !o->flips_before_first) {
+		struct drm_backend_stats s;
+		drm_backend_get_stats(o->drm, &s);
+		o->flips_before_first = s.flips + 1;
+	}
 	if (n > 0 || o->full)
 		drm_backend_present(o->drm, boxes, (size_t)n, o->full);
+	if (!o->frames)
+		kf_log_phase("first frame: committed");
 	o->full = false;
 	o->requested = false;
 	o->frames++;

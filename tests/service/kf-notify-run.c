@@ -5,6 +5,7 @@
  *
  * Binds a datagram socket, starts PROGRAM with NOTIFY_SOCKET pointing at it, and prints one line per event,
  * times in microseconds since just before exec:
+ *   T0 <us>                 (CLOCK_MONOTONIC of that moment, to place the program's --debug start-up timeline)
  *   MSG <us> <pid> <payload with \n shown as |>
  *   STATE <line>            (when READY=1 arrives: /sys/kernel/debug/dri/0/state, read while the sender is
  *                            stopped with SIGSTOP, so it shows exactly what was on screen when READY=1 was sent)
@@ -98,6 +99,8 @@ int main(int argc, char **argv)
 	setenv("NOTIFY_SOCKET", a.sun_path, 1);
 	fflush(stdout);
 	long long t0 = now_us();
+	printf("T0 %lld\n", t0);
+	fflush(stdout);
 	pid_t child = fork();
 	if (child == 0) {
 		if (watchdog) {
