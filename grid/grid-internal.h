@@ -99,6 +99,19 @@ struct style_table {
 	} cache[PEN_CACHE_SIZE];
 };
 
+/* An SGR sequence as a change of the pen (grid-style.c), kept per parser seq_id. */
+struct sgr_xform {
+	uint32_t fg, bg, ul_color;
+	uint16_t attr_and, attr_or;
+	uint8_t set; /* which of fg, bg, ul_color, underline the sequence sets */
+	uint8_t underline;
+};
+#define SGR_MEMO_SIZE 512u
+struct sgr_memo {
+	uint64_t id; /* vt_csi.seq_id, 0 = empty */
+	struct sgr_xform x;
+};
+
 /* Grapheme clusters: fixed-size entries (base + marks), interned, collected with the styles. */
 #define CLUSTER_MAX_CPS 15
 #define CLUSTER_MAX 65536u
@@ -200,6 +213,7 @@ struct grid {
 	} sel;
 
 	struct style_table st;
+	struct sgr_memo sgr_memo[SGR_MEMO_SIZE];
 	struct cluster_table cl;
 	struct link_table links;
 

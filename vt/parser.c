@@ -170,6 +170,20 @@ static const struct range *const state_ranges[S_COUNT] = {
 	},
 };
 
+/* The CSI memo (fast_csi): slots, bytes of a key (after ESC [, final included), parameters kept. */
+#define MEMO_SLOTS 512
+#define MEMO_KEY 32
+#define MEMO_PARAMS 12
+#if defined(__SSE2__) && defined(__GNUC__)
+struct memo {
+	__m128i a, b; /* the key, zero after the final byte; all zero when the slot is empty */
+	int32_t params[MEMO_PARAMS];
+	uint32_t sub_mask;
+	uint64_t id;
+	uint8_t n_params, private_marker, n_intermediates, intermediates[2], final;
+};
+#endif
+
 /* Decoded code points are handed to the sink in batches of this many. */
 #define PRINT_BUF 256
 #define STRING_CAP_DEFAULT (1u << 20)
@@ -202,6 +216,11 @@ struct vt_parser {
 
 	/* trans[state][byte] = action << 4 | next state. */
 	uint8_t trans[S_COUNT][256];
+
+#if defined(__SSE2__) && defined(__GNUC__)
+	uint64_t memo_ids; /* the last seq_id given */
+	struct memo memo[MEMO_SLOTS];
+#endif
 };
 
 static void apply_ranges(uint8_t *row, const struct range *r, unsigned self)
@@ -289,6 +308,7 @@ static void seq_clear(struct vt_parser *p)
 	p->csi.n_intermediates = 0;
 	p->csi.final = 0;
 	p->csi.overflow = false;
+	p->csi.seq_id = 0;
 	p->cur = NULL;
 	p->ignore = false;
 }
@@ -650,11 +670,9 @@ static inline size_t params_end(const uint8_t *d, size_t j, size_t n)
 	return n;
 }
 
-/* Kept out of line: inlined into the feed loop its locals spill to the stack. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+/* Parses "ESC [ [marker] [params] [intermediates] final" at d[i] into p->csi without dispatching it.
+ * Returns the index after the final byte, or i when the sequence is unusual or incomplete. */
+static inline size_t parse_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 {
 	struct vt_csi *c = &p->csi;
 	size_t j = i + 2;
@@ -713,10 +731,116 @@ static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n
 	c->n_intermediates = (uint8_t)ni;
 	c->overflow = false;
 	c->final = b;
-	if (p->sink.csi)
-		p->sink.csi(p->ctx, c);
 	return j + 1;
 }
+
+#if defined(__SSE2__) && defined(__GNUC__)
+/* The memo: a sequence whose bytes (after ESC [, up to the final byte) were parsed before is found by those
+ * bytes and copied instead of parsed again (programs repeat a few SGRs and cursor moves over and over). */
+struct memo_key {
+	__m128i a, b;  /* up to 32 bytes, zero after the final byte */
+	unsigned len;  /* bytes, final included */
+	unsigned slot;
+};
+
+/* The key of the sequence at d[i] (ESC [ ...): false when its final byte is not within 32 bytes or fewer
+ * than 34 bytes are left in the buffer (the loads read 32 bytes). */
+static inline bool memo_key(const uint8_t *d, size_t i, size_t n, struct memo_key *k)
+{
+	static const uint8_t lead[64] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	};
+	if (n - i < 2 + MEMO_KEY)
+		return false;
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(d + i + 2));
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(d + i + 18));
+	const __m128i lo = _mm_set1_epi8(0x3f), hi = _mm_set1_epi8(0x7f);
+	/* final bytes 0x40..0x7e (signed compares: bytes >= 0x80 are negative and never match) */
+	unsigned fa = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(a, lo), _mm_cmplt_epi8(a, hi)));
+	unsigned fb = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(b, lo), _mm_cmplt_epi8(b, hi)));
+	unsigned f = fa | fb << 16;
+	if (!f)
+		return false;
+	unsigned len = (unsigned)__builtin_ctz(f) + 1;
+	k->len = len;
+	a = _mm_and_si128(a, _mm_loadu_si128((const __m128i *)(const void *)(lead + 32 - len)));
+	b = _mm_and_si128(b, _mm_loadu_si128((const __m128i *)(const void *)(lead + 48 - len)));
+	k->a = a;
+	k->b = b;
+	__m128i x = _mm_xor_si128(a, _mm_shuffle_epi32(b, 0x4e));
+	uint64_t l = (uint64_t)_mm_cvtsi128_si64(x);
+	uint64_t h = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
+	h = (l ^ (h * 0x9e3779b97f4a7c15ull)) * 0xc2b2ae3d27d4eb4full;
+	k->slot = (unsigned)(h >> 55); /* the top bits depend on every key byte */
+	_Static_assert(MEMO_SLOTS == 512, "the slot takes the top 9 bits of the hash");
+	return true;
+}
+
+static inline bool memo_hit(const struct memo *m, const struct memo_key *k)
+{
+	__m128i eq = _mm_and_si128(_mm_cmpeq_epi8(k->a, m->a), _mm_cmpeq_epi8(k->b, m->b));
+	return _mm_movemask_epi8(eq) == 0xffff;
+}
+
+/* Kept out of line: inlined into the feed loop its locals spill to the stack. */
+__attribute__((noinline)) static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+{
+	struct vt_csi *c = &p->csi;
+	struct memo_key k;
+	size_t j;
+	if (memo_key(d, i, n, &k)) {
+		struct memo *m = &p->memo[k.slot];
+		if (memo_hit(m, &k)) {
+			memcpy(c->params, m->params, sizeof(m->params));
+			c->sub_mask = m->sub_mask;
+			c->n_params = m->n_params;
+			c->private_marker = m->private_marker;
+			c->n_intermediates = m->n_intermediates;
+			memcpy(c->intermediates, m->intermediates, sizeof(c->intermediates));
+			c->final = m->final;
+			c->overflow = false;
+			c->seq_id = m->id;
+			j = i + 2 + k.len;
+		} else {
+			j = parse_csi(p, d, i, n);
+			if (j == i)
+				return i;
+			c->seq_id = 0;
+			if (j - i - 2 == k.len && c->n_params <= MEMO_PARAMS) {
+				m->a = k.a;
+				m->b = k.b;
+				memcpy(m->params, c->params, sizeof(m->params));
+				m->sub_mask = c->sub_mask;
+				m->n_params = c->n_params;
+				m->private_marker = c->private_marker;
+				m->n_intermediates = c->n_intermediates;
+				memcpy(m->intermediates, c->intermediates, sizeof(m->intermediates));
+				m->final = c->final;
+				m->id = c->seq_id = ++p->memo_ids;
+			}
+		}
+	} else {
+		j = parse_csi(p, d, i, n);
+		if (j == i)
+			return i;
+		c->seq_id = 0;
+	}
+	if (p->sink.csi)
+		p->sink.csi(p->ctx, c);
+	return j;
+}
+#else
+static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+{
+	size_t j = parse_csi(p, d, i, n);
+	if (j != i && p->sink.csi) {
+		p->csi.seq_id = 0;
+		p->sink.csi(p->ctx, &p->csi);
+	}
+	return j;
+}
+#endif
 
 /* ------------------------------------------------------------------------------------ transitions */
 
