@@ -93,6 +93,7 @@ struct style_table {
 	uint32_t next_free; /* lowest id that may be free */
 	uint32_t gc_at;     /* run a collection when count reaches this */
 	uint32_t gc_wait;   /* misses to let pass before the next collection (the table was full of live ids) */
+	uint32_t epoch;     /* counts collections (from 1): an id remembered with an older epoch may be reused */
 	struct {
 		struct grid_style style;
 		uint32_t id; /* id+1, 0 = empty */
@@ -110,6 +111,13 @@ struct sgr_xform {
 struct sgr_memo {
 	uint64_t id; /* vt_csi.seq_id, 0 = empty */
 	struct sgr_xform x;
+	/* the pen this SGR made last time and its style id, valid while epoch is the style table's (ids are
+	 * only reused after a collection) and protect is the same: applied to an equal pen, the SGR gives an
+	 * equal pen, whose id is then known without interning */
+	struct grid_style pen;
+	uint16_t pen_id;
+	bool protect;
+	uint32_t epoch; /* 0 = no pen recorded */
 };
 
 /* Grapheme clusters: fixed-size entries (base + marks), interned, collected with the styles. */
@@ -158,6 +166,7 @@ struct grid {
 	struct grid_style pen;
 	uint16_t pen_id;     /* valid when !pen_dirty */
 	bool pen_dirty;
+	struct sgr_memo *pen_from; /* the memoized SGR applied last (its entry learns the pen's id), or NULL */
 	uint16_t erase_id;   /* style of erased cells: the pen's background only (xterm BCE) */
 	bool erase_dirty;
 	uint16_t link;       /* current OSC 8 link id */

@@ -92,6 +92,7 @@ int grid__styles_init(struct grid *g)
 	t->count = 1;
 	t->next_free = 1;
 	t->gc_at = 4096;
+	t->epoch = 1;
 	g->cl.gc_at = 4096;
 	return rebuild_hash(t, t->cap * 2);
 }
@@ -155,6 +156,14 @@ uint16_t grid__pen_id(struct grid *g)
 			s.attrs |= GRID_ATTR_PROTECTED;
 		g->pen_id = intern(g, &s);
 		g->pen_dirty = false;
+		struct sgr_memo *m = g->pen_from;
+		if (m && g->pen_id) {
+			/* not 0: that may be the stand-in of a full table */
+			m->pen = g->pen;
+			m->pen_id = g->pen_id;
+			m->protect = g->protect;
+			m->epoch = g->st.epoch;
+		}
 	}
 	return g->pen_id;
 }
@@ -246,6 +255,7 @@ void grid__collect(struct grid *g)
 		st->next_free = 1;
 	rebuild_hash(st, st->hash_cap);
 	memset(st->cache, 0, sizeof(st->cache));
+	st->epoch++;
 	/* When live styles already fill the table, the next collection waits for a full headroom of attempts:
 	 * meanwhile new pens fall back to the default style instead of sweeping again and again. */
 	st->gc_at = next_threshold(st->count, cells, STYLE_MAX + 1, &st->gc_wait);
@@ -485,14 +495,24 @@ void grid__sgr(struct grid *g, const struct vt_csi *csi)
 	struct sgr_memo *m = &g->sgr_memo[csi->seq_id & (SGR_MEMO_SIZE - 1)];
 	if (likely(m->id == csi->seq_id && csi->seq_id)) {
 		sgr_apply(g, &m->x);
+		g->pen_from = m;
+		if (m->epoch == g->st.epoch && m->protect == g->protect && style_eq(&m->pen, &g->pen)) {
+			g->pen_id = m->pen_id;
+			g->pen_dirty = false;
+		}
+		return;
+	}
+	g->pen_from = NULL;
+	if (csi->seq_id) {
+		m->id = csi->seq_id;
+		m->epoch = 0;
+		sgr_build(csi, &m->x);
+		sgr_apply(g, &m->x);
+		g->pen_from = m;
 		return;
 	}
 	struct sgr_xform x;
 	sgr_build(csi, &x);
-	if (csi->seq_id) {
-		m->id = csi->seq_id;
-		m->x = x;
-	}
 	sgr_apply(g, &x);
 }
 

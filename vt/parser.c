@@ -26,6 +26,7 @@
  * in one call, runs of UTF-8 are decoded into a buffer on the stack and handed over in one call, and the
  * digits of a CSI parameter are read in a tight loop. Nothing allocates except the string buffer.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -35,8 +36,10 @@
 #include "vt/vt.h"
 
 #if defined(__GNUC__)
+#define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #else
+#define likely(x) (x)
 #define unlikely(x) (x)
 #endif
 
@@ -178,9 +181,9 @@ static const struct range *const state_ranges[S_COUNT] = {
 struct memo {
 	__m128i a, b; /* the key, zero after the final byte; all zero when the slot is empty */
 	int32_t params[MEMO_PARAMS];
-	uint32_t sub_mask;
+	/* a copy of vt_csi's fields from sub_mask up to seq_id (n_params, marker, intermediates, final) */
+	uint8_t hdr[offsetof(struct vt_csi, seq_id) - offsetof(struct vt_csi, sub_mask)];
 	uint64_t id;
-	uint8_t n_params, private_marker, n_intermediates, intermediates[2], final;
 };
 #endif
 
@@ -735,110 +738,157 @@ static inline size_t parse_csi(struct vt_parser *p, const uint8_t *d, size_t i, 
 }
 
 #if defined(__SSE2__) && defined(__GNUC__)
-/* The memo: a sequence whose bytes (after ESC [, up to the final byte) were parsed before is found by those
+/* With SSE2 a sequence whose final byte lies within 32 bytes after ESC [ is taken from two 16-byte loads:
+ * the final byte, the parameter bytes, separators and intermediates are found as bit masks, and each
+ * parameter of up to 4 digits is converted from one 4-byte load (SWAR) instead of digit by digit.
+ *
+ * The memo: a sequence whose bytes (after ESC [, up to the final byte) were parsed before is found by those
  * bytes and copied instead of parsed again (programs repeat a few SGRs and cursor moves over and over). */
-struct memo_key {
-	__m128i a, b;  /* up to 32 bytes, zero after the final byte */
-	unsigned len;  /* bytes, final included */
-	unsigned slot;
+static const uint8_t lead_ones[64] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 };
 
-/* The key of the sequence at d[i] (ESC [ ...): false when its final byte is not within 32 bytes or fewer
- * than 34 bytes are left in the buffer (the loads read 32 bytes). */
-static inline bool memo_key(const uint8_t *d, size_t i, size_t n, struct memo_key *k)
+static inline unsigned mask32(__m128i a, __m128i b)
 {
-	static const uint8_t lead[64] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-	};
-	if (n - i < 2 + MEMO_KEY)
-		return false;
-	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(d + i + 2));
-	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(d + i + 18));
-	const __m128i lo = _mm_set1_epi8(0x3f), hi = _mm_set1_epi8(0x7f);
-	/* final bytes 0x40..0x7e (signed compares: bytes >= 0x80 are negative and never match) */
-	unsigned fa = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(a, lo), _mm_cmplt_epi8(a, hi)));
-	unsigned fb = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(b, lo), _mm_cmplt_epi8(b, hi)));
-	unsigned f = fa | fb << 16;
-	if (!f)
-		return false;
-	unsigned len = (unsigned)__builtin_ctz(f) + 1;
-	k->len = len;
-	a = _mm_and_si128(a, _mm_loadu_si128((const __m128i *)(const void *)(lead + 32 - len)));
-	b = _mm_and_si128(b, _mm_loadu_si128((const __m128i *)(const void *)(lead + 48 - len)));
-	k->a = a;
-	k->b = b;
-	__m128i x = _mm_xor_si128(a, _mm_shuffle_epi32(b, 0x4e));
-	uint64_t l = (uint64_t)_mm_cvtsi128_si64(x);
-	uint64_t h = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
-	h = (l ^ (h * 0x9e3779b97f4a7c15ull)) * 0xc2b2ae3d27d4eb4full;
-	k->slot = (unsigned)(h >> 55); /* the top bits depend on every key byte */
-	_Static_assert(MEMO_SLOTS == 512, "the slot takes the top 9 bits of the hash");
+	return (unsigned)_mm_movemask_epi8(a) | (unsigned)_mm_movemask_epi8(b) << 16;
+}
+
+/* Bytes in [lo, hi], both below 0x80 (bytes >= 0x80 are negative to the signed compares). */
+static inline __m128i in_range(__m128i v, char lo, char hi)
+{
+	return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8((char)(lo - 1))),
+			     _mm_cmplt_epi8(v, _mm_set1_epi8((char)(hi + 1))));
+}
+
+/* The value of the len (1..4) digits ending just before q[e]; reads q[e - 4..e - 1] (the bytes before the
+ * digits are masked off). */
+static inline int32_t swar_param(const uint8_t *q, unsigned e, unsigned len)
+{
+	uint32_t w;
+	memcpy(&w, q + e - 4, 4);
+	uint32_t x = (w ^ 0x30303030u) & (uint32_t)(0xffffffff00000000ull >> (8 * len));
+	x = x * 10 + (x >> 8); /* byte 0: thousands and hundreds, byte 2: tens and units */
+	return (int32_t)((x & 0xff) * 100 + (x >> 16 & 0xff));
+}
+
+/* The sequence from the masked bytes q[0..f] (final at q[f], f < 32) into p->csi. Returns false when it
+ * is not the plain shape (marker, parameters, at most 2 intermediates, final). */
+static inline bool parse_masked(struct vt_parser *p, const uint8_t *q, __m128i a, __m128i b, unsigned f)
+{
+	struct vt_csi *c = &p->csi;
+	if (unlikely(q[f] == 0x7f))
+		return false; /* DEL inside a sequence is ignored: the table machine skips it */
+	unsigned start = 0;
+	c->private_marker = 0;
+	if (q[0] >= 0x3c && q[0] <= 0x3f) {
+		c->private_marker = q[0];
+		start = 1;
+	}
+	unsigned pm = mask32(in_range(a, 0x30, 0x3b), in_range(b, 0x30, 0x3b));
+	unsigned pe = (unsigned)__builtin_ctz(~(pm >> start)) + start; /* end of the parameter bytes */
+	unsigned ni = f - pe;
+	if (ni) {
+		unsigned im = mask32(in_range(a, 0x20, 0x2f), in_range(b, 0x20, 0x2f)) >> pe;
+		if (ni > sizeof(c->intermediates) || (im & ((1u << ni) - 1)) != (1u << ni) - 1)
+			return false;
+		c->intermediates[0] = q[pe];
+		c->intermediates[1] = q[pe + 1];
+	}
+	unsigned np = 0;
+	uint32_t sub = 0;
+	if (pe > start) {
+		const __m128i semi = _mm_set1_epi8(';'), colon = _mm_set1_epi8(':');
+		__m128i ca = _mm_cmpeq_epi8(a, colon), cb = _mm_cmpeq_epi8(b, colon);
+		unsigned below = (1u << pe) - 1;
+		unsigned cm = mask32(ca, cb) & below;
+		unsigned sm = (mask32(_mm_or_si128(_mm_cmpeq_epi8(a, semi), ca), _mm_or_si128(_mm_cmpeq_epi8(b, semi), cb)) &
+			       below) | (1u << pe);
+		/* at most 31 parameter bytes: at most 32 parameters */
+		for (unsigned s = start; sm; sm &= sm - 1) {
+			unsigned e = (unsigned)__builtin_ctz(sm), len = e - s;
+			int32_t v;
+			if (len - 1 < 4)
+				v = swar_param(q, e, len);
+			else
+				v = len ? clamp_digits(q + s, len) : VT_PARAM_DEFAULT;
+			c->params[np++] = v;
+			if (unlikely(cm >> e & 1))
+				sub |= 1u << np;
+			s = e + 1;
+		}
+	}
+	c->n_params = (uint8_t)np;
+	c->sub_mask = sub;
+	c->n_intermediates = (uint8_t)ni;
+	c->overflow = false;
+	c->final = q[f];
 	return true;
 }
 
-static inline bool memo_hit(const struct memo *m, const struct memo_key *k)
-{
-	__m128i eq = _mm_and_si128(_mm_cmpeq_epi8(k->a, m->a), _mm_cmpeq_epi8(k->b, m->b));
-	return _mm_movemask_epi8(eq) == 0xffff;
-}
-
-/* Kept out of line: inlined into the feed loop its locals spill to the stack. */
+/* Parses the sequence at d[i] (ESC [) into p->csi, through the memo when it can. Returns the index after
+ * it, or i when it is unusual or incomplete (the table machine takes it then). Kept out of line: inlined
+ * into the feed loop its locals spill to the stack. */
 __attribute__((noinline)) static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 {
 	struct vt_csi *c = &p->csi;
-	struct memo_key k;
-	size_t j;
-	if (memo_key(d, i, n, &k)) {
-		struct memo *m = &p->memo[k.slot];
-		if (memo_hit(m, &k)) {
-			memcpy(c->params, m->params, sizeof(m->params));
-			c->sub_mask = m->sub_mask;
-			c->n_params = m->n_params;
-			c->private_marker = m->private_marker;
-			c->n_intermediates = m->n_intermediates;
-			memcpy(c->intermediates, m->intermediates, sizeof(c->intermediates));
-			c->final = m->final;
-			c->overflow = false;
-			c->seq_id = m->id;
-			j = i + 2 + k.len;
-		} else {
-			j = parse_csi(p, d, i, n);
-			if (j == i)
-				return i;
-			c->seq_id = 0;
-			if (j - i - 2 == k.len && c->n_params <= MEMO_PARAMS) {
-				m->a = k.a;
-				m->b = k.b;
-				memcpy(m->params, c->params, sizeof(m->params));
-				m->sub_mask = c->sub_mask;
-				m->n_params = c->n_params;
-				m->private_marker = c->private_marker;
-				m->n_intermediates = c->n_intermediates;
-				memcpy(m->intermediates, c->intermediates, sizeof(m->intermediates));
-				m->final = c->final;
-				m->id = c->seq_id = ++p->memo_ids;
-			}
-		}
-	} else {
-		j = parse_csi(p, d, i, n);
-		if (j == i)
-			return i;
-		c->seq_id = 0;
+	/* the loads read 32 bytes after ESC [, and the parameter loads up to 3 bytes before them */
+	if (unlikely(n - i < 2 + MEMO_KEY || i < 2))
+		goto slow;
+	const uint8_t *q = d + i + 2;
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)q);
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(q + 16));
+	/* the final byte: the first one in 0x40..0x7f (DEL makes the sequence fail below, never memoized) */
+	const __m128i f_lo = _mm_set1_epi8(0x3f);
+	unsigned fm = mask32(_mm_cmpgt_epi8(a, f_lo), _mm_cmpgt_epi8(b, f_lo));
+	if (unlikely(!fm))
+		goto slow;
+	unsigned f = (unsigned)__builtin_ctz(fm);
+	a = _mm_and_si128(a, _mm_loadu_si128((const __m128i *)(const void *)(lead_ones + 31 - f)));
+	b = _mm_and_si128(b, _mm_loadu_si128((const __m128i *)(const void *)(lead_ones + 47 - f)));
+	__m128i x = _mm_xor_si128(a, _mm_shuffle_epi32(b, 0x4e));
+	uint64_t lo = (uint64_t)_mm_cvtsi128_si64(x);
+	uint64_t hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
+	uint64_t h = (lo ^ (hi * 0x9e3779b97f4a7c15ull)) * 0xc2b2ae3d27d4eb4full;
+	/* two places a key may be in (from the top bits, which depend on every key byte): a new key replaces
+	 * the older of the two, so a few keys sharing a place do not evict each other all the time */
+	_Static_assert(MEMO_SLOTS == 512, "the places take 9 bits of the hash each");
+	struct memo *m = &p->memo[h >> 55], *m2 = &p->memo[h >> 46 & 511];
+	__m128i eq = _mm_and_si128(_mm_cmpeq_epi8(a, m->a), _mm_cmpeq_epi8(b, m->b));
+	if (likely(_mm_movemask_epi8(eq) == 0xffff))
+		goto hit;
+	eq = _mm_and_si128(_mm_cmpeq_epi8(a, m2->a), _mm_cmpeq_epi8(b, m2->b));
+	if (_mm_movemask_epi8(eq) == 0xffff) {
+		m = m2;
+		goto hit;
 	}
-	if (p->sink.csi)
-		p->sink.csi(p->ctx, c);
-	return j;
+	if (!parse_masked(p, q, a, b, f))
+		return i;
+	c->seq_id = 0;
+	if (m2->id < m->id)
+		m = m2;
+	if (c->n_params <= MEMO_PARAMS) {
+		m->a = a;
+		m->b = b;
+		memcpy(m->params, c->params, sizeof(m->params));
+		memcpy(&m->hdr, &c->sub_mask, sizeof(m->hdr));
+		m->id = c->seq_id = ++p->memo_ids;
+	}
+	return i + 3 + f;
+hit:
+	memcpy(c->params, m->params, sizeof(m->params));
+	memcpy(&c->sub_mask, &m->hdr, sizeof(m->hdr));
+	c->seq_id = m->id;
+	return i + 3 + f;
+slow:
+	c->seq_id = 0;
+	return parse_csi(p, d, i, n);
 }
 #else
 static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 {
-	size_t j = parse_csi(p, d, i, n);
-	if (j != i && p->sink.csi) {
-		p->csi.seq_id = 0;
-		p->sink.csi(p->ctx, &p->csi);
-	}
-	return j;
+	p->csi.seq_id = 0;
+	return parse_csi(p, d, i, n);
 }
 #endif
 
@@ -919,6 +969,8 @@ void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 			if (b == 0x1b && i + 1 < len && data[i + 1] == '[') {
 				size_t j = fast_csi(p, data, i, len);
 				if (j != i) {
+					if (p->sink.csi)
+						p->sink.csi(p->ctx, &p->csi);
 					i = j;
 					continue;
 				}

@@ -533,6 +533,8 @@ static const char *const memo_units[] = {
 	CSI "1\n2H", CSI "1\x7f" "2H", CSI "12H", CSI "1;2H", CSI "2;1H", CSI "H", CSI "?25h", CSI "?25l",
 	CSI "1?2h", CSI "1 2h", CSI " !\"p", CSI "!p", CSI "2 q", CSI "38:2::1:2:3m", CSI "4:3m", CSI "4;3m",
 	CSI "99999999999m", CSI "99999999998m", CSI "1;2\x1b[3m", CSI "5\x18m", "x", "\xe2\x96\x80", "\r\n",
+	CSI "12345;1234;123;12;1;0m", CSI "0001;09;;:m", CSI "?1;2$p", CSI "1;2\x80m", CSI ">m", CSI "??1h",
+	CSI "1:2:3:4:5:6:7:8:9:10:11:12:13:14:15m", CSI "1 \x7fq", CSI "\x7f", CSI "1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16m",
 };
 
 #define MEMO_IDS 4096
