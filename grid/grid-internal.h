@@ -204,6 +204,7 @@ struct grid {
 	struct link_table links;
 
 	uint32_t palette[259];
+	uint32_t palette_defaults[259]; /* grid_config.colors, or xterm's */
 	char title[TITLE_MAX];
 	char *title_stack[TITLE_STACK_MAX];
 	int title_depth;
@@ -295,6 +296,8 @@ void grid__set_alt(struct grid *g, bool on, bool clear);
 /* grid-osc.c */
 void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
 		  size_t len);
+/* Sets the default colours (grid_config.colors: 258 entries, or NULL for xterm's). */
+void grid__palette_init(struct grid *g, const uint32_t *colors);
 void grid__palette_reset(struct grid *g, int idx);
 void grid__links_finish(struct grid *g);
 void grid__titles_finish(struct grid *g);
