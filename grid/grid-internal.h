@@ -284,6 +284,9 @@ void grid__execute(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
 
+/* grid-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y), answered through the reply callback */
+void grid__request_checksum(struct grid *g, const struct vt_csi *csi);
+
 /* grid-modes.c */
 void grid__set_mode(struct grid *g, const struct vt_csi *csi, bool set);
 void grid__request_mode(struct grid *g, const struct vt_csi *csi);
