@@ -179,6 +179,9 @@ struct grid {
 
 	/* damage: per screen row, [x0, x1); x1 == 0 = clean */
 	uint16_t *dmg_x0, *dmg_x1;
+	/* display rows [dmg_y0, dmg_y1] are wholly damaged on top of the per-row spans (empty: dmg_y1 < dmg_y0):
+	 * a scroll of a region damages all its rows once per line, which is one range update, not a loop */
+	int dmg_y0, dmg_y1;
 	struct grid_cell *view_buf; /* [rows * cols]: scrollback lines expanded for grid_row() */
 	bool damage_all;
 	bool damaged;
