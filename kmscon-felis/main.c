@@ -63,6 +63,67 @@ static void on_osc52(void *ud, const char *targets, const uint8_t *data, size_t 
 	kf_clipboard_set(data, len);
 }
 
+/* The configured palette's name, or NULL for "custom" (the --palette-<name> colours over the default palette).
+ * Names follow enum kf_palette's order (config.h). Returns 0 or -EINVAL. */
+static int palette_name(const struct kf_config *c, const char **name)
+{
+	static const char *const names[] = {
+		[KF_PALETTE_DEFAULT] = "default",
+		[KF_PALETTE_SOLARIZED] = "solarized",
+		[KF_PALETTE_SOLARIZED_BLACK] = "solarized-black",
+		[KF_PALETTE_SOLARIZED_WHITE] = "solarized-white",
+		[KF_PALETTE_SOFT_BLACK] = "soft-black",
+		[KF_PALETTE_BASE16_DARK] = "base16-dark",
+		[KF_PALETTE_BASE16_LIGHT] = "base16-light",
+		[KF_PALETTE_NORD] = "nord",
+		[KF_PALETTE_VGA] = "vga",
+	};
+	*name = NULL;
+	if (c->palette == KF_PALETTE_CUSTOM)
+		return 0;
+	if ((unsigned)c->palette >= sizeof(names) / sizeof(names[0]) || !names[c->palette])
+		return -EINVAL;
+	*name = names[c->palette];
+	return 0;
+}
+
+static void custom_colors(const struct kf_config *c, uint32_t rgb[KF_COLOR_COUNT])
+{
+	for (int i = 0; i < KF_COLOR_COUNT; i++)
+		rgb[i] = (uint32_t)c->palette_custom[i].r << 16 | (uint32_t)c->palette_custom[i].g << 8 |
+			 c->palette_custom[i].b;
+}
+
+/* Hands the configured palette to the renderer: a named one, or the --palette-<name> colours for "custom". */
+static int apply_palette(struct kf_render *r, const struct kf_config *c)
+{
+	const char *name;
+	int ret = palette_name(c, &name);
+	if (ret < 0 || name)
+		return ret < 0 ? ret : kf_render_set_palette(r, name);
+	uint32_t rgb[KF_COLOR_COUNT];
+	custom_colors(c, rgb);
+	kf_render_set_palette_colors(r, rgb);
+	return 0;
+}
+
+/* The same colours as apply_palette() gives the renderer (256 + foreground + background), for the grid: what
+ * OSC 4/10/11 queries report, on every backend. */
+static int config_colors(const struct kf_config *c, uint32_t pal[258])
+{
+	const char *name;
+	int ret = palette_name(c, &name);
+	if (ret < 0 || (ret = kf_render_palette_load(name ? name : "default", pal)) < 0 || name)
+		return ret;
+	uint32_t rgb[KF_COLOR_COUNT];
+	custom_colors(c, rgb);
+	for (int i = 0; i < 16; i++)
+		pal[i] = rgb[i];
+	pal[256] = rgb[KF_COLOR_FOREGROUND];
+	pal[257] = rgb[KF_COLOR_BACKGROUND];
+	return 0;
+}
+
 static int start_session(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
@@ -74,6 +135,12 @@ static int start_session(struct kf_app *app)
 		seat = getenv("XDG_SEAT") ? getenv("XDG_SEAT") : "seat0"; /* what libseat picks */
 	if (c->vt > 0)
 		snprintf(app->vtnr, sizeof(app->vtnr), "%d", c->vt);
+	uint32_t colors[258];
+	int r = config_colors(c, colors);
+	if (r < 0) {
+		log_err("cannot load the palette: %s", strerror(-r));
+		return r;
+	}
 	struct kf_session_config sc = {
 		.argv = (const char *const *)c->login_argv,
 		.term = c->term,
@@ -86,6 +153,7 @@ static int start_session(struct kf_app *app)
 		.scrollback = c->sb_size,
 		.cols = headless ? (int)c->size.w : 80,
 		.rows = headless ? (int)c->size.h : 24,
+		.colors = colors,
 	};
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output,
 					  .clipboard = on_osc52};
@@ -162,34 +230,6 @@ static void stop_drm(struct kf_app *app)
 
 /* The seat and input (console.h), then the display and frame loop (output.h) with the renderer; the display's
  * devices are opened through the seat. */
-/* Hands the configured palette to the renderer: a named one, or the --palette-<name> colours for "custom".
- * Names follow enum kf_palette's order (config.h). */
-static int apply_palette(struct kf_render *r, const struct kf_config *c)
-{
-	static const char *const names[] = {
-		[KF_PALETTE_DEFAULT] = "default",
-		[KF_PALETTE_SOLARIZED] = "solarized",
-		[KF_PALETTE_SOLARIZED_BLACK] = "solarized-black",
-		[KF_PALETTE_SOLARIZED_WHITE] = "solarized-white",
-		[KF_PALETTE_SOFT_BLACK] = "soft-black",
-		[KF_PALETTE_BASE16_DARK] = "base16-dark",
-		[KF_PALETTE_BASE16_LIGHT] = "base16-light",
-		[KF_PALETTE_NORD] = "nord",
-		[KF_PALETTE_VGA] = "vga",
-	};
-	if (c->palette == KF_PALETTE_CUSTOM) {
-		uint32_t rgb[KF_COLOR_COUNT];
-		for (int i = 0; i < KF_COLOR_COUNT; i++)
-			rgb[i] = (uint32_t)c->palette_custom[i].r << 16 | (uint32_t)c->palette_custom[i].g << 8 |
-				 c->palette_custom[i].b;
-		kf_render_set_palette_colors(r, rgb);
-		return 0;
-	}
-	if ((unsigned)c->palette >= sizeof(names) / sizeof(names[0]) || !names[c->palette])
-		return -EINVAL;
-	return kf_render_set_palette(r, names[c->palette]);
-}
-
 static int start_drm(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;

@@ -228,7 +228,8 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 	pty_set_log_handler(pty_log_handler_fn);
 
 	struct grid_config gc = {.cols = cfg->cols, .rows = cfg->rows, .scrollback = cfg->scrollback,
-				 .cell_width = cfg->cell_width, .cell_height = cfg->cell_height};
+				 .cell_width = cfg->cell_width, .cell_height = cfg->cell_height,
+				 .colors = cfg->colors};
 	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title,
 				    .clipboard = on_clipboard};
 	s->grid = grid_create(&gc, &gcb, s);

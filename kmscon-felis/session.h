@@ -31,6 +31,9 @@ struct kf_session_config {
 	size_t scrollback;      /* lines */
 	int cols, rows;         /* initial grid size */
 	int cell_width, cell_height; /* pixels per cell, 0 if unknown (headless) */
+	/* The display's colours for the grid (grid_config.colors: 256 + foreground + background), so that
+	 * OSC 4/10/11 queries report what is painted; NULL = xterm's. Read at creation only. */
+	const uint32_t *colors;
 	size_t read_budget;     /* bytes parsed per wake-up before yielding; 0 = KF_SESSION_READ_BUDGET */
 	bool no_pidfd;          /* watch SIGCHLD instead of a pidfd (tests of the fallback) */
 };
