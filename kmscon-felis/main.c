@@ -30,6 +30,7 @@ struct kf_app {
 	struct kf_loop *loop;
 	struct kf_session *session;
 	struct kf_source *signals[3];
+	struct kf_source *stats_signal; /* KF_OUTPUT_STATS_SIGNAL: log the PTY counters */
 	char vtnr[16];                /* XDG_VTNR for the child, "" when the VT is not known */
 	struct kf_headless *headless; /* --backend=headless */
 	struct kf_render *render;     /* --backend=drm */
@@ -159,16 +160,30 @@ static int start_session(struct kf_app *app)
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
 }
 
-/* One line at exit with --verbose: what the PTY path cost (tests/bench/run-pty-bench reads it). */
-static void log_stats(struct kf_app *app)
+/* What the PTY path cost: one line at exit with --verbose (tests/bench/run-pty-bench reads it), and at notice
+ * level on KF_OUTPUT_STATS_SIGNAL with the frame counters (tests/vm/bench reads both). */
+static void log_stats_level(struct kf_app *app, enum kf_log_level level)
 {
 	struct rusage ru;
-	uint64_t reads, bytes;
-	kf_session_stats(app->session, &reads, &bytes);
+	struct kf_session_stats st;
+	kf_session_stats(app->session, &st);
 	getrusage(RUSAGE_SELF, &ru);
-	log_info("pty: %llu bytes in %llu reads; cpu user %ld.%06ld s sys %ld.%06ld s", (unsigned long long)bytes,
-		 (unsigned long long)reads, (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
-		 (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec);
+	kf_log_msg(level, LOG_TAG, __FILE__, __LINE__,
+		   "pty: %llu bytes in %llu reads; cpu user %ld.%06ld s sys %ld.%06ld s; wakeups %llu read_ms %llu "
+		   "parse_ms %llu", (unsigned long long)st.bytes, (unsigned long long)st.reads,
+		   (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
+		   (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups,
+		   (unsigned long long)(st.read_ns / 1000000), (unsigned long long)(st.parse_ns / 1000000));
+}
+
+static void log_stats(struct kf_app *app)
+{
+	log_stats_level(app, KF_LOG_INFO);
+}
+
+static void on_stats_signal(void *ud, int signo)
+{
+	log_stats_level(ud, KF_LOG_NOTICE);
 }
 
 static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_h)
@@ -323,6 +338,7 @@ int main(int argc, char **argv)
 	kf_notify_watchdog_start(app.loop);
 	if (start_session(&app) < 0)
 		goto out_loop;
+	app.stats_signal = kf_loop_add_signal(app.loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, &app);
 	if (start_backend(&app) < 0)
 		goto out_session;
 
