@@ -201,6 +201,9 @@ struct grid {
 
 	/* damage: per screen row, [x0, x1); x1 == 0 = clean */
 	uint16_t *dmg_x0, *dmg_x1;
+	/* display rows [dmg_y0, dmg_y1] are wholly damaged on top of the per-row spans (empty: dmg_y1 < dmg_y0):
+	 * a scroll of a region damages all its rows once per line, which is one range update, not a loop */
+	int dmg_y0, dmg_y1;
 	struct grid_cell *view_buf; /* [rows * cols]: scrollback lines expanded for grid_row() */
 	bool damage_all;
 	bool damaged;
@@ -227,6 +230,7 @@ struct grid {
 	struct link_table links;
 
 	uint32_t palette[259];
+	uint32_t palette_defaults[259]; /* grid_config.colors, or xterm's */
 	char title[TITLE_MAX];
 	char *title_stack[TITLE_STACK_MAX];
 	int title_depth;
@@ -304,6 +308,9 @@ void grid__execute(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
 
+/* grid-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y), answered through the reply callback */
+void grid__request_checksum(struct grid *g, const struct vt_csi *csi);
+
 /* grid-modes.c */
 void grid__set_mode(struct grid *g, const struct vt_csi *csi, bool set);
 void grid__request_mode(struct grid *g, const struct vt_csi *csi);
@@ -315,6 +322,8 @@ void grid__set_alt(struct grid *g, bool on, bool clear);
 /* grid-osc.c */
 void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
 		  size_t len);
+/* Sets the default colours (grid_config.colors: 258 entries, or NULL for xterm's). */
+void grid__palette_init(struct grid *g, const uint32_t *colors);
 void grid__palette_reset(struct grid *g, int idx);
 void grid__links_finish(struct grid *g);
 void grid__titles_finish(struct grid *g);

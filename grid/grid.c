@@ -232,7 +232,7 @@ void grid__damage(struct grid *g, int y, int x0, int x1)
 	g->damaged = true;
 	/* damage is kept per row of the display: while scrolled back, screen row y shows further down */
 	y += (int)g->view_offset;
-	if (g->damage_all || y >= g->rows)
+	if (g->damage_all || y >= g->rows || (y >= g->dmg_y0 && y <= g->dmg_y1))
 		return;
 	if (g->dmg_x1[y] == 0) {
 		g->dmg_x0[y] = (uint16_t)x0;
@@ -254,10 +254,25 @@ void grid__damage_rows(struct grid *g, int y0, int y1)
 	y1 += (int)g->view_offset;
 	if (y1 >= g->rows)
 		y1 = g->rows - 1;
-	for (int y = y0; y <= y1; y++) {
-		g->dmg_x0[y] = 0;
-		g->dmg_x1[y] = (uint16_t)g->cols;
+	if (y0 > y1)
+		return;
+	if (g->dmg_y1 >= g->dmg_y0 && (y1 + 1 < g->dmg_y0 || y0 > g->dmg_y1 + 1)) {
+		/* a second, disjoint range: the old one goes into the per-row spans */
+		for (int y = g->dmg_y0; y <= g->dmg_y1; y++) {
+			g->dmg_x0[y] = 0;
+			g->dmg_x1[y] = (uint16_t)g->cols;
+		}
+		g->dmg_y0 = y0;
+		g->dmg_y1 = y1;
+		return;
 	}
+	if (g->dmg_y1 < g->dmg_y0) {
+		g->dmg_y0 = y0;
+		g->dmg_y1 = y1;
+		return;
+	}
+	g->dmg_y0 = grid__min(g->dmg_y0, y0);
+	g->dmg_y1 = grid__max(g->dmg_y1, y1);
 }
 
 bool grid_row_damage(const struct grid *g, int y, int *x0, int *x1)
@@ -265,6 +280,11 @@ bool grid_row_damage(const struct grid *g, int y, int *x0, int *x1)
 	if (y < 0 || y >= g->rows)
 		return false;
 	if (g->damage_all) {
+		*x0 = 0;
+		*x1 = g->cols;
+		return true;
+	}
+	if (y >= g->dmg_y0 && y <= g->dmg_y1) {
 		*x0 = 0;
 		*x1 = g->cols;
 		return true;
@@ -279,6 +299,8 @@ bool grid_row_damage(const struct grid *g, int y, int *x0, int *x1)
 void grid_damage_clear(struct grid *g)
 {
 	memset(g->dmg_x1, 0, sizeof(*g->dmg_x1) * (size_t)g->rows);
+	g->dmg_y0 = 0;
+	g->dmg_y1 = -1;
 	g->damage_all = false;
 	g->damaged = false;
 	g->dmg_cx = g->cx;
@@ -383,6 +405,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 	struct grid *g = calloc(1, sizeof(*g));
 	if (!g)
 		return NULL;
+	g->dmg_y1 = -1;
 	int cols = cfg ? grid__clamp(cfg->cols, 1, GRID_MAX_DIM) : 80;
 	int rows = cfg ? grid__clamp(cfg->rows, 1, GRID_MAX_DIM) : 24;
 	size_t sb = cfg ? cfg->scrollback : DEFAULT_SCROLLBACK;
@@ -398,6 +421,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 		g->cell_height = cfg->cell_height;
 		g->allow_clipboard_read = cfg->allow_clipboard_read;
 	}
+	grid__palette_init(g, cfg ? cfg->colors : NULL);
 	const char *ver = cfg && cfg->xtversion ? cfg->xtversion : "kmscon-felis(" KF_GRID_VERSION ")";
 	g->xtversion = strdup(ver);
 	if (!g->xtversion || alloc_per_size(g, cols, rows) < 0)
@@ -501,6 +525,8 @@ int grid_resize(struct grid *g, int cols, int rows)
 	g->tabs = tabs;
 	g->dmg_x0 = x0;
 	g->dmg_x1 = x1;
+	g->dmg_y0 = 0;
+	g->dmg_y1 = -1;
 	free(g->view_buf);
 	g->view_buf = vb;
 	g->top = 0;

@@ -138,6 +138,53 @@ static void test_scroll_and_scrollback(void)
 	t_free(t);
 }
 
+/* Region scrolls step the ring where no scrollback sits after the screen (alternate screen, empty
+ * scrollback): many more scrolls than the ring has slots keep the fixed rows, the region's order, and a
+ * scrollback that fills later holds exactly the lines that left the top of the whole screen. */
+static void test_region_ring(void)
+{
+	struct t_term *t = t_new(6, 8, 20);
+	for (int alt = 0; alt < 2; alt++) {
+		if (alt)
+			t_feed(t, "\033[?1049h");
+		t_feed(t, "\033[r\033[2J\033[HTOP\033[8;1HBOT\033[2;7r\033[7;1H");
+		for (int i = 0; i < 75; i++)
+			t_feedf(t, "\r\nR%d", i);
+		CHECK_ROW(t, 0, "TOP");
+		CHECK_ROW(t, 7, "BOT");
+		for (int y = 1; y <= 6; y++) {
+			char want[16];
+			snprintf(want, sizeof(want), "R%d", 75 - 7 + y);
+			CHECK_ROW(t, y, want);
+		}
+		CHECK(grid_scrollback_lines(t->g) == 0, "alt %d: region scroll kept out: %zu", alt,
+		      grid_scrollback_lines(t->g));
+		/* two rows above and one below, scrolled by 3 at once (SU) */
+		t_feed(t, "\033[3;7r\033[3S");
+		CHECK_ROW(t, 0, "TOP");
+		CHECK_ROW(t, 1, "R69");
+		CHECK_ROW(t, 2, "R73");
+		CHECK_ROW(t, 3, "R74");
+		CHECK_ROW(t, 4, "");
+		CHECK_ROW(t, 6, "");
+		CHECK_ROW(t, 7, "BOT");
+	}
+	/* back on the primary screen (its rows as left), then whole-screen scrolls fill the scrollback */
+	t_feed(t, "\033[?1049l\033[r\033[8;1H");
+	for (int i = 0; i < 10; i++)
+		t_feedf(t, "\r\nS%d", i);
+	CHECK(grid_scrollback_lines(t->g) == 10, "scrollback %zu", grid_scrollback_lines(t->g));
+	const char *want[] = {"TOP", "R69", "R73", "R74", "", "", "", "BOT", "S0", "S1"};
+	for (size_t i = 0; i < 10; i++) {
+		int len;
+		const struct grid_cell *c = grid_scrollback_row(t->g, i, &len);
+		const char *got = c ? t_cells_text(t->g, c, len) : "(null)";
+		CHECK(strcmp(got, want[i]) == 0, "scrollback %zu: got \"%s\" want \"%s\"", i, got, want[i]);
+	}
+	CHECK_ROW(t, 7, "S9");
+	t_free(t);
+}
+
 static void test_scroll_regions(void)
 {
 	struct t_term *t = t_new(5, 5, 10);
@@ -328,6 +375,7 @@ int main(void)
 	test_erase();
 	test_scroll_and_scrollback();
 	test_scroll_regions();
+	test_region_ring();
 	test_lr_margins();
 	test_rep();
 	test_charsets();
