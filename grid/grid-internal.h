@@ -104,10 +104,31 @@ struct style_table {
 	uint32_t next_free; /* lowest id that may be free */
 	uint32_t gc_at;     /* run a collection when count reaches this */
 	uint32_t gc_wait;   /* misses to let pass before the next collection (the table was full of live ids) */
+	uint32_t epoch;     /* counts collections (from 1): an id remembered with an older epoch may be reused */
 	struct {
 		struct grid_style style;
 		uint32_t id; /* id+1, 0 = empty */
 	} cache[PEN_CACHE_SIZE];
+};
+
+/* An SGR sequence as a change of the pen (grid-style.c), kept per parser seq_id. */
+struct sgr_xform {
+	uint32_t fg, bg, ul_color;
+	uint16_t attr_and, attr_or;
+	uint8_t set; /* which of fg, bg, ul_color, underline the sequence sets */
+	uint8_t underline;
+};
+#define SGR_MEMO_SIZE 512u
+struct sgr_memo {
+	uint64_t id; /* vt_csi.seq_id, 0 = empty */
+	struct sgr_xform x;
+	/* the pen this SGR made last time and its style id, valid while epoch is the style table's (ids are
+	 * only reused after a collection) and protect is the same: applied to an equal pen, the SGR gives an
+	 * equal pen, whose id is then known without interning */
+	struct grid_style pen;
+	uint16_t pen_id;
+	bool protect;
+	uint32_t epoch; /* 0 = no pen recorded */
 };
 
 /* Grapheme clusters: fixed-size entries (base + marks), interned, collected with the styles. */
@@ -156,6 +177,7 @@ struct grid {
 	struct grid_style pen;
 	uint16_t pen_id;     /* valid when !pen_dirty */
 	bool pen_dirty;
+	struct sgr_memo *pen_from; /* the memoized SGR applied last (its entry learns the pen's id), or NULL */
 	uint16_t erase_id;   /* style of erased cells: the pen's background only (xterm BCE) */
 	bool erase_dirty;
 	uint16_t link;       /* current OSC 8 link id */
@@ -216,10 +238,12 @@ struct grid {
 	} sel;
 
 	struct style_table st;
+	struct sgr_memo sgr_memo[SGR_MEMO_SIZE];
 	struct cluster_table cl;
 	struct link_table links;
 
 	uint32_t palette[259];
+	uint32_t palette_defaults[259]; /* grid_config.colors, or xterm's */
 	char title[TITLE_MAX];
 	char *title_stack[TITLE_STACK_MAX];
 	int title_depth;
@@ -318,6 +342,8 @@ void grid__set_alt(struct grid *g, bool on, bool clear);
 /* grid-osc.c */
 void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
 		  size_t len);
+/* Sets the default colours (grid_config.colors: 258 entries, or NULL for xterm's). */
+void grid__palette_init(struct grid *g, const uint32_t *colors);
 void grid__palette_reset(struct grid *g, int idx);
 void grid__links_finish(struct grid *g);
 void grid__titles_finish(struct grid *g);

@@ -437,6 +437,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 		g->cell_height = cfg->cell_height;
 		g->allow_clipboard_read = cfg->allow_clipboard_read;
 	}
+	grid__palette_init(g, cfg ? cfg->colors : NULL);
 	const char *ver = cfg && cfg->xtversion ? cfg->xtversion : "kmscon-felis(" KF_GRID_VERSION ")";
 	g->xtversion = strdup(ver);
 	if (!g->xtversion || alloc_per_size(g, cols, rows) < 0)

@@ -324,6 +324,23 @@ def t_replies():
         fail("replies: got %r want %r" % (got, want))
 
 
+def t_colors():
+    """OSC 4/10/11/12 queries report the colours the display paints with (--palette, --palette-<name>), and
+    OSC 104/110 go back to them: the program gives the grid the renderer's palette (main.c config_colors)."""
+    q = "\033]4;1;?\033\\\033]10;?\033\\\033]11;?\033\\\033]12;?\033\\\033]4;1;#000001\033\\\033]104\033\\\033]4;1;?\033\\"
+    got = replies(q, args=["--palette", "solarized"])
+    want = (b"\033]4;1;rgb:dcdc/3232/2f2f\033\\\033]10;rgb:eeee/e8e8/d5d5\033\\\033]11;rgb:0707/3636/4242\033\\"
+            b"\033]12;rgb:eeee/e8e8/d5d5\033\\\033]4;1;rgb:dcdc/3232/2f2f\033\\")
+    if got != want:
+        fail("solarized: got %r want %r" % (got, want))
+    q = "\033]4;1;?\033\\\033]4;2;?\033\\\033]4;100;?\033\\\033]11;?\033\\"
+    got = replies(q, args=["--palette", "custom", "--palette-red=1,2,3", "--palette-background=4,5,6"])
+    want = (b"\033]4;1;rgb:0101/0202/0303\033\\\033]4;2;rgb:0000/cdcd/0000\033\\\033]4;100;rgb:8787/8787/0000\033\\"
+            b"\033]11;rgb:0404/0505/0606\033\\")
+    if got != want:
+        fail("custom: got %r want %r" % (got, want))
+
+
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
 
 if __name__ == "__main__":
