@@ -200,6 +200,10 @@ uint16_t grid__erase_style(struct grid *g)
 
 static void mark_line(struct grid *g, const struct line *l)
 {
+	if (l->flags & LINE_PACKED) {
+		g->st.used[l->pstyle] |= 2;
+		return;
+	}
 	for (int x = 0; x < l->ncells; x++) {
 		const struct grid_cell *c = &l->cells[x];
 		g->st.used[c->style] |= 2;
