@@ -73,9 +73,12 @@ def wait_text(vm, text, count=1, timeout=30):
     return find_text(img, text)
 
 
+DEBUG = []  # ["--debug"] with --debug: the instances log at debug level (libseat and its builtin server too)
+
+
 def start(vm, n, args=""):
-    vm.sh("kmscon-felis %s %s --login -- /bin/sh >/tmp/kf%d.log 2>&1 & echo $! >/tmp/kf%d.pid"
-          % (" ".join(FONT), args, n, n))
+    vm.sh("kmscon-felis %s %s %s --login -- /bin/sh >/tmp/kf%d.log 2>&1 & echo $! >/tmp/kf%d.pid"
+          % (" ".join(FONT), " ".join(DEBUG), args, n, n))
 
 
 def boot(name, **kw):
@@ -126,6 +129,10 @@ def switch(vm, target, enabled, i, timeout=20, presses=3):
     for press in range(presses):
         if press:
             REPRESSED.append(i)
+            if DEBUG:
+                print("    switch %d to VT %d: not done after 5 s; the instances' logs:" % (i, target))
+                for line in vm.sh("tail -n 60 /tmp/kf1.log; echo ====; tail -n 60 /tmp/kf2.log").splitlines():
+                    print("      " + line)
         vm.sendkey("ctrl-alt-f%d" % target)
         deadline = time.time() + (timeout if press == presses - 1 else 5)
         while time.time() < deadline:
@@ -220,11 +227,34 @@ def test_mouse(vm):
     wait_text(vm, "Xabc123", 2)
 
 
+def test_touchpad(vm):
+    """A multi-touch clickpad made with uinput in the guest (kf-touchpad: QEMU has no touchpad device),
+    hot-plugged while the console runs: a one-finger tap is a left click and a two-finger drag scrolls, seen as
+    the SGR mouse reports (1000 + 1006) the terminal sends to the application, which the PTY echoes."""
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    vm.type_text("printf '\\033[?1000h\\033[?1006h'; cat\n")
+    time.sleep(1)
+    out = vm.sh("kf-touchpad tap scroll-down 20 scroll-up 20", timeout=120)
+    if "ok" not in out:
+        vm.fail("kf-touchpad: %s" % out)
+    log = vm.sh("grep -i 'touchpad' /tmp/kf1.log; true")
+    if "kf-touchpad" not in log:
+        vm.fail("the console did not add the touchpad:\n%s" % vm.sh("tail -20 /tmp/kf1.log"))
+    wait_text(vm, "[<0;")    # tap: button 1 press (and release, "m")
+    wait_text(vm, "[<65;")   # fingers moving down: wheel down
+    wait_text(vm, "[<64;")   # fingers moving up: wheel up
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--switches", type=int, default=int(os.environ.get("KF_VM_SWITCHES", "200")))
+    ap.add_argument("--debug", action="store_true", help="run the instances with --debug, show their logs when a "
+                    "switch needs the keys pressed again")
     args = ap.parse_args()
+    if args.debug:
+        DEBUG.append("--debug")
     tests = [
         ("console-typing", lambda: test_typing(boot("console-typing")), {}),
         ("console-layout-de", lambda: test_layout_de(boot("console-de")), {}),
@@ -232,6 +262,7 @@ def main():
         ("console-mouse", lambda: test_mouse(boot("console-mouse", usb=True,
                                                   extra_args=["-device", "usb-tablet,bus=xhci.0"])), {}),
     ]
+    tests.append(("console-touchpad", lambda: test_touchpad(boot("console-touchpad")), {}))
     tests = [t for t in tests if not args.only or t[0] in args.only]
     if "kmscon-felis" not in our_binaries(default_build_dir()):
         for name, _, _ in tests:
