@@ -324,6 +324,12 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 void grid__csi(void *ctx, const struct vt_csi *csi)
 {
 	struct grid *g = ctx;
+	if (likely(csi->final == 'm' && !csi->private_marker && !csi->n_intermediates)) {
+		/* SGR: most sequences of colourful output */
+		grid__sgr(g, csi);
+		g->last_cp = 0;
+		return;
+	}
 	uint32_t key = KEY(csi->private_marker, csi->n_intermediates ? csi->intermediates[0] : 0, csi->final);
 	if (csi->n_intermediates > 1)
 		return;

@@ -13,7 +13,8 @@
 
 static void clear_line(struct grid *g, struct line *l)
 {
-	grid__line_clear(l, g->cols, grid__erase_style(g));
+	/* once per scrolled line: the erase style is nearly always resolved already */
+	grid__line_clear(l, g->cols, likely(!g->erase_dirty) ? g->erase_id : grid__erase_style(g));
 }
 
 /* Rotates screen rows [y0, y1] of the active screen up by n (row y gets row y + n) with three reversals. */
