@@ -94,7 +94,7 @@ struct saved_cursor {
 
 /* Interned styles: id -> style, with an open-addressing hash index and a direct-mapped cache in front. */
 #define STYLE_MAX 65535u
-#define PEN_CACHE_SIZE 256u
+#define PEN_CACHE_SIZE 1024u
 struct style_table {
 	struct grid_style *styles; /* [cap]; id 0 is the default style */
 	uint8_t *used;             /* [cap]; 1 = live (0 is always live) */
