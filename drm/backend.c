@@ -188,6 +188,11 @@ bool drm_backend_can_render(const struct drm_backend *b)
 	return false;
 }
 
+bool drm_backend_drop_flip_event(struct drm_backend *b)
+{
+	return ++b->flip_events == b->drop_flip_event;
+}
+
 void drm_backend_frame_ready(struct drm_backend *b)
 {
 	if (b->iface.frame_ready && drm_backend_can_render(b))
@@ -304,6 +309,7 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 {
 	struct drm_backend *b = calloc(1, sizeof(*b));
 	const char *env = getenv("KMSCON_FELIS_DRM_LEGACY");
+	const char *drop = getenv("KMSCON_FELIS_DRM_DROP_FLIP_EVENT");
 	bool changed = false;
 	int ret;
 
@@ -313,6 +319,8 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 	b->cfg.mode_height = cfg->mode_height;
 	b->cfg.force_legacy = cfg->force_legacy || (env && strcmp(env, "1") == 0);
 	b->dpms_timeout_s = cfg->dpms_timeout_s;
+	if (drop)
+		b->drop_flip_event = strtoull(drop, NULL, 10);
 	snprintf(b->seat, sizeof(b->seat), "%s", cfg->seat ? cfg->seat : "seat0");
 	if (iface)
 		b->iface = *iface;

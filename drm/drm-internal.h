@@ -253,6 +253,9 @@ struct drm_backend {
 	} later[DRM_MAX_CARDS];
 	unsigned n_later;
 	int64_t later_ns;
+	/* Fault injection for tests (KMSCON_FELIS_DRM_DROP_FLIP_EVENT=N): the Nth page-flip event of ours is
+	 * ignored as if the kernel never sent it; 0 = none. */
+	uint64_t drop_flip_event, flip_events;
 };
 
 /* epoll data of the udev monitor (anything else but the timer's is a struct drm_card) */
@@ -279,5 +282,7 @@ void drm_backend_count(struct drm_backend *b, int what, uint64_t n);
 enum { DRM_COUNT_COMMIT, DRM_COUNT_MODESET, DRM_COUNT_FLIP, DRM_COUNT_WATCHDOG, DRM_COUNT_FAST, DRM_COUNT_PIXELS };
 bool drm_backend_active(const struct drm_backend *b); /* not suspended, not blanked */
 void drm_backend_frame_ready(struct drm_backend *b);
+/* Counts a page-flip event of ours; true when fault injection says to drop this one. */
+bool drm_backend_drop_flip_event(struct drm_backend *b);
 
 #endif

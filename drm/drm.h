@@ -12,7 +12,9 @@
  * fd (an epoll set of its own holding the cards, the udev monitor and a timer for the flip watchdog, frame
  * pacing and DPMS) and drm_backend_dispatch() handles what is ready.
  *
- * Environment: KMSCON_FELIS_DRM_LEGACY=1 forces the legacy API (for tests).
+ * Environment: KMSCON_FELIS_DRM_LEGACY=1 forces the legacy API (for tests). KMSCON_FELIS_DRM_DROP_FLIP_EVENT=N
+ * (fault injection for tests) ignores the Nth page-flip event answering one of our commits (counted from 1), as
+ * if the kernel never sent it: the flip watchdog must give up on it after 1 s and recover with a modeset.
  */
 #ifndef KF_DRM_DRM_H
 #define KF_DRM_DRM_H

@@ -367,6 +367,11 @@ static void page_flip_handler(int fd, unsigned int sequence, unsigned int tv_sec
 
 	if (!out || !out->inflight || out->inflight_seq != (uint64_t)(uintptr_t)user_data)
 		return; /* an unused CRTC being disabled, or a commit we gave up on */
+	if (drm_backend_drop_flip_event(dispatching->b)) {
+		drm_warn("%s: [CRTC:%u] dropping this page-flip event (fault injection, "
+			 "KMSCON_FELIS_DRM_DROP_FLIP_EVENT)", out->name, out->crtc_id);
+		return;
+	}
 	drm_output_flip_done(out, sequence);
 }
 

@@ -304,6 +304,7 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 		g->pen_dirty = true;
 		return true;
 	case KEY(0, '!', 'p'): soft_reset(g); return true;
+	case KEY(0, '*', 'y'): grid__request_checksum(g, csi); return true; /* DECRQCRA */
 	case KEY('>', 0, 'm'):
 		if (p0(csi, 0, 0) == 4)
 			g->modes.keys.modify_other_keys = (uint8_t)grid__min(p0(csi, 1, 0), 2);
@@ -323,6 +324,12 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 void grid__csi(void *ctx, const struct vt_csi *csi)
 {
 	struct grid *g = ctx;
+	if (likely(csi->final == 'm' && !csi->private_marker && !csi->n_intermediates)) {
+		/* SGR: most sequences of colourful output */
+		grid__sgr(g, csi);
+		g->last_cp = 0;
+		return;
+	}
 	uint32_t key = KEY(csi->private_marker, csi->n_intermediates ? csi->intermediates[0] : 0, csi->final);
 	if (csi->n_intermediates > 1)
 		return;

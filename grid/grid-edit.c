@@ -13,7 +13,8 @@
 
 static void clear_line(struct grid *g, struct line *l)
 {
-	grid__line_clear(l, g->cols, grid__erase_style(g));
+	/* once per scrolled line: the erase style is nearly always resolved already */
+	grid__line_clear(l, g->cols, likely(!g->erase_dirty) ? g->erase_id : grid__erase_style(g));
 }
 
 /* Rotates screen rows [y0, y1] of the active screen up by n (row y gets row y + n) with three reversals. */
@@ -51,6 +52,36 @@ static void rotate_up(struct grid *g, int y0, int y1, int n)
 	reverse_slots(s, g->rows, (size_t)y0, (size_t)(y0 + n - 1));
 	reverse_slots(s, g->rows, (size_t)(y0 + n), (size_t)y1);
 	reverse_slots(s, g->rows, (size_t)y0, (size_t)y1);
+}
+
+/* Scrolls rows [top, bottom] of the active screen up by n (row y gets row y + n; the n rows that come in at
+ * the bottom are the ones that left, still to be cleared) by stepping the ring's top by n and putting back
+ * the few rows outside the region: O(rows outside) pointer moves instead of rotate_up's O(region). Only where
+ * the ring has room after the screen that holds no scrollback: the alternate screen (its ring is the screen)
+ * and a primary screen whose scrollback is still empty; elsewhere the step would move the scrollback.
+ * Returns false when it does not apply. */
+#define RING_FIX_MAX 16
+static bool ring_region_up(struct grid *g, int top, int bottom, int n)
+{
+	struct screen *s = g->scr;
+	int below = g->rows - 1 - bottom;
+	if (top + n + below > RING_FIX_MAX || top + below >= bottom - top + 1 - n)
+		return false;
+	if (s->cap != (size_t)g->rows && (s->sb_n != 0 || s->cap - (size_t)g->rows < (size_t)n))
+		return false;
+	struct line *keep[RING_FIX_MAX];
+	int k = 0;
+	for (int y = 0; y < top + n; y++)
+		keep[k++] = grid__line(g, y);
+	for (int y = bottom + 1; y < g->rows; y++)
+		keep[k++] = grid__line(g, y);
+	s->top = (s->top + (size_t)n) % s->cap;
+	k = 0;
+	for (int y = 0; y < top; y++)
+		s->ring[(s->top + (size_t)y) % s->cap] = keep[k++];
+	for (int y = bottom - n + 1; y < g->rows; y++)
+		s->ring[(s->top + (size_t)y) % s->cap] = keep[k++];
+	return true;
 }
 
 /* Moves screen row 0 into the scrollback (or drops it when there is none) and brings in a blank row at the
@@ -155,7 +186,8 @@ void grid__scroll_up(struct grid *g, int top, int bottom, int n)
 				return;
 		}
 	}
-	rotate_up(g, top, bottom, n);
+	if (!ring_region_up(g, top, bottom, n))
+		rotate_up(g, top, bottom, n);
 	for (int y = bottom - n + 1; y <= bottom; y++)
 		clear_line(g, grid__line(g, y));
 	grid__damage_rows(g, top, bottom);

@@ -5,7 +5,13 @@
  * line, or a chunk is needed again). The screen keeps its own rows-many full lines, which stay in the cache;
  * a flood therefore writes only the written part of each line into sequential memory instead of touching
  * whole cold rows (with 10000 lines of 212 columns that was 25 MB of memory traffic per pass).
- * Memory stays bounded: at most enough chunks for sb_max full lines, plus one.
+ *
+ * Lines of 16 cells or more that are all ASCII of width 1 in one style, with no link or mark (most of a text
+ * flood), are packed: one byte per cell plus the style in the header (LINE_PACKED; read through
+ * grid__line_cell or grid__line_read). A chunk is reused as soon as every line in it has left the
+ * scrollback, so a flood of packed lines cycles through about 1 MB that stays in the caches instead of
+ * 25 MB of fresh memory.
+ * Memory stays bounded: at most enough chunks for sb_max full lines, plus two.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +21,12 @@
 
 #include "grid/grid-internal.h"
 
-#define HIST_CHUNK ((size_t)2 << 20)
+#define HIST_CHUNK ((size_t)512 << 10)
+/* shorter lines are stored whole: checking and packing them costs more instructions than the few bytes it
+ * saves are worth */
+#ifndef PACK_MIN
+#define PACK_MIN 16
+#endif
 
 struct hist_chunk {
 	char *mem;
@@ -76,13 +87,20 @@ static struct hist_chunk *chunk_for(struct screen *s, size_t bytes)
 	struct hist_chunk *c = s->hist_n ? &s->hist[s->hist_head] : NULL;
 	if (c && c->used + bytes <= HIST_CHUNK)
 		return c;
-	size_t next = s->hist_n ? (s->hist_head + 1) % s->hist_max : 0;
-	if (next >= s->hist_n) {
+	/* chunks in cyclic order after the head run oldest to newest: the next one is the oldest. Reuse it as
+	 * soon as every line in it has left the scrollback, so a flood cycles through little more memory than
+	 * the scrollback holds (it stays in the caches); add a chunk only while the oldest still holds lines */
+	size_t next = s->hist_n ? (s->hist_head + 1) % s->hist_n : 0;
+	c = s->hist_n ? &s->hist[next] : NULL;
+	bool dead = c && next != s->hist_head && (!c->any || c->last_abs < s->abs_top - s->sb_n);
+	if (!dead && s->hist_n < s->hist_max) {
 		char *mem = grid__map(HIST_CHUNK);
 		if (!mem)
 			return NULL;
-		s->hist[s->hist_n++] = (struct hist_chunk){.mem = mem};
-		next = s->hist_n - 1;
+		next = s->hist_n ? s->hist_head + 1 : 0;
+		memmove(&s->hist[next + 1], &s->hist[next], (s->hist_n - next) * sizeof(*s->hist));
+		s->hist[next] = (struct hist_chunk){.mem = mem};
+		s->hist_n++;
 	}
 	s->hist_head = next;
 	c = &s->hist[next];
@@ -106,6 +124,46 @@ static void copy_stream(void *dst, const void *src, size_t bytes)
 #endif
 }
 
+/* Packs cells [0, n) into one byte each when they are all ASCII of width 1 with one style and no link or
+ * flags (the bulk of a text flood's lines): returns false, with out partly written, otherwise. */
+static bool pack_ascii(const struct grid_cell *c, int n, uint8_t *out)
+{
+	const uint32_t st = c[0].style;
+	int x = 0;
+#if defined(__SSE2__)
+	/* 4 cells are 3 vectors of 32-bit words: cp, style|link<<16, width|flags<<8|pad<<16, cp, ...; a cell
+	 * fits when cp < 0x80, style|link == st and width|flags == 1: the words are xored with what they
+	 * should be and ORed up per vector phase, then masked once at the end */
+	const __m128i e0 = _mm_set_epi32(0, 1, (int)st, 0), e1 = _mm_set_epi32((int)st, 0, 1, (int)st),
+		      e2 = _mm_set_epi32(1, (int)st, 0, 1);
+	__m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0;
+	const __m128i *p = (const __m128i *)(const void *)c;
+	for (; x + 4 <= n; x += 4, p += 3) {
+		__m128i v0 = _mm_load_si128(p), v1 = _mm_load_si128(p + 1), v2 = _mm_load_si128(p + 2);
+		a0 = _mm_or_si128(a0, _mm_xor_si128(v0, e0));
+		a1 = _mm_or_si128(a1, _mm_xor_si128(v1, e1));
+		a2 = _mm_or_si128(a2, _mm_xor_si128(v2, e2));
+		/* the cp words sit at v0[0], v0[3], v1[2], v2[1] */
+		__m128 t = _mm_shuffle_ps(_mm_castsi128_ps(v1), _mm_castsi128_ps(v2), _MM_SHUFFLE(1, 1, 2, 2));
+		__m128i cps = _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(v0), t, _MM_SHUFFLE(2, 0, 3, 0)));
+		__m128i w = _mm_packs_epi32(cps, cps);
+		uint32_t b = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(w, w));
+		memcpy(out + x, &b, 4);
+	}
+	const __m128i m0 = _mm_set_epi32(~0x7f, 0xffff, -1, ~0x7f), m1 = _mm_set_epi32(-1, ~0x7f, 0xffff, -1),
+		      m2 = _mm_set_epi32(0xffff, -1, ~0x7f, 0xffff);
+	__m128i bad = _mm_or_si128(_mm_and_si128(a0, m0), _mm_or_si128(_mm_and_si128(a1, m1), _mm_and_si128(a2, m2)));
+	if (_mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) != 0xffff)
+		return false;
+#endif
+	uint32_t bad1 = 0;
+	for (; x < n; x++) {
+		bad1 |= c[x].cp >> 7 | (c[x].style ^ st) | c[x].link | (c[x].width ^ 1u) | c[x].flags;
+		out[x] = (uint8_t)c[x].cp;
+	}
+	return bad1 == 0;
+}
+
 struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncells, uint64_t abs)
 {
 	int n = src->used < ncells ? src->used : ncells;
@@ -114,14 +172,29 @@ struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncell
 	if (!c)
 		return NULL;
 	struct line *l = (struct line *)(c->mem + c->used);
+	struct line hdr = {.flags = src->flags, .used = (uint16_t)n, .ncells = (uint16_t)n};
+	if (n >= PACK_MIN && pack_ascii(src->cells, n, (uint8_t *)(void *)l->cells)) {
+		/* packed in place (room for the full form was taken, the rest is given back): a packed
+		 * scrollback is small enough to stay in the caches, so these are ordinary stores */
+		hdr.flags |= LINE_PACKED;
+		hdr.pstyle = src->cells[0].style;
+		memcpy(l, &hdr, sizeof(hdr));
+		bytes = (sizeof(struct line) + (size_t)n + 15) & ~(size_t)15;
+	} else {
+		copy_stream(l, &hdr, sizeof(hdr));
+		copy_stream(l->cells, src->cells, bytes - sizeof(hdr));
+	}
 	c->used += bytes;
 	c->last_abs = abs;
 	c->any = true;
-	struct line hdr = {.flags = src->flags, .used = (uint16_t)n, .ncells = (uint16_t)n,
-			   .chunk = (uint32_t)(c - s->hist)};
-	copy_stream(l, &hdr, sizeof(hdr));
-	copy_stream(l->cells, src->cells, bytes - sizeof(hdr));
 	return l;
+}
+
+void grid__hist_expand(const struct line *l, struct grid_cell *out)
+{
+	const uint8_t *b = (const uint8_t *)(const void *)l->cells;
+	for (int x = 0; x < l->ncells; x++)
+		out[x] = (struct grid_cell){.cp = b[x], .style = l->pstyle, .link = 0, .width = 1, .flags = 0};
 }
 
 void grid__hist_fence(void)

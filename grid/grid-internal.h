@@ -24,6 +24,9 @@
 #endif
 
 #define LINE_WRAPPED 0x1u /* the line continues on the next one (autowrap happened here) */
+/* scrollback only (grid-history.c): the cells are stored as one byte each, all ASCII (cp < 0x80) of width 1
+ * with style pstyle and no link or flags; read them with grid__line_cell or grid__line_expand */
+#define LINE_PACKED 0x2u
 
 struct line {
 	uint16_t flags;
@@ -33,11 +36,19 @@ struct line {
 	/* cells present: cols for screen lines; scrollback lines keep only their written part (the cells after
 	 * ncells read as blanks) */
 	uint16_t ncells;
-	uint16_t pad0;
-	uint32_t chunk; /* scrollback lines: the history chunk holding them (grid-history.c) */
-	uint32_t pad1;  /* cells start 16-byte aligned (fresh lines are filled with streaming stores) */
+	uint16_t pstyle; /* LINE_PACKED: the style of every cell */
+	uint32_t pad0, pad1; /* cells start 16-byte aligned (fresh lines are filled with streaming stores) */
 	struct grid_cell cells[];
 };
+
+/* Cell x (< l->ncells) of a line in either form, by value. */
+static inline struct grid_cell grid__line_cell(const struct line *l, int x)
+{
+	if (l->flags & LINE_PACKED)
+		return (struct grid_cell){.cp = ((const uint8_t *)(const void *)l->cells)[x], .style = l->pstyle,
+					  .link = 0, .width = 1, .flags = 0};
+	return l->cells[x];
+}
 
 static inline void grid__line_touch(struct line *l, int x1)
 {
@@ -93,10 +104,31 @@ struct style_table {
 	uint32_t next_free; /* lowest id that may be free */
 	uint32_t gc_at;     /* run a collection when count reaches this */
 	uint32_t gc_wait;   /* misses to let pass before the next collection (the table was full of live ids) */
+	uint32_t epoch;     /* counts collections (from 1): an id remembered with an older epoch may be reused */
 	struct {
 		struct grid_style style;
 		uint32_t id; /* id+1, 0 = empty */
 	} cache[PEN_CACHE_SIZE];
+};
+
+/* An SGR sequence as a change of the pen (grid-style.c), kept per parser seq_id. */
+struct sgr_xform {
+	uint32_t fg, bg, ul_color;
+	uint16_t attr_and, attr_or;
+	uint8_t set; /* which of fg, bg, ul_color, underline the sequence sets */
+	uint8_t underline;
+};
+#define SGR_MEMO_SIZE 512u
+struct sgr_memo {
+	uint64_t id; /* vt_csi.seq_id, 0 = empty */
+	struct sgr_xform x;
+	/* the pen this SGR made last time and its style id, valid while epoch is the style table's (ids are
+	 * only reused after a collection) and protect is the same: applied to an equal pen, the SGR gives an
+	 * equal pen, whose id is then known without interning */
+	struct grid_style pen;
+	uint16_t pen_id;
+	bool protect;
+	uint32_t epoch; /* 0 = no pen recorded */
 };
 
 /* Grapheme clusters: fixed-size entries (base + marks), interned, collected with the styles. */
@@ -151,6 +183,7 @@ struct grid {
 	struct grid_style pen;
 	uint16_t pen_id;     /* valid when !pen_dirty */
 	bool pen_dirty;
+	struct sgr_memo *pen_from; /* the memoized SGR applied last (its entry learns the pen's id), or NULL */
 	uint16_t erase_id;   /* style of erased cells: the pen's background only (xterm BCE) */
 	bool erase_dirty;
 	uint16_t link;       /* current OSC 8 link id */
@@ -185,7 +218,12 @@ struct grid {
 
 	/* damage: per screen row, [x0, x1); x1 == 0 = clean */
 	uint16_t *dmg_x0, *dmg_x1;
-	struct grid_cell *view_buf; /* [rows * cols]: scrollback lines expanded for grid_row() */
+	/* display rows [dmg_y0, dmg_y1] are wholly damaged on top of the per-row spans (empty: dmg_y1 < dmg_y0):
+	 * a scroll of a region damages all its rows once per line, which is one range update, not a loop */
+	int dmg_y0, dmg_y1;
+	/* [(rows + 1) * cols]: scrollback lines expanded for grid_row(), and in the last row for
+	 * grid_scrollback_row() */
+	struct grid_cell *view_buf;
 	bool damage_all;
 	bool damaged;
 	int dmg_cx, dmg_cy; /* cursor at the last clear */
@@ -206,10 +244,12 @@ struct grid {
 	} sel;
 
 	struct style_table st;
+	struct sgr_memo sgr_memo[SGR_MEMO_SIZE];
 	struct cluster_table cl;
 	struct link_table links;
 
 	uint32_t palette[259];
+	uint32_t palette_defaults[259]; /* grid_config.colors, or xterm's */
 	char title[TITLE_MAX];
 	char *title_stack[TITLE_STACK_MAX];
 	int title_depth;
@@ -233,7 +273,8 @@ int grid__screen_init(struct screen *s, int rows, int cols, size_t sb_max);
 struct line *grid__screen_line(struct screen *s);
 void grid__screen_finish(struct screen *s);
 
-/* grid.c: prefaulted, huge-page friendly anonymous memory (bytes a multiple of 2 MiB); NULL on failure */
+/* grid.c: prefaulted, 2 MiB aligned anonymous memory (huge pages where bytes is a multiple of 2 MiB); bytes a
+ * multiple of the page size; NULL on failure */
 void *grid__map(size_t bytes);
 void grid__unmap(void *p, size_t bytes);
 
@@ -242,6 +283,12 @@ void grid__unmap(void *p, size_t bytes);
 struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncells, uint64_t abs);
 /* Orders the streaming stores of the copies before anything else (end of grid_feed). */
 void grid__hist_fence(void);
+/* Writes the l->ncells cells of a LINE_PACKED line to out. */
+void grid__hist_expand(const struct line *l, struct grid_cell *out);
+/* The cells of line l for reading: l->cells, or for a packed line its expansion into buf (>= l->ncells
+ * cells, owned by the caller), carrying the selection's marks (abs: the line's absolute number). */
+const struct grid_cell *grid__line_read(const struct grid *g, const struct line *l, uint64_t abs,
+					struct grid_cell *buf);
 void grid__hist_reset(struct screen *s);
 void grid__hist_finish(struct screen *s);
 
@@ -287,6 +334,9 @@ void grid__execute(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
 
+/* grid-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y), answered through the reply callback */
+void grid__request_checksum(struct grid *g, const struct vt_csi *csi);
+
 /* grid-modes.c */
 void grid__set_mode(struct grid *g, const struct vt_csi *csi, bool set);
 void grid__request_mode(struct grid *g, const struct vt_csi *csi);
@@ -298,6 +348,8 @@ void grid__set_alt(struct grid *g, bool on, bool clear);
 /* grid-osc.c */
 void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
 		  size_t len);
+/* Sets the default colours (grid_config.colors: 258 entries, or NULL for xterm's). */
+void grid__palette_init(struct grid *g, const uint32_t *colors);
 void grid__palette_reset(struct grid *g, int idx);
 void grid__links_finish(struct grid *g);
 void grid__titles_finish(struct grid *g);
@@ -308,6 +360,9 @@ void grid__title_pop(struct grid *g);
 void grid__select_update(struct grid *g);
 void grid__select_touch(struct grid *g, int y0, int y1);
 void grid__select_scrolled(struct grid *g);
+/* Marks cells [0, n) of primary-screen line abs as the selection would: packed scrollback lines carry no
+ * marks of their own. */
+void grid__select_apply(const struct grid *g, uint64_t abs, struct grid_cell *cells, int n);
 
 /* grid-reflow.c */
 int grid__reflow(struct grid *g, int cols, int rows);

@@ -38,13 +38,25 @@ static uint32_t default_color(int i)
 	return 0xe5e5e5;         /* default foreground and cursor */
 }
 
+void grid__palette_init(struct grid *g, const uint32_t *colors)
+{
+	for (int i = 0; i < 259; i++)
+		g->palette_defaults[i] = colors && i < 258 ? colors[i] & 0xffffffu : default_color(i);
+	if (colors)
+		g->palette_defaults[258] = g->palette_defaults[256]; /* xterm: the cursor takes the foreground */
+}
+
+const uint32_t *grid_palette_defaults(const struct grid *g)
+{
+	return g->palette_defaults;
+}
+
 void grid__palette_reset(struct grid *g, int idx)
 {
 	if (idx < 0) {
-		for (int i = 0; i < 259; i++)
-			g->palette[i] = default_color(i);
+		memcpy(g->palette, g->palette_defaults, sizeof(g->palette));
 	} else if (idx < 259) {
-		g->palette[idx] = default_color(idx);
+		g->palette[idx] = g->palette_defaults[idx];
 	}
 	grid_damage_all(g);
 }

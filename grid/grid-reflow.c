@@ -83,8 +83,12 @@ static bool cell_blank(const struct grid_cell *c)
 static int trimmed_len(const struct line *l, int cols)
 {
 	int n = l->ncells < cols ? l->ncells : cols;
-	while (n > 0 && cell_blank(&l->cells[n - 1]))
+	while (n > 0) {
+		struct grid_cell c = grid__line_cell(l, n - 1);
+		if (!cell_blank(&c))
+			break;
 		n--;
+	}
 	return n;
 }
 
@@ -110,14 +114,15 @@ static void layout_line(struct out *o, const struct screen *s, int ocols, size_t
 	for (size_t r = i; r <= j; r++) {
 		const struct line *l = s->ring[(first + r) % s->cap];
 		int n = r == j ? trimmed_len(l, ocols) : ocols;
-		if (r < j && n > 0 && (n > l->ncells || l->cells[n - 1].cp == 0)) {
+		if (r < j && n > 0 && (n > l->ncells || grid__line_cell(l, n - 1).cp == 0)) {
 			const struct line *next = s->ring[(first + r + 1) % s->cap];
-			if (next->ncells > 0 && next->cells[0].width == 2)
+			if (next->ncells > 0 && grid__line_cell(next, 0).width == 2)
 				n--; /* the blank left behind by a wide character that wrapped early */
 		}
 		static const struct grid_cell blank = {.cp = 0, .style = 0, .link = 0, .width = 1, .flags = 0};
 		for (int x = 0; x < n; x++) {
-			const struct grid_cell *c = x < l->ncells ? &l->cells[x] : &blank;
+			struct grid_cell cv = x < l->ncells ? grid__line_cell(l, x) : blank;
+			const struct grid_cell *c = &cv;
 			if (c->width == 0)
 				continue;
 			int w = c->width == 2 && ncols >= 2 ? 2 : 1;

@@ -49,6 +49,11 @@ static void mark(struct grid *g, bool on)
 			continue;
 		int x0 = a == g->sel.y0 ? g->sel.x0 : 0;
 		int x1 = a == g->sel.y1 ? g->sel.x1 : g->cols - 1;
+		if (l->flags & LINE_PACKED) {
+			/* no room for marks: grid__select_apply puts them on the expanded cells */
+			damage_abs(g, a);
+			continue;
+		}
 		if (on && l->ncells == g->cols)
 			grid__line_touch(l, x1 + 1);
 		for (int x = x0; x <= x1 && x < l->ncells; x++) {
@@ -65,12 +70,12 @@ static bool is_word(const struct line *l, int x)
 {
 	if (x >= l->ncells)
 		return false;
-	const struct grid_cell *c = &l->cells[x];
-	if (c->cp == 0)
+	uint32_t cp = grid__line_cell(l, x).cp;
+	if (cp == 0)
 		return false;
-	if (c->cp & GRID_CP_CLUSTER || c->cp >= 0x80)
+	if (cp & GRID_CP_CLUSTER || cp >= 0x80)
 		return true;
-	return !strchr(" \t\"'`()[]{}<>|;,&", (int)c->cp);
+	return !strchr(" \t\"'`()[]{}<>|;,&", (int)cp);
 }
 
 static void expand_word(struct grid *g)
@@ -101,10 +106,10 @@ void grid__select_update(struct grid *g)
 	}
 	/* the right half of a wide character goes with its left half */
 	struct line *l = abs_line(g, sel_screen(g), g->sel.y0);
-	if (l && g->sel.x0 > 0 && g->sel.x0 < l->ncells && l->cells[g->sel.x0].width == 0)
+	if (l && g->sel.x0 > 0 && g->sel.x0 < l->ncells && grid__line_cell(l, g->sel.x0).width == 0)
 		g->sel.x0--;
 	l = abs_line(g, sel_screen(g), g->sel.y1);
-	if (l && g->sel.x1 < l->ncells - 1 && l->cells[g->sel.x1].width == 2)
+	if (l && g->sel.x1 < l->ncells - 1 && grid__line_cell(l, g->sel.x1).width == 2)
 		g->sel.x1++;
 	mark(g, true);
 }
@@ -151,6 +156,16 @@ void grid__select_touch(struct grid *g, int y0, int y1)
 	if (a1 < g->sel.y0 || a0 > g->sel.y1)
 		return;
 	grid_select_clear(g);
+}
+
+void grid__select_apply(const struct grid *g, uint64_t abs, struct grid_cell *cells, int n)
+{
+	if (!g->sel.active || g->sel.on_alt || abs < g->sel.y0 || abs > g->sel.y1)
+		return;
+	int x0 = abs == g->sel.y0 ? g->sel.x0 : 0;
+	int x1 = abs == g->sel.y1 ? g->sel.x1 : g->cols - 1;
+	for (int x = x0; x <= x1 && x < n; x++)
+		cells[x].flags |= GRID_CELL_SELECTED;
 }
 
 void grid__select_scrolled(struct grid *g)
@@ -229,14 +244,14 @@ char *grid_selection_text(const struct grid *g, size_t *len)
 		bool joined = (l->flags & LINE_WRAPPED) && x1 == g->cols - 1 && a != g->sel.y1;
 		int end = x1 < l->ncells ? x1 : l->ncells - 1;
 		if (!joined)
-			while (end >= x0 && l->cells[end].cp == 0)
+			while (end >= x0 && grid__line_cell(l, end).cp == 0)
 				end--;
 		for (int x = x0; x <= end; x++) {
-			const struct grid_cell *c = &l->cells[x];
-			if (c->width == 0)
+			const struct grid_cell c = grid__line_cell(l, x);
+			if (c.width == 0)
 				continue;
 			uint32_t cps[CLUSTER_MAX_CPS];
-			size_t n = grid_cell_codepoints(g, c, cps, CLUSTER_MAX_CPS);
+			size_t n = grid_cell_codepoints(g, &c, cps, CLUSTER_MAX_CPS);
 			if (n == 0)
 				put(&b, " ", 1);
 			for (size_t i = 0; i < n && i < CLUSTER_MAX_CPS; i++)

@@ -92,6 +92,7 @@ int grid__styles_init(struct grid *g)
 	t->count = 1;
 	t->next_free = 1;
 	t->gc_at = 4096;
+	t->epoch = 1;
 	g->cl.gc_at = 4096;
 	return rebuild_hash(t, t->cap * 2);
 }
@@ -155,6 +156,14 @@ uint16_t grid__pen_id(struct grid *g)
 			s.attrs |= GRID_ATTR_PROTECTED;
 		g->pen_id = intern(g, &s);
 		g->pen_dirty = false;
+		struct sgr_memo *m = g->pen_from;
+		if (m && g->pen_id) {
+			/* not 0: that may be the stand-in of a full table */
+			m->pen = g->pen;
+			m->pen_id = g->pen_id;
+			m->protect = g->protect;
+			m->epoch = g->st.epoch;
+		}
 	}
 	return g->pen_id;
 }
@@ -174,6 +183,10 @@ uint16_t grid__erase_style(struct grid *g)
 
 static void mark_line(struct grid *g, const struct line *l)
 {
+	if (l->flags & LINE_PACKED) {
+		g->st.used[l->pstyle] |= 2;
+		return;
+	}
 	for (int x = 0; x < l->ncells; x++) {
 		const struct grid_cell *c = &l->cells[x];
 		g->st.used[c->style] |= 2;
@@ -246,6 +259,7 @@ void grid__collect(struct grid *g)
 		st->next_free = 1;
 	rebuild_hash(st, st->hash_cap);
 	memset(st->cache, 0, sizeof(st->cache));
+	st->epoch++;
 	/* When live styles already fill the table, the next collection waits for a full headroom of attempts:
 	 * meanwhile new pens fall back to the default style instead of sweeping again and again. */
 	st->gc_at = next_threshold(st->count, cells, STYLE_MAX + 1, &st->gc_wait);
@@ -338,67 +352,106 @@ static inline __attribute__((always_inline)) unsigned ext_color(const struct vt_
 	return i + 2;
 }
 
-static inline __attribute__((always_inline)) unsigned sgr_one(struct grid *g, const struct vt_csi *csi,
+/* What one SGR sequence does to the pen, whatever the pen was: attrs become (attrs & attr_and) | attr_or,
+ * and the fields flagged in set take the values here. A sequence is parsed into this once; the parser's
+ * seq_id lets a repeated sequence skip the parsing (grid.sgr_memo). */
+enum {
+	X_FG = 1 << 0,
+	X_BG = 1 << 1,
+	X_UL = 1 << 2,        /* underline colour */
+	X_UNDERLINE = 1 << 3, /* underline style */
+};
+
+static inline void x_attr_on(struct sgr_xform *x, uint16_t a)
+{
+	x->attr_or |= a;
+}
+
+static inline void x_attr_off(struct sgr_xform *x, uint16_t a)
+{
+	x->attr_and &= (uint16_t)~a;
+	x->attr_or &= (uint16_t)~a;
+}
+
+static inline void x_underline(struct sgr_xform *x, unsigned u)
+{
+	x->set |= X_UNDERLINE;
+	x->underline = (uint8_t)u;
+}
+
+static inline void x_reset(struct sgr_xform *x)
+{
+	*x = (struct sgr_xform){.set = X_FG | X_BG | X_UL | X_UNDERLINE};
+}
+
+static inline __attribute__((always_inline)) unsigned sgr_one(struct sgr_xform *x, const struct vt_csi *csi,
 							       unsigned i, bool subs)
 {
-	struct grid_style *p = &g->pen;
 	int v = param(csi, i);
 	unsigned next = i + 1;
 	uint32_t color;
 	bool ok;
 	switch (v) {
-	case 0: memset(p, 0, sizeof(*p)); break;
-	case 1: p->attrs |= GRID_ATTR_BOLD; break;
-	case 2: p->attrs |= GRID_ATTR_DIM; break;
-	case 3: p->attrs |= GRID_ATTR_ITALIC; break;
+	case 0: x_reset(x); break;
+	case 1: x_attr_on(x, GRID_ATTR_BOLD); break;
+	case 2: x_attr_on(x, GRID_ATTR_DIM); break;
+	case 3: x_attr_on(x, GRID_ATTR_ITALIC); break;
 	case 4:
 		if (is_sub(csi, i + 1)) {
 			int u = param(csi, i + 1);
 			if (u <= GRID_UNDERLINE_DASHED)
-				p->underline = (uint8_t)u;
+				x_underline(x, (unsigned)u);
 		} else {
-			p->underline = GRID_UNDERLINE_SINGLE;
+			x_underline(x, GRID_UNDERLINE_SINGLE);
 		}
 		break;
-	case 5: case 6: p->attrs |= GRID_ATTR_BLINK; break;
-	case 7: p->attrs |= GRID_ATTR_REVERSE; break;
-	case 8: p->attrs |= GRID_ATTR_INVISIBLE; break;
-	case 9: p->attrs |= GRID_ATTR_STRIKE; break;
-	case 21: p->underline = GRID_UNDERLINE_DOUBLE; break;
-	case 22: p->attrs &= (uint16_t)~(GRID_ATTR_BOLD | GRID_ATTR_DIM); break;
-	case 23: p->attrs &= (uint16_t)~GRID_ATTR_ITALIC; break;
-	case 24: p->underline = GRID_UNDERLINE_NONE; break;
-	case 25: p->attrs &= (uint16_t)~GRID_ATTR_BLINK; break;
-	case 27: p->attrs &= (uint16_t)~GRID_ATTR_REVERSE; break;
-	case 28: p->attrs &= (uint16_t)~GRID_ATTR_INVISIBLE; break;
-	case 29: p->attrs &= (uint16_t)~GRID_ATTR_STRIKE; break;
+	case 5: case 6: x_attr_on(x, GRID_ATTR_BLINK); break;
+	case 7: x_attr_on(x, GRID_ATTR_REVERSE); break;
+	case 8: x_attr_on(x, GRID_ATTR_INVISIBLE); break;
+	case 9: x_attr_on(x, GRID_ATTR_STRIKE); break;
+	case 21: x_underline(x, GRID_UNDERLINE_DOUBLE); break;
+	case 22: x_attr_off(x, GRID_ATTR_BOLD | GRID_ATTR_DIM); break;
+	case 23: x_attr_off(x, GRID_ATTR_ITALIC); break;
+	case 24: x_underline(x, GRID_UNDERLINE_NONE); break;
+	case 25: x_attr_off(x, GRID_ATTR_BLINK); break;
+	case 27: x_attr_off(x, GRID_ATTR_REVERSE); break;
+	case 28: x_attr_off(x, GRID_ATTR_INVISIBLE); break;
+	case 29: x_attr_off(x, GRID_ATTR_STRIKE); break;
 	case 30: case 31: case 32: case 33: case 34: case 35: case 36: case 37:
-		p->fg = GRID_COLOR_PALETTE(v - 30);
+		x->set |= X_FG;
+		x->fg = GRID_COLOR_PALETTE(v - 30);
 		break;
 	case 38: case 48: case 58:
 		next = ext_color(csi, i, &color, &ok, subs);
 		if (ok) {
-			if (v == 38)
-				p->fg = color;
-			else if (v == 48)
-				p->bg = color;
-			else
-				p->ul_color = color;
+			if (v == 38) {
+				x->set |= X_FG;
+				x->fg = color;
+			} else if (v == 48) {
+				x->set |= X_BG;
+				x->bg = color;
+			} else {
+				x->set |= X_UL;
+				x->ul_color = color;
+			}
 		}
 		return next;
-	case 39: p->fg = GRID_COLOR_DEFAULT; break;
+	case 39: x->set |= X_FG; x->fg = GRID_COLOR_DEFAULT; break;
 	case 40: case 41: case 42: case 43: case 44: case 45: case 46: case 47:
-		p->bg = GRID_COLOR_PALETTE(v - 40);
+		x->set |= X_BG;
+		x->bg = GRID_COLOR_PALETTE(v - 40);
 		break;
-	case 49: p->bg = GRID_COLOR_DEFAULT; break;
-	case 53: p->attrs |= GRID_ATTR_OVERLINE; break;
-	case 55: p->attrs &= (uint16_t)~GRID_ATTR_OVERLINE; break;
-	case 59: p->ul_color = GRID_COLOR_DEFAULT; break;
+	case 49: x->set |= X_BG; x->bg = GRID_COLOR_DEFAULT; break;
+	case 53: x_attr_on(x, GRID_ATTR_OVERLINE); break;
+	case 55: x_attr_off(x, GRID_ATTR_OVERLINE); break;
+	case 59: x->set |= X_UL; x->ul_color = GRID_COLOR_DEFAULT; break;
 	case 90: case 91: case 92: case 93: case 94: case 95: case 96: case 97:
-		p->fg = GRID_COLOR_PALETTE(v - 90 + 8);
+		x->set |= X_FG;
+		x->fg = GRID_COLOR_PALETTE(v - 90 + 8);
 		break;
 	case 100: case 101: case 102: case 103: case 104: case 105: case 106: case 107:
-		p->bg = GRID_COLOR_PALETTE(v - 100 + 8);
+		x->set |= X_BG;
+		x->bg = GRID_COLOR_PALETTE(v - 100 + 8);
 		break;
 	default: break;
 	}
@@ -408,50 +461,64 @@ static inline __attribute__((always_inline)) unsigned sgr_one(struct grid *g, co
 	return next;
 }
 
-/* The shapes truecolour and 256-colour programs send per cell (38;2;r;g;b, 48;5;n, ...), without the
- * general loop. Returns false for anything else. */
-static bool sgr_fast(struct grid *g, const struct vt_csi *csi)
+static void sgr_build(const struct vt_csi *csi, struct sgr_xform *x)
 {
-	const int32_t *v = csi->params;
-	if (csi->sub_mask || (v[0] != 38 && v[0] != 48) || v[1] < 0)
-		return false;
-	uint32_t color;
-	if (csi->n_params == 5 && v[1] == 2) {
-		if ((uint32_t)v[2] > 255 || (uint32_t)v[3] > 255 || (uint32_t)v[4] > 255)
-			return false;
-		color = GRID_COLOR_RGB(v[2], v[3], v[4]);
-	} else if (csi->n_params == 3 && v[1] == 5) {
-		if ((uint32_t)v[2] > 255)
-			return false;
-		color = GRID_COLOR_PALETTE(v[2]);
+	*x = (struct sgr_xform){.attr_and = 0xffff};
+	if (csi->n_params == 0) {
+		x_reset(x);
+	} else if (!csi->sub_mask) {
+		for (unsigned i = 0; i < csi->n_params;)
+			i = sgr_one(x, csi, i, false);
 	} else {
-		return false;
+		for (unsigned i = 0; i < csi->n_params;)
+			i = sgr_one(x, csi, i, true);
 	}
-	if (v[0] == 38) {
-		g->pen.fg = color;
-	} else {
-		g->pen.bg = color;
+}
+
+static inline void sgr_apply(struct grid *g, const struct sgr_xform *x)
+{
+	struct grid_style *p = &g->pen;
+	unsigned set = x->set;
+	p->attrs = (uint16_t)((p->attrs & x->attr_and) | x->attr_or);
+	if (set & X_FG)
+		p->fg = x->fg;
+	if (set & X_BG) {
+		p->bg = x->bg;
 		g->erase_dirty = true;
 	}
+	if (unlikely(set & (X_UL | X_UNDERLINE))) {
+		if (set & X_UL)
+			p->ul_color = x->ul_color;
+		if (set & X_UNDERLINE)
+			p->underline = x->underline;
+	}
 	g->pen_dirty = true;
-	return true;
 }
 
 void grid__sgr(struct grid *g, const struct vt_csi *csi)
 {
-	if (csi->n_params >= 3 && sgr_fast(g, csi))
+	struct sgr_memo *m = &g->sgr_memo[csi->seq_id & (SGR_MEMO_SIZE - 1)];
+	if (likely(m->id == csi->seq_id && csi->seq_id)) {
+		sgr_apply(g, &m->x);
+		g->pen_from = m;
+		if (m->epoch == g->st.epoch && m->protect == g->protect && style_eq(&m->pen, &g->pen)) {
+			g->pen_id = m->pen_id;
+			g->pen_dirty = false;
+		}
 		return;
-	if (csi->n_params == 0) {
-		memset(&g->pen, 0, sizeof(g->pen));
-	} else if (!csi->sub_mask) {
-		for (unsigned i = 0; i < csi->n_params;)
-			i = sgr_one(g, csi, i, false);
-	} else {
-		for (unsigned i = 0; i < csi->n_params;)
-			i = sgr_one(g, csi, i, true);
 	}
-	g->pen_dirty = true;
-	g->erase_dirty = true;
+	g->pen_from = NULL;
+	if (csi->seq_id) {
+		m->id = csi->seq_id;
+		m->epoch = 0;
+		sgr_build(csi, &m->x);
+		sgr_apply(g, &m->x);
+		g->pen_from = m;
+		return;
+	}
+	struct sgr_xform x;
+	sgr_build(csi, &x);
+	sgr_apply(g, &x);
 }
 
 static int color_sgr(char *buf, size_t cap, uint32_t c, int base)

@@ -128,7 +128,6 @@ struct line *grid__screen_line(struct screen *s)
 	l->flags = 0;
 	l->used = 0;
 	l->ncells = (uint16_t)s->line_cols;
-	l->chunk = 0;
 	fill_fresh(l->cells, s->line_cols);
 	return l;
 }
@@ -160,6 +159,23 @@ static const struct grid_cell blank_run[BLANK_RUN] = {
 /* Every scroll clears a row: copy default blanks, or fill a few cells and double the filled part. */
 void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
 {
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (style == 0 && n <= 64) {
+		/* short runs (most recycled rows of a flood): a few vector stores beat a call to memcpy */
+		const __m128i v0 = _mm_set_epi32(0, 1, 0, 0), v1 = _mm_set_epi32(0, 0, 1, 0),
+			      v2 = _mm_set_epi32(1, 0, 0, 1);
+		__m128i *p = (__m128i *)(void *)c;
+		int i = 0;
+		for (; i + 4 <= n; i += 4, p += 3) {
+			_mm_storeu_si128(p, v0);
+			_mm_storeu_si128(p + 1, v1);
+			_mm_storeu_si128(p + 2, v2);
+		}
+		for (; i < n; i++)
+			c[i] = (struct grid_cell){.cp = 0, .style = 0, .link = 0, .width = 1, .flags = 0};
+		return;
+	}
+#endif
 	if (style == 0) {
 		while (n > 0) {
 			int k = n < BLANK_RUN ? n : BLANK_RUN;
@@ -232,7 +248,7 @@ void grid__damage(struct grid *g, int y, int x0, int x1)
 	g->damaged = true;
 	/* damage is kept per row of the display: while scrolled back, screen row y shows further down */
 	y += (int)g->view_offset;
-	if (g->damage_all || y >= g->rows)
+	if (g->damage_all || y >= g->rows || (y >= g->dmg_y0 && y <= g->dmg_y1))
 		return;
 	if (g->dmg_x1[y] == 0) {
 		g->dmg_x0[y] = (uint16_t)x0;
@@ -254,10 +270,25 @@ void grid__damage_rows(struct grid *g, int y0, int y1)
 	y1 += (int)g->view_offset;
 	if (y1 >= g->rows)
 		y1 = g->rows - 1;
-	for (int y = y0; y <= y1; y++) {
-		g->dmg_x0[y] = 0;
-		g->dmg_x1[y] = (uint16_t)g->cols;
+	if (y0 > y1)
+		return;
+	if (g->dmg_y1 >= g->dmg_y0 && (y1 + 1 < g->dmg_y0 || y0 > g->dmg_y1 + 1)) {
+		/* a second, disjoint range: the old one goes into the per-row spans */
+		for (int y = g->dmg_y0; y <= g->dmg_y1; y++) {
+			g->dmg_x0[y] = 0;
+			g->dmg_x1[y] = (uint16_t)g->cols;
+		}
+		g->dmg_y0 = y0;
+		g->dmg_y1 = y1;
+		return;
 	}
+	if (g->dmg_y1 < g->dmg_y0) {
+		g->dmg_y0 = y0;
+		g->dmg_y1 = y1;
+		return;
+	}
+	g->dmg_y0 = grid__min(g->dmg_y0, y0);
+	g->dmg_y1 = grid__max(g->dmg_y1, y1);
 }
 
 bool grid_row_damage(const struct grid *g, int y, int *x0, int *x1)
@@ -265,6 +296,11 @@ bool grid_row_damage(const struct grid *g, int y, int *x0, int *x1)
 	if (y < 0 || y >= g->rows)
 		return false;
 	if (g->damage_all) {
+		*x0 = 0;
+		*x1 = g->cols;
+		return true;
+	}
+	if (y >= g->dmg_y0 && y <= g->dmg_y1) {
 		*x0 = 0;
 		*x1 = g->cols;
 		return true;
@@ -279,6 +315,8 @@ bool grid_row_damage(const struct grid *g, int y, int *x0, int *x1)
 void grid_damage_clear(struct grid *g)
 {
 	memset(g->dmg_x1, 0, sizeof(*g->dmg_x1) * (size_t)g->rows);
+	g->dmg_y0 = 0;
+	g->dmg_y1 = -1;
 	g->damage_all = false;
 	g->damaged = false;
 	g->dmg_cx = g->cx;
@@ -366,7 +404,7 @@ static int alloc_per_size(struct grid *g, int cols, int rows)
 	g->tabs = calloc((size_t)cols, 1);
 	g->dmg_x0 = calloc((size_t)rows, sizeof(*g->dmg_x0));
 	g->dmg_x1 = calloc((size_t)rows, sizeof(*g->dmg_x1));
-	g->view_buf = calloc((size_t)rows * (size_t)cols, sizeof(*g->view_buf));
+	g->view_buf = calloc((size_t)(rows + 1) * (size_t)cols, sizeof(*g->view_buf));
 	return g->tabs && g->dmg_x0 && g->dmg_x1 && g->view_buf ? 0 : -ENOMEM;
 }
 
@@ -383,6 +421,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 	struct grid *g = calloc(1, sizeof(*g));
 	if (!g)
 		return NULL;
+	g->dmg_y1 = -1;
 	int cols = cfg ? grid__clamp(cfg->cols, 1, GRID_MAX_DIM) : 80;
 	int rows = cfg ? grid__clamp(cfg->rows, 1, GRID_MAX_DIM) : 24;
 	size_t sb = cfg ? cfg->scrollback : DEFAULT_SCROLLBACK;
@@ -398,6 +437,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 		g->cell_height = cfg->cell_height;
 		g->allow_clipboard_read = cfg->allow_clipboard_read;
 	}
+	grid__palette_init(g, cfg ? cfg->colors : NULL);
 	const char *ver = cfg && cfg->xtversion ? cfg->xtversion : "kmscon-felis(" KF_GRID_VERSION ")";
 	g->xtversion = strdup(ver);
 	if (!g->xtversion || alloc_per_size(g, cols, rows) < 0)
@@ -486,7 +526,7 @@ int grid_resize(struct grid *g, int cols, int rows)
 	uint8_t *tabs = calloc((size_t)cols, 1);
 	uint16_t *x0 = calloc((size_t)rows, sizeof(*x0));
 	uint16_t *x1 = calloc((size_t)rows, sizeof(*x1));
-	struct grid_cell *vb = calloc((size_t)rows * (size_t)cols, sizeof(*vb));
+	struct grid_cell *vb = calloc((size_t)(rows + 1) * (size_t)cols, sizeof(*vb));
 	if (!tabs || !x0 || !x1 || !vb)
 		goto nomem;
 	grid_select_clear(g);
@@ -501,6 +541,8 @@ int grid_resize(struct grid *g, int cols, int rows)
 	g->tabs = tabs;
 	g->dmg_x0 = x0;
 	g->dmg_x1 = x1;
+	g->dmg_y0 = 0;
+	g->dmg_y1 = -1;
 	free(g->view_buf);
 	g->view_buf = vb;
 	g->top = 0;
@@ -567,17 +609,31 @@ static const struct line *view_line(const struct grid *g, int y)
 	return s->ring[i % s->cap];
 }
 
+const struct grid_cell *grid__line_read(const struct grid *g, const struct line *l, uint64_t abs,
+					struct grid_cell *buf)
+{
+	if (!(l->flags & LINE_PACKED))
+		return l->cells;
+	grid__hist_expand(l, buf);
+	grid__select_apply(g, abs, buf, l->ncells);
+	return buf;
+}
+
 const struct grid_cell *grid_row(const struct grid *g, int y)
 {
 	if (y < 0 || y >= g->rows)
 		return NULL;
 	const struct line *l = view_line(g, y);
-	if (l->ncells >= g->cols)
+	if (l->ncells >= g->cols && !(l->flags & LINE_PACKED))
 		return l->cells;
-	/* a scrollback line keeps only its written cells: expand it for the reader */
+	/* a scrollback line keeps only its written cells, maybe packed: expand it for the reader */
 	struct grid_cell *row = &g->view_buf[(size_t)y * (size_t)g->cols];
-	memcpy(row, l->cells, (size_t)l->ncells * sizeof(*row));
-	grid__clear_cells(row + l->ncells, g->cols - l->ncells, 0);
+	uint64_t abs = g->scr->abs_top - g->view_offset + (uint64_t)y;
+	const struct grid_cell *c = grid__line_read(g, l, abs, row);
+	if (c != row)
+		memcpy(row, c, (size_t)l->ncells * sizeof(*row));
+	if (l->ncells < g->cols)
+		grid__clear_cells(row + l->ncells, g->cols - l->ncells, 0);
 	return row;
 }
 
@@ -644,10 +700,13 @@ const struct grid_cell *grid_scrollback_row(const struct grid *g, size_t i, int 
 	if (i >= s->sb_n)
 		return NULL;
 	const struct line *l = s->ring[(s->top + s->cap - s->sb_n + i) % s->cap];
+	/* packed lines are expanded into the spare row after the view's */
+	const struct grid_cell *c = grid__line_read(g, l, s->abs_top - s->sb_n + i,
+						    &g->view_buf[(size_t)g->rows * (size_t)g->cols]);
 	int n = grid__min(l->ncells, g->cols);
-	while (n > 0 && l->cells[n - 1].cp == 0 && l->cells[n - 1].style == 0)
+	while (n > 0 && c[n - 1].cp == 0 && c[n - 1].style == 0)
 		n--;
 	if (len)
 		*len = n;
-	return l->cells;
+	return c;
 }

@@ -129,6 +129,11 @@ struct grid_config {
 	const char *xtversion;    /* XTVERSION reply text; NULL = "kmscon-felis(VERSION)" */
 	int cell_width, cell_height; /* pixel size of a cell, for CSI 14/16 t; 0 if unknown */
 	bool allow_clipboard_read;   /* OSC 52 queries; default false (refused) */
+	/* The default colours, 0xRRGGBB: 256 palette entries, then foreground (256) and background (257), i.e.
+	 * the ones the display paints with (--palette). OSC 4/10/11 queries report them until the child changes
+	 * them, and OSC 104/110/111 and RIS bring them back; the cursor colour (OSC 12) defaults to the
+	 * foreground. Copied. NULL: xterm's colours. */
+	const uint32_t *colors;
 };
 
 #define GRID_MAX_DIM 4096
@@ -156,6 +161,9 @@ void grid_get_modes(const struct grid *g, struct grid_modes *out);
 /* The 256-colour palette plus default fg (256), default bg (257) and cursor colour (258), as 0xRRGGBB.
  * OSC 4/10/11/12 change it. Owned by the grid. */
 const uint32_t *grid_palette(const struct grid *g);
+/* The colours grid_palette() starts from and OSC 104/110/111/112 and RIS restore (grid_config.colors), same
+ * layout. Owned by the grid. An entry of grid_palette() that differs was set by the child. */
+const uint32_t *grid_palette_defaults(const struct grid *g);
 /* The window title (OSC 0/2), UTF-8, owned by the grid; "" if none. */
 const char *grid_title(const struct grid *g);
 
@@ -186,7 +194,8 @@ int grid_view_scroll(struct grid *g, int delta);
 int grid_view_offset(const struct grid *g);
 /* Lines currently held in the scrollback. */
 size_t grid_scrollback_lines(const struct grid *g);
-/* Row i of the scrollback, 0 = oldest; *len gets its length in cells (trailing blanks may be trimmed). */
+/* Row i of the scrollback, 0 = oldest; *len gets its length in cells (trailing blanks may be trimmed).
+ * Owned by the grid, valid until the next grid_scrollback_row() or the next call that changes the grid. */
 const struct grid_cell *grid_scrollback_row(const struct grid *g, size_t i, int *len);
 
 /* Selection, in display coordinates (the grid tracks it through scrolling). */

@@ -30,6 +30,7 @@ struct kf_app {
 	struct kf_loop *loop;
 	struct kf_session *session;
 	struct kf_source *signals[3];
+	struct kf_source *stats_signal; /* KF_OUTPUT_STATS_SIGNAL: log the PTY counters */
 	char vtnr[16];                /* XDG_VTNR for the child, "" when the VT is not known */
 	struct kf_headless *headless; /* --backend=headless */
 	struct kf_render *render;     /* --backend=drm */
@@ -62,6 +63,67 @@ static void on_osc52(void *ud, const char *targets, const uint8_t *data, size_t 
 	kf_clipboard_set(data, len);
 }
 
+/* The configured palette's name, or NULL for "custom" (the --palette-<name> colours over the default palette).
+ * Names follow enum kf_palette's order (config.h). Returns 0 or -EINVAL. */
+static int palette_name(const struct kf_config *c, const char **name)
+{
+	static const char *const names[] = {
+		[KF_PALETTE_DEFAULT] = "default",
+		[KF_PALETTE_SOLARIZED] = "solarized",
+		[KF_PALETTE_SOLARIZED_BLACK] = "solarized-black",
+		[KF_PALETTE_SOLARIZED_WHITE] = "solarized-white",
+		[KF_PALETTE_SOFT_BLACK] = "soft-black",
+		[KF_PALETTE_BASE16_DARK] = "base16-dark",
+		[KF_PALETTE_BASE16_LIGHT] = "base16-light",
+		[KF_PALETTE_NORD] = "nord",
+		[KF_PALETTE_VGA] = "vga",
+	};
+	*name = NULL;
+	if (c->palette == KF_PALETTE_CUSTOM)
+		return 0;
+	if ((unsigned)c->palette >= sizeof(names) / sizeof(names[0]) || !names[c->palette])
+		return -EINVAL;
+	*name = names[c->palette];
+	return 0;
+}
+
+static void custom_colors(const struct kf_config *c, uint32_t rgb[KF_COLOR_COUNT])
+{
+	for (int i = 0; i < KF_COLOR_COUNT; i++)
+		rgb[i] = (uint32_t)c->palette_custom[i].r << 16 | (uint32_t)c->palette_custom[i].g << 8 |
+			 c->palette_custom[i].b;
+}
+
+/* Hands the configured palette to the renderer: a named one, or the --palette-<name> colours for "custom". */
+static int apply_palette(struct kf_render *r, const struct kf_config *c)
+{
+	const char *name;
+	int ret = palette_name(c, &name);
+	if (ret < 0 || name)
+		return ret < 0 ? ret : kf_render_set_palette(r, name);
+	uint32_t rgb[KF_COLOR_COUNT];
+	custom_colors(c, rgb);
+	kf_render_set_palette_colors(r, rgb);
+	return 0;
+}
+
+/* The same colours as apply_palette() gives the renderer (256 + foreground + background), for the grid: what
+ * OSC 4/10/11 queries report, on every backend. */
+static int config_colors(const struct kf_config *c, uint32_t pal[258])
+{
+	const char *name;
+	int ret = palette_name(c, &name);
+	if (ret < 0 || (ret = kf_render_palette_load(name ? name : "default", pal)) < 0 || name)
+		return ret;
+	uint32_t rgb[KF_COLOR_COUNT];
+	custom_colors(c, rgb);
+	for (int i = 0; i < 16; i++)
+		pal[i] = rgb[i];
+	pal[256] = rgb[KF_COLOR_FOREGROUND];
+	pal[257] = rgb[KF_COLOR_BACKGROUND];
+	return 0;
+}
+
 static int start_session(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
@@ -73,6 +135,12 @@ static int start_session(struct kf_app *app)
 		seat = getenv("XDG_SEAT") ? getenv("XDG_SEAT") : "seat0"; /* what libseat picks */
 	if (c->vt > 0)
 		snprintf(app->vtnr, sizeof(app->vtnr), "%d", c->vt);
+	uint32_t colors[258];
+	int r = config_colors(c, colors);
+	if (r < 0) {
+		log_err("cannot load the palette: %s", strerror(-r));
+		return r;
+	}
 	struct kf_session_config sc = {
 		.argv = (const char *const *)c->login_argv,
 		.term = c->term,
@@ -85,22 +153,37 @@ static int start_session(struct kf_app *app)
 		.scrollback = c->sb_size,
 		.cols = headless ? (int)c->size.w : 80,
 		.rows = headless ? (int)c->size.h : 24,
+		.colors = colors,
 	};
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output,
 					  .clipboard = on_osc52};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
 }
 
-/* One line at exit with --verbose: what the PTY path cost (tests/bench/run-pty-bench reads it). */
-static void log_stats(struct kf_app *app)
+/* What the PTY path cost: one line at exit with --verbose (tests/bench/run-pty-bench reads it), and at notice
+ * level on KF_OUTPUT_STATS_SIGNAL with the frame counters (tests/vm/bench reads both). */
+static void log_stats_level(struct kf_app *app, enum kf_log_level level)
 {
 	struct rusage ru;
-	uint64_t reads, bytes;
-	kf_session_stats(app->session, &reads, &bytes);
+	struct kf_session_stats st;
+	kf_session_stats(app->session, &st);
 	getrusage(RUSAGE_SELF, &ru);
-	log_info("pty: %llu bytes in %llu reads; cpu user %ld.%06ld s sys %ld.%06ld s", (unsigned long long)bytes,
-		 (unsigned long long)reads, (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
-		 (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec);
+	kf_log_msg(level, LOG_TAG, __FILE__, __LINE__,
+		   "pty: %llu bytes in %llu reads; cpu user %ld.%06ld s sys %ld.%06ld s; wakeups %llu read_ms %llu "
+		   "parse_ms %llu", (unsigned long long)st.bytes, (unsigned long long)st.reads,
+		   (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
+		   (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups,
+		   (unsigned long long)(st.read_ns / 1000000), (unsigned long long)(st.parse_ns / 1000000));
+}
+
+static void log_stats(struct kf_app *app)
+{
+	log_stats_level(app, KF_LOG_INFO);
+}
+
+static void on_stats_signal(void *ud, int signo)
+{
+	log_stats_level(ud, KF_LOG_NOTICE);
 }
 
 static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_h)
@@ -147,34 +230,6 @@ static void stop_drm(struct kf_app *app)
 
 /* The seat and input (console.h), then the display and frame loop (output.h) with the renderer; the display's
  * devices are opened through the seat. */
-/* Hands the configured palette to the renderer: a named one, or the --palette-<name> colours for "custom".
- * Names follow enum kf_palette's order (config.h). */
-static int apply_palette(struct kf_render *r, const struct kf_config *c)
-{
-	static const char *const names[] = {
-		[KF_PALETTE_DEFAULT] = "default",
-		[KF_PALETTE_SOLARIZED] = "solarized",
-		[KF_PALETTE_SOLARIZED_BLACK] = "solarized-black",
-		[KF_PALETTE_SOLARIZED_WHITE] = "solarized-white",
-		[KF_PALETTE_SOFT_BLACK] = "soft-black",
-		[KF_PALETTE_BASE16_DARK] = "base16-dark",
-		[KF_PALETTE_BASE16_LIGHT] = "base16-light",
-		[KF_PALETTE_NORD] = "nord",
-		[KF_PALETTE_VGA] = "vga",
-	};
-	if (c->palette == KF_PALETTE_CUSTOM) {
-		uint32_t rgb[KF_COLOR_COUNT];
-		for (int i = 0; i < KF_COLOR_COUNT; i++)
-			rgb[i] = (uint32_t)c->palette_custom[i].r << 16 | (uint32_t)c->palette_custom[i].g << 8 |
-				 c->palette_custom[i].b;
-		kf_render_set_palette_colors(r, rgb);
-		return 0;
-	}
-	if ((unsigned)c->palette >= sizeof(names) / sizeof(names[0]) || !names[c->palette])
-		return -EINVAL;
-	return kf_render_set_palette(r, names[c->palette]);
-}
-
 static int start_drm(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
@@ -283,6 +338,7 @@ int main(int argc, char **argv)
 	kf_notify_watchdog_start(app.loop);
 	if (start_session(&app) < 0)
 		goto out_loop;
+	app.stats_signal = kf_loop_add_signal(app.loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, &app);
 	if (start_backend(&app) < 0)
 		goto out_session;
 

@@ -36,6 +36,10 @@ struct kf_output {
 	bool requested;                   /* something outside the grid's damage changed */
 	uint64_t sync_since_ns;           /* when the current 2026 hold started; 0 = not holding */
 	uint64_t frames;                  /* frames rendered */
+	uint64_t render_ns, present_ns;   /* CLOCK_MONOTONIC time painting the canvas / in drm_backend_present */
+	uint64_t pixels_painted;          /* canvas pixels repainted (the area of the rectangles painted) */
+	uint64_t sync_holds;              /* 2026 holds started */
+	uint64_t sync_timeouts;           /* 2026 holds ended by the timeout, not by the application */
 	bool shown;                       /* first_frame was called */
 };
 
@@ -135,6 +139,7 @@ static bool sync_hold(struct kf_output *o)
 	now = kf_loop_now_ns();
 	if (!o->sync_since_ns) {
 		o->sync_since_ns = now;
+		o->sync_holds++;
 		kf_timer_arm(o->sync_timer, SYNC_TIMEOUT_NS, 0);
 		return true;
 	}
@@ -142,6 +147,7 @@ static bool sync_hold(struct kf_output *o)
 		return true;
 	/* The application did not end its update in time: show what there is, then hold again. */
 	o->sync_since_ns = 0;
+	o->sync_timeouts++;
 	return false;
 }
 
@@ -162,6 +168,7 @@ static void render_frame(struct kf_output *o, const struct drm_canvas *c)
 	struct drm_box boxes[MAX_RECTS];
 	struct kf_render_target t = {c->pixels, (int)c->width, (int)c->height, (int)c->stride,
 				     KF_RENDER_XRGB8888};
+	uint64_t t0 = kf_loop_now_ns(), t1;
 	int n;
 
 	kf_render_source_from_grid(&src, o->grid);
@@ -180,10 +187,15 @@ static void render_frame(struct kf_output *o, const struct drm_canvas *c)
 		log_err("render: %s", strerror(-n));
 		n = 0;
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		boxes[i] = (struct drm_box){rects[i].x, rects[i].y, rects[i].w, rects[i].h};
+		o->pixels_painted += (uint64_t)rects[i].w * (uint64_t)rects[i].h;
+	}
+	t1 = kf_loop_now_ns();
+	o->render_ns += t1 - t0;
 	if (n > 0 || o->full)
 		drm_backend_present(o->drm, boxes, (size_t)n, o->full);
+	o->present_ns += kf_loop_now_ns() - t1;
 	o->full = false;
 	o->requested = false;
 	o->frames++;
@@ -308,10 +320,14 @@ void kf_output_log_stats(const struct kf_output *o)
 
 	drm_backend_get_stats(o->drm, &s);
 	log_notice("frames: rendered=%llu presents=%llu commits=%llu flips=%llu modesets=%llu watchdog=%llu "
-		   "fast_flips=%llu pixels_copied=%llu outputs=%u cards=%u refresh_mhz=%u%s",
+		   "fast_flips=%llu pixels_copied=%llu outputs=%u cards=%u refresh_mhz=%u sync_holds=%llu "
+		   "sync_timeouts=%llu render_ms=%llu present_ms=%llu pixels_painted=%llu mono_ms=%llu%s",
 		   (unsigned long long)o->frames, (unsigned long long)s.presents, (unsigned long long)s.commits,
 		   (unsigned long long)s.flips, (unsigned long long)s.modesets,
 		   (unsigned long long)s.watchdog_fires, (unsigned long long)s.fast_flips,
 		   (unsigned long long)s.pixels_copied, s.outputs, s.cards, s.refresh_mhz,
-		   s.legacy ? " legacy" : "");
+		   (unsigned long long)o->sync_holds, (unsigned long long)o->sync_timeouts,
+		   (unsigned long long)(o->render_ns / 1000000), (unsigned long long)(o->present_ns / 1000000),
+		   (unsigned long long)o->pixels_painted,
+		   (unsigned long long)(kf_loop_now_ns() / 1000000), s.legacy ? " legacy" : "");
 }

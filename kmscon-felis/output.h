@@ -64,8 +64,9 @@ void kf_output_notify_input(struct kf_output *o);
 void kf_output_suspend(struct kf_output *o);
 void kf_output_resume(struct kf_output *o);
 
-/* Logs the frame counters (flips, modesets, presents, watchdog) at notice level: on KF_OUTPUT_STATS_SIGNAL
- * (SIGRTMIN+1, signal 35 with glibc) and at exit; tests read them from the log. */
+/* Logs the frame counters (flips, modesets, presents, watchdog, DECSET 2026 holds and timeouts) and the
+ * CLOCK_MONOTONIC time in ms at notice level: on KF_OUTPUT_STATS_SIGNAL (SIGRTMIN+1, signal 35 with glibc) and
+ * at exit; tests read them from the log. */
 #define KF_OUTPUT_STATS_SIGNAL (SIGRTMIN + 1)
 void kf_output_log_stats(const struct kf_output *o);
 

@@ -31,6 +31,9 @@ struct kf_session {
 	struct kf_source *sigchld; /* fallback when the kernel has no pidfd_open */
 	struct kf_timer *respawn;
 	unsigned dropped_replies; /* replies lost to a full queue, logged once per burst */
+	uint64_t wakeups;         /* read_output calls */
+	uint64_t read_ns;         /* CLOCK_MONOTONIC time in read_output, parsing included */
+	uint64_t parse_ns;        /* of which in grid_feed */
 };
 
 static void pty_log_handler_fn(int prio, const char *fmt, va_list ap)
@@ -76,7 +79,9 @@ static void on_clipboard(void *ud, const char *targets, const uint8_t *data, siz
 static void on_output(void *ud, const uint8_t *data, size_t len)
 {
 	struct kf_session *s = ud;
+	uint64_t t0 = kf_loop_now_ns();
 	grid_feed(s->grid, data, len);
+	s->parse_ns += kf_loop_now_ns() - t0;
 }
 
 static void on_want_write(void *ud, bool on)
@@ -98,7 +103,10 @@ static void drop_sources(struct kf_session *s)
 
 static void read_output(struct kf_session *s, size_t budget)
 {
+	uint64_t t0 = kf_loop_now_ns();
 	int r = pty_read(s->pty, budget);
+	s->wakeups++;
+	s->read_ns += kf_loop_now_ns() - t0;
 	if (s->cb.output)
 		s->cb.output(s->ud);
 	if (r == -EIO || (r < 0 && r != -EINTR)) {
@@ -220,7 +228,8 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 	pty_set_log_handler(pty_log_handler_fn);
 
 	struct grid_config gc = {.cols = cfg->cols, .rows = cfg->rows, .scrollback = cfg->scrollback,
-				 .cell_width = cfg->cell_width, .cell_height = cfg->cell_height};
+				 .cell_width = cfg->cell_width, .cell_height = cfg->cell_height,
+				 .colors = cfg->colors};
 	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title,
 				    .clipboard = on_clipboard};
 	s->grid = grid_create(&gc, &gcb, s);
@@ -269,9 +278,12 @@ struct grid *kf_session_grid(struct kf_session *s)
 	return s->grid;
 }
 
-void kf_session_stats(const struct kf_session *s, uint64_t *reads, uint64_t *bytes)
+void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st)
 {
-	pty_get_stats(s->pty, reads, bytes);
+	pty_get_stats(s->pty, &st->reads, &st->bytes);
+	st->wakeups = s->wakeups;
+	st->read_ns = s->read_ns;
+	st->parse_ns = s->parse_ns;
 }
 
 int kf_session_child_pid(const struct kf_session *s)

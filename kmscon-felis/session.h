@@ -31,6 +31,9 @@ struct kf_session_config {
 	size_t scrollback;      /* lines */
 	int cols, rows;         /* initial grid size */
 	int cell_width, cell_height; /* pixels per cell, 0 if unknown (headless) */
+	/* The display's colours for the grid (grid_config.colors: 256 + foreground + background), so that
+	 * OSC 4/10/11 queries report what is painted; NULL = xterm's. Read at creation only. */
+	const uint32_t *colors;
 	size_t read_budget;     /* bytes parsed per wake-up before yielding; 0 = KF_SESSION_READ_BUDGET */
 	bool no_pidfd;          /* watch SIGCHLD instead of a pidfd (tests of the fallback) */
 };
@@ -81,8 +84,13 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len);
  * cell_height may be 0 when unknown. Returns 0 or -errno. */
 int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, int cell_height);
 
-/* Output read from the PTY since the session started: read(2) calls and bytes. */
-void kf_session_stats(const struct kf_session *s, uint64_t *reads, uint64_t *bytes);
+/* Output read from the PTY since the session started: read(2) calls and bytes, wake-ups that read, and the
+ * CLOCK_MONOTONIC time spent reading (parsing included) and parsing alone (for benchmarks). */
+struct kf_session_stats {
+	uint64_t reads, bytes, wakeups;
+	uint64_t read_ns, parse_ns;
+};
+void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st);
 
 /* The child's pid, 0 between an exit and the respawn. */
 int kf_session_child_pid(const struct kf_session *s);

@@ -26,6 +26,7 @@
  * in one call, runs of UTF-8 are decoded into a buffer on the stack and handed over in one call, and the
  * digits of a CSI parameter are read in a tight loop. Nothing allocates except the string buffer.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -35,8 +36,10 @@
 #include "vt/vt.h"
 
 #if defined(__GNUC__)
+#define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #else
+#define likely(x) (x)
 #define unlikely(x) (x)
 #endif
 
@@ -170,6 +173,20 @@ static const struct range *const state_ranges[S_COUNT] = {
 	},
 };
 
+/* The CSI memo (fast_csi): slots, bytes of a key (after ESC [, final included), parameters kept. */
+#define MEMO_SLOTS 512
+#define MEMO_KEY 32
+#define MEMO_PARAMS 12
+#if defined(__SSE2__) && defined(__GNUC__)
+struct memo {
+	__m128i a, b; /* the key, zero after the final byte; all zero when the slot is empty */
+	int32_t params[MEMO_PARAMS];
+	/* a copy of vt_csi's fields from sub_mask up to seq_id (n_params, marker, intermediates, final) */
+	uint8_t hdr[offsetof(struct vt_csi, seq_id) - offsetof(struct vt_csi, sub_mask)];
+	uint64_t id;
+};
+#endif
+
 /* Decoded code points are handed to the sink in batches of this many. */
 #define PRINT_BUF 256
 #define STRING_CAP_DEFAULT (1u << 20)
@@ -202,6 +219,11 @@ struct vt_parser {
 
 	/* trans[state][byte] = action << 4 | next state. */
 	uint8_t trans[S_COUNT][256];
+
+#if defined(__SSE2__) && defined(__GNUC__)
+	uint64_t memo_ids; /* the last seq_id given */
+	struct memo memo[MEMO_SLOTS];
+#endif
 };
 
 static void apply_ranges(uint8_t *row, const struct range *r, unsigned self)
@@ -289,6 +311,7 @@ static void seq_clear(struct vt_parser *p)
 	p->csi.n_intermediates = 0;
 	p->csi.final = 0;
 	p->csi.overflow = false;
+	p->csi.seq_id = 0;
 	p->cur = NULL;
 	p->ignore = false;
 }
@@ -695,11 +718,9 @@ static inline size_t params_end(const uint8_t *d, size_t j, size_t n)
 	return n;
 }
 
-/* Kept out of line: inlined into the feed loop its locals spill to the stack. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+/* Parses "ESC [ [marker] [params] [intermediates] final" at d[i] into p->csi without dispatching it.
+ * Returns the index after the final byte, or i when the sequence is unusual or incomplete. */
+static inline size_t parse_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 {
 	struct vt_csi *c = &p->csi;
 	size_t j = i + 2;
@@ -758,10 +779,163 @@ static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n
 	c->n_intermediates = (uint8_t)ni;
 	c->overflow = false;
 	c->final = b;
-	if (p->sink.csi)
-		p->sink.csi(p->ctx, c);
 	return j + 1;
 }
+
+#if defined(__SSE2__) && defined(__GNUC__)
+/* With SSE2 a sequence whose final byte lies within 32 bytes after ESC [ is taken from two 16-byte loads:
+ * the final byte, the parameter bytes, separators and intermediates are found as bit masks, and each
+ * parameter of up to 4 digits is converted from one 4-byte load (SWAR) instead of digit by digit.
+ *
+ * The memo: a sequence whose bytes (after ESC [, up to the final byte) were parsed before is found by those
+ * bytes and copied instead of parsed again (programs repeat a few SGRs and cursor moves over and over). */
+static const uint8_t lead_ones[64] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+static inline unsigned mask32(__m128i a, __m128i b)
+{
+	return (unsigned)_mm_movemask_epi8(a) | (unsigned)_mm_movemask_epi8(b) << 16;
+}
+
+/* Bytes in [lo, hi], both below 0x80 (bytes >= 0x80 are negative to the signed compares). */
+static inline __m128i in_range(__m128i v, char lo, char hi)
+{
+	return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8((char)(lo - 1))),
+			     _mm_cmplt_epi8(v, _mm_set1_epi8((char)(hi + 1))));
+}
+
+/* The value of the len (1..4) digits ending just before q[e]; reads q[e - 4..e - 1] (the bytes before the
+ * digits are masked off). */
+static inline int32_t swar_param(const uint8_t *q, unsigned e, unsigned len)
+{
+	uint32_t w;
+	memcpy(&w, q + e - 4, 4);
+	uint32_t x = (w ^ 0x30303030u) & (uint32_t)(0xffffffff00000000ull >> (8 * len));
+	x = x * 10 + (x >> 8); /* byte 0: thousands and hundreds, byte 2: tens and units */
+	return (int32_t)((x & 0xff) * 100 + (x >> 16 & 0xff));
+}
+
+/* The sequence from the masked bytes q[0..f] (final at q[f], f < 32) into p->csi. Returns false when it
+ * is not the plain shape (marker, parameters, at most 2 intermediates, final). */
+static inline bool parse_masked(struct vt_parser *p, const uint8_t *q, __m128i a, __m128i b, unsigned f)
+{
+	struct vt_csi *c = &p->csi;
+	if (unlikely(q[f] == 0x7f))
+		return false; /* DEL inside a sequence is ignored: the table machine skips it */
+	unsigned start = 0;
+	c->private_marker = 0;
+	if (q[0] >= 0x3c && q[0] <= 0x3f) {
+		c->private_marker = q[0];
+		start = 1;
+	}
+	unsigned pm = mask32(in_range(a, 0x30, 0x3b), in_range(b, 0x30, 0x3b));
+	unsigned pe = (unsigned)__builtin_ctz(~(pm >> start)) + start; /* end of the parameter bytes */
+	unsigned ni = f - pe;
+	if (ni) {
+		unsigned im = mask32(in_range(a, 0x20, 0x2f), in_range(b, 0x20, 0x2f)) >> pe;
+		if (ni > sizeof(c->intermediates) || (im & ((1u << ni) - 1)) != (1u << ni) - 1)
+			return false;
+		c->intermediates[0] = q[pe];
+		c->intermediates[1] = q[pe + 1];
+	}
+	unsigned np = 0;
+	uint32_t sub = 0;
+	if (pe > start) {
+		const __m128i semi = _mm_set1_epi8(';'), colon = _mm_set1_epi8(':');
+		__m128i ca = _mm_cmpeq_epi8(a, colon), cb = _mm_cmpeq_epi8(b, colon);
+		unsigned below = (1u << pe) - 1;
+		unsigned cm = mask32(ca, cb) & below;
+		unsigned sm = (mask32(_mm_or_si128(_mm_cmpeq_epi8(a, semi), ca), _mm_or_si128(_mm_cmpeq_epi8(b, semi), cb)) &
+			       below) | (1u << pe);
+		/* at most 31 parameter bytes: at most 32 parameters */
+		for (unsigned s = start; sm; sm &= sm - 1) {
+			unsigned e = (unsigned)__builtin_ctz(sm), len = e - s;
+			int32_t v;
+			if (len - 1 < 4)
+				v = swar_param(q, e, len);
+			else
+				v = len ? clamp_digits(q + s, len) : VT_PARAM_DEFAULT;
+			c->params[np++] = v;
+			if (unlikely(cm >> e & 1))
+				sub |= 1u << np;
+			s = e + 1;
+		}
+	}
+	c->n_params = (uint8_t)np;
+	c->sub_mask = sub;
+	c->n_intermediates = (uint8_t)ni;
+	c->overflow = false;
+	c->final = q[f];
+	return true;
+}
+
+/* Parses the sequence at d[i] (ESC [) into p->csi, through the memo when it can. Returns the index after
+ * it, or i when it is unusual or incomplete (the table machine takes it then). Kept out of line: inlined
+ * into the feed loop its locals spill to the stack. */
+__attribute__((noinline)) static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+{
+	struct vt_csi *c = &p->csi;
+	/* the loads read 32 bytes after ESC [, and the parameter loads up to 3 bytes before them */
+	if (unlikely(n - i < 2 + MEMO_KEY || i < 2))
+		goto slow;
+	const uint8_t *q = d + i + 2;
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)q);
+	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(q + 16));
+	/* the final byte: the first one in 0x40..0x7f (DEL makes the sequence fail below, never memoized) */
+	const __m128i f_lo = _mm_set1_epi8(0x3f);
+	unsigned fm = mask32(_mm_cmpgt_epi8(a, f_lo), _mm_cmpgt_epi8(b, f_lo));
+	if (unlikely(!fm))
+		goto slow;
+	unsigned f = (unsigned)__builtin_ctz(fm);
+	a = _mm_and_si128(a, _mm_loadu_si128((const __m128i *)(const void *)(lead_ones + 31 - f)));
+	b = _mm_and_si128(b, _mm_loadu_si128((const __m128i *)(const void *)(lead_ones + 47 - f)));
+	__m128i x = _mm_xor_si128(a, _mm_shuffle_epi32(b, 0x4e));
+	uint64_t lo = (uint64_t)_mm_cvtsi128_si64(x);
+	uint64_t hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
+	uint64_t h = (lo ^ (hi * 0x9e3779b97f4a7c15ull)) * 0xc2b2ae3d27d4eb4full;
+	/* two places a key may be in (from the top bits, which depend on every key byte): a new key replaces
+	 * the older of the two, so a few keys sharing a place do not evict each other all the time */
+	_Static_assert(MEMO_SLOTS == 512, "the places take 9 bits of the hash each");
+	struct memo *m = &p->memo[h >> 55], *m2 = &p->memo[h >> 46 & 511];
+	__m128i eq = _mm_and_si128(_mm_cmpeq_epi8(a, m->a), _mm_cmpeq_epi8(b, m->b));
+	if (likely(_mm_movemask_epi8(eq) == 0xffff))
+		goto hit;
+	eq = _mm_and_si128(_mm_cmpeq_epi8(a, m2->a), _mm_cmpeq_epi8(b, m2->b));
+	if (_mm_movemask_epi8(eq) == 0xffff) {
+		m = m2;
+		goto hit;
+	}
+	if (!parse_masked(p, q, a, b, f))
+		return i;
+	c->seq_id = 0;
+	if (m2->id < m->id)
+		m = m2;
+	if (c->n_params <= MEMO_PARAMS) {
+		m->a = a;
+		m->b = b;
+		memcpy(m->params, c->params, sizeof(m->params));
+		memcpy(&m->hdr, &c->sub_mask, sizeof(m->hdr));
+		m->id = c->seq_id = ++p->memo_ids;
+	}
+	return i + 3 + f;
+hit:
+	memcpy(c->params, m->params, sizeof(m->params));
+	memcpy(&c->sub_mask, &m->hdr, sizeof(m->hdr));
+	c->seq_id = m->id;
+	return i + 3 + f;
+slow:
+	c->seq_id = 0;
+	return parse_csi(p, d, i, n);
+}
+#else
+static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+{
+	p->csi.seq_id = 0;
+	return parse_csi(p, d, i, n);
+}
+#endif
 
 /* ------------------------------------------------------------------------------------ transitions */
 
@@ -840,6 +1014,8 @@ void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 			if (b == 0x1b && i + 1 < len && data[i + 1] == '[') {
 				size_t j = fast_csi(p, data, i, len);
 				if (j != i) {
+					if (p->sink.csi)
+						p->sink.csi(p->ctx, &p->csi);
 					i = j;
 					continue;
 				}

@@ -36,6 +36,11 @@ struct vt_csi {
 	uint8_t intermediates[2];      /* 0x20..0x2f; a third one makes the sequence ignored */
 	uint8_t final;                 /* 0x40..0x7e */
 	bool overflow;                 /* more parameters were given than fit: the extra ones were dropped */
+	/* 0, or an id the parser gives to one byte string of a CSI sequence: every later sequence with the
+	 * same id had exactly the same bytes (so the same fields above). Ids are never reused, so a sink may
+	 * cache what it derives from a sequence (a parsed SGR) under its id. Most repeated sequences get one;
+	 * sequences split across feeds or unusual ones get 0. */
+	uint64_t seq_id;
 };
 
 /* An escape sequence that is not CSI/OSC/DCS/APC/PM/SOS: ESC, intermediates, final. */

@@ -191,6 +191,11 @@ int kf_render_set_palette(struct kf_render *r, const char *name)
 	return 0;
 }
 
+int kf_render_palette_load(const char *name, uint32_t pal[258])
+{
+	return kf_palette_load(pal, name);
+}
+
 int kf_render_set_palette_color(struct kf_render *r, const char *name, const char *value)
 {
 	int ret = kf_palette_set(r->palette, name, value);

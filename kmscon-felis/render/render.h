@@ -70,6 +70,9 @@ int kf_render_get_scale(const struct kf_render *r);
  * "solarized-black", "solarized-white", "soft-black", "base16-dark", "base16-light". Returns 0 or
  * -EINVAL (unknown name). */
 int kf_render_set_palette(struct kf_render *r, const char *name);
+/* The colours of palette name (same names), without a renderer: 256 entries, foreground (256) and background
+ * (257), 0xRRGGBB, into pal. Returns 0 or -EINVAL (unknown name). */
+int kf_render_palette_load(const char *name, uint32_t pal[258]);
 /* Overrides one colour, as kmscon's --palette-<name>=R,G,B: name is one of black, red, green,
  * yellow, blue, magenta, cyan, light-grey, dark-grey, light-red, light-green, light-yellow,
  * light-blue, light-magenta, light-cyan, white, foreground, background; value is "R,G,B" (0..255

@@ -1,7 +1,5 @@
 /* kmscon-felis/render/source-grid.c: a kf_render_source reading a grid (kept apart so that tests
  * painting hand-built screens need not link grid/). */
-#include <string.h>
-
 #include "kmscon-felis/render/render.h"
 
 static const struct grid_cell *row_cb(void *ud, int y)
@@ -24,24 +22,6 @@ static bool damage_cb(void *ud, int y, int *x0, int *x1)
 	return grid_row_damage(ud, y, x0, x1);
 }
 
-/* The palette every grid starts with (and returns to on OSC 104/110/111/112 and RIS), read once
- * from a fresh grid so it stays whatever grid/ defines. */
-static const uint32_t *grid_base_palette(void)
-{
-	static uint32_t base[259];
-	static bool done;
-	if (!done) {
-		struct grid_config cfg = {.cols = 1, .rows = 1, .scrollback = 0};
-		struct grid *g = grid_create(&cfg, NULL, NULL);
-		if (!g)
-			return NULL;
-		memcpy(base, grid_palette(g), sizeof(base));
-		grid_destroy(g);
-		done = true;
-	}
-	return base;
-}
-
 void kf_render_source_from_grid(struct kf_render_source *src, const struct grid *g)
 {
 	struct grid_modes m;
@@ -55,7 +35,8 @@ void kf_render_source_from_grid(struct kf_render_source *src, const struct grid 
 	    .codepoints = cps_cb,
 	    .row_damage = damage_cb,
 	    .palette = grid_palette(g),
-	    .palette_base = grid_base_palette(),
+	    /* the colours the grid started with (and returns to on OSC 104/110/111/112 and RIS) */
+	    .palette_base = grid_palette_defaults(g),
 	    .reverse_video = m.reverse_video,
 	};
 	grid_get_cursor(g, &src->cursor);

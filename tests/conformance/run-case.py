@@ -14,6 +14,8 @@ A case file (tests/conformance/cases/*.case) holds a byte stream and what the sc
   cell 0 1 b B i:1 d        row col text attrs fg bg, as in the tool's JSON ('-' for an empty text or
                             attrs); text may use the escapes above
   scrollback-text           the scrollback rows' text, oldest first, one '|' line each
+  output \\eP1!~FFBF\\e\\\\     the replies the whole stream gets (vtproto ?output), escapes as for 'in';
+                            several lines are concatenated
 
 The text is checked through the command line (--size --format text), the rest through --vtproto.
 Prints the differences and exits 1 on a mismatch.
@@ -47,7 +49,8 @@ def unescape(s):
 
 
 def parse(path):
-    case = {"size": (80, 24), "sb": 0, "in": b"", "screen": None, "cursor": None, "cells": [], "sbtext": None}
+    case = {"size": (80, 24), "sb": 0, "in": b"", "screen": None, "cursor": None, "cells": [], "sbtext": None,
+            "output": None}
     block = None
     for raw in open(path, encoding="utf-8"):
         line = raw.rstrip("\n")
@@ -69,6 +72,8 @@ def parse(path):
             case["screen"] = block = []
         elif word == "scrollback-text":
             case["sbtext"] = block = []
+        elif word == "output":
+            case["output"] = (case["output"] or b"") + unescape(rest)
         elif word == "cursor":
             case["cursor"] = rest.strip()
         elif word == "cell":
@@ -104,14 +109,16 @@ def main():
                 errors.append("row %d: got %r want %r" % (y, g, w))
 
     cmds = ["INIT %d %d %d" % (rows, cols, case["sb"]), "PUSH " + case["in"].hex(), "?cursor", "?screen",
-            "?scrollback"]
+            "?scrollback", "?output"]
     p = subprocess.run([replay, "--vtproto"], input=("\n".join(cmds) + "\n").encode(), capture_output=True,
                        timeout=60)
     ans = p.stdout.decode("utf-8", "replace").split("\n")
-    if p.returncode != 0 or len(ans) < 3:
+    if p.returncode != 0 or len(ans) < 4:
         errors.append("vtproto failed (exit %d): %s" % (p.returncode, p.stderr.decode(errors="replace")))
     else:
         cursor, screen, sb = ans[0], json.loads(ans[1]), json.loads(ans[2])
+        if case["output"] is not None and bytes.fromhex(ans[3]) != case["output"]:
+            errors.append("output: got %r want %r" % (bytes.fromhex(ans[3]), case["output"]))
         if case["cursor"] and cursor != case["cursor"]:
             errors.append("cursor: got %s want %s" % (cursor, case["cursor"]))
         for (r, c, text, attrs, fg, bg) in case["cells"]:

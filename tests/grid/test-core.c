@@ -1,6 +1,8 @@
 /* tests/grid/test-core.c: printing, autowrap, cursor motion, erase, scrolling and the scrollback.
  * Expected behaviour: xterm ctlseqs (invisible-island.net/xterm/ctlseqs/ctlseqs.html), VT510 manual
  * (vt100.net/docs/vt510-rm/), DEC STD 070 for deferred autowrap. */
+#include <stddef.h>
+
 #include "harness.h"
 
 static void test_print_wrap(void)
@@ -136,6 +138,53 @@ static void test_scroll_and_scrollback(void)
 	t_free(t);
 }
 
+/* Region scrolls step the ring where no scrollback sits after the screen (alternate screen, empty
+ * scrollback): many more scrolls than the ring has slots keep the fixed rows, the region's order, and a
+ * scrollback that fills later holds exactly the lines that left the top of the whole screen. */
+static void test_region_ring(void)
+{
+	struct t_term *t = t_new(6, 8, 20);
+	for (int alt = 0; alt < 2; alt++) {
+		if (alt)
+			t_feed(t, "\033[?1049h");
+		t_feed(t, "\033[r\033[2J\033[HTOP\033[8;1HBOT\033[2;7r\033[7;1H");
+		for (int i = 0; i < 75; i++)
+			t_feedf(t, "\r\nR%d", i);
+		CHECK_ROW(t, 0, "TOP");
+		CHECK_ROW(t, 7, "BOT");
+		for (int y = 1; y <= 6; y++) {
+			char want[16];
+			snprintf(want, sizeof(want), "R%d", 75 - 7 + y);
+			CHECK_ROW(t, y, want);
+		}
+		CHECK(grid_scrollback_lines(t->g) == 0, "alt %d: region scroll kept out: %zu", alt,
+		      grid_scrollback_lines(t->g));
+		/* two rows above and one below, scrolled by 3 at once (SU) */
+		t_feed(t, "\033[3;7r\033[3S");
+		CHECK_ROW(t, 0, "TOP");
+		CHECK_ROW(t, 1, "R69");
+		CHECK_ROW(t, 2, "R73");
+		CHECK_ROW(t, 3, "R74");
+		CHECK_ROW(t, 4, "");
+		CHECK_ROW(t, 6, "");
+		CHECK_ROW(t, 7, "BOT");
+	}
+	/* back on the primary screen (its rows as left), then whole-screen scrolls fill the scrollback */
+	t_feed(t, "\033[?1049l\033[r\033[8;1H");
+	for (int i = 0; i < 10; i++)
+		t_feedf(t, "\r\nS%d", i);
+	CHECK(grid_scrollback_lines(t->g) == 10, "scrollback %zu", grid_scrollback_lines(t->g));
+	const char *want[] = {"TOP", "R69", "R73", "R74", "", "", "", "BOT", "S0", "S1"};
+	for (size_t i = 0; i < 10; i++) {
+		int len;
+		const struct grid_cell *c = grid_scrollback_row(t->g, i, &len);
+		const char *got = c ? t_cells_text(t->g, c, len) : "(null)";
+		CHECK(strcmp(got, want[i]) == 0, "scrollback %zu: got \"%s\" want \"%s\"", i, got, want[i]);
+	}
+	CHECK_ROW(t, 7, "S9");
+	t_free(t);
+}
+
 static void test_scroll_regions(void)
 {
 	struct t_term *t = t_new(5, 5, 10);
@@ -255,6 +304,69 @@ static void test_save_restore(void)
 	t_free(t);
 }
 
+
+/* SGR sequences the parser has seen before reach grid/ with a seq_id and are applied from a memo of what
+ * they do to the pen: a long stream of relative and absolute SGRs (bold on/off, underline styles, colour
+ * forms, resets) fed whole (memo in use) must leave exactly the cells it leaves fed one byte at a time
+ * (no memo), and the styles must be what the last SGRs asked for. */
+static void test_sgr_memo(void)
+{
+	static const char *const units[] = {
+		"\033[1m", "\033[22m", "\033[3m", "\033[23m", "\033[4m", "\033[4:3m", "\033[24m", "\033[7m",
+		"\033[27m", "\033[0m", "\033[m", "\033[31m", "\033[39m", "\033[42m", "\033[49m", "\033[95m",
+		"\033[38;5;100m", "\033[48;5;200m", "\033[38;2;1;2;3m", "\033[48:2::4:5:6m", "\033[58:5:9m",
+		"\033[59m", "\033[1;3;4;38;5;35;48;2;13;137;44m", "\033[38;5;102;48;5;253;1;3;4m", "\033[21m",
+		"\033[38;2;300;2;3m", "\033[53m", "\033[55m", "\033[2;9m", "\033[29m", "x", "y", "\xe2\x96\x80",
+		"\r\n", "\033[H", "\033[5;7H",
+	};
+	const size_t nu = sizeof(units) / sizeof(units[0]);
+	static char buf[200000];
+	size_t len = 0;
+	uint32_t r = 99;
+	while (len < sizeof(buf) - 64) {
+		r = r * 1103515245u + 12345u;
+		const char *u = units[(r >> 16) % nu];
+		memcpy(buf + len, u, strlen(u));
+		len += strlen(u);
+	}
+	struct t_term *a = t_new(40, 20, 0), *b = t_new(40, 20, 0);
+	grid_feed(a->g, (const uint8_t *)buf, len);
+	for (size_t i = 0; i < len; i++)
+		grid_feed(b->g, (const uint8_t *)buf + i, 1);
+	int diff = 0, styled = 0;
+	for (int y = 0; y < 20; y++) {
+		const struct grid_cell *ra = grid_row(a->g, y), *rb = grid_row(b->g, y);
+		for (int x = 0; x < 40; x++) {
+			const struct grid_style *sa = grid_style(a->g, ra[x].style), *sb = grid_style(b->g, rb[x].style);
+			if (ra[x].cp != rb[x].cp || memcmp(sa, sb, offsetof(struct grid_style, underline) + 1))
+				diff++;
+			styled += ra[x].style != 0;
+		}
+	}
+	CHECK(diff == 0 && styled > 20, "%d cells differ, %d styled", diff, styled);
+	t_free(a);
+	t_free(b);
+
+	/* a memoized relative SGR applies to whatever the pen is now */
+	struct t_term *t = t_new(80, 4, 0);
+	for (int k = 0; k < 3; k++)
+		t_feed(t, "\033[0;31mA\033[1mB\033[0;42mC\033[1mD\033[22mE\033[4:3m\033[38;2;1;2;3mF\033[0mG"
+			  "\033[1m\033[3mH\r\n");
+	const struct grid_cell *row = grid_row(t->g, 2);
+	const struct grid_style *st[8];
+	for (int x = 0; x < 8; x++)
+		st[x] = grid_style(t->g, row[x].style);
+	CHECK(st[1]->fg == GRID_COLOR_PALETTE(1) && (st[1]->attrs & GRID_ATTR_BOLD), "B red bold");
+	CHECK(st[3]->fg == GRID_COLOR_DEFAULT && st[3]->bg == GRID_COLOR_PALETTE(2) &&
+		      (st[3]->attrs & GRID_ATTR_BOLD), "D bold on green");
+	CHECK(!(st[4]->attrs & GRID_ATTR_BOLD) && st[4]->bg == GRID_COLOR_PALETTE(2), "E not bold");
+	CHECK(st[5]->underline == GRID_UNDERLINE_CURLY && st[5]->fg == GRID_COLOR_RGB(1, 2, 3) &&
+		      st[5]->bg == GRID_COLOR_PALETTE(2), "F curly rgb on green");
+	CHECK(row[6].style == 0, "G default");
+	CHECK(st[7]->attrs == (GRID_ATTR_BOLD | GRID_ATTR_ITALIC), "H bold italic: %x", st[7]->attrs);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_print_wrap();
@@ -263,9 +375,11 @@ int main(void)
 	test_erase();
 	test_scroll_and_scrollback();
 	test_scroll_regions();
+	test_region_ring();
 	test_lr_margins();
 	test_rep();
 	test_charsets();
 	test_save_restore();
+	test_sgr_memo();
 	return t_done("grid-core");
 }

@@ -149,8 +149,43 @@ static void test_modes(void)
 	t_free(t);
 }
 
+/* grid_config.colors: the display's configured colours are what OSC 4/10/11/12 report and what OSC 104/110/111
+ * and RIS bring back (xterm ctlseqs OSC 4, 10-12, 104, 110-112) */
+static void test_configured_colors(void)
+{
+	uint32_t colors[258];
+	for (int i = 0; i < 258; i++)
+		colors[i] = 0x010203u * (uint32_t)(i % 80);
+	colors[1] = 0xaa5500;
+	colors[256] = 0x123456; /* foreground */
+	colors[257] = 0xfedcba; /* background */
+	struct t_term *t = calloc(1, sizeof(*t));
+	struct grid_config cfg = {.cols = 20, .rows = 4, .colors = colors};
+	struct grid_callbacks cb = {.reply = t_on_reply};
+	t->g = grid_create(&cfg, &cb, t);
+	colors[1] = 0; /* copied at creation */
+	t_feed(t, "\033]4;1;?\033\\\033]4;79;?\033\\\033]10;?\033\\\033]11;?\033\\\033]12;?\033\\");
+	CHECK_REPLY(t, "\033]4;1;rgb:aaaa/5555/0000\033\\\033]4;79;rgb:4f4f/9e9e/eded\033\\"
+		       "\033]10;rgb:1212/3434/5656\033\\\033]11;rgb:fefe/dcdc/baba\033\\"
+		       "\033]12;rgb:1212/3434/5656\033\\");
+	const uint32_t *d = grid_palette_defaults(t->g);
+	CHECK(d[1] == 0xaa5500 && d[256] == 0x123456 && d[257] == 0xfedcba && d[258] == 0x123456, "defaults");
+	/* the child's changes are undone to the configured colours, not xterm's */
+	t_feed(t, "\033]4;1;#000001\033\\\033]10;#000002\033\\\033]11;#000003\033\\\033]104;1\033\\\033]110\033\\");
+	CHECK(grid_palette(t->g)[1] == 0xaa5500 && grid_palette(t->g)[256] == 0x123456 &&
+		      grid_palette(t->g)[257] == 0x000003, "OSC 104/110");
+	t_feed(t, "\033]4;1;#000001\033\\\033c");
+	CHECK(memcmp(grid_palette(t->g), d, sizeof(uint32_t) * 259) == 0, "RIS");
+	t_free(t);
+	/* no colours configured: xterm's */
+	t = t_new(20, 4, 0);
+	CHECK(grid_palette_defaults(t->g)[1] == 0xcd0000 && grid_palette_defaults(t->g)[257] == 0, "xterm's");
+	t_free(t);
+}
+
 int main(void)
 {
+	test_configured_colors();
 	test_sgr();
 	test_replies();
 	test_modes();

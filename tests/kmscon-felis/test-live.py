@@ -285,6 +285,62 @@ def t_hostile():
                     fail("child %d survived the shutdown" % pid)
 
 
+REPLY_CHILD = r"""
+import os, select, sys, time, tty
+tty.setraw(0)
+os.write(1, sys.argv[2].encode("latin-1") + b"\033[5n")
+buf = b""
+end = time.time() + 20
+while not buf.endswith(b"\033[0n") and time.time() < end:
+    if select.select([0], [], [], 1)[0]:
+        buf += os.read(0, 4096)
+with open(sys.argv[1], "wb") as f:
+    f.write(buf)
+"""
+
+
+def replies(queries, size="20x5", args=()):
+    """The bytes the program answers to queries written by a child in raw mode (up to DSR 5's answer)."""
+    out = os.path.join(TMP, "replies-%d" % random.randrange(1 << 30))
+    r = Run([sys.executable, "-c", REPLY_CHILD, out, queries], size=size, args=list(args) + ["--oneshot"])
+    if r.wait() != 0:
+        fail("reply child: status %s" % r.status)
+    with open(out, "rb") as f:
+        got = f.read()
+    if not got.endswith(b"\033[0n"):
+        fail("no answer to DSR 5 within 20 s: %r" % got)
+    return got[:-4]
+
+
+def t_replies():
+    """The replies the conformance suites need (issue 3): DA1, DA2, CPR, DECRQM, DECRQSS, CSI 18 t, DECRQCRA,
+    through the whole program: grid -> reply callback -> PTY write queue -> the child."""
+    q = ("Hi\033[c\033[>c\033[6n\033[?7$p\033P$qm\033\\\033[18t"
+         "\033[1;1;1;1;1;2*y\033[2;1;1;1;1;1*y\033[*y")
+    want = (b"\033[?62;22c\033[>1;10;0c\033[1;3R\033[?7;1$y\033P1$r0m\033\\\033[8;5;20t"
+            b"\033P1!~FF4F\033\\\033P2!~FFB8\033\\\033P!~FF4F\033\\")
+    got = replies(q)
+    if got != want:
+        fail("replies: got %r want %r" % (got, want))
+
+
+def t_colors():
+    """OSC 4/10/11/12 queries report the colours the display paints with (--palette, --palette-<name>), and
+    OSC 104/110 go back to them: the program gives the grid the renderer's palette (main.c config_colors)."""
+    q = "\033]4;1;?\033\\\033]10;?\033\\\033]11;?\033\\\033]12;?\033\\\033]4;1;#000001\033\\\033]104\033\\\033]4;1;?\033\\"
+    got = replies(q, args=["--palette", "solarized"])
+    want = (b"\033]4;1;rgb:dcdc/3232/2f2f\033\\\033]10;rgb:eeee/e8e8/d5d5\033\\\033]11;rgb:0707/3636/4242\033\\"
+            b"\033]12;rgb:eeee/e8e8/d5d5\033\\\033]4;1;rgb:dcdc/3232/2f2f\033\\")
+    if got != want:
+        fail("solarized: got %r want %r" % (got, want))
+    q = "\033]4;1;?\033\\\033]4;2;?\033\\\033]4;100;?\033\\\033]11;?\033\\"
+    got = replies(q, args=["--palette", "custom", "--palette-red=1,2,3", "--palette-background=4,5,6"])
+    want = (b"\033]4;1;rgb:0101/0202/0303\033\\\033]4;2;rgb:0000/cdcd/0000\033\\\033]4;100;rgb:8787/8787/0000\033\\"
+            b"\033]11;rgb:0404/0505/0606\033\\")
+    if got != want:
+        fail("custom: got %r want %r" % (got, want))
+
+
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
 
 if __name__ == "__main__":

@@ -60,6 +60,17 @@ def check(cond, msg, vm=None):
         raise VMError(msg)
 
 
+def run_test(name, fn):
+    """Runs FN() as one test of a scenario that reports several: prints PASS NAME, or the reason and FAIL NAME."""
+    try:
+        fn()
+        print("PASS " + name)
+    except VMError as e:
+        print("%s: %s" % (name, e))
+        print("FAIL " + name)
+    sys.stdout.flush()
+
+
 def main(fn):
     """Runs FN(); a VMError or assertion prints the reason and exits 1; VMs are always killed."""
     try:

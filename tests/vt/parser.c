@@ -563,6 +563,105 @@ static void test_utf8_random(void)
 	}
 }
 
+/* The CSI memo (a repeated sequence is found by its bytes instead of parsed again): a long stream of
+ * sequences that differ in one byte, in the marker, intermediates or sub-parameters, or only after the
+ * first byte that could end them, fed whole must give the events it gives byte by byte (where nothing is
+ * memoized), and every seq_id must stand for one sequence only. */
+static const char *const memo_units[] = {
+	CSI "48;2;7;7;7m", CSI "48;2;7;7;8m", CSI "48;2;7;7;7m ", CSI "38;2;7;7;7m", CSI "48:2:7:7:7m",
+	CSI "48;2;7;7;7;m", CSI "?48;2;7;7;7m", CSI ">48;2;7;7;7m", CSI "48;2;7;7;7 m", CSI "48;2;7;7;7$m",
+	CSI "48;2;7;7;7n", CSI "m", CSI ";m", CSI "0m", CSI "1;3;4m", CSI "38;5;102;48;5;253;1;3;4m",
+	CSI "38;5;102;48;5;253;1;3;5m", CSI "38;5;102;48;5;253;1;3;4;5;6m", /* 29 bytes after ESC [ */
+	CSI "1;2;3;4;5;6;7;8;9;10;11;12;13m", CSI "1;2;3;4;5;6;7;8;9;10;11;12m", /* 13 and 12 params */
+	CSI "1;22;333;4444;55555;666666;7m", CSI "1;2;3;4;5;6;7;8;9;0;1;2;3;4;5;6m", /* 32-byte key */
+	CSI "1;2;3;4;5;6;7;8;9;0;1;2;3;4;5;67m", CSI "1;2;3;4;5;6;7;8;9;0;1;2;3;4;5;6;7m", /* 33, 34 */
+	CSI "1\n2H", CSI "1\x7f" "2H", CSI "12H", CSI "1;2H", CSI "2;1H", CSI "H", CSI "?25h", CSI "?25l",
+	CSI "1?2h", CSI "1 2h", CSI " !\"p", CSI "!p", CSI "2 q", CSI "38:2::1:2:3m", CSI "4:3m", CSI "4;3m",
+	CSI "99999999999m", CSI "99999999998m", CSI "1;2\x1b[3m", CSI "5\x18m", "x", "\xe2\x96\x80", "\r\n",
+	CSI "12345;1234;123;12;1;0m", CSI "0001;09;;:m", CSI "?1;2$p", CSI "1;2\x80m", CSI ">m", CSI "??1h",
+	CSI "1:2:3:4:5:6:7:8:9:10:11:12:13:14:15m", CSI "1 \x7fq", CSI "\x7f", CSI "1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16m",
+};
+
+#define MEMO_IDS 4096
+static struct {
+	uint64_t id;
+	char text[160];
+} memo_seen[MEMO_IDS];
+static size_t memo_hits, memo_bad;
+
+static void on_csi_memo(void *ctx, const struct vt_csi *c)
+{
+	on_csi(ctx, c);
+	if (!c->seq_id)
+		return;
+	struct trace t = {0};
+	t_add(&t, "%s", "");
+	csi_text(&t, c);
+	size_t slot = c->seq_id % MEMO_IDS;
+	if (memo_seen[slot].id == c->seq_id) {
+		memo_hits++;
+		if (strcmp(memo_seen[slot].text, t.s) != 0) {
+			fprintf(stderr, "seq_id %llu: %s and %s\n", (unsigned long long)c->seq_id,
+				memo_seen[slot].text, t.s);
+			memo_bad++;
+		}
+	} else {
+		memo_seen[slot].id = c->seq_id;
+		snprintf(memo_seen[slot].text, sizeof(memo_seen[slot].text), "%s", t.s);
+	}
+	free(t.s);
+}
+
+static void test_memo(void)
+{
+	size_t nu = sizeof(memo_units) / sizeof(memo_units[0]), len = 0;
+	static char buf[1 << 20];
+	uint32_t r = 12345;
+	while (len < sizeof(buf) - 64) {
+		r = r * 1103515245u + 12345u;
+		const char *u = memo_units[(r >> 16) % nu];
+		char gen[64];
+		if (r >> 31) {
+			/* many more sequences than memo slots, differing only after their 16th byte */
+			snprintf(gen, sizeof(gen), CSI "1;2;3;4;5;6;7;8;%u;%um", (r >> 8) % 40, (r >> 4) % 100);
+			u = gen;
+		}
+		size_t ul = strlen(u);
+		memcpy(buf + len, u, ul);
+		len += ul;
+	}
+	struct vt_sink s = sink;
+	s.csi = on_csi_memo;
+	struct trace tw, tb;
+	memset(&tw, 0, sizeof(tw));
+	t_add(&tw, "%s", "");
+	tb = tw;
+	tb.s = strdup("");
+	struct vt_parser *pw = vt_parser_create(&s, &tw, NULL), *pb = vt_parser_create(&sink, &tb, NULL);
+	assert(pw && pb);
+	for (size_t i = 0; i < len; i += 65536)
+		vt_parser_feed(pw, (const uint8_t *)buf + i, len - i < 65536 ? len - i : 65536);
+	for (size_t i = 0; i < len; i++)
+		vt_parser_feed(pb, (const uint8_t *)buf + i, 1);
+	char *whole = finish(pw, &tw), *bytes = finish(pb, &tb);
+	if (strcmp(whole, bytes) != 0) {
+		size_t k = 0;
+		while (whole[k] == bytes[k])
+			k++;
+		fprintf(stderr, "memo: whole and byte-by-byte differ at %zu: \"%.60s\" vs \"%.60s\"\n", k,
+			whole + (k > 20 ? k - 20 : 0), bytes + (k > 20 ? k - 20 : 0));
+		failures++;
+	}
+	/* the memo must actually have been used, and never for two different sequences */
+	if (memo_hits < 10000 || memo_bad) {
+		fprintf(stderr, "memo: %zu repeated seq_ids, %zu of them for different sequences\n", memo_hits,
+			memo_bad);
+		failures++;
+	}
+	free(whole);
+	free(bytes);
+}
+
 int main(void)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -572,6 +671,7 @@ int main(void)
 	test_batching();
 	test_numbers();
 	test_utf8_random();
+	test_memo();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

@@ -1,0 +1,113 @@
+/* grid/grid-rect.c: DECRQCRA, the checksum of a rectangular area.
+ *
+ * `CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y` asks for a checksum of the cells in rows Pt..Pb, columns Pl..Pr
+ * (1-based, inclusive); the terminal answers `DCS Pid ! ~ XXXX ST` (DECCKSR), four upper-case hex digits.
+ * Test suites (esctest, vttest) read the screen back through it, one cell at a time.
+ *
+ * DEC's manuals (VT420/VT510 DECRQCRA) do not define the sum, so xterm is the reference: its default
+ * (`checksumExtension` 0, the VT520's calculation since xterm patch 336, unchanged in 379):
+ * - only cells a character was written to count: a cell that was never written or has been erased since
+ *   (our cp 0) is skipped. A printed space counts (0x20).
+ * - a character counts as its DEC 8-bit code in the ASCII set: below 0x20, above 0xff or NBSP -> ESC (0x1b),
+ *   DEL and 0xff -> 0, anything else masked to 7 bits (so 'é' U+00E9 counts 0x69). Both halves of a wide
+ *   character count ESC (xterm stores a placeholder above 0xff in the right half); DEC special graphics are
+ *   stored as their Unicode forms and so count ESC, as in xterm; combining marks do not count.
+ * - each counted cell adds its VT100 video attributes: protected (DECSCA) 0x04, invisible 0x08, underline
+ *   0x10 (xterm's single underline: not double), inverse 0x20, blink 0x40, bold 0x80. Colours do not count.
+ * - the total is negated and reported modulo 2^16.
+ * The page Pp is ignored, as xterm ignores it: there is one page, the screen on display (the alternate one
+ * when it is active), never the scrollback.
+ *
+ * The rectangle: an omitted or 0 edge takes its default (first row/column, last row/column); in origin mode
+ * (DECOM) the coordinates count from the top-left margin and the rectangle is clamped to the margins, else
+ * to the screen; a rectangle still empty after clamping (top > bottom or left > right) sums to 0, and is
+ * answered all the same (xterm answers 0000).
+ */
+#include "grid/grid-internal.h"
+
+static int rect_param(const struct vt_csi *csi, unsigned i, int def)
+{
+	int v = i < csi->n_params ? csi->params[i] : VT_PARAM_DEFAULT;
+	return v <= 0 ? def : v;
+}
+
+/* A cell's character as xterm's xtermCharSetDec gives it for the ASCII set (see the top of the file). */
+static unsigned dec_code(uint32_t cp)
+{
+	if (cp < 0x20 || cp > 0xff || cp == 0xa0)
+		return 0x1b;
+	if (cp == 0x7f || cp == 0xff)
+		return 0;
+	return cp & 0x7f;
+}
+
+static unsigned attr_weight(const struct grid_style *s)
+{
+	unsigned w = 0;
+	if (s->attrs & GRID_ATTR_PROTECTED)
+		w += 0x04;
+	if (s->attrs & GRID_ATTR_INVISIBLE)
+		w += 0x08;
+	if (s->underline != GRID_UNDERLINE_NONE && s->underline != GRID_UNDERLINE_DOUBLE)
+		w += 0x10;
+	if (s->attrs & GRID_ATTR_REVERSE)
+		w += 0x20;
+	if (s->attrs & GRID_ATTR_BLINK)
+		w += 0x40;
+	if (s->attrs & GRID_ATTR_BOLD)
+		w += 0x80;
+	return w;
+}
+
+static unsigned cell_value(const struct grid *g, const struct grid_cell *c)
+{
+	uint32_t cp = c->cp;
+	if (cp & GRID_CP_CLUSTER) {
+		const struct cluster *cl = grid__cluster(g, cp);
+		cp = cl && cl->n ? cl->cp[0] : 0x1b;
+	}
+	return (c->width == 0 ? 0x1b : dec_code(cp)) + attr_weight(grid_style(g, c->style));
+}
+
+/* The 16-bit checksum of screen rows y0..y1, columns x0..x1 (0-based, inclusive, inside the screen). */
+static unsigned rect_checksum(const struct grid *g, int y0, int x0, int y1, int x1)
+{
+	unsigned total = 0;
+	for (int y = y0; y <= y1; y++) {
+		const struct line *l = grid__line(g, y);
+		/* cells from l->used on are blanks nothing was written to */
+		int end = grid__min(x1 + 1, l->used);
+		for (int x = x0; x < end; x++) {
+			const struct grid_cell *c = &l->cells[x];
+			if (c->cp == 0 && c->width != 0)
+				continue; /* never written, or erased */
+			total += cell_value(g, c);
+		}
+	}
+	return (0u - total) & 0xffffu;
+}
+
+void grid__request_checksum(struct grid *g, const struct vt_csi *csi)
+{
+	int min_y = 0, max_y = g->rows - 1, min_x = 0, max_x = g->cols - 1;
+	if (g->origin) {
+		min_y = g->top;
+		max_y = g->bottom;
+		min_x = g->left;
+		max_x = g->right;
+	}
+	/* 1-based parameters relative to (min_x, min_y); clamped to the area before they can overflow */
+	int span_y = max_y - min_y + 1, span_x = max_x - min_x + 1;
+	int top = min_y + grid__min(rect_param(csi, 2, 1), span_y) - 1;
+	int left = min_x + grid__min(rect_param(csi, 3, 1), span_x) - 1;
+	int bottom = min_y + grid__min(rect_param(csi, 4, span_y), span_y) - 1;
+	int right = min_x + grid__min(rect_param(csi, 5, span_x), span_x) - 1;
+	unsigned sum = 0;
+	if (top <= bottom && left <= right)
+		sum = rect_checksum(g, top, left, bottom, right);
+	int pid = csi->n_params ? csi->params[0] : VT_PARAM_DEFAULT;
+	if (pid == VT_PARAM_DEFAULT) /* xterm leaves an omitted Pid out of its reply */
+		grid__reply(g, "\033P!~%04X\033\\", sum);
+	else
+		grid__reply(g, "\033P%d!~%04X\033\\", pid, sum);
+}

@@ -1,0 +1,171 @@
+/* tests/grid/test-history.c: the scrollback's storage (grid/grid-history.c). Lines of one style in ASCII are
+ * kept packed (a byte per cell); every reader must see exactly the cells that scrolled out: grid_row while
+ * scrolled back, grid_scrollback_row, the selection (marks and text), reflow on resize and the collection of
+ * unused styles. Mixed lines next to them are stored whole and must read the same way. */
+#include "harness.h"
+
+static char *sel(struct t_term *t)
+{
+	static char buf[4096];
+	char *s = grid_selection_text(t->g, NULL);
+	snprintf(buf, sizeof(buf), "%s", s ? s : "(null)");
+	free(s);
+	return buf;
+}
+
+static const char *sb_text(struct t_term *t, size_t i)
+{
+	int len = 0;
+	const struct grid_cell *c = grid_scrollback_row(t->g, i, &len);
+	return c ? t_cells_text(t->g, c, len) : "(null)";
+}
+
+static void copy_text(char *dst, size_t cap, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* Line i of the test text: 20..59 characters, so long enough to be packed. */
+static const char *line_text(int i)
+{
+	static char buf[80];
+	int n = 20 + (i * 7) % 40;
+	for (int k = 0; k < n; k++)
+		buf[k] = (char)('!' + (i * 13 + k) % 90);
+	buf[n] = '\0';
+	return buf;
+}
+
+static void test_readers(void)
+{
+	struct t_term *t = t_new(64, 4, 100);
+	/* 0: red, packed; 1: default, packed; 2: two styles, whole; 3: non-ASCII, whole; 4: blank; 5: red */
+	t_feed(t, "\033[31mthe quick brown fox jumps\033[m\r\n");
+	t_feed(t, "over the lazy dog, twenty-five+\r\n");
+	t_feed(t, "plain then \033[1mbold text here\033[m\r\n");
+	t_feed(t, "caf\xc3\xa9 au lait, one more line\r\n");
+	t_feed(t, "\r\n");
+	t_feed(t, "\033[31m0123456789abcdefghij\033[m\r\n");
+	t_feed(t, "\033[4;1H\r\n\r\n\r\n");
+	CHECK(grid_scrollback_lines(t->g) == 6, "scrollback %zu", grid_scrollback_lines(t->g));
+	static const char *want[] = {"the quick brown fox jumps", "over the lazy dog, twenty-five+",
+				     "plain then bold text here", "caf\xc3\xa9 au lait, one more line", "",
+				     "0123456789abcdefghij"};
+	for (size_t i = 0; i < 6; i++)
+		CHECK(strcmp(sb_text(t, i), want[i]) == 0, "scrollback %zu: \"%s\"", i, sb_text(t, i));
+	int len;
+	const struct grid_cell *c = grid_scrollback_row(t->g, 0, &len);
+	CHECK(len == 25, "len %d", len);
+	const struct grid_style *st = grid_style(t->g, c[3].style);
+	CHECK(st->fg == GRID_COLOR_PALETTE(1), "red kept: %08x", st->fg);
+	CHECK(c[3].width == 1 && c[3].link == 0 && c[3].flags == 0 && c[3].cp == ' ', "cell fields");
+	c = grid_scrollback_row(t->g, 1, &len);
+	CHECK(c[0].style == 0 && c[0].cp == 'o', "default style");
+	c = grid_scrollback_row(t->g, 2, &len);
+	CHECK(c[0].style == 0 && (grid_style(t->g, c[11].style)->attrs & GRID_ATTR_BOLD), "mixed styles");
+
+	/* scrolled back: grid_row shows the same cells, blanks after them */
+	CHECK(grid_view_scroll(t->g, 6) == 6, "view");
+	CHECK_ROW(t, 0, "the quick brown fox jumps");
+	CHECK_ROW(t, 1, "over the lazy dog, twenty-five+");
+	CHECK_ROW(t, 3, "caf\xc3\xa9 au lait, one more line");
+	const struct grid_cell *r = grid_row(t->g, 0);
+	CHECK(r[40].cp == 0 && r[40].style == 0 && r[40].width == 1, "blank after the line");
+	CHECK(grid_style(t->g, r[0].style)->fg == GRID_COLOR_PALETTE(1), "red in the view");
+
+	/* a selection across packed and whole lines: text and marks */
+	grid_select_start(t->g, 4, 0, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 4, 2);
+	CHECK(strcmp(sel(t), "quick brown fox jumps\nover the lazy dog, twenty-five+\nplain") == 0, "sel: %s",
+	      sel(t));
+	r = grid_row(t->g, 0);
+	CHECK(!(r[3].flags & GRID_CELL_SELECTED) && (r[4].flags & GRID_CELL_SELECTED) &&
+		      (r[24].flags & GRID_CELL_SELECTED),
+	      "marks on a packed line");
+	r = grid_row(t->g, 1);
+	CHECK((r[0].flags & GRID_CELL_SELECTED) && (r[30].flags & GRID_CELL_SELECTED), "whole packed line marked");
+	c = grid_scrollback_row(t->g, 1, &len);
+	CHECK(c[5].flags & GRID_CELL_SELECTED, "marks through grid_scrollback_row");
+	grid_select_start(t->g, 10, 1, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "lazy") == 0, "word in a packed line: %s", sel(t));
+	grid_select_clear(t->g);
+	r = grid_row(t->g, 1);
+	CHECK(!(r[6].flags & GRID_CELL_SELECTED), "marks gone");
+	grid_view_scroll(t->g, -100);
+
+	/* many new styles force collections: the styles of packed lines stay alive */
+	for (int i = 0; i < 5000; i++)
+		t_feedf(t, "\033[1;1H\033[38;2;%d;%d;1mx", i & 255, i >> 8);
+	t_feed(t, "\033[m");
+	c = grid_scrollback_row(t->g, 5, &len);
+	CHECK(grid_style(t->g, c[0].style)->fg == GRID_COLOR_PALETTE(1), "red survives collection: %08x",
+	      grid_style(t->g, c[0].style)->fg);
+	t_free(t);
+}
+
+/* Reflow reads packed lines: long soft-wrapped lines narrowed and widened again come back unchanged. */
+static void test_reflow(void)
+{
+	struct t_term *t = t_new(40, 5, 200);
+	char all[40][80];
+	for (int i = 0; i < 40; i++) {
+		snprintf(all[i], sizeof(all[i]), "%s", line_text(i));
+		t_feedf(t, "\033[3%dm%s\033[m\r\n", i % 2 ? 2 : 9, all[i]);
+	}
+	CHECK(grid_resize(t->g, 17, 5) == 0, "narrow");
+	CHECK(grid_resize(t->g, 70, 6) == 0, "wide");
+	/* the scrollback followed by the screen holds the newest original lines, in order, one per row */
+	static char seq[64][80];
+	int k = 0;
+	size_t n = grid_scrollback_lines(t->g);
+	for (size_t i = 0; i < n && k < 64; i++)
+		copy_text(seq[k++], sizeof(seq[0]), sb_text(t, i));
+	for (int y = 0; y < grid_rows(t->g) && k < 64; y++)
+		copy_text(seq[k++], sizeof(seq[0]), t_row(t, y));
+	while (k > 0 && seq[k - 1][0] == '\0')
+		k--;
+	CHECK(n >= 30 && k <= 40, "scrollback %zu, %d lines", n, k);
+	for (int i = 0; i < k && k <= 40; i++)
+		CHECK(strcmp(seq[i], all[40 - k + i]) == 0, "line %d: \"%s\" want \"%s\"", i, seq[i], all[40 - k + i]);
+	/* styles came through: green on the odd lines, default on the even ones */
+	for (size_t i = 0; i < n && k <= 40; i++) {
+		int len, orig = 40 - k + (int)i;
+		const struct grid_cell *c = grid_scrollback_row(t->g, i, &len);
+		uint32_t fg = grid_style(t->g, c[0].style)->fg;
+		CHECK(fg == (orig % 2 ? GRID_COLOR_PALETTE(2) : GRID_COLOR_DEFAULT), "line %zu fg %08x", i, fg);
+	}
+	t_free(t);
+}
+
+/* A flood through a full scrollback: the scrollback always holds exactly the last lines, in order. */
+static void test_flood(void)
+{
+	struct t_term *t = t_new(80, 10, 300);
+	for (int i = 0; i < 20000; i++) {
+		if (i % 5 == 3)
+			t_feedf(t, "\033[3%dm%s\033[m\xe2\x94\x80\r\n", i % 8, line_text(i));
+		else
+			t_feedf(t, "%s\r\n", line_text(i));
+	}
+	CHECK(grid_scrollback_lines(t->g) == 300, "scrollback %zu", grid_scrollback_lines(t->g));
+	for (size_t i = 0; i < 300; i++) {
+		int k = 20000 - 9 - 300 + (int)i;
+		char want[96];
+		snprintf(want, sizeof(want), "%s%s", line_text(k), k % 5 == 3 ? "\xe2\x94\x80" : "");
+		const char *got = sb_text(t, i);
+		CHECK(strcmp(got, want) == 0, "line %zu: \"%s\" want \"%s\"", i, got, want);
+	}
+	t_free(t);
+}
+
+int main(void)
+{
+	test_readers();
+	test_reflow();
+	test_flood();
+	return t_done("grid-history");
+}

@@ -1,0 +1,86 @@
+/* tests/grid/test-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y -> DCS Pid ! ~ XXXX ST).
+ * Reference: xterm ctlseqs (DECRQCRA) and xterm's default checksum (screen.c xtermCheckRect, checksumExtension
+ * 0): written cells only, DEC 8-bit codes, video attributes added, negated, 16 bits. Every expected value
+ * below is worked out by hand from those rules. */
+#include "harness.h"
+
+/* Sends the request and checks the whole reply. */
+static void expect(struct t_term *t, const char *req, const char *want, int line)
+{
+	t->reply_len = 0;
+	t->reply[0] = 0;
+	t_feedf(t, "\033[%s*y", req);
+	t_checks++;
+	if (strcmp(t->reply, want) != 0) {
+		t_fails++;
+		fprintf(stderr, "%s:%d: FAIL DECRQCRA %s: got \\e%s want \\e%s\n", __FILE__, line, req,
+			t->reply[0] ? t->reply + 1 : "", want + 1);
+	}
+}
+#define EXPECT(t, req, want) expect(t, req, want, __LINE__)
+
+static void test_cells(void)
+{
+	struct t_term *t = t_new(20, 6, 0);
+	/* nothing written anywhere: 0 */
+	EXPECT(t, "1;1;1;1;6;20", "\033P1!~0000\033\\");
+	/* one cell, as esctest reads the screen: 0x10000 - 'A' */
+	t_feed(t, "ABC");
+	EXPECT(t, "7;1;1;1;1;1", "\033P7!~FFBF\033\\");
+	/* a row: -(0x41 + 0x42 + 0x43) */
+	EXPECT(t, "2;1;1;1;1;20", "\033P2!~FF3A\033\\");
+	/* a printed space counts, an erased cell does not: "a b" = 0xe3, then b erased = 0x81 */
+	t_feed(t, "\033[2;1Ha b");
+	EXPECT(t, "3;1;2;1;2;20", "\033P3!~FF1D\033\\");
+	t_feed(t, "\033[2;3H\033[X");
+	EXPECT(t, "3;1;2;1;2;20", "\033P3!~FF7F\033\\");
+	/* attributes: bold+underline a = 0xf1, inverse+blink space = 0x80, invisible+protected b = 0x6e,
+	 * red c = 0x63 (colours do not count), italic/strike/dim/double underline d = 0x64: 0x2a6 */
+	t_feed(t, "\033[3;1H\033[1;4ma\033[0;7;5m \033[0;8m\033[1\"qb\033[0\"q\033[0;31mc\033[0;3;9;2;21md\033[m");
+	EXPECT(t, "4;1;3;1;3;20", "\033P4!~FD5A\033\\");
+	/* DEC codes: wide U+6A4B = ESC + ESC, e-acute = 0x69, euro = ESC, e + U+0301 = 0x65 (marks do not count),
+	 * DEC graphics 'q' (stored as U+2500) = ESC: 0x36 + 0x69 + 0x1b + 0x65 + 0x1b = 0x13a */
+	t_feed(t, "\033[4;1H\xe6\xa9\x8b\xc3\xa9\xe2\x82\xac" "e\xcc\x81\033(0q\033(B");
+	EXPECT(t, "5;1;4;1;4;20", "\033P5!~FEC6\033\\");
+	t_free(t);
+}
+
+static void test_rectangles(void)
+{
+	struct t_term *t = t_new(10, 5, 0);
+	/* DECALN fills 50 cells with 'E' (0x45 * 50 = 0xd7a); one cell is then 'X' (0xd8d) */
+	t_feed(t, "\033#8\033[2;2HX");
+	/* defaults: the whole screen, with an omitted Pid left out as xterm does; 0 is the default too */
+	EXPECT(t, "", "\033P!~F273\033\\");
+	EXPECT(t, "9;1;0;0;0;0", "\033P9!~F273\033\\");
+	/* the page is ignored (one page) */
+	EXPECT(t, "9;7", "\033P9!~F273\033\\");
+	/* edges beyond the screen are clamped; a huge value does not overflow */
+	EXPECT(t, "1;1;1;1;99;65535", "\033P1!~F273\033\\");
+	EXPECT(t, "1;1;5;10;99999999999;99", "\033P1!~FFBB\033\\");
+	/* an empty rectangle still gets an answer, 0000 */
+	EXPECT(t, "1;1;3;1;2;10", "\033P1!~0000\033\\");
+	EXPECT(t, "1;1;1;5;5;4", "\033P1!~0000\033\\");
+	/* origin mode: coordinates from the margins' corner, clamped to the margins (rows 2-3, cols 2-4) */
+	t_feed(t, "\033[?69h\033[2;3r\033[2;4s\033[?6h");
+	EXPECT(t, "1;1;1;1;1;1", "\033P1!~FFA8\033\\");
+	/* the region: X + 5 E = 0x1b1 */
+	EXPECT(t, "1;1", "\033P1!~FE4F\033\\");
+	EXPECT(t, "1;1;1;1;99;99", "\033P1!~FE4F\033\\");
+	/* without origin mode the same parameters are the screen's */
+	t_feed(t, "\033[?6l");
+	EXPECT(t, "1;1;1;1;1;1", "\033P1!~FFBB\033\\");
+	/* the alternate screen is what is shown: its own cells */
+	t_feed(t, "\033[?1049h\033[Hz");
+	EXPECT(t, "1", "\033P1!~FF86\033\\");
+	t_feed(t, "\033[?1049l");
+	EXPECT(t, "1", "\033P1!~F273\033\\");
+	t_free(t);
+}
+
+int main(void)
+{
+	test_cells();
+	test_rectangles();
+	return t_done("grid-rect");
+}

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""The frame loop on a real DRM driver (virtio-gpu): synchronized output (DECSET 2026) and the flip watchdog.
+
+kmscon-felis --backend=drm runs tests/vm/guest/kf-sync.c, which paints a block of rows red, green or blue and
+asks for the frame counters (SIGRTMIN+1: rendered frames, flips, watchdog, 2026 holds and timeouts, the
+monotonic clock) at chosen moments. The host samples the scanned-out frame (QEMU screendump) as fast as it can.
+
+  sync-control-virtio  without 2026 (kf-sync hold ... nosync: 30 cycles of red for 30 ms, then green): red is
+                       seen in the screendumps and more than one frame is rendered per cycle. This proves the
+                       sampling can see a frame the application meant to hide, so the next test can fail.
+  sync-end-virtio      the same cycles inside ESC[?2026h ... ESC[?2026l: no screendump ever shows red (unless a
+                       hold was ended by the 150 ms timeout, which the counters would show; then the test
+                       only checks the frame count), and at most one frame is rendered per cycle; green, then
+                       blue, do show (the frame is released at ESC[?2026l).
+  sync-timeout-virtio  ESC[?2026h + red, and no ESC[?2026l for 4 s: when the counters are read 60 ms after the
+                       red was written (if the loaded guest answers within 140 ms) a hold has started and nothing
+                       was rendered; 1.5 s after it exactly one hold timed out and a frame was rendered, and the
+                       screendumps show red before green (the held frame is shown after 150 ms, not only when
+                       the application ends its update).
+  watchdog-virtio      fault injection: KMSCON_FELIS_DRM_DROP_FLIP_EVENT=10 makes drm/ ignore the 10th page-flip
+                       event virtio-gpu sends (the kernel is not asked to lose an event; this is the only
+                       deterministic way to get a flip event that never comes). While kf-sync animates for 5 s:
+                       the watchdog fires once after 1 s ("no page-flip event" logged, watchdog=1), recovers with
+                       a modeset, and the console keeps updating: at least 5 more flips after the lost one, and
+                       the final blue frame is shown.
+"""
+# timeout: 600
+import re
+import time
+
+import kftest
+import vmlib
+
+X, Y = 500, 100  # inside the block (rows 3-12 of any cell height from 10 to 33 pixels)
+
+
+def colour(img):
+    r, g, b = img.pixel(X, Y)
+    if r > 100 and g < 80 and b < 80:
+        return "red"
+    if g > 100 and r < 80 and b < 80:
+        return "green"
+    if b > 100 and r < 80 and g < 80:
+        return "blue"
+    return "other"
+
+
+def start(vm, mode, env=""):
+    vm.sh("rm -f /tmp/go /tmp/r /tmp/r.tmp; %s kmscon-felis --backend=drm --vt=2 --switchvt --dpms-timeout=0 "
+          "--no-mouse --font-name='DejaVu Sans Mono' --font-size=16 --login -- /usr/bin/kf-sync /tmp/r /tmp/go "
+          "%s >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid" % (env, mode))
+    vm.sh("i=0; until ps -o pid,args | grep -q '^ *[0-9]* /usr/bin/kf-sync'; do i=$((i+1)); [ $i -gt 600 ] && "
+          "exit 1; sleep 0.1; done; sleep 1.5", timeout=120)
+
+
+def stop(vm):
+    vm.sh("kill $(cat /tmp/kf.pid) 2>/dev/null; i=0; while kill -0 $(cat /tmp/kf.pid) 2>/dev/null && "
+          "[ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; kill -9 $(cat /tmp/kf.pid) 2>/dev/null; "
+          "killall kf-sync 2>/dev/null; true", check=False)
+
+
+def sample_until_blue(vm, timeout=180):
+    """Screendumps as fast as QEMU gives them until the block is blue; returns the list of colours seen."""
+    seen = []
+    deadline = time.time() + timeout * vmlib.DEFAULT_TIMEOUT
+    vm.sh("touch /tmp/go")
+    while time.time() < deadline:
+        c = colour(vm.screendump())
+        seen.append(c)
+        if c == "blue":
+            return seen
+    vm.fail("the blue end frame never came (colours seen: %s)" % summary(seen))
+
+
+def summary(seen):
+    out = []
+    for c in seen:
+        if out and out[-1][0] == c:
+            out[-1][1] += 1
+        else:
+            out.append([c, 1])
+    return " ".join("%s*%d" % (c, n) for c, n in out)
+
+
+def results(vm):
+    res = vm.wait_file("/tmp/r", timeout=60)
+    vals = {}
+    for line in res.splitlines():
+        k, v = line.split()
+        vals[k] = int(v)
+    return vals
+
+
+def counters(vm, n):
+    """The frame-counter lines kmscon-felis logged (one per SIGRTMIN+1), waiting until there are N."""
+    for _ in range(100):
+        log = vm.sh("cat /tmp/kf.log", check=False)[1]
+        lines = [dict((k, int(v)) for k, v in re.findall(r"(\w+)=(\d+)", ln))
+                 for ln in log.splitlines() if "frames: rendered=" in ln]
+        if len(lines) >= n:
+            return lines, log
+        time.sleep(0.2)
+    vm.fail("expected %d frame-counter lines in the log:\n%s" % (n, log[-3000:]))
+
+
+CYCLES = 30
+DROP = 10  # the page-flip event the watchdog test drops
+
+
+def hold_run(vm, sync):
+    start(vm, "hold %d 30%s" % (CYCLES, "" if sync else " nosync"))
+    seen = sample_until_blue(vm)
+    res = results(vm)
+    c, log = counters(vm, 2)
+    stop(vm)
+    frames = c[1]["rendered"] - c[0]["rendered"]
+    holds = c[1]["sync_holds"] - c[0]["sync_holds"]
+    timeouts = c[1]["sync_timeouts"] - c[0]["sync_timeouts"]
+    print("  %s: %d cycles, %d frames rendered, %d holds, %d timeouts, longest red-to-green %d ms, "
+          "%d screendumps: %s" % ("2026" if sync else "control", CYCLES, frames, holds, timeouts,
+                                  res["max_gap_ms"], len(seen), summary(seen)))
+    return seen, frames, holds, timeouts
+
+
+def test_control(vm):
+    seen, frames, holds, timeouts = hold_run(vm, sync=False)
+    kftest.check(holds == 0, "holds counted without DECSET 2026")
+    kftest.check(seen.count("red") > 0, "no screendump caught the red frames without 2026: the sampling "
+                 "cannot tell whether 2026 hides them")
+    # Fewer than two per cycle when a loaded guest delivers a red and its green in one read.
+    kftest.check(frames > CYCLES + 3, "only %d frames for %d red/green cycles without 2026" % (frames, CYCLES))
+
+
+def test_end(vm):
+    seen, frames, holds, timeouts = hold_run(vm, sync=True)
+    # A hold starts only when the frame loop runs between ESC[?2026h and l: when both arrive in one read, none.
+    kftest.check(holds >= 1, "no hold counted for %d synchronized updates" % CYCLES)
+    if timeouts == 0:
+        kftest.check(seen.count("red") == 0, "a frame the application held (red, inside ESC[?2026h ... l) "
+                     "was scanned out although no hold timed out")
+    else:
+        print("  (%d holds timed out on this loaded machine: red frames may legitimately show)" % timeouts)
+    kftest.check(frames <= CYCLES + timeouts + 3, "%d frames rendered for %d synchronized updates" % (
+        frames, CYCLES))
+    kftest.check("green" in seen, "the frames released by ESC[?2026l never showed")
+
+
+def test_timeout(vm):
+    start(vm, "timeout 4000")
+    seen = sample_until_blue(vm)
+    res = results(vm)
+    c, log = counters(vm, 3)
+    stop(vm)
+    s0, s1, s2 = c[:3]
+    print("  t_red %d ms; s1 at +%d ms: %d frames, %d holds; s2 at +%d ms: %d frames, %d timeouts; "
+          "screendumps: %s" % (res["t_red"], s1["mono_ms"] - res["t_red"], s1["rendered"] - s0["rendered"],
+                               s1["sync_holds"] - s0["sync_holds"], s2["mono_ms"] - res["t_red"],
+                               s2["rendered"] - s0["rendered"], s2["sync_timeouts"] - s0["sync_timeouts"],
+                               summary(seen)))
+    if s1["sync_holds"] - s0["sync_holds"] == 1 and s1["mono_ms"] - res["t_red"] < 140:
+        kftest.check(s1["rendered"] == s0["rendered"], "a frame was rendered %d ms into the hold" % (
+            s1["mono_ms"] - res["t_red"]))
+    else:
+        print("  (the start of the hold not checked: s1 was handled %d ms after the red, hold %s)" % (
+            s1["mono_ms"] - res["t_red"], "started" if s1["sync_holds"] > s0["sync_holds"] else "not yet started"))
+    kftest.check(s2["sync_holds"] - s0["sync_holds"] == 1, "the red update did not start exactly one hold")
+    kftest.check(s2["sync_timeouts"] - s0["sync_timeouts"] == 1, "the hold did not time out once in 1.5 s")
+    kftest.check(s2["rendered"] > s0["rendered"], "no frame rendered 1.5 s into an unfinished hold")
+    kftest.check("red" in seen and "green" in seen and seen.index("red") < seen.index("green"),
+                 "the held frame (red) was not shown before the application ended its update")
+
+
+def test_watchdog(vm):
+    start(vm, "anim 5000", env="KMSCON_FELIS_DRM_DROP_FLIP_EVENT=%d" % DROP)
+    seen = sample_until_blue(vm)
+    results(vm)
+    c, log = counters(vm, 1)
+    stop(vm)
+    s = c[0]
+    print("  flips %d, watchdog %d, modesets %d, frames %d; screendumps: %s" % (
+        s["flips"], s["watchdog"], s["modesets"], s["rendered"], summary(seen)))
+    kftest.check("dropping this page-flip event" in log, "the fault injection did not drop a flip event:\n" +
+                 log[-2000:])
+    kftest.check("no page-flip event after 1 s" in log, "the watchdog did not say it recovered:\n" + log[-2000:])
+    kftest.check(s["watchdog"] == 1, "watchdog fired %d times" % s["watchdog"])
+    kftest.check(s["modesets"] >= 2, "no recovery modeset (%d modesets)" % s["modesets"])
+    kftest.check(s["flips"] >= DROP + 5, "only %d flips after the lost one" % (s["flips"] - DROP))
+    kftest.check("blue" in seen, "the last frame (blue) never showed")
+    kftest.check("kmscon-felis: error" not in log, "errors logged:\n" + log[-2000:])
+
+
+def main():
+    if not kftest.binary_available():
+        kftest.skip("kmscon-felis not built")
+    vm = kftest.boot(gpu="virtio", name="frameloop")
+    try:
+        for name, fn in (("sync-control-virtio", test_control), ("sync-end-virtio", test_end),
+                         ("sync-timeout-virtio", test_timeout), ("watchdog-virtio", test_watchdog)):
+            kftest.run_test(name, lambda: fn(vm))
+            stop(vm)
+    finally:
+        vm.shutdown()
+
+
+kftest.main(main)
