@@ -106,8 +106,8 @@ struct style_table {
 	uint32_t gc_wait;   /* misses to let pass before the next collection (the table was full of live ids) */
 	uint32_t epoch;     /* counts collections (from 1): an id remembered with an older epoch may be reused */
 	struct {
-		struct grid_style style;
-		uint32_t id; /* id+1, 0 = empty */
+		uint64_t a, b; /* the style's key (style_key in grid-style.c) */
+		uint32_t id;   /* id+1, 0 = empty */
 	} cache[PEN_CACHE_SIZE];
 };
 
@@ -129,6 +129,7 @@ struct sgr_memo {
 	uint16_t pen_id;
 	bool protect;
 	uint32_t epoch; /* 0 = no pen recorded */
+	uint8_t pad[12]; /* 64 bytes: indexed by a shift */
 };
 
 /* Grapheme clusters: fixed-size entries (base + marks), interned, collected with the styles. */
@@ -375,6 +376,30 @@ static inline struct line *grid__line(const struct grid *g, int y)
 	if (i >= s->cap)
 		i -= s->cap;
 	return s->ring[i];
+}
+
+/* grid__damage (grid.c) for the print paths, inlined. */
+static inline void grid__damage_inline(struct grid *g, int y, int x0, int x1)
+{
+	/* callers pass one cell more on each side: grid__fix_wide may blank a neighbour */
+	if (x0 < 0)
+		x0 = 0;
+	if (x1 > g->cols)
+		x1 = g->cols;
+	g->damaged = true;
+	/* damage is kept per row of the display: while scrolled back, screen row y shows further down */
+	y += (int)g->view_offset;
+	if (g->damage_all || y >= g->rows)
+		return;
+	if (g->dmg_x1[y] == 0) {
+		g->dmg_x0[y] = (uint16_t)x0;
+		g->dmg_x1[y] = (uint16_t)x1;
+		return;
+	}
+	if (x0 < g->dmg_x0[y])
+		g->dmg_x0[y] = (uint16_t)x0;
+	if (x1 > g->dmg_x1[y])
+		g->dmg_x1[y] = (uint16_t)x1;
 }
 
 /* Before cells [x0, x1) of l are overwritten: a wide character cut in half loses its other half. */

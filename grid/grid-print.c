@@ -498,6 +498,26 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
+	if (n == 1 && likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift &&
+			     !g->insert && !g->sel.active)) {
+		/* One character between escape sequences (a cell per SGR): not at the right edge and not
+		 * over half of a wide character, it is one cell store and the bookkeeping below. */
+		int x = g->cx, y = g->cy;
+		struct line *l = grid__line(g, y);
+		struct grid_cell *c = &l->cells[x];
+		if (likely(x < grid__right_limit(g) && c[0].width == 1 && c[1].width != 0)) {
+			write_ascii(c, s, 1, cur_style(g), g->link);
+			grid__line_touch(l, x + 1);
+			grid__damage_inline(g, y, x - 1, x + 2);
+			g->cx = x + 1;
+			g->last_cp = g->gb_prev = s[0];
+			g->last_x = x;
+			g->last_y = y;
+			g->last_w = 1;
+			g->gb_state = 0;
+			return;
+		}
+	}
 	if (unlikely(g->charsets[g->gl] != CHARSET_ASCII || g->single_shift || g->insert)) {
 		uint32_t buf[256];
 		while (n > 0) {

@@ -16,7 +16,9 @@
  *   0x10 (xterm's single underline: not double), inverse 0x20, blink 0x40, bold 0x80. Colours do not count.
  * - the total is negated and reported modulo 2^16.
  * The page Pp is ignored, as xterm ignores it: there is one page, the screen on display (the alternate one
- * when it is active), never the scrollback.
+ * when it is active), never the scrollback. The rectangle is always read from the third parameter on, as
+ * DEC's format has it (xterm, given only Pid and Pp, reads them as Pt and Pl: it skips the first two
+ * parameters only when there are more than two).
  *
  * The rectangle: an omitted or 0 edge takes its default (first row/column, last row/column); in origin mode
  * (DECOM) the coordinates count from the top-left margin and the rectangle is clamped to the margins, else
@@ -105,9 +107,7 @@ void grid__request_checksum(struct grid *g, const struct vt_csi *csi)
 	unsigned sum = 0;
 	if (top <= bottom && left <= right)
 		sum = rect_checksum(g, top, left, bottom, right);
-	int pid = csi->n_params ? csi->params[0] : VT_PARAM_DEFAULT;
-	if (pid == VT_PARAM_DEFAULT) /* xterm leaves an omitted Pid out of its reply */
-		grid__reply(g, "\033P!~%04X\033\\", sum);
-	else
-		grid__reply(g, "\033P%d!~%04X\033\\", pid, sum);
+	/* an omitted Pid is 0, DEC's default for a numeric parameter (xterm would echo its internal -1) */
+	int pid = csi->n_params && csi->params[0] != VT_PARAM_DEFAULT ? csi->params[0] : 0;
+	grid__reply(g, "\033P%d!~%04X\033\\", pid, sum);
 }

@@ -107,13 +107,19 @@ void grid__styles_finish(struct grid *g)
 	free(g->cl.hash);
 }
 
-static uint16_t intern(struct grid *g, const struct grid_style *s)
+/* The direct-mapped cache in front of the table: keyed by the style's two words, so a lookup is a
+ * multiply and two compares. */
+static inline uint32_t cache_slot(uint64_t a, uint64_t b)
+{
+	_Static_assert(PEN_CACHE_SIZE == 256, "the slot is the top 8 bits");
+	return (uint32_t)(((a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full)) >> 56);
+}
+
+/* The table behind the cache. Out of line: the cache answers nearly every lookup. */
+__attribute__((noinline)) static uint16_t intern_slow(struct grid *g, const struct grid_style *s, uint32_t slot)
 {
 	struct style_table *t = &g->st;
 	uint32_t hv = style_hash(s);
-	uint32_t slot = hv & (PEN_CACHE_SIZE - 1);
-	if (t->cache[slot].id && style_eq(&t->cache[slot].style, s))
-		return (uint16_t)(t->cache[slot].id - 1);
 	uint32_t id = 0;
 	for (uint32_t h = hv & (t->hash_cap - 1); t->hash[h]; h = (h + 1) & (t->hash_cap - 1)) {
 		if (style_eq(&t->styles[t->hash[h] - 1], s)) {
@@ -143,9 +149,20 @@ static uint16_t intern(struct grid *g, const struct grid_style *s)
 		hash_insert(t, id);
 		id++;
 	}
-	t->cache[slot].style = *s;
+	style_key(s, &t->cache[slot].a, &t->cache[slot].b);
 	t->cache[slot].id = id;
 	return (uint16_t)(id - 1);
+}
+
+static inline uint16_t intern(struct grid *g, const struct grid_style *s)
+{
+	struct style_table *t = &g->st;
+	uint64_t a, b;
+	style_key(s, &a, &b);
+	uint32_t slot = cache_slot(a, b);
+	if (t->cache[slot].id && t->cache[slot].a == a && t->cache[slot].b == b)
+		return (uint16_t)(t->cache[slot].id - 1);
+	return intern_slow(g, s, slot);
 }
 
 uint16_t grid__pen_id(struct grid *g)
@@ -495,18 +512,10 @@ static inline void sgr_apply(struct grid *g, const struct sgr_xform *x)
 	g->pen_dirty = true;
 }
 
-void grid__sgr(struct grid *g, const struct vt_csi *csi)
+/* An SGR not in the memo (or not memoizable: seq_id 0). Out of line, so that grid__sgr's path for
+ * memoized sequences needs no saved registers. */
+__attribute__((noinline)) static void sgr_miss(struct grid *g, const struct vt_csi *csi, struct sgr_memo *m)
 {
-	struct sgr_memo *m = &g->sgr_memo[csi->seq_id & (SGR_MEMO_SIZE - 1)];
-	if (likely(m->id == csi->seq_id && csi->seq_id)) {
-		sgr_apply(g, &m->x);
-		g->pen_from = m;
-		if (m->epoch == g->st.epoch && m->protect == g->protect && style_eq(&m->pen, &g->pen)) {
-			g->pen_id = m->pen_id;
-			g->pen_dirty = false;
-		}
-		return;
-	}
 	g->pen_from = NULL;
 	if (csi->seq_id) {
 		m->id = csi->seq_id;
@@ -519,6 +528,35 @@ void grid__sgr(struct grid *g, const struct vt_csi *csi)
 	struct sgr_xform x;
 	sgr_build(csi, &x);
 	sgr_apply(g, &x);
+}
+
+_Static_assert(sizeof(struct sgr_memo) == 64, "memo entry layout");
+_Static_assert(sizeof(struct grid_style) == 16, "pen_same compares 16 bytes");
+
+static inline bool pen_same(const struct grid_style *a, const struct grid_style *b)
+{
+	/* all 16 bytes: padding that differs only makes a false miss, then the pen is interned */
+	uint64_t a0, a1, b0, b1;
+	memcpy(&a0, a, 8);
+	memcpy(&a1, (const char *)a + 8, 8);
+	memcpy(&b0, b, 8);
+	memcpy(&b1, (const char *)b + 8, 8);
+	return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
+void grid__sgr(struct grid *g, const struct vt_csi *csi)
+{
+	struct sgr_memo *m = &g->sgr_memo[csi->seq_id & (SGR_MEMO_SIZE - 1)];
+	if (unlikely(m->id != csi->seq_id || !csi->seq_id)) {
+		sgr_miss(g, csi, m);
+		return;
+	}
+	sgr_apply(g, &m->x);
+	g->pen_from = m;
+	if (m->epoch == g->st.epoch && m->protect == g->protect && pen_same(&m->pen, &g->pen)) {
+		g->pen_id = m->pen_id;
+		g->pen_dirty = false;
+	}
 }
 
 static int color_sgr(char *buf, size_t cap, uint32_t c, int base)

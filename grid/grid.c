@@ -240,25 +240,7 @@ void grid__screen_finish(struct screen *s)
 
 void grid__damage(struct grid *g, int y, int x0, int x1)
 {
-	/* callers pass one cell more on each side: grid__fix_wide may blank a neighbour */
-	if (x0 < 0)
-		x0 = 0;
-	if (x1 > g->cols)
-		x1 = g->cols;
-	g->damaged = true;
-	/* damage is kept per row of the display: while scrolled back, screen row y shows further down */
-	y += (int)g->view_offset;
-	if (g->damage_all || y >= g->rows || (y >= g->dmg_y0 && y <= g->dmg_y1))
-		return;
-	if (g->dmg_x1[y] == 0) {
-		g->dmg_x0[y] = (uint16_t)x0;
-		g->dmg_x1[y] = (uint16_t)x1;
-		return;
-	}
-	if (x0 < g->dmg_x0[y])
-		g->dmg_x0[y] = (uint16_t)x0;
-	if (x1 > g->dmg_x1[y])
-		g->dmg_x1[y] = (uint16_t)x1;
+	grid__damage_inline(g, y, x0, x1);
 }
 
 void grid__damage_rows(struct grid *g, int y0, int y1)

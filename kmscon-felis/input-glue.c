@@ -170,6 +170,9 @@ static void on_key(void *ud, const struct input_key_event *ev)
 	uint8_t buf[64];
 	size_t n = 0;
 
+	log_debug("key %u %s sym 0x%x mods 0x%x (event time %llu us)", ev->keycode,
+		  ev->action == INPUT_KEY_PRESS ? "down" : ev->action == INPUT_KEY_RELEASE ? "up" : "repeat",
+		  ev->keysym, ev->mods, (unsigned long long)ev->time_usec);
 	if (g->ops.activity)
 		g->ops.activity(g->ud);
 	if (handle_grabs(g, ev))

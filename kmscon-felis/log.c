@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static enum kf_log_level max_level = KF_LOG_NOTICE;
 static bool journal;
@@ -44,9 +45,16 @@ void kf_log_vmsg(enum kf_log_level level, const char *tag, const char *file, int
 	const char *base = strrchr(file, '/');
 	base = base ? base + 1 : file;
 	static const char *const names[] = {"", "", "", "error", "warning", "notice", "info", "debug"};
-	if (journal)
+	if (journal) {
 		fprintf(stderr, "<%d>[%s:%d] %s: %s\n", (int)level, base, line, tag, buf);
-	else
+	} else if (max_level >= KF_LOG_DEBUG) {
+		/* Debug logs of two instances (a VT switch) are read side by side: CLOCK_MONOTONIC, as the
+		 * kernel's and libinput's event times. */
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		fprintf(stderr, "%lld.%06ld %s: %s: [%s:%d] %s\n", (long long)ts.tv_sec, ts.tv_nsec / 1000, tag,
+			names[level], base, line, buf);
+	} else
 		fprintf(stderr, "%s: %s: [%s:%d] %s\n", tag, names[level], base, line, buf);
 	errno = saved;
 }

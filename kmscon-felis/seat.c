@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <libseat.h>
@@ -40,14 +39,6 @@ struct kf_seat {
 	 * its own enable callback. */
 	struct kf_timer *switch_timer;
 	int pending_vt;
-	/* The last switch we asked libseat for, to detect one that was undone: libseat's builtin backend
-	 * (seatd 0.7) re-enables us right after disabling us when it looks at the kernel's active VT before
-	 * the kernel has finished the switch (seen in the VM: "Disabling client 1" then "Opened client 1",
-	 * and tty0/active stays ours). An enable that soon after our own request is that race, not the user
-	 * coming back, so the request is repeated, a bounded number of times. */
-	int requested_vt;
-	uint64_t requested_ms;
-	unsigned switch_retries;
 	struct device *devs;
 	unsigned n_devs, cap_devs;
 };
@@ -64,19 +55,6 @@ static void libseat_log(enum libseat_log_level level, const char *fmt, va_list a
 		   "libseat", __FILE__, __LINE__, "%s", line);
 }
 
-/* How soon after our own switch request an enable counts as the request having been undone, and how
- * often the request is repeated then. A person switching back takes far longer than this. */
-#define SWITCH_UNDONE_MS 400
-#define SWITCH_MAX_RETRIES 3
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static void enable_seat(struct libseat *ls, void *userdata)
 {
 	struct kf_seat *s = userdata;
@@ -85,17 +63,6 @@ static void enable_seat(struct libseat *ls, void *userdata)
 	s->active = true;
 	if (s->iface.enable)
 		s->iface.enable(s->ud);
-	if (s->requested_vt && now_ms() - s->requested_ms < SWITCH_UNDONE_MS &&
-	    s->switch_retries < SWITCH_MAX_RETRIES && s->switch_timer) {
-		log_info("the switch to VT %d was undone by the seat; asking again", s->requested_vt);
-		s->switch_retries++;
-		s->pending_vt = s->requested_vt;
-		/* Not from inside libseat's callback, and give the kernel a moment to settle. */
-		kf_timer_arm(s->switch_timer, 50 * 1000000ull, 0);
-		return;
-	}
-	s->requested_vt = 0;
-	s->switch_retries = 0;
 }
 
 static void disable_seat(struct libseat *ls, void *userdata)
@@ -347,12 +314,8 @@ static void switch_now(void *ud, struct kf_timer *t)
 	if (!n || !s->active)
 		return;
 	log_info("switching to VT %d", n);
-	s->requested_vt = n;
-	s->requested_ms = now_ms();
-	if (libseat_switch_session(s->seat, n) < 0) {
+	if (libseat_switch_session(s->seat, n) < 0)
 		log_warn("switching to VT %d failed: %s", n, strerror(errno));
-		s->requested_vt = 0;
-	}
 }
 
 int kf_seat_switch_vt(struct kf_seat *s, int n)
@@ -365,7 +328,6 @@ int kf_seat_switch_vt(struct kf_seat *s, int n)
 			return -ENOMEM;
 	}
 	s->pending_vt = n;
-	s->switch_retries = 0; /* a new request from the user */
 	kf_timer_arm(s->switch_timer, 0, 0);
 	return 0;
 }

@@ -871,6 +871,33 @@ static inline bool parse_masked(struct vt_parser *p, const uint8_t *q, __m128i a
 	return true;
 }
 
+/* A sequence not in the memo: parsed from its masked bytes, then remembered in m (the older of its two
+ * places). Returns the index after it, or i. Out of line, so that fast_csi's path for sequences found in the
+ * memo needs no saved registers. */
+__attribute__((noinline)) static size_t csi_miss(struct vt_parser *p, const uint8_t *d, size_t i, __m128i a,
+						 __m128i b, unsigned f, struct memo *m)
+{
+	struct vt_csi *c = &p->csi;
+	if (!parse_masked(p, d + i + 2, a, b, f))
+		return i;
+	c->seq_id = 0;
+	if (c->n_params <= MEMO_PARAMS) {
+		m->a = a;
+		m->b = b;
+		memcpy(m->params, c->params, sizeof(m->params));
+		memcpy(&m->hdr, &c->sub_mask, sizeof(m->hdr));
+		m->id = c->seq_id = ++p->memo_ids;
+	}
+	return i + 3 + f;
+}
+
+/* Sequences near the end of the buffer or longer than 32 bytes: parsed byte by byte. */
+__attribute__((noinline)) static size_t csi_slow(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+{
+	p->csi.seq_id = 0;
+	return parse_csi(p, d, i, n);
+}
+
 /* Parses the sequence at d[i] (ESC [) into p->csi, through the memo when it can. Returns the index after
  * it, or i when it is unusual or incomplete (the table machine takes it then). Kept out of line: inlined
  * into the feed loop its locals spill to the stack. */
@@ -879,7 +906,7 @@ __attribute__((noinline)) static size_t fast_csi(struct vt_parser *p, const uint
 	struct vt_csi *c = &p->csi;
 	/* the loads read 32 bytes after ESC [, and the parameter loads up to 3 bytes before them */
 	if (unlikely(n - i < 2 + MEMO_KEY || i < 2))
-		goto slow;
+		return csi_slow(p, d, i, n);
 	const uint8_t *q = d + i + 2;
 	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)q);
 	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(q + 16));
@@ -887,7 +914,7 @@ __attribute__((noinline)) static size_t fast_csi(struct vt_parser *p, const uint
 	const __m128i f_lo = _mm_set1_epi8(0x3f);
 	unsigned fm = mask32(_mm_cmpgt_epi8(a, f_lo), _mm_cmpgt_epi8(b, f_lo));
 	if (unlikely(!fm))
-		goto slow;
+		return csi_slow(p, d, i, n);
 	unsigned f = (unsigned)__builtin_ctz(fm);
 	a = _mm_and_si128(a, _mm_loadu_si128((const __m128i *)(const void *)(lead_ones + 31 - f)));
 	b = _mm_and_si128(b, _mm_loadu_si128((const __m128i *)(const void *)(lead_ones + 47 - f)));
@@ -898,36 +925,19 @@ __attribute__((noinline)) static size_t fast_csi(struct vt_parser *p, const uint
 	/* two places a key may be in (from the top bits, which depend on every key byte): a new key replaces
 	 * the older of the two, so a few keys sharing a place do not evict each other all the time */
 	_Static_assert(MEMO_SLOTS == 512, "the places take 9 bits of the hash each");
-	struct memo *m = &p->memo[h >> 55], *m2 = &p->memo[h >> 46 & 511];
+	struct memo *m = &p->memo[h >> 55];
 	__m128i eq = _mm_and_si128(_mm_cmpeq_epi8(a, m->a), _mm_cmpeq_epi8(b, m->b));
-	if (likely(_mm_movemask_epi8(eq) == 0xffff))
-		goto hit;
-	eq = _mm_and_si128(_mm_cmpeq_epi8(a, m2->a), _mm_cmpeq_epi8(b, m2->b));
-	if (_mm_movemask_epi8(eq) == 0xffff) {
+	if (unlikely(_mm_movemask_epi8(eq) != 0xffff)) {
+		struct memo *m2 = &p->memo[h >> 46 & 511];
+		eq = _mm_and_si128(_mm_cmpeq_epi8(a, m2->a), _mm_cmpeq_epi8(b, m2->b));
+		if (_mm_movemask_epi8(eq) != 0xffff)
+			return csi_miss(p, d, i, a, b, f, m2->id < m->id ? m2 : m);
 		m = m2;
-		goto hit;
 	}
-	if (!parse_masked(p, q, a, b, f))
-		return i;
-	c->seq_id = 0;
-	if (m2->id < m->id)
-		m = m2;
-	if (c->n_params <= MEMO_PARAMS) {
-		m->a = a;
-		m->b = b;
-		memcpy(m->params, c->params, sizeof(m->params));
-		memcpy(&m->hdr, &c->sub_mask, sizeof(m->hdr));
-		m->id = c->seq_id = ++p->memo_ids;
-	}
-	return i + 3 + f;
-hit:
 	memcpy(c->params, m->params, sizeof(m->params));
 	memcpy(&c->sub_mask, &m->hdr, sizeof(m->hdr));
 	c->seq_id = m->id;
 	return i + 3 + f;
-slow:
-	c->seq_id = 0;
-	return parse_csi(p, d, i, n);
 }
 #else
 static size_t fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
@@ -1006,26 +1016,42 @@ void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 {
 	size_t i = 0;
 	while (i < len) {
-		if (p->state == S_GROUND) {
-			i = ground_run(p, data, i, len);
-			if (i >= len)
-				break;
+		if (likely(p->state == S_GROUND && !p->u_need)) {
+			/* The ground state, first byte by kind: a CSI, a run of printable ASCII, a C0 control
+			 * or UTF-8, each straight to its path (escape-heavy output alternates them quickly). */
 			uint8_t b = data[i];
-			if (b == 0x1b && i + 1 < len && data[i + 1] == '[') {
-				size_t j = fast_csi(p, data, i, len);
-				if (j != i) {
-					if (p->sink.csi)
-						p->sink.csi(p->ctx, &p->csi);
-					i = j;
+			if (b == 0x1b) {
+				if (i + 1 < len && data[i + 1] == '[') {
+					size_t j = fast_csi(p, data, i, len);
+					if (j != i) {
+						if (p->sink.csi)
+							p->sink.csi(p->ctx, &p->csi);
+						i = j;
+						continue;
+					}
+				}
+			} else if ((unsigned)b - 0x20u < 0x5fu) {
+				size_t s = i;
+				i = scan_printable(data, i + 1, len);
+				if (p->sink.print_ascii)
+					p->sink.print_ascii(p->ctx, data + s, i - s);
+				continue;
+			} else if (b < 0x20) {
+				if (b != 0x18 && b != 0x1a) {
+					/* CR, LF, BS, HT...: what the table would do here, without it */
+					if (p->sink.execute)
+						p->sink.execute(p->ctx, b);
+					i++;
 					continue;
 				}
-			} else if (b < 0x20 && b != 0x18 && b != 0x1a && b != 0x1b) {
-				/* CR, LF, BS, HT...: what the table would do in the ground state, without it. */
-				if (p->sink.execute)
-					p->sink.execute(p->ctx, b);
-				i++;
+			} else if (b >= 0x80 && !(p->c1 && b < 0xa0)) {
+				i = ground_run(p, data, i, len); /* UTF-8: consumes at least this byte */
 				continue;
 			}
+		} else if (p->state == S_GROUND) {
+			/* the rest of a UTF-8 sequence split across feeds */
+			i = ground_run(p, data, i, len);
+			continue;
 		}
 		i = step(p, data, i, len);
 	}

@@ -50,10 +50,10 @@ static void test_rectangles(void)
 	struct t_term *t = t_new(10, 5, 0);
 	/* DECALN fills 50 cells with 'E' (0x45 * 50 = 0xd7a); one cell is then 'X' (0xd8d) */
 	t_feed(t, "\033#8\033[2;2HX");
-	/* defaults: the whole screen, with an omitted Pid left out as xterm does; 0 is the default too */
-	EXPECT(t, "", "\033P!~F273\033\\");
+	/* defaults: the whole screen, an omitted Pid is 0; 0 is the default for the edges too */
+	EXPECT(t, "", "\033P0!~F273\033\\");
 	EXPECT(t, "9;1;0;0;0;0", "\033P9!~F273\033\\");
-	/* the page is ignored (one page) */
+	/* the page is ignored (one page); Pid and Pp alone are not the rectangle's corner (xterm's quirk) */
 	EXPECT(t, "9;7", "\033P9!~F273\033\\");
 	/* edges beyond the screen are clamped; a huge value does not overflow */
 	EXPECT(t, "1;1;1;1;99;65535", "\033P1!~F273\033\\");

@@ -8,7 +8,12 @@ drm:drm_vblank_event_delivered with trace_clock=mono: the page-flip event of the
 nothing else changes on the screen between keys, and the flip count is checked against the key count).
 Prints p50, p90, p99 and max in milliseconds.
 
-    tests/vm/bench-latency.py [--keys 200] [--gpu virtio|bochs] [--kvm]
+With --breakdown, ftrace also records the system calls of kmscon-felis and of the shell on its PTY (syscall
+tracepoints, same clock) and the median time of each step is printed: key event -> our epoll_wait returns ->
+our write of the key to the PTY -> the shell's read -> the shell's echo write -> our read of the echo -> our
+atomic commit ioctl (entry, return) -> the page-flip event.
+
+    tests/vm/bench-latency.py [--keys 200] [--gpu virtio|bochs] [--kvm] [--peer] [--breakdown]
 """
 
 import argparse
@@ -38,6 +43,8 @@ def main():
     ap.add_argument("--kvm", action="store_true")
     ap.add_argument("--interval", type=float, default=0.15, help="seconds between keys")
     ap.add_argument("--peer", action="store_true", help="measure Debian's kmscon in the same guest too")
+    ap.add_argument("--breakdown", action="store_true", help="trace our and the shell's system calls and print "
+                    "the median time of each step (kmscon-felis only)")
     args = ap.parse_args()
     guest = build_guest(("udev", "seatd", "kmscon"))
     rc = measure(guest, args, "kmscon-felis --vt=1 --switchvt --font-engine=builtin --login -- /bin/sh")
@@ -55,6 +62,8 @@ def measure(guest, args, command):
         time.sleep(8)
         vm.sh("echo mono > %s/trace_clock && echo 1 > %s/events/drm/drm_vblank_event_delivered/enable && "
               "echo > %s/trace" % (TRACE, TRACE, TRACE))
+        if args.breakdown and command.startswith("kmscon-felis"):
+            enable_syscall_trace(vm)
         vm.sh("(cat %s/trace_pipe > /tmp/flips &) ; (kf-evtime /dev/input/%s > /tmp/keys &)" % (TRACE, kbd))
         time.sleep(1)
         for i in range(args.keys):
@@ -82,7 +91,74 @@ def measure(guest, args, command):
     print("key-to-flip latency (ms): p50 %.2f  p90 %.2f  p99 %.2f  max %.2f  (mode %s, gpu %s, %s)"
           % (pct(lat, 50), pct(lat, 90), pct(lat, 99), max(lat), refresh or "?", args.gpu,
              "KVM" if args.kvm else "TCG"))
+    if args.breakdown and command.startswith("kmscon-felis"):
+        breakdown(presses, flips_txt)
     return 0
+
+
+SYSCALLS = ("sys_exit_epoll_wait", "sys_exit_epoll_pwait", "sys_enter_write", "sys_exit_read", "sys_enter_ioctl",
+            "sys_exit_ioctl")
+ATOMIC = "c03864bc"  # DRM_IOCTL_MODE_ATOMIC
+
+
+def enable_syscall_trace(vm):
+    """Syscall tracepoints for kmscon-felis and the shell it runs (its child), filtered by pid."""
+    pids = vm.sh("p=$(pidof kmscon-felis); echo $p; ps -o pid,ppid | awk -v p=\"$p\" '$2 == p {print $1}'").split()
+    filt = " || ".join("common_pid == %s" % p for p in pids)
+    script = "".join("echo '%s' > %s/events/syscalls/%s/filter && echo 1 > %s/events/syscalls/%s/enable && "
+                     % (filt, TRACE, ev, TRACE, ev) for ev in SYSCALLS)
+    vm.sh(script + "echo > %s/trace" % TRACE)
+    print("tracing the system calls of pids %s (kmscon-felis, its shell)" % " ".join(pids))
+
+
+def breakdown(presses, trace):
+    """Median time of each step between a key and its page flip, from the syscall trace."""
+    line_re = re.compile(r"^\s*(\S+)-(\d+)\s+\[\d+\].*?\s(\d+\.\d+): (\w+)(.*)$")
+    evs = []
+    for line in trace.splitlines():
+        m = line_re.match(line)
+        if not m:
+            continue
+        comm, t, what, rest = m.group(1), int(float(m.group(3)) * 1e6), m.group(4), m.group(5)
+        me = comm.startswith("kmscon")
+        if what == "drm_vblank_event_delivered":
+            evs.append((t, "flip"))
+        elif what in ("sys_epoll_wait", "sys_epoll_pwait") and me:
+            evs.append((t, "wake"))
+        elif what == "sys_write" and rest.startswith("("):
+            evs.append((t, "kwrite" if me else "shwrite"))
+        elif what == "sys_read" and "->" in rest:
+            ret = int(rest.split("->")[1].strip(), 16)
+            if ret > 0 and ret < 1 << 63:
+                evs.append((t, "kread" if me else "shread"))
+        elif what == "sys_ioctl" and me and ATOMIC in rest and rest.startswith("("):
+            evs.append((t, "commit"))
+        elif what == "sys_ioctl" and me and "->" in rest:
+            evs.append((t, "ioctl_ret"))
+    evs.sort()
+    steps = ("wake", "kwrite", "shread", "shwrite", "kread", "commit", "ioctl_ret", "flip")
+    deltas = {s: [] for s in steps}
+    for i, t in enumerate(presses):
+        nxt = presses[i + 1] if i + 1 < len(presses) else t + 10**6
+        prev, k, ok = t, 0, True
+        for st in steps:
+            found = next((e for e in evs[k:] if e[0] >= prev and e[0] < nxt and e[1] == st), None)
+            if not found:
+                ok = False
+                break
+            k = evs.index(found)
+            deltas[st].append((found[0] - prev) / 1000.0)
+            prev = found[0]
+        if not ok:
+            continue
+    names = {"wake": "key event -> our epoll_wait returns", "kwrite": "-> key written to the PTY",
+             "shread": "-> the shell reads it", "shwrite": "-> the shell writes the echo",
+             "kread": "-> we read the echo", "commit": "-> atomic commit ioctl (parse + render)",
+             "ioctl_ret": "-> the commit ioctl returns", "flip": "-> page-flip event"}
+    print("breakdown over %d keys (median, p90 in ms):" % len(deltas["flip"]))
+    for st in steps:
+        if deltas[st]:
+            print("  %-42s %6.2f %6.2f" % (names[st], pct(deltas[st], 50), pct(deltas[st], 90)))
 
 
 if __name__ == "__main__":

@@ -218,11 +218,9 @@ def main():
         ("input-layout-de", test_layout_de),
         ("input-usb-hotplug", test_usb_hotplug),
     ]
-    # The probe-based VT switch test is run only on request (--only input-vt-switch): the probes request
-    # switches again themselves when one does not happen, which now races with the seat's own repeat of a
-    # switch that libseat's builtin backend undid (kmscon-felis/seat.c). The same acceptance point (two
-    # instances, 200 switches, screen restored, no fd growth) is covered by console-vt-switch in
-    # t-console.py with the real program.
+    # The probe-based VT switch test is run only on request (--only input-vt-switch): the same acceptance
+    # point (two instances, 200 switches, screen restored, no fd growth) is covered by console-vt-switch in
+    # t-console.py with the real program, strictly (one key press per switch).
     if "input-vt-switch" in args.only:
         tests.append(("input-vt-switch", lambda g: test_vt_switch(g, args.switches)))
     try:

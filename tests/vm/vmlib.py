@@ -60,7 +60,7 @@ PACKAGE_FILES = {
     "busybox-static": ["bin/busybox"],
 }
 MODULES = ["virtio_pci", "virtio-gpu", "bochs", "virtio_input", "evdev", "xhci-pci", "usbhid", "hid-generic",
-           "virtio_console"]
+           "virtio_console", "uinput"]
 KERNEL_CMDLINE = "console=ttyS0 panic=-1 quiet loglevel=4 rdinit=/init i8042.nokbd i8042.noaux"
 # Bump when build_guest() changes what goes into the initramfs (the cache key does not hash this file).
 BUILDER_VERSION = "1"
