@@ -499,9 +499,10 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
 	if (n == 1 && likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift &&
-			     !g->insert && !g->sel.active)) {
-		/* One character between escape sequences (a cell per SGR): not at the right edge and not
-		 * over half of a wide character, it is one cell store and the bookkeeping below. */
+			     !g->insert && !g->sel.active && g->gb_prev < 0x600)) {
+		/* One character between escape sequences (a cell per SGR): not at the right edge, not over
+		 * half of a wide character and not after a character it may join (gb_prev < 0x600, see
+		 * may_join), it is one cell store and the bookkeeping below. */
 		int x = g->cx, y = g->cy;
 		struct line *l = grid__line(g, y);
 		struct grid_cell *c = &l->cells[x];
