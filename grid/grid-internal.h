@@ -94,7 +94,7 @@ struct saved_cursor {
 
 /* Interned styles: id -> style, with an open-addressing hash index and a direct-mapped cache in front. */
 #define STYLE_MAX 65535u
-#define PEN_CACHE_SIZE 256u
+#define PEN_CACHE_SIZE 1024u
 struct style_table {
 	struct grid_style *styles; /* [cap]; id 0 is the default style */
 	uint8_t *used;             /* [cap]; 1 = live (0 is always live) */
@@ -190,6 +190,7 @@ struct grid {
 	uint16_t link;       /* current OSC 8 link id */
 	bool protect;        /* DECSCA */
 	uint8_t decsca;      /* its parameter, for DECRQSS */
+	uint8_t checksum_ext; /* XTCHECKSUM: DECRQCRA's variant, 0 = DEC's (grid-rect.c) */
 
 	/* REP: the last graphic character printed, 0 when none since the last control */
 	uint32_t last_cp;
@@ -337,6 +338,8 @@ void grid__csi(void *ctx, const struct vt_csi *csi);
 
 /* grid-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y), answered through the reply callback */
 void grid__request_checksum(struct grid *g, const struct vt_csi *csi);
+/* XTCHECKSUM (CSI Ps # y): selects the variant DECRQCRA computes. */
+void grid__select_checksum(struct grid *g, const struct vt_csi *csi);
 
 /* grid-modes.c */
 void grid__set_mode(struct grid *g, const struct vt_csi *csi, bool set);
