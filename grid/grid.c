@@ -369,6 +369,7 @@ void grid__reset_state(struct grid *g, bool hard)
 		return;
 	g->cursor_blink = false;
 	g->cursor_shape = GRID_CURSOR_BLOCK;
+	g->checksum_ext = 0;
 	g->last_cp = 0;
 	g->last_x = g->last_y = -1;
 	g->wrap_pending = false;

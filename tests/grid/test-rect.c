@@ -78,8 +78,42 @@ static void test_rectangles(void)
 	t_free(t);
 }
 
+/* XTCHECKSUM (CSI Ps # y) selects xterm's other variants: 1 positive, 2 no attributes, 4 no trimming (cells
+ * never written count as spaces, combining marks count), 8 cells never written count as spaces but are
+ * trimmed (only the first cell keeps one), 16 whole code points. RIS goes back to DEC's (0). */
+static void test_variants(void)
+{
+	struct t_term *t = t_new(10, 3, 0);
+	/* a, (nothing), bold b, (nothing), e + U+0301, nothing up to the edge */
+	t_feed(t, "a\033[C\033[1mb\033[m\033[Ce\xcc\x81\r\n\xc3\xa9\xe2\x82\xac\xe6\xa9\x8b");
+	EXPECT(t, "1;1;1;1;1;10", "\033P1!~FE58\033\\"); /* -(0x61 + 0xe2 + 0x65) */
+	t_feed(t, "\033[1#y");
+	EXPECT(t, "1;1;1;1;1;10", "\033P1!~01A8\033\\");
+	t_feed(t, "\033[3#y");
+	EXPECT(t, "1;1;1;1;1;10", "\033P1!~0128\033\\"); /* bold not added */
+	/* no trimming: 7 blank cells as spaces, the mark U+0301 counts */
+	t_feed(t, "\033[5#y");
+	EXPECT(t, "1;1;1;1;1;10", "\033P1!~0589\033\\");
+	/* blanks as spaces, trimmed: only a blank first cell counts */
+	t_feed(t, "\033[9#y");
+	EXPECT(t, "1;1;1;2;1;3", "\033P1!~0102\033\\");
+	t_feed(t, "\033[1#y");
+	EXPECT(t, "1;1;1;2;1;3", "\033P1!~00E2\033\\");
+	/* whole code points: e-acute 0xe9, euro 0x20ac, U+6A4B once; DEC codes: 0x69 + ESC + ESC ESC */
+	EXPECT(t, "1;1;2;1;2;10", "\033P1!~00BA\033\\");
+	t_feed(t, "\033[17#y");
+	EXPECT(t, "1;1;2;1;2;10", "\033P1!~8BE0\033\\");
+	/* RIS and an omitted parameter: DEC's again */
+	t_feed(t, "\033c\033[1#yA\033[#y");
+	EXPECT(t, "1;1;1;1;1;1", "\033P1!~FFBF\033\\");
+	t_feed(t, "\033[1#y\033cA");
+	EXPECT(t, "1;1;1;1;1;1", "\033P1!~FFBF\033\\");
+	t_free(t);
+}
+
 int main(void)
 {
+	test_variants();
 	test_cells();
 	test_rectangles();
 	return t_done("grid-rect");
