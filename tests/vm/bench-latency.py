@@ -103,7 +103,9 @@ ATOMIC = "c03864bc"  # DRM_IOCTL_MODE_ATOMIC
 
 def enable_syscall_trace(vm):
     """Syscall tracepoints for kmscon-felis and the shell it runs (its child), filtered by pid."""
-    pids = vm.sh("p=$(pidof kmscon-felis); echo $p; ps -o pid,ppid | awk -v p=\"$p\" '$2 == p {print $1}'").split()
+    # pidof gives our process and the builtin libseat server it forked; the shell is a child of ours.
+    pids = vm.sh("p=\" $(pidof kmscon-felis) \"; echo $p; ps -o pid,ppid,comm | "
+                 "awk -v p=\"$p\" 'index(p, \" \" $2 \" \") && $3 != \"kmscon-felis\" {print $1}'").split()
     filt = " || ".join("common_pid == %s" % p for p in pids)
     script = "".join("echo '%s' > %s/events/syscalls/%s/filter && echo 1 > %s/events/syscalls/%s/enable && "
                      % (filt, TRACE, ev, TRACE, ev) for ev in SYSCALLS)
