@@ -139,11 +139,17 @@ struct cluster {
 	uint32_t n;
 	uint32_t cp[CLUSTER_MAX_CPS];
 };
+#define CLUSTER_CACHE_BITS 12
 struct cluster_table {
 	struct cluster *c; /* [cap] */
 	uint8_t *used;
 	uint32_t *hash; /* [hash_cap]: index+1 */
 	uint32_t cap, hash_cap, count, next_free, gc_at, gc_wait;
+	/* direct-mapped: (cell content, combining mark) -> id+1 of the cluster of both (grid-print.c);
+	 * emptied by every collection, which may free and reuse ids */
+	struct {
+		uint32_t base, mark, id;
+	} cache[1u << CLUSTER_CACHE_BITS];
 };
 
 /* Hyperlinks (OSC 8): id -> URI; interned by (params id, uri), bounded. */

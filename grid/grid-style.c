@@ -283,6 +283,7 @@ void grid__collect(struct grid *g)
 	st->gc_at = next_threshold(st->count, cells, STYLE_MAX + 1, &st->gc_wait);
 	if (cl->cap) {
 		cl->count = sweep(cl->used, cl->cap, &cl->next_free);
+		memset(cl->cache, 0, sizeof(cl->cache));
 		memset(cl->hash, 0, cl->hash_cap * sizeof(*cl->hash));
 		for (uint32_t i = 0; i < cl->cap; i++) {
 			if (!cl->used[i])
