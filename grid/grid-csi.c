@@ -305,6 +305,7 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 		return true;
 	case KEY(0, '!', 'p'): soft_reset(g); return true;
 	case KEY(0, '*', 'y'): grid__request_checksum(g, csi); return true; /* DECRQCRA */
+	case KEY(0, '#', 'y'): grid__select_checksum(g, csi); return true;  /* XTCHECKSUM */
 	case KEY('>', 0, 'm'):
 		if (p0(csi, 0, 0) == 4)
 			g->modes.keys.modify_other_keys = (uint8_t)grid__min(p0(csi, 1, 0), 2);

@@ -126,33 +126,69 @@ static void copy_stream(void *dst, const void *src, size_t bytes)
 
 /* Packs cells [0, n) into one byte each when they are all ASCII of width 1 with one style and no link or
  * flags (the bulk of a text flood's lines): returns false, with out partly written, otherwise. */
+#if defined(__SSE2__)
+struct pack_acc {
+	__m128i e0, e1, e2; /* what the words of 4 fitting cells are */
+	__m128i a0, a1, a2; /* ORed differences */
+};
+
+/* Checks 4 cells (3 vectors of 32-bit words: cp, style|link<<16, width|flags<<8|pad<<16, cp, ...) into the
+ * accumulators and returns their code points as 4 32-bit lanes. */
+static inline __m128i pack_group(const __m128i *p, struct pack_acc *a)
+{
+	__m128i v0 = _mm_loadu_si128(p), v1 = _mm_loadu_si128(p + 1), v2 = _mm_loadu_si128(p + 2);
+	a->a0 = _mm_or_si128(a->a0, _mm_xor_si128(v0, a->e0));
+	a->a1 = _mm_or_si128(a->a1, _mm_xor_si128(v1, a->e1));
+	a->a2 = _mm_or_si128(a->a2, _mm_xor_si128(v2, a->e2));
+	/* the cp words sit at v0[0], v0[3], v1[2], v2[1] */
+	__m128 t = _mm_shuffle_ps(_mm_castsi128_ps(v1), _mm_castsi128_ps(v2), _MM_SHUFFLE(1, 1, 2, 2));
+	return _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(v0), t, _MM_SHUFFLE(2, 0, 3, 0)));
+}
+#endif
+
+/* Packs cells [0, n) into one byte each when they are all ASCII of width 1 with one style and no link or
+ * flags (the bulk of a text flood's lines): returns false, with out partly written, otherwise. */
 static bool pack_ascii(const struct grid_cell *c, int n, uint8_t *out)
 {
 	const uint32_t st = c[0].style;
 	int x = 0;
 #if defined(__SSE2__)
-	/* 4 cells are 3 vectors of 32-bit words: cp, style|link<<16, width|flags<<8|pad<<16, cp, ...; a cell
-	 * fits when cp < 0x80, style|link == st and width|flags == 1: the words are xored with what they
-	 * should be and ORed up per vector phase, then masked once at the end */
-	const __m128i e0 = _mm_set_epi32(0, 1, (int)st, 0), e1 = _mm_set_epi32((int)st, 0, 1, (int)st),
-		      e2 = _mm_set_epi32(1, (int)st, 0, 1);
-	__m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0;
+	/* a cell fits when cp < 0x80, style|link == st and width|flags == 1: the words are xored with what
+	 * they should be and ORed up per vector phase, then masked once at the end */
+	struct pack_acc a = {
+		.e0 = _mm_set_epi32(0, 1, (int)st, 0),
+		.e1 = _mm_set_epi32((int)st, 0, 1, (int)st),
+		.e2 = _mm_set_epi32(1, (int)st, 0, 1),
+		.a0 = _mm_setzero_si128(),
+		.a1 = _mm_setzero_si128(),
+		.a2 = _mm_setzero_si128(),
+	};
 	const __m128i *p = (const __m128i *)(const void *)c;
-	for (; x + 4 <= n; x += 4, p += 3) {
-		__m128i v0 = _mm_load_si128(p), v1 = _mm_load_si128(p + 1), v2 = _mm_load_si128(p + 2);
-		a0 = _mm_or_si128(a0, _mm_xor_si128(v0, e0));
-		a1 = _mm_or_si128(a1, _mm_xor_si128(v1, e1));
-		a2 = _mm_or_si128(a2, _mm_xor_si128(v2, e2));
-		/* the cp words sit at v0[0], v0[3], v1[2], v2[1] */
-		__m128 t = _mm_shuffle_ps(_mm_castsi128_ps(v1), _mm_castsi128_ps(v2), _MM_SHUFFLE(1, 1, 2, 2));
-		__m128i cps = _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(v0), t, _MM_SHUFFLE(2, 0, 3, 0)));
-		__m128i w = _mm_packs_epi32(cps, cps);
+	for (; x + 16 <= n; x += 16, p += 12) {
+		__m128i r0 = pack_group(p, &a), r1 = pack_group(p + 3, &a), r2 = pack_group(p + 6, &a),
+			r3 = pack_group(p + 9, &a);
+		/* code points that fit are < 0x80: the saturating packs keep them */
+		_mm_storeu_si128((__m128i *)(void *)(out + x),
+				 _mm_packus_epi16(_mm_packs_epi32(r0, r1), _mm_packs_epi32(r2, r3)));
+	}
+	/* then groups of 4, the last one ending at n (overlapping the one before: the layout of 4 cells in 3
+	 * vectors does not depend on where they start) */
+	while (x < n && n >= 4) {
+		if (x + 4 > n) {
+			x = n - 4;
+			p = (const __m128i *)(const void *)(c + x);
+		}
+		__m128i w = pack_group(p, &a);
+		w = _mm_packs_epi32(w, w);
 		uint32_t b = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(w, w));
 		memcpy(out + x, &b, 4);
+		x += 4;
+		p += 3;
 	}
 	const __m128i m0 = _mm_set_epi32(~0x7f, 0xffff, -1, ~0x7f), m1 = _mm_set_epi32(-1, ~0x7f, 0xffff, -1),
 		      m2 = _mm_set_epi32(0xffff, -1, ~0x7f, 0xffff);
-	__m128i bad = _mm_or_si128(_mm_and_si128(a0, m0), _mm_or_si128(_mm_and_si128(a1, m1), _mm_and_si128(a2, m2)));
+	__m128i bad = _mm_or_si128(_mm_and_si128(a.a0, m0),
+				   _mm_or_si128(_mm_and_si128(a.a1, m1), _mm_and_si128(a.a2, m2)));
 	if (_mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) != 0xffff)
 		return false;
 #endif

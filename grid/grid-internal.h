@@ -94,7 +94,7 @@ struct saved_cursor {
 
 /* Interned styles: id -> style, with an open-addressing hash index and a direct-mapped cache in front. */
 #define STYLE_MAX 65535u
-#define PEN_CACHE_SIZE 256u
+#define PEN_CACHE_SIZE 1024u
 struct style_table {
 	struct grid_style *styles; /* [cap]; id 0 is the default style */
 	uint8_t *used;             /* [cap]; 1 = live (0 is always live) */
@@ -139,11 +139,17 @@ struct cluster {
 	uint32_t n;
 	uint32_t cp[CLUSTER_MAX_CPS];
 };
+#define CLUSTER_CACHE_BITS 12
 struct cluster_table {
 	struct cluster *c; /* [cap] */
 	uint8_t *used;
 	uint32_t *hash; /* [hash_cap]: index+1 */
 	uint32_t cap, hash_cap, count, next_free, gc_at, gc_wait;
+	/* direct-mapped: (cell content, combining mark) -> id+1 of the cluster of both (grid-print.c);
+	 * emptied by every collection, which may free and reuse ids */
+	struct {
+		uint32_t base, mark, id;
+	} cache[1u << CLUSTER_CACHE_BITS];
 };
 
 /* Hyperlinks (OSC 8): id -> URI; interned by (params id, uri), bounded. */
@@ -184,6 +190,7 @@ struct grid {
 	uint16_t link;       /* current OSC 8 link id */
 	bool protect;        /* DECSCA */
 	uint8_t decsca;      /* its parameter, for DECRQSS */
+	uint8_t checksum_ext; /* XTCHECKSUM: DECRQCRA's variant, 0 = DEC's (grid-rect.c) */
 
 	/* REP: the last graphic character printed, 0 when none since the last control */
 	uint32_t last_cp;
@@ -331,6 +338,8 @@ void grid__csi(void *ctx, const struct vt_csi *csi);
 
 /* grid-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y), answered through the reply callback */
 void grid__request_checksum(struct grid *g, const struct vt_csi *csi);
+/* XTCHECKSUM (CSI Ps # y): selects the variant DECRQCRA computes. */
+void grid__select_checksum(struct grid *g, const struct vt_csi *csi);
 
 /* grid-modes.c */
 void grid__set_mode(struct grid *g, const struct vt_csi *csi, bool set);

@@ -99,7 +99,12 @@ int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
 	if (t->hash_cap) {
 		for (uint32_t h = hv & (t->hash_cap - 1); t->hash[h]; h = (h + 1) & (t->hash_cap - 1)) {
 			const struct cluster *c = &t->c[t->hash[h] - 1];
-			if (c->n == n && !memcmp(c->cp, cp, n * sizeof(*cp)))
+			if (c->n != n || c->cp[0] != cp[0])
+				continue;
+			uint32_t k = 1;
+			while (k < n && c->cp[k] == cp[k])
+				k++;
+			if (k == n)
 				return (int)(t->hash[h] - 1);
 		}
 	}
@@ -141,7 +146,10 @@ static bool attach(struct grid *g, uint32_t cp)
 	if (g->last_x < 0 || g->last_y != g->cy)
 		return false;
 	int expect = g->last_x + g->last_w;
-	if (!(g->cx == expect || (g->wrap_pending && g->cx == expect - 1)))
+	/* Right after it, or still on it when it ended at the right edge (wrap pending, or no autowrap) */
+	bool at_edge = g->cx == expect - 1 &&
+		       (g->wrap_pending || (!g->autowrap && g->cx == grid__right_limit(g)));
+	if (!(g->cx == expect || at_edge))
 		return false;
 	struct grid_cell *c = &grid__line(g, g->last_y)->cells[g->last_x];
 	if (c->cp == 0 || c->width == 0)
@@ -265,61 +273,138 @@ static inline bool may_join(uint32_t prev, uint32_t cp)
 	       complex_script(cp) || complex_script(prev);
 }
 
-/* The run path for code points: writes as many as fit on the cursor's row without a wrap, a cluster
- * continuation or a zero-width character; the per-row questions are answered once. Returns how many were
- * written (0: the first one needs print_one or attach). Only with no charset mapping and no insert mode. */
+/* Stores a cell: {cp, style, link} as one 64-bit word (hi holds style and link, see write_ascii) and
+ * {width, flags = 0, pad} as one 32-bit word. */
+static inline void put_cell(struct grid_cell *c, uint32_t cp, uint64_t hi, uint32_t w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t a = cp | hi;
+	memcpy(c, &a, 8);
+	memcpy((unsigned char *)c + 8, &w, 4);
+#else
+	*c = (struct grid_cell){.cp = cp, .style = (uint16_t)(hi >> 32), .link = (uint16_t)(hi >> 48),
+				.width = (uint8_t)w};
+#endif
+}
+
+/* attach() for the run path: appends the combining mark cp to cell c (written by this run, so the cursor
+ * is right after it). The cluster ids of recent (cell content, mark) pairs are cached, so a mark that was
+ * seen on the same base before costs no interning. */
+static void attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
+{
+	struct cluster_table *t = &g->cl;
+	uint32_t base = c->cp;
+	uint32_t slot = ((base * 0x9e3779b1u) ^ (cp * 0x85ebca6bu)) >> (32 - CLUSTER_CACHE_BITS);
+	if (t->cache[slot].base == base && t->cache[slot].mark == cp && t->cache[slot].id) {
+		c->cp = GRID_CP_CLUSTER | (t->cache[slot].id - 1);
+		return;
+	}
+	uint32_t buf[CLUSTER_MAX_CPS];
+	uint32_t n;
+	if (base & GRID_CP_CLUSTER) {
+		const struct cluster *cl = grid__cluster(g, base);
+		if (!cl)
+			return;
+		n = cl->n;
+		memcpy(buf, cl->cp, n * sizeof(*buf));
+	} else {
+		buf[0] = base;
+		n = 1;
+	}
+	if (n >= CLUSTER_MAX_CPS)
+		return; /* dropped: a cluster has a hard cap */
+	buf[n++] = cp;
+	int id = grid__cluster_intern(g, buf, n);
+	if (id < 0)
+		return;
+	/* after intern: a collection inside it empties the cache */
+	t->cache[slot].base = base;
+	t->cache[slot].mark = cp;
+	t->cache[slot].id = (uint32_t)id + 1;
+	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
+}
+
+/* The run path for code points: writes as many as fit on the cursor's row without a wrap, with the
+ * per-row questions answered once. It takes plain characters (vt_char_plain_width: a cluster boundary
+ * before and after each) and combining marks (zero-width Extend) on a plain base that is not an emoji
+ * (whose cluster rules, GB11, need the segmentation state); anything else ends the run. Returns how many
+ * code points were consumed (0: the first one needs print_one or attach). Only with no charset mapping
+ * and no insert mode. */
 static size_t print_run(struct grid *g, const uint32_t *cps, size_t n, uint16_t style)
 {
 	if (g->wrap_pending)
 		return 0;
+	uint32_t cp = cps[0];
+	uint32_t w = vt_char_plain_width(cp);
+	if (w == 0)
+		return 0;
+	if (g->last_x >= 0 && may_join(g->gb_prev, cp)) {
+		/* only the slow path may change the segmentation state */
+		uint32_t st = g->gb_state;
+		if (!vt_grapheme_break(g->gb_prev, cp, &st))
+			return 0;
+	}
 	const int right = grid__right_limit(g), x0 = g->cx;
-	const uint16_t link = g->link;
+	if (x0 + (int)w > right + 1)
+		return 0;
 	struct line *l = grid__line(g, g->cy);
 	struct grid_cell *c = l->cells;
 	const bool fix_left = x0 > 0 && c[x0].width == 0;
-	uint32_t prev = g->gb_prev;
-	bool joinable = g->last_x >= 0;
-	int x = x0, lastx = -1, lastw = 1;
+	const uint64_t hi = (uint64_t)style << 32 | (uint64_t)g->link << 48;
+	const uint32_t lim = (uint32_t)right + 1;
+	uint32_t x = (uint32_t)x0, lastw;
 	size_t i = 0;
-	for (; i < n; i++) {
-		uint32_t cp = cps[i];
-		int w = vt_char_width(cp);
-		if (w <= 0 || (joinable && may_join(prev, cp)))
-			break;
-		if (w > 2)
-			w = 2;
-		if (x + w > right + 1)
-			break;
-		c[x] = (struct grid_cell){.cp = cp, .style = style, .link = link, .width = (uint8_t)w};
+	for (;;) {
+		/* cp is plain, of width w, and fits */
+		put_cell(&c[x], cp, hi, w);
 		if (w == 2)
-			c[x + 1] = (struct grid_cell){.cp = 0, .style = style, .link = link, .width = 0};
-		lastx = x;
-		lastw = w;
+			put_cell(&c[x + 1], 0, hi, 0);
 		x += w;
-		prev = cp;
-		joinable = true;
+		lastw = w;
+		if (++i == n)
+			break;
+		uint32_t next = cps[i];
+		w = vt_char_plain_width(next);
+		if (unlikely(w == 0)) {
+			/* combining marks (non-spacing, Extend) on a base that is no emoji: attached here */
+			if (vt_char_props(next) != VT_PROP_MARK || vt_char_props(cp) & VT_PROP_EXTPICT)
+				break;
+			do {
+				attach_mark(g, &c[x - lastw], next);
+				cp = next;
+				if (++i == n)
+					break;
+				next = cps[i];
+			} while (vt_char_props(next) == VT_PROP_MARK);
+			if (i == n)
+				break;
+			w = vt_char_plain_width(next);
+			if (w == 0)
+				break;
+		}
+		if (x + w > lim)
+			break;
+		cp = next;
 	}
-	if (i == 0)
-		return 0;
 	if (fix_left)
 		c[x0 - 1].cp = 0, c[x0 - 1].width = 1, c[x0 - 1].link = 0;
-	if (x < g->cols && c[x].width == 0)
+	if ((int)x < g->cols && c[x].width == 0)
 		c[x].cp = 0, c[x].width = 1, c[x].link = 0;
-	grid__line_touch(l, x);
+	grid__line_touch(l, (int)x);
 	if (unlikely(g->sel.active))
 		grid__select_touch(g, g->cy, g->cy);
-	grid__damage(g, g->cy, x0 - 1, x + 1);
-	g->last_x = lastx;
+	grid__damage(g, g->cy, x0 - 1, (int)x + 1);
+	g->last_x = (int)(x - lastw);
 	g->last_y = g->cy;
-	g->last_w = lastw;
-	g->gb_prev = prev;
+	g->last_w = (int)lastw;
+	g->gb_prev = cps[i - 1];
 	g->gb_state = 0;
-	g->last_cp = prev;
-	if (x > right) {
+	g->last_cp = cps[i - 1];
+	if ((int)x > right) {
 		g->cx = right;
 		g->wrap_pending = g->autowrap;
 	} else {
-		g->cx = x;
+		g->cx = (int)x;
 	}
 	return i;
 }
@@ -414,9 +499,10 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
 	if (n == 1 && likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift &&
-			     !g->insert && !g->sel.active)) {
-		/* One character between escape sequences (a cell per SGR): not at the right edge and not
-		 * over half of a wide character, it is one cell store and the bookkeeping below. */
+			     !g->insert && !g->sel.active && g->gb_prev < 0x600)) {
+		/* One character between escape sequences (a cell per SGR): not at the right edge, not over
+		 * half of a wide character and not after a character it may join (gb_prev < 0x600, see
+		 * may_join), it is one cell store and the bookkeeping below. */
 		int x = g->cx, y = g->cy;
 		struct line *l = grid__line(g, y);
 		struct grid_cell *c = &l->cells[x];
@@ -447,6 +533,14 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 	}
 	if (n == 0)
 		return;
+	if (unlikely(g->gb_prev >= 0x600) && g->last_x >= 0 && may_join(g->gb_prev, s[0])) {
+		/* the first character may join the cluster before it (after a Prepend character, GB9b) */
+		uint32_t cp = s[0];
+		print_cps(g, &cp, 1);
+		if (--n == 0)
+			return;
+		s++;
+	}
 	uint16_t style = cur_style(g);
 	const uint16_t link = g->link;
 	g->last_cp = s[n - 1];

@@ -16,7 +16,12 @@
  *   0x10 (xterm's single underline: not double), inverse 0x20, blink 0x40, bold 0x80. Colours do not count.
  * - the total is negated and reported modulo 2^16.
  * The page Pp is ignored, as xterm ignores it: there is one page, the screen on display (the alternate one
- * when it is active), never the scrollback.
+ * when it is active), never the scrollback. The rectangle is always read from the third parameter on, as
+ * DEC's format has it (xterm, given only Pid and Pp, reads them as Pt and Pl: it skips the first two
+ * parameters only when there are more than two).
+ *
+ * XTCHECKSUM (`CSI Ps # y`, xterm) selects xterm's other variants, bit by bit (see CS_* below); RIS returns
+ * to DEC's.
  *
  * The rectangle: an omitted or 0 edge takes its default (first row/column, last row/column); in origin mode
  * (DECOM) the coordinates count from the top-left margin and the rectangle is clamped to the margins, else
@@ -59,32 +64,69 @@ static unsigned attr_weight(const struct grid_style *s)
 	return w;
 }
 
-static unsigned cell_value(const struct grid *g, const struct grid_cell *c)
+/* XTCHECKSUM bits (xterm's checksumExtension): each one leaves out a part of DEC's calculation. */
+enum {
+	CS_POSITIVE = 1, /* do not negate */
+	CS_ATTRIBS = 2,  /* do not add the video attributes */
+	CS_NOTRIM = 4,   /* count blanks: cells nothing was written to count as spaces, marks count */
+	CS_DRAWN = 8,    /* cells nothing was written to count as spaces (then trimmed) */
+	CS_BYTE = 16,    /* the code point itself, not its DEC 8-bit code; marks do not count */
+};
+
+static unsigned char_value(const struct grid *g, const struct grid_cell *c, unsigned mode, unsigned *marks)
 {
 	uint32_t cp = c->cp;
+	*marks = 0;
 	if (cp & GRID_CP_CLUSTER) {
 		const struct cluster *cl = grid__cluster(g, cp);
 		cp = cl && cl->n ? cl->cp[0] : 0x1b;
+		for (uint32_t i = 1; cl && i < cl->n; i++)
+			*marks += cl->cp[i];
 	}
-	return (c->width == 0 ? 0x1b : dec_code(cp)) + attr_weight(grid_style(g, c->style));
+	if (mode & CS_BYTE)
+		return c->width == 0 ? 0 : cp; /* a wide character counts once */
+	return c->width == 0 ? 0x1b : dec_code(cp);
 }
 
-/* The 16-bit checksum of screen rows y0..y1, columns x0..x1 (0-based, inclusive, inside the screen). */
-static unsigned rect_checksum(const struct grid *g, int y0, int x0, int y1, int x1)
+/* The 16-bit checksum of screen rows y0..y1, columns x0..x1 (0-based, inclusive, inside the screen), as
+ * xterm's xtermCheckRect computes it for checksumExtension mode (0 = DEC's). */
+static unsigned rect_checksum(const struct grid *g, int y0, int x0, int y1, int x1, unsigned mode)
 {
-	unsigned total = 0;
+	unsigned total = 0, trimmed = 0, embedded = 0;
+	bool first = true, blanks = (mode & (CS_NOTRIM | CS_DRAWN)) != 0;
 	for (int y = y0; y <= y1; y++) {
 		const struct line *l = grid__line(g, y);
 		/* cells from l->used on are blanks nothing was written to */
-		int end = grid__min(x1 + 1, l->used);
+		int end = blanks ? x1 + 1 : grid__min(x1 + 1, l->used);
 		for (int x = x0; x < end; x++) {
 			const struct grid_cell *c = &l->cells[x];
-			if (c->cp == 0 && c->width != 0)
-				continue; /* never written, or erased */
-			total += cell_value(g, c);
+			bool drawn = c->cp != 0 || c->width == 0; /* else never written, or erased */
+			if (!drawn && !blanks)
+				continue;
+			unsigned marks = 0;
+			unsigned ch = drawn ? char_value(g, c, mode, &marks) : ' ';
+			if (!(mode & CS_ATTRIBS))
+				ch += attr_weight(grid_style(g, c->style));
+			/* trimming drops plain blanks, except the first cell (xterm: DRAWX_MASK keeps a written
+			 * cell or one with attributes, such as an erased cell's background) */
+			if (first || ch != ' ' || drawn || c->style != 0) {
+				trimmed += ch + embedded;
+				embedded = 0;
+			} else if (mode & CS_NOTRIM) {
+				embedded += ch;
+			}
+			total += ch;
+			if (!(mode & CS_BYTE))
+				total += marks; /* xterm counts marks in the untrimmed sum only */
+			first = (mode & CS_NOTRIM) != 0;
+		}
+		if (!(mode & CS_NOTRIM)) {
+			embedded = 0;
+			first = false;
 		}
 	}
-	return (0u - total) & 0xffffu;
+	unsigned sum = mode & CS_NOTRIM ? total : trimmed;
+	return (mode & CS_POSITIVE ? sum : 0u - sum) & 0xffffu;
 }
 
 void grid__request_checksum(struct grid *g, const struct vt_csi *csi)
@@ -104,10 +146,14 @@ void grid__request_checksum(struct grid *g, const struct vt_csi *csi)
 	int right = min_x + grid__min(rect_param(csi, 5, span_x), span_x) - 1;
 	unsigned sum = 0;
 	if (top <= bottom && left <= right)
-		sum = rect_checksum(g, top, left, bottom, right);
-	int pid = csi->n_params ? csi->params[0] : VT_PARAM_DEFAULT;
-	if (pid == VT_PARAM_DEFAULT) /* xterm leaves an omitted Pid out of its reply */
-		grid__reply(g, "\033P!~%04X\033\\", sum);
-	else
-		grid__reply(g, "\033P%d!~%04X\033\\", pid, sum);
+		sum = rect_checksum(g, top, left, bottom, right, g->checksum_ext);
+	/* an omitted Pid is 0, DEC's default for a numeric parameter (xterm would echo its internal -1) */
+	int pid = csi->n_params && csi->params[0] != VT_PARAM_DEFAULT ? csi->params[0] : 0;
+	grid__reply(g, "\033P%d!~%04X\033\\", pid, sum);
+}
+
+void grid__select_checksum(struct grid *g, const struct vt_csi *csi)
+{
+	int v = csi->n_params ? csi->params[0] : 0;
+	g->checksum_ext = (uint8_t)(v > 0 ? v & 0x1f : 0);
 }

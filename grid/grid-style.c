@@ -111,8 +111,8 @@ void grid__styles_finish(struct grid *g)
  * multiply and two compares. */
 static inline uint32_t cache_slot(uint64_t a, uint64_t b)
 {
-	_Static_assert(PEN_CACHE_SIZE == 256, "the slot is the top 8 bits");
-	return (uint32_t)(((a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full)) >> 56);
+	_Static_assert(PEN_CACHE_SIZE == 1024, "the slot is the top 10 bits");
+	return (uint32_t)(((a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full)) >> 54);
 }
 
 /* The table behind the cache. Out of line: the cache answers nearly every lookup. */
@@ -246,13 +246,14 @@ static uint32_t sweep(uint8_t *used, uint32_t cap, uint32_t *next_free)
 }
 
 /* The next collection runs after a headroom of new entries proportional to the cells a collection scans
- * (so its cost is amortised over at least cells/16 allocations). When the table cannot give that much
- * room, the collection waits for as many misses instead, during which new pens fall back. */
+ * (so its cost is amortised over at least cells/4 allocations: with cells/16 and at least 1024, a
+ * screen of fresh truecolour cells spent more on marking than on parsing). When the table cannot give
+ * that much room, the collection waits for as many misses instead, during which new pens fall back. */
 static uint32_t next_threshold(uint32_t live, size_t cells, uint32_t max, uint32_t *wait)
 {
-	size_t headroom = cells / 16;
-	if (headroom < 1024)
-		headroom = 1024;
+	size_t headroom = cells / 4;
+	if (headroom < 4096)
+		headroom = 4096;
 	size_t at = live + headroom;
 	*wait = at > max ? (uint32_t)headroom : 0;
 	return at > max ? max : (uint32_t)at;
@@ -282,6 +283,7 @@ void grid__collect(struct grid *g)
 	st->gc_at = next_threshold(st->count, cells, STYLE_MAX + 1, &st->gc_wait);
 	if (cl->cap) {
 		cl->count = sweep(cl->used, cl->cap, &cl->next_free);
+		memset(cl->cache, 0, sizeof(cl->cache));
 		memset(cl->hash, 0, cl->hash_cap * sizeof(*cl->hash));
 		for (uint32_t i = 0; i < cl->cap; i++) {
 			if (!cl->used[i])
@@ -477,9 +479,40 @@ static inline __attribute__((always_inline)) unsigned sgr_one(struct sgr_xform *
 	return next;
 }
 
+/* The shapes truecolour and 256-colour programs send per cell (38;2;r;g;b, 48;5;n, ...), without the
+ * general loop. Returns false for anything else. */
+static inline bool sgr_build_color(const struct vt_csi *csi, struct sgr_xform *x)
+{
+	const int32_t *v = csi->params;
+	if (csi->sub_mask || (v[0] != 38 && v[0] != 48))
+		return false;
+	uint32_t color;
+	if (csi->n_params == 5 && v[1] == 2) {
+		if ((uint32_t)v[2] > 255 || (uint32_t)v[3] > 255 || (uint32_t)v[4] > 255)
+			return false;
+		color = GRID_COLOR_RGB(v[2], v[3], v[4]);
+	} else if (csi->n_params == 3 && v[1] == 5) {
+		if ((uint32_t)v[2] > 255)
+			return false;
+		color = GRID_COLOR_PALETTE(v[2]);
+	} else {
+		return false;
+	}
+	if (v[0] == 38) {
+		x->set = X_FG;
+		x->fg = color;
+	} else {
+		x->set = X_BG;
+		x->bg = color;
+	}
+	return true;
+}
+
 static void sgr_build(const struct vt_csi *csi, struct sgr_xform *x)
 {
 	*x = (struct sgr_xform){.attr_and = 0xffff};
+	if (csi->n_params >= 3 && sgr_build_color(csi, x))
+		return;
 	if (csi->n_params == 0) {
 		x_reset(x);
 	} else if (!csi->sub_mask) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define LOG_TAG "output"
 #include "kmscon-felis/log.h"
@@ -17,6 +18,13 @@
 /* How long synchronized output (DECSET 2026) may hold a frame. */
 #define SYNC_TIMEOUT_NS (150ull * 1000000)
 #define MAX_RECTS 16
+/* A frame may start only FRAME_COST_FACTOR times its predecessor's CPU time after that one ended, so that under
+ * a flood painting takes at most 1/(1 + FRAME_COST_FACTOR) of the time and the rest goes to draining the PTY.
+ * On real hardware a full-screen frame costs a few ms and this never delays a frame past the next refresh; on a
+ * slow machine (an emulated guest, where a full frame costs 30-80 ms) it trades frames for throughput. */
+#define FRAME_COST_FACTOR 4
+/* ... but a flood never waits more than 250 ms for its next frame, however slow the machine. */
+#define MAX_FRAME_DELAY_NS (250ull * 1000000)
 
 struct kf_output {
 	struct kf_loop *loop;
@@ -25,6 +33,7 @@ struct kf_output {
 	struct kf_source *drm_src, *stats_signal;
 	struct kf_hook *hook;
 	struct kf_timer *sync_timer;
+	struct kf_timer *pace_timer;      /* wakes the loop when next_frame_ns comes */
 	struct kf_output_config cfg;
 	char *seat;
 	struct kf_output_callbacks cb;
@@ -35,12 +44,16 @@ struct kf_output {
 	bool full;                        /* the next frame repaints everything (new canvas, new grid) */
 	bool requested;                   /* something outside the grid's damage changed */
 	uint64_t sync_since_ns;           /* when the current 2026 hold started; 0 = not holding */
+	uint64_t next_frame_ns;           /* no frame before this (FRAME_COST_FACTOR) */
+	uint64_t paced;                   /* frames put off by FRAME_COST_FACTOR */
+	unsigned cost_factor;             /* FRAME_COST_FACTOR, or KMSCON_FELIS_FRAME_COST_FACTOR (benchmarks) */
 	uint64_t frames;                  /* frames rendered */
 	uint64_t render_ns, present_ns;   /* CLOCK_MONOTONIC time painting the canvas / in drm_backend_present */
 	uint64_t pixels_painted;          /* canvas pixels repainted (the area of the rectangles painted) */
 	uint64_t sync_holds;              /* 2026 holds started */
 	uint64_t sync_timeouts;           /* 2026 holds ended by the timeout, not by the application */
 	bool shown;                       /* first_frame was called */
+	uint64_t flips_before_first;      /* flip events before the first frame we presented + 1; 0 = none yet */
 };
 
 static void drm_log_handler(int prio, const char *fmt, va_list ap)
@@ -102,9 +115,11 @@ static void on_drm(void *ud, int fd, uint32_t events)
 		struct drm_canvas c;
 		char mode[64];
 		drm_backend_get_stats(o->drm, &s);
-		if (s.flips == 0)
+		/* Only the flip of a frame we painted counts, not one of an earlier modeset. */
+		if (!o->flips_before_first || s.flips < o->flips_before_first)
 			return;
 		o->shown = true;
+		kf_log_phase("first frame: flip event");
 		drm_backend_get_canvas(o->drm, &c);
 		snprintf(mode, sizeof(mode), "%ux%u@%u.%02uHz", c.width, c.height, s.refresh_mhz / 1000,
 			 s.refresh_mhz % 1000 / 10);
@@ -112,9 +127,19 @@ static void on_drm(void *ud, int fd, uint32_t events)
 	}
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void on_sync_timeout(void *ud, struct kf_timer *t)
 {
-	/* Nothing to do: the wake-up runs the prepare hook, which sees that the hold expired. */
+	/* Nothing to do: the wake-up runs the prepare hook, which sees that the hold expired (or, as the pace
+	 * timer's callback, that the next frame may start). */
 }
 
 static void on_stats_signal(void *ud, int signo)
@@ -168,9 +193,11 @@ static void render_frame(struct kf_output *o, const struct drm_canvas *c)
 	struct drm_box boxes[MAX_RECTS];
 	struct kf_render_target t = {c->pixels, (int)c->width, (int)c->height, (int)c->stride,
 				     KF_RENDER_XRGB8888};
-	uint64_t t0 = kf_loop_now_ns(), t1;
+	uint64_t t0 = kf_loop_now_ns(), t1, cpu0 = thread_cpu_ns(), cost;
 	int n;
 
+	if (!o->frames)
+		kf_log_phase("first frame: painting");
 	kf_render_source_from_grid(&src, o->grid);
 	if (ensure_damage(o, src.cols, src.rows) < 0)
 		return;
@@ -193,9 +220,21 @@ static void render_frame(struct kf_output *o, const struct drm_canvas *c)
 	}
 	t1 = kf_loop_now_ns();
 	o->render_ns += t1 - t0;
+	if (!o->frames)
+		kf_log_phase("first frame: painted");
+	if ((n > 0 || o->full) && !o->flips_before_first) {
+		struct drm_backend_stats s;
+		drm_backend_get_stats(o->drm, &s);
+		o->flips_before_first = s.flips + 1;
+	}
 	if (n > 0 || o->full)
 		drm_backend_present(o->drm, boxes, (size_t)n, o->full);
-	o->present_ns += kf_loop_now_ns() - t1;
+	if (!o->frames)
+		kf_log_phase("first frame: committed");
+	t0 = kf_loop_now_ns();
+	o->present_ns += t0 - t1;
+	cost = o->cost_factor * (thread_cpu_ns() - cpu0);
+	o->next_frame_ns = t0 + (cost < MAX_FRAME_DELAY_NS ? cost : MAX_FRAME_DELAY_NS);
 	o->full = false;
 	o->requested = false;
 	o->frames++;
@@ -212,6 +251,14 @@ static void on_prepare(void *ud)
 	/* A flip in flight, or too early for the next refresh: the flip event or drm/'s timer wakes us. */
 	if (!drm_backend_can_render(o->drm))
 		return;
+	/* Before the 2026 hold: a hold that just timed out must not be put off into a new one. */
+	if (kf_loop_now_ns() < o->next_frame_ns) {
+		if (!kf_timer_armed(o->pace_timer)) {
+			kf_timer_arm(o->pace_timer, o->next_frame_ns - kf_loop_now_ns(), 0);
+			o->paced++;
+		}
+		return;
+	}
 	if (sync_hold(o))
 		return;
 	drm_backend_get_canvas(o->drm, &c);
@@ -236,6 +283,9 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 		o->cb = *cb;
 	o->ud = ud;
 	o->full = true;
+	o->cost_factor = FRAME_COST_FACTOR;
+	if (getenv("KMSCON_FELIS_FRAME_COST_FACTOR"))
+		o->cost_factor = (unsigned)strtoul(getenv("KMSCON_FELIS_FRAME_COST_FACTOR"), NULL, 10) % 1000;
 	if (cfg->seat && !(o->seat = strdup(cfg->seat)))
 		goto err;
 	drm_set_log_handler(drm_log_handler);
@@ -256,9 +306,10 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 	o->drm_src = kf_loop_add_fd(loop, drm_backend_get_fd(o->drm), EPOLLIN, KF_PRIO_FLIP, on_drm, o);
 	o->hook = kf_loop_add_prepare(loop, on_prepare, o);
 	o->sync_timer = kf_loop_add_timer(loop, on_sync_timeout, o);
+	o->pace_timer = kf_loop_add_timer(loop, on_sync_timeout, o);
 	/* Not SIGUSR1/SIGUSR2: libseat's VT handling (its builtin seatd) takes those. */
 	o->stats_signal = kf_loop_add_signal(loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, o);
-	if (!o->drm_src || !o->hook || !o->sync_timer || !o->stats_signal) {
+	if (!o->drm_src || !o->hook || !o->sync_timer || !o->pace_timer || !o->stats_signal) {
 		ret = errno ? -errno : -ENOMEM;
 		log_err("cannot add the display to the event loop: %s", strerror(-ret));
 		goto err;
@@ -278,6 +329,7 @@ void kf_output_destroy(struct kf_output *o)
 		kf_output_log_stats(o);
 	kf_source_remove(o->stats_signal);
 	kf_timer_remove(o->sync_timer);
+	kf_timer_remove(o->pace_timer);
 	kf_hook_remove(o->hook);
 	kf_source_remove(o->drm_src);
 	drm_backend_destroy(o->drm);
@@ -321,13 +373,13 @@ void kf_output_log_stats(const struct kf_output *o)
 	drm_backend_get_stats(o->drm, &s);
 	log_notice("frames: rendered=%llu presents=%llu commits=%llu flips=%llu modesets=%llu watchdog=%llu "
 		   "fast_flips=%llu pixels_copied=%llu outputs=%u cards=%u refresh_mhz=%u sync_holds=%llu "
-		   "sync_timeouts=%llu render_ms=%llu present_ms=%llu pixels_painted=%llu mono_ms=%llu%s",
+		   "sync_timeouts=%llu render_ms=%llu present_ms=%llu pixels_painted=%llu paced=%llu mono_ms=%llu%s",
 		   (unsigned long long)o->frames, (unsigned long long)s.presents, (unsigned long long)s.commits,
 		   (unsigned long long)s.flips, (unsigned long long)s.modesets,
 		   (unsigned long long)s.watchdog_fires, (unsigned long long)s.fast_flips,
 		   (unsigned long long)s.pixels_copied, s.outputs, s.cards, s.refresh_mhz,
 		   (unsigned long long)o->sync_holds, (unsigned long long)o->sync_timeouts,
 		   (unsigned long long)(o->render_ns / 1000000), (unsigned long long)(o->present_ns / 1000000),
-		   (unsigned long long)o->pixels_painted,
+		   (unsigned long long)o->pixels_painted, (unsigned long long)o->paced,
 		   (unsigned long long)(kf_loop_now_ns() / 1000000), s.legacy ? " legacy" : "");
 }

@@ -501,9 +501,67 @@ static size_t scan_printable(const uint8_t *d, size_t i, size_t n)
 	return i;
 }
 
+/* The fast decoder of utf8_run: printable ASCII and complete, valid UTF-8 sequences from d[i] into buf[k..],
+ * for bytes before end (end <= n - 3, so a sequence of up to 4 bytes starting there is in the buffer, and
+ * end - i <= room in buf: every code point takes at least one byte). Stops before anything else: a control,
+ * an invalid or truncated sequence (the caller's byte machine takes those), or 32 ASCII bytes in a row
+ * (then *stop is set: a long stretch of ASCII is printed faster by print_ascii). Returns the index of the
+ * first byte not consumed; *kp is updated. UTF-8-encoded C1 controls (U+0080..U+009F) are dropped. */
+static inline size_t utf8_fast(const uint8_t *d, size_t i, size_t end, uint32_t *buf, size_t *kp, bool *stop)
+{
+	size_t k = *kp;
+	unsigned ascii = 0;
+	while (i < end) {
+		uint32_t b = d[i];
+		if (b < 0x80) {
+			if (b - 0x20 >= 0x5fu || ++ascii >= 32) {
+				*stop = true;
+				if (b - 0x20 < 0x5fu)
+					buf[k++] = b, i++;
+				break;
+			}
+			buf[k++] = b;
+			i++;
+			continue;
+		}
+		ascii = 0;
+		/* Continuation bytes are 0x80..0xbf: xor 0x80 leaves their payload, anything else is >= 0x40. */
+		uint32_t c1 = d[i + 1] ^ 0x80u;
+		if (b < 0xe0) {
+			if (b < 0xc2 || c1 >= 0x40)
+				break;
+			uint32_t c = (b & 0x1fu) << 6 | c1;
+			i += 2;
+			if (c >= 0xa0)
+				buf[k++] = c;
+			continue;
+		}
+		uint32_t c2 = d[i + 2] ^ 0x80u;
+		if (b < 0xf0) {
+			uint32_t c = (b & 0x0fu) << 12 | c1 << 6 | c2;
+			/* not overlong (< U+0800), not a surrogate */
+			if ((c1 | c2) >= 0x40 || c < 0x800 || c - 0xd800 < 0x800)
+				break;
+			buf[k++] = c;
+			i += 3;
+			continue;
+		}
+		uint32_t c3 = d[i + 3] ^ 0x80u;
+		uint32_t c = (b & 0x07u) << 18 | c1 << 12 | c2 << 6 | c3;
+		/* U+10000..U+10FFFF only: rejects overlong forms and the leads 0xf5..0xff */
+		if (b >= 0xf8 || (c1 | c2 | c3) >= 0x40 || c - 0x10000 >= 0x100000)
+			break;
+		buf[k++] = c;
+		i += 4;
+	}
+	*kp = k;
+	return i;
+}
+
 /* UTF-8 from d[i]: decodes into a stack buffer and prints it in batches. Stops at a control (C0, DEL,
  * raw C1 in 8-bit mode) or at a long stretch of ASCII, which the caller prints faster. Returns the index of
- * the first byte not consumed. */
+ * the first byte not consumed. Valid text goes through utf8_fast; the byte machine below takes what it
+ * stops at (invalid sequences, sequences split across reads, the last 3 bytes of the buffer). */
 static size_t utf8_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 {
 	uint32_t buf[PRINT_BUF];
@@ -512,6 +570,21 @@ static size_t utf8_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n
 	unsigned need = p->u_need, lo = p->u_lo, hi = p->u_hi;
 
 	while (i < n) {
+		if (!need && !p->c1 && n - i >= 4) {
+			size_t end = n - 3, room = PRINT_BUF - 1 - k;
+			if (end - i > room)
+				end = i + room;
+			bool stop = false;
+			i = utf8_fast(d, i, end, buf, &k, &stop);
+			if (stop)
+				break;
+			if (k >= PRINT_BUF - 1) {
+				print_cps(p, buf, k);
+				k = 0;
+			}
+			if (i >= end)
+				continue;
+		}
 		uint8_t b = d[i];
 		if (k >= PRINT_BUF - 1) {
 			print_cps(p, buf, k);
@@ -550,36 +623,8 @@ static size_t utf8_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n
 				buf[k++] = d[i++];
 			continue;
 		}
-		if (!p->c1) {
-			/* Complete, valid sequences (nearly all non-ASCII text) decoded in one step. */
-			if (b >= 0xc2 && b <= 0xdf && n - i >= 2 && (d[i + 1] & 0xc0) == 0x80) {
-				uint32_t c = (b & 0x1fu) << 6 | (d[i + 1] & 0x3fu);
-				i += 2;
-				if (c >= 0xa0)
-					buf[k++] = c;
-				continue;
-			}
-			if (b >= 0xe0 && b <= 0xef && n - i >= 3 && (d[i + 2] & 0xc0) == 0x80) {
-				uint8_t b1 = d[i + 1];
-				if (b1 >= (b == 0xe0 ? 0xa0 : 0x80) && b1 <= (b == 0xed ? 0x9f : 0xbf)) {
-					buf[k++] = (b & 0xfu) << 12 | (b1 & 0x3fu) << 6 | (d[i + 2] & 0x3fu);
-					i += 3;
-					continue;
-				}
-			}
-			if (b >= 0xf0 && b <= 0xf4 && n - i >= 4 && (d[i + 2] & 0xc0) == 0x80 &&
-			    (d[i + 3] & 0xc0) == 0x80) {
-				uint8_t b1 = d[i + 1];
-				if (b1 >= (b == 0xf0 ? 0x90 : 0x80) && b1 <= (b == 0xf4 ? 0x8f : 0xbf)) {
-					buf[k++] = (b & 0x7u) << 18 | (b1 & 0x3fu) << 12 | (d[i + 2] & 0x3fu) << 6 |
-						   (d[i + 3] & 0x3fu);
-					i += 4;
-					continue;
-				}
-			}
-		} else if (b < 0xa0) {
+		if (p->c1 && b < 0xa0)
 			break;
-		}
 		i++;
 		if (b >= 0xc2 && b <= 0xdf) {
 			need = 1, cp = b & 0x1fu, lo = 0x80, hi = 0xbf;
@@ -768,8 +813,8 @@ static inline int32_t swar_param(const uint8_t *q, unsigned e, unsigned len)
 	uint32_t w;
 	memcpy(&w, q + e - 4, 4);
 	uint32_t x = (w ^ 0x30303030u) & (uint32_t)(0xffffffff00000000ull >> (8 * len));
-	x = x * 10 + (x >> 8); /* byte 0: thousands and hundreds, byte 2: tens and units */
-	return (int32_t)((x & 0xff) * 100 + (x >> 16 & 0xff));
+	x = (x * 10 + (x >> 8)) & 0x00ff00ffu; /* byte 0: thousands and hundreds, byte 2: tens and units */
+	return (int32_t)((x * (1u + (100u << 16))) >> 16);
 }
 
 /* The sequence from the masked bytes q[0..f] (final at q[f], f < 32) into p->csi. Returns false when it
@@ -808,7 +853,7 @@ static inline bool parse_masked(struct vt_parser *p, const uint8_t *q, __m128i a
 		for (unsigned s = start; sm; sm &= sm - 1) {
 			unsigned e = (unsigned)__builtin_ctz(sm), len = e - s;
 			int32_t v;
-			if (len - 1 < 4)
+			if (likely(len - 1 < 4))
 				v = swar_param(q, e, len);
 			else
 				v = len ? clamp_digits(q + s, len) : VT_PARAM_DEFAULT;

@@ -28,7 +28,8 @@ enum uprop_gcb {
 	GCB_LVT = 13,
 };
 
-static const uint8_t uprop_index[8704] = {
+/* Not static: vt/vt.h declares them for its inline lookup. Include this header once (vt/unicode.c). */
+const uint8_t vt_uprop_index[8704] = {
 	0, 1, 2, 2, 2, 2, 3, 2, 2, 4, 2, 5, 6, 7, 8, 9,
 	10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
 	26, 27, 28, 29, 2, 2, 30, 2, 2, 2, 2, 2, 2, 2, 31, 32,
@@ -575,7 +576,7 @@ static const uint8_t uprop_index[8704] = {
 	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 };
 
-static const uint8_t uprop_blocks[178][128] = {
+const uint8_t vt_uprop_blocks[178][128] = {
 	{
 		0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x08, 0x0c, 0x0c, 0x04, 0x0c, 0x0c,
 		0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c, 0x0c,

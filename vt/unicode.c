@@ -8,11 +8,13 @@
 #include "vt/vt.h"
 #include "vt/unicode-table.h"
 
+_Static_assert(UPROP_SHIFT == VT_UPROP_SHIFT, "vt/vt.h's inline lookup and the generated table agree");
+
 static inline unsigned uprop(uint32_t cp)
 {
 	if (cp >= 0x110000)
 		return 1; /* width 1, Other: what U+FFFD would give */
-	return uprop_blocks[uprop_index[cp >> UPROP_SHIFT]][cp & ((1u << UPROP_SHIFT) - 1)];
+	return vt_uprop_blocks[vt_uprop_index[cp >> UPROP_SHIFT]][cp & ((1u << UPROP_SHIFT) - 1)];
 }
 
 int vt_char_width(uint32_t cp)

@@ -1,6 +1,6 @@
 /* tests/grid/bench-feed.c: feeds workload files (../shared/bench/gen-workloads.py) through grid_feed in
  * 64 KiB chunks on a 212x82 grid with 10000 lines of scrollback, and prints MB/s (best of REPS runs, default
- * 3; each run on a fresh grid; CPU time of the thread, so other load on the machine counts less). A benchmark, not a test: run it by hand or under callgrind with REPS=1. */
+ * 3; each run on a fresh grid; SB sets the scrollback lines; CPU time of the thread, so other load on the machine counts less). A benchmark, not a test: run it by hand or under callgrind with REPS=1. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -17,6 +17,7 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	int reps = getenv("REPS") ? atoi(getenv("REPS")) : 3;
+	size_t sb = getenv("SB") ? (size_t)atol(getenv("SB")) : 10000;
 	for (int a = 1; a < argc; a++) {
 		FILE *f = fopen(argv[a], "rb");
 		if (!f || fseek(f, 0, SEEK_END) < 0) {
@@ -33,7 +34,7 @@ int main(int argc, char **argv)
 		fclose(f);
 		double best = 1e9;
 		for (int r = 0; r < reps; r++) {
-			struct grid_config cfg = {.cols = 212, .rows = 82, .scrollback = 10000};
+			struct grid_config cfg = {.cols = 212, .rows = 82, .scrollback = sb};
 			struct grid *g = grid_create(&cfg, NULL, NULL);
 			double t0 = now();
 			for (long o = 0; o < n; o += 65536)

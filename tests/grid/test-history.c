@@ -162,10 +162,59 @@ static void test_flood(void)
 	t_free(t);
 }
 
+/* One cell that does not fit (a non-ASCII character, another style, a link) at every position of lines of
+ * 16..40 cells: the line is stored whole and reads back exactly, as do the packed lines around it. */
+static void test_misfit_positions(void)
+{
+	struct t_term *t = t_new(50, 3, 1200);
+	static const char *odd[] = {"\xc3\xa9", "\033[1mB\033[m", "\033]8;;http://x/\033\\L\033]8;;\033\\"};
+	static const char *odd_text[] = {"\xc3\xa9", "B", "L"};
+	size_t lines = 0;
+	for (int len = 16; len <= 40; len += 3)
+		for (int pos = -1; pos < len; pos++)
+			for (int k = 0; k < 3; k++, lines++) {
+				for (int x = 0; x < len; x++)
+					if (x == pos)
+						t_feed(t, odd[k]);
+					else
+						t_feedf(t, "%c", 'a' + (x + len) % 26);
+				t_feed(t, "\r\n");
+			}
+	size_t n = grid_scrollback_lines(t->g);
+	CHECK(n == lines - 2, "scrollback %zu of %zu", n, lines);
+	size_t i = 0;
+	for (int len = 16; len <= 40; len += 3)
+		for (int pos = -1; pos < len; pos++)
+			for (int k = 0; k < 3 && i < n; k++, i++) {
+				char want[128];
+				size_t w = 0;
+				for (int x = 0; x < len; x++) {
+					const char *o = x == pos ? odd_text[k] : NULL;
+					if (o) {
+						memcpy(want + w, o, strlen(o));
+						w += strlen(o);
+					} else {
+						want[w++] = (char)('a' + (x + len) % 26);
+					}
+				}
+				want[w] = '\0';
+				CHECK(strcmp(sb_text(t, i), want) == 0, "len %d pos %d kind %d: \"%s\"", len, pos, k,
+				      sb_text(t, i));
+				int cl;
+				const struct grid_cell *c = grid_scrollback_row(t->g, i, &cl);
+				if (pos >= 0 && k == 1)
+					CHECK(grid_style(t->g, c[pos].style)->attrs & GRID_ATTR_BOLD, "bold at %d", pos);
+				if (pos >= 0 && k == 2)
+					CHECK(c[pos].link != 0 && c[(pos + 1) % len].link == 0, "link at %d", pos);
+			}
+	t_free(t);
+}
+
 int main(void)
 {
 	test_readers();
 	test_reflow();
 	test_flood();
+	test_misfit_positions();
 	return t_done("grid-history");
 }

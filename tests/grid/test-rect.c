@@ -50,10 +50,10 @@ static void test_rectangles(void)
 	struct t_term *t = t_new(10, 5, 0);
 	/* DECALN fills 50 cells with 'E' (0x45 * 50 = 0xd7a); one cell is then 'X' (0xd8d) */
 	t_feed(t, "\033#8\033[2;2HX");
-	/* defaults: the whole screen, with an omitted Pid left out as xterm does; 0 is the default too */
-	EXPECT(t, "", "\033P!~F273\033\\");
+	/* defaults: the whole screen, an omitted Pid is 0; 0 is the default for the edges too */
+	EXPECT(t, "", "\033P0!~F273\033\\");
 	EXPECT(t, "9;1;0;0;0;0", "\033P9!~F273\033\\");
-	/* the page is ignored (one page) */
+	/* the page is ignored (one page); Pid and Pp alone are not the rectangle's corner (xterm's quirk) */
 	EXPECT(t, "9;7", "\033P9!~F273\033\\");
 	/* edges beyond the screen are clamped; a huge value does not overflow */
 	EXPECT(t, "1;1;1;1;99;65535", "\033P1!~F273\033\\");
@@ -78,8 +78,42 @@ static void test_rectangles(void)
 	t_free(t);
 }
 
+/* XTCHECKSUM (CSI Ps # y) selects xterm's other variants: 1 positive, 2 no attributes, 4 no trimming (cells
+ * never written count as spaces, combining marks count), 8 cells never written count as spaces but are
+ * trimmed (only the first cell keeps one), 16 whole code points. RIS goes back to DEC's (0). */
+static void test_variants(void)
+{
+	struct t_term *t = t_new(10, 3, 0);
+	/* a, (nothing), bold b, (nothing), e + U+0301, nothing up to the edge */
+	t_feed(t, "a\033[C\033[1mb\033[m\033[Ce\xcc\x81\r\n\xc3\xa9\xe2\x82\xac\xe6\xa9\x8b");
+	EXPECT(t, "1;1;1;1;1;10", "\033P1!~FE58\033\\"); /* -(0x61 + 0xe2 + 0x65) */
+	t_feed(t, "\033[1#y");
+	EXPECT(t, "1;1;1;1;1;10", "\033P1!~01A8\033\\");
+	t_feed(t, "\033[3#y");
+	EXPECT(t, "1;1;1;1;1;10", "\033P1!~0128\033\\"); /* bold not added */
+	/* no trimming: 7 blank cells as spaces, the mark U+0301 counts */
+	t_feed(t, "\033[5#y");
+	EXPECT(t, "1;1;1;1;1;10", "\033P1!~0589\033\\");
+	/* blanks as spaces, trimmed: only a blank first cell counts */
+	t_feed(t, "\033[9#y");
+	EXPECT(t, "1;1;1;2;1;3", "\033P1!~0102\033\\");
+	t_feed(t, "\033[1#y");
+	EXPECT(t, "1;1;1;2;1;3", "\033P1!~00E2\033\\");
+	/* whole code points: e-acute 0xe9, euro 0x20ac, U+6A4B once; DEC codes: 0x69 + ESC + ESC ESC */
+	EXPECT(t, "1;1;2;1;2;10", "\033P1!~00BA\033\\");
+	t_feed(t, "\033[17#y");
+	EXPECT(t, "1;1;2;1;2;10", "\033P1!~8BE0\033\\");
+	/* RIS and an omitted parameter: DEC's again */
+	t_feed(t, "\033c\033[1#yA\033[#y");
+	EXPECT(t, "1;1;1;1;1;1", "\033P1!~FFBF\033\\");
+	t_feed(t, "\033[1#y\033cA");
+	EXPECT(t, "1;1;1;1;1;1", "\033P1!~FFBF\033\\");
+	t_free(t);
+}
+
 int main(void)
 {
+	test_variants();
 	test_cells();
 	test_rectangles();
 	return t_done("grid-rect");

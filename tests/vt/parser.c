@@ -517,6 +517,51 @@ static void test_numbers(void)
 	vt_parser_destroy(p);
 }
 
+/* The fast UTF-8 decoder (whole buffers) against the byte machine (one byte per call): random text of
+ * valid sequences of every length, their truncations, stray continuation and invalid lead bytes,
+ * surrogates, overlong forms, C1 as UTF-8, ASCII and controls must give the same events both ways. */
+static void test_utf8_random(void)
+{
+	static const uint8_t pieces[][4] = {
+		{'a'}, {' '}, {'\n'}, {0x7f}, {0xc3, 0xa9}, {0xd0, 0xb0}, {0xc2, 0x85}, {0xc2, 0xa0}, {0xc1, 0xbf},
+		{0xe4, 0xb8, 0x80}, {0xe2, 0x80, 0x8d}, {0xef, 0xb8, 0x8f}, {0xe0, 0x9f, 0xbf}, {0xe0, 0xa0, 0x80},
+		{0xed, 0x9f, 0xbf}, {0xed, 0xa0, 0x80}, {0xf0, 0x9f, 0x98, 0x80}, {0xf0, 0x8f, 0xbf, 0xbf},
+		{0xf4, 0x8f, 0xbf, 0xbf}, {0xf4, 0x90, 0x80, 0x80}, {0xf5, 0x80, 0x80, 0x80}, {0xf8, 0x88, 0x80, 0x80},
+		{0xcc, 0x81}, {0x80}, {0xbf}, {0xff}, {0xc3}, {0xe4, 0xb8}, {0xf0, 0x9f, 0x98}, {0x1b, '[', 'm'},
+	};
+	const size_t np = sizeof(pieces) / sizeof(pieces[0]);
+	static uint8_t buf[600];
+	uint32_t seed = 12345;
+	for (int round = 0; round < 3000; round++) {
+		size_t len = 0;
+		while (len + 4 <= sizeof(buf)) {
+			seed = seed * 1103515245u + 12345u;
+			const uint8_t *pc = pieces[(seed >> 16) % np];
+			size_t pl = 1;
+			while (pl < 4 && pc[pl])
+				pl++;
+			memcpy(buf + len, pc, pl);
+			len += pl;
+			if ((seed >> 8 & 63) == 0)
+				break;
+		}
+		struct trace t;
+		struct vt_parser *p = make(&t, false, 0);
+		vt_parser_feed(p, buf, len);
+		char *whole = finish(p, &t);
+		p = make(&t, false, 0);
+		for (size_t i = 0; i < len; i++)
+			vt_parser_feed(p, buf + i, 1);
+		char *bytes = finish(p, &t);
+		if (strcmp(whole, bytes) != 0) {
+			fprintf(stderr, "random UTF-8 round %d: whole \"%s\" byte by byte \"%s\"\n", round, whole, bytes);
+			failures++;
+			round = 3000;
+		}
+		free(whole);
+		free(bytes);
+	}
+}
 
 /* The CSI memo (a repeated sequence is found by its bytes instead of parsed again): a long stream of
  * sequences that differ in one byte, in the marker, intermediates or sub-parameters, or only after the
@@ -625,6 +670,7 @@ int main(void)
 	test_strings();
 	test_batching();
 	test_numbers();
+	test_utf8_random();
 	test_memo();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);

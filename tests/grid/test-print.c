@@ -1,0 +1,134 @@
+/* tests/grid/test-print.c: the run paths of printing against the character-at-a-time path.
+ *
+ * grid-print.c writes runs of characters (plain ASCII, runs of code points with their combining marks) in
+ * bulk and falls back to one character at a time for everything else; with a charset other than ASCII
+ * designated, every character takes the slow path. So the same random text fed to two grids, one with the
+ * UK set in G0 (which only maps '#', never generated here), must give the same cells, clusters, cursor and
+ * soft-wrap flags: wide characters at the last column, combining marks, ZWJ and flag sequences, emoji
+ * modifiers, Hangul, SpacingMarks, Prepend and REP included. */
+#include "harness.h"
+
+struct piece {
+	const char *s;
+	int weight;
+};
+
+/* UTF-8 pieces the random text is made of */
+static const struct piece pieces[] = {
+	{"a", 30}, {"Z", 10}, {" ", 15}, {"\xc3\xa9", 8},                  /* e acute */
+	{"\xce\xb1", 8},                                                   /* alpha */
+	{"\xd0\x96", 8},                                                   /* Cyrillic Zhe */
+	{"\xe4\xb8\xad", 10},                                              /* CJK, wide */
+	{"\xe3\x81\x82", 4},                                               /* hiragana, wide */
+	{"\xcc\x81", 10},                                                  /* combining acute */
+	{"\xcc\x88", 5},                                                   /* combining diaeresis */
+	{"\xd2\x83", 2},                                                   /* Cyrillic combining titlo */
+	{"\xd6\x91", 2},                                                   /* Hebrew accent */
+	{"\xe2\x80\x8d", 4},                                               /* ZWJ */
+	{"\xef\xb8\x8f", 4},                                               /* VS16 */
+	{"\xe2\x9d\xa4", 3},                                               /* heart, width 1 */
+	{"\xf0\x9f\x98\x80", 6},                                           /* emoji, wide */
+	{"\xf0\x9f\x91\xa9", 3},                                           /* woman */
+	{"\xf0\x9f\x8f\xbd", 3},                                           /* skin tone modifier */
+	{"\xf0\x9f\x87\xa9", 3}, {"\xf0\x9f\x87\xaa", 3},                  /* regional indicators D, E */
+	{"\xe1\x84\x80", 2}, {"\xe1\x85\xa1", 2}, {"\xe1\x86\xa8", 2},    /* Hangul L, V, T */
+	{"\xea\xb0\x80", 3},                                               /* Hangul LV syllable */
+	{"\xe0\xa4\x95", 3}, {"\xe0\xa4\xbe", 3},                          /* Devanagari KA, sign AA */
+	{"\xd8\x80", 1},                                                   /* Arabic number sign (Prepend) */
+	{"\xe2\x80\x8b", 1},                                               /* zero width space */
+	{"\xc2\xad", 1},                                                   /* soft hyphen */
+	{"\xef\xbd\xb6", 2}, {"\xef\xbe\x9e", 2},                          /* halfwidth KA, sound mark */
+	{"\xef\xbf\xbd", 1},                                               /* U+FFFD */
+	{"\r\n", 3}, {"\r", 1}, {"\b", 1}, {"\t", 1},
+	{"\033[3b", 1},                                                    /* REP */
+	{"\033[H", 1}, {"\033[7G", 1}, {"\033[2C", 1}, {"\033[1m", 1}, {"\033[m", 1}, {"\033[3;9r", 1},
+	{"\033[r", 1},
+};
+
+static uint32_t seed = 7;
+static uint32_t rnd(uint32_t n)
+{
+	seed = seed * 1103515245u + 12345u;
+	return (seed >> 8) % n;
+}
+
+static int compare(struct t_term *a, struct t_term *b, int round)
+{
+	int cols = grid_cols(a->g), rows = grid_rows(a->g);
+	struct grid_cursor ca, cb;
+	grid_get_cursor(a->g, &ca);
+	grid_get_cursor(b->g, &cb);
+	CHECK(ca.x == cb.x && ca.y == cb.y, "round %d: cursor %d,%d vs %d,%d", round, ca.x, ca.y, cb.x, cb.y);
+	CHECK(grid_scrollback_lines(a->g) == grid_scrollback_lines(b->g), "round %d: scrollback", round);
+	for (int y = 0; y < rows; y++) {
+		const struct grid_cell *ra = grid_row(a->g, y), *rb = grid_row(b->g, y);
+		CHECK(grid_row_wrapped(a->g, y) == grid_row_wrapped(b->g, y), "round %d row %d: wrap flag", round, y);
+		for (int x = 0; x < cols; x++) {
+			uint32_t pa[16], pb[16];
+			size_t na = grid_cell_codepoints(a->g, &ra[x], pa, 16);
+			size_t nb = grid_cell_codepoints(b->g, &rb[x], pb, 16);
+			bool same = na == nb && !memcmp(pa, pb, na * sizeof(*pa)) && ra[x].width == rb[x].width &&
+				    ra[x].style == rb[x].style;
+			CHECK(same, "round %d row %d col %d: run path \"%s\"", round, y, x, t_row(a, y));
+			if (!same) {
+				fprintf(stderr, "  char path \"%s\"\n", t_row(b, y));
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+static void test_random_text(void)
+{
+	int total = 0;
+	for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++)
+		total += pieces[i].weight;
+	static char buf[4096], all[8 * 4097];
+	for (int round = 0; round < 400; round++) {
+		int cols = 3 + (int)rnd(30), rows = 2 + (int)rnd(5);
+		struct t_term *a = t_new(cols, rows, 20), *b = t_new(cols, rows, 20);
+		t_feed(b, "\033(A");
+		if (rnd(4) == 0) {
+			t_feed(a, "\033[?7l");
+			t_feed(b, "\033[?7l");
+		}
+		size_t all_len = 0;
+		for (int chunk = 0; chunk < 8; chunk++) {
+			size_t len = 0;
+			int n = 1 + (int)rnd(200);
+			for (int k = 0; k < n; k++) {
+				int r = (int)rnd((uint32_t)total);
+				size_t p = 0;
+				while (r >= pieces[p].weight)
+					r -= pieces[p++].weight;
+				size_t pl = strlen(pieces[p].s);
+				if (len + pl >= sizeof(buf))
+					break;
+				memcpy(buf + len, pieces[p].s, pl);
+				len += pl;
+			}
+			memcpy(all + all_len, buf, len);
+			all_len += len;
+			all[all_len++] = '|'; /* chunk boundary, in the dump */
+			grid_feed(a->g, (const uint8_t *)buf, len);
+			grid_feed(b->g, (const uint8_t *)buf, len);
+			if (compare(a, b, round)) {
+				fprintf(stderr, "  %dx%d, input of the round:", cols, rows);
+				for (size_t k = 0; k < all_len; k++)
+					fprintf(stderr, (unsigned char)all[k] >= 0x20 && all[k] < 0x7f ? "%c" : "\\x%02x",
+						(unsigned char)all[k]);
+				fputc('\n', stderr);
+				round = 400, chunk = 8;
+			}
+		}
+		t_free(a);
+		t_free(b);
+	}
+}
+
+int main(void)
+{
+	test_random_text();
+	return t_done("grid-print");
+}
