@@ -334,21 +334,22 @@ __attribute__((noinline))
 static size_t put_plain(struct grid_cell *c, uint32_t *xp, uint32_t lim, const uint32_t *cps, size_t i,
 			       size_t n, uint64_t hi, uint32_t *lastw)
 {
-	uint32_t x = *xp, cp = cps[i], w = vt_char_plain_width(cp);
+	struct grid_cell *p = c + *xp, *const end = c + lim;
+	uint32_t cp = cps[i], w = vt_char_plain_width(cp);
 	for (;;) {
-		put_cell(&c[x], cp, hi, w);
+		put_cell(p, cp, hi, w);
 		if (w == 2)
-			put_cell(&c[x + 1], 0, hi, 0);
-		x += w;
-		*lastw = w;
+			put_cell(p + 1, 0, hi, 0);
+		p += w;
 		if (++i == n)
 			break;
 		cp = cps[i];
 		w = vt_char_plain_width(cp);
-		if (w == 0 || x + w > lim)
+		if (w == 0 || p + w > end)
 			break;
 	}
-	*xp = x;
+	*xp = (uint32_t)(p - c);
+	*lastw = vt_char_plain_width(cps[i - 1]);
 	return i;
 }
 
