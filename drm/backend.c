@@ -44,9 +44,34 @@ void drm_backend_get_canvas_internal(const struct drm_backend *b, struct drm_can
 	*c = b->canvas;
 }
 
+bool drm_backend_is_direct(const struct drm_backend *b)
+{
+	return b->direct;
+}
+
+/* Direct mode: the one output. */
+static struct drm_output *direct_output(const struct drm_backend *b)
+{
+	for (unsigned c = 0; c < b->n_cards; c++)
+		if (b->cards[c]->n_outputs == 1)
+			return b->cards[c]->outputs[0];
+	return NULL;
+}
+
 void drm_backend_get_canvas(struct drm_backend *b, struct drm_canvas *canvas)
 {
+	struct drm_output *out;
+
 	*canvas = b->canvas;
+	if (!b->direct || !canvas->width)
+		return;
+	/* Nothing to paint into while the seat or DPMS has the display (the buffers may be gone). */
+	out = direct_output(b);
+	if (!out || !drm_backend_active(b) || drm_output_buffers_init(out) < 0) {
+		canvas->pixels = NULL;
+		return;
+	}
+	canvas->pixels = drm_output_prepare(out, &canvas->stride);
 }
 
 uint64_t drm_backend_next_seq(struct drm_backend *b)
@@ -107,7 +132,7 @@ static void update_timer(struct drm_backend *b)
 		when = b->later_ns;
 
 #define EARLIER(t) when = (when == 0 || ((t) && (t) < when)) ? (t) : when
-	if (b->dpms_timeout_s && !b->blanked && !b->suspended && b->canvas.pixels)
+	if (b->dpms_timeout_s && !b->blanked && !b->suspended && b->canvas.width)
 		EARLIER(b->last_activity_ns + (int64_t)b->dpms_timeout_s * 1000000000);
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
@@ -167,7 +192,7 @@ bool drm_backend_can_render(const struct drm_backend *b)
 {
 	int64_t now = 0;
 
-	if (!drm_backend_active(b) || !b->canvas.pixels)
+	if (!drm_backend_active(b) || !b->canvas.width)
 		return false;
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		const struct drm_card *card = b->cards[c];
@@ -238,9 +263,11 @@ int drm_backend_resize_canvas(struct drm_backend *b, uint32_t w, uint32_t h)
 	memset(&b->canvas, 0, sizeof(b->canvas));
 	if (w == 0 || h == 0)
 		return 0;
-	b->canvas.pixels = calloc((size_t)w * h, 4);
-	if (!b->canvas.pixels)
-		return -ENOMEM;
+	if (!b->direct) {
+		b->canvas.pixels = calloc((size_t)w * h, 4);
+		if (!b->canvas.pixels)
+			return -ENOMEM;
+	}
 	b->canvas.width = w;
 	b->canvas.height = h;
 	b->canvas.stride = w * 4;
@@ -252,6 +279,7 @@ void drm_backend_update_canvas(struct drm_backend *b)
 {
 	uint32_t w = 0, h = 0;
 	unsigned n = 0;
+	bool shadow = b->cfg.force_shadow, direct;
 
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
@@ -259,9 +287,12 @@ void drm_backend_update_canvas(struct drm_backend *b)
 
 			w = n == 0 || out->mode.hdisplay < w ? out->mode.hdisplay : w;
 			h = n == 0 || out->mode.vdisplay < h ? out->mode.vdisplay : h;
+			shadow |= b->cards[c]->prefer_shadow;
 			n++;
 		}
 	}
+	/* Clones share one picture: only a single output can be painted directly. */
+	direct = n == 1 && !shadow;
 	b->stats.outputs = n;
 	if (n == 0 && !b->waiting_logged) {
 		drm_warn("no usable display: %s; waiting for a card or a monitor to appear",
@@ -270,11 +301,13 @@ void drm_backend_update_canvas(struct drm_backend *b)
 	}
 	if (n)
 		b->waiting_logged = false;
-	if (w == b->canvas.width && h == b->canvas.height)
+	if (w == b->canvas.width && h == b->canvas.height && direct == b->direct)
 		return;
+	b->direct = direct;
 	if (drm_backend_resize_canvas(b, w, h) < 0)
 		drm_err("cannot allocate a %ux%u canvas", w, h);
-	drm_info("canvas %ux%u on %u output(s)", b->canvas.width, b->canvas.height, n);
+	drm_info("canvas %ux%u on %u output(s)%s", b->canvas.width, b->canvas.height, n,
+		 direct ? ", painted directly into the dumb buffers (no shadow preference)" : "");
 	/* Every buffer must be cleared outside the new canvas and repainted. */
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
@@ -282,6 +315,7 @@ void drm_backend_update_canvas(struct drm_backend *b)
 
 			for (int k = 0; k < DRM_BUFFERS; k++)
 				out->bufs[k].frame = 0;
+			out->prepared = NULL;
 			drm_region_set_full(&out->damage);
 			out->dirty = true;
 		}
@@ -309,6 +343,7 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 {
 	struct drm_backend *b = calloc(1, sizeof(*b));
 	const char *env = getenv("KMSCON_FELIS_DRM_LEGACY");
+	const char *shadow = getenv("KMSCON_FELIS_DRM_SHADOW");
 	const char *drop = getenv("KMSCON_FELIS_DRM_DROP_FLIP_EVENT");
 	bool changed = false;
 	int ret;
@@ -318,6 +353,7 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 	b->cfg.mode_width = cfg->mode_width;
 	b->cfg.mode_height = cfg->mode_height;
 	b->cfg.force_legacy = cfg->force_legacy || (env && strcmp(env, "1") == 0);
+	b->cfg.force_shadow = shadow && strcmp(shadow, "1") == 0;
 	b->dpms_timeout_s = cfg->dpms_timeout_s;
 	if (drop)
 		b->drop_flip_event = strtoull(drop, NULL, 10);
@@ -351,7 +387,8 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 		goto err;
 	drm_backend_update_canvas(b);
 	b->creating = false;
-	kick(b);
+	/* No commit yet: the first modeset shows the program's first frame (drm_backend_present), not a black
+	 * one that would cost a full commit and a refresh before it. */
 	update_timer(b);
 	*out = b;
 	return 0;
@@ -403,7 +440,7 @@ static void watchdog(struct drm_backend *b, int64_t now)
 
 static void dpms_check(struct drm_backend *b, int64_t now)
 {
-	if (!b->dpms_timeout_s || b->blanked || b->suspended || !b->canvas.pixels)
+	if (!b->dpms_timeout_s || b->blanked || b->suspended || !b->canvas.width)
 		return;
 	if (now - b->last_activity_ns < (int64_t)b->dpms_timeout_s * 1000000000)
 		return;

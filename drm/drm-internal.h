@@ -133,6 +133,10 @@ struct drm_output {
 	/* Slots: a buffer is painted as `pending`, moves to `queued` when its commit is accepted, and to
 	 * `current` when the flip event says it is on screen. Moved only by output_slot_* in output.c. */
 	struct drm_buffer *pending, *queued, *current;
+	/* Direct mode (struct drm_backend): the buffer the program paints its next frame into, brought up to the
+	 * newest frame by drm_output_prepare; kept until a commit of it succeeds (a failed commit keeps what the
+	 * program painted in it). */
+	struct drm_buffer *prepared;
 
 	uint64_t frame;                  /* frames committed */
 	struct drm_damage_ring history;  /* damage of committed frames */
@@ -197,8 +201,12 @@ int drm_output_buffers_init(struct drm_output *out);
 void drm_output_buffers_finish(struct drm_output *out);
 void drm_output_destroy(struct drm_output *out);
 /* Paints a free buffer as `pending` from the canvas (the union of damage over its age; everything when full).
- * Fills clips with what changed. Returns 0 or -EBUSY when no buffer is free. */
+ * In direct mode the buffer is the prepared one, which the program painted: nothing is copied. Fills clips with
+ * what changed. Returns 0 or -EBUSY when no buffer is free. */
 int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips);
+/* Direct mode: the buffer the program paints the next frame into (out->prepared, chosen and brought up to date
+ * on the first call after a commit); its pixels and stride, or NULL when no buffer is free. */
+uint32_t *drm_output_prepare(struct drm_output *out, uint32_t *stride);
 void drm_output_commit_done(struct drm_output *out, uint64_t seq);
 void drm_output_commit_failed(struct drm_output *out);
 void drm_output_flip_done(struct drm_output *out, unsigned int sequence);
@@ -213,6 +221,7 @@ int drm_card_set_active(struct drm_card *card, bool active);
 struct drm_backend_cfg_view {
 	uint32_t mode_width, mode_height;
 	bool force_legacy;
+	bool force_shadow;
 };
 
 #define DRM_MAX_CARDS 8
@@ -237,7 +246,11 @@ struct drm_backend {
 	unsigned n_cards;
 	struct drm_card *cards[DRM_MAX_CARDS];
 
+	/* The canvas: in ordinary memory, or (direct) only a size: with one output on a card that does not prefer a
+	 * shadow (DRM_CAP_DUMB_PREFER_SHADOW = 0), the program paints into that output's dumb buffers and there is
+	 * no full-screen copy in ordinary memory. */
 	struct drm_canvas canvas;
+	bool direct;
 	uint64_t seq;
 	struct drm_backend_stats stats;
 	bool suspended, blanked;
@@ -275,12 +288,14 @@ const struct drm_backend_cfg_view *drm_backend_cfg(const struct drm_backend *b);
 int drm_backend_open_device(struct drm_backend *b, const char *path);
 void drm_backend_close_device(struct drm_backend *b, int fd);
 void drm_backend_get_canvas_internal(const struct drm_backend *b, struct drm_canvas *c);
-/* Replaces the canvas by a black w x h one (0x0: none). No callback. Returns 0 or -ENOMEM. */
+/* Replaces the canvas by a black w x h one (0x0: none; in direct mode only the size). No callback. Returns 0 or
+ * -ENOMEM. */
 int drm_backend_resize_canvas(struct drm_backend *b, uint32_t w, uint32_t h);
 uint64_t drm_backend_next_seq(struct drm_backend *b);
 void drm_backend_count(struct drm_backend *b, int what, uint64_t n);
 enum { DRM_COUNT_COMMIT, DRM_COUNT_MODESET, DRM_COUNT_FLIP, DRM_COUNT_WATCHDOG, DRM_COUNT_FAST, DRM_COUNT_PIXELS };
 bool drm_backend_active(const struct drm_backend *b); /* not suspended, not blanked */
+bool drm_backend_is_direct(const struct drm_backend *b);
 void drm_backend_frame_ready(struct drm_backend *b);
 /* Counts a page-flip event of ours; true when fault injection says to drop this one. */
 bool drm_backend_drop_flip_event(struct drm_backend *b);

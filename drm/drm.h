@@ -4,7 +4,11 @@
  * shows one canvas, a cached XRGB8888 picture in ordinary memory, on every connected connector (clone mode). The
  * canvas is as large as the smallest output; each output shows it at its top-left corner on black. The program
  * paints into the canvas and says which rectangles changed; per output the backend copies the union of damage
- * over each dumb buffer's age into it and commits it with FB_DAMAGE_CLIPS: atomic (a TEST_ONLY commit before
+ * over each dumb buffer's age into it and commits it with FB_DAMAGE_CLIPS. With a single output on a card that
+ * does not prefer a shadow (DRM_CAP_DUMB_PREFER_SHADOW = 0: virtio-gpu, most drivers with dumb buffers in
+ * system memory) there is no canvas in ordinary memory: the canvas is the dumb buffer the next frame goes into,
+ * already holding the frame on screen (the backend copies the previous frames' damage into it from the buffer
+ * on screen), so painting the damage is all the program does. Commits are atomic (a TEST_ONLY commit before
  * every modeset, non-blocking flips with page-flip events, at most one commit in flight per CRTC, never a
  * blocking wait for a flip), or the legacy API when the driver has no atomic support.
  *
@@ -12,7 +16,8 @@
  * fd (an epoll set of its own holding the cards, the udev monitor and a timer for the flip watchdog, frame
  * pacing and DPMS) and drm_backend_dispatch() handles what is ready.
  *
- * Environment: KMSCON_FELIS_DRM_LEGACY=1 forces the legacy API (for tests). KMSCON_FELIS_DRM_DROP_FLIP_EVENT=N
+ * Environment: KMSCON_FELIS_DRM_LEGACY=1 forces the legacy API, KMSCON_FELIS_DRM_SHADOW=1 the canvas in ordinary
+ * memory (for tests). KMSCON_FELIS_DRM_DROP_FLIP_EVENT=N
  * (fault injection for tests) ignores the Nth page-flip event answering one of our commits (counted from 1), as
  * if the kernel never sent it: the flip watchdog must give up on it after 1 s and recover with a modeset.
  */
@@ -60,8 +65,8 @@ struct drm_backend_config {
 	const char *seat;                 /* udev seat of the cards to use; NULL = "seat0" */
 };
 
-/* Creates the backend: enumerates the seat's cards, sets up every connected connector and starts the first
- * modeset. Having no usable card is not an error: it logs why and waits for one through udev. An unsupported
+/* Creates the backend: enumerates the seat's cards and sets up every connected connector; the first modeset
+ * happens with the first drm_backend_present (so it shows the program's first frame). Having no usable card is not an error: it logs why and waits for one through udev. An unsupported
  * mode_width x mode_height at start returns -EINVAL after logging the modes available. Does not take ownership
  * of cfg (seat is copied) or iface (copied); ud is passed back to the callbacks. Returns 0 or -errno. */
 int drm_backend_create(struct drm_backend **out, const struct drm_backend_config *cfg,
@@ -76,8 +81,11 @@ int drm_backend_get_fd(const struct drm_backend *b);
  * (only for failures of the backend's own epoll/timer fds). */
 int drm_backend_dispatch(struct drm_backend *b);
 
-/* The canvas the program paints into. Owned by the backend, valid until the next outputs_changed callback or
- * drm_backend_destroy. pixels is NULL and the size 0x0 while there is no output. */
+/* The canvas the program paints into. Owned by the backend. Get it again before painting each frame: pixels
+ * are valid until the next drm_backend_present, outputs_changed callback or drm_backend_destroy (when painted
+ * directly, each frame goes into another dumb buffer, and pixels is NULL while no buffer is free: a commit in
+ * flight, the display suspended or blanked). The size stays until outputs_changed; pixels is NULL and the size
+ * 0x0 while there is no output. */
 struct drm_canvas {
 	uint32_t *pixels; /* XRGB8888 */
 	uint32_t width, height;

@@ -1,8 +1,11 @@
 /* drm/output.c: an output's dumb buffers, the slots they move through (pending, queued, current) and the
  * copy of canvas damage into them.
  *
- * Dumb buffers are usually write-combined or uncached: we only ever write them, row by row with memcpy from the
- * cached canvas, and only the union of damage over the buffer's age.
+ * Shadow mode: dumb buffers are usually write-combined or uncached: we only ever write them, row by row with
+ * memcpy from the cached canvas, and only the union of damage over the buffer's age.
+ * Direct mode (no shadow preference: the buffers are ordinary cached memory): the program paints into a buffer
+ * itself; before that the buffer catches up with the newest frame by copying, from the buffer showing it, what
+ * changed since it was shown.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -87,7 +90,7 @@ void drm_output_buffers_finish(struct drm_output *out)
 {
 	for (int i = 0; i < DRM_BUFFERS; i++)
 		buffer_finish(out, &out->bufs[i]);
-	out->pending = out->queued = out->current = NULL;
+	out->pending = out->queued = out->current = out->prepared = NULL;
 }
 
 void drm_output_destroy(struct drm_output *out)
@@ -130,13 +133,94 @@ static uint64_t copy_rects(struct drm_buffer *buf, const struct drm_canvas *c, c
 	return pixels;
 }
 
+/* Direct mode: the buffer holding the newest committed frame, other than `not`; NULL when there is none. */
+static struct drm_buffer *newest_buffer(struct drm_output *out, const struct drm_buffer *not)
+{
+	for (int i = 0; i < DRM_BUFFERS; i++) {
+		struct drm_buffer *b = &out->bufs[i];
+
+		if (b != not && b->map && b->frame && b->frame == out->frame)
+			return b;
+	}
+	return NULL;
+}
+
+/* Direct mode: brings buf up to the newest frame: what changed since it was last shown, copied from the buffer
+ * that shows the newest frame (reading it is cheap: the driver does not prefer a shadow), or black when no
+ * buffer holds a frame (the program repaints everything then: new buffers come with outputs_changed). */
+static void catch_up(struct drm_output *out, struct drm_buffer *buf)
+{
+	struct drm_buffer *src = newest_buffer(out, buf);
+	struct drm_region none, todo;
+	uint64_t age = buf->frame ? out->frame + 1 - buf->frame : 0;
+	uint64_t pixels = 0;
+
+	drm_region_clear(&none);
+	drm_damage_ring_union(&out->history, age, &none, &todo);
+	drm_region_clip(&todo, (int32_t)buf->width, (int32_t)buf->height);
+	if (drm_region_empty(&todo))
+		return;
+	if (!src) {
+		memset(buf->map, 0, buf->size);
+		return;
+	}
+	for (unsigned i = 0; i < todo.n; i++) {
+		const struct drm_box *r = &todo.r[i];
+		size_t off = (size_t)r->y * buf->stride + (size_t)r->x * 4;
+
+		for (int32_t y = 0; y < r->h; y++, off += buf->stride)
+			memcpy(buf->map + off, src->map + off, (size_t)r->w * 4);
+		pixels += (uint64_t)r->w * (uint64_t)r->h;
+	}
+	drm_backend_count(out->card->b, DRM_COUNT_PIXELS, pixels);
+}
+
+uint32_t *drm_output_prepare(struct drm_output *out, uint32_t *stride)
+{
+	if (!out->prepared) {
+		struct drm_buffer *buf = free_buffer(out);
+
+		if (!buf)
+			return NULL;
+		catch_up(out, buf);
+		out->prepared = buf;
+	}
+	*stride = out->prepared->stride;
+	return (uint32_t *)out->prepared->map;
+}
+
+/* Direct mode: commits the prepared buffer (or a free one caught up with the newest frame). */
+static int paint_direct(struct drm_output *out, bool full, struct drm_region *clips)
+{
+	struct drm_buffer *buf = out->prepared;
+	uint64_t age;
+
+	if (!buf) {
+		uint32_t stride;
+		if (!drm_output_prepare(out, &stride))
+			return -EBUSY;
+		buf = out->prepared;
+	}
+	age = buf->frame ? out->frame + 1 - buf->frame : 0;
+	drm_damage_ring_union(&out->history, age, &out->damage, clips);
+	if (full || buf->frame == 0)
+		drm_region_set_full(clips);
+	drm_region_clip(clips, (int32_t)buf->width, (int32_t)buf->height);
+	buf->frame = 0;
+	out->pending = buf;
+	return 0;
+}
+
 int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips)
 {
-	struct drm_buffer *buf = free_buffer(out);
+	struct drm_buffer *buf;
 	struct drm_canvas c;
 	struct drm_region todo;
 	uint64_t age;
 
+	if (drm_backend_is_direct(out->card->b))
+		return paint_direct(out, full, clips);
+	buf = free_buffer(out);
 	if (!buf)
 		return -EBUSY;
 	drm_backend_get_canvas_internal(out->card->b, &c);
@@ -170,6 +254,7 @@ void drm_output_commit_done(struct drm_output *out, uint64_t seq)
 		out->queued = out->pending;
 		out->pending = NULL;
 	}
+	out->prepared = NULL;
 	drm_region_clear(&out->damage);
 	out->dirty = false;
 	out->inflight = true;

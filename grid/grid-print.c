@@ -512,31 +512,10 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 #endif
 }
 
-/* The hot path: a run of printable ASCII, written row segment by row segment. */
-void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
+/* A run of printable ASCII, written row segment by row segment. Out of line: grid__print_ascii's path for a
+ * single character then needs no stack frame. */
+__attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n)
 {
-	struct grid *g = ctx;
-	if (n == 1 && likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift &&
-			     !g->insert && !g->sel.active && g->gb_prev < 0x600)) {
-		/* One character between escape sequences (a cell per SGR): not at the right edge, not over
-		 * half of a wide character and not after a character it may join (gb_prev < 0x600, see
-		 * may_join), it is one cell store and the bookkeeping below. */
-		int x = g->cx, y = g->cy;
-		struct line *l = grid__line(g, y);
-		struct grid_cell *c = &l->cells[x];
-		if (likely(x < grid__right_limit(g) && c[0].width == 1 && c[1].width != 0)) {
-			write_ascii(c, s, 1, cur_style(g), g->link);
-			grid__line_touch(l, x + 1);
-			grid__damage_inline(g, y, x - 1, x + 2);
-			g->cx = x + 1;
-			g->last_cp = g->gb_prev = s[0];
-			g->last_x = x;
-			g->last_y = y;
-			g->last_w = 1;
-			g->gb_state = 0;
-			return;
-		}
-	}
 	if (unlikely(g->charsets[g->gl] != CHARSET_ASCII || g->single_shift || g->insert)) {
 		uint32_t buf[256];
 		while (n > 0) {
@@ -598,6 +577,36 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 	}
 	g->gb_prev = g->last_cp;
 	g->gb_state = 0;
+}
+
+/* The hot path: printable ASCII from the parser. */
+void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	if (n == 1 && likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift &&
+			     !g->insert && !g->sel.active &&
+			     !(g->gb_prev >= 0x600 && g->last_x >= 0 && may_join(g->gb_prev, s[0])))) {
+		/* One character between escape sequences (a cell per SGR): not at the right edge, not over
+		 * half of a wide character and not after a character it may join (a Prepend, which the run
+		 * path asks about), it is one cell store and the bookkeeping below. */
+		uint16_t style = cur_style(g);
+		int x = g->cx, y = g->cy;
+		struct line *l = grid__line(g, y);
+		struct grid_cell *c = &l->cells[x];
+		if (likely(x < grid__right_limit(g) && c[0].width == 1 && c[1].width != 0)) {
+			write_ascii(c, s, 1, style, g->link);
+			grid__line_touch(l, x + 1);
+			grid__damage_inline(g, y, x - 1, x + 2);
+			g->cx = x + 1;
+			g->last_cp = g->gb_prev = s[0];
+			g->last_x = x;
+			g->last_y = y;
+			g->last_w = 1;
+			g->gb_state = 0;
+			return;
+		}
+	}
+	print_ascii_run(g, s, n);
 }
 
 void grid__rep(struct grid *g, int count)

@@ -107,7 +107,11 @@ struct line *grid__screen_line(struct screen *s)
 {
 	size_t lsz = line_size(s->line_cols);
 	if (s->slab_left == 0) {
-		size_t want = s->cap > s->allocated ? s->cap - s->allocated : 1;
+		/* Screen lines are only the screen's rows (scrollback lines are copies in history chunks): a
+		 * slab sized for the whole ring (rows + scrollback) would be a 2 MiB huge page, populated, for
+		 * the 40 lines of an idle console. */
+		size_t rows = s->cap - s->sb_max;
+		size_t want = rows > s->allocated ? rows - s->allocated : 1;
 		size_t per = (SLAB_BYTES - sizeof(struct slab)) / lsz;
 		if (per < 16)
 			per = 16;

@@ -36,10 +36,13 @@ static void seat_enable(void *ud)
 {
 	struct kf_console *c = ud;
 
-	if (!c->input_started) {
+	if (!c->input) {
+		/* kf_console_start_input comes later and starts libinput itself. */
+	} else if (!c->input_started) {
 		c->input_started = true;
 		if (kf_input_glue_start(c->input, kf_seat_name(c->seat)) < 0)
 			log_err("no keyboard or mouse: libinput did not start");
+		kf_log_phase("libinput started");
 	} else if (c->suspended) {
 		kf_input_glue_resume(c->input);
 	}
@@ -166,12 +169,10 @@ int kf_console_create(struct kf_loop *loop, const struct kf_config *cfg, struct 
 	c->cfg = cfg;
 	c->session = session;
 	c->render = render;
-	r = kf_input_glue_create(loop, cfg, &input_ops, c, &c->input);
-	if (r < 0)
-		goto err;
 	r = kf_seat_create(loop, &sc, &si, c, &c->seat);
 	if (r < 0)
 		goto err;
+	kf_log_phase("seat opened");
 	/* The display is opened through the seat: wait until it is ours (--vt=N without --switchvt). */
 	while (!kf_seat_active(c->seat) && !kf_loop_quitting(loop)) {
 		r = kf_loop_dispatch(loop, -1);
@@ -183,6 +184,37 @@ int kf_console_create(struct kf_loop *loop, const struct kf_config *cfg, struct 
 err:
 	kf_console_destroy(c);
 	return r;
+}
+
+int kf_console_load_keymap(struct kf_console *c)
+{
+	int r;
+
+	if (c->input)
+		return 0;
+	r = kf_input_glue_create(c->loop, c->cfg, &input_ops, c, &c->input);
+	if (r < 0)
+		return r;
+	kf_log_phase("keymap compiled");
+	if (c->cols > 0)
+		kf_input_glue_set_geometry(c->input, c->cols * c->cell_w, c->rows * c->cell_h, c->cell_w, c->cell_h);
+	return 0;
+}
+
+int kf_console_start_input(struct kf_console *c)
+{
+	int r = kf_console_load_keymap(c);
+
+	if (r < 0 || c->input_started)
+		return r;
+	/* While the seat is away, its next enable starts libinput. */
+	if (kf_seat_active(c->seat) && !c->suspended) {
+		c->input_started = true;
+		if (kf_input_glue_start(c->input, kf_seat_name(c->seat)) < 0)
+			log_err("no keyboard or mouse: libinput did not start");
+		kf_log_phase("libinput started");
+	}
+	return 0;
 }
 
 void kf_console_destroy(struct kf_console *c)
@@ -217,11 +249,12 @@ void kf_console_resized(struct kf_console *c, int cols, int rows, int cell_w, in
 	c->rows = rows;
 	c->cell_w = cell_w;
 	c->cell_h = cell_h;
-	kf_input_glue_set_geometry(c->input, cols * cell_w, rows * cell_h, cell_w, cell_h);
+	if (c->input)
+		kf_input_glue_set_geometry(c->input, cols * cell_w, rows * cell_h, cell_w, cell_h);
 }
 
 void kf_console_output(struct kf_console *c)
 {
-	if (c)
+	if (c && c->input)
 		kf_input_glue_output(c->input);
 }

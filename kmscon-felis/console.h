@@ -2,7 +2,9 @@
  * display output.
  *
  * Start-up order (main.c): kf_console_create (opens the seat, waiting for our VT if needed), then the output
- * with kf_console_open_device/kf_console_close_device as its device callbacks, then kf_console_set_output.
+ * with kf_console_open_device/kf_console_close_device as its device callbacks, then kf_console_set_output;
+ * once the first frame is on screen, kf_console_load_keymap and kf_console_start_input (the keymap and
+ * libinput are not needed for the first frame, and under a slow CPU they take as long as everything before it).
  * From then on a seat disable suspends the output and libinput and acknowledges; an enable resumes both
  * (full modeset, devices reopened). Keys and the mouse go through kmscon-felis/input-glue.
  */
@@ -19,10 +21,15 @@ struct kf_output;
 struct kf_render;
 struct kf_session;
 
-/* Opens the seat and compiles the keymap; returns once the seat is ours (or the loop is quitting). None of
+/* Opens the seat; returns once the seat is ours (or the loop is quitting). None of
  * loop, cfg, session, render is owned; all must outlive the console. Returns 0 and *out, or -errno (logged). */
 int kf_console_create(struct kf_loop *loop, const struct kf_config *cfg, struct kf_session *session,
 		      struct kf_render *render, struct kf_console **out);
+/* Compiles the keymap; nothing the second time. Returns 0 or -errno (logged). */
+int kf_console_load_keymap(struct kf_console *c);
+/* Compiles the keymap if not done yet and starts libinput (now if the seat is ours, else at its next enable);
+ * nothing the second time. Returns 0 or -errno (logged). */
+int kf_console_start_input(struct kf_console *c);
 /* Accepts NULL. Closes the input devices and the seat (destroy the output first: it closes its cards through
  * the seat). */
 void kf_console_destroy(struct kf_console *c);

@@ -11,6 +11,15 @@
 
 static enum kf_log_level max_level = KF_LOG_NOTICE;
 static bool journal;
+static long long main_us; /* CLOCK_MONOTONIC at kf_log_init */
+static bool phases_done;
+
+static long long monotonic_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 void kf_log_set_level(enum kf_log_level level)
 {
@@ -30,6 +39,7 @@ void kf_log_init(void)
 	unsigned long long dev, ino;
 	struct stat st;
 	journal = false;
+	main_us = monotonic_us();
 	if (js && sscanf(js, "%llu:%llu", &dev, &ino) == 2 && fstat(2, &st) == 0)
 		journal = (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
@@ -65,4 +75,18 @@ void kf_log_msg(enum kf_log_level level, const char *tag, const char *file, int 
 	va_start(ap, fmt);
 	kf_log_vmsg(level, tag, file, line, fmt, ap);
 	va_end(ap);
+}
+
+void kf_log_phase(const char *what)
+{
+	if (phases_done || max_level < KF_LOG_DEBUG)
+		return;
+	long long t = monotonic_us(), d = t - main_us;
+	kf_log_msg(KF_LOG_DEBUG, "startup", __FILE__, __LINE__, "%s at %lld.%03lld ms (+%lld.%03lld ms since main)",
+		   what, t / 1000, t % 1000, d / 1000, d % 1000);
+}
+
+void kf_log_phase_end(void)
+{
+	phases_done = true;
 }

@@ -20,13 +20,20 @@ enum kf_log_level {
 /* Messages above this level are dropped. Default KF_LOG_NOTICE; --verbose gives INFO, --debug DEBUG. */
 void kf_log_set_level(enum kf_log_level level);
 enum kf_log_level kf_log_get_level(void);
-/* Re-reads JOURNAL_STREAM against stderr (call once at start). */
+/* Re-reads JOURNAL_STREAM against stderr and notes when main started (call once, first thing in main). */
 void kf_log_init(void);
 
 void kf_log_msg(enum kf_log_level level, const char *tag, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void kf_log_vmsg(enum kf_log_level level, const char *tag, const char *file, int line, const char *fmt,
 		 va_list ap) __attribute__((format(printf, 5, 0)));
+
+/* The start-up timeline (--debug): one line "startup: WHAT at T ms (+D ms since main)" with T on
+ * CLOCK_MONOTONIC, so a tool that read that clock just before exec (tests/service/kf-notify-run) can place
+ * every phase, dynamic linking included. Only until kf_log_phase_end(): a VT switch or a respawn later is not
+ * start-up. */
+void kf_log_phase(const char *what);
+void kf_log_phase_end(void);
 
 #ifndef LOG_TAG
 #define LOG_TAG "kmscon-felis"

@@ -36,7 +36,13 @@ struct kf_app {
 	struct kf_render *render;     /* --backend=drm */
 	struct kf_output *output;     /* --backend=drm */
 	struct kf_console *console;   /* --backend=drm: seat and input */
+	struct kf_timer *later;       /* --backend=drm: the next step of start_later() */
+	int later_step;               /* steps of start_later() done */
 };
+
+/* How long start_later() waits for the first frame at most (a display that never shows one must not leave
+ * us without a login and a keyboard to switch VTs with). */
+#define LATER_TIMEOUT_NS (3000ull * 1000000)
 
 static void on_quit_signal(void *ud, int signo)
 {
@@ -154,6 +160,8 @@ static int start_session(struct kf_app *app)
 		.cols = headless ? (int)c->size.w : 80,
 		.rows = headless ? (int)c->size.h : 24,
 		.colors = colors,
+		/* On a display the login starts after the first frame (start_later), at the display's grid size. */
+		.defer_start = !headless,
 	};
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output,
 					  .clipboard = on_osc52};
@@ -194,6 +202,44 @@ static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_
 		kf_console_resized(app->console, cols, rows, cell_w, cell_h);
 }
 
+/* What the first frame does not need: the login (its start competes for the CPU), the keymap and libinput.
+ * Started once the first frame is on screen, or when there is no display to show one; one step per loop
+ * iteration, so the loop (flips, the watchdog) runs between them even on a slow CPU. */
+static void start_later(struct kf_app *app)
+{
+	int r = 0;
+
+	switch (app->later_step++) {
+	case 0:
+		r = kf_session_start(app->session);
+		kf_log_phase("login spawned");
+		break;
+	case 1:
+		r = kf_console_load_keymap(app->console);
+		break;
+	case 2:
+		r = kf_console_start_input(app->console);
+		kf_log_phase("login and input started");
+		kf_log_phase_end();
+		break;
+	default:
+		return;
+	}
+	if (r < 0)
+		kf_loop_quit(app->loop, EXIT_FAILURE);
+	else if (app->later_step < 3)
+		kf_timer_arm(app->later, 1, 0);
+}
+
+static void on_later(void *ud, struct kf_timer *t)
+{
+	struct kf_app *app = ud;
+	if (app->later_step == 0)
+		log_warn("no frame on screen after %llu ms: starting the login and input anyway",
+			 LATER_TIMEOUT_NS / 1000000);
+	start_later(app);
+}
+
 /* systemd's READY=1 (Type=notify) waits for this: the first frame is on screen. */
 static void on_first_frame(void *ud, const char *mode)
 {
@@ -214,6 +260,9 @@ static void on_first_frame(void *ud, const char *mode)
 		break;
 	}
 	kf_notify_first_frame(mode, font);
+	kf_log_phase("READY=1 sent");
+	if (app->later_step == 0)
+		start_later(app);
 }
 
 static void stop_drm(struct kf_app *app)
@@ -223,6 +272,8 @@ static void stop_drm(struct kf_app *app)
 	kf_output_destroy(app->output); /* closes its cards through the seat: before the console */
 	kf_console_destroy(app->console);
 	kf_render_destroy(app->render);
+	kf_timer_remove(app->later);
+	app->later = NULL;
 	app->output = NULL;
 	app->console = NULL;
 	app->render = NULL;
@@ -260,6 +311,7 @@ static int start_drm(struct kf_app *app)
 		log_err("cannot set up the font: %s", strerror(-r));
 		return r;
 	}
+	kf_log_phase("renderer and font ready");
 	r = apply_palette(app->render, c);
 	if (r < 0) {
 		log_err("cannot load the palette: %s", strerror(-r));
@@ -271,18 +323,29 @@ static int start_drm(struct kf_app *app)
 		stop_drm(app);
 		return r;
 	}
+	kf_log_phase("seat and input open");
 	oc.device_ud = app->console;
 	r = kf_output_create(app->loop, app->render, &oc, &ocb, app, &app->output);
 	if (r < 0) {
 		stop_drm(app);
 		return r;
 	}
+	kf_log_phase("display open");
 	kf_console_set_output(app->console, app->output);
 	kf_output_get_size(app->output, &cols, &rows);
 	kf_render_cell_size(app->render, &cw, &ch);
 	if (cols > 0 && rows > 0)
 		on_output_resize(app, cols, rows, cw, ch);
 	kf_output_set_grid(app->output, kf_session_grid(app->session));
+	app->later = kf_loop_add_timer(app->loop, on_later, app);
+	if (!app->later) {
+		stop_drm(app);
+		return -ENOMEM;
+	}
+	if (cols > 0 && rows > 0)
+		kf_timer_arm(app->later, LATER_TIMEOUT_NS, 0);
+	else
+		start_later(app); /* no display yet: nothing to wait for */
 	return 0;
 }
 
@@ -322,6 +385,7 @@ int main(int argc, char **argv)
 		code = r == -EINVAL ? KF_CONFIG_EXIT_USAGE : EXIT_FAILURE;
 		goto out_config;
 	}
+	kf_log_phase("configuration parsed");
 	/* Before anything is spawned: the child must not inherit NOTIFY_SOCKET (notify.h). */
 	kf_notify_init();
 	/* A child that closes its end must not kill us; write errors come back as EPIPE/EIO instead. */
@@ -338,6 +402,7 @@ int main(int argc, char **argv)
 	kf_notify_watchdog_start(app.loop);
 	if (start_session(&app) < 0)
 		goto out_loop;
+	kf_log_phase("session created");
 	app.stats_signal = kf_loop_add_signal(app.loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, &app);
 	if (start_backend(&app) < 0)
 		goto out_session;

@@ -53,6 +53,7 @@ struct kf_output {
 	uint64_t sync_holds;              /* 2026 holds started */
 	uint64_t sync_timeouts;           /* 2026 holds ended by the timeout, not by the application */
 	bool shown;                       /* first_frame was called */
+	uint64_t flips_before_first;      /* flip events before the first frame we presented + 1; 0 = none yet */
 };
 
 static void drm_log_handler(int prio, const char *fmt, va_list ap)
@@ -114,9 +115,11 @@ static void on_drm(void *ud, int fd, uint32_t events)
 		struct drm_canvas c;
 		char mode[64];
 		drm_backend_get_stats(o->drm, &s);
-		if (s.flips == 0)
+		/* Only the flip of a frame we painted counts, not one of an earlier modeset. */
+		if (!o->flips_before_first || s.flips < o->flips_before_first)
 			return;
 		o->shown = true;
+		kf_log_phase("first frame: flip event");
 		drm_backend_get_canvas(o->drm, &c);
 		snprintf(mode, sizeof(mode), "%ux%u@%u.%02uHz", c.width, c.height, s.refresh_mhz / 1000,
 			 s.refresh_mhz % 1000 / 10);
@@ -193,6 +196,8 @@ static void render_frame(struct kf_output *o, const struct drm_canvas *c)
 	uint64_t t0 = kf_loop_now_ns(), t1, cpu0 = thread_cpu_ns(), cost;
 	int n;
 
+	if (!o->frames)
+		kf_log_phase("first frame: painting");
 	kf_render_source_from_grid(&src, o->grid);
 	if (ensure_damage(o, src.cols, src.rows) < 0)
 		return;
@@ -215,8 +220,17 @@ static void render_frame(struct kf_output *o, const struct drm_canvas *c)
 	}
 	t1 = kf_loop_now_ns();
 	o->render_ns += t1 - t0;
+	if (!o->frames)
+		kf_log_phase("first frame: painted");
+	if ((n > 0 || o->full) && !o->flips_before_first) {
+		struct drm_backend_stats s;
+		drm_backend_get_stats(o->drm, &s);
+		o->flips_before_first = s.flips + 1;
+	}
 	if (n > 0 || o->full)
 		drm_backend_present(o->drm, boxes, (size_t)n, o->full);
+	if (!o->frames)
+		kf_log_phase("first frame: committed");
 	t0 = kf_loop_now_ns();
 	o->present_ns += t0 - t1;
 	cost = o->cost_factor * (thread_cpu_ns() - cpu0);

@@ -30,6 +30,7 @@ struct kf_session {
 	struct kf_source *pidfd;  /* NULL without a child or without pidfd support */
 	struct kf_source *sigchld; /* fallback when the kernel has no pidfd_open */
 	struct kf_timer *respawn;
+	bool started; /* the first child was spawned */
 	unsigned dropped_replies; /* replies lost to a full queue, logged once per burst */
 	uint64_t wakeups;         /* read_output calls */
 	uint64_t read_ns;         /* CLOCK_MONOTONIC time in read_output, parsing included */
@@ -247,11 +248,10 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 	s->respawn = kf_loop_add_timer(loop, on_respawn, s);
 	if (!s->pty || !s->respawn)
 		goto fail;
-	r = start_child(s);
-	if (r < 0) {
-		log_err("cannot start %s: %s", cfg->argv && cfg->argv[0] ? cfg->argv[0] : "/bin/login",
-			strerror(-r));
-		goto fail;
+	if (!cfg->defer_start) {
+		r = kf_session_start(s);
+		if (r < 0)
+			goto fail;
 	}
 	*out = s;
 	return 0;
@@ -259,6 +259,20 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 fail:
 	kf_session_destroy(s);
 	return r;
+}
+
+int kf_session_start(struct kf_session *s)
+{
+	if (s->started)
+		return 0;
+	int r = start_child(s);
+	if (r < 0) {
+		log_err("cannot start %s: %s", s->cfg.argv && s->cfg.argv[0] ? s->cfg.argv[0] : "/bin/login",
+			strerror(-r));
+		return r;
+	}
+	s->started = true;
+	return 0;
 }
 
 void kf_session_destroy(struct kf_session *s)

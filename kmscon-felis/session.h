@@ -36,6 +36,7 @@ struct kf_session_config {
 	const uint32_t *colors;
 	size_t read_budget;     /* bytes parsed per wake-up before yielding; 0 = KF_SESSION_READ_BUDGET */
 	bool no_pidfd;          /* watch SIGCHLD instead of a pidfd (tests of the fallback) */
+	bool defer_start;       /* spawn the child only in kf_session_start (the console: after its first frame) */
 };
 
 /* Enough to keep a flood's wake-up rate low (a few hundred per second at parser speed) while a key or a
@@ -57,10 +58,13 @@ struct kf_session_callbacks {
 
 struct kf_session;
 
-/* Creates the grid and spawns the child. loop is not owned and must outlive the session; cfg and cb are
+/* Creates the grid and spawns the child (unless cfg->defer_start). loop is not owned and must outlive the session; cfg and cb are
  * copied (not the strings). Returns 0 and *out, or -errno (logged). */
 int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 		      const struct kf_session_callbacks *cb, void *ud, struct kf_session **out);
+/* Spawns the child of a session created with defer_start; nothing if it was started. Returns 0 or -errno
+ * (logged). */
+int kf_session_start(struct kf_session *s);
 /* Hangs up the child (SIGHUP to its session, reaped, no zombie), frees everything. Accepts NULL. */
 void kf_session_destroy(struct kf_session *s);
 

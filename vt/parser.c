@@ -813,8 +813,8 @@ static inline int32_t swar_param(const uint8_t *q, unsigned e, unsigned len)
 	uint32_t w;
 	memcpy(&w, q + e - 4, 4);
 	uint32_t x = (w ^ 0x30303030u) & (uint32_t)(0xffffffff00000000ull >> (8 * len));
-	x = x * 10 + (x >> 8); /* byte 0: thousands and hundreds, byte 2: tens and units */
-	return (int32_t)((x & 0xff) * 100 + (x >> 16 & 0xff));
+	x = (x * 10 + (x >> 8)) & 0x00ff00ffu; /* byte 0: thousands and hundreds, byte 2: tens and units */
+	return (int32_t)((x * (1u + (100u << 16))) >> 16);
 }
 
 /* The sequence from the masked bytes q[0..f] (final at q[f], f < 32) into p->csi. Returns false when it
@@ -853,7 +853,7 @@ static inline bool parse_masked(struct vt_parser *p, const uint8_t *q, __m128i a
 		for (unsigned s = start; sm; sm &= sm - 1) {
 			unsigned e = (unsigned)__builtin_ctz(sm), len = e - s;
 			int32_t v;
-			if (len - 1 < 4)
+			if (likely(len - 1 < 4))
 				v = swar_param(q, e, len);
 			else
 				v = len ? clamp_digits(q + s, len) : VT_PARAM_DEFAULT;
@@ -1032,7 +1032,10 @@ void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 				}
 			} else if ((unsigned)b - 0x20u < 0x5fu) {
 				size_t s = i;
-				i = scan_printable(data, i + 1, len);
+				if (i + 1 < len && data[i + 1] == 0x1b)
+					i++; /* one character between sequences: nothing to scan */
+				else
+					i = scan_printable(data, i + 1, len);
 				if (p->sink.print_ascii)
 					p->sink.print_ascii(p->ctx, data + s, i - s);
 				continue;

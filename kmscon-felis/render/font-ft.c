@@ -400,6 +400,7 @@ int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf
 		ret = -ENOENT;
 		if (!FcInit())
 			goto fail;
+		kf_log_phase("fontconfig initialised");
 		pat = FcNameParse((const FcChar8 *)(name ? name : "monospace"));
 		if (!pat)
 			goto fail;
@@ -407,6 +408,7 @@ int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf
 		ret = load_styles(f, pat);
 		if (ret)
 			goto fail;
+		kf_log_phase("font faces loaded");
 		FcPattern *sp = FcPatternDuplicate(pat);
 		if (sp) {
 			FcResult res;
@@ -417,6 +419,7 @@ int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf
 		}
 		FcPatternDestroy(pat);
 		pat = NULL;
+		kf_log_phase("fallback fonts sorted");
 	}
 	metrics(f);
 	*out = &f->base;

@@ -166,6 +166,12 @@ static int smoke(void)
 	/* Flood: present whenever the backend can take a frame, as fast as possible. */
 	t0 = now_s();
 	while (now_s() - t0 < 2.0) {
+		/* Painted directly, each frame goes into another buffer: get the canvas again. */
+		drm_backend_get_canvas(backend, &c);
+		if (!c.pixels) {
+			pump(0.5, true);
+			continue;
+		}
 		struct drm_box box = paint_band(&c, frame++);
 		drm_backend_present(backend, &box, 1, false);
 		pump(0.5, true);
@@ -232,13 +238,17 @@ static int run(double seconds)
 		}
 		if (changed) {
 			drm_backend_get_canvas(backend, &c);
+			/* No buffer free yet (painted directly, a commit in flight): paint once there is. */
 			if (c.pixels) {
 				paint_pattern(&c);
 				drm_backend_present(backend, NULL, 0, true);
+				changed = false;
 			}
-			changed = false;
-		} else if (c.pixels && getenv("DRM_TEST_ANIMATE") && now_s() >= next &&
+		} else if (c.width && getenv("DRM_TEST_ANIMATE") && now_s() >= next &&
 			   drm_backend_can_render(backend)) {
+			drm_backend_get_canvas(backend, &c);
+			if (!c.pixels)
+				continue;
 			struct drm_box box = paint_band(&c, frame++);
 			drm_backend_present(backend, &box, 1, false);
 			next = now_s() + 0.05;

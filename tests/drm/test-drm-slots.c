@@ -1,6 +1,7 @@
 /* tests/drm/test-drm-slots.c: an output's buffers moving through the slots (pending, queued, current), buffer
  * age deciding what is repainted, a failed commit forgetting the buffer's contents, and frame pacing for drivers
- * without vblank. Uses fake buffers in ordinary memory: no DRM device needed. */
+ * without vblank; in direct mode (no canvas in ordinary memory), a buffer catching up with the newest frame
+ * before the program paints into it. Uses fake buffers in ordinary memory: no DRM device needed. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,85 @@ static void damage(struct drm_output *out, struct drm_box box)
 	out->dirty = true;
 }
 
+/* An output of a card without a device: two 64x64 buffers in ordinary memory, filled with 0xaa. */
+static void fake_output(struct drm_backend *b, struct drm_card *card, struct drm_output *out)
+{
+	card->b = b;
+	card->fd = -1;
+	out->card = card;
+	out->period_ns = 16666667;
+	for (int i = 0; i < DRM_BUFFERS; i++) {
+		out->bufs[i] = (struct drm_buffer){.width = 64, .height = 64, .stride = 256, .size = 256 * 64};
+		out->bufs[i].map = malloc(out->bufs[i].size);
+		memset(out->bufs[i].map, 0xaa, out->bufs[i].size);
+	}
+	drm_region_set_full(&out->damage);
+}
+
+#define PX(buf, x, y) (((uint32_t *)(buf)->map)[(y) * 64 + (x)])
+
+/* Direct mode: the program paints into the prepared buffer; before that the buffer gets, from the buffer on
+ * screen, exactly the damage of the frames it missed. */
+static void test_direct(struct drm_backend *b)
+{
+	struct drm_card card = {0};
+	struct drm_output out = {0};
+	struct drm_region clips;
+	uint32_t stride, *px;
+
+	b->direct = true;
+	fake_output(b, &card, &out);
+
+	/* Frame 1: no buffer holds a frame: black, everything sent. */
+	px = drm_output_prepare(&out, &stride);
+	CHECK(px == (uint32_t *)out.bufs[0].map && stride == 256 && px[0] == 0);
+	CHECK(drm_output_prepare(&out, &stride) == px); /* the same buffer until it is committed */
+	PX(&out.bufs[0], 1, 1) = 0x111111;
+	CHECK(drm_output_paint(&out, true, &clips) == 0 && out.pending == &out.bufs[0]);
+	CHECK(clips.n == 1 && clips.r[0].w == 64 && clips.r[0].h == 64);
+	drm_output_commit_done(&out, 1);
+	CHECK(!out.prepared);
+	drm_output_flip_done(&out, 100);
+
+	/* Frame 2: the other buffer (never shown) gets all of frame 1, then the program's damage. */
+	px = drm_output_prepare(&out, &stride);
+	CHECK(px == (uint32_t *)out.bufs[1].map && PX(&out.bufs[1], 1, 1) == 0x111111 && PX(&out.bufs[1], 9, 9) == 0);
+	PX(&out.bufs[1], 5, 40) = 0x222222;
+	damage(&out, (struct drm_box){0, 40, 64, 8});
+	CHECK(drm_output_paint(&out, false, &clips) == 0 && out.pending == &out.bufs[1]);
+	drm_output_commit_done(&out, 2);
+	drm_output_flip_done(&out, 101);
+
+	/* Frame 3 into buffer 0 (age 2): frame 2's damage is copied from buffer 1, nothing else. */
+	PX(&out.bufs[0], 30, 2) = 0x777777;
+	PX(&out.bufs[1], 30, 2) = 0x666666; /* outside every damage: must not be copied */
+	px = drm_output_prepare(&out, &stride);
+	CHECK(px == (uint32_t *)out.bufs[0].map);
+	CHECK(PX(&out.bufs[0], 5, 40) == 0x222222 && PX(&out.bufs[0], 30, 2) == 0x777777);
+	PX(&out.bufs[0], 1, 50) = 0x333333;
+	damage(&out, (struct drm_box){0, 48, 8, 8});
+	CHECK(drm_output_paint(&out, false, &clips) == 0 && out.pending == &out.bufs[0]);
+	CHECK(covers(&clips, 1, 49) && covers(&clips, 30, 44) && !covers(&clips, 30, 2) && !covers(&clips, 30, 20));
+
+	/* The commit fails: what the program painted stays in the prepared buffer, sent whole next time. */
+	drm_output_commit_failed(&out);
+	CHECK(!out.pending && out.prepared == &out.bufs[0] && out.dirty);
+	CHECK(drm_output_prepare(&out, &stride) == (uint32_t *)out.bufs[0].map && PX(&out.bufs[0], 1, 50) == 0x333333);
+	CHECK(drm_output_paint(&out, false, &clips) == 0 && out.pending == &out.bufs[0]);
+	CHECK(clips.n == 1 && clips.r[0].w == 64 && clips.r[0].h == 64);
+	drm_output_commit_done(&out, 3);
+
+	/* A commit in flight and a buffer on screen: nothing to paint into. */
+	CHECK(drm_output_prepare(&out, &stride) == NULL);
+	drm_output_flip_done(&out, 102);
+	CHECK(drm_output_prepare(&out, &stride) == (uint32_t *)out.bufs[1].map);
+	CHECK(PX(&out.bufs[1], 1, 50) == 0x333333 && PX(&out.bufs[1], 30, 2) == 0x666666);
+
+	for (int i = 0; i < DRM_BUFFERS; i++)
+		free(out.bufs[i].map);
+	b->direct = false;
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -45,16 +125,7 @@ int main(void)
 		return 1;
 	}
 	CHECK(drm_backend_resize_canvas(b, 48, 64) == 0);
-	card.b = b;
-	card.fd = -1;
-	out.card = &card;
-	out.period_ns = 16666667;
-	for (int i = 0; i < DRM_BUFFERS; i++) {
-		out.bufs[i] = (struct drm_buffer){.width = 64, .height = 64, .stride = 256, .size = 256 * 64};
-		out.bufs[i].map = malloc(out.bufs[i].size);
-		memset(out.bufs[i].map, 0xaa, out.bufs[i].size);
-	}
-	drm_region_set_full(&out.damage);
+	fake_output(b, &card, &out);
 
 	/* Frame 1: a buffer of unknown contents is cleared and sent whole. */
 	CHECK(drm_output_can_take_frame(&out, drm_now_ns()));
@@ -114,6 +185,7 @@ int main(void)
 
 	for (int i = 0; i < DRM_BUFFERS; i++)
 		free(out.bufs[i].map);
+	test_direct(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);

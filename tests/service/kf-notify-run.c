@@ -1,10 +1,11 @@
 /* tests/service/kf-notify-run.c: plays systemd's part of Type=notify for one program, for the VM test and the
  * start-up benchmark.
  *
- *   kf-notify-run [-t SECONDS] [-p MS] [-w USEC] [-k] -- PROGRAM [ARGS...]
+ *   kf-notify-run [-t SECONDS] [-p MS] [-w USEC] [-k] [-f COMM] -- PROGRAM [ARGS...]
  *
  * Binds a datagram socket, starts PROGRAM with NOTIFY_SOCKET pointing at it, and prints one line per event,
  * times in microseconds since just before exec:
+ *   T0 <us>                 (CLOCK_MONOTONIC of that moment, to place the program's --debug start-up timeline)
  *   MSG <us> <pid> <payload with \n shown as |>
  *   STATE <line>            (when READY=1 arrives: /sys/kernel/debug/dri/0/state, read while the sender is
  *                            stopped with SIGSTOP, so it shows exactly what was on screen when READY=1 was sent)
@@ -14,6 +15,10 @@
  * -w USEC: set WATCHDOG_USEC=USEC and WATCHDOG_PID for the program, as WatchdogSec= does (the WATCHDOG=1
  *          pings then show up as MSG lines).
  * -k: after READY=1 (and the -p measurement), stop the program with SIGTERM and exit.
+ * -f COMM: for programs without Type=notify (kmscon): polls /sys/kernel/debug/dri/0/state every 5 ms until a
+ *          plane on a CRTC scans out a framebuffer allocated by a process named COMM, prints
+ *            FRAME <us>
+ *          and from then on treats that moment as READY=1 (-p, -k). The polling costs the guest some CPU.
  * Exit status 0 when READY=1 arrived, 1 otherwise.
  */
 #include <errno.h>
@@ -65,12 +70,37 @@ static void print_pss(pid_t pid, const char *when)
 	fclose(f);
 }
 
+/* True when a plane on a CRTC scans out a framebuffer that a process named comm allocated. */
+static bool frame_shown(const char *comm)
+{
+	char line[256], want[128];
+	bool on_crtc = false, has_fb = false, found = false;
+	FILE *f = fopen("/sys/kernel/debug/dri/0/state", "r");
+
+	if (!f)
+		return false;
+	snprintf(want, sizeof(want), "allocated by = %s\n", comm);
+	while (!found && fgets(line, sizeof(line), f)) {
+		const char *s = line + strspn(line, "\t ");
+		if (strncmp(line, "plane[", 6) == 0)
+			on_crtc = has_fb = false;
+		else if (strncmp(s, "crtc=", 5) == 0 && line[0] == '\t' && line[1] != '\t')
+			on_crtc = strncmp(s, "crtc=(null)", 11) != 0;
+		else if (strncmp(s, "fb=", 3) == 0 && line[1] != '\t')
+			has_fb = atoi(s + 3) > 0;
+		else if (strcmp(s, want) == 0)
+			found = on_crtc && has_fb;
+	}
+	fclose(f);
+	return found;
+}
+
 int main(int argc, char **argv)
 {
 	int timeout_s = 30, pss_ms = -1, opt;
-	const char *watchdog = NULL;
+	const char *watchdog = NULL, *frame_comm = NULL;
 	bool kill_after = false;
-	while ((opt = getopt(argc, argv, "t:p:w:k")) != -1) {
+	while ((opt = getopt(argc, argv, "t:p:w:kf:")) != -1) {
 		if (opt == 't')
 			timeout_s = atoi(optarg);
 		else if (opt == 'p')
@@ -79,6 +109,8 @@ int main(int argc, char **argv)
 			watchdog = optarg;
 		else if (opt == 'k')
 			kill_after = true;
+		else if (opt == 'f')
+			frame_comm = optarg;
 		else
 			return 2;
 	}
@@ -98,6 +130,8 @@ int main(int argc, char **argv)
 	setenv("NOTIFY_SOCKET", a.sun_path, 1);
 	fflush(stdout);
 	long long t0 = now_us();
+	printf("T0 %lld\n", t0);
+	fflush(stdout);
 	pid_t child = fork();
 	if (child == 0) {
 		if (watchdog) {
@@ -132,7 +166,17 @@ int main(int argc, char **argv)
 		}
 		long long left = (until - now) / 1000;
 		struct pollfd p = {.fd = fd, .events = POLLIN};
-		int r = poll(&p, 1, (int)(left > 200 ? 200 : left < 1 ? 1 : left));
+		int step = frame_comm && !ready ? 5 : 200;
+		int r = poll(&p, 1, (int)(left > step ? step : left < 1 ? 1 : left));
+		if (frame_comm && !ready && frame_shown(frame_comm)) {
+			t_ready = now_us();
+			ready = true;
+			sender = child;
+			printf("FRAME %lld\n", t_ready - t0);
+			if (pss_ms >= 0)
+				print_pss(child, "ready");
+			fflush(stdout);
+		}
 		/* Messages first: a program that says READY=1 and exits at once must not lose its message. */
 		if (r <= 0) {
 			if (waitpid(child, &status, WNOHANG) == child) {
@@ -156,7 +200,7 @@ int main(int argc, char **argv)
 		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
 			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS)
 				from = ((struct ucred *)(void *)CMSG_DATA(c))->pid;
-		bool is_ready = !ready && strstr(buf, "READY=1") != NULL;
+		bool is_ready = !ready && !frame_comm && strstr(buf, "READY=1") != NULL;
 		/* Freeze the sender first: what is on screen now is what was there when it said READY=1. */
 		if (is_ready && from > 0)
 			kill(from, SIGSTOP);

@@ -146,10 +146,32 @@ def flood_pss(vm, name, start):
         vm.sh("killall %s; sleep 1; killall -9 %s sleep" % (name, name), timeout=300, check=False)
 
 
+def frame_times(vm, comm, cmd, runs):
+    """Exec to the first frame on screen (kf-notify-run -f COMM: a framebuffer COMM allocated is scanned out,
+    found by polling the DRM state every 5 ms), RUNS starts of CMD."""
+    times = []
+    for _ in range(runs):
+        rc, out = vm.sh("kf-notify-run -t 60 -p 0 -k -f %s -- %s >/tmp/frame.out 2>/dev/null; cat /tmp/frame.out; "
+                        "sleep 1" % (comm, cmd), timeout=180, check=False)
+        m = re.search(r"^FRAME (\d+)", out, re.M)
+        if m:
+            times.append(int(m.group(1)) / 1000)
+    label = "`%s`: exec -> first frame on screen (DRM state polled every 5 ms)" % cmd
+    if not times:
+        return "%s: no frame in %d starts" % (label, runs)
+    return "%s, %d runs: median %.0f ms, min %.0f, max %.0f" % (label, len(times), statistics.median(times),
+                                                                min(times), max(times))
+
+
 def bench(vm, cmd, runs=10):
-    """Start-up (exec to READY=1) median of RUNS, PSS idle and after 200k lines; kmscon's PSS alongside
-    (measured first: Debian's kmscon 9 does not come up on a VT a previous DRM master used)."""
-    lines = [flood_pss(vm, "kmscon", "kmscon --vt=tty2 --switchvt --no-reset-env")]
+    """Start-up (exec to READY=1) median of RUNS, PSS idle and after 200k lines; kmscon's start-up and PSS
+    alongside (measured first: Debian's kmscon 9 does not come up on a VT a previous DRM master used). kmscon's
+    binary is started directly (/usr/bin/kmscon is a shell wrapper asking D-Bus for the keyboard layout)."""
+    lines = [frame_times(vm, "kmscon", "/usr/libexec/kmscon/kmscon --vt=tty2 --switchvt --no-reset-env", runs)]
+    print(lines[-1], flush=True)
+    lines.append(flood_pss(vm, "kmscon", "kmscon --vt=tty2 --switchvt --no-reset-env"))
+    print(lines[-1], flush=True)
+    lines.append(frame_times(vm, "kmscon-felis", cmd, runs))
     print(lines[-1], flush=True)
     for extra in ("", " --font-engine=builtin"):
         times, idle = [], []
@@ -173,10 +195,50 @@ def bench(vm, cmd, runs=10):
     return lines
 
 
+def timeline(vm, cmd, runs=5, extra=""):
+    """Start-up phases: CMD --debug under kf-notify-run RUNS times; the median time of each "startup:" line
+    (kf_log_phase, on CLOCK_MONOTONIC) from just before exec (kf-notify-run's T0), and of READY=1's arrival."""
+    phases = {}
+    order = []
+    for _ in range(runs):
+        rc, out = vm.sh("kf-notify-run -t 90 -k -- %s%s --debug 2>/tmp/kf-debug.log; grep startup: /tmp/kf-debug.log"
+                        % (cmd, extra), timeout=180, check=False)
+        t0 = re.search(r"^T0 (\d+)", out, re.M)
+        if not t0:
+            print("no T0 in:\n" + out)
+            continue
+        t0 = int(t0.group(1)) / 1000.0
+        rows = [("exec", t0), ]
+        rows += [(m.group(1), float(m.group(2)))
+                 for m in re.finditer(r"\] (.*?) at (\d+\.\d+) ms \(\+", out)]
+        main_ms = re.search(r"\(\+(\d+\.\d+) ms since main\)", out)
+        if main_ms and len(rows) > 1:
+            rows.insert(1, ("main", rows[1][1] - float(main_ms.group(1))))
+        msgs, _, _, _ = parse_run(out)
+        ready = [m for m in msgs if "READY=1" in m[2]]
+        if ready:
+            rows.append(("READY=1 received", t0 + ready[0][0] / 1000.0))
+        for name, t in rows:
+            if name not in phases:
+                order.append(name)
+            phases.setdefault(name, []).append(t - t0)
+    lines = ["`%s%s --debug`, %d starts: median ms after exec (step from the previous phase)" % (cmd, extra, runs)]
+    prev = 0.0
+    for name in order:
+        med = statistics.median(phases[name])
+        lines.append("  %-28s %8.1f  (+%.1f)  [%s]" % (name, med, med - prev,
+                                                       " ".join("%.0f" % v for v in phases[name])))
+        prev = med
+    print("\n".join(lines), flush=True)
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", default=None)
     ap.add_argument("--bench", action="store_true")
+    ap.add_argument("--timeline", action="store_true", help="only the start-up phases (--debug timestamps)")
+    ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args()
     build_dir = Path(args.build_dir) if args.build_dir else default_build_dir()
     try:
@@ -184,6 +246,10 @@ def main():
         guest = guest_for(build_dir, ("udev", "kmscon") if args.bench else ("udev",))
         with VM(guest, gpu="virtio", name="service") as vm:
             start_udev(vm)
+            if args.timeline:
+                timeline(vm, cmd, args.runs)
+                timeline(vm, cmd, args.runs, " --font-engine=builtin")
+                return
             if args.bench:
                 bench(vm, cmd)
                 return

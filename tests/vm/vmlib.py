@@ -63,7 +63,7 @@ MODULES = ["virtio_pci", "virtio-gpu", "bochs", "virtio_input", "evdev", "xhci-p
            "virtio_console", "uinput"]
 KERNEL_CMDLINE = "console=ttyS0 panic=-1 quiet loglevel=4 rdinit=/init i8042.nokbd i8042.noaux"
 # Bump when build_guest() changes what goes into the initramfs (the cache key does not hash this file).
-BUILDER_VERSION = "1"
+BUILDER_VERSION = "2"
 DEFAULT_TIMEOUT = float(os.environ.get("KF_VM_TIMEOUT_SCALE", "1"))
 
 
@@ -456,6 +456,37 @@ def _select(pkg, root):
     return res
 
 
+def font_cache(entries):
+    """The fontconfig cache a Debian system has (the fontconfig package's trigger runs fc-cache): fc-cache --sysroot
+    over a copy of the guest's /etc/fonts and font directories; returns {guest path: ('data', bytes, mode)} for
+    /var/cache/fontconfig. The host's fc-cache is Debian's, the same version as the guest's libfontconfig1. Every
+    directory in the initramfs has mtime 0 (Cpio), and so do the copies: fontconfig takes a cache as valid
+    for a directory whose mtime is 0 (what reproducible images have), so the guest uses it instead of scanning."""
+    prefixes = ("etc/fonts/", "usr/share/fontconfig/", "usr/share/fonts/")
+    with tempfile.TemporaryDirectory(prefix="kf-fc-", dir=OUT) as stage:
+        st = Path(stage)
+        for name, e in entries.items():
+            if not name.startswith(prefixes):
+                continue
+            dst = st / name
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            if e[0] == "link":
+                # Absolute links (conf.d -> /usr/share/fontconfig/...) must stay inside the sysroot.
+                dst.symlink_to(str(st) + e[1] if e[1].startswith("/") else e[1])
+            elif e[0] == "file":
+                shutil.copyfile(e[1], dst)
+            elif e[0] == "data":
+                dst.write_bytes(e[1])
+        for dirpath, _, _ in os.walk(stage):
+            os.utime(dirpath, ns=(0, 0))
+        r = subprocess.run(["fc-cache", "--sysroot", stage], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True)
+        caches = sorted((st / "var/cache/fontconfig").glob("*.cache-*"))
+        if r.returncode != 0 or not caches:
+            raise VMError("fc-cache --sysroot failed (apt-get install fontconfig):\n%s" % r.stdout)
+        return {"var/cache/fontconfig/" + c.name: ("data", c.read_bytes(), 0o644) for c in caches}
+
+
 def build_guest(features=("udev", "seatd", "kmscon"), build_dir=None, force=False):
     """Builds (or reuses) the guest initramfs with FEATURES (udev, seatd, kmscon) and this tree's binaries.
 
@@ -503,6 +534,7 @@ def build_guest(features=("udev", "seatd", "kmscon"), build_dir=None, force=Fals
         entries["usr/bin/" + name] = ("file", str(p), 0o755)
 
     add_libraries(entries, elves)
+    entries.update(font_cache(entries))
     (OUT / (initrd.name + ".files")).write_text("\n".join(sorted(entries)) + "\n")
 
     for rel in module_closure(moddir, MODULES):
