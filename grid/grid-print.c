@@ -324,6 +324,35 @@ static void attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
 	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
 }
 
+/* The inner loop of print_run: writes cps[i..n) from cell *xp on while they are plain and fit before
+ * column lim; cps[i] is known to be plain and to fit. Returns the index of the first code point not
+ * written; *xp is the column after the last one written, *lastw its width. Out of line: inlined into
+ * print_cps its few values no longer stay in registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static size_t put_plain(struct grid_cell *c, uint32_t *xp, uint32_t lim, const uint32_t *cps, size_t i,
+			       size_t n, uint64_t hi, uint32_t *lastw)
+{
+	struct grid_cell *p = c + *xp, *const end = c + lim;
+	uint32_t cp = cps[i], w = vt_char_plain_width(cp);
+	for (;;) {
+		put_cell(p, cp, hi, w);
+		if (w == 2)
+			put_cell(p + 1, 0, hi, 0);
+		p += w;
+		if (++i == n)
+			break;
+		cp = cps[i];
+		w = vt_char_plain_width(cp);
+		if (w == 0 || p + w > end)
+			break;
+	}
+	*xp = (uint32_t)(p - c);
+	*lastw = vt_char_plain_width(cps[i - 1]);
+	return i;
+}
+
 /* The run path for code points: writes as many as fit on the cursor's row without a wrap, with the
  * per-row questions answered once. It takes plain characters (vt_char_plain_width: a cluster boundary
  * before and after each) and combining marks (zero-width Extend) on a plain base that is not an emoji
@@ -355,36 +384,25 @@ static size_t print_run(struct grid *g, const uint32_t *cps, size_t n, uint16_t 
 	uint32_t x = (uint32_t)x0, lastw;
 	size_t i = 0;
 	for (;;) {
-		/* cp is plain, of width w, and fits */
-		put_cell(&c[x], cp, hi, w);
-		if (w == 2)
-			put_cell(&c[x + 1], 0, hi, 0);
-		x += w;
-		lastw = w;
-		if (++i == n)
+		i = put_plain(c, &x, lim, cps, i, n, hi, &lastw);
+		if (i == n)
 			break;
+		/* cps[i] is not plain, or does not fit. Combining marks (non-spacing, Extend) on a base that
+		 * is no emoji are attached here. */
 		uint32_t next = cps[i];
-		w = vt_char_plain_width(next);
-		if (unlikely(w == 0)) {
-			/* combining marks (non-spacing, Extend) on a base that is no emoji: attached here */
-			if (vt_char_props(next) != VT_PROP_MARK || vt_char_props(cp) & VT_PROP_EXTPICT)
-				break;
-			do {
-				attach_mark(g, &c[x - lastw], next);
-				cp = next;
-				if (++i == n)
-					break;
-				next = cps[i];
-			} while (vt_char_props(next) == VT_PROP_MARK);
-			if (i == n)
-				break;
-			w = vt_char_plain_width(next);
-			if (w == 0)
-				break;
-		}
-		if (x + w > lim)
+		if (vt_char_props(next) != VT_PROP_MARK || vt_char_props(cps[i - 1]) & VT_PROP_EXTPICT)
 			break;
-		cp = next;
+		do {
+			attach_mark(g, &c[x - lastw], next);
+			if (++i == n)
+				break;
+			next = cps[i];
+		} while (vt_char_props(next) == VT_PROP_MARK);
+		if (i == n)
+			break;
+		w = vt_char_plain_width(next);
+		if (w == 0 || x + w > lim)
+			break;
 	}
 	if (fix_left)
 		c[x0 - 1].cp = 0, c[x0 - 1].width = 1, c[x0 - 1].link = 0;
