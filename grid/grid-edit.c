@@ -267,6 +267,13 @@ void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
 		return;
 	struct line *l = grid__line(g, y);
 	uint16_t es = grid__erase_style(g);
+	if (!selective && es == 0 && x0 >= l->used && !g->sel.active) {
+		/* Already default blanks: nothing to draw again. Shells erase below the cursor (ED 0) on every
+		 * Backspace; damaging the blank rows under the prompt would repaint most of the screen per key. */
+		if (x1 == g->cols)
+			l->flags &= ~LINE_WRAPPED;
+		return;
+	}
 	grid__fix_wide(l, g->cols, x0, x1);
 	if (selective) {
 		for (int x = x0; x < x1; x++) {
@@ -281,6 +288,8 @@ void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
 		grid__clear_cells(&l->cells[x0], x1 - x0, es);
 		if (es)
 			grid__line_touch(l, x1);
+		else if (x1 == g->cols && x0 < l->used)
+			l->used = (uint16_t)x0; /* [x0, cols) are default blanks now */
 	}
 	if (x1 == g->cols)
 		l->flags &= ~LINE_WRAPPED;

@@ -136,7 +136,7 @@ struct pack_acc {
  * accumulators and returns their code points as 4 32-bit lanes. */
 static inline __m128i pack_group(const __m128i *p, struct pack_acc *a)
 {
-	__m128i v0 = _mm_load_si128(p), v1 = _mm_load_si128(p + 1), v2 = _mm_load_si128(p + 2);
+	__m128i v0 = _mm_loadu_si128(p), v1 = _mm_loadu_si128(p + 1), v2 = _mm_loadu_si128(p + 2);
 	a->a0 = _mm_or_si128(a->a0, _mm_xor_si128(v0, a->e0));
 	a->a1 = _mm_or_si128(a->a1, _mm_xor_si128(v1, a->e1));
 	a->a2 = _mm_or_si128(a->a2, _mm_xor_si128(v2, a->e2));
@@ -171,11 +171,19 @@ static bool pack_ascii(const struct grid_cell *c, int n, uint8_t *out)
 		_mm_storeu_si128((__m128i *)(void *)(out + x),
 				 _mm_packus_epi16(_mm_packs_epi32(r0, r1), _mm_packs_epi32(r2, r3)));
 	}
-	for (; x + 4 <= n; x += 4, p += 3) {
+	/* then groups of 4, the last one ending at n (overlapping the one before: the layout of 4 cells in 3
+	 * vectors does not depend on where they start) */
+	while (x < n && n >= 4) {
+		if (x + 4 > n) {
+			x = n - 4;
+			p = (const __m128i *)(const void *)(c + x);
+		}
 		__m128i w = pack_group(p, &a);
 		w = _mm_packs_epi32(w, w);
 		uint32_t b = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(w, w));
 		memcpy(out + x, &b, 4);
+		x += 4;
+		p += 3;
 	}
 	const __m128i m0 = _mm_set_epi32(~0x7f, 0xffff, -1, ~0x7f), m1 = _mm_set_epi32(-1, ~0x7f, 0xffff, -1),
 		      m2 = _mm_set_epi32(0xffff, -1, ~0x7f, 0xffff);

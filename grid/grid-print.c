@@ -324,6 +324,35 @@ static void attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
 	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
 }
 
+/* The inner loop of print_run: writes cps[i..n) from cell *xp on while they are plain and fit before
+ * column lim; cps[i] is known to be plain and to fit. Returns the index of the first code point not
+ * written; *xp is the column after the last one written, *lastw its width. Out of line: inlined into
+ * print_cps its few values no longer stay in registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static size_t put_plain(struct grid_cell *c, uint32_t *xp, uint32_t lim, const uint32_t *cps, size_t i,
+			       size_t n, uint64_t hi, uint32_t *lastw)
+{
+	struct grid_cell *p = c + *xp, *const end = c + lim;
+	uint32_t cp = cps[i], w = vt_char_plain_width(cp);
+	for (;;) {
+		put_cell(p, cp, hi, w);
+		if (w == 2)
+			put_cell(p + 1, 0, hi, 0);
+		p += w;
+		if (++i == n)
+			break;
+		cp = cps[i];
+		w = vt_char_plain_width(cp);
+		if (w == 0 || p + w > end)
+			break;
+	}
+	*xp = (uint32_t)(p - c);
+	*lastw = vt_char_plain_width(cps[i - 1]);
+	return i;
+}
+
 /* The run path for code points: writes as many as fit on the cursor's row without a wrap, with the
  * per-row questions answered once. It takes plain characters (vt_char_plain_width: a cluster boundary
  * before and after each) and combining marks (zero-width Extend) on a plain base that is not an emoji
@@ -355,36 +384,25 @@ static size_t print_run(struct grid *g, const uint32_t *cps, size_t n, uint16_t 
 	uint32_t x = (uint32_t)x0, lastw;
 	size_t i = 0;
 	for (;;) {
-		/* cp is plain, of width w, and fits */
-		put_cell(&c[x], cp, hi, w);
-		if (w == 2)
-			put_cell(&c[x + 1], 0, hi, 0);
-		x += w;
-		lastw = w;
-		if (++i == n)
+		i = put_plain(c, &x, lim, cps, i, n, hi, &lastw);
+		if (i == n)
 			break;
+		/* cps[i] is not plain, or does not fit. Combining marks (non-spacing, Extend) on a base that
+		 * is no emoji are attached here. */
 		uint32_t next = cps[i];
-		w = vt_char_plain_width(next);
-		if (unlikely(w == 0)) {
-			/* combining marks (non-spacing, Extend) on a base that is no emoji: attached here */
-			if (vt_char_props(next) != VT_PROP_MARK || vt_char_props(cp) & VT_PROP_EXTPICT)
-				break;
-			do {
-				attach_mark(g, &c[x - lastw], next);
-				cp = next;
-				if (++i == n)
-					break;
-				next = cps[i];
-			} while (vt_char_props(next) == VT_PROP_MARK);
-			if (i == n)
-				break;
-			w = vt_char_plain_width(next);
-			if (w == 0)
-				break;
-		}
-		if (x + w > lim)
+		if (vt_char_props(next) != VT_PROP_MARK || vt_char_props(cps[i - 1]) & VT_PROP_EXTPICT)
 			break;
-		cp = next;
+		do {
+			attach_mark(g, &c[x - lastw], next);
+			if (++i == n)
+				break;
+			next = cps[i];
+		} while (vt_char_props(next) == VT_PROP_MARK);
+		if (i == n)
+			break;
+		w = vt_char_plain_width(next);
+		if (w == 0 || x + w > lim)
+			break;
 	}
 	if (fix_left)
 		c[x0 - 1].cp = 0, c[x0 - 1].width = 1, c[x0 - 1].link = 0;
@@ -494,31 +512,10 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 #endif
 }
 
-/* The hot path: a run of printable ASCII, written row segment by row segment. */
-void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
+/* A run of printable ASCII, written row segment by row segment. Out of line: grid__print_ascii's path for a
+ * single character then needs no stack frame. */
+__attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n)
 {
-	struct grid *g = ctx;
-	if (n == 1 && likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift &&
-			     !g->insert && !g->sel.active && g->gb_prev < 0x600)) {
-		/* One character between escape sequences (a cell per SGR): not at the right edge, not over
-		 * half of a wide character and not after a character it may join (gb_prev < 0x600, see
-		 * may_join), it is one cell store and the bookkeeping below. */
-		int x = g->cx, y = g->cy;
-		struct line *l = grid__line(g, y);
-		struct grid_cell *c = &l->cells[x];
-		if (likely(x < grid__right_limit(g) && c[0].width == 1 && c[1].width != 0)) {
-			write_ascii(c, s, 1, cur_style(g), g->link);
-			grid__line_touch(l, x + 1);
-			grid__damage_inline(g, y, x - 1, x + 2);
-			g->cx = x + 1;
-			g->last_cp = g->gb_prev = s[0];
-			g->last_x = x;
-			g->last_y = y;
-			g->last_w = 1;
-			g->gb_state = 0;
-			return;
-		}
-	}
 	if (unlikely(g->charsets[g->gl] != CHARSET_ASCII || g->single_shift || g->insert)) {
 		uint32_t buf[256];
 		while (n > 0) {
@@ -580,6 +577,36 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 	}
 	g->gb_prev = g->last_cp;
 	g->gb_state = 0;
+}
+
+/* The hot path: printable ASCII from the parser. */
+void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	if (n == 1 && likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift &&
+			     !g->insert && !g->sel.active &&
+			     !(g->gb_prev >= 0x600 && g->last_x >= 0 && may_join(g->gb_prev, s[0])))) {
+		/* One character between escape sequences (a cell per SGR): not at the right edge, not over
+		 * half of a wide character and not after a character it may join (a Prepend, which the run
+		 * path asks about), it is one cell store and the bookkeeping below. */
+		uint16_t style = cur_style(g);
+		int x = g->cx, y = g->cy;
+		struct line *l = grid__line(g, y);
+		struct grid_cell *c = &l->cells[x];
+		if (likely(x < grid__right_limit(g) && c[0].width == 1 && c[1].width != 0)) {
+			write_ascii(c, s, 1, style, g->link);
+			grid__line_touch(l, x + 1);
+			grid__damage_inline(g, y, x - 1, x + 2);
+			g->cx = x + 1;
+			g->last_cp = g->gb_prev = s[0];
+			g->last_x = x;
+			g->last_y = y;
+			g->last_w = 1;
+			g->gb_state = 0;
+			return;
+		}
+	}
+	print_ascii_run(g, s, n);
 }
 
 void grid__rep(struct grid *g, int count)

@@ -5,9 +5,11 @@
  * key count, as weston does: a key held on two keyboards is one press and one release.
  */
 #include <errno.h>
+#include <linux/input.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include <libinput.h>
 #include <libudev.h>
@@ -45,6 +47,19 @@ void input_log(int prio, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void remember_fd(struct input *in, const char *path, int fd)
+{
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	for (int i = 0; i < INPUT_FDS_MAX; i++) {
+		if (in->fds[i].fd <= 0) {
+			snprintf(in->fds[i].name, sizeof(in->fds[i].name), "%s", name);
+			in->fds[i].fd = fd;
+			return;
+		}
+	}
+}
+
 static int open_restricted(const char *path, int flags, void *user_data)
 {
 	struct input *in = user_data;
@@ -55,6 +70,8 @@ static int open_restricted(const char *path, int flags, void *user_data)
 	fd = in->cb.open_device(in->ctx, path, flags);
 	if (fd < 0)
 		input_log(4, "cannot open %s through the seat: %s", path, strerror(-fd));
+	else
+		remember_fd(in, path, fd);
 	return fd;
 }
 
@@ -62,8 +79,72 @@ static void close_restricted(int fd, void *user_data)
 {
 	struct input *in = user_data;
 
+	for (int i = 0; i < INPUT_FDS_MAX; i++) {
+		if (in->fds[i].fd == fd)
+			in->fds[i].fd = 0;
+	}
 	if (in->cb.close_device)
 		in->cb.close_device(in->ctx, fd);
+}
+
+static int fd_of(const struct input *in, struct libinput_device *dev)
+{
+	const char *name = libinput_device_get_sysname(dev);
+
+	for (int i = 0; i < INPUT_FDS_MAX && name; i++) {
+		if (in->fds[i].fd > 0 && !strcmp(in->fds[i].name, name))
+			return in->fds[i].fd;
+	}
+	return -1;
+}
+
+static const uint32_t seed_keys[] = {KEY_LEFTCTRL, KEY_RIGHTCTRL, KEY_LEFTALT,  KEY_RIGHTALT,
+				     KEY_LEFTSHIFT, KEY_RIGHTSHIFT, KEY_LEFTMETA, KEY_RIGHTMETA};
+
+/* Whether the kernel says key is down on any open keyboard. */
+static bool held_anywhere(const struct input *in, uint32_t key)
+{
+	unsigned long bits[KEY_MAX / (8 * sizeof(unsigned long)) + 1];
+
+	for (const struct input_dev *d = in->devs; d; d = d->next) {
+		memset(bits, 0, sizeof(bits));
+		if (d->keyboard && d->fd >= 0 && ioctl(d->fd, EVIOCGKEY(sizeof(bits)), bits) >= 0 &&
+		    (bits[key / (8 * sizeof(unsigned long))] >> (key % (8 * sizeof(unsigned long)))) & 1)
+			return true;
+	}
+	return false;
+}
+
+/* A keyboard opened while modifiers are held (Ctrl+Alt still down from the Ctrl+Alt+Fn that brought us
+ * here): libinput reports no press for them, so without this the next F1 would be a plain F1. */
+static void seed_held_modifiers(struct input *in, struct input_dev *d)
+{
+	for (size_t i = 0; i < sizeof(seed_keys) / sizeof(seed_keys[0]); i++) {
+		uint32_t key = seed_keys[i];
+		bool seeded = false;
+		for (unsigned j = 0; j < in->n_seeds; j++)
+			seeded |= in->seeds[j] == key;
+		if (seeded || in->n_seeds >= INPUT_SEEDS_MAX || !held_anywhere(in, key))
+			continue;
+		in->seeds[in->n_seeds++] = key;
+		xkb_state_update_key(in->kbd.state, key + 8, XKB_KEY_DOWN);
+		input_log(7, "key %u held when %s was opened: counted as pressed", key,
+			  libinput_device_get_name(d->dev));
+	}
+}
+
+/* Before a key event: releases (in xkb) the seeded modifiers the kernel no longer reports down, and the one
+ * this event is about (libinput now reports that key itself). */
+static void sync_seeds(struct input *in, uint32_t key)
+{
+	for (unsigned j = 0; j < in->n_seeds;) {
+		if (in->seeds[j] == key || !held_anywhere(in, in->seeds[j])) {
+			xkb_state_update_key(in->kbd.state, in->seeds[j] + 8, XKB_KEY_UP);
+			in->seeds[j] = in->seeds[--in->n_seeds];
+			continue;
+		}
+		j++;
+	}
 }
 
 static const struct libinput_interface li_iface = {
@@ -179,6 +260,7 @@ static void device_added(struct input *in, struct libinput_device *dev)
 	if (!d)
 		return;
 	d->dev = libinput_device_ref(dev);
+	d->fd = fd_of(in, dev);
 	d->keyboard = libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_KEYBOARD);
 	d->pointer = libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_POINTER);
 	d->next = in->devs;
@@ -186,8 +268,10 @@ static void device_added(struct input *in, struct libinput_device *dev)
 	/* Touchpads: tap to click (off by default in libinput); two-finger scrolling is libinput's default. */
 	if (libinput_device_config_tap_get_finger_count(dev) > 0)
 		libinput_device_config_tap_set_enabled(dev, LIBINPUT_CONFIG_TAP_ENABLED);
-	if (d->keyboard)
+	if (d->keyboard) {
 		input_update_leds(in, dev);
+		seed_held_modifiers(in, d);
+	}
 	input_log(6, "device added: %s%s%s", libinput_device_get_name(dev), d->keyboard ? " (keyboard)" : "",
 		  d->pointer ? " (pointer)" : "");
 }
@@ -296,6 +380,8 @@ static void handle_event(struct input *in, struct libinput_event *ev)
 		struct libinput_event_keyboard *k = libinput_event_get_keyboard_event(ev);
 		bool pressed = libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED;
 		uint32_t count = libinput_event_keyboard_get_seat_key_count(k);
+		if (in->n_seeds)
+			sync_seeds(in, libinput_event_keyboard_get_key(k));
 		if ((pressed && count == 1) || (!pressed && count == 0))
 			input_kbd_key(in, libinput_event_keyboard_get_key(k), pressed,
 				      libinput_event_keyboard_get_time_usec(k));
@@ -344,6 +430,7 @@ void input_suspend(struct input *in)
 		input_dispatch(in);
 	}
 	input_kbd_reset(in);
+	in->n_seeds = 0; /* the fresh xkb state has no key down */
 	in->scroll_acc_v = in->scroll_acc_h = 0;
 	in->wheel_acc_v = in->wheel_acc_h = 0;
 }

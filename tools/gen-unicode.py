@@ -26,6 +26,7 @@ import sys
 GCB = ["Other", "CR", "LF", "Control", "Extend", "ZWJ", "Regional_Indicator", "Prepend", "SpacingMark",
        "L", "V", "T", "LV", "LVT"]
 N = 0x110000
+LOW = 0x800  # VT_UPROP_LOW in vt/vt.h
 
 
 def ranges(path):
@@ -126,6 +127,12 @@ def main():
     out.write("const %s vt_uprop_index[%d] = {\n" % (itype, len(index)))
     for i in range(0, len(index), 16):
         out.write("\t" + ", ".join(str(x) for x in index[i:i + 16]) + ",\n")
+    out.write("};\n\n")
+    out.write("/* U+0000..U+07FF again, flat: one load for ASCII, Latin, Greek, Cyrillic, Hebrew, Arabic and their\n"
+              " * combining marks in vt_char_props(). */\n")
+    out.write("const uint8_t vt_uprop_low[%d] = {\n" % LOW)
+    for i in range(0, LOW, 16):
+        out.write("\t" + ", ".join("0x%02x" % x for x in props[i:i + 16]) + ",\n")
     out.write("};\n\n")
     out.write("const uint8_t vt_uprop_blocks[%d][%d] = {\n" % (len(blocks), 1 << shift))
     for blk in blocks:

@@ -1032,7 +1032,10 @@ void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 				}
 			} else if ((unsigned)b - 0x20u < 0x5fu) {
 				size_t s = i;
-				i = scan_printable(data, i + 1, len);
+				if (i + 1 < len && data[i + 1] == 0x1b)
+					i++; /* one character between sequences: nothing to scan */
+				else
+					i = scan_printable(data, i + 1, len);
 				if (p->sink.print_ascii)
 					p->sink.print_ascii(p->ctx, data + s, i - s);
 				continue;

@@ -12,7 +12,7 @@ Prints one line per test (PASS/FAIL/SKIP name) for tests/vm/run. One boot per GP
   drm-clone-virtio-bochs  two cards (virtio-gpu 1024x768 and bochs 800x600, --clone): both show the canvas, sized
                        to the smaller display
   drm-dpms-virtio      blank after --dpms-timeout seconds without activity, wake on input
-  drm-flood-virtio     kmscon-felis --backend=drm under a 4 s output flood: the screen keeps changing, flips per
+  drm-flood-virtio     kmscon-felis --backend=drm under an output flood: the screen keeps changing, flips per
                        second stay at or below the refresh rate (SIGRTMIN+1 counters), and the screen after the flood
                        equals kmscon-felis-replay --png of its final contents (no stale damage)
 
@@ -204,9 +204,11 @@ def clone(vm, w, h):
 
 
 FINAL = b"\033[2J\033[H\033[?25lFLOOD DONE\r\nsecond line \033[1;31mred\033[0m\r\n"
+# The flood lasts until the test has measured it (/tmp/flood-stop), at most 60 s: a fixed duration could end
+# before a loaded guest takes its screendumps.
 FLOOD_SH = r"""
-end=$(($(date +%s)+4))
-while [ $(date +%s) -lt $end ]; do seq 1 5000; done
+end=$(($(date +%s)+60))
+while [ ! -e /tmp/flood-stop ] && [ $(date +%s) -lt $end ]; do seq 1 5000; done
 printf '\033[2J\033[H\033[?25lFLOOD DONE\nsecond line \033[1;31mred\033[0m\n'
 exec sleep 1000
 """
@@ -231,7 +233,7 @@ def flood(vm, w, h, replay):
     import subprocess
     import tempfile
     vm.sh("for p in $(pidof drm-test); do kill $p; done; true")  # a failed test before may leave it
-    vm.sh("cat > /tmp/flood.sh <<'EOF'\n%s\nEOF" % FLOOD_SH)
+    vm.sh("rm -f /tmp/flood-stop; cat > /tmp/flood.sh <<'EOF'\n%s\nEOF" % FLOOD_SH)
     vm.sh("kmscon-felis --verbose --backend=drm --font-engine=builtin --login -- /bin/sh /tmp/flood.sh "
           ">/tmp/kf.log 2>&1 &")
     vm.wait_file("/tmp/kf.log", 60, pattern="modeset with")
@@ -240,6 +242,7 @@ def flood(vm, w, h, replay):
     time.sleep(1)
     b = vm.screendump()
     t1, f1, fast, mhz = frame_stats(vm, 2)
+    vm.sh("touch /tmp/flood-stop")
     rate = (f1 - f0) / (t1 - t0)
     hz = mhz / 1000.0
     detail = "%.1f flips/s during the flood (%d flips in %.2f s) at %.3f Hz refresh, %d fast flips" % (

@@ -131,6 +131,20 @@ int main(void)
 	t_feed(t, "\033[4;5Habc");
 	CHECK(grid_row_damage(t->g, 3, &x0, &x1) && x0 <= 4 && x1 >= 7, "span %d %d", x0, x1);
 	CHECK(!grid_row_damage(t->g, 2, &x0, &x1), "other rows clean");
+	/* a shell's Backspace (BS, erase below: ED 0) under a prompt: the blank rows below are not damaged */
+	t_feed(t, "\033[0m\033[2J\033[H/ # a");
+	grid_damage_clear(t->g);
+	t_feed(t, "\b\033[J");
+	CHECK(grid_row_damage(t->g, 0, &x0, &x1) && x0 <= 4 && x1 >= 5, "prompt row span %d %d", x0, x1);
+	for (int y = 1; y < grid_rows(t->g); y++)
+		CHECK(!grid_row_damage(t->g, y, &x0, &x1), "blank row %d damaged by ED 0", y);
+	CHECK(grid_row(t->g, 0)[4].cp == 0, "the erased cell is blank");
+	/* a row with text is still erased and damaged */
+	t_feed(t, "\033[3;1Hxyz\033[H");
+	grid_damage_clear(t->g);
+	t_feed(t, "\033[J");
+	CHECK(grid_row_damage(t->g, 2, &x0, &x1) && x0 == 0 && x1 >= 3, "row with text damaged");
+	CHECK(grid_row(t->g, 2)[1].cp == 0, "row with text erased");
 	free(sh.c);
 	t_free(t);
 	return t_done("grid-damage");

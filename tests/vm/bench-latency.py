@@ -13,7 +13,12 @@ tracepoints, same clock) and the median time of each step is printed: key event 
 our write of the key to the PTY -> the shell's read -> the shell's echo write -> our read of the echo -> our
 atomic commit ioctl (entry, return) -> the page-flip event.
 
+With --compare BINARY, another build of kmscon-felis (put in the guest as kmscon-felis-base) is measured too,
+alternately with ours (--rounds times each, a fresh guest each time), so that a change is judged under the same
+machine load.
+
     tests/vm/bench-latency.py [--keys 200] [--gpu virtio|bochs] [--kvm] [--peer] [--breakdown]
+                              [--compare BINARY [--rounds N]]
 """
 
 import argparse
@@ -45,9 +50,19 @@ def main():
     ap.add_argument("--peer", action="store_true", help="measure Debian's kmscon in the same guest too")
     ap.add_argument("--breakdown", action="store_true", help="trace our and the shell's system calls and print "
                     "the median time of each step (kmscon-felis only)")
+    ap.add_argument("--compare", help="another kmscon-felis binary, measured alternately with ours")
+    ap.add_argument("--rounds", type=int, default=2, help="with --compare: runs of each")
     args = ap.parse_args()
     guest = build_guest(("udev", "seatd", "kmscon"))
-    rc = measure(guest, args, "kmscon-felis --vt=1 --switchvt --font-engine=builtin --login -- /bin/sh")
+    ours = "kmscon-felis --vt=1 --switchvt --font-engine=builtin --login -- /bin/sh"
+    if args.compare:
+        guest = guest.with_files({"/usr/bin/kmscon-felis-base": args.compare}, name="latency-base")
+        rc = 0
+        for _ in range(args.rounds):
+            rc |= measure(guest, args, ours)
+            rc |= measure(guest, args, ours.replace("kmscon-felis", "kmscon-felis-base", 1))
+        return rc
+    rc = measure(guest, args, ours)
     if args.peer:
         rc |= measure(guest, args, "kmscon --vt=1 --switchvt --no-reset-env --login -- /bin/sh")
     return rc
@@ -63,7 +78,7 @@ def measure(guest, args, command):
         vm.sh("echo mono > %s/trace_clock && echo 1 > %s/events/drm/drm_vblank_event_delivered/enable && "
               "echo > %s/trace" % (TRACE, TRACE, TRACE))
         if args.breakdown and command.startswith("kmscon-felis"):
-            enable_syscall_trace(vm)
+            enable_syscall_trace(vm, command.split()[0])
         vm.sh("(cat %s/trace_pipe > /tmp/flips &) ; (kf-evtime /dev/input/%s > /tmp/keys &)" % (TRACE, kbd))
         time.sleep(1)
         for i in range(args.keys):
@@ -101,9 +116,11 @@ SYSCALLS = ("sys_exit_epoll_wait", "sys_exit_epoll_pwait", "sys_enter_write", "s
 ATOMIC = "c03864bc"  # DRM_IOCTL_MODE_ATOMIC
 
 
-def enable_syscall_trace(vm):
-    """Syscall tracepoints for kmscon-felis and the shell it runs (its child), filtered by pid."""
-    pids = vm.sh("p=$(pidof kmscon-felis); echo $p; ps -o pid,ppid | awk -v p=\"$p\" '$2 == p {print $1}'").split()
+def enable_syscall_trace(vm, prog):
+    """Syscall tracepoints for PROG (kmscon-felis) and the shell it runs (its child), filtered by pid."""
+    # pidof gives our process and the builtin libseat server it forked; the shell is a child of ours.
+    pids = vm.sh("p=\" $(pidof %s) \"; echo $p; ps -o pid,ppid,comm | "
+                 "awk -v p=\"$p\" 'index(p, \" \" $2 \" \") && $3 != \"%s\" {print $1}'" % (prog, prog[:15])).split()
     filt = " || ".join("common_pid == %s" % p for p in pids)
     script = "".join("echo '%s' > %s/events/syscalls/%s/filter && echo 1 > %s/events/syscalls/%s/enable && "
                      % (filt, TRACE, ev, TRACE, ev) for ev in SYSCALLS)

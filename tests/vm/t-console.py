@@ -110,21 +110,32 @@ def test_layout_de(vm):
         vm.fail("the output 'zy' is missing: %s" % hits)
 
 
+def input_fds(vm, n):
+    return int(vm.sh("ls -l /proc/$(cat /tmp/kf%d.pid)/fd 2>/dev/null | grep -c /dev/input/event" % n,
+                     check=False)[1].strip())
+
+
+def key(vm, qcode, down):
+    vm.qmp.cmd("input-send-event", events=[{"type": "key", "data": {"down": down,
+                                                                   "key": {"type": "qcode", "data": qcode}}}])
+
+
 def fds(vm, n):
     return int(vm.sh("ls /proc/$(cat /tmp/kf%d.pid)/fd 2>/dev/null | wc -l" % n).strip())
 
 
 def switch(vm, target, enabled, i, timeout=20):
     """Ctrl+Alt+F<target> once, then waits until that VT is shown and its instance has its devices open again
-    (its fd count back to the one it had the first time it was shown: a key typed before that would reach no
-    keyboard). enabled: {instance: fd count while shown}, filled on the first visit. A switch that does not
+    (its count of open evdev fds back to the one it had the first time it was shown: a key typed before that
+    would reach no keyboard; the total fd count can match earlier, while libinput reads udev's files).
+    enabled: {instance: evdev fd count while shown}, filled on the first visit. A switch that does not
     happen fails the test, with the end of both instances' logs (run with --debug for their debug logs)."""
     out = ""
     vm.sendkey("ctrl-alt-f%d" % target)
     deadline = time.time() + timeout
     while time.time() < deadline:
-        out = vm.sh("cat /sys/class/tty/tty0/active; ls /proc/$(cat /tmp/kf%d.pid)/fd 2>/dev/null | wc -l"
-                    % target)
+        out = vm.sh("cat /sys/class/tty/tty0/active; ls -l /proc/$(cat /tmp/kf%d.pid)/fd 2>/dev/null | "
+                    "grep -c /dev/input/event" % target, check=False)[1]
         parts = out.split()
         if len(parts) != 2:
             vm.fail("switch %d: unexpected state %r\n%s" % (i, out, vm.sh("tail -5 /tmp/kf1.log /tmp/kf2.log")))
@@ -132,7 +143,7 @@ def switch(vm, target, enabled, i, timeout=20):
         if active == "tty%d" % target:
             if target not in enabled:
                 time.sleep(1)
-                enabled[target] = fds(vm, target)
+                enabled[target] = input_fds(vm, target)
                 return
             if int(n) == enabled[target]:
                 return
@@ -162,12 +173,15 @@ def test_vt_switch(vm, switches, seatd=False):
     vm.type_text("echo TWO-TWO\n")
     wait_text(vm, "TWO-TWO", 2)
     time.sleep(1)
-    enabled = {2: fds(vm, 2)}
+    enabled = {2: input_fds(vm, 2)}
+    shown_fds = {2: fds(vm, 2)}
     disabled = {1: fds(vm, 1)}
     t0 = time.time()
     for i in range(switches):
         target = 1 if i % 2 == 0 else 2
         switch(vm, target, enabled, i)
+        if target not in shown_fds:
+            shown_fds[target] = fds(vm, target)
         if 3 - target not in disabled:
             time.sleep(1)
             disabled[3 - target] = fds(vm, 3 - target)
@@ -180,13 +194,36 @@ def test_vt_switch(vm, switches, seatd=False):
     time.sleep(1)
     shown = 1 if switches % 2 else 2
     final = {shown: fds(vm, shown), 3 - shown: fds(vm, 3 - shown)}
-    if final[shown] != enabled[shown] or final[3 - shown] != disabled[3 - shown]:
-        vm.fail("open fds changed over %d switches: shown %s hidden %s, now %s" % (switches, enabled, disabled,
+    if final[shown] != shown_fds[shown] or final[3 - shown] != disabled[3 - shown]:
+        vm.fail("open fds changed over %d switches: shown %s hidden %s, now %s" % (switches, shown_fds, disabled,
                                                                                   final))
+    # Ctrl+Alt held across a switch, as people do: Ctrl+Alt down, F<other>, then (Ctrl+Alt still down, the
+    # other instance opened the keyboard meanwhile) F<back>: the other instance must see Ctrl+Alt+F<back>.
+    other = 3 - shown
+    key(vm, "ctrl", True)
+    key(vm, "alt", True)
+    key(vm, "f%d" % other, True)
+    key(vm, "f%d" % other, False)
+    deadline = time.time() + 20
+    while time.time() < deadline and not (vm.sh("cat /sys/class/tty/tty0/active").strip() == "tty%d" % other
+                                          and input_fds(vm, other) == enabled[other]):
+        time.sleep(0.1)
+    time.sleep(0.5)
+    key(vm, "f%d" % shown, True)
+    key(vm, "f%d" % shown, False)
+    key(vm, "alt", False)
+    key(vm, "ctrl", False)
+    deadline = time.time() + 20
+    while time.time() < deadline and not (vm.sh("cat /sys/class/tty/tty0/active").strip() == "tty%d" % shown
+                                          and input_fds(vm, shown) == enabled[shown]):
+        time.sleep(0.1)
+    if vm.sh("cat /sys/class/tty/tty0/active").strip() != "tty%d" % shown:
+        vm.fail("Ctrl+Alt held from F%d, then F%d: no switch back\n%s" % (
+            other, shown, vm.sh("tail -n 30 /tmp/kf1.log; echo ====; tail -n 30 /tmp/kf2.log")))
     # The instance shown takes the keys.
     vm.type_text("echo AFTER\n")
     wait_text(vm, "AFTER", 2)
-    print("    %d switches in %.1f s, fds shown %s hidden %s" % (switches, elapsed, enabled, disabled))
+    print("    %d switches in %.1f s, fds shown %s hidden %s" % (switches, elapsed, shown_fds, disabled))
 
 
 def tablet(vm, col, row):

@@ -17,6 +17,9 @@ monotonic clock) at chosen moments. The host samples the scanned-out frame (QEMU
                        was rendered; 1.5 s after it exactly one hold timed out and a frame was rendered, and the
                        screendumps show red before green (the held frame is shown after 150 ms, not only when
                        the application ends its update).
+  pacing-virtio        KMSCON_FELIS_FRAME_COST_FACTOR=999 (every frame waits for the 250 ms cap) while kf-sync
+                       changes the screen every 20 ms for 3 s: frames were put off (paced counter), at most one
+                       per 250 ms, and at least 5 (the cap holds: the display keeps updating).
   watchdog-virtio      fault injection: KMSCON_FELIS_DRM_DROP_FLIP_EVENT=10 makes drm/ ignore the 10th page-flip
                        event virtio-gpu sends (the kernel is not asked to lose an event; this is the only
                        deterministic way to get a flip event that never comes). While kf-sync animates for 5 s:
@@ -176,9 +179,9 @@ def test_watchdog(vm):
     start(vm, "anim 5000", env="KMSCON_FELIS_DRM_DROP_FLIP_EVENT=%d" % DROP)
     seen = sample_until_blue(vm)
     results(vm)
-    c, log = counters(vm, 1)
+    c, log = counters(vm, 2)
     stop(vm)
-    s = c[0]
+    s = c[1]
     print("  flips %d, watchdog %d, modesets %d, frames %d; screendumps: %s" % (
         s["flips"], s["watchdog"], s["modesets"], s["rendered"], summary(seen)))
     kftest.check("dropping this page-flip event" in log, "the fault injection did not drop a flip event:\n" +
@@ -191,13 +194,31 @@ def test_watchdog(vm):
     kftest.check("kmscon-felis: error" not in log, "errors logged:\n" + log[-2000:])
 
 
+def test_pacing(vm):
+    # With the factor at its largest every frame waits for the 250 ms cap: about 4 frames a second while the
+    # application changes the screen every 20 ms (one frame per refresh, ~75/s, without pacing).
+    start(vm, "anim 3000", env="KMSCON_FELIS_FRAME_COST_FACTOR=999")
+    seen = sample_until_blue(vm)
+    res = results(vm)
+    c, log = counters(vm, 2)
+    stop(vm)
+    frames = c[1]["rendered"] - c[0]["rendered"]
+    secs = (c[1]["mono_ms"] - c[0]["mono_ms"]) / 1000.0
+    print("  %d frames in %.2f s (%d ms of animation), %d paced; screendumps: %s" % (
+        frames, secs, res["t_anim"], c[1]["paced"] - c[0]["paced"], summary(seen)))
+    kftest.check(c[1]["paced"] > c[0]["paced"], "no frame was put off")
+    kftest.check(frames <= secs / 0.25 + 2, "%d frames in %.2f s: more than one per 250 ms" % (frames, secs))
+    kftest.check(frames >= 5, "only %d frames in %.2f s: the 250 ms cap did not hold" % (frames, secs))
+
+
 def main():
     if not kftest.binary_available():
         kftest.skip("kmscon-felis not built")
     vm = kftest.boot(gpu="virtio", name="frameloop")
     try:
         for name, fn in (("sync-control-virtio", test_control), ("sync-end-virtio", test_end),
-                         ("sync-timeout-virtio", test_timeout), ("watchdog-virtio", test_watchdog)):
+                         ("sync-timeout-virtio", test_timeout), ("watchdog-virtio", test_watchdog),
+                         ("pacing-virtio", test_pacing)):
             kftest.run_test(name, lambda: fn(vm))
             stop(vm)
     finally:

@@ -12,8 +12,8 @@
  *       Waits for GO, signals the parent (s0), ESC[?2026h + red block (t_red), after 60 ms signals (s1), after
  *       1500 ms signals (s2), at HOLD_MS (> 1500) writes green + ESC[?2026l, then a blue block.
  *   kf-sync RESULT GO anim MS
- *       Waits for GO, then alternates red and green blocks every 20 ms for MS ms, then a blue block, then
- *       signals the parent.
+ *       Waits for GO, signals the parent, then alternates red and green blocks every 20 ms for MS ms ("t_anim"
+ *       in RESULT), then a blue block, then signals the parent.
  * Every mode hides the cursor first (no cursor blink frames) and ends by sleeping until killed.
  */
 #include <errno.h>
@@ -149,12 +149,16 @@ static void mode_timeout(long hold_ms)
 
 static void mode_anim(long ms)
 {
-	long long end = now_ms() + ms;
+	long long end;
 
+	stats("s_start");
+	sleep_ms(100);
+	end = now_ms() + ms;
 	for (int i = 0; now_ms() < end; i++) {
 		out(block[i & 1], block_len[i & 1]);
 		sleep_ms(20);
 	}
+	fprintf(result, "t_anim %ld\n", ms);
 	out(block[2], block_len[2]);
 	sleep_ms(300);
 	stats("s_end");
