@@ -169,8 +169,10 @@ def bench(vm, cmd, runs=10):
     binary is started directly (/usr/bin/kmscon is a shell wrapper asking D-Bus for the keyboard layout)."""
     lines = [frame_times(vm, "kmscon", "/usr/libexec/kmscon/kmscon --vt=tty2 --switchvt --no-reset-env", runs)]
     print(lines[-1], flush=True)
-    lines.append(flood_pss(vm, "kmscon", "kmscon --vt=tty2 --switchvt --no-reset-env"))
-    print(lines[-1], flush=True)
+    if os.environ.get("KF_BENCH_KMSCON_FLOOD"):
+        # Twice (07:35 and 10:55 UTC) the guest's command channel stopped answering during this step.
+        lines.append(flood_pss(vm, "kmscon", "kmscon --vt=tty2 --switchvt --no-reset-env"))
+        print(lines[-1], flush=True)
     lines.append(frame_times(vm, "kmscon-felis", cmd, runs))
     print(lines[-1], flush=True)
     for extra in ("", " --font-engine=builtin"):
@@ -192,6 +194,7 @@ def bench(vm, cmd, runs=10):
         print(lines[-1], flush=True)
     lines.append(flood_pss(vm, "kmscon-felis", cmd))
     print(lines[-1], flush=True)
+    lines += timeline(vm, cmd, 5)
     return lines
 
 
