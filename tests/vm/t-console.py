@@ -222,8 +222,12 @@ def test_vt_switch(vm, switches, seatd=False):
                                           and input_fds(vm, other) == enabled[other]):
         time.sleep(0.1)
     time.sleep(0.5)
+    # At a person's pace: the instance reads the kernel's key state when it handles F<back>, so Ctrl and Alt
+    # must still be down then (a faster sequence is the open race of docs/seat.md).
     key(vm, "f%d" % shown, True)
+    time.sleep(0.3)
     key(vm, "f%d" % shown, False)
+    time.sleep(0.3)
     key(vm, "alt", False)
     key(vm, "ctrl", False)
     deadline = time.time() + 20
