@@ -470,7 +470,30 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 
 void grid__print(void *ctx, const uint32_t *cp, size_t n)
 {
-	print_cps(ctx, cp, n);
+	struct grid *g = ctx;
+	if (n == 1 && vt_char_plain_width(cp[0]) == 1 &&
+	    likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift && !g->insert &&
+		   !g->sel.active && !(g->last_x >= 0 && may_join(g->gb_prev, cp[0])))) {
+		/* One plain single-width character between escape sequences (grid__print_ascii's one-character
+		 * path for the rest of Unicode): not at the right edge, not over half of a wide character and
+		 * not joining the character before it, it is one cell store. */
+		int x = g->cx, y = g->cy;
+		struct line *l = grid__line(g, y);
+		struct grid_cell *c = &l->cells[x];
+		if (likely(x < grid__right_limit(g) && c[0].width == 1 && c[1].width != 0)) {
+			put_cell(c, cp[0], (uint64_t)cur_style(g) << 32 | (uint64_t)g->link << 48, 1);
+			grid__line_touch(l, x + 1);
+			grid__damage_inline(g, y, x - 1, x + 2);
+			g->cx = x + 1;
+			g->last_cp = g->gb_prev = cp[0];
+			g->last_x = x;
+			g->last_y = y;
+			g->last_w = 1;
+			g->gb_state = 0;
+			return;
+		}
+	}
+	print_cps(g, cp, n);
 }
 
 /* Writes k ASCII cells. The cell is {cp, style, link, width = 1, flags = 0, pad}: on a little-endian

@@ -669,6 +669,27 @@ static size_t ground_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t
 			if (b < 0x80 || (p->c1 && b < 0xa0))
 				break;
 		}
+		/* One 2- or 3-byte character alone before a control (a cell between escape sequences, as in
+		 * a colour animation's U+2580 halves): decoded here, without utf8_run's buffer and loops. The
+		 * checks are utf8_fast's; anything else (4 bytes, invalid, more text after it) goes on below. */
+		if (!p->u_need && !p->c1 && n - i >= 4) {
+			uint32_t b = d[i], c1 = d[i + 1] ^ 0x80u, c2 = d[i + 2] ^ 0x80u, cp;
+			if (b >= 0xc2 && b < 0xe0 && c1 < 0x40 && d[i + 2] < 0x20) {
+				cp = (b & 0x1fu) << 6 | c1;
+				if (cp >= 0xa0) {
+					print_cps(p, &cp, 1);
+					i += 2;
+					break;
+				}
+			} else if (b >= 0xe0 && b < 0xf0 && d[i + 3] < 0x20) {
+				cp = (b & 0x0fu) << 12 | c1 << 6 | c2;
+				if ((c1 | c2) < 0x40 && cp >= 0x800 && cp - 0xd800 >= 0x800) {
+					print_cps(p, &cp, 1);
+					i += 3;
+					break;
+				}
+			}
+		}
 		/* Returns at a control or before plain ASCII, with no sequence pending unless at n. */
 		i = utf8_run(p, d, i, n);
 	}

@@ -127,7 +127,11 @@ extern const uint8_t vt_uprop_low[VT_UPROP_LOW]; /* the same for U+0000..U+07FF,
 #define VT_PROP_MARK 0x10u
 static inline unsigned vt_char_props(uint32_t cp)
 {
+#if defined(__GNUC__)
+	if (__builtin_expect(cp < VT_UPROP_LOW, 1))
+#else
 	if (cp < VT_UPROP_LOW)
+#endif
 		return vt_uprop_low[cp];
 	if (cp >= 0x110000)
 		return 1;
@@ -141,9 +145,9 @@ static inline unsigned vt_char_props(uint32_t cp)
  * controls, and cp >= 0x110000. */
 static inline unsigned vt_char_plain_width(uint32_t cp)
 {
+	unsigned p = vt_char_props(cp) & 0x3fu;
 	if (cp >= 0x110000)
 		return 0;
-	unsigned p = vt_char_props(cp) & 0x3fu;
 	return p - 1 < 2 ? p : 0;
 }
 
