@@ -202,24 +202,24 @@ static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_
 		kf_console_resized(app->console, cols, rows, cell_w, cell_h);
 }
 
-/* What the first frame does not need: the login (its start competes for the CPU), the keymap and libinput.
+/* What the first frame does not need: the keymap, libinput and the login (its start competes for the CPU).
  * Started once the first frame is on screen, or when there is no display to show one; one step per loop
  * iteration, so the loop (flips, the watchdog) runs between them even on a slow CPU. */
 static void start_later(struct kf_app *app)
 {
 	int r = 0;
 
+	/* The keyboard before the login: once its prompt is on screen, keys typed at it must not be lost. */
 	switch (app->later_step++) {
 	case 0:
-		r = kf_session_start(app->session);
-		kf_log_phase("login spawned");
-		break;
-	case 1:
 		r = kf_console_load_keymap(app->console);
 		break;
-	case 2:
+	case 1:
 		r = kf_console_start_input(app->console);
-		kf_log_phase("login and input started");
+		break;
+	case 2:
+		r = kf_session_start(app->session);
+		kf_log_phase("login spawned");
 		kf_log_phase_end();
 		break;
 	default:
