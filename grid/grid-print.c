@@ -468,6 +468,29 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 	}
 }
 
+/* The one-cell path of grid__print and grid__print_ascii: a single-width character cp that joins nothing
+ * before it, with no wrap pending, no charset mapping, no insert mode and no selection (the callers check
+ * those). When the cursor is not at the right edge and not on half of a wide character it is one cell
+ * store and the bookkeeping here; returns false (nothing done) otherwise. */
+static inline bool put_one(struct grid *g, uint32_t cp)
+{
+	int x = g->cx, y = g->cy;
+	struct line *l = grid__line(g, y);
+	struct grid_cell *c = &l->cells[x];
+	if (unlikely(x >= grid__right_limit(g) || c[0].width != 1 || c[1].width == 0))
+		return false;
+	put_cell(c, cp, (uint64_t)cur_style(g) << 32 | (uint64_t)g->link << 48, 1);
+	grid__line_touch(l, x + 1);
+	grid__damage_inline(g, y, x - 1, x + 2);
+	g->cx = x + 1;
+	g->last_cp = g->gb_prev = cp;
+	g->last_x = x;
+	g->last_y = y;
+	g->last_w = 1;
+	g->gb_state = 0;
+	return true;
+}
+
 void grid__print(void *ctx, const uint32_t *cp, size_t n)
 {
 	struct grid *g = ctx;
@@ -477,21 +500,8 @@ void grid__print(void *ctx, const uint32_t *cp, size_t n)
 		/* One plain single-width character between escape sequences (grid__print_ascii's one-character
 		 * path for the rest of Unicode): not at the right edge, not over half of a wide character and
 		 * not joining the character before it, it is one cell store. */
-		int x = g->cx, y = g->cy;
-		struct line *l = grid__line(g, y);
-		struct grid_cell *c = &l->cells[x];
-		if (likely(x < grid__right_limit(g) && c[0].width == 1 && c[1].width != 0)) {
-			put_cell(c, cp[0], (uint64_t)cur_style(g) << 32 | (uint64_t)g->link << 48, 1);
-			grid__line_touch(l, x + 1);
-			grid__damage_inline(g, y, x - 1, x + 2);
-			g->cx = x + 1;
-			g->last_cp = g->gb_prev = cp[0];
-			g->last_x = x;
-			g->last_y = y;
-			g->last_w = 1;
-			g->gb_state = 0;
+		if (put_one(g, cp[0]))
 			return;
-		}
 	}
 	print_cps(g, cp, n);
 }
@@ -612,22 +622,8 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 		/* One character between escape sequences (a cell per SGR): not at the right edge, not over
 		 * half of a wide character and not after a character it may join (a Prepend, which the run
 		 * path asks about), it is one cell store and the bookkeeping below. */
-		uint16_t style = cur_style(g);
-		int x = g->cx, y = g->cy;
-		struct line *l = grid__line(g, y);
-		struct grid_cell *c = &l->cells[x];
-		if (likely(x < grid__right_limit(g) && c[0].width == 1 && c[1].width != 0)) {
-			write_ascii(c, s, 1, style, g->link);
-			grid__line_touch(l, x + 1);
-			grid__damage_inline(g, y, x - 1, x + 2);
-			g->cx = x + 1;
-			g->last_cp = g->gb_prev = s[0];
-			g->last_x = x;
-			g->last_y = y;
-			g->last_w = 1;
-			g->gb_state = 0;
+		if (put_one(g, s[0]))
 			return;
-		}
 	}
 	print_ascii_run(g, s, n);
 }
