@@ -53,6 +53,7 @@ struct input {
 	} fds[INPUT_FDS_MAX];
 	uint32_t seeds[INPUT_SEEDS_MAX]; /* evdev codes */
 	unsigned n_seeds;
+	uint8_t mods_down; /* bit i: seed_keys[i] pressed as libinput reported it */
 	void *ctx;
 	struct input_kbd kbd;
 	struct udev *udev;

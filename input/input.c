@@ -115,22 +115,40 @@ static bool held_anywhere(const struct input *in, uint32_t key)
 	return false;
 }
 
-/* A keyboard opened while modifiers are held (Ctrl+Alt still down from the Ctrl+Alt+Fn that brought us
- * here): libinput reports no press for them, so without this the next F1 would be a plain F1. */
-static void seed_held_modifiers(struct input *in, struct input_dev *d)
+/* Modifiers the kernel reports down but libinput never reported pressed are pressed into the xkb state
+ * ("seeded"). Two cases: a keyboard opened while modifiers are held (Ctrl+Alt still down from the
+ * Ctrl+Alt+Fn that brought us here: libinput reports no press for them, so the next F1 would be a plain
+ * F1), and a press lost in an evdev buffer overrun (SYN_DROPPED: libinput resynchronises its state without
+ * telling us of the keys that went down), seen in the VM right after a VT switch. why names the case for
+ * the debug log. */
+static void seed_held_modifiers(struct input *in, const char *why)
 {
 	for (size_t i = 0; i < sizeof(seed_keys) / sizeof(seed_keys[0]); i++) {
 		uint32_t key = seed_keys[i];
-		bool seeded = false;
+		bool seeded = (in->mods_down >> i) & 1;
 		for (unsigned j = 0; j < in->n_seeds; j++)
 			seeded |= in->seeds[j] == key;
 		if (seeded || in->n_seeds >= INPUT_SEEDS_MAX || !held_anywhere(in, key))
 			continue;
 		in->seeds[in->n_seeds++] = key;
 		xkb_state_update_key(in->kbd.state, key + 8, XKB_KEY_DOWN);
-		input_log(7, "key %u held when %s was opened: counted as pressed", key,
-			  libinput_device_get_name(d->dev));
+		input_log(7, "key %u held, its press not reported (%s): counted as pressed", key, why);
 	}
+}
+
+/* Keeps mods_down in step with libinput's reports; returns false when key is no modifier of seed_keys. */
+static bool track_modifier(struct input *in, uint32_t key, bool pressed, uint32_t count)
+{
+	for (size_t i = 0; i < sizeof(seed_keys) / sizeof(seed_keys[0]); i++) {
+		if (seed_keys[i] != key)
+			continue;
+		if (pressed && count == 1)
+			in->mods_down |= (uint8_t)(1u << i);
+		else if (!pressed && count == 0)
+			in->mods_down &= (uint8_t)~(1u << i);
+		return true;
+	}
+	return false;
 }
 
 /* Before a key event: releases (in xkb) the seeded modifiers the kernel no longer reports down, and the one
@@ -270,7 +288,7 @@ static void device_added(struct input *in, struct libinput_device *dev)
 		libinput_device_config_tap_set_enabled(dev, LIBINPUT_CONFIG_TAP_ENABLED);
 	if (d->keyboard) {
 		input_update_leds(in, dev);
-		seed_held_modifiers(in, d);
+		seed_held_modifiers(in, libinput_device_get_name(d->dev));
 	}
 	input_log(6, "device added: %s%s%s", libinput_device_get_name(dev), d->keyboard ? " (keyboard)" : "",
 		  d->pointer ? " (pointer)" : "");
@@ -380,8 +398,12 @@ static void handle_event(struct input *in, struct libinput_event *ev)
 		struct libinput_event_keyboard *k = libinput_event_get_keyboard_event(ev);
 		bool pressed = libinput_event_keyboard_get_key_state(k) == LIBINPUT_KEY_STATE_PRESSED;
 		uint32_t count = libinput_event_keyboard_get_seat_key_count(k);
+		uint32_t key = libinput_event_keyboard_get_key(k);
 		if (in->n_seeds)
-			sync_seeds(in, libinput_event_keyboard_get_key(k));
+			sync_seeds(in, key);
+		/* Before any other key's press: modifiers whose press was lost (a few ioctls per key press). */
+		if (!track_modifier(in, key, pressed, count) && pressed && count == 1)
+			seed_held_modifiers(in, "lost in an overrun");
 		if ((pressed && count == 1) || (!pressed && count == 0))
 			input_kbd_key(in, libinput_event_keyboard_get_key(k), pressed,
 				      libinput_event_keyboard_get_time_usec(k));
@@ -431,6 +453,7 @@ void input_suspend(struct input *in)
 	}
 	input_kbd_reset(in);
 	in->n_seeds = 0; /* the fresh xkb state has no key down */
+	in->mods_down = 0;
 	in->scroll_acc_v = in->scroll_acc_h = 0;
 	in->wheel_acc_v = in->wheel_acc_h = 0;
 }
