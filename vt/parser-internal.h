@@ -1,0 +1,119 @@
+/* vt/parser-internal.h: the parser's state, shared by parser.c and parser-csi.c (the bulk CSI path). Not
+ * part of vt/'s public interface. */
+#ifndef VT_PARSER_INTERNAL_H
+#define VT_PARSER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "vt/vt.h"
+
+#if defined(__GNUC__)
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#else
+#define likely(x) (x)
+#define unlikely(x) (x)
+#endif
+
+enum state {
+	S_GROUND,
+	S_ESC,
+	S_ESC_INTER,
+	S_CSI_ENTRY,
+	S_CSI_PARAM,
+	S_CSI_INTER,
+	S_CSI_IGNORE,
+	S_DCS_ENTRY,
+	S_DCS_PARAM,
+	S_DCS_INTER,
+	S_DCS_PASS,
+	S_DCS_IGNORE,
+	S_OSC,
+	S_SOS_PM_APC,
+	S_STR_ESC, /* ESC seen inside a string: '\' ends it (ST), anything else abandons it */
+	S_COUNT,
+	S_KEEP = 15, /* in the range lists: stay in the current state */
+};
+
+enum action {
+	A_NONE,         /* ignore the byte */
+	A_EXEC,         /* C0/C1 control to the sink */
+	A_COLLECT,      /* intermediate byte, or private marker when 0x3c..0x3f */
+	A_PARAM,        /* digit, ';' or ':' */
+	A_ESC_DISPATCH,
+	A_CSI_DISPATCH,
+	A_CLEAR,        /* start of a CSI or DCS header */
+	A_HOOK,         /* final byte of a DCS header: start collecting the string */
+	A_DCS_IGNORE,   /* malformed DCS header: swallow the string */
+	A_PUT,          /* string byte */
+	A_STR_START,    /* OSC, SOS, PM, APC introducer */
+	A_STR_END,      /* ST or BEL (OSC): deliver the string */
+	A_ESC,          /* ESC: abandon whatever was in progress, start a sequence */
+	A_CANCEL,       /* CAN, SUB: abandon, back to ground */
+	A_REDO,         /* abandon, go to the target state and handle this byte again there */
+};
+
+/* The CSI memo (vt__fast_csi): slots, bytes of a key (after ESC [, final included), parameters kept. */
+#define MEMO_SLOTS 512
+#define MEMO_KEY 32
+#define MEMO_PARAMS 12
+#if defined(__SSE2__) && defined(__GNUC__)
+struct memo {
+	__m128i a, b; /* the key, zero after the final byte; all zero when the slot is empty */
+	int32_t params[MEMO_PARAMS];
+	/* a copy of vt_csi's fields from sub_mask up to seq_id (n_params, marker, intermediates, final) */
+	uint8_t hdr[offsetof(struct vt_csi, seq_id) - offsetof(struct vt_csi, sub_mask)];
+	uint64_t id;
+};
+#endif
+
+/* Decoded code points are handed to the sink in batches of this many. */
+#define PRINT_BUF 256
+#define STRING_CAP_DEFAULT (1u << 20)
+/* A string buffer grown beyond this is freed once its string ends (huge strings are rare). */
+#define STRING_KEEP 65536
+
+struct vt_parser {
+	struct vt_sink sink;
+	void *ctx;
+	bool c1;
+	uint8_t state;
+
+	/* UTF-8 decoder, ground state only: code point so far, continuation bytes still needed, and the
+	 * allowed range of the next byte (narrower than 0x80..0xbf right after some lead bytes). */
+	uint32_t u_cp;
+	uint8_t u_need, u_lo, u_hi;
+
+	/* The sequence being collected. cur points at the parameter being written, or at dummy once the
+	 * parameters overflowed; NULL before the first parameter byte. */
+	struct vt_csi csi;
+	int32_t *cur;
+	int32_t dummy;
+	bool ignore; /* too many intermediates */
+
+	/* String (OSC/DCS/APC/PM/SOS) being collected; buf has room for a terminating NUL. */
+	uint8_t *str;
+	size_t str_len, str_alloc, str_cap;
+	bool str_drop;
+	enum vt_string_kind str_kind;
+
+	/* trans[state][byte] = action << 4 | next state. */
+	uint8_t trans[S_COUNT][256];
+
+#if defined(__SSE2__) && defined(__GNUC__)
+	uint64_t memo_ids; /* the last seq_id given */
+	struct memo memo[MEMO_SLOTS];
+#endif
+};
+
+/* The bulk CSI path (parser-csi.c): when a whole "ESC [ ... final" lies in d[i..n) it is parsed into p->csi
+ * (with seq_id set) and the index after its final byte is returned; otherwise i, and the table machine
+ * takes the sequence from its ESC. */
+size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n);
+
+#endif
