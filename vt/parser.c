@@ -691,6 +691,17 @@ void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 					continue;
 				}
 			} else if (b >= 0x80 && !(p->c1 && b < 0xa0)) {
+				if (len - i >= 4 && data[i + 3] < 0x20 && b - 0xe0u < 0x10u && !p->c1) {
+					/* one 3-byte character alone before a control (a colour animation's U+2580
+					 * cells): ground_run's one-character path, without its set-up */
+					uint32_t c1 = data[i + 1] ^ 0x80u, c2 = data[i + 2] ^ 0x80u;
+					uint32_t cp = (b & 0x0fu) << 12 | c1 << 6 | c2;
+					if ((c1 | c2) < 0x40 && cp >= 0x800 && cp - 0xd800 >= 0x800) {
+						print_cps(p, &cp, 1);
+						i += 3;
+						continue;
+					}
+				}
 				i = ground_run(p, data, i, len); /* UTF-8: consumes at least this byte */
 				continue;
 			}
