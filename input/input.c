@@ -101,17 +101,34 @@ static int fd_of(const struct input *in, struct libinput_device *dev)
 static const uint32_t seed_keys[] = {KEY_LEFTCTRL, KEY_RIGHTCTRL, KEY_LEFTALT,  KEY_RIGHTALT,
 				     KEY_LEFTSHIFT, KEY_RIGHTSHIFT, KEY_LEFTMETA, KEY_RIGHTMETA};
 
-/* Whether the kernel says key is down on any open keyboard. */
-static bool held_anywhere(const struct input *in, uint32_t key)
+#define N_SEED_KEYS (sizeof(seed_keys) / sizeof(seed_keys[0]))
+
+/* Which of seed_keys the kernel says are down on any open keyboard (bit i: seed_keys[i]): one EVIOCGKEY per
+ * keyboard, since this runs before every key press, on the path from the key to the PTY. */
+static uint8_t held_modifiers(const struct input *in)
 {
 	unsigned long bits[KEY_MAX / (8 * sizeof(unsigned long)) + 1];
+	const unsigned w = 8 * sizeof(unsigned long);
+	uint8_t held = 0;
 
 	for (const struct input_dev *d = in->devs; d; d = d->next) {
+		if (!d->keyboard || d->fd < 0)
+			continue;
 		memset(bits, 0, sizeof(bits));
-		if (d->keyboard && d->fd >= 0 && ioctl(d->fd, EVIOCGKEY(sizeof(bits)), bits) >= 0 &&
-		    (bits[key / (8 * sizeof(unsigned long))] >> (key % (8 * sizeof(unsigned long)))) & 1)
-			return true;
+		if (ioctl(d->fd, EVIOCGKEY(sizeof(bits)), bits) < 0)
+			continue;
+		for (size_t i = 0; i < N_SEED_KEYS; i++)
+			if ((bits[seed_keys[i] / w] >> (seed_keys[i] % w)) & 1)
+				held |= (uint8_t)(1u << i);
 	}
+	return held;
+}
+
+static bool is_held(uint8_t held, uint32_t key)
+{
+	for (size_t i = 0; i < N_SEED_KEYS; i++)
+		if (seed_keys[i] == key)
+			return (held >> i) & 1;
 	return false;
 }
 
@@ -123,12 +140,21 @@ static bool held_anywhere(const struct input *in, uint32_t key)
  * the debug log. */
 static void seed_held_modifiers(struct input *in, const char *why)
 {
-	for (size_t i = 0; i < sizeof(seed_keys) / sizeof(seed_keys[0]); i++) {
+	uint8_t held = 0;
+	bool read = false;
+
+	for (size_t i = 0; i < N_SEED_KEYS; i++) {
 		uint32_t key = seed_keys[i];
 		bool seeded = (in->mods_down >> i) & 1;
 		for (unsigned j = 0; j < in->n_seeds; j++)
 			seeded |= in->seeds[j] == key;
-		if (seeded || in->n_seeds >= INPUT_SEEDS_MAX || !held_anywhere(in, key))
+		if (seeded || in->n_seeds >= INPUT_SEEDS_MAX)
+			continue;
+		if (!read) {
+			held = held_modifiers(in);
+			read = true;
+		}
+		if (!((held >> i) & 1))
 			continue;
 		in->seeds[in->n_seeds++] = key;
 		xkb_state_update_key(in->kbd.state, key + 8, XKB_KEY_DOWN);
@@ -139,7 +165,7 @@ static void seed_held_modifiers(struct input *in, const char *why)
 /* Keeps mods_down in step with libinput's reports; returns false when key is no modifier of seed_keys. */
 static bool track_modifier(struct input *in, uint32_t key, bool pressed, uint32_t count)
 {
-	for (size_t i = 0; i < sizeof(seed_keys) / sizeof(seed_keys[0]); i++) {
+	for (size_t i = 0; i < N_SEED_KEYS; i++) {
 		if (seed_keys[i] != key)
 			continue;
 		if (pressed && count == 1)
@@ -155,8 +181,10 @@ static bool track_modifier(struct input *in, uint32_t key, bool pressed, uint32_
  * this event is about (libinput now reports that key itself). */
 static void sync_seeds(struct input *in, uint32_t key)
 {
+	uint8_t held = held_modifiers(in);
+
 	for (unsigned j = 0; j < in->n_seeds;) {
-		if (in->seeds[j] == key || !held_anywhere(in, in->seeds[j])) {
+		if (in->seeds[j] == key || !is_held(held, in->seeds[j])) {
 			xkb_state_update_key(in->kbd.state, in->seeds[j] + 8, XKB_KEY_UP);
 			in->seeds[j] = in->seeds[--in->n_seeds];
 			continue;
