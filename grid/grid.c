@@ -421,6 +421,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 	static const struct vt_sink sink = {
 		.print_ascii = grid__print_ascii,
 		.print = grid__print,
+		.print_utf8 = grid__print_utf8,
 		.execute = grid__execute,
 		.esc = grid__esc,
 		.csi = grid__csi,

@@ -23,7 +23,8 @@
  *   VT_MAX_PARAMS are dropped and flagged in vt_csi.overflow; values clamp at VT_PARAM_MAX.
  *
  * Hot path: in the ground state, runs of printable ASCII are found 8 bytes at a time and handed to the sink
- * in one call, runs of UTF-8 are decoded into a buffer on the stack and handed over in one call, and the
+ * in one call, runs of UTF-8 are given to the sink as bytes when it decodes them itself (print_utf8) or
+ * decoded into a buffer on the stack and handed over in one call, and the
  * digits of a CSI parameter are read in a tight loop. Nothing allocates except the string buffer.
  */
 #include "vt/parser-internal.h"
@@ -453,7 +454,8 @@ static inline size_t utf8_fast(const uint8_t *d, size_t i, size_t end, uint32_t 
 }
 
 /* UTF-8 from d[i]: decodes into a stack buffer and prints it in batches. Stops at a control (C0, DEL,
- * raw C1 in 8-bit mode) or at a long stretch of ASCII, which the caller prints faster. Returns the index of
+ * raw C1 in 8-bit mode) or at a long stretch of ASCII, which the caller prints faster; with a sink that has
+ * print_utf8, after one character (ground_run hands the rest back to the sink). Returns the index of
  * the first byte not consumed. Valid text goes through utf8_fast; the byte machine below takes what it
  * stops at (invalid sequences, sequences split across reads, the last 3 bytes of the buffer). */
 static size_t utf8_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
@@ -462,12 +464,18 @@ static size_t utf8_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n
 	size_t k = 0;
 	uint32_t cp = p->u_cp;
 	unsigned need = p->u_need, lo = p->u_lo, hi = p->u_hi;
+	/* with a sink that decodes itself, one character and back to it */
+	const bool one = p->sink.print_utf8 && !p->c1;
 
 	while (i < n) {
+		if (one && k && !need)
+			break;
 		if (!need && !p->c1 && n - i >= 4) {
 			size_t end = n - 3, room = PRINT_BUF - 1 - k;
 			if (end - i > room)
 				end = i + room;
+			if (one)
+				end = i + 1;
 			bool stop = false;
 			i = utf8_fast(d, i, end, buf, &k, &stop);
 			if (stop)
@@ -583,6 +591,14 @@ static size_t ground_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t
 					break;
 				}
 			}
+		}
+		/* A sink that decodes itself takes what it can; the first character it leaves (an emoji
+		 * sequence, a mark it does not attach, an invalid byte, a wrap) is decoded by utf8_run, which
+		 * then hands back (see there). */
+		if (p->sink.print_utf8 && !p->u_need && !p->c1 && n - i >= 4) {
+			i += p->sink.print_utf8(p->ctx, d + i, n - i);
+			if (i == n || d[i] < 0x80)
+				continue; /* the top of the loop takes ASCII and controls */
 		}
 		/* Returns at a control or before plain ASCII, with no sequence pending unless at n. */
 		i = utf8_run(p, d, i, n);
