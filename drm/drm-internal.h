@@ -205,8 +205,9 @@ void drm_output_destroy(struct drm_output *out);
  * what changed. Returns 0 or -EBUSY when no buffer is free. */
 int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips);
 /* Direct mode: the buffer the program paints the next frame into (out->prepared, chosen and brought up to date
- * on the first call after a commit); its pixels and stride, or NULL when no buffer is free. */
-uint32_t *drm_output_prepare(struct drm_output *out, uint32_t *stride);
+ * on the first call after a commit, except for the boxes of cover, which the caller promises to repaint); its
+ * pixels and stride, or NULL when no buffer is free. cover (n_cover boxes, may be NULL) is only read. */
+uint32_t *drm_output_prepare(struct drm_output *out, uint32_t *stride, const struct drm_box *cover, size_t n_cover);
 void drm_output_commit_done(struct drm_output *out, uint64_t seq);
 void drm_output_commit_failed(struct drm_output *out);
 void drm_output_flip_done(struct drm_output *out, unsigned int sequence);
