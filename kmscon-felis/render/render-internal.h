@@ -111,6 +111,22 @@ struct kf_render {
 		uint32_t c[256];
 	} lut[16];
 
+	/* Pre-composed cells (paint.c): a cell that is only a glyph over its background is copied from
+	 * here row by row; composing it again costs a table lookup per pixel. Direct-mapped slots of
+	 * 2 * cell_w * cell_h pixels; sized when the cell size or epoch changes, never per frame. */
+	struct {
+		uint32_t *px;
+		struct kf_cell_tag {
+			uint64_t key; /* glyph key (render.c), 0 = empty */
+			uint32_t fg, bg;
+		} *tags;
+		unsigned bits; /* 1 << bits slots; 0 = none (allocation failed) */
+		size_t slot_px;
+		int cell_w, cell_h;
+		unsigned epoch;
+		uint64_t hits, misses;
+	} cells;
+
 	uint32_t *scratch; /* strip for clipped or RGB565 painting; grows only */
 	size_t scratch_len;
 
@@ -131,5 +147,12 @@ struct kf_render {
 /* render.c: the glyph for a cell content (cached). Never NULL: falls back to the missing-glyph box.
  */
 const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigned style, int cells);
+/* The glyph cache's key of a cell content. */
+static inline uint64_t kf_glyph_key(uint32_t cp, unsigned style, int cells)
+{
+	return cp | (uint64_t)(style & 7) << 32 | (uint64_t)(cells & 3) << 35;
+}
+/* paint.c: frees the pre-composed cells. */
+void kf_render_cells_finish(struct kf_render *r);
 
 #endif

@@ -133,6 +133,7 @@ void kf_render_destroy(struct kf_render *r)
 	if (r->font)
 		r->font->destroy(r->font);
 	kf_cache_destroy(r->cache);
+	kf_render_cells_finish(r);
 	free(r->scratch);
 	free(p->font_name);
 	free(p->font_file);
@@ -277,7 +278,7 @@ static struct kf_glyph missing_fallback;
 
 const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigned style, int cells)
 {
-	uint64_t key = cp | (uint64_t)(style & 7) << 32 | (uint64_t)(cells & 3) << 35;
+	uint64_t key = kf_glyph_key(cp, style, cells);
 	struct kf_glyph *g = kf_cache_find(r->cache, key);
 	if (g)
 		return g;
