@@ -173,6 +173,7 @@ struct drm_card {
 	dev_t devnum;
 	char path[64];
 	bool atomic;
+	drmModeAtomicReq *flip_req; /* reused by every flip (no allocation per frame); NULL until the first */
 	bool prefer_shadow;
 	bool needs_modeset;  /* the next commit on this card is a full modeset */
 	bool modeset_failed; /* log once */
