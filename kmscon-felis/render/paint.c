@@ -338,19 +338,30 @@ static void copy_cell(uint32_t *dst, size_t pitch, const uint32_t *src, int w, i
 static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key, uint32_t cp, unsigned gs,
 				   int cells, int w, uint32_t fg, uint32_t bg)
 {
-	uint64_t h = (key ^ (uint64_t)fg << 29 ^ (uint64_t)bg * 0x2545f491u) * 0x9e3779b97f4a7c15ull;
-	size_t i = (size_t)(h >> (64 - r->cells.bits));
-	struct kf_cell_tag *t = &r->cells.tags[i];
-	uint32_t *px = r->cells.px + i * r->cells.slot_px;
-	if (t->key == key && t->fg == fg && t->bg == bg) {
-		r->cells.hits++;
+	const struct kf_glyph *g = NULL;
+	for (;;) {
+		uint64_t h = (key ^ (uint64_t)fg << 29 ^ (uint64_t)bg * 0x2545f491u) *
+			     0x9e3779b97f4a7c15ull;
+		size_t i = (size_t)(h >> (64 - r->cells.bits));
+		struct kf_cell_tag *t = &r->cells.tags[i];
+		uint32_t *px = r->cells.px + i * r->cells.slot_px;
+		if (t->key == key && t->fg == fg && t->bg == bg) {
+			r->cells.hits++;
+			return px;
+		}
+		if (!g && cp)
+			g = kf_render_glyph(r, cp, gs, cells);
+		if (g && g->missing && key != KF_MISSING_KEY(cells)) {
+			/* the box of a glyph the fonts lack may be composed in these colours already */
+			key = KF_MISSING_KEY(cells);
+			continue;
+		}
+		r->cells.misses++;
+		struct strip o = {px, (size_t)w};
+		compose(r, &o, 0, w, r->cell_h, g, fg, bg);
+		*t = (struct kf_cell_tag){key, fg, bg};
 		return px;
 	}
-	r->cells.misses++;
-	struct strip o = {px, (size_t)w};
-	compose(r, &o, 0, w, r->cell_h, cp ? kf_render_glyph(r, cp, gs, cells) : NULL, fg, bg);
-	*t = (struct kf_cell_tag){key, fg, bg};
-	return px;
 }
 
 /* Paints one cell (or a wide pair) at strip x with its resolved look l. */
@@ -389,6 +400,9 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 	if (plain && cells_ready(r)) {
 		uint32_t cp = n ? cps[0] : 0;
 		uint64_t key = kf_glyph_key(cp, cp ? gs : 0, cells);
+		/* every glyph the fonts lack looks the same: one pre-composed box per colour pair */
+		if (cp && r->missing_keys && kf_render_known_missing(r, key))
+			key = KF_MISSING_KEY(cells);
 		copy_cell(o->px + x, o->pitch, cell_pixels(r, key, cp, gs, cells, w, l.fg, l.bg), w,
 			  r->cell_h);
 		return;
