@@ -437,7 +437,7 @@ static void watchdog(struct drm_backend *b, int64_t now)
 				drm_warn("%s: [CRTC:%u] no page-flip event after 1 s (kernel or driver bug); "
 					 "recovering with a modeset",
 					 out->name, out->crtc_id);
-			drm_output_flip_done(out, 1);
+			drm_output_flip_done(out, DRM_SEQ_SYNTHETIC);
 			b->stats.watchdog_fires++;
 			card->needs_modeset = true;
 		}
@@ -549,7 +549,7 @@ void drm_backend_suspend(struct drm_backend *b)
 
 			/* Its event may never come (no master): count the buffer as shown. */
 			if (out->inflight)
-				drm_output_flip_done(out, 1);
+				drm_output_flip_done(out, DRM_SEQ_SYNTHETIC);
 		}
 	}
 	drm_info("display suspended");

@@ -211,6 +211,11 @@ int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips
 uint32_t *drm_output_prepare(struct drm_output *out, uint32_t *stride, const struct drm_box *cover, size_t n_cover);
 void drm_output_commit_done(struct drm_output *out, uint64_t seq);
 void drm_output_commit_failed(struct drm_output *out);
+/* The sequence for a flip we complete ourselves (a legacy modeset, the watchdog, a suspend): no event told us
+ * whether the driver has vblank interrupts, so the next frame is paced a refresh later as if it had none. Without
+ * that, the first page flip after a legacy drmModeSetCrtc on virtio-gpu went out at once and completed a few
+ * milliseconds after the modeset: a flip faster than the display. */
+#define DRM_SEQ_SYNTHETIC 0xffffffffu
 void drm_output_flip_done(struct drm_output *out, unsigned int sequence);
 bool drm_output_can_take_frame(const struct drm_output *out, int64_t now);
 

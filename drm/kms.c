@@ -274,7 +274,7 @@ int drm_card_modeset(struct drm_card *card)
 		}
 		drm_output_commit_done(out, seq);
 		if (!card->atomic)
-			drm_output_flip_done(out, 1); /* drmModeSetCrtc returns once the mode is set */
+			drm_output_flip_done(out, DRM_SEQ_SYNTHETIC); /* drmModeSetCrtc returns once the mode is set */
 	}
 	if (ret < 0)
 		return ret;

@@ -339,7 +339,7 @@ void drm_output_flip_done(struct drm_output *out, unsigned int sequence)
 	out->inflight = false;
 	/* Drivers without vblank interrupts (virtio-gpu, bochs, simpledrm) send the event as soon as the commit is
 	 * done, with sequence 0: we pace those ourselves to at most one frame per refresh. */
-	out->fake_vblank = sequence == 0;
+	out->fake_vblank = sequence == 0 || sequence == DRM_SEQ_SYNTHETIC;
 	if (out->last_flip_ns && now - out->last_flip_ns < out->period_ns * 3 / 4)
 		drm_backend_count(out->card->b, DRM_COUNT_FAST, 1);
 	out->last_flip_ns = now;
