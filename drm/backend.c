@@ -60,6 +60,12 @@ static struct drm_output *direct_output(const struct drm_backend *b)
 
 void drm_backend_get_canvas(struct drm_backend *b, struct drm_canvas *canvas)
 {
+	drm_backend_prepare_canvas(b, canvas, NULL, 0);
+}
+
+void drm_backend_prepare_canvas(struct drm_backend *b, struct drm_canvas *canvas, const struct drm_box *cover,
+				size_t n_cover)
+{
 	struct drm_output *out;
 
 	*canvas = b->canvas;
@@ -71,7 +77,7 @@ void drm_backend_get_canvas(struct drm_backend *b, struct drm_canvas *canvas)
 		canvas->pixels = NULL;
 		return;
 	}
-	canvas->pixels = drm_output_prepare(out, &canvas->stride);
+	canvas->pixels = drm_output_prepare(out, &canvas->stride, cover, n_cover);
 }
 
 uint64_t drm_backend_next_seq(struct drm_backend *b)
@@ -431,7 +437,7 @@ static void watchdog(struct drm_backend *b, int64_t now)
 				drm_warn("%s: [CRTC:%u] no page-flip event after 1 s (kernel or driver bug); "
 					 "recovering with a modeset",
 					 out->name, out->crtc_id);
-			drm_output_flip_done(out, 1);
+			drm_output_flip_done(out, DRM_SEQ_SYNTHETIC);
 			b->stats.watchdog_fires++;
 			card->needs_modeset = true;
 		}
@@ -543,7 +549,7 @@ void drm_backend_suspend(struct drm_backend *b)
 
 			/* Its event may never come (no master): count the buffer as shown. */
 			if (out->inflight)
-				drm_output_flip_done(out, 1);
+				drm_output_flip_done(out, DRM_SEQ_SYNTHETIC);
 		}
 	}
 	drm_info("display suspended");

@@ -285,11 +285,16 @@ void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
 			c->link = 0;
 		}
 	} else {
-		grid__clear_cells(&l->cells[x0], x1 - x0, es);
-		if (es)
+		if (es) {
+			grid__clear_cells(&l->cells[x0], x1 - x0, es);
 			grid__line_touch(l, x1);
-		else if (x1 == g->cols && x0 < l->used)
-			l->used = (uint16_t)x0; /* [x0, cols) are default blanks now */
+		} else if (x1 == g->cols) {
+			/* [used, cols) are default blanks already */
+			grid__clear_cells(&l->cells[x0], l->used - x0, 0);
+			l->used = (uint16_t)x0;
+		} else {
+			grid__clear_cells(&l->cells[x0], x1 - x0, 0);
+		}
 	}
 	if (x1 == g->cols)
 		l->flags &= ~LINE_WRAPPED;
@@ -298,23 +303,43 @@ void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
 	grid__damage(g, y, x0 - 1, x1 + 1);
 }
 
+/* Whole rows [y0, y1) erased: with a coloured background, the rows after the first are filled straight
+ * (no per-row checks: the first row resolved the erase style, and a whole row has no wide character cut
+ * in half). */
+static void erase_rows(struct grid *g, int y0, int y1, bool selective)
+{
+	if (y0 >= y1)
+		return;
+	grid__erase_cells(g, y0, 0, g->cols, selective);
+	uint16_t es = g->erase_id; /* resolved by the call above */
+	if (selective || es == 0 || g->sel.active) {
+		for (int y = y0 + 1; y < y1; y++)
+			grid__erase_cells(g, y, 0, g->cols, selective);
+		return;
+	}
+	for (int y = y0 + 1; y < y1; y++) {
+		struct line *l = grid__line(g, y);
+		grid__clear_cells(l->cells, g->cols, es);
+		l->used = (uint16_t)g->cols;
+		l->flags &= ~LINE_WRAPPED;
+		grid__damage(g, y, 0, g->cols);
+	}
+}
+
 void grid__erase_display(struct grid *g, int mode, bool selective)
 {
 	g->wrap_pending = false;
 	switch (mode) {
 	case 0:
 		grid__erase_cells(g, g->cy, g->cx, g->cols, selective);
-		for (int y = g->cy + 1; y < g->rows; y++)
-			grid__erase_cells(g, y, 0, g->cols, selective);
+		erase_rows(g, g->cy + 1, g->rows, selective);
 		break;
 	case 1:
-		for (int y = 0; y < g->cy; y++)
-			grid__erase_cells(g, y, 0, g->cols, selective);
+		erase_rows(g, 0, g->cy, selective);
 		grid__erase_cells(g, g->cy, 0, g->cx + 1, selective);
 		break;
 	case 2:
-		for (int y = 0; y < g->rows; y++)
-			grid__erase_cells(g, y, 0, g->cols, selective);
+		erase_rows(g, 0, g->rows, selective);
 		break;
 	case 3: {
 		/* xterm: erase saved lines; the screen stays */

@@ -124,8 +124,6 @@ static void copy_stream(void *dst, const void *src, size_t bytes)
 #endif
 }
 
-/* Packs cells [0, n) into one byte each when they are all ASCII of width 1 with one style and no link or
- * flags (the bulk of a text flood's lines): returns false, with out partly written, otherwise. */
 #if defined(__SSE2__)
 struct pack_acc {
 	__m128i e0, e1, e2; /* what the words of 4 fitting cells are */
@@ -143,6 +141,14 @@ static inline __m128i pack_group(const __m128i *p, struct pack_acc *a)
 	/* the cp words sit at v0[0], v0[3], v1[2], v2[1] */
 	__m128 t = _mm_shuffle_ps(_mm_castsi128_ps(v1), _mm_castsi128_ps(v2), _MM_SHUFFLE(1, 1, 2, 2));
 	return _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(v0), t, _MM_SHUFFLE(2, 0, 3, 0)));
+}
+
+/* Whether every cell checked into a so far fits (m0..m2 mask the bits that must match per vector phase). */
+static inline bool pack_fits(const struct pack_acc *a, __m128i m0, __m128i m1, __m128i m2)
+{
+	__m128i bad = _mm_or_si128(_mm_and_si128(a->a0, m0),
+				   _mm_or_si128(_mm_and_si128(a->a1, m1), _mm_and_si128(a->a2, m2)));
+	return _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xffff;
 }
 #endif
 
@@ -164,12 +170,16 @@ static bool pack_ascii(const struct grid_cell *c, int n, uint8_t *out)
 		.a2 = _mm_setzero_si128(),
 	};
 	const __m128i *p = (const __m128i *)(const void *)c;
+	const __m128i m0 = _mm_set_epi32(~0x7f, 0xffff, -1, ~0x7f), m1 = _mm_set_epi32(-1, ~0x7f, 0xffff, -1),
+		      m2 = _mm_set_epi32(0xffff, -1, ~0x7f, 0xffff);
 	for (; x + 16 <= n; x += 16, p += 12) {
 		__m128i r0 = pack_group(p, &a), r1 = pack_group(p + 3, &a), r2 = pack_group(p + 6, &a),
 			r3 = pack_group(p + 9, &a);
 		/* code points that fit are < 0x80: the saturating packs keep them */
 		_mm_storeu_si128((__m128i *)(void *)(out + x),
 				 _mm_packus_epi16(_mm_packs_epi32(r0, r1), _mm_packs_epi32(r2, r3)));
+		if (x == 0 && !pack_fits(&a, m0, m1, m2))
+			return false; /* text that is not ASCII mostly shows so early: no need to read on */
 	}
 	/* then groups of 4, the last one ending at n (overlapping the one before: the layout of 4 cells in 3
 	 * vectors does not depend on where they start) */
@@ -185,11 +195,7 @@ static bool pack_ascii(const struct grid_cell *c, int n, uint8_t *out)
 		x += 4;
 		p += 3;
 	}
-	const __m128i m0 = _mm_set_epi32(~0x7f, 0xffff, -1, ~0x7f), m1 = _mm_set_epi32(-1, ~0x7f, 0xffff, -1),
-		      m2 = _mm_set_epi32(0xffff, -1, ~0x7f, 0xffff);
-	__m128i bad = _mm_or_si128(_mm_and_si128(a.a0, m0),
-				   _mm_or_si128(_mm_and_si128(a.a1, m1), _mm_and_si128(a.a2, m2)));
-	if (_mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) != 0xffff)
+	if (!pack_fits(&a, m0, m1, m2))
 		return false;
 #endif
 	uint32_t bad1 = 0;

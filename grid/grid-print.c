@@ -353,6 +353,37 @@ static size_t put_plain(struct grid_cell *c, uint32_t *xp, uint32_t lim, const u
 	return i;
 }
 
+/* The end of a row segment written by print_run or put_utf8 from column x0 to x (exclusive; the last
+ * character has width lastw, the last code point taken was last): half of a wide character left on either
+ * side is blanked, then damage, the cursor (a pending wrap when the segment reached the right limit) and
+ * what the next character may join. */
+static inline void end_run(struct grid *g, struct line *l, int x0, uint32_t x, uint32_t lastw, bool fix_left,
+		    uint32_t last)
+{
+	struct grid_cell *c = l->cells;
+	const int right = grid__right_limit(g);
+	if (fix_left)
+		c[x0 - 1].cp = 0, c[x0 - 1].width = 1, c[x0 - 1].link = 0;
+	if ((int)x < g->cols && c[x].width == 0)
+		c[x].cp = 0, c[x].width = 1, c[x].link = 0;
+	grid__line_touch(l, (int)x);
+	if (unlikely(g->sel.active))
+		grid__select_touch(g, g->cy, g->cy);
+	grid__damage(g, g->cy, x0 - 1, (int)x + 1);
+	g->last_x = (int)(x - lastw);
+	g->last_y = g->cy;
+	g->last_w = (int)lastw;
+	g->gb_prev = last;
+	g->gb_state = 0;
+	g->last_cp = last;
+	if ((int)x > right) {
+		g->cx = right;
+		g->wrap_pending = g->autowrap;
+	} else {
+		g->cx = (int)x;
+	}
+}
+
 /* The run path for code points: writes as many as fit on the cursor's row without a wrap, with the
  * per-row questions answered once. It takes plain characters (vt_char_plain_width: a cluster boundary
  * before and after each) and combining marks (zero-width Extend) on a plain base that is not an emoji
@@ -404,27 +435,134 @@ static size_t print_run(struct grid *g, const uint32_t *cps, size_t n, uint16_t 
 		if (w == 0 || x + w > lim)
 			break;
 	}
-	if (fix_left)
-		c[x0 - 1].cp = 0, c[x0 - 1].width = 1, c[x0 - 1].link = 0;
-	if ((int)x < g->cols && c[x].width == 0)
-		c[x].cp = 0, c[x].width = 1, c[x].link = 0;
-	grid__line_touch(l, (int)x);
-	if (unlikely(g->sel.active))
-		grid__select_touch(g, g->cy, g->cy);
-	grid__damage(g, g->cy, x0 - 1, (int)x + 1);
-	g->last_x = (int)(x - lastw);
-	g->last_y = g->cy;
-	g->last_w = (int)lastw;
-	g->gb_prev = cps[i - 1];
-	g->gb_state = 0;
-	g->last_cp = cps[i - 1];
-	if ((int)x > right) {
-		g->cx = right;
-		g->wrap_pending = g->autowrap;
-	} else {
-		g->cx = (int)x;
-	}
+	end_run(g, l, x0, x, lastw, fix_left, cps[i - 1]);
 	return i;
+}
+
+/* The inner loop of put_utf8 (put_plain for bytes): writes the characters from p on while they are plain
+ * and fit before column lim, from cell *xp on; the one at p is known to be plain and to fit. pend: the end
+ * of the bytes with 4 readable bytes after them. Returns the first byte not written; *xp is the column
+ * after the last cell written. Out of line so its values stay in registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static const uint8_t *put_plain_utf8(struct grid_cell *c, uint32_t *xp, uint32_t lim, const uint8_t *p,
+				     const uint8_t *pend, uint64_t hi)
+{
+	struct grid_cell *o = c + *xp, *const oend = c + lim;
+	uint32_t cp = 0;
+	unsigned props, len = vt_utf8_char(p, &cp, &props), w = props & 0x3fu;
+	for (;;) {
+		put_cell(o, cp, hi, w);
+		if (w == 2)
+			put_cell(o + 1, 0, hi, 0);
+		o += w;
+		p += len;
+		if (unlikely(p >= pend))
+			break;
+		/* props is 0 when nothing was decoded */
+		len = vt_utf8_char(p, &cp, &props);
+		w = props & 0x3fu;
+		if (unlikely(w - 1 >= 2 || o + w > oend))
+			break;
+	}
+	*xp = (uint32_t)(o - c);
+	return p;
+}
+
+/* The row segment of grid__print_utf8: print_run over UTF-8 bytes, decoded as they are stored. The
+ * character at p is plain, joins nothing before it and fits at the cursor, which has no wrap pending;
+ * pend: the end of the bytes that have 4 readable bytes. Returns the first byte not consumed. */
+static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *pend)
+{
+	const int right = grid__right_limit(g), x0 = g->cx;
+	struct line *l = grid__line(g, g->cy);
+	struct grid_cell *c = l->cells;
+	const bool fix_left = x0 > 0 && c[x0].width == 0;
+	const uint64_t hi = (uint64_t)cur_style(g) << 32 | (uint64_t)g->link << 48;
+	const uint32_t lim = (uint32_t)right + 1;
+	uint32_t x = (uint32_t)x0, last, cp = 0, lastw;
+	unsigned props, len;
+	for (;;) {
+		p = put_plain_utf8(c, &x, lim, p, pend, hi);
+		/* the last cell written holds the last character */
+		lastw = c[x - 1].width == 0 ? 2 : 1;
+		last = c[x - lastw].cp;
+		/* Combining marks (non-spacing, Extend) on a base that is no emoji are attached here. */
+		if (p >= pend || !(len = vt_utf8_char(p, &cp, &props)) || props != VT_PROP_MARK ||
+		    vt_char_props(last) & VT_PROP_EXTPICT)
+			break;
+		do {
+			attach_mark(g, &c[x - lastw], cp);
+			last = cp;
+			p += len;
+		} while (p < pend && (len = vt_utf8_char(p, &cp, &props)) && props == VT_PROP_MARK);
+		if (p >= pend || !len || (props & 0x3fu) - 1 >= 2 || x + (props & 0x3fu) > lim)
+			break;
+	}
+	end_run(g, l, x0, x, lastw, fix_left, last);
+	return p;
+}
+
+/* A combining mark at the start of grid__print_utf8's text, on the character printed just before it (by
+ * print_ascii, say: "n" then U+0359): attached as print_cps would (vt_grapheme_break never breaks before
+ * Extend, GB9), when that character is plain and no emoji and the segmentation state knows nothing more
+ * (then the state after the mark is the one derived from the mark alone, as 0 says), and the cursor is
+ * right after it. Returns false, doing nothing, otherwise. */
+static bool lead_mark(struct grid *g, uint32_t cp)
+{
+	if (g->last_x < 0 || g->last_y != g->cy || g->wrap_pending || g->gb_state != 0 ||
+	    g->cx != g->last_x + g->last_w)
+		return false;
+	unsigned bp = vt_char_props(g->gb_prev);
+	if ((bp & 0x3fu) - 1 >= 2 || bp & VT_PROP_EXTPICT || g->gb_prev >= 0x110000)
+		return false;
+	struct grid_cell *c = &grid__line(g, g->cy)->cells[g->last_x];
+	if (c->cp == 0 || c->width == 0)
+		return false;
+	attach_mark(g, c, cp);
+	g->last_cp = g->gb_prev = cp;
+	grid__damage(g, g->cy, g->last_x, g->last_x + c->width);
+	return true;
+}
+
+/* vt_sink.print_utf8: UTF-8 text decoded and written in one pass, row segment by row segment, while it is
+ * what print_run takes (plain characters and marks on them; a full row wraps here). Stops before anything
+ * else and returns the bytes consumed; the parser decodes the rest and hands it to grid__print. */
+size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	if (n < 4 || g->charsets[g->gl] != CHARSET_ASCII || g->insert || g->single_shift)
+		return 0;
+	const uint8_t *p = s, *const pend = s + n - 3;
+	while (p < pend) {
+		uint32_t cp;
+		unsigned props, len = vt_utf8_char(p, &cp, &props);
+		if (!len)
+			break;
+		uint32_t w = props & 0x3fu;
+		if (w - 1 >= 2) {
+			if (props != VT_PROP_MARK || !lead_mark(g, cp))
+				break;
+			p += len;
+			continue;
+		}
+		if (g->last_x >= 0 && may_join(g->gb_prev, cp)) {
+			/* only the slow path may change the segmentation state */
+			uint32_t st = g->gb_state;
+			if (!vt_grapheme_break(g->gb_prev, cp, &st))
+				break;
+		}
+		if (g->wrap_pending) {
+			if (!g->autowrap)
+				break;
+			do_wrap(g);
+		}
+		if (g->cx + (int)w > grid__right_limit(g) + 1)
+			break;
+		p = put_utf8(g, p, pend);
+	}
+	return (size_t)(p - s);
 }
 
 static void print_cps(struct grid *g, const uint32_t *cps, size_t n)

@@ -14,7 +14,7 @@ struct udev;
 struct input_dev {
 	struct input_dev *next;
 	struct libinput_device *dev; /* a reference we hold (libinput_device_ref) */
-	int fd;                      /* its evdev fd (open_restricted), -1 if unknown */
+	char node[64];               /* its device node ("/dev/input/event3"), "" if unknown */
 	bool keyboard;
 	bool pointer;
 };
@@ -39,21 +39,16 @@ struct input_kbd {
 	uint64_t repeat_interval_usec;
 };
 
-/* Evdev fds opened through open_restricted, by node name ("event3"), for the kernel's key state. */
-#define INPUT_FDS_MAX 32
 /* Modifier keys held when a keyboard was opened (a VT switch with Ctrl+Alt still down): pressed into the
  * xkb state from the kernel's key state, since libinput reports neither their press nor their release. */
 #define INPUT_SEEDS_MAX 8
 
 struct input {
 	struct input_callbacks cb;
-	struct {
-		char name[16];
-		int fd;
-	} fds[INPUT_FDS_MAX];
 	uint32_t seeds[INPUT_SEEDS_MAX]; /* evdev codes */
 	unsigned n_seeds;
 	uint8_t mods_down; /* bit i: seed_keys[i] pressed as libinput reported it */
+	bool overrun;      /* libinput logged SYN_DROPPED: check for lost modifier presses at the next key press */
 	void *ctx;
 	struct input_kbd kbd;
 	struct udev *udev;

@@ -5,11 +5,13 @@
  * key count, as weston does: a key held on two keyboards is one press and one release.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/input.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <libinput.h>
 #include <libudev.h>
@@ -47,19 +49,6 @@ void input_log(int prio, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void remember_fd(struct input *in, const char *path, int fd)
-{
-	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-
-	for (int i = 0; i < INPUT_FDS_MAX; i++) {
-		if (in->fds[i].fd <= 0) {
-			snprintf(in->fds[i].name, sizeof(in->fds[i].name), "%s", name);
-			in->fds[i].fd = fd;
-			return;
-		}
-	}
-}
-
 static int open_restricted(const char *path, int flags, void *user_data)
 {
 	struct input *in = user_data;
@@ -70,8 +59,6 @@ static int open_restricted(const char *path, int flags, void *user_data)
 	fd = in->cb.open_device(in->ctx, path, flags);
 	if (fd < 0)
 		input_log(4, "cannot open %s through the seat: %s", path, strerror(-fd));
-	else
-		remember_fd(in, path, fd);
 	return fd;
 }
 
@@ -79,39 +66,54 @@ static void close_restricted(int fd, void *user_data)
 {
 	struct input *in = user_data;
 
-	for (int i = 0; i < INPUT_FDS_MAX; i++) {
-		if (in->fds[i].fd == fd)
-			in->fds[i].fd = 0;
-	}
 	if (in->cb.close_device)
 		in->cb.close_device(in->ctx, fd);
-}
-
-static int fd_of(const struct input *in, struct libinput_device *dev)
-{
-	const char *name = libinput_device_get_sysname(dev);
-
-	for (int i = 0; i < INPUT_FDS_MAX && name; i++) {
-		if (in->fds[i].fd > 0 && !strcmp(in->fds[i].name, name))
-			return in->fds[i].fd;
-	}
-	return -1;
 }
 
 static const uint32_t seed_keys[] = {KEY_LEFTCTRL, KEY_RIGHTCTRL, KEY_LEFTALT,  KEY_RIGHTALT,
 				     KEY_LEFTSHIFT, KEY_RIGHTSHIFT, KEY_LEFTMETA, KEY_RIGHTMETA};
 
-/* Whether the kernel says key is down on any open keyboard. */
-static bool held_anywhere(const struct input *in, uint32_t key)
+#define N_SEED_KEYS (sizeof(seed_keys) / sizeof(seed_keys[0]))
+
+/* Which of seed_keys the kernel says are down on any open keyboard (bit i: seed_keys[i]).
+ *
+ * Never asked on the fd libinput reads: EVIOCGKEY also drops the key events queued on the fd it is asked on
+ * (the kernel's evdev_handle_get_val flushes them, since the caller has the state now), so a key pressed
+ * just before the ioctl never reached libinput (seen in the VM: Ctrl+Alt+F2 typed while a keyboard was being
+ * added arrived as Ctrl alone). A private, short-lived fd of the same node has its own queue; it is opened
+ * only while the seat is ours (a key event or a device just added), never read, and closed at once. Without
+ * the right to open the node (not root), nothing is seeded. */
+static uint8_t held_modifiers(const struct input *in)
 {
 	unsigned long bits[KEY_MAX / (8 * sizeof(unsigned long)) + 1];
+	const unsigned w = 8 * sizeof(unsigned long);
+	uint8_t held = 0;
 
 	for (const struct input_dev *d = in->devs; d; d = d->next) {
+		if (!d->keyboard || !d->node[0])
+			continue;
+		int fd = open(d->node, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0) {
+			input_log(7, "cannot open %s for its key state: %s", d->node, strerror(errno));
+			continue;
+		}
 		memset(bits, 0, sizeof(bits));
-		if (d->keyboard && d->fd >= 0 && ioctl(d->fd, EVIOCGKEY(sizeof(bits)), bits) >= 0 &&
-		    (bits[key / (8 * sizeof(unsigned long))] >> (key % (8 * sizeof(unsigned long)))) & 1)
-			return true;
+		int r = ioctl(fd, EVIOCGKEY(sizeof(bits)), bits);
+		close(fd);
+		if (r < 0)
+			continue;
+		for (size_t i = 0; i < N_SEED_KEYS; i++)
+			if ((bits[seed_keys[i] / w] >> (seed_keys[i] % w)) & 1)
+				held |= (uint8_t)(1u << i);
 	}
+	return held;
+}
+
+static bool is_held(uint8_t held, uint32_t key)
+{
+	for (size_t i = 0; i < N_SEED_KEYS; i++)
+		if (seed_keys[i] == key)
+			return (held >> i) & 1;
 	return false;
 }
 
@@ -123,12 +125,21 @@ static bool held_anywhere(const struct input *in, uint32_t key)
  * the debug log. */
 static void seed_held_modifiers(struct input *in, const char *why)
 {
-	for (size_t i = 0; i < sizeof(seed_keys) / sizeof(seed_keys[0]); i++) {
+	uint8_t held = 0;
+	bool read = false;
+
+	for (size_t i = 0; i < N_SEED_KEYS; i++) {
 		uint32_t key = seed_keys[i];
 		bool seeded = (in->mods_down >> i) & 1;
 		for (unsigned j = 0; j < in->n_seeds; j++)
 			seeded |= in->seeds[j] == key;
-		if (seeded || in->n_seeds >= INPUT_SEEDS_MAX || !held_anywhere(in, key))
+		if (seeded || in->n_seeds >= INPUT_SEEDS_MAX)
+			continue;
+		if (!read) {
+			held = held_modifiers(in);
+			read = true;
+		}
+		if (!((held >> i) & 1))
 			continue;
 		in->seeds[in->n_seeds++] = key;
 		xkb_state_update_key(in->kbd.state, key + 8, XKB_KEY_DOWN);
@@ -139,7 +150,7 @@ static void seed_held_modifiers(struct input *in, const char *why)
 /* Keeps mods_down in step with libinput's reports; returns false when key is no modifier of seed_keys. */
 static bool track_modifier(struct input *in, uint32_t key, bool pressed, uint32_t count)
 {
-	for (size_t i = 0; i < sizeof(seed_keys) / sizeof(seed_keys[0]); i++) {
+	for (size_t i = 0; i < N_SEED_KEYS; i++) {
 		if (seed_keys[i] != key)
 			continue;
 		if (pressed && count == 1)
@@ -155,8 +166,10 @@ static bool track_modifier(struct input *in, uint32_t key, bool pressed, uint32_
  * this event is about (libinput now reports that key itself). */
 static void sync_seeds(struct input *in, uint32_t key)
 {
+	uint8_t held = held_modifiers(in);
+
 	for (unsigned j = 0; j < in->n_seeds;) {
-		if (in->seeds[j] == key || !held_anywhere(in, in->seeds[j])) {
+		if (in->seeds[j] == key || !is_held(held, in->seeds[j])) {
 			xkb_state_update_key(in->kbd.state, in->seeds[j] + 8, XKB_KEY_UP);
 			in->seeds[j] = in->seeds[--in->n_seeds];
 			continue;
@@ -178,6 +191,12 @@ static void li_log(struct libinput *li, enum libinput_log_priority p, const char
 	/* libinput's lines end in '\n'; ours do not. */
 	vsnprintf(line, sizeof(line), fmt, ap);
 	line[strcspn(line, "\n")] = 0;
+	/* libinput says so only in its log: the kernel dropped events (a client buffer overrun). */
+	if (strstr(line, "SYN_DROPPED")) {
+		struct input *in = libinput_get_user_data(li);
+		if (in)
+			in->overrun = true;
+	}
 	input_log(prio, "libinput: %s", line);
 }
 
@@ -278,7 +297,12 @@ static void device_added(struct input *in, struct libinput_device *dev)
 	if (!d)
 		return;
 	d->dev = libinput_device_ref(dev);
-	d->fd = fd_of(in, dev);
+	struct udev_device *ud = libinput_device_get_udev_device(dev);
+	const char *node = ud ? udev_device_get_devnode(ud) : NULL;
+	if (node && strlen(node) < sizeof(d->node))
+		memcpy(d->node, node, strlen(node) + 1);
+	if (ud)
+		udev_device_unref(ud);
 	d->keyboard = libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_KEYBOARD);
 	d->pointer = libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_POINTER);
 	d->next = in->devs;
@@ -401,9 +425,11 @@ static void handle_event(struct input *in, struct libinput_event *ev)
 		uint32_t key = libinput_event_keyboard_get_key(k);
 		if (in->n_seeds)
 			sync_seeds(in, key);
-		/* Before any other key's press: modifiers whose press was lost (a few ioctls per key press). */
-		if (!track_modifier(in, key, pressed, count) && pressed && count == 1)
+		/* After an overrun, before the next press of another key: modifiers whose press was lost. */
+		if (!track_modifier(in, key, pressed, count) && pressed && count == 1 && in->overrun) {
+			in->overrun = false;
 			seed_held_modifiers(in, "lost in an overrun");
+		}
 		if ((pressed && count == 1) || (!pressed && count == 0))
 			input_kbd_key(in, libinput_event_keyboard_get_key(k), pressed,
 				      libinput_event_keyboard_get_time_usec(k));
@@ -454,6 +480,7 @@ void input_suspend(struct input *in)
 	input_kbd_reset(in);
 	in->n_seeds = 0; /* the fresh xkb state has no key down */
 	in->mods_down = 0;
+	in->overrun = false;
 	in->scroll_acc_v = in->scroll_acc_h = 0;
 	in->wheel_acc_v = in->wheel_acc_h = 0;
 }

@@ -23,7 +23,8 @@
  *   VT_MAX_PARAMS are dropped and flagged in vt_csi.overflow; values clamp at VT_PARAM_MAX.
  *
  * Hot path: in the ground state, runs of printable ASCII are found 8 bytes at a time and handed to the sink
- * in one call, runs of UTF-8 are decoded into a buffer on the stack and handed over in one call, and the
+ * in one call, runs of UTF-8 are given to the sink as bytes when it decodes them itself (print_utf8) or
+ * decoded into a buffer on the stack and handed over in one call, and the
  * digits of a CSI parameter are read in a tight loop. Nothing allocates except the string buffer.
  */
 #include "vt/parser-internal.h"
@@ -453,7 +454,8 @@ static inline size_t utf8_fast(const uint8_t *d, size_t i, size_t end, uint32_t 
 }
 
 /* UTF-8 from d[i]: decodes into a stack buffer and prints it in batches. Stops at a control (C0, DEL,
- * raw C1 in 8-bit mode) or at a long stretch of ASCII, which the caller prints faster. Returns the index of
+ * raw C1 in 8-bit mode) or at a long stretch of ASCII, which the caller prints faster; with a sink that has
+ * print_utf8, after one character (ground_run hands the rest back to the sink). Returns the index of
  * the first byte not consumed. Valid text goes through utf8_fast; the byte machine below takes what it
  * stops at (invalid sequences, sequences split across reads, the last 3 bytes of the buffer). */
 static size_t utf8_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
@@ -462,12 +464,18 @@ static size_t utf8_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n
 	size_t k = 0;
 	uint32_t cp = p->u_cp;
 	unsigned need = p->u_need, lo = p->u_lo, hi = p->u_hi;
+	/* with a sink that decodes itself, one character and back to it */
+	const bool one = p->sink.print_utf8 && !p->c1;
 
 	while (i < n) {
+		if (one && k && !need)
+			break;
 		if (!need && !p->c1 && n - i >= 4) {
 			size_t end = n - 3, room = PRINT_BUF - 1 - k;
 			if (end - i > room)
 				end = i + room;
+			if (one)
+				end = i + 1;
 			bool stop = false;
 			i = utf8_fast(d, i, end, buf, &k, &stop);
 			if (stop)
@@ -584,6 +592,14 @@ static size_t ground_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t
 				}
 			}
 		}
+		/* A sink that decodes itself takes what it can; the first character it leaves (an emoji
+		 * sequence, a mark it does not attach, an invalid byte, a wrap) is decoded by utf8_run, which
+		 * then hands back (see there). */
+		if (p->sink.print_utf8 && !p->u_need && !p->c1 && n - i >= 4) {
+			i += p->sink.print_utf8(p->ctx, d + i, n - i);
+			if (i == n || d[i] < 0x80)
+				continue; /* the top of the loop takes ASCII and controls */
+		}
 		/* Returns at a control or before plain ASCII, with no sequence pending unless at n. */
 		i = utf8_run(p, d, i, n);
 	}
@@ -655,45 +671,78 @@ static size_t step(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 	return i + 1;
 }
 
+/* The ground state with no UTF-8 sequence pending, event by event, first byte by kind: a CSI, a run of
+ * printable ASCII, a C0 control or UTF-8, each straight to its path (escape-heavy output alternates them
+ * quickly). Every path here leaves the parser in that state (a sink that resets the parser leaves it there
+ * too), so it is not checked again per event. Returns the index of a byte for the table machine, or len
+ * (possibly with a UTF-8 sequence pending). */
+static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, size_t i, size_t len)
+{
+	void (*const csi)(void *, const struct vt_csi *) = p->sink.csi;
+	void (*const print_ascii)(void *, const uint8_t *, size_t) = p->sink.print_ascii;
+	void (*const execute)(void *, uint8_t) = p->sink.execute;
+	void *const ctx = p->ctx;
+	while (i < len) {
+		uint8_t b = data[i];
+		if (b == 0x1b) {
+			if (i + 1 < len && data[i + 1] == '[') {
+				size_t j = vt__fast_csi(p, data, i, len);
+				if (j != i) {
+					if (csi)
+						csi(ctx, &p->csi);
+					i = j;
+					continue;
+				}
+			}
+			return i;
+		}
+		if ((unsigned)b - 0x20u < 0x5fu) {
+			size_t s = i;
+			if (i + 1 < len && data[i + 1] == 0x1b)
+				i++; /* one character between sequences: nothing to scan */
+			else
+				i = scan_printable(data, i + 1, len);
+			if (print_ascii)
+				print_ascii(ctx, data + s, i - s);
+			continue;
+		}
+		if (b < 0x20) {
+			if (b == 0x18 || b == 0x1a)
+				return i;
+			/* CR, LF, BS, HT...: what the table would do here, without it */
+			if (execute)
+				execute(ctx, b);
+			i++;
+			continue;
+		}
+		if (b < 0x80 || (p->c1 && b < 0xa0))
+			return i; /* DEL, or a raw C1 control */
+		if (len - i >= 4 && data[i + 3] < 0x20 && b - 0xe0u < 0x10u && !p->c1) {
+			/* one 3-byte character alone before a control (a colour animation's U+2580 cells):
+			 * ground_run's one-character path, without its set-up */
+			uint32_t c1 = data[i + 1] ^ 0x80u, c2 = data[i + 2] ^ 0x80u;
+			uint32_t cp = (b & 0x0fu) << 12 | c1 << 6 | c2;
+			if ((c1 | c2) < 0x40 && cp >= 0x800 && cp - 0xd800 >= 0x800) {
+				print_cps(p, &cp, 1);
+				i += 3;
+				continue;
+			}
+		}
+		i = ground_run(p, data, i, len); /* UTF-8: consumes at least this byte */
+		if (p->u_need)
+			return i; /* at len, a sequence split across feeds */
+	}
+	return i;
+}
+
 void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 {
 	size_t i = 0;
 	while (i < len) {
 		if (likely(p->state == S_GROUND && !p->u_need)) {
-			/* The ground state, first byte by kind: a CSI, a run of printable ASCII, a C0 control
-			 * or UTF-8, each straight to its path (escape-heavy output alternates them quickly). */
-			uint8_t b = data[i];
-			if (b == 0x1b) {
-				if (i + 1 < len && data[i + 1] == '[') {
-					size_t j = vt__fast_csi(p, data, i, len);
-					if (j != i) {
-						if (p->sink.csi)
-							p->sink.csi(p->ctx, &p->csi);
-						i = j;
-						continue;
-					}
-				}
-			} else if ((unsigned)b - 0x20u < 0x5fu) {
-				size_t s = i;
-				if (i + 1 < len && data[i + 1] == 0x1b)
-					i++; /* one character between sequences: nothing to scan */
-				else
-					i = scan_printable(data, i + 1, len);
-				if (p->sink.print_ascii)
-					p->sink.print_ascii(p->ctx, data + s, i - s);
-				continue;
-			} else if (b < 0x20) {
-				if (b != 0x18 && b != 0x1a) {
-					/* CR, LF, BS, HT...: what the table would do here, without it */
-					if (p->sink.execute)
-						p->sink.execute(p->ctx, b);
-					i++;
-					continue;
-				}
-			} else if (b >= 0x80 && !(p->c1 && b < 0xa0)) {
-				i = ground_run(p, data, i, len); /* UTF-8: consumes at least this byte */
-				continue;
-			}
+			i = ground_events(p, data, i, len);
+			if (i == len)
+				break;
 		} else if (p->state == S_GROUND) {
 			/* the rest of a UTF-8 sequence split across feeds */
 			i = ground_run(p, data, i, len);

@@ -44,6 +44,7 @@ struct ft_font {
 	char *name;    /* the fontconfig pattern, for the fallback list */
 	bool sort_pending; /* the fallback list is not sorted yet */
 	FcFontSet *sorted; /* fallback candidates, or NULL */
+	FcCharSet *coverage; /* union of the candidates' characters (NULL: unknown) */
 	struct {
 		FcPattern *pat; /* from sorted, not owned */
 		FT_Face ft;
@@ -238,7 +239,7 @@ static void sort_fallbacks(struct ft_font *f)
 	FcPatternAddDouble(sp, FC_PIXEL_SIZE, f->size);
 	FcConfigSubstitute(NULL, sp, FcMatchPattern);
 	FcDefaultSubstitute(sp);
-	f->sorted = FcFontSort(NULL, sp, FcTrue, NULL, &res);
+	f->sorted = FcFontSort(NULL, sp, FcTrue, &f->coverage, &res);
 	FcPatternDestroy(sp);
 	kf_log_phase("fallback fonts sorted");
 }
@@ -261,12 +262,17 @@ static bool wants_color(uint32_t cp)
  * fonts. */
 static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
 {
+	if (f->sort_pending)
+		sort_fallbacks(f);
+	/* No candidate has it (CJK text without a CJK font: thousands of distinct characters, each
+	 * looked up again whenever the glyph cache evicted it): one lookup instead of a pass over
+	 * every candidate. */
+	if (f->coverage && !FcCharSetHasChar(f->coverage, cp))
+		return NULL;
 	for (int i = 0; i < f->nfb; i++)
 		if (f->fb[i].ft && (!color_only || FT_HAS_COLOR(f->fb[i].ft)) &&
 		    FT_Get_Char_Index(f->fb[i].ft, cp))
 			return f->fb[i].ft;
-	if (f->sort_pending)
-		sort_fallbacks(f);
 	if (!f->sorted)
 		return NULL;
 	for (int i = 0; i < f->sorted->nfont && f->nfb < MAX_FALLBACK; i++) {
@@ -445,6 +451,8 @@ static void ft_destroy(struct kf_font *base)
 			FT_Done_Face(f->fb[i].ft);
 	if (f->sorted)
 		FcFontSetDestroy(f->sorted);
+	if (f->coverage)
+		FcCharSetDestroy(f->coverage);
 	if (f->lib)
 		FT_Done_FreeType(f->lib);
 	free(f->name);

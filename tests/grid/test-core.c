@@ -2,6 +2,7 @@
  * Expected behaviour: xterm ctlseqs (invisible-island.net/xterm/ctlseqs/ctlseqs.html), VT510 manual
  * (vt100.net/docs/vt510-rm/), DEC STD 070 for deferred autowrap. */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "harness.h"
 
@@ -107,6 +108,78 @@ static void test_erase(void)
 	CHECK_ROW(t, 0, "       789");
 	t_feed(t, "\033[2J");
 	CHECK_ROW(t, 0, "");
+	t_free(t);
+}
+
+/* Erasing with a coloured background (xterm's BCE: erased cells take the pen's background) against a model
+ * of the screen, over random EL/ED/ECH at random places: the straight fills of rows and runs of every length
+ * (a width that is no multiple of 4 or 16 leaves tails). */
+static void test_erase_bce(void)
+{
+	enum { W = 37, H = 7 };
+	struct t_term *t = t_new(W, H, 0);
+	uint32_t cp[H][W] = {{0}}, bg[H][W];
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++)
+			bg[y][x] = GRID_COLOR_DEFAULT;
+	uint32_t r = 7;
+	int bad = 0;
+	for (int step = 0; step < 3000; step++) {
+		r = r * 1103515245u + 12345u;
+		int x = (int)(r >> 8) % W, y = (int)(r >> 20) % H, c = (int)(r >> 4) % 4, op = (int)(r >> 27) % 10;
+		uint32_t col = c == 3 ? GRID_COLOR_DEFAULT : GRID_COLOR_PALETTE(c + 1);
+		t_feedf(t, "\033[%d;%dH\033[%sm", y + 1, x + 1, c == 3 ? "49" : c == 0 ? "41" : c == 1 ? "42" : "43");
+		int y0 = y, y1 = y, x0 = x, x1 = x; /* erased: [x0 of y0 .. x1 of y1], inclusive */
+		switch (op) {
+		case 0: t_feed(t, "\033[K"); x1 = W - 1; break;
+		case 1: t_feed(t, "\033[1K"); x0 = 0; break;
+		case 2: t_feed(t, "\033[2K"); x0 = 0, x1 = W - 1; break;
+		case 3: t_feed(t, "\033[J"); x1 = W - 1, y1 = H - 1; break;
+		case 4: t_feed(t, "\033[1J"); x0 = 0, y0 = 0; break;
+		case 5:
+			/* rarely: it erases everything */
+			y0 = -1;
+			if (step % 7 == 0) {
+				t_feed(t, "\033[2J");
+				x0 = 0, y0 = 0, x1 = W - 1, y1 = H - 1;
+			}
+			break;
+		case 6: {
+			int n = (int)(r % 40);
+			t_feedf(t, "\033[%dX", n);
+			x1 = x + (n ? n : 1) - 1;
+			if (x1 > W - 1)
+				x1 = W - 1;
+			break;
+		}
+		default: {
+			/* text in the pen's colours, up to the end of the row */
+			int n = 1 + (int)(r % 20);
+			if (n > W - x)
+				n = W - x;
+			for (int k = 0; k < n; k++) {
+				t_feedf(t, "%c", 'a' + k);
+				cp[y][x + k] = (uint32_t)('a' + k);
+				bg[y][x + k] = col;
+			}
+			y0 = -1;
+			break;
+		}
+		}
+		for (int yy = y0; y0 >= 0 && yy <= y1; yy++)
+			for (int xx = yy == y0 ? x0 : 0; xx <= (yy == y1 ? x1 : W - 1); xx++)
+				cp[yy][xx] = 0, bg[yy][xx] = col;
+		for (int yy = 0; yy < H; yy++) {
+			const struct grid_cell *row = grid_row(t->g, yy);
+			for (int xx = 0; xx < W; xx++) {
+				const struct grid_cell *e = &row[xx];
+				if (e->cp != cp[yy][xx] || grid_style(t->g, e->style)->bg != bg[yy][xx] || e->width != 1 ||
+				    e->link || e->flags)
+					bad++;
+			}
+		}
+	}
+	CHECK(bad == 0, "%d cells differ from the model", bad);
 	t_free(t);
 }
 
@@ -367,12 +440,43 @@ static void test_sgr_memo(void)
 	t_free(t);
 }
 
+/* The colour forms SGR reads without its general loop (38/48 with ;2;r;g;b, :2:r:g:b, :2:Pi:r:g:b, ;5;n,
+ * :5:n, valid or not) give the pen the general loop gives: the same sequence after "22;" (a no-op on the
+ * default pen) takes the general loop. */
+static void test_sgr_color_forms(void)
+{
+	static const char *const forms[] = {
+		"%d;2;%d;%d;%d", "%d:2:%d:%d:%d", "%d:2::%d:%d:%d", "%d:2:7:%d:%d:%d", "%d;5;%d", "%d:5:%d",
+		"%d:2:%d:%d", "%d;2;%d;%d", "%d;2:%d:%d:%d", "%d:2:%d::%d", "%d:5:%d:%d", "%d:3:%d:%d:%d",
+	};
+	const int nf = (int)(sizeof(forms) / sizeof(forms[0]));
+	struct t_term *t = t_new(4, 2, 0);
+	uint32_t r = 5;
+	int bad = 0;
+	for (int k = 0; k < 4000; k++) {
+		r = r * 1103515245u + 12345u;
+		int v[3];
+		for (int j = 0; j < 3; j++)
+			v[j] = (int)((r >> (5 + 8 * j)) % 300); /* some above 255: invalid */
+		char sgr[64];
+		snprintf(sgr, sizeof(sgr), forms[(r >> 3) % (unsigned)nf], (r & 1) ? 38 : 48, v[0], v[1], v[2]);
+		t_feedf(t, "\033[H\033[0;95;104m\033[%smA\033[0;95;104m\033[22;%smB", sgr, sgr);
+		const struct grid_cell *row = grid_row(t->g, 0);
+		const struct grid_style *a = grid_style(t->g, row[0].style), *b = grid_style(t->g, row[1].style);
+		if (a->fg != b->fg || a->bg != b->bg || a->attrs != b->attrs)
+			bad++;
+	}
+	CHECK(bad == 0, "%d colour forms differ from the general loop", bad);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_print_wrap();
 	test_wide_and_combining();
 	test_cursor_moves();
 	test_erase();
+	test_erase_bce();
 	test_scroll_and_scrollback();
 	test_scroll_regions();
 	test_region_ring();
@@ -381,5 +485,6 @@ int main(void)
 	test_charsets();
 	test_save_restore();
 	test_sgr_memo();
+	test_sgr_color_forms();
 	return t_done("grid-core");
 }

@@ -22,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from vmlib import VM, VMError, Image, build_guest, default_build_dir, our_binaries  # noqa: E402
+from vmlib import OUT, VM, VMError, Image, build_guest, default_build_dir, our_binaries  # noqa: E402
 
 FONT = ["--font-engine=builtin"]
 UDEV = ("/lib/systemd/systemd-udevd --daemon >/tmp/udevd.log 2>&1; "
@@ -144,6 +144,11 @@ def switch(vm, target, enabled, i, timeout=20, presses=3):
                   % (i, target, out.split()))
             for line in vm.sh("tail -n 25 /tmp/kf1.log; echo ====; tail -n 25 /tmp/kf2.log").splitlines():
                 print("      " + line)
+            if DEBUG:
+                for n in (1, 2):
+                    path = OUT / ("console-vt-switch-%d-kf%d.log" % (i, n))
+                    path.write_text(vm.sh("cat /tmp/kf%d.log" % n, timeout=120))
+                    print("      whole log of instance %d: %s" % (n, path))
         vm.sendkey("ctrl-alt-f%d" % target)
         deadline = time.time() + (timeout if press == presses - 1 else 5)
         while time.time() < deadline:
