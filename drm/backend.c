@@ -60,6 +60,12 @@ static struct drm_output *direct_output(const struct drm_backend *b)
 
 void drm_backend_get_canvas(struct drm_backend *b, struct drm_canvas *canvas)
 {
+	drm_backend_prepare_canvas(b, canvas, NULL, 0);
+}
+
+void drm_backend_prepare_canvas(struct drm_backend *b, struct drm_canvas *canvas, const struct drm_box *cover,
+				size_t n_cover)
+{
 	struct drm_output *out;
 
 	*canvas = b->canvas;
@@ -71,7 +77,7 @@ void drm_backend_get_canvas(struct drm_backend *b, struct drm_canvas *canvas)
 		canvas->pixels = NULL;
 		return;
 	}
-	canvas->pixels = drm_output_prepare(out, &canvas->stride);
+	canvas->pixels = drm_output_prepare(out, &canvas->stride, cover, n_cover);
 }
 
 uint64_t drm_backend_next_seq(struct drm_backend *b)

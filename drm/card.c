@@ -138,6 +138,7 @@ void drm_card_close(struct drm_card *card)
 	for (unsigned i = 0; i < card->n_outputs; i++)
 		drm_output_destroy(card->outputs[i]);
 	drm_backend_close_device(card->b, card->fd);
+	drmModeAtomicFree(card->flip_req);
 	free(card->planes);
 	free(card->crtcs);
 	free(card);

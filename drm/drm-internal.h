@@ -173,6 +173,7 @@ struct drm_card {
 	dev_t devnum;
 	char path[64];
 	bool atomic;
+	drmModeAtomicReq *flip_req; /* reused by every flip (no allocation per frame); NULL until the first */
 	bool prefer_shadow;
 	bool needs_modeset;  /* the next commit on this card is a full modeset */
 	bool modeset_failed; /* log once */
@@ -205,8 +206,9 @@ void drm_output_destroy(struct drm_output *out);
  * what changed. Returns 0 or -EBUSY when no buffer is free. */
 int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips);
 /* Direct mode: the buffer the program paints the next frame into (out->prepared, chosen and brought up to date
- * on the first call after a commit); its pixels and stride, or NULL when no buffer is free. */
-uint32_t *drm_output_prepare(struct drm_output *out, uint32_t *stride);
+ * on the first call after a commit, except for the boxes of cover, which the caller promises to repaint); its
+ * pixels and stride, or NULL when no buffer is free. cover (n_cover boxes, may be NULL) is only read. */
+uint32_t *drm_output_prepare(struct drm_output *out, uint32_t *stride, const struct drm_box *cover, size_t n_cover);
 void drm_output_commit_done(struct drm_output *out, uint64_t seq);
 void drm_output_commit_failed(struct drm_output *out);
 /* The sequence for a flip we complete ourselves (a legacy modeset, the watchdog, a suspend): no event told us

@@ -92,6 +92,12 @@ struct drm_canvas {
 	uint32_t stride; /* in bytes */
 };
 void drm_backend_get_canvas(struct drm_backend *b, struct drm_canvas *canvas);
+/* The same, with a promise: before the next drm_backend_present the program overwrites every pixel of the
+ * boxes of cover (n_cover boxes; only read). When painted directly, the buffer's catch-up with the newest frame
+ * then skips them (under a flood every frame repaints the whole screen, which makes the copy pure waste). A box
+ * the program then does not paint shows stale pixels: promise only what is certain. */
+void drm_backend_prepare_canvas(struct drm_backend *b, struct drm_canvas *canvas, const struct drm_box *cover,
+				size_t n_cover);
 
 /* True when a frame painted now would be shown without waiting: some enabled output has no commit in flight
  * and its pacing delay (one refresh since its last flip) has passed. */

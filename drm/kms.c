@@ -82,7 +82,10 @@ static void add_plane(struct atomic *a, struct drm_output *out, const struct drm
 	atomic_add(a, p->id, p->props[PLANE_CRTC_Y], 0);
 	atomic_add(a, p->id, p->props[PLANE_CRTC_W], w);
 	atomic_add(a, p->id, p->props[PLANE_CRTC_H], h);
-	if (clips && clips->n && p->props[PLANE_FB_DAMAGE_CLIPS]) {
+	/* No clips means the whole plane: a full frame (every frame of a flood) needs no blob. */
+	if (clips && clips->n && p->props[PLANE_FB_DAMAGE_CLIPS] &&
+	    !(clips->n == 1 && clips->r[0].x == 0 && clips->r[0].y == 0 && clips->r[0].w >= (int32_t)w &&
+	      clips->r[0].h >= (int32_t)h)) {
 		struct drm_mode_rect rects[DRM_REGION_MAX];
 
 		for (unsigned i = 0; i < clips->n; i++)
@@ -295,15 +298,16 @@ int drm_output_flip(struct drm_output *out)
 	if (ret < 0)
 		return ret;
 	if (card->atomic) {
-		struct atomic a = {drmModeAtomicAlloc(), 0};
+		struct atomic a = {card->flip_req ? card->flip_req : drmModeAtomicAlloc(), 0};
 
 		if (!a.req) {
 			drm_output_commit_failed(out);
 			return -ENOMEM;
 		}
+		card->flip_req = a.req;
+		drmModeAtomicSetCursor(a.req, 0);
 		add_plane(&a, out, &clips, &blob);
 		ret = atomic_commit(&a, card, DRM_MODE_ATOMIC_NONBLOCK | DRM_MODE_PAGE_FLIP_EVENT, seq);
-		drmModeAtomicFree(a.req);
 		if (blob)
 			drmModeDestroyPropertyBlob(card->fd, blob);
 	} else {

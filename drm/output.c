@@ -145,10 +145,75 @@ static struct drm_buffer *newest_buffer(struct drm_output *out, const struct drm
 	return NULL;
 }
 
+/* Copies rows [y0, y1) of box r from src to buf, except what the boxes of cover overlapping those rows cover.
+ * The caller splits r into bands where the set of covering boxes does not change, so the gaps are found once per
+ * band. Returns the pixels copied. */
+static uint64_t copy_band(struct drm_buffer *buf, const struct drm_buffer *src, const struct drm_box *r, int32_t y0,
+			  int32_t y1, const struct drm_box *cover, size_t n_cover)
+{
+	int32_t x = r->x, end = r->x + r->w;
+	uint64_t pixels = 0;
+
+	while (x < end) {
+		int32_t gap_end = end;
+		bool covered = false;
+
+		for (size_t i = 0; i < n_cover; i++) {
+			const struct drm_box *c = &cover[i];
+
+			if (c->y > y0 || c->y + c->h < y1 || c->x + c->w <= x)
+				continue;
+			if (c->x <= x) {
+				x = c->x + c->w;
+				covered = true;
+				break;
+			}
+			if (c->x < gap_end)
+				gap_end = c->x;
+		}
+		if (covered)
+			continue;
+		for (int32_t y = y0; y < y1; y++) {
+			size_t off = (size_t)y * buf->stride + (size_t)x * 4;
+			memcpy(buf->map + off, src->map + off, (size_t)(gap_end - x) * 4);
+		}
+		pixels += (uint64_t)(gap_end - x) * (uint64_t)(y1 - y0);
+		x = gap_end;
+	}
+	return pixels;
+}
+
+/* Copies box r from src to buf, except what cover covers. */
+static uint64_t copy_uncovered(struct drm_buffer *buf, const struct drm_buffer *src, const struct drm_box *r,
+			       const struct drm_box *cover, size_t n_cover)
+{
+	int32_t y = r->y, bottom = r->y + r->h;
+	uint64_t pixels = 0;
+
+	while (y < bottom) {
+		/* The band ends where some cover box starts or ends. */
+		int32_t next = bottom;
+
+		for (size_t i = 0; i < n_cover; i++) {
+			int32_t top = cover[i].y, low = cover[i].y + cover[i].h;
+
+			if (top > y && top < next)
+				next = top;
+			if (low > y && low < next)
+				next = low;
+		}
+		pixels += copy_band(buf, src, r, y, next, cover, n_cover);
+		y = next;
+	}
+	return pixels;
+}
+
 /* Direct mode: brings buf up to the newest frame: what changed since it was last shown, copied from the buffer
  * that shows the newest frame (reading it is cheap: the driver does not prefer a shadow), or black when no
- * buffer holds a frame (the program repaints everything then: new buffers come with outputs_changed). */
-static void catch_up(struct drm_output *out, struct drm_buffer *buf)
+ * buffer holds a frame (the program repaints everything then: new buffers come with outputs_changed). What the
+ * program promised to repaint (cover) is not copied: under a flood every frame repaints the whole screen, and
+ * copying the previous frame first would double the memory traffic of a frame. */
+static void catch_up(struct drm_output *out, struct drm_buffer *buf, const struct drm_box *cover, size_t n_cover)
 {
 	struct drm_buffer *src = newest_buffer(out, buf);
 	struct drm_region none, todo;
@@ -164,25 +229,19 @@ static void catch_up(struct drm_output *out, struct drm_buffer *buf)
 		memset(buf->map, 0, buf->size);
 		return;
 	}
-	for (unsigned i = 0; i < todo.n; i++) {
-		const struct drm_box *r = &todo.r[i];
-		size_t off = (size_t)r->y * buf->stride + (size_t)r->x * 4;
-
-		for (int32_t y = 0; y < r->h; y++, off += buf->stride)
-			memcpy(buf->map + off, src->map + off, (size_t)r->w * 4);
-		pixels += (uint64_t)r->w * (uint64_t)r->h;
-	}
+	for (unsigned i = 0; i < todo.n; i++)
+		pixels += copy_uncovered(buf, src, &todo.r[i], cover, n_cover);
 	drm_backend_count(out->card->b, DRM_COUNT_PIXELS, pixels);
 }
 
-uint32_t *drm_output_prepare(struct drm_output *out, uint32_t *stride)
+uint32_t *drm_output_prepare(struct drm_output *out, uint32_t *stride, const struct drm_box *cover, size_t n_cover)
 {
 	if (!out->prepared) {
 		struct drm_buffer *buf = free_buffer(out);
 
 		if (!buf)
 			return NULL;
-		catch_up(out, buf);
+		catch_up(out, buf, cover, n_cover);
 		out->prepared = buf;
 	}
 	*stride = out->prepared->stride;
@@ -197,7 +256,7 @@ static int paint_direct(struct drm_output *out, bool full, struct drm_region *cl
 
 	if (!buf) {
 		uint32_t stride;
-		if (!drm_output_prepare(out, &stride))
+		if (!drm_output_prepare(out, &stride, NULL, 0))
 			return -EBUSY;
 		buf = out->prepared;
 	}

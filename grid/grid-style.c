@@ -484,14 +484,20 @@ static inline __attribute__((always_inline)) unsigned sgr_one(struct sgr_xform *
 static inline bool sgr_build_color(const struct vt_csi *csi, struct sgr_xform *x)
 {
 	const int32_t *v = csi->params;
-	if (csi->sub_mask || (v[0] != 38 && v[0] != 48))
+	if (v[0] != 38 && v[0] != 48)
+		return false;
+	/* the colon forms as ext_color reads them: 38:2:r:g:b, 38:2:Pi:r:g:b (Pi ignored), 38:5:n */
+	unsigned n = csi->n_params, sub = csi->sub_mask, k = 2;
+	if (n == 6 && sub == 0x3eu && v[1] == 2)
+		k = 3;
+	else if (sub != 0 && sub != ((1u << n) - 2))
 		return false;
 	uint32_t color;
-	if (csi->n_params == 5 && v[1] == 2) {
-		if ((uint32_t)v[2] > 255 || (uint32_t)v[3] > 255 || (uint32_t)v[4] > 255)
+	if (n - k == 3 && v[1] == 2) {
+		if ((uint32_t)v[k] > 255 || (uint32_t)v[k + 1] > 255 || (uint32_t)v[k + 2] > 255)
 			return false;
-		color = GRID_COLOR_RGB(v[2], v[3], v[4]);
-	} else if (csi->n_params == 3 && v[1] == 5) {
+		color = GRID_COLOR_RGB(v[k], v[k + 1], v[k + 2]);
+	} else if (n == 3 && v[1] == 5) {
 		if ((uint32_t)v[2] > 255)
 			return false;
 		color = GRID_COLOR_PALETTE(v[2]);

@@ -1,5 +1,6 @@
 /* kmscon-felis/output.c: the display output and the frame loop; see output.h. */
 #include <errno.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -186,14 +187,52 @@ static int ensure_damage(struct kf_output *o, int cols, int rows)
 	return kf_render_damage_init(&o->damage, cols, rows);
 }
 
-static void render_frame(struct kf_output *o, const struct drm_canvas *c)
+/* What the frame about to be painted overwrites for certain, for drm_backend_prepare_canvas: everything for a full
+ * repaint, else the damaged cell spans (the painter widens a span, never narrows it), equal spans of consecutive
+ * rows merged. Spans past MAX_RECTS are left out: that only means more copying. Returns the number of boxes. */
+static size_t frame_cover(const struct kf_output *o, bool full, struct drm_box *cover)
+{
+	const struct kf_render_damage *d = &o->damage;
+	size_t n = 0;
+	int cw, ch;
+
+	if (full) {
+		/* Boxes may reach past the canvas: only what lies inside counts. */
+		cover[0] = (struct drm_box){0, 0, INT32_MAX / 2, INT32_MAX / 2};
+		return 1;
+	}
+	kf_render_cell_size(o->render, &cw, &ch);
+	for (int y = 0; y < d->rows; y++) {
+		struct drm_box b = {d->x0[y] * cw, y * ch, (d->x1[y] - d->x0[y]) * cw, ch};
+
+		if (d->x0[y] >= d->x1[y])
+			continue;
+		if (n && cover[n - 1].x == b.x && cover[n - 1].w == b.w && cover[n - 1].y + cover[n - 1].h == b.y)
+			cover[n - 1].h += ch;
+		else if (n < MAX_RECTS)
+			cover[n++] = b;
+	}
+	return n;
+}
+
+static bool damage_all(const struct kf_render_damage *d)
+{
+	for (int y = 0; y < d->rows; y++)
+		if (d->x0[y] != 0 || d->x1[y] != d->cols)
+			return false;
+	return true;
+}
+
+/* Collects the damage (kept in o->damage until it is painted), takes the buffer to paint into, paints and
+ * presents. */
+static void render_frame(struct kf_output *o)
 {
 	struct kf_render_source src;
 	struct kf_render_rect rects[MAX_RECTS];
 	struct drm_box boxes[MAX_RECTS];
-	struct kf_render_target t = {c->pixels, (int)c->width, (int)c->height, (int)c->stride,
-				     KF_RENDER_XRGB8888};
+	struct drm_canvas c;
 	uint64_t t0 = kf_loop_now_ns(), t1, cpu0 = thread_cpu_ns(), cost;
+	bool full;
 	int n;
 
 	if (!o->frames)
@@ -201,17 +240,28 @@ static void render_frame(struct kf_output *o, const struct drm_canvas *c)
 	kf_render_source_from_grid(&src, o->grid);
 	if (ensure_damage(o, src.cols, src.rows) < 0)
 		return;
-	kf_render_damage_clear(&o->damage);
 	kf_render_collect_damage(o->render, &src, &o->damage);
 	grid_damage_clear(o->grid);
+	/* kf_render_paint repaints everything when every cell is damaged, margins included. */
+	full = o->full || damage_all(&o->damage);
+	n = (int)frame_cover(o, full, boxes);
+	drm_backend_prepare_canvas(o->drm, &c, boxes, (size_t)n);
+	if (!c.pixels) {
+		o->requested = true; /* the damage waits in o->damage */
+		return;
+	}
+	struct kf_render_target t = {c.pixels, (int)c.width, (int)c.height, (int)c.stride, KF_RENDER_XRGB8888};
 	if (o->full)
 		n = kf_render_paint_full(o->render, &src, &t, rects, MAX_RECTS);
 	else if (kf_render_damage_empty(&o->damage))
 		n = 0;
 	else
 		n = kf_render_paint(o->render, &src, &o->damage, &t, rects, MAX_RECTS);
+	kf_render_damage_clear(&o->damage);
 	if (n < 0) {
+		/* What was promised to drm_backend_prepare_canvas may not be painted: repaint all next time. */
 		log_err("render: %s", strerror(-n));
+		o->full = true;
 		n = 0;
 	}
 	for (int i = 0; i < n; i++) {
@@ -244,7 +294,6 @@ static void render_frame(struct kf_output *o, const struct drm_canvas *c)
 static void on_prepare(void *ud)
 {
 	struct kf_output *o = ud;
-	struct drm_canvas c;
 
 	if (!o->grid || !(o->full || o->requested || grid_is_damaged(o->grid)))
 		return;
@@ -261,9 +310,7 @@ static void on_prepare(void *ud)
 	}
 	if (sync_hold(o))
 		return;
-	drm_backend_get_canvas(o->drm, &c);
-	if (c.pixels)
-		render_frame(o, &c);
+	render_frame(o);
 }
 
 int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struct kf_output_config *cfg,

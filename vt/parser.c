@@ -671,45 +671,78 @@ static size_t step(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 	return i + 1;
 }
 
+/* The ground state with no UTF-8 sequence pending, event by event, first byte by kind: a CSI, a run of
+ * printable ASCII, a C0 control or UTF-8, each straight to its path (escape-heavy output alternates them
+ * quickly). Every path here leaves the parser in that state (a sink that resets the parser leaves it there
+ * too), so it is not checked again per event. Returns the index of a byte for the table machine, or len
+ * (possibly with a UTF-8 sequence pending). */
+static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, size_t i, size_t len)
+{
+	void (*const csi)(void *, const struct vt_csi *) = p->sink.csi;
+	void (*const print_ascii)(void *, const uint8_t *, size_t) = p->sink.print_ascii;
+	void (*const execute)(void *, uint8_t) = p->sink.execute;
+	void *const ctx = p->ctx;
+	while (i < len) {
+		uint8_t b = data[i];
+		if (b == 0x1b) {
+			if (i + 1 < len && data[i + 1] == '[') {
+				size_t j = vt__fast_csi(p, data, i, len);
+				if (j != i) {
+					if (csi)
+						csi(ctx, &p->csi);
+					i = j;
+					continue;
+				}
+			}
+			return i;
+		}
+		if ((unsigned)b - 0x20u < 0x5fu) {
+			size_t s = i;
+			if (i + 1 < len && data[i + 1] == 0x1b)
+				i++; /* one character between sequences: nothing to scan */
+			else
+				i = scan_printable(data, i + 1, len);
+			if (print_ascii)
+				print_ascii(ctx, data + s, i - s);
+			continue;
+		}
+		if (b < 0x20) {
+			if (b == 0x18 || b == 0x1a)
+				return i;
+			/* CR, LF, BS, HT...: what the table would do here, without it */
+			if (execute)
+				execute(ctx, b);
+			i++;
+			continue;
+		}
+		if (b < 0x80 || (p->c1 && b < 0xa0))
+			return i; /* DEL, or a raw C1 control */
+		if (len - i >= 4 && data[i + 3] < 0x20 && b - 0xe0u < 0x10u && !p->c1) {
+			/* one 3-byte character alone before a control (a colour animation's U+2580 cells):
+			 * ground_run's one-character path, without its set-up */
+			uint32_t c1 = data[i + 1] ^ 0x80u, c2 = data[i + 2] ^ 0x80u;
+			uint32_t cp = (b & 0x0fu) << 12 | c1 << 6 | c2;
+			if ((c1 | c2) < 0x40 && cp >= 0x800 && cp - 0xd800 >= 0x800) {
+				print_cps(p, &cp, 1);
+				i += 3;
+				continue;
+			}
+		}
+		i = ground_run(p, data, i, len); /* UTF-8: consumes at least this byte */
+		if (p->u_need)
+			return i; /* at len, a sequence split across feeds */
+	}
+	return i;
+}
+
 void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 {
 	size_t i = 0;
 	while (i < len) {
 		if (likely(p->state == S_GROUND && !p->u_need)) {
-			/* The ground state, first byte by kind: a CSI, a run of printable ASCII, a C0 control
-			 * or UTF-8, each straight to its path (escape-heavy output alternates them quickly). */
-			uint8_t b = data[i];
-			if (b == 0x1b) {
-				if (i + 1 < len && data[i + 1] == '[') {
-					size_t j = vt__fast_csi(p, data, i, len);
-					if (j != i) {
-						if (p->sink.csi)
-							p->sink.csi(p->ctx, &p->csi);
-						i = j;
-						continue;
-					}
-				}
-			} else if ((unsigned)b - 0x20u < 0x5fu) {
-				size_t s = i;
-				if (i + 1 < len && data[i + 1] == 0x1b)
-					i++; /* one character between sequences: nothing to scan */
-				else
-					i = scan_printable(data, i + 1, len);
-				if (p->sink.print_ascii)
-					p->sink.print_ascii(p->ctx, data + s, i - s);
-				continue;
-			} else if (b < 0x20) {
-				if (b != 0x18 && b != 0x1a) {
-					/* CR, LF, BS, HT...: what the table would do here, without it */
-					if (p->sink.execute)
-						p->sink.execute(p->ctx, b);
-					i++;
-					continue;
-				}
-			} else if (b >= 0x80 && !(p->c1 && b < 0xa0)) {
-				i = ground_run(p, data, i, len); /* UTF-8: consumes at least this byte */
-				continue;
-			}
+			i = ground_events(p, data, i, len);
+			if (i == len)
+				break;
 		} else if (p->state == S_GROUND) {
 			/* the rest of a UTF-8 sequence split across feeds */
 			i = ground_run(p, data, i, len);

@@ -35,6 +35,7 @@ struct ft_font {
 	struct face
 	    styles[4]; /* index: KF_GLYPH_BOLD | KF_GLYPH_ITALIC; ft may repeat the regular face */
 	FcFontSet *sorted; /* fallback candidates, or NULL */
+	FcCharSet *coverage; /* union of the candidates' characters (NULL: unknown) */
 	struct {
 		FcPattern *pat; /* from sorted, not owned */
 		FT_Face ft;
@@ -180,6 +181,11 @@ static bool wants_color(uint32_t cp)
  * fonts. */
 static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
 {
+	/* No candidate has it (CJK text without a CJK font: thousands of distinct characters, each
+	 * looked up again whenever the glyph cache evicted it): one lookup instead of a pass over
+	 * every candidate. */
+	if (f->coverage && !FcCharSetHasChar(f->coverage, cp))
+		return NULL;
 	for (int i = 0; i < f->nfb; i++)
 		if (f->fb[i].ft && (!color_only || FT_HAS_COLOR(f->fb[i].ft)) &&
 		    FT_Get_Char_Index(f->fb[i].ft, cp))
@@ -356,6 +362,8 @@ static void ft_destroy(struct kf_font *base)
 			FT_Done_Face(f->fb[i].ft);
 	if (f->sorted)
 		FcFontSetDestroy(f->sorted);
+	if (f->coverage)
+		FcCharSetDestroy(f->coverage);
 	if (f->lib)
 		FT_Done_FreeType(f->lib);
 	free(f);
@@ -414,7 +422,7 @@ int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf
 			FcResult res;
 			FcConfigSubstitute(NULL, sp, FcMatchPattern);
 			FcDefaultSubstitute(sp);
-			f->sorted = FcFontSort(NULL, sp, FcTrue, NULL, &res);
+			f->sorted = FcFontSort(NULL, sp, FcTrue, &f->coverage, &res);
 			FcPatternDestroy(sp);
 		}
 		FcPatternDestroy(pat);

@@ -269,6 +269,101 @@ static void compose(struct kf_render *r, struct strip *o, int x, int w, int h,
 	}
 }
 
+/* --- pre-composed cells --- */
+
+/* At most this many bytes of pre-composed cells, and at most 1 << CELL_BITS_MAX slots: a screen of
+ * text uses a few hundred (glyph, colours) combinations. */
+#define CELL_BUDGET (4u << 20)
+#define CELL_BITS_MAX 10
+
+void kf_render_cells_finish(struct kf_render *r)
+{
+	free(r->cells.px);
+	free(r->cells.tags);
+	r->cells.px = NULL;
+	r->cells.tags = NULL;
+	r->cells.bits = 0;
+}
+
+/* (Re)sizes the slots for the current cell size; false when there are none. Allocates only when
+ * the cell size or the epoch (scale, palette) changed. */
+static bool cells_ready(struct kf_render *r)
+{
+	if (r->cells.cell_w == r->cell_w && r->cells.cell_h == r->cell_h &&
+	    r->cells.epoch == r->epoch)
+		return r->cells.bits != 0;
+	kf_render_cells_finish(r);
+	r->cells.cell_w = r->cell_w;
+	r->cells.cell_h = r->cell_h;
+	r->cells.epoch = r->epoch;
+	size_t slot = (size_t)2 * r->cell_w * r->cell_h;
+	unsigned bits = CELL_BITS_MAX;
+	while (bits > 4 && ((size_t)1 << bits) * slot * 4 > CELL_BUDGET)
+		bits--;
+	if (!slot || ((size_t)1 << bits) * slot * 4 > CELL_BUDGET)
+		return false;
+	r->cells.px = malloc(((size_t)1 << bits) * slot * 4);
+	r->cells.tags = calloc((size_t)1 << bits, sizeof(*r->cells.tags));
+	if (!r->cells.px || !r->cells.tags) {
+		kf_render_cells_finish(r);
+		return false;
+	}
+	r->cells.bits = bits;
+	r->cells.slot_px = slot;
+	return true;
+}
+
+/* Copies a pre-composed cell (w x h, packed) to dst. A row is a few dozen bytes: a memcpy call per
+ * row costs more than the copy, so the usual widths get copies of constant size (a few moves). */
+static void copy_cell(uint32_t *dst, size_t pitch, const uint32_t *src, int w, int h)
+{
+#define COPY_W(n)                                                                                  \
+	case n:                                                                                    \
+		for (int y = 0; y < h; y++, dst += pitch, src += n)                                \
+			memcpy(dst, src, n * 4);                                                   \
+		return;
+	switch (w) {
+		COPY_W(6) COPY_W(7) COPY_W(8) COPY_W(9) COPY_W(10) COPY_W(11) COPY_W(12) COPY_W(13)
+		COPY_W(14) COPY_W(16) COPY_W(18) COPY_W(20) COPY_W(22) COPY_W(24) COPY_W(26)
+		COPY_W(28)
+	default:
+		for (int y = 0; y < h; y++, dst += pitch, src += w)
+			memcpy(dst, src, (size_t)w * 4);
+	}
+#undef COPY_W
+}
+
+/* The pre-composed pixels (w = cells * cell_w wide, cell_h high, packed) of the glyph of key in fg
+ * over bg, composed on a miss. */
+static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key, uint32_t cp, unsigned gs,
+				   int cells, int w, uint32_t fg, uint32_t bg)
+{
+	const struct kf_glyph *g = NULL;
+	for (;;) {
+		uint64_t h = (key ^ (uint64_t)fg << 29 ^ (uint64_t)bg * 0x2545f491u) *
+			     0x9e3779b97f4a7c15ull;
+		size_t i = (size_t)(h >> (64 - r->cells.bits));
+		struct kf_cell_tag *t = &r->cells.tags[i];
+		uint32_t *px = r->cells.px + i * r->cells.slot_px;
+		if (t->key == key && t->fg == fg && t->bg == bg) {
+			r->cells.hits++;
+			return px;
+		}
+		if (!g && cp)
+			g = kf_render_glyph(r, cp, gs, cells);
+		if (g && g->missing && key != KF_MISSING_KEY(cells)) {
+			/* the box of a glyph the fonts lack may be composed in these colours already */
+			key = KF_MISSING_KEY(cells);
+			continue;
+		}
+		r->cells.misses++;
+		struct strip o = {px, (size_t)w};
+		compose(r, &o, 0, w, r->cell_h, g, fg, bg);
+		*t = (struct kf_cell_tag){key, fg, bg};
+		return px;
+	}
+}
+
 /* Paints one cell (or a wide pair) at strip x with its resolved look l. */
 static void paint_cell(struct kf_render *r, const struct kf_render_source *s, struct strip *o,
 		       int x, int col, int y, const struct grid_cell *c, int cells, struct look l)
@@ -299,6 +394,19 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 	for (size_t i = 1; i < n; i++)
 		if (cps[i] == 0xfe0f)
 			gs |= KF_GLYPH_EMOJI;
+	/* The common cell, a glyph (or nothing) over its background: copied pre-composed. */
+	bool plain = n <= 1 && !cur &&
+		     (l.hide_glyph || (!l.underline && !(l.attrs & (GRID_ATTR_STRIKE | GRID_ATTR_OVERLINE))));
+	if (plain && cells_ready(r)) {
+		uint32_t cp = n ? cps[0] : 0;
+		uint64_t key = kf_glyph_key(cp, cp ? gs : 0, cells);
+		/* every glyph the fonts lack looks the same: one pre-composed box per colour pair */
+		if (cp && r->missing_keys && kf_render_known_missing(r, key))
+			key = KF_MISSING_KEY(cells);
+		copy_cell(o->px + x, o->pitch, cell_pixels(r, key, cp, gs, cells, w, l.fg, l.bg), w,
+			  r->cell_h);
+		return;
+	}
 	compose(r, o, x, w, r->cell_h, n ? kf_render_glyph(r, cps[0], gs, cells) : NULL, l.fg,
 		l.bg);
 	for (size_t i = 1; i < n; i++) {
@@ -537,12 +645,14 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
 
 static void fill_target(const struct kf_render_target *t, int x, int y, int w, int h, uint32_t c)
 {
-	for (int j = y; j < y + h && j < t->height; j++) {
+	int x1 = x + w < t->width ? x + w : t->width, y1 = y + h < t->height ? y + h : t->height;
+	for (int j = y; j < y1; j++) {
 		uint8_t *line = (uint8_t *)t->data + (size_t)j * t->stride;
-		for (int i = x; i < x + w && i < t->width; i++) {
-			if (t->format == KF_RENDER_XRGB8888)
+		if (t->format == KF_RENDER_XRGB8888) {
+			for (int i = x; i < x1; i++)
 				((uint32_t *)line)[i] = c;
-			else
+		} else {
+			for (int i = x; i < x1; i++)
 				((uint16_t *)line)[i] = to565(c);
 		}
 	}

@@ -111,6 +111,29 @@ struct kf_render {
 		uint32_t c[256];
 	} lut[16];
 
+	/* Pre-composed cells (paint.c): a cell that is only a glyph over its background is copied from
+	 * here row by row; composing it again costs a table lookup per pixel. Direct-mapped slots of
+	 * 2 * cell_w * cell_h pixels; sized when the cell size or epoch changes, never per frame. */
+	struct {
+		uint32_t *px;
+		struct kf_cell_tag {
+			uint64_t key; /* glyph key (render.c), 0 = empty */
+			uint32_t fg, bg;
+		} *tags;
+		unsigned bits; /* 1 << bits slots; 0 = none (allocation failed) */
+		size_t slot_px;
+		int cell_w, cell_h;
+		unsigned epoch;
+		uint64_t hits, misses;
+	} cells;
+
+	/* Glyph keys the fonts lack, direct-mapped (KF_MISSING_SLOTS, allocated at the first missing
+	 * glyph, cleared when the font changes), and the one box (1 and 2 cells) drawn for all of
+	 * them: CJK text without a CJK font has thousands of distinct characters, far more than the
+	 * glyph cache holds, and each would go through the fonts again. */
+	uint64_t *missing_keys;
+	struct kf_glyph missing_box[2];
+
 	uint32_t *scratch; /* strip for clipped or RGB565 painting; grows only */
 	size_t scratch_len;
 
@@ -131,5 +154,17 @@ struct kf_render {
 /* render.c: the glyph for a cell content (cached). Never NULL: falls back to the missing-glyph box.
  */
 const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigned style, int cells);
+#define KF_MISSING_SLOTS (1u << 14)
+/* The glyph key under which every missing glyph of `cells` cells is pre-composed (paint.c). */
+#define KF_MISSING_KEY(cells) kf_glyph_key(0x110000, 0, cells)
+/* render.c: whether kf_render_glyph knows the fonts lack the glyph of key. */
+bool kf_render_known_missing(const struct kf_render *r, uint64_t key);
+/* The glyph cache's key of a cell content. */
+static inline uint64_t kf_glyph_key(uint32_t cp, unsigned style, int cells)
+{
+	return cp | (uint64_t)(style & 7) << 32 | (uint64_t)(cells & 3) << 35;
+}
+/* paint.c: frees the pre-composed cells. */
+void kf_render_cells_finish(struct kf_render *r);
 
 #endif

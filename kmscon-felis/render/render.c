@@ -125,6 +125,8 @@ fail:
 	return ret;
 }
 
+static void missing_finish(struct kf_render *r);
+
 void kf_render_destroy(struct kf_render *r)
 {
 	if (!r)
@@ -133,6 +135,8 @@ void kf_render_destroy(struct kf_render *r)
 	if (r->font)
 		r->font->destroy(r->font);
 	kf_cache_destroy(r->cache);
+	kf_render_cells_finish(r);
+	missing_finish(r);
 	free(r->scratch);
 	free(p->font_name);
 	free(p->font_file);
@@ -167,6 +171,8 @@ int kf_render_set_scale(struct kf_render *r, int scale)
 	}
 	r->scale = scale;
 	update_metrics(r);
+	if (r->missing_keys) /* another font size: it may have other glyphs */
+		memset(r->missing_keys, 0, KF_MISSING_SLOTS * sizeof(*r->missing_keys));
 	if (make_cache(p) < 0) {
 		/* keep the old cache (flushed); glyphs are re-rasterised at the new size */
 		kf_cache_flush(r->cache);
@@ -275,12 +281,64 @@ static void ink_rows(struct kf_glyph *g)
 
 static struct kf_glyph missing_fallback;
 
+static size_t missing_slot(uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (KF_MISSING_SLOTS - 1);
+}
+
+bool kf_render_known_missing(const struct kf_render *r, uint64_t key)
+{
+	return r->missing_keys && r->missing_keys[missing_slot(key)] == key;
+}
+
+static void missing_finish(struct kf_render *r)
+{
+	free(r->missing_keys);
+	r->missing_keys = NULL;
+	for (int i = 0; i < 2; i++) {
+		free(r->missing_box[i].data);
+		r->missing_box[i] = (struct kf_glyph){0};
+	}
+}
+
+/* The shared box for a glyph the fonts lack (NULL when out of memory), built at the current cell
+ * size. */
+static const struct kf_glyph *missing_box(struct kf_render *r, int cells)
+{
+	struct kf_glyph *g = &r->missing_box[cells == 2];
+	int w = r->cell_w * cells, h = r->cell_h;
+	if (g->data && g->w == w && g->h == h)
+		return g;
+	free(g->data);
+	*g = (struct kf_glyph){.kind = KF_GLYPH_ALPHA, .cells = (uint8_t)cells, .missing = true,
+			       .w = (uint16_t)w, .h = (uint16_t)h};
+	g->data = calloc((size_t)w * h, 1);
+	if (!g->data)
+		return NULL;
+	kf_procedural_missing(g->data, w, h);
+	ink_rows(g);
+	return g;
+}
+
+static void remember_missing(struct kf_render *r, uint64_t key)
+{
+	if (!r->missing_keys)
+		r->missing_keys = calloc(KF_MISSING_SLOTS, sizeof(*r->missing_keys));
+	if (r->missing_keys)
+		r->missing_keys[missing_slot(key)] = key;
+}
+
 const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigned style, int cells)
 {
-	uint64_t key = cp | (uint64_t)(style & 7) << 32 | (uint64_t)(cells & 3) << 35;
+	uint64_t key = kf_glyph_key(cp, style, cells);
 	struct kf_glyph *g = kf_cache_find(r->cache, key);
 	if (g)
 		return g;
+	if ((cells == 1 || cells == 2) && kf_render_known_missing(r, key)) {
+		const struct kf_glyph *box = missing_box(r, cells);
+		if (box)
+			return box;
+	}
 	int w = r->cell_w * cells, h = r->cell_h;
 	g = kf_cache_insert(r->cache, key, (size_t)w * h * 4);
 	if (!g) {
@@ -299,9 +357,18 @@ const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigne
 	} else {
 		int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
 		if (r->font->render(r->font, cp, style, s, g) < 0) {
-			memset(g->data, 0, (size_t)w * h * 4);
+			const struct kf_glyph *box = cells == 1 || cells == 2 ? missing_box(r, cells) : NULL;
+			remember_missing(r, key);
 			g->kind = KF_GLYPH_ALPHA;
 			g->missing = true;
+			if (box) { /* a copy of the shared box, ink rows included */
+				memcpy(g->data, box->data, (size_t)w * h);
+				g->y0 = box->y0;
+				g->y1 = box->y1;
+				g->aa = box->aa;
+				return g;
+			}
+			memset(g->data, 0, (size_t)w * h * 4);
 			kf_procedural_missing(g->data, w, h);
 		}
 	}

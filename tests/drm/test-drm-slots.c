@@ -62,9 +62,9 @@ static void test_direct(struct drm_backend *b)
 	fake_output(b, &card, &out);
 
 	/* Frame 1: no buffer holds a frame: black, everything sent. */
-	px = drm_output_prepare(&out, &stride);
+	px = drm_output_prepare(&out, &stride, NULL, 0);
 	CHECK(px == (uint32_t *)out.bufs[0].map && stride == 256 && px[0] == 0);
-	CHECK(drm_output_prepare(&out, &stride) == px); /* the same buffer until it is committed */
+	CHECK(drm_output_prepare(&out, &stride, NULL, 0) == px); /* the same buffer until it is committed */
 	PX(&out.bufs[0], 1, 1) = 0x111111;
 	CHECK(drm_output_paint(&out, true, &clips) == 0 && out.pending == &out.bufs[0]);
 	CHECK(clips.n == 1 && clips.r[0].w == 64 && clips.r[0].h == 64);
@@ -73,7 +73,7 @@ static void test_direct(struct drm_backend *b)
 	drm_output_flip_done(&out, 100);
 
 	/* Frame 2: the other buffer (never shown) gets all of frame 1, then the program's damage. */
-	px = drm_output_prepare(&out, &stride);
+	px = drm_output_prepare(&out, &stride, NULL, 0);
 	CHECK(px == (uint32_t *)out.bufs[1].map && PX(&out.bufs[1], 1, 1) == 0x111111 && PX(&out.bufs[1], 9, 9) == 0);
 	PX(&out.bufs[1], 5, 40) = 0x222222;
 	damage(&out, (struct drm_box){0, 40, 64, 8});
@@ -84,7 +84,7 @@ static void test_direct(struct drm_backend *b)
 	/* Frame 3 into buffer 0 (age 2): frame 2's damage is copied from buffer 1, nothing else. */
 	PX(&out.bufs[0], 30, 2) = 0x777777;
 	PX(&out.bufs[1], 30, 2) = 0x666666; /* outside every damage: must not be copied */
-	px = drm_output_prepare(&out, &stride);
+	px = drm_output_prepare(&out, &stride, NULL, 0);
 	CHECK(px == (uint32_t *)out.bufs[0].map);
 	CHECK(PX(&out.bufs[0], 5, 40) == 0x222222 && PX(&out.bufs[0], 30, 2) == 0x777777);
 	PX(&out.bufs[0], 1, 50) = 0x333333;
@@ -95,16 +95,69 @@ static void test_direct(struct drm_backend *b)
 	/* The commit fails: what the program painted stays in the prepared buffer, sent whole next time. */
 	drm_output_commit_failed(&out);
 	CHECK(!out.pending && out.prepared == &out.bufs[0] && out.dirty);
-	CHECK(drm_output_prepare(&out, &stride) == (uint32_t *)out.bufs[0].map && PX(&out.bufs[0], 1, 50) == 0x333333);
+	CHECK(drm_output_prepare(&out, &stride, NULL, 0) == (uint32_t *)out.bufs[0].map && PX(&out.bufs[0], 1, 50) == 0x333333);
 	CHECK(drm_output_paint(&out, false, &clips) == 0 && out.pending == &out.bufs[0]);
 	CHECK(clips.n == 1 && clips.r[0].w == 64 && clips.r[0].h == 64);
 	drm_output_commit_done(&out, 3);
 
 	/* A commit in flight and a buffer on screen: nothing to paint into. */
-	CHECK(drm_output_prepare(&out, &stride) == NULL);
+	CHECK(drm_output_prepare(&out, &stride, NULL, 0) == NULL);
 	drm_output_flip_done(&out, 102);
-	CHECK(drm_output_prepare(&out, &stride) == (uint32_t *)out.bufs[1].map);
+	CHECK(drm_output_prepare(&out, &stride, NULL, 0) == (uint32_t *)out.bufs[1].map);
 	CHECK(PX(&out.bufs[1], 1, 50) == 0x333333 && PX(&out.bufs[1], 30, 2) == 0x666666);
+
+	for (int i = 0; i < DRM_BUFFERS; i++)
+		free(out.bufs[i].map);
+	b->direct = false;
+}
+
+/* Direct mode with a promise: what the program will repaint (cover) is not copied, everything else the buffer
+ * missed is, including the gaps left and right of a cover box and the rows above and below it. */
+static void test_direct_cover(struct drm_backend *b)
+{
+	struct drm_card card = {0};
+	struct drm_output out = {0};
+	struct drm_region clips;
+	const struct drm_box cover[] = {{8, 16, 32, 16}, {0, 40, 64, 8}, {40, 16, 8, 4}};
+	uint32_t stride;
+
+	b->direct = true;
+	fake_output(b, &card, &out);
+	/* Frame 1 into buffer 0, frame 2 (everything damaged) into buffer 1. */
+	CHECK(drm_output_prepare(&out, &stride, NULL, 0) == (uint32_t *)out.bufs[0].map);
+	CHECK(drm_output_paint(&out, true, &clips) == 0);
+	drm_output_commit_done(&out, 1);
+	drm_output_flip_done(&out, 100);
+	CHECK(drm_output_prepare(&out, &stride, NULL, 0) == (uint32_t *)out.bufs[1].map);
+	for (int i = 0; i < 64 * 64; i++)
+		((uint32_t *)out.bufs[1].map)[i] = 0x222222;
+	drm_region_set_full(&out.damage);
+	CHECK(drm_output_paint(&out, true, &clips) == 0);
+	drm_output_commit_done(&out, 2);
+	drm_output_flip_done(&out, 101);
+
+	/* Frame 3 into buffer 0 (age 2, frame 2 damaged everything): only what cover leaves out is copied. */
+	for (int i = 0; i < 64 * 64; i++)
+		((uint32_t *)out.bufs[0].map)[i] = 0x111111;
+	uint64_t copied = out.card->b->stats.pixels_copied;
+	CHECK(drm_output_prepare(&out, &stride, cover, 3) == (uint32_t *)out.bufs[0].map);
+	for (int y = 0; y < 64; y++) {
+		for (int x = 0; x < 64; x++) {
+			bool in = false;
+			for (int k = 0; k < 3; k++)
+				in |= x >= cover[k].x && x < cover[k].x + cover[k].w && y >= cover[k].y &&
+				      y < cover[k].y + cover[k].h;
+			if (PX(&out.bufs[0], x, y) != (in ? 0x111111u : 0x222222u)) {
+				fprintf(stderr, "pixel %d,%d: %06x\n", x, y, PX(&out.bufs[0], x, y));
+				failures++;
+				y = 64;
+				break;
+			}
+		}
+	}
+	CHECK(out.card->b->stats.pixels_copied - copied == 64 * 64 - 32 * 16 - 64 * 8 - 8 * 4);
+	CHECK(drm_output_paint(&out, false, &clips) == 0 && out.pending == &out.bufs[0]);
+	drm_output_commit_done(&out, 3);
 
 	for (int i = 0; i < DRM_BUFFERS; i++)
 		free(out.bufs[i].map);
@@ -186,6 +239,7 @@ int main(void)
 	for (int i = 0; i < DRM_BUFFERS; i++)
 		free(out.bufs[i].map);
 	test_direct(b);
+	test_direct_cover(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);

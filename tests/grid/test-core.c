@@ -2,6 +2,7 @@
  * Expected behaviour: xterm ctlseqs (invisible-island.net/xterm/ctlseqs/ctlseqs.html), VT510 manual
  * (vt100.net/docs/vt510-rm/), DEC STD 070 for deferred autowrap. */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "harness.h"
 
@@ -439,6 +440,36 @@ static void test_sgr_memo(void)
 	t_free(t);
 }
 
+/* The colour forms SGR reads without its general loop (38/48 with ;2;r;g;b, :2:r:g:b, :2:Pi:r:g:b, ;5;n,
+ * :5:n, valid or not) give the pen the general loop gives: the same sequence after "22;" (a no-op on the
+ * default pen) takes the general loop. */
+static void test_sgr_color_forms(void)
+{
+	static const char *const forms[] = {
+		"%d;2;%d;%d;%d", "%d:2:%d:%d:%d", "%d:2::%d:%d:%d", "%d:2:7:%d:%d:%d", "%d;5;%d", "%d:5:%d",
+		"%d:2:%d:%d", "%d;2;%d;%d", "%d;2:%d:%d:%d", "%d:2:%d::%d", "%d:5:%d:%d", "%d:3:%d:%d:%d",
+	};
+	const int nf = (int)(sizeof(forms) / sizeof(forms[0]));
+	struct t_term *t = t_new(4, 2, 0);
+	uint32_t r = 5;
+	int bad = 0;
+	for (int k = 0; k < 4000; k++) {
+		r = r * 1103515245u + 12345u;
+		int v[3];
+		for (int j = 0; j < 3; j++)
+			v[j] = (int)((r >> (5 + 8 * j)) % 300); /* some above 255: invalid */
+		char sgr[64];
+		snprintf(sgr, sizeof(sgr), forms[(r >> 3) % (unsigned)nf], (r & 1) ? 38 : 48, v[0], v[1], v[2]);
+		t_feedf(t, "\033[H\033[0;95;104m\033[%smA\033[0;95;104m\033[22;%smB", sgr, sgr);
+		const struct grid_cell *row = grid_row(t->g, 0);
+		const struct grid_style *a = grid_style(t->g, row[0].style), *b = grid_style(t->g, row[1].style);
+		if (a->fg != b->fg || a->bg != b->bg || a->attrs != b->attrs)
+			bad++;
+	}
+	CHECK(bad == 0, "%d colour forms differ from the general loop", bad);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_print_wrap();
@@ -454,5 +485,6 @@ int main(void)
 	test_charsets();
 	test_save_restore();
 	test_sgr_memo();
+	test_sgr_color_forms();
 	return t_done("grid-core");
 }

@@ -1,12 +1,17 @@
 /* tests/render/bench-render.c: renderer benchmark (not a test).
  *
  * Usage: bench-render [DOOM_FIRE_FILE]
+ *        bench-render --flood FILE [CHUNK_KB]
  * 1. Full repaint of a 1920x1080 XRGB8888 buffer filled with coloured text, with DejaVu Sans Mono
  * 16 px (monospace on Debian) and the built-in 8x16 font; also RGB565.
  * 2. One damaged row (a full-width line of text) painted through kf_render_paint.
  * 3. doom_fire frames (from /work/shared/bench/gen-workloads.py for the same grid size): per frame
  * grid_feed (parse) + collect damage + paint (render), through the real grid. Prints medians over
  * many runs, and a memset of the whole buffer as the memory-bandwidth floor.
+ * --flood: the frame loop under a flood in the QEMU guest's screen (issue 5): FILE (a workload of
+ * gen-workloads.py) fed into a 102x40 grid CHUNK_KB (default 64) at a time, the damage painted into a
+ * 1024x768 buffer after each chunk. For the painter's instruction counts alone:
+ *   valgrind --tool=callgrind --toggle-collect=paint_frame build/tests/render/bench-render --flood FILE 85
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,23 +115,88 @@ static void bench_font(const char *label, const struct kf_render_config *cfg,
 	kf_render_destroy(r);
 }
 
-static void bench_doom(const char *path)
+/* The whole file, malloc'd (the caller frees it), or NULL. */
+static uint8_t *read_file(const char *path, long *size)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		printf("doom_fire: cannot open %s (generate it, see docs/benchmarks.md)\n", path);
-		return;
+		printf("cannot open %s (generate it, see docs/benchmarks.md)\n", path);
+		return NULL;
 	}
 	fseek(f, 0, SEEK_END);
-	long size = ftell(f);
+	*size = ftell(f);
 	fseek(f, 0, SEEK_SET);
-	uint8_t *data = malloc((size_t)size);
-	if (fread(data, 1, (size_t)size, f) != (size_t)size) {
-		fclose(f);
+	uint8_t *data = malloc(*size > 0 ? (size_t)*size : 1);
+	if (data && fread(data, 1, (size_t)*size, f) != (size_t)*size) {
 		free(data);
-		return;
+		data = NULL;
 	}
 	fclose(f);
+	return data;
+}
+
+/* Not static and not inlined: callgrind's --toggle-collect=paint_frame names it. */
+__attribute__((noinline)) void paint_frame(struct kf_render *r, struct grid *g, struct kf_render_damage *d,
+					   const struct kf_render_target *t);
+__attribute__((noinline)) void paint_frame(struct kf_render *r, struct grid *g, struct kf_render_damage *d,
+					   const struct kf_render_target *t)
+{
+	struct kf_render_source src;
+
+	kf_render_source_from_grid(&src, g);
+	kf_render_damage_clear(d);
+	kf_render_collect_damage(r, &src, d);
+	grid_damage_clear(g);
+	kf_render_paint(r, &src, d, t, NULL, 0);
+}
+
+/* The frame loop under a flood in the QEMU guest (issue 5): a 102x40 grid (DejaVu Sans Mono 16 px on
+ * 1024x768), chunk bytes of the workload, then one frame, and again. */
+static void bench_flood(const char *path, size_t chunk)
+{
+	enum { FW = 1024, FH = 768, MAXF = 4096 };
+	static double parse[MAXF], paint[MAXF];
+	struct kf_render_config cfg = {.font_name = "DejaVu Sans Mono", .font_size = 16};
+	struct kf_render *r;
+	struct kf_render_damage d;
+	long size;
+	int cw, ch, nf = 0;
+	uint8_t *data = read_file(path, &size);
+	if (!data || !chunk || kf_render_create(&cfg, &r) < 0)
+		return;
+	kf_render_cell_size(r, &cw, &ch);
+	struct grid_config gc = {.cols = FW / cw, .rows = FH / ch, .scrollback = 1000};
+	struct grid *g = grid_create(&gc, NULL, NULL);
+	uint32_t *buf = calloc((size_t)FW * FH, 4);
+	struct kf_render_target t = {buf, FW, FH, FW * 4, KF_RENDER_XRGB8888};
+	if (g && buf && kf_render_damage_init(&d, gc.cols, gc.rows) == 0) {
+		for (size_t pos = 0; pos < (size_t)size && nf < MAXF; pos += chunk, nf++) {
+			size_t n = (size_t)size - pos < chunk ? (size_t)size - pos : chunk;
+			double t0 = now_ms();
+			grid_feed(g, data + pos, n);
+			double t1 = now_ms();
+			paint_frame(r, g, &d, &t);
+			parse[nf] = t1 - t0;
+			paint[nf] = now_ms() - t1;
+		}
+		kf_render_damage_finish(&d);
+	}
+	if (nf > 1)
+		printf("%s: %dx%d, %d frames of %zu KB: parse %.3f ms + paint %.3f ms per frame (medians)\n",
+		       path, gc.cols, gc.rows, nf - 1, chunk / 1024, median(parse + 1, nf - 1),
+		       median(paint + 1, nf - 1));
+	free(buf);
+	free(data);
+	grid_destroy(g);
+	kf_render_destroy(r);
+}
+
+static void bench_doom(const char *path)
+{
+	long size;
+	uint8_t *data = read_file(path, &size);
+	if (!data)
+		return;
 	struct kf_render *r;
 	struct kf_render_config cfg = {.font_name = "monospace", .font_size = 16};
 	kf_render_create(&cfg, &r);
@@ -188,6 +258,10 @@ static void bench_doom(const char *path)
 
 int main(int argc, char **argv)
 {
+	if (argc > 2 && strcmp(argv[1], "--flood") == 0) {
+		bench_flood(argv[2], (size_t)(argc > 3 ? atoi(argv[3]) : 64) * 1024);
+		return 0;
+	}
 	struct kf_render_config dejavu = {.font_name = "DejaVu Sans Mono", .font_size = 16};
 	struct kf_render_config builtin = {.engine = KF_RENDER_ENGINE_BUILTIN};
 	bench_font("DejaVu Sans Mono 16px XRGB", &dejavu, KF_RENDER_XRGB8888);

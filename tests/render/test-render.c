@@ -201,6 +201,56 @@ static void test_cache(void)
 	kf_render_destroy(r);
 }
 
+/* Pre-composed cells and glyphs the fonts lack: a repaint after the glyph cache evicted everything
+ * gives the same pixels; two different missing characters in the same colours look the same; a
+ * repaint allocates nothing. */
+static void test_cells_and_missing(void)
+{
+	struct kf_render *r;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN, .cache_glyphs = 64};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	struct screen *s = screen_create(8, 2);
+	uint16_t red = screen_style(s, (struct grid_style){.fg = GRID_COLOR_PALETTE(1)});
+	screen_text(s, 0, 0, "ab", 0);
+	screen_put(s, 2, 0, 0x10fff0, 0, 1);
+	screen_put(s, 3, 0, 0x10fff1, 0, 1);
+	screen_put(s, 4, 0, 0x10fff2, red, 1);
+	screen_text(s, 0, 1, "ab", red);
+	screen_put(s, 2, 1, 0x10fff3, 0, 1);
+	int w, h;
+	uint32_t *a = screen_render(r, s, &w, &h);
+	for (uint32_t cp = 0x2800; cp < 0x2900; cp++) /* evict every glyph */
+		kf_render_glyph(r, cp, 0, 1);
+	uint32_t *b = screen_render(r, s, &w, &h);
+	CHECK(a && b && !memcmp(a, b, (size_t)w * h * 4));
+	/* cells 2, 3 (row 0) and 2 (row 1): the same box in the same colours; cell 4 another colour */
+	bool same = true, differs = false;
+	for (int y = 0; y < 16; y++) {
+		const uint32_t *p0 = b + (size_t)y * w, *p1 = b + (size_t)(16 + y) * w;
+		same &= !memcmp(p0 + 16, p0 + 24, 32) && !memcmp(p0 + 16, p1 + 16, 32);
+		differs |= memcmp(p0 + 16, p0 + 32, 32) != 0;
+	}
+	CHECK(same && differs);
+	CHECK(kf_render_glyph(r, 0x10fff0, 0, 1)->missing);
+	/* a repaint (all hits) allocates nothing */
+	uint32_t *px = calloc((size_t)w * h, 4);
+	struct kf_render_target t = {px, w, h, w * 4, KF_RENDER_XRGB8888};
+	CHECK(kf_render_paint_full(r, &s->src, &t, NULL, 0) >= 0);
+#if !defined(__SANITIZE_ADDRESS__)
+	struct mallinfo2 before = mallinfo2();
+	for (int k = 0; k < 10; k++)
+		CHECK(kf_render_paint_full(r, &s->src, &t, NULL, 0) >= 0);
+	struct mallinfo2 after = mallinfo2();
+	CHECK(before.uordblks == after.uordblks);
+#endif
+	CHECK(!memcmp(px, b, (size_t)w * h * 4));
+	free(px);
+	free(a);
+	free(b);
+	screen_destroy(s);
+	kf_render_destroy(r);
+}
+
 /* --- palettes and damage --- */
 
 static void test_palette(void)
@@ -693,6 +743,7 @@ int main(void)
 	test_box_joins();
 	test_block_tiling();
 	test_cache();
+	test_cells_and_missing();
 	test_palette();
 	test_damage();
 	test_psf();
