@@ -124,10 +124,10 @@ def fds(vm, n):
     return int(vm.sh("ls /proc/$(cat /tmp/kf%d.pid)/fd 2>/dev/null | wc -l" % n).strip())
 
 
-# Still open (issue 6): after the two fixes of docs/seat.md ("The lost Ctrl+Alt+Fn"), 700 switches needed no
-# second press, but a run at 11:14 without --debug lost switch 175 of 200 (builtin backend). A switch that does
-# not happen within 5 s is pressed again (at most twice), counted and printed with the end of both logs; three
-# presses without a switch fail.
+# A switch that does not happen within 5 s is pressed again (at most twice), counted and printed with the end
+# of both logs (with --debug, both whole logs are saved too); three presses without a switch fail. Since the
+# fourth cause of docs/seat.md was fixed (12:45, EVIOCGKEY flushing libinput's queued keys), 200-switch runs
+# needed no second press; a count above 0 is a bug to look at with --debug.
 REPRESSED = []
 
 
@@ -242,11 +242,20 @@ def test_vt_switch(vm, switches, seatd=False):
     if vm.sh("cat /sys/class/tty/tty0/active").strip() != "tty%d" % shown:
         vm.fail("Ctrl+Alt held from F%d, then F%d: no switch back\n%s" % (
             other, shown, vm.sh("tail -n 30 /tmp/kf1.log; echo ====; tail -n 30 /tmp/kf2.log")))
+    # A quick switch there and back (chvt, as another program or a fast hand does): the other instance is
+    # disabled while its enable handler is still opening the input devices (300-600 ms under TCG). Its next
+    # enable must give it its keyboard back (before the fix of docs/seat.md it believed itself enabled and
+    # did not resume its input: its VT shown, no keyboard).
+    for k in range(3):
+        vm.sh("chvt %d; sleep 0.%d; chvt %d" % (other, k + 1, shown))
+        time.sleep(2)
+        switch(vm, other, enabled, "quick-%d" % k, presses=1)
+        switch(vm, shown, enabled, "quick-%d-back" % k, presses=1)
     # The instance shown takes the keys.
     vm.type_text("echo AFTER\n")
     wait_text(vm, "AFTER", 2)
     print("    %d switches in %.1f s, fds shown %s hidden %s" % (switches, elapsed, shown_fds, disabled))
-    print("    %d of %d switches needed the keys pressed again (open bug, docs/seat.md): %s"
+    print("    %d of %d switches needed the keys pressed again (docs/seat.md): %s"
           % (len(REPRESSED), switches, REPRESSED[:20]))
 
 
