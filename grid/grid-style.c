@@ -491,7 +491,7 @@ static inline bool sgr_build_color(const struct vt_csi *csi, struct sgr_xform *x
 	unsigned n = csi->n_params, sub = csi->sub_mask, k = 2;
 	if (n == 6 && sub == 0x3eu && v[1] == 2)
 		k = 3;
-	else if (sub != 0 && sub != ((1u << n) - 2))
+	else if (sub != 0 && sub != (uint32_t)((1ull << n) - 2))
 		return false;
 	uint32_t color;
 	if (n - k == 3 && v[1] == 2) {
