@@ -439,60 +439,69 @@ static size_t print_run(struct grid *g, const uint32_t *cps, size_t n, uint16_t 
 	return i;
 }
 
-/* The row segment of grid__print_utf8: print_run over UTF-8 bytes, decoded as they are stored. *pp is the
- * first character (cp, props, len; plain, joining nothing before it and fitting at the cursor, which has no
- * wrap pending); pend the end of the bytes that have 4 readable bytes. Advances *pp past what it wrote. */
-static void put_utf8(struct grid *g, const uint8_t **pp, const uint8_t *pend, uint32_t cp, unsigned props,
-		     unsigned len)
+/* The inner loop of put_utf8 (put_plain for bytes): writes the characters from p on while they are plain
+ * and fit before column lim, from cell *xp on; the one at p is known to be plain and to fit. pend: the end
+ * of the bytes with 4 readable bytes after them. Returns the first byte not written; *xp is the column
+ * after the last cell written. Out of line so its values stay in registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static const uint8_t *put_plain_utf8(struct grid_cell *c, uint32_t *xp, uint32_t lim, const uint8_t *p,
+				     const uint8_t *pend, uint64_t hi)
 {
-	const uint8_t *p = *pp, *q = p;
+	struct grid_cell *o = c + *xp, *const oend = c + lim;
+	uint32_t cp = 0;
+	unsigned props, len = vt_utf8_char(p, &cp, &props), w = props & 0x3fu;
+	for (;;) {
+		put_cell(o, cp, hi, w);
+		if (w == 2)
+			put_cell(o + 1, 0, hi, 0);
+		o += w;
+		p += len;
+		if (unlikely(p >= pend))
+			break;
+		/* props is 0 when nothing was decoded */
+		len = vt_utf8_char(p, &cp, &props);
+		w = props & 0x3fu;
+		if (unlikely(w - 1 >= 2 || o + w > oend))
+			break;
+	}
+	*xp = (uint32_t)(o - c);
+	return p;
+}
+
+/* The row segment of grid__print_utf8: print_run over UTF-8 bytes, decoded as they are stored. The
+ * character at p is plain, joins nothing before it and fits at the cursor, which has no wrap pending;
+ * pend: the end of the bytes that have 4 readable bytes. Returns the first byte not consumed. */
+static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *pend)
+{
 	const int right = grid__right_limit(g), x0 = g->cx;
 	struct line *l = grid__line(g, g->cy);
 	struct grid_cell *c = l->cells;
 	const bool fix_left = x0 > 0 && c[x0].width == 0;
 	const uint64_t hi = (uint64_t)cur_style(g) << 32 | (uint64_t)g->link << 48;
 	const uint32_t lim = (uint32_t)right + 1;
-	uint32_t x = (uint32_t)x0, w = props & 0x3fu;
+	uint32_t x = (uint32_t)x0, last, cp = 0, lastw;
+	unsigned props, len;
 	for (;;) {
-		/* cp is plain (w is 1 or 2: vt_char_plain_width) and fits */
-		put_cell(c + x, cp, hi, w);
-		if (w == 2)
-			put_cell(c + x + 1, 0, hi, 0);
-		x += w;
-		q = p;
-		p += len;
-		if (p >= pend || !(len = vt_utf8_char(p, &cp, &props)))
-			break;
-		w = props & 0x3fu;
-		if (likely(w - 1 < 2)) {
-			if (x + w <= lim)
-				continue;
-			break;
-		}
+		p = put_plain_utf8(c, &x, lim, p, pend, hi);
+		/* the last cell written holds the last character */
+		lastw = c[x - 1].width == 0 ? 2 : 1;
+		last = c[x - lastw].cp;
 		/* Combining marks (non-spacing, Extend) on a base that is no emoji are attached here. */
-		if (props != VT_PROP_MARK)
+		if (p >= pend || !(len = vt_utf8_char(p, &cp, &props)) || props != VT_PROP_MARK ||
+		    vt_char_props(last) & VT_PROP_EXTPICT)
 			break;
-		uint32_t base;
-		unsigned bprops = 0;
-		(void)vt_utf8_char(q, &base, &bprops);
-		if (bprops & VT_PROP_EXTPICT)
-			break;
-		struct grid_cell *bc = &c[x - (c[x - 1].width == 0 ? 2 : 1)];
 		do {
-			attach_mark(g, bc, cp);
-			q = p;
+			attach_mark(g, &c[x - lastw], cp);
+			last = cp;
 			p += len;
 		} while (p < pend && (len = vt_utf8_char(p, &cp, &props)) && props == VT_PROP_MARK);
-		if (p >= pend || !len)
-			break;
-		w = props & 0x3fu;
-		if (w - 1 >= 2 || x + w > lim)
+		if (p >= pend || !len || (props & 0x3fu) - 1 >= 2 || x + (props & 0x3fu) > lim)
 			break;
 	}
-	*pp = p;
-	const uint32_t lastw = c[x - 1].width == 0 ? 2 : 1;
-	(void)vt_utf8_char(q, &cp, &props);
-	end_run(g, l, x0, x, lastw, fix_left, cp);
+	end_run(g, l, x0, x, lastw, fix_left, last);
+	return p;
 }
 
 /* A combining mark at the start of grid__print_utf8's text, on the character printed just before it (by
@@ -551,7 +560,7 @@ size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n)
 		}
 		if (g->cx + (int)w > grid__right_limit(g) + 1)
 			break;
-		put_utf8(g, &p, pend, cp, props, len);
+		p = put_utf8(g, p, pend);
 	}
 	return (size_t)(p - s);
 }

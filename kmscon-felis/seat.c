@@ -18,6 +18,8 @@
 #include "kmscon-felis/loop.h"
 
 #define ACTIVE_VT_PATH "/sys/class/tty/tty0/active"
+/* Queued enable/disable events: each handler runs a few libseat calls, each of which may bring one. */
+#define SEAT_EVENTS_MAX 16
 
 struct device {
 	int fd;
@@ -39,6 +41,13 @@ struct kf_seat {
 	 * its own enable callback. */
 	struct kf_timer *switch_timer;
 	int pending_vt;
+	/* libseat's enable/disable events, run in order from the loop, never from inside a libseat call: libseat
+	 * runs queued events at the end of libseat_open_device/close_device too, i.e. from inside libinput (an
+	 * enable that opens the input devices, a hot-plugged device) or from inside our own handlers. */
+	bool events[SEAT_EVENTS_MAX]; /* true: enable */
+	unsigned n_events;
+	bool running;                 /* run_events is on the stack */
+	struct kf_timer *events_timer;
 	struct device *devs;
 	unsigned n_devs, cap_devs;
 };
@@ -55,27 +64,72 @@ static void libseat_log(enum libseat_log_level level, const char *fmt, va_list a
 		   "libseat", __FILE__, __LINE__, "%s", line);
 }
 
-static void enable_seat(struct libseat *ls, void *userdata)
+static void do_enable(struct kf_seat *s)
 {
-	struct kf_seat *s = userdata;
-
-	log_info("seat %s enabled", libseat_seat_name(ls));
+	log_info("seat %s enabled", libseat_seat_name(s->seat));
 	s->active = true;
 	if (s->iface.enable)
 		s->iface.enable(s->ud);
 }
 
-static void disable_seat(struct libseat *ls, void *userdata)
+static void do_disable(struct kf_seat *s)
 {
-	struct kf_seat *s = userdata;
-
-	log_info("seat %s disabled (VT switch away)", libseat_seat_name(ls));
+	log_info("seat %s disabled (VT switch away)", libseat_seat_name(s->seat));
 	s->active = false;
 	/* Stop committing and suspend input first: libseat revokes the fds once we acknowledge. */
 	if (s->iface.disable)
 		s->iface.disable(s->ud);
-	if (libseat_disable_seat(ls) < 0)
+	if (libseat_disable_seat(s->seat) < 0)
 		log_err("acknowledging the seat switch failed: %s", strerror(errno));
+}
+
+/* Runs the queued events in order. Not re-entered: an event that comes during a handler (a disable while
+ * the enable handler opens the input devices: a quick switch back) waits for it to finish. Before this,
+ * such a disable ran inside the enable handler, which then finished as if enabled: the display committed
+ * without being DRM master ("flip failed: Permission denied") and, the instance believing itself active,
+ * the next enable did not resume its input (its VT shown, no keyboard; see docs/seat.md). */
+static void run_events(struct kf_seat *s)
+{
+	if (s->running || !s->seat)
+		return;
+	s->running = true;
+	while (s->n_events) {
+		bool enable = s->events[0];
+		memmove(s->events, s->events + 1, --s->n_events * sizeof(s->events[0]));
+		if (enable)
+			do_enable(s);
+		else
+			do_disable(s);
+	}
+	s->running = false;
+}
+
+static void events_due(void *ud, struct kf_timer *t)
+{
+	run_events(ud);
+}
+
+static void queue_event(struct kf_seat *s, bool enable)
+{
+	if (s->n_events == SEAT_EVENTS_MAX) {
+		log_err("too many seat events queued; dropping the %s", enable ? "enable" : "disable");
+		return;
+	}
+	s->events[s->n_events++] = enable;
+	/* From inside a libseat call: run from the loop's next iteration (seat_readable and open_seat run
+	 * them at once after their own libseat_dispatch). */
+	if (s->events_timer)
+		kf_timer_arm(s->events_timer, 0, 0);
+}
+
+static void enable_seat(struct libseat *ls, void *userdata)
+{
+	queue_event(userdata, true);
+}
+
+static void disable_seat(struct libseat *ls, void *userdata)
+{
+	queue_event(userdata, false);
 }
 
 static const struct libseat_seat_listener listener = {
@@ -90,7 +144,9 @@ static void seat_readable(void *ud, int fd, uint32_t events)
 	if (libseat_dispatch(s->seat, 0) < 0) {
 		log_err("libseat dispatch failed: %s; the seat is gone, quitting", strerror(errno));
 		kf_loop_quit(s->loop, 1);
+		return;
 	}
+	run_events(s);
 }
 
 /* Whether this process runs inside a logind session: systemd puts session processes in a
@@ -158,6 +214,7 @@ static int open_seat(struct kf_seat *s)
 	/* The first enable_seat is usually queued already: handle it now rather than on the next wake-up. */
 	if (libseat_dispatch(s->seat, 0) < 0)
 		return -errno;
+	run_events(s);
 	return 0;
 }
 
@@ -221,6 +278,11 @@ int kf_seat_create(struct kf_loop *loop, const struct kf_seat_config *cfg, const
 	s->ud = ud;
 	s->cfg = *cfg;
 	s->active_vt_fd = -1;
+	s->events_timer = kf_loop_add_timer(loop, events_due, s);
+	if (!s->events_timer) {
+		free(s);
+		return -ENOMEM;
+	}
 	/* enable may run inside open_seat(), and the program's enable callback may use the seat. */
 	*out = s;
 	if (cfg->vt > 0) {
@@ -259,6 +321,7 @@ void kf_seat_destroy(struct kf_seat *s)
 		kf_seat_close_device(s, s->devs[s->n_devs - 1].fd);
 	free(s->devs);
 	kf_timer_remove(s->switch_timer);
+	kf_timer_remove(s->events_timer);
 	kf_source_remove(s->seat_src);
 	if (s->seat)
 		libseat_close_seat(s->seat);

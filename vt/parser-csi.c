@@ -234,19 +234,29 @@ size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 	if (unlikely(n - i < 2 + MEMO_KEY || i < 2))
 		return csi_slow(p, d, i, n);
 	const uint8_t *q = d + i + 2;
-	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)q);
-	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(q + 16));
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)q), b;
 	/* the final byte: the first one in 0x40..0x7f (DEL makes the sequence fail below, never memoized) */
 	const __m128i f_lo = _mm_set1_epi8(0x3f);
-	unsigned fm = mask32(_mm_cmpgt_epi8(a, f_lo), _mm_cmpgt_epi8(b, f_lo));
-	if (unlikely(!fm))
-		return csi_slow(p, d, i, n);
-	unsigned f = (unsigned)__builtin_ctz(fm);
-	a = _mm_and_si128(a, _mm_loadu_si128((const __m128i *)(const void *)(lead_ones + 31 - f)));
-	b = _mm_and_si128(b, _mm_loadu_si128((const __m128i *)(const void *)(lead_ones + 47 - f)));
-	__m128i x = _mm_xor_si128(a, _mm_shuffle_epi32(b, 0x4e));
-	uint64_t lo = (uint64_t)_mm_cvtsi128_si64(x);
-	uint64_t hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
+	unsigned f, fm = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(a, f_lo));
+	uint64_t lo, hi;
+	if (likely(fm)) {
+		/* most sequences end within 16 bytes: the second half of the key is zero */
+		f = (unsigned)__builtin_ctz(fm);
+		a = _mm_and_si128(a, _mm_loadu_si128((const __m128i *)(const void *)(lead_ones + 31 - f)));
+		b = _mm_setzero_si128();
+		lo = (uint64_t)_mm_cvtsi128_si64(a);
+		hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(a, a));
+	} else {
+		b = _mm_loadu_si128((const __m128i *)(const void *)(q + 16));
+		fm = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(b, f_lo));
+		if (unlikely(!fm))
+			return csi_slow(p, d, i, n);
+		f = 16 + (unsigned)__builtin_ctz(fm);
+		b = _mm_and_si128(b, _mm_loadu_si128((const __m128i *)(const void *)(lead_ones + 47 - f)));
+		__m128i x = _mm_xor_si128(a, _mm_shuffle_epi32(b, 0x4e));
+		lo = (uint64_t)_mm_cvtsi128_si64(x);
+		hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
+	}
 	uint64_t h = (lo ^ (hi * 0x9e3779b97f4a7c15ull)) * 0xc2b2ae3d27d4eb4full;
 	/* two places a key may be in (from the top bits, which depend on every key byte): a new key replaces
 	 * the older of the two, so a few keys sharing a place do not evict each other all the time */

@@ -160,25 +160,26 @@ static inline unsigned vt_char_plain_width(uint32_t cp)
 
 /* Decodes the character at s, which has at least 4 readable bytes: printable ASCII or a complete, valid,
  * shortest-form UTF-8 sequence of a code point that is no surrogate, no C1 control (U+0080..U+009F) and
- * below U+110000. Returns its length in bytes (1-4) with *cp and *props (vt_char_props) set, or 0 for
- * anything else (a control, DEL, an invalid or truncated sequence): what the parser's byte machine
- * decides about. One pass, for print loops: the property lookup needs no range checks here. */
+ * below U+110000. Returns its length in bytes (1-4) with *cp and *props (vt_char_props) set, or 0 with
+ * *props = 0 for anything else (a control, DEL, an invalid or truncated sequence): what the parser's byte
+ * machine decides about. One pass, for print loops: the property lookup needs no range checks here. */
 static inline unsigned vt_utf8_char(const uint8_t *s, uint32_t *cp, unsigned *props)
 {
 	uint32_t b = s[0];
 	if (b < 0x80) {
 		if (b - 0x20 >= 0x5fu)
-			return 0;
+			return *props = 0;
 		*cp = b;
-		*props = vt_uprop_low[b];
+		*props = 1; /* printable ASCII: width 1, class Other (tests/vt/unicode.c checks the table) */
 		return 1;
 	}
 	/* continuation bytes are 0x80..0xbf: xor 0x80 leaves their payload, anything else is >= 0x40 */
 	uint32_t c1 = s[1] ^ 0x80u, c;
 	if (b < 0xe0) {
-		c = (b & 0x1fu) << 6 | c1;
-		if (b < 0xc2 || c1 >= 0x40 || c < 0xa0)
-			return 0;
+		/* a lead byte below 0xc0 wraps around to a huge value: one range check for U+00A0..U+07FF */
+		c = (b - 0xc0u) << 6 | c1;
+		if (c1 >= 0x40 || c - 0xa0u >= 0x800u - 0xa0u)
+			return *props = 0;
 		*cp = c;
 		*props = vt_uprop_low[c];
 		return 2;
@@ -188,7 +189,7 @@ static inline unsigned vt_utf8_char(const uint8_t *s, uint32_t *cp, unsigned *pr
 		c = (b & 0x0fu) << 12 | c1 << 6 | c2;
 		/* not overlong (< U+0800), not a surrogate */
 		if ((c1 | c2) >= 0x40 || c < 0x800 || c - 0xd800 < 0x800)
-			return 0;
+			return *props = 0;
 		*cp = c;
 		*props = vt_uprop_blocks[vt_uprop_index[c >> VT_UPROP_SHIFT]][c & ((1u << VT_UPROP_SHIFT) - 1)];
 		return 3;
@@ -197,7 +198,7 @@ static inline unsigned vt_utf8_char(const uint8_t *s, uint32_t *cp, unsigned *pr
 	c = (b & 0x07u) << 18 | c1 << 12 | c2 << 6 | c3;
 	/* U+10000..U+10FFFF only: rejects overlong forms and the leads 0xf5..0xff */
 	if (b >= 0xf8 || (c1 | c2 | c3) >= 0x40 || c - 0x10000 >= 0x100000)
-		return 0;
+		return *props = 0;
 	*cp = c;
 	*props = vt_uprop_blocks[vt_uprop_index[c >> VT_UPROP_SHIFT]][c & ((1u << VT_UPROP_SHIFT) - 1)];
 	return 4;

@@ -33,9 +33,23 @@ class InputMixin:
             self.sendkey(k)
             time.sleep(delay)
 
-    def mouse_move(self, dx, dy):
-        self.qmp.cmd("input-send-event", events=[{"type": "rel", "data": {"axis": "x", "value": dx}},
-                                                 {"type": "rel", "data": {"axis": "y", "value": dy}}])
+    # Pointer events go to the input device QEMU routes them to: with device=None the last activated one that
+    # takes them (the virtio mouse, or a tablet added later); with device="gpu0" one bound to that console
+    # (-device virtio-tablet-pci,display=gpu0). See README.md, "Pointer".
+    def pointer_events(self, events, device=None):
+        args = {"events": events}
+        if device:
+            args["device"] = device
+        self.qmp.cmd("input-send-event", **args)
 
-    def mouse_button(self, button="left", down=True):
-        self.qmp.cmd("input-send-event", events=[{"type": "btn", "data": {"button": button, "down": down}}])
+    def mouse_move(self, dx, dy, device=None):
+        self.pointer_events([{"type": "rel", "data": {"axis": "x", "value": dx}},
+                             {"type": "rel", "data": {"axis": "y", "value": dy}}], device)
+
+    def tablet_move(self, x, y, device=None):
+        """Moves an absolute pointer (a tablet) to X, Y in 0..32767 across the screen."""
+        self.pointer_events([{"type": "abs", "data": {"axis": "x", "value": x}},
+                             {"type": "abs", "data": {"axis": "y", "value": y}}], device)
+
+    def mouse_button(self, button="left", down=True, device=None):
+        self.pointer_events([{"type": "btn", "data": {"button": button, "down": down}}], device)

@@ -126,11 +126,61 @@ static void reset_after_break(void)
 	}
 }
 
+/* vt_utf8_char against the code point it should decode and vt_char_props: every code point encoded in
+ * UTF-8 (C0, DEL, C1 and surrogates must be refused), then overlong, truncated and out-of-range forms. */
+static void utf8_char(void)
+{
+	uint8_t b[8];
+	for (uint32_t c = 0; c < 0x110000; c++) {
+		memset(b, 0, sizeof(b));
+		unsigned n;
+		if (c < 0x80)
+			b[0] = (uint8_t)c, n = 1;
+		else if (c < 0x800)
+			b[0] = (uint8_t)(0xc0 | c >> 6), b[1] = (uint8_t)(0x80 | (c & 0x3f)), n = 2;
+		else if (c < 0x10000)
+			b[0] = (uint8_t)(0xe0 | c >> 12), b[1] = (uint8_t)(0x80 | (c >> 6 & 0x3f)),
+			b[2] = (uint8_t)(0x80 | (c & 0x3f)), n = 3;
+		else
+			b[0] = (uint8_t)(0xf0 | c >> 18), b[1] = (uint8_t)(0x80 | (c >> 12 & 0x3f)),
+			b[2] = (uint8_t)(0x80 | (c >> 6 & 0x3f)), b[3] = (uint8_t)(0x80 | (c & 0x3f)), n = 4;
+		bool ok = c >= 0x20 && c != 0x7f && !(c >= 0x80 && c < 0xa0) && !(c >= 0xd800 && c < 0xe000);
+		uint32_t cp = 0;
+		unsigned props = 99, len = vt_utf8_char(b, &cp, &props);
+		if (ok ? (len != n || cp != c || props != vt_char_props(c)) : (len != 0 || props != 0)) {
+			fprintf(stderr, "vt_utf8_char U+%04X: len %u cp %04X props %u\n", (unsigned)c, len,
+				(unsigned)cp, props);
+			failures++;
+			return;
+		}
+		if (n > 1) {
+			b[n - 1] = 0x20; /* truncated */
+			if (vt_utf8_char(b, &cp, &props) != 0) {
+				fprintf(stderr, "vt_utf8_char U+%04X truncated: decoded\n", (unsigned)c);
+				failures++;
+				return;
+			}
+		}
+	}
+	static const uint8_t bad[][4] = {{0xc0, 0x80}, {0xc1, 0xbf}, {0xe0, 0x9f, 0xbf}, {0xf0, 0x8f, 0xbf, 0xbf},
+					 {0xf4, 0x90, 0x80, 0x80}, {0xf5, 0x80, 0x80, 0x80}, {0xf8, 0x88, 0x80, 0x80},
+					 {0x80, 0x80}, {0xbf}, {0xff}, {0xfe}};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint32_t cp;
+		unsigned props;
+		if (vt_utf8_char(bad[i], &cp, &props) != 0) {
+			fprintf(stderr, "vt_utf8_char: invalid form %zu decoded\n", i);
+			failures++;
+		}
+	}
+}
+
 int main(void)
 {
 	const char *dir = getenv("UCD_DIR");
 	widths();
 	reset_after_break();
+	utf8_char();
 	failures += grapheme_test(dir ? dir : "/usr/share/unicode");
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
