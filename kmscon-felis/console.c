@@ -9,6 +9,7 @@
 
 #include "kmscon-felis/config.h"
 #include "kmscon-felis/input-glue.h"
+#include "kmscon-felis/input-module.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
 #include "kmscon-felis/output.h"
@@ -26,6 +27,7 @@ struct kf_console {
 	struct kf_render *render;
 	struct kf_output *output; /* set after the output exists; NULL before and during teardown */
 	struct kf_seat *seat;
+	const struct kf_input_module *mod; /* loaded with the keymap, after the first frame */
 	struct kf_input_glue *input;
 	bool input_started;
 	bool suspended;
@@ -40,11 +42,11 @@ static void seat_enable(void *ud)
 		/* kf_console_start_input comes later and starts libinput itself. */
 	} else if (!c->input_started) {
 		c->input_started = true;
-		if (kf_input_glue_start(c->input, kf_seat_name(c->seat)) < 0)
+		if (c->mod->start(c->input, kf_seat_name(c->seat)) < 0)
 			log_err("no keyboard or mouse: libinput did not start");
 		kf_log_phase("libinput started");
 	} else if (c->suspended) {
-		kf_input_glue_resume(c->input);
+		c->mod->resume(c->input);
 	}
 	if (c->suspended && c->output) {
 		kf_output_resume(c->output);
@@ -61,7 +63,7 @@ static void seat_disable(void *ud)
 	if (c->output)
 		kf_output_suspend(c->output);
 	if (c->input_started)
-		kf_input_glue_suspend(c->input);
+		c->mod->suspend(c->input);
 	c->suspended = true;
 }
 
@@ -192,12 +194,16 @@ int kf_console_load_keymap(struct kf_console *c)
 
 	if (c->input)
 		return 0;
-	r = kf_input_glue_create(c->loop, c->cfg, &input_ops, c, &c->input);
+	r = kf_input_module_load(&c->mod);
+	if (r < 0)
+		return r;
+	kf_log_phase("input module loaded");
+	r = c->mod->create(c->loop, c->cfg, &input_ops, c, &c->input);
 	if (r < 0)
 		return r;
 	kf_log_phase("keymap compiled");
 	if (c->cols > 0)
-		kf_input_glue_set_geometry(c->input, c->cols * c->cell_w, c->rows * c->cell_h, c->cell_w, c->cell_h);
+		c->mod->set_geometry(c->input, c->cols * c->cell_w, c->rows * c->cell_h, c->cell_w, c->cell_h);
 	return 0;
 }
 
@@ -210,7 +216,7 @@ int kf_console_start_input(struct kf_console *c)
 	/* While the seat is away, its next enable starts libinput. */
 	if (kf_seat_active(c->seat) && !c->suspended) {
 		c->input_started = true;
-		if (kf_input_glue_start(c->input, kf_seat_name(c->seat)) < 0)
+		if (c->mod->start(c->input, kf_seat_name(c->seat)) < 0)
 			log_err("no keyboard or mouse: libinput did not start");
 		kf_log_phase("libinput started");
 	}
@@ -221,7 +227,8 @@ void kf_console_destroy(struct kf_console *c)
 {
 	if (!c)
 		return;
-	kf_input_glue_destroy(c->input); /* closes the input devices through the seat */
+	if (c->input)
+		c->mod->destroy(c->input); /* closes the input devices through the seat */
 	kf_seat_destroy(c->seat);
 	free(c);
 }
@@ -250,11 +257,11 @@ void kf_console_resized(struct kf_console *c, int cols, int rows, int cell_w, in
 	c->cell_w = cell_w;
 	c->cell_h = cell_h;
 	if (c->input)
-		kf_input_glue_set_geometry(c->input, cols * cell_w, rows * cell_h, cell_w, cell_h);
+		c->mod->set_geometry(c->input, cols * cell_w, rows * cell_h, cell_w, cell_h);
 }
 
 void kf_console_output(struct kf_console *c)
 {
 	if (c && c->input)
-		kf_input_glue_output(c->input);
+		c->mod->output(c->input);
 }

@@ -202,7 +202,8 @@ static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_
 		kf_console_resized(app->console, cols, rows, cell_w, cell_h);
 }
 
-/* What the first frame does not need: the keymap, libinput and the login (its start competes for the CPU).
+/* What the first frame does not need: the keymap, libinput, the login (its start competes for the CPU) and
+ * fontconfig's fallback list (the faces came from the font cache; see render/font-cache.c).
  * Started once the first frame is on screen, or when there is no display to show one; one step per loop
  * iteration, so the loop (flips, the watchdog) runs between them even on a slow CPU. */
 static void start_later(struct kf_app *app)
@@ -220,6 +221,9 @@ static void start_later(struct kf_app *app)
 	case 2:
 		r = kf_session_start(app->session);
 		kf_log_phase("login spawned");
+		break;
+	case 3:
+		kf_render_prepare_fonts(app->render);
 		kf_log_phase_end();
 		break;
 	default:
@@ -227,7 +231,7 @@ static void start_later(struct kf_app *app)
 	}
 	if (r < 0)
 		kf_loop_quit(app->loop, EXIT_FAILURE);
-	else if (app->later_step < 3)
+	else if (app->later_step < 4)
 		kf_timer_arm(app->later, 1, 0);
 }
 

@@ -7,6 +7,11 @@
  * by closeness, each with its charset), opening at most MAX_FALLBACK faces lazily. Colour bitmaps
  * (FT_LOAD_COLOR, e.g. Noto Color Emoji's fixed strikes) are box-filtered down into the glyph's
  * cells and kept premultiplied.
+ *
+ * Start-up: the four faces fontconfig matched are remembered across starts (font-cache.c); on a hit
+ * fontconfig is not initialised at all before the first frame, and the fallback list (the only
+ * other thing it gives) is sorted on first need or when the program calls
+ * kf_render_prepare_fonts().
  */
 #include <errno.h>
 #include <fontconfig/fontconfig.h>
@@ -26,6 +31,8 @@
 struct face {
 	FT_Face ft;
 	bool fake_bold, fake_italic;
+	char *path; /* a cached choice's face not opened yet (ft NULL): opened on first use */
+	int index;
 };
 
 struct ft_font {
@@ -34,6 +41,8 @@ struct ft_font {
 	int size;
 	struct face
 	    styles[4]; /* index: KF_GLYPH_BOLD | KF_GLYPH_ITALIC; ft may repeat the regular face */
+	char *name;    /* the fontconfig pattern, for the fallback list */
+	bool sort_pending; /* the fallback list is not sorted yet */
 	FcFontSet *sorted; /* fallback candidates, or NULL */
 	FcCharSet *coverage; /* union of the candidates' characters (NULL: unknown) */
 	struct {
@@ -89,7 +98,8 @@ static FcPattern *match_style(FcPattern *base, unsigned style)
 	return m;
 }
 
-static int load_styles(struct ft_font *f, FcPattern *base)
+/* Fills f->styles from fontconfig's matches and records them in choice (for the cache). */
+static int load_styles(struct ft_font *f, FcPattern *base, struct kf_font_choice *choice)
 {
 	for (unsigned s = 0; s < 4; s++) {
 		FcPattern *m = match_style(base, s);
@@ -100,8 +110,9 @@ static int load_styles(struct ft_font *f, FcPattern *base)
 				FcPatternDestroy(m);
 			if (!s)
 				return -ENOENT;
-			f->styles[s] =
-			    (struct face){f->styles[0].ft, s & KF_GLYPH_BOLD, s & KF_GLYPH_ITALIC};
+			f->styles[s] = (struct face){.ft = f->styles[0].ft,
+						     .fake_bold = s & KF_GLYPH_BOLD,
+						     .fake_italic = s & KF_GLYPH_ITALIC};
 			continue;
 		}
 		FcPatternGetInteger(m, FC_INDEX, 0, &index);
@@ -122,10 +133,18 @@ static int load_styles(struct ft_font *f, FcPattern *base)
 			}
 			log_info("font: %s (%d px)", (const char *)file, f->size);
 		}
+		if (face && !(choice->face[s].path = strdup((const char *)file))) {
+			FT_Done_Face(face);
+			FcPatternDestroy(m);
+			return -ENOMEM;
+		}
+		choice->face[s].index = index;
 		FcPatternDestroy(m);
 		f->styles[s] =
-		    face ? (struct face){face, false, false}
-			 : (struct face){f->styles[0].ft, s & KF_GLYPH_BOLD, s & KF_GLYPH_ITALIC};
+		    face ? (struct face){.ft = face, .fake_bold = false, .fake_italic = false}
+			 : (struct face){.ft = f->styles[0].ft,
+					 .fake_bold = s & KF_GLYPH_BOLD,
+					 .fake_italic = s & KF_GLYPH_ITALIC};
 	}
 	return 0;
 }
@@ -170,6 +189,68 @@ static void metrics(struct ft_font *f)
 	f->base.ul_thick = thick;
 }
 
+/* The faces of a cached choice: the regular one now (-ESTALE when it no longer opens: then
+ * fontconfig decides), bold and italic on first use (most screens never show them). */
+static int open_choice(struct ft_font *f, struct kf_font_choice *c)
+{
+	f->styles[0] = (struct face){.ft = open_face(f, c->face[0].path, c->face[0].index),
+				     .fake_bold = false,
+				     .fake_italic = false};
+	if (!f->styles[0].ft)
+		return -ESTALE;
+	for (unsigned s = 1; s < 4; s++) {
+		f->styles[s] = (struct face){.ft = f->styles[0].ft,
+					     .fake_bold = s & KF_GLYPH_BOLD,
+					     .fake_italic = s & KF_GLYPH_ITALIC};
+		if (c->face[s].path) {
+			f->styles[s] =
+			    (struct face){.path = c->face[s].path, .index = c->face[s].index};
+			c->face[s].path = NULL; /* now the style's */
+		}
+	}
+	log_info("font: %s (%d px)", c->face[0].path, f->size);
+	return 0;
+}
+
+/* Closes the faces of the four styles (a cached choice that failed half-way). */
+static void close_styles(struct ft_font *f)
+{
+	for (int s = 1; s < 4; s++) {
+		if (f->styles[s].ft && f->styles[s].ft != f->styles[0].ft)
+			FT_Done_Face(f->styles[s].ft);
+		free(f->styles[s].path);
+	}
+	if (f->styles[0].ft)
+		FT_Done_Face(f->styles[0].ft);
+	memset(f->styles, 0, sizeof(f->styles));
+}
+
+/* The fallback candidates: fontconfig's sort list of the same pattern. Without it a character the
+ * main faces lack shows as the missing-glyph box. */
+static void sort_fallbacks(struct ft_font *f)
+{
+	f->sort_pending = false;
+	if (!FcInit())
+		return;
+	FcPattern *sp = FcNameParse((const FcChar8 *)f->name);
+	if (!sp)
+		return;
+	FcResult res;
+	FcPatternAddDouble(sp, FC_PIXEL_SIZE, f->size);
+	FcConfigSubstitute(NULL, sp, FcMatchPattern);
+	FcDefaultSubstitute(sp);
+	f->sorted = FcFontSort(NULL, sp, FcTrue, &f->coverage, &res);
+	FcPatternDestroy(sp);
+	kf_log_phase("fallback fonts sorted");
+}
+
+static void ft_prepare(struct kf_font *base)
+{
+	struct ft_font *f = (struct ft_font *)base;
+	if (f->sort_pending)
+		sort_fallbacks(f);
+}
+
 /* Emoji blocks: prefer a colour font for them even when a monochrome fallback comes first in the
  * list. */
 static bool wants_color(uint32_t cp)
@@ -181,6 +262,8 @@ static bool wants_color(uint32_t cp)
  * fonts. */
 static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
 {
+	if (f->sort_pending)
+		sort_fallbacks(f);
 	/* No candidate has it (CJK text without a CJK font: thousands of distinct characters, each
 	 * looked up again whenever the glyph cache evicted it): one lookup instead of a pass over
 	 * every candidate. */
@@ -226,6 +309,16 @@ static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fa
 			bool *fake_italic)
 {
 	struct face *sf = &f->styles[style & 3];
+	if (sf->path) {
+		/* A face that no longer opens is synthesised, as load_styles() does. */
+		sf->ft = open_face(f, sf->path, sf->index);
+		sf->fake_bold = !sf->ft && (style & KF_GLYPH_BOLD);
+		sf->fake_italic = !sf->ft && (style & KF_GLYPH_ITALIC);
+		if (!sf->ft)
+			sf->ft = f->styles[0].ft;
+		free(sf->path);
+		sf->path = NULL;
+	}
 	bool color = wants_color(cp) || (style & KF_GLYPH_EMOJI);
 	*fake_bold = sf->fake_bold;
 	*fake_italic = sf->fake_italic;
@@ -352,11 +445,7 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 static void ft_destroy(struct kf_font *base)
 {
 	struct ft_font *f = (struct ft_font *)base;
-	for (int s = 1; s < 4; s++)
-		if (f->styles[s].ft && f->styles[s].ft != f->styles[0].ft)
-			FT_Done_Face(f->styles[s].ft);
-	if (f->styles[0].ft)
-		FT_Done_Face(f->styles[0].ft);
+	close_styles(f);
 	for (int i = 0; i < f->nfb; i++)
 		if (f->fb[i].ft)
 			FT_Done_Face(f->fb[i].ft);
@@ -366,6 +455,7 @@ static void ft_destroy(struct kf_font *base)
 		FcCharSetDestroy(f->coverage);
 	if (f->lib)
 		FT_Done_FreeType(f->lib);
+	free(f->name);
 	free(f);
 }
 
@@ -382,8 +472,40 @@ static int from_file(struct ft_font *f, const char *file)
 		return ret;
 	}
 	for (int s = 0; s < 4; s++)
-		f->styles[s] = (struct face){face, s & KF_GLYPH_BOLD, s & KF_GLYPH_ITALIC};
+		f->styles[s] = (struct face){
+		    .ft = face, .fake_bold = s & KF_GLYPH_BOLD, .fake_italic = s & KF_GLYPH_ITALIC};
 	return 0;
+}
+
+/* The faces by name: from the cache, else from fontconfig (and then into the cache). */
+static int from_name(struct ft_font *f)
+{
+	struct kf_font_choice choice;
+	int ret = kf_font_cache_load(f->name, f->size, &choice);
+	if (!ret && !(ret = open_choice(f, &choice))) {
+		kf_font_choice_finish(&choice);
+		f->sort_pending = true;
+		kf_log_phase("font faces loaded (cached choice)");
+		return 0;
+	}
+	close_styles(f);
+	kf_font_choice_finish(&choice);
+	if (!FcInit())
+		return -ENOENT;
+	kf_log_phase("fontconfig initialised");
+	FcPattern *pat = FcNameParse((const FcChar8 *)f->name);
+	if (!pat)
+		return -ENOENT;
+	FcPatternAddDouble(pat, FC_PIXEL_SIZE, f->size);
+	ret = load_styles(f, pat, &choice);
+	FcPatternDestroy(pat);
+	if (!ret) {
+		kf_log_phase("font faces loaded");
+		kf_font_cache_save(f->name, f->size, &choice);
+		sort_fallbacks(f);
+	}
+	kf_font_choice_finish(&choice);
+	return ret;
 }
 
 int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf_font **out)
@@ -394,47 +516,24 @@ int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf
 	f->size = size_px;
 	f->base.render = ft_render;
 	f->base.destroy = ft_destroy;
+	f->base.prepare = ft_prepare;
 	int ret = -ENOMEM;
-	FcPattern *pat = NULL;
 	if (FT_Init_FreeType(&f->lib)) {
 		f->lib = NULL;
 		goto fail;
 	}
 	if (file) {
 		ret = from_file(f, file);
-		if (ret)
-			goto fail;
 	} else {
-		ret = -ENOENT;
-		if (!FcInit())
-			goto fail;
-		kf_log_phase("fontconfig initialised");
-		pat = FcNameParse((const FcChar8 *)(name ? name : "monospace"));
-		if (!pat)
-			goto fail;
-		FcPatternAddDouble(pat, FC_PIXEL_SIZE, size_px);
-		ret = load_styles(f, pat);
-		if (ret)
-			goto fail;
-		kf_log_phase("font faces loaded");
-		FcPattern *sp = FcPatternDuplicate(pat);
-		if (sp) {
-			FcResult res;
-			FcConfigSubstitute(NULL, sp, FcMatchPattern);
-			FcDefaultSubstitute(sp);
-			f->sorted = FcFontSort(NULL, sp, FcTrue, &f->coverage, &res);
-			FcPatternDestroy(sp);
-		}
-		FcPatternDestroy(pat);
-		pat = NULL;
-		kf_log_phase("fallback fonts sorted");
+		f->name = strdup(name ? name : "monospace");
+		ret = f->name ? from_name(f) : -ENOMEM;
 	}
+	if (ret)
+		goto fail;
 	metrics(f);
 	*out = &f->base;
 	return 0;
 fail:
-	if (pat)
-		FcPatternDestroy(pat);
 	ft_destroy(&f->base);
 	return ret;
 }

@@ -45,6 +45,9 @@ struct kf_font {
 	int (*render)(struct kf_font *f, uint32_t cp, unsigned style, int scale,
 		      struct kf_glyph *out);
 	void (*destroy)(struct kf_font *f);
+	/* Optional: does now what render() would otherwise do on first need (font-ft.c: fontconfig's
+	 * fallback list). */
+	void (*prepare)(struct kf_font *f);
 };
 
 /* font-bitmap.c: the built-in font and PSF fonts. */
@@ -52,6 +55,21 @@ int kf_font_builtin_create(struct kf_font **out);
 int kf_font_psf_create(const char *path, struct kf_font **out);
 /* font-ft.c: fontconfig + FreeType. file may be NULL (lookup by name). */
 int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf_font **out);
+
+/* font-cache.c: the faces fontconfig matched for a name and size, kept across starts. */
+struct kf_font_choice {
+	struct {
+		char *path; /* owned; NULL: synthesised from face 0 */
+		int index;
+	} face[4]; /* index: KF_GLYPH_BOLD | KF_GLYPH_ITALIC */
+};
+/* Fills out (owned by the caller: kf_font_choice_finish) with the saved choice when the fontconfig
+ * configuration and the face files are unchanged since it was saved; 0, or a negative errno on a
+ * miss (out is then empty). */
+int kf_font_cache_load(const char *name, int size, struct kf_font_choice *out);
+/* Saves c (not taken) for name and size; failures are silent (the cache is only a shortcut). */
+void kf_font_cache_save(const char *name, int size, const struct kf_font_choice *c);
+void kf_font_choice_finish(struct kf_font_choice *c);
 
 /* procedural.c: box drawing, block elements, Braille, Powerline, and the missing-glyph box. */
 bool kf_procedural_has(uint32_t cp);

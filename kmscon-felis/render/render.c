@@ -75,6 +75,12 @@ static int open_font(struct render_priv *p, int scale, struct kf_font **out)
 	}
 }
 
+void kf_render_prepare_fonts(struct kf_render *r)
+{
+	if (r->font->prepare)
+		r->font->prepare(r->font);
+}
+
 int kf_render_create(const struct kf_render_config *cfg, struct kf_render **out)
 {
 	static const struct kf_render_config defaults = {0};

@@ -341,9 +341,10 @@ def default_build_dir():
 
 
 def our_binaries(build_dir):
-    """Executables of the project to put in /usr/bin: kmscon-felis, kmscon-felis-replay, if built."""
+    """Executables of the project to put in /usr/bin: kmscon-felis, kmscon-felis-replay, if built, and the input
+    module kmscon-felis loads from next to itself (kmscon-felis/input-module.h)."""
     out = {}
-    for name in ("kmscon-felis", "kmscon-felis-replay"):
+    for name in ("kmscon-felis", "kmscon-felis-replay", "kmscon-felis-input.so"):
         p = Path(build_dir) / "kmscon-felis" / name
         if p.exists() and os.access(p, os.X_OK):
             out[name] = p

@@ -1,0 +1,184 @@
+/* tests/render/test-font-cache.c: the font cache (kmscon-felis/render/font-cache.c) against real
+ * fontconfig and FreeType: a hit gives the same pixels as fontconfig, a hit is really taken, and a
+ * stale, foreign or corrupted cache file is a miss that fontconfig answers and overwrites. Skips
+ * (77) when fontconfig finds no scalable monospace font. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kmscon-felis/render/render-internal.h"
+#include "screen.h"
+
+static int failures;
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                     \
+			failures++;                                                                \
+		}                                                                                  \
+	} while (0)
+
+static char dir[] = "/tmp/kf-font-cache-XXXXXX";
+static char file[4096];
+
+/* Renders a line with every style and a character DejaVu Sans Mono lacks (the fallback list). */
+static uint32_t *render_once(int *w, int *h, enum kf_render_engine *engine)
+{
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_AUTO, .font_size = 16};
+	struct kf_render *r;
+	if (kf_render_create(&cfg, &r) < 0)
+		return NULL;
+	*engine = kf_render_get_engine(r);
+	struct screen *s = screen_create(24, 2);
+	struct grid_style st = {0};
+	int x = screen_text(s, 0, 0, "Ag ", 0);
+	st.attrs = GRID_ATTR_BOLD;
+	x = screen_text(s, x, 0, "Ag ", screen_style(s, st));
+	st.attrs = GRID_ATTR_ITALIC;
+	x = screen_text(s, x, 0, "Ag ", screen_style(s, st));
+	st.attrs = GRID_ATTR_BOLD | GRID_ATTR_ITALIC;
+	screen_text(s, x, 0, "Ag", screen_style(s, st));
+	screen_text(s, 0, 1, "\xe4\xb8\xad \xe2\x98\x83 \xd0\xb6", 0);
+	uint32_t *px = screen_render(r, s, w, h);
+	screen_destroy(s);
+	kf_render_destroy(r);
+	return px;
+}
+
+/* The one cache file in dir (NULL when there is none), read into a new string. */
+static char *read_cache(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *text = NULL;
+	file[0] = 0;
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, "font-", 5))
+			snprintf(file, sizeof(file), "%s/%s", dir, e->d_name);
+	if (d)
+		closedir(d);
+	FILE *f = file[0] ? fopen(file, "r") : NULL;
+	if (f) {
+		text = calloc(1, 8192);
+		if (fread(text, 1, 8191, f) == 0)
+			text[0] = 0;
+		fclose(f);
+	}
+	return text;
+}
+
+static void write_cache(const char *text)
+{
+	FILE *f = fopen(file, "w");
+	CHECK(f && fputs(text, f) >= 0);
+	if (f)
+		fclose(f);
+}
+
+static bool same(const uint32_t *a, const uint32_t *b, int w, int h)
+{
+	return a && b && !memcmp(a, b, (size_t)w * h * 4);
+}
+
+/* A copy of the cache text with line n ("face 0 ...", "stamp ...") replaced by repl. */
+static char *replace_line(const char *text, const char *start, const char *repl)
+{
+	char *out = calloc(1, 8192);
+	const char *p = strstr(text, start), *end = p ? strchr(p, '\n') : NULL;
+	if (!p || !end)
+		return out;
+	snprintf(out, 8192, "%.*s%s%s", (int)(p - text), text, repl, end);
+	return out;
+}
+
+int main(void)
+{
+	int w, h, w2, h2;
+	enum kf_render_engine engine;
+	if (!mkdtemp(dir))
+		return 1;
+	setenv("KMSCON_FELIS_FONT_CACHE", dir, 1);
+	unsetenv("FONTCONFIG_FILE");
+
+	/* A miss: fontconfig decides and the answer is saved. */
+	uint32_t *ref = render_once(&w, &h, &engine);
+	char *text = read_cache();
+	if (!ref || engine != KF_RENDER_ENGINE_FREETYPE || !text) {
+		printf("SKIP: no fontconfig font (engine %d, cache file %s)\n", (int)engine, file);
+		free(ref);
+		free(text);
+		return 77;
+	}
+	CHECK(strstr(text, "\nface 0 0 "));
+
+	/* A hit: the same pixels, bold, italic and fallbacks included. */
+	uint32_t *px = render_once(&w2, &h2, &engine);
+	CHECK(w == w2 && h == h2 && same(ref, px, w, h));
+	free(px);
+
+	/* A hit is taken: the bold face saved as the regular one changes the regular glyphs. */
+	char *bold = strstr(text, "\nface 1 "), *swapped = NULL;
+	if (bold) {
+		char line[4096];
+		snprintf(line, sizeof(line), "face 0%.*s", (int)strcspn(bold + 7, "\n"), bold + 7);
+		char *t = replace_line(text, "face 0 ", line);
+		swapped = strdup(t);
+		write_cache(t);
+		px = render_once(&w2, &h2, &engine);
+		CHECK(w == w2 && h == h2 && !same(ref, px, w, h));
+		free(px);
+		free(t);
+	}
+
+	/* Misses that fontconfig must answer (same pixels as the reference) and overwrite. */
+	const char *stale[][2] = {
+	    {"stamp ", "stamp 0000000000000001"}, /* configuration changed */
+	    {"face 0 ", "face 0 0 1 1 /usr/share/fonts/nonexistent.ttf"}, /* face gone */
+	    {"face 0 ", "face 0 0 0 0 /etc/passwd"},			  /* face file changed */
+	    {"font ", "font 16 sans"}, /* another name, same hash */
+	    {"kmscon-felis-font-cache", "garbage"},
+	};
+	for (size_t i = 0; i < sizeof(stale) / sizeof(stale[0]); i++) {
+		/* a stale stamp over the swapped faces: they must not be used */
+		char *t =
+		    replace_line(i == 0 && swapped ? swapped : text, stale[i][0], stale[i][1]);
+		write_cache(t);
+		px = render_once(&w2, &h2, &engine);
+		CHECK(w == w2 && h == h2 && same(ref, px, w, h));
+		char *now = read_cache();
+		CHECK(now && !strcmp(now, text));
+		free(now);
+		free(px);
+		free(t);
+	}
+	/* A file that is too big, or empty: a miss too. */
+	char *big = calloc(1, 6000);
+	memset(big, 'x', 5999);
+	write_cache(big);
+	free(big);
+	px = render_once(&w2, &h2, &engine);
+	CHECK(same(ref, px, w, h));
+	free(px);
+	write_cache("");
+	px = render_once(&w2, &h2, &engine);
+	CHECK(same(ref, px, w, h));
+	free(px);
+
+	/* No cache directory: fontconfig every time, nothing written. */
+	setenv("KMSCON_FELIS_FONT_CACHE", "", 1);
+	unlink(file);
+	px = render_once(&w2, &h2, &engine);
+	CHECK(same(ref, px, w, h));
+	free(px);
+	free(read_cache());
+	CHECK(!file[0]);
+
+	free(ref);
+	free(text);
+	free(swapped);
+	rmdir(dir);
+	printf("%s\n", failures ? "FAILED" : "ok");
+	return failures ? 1 : 0;
+}
