@@ -526,6 +526,21 @@ static bool lead_mark(struct grid *g, uint32_t cp)
 	return true;
 }
 
+/* The marks after the one lead_mark took, on the same cell: p is past the first. Returns the first byte
+ * after them. */
+static const uint8_t *more_marks(struct grid *g, const uint8_t *p, const uint8_t *pend)
+{
+	struct grid_cell *c = &grid__line(g, g->cy)->cells[g->last_x];
+	uint32_t cp;
+	unsigned props, len;
+	while (p < pend && (len = vt_utf8_char(p, &cp, &props)) && props == VT_PROP_MARK) {
+		attach_mark(g, c, cp);
+		g->last_cp = g->gb_prev = cp;
+		p += len;
+	}
+	return p;
+}
+
 /* vt_sink.print_utf8: UTF-8 text decoded and written in one pass, row segment by row segment, while it is
  * what print_run takes (plain characters and marks on them; a full row wraps here). Stops before anything
  * else and returns the bytes consumed; the parser decodes the rest and hands it to grid__print. */
@@ -544,7 +559,7 @@ size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n)
 		if (w - 1 >= 2) {
 			if (props != VT_PROP_MARK || !lead_mark(g, cp))
 				break;
-			p += len;
+			p = more_marks(g, p + len, pend);
 			continue;
 		}
 		if (g->last_x >= 0 && may_join(g->gb_prev, cp)) {

@@ -38,9 +38,10 @@ static inline bool style_eq(const struct grid_style *x, const struct grid_style 
 	       x->underline == y->underline;
 }
 
-static void hash_insert(struct style_table *t, uint32_t id)
+/* hv: style_hash of the style */
+static void hash_insert(struct style_table *t, uint32_t id, uint32_t hv)
 {
-	uint32_t h = style_hash(&t->styles[id]) & (t->hash_cap - 1);
+	uint32_t h = hv & (t->hash_cap - 1);
 	while (t->hash[h])
 		h = (h + 1) & (t->hash_cap - 1);
 	t->hash[h] = id + 1;
@@ -56,7 +57,7 @@ static int rebuild_hash(struct style_table *t, uint32_t hash_cap)
 	t->hash_cap = hash_cap;
 	for (uint32_t i = 1; i < t->cap; i++)
 		if (t->used[i])
-			hash_insert(t, i);
+			hash_insert(t, i, style_hash(&t->styles[i]));
 	return 0;
 }
 
@@ -146,7 +147,7 @@ __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, const stru
 		t->used[id] = 1;
 		t->count++;
 		t->styles[id] = *s;
-		hash_insert(t, id);
+		hash_insert(t, id, hv); /* masked by the table's size now (grow may have changed it) */
 		id++;
 	}
 	style_key(s, &t->cache[slot].a, &t->cache[slot].b);
@@ -490,7 +491,7 @@ static inline bool sgr_build_color(const struct vt_csi *csi, struct sgr_xform *x
 	unsigned n = csi->n_params, sub = csi->sub_mask, k = 2;
 	if (n == 6 && sub == 0x3eu && v[1] == 2)
 		k = 3;
-	else if (sub != 0 && sub != ((1u << n) - 2))
+	else if (sub != 0 && sub != (uint32_t)((1ull << n) - 2))
 		return false;
 	uint32_t color;
 	if (n - k == 3 && v[1] == 2) {

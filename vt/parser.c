@@ -599,6 +599,14 @@ static size_t ground_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t
 			i += p->sink.print_utf8(p->ctx, d + i, n - i);
 			if (i == n || d[i] < 0x80)
 				continue; /* the top of the loop takes ASCII and controls */
+			uint32_t cp;
+			unsigned props, len = n - i >= 4 ? vt_utf8_char(d + i, &cp, &props) : 0;
+			if (len) {
+				/* a valid character the sink left: straight to print, then back to the sink */
+				print_cps(p, &cp, 1);
+				i += len;
+				continue;
+			}
 		}
 		/* Returns at a control or before plain ASCII, with no sequence pending unless at n. */
 		i = utf8_run(p, d, i, n);

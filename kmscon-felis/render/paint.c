@@ -286,12 +286,18 @@ void kf_render_cells_finish(struct kf_render *r)
 }
 
 /* (Re)sizes the slots for the current cell size; false when there are none. Allocates only when
- * the cell size or the epoch (scale, palette) changed. */
+ * the cell size changed (or the last allocation failed); a new epoch (scale, palette: the glyphs
+ * may differ) only empties the slots. */
 static bool cells_ready(struct kf_render *r)
 {
-	if (r->cells.cell_w == r->cell_w && r->cells.cell_h == r->cell_h &&
-	    r->cells.epoch == r->epoch)
-		return r->cells.bits != 0;
+	if (r->cells.cell_w == r->cell_w && r->cells.cell_h == r->cell_h) {
+		if (r->cells.epoch != r->epoch && r->cells.bits)
+			memset(r->cells.tags, 0, ((size_t)1 << r->cells.bits) * sizeof(*r->cells.tags));
+		if (r->cells.epoch == r->epoch || r->cells.bits) {
+			r->cells.epoch = r->epoch;
+			return r->cells.bits != 0;
+		}
+	}
 	kf_render_cells_finish(r);
 	r->cells.cell_w = r->cell_w;
 	r->cells.cell_h = r->cell_h;

@@ -448,6 +448,8 @@ static void test_sgr_color_forms(void)
 	static const char *const forms[] = {
 		"%d;2;%d;%d;%d", "%d:2:%d:%d:%d", "%d:2::%d:%d:%d", "%d:2:7:%d:%d:%d", "%d;5;%d", "%d:5:%d",
 		"%d:2:%d:%d", "%d;2;%d;%d", "%d;2:%d:%d:%d", "%d:2:%d::%d", "%d:5:%d:%d", "%d:3:%d:%d:%d",
+		/* 32 parameters with sub-parameters (the fuzzer found a shift by 32 here) */
+		"%d:2:%d:%d:%d;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0",
 	};
 	const int nf = (int)(sizeof(forms) / sizeof(forms[0]));
 	struct t_term *t = t_new(4, 2, 0);
@@ -458,7 +460,7 @@ static void test_sgr_color_forms(void)
 		int v[3];
 		for (int j = 0; j < 3; j++)
 			v[j] = (int)((r >> (5 + 8 * j)) % 300); /* some above 255: invalid */
-		char sgr[64];
+		char sgr[128];
 		snprintf(sgr, sizeof(sgr), forms[(r >> 3) % (unsigned)nf], (r & 1) ? 38 : 48, v[0], v[1], v[2]);
 		t_feedf(t, "\033[H\033[0;95;104m\033[%smA\033[0;95;104m\033[22;%smB", sgr, sgr);
 		const struct grid_cell *row = grid_row(t->g, 0);
