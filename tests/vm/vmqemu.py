@@ -21,6 +21,10 @@ from vmguest import KERNEL_CMDLINE
 from vminput import InputMixin
 from vmscreen import ScreenMixin
 
+ACK_TIMEOUT = 10   # seconds (times KF_VM_TIMEOUT_SCALE) for the guest to acknowledge a command line
+CMD_RESENDS = 2    # resends of a command line that got no acknowledgement
+
+
 class QMP:
     """A QMP client on a unix socket: commands, and the asynchronous events kept in .events."""
 
@@ -290,9 +294,10 @@ class VM(InputMixin, ScreenMixin):
         """Raises VMError with MSG and the serial log tail."""
         raise VMError("%s\n  serial log tail (%s):\n%s" % (msg, self.log_path, self.tail()))
 
-    def wait_serial(self, pattern, timeout=30, start=0):
+    def wait_serial(self, pattern, timeout=30, start=0, fail=True):
         """Waits until regex PATTERN (str or bytes) matches the serial output from offset START; returns the
-        match (on the decoded text). Fails with the serial tail on timeout or when QEMU exits."""
+        match (on the decoded text). Fails with the serial tail on timeout or when QEMU exits; with fail=False a
+        timeout returns None instead."""
         rx = re.compile(pattern)
         deadline = time.time() + timeout * DEFAULT_TIMEOUT
         with self.lock:
@@ -308,6 +313,8 @@ class VM(InputMixin, ScreenMixin):
                 self.lock.wait(min(left, 1.0))
         if self.proc.poll() is not None:
             self.fail("QEMU exited (status %s) while waiting for %r" % (self.proc.returncode, pattern))
+        if not fail:
+            return None
         self.fail("timeout (%.0f s) waiting for %r on the serial port" % (timeout, pattern))
 
     def sh(self, script, timeout=60, check=True):
@@ -317,12 +324,22 @@ class VM(InputMixin, ScreenMixin):
         self.cmd_id += 1
         cid = self.cmd_id
         start = len(self.serial)
-        b64 = base64.b64encode(script.encode()).decode()
-        try:
-            self.proc.stdin.write(("KFCMD %d %s\n" % (cid, b64)).encode())
-            self.proc.stdin.flush()
-        except OSError:
-            self.fail("cannot write to the guest serial port (QEMU gone?)")
+        line = ("KFCMD %d %s\n" % (cid, base64.b64encode(script.encode()).decode())).encode()
+        # A command line now and then never reaches the guest's shell whole (seen under host load right after a
+        # GPU re-plug or a DRM client's exit; the guest reports a mangled one as "KF-VM: bad line"). The guest
+        # acknowledges each line before running it and runs an id only once, so a line without KFACK within
+        # ACK_TIMEOUT is resent: safe even when only the acknowledgement was slow.
+        for attempt in range(1 + CMD_RESENDS):
+            try:
+                self.proc.stdin.write(line)
+                self.proc.stdin.flush()
+            except OSError:
+                self.fail("cannot write to the guest serial port (QEMU gone?)")
+            if self.wait_serial(r"KF(?:ACK|BEGIN) %d\n" % cid, min(ACK_TIMEOUT, timeout), start, fail=False):
+                break
+            if attempt < CMD_RESENDS:
+                print("  (guest command %d not acknowledged in %.0f s: resent)" % (cid, ACK_TIMEOUT * DEFAULT_TIMEOUT),
+                      file=sys.stderr, flush=True)
         m = self.wait_serial(r"KFBEGIN %d\n((?:.|\n)*?)KFEND %d (\d+)\n" % (cid, cid), timeout, start)
         out, rc = m.group(1).replace("\r", ""), int(m.group(2))
         if check and rc != 0:
