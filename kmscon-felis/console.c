@@ -238,6 +238,11 @@ void kf_console_set_output(struct kf_console *c, struct kf_output *o)
 	c->output = o;
 }
 
+void kf_console_set_session(struct kf_console *c, struct kf_session *s)
+{
+	c->session = s;
+}
+
 int kf_console_open_device(const char *path, void *ud)
 {
 	struct kf_console *c = ud;

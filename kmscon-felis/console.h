@@ -21,8 +21,8 @@ struct kf_output;
 struct kf_render;
 struct kf_session;
 
-/* Opens the seat; returns once the seat is ours (or the loop is quitting). None of
- * loop, cfg, session, render is owned; all must outlive the console. Returns 0 and *out, or -errno (logged). */
+/* Opens the seat; returns once the seat is ours (or the loop is quitting). session may be NULL (see
+ * kf_console_set_session). None of loop, cfg, session, render is owned; all must outlive the console. Returns 0 and *out, or -errno (logged). */
 int kf_console_create(struct kf_loop *loop, const struct kf_config *cfg, struct kf_session *session,
 		      struct kf_render *render, struct kf_console **out);
 /* Compiles the keymap; nothing the second time. Returns 0 or -errno (logged). */
@@ -36,6 +36,9 @@ void kf_console_destroy(struct kf_console *c);
 
 /* The output to suspend/resume and to notify; not owned. NULL detaches (before destroying the output). */
 void kf_console_set_output(struct kf_console *c, struct kf_output *o);
+/* The session keys and the mouse go to, when kf_console_create was given NULL (main.c creates it once the
+ * display's size is known); not owned; set before kf_console_load_keymap. */
+void kf_console_set_session(struct kf_console *c, struct kf_session *s);
 
 /* Device callbacks for kf_output_config (ud is the console). */
 int kf_console_open_device(const char *path, void *ud);

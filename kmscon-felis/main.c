@@ -2,7 +2,8 @@
  *
  * Start-up is a straight line: parse the configuration, create the loop, the session (login on a PTY, grid),
  * then the backend that shows it (DRM + seat + input on a console, nothing when headless), run the loop, and
- * tear down in reverse order. Each backend adds its own create/destroy pair to struct kf_app and one case to
+ * tear down in reverse order. On a display the session is made by start_drm() once the display's size is
+ * known, and the login, the keymap and libinput start after the first frame (start_later). Each backend adds its own create/destroy pair to struct kf_app and one case to
  * start_backend()/stop_backend().
  */
 #define LOG_TAG "main"
@@ -130,7 +131,9 @@ static int config_colors(const struct kf_config *c, uint32_t pal[258])
 	return 0;
 }
 
-static int start_session(struct kf_app *app)
+/* The session (grid, PTY; the login is started later on a display) with a grid of cols x rows cells, or 80x24
+ * when they are 0 (headless: the configured size). */
+static int start_session(struct kf_app *app, int cols, int rows)
 {
 	const struct kf_config *c = &app->cfg;
 	bool headless = c->backend == KF_BACKEND_HEADLESS;
@@ -157,8 +160,8 @@ static int start_session(struct kf_app *app)
 		.respawn = !c->oneshot && !headless,
 		.write_queue_max = c->write_queue_size,
 		.scrollback = c->sb_size,
-		.cols = headless ? (int)c->size.w : 80,
-		.rows = headless ? (int)c->size.h : 24,
+		.cols = headless ? (int)c->size.w : cols > 0 ? cols : 80,
+		.rows = headless ? (int)c->size.h : rows > 0 ? rows : 24,
 		.colors = colors,
 		/* On a display the login starts after the first frame (start_later), at the display's grid size. */
 		.defer_start = !headless,
@@ -174,6 +177,8 @@ static void log_stats_level(struct kf_app *app, enum kf_log_level level)
 {
 	struct rusage ru;
 	struct kf_session_stats st;
+	if (!app->session)
+		return; /* a display start-up that has not got that far */
 	kf_session_stats(app->session, &st);
 	getrusage(RUSAGE_SELF, &ru);
 	kf_log_msg(level, LOG_TAG, __FILE__, __LINE__,
@@ -197,7 +202,8 @@ static void on_stats_signal(void *ud, int signo)
 static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_h)
 {
 	struct kf_app *app = ud;
-	kf_session_resize(app->session, cols, rows, cell_w, cell_h);
+	if (app->session) /* else start_drm() creates it at this size */
+		kf_session_resize(app->session, cols, rows, cell_w, cell_h);
 	if (app->console)
 		kf_console_resized(app->console, cols, rows, cell_w, cell_h);
 }
@@ -284,7 +290,8 @@ static void stop_drm(struct kf_app *app)
 }
 
 /* The seat and input (console.h), then the display and frame loop (output.h) with the renderer; the display's
- * devices are opened through the seat. */
+ * devices are opened through the seat. The session comes last, with its grid at the display's size: resizing
+ * a grid made at 80x24 cost 100-250 ms in the TCG guest, before the first frame. */
 static int start_drm(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
@@ -322,7 +329,7 @@ static int start_drm(struct kf_app *app)
 		stop_drm(app);
 		return r;
 	}
-	r = kf_console_create(app->loop, c, app->session, app->render, &app->console);
+	r = kf_console_create(app->loop, c, NULL, app->render, &app->console);
 	if (r < 0) {
 		stop_drm(app);
 		return r;
@@ -338,8 +345,15 @@ static int start_drm(struct kf_app *app)
 	kf_console_set_output(app->console, app->output);
 	kf_output_get_size(app->output, &cols, &rows);
 	kf_render_cell_size(app->render, &cw, &ch);
+	r = start_session(app, cols, rows);
+	if (r < 0) {
+		stop_drm(app);
+		return r;
+	}
+	kf_log_phase("session created");
+	kf_console_set_session(app->console, app->session);
 	if (cols > 0 && rows > 0)
-		on_output_resize(app, cols, rows, cw, ch);
+		on_output_resize(app, cols, rows, cw, ch); /* the cell size; the grid has the size already */
 	kf_output_set_grid(app->output, kf_session_grid(app->session));
 	app->later = kf_loop_add_timer(app->loop, on_later, app);
 	if (!app->later) {
@@ -404,9 +418,9 @@ int main(int argc, char **argv)
 		app.signals[i] = kf_loop_add_signal(app.loop, quit_signals[i], on_quit_signal, &app);
 	/* WatchdogSec=: pinged from a loop timer, so a hung loop gets us restarted. */
 	kf_notify_watchdog_start(app.loop);
-	if (start_session(&app) < 0)
+	/* On a display the session is created once the display's size is known (start_drm). */
+	if (app.cfg.backend == KF_BACKEND_HEADLESS && start_session(&app, 0, 0) < 0)
 		goto out_loop;
-	kf_log_phase("session created");
 	app.stats_signal = kf_loop_add_signal(app.loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, &app);
 	if (start_backend(&app) < 0)
 		goto out_session;
@@ -416,6 +430,7 @@ int main(int argc, char **argv)
 	if (app.headless)
 		kf_notify_ready("headless");
 
+	kf_log_phase("event loop started");
 	code = kf_loop_run(app.loop);
 	kf_notify_stopping();
 	if (code < 0) {
