@@ -257,6 +257,11 @@ def test_vt_switch(vm, switches, seatd=False):
     print("    %d switches in %.1f s, fds shown %s hidden %s" % (switches, elapsed, shown_fds, disabled))
     print("    %d of %d switches needed the keys pressed again (docs/seat.md): %s"
           % (len(REPRESSED), switches, REPRESSED[:20]))
+    if DEBUG:
+        # A SYN_DROPPED right after a keyboard opens collapsed a whole Ctrl+Alt+Fn (the fifth cause of
+        # docs/seat.md); libinput logs it at info level, so the count is there with --debug only.
+        print("    libinput SYN_DROPPED in the logs: %s" % vm.sh("cat /tmp/kf1.log /tmp/kf2.log | grep -c SYN_DROPPED",
+                                                              check=False)[1].strip())
 
 
 # The pointer of console-mouse: a virtio tablet bound to the GPU's console, and every pointer event sent to that
