@@ -7,15 +7,9 @@
 #include <stdlib.h>
 
 #include "kmscon-felis/input-module.h"
+#include "tests/kf-check.h"
 
 static int failures;
-#define CHECK(cond)                                                                                        \
-	do {                                                                                               \
-		if (!(cond)) {                                                                             \
-			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                             \
-			failures++;                                                                        \
-		}                                                                                          \
-	} while (0)
 
 int main(int argc, char **argv)
 {
@@ -24,20 +18,20 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	setenv("KMSCON_FELIS_INPUT_MODULE", "/nonexistent/kmscon-felis-input.so", 1);
-	CHECK(kf_input_module_load(&m) == -ENOENT && !m);
+	CHECK(kf_input_module_load(&m) == -ENOENT && !m, "a missing module must be -ENOENT");
 	/* Not a module: a shared object without the table. */
 	setenv("KMSCON_FELIS_INPUT_MODULE", "libc.so.6", 1);
-	CHECK(kf_input_module_load(&m) == -ENOENT && !m);
+	CHECK(kf_input_module_load(&m) == -ENOENT && !m, "a library without the table must be -ENOENT");
 
 	setenv("KMSCON_FELIS_INPUT_MODULE", argv[1], 1);
-	CHECK(kf_input_module_load(&m) == 0 && m);
+	CHECK(kf_input_module_load(&m) == 0 && m, "the built module %s must load", argv[1]);
 	if (m) {
-		CHECK(m->version == KF_INPUT_MODULE_VERSION);
+		CHECK(m->version == KF_INPUT_MODULE_VERSION, "version %u", (unsigned)m->version);
 		CHECK(m->create && m->destroy && m->start && m->suspend && m->resume && m->set_geometry &&
-		      m->output);
+		      m->output, "every entry of the table must be set");
 	}
 	setenv("KMSCON_FELIS_INPUT_MODULE", "/nonexistent/kmscon-felis-input.so", 1);
-	CHECK(kf_input_module_load(&m2) == 0 && m2 == m);
+	CHECK(kf_input_module_load(&m2) == 0 && m2 == m, "a second load must return the same table");
 	printf("%s\n", failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }

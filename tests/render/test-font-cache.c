@@ -10,15 +10,9 @@
 
 #include "kmscon-felis/render/render-internal.h"
 #include "screen.h"
+#include "tests/kf-check.h"
 
 static int failures;
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                     \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 static char dir[] = "/tmp/kf-font-cache-XXXXXX";
 static char file[4096];
@@ -72,7 +66,7 @@ static char *read_cache(void)
 static void write_cache(const char *text)
 {
 	FILE *f = fopen(file, "w");
-	CHECK(f && fputs(text, f) >= 0);
+	CHECK(f && fputs(text, f) >= 0, "cannot write %s", file);
 	if (f)
 		fclose(f);
 }
@@ -111,11 +105,11 @@ int main(void)
 		free(text);
 		return 77;
 	}
-	CHECK(strstr(text, "\nface 0 0 "));
+	CHECK(strstr(text, "\nface 0 0 "), "the saved cache has no regular face:\n%s", text);
 
 	/* A hit: the same pixels, bold, italic and fallbacks included. */
 	uint32_t *px = render_once(&w2, &h2, &engine);
-	CHECK(w == w2 && h == h2 && same(ref, px, w, h));
+	CHECK(w == w2 && h == h2 && same(ref, px, w, h), "a hit must give fontconfig's pixels");
 	free(px);
 
 	/* A hit is taken: the bold face saved as the regular one changes the regular glyphs. */
@@ -127,7 +121,7 @@ int main(void)
 		swapped = strdup(t);
 		write_cache(t);
 		px = render_once(&w2, &h2, &engine);
-		CHECK(w == w2 && h == h2 && !same(ref, px, w, h));
+		CHECK(w == w2 && h == h2 && !same(ref, px, w, h), "the swapped faces in the cache were not used");
 		free(px);
 		free(t);
 	}
@@ -146,9 +140,9 @@ int main(void)
 		    replace_line(i == 0 && swapped ? swapped : text, stale[i][0], stale[i][1]);
 		write_cache(t);
 		px = render_once(&w2, &h2, &engine);
-		CHECK(w == w2 && h == h2 && same(ref, px, w, h));
+		CHECK(w == w2 && h == h2 && same(ref, px, w, h), "stale cache case %zu was used", i);
 		char *now = read_cache();
-		CHECK(now && !strcmp(now, text));
+		CHECK(now && !strcmp(now, text), "stale cache case %zu was not overwritten", i);
 		free(now);
 		free(px);
 		free(t);
@@ -159,21 +153,21 @@ int main(void)
 	write_cache(big);
 	free(big);
 	px = render_once(&w2, &h2, &engine);
-	CHECK(same(ref, px, w, h));
+	CHECK(same(ref, px, w, h), "an oversized cache file must be a miss");
 	free(px);
 	write_cache("");
 	px = render_once(&w2, &h2, &engine);
-	CHECK(same(ref, px, w, h));
+	CHECK(same(ref, px, w, h), "an empty cache file must be a miss");
 	free(px);
 
 	/* No cache directory: fontconfig every time, nothing written. */
 	setenv("KMSCON_FELIS_FONT_CACHE", "", 1);
 	unlink(file);
 	px = render_once(&w2, &h2, &engine);
-	CHECK(same(ref, px, w, h));
+	CHECK(same(ref, px, w, h), "without a cache directory the pixels must not change");
 	free(px);
 	free(read_cache());
-	CHECK(!file[0]);
+	CHECK(!file[0], "a cache file was written with the cache off: %s", file);
 
 	free(ref);
 	free(text);
