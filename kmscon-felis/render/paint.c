@@ -473,8 +473,8 @@ static void paint_pointer(struct kf_render *r, struct strip *o, int sx0, int sy0
 	}
 }
 
-/* Runs of blanks shorter than this are copied pre-composed like any cell: a fill pays for itself from
- * about three cells on. */
+/* Runs of blanks shorter than this are copied pre-composed like any cell: a fill pays for itself
+ * from about three cells on. */
 #define BLANK_RUN_MIN 3
 
 /* Fills w x cell_h pixels at strip x with c: every row is a copy of one row of c kept in r->solid
@@ -500,7 +500,8 @@ static void fill_span(struct kf_render *r, struct strip *o, int x, int w, uint32
 		memcpy(o->px + (size_t)y * o->pitch + x, r->solid, (size_t)w * 4);
 }
 
-/* A cell that shows nothing but its background when its look has no decoration (the cursor aside). */
+/* A cell that shows nothing but its background when its look has no decoration (the cursor
+ * aside). */
 static bool is_blank_cell(const struct grid_cell *c)
 {
 	return (c->cp == 0 || c->cp == ' ') && c->width == 1;
@@ -530,7 +531,9 @@ static void paint_span(struct kf_render *r, const struct kf_render_source *s, st
 			resolve(r, s, s->style ? s->style(s->ud, c.style) : NULL, sel, &l);
 			last_style = c.style;
 			last_sel = sel;
-			blank_plain = l.hide_glyph || (!l.underline && !(l.attrs & (GRID_ATTR_STRIKE | GRID_ATTR_OVERLINE)));
+			blank_plain = l.hide_glyph ||
+				      (!l.underline &&
+				       !(l.attrs & (GRID_ATTR_STRIKE | GRID_ATTR_OVERLINE)));
 		}
 		if (blank_plain && is_blank_cell(&row[x]) && x != cur_x) {
 			/* A run of blanks in one look (most of a screen of text: the ends of lines) is its

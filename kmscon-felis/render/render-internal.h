@@ -157,7 +157,8 @@ struct kf_render {
 	uint32_t *solid;
 	size_t solid_len, solid_n;
 	uint32_t solid_color;
-	void *glyph_scratch; /* a glyph being rasterised (render.c); grows only, to one wide colour glyph */
+	/* a glyph being rasterised (render.c); grows only, to one wide colour glyph */
+	void *glyph_scratch;
 	size_t glyph_scratch_len;
 	uint32_t *scratch; /* strip for clipped or RGB565 painting; grows only */
 	size_t scratch_len;
