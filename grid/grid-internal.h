@@ -145,9 +145,9 @@ struct cluster_table {
 	uint8_t *used;
 	uint32_t *hash; /* [hash_cap]: index+1 */
 	uint32_t cap, hash_cap, count, next_free, gc_at, gc_wait;
-	/* direct-mapped: (cell content, combining mark) -> id+1 of the cluster of both (grid-print.c);
+	/* direct-mapped: (cell content, combining mark) -> id+1 of the cluster of both (grid-utf8.c);
 	 * emptied by every collection, which may free and reuse ids */
-	struct {
+	struct cluster_cache_entry {
 		uint32_t base, mark, id;
 	} cache[1u << CLUSTER_CACHE_BITS];
 };
