@@ -145,9 +145,9 @@ struct cluster_table {
 	uint8_t *used;
 	uint32_t *hash; /* [hash_cap]: index+1 */
 	uint32_t cap, hash_cap, count, next_free, gc_at, gc_wait;
-	/* direct-mapped: (cell content, combining mark) -> id+1 of the cluster of both (grid-print.c);
+	/* direct-mapped: (cell content, combining mark) -> id+1 of the cluster of both (grid-utf8.c);
 	 * emptied by every collection, which may free and reuse ids */
-	struct {
+	struct cluster_cache_entry {
 		uint32_t base, mark, id;
 	} cache[1u << CLUSTER_CACHE_BITS];
 };
@@ -305,6 +305,9 @@ const struct cluster *grid__cluster(const struct grid *g, uint32_t cp);
 /* grid-style.c */
 uint16_t grid__pen_id(struct grid *g);
 void grid__sgr(struct grid *g, const struct vt_csi *csi);
+/* An SGR from the bytes between "ESC [" and its 'm' (s[0..n), s[0..16) readable), applied when it has one of
+ * the shapes grid-style.c takes this way; false (and nothing changed) for any other. */
+bool grid__sgr_bytes(struct grid *g, const uint8_t *s, size_t n);
 int grid__sgr_string(const struct grid *g, char *buf, size_t cap);
 int grid__styles_init(struct grid *g);
 void grid__styles_finish(struct grid *g);
@@ -336,6 +339,7 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right);
 void grid__execute(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
+bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
 
 /* grid-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y), answered through the reply callback */
 void grid__request_checksum(struct grid *g, const struct vt_csi *csi);

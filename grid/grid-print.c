@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grid/grid-internal.h"
+#include "grid/grid-print.h"
 
 /* DEC Special Graphics for 0x5f..0x7e (VT100 User Guide, table 3-9; xterm's mapping to Unicode). */
 static const uint16_t dec_graphics[32] = {
@@ -33,12 +33,7 @@ static uint32_t map_charset(uint8_t cs, uint32_t cp)
 	return cp;
 }
 
-static inline uint16_t cur_style(struct grid *g)
-{
-	return likely(!g->pen_dirty) ? g->pen_id : grid__pen_id(g);
-}
-
-static void do_wrap(struct grid *g)
+void grid__do_wrap(struct grid *g)
 {
 	grid__line(g, g->cy)->flags |= LINE_WRAPPED;
 	g->wrap_pending = false;
@@ -196,14 +191,14 @@ static void insert_blanks(struct grid *g, struct line *l, int x, int right, int 
 static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 {
 	if (g->wrap_pending && g->autowrap)
-		do_wrap(g);
+		grid__do_wrap(g);
 	int right = grid__right_limit(g);
 	int left = grid__left_limit(g);
 	if (w == 2 && g->cx == right) {
 		if (right == left)
 			return; /* a one-column line cannot hold it */
 		if (g->autowrap) {
-			do_wrap(g);
+			grid__do_wrap(g);
 			right = grid__right_limit(g);
 		} else {
 			g->cx--;
@@ -234,96 +229,6 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 	}
 }
 
-/* Scripts with SpacingMark, Prepend or Hangul jamo (UAX #29 GB6-9b), as a chain of range tests ordered
- * so that Latin, CJK and emoji leave early. */
-static inline bool complex_script(uint32_t c)
-{
-	if (c < 0x600)
-		return false;
-	if (c < 0x1200)
-		return true;
-	if (c < 0x1700)
-		return false;
-	if (c < 0x1d00)
-		return true;
-	if (c < 0xa800)
-		return false;
-	if (c < 0xd800)
-		return true;
-	if (c < 0xff9e)
-		return false;
-	if (c < 0xffa0)
-		return true;
-	if (c < 0x11000)
-		return false;
-	if (c < 0x12000)
-		return true;
-	return (c >= 0x16f00 && c < 0x17000) || (c >= 0x1d100 && c < 0x1d200);
-}
-
-/* Whether cp may continue the cluster ending in prev (cp has a width): only then is vt_grapheme_break
- * asked. The cases UAX #29 joins are ZWJ sequences (GB11), regional-indicator pairs (GB12/13), Extend
- * characters with a width (emoji modifiers, halfwidth sound marks), SpacingMarks and Prepend (GB9a/b) and
- * Hangul syllables (GB6-8), the last three only in the scripts listed in complex_script(). */
-static inline bool may_join(uint32_t prev, uint32_t cp)
-{
-	if (cp < 0x600 && prev < 0x600)
-		return false;
-	return prev == 0x200d || (cp >= 0x1f1e6 && cp <= 0x1f1ff) || (cp >= 0x1f3fb && cp <= 0x1f3ff) ||
-	       complex_script(cp) || complex_script(prev);
-}
-
-/* Stores a cell: {cp, style, link} as one 64-bit word (hi holds style and link, see write_ascii) and
- * {width, flags = 0, pad} as one 32-bit word. */
-static inline void put_cell(struct grid_cell *c, uint32_t cp, uint64_t hi, uint32_t w)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t a = cp | hi;
-	memcpy(c, &a, 8);
-	memcpy((unsigned char *)c + 8, &w, 4);
-#else
-	*c = (struct grid_cell){.cp = cp, .style = (uint16_t)(hi >> 32), .link = (uint16_t)(hi >> 48),
-				.width = (uint8_t)w};
-#endif
-}
-
-/* attach() for the run path: appends the combining mark cp to cell c (written by this run, so the cursor
- * is right after it). The cluster ids of recent (cell content, mark) pairs are cached, so a mark that was
- * seen on the same base before costs no interning. */
-static void attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
-{
-	struct cluster_table *t = &g->cl;
-	uint32_t base = c->cp;
-	uint32_t slot = ((base * 0x9e3779b1u) ^ (cp * 0x85ebca6bu)) >> (32 - CLUSTER_CACHE_BITS);
-	if (t->cache[slot].base == base && t->cache[slot].mark == cp && t->cache[slot].id) {
-		c->cp = GRID_CP_CLUSTER | (t->cache[slot].id - 1);
-		return;
-	}
-	uint32_t buf[CLUSTER_MAX_CPS];
-	uint32_t n;
-	if (base & GRID_CP_CLUSTER) {
-		const struct cluster *cl = grid__cluster(g, base);
-		if (!cl)
-			return;
-		n = cl->n;
-		memcpy(buf, cl->cp, n * sizeof(*buf));
-	} else {
-		buf[0] = base;
-		n = 1;
-	}
-	if (n >= CLUSTER_MAX_CPS)
-		return; /* dropped: a cluster has a hard cap */
-	buf[n++] = cp;
-	int id = grid__cluster_intern(g, buf, n);
-	if (id < 0)
-		return;
-	/* after intern: a collection inside it empties the cache */
-	t->cache[slot].base = base;
-	t->cache[slot].mark = cp;
-	t->cache[slot].id = (uint32_t)id + 1;
-	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
-}
-
 /* The inner loop of print_run: writes cps[i..n) from cell *xp on while they are plain and fit before
  * column lim; cps[i] is known to be plain and to fit. Returns the index of the first code point not
  * written; *xp is the column after the last one written, *lastw its width. Out of line: inlined into
@@ -337,9 +242,9 @@ static size_t put_plain(struct grid_cell *c, uint32_t *xp, uint32_t lim, const u
 	struct grid_cell *p = c + *xp, *const end = c + lim;
 	uint32_t cp = cps[i], w = vt_char_plain_width(cp);
 	for (;;) {
-		put_cell(p, cp, hi, w);
+		grid__put_cell(p, cp, hi, w);
 		if (w == 2)
-			put_cell(p + 1, 0, hi, 0);
+			grid__put_cell(p + 1, 0, hi, 0);
 		p += w;
 		if (++i == n)
 			break;
@@ -351,37 +256,6 @@ static size_t put_plain(struct grid_cell *c, uint32_t *xp, uint32_t lim, const u
 	*xp = (uint32_t)(p - c);
 	*lastw = vt_char_plain_width(cps[i - 1]);
 	return i;
-}
-
-/* The end of a row segment written by print_run or put_utf8 from column x0 to x (exclusive; the last
- * character has width lastw, the last code point taken was last): half of a wide character left on either
- * side is blanked, then damage, the cursor (a pending wrap when the segment reached the right limit) and
- * what the next character may join. */
-static inline void end_run(struct grid *g, struct line *l, int x0, uint32_t x, uint32_t lastw, bool fix_left,
-		    uint32_t last)
-{
-	struct grid_cell *c = l->cells;
-	const int right = grid__right_limit(g);
-	if (fix_left)
-		c[x0 - 1].cp = 0, c[x0 - 1].width = 1, c[x0 - 1].link = 0;
-	if ((int)x < g->cols && c[x].width == 0)
-		c[x].cp = 0, c[x].width = 1, c[x].link = 0;
-	grid__line_touch(l, (int)x);
-	if (unlikely(g->sel.active))
-		grid__select_touch(g, g->cy, g->cy);
-	grid__damage(g, g->cy, x0 - 1, (int)x + 1);
-	g->last_x = (int)(x - lastw);
-	g->last_y = g->cy;
-	g->last_w = (int)lastw;
-	g->gb_prev = last;
-	g->gb_state = 0;
-	g->last_cp = last;
-	if ((int)x > right) {
-		g->cx = right;
-		g->wrap_pending = g->autowrap;
-	} else {
-		g->cx = (int)x;
-	}
 }
 
 /* The run path for code points: writes as many as fit on the cursor's row without a wrap, with the
@@ -398,7 +272,7 @@ static size_t print_run(struct grid *g, const uint32_t *cps, size_t n, uint16_t 
 	uint32_t w = vt_char_plain_width(cp);
 	if (w == 0)
 		return 0;
-	if (g->last_x >= 0 && may_join(g->gb_prev, cp)) {
+	if (g->last_x >= 0 && grid__may_join(g->gb_prev, cp)) {
 		/* only the slow path may change the segmentation state */
 		uint32_t st = g->gb_state;
 		if (!vt_grapheme_break(g->gb_prev, cp, &st))
@@ -424,7 +298,7 @@ static size_t print_run(struct grid *g, const uint32_t *cps, size_t n, uint16_t 
 		if (vt_char_props(next) != VT_PROP_MARK || vt_char_props(cps[i - 1]) & VT_PROP_EXTPICT)
 			break;
 		do {
-			attach_mark(g, &c[x - lastw], next);
+			grid__attach_mark(g, &c[x - lastw], next);
 			if (++i == n)
 				break;
 			next = cps[i];
@@ -435,154 +309,13 @@ static size_t print_run(struct grid *g, const uint32_t *cps, size_t n, uint16_t 
 		if (w == 0 || x + w > lim)
 			break;
 	}
-	end_run(g, l, x0, x, lastw, fix_left, cps[i - 1]);
+	grid__end_run(g, l, x0, x, lastw, fix_left, cps[i - 1]);
 	return i;
-}
-
-/* The inner loop of put_utf8 (put_plain for bytes): writes the characters from p on while they are plain
- * and fit before column lim, from cell *xp on; the one at p is known to be plain and to fit. pend: the end
- * of the bytes with 4 readable bytes after them. Returns the first byte not written; *xp is the column
- * after the last cell written. Out of line so its values stay in registers. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static const uint8_t *put_plain_utf8(struct grid_cell *c, uint32_t *xp, uint32_t lim, const uint8_t *p,
-				     const uint8_t *pend, uint64_t hi)
-{
-	struct grid_cell *o = c + *xp, *const oend = c + lim;
-	uint32_t cp = 0;
-	unsigned props, len = vt_utf8_char(p, &cp, &props), w = props & 0x3fu;
-	for (;;) {
-		put_cell(o, cp, hi, w);
-		if (w == 2)
-			put_cell(o + 1, 0, hi, 0);
-		o += w;
-		p += len;
-		if (unlikely(p >= pend))
-			break;
-		/* props is 0 when nothing was decoded */
-		len = vt_utf8_char(p, &cp, &props);
-		w = props & 0x3fu;
-		if (unlikely(w - 1 >= 2 || o + w > oend))
-			break;
-	}
-	*xp = (uint32_t)(o - c);
-	return p;
-}
-
-/* The row segment of grid__print_utf8: print_run over UTF-8 bytes, decoded as they are stored. The
- * character at p is plain, joins nothing before it and fits at the cursor, which has no wrap pending;
- * pend: the end of the bytes that have 4 readable bytes. Returns the first byte not consumed. */
-static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *pend)
-{
-	const int right = grid__right_limit(g), x0 = g->cx;
-	struct line *l = grid__line(g, g->cy);
-	struct grid_cell *c = l->cells;
-	const bool fix_left = x0 > 0 && c[x0].width == 0;
-	const uint64_t hi = (uint64_t)cur_style(g) << 32 | (uint64_t)g->link << 48;
-	const uint32_t lim = (uint32_t)right + 1;
-	uint32_t x = (uint32_t)x0, last, cp = 0, lastw;
-	unsigned props, len;
-	for (;;) {
-		p = put_plain_utf8(c, &x, lim, p, pend, hi);
-		/* the last cell written holds the last character */
-		lastw = c[x - 1].width == 0 ? 2 : 1;
-		last = c[x - lastw].cp;
-		/* Combining marks (non-spacing, Extend) on a base that is no emoji are attached here. */
-		if (p >= pend || !(len = vt_utf8_char(p, &cp, &props)) || props != VT_PROP_MARK ||
-		    vt_char_props(last) & VT_PROP_EXTPICT)
-			break;
-		do {
-			attach_mark(g, &c[x - lastw], cp);
-			last = cp;
-			p += len;
-		} while (p < pend && (len = vt_utf8_char(p, &cp, &props)) && props == VT_PROP_MARK);
-		if (p >= pend || !len || (props & 0x3fu) - 1 >= 2 || x + (props & 0x3fu) > lim)
-			break;
-	}
-	end_run(g, l, x0, x, lastw, fix_left, last);
-	return p;
-}
-
-/* A combining mark at the start of grid__print_utf8's text, on the character printed just before it (by
- * print_ascii, say: "n" then U+0359): attached as print_cps would (vt_grapheme_break never breaks before
- * Extend, GB9), when that character is plain and no emoji and the segmentation state knows nothing more
- * (then the state after the mark is the one derived from the mark alone, as 0 says), and the cursor is
- * right after it. Returns false, doing nothing, otherwise. */
-static bool lead_mark(struct grid *g, uint32_t cp)
-{
-	if (g->last_x < 0 || g->last_y != g->cy || g->wrap_pending || g->gb_state != 0 ||
-	    g->cx != g->last_x + g->last_w)
-		return false;
-	unsigned bp = vt_char_props(g->gb_prev);
-	if ((bp & 0x3fu) - 1 >= 2 || bp & VT_PROP_EXTPICT || g->gb_prev >= 0x110000)
-		return false;
-	struct grid_cell *c = &grid__line(g, g->cy)->cells[g->last_x];
-	if (c->cp == 0 || c->width == 0)
-		return false;
-	attach_mark(g, c, cp);
-	g->last_cp = g->gb_prev = cp;
-	grid__damage(g, g->cy, g->last_x, g->last_x + c->width);
-	return true;
-}
-
-/* The marks after the one lead_mark took, on the same cell: p is past the first. Returns the first byte
- * after them. */
-static const uint8_t *more_marks(struct grid *g, const uint8_t *p, const uint8_t *pend)
-{
-	struct grid_cell *c = &grid__line(g, g->cy)->cells[g->last_x];
-	uint32_t cp;
-	unsigned props, len;
-	while (p < pend && (len = vt_utf8_char(p, &cp, &props)) && props == VT_PROP_MARK) {
-		attach_mark(g, c, cp);
-		g->last_cp = g->gb_prev = cp;
-		p += len;
-	}
-	return p;
-}
-
-/* vt_sink.print_utf8: UTF-8 text decoded and written in one pass, row segment by row segment, while it is
- * what print_run takes (plain characters and marks on them; a full row wraps here). Stops before anything
- * else and returns the bytes consumed; the parser decodes the rest and hands it to grid__print. */
-size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n)
-{
-	struct grid *g = ctx;
-	if (n < 4 || g->charsets[g->gl] != CHARSET_ASCII || g->insert || g->single_shift)
-		return 0;
-	const uint8_t *p = s, *const pend = s + n - 3;
-	while (p < pend) {
-		uint32_t cp;
-		unsigned props, len = vt_utf8_char(p, &cp, &props);
-		if (!len)
-			break;
-		uint32_t w = props & 0x3fu;
-		if (w - 1 >= 2) {
-			if (props != VT_PROP_MARK || !lead_mark(g, cp))
-				break;
-			p = more_marks(g, p + len, pend);
-			continue;
-		}
-		if (g->last_x >= 0 && may_join(g->gb_prev, cp)) {
-			/* only the slow path may change the segmentation state */
-			uint32_t st = g->gb_state;
-			if (!vt_grapheme_break(g->gb_prev, cp, &st))
-				break;
-		}
-		if (g->wrap_pending) {
-			if (!g->autowrap)
-				break;
-			do_wrap(g);
-		}
-		if (g->cx + (int)w > grid__right_limit(g) + 1)
-			break;
-		p = put_utf8(g, p, pend);
-	}
-	return (size_t)(p - s);
 }
 
 static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 {
-	uint16_t style = cur_style(g);
+	uint16_t style = grid__cur_style(g);
 	const bool runs = g->charsets[g->gl] == CHARSET_ASCII && !g->insert;
 	for (size_t i = 0; i < n; i++) {
 		if (runs && !g->single_shift) {
@@ -614,7 +347,7 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 			}
 			continue;
 		}
-		if (g->last_x >= 0 && may_join(g->gb_prev, cp) &&
+		if (g->last_x >= 0 && grid__may_join(g->gb_prev, cp) &&
 		    !vt_grapheme_break(g->gb_prev, cp, &g->gb_state) && attach(g, cp))
 			continue;
 		print_one(g, cp, w > 2 ? 2 : w, style);
@@ -632,7 +365,7 @@ static inline bool put_one(struct grid *g, uint32_t cp)
 	struct grid_cell *c = &l->cells[x];
 	if (unlikely(x >= grid__right_limit(g) || c[0].width != 1 || c[1].width == 0))
 		return false;
-	put_cell(c, cp, (uint64_t)cur_style(g) << 32 | (uint64_t)g->link << 48, 1);
+	grid__put_cell(c, cp, (uint64_t)grid__cur_style(g) << 32 | (uint64_t)g->link << 48, 1);
 	grid__line_touch(l, x + 1);
 	grid__damage_inline(g, y, x - 1, x + 2);
 	g->cx = x + 1;
@@ -649,7 +382,7 @@ void grid__print(void *ctx, const uint32_t *cp, size_t n)
 	struct grid *g = ctx;
 	if (n == 1 && vt_char_plain_width(cp[0]) == 1 &&
 	    likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift && !g->insert &&
-		   !g->sel.active && !(g->last_x >= 0 && may_join(g->gb_prev, cp[0])))) {
+		   !g->sel.active && !(g->last_x >= 0 && grid__may_join(g->gb_prev, cp[0])))) {
 		/* One plain single-width character between escape sequences (grid__print_ascii's one-character
 		 * path for the rest of Unicode): not at the right edge, not over half of a wide character and
 		 * not joining the character before it, it is one cell store. */
@@ -716,7 +449,7 @@ __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint
 	}
 	if (n == 0)
 		return;
-	if (unlikely(g->gb_prev >= 0x600) && g->last_x >= 0 && may_join(g->gb_prev, s[0])) {
+	if (unlikely(g->gb_prev >= 0x600) && g->last_x >= 0 && grid__may_join(g->gb_prev, s[0])) {
 		/* the first character may join the cluster before it (after a Prepend character, GB9b) */
 		uint32_t cp = s[0];
 		print_cps(g, &cp, 1);
@@ -724,12 +457,12 @@ __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint
 			return;
 		s++;
 	}
-	uint16_t style = cur_style(g);
+	uint16_t style = grid__cur_style(g);
 	const uint16_t link = g->link;
 	g->last_cp = s[n - 1];
 	while (n > 0) {
 		if (g->wrap_pending && g->autowrap)
-			do_wrap(g);
+			grid__do_wrap(g);
 		int right = grid__right_limit(g);
 		int x = g->cx;
 		struct line *l = grid__line(g, g->cy);
@@ -771,7 +504,7 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 	struct grid *g = ctx;
 	if (n == 1 && likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift &&
 			     !g->insert && !g->sel.active &&
-			     !(g->gb_prev >= 0x600 && g->last_x >= 0 && may_join(g->gb_prev, s[0])))) {
+			     !(g->gb_prev >= 0x600 && g->last_x >= 0 && grid__may_join(g->gb_prev, s[0])))) {
 		/* One character between escape sequences (a cell per SGR): not at the right edge, not over
 		 * half of a wide character and not after a character it may join (a Prepend, which the run
 		 * path asks about), it is one cell store and the bookkeeping below. */
@@ -805,7 +538,7 @@ void grid__rep(struct grid *g, int count)
 	int w = vt_char_width(cp);
 	if (w <= 0)
 		return;
-	uint16_t style = cur_style(g);
+	uint16_t style = grid__cur_style(g);
 	while (count-- > 0)
 		print_one(g, cp, w > 2 ? 2 : w, style);
 }

@@ -39,6 +39,10 @@ static const struct piece pieces[] = {
 	{"\xc2\xad", 1},                                                   /* soft hyphen */
 	{"\xef\xbd\xb6", 2}, {"\xef\xbe\x9e", 2},                          /* halfwidth KA, sound mark */
 	{"\xef\xbf\xbd", 1},                                               /* U+FFFD */
+	{"\xe2\x82\xac", 2}, {"\xc2\xa9", 1},                          /* euro (3 bytes, width 1), (c) */
+	{"\xed\xa0\x80", 1}, {"\xc2\x85", 1}, {"\xe0\x80\xaf", 1},     /* surrogate, C1 NEL, overlong */
+	{"\xc0\xaf", 1}, {"\xe4\xb8", 1}, {"\x80", 1},                  /* overlong, truncated, lone */
+	{"\xf4\x90\x80\x80", 1}, {"\xf8\x88\x80\x80", 1},              /* above U+10FFFF, 5-byte lead */
 	{"\r\n", 3}, {"\r", 1}, {"\b", 1}, {"\t", 1},
 	{"\033[3b", 1},                                                    /* REP */
 	{"\033[H", 1}, {"\033[7G", 1}, {"\033[2C", 1}, {"\033[1m", 1}, {"\033[m", 1}, {"\033[3;9r", 1},

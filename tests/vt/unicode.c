@@ -162,6 +162,14 @@ static void utf8_char(void)
 			}
 		}
 	}
+	/* grid-utf8.c leaves C1 controls decoded from UTF-8 to the property table: neither plain nor a mark */
+	for (uint32_t c = 0x80; c < 0xa0; c++) {
+		unsigned pr = vt_char_props(c);
+		if ((pr & 0x3fu) - 1 < 2 || pr == VT_PROP_MARK) {
+			fprintf(stderr, "U+%04X: props %#x read as printable\n", (unsigned)c, pr);
+			failures++;
+		}
+	}
 	static const uint8_t bad[][4] = {{0xc0, 0x80}, {0xc1, 0xbf}, {0xe0, 0x9f, 0xbf}, {0xf0, 0x8f, 0xbf, 0xbf},
 					 {0xf4, 0x90, 0x80, 0x80}, {0xf5, 0x80, 0x80, 0x80}, {0xf8, 0x88, 0x80, 0x80},
 					 {0x80, 0x80}, {0xbf}, {0xff}, {0xfe}};

@@ -1,0 +1,324 @@
+/* grid/grid-utf8.c: UTF-8 text decoded by grid/ while it writes the cells (vt_sink.print_utf8).
+ *
+ * The parser offers the bytes from a UTF-8 lead byte on; plain characters (a cluster boundary before and
+ * after each) and combining marks on them are decoded, looked up and stored in one loop per row segment,
+ * with the per-row questions (margins, pen, wide characters cut in half, damage) answered once per
+ * segment. Everything else (emoji sequences, Hangul, controls, invalid bytes) is left to the parser, which
+ * hands it to grid__print as code points.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "grid/grid-print.h"
+
+/* attach() for the run path: appends the combining mark cp to cell c (written by this run, so the cursor
+ * is right after it). The cluster ids of recent (cell content, mark) pairs are cached, so a mark that was
+ * seen on the same base before costs no interning. */
+void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
+{
+	struct cluster_table *t = &g->cl;
+	uint32_t base = c->cp;
+	uint32_t slot = ((base * 0x9e3779b1u) ^ (cp * 0x85ebca6bu)) >> (32 - CLUSTER_CACHE_BITS);
+	if (t->cache[slot].base == base && t->cache[slot].mark == cp && t->cache[slot].id) {
+		c->cp = GRID_CP_CLUSTER | (t->cache[slot].id - 1);
+		return;
+	}
+	uint32_t buf[CLUSTER_MAX_CPS];
+	uint32_t n;
+	if (base & GRID_CP_CLUSTER) {
+		const struct cluster *cl = grid__cluster(g, base);
+		if (!cl)
+			return;
+		n = cl->n;
+		memcpy(buf, cl->cp, n * sizeof(*buf));
+	} else {
+		buf[0] = base;
+		n = 1;
+	}
+	if (n >= CLUSTER_MAX_CPS)
+		return; /* dropped: a cluster has a hard cap */
+	buf[n++] = cp;
+	int id = grid__cluster_intern(g, buf, n);
+	if (id < 0)
+		return;
+	/* after intern: a collection inside it empties the cache */
+	t->cache[slot].base = base;
+	t->cache[slot].mark = cp;
+	t->cache[slot].id = (uint32_t)id + 1;
+	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
+}
+
+/* The end of a row segment written by print_run or put_utf8 from column x0 to x (exclusive; the last
+ * character has width lastw, the last code point taken was last): half of a wide character left on either
+ * side is blanked, then damage, the cursor (a pending wrap when the segment reached the right limit) and
+ * what the next character may join. */
+void grid__end_run(struct grid *g, struct line *l, int x0, uint32_t x, uint32_t lastw, bool fix_left,
+		    uint32_t last)
+{
+	struct grid_cell *c = l->cells;
+	const int right = grid__right_limit(g);
+	if (fix_left)
+		c[x0 - 1].cp = 0, c[x0 - 1].width = 1, c[x0 - 1].link = 0;
+	if ((int)x < g->cols && c[x].width == 0)
+		c[x].cp = 0, c[x].width = 1, c[x].link = 0;
+	grid__line_touch(l, (int)x);
+	if (unlikely(g->sel.active))
+		grid__select_touch(g, g->cy, g->cy);
+	grid__damage(g, g->cy, x0 - 1, (int)x + 1);
+	g->last_x = (int)(x - lastw);
+	g->last_y = g->cy;
+	g->last_w = (int)lastw;
+	g->gb_prev = last;
+	g->gb_state = 0;
+	g->last_cp = last;
+	if ((int)x > right) {
+		g->cx = right;
+		g->wrap_pending = g->autowrap;
+	} else {
+		g->cx = (int)x;
+	}
+}
+
+/* The cluster cache's answer for (cell content, mark), inline for the text loop: true when it had one and
+ * the cell now holds the cluster. */
+static inline bool mark_cached(struct grid *g, struct grid_cell *c, uint32_t cp)
+{
+	uint32_t base = c->cp;
+	uint32_t slot = ((base * 0x9e3779b1u) ^ (cp * 0x85ebca6bu)) >> (32 - CLUSTER_CACHE_BITS);
+	const struct cluster_cache_entry *e = &g->cl.cache[slot];
+	if (e->base != base || e->mark != cp || !e->id)
+		return false;
+	c->cp = GRID_CP_CLUSTER | (e->id - 1);
+	return true;
+}
+
+/* The property byte of a code point >= U+0800 known to be below U+110000: the two-level table. */
+static inline unsigned uprop_hi(uint32_t cp)
+{
+	return vt_uprop_blocks[vt_uprop_index[cp >> VT_UPROP_SHIFT]][cp & ((1u << VT_UPROP_SHIFT) - 1)];
+}
+
+/* The inner loop of put_utf8: decodes and writes the characters from p on while they are plain (Grapheme
+ * class Other, width 1 or 2) and fit before column lim, from cell *xp on, and attaches combining marks
+ * (zero-width Extend) on a base written here that is no emoji; the character at p is known to be plain
+ * and to fit. pend: the end of the bytes with 4 readable bytes after them. Returns the first byte not
+ * taken; *xp is the column after the last cell written. Out of line so its values stay in registers.
+ *
+ * Text comes in runs of one script: a loop per common kind (printable ASCII; two-byte characters of width
+ * 1, as Latin, Greek and Cyrillic; three-byte characters of width 2, as CJK and kana) stays in it while
+ * the next lead byte is of its kind, and `have` takes one character of any other kind (four-byte ones,
+ * emoji, width-1 three-byte ones, marks) decoded by `other`. The decoder checks only what the property
+ * table does not answer: what vt_utf8_char() refuses that gets through here (C1 controls as UTF-8) has
+ * a property byte that is neither plain nor a mark (tests/vt/unicode.c checks it). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static const uint8_t *put_text(struct grid *g, struct grid_cell *c, uint32_t *xp, uint32_t lim,
+			       const uint8_t *p, const uint8_t *pend, uint64_t hi)
+{
+	struct grid_cell *o = c + *xp, *const oend = c + lim, *const oend2 = oend - 1;
+	uint32_t b = p[0], c1, c2, cp, props;
+	unsigned len;
+dispatch:
+	if (b - 0x20u < 0x5fu)
+		goto ascii;
+	c1 = p[1] ^ 0x80u; /* continuation bytes are 0x80..0xbf: xor 0x80 leaves their payload */
+	if (b - 0xc2u < 0x1eu)
+		goto two;
+	if (b - 0xe0u < 0x10u)
+		goto three;
+	goto other;
+ascii:
+	for (;;) {
+		if (unlikely(o >= oend))
+			goto out;
+		grid__put_cell(o++, b, hi, 1);
+		if (unlikely(++p >= pend))
+			goto out;
+		b = p[0];
+		if (b - 0x20u >= 0x5fu)
+			goto dispatch;
+	}
+two:
+	for (;;) {
+		if (c1 >= 0x40)
+			goto out;
+		cp = (b - 0xc0u) << 6 | c1;
+		props = vt_uprop_low[cp];
+		len = 2;
+		if (props != 1 || o >= oend)
+			goto have;
+		grid__put_cell(o++, cp, hi, 1);
+		if (unlikely((p += 2) >= pend))
+			goto out;
+		b = p[0];
+		c1 = p[1] ^ 0x80u;
+		if (b - 0xc2u >= 0x1eu)
+			goto dispatch;
+	}
+three:
+	for (;;) {
+		c2 = p[2] ^ 0x80u;
+		cp = (b & 0x0fu) << 12 | c1 << 6 | c2;
+		/* not overlong (< U+0800), not a surrogate (the table gives those width 1) */
+		if ((c1 | c2) >= 0x40 || cp < 0x800 || cp >> 11 == 0xd800u >> 11)
+			goto out;
+		props = uprop_hi(cp);
+		len = 3;
+		if (props != 2 || o >= oend2)
+			goto have;
+		grid__put_cell(o, cp, hi, 2);
+		grid__put_cell(o + 1, 0, hi, 0);
+		o += 2;
+		if (unlikely((p += 3) >= pend))
+			goto out;
+		b = p[0];
+		c1 = p[1] ^ 0x80u;
+		if (b - 0xe0u >= 0x10u)
+			goto dispatch;
+	}
+other:
+	if (b - 0xf0u >= 0x05u)
+		goto out;
+	c2 = p[2] ^ 0x80u;
+	uint32_t c3 = p[3] ^ 0x80u;
+	cp = (b & 0x07u) << 18 | c1 << 12 | c2 << 6 | c3;
+	/* U+10000..U+10FFFF only: rejects overlong forms and what lies above */
+	if ((c1 | c2 | c3) >= 0x40 || cp - 0x10000u >= 0x100000u)
+		goto out;
+	props = uprop_hi(cp);
+	len = 4;
+have:
+	/* one character of any kind: cp, props, len */
+	if ((props & 0x3fu) - 1u < 2u) {
+		uint32_t w = props & 0x3fu;
+		if (o + w > oend)
+			goto out;
+		grid__put_cell(o, cp, hi, w);
+		if (w == 2)
+			grid__put_cell(o + 1, 0, hi, 0);
+		o += w;
+	} else {
+		if (props != VT_PROP_MARK)
+			goto out;
+		/* the base is the last character written (the first one always is) */
+		struct grid_cell *base = o - 1 - (o[-1].width == 0);
+		if (vt_char_props(base->cp) & VT_PROP_EXTPICT)
+			goto out;
+		if (!mark_cached(g, base, cp))
+			grid__attach_mark(g, base, cp);
+	}
+	if (unlikely((p += len) >= pend))
+		goto out;
+	b = p[0];
+	goto dispatch;
+out:
+	*xp = (uint32_t)(o - c);
+	return p;
+}
+
+/* The last code point of the valid UTF-8 (or ASCII) that ends right before p. */
+static uint32_t last_cp(const uint8_t *p)
+{
+	if (p[-1] < 0x80)
+		return p[-1];
+	if (p[-2] >= 0xc0)
+		return (p[-2] & 0x1fu) << 6 | (p[-1] & 0x3fu);
+	if (p[-3] >= 0xc0)
+		return (p[-3] & 0x0fu) << 12 | (p[-2] & 0x3fu) << 6 | (p[-1] & 0x3fu);
+	return (p[-4] & 0x07u) << 18 | (p[-3] & 0x3fu) << 12 | (p[-2] & 0x3fu) << 6 | (p[-1] & 0x3fu);
+}
+
+/* The row segment of grid__print_utf8: print_run over UTF-8 bytes, decoded as they are stored. The
+ * character at p is plain, joins nothing before it and fits at the cursor, which has no wrap pending;
+ * pend: the end of the bytes that have 4 readable bytes. Returns the first byte not consumed. */
+static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *pend)
+{
+	const int right = grid__right_limit(g), x0 = g->cx;
+	struct line *l = grid__line(g, g->cy);
+	struct grid_cell *c = l->cells;
+	const bool fix_left = x0 > 0 && c[x0].width == 0;
+	const uint64_t hi = (uint64_t)grid__cur_style(g) << 32 | (uint64_t)g->link << 48;
+	uint32_t x = (uint32_t)x0;
+	p = put_text(g, c, &x, (uint32_t)right + 1, p, pend, hi);
+	/* the last cell written holds the last character */
+	uint32_t lastw = c[x - 1].width == 0 ? 2 : 1;
+	grid__end_run(g, l, x0, x, lastw, fix_left, last_cp(p));
+	return p;
+}
+
+/* A combining mark at the start of grid__print_utf8's text, on the character printed just before it (by
+ * print_ascii, say: "n" then U+0359): attached as print_cps would (vt_grapheme_break never breaks before
+ * Extend, GB9), when that character is plain and no emoji and the segmentation state knows nothing more
+ * (then the state after the mark is the one derived from the mark alone, as 0 says), and the cursor is
+ * right after it. Returns false, doing nothing, otherwise. */
+static bool lead_mark(struct grid *g, uint32_t cp)
+{
+	if (g->last_x < 0 || g->last_y != g->cy || g->wrap_pending || g->gb_state != 0 ||
+	    g->cx != g->last_x + g->last_w)
+		return false;
+	unsigned bp = vt_char_props(g->gb_prev);
+	if ((bp & 0x3fu) - 1 >= 2 || bp & VT_PROP_EXTPICT || g->gb_prev >= 0x110000)
+		return false;
+	struct grid_cell *c = &grid__line(g, g->cy)->cells[g->last_x];
+	if (c->cp == 0 || c->width == 0)
+		return false;
+	grid__attach_mark(g, c, cp);
+	g->last_cp = g->gb_prev = cp;
+	grid__damage(g, g->cy, g->last_x, g->last_x + c->width);
+	return true;
+}
+
+/* The marks after the one lead_mark took, on the same cell: p is past the first. Returns the first byte
+ * after them. */
+static const uint8_t *more_marks(struct grid *g, const uint8_t *p, const uint8_t *pend)
+{
+	struct grid_cell *c = &grid__line(g, g->cy)->cells[g->last_x];
+	uint32_t cp;
+	unsigned props, len;
+	while (p < pend && (len = vt_utf8_char(p, &cp, &props)) && props == VT_PROP_MARK) {
+		grid__attach_mark(g, c, cp);
+		g->last_cp = g->gb_prev = cp;
+		p += len;
+	}
+	return p;
+}
+
+/* vt_sink.print_utf8: UTF-8 text decoded and written in one pass, row segment by row segment, while it is
+ * what print_run takes (plain characters and marks on them; a full row wraps here). Stops before anything
+ * else and returns the bytes consumed; the parser decodes the rest and hands it to grid__print. */
+size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	if (n < 4 || g->charsets[g->gl] != CHARSET_ASCII || g->insert || g->single_shift)
+		return 0;
+	const uint8_t *p = s, *const pend = s + n - 3;
+	while (p < pend) {
+		uint32_t cp;
+		unsigned props, len = vt_utf8_char(p, &cp, &props);
+		if (!len)
+			break;
+		uint32_t w = props & 0x3fu;
+		if (w - 1 >= 2) {
+			if (props != VT_PROP_MARK || !lead_mark(g, cp))
+				break;
+			p = more_marks(g, p + len, pend);
+			continue;
+		}
+		if (g->last_x >= 0 && grid__may_join(g->gb_prev, cp)) {
+			/* only the slow path may change the segmentation state */
+			uint32_t st = g->gb_state;
+			if (!vt_grapheme_break(g->gb_prev, cp, &st))
+				break;
+		}
+		if (g->wrap_pending) {
+			if (!g->autowrap)
+				break;
+			grid__do_wrap(g);
+		}
+		if (g->cx + (int)w > grid__right_limit(g) + 1)
+			break;
+		p = put_utf8(g, p, pend);
+	}
+	return (size_t)(p - s);
+}
