@@ -58,6 +58,12 @@ static struct drm_output *direct_output(const struct drm_backend *b)
 	return NULL;
 }
 
+void drm_backend_get_size(const struct drm_backend *b, uint32_t *width, uint32_t *height)
+{
+	*width = b->canvas.width;
+	*height = b->canvas.height;
+}
+
 void drm_backend_get_canvas(struct drm_backend *b, struct drm_canvas *canvas)
 {
 	drm_backend_prepare_canvas(b, canvas, NULL, 0);

@@ -100,6 +100,7 @@ int drm_card_open(struct drm_backend *b, const char *path, dev_t devnum, struct 
 		ret = -ENODEV;
 		goto err_close;
 	}
+	drm_debug("%s: opened", path);
 	card_setup_caps(card);
 	res = drmModeGetResources(card->fd);
 	if (!res) {

@@ -92,6 +92,9 @@ struct drm_canvas {
 	uint32_t stride; /* in bytes */
 };
 void drm_backend_get_canvas(struct drm_backend *b, struct drm_canvas *canvas);
+/* Only the canvas size (0x0 while there is no output). Unlike drm_backend_get_canvas it takes no buffer: when
+ * painting directly, that would create and clear a dumb buffer before the program has anything to paint. */
+void drm_backend_get_size(const struct drm_backend *b, uint32_t *width, uint32_t *height);
 /* The same, with a promise: before the next drm_backend_present the program overwrites every pixel of the
  * boxes of cover (n_cover boxes; only read). When painted directly, the buffer's catch-up with the newest frame
  * then skips them (under a flood every frame repaints the whole screen, which makes the copy pure waste). A box

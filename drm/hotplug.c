@@ -207,6 +207,7 @@ int drm_hotplug_init(struct drm_backend *b)
 		return -EIO;
 	}
 	int fd = udev_monitor_get_fd(b->mon);
+	drm_debug("listening to %s events; enumerating the seat's cards", source);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &drm_tag_udev};
 	if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, fd, &ev) < 0)

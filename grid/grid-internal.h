@@ -306,6 +306,9 @@ const struct cluster *grid__cluster(const struct grid *g, uint32_t cp);
 /* grid-style.c */
 uint16_t grid__pen_id(struct grid *g);
 void grid__sgr(struct grid *g, const struct vt_csi *csi);
+/* An SGR from the bytes between "ESC [" and its 'm' (s[0..n), s[0..16) readable), applied when it has one of
+ * the shapes grid-style.c takes this way; false (and nothing changed) for any other. */
+bool grid__sgr_bytes(struct grid *g, const uint8_t *s, size_t n);
 int grid__sgr_string(const struct grid *g, char *buf, size_t cap);
 int grid__styles_init(struct grid *g);
 void grid__styles_finish(struct grid *g);
@@ -337,6 +340,7 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right);
 void grid__execute(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
+bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
 
 /* grid-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y), answered through the reply callback */
 void grid__request_checksum(struct grid *g, const struct vt_csi *csi);

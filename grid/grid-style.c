@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "grid/grid-internal.h"
 
@@ -596,6 +599,139 @@ void grid__sgr(struct grid *g, const struct vt_csi *csi)
 		g->pen_id = m->pen_id;
 		g->pen_dirty = false;
 	}
+}
+
+/* Up to 3 digits at s[*k] ending at a byte that is not one (s[k..n) holds them; s[n] is readable): the value,
+ * or -1 for none or more than 3 digits. */
+static inline int digits3(const uint8_t *s, size_t *k)
+{
+	unsigned d0 = (unsigned)s[*k] - '0', d1, d2;
+	if (d0 > 9)
+		return -1;
+	if ((d1 = (unsigned)s[*k + 1] - '0') > 9) {
+		*k += 1;
+		return (int)d0;
+	}
+	if ((d2 = (unsigned)s[*k + 2] - '0') > 9) {
+		*k += 2;
+		return (int)(d0 * 10 + d1);
+	}
+	if ((unsigned)s[*k + 3] - '0' <= 9)
+		return -1;
+	*k += 3;
+	return (int)(d0 * 100 + d1 * 10 + d2);
+}
+
+/* The value of the 1 to 3 digits s[st..e) (e >= 4), or -1 for another length (the bytes are known to be
+ * digits): one 4-byte load ending at e, as the parser's swar_param. */
+static inline int digits_at(const uint8_t *s, unsigned st, unsigned e)
+{
+	unsigned len = e - st;
+	if (len - 1 > 2)
+		return -1;
+	uint32_t w;
+	memcpy(&w, s + e - 4, 4);
+	uint32_t x = (w ^ 0x30303030u) & (0xffffffffu << (8 * (4 - len)));
+	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
+	return (int)((x * (1u + (100u << 16))) >> 16);
+}
+
+/* The colour of "38;2;r;g;b", "38;5;n" and their colon forms (38:2:r:g:b, 38:2:Pi:r:g:b with Pi empty or
+ * digits, 38:5:n), 48 alike, from s[0..n) (s[0..16) readable, n < 16): exactly what sgr_build_color
+ * accepts, with colour numbers of up to 3 digits. Returns 38 or 48 with *out set, or 0 for anything else.
+ * Bytes are classified with vector compares, the numbers converted from one load each. */
+static int bytes_color(const uint8_t *s, size_t n, uint32_t *out)
+{
+	uint8_t sep = s[2];
+	if (n < 6 || s[1] != '8' || (unsigned)s[0] - '3' > 1 || (sep != ';' && sep != ':') || s[4] != sep ||
+	    (s[3] != '2' && s[3] != '5'))
+		return 0;
+	const unsigned lim = (1u << n) - 1;
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+	unsigned dig = (unsigned)_mm_movemask_epi8(
+		_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+	unsigned sm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)sep)));
+#else
+	unsigned dig = 0, sm = 0;
+	for (unsigned k = 0; k < n; k++) {
+		dig |= (unsigned)((unsigned)s[k] - '0' < 10) << k;
+		sm |= (unsigned)(s[k] == sep) << k;
+	}
+#endif
+	if (((dig | sm) & lim) != lim)
+		return 0;
+	sm &= lim & ~0x1fu; /* the separators after "38;2;" */
+	int base = s[0] == '3' ? 38 : 48;
+	if (s[3] == '5') {
+		int x = digits_at(s, 5, (unsigned)n);
+		if (sm || (unsigned)x > 255)
+			return 0;
+		*out = GRID_COLOR_PALETTE(x);
+		return base;
+	}
+	/* r;g;b: two separators; Pi:r:g:b (colon form only): three, Pi ignored */
+	unsigned e0 = (unsigned)__builtin_ctz(sm | 1u << 16), st = 5;
+	sm &= sm - 1;
+	unsigned e1 = (unsigned)__builtin_ctz(sm | 1u << 16);
+	sm &= sm - 1;
+	unsigned e2 = (unsigned)__builtin_ctz(sm | 1u << 16);
+	sm &= sm - 1;
+	if (sm)
+		return 0;
+	if (e2 < n) {
+		if (sep != ':')
+			return 0;
+		st = e0 + 1, e0 = e1, e1 = e2;
+	}
+	if (e1 >= n)
+		return 0;
+	int r = digits_at(s, st, e0), g = digits_at(s, e0 + 1, e1), b = digits_at(s, e1 + 1, (unsigned)n);
+	if ((unsigned)r > 255 || (unsigned)g > 255 || (unsigned)b > 255)
+		return 0;
+	*out = GRID_COLOR_RGB(r, g, b);
+	return base;
+}
+
+bool grid__sgr_bytes(struct grid *g, const uint8_t *s, size_t n)
+{
+	uint32_t color;
+	int base = bytes_color(s, n, &color);
+	if (base == 38) {
+		/* the pen stays the same (and its id valid) when the colour is already set */
+		if (g->pen.fg != color) {
+			g->pen.fg = color;
+			g->pen_dirty = true;
+			g->pen_from = NULL;
+		}
+		return true;
+	}
+	if (base == 48) {
+		if (g->pen.bg != color) {
+			g->pen.bg = color;
+			g->pen_dirty = true;
+			g->erase_dirty = true;
+			g->pen_from = NULL;
+		}
+		return true;
+	}
+	/* one parameter of up to 3 digits, or none */
+	struct vt_csi c;
+	c.n_params = 0;
+	c.sub_mask = 0;
+	c.params[0] = VT_PARAM_DEFAULT;
+	if (n) {
+		size_t k = 0;
+		c.params[0] = digits3(s, &k);
+		if (k != n || c.params[0] < 0)
+			return false;
+		c.n_params = 1;
+	}
+	struct sgr_xform x;
+	sgr_build(&c, &x);
+	sgr_apply(g, &x);
+	g->pen_from = NULL;
+	return true;
 }
 
 static int color_sgr(char *buf, size_t cap, uint32_t c, int base)

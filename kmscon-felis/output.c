@@ -82,13 +82,13 @@ static void close_device(int fd, void *ud)
 
 void kf_output_get_size(const struct kf_output *o, int *cols, int *rows)
 {
-	struct drm_canvas c;
+	uint32_t w, h;
 	int cw, ch;
 
-	drm_backend_get_canvas(o->drm, &c);
+	drm_backend_get_size(o->drm, &w, &h);
 	kf_render_cell_size(o->render, &cw, &ch);
-	*cols = cw > 0 ? (int)c.width / cw : 0;
-	*rows = ch > 0 ? (int)c.height / ch : 0;
+	*cols = cw > 0 ? (int)w / cw : 0;
+	*rows = ch > 0 ? (int)h / ch : 0;
 }
 
 static void on_outputs_changed(void *ud)
@@ -113,7 +113,7 @@ static void on_drm(void *ud, int fd, uint32_t events)
 		log_err("drm dispatch: %s", strerror(-ret));
 	if (!o->shown && o->cb.first_frame) {
 		struct drm_backend_stats s;
-		struct drm_canvas c;
+		uint32_t w, h;
 		char mode[64];
 		drm_backend_get_stats(o->drm, &s);
 		/* Only the flip of a frame we painted counts, not one of an earlier modeset. */
@@ -121,8 +121,8 @@ static void on_drm(void *ud, int fd, uint32_t events)
 			return;
 		o->shown = true;
 		kf_log_phase("first frame: flip event");
-		drm_backend_get_canvas(o->drm, &c);
-		snprintf(mode, sizeof(mode), "%ux%u@%u.%02uHz", c.width, c.height, s.refresh_mhz / 1000,
+		drm_backend_get_size(o->drm, &w, &h);
+		snprintf(mode, sizeof(mode), "%ux%u@%u.%02uHz", w, h, s.refresh_mhz / 1000,
 			 s.refresh_mhz % 1000 / 10);
 		o->cb.first_frame(o->ud, mode);
 	}

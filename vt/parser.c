@@ -696,7 +696,8 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 			if (i + 1 < len && data[i + 1] == '[') {
 				size_t j = vt__fast_csi(p, data, i, len);
 				if (j != i) {
-					if (csi)
+					/* final 0: the sink took it from its bytes (vt__fast_csi) */
+					if (csi && p->csi.final)
 						csi(ctx, &p->csi);
 					i = j;
 					continue;

@@ -15,7 +15,10 @@ Benchmark (--bench, not a test): exec to READY=1 (sent from the first page-flip 
 screen), median of 10 starts; PSS idle and after 200k lines of output with the default scrollback, kmscon
 (Debian's package) measured in the same guest for comparison.
 
-Usage: tests/service/servicevm.py [--build-dir DIR] [--bench]   (as a script: the test, or --bench)
+Floors (--floors, not a test): exec to READY=1 of small programs that do only part of our work (kf-floor.c: a
+static do-nothing, a do-nothing linked with our libraries, a minimal modeset of one dumb buffer) next to ours.
+
+Usage: tests/service/servicevm.py [--build-dir DIR] [--bench | --timeline | --floors] [--runs N]
 """
 import argparse
 import os
@@ -73,9 +76,12 @@ def helper_path(build_dir):
     return str(helper)
 
 
-def guest_for(build_dir, features=("udev",)):
-    return build_guest(features=features, build_dir=build_dir).with_files(
-        {"/usr/bin/kf-notify-run": helper_path(build_dir)}, name="service")
+def guest_for(build_dir, features=("udev",), floors=False):
+    files = {"/usr/bin/kf-notify-run": helper_path(build_dir)}
+    if floors:
+        for name in ("kf-floor-static", "kf-floor-linked"):
+            files["/usr/bin/" + name] = str(Path(build_dir) / "tests" / "service" / name)
+    return build_guest(features=features, build_dir=build_dir).with_files(files, name="service")
 
 
 def start_udev(vm):
@@ -198,6 +204,44 @@ def bench(vm, cmd, runs=10):
     return lines
 
 
+def floors(vm, cmd, runs=10):
+    """The floors of exec -> READY=1 (kf-floor.c) next to ours, RUNS starts of each, interleaved (one start of
+    every program per round) so that a change of the host's load hits them all alike."""
+    progs = [
+        ("static do-nothing (exec alone)", "kf-floor-static"),
+        ("do-nothing with our DT_NEEDED (exec + dynamic linking)", "kf-floor-linked"),
+        ("static: card, one dumb buffer, TEST_ONLY + modeset commit, flip event", "kf-floor-static modeset"),
+        ("static: the same, plane-only commit when the CRTC shows the mode", "kf-floor-static flip"),
+        ("our DT_NEEDED + modeset commit", "kf-floor-linked modeset"),
+        ("our DT_NEEDED + plane-only commit", "kf-floor-linked flip"),
+        ("kmscon-felis (unit's ExecStart=)", cmd),
+        ("kmscon-felis --font-engine=builtin", cmd + " --font-engine=builtin"),
+    ]
+    times = {p[1]: [] for p in progs}
+    status = {}
+    for _ in range(runs):
+        for _label, prog in progs:
+            rc, out = vm.sh("kf-notify-run -t 60 -k -- %s 2>/tmp/floor.err; sleep 0.3" % prog, timeout=180,
+                            check=False)
+            msgs, _, _, _ = parse_run(out)
+            ready = [m for m in msgs if "READY=1" in m[2]]
+            if ready:
+                times[prog].append(ready[0][0] / 1000)
+                st = re.search(r"STATUS=(.*)", ready[0][2])
+                status[prog] = st.group(1) if st else ""
+            else:
+                _, err = vm.sh("cat /tmp/floor.err", check=False)
+                print("no READY=1 from %s:\n%s\n%s" % (prog, out, err), flush=True)
+    lines = ["exec -> READY=1, %d interleaved starts each: median ms (min-max)" % runs]
+    for label, prog in progs:
+        t = times[prog]
+        lines.append("  %-72s %s" % (label + " [" + status.get(prog, "") + "]",
+                                     "%7.1f (%.0f-%.0f)" % (statistics.median(t), min(t), max(t)) if t
+                                     else "no READY=1"))
+    print("\n".join(lines), flush=True)
+    return lines
+
+
 def timeline(vm, cmd, runs=5, extra=""):
     """Start-up phases: CMD --debug under kf-notify-run RUNS times; the median time of each "startup:" line
     (kf_log_phase, on CLOCK_MONOTONIC) from just before exec (kf-notify-run's T0), and of READY=1's arrival."""
@@ -241,14 +285,19 @@ def main():
     ap.add_argument("--build-dir", default=None)
     ap.add_argument("--bench", action="store_true")
     ap.add_argument("--timeline", action="store_true", help="only the start-up phases (--debug timestamps)")
+    ap.add_argument("--floors", action="store_true",
+                    help="exec -> READY=1 of the floors (kf-floor.c) next to ours")
     ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args()
     build_dir = Path(args.build_dir) if args.build_dir else default_build_dir()
     try:
         cmd = unit_command(build_dir)
-        guest = guest_for(build_dir, ("udev", "kmscon") if args.bench else ("udev",))
+        guest = guest_for(build_dir, ("udev", "kmscon") if args.bench else ("udev",), floors=args.floors)
         with VM(guest, gpu="virtio", name="service") as vm:
             start_udev(vm)
+            if args.floors:
+                floors(vm, cmd, args.runs)
+                return
             if args.timeline:
                 timeline(vm, cmd, args.runs)
                 timeline(vm, cmd, args.runs, " --font-engine=builtin")
