@@ -153,11 +153,12 @@ struct cluster_table {
 	uint8_t *used;
 	uint32_t *hash; /* [hash_cap]: index+1 */
 	uint32_t cap, hash_cap, count, next_free, gc_at, gc_wait;
-	/* direct-mapped: (cell content, combining mark) -> id+1 of the cluster of both (grid-utf8.c);
-	 * emptied by every collection, which may free and reuse ids */
+	/* two-way set-associative: (cell content, combining mark) -> id+1 of the cluster of both
+	 * (grid-utf8.c; the newest pair of a set first); emptied by every collection, which may free and
+	 * reuse ids */
 	struct cluster_cache_entry {
 		uint32_t base, mark, id;
-	} cache[1u << CLUSTER_CACHE_BITS];
+	} cache[1u << CLUSTER_CACHE_BITS][2];
 };
 
 /* Hyperlinks (OSC 8): id -> URI; interned by (params id, uri), bounded. */

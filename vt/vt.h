@@ -212,6 +212,35 @@ static inline unsigned vt_utf8_char(const uint8_t *s, uint32_t *cp, unsigned *pr
 	return 4;
 }
 
+/* Encodes cp as UTF-8 into out (room for 4 bytes) and returns the length (1-4). A surrogate or a value
+ * above U+10FFFF, which UTF-8 cannot carry, is written as U+FFFD: every writer of text (replies, key
+ * bytes, selections, screen dumps) shares this one rule. */
+static inline unsigned vt_utf8_encode(uint32_t cp, char *out)
+{
+	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		cp = 0xfffd;
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
 /* Grapheme cluster segmentation (UAX #29, extended clusters): true when a cluster boundary lies between
  * prev and cp. state carries what the rules need (regional-indicator parity, emoji ZWJ sequence) about the
  * text ending at prev; start with 0 (then it is derived from prev alone), pass the same variable for the
