@@ -410,3 +410,57 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	/* REP repeats a character only right after it (xterm; xterm.js t0040) */
 	g->last_cp = 0;
 }
+
+/* The plain parameters of the n bytes before a final: at most two numbers of up to 4 digits (omitted:
+ * VT_PARAM_DEFAULT) separated by ';', into v. Returns how many (0 for no parameter bytes at all, as the
+ * parser counts them), or -1 for anything else: more parameters, longer numbers (the parser clamps
+ * them), ':', a private marker, intermediates, controls. */
+static int plain_params2(const uint8_t *s, size_t n, int v[2])
+{
+	size_t k = 0;
+	int np = 0;
+	if (n == 0)
+		return 0;
+	for (;;) {
+		unsigned val = 0, d;
+		size_t k0 = k;
+		while (k < n && (d = (unsigned)s[k] - '0') < 10)
+			val = val * 10 + d, k++;
+		if (k - k0 > 4)
+			return -1;
+		v[np++] = k > k0 ? (int)val : VT_PARAM_DEFAULT;
+		if (k == n)
+			return np;
+		if (s[k] != ';' || np == 2)
+			return -1;
+		k++;
+	}
+}
+
+/* vt_sink.csi_bytes: the sequences colourful full-screen output sends per cell or per line (SGR, cursor
+ * position and moves, erase) straight from their bytes, without the parser's general form. Each case does
+ * what grid__csi does with the parsed sequence; anything else goes back to the parser. */
+bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	uint8_t final = s[n - 1];
+	if (final == 'm')
+		return grid__sgr_bytes(g, s, n - 1); /* clears last_cp when it takes the sequence */
+	int v[2], np;
+	if (final < 'A' || final > 'K' || (np = plain_params2(s, n - 1, v)) < 0)
+		return false;
+	/* p1(csi, 0, 1): 0 and omitted mean 1 */
+	int n1 = np > 0 && v[0] > 0 ? v[0] : 1;
+	switch (final) {
+	case 'A': cursor_up(g, n1); break;
+	case 'B': cursor_down(g, n1); break;
+	case 'C': cursor_right(g, n1); break;
+	case 'D': cursor_left(g, n1); break;
+	case 'H': grid__goto_origin(g, (np > 1 && v[1] > 0 ? v[1] : 1) - 1, n1 - 1); break;
+	case 'J': grid__erase_display(g, np > 0 && v[0] >= 0 ? v[0] : 0, false); break;
+	case 'K': grid__erase_line(g, np > 0 && v[0] >= 0 ? v[0] : 0, false); break;
+	default: return false;
+	}
+	g->last_cp = 0;
+	return true;
+}

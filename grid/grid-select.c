@@ -206,27 +206,7 @@ static void put(struct buf *b, const char *s, size_t n)
 static void put_utf8(struct buf *b, uint32_t cp)
 {
 	char s[4];
-	size_t n;
-	if (cp < 0x80) {
-		s[0] = (char)cp;
-		n = 1;
-	} else if (cp < 0x800) {
-		s[0] = (char)(0xc0 | cp >> 6);
-		s[1] = (char)(0x80 | (cp & 0x3f));
-		n = 2;
-	} else if (cp < 0x10000) {
-		s[0] = (char)(0xe0 | cp >> 12);
-		s[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		s[2] = (char)(0x80 | (cp & 0x3f));
-		n = 3;
-	} else {
-		s[0] = (char)(0xf0 | cp >> 18);
-		s[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-		s[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-		s[3] = (char)(0x80 | (cp & 0x3f));
-		n = 4;
-	}
-	put(b, s, n);
+	put(b, s, vt_utf8_encode(cp, s));
 }
 
 char *grid_selection_text(const struct grid *g, size_t *len)

@@ -468,6 +468,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 		.execute = grid__execute,
 		.esc = grid__esc,
 		.csi = grid__csi,
+		.csi_bytes = grid__csi_bytes,
 		.string = grid__string,
 	};
 	struct grid *g = calloc(1, sizeof(*g));

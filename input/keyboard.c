@@ -290,30 +290,6 @@ unsigned input_kbd_mods(const struct input_kbd *k)
 	return mods;
 }
 
-static size_t utf8_encode(char *out, uint32_t cp)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | cp >> 12);
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | cp >> 18);
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 static uint32_t level1_cp(struct xkb_keymap *km, xkb_keycode_t kc, xkb_layout_index_t layout)
 {
 	const xkb_keysym_t *syms;
@@ -337,7 +313,7 @@ static void describe_key(struct input_kbd *k, uint32_t keycode, struct input_key
 	ev->base = level1_cp(k->us_keymap, kc, 0);
 	ev->utf8[0] = 0;
 	if (ev->cp)
-		ev->utf8[utf8_encode(ev->utf8, ev->cp)] = 0;
+		xkb_keysym_to_utf8(ev->keysym, ev->utf8, sizeof(ev->utf8)); /* the text of cp, NUL-terminated */
 }
 
 /* Dead keys and Compose: returns true when the key is swallowed by a sequence in progress. */

@@ -12,6 +12,7 @@
 #include "grid/grid.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
+#include "kmscon-felis/screen-text.h"
 #include "kmscon-felis/session.h"
 
 /* One read from the FIFO; it is read only while at least this much fits in the write queue. */
@@ -100,63 +101,6 @@ void kf_headless_destroy(struct kf_headless *h)
 	free(h);
 }
 
-static size_t utf8_encode(uint32_t cp, char *out)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | cp >> 12);
-		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | (cp >> 18 & 0x07));
-	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
-int kf_headless_dump_text(const struct grid *g, FILE *out)
-{
-	int cols = grid_cols(g), rows = grid_rows(g);
-	/* A cell holds at most a few dozen code points in practice; longer clusters are cut, not overrun. */
-	uint32_t cps[32];
-	size_t cap = (size_t)cols * sizeof(cps) / sizeof(cps[0]) * 4 + 2;
-	char *line = malloc(cap);
-	if (!line)
-		return -ENOMEM;
-	for (int y = 0; y < rows; y++) {
-		const struct grid_cell *row = grid_row(g, y);
-		size_t len = 0, trimmed = 0;
-		for (int x = 0; x < cols; x++) {
-			if (row[x].width == 0)
-				continue; /* right half of a wide character */
-			size_t n = grid_cell_codepoints(g, &row[x], cps, sizeof(cps) / sizeof(cps[0]));
-			if (n > sizeof(cps) / sizeof(cps[0]))
-				n = sizeof(cps) / sizeof(cps[0]);
-			if (n == 0 || (n == 1 && cps[0] == ' ')) {
-				line[len++] = ' ';
-				continue;
-			}
-			for (size_t i = 0; i < n; i++)
-				len += utf8_encode(cps[i], line + len);
-			trimmed = len;
-		}
-		line[trimmed] = '\n';
-		fwrite(line, 1, trimmed + 1, out);
-	}
-	free(line);
-	return ferror(out) ? -EIO : 0;
-}
-
 int kf_headless_dump_file(const struct grid *g, const char *path)
 {
 	FILE *f = fopen(path, "we");
@@ -165,7 +109,7 @@ int kf_headless_dump_file(const struct grid *g, const char *path)
 		log_err("cannot write the screen to %s: %s", path, strerror(-r));
 		return r;
 	}
-	int r = kf_headless_dump_text(g, f);
+	int r = kf_screen_text(g, f);
 	if (fclose(f) != 0 && !r)
 		r = -errno;
 	if (r < 0)

@@ -2,7 +2,7 @@
  *
  * The session runs exactly as on the console (PTY, parser, grid, replies), with no display and no input
  * devices. Tests and benchmarks drive it; when it ends, the screen can be written in the text format of
- * kmscon-felis-replay (kf_headless_dump_text).
+ * kmscon-felis-replay (kf_headless_dump_file, kmscon-felis/screen-text.h).
  *
  * Testing aid: --input-fifo PATH. Bytes written to that FIFO take the keystroke path (kf_session_write), in
  * order, with back-pressure: while the write queue towards the child is nearly full the FIFO is not read, so
@@ -10,8 +10,6 @@
  */
 #ifndef KF_HEADLESS_H
 #define KF_HEADLESS_H
-
-#include <stdio.h>
 
 struct kf_loop;
 struct kf_session;
@@ -26,10 +24,8 @@ int kf_headless_create(struct kf_loop *loop, struct kf_session *session, const c
 /* Accepts NULL. */
 void kf_headless_destroy(struct kf_headless *h);
 
-/* Writes the screen as kmscon-felis-replay --format=text does: exactly rows lines, each row's characters
- * (a wide character once, a cluster whole), trailing blanks trimmed. Returns 0 or -errno. */
-int kf_headless_dump_text(const struct grid *g, FILE *out);
-/* The same into the file at path (created or truncated). Returns 0 or -errno (logged). */
+/* Writes the screen (kf_screen_text: kmscon-felis-replay's text format) into the file at path (created or
+ * truncated). Returns 0 or -errno (logged). */
 int kf_headless_dump_file(const struct grid *g, const char *path);
 
 #endif

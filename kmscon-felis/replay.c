@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kmscon-felis/replay.h"
+#include "kmscon-felis/screen-text.h"
 
 #define PROG "kmscon-felis-replay"
 #define SCROLLBACK_MAX 1000000
@@ -38,23 +39,8 @@ struct options {
 
 void kf_replay_put_utf8(FILE *f, uint32_t c)
 {
-	if (c >= 0x110000 || (c >= 0xd800 && c < 0xe000))
-		c = 0xfffd;
-	if (c < 0x80) {
-		putc((int)c, f);
-	} else if (c < 0x800) {
-		putc((int)(0xc0 | c >> 6), f);
-		putc((int)(0x80 | (c & 0x3f)), f);
-	} else if (c < 0x10000) {
-		putc((int)(0xe0 | c >> 12), f);
-		putc((int)(0x80 | (c >> 6 & 0x3f)), f);
-		putc((int)(0x80 | (c & 0x3f)), f);
-	} else {
-		putc((int)(0xf0 | c >> 18), f);
-		putc((int)(0x80 | (c >> 12 & 0x3f)), f);
-		putc((int)(0x80 | (c >> 6 & 0x3f)), f);
-		putc((int)(0x80 | (c & 0x3f)), f);
-	}
+	char u[4];
+	fwrite(u, 1, vt_utf8_encode(c, u), f);
 }
 
 static void json_char(FILE *f, uint32_t c)
@@ -145,30 +131,6 @@ void kf_replay_json_cells(FILE *f, const struct grid *g, const struct grid_cell 
 	putc(']', f);
 }
 
-/* Each row's characters: a wide character once, a cluster whole, blanks as spaces, trailing blanks
- * trimmed; exactly rows lines. */
-static void output_text(FILE *f, const struct grid *g)
-{
-	int cols = grid_cols(g), rows = grid_rows(g);
-	for (int y = 0; y < rows; y++) {
-		const struct grid_cell *row = grid_row(g, y);
-		int end = cols;
-		while (end > 0 && (row[end - 1].cp == 0 || row[end - 1].cp == ' ') && row[end - 1].width != 0)
-			end--;
-		for (int x = 0; x < end; x++) {
-			uint32_t cps[32];
-			if (row[x].width == 0)
-				continue;
-			size_t n = grid_cell_codepoints(g, &row[x], cps, 32);
-			if (n == 0)
-				putc(' ', f);
-			for (size_t i = 0; i < n && i < 32; i++)
-				kf_replay_put_utf8(f, cps[i]);
-		}
-		putc('\n', f);
-	}
-}
-
 static void output_json(FILE *f, const struct grid *g)
 {
 	struct grid_cursor cur;
@@ -190,7 +152,7 @@ static int output_grid(struct grid *g, const struct options *o)
 {
 	switch (o->format) {
 	case FORMAT_TEXT:
-		output_text(stdout, g);
+		kf_screen_text(g, stdout);
 		break;
 	case FORMAT_JSON:
 		output_json(stdout, g);

@@ -73,23 +73,10 @@ static void put_num(struct out *o, uint32_t v)
 
 static void put_utf8(struct out *o, uint32_t cp)
 {
-	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		cp = 0xfffd;
-	if (cp < 0x80) {
-		put_byte(o, (uint8_t)cp);
-	} else if (cp < 0x800) {
-		put_byte(o, (uint8_t)(0xc0 | cp >> 6));
-		put_byte(o, (uint8_t)(0x80 | (cp & 0x3f)));
-	} else if (cp < 0x10000) {
-		put_byte(o, (uint8_t)(0xe0 | cp >> 12));
-		put_byte(o, (uint8_t)(0x80 | ((cp >> 6) & 0x3f)));
-		put_byte(o, (uint8_t)(0x80 | (cp & 0x3f)));
-	} else {
-		put_byte(o, (uint8_t)(0xf0 | cp >> 18));
-		put_byte(o, (uint8_t)(0x80 | ((cp >> 12) & 0x3f)));
-		put_byte(o, (uint8_t)(0x80 | ((cp >> 6) & 0x3f)));
-		put_byte(o, (uint8_t)(0x80 | (cp & 0x3f)));
-	}
+	char u[4];
+	unsigned n = vt_utf8_encode(cp, u);
+	for (unsigned i = 0; i < n; i++)
+		put_byte(o, (uint8_t)u[i]);
 }
 
 /* ---------------------------------------------------------------------------------- key tables */

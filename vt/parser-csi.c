@@ -224,12 +224,37 @@ __attribute__((noinline)) static size_t csi_slow(struct vt_parser *p, const uint
 	return parse_csi(p, d, i, n);
 }
 
+/* The memo lookup of the sequence at d[i] (key a, b; lo, hi: its two words for the hash; final at
+ * d[i + 2 + f]), then the copy of a hit into p->csi, or the miss path. */
+static inline __attribute__((always_inline)) size_t memo_lookup(struct vt_parser *p, const uint8_t *d, size_t i,
+								__m128i a, __m128i b, uint64_t lo, uint64_t hi,
+								unsigned f)
+{
+	struct vt_csi *c = &p->csi;
+	uint64_t h = (lo ^ (hi * 0x9e3779b97f4a7c15ull)) * 0xc2b2ae3d27d4eb4full;
+	/* two places a key may be in (from the top bits, which depend on every key byte): a new key replaces
+	 * the older of the two, so a few keys sharing a place do not evict each other all the time */
+	_Static_assert(MEMO_SLOTS == 512, "the places take 9 bits of the hash each");
+	struct memo *m = &p->memo[h >> 55];
+	__m128i eq = _mm_and_si128(_mm_cmpeq_epi8(a, m->a), _mm_cmpeq_epi8(b, m->b));
+	if (unlikely(_mm_movemask_epi8(eq) != 0xffff)) {
+		struct memo *m2 = &p->memo[h >> 46 & 511];
+		eq = _mm_and_si128(_mm_cmpeq_epi8(a, m2->a), _mm_cmpeq_epi8(b, m2->b));
+		if (_mm_movemask_epi8(eq) != 0xffff)
+			return csi_miss(p, d, i, a, b, f, m2->id < m->id ? m2 : m);
+		m = m2;
+	}
+	memcpy(c->params, m->params, sizeof(m->params));
+	memcpy(&c->sub_mask, &m->hdr, sizeof(m->hdr));
+	c->seq_id = m->id;
+	return i + 3 + f;
+}
+
 /* Parses the sequence at d[i] (ESC [) into p->csi, through the memo when it can. Returns the index after
  * it, or i when it is unusual or incomplete (the table machine takes it then). In its own file and out of
  * line: inlined into the feed loop its locals spill to the stack. */
 size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 {
-	struct vt_csi *c = &p->csi;
 	/* the loads read 32 bytes after ESC [, and the parameter loads up to 3 bytes before them */
 	if (unlikely(n - i < 2 + MEMO_KEY || i < 2))
 		return csi_slow(p, d, i, n);
@@ -257,23 +282,7 @@ size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 		lo = (uint64_t)_mm_cvtsi128_si64(x);
 		hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
 	}
-	uint64_t h = (lo ^ (hi * 0x9e3779b97f4a7c15ull)) * 0xc2b2ae3d27d4eb4full;
-	/* two places a key may be in (from the top bits, which depend on every key byte): a new key replaces
-	 * the older of the two, so a few keys sharing a place do not evict each other all the time */
-	_Static_assert(MEMO_SLOTS == 512, "the places take 9 bits of the hash each");
-	struct memo *m = &p->memo[h >> 55];
-	__m128i eq = _mm_and_si128(_mm_cmpeq_epi8(a, m->a), _mm_cmpeq_epi8(b, m->b));
-	if (unlikely(_mm_movemask_epi8(eq) != 0xffff)) {
-		struct memo *m2 = &p->memo[h >> 46 & 511];
-		eq = _mm_and_si128(_mm_cmpeq_epi8(a, m2->a), _mm_cmpeq_epi8(b, m2->b));
-		if (_mm_movemask_epi8(eq) != 0xffff)
-			return csi_miss(p, d, i, a, b, f, m2->id < m->id ? m2 : m);
-		m = m2;
-	}
-	memcpy(c->params, m->params, sizeof(m->params));
-	memcpy(&c->sub_mask, &m->hdr, sizeof(m->hdr));
-	c->seq_id = m->id;
-	return i + 3 + f;
+	return memo_lookup(p, d, i, a, b, lo, hi, f);
 }
 #else
 size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)

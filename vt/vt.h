@@ -72,6 +72,14 @@ struct vt_sink {
 	void (*execute)(void *ctx, uint8_t control);
 	void (*esc)(void *ctx, const struct vt_esc *esc);
 	void (*csi)(void *ctx, const struct vt_csi *csi);
+	/* Optional: a CSI sequence as bytes, for a sink that acts on common ones straight from them (the
+	 * parsed form costs more than the sequence itself for colour-per-cell output). s[0..n) is what
+	 * follows "ESC [" up to and including the final byte s[n - 1] (0x40..0x7f), n <= 16, and s[0..16)
+	 * is readable; the bytes before the final are below 0x40 or above 0x7f, any of them (a C0 control,
+	 * a private marker, intermediates). The sink either does exactly what csi() would do with the
+	 * parsed sequence and returns true, or does nothing and returns false: the parser then parses it
+	 * as usual. Only for sequences whole in one feed, in the ground state. */
+	bool (*csi_bytes)(void *ctx, const uint8_t *s, size_t n);
 	/* A complete string, terminated by ST (or BEL for OSC). For DCS, hdr holds the header sequence; for the
 	 * others hdr is NULL. data[len] is 0 (so OSC text can be read as a C string; it may contain NULs of
 	 * its own only for DCS). Strings longer than the cap were dropped whole and never reach this callback.
@@ -201,6 +209,35 @@ static inline unsigned vt_utf8_char(const uint8_t *s, uint32_t *cp, unsigned *pr
 		return *props = 0;
 	*cp = c;
 	*props = vt_uprop_blocks[vt_uprop_index[c >> VT_UPROP_SHIFT]][c & ((1u << VT_UPROP_SHIFT) - 1)];
+	return 4;
+}
+
+/* Encodes cp as UTF-8 into out (room for 4 bytes) and returns the length (1-4). A surrogate or a value
+ * above U+10FFFF, which UTF-8 cannot carry, is written as U+FFFD: every writer of text (replies, key
+ * bytes, selections, screen dumps) shares this one rule. */
+static inline unsigned vt_utf8_encode(uint32_t cp, char *out)
+{
+	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		cp = 0xfffd;
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
 	return 4;
 }
 

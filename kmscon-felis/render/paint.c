@@ -389,7 +389,7 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 	if (!l.hide_glyph && c->cp) {
 		n = 1;
 		cps[0] = c->cp;
-		if (s->codepoints)
+		if (s->codepoints && (c->cp & GRID_CP_CLUSTER))
 			n = s->codepoints(s->ud, c, cps, 8);
 		else if (c->cp & GRID_CP_CLUSTER)
 			cps[0] = 0xfffd;
@@ -473,6 +473,40 @@ static void paint_pointer(struct kf_render *r, struct strip *o, int sx0, int sy0
 	}
 }
 
+/* Runs of blanks shorter than this are copied pre-composed like any cell: a fill pays for itself
+ * from about three cells on. */
+#define BLANK_RUN_MIN 3
+
+/* Fills w x cell_h pixels at strip x with c: every row is a copy of one row of c kept in r->solid
+ * (grown, never shrunk; rebuilt when c changes), which beats a store per pixel. */
+static void fill_span(struct kf_render *r, struct strip *o, int x, int w, uint32_t c)
+{
+	if (r->solid_len < (size_t)w) {
+		uint32_t *n = realloc(r->solid, (size_t)w * sizeof(*n));
+		if (!n) {
+			fill_rect(o, x, 0, w, r->cell_h, c);
+			return;
+		}
+		r->solid = n;
+		r->solid_len = (size_t)w;
+		r->solid_n = 0;
+	}
+	if (r->solid_color != c)
+		r->solid_n = 0;
+	for (; r->solid_n < (size_t)w; r->solid_n++)
+		r->solid[r->solid_n] = c;
+	r->solid_color = c;
+	for (int y = 0; y < r->cell_h; y++)
+		memcpy(o->px + (size_t)y * o->pitch + x, r->solid, (size_t)w * 4);
+}
+
+/* A cell that shows nothing but its background when its look has no decoration (the cursor
+ * aside). */
+static bool is_blank_cell(const struct grid_cell *c)
+{
+	return (c->cp == 0 || c->cp == ' ') && c->width == 1;
+}
+
 static void paint_span(struct kf_render *r, const struct kf_render_source *s, struct strip *o,
 		       int y, int x0, int x1)
 {
@@ -480,6 +514,9 @@ static void paint_span(struct kf_render *r, const struct kf_render_source *s, st
 	/* runs of cells share a style: resolve it once per run */
 	int last_style = -1, last_sel = -1;
 	struct look l = {0};
+	bool blank_plain = false;
+	/* the cursor's cell is never part of a run of blanks */
+	int cur_x = cursor_here(r, s, s->cursor.x, y, 1) ? s->cursor.x : -1;
 	for (int x = x0; x < x1;) {
 		struct grid_cell c = row[x];
 		int cells = c.width == 2 && x + 1 < s->cols && row[x + 1].width == 0 ? 2 : 1;
@@ -494,6 +531,22 @@ static void paint_span(struct kf_render *r, const struct kf_render_source *s, st
 			resolve(r, s, s->style ? s->style(s->ud, c.style) : NULL, sel, &l);
 			last_style = c.style;
 			last_sel = sel;
+			blank_plain = l.hide_glyph ||
+				      (!l.underline &&
+				       !(l.attrs & (GRID_ATTR_STRIKE | GRID_ATTR_OVERLINE)));
+		}
+		if (blank_plain && is_blank_cell(&row[x]) && x != cur_x) {
+			/* A run of blanks in one look (most of a screen of text: the ends of lines) is its
+			 * background, the pixels paint_cell would copy cell by cell: one fill. */
+			int e = x + 1;
+			while (e < x1 && e != cur_x && is_blank_cell(&row[e]) && row[e].style == c.style &&
+			       !!(row[e].flags & GRID_CELL_SELECTED) == sel)
+				e++;
+			if (e - x >= BLANK_RUN_MIN) {
+				fill_span(r, o, (x - x0) * r->cell_w, (e - x) * r->cell_w, l.bg);
+				x = e;
+				continue;
+			}
 		}
 		paint_cell(r, s, o, (x - x0) * r->cell_w, x, y, row[x].width == 0 ? &c : &row[x],
 			   cells, l);

@@ -152,6 +152,14 @@ struct kf_render {
 	uint64_t *missing_keys;
 	struct kf_glyph missing_box[2];
 
+	/* A row of one colour (paint.c: runs of blanks are filled by copying it): solid_n pixels of
+	 * solid_color are valid; grows only, to the widest run. */
+	uint32_t *solid;
+	size_t solid_len, solid_n;
+	uint32_t solid_color;
+	/* a glyph being rasterised (render.c); grows only, to one wide colour glyph */
+	void *glyph_scratch;
+	size_t glyph_scratch_len;
 	uint32_t *scratch; /* strip for clipped or RGB565 painting; grows only */
 	size_t scratch_len;
 

@@ -143,6 +143,8 @@ void kf_render_destroy(struct kf_render *r)
 	kf_cache_destroy(r->cache);
 	kf_render_cells_finish(r);
 	missing_finish(r);
+	free(r->glyph_scratch);
+	free(r->solid);
 	free(r->scratch);
 	free(p->font_name);
 	free(p->font_file);
@@ -334,52 +336,84 @@ static void remember_missing(struct kf_render *r, uint64_t key)
 		r->missing_keys[missing_slot(key)] = key;
 }
 
+/* Rasterises cp into g (w x h, data zeroed and large enough for a colour glyph); false when the
+ * fonts lack it. */
+static bool rasterise(struct kf_render *r, uint32_t cp, unsigned style, struct kf_glyph *g)
+{
+	if (is_blank(cp)) {
+		g->kind = KF_GLYPH_EMPTY;
+		return true;
+	}
+	if (kf_procedural_has(cp)) {
+		kf_procedural_draw(cp, g->data, g->w, g->h);
+	} else {
+		int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
+		if (r->font->render(r->font, cp, style, s, g) < 0)
+			return false;
+	}
+	if (g->kind != KF_GLYPH_EMPTY)
+		ink_rows(g);
+	return true;
+}
+
 const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigned style, int cells)
 {
 	uint64_t key = kf_glyph_key(cp, style, cells);
 	struct kf_glyph *g = kf_cache_find(r->cache, key);
 	if (g)
 		return g;
-	if ((cells == 1 || cells == 2) && kf_render_known_missing(r, key)) {
-		const struct kf_glyph *box = missing_box(r, cells);
-		if (box)
-			return box;
-	}
+	const struct kf_glyph *box = NULL;
+	bool boxed = cells == 1 || cells == 2;
+	if (boxed && kf_render_known_missing(r, key) && (box = missing_box(r, cells)))
+		return box;
 	int w = r->cell_w * cells, h = r->cell_h;
-	g = kf_cache_insert(r->cache, key, (size_t)w * h * 4);
+	size_t bytes = (size_t)w * h * 4;
+	/* Rasterised aside, and cached only when the fonts have it: a glyph they lack shows the
+	 * shared box and must not evict one they have (CJK text without a CJK font brings thousands
+	 * of distinct characters, most seen once: each cost a re-rasterised Latin or Greek glyph). */
+	if (r->glyph_scratch_len < bytes) {
+		void *n = realloc(r->glyph_scratch, bytes);
+		if (n) {
+			r->glyph_scratch = n;
+			r->glyph_scratch_len = bytes;
+		}
+	}
+	struct kf_glyph tmp = {.kind = KF_GLYPH_ALPHA, .cells = (uint8_t)cells, .w = (uint16_t)w,
+			       .h = (uint16_t)h, .data = r->glyph_scratch};
+	bool have = false;
+	if (tmp.data && r->glyph_scratch_len >= bytes) {
+		memset(tmp.data, 0, bytes);
+		have = rasterise(r, cp, style, &tmp);
+		if (!have) {
+			remember_missing(r, key);
+			if (boxed && (box = missing_box(r, cells)))
+				return box;
+		}
+	}
+	g = kf_cache_insert(r->cache, key, bytes);
 	if (!g) {
 		missing_fallback.kind = KF_GLYPH_EMPTY;
 		return &missing_fallback;
 	}
-	g->w = (uint16_t)w;
-	g->h = (uint16_t)h;
-	g->cells = (uint8_t)cells;
-	g->kind = KF_GLYPH_ALPHA;
-	g->missing = false;
-	if (is_blank(cp)) {
-		g->kind = KF_GLYPH_EMPTY;
-	} else if (kf_procedural_has(cp)) {
-		kf_procedural_draw(cp, g->data, w, h);
-	} else {
-		int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
-		if (r->font->render(r->font, cp, style, s, g) < 0) {
-			const struct kf_glyph *box = cells == 1 || cells == 2 ? missing_box(r, cells) : NULL;
-			remember_missing(r, key);
-			g->kind = KF_GLYPH_ALPHA;
-			g->missing = true;
-			if (box) { /* a copy of the shared box, ink rows included */
-				memcpy(g->data, box->data, (size_t)w * h);
-				g->y0 = box->y0;
-				g->y1 = box->y1;
-				g->aa = box->aa;
-				return g;
-			}
-			memset(g->data, 0, (size_t)w * h * 4);
-			kf_procedural_missing(g->data, w, h);
-		}
+	void *data = g->data;
+	if (have) {
+		*g = tmp;
+		g->data = data;
+		if (tmp.kind != KF_GLYPH_EMPTY)
+			memcpy(data, tmp.data, tmp.kind == KF_GLYPH_COLOR ? bytes : (size_t)w * h);
+		return g;
 	}
-	if (g->kind != KF_GLYPH_EMPTY)
+	/* Out of memory for the scratch glyph, or for the shared box: render in place. */
+	*g = (struct kf_glyph){.kind = KF_GLYPH_ALPHA, .cells = (uint8_t)cells, .w = (uint16_t)w,
+			       .h = (uint16_t)h, .data = data};
+	if (!rasterise(r, cp, style, g)) {
+		remember_missing(r, key);
+		memset(data, 0, bytes);
+		g->kind = KF_GLYPH_ALPHA;
+		g->missing = true;
+		kf_procedural_missing(data, w, h);
 		ink_rows(g);
+	}
 	return g;
 }
 

@@ -86,30 +86,6 @@ static inline void t_feedf(struct t_term *t, const char *fmt, ...)
 	grid_feed(t->g, (const uint8_t *)buf, (size_t)n);
 }
 
-static size_t t_utf8(uint32_t cp, char *s)
-{
-	if (cp < 0x80) {
-		s[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		s[0] = (char)(0xc0 | cp >> 6);
-		s[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		s[0] = (char)(0xe0 | cp >> 12);
-		s[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		s[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	s[0] = (char)(0xf0 | cp >> 18);
-	s[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-	s[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-	s[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 /* Text of cells as UTF-8: blanks as ' ', right halves skipped, trailing blanks trimmed. */
 static inline const char *t_cells_text(const struct grid *g, const struct grid_cell *c, int n)
 {
@@ -125,7 +101,7 @@ static inline const char *t_cells_text(const struct grid *g, const struct grid_c
 			continue;
 		}
 		for (size_t i = 0; i < m && i < 16; i++)
-			k += t_utf8(cps[i], buf + k);
+			k += vt_utf8_encode(cps[i], buf + k);
 		last = k;
 	}
 	buf[last] = '\0';

@@ -72,9 +72,9 @@ static void test_combining_flood(void)
 	/* distinct clusters everywhere: the table stays bounded */
 	for (int i = 0; i < 300000; i++) {
 		char buf[16];
-		size_t k = t_utf8(0x4e00 + (uint32_t)(i % 20000), buf);
-		k += t_utf8(0x300 + (uint32_t)(i % 100), buf + k);
-		k += t_utf8(0x300 + (uint32_t)(i / 100 % 100), buf + k);
+		size_t k = vt_utf8_encode(0x4e00 + (uint32_t)(i % 20000), buf);
+		k += vt_utf8_encode(0x300 + (uint32_t)(i % 100), buf + k);
+		k += vt_utf8_encode(0x300 + (uint32_t)(i / 100 % 100), buf + k);
 		grid_feed(t->g, (const uint8_t *)buf, k);
 	}
 	CHECK(t->g->cl.cap <= CLUSTER_MAX, "cluster table %u", t->g->cl.cap);

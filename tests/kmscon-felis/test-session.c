@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "grid/grid.h"
-#include "kmscon-felis/headless.h"
 #include "kmscon-felis/loop.h"
+#include "kmscon-felis/screen-text.h"
 
 static int failures;
 #define CHECK(cond)                                                                               \
@@ -59,7 +59,7 @@ static const char *screen(struct kf_session *s)
 {
 	static char buf[1 << 16];
 	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
-	kf_headless_dump_text(kf_session_grid(s), f);
+	kf_screen_text(kf_session_grid(s), f);
 	long n = ftell(f);
 	fclose(f);
 	buf[n > 0 ? n : 0] = 0;

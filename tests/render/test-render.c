@@ -1,6 +1,6 @@
 /* tests/render/test-render.c: unit tests of the renderer: procedural glyph joins, block tiling,
- * glyph cache bounds, palettes, damage helpers, PSF fonts (plain and gzip, PSF1 and PSF2), bad
- * input, FreeType fallback and colour emoji, RGB565 and strides. */
+ * glyph cache bounds, runs of blanks, palettes, damage helpers, PSF fonts (plain and gzip, PSF1
+ * and PSF2), bad input, FreeType fallback and colour emoji, RGB565 and strides. */
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -247,6 +247,51 @@ static void test_cells_and_missing(void)
 	free(px);
 	free(a);
 	free(b);
+	screen_destroy(s);
+	kf_render_destroy(r);
+}
+
+/* Runs of blanks are filled in one go (paint.c): the run must stop at the cursor, at a selection
+ * and at a style change, and a blank with a decoration is not a plain blank. */
+static void test_blank_runs(void)
+{
+	struct kf_render *r;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	struct screen *s = screen_create(40, 2);
+	uint16_t red = screen_style(s, (struct grid_style){.bg = GRID_COLOR_PALETTE(1)});
+	uint16_t ul = screen_style(
+	    s, (struct grid_style){.bg = GRID_COLOR_PALETTE(1), .underline = GRID_UNDERLINE_SINGLE});
+	screen_text(s, 0, 0, "ab", 0);
+	for (int x = 2; x < 40; x++)
+		screen_put(s, x, 0, x % 2 ? ' ' : 0, 0, 1);
+	for (int x = 20; x < 26; x++)
+		s->cells[x].flags |= GRID_CELL_SELECTED;
+	for (int x = 0; x < 40; x++)
+		screen_put(s, x, 1, ' ', x >= 5 && x < 11 ? ul : red, 1);
+	s->src.cursor =
+	    (struct grid_cursor){.x = 10, .y = 0, .visible = true, .shape = GRID_CURSOR_BLOCK};
+	int w, h, cw, ch;
+	uint32_t *px = screen_render(r, s, &w, &h);
+	const uint32_t *pal = kf_render_palette(r);
+	kf_render_cell_size(r, &cw, &ch);
+#define AT(cx, cy, dy) px[(size_t)((cy) * ch + (dy)) * w + (size_t)(cx) * cw + cw / 2]
+	CHECK(px && AT(5, 0, ch / 2) == pal[257] && AT(9, 0, ch / 2) == pal[257]);
+	CHECK(px && AT(10, 0, ch / 2) == pal[256] && AT(11, 0, ch / 2) == pal[257]);
+	CHECK(px && AT(19, 0, ch / 2) == pal[257] && AT(20, 0, ch / 2) == pal[256]);
+	CHECK(px && AT(25, 0, ch / 2) == pal[256] && AT(26, 0, ch / 2) == pal[257]);
+	CHECK(px && AT(4, 1, r->ul_pos) == pal[1] && AT(5, 1, r->ul_pos) == pal[256]);
+	CHECK(px && AT(10, 1, r->ul_pos) == pal[256] && AT(11, 1, r->ul_pos) == pal[1]);
+	CHECK(px && AT(7, 1, 0) == pal[1] && AT(39, 1, ch / 2) == pal[1]);
+#undef AT
+	/* glyphs the font lacks take no glyph cache entry: they share one box */
+	struct kf_render_stats st0, st1;
+	kf_render_get_stats(r, &st0);
+	for (uint32_t cp = 0x10f000; cp < 0x10f100; cp++)
+		CHECK(kf_render_glyph(r, cp, 0, 1)->missing);
+	kf_render_get_stats(r, &st1);
+	CHECK(st0.glyphs > 0 && st1.glyphs == st0.glyphs && st1.evictions == st0.evictions);
+	free(px);
 	screen_destroy(s);
 	kf_render_destroy(r);
 }
@@ -744,6 +789,7 @@ int main(void)
 	test_block_tiling();
 	test_cache();
 	test_cells_and_missing();
+	test_blank_runs();
 	test_palette();
 	test_damage();
 	test_psf();
