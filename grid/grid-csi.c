@@ -444,12 +444,8 @@ bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
 	uint8_t final = s[n - 1];
-	if (final == 'm') {
-		if (!grid__sgr_bytes(g, s, n - 1))
-			return false;
-		g->last_cp = 0;
-		return true;
-	}
+	if (final == 'm')
+		return grid__sgr_bytes(g, s, n - 1); /* clears last_cp when it takes the sequence */
 	int v[2], np;
 	if (final < 'A' || final > 'K' || (np = plain_params2(s, n - 1, v)) < 0)
 		return false;

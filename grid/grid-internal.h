@@ -132,6 +132,14 @@ struct sgr_memo {
 	uint8_t pad[12]; /* 64 bytes: indexed by a shift */
 };
 
+/* SGRs found by their bytes (grid__sgr_bytes): the bytes before 'm', zero after them, and what the SGR does
+ * with the pen it made last time, as in sgr_memo (whose id is 1 here for a used entry). */
+#define SGR_BYTES_SLOTS 256u
+struct sgr_bytes_memo {
+	uint64_t key[2];
+	struct sgr_memo m;
+};
+
 /* Grapheme clusters: fixed-size entries (base + marks), interned, collected with the styles. */
 #define CLUSTER_MAX_CPS 15
 #define CLUSTER_MAX 65536u
@@ -248,6 +256,7 @@ struct grid {
 
 	struct style_table st;
 	struct sgr_memo sgr_memo[SGR_MEMO_SIZE];
+	struct sgr_bytes_memo sgr_bytes[SGR_BYTES_SLOTS];
 	struct cluster_table cl;
 	struct link_table links;
 
@@ -306,8 +315,9 @@ const struct cluster *grid__cluster(const struct grid *g, uint32_t cp);
 /* grid-style.c */
 uint16_t grid__pen_id(struct grid *g);
 void grid__sgr(struct grid *g, const struct vt_csi *csi);
-/* An SGR from the bytes between "ESC [" and its 'm' (s[0..n), s[0..16) readable), applied when it has one of
- * the shapes grid-style.c takes this way; false (and nothing changed) for any other. */
+/* An SGR from the bytes between "ESC [" and its 'm' (s[0..n), s[0..16) readable), applied (with last_cp
+ * cleared, as grid__csi does) when it has one of the shapes grid-style.c takes this way; false (and nothing
+ * changed) for any other. */
 bool grid__sgr_bytes(struct grid *g, const uint8_t *s, size_t n);
 int grid__sgr_string(const struct grid *g, char *buf, size_t cap);
 int grid__styles_init(struct grid *g);
