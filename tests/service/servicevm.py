@@ -79,7 +79,7 @@ def helper_path(build_dir):
 def guest_for(build_dir, features=("udev",), floors=False):
     files = {"/usr/bin/kf-notify-run": helper_path(build_dir)}
     if floors:
-        for name in ("kf-floor-static", "kf-floor-linked"):
+        for name in ("kf-floor-static", "kf-floor-libdrm", "kf-floor-libseat", "kf-floor-freetype", "kf-floor-linked"):
             files["/usr/bin/" + name] = str(Path(build_dir) / "tests" / "service" / name)
     return build_guest(features=features, build_dir=build_dir).with_files(files, name="service")
 
@@ -209,6 +209,9 @@ def floors(vm, cmd, runs=10):
     every program per round) so that a change of the host's load hits them all alike."""
     progs = [
         ("static do-nothing (exec alone)", "kf-floor-static"),
+        ("do-nothing, dynamic: libc + libdrm", "kf-floor-libdrm"),
+        ("do-nothing, dynamic: libc + libdrm + libseat (+ libsystemd and 6 more)", "kf-floor-libseat"),
+        ("do-nothing, dynamic: libc + libdrm + FreeType (+ libpng, zlib, brotli)", "kf-floor-freetype"),
         ("do-nothing with our DT_NEEDED (exec + dynamic linking)", "kf-floor-linked"),
         ("static: card, one dumb buffer, TEST_ONLY + modeset commit, flip event", "kf-floor-static modeset"),
         ("static: the same, plane-only commit when the CRTC shows the mode", "kf-floor-static flip"),
