@@ -133,7 +133,7 @@ struct sgr_memo {
 };
 
 /* SGRs found by their bytes (grid__sgr_bytes): the bytes before 'm', zero after them, and what the SGR does
- * with the pen it made last time, as in sgr_memo (whose id is 1 here for a used entry). */
+ * with the pen it made last time, as in sgr_memo (whose id here orders the entries by age, 0 = empty). */
 #define SGR_BYTES_SLOTS 256u
 struct sgr_bytes_memo {
 	uint64_t key[2];
@@ -257,6 +257,7 @@ struct grid {
 	struct style_table st;
 	struct sgr_memo sgr_memo[SGR_MEMO_SIZE];
 	struct sgr_bytes_memo sgr_bytes[SGR_BYTES_SLOTS];
+	uint64_t sgr_bytes_ids; /* entries made, the id of the newest (its m.id; 0 = empty) */
 	struct cluster_table cl;
 	struct link_table links;
 
@@ -315,10 +316,8 @@ const struct cluster *grid__cluster(const struct grid *g, uint32_t cp);
 /* grid-style.c */
 uint16_t grid__pen_id(struct grid *g);
 void grid__sgr(struct grid *g, const struct vt_csi *csi);
-/* An SGR from the bytes between "ESC [" and its 'm' (s[0..n), s[0..16) readable), applied (with last_cp
- * cleared, as grid__csi does) when it has one of the shapes grid-style.c takes this way; false (and nothing
- * changed) for any other. */
-bool grid__sgr_bytes(struct grid *g, const uint8_t *s, size_t n);
+/* vt_sink.csi_bytes: SGRs here, the rest in grid__csi_bytes_moves (grid-csi.c). */
+bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
 int grid__sgr_string(const struct grid *g, char *buf, size_t cap);
 int grid__styles_init(struct grid *g);
 void grid__styles_finish(struct grid *g);
@@ -350,7 +349,8 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right);
 void grid__execute(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
-bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
+/* vt_sink.csi_bytes for sequences other than SGR (see grid__csi_bytes) */
+bool grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n);
 
 /* grid-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y), answered through the reply callback */
 void grid__request_checksum(struct grid *g, const struct vt_csi *csi);

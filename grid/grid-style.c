@@ -696,7 +696,7 @@ static inline __attribute__((always_inline)) int bytes_color(const uint8_t *s, s
 	return base;
 }
 
-/* What an SGR grid__sgr_bytes takes does to the pen, from its bytes s[0..n): the colour forms of bytes_color,
+/* What an SGR grid__csi_bytes takes does to the pen, from its bytes s[0..n): the colour forms of bytes_color,
  * or one parameter of up to 3 digits, or none. False for anything else. */
 static bool sgr_bytes_xform(const uint8_t *s, size_t n, struct sgr_xform *x)
 {
@@ -735,7 +735,7 @@ __attribute__((noinline)) static bool sgr_bytes_miss(struct grid *g, const uint8
 		return false;
 	e->key[0] = k[0];
 	e->key[1] = k[1];
-	e->m.id = 1;
+	e->m.id = ++g->sgr_bytes_ids;
 	e->m.x = x;
 	e->m.epoch = 0;
 	sgr_apply(g, &x);
@@ -748,8 +748,12 @@ __attribute__((noinline)) static bool sgr_bytes_miss(struct grid *g, const uint8
  * repeated one costs a hash and a compare, then what grid__sgr does for a memoized sequence (the change of
  * the pen, and the pen's id when it gives the pen it gave last time); a new one of the shapes above is
  * built from its bytes, not from the parser's general form. */
-bool grid__sgr_bytes(struct grid *g, const uint8_t *s, size_t n)
+bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
 {
+	struct grid *g = ctx;
+	if (s[n - 1] != 'm')
+		return grid__csi_bytes_moves(g, s, n);
+	n--; /* the bytes before 'm' */
 	static const uint8_t ones[32] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	};
@@ -766,10 +770,15 @@ bool grid__sgr_bytes(struct grid *g, const uint8_t *s, size_t n)
 	memcpy(k, b, 16);
 #endif
 	_Static_assert(SGR_BYTES_SLOTS == 256, "the slot is the top 8 bits");
-	struct sgr_bytes_memo *e =
-		&g->sgr_bytes[((k[0] * 0x9e3779b97f4a7c15ull) ^ (k[1] * 0xc2b2ae3d27d4eb4full)) >> 56];
-	if (unlikely(e->key[0] != k[0] || e->key[1] != k[1] || !e->m.id))
-		return sgr_bytes_miss(g, s, n, e, k);
+	uint64_t h = (k[0] * 0x9e3779b97f4a7c15ull) ^ (k[1] * 0xc2b2ae3d27d4eb4full);
+	/* two places (as the parser's memo): a new SGR replaces the older entry of the two */
+	struct sgr_bytes_memo *e = &g->sgr_bytes[h >> 56];
+	if (unlikely(e->key[0] != k[0] || e->key[1] != k[1] || !e->m.id)) {
+		struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 48 & (SGR_BYTES_SLOTS - 1)];
+		if (e2->key[0] != k[0] || e2->key[1] != k[1] || !e2->m.id)
+			return sgr_bytes_miss(g, s, n, e2->m.id < e->m.id ? e2 : e, k);
+		e = e2;
+	}
 	struct sgr_memo *m = &e->m;
 	sgr_apply(g, &m->x);
 	g->pen_from = m;
