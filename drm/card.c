@@ -88,6 +88,7 @@ int drm_card_open(struct drm_backend *b, const char *path, dev_t devnum, struct 
 	card->b = b;
 	card->devnum = devnum;
 	snprintf(card->path, sizeof(card->path), "%s", path);
+	drm_debug("%s: opening", path);
 	card->fd = drm_backend_open_device(b, path);
 	if (card->fd < 0) {
 		ret = card->fd;

@@ -437,19 +437,12 @@ static int plain_params2(const uint8_t *s, size_t n, int v[2])
 	}
 }
 
-/* vt_sink.csi_bytes: the sequences colourful full-screen output sends per cell or per line (SGR, cursor
- * position and moves, erase) straight from their bytes, without the parser's general form. Each case does
+/* The cursor moves (CUU, CUD, CUF, CUB, CUP) and erases (ED, EL) of vt_sink.csi_bytes (grid__csi_bytes in
+ * grid-style.c takes the SGRs): colourful full-screen output sends them per cell or per line. Each does
  * what grid__csi does with the parsed sequence; anything else goes back to the parser. */
-bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
+bool grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n)
 {
-	struct grid *g = ctx;
 	uint8_t final = s[n - 1];
-	if (final == 'm') {
-		if (!grid__sgr_bytes(g, s, n - 1))
-			return false;
-		g->last_cp = 0;
-		return true;
-	}
 	int v[2], np;
 	if (final < 'A' || final > 'K' || (np = plain_params2(s, n - 1, v)) < 0)
 		return false;

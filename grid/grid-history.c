@@ -164,7 +164,7 @@ static inline bool pack_fits(const struct pack_acc *a, __m128i m0, __m128i m1, _
 
 /* Packs cells [0, n) into one byte each when they are all ASCII of width 1 with one style and no link or
  * flags (the bulk of a text flood's lines): returns false, with out partly written, otherwise. */
-static bool pack_ascii(const struct grid_cell *c, int n, uint8_t *out)
+static inline __attribute__((always_inline)) bool pack_ascii(const struct grid_cell *c, int n, uint8_t *out)
 {
 	const uint32_t st = c[0].style;
 	int x = 0;
@@ -216,6 +216,26 @@ static bool pack_ascii(const struct grid_cell *c, int n, uint8_t *out)
 	return bad1 == 0;
 }
 
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__SSE2__)
+#define HAVE_PACK_AVX 1
+/* pack_ascii compiled for CPUs with AVX (checked at run time: the build's baseline ISA is SSE2): the same
+ * vector code in three-operand form, without the register copies SSE2 needs (a quarter fewer
+ * instructions). */
+__attribute__((target("avx"), noinline)) static bool pack_ascii_avx(const struct grid_cell *c, int n, uint8_t *out)
+{
+	return pack_ascii(c, n, out);
+}
+#endif
+
+__attribute__((noinline)) static bool pack_ascii_sse2(const struct grid_cell *c, int n, uint8_t *out)
+{
+#if defined(HAVE_PACK_AVX)
+	if (__builtin_cpu_supports("avx"))
+		return pack_ascii_avx(c, n, out);
+#endif
+	return pack_ascii(c, n, out);
+}
+
 struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncells, uint64_t abs)
 {
 	int n = src->used < ncells ? src->used : ncells;
@@ -225,7 +245,7 @@ struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncell
 		return NULL;
 	struct line *l = (struct line *)(c->mem + c->used);
 	struct line hdr = {.flags = src->flags, .used = (uint16_t)n, .ncells = (uint16_t)n};
-	if (n >= PACK_MIN && pack_ascii(src->cells, n, (uint8_t *)(void *)l->cells)) {
+	if (n >= PACK_MIN && pack_ascii_sse2(src->cells, n, (uint8_t *)(void *)l->cells)) {
 		/* packed in place (room for the full form was taken, the rest is given back): a packed
 		 * scrollback is small enough to stay in the caches, so these are ordinary stores */
 		hdr.flags |= LINE_PACKED;

@@ -132,6 +132,14 @@ struct sgr_memo {
 	uint8_t pad[12]; /* 64 bytes: indexed by a shift */
 };
 
+/* SGRs found by their bytes (grid__sgr_bytes): the bytes before 'm', zero after them, and what the SGR does
+ * with the pen it made last time, as in sgr_memo (whose id here orders the entries by age, 0 = empty). */
+#define SGR_BYTES_SLOTS 256u
+struct sgr_bytes_memo {
+	uint64_t key[2];
+	struct sgr_memo m;
+};
+
 /* Grapheme clusters: fixed-size entries (base + marks), interned, collected with the styles. */
 #define CLUSTER_MAX_CPS 15
 #define CLUSTER_MAX 65536u
@@ -145,11 +153,12 @@ struct cluster_table {
 	uint8_t *used;
 	uint32_t *hash; /* [hash_cap]: index+1 */
 	uint32_t cap, hash_cap, count, next_free, gc_at, gc_wait;
-	/* direct-mapped: (cell content, combining mark) -> id+1 of the cluster of both (grid-utf8.c);
-	 * emptied by every collection, which may free and reuse ids */
+	/* two-way set-associative: (cell content, combining mark) -> id+1 of the cluster of both
+	 * (grid-utf8.c; the newest pair of a set first); emptied by every collection, which may free and
+	 * reuse ids */
 	struct cluster_cache_entry {
 		uint32_t base, mark, id;
-	} cache[1u << CLUSTER_CACHE_BITS];
+	} cache[1u << CLUSTER_CACHE_BITS][2];
 };
 
 /* Hyperlinks (OSC 8): id -> URI; interned by (params id, uri), bounded. */
@@ -247,6 +256,8 @@ struct grid {
 
 	struct style_table st;
 	struct sgr_memo sgr_memo[SGR_MEMO_SIZE];
+	struct sgr_bytes_memo sgr_bytes[SGR_BYTES_SLOTS];
+	uint64_t sgr_bytes_ids; /* entries made, the id of the newest (its m.id; 0 = empty) */
 	struct cluster_table cl;
 	struct link_table links;
 
@@ -305,9 +316,8 @@ const struct cluster *grid__cluster(const struct grid *g, uint32_t cp);
 /* grid-style.c */
 uint16_t grid__pen_id(struct grid *g);
 void grid__sgr(struct grid *g, const struct vt_csi *csi);
-/* An SGR from the bytes between "ESC [" and its 'm' (s[0..n), s[0..16) readable), applied when it has one of
- * the shapes grid-style.c takes this way; false (and nothing changed) for any other. */
-bool grid__sgr_bytes(struct grid *g, const uint8_t *s, size_t n);
+/* vt_sink.csi_bytes: SGRs here, the rest in grid__csi_bytes_moves (grid-csi.c). */
+bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
 int grid__sgr_string(const struct grid *g, char *buf, size_t cap);
 int grid__styles_init(struct grid *g);
 void grid__styles_finish(struct grid *g);
@@ -339,7 +349,8 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right);
 void grid__execute(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
-bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
+/* vt_sink.csi_bytes for sequences other than SGR (see grid__csi_bytes) */
+bool grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n);
 
 /* grid-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y), answered through the reply callback */
 void grid__request_checksum(struct grid *g, const struct vt_csi *csi);

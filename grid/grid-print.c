@@ -392,9 +392,43 @@ void grid__print(void *ctx, const uint32_t *cp, size_t n)
 	print_cps(g, cp, n);
 }
 
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HAVE_WRITE_AVX 1
+#include <immintrin.h>
+/* write_ascii's bulk on CPUs with AVX (checked at run time: the build's baseline ISA is SSE2; AVX for
+ * pshufb, and for its three-operand forms, which need no register copies): 16 bytes
+ * become 16 cells (12 vectors), each vector one pshufb of the bytes (placing the code points, zeroing the
+ * rest) ORed with the constant words (style | link << 16, width 1). 4 cells are 3 vectors, so the 4
+ * groups differ only in a 4-byte shift of the source. Returns the cells done, a multiple of 16. */
+__attribute__((target("avx"))) static size_t write_ascii16(unsigned char *p, const uint8_t *s, size_t k,
+							    uint32_t sl)
+{
+	const __m128i m0 = _mm_setr_epi8(0, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, 1,
+					 -128, -128, -128),
+		      m1 = _mm_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128, 2, -128, -128, -128, -128,
+					 -128, -128, -128),
+		      m2 = _mm_setr_epi8(-128, -128, -128, -128, 3, -128, -128, -128, -128, -128, -128, -128, -128,
+					 -128, -128, -128);
+	const int w = (int)sl;
+	const __m128i k0 = _mm_set_epi32(0, 1, w, 0), k1 = _mm_set_epi32(w, 0, 1, w), k2 = _mm_set_epi32(1, w, 0, 1);
+	size_t i = 0;
+	for (; i + 16 <= k; i += 16, p += 192) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i *o = (__m128i *)(void *)p;
+		for (int g = 0; g < 4; g++, o += 3) {
+			_mm_storeu_si128(o, _mm_or_si128(_mm_shuffle_epi8(b, m0), k0));
+			_mm_storeu_si128(o + 1, _mm_or_si128(_mm_shuffle_epi8(b, m1), k1));
+			_mm_storeu_si128(o + 2, _mm_or_si128(_mm_shuffle_epi8(b, m2), k2));
+			b = _mm_srli_si128(b, 4);
+		}
+	}
+	return i;
+}
+#endif
+
 /* Writes k ASCII cells. The cell is {cp, style, link, width = 1, flags = 0, pad}: on a little-endian
  * machine that is one 64-bit word (cp | style << 32 | link << 48) and one 32-bit word (1), stored
- * directly, four cells per iteration. */
+ * directly, four cells per iteration (sixteen per pshufb step with AVX). */
 static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, uint16_t style, uint16_t link)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -406,6 +440,12 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 	const uint32_t w1 = 1;
 	unsigned char *p = (unsigned char *)c;
 	size_t i = 0;
+#if defined(HAVE_WRITE_AVX)
+	if (k >= 16 && __builtin_cpu_supports("avx")) {
+		i = write_ascii16(p, s, k, (uint32_t)style | (uint32_t)link << 16);
+		p += i * 12;
+	}
+#endif
 	for (; i + 4 <= k; i += 4, p += 48) {
 		uint64_t a = s[i] | hi, b = s[i + 1] | hi, d = s[i + 2] | hi, e = s[i + 3] | hi;
 		memcpy(p, &a, 8);

@@ -626,12 +626,13 @@ static inline int digits3(const uint8_t *s, size_t *k)
  * digits): one 4-byte load ending at e, as the parser's swar_param. */
 static inline int digits_at(const uint8_t *s, unsigned st, unsigned e)
 {
+	static const uint32_t keep[4] = {0, 0xff000000u, 0xffff0000u, 0xffffff00u};
 	unsigned len = e - st;
 	if (len - 1 > 2)
 		return -1;
 	uint32_t w;
 	memcpy(&w, s + e - 4, 4);
-	uint32_t x = (w ^ 0x30303030u) & (0xffffffffu << (8 * (4 - len)));
+	uint32_t x = (w ^ 0x30303030u) & keep[len];
 	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
 	return (int)((x * (1u + (100u << 16))) >> 16);
 }
@@ -640,17 +641,23 @@ static inline int digits_at(const uint8_t *s, unsigned st, unsigned e)
  * digits, 38:5:n), 48 alike, from s[0..n) (s[0..16) readable, n < 16): exactly what sgr_build_color
  * accepts, with colour numbers of up to 3 digits. Returns 38 or 48 with *out set, or 0 for anything else.
  * Bytes are classified with vector compares, the numbers converted from one load each. */
-static int bytes_color(const uint8_t *s, size_t n, uint32_t *out)
+static inline __attribute__((always_inline)) int bytes_color(const uint8_t *s, size_t n, uint32_t *out)
 {
-	uint8_t sep = s[2];
-	if (n < 6 || s[1] != '8' || (unsigned)s[0] - '3' > 1 || (sep != ';' && sep != ':') || s[4] != sep ||
-	    (s[3] != '2' && s[3] != '5'))
+	uint64_t w;
+	memcpy(&w, s, 8);
+	/* against "38;2;": byte 0 may be '4' (^7), bytes 2 and 4 ':' (^1, both alike), byte 3 '5' (^7) */
+	uint64_t x = (w ^ 0x3b323b3833ull) & 0xffffffffffull;
+	unsigned x0 = (unsigned)x & 0xff, x3 = (unsigned)(x >> 24) & 0xff;
+	if (n < 6 || (x & ~0x0107010107ull) || (x0 && x0 != 7) || (x3 && x3 != 7) ||
+	    ((x >> 16) & 0xff) != (x >> 32))
 		return 0;
+	const uint8_t sep = s[2];
 	const unsigned lim = (1u << n) - 1;
 #if defined(__SSE2__) && defined(__GNUC__)
 	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+	/* digits: v - '0' below 10, as a signed compare after moving the range to the bottom */
 	unsigned dig = (unsigned)_mm_movemask_epi8(
-		_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+		_mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)0x50)), _mm_set1_epi8((char)(0x80 + 10))));
 	unsigned sm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)sep)));
 #else
 	unsigned dig = 0, sm = 0;
@@ -662,12 +669,12 @@ static int bytes_color(const uint8_t *s, size_t n, uint32_t *out)
 	if (((dig | sm) & lim) != lim)
 		return 0;
 	sm &= lim & ~0x1fu; /* the separators after "38;2;" */
-	int base = s[0] == '3' ? 38 : 48;
-	if (s[3] == '5') {
-		int x = digits_at(s, 5, (unsigned)n);
-		if (sm || (unsigned)x > 255)
+	int base = x0 ? 48 : 38;
+	if (x3) {
+		int c = digits_at(s, 5, (unsigned)n);
+		if (sm || (unsigned)c > 255)
 			return 0;
-		*out = GRID_COLOR_PALETTE(x);
+		*out = GRID_COLOR_PALETTE(c);
 		return base;
 	}
 	/* r;g;b: two separators; Pi:r:g:b (colon form only): three, Pi ignored */
@@ -675,47 +682,34 @@ static int bytes_color(const uint8_t *s, size_t n, uint32_t *out)
 	sm &= sm - 1;
 	unsigned e1 = (unsigned)__builtin_ctz(sm | 1u << 16);
 	sm &= sm - 1;
-	unsigned e2 = (unsigned)__builtin_ctz(sm | 1u << 16);
-	sm &= sm - 1;
-	if (sm)
-		return 0;
-	if (e2 < n) {
-		if (sep != ':')
+	if (sm) {
+		if (sep != ':' || (sm & (sm - 1)))
 			return 0;
-		st = e0 + 1, e0 = e1, e1 = e2;
+		st = e0 + 1, e0 = e1, e1 = (unsigned)__builtin_ctz(sm);
 	}
 	if (e1 >= n)
 		return 0;
 	int r = digits_at(s, st, e0), g = digits_at(s, e0 + 1, e1), b = digits_at(s, e1 + 1, (unsigned)n);
-	if ((unsigned)r > 255 || (unsigned)g > 255 || (unsigned)b > 255)
+	if ((unsigned)(r | g | b) > 255)
 		return 0;
 	*out = GRID_COLOR_RGB(r, g, b);
 	return base;
 }
 
-bool grid__sgr_bytes(struct grid *g, const uint8_t *s, size_t n)
+/* What an SGR grid__csi_bytes takes does to the pen, from its bytes s[0..n): the colour forms of bytes_color,
+ * or one parameter of up to 3 digits, or none. False for anything else. */
+static bool sgr_bytes_xform(const uint8_t *s, size_t n, struct sgr_xform *x)
 {
 	uint32_t color;
 	int base = bytes_color(s, n, &color);
-	if (base == 38) {
-		/* the pen stays the same (and its id valid) when the colour is already set */
-		if (g->pen.fg != color) {
-			g->pen.fg = color;
-			g->pen_dirty = true;
-			g->pen_from = NULL;
-		}
+	if (base) {
+		*x = (struct sgr_xform){.attr_and = 0xffff, .set = base == 38 ? X_FG : X_BG};
+		if (base == 38)
+			x->fg = color;
+		else
+			x->bg = color;
 		return true;
 	}
-	if (base == 48) {
-		if (g->pen.bg != color) {
-			g->pen.bg = color;
-			g->pen_dirty = true;
-			g->erase_dirty = true;
-			g->pen_from = NULL;
-		}
-		return true;
-	}
-	/* one parameter of up to 3 digits, or none */
 	struct vt_csi c;
 	c.n_params = 0;
 	c.sub_mask = 0;
@@ -727,10 +721,72 @@ bool grid__sgr_bytes(struct grid *g, const uint8_t *s, size_t n)
 			return false;
 		c.n_params = 1;
 	}
+	sgr_build(&c, x);
+	return true;
+}
+
+/* An SGR not in grid.sgr_bytes: built from its bytes and kept in e under key k. Out of line, so that the
+ * path of a found SGR needs no saved registers. */
+__attribute__((noinline)) static bool sgr_bytes_miss(struct grid *g, const uint8_t *s, size_t n,
+						     struct sgr_bytes_memo *e, const uint64_t k[2])
+{
 	struct sgr_xform x;
-	sgr_build(&c, &x);
+	if (!sgr_bytes_xform(s, n, &x))
+		return false;
+	e->key[0] = k[0];
+	e->key[1] = k[1];
+	e->m.id = ++g->sgr_bytes_ids;
+	e->m.x = x;
+	e->m.epoch = 0;
 	sgr_apply(g, &x);
-	g->pen_from = NULL;
+	g->pen_from = &e->m;
+	g->last_cp = 0;
+	return true;
+}
+
+/* The SGRs of colour-per-cell output, found by their bytes in a small table in front of the parser: a
+ * repeated one costs a hash and a compare, then what grid__sgr does for a memoized sequence (the change of
+ * the pen, and the pen's id when it gives the pen it gave last time); a new one of the shapes above is
+ * built from its bytes, not from the parser's general form. */
+bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	if (s[n - 1] != 'm')
+		return grid__csi_bytes_moves(g, s, n);
+	n--; /* the bytes before 'm' */
+	static const uint8_t ones[32] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	};
+	uint64_t k[2];
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)s),
+				  _mm_loadu_si128((const __m128i *)(const void *)(ones + 16 - n)));
+	k[0] = (uint64_t)_mm_cvtsi128_si64(v);
+	k[1] = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
+#else
+	uint8_t b[16];
+	for (unsigned i = 0; i < 16; i++)
+		b[i] = s[i] & ones[16 - n + i];
+	memcpy(k, b, 16);
+#endif
+	_Static_assert(SGR_BYTES_SLOTS == 256, "the slot is the top 8 bits");
+	uint64_t h = (k[0] * 0x9e3779b97f4a7c15ull) ^ (k[1] * 0xc2b2ae3d27d4eb4full);
+	/* two places (as the parser's memo): a new SGR replaces the older entry of the two */
+	struct sgr_bytes_memo *e = &g->sgr_bytes[h >> 56];
+	if (unlikely(e->key[0] != k[0] || e->key[1] != k[1] || !e->m.id)) {
+		struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 48 & (SGR_BYTES_SLOTS - 1)];
+		if (e2->key[0] != k[0] || e2->key[1] != k[1] || !e2->m.id)
+			return sgr_bytes_miss(g, s, n, e2->m.id < e->m.id ? e2 : e, k);
+		e = e2;
+	}
+	struct sgr_memo *m = &e->m;
+	sgr_apply(g, &m->x);
+	g->pen_from = m;
+	g->last_cp = 0;
+	if (m->epoch == g->st.epoch && m->protect == g->protect && pen_same(&m->pen, &g->pen)) {
+		g->pen_id = m->pen_id;
+		g->pen_dirty = false;
+	}
 	return true;
 }
 

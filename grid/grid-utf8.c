@@ -1,26 +1,40 @@
 /* grid/grid-utf8.c: UTF-8 text decoded by grid/ while it writes the cells (vt_sink.print_utf8).
  *
  * The parser offers the bytes from a UTF-8 lead byte on; plain characters (a cluster boundary before and
- * after each) and combining marks on them are decoded, looked up and stored in one loop per row segment,
- * with the per-row questions (margins, pen, wide characters cut in half, damage) answered once per
- * segment. Everything else (emoji sequences, Hangul, controls, invalid bytes) is left to the parser, which
- * hands it to grid__print as code points.
+ * after each) and the Extend characters on them (combining marks, VS16, emoji modifiers) are decoded,
+ * looked up and stored in one loop per row segment, with the per-row questions (margins, pen, wide
+ * characters cut in half, damage) answered once per segment. Everything else (ZWJ sequences, flags,
+ * Hangul, controls, invalid bytes) is left to the parser, which hands it to grid__print as code points.
  */
 #include <stddef.h>
 #include <string.h>
 
 #include "grid/grid-print.h"
 
+/* The cluster cache's set for (cell content, mark). */
+static inline struct cluster_cache_entry *cache_set(struct grid *g, uint32_t base, uint32_t cp)
+{
+	return g->cl.cache[((base * 0x9e3779b1u) ^ (cp * 0x85ebca6bu)) >> (32 - CLUSTER_CACHE_BITS)];
+}
+
+/* The cached cluster id + 1 of (cell content, mark) in set e, or 0. */
+static inline uint32_t cache_find(const struct cluster_cache_entry *e, uint32_t base, uint32_t cp)
+{
+	if (e[0].base == base && e[0].mark == cp)
+		return e[0].id;
+	if (e[1].base == base && e[1].mark == cp)
+		return e[1].id;
+	return 0;
+}
+
 /* attach() for the run path: appends the combining mark cp to cell c (written by this run, so the cursor
  * is right after it). The cluster ids of recent (cell content, mark) pairs are cached, so a mark that was
  * seen on the same base before costs no interning. */
 void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
 {
-	struct cluster_table *t = &g->cl;
-	uint32_t base = c->cp;
-	uint32_t slot = ((base * 0x9e3779b1u) ^ (cp * 0x85ebca6bu)) >> (32 - CLUSTER_CACHE_BITS);
-	if (t->cache[slot].base == base && t->cache[slot].mark == cp && t->cache[slot].id) {
-		c->cp = GRID_CP_CLUSTER | (t->cache[slot].id - 1);
+	uint32_t base = c->cp, hit = cache_find(cache_set(g, base, cp), base, cp);
+	if (hit) {
+		c->cp = GRID_CP_CLUSTER | (hit - 1);
 		return;
 	}
 	uint32_t buf[CLUSTER_MAX_CPS];
@@ -42,9 +56,9 @@ void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
 	if (id < 0)
 		return;
 	/* after intern: a collection inside it empties the cache */
-	t->cache[slot].base = base;
-	t->cache[slot].mark = cp;
-	t->cache[slot].id = (uint32_t)id + 1;
+	struct cluster_cache_entry *e = cache_set(g, base, cp);
+	e[1] = e[0];
+	e[0] = (struct cluster_cache_entry){.base = base, .mark = cp, .id = (uint32_t)id + 1};
 	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
 }
 
@@ -83,12 +97,10 @@ void grid__end_run(struct grid *g, struct line *l, int x0, uint32_t x, uint32_t 
  * the cell now holds the cluster. */
 static inline bool mark_cached(struct grid *g, struct grid_cell *c, uint32_t cp)
 {
-	uint32_t base = c->cp;
-	uint32_t slot = ((base * 0x9e3779b1u) ^ (cp * 0x85ebca6bu)) >> (32 - CLUSTER_CACHE_BITS);
-	const struct cluster_cache_entry *e = &g->cl.cache[slot];
-	if (e->base != base || e->mark != cp || !e->id)
+	uint32_t base = c->cp, hit = cache_find(cache_set(g, base, cp), base, cp);
+	if (!hit)
 		return false;
-	c->cp = GRID_CP_CLUSTER | (e->id - 1);
+	c->cp = GRID_CP_CLUSTER | (hit - 1);
 	return true;
 }
 
@@ -99,17 +111,17 @@ static inline unsigned uprop_hi(uint32_t cp)
 }
 
 /* The inner loop of put_utf8: decodes and writes the characters from p on while they are plain (Grapheme
- * class Other, width 1 or 2) and fit before column lim, from cell *xp on, and attaches combining marks
- * (zero-width Extend) on a base written here that is no emoji; the character at p is known to be plain
- * and to fit. pend: the end of the bytes with 4 readable bytes after them. Returns the first byte not
+ * class Other, width 1 or 2) and fit before column lim, from cell *xp on, and attaches the characters of
+ * class Extend (combining marks, VS16, emoji modifiers) to the one before; the character at p is known
+ * to be plain and to fit. pend: the end of the bytes with 4 readable bytes after them. Returns the first byte not
  * taken; *xp is the column after the last cell written. Out of line so its values stay in registers.
  *
  * Text comes in runs of one script: a loop per common kind (printable ASCII; two-byte characters of width
  * 1, as Latin, Greek and Cyrillic; three-byte characters of width 2, as CJK and kana) stays in it while
  * the next lead byte is of its kind, and `have` takes one character of any other kind (four-byte ones,
- * emoji, width-1 three-byte ones, marks) decoded by `other`. The decoder checks only what the property
+ * emoji, width-1 three-byte ones, marks) decoded by `other`. CJK Unified Ideographs skip the table. The decoder checks only what the property
  * table does not answer: what vt_utf8_char() refuses that gets through here (C1 controls as UTF-8) has
- * a property byte that is neither plain nor a mark (tests/vt/unicode.c checks it). */
+ * a property byte that is neither plain nor Extend (tests/vt/unicode.c checks it). */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
@@ -160,12 +172,21 @@ three:
 	for (;;) {
 		c2 = p[2] ^ 0x80u;
 		cp = (b & 0x0fu) << 12 | c1 << 6 | c2;
+		if (likely(cp - 0x4e00u < 0xa000u - 0x4e00u) && (c1 | c2) < 0x40) {
+			/* CJK Unified Ideographs: all wide, class Other, not pictographic */
+			props = 2;
+			len = 3;
+			goto cjk;
+		}
 		/* not overlong (< U+0800), not a surrogate (the table gives those width 1) */
 		if ((c1 | c2) >= 0x40 || cp < 0x800 || cp >> 11 == 0xd800u >> 11)
 			goto out;
 		props = uprop_hi(cp);
 		len = 3;
-		if (props != 2 || o >= oend2)
+		if (props != 2)
+			goto have;
+cjk:
+		if (o >= oend2)
 			goto have;
 		grid__put_cell(o, cp, hi, 2);
 		grid__put_cell(o + 1, 0, hi, 0);
@@ -199,12 +220,11 @@ have:
 			grid__put_cell(o + 1, 0, hi, 0);
 		o += w;
 	} else {
-		if (props != VT_PROP_MARK)
+		/* Extend (GB9: never a break before it): combining marks, VS16, emoji modifiers, halfwidth
+		 * sound marks; the base is the last character written (the first one always is) */
+		if ((props & 0x7cu) != (VT_PROP_MARK & 0x3cu))
 			goto out;
-		/* the base is the last character written (the first one always is) */
 		struct grid_cell *base = o - 1 - (o[-1].width == 0);
-		if (vt_char_props(base->cp) & VT_PROP_EXTPICT)
-			goto out;
 		if (!mark_cached(g, base, cp))
 			grid__attach_mark(g, base, cp);
 	}
@@ -229,6 +249,20 @@ static uint32_t last_cp(const uint8_t *p)
 	return (p[-4] & 0x07u) << 18 | (p[-3] & 0x3fu) << 12 | (p[-2] & 0x3fu) << 6 | (p[-1] & 0x3fu);
 }
 
+/* The segmentation state (vt_grapheme_break) after the cluster in cell content cp, when it begins with an
+ * emoji (then a ZWJ and another emoji may still join it, GB11); else 0, which says the same as the
+ * state derived from its last code point alone. */
+static uint32_t cluster_state(const struct grid *g, uint32_t cp)
+{
+	const struct cluster *cl = (cp & GRID_CP_CLUSTER) ? grid__cluster(g, cp) : NULL;
+	if (!cl || !(vt_char_props(cl->cp[0]) & VT_PROP_EXTPICT))
+		return 0;
+	uint32_t st = 0;
+	for (uint32_t i = 1; i < cl->n; i++)
+		(void)vt_grapheme_break(cl->cp[i - 1], cl->cp[i], &st);
+	return st;
+}
+
 /* The row segment of grid__print_utf8: print_run over UTF-8 bytes, decoded as they are stored. The
  * character at p is plain, joins nothing before it and fits at the cursor, which has no wrap pending;
  * pend: the end of the bytes that have 4 readable bytes. Returns the first byte not consumed. */
@@ -242,8 +276,10 @@ static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *
 	uint32_t x = (uint32_t)x0;
 	p = put_text(g, c, &x, (uint32_t)right + 1, p, pend, hi);
 	/* the last cell written holds the last character */
-	uint32_t lastw = c[x - 1].width == 0 ? 2 : 1;
-	grid__end_run(g, l, x0, x, lastw, fix_left, last_cp(p));
+	uint32_t lastw = c[x - 1].width == 0 ? 2 : 1, last = last_cp(p);
+	grid__end_run(g, l, x0, x, lastw, fix_left, last);
+	if ((vt_char_props(last) & 0x3cu) == (VT_PROP_MARK & 0x3cu))
+		g->gb_state = cluster_state(g, c[x - lastw].cp);
 	return p;
 }
 

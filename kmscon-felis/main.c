@@ -171,8 +171,22 @@ static int start_session(struct kf_app *app, int cols, int rows)
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
 }
 
+/* Milliseconds this thread spent runnable but waiting for a CPU (the second field of /proc/self/schedstat):
+ * the machine's load, not our work. -1 when the kernel does not say. */
+static long runqueue_ms(void)
+{
+	unsigned long long run_ns, wait_ns;
+	FILE *f = fopen("/proc/self/schedstat", "re");
+	int n = f ? fscanf(f, "%llu %llu", &run_ns, &wait_ns) : 0;
+	if (f)
+		fclose(f);
+	return n == 2 ? (long)(wait_ns / 1000000) : -1;
+}
+
 /* What the PTY path cost: one line at exit with --verbose (tests/bench/run-pty-bench reads it), and at notice
- * level on KF_OUTPUT_STATS_SIGNAL with the frame counters (tests/vm/bench reads both). */
+ * level on KF_OUTPUT_STATS_SIGNAL with the frame counters (tests/vm/bench reads both). The context switches
+ * and the run-queue wait tell waiting for the child or the kernel's tty worker (voluntary) from being
+ * pushed off the CPU by other work (involuntary, runq_ms). */
 static void log_stats_level(struct kf_app *app, enum kf_log_level level)
 {
 	struct rusage ru;
@@ -183,10 +197,11 @@ static void log_stats_level(struct kf_app *app, enum kf_log_level level)
 	getrusage(RUSAGE_SELF, &ru);
 	kf_log_msg(level, LOG_TAG, __FILE__, __LINE__,
 		   "pty: %llu bytes in %llu reads; cpu user %ld.%06ld s sys %ld.%06ld s; wakeups %llu read_ms %llu "
-		   "parse_ms %llu", (unsigned long long)st.bytes, (unsigned long long)st.reads,
-		   (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
-		   (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups,
-		   (unsigned long long)(st.read_ns / 1000000), (unsigned long long)(st.parse_ns / 1000000));
+		   "parse_ms %llu; csw voluntary %ld involuntary %ld; runq_ms %ld", (unsigned long long)st.bytes,
+		   (unsigned long long)st.reads, (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
+		   (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups,
+		   (unsigned long long)(st.read_ns / 1000000), (unsigned long long)(st.parse_ns / 1000000),
+		   ru.ru_nvcsw, ru.ru_nivcsw, runqueue_ms());
 }
 
 static void log_stats(struct kf_app *app)

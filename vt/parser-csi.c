@@ -115,8 +115,6 @@ static inline size_t parse_csi(struct vt_parser *p, const uint8_t *d, size_t i, 
  *
  * The memo: a sequence whose bytes (after ESC [, up to the final byte) were parsed before is found by those
  * bytes and copied instead of parsed again (programs repeat a few SGRs and cursor moves over and over). */
-/* Sequences with their final byte at most this far after ESC [ go to the sink's csi_bytes first. */
-#define SHORT_FIRST 8
 static const uint8_t lead_ones[64] = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -199,34 +197,13 @@ static inline bool parse_masked(struct vt_parser *p, const uint8_t *q, __m128i a
 	return true;
 }
 
-/* A sequence not in the memo. The first time (and while its place is not taken) it is offered to the sink's
- * csi_bytes, and only recorded as seen: its key with a mark in the second half, which no lookup matches
- * (that half is zero for a sequence csi_bytes can take). A program that sends each colour once, as
- * truecolour output does, never pays for the parsed form; a sequence seen before (or that the sink does
- * not take) is parsed from its masked bytes and remembered in the older of its two places, or in the place
- * that recorded it as seen. Returns the index after it, or i. Out of line, so that vt__fast_csi's path for
- * sequences found in the memo needs no saved registers. */
+/* A sequence not in the memo: parsed from its masked bytes, then remembered in m (the older of its two
+ * places). Returns the index after it, or i. Out of line, so that vt__fast_csi's path for sequences found in the
+ * memo needs no saved registers. */
 __attribute__((noinline)) static size_t csi_miss(struct vt_parser *p, const uint8_t *d, size_t i, __m128i a,
-						 __m128i b, unsigned f, struct memo *m1, struct memo *m2)
+						 __m128i b, unsigned f, struct memo *m)
 {
 	struct vt_csi *c = &p->csi;
-	struct memo *m = m2->id < m1->id ? m2 : m1;
-	if (f < 16 && p->sink.csi_bytes) {
-		const __m128i seen = _mm_cvtsi32_si128(0x80);
-		__m128i a1 = _mm_and_si128(_mm_cmpeq_epi8(a, m1->a), _mm_cmpeq_epi8(seen, m1->b));
-		__m128i a2 = _mm_and_si128(_mm_cmpeq_epi8(a, m2->a), _mm_cmpeq_epi8(seen, m2->b));
-		if (_mm_movemask_epi8(a1) == 0xffff) {
-			m = m1;
-		} else if (_mm_movemask_epi8(a2) == 0xffff) {
-			m = m2;
-		} else if (p->sink.csi_bytes(p->ctx, d + i + 2, f + 1)) {
-			m->a = a;
-			m->b = seen;
-			m->id = 0;
-			c->final = 0;
-			return i + 3 + f;
-		}
-	}
 	if (!parse_masked(p, d + i + 2, a, b, f))
 		return i;
 	c->seq_id = 0;
@@ -264,25 +241,13 @@ static inline __attribute__((always_inline)) size_t memo_lookup(struct vt_parser
 		struct memo *m2 = &p->memo[h >> 46 & 511];
 		eq = _mm_and_si128(_mm_cmpeq_epi8(a, m2->a), _mm_cmpeq_epi8(b, m2->b));
 		if (_mm_movemask_epi8(eq) != 0xffff)
-			return csi_miss(p, d, i, a, b, f, m, m2);
+			return csi_miss(p, d, i, a, b, f, m2->id < m->id ? m2 : m);
 		m = m2;
 	}
 	memcpy(c->params, m->params, sizeof(m->params));
 	memcpy(&c->sub_mask, &m->hdr, sizeof(m->hdr));
 	c->seq_id = m->id;
 	return i + 3 + f;
-}
-
-/* A short sequence (cursor moves, one-parameter SGRs): the sink's csi_bytes costs less than a memo hit and
- * the parsed form, so it goes there first; the memo takes what the sink leaves. Out of line, as csi_miss. */
-__attribute__((noinline)) static size_t csi_short(struct vt_parser *p, const uint8_t *d, size_t i, __m128i a,
-						  __m128i b, uint64_t lo, uint64_t hi, unsigned f)
-{
-	if (p->sink.csi_bytes(p->ctx, d + i + 2, f + 1)) {
-		p->csi.final = 0;
-		return i + 3 + f;
-	}
-	return memo_lookup(p, d, i, a, b, lo, hi, f);
 }
 
 /* Parses the sequence at d[i] (ESC [) into p->csi, through the memo when it can. Returns the index after
@@ -317,8 +282,6 @@ size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 		lo = (uint64_t)_mm_cvtsi128_si64(x);
 		hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
 	}
-	if (f <= SHORT_FIRST && p->sink.csi_bytes)
-		return csi_short(p, d, i, a, b, lo, hi, f);
 	return memo_lookup(p, d, i, a, b, lo, hi, f);
 }
 #else

@@ -113,8 +113,7 @@ struct vt_parser {
 
 /* The bulk CSI path (parser-csi.c): when a whole "ESC [ ... final" lies in d[i..n) it is parsed into p->csi
  * (with seq_id set) and the index after its final byte is returned; otherwise i, and the table machine
- * takes the sequence from its ESC. When the sink already acted on it (vt_sink.csi_bytes), p->csi.final is
- * 0 and the caller must not pass p->csi on. */
+ * takes the sequence from its ESC. */
 size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n);
 
 #endif

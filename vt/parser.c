@@ -679,6 +679,21 @@ static size_t step(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 	return i + 1;
 }
 
+/* The index of the first byte in 0x40..0x7f among s[0..16) (a CSI's final byte), or 16 when none. */
+static inline unsigned final_in_16(const uint8_t *s)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x3f)));
+	return m ? (unsigned)__builtin_ctz(m) : 16;
+#else
+	unsigned k = 0;
+	while (k < 16 && (s[k] < 0x40 || s[k] > 0x7f))
+		k++;
+	return k;
+#endif
+}
+
 /* The ground state with no UTF-8 sequence pending, event by event, first byte by kind: a CSI, a run of
  * printable ASCII, a C0 control or UTF-8, each straight to its path (escape-heavy output alternates them
  * quickly). Every path here leaves the parser in that state (a sink that resets the parser leaves it there
@@ -689,15 +704,23 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 	void (*const csi)(void *, const struct vt_csi *) = p->sink.csi;
 	void (*const print_ascii)(void *, const uint8_t *, size_t) = p->sink.print_ascii;
 	void (*const execute)(void *, uint8_t) = p->sink.execute;
+	bool (*const csi_bytes)(void *, const uint8_t *, size_t) = p->sink.csi_bytes;
 	void *const ctx = p->ctx;
 	while (i < len) {
 		uint8_t b = data[i];
 		if (b == 0x1b) {
 			if (i + 1 < len && data[i + 1] == '[') {
+				if (csi_bytes && len - i >= 2 + 32) {
+					/* the sink's own path for the sequences it knows (vt_sink.csi_bytes) */
+					unsigned f = final_in_16(data + i + 2);
+					if (f < 16 && csi_bytes(ctx, data + i + 2, f + 1)) {
+						i += 3 + f;
+						continue;
+					}
+				}
 				size_t j = vt__fast_csi(p, data, i, len);
 				if (j != i) {
-					/* final 0: the sink took it from its bytes (vt__fast_csi) */
-					if (csi && p->csi.final)
+					if (csi)
 						csi(ctx, &p->csi);
 					i = j;
 					continue;

@@ -2,7 +2,8 @@
  *
  * Runs a command on a PTY exactly as kmscon-felis does (pty/), reads the master with the same 64 KiB reads
  * until the child has exited and everything is read, and discards the bytes: no parsing, no grid. Prints
- * one line: "bytes reads wall_s user_s sys_s" (CPU of this process only, not the child's).
+ * one line: "bytes reads wall_s user_s sys_s nvcsw nivcsw runq_ms" (CPU, context switches and time spent
+ * waiting for a CPU, of this process only, not the child's; runq_ms -1 without /proc/self/schedstat).
  * usage: pty-drain CMD [ARGS...]
  */
 #include <errno.h>
@@ -19,6 +20,18 @@ static double now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The second field of /proc/self/schedstat (ns runnable but not running), in ms; -1 without it. */
+static long runq_wait_ms(void)
+{
+	unsigned long long fields[2];
+	FILE *f = fopen("/proc/self/schedstat", "re");
+	if (!f)
+		return -1;
+	int n = fscanf(f, "%llu %llu", &fields[0], &fields[1]);
+	fclose(f);
+	return n == 2 ? (long)(fields[1] / 1000000) : -1;
 }
 
 static void discard(void *ud, const uint8_t *data, size_t len)
@@ -56,9 +69,9 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru);
 	uint64_t reads, bytes;
 	pty_get_stats(pty, &reads, &bytes);
-	printf("%llu %llu %.6f %ld.%06ld %ld.%06ld\n", (unsigned long long)bytes, (unsigned long long)reads, wall,
-	       (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
-	       (long)ru.ru_stime.tv_usec);
+	printf("%llu %llu %.6f %ld.%06ld %ld.%06ld %ld %ld %ld\n", (unsigned long long)bytes,
+	       (unsigned long long)reads, wall, (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
+	       (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec, ru.ru_nvcsw, ru.ru_nivcsw, runq_wait_ms());
 	pty_destroy(pty);
 	return pty_exit_code(status);
 }

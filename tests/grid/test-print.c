@@ -131,8 +131,39 @@ static void test_random_text(void)
 	}
 }
 
+/* Emoji sequences through the fused UTF-8 path (grid-utf8.c attaches VS16 and emoji modifiers itself and
+ * hands the ZWJ to the code-point path, which must still know that the cluster began with an emoji,
+ * UAX #29 GB11): each sequence is one cell on both grids, with all its code points. */
+static void test_emoji_sequences(void)
+{
+	static const struct {
+		const char *s;
+		size_t ncp;
+	} seqs[] = {
+		{"\xf0\x9f\x8f\xb3\xef\xb8\x8f\xe2\x80\x8d\xf0\x9f\x8c\x88", 4}, /* rainbow flag: VS16 then ZWJ */
+		{"\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd", 2},                         /* thumbs up, medium skin tone */
+		{"\xf0\x9f\x91\xa9\xf0\x9f\x8f\xbd\xe2\x80\x8d\xf0\x9f\x92\xbb", 4}, /* tone then ZWJ */
+		{"\xe2\x9d\xa4\xef\xb8\x8f", 2},                                 /* heart, VS16 */
+	};
+	for (size_t i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++) {
+		struct t_term *a = t_new(20, 3, 0), *b = t_new(20, 3, 0);
+		t_feed(b, "\033(A");
+		char buf[64];
+		snprintf(buf, sizeof(buf), "ab%s x\r\n", seqs[i].s);
+		t_feed(a, buf);
+		t_feed(b, buf);
+		uint32_t cps[16];
+		size_t n = grid_cell_codepoints(a->g, &grid_row(a->g, 0)[2], cps, 16);
+		CHECK(n == seqs[i].ncp, "sequence %zu: %zu code points in the cell, want %zu", i, n, seqs[i].ncp);
+		compare(a, b, (int)i);
+		t_free(a);
+		t_free(b);
+	}
+}
+
 int main(void)
 {
+	test_emoji_sequences();
 	test_random_text();
 	return t_done("grid-print");
 }

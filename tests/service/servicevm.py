@@ -18,7 +18,7 @@ screen), median of 10 starts; PSS idle and after 200k lines of output with the d
 Floors (--floors, not a test): exec to READY=1 of small programs that do only part of our work (kf-floor.c: a
 static do-nothing, a do-nothing linked with our libraries, a minimal modeset of one dumb buffer) next to ours.
 
-Usage: tests/service/servicevm.py [--build-dir DIR] [--bench | --timeline | --floors] [--runs N]
+Usage: tests/service/servicevm.py [--build-dir DIR] [--bench | --timeline | --floors [--compare BINARY]] [--runs N]
 """
 import argparse
 import os
@@ -76,10 +76,12 @@ def helper_path(build_dir):
     return str(helper)
 
 
-def guest_for(build_dir, features=("udev",), floors=False):
+def guest_for(build_dir, features=("udev",), floors=False, compare=None):
     files = {"/usr/bin/kf-notify-run": helper_path(build_dir)}
+    if compare:
+        files["/usr/bin/kmscon-felis-compare"] = str(compare)
     if floors:
-        for name in ("kf-floor-static", "kf-floor-linked"):
+        for name in ("kf-floor-static", "kf-floor-libdrm", "kf-floor-libseat", "kf-floor-freetype", "kf-floor-linked"):
             files["/usr/bin/" + name] = str(Path(build_dir) / "tests" / "service" / name)
     return build_guest(features=features, build_dir=build_dir).with_files(files, name="service")
 
@@ -204,11 +206,15 @@ def bench(vm, cmd, runs=10):
     return lines
 
 
-def floors(vm, cmd, runs=10):
+def floors(vm, cmd, runs=10, compare=False):
     """The floors of exec -> READY=1 (kf-floor.c) next to ours, RUNS starts of each, interleaved (one start of
-    every program per round) so that a change of the host's load hits them all alike."""
+    every program per round) so that a change of the host's load hits them all alike. COMPARE: also the binary
+    given with --compare (e.g. an older build), started the same way as /usr/bin/kmscon-felis-compare."""
     progs = [
         ("static do-nothing (exec alone)", "kf-floor-static"),
+        ("do-nothing, dynamic: libc + libdrm", "kf-floor-libdrm"),
+        ("do-nothing, dynamic: libc + libdrm + libseat (+ libsystemd and 6 more)", "kf-floor-libseat"),
+        ("do-nothing, dynamic: libc + libdrm + FreeType (+ libpng, zlib, brotli)", "kf-floor-freetype"),
         ("do-nothing with our DT_NEEDED (exec + dynamic linking)", "kf-floor-linked"),
         ("static: card, one dumb buffer, TEST_ONLY + modeset commit, flip event", "kf-floor-static modeset"),
         ("static: the same, plane-only commit when the CRTC shows the mode", "kf-floor-static flip"),
@@ -217,6 +223,8 @@ def floors(vm, cmd, runs=10):
         ("kmscon-felis (unit's ExecStart=)", cmd),
         ("kmscon-felis --font-engine=builtin", cmd + " --font-engine=builtin"),
     ]
+    if compare:
+        progs.append(("--compare binary, same command line", cmd.replace("kmscon-felis", "kmscon-felis-compare", 1)))
     times = {p[1]: [] for p in progs}
     status = {}
     for _ in range(runs):
@@ -287,16 +295,19 @@ def main():
     ap.add_argument("--timeline", action="store_true", help="only the start-up phases (--debug timestamps)")
     ap.add_argument("--floors", action="store_true",
                     help="exec -> READY=1 of the floors (kf-floor.c) next to ours")
+    ap.add_argument("--compare", metavar="BINARY",
+                    help="with --floors: also time this kmscon-felis binary (e.g. one built from an older commit)")
     ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args()
     build_dir = Path(args.build_dir) if args.build_dir else default_build_dir()
     try:
         cmd = unit_command(build_dir)
-        guest = guest_for(build_dir, ("udev", "kmscon") if args.bench else ("udev",), floors=args.floors)
+        guest = guest_for(build_dir, ("udev", "kmscon") if args.bench else ("udev",), floors=args.floors,
+                          compare=args.compare)
         with VM(guest, gpu="virtio", name="service") as vm:
             start_udev(vm)
             if args.floors:
-                floors(vm, cmd, args.runs)
+                floors(vm, cmd, args.runs, compare=bool(args.compare))
                 return
             if args.timeline:
                 timeline(vm, cmd, args.runs)
