@@ -477,16 +477,14 @@ static void paint_pointer(struct kf_render *r, struct strip *o, int sx0, int sy0
  * from about three cells on. */
 #define BLANK_RUN_MIN 3
 
-/* Fills w x cell_h pixels at strip x with c: every row is a copy of one row of c kept in r->solid
- * (grown, never shrunk; rebuilt when c changes), which beats a store per pixel. */
-static void fill_span(struct kf_render *r, struct strip *o, int x, int w, uint32_t c)
+/* A row of w pixels of c (r->solid: grown, never shrunk; rebuilt when c changes), NULL when out of
+ * memory: a fill copies it into every row, which beats a store per pixel. */
+static const uint32_t *solid_row(struct kf_render *r, uint32_t c, int w)
 {
 	if (r->solid_len < (size_t)w) {
 		uint32_t *n = realloc(r->solid, (size_t)w * sizeof(*n));
-		if (!n) {
-			fill_rect(o, x, 0, w, r->cell_h, c);
-			return;
-		}
+		if (!n)
+			return NULL;
 		r->solid = n;
 		r->solid_len = (size_t)w;
 		r->solid_n = 0;
@@ -496,8 +494,19 @@ static void fill_span(struct kf_render *r, struct strip *o, int x, int w, uint32
 	for (; r->solid_n < (size_t)w; r->solid_n++)
 		r->solid[r->solid_n] = c;
 	r->solid_color = c;
+	return r->solid;
+}
+
+/* Fills w x cell_h pixels at strip x with c. */
+static void fill_span(struct kf_render *r, struct strip *o, int x, int w, uint32_t c)
+{
+	const uint32_t *row = solid_row(r, c, w);
+	if (!row) {
+		fill_rect(o, x, 0, w, r->cell_h, c);
+		return;
+	}
 	for (int y = 0; y < r->cell_h; y++)
-		memcpy(o->px + (size_t)y * o->pitch + x, r->solid, (size_t)w * 4);
+		memcpy(o->px + (size_t)y * o->pitch + x, row, (size_t)w * 4);
 }
 
 /* A cell that shows nothing but its background when its look has no decoration (the cursor
@@ -702,12 +711,18 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
 	return rs.n;
 }
 
-static void fill_target(const struct kf_render_target *t, int x, int y, int w, int h, uint32_t c)
+static void fill_target(struct kf_render *r, const struct kf_render_target *t, int x, int y, int w,
+			int h, uint32_t c)
 {
 	int x1 = x + w < t->width ? x + w : t->width, y1 = y + h < t->height ? y + h : t->height;
+	/* the margin below the grid is as wide as the screen: rows copied from a row of c */
+	const uint32_t *row =
+	    t->format == KF_RENDER_XRGB8888 && x1 - x >= 64 ? solid_row(r, c, x1 - x) : NULL;
 	for (int j = y; j < y1; j++) {
 		uint8_t *line = (uint8_t *)t->data + (size_t)j * t->stride;
-		if (t->format == KF_RENDER_XRGB8888) {
+		if (row) {
+			memcpy((uint32_t *)line + x, row, (size_t)(x1 - x) * 4);
+		} else if (t->format == KF_RENDER_XRGB8888) {
 			for (int i = x; i < x1; i++)
 				((uint32_t *)line)[i] = c;
 		} else {
@@ -733,9 +748,9 @@ int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s,
 	uint32_t bg = s->reverse_video ? r->eff[256] : r->eff[257];
 	int gw = s->cols * r->cell_w, gh = s->rows * r->cell_h;
 	if (gw < t->width)
-		fill_target(t, gw, 0, t->width - gw, t->height, bg);
+		fill_target(r, t, gw, 0, t->width - gw, t->height, bg);
 	if (gh < t->height)
-		fill_target(t, 0, gh, gw < t->width ? gw : t->width, t->height - gh, bg);
+		fill_target(r, t, 0, gh, gw < t->width ? gw : t->width, t->height - gh, bg);
 	if (rects && max_rects > 0) {
 		rects[0] = (struct kf_render_rect){0, 0, t->width, t->height};
 		return 1;
