@@ -8,6 +8,10 @@
  *                         for its first frame); READY=1 once the event arrives
  *   kf-floor flip         the same, but when the CRTC already scans out the mode (fbcon's) the commit only sets
  *                         the plane (no ALLOW_MODESET); falls back to the modeset otherwise
+ *   kf-floor-libseat seat the least a console that takes its seat through libseat must do: open the seat
+ *                         (libseat picks the backend, as for kmscon-felis: in the guest its builtin one), wait
+ *                         for it to be enabled, open the card through libseat_open_device, then the modeset of
+ *                         `modeset`; only in the build with libseat (KF_FLOOR_SEAT)
  * After READY=1 the program waits for SIGTERM (the frame stays on screen until kf-notify-run stops it).
  *
  * Built twice: kf-floor-static (static, libc and libdrm inside) and kf-floor-linked (dynamic, with the
@@ -27,6 +31,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#ifdef KF_FLOOR_SEAT
+#include <libseat.h>
+#endif
 #include <drm_fourcc.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
@@ -79,9 +86,11 @@ static int fail(const char *what)
 	return 1;
 }
 
-static int show_frame(int only_flip)
+/* fd: the card, or -1 to open it here. */
+static int show_frame(int fd, int only_flip)
 {
-	int fd = open("/dev/dri/card0", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		fd = open("/dev/dri/card0", O_RDWR | O_CLOEXEC);
 	drmModeRes *res;
 	drmModeConnector *conn = NULL;
 	drmModePlaneRes *pres;
@@ -189,12 +198,46 @@ static int show_frame(int only_flip)
 		pause(); /* keep the frame until SIGTERM */
 }
 
+#ifdef KF_FLOOR_SEAT
+static void seat_enabled(struct libseat *seat, void *ud)
+{
+	(void)seat;
+	*(int *)ud = 1;
+}
+
+static void seat_disabled(struct libseat *seat, void *ud)
+{
+	(void)ud;
+	libseat_disable_seat(seat);
+}
+
+static int seat_frame(void)
+{
+	int enabled = 0, dev_fd = -1;
+	struct libseat_seat_listener listener = {.enable_seat = seat_enabled, .disable_seat = seat_disabled};
+	struct libseat *seat = libseat_open_seat(&listener, &enabled);
+
+	if (!seat)
+		return fail("libseat_open_seat");
+	while (!enabled)
+		if (libseat_dispatch(seat, 5000) < 0)
+			return fail("libseat_dispatch");
+	if (libseat_open_device(seat, "/dev/dri/card0", &dev_fd) < 0)
+		return fail("libseat_open_device /dev/dri/card0");
+	return show_frame(dev_fd, 0);
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "modeset") == 0)
-		return show_frame(0);
+		return show_frame(-1, 0);
 	if (argc > 1 && strcmp(argv[1], "flip") == 0)
-		return show_frame(1);
+		return show_frame(-1, 1);
+#ifdef KF_FLOOR_SEAT
+	if (argc > 1 && strcmp(argv[1], "seat") == 0)
+		return seat_frame();
+#endif
 	notify_ready("nothing");
 	return 0;
 }

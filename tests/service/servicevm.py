@@ -218,6 +218,7 @@ def floors(vm, cmd, runs=10, compare=False):
         ("do-nothing with our DT_NEEDED (exec + dynamic linking)", "kf-floor-linked"),
         ("static: card, one dumb buffer, TEST_ONLY + modeset commit, flip event", "kf-floor-static modeset"),
         ("static: the same, plane-only commit when the CRTC shows the mode", "kf-floor-static flip"),
+        ("libc + libdrm + libseat: seat opened, card through libseat, modeset commit", "kf-floor-libseat seat"),
         ("our DT_NEEDED + modeset commit", "kf-floor-linked modeset"),
         ("our DT_NEEDED + plane-only commit", "kf-floor-linked flip"),
         ("kmscon-felis (unit's ExecStart=)", cmd),
