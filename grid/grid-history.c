@@ -245,7 +245,10 @@ struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncell
 		return NULL;
 	struct line *l = (struct line *)(c->mem + c->used);
 	struct line hdr = {.flags = src->flags, .used = (uint16_t)n, .ncells = (uint16_t)n};
-	if (n >= PACK_MIN && pack_ascii_sse2(src->cells, n, (uint8_t *)(void *)l->cells)) {
+	/* a line that starts with other text (most non-Latin text) is not tried: one load instead of a pass */
+	const struct grid_cell *sc = src->cells;
+	if (n >= PACK_MIN && sc[0].cp < 0x80 &&
+	    pack_ascii_sse2(sc, n, (uint8_t *)(void *)l->cells)) {
 		/* packed in place (room for the full form was taken, the rest is given back): a packed
 		 * scrollback is small enough to stay in the caches, so these are ordinary stores */
 		hdr.flags |= LINE_PACKED;

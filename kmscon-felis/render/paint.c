@@ -280,8 +280,10 @@ void kf_render_cells_finish(struct kf_render *r)
 {
 	free(r->cells.px);
 	free(r->cells.tags);
+	free(r->cells.mru);
 	r->cells.px = NULL;
 	r->cells.tags = NULL;
+	r->cells.mru = NULL;
 	r->cells.bits = 0;
 }
 
@@ -310,7 +312,8 @@ static bool cells_ready(struct kf_render *r)
 		return false;
 	r->cells.px = malloc(((size_t)1 << bits) * slot * 4);
 	r->cells.tags = calloc((size_t)1 << bits, sizeof(*r->cells.tags));
-	if (!r->cells.px || !r->cells.tags) {
+	r->cells.mru = calloc((size_t)1 << (bits - 1), 1);
+	if (!r->cells.px || !r->cells.tags || !r->cells.mru) {
 		kf_render_cells_finish(r);
 		return false;
 	}
@@ -348,12 +351,17 @@ static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key, uint32_t c
 	for (;;) {
 		uint64_t h = (key ^ (uint64_t)fg << 29 ^ (uint64_t)bg * 0x2545f491u) *
 			     0x9e3779b97f4a7c15ull;
-		size_t i = (size_t)(h >> (64 - r->cells.bits));
-		struct kf_cell_tag *t = &r->cells.tags[i];
-		uint32_t *px = r->cells.px + i * r->cells.slot_px;
-		if (t->key == key && t->fg == fg && t->bg == bg) {
-			r->cells.hits++;
-			return px;
+		/* two-way sets: the other slot of the pair is looked at too, and a miss replaces the
+		 * one used less recently (CJK, Greek and Latin glyphs in a few colours collided in
+		 * one slot each) */
+		size_t i = (size_t)(h >> (64 - r->cells.bits)) & ~(size_t)1;
+		for (size_t k = 0; k < 2; k++) {
+			const struct kf_cell_tag *t = &r->cells.tags[i + k];
+			if (t->key == key && t->fg == fg && t->bg == bg) {
+				r->cells.hits++;
+				r->cells.mru[i / 2] = (uint8_t)k;
+				return r->cells.px + (i + k) * r->cells.slot_px;
+			}
 		}
 		if (!g && cp)
 			g = kf_render_glyph(r, cp, gs, cells);
@@ -363,9 +371,12 @@ static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key, uint32_t c
 			continue;
 		}
 		r->cells.misses++;
+		i += !r->cells.mru[i / 2];
+		r->cells.mru[i / 2] = (uint8_t)(i & 1);
+		uint32_t *px = r->cells.px + i * r->cells.slot_px;
 		struct strip o = {px, (size_t)w};
 		compose(r, &o, 0, w, r->cell_h, g, fg, bg);
-		*t = (struct kf_cell_tag){key, fg, bg};
+		r->cells.tags[i] = (struct kf_cell_tag){key, fg, bg};
 		return px;
 	}
 }

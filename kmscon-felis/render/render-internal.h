@@ -138,6 +138,7 @@ struct kf_render {
 			uint64_t key; /* glyph key (render.c), 0 = empty */
 			uint32_t fg, bg;
 		} *tags;
+		uint8_t *mru; /* per pair of slots: which one was used last */
 		unsigned bits; /* 1 << bits slots; 0 = none (allocation failed) */
 		size_t slot_px;
 		int cell_w, cell_h;

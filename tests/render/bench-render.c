@@ -12,6 +12,8 @@
  * gen-workloads.py) fed into a 102x40 grid CHUNK_KB (default 64) at a time, the damage painted into a
  * 1024x768 buffer after each chunk. For the painter's instruction counts alone:
  *   valgrind --tool=callgrind --toggle-collect=paint_frame build/tests/render/bench-render --flood FILE 85
+ * with FONTCONFIG_FILE set to the absolute path of a configuration naming only the DejaVu directory (the
+ * guest's fonts; docs/benchmarks.md, issue 5).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,6 +260,12 @@ static void bench_doom(const char *path)
 
 int main(int argc, char **argv)
 {
+	const char *fc = getenv("FONTCONFIG_FILE");
+	/* fontconfig looks a relative name up in its own directory (/etc/fonts): the figures would be
+	 * those of the system's fonts, not of the file meant */
+	if (fc && fc[0] != '/')
+		printf("warning: FONTCONFIG_FILE=%s is relative: fontconfig reads /etc/fonts/%s instead\n",
+		       fc, fc);
 	if (argc > 2 && strcmp(argv[1], "--flood") == 0) {
 		bench_flood(argv[2], (size_t)(argc > 3 ? atoi(argv[3]) : 64) * 1024);
 		return 0;
