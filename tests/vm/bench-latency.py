@@ -128,6 +128,9 @@ def enable_syscall_trace(vm, prog):
     filt = " || ".join("common_pid == %s" % p for p in pids)
     script = "".join("echo '%s' > %s/events/syscalls/%s/filter && echo 1 > %s/events/syscalls/%s/enable && "
                      % (filt, TRACE, ev, TRACE, ev) for ev in SYSCALLS)
+    # Every context switch and interrupt of the guest's CPU too: they say who had the CPU in a slow key.
+    script += "echo 1 > %s/events/sched/sched_switch/enable && echo 1 > %s/events/irq/irq_handler_entry/enable && " \
+        % (TRACE, TRACE)
     vm.sh(script + "echo > %s/trace" % TRACE)
     print("tracing the system calls of pids %s (kmscon-felis, its shell)" % " ".join(pids))
 
@@ -159,19 +162,22 @@ def breakdown(presses, trace):
     evs.sort()
     steps = ("wake", "kwrite", "shread", "shwrite", "kread", "commit", "ioctl_ret", "flip")
     deltas = {s: [] for s in steps}
+    per_key = []  # (key-to-flip ms, [ms of each step]) of the keys whose every step was found
     for i, t in enumerate(presses):
         nxt = presses[i + 1] if i + 1 < len(presses) else t + 10**6
-        prev, k, ok = t, 0, True
+        prev, k, row = t, 0, []
         for st in steps:
             found = next((e for e in evs[k:] if e[0] >= prev and e[0] < nxt and e[1] == st), None)
             if not found:
-                ok = False
                 break
             k = evs.index(found)
-            deltas[st].append((found[0] - prev) / 1000.0)
+            row.append((found[0] - prev) / 1000.0)
             prev = found[0]
-        if not ok:
+        if len(row) < len(steps):
             continue
+        for st, ms in zip(steps, row):
+            deltas[st].append(ms)
+        per_key.append((sum(row), row, t))
     names = {"wake": "key event -> our epoll_wait returns", "kwrite": "-> key written to the PTY",
              "shread": "-> the shell reads it", "shwrite": "-> the shell writes the echo",
              "kread": "-> we read the echo", "commit": "-> atomic commit ioctl (parse + render)",
@@ -180,6 +186,18 @@ def breakdown(presses, trace):
     for st in steps:
         if deltas[st]:
             print("  %-42s %6.2f %6.2f" % (names[st], pct(deltas[st], 50), pct(deltas[st], 90)))
+    # The tail is where the p99 comes from: which step made the slowest keys slow.
+    print("slowest keys, ms per step (%s):" % " ".join(steps))
+    for total, row, t0 in sorted(per_key, reverse=True)[:5]:
+        print("  %6.2f = %s" % (total, " ".join("%.2f" % ms for ms in row)))
+    # Who ran in the slowest keys' windows: the context switches and interrupts between the key and its flip.
+    sw_re = re.compile(r"\s(\d+\.\d+): (sched_switch|irq_handler_entry): (.*)$")
+    for total, row, t0 in sorted(per_key, reverse=True)[:3]:
+        print("  key at %.6f (%.2f ms):" % (t0 / 1e6, total))
+        for line in trace.splitlines():
+            m = sw_re.search(line)
+            if m and t0 <= float(m.group(1)) * 1e6 <= t0 + total * 1000:
+                print("    +%7.3f %s %s" % ((float(m.group(1)) * 1e6 - t0) / 1000, m.group(2), m.group(3)[:110]))
 
 
 if __name__ == "__main__":
