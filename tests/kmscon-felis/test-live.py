@@ -341,6 +341,111 @@ def t_colors():
         fail("custom: got %r want %r" % (got, want))
 
 
+def read_clipboard(d):
+    try:
+        with open(os.path.join(d, "clipboard"), "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+def t_osc52():
+    """OSC 52 from an application sets the clipboard every instance shares (issue 6, main.c on_osc52 ->
+    clipboard.c); an OSC 52 over the parser's string cap (1 MiB) is dropped whole, memory stays bounded, and
+    the output after it is still shown."""
+    clip = os.path.join(TMP, "clip")
+    os.environ["KMSCON_FELIS_CLIPBOARD_DIR"] = clip
+    r = Run(["printf", "\\033]52;c;aGk=\\007"], args=["--oneshot"])
+    if r.wait() != 0:
+        fail("status %s" % r.status)
+    got = read_clipboard(clip)
+    if got != b"hi":
+        fail("clipboard after OSC 52 'aGk=': %r, not b'hi'" % got)
+    # 24 MiB of base64 in one OSC 52 ('QUFB' = 'AAA'), then a visible line; written in pieces so that this
+    # script stays small (a child's max RSS starts at its parent's at fork).
+    big = os.path.join(TMP, "big-osc52")
+    with open(big, "wb") as f:
+        f.write(b"\033]52;c;")
+        for _ in range(24):
+            f.write(b"QUFB" * (1 << 18))
+        f.write(b"\007AFTER THE BIG ONE")
+    small = os.path.join(TMP, "small-osc52")
+    with open(small, "wb") as f:
+        f.write(b"\033]52;c;aGk=\007AFTER THE BIG ONE")
+    base, _, _ = hwm_run(small)
+    hwm, got, s = hwm_run(big)
+    print("24 MiB OSC 52: clipboard %r, peak RSS %d KiB (%d KiB with a 4-byte one)"
+          % (got if got is None or len(got) < 16 else got[:16] + b"...", hwm, base))
+    if got != b"hi":
+        fail("an oversized OSC 52 changed the clipboard (%s bytes)" % (None if got is None else len(got)))
+    if not any("AFTER THE BIG ONE" in line for line in s):
+        fail("the output after the oversized OSC 52 is missing: %r" % s[:3])
+    if hwm > base + 4096:
+        fail("memory grew with the oversized OSC 52: %d KiB, %d KiB with a small one" % (hwm, base))
+
+
+def hwm_run(path):
+    """Shows the file path, then reads the program's peak RSS (VmHWM, KiB), the clipboard and the screen."""
+    done = os.path.join(TMP, "done-%d" % random.randrange(1 << 30))
+    r = Run(["sh", "-c", "cat %s; touch %s; exec sleep 60" % (path, done)], size="212x82")
+    wait_file(done, 60)
+    # The last PTY buffer's worth may still be parsed: wait until the program's CPU time stops moving.
+    last, end = None, time.time() + 30
+    while time.time() < end:
+        with open("/proc/%d/stat" % r.proc.pid) as f:
+            cpu = f.read().split(")")[1].split()[11:13]
+        if cpu == last:
+            break
+        last = cpu
+        time.sleep(0.2)
+    hwm = r.proc_status("VmHWM")
+    r.proc.send_signal(signal.SIGTERM)
+    if r.wait() != 0:
+        fail("status %s" % r.status)
+    return hwm, read_clipboard(os.environ["KMSCON_FELIS_CLIPBOARD_DIR"]), r.screen()
+
+
+def stderr_lines(env_js):
+    """The stderr lines of a --verbose run, with JOURNAL_STREAM set by env_js(stat of the stderr file)."""
+    path = os.path.join(TMP, "stderr-%d" % random.randrange(1 << 30))
+    with open(path, "wb") as err:
+        env = dict(os.environ)
+        env.pop("JOURNAL_STREAM", None)
+        js = env_js(os.fstat(err.fileno()))
+        if js is not None:
+            env["JOURNAL_STREAM"] = js
+        argv = [PROG, "--backend=headless", "--size", "40x5", "--verbose", "--oneshot", "--login", "--", "true"]
+        st = subprocess.run(argv, cwd=TMP, stderr=err, env=env, timeout=30).returncode
+    if st != 0:
+        fail("status %s" % st)
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = [line for line in f.read().split("\n") if line]
+    if not lines:
+        fail("--verbose logged nothing")
+    return lines
+
+
+def t_journal():
+    """Issue 7: with JOURNAL_STREAM naming stderr (dev:ino), every log line starts with a syslog <N> priority
+    (the journal's level); without it, or when it names another stream, the lines are plain."""
+    import re
+    prio = re.compile(r"^<[0-7]>")
+    lines = stderr_lines(lambda st: "%d:%d" % (st.st_dev, st.st_ino))
+    bad = [line for line in lines if not prio.match(line)]
+    if bad:
+        fail("journal stream: lines without a <N> prefix: %r" % bad[:3])
+    if not any(line.startswith("<6>") for line in lines):
+        fail("journal stream: no info line <6> with --verbose: %r" % lines[:3])
+    for name, js in (("unset", lambda st: None), ("another stream", lambda st: "%d:%d" % (st.st_dev, st.st_ino + 1))):
+        lines = stderr_lines(js)
+        bad = [line for line in lines if prio.match(line)]
+        if bad:
+            fail("JOURNAL_STREAM %s: prefixed lines: %r" % (name, bad[:3]))
+        if not any(": info: " in line for line in lines):
+            fail("JOURNAL_STREAM %s: no plain info line: %r" % (name, lines[:3]))
+    print("journal: %d lines prefixed; plain otherwise" % len(lines))
+
+
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
 
 if __name__ == "__main__":

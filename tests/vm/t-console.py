@@ -264,6 +264,63 @@ def test_vt_switch(vm, switches, seatd=False):
                                                               check=False)[1].strip())
 
 
+def test_no_switchvt(vm):
+    """--no-switchvt (kiosks): Ctrl+Alt+F2 and F3 do nothing. The active VT stays tty1, the screen stays the
+    same pixel for pixel, the instance does not ask libseat to switch (its "switching to VT" info message), and
+    no byte reaches the application: the next command typed at the prompt runs with nothing before it on its
+    line, and a cat reading the terminal in canonical mode gets exactly the line typed after the keys."""
+    if vm.sh("cat /sys/class/tty/tty0/active").strip() != "tty1":
+        vm.sh("chvt 1")
+    start(vm, 1, "--vt=1 --no-switchvt --verbose")  # "switching to VT" is an info message
+    wait_text(vm, "/ #")
+    vm.type_text("echo ONE-ONE\n")
+    wait_text(vm, "ONE-ONE", 2)
+    time.sleep(1)
+    before = vm.screendump()
+    for fn in ("f2", "f3", "f2"):
+        vm.sendkey("ctrl-alt-" + fn)
+        time.sleep(0.5)
+    time.sleep(2)
+    active = vm.sh("cat /sys/class/tty/tty0/active").strip()
+    if active != "tty1":
+        vm.fail("Ctrl+Alt+F2 with --no-switchvt: the active VT is %s, not tty1" % active)
+    after = vm.screendump()
+    bad, worst, box = after.diff(before, 0)
+    if bad:
+        after.save(OUT / "console-no-switchvt-after.png")
+        before.save(OUT / "console-no-switchvt-before.png")
+        vm.fail("Ctrl+Alt+F2 with --no-switchvt changed the screen: %d pixels in %s (saved in %s)"
+                % (bad, box, OUT))
+    log = vm.sh("cat /tmp/kf1.log")
+    if "switching to VT" in log:
+        vm.fail("Ctrl+Alt+F2 with --no-switchvt asked for a switch:\n" + log)
+    # The next command: nothing stray between the prompt and it, and it runs.
+    vm.type_text("echo AFTER\n")
+    hits = wait_text(vm, "AFTER", 2)
+    if not any(col == 0 for col, _ in hits):
+        vm.fail("the output 'AFTER' is not at the start of a line: %s" % hits)
+    if not find_text(vm.screendump(), "/ # echo AFTER"):
+        vm.fail("the command line is not '/ # echo AFTER' (bytes reached the shell?)")
+    # The bytes the application gets: Ctrl+Alt+F2 in the middle of a line read by cat (canonical mode, so any
+    # escape sequence would be in the line it writes).
+    vm.type_text("cat >/tmp/keys\n")
+    time.sleep(1)
+    vm.type_text("A")
+    for fn in ("f2", "f3"):
+        vm.sendkey("ctrl-alt-" + fn)
+        time.sleep(0.5)
+    vm.type_text("B\n")
+    vm.sendkey("ctrl-d")
+    vm.wait_file("/tmp/keys", pattern="B")
+    time.sleep(0.5)
+    got = vm.sh("od -An -c /tmp/keys")
+    if got.split() != ["A", "B", "\\n"]:
+        vm.fail("with --no-switchvt, Ctrl+Alt+F2 in a line gave the application other bytes than 'AB\\n':\n%s"
+                % got)
+    if vm.sh("cat /sys/class/tty/tty0/active").strip() != "tty1":
+        vm.fail("the active VT changed")
+
+
 # The pointer of console-mouse: a virtio tablet bound to the GPU's console, and every pointer event sent to that
 # console. Not a USB tablet: QEMU's USB HID queues reports until the guest polls them and merges motion into a
 # report not yet polled (hid_pointer_sync), even into a button press: on a loaded host (load average 13-16) the
@@ -344,6 +401,7 @@ def main():
         ("console-layout-de", lambda: test_layout_de(boot("console-de")), {}),
         ("console-vt-switch", lambda: test_vt_switch(boot("console-vt"), args.switches), {}),
         ("console-mouse", lambda: test_mouse(boot("console-mouse", extra_args=TABLET)), {}),
+        ("console-no-switchvt", lambda: test_no_switchvt(boot("console-no-switchvt")), {}),
     ]
     # The same through the seatd daemon: only on request (--only console-vt-switch-seatd), it doubles the time.
     if "console-vt-switch-seatd" in args.only:
