@@ -76,7 +76,8 @@ struct input_config {
 	const char *compose_file;      /* --xkb-compose-file; NULL = from the locale */
 	const char *locale;            /* NULL = LC_ALL, LC_CTYPE or LANG, else "C" */
 	unsigned repeat_delay_ms;      /* 0 = 250; UINT32_MAX turns repeat off */
-	unsigned repeat_interval_ms;   /* time between two repeats, as kmscon's --xkb-repeat-rate; 0 = 20 (50/s) */
+	unsigned repeat_interval_ms;   /* ms between two repeats (kmscon's --xkb-repeat-rate, whose default 50 ms
+					* is 20 repeats/s); 0 = 20 ms, i.e. 50 repeats/s */
 	const char *etc_default_keyboard; /* NULL = /etc/default/keyboard (tests point elsewhere) */
 	const char *etc_vconsole;      /* NULL = /etc/vconsole.conf */
 	bool no_environment;           /* ignore XKB_DEFAULT_* (tests) */

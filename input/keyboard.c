@@ -16,6 +16,8 @@
 #include "input/input-internal.h"
 
 #define DEFAULT_REPEAT_DELAY_MS 250
+/* Milliseconds between two repeats when the caller gives 0 (50 repeats/s); the program always passes its
+ * --xkb-repeat-rate (default 50 ms, 20 repeats/s, as kmscon). */
 #define DEFAULT_REPEAT_INTERVAL_MS 20
 /* Lines longer than this in /etc/default/keyboard are not variable assignments we care about. */
 #define ETC_LINE_MAX 512

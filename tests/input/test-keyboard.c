@@ -364,12 +364,69 @@ static void test_locks(void)
 	input_destroy(in);
 }
 
+/* kmscon's --xkb-model, --xkb-variant and --xkb-options reach xkbcommon. */
+static void test_names(void)
+{
+	struct input_config cfg = isolated();
+	struct rec r = {0};
+	struct input *in;
+	struct input_key_event ev;
+
+	/* de: the key left of 1 is a dead circumflex; de(nodeadkeys) types '^' at once. */
+	cfg.layout = "de";
+	in = input_create(&cfg, &cbs, &r);
+	ev = press(in, &r, KEY_GRAVE);
+	CHECK(ev.keysym == XKB_KEY_dead_circumflex && ev.cp == 0, "de: dead circumflex (%#x, %u)", ev.keysym,
+	      ev.cp);
+	input_destroy(in);
+	cfg.variant = "nodeadkeys";
+	in = input_create(&cfg, &cbs, &r);
+	CHECK(in && !strcmp(input_keymap_name(in), "de(nodeadkeys)"), "name %s", input_keymap_name(in));
+	ev = press(in, &r, KEY_GRAVE);
+	CHECK(ev.keysym == XKB_KEY_asciicircum && ev.cp == '^' && !strcmp(ev.utf8, "^"),
+	      "de(nodeadkeys): ^ at once (%#x, %u)", ev.keysym, ev.cp);
+	ev = press(in, &r, KEY_A);
+	CHECK(ev.cp == 'a', "no compose pending after ^: %u", ev.cp);
+	input_destroy(in);
+
+	/* ctrl:nocaps: Caps Lock is a Control key (no lock, no LED). */
+	cfg = isolated();
+	cfg.options = "ctrl:nocaps";
+	in = input_create(&cfg, &cbs, &r);
+	input_inject_key(in, KEY_CAPSLOCK, true, 1);
+	ev = press(in, &r, KEY_C);
+	CHECK(ev.keysym == XKB_KEY_c && (ev.mods & INPUT_MOD_CTRL) && !(ev.mods & INPUT_MOD_CAPS),
+	      "ctrl:nocaps: Caps+c is Ctrl+c (mods %u)", ev.mods);
+	input_inject_key(in, KEY_CAPSLOCK, false, 2);
+	ev = press(in, &r, KEY_C);
+	CHECK(ev.cp == 'c' && !ev.mods && input_leds(in) == 0, "ctrl:nocaps: no lock (mods %u, leds %u)", ev.mods,
+	      input_leds(in));
+	input_destroy(in);
+
+	/* The model: pc105 is accepted; chromebook's symbols turn F1 into Back (so the model is used). */
+	cfg = isolated();
+	cfg.model = "pc105";
+	cfg.layout = "de";
+	last_log[0] = '\0';
+	in = input_create(&cfg, &cbs, &r);
+	CHECK(in && !strcmp(input_keymap_name(in), "de") && !strstr(last_log, "does not compile"),
+	      "pc105 de: %s %s", input_keymap_name(in), last_log);
+	CHECK(press(in, &r, KEY_Y).cp == 'z' && press(in, &r, KEY_F1).keysym == XKB_KEY_F1, "pc105: de, F1");
+	input_destroy(in);
+	cfg.model = "chromebook";
+	in = input_create(&cfg, &cbs, &r);
+	ev = press(in, &r, KEY_F1);
+	CHECK(ev.keysym == XKB_KEY_XF86Back, "chromebook: F1 is XF86Back (%#x)", ev.keysym);
+	input_destroy(in);
+}
+
 int main(void)
 {
 	test_us();
 	test_de_and_ru();
 	test_bad_layout();
 	test_sources();
+	test_names();
 	test_compose();
 	test_repeat();
 	test_locks();

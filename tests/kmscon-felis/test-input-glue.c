@@ -276,6 +276,69 @@ static void test_mouse_reports(struct app *a, struct input *in)
 	feed(a, "\033[?1049l");
 }
 
+/* Issue 6: focus reporting is not sent. With DECSET 1004 on, a seat suspend (VT switch away) and resume (back)
+ * write nothing to the child: no CSI I / CSI O. */
+static void test_no_focus_reports(struct app *a, struct kf_input_glue *g)
+{
+	struct input *in = kf_input_glue_input(g);
+	feed(a, "\033[?1004h");
+	a->n_out = 0;
+	kf_input_glue_suspend(g);
+	kf_input_glue_resume(g);
+	kf_input_glue_suspend(g);
+	kf_input_glue_resume(g);
+	CHECK(a->n_out == 0, "no focus report on suspend/resume (%zu bytes: '%.*s')", a->n_out, (int)a->n_out,
+	      a->out);
+	key(in, KEY_A);
+	CHECK(sent(a, "a"), "keys after resume");
+	feed(a, "\033[?1004l");
+}
+
+/* kmscon's --xkb-model/--xkb-layout/--xkb-variant/--xkb-options, parsed by the config, reach the keymap:
+ * de(nodeadkeys) types ^ at once (de alone: a dead key, nothing sent), ctrl:nocaps makes Caps+c a ^C, the
+ * model selects symbols (chromebook: F1 is XF86Back). */
+static void test_xkb_config(struct kf_loop *loop)
+{
+	struct app a = {0};
+	struct grid_config gc = {.cols = 80, .rows = 24};
+	struct kf_config cfg;
+	struct kf_input_glue *g = NULL;
+	char *argv[] = {"kmscon-felis", "--xkb-model=pc105", "--xkb-layout=de", "--xkb-variant=nodeadkeys",
+			"--xkb-options=ctrl:nocaps", NULL};
+
+	kf_config_init(&cfg);
+	a.grid = grid_create(&gc, NULL, NULL);
+	CHECK(kf_config_parse_argv(&cfg, 5, argv) == 0, "xkb options parse");
+	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with xkb names");
+	if (g) {
+		struct input *in = kf_input_glue_input(g);
+		CHECK(!strcmp(input_keymap_name(in), "de(nodeadkeys)"), "keymap %s", input_keymap_name(in));
+		key(in, KEY_GRAVE);
+		CHECK(sent(&a, "^"), "de(nodeadkeys): ^ at once");
+		key(in, KEY_Y);
+		CHECK(sent(&a, "z"), "de: the Y key types z");
+		with(in, KEY_CAPSLOCK, KEY_C);
+		CHECK(sent(&a, "\003"), "ctrl:nocaps: Caps+c sends ^C");
+		key(in, KEY_F1);
+		CHECK(sent(&a, "\033OP"), "pc105: F1");
+		kf_input_glue_destroy(g);
+		g = NULL;
+	}
+	/* de without the variant; the chromebook model's symbols make F1 a Back key (no bytes). */
+	char *argv2[] = {"kmscon-felis", "--xkb-variant=", "--xkb-model=chromebook", NULL};
+	CHECK(kf_config_parse_argv(&cfg, 3, argv2) == 0, "xkb options parse");
+	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with de");
+	if (g) {
+		key(kf_input_glue_input(g), KEY_GRAVE);
+		CHECK(a.n_out == 0, "de: ^ is a dead key (%zu bytes)", a.n_out);
+		key(kf_input_glue_input(g), KEY_F1);
+		CHECK(a.n_out == 0, "chromebook: F1 is not F1 (%zu bytes)", a.n_out);
+	}
+	kf_input_glue_destroy(g);
+	grid_destroy(a.grid);
+	kf_config_finish(&cfg);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-glue-XXXXXX";
@@ -303,9 +366,11 @@ int main(void)
 	CHECK(grid_view_offset(a.grid) == 0, "output returns to the bottom");
 	test_selection(&a, in);
 	test_mouse_reports(&a, in);
+	test_no_focus_reports(&a, g);
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
 	kf_config_finish(&cfg);
+	test_xkb_config(loop);
 	kf_loop_destroy(loop);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)

@@ -389,7 +389,15 @@ def hwm_run(path):
     done = os.path.join(TMP, "done-%d" % random.randrange(1 << 30))
     r = Run(["sh", "-c", "cat %s; touch %s; exec sleep 60" % (path, done)], size="212x82")
     wait_file(done, 60)
-    time.sleep(0.5)  # the last PTY buffer's worth still being read
+    # The last PTY buffer's worth may still be parsed: wait until the program's CPU time stops moving.
+    last, end = None, time.time() + 30
+    while time.time() < end:
+        with open("/proc/%d/stat" % r.proc.pid) as f:
+            cpu = f.read().split(")")[1].split()[11:13]
+        if cpu == last:
+            break
+        last = cpu
+        time.sleep(0.2)
     hwm = r.proc_status("VmHWM")
     r.proc.send_signal(signal.SIGTERM)
     if r.wait() != 0:

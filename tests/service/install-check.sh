@@ -47,4 +47,12 @@ for want in "Conflicts=getty@%i.service" "OnFailure=getty@%i.service" "Type=noti
 	grep -qxF -- "$want" "$dest$unitdir/kmscon-felis@.service" ||
 		grep -q -- "^$want" "$dest$unitdir/kmscon-felis@.service" || { echo "FAIL: unit lacks $want"; fail=1; }
 done
+# docs/seat.md: no PAMName= in any installed unit (the user's login keeps its own logind session).
+for u in $(find "$dest" -name "*.service" ! -path "$dest/verify/*"); do
+	if grep -n "^[[:space:]]*PAMName[[:space:]]*=" "$u"; then
+		echo "FAIL: ${u#"$dest"} sets PAMName="; fail=1
+	else
+		echo "no PAMName= in ${u#"$dest"}"
+	fi
+done
 exit $fail

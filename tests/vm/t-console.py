@@ -331,15 +331,8 @@ def clipboard_across_vts(vm, shown, enabled):
     with Shift+Insert by tty2's instance on its command line."""
     if shown != 1:
         switch(vm, 1, enabled, "clipboard-1", presses=1)
-    vm.type_text("echo clip9876\n")
-    hits = sorted(wait_text(vm, "clip9876", 2), key=lambda h: h[1])
-    col, row = [h for h in hits if h[0] == 0][-1]
-    tablet(vm, col, row)
-    button(vm, "left", True)
-    time.sleep(0.1)
-    tablet(vm, col + 7, row)
-    button(vm, "left", False)
-    time.sleep(0.5)
+    echo_and_select(vm, "clip9876")
+    time.sleep(0.2)
     switch(vm, 2, enabled, "clipboard-2", presses=1)
     vm.type_text("echo Y")
     vm.sendkey("shift-insert")
@@ -371,19 +364,24 @@ def button(vm, name, down):
     vm.mouse_button(name, down, device="gpu0")
 
 
-def test_mouse(vm):
-    """Drag-select a word with the mouse (copy on select), then middle-click pastes it on the command line."""
-    start(vm, 1, "--vt=1 --switchvt")
-    wait_text(vm, "/ #")
-    vm.type_text("echo abc123\n")
-    hits = sorted(wait_text(vm, "abc123", 2), key=lambda h: h[1])
+def echo_and_select(vm, word):
+    """Types 'echo WORD' and drag-selects the output WORD (at column 0 of the last such line) with the tablet."""
+    vm.type_text("echo %s\n" % word)
+    hits = sorted(wait_text(vm, word, 2), key=lambda h: h[1])
     col, row = [h for h in hits if h[0] == 0][-1]
     tablet(vm, col, row)
     button(vm, "left", True)
     time.sleep(0.1)
-    tablet(vm, col + 5, row)
+    tablet(vm, col + len(word) - 1, row)
     button(vm, "left", False)
     time.sleep(0.3)
+
+
+def test_mouse(vm):
+    """Drag-select a word with the mouse (copy on select), then middle-click pastes it on the command line."""
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    echo_and_select(vm, "abc123")
     vm.type_text("echo X")
     tablet(vm, 40, 20)
     button(vm, "middle", True)

@@ -36,6 +36,7 @@ def probe_files(build_dir):
         m = re.search(r"=> (/\S+)", line)
         if m:
             files[m.group(1)] = os.path.realpath(m.group(1))
+    files["/tmp/mouse-app.sh"] = MOUSE_APP
     return {k.lstrip("/"): v for k, v in files.items()}
 
 
@@ -74,6 +75,42 @@ def wait_keys(vm, n, want, timeout=20):
     return got
 
 
+def led_values(vm, name):
+    """The brightness of every keyboard LED called NAME in sysfs; fails when the guest has none."""
+    out = vm.sh("for l in /sys/class/leds/input*::%s; do [ -e $l ] && echo $l $(cat $l/brightness); done; true"
+                % name)
+    leds = dict(line.split() for line in out.splitlines() if line.strip())
+    if not leds:
+        vm.fail("no %s LED in /sys/class/leds (%s); keyboards:\n%s" % (
+            name, vm.sh("ls /sys/class/leds; true").split(),
+            vm.sh("grep -E '^N:|LED=' /proc/bus/input/devices; true")))
+    return leds
+
+
+def wait_led(vm, name, want, timeout=10):
+    deadline = time.time() + timeout
+    while True:
+        leds = led_values(vm, name)
+        if all(v == want for v in leds.values()) or time.time() > deadline:
+            return leds
+        time.sleep(0.2)
+
+
+def check_led(vm, qcode, name, toggles=True):
+    """QCODE pressed twice: the LED NAME goes 0 -> 1 -> 0 (or stays 0 if not TOGGLES)."""
+    leds = wait_led(vm, name, "0", timeout=2)
+    if set(leds.values()) != {"0"}:
+        vm.fail("%s LED lit before %s was pressed: %s" % (name, qcode, leds))
+    for want in (("1", "0") if toggles else ("0",)):
+        vm.sendkey(qcode)
+        if not toggles:
+            time.sleep(1)
+        leds = wait_led(vm, name, want)
+        if set(leds.values()) != {want}:
+            vm.fail("after %s the %s LED is %s, want %s" % (qcode, name, leds, want))
+    print("    %s LED %s: %s" % (name, "0 -> 1 -> 0" if toggles else "stays 0", " ".join(leds)))
+
+
 def test_typing(guest, backend):
     """sendkey 'echo hello' Enter reaches the probe as the bytes a shell reads."""
     with VM(guest, gpu="virtio", name="input-typing-" + backend) as vm:
@@ -90,16 +127,13 @@ def test_typing(guest, backend):
         got = wait_keys(vm, 1, b"echo hello\r")
         if got != b"echo hello\r":
             vm.fail("typed %r, the probe saw %r" % (b"echo hello\r", got))
-        # Caps Lock lights the keyboard's LED (virtio-input keyboards have one; the kernel shows it in sysfs).
-        leds = vm.sh("ls -d /sys/class/leds/*capslock 2>/dev/null; true").split()
-        if leds:
-            vm.sendkey("caps_lock")
-            time.sleep(0.5)
-            lit = vm.sh("cat %s" % " ".join(l + "/brightness" for l in leds)).split()
-            if "1" not in lit:
-                vm.fail("Caps Lock LED not lit: %s %s" % (leds, lit))
-            print("    Caps Lock LED lit: %s" % " ".join(leds))
-            vm.sendkey("caps_lock")
+        # The lock keys light the keyboard's LEDs: the virtio keyboard has all three (EV_LED, LED=7) and the
+        # kernel's input-leds (built in) shows them as /sys/class/leds/input*::{capslock,numlock,scrolllock}.
+        # The program sets them: seatd's VT setup turns the kernel's own keyboard handler off (K_OFF), which
+        # the Scroll Lock check shows (the kernel would light it; the US keymap binds no Scroll Lock LED).
+        check_led(vm, "caps_lock", "capslock")
+        check_led(vm, "num_lock", "numlock")
+        check_led(vm, "scroll_lock", "scrolllock", toggles=False)
         if backend == "seatd" and "backend seatd" not in probe_log(vm, 1):
             vm.fail("seatd was not chosen:\n" + probe_log(vm, 1))
         # Modifiers and special keys through real evdev: Ctrl+C, Up, Shift+Tab.
@@ -207,6 +241,90 @@ def test_vt_switch(guest, switches):
         print("    %d switches in %.1f s" % (switches, elapsed))
 
 
+# The application of input-rel-mouse: the PTY in raw mode, any-motion mouse reports (1003) in SGR form (1006),
+# every byte the terminal sends logged to a file.
+MOUSE_APP = (b"stty raw -echo\nprintf '\\033[?1003h\\033[?1006h'\ntouch /tmp/app-ready\n"
+             b"exec cat >/tmp/mouse.log\n")
+SGR = re.compile(r"\[<(\d+);(\d+);(\d+)([Mm])")
+
+
+def mouse_reports(vm):
+    """Every SGR report the application read so far: (button, col, row, 'M' or 'm')."""
+    return [(int(b), int(c), int(r), a) for b, c, r, a in SGR.findall(vm.sh("cat -v /tmp/mouse.log"))]
+
+
+def wait_reports(vm, count, what, motion=False, timeout=20):
+    """Waits for COUNT reports (not counting motion reports, button 35, unless MOTION); returns them."""
+    deadline = time.time() + timeout
+    while True:
+        got = [r for r in mouse_reports(vm) if motion or r[0] != 35]
+        if len(got) >= count:
+            return got
+        if time.time() > deadline:
+            vm.fail("%s: %d SGR report(s) of %d: %s\n%s" % (what, len(got), count, got,
+                                                             vm.sh("tail -20 /tmp/kf.log")))
+        time.sleep(0.3)
+
+
+def click(vm):
+    """A left click with the virtio mouse; waits for its press and release reports; returns its cell."""
+    n = len(wait_reports(vm, 0, "reports"))
+    vm.mouse_button("left", True)
+    vm.mouse_button("left", False)
+    got = wait_reports(vm, n + 2, "a click")[n:]
+    if [(b, a) for b, _, _, a in got] != [(0, "M"), (0, "m")] or got[0][1:3] != got[1][1:3]:
+        vm.fail("a click sent %s" % got)
+    return got[0][1:3]
+
+
+def test_rel_mouse(guest):
+    """kmscon-felis with the relative virtio mouse (libinput's pointer acceleration, the position clamped to the
+    screen) and an application that enables any-motion SGR reports (1003 + 1006): a click after moving far up
+    and left is at cell 1;1, one after moving far down and right at the last cell, one after a move in
+    between, preceded by motion reports (35) at its cell; wheel notches are reports 64 (up) and 65 (down)."""
+    with VM(guest, gpu="virtio", name="input-rel-mouse") as vm:
+        vm.sh(UDEV, timeout=60)
+        vm.sh("kmscon-felis --font-engine=builtin --verbose --vt=1 --switchvt --login -- /bin/sh /tmp/mouse-app.sh"
+              " >/tmp/kf.log 2>&1 &")
+        try:
+            log = vm.wait_file("/tmp/kf.log", pattern="[1-9] pointers", timeout=60)
+        except VMError as e:
+            raise VMError("%s\n  kmscon-felis's log:\n%s" % (e, vm.sh("tail -20 /tmp/kf.log; true")))
+        w, h, cw, ch = map(int, re.search(r"first frame on screen \((\d+)x(\d+)@.*built-in (\d+)x(\d+)",
+                                          log).groups())
+        cols, rows = w // cw, h // ch
+        vm.wait_file("/tmp/app-ready", timeout=30)
+        time.sleep(1)  # the DECSETs go through the PTY to the parser
+        for _ in range(10):
+            vm.mouse_move(-300, -300)
+        if click(vm) != (1, 1):
+            vm.fail("far up and left is not cell 1;1: %s" % mouse_reports(vm))
+        for _ in range(10):
+            vm.mouse_move(400, 400)
+        if click(vm) != (cols, rows):
+            vm.fail("far down and right is not cell %d;%d: %s" % (cols, rows, mouse_reports(vm)))
+        for _ in range(10):
+            vm.mouse_move(-300, -300)
+        vm.mouse_move(200, 150)  # 60x45 pixels at the slowest acceleration, 700x525 at the fastest
+        time.sleep(0.5)
+        col, row = click(vm)
+        if not (1 < col < cols and 1 < row < rows):
+            vm.fail("a move from 1;1 clicked at %d;%d of %dx%d" % (col, row, cols, rows))
+        motion = [r for r in mouse_reports(vm) if r[0] == 35]
+        if not motion or motion[-1][1:4] != (col, row, "M"):
+            vm.fail("no motion report at the click's cell %d;%d: %s" % (col, row, mouse_reports(vm)))
+        n = len(wait_reports(vm, 0, "reports"))
+        for b in ("wheel-up", "wheel-up", "wheel-down"):
+            vm.pointer_events([{"type": "btn", "data": {"button": b, "down": True}}])
+            vm.pointer_events([{"type": "btn", "data": {"button": b, "down": False}}])
+            time.sleep(0.2)
+        got = wait_reports(vm, n + 3, "three wheel notches")[n:]
+        if got != [(64, col, row, "M"), (64, col, row, "M"), (65, col, row, "M")]:
+            vm.fail("wheel up, up, down at %d;%d sent %s" % (col, row, got))
+        print("    clicks at 1;1, %d;%d and %d;%d; %d motion reports; wheel 64 64 65"
+              % (cols, rows, col, row, len(motion)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", action="append", default=[])
@@ -217,6 +335,7 @@ def main():
         ("input-typing-seatd", lambda g: test_typing(g, "seatd")),
         ("input-layout-de", test_layout_de),
         ("input-usb-hotplug", test_usb_hotplug),
+        ("input-rel-mouse", test_rel_mouse),
     ]
     # The probe-based VT switch test is run only on request (--only input-vt-switch): the same acceptance
     # point (two instances, 200 switches, screen restored, no fd growth) is covered by console-vt-switch in
