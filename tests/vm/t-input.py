@@ -37,6 +37,7 @@ def probe_files(build_dir):
         if m:
             files[m.group(1)] = os.path.realpath(m.group(1))
     files["/tmp/mouse-app.sh"] = MOUSE_APP
+    files["/tmp/zoom-app.sh"] = ZOOM_APP
     return {k.lstrip("/"): v for k, v in files.items()}
 
 
@@ -361,6 +362,61 @@ def test_rel_mouse(guest):
               % (cols, rows, col, row, len(motion)))
 
 
+# The application of input-zoom: on each request (/tmp/q) it writes the window size its PTY has (stty size:
+# "ROWS COLS", from TIOCGWINSZ) to /tmp/size.
+ZOOM_APP = (b"while :; do if [ -e /tmp/q ]; then stty size >/tmp/size.new; rm -f /tmp/q; mv /tmp/size.new /tmp/size; "
+            b"fi; sleep 0.1; done\n")
+
+
+def pty_size(vm):
+    """(rows, cols) of the application's PTY, asked now."""
+    vm.sh("rm -f /tmp/size; touch /tmp/q")
+    out = vm.wait_file("/tmp/size", pattern="^[0-9]+ [0-9]+$", timeout=20)
+    rows, cols = map(int, out.split())
+    return rows, cols
+
+
+def wait_pty_size(vm, want, what, timeout=20):
+    deadline = time.time() + timeout
+    while True:
+        got = pty_size(vm)
+        if got == want:
+            return
+        if time.time() > deadline:
+            vm.fail("%s: the PTY is %dx%d (rows x cols), not %dx%d\n%s"
+                    % (what, got[0], got[1], want[0], want[1], vm.sh("tail -20 /tmp/kf.log")))
+        time.sleep(0.3)
+
+
+def test_zoom(guest):
+    """Ctrl+plus (Ctrl+=), Ctrl+minus and Ctrl+0 change the font size and resize the grid and the PTY: with the
+    built-in 8x16 font the screen is W/8 x H/16 cells; zoomed in once the cells are twice as large, so the
+    application's PTY (TIOCGWINSZ, read with stty size) has half the columns and rows; Ctrl+minus and Ctrl+0
+    bring the size back."""
+    with VM(guest, gpu="virtio", name="input-zoom") as vm:
+        vm.sh(UDEV, timeout=60)
+        vm.sh("kmscon-felis --font-engine=builtin --verbose --vt=1 --switchvt --login -- /bin/sh /tmp/zoom-app.sh"
+              " >/tmp/kf.log 2>&1 &")
+        try:
+            log = vm.wait_file("/tmp/kf.log", pattern="[1-9] keyboards", timeout=60)
+        except VMError as e:
+            raise VMError("%s\n  kmscon-felis's log:\n%s" % (e, vm.sh("tail -20 /tmp/kf.log; true")))
+        w, h, cw, ch = map(int, re.search(r"first frame on screen \((\d+)x(\d+)@.*built-in (\d+)x(\d+)",
+                                          log).groups())
+        full = (h // ch, w // cw)
+        wait_pty_size(vm, full, "at start")
+        vm.sendkey("ctrl-equal")
+        wait_pty_size(vm, (h // (2 * ch), w // (2 * cw)), "after Ctrl+=")
+        vm.sendkey("ctrl-equal")
+        wait_pty_size(vm, (h // (3 * ch), w // (3 * cw)), "after Ctrl+= twice")
+        vm.sendkey("ctrl-minus")
+        wait_pty_size(vm, (h // (2 * ch), w // (2 * cw)), "after Ctrl+minus")
+        vm.sendkey("ctrl-0")
+        wait_pty_size(vm, full, "after Ctrl+0")
+        print("    PTY %dx%d, zoomed x2 %dx%d, x3 %dx%d, back %dx%d"
+              % (full + (h // (2 * ch), w // (2 * cw), h // (3 * ch), w // (3 * cw)) + full))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", action="append", default=[])
@@ -372,6 +428,7 @@ def main():
         ("input-layout-de", test_layout_de),
         ("input-usb-hotplug", test_usb_hotplug),
         ("input-rel-mouse", test_rel_mouse),
+        ("input-zoom", test_zoom),
     ]
     # The probe-based VT switch test is run only on request (--only input-vt-switch): the same acceptance
     # point (two instances, 200 switches, screen restored, no fd growth) is covered by console-vt-switch in
