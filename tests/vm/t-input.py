@@ -37,6 +37,7 @@ def probe_files(build_dir):
         if m:
             files[m.group(1)] = os.path.realpath(m.group(1))
     files["/tmp/mouse-app.sh"] = MOUSE_APP
+    files["/tmp/zoom-app.sh"] = ZOOM_APP
     return {k.lstrip("/"): v for k, v in files.items()}
 
 
@@ -241,9 +242,10 @@ def test_vt_switch(guest, switches):
         print("    %d switches in %.1f s" % (switches, elapsed))
 
 
-# The application of input-rel-mouse: the PTY in raw mode, any-motion mouse reports (1003) in SGR form (1006),
-# every byte the terminal sends logged to a file.
-MOUSE_APP = (b"stty raw -echo\nprintf '\\033[?1003h\\033[?1006h'\ntouch /tmp/app-ready\n"
+# The application of input-rel-mouse: 200 lines of scrollback, then (when the test creates /tmp/go) the PTY in
+# raw mode, any-motion mouse reports (1003) in SGR form (1006), every byte the terminal sends logged to a file.
+MOUSE_APP = (b"seq 1 200\ntouch /tmp/seq-ready\nwhile [ ! -e /tmp/go ]; do sleep 0.1; done\n"
+             b"stty raw -echo\nprintf '\\033[?1003h\\033[?1006h'\ntouch /tmp/app-ready\n"
              b"exec cat >/tmp/mouse.log\n")
 SGR = re.compile(r"\[<(\d+);(\d+);(\d+)([Mm])")
 
@@ -277,11 +279,44 @@ def click(vm):
     return got[0][1:3]
 
 
+def wheel(vm, button):
+    vm.pointer_events([{"type": "btn", "data": {"button": button, "down": True}}])
+    vm.pointer_events([{"type": "btn", "data": {"button": button, "down": False}}])
+
+
+def check_wheel_scrollback(vm, rows, ch, lines=3):
+    """Without mouse reporting a wheel notch up scrolls the view LINES (WHEEL_LINES) back: the screen's rows
+    move down by that many, earlier lines above them; a notch down brings the screen back. The last row (the
+    cursor's) is left out."""
+    # The frame that shows all of seq's output: two screendumps 0.5 s apart alike.
+    prev = [None]
+
+    def settled(img):
+        same, prev[0] = img.data == prev[0], img.data
+        return same
+    before = vm.wait_screen(settled, timeout=20, what="the screen to settle after seq")
+    width = before.width
+    kept = before.crop(0, 0, width, (rows - 1 - lines) * ch)
+    if kept.is_uniform():
+        vm.fail("no text on the screen before the wheel")
+    wheel(vm, "wheel-up")
+    after = vm.wait_screen(lambda i: i.crop(0, lines * ch, width, (rows - 1 - lines) * ch).data == kept.data,
+                           timeout=20, what="the screen scrolled back %d lines by a wheel notch" % lines)
+    if after.crop(0, 0, width, lines * ch).is_uniform():
+        vm.fail("no earlier lines above the scrolled screen")
+    wheel(vm, "wheel-down")
+    top = before.crop(0, 0, width, (rows - 1) * ch)
+    vm.wait_screen(lambda i: i.crop(0, 0, width, (rows - 1) * ch).data == top.data, timeout=20,
+                   what="the screen back after a wheel notch down")
+    print("    wheel without mouse reporting: %d lines back and forth" % lines)
+
+
 def test_rel_mouse(guest):
     """kmscon-felis with the relative virtio mouse (libinput's pointer acceleration, the position clamped to the
     screen) and an application that enables any-motion SGR reports (1003 + 1006): a click after moving far up
     and left is at cell 1;1, one after moving far down and right at the last cell, one after a move in
-    between, preceded by motion reports (35) at its cell; wheel notches are reports 64 (up) and 65 (down)."""
+    between, preceded by motion reports (35) at its cell; wheel notches are reports 64 (up) and 65 (down).
+    Before the application enables reporting the wheel scrolls the view back through the scrollback."""
     with VM(guest, gpu="virtio", name="input-rel-mouse") as vm:
         vm.sh(UDEV, timeout=60)
         vm.sh("kmscon-felis --font-engine=builtin --verbose --vt=1 --switchvt --login -- /bin/sh /tmp/mouse-app.sh"
@@ -293,6 +328,9 @@ def test_rel_mouse(guest):
         w, h, cw, ch = map(int, re.search(r"first frame on screen \((\d+)x(\d+)@.*built-in (\d+)x(\d+)",
                                           log).groups())
         cols, rows = w // cw, h // ch
+        vm.wait_file("/tmp/seq-ready", timeout=30)
+        check_wheel_scrollback(vm, rows, ch)
+        vm.sh("touch /tmp/go")
         vm.wait_file("/tmp/app-ready", timeout=30)
         time.sleep(1)  # the DECSETs go through the PTY to the parser
         for _ in range(10):
@@ -315,14 +353,68 @@ def test_rel_mouse(guest):
             vm.fail("no motion report at the click's cell %d;%d: %s" % (col, row, mouse_reports(vm)))
         n = len(wait_reports(vm, 0, "reports"))
         for b in ("wheel-up", "wheel-up", "wheel-down"):
-            vm.pointer_events([{"type": "btn", "data": {"button": b, "down": True}}])
-            vm.pointer_events([{"type": "btn", "data": {"button": b, "down": False}}])
+            wheel(vm, b)
             time.sleep(0.2)
         got = wait_reports(vm, n + 3, "three wheel notches")[n:]
         if got != [(64, col, row, "M"), (64, col, row, "M"), (65, col, row, "M")]:
             vm.fail("wheel up, up, down at %d;%d sent %s" % (col, row, got))
         print("    clicks at 1;1, %d;%d and %d;%d; %d motion reports; wheel 64 64 65"
               % (cols, rows, col, row, len(motion)))
+
+
+# The application of input-zoom: on each request (/tmp/q) it writes the window size its PTY has (stty size:
+# "ROWS COLS", from TIOCGWINSZ) to /tmp/size.
+ZOOM_APP = (b"while :; do if [ -e /tmp/q ]; then stty size >/tmp/size.new; rm -f /tmp/q; mv /tmp/size.new /tmp/size; "
+            b"fi; sleep 0.1; done\n")
+
+
+def pty_size(vm):
+    """(rows, cols) of the application's PTY, asked now."""
+    vm.sh("rm -f /tmp/size; touch /tmp/q")
+    out = vm.wait_file("/tmp/size", pattern="^[0-9]+ [0-9]+$", timeout=20)
+    rows, cols = map(int, out.split())
+    return rows, cols
+
+
+def wait_pty_size(vm, want, what, timeout=20):
+    deadline = time.time() + timeout
+    while True:
+        got = pty_size(vm)
+        if got == want:
+            return
+        if time.time() > deadline:
+            vm.fail("%s: the PTY is %dx%d (rows x cols), not %dx%d\n%s"
+                    % (what, got[0], got[1], want[0], want[1], vm.sh("tail -20 /tmp/kf.log")))
+        time.sleep(0.3)
+
+
+def test_zoom(guest):
+    """Ctrl+plus (Ctrl+=), Ctrl+minus and Ctrl+0 change the font size and resize the grid and the PTY: with the
+    built-in 8x16 font the screen is W/8 x H/16 cells; zoomed in once the cells are twice as large, so the
+    application's PTY (TIOCGWINSZ, read with stty size) has half the columns and rows; Ctrl+minus and Ctrl+0
+    bring the size back."""
+    with VM(guest, gpu="virtio", name="input-zoom") as vm:
+        vm.sh(UDEV, timeout=60)
+        vm.sh("kmscon-felis --font-engine=builtin --verbose --vt=1 --switchvt --login -- /bin/sh /tmp/zoom-app.sh"
+              " >/tmp/kf.log 2>&1 &")
+        try:
+            log = vm.wait_file("/tmp/kf.log", pattern="[1-9] keyboards", timeout=60)
+        except VMError as e:
+            raise VMError("%s\n  kmscon-felis's log:\n%s" % (e, vm.sh("tail -20 /tmp/kf.log; true")))
+        w, h, cw, ch = map(int, re.search(r"first frame on screen \((\d+)x(\d+)@.*built-in (\d+)x(\d+)",
+                                          log).groups())
+        full = (h // ch, w // cw)
+        wait_pty_size(vm, full, "at start")
+        vm.sendkey("ctrl-equal")
+        wait_pty_size(vm, (h // (2 * ch), w // (2 * cw)), "after Ctrl+=")
+        vm.sendkey("ctrl-equal")
+        wait_pty_size(vm, (h // (3 * ch), w // (3 * cw)), "after Ctrl+= twice")
+        vm.sendkey("ctrl-minus")
+        wait_pty_size(vm, (h // (2 * ch), w // (2 * cw)), "after Ctrl+minus")
+        vm.sendkey("ctrl-0")
+        wait_pty_size(vm, full, "after Ctrl+0")
+        print("    PTY %dx%d, zoomed x2 %dx%d, x3 %dx%d, back %dx%d"
+              % (full + (h // (2 * ch), w // (2 * cw), h // (3 * ch), w // (3 * cw)) + full))
 
 
 def main():
@@ -336,6 +428,7 @@ def main():
         ("input-layout-de", test_layout_de),
         ("input-usb-hotplug", test_usb_hotplug),
         ("input-rel-mouse", test_rel_mouse),
+        ("input-zoom", test_zoom),
     ]
     # The probe-based VT switch test is run only on request (--only input-vt-switch): the same acceptance
     # point (two instances, 200 switches, screen restored, no fd growth) is covered by console-vt-switch in
