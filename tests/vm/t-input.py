@@ -311,6 +311,20 @@ def check_wheel_scrollback(vm, rows, ch, lines=3):
     print("    wheel without mouse reporting: %d lines back and forth" % lines)
 
 
+def start_console(vm, app, ready):
+    """Starts udev and kmscon-felis (built-in font, --verbose) on tty1 running the shell script APP, waits for
+    its log to match READY (e.g. its input devices counted); returns (width, height, cell width, cell height)
+    of its first frame."""
+    vm.sh(UDEV, timeout=60)
+    vm.sh("kmscon-felis --font-engine=builtin --verbose --vt=1 --switchvt --login -- /bin/sh %s >/tmp/kf.log 2>&1 &"
+          % app)
+    try:
+        log = vm.wait_file("/tmp/kf.log", pattern=ready, timeout=60)
+    except VMError as e:
+        raise VMError("%s\n  kmscon-felis's log:\n%s" % (e, vm.sh("tail -20 /tmp/kf.log; true")))
+    return tuple(map(int, re.search(r"first frame on screen \((\d+)x(\d+)@.*built-in (\d+)x(\d+)", log).groups()))
+
+
 def test_rel_mouse(guest):
     """kmscon-felis with the relative virtio mouse (libinput's pointer acceleration, the position clamped to the
     screen) and an application that enables any-motion SGR reports (1003 + 1006): a click after moving far up
@@ -318,15 +332,7 @@ def test_rel_mouse(guest):
     between, preceded by motion reports (35) at its cell; wheel notches are reports 64 (up) and 65 (down).
     Before the application enables reporting the wheel scrolls the view back through the scrollback."""
     with VM(guest, gpu="virtio", name="input-rel-mouse") as vm:
-        vm.sh(UDEV, timeout=60)
-        vm.sh("kmscon-felis --font-engine=builtin --verbose --vt=1 --switchvt --login -- /bin/sh /tmp/mouse-app.sh"
-              " >/tmp/kf.log 2>&1 &")
-        try:
-            log = vm.wait_file("/tmp/kf.log", pattern="[1-9] pointers", timeout=60)
-        except VMError as e:
-            raise VMError("%s\n  kmscon-felis's log:\n%s" % (e, vm.sh("tail -20 /tmp/kf.log; true")))
-        w, h, cw, ch = map(int, re.search(r"first frame on screen \((\d+)x(\d+)@.*built-in (\d+)x(\d+)",
-                                          log).groups())
+        w, h, cw, ch = start_console(vm, "/tmp/mouse-app.sh", "[1-9] pointers")
         cols, rows = w // cw, h // ch
         vm.wait_file("/tmp/seq-ready", timeout=30)
         check_wheel_scrollback(vm, rows, ch)
@@ -394,15 +400,7 @@ def test_zoom(guest):
     application's PTY (TIOCGWINSZ, read with stty size) has half the columns and rows; Ctrl+minus and Ctrl+0
     bring the size back."""
     with VM(guest, gpu="virtio", name="input-zoom") as vm:
-        vm.sh(UDEV, timeout=60)
-        vm.sh("kmscon-felis --font-engine=builtin --verbose --vt=1 --switchvt --login -- /bin/sh /tmp/zoom-app.sh"
-              " >/tmp/kf.log 2>&1 &")
-        try:
-            log = vm.wait_file("/tmp/kf.log", pattern="[1-9] keyboards", timeout=60)
-        except VMError as e:
-            raise VMError("%s\n  kmscon-felis's log:\n%s" % (e, vm.sh("tail -20 /tmp/kf.log; true")))
-        w, h, cw, ch = map(int, re.search(r"first frame on screen \((\d+)x(\d+)@.*built-in (\d+)x(\d+)",
-                                          log).groups())
+        w, h, cw, ch = start_console(vm, "/tmp/zoom-app.sh", "[1-9] keyboards")
         full = (h // ch, w // cw)
         wait_pty_size(vm, full, "at start")
         vm.sendkey("ctrl-equal")
