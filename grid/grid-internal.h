@@ -67,6 +67,7 @@ struct screen {
 	/* scrollback line storage (grid-history.c) */
 	struct hist_chunk *hist;
 	size_t hist_n, hist_max, hist_head;
+	size_t hist_chunk; /* bytes per chunk, fixed when the first is made */
 	char *slab_next;    /* next free line in the newest slab */
 	size_t slab_left;   /* lines left there */
 	size_t allocated;   /* lines handed out */
