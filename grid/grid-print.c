@@ -51,6 +51,31 @@ static uint32_t cluster_hash(const uint32_t *cp, uint32_t n)
 	return h ^ (h >> 15);
 }
 
+/* Entries of a table this large or larger live in a mapping of whole huge pages (grid__map: prefaulted,
+ * a fault per 2 MiB) instead of the heap, where the pages of the last doublings (4 MiB at CLUSTER_MAX)
+ * were faulted in one by one. */
+#define CLUSTER_MAP_MIN ((size_t)2 << 20)
+
+static size_t cluster_bytes(uint32_t cap)
+{
+	return (size_t)cap * sizeof(struct cluster);
+}
+
+static void cluster_free_entries(struct cluster *c, uint32_t cap)
+{
+	if (cluster_bytes(cap) >= CLUSTER_MAP_MIN)
+		grid__unmap(c, cluster_bytes(cap));
+	else
+		free(c);
+}
+
+void grid__cluster_finish(struct grid *g)
+{
+	cluster_free_entries(g->cl.c, g->cl.cap);
+	free(g->cl.used);
+	free(g->cl.hash);
+}
+
 static int cluster_grow(struct cluster_table *t)
 {
 	uint32_t cap = t->cap ? t->cap * 2 : 256;
@@ -58,9 +83,18 @@ static int cluster_grow(struct cluster_table *t)
 		cap = CLUSTER_MAX;
 	if (cap <= t->cap)
 		return -1;
-	struct cluster *c = realloc(t->c, cap * sizeof(*c));
-	if (!c)
-		return -1;
+	struct cluster *c;
+	if (cluster_bytes(cap) >= CLUSTER_MAP_MIN) {
+		c = grid__map(cluster_bytes(cap));
+		if (!c)
+			return -1;
+		memcpy(c, t->c, cluster_bytes(t->cap));
+		cluster_free_entries(t->c, t->cap);
+	} else {
+		c = realloc(t->c, cluster_bytes(cap));
+		if (!c)
+			return -1;
+	}
 	t->c = c;
 	uint8_t *used = realloc(t->used, cap);
 	if (!used)

@@ -106,9 +106,7 @@ void grid__styles_finish(struct grid *g)
 	free(g->st.styles);
 	free(g->st.used);
 	free(g->st.hash);
-	free(g->cl.c);
-	free(g->cl.used);
-	free(g->cl.hash);
+	grid__cluster_finish(g);
 }
 
 /* The direct-mapped cache in front of the table: keyed by the style's two words, so a lookup is a
