@@ -139,6 +139,12 @@ struct sgr_bytes_memo {
 	uint64_t key[2];
 	struct sgr_memo m;
 };
+/* The same for SGRs of 16 to 31 bytes before 'm' (such as "38;5;n;48;5;n;1;3;4"), with 32-byte keys. */
+#define SGR_LONG_SLOTS 256u
+struct sgr_long_memo {
+	uint64_t key[4];
+	struct sgr_memo m;
+};
 
 /* Grapheme clusters: fixed-size entries (base + marks), interned, collected with the styles. */
 #define CLUSTER_MAX_CPS 15
@@ -257,6 +263,7 @@ struct grid {
 	struct style_table st;
 	struct sgr_memo sgr_memo[SGR_MEMO_SIZE];
 	struct sgr_bytes_memo sgr_bytes[SGR_BYTES_SLOTS];
+	struct sgr_long_memo sgr_long[SGR_LONG_SLOTS];
 	uint64_t sgr_bytes_ids; /* entries made, the id of the newest (its m.id; 0 = empty) */
 	struct cluster_table cl;
 	struct link_table links;

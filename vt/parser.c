@@ -679,16 +679,21 @@ static size_t step(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 	return i + 1;
 }
 
-/* The index of the first byte in 0x40..0x7f among s[0..16) (a CSI's final byte), or 16 when none. */
-static inline unsigned final_in_16(const uint8_t *s)
+/* The index of the first byte in 0x40..0x7f among s[0..32) (a CSI's final byte), or 32 when none. */
+static inline unsigned final_in_32(const uint8_t *s)
 {
 #if defined(__SSE2__) && defined(__GNUC__)
+	const __m128i lo = _mm_set1_epi8(0x3f);
 	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x3f)));
-	return m ? (unsigned)__builtin_ctz(m) : 16;
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, lo));
+	if (likely(m))
+		return (unsigned)__builtin_ctz(m);
+	v = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+	m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, lo));
+	return m ? 16 + (unsigned)__builtin_ctz(m) : 32;
 #else
 	unsigned k = 0;
-	while (k < 16 && (s[k] < 0x40 || s[k] > 0x7f))
+	while (k < 32 && (s[k] < 0x40 || s[k] > 0x7f))
 		k++;
 	return k;
 #endif
@@ -712,8 +717,8 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 			if (i + 1 < len && data[i + 1] == '[') {
 				if (csi_bytes && len - i >= 2 + 32) {
 					/* the sink's own path for the sequences it knows (vt_sink.csi_bytes) */
-					unsigned f = final_in_16(data + i + 2);
-					if (f < 16 && csi_bytes(ctx, data + i + 2, f + 1)) {
+					unsigned f = final_in_32(data + i + 2);
+					if (f < 32 && csi_bytes(ctx, data + i + 2, f + 1)) {
 						i += 3 + f;
 						continue;
 					}

@@ -74,7 +74,7 @@ struct vt_sink {
 	void (*csi)(void *ctx, const struct vt_csi *csi);
 	/* Optional: a CSI sequence as bytes, for a sink that acts on common ones straight from them (the
 	 * parsed form costs more than the sequence itself for colour-per-cell output). s[0..n) is what
-	 * follows "ESC [" up to and including the final byte s[n - 1] (0x40..0x7f), n <= 16, and s[0..16)
+	 * follows "ESC [" up to and including the final byte s[n - 1] (0x40..0x7f), n <= 32, and s[0..32)
 	 * is readable; the bytes before the final are below 0x40 or above 0x7f, any of them (a C0 control,
 	 * a private marker, intermediates). The sink either does exactly what csi() would do with the
 	 * parsed sequence and returns true, or does nothing and returns false: the parser then parses it
