@@ -208,9 +208,17 @@ static void mark_line(struct grid *g, const struct line *l)
 		g->st.used[l->pstyle] |= 2;
 		return;
 	}
+	/* locals: stores through uint8_t may alias anything, the loop would reload them */
+	uint8_t *used = g->st.used;
+	const struct grid_cell *cells = l->cells;
+	const int n = l->ncells;
+	for (int x = 0; x < n; x++)
+		used[cells[x].style] |= 2;
+	/* clusters and links only once there are any (most screens have neither): a loop of one store */
+	if (!g->cl.cap && !g->links.used)
+		return;
 	for (int x = 0; x < l->ncells; x++) {
 		const struct grid_cell *c = &l->cells[x];
-		g->st.used[c->style] |= 2;
 		if (c->cp & GRID_CP_CLUSTER) {
 			uint32_t i = c->cp & ~GRID_CP_CLUSTER;
 			if (i < g->cl.cap)
