@@ -324,7 +324,7 @@ const struct cluster *grid__cluster(const struct grid *g, uint32_t cp);
 uint16_t grid__pen_id(struct grid *g);
 void grid__sgr(struct grid *g, const struct vt_csi *csi);
 /* vt_sink.csi_bytes: SGRs here, the rest in grid__csi_bytes_moves (grid-csi.c). */
-bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
+size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
 int grid__sgr_string(const struct grid *g, char *buf, size_t cap);
 int grid__styles_init(struct grid *g);
 void grid__styles_finish(struct grid *g);
@@ -357,7 +357,7 @@ void grid__execute(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
 /* vt_sink.csi_bytes for sequences other than SGR (see grid__csi_bytes) */
-bool grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n);
+size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n);
 
 /* grid-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y), answered through the reply callback */
 void grid__request_checksum(struct grid *g, const struct vt_csi *csi);

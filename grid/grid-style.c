@@ -847,7 +847,7 @@ static inline int32_t digits4(const uint8_t *s, unsigned st, unsigned e)
  * (longer numbers: the parser clamps them). */
 static bool plain_bytes(const uint8_t *s, unsigned n, unsigned semi, struct sgr_xform *x)
 {
-	int32_t v[16]; /* 31 bytes hold at most 16 parameters */
+	int32_t v[32]; /* 31 bytes hold at most 32 parameters (all empty but one) */
 	unsigned np = 0;
 	semi |= 1u << n;
 	for (unsigned st = 0; semi; semi &= semi - 1) {
@@ -915,14 +915,47 @@ static inline __attribute__((always_inline)) bool sgr_bytes_xform(const uint8_t 
 	return !colon && plain_bytes(s, n, semi, x);
 }
 
-/* An SGR not in grid.sgr_bytes or grid.sgr_long: built from its bytes and kept in m. Out of line, so that the
- * path of a found SGR needs no saved registers. */
-__attribute__((noinline)) static bool sgr_bytes_miss(struct grid *g, const uint8_t *s, unsigned n,
-						     struct sgr_memo *m, uint64_t *key, const uint64_t *k, unsigned nk)
+/* The cell printers of with_cell: out of line and returning the count they are given, so that
+ * grid__csi_bytes ends in a jump to them and saves no registers on its other paths. */
+__attribute__((noinline)) static size_t cell_ascii(struct grid *g, const uint8_t *c, size_t ret)
+{
+	grid__print_ascii(g, c, 1);
+	return ret;
+}
+
+__attribute__((noinline)) static size_t cell_cp(struct grid *g, uint32_t cp, size_t ret)
+{
+	grid__print(g, &cp, 1);
+	return ret;
+}
+
+/* A sequence s[0..n) (n <= 28: the bytes looked at lie in the 32 readable ones) done, and the character alone
+ * after it taken as the parser would print it next (vt_sink.csi_bytes): one printable ASCII byte, or one
+ * valid 3-byte UTF-8 character, followed by a C0 control (the next sequence's ESC): a colour-per-cell
+ * program's cell, without a return to the parser's loop. Returns the bytes taken. */
+static inline size_t with_cell(struct grid *g, const uint8_t *s, size_t n)
+{
+	const uint8_t *c = s + n;
+	uint32_t b = c[0];
+	if (b - 0x20u < 0x5fu && c[1] < 0x20)
+		return cell_ascii(g, c, n + 1);
+	if (b - 0xe0u < 0x10u && c[3] < 0x20) {
+		/* the parser's checks: continuation bytes, not overlong, not a surrogate */
+		uint32_t c1 = c[1] ^ 0x80u, c2 = c[2] ^ 0x80u, cp = (b & 0x0fu) << 12 | c1 << 6 | c2;
+		if ((c1 | c2) < 0x40 && cp >= 0x800 && cp - 0xd800 >= 0x800)
+			return cell_cp(g, cp, n + 3);
+	}
+	return n;
+}
+
+/* An SGR not in grid.sgr_bytes or grid.sgr_long: built from its bytes (n before the 'm') and kept in m. Out
+ * of line, so that the path of a found SGR needs no saved registers. Returns what grid__csi_bytes returns. */
+__attribute__((noinline)) static size_t sgr_bytes_miss(struct grid *g, const uint8_t *s, unsigned n,
+						       struct sgr_memo *m, uint64_t *key, const uint64_t *k, unsigned nk)
 {
 	struct sgr_xform x;
 	if (!sgr_bytes_xform(s, n, &x))
-		return false;
+		return 0;
 	for (unsigned i = 0; i < nk; i++)
 		key[i] = k[i];
 	m->id = ++g->sgr_bytes_ids;
@@ -931,7 +964,7 @@ __attribute__((noinline)) static bool sgr_bytes_miss(struct grid *g, const uint8
 	sgr_apply(g, &x);
 	g->pen_from = m;
 	g->last_cp = 0;
-	return true;
+	return n + 1;
 }
 
 /* A found SGR: what grid__sgr does for a memoized sequence (the change of the pen, and the pen's id when it
@@ -954,7 +987,7 @@ static const uint8_t ones[48] = {
 
 /* An SGR of 16 to 31 bytes before its 'm' (s[0..32) readable), such as "38;5;n;48;5;n;1;3;4" or
  * "38:2::r:g:b": looked up by its 32 bytes in grid.sgr_long as grid__csi_bytes looks up shorter ones. */
-__attribute__((noinline)) static bool sgr_bytes_long(struct grid *g, const uint8_t *s, unsigned n)
+__attribute__((noinline)) static size_t sgr_bytes_long(struct grid *g, const uint8_t *s, unsigned n)
 {
 	/* the bytes after the 'm' masked off: those from 16 on by a sliding window of ones */
 	uint64_t k[4], t[2];
@@ -975,13 +1008,13 @@ __attribute__((noinline)) static bool sgr_bytes_long(struct grid *g, const uint8
 		e = e2;
 	}
 	sgr_memo_hit(g, &e->m);
-	return true;
+	return n < 28 ? with_cell(g, s, n + 1) : n + 1;
 }
 
 /* The SGRs of colour-per-cell output, found by their bytes in a small table in front of the parser: a
  * repeated one costs a hash and a compare, then what grid__sgr does for a memoized sequence; a new one of the
  * shapes sgr_bytes_xform takes is built from its bytes, not from the parser's general form. */
-bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
+size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
 	if (s[n - 1] != 'm')
@@ -1014,7 +1047,7 @@ bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
 		e = e2;
 	}
 	sgr_memo_hit(g, &e->m);
-	return true;
+	return with_cell(g, s, n + 1);
 }
 
 static int color_sgr(char *buf, size_t cap, uint32_t c, int base)

@@ -709,7 +709,8 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 	void (*const csi)(void *, const struct vt_csi *) = p->sink.csi;
 	void (*const print_ascii)(void *, const uint8_t *, size_t) = p->sink.print_ascii;
 	void (*const execute)(void *, uint8_t) = p->sink.execute;
-	bool (*const csi_bytes)(void *, const uint8_t *, size_t) = p->sink.csi_bytes;
+	/* not in 8-bit C1 mode: the sink may take the character after a sequence (see vt_sink) */
+	size_t (*const csi_bytes)(void *, const uint8_t *, size_t) = p->c1 ? NULL : p->sink.csi_bytes;
 	void *const ctx = p->ctx;
 	while (i < len) {
 		uint8_t b = data[i];
@@ -718,8 +719,9 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 				if (csi_bytes && len - i >= 2 + 32) {
 					/* the sink's own path for the sequences it knows (vt_sink.csi_bytes) */
 					unsigned f = final_in_32(data + i + 2);
-					if (f < 32 && csi_bytes(ctx, data + i + 2, f + 1)) {
-						i += 3 + f;
+					size_t k;
+					if (f < 32 && (k = csi_bytes(ctx, data + i + 2, f + 1)) != 0) {
+						i += 2 + k;
 						continue;
 					}
 				}

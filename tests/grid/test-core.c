@@ -555,7 +555,15 @@ static void test_csi_bytes(void)
 			if (shape[0] == '%' && (shape[2] == ';' || shape[2] == ':') && (shape[3] == '2' || shape[3] == '5'))
 				v[0] = base; /* a colour form */
 			len += (size_t)snprintf(seq + len, sizeof(seq) - len, shape, v[0], v[1], v[2], v[3]);
-			len += (size_t)snprintf(seq + len, sizeof(seq) - len, "x\033[");
+			/* the cell after it: ASCII or 3-byte UTF-8 alone before the next ESC is taken with the SGR
+			 * (a wide one, one that joins the cell before, a surrogate, an overlong form, a 2-byte mark,
+			 * a run of two) */
+			static const char *const cells[] = {
+				"x", "\xe2\x96\x80", "\xe4\xb8\xad", "\xe2\x80\x8d", "\xe0\xa4\x95\xe0\xa5\x8d",
+				"\xed\xa0\x80", "\xe0\x80\xaf", "\xcc\x81", "xy", "\xef\xbf\xbd", "\xe2\x96",
+			};
+			const char *cell = cells[(r >> 20) % (sizeof(cells) / sizeof(cells[0]))];
+			len += (size_t)snprintf(seq + len, sizeof(seq) - len, "%s\033[", cell);
 		}
 		seq[len - 2] = 0;
 		/* 40 bytes of padding: the bulk path wants 32 readable bytes after ESC [ */
