@@ -86,16 +86,30 @@ static int cluster_grow(struct cluster_table *t)
 	if (cap <= t->cap)
 		return -1;
 	size_t bytes = cluster_block_bytes(cap);
-	/* zeroed either way: the hash empty, no entry used */
-	struct cluster *c = bytes >= CLUSTER_MAP_MIN ? grid__map(bytes) : calloc(1, bytes);
-	if (!c)
-		return -1;
-	uint32_t *hash = (uint32_t *)(void *)(c + cap);
-	uint8_t *used = (uint8_t *)(hash + 2 * (size_t)cap);
-	if (t->cap) {
+	struct cluster *c;
+	uint32_t *hash;
+	uint8_t *used;
+	if (bytes >= CLUSTER_MAP_MIN) {
+		c = grid__map(bytes); /* zeroed: the hash empty, no entry used */
+		if (!c)
+			return -1;
+		hash = (uint32_t *)(void *)(c + cap);
+		used = (uint8_t *)(hash + 2 * (size_t)cap);
 		memcpy(c, t->c, (size_t)t->cap * sizeof(*c));
 		memcpy(used, t->used, t->cap);
 		cluster_block_free(t->c, t->cap);
+	} else {
+		/* realloc keeps the entries where they are (a large block is moved by its pages, not copied);
+		 * the marks move up behind the larger hash, which starts empty */
+		size_t used_at = (size_t)t->cap * (sizeof(*c) + 2 * sizeof(uint32_t));
+		c = realloc(t->c, bytes);
+		if (!c)
+			return -1;
+		hash = (uint32_t *)(void *)(c + cap);
+		used = (uint8_t *)(hash + 2 * (size_t)cap);
+		memmove(used, (uint8_t *)c + used_at, t->cap);
+		memset(used + t->cap, 0, cap - t->cap);
+		memset(hash, 0, 2 * (size_t)cap * sizeof(*hash));
 	}
 	t->c = c;
 	t->used = used;
