@@ -9,8 +9,8 @@
  * Lines of 16 cells or more that are all ASCII of width 1 in one style, with no link or mark (most of a text
  * flood), are packed: one byte per cell plus the style in the header (LINE_PACKED; read through
  * grid__line_cell or grid__line_read). A chunk is reused as soon as every line in it has left the
- * scrollback, so a flood of packed lines cycles through about 1 MB that stays in the caches instead of
- * 25 MB of fresh memory.
+ * scrollback, so a flood of packed lines (~1 MB for 10000 lines) cycles through a few chunks that stay
+ * in the caches instead of 25 MB of fresh memory.
  * Memory stays bounded: at most enough chunks for sb_max full lines, plus two.
  */
 #include <stdlib.h>
@@ -21,7 +21,10 @@
 
 #include "grid/grid-internal.h"
 
-#define HIST_CHUNK ((size_t)512 << 10)
+/* Chunks of 2 MiB (huge pages: a handful of faults for a whole scrollback) when the scrollback can fill 8
+ * of them, else 512 KiB, so a small scrollback does not keep megabytes it cannot use. */
+#define HIST_CHUNK_SMALL ((size_t)512 << 10)
+#define HIST_CHUNK_HUGE ((size_t)2 << 20)
 /* shorter lines are stored whole: checking and packing them costs more instructions than the few bytes it
  * saves are worth */
 #ifndef PACK_MIN
@@ -43,7 +46,7 @@ static size_t line_bytes(int ncells)
 void grid__hist_finish(struct screen *s)
 {
 	for (size_t i = 0; i < s->hist_n; i++)
-		grid__unmap(s->hist[i].mem, HIST_CHUNK);
+		grid__unmap(s->hist[i].mem, s->hist_chunk);
 	free(s->hist);
 	s->hist = NULL;
 	s->hist_n = s->hist_max = s->hist_head = 0;
@@ -77,7 +80,8 @@ static struct hist_chunk *chunk_for(struct screen *s, size_t bytes)
 {
 	if (s->hist_max == 0) {
 		size_t total = s->sb_max * line_bytes(s->line_cols);
-		s->hist_max = total / HIST_CHUNK + 2;
+		s->hist_chunk = total >= 8 * HIST_CHUNK_HUGE ? HIST_CHUNK_HUGE : HIST_CHUNK_SMALL;
+		s->hist_max = total / s->hist_chunk + 2;
 		s->hist = calloc(s->hist_max, sizeof(*s->hist));
 		if (!s->hist) {
 			s->hist_max = 0;
@@ -85,7 +89,7 @@ static struct hist_chunk *chunk_for(struct screen *s, size_t bytes)
 		}
 	}
 	struct hist_chunk *c = s->hist_n ? &s->hist[s->hist_head] : NULL;
-	if (c && c->used + bytes <= HIST_CHUNK)
+	if (c && c->used + bytes <= s->hist_chunk)
 		return c;
 	/* chunks in cyclic order after the head run oldest to newest: the next one is the oldest. Reuse it as
 	 * soon as every line in it has left the scrollback, so a flood cycles through little more memory than
@@ -94,7 +98,7 @@ static struct hist_chunk *chunk_for(struct screen *s, size_t bytes)
 	c = s->hist_n ? &s->hist[next] : NULL;
 	bool dead = c && next != s->hist_head && (!c->any || c->last_abs < s->abs_top - s->sb_n);
 	if (!dead && s->hist_n < s->hist_max) {
-		char *mem = grid__map(HIST_CHUNK);
+		char *mem = grid__map(s->hist_chunk);
 		if (!mem)
 			return NULL;
 		next = s->hist_n ? s->hist_head + 1 : 0;

@@ -67,6 +67,7 @@ struct screen {
 	/* scrollback line storage (grid-history.c) */
 	struct hist_chunk *hist;
 	size_t hist_n, hist_max, hist_head;
+	size_t hist_chunk; /* bytes per chunk, fixed when the first is made */
 	char *slab_next;    /* next free line in the newest slab */
 	size_t slab_left;   /* lines left there */
 	size_t allocated;   /* lines handed out */
@@ -312,6 +313,8 @@ size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n);
 void grid__rep(struct grid *g, int count);
 int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n);
 const struct cluster *grid__cluster(const struct grid *g, uint32_t cp);
+/* Frees the cluster table (grid-print.c). */
+void grid__cluster_finish(struct grid *g);
 
 /* grid-style.c */
 uint16_t grid__pen_id(struct grid *g);

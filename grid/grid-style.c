@@ -106,9 +106,7 @@ void grid__styles_finish(struct grid *g)
 	free(g->st.styles);
 	free(g->st.used);
 	free(g->st.hash);
-	free(g->cl.c);
-	free(g->cl.used);
-	free(g->cl.hash);
+	grid__cluster_finish(g);
 }
 
 /* The direct-mapped cache in front of the table: keyed by the style's two words, so a lookup is a
@@ -263,6 +261,20 @@ static uint32_t next_threshold(uint32_t live, size_t cells, uint32_t max, uint32
 	return at > max ? max : (uint32_t)at;
 }
 
+/* next_threshold for the cluster table, which cannot fall back as styles do (a mark that finds no room is
+ * dropped from its cell): when the table cannot give the full headroom but a collection left at least an
+ * eighth of it free, the next one runs as soon as it is full again (its cost is then spread over at least
+ * CLUSTER_MAX / 8 new clusters); only a table still mostly live waits, as next_threshold says. A long flood
+ * of marked text (most clusters dead, scrolled out of the history) otherwise filled the table and then
+ * dropped every new cluster's marks for cells / 4 attempts. */
+static uint32_t cluster_threshold(uint32_t live, size_t cells, uint32_t *wait)
+{
+	uint32_t at = next_threshold(live, cells, CLUSTER_MAX, wait);
+	if (*wait && CLUSTER_MAX - live >= CLUSTER_MAX / 8)
+		*wait = 0;
+	return at;
+}
+
 void grid__collect(struct grid *g)
 {
 	struct style_table *st = &g->st;
@@ -300,7 +312,7 @@ void grid__collect(struct grid *g)
 				h = (h + 1) & (cl->hash_cap - 1);
 			cl->hash[h] = i + 1;
 		}
-		cl->gc_at = next_threshold(cl->count, cells, CLUSTER_MAX, &cl->gc_wait);
+		cl->gc_at = cluster_threshold(cl->count, cells, &cl->gc_wait);
 	}
 	if (g->links.used) {
 		for (uint32_t i = 1; i < LINK_MAX; i++) {

@@ -81,6 +81,33 @@ static void test_combining_flood(void)
 	t_free(t);
 }
 
+/* A long flood of distinct marked characters through a large scrollback: once the cluster table is full of
+ * clusters that have left the scrollback, a collection makes room and new clusters keep all their marks
+ * (they were dropped while the table waited for a headroom of cells / 4 attempts). */
+static void test_cluster_turnover(void)
+{
+	struct t_term *t = t_new(200, 50, 2000);
+	char buf[64];
+	for (int i = 0; i < 200000; i++) { /* 200000 distinct base + 2 marks, 10 a line */
+		size_t k = vt_utf8_encode('a' + (uint32_t)(i % 26), buf);
+		k += vt_utf8_encode(0x300 + (uint32_t)(i / 26 % 112), buf + k);
+		k += vt_utf8_encode(0x300 + (uint32_t)(i / 26 / 112 % 112), buf + k);
+		if (i % 10 == 9)
+			buf[k++] = '\r', buf[k++] = '\n';
+		grid_feed(t->g, (const uint8_t *)buf, k);
+	}
+	CHECK(t->g->cl.cap <= CLUSTER_MAX, "cluster table %u", t->g->cl.cap);
+	t_feed(t, "\r\nq\xcc\x81\xcc\x82\xcc\x83\xcc\x84 z\xcd\x93\xcd\xae");
+	int y = grid_rows(t->g) - 1;
+	const struct grid_cell *r = grid_row(t->g, y);
+	uint32_t cps[CLUSTER_MAX_CPS];
+	size_t n = grid_cell_codepoints(t->g, &r[0], cps, CLUSTER_MAX_CPS);
+	CHECK(n == 5 && cps[0] == 'q' && cps[4] == 0x304, "q and 4 marks: %zu code points", n);
+	n = grid_cell_codepoints(t->g, &r[2], cps, CLUSTER_MAX_CPS);
+	CHECK(n == 3 && cps[0] == 'z' && cps[2] == 0x36e, "z and 2 marks: %zu code points", n);
+	t_free(t);
+}
+
 static void test_links(void)
 {
 	struct t_term *t = t_new(80, 24, 100);
@@ -117,6 +144,7 @@ int main(void)
 	long before = peak_kb();
 	test_rep();
 	test_combining_flood();
+	test_cluster_turnover();
 	test_links();
 	test_resize_extremes();
 	test_sgr_flood();
