@@ -99,5 +99,9 @@ void kf_hook_remove(struct kf_hook *hook);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t kf_loop_now_ns(void);
+/* CPU time of the calling thread (CLOCK_THREAD_CPUTIME_ID) in ns, 0 if unavailable: the profile counters and
+ * the frame pacing measure work with it, since CLOCK_MONOTONIC also counts the time other processes (the child
+ * writing its output) ran in between. */
+uint64_t kf_thread_cpu_ns(void);
 
 #endif

@@ -50,6 +50,7 @@ struct kf_output {
 	unsigned cost_factor;             /* FRAME_COST_FACTOR, or KMSCON_FELIS_FRAME_COST_FACTOR (benchmarks) */
 	uint64_t frames;                  /* frames rendered */
 	uint64_t render_ns, present_ns;   /* CLOCK_MONOTONIC time painting the canvas / in drm_backend_present */
+	uint64_t render_cpu_ns, present_cpu_ns; /* the same in this thread's CPU time */
 	uint64_t pixels_painted;          /* canvas pixels repainted (the area of the rectangles painted) */
 	uint64_t sync_holds;              /* 2026 holds started */
 	uint64_t sync_timeouts;           /* 2026 holds ended by the timeout, not by the application */
@@ -126,15 +127,6 @@ static void on_drm(void *ud, int fd, uint32_t events)
 			 s.refresh_mhz % 1000 / 10);
 		o->cb.first_frame(o->ud, mode);
 	}
-}
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void on_sync_timeout(void *ud, struct kf_timer *t)
@@ -231,7 +223,7 @@ static void render_frame(struct kf_output *o)
 	struct kf_render_rect rects[MAX_RECTS];
 	struct drm_box boxes[MAX_RECTS];
 	struct drm_canvas c;
-	uint64_t t0 = kf_loop_now_ns(), t1, cpu0 = thread_cpu_ns(), cost;
+	uint64_t t0 = kf_loop_now_ns(), t1, cpu0 = kf_thread_cpu_ns(), cpu1, cpu2, cost;
 	bool full;
 	int n;
 
@@ -269,7 +261,9 @@ static void render_frame(struct kf_output *o)
 		o->pixels_painted += (uint64_t)rects[i].w * (uint64_t)rects[i].h;
 	}
 	t1 = kf_loop_now_ns();
+	cpu1 = kf_thread_cpu_ns();
 	o->render_ns += t1 - t0;
+	o->render_cpu_ns += cpu1 - cpu0;
 	if (!o->frames)
 		kf_log_phase("first frame: painted");
 	if ((n > 0 || o->full) && !o->flips_before_first) {
@@ -283,7 +277,9 @@ static void render_frame(struct kf_output *o)
 		kf_log_phase("first frame: committed");
 	t0 = kf_loop_now_ns();
 	o->present_ns += t0 - t1;
-	cost = o->cost_factor * (thread_cpu_ns() - cpu0);
+	cpu2 = kf_thread_cpu_ns();
+	o->present_cpu_ns += cpu2 - cpu1;
+	cost = o->cost_factor * (cpu2 - cpu0);
 	o->next_frame_ns = t0 + (cost < MAX_FRAME_DELAY_NS ? cost : MAX_FRAME_DELAY_NS);
 	o->full = false;
 	o->requested = false;
@@ -420,7 +416,8 @@ void kf_output_log_stats(const struct kf_output *o)
 	drm_backend_get_stats(o->drm, &s);
 	log_notice("frames: rendered=%llu presents=%llu commits=%llu flips=%llu modesets=%llu watchdog=%llu "
 		   "fast_flips=%llu pixels_copied=%llu outputs=%u cards=%u refresh_mhz=%u sync_holds=%llu "
-		   "sync_timeouts=%llu render_ms=%llu present_ms=%llu pixels_painted=%llu paced=%llu mono_ms=%llu%s",
+		   "sync_timeouts=%llu render_ms=%llu present_ms=%llu pixels_painted=%llu paced=%llu mono_ms=%llu "
+		   "render_cpu_ms=%llu present_cpu_ms=%llu%s",
 		   (unsigned long long)o->frames, (unsigned long long)s.presents, (unsigned long long)s.commits,
 		   (unsigned long long)s.flips, (unsigned long long)s.modesets,
 		   (unsigned long long)s.watchdog_fires, (unsigned long long)s.fast_flips,
@@ -428,5 +425,7 @@ void kf_output_log_stats(const struct kf_output *o)
 		   (unsigned long long)o->sync_holds, (unsigned long long)o->sync_timeouts,
 		   (unsigned long long)(o->render_ns / 1000000), (unsigned long long)(o->present_ns / 1000000),
 		   (unsigned long long)o->pixels_painted, (unsigned long long)o->paced,
-		   (unsigned long long)(kf_loop_now_ns() / 1000000), s.legacy ? " legacy" : "");
+		   (unsigned long long)(kf_loop_now_ns() / 1000000),
+		   (unsigned long long)(o->render_cpu_ns / 1000000), (unsigned long long)(o->present_cpu_ns / 1000000),
+		   s.legacy ? " legacy" : "");
 }

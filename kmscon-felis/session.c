@@ -35,6 +35,7 @@ struct kf_session {
 	uint64_t wakeups;         /* read_output calls */
 	uint64_t read_ns;         /* CLOCK_MONOTONIC time in read_output, parsing included */
 	uint64_t parse_ns;        /* of which in grid_feed */
+	uint64_t read_cpu_ns, parse_cpu_ns; /* the same in this thread's CPU time */
 };
 
 static void pty_log_handler_fn(int prio, const char *fmt, va_list ap)
@@ -80,9 +81,10 @@ static void on_clipboard(void *ud, const char *targets, const uint8_t *data, siz
 static void on_output(void *ud, const uint8_t *data, size_t len)
 {
 	struct kf_session *s = ud;
-	uint64_t t0 = kf_loop_now_ns();
+	uint64_t t0 = kf_loop_now_ns(), c0 = kf_thread_cpu_ns();
 	grid_feed(s->grid, data, len);
 	s->parse_ns += kf_loop_now_ns() - t0;
+	s->parse_cpu_ns += kf_thread_cpu_ns() - c0;
 }
 
 static void on_want_write(void *ud, bool on)
@@ -104,10 +106,11 @@ static void drop_sources(struct kf_session *s)
 
 static void read_output(struct kf_session *s, size_t budget)
 {
-	uint64_t t0 = kf_loop_now_ns();
+	uint64_t t0 = kf_loop_now_ns(), c0 = kf_thread_cpu_ns();
 	int r = pty_read(s->pty, budget);
 	s->wakeups++;
 	s->read_ns += kf_loop_now_ns() - t0;
+	s->read_cpu_ns += kf_thread_cpu_ns() - c0;
 	if (s->cb.output)
 		s->cb.output(s->ud);
 	if (r == -EIO || (r < 0 && r != -EINTR)) {
@@ -298,6 +301,8 @@ void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st)
 	st->wakeups = s->wakeups;
 	st->read_ns = s->read_ns;
 	st->parse_ns = s->parse_ns;
+	st->read_cpu_ns = s->read_cpu_ns;
+	st->parse_cpu_ns = s->parse_cpu_ns;
 }
 
 int kf_session_child_pid(const struct kf_session *s)

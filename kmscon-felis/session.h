@@ -89,10 +89,12 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len);
 int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, int cell_height);
 
 /* Output read from the PTY since the session started: read(2) calls and bytes, wake-ups that read, and the
- * CLOCK_MONOTONIC time spent reading (parsing included) and parsing alone (for benchmarks). */
+ * CLOCK_MONOTONIC time spent reading (parsing included) and parsing alone, and the same two in the thread's
+ * CPU time (for benchmarks). */
 struct kf_session_stats {
 	uint64_t reads, bytes, wakeups;
 	uint64_t read_ns, parse_ns;
+	uint64_t read_cpu_ns, parse_cpu_ns;
 };
 void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st);
 

@@ -4,6 +4,11 @@
  *       A bare terminal: runs PROGRAM on a new PTY and only reads the PTY (poll, read until EAGAIN), answering
  *       the cursor-position query (ESC [ 6 n) with ESC [ 1 ; 1 R. The floor of the kernel and the writer.
  *       Exits with PROGRAM's status once it has exited and the PTY is drained.
+ *   kf-bench floor MS -- PROGRAM [ARGS...]
+ *       The floor of reading the PTY: runs PROGRAM on a new PTY and only reads it, 4 KiB at a time (the most
+ *       the kernel's n_tty hands out per read) until EAGAIN, then sleeps MS milliseconds, so that every wake-up
+ *       finds as much as the kernel's buffers hold. No poll(2), no scan of the bytes: its CPU time is what any
+ *       terminal pays just to take the bytes out of the PTY. Exits like drain.
  *   kf-bench run FILE RESULT [GO]
  *       The program the terminal runs: waits for the file GO (if given) to exist, copies FILE to stdout in
  *       64 KiB writes (what cat does), then writes "wall_ns user_us sys_us bytes" to RESULT (atomically,
@@ -47,23 +52,21 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-static int cmd_drain(char **argv)
+/* Opens a PTY and runs ARGV on its slave end; returns the master (non-blocking) or -1. */
+static int spawn_on_pty(char **argv, pid_t *pidp)
 {
-	static const char query[] = "\033[6n";
-	static char buf[65536];
-	size_t matched = 0;
-	int status = 0, master, child_done = 0;
+	int master;
 	pid_t pid;
 
 	master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (master < 0 || grantpt(master) < 0 || unlockpt(master) < 0) {
 		perror("kf-bench: posix_openpt");
-		return 1;
+		return -1;
 	}
 	pid = fork();
 	if (pid < 0) {
 		perror("kf-bench: fork");
-		return 1;
+		return -1;
 	}
 	if (pid == 0) {
 		int slave;
@@ -81,6 +84,21 @@ static int cmd_drain(char **argv)
 		_exit(127);
 	}
 	fcntl(master, F_SETFL, O_NONBLOCK);
+	*pidp = pid;
+	return master;
+}
+
+static int cmd_drain(char **argv)
+{
+	static const char query[] = "\033[6n";
+	static char buf[65536];
+	size_t matched = 0;
+	int status = 0, master, child_done = 0;
+	pid_t pid;
+
+	master = spawn_on_pty(argv, &pid);
+	if (master < 0)
+		return 1;
 	for (;;) {
 		struct pollfd pfd = {.fd = master, .events = POLLIN};
 		ssize_t n;
@@ -108,6 +126,35 @@ static int cmd_drain(char **argv)
 	}
 	if (!child_done)
 		waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+static int cmd_floor(long ms, char **argv)
+{
+	static char buf[4096];
+	struct timespec nap = {.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L};
+	int status = 0, master;
+	pid_t pid;
+
+	master = spawn_on_pty(argv, &pid);
+	if (master < 0)
+		return 1;
+	for (;;) {
+		ssize_t n;
+
+		do
+			n = read(master, buf, sizeof(buf));
+		while (n > 0);
+		if (n < 0 && errno == EIO)
+			break; /* every slave fd closed */
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			while (read(master, buf, sizeof(buf)) > 0)
+				;
+			return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+		}
+		nanosleep(&nap, NULL);
+	}
+	waitpid(pid, &status, 0);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
@@ -178,10 +225,12 @@ int main(int argc, char **argv)
 {
 	if (argc >= 4 && strcmp(argv[1], "drain") == 0 && strcmp(argv[2], "--") == 0)
 		return cmd_drain(argv + 3);
+	if (argc >= 5 && strcmp(argv[1], "floor") == 0 && strcmp(argv[3], "--") == 0)
+		return cmd_floor(atol(argv[2]), argv + 4);
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "run") == 0)
 		return cmd_run(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	if (argc == 3 && strcmp(argv[1], "cpu") == 0)
 		return cmd_cpu(argv[2]);
-	fprintf(stderr, "usage: kf-bench drain -- PROGRAM [ARGS...] | run FILE RESULT [GO] | cpu PID\n");
+	fprintf(stderr, "usage: kf-bench drain -- PROGRAM [ARGS...] | floor MS -- PROGRAM [ARGS...] | run FILE RESULT [GO] | cpu PID\n");
 	return 2;
 }
