@@ -16,21 +16,33 @@
 #define HAVE_CLEAR16 1
 #endif
 
-static void clear_line(struct grid *g, struct line *l)
+static inline __attribute__((always_inline)) void clear_line(struct grid *g, struct line *l)
 {
 	/* once per scrolled line: the erase style is nearly always resolved already */
 	uint16_t style = likely(!g->erase_dirty) ? g->erase_id : grid__erase_style(g);
 #if defined(HAVE_CLEAR16)
+	/* a line of a flood: its written cells rounded up to 16 default blanks (cells [used, ncells) are
+	 * blank already), twelve stores per 16, no tail and no call */
+	const __m128i v0 = _mm_set_epi32(0, 1, 0, 0), v1 = _mm_set_epi32(0, 0, 1, 0), v2 = _mm_set_epi32(1, 0, 0, 1);
+	__m128i *p = (__m128i *)(void *)l->cells;
 	if (style == 0 && l->used <= 16 && l->ncells >= 16) {
-		/* a short line of a flood: 16 default blanks (cells [used, 16) are blank already) as twelve
-		 * stores, no loop and no call */
-		const __m128i v0 = _mm_set_epi32(0, 1, 0, 0), v1 = _mm_set_epi32(0, 0, 1, 0),
-			      v2 = _mm_set_epi32(1, 0, 0, 1);
-		__m128i *p = (__m128i *)(void *)l->cells;
 		for (int i = 0; i < 4; i++, p += 3) {
 			_mm_storeu_si128(p, v0);
 			_mm_storeu_si128(p + 1, v1);
 			_mm_storeu_si128(p + 2, v2);
+		}
+		l->flags = 0;
+		l->used = 0;
+		return;
+	}
+	const int n16 = (l->used + 15) & ~15;
+	if (style == 0 && n16 <= l->ncells) {
+		for (int i = 0; i < n16; i += 16, p += 12) {
+			for (int j = 0; j < 12; j += 3) {
+				_mm_storeu_si128(p + j, v0);
+				_mm_storeu_si128(p + j + 1, v1);
+				_mm_storeu_si128(p + j + 2, v2);
+			}
 		}
 		l->flags = 0;
 		l->used = 0;
@@ -294,7 +306,7 @@ static bool region_step(struct grid *g)
 void grid__index(struct grid *g)
 {
 	if (g->cy == g->bottom) {
-		if (g->cx >= g->left && g->cx <= g->right && !region_step(g))
+		if (g->cx >= g->left && g->cx <= g->right && (g->top == 0 || !region_step(g)))
 			grid__scroll_up(g, g->top, g->bottom, 1);
 	} else if (g->cy < g->rows - 1) {
 		g->cy++;
