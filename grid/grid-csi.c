@@ -439,13 +439,13 @@ static int plain_params2(const uint8_t *s, size_t n, int v[2])
 
 /* The cursor moves (CUU, CUD, CUF, CUB, CUP) and erases (ED, EL) of vt_sink.csi_bytes (grid__csi_bytes in
  * grid-style.c takes the SGRs): colourful full-screen output sends them per cell or per line. Each does
- * what grid__csi does with the parsed sequence; anything else goes back to the parser. */
-bool grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n)
+ * what grid__csi does with the parsed sequence and returns n; anything else goes back to the parser (0). */
+size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n)
 {
 	uint8_t final = s[n - 1];
 	int v[2], np;
 	if (final < 'A' || final > 'K' || (np = plain_params2(s, n - 1, v)) < 0)
-		return false;
+		return 0;
 	/* p1(csi, 0, 1): 0 and omitted mean 1 */
 	int n1 = np > 0 && v[0] > 0 ? v[0] : 1;
 	switch (final) {
@@ -456,8 +456,8 @@ bool grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n)
 	case 'H': grid__goto_origin(g, (np > 1 && v[1] > 0 ? v[1] : 1) - 1, n1 - 1); break;
 	case 'J': grid__erase_display(g, np > 0 && v[0] >= 0 ? v[0] : 0, false); break;
 	case 'K': grid__erase_line(g, np > 0 && v[0] >= 0 ? v[0] : 0, false); break;
-	default: return false;
+	default: return 0;
 	}
 	g->last_cp = 0;
-	return true;
+	return n;
 }

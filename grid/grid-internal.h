@@ -140,6 +140,12 @@ struct sgr_bytes_memo {
 	uint64_t key[2];
 	struct sgr_memo m;
 };
+/* The same for SGRs of 16 to 31 bytes before 'm' (such as "38;5;n;48;5;n;1;3;4"), with 32-byte keys. */
+#define SGR_LONG_SLOTS 256u
+struct sgr_long_memo {
+	uint64_t key[4];
+	struct sgr_memo m;
+};
 
 /* Grapheme clusters: fixed-size entries (base + marks), interned, collected with the styles. */
 #define CLUSTER_MAX_CPS 15
@@ -258,6 +264,7 @@ struct grid {
 	struct style_table st;
 	struct sgr_memo sgr_memo[SGR_MEMO_SIZE];
 	struct sgr_bytes_memo sgr_bytes[SGR_BYTES_SLOTS];
+	struct sgr_long_memo sgr_long[SGR_LONG_SLOTS];
 	uint64_t sgr_bytes_ids; /* entries made, the id of the newest (its m.id; 0 = empty) */
 	struct cluster_table cl;
 	struct link_table links;
@@ -320,7 +327,7 @@ void grid__cluster_finish(struct grid *g);
 uint16_t grid__pen_id(struct grid *g);
 void grid__sgr(struct grid *g, const struct vt_csi *csi);
 /* vt_sink.csi_bytes: SGRs here, the rest in grid__csi_bytes_moves (grid-csi.c). */
-bool grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
+size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
 int grid__sgr_string(const struct grid *g, char *buf, size_t cap);
 int grid__styles_init(struct grid *g);
 void grid__styles_finish(struct grid *g);
@@ -353,7 +360,7 @@ void grid__execute(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
 /* vt_sink.csi_bytes for sequences other than SGR (see grid__csi_bytes) */
-bool grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n);
+size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n);
 
 /* grid-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y), answered through the reply callback */
 void grid__request_checksum(struct grid *g, const struct vt_csi *csi);

@@ -679,16 +679,21 @@ static size_t step(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 	return i + 1;
 }
 
-/* The index of the first byte in 0x40..0x7f among s[0..16) (a CSI's final byte), or 16 when none. */
-static inline unsigned final_in_16(const uint8_t *s)
+/* The index of the first byte in 0x40..0x7f among s[0..32) (a CSI's final byte), or 32 when none. */
+static inline unsigned final_in_32(const uint8_t *s)
 {
 #if defined(__SSE2__) && defined(__GNUC__)
+	const __m128i lo = _mm_set1_epi8(0x3f);
 	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(0x3f)));
-	return m ? (unsigned)__builtin_ctz(m) : 16;
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, lo));
+	if (likely(m))
+		return (unsigned)__builtin_ctz(m);
+	v = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+	m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, lo));
+	return m ? 16 + (unsigned)__builtin_ctz(m) : 32;
 #else
 	unsigned k = 0;
-	while (k < 16 && (s[k] < 0x40 || s[k] > 0x7f))
+	while (k < 32 && (s[k] < 0x40 || s[k] > 0x7f))
 		k++;
 	return k;
 #endif
@@ -704,7 +709,8 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 	void (*const csi)(void *, const struct vt_csi *) = p->sink.csi;
 	void (*const print_ascii)(void *, const uint8_t *, size_t) = p->sink.print_ascii;
 	void (*const execute)(void *, uint8_t) = p->sink.execute;
-	bool (*const csi_bytes)(void *, const uint8_t *, size_t) = p->sink.csi_bytes;
+	/* not in 8-bit C1 mode: the sink may take the character after a sequence (see vt_sink) */
+	size_t (*const csi_bytes)(void *, const uint8_t *, size_t) = p->c1 ? NULL : p->sink.csi_bytes;
 	void *const ctx = p->ctx;
 	while (i < len) {
 		uint8_t b = data[i];
@@ -712,9 +718,10 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 			if (i + 1 < len && data[i + 1] == '[') {
 				if (csi_bytes && len - i >= 2 + 32) {
 					/* the sink's own path for the sequences it knows (vt_sink.csi_bytes) */
-					unsigned f = final_in_16(data + i + 2);
-					if (f < 16 && csi_bytes(ctx, data + i + 2, f + 1)) {
-						i += 3 + f;
+					unsigned f = final_in_32(data + i + 2);
+					size_t k;
+					if (f < 32 && (k = csi_bytes(ctx, data + i + 2, f + 1)) != 0) {
+						i += 2 + k;
 						continue;
 					}
 				}

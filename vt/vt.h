@@ -74,12 +74,16 @@ struct vt_sink {
 	void (*csi)(void *ctx, const struct vt_csi *csi);
 	/* Optional: a CSI sequence as bytes, for a sink that acts on common ones straight from them (the
 	 * parsed form costs more than the sequence itself for colour-per-cell output). s[0..n) is what
-	 * follows "ESC [" up to and including the final byte s[n - 1] (0x40..0x7f), n <= 16, and s[0..16)
+	 * follows "ESC [" up to and including the final byte s[n - 1] (0x40..0x7f), n <= 32, and s[0..32)
 	 * is readable; the bytes before the final are below 0x40 or above 0x7f, any of them (a C0 control,
 	 * a private marker, intermediates). The sink either does exactly what csi() would do with the
-	 * parsed sequence and returns true, or does nothing and returns false: the parser then parses it
-	 * as usual. Only for sequences whole in one feed, in the ground state. */
-	bool (*csi_bytes)(void *ctx, const uint8_t *s, size_t n);
+	 * parsed sequence and returns n, or does nothing and returns 0: the parser then parses it as usual.
+	 * It may also take the one character that follows the sequence alone (a cell between sequences), and
+	 * then returns n plus its length: a printable ASCII byte followed by a C0 control (ESC...), printed
+	 * as print_ascii() would be, or a valid 3-byte UTF-8 character followed by a C0 control, printed as
+	 * print() would be (only bytes within s[0..32)). Only for sequences whole in one feed, in the ground
+	 * state, and never when the parser takes 8-bit C1 controls. */
+	size_t (*csi_bytes)(void *ctx, const uint8_t *s, size_t n);
 	/* A complete string, terminated by ST (or BEL for OSC). For DCS, hdr holds the header sequence; for the
 	 * others hdr is NULL. data[len] is 0 (so OSC text can be read as a C string; it may contain NULs of
 	 * its own only for DCS). Strings longer than the cap were dropped whole and never reach this callback.

@@ -183,6 +183,54 @@ static void test_erase_bce(void)
 	t_free(t);
 }
 
+/* Line feeds at the bottom margin of regions of every placement (rows above and below, the region starting
+ * at the top row or lower), against a model of the screen: lines of every length up to the width, each in
+ * one of a few backgrounds (the new bottom row takes the pen's, xterm's BCE), far more scrolls than the ring
+ * has slots. Widths below and above 16 take both ways of blanking a recycled row. */
+static void test_region_model(void)
+{
+	for (int wi = 0; wi < 2; wi++) {
+		const int W = wi ? 40 : 12, H = 9;
+		struct t_term *t = t_new(W, H, 25);
+		uint32_t cp[9][40], bg[9][40];
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++)
+				cp[y][x] = 0, bg[y][x] = GRID_COLOR_DEFAULT;
+		uint32_t r = 11;
+		int bad = 0;
+		for (int round = 0; round < 40; round++) {
+			r = r * 1103515245u + 12345u;
+			int top = (int)(r >> 8) % 4, bottom = H - 1 - (int)(r >> 12) % 4;
+			t_feedf(t, "\033[%d;%dr\033[%d;1H", top + 1, bottom + 1, bottom + 1);
+			for (int line = 0; line < 30; line++) {
+				r = r * 1103515245u + 12345u;
+				int c = (int)(r >> 4) % 4, n = (int)(r >> 16) % (W + 1);
+				uint32_t col = c == 3 ? GRID_COLOR_DEFAULT : GRID_COLOR_PALETTE(c + 1);
+				t_feedf(t, "\033[%sm\n\r", c == 3 ? "49" : c == 0 ? "41" : c == 1 ? "42" : "43");
+				for (int y = top; y < bottom; y++)
+					for (int x = 0; x < W; x++)
+						cp[y][x] = cp[y + 1][x], bg[y][x] = bg[y + 1][x];
+				for (int x = 0; x < W; x++)
+					cp[bottom][x] = 0, bg[bottom][x] = col;
+				/* the text stops short of the last column: no wrap pending */
+				for (int x = 0; x < n && x < W - 1; x++) {
+					t_feedf(t, "%c", 'A' + (line + x) % 26);
+					cp[bottom][x] = (uint32_t)('A' + (line + x) % 26);
+				}
+				for (int y = 0; y < H; y++) {
+					const struct grid_cell *row = grid_row(t->g, y);
+					for (int x = 0; x < W; x++)
+						if (row[x].cp != cp[y][x] || grid_style(t->g, row[x].style)->bg != bg[y][x] ||
+						    row[x].width != 1)
+							bad++;
+				}
+			}
+		}
+		CHECK(bad == 0, "width %d: %d cells differ from the model", W, bad);
+		t_free(t);
+	}
+}
+
 static void test_scroll_and_scrollback(void)
 {
 	struct t_term *t = t_new(5, 3, 4);
@@ -472,6 +520,44 @@ static void test_sgr_color_forms(void)
 	t_free(t);
 }
 
+/* SGRs without sub-parameters take a table-driven loop (sgr_plain in grid-style.c); with a sub-parameter
+ * anywhere they take the general one (sgr_one). Random plain sequences, once as they are and once after
+ * "10:0" (code 10 does nothing, its sub-parameter is skipped), must give the same pen, whatever the codes,
+ * empty or large values, and incomplete colours. */
+static void test_sgr_plain(void)
+{
+	static const int pool[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 21, 22, 23, 24, 25, 27, 28,  29,
+				   30, 37, 38, 38, 38, 39, 40, 47, 48, 48, 48, 49, 53, 55, 58, 58, 59, 90, 97,
+				   100, 107, 2,  5,  255, 256, 300, -1, 1000, 65535, 128, 127};
+	const unsigned np = sizeof(pool) / sizeof(pool[0]);
+	struct t_term *t = t_new(4, 2, 0);
+	uint32_t r = 11;
+	int bad = 0;
+	for (int k = 0; k < 20000; k++) {
+		char x[256];
+		size_t len = 0;
+		r = r * 1103515245u + 12345u;
+		unsigned n = 1 + (r >> 16) % 14;
+		for (unsigned i = 0; i < n; i++) {
+			r = r * 1103515245u + 12345u;
+			int v = pool[(r >> 12) % np];
+			if (i)
+				x[len++] = ';';
+			if (v >= 0)
+				len += (size_t)snprintf(x + len, sizeof(x) - len, "%d", v);
+		}
+		x[len] = 0;
+		t_feedf(t, "\033[H\033[0m\033[%smA\033[0m\033[10:0;%smB", x, x);
+		const struct grid_cell *row = grid_row(t->g, 0);
+		const struct grid_style *a = grid_style(t->g, row[0].style), *b = grid_style(t->g, row[1].style);
+		if (a->fg != b->fg || a->bg != b->bg || a->ul_color != b->ul_color || a->attrs != b->attrs ||
+		    a->underline != b->underline)
+			bad++;
+	}
+	CHECK(bad == 0, "%d plain SGRs differ from the general loop", bad);
+	t_free(t);
+}
+
 /* The bulk parser hands short CSI sequences and SGR colours to grid's csi_bytes, which acts on their bytes;
  * the same bytes fed one at a time go through the parser's table machine and the parsed form. Random
  * sequences of the shapes csi_bytes takes, and near misses it must leave alone (colons in the wrong place,
@@ -484,13 +570,21 @@ static void test_csi_bytes(void)
 		"%dm", "m", ";%dm", "%d;m", "%d:%dm", "?%dm", "%d %dm", "%d;%dH", "%dH", ";%dH", "%d;H", "H",
 		"%dC", "%dA", "%dB", "%dD", "C", "%dK", "K", "%dJ", "%d;%d;%dH", "%d:%dC", "%d;%dC", "%dE",
 		"0%d;00%dH", "%d%d%dC", "\x08%dC", "%d;2;%d;%d;%d\x7fm", "4%d:%dm", "%d;4;%dm",
+		/* 16 to 31 bytes before 'm' (grid's long SGRs), and longer ones (the parser's) */
+		"1;3;4;38;5;%d;48;2;%d;%d;%dm", "38;5;%d;48;5;%d;1;3;%dm", "%d;2;%d;%d;%d;22;23;24;25m",
+		"%d;%d;%d;%d;7;27;53;55m", ";;;;;;;;;;;;;;;;%dm", "0000%d;00%d;1;3;4;5;6;7m",
+		"1;2;3;4;5;6;7;8;9;21;22;%dm", "90;91;100;101;39;49;59;%d;%dm", "58;2;%d;%d;%d;58;5;%dm",
+		"38;5;%d;38;2;1;2;3;%d;%dm", "38;7;%d;%d;1;1;1;1;1;1;1m", "1;3;4;7;9;21;22;38;2;%dm",
+		"1;3;4;7;9;21;22;24;48;5m", "%d:2::%d:%d:%d;1;3;4m", "1;%d:2:%d:%d:%d;1;3m", "4:%d;1;3;4;5;6;7;8;9m",
+		"1;3;4;38;5;%d;48;2;%d;%d;%d;1;3;4;5;7m", "1;3;?4;38;5;%d;48;2;%d;%d;%dm", "1;3;4;38;5;%d;48 %dm",
+		"%d;2;%d;%d;%d;1;3;4;9;10000m", "1;1;1;1;1;1;1;1;1;1;1;1;1;1;%dm", "38;2;%d;%d;%d;%dm",
 	};
 	const int ns = (int)(sizeof(shapes) / sizeof(shapes[0]));
 	struct t_term *whole = t_new(40, 12, 0), *bytes = t_new(40, 12, 0);
 	uint32_t r = 7;
 	int bad = 0;
 	for (int k = 0; k < 20000; k++) {
-		char seq[160] = "\033[";
+		char seq[320] = "\033[";
 		size_t len = 2;
 		for (int j = 0; j < 4; j++) {
 			r = r * 1103515245u + 12345u;
@@ -509,11 +603,19 @@ static void test_csi_bytes(void)
 			if (shape[0] == '%' && (shape[2] == ';' || shape[2] == ':') && (shape[3] == '2' || shape[3] == '5'))
 				v[0] = base; /* a colour form */
 			len += (size_t)snprintf(seq + len, sizeof(seq) - len, shape, v[0], v[1], v[2], v[3]);
-			len += (size_t)snprintf(seq + len, sizeof(seq) - len, "x\033[");
+			/* the cell after it: ASCII or 3-byte UTF-8 alone before the next ESC is taken with the SGR
+			 * (a wide one, one that joins the cell before, a surrogate, an overlong form, a 2-byte mark,
+			 * a run of two) */
+			static const char *const cells[] = {
+				"x", "\xe2\x96\x80", "\xe4\xb8\xad", "\xe2\x80\x8d", "\xe0\xa4\x95\xe0\xa5\x8d",
+				"\xed\xa0\x80", "\xe0\x80\xaf", "\xcc\x81", "xy", "\xef\xbf\xbd", "\xe2\x96",
+			};
+			const char *cell = cells[(r >> 20) % (sizeof(cells) / sizeof(cells[0]))];
+			len += (size_t)snprintf(seq + len, sizeof(seq) - len, "%s\033[", cell);
 		}
 		seq[len - 2] = 0;
 		/* 40 bytes of padding: the bulk path wants 32 readable bytes after ESC [ */
-		char buf[256];
+		char buf[400];
 		int n = snprintf(buf, sizeof(buf), "%s%s", seq, "                                        \r");
 		grid_feed(whole->g, (const uint8_t *)buf, (size_t)n);
 		for (int q = 0; q < n; q++)
@@ -550,12 +652,14 @@ int main(void)
 	test_scroll_and_scrollback();
 	test_scroll_regions();
 	test_region_ring();
+	test_region_model();
 	test_lr_margins();
 	test_rep();
 	test_charsets();
 	test_save_restore();
 	test_sgr_memo();
 	test_sgr_color_forms();
+	test_sgr_plain();
 	test_csi_bytes();
 	return t_done("grid-core");
 }
