@@ -466,6 +466,66 @@ __attribute__((target("avx"))) static size_t write_ascii16(unsigned char *p, con
 	}
 	return i;
 }
+
+/* write_ascii16 on CPUs with AVX2 (checked at run time): the 16 bytes are broadcast to both 128-bit lanes,
+ * so the in-lane pshufb of a 32-byte vector can place any of them; 8 cells are 3 such vectors, the next 8 the
+ * same with the bytes shifted down by 8. 6 stores per 16 cells instead of 12. */
+#define CTL(q) ((q) % 12 == 0 ? (q) / 12 : -128)
+#define CTL8(q) CTL(q), CTL(q + 1), CTL(q + 2), CTL(q + 3), CTL(q + 4), CTL(q + 5), CTL(q + 6), CTL(q + 7)
+static const int8_t ascii_ctl[96] = {CTL8(0),  CTL8(8),  CTL8(16), CTL8(24), CTL8(32), CTL8(40),
+				     CTL8(48), CTL8(56), CTL8(64), CTL8(72), CTL8(80), CTL8(88)};
+#undef CTL8
+#undef CTL
+
+__attribute__((target("avx2"))) static inline void write16_avx2(unsigned char *p, __m128i bytes, uint32_t sl)
+{
+	const int w = (int)sl;
+	const __m256i k0 = _mm256_setr_epi32(0, w, 1, 0, w, 1, 0, w), k1 = _mm256_setr_epi32(1, 0, w, 1, 0, w, 1, 0),
+		      k2 = _mm256_setr_epi32(w, 1, 0, w, 1, 0, w, 1);
+	const __m256i c0 = _mm256_loadu_si256((const __m256i *)(const void *)ascii_ctl),
+		      c1 = _mm256_loadu_si256((const __m256i *)(const void *)(ascii_ctl + 32)),
+		      c2 = _mm256_loadu_si256((const __m256i *)(const void *)(ascii_ctl + 64));
+	__m256i b = _mm256_broadcastsi128_si256(bytes);
+	__m256i *o = (__m256i *)(void *)p;
+	for (int g = 0; g < 2; g++, o += 3) {
+		_mm256_storeu_si256(o, _mm256_or_si256(_mm256_shuffle_epi8(b, c0), k0));
+		_mm256_storeu_si256(o + 1, _mm256_or_si256(_mm256_shuffle_epi8(b, c1), k1));
+		_mm256_storeu_si256(o + 2, _mm256_or_si256(_mm256_shuffle_epi8(b, c2), k2));
+		b = _mm256_srli_si256(b, 8);
+	}
+}
+
+__attribute__((target("avx2"))) static size_t write_ascii16_avx2(unsigned char *p, const uint8_t *s, size_t k,
+								  uint32_t sl)
+{
+	size_t i = 0;
+	for (; i + 16 <= k; i += 16, p += 192)
+		write16_avx2(p, _mm_loadu_si128((const __m128i *)(const void *)(s + i)), sl);
+	return i;
+}
+
+/* Bytes [0, k) of the 16 gathered from s[0, 8) and s[k - 8, k) (8 <= k < 16), the rest zero: per k, the
+ * pshufb that puts them in place. */
+static const int8_t short_gather[8][16] = {
+#define G(k) {0, 1, 2, 3, 4, 5, 6, 7, 8 < k ? 24 - k : -128, 9 < k ? 25 - k : -128, 10 < k ? 26 - k : -128, \
+	       11 < k ? 27 - k : -128, 12 < k ? 28 - k : -128, 13 < k ? 29 - k : -128, 14 < k ? 30 - k : -128, -128}
+	G(8), G(9), G(10), G(11), G(12), G(13), G(14), G(15),
+#undef G
+};
+
+/* A short run (8 <= k < 16 cells) in the default style with no link, where the 16 cells from p on exist
+ * and those after the run are default blanks (past the row's written part): one 16-cell step, the cells
+ * after the run getting code point 0, which makes them the default blanks they were. Only the run's own
+ * bytes are read. */
+__attribute__((target("avx2"))) static void write_ascii_short(unsigned char *p, const uint8_t *s, size_t k)
+{
+	__m128i lo = _mm_loadl_epi64((const __m128i *)(const void *)s),
+		hi = _mm_loadl_epi64((const __m128i *)(const void *)(s + k - 8));
+	write16_avx2(p,
+		     _mm_shuffle_epi8(_mm_unpacklo_epi64(lo, hi),
+				      _mm_loadu_si128((const __m128i *)(const void *)short_gather[k - 8])),
+		     0);
+}
 #endif
 
 /* Writes k ASCII cells. The cell is {cp, style, link, width = 1, flags = 0, pad}: on a little-endian
@@ -483,10 +543,17 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 	unsigned char *p = (unsigned char *)c;
 	size_t i = 0;
 #if defined(HAVE_WRITE_AVX)
+	if (k >= 16 && __builtin_cpu_supports("avx2")) {
+		const uint32_t sl = (uint32_t)style | (uint32_t)link << 16;
+		i = write_ascii16_avx2(p, s, k, sl);
+		/* the rest as the last 16 cells again (the ones before it rewritten with the same values) */
+		if (i < k)
+			write_ascii16_avx2(p + (k - 16) * 12, s + k - 16, 16, sl);
+		return;
+	}
 	if (k >= 16 && __builtin_cpu_supports("avx")) {
 		const uint32_t sl = (uint32_t)style | (uint32_t)link << 16;
 		i = write_ascii16(p, s, k, sl);
-		/* the rest as the last 16 cells again (the ones before it rewritten with the same values) */
 		if (i < k)
 			write_ascii16(p + (k - 16) * 12, s + k - 16, 16, sl);
 		return;
@@ -557,7 +624,15 @@ __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint
 		grid__fix_wide(l, g->cols, x, x + (int)k);
 		grid__line_touch(l, x + (int)k);
 		struct grid_cell *c = &l->cells[x];
-		write_ascii(c, s, k, style, link);
+#if defined(HAVE_WRITE_AVX)
+		/* the row's written part ends with this run (l->used, just updated): the cells after it are
+		 * default blanks */
+		if (k >= 8 && k < 16 && (style | link) == 0 && x + 16 <= g->cols && l->used == x + (int)k &&
+		    __builtin_cpu_supports("avx2"))
+			write_ascii_short((unsigned char *)c, s, k);
+		else
+#endif
+			write_ascii(c, s, k, style, link);
 		if (unlikely(g->sel.active))
 			grid__select_touch(g, g->cy, g->cy);
 		grid__damage(g, g->cy, x - 1, x + (int)k + 1);
