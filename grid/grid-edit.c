@@ -303,10 +303,27 @@ static bool region_step(struct grid *g)
 	return true;
 }
 
+/* grid__scroll_up(g, 0, rows - 1, 1) with full-width margins and no selection: the line feed of a text
+ * flood, one push_line and the whole screen damaged, without the general path's set-up. Returns false,
+ * doing nothing, where it does not apply. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool screen_step(struct grid *g)
+{
+	if (g->bottom != g->rows - 1 || g->left != 0 || g->right != g->cols - 1 || g->sel.active)
+		return false;
+	g->last_x = g->last_y = -1;
+	push_line(g);
+	g->damage_all = true;
+	g->damaged = true;
+	return true;
+}
+
 void grid__index(struct grid *g)
 {
 	if (g->cy == g->bottom) {
-		if (g->cx >= g->left && g->cx <= g->right && (g->top == 0 || !region_step(g)))
+		if (g->cx >= g->left && g->cx <= g->right && !(g->top == 0 ? screen_step(g) : region_step(g)))
 			grid__scroll_up(g, g->top, g->bottom, 1);
 	} else if (g->cy < g->rows - 1) {
 		g->cy++;
