@@ -122,8 +122,8 @@ __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, const stru
 {
 	struct style_table *t = &g->st;
 	uint32_t hv = style_hash(s);
-	uint32_t id = 0;
-	for (uint32_t h = hv & (t->hash_cap - 1); t->hash[h]; h = (h + 1) & (t->hash_cap - 1)) {
+	uint32_t id = 0, h;
+	for (h = hv & (t->hash_cap - 1); t->hash[h]; h = (h + 1) & (t->hash_cap - 1)) {
 		if (style_eq(&t->styles[t->hash[h] - 1], s)) {
 			id = t->hash[h];
 			break;
@@ -132,14 +132,20 @@ __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, const stru
 	if (!id) {
 		if (style_eq(s, &t->styles[0]))
 			return 0;
+		bool rehashed = false; /* a collection or a growth rebuilt the index: h is stale */
 		if (t->count >= t->gc_at) {
-			if (t->gc_wait == 0)
+			if (t->gc_wait == 0) {
 				grid__collect(g);
-			else
+				rehashed = true;
+			} else {
 				t->gc_wait--;
+			}
 		}
-		if (t->count >= t->cap && grow(t) < 0)
-			return 0; /* full of live styles: the default stands in */
+		if (t->count >= t->cap) {
+			if (grow(t) < 0)
+				return 0; /* full of live styles: the default stands in */
+			rehashed = true;
+		}
 		while (t->next_free < t->cap && t->used[t->next_free])
 			t->next_free++;
 		if (t->next_free >= t->cap)
@@ -148,7 +154,10 @@ __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, const stru
 		t->used[id] = 1;
 		t->count++;
 		t->styles[id] = *s;
-		hash_insert(t, id, hv); /* masked by the table's size now (grow may have changed it) */
+		if (rehashed)
+			hash_insert(t, id, hv); /* masked by the table's size now */
+		else
+			t->hash[h] = id + 1; /* the empty place the lookup ended at */
 		id++;
 	}
 	style_key(s, &t->cache[slot].a, &t->cache[slot].b);
