@@ -11,10 +11,50 @@
 
 #include "grid/grid-internal.h"
 
-static void clear_line(struct grid *g, struct line *l)
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#include <emmintrin.h>
+#define HAVE_CLEAR16 1
+#endif
+
+static inline __attribute__((always_inline)) void clear_line(struct grid *g, struct line *l)
 {
 	/* once per scrolled line: the erase style is nearly always resolved already */
-	grid__line_clear(l, g->cols, likely(!g->erase_dirty) ? g->erase_id : grid__erase_style(g));
+	uint16_t style = likely(!g->erase_dirty) ? g->erase_id : grid__erase_style(g);
+#if defined(HAVE_CLEAR16)
+	/* a line of a flood: its written cells rounded up to 16 default blanks (cells [used, ncells) are
+	 * blank already), twelve stores per 16, no tail and no call */
+	const __m128i v0 = _mm_set_epi32(0, 1, 0, 0), v1 = _mm_set_epi32(0, 0, 1, 0), v2 = _mm_set_epi32(1, 0, 0, 1);
+	__m128i *p = (__m128i *)(void *)l->cells;
+	if (style == 0 && l->used <= 16 && l->ncells >= 16) {
+		for (int i = 0; i < 4; i++, p += 3) {
+			_mm_storeu_si128(p, v0);
+			_mm_storeu_si128(p + 1, v1);
+			_mm_storeu_si128(p + 2, v2);
+		}
+		l->flags = 0;
+		l->used = 0;
+		return;
+	}
+	const int n16 = (l->used + 15) & ~15;
+	if (style == 0 && n16 <= l->ncells) {
+		for (int i = 0; i < n16; i += 16, p += 12) {
+			for (int j = 0; j < 12; j += 3) {
+				_mm_storeu_si128(p + j, v0);
+				_mm_storeu_si128(p + j + 1, v1);
+				_mm_storeu_si128(p + j + 2, v2);
+			}
+		}
+		l->flags = 0;
+		l->used = 0;
+		return;
+	}
+#endif
+	grid__line_clear(l, g->cols, style);
+}
+
+static inline size_t ring_wrap(const struct screen *s, size_t i)
+{
+	return i >= s->cap ? i - s->cap : i;
 }
 
 /* Rotates screen rows [y0, y1] of the active screen up by n (row y gets row y + n) with three reversals. */
@@ -190,6 +230,11 @@ void grid__scroll_up(struct grid *g, int top, int bottom, int n)
 		rotate_up(g, top, bottom, n);
 	for (int y = bottom - n + 1; y <= bottom; y++)
 		clear_line(g, grid__line(g, y));
+	if (g->damage_all || (g->view_offset == 0 && g->dmg_y0 <= top && g->dmg_y1 >= bottom)) {
+		/* a flood in one region: its rows are damaged already (grid__damage_rows would change nothing) */
+		g->damaged = true;
+		return;
+	}
 	grid__damage_rows(g, top, bottom);
 }
 
@@ -213,10 +258,55 @@ void grid__scroll_down(struct grid *g, int top, int bottom, int n)
 	grid__damage_rows(g, top, bottom);
 }
 
+/* grid__scroll_up(g, g->top, g->bottom, 1) for a full-width region that does not start at the top row (so
+ * nothing enters the scrollback), where ring_region_up would step the ring and the screen's slots do not
+ * wrap around the ring's end: the line feed at the bottom margin of a region flood. The region's rows keep
+ * their slots; the row leaving at the top becomes the blank bottom row, and only the few rows outside the
+ * region move one slot. Same result as grid__scroll_up; returns false, doing nothing, where it does not
+ * apply. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool region_step(struct grid *g)
+{
+	struct screen *s = g->scr;
+	const int top = g->top, bottom = g->bottom, rows = g->rows;
+	if (top == 0 || g->left != 0 || g->right != g->cols - 1 || g->sel.active)
+		return false;
+	/* ring_region_up's conditions for n = 1 */
+	if (top + rows - bottom > RING_FIX_MAX || top + rows - 1 - bottom >= bottom - top)
+		return false;
+	if ((s->cap != (size_t)rows && s->sb_n != 0) || s->top + (size_t)rows >= s->cap)
+		return false;
+	/* the rows down to the region's first move down a slot, its first row comes out; then it goes in after
+	 * the region's last row, whose followers move down a slot (the last into the slot after the screen, a
+	 * free one). Loops carrying the row moved, as a memmove call costs more than the few rows. */
+	struct line **r = s->ring + s->top, *carry = r[0];
+	for (int y = 1; y <= top; y++) {
+		struct line *next = r[y];
+		r[y] = carry;
+		carry = next;
+	}
+	struct line *out = carry;
+	for (int y = bottom + 1; y <= rows; y++) {
+		struct line *next = r[y];
+		r[y] = carry;
+		carry = next;
+	}
+	s->top++;
+	g->last_x = g->last_y = -1;
+	clear_line(g, out);
+	if (g->damage_all || (g->view_offset == 0 && g->dmg_y0 <= top && g->dmg_y1 >= bottom))
+		g->damaged = true;
+	else
+		grid__damage_rows(g, top, bottom);
+	return true;
+}
+
 void grid__index(struct grid *g)
 {
 	if (g->cy == g->bottom) {
-		if (g->cx >= g->left && g->cx <= g->right)
+		if (g->cx >= g->left && g->cx <= g->right && (g->top == 0 || !region_step(g)))
 			grid__scroll_up(g, g->top, g->bottom, 1);
 	} else if (g->cy < g->rows - 1) {
 		g->cy++;

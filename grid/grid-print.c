@@ -484,8 +484,12 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 	size_t i = 0;
 #if defined(HAVE_WRITE_AVX)
 	if (k >= 16 && __builtin_cpu_supports("avx")) {
-		i = write_ascii16(p, s, k, (uint32_t)style | (uint32_t)link << 16);
-		p += i * 12;
+		const uint32_t sl = (uint32_t)style | (uint32_t)link << 16;
+		i = write_ascii16(p, s, k, sl);
+		/* the rest as the last 16 cells again (the ones before it rewritten with the same values) */
+		if (i < k)
+			write_ascii16(p + (k - 16) * 12, s + k - 16, 16, sl);
+		return;
 	}
 #endif
 	for (; i + 4 <= k; i += 4, p += 48) {

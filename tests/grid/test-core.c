@@ -183,6 +183,54 @@ static void test_erase_bce(void)
 	t_free(t);
 }
 
+/* Line feeds at the bottom margin of regions of every placement (rows above and below, the region starting
+ * at the top row or lower), against a model of the screen: lines of every length up to the width, each in
+ * one of a few backgrounds (the new bottom row takes the pen's, xterm's BCE), far more scrolls than the ring
+ * has slots. Widths below and above 16 take both ways of blanking a recycled row. */
+static void test_region_model(void)
+{
+	for (int wi = 0; wi < 2; wi++) {
+		const int W = wi ? 40 : 12, H = 9;
+		struct t_term *t = t_new(W, H, 25);
+		uint32_t cp[9][40], bg[9][40];
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++)
+				cp[y][x] = 0, bg[y][x] = GRID_COLOR_DEFAULT;
+		uint32_t r = 11;
+		int bad = 0;
+		for (int round = 0; round < 40; round++) {
+			r = r * 1103515245u + 12345u;
+			int top = (int)(r >> 8) % 4, bottom = H - 1 - (int)(r >> 12) % 4;
+			t_feedf(t, "\033[%d;%dr\033[%d;1H", top + 1, bottom + 1, bottom + 1);
+			for (int line = 0; line < 30; line++) {
+				r = r * 1103515245u + 12345u;
+				int c = (int)(r >> 4) % 4, n = (int)(r >> 16) % (W + 1);
+				uint32_t col = c == 3 ? GRID_COLOR_DEFAULT : GRID_COLOR_PALETTE(c + 1);
+				t_feedf(t, "\033[%sm\n\r", c == 3 ? "49" : c == 0 ? "41" : c == 1 ? "42" : "43");
+				for (int y = top; y < bottom; y++)
+					for (int x = 0; x < W; x++)
+						cp[y][x] = cp[y + 1][x], bg[y][x] = bg[y + 1][x];
+				for (int x = 0; x < W; x++)
+					cp[bottom][x] = 0, bg[bottom][x] = col;
+				/* the text stops short of the last column: no wrap pending */
+				for (int x = 0; x < n && x < W - 1; x++) {
+					t_feedf(t, "%c", 'A' + (line + x) % 26);
+					cp[bottom][x] = (uint32_t)('A' + (line + x) % 26);
+				}
+				for (int y = 0; y < H; y++) {
+					const struct grid_cell *row = grid_row(t->g, y);
+					for (int x = 0; x < W; x++)
+						if (row[x].cp != cp[y][x] || grid_style(t->g, row[x].style)->bg != bg[y][x] ||
+						    row[x].width != 1)
+							bad++;
+				}
+			}
+		}
+		CHECK(bad == 0, "width %d: %d cells differ from the model", W, bad);
+		t_free(t);
+	}
+}
+
 static void test_scroll_and_scrollback(void)
 {
 	struct t_term *t = t_new(5, 3, 4);
@@ -604,6 +652,7 @@ int main(void)
 	test_scroll_and_scrollback();
 	test_scroll_regions();
 	test_region_ring();
+	test_region_model();
 	test_lr_margins();
 	test_rep();
 	test_charsets();
