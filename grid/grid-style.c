@@ -122,8 +122,8 @@ __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, const stru
 {
 	struct style_table *t = &g->st;
 	uint32_t hv = style_hash(s);
-	uint32_t id = 0;
-	for (uint32_t h = hv & (t->hash_cap - 1); t->hash[h]; h = (h + 1) & (t->hash_cap - 1)) {
+	uint32_t id = 0, h;
+	for (h = hv & (t->hash_cap - 1); t->hash[h]; h = (h + 1) & (t->hash_cap - 1)) {
 		if (style_eq(&t->styles[t->hash[h] - 1], s)) {
 			id = t->hash[h];
 			break;
@@ -132,14 +132,20 @@ __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, const stru
 	if (!id) {
 		if (style_eq(s, &t->styles[0]))
 			return 0;
+		bool rehashed = false; /* a collection or a growth rebuilt the index: h is stale */
 		if (t->count >= t->gc_at) {
-			if (t->gc_wait == 0)
+			if (t->gc_wait == 0) {
 				grid__collect(g);
-			else
+				rehashed = true;
+			} else {
 				t->gc_wait--;
+			}
 		}
-		if (t->count >= t->cap && grow(t) < 0)
-			return 0; /* full of live styles: the default stands in */
+		if (t->count >= t->cap) {
+			if (grow(t) < 0)
+				return 0; /* full of live styles: the default stands in */
+			rehashed = true;
+		}
 		while (t->next_free < t->cap && t->used[t->next_free])
 			t->next_free++;
 		if (t->next_free >= t->cap)
@@ -148,7 +154,10 @@ __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, const stru
 		t->used[id] = 1;
 		t->count++;
 		t->styles[id] = *s;
-		hash_insert(t, id, hv); /* masked by the table's size now (grow may have changed it) */
+		if (rehashed)
+			hash_insert(t, id, hv); /* masked by the table's size now */
+		else
+			t->hash[h] = id + 1; /* the empty place the lookup ended at */
 		id++;
 	}
 	style_key(s, &t->cache[slot].a, &t->cache[slot].b);
@@ -753,14 +762,18 @@ static inline int digits_at(const uint8_t *s, unsigned st, unsigned e)
  * bytes before 'm'). Returns 38 or 48 (*pal: the 5 form), or 0 for anything else. */
 static inline int color_head(const uint8_t *s, size_t n, bool *pal)
 {
+	if (n < 6)
+		return 0;
 	uint64_t w;
 	memcpy(&w, s, 8);
 	/* against "38;2;": byte 0 may be '4' (^7), byte 1 is '8' (a 1 there would take "39;2;"), bytes 2 and 4
 	 * ':' (^1, both alike), byte 3 '5' (^7) */
 	uint64_t x = (w ^ 0x3b323b3833ull) & 0xffffffffffull;
 	unsigned x0 = (unsigned)x & 0xff, x3 = (unsigned)(x >> 24) & 0xff;
-	if (n < 6 || (x & ~0x0107010007ull) || (x0 && x0 != 7) || (x3 && x3 != 7) ||
-	    ((x >> 16) & 0xff) != (x >> 32))
+	/* one word for all the conditions, one branch: the kinds of colour SGR come in no predictable order
+	 * (x0 and x3 are 0 or 7 when (x + 1) & 6 is 0; bytes 2 and 4 alike) */
+	uint64_t bad = (x & ~0x0107010007ull) | ((x0 + 1) & 6) | ((x3 + 1) & 6) | (((x >> 16) ^ (x >> 32)) & 0xff);
+	if (bad)
 		return 0;
 	*pal = x3 != 0;
 	return x0 ? 48 : 38;
@@ -887,10 +900,8 @@ static inline __attribute__((always_inline)) bool sgr_bytes_xform(const uint8_t 
 	if (n < 16 && (base = bytes_color(s, n, &color)) != 0) {
 		/* the common case, from one vector */
 		*x = (struct sgr_xform){.attr_and = 0xffff, .set = base == 38 ? X_FG : X_BG};
-		if (base == 38)
-			x->fg = color;
-		else
-			x->bg = color;
+		x->fg = color; /* both: set says which one counts (no branch on it) */
+		x->bg = color;
 		return true;
 	}
 	const unsigned lim = (1u << n) - 1;
@@ -918,10 +929,8 @@ static inline __attribute__((always_inline)) bool sgr_bytes_xform(const uint8_t 
 	if (n >= 16 && (base = color_head(s, n, &pal)) != 0 &&
 	    color_tail(s, n, dig, s[2] == ':' ? colon : semi, pal, &color)) {
 		*x = (struct sgr_xform){.attr_and = 0xffff, .set = base == 38 ? X_FG : X_BG};
-		if (base == 38)
-			x->fg = color;
-		else
-			x->bg = color;
+		x->fg = color; /* both: set says which one counts (no branch on it) */
+		x->bg = color;
 		return true;
 	}
 	return !colon && plain_bytes(s, n, semi, x);
