@@ -52,11 +52,6 @@ static inline __attribute__((always_inline)) void clear_line(struct grid *g, str
 	grid__line_clear(l, g->cols, style);
 }
 
-static inline size_t ring_wrap(const struct screen *s, size_t i)
-{
-	return i >= s->cap ? i - s->cap : i;
-}
-
 /* Rotates screen rows [y0, y1] of the active screen up by n (row y gets row y + n) with three reversals. */
 static void reverse_slots(struct screen *s, int rows, size_t a, size_t b)
 {
