@@ -438,7 +438,7 @@ static int plain_params2(const uint8_t *s, size_t n, int v[2])
 }
 
 /* The cursor moves (CUU, CUD, CUF, CUB, CUP) and erases (ED, EL) of vt_sink.csi_bytes (grid__csi_bytes in
- * grid-style.c takes the SGRs): colourful full-screen output sends them per cell or per line. Each does
+ * grid-sgr.c takes the SGRs): colourful full-screen output sends them per cell or per line. Each does
  * what grid__csi does with the parsed sequence and returns n; anything else goes back to the parser (0). */
 size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n)
 {

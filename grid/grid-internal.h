@@ -112,7 +112,7 @@ struct style_table {
 	} cache[PEN_CACHE_SIZE];
 };
 
-/* An SGR sequence as a change of the pen (grid-style.c), kept per parser seq_id. */
+/* An SGR sequence as a change of the pen (grid-sgr.c), kept per parser seq_id. */
 struct sgr_xform {
 	uint32_t fg, bg, ul_color;
 	uint16_t attr_and, attr_or;
@@ -323,12 +323,14 @@ const struct cluster *grid__cluster(const struct grid *g, uint32_t cp);
 /* Frees the cluster table (grid-print.c). */
 void grid__cluster_finish(struct grid *g);
 
-/* grid-style.c */
-uint16_t grid__pen_id(struct grid *g);
+/* grid-sgr.c: SGR changes the pen */
 void grid__sgr(struct grid *g, const struct vt_csi *csi);
 /* vt_sink.csi_bytes: SGRs here, the rest in grid__csi_bytes_moves (grid-csi.c). */
 size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
 int grid__sgr_string(const struct grid *g, char *buf, size_t cap);
+
+/* grid-style.c: the pen as a style id, the collection of unused styles, clusters and links */
+uint16_t grid__pen_id(struct grid *g);
 int grid__styles_init(struct grid *g);
 void grid__styles_finish(struct grid *g);
 void grid__collect(struct grid *g);

@@ -520,7 +520,7 @@ static void test_sgr_color_forms(void)
 	t_free(t);
 }
 
-/* SGRs without sub-parameters take a table-driven loop (sgr_plain in grid-style.c); with a sub-parameter
+/* SGRs without sub-parameters take a table-driven loop (sgr_plain in grid-sgr.c); with a sub-parameter
  * anywhere they take the general one (sgr_one). Random plain sequences, once as they are and once after
  * "10:0" (code 10 does nothing, its sub-parameter is skipped), must give the same pen, whatever the codes,
  * empty or large values, and incomplete colours. */
