@@ -543,19 +543,14 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 	unsigned char *p = (unsigned char *)c;
 	size_t i = 0;
 #if defined(HAVE_WRITE_AVX)
-	if (k >= 16 && __builtin_cpu_supports("avx2")) {
+	if (k >= 16 && __builtin_cpu_supports("avx")) {
+		size_t (*const w16)(unsigned char *, const uint8_t *, size_t, uint32_t) =
+			__builtin_cpu_supports("avx2") ? write_ascii16_avx2 : write_ascii16;
 		const uint32_t sl = (uint32_t)style | (uint32_t)link << 16;
-		i = write_ascii16_avx2(p, s, k, sl);
+		i = w16(p, s, k, sl);
 		/* the rest as the last 16 cells again (the ones before it rewritten with the same values) */
 		if (i < k)
-			write_ascii16_avx2(p + (k - 16) * 12, s + k - 16, 16, sl);
-		return;
-	}
-	if (k >= 16 && __builtin_cpu_supports("avx")) {
-		const uint32_t sl = (uint32_t)style | (uint32_t)link << 16;
-		i = write_ascii16(p, s, k, sl);
-		if (i < k)
-			write_ascii16(p + (k - 16) * 12, s + k - 16, 16, sl);
+			w16(p + (k - 16) * 12, s + k - 16, 16, sl);
 		return;
 	}
 #endif
