@@ -161,8 +161,8 @@ struct cluster_table {
 	uint32_t *hash; /* [hash_cap]: index+1 */
 	uint32_t cap, hash_cap, count, next_free, gc_at, gc_wait;
 	/* two-way set-associative: (cell content, combining mark) -> id+1 of the cluster of both
-	 * (grid-utf8.c; the newest pair of a set first); emptied by every collection, which may free and
-	 * reuse ids */
+	 * (grid-utf8.c; the pair found or made last on a character first); a collection, which may free and
+	 * reuse ids, empties the entries whose cluster or base cluster it freed */
 	struct cluster_cache_entry {
 		uint32_t base, mark, id;
 	} cache[1u << CLUSTER_CACHE_BITS][2];

@@ -368,7 +368,14 @@ void grid__collect(struct grid *g)
 	st->gc_at = next_threshold(st->count, cells, STYLE_MAX + 1, &st->gc_wait);
 	if (cl->cap) {
 		cl->count = sweep(cl->used, cl->cap, &cl->next_free);
-		memset(cl->cache, 0, sizeof(cl->cache));
+		/* the cache keeps the pairs whose cluster and base (when a cluster) are still live: a freed id may
+		 * be reused for another cluster */
+		for (uint32_t i = 0; i < (1u << CLUSTER_CACHE_BITS) * 2; i++) {
+			struct cluster_cache_entry *e = &cl->cache[i >> 1][i & 1];
+			uint32_t b = e->base & ~GRID_CP_CLUSTER;
+			if (e->id && (!cl->used[e->id - 1] || (e->base & GRID_CP_CLUSTER && (b >= cl->cap || !cl->used[b]))))
+				*e = (struct cluster_cache_entry){0};
+		}
 		memset(cl->hash, 0, cl->hash_cap * sizeof(*cl->hash));
 		for (uint32_t i = 0; i < cl->cap; i++) {
 			if (!cl->used[i])

@@ -18,12 +18,16 @@ static inline struct cluster_cache_entry *cache_set(struct grid *g, uint32_t bas
 }
 
 /* The cached cluster id + 1 of (cell content, mark) in set e, or 0. */
-static inline uint32_t cache_find(const struct cluster_cache_entry *e, uint32_t base, uint32_t cp)
+static inline uint32_t cache_find(struct cluster_cache_entry *e, uint32_t base, uint32_t cp)
 {
 	if (e[0].base == base && e[0].mark == cp)
 		return e[0].id;
-	if (e[1].base == base && e[1].mark == cp)
-		return e[1].id;
+	if (e[1].base == base && e[1].mark == cp) {
+		struct cluster_cache_entry t = e[1];
+		e[1] = e[0];
+		e[0] = t;
+		return t.id;
+	}
 	return 0;
 }
 
@@ -57,8 +61,11 @@ void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
 		return;
 	/* after intern: a collection inside it empties the cache */
 	struct cluster_cache_entry *e = cache_set(g, base, cp);
-	e[1] = e[0];
-	e[0] = (struct cluster_cache_entry){.base = base, .mark = cp, .id = (uint32_t)id + 1};
+	/* a pair on a cluster (a second mark) recurs far less often than one on a character: it takes the older
+	 * way only, and moves to the newer one when it is found again */
+	if (!(base & GRID_CP_CLUSTER))
+		e[1] = e[0];
+	e[base & GRID_CP_CLUSTER ? 1 : 0] = (struct cluster_cache_entry){.base = base, .mark = cp, .id = (uint32_t)id + 1};
 	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
 }
 

@@ -157,6 +157,29 @@ static void test_collect_keeps(void)
 	t_free(t);
 }
 
+/* The cluster cache after a collection: a pair whose base cluster was freed must not answer for the cluster
+ * that reuses its id (a + U+0301 dies, b + U+0303 takes its id; b + U+0303 + U+0302 is not a + ...). */
+static void test_cluster_cache_reuse(void)
+{
+	struct t_term *t = t_new(10, 2, 0);
+	t_feed(t, "xa\xcc\x81\xcc\x82yz");
+	uint32_t hits = 0;
+	for (uint32_t i = 0; i < (1u << CLUSTER_CACHE_BITS); i++)
+		hits += (t->g->cl.cache[i][0].id != 0) + (t->g->cl.cache[i][1].id != 0);
+	CHECK(hits == 2, "2 pairs cached: %u", hits);
+	grid__collect(t->g);
+	t_feed(t, "\r\nb\xcc\x83 b\xcc\x83\xcc\x82yz");
+	const struct grid_cell *r = grid_row(t->g, 1);
+	uint32_t cps[CLUSTER_MAX_CPS];
+	size_t n = grid_cell_codepoints(t->g, &r[2], cps, CLUSTER_MAX_CPS);
+	CHECK(n == 3 && cps[0] == 'b' && cps[1] == 0x303 && cps[2] == 0x302, "b and 2 marks: %zu code points, %x",
+	      n, cps[0]);
+	r = grid_row(t->g, 0);
+	n = grid_cell_codepoints(t->g, &r[1], cps, CLUSTER_MAX_CPS);
+	CHECK(n == 3 && cps[0] == 'a' && cps[1] == 0x301 && cps[2] == 0x302, "a and 2 marks: %zu code points", n);
+	t_free(t);
+}
+
 static void test_links(void)
 {
 	struct t_term *t = t_new(80, 24, 100);
@@ -195,6 +218,7 @@ int main(void)
 	test_combining_flood();
 	test_cluster_turnover();
 	test_collect_keeps();
+	test_cluster_cache_reuse();
 	test_links();
 	test_resize_extremes();
 	test_sgr_flood();
