@@ -27,6 +27,9 @@
 /* scrollback only (grid-history.c): the cells are stored as one byte each, all ASCII (cp < 0x80) of width 1
  * with style pstyle and no link or flags; read them with grid__line_cell or grid__line_expand */
 #define LINE_PACKED 0x2u
+/* a hint for grid__hist_copy: text other than ASCII was written into the line since it was cleared (by
+ * grid__print_utf8), so it is not worth trying to pack */
+#define LINE_UNPACKABLE 0x4u
 
 struct line {
 	uint16_t flags;

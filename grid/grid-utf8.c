@@ -281,6 +281,7 @@ static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *
 	const bool fix_left = x0 > 0 && c[x0].width == 0;
 	const uint64_t hi = (uint64_t)grid__cur_style(g) << 32 | (uint64_t)g->link << 48;
 	uint32_t x = (uint32_t)x0;
+	l->flags |= LINE_UNPACKABLE; /* the first character is not ASCII */
 	p = put_text(g, c, &x, (uint32_t)right + 1, p, pend, hi);
 	/* the last cell written holds the last character */
 	uint32_t lastw = c[x - 1].width == 0 ? 2 : 1, last = last_cp(p);
