@@ -117,7 +117,7 @@ static struct hist_chunk *chunk_for(struct screen *s, size_t bytes)
 /* Copies with streaming stores: the destination was last written a whole scrollback ago and is not in
  * the cache; ordinary stores would read it from memory first. Lines and their cells are 16-byte aligned
  * and their sizes rounded up to 16 bytes, so whole vectors are copied. */
-static void copy_stream(void *dst, const void *src, size_t bytes)
+static inline __attribute__((always_inline)) void copy_stream(void *dst, const void *src, size_t bytes)
 {
 #if defined(__SSE2__)
 	__m128i *d = dst;
@@ -270,8 +270,7 @@ struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncell
 {
 	int n = src->used < ncells ? src->used : ncells;
 	size_t bytes = line_bytes(n);
-	/* room for the line starting 16 bytes later, so that its cells are 32-byte aligned (copy_stream_avx) */
-	struct hist_chunk *c = chunk_for(s, bytes + 16);
+	struct hist_chunk *c = chunk_for(s, bytes);
 	if (!c)
 		return NULL;
 	struct line *l = (struct line *)(c->mem + c->used);
@@ -288,10 +287,13 @@ struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncell
 		bytes = (sizeof(struct line) + (size_t)n + 15) & ~(size_t)15;
 	} else {
 #if defined(HAVE_COPY_AVX)
-		if (__builtin_cpu_supports("avx")) {
+		/* not for short lines: their few vectors cost less inline than the call */
+		if (bytes >= 384 && __builtin_cpu_supports("avx") &&
+		    ((uintptr_t)l & 16 || c->used + bytes + 16 <= s->hist_chunk)) {
 			_Static_assert(sizeof(struct line) == 16, "cells 16 bytes after the line");
 			if (!((uintptr_t)l & 16)) {
-				/* the chunk's lines are 16-byte aligned: start 16 bytes later, skipping an empty vector */
+				/* the chunk's lines are 16-byte aligned: start 16 bytes later (there is room), so that
+				 * the cells are 32-byte aligned */
 				c->used += 16;
 				l = (struct line *)(c->mem + c->used);
 			}

@@ -234,6 +234,13 @@ static void mark_cells(struct grid *g, const struct grid_cell *cells, int n, boo
  * whether every cell has the style of cell 0 and no link by xoring the words with what they would be then,
  * ORed up per vector phase and masked once at the end. Then the line marks one style (most lines are in
  * one style); otherwise its styles and links are marked one by one after all. */
+/* Whether the style words ORed up in a0..a2 (masked by m0..m2) are all zero. */
+static inline bool style_fits(__m128i a0, __m128i a1, __m128i a2, __m128i m0, __m128i m1, __m128i m2)
+{
+	__m128i bad = _mm_or_si128(_mm_and_si128(a0, m0), _mm_or_si128(_mm_and_si128(a1, m1), _mm_and_si128(a2, m2)));
+	return _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xffff;
+}
+
 static void mark_line_cells(struct grid *g, const struct grid_cell *cells, int n)
 {
 	_Static_assert(sizeof(struct grid_cell) == 12 && offsetof(struct grid_cell, style) == 4 &&
@@ -246,11 +253,18 @@ static void mark_line_cells(struct grid *g, const struct grid_cell *cells, int n
 	__m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0;
 	uint8_t *const cl_used = g->cl.used;
 	const uint32_t cl_cap = g->cl.cap;
+	const __m128i m0 = _mm_set_epi32(0, 0, -1, 0), m1 = _mm_set_epi32(-1, 0, 0, -1),
+		      m2 = _mm_set_epi32(0, -1, 0, 0);
 	for (int x = 0; x < n4; x += 4, p += 3) {
 		__m128i v0 = _mm_loadu_si128(p), v1 = _mm_loadu_si128(p + 1), v2 = _mm_loadu_si128(p + 2);
 		a0 = _mm_or_si128(a0, _mm_xor_si128(v0, e0));
 		a1 = _mm_or_si128(a1, _mm_xor_si128(v1, e1));
 		a2 = _mm_or_si128(a2, _mm_xor_si128(v2, e2));
+		if (x == 4 && !style_fits(a0, a1, a2, m0, m1, m2)) {
+			/* styles vary already (a screen of colours): one by one, as the loop would do at its end */
+			mark_cells(g, cells, n, true);
+			return;
+		}
 		/* the cp words sit at v0[0], v0[3], v1[2], v2[1] */
 		__m128 t = _mm_shuffle_ps(_mm_castsi128_ps(v1), _mm_castsi128_ps(v2), _MM_SHUFFLE(1, 1, 2, 2));
 		int m = _mm_movemask_ps(_mm_shuffle_ps(_mm_castsi128_ps(v0), t, _MM_SHUFFLE(2, 0, 3, 0)));
@@ -260,10 +274,7 @@ static void mark_line_cells(struct grid *g, const struct grid_cell *cells, int n
 				cl_used[i] |= 2;
 		}
 	}
-	const __m128i m0 = _mm_set_epi32(0, 0, -1, 0), m1 = _mm_set_epi32(-1, 0, 0, -1),
-		      m2 = _mm_set_epi32(0, -1, 0, 0);
-	__m128i bad = _mm_or_si128(_mm_and_si128(a0, m0), _mm_or_si128(_mm_and_si128(a1, m1), _mm_and_si128(a2, m2)));
-	if (_mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xffff && cells[0].link == 0) {
+	if (style_fits(a0, a1, a2, m0, m1, m2) && cells[0].link == 0) {
 		g->st.used[st] |= 2;
 		mark_cells(g, cells + n4, n - n4, true);
 	} else {
@@ -280,7 +291,8 @@ static void mark_line(struct grid *g, const struct line *l)
 		return;
 	}
 #if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (l->ncells >= 4) {
+	/* (without clusters or links mark_cells is one store per cell already) */
+	if (l->ncells >= 4 && (g->cl.cap || g->links.used)) {
 		mark_line_cells(g, l->cells, l->ncells);
 		return;
 	}

@@ -141,7 +141,7 @@ static const uint8_t *put_text(struct grid *g, struct grid_cell *c, uint32_t *xp
 dispatch:
 	if (b - 0x20u < 0x5fu)
 		goto ascii;
-	c1 = p[1] ^ 0x80u; /* continuation bytes are 0x80..0xbf: xor 0x80 leaves their payload */
+	c1 = p[1] - 0x80u; /* continuation bytes are 0x80..0xbf: their payload; anything else wraps to >= 0x40 */
 	if (b - 0xc2u < 0x1eu)
 		goto two;
 	if (b - 0xe0u < 0x10u)
@@ -171,13 +171,13 @@ two:
 		if (unlikely((p += 2) >= pend))
 			goto out;
 		b = p[0];
-		c1 = p[1] ^ 0x80u;
+		c1 = p[1] - 0x80u;
 		if (b - 0xc2u >= 0x1eu)
 			goto dispatch;
 	}
 three:
 	for (;;) {
-		c2 = p[2] ^ 0x80u;
+		c2 = p[2] - 0x80u;
 		cp = (b & 0x0fu) << 12 | c1 << 6 | c2;
 		if (likely(cp - 0x4e00u < 0xa000u - 0x4e00u) && (c1 | c2) < 0x40) {
 			/* CJK Unified Ideographs: all wide, class Other, not pictographic */
@@ -201,15 +201,15 @@ cjk:
 		if (unlikely((p += 3) >= pend))
 			goto out;
 		b = p[0];
-		c1 = p[1] ^ 0x80u;
+		c1 = p[1] - 0x80u;
 		if (b - 0xe0u >= 0x10u)
 			goto dispatch;
 	}
 other:
 	if (b - 0xf0u >= 0x05u)
 		goto out;
-	c2 = p[2] ^ 0x80u;
-	uint32_t c3 = p[3] ^ 0x80u;
+	c2 = p[2] - 0x80u;
+	uint32_t c3 = p[3] - 0x80u;
 	cp = (b & 0x07u) << 18 | c1 << 12 | c2 << 6 | c3;
 	/* U+10000..U+10FFFF only: rejects overlong forms and what lies above */
 	if ((c1 | c2 | c3) >= 0x40 || cp - 0x10000u >= 0x100000u)
