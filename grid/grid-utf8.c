@@ -141,6 +141,7 @@ static const uint8_t *put_text(struct grid *g, struct grid_cell *c, uint32_t *xp
 dispatch:
 	if (b - 0x20u < 0x5fu)
 		goto ascii;
+not_ascii:
 	c1 = p[1] - 0x80u; /* continuation bytes are 0x80..0xbf: their payload; anything else wraps to >= 0x40 */
 	if (b - 0xc2u < 0x1eu)
 		goto two;
@@ -156,7 +157,7 @@ ascii:
 			goto out;
 		b = p[0];
 		if (b - 0x20u >= 0x5fu)
-			goto dispatch;
+			goto not_ascii;
 	}
 two:
 	for (;;) {
