@@ -231,17 +231,65 @@ static const struct sgr_code sgr_codes[128] = {
 	[100] = C_PAL8(F_BG, 8),
 };
 
-/* sgr_one's loop over n parameters without sub-parameters (v[i] VT_PARAM_DEFAULT or 0..VT_PARAM_MAX), from
- * the table above: one load and a few stores per code instead of a jump through a switch. */
-static void sgr_plain(struct sgr_xform *x, const int32_t *v, unsigned n)
+/* The value of the len (0 to 4) digits s[st..st + len), 0 for none (SGR reads an empty parameter as 0), from
+ * one 4-byte load (s[st..st + 4) readable): the digits moved to the top of the word, then pairs, then the
+ * two pairs combined. */
+static inline uint32_t digits_at(const uint8_t *s, unsigned st, unsigned len)
+{
+	uint32_t w;
+	memcpy(&w, s + st, 4);
+	uint32_t x = (uint32_t)((uint64_t)(w ^ 0x30303030u) << (32 - 8 * len));
+	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
+	return (x * (1u + (100u << 16))) >> 16;
+}
+
+/* The parameters of a plain SGR, one after the other: parsed ones (v[0..n), VT_PARAM_DEFAULT or
+ * 0..VT_PARAM_MAX), or straight from the bytes of the sequence (s: digits and ';', no number longer than 4
+ * digits, s[0..end + 4) readable; ends: a bit per field's end, each ';' and the end). */
+struct plain_src {
+	const int32_t *v;
+	const uint8_t *s;
+	uint32_t ends;
+	unsigned i, n; /* the next parameter (v) or the start of the next field (s) */
+};
+
+/* At least k parameters left (bytes: constant; the compiler makes two versions of sgr_plain_from) */
+static inline __attribute__((always_inline)) bool src_has(const struct plain_src *p, bool bytes, unsigned k)
+{
+	if (!bytes)
+		return p->i + k <= p->n;
+	uint32_t t = p->ends;
+	for (unsigned j = 1; j < k; j++)
+		t &= t - 1;
+	return t != 0;
+}
+
+/* The next parameter, a default one as 0 (what every SGR code and colour makes of it) */
+static inline __attribute__((always_inline)) uint32_t src_next(struct plain_src *p, bool bytes)
+{
+	if (!bytes) {
+		int32_t c = p->v[p->i++];
+		return c < 0 ? 0 : (uint32_t)c;
+	}
+	unsigned e = (unsigned)__builtin_ctz(p->ends);
+	p->ends &= p->ends - 1;
+	uint32_t c = digits_at(p->s, p->i, e - p->i);
+	p->i = e + 1;
+	return c;
+}
+
+/* sgr_one's loop over parameters without sub-parameters, from the table above: one load and a few stores per
+ * code instead of a jump through a switch. */
+static inline __attribute__((always_inline)) void sgr_plain_from(struct sgr_xform *x, struct plain_src *p,
+								  bool bytes)
 {
 	/* the fields by F_*: f[F_NONE] takes the writes of codes that set none */
 	uint32_t f[5] = {0, x->fg, x->bg, x->ul_color, x->underline};
 	unsigned set = x->set;
 	uint16_t and_ = x->attr_and, or_ = x->attr_or;
-	for (unsigned i = 0; i < n;) {
-		int32_t c = v[i++];
-		const struct sgr_code *e = &sgr_codes[c < 0 ? 0 : c > 127 ? 127 : c];
+	while (src_has(p, bytes, 1)) {
+		uint32_t c = src_next(p, bytes);
+		const struct sgr_code *e = &sgr_codes[c > 127 ? 127 : c];
 		if (likely(e->field < F_EXT)) {
 			and_ &= (uint16_t)~e->clear;
 			or_ = (uint16_t)((or_ & ~e->clear) | e->on);
@@ -256,28 +304,23 @@ static void sgr_plain(struct sgr_xform *x, const int32_t *v, unsigned n)
 			continue;
 		}
 		/* 38, 48, 58 as ext_color reads them: ;5;n or ;2;r;g;b, a missing part ends the sequence */
-		if (i >= n)
+		if (!src_has(p, bytes, 1))
 			break;
-		int32_t kind = v[i];
-		uint32_t color;
+		uint32_t kind = src_next(p, bytes), color;
 		bool ok;
 		if (kind == 5) {
-			if (i + 1 >= n)
+			if (!src_has(p, bytes, 1))
 				break;
-			uint32_t k = v[i + 1] < 0 ? 0 : (uint32_t)v[i + 1];
+			uint32_t k = src_next(p, bytes);
 			color = GRID_COLOR_PALETTE(k);
 			ok = k < 256;
-			i += 2;
 		} else if (kind == 2) {
-			if (i + 3 >= n)
+			if (!src_has(p, bytes, 3))
 				break;
-			uint32_t r = v[i + 1] < 0 ? 0 : (uint32_t)v[i + 1], g = v[i + 2] < 0 ? 0 : (uint32_t)v[i + 2];
-			uint32_t b = v[i + 3] < 0 ? 0 : (uint32_t)v[i + 3];
+			uint32_t r = src_next(p, bytes), g = src_next(p, bytes), b = src_next(p, bytes);
 			color = GRID_COLOR_RGB(r, g, b);
 			ok = (r | g | b) < 256;
-			i += 4;
 		} else {
-			i++;
 			continue;
 		}
 		if (ok) {
@@ -292,6 +335,12 @@ static void sgr_plain(struct sgr_xform *x, const int32_t *v, unsigned n)
 	x->set = (uint8_t)set;
 	x->attr_and = and_;
 	x->attr_or = or_;
+}
+
+static void sgr_plain(struct sgr_xform *x, const int32_t *v, unsigned n)
+{
+	struct plain_src p = {.v = v, .n = n};
+	sgr_plain_from(x, &p, false);
 }
 
 /* The shapes truecolour and 256-colour programs send per cell (38;2;r;g;b, 48;5;n, ...), without the
@@ -411,21 +460,6 @@ void grid__sgr(struct grid *g, const struct vt_csi *csi)
 	}
 }
 
-/* The value of the 1 to 3 digits s[st..e) (e >= 4), or -1 for another length (the bytes are known to be
- * digits): one 4-byte load ending at e, as the parser's swar_param. */
-static inline int digits_at(const uint8_t *s, unsigned st, unsigned e)
-{
-	static const uint32_t keep[4] = {0, 0xff000000u, 0xffff0000u, 0xffffff00u};
-	unsigned len = e - st;
-	if (len - 1 > 2)
-		return -1;
-	uint32_t w;
-	memcpy(&w, s + e - 4, 4);
-	uint32_t x = (w ^ 0x30303030u) & keep[len];
-	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
-	return (int)((x * (1u + (100u << 16))) >> 16);
-}
-
 /* The head of a colour SGR: "38;2;", "38;5;", "48;2;", "48;5;" or the same with ':' (s[0..8) readable, n
  * bytes before 'm'). Returns 38 or 48 (*pal: the 5 form), or 0 for anything else. */
 static inline int color_head(const uint8_t *s, size_t n, bool *pal)
@@ -447,10 +481,10 @@ static inline int color_head(const uint8_t *s, size_t n, bool *pal)
 	return x0 ? 48 : 38;
 }
 
-/* The colour after color_head's "38;2;" or "38;5;" in s[0..n) (n < 32): dig has a bit per digit of
+/* The colour after color_head's "38;2;" or "38;5;" in s[0..n) (n < 32, s[0..n + 4) readable): dig has a bit per digit of
  * s[0..n), sm one per byte equal to the head's separator s[2]. "r;g;b" (or ":Pi:r:g:b" in the colon form,
- * Pi empty or digits and ignored) or "n", each number of 1 to 3 digits and below 256: exactly what
- * sgr_build_color accepts. Returns false for anything else. */
+ * Pi empty or digits and ignored) or "n", each number empty (0) or of 1 to 3 digits and below 256: what
+ * ext_color makes a colour of. Returns false for anything else. */
 static inline __attribute__((always_inline)) bool color_tail(const uint8_t *s, unsigned n, unsigned dig,
 							     unsigned sm, bool pal, uint32_t *out)
 {
@@ -459,11 +493,11 @@ static inline __attribute__((always_inline)) bool color_tail(const uint8_t *s, u
 		return false;
 	sm &= lim & ~0x1fu; /* the separators after "38;2;" */
 	if (pal) {
-		int c = digits_at(s, 5, n);
-		if (sm || (unsigned)c > 255)
+		if (sm || n - 5 > 3)
 			return false;
+		uint32_t c = digits_at(s, 5, n - 5);
 		*out = GRID_COLOR_PALETTE(c);
-		return true;
+		return c < 256;
 	}
 	/* r;g;b: two separators; Pi:r:g:b (colon form only): three, Pi ignored */
 	unsigned e0 = (unsigned)__builtin_ctz(sm | 1u << 31), st = 5;
@@ -475,13 +509,12 @@ static inline __attribute__((always_inline)) bool color_tail(const uint8_t *s, u
 			return false;
 		st = e0 + 1, e0 = e1, e1 = (unsigned)__builtin_ctz(sm);
 	}
-	if (e1 >= n)
+	unsigned l0 = e0 - st, l1 = e1 - e0 - 1, l2 = n - e1 - 1;
+	if (e1 >= n || (l0 | l1 | l2) > 3)
 		return false;
-	int r = digits_at(s, st, e0), g = digits_at(s, e0 + 1, e1), b = digits_at(s, e1 + 1, n);
-	if ((unsigned)(r | g | b) > 255)
-		return false;
+	uint32_t r = digits_at(s, st, l0), g = digits_at(s, e0 + 1, l1), b = digits_at(s, e1 + 1, l2);
 	*out = GRID_COLOR_RGB(r, g, b);
-	return true;
+	return (r | g | b) < 256;
 }
 
 #if defined(__SSE2__) && defined(__GNUC__)
@@ -499,109 +532,72 @@ static inline unsigned byte_mask(__m128i v, char c)
 }
 #endif
 
-/* The colour of "38;2;r;g;b", "38;5;n" and their colon forms (38:2:r:g:b, 38:2:Pi:r:g:b with Pi empty or
- * digits, 38:5:n), 48 alike, from s[0..n) (s[0..16) readable, n < 16): exactly what sgr_build_color
- * accepts, with colour numbers of up to 3 digits. Returns 38 or 48 with *out set, or 0 for anything else.
- * Bytes are classified with vector compares, the numbers converted from one load each. */
-static inline __attribute__((always_inline)) int bytes_color(const uint8_t *s, size_t n, uint32_t *out)
+/* The bytes s[0..n) (n < 32, s[0..32) readable) as a bit per digit, ';' and ':'. The second vector only
+ * for 16 bytes or more. */
+static inline __attribute__((always_inline)) void classify(const uint8_t *s, unsigned n, unsigned *dig,
+							   unsigned *semi, unsigned *colon)
+{
+	const unsigned lim = (1u << n) - 1;
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+	unsigned d = digit_mask(a), sc = byte_mask(a, ';'), c = byte_mask(a, ':');
+	if (n >= 16) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+		d |= digit_mask(b) << 16;
+		sc |= byte_mask(b, ';') << 16;
+		c |= byte_mask(b, ':') << 16;
+	}
+#else
+	unsigned d = 0, sc = 0, c = 0;
+	for (unsigned k = 0; k < n; k++) {
+		d |= (unsigned)((unsigned)s[k] - '0' < 10) << k;
+		sc |= (unsigned)(s[k] == ';') << k;
+		c |= (unsigned)(s[k] == ':') << k;
+	}
+#endif
+	*dig = d & lim, *semi = sc & lim, *colon = c & lim;
+}
+
+/* The colour forms of color_head/color_tail (38;2;r;g;b, 38:2:r:g:b, 38:2:Pi:r:g:b, 38;5;n, 38:5:n, 48
+ * alike) in the SGR s[0..n) (n < 32, s[0..32) readable), as the parsed form would give them: x is written
+ * only when this returns true. Numbers of 1 to 3 digits (or empty); anything else is left to sgr_plain_xform
+ * (which reads 4-digit ones) or the parser. */
+static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t *s, unsigned n,
+								   struct sgr_xform *x)
 {
 	bool pal;
 	int base = color_head(s, n, &pal);
-	if (!base)
-		return 0;
-#if defined(__SSE2__) && defined(__GNUC__)
-	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-	unsigned dig = digit_mask(v), sm = byte_mask(v, (char)s[2]);
-#else
-	unsigned dig = 0, sm = 0;
-	for (unsigned k = 0; k < n; k++) {
-		dig |= (unsigned)((unsigned)s[k] - '0' < 10) << k;
-		sm |= (unsigned)(s[k] == s[2]) << k;
-	}
-#endif
-	return color_tail(s, (unsigned)n, dig, sm, pal, out) ? base : 0;
+	if (!base || n > 28) /* 28: a number's load s[st..st + 4) stays in the 32 bytes */
+		return false;
+	unsigned dig, semi, colon;
+	uint32_t color;
+	classify(s, n, &dig, &semi, &colon);
+	if (!color_tail(s, n, dig, s[2] == ':' ? colon : semi, pal, &color))
+		return false;
+	*x = (struct sgr_xform){.fg = color, .bg = color, .attr_and = 0xffff, .set = base == 38 ? X_FG : X_BG};
+	return true; /* fg and bg both: set says which one counts (no branch on it) */
 }
 
-/* The value of the 1 to 4 digits s[st..e) (e <= 31), from one 4-byte load ending at e, or at s[4] when e < 4
- * (no byte before s is read). */
-static inline int32_t digits4(const uint8_t *s, unsigned st, unsigned e)
+/* The SGR s[0..n) (n < 32, s[0..32) readable) when its parameters are digits and ';' only, each number of at
+ * most 4 digits, into x as the parsed form would give. False for anything else: sub-parameters, longer
+ * numbers (the parser clamps them), markers, intermediates, controls. */
+static bool sgr_plain_xform(const uint8_t *s, unsigned n, struct sgr_xform *x)
 {
-	unsigned at = (e > 4 ? e : 4) - 4;
-	uint32_t w;
-	memcpy(&w, s + at, 4);
-	w <<= 8 * (at + 4 - e); /* the last digit in the top byte */
-	uint32_t x = (w ^ 0x30303030u) & (uint32_t)(0xffffffff00000000ull >> (8 * (e - st)));
-	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
-	return (int32_t)((x * (1u + (100u << 16))) >> 16);
-}
-
-/* An SGR's parameters from its bytes s[0..n) (n < 32) when they are digits and ';' only (semi: a bit per
- * ';'), each number of at most 4 digits, into x as the parsed form would give. False for anything else
- * (longer numbers: the parser clamps them). */
-static bool plain_bytes(const uint8_t *s, unsigned n, unsigned semi, struct sgr_xform *x)
-{
-	int32_t v[32]; /* 31 bytes hold at most 32 parameters (all empty but one) */
-	unsigned np = 0;
-	semi |= 1u << n;
-	for (unsigned st = 0; semi; semi &= semi - 1) {
-		unsigned e = (unsigned)__builtin_ctz(semi);
-		if (e - st > 4)
-			return false;
-		v[np++] = e > st ? digits4(s, st, e) : VT_PARAM_DEFAULT;
-		st = e + 1;
+	unsigned dig, semi, colon;
+	classify(s, n, &dig, &semi, &colon);
+	if ((dig | semi) != (1u << n) - 1 || (dig & dig >> 1 & dig >> 2 & dig >> 3 & dig >> 4))
+		return false;
+	uint8_t pad[36];
+	if (n > 28) {
+		/* a number's 4-byte load at s[st], st <= n, stays in a copy with 4 more bytes */
+		memcpy(pad, s, 32);
+		memset(pad + 32, 0, 4);
+		s = pad;
 	}
 	*x = (struct sgr_xform){.attr_and = 0xffff};
-	sgr_plain(x, v, np);
+	struct plain_src p = {.s = s, .ends = semi | 1u << n};
+	sgr_plain_from(x, &p, true);
 	return true;
-}
-
-/* What the SGR with the bytes s[0..n) before its 'm' does to the pen (n < 32, s[0..32) readable): the colour
- * forms of color_head/color_tail (38;2;r;g;b, 38:2:r:g:b, 38:2:Pi:r:g:b, 38;5;n, 38:5:n, 48 alike), or
- * parameters that are digits and ';' only (plain_bytes). False for anything else: sub-parameters in other
- * places, markers, intermediates, controls. Bytes are classified with vector compares, numbers converted
- * from one load each. */
-static inline __attribute__((always_inline)) bool sgr_bytes_xform(const uint8_t *s, unsigned n,
-								   struct sgr_xform *x)
-{
-	uint32_t color;
-	int base;
-	if (n < 16 && (base = bytes_color(s, n, &color)) != 0) {
-		/* the common case, from one vector */
-		*x = (struct sgr_xform){.attr_and = 0xffff, .set = base == 38 ? X_FG : X_BG};
-		x->fg = color; /* both: set says which one counts (no branch on it) */
-		x->bg = color;
-		return true;
-	}
-	const unsigned lim = (1u << n) - 1;
-#if defined(__SSE2__) && defined(__GNUC__)
-	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s), b = _mm_setzero_si128();
-	unsigned dig = digit_mask(a), semi = byte_mask(a, ';'), colon = byte_mask(a, ':');
-	if (n >= 16) {
-		b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
-		dig |= digit_mask(b) << 16;
-		semi |= byte_mask(b, ';') << 16;
-		colon |= byte_mask(b, ':') << 16;
-	}
-	dig &= lim, semi &= lim, colon &= lim;
-#else
-	unsigned dig = 0, semi = 0, colon = 0;
-	for (unsigned k = 0; k < n; k++) {
-		dig |= (unsigned)((unsigned)s[k] - '0' < 10) << k;
-		semi |= (unsigned)(s[k] == ';') << k;
-		colon |= (unsigned)(s[k] == ':') << k;
-	}
-#endif
-	if ((dig | semi | colon) != lim)
-		return false;
-	bool pal;
-	if (n >= 16 && (base = color_head(s, n, &pal)) != 0 &&
-	    color_tail(s, n, dig, s[2] == ':' ? colon : semi, pal, &color)) {
-		*x = (struct sgr_xform){.attr_and = 0xffff, .set = base == 38 ? X_FG : X_BG};
-		x->fg = color; /* both: set says which one counts (no branch on it) */
-		x->bg = color;
-		return true;
-	}
-	return !colon && plain_bytes(s, n, semi, x);
 }
 
 /* The cell printers of with_cell: out of line and returning the count they are given, so that
@@ -637,23 +633,55 @@ static inline size_t with_cell(struct grid *g, const uint8_t *s, size_t n)
 	return n;
 }
 
-/* An SGR not in grid.sgr_bytes or grid.sgr_long: built from its bytes (n before the 'm') and kept in m. Out
- * of line, so that the path of a found SGR needs no saved registers. Returns what grid__csi_bytes returns. */
-__attribute__((noinline)) static size_t sgr_bytes_miss(struct grid *g, const uint8_t *s, unsigned n,
-						       struct sgr_memo *m, uint64_t *key, const uint64_t *k, unsigned nk)
+/* A new entry of grid.sgr_bytes or grid.sgr_long: its key k[0..nk), its id, and the SGR (whose change m->x
+ * holds) applied. Returns what grid__csi_bytes returns for the SGR s[0..n]. */
+static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, unsigned n, struct sgr_memo *m,
+							      uint64_t *key, const uint64_t *k, unsigned nk)
 {
-	struct sgr_xform x;
-	if (!sgr_bytes_xform(s, n, &x))
-		return 0;
 	for (unsigned i = 0; i < nk; i++)
 		key[i] = k[i];
 	m->id = ++g->sgr_bytes_ids;
-	m->x = x;
 	m->epoch = 0;
-	sgr_apply(g, &x);
+	sgr_apply(g, &m->x);
 	g->pen_from = m;
 	g->last_cp = 0;
 	return n + 1;
+}
+
+/* An SGR not in grid.sgr_bytes or grid.sgr_long and not a colour form: built from its bytes (n before the
+ * 'm') and kept in m, or left to the parser (returns 0). */
+__attribute__((noinline)) static size_t sgr_plain_miss(struct grid *g, const uint8_t *s, unsigned n,
+						       struct sgr_memo *m, uint64_t *key, const uint64_t *k, unsigned nk)
+{
+	struct sgr_xform x;
+	if (!sgr_plain_xform(s, n, &x))
+		return 0;
+	m->x = x;
+	return memo_new(g, n, m, key, k, nk);
+}
+
+/* An SGR not in grid.sgr_bytes (nk 2) or grid.sgr_long (nk 4): a colour form straight into m, without saving
+ * registers; anything else through sgr_plain_miss. */
+static inline __attribute__((always_inline)) size_t sgr_bytes_miss(struct grid *g, const uint8_t *s,
+								    unsigned n, struct sgr_memo *m, uint64_t *key,
+								    const uint64_t *k, unsigned nk)
+{
+	if (!sgr_color_xform(s, n, &m->x))
+		return sgr_plain_miss(g, s, n, m, key, k, nk);
+	return memo_new(g, n, m, key, k, nk);
+}
+
+__attribute__((noinline)) static size_t sgr_short_miss(struct grid *g, const uint8_t *s, unsigned n,
+							struct sgr_bytes_memo *e, uint64_t k0, uint64_t k1)
+{
+	const uint64_t k[2] = {k0, k1};
+	return sgr_bytes_miss(g, s, n, &e->m, e->key, k, 2);
+}
+
+__attribute__((noinline)) static size_t sgr_long_miss(struct grid *g, const uint8_t *s, unsigned n,
+						       struct sgr_long_memo *e, const uint64_t *k)
+{
+	return sgr_bytes_miss(g, s, n, &e->m, e->key, k, 4);
 }
 
 /* A found SGR: what grid__sgr does for a memoized sequence (the change of the pen, and the pen's id when it
@@ -692,7 +720,7 @@ __attribute__((noinline)) static size_t sgr_bytes_long(struct grid *g, const uin
 		if (e2->key[0] != k[0] || e2->key[1] != k[1] || e2->key[2] != k[2] || e2->key[3] != k[3] ||
 		    !e2->m.id) {
 			e = e2->m.id < e->m.id ? e2 : e;
-			return sgr_bytes_miss(g, s, n, &e->m, e->key, k, 4);
+			return sgr_long_miss(g, s, n, e, k);
 		}
 		e = e2;
 	}
@@ -731,7 +759,7 @@ size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
 		struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 48 & (SGR_BYTES_SLOTS - 1)];
 		if (e2->key[0] != k[0] || e2->key[1] != k[1] || !e2->m.id) {
 			e = e2->m.id < e->m.id ? e2 : e;
-			return sgr_bytes_miss(g, s, (unsigned)n, &e->m, e->key, k, 2);
+			return sgr_short_miss(g, s, (unsigned)n, e, k[0], k[1]);
 		}
 		e = e2;
 	}
