@@ -460,33 +460,31 @@ void grid__sgr(struct grid *g, const struct vt_csi *csi)
 	}
 }
 
-/* The head of a colour SGR: "38;2;", "38;5;", "48;2;", "48;5;" or the same with ':' (s[0..8) readable, n
- * bytes before 'm'). Returns 38 or 48 (*pal: the 5 form), or 0 for anything else. */
-static inline int color_head(const uint8_t *s, size_t n, bool *pal)
+/* The head of a colour SGR in s[0..5) (s[0..8) readable): "38;2;", "38;5;", "48;2;", "48;5;" or the same
+ * with ':'. The multiplier sends the eight to the eight places of the table (one multiply and one compare,
+ * no branch per byte: the kinds of colour SGR come in no predictable order). Returns the five bytes as a
+ * word (see the HEAD_ macros), or 0 for anything else. */
+static inline uint64_t color_head(const uint8_t *s)
 {
-	if (n < 6)
-		return 0;
+	static const uint64_t heads[8] = {
+		0x3a323a3833ull, 0x3b353b3834ull, 0x3b323b3834ull, 0x3a353a3834ull, /* 38:2: 48;5; 48;2; 48:5: */
+		0x3a323a3834ull, 0x3b353b3833ull, 0x3b323b3833ull, 0x3a353a3833ull, /* 48:2: 38;5; 38;2; 38:5: */
+	};
 	uint64_t w;
 	memcpy(&w, s, 8);
-	/* against "38;2;": byte 0 may be '4' (^7), byte 1 is '8' (a 1 there would take "39;2;"), bytes 2 and 4
-	 * ':' (^1, both alike), byte 3 '5' (^7) */
-	uint64_t x = (w ^ 0x3b323b3833ull) & 0xffffffffffull;
-	unsigned x0 = (unsigned)x & 0xff, x3 = (unsigned)(x >> 24) & 0xff;
-	/* one word for all the conditions, one branch: the kinds of colour SGR come in no predictable order
-	 * (x0 and x3 are 0 or 7 when (x + 1) & 6 is 0; bytes 2 and 4 alike) */
-	uint64_t bad = (x & ~0x0107010007ull) | ((x0 + 1) & 6) | ((x3 + 1) & 6) | (((x >> 16) ^ (x >> 32)) & 0xff);
-	if (bad)
-		return 0;
-	*pal = x3 != 0;
-	return x0 ? 48 : 38;
+	w &= 0xffffffffffull;
+	return heads[(w * 0x78f845f57b3120dfull) >> 61] == w ? w : 0;
 }
+#define HEAD_SET(h) (X_FG << ((h) >> 2 & 1))  /* '3' or '4' */
+#define HEAD_PAL(h) ((h) >> 24 & 1)           /* '5' or '2' */
+#define HEAD_COLON(h) (!((h) >> 16 & 1))      /* ':' or ';' */
 
-/* The colour after color_head's "38;2;" or "38;5;" in s[0..n) (n < 32, s[0..n + 4) readable): dig has a bit per digit of
- * s[0..n), sm one per byte equal to the head's separator s[2]. "r;g;b" (or ":Pi:r:g:b" in the colon form,
- * Pi empty or digits and ignored) or "n", each number empty (0) or of 1 to 3 digits and below 256: what
- * ext_color makes a colour of. Returns false for anything else. */
+/* The colour after color_head's "38;2;" or "38;5;" (pal) in s[0..n) (n < 32, s[0..n + 4) readable): dig
+ * has a bit per digit of s[0..n), sm one per byte equal to the head's separator (colon: ':'). "r;g;b" (or
+ * ":Pi:r:g:b" in the colon form, Pi empty or digits and ignored) or "n", each number empty (0) or of 1 to 3
+ * digits and below 256: what ext_color makes a colour of. Returns false for anything else. */
 static inline __attribute__((always_inline)) bool color_tail(const uint8_t *s, unsigned n, unsigned dig,
-							     unsigned sm, bool pal, uint32_t *out)
+							     unsigned sm, bool pal, bool colon, uint32_t *out)
 {
 	const unsigned lim = (1u << n) - 1;
 	if (((dig | sm) & lim) != lim)
@@ -505,7 +503,7 @@ static inline __attribute__((always_inline)) bool color_tail(const uint8_t *s, u
 	unsigned e1 = (unsigned)__builtin_ctz(sm | 1u << 31);
 	sm &= sm - 1;
 	if (sm) {
-		if (s[2] != ':' || (sm & (sm - 1)))
+		if (!colon || (sm & (sm - 1)))
 			return false;
 		st = e0 + 1, e0 = e1, e1 = (unsigned)__builtin_ctz(sm);
 	}
@@ -565,17 +563,24 @@ static inline __attribute__((always_inline)) void classify(const uint8_t *s, uns
 static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t *s, unsigned n,
 								   struct sgr_xform *x)
 {
-	bool pal;
-	int base = color_head(s, n, &pal);
-	if (!base || n > 28) /* 28: a number's load s[st..st + 4) stays in the 32 bytes */
+	uint64_t h = color_head(s);
+	if (!h || n > 28) /* 28: a number's load s[st..st + 4) stays in the 32 bytes */
 		return false;
 	unsigned dig, semi, colon;
 	uint32_t color;
 	classify(s, n, &dig, &semi, &colon);
-	if (!color_tail(s, n, dig, s[2] == ':' ? colon : semi, pal, &color))
+	bool c = HEAD_COLON(h);
+	if (!color_tail(s, n, dig, c ? colon : semi, HEAD_PAL(h), c, &color))
 		return false;
-	*x = (struct sgr_xform){.fg = color, .bg = color, .attr_and = 0xffff, .set = base == 38 ? X_FG : X_BG};
-	return true; /* fg and bg both: set says which one counts (no branch on it) */
+	/* fg and bg both: set says which one counts (no branch on it) */
+	x->fg = color;
+	x->bg = color;
+	x->ul_color = 0;
+	x->attr_and = 0xffff;
+	x->attr_or = 0;
+	x->set = (uint8_t)HEAD_SET(h);
+	x->underline = 0;
+	return true;
 }
 
 /* The SGR s[0..n) (n < 32, s[0..32) readable) when its parameters are digits and ';' only, each number of at
@@ -648,40 +653,52 @@ static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, uns
 	return n + 1;
 }
 
-/* An SGR not in grid.sgr_bytes or grid.sgr_long and not a colour form: built from its bytes (n before the
- * 'm') and kept in m, or left to the parser (returns 0). */
-__attribute__((noinline)) static size_t sgr_plain_miss(struct grid *g, const uint8_t *s, unsigned n,
-						       struct sgr_memo *m, uint64_t *key, const uint64_t *k, unsigned nk)
+/* An SGR not in grid.sgr_bytes (nk 2) or grid.sgr_long (nk 4): kept in m with the key k[0..nk), or left to
+ * the parser (returns 0). color: colour forms only, plain: anything else only. */
+static inline __attribute__((always_inline)) size_t sgr_bytes_miss(struct grid *g, const uint8_t *s,
+								    unsigned n, struct sgr_memo *m, uint64_t *key,
+								    const uint64_t *k, unsigned nk, bool plain)
 {
-	struct sgr_xform x;
-	if (!sgr_plain_xform(s, n, &x))
-		return 0;
-	m->x = x;
+	if (!plain) {
+		if (!sgr_color_xform(s, n, &m->x))
+			return 0;
+	} else {
+		struct sgr_xform x;
+		if (!sgr_plain_xform(s, n, &x))
+			return 0;
+		m->x = x;
+	}
 	return memo_new(g, n, m, key, k, nk);
 }
 
-/* An SGR not in grid.sgr_bytes (nk 2) or grid.sgr_long (nk 4): a colour form straight into m, without saving
- * registers; anything else through sgr_plain_miss. */
-static inline __attribute__((always_inline)) size_t sgr_bytes_miss(struct grid *g, const uint8_t *s,
-								    unsigned n, struct sgr_memo *m, uint64_t *key,
-								    const uint64_t *k, unsigned nk)
+/* The plain SGRs of sgr_short_miss and sgr_long_miss: out of line and reached by a jump, so that the colour
+ * forms' path saves no registers. */
+__attribute__((noinline)) static size_t sgr_short_plain(struct grid *g, const uint8_t *s, unsigned n,
+							 struct sgr_bytes_memo *e, uint64_t k0, uint64_t k1)
 {
-	if (!sgr_color_xform(s, n, &m->x))
-		return sgr_plain_miss(g, s, n, m, key, k, nk);
-	return memo_new(g, n, m, key, k, nk);
+	const uint64_t k[2] = {k0, k1};
+	return sgr_bytes_miss(g, s, n, &e->m, e->key, k, 2, true);
+}
+
+__attribute__((noinline)) static size_t sgr_long_plain(struct grid *g, const uint8_t *s, unsigned n,
+							struct sgr_long_memo *e, const uint64_t *k)
+{
+	return sgr_bytes_miss(g, s, n, &e->m, e->key, k, 4, true);
 }
 
 __attribute__((noinline)) static size_t sgr_short_miss(struct grid *g, const uint8_t *s, unsigned n,
 							struct sgr_bytes_memo *e, uint64_t k0, uint64_t k1)
 {
 	const uint64_t k[2] = {k0, k1};
-	return sgr_bytes_miss(g, s, n, &e->m, e->key, k, 2);
+	size_t r = sgr_bytes_miss(g, s, n, &e->m, e->key, k, 2, false);
+	return r ? r : sgr_short_plain(g, s, n, e, k0, k1);
 }
 
 __attribute__((noinline)) static size_t sgr_long_miss(struct grid *g, const uint8_t *s, unsigned n,
 						       struct sgr_long_memo *e, const uint64_t *k)
 {
-	return sgr_bytes_miss(g, s, n, &e->m, e->key, k, 4);
+	size_t r = sgr_bytes_miss(g, s, n, &e->m, e->key, k, 4, false);
+	return r ? r : sgr_long_plain(g, s, n, e, k);
 }
 
 /* A found SGR: what grid__sgr does for a memoized sequence (the change of the pen, and the pen's id when it
