@@ -641,12 +641,14 @@ static inline size_t with_cell(struct grid *g, const uint8_t *s, size_t n)
 /* A new entry of grid.sgr_bytes or grid.sgr_long: its key k[0..nk), its id, and the SGR (whose change m->x
  * holds) applied. Returns what grid__csi_bytes returns for the SGR s[0..n]. */
 static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, unsigned n, struct sgr_memo *m,
-							      uint64_t *key, const uint64_t *k, unsigned nk)
+							      uint64_t *key, const uint64_t *k, unsigned nk, bool plain)
 {
 	for (unsigned i = 0; i < nk; i++)
 		key[i] = k[i];
 	m->id = ++g->sgr_bytes_ids;
 	m->epoch = 0;
+	if (!plain)
+		g->sgr_color_misses++;
 	sgr_apply(g, &m->x);
 	g->pen_from = m;
 	g->last_cp = 0;
@@ -668,7 +670,7 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_miss(struct grid *
 			return 0;
 		m->x = x;
 	}
-	return memo_new(g, n, m, key, k, nk);
+	return memo_new(g, n, m, key, k, nk, plain);
 }
 
 /* The plain SGRs of sgr_short_miss and sgr_long_miss: out of line and reached by a jump, so that the colour
@@ -714,6 +716,14 @@ static inline void sgr_memo_hit(struct grid *g, struct sgr_memo *m)
 	}
 }
 
+/* Colour SGRs mostly not found in the tables (fresh colours, as a random-colour stream or a long gradient)
+ * are decoded straight away, without a lookup or an entry: both cost more than the decode when little
+ * repeats. grid.sgr_color_misses counts the colour SGRs not found (and, past this many, also those decoded
+ * straight away); from this many on, one colour SGR in 16 still goes through the tables, and each one found
+ * there quarters the count, so that lookups come back when colours repeat (the found ones themselves cost
+ * nothing more). */
+#define SGR_BYPASS_AFTER 64u
+
 static const uint8_t ones[48] = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -748,12 +758,8 @@ __attribute__((noinline)) static size_t sgr_bytes_long(struct grid *g, const uin
 /* The SGRs of colour-per-cell output, found by their bytes in a small table in front of the parser: a
  * repeated one costs a hash and a compare, then what grid__sgr does for a memoized sequence; a new one of the
  * shapes sgr_bytes_xform takes is built from its bytes, not from the parser's general form. */
-size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
+static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid *g, const uint8_t *s, size_t n)
 {
-	struct grid *g = ctx;
-	if (s[n - 1] != 'm')
-		return grid__csi_bytes_moves(g, s, n);
-	n--; /* the bytes before 'm' */
 	if (unlikely(n >= 16))
 		return sgr_bytes_long(g, s, (unsigned)n);
 	uint64_t k[2];
@@ -782,6 +788,49 @@ size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
 	}
 	sgr_memo_hit(g, &e->m);
 	return with_cell(g, s, n + 1);
+}
+
+/* sgr_bytes_lookup for sgr_color_direct, reached by a jump */
+__attribute__((noinline)) static size_t sgr_bytes_sampled(struct grid *g, const uint8_t *s, size_t n)
+{
+	return sgr_bytes_lookup(g, s, n);
+}
+
+/* The colour SGR in 16 that sgr_color_direct still looks up: found (the count of misses did not move),
+ * it quarters the count. */
+__attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const uint8_t *s, size_t n)
+{
+	uint32_t before = g->sgr_color_misses;
+	size_t r = sgr_bytes_lookup(g, s, n);
+	if (g->sgr_color_misses == before)
+		g->sgr_color_misses /= 4;
+	return r;
+}
+
+/* A colour SGR s[0..n] (n before the 'm') decoded and applied without the tables; anything else through
+ * sgr_bytes_lookup, and one colour SGR in 16 through sgr_color_sampled. */
+__attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const uint8_t *s, size_t n)
+{
+	struct sgr_xform x;
+	if (!sgr_color_xform(s, (unsigned)n, &x))
+		return sgr_bytes_sampled(g, s, n);
+	if ((++g->sgr_color_misses & 15) == 0)
+		return sgr_color_sampled(g, s, n);
+	sgr_apply(g, &x);
+	g->pen_from = NULL;
+	g->last_cp = 0;
+	return n + 1;
+}
+
+size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	if (s[n - 1] != 'm')
+		return grid__csi_bytes_moves(g, s, n);
+	n--; /* the bytes before 'm' */
+	if (unlikely(g->sgr_color_misses >= SGR_BYPASS_AFTER))
+		return sgr_color_direct(g, s, n);
+	return sgr_bytes_lookup(g, s, n);
 }
 
 static int color_sgr(char *buf, size_t cap, uint32_t c, int base)
