@@ -170,18 +170,6 @@ void grid__line_clear(struct line *l, int cols, uint16_t style)
 	}
 }
 
-/* Default blanks to copy from: clearing rows is one memcpy per 256 cells. */
-#define BLANK_RUN 256
-static const struct grid_cell blank_run[BLANK_RUN] = {
-#define B1 {.cp = 0, .style = 0, .link = 0, .width = 1, .flags = 0}
-#define B8 B1, B1, B1, B1, B1, B1, B1, B1
-#define B64 B8, B8, B8, B8, B8, B8, B8, B8
-	B64, B64, B64, B64,
-#undef B64
-#undef B8
-#undef B1
-};
-
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define HAVE_FILL_AVX 1
 /* grid__clear_cells' fill with 32-byte stores, on CPUs with AVX (checked at run time: the build's baseline
@@ -189,9 +177,21 @@ static const struct grid_cell blank_run[BLANK_RUN] = {
  * of 8). */
 __attribute__((target("avx"))) static int fill_avx(struct grid_cell *c, int n, uint16_t style)
 {
-	const int s = style;
-	const __m256i v0 = _mm256_set_epi32(s, 0, 1, s, 0, 1, s, 0), v1 = _mm256_set_epi32(0, 1, s, 0, 1, s, 0, 1),
-		      v2 = _mm256_set_epi32(1, s, 0, 1, s, 0, 1, s);
+	/* a blank cell is the 32-bit words 0 (cp), style (link 0), 1 (width 1, flags and padding 0): the
+	 * default blank's vectors with the style blended into its words (AVX has no 256-bit integer ops, but
+	 * a broadcast and a blend of floats move the bits as they are) */
+	const float fs = ((union {
+				 uint32_t u;
+				 float f;
+			 }){.u = style})
+				 .f;
+	const __m256 s = _mm256_set1_ps(fs);
+	const __m256i v0 = _mm256_castps_si256(
+			      _mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0)), s, 0x92)),
+		      v1 = _mm256_castps_si256(
+			      _mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(0, 1, 0, 0, 1, 0, 0, 1)), s, 0x24)),
+		      v2 = _mm256_castps_si256(
+			      _mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0)), s, 0x49));
 	__m256i *p = (__m256i *)(void *)c;
 	int i = 0;
 	for (; i + 32 <= n; i += 32, p += 12) {
@@ -218,9 +218,10 @@ __attribute__((target("avx"))) static int fill_avx(struct grid_cell *c, int n, u
 }
 #endif
 
-/* Every scroll clears a row, and every erase (EL/ED/ECH/...) clears cells: default blanks are copied from a
- * static run (one memcpy per 256 cells), short runs and blanks of another style are stored directly, four
- * cells (three vectors) at a time, sixteen per loop step. */
+/* Every scroll clears a row, and every erase (EL/ED/ECH/...) clears cells: short runs of default blanks
+ * are constant vectors, four cells (three vectors) per step; longer runs and blanks of another style go
+ * 32 cells (twelve 32-byte stores) per loop step where the CPU has AVX, sixteen (twelve 16-byte stores)
+ * otherwise. (Not memcpy from a run of blanks: for rows, the copy is inlined as rep movsq.) */
 void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
 {
 #if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -240,15 +241,6 @@ void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
 		return;
 	}
 #endif
-	if (style == 0) {
-		while (n > 0) {
-			int k = n < BLANK_RUN ? n : BLANK_RUN;
-			memcpy(c, blank_run, (size_t)k * sizeof(*c));
-			c += k;
-			n -= k;
-		}
-		return;
-	}
 	int i = 0;
 #if defined(HAVE_FILL_AVX)
 	if (n >= 32 && __builtin_cpu_supports("avx"))
