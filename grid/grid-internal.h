@@ -267,6 +267,7 @@ struct grid {
 	struct sgr_bytes_memo sgr_bytes[SGR_BYTES_SLOTS];
 	struct sgr_long_memo sgr_long[SGR_LONG_SLOTS];
 	uint64_t sgr_bytes_ids; /* entries made, the id of the newest (its m.id; 0 = empty) */
+	uint32_t sgr_color_misses; /* colour SGRs not found in grid.sgr_bytes/sgr_long (see grid__csi_bytes) */
 	struct cluster_table cl;
 	struct link_table links;
 

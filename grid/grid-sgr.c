@@ -1,4 +1,5 @@
-/* grid/grid-sgr.c: SGR ("CSI Pm m"), from the parsed parameters and straight from the sequence's bytes.
+/* grid/grid-sgr.c: SGR ("CSI Pm m") from the parsed parameters, and the pen as SGR (DECRQSS); the same
+ * straight from the sequence's bytes is in grid-sgr-bytes.c.
  *
  * SGR follows xterm's ctlseqs and ITU T.416 for the colon forms: 38:2:Pi:r:g:b (colour space id, possibly
  * empty, as in `38:2::r:g:b`), 38:2:r:g:b (the common short form), 38:5:n, and the semicolon forms 38;2;r;g;b
@@ -8,11 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
-#include "grid/grid-internal.h"
+#include "grid/grid-sgr.h"
 
 static inline int param(const struct vt_csi *csi, unsigned i)
 {
@@ -70,16 +68,6 @@ static inline __attribute__((always_inline)) unsigned ext_color(const struct vt_
 	}
 	return i + 2;
 }
-
-/* What one SGR sequence does to the pen, whatever the pen was: attrs become (attrs & attr_and) | attr_or,
- * and the fields flagged in set take the values here. A sequence is parsed into this once; the parser's
- * seq_id lets a repeated sequence skip the parsing (grid.sgr_memo). */
-enum {
-	X_FG = 1 << 0,
-	X_BG = 1 << 1,
-	X_UL = 1 << 2,        /* underline colour */
-	X_UNDERLINE = 1 << 3, /* underline style */
-};
 
 static inline void x_attr_on(struct sgr_xform *x, uint16_t a)
 {
@@ -180,15 +168,6 @@ static inline __attribute__((always_inline)) unsigned sgr_one(struct sgr_xform *
 	return next;
 }
 
-/* What each SGR code without sub-parameters does, for sgr_plain: attributes cleared and set, and one field of
- * the pen given a value (F_EXT: the colour in the following parameters goes to field val). Codes from 128
- * on, and those not listed, do nothing (as in sgr_one). */
-enum { F_NONE, F_FG, F_BG, F_UL, F_US, F_EXT, F_RESET };
-struct sgr_code {
-	uint32_t val;
-	uint16_t clear, on;
-	uint8_t field;
-};
 #define C_ON(a) {.on = (a)}
 #define C_OFF(a) {.clear = (a)}
 #define C_SET(f, v) {.field = (f), .val = (v)}
@@ -198,7 +177,7 @@ struct sgr_code {
 		C_SET(f, GRID_COLOR_PALETTE(k + 3)), C_SET(f, GRID_COLOR_PALETTE(k + 4)),                          \
 		C_SET(f, GRID_COLOR_PALETTE(k + 5)), C_SET(f, GRID_COLOR_PALETTE(k + 6)),                          \
 		C_SET(f, GRID_COLOR_PALETTE(k + 7))
-static const struct sgr_code sgr_codes[128] = {
+const struct sgr_code grid__sgr_codes[128] = {
 	[0] = {.field = F_RESET},
 	[1] = C_ON(GRID_ATTR_BOLD),
 	[2] = C_ON(GRID_ATTR_DIM),
@@ -230,112 +209,6 @@ static const struct sgr_code sgr_codes[128] = {
 	[90] = C_PAL8(F_FG, 8),
 	[100] = C_PAL8(F_BG, 8),
 };
-
-/* The value of the len (0 to 4) digits s[st..st + len), 0 for none (SGR reads an empty parameter as 0), from
- * one 4-byte load (s[st..st + 4) readable): the digits moved to the top of the word, then pairs, then the
- * two pairs combined. */
-static inline uint32_t digits_at(const uint8_t *s, unsigned st, unsigned len)
-{
-	uint32_t w;
-	memcpy(&w, s + st, 4);
-	uint32_t x = (uint32_t)((uint64_t)(w ^ 0x30303030u) << (32 - 8 * len));
-	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
-	return (x * (1u + (100u << 16))) >> 16;
-}
-
-/* The parameters of a plain SGR, one after the other: parsed ones (v[0..n), VT_PARAM_DEFAULT or
- * 0..VT_PARAM_MAX), or straight from the bytes of the sequence (s: digits and ';', no number longer than 4
- * digits, s[0..end + 4) readable; ends: a bit per field's end, each ';' and the end). */
-struct plain_src {
-	const int32_t *v;
-	const uint8_t *s;
-	uint32_t ends;
-	unsigned i, n; /* the next parameter (v) or the start of the next field (s) */
-};
-
-/* At least k parameters left (bytes: constant; the compiler makes two versions of sgr_plain_from) */
-static inline __attribute__((always_inline)) bool src_has(const struct plain_src *p, bool bytes, unsigned k)
-{
-	if (!bytes)
-		return p->i + k <= p->n;
-	uint32_t t = p->ends;
-	for (unsigned j = 1; j < k; j++)
-		t &= t - 1;
-	return t != 0;
-}
-
-/* The next parameter, a default one as 0 (what every SGR code and colour makes of it) */
-static inline __attribute__((always_inline)) uint32_t src_next(struct plain_src *p, bool bytes)
-{
-	if (!bytes) {
-		int32_t c = p->v[p->i++];
-		return c < 0 ? 0 : (uint32_t)c;
-	}
-	unsigned e = (unsigned)__builtin_ctz(p->ends);
-	p->ends &= p->ends - 1;
-	uint32_t c = digits_at(p->s, p->i, e - p->i);
-	p->i = e + 1;
-	return c;
-}
-
-/* sgr_one's loop over parameters without sub-parameters, from the table above: one load and a few stores per
- * code instead of a jump through a switch. */
-static inline __attribute__((always_inline)) void sgr_plain_from(struct sgr_xform *x, struct plain_src *p,
-								  bool bytes)
-{
-	/* the fields by F_*: f[F_NONE] takes the writes of codes that set none */
-	uint32_t f[5] = {0, x->fg, x->bg, x->ul_color, x->underline};
-	unsigned set = x->set;
-	uint16_t and_ = x->attr_and, or_ = x->attr_or;
-	while (src_has(p, bytes, 1)) {
-		uint32_t c = src_next(p, bytes);
-		const struct sgr_code *e = &sgr_codes[c > 127 ? 127 : c];
-		if (likely(e->field < F_EXT)) {
-			and_ &= (uint16_t)~e->clear;
-			or_ = (uint16_t)((or_ & ~e->clear) | e->on);
-			f[e->field] = e->val;
-			set |= (1u << e->field) >> 1; /* F_FG..F_US are X_FG..X_UNDERLINE */
-			continue;
-		}
-		if (e->field == F_RESET) {
-			and_ = or_ = 0;
-			f[F_FG] = f[F_BG] = f[F_UL] = f[F_US] = 0;
-			set = X_FG | X_BG | X_UL | X_UNDERLINE;
-			continue;
-		}
-		/* 38, 48, 58 as ext_color reads them: ;5;n or ;2;r;g;b, a missing part ends the sequence */
-		if (!src_has(p, bytes, 1))
-			break;
-		uint32_t kind = src_next(p, bytes), color;
-		bool ok;
-		if (kind == 5) {
-			if (!src_has(p, bytes, 1))
-				break;
-			uint32_t k = src_next(p, bytes);
-			color = GRID_COLOR_PALETTE(k);
-			ok = k < 256;
-		} else if (kind == 2) {
-			if (!src_has(p, bytes, 3))
-				break;
-			uint32_t r = src_next(p, bytes), g = src_next(p, bytes), b = src_next(p, bytes);
-			color = GRID_COLOR_RGB(r, g, b);
-			ok = (r | g | b) < 256;
-		} else {
-			continue;
-		}
-		if (ok) {
-			f[e->val] = color;
-			set |= 1u << (e->val - 1);
-		}
-	}
-	x->fg = f[F_FG];
-	x->bg = f[F_BG];
-	x->ul_color = f[F_UL];
-	x->underline = (uint8_t)f[F_US];
-	x->set = (uint8_t)set;
-	x->attr_and = and_;
-	x->attr_or = or_;
-}
 
 static void sgr_plain(struct sgr_xform *x, const int32_t *v, unsigned n)
 {
@@ -393,26 +266,6 @@ static void sgr_build(const struct vt_csi *csi, struct sgr_xform *x)
 	}
 }
 
-static inline void sgr_apply(struct grid *g, const struct sgr_xform *x)
-{
-	struct grid_style *p = &g->pen;
-	unsigned set = x->set;
-	p->attrs = (uint16_t)((p->attrs & x->attr_and) | x->attr_or);
-	if (set & X_FG)
-		p->fg = x->fg;
-	if (set & X_BG) {
-		p->bg = x->bg;
-		g->erase_dirty = true;
-	}
-	if (unlikely(set & (X_UL | X_UNDERLINE))) {
-		if (set & X_UL)
-			p->ul_color = x->ul_color;
-		if (set & X_UNDERLINE)
-			p->underline = x->underline;
-	}
-	g->pen_dirty = true;
-}
-
 /* An SGR not in the memo (or not memoizable: seq_id 0). Out of line, so that grid__sgr's path for
  * memoized sequences needs no saved registers. */
 __attribute__((noinline)) static void sgr_miss(struct grid *g, const struct vt_csi *csi, struct sgr_memo *m)
@@ -431,20 +284,6 @@ __attribute__((noinline)) static void sgr_miss(struct grid *g, const struct vt_c
 	sgr_apply(g, &x);
 }
 
-_Static_assert(sizeof(struct sgr_memo) == 64, "memo entry layout");
-_Static_assert(sizeof(struct grid_style) == 16, "pen_same compares 16 bytes");
-
-static inline bool pen_same(const struct grid_style *a, const struct grid_style *b)
-{
-	/* all 16 bytes: padding that differs only makes a false miss, then the pen is interned */
-	uint64_t a0, a1, b0, b1;
-	memcpy(&a0, a, 8);
-	memcpy(&a1, (const char *)a + 8, 8);
-	memcpy(&b0, b, 8);
-	memcpy(&b1, (const char *)b + 8, 8);
-	return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-}
-
 void grid__sgr(struct grid *g, const struct vt_csi *csi)
 {
 	struct sgr_memo *m = &g->sgr_memo[csi->seq_id & (SGR_MEMO_SIZE - 1)];
@@ -458,313 +297,6 @@ void grid__sgr(struct grid *g, const struct vt_csi *csi)
 		g->pen_id = m->pen_id;
 		g->pen_dirty = false;
 	}
-}
-
-/* The head of a colour SGR: "38;2;", "38;5;", "48;2;", "48;5;" or the same with ':' (s[0..8) readable, n
- * bytes before 'm'). Returns 38 or 48 (*pal: the 5 form), or 0 for anything else. */
-static inline int color_head(const uint8_t *s, size_t n, bool *pal)
-{
-	if (n < 6)
-		return 0;
-	uint64_t w;
-	memcpy(&w, s, 8);
-	/* against "38;2;": byte 0 may be '4' (^7), byte 1 is '8' (a 1 there would take "39;2;"), bytes 2 and 4
-	 * ':' (^1, both alike), byte 3 '5' (^7) */
-	uint64_t x = (w ^ 0x3b323b3833ull) & 0xffffffffffull;
-	unsigned x0 = (unsigned)x & 0xff, x3 = (unsigned)(x >> 24) & 0xff;
-	/* one word for all the conditions, one branch: the kinds of colour SGR come in no predictable order
-	 * (x0 and x3 are 0 or 7 when (x + 1) & 6 is 0; bytes 2 and 4 alike) */
-	uint64_t bad = (x & ~0x0107010007ull) | ((x0 + 1) & 6) | ((x3 + 1) & 6) | (((x >> 16) ^ (x >> 32)) & 0xff);
-	if (bad)
-		return 0;
-	*pal = x3 != 0;
-	return x0 ? 48 : 38;
-}
-
-/* The colour after color_head's "38;2;" or "38;5;" in s[0..n) (n < 32, s[0..n + 4) readable): dig has a bit per digit of
- * s[0..n), sm one per byte equal to the head's separator s[2]. "r;g;b" (or ":Pi:r:g:b" in the colon form,
- * Pi empty or digits and ignored) or "n", each number empty (0) or of 1 to 3 digits and below 256: what
- * ext_color makes a colour of. Returns false for anything else. */
-static inline __attribute__((always_inline)) bool color_tail(const uint8_t *s, unsigned n, unsigned dig,
-							     unsigned sm, bool pal, uint32_t *out)
-{
-	const unsigned lim = (1u << n) - 1;
-	if (((dig | sm) & lim) != lim)
-		return false;
-	sm &= lim & ~0x1fu; /* the separators after "38;2;" */
-	if (pal) {
-		if (sm || n - 5 > 3)
-			return false;
-		uint32_t c = digits_at(s, 5, n - 5);
-		*out = GRID_COLOR_PALETTE(c);
-		return c < 256;
-	}
-	/* r;g;b: two separators; Pi:r:g:b (colon form only): three, Pi ignored */
-	unsigned e0 = (unsigned)__builtin_ctz(sm | 1u << 31), st = 5;
-	sm &= sm - 1;
-	unsigned e1 = (unsigned)__builtin_ctz(sm | 1u << 31);
-	sm &= sm - 1;
-	if (sm) {
-		if (s[2] != ':' || (sm & (sm - 1)))
-			return false;
-		st = e0 + 1, e0 = e1, e1 = (unsigned)__builtin_ctz(sm);
-	}
-	unsigned l0 = e0 - st, l1 = e1 - e0 - 1, l2 = n - e1 - 1;
-	if (e1 >= n || (l0 | l1 | l2) > 3)
-		return false;
-	uint32_t r = digits_at(s, st, l0), g = digits_at(s, e0 + 1, l1), b = digits_at(s, e1 + 1, l2);
-	*out = GRID_COLOR_RGB(r, g, b);
-	return (r | g | b) < 256;
-}
-
-#if defined(__SSE2__) && defined(__GNUC__)
-/* Bit k set when byte k of v is a digit: v - '0' below 10, as a signed compare after moving the range to the
- * bottom. */
-static inline unsigned digit_mask(__m128i v)
-{
-	return (unsigned)_mm_movemask_epi8(
-		_mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)0x50)), _mm_set1_epi8((char)(0x80 + 10))));
-}
-
-static inline unsigned byte_mask(__m128i v, char c)
-{
-	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
-}
-#endif
-
-/* The bytes s[0..n) (n < 32, s[0..32) readable) as a bit per digit, ';' and ':'. The second vector only
- * for 16 bytes or more. */
-static inline __attribute__((always_inline)) void classify(const uint8_t *s, unsigned n, unsigned *dig,
-							   unsigned *semi, unsigned *colon)
-{
-	const unsigned lim = (1u << n) - 1;
-#if defined(__SSE2__) && defined(__GNUC__)
-	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
-	unsigned d = digit_mask(a), sc = byte_mask(a, ';'), c = byte_mask(a, ':');
-	if (n >= 16) {
-		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
-		d |= digit_mask(b) << 16;
-		sc |= byte_mask(b, ';') << 16;
-		c |= byte_mask(b, ':') << 16;
-	}
-#else
-	unsigned d = 0, sc = 0, c = 0;
-	for (unsigned k = 0; k < n; k++) {
-		d |= (unsigned)((unsigned)s[k] - '0' < 10) << k;
-		sc |= (unsigned)(s[k] == ';') << k;
-		c |= (unsigned)(s[k] == ':') << k;
-	}
-#endif
-	*dig = d & lim, *semi = sc & lim, *colon = c & lim;
-}
-
-/* The colour forms of color_head/color_tail (38;2;r;g;b, 38:2:r:g:b, 38:2:Pi:r:g:b, 38;5;n, 38:5:n, 48
- * alike) in the SGR s[0..n) (n < 32, s[0..32) readable), as the parsed form would give them: x is written
- * only when this returns true. Numbers of 1 to 3 digits (or empty); anything else is left to sgr_plain_xform
- * (which reads 4-digit ones) or the parser. */
-static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t *s, unsigned n,
-								   struct sgr_xform *x)
-{
-	bool pal;
-	int base = color_head(s, n, &pal);
-	if (!base || n > 28) /* 28: a number's load s[st..st + 4) stays in the 32 bytes */
-		return false;
-	unsigned dig, semi, colon;
-	uint32_t color;
-	classify(s, n, &dig, &semi, &colon);
-	if (!color_tail(s, n, dig, s[2] == ':' ? colon : semi, pal, &color))
-		return false;
-	*x = (struct sgr_xform){.fg = color, .bg = color, .attr_and = 0xffff, .set = base == 38 ? X_FG : X_BG};
-	return true; /* fg and bg both: set says which one counts (no branch on it) */
-}
-
-/* The SGR s[0..n) (n < 32, s[0..32) readable) when its parameters are digits and ';' only, each number of at
- * most 4 digits, into x as the parsed form would give. False for anything else: sub-parameters, longer
- * numbers (the parser clamps them), markers, intermediates, controls. */
-static bool sgr_plain_xform(const uint8_t *s, unsigned n, struct sgr_xform *x)
-{
-	unsigned dig, semi, colon;
-	classify(s, n, &dig, &semi, &colon);
-	if ((dig | semi) != (1u << n) - 1 || (dig & dig >> 1 & dig >> 2 & dig >> 3 & dig >> 4))
-		return false;
-	uint8_t pad[36];
-	if (n > 28) {
-		/* a number's 4-byte load at s[st], st <= n, stays in a copy with 4 more bytes */
-		memcpy(pad, s, 32);
-		memset(pad + 32, 0, 4);
-		s = pad;
-	}
-	*x = (struct sgr_xform){.attr_and = 0xffff};
-	struct plain_src p = {.s = s, .ends = semi | 1u << n};
-	sgr_plain_from(x, &p, true);
-	return true;
-}
-
-/* The cell printers of with_cell: out of line and returning the count they are given, so that
- * grid__csi_bytes ends in a jump to them and saves no registers on its other paths. */
-__attribute__((noinline)) static size_t cell_ascii(struct grid *g, const uint8_t *c, size_t ret)
-{
-	grid__print_ascii(g, c, 1);
-	return ret;
-}
-
-__attribute__((noinline)) static size_t cell_cp(struct grid *g, uint32_t cp, size_t ret)
-{
-	grid__print(g, &cp, 1);
-	return ret;
-}
-
-/* A sequence s[0..n) (n <= 28: the bytes looked at lie in the 32 readable ones) done, and the character alone
- * after it taken as the parser would print it next (vt_sink.csi_bytes): one printable ASCII byte, or one
- * valid 3-byte UTF-8 character, followed by a C0 control (the next sequence's ESC): a colour-per-cell
- * program's cell, without a return to the parser's loop. Returns the bytes taken. */
-static inline size_t with_cell(struct grid *g, const uint8_t *s, size_t n)
-{
-	const uint8_t *c = s + n;
-	uint32_t b = c[0];
-	if (b - 0x20u < 0x5fu && c[1] < 0x20)
-		return cell_ascii(g, c, n + 1);
-	if (b - 0xe0u < 0x10u && c[3] < 0x20) {
-		/* the parser's checks: continuation bytes, not overlong, not a surrogate */
-		uint32_t c1 = c[1] ^ 0x80u, c2 = c[2] ^ 0x80u, cp = (b & 0x0fu) << 12 | c1 << 6 | c2;
-		if ((c1 | c2) < 0x40 && cp >= 0x800 && cp - 0xd800 >= 0x800)
-			return cell_cp(g, cp, n + 3);
-	}
-	return n;
-}
-
-/* A new entry of grid.sgr_bytes or grid.sgr_long: its key k[0..nk), its id, and the SGR (whose change m->x
- * holds) applied. Returns what grid__csi_bytes returns for the SGR s[0..n]. */
-static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, unsigned n, struct sgr_memo *m,
-							      uint64_t *key, const uint64_t *k, unsigned nk)
-{
-	for (unsigned i = 0; i < nk; i++)
-		key[i] = k[i];
-	m->id = ++g->sgr_bytes_ids;
-	m->epoch = 0;
-	sgr_apply(g, &m->x);
-	g->pen_from = m;
-	g->last_cp = 0;
-	return n + 1;
-}
-
-/* An SGR not in grid.sgr_bytes or grid.sgr_long and not a colour form: built from its bytes (n before the
- * 'm') and kept in m, or left to the parser (returns 0). */
-__attribute__((noinline)) static size_t sgr_plain_miss(struct grid *g, const uint8_t *s, unsigned n,
-						       struct sgr_memo *m, uint64_t *key, const uint64_t *k, unsigned nk)
-{
-	struct sgr_xform x;
-	if (!sgr_plain_xform(s, n, &x))
-		return 0;
-	m->x = x;
-	return memo_new(g, n, m, key, k, nk);
-}
-
-/* An SGR not in grid.sgr_bytes (nk 2) or grid.sgr_long (nk 4): a colour form straight into m, without saving
- * registers; anything else through sgr_plain_miss. */
-static inline __attribute__((always_inline)) size_t sgr_bytes_miss(struct grid *g, const uint8_t *s,
-								    unsigned n, struct sgr_memo *m, uint64_t *key,
-								    const uint64_t *k, unsigned nk)
-{
-	if (!sgr_color_xform(s, n, &m->x))
-		return sgr_plain_miss(g, s, n, m, key, k, nk);
-	return memo_new(g, n, m, key, k, nk);
-}
-
-__attribute__((noinline)) static size_t sgr_short_miss(struct grid *g, const uint8_t *s, unsigned n,
-							struct sgr_bytes_memo *e, uint64_t k0, uint64_t k1)
-{
-	const uint64_t k[2] = {k0, k1};
-	return sgr_bytes_miss(g, s, n, &e->m, e->key, k, 2);
-}
-
-__attribute__((noinline)) static size_t sgr_long_miss(struct grid *g, const uint8_t *s, unsigned n,
-						       struct sgr_long_memo *e, const uint64_t *k)
-{
-	return sgr_bytes_miss(g, s, n, &e->m, e->key, k, 4);
-}
-
-/* A found SGR: what grid__sgr does for a memoized sequence (the change of the pen, and the pen's id when it
- * gives the pen it gave last time). */
-static inline void sgr_memo_hit(struct grid *g, struct sgr_memo *m)
-{
-	sgr_apply(g, &m->x);
-	g->pen_from = m;
-	g->last_cp = 0;
-	if (m->epoch == g->st.epoch && m->protect == g->protect && pen_same(&m->pen, &g->pen)) {
-		g->pen_id = m->pen_id;
-		g->pen_dirty = false;
-	}
-}
-
-static const uint8_t ones[48] = {
-	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-};
-
-/* An SGR of 16 to 31 bytes before its 'm' (s[0..32) readable), such as "38;5;n;48;5;n;1;3;4" or
- * "38:2::r:g:b": looked up by its 32 bytes in grid.sgr_long as grid__csi_bytes looks up shorter ones. */
-__attribute__((noinline)) static size_t sgr_bytes_long(struct grid *g, const uint8_t *s, unsigned n)
-{
-	/* the bytes after the 'm' masked off: those from 16 on by a sliding window of ones */
-	uint64_t k[4], t[2];
-	memcpy(k, s, 32);
-	memcpy(t, ones + 48 - n, 16);
-	k[2] &= t[0];
-	k[3] &= t[1];
-	_Static_assert(SGR_LONG_SLOTS == 256, "the slot is the top 8 bits");
-	uint64_t h = ((k[0] ^ k[2]) * 0x9e3779b97f4a7c15ull) ^ ((k[1] ^ k[3]) * 0xc2b2ae3d27d4eb4full);
-	struct sgr_long_memo *e = &g->sgr_long[h >> 56];
-	if (e->key[0] != k[0] || e->key[1] != k[1] || e->key[2] != k[2] || e->key[3] != k[3] || !e->m.id) {
-		struct sgr_long_memo *e2 = &g->sgr_long[h >> 48 & (SGR_LONG_SLOTS - 1)];
-		if (e2->key[0] != k[0] || e2->key[1] != k[1] || e2->key[2] != k[2] || e2->key[3] != k[3] ||
-		    !e2->m.id) {
-			e = e2->m.id < e->m.id ? e2 : e;
-			return sgr_long_miss(g, s, n, e, k);
-		}
-		e = e2;
-	}
-	sgr_memo_hit(g, &e->m);
-	return n < 28 ? with_cell(g, s, n + 1) : n + 1;
-}
-
-/* The SGRs of colour-per-cell output, found by their bytes in a small table in front of the parser: a
- * repeated one costs a hash and a compare, then what grid__sgr does for a memoized sequence; a new one of the
- * shapes sgr_bytes_xform takes is built from its bytes, not from the parser's general form. */
-size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
-{
-	struct grid *g = ctx;
-	if (s[n - 1] != 'm')
-		return grid__csi_bytes_moves(g, s, n);
-	n--; /* the bytes before 'm' */
-	if (unlikely(n >= 16))
-		return sgr_bytes_long(g, s, (unsigned)n);
-	uint64_t k[2];
-#if defined(__SSE2__) && defined(__GNUC__)
-	__m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)s),
-				  _mm_loadu_si128((const __m128i *)(const void *)(ones + 32 - n)));
-	k[0] = (uint64_t)_mm_cvtsi128_si64(v);
-	k[1] = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
-#else
-	uint8_t b[16];
-	for (unsigned i = 0; i < 16; i++)
-		b[i] = s[i] & ones[32 - n + i];
-	memcpy(k, b, 16);
-#endif
-	_Static_assert(SGR_BYTES_SLOTS == 256, "the slot is the top 8 bits");
-	uint64_t h = (k[0] * 0x9e3779b97f4a7c15ull) ^ (k[1] * 0xc2b2ae3d27d4eb4full);
-	/* two places (as the parser's memo): a new SGR replaces the older entry of the two */
-	struct sgr_bytes_memo *e = &g->sgr_bytes[h >> 56];
-	if (unlikely(e->key[0] != k[0] || e->key[1] != k[1] || !e->m.id)) {
-		struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 48 & (SGR_BYTES_SLOTS - 1)];
-		if (e2->key[0] != k[0] || e2->key[1] != k[1] || !e2->m.id) {
-			e = e2->m.id < e->m.id ? e2 : e;
-			return sgr_short_miss(g, s, (unsigned)n, e, k[0], k[1]);
-		}
-		e = e2;
-	}
-	sgr_memo_hit(g, &e->m);
-	return with_cell(g, s, n + 1);
 }
 
 static int color_sgr(char *buf, size_t cap, uint32_t c, int base)
