@@ -129,6 +129,50 @@ static bool make_room(struct grid *g)
 	return t->count < t->cap;
 }
 
+/* Takes a free id for the style (a, b) and indexes it at the empty place i. Returns the id, or 0 when
+ * none is free. */
+static inline uint32_t insert_at(struct style_table *t, uint32_t i, uint32_t tag, uint64_t a, uint64_t b)
+{
+	while (t->next_free < t->cap && t->used[t->next_free])
+		t->next_free++;
+	if (t->next_free >= t->cap)
+		return 0;
+	const uint32_t id = t->next_free++;
+	if (id >= t->hw)
+		t->hw = id + 1;
+	t->used[id] = 1;
+	t->count++;
+	memcpy(&t->styles[id], &a, 8);
+	memcpy((char *)&t->styles[id] + 8, &b, 8);
+	t->hash[i] = tag | id;
+	return id;
+}
+
+static inline uint16_t cache_put(struct style_table *t, uint64_t a, uint64_t b, uint64_t h, uint32_t id)
+{
+	const uint32_t slot = cache_slot(h);
+	t->cache[slot].a = a;
+	t->cache[slot].b = b;
+	t->cache[slot].id = id;
+	return (uint16_t)id;
+}
+
+/* intern_slow's insertion when a collection is due or the table is full (make_room): apart, so that the
+ * common insertion makes no call and needs no stack frame. */
+__attribute__((noinline)) static uint16_t intern_room(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
+{
+	struct style_table *t = &g->st;
+	if (!make_room(g))
+		return 0; /* full of live styles: the default stands in */
+	const uint64_t m = key_mix(h);
+	const uint32_t mask = t->hash_cap - 1; /* the index may have been rebuilt: find the empty place again */
+	uint32_t i = (uint32_t)m & mask;
+	while (t->hash[i])
+		i = (i + 1) & mask;
+	const uint32_t id = insert_at(t, i, key_tag(m), a, b);
+	return id ? cache_put(t, a, b, h, id) : 0;
+}
+
 /* The table behind the cache: a new pen (colourful output makes one per run of text) costs one probe
  * sequence that compares tags, then the insertion at the empty place it ended at. Out of line: the cache
  * answers most lookups. h: key_hash(a, b). */
@@ -137,40 +181,17 @@ __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, uint64_t a
 	struct style_table *t = &g->st;
 	const uint64_t m = key_mix(h);
 	const uint32_t tag = key_tag(m);
-	uint32_t mask = t->hash_cap - 1, i = (uint32_t)m & mask, e, id;
-	for (; (e = t->hash[i]) != 0; i = (i + 1) & mask) {
-		if ((e & 0xffff0000u) == tag && key_eq(&t->styles[e & 0xffffu], a, b)) {
-			id = e & 0xffffu;
-			goto found;
-		}
-	}
+	const uint32_t mask = t->hash_cap - 1;
+	uint32_t i = (uint32_t)m & mask, e;
+	for (; (e = t->hash[i]) != 0; i = (i + 1) & mask)
+		if ((e & 0xffff0000u) == tag && key_eq(&t->styles[e & 0xffffu], a, b))
+			return cache_put(t, a, b, h, e & 0xffffu);
 	if ((a | b) == 0)
 		return 0;
-	if (unlikely(t->count >= t->gc_at || t->count >= t->cap)) {
-		if (!make_room(g))
-			return 0; /* full of live styles: the default stands in */
-		mask = t->hash_cap - 1; /* rebuilt: find the empty place again */
-		for (i = (uint32_t)m & mask; t->hash[i]; i = (i + 1) & mask)
-			;
-	}
-	while (t->next_free < t->cap && t->used[t->next_free])
-		t->next_free++;
-	if (t->next_free >= t->cap)
-		return 0;
-	id = t->next_free++;
-	if (id >= t->hw)
-		t->hw = id + 1;
-	t->used[id] = 1;
-	t->count++;
-	memcpy(&t->styles[id], &a, 8);
-	memcpy((char *)&t->styles[id] + 8, &b, 8);
-	t->hash[i] = tag | id;
-found:;
-	const uint32_t slot = cache_slot(h);
-	t->cache[slot].a = a;
-	t->cache[slot].b = b;
-	t->cache[slot].id = id;
-	return (uint16_t)id;
+	if (unlikely(t->count >= t->gc_at || t->count >= t->cap))
+		return intern_room(g, a, b, h);
+	const uint32_t id = insert_at(t, i, tag, a, b);
+	return id ? cache_put(t, a, b, h, id) : 0;
 }
 
 static inline uint16_t intern_key(struct grid *g, uint64_t a, uint64_t b)
