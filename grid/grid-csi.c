@@ -411,51 +411,42 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	g->last_cp = 0;
 }
 
-/* The plain parameters of the n bytes before a final: at most two numbers of up to 4 digits (omitted:
- * VT_PARAM_DEFAULT) separated by ';', into v. Returns how many (0 for no parameter bytes at all, as the
- * parser counts them), or -1 for anything else: more parameters, longer numbers (the parser clamps
- * them), ':', a private marker, intermediates, controls. */
-static int plain_params2(const uint8_t *s, size_t n, int v[2])
-{
-	size_t k = 0;
-	int np = 0;
-	if (n == 0)
-		return 0;
-	for (;;) {
-		unsigned val = 0, d;
-		size_t k0 = k;
-		while (k < n && (d = (unsigned)s[k] - '0') < 10)
-			val = val * 10 + d, k++;
-		if (k - k0 > 4)
-			return -1;
-		v[np++] = k > k0 ? (int)val : VT_PARAM_DEFAULT;
-		if (k == n)
-			return np;
-		if (s[k] != ';' || np == 2)
-			return -1;
-		k++;
-	}
-}
-
 /* The cursor moves (CUU, CUD, CUF, CUB, CUP) and erases (ED, EL) of vt_sink.csi_bytes (grid__csi_bytes in
  * grid-sgr.c takes the SGRs): colourful full-screen output sends them per cell or per line. Each does
- * what grid__csi does with the parsed sequence and returns n; anything else goes back to the parser (0). */
+ * what grid__csi does with the parsed sequence and returns n; anything else goes back to the parser (0):
+ * more than two parameters, numbers of more than 4 digits (the parser clamps them), ':', a private
+ * marker, intermediates, controls. s[n - 1] is the final, so the digit loops stop there at the latest. */
 size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n)
 {
-	uint8_t final = s[n - 1];
-	int v[2], np;
-	if (final < 'A' || final > 'K' || (np = plain_params2(s, n - 1, v)) < 0)
+	const uint8_t final = s[n - 1];
+	if (final < 'A' || final > 'K')
 		return 0;
-	/* p1(csi, 0, 1): 0 and omitted mean 1 */
-	int n1 = np > 0 && v[0] > 0 ? v[0] : 1;
+	const size_t e = n - 1;
+	/* the numbers, 0 when omitted: 0 and omitted mean the same to all of these */
+	unsigned v0 = 0, v1 = 0, d;
+	size_t k = 0;
+	while ((d = (unsigned)s[k] - '0') < 10)
+		v0 = v0 * 10 + d, k++; /* may wrap for long numbers, which are refused below */
+	if (k > 4)
+		return 0;
+	if (k != e) {
+		if (s[k] != ';')
+			return 0;
+		const size_t k1 = ++k;
+		while ((d = (unsigned)s[k] - '0') < 10)
+			v1 = v1 * 10 + d, k++;
+		if (k != e || k - k1 > 4)
+			return 0;
+	}
+	const int n1 = v0 ? (int)v0 : 1;
 	switch (final) {
 	case 'A': cursor_up(g, n1); break;
 	case 'B': cursor_down(g, n1); break;
 	case 'C': cursor_right(g, n1); break;
 	case 'D': cursor_left(g, n1); break;
-	case 'H': grid__goto_origin(g, (np > 1 && v[1] > 0 ? v[1] : 1) - 1, n1 - 1); break;
-	case 'J': grid__erase_display(g, np > 0 && v[0] >= 0 ? v[0] : 0, false); break;
-	case 'K': grid__erase_line(g, np > 0 && v[0] >= 0 ? v[0] : 0, false); break;
+	case 'H': grid__goto_origin(g, (v1 ? (int)v1 : 1) - 1, n1 - 1); break;
+	case 'J': grid__erase_display(g, (int)v0, false); break;
+	case 'K': grid__erase_line(g, (int)v0, false); break;
 	default: return 0;
 	}
 	g->last_cp = 0;

@@ -27,6 +27,9 @@
 /* scrollback only (grid-history.c): the cells are stored as one byte each, all ASCII (cp < 0x80) of width 1
  * with style pstyle and no link or flags; read them with grid__line_cell or grid__line_expand */
 #define LINE_PACKED 0x2u
+/* a hint for grid__hist_copy: text other than ASCII was written into the line since it was cleared (by
+ * grid__print_utf8), so it is not worth trying to pack */
+#define LINE_UNPACKABLE 0x4u
 
 struct line {
 	uint16_t flags;
@@ -99,16 +102,17 @@ struct saved_cursor {
 struct style_table {
 	struct grid_style *styles; /* [cap]; id 0 is the default style */
 	uint8_t *used;             /* [cap]; 1 = live (0 is always live) */
-	uint32_t *hash;            /* [hash_cap]: id+1, 0 = empty */
+	uint32_t *hash;            /* [hash_cap]: a tag of the hash << 16 | id (never 0), 0 = empty */
 	uint32_t cap, hash_cap;
 	uint32_t count;     /* live ids including 0 */
 	uint32_t next_free; /* lowest id that may be free */
+	uint32_t hw;        /* ids from hw on are free (none was taken since the last collection) */
 	uint32_t gc_at;     /* run a collection when count reaches this */
 	uint32_t gc_wait;   /* misses to let pass before the next collection (the table was full of live ids) */
 	uint32_t epoch;     /* counts collections (from 1): an id remembered with an older epoch may be reused */
 	struct {
 		uint64_t a, b; /* the style's key (style_key in grid-style.c) */
-		uint32_t id;   /* id+1, 0 = empty */
+		uint32_t id;   /* (the zeroed entry maps the default style's key to its id 0) */
 	} cache[PEN_CACHE_SIZE];
 };
 
@@ -161,8 +165,8 @@ struct cluster_table {
 	uint32_t *hash; /* [hash_cap]: index+1 */
 	uint32_t cap, hash_cap, count, next_free, gc_at, gc_wait;
 	/* two-way set-associative: (cell content, combining mark) -> id+1 of the cluster of both
-	 * (grid-utf8.c; the newest pair of a set first); emptied by every collection, which may free and
-	 * reuse ids */
+	 * (grid-utf8.c; the pair found or made last on a character first); a collection, which may free and
+	 * reuse ids, empties the entries whose cluster or base cluster it freed */
 	struct cluster_cache_entry {
 		uint32_t base, mark, id;
 	} cache[1u << CLUSTER_CACHE_BITS][2];
@@ -266,6 +270,7 @@ struct grid {
 	struct sgr_bytes_memo sgr_bytes[SGR_BYTES_SLOTS];
 	struct sgr_long_memo sgr_long[SGR_LONG_SLOTS];
 	uint64_t sgr_bytes_ids; /* entries made, the id of the newest (its m.id; 0 = empty) */
+	uint32_t sgr_color_misses; /* colour SGRs not found in grid.sgr_bytes/sgr_long (see grid__csi_bytes) */
 	struct cluster_table cl;
 	struct link_table links;
 

@@ -1,4 +1,5 @@
-/* grid/grid-sgr.c: SGR ("CSI Pm m"), from the parsed parameters and straight from the sequence's bytes.
+/* grid/grid-sgr.c: SGR ("CSI Pm m") from the parsed parameters, and the pen as SGR (DECRQSS); the same
+ * straight from the sequence's bytes is in grid-sgr-bytes.c.
  *
  * SGR follows xterm's ctlseqs and ITU T.416 for the colon forms: 38:2:Pi:r:g:b (colour space id, possibly
  * empty, as in `38:2::r:g:b`), 38:2:r:g:b (the common short form), 38:5:n, and the semicolon forms 38;2;r;g;b
@@ -8,11 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
-#include "grid/grid-internal.h"
+#include "grid/grid-sgr.h"
 
 static inline int param(const struct vt_csi *csi, unsigned i)
 {
@@ -70,16 +68,6 @@ static inline __attribute__((always_inline)) unsigned ext_color(const struct vt_
 	}
 	return i + 2;
 }
-
-/* What one SGR sequence does to the pen, whatever the pen was: attrs become (attrs & attr_and) | attr_or,
- * and the fields flagged in set take the values here. A sequence is parsed into this once; the parser's
- * seq_id lets a repeated sequence skip the parsing (grid.sgr_memo). */
-enum {
-	X_FG = 1 << 0,
-	X_BG = 1 << 1,
-	X_UL = 1 << 2,        /* underline colour */
-	X_UNDERLINE = 1 << 3, /* underline style */
-};
 
 static inline void x_attr_on(struct sgr_xform *x, uint16_t a)
 {
@@ -180,15 +168,6 @@ static inline __attribute__((always_inline)) unsigned sgr_one(struct sgr_xform *
 	return next;
 }
 
-/* What each SGR code without sub-parameters does, for sgr_plain: attributes cleared and set, and one field of
- * the pen given a value (F_EXT: the colour in the following parameters goes to field val). Codes from 128
- * on, and those not listed, do nothing (as in sgr_one). */
-enum { F_NONE, F_FG, F_BG, F_UL, F_US, F_EXT, F_RESET };
-struct sgr_code {
-	uint32_t val;
-	uint16_t clear, on;
-	uint8_t field;
-};
 #define C_ON(a) {.on = (a)}
 #define C_OFF(a) {.clear = (a)}
 #define C_SET(f, v) {.field = (f), .val = (v)}
@@ -198,7 +177,7 @@ struct sgr_code {
 		C_SET(f, GRID_COLOR_PALETTE(k + 3)), C_SET(f, GRID_COLOR_PALETTE(k + 4)),                          \
 		C_SET(f, GRID_COLOR_PALETTE(k + 5)), C_SET(f, GRID_COLOR_PALETTE(k + 6)),                          \
 		C_SET(f, GRID_COLOR_PALETTE(k + 7))
-static const struct sgr_code sgr_codes[128] = {
+const struct sgr_code grid__sgr_codes[128] = {
 	[0] = {.field = F_RESET},
 	[1] = C_ON(GRID_ATTR_BOLD),
 	[2] = C_ON(GRID_ATTR_DIM),
@@ -231,67 +210,10 @@ static const struct sgr_code sgr_codes[128] = {
 	[100] = C_PAL8(F_BG, 8),
 };
 
-/* sgr_one's loop over n parameters without sub-parameters (v[i] VT_PARAM_DEFAULT or 0..VT_PARAM_MAX), from
- * the table above: one load and a few stores per code instead of a jump through a switch. */
 static void sgr_plain(struct sgr_xform *x, const int32_t *v, unsigned n)
 {
-	/* the fields by F_*: f[F_NONE] takes the writes of codes that set none */
-	uint32_t f[5] = {0, x->fg, x->bg, x->ul_color, x->underline};
-	unsigned set = x->set;
-	uint16_t and_ = x->attr_and, or_ = x->attr_or;
-	for (unsigned i = 0; i < n;) {
-		int32_t c = v[i++];
-		const struct sgr_code *e = &sgr_codes[c < 0 ? 0 : c > 127 ? 127 : c];
-		if (likely(e->field < F_EXT)) {
-			and_ &= (uint16_t)~e->clear;
-			or_ = (uint16_t)((or_ & ~e->clear) | e->on);
-			f[e->field] = e->val;
-			set |= (1u << e->field) >> 1; /* F_FG..F_US are X_FG..X_UNDERLINE */
-			continue;
-		}
-		if (e->field == F_RESET) {
-			and_ = or_ = 0;
-			f[F_FG] = f[F_BG] = f[F_UL] = f[F_US] = 0;
-			set = X_FG | X_BG | X_UL | X_UNDERLINE;
-			continue;
-		}
-		/* 38, 48, 58 as ext_color reads them: ;5;n or ;2;r;g;b, a missing part ends the sequence */
-		if (i >= n)
-			break;
-		int32_t kind = v[i];
-		uint32_t color;
-		bool ok;
-		if (kind == 5) {
-			if (i + 1 >= n)
-				break;
-			uint32_t k = v[i + 1] < 0 ? 0 : (uint32_t)v[i + 1];
-			color = GRID_COLOR_PALETTE(k);
-			ok = k < 256;
-			i += 2;
-		} else if (kind == 2) {
-			if (i + 3 >= n)
-				break;
-			uint32_t r = v[i + 1] < 0 ? 0 : (uint32_t)v[i + 1], g = v[i + 2] < 0 ? 0 : (uint32_t)v[i + 2];
-			uint32_t b = v[i + 3] < 0 ? 0 : (uint32_t)v[i + 3];
-			color = GRID_COLOR_RGB(r, g, b);
-			ok = (r | g | b) < 256;
-			i += 4;
-		} else {
-			i++;
-			continue;
-		}
-		if (ok) {
-			f[e->val] = color;
-			set |= 1u << (e->val - 1);
-		}
-	}
-	x->fg = f[F_FG];
-	x->bg = f[F_BG];
-	x->ul_color = f[F_UL];
-	x->underline = (uint8_t)f[F_US];
-	x->set = (uint8_t)set;
-	x->attr_and = and_;
-	x->attr_or = or_;
+	struct plain_src p = {.v = v, .n = n};
+	sgr_plain_from(x, &p, false);
 }
 
 /* The shapes truecolour and 256-colour programs send per cell (38;2;r;g;b, 48;5;n, ...), without the
@@ -344,26 +266,6 @@ static void sgr_build(const struct vt_csi *csi, struct sgr_xform *x)
 	}
 }
 
-static inline void sgr_apply(struct grid *g, const struct sgr_xform *x)
-{
-	struct grid_style *p = &g->pen;
-	unsigned set = x->set;
-	p->attrs = (uint16_t)((p->attrs & x->attr_and) | x->attr_or);
-	if (set & X_FG)
-		p->fg = x->fg;
-	if (set & X_BG) {
-		p->bg = x->bg;
-		g->erase_dirty = true;
-	}
-	if (unlikely(set & (X_UL | X_UNDERLINE))) {
-		if (set & X_UL)
-			p->ul_color = x->ul_color;
-		if (set & X_UNDERLINE)
-			p->underline = x->underline;
-	}
-	g->pen_dirty = true;
-}
-
 /* An SGR not in the memo (or not memoizable: seq_id 0). Out of line, so that grid__sgr's path for
  * memoized sequences needs no saved registers. */
 __attribute__((noinline)) static void sgr_miss(struct grid *g, const struct vt_csi *csi, struct sgr_memo *m)
@@ -382,20 +284,6 @@ __attribute__((noinline)) static void sgr_miss(struct grid *g, const struct vt_c
 	sgr_apply(g, &x);
 }
 
-_Static_assert(sizeof(struct sgr_memo) == 64, "memo entry layout");
-_Static_assert(sizeof(struct grid_style) == 16, "pen_same compares 16 bytes");
-
-static inline bool pen_same(const struct grid_style *a, const struct grid_style *b)
-{
-	/* all 16 bytes: padding that differs only makes a false miss, then the pen is interned */
-	uint64_t a0, a1, b0, b1;
-	memcpy(&a0, a, 8);
-	memcpy(&a1, (const char *)a + 8, 8);
-	memcpy(&b0, b, 8);
-	memcpy(&b1, (const char *)b + 8, 8);
-	return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-}
-
 void grid__sgr(struct grid *g, const struct vt_csi *csi)
 {
 	struct sgr_memo *m = &g->sgr_memo[csi->seq_id & (SGR_MEMO_SIZE - 1)];
@@ -409,334 +297,6 @@ void grid__sgr(struct grid *g, const struct vt_csi *csi)
 		g->pen_id = m->pen_id;
 		g->pen_dirty = false;
 	}
-}
-
-/* The value of the 1 to 3 digits s[st..e) (e >= 4), or -1 for another length (the bytes are known to be
- * digits): one 4-byte load ending at e, as the parser's swar_param. */
-static inline int digits_at(const uint8_t *s, unsigned st, unsigned e)
-{
-	static const uint32_t keep[4] = {0, 0xff000000u, 0xffff0000u, 0xffffff00u};
-	unsigned len = e - st;
-	if (len - 1 > 2)
-		return -1;
-	uint32_t w;
-	memcpy(&w, s + e - 4, 4);
-	uint32_t x = (w ^ 0x30303030u) & keep[len];
-	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
-	return (int)((x * (1u + (100u << 16))) >> 16);
-}
-
-/* The head of a colour SGR: "38;2;", "38;5;", "48;2;", "48;5;" or the same with ':' (s[0..8) readable, n
- * bytes before 'm'). Returns 38 or 48 (*pal: the 5 form), or 0 for anything else. */
-static inline int color_head(const uint8_t *s, size_t n, bool *pal)
-{
-	if (n < 6)
-		return 0;
-	uint64_t w;
-	memcpy(&w, s, 8);
-	/* against "38;2;": byte 0 may be '4' (^7), byte 1 is '8' (a 1 there would take "39;2;"), bytes 2 and 4
-	 * ':' (^1, both alike), byte 3 '5' (^7) */
-	uint64_t x = (w ^ 0x3b323b3833ull) & 0xffffffffffull;
-	unsigned x0 = (unsigned)x & 0xff, x3 = (unsigned)(x >> 24) & 0xff;
-	/* one word for all the conditions, one branch: the kinds of colour SGR come in no predictable order
-	 * (x0 and x3 are 0 or 7 when (x + 1) & 6 is 0; bytes 2 and 4 alike) */
-	uint64_t bad = (x & ~0x0107010007ull) | ((x0 + 1) & 6) | ((x3 + 1) & 6) | (((x >> 16) ^ (x >> 32)) & 0xff);
-	if (bad)
-		return 0;
-	*pal = x3 != 0;
-	return x0 ? 48 : 38;
-}
-
-/* The colour after color_head's "38;2;" or "38;5;" in s[0..n) (n < 32): dig has a bit per digit of
- * s[0..n), sm one per byte equal to the head's separator s[2]. "r;g;b" (or ":Pi:r:g:b" in the colon form,
- * Pi empty or digits and ignored) or "n", each number of 1 to 3 digits and below 256: exactly what
- * sgr_build_color accepts. Returns false for anything else. */
-static inline __attribute__((always_inline)) bool color_tail(const uint8_t *s, unsigned n, unsigned dig,
-							     unsigned sm, bool pal, uint32_t *out)
-{
-	const unsigned lim = (1u << n) - 1;
-	if (((dig | sm) & lim) != lim)
-		return false;
-	sm &= lim & ~0x1fu; /* the separators after "38;2;" */
-	if (pal) {
-		int c = digits_at(s, 5, n);
-		if (sm || (unsigned)c > 255)
-			return false;
-		*out = GRID_COLOR_PALETTE(c);
-		return true;
-	}
-	/* r;g;b: two separators; Pi:r:g:b (colon form only): three, Pi ignored */
-	unsigned e0 = (unsigned)__builtin_ctz(sm | 1u << 31), st = 5;
-	sm &= sm - 1;
-	unsigned e1 = (unsigned)__builtin_ctz(sm | 1u << 31);
-	sm &= sm - 1;
-	if (sm) {
-		if (s[2] != ':' || (sm & (sm - 1)))
-			return false;
-		st = e0 + 1, e0 = e1, e1 = (unsigned)__builtin_ctz(sm);
-	}
-	if (e1 >= n)
-		return false;
-	int r = digits_at(s, st, e0), g = digits_at(s, e0 + 1, e1), b = digits_at(s, e1 + 1, n);
-	if ((unsigned)(r | g | b) > 255)
-		return false;
-	*out = GRID_COLOR_RGB(r, g, b);
-	return true;
-}
-
-#if defined(__SSE2__) && defined(__GNUC__)
-/* Bit k set when byte k of v is a digit: v - '0' below 10, as a signed compare after moving the range to the
- * bottom. */
-static inline unsigned digit_mask(__m128i v)
-{
-	return (unsigned)_mm_movemask_epi8(
-		_mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)0x50)), _mm_set1_epi8((char)(0x80 + 10))));
-}
-
-static inline unsigned byte_mask(__m128i v, char c)
-{
-	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
-}
-#endif
-
-/* The colour of "38;2;r;g;b", "38;5;n" and their colon forms (38:2:r:g:b, 38:2:Pi:r:g:b with Pi empty or
- * digits, 38:5:n), 48 alike, from s[0..n) (s[0..16) readable, n < 16): exactly what sgr_build_color
- * accepts, with colour numbers of up to 3 digits. Returns 38 or 48 with *out set, or 0 for anything else.
- * Bytes are classified with vector compares, the numbers converted from one load each. */
-static inline __attribute__((always_inline)) int bytes_color(const uint8_t *s, size_t n, uint32_t *out)
-{
-	bool pal;
-	int base = color_head(s, n, &pal);
-	if (!base)
-		return 0;
-#if defined(__SSE2__) && defined(__GNUC__)
-	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-	unsigned dig = digit_mask(v), sm = byte_mask(v, (char)s[2]);
-#else
-	unsigned dig = 0, sm = 0;
-	for (unsigned k = 0; k < n; k++) {
-		dig |= (unsigned)((unsigned)s[k] - '0' < 10) << k;
-		sm |= (unsigned)(s[k] == s[2]) << k;
-	}
-#endif
-	return color_tail(s, (unsigned)n, dig, sm, pal, out) ? base : 0;
-}
-
-/* The value of the 1 to 4 digits s[st..e) (e <= 31), from one 4-byte load ending at e, or at s[4] when e < 4
- * (no byte before s is read). */
-static inline int32_t digits4(const uint8_t *s, unsigned st, unsigned e)
-{
-	unsigned at = (e > 4 ? e : 4) - 4;
-	uint32_t w;
-	memcpy(&w, s + at, 4);
-	w <<= 8 * (at + 4 - e); /* the last digit in the top byte */
-	uint32_t x = (w ^ 0x30303030u) & (uint32_t)(0xffffffff00000000ull >> (8 * (e - st)));
-	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
-	return (int32_t)((x * (1u + (100u << 16))) >> 16);
-}
-
-/* An SGR's parameters from its bytes s[0..n) (n < 32) when they are digits and ';' only (semi: a bit per
- * ';'), each number of at most 4 digits, into x as the parsed form would give. False for anything else
- * (longer numbers: the parser clamps them). */
-static bool plain_bytes(const uint8_t *s, unsigned n, unsigned semi, struct sgr_xform *x)
-{
-	int32_t v[32]; /* 31 bytes hold at most 32 parameters (all empty but one) */
-	unsigned np = 0;
-	semi |= 1u << n;
-	for (unsigned st = 0; semi; semi &= semi - 1) {
-		unsigned e = (unsigned)__builtin_ctz(semi);
-		if (e - st > 4)
-			return false;
-		v[np++] = e > st ? digits4(s, st, e) : VT_PARAM_DEFAULT;
-		st = e + 1;
-	}
-	*x = (struct sgr_xform){.attr_and = 0xffff};
-	sgr_plain(x, v, np);
-	return true;
-}
-
-/* What the SGR with the bytes s[0..n) before its 'm' does to the pen (n < 32, s[0..32) readable): the colour
- * forms of color_head/color_tail (38;2;r;g;b, 38:2:r:g:b, 38:2:Pi:r:g:b, 38;5;n, 38:5:n, 48 alike), or
- * parameters that are digits and ';' only (plain_bytes). False for anything else: sub-parameters in other
- * places, markers, intermediates, controls. Bytes are classified with vector compares, numbers converted
- * from one load each. */
-static inline __attribute__((always_inline)) bool sgr_bytes_xform(const uint8_t *s, unsigned n,
-								   struct sgr_xform *x)
-{
-	uint32_t color;
-	int base;
-	if (n < 16 && (base = bytes_color(s, n, &color)) != 0) {
-		/* the common case, from one vector */
-		*x = (struct sgr_xform){.attr_and = 0xffff, .set = base == 38 ? X_FG : X_BG};
-		x->fg = color; /* both: set says which one counts (no branch on it) */
-		x->bg = color;
-		return true;
-	}
-	const unsigned lim = (1u << n) - 1;
-#if defined(__SSE2__) && defined(__GNUC__)
-	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s), b = _mm_setzero_si128();
-	unsigned dig = digit_mask(a), semi = byte_mask(a, ';'), colon = byte_mask(a, ':');
-	if (n >= 16) {
-		b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
-		dig |= digit_mask(b) << 16;
-		semi |= byte_mask(b, ';') << 16;
-		colon |= byte_mask(b, ':') << 16;
-	}
-	dig &= lim, semi &= lim, colon &= lim;
-#else
-	unsigned dig = 0, semi = 0, colon = 0;
-	for (unsigned k = 0; k < n; k++) {
-		dig |= (unsigned)((unsigned)s[k] - '0' < 10) << k;
-		semi |= (unsigned)(s[k] == ';') << k;
-		colon |= (unsigned)(s[k] == ':') << k;
-	}
-#endif
-	if ((dig | semi | colon) != lim)
-		return false;
-	bool pal;
-	if (n >= 16 && (base = color_head(s, n, &pal)) != 0 &&
-	    color_tail(s, n, dig, s[2] == ':' ? colon : semi, pal, &color)) {
-		*x = (struct sgr_xform){.attr_and = 0xffff, .set = base == 38 ? X_FG : X_BG};
-		x->fg = color; /* both: set says which one counts (no branch on it) */
-		x->bg = color;
-		return true;
-	}
-	return !colon && plain_bytes(s, n, semi, x);
-}
-
-/* The cell printers of with_cell: out of line and returning the count they are given, so that
- * grid__csi_bytes ends in a jump to them and saves no registers on its other paths. */
-__attribute__((noinline)) static size_t cell_ascii(struct grid *g, const uint8_t *c, size_t ret)
-{
-	grid__print_ascii(g, c, 1);
-	return ret;
-}
-
-__attribute__((noinline)) static size_t cell_cp(struct grid *g, uint32_t cp, size_t ret)
-{
-	grid__print(g, &cp, 1);
-	return ret;
-}
-
-/* A sequence s[0..n) (n <= 28: the bytes looked at lie in the 32 readable ones) done, and the character alone
- * after it taken as the parser would print it next (vt_sink.csi_bytes): one printable ASCII byte, or one
- * valid 3-byte UTF-8 character, followed by a C0 control (the next sequence's ESC): a colour-per-cell
- * program's cell, without a return to the parser's loop. Returns the bytes taken. */
-static inline size_t with_cell(struct grid *g, const uint8_t *s, size_t n)
-{
-	const uint8_t *c = s + n;
-	uint32_t b = c[0];
-	if (b - 0x20u < 0x5fu && c[1] < 0x20)
-		return cell_ascii(g, c, n + 1);
-	if (b - 0xe0u < 0x10u && c[3] < 0x20) {
-		/* the parser's checks: continuation bytes, not overlong, not a surrogate */
-		uint32_t c1 = c[1] ^ 0x80u, c2 = c[2] ^ 0x80u, cp = (b & 0x0fu) << 12 | c1 << 6 | c2;
-		if ((c1 | c2) < 0x40 && cp >= 0x800 && cp - 0xd800 >= 0x800)
-			return cell_cp(g, cp, n + 3);
-	}
-	return n;
-}
-
-/* An SGR not in grid.sgr_bytes or grid.sgr_long: built from its bytes (n before the 'm') and kept in m. Out
- * of line, so that the path of a found SGR needs no saved registers. Returns what grid__csi_bytes returns. */
-__attribute__((noinline)) static size_t sgr_bytes_miss(struct grid *g, const uint8_t *s, unsigned n,
-						       struct sgr_memo *m, uint64_t *key, const uint64_t *k, unsigned nk)
-{
-	struct sgr_xform x;
-	if (!sgr_bytes_xform(s, n, &x))
-		return 0;
-	for (unsigned i = 0; i < nk; i++)
-		key[i] = k[i];
-	m->id = ++g->sgr_bytes_ids;
-	m->x = x;
-	m->epoch = 0;
-	sgr_apply(g, &x);
-	g->pen_from = m;
-	g->last_cp = 0;
-	return n + 1;
-}
-
-/* A found SGR: what grid__sgr does for a memoized sequence (the change of the pen, and the pen's id when it
- * gives the pen it gave last time). */
-static inline void sgr_memo_hit(struct grid *g, struct sgr_memo *m)
-{
-	sgr_apply(g, &m->x);
-	g->pen_from = m;
-	g->last_cp = 0;
-	if (m->epoch == g->st.epoch && m->protect == g->protect && pen_same(&m->pen, &g->pen)) {
-		g->pen_id = m->pen_id;
-		g->pen_dirty = false;
-	}
-}
-
-static const uint8_t ones[48] = {
-	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-};
-
-/* An SGR of 16 to 31 bytes before its 'm' (s[0..32) readable), such as "38;5;n;48;5;n;1;3;4" or
- * "38:2::r:g:b": looked up by its 32 bytes in grid.sgr_long as grid__csi_bytes looks up shorter ones. */
-__attribute__((noinline)) static size_t sgr_bytes_long(struct grid *g, const uint8_t *s, unsigned n)
-{
-	/* the bytes after the 'm' masked off: those from 16 on by a sliding window of ones */
-	uint64_t k[4], t[2];
-	memcpy(k, s, 32);
-	memcpy(t, ones + 48 - n, 16);
-	k[2] &= t[0];
-	k[3] &= t[1];
-	_Static_assert(SGR_LONG_SLOTS == 256, "the slot is the top 8 bits");
-	uint64_t h = ((k[0] ^ k[2]) * 0x9e3779b97f4a7c15ull) ^ ((k[1] ^ k[3]) * 0xc2b2ae3d27d4eb4full);
-	struct sgr_long_memo *e = &g->sgr_long[h >> 56];
-	if (e->key[0] != k[0] || e->key[1] != k[1] || e->key[2] != k[2] || e->key[3] != k[3] || !e->m.id) {
-		struct sgr_long_memo *e2 = &g->sgr_long[h >> 48 & (SGR_LONG_SLOTS - 1)];
-		if (e2->key[0] != k[0] || e2->key[1] != k[1] || e2->key[2] != k[2] || e2->key[3] != k[3] ||
-		    !e2->m.id) {
-			e = e2->m.id < e->m.id ? e2 : e;
-			return sgr_bytes_miss(g, s, n, &e->m, e->key, k, 4);
-		}
-		e = e2;
-	}
-	sgr_memo_hit(g, &e->m);
-	return n < 28 ? with_cell(g, s, n + 1) : n + 1;
-}
-
-/* The SGRs of colour-per-cell output, found by their bytes in a small table in front of the parser: a
- * repeated one costs a hash and a compare, then what grid__sgr does for a memoized sequence; a new one of the
- * shapes sgr_bytes_xform takes is built from its bytes, not from the parser's general form. */
-size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
-{
-	struct grid *g = ctx;
-	if (s[n - 1] != 'm')
-		return grid__csi_bytes_moves(g, s, n);
-	n--; /* the bytes before 'm' */
-	if (unlikely(n >= 16))
-		return sgr_bytes_long(g, s, (unsigned)n);
-	uint64_t k[2];
-#if defined(__SSE2__) && defined(__GNUC__)
-	__m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)s),
-				  _mm_loadu_si128((const __m128i *)(const void *)(ones + 32 - n)));
-	k[0] = (uint64_t)_mm_cvtsi128_si64(v);
-	k[1] = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
-#else
-	uint8_t b[16];
-	for (unsigned i = 0; i < 16; i++)
-		b[i] = s[i] & ones[32 - n + i];
-	memcpy(k, b, 16);
-#endif
-	_Static_assert(SGR_BYTES_SLOTS == 256, "the slot is the top 8 bits");
-	uint64_t h = (k[0] * 0x9e3779b97f4a7c15ull) ^ (k[1] * 0xc2b2ae3d27d4eb4full);
-	/* two places (as the parser's memo): a new SGR replaces the older entry of the two */
-	struct sgr_bytes_memo *e = &g->sgr_bytes[h >> 56];
-	if (unlikely(e->key[0] != k[0] || e->key[1] != k[1] || !e->m.id)) {
-		struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 48 & (SGR_BYTES_SLOTS - 1)];
-		if (e2->key[0] != k[0] || e2->key[1] != k[1] || !e2->m.id) {
-			e = e2->m.id < e->m.id ? e2 : e;
-			return sgr_bytes_miss(g, s, (unsigned)n, &e->m, e->key, k, 2);
-		}
-		e = e2;
-	}
-	sgr_memo_hit(g, &e->m);
-	return with_cell(g, s, n + 1);
 }
 
 static int color_sgr(char *buf, size_t cap, uint32_t c, int base)

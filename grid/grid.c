@@ -170,28 +170,28 @@ void grid__line_clear(struct line *l, int cols, uint16_t style)
 	}
 }
 
-/* Default blanks to copy from: clearing rows is one memcpy per 256 cells. */
-#define BLANK_RUN 256
-static const struct grid_cell blank_run[BLANK_RUN] = {
-#define B1 {.cp = 0, .style = 0, .link = 0, .width = 1, .flags = 0}
-#define B8 B1, B1, B1, B1, B1, B1, B1, B1
-#define B64 B8, B8, B8, B8, B8, B8, B8, B8
-	B64, B64, B64, B64,
-#undef B64
-#undef B8
-#undef B1
-};
-
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define HAVE_FILL_AVX 1
 /* grid__clear_cells' fill with 32-byte stores, on CPUs with AVX (checked at run time: the build's baseline
- * ISA is SSE2): eight cells are three vectors, 32 cells per loop step. Returns the cells done (a multiple
- * of 8). */
-__attribute__((target("avx"))) static int fill_avx(struct grid_cell *c, int n, uint16_t style)
+ * ISA is SSE2): eight cells are three vectors, 32 cells per loop step. All cells are the same, so any eight
+ * consecutive cells are the same three vectors: a remainder is the last eight cells stored again. n >= 8. */
+__attribute__((target("avx"))) static void fill_avx(struct grid_cell *c, int n, uint16_t style)
 {
-	const int s = style;
-	const __m256i v0 = _mm256_set_epi32(s, 0, 1, s, 0, 1, s, 0), v1 = _mm256_set_epi32(0, 1, s, 0, 1, s, 0, 1),
-		      v2 = _mm256_set_epi32(1, s, 0, 1, s, 0, 1, s);
+	/* a blank cell is the 32-bit words 0 (cp), style (link 0), 1 (width 1, flags and padding 0): the
+	 * default blank's vectors with the style blended into its words (AVX has no 256-bit integer ops, but
+	 * a broadcast and a blend of floats move the bits as they are) */
+	const float fs = ((union {
+				 uint32_t u;
+				 float f;
+			 }){.u = style})
+				 .f;
+	const __m256 s = _mm256_set1_ps(fs);
+	const __m256i v0 = _mm256_castps_si256(
+			      _mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0)), s, 0x92)),
+		      v1 = _mm256_castps_si256(
+			      _mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(0, 1, 0, 0, 1, 0, 0, 1)), s, 0x24)),
+		      v2 = _mm256_castps_si256(
+			      _mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0)), s, 0x49));
 	__m256i *p = (__m256i *)(void *)c;
 	int i = 0;
 	for (; i + 32 <= n; i += 32, p += 12) {
@@ -213,52 +213,23 @@ __attribute__((target("avx"))) static int fill_avx(struct grid_cell *c, int n, u
 		_mm256_storeu_si256(p + 1, v1);
 		_mm256_storeu_si256(p + 2, v2);
 	}
+	if (i < n) {
+		p = (__m256i *)(void *)(c + n - 8);
+		_mm256_storeu_si256(p, v0);
+		_mm256_storeu_si256(p + 1, v1);
+		_mm256_storeu_si256(p + 2, v2);
+	}
 	_mm256_zeroupper();
-	return i;
 }
 #endif
 
-/* Every scroll clears a row, and every erase (EL/ED/ECH/...) clears cells: default blanks are copied from a
- * static run (one memcpy per 256 cells), short runs and blanks of another style are stored directly, four
- * cells (three vectors) at a time, sixteen per loop step. */
-void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Four cells are the three vectors v0, v1, v2 (from any cell on: all cells are the same), so a remainder
+ * is the last four cells stored again. n >= 4. */
+static inline void fill_sse(struct grid_cell *c, int n, __m128i v0, __m128i v1, __m128i v2)
 {
-#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (style == 0 && n <= 64) {
-		/* short runs (most recycled rows of a flood): constant vectors, no loop set-up */
-		const __m128i v0 = _mm_set_epi32(0, 1, 0, 0), v1 = _mm_set_epi32(0, 0, 1, 0),
-			      v2 = _mm_set_epi32(1, 0, 0, 1);
-		__m128i *p = (__m128i *)(void *)c;
-		int i = 0;
-		for (; i + 4 <= n; i += 4, p += 3) {
-			_mm_storeu_si128(p, v0);
-			_mm_storeu_si128(p + 1, v1);
-			_mm_storeu_si128(p + 2, v2);
-		}
-		for (; i < n; i++)
-			c[i] = (struct grid_cell){.cp = 0, .style = 0, .link = 0, .width = 1, .flags = 0};
-		return;
-	}
-#endif
-	if (style == 0) {
-		while (n > 0) {
-			int k = n < BLANK_RUN ? n : BLANK_RUN;
-			memcpy(c, blank_run, (size_t)k * sizeof(*c));
-			c += k;
-			n -= k;
-		}
-		return;
-	}
+	__m128i *p = (__m128i *)(void *)c;
 	int i = 0;
-#if defined(HAVE_FILL_AVX)
-	if (n >= 32 && __builtin_cpu_supports("avx"))
-		i = fill_avx(c, n, style);
-#endif
-#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* a blank cell is the 32-bit words 0, style (link 0), 1 (width 1, flags and padding 0) */
-	const int s = style;
-	const __m128i v0 = _mm_set_epi32(0, 1, s, 0), v1 = _mm_set_epi32(s, 0, 1, s), v2 = _mm_set_epi32(1, s, 0, 1);
-	__m128i *p = (__m128i *)(void *)(c + i);
 	for (; i + 16 <= n; i += 16, p += 12) {
 		_mm_storeu_si128(p, v0);
 		_mm_storeu_si128(p + 1, v1);
@@ -278,8 +249,41 @@ void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
 		_mm_storeu_si128(p + 1, v1);
 		_mm_storeu_si128(p + 2, v2);
 	}
+	if (i < n) {
+		p = (__m128i *)(void *)(c + n - 4);
+		_mm_storeu_si128(p, v0);
+		_mm_storeu_si128(p + 1, v1);
+		_mm_storeu_si128(p + 2, v2);
+	}
+}
 #endif
-	for (; i < n; i++)
+
+/* Every scroll clears a row, and every erase (EL/ED/ECH/...) clears cells: short runs of default blanks
+ * are constant vectors, four cells (three vectors) per step; longer runs and blanks of another style go
+ * 32 cells (twelve 32-byte stores) per loop step where the CPU has AVX, sixteen (twelve 16-byte stores)
+ * otherwise. (Not memcpy from a run of blanks: for rows, the copy is inlined as rep movsq.) */
+void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
+{
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n >= 4) {
+		if (style == 0 && n <= 64) {
+			/* short runs (most recycled rows of a flood): constant vectors, no set-up */
+			fill_sse(c, n, _mm_set_epi32(0, 1, 0, 0), _mm_set_epi32(0, 0, 1, 0), _mm_set_epi32(1, 0, 0, 1));
+			return;
+		}
+#if defined(HAVE_FILL_AVX)
+		if (n >= 8 && __builtin_cpu_supports("avx")) {
+			fill_avx(c, n, style);
+			return;
+		}
+#endif
+		/* a blank cell is the 32-bit words 0, style (link 0), 1 (width 1, flags and padding 0) */
+		const int s = style;
+		fill_sse(c, n, _mm_set_epi32(0, 1, s, 0), _mm_set_epi32(s, 0, 1, s), _mm_set_epi32(1, s, 0, 1));
+		return;
+	}
+#endif
+	for (int i = 0; i < n; i++)
 		c[i] = (struct grid_cell){.cp = 0, .style = style, .link = 0, .width = 1, .flags = 0};
 }
 

@@ -1,0 +1,403 @@
+/* grid/grid-sgr-bytes.c: SGR straight from the sequence's bytes (vt_sink.csi_bytes), for colour-per-cell
+ * output, where the parsed form costs more than the sequence itself: tables of the SGRs seen (by their
+ * bytes), colour forms and plain SGRs decoded from the bytes, and the character after the sequence taken
+ * with it. Does exactly what grid-sgr.c does with the parsed sequence.
+ */
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "grid/grid-sgr.h"
+
+/* The head of a colour SGR in s[0..5) (s[0..8) readable): "38;2;", "38;5;", "48;2;", "48;5;" or the same
+ * with ':'. The multiplier sends the eight to the eight places of the table (one multiply and one compare,
+ * no branch per byte: the kinds of colour SGR come in no predictable order). Returns the five bytes as a
+ * word (see the HEAD_ macros), or 0 for anything else. */
+static inline uint64_t color_head(const uint8_t *s)
+{
+	static const uint64_t heads[8] = {
+		0x3a323a3833ull, 0x3b353b3834ull, 0x3b323b3834ull, 0x3a353a3834ull, /* 38:2: 48;5; 48;2; 48:5: */
+		0x3a323a3834ull, 0x3b353b3833ull, 0x3b323b3833ull, 0x3a353a3833ull, /* 48:2: 38;5; 38;2; 38:5: */
+	};
+	uint64_t w;
+	memcpy(&w, s, 8);
+	w &= 0xffffffffffull;
+	return heads[(w * 0x78f845f57b3120dfull) >> 61] == w ? w : 0;
+}
+#define HEAD_SET(h) (X_FG << ((h) >> 2 & 1))  /* '3' or '4' */
+#define HEAD_PAL(h) ((h) >> 24 & 1)           /* '5' or '2' */
+#define HEAD_COLON(h) (!((h) >> 16 & 1))      /* ':' or ';' */
+
+/* The colour after color_head's "38;2;" or "38;5;" (pal) in s[0..n) (n < 32, s[0..n + 4) readable): dig
+ * has a bit per digit of s[0..n), sm one per byte equal to the head's separator (colon: ':'). "r;g;b" (or
+ * ":Pi:r:g:b" in the colon form, Pi empty or digits and ignored) or "n", each number empty (0) or of 1 to 3
+ * digits and below 256: what ext_color makes a colour of. Returns false for anything else. */
+static inline __attribute__((always_inline)) bool color_tail(const uint8_t *s, unsigned n, unsigned dig,
+							     unsigned sm, bool pal, bool colon, uint32_t *out)
+{
+	const unsigned lim = (1u << n) - 1;
+	if (((dig | sm) & lim) != lim)
+		return false;
+	sm &= lim & ~0x1fu; /* the separators after "38;2;" */
+	if (pal) {
+		if (sm || n - 5 > 3)
+			return false;
+		uint32_t c = digits_at(s, 5, n - 5);
+		*out = GRID_COLOR_PALETTE(c);
+		return c < 256;
+	}
+	/* r;g;b: two separators; Pi:r:g:b (colon form only): three, Pi ignored */
+	unsigned e0 = (unsigned)__builtin_ctz(sm | 1u << 31), st = 5;
+	sm &= sm - 1;
+	unsigned e1 = (unsigned)__builtin_ctz(sm | 1u << 31);
+	sm &= sm - 1;
+	if (sm) {
+		if (!colon || (sm & (sm - 1)))
+			return false;
+		st = e0 + 1, e0 = e1, e1 = (unsigned)__builtin_ctz(sm);
+	}
+	unsigned l0 = e0 - st, l1 = e1 - e0 - 1, l2 = n - e1 - 1;
+	if (e1 >= n || (l0 | l1 | l2) > 3)
+		return false;
+	uint32_t r = digits_at(s, st, l0), g = digits_at(s, e0 + 1, l1), b = digits_at(s, e1 + 1, l2);
+	*out = GRID_COLOR_RGB(r, g, b);
+	return (r | g | b) < 256;
+}
+
+#if defined(__SSE2__) && defined(__GNUC__)
+/* Bit k set when byte k of v is a digit: v - '0' below 10, as a signed compare after moving the range to the
+ * bottom. */
+static inline unsigned digit_mask(__m128i v)
+{
+	return (unsigned)_mm_movemask_epi8(
+		_mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)0x50)), _mm_set1_epi8((char)(0x80 + 10))));
+}
+
+static inline unsigned byte_mask(__m128i v, char c)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+}
+#endif
+
+/* The bytes s[0..n) (n < 32, s[0..32) readable) as a bit per digit, ';' and ':'. The second vector only
+ * for 16 bytes or more. */
+static inline __attribute__((always_inline)) void classify(const uint8_t *s, unsigned n, unsigned *dig,
+							   unsigned *semi, unsigned *colon)
+{
+	const unsigned lim = (1u << n) - 1;
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+	unsigned d = digit_mask(a), sc = byte_mask(a, ';'), c = byte_mask(a, ':');
+	if (n >= 16) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+		d |= digit_mask(b) << 16;
+		sc |= byte_mask(b, ';') << 16;
+		c |= byte_mask(b, ':') << 16;
+	}
+#else
+	unsigned d = 0, sc = 0, c = 0;
+	for (unsigned k = 0; k < n; k++) {
+		d |= (unsigned)((unsigned)s[k] - '0' < 10) << k;
+		sc |= (unsigned)(s[k] == ';') << k;
+		c |= (unsigned)(s[k] == ':') << k;
+	}
+#endif
+	*dig = d & lim, *semi = sc & lim, *colon = c & lim;
+}
+
+/* The colour forms of color_head/color_tail (38;2;r;g;b, 38:2:r:g:b, 38:2:Pi:r:g:b, 38;5;n, 38:5:n, 48
+ * alike) in the SGR s[0..n) (n < 32, s[0..32) readable), as the parsed form would give them: x is written
+ * only when this returns true. Numbers of 1 to 3 digits (or empty); anything else is left to sgr_plain_xform
+ * (which reads 4-digit ones) or the parser. */
+static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t *s, unsigned n,
+								   struct sgr_xform *x)
+{
+	uint64_t h = color_head(s);
+	if (!h || n > 28) /* 28: a number's load s[st..st + 4) stays in the 32 bytes */
+		return false;
+	/* a bit per digit and per byte equal to the head's separator (the bytes from n on are masked off by
+	 * color_tail) */
+	bool c = HEAD_COLON(h);
+	unsigned dig, sm;
+	uint32_t color;
+#if defined(__SSE2__) && defined(__GNUC__)
+	static const char seps[2][16] = {
+		{';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';'},
+		{':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':'},
+	};
+	const __m128i sv = _mm_loadu_si128((const __m128i *)(const void *)seps[c]);
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+	dig = digit_mask(a);
+	sm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, sv));
+	if (n >= 16) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+		dig |= digit_mask(b) << 16;
+		sm |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, sv)) << 16;
+	}
+#else
+	unsigned semi, colon;
+	classify(s, n, &dig, &semi, &colon);
+	sm = c ? colon : semi;
+#endif
+	if (!color_tail(s, n, dig, sm, HEAD_PAL(h), c, &color))
+		return false;
+	/* fg and bg both: set says which one counts (no branch on it) */
+	x->fg = color;
+	x->bg = color;
+	x->ul_color = 0;
+	x->attr_and = 0xffff;
+	x->attr_or = 0;
+	x->set = (uint8_t)HEAD_SET(h);
+	x->underline = 0;
+	return true;
+}
+
+/* The SGR s[0..n) (n < 32, s[0..32) readable) when its parameters are digits and ';' only, each number of at
+ * most 4 digits, into x as the parsed form would give. False (x untouched) for anything else: sub-parameters,
+ * longer numbers (the parser clamps them), markers, intermediates, controls. */
+static inline __attribute__((always_inline)) bool sgr_plain_xform(const uint8_t *s, unsigned n,
+								   struct sgr_xform *x)
+{
+	unsigned dig, semi, colon;
+	classify(s, n, &dig, &semi, &colon);
+	if ((dig | semi) != (1u << n) - 1 || (dig & dig >> 1 & dig >> 2 & dig >> 3 & dig >> 4))
+		return false;
+	uint8_t pad[36];
+	if (n > 28) {
+		/* a number's 4-byte load at s[st], st <= n, stays in a copy with 4 more bytes */
+		memcpy(pad, s, 32);
+		memset(pad + 32, 0, 4);
+		s = pad;
+	}
+	*x = (struct sgr_xform){.attr_and = 0xffff};
+	struct plain_src p = {.s = s, .ends = semi | 1u << n};
+	sgr_plain_from(x, &p, true);
+	return true;
+}
+
+/* The cell printers of with_cell: out of line and returning the count they are given, so that
+ * grid__csi_bytes ends in a jump to them and saves no registers on its other paths. */
+__attribute__((noinline)) static size_t cell_ascii(struct grid *g, const uint8_t *c, size_t ret)
+{
+	grid__print_ascii(g, c, 1);
+	return ret;
+}
+
+__attribute__((noinline)) static size_t cell_cp(struct grid *g, uint32_t cp, size_t ret)
+{
+	grid__print(g, &cp, 1);
+	return ret;
+}
+
+/* A sequence s[0..n) (n <= 28: the bytes looked at lie in the 32 readable ones) done, and the character alone
+ * after it taken as the parser would print it next (vt_sink.csi_bytes): one printable ASCII byte, or one
+ * valid 3-byte UTF-8 character, followed by a C0 control (the next sequence's ESC): a colour-per-cell
+ * program's cell, without a return to the parser's loop. Returns the bytes taken. */
+static inline size_t with_cell(struct grid *g, const uint8_t *s, size_t n)
+{
+	const uint8_t *c = s + n;
+	uint32_t b = c[0];
+	if (b - 0x20u < 0x5fu && c[1] < 0x20)
+		return cell_ascii(g, c, n + 1);
+	if (b - 0xe0u < 0x10u && c[3] < 0x20) {
+		/* the parser's checks: continuation bytes, not overlong, not a surrogate */
+		uint32_t c1 = c[1] ^ 0x80u, c2 = c[2] ^ 0x80u, cp = (b & 0x0fu) << 12 | c1 << 6 | c2;
+		if ((c1 | c2) < 0x40 && cp >= 0x800 && cp - 0xd800 >= 0x800)
+			return cell_cp(g, cp, n + 3);
+	}
+	return n;
+}
+
+/* A new entry of grid.sgr_bytes or grid.sgr_long: its key k[0..nk), its id, and the SGR (whose change m->x
+ * holds) applied. Returns what grid__csi_bytes returns for the SGR s[0..n]. */
+static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, unsigned n, struct sgr_memo *m,
+							      uint64_t *key, const uint64_t *k, unsigned nk, bool plain)
+{
+	for (unsigned i = 0; i < nk; i++)
+		key[i] = k[i];
+	m->id = ++g->sgr_bytes_ids;
+	m->epoch = 0;
+	if (!plain)
+		g->sgr_color_misses++;
+	sgr_apply(g, &m->x);
+	g->pen_from = m;
+	g->last_cp = 0;
+	return n + 1;
+}
+
+/* An SGR not in grid.sgr_bytes (nk 2) or grid.sgr_long (nk 4): kept in m with the key k[0..nk), or left to
+ * the parser (returns 0). color: colour forms only, plain: anything else only. */
+static inline __attribute__((always_inline)) size_t sgr_bytes_miss(struct grid *g, const uint8_t *s,
+								    unsigned n, struct sgr_memo *m, uint64_t *key,
+								    const uint64_t *k, unsigned nk, bool plain)
+{
+	if (!plain) {
+		if (!sgr_color_xform(s, n, &m->x))
+			return 0;
+	} else if (!sgr_plain_xform(s, n, &m->x)) {
+		return 0;
+	}
+	return memo_new(g, n, m, key, k, nk, plain);
+}
+
+/* The plain SGRs of sgr_short_miss and sgr_long_miss: out of line and reached by a jump, so that the colour
+ * forms' path saves no registers. */
+__attribute__((noinline)) static size_t sgr_short_plain(struct grid *g, const uint8_t *s, unsigned n,
+							 struct sgr_bytes_memo *e, uint64_t k0, uint64_t k1)
+{
+	const uint64_t k[2] = {k0, k1};
+	return sgr_bytes_miss(g, s, n, &e->m, e->key, k, 2, true);
+}
+
+__attribute__((noinline)) static size_t sgr_long_plain(struct grid *g, const uint8_t *s, unsigned n,
+							struct sgr_long_memo *e, const uint64_t *k)
+{
+	return sgr_bytes_miss(g, s, n, &e->m, e->key, k, 4, true);
+}
+
+__attribute__((noinline)) static size_t sgr_short_miss(struct grid *g, const uint8_t *s, unsigned n,
+							struct sgr_bytes_memo *e, uint64_t k0, uint64_t k1)
+{
+	const uint64_t k[2] = {k0, k1};
+	size_t r = sgr_bytes_miss(g, s, n, &e->m, e->key, k, 2, false);
+	return r ? r : sgr_short_plain(g, s, n, e, k0, k1);
+}
+
+__attribute__((noinline)) static size_t sgr_long_miss(struct grid *g, const uint8_t *s, unsigned n,
+						       struct sgr_long_memo *e, const uint64_t *k)
+{
+	size_t r = sgr_bytes_miss(g, s, n, &e->m, e->key, k, 4, false);
+	return r ? r : sgr_long_plain(g, s, n, e, k);
+}
+
+/* A found SGR: what grid__sgr does for a memoized sequence (the change of the pen, and the pen's id when it
+ * gives the pen it gave last time). */
+static inline void sgr_memo_hit(struct grid *g, struct sgr_memo *m)
+{
+	sgr_apply(g, &m->x);
+	g->pen_from = m;
+	g->last_cp = 0;
+	if (m->epoch == g->st.epoch && m->protect == g->protect && pen_same(&m->pen, &g->pen)) {
+		g->pen_id = m->pen_id;
+		g->pen_dirty = false;
+	}
+}
+
+/* Colour SGRs mostly not found in the tables (fresh colours, as a random-colour stream or a long gradient)
+ * are decoded straight away, without a lookup or an entry: both cost more than the decode when little
+ * repeats. grid.sgr_color_misses counts the colour SGRs not found (and, past this many, also those decoded
+ * straight away); from this many on, one colour SGR in 16 still goes through the tables, and each one found
+ * there quarters the count, so that lookups come back when colours repeat (the found ones themselves cost
+ * nothing more). */
+#define SGR_BYPASS_AFTER 64u
+
+static const uint8_t ones[48] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+};
+
+/* An SGR of 16 to 31 bytes before its 'm' (s[0..32) readable), such as "38;5;n;48;5;n;1;3;4" or
+ * "38:2::r:g:b": looked up by its 32 bytes in grid.sgr_long as grid__csi_bytes looks up shorter ones. */
+__attribute__((noinline)) static size_t sgr_bytes_long(struct grid *g, const uint8_t *s, unsigned n)
+{
+	/* the bytes after the 'm' masked off: those from 16 on by a sliding window of ones */
+	uint64_t k[4], t[2];
+	memcpy(k, s, 32);
+	memcpy(t, ones + 48 - n, 16);
+	k[2] &= t[0];
+	k[3] &= t[1];
+	_Static_assert(SGR_LONG_SLOTS == 256, "the slot is the top 8 bits");
+	uint64_t h = ((k[0] ^ k[2]) * 0x9e3779b97f4a7c15ull) ^ ((k[1] ^ k[3]) * 0xc2b2ae3d27d4eb4full);
+	struct sgr_long_memo *e = &g->sgr_long[h >> 56];
+	if (e->key[0] != k[0] || e->key[1] != k[1] || e->key[2] != k[2] || e->key[3] != k[3] || !e->m.id) {
+		struct sgr_long_memo *e2 = &g->sgr_long[h >> 48 & (SGR_LONG_SLOTS - 1)];
+		if (e2->key[0] != k[0] || e2->key[1] != k[1] || e2->key[2] != k[2] || e2->key[3] != k[3] ||
+		    !e2->m.id) {
+			e = e2->m.id < e->m.id ? e2 : e;
+			return sgr_long_miss(g, s, n, e, k);
+		}
+		e = e2;
+	}
+	sgr_memo_hit(g, &e->m);
+	return n < 28 ? with_cell(g, s, n + 1) : n + 1;
+}
+
+/* The SGRs of colour-per-cell output, found by their bytes in a small table in front of the parser: a
+ * repeated one costs a hash and a compare, then what grid__sgr does for a memoized sequence; a new one of the
+ * shapes sgr_bytes_xform takes is built from its bytes, not from the parser's general form. */
+static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid *g, const uint8_t *s, size_t n)
+{
+	if (unlikely(n >= 16))
+		return sgr_bytes_long(g, s, (unsigned)n);
+	uint64_t k[2];
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)s),
+				  _mm_loadu_si128((const __m128i *)(const void *)(ones + 32 - n)));
+	k[0] = (uint64_t)_mm_cvtsi128_si64(v);
+	k[1] = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
+#else
+	uint8_t b[16];
+	for (unsigned i = 0; i < 16; i++)
+		b[i] = s[i] & ones[32 - n + i];
+	memcpy(k, b, 16);
+#endif
+	_Static_assert(SGR_BYTES_SLOTS == 256, "the slot is the top 8 bits");
+	uint64_t h = (k[0] * 0x9e3779b97f4a7c15ull) ^ (k[1] * 0xc2b2ae3d27d4eb4full);
+	/* two places (as the parser's memo): a new SGR replaces the older entry of the two */
+	struct sgr_bytes_memo *e = &g->sgr_bytes[h >> 56];
+	if (unlikely(e->key[0] != k[0] || e->key[1] != k[1] || !e->m.id)) {
+		struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 48 & (SGR_BYTES_SLOTS - 1)];
+		if (e2->key[0] != k[0] || e2->key[1] != k[1] || !e2->m.id) {
+			e = e2->m.id < e->m.id ? e2 : e;
+			return sgr_short_miss(g, s, (unsigned)n, e, k[0], k[1]);
+		}
+		e = e2;
+	}
+	sgr_memo_hit(g, &e->m);
+	return with_cell(g, s, n + 1);
+}
+
+/* sgr_bytes_lookup for sgr_color_direct, reached by a jump */
+__attribute__((noinline)) static size_t sgr_bytes_sampled(struct grid *g, const uint8_t *s, size_t n)
+{
+	return sgr_bytes_lookup(g, s, n);
+}
+
+/* The colour SGR in 16 that sgr_color_direct still looks up: found (the count of misses did not move),
+ * it quarters the count. */
+__attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const uint8_t *s, size_t n)
+{
+	uint32_t before = g->sgr_color_misses;
+	size_t r = sgr_bytes_lookup(g, s, n);
+	if (g->sgr_color_misses == before)
+		g->sgr_color_misses /= 4;
+	return r;
+}
+
+/* A colour SGR s[0..n] (n before the 'm') decoded and applied without the tables; anything else through
+ * sgr_bytes_lookup, and one colour SGR in 16 through sgr_color_sampled. */
+__attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const uint8_t *s, size_t n)
+{
+	struct sgr_xform x;
+	if (!sgr_color_xform(s, (unsigned)n, &x))
+		return sgr_bytes_sampled(g, s, n);
+	if ((++g->sgr_color_misses & 15) == 0)
+		return sgr_color_sampled(g, s, n);
+	sgr_apply(g, &x);
+	g->pen_from = NULL;
+	g->last_cp = 0;
+	return n + 1;
+}
+
+size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	if (s[n - 1] != 'm')
+		return grid__csi_bytes_moves(g, s, n);
+	n--; /* the bytes before 'm' */
+	if (unlikely(g->sgr_color_misses >= SGR_BYPASS_AFTER))
+		return sgr_color_direct(g, s, n);
+	return sgr_bytes_lookup(g, s, n);
+}

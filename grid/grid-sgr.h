@@ -1,0 +1,172 @@
+/* grid/grid-sgr.h: what grid-sgr.c (SGR from the parsed parameters) and grid-sgr-bytes.c (SGR straight from
+ * the sequence's bytes) share: the change an SGR makes to the pen, the table of plain SGR codes and the loop
+ * over them, applying a change to the pen. Internal to grid/. */
+#ifndef GRID_SGR_H
+#define GRID_SGR_H
+
+#include <string.h>
+
+#include "grid/grid-internal.h"
+
+/* What one SGR sequence does to the pen, whatever the pen was: attrs become (attrs & attr_and) | attr_or,
+ * and the fields flagged in set take the values here. A sequence is parsed into this once; the parser's
+ * seq_id lets a repeated sequence skip the parsing (grid.sgr_memo). */
+enum {
+	X_FG = 1 << 0,
+	X_BG = 1 << 1,
+	X_UL = 1 << 2,        /* underline colour */
+	X_UNDERLINE = 1 << 3, /* underline style */
+};
+
+/* What each SGR code without sub-parameters does, for sgr_plain: attributes cleared and set, and one field of
+ * the pen given a value (F_EXT: the colour in the following parameters goes to field val). Codes from 128
+ * on, and those not listed, do nothing (as in sgr_one). */
+enum { F_NONE, F_FG, F_BG, F_UL, F_US, F_EXT, F_RESET };
+struct sgr_code {
+	uint32_t val;
+	uint16_t clear, on;
+	uint8_t field;
+};
+extern const struct sgr_code grid__sgr_codes[128];
+
+/* The value of the len (0 to 4) digits s[st..st + len), 0 for none (SGR reads an empty parameter as 0), from
+ * one 4-byte load (s[st..st + 4) readable): the digits moved to the top of the word, then pairs, then the
+ * two pairs combined. */
+static inline uint32_t digits_at(const uint8_t *s, unsigned st, unsigned len)
+{
+	uint32_t w;
+	memcpy(&w, s + st, 4);
+	uint32_t x = (uint32_t)((uint64_t)(w ^ 0x30303030u) << (32 - 8 * len));
+	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
+	return (x * (1u + (100u << 16))) >> 16;
+}
+
+/* The parameters of a plain SGR, one after the other: parsed ones (v[0..n), VT_PARAM_DEFAULT or
+ * 0..VT_PARAM_MAX), or straight from the bytes of the sequence (s: digits and ';', no number longer than 4
+ * digits, s[0..end + 4) readable; ends: a bit per field's end, each ';' and the end). */
+struct plain_src {
+	const int32_t *v;
+	const uint8_t *s;
+	uint32_t ends;
+	unsigned i, n; /* the next parameter (v) or the start of the next field (s) */
+};
+
+/* At least k parameters left (bytes: constant; the compiler makes two versions of sgr_plain_from) */
+static inline __attribute__((always_inline)) bool src_has(const struct plain_src *p, bool bytes, unsigned k)
+{
+	if (!bytes)
+		return p->i + k <= p->n;
+	uint32_t t = p->ends;
+	for (unsigned j = 1; j < k; j++)
+		t &= t - 1;
+	return t != 0;
+}
+
+/* The next parameter, a default one as 0 (what every SGR code and colour makes of it) */
+static inline __attribute__((always_inline)) uint32_t src_next(struct plain_src *p, bool bytes)
+{
+	if (!bytes) {
+		int32_t c = p->v[p->i++];
+		return c < 0 ? 0 : (uint32_t)c;
+	}
+	unsigned e = (unsigned)__builtin_ctz(p->ends);
+	p->ends &= p->ends - 1;
+	uint32_t c = digits_at(p->s, p->i, e - p->i);
+	p->i = e + 1;
+	return c;
+}
+
+/* sgr_one's loop over parameters without sub-parameters, from the table above: one load and a few stores per
+ * code instead of a jump through a switch. */
+static inline __attribute__((always_inline)) void sgr_plain_from(struct sgr_xform *x, struct plain_src *p,
+								  bool bytes)
+{
+	/* the fields by F_*: f[F_NONE] takes the writes of codes that set none */
+	uint32_t f[5] = {0, x->fg, x->bg, x->ul_color, x->underline};
+	unsigned set = x->set;
+	uint16_t and_ = x->attr_and, or_ = x->attr_or;
+	while (src_has(p, bytes, 1)) {
+		uint32_t c = src_next(p, bytes);
+		const struct sgr_code *e = &grid__sgr_codes[c > 127 ? 127 : c];
+		if (likely(e->field < F_EXT)) {
+			and_ &= (uint16_t)~e->clear;
+			or_ = (uint16_t)((or_ & ~e->clear) | e->on);
+			f[e->field] = e->val;
+			set |= (1u << e->field) >> 1; /* F_FG..F_US are X_FG..X_UNDERLINE */
+			continue;
+		}
+		if (e->field == F_RESET) {
+			and_ = or_ = 0;
+			f[F_FG] = f[F_BG] = f[F_UL] = f[F_US] = 0;
+			set = X_FG | X_BG | X_UL | X_UNDERLINE;
+			continue;
+		}
+		/* 38, 48, 58 as ext_color reads them: ;5;n or ;2;r;g;b, a missing part ends the sequence */
+		if (!src_has(p, bytes, 1))
+			break;
+		uint32_t kind = src_next(p, bytes), color;
+		bool ok;
+		if (kind == 5) {
+			if (!src_has(p, bytes, 1))
+				break;
+			uint32_t k = src_next(p, bytes);
+			color = GRID_COLOR_PALETTE(k);
+			ok = k < 256;
+		} else if (kind == 2) {
+			if (!src_has(p, bytes, 3))
+				break;
+			uint32_t r = src_next(p, bytes), g = src_next(p, bytes), b = src_next(p, bytes);
+			color = GRID_COLOR_RGB(r, g, b);
+			ok = (r | g | b) < 256;
+		} else {
+			continue;
+		}
+		if (ok) {
+			f[e->val] = color;
+			set |= 1u << (e->val - 1);
+		}
+	}
+	x->fg = f[F_FG];
+	x->bg = f[F_BG];
+	x->ul_color = f[F_UL];
+	x->underline = (uint8_t)f[F_US];
+	x->set = (uint8_t)set;
+	x->attr_and = and_;
+	x->attr_or = or_;
+}
+
+static inline void sgr_apply(struct grid *g, const struct sgr_xform *x)
+{
+	struct grid_style *p = &g->pen;
+	unsigned set = x->set;
+	p->attrs = (uint16_t)((p->attrs & x->attr_and) | x->attr_or);
+	if (set & X_FG)
+		p->fg = x->fg;
+	if (set & X_BG) {
+		p->bg = x->bg;
+		g->erase_dirty = true;
+	}
+	if (unlikely(set & (X_UL | X_UNDERLINE))) {
+		if (set & X_UL)
+			p->ul_color = x->ul_color;
+		if (set & X_UNDERLINE)
+			p->underline = x->underline;
+	}
+	g->pen_dirty = true;
+}
+
+_Static_assert(sizeof(struct sgr_memo) == 64, "memo entry layout");
+_Static_assert(sizeof(struct grid_style) == 16, "pen_same compares 16 bytes");
+
+static inline bool pen_same(const struct grid_style *a, const struct grid_style *b)
+{
+	/* all 16 bytes: padding that differs only makes a false miss, then the pen is interned */
+	uint64_t a0, a1, b0, b1;
+	memcpy(&a0, a, 8);
+	memcpy(&a1, (const char *)a + 8, 8);
+	memcpy(&b0, b, 8);
+	memcpy(&b1, (const char *)b + 8, 8);
+	return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
+#endif
