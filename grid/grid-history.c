@@ -79,7 +79,8 @@ static void evict_chunk(struct screen *s, struct hist_chunk *c)
 static struct hist_chunk *chunk_for(struct screen *s, size_t bytes)
 {
 	if (s->hist_max == 0) {
-		size_t total = s->sb_max * line_bytes(s->line_cols);
+		/* each line may start 16 bytes later (copy_avx's alignment) */
+		size_t total = s->sb_max * (line_bytes(s->line_cols) + 16);
 		s->hist_chunk = total >= 8 * HIST_CHUNK_HUGE ? HIST_CHUNK_HUGE : HIST_CHUNK_SMALL;
 		s->hist_max = total / s->hist_chunk + 2;
 		s->hist = calloc(s->hist_max, sizeof(*s->hist));
@@ -116,7 +117,7 @@ static struct hist_chunk *chunk_for(struct screen *s, size_t bytes)
 /* Copies with streaming stores: the destination was last written a whole scrollback ago and is not in
  * the cache; ordinary stores would read it from memory first. Lines and their cells are 16-byte aligned
  * and their sizes rounded up to 16 bytes, so whole vectors are copied. */
-static void copy_stream(void *dst, const void *src, size_t bytes)
+static inline __attribute__((always_inline)) void copy_stream(void *dst, const void *src, size_t bytes)
 {
 #if defined(__SSE2__)
 	__m128i *d = dst;
@@ -137,6 +138,31 @@ static void copy_stream(void *dst, const void *src, size_t bytes)
 	memcpy(dst, src, bytes);
 #endif
 }
+
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__SSE2__)
+#define HAVE_COPY_AVX 1
+#include <immintrin.h>
+/* copy_stream on CPUs with AVX (checked at run time: the build's baseline ISA is SSE2) for a destination
+ * aligned to 32 bytes: half as many streaming stores (a 32-byte one needs that alignment). */
+__attribute__((target("avx"))) static void copy_stream_avx(void *dst, const void *src, size_t bytes)
+{
+	__m256i *d = dst;
+	const __m256i *sp = src;
+	size_t n = bytes / 32, i = 0;
+	for (; i + 4 <= n; i += 4) {
+		__m256i a = _mm256_loadu_si256(sp + i), b = _mm256_loadu_si256(sp + i + 1),
+			c = _mm256_loadu_si256(sp + i + 2), e = _mm256_loadu_si256(sp + i + 3);
+		_mm256_stream_si256(d + i, a);
+		_mm256_stream_si256(d + i + 1, b);
+		_mm256_stream_si256(d + i + 2, c);
+		_mm256_stream_si256(d + i + 3, e);
+	}
+	for (; i < n; i++)
+		_mm256_stream_si256(d + i, _mm256_loadu_si256(sp + i));
+	if (bytes & 16)
+		_mm_stream_si128((__m128i *)(void *)(d + n), _mm_loadu_si128((const __m128i *)(const void *)(sp + n)));
+}
+#endif
 
 #if defined(__SSE2__)
 struct pack_acc {
@@ -251,7 +277,7 @@ struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncell
 	struct line hdr = {.flags = src->flags, .used = (uint16_t)n, .ncells = (uint16_t)n};
 	/* a line that starts with other text (most non-Latin text) is not tried: one load instead of a pass */
 	const struct grid_cell *sc = src->cells;
-	if (n >= PACK_MIN && sc[0].cp < 0x80 &&
+	if (n >= PACK_MIN && sc[0].cp < 0x80 && !(src->flags & LINE_UNPACKABLE) &&
 	    pack_ascii_sse2(sc, n, (uint8_t *)(void *)l->cells)) {
 		/* packed in place (room for the full form was taken, the rest is given back): a packed
 		 * scrollback is small enough to stay in the caches, so these are ordinary stores */
@@ -260,8 +286,25 @@ struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncell
 		memcpy(l, &hdr, sizeof(hdr));
 		bytes = (sizeof(struct line) + (size_t)n + 15) & ~(size_t)15;
 	} else {
-		copy_stream(l, &hdr, sizeof(hdr));
-		copy_stream(l->cells, src->cells, bytes - sizeof(hdr));
+#if defined(HAVE_COPY_AVX)
+		/* not for short lines: their few vectors cost less inline than the call */
+		if (bytes >= 384 && __builtin_cpu_supports("avx") &&
+		    ((uintptr_t)l & 16 || c->used + bytes + 16 <= s->hist_chunk)) {
+			_Static_assert(sizeof(struct line) == 16, "cells 16 bytes after the line");
+			if (!((uintptr_t)l & 16)) {
+				/* the chunk's lines are 16-byte aligned: start 16 bytes later (there is room), so that
+				 * the cells are 32-byte aligned */
+				c->used += 16;
+				l = (struct line *)(c->mem + c->used);
+			}
+			copy_stream(l, &hdr, sizeof(hdr));
+			copy_stream_avx(l->cells, src->cells, bytes - sizeof(hdr));
+		} else
+#endif
+		{
+			copy_stream(l, &hdr, sizeof(hdr));
+			copy_stream(l->cells, src->cells, bytes - sizeof(hdr));
+		}
 	}
 	c->used += bytes;
 	c->last_abs = abs;

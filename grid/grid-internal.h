@@ -27,6 +27,9 @@
 /* scrollback only (grid-history.c): the cells are stored as one byte each, all ASCII (cp < 0x80) of width 1
  * with style pstyle and no link or flags; read them with grid__line_cell or grid__line_expand */
 #define LINE_PACKED 0x2u
+/* a hint for grid__hist_copy: text other than ASCII was written into the line since it was cleared (by
+ * grid__print_utf8), so it is not worth trying to pack */
+#define LINE_UNPACKABLE 0x4u
 
 struct line {
 	uint16_t flags;
@@ -162,8 +165,8 @@ struct cluster_table {
 	uint32_t *hash; /* [hash_cap]: index+1 */
 	uint32_t cap, hash_cap, count, next_free, gc_at, gc_wait;
 	/* two-way set-associative: (cell content, combining mark) -> id+1 of the cluster of both
-	 * (grid-utf8.c; the newest pair of a set first); emptied by every collection, which may free and
-	 * reuse ids */
+	 * (grid-utf8.c; the pair found or made last on a character first); a collection, which may free and
+	 * reuse ids, empties the entries whose cluster or base cluster it freed */
 	struct cluster_cache_entry {
 		uint32_t base, mark, id;
 	} cache[1u << CLUSTER_CACHE_BITS][2];

@@ -117,11 +117,31 @@ static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t 
 	uint64_t h = color_head(s);
 	if (!h || n > 28) /* 28: a number's load s[st..st + 4) stays in the 32 bytes */
 		return false;
-	unsigned dig, semi, colon;
-	uint32_t color;
-	classify(s, n, &dig, &semi, &colon);
+	/* a bit per digit and per byte equal to the head's separator (the bytes from n on are masked off by
+	 * color_tail) */
 	bool c = HEAD_COLON(h);
-	if (!color_tail(s, n, dig, c ? colon : semi, HEAD_PAL(h), c, &color))
+	unsigned dig, sm;
+	uint32_t color;
+#if defined(__SSE2__) && defined(__GNUC__)
+	static const char seps[2][16] = {
+		{';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';'},
+		{':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':'},
+	};
+	const __m128i sv = _mm_loadu_si128((const __m128i *)(const void *)seps[c]);
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+	dig = digit_mask(a);
+	sm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, sv));
+	if (n >= 16) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+		dig |= digit_mask(b) << 16;
+		sm |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, sv)) << 16;
+	}
+#else
+	unsigned semi, colon;
+	classify(s, n, &dig, &semi, &colon);
+	sm = c ? colon : semi;
+#endif
+	if (!color_tail(s, n, dig, sm, HEAD_PAL(h), c, &color))
 		return false;
 	/* fg and bg both: set says which one counts (no branch on it) */
 	x->fg = color;
@@ -135,9 +155,10 @@ static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t 
 }
 
 /* The SGR s[0..n) (n < 32, s[0..32) readable) when its parameters are digits and ';' only, each number of at
- * most 4 digits, into x as the parsed form would give. False for anything else: sub-parameters, longer
- * numbers (the parser clamps them), markers, intermediates, controls. */
-static bool sgr_plain_xform(const uint8_t *s, unsigned n, struct sgr_xform *x)
+ * most 4 digits, into x as the parsed form would give. False (x untouched) for anything else: sub-parameters,
+ * longer numbers (the parser clamps them), markers, intermediates, controls. */
+static inline __attribute__((always_inline)) bool sgr_plain_xform(const uint8_t *s, unsigned n,
+								   struct sgr_xform *x)
 {
 	unsigned dig, semi, colon;
 	classify(s, n, &dig, &semi, &colon);
@@ -215,11 +236,8 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_miss(struct grid *
 	if (!plain) {
 		if (!sgr_color_xform(s, n, &m->x))
 			return 0;
-	} else {
-		struct sgr_xform x;
-		if (!sgr_plain_xform(s, n, &x))
-			return 0;
-		m->x = x;
+	} else if (!sgr_plain_xform(s, n, &m->x)) {
+		return 0;
 	}
 	return memo_new(g, n, m, key, k, nk, plain);
 }

@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -241,24 +244,19 @@ uint16_t grid__erase_style(struct grid *g)
 
 /* ------------------------------------------------------------------------------------- collection */
 
-static void mark_line(struct grid *g, const struct line *l)
+/* Marks the styles, clusters and links of cells [0, n) one by one (clusters only when with_clusters). */
+static void mark_cells(struct grid *g, const struct grid_cell *cells, int n, bool with_clusters)
 {
-	if (l->flags & LINE_PACKED) {
-		g->st.used[l->pstyle] |= 2;
-		return;
-	}
 	/* locals: stores through uint8_t may alias anything, the loop would reload them */
 	uint8_t *used = g->st.used;
-	const struct grid_cell *cells = l->cells;
-	const int n = l->ncells;
 	for (int x = 0; x < n; x++)
 		used[cells[x].style] |= 2;
 	/* clusters and links only once there are any (most screens have neither): a loop of one store */
 	if (!g->cl.cap && !g->links.used)
 		return;
-	for (int x = 0; x < l->ncells; x++) {
-		const struct grid_cell *c = &l->cells[x];
-		if (c->cp & GRID_CP_CLUSTER) {
+	for (int x = 0; x < n; x++) {
+		const struct grid_cell *c = &cells[x];
+		if (with_clusters && c->cp & GRID_CP_CLUSTER) {
 			uint32_t i = c->cp & ~GRID_CP_CLUSTER;
 			if (i < g->cl.cap)
 				g->cl.used[i] |= 2;
@@ -266,6 +264,78 @@ static void mark_line(struct grid *g, const struct line *l)
 		if (c->link && c->link < LINK_MAX && g->links.used)
 			g->links.used[c->link] = 1;
 	}
+}
+
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* mark_cells for a line of cells in either form, 4 cells (3 vectors of 32-bit words: cp, style | link << 16,
+ * width | flags << 8, cp, ...) per step: the clusters are found by the sign bits of the cp words, and
+ * whether every cell has the style of cell 0 and no link by xoring the words with what they would be then,
+ * ORed up per vector phase and masked once at the end. Then the line marks one style (most lines are in
+ * one style); otherwise its styles and links are marked one by one after all. */
+/* Whether the style words ORed up in a0..a2 (masked by m0..m2) are all zero. */
+static inline bool style_fits(__m128i a0, __m128i a1, __m128i a2, __m128i m0, __m128i m1, __m128i m2)
+{
+	__m128i bad = _mm_or_si128(_mm_and_si128(a0, m0), _mm_or_si128(_mm_and_si128(a1, m1), _mm_and_si128(a2, m2)));
+	return _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xffff;
+}
+
+static void mark_line_cells(struct grid *g, const struct grid_cell *cells, int n)
+{
+	_Static_assert(sizeof(struct grid_cell) == 12 && offsetof(struct grid_cell, style) == 4 &&
+			       offsetof(struct grid_cell, link) == 6,
+		       "cell layout");
+	const int n4 = n & ~3, st = cells[0].style;
+	const __m128i e0 = _mm_set_epi32(0, 0, st, 0), e1 = _mm_set_epi32(st, 0, 0, st),
+		      e2 = _mm_set_epi32(0, st, 0, 0);
+	const __m128i *p = (const __m128i *)(const void *)cells;
+	__m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0;
+	uint8_t *const cl_used = g->cl.used;
+	const uint32_t cl_cap = g->cl.cap;
+	const __m128i m0 = _mm_set_epi32(0, 0, -1, 0), m1 = _mm_set_epi32(-1, 0, 0, -1),
+		      m2 = _mm_set_epi32(0, -1, 0, 0);
+	for (int x = 0; x < n4; x += 4, p += 3) {
+		__m128i v0 = _mm_loadu_si128(p), v1 = _mm_loadu_si128(p + 1), v2 = _mm_loadu_si128(p + 2);
+		a0 = _mm_or_si128(a0, _mm_xor_si128(v0, e0));
+		a1 = _mm_or_si128(a1, _mm_xor_si128(v1, e1));
+		a2 = _mm_or_si128(a2, _mm_xor_si128(v2, e2));
+		if (x == 4 && !style_fits(a0, a1, a2, m0, m1, m2)) {
+			/* styles vary already (a screen of colours): one by one, as the loop would do at its end */
+			mark_cells(g, cells, n, true);
+			return;
+		}
+		/* the cp words sit at v0[0], v0[3], v1[2], v2[1] */
+		__m128 t = _mm_shuffle_ps(_mm_castsi128_ps(v1), _mm_castsi128_ps(v2), _MM_SHUFFLE(1, 1, 2, 2));
+		int m = _mm_movemask_ps(_mm_shuffle_ps(_mm_castsi128_ps(v0), t, _MM_SHUFFLE(2, 0, 3, 0)));
+		for (; m; m &= m - 1) {
+			uint32_t i = cells[x + __builtin_ctz((unsigned)m)].cp & ~GRID_CP_CLUSTER;
+			if (i < cl_cap)
+				cl_used[i] |= 2;
+		}
+	}
+	if (style_fits(a0, a1, a2, m0, m1, m2) && cells[0].link == 0) {
+		g->st.used[st] |= 2;
+		mark_cells(g, cells + n4, n - n4, true);
+	} else {
+		mark_cells(g, cells, n4, false);
+		mark_cells(g, cells + n4, n - n4, true);
+	}
+}
+#endif
+
+static void mark_line(struct grid *g, const struct line *l)
+{
+	if (l->flags & LINE_PACKED) {
+		g->st.used[l->pstyle] |= 2;
+		return;
+	}
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* (without clusters or links mark_cells is one store per cell already) */
+	if (l->ncells >= 4 && (g->cl.cap || g->links.used)) {
+		mark_line_cells(g, l->cells, l->ncells);
+		return;
+	}
+#endif
+	mark_cells(g, l->cells, l->ncells, true);
 }
 
 static size_t mark_screen(struct grid *g, const struct screen *s)
@@ -390,7 +460,14 @@ void grid__collect(struct grid *g)
 	st->gc_at = next_threshold(st->count, cells, STYLE_MAX + 1, &st->gc_wait);
 	if (cl->cap) {
 		cl->count = sweep(cl->used, cl->cap, &cl->next_free);
-		memset(cl->cache, 0, sizeof(cl->cache));
+		/* the cache keeps the pairs whose cluster and base (when a cluster) are still live: a freed id may
+		 * be reused for another cluster */
+		for (uint32_t i = 0; i < (1u << CLUSTER_CACHE_BITS) * 2; i++) {
+			struct cluster_cache_entry *e = &cl->cache[i >> 1][i & 1];
+			uint32_t b = e->base & ~GRID_CP_CLUSTER;
+			if (e->id && (!cl->used[e->id - 1] || (e->base & GRID_CP_CLUSTER && (b >= cl->cap || !cl->used[b]))))
+				*e = (struct cluster_cache_entry){0};
+		}
 		memset(cl->hash, 0, cl->hash_cap * sizeof(*cl->hash));
 		for (uint32_t i = 0; i < cl->cap; i++) {
 			if (!cl->used[i])

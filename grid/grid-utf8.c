@@ -18,12 +18,16 @@ static inline struct cluster_cache_entry *cache_set(struct grid *g, uint32_t bas
 }
 
 /* The cached cluster id + 1 of (cell content, mark) in set e, or 0. */
-static inline uint32_t cache_find(const struct cluster_cache_entry *e, uint32_t base, uint32_t cp)
+static inline uint32_t cache_find(struct cluster_cache_entry *e, uint32_t base, uint32_t cp)
 {
 	if (e[0].base == base && e[0].mark == cp)
 		return e[0].id;
-	if (e[1].base == base && e[1].mark == cp)
-		return e[1].id;
+	if (e[1].base == base && e[1].mark == cp) {
+		struct cluster_cache_entry t = e[1];
+		e[1] = e[0];
+		e[0] = t;
+		return t.id;
+	}
 	return 0;
 }
 
@@ -57,8 +61,11 @@ void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
 		return;
 	/* after intern: a collection inside it empties the cache */
 	struct cluster_cache_entry *e = cache_set(g, base, cp);
-	e[1] = e[0];
-	e[0] = (struct cluster_cache_entry){.base = base, .mark = cp, .id = (uint32_t)id + 1};
+	/* a pair on a cluster (a second mark) recurs far less often than one on a character: it takes the older
+	 * way only, and moves to the newer one when it is found again */
+	if (!(base & GRID_CP_CLUSTER))
+		e[1] = e[0];
+	e[base & GRID_CP_CLUSTER ? 1 : 0] = (struct cluster_cache_entry){.base = base, .mark = cp, .id = (uint32_t)id + 1};
 	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
 }
 
@@ -134,7 +141,8 @@ static const uint8_t *put_text(struct grid *g, struct grid_cell *c, uint32_t *xp
 dispatch:
 	if (b - 0x20u < 0x5fu)
 		goto ascii;
-	c1 = p[1] ^ 0x80u; /* continuation bytes are 0x80..0xbf: xor 0x80 leaves their payload */
+not_ascii:
+	c1 = p[1] - 0x80u; /* continuation bytes are 0x80..0xbf: their payload; anything else wraps to >= 0x40 */
 	if (b - 0xc2u < 0x1eu)
 		goto two;
 	if (b - 0xe0u < 0x10u)
@@ -149,7 +157,7 @@ ascii:
 			goto out;
 		b = p[0];
 		if (b - 0x20u >= 0x5fu)
-			goto dispatch;
+			goto not_ascii;
 	}
 two:
 	for (;;) {
@@ -164,13 +172,13 @@ two:
 		if (unlikely((p += 2) >= pend))
 			goto out;
 		b = p[0];
-		c1 = p[1] ^ 0x80u;
+		c1 = p[1] - 0x80u;
 		if (b - 0xc2u >= 0x1eu)
 			goto dispatch;
 	}
 three:
 	for (;;) {
-		c2 = p[2] ^ 0x80u;
+		c2 = p[2] - 0x80u;
 		cp = (b & 0x0fu) << 12 | c1 << 6 | c2;
 		if (likely(cp - 0x4e00u < 0xa000u - 0x4e00u) && (c1 | c2) < 0x40) {
 			/* CJK Unified Ideographs: all wide, class Other, not pictographic */
@@ -194,15 +202,15 @@ cjk:
 		if (unlikely((p += 3) >= pend))
 			goto out;
 		b = p[0];
-		c1 = p[1] ^ 0x80u;
+		c1 = p[1] - 0x80u;
 		if (b - 0xe0u >= 0x10u)
 			goto dispatch;
 	}
 other:
 	if (b - 0xf0u >= 0x05u)
 		goto out;
-	c2 = p[2] ^ 0x80u;
-	uint32_t c3 = p[3] ^ 0x80u;
+	c2 = p[2] - 0x80u;
+	uint32_t c3 = p[3] - 0x80u;
 	cp = (b & 0x07u) << 18 | c1 << 12 | c2 << 6 | c3;
 	/* U+10000..U+10FFFF only: rejects overlong forms and what lies above */
 	if ((c1 | c2 | c3) >= 0x40 || cp - 0x10000u >= 0x100000u)
@@ -274,6 +282,7 @@ static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *
 	const bool fix_left = x0 > 0 && c[x0].width == 0;
 	const uint64_t hi = (uint64_t)grid__cur_style(g) << 32 | (uint64_t)g->link << 48;
 	uint32_t x = (uint32_t)x0;
+	l->flags |= LINE_UNPACKABLE; /* the first character is not ASCII */
 	p = put_text(g, c, &x, (uint32_t)right + 1, p, pend, hi);
 	/* the last cell written holds the last character */
 	uint32_t lastw = c[x - 1].width == 0 ? 2 : 1, last = last_cp(p);

@@ -456,7 +456,7 @@ static const char *const arrow[] = {
 #define ARROW_W 11
 #define ARROW_H 17
 
-static void pointer_box(const struct kf_render *r, int *x, int *y, int *w, int *h)
+void kf_render_pointer_box(const struct kf_render *r, int *x, int *y, int *w, int *h)
 {
 	*x = r->pointer_x;
 	*y = r->pointer_y;
@@ -767,96 +767,4 @@ int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s,
 		return 1;
 	}
 	return 0;
-}
-
-/* --- damage collection --- */
-
-static uint32_t palette_hash(const uint32_t *p)
-{
-	uint32_t h = 2166136261u;
-	for (int i = 0; i < 259; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
-
-static void damage_cursor(struct kf_render_damage *d, const struct grid_cursor *c)
-{
-	/* one cell either side: the cursor may sit on either half of a wide character */
-	kf_render_damage_add(d, c->y, c->x - 1, c->x + 2);
-}
-
-static void damage_pointer(const struct kf_render *r, struct kf_render_damage *d, int x, int y)
-{
-	int px, py, w, h;
-	pointer_box(r, &px, &py, &w, &h);
-	px = x;
-	py = y;
-	if (r->cell_w <= 0 || r->cell_h <= 0 || px + w <= 0 || py + h <= 0)
-		return;
-	int c0 = px < 0 ? 0 : px / r->cell_w, c1 = (px + w - 1) / r->cell_w + 1;
-	int r0 = py < 0 ? 0 : py / r->cell_h, r1 = (py + h - 1) / r->cell_h + 1;
-	for (int row = r0; row < r1; row++)
-		kf_render_damage_add(d, row, c0, c1);
-}
-
-static void damage_blinking(const struct kf_render_source *s, struct kf_render_damage *d)
-{
-	if (!s->style)
-		return;
-	for (int y = 0; y < s->rows; y++) {
-		const struct grid_cell *row = s->row(s->ud, y);
-		for (int x = 0; x < s->cols; x++) {
-			const struct grid_style *st = s->style(s->ud, row[x].style);
-			if (st && (st->attrs & GRID_ATTR_BLINK))
-				kf_render_damage_add(d, y, x, x + 1);
-		}
-	}
-}
-
-void kf_render_collect_damage(struct kf_render *r, const struct kf_render_source *s,
-			      struct kf_render_damage *d)
-{
-	uint32_t ph = s->palette ? palette_hash(s->palette) : 0;
-	bool all = !r->seen.valid || r->seen.epoch != r->epoch || r->seen.cols != s->cols ||
-		   r->seen.rows != s->rows || r->seen.reverse_video != s->reverse_video ||
-		   r->seen.palette_ptr != s->palette || r->seen.palette_hash != ph ||
-		   !s->row_damage;
-	if (all) {
-		kf_render_damage_all(d);
-	} else {
-		for (int y = 0; y < s->rows; y++) {
-			int x0, x1;
-			if (s->row_damage(s->ud, y, &x0, &x1))
-				kf_render_damage_add(d, y, x0, x1);
-		}
-		const struct grid_cursor *o = &r->seen.cursor, *c = &s->cursor;
-		bool blink_flip = r->seen.blink_on != r->blink_on;
-		if (o->x != c->x || o->y != c->y || o->visible != c->visible ||
-		    o->shape != c->shape || o->blink != c->blink ||
-		    (blink_flip && (o->blink || c->blink))) {
-			damage_cursor(d, o);
-			damage_cursor(d, c);
-		}
-		if (blink_flip)
-			damage_blinking(s, d);
-		if (r->seen.pointer_visible != r->pointer_visible ||
-		    r->seen.pointer_x != r->pointer_x || r->seen.pointer_y != r->pointer_y) {
-			if (r->seen.pointer_visible)
-				damage_pointer(r, d, r->seen.pointer_x, r->seen.pointer_y);
-			if (r->pointer_visible)
-				damage_pointer(r, d, r->pointer_x, r->pointer_y);
-		}
-	}
-	r->seen.valid = true;
-	r->seen.epoch = r->epoch;
-	r->seen.cols = s->cols;
-	r->seen.rows = s->rows;
-	r->seen.cursor = s->cursor;
-	r->seen.blink_on = r->blink_on;
-	r->seen.reverse_video = s->reverse_video;
-	r->seen.pointer_visible = r->pointer_visible;
-	r->seen.pointer_x = r->pointer_x;
-	r->seen.pointer_y = r->pointer_y;
-	r->seen.palette_ptr = s->palette;
-	r->seen.palette_hash = ph;
 }

@@ -191,6 +191,8 @@ static inline uint64_t kf_glyph_key(uint32_t cp, unsigned style, int cells)
 {
 	return cp | (uint64_t)(style & 7) << 32 | (uint64_t)(cells & 3) << 35;
 }
+/* paint.c: the mouse pointer's box in pixels (its tip at x, y). */
+void kf_render_pointer_box(const struct kf_render *r, int *x, int *y, int *w, int *h);
 /* paint.c: frees the pre-composed cells. */
 void kf_render_cells_finish(struct kf_render *r);
 

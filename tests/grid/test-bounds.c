@@ -108,6 +108,78 @@ static void test_cluster_turnover(void)
 	t_free(t);
 }
 
+/* A collection keeps what the cells in use hold, wherever they are in a line (a line is checked 4 cells at a
+ * time, the last cells one by one): styles that change mid-line, clusters and links, on the screen and in
+ * the scrollback, and frees what no cell holds any more. */
+static void test_collect_keeps(void)
+{
+	struct t_term *t = t_new(22, 4, 100);
+	/* clusters at cells 0, 5 and 21 (the tail); red from cell 6 on and blue at 21; a link on cells 9-10 */
+	const char *line = "e\xcc\x81" "bcdxe\xcc\x82\033[31mfgh\033]8;;http://kf/c\033\\ij\033]8;;\033\\klmnopqrst"
+			   "\033[34mu\xcc\x83\033[m\r\n";
+	/* and a line whose first 20 cells are in one style (not the default) with a cluster */
+	t_feed(t, "\033[35mab" "c\xcc\x87" "defghijklmnopqrst\033[muv\r\n");
+	for (int i = 0; i < 8; i++)
+		t_feed(t, line);
+	t_feed(t, "\033[32mdead\xcc\x84\xcc\x85\033[m\r\033[K");
+	struct grid *g = t->g;
+	uint32_t styles = g->st.count, clusters = g->cl.count;
+	grid__collect(g);
+	CHECK(g->st.count < styles && g->cl.count < clusters, "dead style and cluster freed: %u/%u, %u/%u",
+	      g->st.count, styles, g->cl.count, clusters);
+	int len0 = 0;
+	const struct grid_cell *r0 = grid_scrollback_row(g, 0, &len0);
+	uint32_t cps0[CLUSTER_MAX_CPS];
+	CHECK(len0 == 22 && grid_cell_codepoints(g, &r0[2], cps0, CLUSTER_MAX_CPS) == 2 && cps0[1] == 0x307 &&
+		      g->st.used[r0[10].style] && grid_style(g, r0[10].style)->fg == GRID_COLOR_PALETTE(5),
+	      "the line in one style");
+	for (size_t i = 1; i < grid_scrollback_lines(g) + 3; i++) {
+		int len = 22;
+		const struct grid_cell *r = i < grid_scrollback_lines(g) ? grid_scrollback_row(g, i, &len)
+									 : grid_row(g, (int)(i - grid_scrollback_lines(g)));
+		CHECK(len == 22, "line %zu has %d cells", i, len);
+		uint32_t cps[CLUSTER_MAX_CPS];
+		size_t n = grid_cell_codepoints(g, &r[0], cps, CLUSTER_MAX_CPS);
+		CHECK(n == 2 && cps[0] == 'e' && cps[1] == 0x301, "line %zu cell 0: %zu code points", i, n);
+		n = grid_cell_codepoints(g, &r[5], cps, CLUSTER_MAX_CPS);
+		CHECK(n == 2 && cps[0] == 'e' && cps[1] == 0x302, "line %zu cell 5: %zu code points", i, n);
+		n = grid_cell_codepoints(g, &r[21], cps, CLUSTER_MAX_CPS);
+		CHECK(n == 2 && cps[0] == 'u' && cps[1] == 0x303, "line %zu cell 21: %zu code points", i, n);
+		CHECK(r[5].style == 0 && grid_style(g, r[6].style)->fg == GRID_COLOR_PALETTE(1) &&
+			      grid_style(g, r[20].style)->fg == GRID_COLOR_PALETTE(1) &&
+			      grid_style(g, r[21].style)->fg == GRID_COLOR_PALETTE(4),
+		      "line %zu styles", i);
+		CHECK(g->st.used[r[6].style] && g->st.used[r[21].style], "line %zu styles live", i);
+		const char *u = grid_link_uri(g, r[9].link);
+		CHECK(u && strcmp(u, "http://kf/c") == 0 && r[10].link == r[9].link && r[11].link == 0,
+		      "line %zu link", i);
+	}
+	t_free(t);
+}
+
+/* The cluster cache after a collection: a pair whose base cluster was freed must not answer for the cluster
+ * that reuses its id (a + U+0301 dies, b + U+0303 takes its id; b + U+0303 + U+0302 is not a + ...). */
+static void test_cluster_cache_reuse(void)
+{
+	struct t_term *t = t_new(10, 2, 0);
+	t_feed(t, "xa\xcc\x81\xcc\x82yz");
+	uint32_t hits = 0;
+	for (uint32_t i = 0; i < (1u << CLUSTER_CACHE_BITS); i++)
+		hits += (t->g->cl.cache[i][0].id != 0) + (t->g->cl.cache[i][1].id != 0);
+	CHECK(hits == 2, "2 pairs cached: %u", hits);
+	grid__collect(t->g);
+	t_feed(t, "\r\nb\xcc\x83 b\xcc\x83\xcc\x82yz");
+	const struct grid_cell *r = grid_row(t->g, 1);
+	uint32_t cps[CLUSTER_MAX_CPS];
+	size_t n = grid_cell_codepoints(t->g, &r[2], cps, CLUSTER_MAX_CPS);
+	CHECK(n == 3 && cps[0] == 'b' && cps[1] == 0x303 && cps[2] == 0x302, "b and 2 marks: %zu code points, %x",
+	      n, cps[0]);
+	r = grid_row(t->g, 0);
+	n = grid_cell_codepoints(t->g, &r[1], cps, CLUSTER_MAX_CPS);
+	CHECK(n == 3 && cps[0] == 'a' && cps[1] == 0x301 && cps[2] == 0x302, "a and 2 marks: %zu code points", n);
+	t_free(t);
+}
+
 static void test_links(void)
 {
 	struct t_term *t = t_new(80, 24, 100);
@@ -145,6 +217,8 @@ int main(void)
 	test_rep();
 	test_combining_flood();
 	test_cluster_turnover();
+	test_collect_keeps();
+	test_cluster_cache_reuse();
 	test_links();
 	test_resize_extremes();
 	test_sgr_flood();
