@@ -302,55 +302,12 @@ static void compose(struct kf_render *r, struct strip *o, int x, int w, int h,
 
 /* --- pre-composed cells --- */
 
-/* At most this many bytes of pre-composed cells, and at most 1 << CELL_BITS_MAX slots: a screen of
- * text uses a few hundred (glyph, colours) combinations. */
-#define CELL_BUDGET (4u << 20)
-#define CELL_BITS_MAX 10
-
-void kf_render_cells_finish(struct kf_render *r)
-{
-	free(r->cells.px);
-	free(r->cells.tags);
-	free(r->cells.mru);
-	r->cells.px = NULL;
-	r->cells.tags = NULL;
-	r->cells.mru = NULL;
-	r->cells.bits = 0;
-}
-
-/* (Re)sizes the slots for the current cell size; false when there are none. Allocates only when
- * the cell size changed (or the last allocation failed); a new epoch (scale, palette: the glyphs
- * may differ) only empties the slots. */
+/* kf_render_cells_ready without a call in the common case (nothing changed since the last cell). */
 static bool cells_ready(struct kf_render *r)
 {
-	if (r->cells.cell_w == r->cell_w && r->cells.cell_h == r->cell_h) {
-		if (r->cells.epoch != r->epoch && r->cells.bits)
-			memset(r->cells.tags, 0, ((size_t)1 << r->cells.bits) * sizeof(*r->cells.tags));
-		if (r->cells.epoch == r->epoch || r->cells.bits) {
-			r->cells.epoch = r->epoch;
-			return r->cells.bits != 0;
-		}
-	}
-	kf_render_cells_finish(r);
-	r->cells.cell_w = r->cell_w;
-	r->cells.cell_h = r->cell_h;
-	r->cells.epoch = r->epoch;
-	size_t slot = (size_t)2 * r->cell_w * r->cell_h;
-	unsigned bits = CELL_BITS_MAX;
-	while (bits > 4 && ((size_t)1 << bits) * slot * 4 > CELL_BUDGET)
-		bits--;
-	if (!slot || ((size_t)1 << bits) * slot * 4 > CELL_BUDGET)
-		return false;
-	r->cells.px = malloc(((size_t)1 << bits) * slot * 4);
-	r->cells.tags = calloc((size_t)1 << bits, sizeof(*r->cells.tags));
-	r->cells.mru = calloc((size_t)1 << (bits - 1), 1);
-	if (!r->cells.px || !r->cells.tags || !r->cells.mru) {
-		kf_render_cells_finish(r);
-		return false;
-	}
-	r->cells.bits = bits;
-	r->cells.slot_px = slot;
-	return true;
+	if (r->cells.epoch == r->epoch && r->cells.cell_w == r->cell_w && r->cells.cell_h == r->cell_h)
+		return r->cells.bits != 0;
+	return kf_render_cells_ready(r);
 }
 
 /* Copies a pre-composed cell (w x h, packed) to dst. A row is a few dozen bytes: a memcpy call per

@@ -201,7 +201,10 @@ static inline uint64_t kf_glyph_key(uint32_t cp, unsigned style, int cells)
 }
 /* paint.c: the mouse pointer's box in pixels (its tip at x, y). */
 void kf_render_pointer_box(const struct kf_render *r, int *x, int *y, int *w, int *h);
-/* paint.c: frees the pre-composed cells. */
+/* cache.c: frees the pre-composed cells. */
 void kf_render_cells_finish(struct kf_render *r);
+/* cache.c: (re)sizes the pre-composed cells for the current cell size and epoch; false when there are
+ * none (out of memory). */
+bool kf_render_cells_ready(struct kf_render *r);
 
 #endif
