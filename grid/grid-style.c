@@ -215,16 +215,19 @@ uint16_t grid__pen_id(struct grid *g)
 			s.attrs |= GRID_ATTR_PROTECTED;
 		uint64_t a, b;
 		style_key(&s, &a, &b);
-		g->pen_id = intern_key(g, a, b);
+		/* the id in a local: m may alias g as far as the compiler knows, g->pen_id would be loaded again */
+		const uint16_t id = intern_key(g, a, b);
+		g->pen_id = id;
 		g->pen_dirty = false;
 		struct sgr_memo *m = g->pen_from;
-		if (m && g->pen_id) {
+		if (m && id) {
 			/* not 0: that may be the stand-in of a full table */
 			m->pen = g->pen;
-			m->pen_id = g->pen_id;
+			m->pen_id = id;
 			m->protect = g->protect;
 			m->epoch = g->st.epoch;
 		}
+		return id;
 	}
 	return g->pen_id;
 }
