@@ -161,7 +161,7 @@ int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
 	t->used[i] = 1;
 	t->count++;
 	t->c[i].n = n;
-	memcpy(t->c[i].cp, cp, n * sizeof(*cp));
+	memcpy(t->c[i].cp, cp, sizeof(t->c[i].cp)); /* all CLUSTER_MAX_CPS: a fixed size, no call */
 	uint32_t h = hv & (t->hash_cap - 1);
 	while (t->hash[h])
 		h = (h + 1) & (t->hash_cap - 1);
@@ -191,7 +191,7 @@ static bool attach(struct grid *g, uint32_t cp)
 	struct grid_cell *c = &grid__line(g, g->last_y)->cells[g->last_x];
 	if (c->cp == 0 || c->width == 0)
 		return false;
-	uint32_t buf[CLUSTER_MAX_CPS];
+	uint32_t buf[CLUSTER_MAX_CPS] = {0}; /* whole: grid__cluster_intern copies all of it */
 	uint32_t n;
 	if (c->cp & GRID_CP_CLUSTER) {
 		const struct cluster *cl = grid__cluster(g, c->cp);
