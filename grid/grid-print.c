@@ -78,6 +78,25 @@ void grid__cluster_finish(struct grid *g)
 		cluster_block_free(g->cl.c, g->cl.cap);
 }
 
+/* Puts the live entries into the hash index, which is empty. */
+static void cluster_index(struct cluster_table *t)
+{
+	for (uint32_t i = 0; i < t->cap; i++) {
+		if (!t->used[i])
+			continue;
+		uint32_t h = cluster_hash(t->c[i].cp, t->c[i].n) & (t->hash_cap - 1);
+		while (t->hash[h])
+			h = (h + 1) & (t->hash_cap - 1);
+		t->hash[h] = i + 1;
+	}
+}
+
+void grid__cluster_reindex(struct grid *g)
+{
+	memset(g->cl.hash, 0, g->cl.hash_cap * sizeof(*g->cl.hash));
+	cluster_index(&g->cl);
+}
+
 static int cluster_grow(struct cluster_table *t)
 {
 	uint32_t cap = t->cap ? t->cap * 2 : 256;
@@ -116,14 +135,7 @@ static int cluster_grow(struct cluster_table *t)
 	t->hash = hash;
 	t->hash_cap = cap * 2;
 	t->cap = cap;
-	for (uint32_t i = 0; i < cap; i++) {
-		if (!t->used[i])
-			continue;
-		uint32_t h = cluster_hash(t->c[i].cp, t->c[i].n) & (t->hash_cap - 1);
-		while (t->hash[h])
-			h = (h + 1) & (t->hash_cap - 1);
-		t->hash[h] = i + 1;
-	}
+	cluster_index(t);
 	return 0;
 }
 
