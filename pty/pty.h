@@ -77,11 +77,11 @@ int pty_fd(const struct pty *pty);
 pid_t pty_pid(const struct pty *pty);
 int pty_pidfd(const struct pty *pty);
 
-/* Reads until EAGAIN or until at least budget bytes were read (0 = no budget). Consecutive reads are gathered
- * in the 64 KiB buffer, which goes to the output callback when it is nearly full, at EAGAIN/EIO, and when
- * the budget runs out: nothing is held back once the kernel has no more. Returns 0 when drained (EAGAIN), 1 when the budget ran out with more possibly
- * pending (the loop will report the fd readable again), -EIO when every slave descriptor is closed (the
- * remaining output has been delivered; nothing more will come on this master), or another -errno. */
+/* Reads until EAGAIN or until at least budget bytes were read (0 = no budget), handing each read's bytes to
+ * the output callback before the next read: nothing is held back. Returns 0 when drained (EAGAIN), 1 when
+ * the budget ran out with more possibly pending (the loop will report the fd readable again), -EIO when
+ * every slave descriptor is closed (the remaining output has been delivered; nothing more will come on this
+ * master), or another -errno. */
 int pty_read(struct pty *pty, size_t budget);
 
 /* Queues data for the child (after anything already queued) and writes as much as the PTY takes now.

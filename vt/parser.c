@@ -712,19 +712,21 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 	/* not in 8-bit C1 mode: the sink may take the character after a sequence (see vt_sink) */
 	size_t (*const csi_bytes)(void *, const uint8_t *, size_t) = p->c1 ? NULL : p->sink.csi_bytes;
 	void *const ctx = p->ctx;
+	/* csi_bytes wants "ESC [" and 32 bytes after it: sequences starting before bulk_end (0: none) */
+	const size_t bulk_end = csi_bytes && len >= 2 + 32 ? len - (2 + 32) + 1 : 0;
 	while (i < len) {
 		uint8_t b = data[i];
 		if (b == 0x1b) {
-			if (i + 1 < len && data[i + 1] == '[') {
-				if (csi_bytes && len - i >= 2 + 32) {
-					/* the sink's own path for the sequences it knows (vt_sink.csi_bytes) */
-					unsigned f = final_in_32(data + i + 2);
-					size_t k;
-					if (f < 32 && (k = csi_bytes(ctx, data + i + 2, f + 1)) != 0) {
-						i += 2 + k;
-						continue;
-					}
+			if (i < bulk_end && data[i + 1] == '[') {
+				/* the sink's own path for the sequences it knows (vt_sink.csi_bytes) */
+				unsigned f = final_in_32(data + i + 2);
+				size_t k;
+				if (f < 32 && (k = csi_bytes(ctx, data + i + 2, f + 1)) != 0) {
+					i += 2 + k;
+					continue;
 				}
+			}
+			if (i + 1 < len && data[i + 1] == '[') {
 				size_t j = vt__fast_csi(p, data, i, len);
 				if (j != i) {
 					if (csi)

@@ -145,6 +145,44 @@ static bool is_mark(uint32_t cp)
 	       (cp >= 0xfe20 && cp <= 0xfe2f);
 }
 
+/* The top row of the curly underline at pixel column x. */
+static int curly_y_at(const struct kf_render *r, int x, int amp, int top)
+{
+	int t = r->ul_thick, h = r->cell_h;
+	double ph = 2 * M_PI * x / (r->cell_w > 3 ? r->cell_w : 4);
+	int yy = top + (int)lround(amp * (1 - sin(ph)) / 2.0 * 2) - amp / 2;
+	if (yy < 0)
+		yy = 0;
+	if (yy + t > h)
+		yy = h - t;
+	return yy;
+}
+
+/* curly_y_at, remembered per column (KF_CURLY_COLS of them) for the current metrics: a sine per
+ * pixel column and frame is a large part of painting curly underlines, and costs far more where
+ * floating point is slow. The same function computes every entry, so the pixels are the same. */
+static int curly_y(struct kf_render *r, int x, int amp, int top)
+{
+	if (x < 0 || x >= KF_CURLY_COLS)
+		return curly_y_at(r, x, amp, top);
+	if (!r->curly.y || r->curly.cell_w != r->cell_w || r->curly.cell_h != r->cell_h ||
+	    r->curly.thick != r->ul_thick || r->curly.amp != amp || r->curly.top != top) {
+		if (!r->curly.y)
+			r->curly.y = malloc(KF_CURLY_COLS * sizeof(*r->curly.y));
+		if (!r->curly.y)
+			return curly_y_at(r, x, amp, top);
+		memset(r->curly.y, 0xff, KF_CURLY_COLS * sizeof(*r->curly.y));
+		r->curly.cell_w = r->cell_w;
+		r->curly.cell_h = r->cell_h;
+		r->curly.thick = r->ul_thick;
+		r->curly.amp = amp;
+		r->curly.top = top;
+	}
+	if (r->curly.y[x] == UINT16_MAX)
+		r->curly.y[x] = (uint16_t)curly_y_at(r, x, amp, top);
+	return r->curly.y[x];
+}
+
 /* Underline styles; patterns use the absolute pixel column so they continue across cells. */
 static void underline(struct kf_render *r, struct strip *o, int x, int w, int absx, uint8_t kind,
 		      uint32_t c)
@@ -169,15 +207,8 @@ static void underline(struct kf_render *r, struct strip *o, int x, int w, int ab
 		if (amp < 1)
 			amp = 1;
 		int top = y + amp > h - t ? h - t : y;
-		for (int i = 0; i < w; i++) {
-			double ph = 2 * M_PI * (absx + i) / (r->cell_w > 3 ? r->cell_w : 4);
-			int yy = top + (int)lround(amp * (1 - sin(ph)) / 2.0 * 2) - amp / 2;
-			if (yy < 0)
-				yy = 0;
-			if (yy + t > h)
-				yy = h - t;
-			fill_rect(o, x + i, yy, 1, t, c);
-		}
+		for (int i = 0; i < w; i++)
+			fill_rect(o, x + i, curly_y(r, absx + i, amp, top), 1, t, c);
 		break;
 	}
 	case GRID_UNDERLINE_DOTTED:
@@ -456,7 +487,7 @@ static const char *const arrow[] = {
 #define ARROW_W 11
 #define ARROW_H 17
 
-static void pointer_box(const struct kf_render *r, int *x, int *y, int *w, int *h)
+void kf_render_pointer_box(const struct kf_render *r, int *x, int *y, int *w, int *h)
 {
 	*x = r->pointer_x;
 	*y = r->pointer_y;
@@ -767,96 +798,4 @@ int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s,
 		return 1;
 	}
 	return 0;
-}
-
-/* --- damage collection --- */
-
-static uint32_t palette_hash(const uint32_t *p)
-{
-	uint32_t h = 2166136261u;
-	for (int i = 0; i < 259; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
-
-static void damage_cursor(struct kf_render_damage *d, const struct grid_cursor *c)
-{
-	/* one cell either side: the cursor may sit on either half of a wide character */
-	kf_render_damage_add(d, c->y, c->x - 1, c->x + 2);
-}
-
-static void damage_pointer(const struct kf_render *r, struct kf_render_damage *d, int x, int y)
-{
-	int px, py, w, h;
-	pointer_box(r, &px, &py, &w, &h);
-	px = x;
-	py = y;
-	if (r->cell_w <= 0 || r->cell_h <= 0 || px + w <= 0 || py + h <= 0)
-		return;
-	int c0 = px < 0 ? 0 : px / r->cell_w, c1 = (px + w - 1) / r->cell_w + 1;
-	int r0 = py < 0 ? 0 : py / r->cell_h, r1 = (py + h - 1) / r->cell_h + 1;
-	for (int row = r0; row < r1; row++)
-		kf_render_damage_add(d, row, c0, c1);
-}
-
-static void damage_blinking(const struct kf_render_source *s, struct kf_render_damage *d)
-{
-	if (!s->style)
-		return;
-	for (int y = 0; y < s->rows; y++) {
-		const struct grid_cell *row = s->row(s->ud, y);
-		for (int x = 0; x < s->cols; x++) {
-			const struct grid_style *st = s->style(s->ud, row[x].style);
-			if (st && (st->attrs & GRID_ATTR_BLINK))
-				kf_render_damage_add(d, y, x, x + 1);
-		}
-	}
-}
-
-void kf_render_collect_damage(struct kf_render *r, const struct kf_render_source *s,
-			      struct kf_render_damage *d)
-{
-	uint32_t ph = s->palette ? palette_hash(s->palette) : 0;
-	bool all = !r->seen.valid || r->seen.epoch != r->epoch || r->seen.cols != s->cols ||
-		   r->seen.rows != s->rows || r->seen.reverse_video != s->reverse_video ||
-		   r->seen.palette_ptr != s->palette || r->seen.palette_hash != ph ||
-		   !s->row_damage;
-	if (all) {
-		kf_render_damage_all(d);
-	} else {
-		for (int y = 0; y < s->rows; y++) {
-			int x0, x1;
-			if (s->row_damage(s->ud, y, &x0, &x1))
-				kf_render_damage_add(d, y, x0, x1);
-		}
-		const struct grid_cursor *o = &r->seen.cursor, *c = &s->cursor;
-		bool blink_flip = r->seen.blink_on != r->blink_on;
-		if (o->x != c->x || o->y != c->y || o->visible != c->visible ||
-		    o->shape != c->shape || o->blink != c->blink ||
-		    (blink_flip && (o->blink || c->blink))) {
-			damage_cursor(d, o);
-			damage_cursor(d, c);
-		}
-		if (blink_flip)
-			damage_blinking(s, d);
-		if (r->seen.pointer_visible != r->pointer_visible ||
-		    r->seen.pointer_x != r->pointer_x || r->seen.pointer_y != r->pointer_y) {
-			if (r->seen.pointer_visible)
-				damage_pointer(r, d, r->seen.pointer_x, r->seen.pointer_y);
-			if (r->pointer_visible)
-				damage_pointer(r, d, r->pointer_x, r->pointer_y);
-		}
-	}
-	r->seen.valid = true;
-	r->seen.epoch = r->epoch;
-	r->seen.cols = s->cols;
-	r->seen.rows = s->rows;
-	r->seen.cursor = s->cursor;
-	r->seen.blink_on = r->blink_on;
-	r->seen.reverse_video = s->reverse_video;
-	r->seen.pointer_visible = r->pointer_visible;
-	r->seen.pointer_x = r->pointer_x;
-	r->seen.pointer_y = r->pointer_y;
-	r->seen.palette_ptr = s->palette;
-	r->seen.palette_hash = ph;
 }

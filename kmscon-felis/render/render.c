@@ -145,6 +145,7 @@ void kf_render_destroy(struct kf_render *r)
 	missing_finish(r);
 	free(r->glyph_scratch);
 	free(r->solid);
+	free(r->curly.y);
 	free(r->scratch);
 	free(p->font_name);
 	free(p->font_file);
@@ -415,82 +416,4 @@ const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigne
 		ink_rows(g);
 	}
 	return g;
-}
-
-/* --- damage --- */
-
-int kf_render_damage_init(struct kf_render_damage *d, int cols, int rows)
-{
-	memset(d, 0, sizeof(*d));
-	if (cols < 1 || rows < 1 || cols > GRID_MAX_DIM || rows > GRID_MAX_DIM)
-		return -EINVAL;
-	d->x0 = calloc((size_t)rows, sizeof(int));
-	d->x1 = calloc((size_t)rows, sizeof(int));
-	if (!d->x0 || !d->x1) {
-		kf_render_damage_finish(d);
-		return -ENOMEM;
-	}
-	d->cols = cols;
-	d->rows = rows;
-	return 0;
-}
-
-void kf_render_damage_finish(struct kf_render_damage *d)
-{
-	free(d->x0);
-	free(d->x1);
-	memset(d, 0, sizeof(*d));
-}
-
-void kf_render_damage_clear(struct kf_render_damage *d)
-{
-	for (int y = 0; y < d->rows; y++)
-		d->x0[y] = d->x1[y] = 0;
-}
-
-void kf_render_damage_add(struct kf_render_damage *d, int y, int x0, int x1)
-{
-	if (y < 0 || y >= d->rows)
-		return;
-	if (x0 < 0)
-		x0 = 0;
-	if (x1 > d->cols)
-		x1 = d->cols;
-	if (x0 >= x1)
-		return;
-	if (d->x0[y] >= d->x1[y]) {
-		d->x0[y] = x0;
-		d->x1[y] = x1;
-		return;
-	}
-	if (x0 < d->x0[y])
-		d->x0[y] = x0;
-	if (x1 > d->x1[y])
-		d->x1[y] = x1;
-}
-
-void kf_render_damage_all(struct kf_render_damage *d)
-{
-	for (int y = 0; y < d->rows; y++) {
-		d->x0[y] = 0;
-		d->x1[y] = d->cols;
-	}
-}
-
-void kf_render_damage_union(struct kf_render_damage *d, const struct kf_render_damage *o)
-{
-	if (o->rows != d->rows || o->cols != d->cols) {
-		kf_render_damage_all(d);
-		return;
-	}
-	for (int y = 0; y < d->rows; y++)
-		kf_render_damage_add(d, y, o->x0[y], o->x1[y]);
-}
-
-bool kf_render_damage_empty(const struct kf_render_damage *d)
-{
-	for (int y = 0; y < d->rows; y++)
-		if (d->x0[y] < d->x1[y])
-			return false;
-	return true;
 }

@@ -13,7 +13,9 @@
  * 1024x768 buffer after each chunk. For the painter's instruction counts alone:
  *   valgrind --tool=callgrind --toggle-collect=paint_frame build/tests/render/bench-render --flood FILE 85
  * with FONTCONFIG_FILE set to the absolute path of a configuration naming only the DejaVu directory (the
- * guest's fonts; docs/benchmarks.md, issue 5).
+ * guest's fonts; docs/benchmarks.md, issue 5). With KF_BENCH_FRAMES set it prints every frame's times,
+ * with KF_BENCH_PASSES=2 it feeds the file twice (the second pass sees no glyph for the first time), and
+ * with KF_BENCH_NOPAINT set it only parses (what a run costs without painting, e.g. under qemu-x86_64).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,20 +168,29 @@ static void bench_flood(const char *path, size_t chunk)
 	uint8_t *data = read_file(path, &size);
 	if (!data || !chunk || kf_render_create(&cfg, &r) < 0)
 		return;
+	/* as kmscon-felis does once its login is started, before the flood arrives */
+	kf_render_prepare_fonts(r);
 	kf_render_cell_size(r, &cw, &ch);
 	struct grid_config gc = {.cols = FW / cw, .rows = FH / ch, .scrollback = 1000};
 	struct grid *g = grid_create(&gc, NULL, NULL);
 	uint32_t *buf = calloc((size_t)FW * FH, 4);
 	struct kf_render_target t = {buf, FW, FH, FW * 4, KF_RENDER_XRGB8888};
 	if (g && buf && kf_render_damage_init(&d, gc.cols, gc.rows) == 0) {
+		int passes = getenv("KF_BENCH_PASSES") ? atoi(getenv("KF_BENCH_PASSES")) : 1;
+		for (int pass = 0; pass < passes; pass++)
 		for (size_t pos = 0; pos < (size_t)size && nf < MAXF; pos += chunk, nf++) {
 			size_t n = (size_t)size - pos < chunk ? (size_t)size - pos : chunk;
 			double t0 = now_ms();
 			grid_feed(g, data + pos, n);
 			double t1 = now_ms();
-			paint_frame(r, g, &d, &t);
+			if (getenv("KF_BENCH_NOPAINT"))
+				grid_damage_clear(g);
+			else
+				paint_frame(r, g, &d, &t);
 			parse[nf] = t1 - t0;
 			paint[nf] = now_ms() - t1;
+			if (getenv("KF_BENCH_FRAMES"))
+				printf("frame %d: parse %.3f ms, paint %.3f ms\n", nf, parse[nf], paint[nf]);
 		}
 		kf_render_damage_finish(&d);
 	}

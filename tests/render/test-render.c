@@ -1,27 +1,16 @@
 /* tests/render/test-render.c: unit tests of the renderer: procedural glyph joins, block tiling,
- * glyph cache bounds, runs of blanks, palettes, damage helpers, PSF fonts (plain and gzip, PSF1
- * and PSF2), bad input, FreeType fallback and colour emoji, RGB565 and strides. */
+ * glyph cache bounds, runs of blanks, palettes, damage helpers, FreeType fallback and colour emoji,
+ * RGB565 and strides. PSF fonts and bad font files: test-fonts.c. */
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "kmscon-felis/render/render-internal.h"
+#include "check.h"
 #include "screen.h"
-
-static int failures;
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                     \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
-
-static char tmpdir[] = "/tmp/kf-render-test-XXXXXX";
 
 /* --- procedural glyphs --- */
 
@@ -353,310 +342,6 @@ static void test_damage(void)
 	CHECK(kf_render_damage_init(&b, 0, 4) == -EINVAL && !b.x0);
 }
 
-/* --- PSF fonts --- */
-
-static size_t make_psf2(uint8_t *buf, bool with_table)
-{
-	uint32_t hdr[8] = {0x864ab572u, 0, 32, with_table, kf_builtin_font_count, 16, 16, 8};
-	memcpy(buf, hdr, 32);
-	size_t n = 32;
-	for (unsigned i = 0; i < kf_builtin_font_count; i++, n += 16)
-		memcpy(buf + n, kf_builtin_font_bits[i], 16);
-	for (unsigned i = 0; with_table && i < kf_builtin_font_count; i++) {
-		uint32_t cp = kf_builtin_font_cps[i];
-		if (cp < 0x80) {
-			buf[n++] = (uint8_t)cp;
-		} else if (cp < 0x800) {
-			buf[n++] = (uint8_t)(0xc0 | cp >> 6);
-			buf[n++] = (uint8_t)(0x80 | (cp & 0x3f));
-		}
-		if (cp == 'A') { /* a sequence entry must be ignored */
-			buf[n++] = 0xfe;
-			buf[n++] = 'Q';
-		}
-		buf[n++] = 0xff;
-	}
-	return n;
-}
-
-static void write_file(const char *path, const uint8_t *d, size_t n, bool gz)
-{
-	if (gz) {
-		gzFile f = gzopen(path, "wb");
-		gzwrite(f, d, (unsigned)n);
-		gzclose(f);
-	} else {
-		FILE *f = fopen(path, "wb");
-		fwrite(d, 1, n, f);
-		fclose(f);
-	}
-}
-
-static void glyph_bits(struct kf_render *r, uint32_t cp, uint8_t *out, size_t n)
-{
-	const struct kf_glyph *g = kf_render_glyph(r, cp, 0, 1);
-	memset(out, 0, n);
-	if (g->kind == KF_GLYPH_ALPHA)
-		memcpy(out, g->data, n);
-}
-
-static void test_psf(void)
-{
-	static uint8_t buf[64 * 1024];
-	char path[256];
-	struct kf_render *ref, *r;
-	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
-	CHECK(kf_render_create(&cfg, &ref) == 0);
-	uint8_t a[128], b[128];
-	for (int variant = 0; variant < 4; variant++) {
-		bool gz = variant & 1, psf1 = variant & 2;
-		size_t n;
-		if (psf1) {
-			/* PSF1: 256 glyphs of the first 256 of our font, with a UCS-2 table */
-			buf[0] = 0x36, buf[1] = 0x04, buf[2] = 0x02, buf[3] = 16;
-			n = 4;
-			for (unsigned i = 0; i < 256; i++, n += 16)
-				memcpy(buf + n,
-				       kf_builtin_font_bits[i < kf_builtin_font_count ? i : 0], 16);
-			for (unsigned i = 0; i < 256; i++) {
-				uint32_t cp =
-				    i < kf_builtin_font_count ? kf_builtin_font_cps[i] : 0xe000 + i;
-				buf[n++] = (uint8_t)cp, buf[n++] = (uint8_t)(cp >> 8);
-				buf[n++] = 0xff, buf[n++] = 0xff;
-			}
-		} else {
-			n = make_psf2(buf, true);
-		}
-		snprintf(path, sizeof(path), "%s/font%d.psf%s", tmpdir, variant, gz ? ".gz" : "");
-		write_file(path, buf, n, gz);
-		cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_PSF, .font_file = path};
-		int ret = kf_render_create(&cfg, &r);
-		CHECK(ret == 0);
-		if (ret)
-			continue;
-		int cw, ch;
-		kf_render_cell_size(r, &cw, &ch);
-		CHECK(cw == 8 && ch == 16);
-		for (const char *s = "AZaz09~"; *s; s++) {
-			glyph_bits(ref, (uint32_t)*s, a, sizeof(a));
-			glyph_bits(r, (uint32_t)*s, b, sizeof(b));
-			CHECK(!memcmp(a, b, sizeof(a)));
-		}
-		glyph_bits(ref, 0xe9, a, sizeof(a));
-		glyph_bits(r, 0xe9, b, sizeof(b));
-		CHECK(!memcmp(a, b, sizeof(a)));
-		CHECK(kf_render_glyph(r, 0x4e00, 0, 1)->missing);
-		CHECK(kf_render_glyph(r, 'Q', 0, 1)->kind == KF_GLYPH_ALPHA);
-		/* zoom scales the bitmap: the x2 glyph is the x1 glyph with doubled pixels */
-		glyph_bits(r, 'R', a, sizeof(a));
-		CHECK(kf_render_set_scale(r, 2) == 0);
-		const struct kf_glyph *g = kf_render_glyph(r, 'R', 0, 1);
-		kf_render_cell_size(r, &cw, &ch);
-		CHECK(cw == 16 && ch == 32 && g->w == 16 && g->h == 32);
-		int bad = 0;
-		for (int y = 0; y < 32; y++)
-			for (int x = 0; x < 16; x++)
-				bad += ((const uint8_t *)g->data)[y * 16 + x] !=
-				       a[(y / 2) * 8 + x / 2];
-		CHECK(bad == 0);
-		CHECK(kf_render_set_scale(r, 0) == -EINVAL && kf_render_set_scale(r, 9) == -EINVAL);
-		kf_render_destroy(r);
-	}
-	/* without a Unicode table glyph i is code point i */
-	size_t n = make_psf2(buf, false);
-	snprintf(path, sizeof(path), "%s/notable.psf", tmpdir);
-	write_file(path, buf, n, false);
-	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_PSF, .font_file = path};
-	CHECK(kf_render_create(&cfg, &r) == 0);
-	if (r) {
-		glyph_bits(ref, ' ' + 1, a, sizeof(a)); /* glyph index 1 is '!' in our table */
-		glyph_bits(r, 1, b, sizeof(b));
-		CHECK(!memcmp(a, b, sizeof(a)));
-		kf_render_destroy(r);
-	}
-	kf_render_destroy(ref);
-}
-
-/* Every console font Debian ships (console-setup-linux) loads, or fails with a clean error, and
- * renders. */
-static void test_real_psf(void)
-{
-	const char *dir = "/usr/share/consolefonts";
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "ls %s 2>/dev/null", dir);
-	FILE *ls = popen(cmd, "r");
-	char name[256];
-	int loaded = 0, refused = 0;
-	while (ls && fgets(name, sizeof(name), ls)) {
-		name[strcspn(name, "\n")] = 0;
-		if (!strstr(name, ".psf"))
-			continue;
-		char path[512];
-		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		struct kf_render *r = NULL;
-		struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF, .font_file = path};
-		int ret = kf_render_create(&cfg, &r);
-		if (ret) {
-			CHECK(ret == -EBADMSG);
-			refused++;
-			continue;
-		}
-		int cw, ch;
-		kf_render_cell_size(r, &cw, &ch);
-		CHECK(cw >= 4 && cw <= 64 && ch >= 6 && ch <= 128);
-		const struct kf_glyph *g =
-		    kf_render_glyph(r, 'A', KF_GLYPH_BOLD | KF_GLYPH_ITALIC, 1);
-		CHECK(g->w == cw && g->h == ch);
-		kf_render_glyph(r, 0x4e00, 0, 2);
-		loaded++;
-		kf_render_destroy(r);
-	}
-	if (ls)
-		pclose(ls);
-	printf("real PSF fonts: %d loaded, %d refused\n", loaded, refused);
-	CHECK(loaded >= 100); /* console-setup-linux is in tools/install-deps.sh */
-	/* a known one: Lat2-Terminus16 is 8x16 with a Unicode table (e acute mapped, CJK missing)
-	 */
-	struct kf_render *r = NULL;
-	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF,
-				       .font_file =
-					   "/usr/share/consolefonts/Lat2-Terminus16.psf.gz"};
-	CHECK(kf_render_create(&cfg, &r) == 0);
-	if (r) {
-		int cw, ch;
-		kf_render_cell_size(r, &cw, &ch);
-		CHECK(cw == 8 && ch == 16);
-		CHECK(!kf_render_glyph(r, 0xe9, 0, 1)->missing);
-		CHECK(kf_render_glyph(r, 'A', 0, 1)->kind == KF_GLYPH_ALPHA);
-		CHECK(kf_render_glyph(r, 0x4e00, 0, 2)->missing);
-		kf_render_destroy(r);
-	}
-}
-
-/* --- bad input --- */
-
-static int create_psf_from(const uint8_t *d, size_t n)
-{
-	char path[256];
-	snprintf(path, sizeof(path), "%s/bad.psf", tmpdir);
-	write_file(path, d, n, false);
-	struct kf_render *r = NULL;
-	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF, .font_file = path};
-	int ret = kf_render_create(&cfg, &r);
-	kf_render_destroy(r);
-	return ret;
-}
-
-static void test_bad_input(void)
-{
-	struct kf_render *r = NULL;
-	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_PSF,
-				       .font_file = "/nonexistent/font.psf"};
-	CHECK(kf_render_create(&cfg, &r) == -ENOENT && !r);
-	cfg.font_file = NULL;
-	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
-	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE,
-					.font_file = "/nonexistent/x.ttf"};
-	CHECK(kf_render_create(&cfg, &r) == -ENOENT);
-	static uint8_t buf[64 * 1024];
-	CHECK(create_psf_from(buf, 0) == -EBADMSG);
-	memcpy(buf, "garbage that is not a font at all", 33);
-	CHECK(create_psf_from(buf, 33) == -EBADMSG);
-	size_t n = make_psf2(buf, true);
-	CHECK(create_psf_from(buf, 100) == -EBADMSG); /* truncated glyphs */
-	uint32_t huge = 0x7fffffff;
-	memcpy(buf + 16, &huge, 4); /* absurd glyph count */
-	CHECK(create_psf_from(buf, n) == -EBADMSG);
-	n = make_psf2(buf, true);
-	memcpy(buf + 20, &huge, 4); /* charsize mismatch */
-	CHECK(create_psf_from(buf, n) == -EBADMSG);
-	n = make_psf2(buf, true);
-	uint32_t zero = 0;
-	memcpy(buf + 28, &zero, 4); /* zero width */
-	CHECK(create_psf_from(buf, n) == -EBADMSG);
-	/* a corrupt Unicode table is tolerated (bytes skipped), never read past the end */
-	n = make_psf2(buf, true);
-	memset(buf + 32 + kf_builtin_font_count * 16, 0xc3, n - 32 - kf_builtin_font_count * 16);
-	CHECK(create_psf_from(buf, n) == 0);
-	/* FreeType on a file that is not a font */
-	char path[256];
-	snprintf(path, sizeof(path), "%s/bad.psf", tmpdir);
-	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = path};
-	CHECK(kf_render_create(&cfg, &r) == -EBADMSG);
-	/* a real font cut short or with corrupted tables: an error or boxes, never a crash */
-	FILE *ttf = fopen("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "rb");
-	static uint8_t font[400 * 1024];
-	size_t flen = ttf ? fread(font, 1, sizeof(font), ttf) : 0;
-	if (ttf)
-		fclose(ttf);
-	CHECK(flen > 100000);
-	for (int variant = 0; variant < 6 && flen; variant++) {
-		size_t len = variant < 3 ? flen / (size_t)(2 << variant) : flen;
-		if (variant >= 3) {
-			uint32_t seed = (uint32_t)variant;
-			for (int k = 0; k < 2000; k++) {
-				seed = seed * 1103515245u + 12345u;
-				font[(seed >> 8) % len] ^= (uint8_t)(seed >> 24);
-			}
-		}
-		snprintf(path, sizeof(path), "%s/broken%d.ttf", tmpdir, variant);
-		write_file(path, font, len, false);
-		cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE,
-						.font_file = path};
-		int ret = kf_render_create(&cfg, &r);
-		CHECK(ret == 0 || ret == -EBADMSG || ret == -EINVAL);
-		if (ret)
-			continue;
-		for (uint32_t cp = 0x20; cp < 0x300; cp += 3)
-			kf_render_glyph(r, cp, cp % 4, 1);
-		kf_render_destroy(r);
-	}
-	/* sizes */
-	cfg = (struct kf_render_config){.font_size = -1};
-	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
-	cfg.font_size = 100000;
-	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
-	cfg = (struct kf_render_config){.scale = 50};
-	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
-	cfg = (struct kf_render_config){.engine = (enum kf_render_engine)42};
-	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
-	/* tiny and large FreeType sizes work and keep glyphs inside their cells */
-	for (int size = 1; size <= 200; size = size * 3 + 1) {
-		cfg = (struct kf_render_config){.font_name = "DejaVu Sans Mono", .font_size = size};
-		CHECK(kf_render_create(&cfg, &r) == 0);
-		if (!r)
-			continue;
-		int cw, ch;
-		kf_render_cell_size(r, &cw, &ch);
-		CHECK(cw >= 1 && ch >= 1);
-		const struct kf_glyph *g =
-		    kf_render_glyph(r, 'W', KF_GLYPH_BOLD | KF_GLYPH_ITALIC, 1);
-		CHECK(g->w == cw && g->h == ch);
-		kf_render_destroy(r);
-	}
-	/* an unknown family still gives a font (fontconfig's best match), never a crash */
-	cfg = (struct kf_render_config){.font_name = "No Such Font Family 12345"};
-	CHECK(kf_render_create(&cfg, &r) == 0);
-	kf_render_destroy(r);
-	/* a glyph no font has: the replacement box, which has ink */
-	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN};
-	CHECK(kf_render_create(&cfg, &r) == 0);
-	const struct kf_glyph *g = kf_render_glyph(r, 0x10fffd, 0, 1);
-	CHECK(g->missing && g->kind == KF_GLYPH_ALPHA && g->y1 > g->y0);
-	g = kf_render_glyph(r, 0x4e00, 0, 2);
-	CHECK(g->missing && g->w == 16);
-	/* bad targets */
-	struct screen *s = screen_create(4, 2);
-	uint32_t px[64 * 32];
-	struct kf_render_target t = {px, 64, 32, 63 * 4, KF_RENDER_XRGB8888};
-	CHECK(kf_render_paint_full(r, &s->src, &t, NULL, 0) == -EINVAL);
-	t.stride = 64 * 4;
-	t.data = NULL;
-	CHECK(kf_render_paint_full(r, &s->src, &t, NULL, 0) == -EINVAL);
-	screen_destroy(s);
-	kf_render_destroy(r);
-}
-
 /* --- FreeType: fallback and colour emoji --- */
 
 static void test_freetype(void)
@@ -781,10 +466,6 @@ static void test_formats(void)
 
 int main(void)
 {
-	if (!mkdtemp(tmpdir)) {
-		perror("mkdtemp");
-		return 1;
-	}
 	test_box_joins();
 	test_block_tiling();
 	test_cache();
@@ -792,15 +473,8 @@ int main(void)
 	test_blank_runs();
 	test_palette();
 	test_damage();
-	test_psf();
-	test_real_psf();
-	test_bad_input();
 	test_freetype();
 	test_formats();
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd))
-		printf("warning: could not remove %s\n", tmpdir);
 	printf("%d failures\n", failures);
 	return failures ? 1 : 0;
 }
