@@ -45,7 +45,11 @@ static inline bool grid__complex_script(uint32_t c)
  * Hangul syllables (GB6-8), the last three only in the scripts listed in grid__complex_script(). */
 static inline bool grid__may_join(uint32_t prev, uint32_t cp)
 {
-	if (cp < 0x600 && prev < 0x600)
+	/* the quick no: both below the first complex script, or in the plain stretch from Phonetic Extensions
+	 * to CJK (punctuation, symbols, box drawing and blocks, ideographs: per-cell colour art) other than
+	 * ZWJ; none of the cases below holds for such a pair */
+	if ((cp < 0x600 || (cp - 0x1d00u < 0xa800u - 0x1d00u && cp != 0x200d)) &&
+	    (prev < 0x600 || (prev - 0x1d00u < 0xa800u - 0x1d00u && prev != 0x200d)))
 		return false;
 	return prev == 0x200d || (cp >= 0x1f1e6 && cp <= 0x1f1ff) || (cp >= 0x1f3fb && cp <= 0x1f3ff) ||
 	       grid__complex_script(cp) || grid__complex_script(prev);

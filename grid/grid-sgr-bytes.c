@@ -299,8 +299,10 @@ static const uint8_t ones[48] = {
 };
 
 /* An SGR of 16 to 31 bytes before its 'm' (s[0..32) readable), such as "38;5;n;48;5;n;1;3;4" or
- * "38:2::r:g:b": looked up by its 32 bytes in grid.sgr_long as grid__csi_bytes looks up shorter ones. */
-__attribute__((noinline)) static size_t sgr_bytes_long(struct grid *g, const uint8_t *s, unsigned n)
+ * "38:2::r:g:b": looked up by its 32 bytes in grid.sgr_long as grid__csi_bytes looks up shorter ones.
+ * plain: known not to be a colour form (a new one goes straight to sgr_long_plain). */
+static inline __attribute__((always_inline)) size_t sgr_bytes_long_t(struct grid *g, const uint8_t *s,
+								      unsigned n, bool plain)
 {
 	/* the bytes after the 'm' masked off: those from 16 on by a sliding window of ones */
 	uint64_t k[4], t[2];
@@ -316,7 +318,7 @@ __attribute__((noinline)) static size_t sgr_bytes_long(struct grid *g, const uin
 		if (e2->key[0] != k[0] || e2->key[1] != k[1] || e2->key[2] != k[2] || e2->key[3] != k[3] ||
 		    !e2->m.id) {
 			e = e2->m.id < e->m.id ? e2 : e;
-			return sgr_long_miss(g, s, n, e, k);
+			return plain ? sgr_long_plain(g, s, n, e, k) : sgr_long_miss(g, s, n, e, k);
 		}
 		e = e2;
 	}
@@ -324,13 +326,25 @@ __attribute__((noinline)) static size_t sgr_bytes_long(struct grid *g, const uin
 	return n < 28 ? with_cell(g, s, n + 1) : n + 1;
 }
 
+__attribute__((noinline)) static size_t sgr_bytes_long(struct grid *g, const uint8_t *s, unsigned n)
+{
+	return sgr_bytes_long_t(g, s, n, false);
+}
+
+__attribute__((noinline)) static size_t sgr_bytes_long_plain(struct grid *g, const uint8_t *s, unsigned n)
+{
+	return sgr_bytes_long_t(g, s, n, true);
+}
+
 /* The SGRs of colour-per-cell output, found by their bytes in a small table in front of the parser: a
  * repeated one costs a hash and a compare, then what grid__sgr does for a memoized sequence; a new one of the
  * shapes sgr_bytes_xform takes is built from its bytes, not from the parser's general form. */
-static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid *g, const uint8_t *s, size_t n)
+/* plain: known not to be a colour form (a new one goes straight to the plain SGRs' path) */
+static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid *g, const uint8_t *s, size_t n,
+								      bool plain)
 {
 	if (unlikely(n >= 16))
-		return sgr_bytes_long(g, s, (unsigned)n);
+		return plain ? sgr_bytes_long_plain(g, s, (unsigned)n) : sgr_bytes_long(g, s, (unsigned)n);
 	uint64_t k[2];
 #if defined(__SSE2__) && defined(__GNUC__)
 	__m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)s),
@@ -351,7 +365,8 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid
 		struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 48 & (SGR_BYTES_SLOTS - 1)];
 		if (e2->key[0] != k[0] || e2->key[1] != k[1] || !e2->m.id) {
 			e = e2->m.id < e->m.id ? e2 : e;
-			return sgr_short_miss(g, s, (unsigned)n, e, k[0], k[1]);
+			return plain ? sgr_short_plain(g, s, (unsigned)n, e, k[0], k[1])
+				     : sgr_short_miss(g, s, (unsigned)n, e, k[0], k[1]);
 		}
 		e = e2;
 	}
@@ -359,10 +374,10 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid
 	return with_cell(g, s, n + 1);
 }
 
-/* sgr_bytes_lookup for sgr_color_direct, reached by a jump */
+/* sgr_bytes_lookup for sgr_color_direct's SGRs that are not colour forms, reached by a jump */
 __attribute__((noinline)) static size_t sgr_bytes_sampled(struct grid *g, const uint8_t *s, size_t n)
 {
-	return sgr_bytes_lookup(g, s, n);
+	return sgr_bytes_lookup(g, s, n, true);
 }
 
 /* The colour SGR in 16 that sgr_color_direct still looks up: found (the count of misses did not move),
@@ -370,7 +385,7 @@ __attribute__((noinline)) static size_t sgr_bytes_sampled(struct grid *g, const 
 __attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const uint8_t *s, size_t n)
 {
 	uint32_t before = g->sgr_color_misses;
-	size_t r = sgr_bytes_lookup(g, s, n);
+	size_t r = sgr_bytes_lookup(g, s, n, false);
 	if (g->sgr_color_misses == before)
 		g->sgr_color_misses /= 4;
 	return r;
@@ -399,5 +414,5 @@ size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
 	n--; /* the bytes before 'm' */
 	if (unlikely(g->sgr_color_misses >= SGR_BYPASS_AFTER))
 		return sgr_color_direct(g, s, n);
-	return sgr_bytes_lookup(g, s, n);
+	return sgr_bytes_lookup(g, s, n, false);
 }

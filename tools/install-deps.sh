@@ -12,7 +12,7 @@ PKGS=(
   # data: Unicode tables, keymaps, fonts
   unicode-data xkb-data fonts-dejavu-core fonts-noto-color-emoji console-setup-linux
   # tests: peers for benchmarks, the VM guest, man page checks, unit verification
-  libtsm-dev libvterm-dev qemu-system-x86 qemu-utils busybox-static udev systemd seatd kmscon
+  libtsm-dev libvterm-dev qemu-system-x86 qemu-user qemu-utils busybox-static udev systemd seatd kmscon
   man-db valgrind imagemagick cpio kmod xz-utils zstd fontconfig
 )
 

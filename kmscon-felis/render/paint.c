@@ -145,6 +145,44 @@ static bool is_mark(uint32_t cp)
 	       (cp >= 0xfe20 && cp <= 0xfe2f);
 }
 
+/* The top row of the curly underline at pixel column x. */
+static int curly_y_at(const struct kf_render *r, int x, int amp, int top)
+{
+	int t = r->ul_thick, h = r->cell_h;
+	double ph = 2 * M_PI * x / (r->cell_w > 3 ? r->cell_w : 4);
+	int yy = top + (int)lround(amp * (1 - sin(ph)) / 2.0 * 2) - amp / 2;
+	if (yy < 0)
+		yy = 0;
+	if (yy + t > h)
+		yy = h - t;
+	return yy;
+}
+
+/* curly_y_at, remembered per column (KF_CURLY_COLS of them) for the current metrics: a sine per
+ * pixel column and frame is a large part of painting curly underlines, and costs far more where
+ * floating point is slow. The same function computes every entry, so the pixels are the same. */
+static int curly_y(struct kf_render *r, int x, int amp, int top)
+{
+	if (x < 0 || x >= KF_CURLY_COLS)
+		return curly_y_at(r, x, amp, top);
+	if (!r->curly.y || r->curly.cell_w != r->cell_w || r->curly.cell_h != r->cell_h ||
+	    r->curly.thick != r->ul_thick || r->curly.amp != amp || r->curly.top != top) {
+		if (!r->curly.y)
+			r->curly.y = malloc(KF_CURLY_COLS * sizeof(*r->curly.y));
+		if (!r->curly.y)
+			return curly_y_at(r, x, amp, top);
+		memset(r->curly.y, 0xff, KF_CURLY_COLS * sizeof(*r->curly.y));
+		r->curly.cell_w = r->cell_w;
+		r->curly.cell_h = r->cell_h;
+		r->curly.thick = r->ul_thick;
+		r->curly.amp = amp;
+		r->curly.top = top;
+	}
+	if (r->curly.y[x] == UINT16_MAX)
+		r->curly.y[x] = (uint16_t)curly_y_at(r, x, amp, top);
+	return r->curly.y[x];
+}
+
 /* Underline styles; patterns use the absolute pixel column so they continue across cells. */
 static void underline(struct kf_render *r, struct strip *o, int x, int w, int absx, uint8_t kind,
 		      uint32_t c)
@@ -169,15 +207,8 @@ static void underline(struct kf_render *r, struct strip *o, int x, int w, int ab
 		if (amp < 1)
 			amp = 1;
 		int top = y + amp > h - t ? h - t : y;
-		for (int i = 0; i < w; i++) {
-			double ph = 2 * M_PI * (absx + i) / (r->cell_w > 3 ? r->cell_w : 4);
-			int yy = top + (int)lround(amp * (1 - sin(ph)) / 2.0 * 2) - amp / 2;
-			if (yy < 0)
-				yy = 0;
-			if (yy + t > h)
-				yy = h - t;
-			fill_rect(o, x + i, yy, 1, t, c);
-		}
+		for (int i = 0; i < w; i++)
+			fill_rect(o, x + i, curly_y(r, absx + i, amp, top), 1, t, c);
 		break;
 	}
 	case GRID_UNDERLINE_DOTTED:

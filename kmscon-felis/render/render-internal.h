@@ -153,6 +153,13 @@ struct kf_render {
 	uint64_t *missing_keys;
 	struct kf_glyph missing_box[2];
 
+	/* The curly underline's top row per pixel column (paint.c curly_y), for these metrics; entries
+	 * UINT16_MAX are not computed yet. */
+	struct {
+		uint16_t *y; /* KF_CURLY_COLS entries, or NULL */
+		int cell_w, cell_h, thick, amp, top;
+	} curly;
+
 	/* A row of one colour (paint.c: runs of blanks are filled by copying it): solid_n pixels of
 	 * solid_color are valid; grows only, to the widest run. */
 	uint32_t *solid;
@@ -182,6 +189,7 @@ struct kf_render {
  */
 const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigned style, int cells);
 #define KF_MISSING_SLOTS (1u << 14)
+#define KF_CURLY_COLS 8192
 /* The glyph key under which every missing glyph of `cells` cells is pre-composed (paint.c). */
 #define KF_MISSING_KEY(cells) kf_glyph_key(0x110000, 0, cells)
 /* render.c: whether kf_render_glyph knows the fonts lack the glyph of key. */

@@ -145,6 +145,7 @@ void kf_render_destroy(struct kf_render *r)
 	missing_finish(r);
 	free(r->glyph_scratch);
 	free(r->solid);
+	free(r->curly.y);
 	free(r->scratch);
 	free(p->font_name);
 	free(p->font_file);
