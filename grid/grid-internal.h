@@ -323,8 +323,11 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n);
 void grid__print(void *ctx, const uint32_t *cp, size_t n);
 size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n);
 void grid__rep(struct grid *g, int count);
+/* The id of the cluster of code points cp[0..n), interned (or -1); cp has CLUSTER_MAX_CPS entries, all read. */
 int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n);
 const struct cluster *grid__cluster(const struct grid *g, uint32_t cp);
+/* Rebuilds the cluster table's hash index from its live entries (after a collection; grid-print.c). */
+void grid__cluster_reindex(struct grid *g);
 /* Frees the cluster table (grid-print.c). */
 void grid__cluster_finish(struct grid *g);
 

@@ -78,6 +78,25 @@ void grid__cluster_finish(struct grid *g)
 		cluster_block_free(g->cl.c, g->cl.cap);
 }
 
+/* Puts the live entries into the hash index, which is empty. */
+static void cluster_index(struct cluster_table *t)
+{
+	for (uint32_t i = 0; i < t->cap; i++) {
+		if (!t->used[i])
+			continue;
+		uint32_t h = cluster_hash(t->c[i].cp, t->c[i].n) & (t->hash_cap - 1);
+		while (t->hash[h])
+			h = (h + 1) & (t->hash_cap - 1);
+		t->hash[h] = i + 1;
+	}
+}
+
+void grid__cluster_reindex(struct grid *g)
+{
+	memset(g->cl.hash, 0, g->cl.hash_cap * sizeof(*g->cl.hash));
+	cluster_index(&g->cl);
+}
+
 static int cluster_grow(struct cluster_table *t)
 {
 	uint32_t cap = t->cap ? t->cap * 2 : 256;
@@ -116,14 +135,7 @@ static int cluster_grow(struct cluster_table *t)
 	t->hash = hash;
 	t->hash_cap = cap * 2;
 	t->cap = cap;
-	for (uint32_t i = 0; i < cap; i++) {
-		if (!t->used[i])
-			continue;
-		uint32_t h = cluster_hash(t->c[i].cp, t->c[i].n) & (t->hash_cap - 1);
-		while (t->hash[h])
-			h = (h + 1) & (t->hash_cap - 1);
-		t->hash[h] = i + 1;
-	}
+	cluster_index(t);
 	return 0;
 }
 
@@ -161,7 +173,7 @@ int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
 	t->used[i] = 1;
 	t->count++;
 	t->c[i].n = n;
-	memcpy(t->c[i].cp, cp, n * sizeof(*cp));
+	memcpy(t->c[i].cp, cp, sizeof(t->c[i].cp)); /* all CLUSTER_MAX_CPS: a fixed size, no call */
 	uint32_t h = hv & (t->hash_cap - 1);
 	while (t->hash[h])
 		h = (h + 1) & (t->hash_cap - 1);
@@ -191,7 +203,7 @@ static bool attach(struct grid *g, uint32_t cp)
 	struct grid_cell *c = &grid__line(g, g->last_y)->cells[g->last_x];
 	if (c->cp == 0 || c->width == 0)
 		return false;
-	uint32_t buf[CLUSTER_MAX_CPS];
+	uint32_t buf[CLUSTER_MAX_CPS] = {0}; /* whole: grid__cluster_intern copies all of it */
 	uint32_t n;
 	if (c->cp & GRID_CP_CLUSTER) {
 		const struct cluster *cl = grid__cluster(g, c->cp);

@@ -215,16 +215,19 @@ uint16_t grid__pen_id(struct grid *g)
 			s.attrs |= GRID_ATTR_PROTECTED;
 		uint64_t a, b;
 		style_key(&s, &a, &b);
-		g->pen_id = intern_key(g, a, b);
+		/* the id in a local: m may alias g as far as the compiler knows, g->pen_id would be loaded again */
+		const uint16_t id = intern_key(g, a, b);
+		g->pen_id = id;
 		g->pen_dirty = false;
 		struct sgr_memo *m = g->pen_from;
-		if (m && g->pen_id) {
+		if (m && id) {
 			/* not 0: that may be the stand-in of a full table */
 			m->pen = g->pen;
-			m->pen_id = g->pen_id;
+			m->pen_id = id;
 			m->protect = g->protect;
 			m->epoch = g->st.epoch;
 		}
+		return id;
 	}
 	return g->pen_id;
 }
@@ -468,18 +471,7 @@ void grid__collect(struct grid *g)
 			if (e->id && (!cl->used[e->id - 1] || (e->base & GRID_CP_CLUSTER && (b >= cl->cap || !cl->used[b]))))
 				*e = (struct cluster_cache_entry){0};
 		}
-		memset(cl->hash, 0, cl->hash_cap * sizeof(*cl->hash));
-		for (uint32_t i = 0; i < cl->cap; i++) {
-			if (!cl->used[i])
-				continue;
-			uint32_t h = 2166136261u;
-			for (uint32_t k = 0; k < cl->c[i].n; k++)
-				h = (h ^ cl->c[i].cp[k]) * 16777619u;
-			h = (h ^ (h >> 15)) & (cl->hash_cap - 1);
-			while (cl->hash[h])
-				h = (h + 1) & (cl->hash_cap - 1);
-			cl->hash[h] = i + 1;
-		}
+		grid__cluster_reindex(g);
 		cl->gc_at = cluster_threshold(cl->count, cells, &cl->gc_wait);
 	}
 	if (g->links.used) {

@@ -41,14 +41,16 @@ void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
 		c->cp = GRID_CP_CLUSTER | (hit - 1);
 		return;
 	}
-	uint32_t buf[CLUSTER_MAX_CPS];
+	uint32_t buf[CLUSTER_MAX_CPS] = {0};
 	uint32_t n;
 	if (base & GRID_CP_CLUSTER) {
-		const struct cluster *cl = grid__cluster(g, base);
-		if (!cl)
+		/* grid__cluster(), inline; the entry's code points copied whole (a fixed size: no call) */
+		uint32_t i = base & ~GRID_CP_CLUSTER;
+		if (i >= g->cl.cap || !g->cl.used[i])
 			return;
+		const struct cluster *cl = &g->cl.c[i];
 		n = cl->n;
-		memcpy(buf, cl->cp, n * sizeof(*buf));
+		memcpy(buf, cl->cp, sizeof(buf));
 	} else {
 		buf[0] = base;
 		n = 1;
@@ -59,7 +61,7 @@ void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
 	int id = grid__cluster_intern(g, buf, n);
 	if (id < 0)
 		return;
-	/* after intern: a collection inside it empties the cache */
+	/* after intern: a collection inside it may have dropped pairs from the cache */
 	struct cluster_cache_entry *e = cache_set(g, base, cp);
 	/* a pair on a cluster (a second mark) recurs far less often than one on a character: it takes the older
 	 * way only, and moves to the newer one when it is found again */
