@@ -172,6 +172,7 @@ static void test_ascii_runs(void)
 	int bad = 0;
 	for (size_t p = 0; p < sizeof(pre) / sizeof(pre[0]) && !bad; p++) {
 		for (int x0 = 0; x0 < 20 && !bad; x0++) {
+			struct t_term *a = t_new(100, 3, 0), *b = t_new(100, 3, 0);
 			for (int len = 1; len <= 75 && !bad; len++) {
 				char run[80];
 				for (int i = 0; i < len; i++)
@@ -179,10 +180,9 @@ static void test_ascii_runs(void)
 				for (int i = 0; i < len; i++)
 					run[i] = run[i] == '#' ? '_' : run[i]; /* the UK set maps only '#' */
 				run[len] = 0;
-				struct t_term *a = t_new(100, 3, 0), *b = t_new(100, 3, 0);
-				t_feed(b, "\033(A");
 				for (int g = 0; g < 2; g++) {
 					struct t_term *t = g ? b : a;
+					t_feed(t, g ? "\033c\033(A" : "\033c"); /* a fresh screen: RIS */
 					t_feed(t, pre[p]);
 					t_feedf(t, "\033[1;%dH%s\033[2;1H", x0 + 1,  run);
 					for (int i = 0; i < 98; i++)
@@ -202,9 +202,9 @@ static void test_ascii_runs(void)
 				}
 				if (bad)
 					fprintf(stderr, "  prefix %zu, column %d, length %d\n", p, x0, len);
-				t_free(a);
-				t_free(b);
 			}
+			t_free(a);
+			t_free(b);
 		}
 	}
 }
