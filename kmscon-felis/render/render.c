@@ -79,6 +79,13 @@ void kf_render_prepare_fonts(struct kf_render *r)
 {
 	if (r->font->prepare)
 		r->font->prepare(r->font);
+	/* Printable ASCII in the regular and bold styles, the glyphs nearly every output starts with:
+	 * rasterised now, while nothing waits, rather than during the first screens of output (with
+	 * FreeType's hinting that is about 40 000 instructions a glyph, and far more where the CPU is
+	 * emulated). */
+	for (unsigned style = 0; style <= KF_GLYPH_BOLD; style += KF_GLYPH_BOLD)
+		for (uint32_t cp = 0x21; cp < 0x7f; cp++)
+			kf_render_glyph(r, cp, style, 1);
 }
 
 int kf_render_create(const struct kf_render_config *cfg, struct kf_render **out)
