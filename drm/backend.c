@@ -86,6 +86,14 @@ void drm_backend_prepare_canvas(struct drm_backend *b, struct drm_canvas *canvas
 	canvas->pixels = drm_output_prepare(out, &canvas->stride, cover, n_cover);
 }
 
+void drm_backend_prepare_buffers(struct drm_backend *b)
+{
+	struct drm_output *out = b->direct ? direct_output(b) : NULL;
+
+	if (out && drm_backend_active(b) && out->bufs[0].map)
+		(void)drm_output_buffers_prepare(out);
+}
+
 uint64_t drm_backend_next_seq(struct drm_backend *b)
 {
 	return ++b->seq;

@@ -199,6 +199,8 @@ void drm_card_handle_events(struct drm_card *card);
 
 /* output.c */
 int drm_output_buffers_init(struct drm_output *out);
+/* Creates the buffers drm_output_buffers_init left for later and faults their pages in. Returns 0 or -errno. */
+int drm_output_buffers_prepare(struct drm_output *out);
 void drm_output_buffers_finish(struct drm_output *out);
 void drm_output_destroy(struct drm_output *out);
 /* Paints a free buffer as `pending` from the canvas (the union of damage over its age; everything when full).

@@ -102,6 +102,11 @@ void drm_backend_get_size(const struct drm_backend *b, uint32_t *width, uint32_t
 void drm_backend_prepare_canvas(struct drm_backend *b, struct drm_canvas *canvas, const struct drm_box *cover,
 				size_t n_cover);
 
+/* For after the first frame, when nothing waits: when painted directly, creates the dumb buffers that later frames
+ * would otherwise create (only the first is made before the first frame) and faults their pages in. Failures are
+ * left for those frames to report. */
+void drm_backend_prepare_buffers(struct drm_backend *b);
+
 /* True when a frame painted now would be shown without waiting: some enabled output has no commit in flight
  * and its pacing delay (one refresh since its last flip) has passed. */
 bool drm_backend_can_render(const struct drm_backend *b);

@@ -98,6 +98,7 @@ struct saved_cursor {
 
 /* Interned styles: id -> style, with an open-addressing hash index and a direct-mapped cache in front. */
 #define STYLE_MAX 65535u
+#define STYLE_INDEX_MIN 8192u /* the index's least size: twice the first threshold (4096) */
 #define PEN_CACHE_SIZE 1024u
 struct style_table {
 	struct grid_style *styles; /* [cap]; id 0 is the default style */

@@ -79,17 +79,17 @@ static uint64_t style_mix(const struct grid_style *s)
 	return key_mix(key_hash(a, b));
 }
 
-/* The table has its full size from the start (STYLE_MAX + 1 ids, an index of twice as many places): calloc
- * hands out untouched zero pages, so the memory grows with the ids used, and a flood of new styles never
- * stops to grow and rehash. */
+/* The table has its full size from the start (STYLE_MAX + 1 ids, an index of twice as many places, of which
+ * index_rebuild uses what the next threshold needs): calloc hands out untouched zero pages, so the memory
+ * grows with the ids used, and a flood of new styles never stops to grow and rehash. */
 int grid__styles_init(struct grid *g)
 {
 	struct style_table *t = &g->st;
 	t->cap = STYLE_MAX + 1;
-	t->hash_cap = 2 * t->cap;
+	t->hash_cap = STYLE_INDEX_MIN;
 	t->styles = calloc(t->cap, sizeof(*t->styles));
 	t->used = calloc(t->cap, 1);
-	t->hash = calloc(t->hash_cap, sizeof(*t->hash));
+	t->hash = calloc(2 * t->cap, sizeof(*t->hash));
 	if (!t->styles || !t->used || !t->hash)
 		return -1;
 	t->used[0] = 1;
@@ -387,21 +387,19 @@ static void zero_index(uint32_t *p, size_t n)
 #endif
 }
 
-/* The sweep of the styles, which rebuilds the index on the way: only ids below the high-water mark were
- * used since the last collection. */
+/* The sweep of the styles: only ids below the high-water mark were used since the last collection. The
+ * index is rebuilt afterwards (index_rebuild), at the size the next threshold needs. */
 static void sweep_styles(struct style_table *t)
 {
 	uint8_t *used = t->used;
 	uint32_t live = 1, hw = 1;
 	t->next_free = t->hw;
-	zero_index(t->hash, t->hash_cap);
 	used[0] = 1;
 	for (uint32_t i = 1; i < t->hw; i++) {
 		if (used[i] & 2) {
 			used[i] = 1;
 			live++;
 			hw = i + 1;
-			hash_insert(t, i, style_mix(&t->styles[i]));
 		} else {
 			used[i] = 0;
 			if (i < t->next_free)
@@ -414,18 +412,46 @@ static void sweep_styles(struct style_table *t)
 		t->next_free = hw;
 }
 
+/* The index holds at most gc_at ids until the next collection (a table waiting for one, gc_wait, has the
+ * whole id range as its threshold): its places are the power of two at least twice that, so that a new
+ * pen's probe (a fresh colour is found nowhere) reads from an index a fraction of the full one's 512 KiB,
+ * which stays in the cache instead of missing it once per new style. The threshold then grows to what
+ * that index holds at half load: the room costs nothing more, and the collections come less often. */
+static void index_rebuild(struct style_table *t)
+{
+	uint32_t n = STYLE_INDEX_MIN;
+	while (n < 2 * t->gc_at && n < 2 * t->cap)
+		n *= 2;
+	if (!t->gc_wait)
+		t->gc_at = n / 2;
+	t->hash_cap = n;
+	zero_index(t->hash, n);
+	for (uint32_t i = 1; i < t->hw; i++)
+		if (t->used[i])
+			hash_insert(t, i, style_mix(&t->styles[i]));
+}
+
 /* The next collection runs after a headroom of new entries proportional to the cells a collection scans
  * (so its cost is amortised over at least cells/4 allocations: with cells/16 and at least 1024, a
- * screen of fresh truecolour cells spent more on marking than on parsing). When the table cannot give
- * that much room, the collection waits for as many misses instead, during which new pens fall back. */
-static uint32_t next_threshold(uint32_t live, size_t cells, uint32_t max, uint32_t *wait)
+ * screen of fresh truecolour cells spent more on marking than on parsing). When the table cannot give that
+ * much room, the collection waits for as many misses instead, during which new pens fall back. */
+static uint32_t next_threshold(uint32_t live, size_t headroom, uint32_t max, uint32_t *wait)
 {
-	size_t headroom = cells / 4;
 	if (headroom < 4096)
 		headroom = 4096;
 	size_t at = live + headroom;
 	*wait = at > max ? (uint32_t)headroom : 0;
 	return at > max ? max : (uint32_t)at;
+}
+
+/* The styles' headroom: a quarter of the cells up to 16384 new styles; above, no more than the marking
+ * costs per new style allows (cells/16, about what a style's miss costs), because a larger table's index
+ * (index_rebuild) leaves the cache: then every fresh colour's probe misses it. */
+static size_t style_headroom(size_t cells)
+{
+	if (cells / 4 <= 16384)
+		return cells / 4;
+	return cells / 16 > 16384 ? cells / 16 : 16384;
 }
 
 /* next_threshold for the cluster table, which cannot fall back as styles do (a mark that finds no room is
@@ -436,7 +462,7 @@ static uint32_t next_threshold(uint32_t live, size_t cells, uint32_t max, uint32
  * dropped every new cluster's marks for cells / 4 attempts. */
 static uint32_t cluster_threshold(uint32_t live, size_t cells, uint32_t *wait)
 {
-	uint32_t at = next_threshold(live, cells, CLUSTER_MAX, wait);
+	uint32_t at = next_threshold(live, cells / 4, CLUSTER_MAX, wait);
 	if (*wait && CLUSTER_MAX - live >= CLUSTER_MAX / 8)
 		*wait = 0;
 	return at;
@@ -460,7 +486,8 @@ void grid__collect(struct grid *g)
 	st->epoch++;
 	/* When live styles already fill the table, the next collection waits for a full headroom of attempts:
 	 * meanwhile new pens fall back to the default style instead of sweeping again and again. */
-	st->gc_at = next_threshold(st->count, cells, STYLE_MAX + 1, &st->gc_wait);
+	st->gc_at = next_threshold(st->count, style_headroom(cells), STYLE_MAX + 1, &st->gc_wait);
+	index_rebuild(st);
 	if (cl->cap) {
 		cl->count = sweep(cl->used, cl->cap, &cl->next_free);
 		/* the cache keeps the pairs whose cluster and base (when a cluster) are still live: a freed id may

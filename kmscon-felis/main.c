@@ -225,8 +225,9 @@ static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_
 		kf_console_resized(app->console, cols, rows, cell_w, cell_h);
 }
 
-/* What the first frame does not need: the keymap, libinput, the login (its start competes for the CPU) and
- * fontconfig's fallback list (the faces came from the font cache; see render/font-cache.c).
+/* What the first frame does not need: the keymap, libinput, the login (its start competes for the CPU),
+ * fontconfig's fallback list (the faces came from the font cache; see render/font-cache.c) with the glyphs of
+ * printable ASCII, and the display buffers after the first.
  * Started once the first frame is on screen, or when there is no display to show one; one step per loop
  * iteration, so the loop (flips, the watchdog) runs between them even on a slow CPU. */
 static void start_later(struct kf_app *app)
@@ -249,12 +250,16 @@ static void start_later(struct kf_app *app)
 		kf_render_prepare_fonts(app->render);
 		kf_log_phase_end();
 		break;
+	case 4:
+		if (app->output)
+			kf_output_prepare(app->output);
+		break;
 	default:
 		return;
 	}
 	if (r < 0)
 		kf_loop_quit(app->loop, EXIT_FAILURE);
-	else if (app->later_step < 4)
+	else if (app->later_step < 5)
 		kf_timer_arm(app->later, 1, 0);
 }
 

@@ -393,6 +393,11 @@ void kf_output_request_frame(struct kf_output *o, bool all)
 	o->full |= all;
 }
 
+void kf_output_prepare(struct kf_output *o)
+{
+	drm_backend_prepare_buffers(o->drm);
+}
+
 void kf_output_notify_input(struct kf_output *o)
 {
 	drm_backend_notify_input(o->drm);

@@ -57,6 +57,10 @@ void kf_output_get_size(const struct kf_output *o, int *cols, int *rows);
  * opportunity. all: repaint everything. */
 void kf_output_request_frame(struct kf_output *o, bool all);
 
+/* For after the first frame, when nothing waits: makes the display buffers later frames would otherwise make
+ * (drm_backend_prepare_buffers). */
+void kf_output_prepare(struct kf_output *o);
+
 /* Input activity: resets the DPMS timer and wakes a blanked display. Cheap: call it on every input event. */
 void kf_output_notify_input(struct kf_output *o);
 /* The seat took the display away / gave it back (VT switch). After resume the first commit is a full modeset

@@ -84,6 +84,7 @@ static int bitmap_render(struct kf_font *base, uint32_t cp, unsigned style, int 
 		return -ENOENT;
 	const uint8_t *g = f->glyphs + (size_t)idx * f->h * f->row_bytes;
 	uint8_t *mask = out->data;
+	memset(mask, 0, (size_t)out->w * out->h);
 	/* A wide character keeps its glyph centred across both cells. */
 	int xoff = (out->w / scale - f->w) / 2;
 	for (int y = 0; y < f->h; y++) {

@@ -427,6 +427,7 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 		return -ENOENT;
 	const FT_Bitmap *bm = &slot->bitmap;
 	if (bm->pixel_mode == FT_PIXEL_MODE_BGRA) {
+		memset(out->data, 0, (size_t)out->w * out->h * 4);
 		copy_color(bm, out);
 		return 0;
 	}
@@ -437,6 +438,7 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 	int left = slot->bitmap_left + (adv > 0 && adv < out->w ? (out->w - adv) / 2 : 0);
 	if (adv > out->w)
 		left -= (adv - out->w) / 2;
+	memset(out->data, 0, (size_t)out->w * out->h);
 	copy_gray(bm, left, f->base.baseline - slot->bitmap_top, out);
 	(void)scale;
 	return 0;

@@ -13,6 +13,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "kmscon-felis/render/render-internal.h"
 
@@ -83,13 +86,34 @@ static void resolve(const struct kf_render *r, const struct kf_render_source *s,
 	    (st->attrs & GRID_ATTR_INVISIBLE) || ((st->attrs & GRID_ATTR_BLINK) && !r->blink_on);
 }
 
+/* Stores n pixels of c at p: 16 bytes per store (8 without SSE2), and nothing is read. Copying a
+ * row of the colour instead reads as many bytes as it writes, and where every memory access is
+ * costly (an emulated guest's soft MMU) the reads cost as much as the writes. */
+static void fill_px(uint32_t *p, int n, uint32_t c)
+{
+	int i = 0;
+#ifdef __SSE2__
+	__m128i v4 = _mm_set1_epi32((int)c);
+	for (; i + 16 <= n; i += 16) {
+		_mm_storeu_si128((__m128i *)(void *)(p + i), v4);
+		_mm_storeu_si128((__m128i *)(void *)(p + i + 4), v4);
+		_mm_storeu_si128((__m128i *)(void *)(p + i + 8), v4);
+		_mm_storeu_si128((__m128i *)(void *)(p + i + 12), v4);
+	}
+	for (; i + 4 <= n; i += 4)
+		_mm_storeu_si128((__m128i *)(void *)(p + i), v4);
+#endif
+	uint64_t v2 = c | (uint64_t)c << 32;
+	for (; i + 2 <= n; i += 2)
+		memcpy(p + i, &v2, 8);
+	if (i < n)
+		p[i] = c;
+}
+
 static void fill_rect(struct strip *o, int x, int y, int w, int h, uint32_t c)
 {
-	for (int j = 0; j < h; j++) {
-		uint32_t *p = o->px + (size_t)(y + j) * o->pitch + x;
-		for (int i = 0; i < w; i++)
-			p[i] = c;
-	}
+	for (int j = 0; j < h; j++)
+		fill_px(o->px + (size_t)(y + j) * o->pitch + x, w, c);
 }
 
 /* Premultiplied colour over the destination: out = src + dst * (1 - a). */
@@ -267,6 +291,47 @@ static const uint32_t *lut_for(struct kf_render *r, uint32_t fg, uint32_t bg)
 	return r->lut[h].c;
 }
 
+/* Two pixels in one 8-byte store. */
+static void put2(uint32_t *p, uint32_t a, uint32_t b)
+{
+	uint64_t v = a | (uint64_t)b << 32;
+	memcpy(p, &v, 8);
+}
+
+/* A row of coverage m (w bytes) through the blend table lut into p. The coverage is read 8 bytes
+ * at a time and the pixels are stored in pairs: a quarter of the memory accesses of a byte and a
+ * pixel at a time, which is what costs most where each access is emulated. */
+static void compose_lut_row(uint32_t *p, const uint8_t *m, int w, const uint32_t *lut)
+{
+	int i = 0;
+	for (; i + 8 <= w; i += 8) {
+		uint64_t v;
+		memcpy(&v, m + i, 8);
+		for (int k = 0; k < 8; k += 2, v >>= 16)
+			put2(p + i + k, lut[v & 0xff], lut[v >> 8 & 0xff]);
+	}
+	for (; i + 2 <= w; i += 2)
+		put2(p + i, lut[m[i]], lut[m[i + 1]]);
+	if (i < w)
+		p[i] = lut[m[i]];
+}
+
+/* The same for a mask of only 0 and 255: fg where it is set, bg elsewhere. */
+static void compose_mono_row(uint32_t *p, const uint8_t *m, int w, uint32_t fg, uint32_t bg)
+{
+	int i = 0;
+	for (; i + 8 <= w; i += 8) {
+		uint64_t v;
+		memcpy(&v, m + i, 8);
+		for (int k = 0; k < 8; k += 2, v >>= 16)
+			put2(p + i + k, v & 0xff ? fg : bg, v & 0xff00 ? fg : bg);
+	}
+	for (; i + 2 <= w; i += 2)
+		put2(p + i, m[i] ? fg : bg, m[i + 1] ? fg : bg);
+	if (i < w)
+		p[i] = m[i] ? fg : bg;
+}
+
 /* Background and the first glyph in one pass, blending against the known background: the target is
  * written once and never read (dumb buffers may be write-combined, where reads are very slow). */
 static void compose(struct kf_render *r, struct strip *o, int x, int w, int h,
@@ -286,11 +351,9 @@ static void compose(struct kf_render *r, struct strip *o, int x, int w, int h,
 		if (g->kind == KF_GLYPH_ALPHA) {
 			const uint8_t *m = (const uint8_t *)g->data + (size_t)y * g->w;
 			if (lut)
-				for (int i = 0; i < w; i++)
-					p[i] = lut[m[i]];
+				compose_lut_row(p, m, w, lut);
 			else
-				for (int i = 0; i < w; i++)
-					p[i] = m[i] ? fg : bg;
+				compose_mono_row(p, m, w, fg, bg);
 		} else {
 			const uint32_t *m = (const uint32_t *)g->data + (size_t)y * g->w;
 			for (int i = 0; i < w; i++)
@@ -476,36 +539,10 @@ static void paint_pointer(struct kf_render *r, struct strip *o, int sx0, int sy0
  * from about three cells on. */
 #define BLANK_RUN_MIN 3
 
-/* A row of w pixels of c (r->solid: grown, never shrunk; rebuilt when c changes), NULL when out of
- * memory: a fill copies it into every row, which beats a store per pixel. */
-static const uint32_t *solid_row(struct kf_render *r, uint32_t c, int w)
-{
-	if (r->solid_len < (size_t)w) {
-		uint32_t *n = realloc(r->solid, (size_t)w * sizeof(*n));
-		if (!n)
-			return NULL;
-		r->solid = n;
-		r->solid_len = (size_t)w;
-		r->solid_n = 0;
-	}
-	if (r->solid_color != c)
-		r->solid_n = 0;
-	for (; r->solid_n < (size_t)w; r->solid_n++)
-		r->solid[r->solid_n] = c;
-	r->solid_color = c;
-	return r->solid;
-}
-
 /* Fills w x cell_h pixels at strip x with c. */
 static void fill_span(struct kf_render *r, struct strip *o, int x, int w, uint32_t c)
 {
-	const uint32_t *row = solid_row(r, c, w);
-	if (!row) {
-		fill_rect(o, x, 0, w, r->cell_h, c);
-		return;
-	}
-	for (int y = 0; y < r->cell_h; y++)
-		memcpy(o->px + (size_t)y * o->pitch + x, row, (size_t)w * 4);
+	fill_rect(o, x, 0, w, r->cell_h, c);
 }
 
 /* A cell that shows nothing but its background when its look has no decoration (the cursor
@@ -710,20 +747,13 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
 	return rs.n;
 }
 
-static void fill_target(struct kf_render *r, const struct kf_render_target *t, int x, int y, int w,
-			int h, uint32_t c)
+static void fill_target(const struct kf_render_target *t, int x, int y, int w, int h, uint32_t c)
 {
 	int x1 = x + w < t->width ? x + w : t->width, y1 = y + h < t->height ? y + h : t->height;
-	/* the margin below the grid is as wide as the screen: rows copied from a row of c */
-	const uint32_t *row =
-	    t->format == KF_RENDER_XRGB8888 && x1 - x >= 64 ? solid_row(r, c, x1 - x) : NULL;
 	for (int j = y; j < y1; j++) {
 		uint8_t *line = (uint8_t *)t->data + (size_t)j * t->stride;
-		if (row) {
-			memcpy((uint32_t *)line + x, row, (size_t)(x1 - x) * 4);
-		} else if (t->format == KF_RENDER_XRGB8888) {
-			for (int i = x; i < x1; i++)
-				((uint32_t *)line)[i] = c;
+		if (t->format == KF_RENDER_XRGB8888) {
+			fill_px((uint32_t *)line + x, x1 - x, c);
 		} else {
 			for (int i = x; i < x1; i++)
 				((uint16_t *)line)[i] = to565(c);
@@ -747,9 +777,9 @@ int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s,
 	uint32_t bg = s->reverse_video ? r->eff[256] : r->eff[257];
 	int gw = s->cols * r->cell_w, gh = s->rows * r->cell_h;
 	if (gw < t->width)
-		fill_target(r, t, gw, 0, t->width - gw, t->height, bg);
+		fill_target(t, gw, 0, t->width - gw, t->height, bg);
 	if (gh < t->height)
-		fill_target(r, t, 0, gh, gw < t->width ? gw : t->width, t->height - gh, bg);
+		fill_target(t, 0, gh, gw < t->width ? gw : t->width, t->height - gh, bg);
 	if (rects && max_rects > 0) {
 		rects[0] = (struct kf_render_rect){0, 0, t->width, t->height};
 		return 1;

@@ -36,8 +36,9 @@ struct kf_glyph {
 };
 
 /* A font engine. render() writes a glyph into out->data, which the caller sized for kind COLOR
- * (w * h * 4 bytes), zeroed. It sets out->kind; returns 0, or -ENOENT when the font has no such
- * glyph. */
+ * (w * h * 4 bytes) but did not clear: render() zeroes what it uses once it knows it has the glyph
+ * (most look-ups of a script no font covers fail, and clearing a glyph for each cost more than the
+ * look-up). It sets out->kind; returns 0, or -ENOENT when the font has no such glyph. */
 struct kf_font {
 	int cell_w, cell_h;   /* unscaled */
 	int baseline;	      /* pixels from the cell top to the baseline, unscaled */
@@ -160,11 +161,6 @@ struct kf_render {
 		int cell_w, cell_h, thick, amp, top;
 	} curly;
 
-	/* A row of one colour (paint.c: runs of blanks are filled by copying it): solid_n pixels of
-	 * solid_color are valid; grows only, to the widest run. */
-	uint32_t *solid;
-	size_t solid_len, solid_n;
-	uint32_t solid_color;
 	/* a glyph being rasterised (render.c); grows only, to one wide colour glyph */
 	void *glyph_scratch;
 	size_t glyph_scratch_len;

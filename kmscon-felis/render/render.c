@@ -79,6 +79,13 @@ void kf_render_prepare_fonts(struct kf_render *r)
 {
 	if (r->font->prepare)
 		r->font->prepare(r->font);
+	/* Printable ASCII in the regular and bold styles, the glyphs nearly every output starts with:
+	 * rasterised now, while nothing waits, rather than during the first screens of output (with
+	 * FreeType's hinting that is about 40 000 instructions a glyph, and far more where the CPU is
+	 * emulated). */
+	for (unsigned style = 0; style <= KF_GLYPH_BOLD; style += KF_GLYPH_BOLD)
+		for (uint32_t cp = 0x21; cp < 0x7f; cp++)
+			kf_render_glyph(r, cp, style, 1);
 }
 
 int kf_render_create(const struct kf_render_config *cfg, struct kf_render **out)
@@ -144,7 +151,6 @@ void kf_render_destroy(struct kf_render *r)
 	kf_render_cells_finish(r);
 	missing_finish(r);
 	free(r->glyph_scratch);
-	free(r->solid);
 	free(r->curly.y);
 	free(r->scratch);
 	free(p->font_name);
@@ -337,8 +343,8 @@ static void remember_missing(struct kf_render *r, uint64_t key)
 		r->missing_keys[missing_slot(key)] = key;
 }
 
-/* Rasterises cp into g (w x h, data zeroed and large enough for a colour glyph); false when the
- * fonts lack it. */
+/* Rasterises cp into g (w x h, data large enough for a colour glyph, not cleared: what is drawn is
+ * cleared first); false when the fonts lack it. */
 static bool rasterise(struct kf_render *r, uint32_t cp, unsigned style, struct kf_glyph *g)
 {
 	if (is_blank(cp)) {
@@ -346,6 +352,7 @@ static bool rasterise(struct kf_render *r, uint32_t cp, unsigned style, struct k
 		return true;
 	}
 	if (kf_procedural_has(cp)) {
+		memset(g->data, 0, (size_t)g->w * g->h);
 		kf_procedural_draw(cp, g->data, g->w, g->h);
 	} else {
 		int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
@@ -383,7 +390,6 @@ const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigne
 			       .h = (uint16_t)h, .data = r->glyph_scratch};
 	bool have = false;
 	if (tmp.data && r->glyph_scratch_len >= bytes) {
-		memset(tmp.data, 0, bytes);
 		have = rasterise(r, cp, style, &tmp);
 		if (!have) {
 			remember_missing(r, key);

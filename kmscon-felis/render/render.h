@@ -65,8 +65,9 @@ enum kf_render_engine kf_render_get_engine(const struct kf_render *r);
  * caller resizes the grid and repaints everything afterwards. */
 int kf_render_set_scale(struct kf_render *r, int scale);
 int kf_render_get_scale(const struct kf_render *r);
-/* Does now the font work a first unusual character would otherwise wait for (fontconfig's fallback
- * list, when the faces came from the font cache). For after the first frame. */
+/* Does now the font work that output would otherwise wait for: fontconfig's fallback list (when the
+ * faces came from the font cache) and the glyphs of printable ASCII in the regular and bold styles.
+ * For after the first frame. */
 void kf_render_prepare_fonts(struct kf_render *r);
 
 /* Palettes: the kmscon names "default" (= "legacy"), "legacy", "vga", "nord", "solarized",

@@ -211,6 +211,78 @@ static void test_resize_extremes(void)
 	t_free(t);
 }
 
+/* The style index is sized for the next collection's threshold (index_rebuild): across collections that
+ * resize it, a style still on the screen is found again (the same id, not a duplicate), every cell keeps
+ * its colour, and the index always has room for the threshold. Then a table full of live styles (more
+ * distinct colours than ids on one screen): the index is at its full size and nothing dangles. */
+static void check_index(const struct grid *g, const char *when)
+{
+	const struct style_table *st = &g->st;
+	CHECK(st->hash_cap >= 2 * st->gc_at || (st->gc_wait && st->hash_cap >= st->cap), "%s: index %u, threshold %u",
+	      when, st->hash_cap, st->gc_at);
+	CHECK(st->count < st->hash_cap && st->hash_cap <= 2 * st->cap, "%s: index %u, %u styles", when, st->hash_cap,
+	      st->count);
+}
+
+static void test_style_index(void)
+{
+	struct t_term *t = t_new(80, 24, 2000);
+	struct grid *g = t->g;
+	t_feed(t, "\033[38;2;1;2;3mA\033[0m");
+	const uint16_t id = grid_row(g, 0)[0].style;
+	uint32_t epoch = g->st.epoch, sizes = 0, last = g->st.hash_cap;
+	for (int i = 0; i < 200000; i++) {
+		t_feedf(t, "\033[%d;1H\033[48;2;%d;%d;%dmx", 2 + i % 23, i & 255, (i >> 8) & 255, (i >> 16) & 255);
+		if ((i & 127) == 0)
+			t_feed(t, "\033[24;1H\r\n"); /* a line into the scrollback: more cells, larger headroom */
+		if (g->st.hash_cap != last) {
+			sizes++;
+			last = g->st.hash_cap;
+			check_index(g, "flood");
+		}
+	}
+	CHECK(g->st.epoch > epoch + 3 && sizes >= 2, "collections %u, index sizes %u", g->st.epoch - epoch, sizes);
+	check_index(g, "after the flood");
+	/* the first cell scrolled away: its colour again, on the screen */
+	t_feed(t, "\033[0m\033[2J\033[1;1H\033[38;2;1;2;3mB\033[38;2;1;2;3mC\033[0m");
+	const struct grid_cell *r = grid_row(g, 0);
+	CHECK(r[0].style == id && r[1].style == id && grid_style(g, id)->fg == GRID_COLOR_RGB(1, 2, 3),
+	      "one id for one style: %u %u (first %u)", r[0].style, r[1].style, id);
+	grid__collect(g);
+	check_index(g, "collected");
+	t_feed(t, "\033[38;2;1;2;3mD\033[48;2;9;9;9m\033[49mE");
+	CHECK(r[2].style == r[0].style && r[3].style == r[0].style, "found after a rebuild: %u %u %u", r[0].style,
+	      r[2].style, r[3].style);
+	t_free(t);
+
+	/* 300 x 250 cells of distinct colours: more than the ids */
+	t = t_new(300, 250, 0);
+	g = t->g;
+	for (int i = 0; i < 300 * 250; i++)
+		t_feedf(t, "\033[38;2;%d;%d;%dmz", i & 255, (i >> 8) & 255, (i >> 16) & 255);
+	check_index(g, "full");
+	CHECK(g->st.count == g->st.cap && g->st.hash_cap == 2 * g->st.cap, "full table: %u of %u, index %u",
+	      g->st.count, g->st.cap, g->st.hash_cap);
+	int wrong = 0;
+	for (int y = 0; y < 250; y++) {
+		r = grid_row(g, y);
+		for (int x = 0; x < 300; x++) {
+			int i = y * 300 + x;
+			const struct grid_style *s = grid_style(g, r[x].style);
+			if (!g->st.used[r[x].style] ||
+			    (r[x].style && s->fg != GRID_COLOR_RGB(i & 255, (i >> 8) & 255, (i >> 16) & 255)))
+				wrong++;
+		}
+	}
+	CHECK(wrong == 0, "%d cells with a wrong or dangling style", wrong);
+	/* a style of the full table is found, not added */
+	uint16_t known = grid_row(g, 10)[10].style;
+	t_feedf(t, "\033[1;1H\033[38;2;%d;%d;%dmq", 3010 & 255, 3010 >> 8, 0);
+	CHECK(known && grid_row(g, 0)[0].style == known, "found in the full table: %u %u", grid_row(g, 0)[0].style,
+	      known);
+	t_free(t);
+}
+
 int main(void)
 {
 	long before = peak_kb();
@@ -222,6 +294,7 @@ int main(void)
 	test_links();
 	test_resize_extremes();
 	test_sgr_flood();
+	test_style_index();
 	long used = peak_kb() - before;
 	/* 10000 lines x 212 cells x 12 bytes is ~25 MB; 1000x1000 cells with 1000 lines of scrollback ~24 MB;
 	 * tables at their caps a few MB more */

@@ -166,8 +166,57 @@ static void test_emoji_sequences(void)
 	}
 }
 
+/* Runs of printable ASCII of every length from 1 to 75 at columns 0 to 19, in the default style, a
+ * style and a hyperlink, on a fresh row (the run ends the row's written part: the short-run path) and over
+ * a row already written further (the bulk path): the vector writers (16 and 8 cells per step, the last
+ * step overlapping) against the character-at-a-time path, with distinct bytes so that a cell written
+ * from the wrong byte shows. */
+static void test_ascii_runs(void)
+{
+	static const char *const pre[] = {"", "\033[1;31m", "\033]8;;http://example.com/\033\\"};
+	int bad = 0;
+	for (size_t p = 0; p < sizeof(pre) / sizeof(pre[0]) && !bad; p++) {
+		for (int x0 = 0; x0 < 20 && !bad; x0++) {
+			struct t_term *a = t_new(100, 3, 0), *b = t_new(100, 3, 0);
+			for (int len = 1; len <= 75 && !bad; len++) {
+				char run[80];
+				for (int i = 0; i < len; i++)
+					run[i] = (char)(0x21 + (i * 37 + len) % 94);
+				for (int i = 0; i < len; i++)
+					run[i] = run[i] == '#' ? '_' : run[i]; /* the UK set maps only '#' */
+				run[len] = 0;
+				for (int g = 0; g < 2; g++) {
+					struct t_term *t = g ? b : a;
+					t_feed(t, g ? "\033c\033(A" : "\033c"); /* a fresh screen: RIS */
+					t_feed(t, pre[p]);
+					t_feedf(t, "\033[1;%dH%s\033[2;1H", x0 + 1,  run);
+					for (int i = 0; i < 98; i++)
+						t_feed(t, "~");
+					t_feedf(t, "\033[2;%dH%s", x0 + 1, run);
+				}
+				bad = compare(a, b, len);
+				for (int y = 0; y < 2 && !bad; y++) {
+					const struct grid_cell *ra = grid_row(a->g, y), *rb = grid_row(b->g, y);
+					for (int x = 0; x < 100; x++)
+						if (ra[x].link != rb[x].link || ra[x].flags != rb[x].flags) {
+							CHECK(0, "prefix %zu, column %d, length %d: cell %d,%d link or flags",
+							      p, x0, len, x, y);
+							bad = 1;
+							break;
+						}
+				}
+				if (bad)
+					fprintf(stderr, "  prefix %zu, column %d, length %d\n", p, x0, len);
+			}
+			t_free(a);
+			t_free(b);
+		}
+	}
+}
+
 int main(void)
 {
+	test_ascii_runs();
 	test_emoji_sequences();
 	test_random_text();
 	return t_done("grid-print");
