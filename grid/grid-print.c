@@ -410,16 +410,16 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 
 /* The one-cell path of grid__print and grid__print_ascii: a single-width character cp that joins nothing
  * before it, with no wrap pending, no charset mapping, no insert mode and no selection (the callers check
- * those). When the cursor is not at the right edge and not on half of a wide character it is one cell
- * store and the bookkeeping here; returns false (nothing done) otherwise. */
-static inline bool put_one(struct grid *g, uint32_t cp)
+ * those), in the pen's style (interned: style). When the cursor is not at the right edge and not on half of
+ * a wide character it is one cell store and the bookkeeping here; returns false (nothing done) otherwise. */
+static inline bool put_one(struct grid *g, uint32_t cp, uint16_t style)
 {
 	int x = g->cx, y = g->cy;
 	struct line *l = grid__line(g, y);
 	struct grid_cell *c = &l->cells[x];
 	if (unlikely(x >= grid__right_limit(g) || c[0].width != 1 || c[1].width == 0))
 		return false;
-	grid__put_cell(c, cp, (uint64_t)grid__cur_style(g) << 32 | (uint64_t)g->link << 48, 1);
+	grid__put_cell(c, cp, (uint64_t)style << 32 | (uint64_t)g->link << 48, 1);
 	grid__line_touch(l, x + 1);
 	grid__damage_inline(g, y, x - 1, x + 2);
 	g->cx = x + 1;
@@ -431,6 +431,27 @@ static inline bool put_one(struct grid *g, uint32_t cp)
 	return true;
 }
 
+static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n);
+
+/* put_one when the pen changed since its style was last interned (a colour per cell): the interning call
+ * out of line, so that the callers' common path calls nothing and saves no registers. Falls back to the
+ * general paths as the callers would (they intern the pen first too). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void put_one_dirty(struct grid *g, uint32_t cp)
+{
+	uint16_t style = grid__pen_id(g);
+	if (put_one(g, cp, style))
+		return;
+	if (cp < 0x80) {
+		uint8_t b = (uint8_t)cp;
+		print_ascii_run(g, &b, 1);
+	} else {
+		print_cps(g, &cp, 1);
+	}
+}
+
 void grid__print(void *ctx, const uint32_t *cp, size_t n)
 {
 	struct grid *g = ctx;
@@ -440,7 +461,11 @@ void grid__print(void *ctx, const uint32_t *cp, size_t n)
 		/* One plain single-width character between escape sequences (grid__print_ascii's one-character
 		 * path for the rest of Unicode): not at the right edge, not over half of a wide character and
 		 * not joining the character before it, it is one cell store. */
-		if (put_one(g, cp[0]))
+		if (unlikely(g->pen_dirty)) {
+			put_one_dirty(g, cp[0]);
+			return;
+		}
+		if (put_one(g, cp[0], g->pen_id))
 			return;
 	}
 	print_cps(g, cp, n);
@@ -479,64 +504,48 @@ __attribute__((target("avx"))) static size_t write_ascii16(unsigned char *p, con
 	return i;
 }
 
-/* write_ascii16 on CPUs with AVX2 (checked at run time): the 16 bytes are broadcast to both 128-bit lanes,
- * so the in-lane pshufb of a 32-byte vector can place any of them; 8 cells are 3 such vectors, the next 8 the
- * same with the bytes shifted down by 8. 6 stores per 16 cells instead of 12. */
-#define CTL(q) ((q) % 12 == 0 ? (q) / 12 : -128)
-#define CTL8(q) CTL(q), CTL(q + 1), CTL(q + 2), CTL(q + 3), CTL(q + 4), CTL(q + 5), CTL(q + 6), CTL(q + 7)
-static const int8_t ascii_ctl[96] = {CTL8(0),  CTL8(8),  CTL8(16), CTL8(24), CTL8(32), CTL8(40),
-				     CTL8(48), CTL8(56), CTL8(64), CTL8(72), CTL8(80), CTL8(88)};
-#undef CTL8
-#undef CTL
-
-__attribute__((target("avx2"))) static inline void write16_avx2(unsigned char *p, __m128i bytes, uint32_t sl)
+/* write_ascii16 on CPUs with AVX2 (checked at run time), 8 cells (3 vectors) from 8 bytes: the bytes
+ * zero-extended to 8 code point lanes, two sources of 8 lanes made of them and the constant words (style |
+ * link << 16, width 1), and one vpermd per vector from a source. No byte shuffle: as fast on hardware as
+ * the 32-byte pshufb it replaced (broadcast, 6 pshufb, one byte shift per 16 cells), and emulators (QEMU's
+ * TCG) run pshufb and the 32-byte shift as costly helper calls (docs/benchmarks.md, issue 5, session 7). */
+__attribute__((target("avx2"))) static inline void write8_avx2(unsigned char *p, __m128i bytes, uint32_t sl)
 {
 	const int w = (int)sl;
-	const __m256i k0 = _mm256_setr_epi32(0, w, 1, 0, w, 1, 0, w), k1 = _mm256_setr_epi32(1, 0, w, 1, 0, w, 1, 0),
-		      k2 = _mm256_setr_epi32(w, 1, 0, w, 1, 0, w, 1);
-	const __m256i c0 = _mm256_loadu_si256((const __m256i *)(const void *)ascii_ctl),
-		      c1 = _mm256_loadu_si256((const __m256i *)(const void *)(ascii_ctl + 32)),
-		      c2 = _mm256_loadu_si256((const __m256i *)(const void *)(ascii_ctl + 64));
-	__m256i b = _mm256_broadcastsi128_si256(bytes);
+	const __m256i z = _mm256_cvtepu8_epi32(bytes);
+	/* s0 = {cp0 .. cp5, sl, 1}, s1 = {sl, 1, cp2 .. cp7} */
+	const __m256i s0 = _mm256_or_si256(_mm256_and_si256(z, _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0)),
+					   _mm256_setr_epi32(0, 0, 0, 0, 0, 0, w, 1)),
+		      s1 = _mm256_or_si256(_mm256_and_si256(z, _mm256_setr_epi32(0, 0, -1, -1, -1, -1, -1, -1)),
+					   _mm256_setr_epi32(w, 1, 0, 0, 0, 0, 0, 0));
 	__m256i *o = (__m256i *)(void *)p;
-	for (int g = 0; g < 2; g++, o += 3) {
-		_mm256_storeu_si256(o, _mm256_or_si256(_mm256_shuffle_epi8(b, c0), k0));
-		_mm256_storeu_si256(o + 1, _mm256_or_si256(_mm256_shuffle_epi8(b, c1), k1));
-		_mm256_storeu_si256(o + 2, _mm256_or_si256(_mm256_shuffle_epi8(b, c2), k2));
-		b = _mm256_srli_si256(b, 8);
-	}
+	_mm256_storeu_si256(o, _mm256_permutevar8x32_epi32(s0, _mm256_setr_epi32(0, 6, 7, 1, 6, 7, 2, 6)));
+	_mm256_storeu_si256(o + 1, _mm256_permutevar8x32_epi32(s0, _mm256_setr_epi32(7, 3, 6, 7, 4, 6, 7, 5)));
+	_mm256_storeu_si256(o + 2, _mm256_permutevar8x32_epi32(s1, _mm256_setr_epi32(0, 1, 6, 0, 1, 7, 0, 1)));
 }
 
 __attribute__((target("avx2"))) static size_t write_ascii16_avx2(unsigned char *p, const uint8_t *s, size_t k,
 								  uint32_t sl)
 {
 	size_t i = 0;
-	for (; i + 16 <= k; i += 16, p += 192)
-		write16_avx2(p, _mm_loadu_si128((const __m128i *)(const void *)(s + i)), sl);
+	for (; i + 16 <= k; i += 16, p += 192) {
+		write8_avx2(p, _mm_loadl_epi64((const __m128i *)(const void *)(s + i)), sl);
+		write8_avx2(p + 96, _mm_loadl_epi64((const __m128i *)(const void *)(s + i + 8)), sl);
+	}
 	return i;
 }
-
-/* Bytes [0, k) of the 16 gathered from s[0, 8) and s[k - 8, k) (8 <= k < 16), the rest zero: per k, the
- * pshufb that puts them in place. */
-static const int8_t short_gather[8][16] = {
-#define G(k) {0, 1, 2, 3, 4, 5, 6, 7, 8 < k ? 24 - k : -128, 9 < k ? 25 - k : -128, 10 < k ? 26 - k : -128, \
-	       11 < k ? 27 - k : -128, 12 < k ? 28 - k : -128, 13 < k ? 29 - k : -128, 14 < k ? 30 - k : -128, -128}
-	G(8), G(9), G(10), G(11), G(12), G(13), G(14), G(15),
-#undef G
-};
 
 /* A short run (8 <= k < 16 cells) in the default style with no link, where the 16 cells from p on exist
  * and those after the run are default blanks (past the row's written part): one 16-cell step, the cells
  * after the run getting code point 0, which makes them the default blanks they were. Only the run's own
- * bytes are read. */
+ * bytes are read: the second 8 are s[8, k), taken from the 8 bytes ending at k and shifted down. */
 __attribute__((target("avx2"))) static void write_ascii_short(unsigned char *p, const uint8_t *s, size_t k)
 {
-	__m128i lo = _mm_loadl_epi64((const __m128i *)(const void *)s),
-		hi = _mm_loadl_epi64((const __m128i *)(const void *)(s + k - 8));
-	write16_avx2(p,
-		     _mm_shuffle_epi8(_mm_unpacklo_epi64(lo, hi),
-				      _mm_loadu_si128((const __m128i *)(const void *)short_gather[k - 8])),
-		     0);
+	uint64_t hi;
+	memcpy(&hi, s + k - 8, 8);
+	hi = k > 8 ? hi >> (16 - k) * 8 : 0;
+	write8_avx2(p, _mm_loadl_epi64((const __m128i *)(const void *)s), 0);
+	write8_avx2(p + 96, _mm_cvtsi64_si128((long long)hi), 0);
 }
 #endif
 
@@ -676,7 +685,11 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 		/* One character between escape sequences (a cell per SGR): not at the right edge, not over
 		 * half of a wide character and not after a character it may join (a Prepend, which the run
 		 * path asks about), it is one cell store and the bookkeeping below. */
-		if (put_one(g, s[0]))
+		if (unlikely(g->pen_dirty)) {
+			put_one_dirty(g, s[0]);
+			return;
+		}
+		if (put_one(g, s[0], g->pen_id))
 			return;
 	}
 	print_ascii_run(g, s, n);

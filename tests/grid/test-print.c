@@ -5,7 +5,7 @@
  * designated, every character takes the slow path. So the same random text fed to two grids, one with the
  * UK set in G0 (which only maps '#', never generated here), must give the same cells, clusters, cursor and
  * soft-wrap flags: wide characters at the last column, combining marks, ZWJ and flag sequences, emoji
- * modifiers, Hangul, SpacingMarks, Prepend and REP included. */
+ * modifiers, Hangul, SpacingMarks, Prepend, REP and a colour per character included. */
 #include "harness.h"
 
 struct piece {
@@ -47,6 +47,8 @@ static const struct piece pieces[] = {
 	{"\033[3b", 1},                                                    /* REP */
 	{"\033[H", 1}, {"\033[7G", 1}, {"\033[2C", 1}, {"\033[1m", 1}, {"\033[m", 1}, {"\033[3;9r", 1},
 	{"\033[r", 1},
+	/* a colour before a lone character: the one-cell path with a pen to intern (grid__print, put_one_dirty) */
+	{"\033[31m", 2}, {"\033[38;2;9;8;7m", 2}, {"\033[48;2;1;2;3m", 2}, {"\033[38;5;200m\xe2\x96\x80", 2},
 };
 
 static uint32_t seed = 7;
@@ -71,8 +73,11 @@ static int compare(struct t_term *a, struct t_term *b, int round)
 			uint32_t pa[16], pb[16];
 			size_t na = grid_cell_codepoints(a->g, &ra[x], pa, 16);
 			size_t nb = grid_cell_codepoints(b->g, &rb[x], pb, 16);
+			/* the styles as resolved: the two paths may intern them in a different order */
+			const struct grid_style *sa = grid_style(a->g, ra[x].style), *sb = grid_style(b->g, rb[x].style);
 			bool same = na == nb && !memcmp(pa, pb, na * sizeof(*pa)) && ra[x].width == rb[x].width &&
-				    ra[x].style == rb[x].style;
+				    sa->fg == sb->fg && sa->bg == sb->bg && sa->ul_color == sb->ul_color &&
+				    sa->attrs == sb->attrs && sa->underline == sb->underline;
 			CHECK(same, "round %d row %d col %d: run path \"%s\"", round, y, x, t_row(a, y));
 			if (!same) {
 				fprintf(stderr, "  char path \"%s\"\n", t_row(b, y));
@@ -161,8 +166,57 @@ static void test_emoji_sequences(void)
 	}
 }
 
+/* Runs of printable ASCII of every length from 1 to 75 at columns 0 to 19, in the default style, a
+ * style and a hyperlink, on a fresh row (the run ends the row's written part: the short-run path) and over
+ * a row already written further (the bulk path): the vector writers (16 and 8 cells per step, the last
+ * step overlapping) against the character-at-a-time path, with distinct bytes so that a cell written
+ * from the wrong byte shows. */
+static void test_ascii_runs(void)
+{
+	static const char *const pre[] = {"", "\033[1;31m", "\033]8;;http://example.com/\033\\"};
+	int bad = 0;
+	for (size_t p = 0; p < sizeof(pre) / sizeof(pre[0]) && !bad; p++) {
+		for (int x0 = 0; x0 < 20 && !bad; x0++) {
+			struct t_term *a = t_new(100, 3, 0), *b = t_new(100, 3, 0);
+			for (int len = 1; len <= 75 && !bad; len++) {
+				char run[80];
+				for (int i = 0; i < len; i++)
+					run[i] = (char)(0x21 + (i * 37 + len) % 94);
+				for (int i = 0; i < len; i++)
+					run[i] = run[i] == '#' ? '_' : run[i]; /* the UK set maps only '#' */
+				run[len] = 0;
+				for (int g = 0; g < 2; g++) {
+					struct t_term *t = g ? b : a;
+					t_feed(t, g ? "\033c\033(A" : "\033c"); /* a fresh screen: RIS */
+					t_feed(t, pre[p]);
+					t_feedf(t, "\033[1;%dH%s\033[2;1H", x0 + 1,  run);
+					for (int i = 0; i < 98; i++)
+						t_feed(t, "~");
+					t_feedf(t, "\033[2;%dH%s", x0 + 1, run);
+				}
+				bad = compare(a, b, len);
+				for (int y = 0; y < 2 && !bad; y++) {
+					const struct grid_cell *ra = grid_row(a->g, y), *rb = grid_row(b->g, y);
+					for (int x = 0; x < 100; x++)
+						if (ra[x].link != rb[x].link || ra[x].flags != rb[x].flags) {
+							CHECK(0, "prefix %zu, column %d, length %d: cell %d,%d link or flags",
+							      p, x0, len, x, y);
+							bad = 1;
+							break;
+						}
+				}
+				if (bad)
+					fprintf(stderr, "  prefix %zu, column %d, length %d\n", p, x0, len);
+			}
+			t_free(a);
+			t_free(b);
+		}
+	}
+}
+
 int main(void)
 {
+	test_ascii_runs();
 	test_emoji_sequences();
 	test_random_text();
 	return t_done("grid-print");
