@@ -47,9 +47,12 @@ static inline bool grid__may_join(uint32_t prev, uint32_t cp)
 {
 	/* the quick no: both below the first complex script, or in the plain stretch from Phonetic Extensions
 	 * to CJK (punctuation, symbols, box drawing and blocks, ideographs: per-cell colour art) other than
-	 * ZWJ; none of the cases below holds for such a pair */
-	if ((cp < 0x600 || (cp - 0x1d00u < 0xa800u - 0x1d00u && cp != 0x200d)) &&
-	    (prev < 0x600 || (prev - 0x1d00u < 0xa800u - 0x1d00u && prev != 0x200d)))
+	 * ZWJ; none of the cases below holds for such a pair
+	 * (bitwise, not short-circuit: one-cell printers alternate between such ranges, per-test branches
+	 * would be mispredicted) */
+	const unsigned plain_cp = (cp < 0x600) | ((cp - 0x1d00u < 0xa800u - 0x1d00u) & (cp != 0x200d)),
+		       plain_prev = (prev < 0x600) | ((prev - 0x1d00u < 0xa800u - 0x1d00u) & (prev != 0x200d));
+	if (plain_cp & plain_prev)
 		return false;
 	return prev == 0x200d || (cp >= 0x1f1e6 && cp <= 0x1f1ff) || (cp >= 0x1f3fb && cp <= 0x1f3ff) ||
 	       grid__complex_script(cp) || grid__complex_script(prev);
