@@ -452,10 +452,18 @@ static void put_one_dirty(struct grid *g, uint32_t cp)
 	}
 }
 
+/* Whether cp is plain and one column wide (vt_char_plain_width). Box drawing and block elements
+ * (U+2500..U+259F: text UIs' frames, bars and half-block art) all are (tests/grid/test-print.c checks it
+ * against the table): no table lookup for them. */
+static inline bool plain_width1(uint32_t cp)
+{
+	return cp - 0x2500u < 0xa0u || vt_char_plain_width(cp) == 1;
+}
+
 void grid__print(void *ctx, const uint32_t *cp, size_t n)
 {
 	struct grid *g = ctx;
-	if (n == 1 && vt_char_plain_width(cp[0]) == 1 &&
+	if (n == 1 && plain_width1(cp[0]) &&
 	    likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift && !g->insert &&
 		   !g->sel.active && !(g->last_x >= 0 && grid__may_join_cell(g->gb_prev, cp[0])))) {
 		/* One plain single-width character between escape sequences (grid__print_ascii's one-character
