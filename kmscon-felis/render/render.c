@@ -86,6 +86,15 @@ void kf_render_prepare_fonts(struct kf_render *r)
 	for (unsigned style = 0; style <= KF_GLYPH_BOLD; style += KF_GLYPH_BOLD)
 		for (uint32_t cp = 0x21; cp < 0x7f; cp++)
 			kf_render_glyph(r, cp, style, 1);
+	/* The pre-composed cells' pages, faulted in now rather than one by one as output fills them
+	 * (a page fault is costly in a virtual machine). Each byte is written back as read: the
+	 * first frame's cells are in some of the slots already. */
+	if (kf_render_cells_ready(r)) {
+		volatile uint8_t *px = (volatile uint8_t *)r->cells.px;
+		size_t bytes = ((size_t)1 << r->cells.bits) * r->cells.slot_px * 4;
+		for (size_t off = 0; off < bytes; off += 4096)
+			px[off] = px[off];
+	}
 }
 
 int kf_render_create(const struct kf_render_config *cfg, struct kf_render **out)
