@@ -452,12 +452,20 @@ static void put_one_dirty(struct grid *g, uint32_t cp)
 	}
 }
 
+/* Whether cp is plain and one column wide (vt_char_plain_width). Box drawing and block elements
+ * (U+2500..U+259F: text UIs' frames, bars and half-block art) all are (tests/grid/test-print.c checks it
+ * against the table): no table lookup for them. */
+static inline bool plain_width1(uint32_t cp)
+{
+	return cp - 0x2500u < 0xa0u || vt_char_plain_width(cp) == 1;
+}
+
 void grid__print(void *ctx, const uint32_t *cp, size_t n)
 {
 	struct grid *g = ctx;
-	if (n == 1 && vt_char_plain_width(cp[0]) == 1 &&
+	if (n == 1 && plain_width1(cp[0]) &&
 	    likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift && !g->insert &&
-		   !g->sel.active && !(g->last_x >= 0 && grid__may_join(g->gb_prev, cp[0])))) {
+		   !g->sel.active && !(g->last_x >= 0 && grid__may_join_cell(g->gb_prev, cp[0])))) {
 		/* One plain single-width character between escape sequences (grid__print_ascii's one-character
 		 * path for the rest of Unicode): not at the right edge, not over half of a wide character and
 		 * not joining the character before it, it is one cell store. */
@@ -618,7 +626,7 @@ __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint
 	}
 	if (n == 0)
 		return;
-	if (unlikely(g->gb_prev >= 0x600) && g->last_x >= 0 && grid__may_join(g->gb_prev, s[0])) {
+	if (unlikely(g->gb_prev >= 0x600) && g->last_x >= 0 && grid__may_join_cell(g->gb_prev, s[0])) {
 		/* the first character may join the cluster before it (after a Prepend character, GB9b) */
 		uint32_t cp = s[0];
 		print_cps(g, &cp, 1);
@@ -681,7 +689,7 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 	struct grid *g = ctx;
 	if (n == 1 && likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift &&
 			     !g->insert && !g->sel.active &&
-			     !(g->gb_prev >= 0x600 && g->last_x >= 0 && grid__may_join(g->gb_prev, s[0])))) {
+			     !(g->gb_prev >= 0x600 && g->last_x >= 0 && grid__may_join_cell(g->gb_prev, s[0])))) {
 		/* One character between escape sequences (a cell per SGR): not at the right edge, not over
 		 * half of a wide character and not after a character it may join (a Prepend, which the run
 		 * path asks about), it is one cell store and the bookkeeping below. */

@@ -7,6 +7,7 @@
  * soft-wrap flags: wide characters at the last column, combining marks, ZWJ and flag sequences, emoji
  * modifiers, Hangul, SpacingMarks, Prepend, REP and a colour per character included. */
 #include "harness.h"
+#include "vt/vt.h"
 
 struct piece {
 	const char *s;
@@ -214,8 +215,17 @@ static void test_ascii_runs(void)
 	}
 }
 
+/* grid__print's one-cell path takes box drawing and block elements as plain and one column wide without
+ * the table: the table must agree. */
+static void test_box_drawing_width(void)
+{
+	for (uint32_t cp = 0x2500; cp < 0x25a0; cp++)
+		CHECK(vt_char_plain_width(cp) == 1, "U+%04X: plain width %u", (unsigned)cp, vt_char_plain_width(cp));
+}
+
 int main(void)
 {
+	test_box_drawing_width();
 	test_ascii_runs();
 	test_emoji_sequences();
 	test_random_text();
