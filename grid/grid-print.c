@@ -410,16 +410,16 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 
 /* The one-cell path of grid__print and grid__print_ascii: a single-width character cp that joins nothing
  * before it, with no wrap pending, no charset mapping, no insert mode and no selection (the callers check
- * those). When the cursor is not at the right edge and not on half of a wide character it is one cell
- * store and the bookkeeping here; returns false (nothing done) otherwise. */
-static inline bool put_one(struct grid *g, uint32_t cp)
+ * those), in the pen's style (interned: style). When the cursor is not at the right edge and not on half of
+ * a wide character it is one cell store and the bookkeeping here; returns false (nothing done) otherwise. */
+static inline bool put_one(struct grid *g, uint32_t cp, uint16_t style)
 {
 	int x = g->cx, y = g->cy;
 	struct line *l = grid__line(g, y);
 	struct grid_cell *c = &l->cells[x];
 	if (unlikely(x >= grid__right_limit(g) || c[0].width != 1 || c[1].width == 0))
 		return false;
-	grid__put_cell(c, cp, (uint64_t)grid__cur_style(g) << 32 | (uint64_t)g->link << 48, 1);
+	grid__put_cell(c, cp, (uint64_t)style << 32 | (uint64_t)g->link << 48, 1);
 	grid__line_touch(l, x + 1);
 	grid__damage_inline(g, y, x - 1, x + 2);
 	g->cx = x + 1;
@@ -431,16 +431,49 @@ static inline bool put_one(struct grid *g, uint32_t cp)
 	return true;
 }
 
+static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n);
+
+/* put_one when the pen changed since its style was last interned (a colour per cell): the interning call
+ * out of line, so that the callers' common path calls nothing and saves no registers. Falls back to the
+ * general paths as the callers would (they intern the pen first too). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void put_one_dirty(struct grid *g, uint32_t cp)
+{
+	uint16_t style = grid__pen_id(g);
+	if (put_one(g, cp, style))
+		return;
+	if (cp < 0x80) {
+		uint8_t b = (uint8_t)cp;
+		print_ascii_run(g, &b, 1);
+	} else {
+		print_cps(g, &cp, 1);
+	}
+}
+
+/* Whether cp is plain and one column wide (vt_char_plain_width). Box drawing and block elements
+ * (U+2500..U+259F: text UIs' frames, bars and half-block art) all are (tests/grid/test-print.c checks it
+ * against the table): no table lookup for them. */
+static inline bool plain_width1(uint32_t cp)
+{
+	return cp - 0x2500u < 0xa0u || vt_char_plain_width(cp) == 1;
+}
+
 void grid__print(void *ctx, const uint32_t *cp, size_t n)
 {
 	struct grid *g = ctx;
-	if (n == 1 && vt_char_plain_width(cp[0]) == 1 &&
+	if (n == 1 && plain_width1(cp[0]) &&
 	    likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift && !g->insert &&
-		   !g->sel.active && !(g->last_x >= 0 && grid__may_join(g->gb_prev, cp[0])))) {
+		   !g->sel.active && !(g->last_x >= 0 && grid__may_join_cell(g->gb_prev, cp[0])))) {
 		/* One plain single-width character between escape sequences (grid__print_ascii's one-character
 		 * path for the rest of Unicode): not at the right edge, not over half of a wide character and
 		 * not joining the character before it, it is one cell store. */
-		if (put_one(g, cp[0]))
+		if (unlikely(g->pen_dirty)) {
+			put_one_dirty(g, cp[0]);
+			return;
+		}
+		if (put_one(g, cp[0], g->pen_id))
 			return;
 	}
 	print_cps(g, cp, n);
@@ -593,7 +626,7 @@ __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint
 	}
 	if (n == 0)
 		return;
-	if (unlikely(g->gb_prev >= 0x600) && g->last_x >= 0 && grid__may_join(g->gb_prev, s[0])) {
+	if (unlikely(g->gb_prev >= 0x600) && g->last_x >= 0 && grid__may_join_cell(g->gb_prev, s[0])) {
 		/* the first character may join the cluster before it (after a Prepend character, GB9b) */
 		uint32_t cp = s[0];
 		print_cps(g, &cp, 1);
@@ -656,11 +689,15 @@ void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 	struct grid *g = ctx;
 	if (n == 1 && likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift &&
 			     !g->insert && !g->sel.active &&
-			     !(g->gb_prev >= 0x600 && g->last_x >= 0 && grid__may_join(g->gb_prev, s[0])))) {
+			     !(g->gb_prev >= 0x600 && g->last_x >= 0 && grid__may_join_cell(g->gb_prev, s[0])))) {
 		/* One character between escape sequences (a cell per SGR): not at the right edge, not over
 		 * half of a wide character and not after a character it may join (a Prepend, which the run
 		 * path asks about), it is one cell store and the bookkeeping below. */
-		if (put_one(g, s[0]))
+		if (unlikely(g->pen_dirty)) {
+			put_one_dirty(g, s[0]);
+			return;
+		}
+		if (put_one(g, s[0], g->pen_id))
 			return;
 	}
 	print_ascii_run(g, s, n);

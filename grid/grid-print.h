@@ -39,20 +39,41 @@ static inline bool grid__complex_script(uint32_t c)
 	return (c >= 0x16f00 && c < 0x17000) || (c >= 0x1d100 && c < 0x1d200);
 }
 
+/* grid__may_join past its quick no (grid__plain_stretch). */
+static inline bool grid__may_join_rest(uint32_t prev, uint32_t cp)
+{
+	return prev == 0x200d || (cp >= 0x1f1e6 && cp <= 0x1f1ff) || (cp >= 0x1f3fb && cp <= 0x1f3ff) ||
+	       grid__complex_script(cp) || grid__complex_script(prev);
+}
+
+/* The quick no of grid__may_join for one code point: below the first complex script, or in the plain
+ * stretch from Phonetic Extensions to CJK (punctuation, symbols, box drawing and blocks, ideographs:
+ * per-cell colour art) other than ZWJ; none of the cases of grid__may_join_rest holds for a pair of them. */
+static inline unsigned grid__plain_stretch(uint32_t c)
+{
+	return (c < 0x600) | ((c - 0x1d00u < 0xa800u - 0x1d00u) & (c != 0x200d));
+}
+
 /* Whether cp may continue the cluster ending in prev (cp has a width): only then is vt_grapheme_break
  * asked. The cases UAX #29 joins are ZWJ sequences (GB11), regional-indicator pairs (GB12/13), Extend
  * characters with a width (emoji modifiers, halfwidth sound marks), SpacingMarks and Prepend (GB9a/b) and
  * Hangul syllables (GB6-8), the last three only in the scripts listed in grid__complex_script(). */
 static inline bool grid__may_join(uint32_t prev, uint32_t cp)
 {
-	/* the quick no: both below the first complex script, or in the plain stretch from Phonetic Extensions
-	 * to CJK (punctuation, symbols, box drawing and blocks, ideographs: per-cell colour art) other than
-	 * ZWJ; none of the cases below holds for such a pair */
+	/* grid__plain_stretch of both, with branches: the run paths meet one script at a time */
 	if ((cp < 0x600 || (cp - 0x1d00u < 0xa800u - 0x1d00u && cp != 0x200d)) &&
 	    (prev < 0x600 || (prev - 0x1d00u < 0xa800u - 0x1d00u && prev != 0x200d)))
 		return false;
-	return prev == 0x200d || (cp >= 0x1f1e6 && cp <= 0x1f1ff) || (cp >= 0x1f3fb && cp <= 0x1f3ff) ||
-	       grid__complex_script(cp) || grid__complex_script(prev);
+	return grid__may_join_rest(prev, cp);
+}
+
+/* grid__may_join for the one-cell paths: both quick tests always made (bitwise), since one-cell printers
+ * alternate between such ranges (a space, a block element) and per-test branches would be mispredicted. */
+static inline bool grid__may_join_cell(uint32_t prev, uint32_t cp)
+{
+	if (grid__plain_stretch(cp) & grid__plain_stretch(prev))
+		return false;
+	return grid__may_join_rest(prev, cp);
 }
 
 /* Stores a cell: {cp, style, link} as one 64-bit word (hi holds style and link, see write_ascii) and

@@ -415,12 +415,15 @@ static void sweep_styles(struct style_table *t)
 /* The index holds at most gc_at ids until the next collection (a table waiting for one, gc_wait, has the
  * whole id range as its threshold): its places are the power of two at least twice that, so that a new
  * pen's probe (a fresh colour is found nowhere) reads from an index a fraction of the full one's 512 KiB,
- * which stays in the cache instead of missing it once per new style. */
+ * which stays in the cache instead of missing it once per new style. The threshold then grows to what
+ * that index holds at half load: the room costs nothing more, and the collections come less often. */
 static void index_rebuild(struct style_table *t)
 {
 	uint32_t n = STYLE_INDEX_MIN;
 	while (n < 2 * t->gc_at && n < 2 * t->cap)
 		n *= 2;
+	if (!t->gc_wait)
+		t->gc_at = n / 2;
 	t->hash_cap = n;
 	zero_index(t->hash, n);
 	for (uint32_t i = 1; i < t->hw; i++)

@@ -5,8 +5,9 @@
  * designated, every character takes the slow path. So the same random text fed to two grids, one with the
  * UK set in G0 (which only maps '#', never generated here), must give the same cells, clusters, cursor and
  * soft-wrap flags: wide characters at the last column, combining marks, ZWJ and flag sequences, emoji
- * modifiers, Hangul, SpacingMarks, Prepend and REP included. */
+ * modifiers, Hangul, SpacingMarks, Prepend, REP and a colour per character included. */
 #include "harness.h"
+#include "vt/vt.h"
 
 struct piece {
 	const char *s;
@@ -47,6 +48,8 @@ static const struct piece pieces[] = {
 	{"\033[3b", 1},                                                    /* REP */
 	{"\033[H", 1}, {"\033[7G", 1}, {"\033[2C", 1}, {"\033[1m", 1}, {"\033[m", 1}, {"\033[3;9r", 1},
 	{"\033[r", 1},
+	/* a colour before a lone character: the one-cell path with a pen to intern (grid__print, put_one_dirty) */
+	{"\033[31m", 2}, {"\033[38;2;9;8;7m", 2}, {"\033[48;2;1;2;3m", 2}, {"\033[38;5;200m\xe2\x96\x80", 2},
 };
 
 static uint32_t seed = 7;
@@ -71,8 +74,11 @@ static int compare(struct t_term *a, struct t_term *b, int round)
 			uint32_t pa[16], pb[16];
 			size_t na = grid_cell_codepoints(a->g, &ra[x], pa, 16);
 			size_t nb = grid_cell_codepoints(b->g, &rb[x], pb, 16);
+			/* the styles as resolved: the two paths may intern them in a different order */
+			const struct grid_style *sa = grid_style(a->g, ra[x].style), *sb = grid_style(b->g, rb[x].style);
 			bool same = na == nb && !memcmp(pa, pb, na * sizeof(*pa)) && ra[x].width == rb[x].width &&
-				    ra[x].style == rb[x].style;
+				    sa->fg == sb->fg && sa->bg == sb->bg && sa->ul_color == sb->ul_color &&
+				    sa->attrs == sb->attrs && sa->underline == sb->underline;
 			CHECK(same, "round %d row %d col %d: run path \"%s\"", round, y, x, t_row(a, y));
 			if (!same) {
 				fprintf(stderr, "  char path \"%s\"\n", t_row(b, y));
@@ -209,8 +215,17 @@ static void test_ascii_runs(void)
 	}
 }
 
+/* grid__print's one-cell path takes box drawing and block elements as plain and one column wide without
+ * the table: the table must agree. */
+static void test_box_drawing_width(void)
+{
+	for (uint32_t cp = 0x2500; cp < 0x25a0; cp++)
+		CHECK(vt_char_plain_width(cp) == 1, "U+%04X: plain width %u", (unsigned)cp, vt_char_plain_width(cp));
+}
+
 int main(void)
 {
+	test_box_drawing_width();
 	test_ascii_runs();
 	test_emoji_sequences();
 	test_random_text();

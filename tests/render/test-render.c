@@ -240,6 +240,43 @@ static void test_cells_and_missing(void)
 	kf_render_destroy(r);
 }
 
+/* kf_render_prepare_fonts rasterises printable ASCII in the regular and bold styles (later look-ups
+ * hit) and faults the pre-composed cells in without changing them: a repaint of a screen painted
+ * before it gives the same pixels. */
+static void test_prepare(void)
+{
+	struct kf_render *r;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	struct screen *s = screen_create(12, 2);
+	uint16_t red = screen_style(s, (struct grid_style){.fg = GRID_COLOR_PALETTE(1)});
+	screen_text(s, 0, 0, "Hello, world", 0);
+	screen_text(s, 0, 1, "~#@ abc", red);
+	int w, h;
+	uint32_t *a = screen_render(r, s, &w, &h);
+	struct kf_render_stats st0, st1;
+	kf_render_get_stats(r, &st0);
+	kf_render_prepare_fonts(r);
+	kf_render_get_stats(r, &st1);
+	/* the screen's 14 printable glyphs and the space were there; the other 94 * 2 - 14 are new */
+	CHECK(st0.glyphs == 15 && st1.glyphs == 15 + 188 - 14);
+	CHECK(st1.misses - st0.misses == st1.glyphs - st0.glyphs);
+	for (unsigned style = 0; style <= KF_GLYPH_BOLD; style += KF_GLYPH_BOLD)
+		for (uint32_t cp = 0x21; cp < 0x7f; cp++)
+			kf_render_glyph(r, cp, style, 1);
+	kf_render_get_stats(r, &st0);
+	CHECK(st0.misses == st1.misses && st0.hits == st1.hits + 188);
+	CHECK(kf_render_glyph(r, 'A', KF_GLYPH_ITALIC, 1)); /* italic is not prepared */
+	kf_render_get_stats(r, &st1);
+	CHECK(st1.misses == st0.misses + 1);
+	uint32_t *b = screen_render(r, s, &w, &h);
+	CHECK(a && b && !memcmp(a, b, (size_t)w * h * 4));
+	free(a);
+	free(b);
+	screen_destroy(s);
+	kf_render_destroy(r);
+}
+
 /* Runs of blanks are filled in one go (paint.c): the run must stop at the cursor, at a selection
  * and at a style change, and a blank with a decoration is not a plain blank. */
 static void test_blank_runs(void)
@@ -470,6 +507,7 @@ int main(void)
 	test_block_tiling();
 	test_cache();
 	test_cells_and_missing();
+	test_prepare();
 	test_blank_runs();
 	test_palette();
 	test_damage();
