@@ -241,8 +241,7 @@ static void test_cells_and_missing(void)
 }
 
 /* kf_render_prepare_fonts rasterises printable ASCII in the regular and bold styles (later look-ups
- * hit) and faults the pre-composed cells in without changing them: a repaint of a screen painted
- * before it gives the same pixels. */
+ * hit) and changes nothing shown: a repaint of a screen painted before it gives the same pixels. */
 static void test_prepare(void)
 {
 	struct kf_render *r;
