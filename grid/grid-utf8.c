@@ -11,6 +11,9 @@
 
 #include "grid/grid-print.h"
 
+/* The Grapheme_Cluster_Break class ZWJ in a property byte (bits 2-5, vt_char_props) */
+#define VT_PROP_ZWJ_CLASS (5u << 2)
+
 /* The cluster cache's set for (cell content, mark). */
 static inline struct cluster_cache_entry *cache_set(struct grid *g, uint32_t base, uint32_t cp)
 {
@@ -113,6 +116,31 @@ static inline bool mark_cached(struct grid *g, struct grid_cell *c, uint32_t cp)
 	return true;
 }
 
+/* For the text loop, before it attaches a ZWJ (or an emoji right after such a ZWJ) to the cell content
+ * base, which was written by the same run: -1 when base is a full cluster (the code-point path then takes
+ * it: what a full cluster drops still counts for the segmentation, see put_utf8), else whether the cluster
+ * ends "ExtPict Extend*" (vt_grapheme_break's state before a ZWJ that lets an emoji after it join, GB11).
+ * The cluster holds every code point of its run (none was dropped), so its content decides. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int emoji_join_state(const struct grid *g, uint32_t base)
+{
+	if (!(base & GRID_CP_CLUSTER))
+		return (vt_char_props(base) & VT_PROP_EXTPICT) != 0;
+	const struct cluster *cl = grid__cluster(g, base);
+	if (!cl || cl->n >= CLUSTER_MAX_CPS)
+		return -1;
+	for (uint32_t i = cl->n; i-- > 0;) {
+		unsigned pr = vt_char_props(cl->cp[i]);
+		if (pr & VT_PROP_EXTPICT)
+			return 1;
+		if ((pr & 0x3cu) != (VT_PROP_MARK & 0x3cu))
+			return 0;
+	}
+	return 0;
+}
+
 /* The property byte of a code point >= U+0800 known to be below U+110000: the two-level table. */
 static inline unsigned uprop_hi(uint32_t cp)
 {
@@ -140,6 +168,8 @@ static const uint8_t *put_text(struct grid *g, struct grid_cell *c, uint32_t *xp
 	struct grid_cell *o = c + *xp, *const oend = c + lim, *const oend2 = oend - 1;
 	uint32_t b = p[0], c1, c2, cp, props;
 	unsigned len;
+	/* the character after a ZWJ that follows "ExtPict Extend*": an emoji there joins the cluster (GB11) */
+	const uint8_t *zwj_end = NULL;
 dispatch:
 	if (b - 0x20u < 0x5fu)
 		goto ascii;
@@ -223,6 +253,8 @@ have:
 	/* one character of any kind: cp, props, len */
 	if ((props & 0x3fu) - 1u < 2u) {
 		uint32_t w = props & 0x3fu;
+		if (unlikely(p == zwj_end) && (props & VT_PROP_EXTPICT))
+			goto join;
 		if (o + w > oend)
 			goto out;
 		grid__put_cell(o, cp, hi, w);
@@ -232,12 +264,30 @@ have:
 	} else {
 		/* Extend (GB9: never a break before it): combining marks, VS16, emoji modifiers, halfwidth
 		 * sound marks; the base is the last character written (the first one always is) */
-		if ((props & 0x7cu) != (VT_PROP_MARK & 0x3cu))
-			goto out;
-		struct grid_cell *base = o - 1 - (o[-1].width == 0);
-		if (!mark_cached(g, base, cp))
-			grid__attach_mark(g, base, cp);
+		if ((props & 0x7cu) != (VT_PROP_MARK & 0x3cu)) {
+			if ((props & 0x7cu) != VT_PROP_ZWJ_CLASS)
+				goto out;
+			/* ZWJ: attached as Extend is (GB9); whether an emoji after it joins too depends on
+			 * what the cluster ends with */
+			int st = emoji_join_state(g, o[-1 - (o[-1].width == 0)].cp);
+			if (st < 0)
+				goto out;
+			if (st)
+				zwj_end = p + len;
+		}
+		goto attach;
 	}
+	goto next;
+join:
+	/* an emoji after "ExtPict Extend* ZWJ" (GB11): part of that cluster, when it has room */
+	if (emoji_join_state(g, o[-1 - (o[-1].width == 0)].cp) < 0)
+		goto out;
+attach: {
+	struct grid_cell *base = o - 1 - (o[-1].width == 0);
+	if (!mark_cached(g, base, cp))
+		grid__attach_mark(g, base, cp);
+}
+next:
 	if (unlikely((p += len) >= pend))
 		goto out;
 	b = p[0];
@@ -289,7 +339,10 @@ static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *
 	/* the last cell written holds the last character */
 	uint32_t lastw = c[x - 1].width == 0 ? 2 : 1, last = last_cp(p);
 	grid__end_run(g, l, x0, x, lastw, fix_left, last);
-	if ((vt_char_props(last) & 0x3cu) == (VT_PROP_MARK & 0x3cu))
+	/* after an Extend or a ZWJ the state depends on more than the last code point (after an emoji that
+	 * joined a cluster it does not: "ExtPict", as derived from the emoji alone) */
+	unsigned lp = vt_char_props(last) & 0x3cu;
+	if (lp == (VT_PROP_MARK & 0x3cu) || lp == VT_PROP_ZWJ_CLASS)
 		g->gb_state = cluster_state(g, c[x - lastw].cp);
 	return p;
 }
