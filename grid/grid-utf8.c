@@ -8,6 +8,9 @@
  */
 #include <stddef.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "grid/grid-print.h"
 
@@ -334,8 +337,12 @@ static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *
 	const bool fix_left = x0 > 0 && c[x0].width == 0;
 	const uint64_t hi = (uint64_t)grid__cur_style(g) << 32 | (uint64_t)g->link << 48;
 	uint32_t x = (uint32_t)x0;
-	l->flags |= LINE_UNPACKABLE; /* the first character is not ASCII */
+	const uint8_t *const p0 = p;
 	p = put_text(g, c, &x, (uint32_t)right + 1, p, pend, hi);
+	/* a hint for the scrollback: not worth a packing attempt when not ASCII alone (fewer cells than
+	 * bytes) */
+	if ((size_t)(p - p0) != x - (uint32_t)x0)
+		l->flags |= LINE_UNPACKABLE;
 	/* the last cell written holds the last character */
 	uint32_t lastw = c[x - 1].width == 0 ? 2 : 1, last = last_cp(p);
 	grid__end_run(g, l, x0, x, lastw, fix_left, last);
@@ -384,6 +391,22 @@ static const uint8_t *more_marks(struct grid *g, const uint8_t *p, const uint8_t
 	return p;
 }
 
+/* Whether the text at q (up to end) has a byte >= 0x80 in its first 16 bytes: a line of mixed text, which
+ * the loop here writes faster than the parser's hand-over to print_ascii and back would; a line of ASCII
+ * alone is left to print_ascii's vector writer. */
+static inline bool non_ascii_soon(const uint8_t *q, const uint8_t *end)
+{
+	if (q[0] >= 0x80)
+		return true;
+#if defined(__SSE2__)
+	if (end - q >= 16)
+		return _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)q)) != 0;
+#else
+	(void)end;
+#endif
+	return false;
+}
+
 /* vt_sink.print_utf8: UTF-8 text decoded and written in one pass, row segment by row segment, while it is
  * what print_run takes (plain characters and marks on them; a full row wraps here). Stops before anything
  * else and returns the bytes consumed; the parser decodes the rest and hands it to grid__print. */
@@ -419,6 +442,13 @@ size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n)
 		if (g->cx + (int)w > grid__right_limit(g) + 1)
 			break;
 		p = put_utf8(g, p, pend);
+		/* the end of a line, CR LF, with more text after it: done here exactly as the parser would
+		 * have it done (execute() for each), then on with that text (vt_sink.print_utf8 allows this) */
+		if (p + 2 < pend && p[0] == '\r' && p[1] == '\n' && non_ascii_soon(p + 2, pend + 3)) {
+			grid__execute(g, '\r');
+			grid__execute(g, '\n');
+			p += 2;
+		}
 	}
 	return (size_t)(p - s);
 }

@@ -215,6 +215,61 @@ static void test_zwj_sequences(void)
 	}
 }
 
+/* CR LF between lines of text, done by the fused UTF-8 path itself when more mixed text follows (the
+ * parser's execute() otherwise): lines of Greek, CJK at the last column, marks right after the CR LF,
+ * ASCII-led lines with and without other text in their first 16 bytes, pure ASCII lines, under scroll
+ * regions, left/right margins, origin mode, LNM and autowrap off, fed whole and split at every byte,
+ * against the character-at-a-time path. */
+static void test_line_ends(void)
+{
+	static const char *const lines[] = {
+		"\xce\xb1\xce\xb2 \xe4\xb8\xad\xe4\xb8\xad", "\xcc\x81x\xcc\x88y", "ab \xd0\x96\xd0\x96",
+		"abcdefghijklmnopq\xc3\xa9", "plain ascii", "", "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad",
+		"\xf0\x9f\x98\x80\xe2\x80\x8d\xf0\x9f\x98\x80", "\xc3\xa9\033[1m\xc3\xa9\033[m", "\xe2\x80\x8d\xc3\xa9",
+	};
+	static const char *const modes[] = {
+		"", "\033[2;4r", "\033[2;4r\033[?6h", "\033[?69h\033[2;7s", "\033[?69h\033[3;9s\033[2;4r", "\033[20h",
+		"\033[?7l", "\033[3;1H\033[2;3r",
+	};
+	int bad = 0;
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]) && !bad; m++) {
+		for (int start = 0; start < 6 && !bad; start++) {
+			char buf[1024];
+			int len = snprintf(buf, sizeof(buf), "%s\033[%d;%dH", modes[m], 1 + start % 5, 1 + start % 7);
+			for (int k = 0; k < 14; k++)
+				len += snprintf(buf + len, sizeof(buf) - (size_t)len, "%s\r\n",
+						lines[(size_t)(k * 7 + start) % (sizeof(lines) / sizeof(lines[0]))]);
+			for (int cut = 0; cut <= len && !bad; cut++) {
+				struct t_term *a = t_new(10, 5, 10), *b = t_new(10, 5, 10);
+				t_feed(b, "\033(A");
+				grid_feed(a->g, (const uint8_t *)buf, (size_t)cut);
+				grid_feed(a->g, (const uint8_t *)buf + cut, (size_t)(len - cut));
+				t_feed(b, buf);
+				bad = compare(a, b, cut);
+				size_t sb = grid_scrollback_lines(a->g);
+				for (size_t i = 0; i < sb && !bad; i++) {
+					/* the lines in the scrollback too */
+					int la, lb;
+					const struct grid_cell *ra = grid_scrollback_row(a->g, i, &la);
+					uint32_t ta[64], tb[64];
+					size_t na = 0, nb = 0;
+					for (int x = 0; x < la; x++)
+						na += grid_cell_codepoints(a->g, &ra[x], ta + na, 4);
+					const struct grid_cell *rb = grid_scrollback_row(b->g, i, &lb);
+					for (int x = 0; x < lb; x++)
+						nb += grid_cell_codepoints(b->g, &rb[x], tb + nb, 4);
+					bad = na != nb || memcmp(ta, tb, na * sizeof(*ta));
+					CHECK(!bad, "scrollback line %zu differs", i);
+				}
+				if (bad)
+					fprintf(stderr, "  mode %zu, start %d, cut at %d\n", m, start, cut);
+				t_free(a);
+				t_free(b);
+			}
+		}
+	}
+}
+
 /* Runs of printable ASCII of every length from 1 to 75 at columns 0 to 19, in the default style, a
  * style and a hyperlink, on a fresh row (the run ends the row's written part: the short-run path) and over
  * a row already written further (the bulk path): the vector writers (16 and 8 cells per step, the last
@@ -277,6 +332,7 @@ int main(void)
 	test_ascii_runs();
 	test_emoji_sequences();
 	test_zwj_sequences();
+	test_line_ends();
 	test_random_text();
 	return t_done("grid-print");
 }
