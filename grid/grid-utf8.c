@@ -443,10 +443,13 @@ size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n)
 			break;
 		p = put_utf8(g, p, pend);
 		/* the end of a line, CR LF, with more text after it: done here exactly as the parser would
-		 * have it done (execute() for each), then on with that text (vt_sink.print_utf8 allows this) */
+		 * have it done (grid__execute's CR, then its LF), then on with that text (vt_sink.print_utf8
+		 * allows this) */
 		if (p + 2 < pend && p[0] == '\r' && p[1] == '\n' && non_ascii_soon(p + 2, pend + 3)) {
-			grid__execute(g, '\r');
-			grid__execute(g, '\n');
+			g->last_cp = 0;
+			g->cx = grid__left_limit(g);
+			g->wrap_pending = false;
+			grid__newline(g);
 			p += 2;
 		}
 	}
