@@ -144,6 +144,36 @@ static int emoji_join_state(const struct grid *g, uint32_t base)
 	return 0;
 }
 
+/* A wide character's two cells: {cp, style, link} and the rest (its width word, the second cell, a blank
+ * of width 0 in the same style) as two stores; tail is wide_tail(hi). */
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+typedef __m128i wide_tail_t;
+static inline wide_tail_t wide_tail(uint64_t hi)
+{
+	_Static_assert(sizeof(struct grid_cell) == 12, "the tail is cell 0's last 4 bytes and cell 1");
+	return _mm_set_epi64x((long long)(hi >> 32), 2);
+}
+static inline void put_wide(struct grid_cell *o, uint32_t cp, uint64_t hi, wide_tail_t tail)
+{
+	uint64_t a = cp | hi;
+	memcpy(o, &a, 8);
+	_mm_storeu_si128((__m128i *)(void *)((unsigned char *)o + 8), tail);
+}
+#else
+typedef int wide_tail_t;
+static inline wide_tail_t wide_tail(uint64_t hi)
+{
+	(void)hi;
+	return 0;
+}
+static inline void put_wide(struct grid_cell *o, uint32_t cp, uint64_t hi, wide_tail_t tail)
+{
+	(void)tail;
+	grid__put_cell(o, cp, hi, 2);
+	grid__put_cell(o + 1, 0, hi, 0);
+}
+#endif
+
 /* The property byte of a code point >= U+0800 known to be below U+110000: the two-level table. */
 static inline unsigned uprop_hi(uint32_t cp)
 {
@@ -173,6 +203,7 @@ static const uint8_t *put_text(struct grid *g, struct grid_cell *c, uint32_t *xp
 	unsigned len;
 	/* the character after a ZWJ that follows "ExtPict Extend*": an emoji there joins the cluster (GB11) */
 	const uint8_t *zwj_end = NULL;
+	const wide_tail_t tail = wide_tail(hi);
 dispatch:
 	if (b - 0x20u < 0x5fu)
 		goto ascii;
@@ -201,8 +232,12 @@ two:
 		cp = (b - 0xc0u) << 6 | c1;
 		props = vt_uprop_low[cp];
 		len = 2;
-		if (props != 1 || o >= oend)
+		if (props != 1 || o >= oend) {
+			/* a combining mark (U+0300..U+036F and the like) straight to its base */
+			if (props == VT_PROP_MARK)
+				goto attach;
 			goto have;
+		}
 		grid__put_cell(o++, cp, hi, 1);
 		if (unlikely((p += 2) >= pend))
 			goto out;
@@ -231,8 +266,7 @@ three:
 cjk:
 		if (o >= oend2)
 			goto have;
-		grid__put_cell(o, cp, hi, 2);
-		grid__put_cell(o + 1, 0, hi, 0);
+		put_wide(o, cp, hi, tail);
 		o += 2;
 		if (unlikely((p += 3) >= pend))
 			goto out;
@@ -260,9 +294,10 @@ have:
 			goto join;
 		if (o + w > oend)
 			goto out;
-		grid__put_cell(o, cp, hi, w);
 		if (w == 2)
-			grid__put_cell(o + 1, 0, hi, 0);
+			put_wide(o, cp, hi, tail);
+		else
+			grid__put_cell(o, cp, hi, 1);
 		o += w;
 	} else {
 		/* Extend (GB9: never a break before it): combining marks, VS16, emoji modifiers, halfwidth
