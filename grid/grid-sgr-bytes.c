@@ -3,6 +3,7 @@
  * bytes), colour forms and plain SGRs decoded from the bytes, and the character after the sequence taken
  * with it. Does exactly what grid-sgr.c does with the parsed sequence.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -210,6 +211,19 @@ static inline size_t with_cell(struct grid *g, const uint8_t *s, size_t n)
 	return n;
 }
 
+/* sgr_memo.one for the change x: a colour form (sgr_color_xform), or a plain SGR such as "31" or "48;5;n",
+ * that sets fg or bg alone. The colour goes to both x.fg and x.bg. */
+static inline uint8_t sgr_one_color(struct sgr_xform *x)
+{
+	if (x->attr_and != 0xffff || x->attr_or != 0 || (x->set != X_FG && x->set != X_BG))
+		return 0xff;
+	if (x->set == X_FG)
+		x->bg = x->fg;
+	else
+		x->fg = x->bg;
+	return x->set == X_FG ? (uint8_t)offsetof(struct grid_style, fg) : (uint8_t)offsetof(struct grid_style, bg);
+}
+
 /* A new entry of grid.sgr_bytes or grid.sgr_long: its key k[0..nk), its id, and the SGR (whose change m->x
  * holds) applied. Returns what grid__csi_bytes returns for the SGR s[0..n]. */
 static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, unsigned n, struct sgr_memo *m,
@@ -219,8 +233,11 @@ static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, uns
 		key[i] = k[i];
 	m->id = ++g->sgr_bytes_ids;
 	m->epoch = 0;
+	m->one = sgr_one_color(&m->x);
 	if (!plain)
 		g->sgr_color_misses++;
+	else if (nk == 4)
+		g->sgr_long_misses++;
 	sgr_apply(g, &m->x);
 	g->pen_from = m;
 	g->last_cp = 0;
@@ -276,7 +293,16 @@ __attribute__((noinline)) static size_t sgr_long_miss(struct grid *g, const uint
  * gives the pen it gave last time). */
 static inline void sgr_memo_hit(struct grid *g, struct sgr_memo *m)
 {
-	sgr_apply(g, &m->x);
+	/* an SGR that sets one colour: stored where m->one says, without a branch on fg or bg (colour-per-cell
+	 * output changes one or the other in no order a predictor learns) */
+	const unsigned one = m->one;
+	if (likely(one != 0xff)) {
+		memcpy((char *)&g->pen + one, &m->x.fg, 4);
+		g->erase_dirty |= one != offsetof(struct grid_style, fg);
+		g->pen_dirty = true;
+	} else {
+		sgr_apply(g, &m->x);
+	}
 	g->pen_from = m;
 	g->last_cp = 0;
 	if (m->epoch == g->st.epoch && m->protect == g->protect && pen_same(&m->pen, &g->pen)) {
@@ -336,6 +362,28 @@ __attribute__((noinline)) static size_t sgr_bytes_long_plain(struct grid *g, con
 	return sgr_bytes_long_t(g, s, n, true);
 }
 
+/* A plain SGR of 16 bytes or more (not a colour form) once such SGRs keep missing grid.sgr_long (a
+ * stream of fresh "1;3;4;38;5;n;48;2;r;g;b"): decoded and applied without the lookup and the entry, as
+ * sgr_color_direct does with colours; one in 16 still goes through the table, and one found there
+ * quarters grid.sgr_long_misses. Returns 0 for what sgr_plain_xform does not take (the parser's). */
+__attribute__((noinline)) static size_t sgr_long_direct(struct grid *g, const uint8_t *s, unsigned n)
+{
+	if ((++g->sgr_long_misses & 15) == 0) {
+		uint32_t before = g->sgr_long_misses;
+		size_t r = sgr_bytes_long_plain(g, s, n);
+		if (g->sgr_long_misses == before)
+			g->sgr_long_misses /= 4;
+		return r;
+	}
+	struct sgr_xform x;
+	if (!sgr_plain_xform(s, n, &x))
+		return 0;
+	sgr_apply(g, &x);
+	g->pen_from = NULL;
+	g->last_cp = 0;
+	return n + 1;
+}
+
 /* The SGRs of colour-per-cell output, found by their bytes in a small table in front of the parser: a
  * repeated one costs a hash and a compare, then what grid__sgr does for a memoized sequence; a new one of the
  * shapes sgr_bytes_xform takes is built from its bytes, not from the parser's general form. */
@@ -343,8 +391,13 @@ __attribute__((noinline)) static size_t sgr_bytes_long_plain(struct grid *g, con
 static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid *g, const uint8_t *s, size_t n,
 								      bool plain)
 {
-	if (unlikely(n >= 16))
-		return plain ? sgr_bytes_long_plain(g, s, (unsigned)n) : sgr_bytes_long(g, s, (unsigned)n);
+	if (unlikely(n >= 16)) {
+		if (!plain)
+			return sgr_bytes_long(g, s, (unsigned)n);
+		if (g->sgr_long_misses >= SGR_BYPASS_AFTER)
+			return sgr_long_direct(g, s, (unsigned)n);
+		return sgr_bytes_long_plain(g, s, (unsigned)n);
+	}
 	uint64_t k[2];
 #if defined(__SSE2__) && defined(__GNUC__)
 	__m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)s),
@@ -406,12 +459,48 @@ __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const u
 	return n + 1;
 }
 
+/* An SGR of at most two digits ("", "0", "1", "22", "39", ...: one code) applied straight from the code
+ * table, without a lookup: cheaper than a hash and a compare, and the pen's id is then found in the
+ * style cache. Anything else of two bytes ("4:", "?1") goes to sgr_bytes_lookup. */
+__attribute__((noinline)) static size_t sgr_tiny(struct grid *g, const uint8_t *s, size_t n)
+{
+	/* the digits at the top of a 16-bit word (none: 0, the code of an empty SGR), each below 10 */
+	uint32_t w = ((uint32_t)s[0] | (uint32_t)s[1] << 8) ^ 0x3030u;
+	w = (w << (16 - 8 * n)) & 0xffffu;
+	if ((w | (w + 0x7676u)) & 0x8080u)
+		return sgr_bytes_lookup(g, s, n, false);
+	const struct sgr_code *e = &grid__sgr_codes[(w >> 8) + 10 * (w & 0xffu)];
+	struct grid_style *p = &g->pen;
+	p->attrs = (uint16_t)((p->attrs & ~e->clear) | e->on);
+	if (e->field != F_NONE) {
+		switch (e->field) {
+		case F_FG: p->fg = e->val; break;
+		case F_BG: p->bg = e->val; g->erase_dirty = true; break;
+		case F_UL: p->ul_color = e->val; break;
+		case F_US: p->underline = (uint8_t)e->val; break;
+		case F_RESET:
+			p->attrs = 0;
+			p->fg = p->bg = p->ul_color = 0;
+			p->underline = 0;
+			g->erase_dirty = true;
+			break;
+		default: break; /* 38, 48, 58 without their colour: nothing */
+		}
+	}
+	g->pen_dirty = true;
+	g->pen_from = NULL;
+	g->last_cp = 0;
+	return with_cell(g, s, n + 1);
+}
+
 size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
 	if (s[n - 1] != 'm')
 		return grid__csi_bytes_moves(g, s, n);
 	n--; /* the bytes before 'm' */
+	if (n <= 2)
+		return sgr_tiny(g, s, n);
 	if (unlikely(g->sgr_color_misses >= SGR_BYPASS_AFTER))
 		return sgr_color_direct(g, s, n);
 	return sgr_bytes_lookup(g, s, n, false);
