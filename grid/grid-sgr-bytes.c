@@ -112,17 +112,18 @@ static inline __attribute__((always_inline)) void classify(const uint8_t *s, uns
  * alike) in the SGR s[0..n) (n < 32, s[0..32) readable), as the parsed form would give them: x is written
  * only when this returns true. Numbers of 1 to 3 digits (or empty); anything else is left to sgr_plain_xform
  * (which reads 4-digit ones) or the parser. */
-static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t *s, unsigned n,
-								   struct sgr_xform *x)
+/* The colour of such an SGR, and its head (color_head) in *head: false for anything else. */
+static inline __attribute__((always_inline)) bool sgr_color_decode(const uint8_t *s, unsigned n, uint64_t *head,
+								    uint32_t *out)
 {
 	uint64_t h = color_head(s);
 	if (!h || n > 28) /* 28: a number's load s[st..st + 4) stays in the 32 bytes */
 		return false;
+	*head = h;
 	/* a bit per digit and per byte equal to the head's separator (the bytes from n on are masked off by
 	 * color_tail) */
 	bool c = HEAD_COLON(h);
 	unsigned dig, sm;
-	uint32_t color;
 #if defined(__SSE2__) && defined(__GNUC__)
 	static const char seps[2][16] = {
 		{';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';'},
@@ -142,7 +143,15 @@ static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t 
 	classify(s, n, &dig, &semi, &colon);
 	sm = c ? colon : semi;
 #endif
-	if (!color_tail(s, n, dig, sm, HEAD_PAL(h), c, &color))
+	return color_tail(s, n, dig, sm, HEAD_PAL(h), c, out);
+}
+
+static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t *s, unsigned n,
+								   struct sgr_xform *x)
+{
+	uint64_t h;
+	uint32_t color;
+	if (!sgr_color_decode(s, n, &h, &color))
 		return false;
 	/* fg and bg both: set says which one counts (no branch on it) */
 	x->fg = color;
@@ -156,24 +165,35 @@ static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t 
 }
 
 /* The SGR s[0..n) (n < 32, s[0..32) readable) when its parameters are digits and ';' only, each number of at
- * most 4 digits, into x as the parsed form would give. False (x untouched) for anything else: sub-parameters,
- * longer numbers (the parser clamps them), markers, intermediates, controls. */
-static inline __attribute__((always_inline)) bool sgr_plain_xform(const uint8_t *s, unsigned n,
-								   struct sgr_xform *x)
+ * most 4 digits: its parameters for sgr_plain_run (s itself, or a copy in pad with room for the numbers'
+ * loads), true. False for anything else: sub-parameters, longer numbers (the parser clamps them), markers,
+ * intermediates, controls. */
+static inline __attribute__((always_inline)) bool plain_fields(const uint8_t *s, unsigned n, uint8_t pad[36],
+								struct plain_src *p)
 {
 	unsigned dig, semi, colon;
 	classify(s, n, &dig, &semi, &colon);
 	if ((dig | semi) != (1u << n) - 1 || (dig & dig >> 1 & dig >> 2 & dig >> 3 & dig >> 4))
 		return false;
-	uint8_t pad[36];
 	if (n > 28) {
 		/* a number's 4-byte load at s[st], st <= n, stays in a copy with 4 more bytes */
 		memcpy(pad, s, 32);
 		memset(pad + 32, 0, 4);
 		s = pad;
 	}
+	*p = (struct plain_src){.s = s, .ends = semi | 1u << n};
+	return true;
+}
+
+/* Such an SGR into x as the parsed form would give (x untouched when false) */
+static inline __attribute__((always_inline)) bool sgr_plain_xform(const uint8_t *s, unsigned n,
+								   struct sgr_xform *x)
+{
+	uint8_t pad[36];
+	struct plain_src p;
+	if (!plain_fields(s, n, pad, &p))
+		return false;
 	*x = (struct sgr_xform){.attr_and = 0xffff};
-	struct plain_src p = {.s = s, .ends = semi | 1u << n};
 	sgr_plain_from(x, &p, true);
 	return true;
 }
@@ -375,10 +395,21 @@ __attribute__((noinline)) static size_t sgr_long_direct(struct grid *g, const ui
 			g->sgr_long_misses /= 4;
 		return r;
 	}
-	struct sgr_xform x;
-	if (!sgr_plain_xform(s, n, &x))
+	/* the pen changed in place: no change to build and apply */
+	uint8_t pad[36];
+	struct plain_src p;
+	if (!plain_fields(s, n, pad, &p))
 		return 0;
-	sgr_apply(g, &x);
+	struct grid_style *pen = &g->pen;
+	struct plain_state st = {{0, pen->fg, pen->bg, pen->ul_color, pen->underline}, 0, 0xffff, pen->attrs};
+	sgr_plain_run(&st, &p, true, false);
+	g->erase_dirty |= st.f[F_BG] != pen->bg;
+	pen->fg = st.f[F_FG];
+	pen->bg = st.f[F_BG];
+	pen->ul_color = st.f[F_UL];
+	pen->underline = (uint8_t)st.f[F_US];
+	pen->attrs = st.or_;
+	g->pen_dirty = true;
 	g->pen_from = NULL;
 	g->last_cp = 0;
 	return n + 1;
@@ -448,12 +479,19 @@ __attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const 
  * sgr_bytes_lookup, and one colour SGR in 16 through sgr_color_sampled. */
 __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const uint8_t *s, size_t n)
 {
-	struct sgr_xform x;
-	if (!sgr_color_xform(s, (unsigned)n, &x))
+	uint64_t h;
+	uint32_t color;
+	if (!sgr_color_decode(s, (unsigned)n, &h, &color))
 		return sgr_bytes_sampled(g, s, n);
 	if ((++g->sgr_color_misses & 15) == 0)
 		return sgr_color_sampled(g, s, n);
-	sgr_apply(g, &x);
+	/* the colour stored at its place in the pen, fg or bg by the head's '3' or '4' (bit 2), without a
+	 * branch on which (as sgr_memo_hit) */
+	_Static_assert(offsetof(struct grid_style, fg) == 0 && offsetof(struct grid_style, bg) == 4, "pen layout");
+	const unsigned off = (unsigned)(h & 4);
+	memcpy((char *)&g->pen + off, &color, 4);
+	g->erase_dirty |= off != 0;
+	g->pen_dirty = true;
 	g->pen_from = NULL;
 	g->last_cp = 0;
 	return n + 1;

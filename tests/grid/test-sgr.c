@@ -121,10 +121,12 @@ static void test_long_plain(void)
 			tried++;
 			char s[600];
 			/* fresh, then (tables in use) again: found in the table */
+			/* then an erase in the background colour, and the padding on the last row */
 			if (mode)
-				snprintf(s, sizeof(s), "\033[H\033[0;38;5;1;4m\033[%smA", x);
+				snprintf(s, sizeof(s), "\033[H\033[0;38;5;1;4m\033[K\033[%smA\033[K\033[%d;1H", x, ROWS);
 			else
-				snprintf(s, sizeof(s), "\033[H\033[0;38;5;1;4m\033[%smA\033[0m\033[%smB\033[%sm", x, x, x);
+				snprintf(s, sizeof(s), "\033[H\033[0;38;5;1;4m\033[%smA\033[0m\033[%smB\033[%smC\033[K\033[%d;1H",
+					 x, x, x, ROWS);
 			feed_both(a, b, s);
 			bad += diff_screens(a, b);
 		}
