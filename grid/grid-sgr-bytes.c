@@ -346,9 +346,11 @@ static const uint8_t ones[48] = {
 
 /* An SGR of 16 to 31 bytes before its 'm' (s[0..32) readable), such as "38;5;n;48;5;n;1;3;4" or
  * "38:2::r:g:b": looked up by its 32 bytes in grid.sgr_long as grid__csi_bytes looks up shorter ones.
- * plain: known not to be a colour form (a new one goes straight to sgr_long_plain). */
+ * plain: known not to be a colour form (a new one goes straight to sgr_long_plain); known: its change
+ * when already decoded (a new one takes it without decoding again), or NULL. */
 static inline __attribute__((always_inline)) size_t sgr_bytes_long_t(struct grid *g, const uint8_t *s,
-								      unsigned n, bool plain)
+								      unsigned n, bool plain,
+								      const struct sgr_xform *known)
 {
 	/* the bytes after the 'm' masked off: those from 16 on by a sliding window of ones */
 	uint64_t k[4], t[2];
@@ -364,6 +366,10 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_long_t(struct grid
 		if (e2->key[0] != k[0] || e2->key[1] != k[1] || e2->key[2] != k[2] || e2->key[3] != k[3] ||
 		    !e2->m.id) {
 			e = e2->m.id < e->m.id ? e2 : e;
+			if (known) {
+				e->m.x = *known;
+				return memo_new(g, n, &e->m, e->key, k, 4, false);
+			}
 			return plain ? sgr_long_plain(g, s, n, e, k) : sgr_long_miss(g, s, n, e, k);
 		}
 		e = e2;
@@ -374,12 +380,12 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_long_t(struct grid
 
 __attribute__((noinline)) static size_t sgr_bytes_long(struct grid *g, const uint8_t *s, unsigned n)
 {
-	return sgr_bytes_long_t(g, s, n, false);
+	return sgr_bytes_long_t(g, s, n, false, NULL);
 }
 
 __attribute__((noinline)) static size_t sgr_bytes_long_plain(struct grid *g, const uint8_t *s, unsigned n)
 {
-	return sgr_bytes_long_t(g, s, n, true);
+	return sgr_bytes_long_t(g, s, n, true, NULL);
 }
 
 /* A plain SGR of 16 bytes or more (not a colour form) once such SGRs keep missing grid.sgr_long (a
@@ -418,11 +424,14 @@ __attribute__((noinline)) static size_t sgr_long_direct(struct grid *g, const ui
 /* The SGRs of colour-per-cell output, found by their bytes in a small table in front of the parser: a
  * repeated one costs a hash and a compare, then what grid__sgr does for a memoized sequence; a new one of the
  * shapes sgr_bytes_xform takes is built from its bytes, not from the parser's general form. */
-/* plain: known not to be a colour form (a new one goes straight to the plain SGRs' path) */
+/* plain: known not to be a colour form (a new one goes straight to the plain SGRs' path); known: as in
+ * sgr_bytes_long_t */
 static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid *g, const uint8_t *s, size_t n,
-								      bool plain)
+								      bool plain, const struct sgr_xform *known)
 {
 	if (unlikely(n >= 16)) {
+		if (known)
+			return sgr_bytes_long_t(g, s, (unsigned)n, false, known);
 		if (!plain)
 			return sgr_bytes_long(g, s, (unsigned)n);
 		if (g->sgr_long_misses >= SGR_BYPASS_AFTER)
@@ -449,6 +458,10 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid
 		struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 48 & (SGR_BYTES_SLOTS - 1)];
 		if (e2->key[0] != k[0] || e2->key[1] != k[1] || !e2->m.id) {
 			e = e2->m.id < e->m.id ? e2 : e;
+			if (known) {
+				e->m.x = *known;
+				return memo_new(g, (unsigned)n, &e->m, e->key, k, 2, false);
+			}
 			return plain ? sgr_short_plain(g, s, (unsigned)n, e, k[0], k[1])
 				     : sgr_short_miss(g, s, (unsigned)n, e, k[0], k[1]);
 		}
@@ -461,15 +474,17 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid
 /* sgr_bytes_lookup for sgr_color_direct's SGRs that are not colour forms, reached by a jump */
 __attribute__((noinline)) static size_t sgr_bytes_sampled(struct grid *g, const uint8_t *s, size_t n)
 {
-	return sgr_bytes_lookup(g, s, n, true);
+	return sgr_bytes_lookup(g, s, n, true, NULL);
 }
 
-/* The colour SGR in 16 that sgr_color_direct still looks up: found (the count of misses did not move),
- * it quarters the count. */
-__attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const uint8_t *s, size_t n)
+/* The colour SGR in 16 that sgr_color_direct still looks up (its colour and head already decoded): found
+ * (the count of misses did not move), it quarters the count. */
+__attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const uint8_t *s, size_t n, uint64_t h,
+							   uint32_t color)
 {
+	const struct sgr_xform x = {.fg = color, .bg = color, .attr_and = 0xffff, .set = (uint8_t)HEAD_SET(h)};
 	uint32_t before = g->sgr_color_misses;
-	size_t r = sgr_bytes_lookup(g, s, n, false);
+	size_t r = sgr_bytes_lookup(g, s, n, false, &x);
 	if (g->sgr_color_misses == before)
 		g->sgr_color_misses /= 4;
 	return r;
@@ -484,7 +499,7 @@ __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const u
 	if (!sgr_color_decode(s, (unsigned)n, &h, &color))
 		return sgr_bytes_sampled(g, s, n);
 	if ((++g->sgr_color_misses & 15) == 0)
-		return sgr_color_sampled(g, s, n);
+		return sgr_color_sampled(g, s, n, h, color);
 	/* the colour stored at its place in the pen, fg or bg by the head's '3' or '4' (bit 2), without a
 	 * branch on which (as sgr_memo_hit) */
 	_Static_assert(offsetof(struct grid_style, fg) == 0 && offsetof(struct grid_style, bg) == 4, "pen layout");
@@ -506,7 +521,7 @@ __attribute__((noinline)) static size_t sgr_tiny(struct grid *g, const uint8_t *
 	uint32_t w = ((uint32_t)s[0] | (uint32_t)s[1] << 8) ^ 0x3030u;
 	w = (w << (16 - 8 * n)) & 0xffffu;
 	if ((w | (w + 0x7676u)) & 0x8080u)
-		return sgr_bytes_lookup(g, s, n, false);
+		return sgr_bytes_lookup(g, s, n, false, NULL);
 	const struct sgr_code *e = &grid__sgr_codes[(w >> 8) + 10 * (w & 0xffu)];
 	struct grid_style *p = &g->pen;
 	p->attrs = (uint16_t)((p->attrs & ~e->clear) | e->on);
@@ -541,5 +556,5 @@ size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
 		return sgr_tiny(g, s, n);
 	if (unlikely(g->sgr_color_misses >= SGR_BYPASS_AFTER))
 		return sgr_color_direct(g, s, n);
-	return sgr_bytes_lookup(g, s, n, false);
+	return sgr_bytes_lookup(g, s, n, false, NULL);
 }

@@ -147,7 +147,9 @@ static void test_one_color(void)
 {
 	static const char *const sgr[] = {"48;2;7;7;7", "38;2;223;87;7", "48;5;200", "38:5:1", "31;32",
 					  "48;5;1;49", "38;2;1;2;3;39", "1;31", "0;48;5;3", "58;5;4", "31;42",
-					  "38:2::1:2:3", "4;38;5;9", "48;5;300"};
+					  "38:2::1:2:3", "4;38;5;9", "48;5;300",
+					  /* fresh colours: the tables bypassed, one in 16 entered (sgr_color_sampled) */
+					  "38;2;%u;%u;%u", "48:2:%u:%u:%u", "48:2::%u:%u:%u", "38;2;%u;%u;%u"};
 	const unsigned ns = sizeof(sgr) / sizeof(sgr[0]);
 	struct t_term *a = t_new(COLS, ROWS, 0), *b = t_new(COLS, ROWS, 0);
 	uint32_t r = 9;
@@ -159,7 +161,9 @@ static void test_one_color(void)
 			r = r * 1103515245u + 12345u;
 			/* a blank, a half block, or an erase to the end of the line (in the background colour) */
 			const char *cell = (r >> 8) & 1 ? " " : (r >> 9) & 1 ? "\xe2\x96\x80" : "\033[K";
-			len += (size_t)snprintf(s + len, sizeof(s) - len, "\033[%sm%s", sgr[(r >> 12) % ns], cell);
+			char one[40];
+			snprintf(one, sizeof(one), sgr[(r >> 12) % ns], r >> 24, r >> 16 & 255, (r >> 10) % 300);
+			len += (size_t)snprintf(s + len, sizeof(s) - len, "\033[%sm%s", one, cell);
 		}
 		/* the padding after it goes to the last row, so that erased cells stay */
 		len += (size_t)snprintf(s + len, sizeof(s) - len, "\033[%d;1H", ROWS);
