@@ -551,6 +551,12 @@ size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
 	struct grid *g = ctx;
 	if (s[n - 1] != 'm')
 		return grid__csi_bytes_moves(g, s, n);
+	return grid__csi_bytes_sgr(g, s, n);
+}
+
+size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
 	n--; /* the bytes before 'm' */
 	if (n <= 2)
 		return sgr_tiny(g, s, n);
