@@ -9,6 +9,10 @@
 
 #include "grid/grid-internal.h"
 
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
+
 #define KEY(priv, inter, final) ((uint32_t)(priv) << 16 | (uint32_t)(inter) << 8 | (uint32_t)(final))
 
 /* Parameter i, with 0 and omitted both meaning def (most cursor sequences: "a count of 0 means 1"). */
@@ -31,6 +35,17 @@ void grid__execute(void *ctx, uint8_t c)
 {
 	struct grid *g = ctx;
 	g->last_cp = 0;
+	/* CR and LF first, as branches: "\r\n" alternates them, which a switch's one indirect jump mispredicts
+	 * every time */
+	if (c == 0x0d) {
+		g->cx = grid__left_limit(g);
+		g->wrap_pending = false;
+		return;
+	}
+	if (c == 0x0a) {
+		grid__newline(g);
+		return;
+	}
 	switch (c) {
 	case 0x07: /* BEL */
 		if (g->cb.bell)
@@ -411,44 +426,102 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	g->last_cp = 0;
 }
 
-/* The cursor moves (CUU, CUD, CUF, CUB, CUP) and erases (ED, EL) of vt_sink.csi_bytes (grid__csi_bytes in
- * grid-sgr.c takes the SGRs): colourful full-screen output sends them per cell or per line. Each does
- * what grid__csi does with the parsed sequence and returns n; anything else goes back to the parser (0):
- * more than two parameters, numbers of more than 4 digits (the parser clamps them), ':', a private
- * marker, intermediates, controls. s[n - 1] is the final, so the digit loops stop there at the latest. */
-size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n)
+/* ------------------------------------------------------------------------------ CSI from its bytes */
+
+/* The cursor moves (CUU, CUD, CUF, CUB, CUP) and erases (ED, EL) of vt_sink.csi_bytes_final (the SGRs are
+ * grid__csi_bytes', grid-sgr-bytes.c): colourful full-screen output sends them per cell or per line, in no
+ * predictable order, so the parser calls each kind's function through its table by the final byte, and
+ * the number(s) are read without loops. Each does what grid__csi does with the parsed sequence and returns
+ * n; anything else goes back to the parser (0): numbers of more than 4 digits (the parser clamps them),
+ * more than two of them (CUP) or more than one (the others), ':', a private marker, intermediates,
+ * controls. s[n - 1] is the final, s[0..32) readable. */
+
+/* The number in s[0..len) when all len bytes are digits (len <= 4; s[0..4) readable): 0 for len 0, -1 when
+ * a byte is not a digit. Four bytes at once: each byte less '0' must be below 10 (a byte below '0' borrows
+ * and sets its top bit; one above '9' sets it after adding 0x76), then the digits, right-aligned, are
+ * paired (d0 * 10 + d1) and the pairs joined (p0 * 100 + p1) by two multiplies. */
+static inline int num4(const uint8_t *s, unsigned len)
 {
-	const uint8_t final = s[n - 1];
-	if (final < 'A' || final > 'K')
+	uint32_t w;
+	memcpy(&w, s, 4);
+	const uint32_t keep = (uint32_t)((1ull << (8 * len)) - 1);
+	const uint32_t d = (w & keep) - (0x30303030u & keep);
+	if ((d | (d + 0x76767676u)) & 0x80808080u & keep)
+		return -1;
+	uint64_t x = (uint64_t)d << (8 * (4 - len)); /* the last digit in byte 3 */
+	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
+	return (int)((x * 100 + (x >> 16)) & 0xffffu);
+}
+
+/* The one number of CUU..CUB, ED and EL, 0 when omitted, or -1. */
+static inline int num_one(const uint8_t *s, size_t n)
+{
+	return n <= 5 ? num4(s, (unsigned)n - 1) : -1;
+}
+
+/* CUU..CUB, ED and EL: one function each (the parser's table dispatches on the final byte), all from this
+ * one body; final is a constant in each. */
+static inline __attribute__((always_inline)) size_t bytes_one(void *ctx, const uint8_t *s, size_t n, uint8_t final)
+{
+	struct grid *g = ctx;
+	const int v = num_one(s, n), n1 = v ? v : 1;
+	if (v < 0)
 		return 0;
-	const size_t e = n - 1;
-	/* the numbers, 0 when omitted: 0 and omitted mean the same to all of these */
-	unsigned v0 = 0, v1 = 0, d;
-	size_t k = 0;
-	while ((d = (unsigned)s[k] - '0') < 10)
-		v0 = v0 * 10 + d, k++; /* may wrap for long numbers, which are refused below */
-	if (k > 4)
-		return 0;
-	if (k != e) {
-		if (s[k] != ';')
-			return 0;
-		const size_t k1 = ++k;
-		while ((d = (unsigned)s[k] - '0') < 10)
-			v1 = v1 * 10 + d, k++;
-		if (k != e || k - k1 > 4)
-			return 0;
-	}
-	const int n1 = v0 ? (int)v0 : 1;
 	switch (final) {
 	case 'A': cursor_up(g, n1); break;
 	case 'B': cursor_down(g, n1); break;
 	case 'C': cursor_right(g, n1); break;
 	case 'D': cursor_left(g, n1); break;
-	case 'H': grid__goto_origin(g, (v1 ? (int)v1 : 1) - 1, n1 - 1); break;
-	case 'J': grid__erase_display(g, (int)v0, false); break;
-	case 'K': grid__erase_line(g, (int)v0, false); break;
-	default: return 0;
+	case 'J': grid__erase_display(g, v, false); break;
+	default: grid__erase_line(g, v, false); break;
 	}
 	g->last_cp = 0;
 	return n;
+}
+
+static size_t bytes_cuu(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'A'); }
+static size_t bytes_cud(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'B'); }
+static size_t bytes_cuf(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'C'); }
+static size_t bytes_cub(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'D'); }
+static size_t bytes_ed(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'J'); }
+static size_t bytes_el(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'K'); }
+
+/* CUP: "", "r", "r;c", ";c", "r;" with r and c of up to 4 digits; the ';' found by one vector compare. */
+static size_t bytes_cup(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	const unsigned e = (unsigned)n - 1; /* bytes before the final */
+	if (e > 9)
+		return 0;
+	unsigned semi;
+#if defined(__SSE2__) && defined(__GNUC__)
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+	semi = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(';'))) & ((1u << e) - 1);
+#else
+	semi = 0;
+	for (unsigned k = 0; k < e; k++)
+		semi |= (unsigned)(s[k] == ';') << k;
+#endif
+	if (semi & (semi - 1))
+		return 0; /* more than two numbers */
+	const unsigned p = semi ? (unsigned)__builtin_ctz(semi) : e, l1 = semi ? e - p - 1 : 0;
+	if (p > 4 || l1 > 4)
+		return 0;
+	const int r = num4(s, p), c = num4(s + p + 1, l1);
+	if ((r | c) < 0)
+		return 0;
+	grid__goto_origin(g, (c ? c : 1) - 1, (r ? r : 1) - 1);
+	g->last_cp = 0;
+	return n;
+}
+
+const vt_csi_bytes_fn grid__csi_bytes_final[64] = {
+	['A' & 63] = bytes_cuu, ['B' & 63] = bytes_cud, ['C' & 63] = bytes_cuf, ['D' & 63] = bytes_cub,
+	['H' & 63] = bytes_cup, ['J' & 63] = bytes_ed,  ['K' & 63] = bytes_el,  ['m' & 63] = grid__csi_bytes_sgr,
+};
+
+size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n)
+{
+	const vt_csi_bytes_fn f = grid__csi_bytes_final[s[n - 1] & 63];
+	return f && f != grid__csi_bytes_sgr ? f(g, s, n) : 0;
 }

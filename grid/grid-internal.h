@@ -134,6 +134,9 @@ struct sgr_memo {
 	struct grid_style pen;
 	uint16_t pen_id;
 	bool protect;
+	/* grid.sgr_bytes/sgr_long entries (grid-sgr-bytes.c): the pen's byte offset of the one colour x sets
+	 * and nothing else (fg 0, bg 4; the colour in x.fg and x.bg both), or 0xff for any other change */
+	uint8_t one;
 	uint32_t epoch; /* 0 = no pen recorded */
 	uint8_t pad[12]; /* 64 bytes: indexed by a shift */
 };
@@ -272,6 +275,7 @@ struct grid {
 	struct sgr_long_memo sgr_long[SGR_LONG_SLOTS];
 	uint64_t sgr_bytes_ids; /* entries made, the id of the newest (its m.id; 0 = empty) */
 	uint32_t sgr_color_misses; /* colour SGRs not found in grid.sgr_bytes/sgr_long (see grid__csi_bytes) */
+	uint32_t sgr_long_misses;  /* plain SGRs of 16 bytes or more not found in grid.sgr_long (the same) */
 	struct cluster_table cl;
 	struct link_table links;
 
@@ -336,6 +340,8 @@ void grid__cluster_finish(struct grid *g);
 void grid__sgr(struct grid *g, const struct vt_csi *csi);
 /* vt_sink.csi_bytes: SGRs here, the rest in grid__csi_bytes_moves (grid-csi.c). */
 size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
+/* grid__csi_bytes for an SGR (s[n - 1] is 'm'): vt_sink.csi_bytes_final's entry for 'm' */
+size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t n);
 int grid__sgr_string(const struct grid *g, char *buf, size_t cap);
 
 /* grid-style.c: the pen as a style id, the collection of unused styles, clusters and links */
@@ -372,6 +378,8 @@ void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
 /* vt_sink.csi_bytes for sequences other than SGR (see grid__csi_bytes) */
 size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n);
+/* vt_sink.csi_bytes_final: the moves and erases above, and grid__csi_bytes_sgr for SGR */
+extern const vt_csi_bytes_fn grid__csi_bytes_final[64];
 
 /* grid-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y), answered through the reply callback */
 void grid__request_checksum(struct grid *g, const struct vt_csi *csi);

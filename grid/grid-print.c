@@ -1,4 +1,4 @@
-/* grid/grid-print.c: writing printable characters into the grid, clusters, charsets and REP.
+/* grid/grid-print.c: writing printable characters into the grid, joining clusters, charsets and REP.
  *
  * The ASCII path writes a whole run into the row per call: margins, insert mode, charset, width and the pen
  * are decided once per run (or once per row segment), not per character. Deferred autowrap as in xterm and
@@ -7,12 +7,11 @@
  *
  * Combining marks and the code points that continue a grapheme cluster (vt_grapheme_break: ZWJ sequences,
  * VS16, regional-indicator pairs) join the character printed just before, if the cursor still sits right
- * after it (as in libvterm and xterm). A cluster is stored once in the cluster table (interned); a cell
+ * after it (as in libvterm and xterm). A cluster is stored once in the cluster table (grid-cluster.c); a cell
  * holding one has GRID_CP_CLUSTER | index. A cluster keeps at most CLUSTER_MAX_CPS code points: further
  * marks are dropped, so endless marks on one cell stay bounded.
  */
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "grid/grid-print.h"
@@ -39,154 +38,6 @@ void grid__do_wrap(struct grid *g)
 	g->wrap_pending = false;
 	g->cx = grid__left_limit(g);
 	grid__index(g);
-}
-
-/* ----------------------------------------------------------------------------------------- clusters */
-
-static uint32_t cluster_hash(const uint32_t *cp, uint32_t n)
-{
-	uint32_t h = 2166136261u;
-	for (uint32_t i = 0; i < n; i++)
-		h = (h ^ cp[i]) * 16777619u;
-	return h ^ (h >> 15);
-}
-
-/* The table's arrays (entries, hash, used marks) share one block. A block of 1 MiB or more is a mapping
- * of whole huge pages (grid__map: prefaulted, one fault per 2 MiB), up to 6 MiB at CLUSTER_MAX; smaller
- * ones come from the heap. On the heap, the last doublings' pages (4.6 MiB at CLUSTER_MAX) were faulted in
- * one by one, ~1300 faults per long unicode flood at 17-47 us each in a VM. */
-#define CLUSTER_MAP_MIN ((size_t)1 << 20)
-#define CLUSTER_HUGE ((size_t)2 << 20)
-
-static size_t cluster_block_bytes(uint32_t cap)
-{
-	size_t b = (size_t)cap * (sizeof(struct cluster) + 2 * sizeof(uint32_t) + 1);
-	return b >= CLUSTER_MAP_MIN ? (b + CLUSTER_HUGE - 1) & ~(CLUSTER_HUGE - 1) : b;
-}
-
-static void cluster_block_free(struct cluster *c, uint32_t cap)
-{
-	if (cluster_block_bytes(cap) >= CLUSTER_MAP_MIN)
-		grid__unmap(c, cluster_block_bytes(cap));
-	else
-		free(c);
-}
-
-void grid__cluster_finish(struct grid *g)
-{
-	if (g->cl.cap)
-		cluster_block_free(g->cl.c, g->cl.cap);
-}
-
-/* Puts the live entries into the hash index, which is empty. */
-static void cluster_index(struct cluster_table *t)
-{
-	for (uint32_t i = 0; i < t->cap; i++) {
-		if (!t->used[i])
-			continue;
-		uint32_t h = cluster_hash(t->c[i].cp, t->c[i].n) & (t->hash_cap - 1);
-		while (t->hash[h])
-			h = (h + 1) & (t->hash_cap - 1);
-		t->hash[h] = i + 1;
-	}
-}
-
-void grid__cluster_reindex(struct grid *g)
-{
-	memset(g->cl.hash, 0, g->cl.hash_cap * sizeof(*g->cl.hash));
-	cluster_index(&g->cl);
-}
-
-static int cluster_grow(struct cluster_table *t)
-{
-	uint32_t cap = t->cap ? t->cap * 2 : 256;
-	if (cap > CLUSTER_MAX)
-		cap = CLUSTER_MAX;
-	if (cap <= t->cap)
-		return -1;
-	size_t bytes = cluster_block_bytes(cap);
-	struct cluster *c;
-	uint32_t *hash;
-	uint8_t *used;
-	if (bytes >= CLUSTER_MAP_MIN) {
-		c = grid__map(bytes); /* zeroed: the hash empty, no entry used */
-		if (!c)
-			return -1;
-		hash = (uint32_t *)(void *)(c + cap);
-		used = (uint8_t *)(hash + 2 * (size_t)cap);
-		memcpy(c, t->c, (size_t)t->cap * sizeof(*c));
-		memcpy(used, t->used, t->cap);
-		cluster_block_free(t->c, t->cap);
-	} else {
-		/* realloc keeps the entries where they are (a large block is moved by its pages, not copied);
-		 * the marks move up behind the larger hash, which starts empty */
-		size_t used_at = (size_t)t->cap * (sizeof(*c) + 2 * sizeof(uint32_t));
-		c = realloc(t->c, bytes);
-		if (!c)
-			return -1;
-		hash = (uint32_t *)(void *)(c + cap);
-		used = (uint8_t *)(hash + 2 * (size_t)cap);
-		memmove(used, (uint8_t *)c + used_at, t->cap);
-		memset(used + t->cap, 0, cap - t->cap);
-		memset(hash, 0, 2 * (size_t)cap * sizeof(*hash));
-	}
-	t->c = c;
-	t->used = used;
-	t->hash = hash;
-	t->hash_cap = cap * 2;
-	t->cap = cap;
-	cluster_index(t);
-	return 0;
-}
-
-int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
-{
-	struct cluster_table *t = &g->cl;
-	if (n == 0 || n > CLUSTER_MAX_CPS)
-		return -1;
-	uint32_t hv = cluster_hash(cp, n);
-	if (t->hash_cap) {
-		for (uint32_t h = hv & (t->hash_cap - 1); t->hash[h]; h = (h + 1) & (t->hash_cap - 1)) {
-			const struct cluster *c = &t->c[t->hash[h] - 1];
-			if (c->n != n || c->cp[0] != cp[0])
-				continue;
-			uint32_t k = 1;
-			while (k < n && c->cp[k] == cp[k])
-				k++;
-			if (k == n)
-				return (int)(t->hash[h] - 1);
-		}
-	}
-	if (t->count >= t->gc_at && t->count > 0) {
-		if (t->gc_wait == 0)
-			grid__collect(g);
-		else
-			t->gc_wait--;
-	}
-	if (t->count >= t->cap && cluster_grow(t) < 0)
-		return -1;
-	while (t->next_free < t->cap && t->used[t->next_free])
-		t->next_free++;
-	if (t->next_free >= t->cap)
-		return -1;
-	uint32_t i = t->next_free++;
-	t->used[i] = 1;
-	t->count++;
-	t->c[i].n = n;
-	memcpy(t->c[i].cp, cp, sizeof(t->c[i].cp)); /* all CLUSTER_MAX_CPS: a fixed size, no call */
-	uint32_t h = hv & (t->hash_cap - 1);
-	while (t->hash[h])
-		h = (h + 1) & (t->hash_cap - 1);
-	t->hash[h] = i + 1;
-	return (int)i;
-}
-
-const struct cluster *grid__cluster(const struct grid *g, uint32_t cp)
-{
-	uint32_t i = cp & ~GRID_CP_CLUSTER;
-	if (i >= g->cl.cap || !g->cl.used[i])
-		return NULL;
-	return &g->cl.c[i];
 }
 
 /* Appends cp to the cluster in the cell printed last. Returns false when there is no such cell. */
@@ -532,28 +383,16 @@ __attribute__((target("avx2"))) static inline void write8_avx2(unsigned char *p,
 	_mm256_storeu_si256(o + 2, _mm256_permutevar8x32_epi32(s1, _mm256_setr_epi32(0, 1, 6, 0, 1, 7, 0, 1)));
 }
 
-__attribute__((target("avx2"))) static size_t write_ascii16_avx2(unsigned char *p, const uint8_t *s, size_t k,
-								  uint32_t sl)
+/* Any run of k >= 8 cells on CPUs with AVX2: 8 cells per step, the rest as the last 8 cells again
+ * (overlapping the cells before it, rewritten with the same values). One call per run, whatever its
+ * length: the short runs between escape sequences (8-24 cells) pay no loop set-up or second call. */
+__attribute__((target("avx2"))) static void write_run_avx2(unsigned char *p, const uint8_t *s, size_t k, uint32_t sl)
 {
 	size_t i = 0;
-	for (; i + 16 <= k; i += 16, p += 192) {
-		write8_avx2(p, _mm_loadl_epi64((const __m128i *)(const void *)(s + i)), sl);
-		write8_avx2(p + 96, _mm_loadl_epi64((const __m128i *)(const void *)(s + i + 8)), sl);
-	}
-	return i;
-}
-
-/* A short run (8 <= k < 16 cells) in the default style with no link, where the 16 cells from p on exist
- * and those after the run are default blanks (past the row's written part): one 16-cell step, the cells
- * after the run getting code point 0, which makes them the default blanks they were. Only the run's own
- * bytes are read: the second 8 are s[8, k), taken from the 8 bytes ending at k and shifted down. */
-__attribute__((target("avx2"))) static void write_ascii_short(unsigned char *p, const uint8_t *s, size_t k)
-{
-	uint64_t hi;
-	memcpy(&hi, s + k - 8, 8);
-	hi = k > 8 ? hi >> (16 - k) * 8 : 0;
-	write8_avx2(p, _mm_loadl_epi64((const __m128i *)(const void *)s), 0);
-	write8_avx2(p + 96, _mm_cvtsi64_si128((long long)hi), 0);
+	for (; i + 8 <= k; i += 8)
+		write8_avx2(p + i * 12, _mm_loadl_epi64((const __m128i *)(const void *)(s + i)), sl);
+	if (i < k)
+		write8_avx2(p + (k - 8) * 12, _mm_loadl_epi64((const __m128i *)(const void *)(s + k - 8)), sl);
 }
 #endif
 
@@ -572,14 +411,16 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 	unsigned char *p = (unsigned char *)c;
 	size_t i = 0;
 #if defined(HAVE_WRITE_AVX)
+	if (k >= 8 && __builtin_cpu_supports("avx2")) {
+		write_run_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
+		return;
+	}
 	if (k >= 16 && __builtin_cpu_supports("avx")) {
-		size_t (*const w16)(unsigned char *, const uint8_t *, size_t, uint32_t) =
-			__builtin_cpu_supports("avx2") ? write_ascii16_avx2 : write_ascii16;
 		const uint32_t sl = (uint32_t)style | (uint32_t)link << 16;
-		i = w16(p, s, k, sl);
+		i = write_ascii16(p, s, k, sl);
 		/* the rest as the last 16 cells again (the ones before it rewritten with the same values) */
 		if (i < k)
-			w16(p + (k - 16) * 12, s + k - 16, 16, sl);
+			write_ascii16(p + (k - 16) * 12, s + k - 16, 16, sl);
 		return;
 	}
 #endif
@@ -608,20 +449,26 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 #endif
 }
 
+/* print_ascii_run with a charset mapping, a single shift or insert mode: through the general path. */
+__attribute__((noinline)) static void print_ascii_mapped(struct grid *g, const uint8_t *s, size_t n)
+{
+	uint32_t buf[256];
+	while (n > 0) {
+		size_t k = n < 256 ? n : 256;
+		for (size_t i = 0; i < k; i++)
+			buf[i] = s[i];
+		print_cps(g, buf, k);
+		s += k;
+		n -= k;
+	}
+}
+
 /* A run of printable ASCII, written row segment by row segment. Out of line: grid__print_ascii's path for a
  * single character then needs no stack frame. */
 __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n)
 {
 	if (unlikely(g->charsets[g->gl] != CHARSET_ASCII || g->single_shift || g->insert)) {
-		uint32_t buf[256];
-		while (n > 0) {
-			size_t k = n < 256 ? n : 256;
-			for (size_t i = 0; i < k; i++)
-				buf[i] = s[i];
-			print_cps(g, buf, k);
-			s += k;
-			n -= k;
-		}
+		print_ascii_mapped(g, s, n);
 		return;
 	}
 	if (n == 0)
@@ -634,36 +481,46 @@ __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint
 			return;
 		s++;
 	}
-	uint16_t style = grid__cur_style(g);
-	const uint16_t link = g->link;
-	g->last_cp = s[n - 1];
+	const uint16_t style = grid__cur_style(g), link = g->link;
+	const uint32_t last = s[n - 1];
+	g->last_cp = g->gb_prev = last;
+	g->gb_state = 0;
+	g->last_w = 1;
+	int x = g->cx;
+	if (likely(!g->wrap_pending) && (size_t)(grid__right_limit(g) - x) >= n) {
+		/* the whole run before the right edge, no wrap (the text between escape sequences): one segment,
+		 * the cursor's bookkeeping once */
+		const int y = g->cy, x1 = x + (int)n;
+		struct line *l = grid__line(g, y);
+		grid__fix_wide(l, g->cols, x, x1);
+		grid__line_touch(l, x1);
+		write_ascii(&l->cells[x], s, n, style, link);
+		if (unlikely(g->sel.active))
+			grid__select_touch(g, y, y);
+		grid__damage(g, y, x - 1, x1 + 1);
+		g->cx = x1;
+		g->last_x = x1 - 1;
+		g->last_y = y;
+		return;
+	}
 	while (n > 0) {
 		if (g->wrap_pending && g->autowrap)
 			grid__do_wrap(g);
 		int right = grid__right_limit(g);
-		int x = g->cx;
+		x = g->cx;
 		struct line *l = grid__line(g, g->cy);
 		size_t room = (size_t)(right + 1 - x);
 		size_t k = n < room ? n : room;
 		grid__fix_wide(l, g->cols, x, x + (int)k);
 		grid__line_touch(l, x + (int)k);
 		struct grid_cell *c = &l->cells[x];
-#if defined(HAVE_WRITE_AVX)
-		/* the row's written part ends with this run (l->used, just updated): the cells after it are
-		 * default blanks */
-		if (k >= 8 && k < 16 && (style | link) == 0 && x + 16 <= g->cols && l->used == x + (int)k &&
-		    __builtin_cpu_supports("avx2"))
-			write_ascii_short((unsigned char *)c, s, k);
-		else
-#endif
-			write_ascii(c, s, k, style, link);
+		write_ascii(c, s, k, style, link);
 		if (unlikely(g->sel.active))
 			grid__select_touch(g, g->cy, g->cy);
 		grid__damage(g, g->cy, x - 1, x + (int)k + 1);
 		s += k;
 		n -= k;
 		g->last_y = g->cy;
-		g->last_w = 1;
 		if (k == room) {
 			g->cx = right;
 			g->last_x = right;
@@ -671,7 +528,7 @@ __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint
 				g->wrap_pending = true;
 			} else if (n > 0) {
 				/* without autowrap the rest lands on the last column: only its last byte stays */
-				c[k - 1].cp = s[n - 1];
+				c[k - 1].cp = last;
 				n = 0;
 			}
 		} else {
@@ -679,8 +536,6 @@ __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint
 			g->last_x = g->cx - 1;
 		}
 	}
-	g->gb_prev = g->last_cp;
-	g->gb_state = 0;
 }
 
 /* The hot path: printable ASCII from the parser. */

@@ -492,6 +492,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 		.esc = grid__esc,
 		.csi = grid__csi,
 		.csi_bytes = grid__csi_bytes,
+		.csi_bytes_final = grid__csi_bytes_final,
 		.string = grid__string,
 	};
 	struct grid *g = calloc(1, sizeof(*g));

@@ -102,6 +102,11 @@ struct vt_parser {
 	bool str_drop;
 	enum vt_string_kind str_kind;
 
+	/* The sink's csi_bytes per final byte (index: final & 63), never NULL (no_csi_bytes for the finals
+	 * the sink does not take), from vt_sink.csi_bytes_final or csi_bytes; csi_tab_on when either is set. */
+	vt_csi_bytes_fn csi_tab[64];
+	bool csi_tab_on;
+
 	/* trans[state][byte] = action << 4 | next state. */
 	uint8_t trans[S_COUNT][256];
 

@@ -148,6 +148,23 @@ static void build_table(struct vt_parser *p)
 	}
 }
 
+/* The csi_tab entry of a final the sink does not take from bytes. */
+static size_t no_csi_bytes(void *ctx, const uint8_t *s, size_t n)
+{
+	(void)ctx, (void)s, (void)n;
+	return 0;
+}
+
+static void build_csi_tab(struct vt_parser *p)
+{
+	const vt_csi_bytes_fn *fin = p->sink.csi_bytes_final;
+	p->csi_tab_on = fin || p->sink.csi_bytes;
+	for (unsigned f = 0; f < 64; f++) {
+		vt_csi_bytes_fn fn = fin ? fin[f] : p->sink.csi_bytes;
+		p->csi_tab[f] = fn ? fn : no_csi_bytes;
+	}
+}
+
 struct vt_parser *vt_parser_create(const struct vt_sink *sink, void *ctx, const struct vt_parser_config *cfg)
 {
 	struct vt_parser *p = calloc(1, sizeof(*p));
@@ -159,6 +176,7 @@ struct vt_parser *vt_parser_create(const struct vt_sink *sink, void *ctx, const 
 	p->str_cap = cfg && cfg->string_cap ? cfg->string_cap : STRING_CAP_DEFAULT;
 	p->c1 = cfg && cfg->c1_8bit;
 	build_table(p);
+	build_csi_tab(p);
 	p->state = S_GROUND;
 	return p;
 }
@@ -709,21 +727,30 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 	void (*const csi)(void *, const struct vt_csi *) = p->sink.csi;
 	void (*const print_ascii)(void *, const uint8_t *, size_t) = p->sink.print_ascii;
 	void (*const execute)(void *, uint8_t) = p->sink.execute;
-	/* not in 8-bit C1 mode: the sink may take the character after a sequence (see vt_sink) */
-	size_t (*const csi_bytes)(void *, const uint8_t *, size_t) = p->c1 ? NULL : p->sink.csi_bytes;
+	/* the sink's csi_bytes by final byte; not in 8-bit C1 mode: the sink may take the character after a
+	 * sequence (see vt_sink) */
+	const vt_csi_bytes_fn *const csi_tab = p->csi_tab;
 	void *const ctx = p->ctx;
 	/* csi_bytes wants "ESC [" and 32 bytes after it: sequences starting before bulk_end (0: none) */
-	const size_t bulk_end = csi_bytes && len >= 2 + 32 ? len - (2 + 32) + 1 : 0;
+	const size_t bulk_end = p->csi_tab_on && !p->c1 && len >= 2 + 32 ? len - (2 + 32) + 1 : 0;
 	while (i < len) {
 		uint8_t b = data[i];
 		if (b == 0x1b) {
 			if (i < bulk_end && data[i + 1] == '[') {
-				/* the sink's own path for the sequences it knows (vt_sink.csi_bytes) */
+				/* the sink's own path for the sequences it knows (vt_sink.csi_bytes), by final byte */
 				unsigned f = final_in_32(data + i + 2);
 				size_t k;
-				if (f < 32 && (k = csi_bytes(ctx, data + i + 2, f + 1)) != 0) {
-					i += 2 + k;
-					continue;
+				if (f < 32) {
+					k = csi_tab[data[i + 2 + f] & 63](ctx, data + i + 2, f + 1);
+#if defined(__GNUC__)
+					/* i is in a register the call keeps: without this, i + 1 and i + 2 computed
+					 * before the call are kept across it, on the stack */
+					__asm__("" : "+r"(i));
+#endif
+					if (k) {
+						i += 2 + k;
+						continue;
+					}
 				}
 			}
 			if (i + 1 < len && data[i + 1] == '[') {

@@ -59,6 +59,9 @@ enum vt_string_kind {
 	VT_STRING_SOS,
 };
 
+/* A sink's handler of a CSI sequence from its bytes (see vt_sink.csi_bytes). */
+typedef size_t (*vt_csi_bytes_fn)(void *ctx, const uint8_t *s, size_t n);
+
 /* The parser's output. Every pointer argument is owned by the parser and valid only during the call.
  * Callbacks may be NULL (the event is then dropped). */
 struct vt_sink {
@@ -84,6 +87,12 @@ struct vt_sink {
 	 * print() would be (only bytes within s[0..32)). Only for sequences whole in one feed, in the ground
 	 * state, and never when the parser takes 8-bit C1 controls. */
 	size_t (*csi_bytes)(void *ctx, const uint8_t *s, size_t n);
+	/* Optional, in place of csi_bytes: one such function per final byte, csi_bytes_final[f & 63] for the
+	 * sequences whose final byte is f (0x40..0x7f), each under csi_bytes' contract; a NULL entry leaves
+	 * those sequences to the parser. The parser then dispatches on the final byte it found anyway, so a
+	 * sink with a handler per kind of sequence needs no switch of its own (escape-heavy output sends its
+	 * kinds in an unpredictable order). The array must outlive the parser. */
+	const vt_csi_bytes_fn *csi_bytes_final;
 	/* A complete string, terminated by ST (or BEL for OSC). For DCS, hdr holds the header sequence; for the
 	 * others hdr is NULL. data[len] is 0 (so OSC text can be read as a C string; it may contain NULs of
 	 * its own only for DCS). Strings longer than the cap were dropped whole and never reach this callback.
@@ -95,7 +104,8 @@ struct vt_sink {
 	 * byte in the ground state with no sequence pending (n >= 4; it may go on past the text into controls
 	 * and escapes). The sink prints a prefix of it made only of characters vt_utf8_char() accepts, exactly
 	 * as print() would, and returns that prefix's length in bytes; 0 (or a short prefix) is always
-	 * allowed: the parser decodes what is left as usual. Not called in 8-bit C1 mode. */
+	 * allowed: the parser decodes what is left as usual. The prefix may also hold CR LF pairs between
+	 * such text, each byte done exactly as execute() would do it. Not called in 8-bit C1 mode. */
 	size_t (*print_utf8)(void *ctx, const uint8_t *s, size_t n);
 };
 

@@ -693,6 +693,89 @@ static void test_memo(void)
 	free(bytes);
 }
 
+/* vt_sink.csi_bytes_final: each entry sees only sequences with its final byte, whole, in the ground state;
+ * one that declines (returns 0) leaves the sequence to the parser, a NULL entry too, and 8-bit C1 mode
+ * calls none. The sink's SGR path here takes "m" sequences of digits and separators and reports them as
+ * its csi() does, so the stream fed whole (table) and byte by byte (parsed) must trace the same. */
+static size_t final_calls, final_bad;
+static bool sgr_plain(const struct vt_csi *c)
+{
+	return c->final == 'm' && !c->private_marker && !c->n_intermediates && !c->overflow;
+}
+static void on_csi_final(void *ctx, const struct vt_csi *c)
+{
+	if (sgr_plain(c)) {
+		t_text(ctx, false);
+		t_add(ctx, "M");
+		return;
+	}
+	on_csi(ctx, c);
+}
+static size_t final_m(void *ctx, const uint8_t *s, size_t n)
+{
+	final_calls++;
+	final_bad += s[n - 1] != 'm' || n > 32;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (s[i] < '0' || s[i] > ';' || n - 1 > 12)
+			return 0;
+	t_text(ctx, false);
+	t_add(ctx, "M");
+	return n;
+}
+static size_t final_h(void *ctx, const uint8_t *s, size_t n)
+{
+	(void)ctx;
+	final_calls++;
+	final_bad += s[n - 1] != 'H';
+	return 0;
+}
+
+static void test_csi_bytes_final(void)
+{
+	static const char *const parts[] = {
+		CSI "1;2m", CSI "38;5;100m", CSI "m", CSI "?5m", CSI "1 m", CSI "5\x08m", CSI "5\x18m", CSI "5;H",
+		CSI "H", CSI "?1h", CSI "2K", CSI "1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18m", "ab", "\r\n",
+		CSI "\xc3\xa9m", CSI "4:3m", "x" CSI "3m" "y",
+	};
+	static vt_csi_bytes_fn table[64];
+	table['m' & 63] = final_m;
+	table['H' & 63] = final_h;
+	char buf[8192];
+	size_t len = 0;
+	uint32_t r = 99;
+	while (len + 64 < sizeof(buf)) {
+		r = r * 1103515245u + 12345u;
+		const char *u = parts[(r >> 8) % (sizeof(parts) / sizeof(parts[0]))];
+		memcpy(buf + len, u, strlen(u));
+		len += strlen(u);
+	}
+	for (int c1 = 0; c1 < 2; c1++) {
+		struct vt_sink sw = sink, sb = sink;
+		sw.csi = sb.csi = on_csi_final;
+		sw.csi_bytes_final = table;
+		struct vt_parser_config cfg = {.c1_8bit = c1};
+		struct trace tw, tb;
+		memset(&tw, 0, sizeof(tw));
+		memset(&tb, 0, sizeof(tb));
+		t_add(&tw, "%s", "");
+		t_add(&tb, "%s", "");
+		struct vt_parser *pw = vt_parser_create(&sw, &tw, &cfg), *pb = vt_parser_create(&sb, &tb, &cfg);
+		assert(pw && pb);
+		final_calls = final_bad = 0;
+		vt_parser_feed(pw, (const uint8_t *)buf, len);
+		for (size_t i = 0; i < len; i++)
+			vt_parser_feed(pb, (const uint8_t *)buf + i, 1);
+		char *whole = finish(pw, &tw), *bytes = finish(pb, &tb);
+		if (strcmp(whole, bytes) != 0 || final_bad || (c1 ? final_calls != 0 : final_calls < 100)) {
+			fprintf(stderr, "csi_bytes_final (c1 %d): %zu calls, %zu with a wrong final, traces %s\n", c1,
+				final_calls, final_bad, strcmp(whole, bytes) ? "differ" : "agree");
+			failures++;
+		}
+		free(whole);
+		free(bytes);
+	}
+}
+
 int main(void)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -703,6 +786,7 @@ int main(void)
 	test_numbers();
 	test_utf8_random();
 	test_memo();
+	test_csi_bytes_final();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

@@ -1,0 +1,156 @@
+/* grid/grid-cluster.c: the cluster table. A grapheme cluster of more than one code point (a character
+ * with combining marks, a ZWJ sequence, a flag) is stored once here (interned) and a cell holding it has
+ * GRID_CP_CLUSTER | its index. Entries, hash index and used marks share one block; unused entries are
+ * collected with the styles (grid-style.c, grid__collect), and the table is bounded by CLUSTER_MAX.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid-internal.h"
+
+static uint32_t cluster_hash(const uint32_t *cp, uint32_t n)
+{
+	uint32_t h = 2166136261u;
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ cp[i]) * 16777619u;
+	return h ^ (h >> 15);
+}
+
+/* The table's arrays (entries, hash, used marks) share one block. A block of 1 MiB or more is a mapping
+ * of whole huge pages (grid__map: prefaulted, one fault per 2 MiB), up to 6 MiB at CLUSTER_MAX; smaller
+ * ones come from the heap. On the heap, the last doublings' pages (4.6 MiB at CLUSTER_MAX) were faulted in
+ * one by one, ~1300 faults per long unicode flood at 17-47 us each in a VM. */
+#define CLUSTER_MAP_MIN ((size_t)1 << 20)
+#define CLUSTER_HUGE ((size_t)2 << 20)
+
+static size_t cluster_block_bytes(uint32_t cap)
+{
+	size_t b = (size_t)cap * (sizeof(struct cluster) + 2 * sizeof(uint32_t) + 1);
+	return b >= CLUSTER_MAP_MIN ? (b + CLUSTER_HUGE - 1) & ~(CLUSTER_HUGE - 1) : b;
+}
+
+static void cluster_block_free(struct cluster *c, uint32_t cap)
+{
+	if (cluster_block_bytes(cap) >= CLUSTER_MAP_MIN)
+		grid__unmap(c, cluster_block_bytes(cap));
+	else
+		free(c);
+}
+
+void grid__cluster_finish(struct grid *g)
+{
+	if (g->cl.cap)
+		cluster_block_free(g->cl.c, g->cl.cap);
+}
+
+/* Puts the live entries into the hash index, which is empty. */
+static void cluster_index(struct cluster_table *t)
+{
+	for (uint32_t i = 0; i < t->cap; i++) {
+		if (!t->used[i])
+			continue;
+		uint32_t h = cluster_hash(t->c[i].cp, t->c[i].n) & (t->hash_cap - 1);
+		while (t->hash[h])
+			h = (h + 1) & (t->hash_cap - 1);
+		t->hash[h] = i + 1;
+	}
+}
+
+void grid__cluster_reindex(struct grid *g)
+{
+	memset(g->cl.hash, 0, g->cl.hash_cap * sizeof(*g->cl.hash));
+	cluster_index(&g->cl);
+}
+
+static int cluster_grow(struct cluster_table *t)
+{
+	uint32_t cap = t->cap ? t->cap * 2 : 256;
+	if (cap > CLUSTER_MAX)
+		cap = CLUSTER_MAX;
+	if (cap <= t->cap)
+		return -1;
+	size_t bytes = cluster_block_bytes(cap);
+	struct cluster *c;
+	uint32_t *hash;
+	uint8_t *used;
+	if (bytes >= CLUSTER_MAP_MIN) {
+		c = grid__map(bytes); /* zeroed: the hash empty, no entry used */
+		if (!c)
+			return -1;
+		hash = (uint32_t *)(void *)(c + cap);
+		used = (uint8_t *)(hash + 2 * (size_t)cap);
+		memcpy(c, t->c, (size_t)t->cap * sizeof(*c));
+		memcpy(used, t->used, t->cap);
+		cluster_block_free(t->c, t->cap);
+	} else {
+		/* realloc keeps the entries where they are (a large block is moved by its pages, not copied);
+		 * the marks move up behind the larger hash, which starts empty */
+		size_t used_at = (size_t)t->cap * (sizeof(*c) + 2 * sizeof(uint32_t));
+		c = realloc(t->c, bytes);
+		if (!c)
+			return -1;
+		hash = (uint32_t *)(void *)(c + cap);
+		used = (uint8_t *)(hash + 2 * (size_t)cap);
+		memmove(used, (uint8_t *)c + used_at, t->cap);
+		memset(used + t->cap, 0, cap - t->cap);
+		memset(hash, 0, 2 * (size_t)cap * sizeof(*hash));
+	}
+	t->c = c;
+	t->used = used;
+	t->hash = hash;
+	t->hash_cap = cap * 2;
+	t->cap = cap;
+	cluster_index(t);
+	return 0;
+}
+
+int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
+{
+	struct cluster_table *t = &g->cl;
+	if (n == 0 || n > CLUSTER_MAX_CPS)
+		return -1;
+	uint32_t hv = cluster_hash(cp, n);
+	if (t->hash_cap) {
+		for (uint32_t h = hv & (t->hash_cap - 1); t->hash[h]; h = (h + 1) & (t->hash_cap - 1)) {
+			const struct cluster *c = &t->c[t->hash[h] - 1];
+			if (c->n != n || c->cp[0] != cp[0])
+				continue;
+			uint32_t k = 1;
+			while (k < n && c->cp[k] == cp[k])
+				k++;
+			if (k == n)
+				return (int)(t->hash[h] - 1);
+		}
+	}
+	if (t->count >= t->gc_at && t->count > 0) {
+		if (t->gc_wait == 0)
+			grid__collect(g);
+		else
+			t->gc_wait--;
+	}
+	if (t->count >= t->cap && cluster_grow(t) < 0)
+		return -1;
+	while (t->next_free < t->cap && t->used[t->next_free])
+		t->next_free++;
+	if (t->next_free >= t->cap)
+		return -1;
+	uint32_t i = t->next_free++;
+	t->used[i] = 1;
+	t->count++;
+	t->c[i].n = n;
+	memcpy(t->c[i].cp, cp, sizeof(t->c[i].cp)); /* all CLUSTER_MAX_CPS: a fixed size, no call */
+	uint32_t h = hv & (t->hash_cap - 1);
+	while (t->hash[h])
+		h = (h + 1) & (t->hash_cap - 1);
+	t->hash[h] = i + 1;
+	return (int)i;
+}
+
+const struct cluster *grid__cluster(const struct grid *g, uint32_t cp)
+{
+	uint32_t i = cp & ~GRID_CP_CLUSTER;
+	if (i >= g->cl.cap || !g->cl.used[i])
+		return NULL;
+	return &g->cl.c[i];
+}
