@@ -190,6 +190,11 @@ const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigne
 #define KF_MISSING_KEY(cells) kf_glyph_key(0x110000, 0, cells)
 /* render.c: whether kf_render_glyph knows the fonts lack the glyph of key. */
 bool kf_render_known_missing(const struct kf_render *r, uint64_t key);
+/* The slot of key in r->missing_keys. */
+static inline size_t kf_missing_slot(uint64_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (KF_MISSING_SLOTS - 1);
+}
 /* The glyph cache's key of a cell content. */
 static inline uint64_t kf_glyph_key(uint32_t cp, unsigned style, int cells)
 {

@@ -296,14 +296,9 @@ static void ink_rows(struct kf_glyph *g)
 
 static struct kf_glyph missing_fallback;
 
-static size_t missing_slot(uint64_t key)
-{
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (KF_MISSING_SLOTS - 1);
-}
-
 bool kf_render_known_missing(const struct kf_render *r, uint64_t key)
 {
-	return r->missing_keys && r->missing_keys[missing_slot(key)] == key;
+	return r->missing_keys && r->missing_keys[kf_missing_slot(key)] == key;
 }
 
 static void missing_finish(struct kf_render *r)
@@ -340,7 +335,7 @@ static void remember_missing(struct kf_render *r, uint64_t key)
 	if (!r->missing_keys)
 		r->missing_keys = calloc(KF_MISSING_SLOTS, sizeof(*r->missing_keys));
 	if (r->missing_keys)
-		r->missing_keys[missing_slot(key)] = key;
+		r->missing_keys[kf_missing_slot(key)] = key;
 }
 
 /* Rasterises cp into g (w x h, data large enough for a colour glyph, not cleared: what is drawn is

@@ -376,6 +376,71 @@ static void test_fill_runs(void)
 	CHECK(done == 2);
 }
 
+/* A screen of the edge cases of paint_hits (paint.c: runs of one-cell glyphs copied from the
+ * pre-composed cells): styles changing mid-run, selection, the cursor, wide characters (one at the
+ * right margin), glyphs the fonts lack, invisible text, single spaces, combining marks. */
+static struct screen *hit_screen(void)
+{
+	struct screen *s = screen_create(24, 4);
+	uint16_t red = screen_style(s, (struct grid_style){.fg = GRID_COLOR_PALETTE(1)});
+	uint16_t bold = screen_style(s, (struct grid_style){.fg = GRID_COLOR_RGB(1, 2, 3),
+							 .bg = GRID_COLOR_RGB(200, 190, 180),
+							 .attrs = GRID_ATTR_BOLD});
+	uint16_t hid = screen_style(s, (struct grid_style){.attrs = GRID_ATTR_INVISIBLE});
+	int x = screen_text(s, 0, 0, "abc", 0);
+	x = screen_text(s, x, 0, "abc", red);
+	x = screen_text(s, x, 0, "ab c", bold);
+	x = screen_text(s, x, 0, "xyz", hid);
+	screen_text(s, x, 0, "a\xe4\xb8\x80" "b\xcc\x81" "cde", 0); /* a wide CJK, b with an acute */
+	screen_text(s, 0, 1, "abcabcabcabcabcabcabcab\xe4\xb8\x80", 0); /* wide at the margin */
+	screen_text(s, 0, 2, "ab", 0);
+	screen_put(s, 2, 2, 0x10fff0, 0, 1); /* lacking */
+	screen_put(s, 3, 2, 0x10fff1, red, 1);
+	screen_text(s, 4, 2, "cab", red);
+	screen_text(s, 0, 3, "abcabcabcabc", 0);
+	for (int i = 5; i < 9; i++)
+		s->cells[3 * 24 + i].flags |= GRID_CELL_SELECTED;
+	s->src.cursor =
+	    (struct grid_cursor){.x = 2, .y = 3, .visible = true, .shape = GRID_CURSOR_BLOCK};
+	return s;
+}
+
+/* Cells painted by paint_hits (a repaint: every pre-composed cell is there) against the same cells
+ * composed one by one (the pre-composed cells switched off): the same pixels, for cells of 8 and
+ * 10 pixels (the copies of constant width) and 24 (the general copy). */
+static void test_hit_runs(void)
+{
+	struct kf_render_config cfg[3] = {
+	    {.engine = KF_RENDER_ENGINE_BUILTIN},
+	    {.engine = KF_RENDER_ENGINE_BUILTIN, .scale = 3},
+	    {.font_file = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", .font_size = 16}};
+	int done = 0;
+	for (int i = 0; i < 3; i++) {
+		struct kf_render *r;
+		if (kf_render_create(&cfg[i], &r) != 0)
+			continue;
+		struct screen *s = hit_screen();
+		int w, h;
+		uint32_t *first = screen_render(r, s, &w, &h);
+		uint64_t hits = r->cells.hits;
+		uint32_t *hit = screen_render(r, s, &w, &h);
+		CHECK(r->cells.bits && r->cells.hits > hits + 40);
+		unsigned bits = r->cells.bits;
+		r->cells.bits = 0; /* cells_ready() says no: every cell is composed in place */
+		uint32_t *composed = screen_render(r, s, &w, &h);
+		r->cells.bits = bits;
+		CHECK(!memcmp(first, composed, (size_t)w * h * 4));
+		CHECK(!memcmp(hit, composed, (size_t)w * h * 4));
+		done++;
+		free(first);
+		free(hit);
+		free(composed);
+		screen_destroy(s);
+		kf_render_destroy(r);
+	}
+	CHECK(done == 3);
+}
+
 /* --- palettes and damage --- */
 
 static void test_palette(void)
@@ -564,6 +629,7 @@ int main(void)
 	test_prepare();
 	test_blank_runs();
 	test_fill_runs();
+	test_hit_runs();
 	test_palette();
 	test_damage();
 	test_freetype();
