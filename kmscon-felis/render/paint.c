@@ -10,7 +10,6 @@
  * spans that need clipping are painted into a scratch strip first and then converted/copied.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -28,10 +27,6 @@ struct look {
 	bool hide_glyph;
 };
 
-struct strip {
-	uint32_t *px; /* top-left pixel of the span */
-	size_t pitch; /* in pixels */
-};
 
 static uint32_t blend(uint32_t d, uint32_t s, unsigned a)
 {
@@ -137,10 +132,15 @@ static void fill_px(uint32_t *p, int n, uint32_t c)
 		p[i] = c;
 }
 
-static void fill_rect(struct strip *o, int x, int y, int w, int h, uint32_t c)
+static void fill_rect(struct kf_strip *o, int x, int y, int w, int h, uint32_t c)
 {
 	for (int j = 0; j < h; j++)
 		fill_px(o->px + (size_t)(y + j) * o->pitch + x, w, c);
+}
+
+void kf_paint_fill_rect(struct kf_strip *o, int x, int y, int w, int h, uint32_t c)
+{
+	fill_rect(o, x, y, w, h, c);
 }
 
 /* Premultiplied colour over the destination: out = src + dst * (1 - a). */
@@ -166,7 +166,7 @@ static void blit_color_row(uint32_t *p, const uint32_t *m, int w)
 	}
 }
 
-static void blit(struct strip *o, int x, const struct kf_glyph *g, uint32_t fg)
+static void blit(struct kf_strip *o, int x, const struct kf_glyph *g, uint32_t fg)
 {
 	if (g->kind == KF_GLYPH_ALPHA) {
 		const uint8_t *m = g->data;
@@ -194,105 +194,6 @@ static bool is_mark(uint32_t cp)
 	return (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) ||
 	       (cp >= 0x1dc0 && cp <= 0x1dff) || (cp >= 0x20d0 && cp <= 0x20ff) ||
 	       (cp >= 0xfe20 && cp <= 0xfe2f);
-}
-
-/* The top row of the curly underline at pixel column x. */
-static int curly_y_at(const struct kf_render *r, int x, int amp, int top)
-{
-	int t = r->ul_thick, h = r->cell_h;
-	double ph = 2 * M_PI * x / (r->cell_w > 3 ? r->cell_w : 4);
-	int yy = top + (int)lround(amp * (1 - sin(ph)) / 2.0 * 2) - amp / 2;
-	if (yy < 0)
-		yy = 0;
-	if (yy + t > h)
-		yy = h - t;
-	return yy;
-}
-
-/* curly_y_at, remembered per column (KF_CURLY_COLS of them) for the current metrics: a sine per
- * pixel column and frame is a large part of painting curly underlines, and costs far more where
- * floating point is slow. The same function computes every entry, so the pixels are the same. */
-static int curly_y(struct kf_render *r, int x, int amp, int top)
-{
-	if (x < 0 || x >= KF_CURLY_COLS)
-		return curly_y_at(r, x, amp, top);
-	if (!r->curly.y || r->curly.cell_w != r->cell_w || r->curly.cell_h != r->cell_h ||
-	    r->curly.thick != r->ul_thick || r->curly.amp != amp || r->curly.top != top) {
-		if (!r->curly.y)
-			r->curly.y = malloc(KF_CURLY_COLS * sizeof(*r->curly.y));
-		if (!r->curly.y)
-			return curly_y_at(r, x, amp, top);
-		memset(r->curly.y, 0xff, KF_CURLY_COLS * sizeof(*r->curly.y));
-		r->curly.cell_w = r->cell_w;
-		r->curly.cell_h = r->cell_h;
-		r->curly.thick = r->ul_thick;
-		r->curly.amp = amp;
-		r->curly.top = top;
-	}
-	if (r->curly.y[x] == UINT16_MAX)
-		r->curly.y[x] = (uint16_t)curly_y_at(r, x, amp, top);
-	return r->curly.y[x];
-}
-
-/* Underline styles; patterns use the absolute pixel column so they continue across cells. */
-static void underline(struct kf_render *r, struct strip *o, int x, int w, int absx, uint8_t kind,
-		      uint32_t c)
-{
-	int t = r->ul_thick, y = r->ul_pos, h = r->cell_h;
-	switch (kind) {
-	case GRID_UNDERLINE_SINGLE:
-		fill_rect(o, x, y, w, t, c);
-		break;
-	case GRID_UNDERLINE_DOUBLE: {
-		int y2 = y + 2 * t;
-		if (y2 + t > h) {
-			y2 = y;
-			y = y - 2 * t < 0 ? 0 : y - 2 * t;
-		}
-		fill_rect(o, x, y, w, t, c);
-		fill_rect(o, x, y2, w, t, c);
-		break;
-	}
-	case GRID_UNDERLINE_CURLY: {
-		int amp = (h - y - t) < t + 1 ? (h - y - t) : t + 1;
-		if (amp < 1)
-			amp = 1;
-		int top = y + amp > h - t ? h - t : y;
-		for (int i = 0; i < w; i++)
-			fill_rect(o, x + i, curly_y(r, absx + i, amp, top), 1, t, c);
-		break;
-	}
-	case GRID_UNDERLINE_DOTTED:
-		for (int i = 0; i < w; i++)
-			if ((absx + i) / t % 2 == 0)
-				fill_rect(o, x + i, y, 1, t, c);
-		break;
-	case GRID_UNDERLINE_DASHED: {
-		int len = r->cell_w / 3 > 2 ? r->cell_w / 3 : 2;
-		for (int i = 0; i < w; i++)
-			if ((absx + i) / len % 2 == 0)
-				fill_rect(o, x + i, y, 1, t, c);
-		break;
-	}
-	default:
-		break;
-	}
-}
-
-static void cursor(struct kf_render *r, const struct kf_render_source *s, struct strip *o, int x,
-		   int w, uint32_t c)
-{
-	int t = r->line_thick < 1 ? 1 : r->line_thick;
-	switch (s->cursor.shape) {
-	case GRID_CURSOR_UNDERLINE:
-		fill_rect(o, x, r->cell_h - 2 * t, w, 2 * t, c);
-		break;
-	case GRID_CURSOR_BAR:
-		fill_rect(o, x, 0, 2 * t, r->cell_h, c);
-		break;
-	default:
-		break;
-	}
 }
 
 static bool cursor_here(const struct kf_render *r, const struct kf_render_source *s, int x, int y,
@@ -361,7 +262,7 @@ static void compose_mono_row(uint32_t *p, const uint8_t *m, int w, uint32_t fg, 
 
 /* Background and the first glyph in one pass, blending against the known background: the target is
  * written once and never read (dumb buffers may be write-combined, where reads are very slow). */
-static void compose(struct kf_render *r, struct strip *o, int x, int w, int h,
+static void compose(struct kf_render *r, struct kf_strip *o, int x, int w, int h,
 		    const struct kf_glyph *g, uint32_t fg, uint32_t bg)
 {
 	if (!g || g->kind == KF_GLYPH_EMPTY) {
@@ -452,7 +353,7 @@ static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key, uint32_t c
 		i += !r->cells.mru[i / 2];
 		r->cells.mru[i / 2] = (uint8_t)(i & 1);
 		uint32_t *px = r->cells.px + i * r->cells.slot_px;
-		struct strip o = {px, (size_t)w};
+		struct kf_strip o = {px, (size_t)w};
 		compose(r, &o, 0, w, r->cell_h, g, fg, bg);
 		r->cells.tags[i] = (struct kf_cell_tag){key, fg, bg};
 		return px;
@@ -460,7 +361,7 @@ static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key, uint32_t c
 }
 
 /* Paints one cell (or a wide pair) at strip x with its resolved look l. */
-static void paint_cell(struct kf_render *r, const struct kf_render_source *s, struct strip *o,
+static void paint_cell(struct kf_render *r, const struct kf_render_source *s, struct kf_strip *o,
 		       int x, int col, int y, const struct grid_cell *c, int cells, struct look l)
 {
 	int w = cells * r->cell_w;
@@ -514,7 +415,7 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 	if (!l.hide_glyph) {
 		int absx = col * r->cell_w;
 		if (l.underline)
-			underline(r, o, x, w, absx, l.underline, l.ul);
+			kf_paint_underline(r, o, x, w, absx, l.underline, l.ul);
 		int t = r->line_thick;
 		if (l.attrs & GRID_ATTR_STRIKE)
 			fill_rect(o, x, r->cell_h * 9 / 16 - t / 2, w, t, l.fg);
@@ -522,44 +423,7 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 			fill_rect(o, x, 0, w, t, l.fg);
 	}
 	if (cur && s->cursor.shape != GRID_CURSOR_BLOCK)
-		cursor(r, s, o, x, w, cur_color);
-}
-
-/* The pointer arrow: 'X' outline (black), 'o' fill (white); its tip is the top-left pixel. */
-static const char *const arrow[] = {
-    "X..........", "XX.........", "XoX........", "XooX.......", "XoooX......", "XooooX.....",
-    "XoooooX....", "XooooooX...", "XoooooooX..", "XooooooooX.", "XoooooXXXXX", "XooXooX....",
-    "XoX.XooX...", "XX..XooX...", "X....XooX..", ".....XooX..", "......XX...",
-};
-#define ARROW_W 11
-#define ARROW_H 17
-
-void kf_render_pointer_box(const struct kf_render *r, int *x, int *y, int *w, int *h)
-{
-	*x = r->pointer_x;
-	*y = r->pointer_y;
-	*w = ARROW_W * r->scale;
-	*h = ARROW_H * r->scale;
-}
-
-/* Draws the part of the pointer inside strip pixels [sx0, sx0 + sw) x [sy0, sy0 + cell_h). */
-static void paint_pointer(struct kf_render *r, struct strip *o, int sx0, int sy0, int sw)
-{
-	if (!r->pointer_visible)
-		return;
-	int s = r->scale;
-	for (int j = 0; j < ARROW_H * s; j++) {
-		int py = r->pointer_y + j - sy0;
-		if (py < 0 || py >= r->cell_h)
-			continue;
-		for (int i = 0; i < ARROW_W * s; i++) {
-			int px = r->pointer_x + i - sx0;
-			char ch = arrow[j / s][i / s];
-			if (px < 0 || px >= sw || ch == '.')
-				continue;
-			o->px[(size_t)py * o->pitch + px] = ch == 'X' ? 0x000000 : 0xffffff;
-		}
-	}
+		kf_paint_cursor(r, s, o, x, w, cur_color);
 }
 
 /* Runs of blanks shorter than this are copied pre-composed like any cell: a fill pays for itself
@@ -567,7 +431,7 @@ static void paint_pointer(struct kf_render *r, struct strip *o, int sx0, int sy0
 #define BLANK_RUN_MIN 3
 
 /* Fills w x cell_h pixels at strip x with c. */
-static void fill_span(struct kf_render *r, struct strip *o, int x, int w, uint32_t c)
+static void fill_span(struct kf_render *r, struct kf_strip *o, int x, int w, uint32_t c)
 {
 	fill_rect(o, x, 0, w, r->cell_h, c);
 }
@@ -604,7 +468,7 @@ static inline const uint32_t *cell_hit(struct kf_render *r, uint64_t key, uint32
  * table) and a jump to another 4 KiB code page each cost a look-up of the next translated block,
  * several times the cost of copying the cell. */
 __attribute__((noinline, aligned(1024))) static int
-paint_hits(struct kf_render *r, const struct grid_cell *row, struct strip *o, int x, int x0,
+paint_hits(struct kf_render *r, const struct grid_cell *row, struct kf_strip *o, int x, int x0,
 	   int x1, int cur_x, uint16_t style, bool sel, const struct look *l)
 {
 	const int cw = r->cell_w, ch = r->cell_h;
@@ -636,7 +500,7 @@ paint_hits(struct kf_render *r, const struct grid_cell *row, struct strip *o, in
 	return x;
 }
 
-static void paint_span(struct kf_render *r, const struct kf_render_source *s, struct strip *o,
+static void paint_span(struct kf_render *r, const struct kf_render_source *s, struct kf_strip *o,
 		       int y, int x0, int x1)
 {
 	const struct grid_cell *row = s->row(s->ud, y);
@@ -758,7 +622,7 @@ static int paint_row(struct kf_render *r, const struct kf_render_source *s,
 		return 0;
 	int cw = px + pw > t->width ? t->width - px : pw,
 	    ch = py + ph > t->height ? t->height - py : ph;
-	struct strip o;
+	struct kf_strip o;
 	bool direct = t->format == KF_RENDER_XRGB8888 && cw == pw && ch == ph;
 	if (direct) {
 		o.pitch = (size_t)t->stride / 4;
@@ -770,7 +634,7 @@ static int paint_row(struct kf_render *r, const struct kf_render_source *s,
 			return -ENOMEM;
 	}
 	paint_span(r, s, &o, y, x0, x1);
-	paint_pointer(r, &o, px, py, pw);
+	kf_paint_pointer(r, &o, px, py, pw);
 	if (!direct) {
 		for (int j = 0; j < ch; j++) {
 			uint8_t *line = (uint8_t *)t->data + (size_t)(py + j) * t->stride;

@@ -200,6 +200,23 @@ static inline uint64_t kf_glyph_key(uint32_t cp, unsigned style, int cells)
 {
 	return cp | (uint64_t)(style & 7) << 32 | (uint64_t)(cells & 3) << 35;
 }
+/* A span of pixels being painted (paint.c, decor.c). */
+struct kf_strip {
+	uint32_t *px; /* top-left pixel of the span */
+	size_t pitch; /* in pixels */
+};
+/* paint.c: fills w x h pixels at (x, y) of o with c. */
+void kf_paint_fill_rect(struct kf_strip *o, int x, int y, int w, int h, uint32_t c);
+/* decor.c: the underline of kind (enum grid_underline) in colour c over the cell pixels [x, x + w)
+ * of o, which lie at pixel column absx of the screen (patterns continue across cells). */
+void kf_paint_underline(struct kf_render *r, struct kf_strip *o, int x, int w, int absx,
+			uint8_t kind, uint32_t c);
+/* decor.c: the underline or bar cursor of s over cell pixels [x, x + w) of o, in colour c. */
+void kf_paint_cursor(struct kf_render *r, const struct kf_render_source *s, struct kf_strip *o,
+		     int x, int w, uint32_t c);
+/* decor.c: the part of the mouse pointer inside pixels [sx0, sx0 + sw) x [sy0, sy0 + cell_h)
+ * of the screen, drawn into o (whose first pixel is (sx0, sy0)). */
+void kf_paint_pointer(struct kf_render *r, struct kf_strip *o, int sx0, int sy0, int sw);
 /* paint.c: the mouse pointer's box in pixels (its tip at x, y). */
 void kf_render_pointer_box(const struct kf_render *r, int *x, int *y, int *w, int *h);
 /* cache.c: frees the pre-composed cells. */

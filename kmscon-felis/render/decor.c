@@ -1,0 +1,143 @@
+/* kmscon-felis/render/decor.c: what the painter (paint.c) draws over a cell's glyph: underlines,
+ * the cursor's underline and bar shapes, and the mouse pointer. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmscon-felis/render/render-internal.h"
+
+/* The top row of the curly underline at pixel column x. */
+static int curly_y_at(const struct kf_render *r, int x, int amp, int top)
+{
+	int t = r->ul_thick, h = r->cell_h;
+	double ph = 2 * M_PI * x / (r->cell_w > 3 ? r->cell_w : 4);
+	int yy = top + (int)lround(amp * (1 - sin(ph)) / 2.0 * 2) - amp / 2;
+	if (yy < 0)
+		yy = 0;
+	if (yy + t > h)
+		yy = h - t;
+	return yy;
+}
+
+/* curly_y_at, remembered per column (KF_CURLY_COLS of them) for the current metrics: a sine per
+ * pixel column and frame is a large part of painting curly underlines, and costs far more where
+ * floating point is slow. The same function computes every entry, so the pixels are the same. */
+static int curly_y(struct kf_render *r, int x, int amp, int top)
+{
+	if (x < 0 || x >= KF_CURLY_COLS)
+		return curly_y_at(r, x, amp, top);
+	if (!r->curly.y || r->curly.cell_w != r->cell_w || r->curly.cell_h != r->cell_h ||
+	    r->curly.thick != r->ul_thick || r->curly.amp != amp || r->curly.top != top) {
+		if (!r->curly.y)
+			r->curly.y = malloc(KF_CURLY_COLS * sizeof(*r->curly.y));
+		if (!r->curly.y)
+			return curly_y_at(r, x, amp, top);
+		memset(r->curly.y, 0xff, KF_CURLY_COLS * sizeof(*r->curly.y));
+		r->curly.cell_w = r->cell_w;
+		r->curly.cell_h = r->cell_h;
+		r->curly.thick = r->ul_thick;
+		r->curly.amp = amp;
+		r->curly.top = top;
+	}
+	if (r->curly.y[x] == UINT16_MAX)
+		r->curly.y[x] = (uint16_t)curly_y_at(r, x, amp, top);
+	return r->curly.y[x];
+}
+
+/* Underline styles; patterns use the absolute pixel column so they continue across cells. */
+void kf_paint_underline(struct kf_render *r, struct kf_strip *o, int x, int w, int absx, uint8_t kind,
+		      uint32_t c)
+{
+	int t = r->ul_thick, y = r->ul_pos, h = r->cell_h;
+	switch (kind) {
+	case GRID_UNDERLINE_SINGLE:
+		kf_paint_fill_rect(o, x, y, w, t, c);
+		break;
+	case GRID_UNDERLINE_DOUBLE: {
+		int y2 = y + 2 * t;
+		if (y2 + t > h) {
+			y2 = y;
+			y = y - 2 * t < 0 ? 0 : y - 2 * t;
+		}
+		kf_paint_fill_rect(o, x, y, w, t, c);
+		kf_paint_fill_rect(o, x, y2, w, t, c);
+		break;
+	}
+	case GRID_UNDERLINE_CURLY: {
+		int amp = (h - y - t) < t + 1 ? (h - y - t) : t + 1;
+		if (amp < 1)
+			amp = 1;
+		int top = y + amp > h - t ? h - t : y;
+		for (int i = 0; i < w; i++)
+			kf_paint_fill_rect(o, x + i, curly_y(r, absx + i, amp, top), 1, t, c);
+		break;
+	}
+	case GRID_UNDERLINE_DOTTED:
+		for (int i = 0; i < w; i++)
+			if ((absx + i) / t % 2 == 0)
+				kf_paint_fill_rect(o, x + i, y, 1, t, c);
+		break;
+	case GRID_UNDERLINE_DASHED: {
+		int len = r->cell_w / 3 > 2 ? r->cell_w / 3 : 2;
+		for (int i = 0; i < w; i++)
+			if ((absx + i) / len % 2 == 0)
+				kf_paint_fill_rect(o, x + i, y, 1, t, c);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void kf_paint_cursor(struct kf_render *r, const struct kf_render_source *s, struct kf_strip *o, int x,
+		   int w, uint32_t c)
+{
+	int t = r->line_thick < 1 ? 1 : r->line_thick;
+	switch (s->cursor.shape) {
+	case GRID_CURSOR_UNDERLINE:
+		kf_paint_fill_rect(o, x, r->cell_h - 2 * t, w, 2 * t, c);
+		break;
+	case GRID_CURSOR_BAR:
+		kf_paint_fill_rect(o, x, 0, 2 * t, r->cell_h, c);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The pointer arrow: 'X' outline (black), 'o' fill (white); its tip is the top-left pixel. */
+static const char *const arrow[] = {
+    "X..........", "XX.........", "XoX........", "XooX.......", "XoooX......", "XooooX.....",
+    "XoooooX....", "XooooooX...", "XoooooooX..", "XooooooooX.", "XoooooXXXXX", "XooXooX....",
+    "XoX.XooX...", "XX..XooX...", "X....XooX..", ".....XooX..", "......XX...",
+};
+#define ARROW_W 11
+#define ARROW_H 17
+
+void kf_render_pointer_box(const struct kf_render *r, int *x, int *y, int *w, int *h)
+{
+	*x = r->pointer_x;
+	*y = r->pointer_y;
+	*w = ARROW_W * r->scale;
+	*h = ARROW_H * r->scale;
+}
+
+/* Draws the part of the pointer inside strip pixels [sx0, sx0 + sw) x [sy0, sy0 + cell_h). */
+void kf_paint_pointer(struct kf_render *r, struct kf_strip *o, int sx0, int sy0, int sw)
+{
+	if (!r->pointer_visible)
+		return;
+	int s = r->scale;
+	for (int j = 0; j < ARROW_H * s; j++) {
+		int py = r->pointer_y + j - sy0;
+		if (py < 0 || py >= r->cell_h)
+			continue;
+		for (int i = 0; i < ARROW_W * s; i++) {
+			int px = r->pointer_x + i - sx0;
+			char ch = arrow[j / s][i / s];
+			if (px < 0 || px >= sw || ch == '.')
+				continue;
+			o->px[(size_t)py * o->pitch + px] = ch == 'X' ? 0x000000 : 0xffffff;
+		}
+	}
+}
