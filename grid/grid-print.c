@@ -383,9 +383,10 @@ __attribute__((target("avx2"))) static inline void write8_avx2(unsigned char *p,
 	_mm256_storeu_si256(o + 2, _mm256_permutevar8x32_epi32(s1, _mm256_setr_epi32(0, 1, 6, 0, 1, 7, 0, 1)));
 }
 
-/* Any run of k >= 8 cells on CPUs with AVX2: 8 cells per step, the rest as the last 8 cells again
- * (overlapping the cells before it, rewritten with the same values). One call per run, whatever its
- * length: the short runs between escape sequences (8-24 cells) pay no loop set-up or second call. */
+/* A run of k >= 16 cells on CPUs with AVX2: 8 cells per step, the rest as the last 8 cells again
+ * (overlapping the cells before it, rewritten with the same values), in one call. Shorter runs are stored
+ * as words by write_ascii: as few instructions on the host, and far cheaper in an emulator (QEMU's TCG runs
+ * each vpermd as a helper call of ~67 instructions; docs/benchmarks.md, issue 2, session 8). */
 __attribute__((target("avx2"))) static void write_run_avx2(unsigned char *p, const uint8_t *s, size_t k, uint32_t sl)
 {
 	size_t i = 0;
@@ -411,7 +412,7 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 	unsigned char *p = (unsigned char *)c;
 	size_t i = 0;
 #if defined(HAVE_WRITE_AVX)
-	if (k >= 8 && __builtin_cpu_supports("avx2")) {
+	if (k >= 16 && __builtin_cpu_supports("avx2")) {
 		write_run_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
 		return;
 	}
