@@ -134,6 +134,9 @@ struct sgr_memo {
 	struct grid_style pen;
 	uint16_t pen_id;
 	bool protect;
+	/* grid.sgr_bytes/sgr_long entries (grid-sgr-bytes.c): the pen's byte offset of the one colour x sets
+	 * and nothing else (fg 0, bg 4; the colour in x.fg and x.bg both), or 0xff for any other change */
+	uint8_t one;
 	uint32_t epoch; /* 0 = no pen recorded */
 	uint8_t pad[12]; /* 64 bytes: indexed by a shift */
 };
@@ -272,6 +275,7 @@ struct grid {
 	struct sgr_long_memo sgr_long[SGR_LONG_SLOTS];
 	uint64_t sgr_bytes_ids; /* entries made, the id of the newest (its m.id; 0 = empty) */
 	uint32_t sgr_color_misses; /* colour SGRs not found in grid.sgr_bytes/sgr_long (see grid__csi_bytes) */
+	uint32_t sgr_long_misses;  /* plain SGRs of 16 bytes or more not found in grid.sgr_long (the same) */
 	struct cluster_table cl;
 	struct link_table links;
 

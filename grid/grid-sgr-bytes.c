@@ -3,6 +3,7 @@
  * bytes), colour forms and plain SGRs decoded from the bytes, and the character after the sequence taken
  * with it. Does exactly what grid-sgr.c does with the parsed sequence.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -111,17 +112,18 @@ static inline __attribute__((always_inline)) void classify(const uint8_t *s, uns
  * alike) in the SGR s[0..n) (n < 32, s[0..32) readable), as the parsed form would give them: x is written
  * only when this returns true. Numbers of 1 to 3 digits (or empty); anything else is left to sgr_plain_xform
  * (which reads 4-digit ones) or the parser. */
-static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t *s, unsigned n,
-								   struct sgr_xform *x)
+/* The colour of such an SGR, and its head (color_head) in *head: false for anything else. */
+static inline __attribute__((always_inline)) bool sgr_color_decode(const uint8_t *s, unsigned n, uint64_t *head,
+								    uint32_t *out)
 {
 	uint64_t h = color_head(s);
 	if (!h || n > 28) /* 28: a number's load s[st..st + 4) stays in the 32 bytes */
 		return false;
+	*head = h;
 	/* a bit per digit and per byte equal to the head's separator (the bytes from n on are masked off by
 	 * color_tail) */
 	bool c = HEAD_COLON(h);
 	unsigned dig, sm;
-	uint32_t color;
 #if defined(__SSE2__) && defined(__GNUC__)
 	static const char seps[2][16] = {
 		{';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';'},
@@ -141,7 +143,15 @@ static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t 
 	classify(s, n, &dig, &semi, &colon);
 	sm = c ? colon : semi;
 #endif
-	if (!color_tail(s, n, dig, sm, HEAD_PAL(h), c, &color))
+	return color_tail(s, n, dig, sm, HEAD_PAL(h), c, out);
+}
+
+static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t *s, unsigned n,
+								   struct sgr_xform *x)
+{
+	uint64_t h;
+	uint32_t color;
+	if (!sgr_color_decode(s, n, &h, &color))
 		return false;
 	/* fg and bg both: set says which one counts (no branch on it) */
 	x->fg = color;
@@ -155,24 +165,35 @@ static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t 
 }
 
 /* The SGR s[0..n) (n < 32, s[0..32) readable) when its parameters are digits and ';' only, each number of at
- * most 4 digits, into x as the parsed form would give. False (x untouched) for anything else: sub-parameters,
- * longer numbers (the parser clamps them), markers, intermediates, controls. */
-static inline __attribute__((always_inline)) bool sgr_plain_xform(const uint8_t *s, unsigned n,
-								   struct sgr_xform *x)
+ * most 4 digits: its parameters for sgr_plain_run (s itself, or a copy in pad with room for the numbers'
+ * loads), true. False for anything else: sub-parameters, longer numbers (the parser clamps them), markers,
+ * intermediates, controls. */
+static inline __attribute__((always_inline)) bool plain_fields(const uint8_t *s, unsigned n, uint8_t pad[36],
+								struct plain_src *p)
 {
 	unsigned dig, semi, colon;
 	classify(s, n, &dig, &semi, &colon);
 	if ((dig | semi) != (1u << n) - 1 || (dig & dig >> 1 & dig >> 2 & dig >> 3 & dig >> 4))
 		return false;
-	uint8_t pad[36];
 	if (n > 28) {
 		/* a number's 4-byte load at s[st], st <= n, stays in a copy with 4 more bytes */
 		memcpy(pad, s, 32);
 		memset(pad + 32, 0, 4);
 		s = pad;
 	}
+	*p = (struct plain_src){.s = s, .ends = semi | 1u << n};
+	return true;
+}
+
+/* Such an SGR into x as the parsed form would give (x untouched when false) */
+static inline __attribute__((always_inline)) bool sgr_plain_xform(const uint8_t *s, unsigned n,
+								   struct sgr_xform *x)
+{
+	uint8_t pad[36];
+	struct plain_src p;
+	if (!plain_fields(s, n, pad, &p))
+		return false;
 	*x = (struct sgr_xform){.attr_and = 0xffff};
-	struct plain_src p = {.s = s, .ends = semi | 1u << n};
 	sgr_plain_from(x, &p, true);
 	return true;
 }
@@ -210,6 +231,19 @@ static inline size_t with_cell(struct grid *g, const uint8_t *s, size_t n)
 	return n;
 }
 
+/* sgr_memo.one for the change x: a colour form (sgr_color_xform), or a plain SGR such as "31" or "48;5;n",
+ * that sets fg or bg alone. The colour goes to both x.fg and x.bg. */
+static inline uint8_t sgr_one_color(struct sgr_xform *x)
+{
+	if (x->attr_and != 0xffff || x->attr_or != 0 || (x->set != X_FG && x->set != X_BG))
+		return 0xff;
+	if (x->set == X_FG)
+		x->bg = x->fg;
+	else
+		x->fg = x->bg;
+	return x->set == X_FG ? (uint8_t)offsetof(struct grid_style, fg) : (uint8_t)offsetof(struct grid_style, bg);
+}
+
 /* A new entry of grid.sgr_bytes or grid.sgr_long: its key k[0..nk), its id, and the SGR (whose change m->x
  * holds) applied. Returns what grid__csi_bytes returns for the SGR s[0..n]. */
 static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, unsigned n, struct sgr_memo *m,
@@ -219,8 +253,11 @@ static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, uns
 		key[i] = k[i];
 	m->id = ++g->sgr_bytes_ids;
 	m->epoch = 0;
+	m->one = sgr_one_color(&m->x);
 	if (!plain)
 		g->sgr_color_misses++;
+	else if (nk == 4)
+		g->sgr_long_misses++;
 	sgr_apply(g, &m->x);
 	g->pen_from = m;
 	g->last_cp = 0;
@@ -276,7 +313,16 @@ __attribute__((noinline)) static size_t sgr_long_miss(struct grid *g, const uint
  * gives the pen it gave last time). */
 static inline void sgr_memo_hit(struct grid *g, struct sgr_memo *m)
 {
-	sgr_apply(g, &m->x);
+	/* an SGR that sets one colour: stored where m->one says, without a branch on fg or bg (colour-per-cell
+	 * output changes one or the other in no order a predictor learns) */
+	const unsigned one = m->one;
+	if (likely(one != 0xff)) {
+		memcpy((char *)&g->pen + one, &m->x.fg, 4);
+		g->erase_dirty |= one != offsetof(struct grid_style, fg);
+		g->pen_dirty = true;
+	} else {
+		sgr_apply(g, &m->x);
+	}
 	g->pen_from = m;
 	g->last_cp = 0;
 	if (m->epoch == g->st.epoch && m->protect == g->protect && pen_same(&m->pen, &g->pen)) {
@@ -300,9 +346,11 @@ static const uint8_t ones[48] = {
 
 /* An SGR of 16 to 31 bytes before its 'm' (s[0..32) readable), such as "38;5;n;48;5;n;1;3;4" or
  * "38:2::r:g:b": looked up by its 32 bytes in grid.sgr_long as grid__csi_bytes looks up shorter ones.
- * plain: known not to be a colour form (a new one goes straight to sgr_long_plain). */
+ * plain: known not to be a colour form (a new one goes straight to sgr_long_plain); known: its change
+ * when already decoded (a new one takes it without decoding again), or NULL. */
 static inline __attribute__((always_inline)) size_t sgr_bytes_long_t(struct grid *g, const uint8_t *s,
-								      unsigned n, bool plain)
+								      unsigned n, bool plain,
+								      const struct sgr_xform *known)
 {
 	/* the bytes after the 'm' masked off: those from 16 on by a sliding window of ones */
 	uint64_t k[4], t[2];
@@ -318,6 +366,10 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_long_t(struct grid
 		if (e2->key[0] != k[0] || e2->key[1] != k[1] || e2->key[2] != k[2] || e2->key[3] != k[3] ||
 		    !e2->m.id) {
 			e = e2->m.id < e->m.id ? e2 : e;
+			if (known) {
+				e->m.x = *known;
+				return memo_new(g, n, &e->m, e->key, k, 4, false);
+			}
 			return plain ? sgr_long_plain(g, s, n, e, k) : sgr_long_miss(g, s, n, e, k);
 		}
 		e = e2;
@@ -328,23 +380,64 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_long_t(struct grid
 
 __attribute__((noinline)) static size_t sgr_bytes_long(struct grid *g, const uint8_t *s, unsigned n)
 {
-	return sgr_bytes_long_t(g, s, n, false);
+	return sgr_bytes_long_t(g, s, n, false, NULL);
 }
 
 __attribute__((noinline)) static size_t sgr_bytes_long_plain(struct grid *g, const uint8_t *s, unsigned n)
 {
-	return sgr_bytes_long_t(g, s, n, true);
+	return sgr_bytes_long_t(g, s, n, true, NULL);
+}
+
+/* A plain SGR of 16 bytes or more (not a colour form) once such SGRs keep missing grid.sgr_long (a
+ * stream of fresh "1;3;4;38;5;n;48;2;r;g;b"): decoded and applied without the lookup and the entry, as
+ * sgr_color_direct does with colours; one in 16 still goes through the table, and one found there
+ * quarters grid.sgr_long_misses. Returns 0 for what sgr_plain_xform does not take (the parser's). */
+__attribute__((noinline)) static size_t sgr_long_direct(struct grid *g, const uint8_t *s, unsigned n)
+{
+	if ((++g->sgr_long_misses & 15) == 0) {
+		uint32_t before = g->sgr_long_misses;
+		size_t r = sgr_bytes_long_plain(g, s, n);
+		if (g->sgr_long_misses == before)
+			g->sgr_long_misses /= 4;
+		return r;
+	}
+	/* the pen changed in place: no change to build and apply */
+	uint8_t pad[36];
+	struct plain_src p;
+	if (!plain_fields(s, n, pad, &p))
+		return 0;
+	struct grid_style *pen = &g->pen;
+	struct plain_state st = {{0, pen->fg, pen->bg, pen->ul_color, pen->underline}, 0, 0xffff, pen->attrs};
+	sgr_plain_run(&st, &p, true, false);
+	g->erase_dirty |= st.f[F_BG] != pen->bg;
+	pen->fg = st.f[F_FG];
+	pen->bg = st.f[F_BG];
+	pen->ul_color = st.f[F_UL];
+	pen->underline = (uint8_t)st.f[F_US];
+	pen->attrs = st.or_;
+	g->pen_dirty = true;
+	g->pen_from = NULL;
+	g->last_cp = 0;
+	return n + 1;
 }
 
 /* The SGRs of colour-per-cell output, found by their bytes in a small table in front of the parser: a
  * repeated one costs a hash and a compare, then what grid__sgr does for a memoized sequence; a new one of the
  * shapes sgr_bytes_xform takes is built from its bytes, not from the parser's general form. */
-/* plain: known not to be a colour form (a new one goes straight to the plain SGRs' path) */
+/* plain: known not to be a colour form (a new one goes straight to the plain SGRs' path); known: as in
+ * sgr_bytes_long_t */
 static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid *g, const uint8_t *s, size_t n,
-								      bool plain)
+								      bool plain, const struct sgr_xform *known)
 {
-	if (unlikely(n >= 16))
-		return plain ? sgr_bytes_long_plain(g, s, (unsigned)n) : sgr_bytes_long(g, s, (unsigned)n);
+	if (unlikely(n >= 16)) {
+		if (known)
+			return sgr_bytes_long_t(g, s, (unsigned)n, false, known);
+		if (!plain)
+			return sgr_bytes_long(g, s, (unsigned)n);
+		if (g->sgr_long_misses >= SGR_BYPASS_AFTER)
+			return sgr_long_direct(g, s, (unsigned)n);
+		return sgr_bytes_long_plain(g, s, (unsigned)n);
+	}
 	uint64_t k[2];
 #if defined(__SSE2__) && defined(__GNUC__)
 	__m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)s),
@@ -365,6 +458,10 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid
 		struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 48 & (SGR_BYTES_SLOTS - 1)];
 		if (e2->key[0] != k[0] || e2->key[1] != k[1] || !e2->m.id) {
 			e = e2->m.id < e->m.id ? e2 : e;
+			if (known) {
+				e->m.x = *known;
+				return memo_new(g, (unsigned)n, &e->m, e->key, k, 2, false);
+			}
 			return plain ? sgr_short_plain(g, s, (unsigned)n, e, k[0], k[1])
 				     : sgr_short_miss(g, s, (unsigned)n, e, k[0], k[1]);
 		}
@@ -377,15 +474,17 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid
 /* sgr_bytes_lookup for sgr_color_direct's SGRs that are not colour forms, reached by a jump */
 __attribute__((noinline)) static size_t sgr_bytes_sampled(struct grid *g, const uint8_t *s, size_t n)
 {
-	return sgr_bytes_lookup(g, s, n, true);
+	return sgr_bytes_lookup(g, s, n, true, NULL);
 }
 
-/* The colour SGR in 16 that sgr_color_direct still looks up: found (the count of misses did not move),
- * it quarters the count. */
-__attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const uint8_t *s, size_t n)
+/* The colour SGR in 16 that sgr_color_direct still looks up (its colour and head already decoded): found
+ * (the count of misses did not move), it quarters the count. */
+__attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const uint8_t *s, size_t n, uint64_t h,
+							   uint32_t color)
 {
+	const struct sgr_xform x = {.fg = color, .bg = color, .attr_and = 0xffff, .set = (uint8_t)HEAD_SET(h)};
 	uint32_t before = g->sgr_color_misses;
-	size_t r = sgr_bytes_lookup(g, s, n, false);
+	size_t r = sgr_bytes_lookup(g, s, n, false, &x);
 	if (g->sgr_color_misses == before)
 		g->sgr_color_misses /= 4;
 	return r;
@@ -395,15 +494,56 @@ __attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const 
  * sgr_bytes_lookup, and one colour SGR in 16 through sgr_color_sampled. */
 __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const uint8_t *s, size_t n)
 {
-	struct sgr_xform x;
-	if (!sgr_color_xform(s, (unsigned)n, &x))
+	uint64_t h;
+	uint32_t color;
+	if (!sgr_color_decode(s, (unsigned)n, &h, &color))
 		return sgr_bytes_sampled(g, s, n);
 	if ((++g->sgr_color_misses & 15) == 0)
-		return sgr_color_sampled(g, s, n);
-	sgr_apply(g, &x);
+		return sgr_color_sampled(g, s, n, h, color);
+	/* the colour stored at its place in the pen, fg or bg by the head's '3' or '4' (bit 2), without a
+	 * branch on which (as sgr_memo_hit) */
+	_Static_assert(offsetof(struct grid_style, fg) == 0 && offsetof(struct grid_style, bg) == 4, "pen layout");
+	const unsigned off = (unsigned)(h & 4);
+	memcpy((char *)&g->pen + off, &color, 4);
+	g->erase_dirty |= off != 0;
+	g->pen_dirty = true;
 	g->pen_from = NULL;
 	g->last_cp = 0;
 	return n + 1;
+}
+
+/* An SGR of at most two digits ("", "0", "1", "22", "39", ...: one code) applied straight from the code
+ * table, without a lookup: cheaper than a hash and a compare, and the pen's id is then found in the
+ * style cache. Anything else of two bytes ("4:", "?1") goes to sgr_bytes_lookup. */
+__attribute__((noinline)) static size_t sgr_tiny(struct grid *g, const uint8_t *s, size_t n)
+{
+	/* the digits at the top of a 16-bit word (none: 0, the code of an empty SGR), each below 10 */
+	uint32_t w = ((uint32_t)s[0] | (uint32_t)s[1] << 8) ^ 0x3030u;
+	w = (w << (16 - 8 * n)) & 0xffffu;
+	if ((w | (w + 0x7676u)) & 0x8080u)
+		return sgr_bytes_lookup(g, s, n, false, NULL);
+	const struct sgr_code *e = &grid__sgr_codes[(w >> 8) + 10 * (w & 0xffu)];
+	struct grid_style *p = &g->pen;
+	p->attrs = (uint16_t)((p->attrs & ~e->clear) | e->on);
+	if (e->field != F_NONE) {
+		switch (e->field) {
+		case F_FG: p->fg = e->val; break;
+		case F_BG: p->bg = e->val; g->erase_dirty = true; break;
+		case F_UL: p->ul_color = e->val; break;
+		case F_US: p->underline = (uint8_t)e->val; break;
+		case F_RESET:
+			p->attrs = 0;
+			p->fg = p->bg = p->ul_color = 0;
+			p->underline = 0;
+			g->erase_dirty = true;
+			break;
+		default: break; /* 38, 48, 58 without their colour: nothing */
+		}
+	}
+	g->pen_dirty = true;
+	g->pen_from = NULL;
+	g->last_cp = 0;
+	return with_cell(g, s, n + 1);
 }
 
 size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
@@ -418,7 +558,9 @@ size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
 	n--; /* the bytes before 'm' */
+	if (n <= 2)
+		return sgr_tiny(g, s, n);
 	if (unlikely(g->sgr_color_misses >= SGR_BYPASS_AFTER))
 		return sgr_color_direct(g, s, n);
-	return sgr_bytes_lookup(g, s, n, false);
+	return sgr_bytes_lookup(g, s, n, false, NULL);
 }

@@ -30,13 +30,15 @@ struct sgr_code {
 extern const struct sgr_code grid__sgr_codes[128];
 
 /* The value of the len (0 to 4) digits s[st..st + len), 0 for none (SGR reads an empty parameter as 0), from
- * one 4-byte load (s[st..st + 4) readable): the digits moved to the top of the word, then pairs, then the
+ * one 4-byte load (s[st..st + 4) readable): the digits moved to the top of the word (a multiply by a power
+ * of 256 from a table: one instruction, where a shift by 32 - 8 * len takes four), then pairs, then the
  * two pairs combined. */
 static inline uint32_t digits_at(const uint8_t *s, unsigned st, unsigned len)
 {
+	static const uint32_t to_top[5] = {0, 1u << 24, 1u << 16, 1u << 8, 1};
 	uint32_t w;
 	memcpy(&w, s + st, 4);
-	uint32_t x = (uint32_t)((uint64_t)(w ^ 0x30303030u) << (32 - 8 * len));
+	uint32_t x = (w ^ 0x30303030u) * to_top[len];
 	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
 	return (x * (1u + (100u << 16))) >> 16;
 }
@@ -76,23 +78,33 @@ static inline __attribute__((always_inline)) uint32_t src_next(struct plain_src 
 	return c;
 }
 
+/* What sgr_plain_run works on: the fields by F_* (f[F_NONE] takes the writes of codes that set none), the
+ * attributes as and/or masks, and which fields were set (the last two only when tracked). */
+struct plain_state {
+	uint32_t f[5];
+	unsigned set;
+	uint16_t and_, or_;
+};
+
 /* sgr_one's loop over parameters without sub-parameters, from the table above: one load and a few stores per
- * code instead of a jump through a switch. */
-static inline __attribute__((always_inline)) void sgr_plain_from(struct sgr_xform *x, struct plain_src *p,
-								  bool bytes)
+ * code instead of a jump through a switch. track: keep and_ and set (a change of any pen, sgr_xform);
+ * without it, or_ and f are the pen's own attributes and fields, changed in place. */
+static inline __attribute__((always_inline)) void sgr_plain_run(struct plain_state *st, struct plain_src *p,
+								 bool bytes, bool track)
 {
-	/* the fields by F_*: f[F_NONE] takes the writes of codes that set none */
-	uint32_t f[5] = {0, x->fg, x->bg, x->ul_color, x->underline};
-	unsigned set = x->set;
-	uint16_t and_ = x->attr_and, or_ = x->attr_or;
+	uint32_t *f = st->f;
+	unsigned set = st->set;
+	uint16_t and_ = st->and_, or_ = st->or_;
 	while (src_has(p, bytes, 1)) {
 		uint32_t c = src_next(p, bytes);
 		const struct sgr_code *e = &grid__sgr_codes[c > 127 ? 127 : c];
 		if (likely(e->field < F_EXT)) {
-			and_ &= (uint16_t)~e->clear;
+			if (track) {
+				and_ &= (uint16_t)~e->clear;
+				set |= (1u << e->field) >> 1; /* F_FG..F_US are X_FG..X_UNDERLINE */
+			}
 			or_ = (uint16_t)((or_ & ~e->clear) | e->on);
 			f[e->field] = e->val;
-			set |= (1u << e->field) >> 1; /* F_FG..F_US are X_FG..X_UNDERLINE */
 			continue;
 		}
 		if (e->field == F_RESET) {
@@ -123,16 +135,28 @@ static inline __attribute__((always_inline)) void sgr_plain_from(struct sgr_xfor
 		}
 		if (ok) {
 			f[e->val] = color;
-			set |= 1u << (e->val - 1);
+			if (track)
+				set |= 1u << (e->val - 1);
 		}
 	}
-	x->fg = f[F_FG];
-	x->bg = f[F_BG];
-	x->ul_color = f[F_UL];
-	x->underline = (uint8_t)f[F_US];
-	x->set = (uint8_t)set;
-	x->attr_and = and_;
-	x->attr_or = or_;
+	st->set = set;
+	st->and_ = and_;
+	st->or_ = or_;
+}
+
+/* The change of the pen the parameters make, into x */
+static inline __attribute__((always_inline)) void sgr_plain_from(struct sgr_xform *x, struct plain_src *p,
+								  bool bytes)
+{
+	struct plain_state st = {{0, x->fg, x->bg, x->ul_color, x->underline}, x->set, x->attr_and, x->attr_or};
+	sgr_plain_run(&st, p, bytes, true);
+	x->fg = st.f[F_FG];
+	x->bg = st.f[F_BG];
+	x->ul_color = st.f[F_UL];
+	x->underline = (uint8_t)st.f[F_US];
+	x->set = (uint8_t)st.set;
+	x->attr_and = st.and_;
+	x->attr_or = st.or_;
 }
 
 static inline void sgr_apply(struct grid *g, const struct sgr_xform *x)

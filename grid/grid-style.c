@@ -179,7 +179,8 @@ __attribute__((noinline)) static uint16_t intern_room(struct grid *g, uint64_t a
 /* The table behind the cache: a new pen (colourful output makes one per run of text) costs one probe
  * sequence that compares tags, then the insertion at the empty place it ended at. Out of line: the cache
  * answers most lookups. h: key_hash(a, b). */
-__attribute__((noinline)) static uint16_t intern_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
+static inline __attribute__((always_inline)) uint16_t intern_miss(struct grid *g, uint64_t a, uint64_t b,
+								uint64_t h)
 {
 	struct style_table *t = &g->st;
 	const uint64_t m = key_mix(h);
@@ -197,6 +198,11 @@ __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, uint64_t a
 	return id ? cache_put(t, a, b, h, id) : 0;
 }
 
+__attribute__((noinline)) static uint16_t intern_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
+{
+	return intern_miss(g, a, b, h);
+}
+
 static inline uint16_t intern_key(struct grid *g, uint64_t a, uint64_t b)
 {
 	struct style_table *t = &g->st;
@@ -207,6 +213,28 @@ static inline uint16_t intern_key(struct grid *g, uint64_t a, uint64_t b)
 	return intern_slow(g, a, b, h);
 }
 
+/* The pen's id once known: kept in the grid, and learnt by the memoized SGR that made the pen */
+static inline uint16_t pen_learn(struct grid *g, uint16_t id)
+{
+	g->pen_id = id;
+	g->pen_dirty = false;
+	struct sgr_memo *m = g->pen_from;
+	if (m && id) {
+		/* not 0: that may be the stand-in of a full table */
+		m->pen = g->pen;
+		m->pen_id = id;
+		m->protect = g->protect;
+		m->epoch = g->st.epoch;
+	}
+	return id;
+}
+
+/* grid__pen_id past the cache: reached by a jump, so that the caller keeps nothing across the call */
+__attribute__((noinline)) static uint16_t pen_id_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
+{
+	return pen_learn(g, intern_miss(g, a, b, h));
+}
+
 uint16_t grid__pen_id(struct grid *g)
 {
 	if (g->pen_dirty) {
@@ -215,19 +243,13 @@ uint16_t grid__pen_id(struct grid *g)
 			s.attrs |= GRID_ATTR_PROTECTED;
 		uint64_t a, b;
 		style_key(&s, &a, &b);
+		struct style_table *t = &g->st;
+		const uint64_t h = key_hash(a, b);
+		const uint32_t slot = cache_slot(h);
+		if (unlikely(t->cache[slot].a != a || t->cache[slot].b != b))
+			return pen_id_slow(g, a, b, h);
 		/* the id in a local: m may alias g as far as the compiler knows, g->pen_id would be loaded again */
-		const uint16_t id = intern_key(g, a, b);
-		g->pen_id = id;
-		g->pen_dirty = false;
-		struct sgr_memo *m = g->pen_from;
-		if (m && id) {
-			/* not 0: that may be the stand-in of a full table */
-			m->pen = g->pen;
-			m->pen_id = id;
-			m->protect = g->protect;
-			m->epoch = g->st.epoch;
-		}
-		return id;
+		return pen_learn(g, (uint16_t)t->cache[slot].id);
 	}
 	return g->pen_id;
 }

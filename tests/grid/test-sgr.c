@@ -1,0 +1,224 @@
+/* tests/grid/test-sgr.c: the SGR paths that act on a sequence's bytes (grid-sgr-bytes.c) against the
+ * parser's general path. Each stream is fed once whole (the parser hands SGRs to grid's csi_bytes) and once a
+ * byte at a time (the parser's table machine and the parsed form, grid-sgr.c), and the screens must agree
+ * cell by cell: code points and every field of the styles. SGR semantics: xterm ctlseqs ("CSI Pm m") and
+ * ITU T.416 for the colon forms. */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "grid/grid-internal.h"
+#include "harness.h"
+
+#define COLS 40
+#define ROWS 6
+
+static int diff_screens(struct t_term *a, struct t_term *b)
+{
+	int bad = 0;
+	struct grid_cursor ca, cb;
+	grid_get_cursor(a->g, &ca);
+	grid_get_cursor(b->g, &cb);
+	bad += ca.x != cb.x || ca.y != cb.y;
+	for (int y = 0; y < ROWS; y++) {
+		const struct grid_cell *p = grid_row(a->g, y), *q = grid_row(b->g, y);
+		for (int x = 0; x < COLS; x++) {
+			const struct grid_style *s = grid_style(a->g, p[x].style), *t = grid_style(b->g, q[x].style);
+			if (p[x].cp != q[x].cp || s->fg != t->fg || s->bg != t->bg || s->ul_color != t->ul_color ||
+			    s->attrs != t->attrs || s->underline != t->underline)
+				bad++;
+		}
+	}
+	return bad;
+}
+
+/* buf[0..n) whole to a, a byte at a time to b; 40 blanks and CR after it, so that every sequence in it has
+ * the 32 readable bytes the bulk path wants */
+static void feed_both(struct t_term *a, struct t_term *b, const char *s)
+{
+	char buf[700];
+	int n = snprintf(buf, sizeof(buf), "%s%s", s, "                                        \r");
+	grid_feed(a->g, (const uint8_t *)buf, (size_t)n);
+	for (int i = 0; i < n; i++)
+		grid_feed(b->g, (const uint8_t *)buf + i, 1);
+}
+
+/* Fresh colours and fresh long plain SGRs until grid's bulk path decodes both without its tables
+ * (grid.sgr_color_misses, grid.sgr_long_misses). */
+static void prime(struct t_term *t, uint32_t seed)
+{
+	for (int i = 0; i < 200; i++) {
+		seed = seed * 1103515245u + 12345u;
+		t_feedf(t, "\033[38;2;%u;%u;%umx\033[1;3;4;38;5;%u;48;2;%u;%u;%umy%40s\r", seed >> 24, seed >> 16 & 255,
+			seed >> 8 & 255, seed >> 20 & 255, seed >> 12 & 255, seed & 255, seed >> 4 & 255, "");
+	}
+}
+
+/* SGRs of at most two bytes before 'm' take sgr_tiny (a code from the table, no lookup): every such
+ * parameter string over digits, separators, a private marker, an intermediate and a control, after a pen
+ * with colours and attributes set, with and without the tables bypassed, then a cell after it. */
+static void test_tiny(void)
+{
+	static const char alpha[] = "0123456789;:?< \x08";
+	const int na = (int)sizeof(alpha) - 1;
+	int bad = 0;
+	for (int mode = 0; mode < 2; mode++) {
+		struct t_term *a = t_new(COLS, ROWS, 0), *b = t_new(COLS, ROWS, 0);
+		if (mode) {
+			prime(a, 1);
+			prime(b, 1);
+			CHECK(a->g->sgr_color_misses >= 64 && a->g->sgr_long_misses >= 64, "tables not bypassed: %u %u",
+			      a->g->sgr_color_misses, a->g->sgr_long_misses);
+		}
+		for (int k = -1; k < na * (na + 1); k++) {
+			char p[3] = {0};
+			if (k >= 0 && k < na) {
+				p[0] = alpha[k];
+			} else if (k >= na) {
+				p[0] = alpha[k / na - 1];
+				p[1] = alpha[k % na];
+			}
+			char s[160];
+			snprintf(s, sizeof(s),
+				 "\033[H\033[0;1;3;7;21;53;38;5;%d;48;2;1;2;3;58;5;9m\033[%smx\033[%sm\xe2\x96\x80\033[%smyz",
+				 k & 255, p, p, p);
+			feed_both(a, b, s);
+			bad += diff_screens(a, b);
+		}
+		t_free(a);
+		t_free(b);
+	}
+	CHECK(bad == 0, "%d cells differ after short SGRs", bad);
+}
+
+/* Plain SGRs of 16 to 31 bytes, with the long table bypassed (sgr_long_direct, one in 16 sampled through
+ * the table) and not: codes that do nothing, colours with out-of-range values (256, 99999), missing
+ * components at the end, empty parameters, more than 16 parameters, 4- and 5-digit numbers. */
+static void test_long_plain(void)
+{
+	static const char *const pool[] = {"1", "3", "4", "22", "0", "", "38;5;7", "48;5;256", "38;2;1;2;3",
+					   "48;2;255;0;99999", "58;5;1", "38;2;9", "48;5", "39", "49", "107", "128",
+					   "9999", "00001", "24", "10", "38;7;1", "97", "59", "53;55"};
+	const unsigned np = sizeof(pool) / sizeof(pool[0]);
+	int bad = 0, tried = 0;
+	for (int mode = 0; mode < 2; mode++) {
+		struct t_term *a = t_new(COLS, ROWS, 0), *b = t_new(COLS, ROWS, 0);
+		if (mode) {
+			prime(a, 2);
+			prime(b, 2);
+		}
+		uint32_t r = 3;
+		for (int k = 0; k < 6000; k++) {
+			char x[160];
+			size_t len = 0;
+			r = r * 1103515245u + 12345u;
+			unsigned n = 2 + (r >> 16) % 12;
+			for (unsigned i = 0; i < n && len < 100; i++) {
+				r = r * 1103515245u + 12345u;
+				len += (size_t)snprintf(x + len, sizeof(x) - len, "%s%s", i ? ";" : "", pool[(r >> 12) % np]);
+			}
+			if (len < 16 || len > 31)
+				continue;
+			tried++;
+			char s[600];
+			/* fresh, then (tables in use) again: found in the table */
+			/* then an erase in the background colour, and the padding on the last row */
+			if (mode)
+				snprintf(s, sizeof(s), "\033[H\033[0;38;5;1;4m\033[K\033[%smA\033[K\033[%d;1H", x, ROWS);
+			else
+				snprintf(s, sizeof(s), "\033[H\033[0;38;5;1;4m\033[%smA\033[0m\033[%smB\033[%smC\033[K\033[%d;1H",
+					 x, x, x, ROWS);
+			feed_both(a, b, s);
+			bad += diff_screens(a, b);
+		}
+		if (mode)
+			CHECK(a->g->sgr_long_misses >= 64, "long table not bypassed: %u", a->g->sgr_long_misses);
+		t_free(a);
+		t_free(b);
+	}
+	CHECK(tried > 1000, "only %d long SGRs tried", tried);
+	CHECK(bad == 0, "%d cells differ after long plain SGRs", bad);
+}
+
+/* Entries of the byte tables that set one colour alone (sgr_memo.one: colour forms and plain SGRs such as
+ * "31;32" or "48;5;1;49") are applied by a store at the colour's place in the pen; the rest (with
+ * attributes, both colours, the underline colour) through the general change. A colour-per-cell stream of
+ * few colours (found in the tables) mixed with them, whole and split at every byte. */
+static void test_one_color(void)
+{
+	static const char *const sgr[] = {"48;2;7;7;7", "38;2;223;87;7", "48;5;200", "38:5:1", "31;32",
+					  "48;5;1;49", "38;2;1;2;3;39", "1;31", "0;48;5;3", "58;5;4", "31;42",
+					  "38:2::1:2:3", "4;38;5;9", "48;5;300",
+					  /* fresh colours: the tables bypassed, one in 16 entered (sgr_color_sampled) */
+					  "38;2;%u;%u;%u", "48:2:%u:%u:%u", "48:2::%u:%u:%u", "38;2;%u;%u;%u"};
+	const unsigned ns = sizeof(sgr) / sizeof(sgr[0]);
+	struct t_term *a = t_new(COLS, ROWS, 0), *b = t_new(COLS, ROWS, 0);
+	uint32_t r = 9;
+	int bad = 0;
+	for (int k = 0; k < 3000; k++) {
+		char s[400] = "\033[H";
+		size_t len = 3;
+		for (int j = 0; j < 6; j++) {
+			r = r * 1103515245u + 12345u;
+			/* a blank, a half block, or an erase to the end of the line (in the background colour) */
+			const char *cell = (r >> 8) & 1 ? " " : (r >> 9) & 1 ? "\xe2\x96\x80" : "\033[K";
+			char one[40];
+			snprintf(one, sizeof(one), sgr[(r >> 12) % ns], r >> 24, r >> 16 & 255, (r >> 10) % 300);
+			len += (size_t)snprintf(s + len, sizeof(s) - len, "\033[%sm%s", one, cell);
+		}
+		/* the padding after it goes to the last row, so that erased cells stay */
+		len += (size_t)snprintf(s + len, sizeof(s) - len, "\033[%d;1H", ROWS);
+		if (k % 64 == 0) {
+			/* the same stream split in two at every byte, against the byte-at-a-time grid */
+			struct t_term *c = t_new(COLS, ROWS, 0), *d = t_new(COLS, ROWS, 0);
+			for (size_t cut = 1; cut < len; cut++) {
+				char buf[512];
+				int n = snprintf(buf, sizeof(buf), "%s%40s\r", s, "");
+				grid_feed(c->g, (const uint8_t *)buf, cut);
+				grid_feed(c->g, (const uint8_t *)buf + cut, (size_t)n - cut);
+				for (int i = 0; i < n; i++)
+					grid_feed(d->g, (const uint8_t *)buf + i, 1);
+				bad += diff_screens(c, d);
+			}
+			t_free(c);
+			t_free(d);
+		}
+		feed_both(a, b, s);
+		bad += diff_screens(a, b);
+	}
+	CHECK(bad == 0, "%d cells differ after one-colour SGRs", bad);
+	t_free(a);
+	t_free(b);
+}
+
+/* An SGR at the very end of what is fed (fewer than 32 bytes after it: the parser's own path, with the
+ * tables bypassed) and the rest arriving later, against the same SGR with room after it (the bulk path):
+ * the same first cell. */
+static void test_at_end(void)
+{
+	static const char *const sgr[] = {"1;3;4;38;5;7;48;2;1;2;3", "38;2;1;2;3", "22", "", "48:2::9:8:7", "31;32"};
+	int bad = 0;
+	for (unsigned i = 0; i < sizeof(sgr) / sizeof(sgr[0]); i++) {
+		struct t_term *a = t_new(COLS, ROWS, 0), *b = t_new(COLS, ROWS, 0);
+		prime(a, 4);
+		prime(b, 4);
+		t_feedf(a, "\033[H\033[%sm", sgr[i]);
+		t_feed(a, "x");
+		t_feedf(b, "\033[H\033[%smx%40s", sgr[i], "");
+		const struct grid_style *s = grid_style(a->g, grid_row(a->g, 0)[0].style);
+		const struct grid_style *t = grid_style(b->g, grid_row(b->g, 0)[0].style);
+		bad += grid_row(a->g, 0)[0].cp != 'x' || grid_row(b->g, 0)[0].cp != 'x' || s->fg != t->fg ||
+		       s->bg != t->bg || s->attrs != t->attrs || s->underline != t->underline;
+		t_free(a);
+		t_free(b);
+	}
+	CHECK(bad == 0, "%d SGRs at the end of the input differ", bad);
+}
+
+int main(void)
+{
+	test_tiny();
+	test_long_plain();
+	test_one_color();
+	test_at_end();
+	return t_done("grid-sgr");
+}
