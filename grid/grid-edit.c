@@ -16,6 +16,28 @@
 #define HAVE_CLEAR16 1
 #endif
 
+#if defined(HAVE_CLEAR16) && defined(__GNUC__) && defined(__x86_64__)
+#define HAVE_CLEAR_AVX 1
+#include <immintrin.h>
+/* clear_line's default blanks with 32-byte stores, on CPUs with AVX (checked at run time: the build's
+ * baseline ISA is SSE2): 16 cells are six vectors instead of twelve. n16 is a multiple of 16. */
+__attribute__((target("avx"), noinline)) static void clear16_avx(struct grid_cell *c, int n16)
+{
+	/* the 32-bit words of default blanks: 0 (cp), 0 (style, link), 1 (width 1, flags and padding 0) */
+	const __m256i y0 = _mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0), y1 = _mm256_set_epi32(0, 1, 0, 0, 1, 0, 0, 1),
+		      y2 = _mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0);
+	__m256i *p = (__m256i *)(void *)c;
+	for (int i = 0; i < n16; i += 16, p += 6) {
+		_mm256_storeu_si256(p, y0);
+		_mm256_storeu_si256(p + 1, y1);
+		_mm256_storeu_si256(p + 2, y2);
+		_mm256_storeu_si256(p + 3, y0);
+		_mm256_storeu_si256(p + 4, y1);
+		_mm256_storeu_si256(p + 5, y2);
+	}
+}
+#endif
+
 static inline __attribute__((always_inline)) void clear_line(struct grid *g, struct line *l)
 {
 	/* once per scrolled line: the erase style is nearly always resolved already */
@@ -37,6 +59,14 @@ static inline __attribute__((always_inline)) void clear_line(struct grid *g, str
 	}
 	const int n16 = (l->used + 15) & ~15;
 	if (style == 0 && n16 <= l->ncells) {
+#if defined(HAVE_CLEAR_AVX)
+		if (n16 >= 48 && __builtin_cpu_supports("avx")) {
+			clear16_avx(l->cells, n16);
+			l->flags = 0;
+			l->used = 0;
+			return;
+		}
+#endif
 		for (int i = 0; i < n16; i += 16, p += 12) {
 			for (int j = 0; j < 12; j += 3) {
 				_mm_storeu_si128(p + j, v0);
@@ -419,13 +449,7 @@ static void erase_rows(struct grid *g, int y0, int y1, bool selective)
 			grid__erase_cells(g, y, 0, g->cols, selective);
 		return;
 	}
-	for (int y = y0 + 1; y < y1; y++) {
-		struct line *l = grid__line(g, y);
-		grid__clear_cells(l->cells, g->cols, es);
-		l->used = (uint16_t)g->cols;
-		l->flags &= ~LINE_WRAPPED;
-		grid__damage(g, y, 0, g->cols);
-	}
+	grid__clear_rows(g, y0 + 1, y1, es);
 }
 
 void grid__erase_display(struct grid *g, int mode, bool selective)

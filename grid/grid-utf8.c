@@ -8,8 +8,14 @@
  */
 #include <stddef.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "grid/grid-print.h"
+
+/* The Grapheme_Cluster_Break class ZWJ in a property byte (bits 2-5, vt_char_props) */
+#define VT_PROP_ZWJ_CLASS (5u << 2)
 
 /* The cluster cache's set for (cell content, mark). */
 static inline struct cluster_cache_entry *cache_set(struct grid *g, uint32_t base, uint32_t cp)
@@ -113,6 +119,61 @@ static inline bool mark_cached(struct grid *g, struct grid_cell *c, uint32_t cp)
 	return true;
 }
 
+/* For the text loop, before it attaches a ZWJ (or an emoji right after such a ZWJ) to the cell content
+ * base, which was written by the same run: -1 when base is a full cluster (the code-point path then takes
+ * it: what a full cluster drops still counts for the segmentation, see put_utf8), else whether the cluster
+ * ends "ExtPict Extend*" (vt_grapheme_break's state before a ZWJ that lets an emoji after it join, GB11).
+ * The cluster holds every code point of its run (none was dropped), so its content decides. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int emoji_join_state(const struct grid *g, uint32_t base)
+{
+	if (!(base & GRID_CP_CLUSTER))
+		return (vt_char_props(base) & VT_PROP_EXTPICT) != 0;
+	const struct cluster *cl = grid__cluster(g, base);
+	if (!cl || cl->n >= CLUSTER_MAX_CPS)
+		return -1;
+	for (uint32_t i = cl->n; i-- > 0;) {
+		unsigned pr = vt_char_props(cl->cp[i]);
+		if (pr & VT_PROP_EXTPICT)
+			return 1;
+		if ((pr & 0x3cu) != (VT_PROP_MARK & 0x3cu))
+			return 0;
+	}
+	return 0;
+}
+
+/* A wide character's two cells: {cp, style, link} and the rest (its width word, the second cell, a blank
+ * of width 0 in the same style) as two stores; tail is wide_tail(hi). */
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+typedef __m128i wide_tail_t;
+static inline wide_tail_t wide_tail(uint64_t hi)
+{
+	_Static_assert(sizeof(struct grid_cell) == 12, "the tail is cell 0's last 4 bytes and cell 1");
+	return _mm_set_epi64x((long long)(hi >> 32), 2);
+}
+static inline void put_wide(struct grid_cell *o, uint32_t cp, uint64_t hi, wide_tail_t tail)
+{
+	uint64_t a = cp | hi;
+	memcpy(o, &a, 8);
+	_mm_storeu_si128((__m128i *)(void *)((unsigned char *)o + 8), tail);
+}
+#else
+typedef int wide_tail_t;
+static inline wide_tail_t wide_tail(uint64_t hi)
+{
+	(void)hi;
+	return 0;
+}
+static inline void put_wide(struct grid_cell *o, uint32_t cp, uint64_t hi, wide_tail_t tail)
+{
+	(void)tail;
+	grid__put_cell(o, cp, hi, 2);
+	grid__put_cell(o + 1, 0, hi, 0);
+}
+#endif
+
 /* The property byte of a code point >= U+0800 known to be below U+110000: the two-level table. */
 static inline unsigned uprop_hi(uint32_t cp)
 {
@@ -140,6 +201,9 @@ static const uint8_t *put_text(struct grid *g, struct grid_cell *c, uint32_t *xp
 	struct grid_cell *o = c + *xp, *const oend = c + lim, *const oend2 = oend - 1;
 	uint32_t b = p[0], c1, c2, cp, props;
 	unsigned len;
+	/* the character after a ZWJ that follows "ExtPict Extend*": an emoji there joins the cluster (GB11) */
+	const uint8_t *zwj_end = NULL;
+	const wide_tail_t tail = wide_tail(hi);
 dispatch:
 	if (b - 0x20u < 0x5fu)
 		goto ascii;
@@ -168,8 +232,12 @@ two:
 		cp = (b - 0xc0u) << 6 | c1;
 		props = vt_uprop_low[cp];
 		len = 2;
-		if (props != 1 || o >= oend)
+		if (props != 1 || o >= oend) {
+			/* a combining mark (U+0300..U+036F and the like) straight to its base */
+			if (props == VT_PROP_MARK)
+				goto attach;
 			goto have;
+		}
 		grid__put_cell(o++, cp, hi, 1);
 		if (unlikely((p += 2) >= pend))
 			goto out;
@@ -198,8 +266,7 @@ three:
 cjk:
 		if (o >= oend2)
 			goto have;
-		grid__put_cell(o, cp, hi, 2);
-		grid__put_cell(o + 1, 0, hi, 0);
+		put_wide(o, cp, hi, tail);
 		o += 2;
 		if (unlikely((p += 3) >= pend))
 			goto out;
@@ -223,21 +290,42 @@ have:
 	/* one character of any kind: cp, props, len */
 	if ((props & 0x3fu) - 1u < 2u) {
 		uint32_t w = props & 0x3fu;
+		if (unlikely(p == zwj_end) && (props & VT_PROP_EXTPICT))
+			goto join;
 		if (o + w > oend)
 			goto out;
-		grid__put_cell(o, cp, hi, w);
 		if (w == 2)
-			grid__put_cell(o + 1, 0, hi, 0);
+			put_wide(o, cp, hi, tail);
+		else
+			grid__put_cell(o, cp, hi, 1);
 		o += w;
 	} else {
 		/* Extend (GB9: never a break before it): combining marks, VS16, emoji modifiers, halfwidth
 		 * sound marks; the base is the last character written (the first one always is) */
-		if ((props & 0x7cu) != (VT_PROP_MARK & 0x3cu))
-			goto out;
-		struct grid_cell *base = o - 1 - (o[-1].width == 0);
-		if (!mark_cached(g, base, cp))
-			grid__attach_mark(g, base, cp);
+		if ((props & 0x7cu) != (VT_PROP_MARK & 0x3cu)) {
+			if ((props & 0x7cu) != VT_PROP_ZWJ_CLASS)
+				goto out;
+			/* ZWJ: attached as Extend is (GB9); whether an emoji after it joins too depends on
+			 * what the cluster ends with */
+			int st = emoji_join_state(g, o[-1 - (o[-1].width == 0)].cp);
+			if (st < 0)
+				goto out;
+			if (st)
+				zwj_end = p + len;
+		}
+		goto attach;
 	}
+	goto next;
+join:
+	/* an emoji after "ExtPict Extend* ZWJ" (GB11): part of that cluster, when it has room */
+	if (emoji_join_state(g, o[-1 - (o[-1].width == 0)].cp) < 0)
+		goto out;
+attach: {
+	struct grid_cell *base = o - 1 - (o[-1].width == 0);
+	if (!mark_cached(g, base, cp))
+		grid__attach_mark(g, base, cp);
+}
+next:
 	if (unlikely((p += len) >= pend))
 		goto out;
 	b = p[0];
@@ -284,12 +372,19 @@ static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *
 	const bool fix_left = x0 > 0 && c[x0].width == 0;
 	const uint64_t hi = (uint64_t)grid__cur_style(g) << 32 | (uint64_t)g->link << 48;
 	uint32_t x = (uint32_t)x0;
-	l->flags |= LINE_UNPACKABLE; /* the first character is not ASCII */
+	const uint8_t *const p0 = p;
 	p = put_text(g, c, &x, (uint32_t)right + 1, p, pend, hi);
+	/* a hint for the scrollback: not worth a packing attempt when not ASCII alone (fewer cells than
+	 * bytes) */
+	if ((size_t)(p - p0) != x - (uint32_t)x0)
+		l->flags |= LINE_UNPACKABLE;
 	/* the last cell written holds the last character */
 	uint32_t lastw = c[x - 1].width == 0 ? 2 : 1, last = last_cp(p);
 	grid__end_run(g, l, x0, x, lastw, fix_left, last);
-	if ((vt_char_props(last) & 0x3cu) == (VT_PROP_MARK & 0x3cu))
+	/* after an Extend or a ZWJ the state depends on more than the last code point (after an emoji that
+	 * joined a cluster it does not: "ExtPict", as derived from the emoji alone) */
+	unsigned lp = vt_char_props(last) & 0x3cu;
+	if (lp == (VT_PROP_MARK & 0x3cu) || lp == VT_PROP_ZWJ_CLASS)
 		g->gb_state = cluster_state(g, c[x - lastw].cp);
 	return p;
 }
@@ -331,6 +426,22 @@ static const uint8_t *more_marks(struct grid *g, const uint8_t *p, const uint8_t
 	return p;
 }
 
+/* Whether the text at q (up to end) has a byte >= 0x80 in its first 16 bytes: a line of mixed text, which
+ * the loop here writes faster than the parser's hand-over to print_ascii and back would; a line of ASCII
+ * alone is left to print_ascii's vector writer. */
+static inline bool non_ascii_soon(const uint8_t *q, const uint8_t *end)
+{
+	if (q[0] >= 0x80)
+		return true;
+#if defined(__SSE2__)
+	if (end - q >= 16)
+		return _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)q)) != 0;
+#else
+	(void)end;
+#endif
+	return false;
+}
+
 /* vt_sink.print_utf8: UTF-8 text decoded and written in one pass, row segment by row segment, while it is
  * what print_run takes (plain characters and marks on them; a full row wraps here). Stops before anything
  * else and returns the bytes consumed; the parser decodes the rest and hands it to grid__print. */
@@ -366,6 +477,16 @@ size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n)
 		if (g->cx + (int)w > grid__right_limit(g) + 1)
 			break;
 		p = put_utf8(g, p, pend);
+		/* the end of a line, CR LF, with more text after it: done here exactly as the parser would
+		 * have it done (grid__execute's CR, then its LF), then on with that text (vt_sink.print_utf8
+		 * allows this) */
+		if (p + 2 < pend && p[0] == '\r' && p[1] == '\n' && non_ascii_soon(p + 2, pend + 3)) {
+			g->last_cp = 0;
+			g->cx = grid__left_limit(g);
+			g->wrap_pending = false;
+			grid__newline(g);
+			p += 2;
+		}
 	}
 	return (size_t)(p - s);
 }

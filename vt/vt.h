@@ -104,7 +104,8 @@ struct vt_sink {
 	 * byte in the ground state with no sequence pending (n >= 4; it may go on past the text into controls
 	 * and escapes). The sink prints a prefix of it made only of characters vt_utf8_char() accepts, exactly
 	 * as print() would, and returns that prefix's length in bytes; 0 (or a short prefix) is always
-	 * allowed: the parser decodes what is left as usual. Not called in 8-bit C1 mode. */
+	 * allowed: the parser decodes what is left as usual. The prefix may also hold CR LF pairs between
+	 * such text, each byte done exactly as execute() would do it. Not called in 8-bit C1 mode. */
 	size_t (*print_utf8)(void *ctx, const uint8_t *s, size_t n);
 };
 

@@ -186,13 +186,14 @@ static void test_erase_bce(void)
 /* Line feeds at the bottom margin of regions of every placement (rows above and below, the region starting
  * at the top row or lower), against a model of the screen: lines of every length up to the width, each in
  * one of a few backgrounds (the new bottom row takes the pen's, xterm's BCE), far more scrolls than the ring
- * has slots. Widths below and above 16 take both ways of blanking a recycled row. */
+ * has slots. The widths take every way of blanking a recycled row (16 cells, 16 per step, 32-byte stores
+ * from 48 cells on, the general fill). */
 static void test_region_model(void)
 {
-	for (int wi = 0; wi < 2; wi++) {
-		const int W = wi ? 40 : 12, H = 9;
+	for (int wi = 0; wi < 3; wi++) {
+		const int W = wi == 2 ? 100 : wi ? 40 : 12, H = 9;
 		struct t_term *t = t_new(W, H, 25);
-		uint32_t cp[9][40], bg[9][40];
+		uint32_t cp[9][100], bg[9][100];
 		for (int y = 0; y < H; y++)
 			for (int x = 0; x < W; x++)
 				cp[y][x] = 0, bg[y][x] = GRID_COLOR_DEFAULT;

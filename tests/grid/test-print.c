@@ -167,6 +167,112 @@ static void test_emoji_sequences(void)
 	}
 }
 
+/* ZWJ sequences joined by the fused UTF-8 path itself (grid-utf8.c: a ZWJ attached as Extend is, an emoji
+ * right after "ExtPict Extend* ZWJ" attached too, GB11; a full cluster left to the code-point path): every
+ * sequence at every column near the right edge, with autowrap on and off, fed whole and split in two at
+ * every byte, against the character-at-a-time path. Chains longer than a cluster's cap (CLUSTER_MAX_CPS,
+ * 15) must drop the same code points and leave the same segmentation state (the emoji after them). */
+static void test_zwj_sequences(void)
+{
+#define E "\xf0\x9f\x98\x80" /* grinning face, wide */
+#define Z "\xe2\x80\x8d"     /* ZWJ */
+#define M "\xcc\x81"         /* combining acute */
+	static const char *const seqs[] = {
+		"\xf0\x9f\x91\xa8" Z "\xf0\x9f\x91\xa9" Z "\xf0\x9f\x91\xa7", /* family */
+		"a" Z E, E Z "a", E Z Z E, E "\xf0\x9f\x8f\xbd" Z E, E M Z E, "\xc2\xa9" Z E,
+		"\xe2\x9d\xa4" Z "\xf0\x9f\x94\xa5", "\xe2\x9d\xa4\xef\xb8\x8f" Z E, E Z "\xc2\xa9" Z E,
+		E Z E Z E Z E Z E Z E Z E Z E Z E Z E Z E, /* 21 code points */
+		E M M M M M M M M M M M M Z E,             /* the ZWJ is the 15th */
+		E M M M M M M M M M M M M M Z E Z E,       /* the ZWJ is the 16th */
+		E M M M M M M M M M M M Z E E Z E,        /* the emoji after the ZWJ is the 15th */
+		E Z E M Z "\xe4\xb8\xad" Z E "\xc3\xa9" Z Z E,
+	};
+#undef E
+#undef Z
+#undef M
+	int bad = 0;
+	/* two grids for all (a fresh grid per case costs more than the case; RIS between cases) */
+	struct t_term *a = t_new(10, 4, 10), *b = t_new(10, 4, 10);
+	for (size_t i = 0; i < sizeof(seqs) / sizeof(seqs[0]) && !bad; i++) {
+		for (int col = 4; col < 10 && !bad; col++) {
+			for (int wrap = 0; wrap < 2 && !bad; wrap++) {
+				char buf[256];
+				int len = snprintf(buf, sizeof(buf), "\033[?7%c\033[1;%dHx\xc3\xa9%s%s\xce\xb1 b\r\n",
+						   wrap ? 'h' : 'l', col, seqs[i], seqs[i]);
+				for (int cut = 0; cut <= len && !bad; cut++) {
+					t_feed(a, "\033c");
+					t_feed(b, "\033c\033(A");
+					grid_feed(a->g, (const uint8_t *)buf, (size_t)cut);
+					grid_feed(a->g, (const uint8_t *)buf + cut, (size_t)(len - cut));
+					t_feed(b, buf);
+					bad = compare(a, b, cut);
+					if (bad)
+						fprintf(stderr, "  sequence %zu, column %d, autowrap %d, cut at %d\n", i, col,
+							wrap, cut);
+				}
+			}
+		}
+	}
+	t_free(a);
+	t_free(b);
+}
+
+/* CR LF between lines of text, done by the fused UTF-8 path itself when more mixed text follows (the
+ * parser's execute() otherwise): lines of Greek, CJK at the last column, marks right after the CR LF,
+ * ASCII-led lines with and without other text in their first 16 bytes, pure ASCII lines, under scroll
+ * regions, left/right margins, origin mode, LNM and autowrap off, fed whole and split at every byte,
+ * against the character-at-a-time path. */
+static void test_line_ends(void)
+{
+	static const char *const lines[] = {
+		"\xce\xb1\xce\xb2 \xe4\xb8\xad\xe4\xb8\xad", "\xcc\x81x\xcc\x88y", "ab \xd0\x96\xd0\x96",
+		"abcdefghijklmnopq\xc3\xa9", "plain ascii", "", "\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad",
+		"\xf0\x9f\x98\x80\xe2\x80\x8d\xf0\x9f\x98\x80", "\xc3\xa9\033[1m\xc3\xa9\033[m", "\xe2\x80\x8d\xc3\xa9",
+	};
+	static const char *const modes[] = {
+		"", "\033[2;4r", "\033[2;4r\033[?6h", "\033[?69h\033[2;7s", "\033[?69h\033[3;9s\033[2;4r", "\033[20h",
+		"\033[?7l", "\033[3;1H\033[2;3r",
+	};
+	int bad = 0;
+	struct t_term *a = t_new(10, 5, 10), *b = t_new(10, 5, 10);
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]) && !bad; m++) {
+		for (int start = 0; start < 6 && !bad; start++) {
+			char buf[1024];
+			int len = snprintf(buf, sizeof(buf), "%s\033[%d;%dH", modes[m], 1 + start % 5, 1 + start % 7);
+			for (int k = 0; k < 14; k++)
+				len += snprintf(buf + len, sizeof(buf) - (size_t)len, "%s\r\n",
+						lines[(size_t)(k * 7 + start) % (sizeof(lines) / sizeof(lines[0]))]);
+			for (int cut = 0; cut <= len && !bad; cut++) {
+				t_feed(a, "\033c");
+				t_feed(b, "\033c\033(A");
+				grid_feed(a->g, (const uint8_t *)buf, (size_t)cut);
+				grid_feed(a->g, (const uint8_t *)buf + cut, (size_t)(len - cut));
+				t_feed(b, buf);
+				bad = compare(a, b, cut);
+				size_t sb = grid_scrollback_lines(a->g);
+				for (size_t i = 0; i < sb && !bad; i++) {
+					/* the lines in the scrollback too */
+					int la, lb;
+					const struct grid_cell *ra = grid_scrollback_row(a->g, i, &la);
+					uint32_t ta[64], tb[64];
+					size_t na = 0, nb = 0;
+					for (int x = 0; x < la; x++)
+						na += grid_cell_codepoints(a->g, &ra[x], ta + na, 4);
+					const struct grid_cell *rb = grid_scrollback_row(b->g, i, &lb);
+					for (int x = 0; x < lb; x++)
+						nb += grid_cell_codepoints(b->g, &rb[x], tb + nb, 4);
+					bad = na != nb || memcmp(ta, tb, na * sizeof(*ta));
+					CHECK(!bad, "scrollback line %zu differs", i);
+				}
+				if (bad)
+					fprintf(stderr, "  mode %zu, start %d, cut at %d\n", m, start, cut);
+			}
+		}
+	}
+	t_free(a);
+	t_free(b);
+}
+
 /* Runs of printable ASCII of every length from 1 to 75 at columns 0 to 19, in the default style, a
  * style and a hyperlink, on a fresh row (the run ends the row's written part: the short-run path) and over
  * a row already written further (the bulk path): the vector writers (16 and 8 cells per step, the last
@@ -228,6 +334,8 @@ int main(void)
 	test_box_drawing_width();
 	test_ascii_runs();
 	test_emoji_sequences();
+	test_zwj_sequences();
+	test_line_ends();
 	test_random_text();
 	return t_done("grid-print");
 }
