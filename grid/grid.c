@@ -175,7 +175,7 @@ void grid__line_clear(struct line *l, int cols, uint16_t style)
 /* grid__clear_cells' fill with 32-byte stores, on CPUs with AVX (checked at run time: the build's baseline
  * ISA is SSE2): eight cells are three vectors, 32 cells per loop step. All cells are the same, so any eight
  * consecutive cells are the same three vectors: a remainder is the last eight cells stored again. n >= 8. */
-__attribute__((target("avx"))) static void fill_avx(struct grid_cell *c, int n, uint16_t style)
+__attribute__((target("avx"), always_inline)) static inline void fill_avx_vectors(uint16_t style, __m256i *v)
 {
 	/* a blank cell is the 32-bit words 0 (cp), style (link 0), 1 (width 1, flags and padding 0): the
 	 * default blank's vectors with the style blended into its words (AVX has no 256-bit integer ops, but
@@ -186,12 +186,17 @@ __attribute__((target("avx"))) static void fill_avx(struct grid_cell *c, int n, 
 			 }){.u = style})
 				 .f;
 	const __m256 s = _mm256_set1_ps(fs);
-	const __m256i v0 = _mm256_castps_si256(
-			      _mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0)), s, 0x92)),
-		      v1 = _mm256_castps_si256(
-			      _mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(0, 1, 0, 0, 1, 0, 0, 1)), s, 0x24)),
-		      v2 = _mm256_castps_si256(
-			      _mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0)), s, 0x49));
+	v[0] = _mm256_castps_si256(
+		_mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0)), s, 0x92));
+	v[1] = _mm256_castps_si256(
+		_mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(0, 1, 0, 0, 1, 0, 0, 1)), s, 0x24));
+	v[2] = _mm256_castps_si256(
+		_mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0)), s, 0x49));
+}
+
+__attribute__((target("avx"), always_inline)) static inline void fill_avx_cells(struct grid_cell *c, int n,
+										 __m256i v0, __m256i v1, __m256i v2)
+{
 	__m256i *p = (__m256i *)(void *)c;
 	int i = 0;
 	for (; i + 32 <= n; i += 32, p += 12) {
@@ -218,6 +223,29 @@ __attribute__((target("avx"))) static void fill_avx(struct grid_cell *c, int n, 
 		_mm256_storeu_si256(p, v0);
 		_mm256_storeu_si256(p + 1, v1);
 		_mm256_storeu_si256(p + 2, v2);
+	}
+}
+
+__attribute__((target("avx"))) static void fill_avx(struct grid_cell *c, int n, uint16_t style)
+{
+	__m256i v[3];
+	fill_avx_vectors(style, v);
+	fill_avx_cells(c, n, v[0], v[1], v[2]);
+	_mm256_zeroupper();
+}
+
+/* grid__clear_rows with AVX: the vectors built once for all the rows, no call per row. cols >= 8. */
+__attribute__((target("avx"))) static void clear_rows_avx(struct grid *g, int y0, int y1, uint16_t style)
+{
+	__m256i v[3];
+	fill_avx_vectors(style, v);
+	const int cols = g->cols;
+	for (int y = y0; y < y1; y++) {
+		struct line *l = grid__line(g, y);
+		fill_avx_cells(l->cells, cols, v[0], v[1], v[2]);
+		l->used = (uint16_t)cols;
+		l->flags &= ~LINE_WRAPPED;
+		grid__damage_inline(g, y, 0, cols);
 	}
 	_mm256_zeroupper();
 }
@@ -285,6 +313,23 @@ void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
 #endif
 	for (int i = 0; i < n; i++)
 		c[i] = (struct grid_cell){.cp = 0, .style = style, .link = 0, .width = 1, .flags = 0};
+}
+
+void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t style)
+{
+#if defined(HAVE_FILL_AVX)
+	if (g->cols >= 8 && __builtin_cpu_supports("avx")) {
+		clear_rows_avx(g, y0, y1, style);
+		return;
+	}
+#endif
+	for (int y = y0; y < y1; y++) {
+		struct line *l = grid__line(g, y);
+		grid__clear_cells(l->cells, g->cols, style);
+		l->used = (uint16_t)g->cols;
+		l->flags &= ~LINE_WRAPPED;
+		grid__damage(g, y, 0, g->cols);
+	}
 }
 
 struct line *grid__ring_line(const struct screen *s, size_t slot)

@@ -321,6 +321,61 @@ static void test_blank_runs(void)
 	kf_render_destroy(r);
 }
 
+/* A run of blanks is filled (with 32-byte stores from 32 pixels on where the CPU has AVX); the same
+ * blanks in runs of two (alternating with an italic style: the same look, another style) are
+ * copied cell by cell. Runs of every length from 3 to 97 cells, starting at odd and even columns
+ * and ending at the row's end, give the same pixels both ways, and the cells around them are
+ * untouched. */
+static void fill_runs(struct kf_render *r)
+{
+	enum { COLS = 100, ROWS = 95 };
+	struct screen *a = screen_create(COLS, ROWS), *b = screen_create(COLS, ROWS);
+	struct grid_style bg = {.bg = GRID_COLOR_RGB(10, 200, 30)};
+	struct grid_style it = bg;
+	it.attrs = GRID_ATTR_ITALIC;
+	uint16_t sa = screen_style(a, bg), sb[2] = {screen_style(b, bg), screen_style(b, it)};
+	for (int y = 0; y < ROWS; y++) {
+		int len = 3 + y, x0 = y % 2 ? 1 : COLS - len; /* odd rows: after one cell; even: to the end */
+		if (x0 < 0)
+			x0 = 0;
+		if (x0 + len > COLS)
+			len = COLS - x0;
+		for (int x = 0; x < COLS; x++) {
+			bool in = x >= x0 && x < x0 + len;
+			screen_put(a, x, y, in ? ' ' : 'x', in ? sa : 0, 1);
+			screen_put(b, x, y, in ? ' ' : 'x', in ? sb[(x - x0) / 2 % 2] : 0, 1);
+		}
+	}
+	int wa, ha, wb, hb;
+	uint32_t *pa = screen_render(r, a, &wa, &ha), *pb = screen_render(r, b, &wb, &hb);
+	CHECK(pa && pb && wa == wb && ha == hb && !memcmp(pa, pb, (size_t)wa * ha * 4));
+	free(pa);
+	free(pb);
+	screen_destroy(a);
+	screen_destroy(b);
+}
+
+static void test_fill_runs(void)
+{
+	/* 8-pixel cells (every run a whole number of 32-byte stores) and 10-pixel ones (DejaVu Sans
+	 * Mono at 16 px, where most runs end in a partial store) */
+	struct kf_render_config cfg[2] = {
+	    {.engine = KF_RENDER_ENGINE_BUILTIN},
+	    {.font_file = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", .font_size = 16}};
+	int done = 0;
+	for (int i = 0; i < 2; i++) {
+		struct kf_render *r;
+		if (kf_render_create(&cfg[i], &r) != 0)
+			continue;
+		int cw, ch;
+		kf_render_cell_size(r, &cw, &ch);
+		done += i == 0 || cw % 8 != 0;
+		fill_runs(r);
+		kf_render_destroy(r);
+	}
+	CHECK(done == 2);
+}
+
 /* --- palettes and damage --- */
 
 static void test_palette(void)
@@ -508,6 +563,7 @@ int main(void)
 	test_cells_and_missing();
 	test_prepare();
 	test_blank_runs();
+	test_fill_runs();
 	test_palette();
 	test_damage();
 	test_freetype();
