@@ -436,27 +436,39 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
  * more than two of them (CUP) or more than one (the others), ':', a private marker, intermediates,
  * controls. s[n - 1] is the final, s[0..32) readable. */
 
-/* The number in s[0..len) when all len bytes are digits (len <= 4; s[0..4) readable): 0 for len 0, -1 when
- * a byte is not a digit. Four bytes at once: each byte less '0' must be below 10 (a byte below '0' borrows
- * and sets its top bit; one above '9' sets it after adding 0x76), then the digits, right-aligned, are
- * paired (d0 * 10 + d1) and the pairs joined (p0 * 100 + p1) by two multiplies. */
-static inline int num4(const uint8_t *s, unsigned len)
+/* The bytes s[0..len) (len <= 4, s[0..4) readable) moved to the top of a 32-bit word (the last one in byte 3);
+ * *keep marks the bytes they fill. */
+static inline uint64_t digits4(const uint8_t *s, unsigned len, uint64_t *keep)
 {
 	uint32_t w;
 	memcpy(&w, s, 4);
-	const uint32_t keep = (uint32_t)((1ull << (8 * len)) - 1);
-	const uint32_t d = (w & keep) - (0x30303030u & keep);
-	if ((d | (d + 0x76767676u)) & 0x80808080u & keep)
-		return -1;
-	uint64_t x = (uint64_t)d << (8 * (4 - len)); /* the last digit in byte 3 */
-	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
-	return (int)((x * 100 + (x >> 16)) & 0xffffu);
+	const unsigned sh = 32 - 8 * len;
+	*keep = (uint64_t)0xffffffffu >> sh << sh;
+	return (uint64_t)w << sh & 0xffffffffu;
+}
+
+/* The two 4-digit numbers in the 32-bit halves of x (digits4's words, the bytes keep marks) into the low 16
+ * bits of each half of *out; false when a byte keep marks is not a digit. Each byte less '0' must be below
+ * 10 (a byte below '0' borrows and sets its top bit; one above '9' sets it once 0x76 is added), then the
+ * digits are paired (d0 * 10 + d1) and the pairs joined (p0 * 100 + p1) by two multiplies, no loop. */
+static inline bool digits_value(uint64_t x, uint64_t keep, uint64_t *out)
+{
+	const uint64_t d = x - (0x3030303030303030ull & keep);
+	if ((d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull & keep)
+		return false;
+	const uint64_t y = (d * 10 + (d >> 8)) & 0x00ff00ff00ff00ffull;
+	*out = (y * 100 + (y >> 16)) & 0x0000ffff0000ffffull;
+	return true;
 }
 
 /* The one number of CUU..CUB, ED and EL, 0 when omitted, or -1. */
 static inline int num_one(const uint8_t *s, size_t n)
 {
-	return n <= 5 ? num4(s, (unsigned)n - 1) : -1;
+	uint64_t keep, v;
+	if (n > 5)
+		return -1;
+	const uint64_t x = digits4(s, (unsigned)n - 1, &keep);
+	return digits_value(x, keep, &v) ? (int)v : -1;
 }
 
 /* CUU..CUB, ED and EL: one function each (the parser's table dispatches on the final byte), all from this
@@ -486,7 +498,8 @@ static size_t bytes_cub(void *ctx, const uint8_t *s, size_t n) { return bytes_on
 static size_t bytes_ed(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'J'); }
 static size_t bytes_el(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'K'); }
 
-/* CUP: "", "r", "r;c", ";c", "r;" with r and c of up to 4 digits; the ';' found by one vector compare. */
+/* CUP: "", "r", "r;c", ";c", "r;" with r and c of up to 4 digits; the ';' found by one vector compare,
+ * both numbers converted at once (one in each half of a 64-bit word). */
 static size_t bytes_cup(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
@@ -507,10 +520,19 @@ static size_t bytes_cup(void *ctx, const uint8_t *s, size_t n)
 	const unsigned p = semi ? (unsigned)__builtin_ctz(semi) : e, l1 = semi ? e - p - 1 : 0;
 	if (p > 4 || l1 > 4)
 		return 0;
-	const int r = num4(s, p), c = num4(s + p + 1, l1);
-	if ((r | c) < 0)
+	uint64_t k0, k1, rc;
+	const uint64_t x = digits4(s, p, &k0) | digits4(s + p + 1, l1, &k1) << 32;
+	if (!digits_value(x, k0 | k1 << 32, &rc))
 		return 0;
-	grid__goto_origin(g, (c ? c : 1) - 1, (r ? r : 1) - 1);
+	const int r = (int)(rc & 0xffff), c = (int)(rc >> 32), x1 = (c ? c : 1) - 1, y1 = (r ? r : 1) - 1;
+	if (unlikely(g->origin)) {
+		grid__goto_origin(g, x1, y1);
+	} else {
+		/* grid__goto, without the call: x1 and y1 are >= 0 */
+		g->cx = grid__min(x1, g->cols - 1);
+		g->cy = grid__min(y1, g->rows - 1);
+		g->wrap_pending = false;
+	}
 	g->last_cp = 0;
 	return n;
 }

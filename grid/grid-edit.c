@@ -449,13 +449,7 @@ static void erase_rows(struct grid *g, int y0, int y1, bool selective)
 			grid__erase_cells(g, y, 0, g->cols, selective);
 		return;
 	}
-	for (int y = y0 + 1; y < y1; y++) {
-		struct line *l = grid__line(g, y);
-		grid__clear_cells(l->cells, g->cols, es);
-		l->used = (uint16_t)g->cols;
-		l->flags &= ~LINE_WRAPPED;
-		grid__damage(g, y, 0, g->cols);
-	}
+	grid__clear_rows(g, y0 + 1, y1, es);
 }
 
 void grid__erase_display(struct grid *g, int mode, bool selective)

@@ -292,6 +292,9 @@ struct grid {
 /* grid.c: lines and the ring */
 struct line *grid__ring_line(const struct screen *s, size_t slot);
 void grid__clear_cells(struct grid_cell *c, int n, uint16_t style);
+/* Rows [y0, y1) of the screen blanked whole in style (not 0: their used marks become cols), their soft wraps
+ * cleared and damage marked: an erase's whole rows with a coloured background. */
+void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t style);
 /* Blanks a whole line (cols cells) with style, and its flags. */
 void grid__line_clear(struct line *l, int cols, uint16_t style);
 uint16_t grid__erase_style(struct grid *g);

@@ -383,9 +383,10 @@ __attribute__((target("avx2"))) static inline void write8_avx2(unsigned char *p,
 	_mm256_storeu_si256(o + 2, _mm256_permutevar8x32_epi32(s1, _mm256_setr_epi32(0, 1, 6, 0, 1, 7, 0, 1)));
 }
 
-/* Any run of k >= 8 cells on CPUs with AVX2: 8 cells per step, the rest as the last 8 cells again
- * (overlapping the cells before it, rewritten with the same values). One call per run, whatever its
- * length: the short runs between escape sequences (8-24 cells) pay no loop set-up or second call. */
+/* A run of k >= 16 cells on CPUs with AVX2: 8 cells per step, the rest as the last 8 cells again
+ * (overlapping the cells before it, rewritten with the same values), in one call. Shorter runs are stored
+ * as words by write_ascii: as few instructions on the host, and far cheaper in an emulator (QEMU's TCG runs
+ * each vpermd as a helper call of ~67 instructions; docs/benchmarks.md, issue 2, session 8). */
 __attribute__((target("avx2"))) static void write_run_avx2(unsigned char *p, const uint8_t *s, size_t k, uint32_t sl)
 {
 	size_t i = 0;
@@ -411,7 +412,7 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 	unsigned char *p = (unsigned char *)c;
 	size_t i = 0;
 #if defined(HAVE_WRITE_AVX)
-	if (k >= 8 && __builtin_cpu_supports("avx2")) {
+	if (k >= 16 && __builtin_cpu_supports("avx2")) {
 		write_run_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
 		return;
 	}
@@ -463,51 +464,15 @@ __attribute__((noinline)) static void print_ascii_mapped(struct grid *g, const u
 	}
 }
 
-/* A run of printable ASCII, written row segment by row segment. Out of line: grid__print_ascii's path for a
- * single character then needs no stack frame. */
-__attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n)
+/* print_ascii_run's run over the right edge or after a pending wrap: row segment by row segment. */
+__attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uint8_t *s, size_t n, uint16_t style,
+						       uint16_t link)
 {
-	if (unlikely(g->charsets[g->gl] != CHARSET_ASCII || g->single_shift || g->insert)) {
-		print_ascii_mapped(g, s, n);
-		return;
-	}
-	if (n == 0)
-		return;
-	if (unlikely(g->gb_prev >= 0x600) && g->last_x >= 0 && grid__may_join_cell(g->gb_prev, s[0])) {
-		/* the first character may join the cluster before it (after a Prepend character, GB9b) */
-		uint32_t cp = s[0];
-		print_cps(g, &cp, 1);
-		if (--n == 0)
-			return;
-		s++;
-	}
-	const uint16_t style = grid__cur_style(g), link = g->link;
-	const uint32_t last = s[n - 1];
-	g->last_cp = g->gb_prev = last;
-	g->gb_state = 0;
-	g->last_w = 1;
-	int x = g->cx;
-	if (likely(!g->wrap_pending) && (size_t)(grid__right_limit(g) - x) >= n) {
-		/* the whole run before the right edge, no wrap (the text between escape sequences): one segment,
-		 * the cursor's bookkeeping once */
-		const int y = g->cy, x1 = x + (int)n;
-		struct line *l = grid__line(g, y);
-		grid__fix_wide(l, g->cols, x, x1);
-		grid__line_touch(l, x1);
-		write_ascii(&l->cells[x], s, n, style, link);
-		if (unlikely(g->sel.active))
-			grid__select_touch(g, y, y);
-		grid__damage(g, y, x - 1, x1 + 1);
-		g->cx = x1;
-		g->last_x = x1 - 1;
-		g->last_y = y;
-		return;
-	}
 	while (n > 0) {
 		if (g->wrap_pending && g->autowrap)
 			grid__do_wrap(g);
 		int right = grid__right_limit(g);
-		x = g->cx;
+		int x = g->cx;
 		struct line *l = grid__line(g, g->cy);
 		size_t room = (size_t)(right + 1 - x);
 		size_t k = n < room ? n : room;
@@ -528,7 +493,7 @@ __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint
 				g->wrap_pending = true;
 			} else if (n > 0) {
 				/* without autowrap the rest lands on the last column: only its last byte stays */
-				c[k - 1].cp = last;
+				c[k - 1].cp = s[n - 1];
 				n = 0;
 			}
 		} else {
@@ -536,6 +501,48 @@ __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint
 			g->last_x = g->cx - 1;
 		}
 	}
+}
+
+/* A run of printable ASCII. Out of line: grid__print_ascii's path for a single character then needs no
+ * stack frame. */
+__attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n)
+{
+	if (unlikely(g->charsets[g->gl] != CHARSET_ASCII || g->single_shift || g->insert)) {
+		print_ascii_mapped(g, s, n);
+		return;
+	}
+	if (n == 0)
+		return;
+	if (unlikely(g->gb_prev >= 0x600) && g->last_x >= 0 && grid__may_join_cell(g->gb_prev, s[0])) {
+		/* the first character may join the cluster before it (after a Prepend character, GB9b) */
+		uint32_t cp = s[0];
+		print_cps(g, &cp, 1);
+		if (--n == 0)
+			return;
+		s++;
+	}
+	const uint16_t style = grid__cur_style(g), link = g->link;
+	g->last_cp = g->gb_prev = s[n - 1];
+	g->gb_state = 0;
+	g->last_w = 1;
+	const int x = g->cx;
+	if (unlikely(g->wrap_pending) || (size_t)(grid__right_limit(g) - x) < n) {
+		print_ascii_rows(g, s, n, style, link);
+		return;
+	}
+	/* The whole run before the right edge, no wrap (the text between escape sequences): one segment, the
+	 * bookkeeping first and the cells last, so that nothing is needed after writing them (a tail call). */
+	const int y = g->cy, x1 = x + (int)n;
+	struct line *l = grid__line(g, y);
+	grid__fix_wide(l, g->cols, x, x1);
+	grid__line_touch(l, x1);
+	if (unlikely(g->sel.active))
+		grid__select_touch(g, y, y);
+	grid__damage_inline(g, y, x - 1, x1 + 1);
+	g->cx = x1;
+	g->last_x = x1 - 1;
+	g->last_y = y;
+	write_ascii(&l->cells[x], s, n, style, link);
 }
 
 /* The hot path: printable ASCII from the parser. */

@@ -244,6 +244,12 @@ static inline uint8_t sgr_one_color(struct sgr_xform *x)
 	return x->set == X_FG ? (uint8_t)offsetof(struct grid_style, fg) : (uint8_t)offsetof(struct grid_style, bg);
 }
 
+/* with_cell reached by a jump: its caller then keeps no registers for it */
+__attribute__((noinline)) static size_t with_cell_out(struct grid *g, const uint8_t *s, size_t n)
+{
+	return with_cell(g, s, n);
+}
+
 /* A new entry of grid.sgr_bytes or grid.sgr_long: its key k[0..nk), its id, and the SGR (whose change m->x
  * holds) applied. Returns what grid__csi_bytes returns for the SGR s[0..n]. */
 static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, unsigned n, struct sgr_memo *m,
@@ -518,8 +524,8 @@ __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const u
 __attribute__((noinline)) static size_t sgr_tiny(struct grid *g, const uint8_t *s, size_t n)
 {
 	/* the digits at the top of a 16-bit word (none: 0, the code of an empty SGR), each below 10 */
-	uint32_t w = ((uint32_t)s[0] | (uint32_t)s[1] << 8) ^ 0x3030u;
-	w = (w << (16 - 8 * n)) & 0xffffu;
+	static const uint32_t to_top[3] = {0, 1u << 8, 1}; /* as digits_at's */
+	uint32_t w = ((((uint32_t)s[0] | (uint32_t)s[1] << 8) ^ 0x3030u) * to_top[n]) & 0xffffu;
 	if ((w | (w + 0x7676u)) & 0x8080u)
 		return sgr_bytes_lookup(g, s, n, false, NULL);
 	const struct sgr_code *e = &grid__sgr_codes[(w >> 8) + 10 * (w & 0xffu)];
@@ -543,7 +549,7 @@ __attribute__((noinline)) static size_t sgr_tiny(struct grid *g, const uint8_t *
 	g->pen_dirty = true;
 	g->pen_from = NULL;
 	g->last_cp = 0;
-	return with_cell(g, s, n + 1);
+	return with_cell_out(g, s, n + 1);
 }
 
 size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)

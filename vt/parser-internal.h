@@ -116,6 +116,15 @@ struct vt_parser {
 #endif
 };
 
+/* Strings (parser-string.c): the buffer given back (kept when small), a string started, the string's
+ * bytes from d[i] on that stay in the current state appended (returns the next index), the string
+ * delivered to the sink, and the kind an introducer byte (']', 'X', '^', '_' or their C1 forms) starts. */
+void vt__str_release(struct vt_parser *p);
+void vt__str_start(struct vt_parser *p, enum vt_string_kind kind);
+size_t vt__put_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n);
+void vt__str_end(struct vt_parser *p);
+enum vt_string_kind vt__str_kind_of(uint8_t b);
+
 /* The bulk CSI path (parser-csi.c): when a whole "ESC [ ... final" lies in d[i..n) it is parsed into p->csi
  * (with seq_id set) and the index after its final byte is returned; otherwise i, and the table machine
  * takes the sequence from its ESC. */

@@ -189,22 +189,12 @@ void vt_parser_destroy(struct vt_parser *p)
 	free(p);
 }
 
-static void str_release(struct vt_parser *p)
-{
-	p->str_len = 0;
-	p->str_drop = false;
-	if (p->str_alloc > STRING_KEEP) {
-		free(p->str);
-		p->str = NULL;
-		p->str_alloc = 0;
-	}
-}
 
 void vt_parser_reset(struct vt_parser *p)
 {
 	p->state = S_GROUND;
 	p->u_need = 0;
-	str_release(p);
+	vt__str_release(p);
 }
 
 int vt_csi_param(const struct vt_csi *csi, unsigned i, int def)
@@ -301,84 +291,6 @@ static void csi_dispatch(struct vt_parser *p, uint8_t b)
 	p->sink.csi(p->ctx, &p->csi);
 }
 
-/* --------------------------------------------------------------------------------------- strings */
-
-static void str_start(struct vt_parser *p, enum vt_string_kind kind)
-{
-	p->str_kind = kind;
-	p->str_len = 0;
-	p->str_drop = false;
-}
-
-static void str_put(struct vt_parser *p, const uint8_t *s, size_t n)
-{
-	if (p->str_drop)
-		return;
-	if (n > p->str_cap - p->str_len) {
-		/* Over the cap: the string is dropped whole, and its memory given back now. */
-		p->str_drop = true;
-		p->str_len = 0;
-		free(p->str);
-		p->str = NULL;
-		p->str_alloc = 0;
-		return;
-	}
-	size_t need = p->str_len + n + 1;
-	if (need > p->str_alloc) {
-		size_t a = p->str_alloc ? p->str_alloc : 256;
-		while (a < need)
-			a *= 2;
-		if (a > p->str_cap + 1)
-			a = p->str_cap + 1;
-		uint8_t *nb = realloc(p->str, a);
-		if (!nb) {
-			p->str_drop = true;
-			return;
-		}
-		p->str = nb;
-		p->str_alloc = a;
-	}
-	memcpy(p->str + p->str_len, s, n);
-	p->str_len += n;
-}
-
-static void str_end(struct vt_parser *p)
-{
-	if (!p->str_drop && p->sink.string) {
-		static const uint8_t empty[1];
-		const uint8_t *data = empty;
-		if (p->str) {
-			p->str[p->str_len] = 0;
-			data = p->str;
-		}
-		p->sink.string(p->ctx, p->str_kind, p->str_kind == VT_STRING_DCS ? &p->csi : NULL, data,
-			       p->str_len);
-	}
-	str_release(p);
-}
-
-static enum vt_string_kind str_kind_of(uint8_t b)
-{
-	switch (b) {
-	case ']': case 0x9d: return VT_STRING_OSC;
-	case 'X': case 0x98: return VT_STRING_SOS;
-	case '^': case 0x9e: return VT_STRING_PM;
-	default: return VT_STRING_APC;
-	}
-}
-
-/* String bytes from d[i] on that stay in the current state are appended in one go. */
-static size_t put_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
-{
-	const uint8_t *row = p->trans[p->state];
-	uint8_t same = row[d[i]];
-	size_t s = i;
-	while (++i < n && row[d[i]] == same)
-		;
-	str_put(p, d + s, i - s);
-	return i;
-}
-
 /* ---------------------------------------------------------------------------------------- ground */
 
 static inline void print_cps(struct vt_parser *p, const uint32_t *cp, size_t n)
@@ -412,6 +324,32 @@ static size_t scan_printable(const uint8_t *d, size_t i, size_t n)
 	while (i < n && d[i] >= 0x20 && d[i] < 0x7f)
 		i++;
 	return i;
+}
+
+/* scan_printable for the text between escape sequences (a word, a cell, a line's rest): 32 bytes per step,
+ * as two 16-byte compares, so that a run shorter than 32 bytes takes no loop at all (escape-heavy output's
+ * runs come in every length, which the 8-byte loop's exit mispredicts). */
+static inline size_t scan_printable_32(const uint8_t *d, size_t i, size_t n)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i lo = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
+	/* loaded here, not hoisted into the caller's loop: there they would be reloaded after every call */
+	__asm__ volatile("" : "+x"(lo), "+x"(del));
+	while (n - i >= 32) {
+		/* printable: above 0x1f as a signed byte (so not 0x80..0xff), and not DEL */
+		const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(d + i)),
+			      b = _mm_loadu_si128((const __m128i *)(const void *)(d + i + 16));
+		const unsigned ma = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(a, del),
+										   _mm_cmpgt_epi8(a, lo))),
+			       mb = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(b, del),
+										   _mm_cmpgt_epi8(b, lo)));
+		const unsigned stop = ~(ma | mb << 16);
+		if (stop)
+			return i + (unsigned)__builtin_ctz(stop);
+		i += 32;
+	}
+#endif
+	return scan_printable(d, i, n);
 }
 
 /* The fast decoder of utf8_run: printable ASCII and complete, valid UTF-8 sequences from d[i] into buf[k..],
@@ -665,30 +603,30 @@ static size_t step(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 		break;
 	case A_HOOK:
 		p->csi.final = b;
-		str_start(p, VT_STRING_DCS);
+		vt__str_start(p, VT_STRING_DCS);
 		p->str_drop = p->ignore;
 		break;
 	case A_DCS_IGNORE:
-		str_start(p, VT_STRING_DCS);
+		vt__str_start(p, VT_STRING_DCS);
 		p->str_drop = true;
 		break;
 	case A_PUT:
-		return put_run(p, d, i, n);
+		return vt__put_run(p, d, i, n);
 	case A_STR_START:
-		str_start(p, str_kind_of(b));
+		vt__str_start(p, vt__str_kind_of(b));
 		break;
 	case A_STR_END:
-		str_end(p);
+		vt__str_end(p);
 		break;
 	case A_ESC:
-		str_release(p);
+		vt__str_release(p);
 		seq_clear(p);
 		break;
 	case A_CANCEL:
-		str_release(p);
+		vt__str_release(p);
 		break;
 	case A_REDO:
-		str_release(p);
+		vt__str_release(p);
 		seq_clear(p);
 		p->state = (uint8_t)next;
 		return i; /* the same byte again, in the new state */
@@ -769,7 +707,7 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 			if (i + 1 < len && data[i + 1] == 0x1b)
 				i++; /* one character between sequences: nothing to scan */
 			else
-				i = scan_printable(data, i + 1, len);
+				i = scan_printable_32(data, i + 1, len);
 			if (print_ascii)
 				print_ascii(ctx, data + s, i - s);
 			continue;
@@ -803,6 +741,14 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 	return i;
 }
 
+/* Page-aligned: its hot loop (ground_events, inlined) then lies in one 4 KiB page. An emulator's translator
+ * (QEMU's TCG, the VM guests of issue 5) chains a direct branch to the next block only within the page the
+ * block starts on; a branch across a page goes through a look-up helper of ~70 instructions. The loop
+ * straddling a page cost the guest's csi parse 3% (docs/benchmarks.md, issue 2, session 8); the host sees
+ * no difference. */
+#if defined(__GNUC__)
+__attribute__((aligned(4096)))
+#endif
 void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 {
 	size_t i = 0;

@@ -44,6 +44,9 @@ static size_t item(char *o, size_t cap)
 	static const char *const words[] = {
 		"x", "ab", "hello", "0123456789", "abcdefghijklmnopqrstuvwxyz", "\xe4\xb8\xad", "a\xe4\xb8\xad" "b",
 		"e\xcc\x81", "\xe2\x96\x80", "The quick brown fox jumps over the lazy dog", "~!@#$%^&*()_+{}|:<>?",
+		/* DEL, a C0 control and UTF-8 at places of the parser's 32-byte text scan */
+		"0123456789abcdefghij\x7fxyz", "0123456789abcdefghijklmnopqrstu\x01vw",
+		"0123456789abcdefghijklmnopqrstuv\xc3\xa9", "0123456789abcdef\x7f",
 	};
 	static const char *const modes[] = {
 		"\033[?6h", "\033[?6l", "\033[?7l", "\033[?7h", "\033[4h", "\033[4l", "\033(0", "\033(B",

@@ -1,0 +1,176 @@
+/* grid/grid-fill.c: blank cells, the stores behind every erase and scroll (grid__clear_cells) and an
+ * erase's whole coloured rows (grid__clear_rows). A blank cell is the 32-bit words 0 (cp), style (link 0)
+ * and 1 (width 1, flags and padding 0): four cells are three 16-byte vectors, eight three 32-byte ones, and
+ * since all cells are the same, any run's remainder is its last four or eight cells stored again.
+ */
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
+#endif
+
+#include "grid/grid-internal.h"
+
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HAVE_FILL_AVX 1
+/* grid__clear_cells' fill with 32-byte stores, on CPUs with AVX (checked at run time: the build's baseline
+ * ISA is SSE2): eight cells are three vectors, 32 cells per loop step. All cells are the same, so any eight
+ * consecutive cells are the same three vectors: a remainder is the last eight cells stored again. n >= 8. */
+__attribute__((target("avx"), always_inline)) static inline void fill_avx_vectors(uint16_t style, __m256i *v)
+{
+	/* a blank cell is the 32-bit words 0 (cp), style (link 0), 1 (width 1, flags and padding 0): the
+	 * default blank's vectors with the style blended into its words (AVX has no 256-bit integer ops, but
+	 * a broadcast and a blend of floats move the bits as they are) */
+	const float fs = ((union {
+				 uint32_t u;
+				 float f;
+			 }){.u = style})
+				 .f;
+	const __m256 s = _mm256_set1_ps(fs);
+	v[0] = _mm256_castps_si256(
+		_mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0)), s, 0x92));
+	v[1] = _mm256_castps_si256(
+		_mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(0, 1, 0, 0, 1, 0, 0, 1)), s, 0x24));
+	v[2] = _mm256_castps_si256(
+		_mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0)), s, 0x49));
+}
+
+__attribute__((target("avx"), always_inline)) static inline void fill_avx_cells(struct grid_cell *c, int n,
+										 __m256i v0, __m256i v1, __m256i v2)
+{
+	__m256i *p = (__m256i *)(void *)c;
+	int i = 0;
+	for (; i + 32 <= n; i += 32, p += 12) {
+		_mm256_storeu_si256(p, v0);
+		_mm256_storeu_si256(p + 1, v1);
+		_mm256_storeu_si256(p + 2, v2);
+		_mm256_storeu_si256(p + 3, v0);
+		_mm256_storeu_si256(p + 4, v1);
+		_mm256_storeu_si256(p + 5, v2);
+		_mm256_storeu_si256(p + 6, v0);
+		_mm256_storeu_si256(p + 7, v1);
+		_mm256_storeu_si256(p + 8, v2);
+		_mm256_storeu_si256(p + 9, v0);
+		_mm256_storeu_si256(p + 10, v1);
+		_mm256_storeu_si256(p + 11, v2);
+	}
+	for (; i + 8 <= n; i += 8, p += 3) {
+		_mm256_storeu_si256(p, v0);
+		_mm256_storeu_si256(p + 1, v1);
+		_mm256_storeu_si256(p + 2, v2);
+	}
+	if (i < n) {
+		p = (__m256i *)(void *)(c + n - 8);
+		_mm256_storeu_si256(p, v0);
+		_mm256_storeu_si256(p + 1, v1);
+		_mm256_storeu_si256(p + 2, v2);
+	}
+}
+
+__attribute__((target("avx"))) static void fill_avx(struct grid_cell *c, int n, uint16_t style)
+{
+	__m256i v[3];
+	fill_avx_vectors(style, v);
+	fill_avx_cells(c, n, v[0], v[1], v[2]);
+	_mm256_zeroupper();
+}
+
+/* grid__clear_rows with AVX: the vectors built once for all the rows, no call per row. cols >= 8. */
+__attribute__((target("avx"))) static void clear_rows_avx(struct grid *g, int y0, int y1, uint16_t style)
+{
+	__m256i v[3];
+	fill_avx_vectors(style, v);
+	const int cols = g->cols;
+	for (int y = y0; y < y1; y++) {
+		struct line *l = grid__line(g, y);
+		fill_avx_cells(l->cells, cols, v[0], v[1], v[2]);
+		l->used = (uint16_t)cols;
+		l->flags &= ~LINE_WRAPPED;
+		grid__damage_inline(g, y, 0, cols);
+	}
+	_mm256_zeroupper();
+}
+#endif
+
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* Four cells are the three vectors v0, v1, v2 (from any cell on: all cells are the same), so a remainder
+ * is the last four cells stored again. n >= 4. */
+static inline void fill_sse(struct grid_cell *c, int n, __m128i v0, __m128i v1, __m128i v2)
+{
+	__m128i *p = (__m128i *)(void *)c;
+	int i = 0;
+	for (; i + 16 <= n; i += 16, p += 12) {
+		_mm_storeu_si128(p, v0);
+		_mm_storeu_si128(p + 1, v1);
+		_mm_storeu_si128(p + 2, v2);
+		_mm_storeu_si128(p + 3, v0);
+		_mm_storeu_si128(p + 4, v1);
+		_mm_storeu_si128(p + 5, v2);
+		_mm_storeu_si128(p + 6, v0);
+		_mm_storeu_si128(p + 7, v1);
+		_mm_storeu_si128(p + 8, v2);
+		_mm_storeu_si128(p + 9, v0);
+		_mm_storeu_si128(p + 10, v1);
+		_mm_storeu_si128(p + 11, v2);
+	}
+	for (; i + 4 <= n; i += 4, p += 3) {
+		_mm_storeu_si128(p, v0);
+		_mm_storeu_si128(p + 1, v1);
+		_mm_storeu_si128(p + 2, v2);
+	}
+	if (i < n) {
+		p = (__m128i *)(void *)(c + n - 4);
+		_mm_storeu_si128(p, v0);
+		_mm_storeu_si128(p + 1, v1);
+		_mm_storeu_si128(p + 2, v2);
+	}
+}
+#endif
+
+/* Every scroll clears a row, and every erase (EL/ED/ECH/...) clears cells: short runs of default blanks
+ * are constant vectors, four cells (three vectors) per step; longer runs and blanks of another style go
+ * 32 cells (twelve 32-byte stores) per loop step where the CPU has AVX, sixteen (twelve 16-byte stores)
+ * otherwise. (Not memcpy from a run of blanks: for rows, the copy is inlined as rep movsq.) */
+void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
+{
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n >= 4) {
+		if (style == 0 && n <= 64) {
+			/* short runs (most recycled rows of a flood): constant vectors, no set-up */
+			fill_sse(c, n, _mm_set_epi32(0, 1, 0, 0), _mm_set_epi32(0, 0, 1, 0), _mm_set_epi32(1, 0, 0, 1));
+			return;
+		}
+#if defined(HAVE_FILL_AVX)
+		if (n >= 8 && __builtin_cpu_supports("avx")) {
+			fill_avx(c, n, style);
+			return;
+		}
+#endif
+		/* a blank cell is the 32-bit words 0, style (link 0), 1 (width 1, flags and padding 0) */
+		const int s = style;
+		fill_sse(c, n, _mm_set_epi32(0, 1, s, 0), _mm_set_epi32(s, 0, 1, s), _mm_set_epi32(1, s, 0, 1));
+		return;
+	}
+#endif
+	for (int i = 0; i < n; i++)
+		c[i] = (struct grid_cell){.cp = 0, .style = style, .link = 0, .width = 1, .flags = 0};
+}
+
+void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t style)
+{
+#if defined(HAVE_FILL_AVX)
+	if (g->cols >= 8 && __builtin_cpu_supports("avx")) {
+		clear_rows_avx(g, y0, y1, style);
+		return;
+	}
+#endif
+	for (int y = y0; y < y1; y++) {
+		struct line *l = grid__line(g, y);
+		grid__clear_cells(l->cells, g->cols, style);
+		l->used = (uint16_t)g->cols;
+		l->flags &= ~LINE_WRAPPED;
+		grid__damage(g, y, 0, g->cols);
+	}
+}
