@@ -89,6 +89,19 @@ static int compare(struct t_term *a, struct t_term *b, int round)
 	return 0;
 }
 
+/* Resets both terminals, feeds buf to a in two reads split at cut (the fused paths) and to b whole after
+ * ESC ( A (a charset that keeps text on the character-at-a-time path), and compares them: nonzero when
+ * they differ. */
+static int split_vs_reference(struct t_term *a, struct t_term *b, const char *buf, int len, int cut)
+{
+	t_feed(a, "\033c");
+	t_feed(b, "\033c\033(A");
+	grid_feed(a->g, (const uint8_t *)buf, (size_t)cut);
+	grid_feed(a->g, (const uint8_t *)buf + cut, (size_t)(len - cut));
+	t_feed(b, buf);
+	return compare(a, b, cut);
+}
+
 static void test_random_text(void)
 {
 	int total = 0;
@@ -200,12 +213,7 @@ static void test_zwj_sequences(void)
 				int len = snprintf(buf, sizeof(buf), "\033[?7%c\033[1;%dHx\xc3\xa9%s%s\xce\xb1 b\r\n",
 						   wrap ? 'h' : 'l', col, seqs[i], seqs[i]);
 				for (int cut = 0; cut <= len && !bad; cut++) {
-					t_feed(a, "\033c");
-					t_feed(b, "\033c\033(A");
-					grid_feed(a->g, (const uint8_t *)buf, (size_t)cut);
-					grid_feed(a->g, (const uint8_t *)buf + cut, (size_t)(len - cut));
-					t_feed(b, buf);
-					bad = compare(a, b, cut);
+					bad = split_vs_reference(a, b, buf, len, cut);
 					if (bad)
 						fprintf(stderr, "  sequence %zu, column %d, autowrap %d, cut at %d\n", i, col,
 							wrap, cut);
@@ -243,12 +251,7 @@ static void test_line_ends(void)
 				len += snprintf(buf + len, sizeof(buf) - (size_t)len, "%s\r\n",
 						lines[(size_t)(k * 7 + start) % (sizeof(lines) / sizeof(lines[0]))]);
 			for (int cut = 0; cut <= len && !bad; cut++) {
-				t_feed(a, "\033c");
-				t_feed(b, "\033c\033(A");
-				grid_feed(a->g, (const uint8_t *)buf, (size_t)cut);
-				grid_feed(a->g, (const uint8_t *)buf + cut, (size_t)(len - cut));
-				t_feed(b, buf);
-				bad = compare(a, b, cut);
+				bad = split_vs_reference(a, b, buf, len, cut);
 				size_t sb = grid_scrollback_lines(a->g);
 				for (size_t i = 0; i < sb && !bad; i++) {
 					/* the lines in the scrollback too */
