@@ -27,6 +27,7 @@
 #include "kmscon-felis/render/render-internal.h"
 
 #define MAX_FALLBACK 16
+#define PAGES (0x110000 / 256)
 
 struct face {
 	FT_Face ft;
@@ -50,6 +51,9 @@ struct ft_font {
 		FT_Face ft;
 	} fb[MAX_FALLBACK];
 	int nfb;
+	/* Per style, pages of 256 code points known to hold no character of the style's face nor of
+	 * any fallback candidate (a bit in page_known once looked at, in page_empty if so). */
+	uint64_t page_known[4][PAGES / 64], page_empty[4][PAGES / 64];
 };
 
 static int set_size(FT_Face f, int size)
@@ -304,6 +308,44 @@ static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
 	return NULL;
 }
 
+/* Whether face has a character in [base, base + 256). */
+static bool face_has_page(FT_Face face, uint32_t base)
+{
+	FT_UInt gi = 0;
+	FT_ULong c = base ? FT_Get_Next_Char(face, base - 1, &gi) : FT_Get_First_Char(face, &gi);
+	return gi && c < base + 256;
+}
+
+/* Whether no face can have cp (not a colour character) in style s: CJK text without a CJK font
+ * brings thousands of distinct characters, each looked up once in the style's face, then in the
+ * fallbacks' charsets (~440 instructions a character, several times that where the CPU is
+ * emulated); one look at their 256-character page answers for the whole page. */
+static bool page_empty(struct ft_font *f, unsigned s, FT_Face face, uint32_t cp)
+{
+	uint32_t page = cp >> 8;
+	if (page >= PAGES)
+		return false;
+	uint64_t bit = 1ull << (page % 64);
+	if (f->page_known[s][page / 64] & bit)
+		return f->page_empty[s][page / 64] & bit;
+	bool empty = !face_has_page(face, page << 8);
+	if (empty && f->sort_pending) /* as find_fallback() would now */
+		sort_fallbacks(f);
+	if (empty && f->coverage) {
+		FcChar32 map[FC_CHARSET_MAP_SIZE], next = page << 8;
+		if (FcCharSetNextPage(f->coverage, map, &next) == page << 8)
+			for (int i = 0; i < FC_CHARSET_MAP_SIZE; i++)
+				empty &= !map[i];
+	} else if (empty) {
+		/* no union of the candidates' charsets: only when there are no candidates */
+		empty = !f->sorted && !f->nfb;
+	}
+	f->page_known[s][page / 64] |= bit;
+	if (empty)
+		f->page_empty[s][page / 64] |= bit;
+	return empty;
+}
+
 /* The face holding cp for style: the styled face, or the first fallback in fontconfig's order. */
 static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fake_bold,
 			bool *fake_italic)
@@ -322,6 +364,8 @@ static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fa
 	bool color = wants_color(cp) || (style & KF_GLYPH_EMOJI);
 	*fake_bold = sf->fake_bold;
 	*fake_italic = sf->fake_italic;
+	if (!color && page_empty(f, style & 3, sf->ft, cp))
+		return NULL;
 	if (!color && FT_Get_Char_Index(sf->ft, cp))
 		return sf->ft;
 	*fake_bold = style & KF_GLYPH_BOLD;
