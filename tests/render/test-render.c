@@ -525,7 +525,8 @@ static void test_freetype(void)
 	CHECK(kf_render_glyph(r, 0x1400, 0, 1)->missing);
 	g = kf_render_glyph(r, 0x1401, 0, 1);
 	CHECK(g->kind == KF_GLYPH_ALPHA && !g->missing);
-	CHECK(kf_render_glyph(r, 0x4e00, 0, 2)->missing && kf_render_glyph(r, 0x4e01, 0, 2)->missing);
+	CHECK(kf_render_glyph(r, 0x4e00, 0, 2)->missing &&
+	      kf_render_glyph(r, 0x4e01, 0, 2)->missing);
 	/* bold differs from regular */
 	const struct kf_glyph *b = kf_render_glyph(r, 'm', KF_GLYPH_BOLD, 1);
 	const struct kf_glyph *n = kf_render_glyph(r, 'm', 0, 1);
