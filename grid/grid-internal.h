@@ -135,10 +135,14 @@ struct sgr_memo {
 	uint16_t pen_id;
 	bool protect;
 	/* grid.sgr_bytes/sgr_long entries (grid-sgr-bytes.c): the pen's byte offset of the one colour x sets
-	 * and nothing else (fg 0, bg 4; the colour in x.fg and x.bg both), or 0xff for any other change */
+	 * and nothing else (fg 0, bg 4), or 0xff for any other change */
 	uint8_t one;
 	uint32_t epoch; /* 0 = no pen recorded */
-	uint8_t pad[12]; /* 64 bytes: indexed by a shift */
+	/* one != 0xff: x.fg and x.bg as one word hold the colour at its place and 0 at the other's, and keep
+	 * has the bits of the pen's fg and bg word that the SGR keeps (the other colour's); sets_bg: one is 4 */
+	uint8_t keep[8];
+	bool sets_bg;
+	uint8_t pad[3]; /* 64 bytes: indexed by a shift */
 };
 
 /* SGRs found by their bytes (grid__sgr_bytes): the bytes before 'm', zero after them, and what the SGR does

@@ -231,17 +231,26 @@ static inline size_t with_cell(struct grid *g, const uint8_t *s, size_t n)
 	return n;
 }
 
-/* sgr_memo.one for the change x: a colour form (sgr_color_xform), or a plain SGR such as "31" or "48;5;n",
- * that sets fg or bg alone. The colour goes to both x.fg and x.bg. */
-static inline uint8_t sgr_one_color(struct sgr_xform *x)
+/* sgr_memo.one (and keep, sets_bg) for the change m->x: a colour form (sgr_color_xform), or a plain SGR such
+ * as "31" or "48;5;n", that sets fg or bg alone. The other of x.fg and x.bg becomes 0 (sgr_apply reads only
+ * the one that x.set names). */
+static inline void sgr_one_color(struct sgr_memo *m)
 {
+	struct sgr_xform *x = &m->x;
+	m->one = 0xff;
 	if (x->attr_and != 0xffff || x->attr_or != 0 || (x->set != X_FG && x->set != X_BG))
-		return 0xff;
-	if (x->set == X_FG)
-		x->bg = x->fg;
+		return;
+	_Static_assert(offsetof(struct grid_style, fg) == 0 && offsetof(struct grid_style, bg) == 4, "pen layout");
+	_Static_assert(offsetof(struct sgr_xform, bg) == offsetof(struct sgr_xform, fg) + 4, "x.fg, x.bg: one word");
+	const bool bg = x->set == X_BG;
+	const uint32_t keep[2] = {bg ? 0xffffffffu : 0, bg ? 0 : 0xffffffffu}; /* fg's bits, bg's */
+	if (bg)
+		x->fg = 0;
 	else
-		x->fg = x->bg;
-	return x->set == X_FG ? (uint8_t)offsetof(struct grid_style, fg) : (uint8_t)offsetof(struct grid_style, bg);
+		x->bg = 0;
+	memcpy(m->keep, keep, 8);
+	m->sets_bg = bg;
+	m->one = bg ? (uint8_t)offsetof(struct grid_style, bg) : (uint8_t)offsetof(struct grid_style, fg);
 }
 
 /* with_cell reached by a jump: its caller then keeps no registers for it */
@@ -259,7 +268,7 @@ static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, uns
 		key[i] = k[i];
 	m->id = ++g->sgr_bytes_ids;
 	m->epoch = 0;
-	m->one = sgr_one_color(&m->x);
+	sgr_one_color(m);
 	if (!plain)
 		g->sgr_color_misses++;
 	else if (nk == 4)
@@ -319,12 +328,20 @@ __attribute__((noinline)) static size_t sgr_long_miss(struct grid *g, const uint
  * gives the pen it gave last time). */
 static inline void sgr_memo_hit(struct grid *g, struct sgr_memo *m)
 {
-	/* an SGR that sets one colour: stored where m->one says, without a branch on fg or bg (colour-per-cell
+	/* an SGR that sets one colour: stored through m->keep, without a branch on fg or bg (colour-per-cell
 	 * output changes one or the other in no order a predictor learns) */
-	const unsigned one = m->one;
-	if (likely(one != 0xff)) {
-		memcpy((char *)&g->pen + one, &m->x.fg, 4);
-		g->erase_dirty |= one != offsetof(struct grid_style, fg);
+	if (likely(m->one != 0xff)) {
+		/* fg and bg rewritten as one word: pen_same's and grid__pen_id's 8-byte loads of it then take it
+		 * from the store buffer, where after a 4-byte store into the word they waited for the store to
+		 * reach the cache (store-to-load forwarding fails on a partial overlap): a third of doom_fire's
+		 * time in grid__csi_bytes_sgr went to that wait. */
+		uint64_t fgbg, keep, val;
+		memcpy(&fgbg, &g->pen, 8);
+		memcpy(&keep, m->keep, 8);
+		memcpy(&val, &m->x.fg, 8);
+		fgbg = (fgbg & keep) | val;
+		memcpy(&g->pen, &fgbg, 8);
+		g->erase_dirty |= m->sets_bg;
 		g->pen_dirty = true;
 	} else {
 		sgr_apply(g, &m->x);
