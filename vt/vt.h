@@ -124,6 +124,9 @@ struct vt_parser_config {
 struct vt_parser *vt_parser_create(const struct vt_sink *sink, void *ctx, const struct vt_parser_config *cfg);
 /* Accepts NULL. */
 void vt_parser_destroy(struct vt_parser *p);
+/* Tests only: set before vt_parser_create, the parser keeps to its baseline feed loop on a CPU with AVX2 too
+ * (so that tests check both copies against the byte-by-byte path). */
+extern bool vt__no_avx2;
 /* Feeds bytes; sequences and UTF-8 may be split anywhere across calls. Never fails. */
 void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len);
 /* Back to the ground state, dropping any partial sequence or string (RIS, or a new child). */
