@@ -11,69 +11,22 @@
 
 #include "grid/grid-internal.h"
 
-#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#include <emmintrin.h>
-#define HAVE_CLEAR16 1
-#endif
-
-#if defined(HAVE_CLEAR16) && defined(__GNUC__) && defined(__x86_64__)
-#define HAVE_CLEAR_AVX 1
-#include <immintrin.h>
-/* clear_line's default blanks with 32-byte stores, on CPUs with AVX (checked at run time: the build's
- * baseline ISA is SSE2): 16 cells are six vectors instead of twelve. n16 is a multiple of 16. */
-__attribute__((target("avx"), noinline)) static void clear16_avx(struct grid_cell *c, int n16)
-{
-	/* the 32-bit words of default blanks: 0 (cp), 0 (style, link), 1 (width 1, flags and padding 0) */
-	const __m256i y0 = _mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0), y1 = _mm256_set_epi32(0, 1, 0, 0, 1, 0, 0, 1),
-		      y2 = _mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0);
-	__m256i *p = (__m256i *)(void *)c;
-	for (int i = 0; i < n16; i += 16, p += 6) {
-		_mm256_storeu_si256(p, y0);
-		_mm256_storeu_si256(p + 1, y1);
-		_mm256_storeu_si256(p + 2, y2);
-		_mm256_storeu_si256(p + 3, y0);
-		_mm256_storeu_si256(p + 4, y1);
-		_mm256_storeu_si256(p + 5, y2);
-	}
-}
-#endif
-
 static inline __attribute__((always_inline)) void clear_line(struct grid *g, struct line *l)
 {
 	/* once per scrolled line: the erase style is nearly always resolved already */
 	uint16_t style = likely(!g->erase_dirty) ? g->erase_id : grid__erase_style(g);
-#if defined(HAVE_CLEAR16)
+#if defined(GRID_HAVE_FILL_SSE)
 	/* a line of a flood: its written cells rounded up to 16 default blanks (cells [used, ncells) are
-	 * blank already), twelve stores per 16, no tail and no call */
-	const __m128i v0 = _mm_set_epi32(0, 1, 0, 0), v1 = _mm_set_epi32(0, 0, 1, 0), v2 = _mm_set_epi32(1, 0, 0, 1);
-	__m128i *p = (__m128i *)(void *)l->cells;
+	 * blank already), no tail; a short one is twelve stores and no call */
 	if (style == 0 && l->used <= 16 && l->ncells >= 16) {
-		for (int i = 0; i < 4; i++, p += 3) {
-			_mm_storeu_si128(p, v0);
-			_mm_storeu_si128(p + 1, v1);
-			_mm_storeu_si128(p + 2, v2);
-		}
+		grid__clear_blanks16(l->cells, 16);
 		l->flags = 0;
 		l->used = 0;
 		return;
 	}
 	const int n16 = (l->used + 15) & ~15;
 	if (style == 0 && n16 <= l->ncells) {
-#if defined(HAVE_CLEAR_AVX)
-		if (n16 >= 48 && __builtin_cpu_supports("avx")) {
-			clear16_avx(l->cells, n16);
-			l->flags = 0;
-			l->used = 0;
-			return;
-		}
-#endif
-		for (int i = 0; i < n16; i += 16, p += 12) {
-			for (int j = 0; j < 12; j += 3) {
-				_mm_storeu_si128(p + j, v0);
-				_mm_storeu_si128(p + j + 1, v1);
-				_mm_storeu_si128(p + j + 2, v2);
-			}
-		}
+		grid__clear_blanks16(l->cells, n16);
 		l->flags = 0;
 		l->used = 0;
 		return;

@@ -4,17 +4,18 @@
  * since all cells are the same, any run's remainder is its last four or eight cells stored again.
  */
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#if defined(__GNUC__) && defined(__x86_64__)
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
-#endif
 #endif
 
 #include "grid/grid-internal.h"
 
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define HAVE_FILL_AVX 1
+#if defined(GRID_HAVE_FILL_AVX)
+/* eight default blanks (style 0): grid-internal.h's GRID_BLANK_X0..2 twice over */
+#define BLANK_Y0 _mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0)
+#define BLANK_Y1 _mm256_set_epi32(0, 1, 0, 0, 1, 0, 0, 1)
+#define BLANK_Y2 _mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0)
+
 /* grid__clear_cells' fill with 32-byte stores, on CPUs with AVX (checked at run time: the build's baseline
  * ISA is SSE2): eight cells are three vectors, 32 cells per loop step. All cells are the same, so any eight
  * consecutive cells are the same three vectors: a remainder is the last eight cells stored again. n >= 8. */
@@ -29,32 +30,32 @@ __attribute__((target("avx"), always_inline)) static inline void fill_avx_vector
 			 }){.u = style})
 				 .f;
 	const __m256 s = _mm256_set1_ps(fs);
-	v[0] = _mm256_castps_si256(
-		_mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0)), s, 0x92));
-	v[1] = _mm256_castps_si256(
-		_mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(0, 1, 0, 0, 1, 0, 0, 1)), s, 0x24));
-	v[2] = _mm256_castps_si256(
-		_mm256_blend_ps(_mm256_castsi256_ps(_mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0)), s, 0x49));
+	v[0] = _mm256_castps_si256(_mm256_blend_ps(_mm256_castsi256_ps(BLANK_Y0), s, 0x92));
+	v[1] = _mm256_castps_si256(_mm256_blend_ps(_mm256_castsi256_ps(BLANK_Y1), s, 0x24));
+	v[2] = _mm256_castps_si256(_mm256_blend_ps(_mm256_castsi256_ps(BLANK_Y2), s, 0x49));
 }
 
+/* 16 cells: six 32-byte stores */
+__attribute__((target("avx"), always_inline)) static inline void store16_avx(__m256i *p, __m256i v0, __m256i v1,
+									      __m256i v2)
+{
+	_mm256_storeu_si256(p, v0);
+	_mm256_storeu_si256(p + 1, v1);
+	_mm256_storeu_si256(p + 2, v2);
+	_mm256_storeu_si256(p + 3, v0);
+	_mm256_storeu_si256(p + 4, v1);
+	_mm256_storeu_si256(p + 5, v2);
+}
+
+/* Any n >= 8 cells: 32 per loop step, then eight at a time, and a remainder is the last eight stored again */
 __attribute__((target("avx"), always_inline)) static inline void fill_avx_cells(struct grid_cell *c, int n,
 										 __m256i v0, __m256i v1, __m256i v2)
 {
 	__m256i *p = (__m256i *)(void *)c;
 	int i = 0;
 	for (; i + 32 <= n; i += 32, p += 12) {
-		_mm256_storeu_si256(p, v0);
-		_mm256_storeu_si256(p + 1, v1);
-		_mm256_storeu_si256(p + 2, v2);
-		_mm256_storeu_si256(p + 3, v0);
-		_mm256_storeu_si256(p + 4, v1);
-		_mm256_storeu_si256(p + 5, v2);
-		_mm256_storeu_si256(p + 6, v0);
-		_mm256_storeu_si256(p + 7, v1);
-		_mm256_storeu_si256(p + 8, v2);
-		_mm256_storeu_si256(p + 9, v0);
-		_mm256_storeu_si256(p + 10, v1);
-		_mm256_storeu_si256(p + 11, v2);
+		store16_avx(p, v0, v1, v2);
+		store16_avx(p + 6, v0, v1, v2);
 	}
 	for (; i + 8 <= n; i += 8, p += 3) {
 		_mm256_storeu_si256(p, v0);
@@ -77,6 +78,21 @@ __attribute__((target("avx"))) static void fill_avx(struct grid_cell *c, int n, 
 	_mm256_zeroupper();
 }
 
+/* default blanks need no set-up: the constant vectors, for a flood's recycled rows (grid__clear_blanks16,
+ * a multiple of 16 cells: no remainder to check) and grid__clear_cells' long runs of style 0 (any n >= 8) */
+__attribute__((target("avx"))) void grid__clear_blanks_avx(struct grid_cell *c, int n16)
+{
+	__m256i *p = (__m256i *)(void *)c;
+	for (int i = 0; i < n16; i += 16, p += 6)
+		store16_avx(p, BLANK_Y0, BLANK_Y1, BLANK_Y2);
+}
+
+/* any n >= 8 default blanks */
+__attribute__((target("avx"))) static void fill_avx_blanks(struct grid_cell *c, int n)
+{
+	fill_avx_cells(c, n, BLANK_Y0, BLANK_Y1, BLANK_Y2);
+}
+
 /* grid__clear_rows with AVX: the vectors built once for all the rows, no call per row. cols >= 8. */
 __attribute__((target("avx"))) static void clear_rows_avx(struct grid *g, int y0, int y1, uint16_t style)
 {
@@ -94,27 +110,14 @@ __attribute__((target("avx"))) static void clear_rows_avx(struct grid *g, int y0
 }
 #endif
 
-#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* Four cells are the three vectors v0, v1, v2 (from any cell on: all cells are the same), so a remainder
- * is the last four cells stored again. n >= 4. */
+#if defined(GRID_HAVE_FILL_SSE)
+/* Any n >= 4 cells: the sixteens (grid__fill_sse16), then four at a time, and a remainder is the last four
+ * cells stored again. */
 static inline void fill_sse(struct grid_cell *c, int n, __m128i v0, __m128i v1, __m128i v2)
 {
-	__m128i *p = (__m128i *)(void *)c;
-	int i = 0;
-	for (; i + 16 <= n; i += 16, p += 12) {
-		_mm_storeu_si128(p, v0);
-		_mm_storeu_si128(p + 1, v1);
-		_mm_storeu_si128(p + 2, v2);
-		_mm_storeu_si128(p + 3, v0);
-		_mm_storeu_si128(p + 4, v1);
-		_mm_storeu_si128(p + 5, v2);
-		_mm_storeu_si128(p + 6, v0);
-		_mm_storeu_si128(p + 7, v1);
-		_mm_storeu_si128(p + 8, v2);
-		_mm_storeu_si128(p + 9, v0);
-		_mm_storeu_si128(p + 10, v1);
-		_mm_storeu_si128(p + 11, v2);
-	}
+	int i = n & ~15;
+	grid__fill_sse16(c, i, v0, v1, v2);
+	__m128i *p = (__m128i *)(void *)(c + i);
 	for (; i + 4 <= n; i += 4, p += 3) {
 		_mm_storeu_si128(p, v0);
 		_mm_storeu_si128(p + 1, v1);
@@ -129,20 +132,27 @@ static inline void fill_sse(struct grid_cell *c, int n, __m128i v0, __m128i v1, 
 }
 #endif
 
-/* Every scroll clears a row, and every erase (EL/ED/ECH/...) clears cells: short runs of default blanks
- * are constant vectors, four cells (three vectors) per step; longer runs and blanks of another style go
- * 32 cells (twelve 32-byte stores) per loop step where the CPU has AVX, sixteen (twelve 16-byte stores)
- * otherwise. (Not memcpy from a run of blanks: for rows, the copy is inlined as rep movsq.) */
+/* Every scroll clears a row, and every erase (EL/ED/ECH/...) clears cells: default blanks are constant
+ * vectors (the same as grid__clear_blanks16's for a scroll's recycled rows), inline up to 64 cells; longer
+ * runs and blanks of another style go 32 cells (twelve 32-byte stores) per loop step where the CPU has AVX,
+ * sixteen (twelve 16-byte stores) otherwise. (Not memcpy from a run of blanks: for rows, the copy is inlined
+ * as rep movsq.) */
 void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
 {
-#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if defined(GRID_HAVE_FILL_SSE)
 	if (n >= 4) {
-		if (style == 0 && n <= 64) {
-			/* short runs (most recycled rows of a flood): constant vectors, no set-up */
-			fill_sse(c, n, _mm_set_epi32(0, 1, 0, 0), _mm_set_epi32(0, 0, 1, 0), _mm_set_epi32(1, 0, 0, 1));
+		if (style == 0) {
+#if defined(GRID_HAVE_FILL_AVX)
+			if (n > 64 && __builtin_cpu_supports("avx")) {
+				fill_avx_blanks(c, n);
+				return;
+			}
+#endif
+			/* short runs: constant vectors, inline */
+			fill_sse(c, n, GRID_BLANK_X0, GRID_BLANK_X1, GRID_BLANK_X2);
 			return;
 		}
-#if defined(HAVE_FILL_AVX)
+#if defined(GRID_HAVE_FILL_AVX)
 		if (n >= 8 && __builtin_cpu_supports("avx")) {
 			fill_avx(c, n, style);
 			return;
@@ -160,7 +170,7 @@ void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
 
 void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t style)
 {
-#if defined(HAVE_FILL_AVX)
+#if defined(GRID_HAVE_FILL_AVX)
 	if (g->cols >= 8 && __builtin_cpu_supports("avx")) {
 		clear_rows_avx(g, y0, y1, style);
 		return;

@@ -291,7 +291,52 @@ struct grid {
 
 /* grid.c: lines and the ring */
 struct line *grid__ring_line(const struct screen *s, size_t slot);
+/* grid-fill.c: n blank cells of style (cp 0, width 1, no link or flags) from c on */
 void grid__clear_cells(struct grid_cell *c, int n, uint16_t style);
+#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define GRID_HAVE_FILL_SSE 1
+#if defined(__GNUC__) && defined(__x86_64__)
+#define GRID_HAVE_FILL_AVX 1
+/* grid-fill.c: n16 default blanks (a multiple of 16) with 32-byte stores; only where the CPU has AVX */
+void grid__clear_blanks_avx(struct grid_cell *c, int n16);
+#endif
+#include <emmintrin.h>
+/* Four cells are the three vectors v0, v1, v2 (from any cell on: all cells are the same). Inline: a scroll's
+ * recycled row of a flood (clear_line in grid-edit.c) is 16 cells, twelve stores and no call. n16 is a
+ * multiple of 16. */
+static inline __attribute__((always_inline)) void grid__fill_sse16(struct grid_cell *c, int n16, __m128i v0,
+								   __m128i v1, __m128i v2)
+{
+	__m128i *p = (__m128i *)(void *)c;
+	for (int i = 0; i < n16; i += 16, p += 12) {
+		for (int j = 0; j < 12; j += 3) {
+			_mm_storeu_si128(p + j, v0);
+			_mm_storeu_si128(p + j + 1, v1);
+			_mm_storeu_si128(p + j + 2, v2);
+		}
+	}
+}
+
+/* four default blanks (style 0): the 32-bit words 0 (cp), 0 (style, link), 1 (width 1, flags, padding 0) */
+#define GRID_BLANK_X0 _mm_set_epi32(0, 1, 0, 0)
+#define GRID_BLANK_X1 _mm_set_epi32(0, 0, 1, 0)
+#define GRID_BLANK_X2 _mm_set_epi32(1, 0, 0, 1)
+
+/* n16 default blanks (a multiple of 16: a recycled row's written cells rounded up), the erase of nearly
+ * every scroll: constant vectors, 32-byte stores from 48 cells on where the CPU has AVX (checked at run
+ * time: the build's baseline ISA is SSE2). */
+static inline __attribute__((always_inline)) void grid__clear_blanks16(struct grid_cell *c, int n16)
+{
+#if defined(GRID_HAVE_FILL_AVX)
+	if (n16 >= 48 && __builtin_cpu_supports("avx")) {
+		grid__clear_blanks_avx(c, n16);
+		return;
+	}
+#endif
+	grid__fill_sse16(c, n16, GRID_BLANK_X0, GRID_BLANK_X1, GRID_BLANK_X2);
+}
+
+#endif
 /* Rows [y0, y1) of the screen blanked whole in style (not 0: their used marks become cols), their soft wraps
  * cleared and damage marked: an erase's whole rows with a coloured background. */
 void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t style);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include FT_FREETYPE_H
+#include FT_GLYPH_H
 #include FT_OUTLINE_H
 
 #define LOG_TAG "render"
@@ -27,6 +28,7 @@
 #include "kmscon-felis/render/render-internal.h"
 
 #define MAX_FALLBACK 16
+#define PAGES (0x110000 / 256)
 
 struct face {
 	FT_Face ft;
@@ -50,6 +52,13 @@ struct ft_font {
 		FT_Face ft;
 	} fb[MAX_FALLBACK];
 	int nfb;
+	/* Per style, pages of 256 code points known to hold no character of the style's face nor of
+	 * any fallback candidate (a bit in page_known once looked at, in page_empty if so). */
+	uint64_t page_known[4][PAGES / 64], page_empty[4][PAGES / 64];
+	/* The regular face's hinted outlines of printable ASCII, kept when a style is synthesised
+	 * from that face: an italic or bold-italic glyph starts from the very outline FT_Load_Glyph
+	 * gave the regular one, and needs only the shear, the emboldening and the rasterisation. */
+	FT_Glyph ascii[0x7f - 0x21];
 };
 
 static int set_size(FT_Face f, int size)
@@ -304,6 +313,44 @@ static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
 	return NULL;
 }
 
+/* Whether face has a character in [base, base + 256). */
+static bool face_has_page(FT_Face face, uint32_t base)
+{
+	FT_UInt gi = 0;
+	FT_ULong c = base ? FT_Get_Next_Char(face, base - 1, &gi) : FT_Get_First_Char(face, &gi);
+	return gi && c < base + 256;
+}
+
+/* Whether no face can have cp (not a colour character) in style s: CJK text without a CJK font
+ * brings thousands of distinct characters, each looked up once in the style's face, then in the
+ * fallbacks' charsets (~440 instructions a character, several times that where the CPU is
+ * emulated); one look at their 256-character page answers for the whole page. */
+static bool page_empty(struct ft_font *f, unsigned s, FT_Face face, uint32_t cp)
+{
+	uint32_t page = cp >> 8;
+	if (page >= PAGES)
+		return false;
+	uint64_t bit = 1ull << (page % 64);
+	if (f->page_known[s][page / 64] & bit)
+		return f->page_empty[s][page / 64] & bit;
+	bool empty = !face_has_page(face, page << 8);
+	if (empty && f->sort_pending) /* as find_fallback() would now */
+		sort_fallbacks(f);
+	if (empty && f->coverage) {
+		FcChar32 map[FC_CHARSET_MAP_SIZE], next = page << 8;
+		if (FcCharSetNextPage(f->coverage, map, &next) == page << 8)
+			for (int i = 0; i < FC_CHARSET_MAP_SIZE; i++)
+				empty &= !map[i];
+	} else if (empty) {
+		/* no union of the candidates' charsets: only when there are no candidates */
+		empty = !f->sorted && !f->nfb;
+	}
+	f->page_known[s][page / 64] |= bit;
+	if (empty)
+		f->page_empty[s][page / 64] |= bit;
+	return empty;
+}
+
 /* The face holding cp for style: the styled face, or the first fallback in fontconfig's order. */
 static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fake_bold,
 			bool *fake_italic)
@@ -322,6 +369,8 @@ static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fa
 	bool color = wants_color(cp) || (style & KF_GLYPH_EMOJI);
 	*fake_bold = sf->fake_bold;
 	*fake_italic = sf->fake_italic;
+	if (!color && page_empty(f, style & 3, sf->ft, cp))
+		return NULL;
 	if (!color && FT_Get_Char_Index(sf->ft, cp))
 		return sf->ft;
 	*fake_bold = style & KF_GLYPH_BOLD;
@@ -399,33 +448,32 @@ static void copy_color(const FT_Bitmap *bm, struct kf_glyph *out)
 	out->kind = KF_GLYPH_COLOR;
 }
 
-static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scale,
-		     struct kf_glyph *out)
+/* Whether the regular face's outline of cp is kept (see ascii[] in struct ft_font). */
+static FT_Glyph *kept_outline(struct ft_font *f, FT_Face face, uint32_t cp)
 {
-	struct ft_font *f = (struct ft_font *)base;
-	bool fb, fi;
-	FT_Face face = face_for(f, cp, style, &fb, &fi);
-	if (!face)
-		return -ENOENT;
-	FT_UInt gi = FT_Get_Char_Index(face, cp);
-	FT_Int32 flags = FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT;
-	if (FT_HAS_COLOR(face))
-		flags |= FT_LOAD_COLOR;
-	if (FT_Load_Glyph(face, gi, flags))
-		return -ENOENT;
-	FT_GlyphSlot slot = face->glyph;
-	if (slot->format == FT_GLYPH_FORMAT_OUTLINE) {
-		if (fb)
-			FT_Outline_Embolden(&slot->outline,
-					    f->size * 64 / 20 > 32 ? f->size * 64 / 20 : 32);
-		if (fi) {
-			FT_Matrix shear = {0x10000, 0x3800, 0, 0x10000};
-			FT_Outline_Transform(&slot->outline, &shear);
-		}
+	if (cp < 0x21 || cp >= 0x7f || face != f->styles[0].ft || FT_HAS_COLOR(face))
+		return NULL;
+	for (int s = 1; s < 4; s++)
+		if (!f->styles[s].path && f->styles[s].ft == face &&
+		    (f->styles[s].fake_bold || f->styles[s].fake_italic))
+			return &f->ascii[cp - 0x21];
+	return NULL;
+}
+
+static void synthesise(const struct ft_font *f, FT_Outline *o, bool fb, bool fi)
+{
+	if (fb)
+		FT_Outline_Embolden(o, f->size * 64 / 20 > 32 ? f->size * 64 / 20 : 32);
+	if (fi) {
+		FT_Matrix shear = {0x10000, 0x3800, 0, 0x10000};
+		FT_Outline_Transform(o, &shear);
 	}
-	if (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL))
-		return -ENOENT;
-	const FT_Bitmap *bm = &slot->bitmap;
+}
+
+/* Puts a rasterised glyph (its bitmap, left and top bearings, advance in 26.6) into out. */
+static int place(const struct ft_font *f, const FT_Bitmap *bm, int bm_left, int bm_top,
+		 FT_Pos advance, struct kf_glyph *out)
+{
 	if (bm->pixel_mode == FT_PIXEL_MODE_BGRA) {
 		memset(out->data, 0, (size_t)out->w * out->h * 4);
 		copy_color(bm, out);
@@ -434,19 +482,68 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 	if (bm->pixel_mode != FT_PIXEL_MODE_GRAY && bm->pixel_mode != FT_PIXEL_MODE_MONO)
 		return -ENOENT;
 	/* centre the advance in the glyph's cells (wide characters, slightly narrow fallbacks) */
-	int adv = (int)((slot->advance.x + 32) >> 6);
-	int left = slot->bitmap_left + (adv > 0 && adv < out->w ? (out->w - adv) / 2 : 0);
+	int adv = (int)((advance + 32) >> 6);
+	int left = bm_left + (adv > 0 && adv < out->w ? (out->w - adv) / 2 : 0);
 	if (adv > out->w)
 		left -= (adv - out->w) / 2;
 	memset(out->data, 0, (size_t)out->w * out->h);
-	copy_gray(bm, left, f->base.baseline - slot->bitmap_top, out);
-	(void)scale;
+	copy_gray(bm, left, f->base.baseline - bm_top, out);
 	return 0;
+}
+
+/* A synthesised style from a kept outline: FT_Glyph_To_Bitmap renders through the same renderer
+ * as FT_Render_Glyph on the slot, so the pixels are those of a fresh load. */
+static int render_kept(struct ft_font *f, FT_Glyph kept, bool fb, bool fi, struct kf_glyph *out)
+{
+	FT_Glyph g;
+	if (FT_Glyph_Copy(kept, &g))
+		return -ENOENT;
+	synthesise(f, &((FT_OutlineGlyph)g)->outline, fb, fi);
+	int ret = -ENOENT;
+	if (!FT_Glyph_To_Bitmap(&g, FT_RENDER_MODE_NORMAL, NULL, 1)) {
+		FT_BitmapGlyph bg = (FT_BitmapGlyph)g;
+		/* FT_Get_Glyph kept the slot's advance in 16.16 */
+		ret = place(f, &bg->bitmap, bg->left, bg->top, g->advance.x >> 10, out);
+	}
+	FT_Done_Glyph(g);
+	return ret;
+}
+
+static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scale,
+		     struct kf_glyph *out)
+{
+	struct ft_font *f = (struct ft_font *)base;
+	bool fb, fi;
+	(void)scale;
+	FT_Face face = face_for(f, cp, style, &fb, &fi);
+	if (!face)
+		return -ENOENT;
+	FT_Glyph *kept = kept_outline(f, face, cp);
+	if (kept && *kept && (fb || fi))
+		return render_kept(f, *kept, fb, fi, out);
+	FT_UInt gi = FT_Get_Char_Index(face, cp);
+	FT_Int32 flags = FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT;
+	if (FT_HAS_COLOR(face))
+		flags |= FT_LOAD_COLOR;
+	if (FT_Load_Glyph(face, gi, flags))
+		return -ENOENT;
+	FT_GlyphSlot slot = face->glyph;
+	if (slot->format == FT_GLYPH_FORMAT_OUTLINE) {
+		if (kept && !*kept && FT_Get_Glyph(slot, kept))
+			*kept = NULL;
+		synthesise(f, &slot->outline, fb, fi);
+	}
+	if (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL))
+		return -ENOENT;
+	return place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, slot->advance.x, out);
 }
 
 static void ft_destroy(struct kf_font *base)
 {
 	struct ft_font *f = (struct ft_font *)base;
+	for (size_t i = 0; i < sizeof(f->ascii) / sizeof(f->ascii[0]); i++)
+		if (f->ascii[i])
+			FT_Done_Glyph(f->ascii[i]);
 	close_styles(f);
 	for (int i = 0; i < f->nfb; i++)
 		if (f->fb[i].ft)

@@ -222,7 +222,7 @@ static void test_region_model(void)
 					const struct grid_cell *row = grid_row(t->g, y);
 					for (int x = 0; x < W; x++)
 						if (row[x].cp != cp[y][x] || grid_style(t->g, row[x].style)->bg != bg[y][x] ||
-						    row[x].width != 1)
+						    row[x].width != 1 || row[x].link || row[x].flags)
 							bad++;
 				}
 			}

@@ -1,5 +1,6 @@
 /* tests/render/test-fonts.c: font files: PSF fonts (plain and gzip, PSF1 and PSF2), every console
- * font Debian ships, and bad input (missing, corrupt or truncated fonts, absurd sizes). */
+ * font Debian ships, bad input (missing, corrupt or truncated fonts, absurd sizes), and styles
+ * synthesised from a face's outlines. */
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
@@ -318,6 +319,49 @@ static void test_bad_input(void)
 	kf_render_destroy(r);
 }
 
+/* --- synthesised styles --- */
+
+/* A font file alone has no styled siblings: italic and bold italic are sheared (and emboldened)
+ * from the regular face. Printable ASCII's second synthesised style comes from the outline kept at
+ * the first load (font-ft.c); it must give the pixels a fresh load gives. Two renderers, the
+ * styles asked for in opposite orders: each style is loaded fresh in one and from the kept outline
+ * in the other. */
+static void test_synthesised(void)
+{
+	struct kf_render_config fc = {.font_file =
+					  "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"};
+	struct kf_render *a, *b;
+	if (kf_render_create(&fc, &a) < 0) {
+		CHECK(!"DejaVuSansMono.ttf opens");
+		return;
+	}
+	CHECK(kf_render_create(&fc, &b) == 0);
+	const unsigned bi = KF_GLYPH_BOLD | KF_GLYPH_ITALIC;
+	int differ = 0, inked = 0, sheared = 0;
+	for (uint32_t cp = 0x21; b && cp < 0x7f; cp++) {
+		const struct kf_glyph *ga[2], *gb[2];
+		ga[0] = kf_render_glyph(a, cp, KF_GLYPH_ITALIC, 1);
+		ga[1] = kf_render_glyph(a, cp, bi, 1);
+		gb[1] = kf_render_glyph(b, cp, bi, 1);
+		gb[0] = kf_render_glyph(b, cp, KF_GLYPH_ITALIC, 1);
+		for (int i = 0; i < 2; i++) {
+			size_t n = (size_t)ga[i]->w * ga[i]->h;
+			differ += ga[i]->kind != gb[i]->kind || ga[i]->y0 != gb[i]->y0 ||
+				  ga[i]->y1 != gb[i]->y1 || ga[i]->w != gb[i]->w ||
+				  memcmp(ga[i]->data, gb[i]->data, n);
+			inked += ga[i]->kind == KF_GLYPH_ALPHA;
+		}
+		const struct kf_glyph *reg = kf_render_glyph(b, cp, 0, 1);
+		sheared += memcmp(reg->data, gb[0]->data, (size_t)reg->w * reg->h) != 0;
+	}
+	CHECK(differ == 0);
+	CHECK(inked == 2 * 94);
+	/* the italic is not the regular glyph ('-', '=' and the like may be) */
+	CHECK(sheared >= 90);
+	kf_render_destroy(a);
+	kf_render_destroy(b);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -327,6 +371,7 @@ int main(void)
 	test_psf();
 	test_real_psf();
 	test_bad_input();
+	test_synthesised();
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd))

@@ -519,6 +519,14 @@ static void test_freetype(void)
 	 * fallback */
 	g = kf_render_glyph(r, 0x2654, 0, 1);
 	CHECK(g->kind == KF_GLYPH_ALPHA && !g->missing);
+	/* a 256-character page that no font has anything in is skipped whole (font-ft.c), but not a
+	 * page whose characters only a fallback has: U+1400 is in no font here, U+1401 (Canadian
+	 * syllabics) only in DejaVu Sans; U+4E00 and U+4E01 in none */
+	CHECK(kf_render_glyph(r, 0x1400, 0, 1)->missing);
+	g = kf_render_glyph(r, 0x1401, 0, 1);
+	CHECK(g->kind == KF_GLYPH_ALPHA && !g->missing);
+	CHECK(kf_render_glyph(r, 0x4e00, 0, 2)->missing &&
+	      kf_render_glyph(r, 0x4e01, 0, 2)->missing);
 	/* bold differs from regular */
 	const struct kf_glyph *b = kf_render_glyph(r, 'm', KF_GLYPH_BOLD, 1);
 	const struct kf_glyph *n = kf_render_glyph(r, 'm', 0, 1);
@@ -540,6 +548,11 @@ static void test_freetype(void)
 		CHECK(ink_b > ink_r * 11 / 10); /* visibly heavier */
 		const struct kf_glyph *fi = kf_render_glyph(rf, 'l', KF_GLYPH_ITALIC, 1);
 		CHECK(memcmp(fi->data, reg, (size_t)fi->w * fi->h));
+		/* no fallbacks: a page is skipped only when the face has nothing in it (U+0378 is
+		 * unassigned, U+03B1 alpha is in the face, in the same page) */
+		CHECK(kf_render_glyph(rf, 0x378, KF_GLYPH_ITALIC, 1)->missing);
+		CHECK(!kf_render_glyph(rf, 0x3b1, KF_GLYPH_ITALIC, 1)->missing);
+		CHECK(kf_render_glyph(rf, 0x4e00, 0, 2)->missing);
 		kf_render_destroy(rf);
 	} else {
 		CHECK(!"DejaVuSansMono.ttf opens");
