@@ -23,6 +23,20 @@
 #define unlikely(x) (x)
 #endif
 
+/* The functions of one hot path kept in a 4 KiB page of their own, for emulators: QEMU's TCG (the VM guests
+ * of issue 5) chains a jump from one translated block to the next only within the page the block starts
+ * on; a jump or a call to another page (and every return) goes through a look-up helper of ~70
+ * instructions. GRID_PAGE_BEGIN("name") once per file gives the section .text.kf_name its page alignment
+ * (GCC outputs top-level asm before any function), GRID_PAGE("name") puts a function in it. A group that
+ * outgrows the page only costs the guest those look-ups again (docs/benchmarks.md, issue 2, session 9). */
+#if defined(__GNUC__) && defined(__ELF__) && defined(__x86_64__)
+#define GRID_PAGE_BEGIN(name) __asm__(".section .text.kf_" name ",\"ax\",@progbits\n\t.p2align 12\n\t.previous")
+#define GRID_PAGE(name) __attribute__((section(".text.kf_" name)))
+#else
+#define GRID_PAGE_BEGIN(name) struct grid_page_unused
+#define GRID_PAGE(name)
+#endif
+
 #define LINE_WRAPPED 0x1u /* the line continues on the next one (autowrap happened here) */
 /* scrollback only (grid-history.c): the cells are stored as one byte each, all ASCII (cp < 0x80) of width 1
  * with style pstyle and no link or flags; read them with grid__line_cell or grid__line_expand */

@@ -12,6 +12,12 @@
 
 #include "grid/grid-sgr.h"
 
+/* The frequent SGRs' functions (colours, one-code SGRs with the cell after them, long plain SGRs up to their
+ * decode: ~3.7 KiB) in one page (GRID_PAGE) */
+GRID_PAGE_BEGIN("sgr");
+/* and the long plain SGRs' decode (~1.2 KiB: it straddled a page, 5 look-ups per SGR) in one of its own */
+GRID_PAGE_BEGIN("sgr_long");
+
 /* The head of a colour SGR in s[0..5) (s[0..8) readable): "38;2;", "38;5;", "48;2;", "48;5;" or the same
  * with ':'. The multiplier sends the eight to the eight places of the table (one multiply and one compare,
  * no branch per byte: the kinds of colour SGR come in no predictable order). Returns the five bytes as a
@@ -200,13 +206,13 @@ static inline __attribute__((always_inline)) bool sgr_plain_xform(const uint8_t 
 
 /* The cell printers of with_cell: out of line and returning the count they are given, so that
  * grid__csi_bytes ends in a jump to them and saves no registers on its other paths. */
-__attribute__((noinline)) static size_t cell_ascii(struct grid *g, const uint8_t *c, size_t ret)
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t cell_ascii(struct grid *g, const uint8_t *c, size_t ret)
 {
 	grid__print_ascii(g, c, 1);
 	return ret;
 }
 
-__attribute__((noinline)) static size_t cell_cp(struct grid *g, uint32_t cp, size_t ret)
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t cell_cp(struct grid *g, uint32_t cp, size_t ret)
 {
 	grid__print(g, &cp, 1);
 	return ret;
@@ -254,7 +260,7 @@ static inline void sgr_one_color(struct sgr_memo *m)
 }
 
 /* with_cell reached by a jump: its caller then keeps no registers for it */
-__attribute__((noinline)) static size_t with_cell_out(struct grid *g, const uint8_t *s, size_t n)
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t with_cell_out(struct grid *g, const uint8_t *s, size_t n)
 {
 	return with_cell(g, s, n);
 }
@@ -415,6 +421,7 @@ __attribute__((noinline)) static size_t sgr_bytes_long_plain(struct grid *g, con
  * stream of fresh "1;3;4;38;5;n;48;2;r;g;b"): decoded and applied without the lookup and the entry, as
  * sgr_color_direct does with colours; one in 16 still goes through the table, and one found there
  * quarters grid.sgr_long_misses. Returns 0 for what sgr_plain_xform does not take (the parser's). */
+GRID_PAGE("sgr_long")
 __attribute__((noinline)) static size_t sgr_long_direct(struct grid *g, const uint8_t *s, unsigned n)
 {
 	if ((++g->sgr_long_misses & 15) == 0) {
@@ -495,7 +502,7 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid
 }
 
 /* sgr_bytes_lookup for sgr_color_direct's SGRs that are not colour forms, reached by a jump */
-__attribute__((noinline)) static size_t sgr_bytes_sampled(struct grid *g, const uint8_t *s, size_t n)
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_bytes_sampled(struct grid *g, const uint8_t *s, size_t n)
 {
 	return sgr_bytes_lookup(g, s, n, true, NULL);
 }
@@ -515,7 +522,7 @@ __attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const 
 
 /* A colour SGR s[0..n] (n before the 'm') decoded and applied without the tables; anything else through
  * sgr_bytes_lookup, and one colour SGR in 16 through sgr_color_sampled. */
-__attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const uint8_t *s, size_t n)
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const uint8_t *s, size_t n)
 {
 	uint64_t h;
 	uint32_t color;
@@ -538,7 +545,7 @@ __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const u
 /* An SGR of at most two digits ("", "0", "1", "22", "39", ...: one code) applied straight from the code
  * table, without a lookup: cheaper than a hash and a compare, and the pen's id is then found in the
  * style cache. Anything else of two bytes ("4:", "?1") goes to sgr_bytes_lookup. */
-__attribute__((noinline)) static size_t sgr_tiny(struct grid *g, const uint8_t *s, size_t n)
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_tiny(struct grid *g, const uint8_t *s, size_t n)
 {
 	/* the digits at the top of a 16-bit word (none: 0, the code of an empty SGR), each below 10 */
 	static const uint32_t to_top[3] = {0, 1u << 8, 1}; /* as digits_at's */
@@ -577,7 +584,7 @@ size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
 	return grid__csi_bytes_sgr(g, s, n);
 }
 
-size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t n)
+GRID_PAGE("sgr") size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
 	n--; /* the bytes before 'm' */

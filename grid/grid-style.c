@@ -21,6 +21,10 @@
 
 #include "grid/grid-internal.h"
 
+/* the pen's look-up and interning (~1.6 KiB, after every SGR that is followed by text) in one page
+ * (GRID_PAGE) */
+GRID_PAGE_BEGIN("style");
+
 /* A style as two words: its 16 bytes with the padding byte cleared (styles[] holds exactly these bytes, so
  * a stored style compares as two loads). The default style is all zero: key (0, 0). */
 _Static_assert(sizeof(struct grid_style) == 16, "a style is two 64-bit words");
@@ -162,6 +166,7 @@ static inline uint16_t cache_put(struct style_table *t, uint64_t a, uint64_t b, 
 
 /* intern_slow's insertion when a collection is due or the table is full (make_room): apart, so that the
  * common insertion makes no call and needs no stack frame. */
+GRID_PAGE("style")
 __attribute__((noinline)) static uint16_t intern_room(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
 {
 	struct style_table *t = &g->st;
@@ -198,6 +203,7 @@ static inline __attribute__((always_inline)) uint16_t intern_miss(struct grid *g
 	return id ? cache_put(t, a, b, h, id) : 0;
 }
 
+GRID_PAGE("style")
 __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
 {
 	return intern_miss(g, a, b, h);
@@ -230,12 +236,13 @@ static inline uint16_t pen_learn(struct grid *g, uint16_t id)
 }
 
 /* grid__pen_id past the cache: reached by a jump, so that the caller keeps nothing across the call */
+GRID_PAGE("style")
 __attribute__((noinline)) static uint16_t pen_id_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
 {
 	return pen_learn(g, intern_miss(g, a, b, h));
 }
 
-uint16_t grid__pen_id(struct grid *g)
+GRID_PAGE("style") uint16_t grid__pen_id(struct grid *g)
 {
 	if (g->pen_dirty) {
 		struct grid_style s = g->pen;
@@ -254,7 +261,7 @@ uint16_t grid__pen_id(struct grid *g)
 	return g->pen_id;
 }
 
-uint16_t grid__erase_style(struct grid *g)
+GRID_PAGE("style") uint16_t grid__erase_style(struct grid *g)
 {
 	if (g->erase_dirty) {
 		struct grid_style s = {0};
