@@ -17,6 +17,18 @@ static uint32_t cluster_hash(const uint32_t *cp, uint32_t n)
 	return h ^ (h >> 15);
 }
 
+/* A hash slot holds the entry's index + 1 in its low bits and the top bits of the entry's hash above them
+ * (0 = empty): a probe loads an entry (64 bytes, a cache miss in a table of megabytes) only when the tags
+ * agree, so a new cluster, the usual case, costs the miss on its hash slot alone. */
+#define SLOT_INDEX_BITS 17
+#define SLOT_INDEX ((1u << SLOT_INDEX_BITS) - 1)
+_Static_assert(CLUSTER_MAX < SLOT_INDEX, "index + 1 fits below the tag");
+
+static inline uint32_t slot_of(uint32_t i, uint32_t hv)
+{
+	return (i + 1) | (hv & ~SLOT_INDEX);
+}
+
 /* The table's arrays (entries, hash, used marks) share one block. A block of 1 MiB or more is a mapping
  * of whole huge pages (grid__map: prefaulted, one fault per 2 MiB), up to 6 MiB at CLUSTER_MAX; smaller
  * ones come from the heap. On the heap, the last doublings' pages (4.6 MiB at CLUSTER_MAX) were faulted in
@@ -50,10 +62,10 @@ static void cluster_index(struct cluster_table *t)
 	for (uint32_t i = 0; i < t->cap; i++) {
 		if (!t->used[i])
 			continue;
-		uint32_t h = cluster_hash(t->c[i].cp, t->c[i].n) & (t->hash_cap - 1);
+		uint32_t hv = cluster_hash(t->c[i].cp, t->c[i].n), h = hv & (t->hash_cap - 1);
 		while (t->hash[h])
 			h = (h + 1) & (t->hash_cap - 1);
-		t->hash[h] = i + 1;
+		t->hash[h] = slot_of(i, hv);
 	}
 }
 
@@ -112,15 +124,18 @@ int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
 		return -1;
 	uint32_t hv = cluster_hash(cp, n);
 	if (t->hash_cap) {
-		for (uint32_t h = hv & (t->hash_cap - 1); t->hash[h]; h = (h + 1) & (t->hash_cap - 1)) {
-			const struct cluster *c = &t->c[t->hash[h] - 1];
+		uint32_t s;
+		for (uint32_t h = hv & (t->hash_cap - 1); (s = t->hash[h]) != 0; h = (h + 1) & (t->hash_cap - 1)) {
+			if ((s ^ hv) & ~SLOT_INDEX)
+				continue;
+			const struct cluster *c = &t->c[(s & SLOT_INDEX) - 1];
 			if (c->n != n || c->cp[0] != cp[0])
 				continue;
 			uint32_t k = 1;
 			while (k < n && c->cp[k] == cp[k])
 				k++;
 			if (k == n)
-				return (int)(t->hash[h] - 1);
+				return (int)((s & SLOT_INDEX) - 1);
 		}
 	}
 	if (t->count >= t->gc_at && t->count > 0) {
@@ -143,7 +158,7 @@ int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
 	uint32_t h = hv & (t->hash_cap - 1);
 	while (t->hash[h])
 		h = (h + 1) & (t->hash_cap - 1);
-	t->hash[h] = i + 1;
+	t->hash[h] = slot_of(i, hv);
 	return (int)i;
 }
 

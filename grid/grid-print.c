@@ -16,6 +16,11 @@
 
 #include "grid/grid-print.h"
 
+/* the ASCII text path's functions (~3.3 KiB, with the pen's cache inline) in one page (GRID_PAGE), the run
+ * over the right edge in one of its own */
+GRID_PAGE_BEGIN("print");
+GRID_PAGE_BEGIN("print_rows");
+
 /* DEC Special Graphics for 0x5f..0x7e (VT100 User Guide, table 3-9; xterm's mapping to Unicode). */
 static const uint16_t dec_graphics[32] = {
 	0x0020, 0x25c6, 0x2592, 0x2409, 0x240c, 0x240d, 0x240a, 0x00b0, 0x00b1, 0x2424, 0x240b,
@@ -290,7 +295,7 @@ static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n);
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void put_one_dirty(struct grid *g, uint32_t cp)
+GRID_PAGE("print") static void put_one_dirty(struct grid *g, uint32_t cp)
 {
 	uint16_t style = grid__pen_id(g);
 	if (put_one(g, cp, style))
@@ -387,6 +392,7 @@ __attribute__((target("avx2"))) static inline void write8_avx2(unsigned char *p,
  * (overlapping the cells before it, rewritten with the same values), in one call. Shorter runs are stored
  * as words by write_ascii: as few instructions on the host, and far cheaper in an emulator (QEMU's TCG runs
  * each vpermd as a helper call of ~67 instructions; docs/benchmarks.md, issue 2, session 8). */
+GRID_PAGE("print")
 __attribute__((target("avx2"))) static void write_run_avx2(unsigned char *p, const uint8_t *s, size_t k, uint32_t sl)
 {
 	size_t i = 0;
@@ -465,6 +471,7 @@ __attribute__((noinline)) static void print_ascii_mapped(struct grid *g, const u
 }
 
 /* print_ascii_run's run over the right edge or after a pending wrap: row segment by row segment. */
+GRID_PAGE("print_rows")
 __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uint8_t *s, size_t n, uint16_t style,
 						       uint16_t link)
 {
@@ -505,7 +512,7 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 
 /* A run of printable ASCII. Out of line: grid__print_ascii's path for a single character then needs no
  * stack frame. */
-__attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n)
+GRID_PAGE("print") __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n)
 {
 	if (unlikely(g->charsets[g->gl] != CHARSET_ASCII || g->single_shift || g->insert)) {
 		print_ascii_mapped(g, s, n);
@@ -546,7 +553,7 @@ __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint
 }
 
 /* The hot path: printable ASCII from the parser. */
-void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
+GRID_PAGE("print") void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
 	if (n == 1 && likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift &&

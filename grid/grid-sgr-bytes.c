@@ -12,6 +12,12 @@
 
 #include "grid/grid-sgr.h"
 
+/* The frequent SGRs' functions (colours, one-code SGRs with the cell after them, long plain SGRs up to their
+ * decode: ~3.7 KiB) in one page (GRID_PAGE) */
+GRID_PAGE_BEGIN("sgr");
+/* and the long plain SGRs' decode (~1.2 KiB: it straddled a page, 5 look-ups per SGR) in one of its own */
+GRID_PAGE_BEGIN("sgr_long");
+
 /* The head of a colour SGR in s[0..5) (s[0..8) readable): "38;2;", "38;5;", "48;2;", "48;5;" or the same
  * with ':'. The multiplier sends the eight to the eight places of the table (one multiply and one compare,
  * no branch per byte: the kinds of colour SGR come in no predictable order). Returns the five bytes as a
@@ -200,13 +206,13 @@ static inline __attribute__((always_inline)) bool sgr_plain_xform(const uint8_t 
 
 /* The cell printers of with_cell: out of line and returning the count they are given, so that
  * grid__csi_bytes ends in a jump to them and saves no registers on its other paths. */
-__attribute__((noinline)) static size_t cell_ascii(struct grid *g, const uint8_t *c, size_t ret)
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t cell_ascii(struct grid *g, const uint8_t *c, size_t ret)
 {
 	grid__print_ascii(g, c, 1);
 	return ret;
 }
 
-__attribute__((noinline)) static size_t cell_cp(struct grid *g, uint32_t cp, size_t ret)
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t cell_cp(struct grid *g, uint32_t cp, size_t ret)
 {
 	grid__print(g, &cp, 1);
 	return ret;
@@ -231,21 +237,30 @@ static inline size_t with_cell(struct grid *g, const uint8_t *s, size_t n)
 	return n;
 }
 
-/* sgr_memo.one for the change x: a colour form (sgr_color_xform), or a plain SGR such as "31" or "48;5;n",
- * that sets fg or bg alone. The colour goes to both x.fg and x.bg. */
-static inline uint8_t sgr_one_color(struct sgr_xform *x)
+/* sgr_memo.one (and keep, sets_bg) for the change m->x: a colour form (sgr_color_xform), or a plain SGR such
+ * as "31" or "48;5;n", that sets fg or bg alone. The other of x.fg and x.bg becomes 0 (sgr_apply reads only
+ * the one that x.set names). */
+static inline void sgr_one_color(struct sgr_memo *m)
 {
+	struct sgr_xform *x = &m->x;
+	m->one = 0xff;
 	if (x->attr_and != 0xffff || x->attr_or != 0 || (x->set != X_FG && x->set != X_BG))
-		return 0xff;
-	if (x->set == X_FG)
-		x->bg = x->fg;
+		return;
+	_Static_assert(offsetof(struct grid_style, fg) == 0 && offsetof(struct grid_style, bg) == 4, "pen layout");
+	_Static_assert(offsetof(struct sgr_xform, bg) == offsetof(struct sgr_xform, fg) + 4, "x.fg, x.bg: one word");
+	const bool bg = x->set == X_BG;
+	const uint32_t keep[2] = {bg ? 0xffffffffu : 0, bg ? 0 : 0xffffffffu}; /* fg's bits, bg's */
+	if (bg)
+		x->fg = 0;
 	else
-		x->fg = x->bg;
-	return x->set == X_FG ? (uint8_t)offsetof(struct grid_style, fg) : (uint8_t)offsetof(struct grid_style, bg);
+		x->bg = 0;
+	memcpy(m->keep, keep, 8);
+	m->sets_bg = bg;
+	m->one = bg ? (uint8_t)offsetof(struct grid_style, bg) : (uint8_t)offsetof(struct grid_style, fg);
 }
 
 /* with_cell reached by a jump: its caller then keeps no registers for it */
-__attribute__((noinline)) static size_t with_cell_out(struct grid *g, const uint8_t *s, size_t n)
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t with_cell_out(struct grid *g, const uint8_t *s, size_t n)
 {
 	return with_cell(g, s, n);
 }
@@ -259,7 +274,7 @@ static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, uns
 		key[i] = k[i];
 	m->id = ++g->sgr_bytes_ids;
 	m->epoch = 0;
-	m->one = sgr_one_color(&m->x);
+	sgr_one_color(m);
 	if (!plain)
 		g->sgr_color_misses++;
 	else if (nk == 4)
@@ -319,12 +334,20 @@ __attribute__((noinline)) static size_t sgr_long_miss(struct grid *g, const uint
  * gives the pen it gave last time). */
 static inline void sgr_memo_hit(struct grid *g, struct sgr_memo *m)
 {
-	/* an SGR that sets one colour: stored where m->one says, without a branch on fg or bg (colour-per-cell
+	/* an SGR that sets one colour: stored through m->keep, without a branch on fg or bg (colour-per-cell
 	 * output changes one or the other in no order a predictor learns) */
-	const unsigned one = m->one;
-	if (likely(one != 0xff)) {
-		memcpy((char *)&g->pen + one, &m->x.fg, 4);
-		g->erase_dirty |= one != offsetof(struct grid_style, fg);
+	if (likely(m->one != 0xff)) {
+		/* fg and bg rewritten as one word: pen_same's and grid__pen_id's 8-byte loads of it then take it
+		 * from the store buffer, where after a 4-byte store into the word they waited for the store to
+		 * reach the cache (store-to-load forwarding fails on a partial overlap): a third of doom_fire's
+		 * time in grid__csi_bytes_sgr went to that wait. */
+		uint64_t fgbg, keep, val;
+		memcpy(&fgbg, &g->pen, 8);
+		memcpy(&keep, m->keep, 8);
+		memcpy(&val, &m->x.fg, 8);
+		fgbg = (fgbg & keep) | val;
+		memcpy(&g->pen, &fgbg, 8);
+		g->erase_dirty |= m->sets_bg;
 		g->pen_dirty = true;
 	} else {
 		sgr_apply(g, &m->x);
@@ -398,6 +421,7 @@ __attribute__((noinline)) static size_t sgr_bytes_long_plain(struct grid *g, con
  * stream of fresh "1;3;4;38;5;n;48;2;r;g;b"): decoded and applied without the lookup and the entry, as
  * sgr_color_direct does with colours; one in 16 still goes through the table, and one found there
  * quarters grid.sgr_long_misses. Returns 0 for what sgr_plain_xform does not take (the parser's). */
+GRID_PAGE("sgr_long")
 __attribute__((noinline)) static size_t sgr_long_direct(struct grid *g, const uint8_t *s, unsigned n)
 {
 	if ((++g->sgr_long_misses & 15) == 0) {
@@ -478,7 +502,7 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid
 }
 
 /* sgr_bytes_lookup for sgr_color_direct's SGRs that are not colour forms, reached by a jump */
-__attribute__((noinline)) static size_t sgr_bytes_sampled(struct grid *g, const uint8_t *s, size_t n)
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_bytes_sampled(struct grid *g, const uint8_t *s, size_t n)
 {
 	return sgr_bytes_lookup(g, s, n, true, NULL);
 }
@@ -498,7 +522,7 @@ __attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const 
 
 /* A colour SGR s[0..n] (n before the 'm') decoded and applied without the tables; anything else through
  * sgr_bytes_lookup, and one colour SGR in 16 through sgr_color_sampled. */
-__attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const uint8_t *s, size_t n)
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const uint8_t *s, size_t n)
 {
 	uint64_t h;
 	uint32_t color;
@@ -521,7 +545,7 @@ __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const u
 /* An SGR of at most two digits ("", "0", "1", "22", "39", ...: one code) applied straight from the code
  * table, without a lookup: cheaper than a hash and a compare, and the pen's id is then found in the
  * style cache. Anything else of two bytes ("4:", "?1") goes to sgr_bytes_lookup. */
-__attribute__((noinline)) static size_t sgr_tiny(struct grid *g, const uint8_t *s, size_t n)
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_tiny(struct grid *g, const uint8_t *s, size_t n)
 {
 	/* the digits at the top of a 16-bit word (none: 0, the code of an empty SGR), each below 10 */
 	static const uint32_t to_top[3] = {0, 1u << 8, 1}; /* as digits_at's */
@@ -560,7 +584,7 @@ size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
 	return grid__csi_bytes_sgr(g, s, n);
 }
 
-size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t n)
+GRID_PAGE("sgr") size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
 	n--; /* the bytes before 'm' */

@@ -14,6 +14,9 @@
 
 #include "grid/grid-print.h"
 
+/* put_text's loop in a page of its own (GRID_PAGE): straddling one, it cost the guest's unicode parse ~20% */
+GRID_PAGE_BEGIN("utf8");
+
 /* The Grapheme_Cluster_Break class ZWJ in a property byte (bits 2-5, vt_char_props) */
 #define VT_PROP_ZWJ_CLASS (5u << 2)
 
@@ -119,6 +122,14 @@ static inline bool mark_cached(struct grid *g, struct grid_cell *c, uint32_t cp)
 	return true;
 }
 
+/* A combining mark cp on the last character the text loop wrote (o[-1], or o[-2] when that is wide) */
+static inline void mark_on_last(struct grid *g, struct grid_cell *o, uint32_t cp)
+{
+	struct grid_cell *base = o - 1 - (o[-1].width == 0);
+	if (!mark_cached(g, base, cp))
+		grid__attach_mark(g, base, cp);
+}
+
 /* For the text loop, before it attaches a ZWJ (or an emoji right after such a ZWJ) to the cell content
  * base, which was written by the same run: -1 when base is a full cluster (the code-point path then takes
  * it: what a full cluster drops still counts for the segmentation, see put_utf8), else whether the cluster
@@ -174,6 +185,42 @@ static inline void put_wide(struct grid_cell *o, uint32_t cp, uint64_t hi, wide_
 }
 #endif
 
+/* The index into vt_utf8_pairs of the two bytes at p: ((b - 0xc0) << 8 | the next byte) when the first, b, is
+ * 0xc1 or above, else b; *bp = b. A conditional move, not a branch: the stream mixes both kinds at random
+ * (compilers branch here). */
+static inline uint64_t pair_index(const uint8_t *p, uint64_t *bp)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+	uint64_t k, b;
+	__asm__("movzwl %[m], %k[k]\n\t"
+		"movzbl %b[k], %k[b]\n\t"
+		"rolw $8, %w[k]\n\t"
+		"cmpl $0xc100, %k[k]\n\t"
+		"leal -0xc000(%q[k]), %k[k]\n\t"
+		"cmovbl %k[b], %k[k]"
+		: [k] "=&r"(k), [b] "=&r"(b)
+		: [m] "m"(*(const uint16_t *)(const void *)p)
+		: "cc");
+	*bp = b;
+	return k;
+#else
+	uint64_t b = p[0];
+	*bp = b;
+	return b >= 0xc1 ? (b << 8 | p[1]) - 0xc000u : b;
+#endif
+}
+
+/* A cell of width 1 in the style and link of lo ((hi >> 32) | 1 << 32: the cell's bytes 4-11) */
+static inline void put_narrow(struct grid_cell *o, uint32_t cp, uint64_t lo)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(o, &cp, 4);
+	memcpy((unsigned char *)o + 4, &lo, 8);
+#else
+	grid__put_cell(o, cp, lo << 32, 1);
+#endif
+}
+
 /* The property byte of a code point >= U+0800 known to be below U+110000: the two-level table. */
 static inline unsigned uprop_hi(uint32_t cp)
 {
@@ -186,25 +233,75 @@ static inline unsigned uprop_hi(uint32_t cp)
  * to be plain and to fit. pend: the end of the bytes with 4 readable bytes after them. Returns the first byte not
  * taken; *xp is the column after the last cell written. Out of line so its values stay in registers.
  *
- * Text comes in runs of one script: a loop per common kind (printable ASCII; two-byte characters of width
- * 1, as Latin, Greek and Cyrillic; three-byte characters of width 2, as CJK and kana) stays in it while
- * the next lead byte is of its kind, and `have` takes one character of any other kind (four-byte ones,
- * emoji, width-1 three-byte ones, marks) decoded by `other`. CJK Unified Ideographs skip the table. The decoder checks only what the property
- * table does not answer: what vt_utf8_char() refuses that gets through here (C1 controls as UTF-8) has
- * a property byte that is neither plain nor Extend (tests/vt/unicode.c checks it). */
+ * Words of different scripts alternate within a line, and Latin words mix ASCII and two-byte letters at
+ * random, so a loop per kind would leave its loop (a mispredicted branch) at nearly every change. One loop
+ * takes printable ASCII, plain two-byte characters of width 1 (Latin, Greek, Cyrillic) and the combining
+ * marks on them alike, from one table entry per character (vt_utf8_pairs) without a branch on the kind; a
+ * loop takes three-byte characters of width 2 (CJK and kana), and `have` takes one character of any other
+ * kind (four-byte ones, emoji, width-1 three-byte ones) decoded by `other`. The per-kind ASCII and
+ * two-byte loops remain for the last cells of a row. CJK Unified Ideographs skip the table. The decoder
+ * checks only what the property table does not answer: what vt_utf8_char() refuses that gets through here
+ * (C1 controls as UTF-8) has a property byte that is neither plain nor Extend (tests/vt/unicode.c checks
+ * it). */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static const uint8_t *put_text(struct grid *g, struct grid_cell *c, uint32_t *xp, uint32_t lim,
+GRID_PAGE("utf8") static const uint8_t *put_text(struct grid *g, struct grid_cell *c, uint32_t *xp, uint32_t lim,
 			       const uint8_t *p, const uint8_t *pend, uint64_t hi)
 {
 	struct grid_cell *o = c + *xp, *const oend = c + lim, *const oend2 = oend - 1;
 	uint32_t b = p[0], c1, c2, cp, props;
 	unsigned len;
 	/* the character after a ZWJ that follows "ExtPict Extend*": an emoji there joins the cluster (GB11) */
-	const uint8_t *zwj_end = NULL;
+	const uint8_t *zwj_end = NULL, *plim;
 	const wide_tail_t tail = wide_tail(hi);
+	const uint64_t lo = hi >> 32 | (uint64_t)1 << 32;
+	/* the bytes the loop for one- and two-byte characters may take: no character takes more cells than
+	 * bytes, so it needs no cell test of its own while p is below this */
+	plim = (size_t)(pend - p) < (size_t)(oend - o) ? pend : p + (oend - o);
 dispatch:
+	if (b < 0xe0u)
+		goto mixed;
+lead3:
+	c1 = p[1] - 0x80u;
+	if (b - 0xe0u < 0x10u)
+		goto three;
+	goto other;
+mixed:
+	if (p >= plim) {
+		/* plim is behind: the characters since took more bytes than cells */
+		plim = (size_t)(pend - p) < (size_t)(oend - o) ? pend : p + (oend - o);
+		if (p >= plim)
+			goto slow;
+	}
+	/* one- and two-byte characters alike: the table entry (vt_utf8_pairs) is the code point when plain and
+	 * of width 1, so ASCII and Latin, Greek or Cyrillic letters mixed in a word take no branch on their
+	 * kind */
+	for (;;) {
+		uint64_t bb;
+		int32_t e = vt_utf8_pairs[pair_index(p, &bb)];
+		if (unlikely(e <= 0)) {
+			if (e == 0) {
+				b = (uint32_t)bb;
+				if (b >= 0xe0u)
+					goto lead3;
+				goto slow;
+			}
+			/* a combining mark (its code point - 0x8000): straight to its base */
+			mark_on_last(g, o, (uint32_t)e & 0x7ffu);
+		} else {
+			put_narrow(o++, (uint32_t)e, lo);
+		}
+		p += 1 + (bb >> 7);
+		if (p >= plim)
+			break;
+	}
+	if (p >= pend)
+		goto out;
+	b = p[0];
+	goto mixed;
+slow:
+	/* the row's last cells, and what the table does not take: a character at a time below */
 	if (b - 0x20u < 0x5fu)
 		goto ascii;
 not_ascii:
@@ -272,8 +369,12 @@ cjk:
 			goto out;
 		b = p[0];
 		c1 = p[1] - 0x80u;
-		if (b - 0xe0u >= 0x10u)
-			goto dispatch;
+		if (b - 0xe0u >= 0x10u) {
+			/* a branch of its own: after CJK comes mostly a space */
+			if (likely(b < 0xe0u))
+				goto mixed;
+			goto other;
+		}
 	}
 other:
 	if (b - 0xf0u >= 0x05u)
@@ -431,15 +532,14 @@ static const uint8_t *more_marks(struct grid *g, const uint8_t *p, const uint8_t
  * alone is left to print_ascii's vector writer. */
 static inline bool non_ascii_soon(const uint8_t *q, const uint8_t *end)
 {
-	if (q[0] >= 0x80)
-		return true;
 #if defined(__SSE2__)
-	if (end - q >= 16)
+	/* no test of q[0] alone first: whether the next line starts with ASCII is a coin toss */
+	if (likely(end - q >= 16))
 		return _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)q)) != 0;
 #else
 	(void)end;
 #endif
-	return false;
+	return q[0] >= 0x80;
 }
 
 /* vt_sink.print_utf8: UTF-8 text decoded and written in one pass, row segment by row segment, while it is

@@ -7,6 +7,7 @@ One byte of properties per code point, looked up through a two-level table:
   bits 0-1  display width (0, 1 or 2)
   bits 2-5  Grapheme_Cluster_Break (enum below, UAX #29)
   bit  6    Extended_Pictographic (emoji-data.txt)
+Also the table of grid/'s one-/two-byte text loop (vt_utf8_pairs in vt/vt.h), derived from the bytes above.
 The generated header is committed so that building does not need unicode-data; rerun this script when the
 package moves to a new Unicode version and commit the result.
 
@@ -133,6 +134,25 @@ def main():
     out.write("const uint8_t vt_uprop_low[%d] = {\n" % LOW)
     for i in range(0, LOW, 16):
         out.write("\t" + ", ".join("0x%02x" % x for x in props[i:i + 16]) + ",\n")
+    out.write("};\n\n")
+    # The one-/two-byte text loop's table (vt_utf8_pairs in vt/vt.h): row 0 single bytes, row b - 0xc0 the lead
+    # byte b, the next byte the column. Leads 0xe0..0xff (rows 0x20..0x3f) and whatever is not listed: 0.
+    pairs = [0] * 0x2000
+    for b in range(0x20, 0x7f):
+        if props[b] == 1:
+            pairs[b] = b
+    for b in range(0xc2, 0xe0):
+        for t in range(0x80, 0xc0):
+            cp = (b & 0x1f) << 6 | (t & 0x3f)
+            if props[cp] == 1:
+                pairs[(b - 0xc0) << 8 | t] = cp
+            elif props[cp] == 0x10:
+                pairs[(b - 0xc0) << 8 | t] = cp - 0x8000
+    out.write("/* vt_utf8_pairs (vt/vt.h): rows 0x00..0x1f; the rest is 0. */\n")
+    out.write("const int16_t vt_utf8_pairs[0x4000] = {\n")
+    for i in range(0, 0x2000, 16):
+        out.write("\t" + ", ".join(("%d" % x) if -10 < x < 10 else ("-0x%x" % -x if x < 0 else "0x%x" % x)
+                                     for x in pairs[i:i + 16]) + ",\n")
     out.write("};\n\n")
     out.write("const uint8_t vt_uprop_blocks[%d][%d] = {\n" % (len(blocks), 1 << shift))
     for blk in blocks:

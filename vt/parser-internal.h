@@ -106,6 +106,8 @@ struct vt_parser {
 	 * the sink does not take), from vt_sink.csi_bytes_final or csi_bytes; csi_tab_on when either is set. */
 	vt_csi_bytes_fn csi_tab[64];
 	bool csi_tab_on;
+	/* vt_parser_feed's copy for CPUs with AVX2 (set at creation unless vt__no_avx2) */
+	bool avx2;
 
 	/* trans[state][byte] = action << 4 | next state. */
 	uint8_t trans[S_COUNT][256];

@@ -29,6 +29,11 @@
  */
 #include "vt/parser-internal.h"
 
+#if defined(__GNUC__) && defined(__x86_64__)
+/* vt_parser_feed has a copy for CPUs with AVX2 (feed_avx2), chosen at run time */
+#define HAVE_FEED_AVX2 1
+#endif
+
 struct range {
 	uint8_t first, last, action, next;
 };
@@ -165,6 +170,8 @@ static void build_csi_tab(struct vt_parser *p)
 	}
 }
 
+bool vt__no_avx2;
+
 struct vt_parser *vt_parser_create(const struct vt_sink *sink, void *ctx, const struct vt_parser_config *cfg)
 {
 	struct vt_parser *p = calloc(1, sizeof(*p));
@@ -177,6 +184,9 @@ struct vt_parser *vt_parser_create(const struct vt_sink *sink, void *ctx, const 
 	p->c1 = cfg && cfg->c1_8bit;
 	build_table(p);
 	build_csi_tab(p);
+#if defined(HAVE_FEED_AVX2)
+	p->avx2 = !vt__no_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi");
+#endif
 	p->state = S_GROUND;
 	return p;
 }
@@ -301,10 +311,10 @@ static inline void print_cps(struct vt_parser *p, const uint32_t *cp, size_t n)
 
 /* Bit 7 of byte k is set when byte k of v is not printable ASCII. Only the lowest flagged byte is exact
  * (borrows and carries move upwards, and only out of bytes that are flagged themselves). */
-static inline uint64_t nonprint_mask(uint64_t v)
+static inline uint64_t nonprint_mask(uint64_t v, uint64_t ones, uint64_t spaces)
 {
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-	uint64_t below = (v - 0x20 * ones) & ~v;
+	const uint64_t highs = 0x8080808080808080ull;
+	uint64_t below = (v - spaces) & ~v;
 	uint64_t del_or_high = (v + ones) | v;
 	return (below | del_or_high) & highs;
 }
@@ -312,10 +322,15 @@ static inline uint64_t nonprint_mask(uint64_t v)
 static size_t scan_printable(const uint8_t *d, size_t i, size_t n)
 {
 #if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* the constants made here, where they are used: the compiler otherwise keeps one in a register across the
+	 * whole feed loop (this loop is its rare case, the last bytes of a feed), and the loop then keeps len or
+	 * bulk_end on the stack: one load more per escape sequence */
+	uint64_t ones = 0x0101010101010101ull, spaces = 0x2020202020202020ull;
+	__asm__ volatile("" : "+r"(ones), "+r"(spaces));
 	while (n - i >= 8) {
 		uint64_t v;
 		memcpy(&v, d + i, 8);
-		uint64_t m = nonprint_mask(v);
+		uint64_t m = nonprint_mask(v, ones, spaces);
 		if (m)
 			return i + ((unsigned)__builtin_ctzll(m) >> 3);
 		i += 8;
@@ -573,7 +588,8 @@ static size_t ground_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t
 /* ------------------------------------------------------------------------------------ transitions */
 
 /* Performs the transition for d[i]; may consume more bytes of the same kind. Returns the next index. */
-static size_t step(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
+/* (inlined into both copies of the feed loop, as it was into the single one) */
+static inline __attribute__((always_inline)) size_t step(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 {
 	uint8_t b = d[i];
 	uint8_t t = p->trans[p->state][b];
@@ -635,32 +651,63 @@ static size_t step(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 	return i + 1;
 }
 
-/* The index of the first byte in 0x40..0x7f among s[0..32) (a CSI's final byte), or 32 when none. */
-static inline unsigned final_in_32(const uint8_t *s)
+/* The length of a CSI's bytes after "ESC [" up to its final byte (the first byte in 0x40..0x7f) when that lies
+ * in s[0..32), otherwise 33. */
+static inline size_t final_in_32(const uint8_t *s)
 {
 #if defined(__SSE2__) && defined(__GNUC__)
 	const __m128i lo = _mm_set1_epi8(0x3f);
 	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
 	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, lo));
 	if (likely(m))
-		return (unsigned)__builtin_ctz(m);
+		return (unsigned)__builtin_ctz(m) + 1u;
 	v = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
 	m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, lo));
-	return m ? 16 + (unsigned)__builtin_ctz(m) : 32;
+	return m ? 17u + (unsigned)__builtin_ctz(m) : 33;
 #else
 	unsigned k = 0;
 	while (k < 32 && (s[k] < 0x40 || s[k] > 0x7f))
 		k++;
-	return k;
+	return k + 1;
 #endif
 }
+
+#if defined(HAVE_FEED_AVX2)
+/* final_in_32 for feed_avx2 (CPUs with AVX2 and BMI1): the 32 bytes in one compare, and no branch on where the
+ * final lies (escape-heavy output's sequences end before or after byte 16 in no order a predictor learns:
+ * ~21 k mispredictions per 2 MiB of csi with the two 16-byte halves); tzcnt gives 32 for none, so 33. In asm, with
+ * the upper halves cleared right after (SSE code follows in the sink): written with intrinsics, the whole
+ * loop becomes AVX code and the compiler clears them before every call it makes (a vzeroupper per text
+ * run and control as well: +0.5% instructions on scrolling). As many instructions as final_in_32's first
+ * half, with the caller's. */
+static inline size_t final_in_32_avx2(const uint8_t *s)
+{
+	static const uint8_t lo[32] = {
+		0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f,
+		0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f,
+	};
+	uint64_t f; /* written as 32 bits, which clears the upper ones: no zero extension needed */
+	/* bytes 0x40..0x7f: above 0x3f as signed bytes */
+	__asm__("vmovdqu %1, %%ymm0\n\t"
+		"vpcmpgtb %2, %%ymm0, %%ymm0\n\t"
+		"vpmovmskb %%ymm0, %k0\n\t"
+		"vzeroupper\n\t"
+		"tzcnt %k0, %k0\n\t"
+		"inc %k0"
+		: "=r"(f)
+		: "m"(*(const uint8_t(*)[32])(const void *)s), "m"(lo)
+		: "xmm0", "cc");
+	return f;
+}
+#endif
 
 /* The ground state with no UTF-8 sequence pending, event by event, first byte by kind: a CSI, a run of
  * printable ASCII, a C0 control or UTF-8, each straight to its path (escape-heavy output alternates them
  * quickly). Every path here leaves the parser in that state (a sink that resets the parser leaves it there
  * too), so it is not checked again per event. Returns the index of a byte for the table machine, or len
  * (possibly with a UTF-8 sequence pending). */
-static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, size_t i, size_t len)
+static inline __attribute__((always_inline)) size_t ground_events(struct vt_parser *p, const uint8_t *data, size_t i,
+								 size_t len, size_t (*fin32)(const uint8_t *))
 {
 	void (*const csi)(void *, const struct vt_csi *) = p->sink.csi;
 	void (*const print_ascii)(void *, const uint8_t *, size_t) = p->sink.print_ascii;
@@ -676,10 +723,11 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 		if (b == 0x1b) {
 			if (i < bulk_end && data[i + 1] == '[') {
 				/* the sink's own path for the sequences it knows (vt_sink.csi_bytes), by final byte */
-				unsigned f = final_in_32(data + i + 2);
+				const uint8_t *s = data + i + 2;
+				size_t f = fin32(s); /* the length, final included */
 				size_t k;
-				if (f < 32) {
-					k = csi_tab[data[i + 2 + f] & 63](ctx, data + i + 2, f + 1);
+				if (f <= 32) {
+					k = csi_tab[s[f - 1] & 63](ctx, s, f);
 #if defined(__GNUC__)
 					/* i is in a register the call keeps: without this, i + 1 and i + 2 computed
 					 * before the call are kept across it, on the stack */
@@ -741,20 +789,14 @@ static inline size_t ground_events(struct vt_parser *p, const uint8_t *data, siz
 	return i;
 }
 
-/* Page-aligned: its hot loop (ground_events, inlined) then lies in one 4 KiB page. An emulator's translator
- * (QEMU's TCG, the VM guests of issue 5) chains a direct branch to the next block only within the page the
- * block starts on; a branch across a page goes through a look-up helper of ~70 instructions. The loop
- * straddling a page cost the guest's csi parse 3% (docs/benchmarks.md, issue 2, session 8); the host sees
- * no difference. */
-#if defined(__GNUC__)
-__attribute__((aligned(4096)))
-#endif
-void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
+/* The feed loop, with fin32 the final_in_32 of its copy. */
+static inline __attribute__((always_inline)) void feed(struct vt_parser *p, const uint8_t *data, size_t len,
+						       size_t (*fin32)(const uint8_t *))
 {
 	size_t i = 0;
 	while (i < len) {
 		if (likely(p->state == S_GROUND && !p->u_need)) {
-			i = ground_events(p, data, i, len);
+			i = ground_events(p, data, i, len, fin32);
 			if (i == len)
 				break;
 		} else if (p->state == S_GROUND) {
@@ -764,4 +806,35 @@ void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 		}
 		i = step(p, data, i, len);
 	}
+}
+
+/* The copies of feed are page-aligned: the hot loop (ground_events, inlined) then lies in one 4 KiB page. An
+ * emulator's translator (QEMU's TCG, the VM guests of issue 5) chains a direct branch to the next block only
+ * within the page the block starts on; a branch across a page goes through a look-up helper of ~70
+ * instructions. The loop straddling a page cost the guest's csi parse 3% (docs/benchmarks.md, issue 2,
+ * session 8); the host sees no difference. */
+#if defined(__GNUC__)
+__attribute__((aligned(4096), noinline))
+#endif
+static void feed_base(struct vt_parser *p, const uint8_t *data, size_t len)
+{
+	feed(p, data, len, final_in_32);
+}
+
+#if defined(HAVE_FEED_AVX2)
+__attribute__((aligned(4096), noinline)) static void feed_avx2(struct vt_parser *p, const uint8_t *data, size_t len)
+{
+	feed(p, data, len, final_in_32_avx2);
+}
+#endif
+
+void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
+{
+#if defined(HAVE_FEED_AVX2)
+	if (p->avx2) {
+		feed_avx2(p, data, len);
+		return;
+	}
+#endif
+	feed_base(p, data, len);
 }

@@ -124,6 +124,9 @@ struct vt_parser_config {
 struct vt_parser *vt_parser_create(const struct vt_sink *sink, void *ctx, const struct vt_parser_config *cfg);
 /* Accepts NULL. */
 void vt_parser_destroy(struct vt_parser *p);
+/* Tests only: set before vt_parser_create, the parser keeps to its baseline feed loop on a CPU with AVX2 too
+ * (so that tests check both copies against the byte-by-byte path). */
+extern bool vt__no_avx2;
 /* Feeds bytes; sequences and UTF-8 may be split anywhere across calls. Never fails. */
 void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len);
 /* Back to the ground state, dropping any partial sequence or string (RIS, or a new child). */
@@ -147,6 +150,14 @@ int vt_char_width(uint32_t cp);
 extern const uint8_t vt_uprop_index[0x110000 >> VT_UPROP_SHIFT];
 extern const uint8_t vt_uprop_blocks[][1u << VT_UPROP_SHIFT];
 extern const uint8_t vt_uprop_low[VT_UPROP_LOW]; /* the same for U+0000..U+07FF, flat */
+
+/* The text loop for one- and two-byte characters without a branch per kind (grid/grid-utf8.c): indexed by
+ * ((b - 0xc0) << 8 | the next byte) when the byte b is 0xc1..0xff, else by b (row 0). The entry is the code
+ * point of a printable ASCII character or a complete, valid two-byte sequence whose property byte is exactly
+ * 1 (plain, width 1, not pictographic); the code point - 0x8000 (negative) when it is exactly VT_PROP_MARK (a
+ * combining mark); 0 for everything else (controls, DEL, C1, invalid bytes and sequences, three- and four-byte
+ * leads, any other property). tests/vt/unicode.c checks it against vt_utf8_char(). */
+extern const int16_t vt_utf8_pairs[0x4000];
 
 /* The property byte of cp, inline for print loops: bits 0-1 the width (as vt_char_width), bits 2-5 the
  * Grapheme_Cluster_Break class (UAX #29; 0 = Other, 4 = Extend), bit 6 Extended_Pictographic. Code points

@@ -283,9 +283,36 @@ static void test_style_index(void)
 	t_free(t);
 }
 
+/* The cluster table finds what it holds: 30000 clusters interned twice (through the growth of the table and
+ * its hash, whose slots carry tags of the hash) give the same ids and no new entries the second time. */
+static void test_cluster_lookup(void)
+{
+	struct t_term *t = t_new(80, 24, 0);
+	static int ids[30000];
+	t->g->cl.gc_at = CLUSTER_MAX; /* no collection: these clusters are in no cell */
+	for (int pass = 0; pass < 2; pass++) {
+		uint32_t count = t->g->cl.count;
+		for (uint32_t i = 0; i < 30000; i++) {
+			/* the buffer of a full cluster: intern copies that many */
+			const uint32_t cps[CLUSTER_MAX_CPS] = {0x4e00 + i % 10000, 0x300 + i / 10000, 0x301 + i % 7};
+			int id = grid__cluster_intern(t->g, cps, 3);
+			if (pass == 0)
+				ids[i] = id;
+			else if (id != ids[i]) {
+				CHECK(id == ids[i], "cluster %u: id %d, first %d", (unsigned)i, id, ids[i]);
+				break;
+			}
+		}
+		if (pass == 1)
+			CHECK(t->g->cl.count == count, "entries %u after the second pass, %u before", t->g->cl.count, count);
+	}
+	t_free(t);
+}
+
 int main(void)
 {
 	long before = peak_kb();
+	test_cluster_lookup();
 	test_rep();
 	test_combining_flood();
 	test_cluster_turnover();

@@ -43,6 +43,8 @@ static const struct piece pieces[] = {
 	{"\xe2\x82\xac", 2}, {"\xc2\xa9", 1},                          /* euro (3 bytes, width 1), (c) */
 	{"\xed\xa0\x80", 1}, {"\xc2\x85", 1}, {"\xe0\x80\xaf", 1},     /* surrogate, C1 NEL, overlong */
 	{"\xc0\xaf", 1}, {"\xe4\xb8", 1}, {"\x80", 1},                  /* overlong, truncated, lone */
+	{"\xc1\xbf", 1}, {"\xc0", 1}, {"\xc3", 1}, {"\xdf", 1},              /* overlong, lone leads */
+	{"\xdf\xbf", 1}, {"\xcd\xaf", 2}, {"\xcd\xb0", 1}, {"\xc2\xa0", 1}, /* U+07FF, U+036F, U+0370, NBSP */
 	{"\xf4\x90\x80\x80", 1}, {"\xf8\x88\x80\x80", 1},              /* above U+10FFFF, 5-byte lead */
 	{"\r\n", 3}, {"\r", 1}, {"\b", 1}, {"\t", 1},
 	{"\033[3b", 1},                                                    /* REP */
@@ -332,9 +334,36 @@ static void test_box_drawing_width(void)
 		CHECK(vt_char_plain_width(cp) == 1, "U+%04X: plain width %u", (unsigned)cp, vt_char_plain_width(cp));
 }
 
+/* grid-utf8.c takes one- and two-byte characters from a table indexed by a byte and the next one: every
+ * first byte from 0x80 on with every next byte, between Latin letters and with a two-byte letter before
+ * (so the table's loop meets it), at 7 columns (the pair also at the row's end), against the character
+ * path. */
+static void test_byte_pairs(void)
+{
+	struct t_term *a = t_new(7, 3, 0), *b = t_new(7, 3, 0);
+	int bad = 0;
+	for (uint32_t b0 = 0x80; b0 < 0x100 && !bad; b0++) {
+		for (uint32_t b1 = 0; b1 < 0x100 && !bad; b1++) {
+			if (b1 == 0x1b || b1 == 0 || b1 == '#')
+				continue; /* an escape sequence, the end of the string, the UK set's one change */
+			for (int pre = 0; pre < 2 && !bad; pre++) {
+				char buf[32];
+				int len = snprintf(buf, sizeof(buf), "%s\xc3\xa9%c%c\xce\xb1x\xcc\x81yz\xd0\x96",
+						   pre ? "abcd" : "a", (char)b0, (char)b1);
+				bad = split_vs_reference(a, b, buf, len, len);
+				if (bad)
+					fprintf(stderr, "  bytes %02x %02x, prefix %d\n", (unsigned)b0, (unsigned)b1, pre);
+			}
+		}
+	}
+	t_free(a);
+	t_free(b);
+}
+
 int main(void)
 {
 	test_box_drawing_width();
+	test_byte_pairs();
 	test_ascii_runs();
 	test_emoji_sequences();
 	test_zwj_sequences();

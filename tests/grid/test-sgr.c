@@ -8,6 +8,7 @@
 
 #include "grid/grid-internal.h"
 #include "harness.h"
+#include "vt/vt.h"
 
 #define COLS 40
 #define ROWS 6
@@ -216,9 +217,13 @@ static void test_at_end(void)
 
 int main(void)
 {
-	test_tiny();
-	test_long_plain();
-	test_one_color();
-	test_at_end();
+	/* both copies of the parser's feed loop (the AVX2 one where the CPU has it: vt__no_avx2) */
+	for (int base = 0; base < 2; base++) {
+		vt__no_avx2 = base;
+		test_tiny();
+		test_long_plain();
+		test_one_color();
+		test_at_end();
+	}
 	return t_done("grid-sgr");
 }

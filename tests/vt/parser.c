@@ -730,6 +730,32 @@ static size_t final_h(void *ctx, const uint8_t *s, size_t n)
 	return 0;
 }
 
+/* buf fed whole to a parser with the sink's csi_bytes_final table and byte by byte to one without (both with
+ * csi as given, cfg may be NULL): true when the two traces agree */
+static bool same_with_table(const char *buf, size_t len, const vt_csi_bytes_fn *table,
+			    void (*csi)(void *, const struct vt_csi *), const struct vt_parser_config *cfg)
+{
+	struct vt_sink sw = sink, sb = sink;
+	if (csi)
+		sw.csi = sb.csi = csi;
+	sw.csi_bytes_final = table;
+	struct trace tw, tb;
+	memset(&tw, 0, sizeof(tw));
+	memset(&tb, 0, sizeof(tb));
+	t_add(&tw, "%s", "");
+	t_add(&tb, "%s", "");
+	struct vt_parser *pw = vt_parser_create(&sw, &tw, cfg), *pb = vt_parser_create(&sb, &tb, cfg);
+	assert(pw && pb);
+	vt_parser_feed(pw, (const uint8_t *)buf, len);
+	for (size_t i = 0; i < len; i++)
+		vt_parser_feed(pb, (const uint8_t *)buf + i, 1);
+	char *whole = finish(pw, &tw), *bytes = finish(pb, &tb);
+	const bool same = strcmp(whole, bytes) == 0;
+	free(whole);
+	free(bytes);
+	return same;
+}
+
 static void test_csi_bytes_final(void)
 {
 	static const char *const parts[] = {
@@ -750,33 +776,87 @@ static void test_csi_bytes_final(void)
 		len += strlen(u);
 	}
 	for (int c1 = 0; c1 < 2; c1++) {
-		struct vt_sink sw = sink, sb = sink;
-		sw.csi = sb.csi = on_csi_final;
-		sw.csi_bytes_final = table;
 		struct vt_parser_config cfg = {.c1_8bit = c1};
-		struct trace tw, tb;
-		memset(&tw, 0, sizeof(tw));
-		memset(&tb, 0, sizeof(tb));
-		t_add(&tw, "%s", "");
-		t_add(&tb, "%s", "");
-		struct vt_parser *pw = vt_parser_create(&sw, &tw, &cfg), *pb = vt_parser_create(&sb, &tb, &cfg);
-		assert(pw && pb);
 		final_calls = final_bad = 0;
-		vt_parser_feed(pw, (const uint8_t *)buf, len);
-		for (size_t i = 0; i < len; i++)
-			vt_parser_feed(pb, (const uint8_t *)buf + i, 1);
-		char *whole = finish(pw, &tw), *bytes = finish(pb, &tb);
-		if (strcmp(whole, bytes) != 0 || final_bad || (c1 ? final_calls != 0 : final_calls < 100)) {
+		const bool same = same_with_table(buf, len, table, on_csi_final, &cfg);
+		if (!same || final_bad || (c1 ? final_calls != 0 : final_calls < 100)) {
 			fprintf(stderr, "csi_bytes_final (c1 %d): %zu calls, %zu with a wrong final, traces %s\n", c1,
-				final_calls, final_bad, strcmp(whole, bytes) ? "differ" : "agree");
+				final_calls, final_bad, same ? "agree" : "differ");
 			failures++;
 		}
-		free(whole);
-		free(bytes);
 	}
 }
 
-int main(void)
+/* The final byte's search (final_in_32, and feed_avx2's one 32-byte compare): a CSI with its final at every
+ * place up to and past the 32 bytes the sink's path looks at, after bytes of every kind a sequence holds
+ * (parameters, intermediates, a private marker) and with a UTF-8 byte (>= 0x80, never a final) or a C0
+ * control at every place before it. The handler must see exactly the bytes up to the final, and none past
+ * 32; the screen trace must match the byte-by-byte feed. */
+static size_t final_any_n, final_any_calls;
+static size_t final_any(void *ctx, const uint8_t *s, size_t n)
+{
+	(void)ctx, (void)s;
+	final_any_n = n;
+	final_any_calls++;
+	return 0; /* the parser's own path then parses it: the traces compare that too */
+}
+
+static void test_final_positions(void)
+{
+	static vt_csi_bytes_fn table[64];
+	for (unsigned f = 0; f < 64; f++)
+		table[f] = final_any;
+	static const char fill[] = "0123456789;:<=>? !\"#$%&'()*+,-./";
+	int bad = 0;
+	for (unsigned len = 0; len <= 40; len++) {
+		for (unsigned odd = 0; odd <= len; odd++) {
+			/* odd < len: byte odd is 0xc3 (UTF-8, cancels the sequence) or a C0 control; odd == len:
+			 * none */
+			for (unsigned kind = 0; kind < 2; kind++) {
+				if (odd == len && kind)
+					continue;
+				char buf[128];
+				size_t k = 0;
+				buf[k++] = 'x';
+				buf[k++] = 0x1b;
+				buf[k++] = '[';
+				for (unsigned j = 0; j < len; j++)
+					buf[k++] = j == odd ? (kind ? 0x07 : (char)0xc3)
+							    : fill[(j * 7 + len) % (sizeof(fill) - 1)];
+				buf[k++] = "m@Hq~K"[len % 6];
+				/* text after it, and room for the 32 bytes the path reads */
+				static const char after[] = "yz\r\n0123456789012345678901234567890123456789";
+				memcpy(buf + k, after, sizeof(after) - 1);
+				k += sizeof(after) - 1;
+				final_any_n = final_any_calls = 0;
+				const bool same = same_with_table(buf, k, table, NULL, NULL);
+				/* the handler runs when the first byte in 0x40..0x7f after "ESC [" (the final:
+				 * the bytes before it are all below 0x40 or UTF-8) lies in the 32 bytes the path
+				 * looks at */
+				size_t first = 0;
+				while (first < len && ((unsigned char)buf[3 + first] < 0x40 ||
+						       (unsigned char)buf[3 + first] > 0x7f))
+					first++;
+				const size_t want = first + 1 <= 32 ? first + 1 : 0;
+				if (!same || final_any_calls != (want != 0) || final_any_n != want) {
+					if (bad < 5)
+						fprintf(stderr,
+							"final at %u (odd %u kind %u): handler saw %zu (%zu calls), "
+							"want %zu; traces %s\n",
+							len, odd, kind, final_any_n, final_any_calls, want,
+							same ? "agree" : "differ");
+					bad++;
+				}
+			}
+		}
+	}
+	if (bad) {
+		fprintf(stderr, "final positions: %d wrong\n", bad);
+		failures++;
+	}
+}
+
+static void run_all(void)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(i, &cases[i]);
@@ -787,6 +867,15 @@ int main(void)
 	test_utf8_random();
 	test_memo();
 	test_csi_bytes_final();
+	test_final_positions();
+}
+
+int main(void)
+{
+	/* both copies of the feed loop (the AVX2 one where the CPU has it) */
+	run_all();
+	vt__no_avx2 = true;
+	run_all();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;

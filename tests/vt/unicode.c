@@ -183,12 +183,40 @@ static void utf8_char(void)
 	}
 }
 
+/* vt_utf8_pairs against vt_utf8_char for every first byte and every next byte: what the table takes is exactly
+ * the one- or two-byte characters vt_utf8_char decodes to property 1 (plain, width 1) or VT_PROP_MARK, over
+ * the whole table (rows 0x20..0x3f, the leads 0xe0..0xff, must be 0). */
+static void utf8_pairs(void)
+{
+	for (uint32_t b = 0; b < 0x100; b++) {
+		for (uint32_t t = 0; t < 0x100; t++) {
+			const uint8_t s[4] = {(uint8_t)b, (uint8_t)t, 0x20, 0x20};
+			uint32_t cp = 0;
+			unsigned props = 0, len = vt_utf8_char(s, &cp, &props);
+			int want = 0;
+			if (len == 1 + (b >= 0x80) && props == 1)
+				want = (int)cp;
+			else if (len == 2 && props == VT_PROP_MARK)
+				want = (int)cp - 0x8000;
+			/* the loop's index: the single byte unless b is 0xc1 or above */
+			uint32_t i = b >= 0xc1 ? (b - 0xc0u) << 8 | t : b;
+			if (vt_utf8_pairs[i] != want) {
+				fprintf(stderr, "vt_utf8_pairs %02x %02x: %d, want %d\n", (unsigned)b, (unsigned)t,
+					vt_utf8_pairs[i], want);
+				failures++;
+				return;
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const char *dir = getenv("UCD_DIR");
 	widths();
 	reset_after_break();
 	utf8_char();
+	utf8_pairs();
 	failures += grapheme_test(dir ? dir : "/usr/share/unicode");
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
