@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grid/grid-csi-num.h"
 #include "grid/grid-internal.h"
 
 #if defined(__SSE2__) && defined(__GNUC__)
@@ -436,43 +437,8 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
  * more than two of them (CUP) or more than one (the others), ':', a private marker, intermediates,
  * controls. s[n - 1] is the final, s[0..32) readable. */
 
-/* The bytes s[0..len) (len <= 4, s[0..4) readable) moved to the top of a 32-bit word (the last one in byte 3);
- * *keep marks the bytes they fill. */
-static inline uint64_t digits4(const uint8_t *s, unsigned len, uint64_t *keep)
-{
-	uint32_t w;
-	memcpy(&w, s, 4);
-	const unsigned sh = 32 - 8 * len;
-	*keep = (uint64_t)0xffffffffu >> sh << sh;
-	return (uint64_t)w << sh & 0xffffffffu;
-}
-
-/* The two 4-digit numbers in the 32-bit halves of x (digits4's words, the bytes keep marks) into the low 16
- * bits of each half of *out; false when a byte keep marks is not a digit. Each byte less '0' must be below
- * 10 (a byte below '0' borrows and sets its top bit; one above '9' sets it once 0x76 is added), then the
- * digits are paired (d0 * 10 + d1) and the pairs joined (p0 * 100 + p1) by two multiplies, no loop. */
-static inline bool digits_value(uint64_t x, uint64_t keep, uint64_t *out)
-{
-	const uint64_t d = x - (0x3030303030303030ull & keep);
-	if ((d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull & keep)
-		return false;
-	const uint64_t y = (d * 10 + (d >> 8)) & 0x00ff00ff00ff00ffull;
-	*out = (y * 100 + (y >> 16)) & 0x0000ffff0000ffffull;
-	return true;
-}
-
-/* The one number of CUU..CUB, ED and EL, 0 when omitted, or -1. */
-static inline int num_one(const uint8_t *s, size_t n)
-{
-	uint64_t keep, v;
-	if (n > 5)
-		return -1;
-	const uint64_t x = digits4(s, (unsigned)n - 1, &keep);
-	return digits_value(x, keep, &v) ? (int)v : -1;
-}
-
-/* CUU..CUB, ED and EL: one function each (the parser's table dispatches on the final byte), all from this
- * one body; final is a constant in each. */
+/* CUU..CUB and ED: one function each (the parser's table dispatches on the final byte), all from this one
+ * body; final is a constant in each. EL's is grid__csi_bytes_el, in grid-edit.c's erase page. */
 static inline __attribute__((always_inline)) size_t bytes_one(void *ctx, const uint8_t *s, size_t n, uint8_t final)
 {
 	struct grid *g = ctx;
@@ -484,8 +450,7 @@ static inline __attribute__((always_inline)) size_t bytes_one(void *ctx, const u
 	case 'B': cursor_down(g, n1); break;
 	case 'C': cursor_right(g, n1); break;
 	case 'D': cursor_left(g, n1); break;
-	case 'J': grid__erase_display(g, v, false); break;
-	default: grid__erase_line(g, v, false); break;
+	default: grid__erase_display(g, v, false); break;
 	}
 	g->last_cp = 0;
 	return n;
@@ -496,7 +461,6 @@ static size_t bytes_cud(void *ctx, const uint8_t *s, size_t n) { return bytes_on
 static size_t bytes_cuf(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'C'); }
 static size_t bytes_cub(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'D'); }
 static size_t bytes_ed(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'J'); }
-static size_t bytes_el(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'K'); }
 
 /* CUP: "", "r", "r;c", ";c", "r;" with r and c of up to 4 digits; the ';' found by one vector compare,
  * both numbers converted at once (one in each half of a 64-bit word). */
@@ -539,7 +503,8 @@ static size_t bytes_cup(void *ctx, const uint8_t *s, size_t n)
 
 const vt_csi_bytes_fn grid__csi_bytes_final[64] = {
 	['A' & 63] = bytes_cuu, ['B' & 63] = bytes_cud, ['C' & 63] = bytes_cuf, ['D' & 63] = bytes_cub,
-	['H' & 63] = bytes_cup, ['J' & 63] = bytes_ed,  ['K' & 63] = bytes_el,  ['m' & 63] = grid__csi_bytes_sgr,
+	['H' & 63] = bytes_cup, ['J' & 63] = bytes_ed,
+	['K' & 63] = grid__csi_bytes_el, ['m' & 63] = grid__csi_bytes_sgr,
 };
 
 size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n)

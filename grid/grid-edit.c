@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid/grid-csi-num.h"
+#include "grid/grid-intern.h"
 #include "grid/grid-internal.h"
 
 /* an EL's functions in one page (GRID_PAGE): grid__erase_cells straddled one, and EL jumps to it */
@@ -349,12 +351,33 @@ void grid__goto_origin(struct grid *g, int x, int y)
 
 /* ------------------------------------------------------------------------------------------- erase */
 
-GRID_PAGE("erase") void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
+/* grid__erase_style inline, with the interning too: an EL after a fresh background colour would otherwise
+ * call grid-style.c (two to three TB look-ups of an emulated guest) */
+static inline __attribute__((always_inline)) uint16_t erase_id(struct grid *g)
+{
+	if (likely(!g->erase_dirty))
+		return g->erase_id;
+	struct grid_style s = {0};
+	s.bg = g->pen.bg;
+	uint64_t a, b;
+	grid__style_key(&s, &a, &b);
+	struct style_table *t = &g->st;
+	const uint64_t h = grid__key_hash(a, b);
+	const uint32_t slot = grid__cache_slot(h);
+	const uint16_t id = likely(t->cache[slot].a == a && t->cache[slot].b == b) ? (uint16_t)t->cache[slot].id
+										    : grid__intern_miss(g, a, b, h);
+	g->erase_id = id;
+	g->erase_dirty = false;
+	return id;
+}
+
+/* grid__erase_cells' body, inline in EL's handler too (grid__csi_bytes_el) */
+static inline __attribute__((always_inline)) void erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
 {
 	if (x0 >= x1)
 		return;
 	struct line *l = grid__line(g, y);
-	uint16_t es = grid__erase_style(g);
+	uint16_t es = erase_id(g);
 	if (!selective && es == 0 && x0 >= l->used && !g->sel.active) {
 		/* Already default blanks: nothing to draw again. Shells erase below the cursor (ED 0) on every
 		 * Backspace; damaging the blank rows under the prompt would repaint most of the screen per key. */
@@ -390,6 +413,11 @@ GRID_PAGE("erase") void grid__erase_cells(struct grid *g, int y, int x0, int x1,
 		grid__select_touch(g, y, y);
 	/* inline: a call to grid.c and its return cost an emulated guest two look-ups per erase */
 	grid__damage_inline(g, y, x0 - 1, x1 + 1);
+}
+
+GRID_PAGE("erase") void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
+{
+	erase_cells(g, y, x0, x1, selective);
 }
 
 /* Whole rows [y0, y1) erased: with a coloured background, the rows after the first are filled straight
@@ -444,22 +472,39 @@ void grid__erase_display(struct grid *g, int mode, bool selective)
 	}
 }
 
+/* EL mode's cells [*x0, *x1) on the cursor's row; false for an unknown mode */
+static inline bool erase_line_span(const struct grid *g, int mode, int *x0, int *x1)
+{
+	switch (mode) {
+	case 0: *x0 = g->cx, *x1 = g->cols; return true;
+	case 1: *x0 = 0, *x1 = g->cx + 1; return true;
+	case 2: *x0 = 0, *x1 = g->cols; return true;
+	default: return false;
+	}
+}
+
 GRID_PAGE("erase") void grid__erase_line(struct grid *g, int mode, bool selective)
 {
 	g->wrap_pending = false;
-	switch (mode) {
-	case 0:
-		grid__erase_cells(g, g->cy, g->cx, g->cols, selective);
-		break;
-	case 1:
-		grid__erase_cells(g, g->cy, 0, g->cx + 1, selective);
-		break;
-	case 2:
-		grid__erase_cells(g, g->cy, 0, g->cols, selective);
-		break;
-	default:
-		break;
-	}
+	int x0, x1;
+	if (erase_line_span(g, mode, &x0, &x1))
+		grid__erase_cells(g, g->cy, x0, x1, selective);
+}
+
+/* EL from its bytes (vt_sink.csi_bytes_final, see grid-csi.c): here, with the erase inline, so that the
+ * emulated guest's EL is the parser's call and its return, no calls between pages (GRID_PAGE) */
+GRID_PAGE("erase") size_t grid__csi_bytes_el(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	const int v = num_one(s, n);
+	if (v < 0)
+		return 0;
+	g->wrap_pending = false;
+	int x0, x1;
+	if (erase_line_span(g, v, &x0, &x1))
+		erase_cells(g, g->cy, x0, x1, false);
+	g->last_cp = 0;
+	return n;
 }
 
 void grid__erase_chars(struct grid *g, int n)

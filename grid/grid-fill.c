@@ -10,6 +10,10 @@
 
 #include "grid/grid-internal.h"
 
+/* the fills in one page (GRID_PAGE): an erase calls grid__clear_cells, which jumps to the AVX fills; across
+ * a page each such jump and the return would cost an emulated guest a TB look-up more */
+GRID_PAGE_BEGIN("fill");
+
 #if defined(GRID_HAVE_FILL_AVX)
 /* eight default blanks (style 0): grid-internal.h's GRID_BLANK_X0..2 twice over */
 #define BLANK_Y0 _mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0)
@@ -70,7 +74,7 @@ __attribute__((target("avx"), always_inline)) static inline void fill_avx_cells(
 	}
 }
 
-__attribute__((target("avx"))) static void fill_avx(struct grid_cell *c, int n, uint16_t style)
+GRID_PAGE("fill") __attribute__((target("avx"))) static void fill_avx(struct grid_cell *c, int n, uint16_t style)
 {
 	__m256i v[3];
 	fill_avx_vectors(style, v);
@@ -80,7 +84,7 @@ __attribute__((target("avx"))) static void fill_avx(struct grid_cell *c, int n, 
 
 /* default blanks need no set-up: the constant vectors, for a flood's recycled rows (grid__clear_blanks16,
  * a multiple of 16 cells: no remainder to check) and grid__clear_cells' long runs of style 0 (any n >= 8) */
-__attribute__((target("avx"))) void grid__clear_blanks_avx(struct grid_cell *c, int n16)
+GRID_PAGE("fill") __attribute__((target("avx"))) void grid__clear_blanks_avx(struct grid_cell *c, int n16)
 {
 	__m256i *p = (__m256i *)(void *)c;
 	for (int i = 0; i < n16; i += 16, p += 6)
@@ -88,13 +92,13 @@ __attribute__((target("avx"))) void grid__clear_blanks_avx(struct grid_cell *c, 
 }
 
 /* any n >= 8 default blanks */
-__attribute__((target("avx"))) static void fill_avx_blanks(struct grid_cell *c, int n)
+GRID_PAGE("fill") __attribute__((target("avx"))) static void fill_avx_blanks(struct grid_cell *c, int n)
 {
 	fill_avx_cells(c, n, BLANK_Y0, BLANK_Y1, BLANK_Y2);
 }
 
 /* grid__clear_rows with AVX: the vectors built once for all the rows, no call per row. cols >= 8. */
-__attribute__((target("avx"))) static void clear_rows_avx(struct grid *g, int y0, int y1, uint16_t style)
+GRID_PAGE("fill") __attribute__((target("avx"))) static void clear_rows_avx(struct grid *g, int y0, int y1, uint16_t style)
 {
 	__m256i v[3];
 	fill_avx_vectors(style, v);
@@ -137,7 +141,7 @@ static inline void fill_sse(struct grid_cell *c, int n, __m128i v0, __m128i v1, 
  * runs and blanks of another style go 32 cells (twelve 32-byte stores) per loop step where the CPU has AVX,
  * sixteen (twelve 16-byte stores) otherwise. (Not memcpy from a run of blanks: for rows, the copy is inlined
  * as rep movsq.) */
-void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
+GRID_PAGE("fill") void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
 {
 #if defined(GRID_HAVE_FILL_SSE)
 	if (n >= 4) {
@@ -168,7 +172,7 @@ void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
 		c[i] = (struct grid_cell){.cp = 0, .style = style, .link = 0, .width = 1, .flags = 0};
 }
 
-void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t style)
+GRID_PAGE("fill") void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t style)
 {
 #if defined(GRID_HAVE_FILL_AVX)
 	if (g->cols >= 8 && __builtin_cpu_supports("avx")) {

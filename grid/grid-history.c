@@ -21,6 +21,11 @@
 
 #include "grid/grid-internal.h"
 
+/* a scrolled line's copy into the history (grid__hist_copy and the packers it calls, ~3.4 KiB) in one page
+ * (GRID_PAGE): where other files' code moved pack_ascii_sse2 across a page, every scrolled line cost an
+ * emulated guest two TB look-ups more */
+GRID_PAGE_BEGIN("hist");
+
 /* Chunks of 2 MiB (huge pages: a handful of faults for a whole scrollback) when the scrollback can fill 8
  * of them, else 512 KiB, so a small scrollback does not keep megabytes it cannot use. */
 #define HIST_CHUNK_SMALL ((size_t)512 << 10)
@@ -144,7 +149,7 @@ static inline __attribute__((always_inline)) void copy_stream(void *dst, const v
 #include <immintrin.h>
 /* copy_stream on CPUs with AVX (checked at run time: the build's baseline ISA is SSE2) for a destination
  * aligned to 32 bytes: half as many streaming stores (a 32-byte one needs that alignment). */
-__attribute__((target("avx"))) static void copy_stream_avx(void *dst, const void *src, size_t bytes)
+GRID_PAGE("hist") __attribute__((target("avx"))) static void copy_stream_avx(void *dst, const void *src, size_t bytes)
 {
 	__m256i *d = dst;
 	const __m256i *sp = src;
@@ -251,13 +256,13 @@ static inline __attribute__((always_inline)) bool pack_ascii(const struct grid_c
 /* pack_ascii compiled for CPUs with AVX (checked at run time: the build's baseline ISA is SSE2): the same
  * vector code in three-operand form, without the register copies SSE2 needs (a quarter fewer
  * instructions). */
-__attribute__((target("avx"), noinline)) static bool pack_ascii_avx(const struct grid_cell *c, int n, uint8_t *out)
+GRID_PAGE("hist") __attribute__((target("avx"), noinline)) static bool pack_ascii_avx(const struct grid_cell *c, int n, uint8_t *out)
 {
 	return pack_ascii(c, n, out);
 }
 #endif
 
-__attribute__((noinline)) static bool pack_ascii_sse2(const struct grid_cell *c, int n, uint8_t *out)
+GRID_PAGE("hist") __attribute__((noinline)) static bool pack_ascii_sse2(const struct grid_cell *c, int n, uint8_t *out)
 {
 #if defined(HAVE_PACK_AVX)
 	if (__builtin_cpu_supports("avx"))
@@ -266,7 +271,7 @@ __attribute__((noinline)) static bool pack_ascii_sse2(const struct grid_cell *c,
 	return pack_ascii(c, n, out);
 }
 
-struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncells, uint64_t abs)
+GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncells, uint64_t abs)
 {
 	int n = src->used < ncells ? src->used : ncells;
 	size_t bytes = line_bytes(n);

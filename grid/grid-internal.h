@@ -462,8 +462,10 @@ static inline uint16_t grid__pen_learn(struct grid *g, uint16_t id)
 uint16_t grid__pen_id_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h);
 
 /* The pen's style id: the cache's slot inline here, in the print paths that ask after every SGR (a call to
- * grid-style.c and its return cost an emulated guest two TB look-ups per text run: GRID_PAGE). */
-static inline uint16_t grid__pen_id(struct grid *g)
+ * grid-style.c and its return cost an emulated guest two TB look-ups per text run: GRID_PAGE); past the cache,
+ * slow (a constant: grid__pen_id_slow, or a copy in the caller's page). */
+static inline __attribute__((always_inline)) uint16_t
+grid__pen_id_via(struct grid *g, uint16_t (*slow)(struct grid *, uint64_t, uint64_t, uint64_t))
 {
 	if (g->pen_dirty) {
 		struct grid_style s = g->pen;
@@ -475,12 +477,18 @@ static inline uint16_t grid__pen_id(struct grid *g)
 		const uint64_t h = grid__key_hash(a, b);
 		const uint32_t slot = grid__cache_slot(h);
 		if (unlikely(t->cache[slot].a != a || t->cache[slot].b != b))
-			return grid__pen_id_slow(g, a, b, h);
+			return slow(g, a, b, h);
 		/* the id in a local: m may alias g as far as the compiler knows, g->pen_id would be loaded again */
 		return grid__pen_learn(g, (uint16_t)t->cache[slot].id);
 	}
 	return g->pen_id;
 }
+
+static inline uint16_t grid__pen_id(struct grid *g)
+{
+	return grid__pen_id_via(g, grid__pen_id_slow);
+}
+
 int grid__styles_init(struct grid *g);
 void grid__styles_finish(struct grid *g);
 void grid__collect(struct grid *g);
@@ -495,6 +503,8 @@ void grid__goto(struct grid *g, int x, int y);
 void grid__goto_origin(struct grid *g, int x, int y);
 void grid__erase_display(struct grid *g, int mode, bool selective);
 void grid__erase_line(struct grid *g, int mode, bool selective);
+/* vt_sink.csi_bytes_final's EL ("CSI Ps K", Ps of up to 4 digits; anything else 0, back to the parser) */
+size_t grid__csi_bytes_el(void *ctx, const uint8_t *s, size_t n);
 void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective);
 void grid__insert_chars(struct grid *g, int n);
 void grid__delete_chars(struct grid *g, int n);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "grid/grid-intern.h"
 #include "grid/grid-print.h"
 
 /* the ASCII text path's functions (~3.3 KiB, with the pen's cache inline) in one page (GRID_PAGE), the run
@@ -289,6 +290,14 @@ static inline bool put_one(struct grid *g, uint32_t cp, uint16_t style)
 
 static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n);
 
+/* grid__pen_id_slow's copy in this page: a fresh colour's text would otherwise call grid-style.c, and that
+ * call's return cost an emulated guest a TB look-up more per run (GRID_PAGE) */
+GRID_PAGE("print") __attribute__((noinline)) static uint16_t pen_miss(struct grid *g, uint64_t a, uint64_t b,
+								      uint64_t h)
+{
+	return grid__pen_learn(g, grid__intern_miss(g, a, b, h));
+}
+
 /* put_one when the pen changed since its style was last interned (a colour per cell): the interning call
  * out of line, so that the callers' common path calls nothing and saves no registers. Falls back to the
  * general paths as the callers would (they intern the pen first too). */
@@ -297,7 +306,7 @@ __attribute__((noinline))
 #endif
 GRID_PAGE("print") static void put_one_dirty(struct grid *g, uint32_t cp)
 {
-	uint16_t style = grid__pen_id(g);
+	uint16_t style = grid__pen_id_via(g, pen_miss);
 	if (put_one(g, cp, style))
 		return;
 	if (cp < 0x80) {
@@ -528,7 +537,7 @@ GRID_PAGE("print") __attribute__((noinline)) static void print_ascii_run(struct 
 			return;
 		s++;
 	}
-	const uint16_t style = grid__cur_style(g), link = g->link;
+	const uint16_t style = likely(!g->pen_dirty) ? g->pen_id : grid__pen_id_via(g, pen_miss), link = g->link;
 	g->last_cp = g->gb_prev = s[n - 1];
 	g->gb_state = 0;
 	g->last_w = 1;

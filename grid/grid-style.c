@@ -19,47 +19,28 @@
 #include <emmintrin.h>
 #endif
 
+#include "grid/grid-intern.h"
 #include "grid/grid-internal.h"
 
 /* the pen's look-up and interning (~1.6 KiB, after every SGR that is followed by text) in one page
  * (GRID_PAGE) */
 GRID_PAGE_BEGIN("style");
 
-static inline bool key_eq(const struct grid_style *s, uint64_t a, uint64_t b)
-{
-	uint64_t x, y;
-	memcpy(&x, s, 8);
-	memcpy(&y, (const char *)s + 8, 8);
-	return ((x ^ a) | (y ^ b)) == 0;
-}
 
-static inline uint64_t key_mix(uint64_t h)
-{
-	h ^= h >> 29;
-	return h ^ (h >> 32);
-}
-
-/* An index entry: the id (never 0: the default style is not indexed) in the low 16 bits, 16 bits of the
- * mixed hash above it, so that a probe compares a style only when the tags agree. 0 = empty. */
-static inline uint32_t key_tag(uint64_t m)
-{
-	return (uint32_t)(m >> 48) << 16;
-}
-
-/* m: key_mix of the style's hash */
+/* m: grid__key_mix of the style's hash */
 static void hash_insert(struct style_table *t, uint32_t id, uint64_t m)
 {
 	uint32_t h = (uint32_t)m & (t->hash_cap - 1);
 	while (t->hash[h])
 		h = (h + 1) & (t->hash_cap - 1);
-	t->hash[h] = key_tag(m) | id;
+	t->hash[h] = grid__key_tag(m) | id;
 }
 
 static uint64_t style_mix(const struct grid_style *s)
 {
 	uint64_t a, b;
 	grid__style_key(s, &a, &b);
-	return key_mix(grid__key_hash(a, b));
+	return grid__key_mix(grid__key_hash(a, b));
 }
 
 /* The table has its full size from the start (STYLE_MAX + 1 ids, an index of twice as many places, of which
@@ -107,77 +88,30 @@ static bool make_room(struct grid *g)
 	return t->count < t->cap;
 }
 
-/* Takes a free id for the style (a, b) and indexes it at the empty place i. Returns the id, or 0 when
- * none is free. */
-static inline uint32_t insert_at(struct style_table *t, uint32_t i, uint32_t tag, uint64_t a, uint64_t b)
-{
-	while (t->next_free < t->cap && t->used[t->next_free])
-		t->next_free++;
-	if (t->next_free >= t->cap)
-		return 0;
-	const uint32_t id = t->next_free++;
-	if (id >= t->hw)
-		t->hw = id + 1;
-	t->used[id] = 1;
-	t->count++;
-	memcpy(&t->styles[id], &a, 8);
-	memcpy((char *)&t->styles[id] + 8, &b, 8);
-	t->hash[i] = tag | id;
-	return id;
-}
 
-static inline uint16_t cache_put(struct style_table *t, uint64_t a, uint64_t b, uint64_t h, uint32_t id)
-{
-	const uint32_t slot = grid__cache_slot(h);
-	t->cache[slot].a = a;
-	t->cache[slot].b = b;
-	t->cache[slot].id = id;
-	return (uint16_t)id;
-}
 
 /* intern_slow's insertion when a collection is due or the table is full (make_room): apart, so that the
  * common insertion makes no call and needs no stack frame. */
 GRID_PAGE("style")
-__attribute__((noinline)) static uint16_t intern_room(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
+__attribute__((noinline)) uint16_t grid__intern_room(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
 {
 	struct style_table *t = &g->st;
 	if (!make_room(g))
 		return 0; /* full of live styles: the default stands in */
-	const uint64_t m = key_mix(h);
+	const uint64_t m = grid__key_mix(h);
 	const uint32_t mask = t->hash_cap - 1; /* the index may have been rebuilt: find the empty place again */
 	uint32_t i = (uint32_t)m & mask;
 	while (t->hash[i])
 		i = (i + 1) & mask;
-	const uint32_t id = insert_at(t, i, key_tag(m), a, b);
-	return id ? cache_put(t, a, b, h, id) : 0;
+	const uint32_t id = grid__style_insert_at(t, i, grid__key_tag(m), a, b);
+	return id ? grid__cache_put(t, a, b, h, id) : 0;
 }
 
-/* The table behind the cache: a new pen (colourful output makes one per run of text) costs one probe
- * sequence that compares tags, then the insertion at the empty place it ended at. Out of line: the cache
- * answers most lookups. h: grid__key_hash(a, b). */
-static inline __attribute__((always_inline)) uint16_t intern_miss(struct grid *g, uint64_t a, uint64_t b,
-								uint64_t h)
-{
-	struct style_table *t = &g->st;
-	const uint64_t m = key_mix(h);
-	const uint32_t tag = key_tag(m);
-	const uint32_t mask = t->hash_cap - 1;
-	uint32_t i = (uint32_t)m & mask, e;
-	for (; (e = t->hash[i]) != 0; i = (i + 1) & mask)
-		if ((e & 0xffff0000u) == tag && key_eq(&t->styles[e & 0xffffu], a, b))
-			return cache_put(t, a, b, h, e & 0xffffu);
-	if ((a | b) == 0)
-		return 0;
-	if (unlikely(t->count >= t->gc_at || t->count >= t->cap))
-		return intern_room(g, a, b, h);
-	const uint32_t id = insert_at(t, i, tag, a, b);
-	return id ? cache_put(t, a, b, h, id) : 0;
-}
 
 GRID_PAGE("style")
 __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
 {
-	return intern_miss(g, a, b, h);
+	return grid__intern_miss(g, a, b, h);
 }
 
 static inline uint16_t intern_key(struct grid *g, uint64_t a, uint64_t b)
@@ -192,7 +126,7 @@ static inline uint16_t intern_key(struct grid *g, uint64_t a, uint64_t b)
 
 GRID_PAGE("style") uint16_t grid__pen_id_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
 {
-	return grid__pen_learn(g, intern_miss(g, a, b, h));
+	return grid__pen_learn(g, grid__intern_miss(g, a, b, h));
 }
 
 GRID_PAGE("style") uint16_t grid__erase_style(struct grid *g)

@@ -1,0 +1,46 @@
+/* grid/grid-csi-num.h: the numbers of a CSI read from its bytes without loops (grid-csi.c's cursor moves and
+ * erases, grid-edit.c's EL in the erase page). */
+#ifndef GRID_CSI_NUM_H
+#define GRID_CSI_NUM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The bytes s[0..len) (len <= 4, s[0..4) readable) moved to the top of a 32-bit word (the last one in byte 3);
+ * *keep marks the bytes they fill. */
+static inline uint64_t digits4(const uint8_t *s, unsigned len, uint64_t *keep)
+{
+	uint32_t w;
+	memcpy(&w, s, 4);
+	const unsigned sh = 32 - 8 * len;
+	*keep = (uint64_t)0xffffffffu >> sh << sh;
+	return (uint64_t)w << sh & 0xffffffffu;
+}
+
+/* The two 4-digit numbers in the 32-bit halves of x (digits4's words, the bytes keep marks) into the low 16
+ * bits of each half of *out; false when a byte keep marks is not a digit. Each byte less '0' must be below
+ * 10 (a byte below '0' borrows and sets its top bit; one above '9' sets it once 0x76 is added), then the
+ * digits are paired (d0 * 10 + d1) and the pairs joined (p0 * 100 + p1) by two multiplies, no loop. */
+static inline bool digits_value(uint64_t x, uint64_t keep, uint64_t *out)
+{
+	const uint64_t d = x - (0x3030303030303030ull & keep);
+	if ((d | (d + 0x7676767676767676ull)) & 0x8080808080808080ull & keep)
+		return false;
+	const uint64_t y = (d * 10 + (d >> 8)) & 0x00ff00ff00ff00ffull;
+	*out = (y * 100 + (y >> 16)) & 0x0000ffff0000ffffull;
+	return true;
+}
+
+/* The one number of CUU..CUB, ED and EL, 0 when omitted, or -1. */
+static inline int num_one(const uint8_t *s, size_t n)
+{
+	uint64_t keep, v;
+	if (n > 5)
+		return -1;
+	const uint64_t x = digits4(s, (unsigned)n - 1, &keep);
+	return digits_value(x, keep, &v) ? (int)v : -1;
+}
+
+#endif

@@ -1,0 +1,83 @@
+/* grid/grid-intern.h: a style's interning past the cache (grid-style.c), inline also in the pages of the
+ * paths that meet fresh colours (GRID_PAGE: grid-edit.c's EL, grid-print.c's text after an SGR), where a
+ * call to grid-style.c and its return would cost an emulated guest two TB look-ups. */
+#ifndef GRID_INTERN_H
+#define GRID_INTERN_H
+
+#include "grid/grid-internal.h"
+
+static inline bool grid__key_eq(const struct grid_style *s, uint64_t a, uint64_t b)
+{
+	uint64_t x, y;
+	memcpy(&x, s, 8);
+	memcpy(&y, (const char *)s + 8, 8);
+	return ((x ^ a) | (y ^ b)) == 0;
+}
+
+static inline uint64_t grid__key_mix(uint64_t h)
+{
+	h ^= h >> 29;
+	return h ^ (h >> 32);
+}
+
+/* An index entry: the id (never 0: the default style is not indexed) in the low 16 bits, 16 bits of the
+ * mixed hash above it, so that a probe compares a style only when the tags agree. 0 = empty. */
+static inline uint32_t grid__key_tag(uint64_t m)
+{
+	return (uint32_t)(m >> 48) << 16;
+}
+
+/* Takes a free id for the style (a, b) and indexes it at the empty place i. Returns the id, or 0 when
+ * none is free. */
+static inline uint32_t grid__style_insert_at(struct style_table *t, uint32_t i, uint32_t tag, uint64_t a, uint64_t b)
+{
+	while (t->next_free < t->cap && t->used[t->next_free])
+		t->next_free++;
+	if (t->next_free >= t->cap)
+		return 0;
+	const uint32_t id = t->next_free++;
+	if (id >= t->hw)
+		t->hw = id + 1;
+	t->used[id] = 1;
+	t->count++;
+	memcpy(&t->styles[id], &a, 8);
+	memcpy((char *)&t->styles[id] + 8, &b, 8);
+	t->hash[i] = tag | id;
+	return id;
+}
+
+static inline uint16_t grid__cache_put(struct style_table *t, uint64_t a, uint64_t b, uint64_t h, uint32_t id)
+{
+	const uint32_t slot = grid__cache_slot(h);
+	t->cache[slot].a = a;
+	t->cache[slot].b = b;
+	t->cache[slot].id = id;
+	return (uint16_t)id;
+}
+
+/* the insertion when a collection is due or the table is full (grid-style.c) */
+uint16_t grid__intern_room(struct grid *g, uint64_t a, uint64_t b, uint64_t h);
+
+/* The table behind the cache: a new pen (colourful output makes one per run of text) costs one probe
+ * sequence that compares tags, then the insertion at the empty place it ended at. Out of line: the cache
+ * answers most lookups. h: grid__key_hash(a, b). */
+static inline __attribute__((always_inline)) uint16_t grid__intern_miss(struct grid *g, uint64_t a, uint64_t b,
+								uint64_t h)
+{
+	struct style_table *t = &g->st;
+	const uint64_t m = grid__key_mix(h);
+	const uint32_t tag = grid__key_tag(m);
+	const uint32_t mask = t->hash_cap - 1;
+	uint32_t i = (uint32_t)m & mask, e;
+	for (; (e = t->hash[i]) != 0; i = (i + 1) & mask)
+		if ((e & 0xffff0000u) == tag && grid__key_eq(&t->styles[e & 0xffffu], a, b))
+			return grid__cache_put(t, a, b, h, e & 0xffffu);
+	if ((a | b) == 0)
+		return 0;
+	if (unlikely(t->count >= t->gc_at || t->count >= t->cap))
+		return grid__intern_room(g, a, b, h);
+	const uint32_t id = grid__style_insert_at(t, i, tag, a, b);
+	return id ? grid__cache_put(t, a, b, h, id) : 0;
+}
+
+#endif
