@@ -11,6 +11,9 @@
 
 #include "grid/grid-internal.h"
 
+/* an EL's functions in one page (GRID_PAGE): grid__erase_cells straddled one, and EL jumps to it */
+GRID_PAGE_BEGIN("erase");
+
 static inline __attribute__((always_inline)) void clear_line(struct grid *g, struct line *l)
 {
 	/* once per scrolled line: the erase style is nearly always resolved already */
@@ -346,7 +349,7 @@ void grid__goto_origin(struct grid *g, int x, int y)
 
 /* ------------------------------------------------------------------------------------------- erase */
 
-void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
+GRID_PAGE("erase") void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
 {
 	if (x0 >= x1)
 		return;
@@ -385,7 +388,8 @@ void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
 		l->flags &= ~LINE_WRAPPED;
 	if (g->sel.active)
 		grid__select_touch(g, y, y);
-	grid__damage(g, y, x0 - 1, x1 + 1);
+	/* inline: a call to grid.c and its return cost an emulated guest two look-ups per erase */
+	grid__damage_inline(g, y, x0 - 1, x1 + 1);
 }
 
 /* Whole rows [y0, y1) erased: with a coloured background, the rows after the first are filled straight
@@ -440,7 +444,7 @@ void grid__erase_display(struct grid *g, int mode, bool selective)
 	}
 }
 
-void grid__erase_line(struct grid *g, int mode, bool selective)
+GRID_PAGE("erase") void grid__erase_line(struct grid *g, int mode, bool selective)
 {
 	g->wrap_pending = false;
 	switch (mode) {

@@ -25,33 +25,12 @@
  * (GRID_PAGE) */
 GRID_PAGE_BEGIN("style");
 
-/* A style as two words: its 16 bytes with the padding byte cleared (styles[] holds exactly these bytes, so
- * a stored style compares as two loads). The default style is all zero: key (0, 0). */
-_Static_assert(sizeof(struct grid_style) == 16, "a style is two 64-bit words");
-_Static_assert(offsetof(struct grid_style, underline) == 14, "the last byte of a style is padding");
-static inline void style_key(const struct grid_style *s, uint64_t *a, uint64_t *b)
-{
-	static const uint8_t keep[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0}; /* all but byte 15 */
-	uint64_t m;
-	memcpy(&m, keep, 8);
-	memcpy(a, s, 8);
-	memcpy(b, (const char *)s + 8, 8);
-	*b &= m;
-}
-
 static inline bool key_eq(const struct grid_style *s, uint64_t a, uint64_t b)
 {
 	uint64_t x, y;
 	memcpy(&x, s, 8);
 	memcpy(&y, (const char *)s + 8, 8);
 	return ((x ^ a) | (y ^ b)) == 0;
-}
-
-/* One multiply-xor per key: the cache slot is its top bits, the index place and the tag come from it
- * further mixed (key_index). */
-static inline uint64_t key_hash(uint64_t a, uint64_t b)
-{
-	return (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full);
 }
 
 static inline uint64_t key_mix(uint64_t h)
@@ -79,8 +58,8 @@ static void hash_insert(struct style_table *t, uint32_t id, uint64_t m)
 static uint64_t style_mix(const struct grid_style *s)
 {
 	uint64_t a, b;
-	style_key(s, &a, &b);
-	return key_mix(key_hash(a, b));
+	grid__style_key(s, &a, &b);
+	return key_mix(grid__key_hash(a, b));
 }
 
 /* The table has its full size from the start (STYLE_MAX + 1 ids, an index of twice as many places, of which
@@ -112,14 +91,6 @@ void grid__styles_finish(struct grid *g)
 	free(g->st.used);
 	free(g->st.hash);
 	grid__cluster_finish(g);
-}
-
-/* The direct-mapped cache in front of the table: keyed by the style's two words, so a hit is a multiply and
- * two compares. An entry holds the id itself: the zeroed cache maps key (0, 0) to id 0, which is right. */
-static inline uint32_t cache_slot(uint64_t h)
-{
-	_Static_assert(PEN_CACHE_SIZE == 1024, "the slot is the top 10 bits");
-	return (uint32_t)(h >> 54);
 }
 
 /* Before a new id is taken: a collection when due. Returns false when no id is free (the table is full of
@@ -157,7 +128,7 @@ static inline uint32_t insert_at(struct style_table *t, uint32_t i, uint32_t tag
 
 static inline uint16_t cache_put(struct style_table *t, uint64_t a, uint64_t b, uint64_t h, uint32_t id)
 {
-	const uint32_t slot = cache_slot(h);
+	const uint32_t slot = grid__cache_slot(h);
 	t->cache[slot].a = a;
 	t->cache[slot].b = b;
 	t->cache[slot].id = id;
@@ -183,7 +154,7 @@ __attribute__((noinline)) static uint16_t intern_room(struct grid *g, uint64_t a
 
 /* The table behind the cache: a new pen (colourful output makes one per run of text) costs one probe
  * sequence that compares tags, then the insertion at the empty place it ended at. Out of line: the cache
- * answers most lookups. h: key_hash(a, b). */
+ * answers most lookups. h: grid__key_hash(a, b). */
 static inline __attribute__((always_inline)) uint16_t intern_miss(struct grid *g, uint64_t a, uint64_t b,
 								uint64_t h)
 {
@@ -212,53 +183,16 @@ __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, uint64_t a
 static inline uint16_t intern_key(struct grid *g, uint64_t a, uint64_t b)
 {
 	struct style_table *t = &g->st;
-	const uint64_t h = key_hash(a, b);
-	const uint32_t slot = cache_slot(h);
+	const uint64_t h = grid__key_hash(a, b);
+	const uint32_t slot = grid__cache_slot(h);
 	if (likely(t->cache[slot].a == a && t->cache[slot].b == b))
 		return (uint16_t)t->cache[slot].id;
 	return intern_slow(g, a, b, h);
 }
 
-/* The pen's id once known: kept in the grid, and learnt by the memoized SGR that made the pen */
-static inline uint16_t pen_learn(struct grid *g, uint16_t id)
+GRID_PAGE("style") uint16_t grid__pen_id_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
 {
-	g->pen_id = id;
-	g->pen_dirty = false;
-	struct sgr_memo *m = g->pen_from;
-	if (m && id) {
-		/* not 0: that may be the stand-in of a full table */
-		m->pen = g->pen;
-		m->pen_id = id;
-		m->protect = g->protect;
-		m->epoch = g->st.epoch;
-	}
-	return id;
-}
-
-/* grid__pen_id past the cache: reached by a jump, so that the caller keeps nothing across the call */
-GRID_PAGE("style")
-__attribute__((noinline)) static uint16_t pen_id_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
-{
-	return pen_learn(g, intern_miss(g, a, b, h));
-}
-
-GRID_PAGE("style") uint16_t grid__pen_id(struct grid *g)
-{
-	if (g->pen_dirty) {
-		struct grid_style s = g->pen;
-		if (g->protect)
-			s.attrs |= GRID_ATTR_PROTECTED;
-		uint64_t a, b;
-		style_key(&s, &a, &b);
-		struct style_table *t = &g->st;
-		const uint64_t h = key_hash(a, b);
-		const uint32_t slot = cache_slot(h);
-		if (unlikely(t->cache[slot].a != a || t->cache[slot].b != b))
-			return pen_id_slow(g, a, b, h);
-		/* the id in a local: m may alias g as far as the compiler knows, g->pen_id would be loaded again */
-		return pen_learn(g, (uint16_t)t->cache[slot].id);
-	}
-	return g->pen_id;
+	return grid__pen_learn(g, intern_miss(g, a, b, h));
 }
 
 GRID_PAGE("style") uint16_t grid__erase_style(struct grid *g)
@@ -267,7 +201,7 @@ GRID_PAGE("style") uint16_t grid__erase_style(struct grid *g)
 		struct grid_style s = {0};
 		s.bg = g->pen.bg;
 		uint64_t a, b;
-		style_key(&s, &a, &b);
+		grid__style_key(&s, &a, &b);
 		g->erase_id = intern_key(g, a, b);
 		g->erase_dirty = false;
 	}

@@ -102,19 +102,13 @@ __attribute__((target("avx"), noinline)) static void fill_px_avx(uint32_t *p, in
 }
 #endif
 
-/* Stores n pixels of c at p: 16 bytes per store (8 without SSE2; 32 with AVX from FILL_AVX_MIN
- * pixels on), and nothing is read. Copying a row of the colour instead reads as many bytes as it
- * writes, and where every memory access is costly (an emulated guest's soft MMU) the reads cost
- * as much as the writes. */
-#define FILL_AVX_MIN 32
-static void fill_px(uint32_t *p, int n, uint32_t c)
+/* Stores n pixels of c at p: 16 bytes per store (8 without SSE2), and nothing is read. Copying a
+ * row of the colour instead reads as many bytes as it writes, and where every memory access is
+ * costly (an emulated guest's soft MMU) the reads cost as much as the writes. */
+static inline __attribute__((always_inline)) void fill_narrow(uint32_t *p, int n, uint32_t c)
 {
 	int i = 0;
 #ifdef __SSE2__
-	if (n >= FILL_AVX_MIN && __builtin_cpu_supports("avx")) {
-		fill_px_avx(p, n, c);
-		return;
-	}
 	__m128i v4 = _mm_set1_epi32((int)c);
 	for (; i + 16 <= n; i += 16) {
 		_mm_storeu_si128((__m128i *)(void *)(p + i), v4);
@@ -132,10 +126,33 @@ static void fill_px(uint32_t *p, int n, uint32_t c)
 		p[i] = c;
 }
 
-static void fill_rect(struct kf_strip *o, int x, int y, int w, int h, uint32_t c)
+/* The same with 32-byte stores where the CPU has AVX, from FILL_AVX_MIN pixels on. */
+#define FILL_AVX_MIN 32
+static void fill_px(uint32_t *p, int n, uint32_t c)
 {
-	for (int j = 0; j < h; j++)
-		fill_px(o->px + (size_t)(y + j) * o->pitch + x, w, c);
+#ifdef __SSE2__
+	if (n >= FILL_AVX_MIN && __builtin_cpu_supports("avx")) {
+		fill_px_avx(p, n, c);
+		return;
+	}
+#endif
+	fill_narrow(p, n, c);
+}
+
+/* A rectangle in one call: a cell's rows above and below its glyph, or a blank run, are a few
+ * dozen bytes each, and a call and return per row cost more than its stores where returns are
+ * emulated (TCG looks the return address up, ~70 host instructions). */
+__attribute__((noinline)) static void fill_rect(struct kf_strip *o, int x, int y, int w, int h,
+						uint32_t c)
+{
+	uint32_t *p = o->px + (size_t)y * o->pitch + x;
+	if (w >= FILL_AVX_MIN) {
+		for (int j = 0; j < h; j++, p += o->pitch)
+			fill_px(p, w, c);
+		return;
+	}
+	for (int j = 0; j < h; j++, p += o->pitch)
+		fill_narrow(p, w, c);
 }
 
 void kf_paint_fill_rect(struct kf_strip *o, int x, int y, int w, int h, uint32_t c)
@@ -600,9 +617,12 @@ static uint32_t *scratch(struct kf_render *r, size_t pixels)
 	return r->scratch;
 }
 
-/* Paints cells [x0, x1) of row y and copies them into the target. Returns -ENOMEM or 0. */
-static int paint_row(struct kf_render *r, const struct kf_render_source *s,
-		     const struct kf_render_target *t, int y, int x0, int x1, struct rects *rs)
+/* Paints cells [x0, x1) of row y and copies them into the target. Returns -ENOMEM or 0. Aligned to
+ * a page: its ~8 KiB then span two 4 KiB pages, not three, whatever moves before it (under TCG a
+ * jump to another page is a look-up of the next block; docs/benchmarks.md, issue 5 session 9). */
+__attribute__((aligned(4096))) static int
+paint_row(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
+	  int y, int x0, int x1, struct rects *rs)
 {
 	/* A wide character's look depends on its right half and an orphaned right half on its left
 	 * neighbour, and erasing one half of a wide character changes the other: widen the span by
