@@ -17,16 +17,17 @@ static uint32_t cluster_hash(const uint32_t *cp, uint32_t n)
 	return h ^ (h >> 15);
 }
 
-/* A hash slot holds the entry's index + 1 in its low bits and the top bits of the entry's hash above them
- * (0 = empty): a probe loads an entry (64 bytes, a cache miss in a table of megabytes) only when the tags
- * agree, so a new cluster, the usual case, costs the miss on its hash slot alone. */
-#define SLOT_INDEX_BITS 17
-#define SLOT_INDEX ((1u << SLOT_INDEX_BITS) - 1)
-_Static_assert(CLUSTER_MAX < SLOT_INDEX, "index + 1 fits below the tag");
+/* The hash index is two arrays of hash_cap slots: a tag byte per slot (0 = empty, else the hash's top byte,
+ * made non-zero) and the entry's index (16 bits). A probe reads the tags alone, 128 KiB at CLUSTER_MAX,
+ * which mostly stay in the L2 cache while a flood of marked characters interns one new cluster after the
+ * other; the index (and then the entry, 64 bytes in megabytes: a miss) is read only when a tag agrees. With
+ * one 32-bit word per slot (tag and index together, 512 KiB) each new cluster cost a miss on its slot. */
+_Static_assert(CLUSTER_MAX <= 65536, "an entry's index fits 16 bits");
 
-static inline uint32_t slot_of(uint32_t i, uint32_t hv)
+static inline uint8_t slot_tag(uint32_t hv)
 {
-	return (i + 1) | (hv & ~SLOT_INDEX);
+	uint8_t tag = (uint8_t)(hv >> 24);
+	return tag ? tag : 1;
 }
 
 /* The table's arrays (entries, hash, used marks) share one block. A block of 1 MiB or more is a mapping
@@ -38,7 +39,7 @@ static inline uint32_t slot_of(uint32_t i, uint32_t hv)
 
 static size_t cluster_block_bytes(uint32_t cap)
 {
-	size_t b = (size_t)cap * (sizeof(struct cluster) + 2 * sizeof(uint32_t) + 1);
+	size_t b = (size_t)cap * (sizeof(struct cluster) + 2 * (sizeof(uint16_t) + 1) + 1);
 	return b >= CLUSTER_MAP_MIN ? (b + CLUSTER_HUGE - 1) & ~(CLUSTER_HUGE - 1) : b;
 }
 
@@ -63,15 +64,16 @@ static void cluster_index(struct cluster_table *t)
 		if (!t->used[i])
 			continue;
 		uint32_t hv = cluster_hash(t->c[i].cp, t->c[i].n), h = hv & (t->hash_cap - 1);
-		while (t->hash[h])
+		while (t->tag[h])
 			h = (h + 1) & (t->hash_cap - 1);
-		t->hash[h] = slot_of(i, hv);
+		t->tag[h] = slot_tag(hv);
+		t->idx[h] = (uint16_t)i;
 	}
 }
 
 void grid__cluster_reindex(struct grid *g)
 {
-	memset(g->cl.hash, 0, g->cl.hash_cap * sizeof(*g->cl.hash));
+	memset(g->cl.tag, 0, g->cl.hash_cap); /* the indexes of empty slots are never read */
 	cluster_index(&g->cl);
 }
 
@@ -84,33 +86,36 @@ static int cluster_grow(struct cluster_table *t)
 		return -1;
 	size_t bytes = cluster_block_bytes(cap);
 	struct cluster *c;
-	uint32_t *hash;
-	uint8_t *used;
+	uint16_t *idx;
+	uint8_t *tag, *used;
 	if (bytes >= CLUSTER_MAP_MIN) {
 		c = grid__map(bytes); /* zeroed: the hash empty, no entry used */
 		if (!c)
 			return -1;
-		hash = (uint32_t *)(void *)(c + cap);
-		used = (uint8_t *)(hash + 2 * (size_t)cap);
+		idx = (uint16_t *)(void *)(c + cap);
+		tag = (uint8_t *)(idx + 2 * (size_t)cap);
+		used = tag + 2 * (size_t)cap;
 		memcpy(c, t->c, (size_t)t->cap * sizeof(*c));
 		memcpy(used, t->used, t->cap);
 		cluster_block_free(t->c, t->cap);
 	} else {
 		/* realloc keeps the entries where they are (a large block is moved by its pages, not copied);
 		 * the marks move up behind the larger hash, which starts empty */
-		size_t used_at = (size_t)t->cap * (sizeof(*c) + 2 * sizeof(uint32_t));
+		size_t used_at = (size_t)t->cap * (sizeof(*c) + 2 * (sizeof(*idx) + 1));
 		c = realloc(t->c, bytes);
 		if (!c)
 			return -1;
-		hash = (uint32_t *)(void *)(c + cap);
-		used = (uint8_t *)(hash + 2 * (size_t)cap);
+		idx = (uint16_t *)(void *)(c + cap);
+		tag = (uint8_t *)(idx + 2 * (size_t)cap);
+		used = tag + 2 * (size_t)cap;
 		memmove(used, (uint8_t *)c + used_at, t->cap);
 		memset(used + t->cap, 0, cap - t->cap);
-		memset(hash, 0, 2 * (size_t)cap * sizeof(*hash));
+		memset(tag, 0, 2 * (size_t)cap);
 	}
 	t->c = c;
 	t->used = used;
-	t->hash = hash;
+	t->idx = idx;
+	t->tag = tag;
 	t->hash_cap = cap * 2;
 	t->cap = cap;
 	cluster_index(t);
@@ -123,19 +128,20 @@ int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
 	if (n == 0 || n > CLUSTER_MAX_CPS)
 		return -1;
 	uint32_t hv = cluster_hash(cp, n);
+	const uint8_t tag = slot_tag(hv);
 	if (t->hash_cap) {
-		uint32_t s;
-		for (uint32_t h = hv & (t->hash_cap - 1); (s = t->hash[h]) != 0; h = (h + 1) & (t->hash_cap - 1)) {
-			if ((s ^ hv) & ~SLOT_INDEX)
+		uint8_t s;
+		for (uint32_t h = hv & (t->hash_cap - 1); (s = t->tag[h]) != 0; h = (h + 1) & (t->hash_cap - 1)) {
+			if (s != tag)
 				continue;
-			const struct cluster *c = &t->c[(s & SLOT_INDEX) - 1];
+			const struct cluster *c = &t->c[t->idx[h]];
 			if (c->n != n || c->cp[0] != cp[0])
 				continue;
 			uint32_t k = 1;
 			while (k < n && c->cp[k] == cp[k])
 				k++;
 			if (k == n)
-				return (int)((s & SLOT_INDEX) - 1);
+				return (int)t->idx[h];
 		}
 	}
 	if (t->count >= t->gc_at && t->count > 0) {
@@ -156,9 +162,10 @@ int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
 	t->c[i].n = n;
 	memcpy(t->c[i].cp, cp, sizeof(t->c[i].cp)); /* all CLUSTER_MAX_CPS: a fixed size, no call */
 	uint32_t h = hv & (t->hash_cap - 1);
-	while (t->hash[h])
+	while (t->tag[h])
 		h = (h + 1) & (t->hash_cap - 1);
-	t->hash[h] = slot_of(i, hv);
+	t->tag[h] = tag;
+	t->idx[h] = (uint16_t)i;
 	return (int)i;
 }
 

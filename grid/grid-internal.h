@@ -185,7 +185,8 @@ struct cluster {
 struct cluster_table {
 	struct cluster *c; /* [cap] */
 	uint8_t *used;
-	uint32_t *hash; /* [hash_cap]: index+1 */
+	uint8_t *tag;  /* [hash_cap]: 0 = empty slot, else the top byte of the entry's hash (never 0) */
+	uint16_t *idx; /* [hash_cap]: the entry of a slot whose tag is set */
 	uint32_t cap, hash_cap, count, next_free, gc_at, gc_wait;
 	/* two-way set-associative: (cell content, combining mark) -> id+1 of the cluster of both
 	 * (grid-utf8.c; the pair found or made last on a character first); a collection, which may free and
