@@ -220,15 +220,18 @@ static int queue_reserve(struct pty *pty, size_t n)
 		cap *= 2;
 	if (cap > pty->cfg.write_queue_max)
 		cap = pty->cfg.write_queue_max;
-	uint8_t *nb = malloc(cap);
+	/* Grown in place: realloc moves a large block's pages (mremap) rather than copying them into a second
+	 * block, so the old and the new block are never resident together (a doubling to 4 MiB peaked at
+	 * 6 MiB). On failure the queue is left as it was, its bytes moved to the front. */
+	if (pty->head) {
+		memmove(pty->buf, pty->buf + pty->head, pty->len);
+		pty->head = 0;
+	}
+	uint8_t *nb = realloc(pty->buf, cap);
 	if (!nb)
 		return -ENOMEM;
-	if (pty->len)
-		memcpy(nb, pty->buf + pty->head, pty->len);
-	free(pty->buf);
 	pty->buf = nb;
 	pty->cap = cap;
-	pty->head = 0;
 	return 0;
 }
 
