@@ -132,4 +132,7 @@ enum vt_string_kind vt__str_kind_of(uint8_t b);
  * takes the sequence from its ESC. */
 size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n);
 
+/* Fills p->trans from the per-state range lists of vt/parser-table.c, with 8-bit C1 when p->c1 is set. */
+void vt__parser_build_table(struct vt_parser *p);
+
 #endif
