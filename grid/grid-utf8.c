@@ -89,6 +89,7 @@ void grid__end_run(struct grid *g, struct line *l, int x0, uint32_t x, uint32_t 
 {
 	struct grid_cell *c = l->cells;
 	const int right = grid__right_limit(g);
+	l->flags &= ~LINE_ASCII;
 	if (fix_left)
 		c[x0 - 1].cp = 0, c[x0 - 1].width = 1, c[x0 - 1].link = 0;
 	if ((int)x < g->cols && c[x].width == 0)
@@ -503,9 +504,11 @@ static bool lead_mark(struct grid *g, uint32_t cp)
 	unsigned bp = vt_char_props(g->gb_prev);
 	if ((bp & 0x3fu) - 1 >= 2 || bp & VT_PROP_EXTPICT || g->gb_prev >= 0x110000)
 		return false;
-	struct grid_cell *c = &grid__line(g, g->cy)->cells[g->last_x];
+	struct line *l = grid__line(g, g->cy);
+	struct grid_cell *c = &l->cells[g->last_x];
 	if (c->cp == 0 || c->width == 0)
 		return false;
+	l->flags &= ~LINE_ASCII;
 	grid__attach_mark(g, c, cp);
 	g->last_cp = g->gb_prev = cp;
 	grid__damage(g, g->cy, g->last_x, g->last_x + c->width);
