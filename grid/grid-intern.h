@@ -27,9 +27,8 @@ static inline uint32_t grid__key_tag(uint64_t m)
 	return (uint32_t)(m >> 48) << 16;
 }
 
-/* Takes a free id for the style (a, b) and indexes it at the empty place i. Returns the id, or 0 when
- * none is free. */
-static inline uint32_t grid__style_insert_at(struct style_table *t, uint32_t i, uint32_t tag, uint64_t a, uint64_t b)
+/* Takes a free id for the style (a, b). Returns the id, or 0 when none is free. */
+static inline uint32_t grid__style_take(struct style_table *t, uint64_t a, uint64_t b)
 {
 	while (t->next_free < t->cap && t->used[t->next_free])
 		t->next_free++;
@@ -42,7 +41,15 @@ static inline uint32_t grid__style_insert_at(struct style_table *t, uint32_t i, 
 	t->count++;
 	memcpy(&t->styles[id], &a, 8);
 	memcpy((char *)&t->styles[id] + 8, &b, 8);
-	t->hash[i] = tag | id;
+	return id;
+}
+
+/* grid__style_take, and the id indexed at the empty place i */
+static inline uint32_t grid__style_insert_at(struct style_table *t, uint32_t i, uint32_t tag, uint64_t a, uint64_t b)
+{
+	const uint32_t id = grid__style_take(t, a, b);
+	if (id)
+		t->hash[i] = tag | id;
 	return id;
 }
 
@@ -55,14 +62,27 @@ static inline uint16_t grid__cache_put(struct style_table *t, uint64_t a, uint64
 	return (uint16_t)id;
 }
 
+/* Whether the style (a, b), which the cache does not know, takes an id without the index's probe: the output
+ * makes a fresh style per run of text (t->fresh, the index's misses since its last hit, reached
+ * STYLE_FRESH_BYPASS), no collection is due (an id is free: grid__style_take cannot fail) and it is not the
+ * default style. The index's place for a new style is read once per style at a random place of up to 256
+ * KiB, a load that misses the cache more often than not; the style stays out of the index until the next
+ * collection indexes it, and should it come back before, it takes a second id (its cells compare and render
+ * the same: ids are not compared across grids, and only the default style's is fixed). One insertion in 64
+ * still probes, to notice styles coming back. */
+static inline bool grid__intern_fresh(const struct style_table *t, uint64_t a, uint64_t b)
+{
+	return t->fresh >= STYLE_FRESH_BYPASS && (t->count & 63) && t->count < t->gc_at && (a | b);
+}
+
 /* the insertion when a collection is due or the table is full (grid-style.c) */
 uint16_t grid__intern_room(struct grid *g, uint64_t a, uint64_t b, uint64_t h);
 
 /* The table behind the cache: a new pen (colourful output makes one per run of text) costs one probe
  * sequence that compares tags, then the insertion at the empty place it ended at. Out of line: the cache
  * answers most lookups. h: grid__key_hash(a, b). */
-static inline __attribute__((always_inline)) uint16_t grid__intern_miss(struct grid *g, uint64_t a, uint64_t b,
-								uint64_t h)
+static inline __attribute__((always_inline)) uint16_t grid__intern_probe_as(struct grid *g, uint64_t a, uint64_t b,
+								    uint64_t h, bool track)
 {
 	struct style_table *t = &g->st;
 	const uint64_t m = grid__key_mix(h);
@@ -70,14 +90,36 @@ static inline __attribute__((always_inline)) uint16_t grid__intern_miss(struct g
 	const uint32_t mask = t->hash_cap - 1;
 	uint32_t i = (uint32_t)m & mask, e;
 	for (; (e = t->hash[i]) != 0; i = (i + 1) & mask)
-		if ((e & 0xffff0000u) == tag && grid__key_eq(&t->styles[e & 0xffffu], a, b))
+		if ((e & 0xffff0000u) == tag && grid__key_eq(&t->styles[e & 0xffffu], a, b)) {
+			if (track)
+				t->fresh = 0;
 			return grid__cache_put(t, a, b, h, e & 0xffffu);
+		}
 	if ((a | b) == 0)
 		return 0;
+	if (track)
+		t->fresh++;
 	if (unlikely(t->count >= t->gc_at || t->count >= t->cap))
 		return grid__intern_room(g, a, b, h);
 	const uint32_t id = grid__style_insert_at(t, i, tag, a, b);
 	return id ? grid__cache_put(t, a, b, h, id) : 0;
+}
+
+/* the probe counting its misses in t->fresh (reset by a hit): grid__intern_fresh's condition */
+static inline __attribute__((always_inline)) uint16_t grid__intern_probe(struct grid *g, uint64_t a, uint64_t b,
+								 uint64_t h)
+{
+	return grid__intern_probe_as(g, a, b, h, true);
+}
+
+/* grid__intern_probe, or a fresh style's id without it (grid__intern_fresh) */
+static inline __attribute__((always_inline)) uint16_t grid__intern_miss(struct grid *g, uint64_t a, uint64_t b,
+								uint64_t h)
+{
+	struct style_table *t = &g->st;
+	if (grid__intern_fresh(t, a, b))
+		return grid__cache_put(t, a, b, h, grid__style_take(t, a, b));
+	return grid__intern_probe(g, a, b, h);
 }
 
 #endif

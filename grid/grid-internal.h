@@ -123,6 +123,7 @@ struct saved_cursor {
 #define STYLE_MAX 65535u
 #define STYLE_INDEX_MIN 8192u /* the index's least size: twice the first threshold (4096) */
 #define PEN_CACHE_SIZE 1024u
+#define STYLE_FRESH_BYPASS 16u
 struct style_table {
 	struct grid_style *styles; /* [cap]; id 0 is the default style */
 	uint8_t *used;             /* [cap]; 1 = live (0 is always live) */
@@ -134,6 +135,7 @@ struct style_table {
 	uint32_t gc_at;     /* run a collection when count reaches this */
 	uint32_t gc_wait;   /* misses to let pass before the next collection (the table was full of live ids) */
 	uint32_t epoch;     /* counts collections (from 1): an id remembered with an older epoch may be reused */
+	uint8_t fresh;      /* the index's misses since its last hit, mod 256 (grid__intern_fresh) */
 	struct {
 		uint64_t a, b; /* the style's key (style_key in grid-style.c) */
 		uint32_t id;   /* (the zeroed entry maps the default style's key to its id 0) */
@@ -484,7 +486,8 @@ static inline uint16_t grid__pen_learn(struct grid *g, uint16_t id)
 	return id;
 }
 
-/* grid__pen_id past the style cache (grid-style.c) */
+/* grid__pen_id past the style cache (grid-style.c): the index's probe (grid__intern_probe; the paths that
+ * meet fresh styles take those without it first: grid__intern_fresh) */
 uint16_t grid__pen_id_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h);
 
 /* The pen's style id: the cache's slot inline here, in the print paths that ask after every SGR (a call to

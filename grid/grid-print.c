@@ -301,12 +301,16 @@ static inline bool put_one(struct grid *g, uint32_t cp, uint16_t style)
 
 static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n);
 
-/* grid__pen_id_slow's copy in this page: a fresh colour's text would otherwise call grid-style.c, and that
- * call's return cost an emulated guest a TB look-up more per run (GRID_PAGE) */
+/* grid__pen_id_slow's fresh styles in this page: a fresh colour's text would otherwise call grid-style.c, and
+ * that call's return cost an emulated guest a TB look-up more per run (GRID_PAGE); the index's probe jumps
+ * there (the page has no room for it) */
 GRID_PAGE("print") __attribute__((noinline)) static uint16_t pen_miss(struct grid *g, uint64_t a, uint64_t b,
 								      uint64_t h)
 {
-	return grid__pen_learn(g, grid__intern_miss(g, a, b, h));
+	struct style_table *t = &g->st;
+	if (grid__intern_fresh(t, a, b))
+		return grid__pen_learn(g, grid__cache_put(t, a, b, h, grid__style_take(t, a, b)));
+	return grid__pen_id_slow(g, a, b, h);
 }
 
 /* put_one when the pen changed since its style was last interned (a colour per cell): the interning call

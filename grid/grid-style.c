@@ -111,7 +111,7 @@ __attribute__((noinline)) uint16_t grid__intern_room(struct grid *g, uint64_t a,
 GRID_PAGE("style")
 __attribute__((noinline)) static uint16_t intern_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
 {
-	return grid__intern_miss(g, a, b, h);
+	return grid__intern_probe_as(g, a, b, h, false); /* (the erase style's: no fresh styles taken here) */
 }
 
 static inline uint16_t intern_key(struct grid *g, uint64_t a, uint64_t b)
@@ -126,7 +126,7 @@ static inline uint16_t intern_key(struct grid *g, uint64_t a, uint64_t b)
 
 GRID_PAGE("style") uint16_t grid__pen_id_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h)
 {
-	return grid__pen_learn(g, grid__intern_miss(g, a, b, h));
+	return grid__pen_learn(g, grid__intern_probe(g, a, b, h));
 }
 
 GRID_PAGE("style") uint16_t grid__erase_style(struct grid *g)
@@ -380,6 +380,7 @@ void grid__collect(struct grid *g)
 		st->used[g->erase_id] |= 2;
 	sweep_styles(st);
 	memset(st->cache, 0, sizeof(st->cache));
+	st->fresh = 0; /* every live style is indexed again (index_rebuild): its probes are worth making */
 	st->epoch++;
 	/* When live styles already fill the table, the next collection waits for a full headroom of attempts:
 	 * meanwhile new pens fall back to the default style instead of sweeping again and again. */

@@ -14,8 +14,11 @@
 
 #include "grid/grid-print.h"
 
-/* put_text's loop in a page of its own (GRID_PAGE): straddling one, it cost the guest's unicode parse ~20% */
+/* put_text's loop in a page of its own (GRID_PAGE): straddling one, it cost the guest's unicode parse ~20%. The
+ * marks' attach shares its page; grid__print_utf8 and the end of a row segment have one of their own (a
+ * guest's TB look-ups: docs/benchmarks.md, issue 2, session 10). */
 GRID_PAGE_BEGIN("utf8");
+GRID_PAGE_BEGIN("utf8_seg");
 
 /* The Grapheme_Cluster_Break class ZWJ in a property byte (bits 2-5, vt_char_props) */
 #define VT_PROP_ZWJ_CLASS (5u << 2)
@@ -43,7 +46,7 @@ static inline uint32_t cache_find(struct cluster_cache_entry *e, uint32_t base, 
 /* attach() for the run path: appends the combining mark cp to cell c (written by this run, so the cursor
  * is right after it). The cluster ids of recent (cell content, mark) pairs are cached, so a mark that was
  * seen on the same base before costs no interning. */
-void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
+GRID_PAGE("utf8") void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
 {
 	uint32_t base = c->cp, hit = cache_find(cache_set(g, base, cp), base, cp);
 	if (hit) {
@@ -84,8 +87,8 @@ void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
  * character has width lastw, the last code point taken was last): half of a wide character left on either
  * side is blanked, then damage, the cursor (a pending wrap when the segment reached the right limit) and
  * what the next character may join. */
-void grid__end_run(struct grid *g, struct line *l, int x0, uint32_t x, uint32_t lastw, bool fix_left,
-		    uint32_t last)
+GRID_PAGE("utf8_seg") void grid__end_run(struct grid *g, struct line *l, int x0, uint32_t x, uint32_t lastw,
+					 bool fix_left, uint32_t last)
 {
 	struct grid_cell *c = l->cells;
 	const int right = grid__right_limit(g);
@@ -97,7 +100,7 @@ void grid__end_run(struct grid *g, struct line *l, int x0, uint32_t x, uint32_t 
 	grid__line_touch(l, (int)x);
 	if (unlikely(g->sel.active))
 		grid__select_touch(g, g->cy, g->cy);
-	grid__damage(g, g->cy, x0 - 1, (int)x + 1);
+	grid__damage_inline(g, g->cy, x0 - 1, (int)x + 1);
 	g->last_x = (int)(x - lastw);
 	g->last_y = g->cy;
 	g->last_w = (int)lastw;
@@ -137,7 +140,7 @@ static inline void mark_on_last(struct grid *g, struct grid_cell *o, uint32_t cp
  * ends "ExtPict Extend*" (vt_grapheme_break's state before a ZWJ that lets an emoji after it join, GB11).
  * The cluster holds every code point of its run (none was dropped), so its content decides. */
 #if defined(__GNUC__)
-__attribute__((noinline))
+__attribute__((noinline)) GRID_PAGE("utf8")
 #endif
 static int emoji_join_state(const struct grid *g, uint32_t base)
 {
@@ -188,7 +191,9 @@ static inline void put_wide(struct grid_cell *o, uint32_t cp, uint64_t hi, wide_
 
 /* The index into vt_utf8_pairs of the two bytes at p: ((b - 0xc0) << 8 | the next byte) when the first, b, is
  * 0xc1 or above, else b; *bp = b. A conditional move, not a branch: the stream mixes both kinds at random
- * (compilers branch here). */
+ * (compilers branch here). The bytes swap by `rol`: `xchg %dh,%dl` spares QEMU's TCG (the guests of issue 5)
+ * the flags a rotate keeps (0.5 % of the guest's unicode parse) but was ~2 % slower on the host (Zen 3;
+ * docs/benchmarks.md, issue 2, session 10). */
 static inline uint64_t pair_index(const uint8_t *p, uint64_t *bp)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -208,6 +213,37 @@ static inline uint64_t pair_index(const uint8_t *p, uint64_t *bp)
 	uint64_t b = p[0];
 	*bp = b;
 	return b >= 0xc1 ? (b << 8 | p[1]) - 0xc000u : b;
+#endif
+}
+
+/* The entry of vt_utf8_pairs at k in *e, and whether it is > 0 (a plain character of width 1). The test is a
+ * compare with 0, not the `test` compilers make of it: QEMU's TCG (7.2, the guest's) evaluates a signed
+ * condition after `test` by a call that computes all the flags (~25 emulator instructions a character),
+ * after `cmp` inline. */
+static inline bool pair_entry(uint64_t k, int32_t *e)
+{
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+	bool gt;
+	*e = vt_utf8_pairs[k];
+	__asm__("cmpl $0, %[e]" : "=@ccg"(gt) : [e] "r"(*e));
+	return gt;
+#else
+	*e = vt_utf8_pairs[k];
+	return *e > 0;
+#endif
+}
+
+/* *e &= 0x7ff; whether that left 0. The flag of the `and` itself, so that it costs no `test` (compilers make
+ * one of the C form). */
+static inline bool mark_bits(uint32_t *e)
+{
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
+	bool z;
+	__asm__("andl $0x7ff, %[e]" : [e] "+r"(*e), "=@ccz"(z));
+	return z;
+#else
+	*e &= 0x7ffu;
+	return *e == 0;
 #endif
 }
 
@@ -280,16 +316,19 @@ mixed:
 	 * kind */
 	for (;;) {
 		uint64_t bb;
-		int32_t e = vt_utf8_pairs[pair_index(p, &bb)];
-		if (unlikely(e <= 0)) {
-			if (e == 0) {
+		int32_t e;
+		if (unlikely(!pair_entry(pair_index(p, &bb), &e))) {
+			/* a combining mark's entry is its code point (U+0080..U+07FF) - 0x8000: never 0 in the
+			 * low 11 bits, so the mask that takes the code point also tells it from an entry of 0 */
+			uint32_t mark = (uint32_t)e;
+			if (mark_bits(&mark)) {
 				b = (uint32_t)bb;
 				if (b >= 0xe0u)
 					goto lead3;
 				goto slow;
 			}
-			/* a combining mark (its code point - 0x8000): straight to its base */
-			mark_on_last(g, o, (uint32_t)e & 0x7ffu);
+			/* a combining mark: straight to its base */
+			mark_on_last(g, o, mark);
 		} else {
 			put_narrow(o++, (uint32_t)e, lo);
 		}
@@ -471,7 +510,9 @@ static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *
 	const int right = grid__right_limit(g), x0 = g->cx;
 	struct line *l = grid__line(g, g->cy);
 	struct grid_cell *c = l->cells;
-	const bool fix_left = x0 > 0 && c[x0].width == 0;
+	/* x0 != 0, not x0 > 0 (the cursor is never left of 0): a signed test after `test` costs an emulated guest
+	 * a call of TCG's flag helper (docs/benchmarks.md, issue 2, session 10) */
+	const bool fix_left = x0 != 0 && c[x0].width == 0;
 	const uint64_t hi = (uint64_t)grid__cur_style(g) << 32 | (uint64_t)g->link << 48;
 	uint32_t x = (uint32_t)x0;
 	const uint8_t *const p0 = p;
@@ -548,7 +589,7 @@ static inline bool non_ascii_soon(const uint8_t *q, const uint8_t *end)
 /* vt_sink.print_utf8: UTF-8 text decoded and written in one pass, row segment by row segment, while it is
  * what print_run takes (plain characters and marks on them; a full row wraps here). Stops before anything
  * else and returns the bytes consumed; the parser decodes the rest and hands it to grid__print. */
-size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n)
+GRID_PAGE("utf8_seg") size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
 	if (n < 4 || g->charsets[g->gl] != CHARSET_ASCII || g->insert || g->single_shift)

@@ -86,6 +86,20 @@ static inline void t_feedf(struct t_term *t, const char *fmt, ...)
 	grid_feed(t->g, (const uint8_t *)buf, (size_t)n);
 }
 
+/* Whether cell a of grid ga holds what cell b of grid gb does: the same code point, or clusters of the same
+ * code points. A cluster's id depends on when its grid's collections ran, which follows the style ids it
+ * took: a flood of fresh styles takes ids without looking for an equal style (grid__intern_fresh), and two
+ * grids fed the same bytes by different paths may then take different numbers. */
+static inline int t_same_cp(const struct grid *ga, const struct grid_cell *a, const struct grid *gb,
+			    const struct grid_cell *b)
+{
+	if (!((a->cp | b->cp) & GRID_CP_CLUSTER))
+		return a->cp == b->cp;
+	uint32_t x[16], y[16];
+	size_t n = grid_cell_codepoints(ga, a, x, 16), m = grid_cell_codepoints(gb, b, y, 16);
+	return n == m && memcmp(x, y, (n < 16 ? n : 16) * sizeof(x[0])) == 0;
+}
+
 /* Text of cells as UTF-8: blanks as ' ', right halves skipped, trailing blanks trimmed. */
 static inline const char *t_cells_text(const struct grid *g, const struct grid_cell *c, int n)
 {

@@ -243,7 +243,9 @@ static void test_style_index(void)
 	}
 	CHECK(g->st.epoch > epoch + 3 && sizes >= 2, "collections %u, index sizes %u", g->st.epoch - epoch, sizes);
 	check_index(g, "after the flood");
-	/* the first cell scrolled away: its colour again, on the screen */
+	/* the first cell scrolled away: its colour again, on the screen (found: output whose styles come back
+	 * probes the index, test_style_fresh; the flood's fresh colours may have stopped the probes) */
+	g->st.fresh = 0;
 	t_feed(t, "\033[0m\033[2J\033[1;1H\033[38;2;1;2;3mB\033[38;2;1;2;3mC\033[0m");
 	const struct grid_cell *r = grid_row(g, 0);
 	CHECK(r[0].style == id && r[1].style == id && grid_style(g, id)->fg == GRID_COLOR_RGB(1, 2, 3),
@@ -280,6 +282,70 @@ static void test_style_index(void)
 	t_feedf(t, "\033[1;1H\033[38;2;%d;%d;%dmq", 3010 & 255, 3010 >> 8, 0);
 	CHECK(known && grid_row(g, 0)[0].style == known, "found in the full table: %u %u", grid_row(g, 0)[0].style,
 	      known);
+	t_free(t);
+}
+
+static uint32_t indexed(const struct grid *g)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < g->st.hash_cap; i++)
+		n += g->st.hash[i] != 0;
+	return n;
+}
+
+/* 3000 fresh colours, cell (i % 1920) of 80x24 in RGB(i & 255, i >> 8, 7) (from first, a pass from i = first) */
+static void fresh_pass(struct t_term *t, int first)
+{
+	for (int i = first; i < 3000; i++)
+		t_feedf(t, "\033[%d;%dH\033[38;2;%d;%d;7mx", 1 + i % 1920 / 80, 1 + i % 80, i & 255, i >> 8);
+}
+
+static int fresh_wrong(struct grid *g)
+{
+	int wrong = 0;
+	for (int c = 0; c < 1920; c++) {
+		const int i = c < 1080 ? c + 1920 : c;
+		const struct grid_cell *cell = &grid_row(g, c / 80)[c % 80];
+		wrong += cell->cp != 'x' || !g->st.used[cell->style] ||
+			 grid_style(g, cell->style)->fg != GRID_COLOR_RGB(i & 255, i >> 8, 7);
+	}
+	return wrong;
+}
+
+/* Output that makes a fresh style per run of text takes their ids without the index's probe
+ * (grid__intern_fresh): after STYLE_FRESH_BYPASS misses in a row only one insertion in 64 probes and indexes
+ * its style. A collection indexes every live style and probes again; once styles come back (a probe hits),
+ * every miss of the cache probes, so that output cycling through more styles than the cache holds takes no
+ * second ids. The cells keep their colours throughout. */
+static void test_style_fresh(void)
+{
+	struct t_term *t = t_new(80, 24, 0);
+	struct grid *g = t->g;
+	fresh_pass(t, 0);
+	const uint32_t count = g->st.count, epoch = g->st.epoch;
+	CHECK(g->st.fresh >= STYLE_FRESH_BYPASS && count >= 3000 && indexed(g) < 3000 / 16,
+	      "fresh styles: %u misses in a row, %u ids, %u indexed", g->st.fresh, count, indexed(g));
+	CHECK(fresh_wrong(g) == 0, "fresh styles: %d cells wrong", fresh_wrong(g));
+	grid__collect(g);
+	CHECK(g->st.fresh == 0 && indexed(g) == g->st.count - 1, "collected: %u misses, %u indexed of %u", g->st.fresh,
+	      indexed(g), g->st.count);
+	/* the screen's 1920 styles again, twice, each at its cell: found (the cache holds 1024) */
+	const uint32_t live = g->st.count;
+	fresh_pass(t, 1080);
+	fresh_pass(t, 1080);
+	CHECK(g->st.count == live && fresh_wrong(g) == 0, "styles again: %u ids (%u before), %d wrong", g->st.count,
+	      live, fresh_wrong(g));
+	/* fresh again, then the screen's styles again: the first hit makes the probes resume */
+	for (int i = 0; i < 200; i++)
+		t_feedf(t, "\033[1;1H\033[48;2;%d;%d;9mx", i, i);
+	t_feed(t, "\033[49m");
+	const uint32_t before = g->st.count;
+	CHECK(g->st.fresh >= STYLE_FRESH_BYPASS, "fresh again: %u misses", g->st.fresh);
+	fresh_pass(t, 1080);
+	fresh_pass(t, 1080);
+	CHECK(g->st.count - before < 64 && g->st.fresh < STYLE_FRESH_BYPASS && fresh_wrong(g) == 0,
+	      "styles back: %u ids more, %u misses, %d wrong", g->st.count - before, g->st.fresh, fresh_wrong(g));
+	CHECK(g->st.epoch == epoch + 1, "collections %u", g->st.epoch - epoch);
 	t_free(t);
 }
 
@@ -326,6 +392,7 @@ int main(void)
 	test_resize_extremes();
 	test_sgr_flood();
 	test_style_index();
+	test_style_fresh();
 	long used = peak_kb() - before;
 	/* 10000 lines x 212 cells x 12 bytes is ~25 MB; 1000x1000 cells with 1000 lines of scrollback ~24 MB;
 	 * tables at their caps a few MB more */

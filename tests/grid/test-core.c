@@ -632,7 +632,7 @@ static void test_csi_bytes(void)
 			for (int x = 0; x < 40; x++) {
 				const struct grid_style *sa = grid_style(whole->g, a[x].style);
 				const struct grid_style *sb = grid_style(bytes->g, b[x].style);
-				if (a[x].cp != b[x].cp || sa->fg != sb->fg || sa->bg != sb->bg || sa->attrs != sb->attrs ||
+				if (!t_same_cp(whole->g, &a[x], bytes->g, &b[x]) || sa->fg != sb->fg || sa->bg != sb->bg || sa->attrs != sb->attrs ||
 				    sa->underline != sb->underline || sa->ul_color != sb->ul_color)
 					bad++;
 			}

@@ -107,7 +107,7 @@ static int compare(struct t_term *a, struct t_term *b, const char *what, int blo
 		bad += grid_row_wrapped(a->g, y) != grid_row_wrapped(b->g, y);
 		for (int x = 0; x < cols; x++) {
 			const struct grid_style *sp = grid_style(a->g, p[x].style), *sq = grid_style(b->g, q[x].style);
-			if (p[x].cp != q[x].cp || p[x].width != q[x].width || sp->fg != sq->fg || sp->bg != sq->bg ||
+			if (!t_same_cp(a->g, &p[x], b->g, &q[x]) || p[x].width != q[x].width || sp->fg != sq->fg || sp->bg != sq->bg ||
 			    sp->attrs != sq->attrs) {
 				if (bad < 4)
 					fprintf(stderr, "block %d, %s: cell %d,%d %x/%d vs %x/%d\n", block, what, x, y,
