@@ -36,13 +36,7 @@ struct kf_session {
 	uint64_t read_ns;         /* CLOCK_MONOTONIC time in read_output, parsing included */
 	uint64_t parse_ns;        /* of which in grid_feed */
 	uint64_t read_cpu_ns;     /* read_ns in this thread's CPU time */
-	/* Parsing in CPU time, measured on one chunk in PARSE_CPU_SAMPLE: reading the thread's CPU clock is a
-	 * system call (~3 us here), too dear for every 4 KiB chunk. */
-	uint64_t chunks, sampled_cpu_ns, sampled_bytes;
 };
-
-/* One chunk in this many has its parse measured in CPU time (kf_session_stats() scales it to all bytes). */
-#define PARSE_CPU_SAMPLE 16u
 
 static void pty_log_handler_fn(int prio, const char *fmt, va_list ap)
 {
@@ -87,14 +81,9 @@ static void on_clipboard(void *ud, const char *targets, const uint8_t *data, siz
 static void on_output(void *ud, const uint8_t *data, size_t len)
 {
 	struct kf_session *s = ud;
-	bool sample = s->chunks++ % PARSE_CPU_SAMPLE == 0;
-	uint64_t t0 = kf_loop_now_ns(), c0 = sample ? kf_thread_cpu_ns() : 0;
+	uint64_t t0 = kf_loop_now_ns();
 	grid_feed(s->grid, data, len);
 	s->parse_ns += kf_loop_now_ns() - t0;
-	if (sample) {
-		s->sampled_cpu_ns += kf_thread_cpu_ns() - c0;
-		s->sampled_bytes += len;
-	}
 }
 
 static void on_want_write(void *ud, bool on)
@@ -312,8 +301,16 @@ void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st)
 	st->read_ns = s->read_ns;
 	st->parse_ns = s->parse_ns;
 	st->read_cpu_ns = s->read_cpu_ns;
-	st->parse_cpu_ns = s->sampled_bytes ? (uint64_t)((double)s->sampled_cpu_ns * (double)st->bytes /
-							 (double)s->sampled_bytes) : 0;
+	/* The parse in CPU time is what the reading cost beyond its read(2) calls. It used to be sampled on one
+	 * chunk in 16 and scaled, but a chunk's parse is heavy-tailed (the chunk that maps a scrollback chunk
+	 * or grows the cluster table pays for zeroing megabytes in the kernel): in the guest that estimate was
+	 * off by -35% to +40% against measuring every chunk, and the "reading" left over by it varied 3x between
+	 * workloads with the same read(2) calls (docs/benchmarks.md, issue 5, session 10). */
+	uint64_t calls, sampled, sampled_ns;
+	pty_get_read_cpu(s->pty, &calls, &sampled, &sampled_ns);
+	uint64_t sys = sampled ? (uint64_t)((double)sampled_ns * (double)calls / (double)sampled) : 0;
+	st->read_sys_cpu_ns = sys < st->read_cpu_ns ? sys : st->read_cpu_ns;
+	st->parse_cpu_ns = st->read_cpu_ns - st->read_sys_cpu_ns;
 }
 
 int kf_session_child_pid(const struct kf_session *s)

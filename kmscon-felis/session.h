@@ -90,11 +90,12 @@ int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, 
 
 /* Output read from the PTY since the session started: read(2) calls and bytes, wake-ups that read, and the
  * CLOCK_MONOTONIC time spent reading (parsing included) and parsing alone, and the same two in the thread's
- * CPU time (for benchmarks; parse_cpu_ns is estimated from a sample of the chunks, scaled to every byte). */
+ * CPU time (for benchmarks): read_sys_cpu_ns is the read(2) calls' part of read_cpu_ns, estimated from a
+ * sample of the calls (pty_get_read_cpu), and parse_cpu_ns the rest. */
 struct kf_session_stats {
 	uint64_t reads, bytes, wakeups;
 	uint64_t read_ns, parse_ns;
-	uint64_t read_cpu_ns, parse_cpu_ns;
+	uint64_t read_cpu_ns, parse_cpu_ns, read_sys_cpu_ns;
 };
 void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st);
 

@@ -119,6 +119,13 @@ unsigned pty_respawn_delay_ms(const struct pty *pty);
 /* Totals since pty_create(), over every child: successful read(2) calls on the master and bytes read. */
 void pty_get_stats(const struct pty *pty, uint64_t *reads, uint64_t *bytes);
 
+/* The calling thread's CPU time in the master's read(2) calls (for benchmarks), measured on one call in
+ * PTY_READ_CPU_SAMPLE, since reading the thread's CPU clock is a system call itself: every read(2) call so
+ * far (those that found nothing or were interrupted included), how many were measured, and their CPU time.
+ * The total is about sampled_ns * calls / sampled. */
+#define PTY_READ_CPU_SAMPLE 16u
+void pty_get_read_cpu(const struct pty *pty, uint64_t *calls, uint64_t *sampled, uint64_t *sampled_ns);
+
 /* Converts a wait(2) status to a shell-style exit code: the exit status, or 128 + signal number. */
 int pty_exit_code(int status);
 

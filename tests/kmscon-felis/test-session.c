@@ -1,5 +1,6 @@
 /* tests/kmscon-felis/test-session.c: the session (loop + pty + grid) with real children: respawn and
- * back-off, a refused paste and its visible notice, bracketed paste, window size on resize. */
+ * back-off, a refused paste and its visible notice, bracketed paste, window size on resize, the reading's
+ * CPU time split. */
 #include "kmscon-felis/session.h"
 
 #include <errno.h>
@@ -187,6 +188,13 @@ static void test_sigchld_fallback(void)
 	CHECK(run_for(c.loop, 10000) == 9);
 	CHECK(c.exited && c.exit_code == 9);
 	CHECK(strstr(screen(s), "3000\nLAST\n"));
+	/* The reading's CPU time splits into its read(2) calls (estimated from a sample of them) and the rest,
+	 * the parse. */
+	struct kf_session_stats st;
+	kf_session_stats(s, &st);
+	CHECK(st.reads > 0 && st.bytes > 14000 && st.wakeups > 0);
+	CHECK(st.read_sys_cpu_ns > 0 && st.read_sys_cpu_ns <= st.read_cpu_ns);
+	CHECK(st.parse_cpu_ns + st.read_sys_cpu_ns == st.read_cpu_ns);
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
 }

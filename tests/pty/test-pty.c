@@ -323,6 +323,50 @@ static void test_last_line(void)
 	free(s.data);
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* pty_get_read_cpu: every read(2) call is counted, the one that found nothing included, and one in
+ * PTY_READ_CPU_SAMPLE is timed in the thread's CPU time, from the first. */
+static void test_read_cpu(void)
+{
+	const char *argv[] = {self, "child-last-line", NULL};
+	struct sink s = {0};
+	struct pty_callbacks cb = {.output = on_output};
+	struct pty_config cfg = {.argv = argv, .reset_env = true};
+	struct pty *pty = pty_create(&cfg, &cb, &s);
+	uint64_t calls, sampled, ns, reads, bytes;
+	pty_get_read_cpu(pty, &calls, &sampled, &ns);
+	CHECK(calls == 0 && sampled == 0 && ns == 0);
+	CHECK(pty_spawn(pty) == 0);
+	uint64_t cpu0 = thread_cpu_ns(), ended = 0; /* pty_read calls that ended on a read of nothing */
+	uint64_t end = ms_now() + 10000;
+	int r = 0;
+	while (r != -EIO && ms_now() < end) {
+		struct pollfd pfd = {.fd = pty_fd(pty), .events = POLLIN};
+		poll(&pfd, 1, 50);
+		if (pfd.revents & (POLLIN | POLLHUP)) {
+			r = pty_read(pty, 0); /* no budget: each call ends on EAGAIN or the hang-up */
+			ended++;
+		}
+	}
+	uint64_t cpu = thread_cpu_ns() - cpu0;
+	CHECK(r == -EIO);
+	pty_get_stats(pty, &reads, &bytes);
+	pty_get_read_cpu(pty, &calls, &sampled, &ns);
+	CHECK(reads > 1 && bytes > 40000);
+	CHECK(calls == reads + ended);
+	CHECK(sampled == (calls + PTY_READ_CPU_SAMPLE - 1) / PTY_READ_CPU_SAMPLE);
+	CHECK(ns > 0 && ns <= cpu);
+	CHECK(reap_wait(pty, 5000) == 0);
+	pty_destroy(pty);
+	free(s.data);
+}
+
 static void test_backoff(void)
 {
 	const char *argv[] = {"false", NULL};
@@ -390,6 +434,7 @@ int main(int argc, char **argv)
 	test_paste_deadlock();
 	test_hostile_reader();
 	test_last_line();
+	test_read_cpu();
 	test_backoff();
 	test_hangup_no_leaks();
 	if (failures)
