@@ -147,10 +147,12 @@ GRID_PAGE("style") uint16_t grid__erase_style(struct grid *g)
 /* Marks the styles, clusters and links of cells [0, n) one by one (clusters only when with_clusters). */
 static void mark_cells(struct grid *g, const struct grid_cell *cells, int n, bool with_clusters)
 {
-	/* locals: stores through uint8_t may alias anything, the loop would reload them */
+	/* locals: stores through uint8_t may alias anything, the loop would reload them. A cell's style is live
+	 * (1, or 3 once marked): the mark is a plain store, not a read-modify-write, so that a run of cells
+	 * in one style does not wait for each store to reach the next load of the same byte. */
 	uint8_t *used = g->st.used;
 	for (int x = 0; x < n; x++)
-		used[cells[x].style] |= 2;
+		used[cells[x].style] = 3;
 	/* clusters and links only once there are any (most screens have neither): a loop of one store */
 	if (!g->cl.cap && !g->links.used)
 		return;
