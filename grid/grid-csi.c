@@ -242,6 +242,7 @@ static void set_margins(struct grid *g, const struct vt_csi *csi)
 		return;
 	g->top = top;
 	g->bottom = bottom;
+	grid__text_gate(g);
 	grid__goto_origin(g, 0, 0);
 }
 

@@ -120,7 +120,8 @@ static bool push_line(struct grid *g)
 		/* the slot after the screen holds the oldest scrollback line once it is full: it dies */
 		if (s->sb_n == s->sb_max)
 			s->sb_n--;
-		struct line *c = grid__hist_copy(s, l, g->cols, s->abs_top);
+		struct line *c = l->flags & LINE_ASCII ? grid__hist_text(s, l, g->cols, s->abs_top)
+						       : grid__hist_copy(s, l, g->cols, s->abs_top);
 		if (c) {
 			s->ring[s->top] = c;
 			s->sb_n++;
@@ -147,6 +148,7 @@ static void scroll_cols_up(struct grid *g, int top, int bottom, int n)
 		struct line *dst = grid__line(g, y);
 		grid__fix_wide(dst, g->cols, x0, x0 + w);
 		dst->used = (uint16_t)g->cols;
+		dst->flags &= ~LINE_ASCII;
 		if (y + n <= bottom) {
 			struct line *src = grid__line(g, y + n);
 			grid__fix_wide(src, g->cols, x0, x0 + w);
@@ -165,6 +167,7 @@ static void scroll_cols_down(struct grid *g, int top, int bottom, int n)
 		struct line *dst = grid__line(g, y);
 		grid__fix_wide(dst, g->cols, x0, x0 + w);
 		dst->used = (uint16_t)g->cols;
+		dst->flags &= ~LINE_ASCII;
 		if (y - n >= top) {
 			struct line *src = grid__line(g, y - n);
 			grid__fix_wide(src, g->cols, x0, x0 + w);
@@ -386,6 +389,10 @@ static inline __attribute__((always_inline)) void erase_cells(struct grid *g, in
 		return;
 	}
 	grid__fix_wide(l, g->cols, x0, x1);
+	/* the cells before x0 keep their text: only an erase to the end in default blanks leaves a LINE_ASCII
+	 * line so (its used mark moves back to x0) */
+	if (selective || es || x1 != g->cols || x0 > l->used)
+		l->flags &= ~LINE_ASCII;
 	if (selective) {
 		for (int x = x0; x < x1; x++) {
 			struct grid_cell *c = &l->cells[x];
@@ -533,6 +540,7 @@ void grid__insert_chars(struct grid *g, int n)
 	n = grid__clamp(n, 1, end - x);
 	grid__fix_wide(l, g->cols, x, end);
 	grid__fix_wide(l, g->cols, end - n, end - n);
+	l->flags &= ~LINE_ASCII;
 	memmove(&l->cells[x + n], &l->cells[x], (size_t)(end - x - n) * sizeof(struct grid_cell));
 	grid__clear_cells(&l->cells[x], n, grid__erase_style(g));
 	l->used = (uint16_t)g->cols;
@@ -551,6 +559,7 @@ void grid__delete_chars(struct grid *g, int n)
 	n = grid__clamp(n, 1, end - x);
 	grid__fix_wide(l, g->cols, x, end);
 	grid__fix_wide(l, g->cols, x + n, x + n);
+	l->flags &= ~LINE_ASCII;
 	memmove(&l->cells[x], &l->cells[x + n], (size_t)(end - x - n) * sizeof(struct grid_cell));
 	grid__clear_cells(&l->cells[end - n], n, grid__erase_style(g));
 	l->used = (uint16_t)g->cols;
@@ -610,6 +619,7 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right)
 		grid__fix_wide(l, g->cols, x0, end);
 		struct grid_cell *c = l->cells;
 		l->used = (uint16_t)g->cols;
+		l->flags &= ~LINE_ASCII;
 		if (right) {
 			memmove(&c[x0 + n], &c[x0], (size_t)(end - x0 - n) * sizeof(*c));
 			grid__clear_cells(&c[x0], n, es);
@@ -682,6 +692,7 @@ void grid__decaln(struct grid *g)
 	g->bottom = g->rows - 1;
 	g->left = 0;
 	g->right = g->cols - 1;
+	grid__text_gate(g);
 	for (int y = 0; y < g->rows; y++) {
 		struct line *l = grid__line(g, y);
 		l->flags = 0;

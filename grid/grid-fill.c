@@ -107,7 +107,7 @@ GRID_PAGE("fill") __attribute__((target("avx"))) static void clear_rows_avx(stru
 		struct line *l = grid__line(g, y);
 		fill_avx_cells(l->cells, cols, v[0], v[1], v[2]);
 		l->used = (uint16_t)cols;
-		l->flags &= ~LINE_WRAPPED;
+		l->flags &= ~(LINE_WRAPPED | LINE_ASCII);
 		grid__damage_inline(g, y, 0, cols);
 	}
 	_mm256_zeroupper();
@@ -184,7 +184,7 @@ GRID_PAGE("fill") void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t
 		struct line *l = grid__line(g, y);
 		grid__clear_cells(l->cells, g->cols, style);
 		l->used = (uint16_t)g->cols;
-		l->flags &= ~LINE_WRAPPED;
+		l->flags &= ~(LINE_WRAPPED | LINE_ASCII);
 		grid__damage(g, y, 0, g->cols);
 	}
 }

@@ -6,13 +6,17 @@
  * a flood therefore writes only the written part of each line into sequential memory instead of touching
  * whole cold rows (with 10000 lines of 212 columns that was 25 MB of memory traffic per pass).
  *
- * Lines of 16 cells or more that are all ASCII of width 1 in one style, with no link or mark (most of a text
- * flood), are packed: one byte per cell plus the style in the header (LINE_PACKED; read through
- * grid__line_cell or grid__line_read). A chunk is reused as soon as every line in it has left the
- * scrollback, so a flood of packed lines (~1 MB for 10000 lines) cycles through a few chunks that stay
- * in the caches instead of 25 MB of fresh memory.
+ * Lines that are all ASCII of width 1 in one style, with no link or mark (most of a text flood), are packed:
+ * one byte per cell plus the style in the header (LINE_PACKED; read through grid__line_cell or
+ * grid__line_read). A screen row printed as such from column 0 says so itself (LINE_ASCII, kept by
+ * print_ascii with a copy of the row's bytes, dropped by every other writer): it is packed by copying those
+ * bytes (grid__hist_text), whatever its length, with no pass over its cells. Other rows of 16 cells or more
+ * are checked and packed from their cells (pack_ascii). A chunk is reused as soon as every line in it has
+ * left the scrollback, so a flood of packed lines (~1 MB for 10000 lines) cycles through a few chunks that
+ * stay in the caches instead of 25 MB of fresh memory.
  * Memory stays bounded: at most enough chunks for sb_max full lines, plus two.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -81,7 +85,8 @@ static void evict_chunk(struct screen *s, struct hist_chunk *c)
 	c->any = false;
 }
 
-static struct hist_chunk *chunk_for(struct screen *s, size_t bytes)
+/* chunk_for past its common case */
+__attribute__((noinline)) static struct hist_chunk *chunk_next(struct screen *s, size_t bytes)
 {
 	if (s->hist_max == 0) {
 		/* each line may start 16 bytes later (copy_avx's alignment) */
@@ -117,6 +122,17 @@ static struct hist_chunk *chunk_for(struct screen *s, size_t bytes)
 	if (c->any || c->used)
 		evict_chunk(s, c);
 	return c;
+}
+
+/* The chunk a line of bytes goes to: the head, while it has room. */
+static inline __attribute__((always_inline)) struct hist_chunk *chunk_for(struct screen *s, size_t bytes)
+{
+	if (likely(s->hist_n)) {
+		struct hist_chunk *c = &s->hist[s->hist_head];
+		if (c->used + bytes <= s->hist_chunk)
+			return c;
+	}
+	return chunk_next(s, bytes);
 }
 
 /* Copies with streaming stores: the destination was last written a whole scrollback ago and is not in
@@ -269,6 +285,97 @@ GRID_PAGE("hist") __attribute__((noinline)) static bool pack_ascii_sse2(const st
 		return pack_ascii_avx(c, n, out);
 #endif
 	return pack_ascii(c, n, out);
+}
+
+#if defined(GRID_TEXT_CHECK)
+/* The LINE_ASCII invariant of screen line l (grid-internal.h): pack_ascii must take its cells (in its style)
+ * and give its text bytes. Aborts with the line's state when it does not hold. */
+void grid__text_check_line(const struct line *l, const char *where)
+{
+	if (!(l->flags & LINE_ASCII))
+		return;
+	int bad = -1;
+	/* (no heap: tests count the allocations of a flood) */
+	uint8_t p[512];
+	for (int x = 0; x < l->used && bad < 0; x += (int)sizeof(p)) {
+		int k = l->used - x < (int)sizeof(p) ? l->used - x : (int)sizeof(p);
+		if (l->cells[x].style != l->pstyle || !pack_ascii(l->cells + x, k, p) || memcmp(p, l->text + x, (size_t)k))
+			bad = x;
+	}
+	if (bad >= 0) {
+		fprintf(stderr, "grid: LINE_ASCII line (%s) does not hold from cell %d of %d (pstyle %u)\n", where, bad,
+			l->used, l->pstyle);
+		abort();
+	}
+}
+
+void grid__text_check(const struct grid *g)
+{
+	const struct screen *scr[2] = {&g->primary, &g->alt};
+	for (int i = 0; i < 2; i++) {
+		for (int y = 0; y < g->rows; y++) {
+			const struct line *l = scr[i]->ring[(scr[i]->top + (size_t)y) % scr[i]->cap];
+			grid__text_check_line(l, "screen");
+			/* while the printer does not clear the flag, no row of the shown screen has it */
+			if (g->text_from != 0 && scr[i] == g->scr && l->flags & LINE_ASCII) {
+				fprintf(stderr, "grid: LINE_ASCII row %d while grid.text_from is %d\n", y, g->text_from);
+				abort();
+			}
+		}
+	}
+}
+#endif
+
+/* grid__hist_text's copy into chunk c, which has room for bytes more. */
+static inline __attribute__((always_inline)) struct line *text_put(struct hist_chunk *c, const struct line *src,
+								   int n, size_t bytes, uint64_t abs)
+{
+#if defined(GRID_TEXT_CHECK)
+	grid__text_check_line(src, "push");
+#endif
+	struct line *l = (struct line *)(c->mem + c->used);
+	/* the header as two words (a struct built on the stack first was copied through memory) */
+	_Static_assert(offsetof(struct line, used) == 2 && offsetof(struct line, ncells) == 4 &&
+			       offsetof(struct line, pstyle) == 6 && offsetof(struct line, text) == 8,
+		       "line header layout");
+	const uint64_t h = ((src->flags & ~LINE_ASCII) | LINE_PACKED) | (uint64_t)n << 16 | (uint64_t)n << 32 |
+			   (uint64_t)src->pstyle << 48, z = 0;
+	memcpy(l, &h, 8);
+	memcpy((char *)l + 8, &z, 8);
+	const uint8_t *t = src->text;
+	uint8_t *d = (uint8_t *)(void *)l->cells;
+#if defined(__SSE2__)
+	for (int i = 0; i < n; i += 16)
+		_mm_store_si128((__m128i *)(void *)(d + i), _mm_loadu_si128((const __m128i *)(const void *)(t + i)));
+#else
+	memcpy(d, t, (size_t)n);
+#endif
+	c->used += bytes;
+	c->last_abs = abs;
+	c->any = true;
+	return l;
+}
+
+/* grid__hist_text when the head chunk is full: out of line, so that the common path saves no registers */
+GRID_PAGE("hist") __attribute__((noinline)) static struct line *text_next(struct screen *s, const struct line *src,
+									 int n, size_t bytes, uint64_t abs)
+{
+	struct hist_chunk *c = chunk_next(s, bytes);
+	return c ? text_put(c, src, n, bytes, abs) : NULL;
+}
+
+/* grid__hist_copy of a LINE_ASCII screen line: its cells packed from its text bytes (line.text), which the
+ * printer kept, with no pass over the cells. Whole vectors from both (room for them on either side). */
+GRID_PAGE("hist") struct line *grid__hist_text(struct screen *s, const struct line *src, int ncells, uint64_t abs)
+{
+	const int n = src->used < ncells ? src->used : ncells;
+	const size_t bytes = (sizeof(struct line) + (size_t)n + 15) & ~(size_t)15;
+	if (likely(s->hist_n)) {
+		struct hist_chunk *c = &s->hist[s->hist_head];
+		if (c->used + bytes <= s->hist_chunk)
+			return text_put(c, src, n, bytes, abs);
+	}
+	return text_next(s, src, n, bytes, abs);
 }
 
 GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncells, uint64_t abs)

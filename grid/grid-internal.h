@@ -45,6 +45,11 @@
 /* a hint for grid__hist_copy: text other than ASCII was written into the line since it was cleared (by
  * grid__print_utf8), so it is not worth trying to pack */
 #define LINE_UNPACKABLE 0x4u
+/* screen lines only: cells [0, used) are all ASCII (cp < 0x80) of width 1 in style pstyle with no link or
+ * flags, and the line's text bytes (line.text) hold their code points, so that the scrollback takes
+ * the line packed by a copy of those bytes instead of reading the cells back (grid__hist_text). Set by
+ * print_ascii (grid-print.c), which keeps the bytes; every other writer of a line's cells clears it. */
+#define LINE_ASCII 0x8u
 
 struct line {
 	uint16_t flags;
@@ -54,8 +59,11 @@ struct line {
 	/* cells present: cols for screen lines; scrollback lines keep only their written part (the cells after
 	 * ncells read as blanks) */
 	uint16_t ncells;
-	uint16_t pstyle; /* LINE_PACKED: the style of every cell */
-	uint32_t pad0, pad1; /* cells start 16-byte aligned (fresh lines are filled with streaming stores) */
+	uint16_t pstyle; /* LINE_PACKED, LINE_ASCII: the style of every cell */
+	/* screen lines: their text bytes, after the cells (meaningful while LINE_ASCII is set: cells [0, used));
+	 * room for ncells bytes rounded up to 16, so whole vectors may be stored and loaded up to there. NULL
+	 * elsewhere. (Also the padding that makes the cells start 16-byte aligned.) */
+	uint8_t *text;
 	struct grid_cell cells[];
 };
 
@@ -309,6 +317,14 @@ struct grid {
 
 	int cell_width, cell_height;
 	bool allow_clipboard_read;
+	/* 0 while print_ascii keeps rows' text bytes (LINE_ASCII), where a row may reach the scrollback (the
+	 * primary screen with one, and no top margin); else INT_MAX, and then no row of the active screen is
+	 * LINE_ASCII, so that the printer neither copies a region's or the alternate screen's text for
+	 * nothing nor clears the flag (print_ascii's test: x >= text_from). See grid__text_gate. */
+	int text_from;
+#if !defined(NDEBUG)
+	unsigned text_checks; /* grid_feed calls, for grid__text_check */
+#endif
 };
 
 /* grid.c: lines and the ring */
@@ -385,6 +401,15 @@ void grid__unmap(void *p, size_t bytes);
 /* grid-history.c: copies of the lines in the scrollback, owned by the screen */
 /* abs: the line's absolute number (screen row 0 has s->abs_top). */
 struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncells, uint64_t abs);
+/* grid__hist_copy for a LINE_ASCII line (the caller checks). */
+struct line *grid__hist_text(struct screen *s, const struct line *src, int ncells, uint64_t abs);
+/* Builds with assertions check the LINE_ASCII invariant (see there) of every line the scrollback takes and of
+ * every screen row after grid_feed (grid.c), aborting where it does not hold. */
+#if !defined(NDEBUG)
+#define GRID_TEXT_CHECK 1
+void grid__text_check_line(const struct line *l, const char *where);
+void grid__text_check(const struct grid *g);
+#endif
 /* Orders the streaming stores of the copies before anything else (end of grid_feed). */
 void grid__hist_fence(void);
 /* Writes the l->ncells cells of a LINE_PACKED line to out. */
@@ -567,6 +592,9 @@ void grid__select_apply(const struct grid *g, uint64_t abs, struct grid_cell *ce
 
 /* grid-reflow.c */
 int grid__reflow(struct grid *g, int cols, int rows);
+
+/* Recomputes grid.text_from after a change of the screen, its scrollback or the top margin (grid.c). */
+void grid__text_gate(struct grid *g);
 
 /* Screen row y of the active screen. */
 static inline struct line *grid__line(const struct grid *g, int y)

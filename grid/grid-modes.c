@@ -64,6 +64,7 @@ void grid__set_alt(struct grid *g, bool on, bool clear)
 	if (g->sel.active)
 		grid_select_clear(g);
 	g->scr = want;
+	grid__text_gate(g);
 	g->view_offset = 0;
 	/* kitty keeps a keyboard-flag stack per screen */
 	int k = on ? 1 : 0;
@@ -107,6 +108,7 @@ static void dec_mode(struct grid *g, int mode, bool set)
 		g->bottom = g->rows - 1;
 		g->left = 0;
 		g->right = g->cols - 1;
+		grid__text_gate(g);
 		grid__erase_display(g, 2, false);
 		grid__goto(g, 0, 0);
 		break;

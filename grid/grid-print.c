@@ -16,9 +16,13 @@
 
 #include "grid/grid-intern.h"
 #include "grid/grid-print.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
-/* the ASCII text path's functions (~3.3 KiB, with the pen's cache inline) in one page (GRID_PAGE), the run
- * over the right edge in one of its own */
+/* the ASCII text path's functions (~3.6 KiB, with the pen's cache inline) in one page (GRID_PAGE); the run
+ * over the right edge, and the one cell after a colour change (put_one_dirty: doom_fire's, called mostly
+ * from grid__print, which is in no page), in one of their own */
 GRID_PAGE_BEGIN("print");
 GRID_PAGE_BEGIN("print_rows");
 
@@ -81,6 +85,7 @@ static bool attach(struct grid *g, uint32_t cp)
 		return true;
 	/* the collection inside intern may not move cells, so c is still valid */
 	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
+	grid__line(g, g->last_y)->flags &= ~LINE_ASCII;
 	grid__damage(g, g->last_y, g->last_x, g->last_x + c->width);
 	return true;
 }
@@ -89,6 +94,7 @@ static bool attach(struct grid *g, uint32_t cp)
 
 static void insert_blanks(struct grid *g, struct line *l, int x, int right, int n)
 {
+	l->flags &= ~LINE_ASCII;
 	grid__fix_wide(l, g->cols, x, right + 1);
 	if (right + 1 - x > n)
 		memmove(&l->cells[x + n], &l->cells[x], (size_t)(right + 1 - x - n) * sizeof(struct grid_cell));
@@ -121,6 +127,7 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 		insert_blanks(g, l, x, right, w);
 	grid__fix_wide(l, g->cols, x, x + w);
 	grid__line_touch(l, x + w);
+	l->flags &= ~LINE_ASCII;
 	l->cells[x] = (struct grid_cell){.cp = cp, .style = style, .link = g->link, .width = (uint8_t)w};
 	if (w == 2)
 		l->cells[x + 1] = (struct grid_cell){.cp = 0, .style = style, .link = g->link, .width = 0};
@@ -274,10 +281,14 @@ static inline bool put_one(struct grid *g, uint32_t cp, uint16_t style)
 	int x = g->cx, y = g->cy;
 	struct line *l = grid__line(g, y);
 	struct grid_cell *c = &l->cells[x];
-	if (unlikely(x >= grid__right_limit(g) || c[0].width != 1 || c[1].width == 0))
+	/* x >= grid__right_limit(g), tested as one compare where the cursor is left of the right margin (the
+	 * limit is the margin when x is not past it, the screen's edge when it is) */
+	if (unlikely(x >= g->right && (x == g->right || x >= g->cols - 1)) || unlikely(c[0].width != 1 || c[1].width == 0))
 		return false;
 	grid__put_cell(c, cp, (uint64_t)style << 32 | (uint64_t)g->link << 48, 1);
 	grid__line_touch(l, x + 1);
+	/* the text bytes are print_ascii's alone (one instruction: the compare above saved two) */
+	l->flags &= ~LINE_ASCII;
 	grid__damage_inline(g, y, x - 1, x + 2);
 	g->cx = x + 1;
 	g->last_cp = g->gb_prev = cp;
@@ -308,7 +319,7 @@ GRID_PAGE("print") __attribute__((noinline)) static uint16_t pen_miss(struct gri
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-GRID_PAGE("print") static void put_one_dirty(struct grid *g, uint32_t cp)
+GRID_PAGE("print_rows") static void put_one_dirty(struct grid *g, uint32_t cp)
 {
 	uint16_t style = grid__pen_id_via(g, pen_miss);
 	if (put_one(g, cp, style))
@@ -469,6 +480,56 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 #endif
 }
 
+/* Copies n bytes of text to t (a line's text from column 0: room for whole vectors up to the line's
+ * width rounded up to 16), reading only s[0, n): 16 bytes at a time, the last 16 overlapping the ones
+ * before; shorter runs as two overlapping words. */
+static inline __attribute__((always_inline)) void text_copy(uint8_t *t, const uint8_t *s, size_t n)
+{
+#if defined(__SSE2__)
+	if (n >= 16) {
+		for (size_t i = 0; i + 16 < n; i += 16)
+			_mm_storeu_si128((__m128i *)(void *)(t + i), _mm_loadu_si128((const __m128i *)(const void *)(s + i)));
+		_mm_storeu_si128((__m128i *)(void *)(t + n - 16),
+				 _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16)));
+		return;
+	}
+#endif
+	if (n >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(t, &a, 8);
+		memcpy(t + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(t, &a, 4);
+		memcpy(t + n - 4, &b, 4);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			t[i] = s[i];
+	}
+}
+
+/* Before n ASCII cells in style (and link) are written to line l from column 0, with l->used still the
+ * line's extent before them: the line is LINE_ASCII afterwards when it was blank past them (a line of a text
+ * flood, its first run after the erase), or was LINE_ASCII in this style already, and has no link; then its
+ * text bytes get the run's, for the scrollback (grid__hist_text). A run from any other column clears the
+ * flag instead (the caller), where a run from column 0 is nearly always a fresh line. */
+static inline __attribute__((always_inline)) void text_start(struct line *l, const uint8_t *s, size_t n,
+							     uint16_t style, uint16_t link)
+{
+	const unsigned f = l->flags;
+	if (link == 0 && (n >= l->used || (f & LINE_ASCII && l->pstyle == style))) {
+		l->flags = (uint16_t)(f | LINE_ASCII);
+		l->pstyle = style;
+		text_copy(l->text, s, n);
+	} else {
+		l->flags = (uint16_t)(f & ~LINE_ASCII);
+	}
+}
+
 /* print_ascii_run with a charset mapping, a single shift or insert mode: through the general path. */
 __attribute__((noinline)) static void print_ascii_mapped(struct grid *g, const uint8_t *s, size_t n)
 {
@@ -497,6 +558,12 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 		size_t room = (size_t)(right + 1 - x);
 		size_t k = n < room ? n : room;
 		grid__fix_wide(l, g->cols, x, x + (int)k);
+		if (x >= g->text_from) {
+			if (x == 0)
+				text_start(l, s, k, style, link);
+			else
+				l->flags &= ~LINE_ASCII;
+		}
 		grid__line_touch(l, x + (int)k);
 		struct grid_cell *c = &l->cells[x];
 		write_ascii(c, s, k, style, link);
@@ -514,6 +581,7 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 			} else if (n > 0) {
 				/* without autowrap the rest lands on the last column: only its last byte stays */
 				c[k - 1].cp = s[n - 1];
+				l->text[x + (int)k - 1] = s[n - 1];
 				n = 0;
 			}
 		} else {
@@ -554,7 +622,20 @@ GRID_PAGE("print") __attribute__((noinline)) static void print_ascii_run(struct 
 	 * bookkeeping first and the cells last, so that nothing is needed after writing them (a tail call). */
 	const int y = g->cy, x1 = x + (int)n;
 	struct line *l = grid__line(g, y);
-	grid__fix_wide(l, g->cols, x, x1);
+	/* grid__fix_wide, where x1 > 0 is known (n > 0): the two instructions of that test pay for the text
+	 * gate's compare below (a region flood runs both once per line) */
+	struct grid_cell *c = l->cells;
+	if (x > 0 && c[x].width == 0)
+		c[x - 1].cp = 0, c[x - 1].width = 1, c[x - 1].link = 0;
+	if (x1 < g->cols && c[x1].width == 0)
+		c[x1].cp = 0, c[x1].width = 1, c[x1].link = 0;
+	if (x >= g->text_from) {
+		/* rows may reach the scrollback (grid.text_from): a run from column 0 keeps the text */
+		if (x == 0)
+			text_start(l, s, n, style, link);
+		else
+			l->flags &= ~LINE_ASCII;
+	}
 	grid__line_touch(l, x1);
 	if (unlikely(g->sel.active))
 		grid__select_touch(g, y, y);
@@ -562,7 +643,7 @@ GRID_PAGE("print") __attribute__((noinline)) static void print_ascii_run(struct 
 	g->cx = x1;
 	g->last_x = x1 - 1;
 	g->last_y = y;
-	write_ascii(&l->cells[x], s, n, style, link);
+	write_ascii(&c[x], s, n, style, link);
 }
 
 /* The hot path: printable ASCII from the parser. */

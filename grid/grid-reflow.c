@@ -30,6 +30,7 @@ static struct line *new_line(int cols)
 		l->flags = 0;
 		l->used = (uint16_t)cols;
 		l->ncells = (uint16_t)cols;
+		l->text = NULL;
 		grid__clear_cells(l->cells, cols, 0);
 	}
 	return l;
@@ -232,7 +233,7 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 			l = grid__screen_line(ns);
 			if (l && src) {
 				memcpy(l->cells, src->cells, (size_t)ncols * sizeof(struct grid_cell));
-				l->flags = src->flags;
+				l->flags = src->flags & LINE_WRAPPED;
 				l->used = (uint16_t)ncols;
 			}
 		}

@@ -56,6 +56,8 @@ static void mark(struct grid *g, bool on)
 		}
 		if (on && l->ncells == g->cols)
 			grid__line_touch(l, x1 + 1);
+		if (on)
+			l->flags &= ~LINE_ASCII; /* marked cells are no plain text */
 		for (int x = x0; x <= x1 && x < l->ncells; x++) {
 			if (on)
 				l->cells[x].flags |= GRID_CELL_SELECTED;

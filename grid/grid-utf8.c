@@ -92,6 +92,7 @@ GRID_PAGE("utf8_seg") void grid__end_run(struct grid *g, struct line *l, int x0,
 {
 	struct grid_cell *c = l->cells;
 	const int right = grid__right_limit(g);
+	l->flags &= ~LINE_ASCII;
 	if (fix_left)
 		c[x0 - 1].cp = 0, c[x0 - 1].width = 1, c[x0 - 1].link = 0;
 	if ((int)x < g->cols && c[x].width == 0)
@@ -190,19 +191,20 @@ static inline void put_wide(struct grid_cell *o, uint32_t cp, uint64_t hi, wide_
 
 /* The index into vt_utf8_pairs of the two bytes at p: ((b - 0xc0) << 8 | the next byte) when the first, b, is
  * 0xc1 or above, else b; *bp = b. A conditional move, not a branch: the stream mixes both kinds at random
- * (compilers branch here). The bytes swap by `xchg`, not `rol`: a rotate keeps some flags, so QEMU's TCG
- * (the guests of issue 5) computes them all first (4.3 M emulator instructions of the guest's 4 MiB). */
+ * (compilers branch here). The bytes swap by `rol`: `xchg %dh,%dl` spares QEMU's TCG (the guests of issue 5)
+ * the flags a rotate keeps (0.5 % of the guest's unicode parse) but was ~2 % slower on the host (Zen 3;
+ * docs/benchmarks.md, issue 2, session 10). */
 static inline uint64_t pair_index(const uint8_t *p, uint64_t *bp)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
 	uint64_t k, b;
 	__asm__("movzwl %[m], %k[k]\n\t"
 		"movzbl %b[k], %k[b]\n\t"
-		"xchgb %h[k], %b[k]\n\t"
+		"rolw $8, %w[k]\n\t"
 		"cmpl $0xc100, %k[k]\n\t"
 		"leal -0xc000(%q[k]), %k[k]\n\t"
 		"cmovbl %k[b], %k[k]"
-		: [k] "=&Q"(k), [b] "=&r"(b)
+		: [k] "=&r"(k), [b] "=&r"(b)
 		: [m] "m"(*(const uint16_t *)(const void *)p)
 		: "cc");
 	*bp = b;
@@ -543,9 +545,11 @@ static bool lead_mark(struct grid *g, uint32_t cp)
 	unsigned bp = vt_char_props(g->gb_prev);
 	if ((bp & 0x3fu) - 1 >= 2 || bp & VT_PROP_EXTPICT || g->gb_prev >= 0x110000)
 		return false;
-	struct grid_cell *c = &grid__line(g, g->cy)->cells[g->last_x];
+	struct line *l = grid__line(g, g->cy);
+	struct grid_cell *c = &l->cells[g->last_x];
 	if (c->cp == 0 || c->width == 0)
 		return false;
+	l->flags &= ~LINE_ASCII;
 	grid__attach_mark(g, c, cp);
 	g->last_cp = g->gb_prev = cp;
 	grid__damage(g, g->cy, g->last_x, g->last_x + c->width);

@@ -3,6 +3,7 @@
  * The other grid-*.c files hold the sequence semantics; see grid-internal.h for the data layout.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,11 @@
 
 #define DEFAULT_SCROLLBACK 10000
 
+/* a screen line: its cells, then its text bytes (line.text) with room for whole vectors */
 static size_t line_size(int cols)
 {
-	return (sizeof(struct line) + (size_t)cols * sizeof(struct grid_cell) + 15) & ~(size_t)15;
+	return ((sizeof(struct line) + (size_t)cols * sizeof(struct grid_cell) + 15) & ~(size_t)15) +
+	       (((size_t)cols + 15) & ~(size_t)15);
 }
 
 /* Fresh slab memory was just zeroed by the kernel and is not in the cache: filling it with blanks through
@@ -177,6 +180,7 @@ struct line *grid__screen_line(struct screen *s)
 	l->flags = 0;
 	l->used = 0;
 	l->ncells = (uint16_t)s->line_cols;
+	l->text = (uint8_t *)(void *)(l->cells + s->line_cols);
 	fill_fresh(l->cells, s->line_cols);
 	return l;
 }
@@ -191,6 +195,19 @@ void grid__line_clear(struct line *l, int cols, uint16_t style)
 		grid__clear_cells(l->cells, cols, style);
 		l->used = (uint16_t)cols;
 	}
+}
+
+void grid__text_gate(struct grid *g)
+{
+	const int from = g->scr == &g->primary && g->primary.sb_max > 0 && g->top == 0 ? 0 : INT_MAX;
+	if (from != 0) {
+		/* the printer does not clear the flag: no row of the screen shown may keep it (rows of the other
+		 * one are not printed to while this one is shown) */
+		const struct screen *s = g->scr;
+		for (int y = 0; y < g->rows; y++)
+			s->ring[(s->top + (size_t)y) % s->cap]->flags &= ~LINE_ASCII;
+	}
+	g->text_from = from;
 }
 
 struct line *grid__ring_line(const struct screen *s, size_t slot)
@@ -348,6 +365,7 @@ void grid__reset_state(struct grid *g, bool hard)
 	g->bottom = g->rows - 1;
 	g->left = 0;
 	g->right = g->cols - 1;
+	grid__text_gate(g);
 	g->lr_mode = false;
 	g->origin = false;
 	g->insert = false;
@@ -430,6 +448,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 	if (grid__screen_init(&g->alt, rows, cols, 0) < 0)
 		goto fail;
 	g->scr = &g->primary;
+	grid__text_gate(g);
 	if (grid__styles_init(g) < 0)
 		goto fail;
 	g->parser = vt_parser_create(&sink, g, NULL);
@@ -465,6 +484,12 @@ void grid_feed(struct grid *g, const uint8_t *data, size_t len)
 {
 	vt_parser_feed(g->parser, data, len);
 	grid__hist_fence();
+#if defined(GRID_TEXT_CHECK)
+	/* every screen row after a feed of some length, after one in 64 short ones (tests that feed a byte
+	 * at a time would take minutes under the sanitizers otherwise) */
+	if (len >= 64 || (++g->text_checks & 63) == 0)
+		grid__text_check(g);
+#endif
 }
 
 static void clear_screen_lines(struct grid *g, struct screen *s)
@@ -532,6 +557,7 @@ int grid_resize(struct grid *g, int cols, int rows)
 	g->bottom = rows - 1;
 	g->left = 0;
 	g->right = cols - 1;
+	grid__text_gate(g);
 	g->last_x = g->last_y = -1;
 	g->view_offset = 0;
 	g->saved[1].x = grid__min(g->saved[1].x, cols - 1);
