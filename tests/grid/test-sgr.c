@@ -215,6 +215,31 @@ static void test_at_end(void)
 	CHECK(bad == 0, "%d SGRs at the end of the input differ", bad);
 }
 
+/* Once bypassed, one fresh colour SGR in 64 (fed with 40 bytes after it: the parser's bulk path) and one fresh long plain SGR in 64 still go through the
+ * tables (a new entry each: grid.sgr_bytes_ids), the rest are decoded straight away: a sampled one costs a
+ * lookup and an entry, several times the decode. */
+static void test_sampling(void)
+{
+	struct t_term *t = t_new(COLS, ROWS, 0);
+	prime(t, 7);
+	uint32_t seed = 99, ids = t->g->sgr_bytes_ids;
+	for (int i = 0; i < 6400; i++) {
+		seed = seed * 1103515245u + 12345u;
+		t_feedf(t, "\033[48;2;%u;%u;%umx%40s\r", seed >> 24, seed >> 16 & 255, seed >> 8 & 255, "");
+	}
+	const uint32_t colours = t->g->sgr_bytes_ids - ids;
+	ids = t->g->sgr_bytes_ids;
+	for (int i = 0; i < 6400; i++) {
+		seed = seed * 1103515245u + 12345u;
+		t_feedf(t, "\033[1;3;4;38;5;%u;48;2;%u;%u;%umy%40s\r", seed >> 24, seed >> 16 & 255, seed >> 8 & 255,
+			seed & 255, "");
+	}
+	const uint32_t longs = t->g->sgr_bytes_ids - ids;
+	CHECK(colours >= 90 && colours <= 110 && longs >= 90 && longs <= 110,
+	      "entries for 6400 fresh colours %u, long SGRs %u (one in 64: 100)", colours, longs);
+	t_free(t);
+}
+
 int main(void)
 {
 	/* both copies of the parser's feed loop (the AVX2 one where the CPU has it: vt__no_avx2) */
@@ -225,5 +250,6 @@ int main(void)
 		test_one_color();
 		test_at_end();
 	}
+	test_sampling();
 	return t_done("grid-sgr");
 }
