@@ -84,11 +84,22 @@ static int cluster_grow(struct cluster_table *t)
 		cap = CLUSTER_MAX;
 	if (cap <= t->cap)
 		return -1;
-	size_t bytes = cluster_block_bytes(cap);
-	struct cluster *c;
+	size_t bytes = cluster_block_bytes(cap), old_bytes = t->cap ? cluster_block_bytes(t->cap) : 0;
+	struct cluster *c = NULL;
 	uint16_t *idx;
 	uint8_t *tag, *used;
-	if (bytes >= CLUSTER_MAP_MIN) {
+	/* A mapped table grows by moving its pages (grid__remap): the entries stay in place, and the new index
+	 * and marks start past the old block (cap entries fill at least the old block), in fresh zeroed memory.
+	 * The old index and marks left among the new entries are never read: an entry is read only once used. */
+	if (old_bytes >= CLUSTER_MAP_MIN && (size_t)cap * sizeof(*c) >= old_bytes)
+		c = grid__remap(t->c, old_bytes, bytes);
+	if (c) {
+		const size_t used_at = (size_t)((uint8_t *)t->used - (uint8_t *)t->c);
+		idx = (uint16_t *)(void *)(c + cap);
+		tag = (uint8_t *)(idx + 2 * (size_t)cap);
+		used = tag + 2 * (size_t)cap;
+		memcpy(used, (uint8_t *)c + used_at, t->cap);
+	} else if (bytes >= CLUSTER_MAP_MIN) {
 		c = grid__map(bytes); /* zeroed: the hash empty, no entry used */
 		if (!c)
 			return -1;

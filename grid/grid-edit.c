@@ -109,7 +109,7 @@ static bool ring_region_up(struct grid *g, int top, int bottom, int n)
 
 /* Moves screen row 0 into the scrollback (or drops it when there is none) and brings in a blank row at the
  * bottom: one index rotation. Returns false when no line could be allocated for the scrollback. */
-static bool push_line(struct grid *g)
+static inline __attribute__((always_inline)) bool push_line_inline(struct grid *g)
 {
 	struct screen *s = g->scr;
 	size_t slot = s->top + (size_t)g->rows;
@@ -138,6 +138,14 @@ static bool push_line(struct grid *g)
 	if (g->view_offset && s == &g->primary && g->view_offset < s->sb_n)
 		g->view_offset++;
 	return true;
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool push_line(struct grid *g)
+{
+	return push_line_inline(g);
 }
 
 static void scroll_cols_up(struct grid *g, int top, int bottom, int n)
@@ -300,7 +308,8 @@ static bool screen_step(struct grid *g)
 	if (g->bottom != g->rows - 1 || g->left != 0 || g->right != g->cols - 1 || g->sel.active)
 		return false;
 	g->last_x = g->last_y = -1;
-	push_line(g);
+	/* inline: the flood's one call per line less */
+	push_line_inline(g);
 	g->damage_all = true;
 	g->damaged = true;
 	return true;

@@ -393,6 +393,9 @@ void grid__screen_finish(struct screen *s);
 /* grid.c: prefaulted, 2 MiB aligned anonymous memory (huge pages where bytes is a multiple of 2 MiB); bytes a
  * multiple of the page size; NULL on failure */
 void *grid__map(size_t bytes);
+/* Grows a grid__map block of old_bytes to bytes (more), keeping its contents at the start of the result and
+ * populating the rest (zeroed); NULL on failure, the old block then untouched. */
+void *grid__remap(void *old, size_t old_bytes, size_t bytes);
 void grid__unmap(void *p, size_t bytes);
 
 /* grid-history.c: copies of the lines in the scrollback, owned by the screen */

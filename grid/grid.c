@@ -79,10 +79,10 @@ static void prefault(char *p, size_t len)
 		((volatile char *)p)[i] = 0;
 }
 
-void *grid__map(size_t len)
+/* Maps len bytes, not yet populated. A multiple of 2 MiB is aligned to 2 MiB (over-allocate by one huge page,
+ * give back the ends) so it can be backed by huge pages; smaller blocks are mapped as they are. */
+static char *map_block(size_t len)
 {
-	/* A multiple of 2 MiB is aligned to 2 MiB (over-allocate by one huge page, give back the ends) so it can
-	 * be backed by huge pages; smaller blocks are mapped as they are. */
 	const bool huge = (len & (SLAB_BYTES - 1)) == 0;
 	const size_t extra = huge ? SLAB_BYTES : 0;
 	char *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -98,7 +98,30 @@ void *grid__map(size_t len)
 			munmap(a + len, extra - head);
 		madvise(a, len, MADV_HUGEPAGE);
 	}
-	prefault(a, len);
+	return a;
+}
+
+void *grid__map(size_t len)
+{
+	char *a = map_block(len);
+	if (a)
+		prefault(a, len);
+	return a;
+}
+
+void *grid__remap(void *old, size_t old_len, size_t len)
+{
+	/* The old pages move (page table entries, a huge page at a time) to the start of a new aligned block,
+	 * and only the rest is populated: a fresh block would be zeroed whole and then copied into, and in a
+	 * TCG guest the kernel zeroes at 15-20 ms per MiB (docs/benchmarks.md, issue 5, session 10). */
+	char *a = map_block(len);
+	if (!a)
+		return NULL;
+	if (mremap(old, old_len, old_len, MREMAP_MAYMOVE | MREMAP_FIXED, a) == MAP_FAILED) {
+		munmap(a, len);
+		return NULL;
+	}
+	prefault(a + old_len, len - old_len);
 	return a;
 }
 

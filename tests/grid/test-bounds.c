@@ -108,6 +108,45 @@ static void test_cluster_turnover(void)
 	t_free(t);
 }
 
+/* The cluster table grows past its heap block into mapped blocks (2, 4, then 6 MiB: grid__remap moves the
+ * entries instead of copying them into a fresh block): every live cluster keeps its code points across the
+ * growths. 50000 distinct clusters, 10 a line, all still in the scrollback. */
+static void test_cluster_growth_keeps(void)
+{
+	struct t_term *t = t_new(20, 10, 6000);
+	char buf[64];
+	const int total = 50000;
+	for (int i = 0; i < total; i++) {
+		size_t k = vt_utf8_encode('a' + (uint32_t)(i % 26), buf);
+		k += vt_utf8_encode(0x300 + (uint32_t)(i / 26 % 112), buf + k);
+		k += vt_utf8_encode(0x300 + (uint32_t)(i / 26 / 112 % 112), buf + k);
+		if (i % 10 == 9)
+			buf[k++] = '\r', buf[k++] = '\n';
+		grid_feed(t->g, (const uint8_t *)buf, k);
+	}
+	CHECK(t->g->cl.cap == CLUSTER_MAX && t->g->cl.count >= (uint32_t)total, "cluster table %u, %u entries",
+	      t->g->cl.cap, t->g->cl.count);
+	size_t lines = grid_scrollback_lines(t->g);
+	CHECK(lines == (size_t)total / 10 - 9, "scrollback %zu lines", lines); /* 9 full lines stay on screen */
+	int bad = 0;
+	for (size_t l = 0; l < lines && bad < 5; l++) {
+		int len = 0;
+		const struct grid_cell *r = grid_scrollback_row(t->g, l, &len);
+		for (int x = 0; x < 10 && x < len; x++) {
+			int i = (int)l * 10 + x;
+			uint32_t cps[CLUSTER_MAX_CPS];
+			size_t n = grid_cell_codepoints(t->g, &r[x], cps, CLUSTER_MAX_CPS);
+			if (n != 3 || cps[0] != 'a' + (uint32_t)(i % 26) || cps[1] != 0x300 + (uint32_t)(i / 26 % 112) ||
+			    cps[2] != 0x300 + (uint32_t)(i / 26 / 112 % 112)) {
+				CHECK(0, "cluster %d (line %zu, cell %d): %zu code points, %x %x %x", i, l, x, n, cps[0],
+				      n > 1 ? cps[1] : 0, n > 2 ? cps[2] : 0);
+				bad++;
+			}
+		}
+	}
+	t_free(t);
+}
+
 /* A collection keeps what the cells in use hold, wherever they are in a line (a line is checked 4 cells at a
  * time, the last cells one by one): styles that change mid-line, clusters and links, on the screen and in
  * the scrollback, and frees what no cell holds any more. */
@@ -386,6 +425,7 @@ int main(void)
 	test_rep();
 	test_combining_flood();
 	test_cluster_turnover();
+	test_cluster_growth_keeps();
 	test_collect_keeps();
 	test_cluster_cache_reuse();
 	test_links();
