@@ -7,7 +7,8 @@ terminal's counters around the 4 MiB cat: /proc/PID/stat (minflt, majflt, utime,
 counter dumps. Options: --info (the guest's THP, mitigations, CPU flags); --perf (the host's /usr/bin/perf in
 the guest: a `perf record -g -e cpu-clock` profile of the terminal, its `perf script` saved gzipped in
 tests/vm/out/probe-perf-WORKLOAD-REP.txt.gz); --faults (`perf stat` of the system calls, page faults by
-function and address); --env (environment for kmscon-felis). See docs/benchmarks.md, issue 5, session 10.
+function and address); --env (environment for kmscon-felis); --stty (settings the program applies to its
+terminal before the cat, e.g. -opost: a diagnostic, not the bench's condition). See docs/benchmarks.md, issue 5, session 10.
 
     KF_BUILD_DIR=$PWD/build KF_VM_CACHE=/work/vm-cache SHARED_DIR=/work/shared tests/vm/probe-sys.py --info --perf
 """
@@ -58,6 +59,7 @@ def main():
     ap.add_argument("--workloads", default="ascii,unicode,csi")
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--env", default="", help="environment for kmscon-felis, e.g. KF_X=1")
+    ap.add_argument("--stty", default="", help="stty settings the program applies to its terminal first, e.g. -opost")
     ap.add_argument("--faults", action="store_true", help="perf: page faults by function, syscall counts")
     ap.add_argument("--info", action="store_true", help="print the guest's THP, mitigations, cpu flags")
     a = ap.parse_args()
@@ -77,6 +79,8 @@ def main():
         for rep in range(a.reps):
             for w in wls:
                 prog = "/usr/bin/kf-bench run /bench/%s.bin /tmp/result /tmp/go" % w
+                if a.stty:
+                    prog = "/bin/sh -c 'stty %s; exec %s'" % (a.stty, prog)
                 cmd = "%s kmscon-felis --backend=drm --vt=2 --switchvt --login -- %s" % (a.env, prog)
                 vm.sh("rm -f /tmp/result /tmp/go; (%s) >/tmp/term.log 2>&1 & echo $! >/tmp/term.pid" % cmd)
                 vm.sh("i=0; until ps -o pid,args | grep -q '^ *[0-9]* /usr/bin/kf-bench run'; do i=$((i+1)); "
