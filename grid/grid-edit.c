@@ -15,6 +15,8 @@
 
 /* an EL's functions in one page (GRID_PAGE): grid__erase_cells straddled one, and EL jumps to it */
 GRID_PAGE_BEGIN("erase");
+/* a line feed's (grid__newline, grid__index, screen_step, push_line): they jump to one another */
+GRID_PAGE_BEGIN("step");
 
 static inline __attribute__((always_inline)) void clear_line(struct grid *g, struct line *l)
 {
@@ -122,15 +124,7 @@ static inline __attribute__((always_inline)) bool push_line_inline(struct grid *
 			s->sb_n--;
 		struct line *c = l->flags & LINE_ASCII ? grid__hist_text(s, l, g->cols, s->abs_top)
 						       : grid__hist_copy(s, l, g->cols, s->abs_top);
-		if (c) {
-			s->ring[s->top] = c;
-			s->sb_n++;
-		} else {
-			/* out of memory: forget the scrollback rather than the screen */
-			grid__hist_reset(s);
-			s->sb_n = 0;
-		}
-		s->ring[slot] = l;
+		grid__hist_take(s, l, slot, c);
 	}
 	s->top = s->top + 1 == s->cap ? 0 : s->top + 1;
 	s->abs_top++;
@@ -143,7 +137,7 @@ static inline __attribute__((always_inline)) bool push_line_inline(struct grid *
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static bool push_line(struct grid *g)
+GRID_PAGE("step") static bool push_line(struct grid *g)
 {
 	return push_line_inline(g);
 }
@@ -256,22 +250,22 @@ void grid__scroll_down(struct grid *g, int top, int bottom, int n)
  * nothing enters the scrollback), where ring_region_up would step the ring and the screen's slots do not
  * wrap around the ring's end: the line feed at the bottom margin of a region flood. The region's rows keep
  * their slots; the row leaving at the top becomes the blank bottom row, and only the few rows outside the
- * region move one slot. Same result as grid__scroll_up; returns false, doing nothing, where it does not
- * apply. */
+ * region move one slot. Same result as grid__scroll_up, which it calls where it does not apply (a tail
+ * call, so that grid__index needs no frame). */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static bool region_step(struct grid *g)
+static void region_step(struct grid *g)
 {
 	struct screen *s = g->scr;
 	const int top = g->top, bottom = g->bottom, rows = g->rows;
 	if (top == 0 || g->left != 0 || g->right != g->cols - 1 || g->sel.active)
-		return false;
+		goto general;
 	/* ring_region_up's conditions for n = 1 */
 	if (top + rows - bottom > RING_FIX_MAX || top + rows - 1 - bottom >= bottom - top)
-		return false;
+		goto general;
 	if ((s->cap != (size_t)rows && s->sb_n != 0) || s->top + (size_t)rows >= s->cap)
-		return false;
+		goto general;
 	/* the rows down to the region's first move down a slot, its first row comes out; then it goes in after
 	 * the region's last row, whose followers move down a slot (the last into the slot after the screen, a
 	 * free one). Loops carrying the row moved, as a memmove call costs more than the few rows. */
@@ -294,32 +288,53 @@ static bool region_step(struct grid *g)
 		g->damaged = true;
 	else
 		grid__damage_rows(g, top, bottom);
-	return true;
+	return;
+general:
+	grid__scroll_up(g, top, bottom, 1);
 }
 
-/* grid__scroll_up(g, 0, rows - 1, 1) with full-width margins and no selection: the line feed of a text
- * flood, one push_line and the whole screen damaged, without the general path's set-up. Returns false,
- * doing nothing, where it does not apply. */
+/* grid__scroll_up(g, 0, bottom, 1) at the line feed of a text flood: with full-width margins, the whole
+ * screen and no selection, one push_line and the whole screen damaged, without the general path's set-up;
+ * otherwise grid__scroll_up itself. Void and called last (as region_step): grid__index and grid__newline
+ * jump to it with no frame of their own, the flood's line feed being three calls deep. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static bool screen_step(struct grid *g)
+GRID_PAGE("step") static void screen_step(struct grid *g)
 {
-	if (g->bottom != g->rows - 1 || g->left != 0 || g->right != g->cols - 1 || g->sel.active)
-		return false;
+	if (g->bottom != g->rows - 1 || g->left != 0 || g->right != g->cols - 1 || g->sel.active) {
+		grid__scroll_up(g, 0, g->bottom, 1);
+		return;
+	}
 	g->last_x = g->last_y = -1;
-	/* inline: the flood's one call per line less */
-	push_line_inline(g);
 	g->damage_all = true;
 	g->damaged = true;
-	return true;
+#if defined(GRID_HAVE_FILL_SSE)
+	struct screen *s = g->scr;
+	struct line *l = s->ring[s->top];
+	if (likely(l->flags & LINE_ASCII) && s->sb_max > 0 && g->view_offset == 0 && likely(!g->erase_dirty) &&
+	    g->erase_id == 0 && ((l->used + 15) & ~15) <= l->ncells) {
+		/* a text flood's line: copy, ring step and clear in one function, jumped to last */
+		size_t slot = s->top + (size_t)g->rows;
+		if (slot >= s->cap)
+			slot -= s->cap;
+		grid__hist_push_ascii(s, l, slot, g->cols);
+		return;
+	}
+#endif
+	/* out of line: the common path above then needs no frame */
+	push_line(g);
 }
 
-void grid__index(struct grid *g)
+GRID_PAGE("step") void grid__index(struct grid *g)
 {
 	if (g->cy == g->bottom) {
-		if (g->cx >= g->left && g->cx <= g->right && !(g->top == 0 ? screen_step(g) : region_step(g)))
-			grid__scroll_up(g, g->top, g->bottom, 1);
+		if (g->cx >= g->left && g->cx <= g->right) {
+			if (g->top == 0)
+				screen_step(g);
+			else
+				region_step(g);
+		}
 	} else if (g->cy < g->rows - 1) {
 		g->cy++;
 	}
@@ -335,12 +350,16 @@ void grid__reverse_index(struct grid *g)
 	}
 }
 
-void grid__newline(struct grid *g)
+GRID_PAGE("step") void grid__newline(struct grid *g)
 {
 	g->wrap_pending = false;
+	if (likely(!g->modes.keys.newline_mode)) {
+		/* the index last: a jump, with no frame kept for the test after it */
+		grid__index(g);
+		return;
+	}
 	grid__index(g);
-	if (g->modes.keys.newline_mode)
-		g->cx = grid__left_limit(g);
+	g->cx = grid__left_limit(g);
 }
 
 void grid__goto(struct grid *g, int x, int y)

@@ -87,7 +87,9 @@ GRID_PAGE("fill") __attribute__((target("avx"))) static void fill_avx(struct gri
 GRID_PAGE("fill") __attribute__((target("avx"))) void grid__clear_blanks_avx(struct grid_cell *c, int n16)
 {
 	__m256i *p = (__m256i *)(void *)c;
-	for (int i = 0; i < n16; i += 16, p += 6)
+	/* to an end pointer (n16 >= 0): the first test is then p != end, where n16 > 0 is a signed branch after
+	 * `test` that costs QEMU's TCG a call of its flag helper, once per recycled row of an ASCII flood */
+	for (__m256i *const end = p + (size_t)(unsigned)n16 / 16 * 6; p != end; p += 6)
 		store16_avx(p, BLANK_Y0, BLANK_Y1, BLANK_Y2);
 }
 

@@ -345,7 +345,9 @@ static inline __attribute__((always_inline)) struct line *text_put(struct hist_c
 	const uint8_t *t = src->text;
 	uint8_t *d = (uint8_t *)(void *)l->cells;
 #if defined(__SSE2__)
-	for (int i = 0; i < n; i += 16)
+	/* unsigned (size_t): the first test is n != 0, where n > 0 is a signed branch after `test` that costs
+	 * QEMU's TCG a call of its flag helper */
+	for (size_t i = 0; i < (size_t)n; i += 16)
 		_mm_store_si128((__m128i *)(void *)(d + i), _mm_loadu_si128((const __m128i *)(const void *)(t + i)));
 #else
 	memcpy(d, t, (size_t)n);
@@ -377,6 +379,55 @@ GRID_PAGE("hist") struct line *grid__hist_text(struct screen *s, const struct li
 	}
 	return text_next(s, src, n, bytes, abs);
 }
+
+#if defined(GRID_HAVE_FILL_SSE)
+/* grid__hist_push_ascii's end, once the copy h (NULL: out of memory) is made: the ring step, then the
+ * row's clear to default blanks (clear_line's, cells [used, ncells) being blank already) */
+static inline __attribute__((always_inline)) void push_ascii_end(struct screen *s, struct line *l, size_t slot,
+								 struct line *h)
+{
+	grid__hist_take(s, l, slot, h);
+	s->top = s->top + 1 == s->cap ? 0 : s->top + 1;
+	s->abs_top++;
+	const int used = l->used;
+	l->flags = 0;
+	l->used = 0;
+	if (used <= 16 && l->ncells >= 16) {
+		grid__fill_sse16(l->cells, 16, GRID_BLANK_X0, GRID_BLANK_X1, GRID_BLANK_X2);
+		return;
+	}
+	grid__clear_blanks16(l->cells, (used + 15) & ~15);
+}
+
+/* grid__hist_push_ascii when the head chunk is full: out of line, so that the common path saves no
+ * registers, and out of the "hist" page (once a chunk), which it would push grid__hist_copy out of */
+__attribute__((noinline)) static void push_ascii_next(struct screen *s, struct line *l, size_t slot, int n,
+						      size_t bytes)
+{
+	if (s->sb_n == s->sb_max)
+		s->sb_n--;
+	push_ascii_end(s, l, slot, text_next(s, l, n, bytes, s->abs_top));
+}
+
+/* A full-screen line feed's push of screen row 0 (l) when it is LINE_ASCII, the screen has a scrollback, is
+ * not scrolled back and erases in default blanks: push_line (grid-edit.c) with the row's text copied as
+ * grid__hist_text does and the row cleared last, so that screen_step jumps here as its last step with no
+ * frame of its own, and this needs none either (the clear of a long row is a jump too). slot: the ring
+ * slot after the screen. The caller checks that the row's written cells rounded up to 16 fit it. */
+GRID_PAGE("hist") void grid__hist_push_ascii(struct screen *s, struct line *l, size_t slot, int ncells)
+{
+	const int n = l->used < ncells ? l->used : ncells;
+	const size_t bytes = (sizeof(struct line) + (size_t)n + 15) & ~(size_t)15;
+	if (unlikely(!s->hist_n) || s->hist[s->hist_head].used + bytes > s->hist_chunk) {
+		push_ascii_next(s, l, slot, n, bytes);
+		return;
+	}
+	/* the slot after the screen holds the oldest scrollback line once it is full: it dies */
+	if (s->sb_n == s->sb_max)
+		s->sb_n--;
+	push_ascii_end(s, l, slot, text_put(&s->hist[s->hist_head], l, n, bytes, s->abs_top));
+}
+#endif
 
 GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncells, uint64_t abs)
 {

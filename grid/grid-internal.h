@@ -403,6 +403,9 @@ void grid__unmap(void *p, size_t bytes);
 struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncells, uint64_t abs);
 /* grid__hist_copy for a LINE_ASCII line (the caller checks). */
 struct line *grid__hist_text(struct screen *s, const struct line *src, int ncells, uint64_t abs);
+/* push_line for a LINE_ASCII screen row 0 (l) in default blanks with the screen not scrolled back (the caller
+ * checks; slot: the ring slot after the screen). */
+void grid__hist_push_ascii(struct screen *s, struct line *l, size_t slot, int ncells);
 /* Builds with assertions check the LINE_ASCII invariant (see there) of every line the scrollback takes and of
  * every screen row after grid_feed (grid.c), aborting where it does not hold. */
 #if !defined(NDEBUG)
@@ -419,6 +422,21 @@ void grid__hist_expand(const struct line *l, struct grid_cell *out);
 const struct grid_cell *grid__line_read(const struct grid *g, const struct line *l, uint64_t abs,
 					struct grid_cell *buf);
 void grid__hist_reset(struct screen *s);
+/* A push's hand-over (push_line, grid__hist_push_ascii): screen row 0's copy c (NULL: out of memory) takes
+ * its slot as the scrollback's newest line, the row itself the slot after the screen (slot). */
+static inline __attribute__((always_inline)) void grid__hist_take(struct screen *s, struct line *l, size_t slot,
+								  struct line *c)
+{
+	if (likely(c)) {
+		s->ring[s->top] = c;
+		s->sb_n++;
+	} else {
+		/* out of memory: forget the scrollback rather than the screen */
+		grid__hist_reset(s);
+		s->sb_n = 0;
+	}
+	s->ring[slot] = l;
+}
 void grid__hist_finish(struct screen *s);
 
 /* grid-print.c */
@@ -633,12 +651,14 @@ static inline void grid__damage_inline(struct grid *g, int y, int x0, int x1)
 /* Before cells [x0, x1) of l are overwritten: a wide character cut in half loses its other half. */
 static inline void grid__fix_wide(struct line *l, int cols, int x0, int x1)
 {
-	if (x0 > 0 && x0 < cols && l->cells[x0].width == 0) {
+	/* 0 < x < cols as one unsigned compare: no signed branch after a `test`, which costs QEMU's TCG a call
+	 * of its flag helper (issue 5) */
+	if ((unsigned)x0 - 1u < (unsigned)cols - 1u && l->cells[x0].width == 0) {
 		l->cells[x0 - 1].cp = 0;
 		l->cells[x0 - 1].width = 1;
 		l->cells[x0 - 1].link = 0;
 	}
-	if (x1 > 0 && x1 < cols && l->cells[x1].width == 0) {
+	if ((unsigned)x1 - 1u < (unsigned)cols - 1u && l->cells[x1].width == 0) {
 		l->cells[x1].cp = 0;
 		l->cells[x1].width = 1;
 		l->cells[x1].link = 0;

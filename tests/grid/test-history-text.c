@@ -160,10 +160,75 @@ static void test_resize(void)
 	t_free(t);
 }
 
+/* A line feed at the bottom of a flood takes a text row into the scrollback and brings it back, cleared, as
+ * the new bottom row (grid__hist_push_ascii, or push_line where it does not apply: the view scrolled back,
+ * an erase in a colour): rows of 0 to 80 cells, the scrollback line and the row after must read right. */
+static void test_flood_rows(void)
+{
+	static const int lens[] = {0, 1, 5, 15, 16, 17, 31, 32, 33, 47, 48, 49, 64, 79, 80};
+	static const char *const modes[] = {"plain", "view scrolled back", "blue erase"};
+	char text[81];
+	for (int i = 0; i < 80; i++)
+		text[i] = (char)('!' + (i * 7) % 90);
+	text[80] = 0;
+	for (int m = 0; m < 3; m++) {
+		for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+			const int n = lens[k];
+			struct t_term *t = t_new(80, 3, 50);
+			/* a screenful of long rows first, so that the recycled rows held text everywhere */
+			t_feed(t, "\033[1;1H");
+			for (int y = 0; y < 3; y++) {
+				t_feed(t, text);
+				t_feed(t, "\r\n");
+			}
+			/* row 0 printed from column 0 with n cells (n = 0: erased to the end, which keeps the
+			 * row's text state with nothing written) */
+			char buf[96];
+			snprintf(buf, sizeof(buf), "\033[1;1H\033[2K%.*s", n, text);
+			t_feed(t, buf);
+			const size_t before = grid_scrollback_lines(t->g);
+			if (m == 1)
+				CHECK(grid_view_scroll(t->g, 1) == 1, "view"); /* the screenful scrolled a line */
+			if (m == 2) /* the EL resolves the erase style, as a flood's first line feed in it would */
+				t_feed(t, "\033[44m\033[3;1H\033[K");
+			t_feed(t, "\033[3;1H\n");
+			CHECK(grid_scrollback_lines(t->g) == before + 1, "%s, %d cells: scrollback %zu", modes[m], n,
+			      grid_scrollback_lines(t->g));
+			if (m == 1) {
+				/* the view stays on the lines it showed: one further back */
+				CHECK(grid_view_offset(t->g) == 2, "%s, %d cells: view offset %d", modes[m], n,
+				      grid_view_offset(t->g));
+				grid_view_scroll(t->g, -100);
+			}
+			/* the scrollback's newest line: the n cells and blanks */
+			int len = 0, bad = -1;
+			const struct grid_cell *h = grid_scrollback_row(t->g, before, &len);
+			CHECK(h != NULL, "%s, %d cells: no scrollback line", modes[m], n);
+			for (int x = 0; h && x < 80 && bad < 0; x++) {
+				struct grid_cell got = x < len ? h[x] : (struct grid_cell){.width = 1};
+				if (got.cp != (x < n ? (uint32_t)(unsigned char)text[x] : 0) || got.width != 1 ||
+				    got.style != 0 || got.link != 0)
+					bad = x;
+			}
+			CHECK(bad < 0, "%s, %d cells: the scrollback line differs at cell %d", modes[m], n, bad);
+			/* the row that came in at the bottom: blanks, in the erase colour */
+			const struct grid_cell *c = grid_row(t->g, 2);
+			bad = -1;
+			for (int x = 0; x < 80 && bad < 0; x++)
+				if (c[x].cp != 0 || c[x].width != 1 || c[x].link != 0 ||
+				    (m == 2) != (grid_style(t->g, c[x].style)->bg == GRID_COLOR_PALETTE(4)))
+					bad = x;
+			CHECK(bad < 0, "%s, %d cells: the new bottom row differs from blanks at cell %d", modes[m], n, bad);
+			t_free(t);
+		}
+	}
+}
+
 int main(void)
 {
 	test_writers();
 	test_selection();
 	test_resize();
+	test_flood_rows();
 	return t_done("grid-history-text");
 }
