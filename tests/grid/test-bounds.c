@@ -81,14 +81,12 @@ static void test_combining_flood(void)
 	t_free(t);
 }
 
-/* A long flood of distinct marked characters through a large scrollback: once the cluster table is full of
- * clusters that have left the scrollback, a collection makes room and new clusters keep all their marks
- * (they were dropped while the table waited for a headroom of cells / 4 attempts). */
-static void test_cluster_turnover(void)
+/* Feeds n distinct clusters (a letter and two combining marks; the marks' pair changes every 26), 10 to a
+ * line, each cluster in its own grid_feed call. */
+static void feed_distinct_clusters(struct t_term *t, int n)
 {
-	struct t_term *t = t_new(200, 50, 2000);
 	char buf[64];
-	for (int i = 0; i < 200000; i++) { /* 200000 distinct base + 2 marks, 10 a line */
+	for (int i = 0; i < n; i++) {
 		size_t k = vt_utf8_encode('a' + (uint32_t)(i % 26), buf);
 		k += vt_utf8_encode(0x300 + (uint32_t)(i / 26 % 112), buf + k);
 		k += vt_utf8_encode(0x300 + (uint32_t)(i / 26 / 112 % 112), buf + k);
@@ -96,6 +94,15 @@ static void test_cluster_turnover(void)
 			buf[k++] = '\r', buf[k++] = '\n';
 		grid_feed(t->g, (const uint8_t *)buf, k);
 	}
+}
+
+/* A long flood of distinct marked characters through a large scrollback: once the cluster table is full of
+ * clusters that have left the scrollback, a collection makes room and new clusters keep all their marks
+ * (they were dropped while the table waited for a headroom of cells / 4 attempts). */
+static void test_cluster_turnover(void)
+{
+	struct t_term *t = t_new(200, 50, 2000);
+	feed_distinct_clusters(t, 200000); /* 200000 distinct base + 2 marks, 10 a line */
 	CHECK(t->g->cl.cap <= CLUSTER_MAX, "cluster table %u", t->g->cl.cap);
 	t_feed(t, "\r\nq\xcc\x81\xcc\x82\xcc\x83\xcc\x84 z\xcd\x93\xcd\xae");
 	int y = grid_rows(t->g) - 1;
@@ -114,16 +121,8 @@ static void test_cluster_turnover(void)
 static void test_cluster_growth_keeps(void)
 {
 	struct t_term *t = t_new(20, 10, 6000);
-	char buf[64];
 	const int total = 50000;
-	for (int i = 0; i < total; i++) {
-		size_t k = vt_utf8_encode('a' + (uint32_t)(i % 26), buf);
-		k += vt_utf8_encode(0x300 + (uint32_t)(i / 26 % 112), buf + k);
-		k += vt_utf8_encode(0x300 + (uint32_t)(i / 26 / 112 % 112), buf + k);
-		if (i % 10 == 9)
-			buf[k++] = '\r', buf[k++] = '\n';
-		grid_feed(t->g, (const uint8_t *)buf, k);
-	}
+	feed_distinct_clusters(t, total);
 	CHECK(t->g->cl.cap == CLUSTER_MAX && t->g->cl.count >= (uint32_t)total, "cluster table %u, %u entries",
 	      t->g->cl.cap, t->g->cl.count);
 	size_t lines = grid_scrollback_lines(t->g);
