@@ -466,6 +466,7 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 /* Runs of blanks shorter than this are copied pre-composed like any cell: a fill pays for itself
  * from about three cells on. */
 #define BLANK_RUN_MIN 3
+_Static_assert(BLANK_RUN_MIN == 3, "paint_hits looks two cells ahead for a run of blanks");
 
 /* Fills w x cell_h pixels at strip x with c. */
 static void fill_span(struct kf_render *r, struct kf_strip *o, int x, int w, uint32_t c)
@@ -497,14 +498,21 @@ static inline const uint32_t *cell_hit(struct kf_render *r, uint64_t key, uint32
 	return NULL;
 }
 
-/* Paints cells x, x + 1, ... of row while each is a one-cell, non-blank glyph of style (not
+/* Whether cell b shows what cell a shows (code point, style, width, selection). */
+static inline bool same_cell(const struct grid_cell *a, const struct grid_cell *b)
+{
+	return a->cp == b->cp && a->style == b->style && a->width == b->width &&
+	       a->flags == b->flags;
+}
+
+/* Paints cells x, x + 1, ... of row while each is a one-cell glyph or lone blank of style (not
  * selected: sel false) in the plain look l whose pre-composed cell is there: the pixels
  * paint_cell would copy. Returns the first cell it did not paint (x when none). The common cell
  * of a screen of text, in a loop that makes no call and no indirect jump, in one function of at
- * most 1 KiB aligned to 1 KiB: under an emulator (TCG) a return, an indirect jump (a switch's
- * table) and a jump to another 4 KiB code page each cost a look-up of the next translated block,
- * several times the cost of copying the cell. */
-__attribute__((noinline, aligned(1024))) static int
+ * most 2 KiB aligned to 2 KiB (never across a 4 KiB page): under an emulator (TCG) a return, an
+ * indirect jump (a switch's table) and a jump to another 4 KiB code page each cost a look-up of
+ * the next translated block, several times the cost of copying the cell. */
+__attribute__((noinline, aligned(2048))) static int
 paint_hits(struct kf_render *r, const struct grid_cell *row, struct kf_strip *o, int x, int x0,
 	   int x1, int cur_x, uint16_t style, bool sel, const struct look *l)
 {
@@ -513,7 +521,13 @@ paint_hits(struct kf_render *r, const struct grid_cell *row, struct kf_strip *o,
 	for (; x < x1 && x != cur_x; x++) {
 		const struct grid_cell *c = &row[x];
 		if (c->width != 1 || c->style != style || !!(c->flags & GRID_CELL_SELECTED) != sel ||
-		    (c->cp & GRID_CP_CLUSTER) || c->cp == 0 || c->cp == ' ')
+		    (c->cp & GRID_CP_CLUSTER))
+			break;
+		/* a blank is copied like a glyph (the space between two words), unless a run of
+		 * blanks that paint_span fills starts here (two more cells like it, neither under
+		 * the cursor; a run this misses is only copied instead of filled) */
+		if ((c->cp == 0 || c->cp == ' ') && x + BLANK_RUN_MIN <= x1 &&
+		    (unsigned)(cur_x - x - 1) >= 2 && same_cell(c, c + 1) && same_cell(c, c + 2))
 			break;
 		uint32_t cp = l->hide_glyph ? 0 : c->cp;
 		uint64_t key = kf_glyph_key(cp, cp ? l->glyph_style : 0, 1);

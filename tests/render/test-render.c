@@ -381,7 +381,7 @@ static void test_fill_runs(void)
  * right margin), glyphs the fonts lack, invisible text, single spaces, combining marks. */
 static struct screen *hit_screen(void)
 {
-	struct screen *s = screen_create(24, 4);
+	struct screen *s = screen_create(24, 5);
 	uint16_t red = screen_style(s, (struct grid_style){.fg = GRID_COLOR_PALETTE(1)});
 	uint16_t bold = screen_style(s, (struct grid_style){.fg = GRID_COLOR_RGB(1, 2, 3),
 							 .bg = GRID_COLOR_RGB(200, 190, 180),
@@ -400,6 +400,11 @@ static struct screen *hit_screen(void)
 	screen_text(s, 0, 3, "abcabcabcabc", 0);
 	for (int i = 5; i < 9; i++)
 		s->cells[3 * 24 + i].flags |= GRID_CELL_SELECTED;
+	/* lone blanks and pairs between glyphs are copied with them, runs of three are filled; the
+	 * blank before the last glyph is never written (code point 0) */
+	screen_text(s, 0, 4, "a b  c   d e f  g ", 0);
+	screen_put(s, 19, 4, 'h', red, 1);
+	screen_put(s, 21, 4, 'i', 0, 1);
 	s->src.cursor =
 	    (struct grid_cursor){.x = 2, .y = 3, .visible = true, .shape = GRID_CURSOR_BLOCK};
 	return s;
