@@ -297,6 +297,33 @@ static void compose_mono_row(uint32_t *p, const uint8_t *m, int w, uint32_t fg, 
 		p[i] = m[i] ? fg : bg;
 }
 
+/* compose for a glyph with partial coverage 10 pixels wide (DejaVu Sans Mono at 16 px, the
+ * console's usual font): every row's loads and stores of constant size, without the inner loops
+ * of compose_lut_row and fill_rect's calls for the rows above and below the ink. An escape-heavy
+ * flood composes ~1000 such cells a frame, most of them in a colour pair they are the only cell
+ * of (docs/benchmarks.md, issue 5 session 11). */
+static void compose_w10(uint32_t *p, size_t pitch, int h, const struct kf_glyph *g,
+			const uint32_t *lut, uint32_t bg)
+{
+	const uint8_t *m = (const uint8_t *)g->data + (size_t)g->y0 * 10;
+	int y = 0;
+	for (; y < g->y0; y++, p += pitch)
+		fill_narrow(p, 10, bg);
+	for (; y < g->y1; y++, p += pitch, m += 10) {
+		uint64_t v;
+		uint16_t t;
+		memcpy(&v, m, 8);
+		memcpy(&t, m + 8, 2);
+		put2(p, lut[v & 0xff], lut[v >> 8 & 0xff]);
+		put2(p + 2, lut[v >> 16 & 0xff], lut[v >> 24 & 0xff]);
+		put2(p + 4, lut[v >> 32 & 0xff], lut[v >> 40 & 0xff]);
+		put2(p + 6, lut[v >> 48 & 0xff], lut[v >> 56]);
+		put2(p + 8, lut[t & 0xff], lut[t >> 8]);
+	}
+	for (; y < h; y++, p += pitch)
+		fill_narrow(p, 10, bg);
+}
+
 /* Background and the first glyph in one pass, blending against the known background: the target is
  * written once and never read (dumb buffers may be write-combined, where reads are very slow). */
 static void compose(struct kf_render *r, struct kf_strip *o, int x, int w, int h,
@@ -304,6 +331,10 @@ static void compose(struct kf_render *r, struct kf_strip *o, int x, int w, int h
 {
 	if (!g || g->kind == KF_GLYPH_EMPTY) {
 		fill_rect(o, x, 0, w, h, bg);
+		return;
+	}
+	if (w == 10 && g->w == 10 && g->kind == KF_GLYPH_ALPHA && g->aa) {
+		compose_w10(o->px + x, o->pitch, h, g, lut_for(r, fg, bg), bg);
 		return;
 	}
 	fill_rect(o, x, 0, w, g->y0, bg);
