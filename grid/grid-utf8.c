@@ -43,19 +43,41 @@ static inline uint32_t cache_find(struct cluster_cache_entry *e, uint32_t base, 
 	return 0;
 }
 
+/* The ascii_mark slot of (cell content base, mark cp), or CLUSTER_AM_SLOTS when the pair is not of its kind.
+ * One branch for both ranges, not two. */
+static inline uint32_t am_slot(uint32_t base, uint32_t cp)
+{
+	uint32_t b = base - CLUSTER_AM_BASE, m = cp - CLUSTER_AM_MARK;
+	return ((b < CLUSTER_AM_SLOTS / CLUSTER_AM_MARKS) & (m < CLUSTER_AM_MARKS)) ? b * CLUSTER_AM_MARKS + m
+										      : CLUSTER_AM_SLOTS;
+}
+
 /* attach() for the run path: appends the combining mark cp to cell c (written by this run, so the cursor
  * is right after it). The cluster ids of recent (cell content, mark) pairs are cached, so a mark that was
  * seen on the same base before costs no interning. */
 GRID_PAGE("utf8") void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
 {
-	uint32_t base = c->cp, hit = cache_find(cache_set(g, base, cp), base, cp);
+	uint32_t base = c->cp, slot = am_slot(base, cp);
+	if (slot < CLUSTER_AM_SLOTS && g->cl.ascii_mark[slot]) {
+		c->cp = GRID_CP_CLUSTER | (g->cl.ascii_mark[slot] - 1u);
+		g->cl.am_recent = slot;
+		return;
+	}
+	/* the pairs of ascii_mark's kind are not in the cache */
+	uint32_t hit = slot < CLUSTER_AM_SLOTS ? 0 : cache_find(cache_set(g, base, cp), base, cp);
 	if (hit) {
 		c->cp = GRID_CP_CLUSTER | (hit - 1);
 		return;
 	}
 	uint32_t buf[CLUSTER_MAX_CPS] = {0};
 	uint32_t n;
-	if (base & GRID_CP_CLUSTER) {
+	const uint32_t r = g->cl.am_recent;
+	if (r < CLUSTER_AM_SLOTS && g->cl.ascii_mark[r] == (base & ~GRID_CP_CLUSTER) + 1u && base & GRID_CP_CLUSTER) {
+		/* the cluster ascii_mark gave last (a second mark on a character): its code points from the slot */
+		buf[0] = CLUSTER_AM_BASE + r / CLUSTER_AM_MARKS;
+		buf[1] = CLUSTER_AM_MARK + r % CLUSTER_AM_MARKS;
+		n = 2;
+	} else if (base & GRID_CP_CLUSTER) {
 		/* grid__cluster(), inline; the entry's code points copied whole (a fixed size: no call) */
 		uint32_t i = base & ~GRID_CP_CLUSTER;
 		if (i >= g->cl.cap || !g->cl.used[i])
@@ -73,6 +95,14 @@ GRID_PAGE("utf8") void grid__attach_mark(struct grid *g, struct grid_cell *c, ui
 	int id = grid__cluster_intern(g, buf, n);
 	if (id < 0)
 		return;
+	if (slot < CLUSTER_AM_SLOTS) {
+		if (id < 0xffff) {
+			g->cl.ascii_mark[slot] = (uint16_t)(id + 1);
+			g->cl.am_recent = slot;
+		}
+		c->cp = GRID_CP_CLUSTER | (uint32_t)id;
+		return;
+	}
 	/* after intern: a collection inside it may have dropped pairs from the cache */
 	struct cluster_cache_entry *e = cache_set(g, base, cp);
 	/* a pair on a cluster (a second mark) recurs far less often than one on a character: it takes the older
@@ -119,7 +149,16 @@ GRID_PAGE("utf8_seg") void grid__end_run(struct grid *g, struct line *l, int x0,
  * the cell now holds the cluster. */
 static inline bool mark_cached(struct grid *g, struct grid_cell *c, uint32_t cp)
 {
-	uint32_t base = c->cp, hit = cache_find(cache_set(g, base, cp), base, cp);
+	uint32_t base = c->cp, slot = am_slot(base, cp);
+	if (slot < CLUSTER_AM_SLOTS) {
+		uint32_t id1 = g->cl.ascii_mark[slot];
+		if (!id1)
+			return false;
+		c->cp = GRID_CP_CLUSTER | (id1 - 1);
+		g->cl.am_recent = slot;
+		return true;
+	}
+	uint32_t hit = cache_find(cache_set(g, base, cp), base, cp);
 	if (!hit)
 		return false;
 	c->cp = GRID_CP_CLUSTER | (hit - 1);

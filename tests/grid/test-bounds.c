@@ -201,10 +201,12 @@ static void test_cluster_cache_reuse(void)
 {
 	struct t_term *t = t_new(10, 2, 0);
 	t_feed(t, "xa\xcc\x81\xcc\x82yz");
-	uint32_t hits = 0;
+	uint32_t hits = 0, am = 0;
 	for (uint32_t i = 0; i < (1u << CLUSTER_CACHE_BITS); i++)
 		hits += (t->g->cl.cache[i][0].id != 0) + (t->g->cl.cache[i][1].id != 0);
-	CHECK(hits == 2, "2 pairs cached: %u", hits);
+	for (uint32_t i = 0; i < CLUSTER_AM_SLOTS; i++)
+		am += t->g->cl.ascii_mark[i] != 0;
+	CHECK(hits == 1 && am == 1, "a + U+0301 in ascii_mark, its second mark in the cache: %u, %u", am, hits);
 	grid__collect(t->g);
 	t_feed(t, "\r\nb\xcc\x83 b\xcc\x83\xcc\x82yz");
 	const struct grid_cell *r = grid_row(t->g, 1);
@@ -215,6 +217,35 @@ static void test_cluster_cache_reuse(void)
 	r = grid_row(t->g, 0);
 	n = grid_cell_codepoints(t->g, &r[1], cps, CLUSTER_MAX_CPS);
 	CHECK(n == 3 && cps[0] == 'a' && cps[1] == 0x301 && cps[2] == 0x302, "a and 2 marks: %zu code points", n);
+	/* a + U+0301 again: not the id it had before the collection (b + U+0303's now) */
+	t_feed(t, "a\xcc\x81");
+	r = grid_row(t->g, 1);
+	n = grid_cell_codepoints(t->g, &r[5], cps, CLUSTER_MAX_CPS);
+	CHECK(n == 2 && cps[0] == 'a' && cps[1] == 0x301, "a + U+0301 after the collection: %zu, %x", n, cps[0]);
+	t_free(t);
+}
+
+/* ascii_mark's last slot tells a second mark its cluster's code points only when the cell holds that
+ * cluster: marks outside ascii_mark's range (on e-acute, on a wide character, U+0483) after a + U+0301 was
+ * found there, each with a second mark. */
+static void test_ascii_mark_recent(void)
+{
+	struct t_term *t = t_new(40, 2, 0);
+	t_feed(t, "a\xcc\x81 \xc3\xa9\xcc\x82\xcc\x83 a\xcc\x81\xcc\x84 \xe4\xb8\xad\xcc\x81\xcc\x85"
+		  " \xc3\xa9\xd2\x83\xcc\x86");
+	static const uint32_t want[][4] = {
+		{0, 'a', 0x301, 0}, {2, 0xe9, 0x302, 0x303}, {4, 'a', 0x301, 0x304}, {6, 0x4e2d, 0x301, 0x305},
+		{9, 0xe9, 0x483, 0x306},
+	};
+	const struct grid_cell *r = grid_row(t->g, 0);
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		uint32_t cps[CLUSTER_MAX_CPS];
+		size_t n = grid_cell_codepoints(t->g, &r[want[k][0]], cps, CLUSTER_MAX_CPS);
+		size_t wn = want[k][3] ? 3 : 2;
+		CHECK(n == wn && cps[0] == want[k][1] && cps[1] == want[k][2] && (wn == 2 || cps[2] == want[k][3]),
+		      "cell %u: %zu code points, %x %x %x", want[k][0], n, cps[0], n > 1 ? cps[1] : 0,
+		      n > 2 ? cps[2] : 0);
+	}
 	t_free(t);
 }
 
@@ -427,6 +458,7 @@ int main(void)
 	test_cluster_growth_keeps();
 	test_collect_keeps();
 	test_cluster_cache_reuse();
+	test_ascii_mark_recent();
 	test_links();
 	test_resize_extremes();
 	test_sgr_flood();
