@@ -52,6 +52,15 @@ static inline uint32_t am_slot(uint32_t base, uint32_t cp)
 										      : CLUSTER_AM_SLOTS;
 }
 
+/* Whether the cell content base is the cluster of ascii_mark's last slot (a character and its first mark):
+ * the pair of it and a second mark is left out of the cache, since such triples seldom recur (the cache's
+ * probe, a miss, cost more than its hits saved). */
+static inline bool am_cluster(const struct grid *g, uint32_t base)
+{
+	const uint32_t r = g->cl.am_recent;
+	return r < CLUSTER_AM_SLOTS && g->cl.ascii_mark[r] == (base & ~GRID_CP_CLUSTER) + 1u && base & GRID_CP_CLUSTER;
+}
+
 /* attach() for the run path: appends the combining mark cp to cell c (written by this run, so the cursor
  * is right after it). The cluster ids of recent (cell content, mark) pairs are cached, so a mark that was
  * seen on the same base before costs no interning. */
@@ -63,17 +72,18 @@ GRID_PAGE("utf8") void grid__attach_mark(struct grid *g, struct grid_cell *c, ui
 		g->cl.am_recent = slot;
 		return;
 	}
-	/* the pairs of ascii_mark's kind are not in the cache */
-	uint32_t hit = slot < CLUSTER_AM_SLOTS ? 0 : cache_find(cache_set(g, base, cp), base, cp);
+	/* the pairs of ascii_mark's kind, and a second mark on its last cluster, are not in the cache */
+	const bool am2 = am_cluster(g, base);
+	uint32_t hit = slot < CLUSTER_AM_SLOTS || am2 ? 0 : cache_find(cache_set(g, base, cp), base, cp);
 	if (hit) {
 		c->cp = GRID_CP_CLUSTER | (hit - 1);
 		return;
 	}
 	uint32_t buf[CLUSTER_MAX_CPS] = {0};
 	uint32_t n;
-	const uint32_t r = g->cl.am_recent;
-	if (r < CLUSTER_AM_SLOTS && g->cl.ascii_mark[r] == (base & ~GRID_CP_CLUSTER) + 1u && base & GRID_CP_CLUSTER) {
+	if (am2) {
 		/* the cluster ascii_mark gave last (a second mark on a character): its code points from the slot */
+		const uint32_t r = g->cl.am_recent;
 		buf[0] = CLUSTER_AM_BASE + r / CLUSTER_AM_MARKS;
 		buf[1] = CLUSTER_AM_MARK + r % CLUSTER_AM_MARKS;
 		n = 2;
@@ -100,6 +110,10 @@ GRID_PAGE("utf8") void grid__attach_mark(struct grid *g, struct grid_cell *c, ui
 			g->cl.ascii_mark[slot] = (uint16_t)(id + 1);
 			g->cl.am_recent = slot;
 		}
+		c->cp = GRID_CP_CLUSTER | (uint32_t)id;
+		return;
+	}
+	if (am2) {
 		c->cp = GRID_CP_CLUSTER | (uint32_t)id;
 		return;
 	}
@@ -158,6 +172,8 @@ static inline bool mark_cached(struct grid *g, struct grid_cell *c, uint32_t cp)
 		g->cl.am_recent = slot;
 		return true;
 	}
+	if (am_cluster(g, base))
+		return false;
 	uint32_t hit = cache_find(cache_set(g, base, cp), base, cp);
 	if (!hit)
 		return false;
