@@ -248,19 +248,21 @@ static inline void put_wide(struct grid_cell *o, uint32_t cp, uint64_t hi, wide_
  * 0xc1 or above, else b; *bp = b. A conditional move, not a branch: the stream mixes both kinds at random
  * (compilers branch here). The bytes swap by `rol`: `xchg %dh,%dl` spares QEMU's TCG (the guests of issue 5)
  * the flags a rotate keeps (0.5 % of the guest's unicode parse) but was ~2 % slower on the host (Zen 3;
- * docs/benchmarks.md, issue 2, session 10). */
+ * docs/benchmarks.md, issue 2, session 10). b is loaded again from memory, not taken from the word: the
+ * caller's step (p + 1 + (b >> 7)) then waits on that load alone, a cycle less per character on the loop's
+ * chain (~3 % of the unicode MB/s on the host; 0.5 % more of the guest's emulator instructions, session 11). */
 static inline uint64_t pair_index(const uint8_t *p, uint64_t *bp)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
 	uint64_t k, b;
 	__asm__("movzwl %[m], %k[k]\n\t"
-		"movzbl %b[k], %k[b]\n\t"
+		"movzbl %[m0], %k[b]\n\t"
 		"rolw $8, %w[k]\n\t"
 		"cmpl $0xc100, %k[k]\n\t"
 		"leal -0xc000(%q[k]), %k[k]\n\t"
 		"cmovbl %k[b], %k[k]"
 		: [k] "=&r"(k), [b] "=&r"(b)
-		: [m] "m"(*(const uint16_t *)(const void *)p)
+		: [m] "m"(*(const uint16_t *)(const void *)p), [m0] "m"(*p)
 		: "cc");
 	*bp = b;
 	return k;
