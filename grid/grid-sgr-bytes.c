@@ -546,6 +546,37 @@ GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_color_direct(struct
 	return n + 1;
 }
 
+/* sgr_tiny's codes 0..99 (grid__sgr_codes) as masks of the whole pen: pen = (pen & and) | or, no branch on
+ * which field the code sets (csi's toggles, "1", "22", "4", "0", ..., come in no order a predictor learns: its
+ * switch was mispredicted ~14 k times per 2 MiB); bg: the code sets the background. Made once from
+ * grid__sgr_codes, padding bytes 0 in both masks. */
+struct tiny_code {
+	struct grid_style and_, or_;
+};
+static struct tiny_code tiny_codes[100];
+static bool tiny_bg[100];
+
+__attribute__((constructor)) static void tiny_codes_init(void)
+{
+	for (unsigned c = 0; c < 100; c++) {
+		const struct sgr_code *e = &grid__sgr_codes[c];
+		struct tiny_code *t = &tiny_codes[c];
+		memset(t, 0, sizeof(*t));
+		t->and_.fg = t->and_.bg = t->and_.ul_color = 0xffffffffu;
+		t->and_.attrs = (uint16_t)~e->clear;
+		t->and_.underline = 0xff;
+		t->or_.attrs = e->on;
+		switch (e->field) {
+		case F_FG: t->and_.fg = 0, t->or_.fg = e->val; break;
+		case F_BG: t->and_.bg = 0, t->or_.bg = e->val, tiny_bg[c] = true; break;
+		case F_UL: t->and_.ul_color = 0, t->or_.ul_color = e->val; break;
+		case F_US: t->and_.underline = 0, t->or_.underline = (uint8_t)e->val; break;
+		case F_RESET: memset(&t->and_, 0, sizeof(t->and_)), tiny_bg[c] = true; break;
+		default: break; /* 38, 48, 58 without their colour: nothing */
+		}
+	}
+}
+
 /* An SGR of at most two digits ("", "0", "1", "22", "39", ...: one code) applied straight from the code
  * table, without a lookup: cheaper than a hash and a compare, and the pen's id is then found in the
  * style cache. Anything else of two bytes ("4:", "?1") goes to sgr_bytes_lookup. */
@@ -556,24 +587,24 @@ GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_tiny(struct grid *g
 	uint32_t w = ((((uint32_t)s[0] | (uint32_t)s[1] << 8) ^ 0x3030u) * to_top[n]) & 0xffffu;
 	if ((w | (w + 0x7676u)) & 0x8080u)
 		return sgr_bytes_lookup(g, s, n, false, NULL);
-	const struct sgr_code *e = &grid__sgr_codes[(w >> 8) + 10 * (w & 0xffu)];
-	struct grid_style *p = &g->pen;
-	p->attrs = (uint16_t)((p->attrs & ~e->clear) | e->on);
-	if (e->field != F_NONE) {
-		switch (e->field) {
-		case F_FG: p->fg = e->val; break;
-		case F_BG: p->bg = e->val; g->erase_dirty = true; break;
-		case F_UL: p->ul_color = e->val; break;
-		case F_US: p->underline = (uint8_t)e->val; break;
-		case F_RESET:
-			p->attrs = 0;
-			p->fg = p->bg = p->ul_color = 0;
-			p->underline = 0;
-			g->erase_dirty = true;
-			break;
-		default: break; /* 38, 48, 58 without their colour: nothing */
-		}
-	}
+	const unsigned c = (w >> 8) + 10 * (w & 0xffu);
+	const struct tiny_code *t = &tiny_codes[c];
+	_Static_assert(sizeof(struct grid_style) == 16, "the pen in one vector");
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i p = _mm_loadu_si128((const __m128i *)(const void *)&g->pen);
+	p = _mm_and_si128(p, _mm_loadu_si128((const __m128i *)(const void *)&t->and_));
+	p = _mm_or_si128(p, _mm_loadu_si128((const __m128i *)(const void *)&t->or_));
+	_mm_storeu_si128((__m128i *)(void *)&g->pen, p);
+#else
+	uint64_t p[2], a[2], o[2];
+	memcpy(p, &g->pen, 16);
+	memcpy(a, &t->and_, 16);
+	memcpy(o, &t->or_, 16);
+	p[0] = (p[0] & a[0]) | o[0];
+	p[1] = (p[1] & a[1]) | o[1];
+	memcpy(&g->pen, p, 16);
+#endif
+	g->erase_dirty |= tiny_bg[c];
 	g->pen_dirty = true;
 	g->pen_from = NULL;
 	g->last_cp = 0;

@@ -56,7 +56,9 @@ static void prime(struct t_term *t, uint32_t seed)
 
 /* SGRs of at most two bytes before 'm' take sgr_tiny (a code from the table, no lookup): every such
  * parameter string over digits, separators, a private marker, an intermediate and a control, after a pen
- * with colours and attributes set, with and without the tables bypassed, then a cell after it. */
+ * with colours and attributes set (and an erase in its background), with and without the tables bypassed,
+ * then a cell after it and an erase (in the background colour the SGR may have set; the padding after it
+ * goes to the last row). */
 static void test_tiny(void)
 {
 	static const char alpha[] = "0123456789;:?< \x08";
@@ -80,8 +82,9 @@ static void test_tiny(void)
 			}
 			char s[160];
 			snprintf(s, sizeof(s),
-				 "\033[H\033[0;1;3;7;21;53;38;5;%d;48;2;1;2;3;58;5;9m\033[%smx\033[%sm\xe2\x96\x80\033[%smyz",
-				 k & 255, p, p, p);
+				 "\033[H\033[0;1;3;7;21;53;38;5;%d;48;2;1;2;3;58;5;9m\033[K\033[%smx\033[K\033[%sm"
+				 "\xe2\x96\x80\033[%smyz\033[K\033[%d;1H",
+				 k & 255, p, p, p, ROWS);
 			feed_both(a, b, s);
 			bad += diff_screens(a, b);
 		}
