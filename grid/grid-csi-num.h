@@ -9,14 +9,16 @@
 #include <string.h>
 
 /* The bytes s[0..len) (len <= 4, s[0..4) readable) moved to the top of a 32-bit word (the last one in byte 3);
- * *keep marks the bytes they fill. */
+ * *keep marks the bytes they fill. By a multiply and a mask from tables: a shift by 32 - 8 * len (and the
+ * keep mask's two) took the shift count through cl, three moves more per number. */
 static inline uint64_t digits4(const uint8_t *s, unsigned len, uint64_t *keep)
 {
+	static const uint32_t to_top[5] = {0, 1u << 24, 1u << 16, 1u << 8, 1};
+	static const uint32_t keeps[5] = {0, 0xff000000u, 0xffff0000u, 0xffffff00u, 0xffffffffu};
 	uint32_t w;
 	memcpy(&w, s, 4);
-	const unsigned sh = 32 - 8 * len;
-	*keep = (uint64_t)0xffffffffu >> sh << sh;
-	return (uint64_t)w << sh & 0xffffffffu;
+	*keep = keeps[len];
+	return (uint32_t)(w * to_top[len]);
 }
 
 /* The two 4-digit numbers in the 32-bit halves of x (digits4's words, the bytes keep marks) into the low 16

@@ -463,6 +463,14 @@ static size_t bytes_cuf(void *ctx, const uint8_t *s, size_t n) { return bytes_on
 static size_t bytes_cub(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'D'); }
 static size_t bytes_ed(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'J'); }
 
+/* bytes_cup in origin mode, reached by a jump: bytes_cup then keeps no frame for the call */
+__attribute__((noinline)) static size_t cup_origin(struct grid *g, int x1, int y1, size_t n)
+{
+	grid__goto_origin(g, x1, y1);
+	g->last_cp = 0;
+	return n;
+}
+
 /* CUP: "", "r", "r;c", ";c", "r;" with r and c of up to 4 digits; the ';' found by one vector compare,
  * both numbers converted at once (one in each half of a 64-bit word). */
 static size_t bytes_cup(void *ctx, const uint8_t *s, size_t n)
@@ -490,14 +498,12 @@ static size_t bytes_cup(void *ctx, const uint8_t *s, size_t n)
 	if (!digits_value(x, k0 | k1 << 32, &rc))
 		return 0;
 	const int r = (int)(rc & 0xffff), c = (int)(rc >> 32), x1 = (c ? c : 1) - 1, y1 = (r ? r : 1) - 1;
-	if (unlikely(g->origin)) {
-		grid__goto_origin(g, x1, y1);
-	} else {
-		/* grid__goto, without the call: x1 and y1 are >= 0 */
-		g->cx = grid__min(x1, g->cols - 1);
-		g->cy = grid__min(y1, g->rows - 1);
-		g->wrap_pending = false;
-	}
+	if (unlikely(g->origin))
+		return cup_origin(g, x1, y1, n);
+	/* grid__goto, without the call: x1 and y1 are >= 0 */
+	g->cx = grid__min(x1, g->cols - 1);
+	g->cy = grid__min(y1, g->rows - 1);
+	g->wrap_pending = false;
 	g->last_cp = 0;
 	return n;
 }

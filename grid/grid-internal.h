@@ -192,6 +192,11 @@ struct cluster {
 	uint32_t cp[CLUSTER_MAX_CPS];
 };
 #define CLUSTER_CACHE_BITS 12
+/* ascii_mark's pairs: a character U+0020..U+007F with a combining mark U+0300..U+036F */
+#define CLUSTER_AM_BASE 0x20u
+#define CLUSTER_AM_MARK 0x300u
+#define CLUSTER_AM_MARKS 0x70u
+#define CLUSTER_AM_SLOTS (0x60u * CLUSTER_AM_MARKS)
 struct cluster_table {
 	struct cluster *c; /* [cap] */
 	uint8_t *used;
@@ -204,6 +209,13 @@ struct cluster_table {
 	struct cluster_cache_entry {
 		uint32_t base, mark, id;
 	} cache[1u << CLUSTER_CACHE_BITS][2];
+	/* the usual first mark: (ASCII character, combining mark) -> id+1 of their cluster (0 = none; id 65535 is
+	 * not kept), indexed without a hash in 21 KiB whose letters' rows stay in the L1 cache, where the
+	 * cache above misses it; a collection empties the slots of the ids it freed. am_recent: the slot found
+	 * or filled last, which tells a second mark on that cluster its code points without its entry (a
+	 * cache miss); valid while the slot still holds the cluster's id */
+	uint16_t ascii_mark[CLUSTER_AM_SLOTS];
+	uint32_t am_recent;
 };
 
 /* Hyperlinks (OSC 8): id -> URI; interned by (params id, uri), bounded. */

@@ -37,42 +37,6 @@ static inline uint64_t color_head(const uint8_t *s)
 #define HEAD_PAL(h) ((h) >> 24 & 1)           /* '5' or '2' */
 #define HEAD_COLON(h) (!((h) >> 16 & 1))      /* ':' or ';' */
 
-/* The colour after color_head's "38;2;" or "38;5;" (pal) in s[0..n) (n < 32, s[0..n + 4) readable): dig
- * has a bit per digit of s[0..n), sm one per byte equal to the head's separator (colon: ':'). "r;g;b" (or
- * ":Pi:r:g:b" in the colon form, Pi empty or digits and ignored) or "n", each number empty (0) or of 1 to 3
- * digits and below 256: what ext_color makes a colour of. Returns false for anything else. */
-static inline __attribute__((always_inline)) bool color_tail(const uint8_t *s, unsigned n, unsigned dig,
-							     unsigned sm, bool pal, bool colon, uint32_t *out)
-{
-	const unsigned lim = (1u << n) - 1;
-	if (((dig | sm) & lim) != lim)
-		return false;
-	sm &= lim & ~0x1fu; /* the separators after "38;2;" */
-	if (pal) {
-		if (sm || n - 5 > 3)
-			return false;
-		uint32_t c = digits_at(s, 5, n - 5);
-		*out = GRID_COLOR_PALETTE(c);
-		return c < 256;
-	}
-	/* r;g;b: two separators; Pi:r:g:b (colon form only): three, Pi ignored */
-	unsigned e0 = (unsigned)__builtin_ctz(sm | 1u << 31), st = 5;
-	sm &= sm - 1;
-	unsigned e1 = (unsigned)__builtin_ctz(sm | 1u << 31);
-	sm &= sm - 1;
-	if (sm) {
-		if (!colon || (sm & (sm - 1)))
-			return false;
-		st = e0 + 1, e0 = e1, e1 = (unsigned)__builtin_ctz(sm);
-	}
-	unsigned l0 = e0 - st, l1 = e1 - e0 - 1, l2 = n - e1 - 1;
-	if (e1 >= n || (l0 | l1 | l2) > 3)
-		return false;
-	uint32_t r = digits_at(s, st, l0), g = digits_at(s, e0 + 1, l1), b = digits_at(s, e1 + 1, l2);
-	*out = GRID_COLOR_RGB(r, g, b);
-	return (r | g | b) < 256;
-}
-
 #if defined(__SSE2__) && defined(__GNUC__)
 /* Bit k set when byte k of v is a digit: v - '0' below 10, as a signed compare after moving the range to the
  * bottom. */
@@ -114,42 +78,81 @@ static inline __attribute__((always_inline)) void classify(const uint8_t *s, uns
 	*dig = d & lim, *semi = sc & lim, *colon = c & lim;
 }
 
-/* The colour forms of color_head/color_tail (38;2;r;g;b, 38:2:r:g:b, 38:2:Pi:r:g:b, 38;5;n, 38:5:n, 48
- * alike) in the SGR s[0..n) (n < 32, s[0..32) readable), as the parsed form would give them: x is written
- * only when this returns true. Numbers of 1 to 3 digits (or empty); anything else is left to sgr_plain_xform
- * (which reads 4-digit ones) or the parser. */
-/* The colour of such an SGR, and its head (color_head) in *head: false for anything else. */
-static inline __attribute__((always_inline)) bool sgr_color_decode(const uint8_t *s, unsigned n, uint64_t *head,
-								    uint32_t *out)
+/* The colour forms (38;2;r;g;b, 38:2:r:g:b, 38:2:Pi:r:g:b, 38;5;n, 38:5:n, 48 alike) in the SGR s[0..n)
+ * (s[0..32) readable), as the parsed form would give them: numbers of 1 to 3 digits (or empty), the tail
+ * after the head at most 15 bytes; anything else is left to sgr_plain_xform (which reads 4-digit ones) or
+ * the parser. First the head (color_head, into *head) and the tail's bytes: digits and the head's separator
+ * only, a bit per separator in *sm. The tail is one vector: the whole SGR in one or two (by its length, which
+ * came in no order a predictor learns: 12.7 k mispredictions on csi's 2 MiB) cost more. */
+static inline __attribute__((always_inline)) bool color_scan(const uint8_t *s, unsigned n, uint64_t *head,
+							      unsigned *sm)
 {
 	uint64_t h = color_head(s);
-	if (!h || n > 28) /* 28: a number's load s[st..st + 4) stays in the 32 bytes */
+	const unsigned len = n - 5; /* the tail's bytes */
+	if (!h || len > 15)
 		return false;
 	*head = h;
-	/* a bit per digit and per byte equal to the head's separator (the bytes from n on are masked off by
-	 * color_tail) */
-	bool c = HEAD_COLON(h);
-	unsigned dig, sm;
+	const uint8_t *t = s + 5;
+	const bool colon = HEAD_COLON(h);
+	unsigned dig, sep;
 #if defined(__SSE2__) && defined(__GNUC__)
 	static const char seps[2][16] = {
 		{';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';'},
 		{':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':'},
 	};
-	const __m128i sv = _mm_loadu_si128((const __m128i *)(const void *)seps[c]);
-	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+	const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)t);
 	dig = digit_mask(a);
-	sm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, sv));
-	if (n >= 16) {
-		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
-		dig |= digit_mask(b) << 16;
-		sm |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, sv)) << 16;
-	}
+	const __m128i sv = _mm_loadu_si128((const __m128i *)(const void *)seps[colon]);
+	sep = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, sv));
 #else
-	unsigned semi, colon;
-	classify(s, n, &dig, &semi, &colon);
-	sm = c ? colon : semi;
+	dig = sep = 0;
+	for (unsigned k = 0; k < len; k++) {
+		dig |= (unsigned)((unsigned)t[k] - '0' < 10) << k;
+		sep |= (unsigned)(t[k] == (colon ? ':' : ';')) << k;
+	}
 #endif
-	return color_tail(s, n, dig, sm, HEAD_PAL(h), c, out);
+	const unsigned lim = (1u << len) - 1;
+	*sm = sep & lim;
+	return ((dig | sep) & lim) == lim;
+}
+
+/* The colour after the head from the tail t[0..len) (digits and separators, a bit per separator in sm): "n"
+ * (pal) or "r;g;b" (or ":Pi:r:g:b" in the colon form, Pi empty or digits and ignored), each number empty (0)
+ * or of 1 to 3 digits and below 256: what ext_color makes a colour of. Returns false for anything else. */
+static inline __attribute__((always_inline)) bool color_tail(const uint8_t *t, unsigned len, unsigned sm, bool pal,
+							      bool colon, uint32_t *out)
+{
+	if (pal) {
+		uint32_t c = digits_at(t, 0, len & 3);
+		*out = GRID_COLOR_PALETTE(c);
+		return (sm | len >> 2 | c >> 8) == 0;
+	}
+	/* r;g;b: two separators; Pi:r:g:b (colon form only): three, Pi ignored */
+	unsigned e0 = (unsigned)__builtin_ctz(sm | 1u << 31), st = 0;
+	sm &= sm - 1;
+	unsigned e1 = (unsigned)__builtin_ctz(sm | 1u << 31);
+	sm &= sm - 1;
+	if (sm) {
+		if (!colon || (sm & (sm - 1)))
+			return false;
+		st = e0 + 1, e0 = e1, e1 = (unsigned)__builtin_ctz(sm);
+	}
+	unsigned l0 = e0 - st, l1 = e1 - e0 - 1, l2 = len - e1 - 1;
+	if (e1 >= len || (l0 | l1 | l2) > 3)
+		return false;
+	uint32_t r = digits_at(t, st, l0), g = digits_at(t, e0 + 1, l1), b = digits_at(t, e1 + 1, l2);
+	*out = GRID_COLOR_RGB(r, g, b);
+	return (r | g | b) < 256;
+}
+
+/* The colour of such an SGR, and its head in *head: false for anything else. */
+static inline __attribute__((always_inline)) bool sgr_color_decode(const uint8_t *s, unsigned n, uint64_t *head,
+								    uint32_t *out)
+{
+	unsigned sm;
+	if (!color_scan(s, n, head, &sm))
+		return false;
+	return color_tail(s + 5, n - 5, sm, HEAD_PAL(*head), HEAD_COLON(*head), out);
 }
 
 static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t *s, unsigned n,
@@ -543,6 +546,37 @@ GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_color_direct(struct
 	return n + 1;
 }
 
+/* sgr_tiny's codes 0..99 (grid__sgr_codes) as masks of the whole pen: pen = (pen & and) | or, no branch on
+ * which field the code sets (csi's toggles, "1", "22", "4", "0", ..., come in no order a predictor learns: its
+ * switch was mispredicted ~14 k times per 2 MiB); bg: the code sets the background. Made once from
+ * grid__sgr_codes, padding bytes 0 in both masks. */
+struct tiny_code {
+	struct grid_style and_, or_;
+};
+static struct tiny_code tiny_codes[100];
+static bool tiny_bg[100];
+
+__attribute__((constructor)) static void tiny_codes_init(void)
+{
+	for (unsigned c = 0; c < 100; c++) {
+		const struct sgr_code *e = &grid__sgr_codes[c];
+		struct tiny_code *t = &tiny_codes[c];
+		memset(t, 0, sizeof(*t));
+		t->and_.fg = t->and_.bg = t->and_.ul_color = 0xffffffffu;
+		t->and_.attrs = (uint16_t)~e->clear;
+		t->and_.underline = 0xff;
+		t->or_.attrs = e->on;
+		switch (e->field) {
+		case F_FG: t->and_.fg = 0, t->or_.fg = e->val; break;
+		case F_BG: t->and_.bg = 0, t->or_.bg = e->val, tiny_bg[c] = true; break;
+		case F_UL: t->and_.ul_color = 0, t->or_.ul_color = e->val; break;
+		case F_US: t->and_.underline = 0, t->or_.underline = (uint8_t)e->val; break;
+		case F_RESET: memset(&t->and_, 0, sizeof(t->and_)), tiny_bg[c] = true; break;
+		default: break; /* 38, 48, 58 without their colour: nothing */
+		}
+	}
+}
+
 /* An SGR of at most two digits ("", "0", "1", "22", "39", ...: one code) applied straight from the code
  * table, without a lookup: cheaper than a hash and a compare, and the pen's id is then found in the
  * style cache. Anything else of two bytes ("4:", "?1") goes to sgr_bytes_lookup. */
@@ -553,24 +587,24 @@ GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_tiny(struct grid *g
 	uint32_t w = ((((uint32_t)s[0] | (uint32_t)s[1] << 8) ^ 0x3030u) * to_top[n]) & 0xffffu;
 	if ((w | (w + 0x7676u)) & 0x8080u)
 		return sgr_bytes_lookup(g, s, n, false, NULL);
-	const struct sgr_code *e = &grid__sgr_codes[(w >> 8) + 10 * (w & 0xffu)];
-	struct grid_style *p = &g->pen;
-	p->attrs = (uint16_t)((p->attrs & ~e->clear) | e->on);
-	if (e->field != F_NONE) {
-		switch (e->field) {
-		case F_FG: p->fg = e->val; break;
-		case F_BG: p->bg = e->val; g->erase_dirty = true; break;
-		case F_UL: p->ul_color = e->val; break;
-		case F_US: p->underline = (uint8_t)e->val; break;
-		case F_RESET:
-			p->attrs = 0;
-			p->fg = p->bg = p->ul_color = 0;
-			p->underline = 0;
-			g->erase_dirty = true;
-			break;
-		default: break; /* 38, 48, 58 without their colour: nothing */
-		}
-	}
+	const unsigned c = (w >> 8) + 10 * (w & 0xffu);
+	const struct tiny_code *t = &tiny_codes[c];
+	_Static_assert(sizeof(struct grid_style) == 16, "the pen in one vector");
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i p = _mm_loadu_si128((const __m128i *)(const void *)&g->pen);
+	p = _mm_and_si128(p, _mm_loadu_si128((const __m128i *)(const void *)&t->and_));
+	p = _mm_or_si128(p, _mm_loadu_si128((const __m128i *)(const void *)&t->or_));
+	_mm_storeu_si128((__m128i *)(void *)&g->pen, p);
+#else
+	uint64_t p[2], a[2], o[2];
+	memcpy(p, &g->pen, 16);
+	memcpy(a, &t->and_, 16);
+	memcpy(o, &t->or_, 16);
+	p[0] = (p[0] & a[0]) | o[0];
+	p[1] = (p[1] & a[1]) | o[1];
+	memcpy(&g->pen, p, 16);
+#endif
+	g->erase_dirty |= tiny_bg[c];
 	g->pen_dirty = true;
 	g->pen_from = NULL;
 	g->last_cp = 0;

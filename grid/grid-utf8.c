@@ -43,19 +43,51 @@ static inline uint32_t cache_find(struct cluster_cache_entry *e, uint32_t base, 
 	return 0;
 }
 
+/* The ascii_mark slot of (cell content base, mark cp), or CLUSTER_AM_SLOTS when the pair is not of its kind.
+ * One branch for both ranges, not two. */
+static inline uint32_t am_slot(uint32_t base, uint32_t cp)
+{
+	uint32_t b = base - CLUSTER_AM_BASE, m = cp - CLUSTER_AM_MARK;
+	return ((b < CLUSTER_AM_SLOTS / CLUSTER_AM_MARKS) & (m < CLUSTER_AM_MARKS)) ? b * CLUSTER_AM_MARKS + m
+										      : CLUSTER_AM_SLOTS;
+}
+
+/* Whether the cell content base is the cluster of ascii_mark's last slot (a character and its first mark):
+ * the pair of it and a second mark is left out of the cache, since such triples seldom recur (the cache's
+ * probe, a miss, cost more than its hits saved). */
+static inline bool am_cluster(const struct grid *g, uint32_t base)
+{
+	const uint32_t r = g->cl.am_recent;
+	return r < CLUSTER_AM_SLOTS && g->cl.ascii_mark[r] == (base & ~GRID_CP_CLUSTER) + 1u && base & GRID_CP_CLUSTER;
+}
+
 /* attach() for the run path: appends the combining mark cp to cell c (written by this run, so the cursor
  * is right after it). The cluster ids of recent (cell content, mark) pairs are cached, so a mark that was
  * seen on the same base before costs no interning. */
 GRID_PAGE("utf8") void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
 {
-	uint32_t base = c->cp, hit = cache_find(cache_set(g, base, cp), base, cp);
+	uint32_t base = c->cp, slot = am_slot(base, cp);
+	if (slot < CLUSTER_AM_SLOTS && g->cl.ascii_mark[slot]) {
+		c->cp = GRID_CP_CLUSTER | (g->cl.ascii_mark[slot] - 1u);
+		g->cl.am_recent = slot;
+		return;
+	}
+	/* the pairs of ascii_mark's kind, and a second mark on its last cluster, are not in the cache */
+	const bool am2 = am_cluster(g, base);
+	uint32_t hit = slot < CLUSTER_AM_SLOTS || am2 ? 0 : cache_find(cache_set(g, base, cp), base, cp);
 	if (hit) {
 		c->cp = GRID_CP_CLUSTER | (hit - 1);
 		return;
 	}
 	uint32_t buf[CLUSTER_MAX_CPS] = {0};
 	uint32_t n;
-	if (base & GRID_CP_CLUSTER) {
+	if (am2) {
+		/* the cluster ascii_mark gave last (a second mark on a character): its code points from the slot */
+		const uint32_t r = g->cl.am_recent;
+		buf[0] = CLUSTER_AM_BASE + r / CLUSTER_AM_MARKS;
+		buf[1] = CLUSTER_AM_MARK + r % CLUSTER_AM_MARKS;
+		n = 2;
+	} else if (base & GRID_CP_CLUSTER) {
 		/* grid__cluster(), inline; the entry's code points copied whole (a fixed size: no call) */
 		uint32_t i = base & ~GRID_CP_CLUSTER;
 		if (i >= g->cl.cap || !g->cl.used[i])
@@ -73,6 +105,18 @@ GRID_PAGE("utf8") void grid__attach_mark(struct grid *g, struct grid_cell *c, ui
 	int id = grid__cluster_intern(g, buf, n);
 	if (id < 0)
 		return;
+	if (slot < CLUSTER_AM_SLOTS) {
+		if (id < 0xffff) {
+			g->cl.ascii_mark[slot] = (uint16_t)(id + 1);
+			g->cl.am_recent = slot;
+		}
+		c->cp = GRID_CP_CLUSTER | (uint32_t)id;
+		return;
+	}
+	if (am2) {
+		c->cp = GRID_CP_CLUSTER | (uint32_t)id;
+		return;
+	}
 	/* after intern: a collection inside it may have dropped pairs from the cache */
 	struct cluster_cache_entry *e = cache_set(g, base, cp);
 	/* a pair on a cluster (a second mark) recurs far less often than one on a character: it takes the older
@@ -119,7 +163,18 @@ GRID_PAGE("utf8_seg") void grid__end_run(struct grid *g, struct line *l, int x0,
  * the cell now holds the cluster. */
 static inline bool mark_cached(struct grid *g, struct grid_cell *c, uint32_t cp)
 {
-	uint32_t base = c->cp, hit = cache_find(cache_set(g, base, cp), base, cp);
+	uint32_t base = c->cp, slot = am_slot(base, cp);
+	if (slot < CLUSTER_AM_SLOTS) {
+		uint32_t id1 = g->cl.ascii_mark[slot];
+		if (!id1)
+			return false;
+		c->cp = GRID_CP_CLUSTER | (id1 - 1);
+		g->cl.am_recent = slot;
+		return true;
+	}
+	if (am_cluster(g, base))
+		return false;
+	uint32_t hit = cache_find(cache_set(g, base, cp), base, cp);
 	if (!hit)
 		return false;
 	c->cp = GRID_CP_CLUSTER | (hit - 1);
@@ -193,19 +248,21 @@ static inline void put_wide(struct grid_cell *o, uint32_t cp, uint64_t hi, wide_
  * 0xc1 or above, else b; *bp = b. A conditional move, not a branch: the stream mixes both kinds at random
  * (compilers branch here). The bytes swap by `rol`: `xchg %dh,%dl` spares QEMU's TCG (the guests of issue 5)
  * the flags a rotate keeps (0.5 % of the guest's unicode parse) but was ~2 % slower on the host (Zen 3;
- * docs/benchmarks.md, issue 2, session 10). */
+ * docs/benchmarks.md, issue 2, session 10). b is loaded again from memory, not taken from the word: the
+ * caller's step (p + 1 + (b >> 7)) then waits on that load alone, a cycle less per character on the loop's
+ * chain (~3 % of the unicode MB/s on the host; 0.5 % more of the guest's emulator instructions, session 11). */
 static inline uint64_t pair_index(const uint8_t *p, uint64_t *bp)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
 	uint64_t k, b;
 	__asm__("movzwl %[m], %k[k]\n\t"
-		"movzbl %b[k], %k[b]\n\t"
+		"movzbl %[m0], %k[b]\n\t"
 		"rolw $8, %w[k]\n\t"
 		"cmpl $0xc100, %k[k]\n\t"
 		"leal -0xc000(%q[k]), %k[k]\n\t"
 		"cmovbl %k[b], %k[k]"
 		: [k] "=&r"(k), [b] "=&r"(b)
-		: [m] "m"(*(const uint16_t *)(const void *)p)
+		: [m] "m"(*(const uint16_t *)(const void *)p), [m0] "m"(*p)
 		: "cc");
 	*bp = b;
 	return k;

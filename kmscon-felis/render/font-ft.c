@@ -384,25 +384,28 @@ static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fa
 	return face ? face : find_fallback(f, cp, false);
 }
 
+/* Copies a grey or mono bitmap into out (zeroed by the caller) at left, top, clipped to out. A
+ * grey row's visible part is one memcpy: a glyph is rasterised once per first sight (hundreds in
+ * a screen of mixed scripts), and a clip test per pixel cost about as much as FreeType's own
+ * placing of the outline (docs/benchmarks.md, issue 5 session 11). */
 static void copy_gray(const FT_Bitmap *bm, int left, int top, struct kf_glyph *out)
 {
 	uint8_t *d = out->data;
-	for (unsigned y = 0; y < bm->rows; y++) {
+	int x0 = left < 0 ? -left : 0, x1 = (int)bm->width;
+	if (left + x1 > out->w)
+		x1 = out->w - left;
+	for (unsigned y = 0; y < bm->rows && x0 < x1; y++) {
 		int ty = top + (int)y;
 		if (ty < 0 || ty >= out->h)
 			continue;
 		const uint8_t *src = bm->buffer + (long)y * bm->pitch;
-		for (unsigned x = 0; x < bm->width; x++) {
-			int tx = left + (int)x;
-			if (tx < 0 || tx >= out->w)
-				continue;
-			uint8_t a = bm->pixel_mode == FT_PIXEL_MODE_MONO
-					? ((src[x / 8] >> (7 - x % 8)) & 1) * 255
-					: src[x];
-			uint8_t *p = d + (size_t)ty * out->w + tx;
-			if (*p < a)
-				*p = a;
+		uint8_t *p = d + (size_t)ty * out->w + left;
+		if (bm->pixel_mode != FT_PIXEL_MODE_MONO) {
+			memcpy(p + x0, src + x0, (size_t)(x1 - x0));
+			continue;
 		}
+		for (int x = x0; x < x1; x++)
+			p[x] = ((src[x / 8] >> (7 - x % 8)) & 1) * 255;
 	}
 	out->kind = KF_GLYPH_ALPHA;
 }

@@ -221,12 +221,36 @@ static bool cursor_here(const struct kf_render *r, const struct kf_render_source
 	       (!c->blink || r->blink_on);
 }
 
-static const uint32_t *lut_for(struct kf_render *r, uint32_t fg, uint32_t bg)
+/* c[a] = blend(bg, fg, a) for a in 1..254. Each channel of blend is (bg * (255 - a) + fg * a + 128)
+ * >> 8 = (bg * 255 + 128 + a * (fg - bg)) >> 8, so the three sums (each below 2^16) are kept in
+ * one 64-bit word, 21 bits apart, and step by one signed add per entry: the packed sum is exact
+ * because every field stays within [0, 2^21). A pair of colours seen for the first time costs a
+ * table (the escape-heavy floods bring ~60 a frame), and this is half the work of 254 blends. */
+__attribute__((noinline)) static void lut_build(uint32_t *c, uint32_t fg, uint32_t bg)
+{
+	uint64_t acc = 0;
+	int64_t step = 0;
+	for (int k = 0; k < 3; k++) {
+		int64_t b = bg >> (8 * k) & 0xff, f = fg >> (8 * k) & 0xff;
+		acc += (uint64_t)(b * 255 + 128) << (21 * k);
+		step += (f - b) * ((int64_t)1 << (21 * k));
+	}
+	for (unsigned a = 1; a < 255; a++) {
+		acc += (uint64_t)step;
+		c[a] =
+		    (uint32_t)((acc >> 8 & 0xff) | (acc >> 21 & 0xff00) | (acc >> 34 & 0xff0000));
+	}
+}
+
+/* The blend table of fg over bg, built when missing: the look-up inlined into compose (once a
+ * separate function, a call and return per composed cell under TCG cost more than the look-up),
+ * the build not. */
+static inline __attribute__((always_inline)) const uint32_t *lut_for(struct kf_render *r,
+								    uint32_t fg, uint32_t bg)
 {
 	unsigned h = (fg * 2654435761u ^ bg * 40503u) >> 28;
 	if (!r->lut[h].valid || r->lut[h].fg != fg || r->lut[h].bg != bg) {
-		for (unsigned a = 1; a < 255; a++)
-			r->lut[h].c[a] = blend(bg, fg, a);
+		lut_build(r->lut[h].c, fg, bg);
 		r->lut[h].c[0] = bg;
 		r->lut[h].c[255] = fg;
 		r->lut[h].fg = fg;
@@ -277,6 +301,33 @@ static void compose_mono_row(uint32_t *p, const uint8_t *m, int w, uint32_t fg, 
 		p[i] = m[i] ? fg : bg;
 }
 
+/* compose for a glyph with partial coverage 10 pixels wide (DejaVu Sans Mono at 16 px, the
+ * console's usual font): every row's loads and stores of constant size, without the inner loops
+ * of compose_lut_row and fill_rect's calls for the rows above and below the ink. An escape-heavy
+ * flood composes ~1000 such cells a frame, most of them in a colour pair they are the only cell
+ * of (docs/benchmarks.md, issue 5 session 11). */
+static void compose_w10(uint32_t *p, size_t pitch, int h, const struct kf_glyph *g,
+			const uint32_t *lut, uint32_t bg)
+{
+	const uint8_t *m = (const uint8_t *)g->data + (size_t)g->y0 * 10;
+	int y = 0;
+	for (; y < g->y0; y++, p += pitch)
+		fill_narrow(p, 10, bg);
+	for (; y < g->y1; y++, p += pitch, m += 10) {
+		uint64_t v;
+		uint16_t t;
+		memcpy(&v, m, 8);
+		memcpy(&t, m + 8, 2);
+		put2(p, lut[v & 0xff], lut[v >> 8 & 0xff]);
+		put2(p + 2, lut[v >> 16 & 0xff], lut[v >> 24 & 0xff]);
+		put2(p + 4, lut[v >> 32 & 0xff], lut[v >> 40 & 0xff]);
+		put2(p + 6, lut[v >> 48 & 0xff], lut[v >> 56]);
+		put2(p + 8, lut[t & 0xff], lut[t >> 8]);
+	}
+	for (; y < h; y++, p += pitch)
+		fill_narrow(p, 10, bg);
+}
+
 /* Background and the first glyph in one pass, blending against the known background: the target is
  * written once and never read (dumb buffers may be write-combined, where reads are very slow). */
 static void compose(struct kf_render *r, struct kf_strip *o, int x, int w, int h,
@@ -284,6 +335,10 @@ static void compose(struct kf_render *r, struct kf_strip *o, int x, int w, int h
 {
 	if (!g || g->kind == KF_GLYPH_EMPTY) {
 		fill_rect(o, x, 0, w, h, bg);
+		return;
+	}
+	if (w == 10 && g->w == 10 && g->kind == KF_GLYPH_ALPHA && g->aa) {
+		compose_w10(o->px + x, o->pitch, h, g, lut_for(r, fg, bg), bg);
 		return;
 	}
 	fill_rect(o, x, 0, w, g->y0, bg);
@@ -446,6 +501,7 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 /* Runs of blanks shorter than this are copied pre-composed like any cell: a fill pays for itself
  * from about three cells on. */
 #define BLANK_RUN_MIN 3
+_Static_assert(BLANK_RUN_MIN == 3, "paint_hits looks two cells ahead for a run of blanks");
 
 /* Fills w x cell_h pixels at strip x with c. */
 static void fill_span(struct kf_render *r, struct kf_strip *o, int x, int w, uint32_t c)
@@ -477,14 +533,21 @@ static inline const uint32_t *cell_hit(struct kf_render *r, uint64_t key, uint32
 	return NULL;
 }
 
-/* Paints cells x, x + 1, ... of row while each is a one-cell, non-blank glyph of style (not
+/* Whether cell b shows what cell a shows (code point, style, width, selection). */
+static inline bool same_cell(const struct grid_cell *a, const struct grid_cell *b)
+{
+	return a->cp == b->cp && a->style == b->style && a->width == b->width &&
+	       a->flags == b->flags;
+}
+
+/* Paints cells x, x + 1, ... of row while each is a one-cell glyph or lone blank of style (not
  * selected: sel false) in the plain look l whose pre-composed cell is there: the pixels
  * paint_cell would copy. Returns the first cell it did not paint (x when none). The common cell
  * of a screen of text, in a loop that makes no call and no indirect jump, in one function of at
- * most 1 KiB aligned to 1 KiB: under an emulator (TCG) a return, an indirect jump (a switch's
- * table) and a jump to another 4 KiB code page each cost a look-up of the next translated block,
- * several times the cost of copying the cell. */
-__attribute__((noinline, aligned(1024))) static int
+ * most 2 KiB aligned to 2 KiB (never across a 4 KiB page): under an emulator (TCG) a return, an
+ * indirect jump (a switch's table) and a jump to another 4 KiB code page each cost a look-up of
+ * the next translated block, several times the cost of copying the cell. */
+__attribute__((noinline, aligned(2048))) static int
 paint_hits(struct kf_render *r, const struct grid_cell *row, struct kf_strip *o, int x, int x0,
 	   int x1, int cur_x, uint16_t style, bool sel, const struct look *l)
 {
@@ -493,7 +556,13 @@ paint_hits(struct kf_render *r, const struct grid_cell *row, struct kf_strip *o,
 	for (; x < x1 && x != cur_x; x++) {
 		const struct grid_cell *c = &row[x];
 		if (c->width != 1 || c->style != style || !!(c->flags & GRID_CELL_SELECTED) != sel ||
-		    (c->cp & GRID_CP_CLUSTER) || c->cp == 0 || c->cp == ' ')
+		    (c->cp & GRID_CP_CLUSTER))
+			break;
+		/* a blank is copied like a glyph (the space between two words), unless a run of
+		 * blanks that paint_span fills starts here (two more cells like it, neither under
+		 * the cursor; a run this misses is only copied instead of filled) */
+		if ((c->cp == 0 || c->cp == ' ') && x + BLANK_RUN_MIN <= x1 &&
+		    (unsigned)(cur_x - x - 1) >= 2 && same_cell(c, c + 1) && same_cell(c, c + 2))
 			break;
 		uint32_t cp = l->hide_glyph ? 0 : c->cp;
 		uint64_t key = kf_glyph_key(cp, cp ? l->glyph_style : 0, 1);

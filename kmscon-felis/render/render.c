@@ -261,35 +261,54 @@ static bool is_blank(uint32_t cp)
 	return cp == 0 || cp == ' ' || cp == 0xa0 || cp == 0x3000 || (cp >= 0x2000 && cp <= 0x200b);
 }
 
+/* Whether the n bytes at p are all zero, read 8 at a time (a glyph's rows are a few dozen bytes;
+ * a byte at a time cost as much as placing the bitmap). */
+static bool zero_bytes(const uint8_t *p, size_t n)
+{
+	uint64_t acc = 0, v;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&v, p + i, 8);
+		acc |= v;
+	}
+	for (; i < n; i++)
+		acc |= p[i];
+	return !acc;
+}
+
+/* Whether a byte of the n at p is neither 0 nor 255 (partial coverage). */
+static bool partial_bytes(const uint8_t *p, size_t n)
+{
+	const uint64_t hi = 0x8080808080808080ull;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t v;
+		memcpy(&v, p + i, 8);
+		/* a byte is 0 or 255 exactly when it equals its own top bit spread: v ^ spread is
+		 * zero in every such byte */
+		uint64_t spread = ((v & hi) >> 7) * 0xff;
+		if (v ^ spread)
+			return true;
+	}
+	for (; i < n; i++)
+		if (p[i] && p[i] != 255)
+			return true;
+	return false;
+}
+
 static void ink_rows(struct kf_glyph *g)
 {
 	size_t px = g->kind == KF_GLYPH_COLOR ? 4 : 1, row = (size_t)g->w * px;
 	const uint8_t *d = g->data;
 	int y0 = 0, y1 = g->h;
-	while (y0 < y1) {
-		const uint8_t *p = d + (size_t)y0 * row;
-		size_t i = 0;
-		while (i < row && !p[i])
-			i++;
-		if (i < row)
-			break;
+	while (y0 < y1 && zero_bytes(d + (size_t)y0 * row, row))
 		y0++;
-	}
-	while (y1 > y0) {
-		const uint8_t *p = d + (size_t)(y1 - 1) * row;
-		size_t i = 0;
-		while (i < row && !p[i])
-			i++;
-		if (i < row)
-			break;
+	while (y1 > y0 && zero_bytes(d + (size_t)(y1 - 1) * row, row))
 		y1--;
-	}
 	g->y0 = (uint16_t)y0;
 	g->y1 = (uint16_t)y1;
-	g->aa = false;
-	if (g->kind == KF_GLYPH_ALPHA)
-		for (size_t i = (size_t)y0 * row; i < (size_t)y1 * row && !g->aa; i++)
-			g->aa = d[i] && d[i] != 255;
+	g->aa = g->kind == KF_GLYPH_ALPHA &&
+		partial_bytes(d + (size_t)y0 * row, (size_t)(y1 - y0) * row);
 	if (y0 == y1)
 		g->kind = KF_GLYPH_EMPTY;
 }

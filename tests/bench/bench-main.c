@@ -1,8 +1,11 @@
 /* tests/bench/bench-main.c: feeds a workload file to one terminal core (bench.h) and reports either MB/s
- * (--time: the median of 5 runs, each on a fresh terminal) or, for callgrind, one pass over a slice
- * (--slice BYTES) inside feed_all(), which run-core-bench counts with --toggle-collect=feed_all.
+ * (--time: the median of --runs runs, 5 by default, each on a fresh terminal, after --warmup untimed ones)
+ * or, for callgrind, one pass over a slice (--slice BYTES) inside feed_all(), which run-core-bench counts
+ * with --toggle-collect=feed_all. run-core-bench runs each peer one timed run at a time, alternating them,
+ * so that the host's drift (a shared, noisy machine) reaches every peer alike; the untimed warm-up gives
+ * that lone run the warm allocator and caches the later runs of a series have.
  *
- * usage: bench-X --cols C --rows R --scrollback N (--time | --slice BYTES) FILE */
+ * usage: bench-X --cols C --rows R --scrollback N (--time [--runs N] [--warmup N] | --slice BYTES) FILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +14,7 @@
 #include "bench.h"
 
 #define CHUNK 65536 /* what the terminal reads from its PTY at a time */
-#define RUNS 5
+#define RUNS_MAX 64
 /* A timed run stops after this long even if the file is not done (the slow peers take minutes). */
 #define RUN_BUDGET_S 2.0
 
@@ -49,7 +52,7 @@ int main(int argc, char **argv)
 {
 	int cols = 212, rows = 82, sb = 10000;
 	size_t slice = 0;
-	int timed = 0;
+	int timed = 0, runs = 5, warmup = 0;
 	const char *path = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--cols") && i + 1 < argc)
@@ -62,12 +65,18 @@ int main(int argc, char **argv)
 			slice = strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--time"))
 			timed = 1;
+		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
+			runs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--warmup") && i + 1 < argc)
+			warmup = atoi(argv[++i]);
 		else
 			path = argv[i];
 	}
-	if (!path || (!timed && !slice)) {
-		fprintf(stderr, "usage: %s [--cols C] [--rows R] [--scrollback N] (--time | --slice BYTES) FILE\n",
-			argv[0]);
+	if (!path || (!timed && !slice) || runs < 1 || runs > RUNS_MAX || warmup < 0 || warmup > RUNS_MAX) {
+		fprintf(stderr,
+			"usage: %s [--cols C] [--rows R] [--scrollback N] (--time [--runs 1..%d] [--warmup 0..%d] | "
+			"--slice BYTES) FILE\n",
+			argv[0], RUNS_MAX, RUNS_MAX);
 		return 2;
 	}
 	FILE *f = fopen(path, "rb");
@@ -95,8 +104,8 @@ int main(int argc, char **argv)
 		free(d);
 		return 0;
 	}
-	double mbs[RUNS];
-	for (int r = 0; r < RUNS; r++) {
+	double mbs[RUNS_MAX];
+	for (int r = -warmup; r < runs; r++) {
 		void *t = bench_harness.create(cols, rows, sb);
 		if (!t)
 			return 1;
@@ -104,10 +113,12 @@ int main(int argc, char **argv)
 		size_t n = feed_all(t, d, len, RUN_BUDGET_S);
 		double dt = now() - t0;
 		bench_harness.destroy(t);
-		mbs[r] = (double)n / dt / 1e6;
+		if (r >= 0)
+			mbs[r] = (double)n / dt / 1e6;
 	}
-	qsort(mbs, RUNS, sizeof(mbs[0]), cmp_double);
-	printf("%.2f\n", mbs[RUNS / 2]);
+	qsort(mbs, (size_t)runs, sizeof(mbs[0]), cmp_double);
+	/* the median; of an even count, the mean of the middle two */
+	printf("%.2f\n", runs % 2 ? mbs[runs / 2] : (mbs[runs / 2 - 1] + mbs[runs / 2]) / 2);
 	free(d);
 	return 0;
 }

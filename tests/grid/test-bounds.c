@@ -195,26 +195,67 @@ static void test_collect_keeps(void)
 	t_free(t);
 }
 
-/* The cluster cache after a collection: a pair whose base cluster was freed must not answer for the cluster
- * that reuses its id (a + U+0301 dies, b + U+0303 takes its id; b + U+0303 + U+0302 is not a + ...). */
-static void test_cluster_cache_reuse(void)
+/* The cluster tables after a collection: a pair whose base cluster was freed must not answer for the cluster
+ * that reuses its id (A + U+0301 dies, B + U+0303 takes its id; B + U+0303 + U+0302 is not A + ...), and A +
+ * U+0301 printed again is not B + U+0303. With ASCII letters the pairs are in ascii_mark (the second mark on
+ * its cluster cached nowhere), with e-acute and e-grave in the hashed cache. */
+static void check_cluster_reuse(const char *a, const char *b, uint32_t a_cp, uint32_t b_cp, uint32_t want_cached,
+				uint32_t want_am)
 {
 	struct t_term *t = t_new(10, 2, 0);
-	t_feed(t, "xa\xcc\x81\xcc\x82yz");
-	uint32_t hits = 0;
+	t_feedf(t, "x%s\xcc\x81\xcc\x82yz", a);
+	uint32_t hits = 0, am = 0;
 	for (uint32_t i = 0; i < (1u << CLUSTER_CACHE_BITS); i++)
 		hits += (t->g->cl.cache[i][0].id != 0) + (t->g->cl.cache[i][1].id != 0);
-	CHECK(hits == 2, "2 pairs cached: %u", hits);
+	for (uint32_t i = 0; i < CLUSTER_AM_SLOTS; i++)
+		am += t->g->cl.ascii_mark[i] != 0;
+	CHECK(hits == want_cached && am == want_am, "%x: pairs cached %u, in ascii_mark %u", a_cp, hits, am);
 	grid__collect(t->g);
-	t_feed(t, "\r\nb\xcc\x83 b\xcc\x83\xcc\x82yz");
+	t_feedf(t, "\r\n%s\xcc\x83 %s\xcc\x83\xcc\x82yz", b, b);
 	const struct grid_cell *r = grid_row(t->g, 1);
 	uint32_t cps[CLUSTER_MAX_CPS];
 	size_t n = grid_cell_codepoints(t->g, &r[2], cps, CLUSTER_MAX_CPS);
-	CHECK(n == 3 && cps[0] == 'b' && cps[1] == 0x303 && cps[2] == 0x302, "b and 2 marks: %zu code points, %x",
-	      n, cps[0]);
+	CHECK(n == 3 && cps[0] == b_cp && cps[1] == 0x303 && cps[2] == 0x302, "%x and 2 marks: %zu code points, %x",
+	      b_cp, n, cps[0]);
 	r = grid_row(t->g, 0);
 	n = grid_cell_codepoints(t->g, &r[1], cps, CLUSTER_MAX_CPS);
-	CHECK(n == 3 && cps[0] == 'a' && cps[1] == 0x301 && cps[2] == 0x302, "a and 2 marks: %zu code points", n);
+	CHECK(n == 3 && cps[0] == a_cp && cps[1] == 0x301 && cps[2] == 0x302, "%x and 2 marks: %zu code points",
+	      a_cp, n);
+	t_feedf(t, "%s\xcc\x81", a);
+	r = grid_row(t->g, 1);
+	n = grid_cell_codepoints(t->g, &r[5], cps, CLUSTER_MAX_CPS);
+	CHECK(n == 2 && cps[0] == a_cp && cps[1] == 0x301, "%x + U+0301 after the collection: %zu, %x", a_cp, n,
+	      cps[0]);
+	t_free(t);
+}
+
+static void test_cluster_cache_reuse(void)
+{
+	check_cluster_reuse("a", "b", 'a', 'b', 0, 1);
+	check_cluster_reuse("\xc3\xa9", "\xc3\xa8", 0xe9, 0xe8, 2, 0);
+}
+
+/* ascii_mark's last slot tells a second mark its cluster's code points only when the cell holds that
+ * cluster: marks outside ascii_mark's range (on e-acute, on a wide character, U+0483) after a + U+0301 was
+ * found there, each with a second mark. */
+static void test_ascii_mark_recent(void)
+{
+	struct t_term *t = t_new(40, 2, 0);
+	t_feed(t, "a\xcc\x81 \xc3\xa9\xcc\x82\xcc\x83 a\xcc\x81\xcc\x84 \xe4\xb8\xad\xcc\x81\xcc\x85"
+		  " \xc3\xa9\xd2\x83\xcc\x86");
+	static const uint32_t want[][4] = {
+		{0, 'a', 0x301, 0}, {2, 0xe9, 0x302, 0x303}, {4, 'a', 0x301, 0x304}, {6, 0x4e2d, 0x301, 0x305},
+		{9, 0xe9, 0x483, 0x306},
+	};
+	const struct grid_cell *r = grid_row(t->g, 0);
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		uint32_t cps[CLUSTER_MAX_CPS];
+		size_t n = grid_cell_codepoints(t->g, &r[want[k][0]], cps, CLUSTER_MAX_CPS);
+		size_t wn = want[k][3] ? 3 : 2;
+		CHECK(n == wn && cps[0] == want[k][1] && cps[1] == want[k][2] && (wn == 2 || cps[2] == want[k][3]),
+		      "cell %u: %zu code points, %x %x %x", want[k][0], n, cps[0], n > 1 ? cps[1] : 0,
+		      n > 2 ? cps[2] : 0);
+	}
 	t_free(t);
 }
 
@@ -427,6 +468,7 @@ int main(void)
 	test_cluster_growth_keeps();
 	test_collect_keeps();
 	test_cluster_cache_reuse();
+	test_ascii_mark_recent();
 	test_links();
 	test_resize_extremes();
 	test_sgr_flood();

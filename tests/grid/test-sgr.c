@@ -56,7 +56,9 @@ static void prime(struct t_term *t, uint32_t seed)
 
 /* SGRs of at most two bytes before 'm' take sgr_tiny (a code from the table, no lookup): every such
  * parameter string over digits, separators, a private marker, an intermediate and a control, after a pen
- * with colours and attributes set, with and without the tables bypassed, then a cell after it. */
+ * with colours and attributes set (and an erase in its background), with and without the tables bypassed,
+ * then a cell after it and an erase (in the background colour the SGR may have set; the padding after it
+ * goes to the last row). */
 static void test_tiny(void)
 {
 	static const char alpha[] = "0123456789;:?< \x08";
@@ -80,8 +82,9 @@ static void test_tiny(void)
 			}
 			char s[160];
 			snprintf(s, sizeof(s),
-				 "\033[H\033[0;1;3;7;21;53;38;5;%d;48;2;1;2;3;58;5;9m\033[%smx\033[%sm\xe2\x96\x80\033[%smyz",
-				 k & 255, p, p, p);
+				 "\033[H\033[0;1;3;7;21;53;38;5;%d;48;2;1;2;3;58;5;9m\033[K\033[%smx\033[K\033[%sm"
+				 "\xe2\x96\x80\033[%smyz\033[K\033[%d;1H",
+				 k & 255, p, p, p, ROWS);
 			feed_both(a, b, s);
 			bad += diff_screens(a, b);
 		}
@@ -215,6 +218,60 @@ static void test_at_end(void)
 	CHECK(bad == 0, "%d SGRs at the end of the input differ", bad);
 }
 
+/* The colour forms' decode from the bytes (38;2;r;g;b, 38:2:r:g:b, 38:2:Pi:r:g:b, 38;5;n, 38:5:n, 48 alike)
+ * and its near misses: 0 to 5 numbers (Pi among them) of 0 to 5 digits (255, 256, 999, 0255, 00255), the
+ * other separator or a stray byte inside, tails of 14 to 17 bytes around the decode's one vector; with the
+ * tables in use and bypassed (each decoded straight away), then a cell, a half block and an erase in the
+ * background colour. */
+static void test_color_tails(void)
+{
+	static const char *const nums[] = {"", "0", "7", "42", "255", "256", "999", "0255", "1000", "09", "100",
+					   "00001", "00255"};
+	static const char stray[] = "?<! \x08;:";
+	const unsigned nn = sizeof(nums) / sizeof(nums[0]);
+	int bad = 0;
+	for (int mode = 0; mode < 2; mode++) {
+		struct t_term *a = t_new(COLS, ROWS, 0), *b = t_new(COLS, ROWS, 0);
+		if (mode) {
+			prime(a, 5);
+			prime(b, 5);
+		}
+		uint32_t r = 17;
+		for (int k = 0; k < 12000; k++) {
+			r = r * 1103515245u + 12345u;
+			const char sep = (r >> 8) & 1 ? ':' : ';', other = sep == ':' ? ';' : ':';
+			const char kind = (r >> 9) & 7 ? ((r >> 12) & 1 ? '2' : '5') : '3';
+			char x[80];
+			int len = snprintf(x, sizeof(x), "%c8%c%c", (r >> 10) & 1 ? '3' : '4', sep, kind);
+			/* the palette's one number, or three (four: Pi first), sometimes one more or less */
+			unsigned fields = kind == '5' ? 1 : 3 + ((r >> 13) & 1);
+			if (((r >> 14) & 7) == 0)
+				fields = (fields + (r >> 17) % 3 + 4) % 6;
+			for (unsigned f = 0; f < fields; f++) {
+				r = r * 1103515245u + 12345u;
+				const char c = ((r >> 4) & 31) == 0 ? other : sep;
+				len += snprintf(x + len, sizeof(x) - (size_t)len, "%c%s", c, nums[(r >> 8) % nn]);
+				if (((r >> 20) & 63) == 0)
+					x[len++] = stray[(r >> 26) % (sizeof(stray) - 1)];
+				x[len] = 0;
+			}
+			/* bypassed: kept so, though the few colours here come back and would end it */
+			if (mode)
+				a->g->sgr_color_misses = 1u << 20;
+			char s[300];
+			snprintf(s, sizeof(s), "\033[H\033[0;95;104m\033[%smA\033[%sm\xe2\x96\x80\033[K\033[%d;1H", x, x,
+				 ROWS);
+			feed_both(a, b, s);
+			bad += diff_screens(a, b);
+		}
+		if (mode)
+			CHECK(a->g->sgr_color_misses >= 64, "colour tables not bypassed: %u", a->g->sgr_color_misses);
+		t_free(a);
+		t_free(b);
+	}
+	CHECK(bad == 0, "%d cells differ after colour forms and their near misses", bad);
+}
+
 /* Once bypassed, one fresh colour SGR in 64 (fed with 40 bytes after it: the parser's bulk path) and one fresh long plain SGR in 64 still go through the
  * tables (a new entry each: grid.sgr_bytes_ids), the rest are decoded straight away: a sampled one costs a
  * lookup and an entry, several times the decode. */
@@ -249,6 +306,7 @@ int main(void)
 		test_long_plain();
 		test_one_color();
 		test_at_end();
+		test_color_tails();
 	}
 	test_sampling();
 	return t_done("grid-sgr");

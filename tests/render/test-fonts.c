@@ -9,6 +9,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <ft2build.h>
+#include FT_FREETYPE_H
+
 #include "kmscon-felis/render/render-internal.h"
 #include "check.h"
 #include "screen.h"
@@ -362,6 +365,74 @@ static void test_synthesised(void)
 	kf_render_destroy(b);
 }
 
+/* A glyph of a FreeType face is its bitmap placed at the face's baseline, the advance centred in
+ * the cell, clipped to the cell, nothing else inked; its ink rows are the first and last rows
+ * with ink and it says partial coverage exactly when a byte is neither 0 nor 255. Checked against
+ * FreeType's own bitmap for glyphs of several scripts, some wider than the cell or reaching below
+ * it. */
+static void test_placed(void)
+{
+	const char *path = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+	struct kf_render_config fc = {.font_file = path, .font_size = 16};
+	struct kf_render *r;
+	FT_Library lib;
+	FT_Face face;
+	if (kf_render_create(&fc, &r) < 0 || FT_Init_FreeType(&lib)) {
+		CHECK(!"DejaVuSansMono.ttf opens");
+		return;
+	}
+	CHECK(FT_New_Face(lib, path, 0, &face) == 0 && FT_Set_Pixel_Sizes(face, 0, 16) == 0);
+	static const uint32_t cps[] = {'a', 'g', 'j', 'M', 'W', '@', '|', '_', '.', '-', 0xe9, 0xc5,
+				       0x11f, 0x416, 0x429, 0x3bb, 0x3a9, 0x3b6, 0x2014, 0x300, 0x132,
+				       0x10f, 0x1d9, 0x2de};
+	int bad = 0, wrong_rows = 0, wrong_aa = 0, clipped = 0, inked = 0;
+	for (size_t n = 0; n < sizeof(cps) / sizeof(cps[0]); n++) {
+		const struct kf_glyph *g = kf_render_glyph(r, cps[n], 0, 1);
+		CHECK(FT_Load_Char(face, cps[n], FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT) == 0 &&
+		      FT_Render_Glyph(face->glyph, FT_RENDER_MODE_NORMAL) == 0);
+		const FT_Bitmap *bm = &face->glyph->bitmap;
+		int w = g->w, h = g->h, adv = (int)((face->glyph->advance.x + 32) >> 6);
+		int left = face->glyph->bitmap_left + (adv > 0 && adv < w ? (w - adv) / 2 : 0) -
+			   (adv > w ? (adv - w) / 2 : 0);
+		int top = r->font->baseline - face->glyph->bitmap_top;
+		uint8_t *want = calloc((size_t)w * h, 1);
+		for (int y = 0; y < (int)bm->rows; y++)
+			for (int x = 0; x < (int)bm->width; x++) {
+				int tx = left + x, ty = top + y;
+				uint8_t v = bm->buffer[y * bm->pitch + x];
+				if (tx >= 0 && tx < w && ty >= 0 && ty < h)
+					want[ty * w + tx] = v;
+				else
+					clipped += v != 0;
+			}
+		int y0 = h, y1 = 0;
+		bool aa = false;
+		for (int i = 0; i < w * h; i++) {
+			if (want[i] && i / w < y0)
+				y0 = i / w;
+			if (want[i])
+				y1 = i / w + 1;
+			aa |= want[i] && want[i] != 255;
+		}
+		const uint8_t *got = g->data;
+		if (y0 >= y1) {
+			bad += g->kind != KF_GLYPH_EMPTY;
+		} else {
+			inked++;
+			bad += g->kind != KF_GLYPH_ALPHA || memcmp(got, want, (size_t)w * h) != 0;
+			wrong_rows += g->y0 != y0 || g->y1 != y1;
+			wrong_aa += g->aa != aa;
+		}
+		free(want);
+	}
+	CHECK(bad == 0 && wrong_rows == 0 && wrong_aa == 0);
+	CHECK(inked == (int)(sizeof(cps) / sizeof(cps[0])));
+	CHECK(clipped > 0); /* some ink lies outside the cell (and is left out) */
+	FT_Done_Face(face);
+	FT_Done_FreeType(lib);
+	kf_render_destroy(r);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -372,6 +443,7 @@ int main(void)
 	test_real_psf();
 	test_bad_input();
 	test_synthesised();
+	test_placed();
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd))

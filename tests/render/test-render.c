@@ -381,7 +381,7 @@ static void test_fill_runs(void)
  * right margin), glyphs the fonts lack, invisible text, single spaces, combining marks. */
 static struct screen *hit_screen(void)
 {
-	struct screen *s = screen_create(24, 4);
+	struct screen *s = screen_create(24, 5);
 	uint16_t red = screen_style(s, (struct grid_style){.fg = GRID_COLOR_PALETTE(1)});
 	uint16_t bold = screen_style(s, (struct grid_style){.fg = GRID_COLOR_RGB(1, 2, 3),
 							 .bg = GRID_COLOR_RGB(200, 190, 180),
@@ -400,6 +400,11 @@ static struct screen *hit_screen(void)
 	screen_text(s, 0, 3, "abcabcabcabc", 0);
 	for (int i = 5; i < 9; i++)
 		s->cells[3 * 24 + i].flags |= GRID_CELL_SELECTED;
+	/* lone blanks and pairs between glyphs are copied with them, runs of three are filled; the
+	 * blank before the last glyph is never written (code point 0) */
+	screen_text(s, 0, 4, "a b  c   d e f  g ", 0);
+	screen_put(s, 19, 4, 'h', red, 1);
+	screen_put(s, 21, 4, 'i', 0, 1);
 	s->src.cursor =
 	    (struct grid_cursor){.x = 2, .y = 3, .visible = true, .shape = GRID_CURSOR_BLOCK};
 	return s;
@@ -439,6 +444,72 @@ static void test_hit_runs(void)
 		kf_render_destroy(r);
 	}
 	CHECK(done == 3);
+}
+
+/* Every pixel of a glyph cell in a colour pair is the glyph's coverage a blended per channel as
+ * (bg * (255 - a) + fg * a + 128) / 256 (bg where a is 0, fg where 255), for many colour pairs
+ * (each builds a blend table) and glyphs of several scripts (each rasterised here first: its ink
+ * rows and whether it has partial coverage are found from its bitmap). The coverage is read
+ * from the whole glyph, so ink rows left out by the painter show. */
+static void test_glyph_blend(void)
+{
+	struct kf_render_config cfg = {
+	    .font_file = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", .font_size = 16};
+	struct kf_render *r;
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	if (!r)
+		return;
+	static const uint32_t cps[] = {'a', 'g', 'M', 'W', '@', '|', '_', 0xe9, 0x416, 0x3bb,
+				       0x3a9, 0x11f, 0x2591, 'Q', 'j', '%'};
+	enum { COLS = 16, ROWS = 12 };
+	struct screen *s = screen_create(COLS, ROWS);
+	uint32_t seed = 7;
+	for (int y = 0; y < ROWS; y++)
+		for (int x = 0; x < COLS; x++) {
+			uint32_t c[2];
+			for (int k = 0; k < 2; k++) {
+				seed = seed * 1103515245u + 12345u;
+				c[k] = seed >> 8 & 0xffffff;
+			}
+			if ((x + y) % 5 == 0) /* channels far apart both ways */
+				c[0] = 0xff00ff, c[1] = 0x00ff00;
+			uint16_t st = screen_style(s, (struct grid_style){.fg = GRID_COLOR_RGB(c[0] >> 16, c[0] >> 8 & 0xff, c[0] & 0xff),
+									  .bg = GRID_COLOR_RGB(c[1] >> 16, c[1] >> 8 & 0xff, c[1] & 0xff)});
+			screen_put(s, x, y, cps[(x + y * 3) % 16], st, 1);
+		}
+	int cw, ch, w, h, bad = 0;
+	kf_render_cell_size(r, &cw, &ch);
+	for (int pass = 0; pass < 2; pass++) {
+		unsigned bits = r->cells.bits;
+		if (pass)
+			r->cells.bits = 0; /* composed in place, not through the pre-composed cells */
+		uint32_t *px = screen_render(r, s, &w, &h);
+		r->cells.bits = bits;
+		for (int y = 0; y < ROWS; y++)
+			for (int x = 0; x < COLS; x++) {
+				const struct grid_cell *c = &s->cells[y * COLS + x];
+				const struct grid_style *st = &s->styles[c->style];
+				uint32_t fg = st->fg & 0xffffff, bg = st->bg & 0xffffff;
+				const struct kf_glyph *g = kf_render_glyph(r, c->cp, 0, 1);
+				for (int j = 0; j < ch; j++)
+					for (int i = 0; i < cw; i++) {
+						unsigned a = g->kind == KF_GLYPH_ALPHA
+								 ? ((const uint8_t *)g->data)[j * g->w + i]
+								 : 0;
+						uint32_t want = 0;
+						for (int k = 0; k < 24; k += 8) {
+							unsigned b = bg >> k & 0xff, f = fg >> k & 0xff;
+							want |= (b * (255 - a) + f * a + 128) / 256 << k;
+						}
+						want = a == 0 ? bg : a == 255 ? fg : want;
+						bad += px[(size_t)(y * ch + j) * w + x * cw + i] != want;
+					}
+			}
+		CHECK(bad == 0);
+		free(px);
+	}
+	screen_destroy(s);
+	kf_render_destroy(r);
 }
 
 /* --- palettes and damage --- */
@@ -643,6 +714,7 @@ int main(void)
 	test_blank_runs();
 	test_fill_runs();
 	test_hit_runs();
+	test_glyph_blend();
 	test_palette();
 	test_damage();
 	test_freetype();
