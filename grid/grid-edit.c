@@ -362,6 +362,27 @@ GRID_PAGE("step") void grid__newline(struct grid *g)
 	g->cx = grid__left_limit(g);
 }
 
+/* The parser's execute (grid.c's sink): CR and LF, a text flood's two controls a line, here in the line
+ * feed's page, so that LF's jump to grid__newline stays in it (for QEMU's TCG a jump to another page, as
+ * from grid__execute in grid-csi.c, is a TB look-up of ~70 instructions: once a line of the guest's ascii
+ * workload); the other controls go on to grid__execute. */
+GRID_PAGE("step") void grid__execute_c0(void *ctx, uint8_t c)
+{
+	struct grid *g = ctx;
+	if (c == 0x0d) {
+		g->last_cp = 0;
+		g->cx = grid__left_limit(g);
+		g->wrap_pending = false;
+		return;
+	}
+	if (c == 0x0a) {
+		g->last_cp = 0;
+		grid__newline(g);
+		return;
+	}
+	grid__execute(ctx, c);
+}
+
 void grid__goto(struct grid *g, int x, int y)
 {
 	g->cx = grid__clamp(x, 0, g->cols - 1);

@@ -86,11 +86,7 @@ GRID_PAGE("fill") __attribute__((target("avx"))) static void fill_avx(struct gri
  * a multiple of 16 cells: no remainder to check) and grid__clear_cells' long runs of style 0 (any n >= 8) */
 GRID_PAGE("fill") __attribute__((target("avx"))) void grid__clear_blanks_avx(struct grid_cell *c, int n16)
 {
-	__m256i *p = (__m256i *)(void *)c;
-	/* to an end pointer (n16 >= 0): the first test is then p != end, where n16 > 0 is a signed branch after
-	 * `test` that costs QEMU's TCG a call of its flag helper, once per recycled row of an ASCII flood */
-	for (__m256i *const end = p + (size_t)(unsigned)n16 / 16 * 6; p != end; p += 6)
-		store16_avx(p, BLANK_Y0, BLANK_Y1, BLANK_Y2);
+	grid__blanks_avx_body(c, n16);
 }
 
 /* any n >= 8 default blanks */

@@ -380,6 +380,19 @@ GRID_PAGE("hist") struct line *grid__hist_text(struct screen *s, const struct li
 	return text_next(s, src, n, bytes, abs);
 }
 
+#if defined(GRID_HAVE_FILL_AVX)
+/* grid__clear_blanks_avx in this page: grid__hist_push_ascii jumps to it once a line of a text flood, and
+ * across pages (to grid-fill.c's) that jump is a TB look-up for QEMU's TCG (docs/benchmarks.md, issue 5,
+ * session 11) */
+GRID_PAGE("hist") __attribute__((target("avx"))) static void hist_blanks_avx(struct grid_cell *c, int n16)
+{
+	grid__blanks_avx_body(c, n16);
+}
+#define HIST_BLANKS_AVX hist_blanks_avx
+#else
+#define HIST_BLANKS_AVX NULL
+#endif
+
 #if defined(GRID_HAVE_FILL_SSE)
 /* grid__hist_push_ascii's end, once the copy h (NULL: out of memory) is made: the ring step, then the
  * row's clear to default blanks (clear_line's, cells [used, ncells) being blank already) */
@@ -396,7 +409,7 @@ static inline __attribute__((always_inline)) void push_ascii_end(struct screen *
 		grid__fill_sse16(l->cells, 16, GRID_BLANK_X0, GRID_BLANK_X1, GRID_BLANK_X2);
 		return;
 	}
-	grid__clear_blanks16(l->cells, (used + 15) & ~15);
+	grid__clear_blanks16_by(l->cells, (used + 15) & ~15, HIST_BLANKS_AVX);
 }
 
 /* grid__hist_push_ascii when the head chunk is full: out of line, so that the common path saves no

@@ -349,6 +349,26 @@ void grid__clear_cells(struct grid_cell *c, int n, uint16_t style);
 #define GRID_HAVE_FILL_AVX 1
 /* grid-fill.c: n16 default blanks (a multiple of 16) with 32-byte stores; only where the CPU has AVX */
 void grid__clear_blanks_avx(struct grid_cell *c, int n16);
+#include <immintrin.h>
+/* grid__clear_blanks_avx's loop, for its copies in the pages of their callers (grid-history.c: for QEMU's
+ * TCG, a jump to another page is a TB look-up). n16 >= 0, a multiple of 16. */
+__attribute__((target("avx"), always_inline)) static inline void grid__blanks_avx_body(struct grid_cell *c, int n16)
+{
+	/* eight default blanks (style 0): GRID_BLANK_X0..2 below twice over */
+	const __m256i y0 = _mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0), y1 = _mm256_set_epi32(0, 1, 0, 0, 1, 0, 0, 1),
+		      y2 = _mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0);
+	__m256i *p = (__m256i *)(void *)c;
+	/* to an end pointer: the first test is then p != end, where n16 > 0 is a signed branch after `test`
+	 * that costs QEMU's TCG a call of its flag helper, once per recycled row of an ASCII flood */
+	for (__m256i *const end = p + (size_t)(unsigned)n16 / 16 * 6; p != end; p += 6) {
+		_mm256_storeu_si256(p, y0);
+		_mm256_storeu_si256(p + 1, y1);
+		_mm256_storeu_si256(p + 2, y2);
+		_mm256_storeu_si256(p + 3, y0);
+		_mm256_storeu_si256(p + 4, y1);
+		_mm256_storeu_si256(p + 5, y2);
+	}
+}
 #endif
 #include <emmintrin.h>
 /* Four cells are the three vectors v0, v1, v2 (from any cell on: all cells are the same). Inline: a scroll's
@@ -375,15 +395,27 @@ static inline __attribute__((always_inline)) void grid__fill_sse16(struct grid_c
 /* n16 default blanks (a multiple of 16: a recycled row's written cells rounded up), the erase of nearly
  * every scroll: constant vectors, 32-byte stores from 48 cells on where the CPU has AVX (checked at run
  * time: the build's baseline ISA is SSE2). */
-static inline __attribute__((always_inline)) void grid__clear_blanks16(struct grid_cell *c, int n16)
+static inline __attribute__((always_inline)) void grid__clear_blanks16_by(struct grid_cell *c, int n16,
+									    void (*avx)(struct grid_cell *, int))
 {
 #if defined(GRID_HAVE_FILL_AVX)
 	if (n16 >= 48 && __builtin_cpu_supports("avx")) {
-		grid__clear_blanks_avx(c, n16);
+		avx(c, n16);
 		return;
 	}
+#else
+	(void)avx;
 #endif
 	grid__fill_sse16(c, n16, GRID_BLANK_X0, GRID_BLANK_X1, GRID_BLANK_X2);
+}
+
+static inline __attribute__((always_inline)) void grid__clear_blanks16(struct grid_cell *c, int n16)
+{
+#if defined(GRID_HAVE_FILL_AVX)
+	grid__clear_blanks16_by(c, n16, grid__clear_blanks_avx);
+#else
+	grid__clear_blanks16_by(c, n16, NULL);
+#endif
 }
 
 #endif
@@ -581,6 +613,8 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right);
 
 /* grid-csi.c */
 void grid__execute(void *ctx, uint8_t c);
+/* grid-edit.c: the sink's execute: CR and LF in the line feed's page, the rest through grid__execute */
+void grid__execute_c0(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
 /* vt_sink.csi_bytes for sequences other than SGR (see grid__csi_bytes) */

@@ -412,7 +412,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 		.print_ascii = grid__print_ascii,
 		.print = grid__print,
 		.print_utf8 = grid__print_utf8,
-		.execute = grid__execute,
+		.execute = grid__execute_c0,
 		.esc = grid__esc,
 		.csi = grid__csi,
 		.csi_bytes = grid__csi_bytes,

@@ -226,7 +226,7 @@ static bool cursor_here(const struct kf_render *r, const struct kf_render_source
  * one 64-bit word, 21 bits apart, and step by one signed add per entry: the packed sum is exact
  * because every field stays within [0, 2^21). A pair of colours seen for the first time costs a
  * table (the escape-heavy floods bring ~60 a frame), and this is half the work of 254 blends. */
-static void lut_build(uint32_t *c, uint32_t fg, uint32_t bg)
+__attribute__((noinline)) static void lut_build(uint32_t *c, uint32_t fg, uint32_t bg)
 {
 	uint64_t acc = 0;
 	int64_t step = 0;
@@ -242,7 +242,11 @@ static void lut_build(uint32_t *c, uint32_t fg, uint32_t bg)
 	}
 }
 
-static const uint32_t *lut_for(struct kf_render *r, uint32_t fg, uint32_t bg)
+/* The blend table of fg over bg, built when missing: the look-up inlined into compose (once a
+ * separate function, a call and return per composed cell under TCG cost more than the look-up),
+ * the build not. */
+static inline __attribute__((always_inline)) const uint32_t *lut_for(struct kf_render *r,
+								    uint32_t fg, uint32_t bg)
 {
 	unsigned h = (fg * 2654435761u ^ bg * 40503u) >> 28;
 	if (!r->lut[h].valid || r->lut[h].fg != fg || r->lut[h].bg != bg) {
