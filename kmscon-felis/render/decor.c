@@ -68,8 +68,13 @@ void kf_paint_underline(struct kf_render *r, struct kf_strip *o, int x, int w, i
 		if (amp < 1)
 			amp = 1;
 		int top = y + amp > h - t ? h - t : y;
-		for (int i = 0; i < w; i++)
-			kf_paint_fill_rect(o, x + i, curly_y(r, absx + i, amp, top), 1, t, c);
+		/* t pixels of each column stored here: a call (and return) per column cost more than
+		 * its stores, most of all where returns are emulated */
+		for (int i = 0; i < w; i++) {
+			uint32_t *p = o->px + (size_t)curly_y(r, absx + i, amp, top) * o->pitch + x + i;
+			for (int j = 0; j < t; j++, p += o->pitch)
+				*p = c;
+		}
 		break;
 	}
 	case GRID_UNDERLINE_DOTTED:
