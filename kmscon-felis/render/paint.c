@@ -82,23 +82,28 @@ static void resolve(const struct kf_render *r, const struct kf_render_source *s,
 }
 
 #ifdef __SSE2__
-/* n >= 8 pixels of c at p in 32-byte stores (the last one may overlap the one before): half the
- * stores of 16-byte ones, and where each store is emulated (a guest's soft MMU probes its TLB per
- * access, whatever the width) about half the cost. */
-__attribute__((target("avx"), noinline)) static void fill_px_avx(uint32_t *p, int n, uint32_t c)
+/* h rows (pitch pixels apart) of n >= 8 pixels of c at p in 32-byte stores (the last one of a row
+ * may overlap the one before): half the stores of 16-byte ones, and where each store is emulated
+ * (a guest's soft MMU probes its TLB per access, whatever the width) about half the cost. All the
+ * rows in one call: a blank run is a cell high, and a call and return per row cost more than a
+ * row's stores under TCG. */
+__attribute__((target("avx"), noinline)) static void fill_rows_avx(uint32_t *p, size_t pitch, int n,
+								   int h, uint32_t c)
 {
 	__m256i v = _mm256_set1_epi32((int)c);
-	int i = 0;
-	for (; i + 32 <= n; i += 32) {
-		_mm256_storeu_si256((__m256i *)(void *)(p + i), v);
-		_mm256_storeu_si256((__m256i *)(void *)(p + i + 8), v);
-		_mm256_storeu_si256((__m256i *)(void *)(p + i + 16), v);
-		_mm256_storeu_si256((__m256i *)(void *)(p + i + 24), v);
+	for (int j = 0; j < h; j++, p += pitch) {
+		int i = 0;
+		for (; i + 32 <= n; i += 32) {
+			_mm256_storeu_si256((__m256i *)(void *)(p + i), v);
+			_mm256_storeu_si256((__m256i *)(void *)(p + i + 8), v);
+			_mm256_storeu_si256((__m256i *)(void *)(p + i + 16), v);
+			_mm256_storeu_si256((__m256i *)(void *)(p + i + 24), v);
+		}
+		for (; i + 8 <= n; i += 8)
+			_mm256_storeu_si256((__m256i *)(void *)(p + i), v);
+		if (i < n)
+			_mm256_storeu_si256((__m256i *)(void *)(p + n - 8), v);
 	}
-	for (; i + 8 <= n; i += 8)
-		_mm256_storeu_si256((__m256i *)(void *)(p + i), v);
-	if (i < n)
-		_mm256_storeu_si256((__m256i *)(void *)(p + n - 8), v);
 }
 #endif
 
@@ -132,7 +137,7 @@ static void fill_px(uint32_t *p, int n, uint32_t c)
 {
 #ifdef __SSE2__
 	if (n >= FILL_AVX_MIN && __builtin_cpu_supports("avx")) {
-		fill_px_avx(p, n, c);
+		fill_rows_avx(p, 0, n, 1, c);
 		return;
 	}
 #endif
@@ -146,11 +151,12 @@ __attribute__((noinline)) static void fill_rect(struct kf_strip *o, int x, int y
 						uint32_t c)
 {
 	uint32_t *p = o->px + (size_t)y * o->pitch + x;
-	if (w >= FILL_AVX_MIN) {
-		for (int j = 0; j < h; j++, p += o->pitch)
-			fill_px(p, w, c);
+#ifdef __SSE2__
+	if (w >= FILL_AVX_MIN && __builtin_cpu_supports("avx")) {
+		fill_rows_avx(p, o->pitch, w, h, c);
 		return;
 	}
+#endif
 	for (int j = 0; j < h; j++, p += o->pitch)
 		fill_narrow(p, w, c);
 }
