@@ -39,18 +39,6 @@ __attribute__((target("avx"), always_inline)) static inline void fill_avx_vector
 	v[2] = _mm256_castps_si256(_mm256_blend_ps(_mm256_castsi256_ps(BLANK_Y2), s, 0x49));
 }
 
-/* 16 cells: six 32-byte stores */
-__attribute__((target("avx"), always_inline)) static inline void store16_avx(__m256i *p, __m256i v0, __m256i v1,
-									      __m256i v2)
-{
-	_mm256_storeu_si256(p, v0);
-	_mm256_storeu_si256(p + 1, v1);
-	_mm256_storeu_si256(p + 2, v2);
-	_mm256_storeu_si256(p + 3, v0);
-	_mm256_storeu_si256(p + 4, v1);
-	_mm256_storeu_si256(p + 5, v2);
-}
-
 /* Any n >= 8 cells: 32 per loop step, then eight at a time, and a remainder is the last eight stored again */
 __attribute__((target("avx"), always_inline)) static inline void fill_avx_cells(struct grid_cell *c, int n,
 										 __m256i v0, __m256i v1, __m256i v2)
@@ -58,8 +46,8 @@ __attribute__((target("avx"), always_inline)) static inline void fill_avx_cells(
 	__m256i *p = (__m256i *)(void *)c;
 	int i = 0;
 	for (; i + 32 <= n; i += 32, p += 12) {
-		store16_avx(p, v0, v1, v2);
-		store16_avx(p + 6, v0, v1, v2);
+		grid__store16_avx(p, v0, v1, v2);
+		grid__store16_avx(p + 6, v0, v1, v2);
 	}
 	for (; i + 8 <= n; i += 8, p += 3) {
 		_mm256_storeu_si256(p, v0);

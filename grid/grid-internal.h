@@ -350,6 +350,17 @@ void grid__clear_cells(struct grid_cell *c, int n, uint16_t style);
 /* grid-fill.c: n16 default blanks (a multiple of 16) with 32-byte stores; only where the CPU has AVX */
 void grid__clear_blanks_avx(struct grid_cell *c, int n16);
 #include <immintrin.h>
+/* 16 cells of three repeating vectors (four cells are v0 v1 v2): six 32-byte stores */
+__attribute__((target("avx"), always_inline)) static inline void grid__store16_avx(__m256i *p, __m256i v0, __m256i v1,
+										    __m256i v2)
+{
+	_mm256_storeu_si256(p, v0);
+	_mm256_storeu_si256(p + 1, v1);
+	_mm256_storeu_si256(p + 2, v2);
+	_mm256_storeu_si256(p + 3, v0);
+	_mm256_storeu_si256(p + 4, v1);
+	_mm256_storeu_si256(p + 5, v2);
+}
 /* grid__clear_blanks_avx's loop, for its copies in the pages of their callers (grid-history.c: for QEMU's
  * TCG, a jump to another page is a TB look-up). n16 >= 0, a multiple of 16. */
 __attribute__((target("avx"), always_inline)) static inline void grid__blanks_avx_body(struct grid_cell *c, int n16)
@@ -360,14 +371,8 @@ __attribute__((target("avx"), always_inline)) static inline void grid__blanks_av
 	__m256i *p = (__m256i *)(void *)c;
 	/* to an end pointer: the first test is then p != end, where n16 > 0 is a signed branch after `test`
 	 * that costs QEMU's TCG a call of its flag helper, once per recycled row of an ASCII flood */
-	for (__m256i *const end = p + (size_t)(unsigned)n16 / 16 * 6; p != end; p += 6) {
-		_mm256_storeu_si256(p, y0);
-		_mm256_storeu_si256(p + 1, y1);
-		_mm256_storeu_si256(p + 2, y2);
-		_mm256_storeu_si256(p + 3, y0);
-		_mm256_storeu_si256(p + 4, y1);
-		_mm256_storeu_si256(p + 5, y2);
-	}
+	for (__m256i *const end = p + (size_t)(unsigned)n16 / 16 * 6; p != end; p += 6)
+		grid__store16_avx(p, y0, y1, y2);
 }
 #endif
 #include <emmintrin.h>
