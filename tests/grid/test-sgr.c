@@ -54,6 +54,18 @@ static void prime(struct t_term *t, uint32_t seed)
 	}
 }
 
+/* Two fresh terminals for a differential check (a fed one way, b the other), both primed with seed unless
+ * it is 0 (the pen cache and the tables then hold what a busy screen left there). */
+static void pair_new(struct t_term **a, struct t_term **b, uint32_t seed)
+{
+	*a = t_new(COLS, ROWS, 0);
+	*b = t_new(COLS, ROWS, 0);
+	if (seed) {
+		prime(*a, seed);
+		prime(*b, seed);
+	}
+}
+
 /* SGRs of at most two bytes before 'm' take sgr_tiny (a code from the table, no lookup): every such
  * parameter string over digits, separators, a private marker, an intermediate and a control, after a pen
  * with colours and attributes set (and an erase in its background), with and without the tables bypassed,
@@ -65,13 +77,11 @@ static void test_tiny(void)
 	const int na = (int)sizeof(alpha) - 1;
 	int bad = 0;
 	for (int mode = 0; mode < 2; mode++) {
-		struct t_term *a = t_new(COLS, ROWS, 0), *b = t_new(COLS, ROWS, 0);
-		if (mode) {
-			prime(a, 1);
-			prime(b, 1);
+		struct t_term *a, *b;
+		pair_new(&a, &b, mode ? 1 : 0);
+		if (mode)
 			CHECK(a->g->sgr_color_misses >= 64 && a->g->sgr_long_misses >= 64, "tables not bypassed: %u %u",
 			      a->g->sgr_color_misses, a->g->sgr_long_misses);
-		}
 		for (int k = -1; k < na * (na + 1); k++) {
 			char p[3] = {0};
 			if (k >= 0 && k < na) {
@@ -105,11 +115,8 @@ static void test_long_plain(void)
 	const unsigned np = sizeof(pool) / sizeof(pool[0]);
 	int bad = 0, tried = 0;
 	for (int mode = 0; mode < 2; mode++) {
-		struct t_term *a = t_new(COLS, ROWS, 0), *b = t_new(COLS, ROWS, 0);
-		if (mode) {
-			prime(a, 2);
-			prime(b, 2);
-		}
+		struct t_term *a, *b;
+		pair_new(&a, &b, mode ? 2u : 0);
 		uint32_t r = 3;
 		for (int k = 0; k < 6000; k++) {
 			char x[160];
@@ -202,9 +209,8 @@ static void test_at_end(void)
 	static const char *const sgr[] = {"1;3;4;38;5;7;48;2;1;2;3", "38;2;1;2;3", "22", "", "48:2::9:8:7", "31;32"};
 	int bad = 0;
 	for (unsigned i = 0; i < sizeof(sgr) / sizeof(sgr[0]); i++) {
-		struct t_term *a = t_new(COLS, ROWS, 0), *b = t_new(COLS, ROWS, 0);
-		prime(a, 4);
-		prime(b, 4);
+		struct t_term *a, *b;
+		pair_new(&a, &b, 4);
 		t_feedf(a, "\033[H\033[%sm", sgr[i]);
 		t_feed(a, "x");
 		t_feedf(b, "\033[H\033[%smx%40s", sgr[i], "");
@@ -231,11 +237,8 @@ static void test_color_tails(void)
 	const unsigned nn = sizeof(nums) / sizeof(nums[0]);
 	int bad = 0;
 	for (int mode = 0; mode < 2; mode++) {
-		struct t_term *a = t_new(COLS, ROWS, 0), *b = t_new(COLS, ROWS, 0);
-		if (mode) {
-			prime(a, 5);
-			prime(b, 5);
-		}
+		struct t_term *a, *b;
+		pair_new(&a, &b, mode ? 5u : 0);
 		uint32_t r = 17;
 		for (int k = 0; k < 12000; k++) {
 			r = r * 1103515245u + 12345u;
