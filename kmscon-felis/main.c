@@ -166,6 +166,12 @@ static int start_session(struct kf_app *app, int cols, int rows)
 		/* On a display the login starts after the first frame (start_later), at the display's grid size. */
 		.defer_start = !headless,
 	};
+	/* For comparisons in benchmarks (tests/vm/bench kmscon-felis-pN): the read pause in microseconds, 0 = none. */
+	const char *pause = getenv("KMSCON_FELIS_READ_PAUSE_US");
+	if (pause && *pause) {
+		unsigned long us = strtoul(pause, NULL, 10);
+		sc.read_pause_ns = us ? (uint64_t)us * 1000u : UINT64_MAX;
+	}
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output,
 					  .clipboard = on_osc52};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
@@ -198,14 +204,14 @@ static void log_stats_level(struct kf_app *app, enum kf_log_level level)
 	kf_log_msg(level, LOG_TAG, __FILE__, __LINE__,
 		   "pty: %llu bytes in %llu reads; cpu user %ld.%06ld s sys %ld.%06ld s; wakeups %llu read_ms %llu "
 		   "parse_ms %llu; csw voluntary %ld involuntary %ld; runq_ms %ld; read_cpu_ms %llu parse_cpu_ms %llu "
-		   "read_sys_cpu_ms %llu; minflt %ld majflt %ld",
+		   "read_sys_cpu_ms %llu; minflt %ld majflt %ld; read_pauses %llu",
 		   (unsigned long long)st.bytes,
 		   (unsigned long long)st.reads, (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
 		   (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups,
 		   (unsigned long long)(st.read_ns / 1000000), (unsigned long long)(st.parse_ns / 1000000),
 		   ru.ru_nvcsw, ru.ru_nivcsw, runqueue_ms(), (unsigned long long)(st.read_cpu_ns / 1000000),
 		   (unsigned long long)(st.parse_cpu_ns / 1000000), (unsigned long long)(st.read_sys_cpu_ns / 1000000),
-		   ru.ru_minflt, ru.ru_majflt);
+		   ru.ru_minflt, ru.ru_majflt, (unsigned long long)st.pauses);
 }
 
 static void log_stats(struct kf_app *app)

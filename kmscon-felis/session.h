@@ -35,6 +35,9 @@ struct kf_session_config {
 	 * OSC 4/10/11 queries report what is painted; NULL = xterm's. Read at creation only. */
 	const uint32_t *colors;
 	size_t read_budget;     /* bytes parsed per wake-up before yielding; 0 = KF_SESSION_READ_BUDGET */
+	/* How long the master stays unwatched after a wake-up that emptied it having read only a trickle (session.c,
+	 * TRICKLE_MAX); 0 = KF_SESSION_READ_PAUSE_NS, UINT64_MAX = never pause. */
+	uint64_t read_pause_ns;
 	bool no_pidfd;          /* watch SIGCHLD instead of a pidfd (tests of the fallback) */
 	bool defer_start;       /* spawn the child only in kf_session_start (the console: after its first frame) */
 };
@@ -42,6 +45,10 @@ struct kf_session_config {
 /* Enough to keep a flood's wake-up rate low (a few hundred per second at parser speed) while a key or a
  * page flip never waits more than about a millisecond behind it. */
 #define KF_SESSION_READ_BUDGET (256u << 10)
+
+/* Output that trickles in is read at most once a millisecond, in gathered batches (a dozen times per frame at
+ * 75 Hz), and never waits longer than this behind what came before it. */
+#define KF_SESSION_READ_PAUSE_NS (1ull * 1000000)
 
 struct kf_session_callbacks {
 	/* The child exited, its output is parsed, and respawn is off: code is its exit status, or 128 + the
@@ -94,6 +101,7 @@ int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, 
  * sample of the calls (pty_get_read_cpu), and parse_cpu_ns the rest. */
 struct kf_session_stats {
 	uint64_t reads, bytes, wakeups;
+	uint64_t pauses;        /* read pauses started (kf_session_config.read_pause_ns) */
 	uint64_t read_ns, parse_ns;
 	uint64_t read_cpu_ns, parse_cpu_ns, read_sys_cpu_ns;
 };
