@@ -46,10 +46,20 @@
  * grid__print_utf8), so it is not worth trying to pack */
 #define LINE_UNPACKABLE 0x4u
 /* screen lines only: cells [0, used) are all ASCII (cp < 0x80) of width 1 in style pstyle with no link or
- * flags, and the line's text bytes (line.text) hold their code points, so that the scrollback takes
- * the line packed by a copy of those bytes instead of reading the cells back (grid__hist_text). Set by
- * print_ascii (grid-print.c), which keeps the bytes; every other writer of a line's cells clears it. */
+ * flags (or are deferred: LINE_LAZY), and the line's text bytes (line.text) hold their code points, so that
+ * the scrollback takes the line packed by a copy of those bytes instead of reading the cells back
+ * (grid__hist_text). Set by print_ascii (grid-print.c), which keeps the bytes; every other writer of a line's
+ * cells clears it. */
 #define LINE_ASCII 0x8u
+/* screen lines only, with LINE_ASCII: the cells [0, used) are deferred: text[0, used) in pstyle (width 1, no
+ * link or flags) is the line's content, and ALL its cells [0, ncells) are default blanks (a line becomes lazy
+ * only from used == 0, and nothing writes its cells while it stays so). A text flood's line then leaves the
+ * screen without its cells ever being written or cleared (grid__hist_push_ascii): under QEMU's TCG each
+ * 8-cell store was a vpermd helper call (docs/benchmarks.md, issue 2, session 12). Set by print_ascii_run
+ * (grid-print.c); grid__line and every other way to a screen line's cells (view_line, abs_line, the
+ * reflow, grid__ring_line, grid__text_gate) write them first (grid__line_materialise). Only the printer,
+ * the push and the writers of whole rows or of flags take the line as it is (grid__line_raw). */
+#define LINE_LAZY 0x10u
 
 struct line {
 	uint16_t flags;
@@ -665,8 +675,20 @@ int grid__reflow(struct grid *g, int cols, int rows);
 /* Recomputes grid.text_from after a change of the screen, its scrollback or the top margin (grid.c). */
 void grid__text_gate(struct grid *g);
 
-/* Screen row y of the active screen. */
-static inline struct line *grid__line(const struct grid *g, int y)
+/* grid-print.c: writes the deferred cells of a LINE_LAZY line (from its text) and drops the flag. */
+void grid__line_materialise(struct line *l);
+
+/* Line l with its cells written (LINE_LAZY: see there), for any reader or writer of its cells. */
+static inline struct line *grid__line_ready(struct line *l)
+{
+	if (unlikely(l->flags & LINE_LAZY))
+		grid__line_materialise(l);
+	return l;
+}
+
+/* Screen row y of the active screen as it is: LINE_LAZY lines' cells not written. Only for the printer
+ * and the push, which know that state, and for the flags. */
+static inline struct line *grid__line_raw(const struct grid *g, int y)
 {
 	const struct screen *s = g->scr;
 	size_t i = s->top + (size_t)y;
@@ -675,14 +697,18 @@ static inline struct line *grid__line(const struct grid *g, int y)
 	return s->ring[i];
 }
 
-/* grid__damage (grid.c) for the print paths, inlined. */
-static inline void grid__damage_inline(struct grid *g, int y, int x0, int x1)
+/* Screen row y of the active screen, its cells written. */
+static inline struct line *grid__line(const struct grid *g, int y)
 {
-	/* callers pass one cell more on each side: grid__fix_wide may blank a neighbour */
+	return grid__line_ready(grid__line_raw(g, y));
+}
+
+/* grid__damage_inline where the caller knows that x1 <= cols (put_one's cell and the one after it: three
+ * instructions fewer on the path of a cell per SGR). */
+static inline __attribute__((always_inline)) void grid__damage_within(struct grid *g, int y, int x0, int x1)
+{
 	if (x0 < 0)
 		x0 = 0;
-	if (x1 > g->cols)
-		x1 = g->cols;
 	g->damaged = true;
 	/* damage is kept per row of the display: while scrolled back, screen row y shows further down */
 	y += (int)g->view_offset;
@@ -697,6 +723,15 @@ static inline void grid__damage_inline(struct grid *g, int y, int x0, int x1)
 		g->dmg_x0[y] = (uint16_t)x0;
 	if (x1 > g->dmg_x1[y])
 		g->dmg_x1[y] = (uint16_t)x1;
+}
+
+/* grid__damage (grid.c) for the print paths, inlined. */
+static inline void grid__damage_inline(struct grid *g, int y, int x0, int x1)
+{
+	/* callers pass one cell more on each side: grid__fix_wide may blank a neighbour */
+	if (x1 > g->cols)
+		x1 = g->cols;
+	grid__damage_within(g, y, x0, x1);
 }
 
 /* 0 < x < cols as one unsigned compare: one branch, and an emulated guest (QEMU 7.2's TCG) evaluates it inline,

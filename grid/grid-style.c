@@ -230,6 +230,9 @@ static void mark_line(struct grid *g, const struct line *l)
 		g->st.used[l->pstyle] |= 2;
 		return;
 	}
+	/* a deferred screen row's style is in its header only (its cells are default blanks) */
+	if (l->flags & LINE_LAZY)
+		g->st.used[l->pstyle] |= 2;
 #if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* (without clusters or links mark_cells is one store per cell already) */
 	if (l->ncells >= 4 && (g->cl.cap || g->links.used)) {

@@ -168,7 +168,8 @@ const uint32_t *grid_palette_defaults(const struct grid *g);
 const char *grid_title(const struct grid *g);
 
 /* Reading cells: row y (0..rows-1) of what is on display. Owned by the grid, valid until the next call that
- * changes the grid. Exactly grid_cols() cells. */
+ * changes the grid. Exactly grid_cols() cells. (A row printed as plain text has its cells written here, on
+ * its first read: not safe against a concurrent call on the same grid, as none of these is.) */
 const struct grid_cell *grid_row(const struct grid *g, int y);
 /* Whether row y of the display ends in a soft wrap (continues on the next row). */
 bool grid_row_wrapped(const struct grid *g, int y);
