@@ -207,6 +207,15 @@ struct cluster {
 #define CLUSTER_AM_MARK 0x300u
 #define CLUSTER_AM_MARKS 0x70u
 #define CLUSTER_AM_SLOTS (0x60u * CLUSTER_AM_MARKS)
+/* A cluster of three code points, an ascii_mark pair and a second mark U+0300..U+036F, is held in the cell
+ * itself, not in the table: GRID_CP_CLUSTER | CLUSTER_DIRECT | (the pair's ascii_mark slot * CLUSTER_AM_MARKS +
+ * the second mark - CLUSTER_AM_MARK), an index no table reaches (the collection and the caches, which check
+ * an index against the table's cap, pass over it). Such triples seldom recur (the unicode workload's 26 x 112 x
+ * 112): interned, each one took a new entry and missed the caches on the hash's tags and on the entry, ~10 %
+ * of that workload's time with the collections they caused. */
+#define CLUSTER_DIRECT 0x40000000u
+_Static_assert(CLUSTER_AM_SLOTS * CLUSTER_AM_MARKS < CLUSTER_DIRECT && CLUSTER_MAX <= CLUSTER_DIRECT,
+	       "direct clusters lie above the table's ids");
 struct cluster_table {
 	struct cluster *c; /* [cap] */
 	uint8_t *used;
@@ -505,7 +514,10 @@ size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n);
 void grid__rep(struct grid *g, int count);
 /* The id of the cluster of code points cp[0..n), interned (or -1); cp has CLUSTER_MAX_CPS entries, all read. */
 int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n);
-const struct cluster *grid__cluster(const struct grid *g, uint32_t cp);
+/* The cluster of cell content cp (GRID_CP_CLUSTER set), or NULL when it is not live: the table's entry (owned by
+ * the table, valid until the next interning), or for a direct cluster (CLUSTER_DIRECT) *tmp, filled in (owned
+ * by the caller; its code points past n are zero). */
+const struct cluster *grid__cluster(const struct grid *g, uint32_t cp, struct cluster *tmp);
 /* Rebuilds the cluster table's hash index from its live entries (after a collection; grid-print.c). */
 void grid__cluster_reindex(struct grid *g);
 /* Frees the cluster table (grid-print.c). */

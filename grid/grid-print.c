@@ -68,7 +68,8 @@ static bool attach(struct grid *g, uint32_t cp)
 	uint32_t buf[CLUSTER_MAX_CPS] = {0}; /* whole: grid__cluster_intern copies all of it */
 	uint32_t n;
 	if (c->cp & GRID_CP_CLUSTER) {
-		const struct cluster *cl = grid__cluster(g, c->cp);
+		struct cluster tmp;
+		const struct cluster *cl = grid__cluster(g, c->cp, &tmp);
 		if (!cl)
 			return true;
 		n = cl->n;

@@ -53,12 +53,20 @@ static inline uint32_t am_slot(uint32_t base, uint32_t cp)
 }
 
 /* Whether the cell content base is the cluster of ascii_mark's last slot (a character and its first mark):
- * the pair of it and a second mark is left out of the cache, since such triples seldom recur (the cache's
- * probe, a miss, cost more than its hits saved). */
+ * a second mark U+0300..U+036F on it makes a direct cluster (CLUSTER_DIRECT), any other one is left out of
+ * the cache, since such triples seldom recur (the cache's probe, a miss, cost more than its hits saved). */
 static inline bool am_cluster(const struct grid *g, uint32_t base)
 {
 	const uint32_t r = g->cl.am_recent;
 	return r < CLUSTER_AM_SLOTS && g->cl.ascii_mark[r] == (base & ~GRID_CP_CLUSTER) + 1u && base & GRID_CP_CLUSTER;
+}
+
+/* The direct cluster (CLUSTER_DIRECT) of ascii_mark's last slot's pair and the mark cp, or 0 when cp is not
+ * U+0300..U+036F; for a cell content that am_cluster() says holds that pair. */
+static inline uint32_t am_direct(const struct grid *g, uint32_t cp)
+{
+	const uint32_t m = cp - CLUSTER_AM_MARK;
+	return m < CLUSTER_AM_MARKS ? GRID_CP_CLUSTER | CLUSTER_DIRECT | (g->cl.am_recent * CLUSTER_AM_MARKS + m) : 0;
 }
 
 /* attach() for the run path: appends the combining mark cp to cell c (written by this run, so the cursor
@@ -74,6 +82,10 @@ GRID_PAGE("utf8") void grid__attach_mark(struct grid *g, struct grid_cell *c, ui
 	}
 	/* the pairs of ascii_mark's kind, and a second mark on its last cluster, are not in the cache */
 	const bool am2 = am_cluster(g, base);
+	if (am2 && am_direct(g, cp)) {
+		c->cp = am_direct(g, cp);
+		return;
+	}
 	uint32_t hit = slot < CLUSTER_AM_SLOTS || am2 ? 0 : cache_find(cache_set(g, base, cp), base, cp);
 	if (hit) {
 		c->cp = GRID_CP_CLUSTER | (hit - 1);
@@ -88,11 +100,15 @@ GRID_PAGE("utf8") void grid__attach_mark(struct grid *g, struct grid_cell *c, ui
 		buf[1] = CLUSTER_AM_MARK + r % CLUSTER_AM_MARKS;
 		n = 2;
 	} else if (base & GRID_CP_CLUSTER) {
-		/* grid__cluster(), inline; the entry's code points copied whole (a fixed size: no call) */
+		/* grid__cluster(), inline for the table's entries; the code points copied whole (a fixed size: no
+		 * call) */
 		uint32_t i = base & ~GRID_CP_CLUSTER;
-		if (i >= g->cl.cap || !g->cl.used[i])
+		struct cluster tmp;
+		const struct cluster *cl = i & CLUSTER_DIRECT ? grid__cluster(g, base, &tmp)
+				   : i < g->cl.cap && g->cl.used[i] ? &g->cl.c[i]
+								      : NULL;
+		if (!cl)
 			return;
-		const struct cluster *cl = &g->cl.c[i];
 		n = cl->n;
 		memcpy(buf, cl->cp, sizeof(buf));
 	} else {
@@ -172,8 +188,14 @@ static inline bool mark_cached(struct grid *g, struct grid_cell *c, uint32_t cp)
 		g->cl.am_recent = slot;
 		return true;
 	}
-	if (am_cluster(g, base))
-		return false;
+	if (am_cluster(g, base)) {
+		/* a second mark on a character and its first: the three in the cell (am_direct) */
+		const uint32_t d = am_direct(g, cp);
+		if (!d)
+			return false;
+		c->cp = d;
+		return true;
+	}
 	uint32_t hit = cache_find(cache_set(g, base, cp), base, cp);
 	if (!hit)
 		return false;
@@ -201,7 +223,8 @@ static int emoji_join_state(const struct grid *g, uint32_t base)
 {
 	if (!(base & GRID_CP_CLUSTER))
 		return (vt_char_props(base) & VT_PROP_EXTPICT) != 0;
-	const struct cluster *cl = grid__cluster(g, base);
+	struct cluster tmp;
+	const struct cluster *cl = grid__cluster(g, base, &tmp);
 	if (!cl || cl->n >= CLUSTER_MAX_CPS)
 		return -1;
 	for (uint32_t i = cl->n; i-- > 0;) {
@@ -557,7 +580,8 @@ static uint32_t cluster_state(const struct grid *g, uint32_t cp)
 		       "ascii_mark's bases are ASCII");
 	if (am_cluster(g, cp))
 		return 0;
-	const struct cluster *cl = (cp & GRID_CP_CLUSTER) ? grid__cluster(g, cp) : NULL;
+	struct cluster tmp;
+	const struct cluster *cl = (cp & GRID_CP_CLUSTER) ? grid__cluster(g, cp, &tmp) : NULL;
 	if (!cl || !(vt_char_props(cl->cp[0]) & VT_PROP_EXTPICT))
 		return 0;
 	uint32_t st = 0;

@@ -681,7 +681,8 @@ size_t grid_cell_codepoints(const struct grid *g, const struct grid_cell *c, uin
 			out[0] = c->cp;
 		return 1;
 	}
-	const struct cluster *cl = grid__cluster(g, c->cp);
+	struct cluster tmp;
+	const struct cluster *cl = grid__cluster(g, c->cp, &tmp);
 	if (!cl)
 		return 0;
 	for (size_t i = 0; i < cl->n && i < cap; i++)

@@ -56,12 +56,13 @@ struct grid_style {
 };
 
 /* Set in grid_cell.cp when the cell holds a grapheme cluster (base + combining marks, ZWJ sequence, flag):
- * the low bits then index the grid's cluster table; read it with grid_cell_codepoints(). */
+ * the low bits then refer to it (an index into the grid's cluster table, or the code points themselves for
+ * some short clusters); read it with grid_cell_codepoints(). Equal clusters may have different values. */
 #define GRID_CP_CLUSTER 0x80000000u
 
 /* One cell: plain data, copied with memcpy. */
 struct grid_cell {
-	uint32_t cp;    /* code point (0 = never written, shown as a blank), or GRID_CP_CLUSTER | index */
+	uint32_t cp;    /* code point (0 = never written, shown as a blank), or GRID_CP_CLUSTER | reference */
 	uint16_t style; /* interned style id; 0 is the default style */
 	uint16_t link;  /* hyperlink id (OSC 8), 0 = none */
 	uint8_t width;  /* 1; 2 for the left half of a wide character; 0 for its right half */

@@ -82,12 +82,14 @@ static void test_combining_flood(void)
 }
 
 /* Feeds n distinct clusters (a letter and two combining marks; the marks' pair changes every 26), 10 to a
- * line, each cluster in its own grid_feed call. */
+ * line, each cluster in its own grid_feed call. The letters are U+0100.. (Latin Extended-A): on an ASCII
+ * letter the second mark would make a direct cluster, which takes no entry in the table these tests fill. */
+#define DISTINCT_BASE 0x100u
 static void feed_distinct_clusters(struct t_term *t, int n)
 {
 	char buf[64];
 	for (int i = 0; i < n; i++) {
-		size_t k = vt_utf8_encode('a' + (uint32_t)(i % 26), buf);
+		size_t k = vt_utf8_encode(DISTINCT_BASE + (uint32_t)(i % 26), buf);
 		k += vt_utf8_encode(0x300 + (uint32_t)(i / 26 % 112), buf + k);
 		k += vt_utf8_encode(0x300 + (uint32_t)(i / 26 / 112 % 112), buf + k);
 		if (i % 10 == 9)
@@ -135,7 +137,7 @@ static void test_cluster_growth_keeps(void)
 			int i = (int)l * 10 + x;
 			uint32_t cps[CLUSTER_MAX_CPS];
 			size_t n = grid_cell_codepoints(t->g, &r[x], cps, CLUSTER_MAX_CPS);
-			if (n != 3 || cps[0] != 'a' + (uint32_t)(i % 26) || cps[1] != 0x300 + (uint32_t)(i / 26 % 112) ||
+			if (n != 3 || cps[0] != DISTINCT_BASE + (uint32_t)(i % 26) || cps[1] != 0x300 + (uint32_t)(i / 26 % 112) ||
 			    cps[2] != 0x300 + (uint32_t)(i / 26 / 112 % 112)) {
 				CHECK(0, "cluster %d (line %zu, cell %d): %zu code points, %x %x %x", i, l, x, n, cps[0],
 				      n > 1 ? cps[1] : 0, n > 2 ? cps[2] : 0);
@@ -256,6 +258,33 @@ static void test_ascii_mark_recent(void)
 		      "cell %u: %zu code points, %x %x %x", want[k][0], n, cps[0], n > 1 ? cps[1] : 0,
 		      n > 2 ? cps[2] : 0);
 	}
+	t_free(t);
+}
+
+/* A second mark U+0300..U+036F on an ASCII character and its first mark makes a direct cluster (CLUSTER_DIRECT):
+ * no entry in the table, and the same code points as an interned cluster wherever they are read: a third mark
+ * by the run path (b) and by the code-point path in a feed of its own (c), DECRQCRA's checksum. */
+static void test_direct_clusters(void)
+{
+	struct t_term *t = t_new(40, 2, 0);
+	t_feed(t, "a\xcc\x81\xcc\x82 b\xcd\xaf\xcc\x80\xcc\x83 c\xcc\x81\xcc\x82\033[0m");
+	const struct grid_cell *r = grid_row(t->g, 0);
+	CHECK(r[0].cp & CLUSTER_DIRECT && r[4].cp & CLUSTER_DIRECT, "direct clusters %x %x", r[0].cp, r[4].cp);
+	/* the pairs a, b and c + the first mark, and b's cluster of four */
+	CHECK(t->g->cl.count == 4, "cluster entries %u", t->g->cl.count);
+	t_feed(t, "\xcc\x84");
+	static const uint32_t want[][6] = {
+		{0, 3, 'a', 0x301, 0x302, 0}, {2, 4, 'b', 0x36f, 0x300, 0x303}, {4, 4, 'c', 0x301, 0x302, 0x304}};
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		uint32_t cps[CLUSTER_MAX_CPS] = {0};
+		size_t n = grid_cell_codepoints(t->g, &r[want[k][0]], cps, CLUSTER_MAX_CPS);
+		CHECK(n == want[k][1] && memcmp(cps, &want[k][2], n * sizeof(cps[0])) == 0,
+		      "cell %u: %zu code points, %x %x %x %x", want[k][0], n, cps[0], cps[1], cps[2], cps[3]);
+	}
+	/* checksum extension 5 (marks count, not negated): 0x61 + 0x301 + 0x302 */
+	t->reply_len = 0;
+	t_feed(t, "\033[5#y\033[1;1;1;1;1;1*y");
+	CHECK(strcmp(t->reply, "\033P1!~0664\033\\") == 0, "DECRQCRA reply %s", t->reply + 1);
 	t_free(t);
 }
 
@@ -469,6 +498,7 @@ int main(void)
 	test_collect_keeps();
 	test_cluster_cache_reuse();
 	test_ascii_mark_recent();
+	test_direct_clusters();
 	test_links();
 	test_resize_extremes();
 	test_sgr_flood();
