@@ -202,20 +202,22 @@ struct cluster {
 	uint32_t cp[CLUSTER_MAX_CPS];
 };
 #define CLUSTER_CACHE_BITS 12
-/* ascii_mark's pairs: a character U+0020..U+007F with a combining mark U+0300..U+036F */
+/* Direct clusters: a character U+0020..U+007F with one or two combining marks U+0300..U+036F, written by the
+ * run path (grid-utf8.c), is held in the cell itself, not in the table: the pair's slot is (character -
+ * CLUSTER_AM_BASE) * CLUSTER_AM_MARKS + (mark - CLUSTER_AM_MARK); a pair is GRID_CP_CLUSTER | CLUSTER_DIRECT |
+ * CLUSTER_DIRECT_PAIR | slot, a triple GRID_CP_CLUSTER | CLUSTER_DIRECT | (slot * CLUSTER_AM_MARKS + the second
+ * mark - CLUSTER_AM_MARK). Both lie above every table id, so the collection and the caches, which check an id
+ * against the table's cap, pass over them. Interned, the triples (which hardly recur: the unicode workload's
+ * 26 x 112 x 112) each took a new entry and missed the caches on the hash's tags, ~10 % of that workload's time
+ * with the collections they caused; the pairs were found in a 21 KiB table, out of the L1 cache between two. */
 #define CLUSTER_AM_BASE 0x20u
 #define CLUSTER_AM_MARK 0x300u
 #define CLUSTER_AM_MARKS 0x70u
 #define CLUSTER_AM_SLOTS (0x60u * CLUSTER_AM_MARKS)
-/* A cluster of three code points, an ascii_mark pair and a second mark U+0300..U+036F, is held in the cell
- * itself, not in the table: GRID_CP_CLUSTER | CLUSTER_DIRECT | (the pair's ascii_mark slot * CLUSTER_AM_MARKS +
- * the second mark - CLUSTER_AM_MARK), an index no table reaches (the collection and the caches, which check
- * an index against the table's cap, pass over it). Such triples seldom recur (the unicode workload's 26 x 112 x
- * 112): interned, each one took a new entry and missed the caches on the hash's tags and on the entry, ~10 %
- * of that workload's time with the collections they caused. */
 #define CLUSTER_DIRECT 0x40000000u
-_Static_assert(CLUSTER_AM_SLOTS * CLUSTER_AM_MARKS < CLUSTER_DIRECT && CLUSTER_MAX <= CLUSTER_DIRECT,
-	       "direct clusters lie above the table's ids");
+#define CLUSTER_DIRECT_PAIR 0x200000u
+_Static_assert(CLUSTER_AM_SLOTS * CLUSTER_AM_MARKS <= CLUSTER_DIRECT_PAIR && CLUSTER_MAX <= CLUSTER_DIRECT,
+	       "direct triples below the pair bit, direct clusters above the table's ids");
 struct cluster_table {
 	struct cluster *c; /* [cap] */
 	uint8_t *used;
@@ -228,13 +230,6 @@ struct cluster_table {
 	struct cluster_cache_entry {
 		uint32_t base, mark, id;
 	} cache[1u << CLUSTER_CACHE_BITS][2];
-	/* the usual first mark: (ASCII character, combining mark) -> id+1 of their cluster (0 = none; id 65535 is
-	 * not kept), indexed without a hash in 21 KiB whose letters' rows stay in the L1 cache, where the
-	 * cache above misses it; a collection empties the slots of the ids it freed. am_recent: the slot found
-	 * or filled last, which tells a second mark on that cluster its code points without its entry (a
-	 * cache miss); valid while the slot still holds the cluster's id */
-	uint16_t ascii_mark[CLUSTER_AM_SLOTS];
-	uint32_t am_recent;
 };
 
 /* Hyperlinks (OSC 8): id -> URI; interned by (params id, uri), bounded. */

@@ -401,9 +401,6 @@ void grid__collect(struct grid *g)
 			if (e->id && (!cl->used[e->id - 1] || (e->base & GRID_CP_CLUSTER && (b >= cl->cap || !cl->used[b]))))
 				*e = (struct cluster_cache_entry){0};
 		}
-		for (uint32_t i = 0; i < CLUSTER_AM_SLOTS; i++)
-			if (cl->ascii_mark[i] && !cl->used[cl->ascii_mark[i] - 1])
-				cl->ascii_mark[i] = 0;
 		grid__cluster_reindex(g);
 		cl->gc_at = cluster_threshold(cl->count, cells, &cl->gc_wait);
 	}
