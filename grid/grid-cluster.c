@@ -1,7 +1,9 @@
 /* grid/grid-cluster.c: the cluster table. A grapheme cluster of more than one code point (a character
  * with combining marks, a ZWJ sequence, a flag) is stored once here (interned) and a cell holding it has
  * GRID_CP_CLUSTER | its index. Entries, hash index and used marks share one block; unused entries are
- * collected with the styles (grid-style.c, grid__collect), and the table is bounded by CLUSTER_MAX.
+ * collected with the styles (grid-style.c, grid__collect), and the table is bounded by CLUSTER_MAX. An ASCII
+ * character with one or two marks U+0300..U+036F takes no entry: it is held in the cell (CLUSTER_DIRECT,
+ * grid-internal.h).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -180,9 +182,22 @@ int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
 	return (int)i;
 }
 
-const struct cluster *grid__cluster(const struct grid *g, uint32_t cp)
+const struct cluster *grid__cluster(const struct grid *g, uint32_t cp, struct cluster *tmp)
 {
 	uint32_t i = cp & ~GRID_CP_CLUSTER;
+	if (i & CLUSTER_DIRECT) {
+		const uint32_t v = i & ~CLUSTER_DIRECT, two = v & CLUSTER_DIRECT_PAIR;
+		const uint32_t pair = two ? v & ~CLUSTER_DIRECT_PAIR : v / CLUSTER_AM_MARKS;
+		if (pair >= CLUSTER_AM_SLOTS)
+			return NULL;
+		memset(tmp, 0, sizeof(*tmp));
+		tmp->n = two ? 2 : 3;
+		tmp->cp[0] = CLUSTER_AM_BASE + pair / CLUSTER_AM_MARKS;
+		tmp->cp[1] = CLUSTER_AM_MARK + pair % CLUSTER_AM_MARKS;
+		if (!two)
+			tmp->cp[2] = CLUSTER_AM_MARK + v % CLUSTER_AM_MARKS;
+		return tmp;
+	}
 	if (i >= g->cl.cap || !g->cl.used[i])
 		return NULL;
 	return &g->cl.c[i];

@@ -428,7 +428,8 @@ static inline __attribute__((always_inline)) void erase_cells(struct grid *g, in
 {
 	if (x0 >= x1)
 		return;
-	struct line *l = grid__line(g, y);
+	/* (the early way out reads only used and the flags: a deferred row, LINE_LAZY, stays so) */
+	struct line *l = grid__line_raw(g, y);
 	uint16_t es = erase_id(g);
 	if (!selective && es == 0 && x0 >= l->used && !g->sel.active) {
 		/* Already default blanks: nothing to draw again. Shells erase below the cursor (ED 0) on every
@@ -437,6 +438,7 @@ static inline __attribute__((always_inline)) void erase_cells(struct grid *g, in
 			l->flags &= ~LINE_WRAPPED;
 		return;
 	}
+	grid__line_ready(l);
 	grid__fix_wide(l, g->cols, x0, x1);
 	/* the cells before x0 keep their text: only an erase to the end in default blanks leaves a LINE_ASCII
 	 * line so (its used mark moves back to x0) */

@@ -90,10 +90,10 @@ GRID_PAGE("fill") __attribute__((target("avx"))) static void clear_rows_avx(stru
 	fill_avx_vectors(style, v);
 	const int cols = g->cols;
 	for (int y = y0; y < y1; y++) {
-		struct line *l = grid__line(g, y);
+		struct line *l = grid__line_raw(g, y); /* all its cells written below */
 		fill_avx_cells(l->cells, cols, v[0], v[1], v[2]);
 		l->used = (uint16_t)cols;
-		l->flags &= ~(LINE_WRAPPED | LINE_ASCII);
+		l->flags &= ~(LINE_WRAPPED | LINE_ASCII | LINE_LAZY);
 		grid__damage_inline(g, y, 0, cols);
 	}
 	_mm256_zeroupper();
@@ -167,10 +167,10 @@ GRID_PAGE("fill") void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t
 	}
 #endif
 	for (int y = y0; y < y1; y++) {
-		struct line *l = grid__line(g, y);
+		struct line *l = grid__line_raw(g, y); /* all its cells written below */
 		grid__clear_cells(l->cells, g->cols, style);
 		l->used = (uint16_t)g->cols;
-		l->flags &= ~(LINE_WRAPPED | LINE_ASCII);
+		l->flags &= ~(LINE_WRAPPED | LINE_ASCII | LINE_LAZY);
 		grid__damage(g, y, 0, g->cols);
 	}
 }

@@ -10,8 +10,9 @@
  * one byte per cell plus the style in the header (LINE_PACKED; read through grid__line_cell or
  * grid__line_read). A screen row printed as such from column 0 says so itself (LINE_ASCII, kept by
  * print_ascii with a copy of the row's bytes, dropped by every other writer): it is packed by copying those
- * bytes (grid__hist_text), whatever its length, with no pass over its cells. Other rows of 16 cells or more
- * are checked and packed from their cells (pack_ascii). A chunk is reused as soon as every line in it has
+ * bytes (grid__hist_text), whatever its length, with no pass over its cells (which, for a row printed from
+ * column 0 in one style, were never written: LINE_LAZY, and then the recycled row needs no clear either).
+ * Other rows of 16 cells or more are checked and packed from their cells (pack_ascii). A chunk is reused as soon as every line in it has
  * left the scrollback, so a flood of packed lines (~1 MB for 10000 lines) cycles through a few chunks that
  * stay in the caches instead of 25 MB of fresh memory.
  * Memory stays bounded: at most enough chunks for sb_max full lines, plus two.
@@ -295,6 +296,22 @@ void grid__text_check_line(const struct line *l, const char *where)
 	if (!(l->flags & LINE_ASCII))
 		return;
 	int bad = -1;
+	if (l->flags & LINE_LAZY) {
+		/* the text is the content and every cell a default blank */
+		for (int x = 0; x < l->ncells && bad < 0; x++) {
+			const struct grid_cell c = l->cells[x];
+			if (c.cp || c.style || c.link || c.width != 1 || c.flags)
+				bad = x;
+		}
+		for (int x = 0; x < l->used && bad < 0; x++)
+			if (l->text[x] >= 0x80)
+				bad = x;
+		if (bad >= 0) {
+			fprintf(stderr, "grid: LINE_LAZY line (%s) does not hold at cell %d of %d\n", where, bad, l->used);
+			abort();
+		}
+		return;
+	}
 	/* (no heap: tests count the allocations of a flood) */
 	uint8_t p[512];
 	for (int x = 0; x < l->used && bad < 0; x += (int)sizeof(p)) {
@@ -338,8 +355,8 @@ static inline __attribute__((always_inline)) struct line *text_put(struct hist_c
 	_Static_assert(offsetof(struct line, used) == 2 && offsetof(struct line, ncells) == 4 &&
 			       offsetof(struct line, pstyle) == 6 && offsetof(struct line, text) == 8,
 		       "line header layout");
-	const uint64_t h = ((src->flags & ~LINE_ASCII) | LINE_PACKED) | (uint64_t)n << 16 | (uint64_t)n << 32 |
-			   (uint64_t)src->pstyle << 48, z = 0;
+	const uint64_t h = ((src->flags & ~(LINE_ASCII | LINE_LAZY)) | LINE_PACKED) | (uint64_t)n << 16 |
+			   (uint64_t)n << 32 | (uint64_t)src->pstyle << 48, z = 0;
 	memcpy(l, &h, 8);
 	memcpy((char *)l + 8, &z, 8);
 	const uint8_t *t = src->text;
@@ -403,8 +420,12 @@ static inline __attribute__((always_inline)) void push_ascii_end(struct screen *
 	s->top = s->top + 1 == s->cap ? 0 : s->top + 1;
 	s->abs_top++;
 	const int used = l->used;
+	const unsigned lazy = l->flags & LINE_LAZY;
 	l->flags = 0;
 	l->used = 0;
+	/* a deferred row's cells were never written: default blanks already */
+	if (lazy)
+		return;
 	if (used <= 16 && l->ncells >= 16) {
 		grid__fill_sse16(l->cells, 16, GRID_BLANK_X0, GRID_BLANK_X1, GRID_BLANK_X2);
 		return;

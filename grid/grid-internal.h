@@ -46,10 +46,20 @@
  * grid__print_utf8), so it is not worth trying to pack */
 #define LINE_UNPACKABLE 0x4u
 /* screen lines only: cells [0, used) are all ASCII (cp < 0x80) of width 1 in style pstyle with no link or
- * flags, and the line's text bytes (line.text) hold their code points, so that the scrollback takes
- * the line packed by a copy of those bytes instead of reading the cells back (grid__hist_text). Set by
- * print_ascii (grid-print.c), which keeps the bytes; every other writer of a line's cells clears it. */
+ * flags (or are deferred: LINE_LAZY), and the line's text bytes (line.text) hold their code points, so that
+ * the scrollback takes the line packed by a copy of those bytes instead of reading the cells back
+ * (grid__hist_text). Set by print_ascii (grid-print.c), which keeps the bytes; every other writer of a line's
+ * cells clears it. */
 #define LINE_ASCII 0x8u
+/* screen lines only, with LINE_ASCII: the cells [0, used) are deferred: text[0, used) in pstyle (width 1, no
+ * link or flags) is the line's content, and ALL its cells [0, ncells) are default blanks (a line becomes lazy
+ * only from used == 0, and nothing writes its cells while it stays so). A text flood's line then leaves the
+ * screen without its cells ever being written or cleared (grid__hist_push_ascii): under QEMU's TCG each
+ * 8-cell store was a vpermd helper call (docs/benchmarks.md, issue 2, session 12). Set by print_ascii_run
+ * (grid-print.c); grid__line and every other way to a screen line's cells (view_line, abs_line, the
+ * reflow, grid__ring_line, grid__text_gate) write them first (grid__line_materialise). Only the printer,
+ * the push and the writers of whole rows or of flags take the line as it is (grid__line_raw). */
+#define LINE_LAZY 0x10u
 
 struct line {
 	uint16_t flags;
@@ -192,11 +202,22 @@ struct cluster {
 	uint32_t cp[CLUSTER_MAX_CPS];
 };
 #define CLUSTER_CACHE_BITS 12
-/* ascii_mark's pairs: a character U+0020..U+007F with a combining mark U+0300..U+036F */
+/* Direct clusters: a character U+0020..U+007F with one or two combining marks U+0300..U+036F, written by the
+ * run path (grid-utf8.c), is held in the cell itself, not in the table: the pair's slot is (character -
+ * CLUSTER_AM_BASE) * CLUSTER_AM_MARKS + (mark - CLUSTER_AM_MARK); a pair is GRID_CP_CLUSTER | CLUSTER_DIRECT |
+ * CLUSTER_DIRECT_PAIR | slot, a triple GRID_CP_CLUSTER | CLUSTER_DIRECT | (slot * CLUSTER_AM_MARKS + the second
+ * mark - CLUSTER_AM_MARK). Both lie above every table id, so the collection and the caches, which check an id
+ * against the table's cap, pass over them. Interned, the triples (which hardly recur: the unicode workload's
+ * 26 x 112 x 112) each took a new entry and missed the caches on the hash's tags, ~10 % of that workload's time
+ * with the collections they caused; the pairs were found in a 21 KiB table, out of the L1 cache between two. */
 #define CLUSTER_AM_BASE 0x20u
 #define CLUSTER_AM_MARK 0x300u
 #define CLUSTER_AM_MARKS 0x70u
 #define CLUSTER_AM_SLOTS (0x60u * CLUSTER_AM_MARKS)
+#define CLUSTER_DIRECT 0x40000000u
+#define CLUSTER_DIRECT_PAIR 0x200000u
+_Static_assert(CLUSTER_AM_SLOTS * CLUSTER_AM_MARKS <= CLUSTER_DIRECT_PAIR && CLUSTER_MAX <= CLUSTER_DIRECT,
+	       "direct triples below the pair bit, direct clusters above the table's ids");
 struct cluster_table {
 	struct cluster *c; /* [cap] */
 	uint8_t *used;
@@ -209,13 +230,6 @@ struct cluster_table {
 	struct cluster_cache_entry {
 		uint32_t base, mark, id;
 	} cache[1u << CLUSTER_CACHE_BITS][2];
-	/* the usual first mark: (ASCII character, combining mark) -> id+1 of their cluster (0 = none; id 65535 is
-	 * not kept), indexed without a hash in 21 KiB whose letters' rows stay in the L1 cache, where the
-	 * cache above misses it; a collection empties the slots of the ids it freed. am_recent: the slot found
-	 * or filled last, which tells a second mark on that cluster its code points without its entry (a
-	 * cache miss); valid while the slot still holds the cluster's id */
-	uint16_t ascii_mark[CLUSTER_AM_SLOTS];
-	uint32_t am_recent;
 };
 
 /* Hyperlinks (OSC 8): id -> URI; interned by (params id, uri), bounded. */
@@ -495,7 +509,10 @@ size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n);
 void grid__rep(struct grid *g, int count);
 /* The id of the cluster of code points cp[0..n), interned (or -1); cp has CLUSTER_MAX_CPS entries, all read. */
 int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n);
-const struct cluster *grid__cluster(const struct grid *g, uint32_t cp);
+/* The cluster of cell content cp (GRID_CP_CLUSTER set), or NULL when it is not live: the table's entry (owned by
+ * the table, valid until the next interning), or for a direct cluster (CLUSTER_DIRECT) *tmp, filled in (owned
+ * by the caller; its code points past n are zero). */
+const struct cluster *grid__cluster(const struct grid *g, uint32_t cp, struct cluster *tmp);
 /* Rebuilds the cluster table's hash index from its live entries (after a collection; grid-print.c). */
 void grid__cluster_reindex(struct grid *g);
 /* Frees the cluster table (grid-print.c). */
@@ -665,8 +682,20 @@ int grid__reflow(struct grid *g, int cols, int rows);
 /* Recomputes grid.text_from after a change of the screen, its scrollback or the top margin (grid.c). */
 void grid__text_gate(struct grid *g);
 
-/* Screen row y of the active screen. */
-static inline struct line *grid__line(const struct grid *g, int y)
+/* grid-print.c: writes the deferred cells of a LINE_LAZY line (from its text) and drops the flag. */
+void grid__line_materialise(struct line *l);
+
+/* Line l with its cells written (LINE_LAZY: see there), for any reader or writer of its cells. */
+static inline struct line *grid__line_ready(struct line *l)
+{
+	if (unlikely(l->flags & LINE_LAZY))
+		grid__line_materialise(l);
+	return l;
+}
+
+/* Screen row y of the active screen as it is: LINE_LAZY lines' cells not written. Only for the printer
+ * and the push, which know that state, and for the flags. */
+static inline struct line *grid__line_raw(const struct grid *g, int y)
 {
 	const struct screen *s = g->scr;
 	size_t i = s->top + (size_t)y;
@@ -675,14 +704,18 @@ static inline struct line *grid__line(const struct grid *g, int y)
 	return s->ring[i];
 }
 
-/* grid__damage (grid.c) for the print paths, inlined. */
-static inline void grid__damage_inline(struct grid *g, int y, int x0, int x1)
+/* Screen row y of the active screen, its cells written. */
+static inline struct line *grid__line(const struct grid *g, int y)
 {
-	/* callers pass one cell more on each side: grid__fix_wide may blank a neighbour */
+	return grid__line_ready(grid__line_raw(g, y));
+}
+
+/* grid__damage_inline where the caller knows that x1 <= cols (put_one's cell and the one after it: three
+ * instructions fewer on the path of a cell per SGR). */
+static inline __attribute__((always_inline)) void grid__damage_within(struct grid *g, int y, int x0, int x1)
+{
 	if (x0 < 0)
 		x0 = 0;
-	if (x1 > g->cols)
-		x1 = g->cols;
 	g->damaged = true;
 	/* damage is kept per row of the display: while scrolled back, screen row y shows further down */
 	y += (int)g->view_offset;
@@ -697,6 +730,15 @@ static inline void grid__damage_inline(struct grid *g, int y, int x0, int x1)
 		g->dmg_x0[y] = (uint16_t)x0;
 	if (x1 > g->dmg_x1[y])
 		g->dmg_x1[y] = (uint16_t)x1;
+}
+
+/* grid__damage (grid.c) for the print paths, inlined. */
+static inline void grid__damage_inline(struct grid *g, int y, int x0, int x1)
+{
+	/* callers pass one cell more on each side: grid__fix_wide may blank a neighbour */
+	if (x1 > g->cols)
+		x1 = g->cols;
+	grid__damage_within(g, y, x0, x1);
 }
 
 /* 0 < x < cols as one unsigned compare: one branch, and an emulated guest (QEMU 7.2's TCG) evaluates it inline,

@@ -44,7 +44,8 @@ static uint32_t map_charset(uint8_t cs, uint32_t cp)
 
 void grid__do_wrap(struct grid *g)
 {
-	grid__line(g, g->cy)->flags |= LINE_WRAPPED;
+	/* (only the flag: a LINE_LAZY row may stay so) */
+	grid__line_raw(g, g->cy)->flags |= LINE_WRAPPED;
 	g->wrap_pending = false;
 	g->cx = grid__left_limit(g);
 	grid__index(g);
@@ -67,7 +68,8 @@ static bool attach(struct grid *g, uint32_t cp)
 	uint32_t buf[CLUSTER_MAX_CPS] = {0}; /* whole: grid__cluster_intern copies all of it */
 	uint32_t n;
 	if (c->cp & GRID_CP_CLUSTER) {
-		const struct cluster *cl = grid__cluster(g, c->cp);
+		struct cluster tmp;
+		const struct cluster *cl = grid__cluster(g, c->cp, &tmp);
 		if (!cl)
 			return true;
 		n = cl->n;
@@ -279,17 +281,21 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 static inline bool put_one(struct grid *g, uint32_t cp, uint16_t style)
 {
 	int x = g->cx, y = g->cy;
-	struct line *l = grid__line(g, y);
+	struct line *l = grid__line_raw(g, y);
 	struct grid_cell *c = &l->cells[x];
 	/* x >= grid__right_limit(g), tested as one compare where the cursor is left of the right margin (the
-	 * limit is the margin when x is not past it, the screen's edge when it is) */
-	if (unlikely(x >= g->right && (x == g->right || x >= g->cols - 1)) || unlikely(c[0].width != 1 || c[1].width == 0))
+	 * limit is the margin when x is not past it, the screen's edge when it is). A row that keeps its text
+	 * (LINE_ASCII, maybe with its cells deferred: LINE_LAZY) goes the callers' general way, which writes
+	 * the cells and drops the text: one test instead of clearing the flag here, and no call (which would
+	 * cost this path a stack frame). */
+	if (unlikely(x >= g->right && (x == g->right || x >= g->cols - 1)) || unlikely(l->flags & (LINE_ASCII | LINE_LAZY)))
+		return false;
+	if (unlikely(c[0].width != 1 || c[1].width == 0))
 		return false;
 	grid__put_cell(c, cp, (uint64_t)style << 32 | (uint64_t)g->link << 48, 1);
 	grid__line_touch(l, x + 1);
-	/* the text bytes are print_ascii's alone (one instruction: the compare above saved two) */
-	l->flags &= ~LINE_ASCII;
-	grid__damage_inline(g, y, x - 1, x + 2);
+	/* x + 2 <= cols: x is left of the right limit, which is at most cols - 1 */
+	grid__damage_within(g, y, x - 1, x + 2);
 	g->cx = x + 1;
 	g->last_cp = g->gb_prev = cp;
 	g->last_x = x;
@@ -530,6 +536,43 @@ static inline __attribute__((always_inline)) void text_start(struct line *l, con
 	}
 }
 
+/* Out of the print pages: called once for a row that a reader or another writer reaches while its cells
+ * are deferred (LINE_LAZY), which in a flood is the rare row that is not only printed and pushed. */
+void grid__line_materialise(struct line *l)
+{
+	l->flags &= (uint16_t)~LINE_LAZY;
+	if (l->used)
+		write_ascii(l->cells, l->text, l->used, l->pstyle, 0);
+}
+
+/* print_ascii_run's run of n bytes from column 0 on a row that may reach the scrollback: whether it can go
+ * into the row's text alone, its cells deferred (LINE_LAZY). So on a row with nothing written (used == 0: all
+ * its cells are default blanks), or on a lazy row that the run covers or that has its style; never with a
+ * link (a lazy row has none). */
+static inline __attribute__((always_inline)) bool lazy_start(const struct line *l, size_t n, uint16_t style,
+							     uint16_t link)
+{
+	return link == 0 && (l->used == 0 || (l->flags & LINE_LAZY && ((size_t)l->used <= n || l->pstyle == style)));
+}
+
+/* The same from column x > 0 (cursor motion within a flood's line): only on a lazy row in the run's style
+ * that it continues or overwrites (x <= used). */
+static inline __attribute__((always_inline)) bool lazy_more(const struct line *l, int x, uint16_t style,
+							    uint16_t link)
+{
+	return link == 0 && x <= l->used && l->pstyle == style;
+}
+
+/* The run into the text of a row that lazy_start or lazy_more allowed. */
+static inline __attribute__((always_inline)) void lazy_put(struct line *l, int x, const uint8_t *s, size_t n,
+							   uint16_t style)
+{
+	l->flags |= LINE_ASCII | LINE_LAZY;
+	l->pstyle = style;
+	text_copy(l->text + x, s, n);
+	grid__line_touch(l, x + (int)n);
+}
+
 /* print_ascii_run with a charset mapping, a single shift or insert mode: through the general path. */
 __attribute__((noinline)) static void print_ascii_mapped(struct grid *g, const uint8_t *s, size_t n)
 {
@@ -621,29 +664,44 @@ GRID_PAGE("print") __attribute__((noinline)) static void print_ascii_run(struct 
 	/* The whole run before the right edge, no wrap (the text between escape sequences): one segment, the
 	 * bookkeeping first and the cells last, so that nothing is needed after writing them (a tail call). */
 	const int y = g->cy, x1 = x + (int)n;
-	struct line *l = grid__line(g, y);
-	/* grid__fix_wide, where x1 > 0 is known (n > 0): the two instructions of that test pay for the text
-	 * gate's compare below (a region flood runs both once per line) */
+	struct line *l = grid__line_raw(g, y);
+	g->cx = x1;
+	g->last_x = x1 - 1;
+	g->last_y = y;
+	if (x >= g->text_from) {
+		/* rows may reach the scrollback (grid.text_from): a flood's row keeps only its text (LINE_LAZY),
+		 * its cells written when something else reaches them */
+		if (x == 0) {
+			if (lazy_start(l, n, style, link))
+				goto lazy;
+			grid__line_ready(l);
+			text_start(l, s, n, style, link);
+		} else if (unlikely(l->flags & LINE_LAZY)) {
+			if (lazy_more(l, x, style, link))
+				goto lazy;
+			grid__line_materialise(l);
+			l->flags &= ~LINE_ASCII;
+		} else {
+			l->flags &= ~LINE_ASCII;
+		}
+	}
+	/* grid__fix_wide, where x1 > 0 is known (n > 0) */
 	struct grid_cell *c = l->cells;
 	if (x > 0 && c[x].width == 0)
 		c[x - 1].cp = 0, c[x - 1].width = 1, c[x - 1].link = 0;
 	if (x1 < g->cols && c[x1].width == 0)
 		c[x1].cp = 0, c[x1].width = 1, c[x1].link = 0;
-	if (x >= g->text_from) {
-		/* rows may reach the scrollback (grid.text_from): a run from column 0 keeps the text */
-		if (x == 0)
-			text_start(l, s, n, style, link);
-		else
-			l->flags &= ~LINE_ASCII;
-	}
 	grid__line_touch(l, x1);
 	if (unlikely(g->sel.active))
 		grid__select_touch(g, y, y);
 	grid__damage_inline(g, y, x - 1, x1 + 1);
-	g->cx = x1;
-	g->last_x = x1 - 1;
-	g->last_y = y;
 	write_ascii(&c[x], s, n, style, link);
+	return;
+lazy:
+	lazy_put(l, x, s, n, style);
+	if (unlikely(g->sel.active))
+		grid__select_touch(g, y, y);
+	grid__damage_inline(g, y, x - 1, x1 + 1);
 }
 
 /* The hot path: printable ASCII from the parser. */

@@ -78,7 +78,8 @@ static unsigned char_value(const struct grid *g, const struct grid_cell *c, unsi
 	uint32_t cp = c->cp;
 	*marks = 0;
 	if (cp & GRID_CP_CLUSTER) {
-		const struct cluster *cl = grid__cluster(g, cp);
+		struct cluster tmp;
+		const struct cluster *cl = grid__cluster(g, cp, &tmp);
 		cp = cl && cl->n ? cl->cp[0] : 0x1b;
 		for (uint32_t i = 1; cl && i < cl->n; i++)
 			*marks += cl->cp[i];

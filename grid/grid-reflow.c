@@ -282,6 +282,11 @@ int grid__reflow(struct grid *g, int cols, int rows)
 	int pcy = on_alt ? (sv->valid ? sv->y : 0) : g->cy;
 	bool pend = on_alt ? false : g->wrap_pending;
 	int acy = on_alt ? g->cy : 0;
+	/* the layout reads the old rows' cells: deferred ones (LINE_LAZY) get them first */
+	for (int y = 0; y < g->rows; y++) {
+		grid__line_ready(g->primary.ring[(g->primary.top + (size_t)y) % g->primary.cap]);
+		grid__line_ready(g->alt.ring[(g->alt.top + (size_t)y) % g->alt.cap]);
+	}
 	struct screen np, na;
 	int r = reflow_primary(g, &np, cols, rows, &pcx, &pcy, &pend);
 	if (r < 0)

@@ -21,7 +21,8 @@ static struct line *abs_line(const struct grid *g, const struct screen *s, uint6
 	if (a < oldest || a >= s->abs_top + (uint64_t)g->rows)
 		return NULL;
 	size_t i = s->top + s->cap - s->sb_n + (size_t)(a - oldest);
-	return s->ring[i % s->cap];
+	/* its cells are read or marked: a deferred screen row (LINE_LAZY) gets them first */
+	return grid__line_ready(s->ring[i % s->cap]);
 }
 
 static uint64_t display_to_abs(const struct grid *g, int y)

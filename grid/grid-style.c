@@ -230,6 +230,9 @@ static void mark_line(struct grid *g, const struct line *l)
 		g->st.used[l->pstyle] |= 2;
 		return;
 	}
+	/* a deferred screen row's style is in its header only (its cells are default blanks) */
+	if (l->flags & LINE_LAZY)
+		g->st.used[l->pstyle] |= 2;
 #if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* (without clusters or links mark_cells is one store per cell already) */
 	if (l->ncells >= 4 && (g->cl.cap || g->links.used)) {
@@ -398,9 +401,6 @@ void grid__collect(struct grid *g)
 			if (e->id && (!cl->used[e->id - 1] || (e->base & GRID_CP_CLUSTER && (b >= cl->cap || !cl->used[b]))))
 				*e = (struct cluster_cache_entry){0};
 		}
-		for (uint32_t i = 0; i < CLUSTER_AM_SLOTS; i++)
-			if (cl->ascii_mark[i] && !cl->used[cl->ascii_mark[i] - 1])
-				cl->ascii_mark[i] = 0;
 		grid__cluster_reindex(g);
 		cl->gc_at = cluster_threshold(cl->count, cells, &cl->gc_wait);
 	}

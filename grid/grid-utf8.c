@@ -43,8 +43,8 @@ static inline uint32_t cache_find(struct cluster_cache_entry *e, uint32_t base, 
 	return 0;
 }
 
-/* The ascii_mark slot of (cell content base, mark cp), or CLUSTER_AM_SLOTS when the pair is not of its kind.
- * One branch for both ranges, not two. */
+/* The direct pair slot of (cell content base, mark cp), or CLUSTER_AM_SLOTS when the pair is not of its kind (an
+ * ASCII character and a mark U+0300..U+036F). One branch for both ranges, not two. */
 static inline uint32_t am_slot(uint32_t base, uint32_t cp)
 {
 	uint32_t b = base - CLUSTER_AM_BASE, m = cp - CLUSTER_AM_MARK;
@@ -52,13 +52,17 @@ static inline uint32_t am_slot(uint32_t base, uint32_t cp)
 										      : CLUSTER_AM_SLOTS;
 }
 
-/* Whether the cell content base is the cluster of ascii_mark's last slot (a character and its first mark):
- * the pair of it and a second mark is left out of the cache, since such triples seldom recur (the cache's
- * probe, a miss, cost more than its hits saved). */
-static inline bool am_cluster(const struct grid *g, uint32_t base)
+/* The direct cluster (CLUSTER_DIRECT, grid-internal.h) of cell content base and the mark cp: base an ASCII
+ * character (a pair) or a direct pair (a triple), cp U+0300..U+036F; else 0. No memory read. */
+static inline uint32_t mark_direct(uint32_t base, uint32_t cp)
 {
-	const uint32_t r = g->cl.am_recent;
-	return r < CLUSTER_AM_SLOTS && g->cl.ascii_mark[r] == (base & ~GRID_CP_CLUSTER) + 1u && base & GRID_CP_CLUSTER;
+	const uint32_t slot = am_slot(base, cp), m = cp - CLUSTER_AM_MARK;
+	if (slot < CLUSTER_AM_SLOTS)
+		return GRID_CP_CLUSTER | CLUSTER_DIRECT | CLUSTER_DIRECT_PAIR | slot;
+	const uint32_t pair = GRID_CP_CLUSTER | CLUSTER_DIRECT | CLUSTER_DIRECT_PAIR;
+	if ((base & ~(CLUSTER_DIRECT_PAIR - 1)) == pair && m < CLUSTER_AM_MARKS)
+		return GRID_CP_CLUSTER | CLUSTER_DIRECT | ((base & (CLUSTER_DIRECT_PAIR - 1)) * CLUSTER_AM_MARKS + m);
+	return 0;
 }
 
 /* attach() for the run path: appends the combining mark cp to cell c (written by this run, so the cursor
@@ -66,33 +70,29 @@ static inline bool am_cluster(const struct grid *g, uint32_t base)
  * seen on the same base before costs no interning. */
 GRID_PAGE("utf8") void grid__attach_mark(struct grid *g, struct grid_cell *c, uint32_t cp)
 {
-	uint32_t base = c->cp, slot = am_slot(base, cp);
-	if (slot < CLUSTER_AM_SLOTS && g->cl.ascii_mark[slot]) {
-		c->cp = GRID_CP_CLUSTER | (g->cl.ascii_mark[slot] - 1u);
-		g->cl.am_recent = slot;
+	uint32_t base = c->cp;
+	const uint32_t d = mark_direct(base, cp);
+	if (d) {
+		c->cp = d;
 		return;
 	}
-	/* the pairs of ascii_mark's kind, and a second mark on its last cluster, are not in the cache */
-	const bool am2 = am_cluster(g, base);
-	uint32_t hit = slot < CLUSTER_AM_SLOTS || am2 ? 0 : cache_find(cache_set(g, base, cp), base, cp);
+	uint32_t hit = cache_find(cache_set(g, base, cp), base, cp);
 	if (hit) {
 		c->cp = GRID_CP_CLUSTER | (hit - 1);
 		return;
 	}
 	uint32_t buf[CLUSTER_MAX_CPS] = {0};
 	uint32_t n;
-	if (am2) {
-		/* the cluster ascii_mark gave last (a second mark on a character): its code points from the slot */
-		const uint32_t r = g->cl.am_recent;
-		buf[0] = CLUSTER_AM_BASE + r / CLUSTER_AM_MARKS;
-		buf[1] = CLUSTER_AM_MARK + r % CLUSTER_AM_MARKS;
-		n = 2;
-	} else if (base & GRID_CP_CLUSTER) {
-		/* grid__cluster(), inline; the entry's code points copied whole (a fixed size: no call) */
+	if (base & GRID_CP_CLUSTER) {
+		/* grid__cluster(), inline for the table's entries; the code points copied whole (a fixed size: no
+		 * call) */
 		uint32_t i = base & ~GRID_CP_CLUSTER;
-		if (i >= g->cl.cap || !g->cl.used[i])
+		struct cluster tmp;
+		const struct cluster *cl = i & CLUSTER_DIRECT ? grid__cluster(g, base, &tmp)
+				   : i < g->cl.cap && g->cl.used[i] ? &g->cl.c[i]
+								      : NULL;
+		if (!cl)
 			return;
-		const struct cluster *cl = &g->cl.c[i];
 		n = cl->n;
 		memcpy(buf, cl->cp, sizeof(buf));
 	} else {
@@ -105,18 +105,6 @@ GRID_PAGE("utf8") void grid__attach_mark(struct grid *g, struct grid_cell *c, ui
 	int id = grid__cluster_intern(g, buf, n);
 	if (id < 0)
 		return;
-	if (slot < CLUSTER_AM_SLOTS) {
-		if (id < 0xffff) {
-			g->cl.ascii_mark[slot] = (uint16_t)(id + 1);
-			g->cl.am_recent = slot;
-		}
-		c->cp = GRID_CP_CLUSTER | (uint32_t)id;
-		return;
-	}
-	if (am2) {
-		c->cp = GRID_CP_CLUSTER | (uint32_t)id;
-		return;
-	}
 	/* after intern: a collection inside it may have dropped pairs from the cache */
 	struct cluster_cache_entry *e = cache_set(g, base, cp);
 	/* a pair on a cluster (a second mark) recurs far less often than one on a character: it takes the older
@@ -163,17 +151,12 @@ GRID_PAGE("utf8_seg") void grid__end_run(struct grid *g, struct line *l, int x0,
  * the cell now holds the cluster. */
 static inline bool mark_cached(struct grid *g, struct grid_cell *c, uint32_t cp)
 {
-	uint32_t base = c->cp, slot = am_slot(base, cp);
-	if (slot < CLUSTER_AM_SLOTS) {
-		uint32_t id1 = g->cl.ascii_mark[slot];
-		if (!id1)
-			return false;
-		c->cp = GRID_CP_CLUSTER | (id1 - 1);
-		g->cl.am_recent = slot;
+	uint32_t base = c->cp;
+	const uint32_t d = mark_direct(base, cp);
+	if (d) {
+		c->cp = d;
 		return true;
 	}
-	if (am_cluster(g, base))
-		return false;
 	uint32_t hit = cache_find(cache_set(g, base, cp), base, cp);
 	if (!hit)
 		return false;
@@ -201,7 +184,8 @@ static int emoji_join_state(const struct grid *g, uint32_t base)
 {
 	if (!(base & GRID_CP_CLUSTER))
 		return (vt_char_props(base) & VT_PROP_EXTPICT) != 0;
-	const struct cluster *cl = grid__cluster(g, base);
+	struct cluster tmp;
+	const struct cluster *cl = grid__cluster(g, base, &tmp);
 	if (!cl || cl->n >= CLUSTER_MAX_CPS)
 		return -1;
 	for (uint32_t i = cl->n; i-- > 0;) {
@@ -547,17 +531,16 @@ static uint32_t last_cp(const uint8_t *p)
 
 /* The segmentation state (vt_grapheme_break) after the cluster in cell content cp, when it begins with an
  * emoji (then a ZWJ and another emoji may still join it, GB11); else 0, which says the same as the
- * state derived from its last code point alone. The cluster of ascii_mark's last slot begins with an ASCII
- * character, never Extended_Pictographic: 0 without reading its entry (a cache miss in the 4 MiB of entries,
- * since the slot gave its id without one; ~2 % of the unicode workload's time, at the end of each row
- * segment that ends in a mark). */
+ * state derived from its last code point alone. A direct cluster begins with an ASCII character, never
+ * Extended_Pictographic: 0 without decoding it. */
 static uint32_t cluster_state(const struct grid *g, uint32_t cp)
 {
 	_Static_assert(CLUSTER_AM_BASE >= 0x20u && CLUSTER_AM_BASE + CLUSTER_AM_SLOTS / CLUSTER_AM_MARKS <= 0x80u,
-		       "ascii_mark's bases are ASCII");
-	if (am_cluster(g, cp))
+		       "direct clusters' bases are ASCII");
+	if ((cp & (GRID_CP_CLUSTER | CLUSTER_DIRECT)) == (GRID_CP_CLUSTER | CLUSTER_DIRECT))
 		return 0;
-	const struct cluster *cl = (cp & GRID_CP_CLUSTER) ? grid__cluster(g, cp) : NULL;
+	struct cluster tmp;
+	const struct cluster *cl = (cp & GRID_CP_CLUSTER) ? grid__cluster(g, cp, &tmp) : NULL;
 	if (!cl || !(vt_char_props(cl->cp[0]) & VT_PROP_EXTPICT))
 		return 0;
 	uint32_t st = 0;

@@ -205,14 +205,15 @@ void grid__text_gate(struct grid *g)
 		 * one are not printed to while this one is shown) */
 		const struct screen *s = g->scr;
 		for (int y = 0; y < g->rows; y++)
-			s->ring[(s->top + (size_t)y) % s->cap]->flags &= ~LINE_ASCII;
+			grid__line_ready(s->ring[(s->top + (size_t)y) % s->cap])->flags &= ~LINE_ASCII;
 	}
 	g->text_from = from;
 }
 
 struct line *grid__ring_line(const struct screen *s, size_t slot)
 {
-	return s->ring[slot % s->cap];
+	struct line *l = s->ring[slot % s->cap];
+	return l ? grid__line_ready(l) : NULL;
 }
 
 
@@ -611,11 +612,22 @@ const char *grid_title(const struct grid *g)
 	return g->title;
 }
 
-static const struct line *view_line(const struct grid *g, int y)
+/* Display row y's line, as it is (a screen row may be LINE_LAZY). */
+static const struct line *view_line_raw(const struct grid *g, int y)
 {
 	const struct screen *s = g->scr;
 	size_t i = s->top + s->cap - g->view_offset + (size_t)y;
 	return s->ring[i % s->cap];
+}
+
+/* Display row y's line with its cells written: a deferred screen row (LINE_LAZY) is written in place, once
+ * (the grid is the caller's const, its rows are not: reading them is when their cells are due). */
+static const struct line *view_line(const struct grid *g, int y)
+{
+	const struct line *l = view_line_raw(g, y);
+	if (unlikely(l->flags & LINE_LAZY))
+		grid__line_materialise((struct line *)l);
+	return l;
 }
 
 const struct grid_cell *grid__line_read(const struct grid *g, const struct line *l, uint64_t abs,
@@ -650,7 +662,7 @@ bool grid_row_wrapped(const struct grid *g, int y)
 {
 	if (y < 0 || y >= g->rows)
 		return false;
-	return view_line(g, y)->flags & LINE_WRAPPED;
+	return view_line_raw(g, y)->flags & LINE_WRAPPED;
 }
 
 const struct grid_style *grid_style(const struct grid *g, uint16_t id)
@@ -669,7 +681,8 @@ size_t grid_cell_codepoints(const struct grid *g, const struct grid_cell *c, uin
 			out[0] = c->cp;
 		return 1;
 	}
-	const struct cluster *cl = grid__cluster(g, c->cp);
+	struct cluster tmp;
+	const struct cluster *cl = grid__cluster(g, c->cp, &tmp);
 	if (!cl)
 		return 0;
 	for (size_t i = 0; i < cl->n && i < cap; i++)

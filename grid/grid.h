@@ -56,12 +56,13 @@ struct grid_style {
 };
 
 /* Set in grid_cell.cp when the cell holds a grapheme cluster (base + combining marks, ZWJ sequence, flag):
- * the low bits then index the grid's cluster table; read it with grid_cell_codepoints(). */
+ * the low bits then refer to it (an index into the grid's cluster table, or the code points themselves for
+ * some short clusters); read it with grid_cell_codepoints(). Equal clusters may have different values. */
 #define GRID_CP_CLUSTER 0x80000000u
 
 /* One cell: plain data, copied with memcpy. */
 struct grid_cell {
-	uint32_t cp;    /* code point (0 = never written, shown as a blank), or GRID_CP_CLUSTER | index */
+	uint32_t cp;    /* code point (0 = never written, shown as a blank), or GRID_CP_CLUSTER | reference */
 	uint16_t style; /* interned style id; 0 is the default style */
 	uint16_t link;  /* hyperlink id (OSC 8), 0 = none */
 	uint8_t width;  /* 1; 2 for the left half of a wide character; 0 for its right half */
@@ -168,7 +169,8 @@ const uint32_t *grid_palette_defaults(const struct grid *g);
 const char *grid_title(const struct grid *g);
 
 /* Reading cells: row y (0..rows-1) of what is on display. Owned by the grid, valid until the next call that
- * changes the grid. Exactly grid_cols() cells. */
+ * changes the grid. Exactly grid_cols() cells. (A row printed as plain text has its cells written here, on
+ * its first read: not safe against a concurrent call on the same grid, as none of these is.) */
 const struct grid_cell *grid_row(const struct grid *g, int y);
 /* Whether row y of the display ends in a soft wrap (continues on the next row). */
 bool grid_row_wrapped(const struct grid *g, int y);

@@ -82,12 +82,14 @@ static void test_combining_flood(void)
 }
 
 /* Feeds n distinct clusters (a letter and two combining marks; the marks' pair changes every 26), 10 to a
- * line, each cluster in its own grid_feed call. */
+ * line, each cluster in its own grid_feed call. The letters are U+0100.. (Latin Extended-A): on an ASCII
+ * letter the second mark would make a direct cluster, which takes no entry in the table these tests fill. */
+#define DISTINCT_BASE 0x100u
 static void feed_distinct_clusters(struct t_term *t, int n)
 {
 	char buf[64];
 	for (int i = 0; i < n; i++) {
-		size_t k = vt_utf8_encode('a' + (uint32_t)(i % 26), buf);
+		size_t k = vt_utf8_encode(DISTINCT_BASE + (uint32_t)(i % 26), buf);
 		k += vt_utf8_encode(0x300 + (uint32_t)(i / 26 % 112), buf + k);
 		k += vt_utf8_encode(0x300 + (uint32_t)(i / 26 / 112 % 112), buf + k);
 		if (i % 10 == 9)
@@ -135,7 +137,7 @@ static void test_cluster_growth_keeps(void)
 			int i = (int)l * 10 + x;
 			uint32_t cps[CLUSTER_MAX_CPS];
 			size_t n = grid_cell_codepoints(t->g, &r[x], cps, CLUSTER_MAX_CPS);
-			if (n != 3 || cps[0] != 'a' + (uint32_t)(i % 26) || cps[1] != 0x300 + (uint32_t)(i / 26 % 112) ||
+			if (n != 3 || cps[0] != DISTINCT_BASE + (uint32_t)(i % 26) || cps[1] != 0x300 + (uint32_t)(i / 26 % 112) ||
 			    cps[2] != 0x300 + (uint32_t)(i / 26 / 112 % 112)) {
 				CHECK(0, "cluster %d (line %zu, cell %d): %zu code points, %x %x %x", i, l, x, n, cps[0],
 				      n > 1 ? cps[1] : 0, n > 2 ? cps[2] : 0);
@@ -152,14 +154,15 @@ static void test_cluster_growth_keeps(void)
 static void test_collect_keeps(void)
 {
 	struct t_term *t = t_new(22, 4, 100);
-	/* clusters at cells 0, 5 and 21 (the tail); red from cell 6 on and blue at 21; a link on cells 9-10 */
-	const char *line = "e\xcc\x81" "bcdxe\xcc\x82\033[31mfgh\033]8;;http://kf/c\033\\ij\033]8;;\033\\klmnopqrst"
-			   "\033[34mu\xcc\x83\033[m\r\n";
-	/* and a line whose first 20 cells are in one style (not the default) with a cluster */
-	t_feed(t, "\033[35mab" "c\xcc\x87" "defghijklmnopqrst\033[muv\r\n");
+	/* clusters at cells 0, 5 and 21 (the tail); red from cell 6 on and blue at 21; a link on cells 9-10; their
+	 * bases are not ASCII (e-circumflex, u-circumflex), which would make direct clusters, not entries */
+	const char *line = "\xc3\xaa\xcc\x81" "bcdx\xc3\xaa\xcc\x82\033[31mfgh\033]8;;http://kf/c\033\\ij\033]8;;\033\\"
+			   "klmnopqrst\033[34m\xc3\xbb\xcc\x83\033[m\r\n";
+	/* and a line whose first 20 cells are in one style (not the default) with a cluster (c-cedilla) */
+	t_feed(t, "\033[35mab" "\xc3\xa7\xcc\x87" "defghijklmnopqrst\033[muv\r\n");
 	for (int i = 0; i < 8; i++)
 		t_feed(t, line);
-	t_feed(t, "\033[32mdead\xcc\x84\xcc\x85\033[m\r\033[K");
+	t_feed(t, "\033[32mdea\xc3\xb0\xcc\x84\xcc\x85\033[m\r\033[K");
 	struct grid *g = t->g;
 	uint32_t styles = g->st.count, clusters = g->cl.count;
 	grid__collect(g);
@@ -178,11 +181,11 @@ static void test_collect_keeps(void)
 		CHECK(len == 22, "line %zu has %d cells", i, len);
 		uint32_t cps[CLUSTER_MAX_CPS];
 		size_t n = grid_cell_codepoints(g, &r[0], cps, CLUSTER_MAX_CPS);
-		CHECK(n == 2 && cps[0] == 'e' && cps[1] == 0x301, "line %zu cell 0: %zu code points", i, n);
+		CHECK(n == 2 && cps[0] == 0xea && cps[1] == 0x301, "line %zu cell 0: %zu code points", i, n);
 		n = grid_cell_codepoints(g, &r[5], cps, CLUSTER_MAX_CPS);
-		CHECK(n == 2 && cps[0] == 'e' && cps[1] == 0x302, "line %zu cell 5: %zu code points", i, n);
+		CHECK(n == 2 && cps[0] == 0xea && cps[1] == 0x302, "line %zu cell 5: %zu code points", i, n);
 		n = grid_cell_codepoints(g, &r[21], cps, CLUSTER_MAX_CPS);
-		CHECK(n == 2 && cps[0] == 'u' && cps[1] == 0x303, "line %zu cell 21: %zu code points", i, n);
+		CHECK(n == 2 && cps[0] == 0xfb && cps[1] == 0x303, "line %zu cell 21: %zu code points", i, n);
 		CHECK(r[5].style == 0 && grid_style(g, r[6].style)->fg == GRID_COLOR_PALETTE(1) &&
 			      grid_style(g, r[20].style)->fg == GRID_COLOR_PALETTE(1) &&
 			      grid_style(g, r[21].style)->fg == GRID_COLOR_PALETTE(4),
@@ -197,19 +200,18 @@ static void test_collect_keeps(void)
 
 /* The cluster tables after a collection: a pair whose base cluster was freed must not answer for the cluster
  * that reuses its id (A + U+0301 dies, B + U+0303 takes its id; B + U+0303 + U+0302 is not A + ...), and A +
- * U+0301 printed again is not B + U+0303. With ASCII letters the pairs are in ascii_mark (the second mark on
- * its cluster cached nowhere), with e-acute and e-grave in the hashed cache. */
+ * U+0301 printed again is not B + U+0303. With ASCII letters the clusters are direct (no entry, nothing
+ * cached), with e-acute and e-grave in the table and the hashed cache. */
 static void check_cluster_reuse(const char *a, const char *b, uint32_t a_cp, uint32_t b_cp, uint32_t want_cached,
-				uint32_t want_am)
+				uint32_t want_entries)
 {
 	struct t_term *t = t_new(10, 2, 0);
 	t_feedf(t, "x%s\xcc\x81\xcc\x82yz", a);
-	uint32_t hits = 0, am = 0;
+	uint32_t hits = 0;
 	for (uint32_t i = 0; i < (1u << CLUSTER_CACHE_BITS); i++)
 		hits += (t->g->cl.cache[i][0].id != 0) + (t->g->cl.cache[i][1].id != 0);
-	for (uint32_t i = 0; i < CLUSTER_AM_SLOTS; i++)
-		am += t->g->cl.ascii_mark[i] != 0;
-	CHECK(hits == want_cached && am == want_am, "%x: pairs cached %u, in ascii_mark %u", a_cp, hits, am);
+	CHECK(hits == want_cached && t->g->cl.count == want_entries, "%x: pairs cached %u, entries %u", a_cp, hits,
+	      t->g->cl.count);
 	grid__collect(t->g);
 	t_feedf(t, "\r\n%s\xcc\x83 %s\xcc\x83\xcc\x82yz", b, b);
 	const struct grid_cell *r = grid_row(t->g, 1);
@@ -231,14 +233,13 @@ static void check_cluster_reuse(const char *a, const char *b, uint32_t a_cp, uin
 
 static void test_cluster_cache_reuse(void)
 {
-	check_cluster_reuse("a", "b", 'a', 'b', 0, 1);
-	check_cluster_reuse("\xc3\xa9", "\xc3\xa8", 0xe9, 0xe8, 2, 0);
+	check_cluster_reuse("a", "b", 'a', 'b', 0, 0);
+	check_cluster_reuse("\xc3\xa9", "\xc3\xa8", 0xe9, 0xe8, 2, 2);
 }
 
-/* ascii_mark's last slot tells a second mark its cluster's code points only when the cell holds that
- * cluster: marks outside ascii_mark's range (on e-acute, on a wide character, U+0483) after a + U+0301 was
- * found there, each with a second mark. */
-static void test_ascii_mark_recent(void)
+/* A second mark makes a direct cluster only on a direct pair: marks outside the direct range (on e-acute, on a
+ * wide character, U+0483) between direct pairs, each with a second mark. */
+static void test_mark_bases(void)
 {
 	struct t_term *t = t_new(40, 2, 0);
 	t_feed(t, "a\xcc\x81 \xc3\xa9\xcc\x82\xcc\x83 a\xcc\x81\xcc\x84 \xe4\xb8\xad\xcc\x81\xcc\x85"
@@ -256,6 +257,33 @@ static void test_ascii_mark_recent(void)
 		      "cell %u: %zu code points, %x %x %x", want[k][0], n, cps[0], n > 1 ? cps[1] : 0,
 		      n > 2 ? cps[2] : 0);
 	}
+	t_free(t);
+}
+
+/* An ASCII character with one or two marks U+0300..U+036F is a direct cluster (CLUSTER_DIRECT): no entry in the
+ * table, and the same code points as an interned cluster wherever they are read: a third mark by the run path
+ * (b) and by the code-point path in a feed of its own (c), DECRQCRA's checksum. */
+static void test_direct_clusters(void)
+{
+	struct t_term *t = t_new(40, 2, 0);
+	t_feed(t, "a\xcc\x81\xcc\x82 b\xcd\xaf\xcc\x80\xcc\x83 c\xcc\x81\xcc\x82\033[0m");
+	const struct grid_cell *r = grid_row(t->g, 0);
+	CHECK(r[0].cp & CLUSTER_DIRECT && r[4].cp & CLUSTER_DIRECT, "direct clusters %x %x", r[0].cp, r[4].cp);
+	/* b's cluster of four alone */
+	CHECK(t->g->cl.count == 1, "cluster entries %u", t->g->cl.count);
+	t_feed(t, "\xcc\x84");
+	static const uint32_t want[][6] = {
+		{0, 3, 'a', 0x301, 0x302, 0}, {2, 4, 'b', 0x36f, 0x300, 0x303}, {4, 4, 'c', 0x301, 0x302, 0x304}};
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		uint32_t cps[CLUSTER_MAX_CPS] = {0};
+		size_t n = grid_cell_codepoints(t->g, &r[want[k][0]], cps, CLUSTER_MAX_CPS);
+		CHECK(n == want[k][1] && memcmp(cps, &want[k][2], n * sizeof(cps[0])) == 0,
+		      "cell %u: %zu code points, %x %x %x %x", want[k][0], n, cps[0], cps[1], cps[2], cps[3]);
+	}
+	/* checksum extension 5 (marks count, not negated): 0x61 + 0x301 + 0x302 */
+	t->reply_len = 0;
+	t_feed(t, "\033[5#y\033[1;1;1;1;1;1*y");
+	CHECK(strcmp(t->reply, "\033P1!~0664\033\\") == 0, "DECRQCRA reply %s", t->reply + 1);
 	t_free(t);
 }
 
@@ -468,7 +496,8 @@ int main(void)
 	test_cluster_growth_keeps();
 	test_collect_keeps();
 	test_cluster_cache_reuse();
-	test_ascii_mark_recent();
+	test_mark_bases();
+	test_direct_clusters();
 	test_links();
 	test_resize_extremes();
 	test_sgr_flood();
