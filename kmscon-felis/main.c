@@ -170,7 +170,7 @@ static int start_session(struct kf_app *app, int cols, int rows)
 	const char *pause = getenv("KMSCON_FELIS_READ_PAUSE_US");
 	if (pause && *pause) {
 		unsigned long us = strtoul(pause, NULL, 10);
-		sc.read_pause_ns = us ? (uint64_t)us * 1000u : UINT64_MAX;
+		sc.read_pause_ns = (uint64_t)us * 1000u;
 	}
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output,
 					  .clipboard = on_osc52};

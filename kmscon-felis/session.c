@@ -18,9 +18,10 @@
 #define EXIT_DRAIN_MAX (64u << 20)
 #define HANGUP_TIMEOUT_MS 500
 /* A wake-up that emptied the PTY after fewer bytes than this found a child writing more slowly than we parse
- * (a trickle): the master is then left unwatched for the read pause (kf_session_config.read_pause_ns), so that
- * the child's next writes gather and one wake-up reads them, instead of one wake-up (an epoll_wait, the reads,
- * the read that finds nothing, a switch each way) per few hundred bytes. The PTY holds only 12-20 KiB before
+ * (a trickle): with a read pause configured (kf_session_config.read_pause_ns; off by default, for benchmark
+ * comparisons) the master is then left unwatched for it, so that the child's next writes gather and one
+ * wake-up reads them, instead of one wake-up (an epoll_wait, the reads, the read that finds nothing, a switch
+ * each way) per few hundred bytes. The PTY holds only 12-20 KiB before
  * the writer blocks (Linux 6.1: 12288 bytes in 64 KiB writes, 19600 in 100-byte ones), so a pause must end
  * before that fills: a pause that gathered less than this (at most TRICKLE_MAX per read pause) left the writer
  * room; a child that writes faster reads more than this at once and is not paused. */
@@ -272,10 +273,6 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 	s->cfg = *cfg;
 	if (!s->cfg.read_budget)
 		s->cfg.read_budget = KF_SESSION_READ_BUDGET;
-	if (!s->cfg.read_pause_ns)
-		s->cfg.read_pause_ns = KF_SESSION_READ_PAUSE_NS;
-	else if (s->cfg.read_pause_ns == UINT64_MAX)
-		s->cfg.read_pause_ns = 0;
 	if (cb)
 		s->cb = *cb;
 	s->ud = ud;

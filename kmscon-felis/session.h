@@ -36,7 +36,9 @@ struct kf_session_config {
 	const uint32_t *colors;
 	size_t read_budget;     /* bytes parsed per wake-up before yielding; 0 = KF_SESSION_READ_BUDGET */
 	/* How long the master stays unwatched after a wake-up that emptied it having read only a trickle (session.c,
-	 * TRICKLE_MAX); 0 = KF_SESSION_READ_PAUSE_NS, UINT64_MAX = never pause. */
+	 * TRICKLE_MAX); 0 = never (the default: the master is drained until EAGAIN and watched again at once, the
+	 * design of docs/architecture.md; a pause only saves wake-ups on the instruction clock, docs/benchmarks.md
+	 * issue 5 session 12). For benchmark comparisons. */
 	uint64_t read_pause_ns;
 	bool no_pidfd;          /* watch SIGCHLD instead of a pidfd (tests of the fallback) */
 	bool defer_start;       /* spawn the child only in kf_session_start (the console: after its first frame) */
@@ -45,10 +47,6 @@ struct kf_session_config {
 /* Enough to keep a flood's wake-up rate low (a few hundred per second at parser speed) while a key or a
  * page flip never waits more than about a millisecond behind it. */
 #define KF_SESSION_READ_BUDGET (256u << 10)
-
-/* Output that trickles in is read at most once a millisecond, in gathered batches (a dozen times per frame at
- * 75 Hz), and never waits longer than this behind what came before it. */
-#define KF_SESSION_READ_PAUSE_NS (1ull * 1000000)
 
 struct kf_session_callbacks {
 	/* The child exited, its output is parsed, and respawn is off: code is its exit status, or 128 + the
