@@ -168,10 +168,9 @@ static int start_session(struct kf_app *app, int cols, int rows)
 	};
 	/* For comparisons in benchmarks (tests/vm/bench kmscon-felis-pN): the read pause in microseconds, 0 = none. */
 	const char *pause = getenv("KMSCON_FELIS_READ_PAUSE_US");
-	if (pause && *pause) {
-		unsigned long us = strtoul(pause, NULL, 10);
-		sc.read_pause_ns = (uint64_t)us * 1000u;
-	}
+	if (pause && *pause && kf_session_parse_read_pause(pause, &sc.read_pause_ns) < 0)
+		log_warn("KMSCON_FELIS_READ_PAUSE_US=%s ignored: want 0 to %u (microseconds)", pause,
+			 KF_SESSION_READ_PAUSE_MAX_US);
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output,
 					  .clipboard = on_osc52};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);

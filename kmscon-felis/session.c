@@ -160,6 +160,23 @@ static void read_output(struct kf_session *s, size_t budget)
 	}
 }
 
+int kf_session_parse_read_pause(const char *s, uint64_t *ns)
+{
+	uint64_t us = 0;
+	if (!s || !*s)
+		return -EINVAL;
+	/* by hand, not strtoul: that takes signs and spaces, and wraps or saturates what is too long */
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		us = us * 10 + (uint64_t)(*s - '0');
+		if (us > KF_SESSION_READ_PAUSE_MAX_US)
+			return -EINVAL;
+	}
+	*ns = us * 1000u;
+	return 0;
+}
+
 static void on_resume(void *ud, struct kf_timer *t)
 {
 	struct kf_session *s = ud;

@@ -254,6 +254,22 @@ static void test_read_pause(uint64_t pause_ms)
 	kf_loop_destroy(c.loop);
 }
 
+/* KMSCON_FELIS_READ_PAUSE_US: decimal microseconds up to a second; anything else is refused whole. */
+static void test_parse_read_pause(void)
+{
+	uint64_t ns = 7;
+	CHECK(kf_session_parse_read_pause("0", &ns) == 0 && ns == 0);
+	CHECK(kf_session_parse_read_pause("1000", &ns) == 0 && ns == 1000000u);
+	CHECK(kf_session_parse_read_pause("1000000", &ns) == 0 && ns == 1000000000u);
+	const char *bad[] = {"", "1000001", "99999999999999999999", "18446744073709551616", "-5", "+5", " 5", "5 ",
+			     "1e3", "0x10", "abc", "5ms"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ns = 7;
+		CHECK(kf_session_parse_read_pause(bad[i], &ns) == -EINVAL && ns == 7);
+	}
+	CHECK(kf_session_parse_read_pause(NULL, &ns) == -EINVAL);
+}
+
 int main(void)
 {
 	alarm(60);
@@ -263,6 +279,7 @@ int main(void)
 	test_oneshot_and_paste();
 	test_resize_and_status();
 	test_sigchld_fallback();
+	test_parse_read_pause();
 	test_read_pause(3000);
 	test_read_pause(0);
 	char cmd[300];
