@@ -94,9 +94,11 @@ GRID_PAGE("fill") __attribute__((target("avx"))) static void clear_rows_avx(stru
 		fill_avx_cells(l->cells, cols, v[0], v[1], v[2]);
 		l->used = (uint16_t)cols;
 		l->flags &= ~(LINE_WRAPPED | LINE_ASCII | LINE_LAZY);
-		grid__damage_inline(g, y, 0, cols);
 	}
 	_mm256_zeroupper();
+	/* whole rows: one range for all (grid__damage_rows), not a row's span each */
+	if (y0 < y1)
+		grid__damage_rows(g, y0, y1 - 1);
 }
 #endif
 
