@@ -150,9 +150,9 @@ static void test_long_plain(void)
 	CHECK(bad == 0, "%d cells differ after long plain SGRs", bad);
 }
 
-/* Entries of the byte tables that set one colour alone (sgr_memo.one: colour forms and plain SGRs such as
- * "31;32" or "48;5;1;49") are applied by a store at the colour's place in the pen; the rest (with
- * attributes, both colours, the underline colour) through the general change. A colour-per-cell stream of
+/* Entries of the byte tables that set one colour alone (colour forms and plain SGRs such as "31;32" or
+ * "48;5;1;49") and the rest (with attributes, both colours, the underline colour) are applied as masks of
+ * the pen's two words (sgr_change), which must keep what each leaves alone. A colour-per-cell stream of
  * few colours (found in the tables) mixed with them, whole and split at every byte. */
 static void test_one_color(void)
 {
