@@ -329,6 +329,10 @@ struct grid {
 	struct sgr_memo sgr_memo[SGR_MEMO_SIZE];
 	struct sgr_bytes_memo sgr_bytes[SGR_BYTES_SLOTS];
 	struct sgr_long_memo sgr_long[SGR_LONG_SLOTS];
+	/* grid.sgr_long's guess of the next SGR: the place of the one found last, and for each place the place
+	 * of the one found after it last time (colour-per-cell output repeats its order of SGRs) */
+	uint16_t sgr_long_last;
+	uint16_t sgr_long_next[SGR_LONG_SLOTS];
 	uint64_t sgr_bytes_ids; /* entries made, the id of the newest (its m.id; 0 = empty) */
 	uint32_t sgr_color_misses; /* colour SGRs not found in grid.sgr_bytes/sgr_long (see grid__csi_bytes) */
 	uint32_t sgr_long_misses;  /* plain SGRs of 16 bytes or more not found in grid.sgr_long (the same) */

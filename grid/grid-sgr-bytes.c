@@ -354,6 +354,16 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_long_t(struct grid
 	memcpy(t, ones + 48 - n, 16);
 	k[2] &= t[0];
 	k[3] &= t[1];
+	/* first the place that followed the last one found: colour-per-cell output draws its cells in the
+	 * order it drew them before (dense_cells' SGRs one after the other), and the compare with that entry
+	 * does not wait for the hash */
+	const size_t last = g->sgr_long_last, p = g->sgr_long_next[last];
+	struct sgr_long_memo *ep = &g->sgr_long[p];
+	if (likely(((ep->key[0] ^ k[0]) | (ep->key[1] ^ k[1]) | (ep->key[2] ^ k[2]) | (ep->key[3] ^ k[3])) == 0)) {
+		g->sgr_long_last = (uint16_t)p;
+		sgr_memo_hit(g, &ep->m);
+		return n < 28 ? with_cell(g, s, n + 1) : n + 1;
+	}
 	_Static_assert(SGR_LONG_SLOTS == 512, "the slot is the top 9 bits");
 	uint64_t h = ((k[0] ^ k[2]) * 0x9e3779b97f4a7c15ull) ^ ((k[1] ^ k[3]) * 0xc2b2ae3d27d4eb4full);
 	const size_t i1 = h >> 55, i2 = h >> 46 & (SGR_LONG_SLOTS - 1);
@@ -365,10 +375,16 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_long_t(struct grid
 	const uint64_t d2 = (e2->key[0] ^ k[0]) | (e2->key[1] ^ k[1]) | (e2->key[2] ^ k[2]) | (e2->key[3] ^ k[3]);
 	/* i1 or i2 by a mask (GCC makes a branch of a conditional here) */
 	struct sgr_long_memo *e = &g->sgr_long[i1 ^ ((i1 ^ i2) & (0 - (size_t)(d1 != 0)))];
+	/* the place found (or taken) follows the last one */
+	const size_t i = (size_t)(e - g->sgr_long);
+	g->sgr_long_next[last] = (uint16_t)i;
+	g->sgr_long_last = (uint16_t)i;
 	/* found in neither: one test (the top bit of x | -x is x != 0; a && makes two branches, the second
 	 * as unpredictable as the first) */
 	if (unlikely(((d1 | (0 - d1)) & (d2 | (0 - d2))) >> 63)) {
 		e = e2->m.id < e1->m.id ? e2 : e1;
+		g->sgr_long_next[last] = (uint16_t)(e - g->sgr_long);
+		g->sgr_long_last = (uint16_t)(e - g->sgr_long);
 		if (known)
 			return memo_new(g, n, &e->m, e->key, k, 4, false, known);
 		return plain ? sgr_long_plain(g, s, n, e, k) : sgr_long_miss(g, s, n, e, k);
