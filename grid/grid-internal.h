@@ -174,7 +174,7 @@ struct sgr_memo {
 	struct grid_style pen;
 	uint16_t pen_id;
 	bool protect;
-	uint8_t pad;    /* 64 bytes: indexed by a shift */
+	bool sets_bg;   /* c sets the background (an erase's colour then changes); 64 bytes: indexed by a shift */
 	uint32_t epoch; /* 0 = no pen recorded */
 };
 

@@ -257,11 +257,12 @@ static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, uns
 	m->id = ++g->sgr_bytes_ids;
 	m->epoch = 0;
 	sgr_change_of(x, &m->c);
+	m->sets_bg = x->set & X_BG;
 	if (!plain)
 		g->sgr_color_misses++;
 	else if (nk == 4)
 		g->sgr_long_misses++;
-	sgr_change_apply(g, &m->c);
+	sgr_change_apply(g, &m->c, m->sets_bg);
 	g->pen_from = m;
 	g->last_cp = 0;
 	return n + 1;
@@ -317,7 +318,7 @@ __attribute__((noinline)) static size_t sgr_long_miss(struct grid *g, const uint
  * gives the pen it gave last time). */
 static inline void sgr_memo_hit(struct grid *g, struct sgr_memo *m)
 {
-	sgr_change_apply(g, &m->c);
+	sgr_change_apply(g, &m->c, m->sets_bg);
 	g->pen_from = m;
 	g->last_cp = 0;
 	if (m->epoch == g->st.epoch && m->protect == g->protect && pen_same(&m->pen, &g->pen)) {

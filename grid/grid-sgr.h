@@ -180,7 +180,7 @@ static inline void sgr_change_of(const struct sgr_xform *x, struct sgr_change *c
  * of the words right after then take them from the store buffer, where after field-wide stores (4, 2 and 1
  * bytes) they waited for the stores to reach the cache (store-to-load forwarding fails on a load that spans
  * several stores or part of one): a third of dense_cells' time in sgr_bytes_long went to that wait. */
-static inline void sgr_change_apply(struct grid *g, const struct sgr_change *c)
+static inline void sgr_change_apply(struct grid *g, const struct sgr_change *c, bool sets_bg)
 {
 	uint64_t p0, p1;
 	memcpy(&p0, &g->pen, 8);
@@ -189,7 +189,7 @@ static inline void sgr_change_apply(struct grid *g, const struct sgr_change *c)
 	p1 = (p1 & c->keep[1]) | c->val[1];
 	memcpy(&g->pen, &p0, 8);
 	memcpy((char *)&g->pen + 8, &p1, 8);
-	g->erase_dirty |= (bool)(~c->keep[0] >> 63); /* bg set: its bits not kept */
+	g->erase_dirty |= sets_bg;
 	g->pen_dirty = true;
 }
 
@@ -197,7 +197,7 @@ static inline void sgr_apply(struct grid *g, const struct sgr_xform *x)
 {
 	struct sgr_change c;
 	sgr_change_of(x, &c);
-	sgr_change_apply(g, &c);
+	sgr_change_apply(g, &c, x->set & X_BG);
 }
 
 _Static_assert(sizeof(struct sgr_memo) == 64, "memo entry layout");
