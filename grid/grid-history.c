@@ -356,18 +356,25 @@ static inline __attribute__((always_inline)) struct line *text_put(struct hist_c
 			       offsetof(struct line, pstyle) == 6 && offsetof(struct line, text) == 8,
 		       "line header layout");
 	const uint64_t h = ((src->flags & ~(LINE_ASCII | LINE_LAZY)) | LINE_PACKED) | (uint64_t)n << 16 |
-			   (uint64_t)n << 32 | (uint64_t)src->pstyle << 48, z = 0;
+			   (uint64_t)n << 32 | (uint64_t)src->pstyle << 48;
+	const uint8_t *t = src->text;
+#if defined(__SSE2__)
+	/* what an ordinary store told the compiler: the copy is made (the caller's path for a failed one goes) */
+	if (!l)
+		__builtin_unreachable();
+	/* streaming stores: the chunk's lines were last written a scrollback ago (a flood cycles through more
+	 * chunks than the caches hold), and ordinary stores read every line of them from memory first */
+	_mm_stream_si128((__m128i *)(void *)l, _mm_set_epi64x(0, (long long)h));
+	/* unsigned (size_t): the first test is n != 0, where n > 0 is a signed branch after `test` that costs
+	 * QEMU's TCG a call of its flag helper; the text's place from l (an instruction fewer per line) */
+	for (size_t i = 0; i < (size_t)n; i += 16)
+		_mm_stream_si128((__m128i *)(void *)((char *)l + sizeof(*l) + i),
+				 _mm_loadu_si128((const __m128i *)(const void *)(t + i)));
+#else
+	const uint64_t z = 0;
 	memcpy(l, &h, 8);
 	memcpy((char *)l + 8, &z, 8);
-	const uint8_t *t = src->text;
-	uint8_t *d = (uint8_t *)(void *)l->cells;
-#if defined(__SSE2__)
-	/* unsigned (size_t): the first test is n != 0, where n > 0 is a signed branch after `test` that costs
-	 * QEMU's TCG a call of its flag helper */
-	for (size_t i = 0; i < (size_t)n; i += 16)
-		_mm_store_si128((__m128i *)(void *)(d + i), _mm_loadu_si128((const __m128i *)(const void *)(t + i)));
-#else
-	memcpy(d, t, (size_t)n);
+	memcpy(l->cells, t, (size_t)n);
 #endif
 	c->used += bytes;
 	c->last_abs = abs;

@@ -152,32 +152,30 @@ struct style_table {
 	} cache[PEN_CACHE_SIZE];
 };
 
-/* An SGR sequence as a change of the pen (grid-sgr.c), kept per parser seq_id. */
+/* An SGR sequence as a change of the pen, as built from its parameters (grid-sgr.c, grid-sgr-bytes.c). */
 struct sgr_xform {
 	uint32_t fg, bg, ul_color;
 	uint16_t attr_and, attr_or;
 	uint8_t set; /* which of fg, bg, ul_color, underline the sequence sets */
 	uint8_t underline;
 };
+/* The same as kept (sgr_change_of): the pen's two 8-byte words (fg | bg << 32, ul_color | attrs << 32 |
+ * underline << 48) become (word & keep) | val. Applied a word at a time with no branch on the fields set. */
+struct sgr_change {
+	uint64_t keep[2], val[2];
+};
 #define SGR_MEMO_SIZE 512u
 struct sgr_memo {
 	uint64_t id; /* vt_csi.seq_id, 0 = empty */
-	struct sgr_xform x;
+	struct sgr_change c;
 	/* the pen this SGR made last time and its style id, valid while epoch is the style table's (ids are
 	 * only reused after a collection) and protect is the same: applied to an equal pen, the SGR gives an
 	 * equal pen, whose id is then known without interning */
 	struct grid_style pen;
 	uint16_t pen_id;
 	bool protect;
-	/* grid.sgr_bytes/sgr_long entries (grid-sgr-bytes.c): the pen's byte offset of the one colour x sets
-	 * and nothing else (fg 0, bg 4), or 0xff for any other change */
-	uint8_t one;
+	bool sets_bg;   /* c sets the background (an erase's colour then changes); 64 bytes: indexed by a shift */
 	uint32_t epoch; /* 0 = no pen recorded */
-	/* one != 0xff: x.fg and x.bg as one word hold the colour at its place and 0 at the other's, and keep
-	 * has the bits of the pen's fg and bg word that the SGR keeps (the other colour's); sets_bg: one is 4 */
-	uint8_t keep[8];
-	bool sets_bg;
-	uint8_t pad[3]; /* 64 bytes: indexed by a shift */
 };
 
 /* SGRs found by their bytes (grid__sgr_bytes): the bytes before 'm', zero after them, and what the SGR does
@@ -187,8 +185,10 @@ struct sgr_bytes_memo {
 	uint64_t key[2];
 	struct sgr_memo m;
 };
-/* The same for SGRs of 16 to 31 bytes before 'm' (such as "38;5;n;48;5;n;1;3;4"), with 32-byte keys. */
-#define SGR_LONG_SLOTS 256u
+/* The same for SGRs of 16 to 31 bytes before 'm' (such as "38;5;n;48;5;n;1;3;4"), with 32-byte keys. 512
+ * places: at 256, dense_cells' 156 SGRs kept evicting each other (the older of a new SGR's two places goes),
+ * 1.3 % of them missing (a decode and a new entry each). */
+#define SGR_LONG_SLOTS 512u
 struct sgr_long_memo {
 	uint64_t key[4];
 	struct sgr_memo m;
@@ -329,6 +329,10 @@ struct grid {
 	struct sgr_memo sgr_memo[SGR_MEMO_SIZE];
 	struct sgr_bytes_memo sgr_bytes[SGR_BYTES_SLOTS];
 	struct sgr_long_memo sgr_long[SGR_LONG_SLOTS];
+	/* grid.sgr_long's guess of the next SGR: the place of the one found last, and for each place the place
+	 * of the one found after it last time (colour-per-cell output repeats its order of SGRs) */
+	uint16_t sgr_long_last;
+	uint16_t sgr_long_next[SGR_LONG_SLOTS];
 	uint64_t sgr_bytes_ids; /* entries made, the id of the newest (its m.id; 0 = empty) */
 	uint32_t sgr_color_misses; /* colour SGRs not found in grid.sgr_bytes/sgr_long (see grid__csi_bytes) */
 	uint32_t sgr_long_misses;  /* plain SGRs of 16 bytes or more not found in grid.sgr_long (the same) */

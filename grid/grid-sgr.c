@@ -274,8 +274,11 @@ __attribute__((noinline)) static void sgr_miss(struct grid *g, const struct vt_c
 	if (csi->seq_id) {
 		m->id = csi->seq_id;
 		m->epoch = 0;
-		sgr_build(csi, &m->x);
-		sgr_apply(g, &m->x);
+		struct sgr_xform x;
+		sgr_build(csi, &x);
+		sgr_change_of(&x, &m->c);
+		m->sets_bg = x.set & X_BG;
+		sgr_change_apply(g, &m->c, m->sets_bg);
 		g->pen_from = m;
 		return;
 	}
@@ -291,7 +294,7 @@ void grid__sgr(struct grid *g, const struct vt_csi *csi)
 		sgr_miss(g, csi, m);
 		return;
 	}
-	sgr_apply(g, &m->x);
+	sgr_change_apply(g, &m->c, m->sets_bg);
 	g->pen_from = m;
 	if (m->epoch == g->st.epoch && m->protect == g->protect && pen_same(&m->pen, &g->pen)) {
 		g->pen_id = m->pen_id;

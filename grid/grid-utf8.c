@@ -633,6 +633,25 @@ static inline bool non_ascii_soon(const uint8_t *q, const uint8_t *end)
 	return q[0] >= 0x80;
 }
 
+/* The text PREFETCH_AHEAD bytes after p (two cache lines: a row segment of this path takes ~80 bytes on
+ * average), asked for once a row segment. Text fed from a buffer that is not in the caches (a large feed:
+ * the core benchmark's 16 MiB, read from memory) otherwise stalls put_text's loads at every new cache line:
+ * the hardware's prefetch did not keep ahead of it with a scrollback's streaming stores going on (+12-19 %
+ * MB/s on unicode, docs/benchmarks.md, issue 2, session 13). From a PTY the text is in the caches already
+ * and this costs two instructions a row. The address is computed as an integer: it may lie past the end of
+ * the text, which a prefetch never faults on. */
+#define PREFETCH_AHEAD 2048u
+static inline void prefetch_text(const uint8_t *p)
+{
+#if defined(__GNUC__)
+	const uintptr_t a = (uintptr_t)p + PREFETCH_AHEAD;
+	__builtin_prefetch((const void *)a);
+	__builtin_prefetch((const void *)(a + 64));
+#else
+	(void)p;
+#endif
+}
+
 /* vt_sink.print_utf8: UTF-8 text decoded and written in one pass, row segment by row segment, while it is
  * what print_run takes (plain characters and marks on them; a full row wraps here). Stops before anything
  * else and returns the bytes consumed; the parser decodes the rest and hands it to grid__print. */
@@ -667,6 +686,7 @@ GRID_PAGE("utf8_seg") size_t grid__print_utf8(void *ctx, const uint8_t *s, size_
 		}
 		if (g->cx + (int)w > grid__right_limit(g) + 1)
 			break;
+		prefetch_text(p);
 		p = put_utf8(g, p, pend);
 		/* the end of a line, CR LF, with more text after it: done here exactly as the parser would
 		 * have it done (grid__execute's CR, then its LF), then on with that text (vt_sink.print_utf8

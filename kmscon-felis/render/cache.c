@@ -177,17 +177,20 @@ void kf_cache_stats(const struct kf_cache *c, struct kf_render_stats *out)
 
 /* --- pre-composed cells: their storage --- */
 
-/* At most this many bytes of pre-composed cells, and at most 1 << CELL_BITS_MAX slots: a screen of
- * text uses a few hundred (glyph, colours) combinations. */
-#define CELL_BUDGET (4u << 20)
+/* At most this many bytes of pre-composed cells (both planes: one and two cells wide), and at most
+ * 1 << CELL_BITS_MAX slots: a screen of text uses a few hundred (glyph, colours) combinations. The
+ * wide plane's pages are touched only by wide glyphs. */
+#define CELL_BUDGET (6u << 20)
 #define CELL_BITS_MAX 10
 
 void kf_render_cells_finish(struct kf_render *r)
 {
 	free(r->cells.px);
+	free(r->cells.wide);
 	free(r->cells.tags);
 	free(r->cells.mru);
 	r->cells.px = NULL;
+	r->cells.wide = NULL;
 	r->cells.tags = NULL;
 	r->cells.mru = NULL;
 	r->cells.bits = 0;
@@ -210,16 +213,17 @@ bool kf_render_cells_ready(struct kf_render *r)
 	r->cells.cell_w = r->cell_w;
 	r->cells.cell_h = r->cell_h;
 	r->cells.epoch = r->epoch;
-	size_t slot = (size_t)2 * r->cell_w * r->cell_h;
+	size_t slot = (size_t)r->cell_w * r->cell_h; /* one cell; a wide slot is two */
 	unsigned bits = CELL_BITS_MAX;
-	while (bits > 4 && ((size_t)1 << bits) * slot * 4 > CELL_BUDGET)
+	while (bits > 4 && ((size_t)1 << bits) * 3 * slot * 4 > CELL_BUDGET)
 		bits--;
-	if (!slot || ((size_t)1 << bits) * slot * 4 > CELL_BUDGET)
+	if (!slot || ((size_t)1 << bits) * 3 * slot * 4 > CELL_BUDGET)
 		return false;
 	r->cells.px = malloc(((size_t)1 << bits) * slot * 4);
+	r->cells.wide = malloc(((size_t)1 << bits) * 2 * slot * 4);
 	r->cells.tags = calloc((size_t)1 << bits, sizeof(*r->cells.tags));
 	r->cells.mru = calloc((size_t)1 << (bits - 1), 1);
-	if (!r->cells.px || !r->cells.tags || !r->cells.mru) {
+	if (!r->cells.px || !r->cells.wide || !r->cells.tags || !r->cells.mru) {
 		kf_render_cells_finish(r);
 		return false;
 	}

@@ -399,6 +399,13 @@ static void copy_cell(uint32_t *dst, size_t pitch, const uint32_t *src, int w, i
 #undef COPY_W
 }
 
+/* Slot i's pixels for a glyph cells wide (the key of a slot's glyph says its width). */
+static inline uint32_t *cell_slot(struct kf_render *r, size_t i, int cells)
+{
+	const size_t n = r->cells.slot_px;
+	return cells == 1 ? r->cells.px + i * n : r->cells.wide + i * 2 * n;
+}
+
 /* The pre-composed pixels (w = cells * cell_w wide, cell_h high, packed) of the glyph of key in fg
  * over bg, composed on a miss. */
 static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key, uint32_t cp, unsigned gs,
@@ -417,7 +424,7 @@ static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key, uint32_t c
 			if (t->key == key && t->fg == fg && t->bg == bg) {
 				r->cells.hits++;
 				r->cells.mru[i / 2] = (uint8_t)k;
-				return r->cells.px + (i + k) * r->cells.slot_px;
+				return cell_slot(r, i + k, cells);
 			}
 		}
 		if (!g && cp)
@@ -430,7 +437,7 @@ static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key, uint32_t c
 		r->cells.misses++;
 		i += !r->cells.mru[i / 2];
 		r->cells.mru[i / 2] = (uint8_t)(i & 1);
-		uint32_t *px = r->cells.px + i * r->cells.slot_px;
+		uint32_t *px = cell_slot(r, i, cells);
 		struct kf_strip o = {px, (size_t)w};
 		compose(r, &o, 0, w, r->cell_h, g, fg, bg);
 		r->cells.tags[i] = (struct kf_cell_tag){key, fg, bg};
@@ -522,8 +529,8 @@ static bool is_blank_cell(const struct grid_cell *c)
 	return (c->cp == 0 || c->cp == ' ') && c->width == 1;
 }
 
-/* The pre-composed cell of key in fg over bg, or NULL when it is not there (cell_pixels'
- * look-up without the miss). */
+/* The pre-composed cell of key (a one-cell glyph's) in fg over bg, or NULL when it is not there
+ * (cell_pixels' look-up without the miss). */
 static inline const uint32_t *cell_hit(struct kf_render *r, uint64_t key, uint32_t fg, uint32_t bg)
 {
 	uint64_t h = (key ^ (uint64_t)fg << 29 ^ (uint64_t)bg * 0x2545f491u) * 0x9e3779b97f4a7c15ull;
@@ -533,7 +540,7 @@ static inline const uint32_t *cell_hit(struct kf_render *r, uint64_t key, uint32
 		if (t->key == key && t->fg == fg && t->bg == bg) {
 			r->cells.hits++;
 			r->cells.mru[i / 2] = (uint8_t)k;
-			return r->cells.px + (i + k) * r->cells.slot_px;
+			return cell_slot(r, i + k, 1);
 		}
 	}
 	return NULL;

@@ -130,11 +130,14 @@ struct kf_render {
 		uint32_t c[256];
 	} lut[16];
 
-	/* Pre-composed cells (paint.c): a cell that is only a glyph over its background is copied from
-	 * here row by row; composing it again costs a table lookup per pixel. Direct-mapped slots of
-	 * 2 * cell_w * cell_h pixels; sized when the cell size or epoch changes, never per frame. */
+	/* Pre-composed cells (paint.c): a cell that is only a glyph over its background is copied
+	 * from here row by row; composing it again costs a table lookup per pixel. Two-way sets of
+	 * slots; slot i holds a one-cell glyph at px + i * slot_px (slot_px = cell_w * cell_h) or
+	 * a wide one at wide + i * 2 * slot_px, so that text without wide glyphs touches only px
+	 * (a flood of new colour pairs faults in every slot's pages). Sized when the cell size or
+	 * epoch changes, never per frame. */
 	struct {
-		uint32_t *px;
+		uint32_t *px, *wide;
 		struct kf_cell_tag {
 			uint64_t key; /* glyph key (render.c), 0 = empty */
 			uint32_t fg, bg;

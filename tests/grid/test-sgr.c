@@ -150,9 +150,9 @@ static void test_long_plain(void)
 	CHECK(bad == 0, "%d cells differ after long plain SGRs", bad);
 }
 
-/* Entries of the byte tables that set one colour alone (sgr_memo.one: colour forms and plain SGRs such as
- * "31;32" or "48;5;1;49") are applied by a store at the colour's place in the pen; the rest (with
- * attributes, both colours, the underline colour) through the general change. A colour-per-cell stream of
+/* Entries of the byte tables that set one colour alone (colour forms and plain SGRs such as "31;32" or
+ * "48;5;1;49") and the rest (with attributes, both colours, the underline colour) are applied as masks of
+ * the pen's two words (sgr_change), which must keep what each leaves alone. A colour-per-cell stream of
  * few colours (found in the tables) mixed with them, whole and split at every byte. */
 static void test_one_color(void)
 {
@@ -300,6 +300,36 @@ static void test_sampling(void)
 	t_free(t);
 }
 
+/* grid.sgr_long's guess of the next SGR (the one found after the last one, last time): a cycle of long SGRs
+ * learnt, then twins of them that differ only in their last bytes (the key's last word) where the guess
+ * names the learnt one, the cycle backwards, and twins and originals mixed, whole and a byte at a time. */
+static void test_long_guess(void)
+{
+	int bad = 0;
+	for (int mode = 0; mode < 2; mode++) {
+		struct t_term *a, *b;
+		pair_new(&a, &b, 0);
+		for (int round = 0; round < 12; round++) {
+			char s[600];
+			size_t len = (size_t)snprintf(s, sizeof(s), "\033[H");
+			for (int i = 0; i < 8; i++) {
+				/* rounds 0-3 learn the cycle; then twins (";23" for ";21") at every other cell or all,
+				 * and the order backwards */
+				const int k = round >= 8 ? 7 - i : i;
+				const bool twin = round >= 4 && (round & 1 ? 1 : (i & 1) == mode);
+				len += (size_t)snprintf(s + len, sizeof(s) - len, "\033[38;5;1%02d;48;5;2%02d;1;3;4;%sm%c", k,
+							k, twin ? "23" : "21", 'a' + k);
+			}
+			snprintf(s + len, sizeof(s) - len, "\033[0m\033[K\033[%d;1H", ROWS);
+			feed_both(a, b, s);
+			bad += diff_screens(a, b);
+		}
+		t_free(a);
+		t_free(b);
+	}
+	CHECK(bad == 0, "%d cells differ after long SGRs in a learnt order", bad);
+}
+
 int main(void)
 {
 	/* both copies of the parser's feed loop (the AVX2 one where the CPU has it: vt__no_avx2) */
@@ -310,6 +340,7 @@ int main(void)
 		test_one_color();
 		test_at_end();
 		test_color_tails();
+		test_long_guess();
 	}
 	test_sampling();
 	return t_done("grid-sgr");

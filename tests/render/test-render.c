@@ -446,6 +446,83 @@ static void test_hit_runs(void)
 	CHECK(done == 3);
 }
 
+/* The pre-composed cells keep one-cell glyphs in a plane of their own, cell_w * cell_h pixels a slot,
+ * and wide glyphs in another: a screen without wide glyphs never writes the wide plane (a flood of
+ * new colour pairs faults in only the narrow plane's pages), each narrow slot holds its cell's
+ * pixels at that stride, and both kinds paint as when composed in place. */
+static void test_cell_planes(void)
+{
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
+	struct kf_render *r;
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	if (!r)
+		return;
+	enum { COLS = 16, ROWS = 4 };
+	struct screen *s = screen_create(COLS, ROWS);
+	for (int y = 0; y < 2; y++)
+		for (int x = 0; x < COLS; x++) {
+			struct grid_style look = {.fg = GRID_COLOR_PALETTE(1 + (x + y) % 6)};
+			uint16_t st = screen_style(s, look);
+			screen_put(s, x, y, (uint32_t)('A' + y * COLS + x), st, 1);
+		}
+	int cw, ch, w, h;
+	kf_render_cell_size(r, &cw, &ch);
+	CHECK(kf_render_cells_ready(r));
+	const size_t n = (size_t)1 << r->cells.bits, slot = r->cells.slot_px;
+	CHECK(slot == (size_t)cw * ch);
+	memset(r->cells.wide, 0xa5, n * 2 * slot * 4);
+	uint32_t *first = screen_render(r, s, &w, &h);
+	bool wide_untouched = true;
+	for (size_t i = 0; i < n * 2 * slot; i++)
+		wide_untouched &= r->cells.wide[i] == 0xa5a5a5a5u;
+	CHECK(wide_untouched);
+	/* every narrow cell's slot holds the pixels painted for it */
+	int found = 0, same = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t key = r->cells.tags[i].key;
+		uint32_t cp = (uint32_t)(key & 0x1fffff);
+		if (!key || (key >> 35 & 3) != 1 || cp < 'A' || cp >= 'A' + 2 * COLS)
+			continue;
+		int x = (int)(cp - 'A') % COLS, y = (int)(cp - 'A') / COLS;
+		found++;
+		bool eq = true;
+		for (int j = 0; j < ch; j++)
+			eq &= !memcmp(r->cells.px + i * slot + (size_t)j * cw,
+				      first + (size_t)(y * ch + j) * w + (size_t)x * cw,
+				      (size_t)cw * 4);
+		same += eq;
+	}
+	CHECK(found == 2 * COLS && same == found);
+	/* wide glyphs (boxes: the built-in font has no CJK) go to the wide plane */
+	for (int x = 0; x + 1 < COLS; x += 2) {
+		struct grid_style look = {.fg = GRID_COLOR_PALETTE(1 + x % 6)};
+		uint16_t st = screen_style(s, look);
+		screen_put(s, x, 2, 0x4e00 + (uint32_t)x, st, 2);
+		screen_put(s, x + 1, 2, 0, st, 0);
+	}
+	screen_text(s, 0, 3, "wide and narrow", 0);
+	uint32_t *miss = screen_render(r, s, &w, &h);
+	uint64_t hits = r->cells.hits;
+	uint32_t *hit = screen_render(r, s, &w, &h);
+	CHECK(r->cells.hits > hits + 40);
+	bool wide_used = false;
+	for (size_t i = 0; i < n * 2 * slot; i++)
+		wide_used |= r->cells.wide[i] != 0xa5a5a5a5u;
+	CHECK(wide_used);
+	unsigned bits = r->cells.bits;
+	r->cells.bits = 0; /* cells_ready() says no: every cell is composed in place */
+	uint32_t *composed = screen_render(r, s, &w, &h);
+	r->cells.bits = bits;
+	CHECK(!memcmp(miss, composed, (size_t)w * h * 4));
+	CHECK(!memcmp(hit, composed, (size_t)w * h * 4));
+	free(first);
+	free(miss);
+	free(hit);
+	free(composed);
+	screen_destroy(s);
+	kf_render_destroy(r);
+}
+
 /* Every pixel of a glyph cell in a colour pair is the glyph's coverage a blended per channel as
  * (bg * (255 - a) + fg * a + 128) / 256 (bg where a is 0, fg where 255), for many colour pairs
  * (each builds a blend table) and glyphs of several scripts (each rasterised here first: its ink
@@ -714,6 +791,7 @@ int main(void)
 	test_blank_runs();
 	test_fill_runs();
 	test_hit_runs();
+	test_cell_planes();
 	test_glyph_blend();
 	test_palette();
 	test_damage();
