@@ -410,6 +410,20 @@ static struct screen *hit_screen(void)
 	return s;
 }
 
+/* Renders s once more with the pre-composed cells switched off (cells_ready() says no: every cell is composed
+ * in place) and checks that both renderings a and b have exactly those pixels. */
+static void check_as_composed(struct kf_render *r, struct screen *s, const uint32_t *a, const uint32_t *b)
+{
+	int w, h;
+	unsigned bits = r->cells.bits;
+	r->cells.bits = 0;
+	uint32_t *composed = screen_render(r, s, &w, &h);
+	r->cells.bits = bits;
+	CHECK(!memcmp(a, composed, (size_t)w * h * 4));
+	CHECK(!memcmp(b, composed, (size_t)w * h * 4));
+	free(composed);
+}
+
 /* Cells painted by paint_hits (a repaint: every pre-composed cell is there) against the same cells
  * composed one by one (the pre-composed cells switched off): the same pixels, for cells of 8 and
  * 10 pixels (the copies of constant width) and 24 (the general copy). */
@@ -430,16 +444,10 @@ static void test_hit_runs(void)
 		uint64_t hits = r->cells.hits;
 		uint32_t *hit = screen_render(r, s, &w, &h);
 		CHECK(r->cells.bits && r->cells.hits > hits + 40);
-		unsigned bits = r->cells.bits;
-		r->cells.bits = 0; /* cells_ready() says no: every cell is composed in place */
-		uint32_t *composed = screen_render(r, s, &w, &h);
-		r->cells.bits = bits;
-		CHECK(!memcmp(first, composed, (size_t)w * h * 4));
-		CHECK(!memcmp(hit, composed, (size_t)w * h * 4));
+		check_as_composed(r, s, first, hit);
 		done++;
 		free(first);
 		free(hit);
-		free(composed);
 		screen_destroy(s);
 		kf_render_destroy(r);
 	}
@@ -509,16 +517,10 @@ static void test_cell_planes(void)
 	for (size_t i = 0; i < n * 2 * slot; i++)
 		wide_used |= r->cells.wide[i] != 0xa5a5a5a5u;
 	CHECK(wide_used);
-	unsigned bits = r->cells.bits;
-	r->cells.bits = 0; /* cells_ready() says no: every cell is composed in place */
-	uint32_t *composed = screen_render(r, s, &w, &h);
-	r->cells.bits = bits;
-	CHECK(!memcmp(miss, composed, (size_t)w * h * 4));
-	CHECK(!memcmp(hit, composed, (size_t)w * h * 4));
+	check_as_composed(r, s, miss, hit);
 	free(first);
 	free(miss);
 	free(hit);
-	free(composed);
 	screen_destroy(s);
 	kf_render_destroy(r);
 }
