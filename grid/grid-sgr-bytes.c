@@ -240,6 +240,12 @@ static inline size_t with_cell(struct grid *g, const uint8_t *s, size_t n)
 	return n;
 }
 
+/* 0 when entry e's key is k, else not: the words' differences or'ed, no branch per word */
+static inline uint64_t long_key_diff(const struct sgr_long_memo *e, const uint64_t *k)
+{
+	return (e->key[0] ^ k[0]) | (e->key[1] ^ k[1]) | (e->key[2] ^ k[2]) | (e->key[3] ^ k[3]);
+}
+
 /* with_cell reached by a jump: its caller then keeps no registers for it */
 GRID_PAGE("sgr") __attribute__((noinline)) static size_t with_cell_out(struct grid *g, const uint8_t *s, size_t n)
 {
@@ -359,10 +365,9 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_long_t(struct grid
 	 * order it drew them before (dense_cells' SGRs one after the other), and the compare with that entry
 	 * does not wait for the hash */
 	const size_t last = g->sgr_long_last, p = g->sgr_long_next[last];
-	struct sgr_long_memo *ep = &g->sgr_long[p];
-	if (likely(((ep->key[0] ^ k[0]) | (ep->key[1] ^ k[1]) | (ep->key[2] ^ k[2]) | (ep->key[3] ^ k[3])) == 0)) {
+	if (likely(long_key_diff(&g->sgr_long[p], k) == 0)) {
 		g->sgr_long_last = (uint16_t)p;
-		sgr_memo_hit(g, &ep->m);
+		sgr_memo_hit(g, &g->sgr_long[p].m);
 		return n < 28 ? with_cell(g, s, n + 1) : n + 1;
 	}
 	_Static_assert(SGR_LONG_SLOTS == 512, "the slot is the top 9 bits");
@@ -372,8 +377,7 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_long_t(struct grid
 	/* both places compared, the found one taken without a branch: which of the two holds an SGR follows
 	 * no order a predictor learns (the first-place test was mispredicted 0.5 times per SGR on
 	 * dense_cells, 78 % of its mispredictions). An empty entry's key is zero, which no SGR's is. */
-	const uint64_t d1 = (e1->key[0] ^ k[0]) | (e1->key[1] ^ k[1]) | (e1->key[2] ^ k[2]) | (e1->key[3] ^ k[3]);
-	const uint64_t d2 = (e2->key[0] ^ k[0]) | (e2->key[1] ^ k[1]) | (e2->key[2] ^ k[2]) | (e2->key[3] ^ k[3]);
+	const uint64_t d1 = long_key_diff(e1, k), d2 = long_key_diff(e2, k);
 	/* i1 or i2 by a mask (GCC makes a branch of a conditional here) */
 	struct sgr_long_memo *e = &g->sgr_long[i1 ^ ((i1 ^ i2) & (0 - (size_t)(d1 != 0)))];
 	/* the place found (or taken) follows the last one */

@@ -63,14 +63,14 @@ struct kf_session_callbacks {
 
 struct kf_session;
 
-/* Creates the grid and spawns the child (unless cfg->defer_start). loop is not owned and must outlive the session; cfg and cb are
- * copied (not the strings). Returns 0 and *out, or -errno (logged). */
 /* The read pause of KMSCON_FELIS_READ_PAUSE_US (kf_session_config.read_pause_ns): s is microseconds, decimal
  * digits only, at most KF_SESSION_READ_PAUSE_MAX_US (0 = none). Returns 0 and sets *ns, or -EINVAL for anything
  * else (empty, signs, other characters, too large), leaving *ns alone. */
 #define KF_SESSION_READ_PAUSE_MAX_US 1000000u
 int kf_session_parse_read_pause(const char *s, uint64_t *ns);
 
+/* Creates the grid and spawns the child (unless cfg->defer_start). loop is not owned and must outlive the session; cfg and cb are
+ * copied (not the strings). Returns 0 and *out, or -errno (logged). */
 int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 		      const struct kf_session_callbacks *cb, void *ud, struct kf_session **out);
 /* Spawns the child of a session created with defer_start; nothing if it was started. Returns 0 or -errno
