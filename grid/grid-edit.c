@@ -335,7 +335,7 @@ GRID_PAGE("step") static void screen_step(struct grid *g)
 /* grid__newline for grid__print_utf8's CR LF (the cursor at column 0): in a text flood (screen_step's common
  * case, row 0 not LINE_ASCII, default blanks as the erase) row 0 goes to the scrollback as push_line has it
  * but its cells are not cleared. Returns how many cells from column 0 on still hold the pushed line (its
- * written cells rounded up to 16, at most ncells; the rest are blank), which the caller blanks before
+ * used cells: the rest are blank already), which the caller blanks before
  * anything else reads the row, now the bottom one: print_utf8 writes the next line over most of them and
  * blanks only the rest, where clear_line's stores of the whole span queued behind the scrollback's
  * streaming copy (docs/benchmarks.md, issue 2, session 14). Otherwise grid__newline, and 0. */
@@ -343,9 +343,9 @@ GRID_PAGE("step") int grid__newline_deferred(struct grid *g)
 {
 	struct screen *s = g->scr;
 	const struct line *l = s->ring[s->top];
-	const int n16 = (l->used + 15) & ~15;
+	const int used = l->used;
 	if (g->cy != g->bottom || g->top != 0 || g->bottom != g->rows - 1 || g->left != 0 ||
-	    g->right != g->cols - 1 || g->sel.active || l->flags & LINE_ASCII || n16 > l->ncells ||
+	    g->right != g->cols - 1 || g->sel.active || l->flags & LINE_ASCII ||
 	    (likely(!g->erase_dirty) ? g->erase_id : grid__erase_style(g)) != 0) {
 		grid__newline(g);
 		return 0;
@@ -357,7 +357,7 @@ GRID_PAGE("step") int grid__newline_deferred(struct grid *g)
 	g->damage_all = true;
 	g->damaged = true;
 	push_line_inline(g, false);
-	return n16;
+	return used;
 }
 
 GRID_PAGE("step") void grid__index(struct grid *g)
