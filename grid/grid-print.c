@@ -418,11 +418,65 @@ __attribute__((target("avx2"))) static inline void write8_avx2(unsigned char *p,
 	_mm256_storeu_si256(o + 2, _mm256_permutevar8x32_epi32(s1, _mm256_setr_epi32(0, 1, 6, 0, 1, 7, 0, 1)));
 }
 
-/* A run of k >= 16 cells on CPUs with AVX2: 8 cells per step, the rest as the last 8 cells again
- * (overlapping the cells before it, rewritten with the same values), in one call. Shorter runs are stored
- * as words by write_ascii: as few instructions on the host, and far cheaper in an emulator (QEMU's TCG runs
- * each vpermd as a helper call of ~67 instructions; docs/benchmarks.md, issue 2, session 8). */
+/* write8_avx2 for short runs (under 32 cells: escape-heavy output's words and fields), without lane shuffles:
+ * on a little-endian machine each 64-bit word of 8 cells is a code point in its low or high half, or none,
+ * ORed with constant halves (style | link << 16, width 1). The 8 bytes are broadcast to the 4 words of a
+ * vector, each word shifted right by its own count (vpsrlvq; 64 clears it) to bring its byte to bit 0 or 32,
+ * masked to that byte and ORed with the constants. Three instructions more than vpmovzxbd and three vpermd
+ * (so long runs keep write8_avx2), but QEMU's TCG (the VM guests of issue 5) runs those two as helper calls
+ * whose narrow lane stores the next vector op's wide loads wait for: the guest's csi parse runs ~6 % faster
+ * (docs/benchmarks.md, issue 5, session 14). k0..k2: the constant words of o0..o2 (write_short_avx2). */
+__attribute__((target("avx2"))) static inline void write8_short(unsigned char *p, const uint8_t *s, __m256i k0,
+								__m256i k1, __m256i k2)
+{
+	const long long lo = 0xff, hi = 0xffLL << 32;
+	uint64_t q;
+	memcpy(&q, s, 8);
+	/* byte i of b at bit 8i, of b8 at 8i + 8, of b24 at 8i + 24 */
+	const __m256i b = _mm256_set1_epi64x((long long)q), b8 = _mm256_slli_epi64(b, 8),
+		      b24 = _mm256_slli_epi64(b, 24);
+	/* {c0 | w << 32, 1 | c1 << 32, k, c2 | w << 32}, {1 | c3 << 32, k, c4 | w << 32, 1 | c5 << 32},
+	 * {k, c6 | w << 32, 1 | c7 << 32, k} with w the style word and k = w | 1 << 32 */
+	const __m256i o0 = _mm256_and_si256(_mm256_srlv_epi64(b24, _mm256_setr_epi64x(24, 0, 64, 40)),
+					    _mm256_setr_epi64x(lo, hi, 0, lo)),
+		      o1 = _mm256_and_si256(_mm256_srlv_epi64(b8, _mm256_setr_epi64x(0, 64, 40, 16)),
+					    _mm256_setr_epi64x(hi, 0, lo, hi)),
+		      o2 = _mm256_and_si256(_mm256_srlv_epi64(b, _mm256_setr_epi64x(64, 48, 24, 64)),
+					    _mm256_setr_epi64x(0, lo, hi, 0));
+	__m256i *o = (__m256i *)(void *)p;
+	_mm256_storeu_si256(o, _mm256_or_si256(o0, k0));
+	_mm256_storeu_si256(o + 1, _mm256_or_si256(o1, k1));
+	_mm256_storeu_si256(o + 2, _mm256_or_si256(o2, k2));
+}
+
+/* A run of 16 <= k < 32 cells by write8_short: 8 cells per step, the rest as the last 8 cells again. The
+ * constant words from the style word broadcast, by masks and ORs (no lane inserts: fewer instructions than
+ * building them lane by lane, which a run of 2-4 steps would feel). */
 GRID_PAGE("print")
+__attribute__((target("avx2"))) static void write_short_avx2(unsigned char *p, const uint8_t *s, size_t k, uint32_t sl)
+{
+	const long long w_hi = (long long)0xffffffff00000000ull, w_lo = 0xffffffff, one = 1, one_hi = 1LL << 32;
+	const __m256i w = _mm256_set1_epi32((int)sl);
+	const __m256i k0 = _mm256_or_si256(_mm256_and_si256(w, _mm256_setr_epi64x(w_hi, 0, w_lo, w_hi)),
+					   _mm256_setr_epi64x(0, one, one_hi, 0)),
+		      k1 = _mm256_or_si256(_mm256_and_si256(w, _mm256_setr_epi64x(0, w_lo, w_hi, 0)),
+					   _mm256_setr_epi64x(one, one_hi, 0, one)),
+		      k2 = _mm256_or_si256(_mm256_and_si256(w, _mm256_setr_epi64x(w_lo, w_hi, 0, w_lo)),
+					   _mm256_setr_epi64x(one_hi, 0, one, one_hi));
+	size_t i = 0;
+	for (; i + 8 <= k; i += 8)
+		write8_short(p + i * 12, s + i, k0, k1, k2);
+	if (i < k)
+		write8_short(p + (k - 8) * 12, s + k - 8, k0, k1, k2);
+}
+
+/* A run of k >= 16 cells on CPUs with AVX2: 8 cells per step, the rest as the last 8 cells again
+ * (overlapping the cells before it, rewritten with the same values), in one call. Runs under 16 are stored
+ * as words by write_ascii: as few instructions on the host, and far cheaper in an emulator (QEMU's TCG runs
+ * each vpermd as a helper call of ~67 instructions; docs/benchmarks.md, issue 2, session 8); runs under 32
+ * by write_short_avx2. In print_ascii_rows' page (its long rows are the callers): with write_short_avx2 the
+ * "print" page would overflow, and a TB look-up per call cost the guest more (issue 5, session 14). */
+GRID_PAGE("print_rows")
 __attribute__((target("avx2"))) static void write_run_avx2(unsigned char *p, const uint8_t *s, size_t k, uint32_t sl)
 {
 	size_t i = 0;
@@ -449,7 +503,10 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 	size_t i = 0;
 #if defined(HAVE_WRITE_AVX)
 	if (k >= 16 && __builtin_cpu_supports("avx2")) {
-		write_run_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
+		if (k < 32)
+			write_short_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
+		else
+			write_run_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
 		return;
 	}
 	if (k >= 16 && __builtin_cpu_supports("avx")) {
