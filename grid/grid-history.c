@@ -163,6 +163,19 @@ static inline __attribute__((always_inline)) void copy_stream(void *dst, const v
 #endif
 }
 
+/* A copied line's header: the words h (flags, used, ncells, pstyle) and 0 (text), streamed as copy_stream's
+ * stores are. */
+static inline __attribute__((always_inline)) void header_stream(struct line *l, uint64_t h)
+{
+#if defined(__SSE2__) && defined(__x86_64__)
+	_mm_stream_si128((__m128i *)(void *)l, _mm_set_epi64x(0, (long long)h));
+#else
+	const uint64_t z = 0;
+	memcpy(l, &h, 8);
+	memcpy((char *)l + 8, &z, 8);
+#endif
+}
+
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__SSE2__)
 #define HAVE_COPY_AVX 1
 #include <immintrin.h>
@@ -525,46 +538,54 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 	if (!c)
 		return NULL;
 	struct line *l = (struct line *)(c->mem + c->used);
-	struct line hdr = {.flags = src->flags, .used = (uint16_t)n, .ncells = (uint16_t)n};
-	/* a line that starts with other text (most non-Latin text) is not tried: one load instead of a pass */
+	/* the header {flags, used, ncells, pstyle 0} and text NULL as two words, not a struct built on the stack:
+	 * its 16-byte load from there waited for the stores of its four fields (no store forwarding into a
+	 * wider load; ~1 % of unicode's time, docs/benchmarks.md, issue 2, session 14) */
+	_Static_assert(sizeof(struct line) == 16 && offsetof(struct line, used) == 2 &&
+			       offsetof(struct line, ncells) == 4 && offsetof(struct line, pstyle) == 6,
+		       "line header layout");
+	const uint64_t h = src->flags | (uint64_t)(uint16_t)n << 16 | (uint64_t)(uint16_t)n << 32;
+	/* a line that starts with other text (most non-Latin text) is not tried: one load instead of a pass. The
+	 * printer's hint first: whether a line starts with ASCII is a coin toss in mixed text, which is
+	 * LINE_UNPACKABLE nearly always (a mispredicted branch every other line of unicode, session 14) */
 	const struct grid_cell *sc = src->cells;
 	uint8_t *const pb = (uint8_t *)(void *)l->cells;
 	const size_t tb = ((size_t)n + 15) & ~(size_t)15;
-	const int pack = n >= PACK_MIN && sc[0].cp < 0x80 && !(src->flags & LINE_UNPACKABLE) ? pack_ascii_sse2(sc, n, pb)
+	const int pack = !(src->flags & LINE_UNPACKABLE) && n >= PACK_MIN && sc[0].cp < 0x80 ? pack_ascii_sse2(sc, n, pb)
 											     : PACK_MISFIT;
 	if (pack == PACK_FITS) {
 		/* packed in place (room for the full form was taken, the rest is given back): a packed
 		 * scrollback is small enough to stay in the caches, so these are ordinary stores */
-		hdr.flags |= LINE_PACKED;
-		hdr.pstyle = src->cells[0].style;
-		memcpy(l, &hdr, sizeof(hdr));
+		const uint64_t hp = h | LINE_PACKED | (uint64_t)src->cells[0].style << 48, z = 0;
+		memcpy(l, &hp, 8);
+		memcpy((char *)l + 8, &z, 8);
 		bytes = sizeof(struct line) + tb;
 	} else if (pack == PACK_STYLES) {
 		/* the same with a style per cell (LINE_STYLED): 3 bytes a cell of fresh memory instead of 12,
 		 * which in a TCG guest is zeroed at 5-20 ms per MiB (docs/benchmarks.md, issue 5, session 14) */
 		pack_styles(sc, n, (uint16_t *)(void *)(pb + tb));
-		hdr.flags |= LINE_PACKED | LINE_STYLED;
-		memcpy(l, &hdr, sizeof(hdr));
+		const uint64_t hp = h | LINE_PACKED | LINE_STYLED, z = 0;
+		memcpy(l, &hp, 8);
+		memcpy((char *)l + 8, &z, 8);
 		bytes = (sizeof(struct line) + tb + 2 * (size_t)n + 15) & ~(size_t)15;
 	} else {
 #if defined(HAVE_COPY_AVX)
 		/* not for short lines: their few vectors cost less inline than the call */
 		if (bytes >= 384 && __builtin_cpu_supports("avx") &&
 		    ((uintptr_t)l & 16 || c->used + bytes + 16 <= s->hist_chunk)) {
-			_Static_assert(sizeof(struct line) == 16, "cells 16 bytes after the line");
 			if (!((uintptr_t)l & 16)) {
 				/* the chunk's lines are 16-byte aligned: start 16 bytes later (there is room), so that
 				 * the cells are 32-byte aligned */
 				c->used += 16;
 				l = (struct line *)(c->mem + c->used);
 			}
-			copy_stream(l, &hdr, sizeof(hdr));
-			copy_stream_avx(l->cells, src->cells, bytes - sizeof(hdr));
+			header_stream(l, h);
+			copy_stream_avx(l->cells, src->cells, bytes - sizeof(struct line));
 		} else
 #endif
 		{
-			copy_stream(l, &hdr, sizeof(hdr));
-			copy_stream(l->cells, src->cells, bytes - sizeof(hdr));
+			header_stream(l, h);
+			copy_stream(l->cells, src->cells, bytes - sizeof(struct line));
 		}
 	}
 	c->used += bytes;

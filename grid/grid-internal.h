@@ -424,6 +424,15 @@ static inline __attribute__((always_inline)) void grid__fill_sse16(struct grid_c
 #define GRID_BLANK_X1 _mm_set_epi32(0, 0, 1, 0)
 #define GRID_BLANK_X2 _mm_set_epi32(1, 0, 0, 1)
 
+/* four default blanks from c on (three 16-byte stores) */
+static inline __attribute__((always_inline)) void grid__fill4_blanks(struct grid_cell *c)
+{
+	__m128i *p = (__m128i *)(void *)c;
+	_mm_storeu_si128(p, GRID_BLANK_X0);
+	_mm_storeu_si128(p + 1, GRID_BLANK_X1);
+	_mm_storeu_si128(p + 2, GRID_BLANK_X2);
+}
+
 /* n16 default blanks (a multiple of 16: a recycled row's written cells rounded up), the erase of nearly
  * every scroll: constant vectors, 32-byte stores from 48 cells on where the CPU has AVX (checked at run
  * time: the build's baseline ISA is SSE2). */
@@ -628,6 +637,9 @@ void grid__scroll_down(struct grid *g, int top, int bottom, int n);
 void grid__index(struct grid *g);
 void grid__reverse_index(struct grid *g);
 void grid__newline(struct grid *g);
+/* grid__newline for grid__print_utf8's CR LF; returns the cells of the new bottom row it left for the caller to
+ * blank (grid-edit.c) */
+int grid__newline_deferred(struct grid *g);
 void grid__goto(struct grid *g, int x, int y);
 void grid__goto_origin(struct grid *g, int x, int y);
 void grid__erase_display(struct grid *g, int mode, bool selective);

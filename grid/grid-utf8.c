@@ -549,10 +549,28 @@ static uint32_t cluster_state(const struct grid *g, uint32_t cp)
 	return st;
 }
 
+/* Cells [x, end) of c blanked (default blanks), where end - x is small (what the next line leaves of the line
+ * before it on a recycled row): four cells (three vectors) at a time, the last four ending at end. */
+static inline void blank_rest(struct grid_cell *c, uint32_t x, uint32_t end)
+{
+#if defined(GRID_HAVE_FILL_SSE)
+	if (x + 4 <= end) {
+		for (; x + 4 < end; x += 4)
+			grid__fill4_blanks(c + x);
+		grid__fill4_blanks(c + end - 4);
+		return;
+	}
+#endif
+	for (; x < end; x++)
+		c[x] = (struct grid_cell){.cp = 0, .style = 0, .link = 0, .width = 1, .flags = 0};
+}
+
 /* The row segment of grid__print_utf8: print_run over UTF-8 bytes, decoded as they are stored. The
  * character at p is plain, joins nothing before it and fits at the cursor, which has no wrap pending;
- * pend: the end of the bytes that have 4 readable bytes. Returns the first byte not consumed. */
-static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *pend)
+ * pend: the end of the bytes that have 4 readable bytes. stale: cells [0, stale) of the row still hold a
+ * line pushed to the scrollback (grid__newline_deferred; then the cursor is at column 0): those the text
+ * does not cover are blanked. Returns the first byte not consumed. */
+static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *pend, uint32_t stale)
 {
 	const int right = grid__right_limit(g), x0 = g->cx;
 	struct line *l = grid__line(g, g->cy);
@@ -564,6 +582,9 @@ static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *
 	uint32_t x = (uint32_t)x0;
 	const uint8_t *const p0 = p;
 	p = put_text(g, c, &x, (uint32_t)right + 1, p, pend, hi);
+	/* before grid__end_run, which reads the cell after the text */
+	if (stale > x)
+		blank_rest(c, x, stale);
 	/* a hint for the scrollback: not worth a packing attempt when not ASCII alone (fewer cells than
 	 * bytes) */
 	if ((size_t)(p - p0) != x - (uint32_t)x0)
@@ -661,6 +682,9 @@ GRID_PAGE("utf8_seg") size_t grid__print_utf8(void *ctx, const uint8_t *s, size_
 	if (n < 4 || g->charsets[g->gl] != CHARSET_ASCII || g->insert || g->single_shift)
 		return 0;
 	const uint8_t *p = s, *const pend = s + n - 3;
+	/* cells of the bottom row left to blank by a line feed here (grid__newline_deferred): the next row
+	 * segment blanks what it does not write, or they are blanked on the way out */
+	uint32_t stale = 0;
 	while (p < pend) {
 		uint32_t cp;
 		unsigned props, len = vt_utf8_char(p, &cp, &props);
@@ -687,7 +711,8 @@ GRID_PAGE("utf8_seg") size_t grid__print_utf8(void *ctx, const uint8_t *s, size_
 		if (g->cx + (int)w > grid__right_limit(g) + 1)
 			break;
 		prefetch_text(p);
-		p = put_utf8(g, p, pend);
+		p = put_utf8(g, p, pend, stale);
+		stale = 0;
 		/* the end of a line, CR LF, with more text after it: done here exactly as the parser would
 		 * have it done (grid__execute's CR, then its LF), then on with that text (vt_sink.print_utf8
 		 * allows this) */
@@ -695,9 +720,11 @@ GRID_PAGE("utf8_seg") size_t grid__print_utf8(void *ctx, const uint8_t *s, size_
 			g->last_cp = 0;
 			g->cx = grid__left_limit(g);
 			g->wrap_pending = false;
-			grid__newline(g);
+			stale = (uint32_t)grid__newline_deferred(g);
 			p += 2;
 		}
 	}
+	if (unlikely(stale))
+		blank_rest(grid__line_raw(g, g->cy)->cells, 0, stale);
 	return (size_t)(p - s);
 }

@@ -102,9 +102,10 @@ struct vt_parser {
 	bool str_drop;
 	enum vt_string_kind str_kind;
 
-	/* The sink's csi_bytes per final byte (index: final & 63), never NULL (no_csi_bytes for the finals
-	 * the sink does not take), from vt_sink.csi_bytes_final or csi_bytes; csi_tab_on when either is set. */
-	vt_csi_bytes_fn csi_tab[64];
+	/* The sink's csi_bytes per final byte, never NULL (no_csi_bytes for the finals the sink does not take),
+	 * from vt_sink.csi_bytes_final or csi_bytes; csi_tab_on when either is set. Indexed by the byte itself
+	 * (finals are 0x40..0x7f; the rest hold no_csi_bytes): no mask between the final's load and the call's. */
+	vt_csi_bytes_fn csi_tab[256];
 	bool csi_tab_on;
 	/* vt_parser_feed's copy for CPUs with AVX2 (set at creation unless vt__no_avx2) */
 	bool avx2;

@@ -46,9 +46,9 @@ static void build_csi_tab(struct vt_parser *p)
 {
 	const vt_csi_bytes_fn *fin = p->sink.csi_bytes_final;
 	p->csi_tab_on = fin || p->sink.csi_bytes;
-	for (unsigned f = 0; f < 64; f++) {
-		vt_csi_bytes_fn fn = fin ? fin[f] : p->sink.csi_bytes;
-		p->csi_tab[f] = fn ? fn : no_csi_bytes;
+	for (unsigned b = 0; b < 256; b++) {
+		vt_csi_bytes_fn fn = b < 0x40 || b > 0x7f ? NULL : fin ? fin[b & 63] : p->sink.csi_bytes;
+		p->csi_tab[b] = fn ? fn : no_csi_bytes;
 	}
 }
 
@@ -594,9 +594,6 @@ static inline __attribute__((always_inline)) size_t ground_events(struct vt_pars
 	void (*const csi)(void *, const struct vt_csi *) = p->sink.csi;
 	void (*const print_ascii)(void *, const uint8_t *, size_t) = p->sink.print_ascii;
 	void (*const execute)(void *, uint8_t) = p->sink.execute;
-	/* the sink's csi_bytes by final byte; not in 8-bit C1 mode: the sink may take the character after a
-	 * sequence (see vt_sink) */
-	const vt_csi_bytes_fn *const csi_tab = p->csi_tab;
 	void *const ctx = p->ctx;
 	/* csi_bytes wants "ESC [" and 32 bytes after it: sequences starting before bulk_end (0: none) */
 	const size_t bulk_end = p->csi_tab_on && !p->c1 && len >= 2 + 32 ? len - (2 + 32) + 1 : 0;
@@ -609,13 +606,17 @@ static inline __attribute__((always_inline)) size_t ground_events(struct vt_pars
 				size_t f = fin32(s); /* the length, final included */
 				size_t k;
 				if (f <= 32) {
-					k = csi_tab[s[f - 1] & 63](ctx, s, f);
+					/* the table read through p (its address p plus a constant, in the call's
+					 * operand), not a copy of its address kept on the stack; the sink's
+					 * csi_bytes not in 8-bit C1 mode: it may take the character after a
+					 * sequence (see vt_sink) */
+					k = p->csi_tab[s[f - 1]](ctx, s, f);
 #if defined(__GNUC__)
 					/* i is in a register the call keeps: without this, i + 1 and i + 2 computed
 					 * before the call are kept across it, on the stack */
 					__asm__("" : "+r"(i));
 #endif
-					if (k) {
+					if (likely(k)) {
 						i += 2 + k;
 						continue;
 					}
