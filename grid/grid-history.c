@@ -12,7 +12,9 @@
  * print_ascii with a copy of the row's bytes, dropped by every other writer): it is packed by copying those
  * bytes (grid__hist_text), whatever its length, with no pass over its cells (which, for a row printed from
  * column 0 in one style, were never written: LINE_LAZY, and then the recycled row needs no clear either).
- * Other rows of 16 cells or more are checked and packed from their cells (pack_ascii). A chunk is reused as soon as every line in it has
+ * Other rows of 16 cells or more are checked and packed from their cells (pack_ascii); rows of such ASCII in
+ * several styles get a style per cell after their bytes (LINE_STYLED, 3 bytes a cell instead of 12: an
+ * escape-heavy flood's lines). A chunk is reused as soon as every line in it has
  * left the scrollback, so a flood of packed lines (~1 MB for 10000 lines) cycles through a few chunks that
  * stay in the caches instead of 25 MB of fresh memory.
  * Memory stays bounded: at most enough chunks for sb_max full lines, plus two.
@@ -227,9 +229,15 @@ static inline bool pack_fits(const struct pack_acc *a, __m128i m0, __m128i m1, _
 }
 #endif
 
+/* What pack_ascii found: the cells do not fit a packed line, fit one (one style), or fit but for their styles
+ * (LINE_STYLED: their bytes are written, their styles are for pack_styles). */
+enum { PACK_MISFIT = 0, PACK_FITS = 1, PACK_STYLES = 2 };
+
 /* Packs cells [0, n) into one byte each when they are all ASCII of width 1 with one style and no link or
- * flags (the bulk of a text flood's lines): returns false, with out partly written, otherwise. */
-static inline __attribute__((always_inline)) bool pack_ascii(const struct grid_cell *c, int n, uint8_t *out)
+ * flags (the bulk of a text flood's lines); returns PACK_STYLES when only their styles differ (an
+ * escape-heavy flood's lines: styles below 0x8000, so that pack_styles may use a signed pack) and
+ * PACK_MISFIT, with out partly written, otherwise. */
+static inline __attribute__((always_inline)) int pack_ascii(const struct grid_cell *c, int n, uint8_t *out)
 {
 	const uint32_t st = c[0].style;
 	int x = 0;
@@ -247,14 +255,19 @@ static inline __attribute__((always_inline)) bool pack_ascii(const struct grid_c
 	const __m128i *p = (const __m128i *)(const void *)c;
 	const __m128i m0 = _mm_set_epi32(~0x7f, 0xffff, -1, ~0x7f), m1 = _mm_set_epi32(-1, ~0x7f, 0xffff, -1),
 		      m2 = _mm_set_epi32(0xffff, -1, ~0x7f, 0xffff);
+	/* the same but for the style's low 15 bits (the difference from st of a style below 0x8000 is too) */
+	const int sk = (int)0xffff8000u;
+	const __m128i s0 = _mm_set_epi32(~0x7f, 0xffff, sk, ~0x7f), s1 = _mm_set_epi32(sk, ~0x7f, 0xffff, sk),
+		      s2 = _mm_set_epi32(0xffff, sk, ~0x7f, 0xffff);
 	for (; x + 16 <= n; x += 16, p += 12) {
 		__m128i r0 = pack_group(p, &a), r1 = pack_group(p + 3, &a), r2 = pack_group(p + 6, &a),
 			r3 = pack_group(p + 9, &a);
 		/* code points that fit are < 0x80: the saturating packs keep them */
 		_mm_storeu_si128((__m128i *)(void *)(out + x),
 				 _mm_packus_epi16(_mm_packs_epi32(r0, r1), _mm_packs_epi32(r2, r3)));
-		if (x == 0 && !pack_fits(&a, m0, m1, m2))
-			return false; /* text that is not ASCII mostly shows so early: no need to read on */
+		/* text that is not ASCII mostly shows so early: no need to read on */
+		if (x == 0 && !pack_fits(&a, m0, m1, m2) && (st >= 0x8000 || !pack_fits(&a, s0, s1, s2)))
+			return PACK_MISFIT;
 	}
 	/* then groups of 4, the last one ending at n (overlapping the one before: the layout of 4 cells in 3
 	 * vectors does not depend on where they start) */
@@ -271,14 +284,15 @@ static inline __attribute__((always_inline)) bool pack_ascii(const struct grid_c
 		p += 3;
 	}
 	if (!pack_fits(&a, m0, m1, m2))
-		return false;
+		return st < 0x8000 && pack_fits(&a, s0, s1, s2) ? PACK_STYLES : PACK_MISFIT;
 #endif
-	uint32_t bad1 = 0;
+	uint32_t bad1 = 0, bad2 = 0;
 	for (; x < n; x++) {
-		bad1 |= c[x].cp >> 7 | (c[x].style ^ st) | c[x].link | (c[x].width ^ 1u) | c[x].flags;
+		bad1 |= c[x].cp >> 7 | c[x].link | (c[x].width ^ 1u) | c[x].flags;
+		bad2 |= c[x].style ^ st;
 		out[x] = (uint8_t)c[x].cp;
 	}
-	return bad1 == 0;
+	return bad1 ? PACK_MISFIT : !bad2 ? PACK_FITS : st < 0x8000 && bad2 < 0x8000 ? PACK_STYLES : PACK_MISFIT;
 }
 
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__SSE2__)
@@ -286,19 +300,51 @@ static inline __attribute__((always_inline)) bool pack_ascii(const struct grid_c
 /* pack_ascii compiled for CPUs with AVX (checked at run time: the build's baseline ISA is SSE2): the same
  * vector code in three-operand form, without the register copies SSE2 needs (a quarter fewer
  * instructions). */
-GRID_PAGE("hist") __attribute__((target("avx"), noinline)) static bool pack_ascii_avx(const struct grid_cell *c, int n, uint8_t *out)
+GRID_PAGE("hist") __attribute__((target("avx"), noinline)) static int pack_ascii_avx(const struct grid_cell *c, int n, uint8_t *out)
 {
 	return pack_ascii(c, n, out);
 }
 #endif
 
-GRID_PAGE("hist") __attribute__((noinline)) static bool pack_ascii_sse2(const struct grid_cell *c, int n, uint8_t *out)
+/* pack_ascii for CPUs without AVX, out of the "hist" page (which the AVX build of it and the copies fill) */
+__attribute__((noinline)) static int pack_ascii_base(const struct grid_cell *c, int n, uint8_t *out)
+{
+	return pack_ascii(c, n, out);
+}
+
+GRID_PAGE("hist") __attribute__((noinline)) static int pack_ascii_sse2(const struct grid_cell *c, int n, uint8_t *out)
 {
 #if defined(HAVE_PACK_AVX)
 	if (__builtin_cpu_supports("avx"))
 		return pack_ascii_avx(c, n, out);
 #endif
-	return pack_ascii(c, n, out);
+	return pack_ascii_base(c, n, out);
+}
+
+/* The styles of cells [0, n) (n >= 4, all below 0x8000: pack_ascii said PACK_STYLES) into 16 bits each at st
+ * (16-byte aligned).
+ * Out of the "hist" page: it runs only for such lines, and its two look-ups cost little beside its pass. */
+__attribute__((noinline)) static void pack_styles(const struct grid_cell *c, int n, uint16_t *st)
+{
+	int x = 0;
+#if defined(__SSE2__)
+	/* the style words of 4 cells sit at v0[1], v1[0], v1[3], v2[2] of their 3 vectors (their link halves
+	 * are 0 and the styles below 0x8000: the signed pack keeps them) */
+	const __m128i *p = (const __m128i *)(const void *)c;
+	for (; x + 8 <= n; x += 8, p += 6) {
+		__m128 v0 = _mm_castsi128_ps(_mm_loadu_si128(p)), v1 = _mm_castsi128_ps(_mm_loadu_si128(p + 1)),
+		       v2 = _mm_castsi128_ps(_mm_loadu_si128(p + 2)), v3 = _mm_castsi128_ps(_mm_loadu_si128(p + 3)),
+		       v4 = _mm_castsi128_ps(_mm_loadu_si128(p + 4)), v5 = _mm_castsi128_ps(_mm_loadu_si128(p + 5));
+		__m128 a = _mm_shuffle_ps(_mm_shuffle_ps(v0, v1, _MM_SHUFFLE(0, 0, 1, 1)),
+					  _mm_shuffle_ps(v1, v2, _MM_SHUFFLE(2, 2, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+		__m128 b = _mm_shuffle_ps(_mm_shuffle_ps(v3, v4, _MM_SHUFFLE(0, 0, 1, 1)),
+					  _mm_shuffle_ps(v4, v5, _MM_SHUFFLE(2, 2, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+		/* streaming stores (st is 16-byte aligned): the chunk was last written a scrollback ago */
+		_mm_stream_si128((__m128i *)(void *)(st + x), _mm_packs_epi32(_mm_castps_si128(a), _mm_castps_si128(b)));
+	}
+#endif
+	for (; x < n; x++)
+		st[x] = c[x].style;
 }
 
 #if defined(GRID_TEXT_CHECK)
@@ -329,7 +375,8 @@ void grid__text_check_line(const struct line *l, const char *where)
 	uint8_t p[512];
 	for (int x = 0; x < l->used && bad < 0; x += (int)sizeof(p)) {
 		int k = l->used - x < (int)sizeof(p) ? l->used - x : (int)sizeof(p);
-		if (l->cells[x].style != l->pstyle || !pack_ascii(l->cells + x, k, p) || memcmp(p, l->text + x, (size_t)k))
+		if (l->cells[x].style != l->pstyle || pack_ascii(l->cells + x, k, p) != PACK_FITS ||
+		    memcmp(p, l->text + x, (size_t)k))
 			bad = x;
 	}
 	if (bad >= 0) {
@@ -502,14 +549,25 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 	 * printer's hint first: whether a line starts with ASCII is a coin toss in mixed text, which is
 	 * LINE_UNPACKABLE nearly always (a mispredicted branch every other line of unicode, session 14) */
 	const struct grid_cell *sc = src->cells;
-	if (!(src->flags & LINE_UNPACKABLE) && n >= PACK_MIN && sc[0].cp < 0x80 &&
-	    pack_ascii_sse2(sc, n, (uint8_t *)(void *)l->cells)) {
+	uint8_t *const pb = (uint8_t *)(void *)l->cells;
+	const size_t tb = ((size_t)n + 15) & ~(size_t)15;
+	const int pack = !(src->flags & LINE_UNPACKABLE) && n >= PACK_MIN && sc[0].cp < 0x80 ? pack_ascii_sse2(sc, n, pb)
+											     : PACK_MISFIT;
+	if (pack == PACK_FITS) {
 		/* packed in place (room for the full form was taken, the rest is given back): a packed
 		 * scrollback is small enough to stay in the caches, so these are ordinary stores */
 		const uint64_t hp = h | LINE_PACKED | (uint64_t)src->cells[0].style << 48, z = 0;
 		memcpy(l, &hp, 8);
 		memcpy((char *)l + 8, &z, 8);
-		bytes = (sizeof(struct line) + (size_t)n + 15) & ~(size_t)15;
+		bytes = sizeof(struct line) + tb;
+	} else if (pack == PACK_STYLES) {
+		/* the same with a style per cell (LINE_STYLED): 3 bytes a cell of fresh memory instead of 12,
+		 * which in a TCG guest is zeroed at 5-20 ms per MiB (docs/benchmarks.md, issue 5, session 14) */
+		pack_styles(sc, n, (uint16_t *)(void *)(pb + tb));
+		const uint64_t hp = h | LINE_PACKED | LINE_STYLED, z = 0;
+		memcpy(l, &hp, 8);
+		memcpy((char *)l + 8, &z, 8);
+		bytes = (sizeof(struct line) + tb + 2 * (size_t)n + 15) & ~(size_t)15;
 	} else {
 #if defined(HAVE_COPY_AVX)
 		/* not for short lines: their few vectors cost less inline than the call */
@@ -539,6 +597,12 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 void grid__hist_expand(const struct line *l, struct grid_cell *out)
 {
 	const uint8_t *b = (const uint8_t *)(const void *)l->cells;
+	if (l->flags & LINE_STYLED) {
+		const uint16_t *st = grid__line_styles(l);
+		for (int x = 0; x < l->ncells; x++)
+			out[x] = (struct grid_cell){.cp = b[x], .style = st[x], .link = 0, .width = 1, .flags = 0};
+		return;
+	}
 	for (int x = 0; x < l->ncells; x++)
 		out[x] = (struct grid_cell){.cp = b[x], .style = l->pstyle, .link = 0, .width = 1, .flags = 0};
 }

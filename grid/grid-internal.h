@@ -39,8 +39,8 @@
 #endif
 
 #define LINE_WRAPPED 0x1u /* the line continues on the next one (autowrap happened here) */
-/* scrollback only (grid-history.c): the cells are stored as one byte each, all ASCII (cp < 0x80) of width 1
- * with style pstyle and no link or flags; read them with grid__line_cell or grid__line_expand */
+/* scrollback only (grid-history.c): the cells are one byte each, all ASCII (cp < 0x80) of width 1 in style
+ * pstyle (or their own: LINE_STYLED), no link or flags; read them with grid__line_cell or grid__hist_expand */
 #define LINE_PACKED 0x2u
 /* a hint for grid__hist_copy: text other than ASCII was written into the line since it was cleared (by
  * grid__print_utf8), so it is not worth trying to pack */
@@ -60,6 +60,8 @@
  * reflow, grid__ring_line, grid__text_gate) write them first (grid__line_materialise). Only the printer,
  * the push and the writers of whole rows or of flags take the line as it is (grid__line_raw). */
 #define LINE_LAZY 0x10u
+/* with LINE_PACKED: a style per cell, 16 bits each after the bytes rounded up to 16 (3 bytes a cell, not 12) */
+#define LINE_STYLED 0x20u
 
 struct line {
 	uint16_t flags;
@@ -77,11 +79,18 @@ struct line {
 	struct grid_cell cells[];
 };
 
+/* The styles of a LINE_STYLED line's cells. */
+static inline const uint16_t *grid__line_styles(const struct line *l)
+{
+	return (const uint16_t *)(const void *)((const uint8_t *)(const void *)l->cells + ((l->ncells + 15) & ~15));
+}
+
 /* Cell x (< l->ncells) of a line in either form, by value. */
 static inline struct grid_cell grid__line_cell(const struct line *l, int x)
 {
 	if (l->flags & LINE_PACKED)
-		return (struct grid_cell){.cp = ((const uint8_t *)(const void *)l->cells)[x], .style = l->pstyle,
+		return (struct grid_cell){.cp = ((const uint8_t *)(const void *)l->cells)[x],
+					  .style = l->flags & LINE_STYLED ? grid__line_styles(l)[x] : l->pstyle,
 					  .link = 0, .width = 1, .flags = 0};
 	return l->cells[x];
 }

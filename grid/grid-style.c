@@ -227,7 +227,12 @@ static void mark_line_cells(struct grid *g, const struct grid_cell *cells, int n
 static void mark_line(struct grid *g, const struct line *l)
 {
 	if (l->flags & LINE_PACKED) {
-		g->st.used[l->pstyle] |= 2;
+		if (l->flags & LINE_STYLED) {
+			const uint16_t *st = grid__line_styles(l);
+			for (int x = 0; x < l->ncells; x++)
+				g->st.used[st[x]] |= 2;
+		} else
+			g->st.used[l->pstyle] |= 2;
 		return;
 	}
 	/* a deferred screen row's style is in its header only (its cells are default blanks) */

@@ -2,9 +2,12 @@
  * rule: recycled storage, nothing allocated per line in steady state), and the recycled scrollback still
  * holds the right lines.
  *
- * The executable is linked with -Wl,--wrap for malloc, calloc, realloc, strdup and mmap (tests/grid/
+ * The executable is linked with -Wl,--wrap for malloc, calloc, realloc, strdup, mmap and mmap64 (tests/grid/
  * meson.build), so every such call made by the statically linked grid and vt code lands in a counter here
  * before reaching the real function (the sanitizers' one in the ASan build).
+ *
+ * Also: lines of ASCII in many styles (an escape-heavy flood's) take a quarter of the scrollback memory of
+ * their cells (LINE_STYLED, 3 bytes a cell instead of 12), counted in the scrollback's chunk mappings.
  */
 #include <stddef.h>
 #include <sys/mman.h>
@@ -22,6 +25,8 @@ void *__wrap_calloc(size_t n, size_t m);
 void *__wrap_realloc(void *p, size_t n);
 char *__wrap_strdup(const char *s);
 void *__wrap_mmap(void *a, size_t n, int prot, int flags, int fd, off_t off);
+void *__real_mmap64(void *a, size_t n, int prot, int flags, int fd, off_t off);
+void *__wrap_mmap64(void *a, size_t n, int prot, int flags, int fd, off_t off);
 
 static unsigned long n_alloc, n_map;
 
@@ -53,6 +58,13 @@ void *__wrap_mmap(void *a, size_t n, int prot, int flags, int fd, off_t off)
 {
 	n_map++;
 	return __real_mmap(a, n, prot, flags, fd, off);
+}
+
+/* with _FILE_OFFSET_BITS=64 (meson's default) the grid's mmap calls are mmap64's */
+void *__wrap_mmap64(void *a, size_t n, int prot, int flags, int fd, off_t off)
+{
+	n_map++;
+	return __real_mmap64(a, n, prot, flags, fd, off);
 }
 
 #define COLS 80
@@ -88,8 +100,52 @@ static unsigned line_number(const struct grid_cell *c, int len)
 	return v;
 }
 
+/* 2000 lines of 80 cells in 8 styles, 10 cells each, through a scrollback of 2000 lines: whole, that is
+ * 2000 * 976 bytes (four chunks of 512 KiB), styled and packed 2000 * 256 (one, or two). Every cell reads
+ * back with its character and style. */
+static void test_styled_lines(void)
+{
+	enum { N = 2000, W = 80 };
+	struct t_term *t = t_new(W, 4, N);
+	t_feed(t, "warm-up\r\n");
+	n_map = 0;
+	for (int i = 0; i < N + 3; i++) {
+		char line[W * 8 + 16];
+		size_t o = 0;
+		for (int x = 0; x < W; x++) {
+			if (x % 10 == 0)
+				o += (size_t)snprintf(line + o, sizeof(line) - o, "\033[%d;3%dm", x % 20 ? 1 : 22, (i + x / 10) % 8);
+			line[o++] = (char)('!' + (i + x) % 90);
+		}
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "\033[m\r\n");
+		grid_feed(t->g, (const uint8_t *)line, o);
+	}
+	CHECK(n_map <= 2, "%lu scrollback chunks mapped for %d lines of 80 styled ASCII cells", n_map, N);
+	CHECK(grid_scrollback_lines(t->g) == N, "scrollback %zu", grid_scrollback_lines(t->g));
+	int bad = 0;
+	for (size_t i = 0; i < N; i++) {
+		int len, li = (int)i; /* 2001 lines scrolled out: the warm-up line left the scrollback */
+		const struct grid_cell *c = grid_scrollback_row(t->g, i, &len);
+		for (int x = 0; c && x < W && x < len; x++) {
+			const struct grid_style *st = grid_style(t->g, c[x].style);
+			uint32_t want_fg = GRID_COLOR_PALETTE((uint32_t)((li + x / 10) % 8));
+			bool bold = (st->attrs & GRID_ATTR_BOLD) != 0;
+			if (c[x].cp != (uint32_t)('!' + (li + x) % 90) || st->fg != want_fg || bold != (x % 20 >= 10) ||
+			    c[x].width != 1 || c[x].link || c[x].flags) {
+				if (bad++ < 3)
+					CHECK(0, "scrollback row %zu cell %d: cp %u fg %08x", i, x, c[x].cp, st->fg);
+			}
+		}
+		if (!c || len != W)
+			bad++;
+	}
+	CHECK(bad == 0, "%d styled scrollback cells wrong", bad);
+	t_free(t);
+}
+
 int main(void)
 {
+	test_styled_lines();
 	size_t cap = (size_t)LINES * (COLS + 16);
 	char *warm = malloc(cap), *flood = malloc(cap);
 	if (!warm || !flood)
