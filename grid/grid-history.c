@@ -594,17 +594,11 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 	return l;
 }
 
+/* A packed line's cells in full form (either packed form: grid__line_cell has the one rule for both). */
 void grid__hist_expand(const struct line *l, struct grid_cell *out)
 {
-	const uint8_t *b = (const uint8_t *)(const void *)l->cells;
-	if (l->flags & LINE_STYLED) {
-		const uint16_t *st = grid__line_styles(l);
-		for (int x = 0; x < l->ncells; x++)
-			out[x] = (struct grid_cell){.cp = b[x], .style = st[x], .link = 0, .width = 1, .flags = 0};
-		return;
-	}
 	for (int x = 0; x < l->ncells; x++)
-		out[x] = (struct grid_cell){.cp = b[x], .style = l->pstyle, .link = 0, .width = 1, .flags = 0};
+		out[x] = grid__line_cell(l, x);
 }
 
 void grid__hist_fence(void)
