@@ -20,9 +20,9 @@ GRID_PAGE_BEGIN("sgr_long");
 
 /* The head of a colour SGR in s[0..5) (s[0..8) readable): "38;2;", "38;5;", "48;2;", "48;5;" or the same
  * with ':'. The multiplier sends the eight to the eight places of the table (one multiply and one compare,
- * no branch per byte: the kinds of colour SGR come in no predictable order). Returns the five bytes as a
- * word (see the HEAD_ macros), or 0 for anything else. */
-static inline uint64_t color_head(const uint8_t *s)
+ * no branch per byte: the kinds of colour SGR come in no predictable order). Whether it is one; the five
+ * bytes as a word in *head (see the HEAD_ macros) either way. */
+static inline bool color_head(const uint8_t *s, uint64_t *head)
 {
 	static const uint64_t heads[8] = {
 		0x3a323a3833ull, 0x3b353b3834ull, 0x3b323b3834ull, 0x3a353a3834ull, /* 38:2: 48;5; 48;2; 48:5: */
@@ -31,7 +31,8 @@ static inline uint64_t color_head(const uint8_t *s)
 	uint64_t w;
 	memcpy(&w, s, 8);
 	w &= 0xffffffffffull;
-	return heads[(w * 0x78f845f57b3120dfull) >> 61] == w ? w : 0;
+	*head = w;
+	return heads[(w * 0x78f845f57b3120dfull) >> 61] == w;
 }
 #define HEAD_SET(h) (X_FG << ((h) >> 2 & 1))  /* '3' or '4' */
 #define HEAD_PAL(h) ((h) >> 24 & 1)           /* '5' or '2' */
@@ -87,24 +88,26 @@ static inline __attribute__((always_inline)) void classify(const uint8_t *s, uns
 static inline __attribute__((always_inline)) bool color_scan(const uint8_t *s, unsigned n, uint64_t *head,
 							      unsigned *sm)
 {
-	uint64_t h = color_head(s);
+	uint64_t h;
 	const unsigned len = n - 5; /* the tail's bytes */
-	if (!h || len > 15)
+	if (!color_head(s, &h) || len > 15)
 		return false;
 	*head = h;
 	const uint8_t *t = s + 5;
-	const bool colon = HEAD_COLON(h);
 	unsigned dig, sep;
 #if defined(__SSE2__) && defined(__GNUC__)
+	/* by the separator's low bit (':' 0x3a, ';' 0x3b), an offset into the table without a compare */
 	static const char seps[2][16] = {
-		{';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';'},
 		{':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':'},
+		{';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';'},
 	};
+	_Static_assert(sizeof(seps[0]) == 16, "a row is 16 bytes: bit 16 of the head shifted to bit 4");
 	const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)t);
 	dig = digit_mask(a);
-	const __m128i sv = _mm_loadu_si128((const __m128i *)(const void *)seps[colon]);
+	const __m128i sv = _mm_loadu_si128((const __m128i *)(const void *)(&seps[0][0] + (h >> 12 & 16)));
 	sep = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, sv));
 #else
+	const bool colon = HEAD_COLON(h);
 	dig = sep = 0;
 	for (unsigned k = 0; k < len; k++) {
 		dig |= (unsigned)((unsigned)t[k] - '0' < 10) << k;
@@ -461,8 +464,17 @@ __attribute__((noinline)) static size_t sgr_long_direct(struct grid *g, const ui
 	memcpy(&p0, pen, 8);
 	memcpy(&p1, (const char *)pen + 8, 8);
 	while (src_has(&p, true, 1)) {
-		uint32_t c = src_next(&p, true);
-		c = c > 127 ? 127 : c;
+		/* a one-digit code (csi's "1;3;4;...") by its byte: no number to read, nothing to clamp */
+		const unsigned e = (unsigned)__builtin_ctz(p.ends);
+		uint32_t c;
+		if (e == p.i + 1) {
+			c = p.s[p.i] - (uint32_t)'0';
+		} else {
+			c = digits_at(p.s, p.i, e - p.i);
+			c = c > 127 ? 127 : c;
+		}
+		p.ends &= p.ends - 1;
+		p.i = e + 1;
 		const unsigned f = long_codes.ext[c];
 		if (likely(!f)) {
 			p0 = (p0 & long_codes.and0[c]) | long_codes.or0[c];
@@ -473,7 +485,15 @@ __attribute__((noinline)) static size_t sgr_long_direct(struct grid *g, const ui
 		 * the sequence, another kind is skipped alone */
 		if (!src_has(&p, true, 1))
 			break;
-		uint32_t kind = src_next(&p, true), color;
+		/* the kind, "5" or "2" in a field of its own: its byte (no number to read) */
+		uint32_t kind, color;
+		if ((unsigned)__builtin_ctz(p.ends) == p.i + 1) {
+			kind = p.s[p.i] - (uint32_t)'0';
+			p.ends &= p.ends - 1;
+			p.i += 2;
+		} else {
+			kind = src_next(&p, true);
+		}
 		bool ok;
 		if (kind == 5) {
 			if (!src_has(&p, true, 1))
