@@ -210,8 +210,35 @@ static void test_misfit_positions(void)
 	t_free(t);
 }
 
+/* Lines stored whole of every length from 1 to 212 cells, each cell a different code point (Cyrillic letters,
+ * which are not packed): every cell reads back. The copy streams whole vectors, its last 128 bytes ending at
+ * the line's end over what its loop copied, and starts a line 16 bytes later for 32-byte alignment: a
+ * vector left out or misplaced at any length shows as a wrong cell. */
+static void test_copy_lengths(void)
+{
+	struct t_term *t = t_new(212, 2, 300);
+	for (int len = 1; len <= 212; len++) {
+		for (int x = 0; x < len; x++) {
+			const uint32_t cp = 0x410 + (uint32_t)(x * 7 + len) % 64;
+			t_feedf(t, "%c%c", 0xc0 | (int)(cp >> 6), 0x80 | (int)(cp & 0x3f));
+		}
+		t_feed(t, "\r\n");
+	}
+	CHECK(grid_scrollback_lines(t->g) == 211, "scrollback %zu", grid_scrollback_lines(t->g));
+	for (int len = 1; len <= 211; len++) {
+		int n = -1;
+		const struct grid_cell *c = grid_scrollback_row(t->g, (size_t)len - 1, &n);
+		CHECK(c && n == len, "len %d: %d cells", len, n);
+		for (int x = 0; c && x < n; x++)
+			CHECK(c[x].cp == 0x410 + (uint32_t)(x * 7 + len) % 64 && c[x].width == 1 && c[x].style == 0,
+			      "len %d cell %d: U+%04X width %u", len, x, c[x].cp, c[x].width);
+	}
+	t_free(t);
+}
+
 int main(void)
 {
+	test_copy_lengths();
 	test_readers();
 	test_reflow();
 	test_flood();
