@@ -1,0 +1,220 @@
+/* grid/grid-write.h: the cells of a run of printable ASCII written into a row (write_ascii and its writers
+ * by length and CPU). Only for grid-print.c, which includes it where these functions belong in its page
+ * sections (GRID_PAGE "print" and "print_rows"): static functions, defined once.
+ */
+#ifndef GRID_WRITE_H
+#define GRID_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "grid/grid-internal.h"
+
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HAVE_WRITE_AVX 1
+#include <immintrin.h>
+/* write_ascii's bulk on CPUs with AVX (checked at run time: the build's baseline ISA is SSE2; AVX for
+ * pshufb, and for its three-operand forms, which need no register copies): 16 bytes
+ * become 16 cells (12 vectors), each vector one pshufb of the bytes (placing the code points, zeroing the
+ * rest) ORed with the constant words (style | link << 16, width 1). 4 cells are 3 vectors, so the 4
+ * groups differ only in a 4-byte shift of the source. Returns the cells done, a multiple of 16. */
+__attribute__((target("avx"))) static size_t write_ascii16(unsigned char *p, const uint8_t *s, size_t k,
+							    uint32_t sl)
+{
+	const __m128i m0 = _mm_setr_epi8(0, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, 1,
+					 -128, -128, -128),
+		      m1 = _mm_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128, 2, -128, -128, -128, -128,
+					 -128, -128, -128),
+		      m2 = _mm_setr_epi8(-128, -128, -128, -128, 3, -128, -128, -128, -128, -128, -128, -128, -128,
+					 -128, -128, -128);
+	const int w = (int)sl;
+	const __m128i k0 = _mm_set_epi32(0, 1, w, 0), k1 = _mm_set_epi32(w, 0, 1, w), k2 = _mm_set_epi32(1, w, 0, 1);
+	size_t i = 0;
+	for (; i + 16 <= k; i += 16, p += 192) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i *o = (__m128i *)(void *)p;
+		for (int g = 0; g < 4; g++, o += 3) {
+			_mm_storeu_si128(o, _mm_or_si128(_mm_shuffle_epi8(b, m0), k0));
+			_mm_storeu_si128(o + 1, _mm_or_si128(_mm_shuffle_epi8(b, m1), k1));
+			_mm_storeu_si128(o + 2, _mm_or_si128(_mm_shuffle_epi8(b, m2), k2));
+			b = _mm_srli_si128(b, 4);
+		}
+	}
+	return i;
+}
+
+/* write_ascii16 on CPUs with AVX2 (checked at run time), 8 cells (3 vectors) from 8 bytes: the bytes
+ * zero-extended to 8 code point lanes, two sources of 8 lanes made of them and the constant words (style |
+ * link << 16, width 1), and one vpermd per vector from a source. No byte shuffle: as fast on hardware as
+ * the 32-byte pshufb it replaced (broadcast, 6 pshufb, one byte shift per 16 cells), and emulators (QEMU's
+ * TCG) run pshufb and the 32-byte shift as costly helper calls (docs/benchmarks.md, issue 5, session 7). */
+__attribute__((target("avx2"))) static inline void write8_avx2(unsigned char *p, __m128i bytes, uint32_t sl)
+{
+	const int w = (int)sl;
+	const __m256i z = _mm256_cvtepu8_epi32(bytes);
+	/* s0 = {cp0 .. cp5, sl, 1}, s1 = {sl, 1, cp2 .. cp7} */
+	const __m256i s0 = _mm256_or_si256(_mm256_and_si256(z, _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, 0, 0)),
+					   _mm256_setr_epi32(0, 0, 0, 0, 0, 0, w, 1)),
+		      s1 = _mm256_or_si256(_mm256_and_si256(z, _mm256_setr_epi32(0, 0, -1, -1, -1, -1, -1, -1)),
+					   _mm256_setr_epi32(w, 1, 0, 0, 0, 0, 0, 0));
+	__m256i *o = (__m256i *)(void *)p;
+	_mm256_storeu_si256(o, _mm256_permutevar8x32_epi32(s0, _mm256_setr_epi32(0, 6, 7, 1, 6, 7, 2, 6)));
+	_mm256_storeu_si256(o + 1, _mm256_permutevar8x32_epi32(s0, _mm256_setr_epi32(7, 3, 6, 7, 4, 6, 7, 5)));
+	_mm256_storeu_si256(o + 2, _mm256_permutevar8x32_epi32(s1, _mm256_setr_epi32(0, 1, 6, 0, 1, 7, 0, 1)));
+}
+
+/* write8_avx2 for short runs (under 32 cells: escape-heavy output's words and fields), without lane shuffles:
+ * on a little-endian machine each 64-bit word of 8 cells is a code point in its low or high half, or none,
+ * ORed with constant halves (style | link << 16, width 1). The 8 bytes are broadcast to the 4 words of a
+ * vector, each word shifted right by its own count (vpsrlvq; 64 clears it) to bring its byte to bit 0 or 32,
+ * masked to that byte and ORed with the constants. Three instructions more than vpmovzxbd and three vpermd
+ * (so long runs keep write8_avx2), but QEMU's TCG (the VM guests of issue 5) runs those two as helper calls
+ * whose narrow lane stores the next vector op's wide loads wait for: the guest's csi parse runs ~6 % faster
+ * (docs/benchmarks.md, issue 5, session 14). k0..k2: the constant words of o0..o2 (write_short_avx2). */
+__attribute__((target("avx2"))) static inline void write8_short(unsigned char *p, const uint8_t *s, __m256i k0,
+								__m256i k1, __m256i k2)
+{
+	const long long lo = 0xff, hi = 0xffLL << 32;
+	uint64_t q;
+	memcpy(&q, s, 8);
+	/* byte i of b at bit 8i, of b8 at 8i + 8, of b24 at 8i + 24 */
+	const __m256i b = _mm256_set1_epi64x((long long)q), b8 = _mm256_slli_epi64(b, 8),
+		      b24 = _mm256_slli_epi64(b, 24);
+	/* {c0 | w << 32, 1 | c1 << 32, k, c2 | w << 32}, {1 | c3 << 32, k, c4 | w << 32, 1 | c5 << 32},
+	 * {k, c6 | w << 32, 1 | c7 << 32, k} with w the style word and k = w | 1 << 32 */
+	const __m256i o0 = _mm256_and_si256(_mm256_srlv_epi64(b24, _mm256_setr_epi64x(24, 0, 64, 40)),
+					    _mm256_setr_epi64x(lo, hi, 0, lo)),
+		      o1 = _mm256_and_si256(_mm256_srlv_epi64(b8, _mm256_setr_epi64x(0, 64, 40, 16)),
+					    _mm256_setr_epi64x(hi, 0, lo, hi)),
+		      o2 = _mm256_and_si256(_mm256_srlv_epi64(b, _mm256_setr_epi64x(64, 48, 24, 64)),
+					    _mm256_setr_epi64x(0, lo, hi, 0));
+	__m256i *o = (__m256i *)(void *)p;
+	_mm256_storeu_si256(o, _mm256_or_si256(o0, k0));
+	_mm256_storeu_si256(o + 1, _mm256_or_si256(o1, k1));
+	_mm256_storeu_si256(o + 2, _mm256_or_si256(o2, k2));
+}
+
+/* A run of 16 <= k < 32 cells by write8_short: 8 cells per step, the rest as the last 8 cells again. The
+ * constant words from the style word broadcast, by masks and ORs (no lane inserts: fewer instructions than
+ * building them lane by lane, which a run of 2-4 steps would feel). */
+GRID_PAGE("print")
+__attribute__((target("avx2"))) static void write_short_avx2(unsigned char *p, const uint8_t *s, size_t k, uint32_t sl)
+{
+	const long long w_hi = (long long)0xffffffff00000000ull, w_lo = 0xffffffff, one = 1, one_hi = 1LL << 32;
+	const __m256i w = _mm256_set1_epi32((int)sl);
+	const __m256i k0 = _mm256_or_si256(_mm256_and_si256(w, _mm256_setr_epi64x(w_hi, 0, w_lo, w_hi)),
+					   _mm256_setr_epi64x(0, one, one_hi, 0)),
+		      k1 = _mm256_or_si256(_mm256_and_si256(w, _mm256_setr_epi64x(0, w_lo, w_hi, 0)),
+					   _mm256_setr_epi64x(one, one_hi, 0, one)),
+		      k2 = _mm256_or_si256(_mm256_and_si256(w, _mm256_setr_epi64x(w_lo, w_hi, 0, w_lo)),
+					   _mm256_setr_epi64x(one_hi, 0, one, one_hi));
+	size_t i = 0;
+	for (; i + 8 <= k; i += 8)
+		write8_short(p + i * 12, s + i, k0, k1, k2);
+	if (i < k)
+		write8_short(p + (k - 8) * 12, s + k - 8, k0, k1, k2);
+}
+
+/* A run of k >= 16 cells on CPUs with AVX2: 8 cells per step, the rest as the last 8 cells again
+ * (overlapping the cells before it, rewritten with the same values), in one call. Runs under 16 are stored
+ * as words by write_ascii: as few instructions on the host, and far cheaper in an emulator (QEMU's TCG runs
+ * each vpermd as a helper call of ~67 instructions; docs/benchmarks.md, issue 2, session 8); runs under 32
+ * by write_short_avx2. In print_ascii_rows' page (its long rows are the callers): with write_short_avx2 the
+ * "print" page would overflow, and a TB look-up per call cost the guest more (issue 5, session 14). */
+GRID_PAGE("print_rows")
+__attribute__((target("avx2"))) static void write_run_avx2(unsigned char *p, const uint8_t *s, size_t k, uint32_t sl)
+{
+	size_t i = 0;
+	for (; i + 8 <= k; i += 8)
+		write8_avx2(p + i * 12, _mm_loadl_epi64((const __m128i *)(const void *)(s + i)), sl);
+	if (i < k)
+		write8_avx2(p + (k - 8) * 12, _mm_loadl_epi64((const __m128i *)(const void *)(s + k - 8)), sl);
+}
+#endif
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* n (1 or 4) ASCII cells s[0..n) at p, as words: cp | hi, then width 1 */
+static inline __attribute__((always_inline)) void put_words(unsigned char *p, const uint8_t *s, unsigned n,
+							      uint64_t hi)
+{
+	const uint32_t w1 = 1;
+	for (unsigned j = 0; j < n; j++) {
+		uint64_t a = s[j] | hi;
+		memcpy(p + 12 * j, &a, 8);
+		memcpy(p + 12 * j + 8, &w1, 4);
+	}
+}
+
+/* A run of k cells, k >= 1: groups of 4, then the last 4 cells again over the group before (the same
+ * values) instead of a loop over the 1-3 left; below 4 cells, the first, middle and last one. Text runs of
+ * every length in no order a predictor learns (scrolling_region's lines of 8-14 letters, csi's runs of 1-24)
+ * mispredicted that loop's exit about once per run. */
+static inline __attribute__((always_inline)) void write_words(unsigned char *p, const uint8_t *s, size_t k,
+							       uint64_t hi)
+{
+	size_t last = k - 4; /* the last group's start; below 4 cells, the last cell's is last + 3 */
+#if defined(__GNUC__)
+	/* opaque: s + k - 4 would otherwise share the caller's s + n - 1 (its last byte), which then takes a
+	 * register and an instruction on print_ascii_run's paths that write no cells (ascii's rows) */
+	__asm__("" : "+r"(last));
+#endif
+	if (k < 4) {
+		put_words(p, s, 1, hi);
+		put_words(p + 12 * (k >> 1), s + (k >> 1), 1, hi);
+		put_words(p + 12 * (last + 3), s + (last + 3), 1, hi); /* (the index wraps back first) */
+		return;
+	}
+	size_t i = 0;
+	for (; i + 4 <= k; i += 4)
+		put_words(p + 12 * i, s + i, 4, hi);
+	if (i < k)
+		put_words(p + 12 * last, s + last, 4, hi);
+}
+#endif
+
+/* Writes k ASCII cells. The cell is {cp, style, link, width = 1, flags = 0, pad}: on a little-endian
+ * machine that is one 64-bit word (cp | style << 32 | link << 48) and one 32-bit word (1), stored
+ * directly (write_words; 8 or 16 per step with AVX2 or AVX from 16 cells on). */
+static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, uint16_t style, uint16_t link)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	_Static_assert(sizeof(struct grid_cell) == 12, "cell layout");
+	_Static_assert(offsetof(struct grid_cell, style) == 4 && offsetof(struct grid_cell, link) == 6 &&
+			       offsetof(struct grid_cell, width) == 8 && offsetof(struct grid_cell, flags) == 9,
+		       "cell layout");
+	const uint64_t hi = (uint64_t)style << 32 | (uint64_t)link << 48;
+	unsigned char *p = (unsigned char *)c;
+	if (k < 16) {
+		if (k)
+			write_words(p, s, k, hi);
+		return;
+	}
+#if defined(HAVE_WRITE_AVX)
+	if (__builtin_cpu_supports("avx2")) {
+		if (k < 32)
+			write_short_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
+		else
+			write_run_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
+		return;
+	}
+	if (__builtin_cpu_supports("avx")) {
+		const uint32_t sl = (uint32_t)style | (uint32_t)link << 16;
+		size_t i = write_ascii16(p, s, k, sl);
+		/* the rest as the last 16 cells again (the ones before it rewritten with the same values) */
+		if (i < k)
+			write_ascii16(p + (k - 16) * 12, s + k - 16, 16, sl);
+		return;
+	}
+#endif
+	write_words(p, s, k, hi);
+#else
+	struct grid_cell t = {.cp = 0, .style = style, .link = link, .width = 1, .flags = 0};
+	for (size_t i = 0; i < k; i++) {
+		t.cp = s[i];
+		c[i] = t;
+	}
+#endif
+}
+
+#endif
