@@ -133,49 +133,9 @@ __attribute__((target("avx2"))) static void write_run_avx2(unsigned char *p, con
 }
 #endif
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* n (1 or 4) ASCII cells s[0..n) at p, as words: cp | hi, then width 1 */
-static inline __attribute__((always_inline)) void put_words(unsigned char *p, const uint8_t *s, unsigned n,
-							      uint64_t hi)
-{
-	const uint32_t w1 = 1;
-	for (unsigned j = 0; j < n; j++) {
-		uint64_t a = s[j] | hi;
-		memcpy(p + 12 * j, &a, 8);
-		memcpy(p + 12 * j + 8, &w1, 4);
-	}
-}
-
-/* A run of k cells, k >= 1: groups of 4, then the last 4 cells again over the group before (the same
- * values) instead of a loop over the 1-3 left; below 4 cells, the first, middle and last one. Text runs of
- * every length in no order a predictor learns (scrolling_region's lines of 8-14 letters, csi's runs of 1-24)
- * mispredicted that loop's exit about once per run. */
-static inline __attribute__((always_inline)) void write_words(unsigned char *p, const uint8_t *s, size_t k,
-							       uint64_t hi)
-{
-	size_t last = k - 4; /* the last group's start; below 4 cells, the last cell's is last + 3 */
-#if defined(__GNUC__)
-	/* opaque: s + k - 4 would otherwise share the caller's s + n - 1 (its last byte), which then takes a
-	 * register and an instruction on print_ascii_run's paths that write no cells (ascii's rows) */
-	__asm__("" : "+r"(last));
-#endif
-	if (k < 4) {
-		put_words(p, s, 1, hi);
-		put_words(p + 12 * (k >> 1), s + (k >> 1), 1, hi);
-		put_words(p + 12 * (last + 3), s + (last + 3), 1, hi); /* (the index wraps back first) */
-		return;
-	}
-	size_t i = 0;
-	for (; i + 4 <= k; i += 4)
-		put_words(p + 12 * i, s + i, 4, hi);
-	if (i < k)
-		put_words(p + 12 * last, s + last, 4, hi);
-}
-#endif
-
 /* Writes k ASCII cells. The cell is {cp, style, link, width = 1, flags = 0, pad}: on a little-endian
  * machine that is one 64-bit word (cp | style << 32 | link << 48) and one 32-bit word (1), stored
- * directly (write_words; 8 or 16 per step with AVX2 or AVX from 16 cells on). */
+ * directly, four cells per iteration (sixteen per pshufb step with AVX). */
 static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, uint16_t style, uint16_t link)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -184,30 +144,42 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 			       offsetof(struct grid_cell, width) == 8 && offsetof(struct grid_cell, flags) == 9,
 		       "cell layout");
 	const uint64_t hi = (uint64_t)style << 32 | (uint64_t)link << 48;
+	const uint32_t w1 = 1;
 	unsigned char *p = (unsigned char *)c;
-	if (k < 16) {
-		if (k)
-			write_words(p, s, k, hi);
-		return;
-	}
+	size_t i = 0;
 #if defined(HAVE_WRITE_AVX)
-	if (__builtin_cpu_supports("avx2")) {
+	if (k >= 16 && __builtin_cpu_supports("avx2")) {
 		if (k < 32)
 			write_short_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
 		else
 			write_run_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
 		return;
 	}
-	if (__builtin_cpu_supports("avx")) {
+	if (k >= 16 && __builtin_cpu_supports("avx")) {
 		const uint32_t sl = (uint32_t)style | (uint32_t)link << 16;
-		size_t i = write_ascii16(p, s, k, sl);
+		i = write_ascii16(p, s, k, sl);
 		/* the rest as the last 16 cells again (the ones before it rewritten with the same values) */
 		if (i < k)
 			write_ascii16(p + (k - 16) * 12, s + k - 16, 16, sl);
 		return;
 	}
 #endif
-	write_words(p, s, k, hi);
+	for (; i + 4 <= k; i += 4, p += 48) {
+		uint64_t a = s[i] | hi, b = s[i + 1] | hi, d = s[i + 2] | hi, e = s[i + 3] | hi;
+		memcpy(p, &a, 8);
+		memcpy(p + 8, &w1, 4);
+		memcpy(p + 12, &b, 8);
+		memcpy(p + 20, &w1, 4);
+		memcpy(p + 24, &d, 8);
+		memcpy(p + 32, &w1, 4);
+		memcpy(p + 36, &e, 8);
+		memcpy(p + 44, &w1, 4);
+	}
+	for (; i < k; i++, p += 12) {
+		uint64_t a = s[i] | hi;
+		memcpy(p, &a, 8);
+		memcpy(p + 8, &w1, 4);
+	}
 #else
 	struct grid_cell t = {.cp = 0, .style = style, .link = link, .width = 1, .flags = 0};
 	for (size_t i = 0; i < k; i++) {
