@@ -163,16 +163,22 @@ static inline __attribute__((always_inline)) void copy_stream(void *dst, const v
 #endif
 }
 
-/* A copied line's header: the words h (flags, used, ncells, pstyle) and 0 (text), streamed as copy_stream's
- * stores are. */
+/* A line's header written as two words, h (flags, used, ncells, pstyle) and 0 (text), not a struct built on
+ * the stack (see grid__hist_copy). */
+static inline __attribute__((always_inline)) void header_store(struct line *l, uint64_t h)
+{
+	const uint64_t z = 0;
+	memcpy(l, &h, 8);
+	memcpy((char *)l + 8, &z, 8);
+}
+
+/* The same streamed, as copy_stream's stores are. */
 static inline __attribute__((always_inline)) void header_stream(struct line *l, uint64_t h)
 {
 #if defined(__SSE2__) && defined(__x86_64__)
 	_mm_stream_si128((__m128i *)(void *)l, _mm_set_epi64x(0, (long long)h));
 #else
-	const uint64_t z = 0;
-	memcpy(l, &h, 8);
-	memcpy((char *)l + 8, &z, 8);
+	header_store(l, h);
 #endif
 }
 
@@ -431,9 +437,7 @@ static inline __attribute__((always_inline)) struct line *text_put(struct hist_c
 		_mm_stream_si128((__m128i *)(void *)((char *)l + sizeof(*l) + i),
 				 _mm_loadu_si128((const __m128i *)(const void *)(t + i)));
 #else
-	const uint64_t z = 0;
-	memcpy(l, &h, 8);
-	memcpy((char *)l + 8, &z, 8);
+	header_store(l, h);
 	memcpy(l->cells, t, (size_t)n);
 #endif
 	c->used += bytes;
@@ -556,17 +560,13 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 	if (pack == PACK_FITS) {
 		/* packed in place (room for the full form was taken, the rest is given back): a packed
 		 * scrollback is small enough to stay in the caches, so these are ordinary stores */
-		const uint64_t hp = h | LINE_PACKED | (uint64_t)src->cells[0].style << 48, z = 0;
-		memcpy(l, &hp, 8);
-		memcpy((char *)l + 8, &z, 8);
+		header_store(l, h | LINE_PACKED | (uint64_t)src->cells[0].style << 48);
 		bytes = sizeof(struct line) + tb;
 	} else if (pack == PACK_STYLES) {
 		/* the same with a style per cell (LINE_STYLED): 3 bytes a cell of fresh memory instead of 12,
 		 * which in a TCG guest is zeroed at 5-20 ms per MiB (docs/benchmarks.md, issue 5, session 14) */
 		pack_styles(sc, n, (uint16_t *)(void *)(pb + tb));
-		const uint64_t hp = h | LINE_PACKED | LINE_STYLED, z = 0;
-		memcpy(l, &hp, 8);
-		memcpy((char *)l + 8, &z, 8);
+		header_store(l, h | LINE_PACKED | LINE_STYLED);
 		bytes = (sizeof(struct line) + tb + 2 * (size_t)n + 15) & ~(size_t)15;
 	} else {
 #if defined(HAVE_COPY_AVX)
