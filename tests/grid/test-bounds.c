@@ -456,6 +456,32 @@ static void test_style_fresh(void)
 	t_free(t);
 }
 
+/* Fresh colours with a full history (212 x 82 and 10000 lines: ~2.1 M cells, a headroom of ~133 k styles,
+ * more than the table's ids) but few live styles: once the ids are used up, the collection runs and frees
+ * them; the table never waits (new pens falling back to the default style) while most of it is dead. */
+static void test_style_full_history(void)
+{
+	struct t_term *t = t_new(212, 82, 10000);
+	struct grid *g = t->g;
+	for (int i = 0; i < 10100; i++)
+		t_feed(t, "plain line\r\n");
+	const int n = 212 * 82, total = 200000;
+	for (int i = 0; i < total; i++) {
+		const int c = i % n;
+		t_feedf(t, "\033[%d;%dH\033[38;2;%d;%d;7mx", 1 + c / 212, 1 + c % 212, i & 255, (i >> 8) & 255);
+	}
+	int wrong = 0;
+	for (int c = 0; c < n; c++) {
+		/* the last i that wrote cell c */
+		const int i = total - 1 - ((total - 1 - c) % n);
+		const struct grid_cell *cell = &grid_row(g, c / 212)[c % 212];
+		wrong += cell->style == 0 || grid_style(g, cell->style)->fg != GRID_COLOR_RGB(i & 255, (i >> 8) & 255, 7);
+	}
+	CHECK(wrong == 0 && g->st.gc_wait == 0, "%d of %d cells without their colour (%u styles, waiting %u)", wrong, n,
+	      g->st.count, g->st.gc_wait);
+	t_free(t);
+}
+
 /* The cluster table finds what it holds: 30000 clusters interned twice (through the growth of the table and
  * its hash index, tag bytes probed before the entries' indexes) give the same ids and no new entries the second
  * time, and a third time after the index is rebuilt from the entries (as after a collection). Among 30000
@@ -503,6 +529,7 @@ int main(void)
 	test_sgr_flood();
 	test_style_index();
 	test_style_fresh();
+	test_style_full_history();
 	long used = peak_kb() - before;
 	/* 10000 lines x 212 cells x 12 bytes is ~25 MB; 1000x1000 cells with 1000 lines of scrollback ~24 MB;
 	 * tables at their caps a few MB more */
