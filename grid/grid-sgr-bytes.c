@@ -339,10 +339,11 @@ static inline void sgr_memo_hit(struct grid *g, struct sgr_memo *m)
 /* Colour SGRs mostly not found in the tables (fresh colours, as a random-colour stream or a long gradient)
  * are decoded straight away, without a lookup or an entry: both cost more than the decode when little
  * repeats. grid.sgr_color_misses counts the colour SGRs not found (and, past this many, also those decoded
- * straight away); from this many on, one colour SGR in 64 still goes through the tables, and each one found
- * there quarters the count, so that lookups come back when colours repeat (the found ones themselves cost
- * nothing more). A sampled SGR costs its lookup and a new entry, several times the decode (one in 16 was 3%
- * of csi's time and 1.9% of its instructions); a count of 10^6 still falls below this in 7 found ones. */
+ * straight away); from this many on, one colour SGR in 256 still goes through the tables, and each one found
+ * there divides the count by 16, so that lookups come back when colours repeat (the found ones themselves
+ * cost nothing more; a quarter would leave a count of 256 at 64, still bypassing). A sampled SGR costs its
+ * lookup and a new entry in tables gone cold, ~200 ns against ~25 ns for the decode (perf: one in 64 was
+ * 1.3 % of csi's time, one in 16 3 %); a count of 10^6 still falls below this in 4 found ones. */
 #define SGR_BYPASS_AFTER 64u
 
 static const uint8_t ones[48] = {
@@ -439,16 +440,16 @@ static const uint64_t long_keep[2][4] = {
 
 /* A plain SGR of 16 bytes or more (not a colour form) once such SGRs keep missing grid.sgr_long (a
  * stream of fresh "1;3;4;38;5;n;48;2;r;g;b"): decoded and applied without the lookup and the entry, as
- * sgr_color_direct does with colours; one in 64 still goes through the table, and one found there
- * quarters grid.sgr_long_misses. Returns 0 for what sgr_plain_xform does not take (the parser's). */
+ * sgr_color_direct does with colours; one in 256 still goes through the table, and one found there
+ * divides grid.sgr_long_misses by 16. Returns 0 for what sgr_plain_xform does not take (the parser's). */
 GRID_PAGE("sgr_long") SGR_NO_SLP
 __attribute__((noinline)) static size_t sgr_long_direct(struct grid *g, const uint8_t *s, unsigned n)
 {
-	if ((++g->sgr_long_misses & 63) == 0) {
+	if ((++g->sgr_long_misses & 255) == 0) {
 		uint32_t before = g->sgr_long_misses;
 		size_t r = sgr_bytes_long_plain(g, s, n);
 		if (g->sgr_long_misses == before)
-			g->sgr_long_misses /= 4;
+			g->sgr_long_misses /= 16;
 		return r;
 	}
 	uint8_t pad[36];
@@ -579,8 +580,8 @@ GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_bytes_sampled(struc
 	return sgr_bytes_lookup(g, s, n, true, NULL);
 }
 
-/* The colour SGR in 64 that sgr_color_direct still looks up (its colour and head already decoded): found
- * (the count of misses did not move), it quarters the count. */
+/* The colour SGR in 256 that sgr_color_direct still looks up (its colour and head already decoded): found
+ * (the count of misses did not move), it divides the count by 16. */
 __attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const uint8_t *s, size_t n, uint64_t h,
 							   uint32_t color)
 {
@@ -588,19 +589,19 @@ __attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const 
 	uint32_t before = g->sgr_color_misses;
 	size_t r = sgr_bytes_lookup(g, s, n, false, &x);
 	if (g->sgr_color_misses == before)
-		g->sgr_color_misses /= 4;
+		g->sgr_color_misses /= 16;
 	return r;
 }
 
 /* A colour SGR s[0..n] (n before the 'm') decoded and applied without the tables; anything else through
- * sgr_bytes_lookup, and one colour SGR in 64 through sgr_color_sampled. */
+ * sgr_bytes_lookup, and one colour SGR in 256 through sgr_color_sampled. */
 GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const uint8_t *s, size_t n)
 {
 	uint64_t h;
 	uint32_t color;
 	if (!sgr_color_decode(s, (unsigned)n, &h, &color))
 		return sgr_bytes_sampled(g, s, n);
-	if ((++g->sgr_color_misses & 63) == 0)
+	if ((++g->sgr_color_misses & 255) == 0)
 		return sgr_color_sampled(g, s, n, h, color);
 	/* the colour stored at its place in the pen, fg or bg by the head's '3' or '4' (bit 2), without a
 	 * branch on which (as sgr_memo_hit) */

@@ -231,9 +231,14 @@ static void mark_line(struct grid *g, const struct line *l)
 {
 	if (l->flags & LINE_PACKED) {
 		if (l->flags & LINE_STYLED) {
+			/* as mark_cells: a plain store of 3 per cell, the table and the count in locals (a store
+			 * through uint8_t may alias them); a read-modify-write made each cell wait for the store
+			 * of the cell before it (a line's runs share their style), ~2 ns a cell on csi's history */
 			const uint16_t *st = grid__line_styles(l);
-			for (int x = 0; x < l->ncells; x++)
-				g->st.used[st[x]] |= 2;
+			uint8_t *used = g->st.used;
+			const int n = l->ncells;
+			for (int x = 0; x < n; x++)
+				used[st[x]] = 3;
 		} else
 			g->st.used[l->pstyle] |= 2;
 		return;
@@ -364,16 +369,16 @@ static size_t style_headroom(size_t cells)
 	return cells / 16 > 16384 ? cells / 16 : 16384;
 }
 
-/* next_threshold for the cluster table, which cannot fall back as styles do (a mark that finds no room is
- * dropped from its cell): when the table cannot give the full headroom but a collection left at least an
- * eighth of it free, the next one runs as soon as it is full again (its cost is then spread over at least
- * CLUSTER_MAX / 8 new clusters); only a table still mostly live waits, as next_threshold says. A long flood
- * of marked text (most clusters dead, scrolled out of the history) otherwise filled the table and then
- * dropped every new cluster's marks for cells / 4 attempts. */
-static uint32_t cluster_threshold(uint32_t live, size_t cells, uint32_t *wait)
+/* next_threshold for a table of max ids: when it cannot give the full headroom but a collection left at
+ * least an eighth of it free, the next one runs as soon as it is full again (its cost is then spread over
+ * at least max / 8 new entries); only a table still mostly live waits, as next_threshold says. A long flood
+ * of fresh entries (most of them dead, scrolled out of the history) otherwise filled the table and then
+ * dropped every new one for the whole headroom: clusters lost their marks, and with a full history (2 M
+ * cells, a headroom of 133 k styles) fresh colours fell back to the default style for 133 k runs. */
+static uint32_t full_threshold(uint32_t live, size_t headroom, uint32_t max, uint32_t *wait)
 {
-	uint32_t at = next_threshold(live, cells / 4, CLUSTER_MAX, wait);
-	if (*wait && CLUSTER_MAX - live >= CLUSTER_MAX / 8)
+	uint32_t at = next_threshold(live, headroom, max, wait);
+	if (*wait && max - live >= max / 8)
 		*wait = 0;
 	return at;
 }
@@ -395,9 +400,10 @@ void grid__collect(struct grid *g)
 	memset(st->cache, 0, sizeof(st->cache));
 	st->fresh = 0; /* every live style is indexed again (index_rebuild): its probes are worth making */
 	st->epoch++;
-	/* When live styles already fill the table, the next collection waits for a full headroom of attempts:
-	 * meanwhile new pens fall back to the default style instead of sweeping again and again. */
-	st->gc_at = next_threshold(st->count, style_headroom(cells), STYLE_MAX + 1, &st->gc_wait);
+	/* When live styles fill most of the table (full_threshold), the next collection waits for a full
+	 * headroom of attempts: meanwhile new pens fall back to the default style instead of sweeping again and
+	 * again. */
+	st->gc_at = full_threshold(st->count, style_headroom(cells), STYLE_MAX + 1, &st->gc_wait);
 	index_rebuild(st);
 	if (cl->cap) {
 		cl->count = sweep(cl->used, cl->cap, &cl->next_free);
@@ -410,7 +416,7 @@ void grid__collect(struct grid *g)
 				*e = (struct cluster_cache_entry){0};
 		}
 		grid__cluster_reindex(g);
-		cl->gc_at = cluster_threshold(cl->count, cells, &cl->gc_wait);
+		cl->gc_at = full_threshold(cl->count, cells / 4, CLUSTER_MAX, &cl->gc_wait);
 	}
 	if (g->links.used) {
 		for (uint32_t i = 1; i < LINK_MAX; i++) {
