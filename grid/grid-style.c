@@ -243,9 +243,17 @@ static void mark_line(struct grid *g, const struct line *l)
 			g->st.used[l->pstyle] |= 2;
 		return;
 	}
-	/* a deferred screen row's style is in its header only (its cells are default blanks) */
-	if (l->flags & LINE_LAZY)
+	if (l->flags & LINE_LAZY) {
+		/* an erase's deferred row (LINE_STALE) is cell 0's blank throughout: its other cells still hold
+		 * the erased content, whose styles, clusters and links must die with it as after an eager erase
+		 * (kept live, a cleared screen of colours or links filled the tables: new ones fell back) */
+		if (l->flags & LINE_STALE) {
+			g->st.used[l->cells[0].style] |= 2;
+			return;
+		}
+		/* a deferred text row's style is in its header only (its cells are default blanks) */
 		g->st.used[l->pstyle] |= 2;
+	}
 #if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* (without clusters or links mark_cells is one store per cell already) */
 	if (l->ncells >= 4 && (g->cl.cap || g->links.used)) {

@@ -372,6 +372,53 @@ static void test_push_recycled(void)
 	t_free(t);
 }
 
+/* An erased screen's styles and links die with the erase, as after an eager one: a deferred row's cells
+ * after cell 0 still hold the erased content, which the collection must not keep live (it marks cell 0's
+ * blank only). A screen of 1000 links (LINK_MAX 1024) erased, then 1000 new links: each new cell keeps its
+ * link; 300 x 200 cells of fresh colours erased, then as many again (more than 7/8 of the 65,536 style ids
+ * kept live would make the table wait, the new colours falling back to the default style). */
+static void test_collect_erased(void)
+{
+	enum { C = 40, R = 30, N = 1000 };
+	struct t_term *t = stale_new(C, R, 20);
+	for (int pass = 0; pass < 2; pass++) {
+		t_feed(t, "\033[44m\033[2J\033[m\033[H");
+		for (int i = 0; i < N; i++)
+			t_feedf(t, "\033]8;;http://kf/%d/%d\033\\x", pass, i);
+		t_feed(t, "\033]8;;\033\\");
+	}
+	int wrong = 0;
+	char want[64];
+	for (int i = 0; i < N; i++) {
+		const struct grid_cell *c = &grid_row(t->g, i / C)[i % C];
+		snprintf(want, sizeof(want), "http://kf/1/%d", i);
+		const char *u = grid_link_uri(t->g, c->link);
+		wrong += !u || strcmp(u, want) != 0;
+	}
+	CHECK(wrong == 0, "links after an erased screen of links: %d of %d cells without theirs", wrong, N);
+	t_free(t);
+
+	enum { SC = 300, SR = 200 };
+	t = stale_new(SC, SR, 20);
+	char buf[64];
+	for (int pass = 0; pass < 2; pass++) {
+		t_feed(t, "\033[44m\033[2J\033[m\033[H");
+		for (int i = 0; i < SC * SR; i++) {
+			const int v = pass * SC * SR + i;
+			snprintf(buf, sizeof(buf), "\033[38;2;%d;%d;%dmx", v & 255, (v >> 8) & 255, (v >> 16) & 255);
+			t_feed(t, buf);
+		}
+	}
+	wrong = 0;
+	for (int i = 0; i < SC * SR - 1; i++) {
+		const int v = SC * SR + i;
+		wrong += grid_style(t->g, grid_row(t->g, i / SC)[i % SC].style)->fg !=
+			 GRID_COLOR_RGB(v & 255, (v >> 8) & 255, (v >> 16) & 255);
+	}
+	CHECK(wrong == 0, "colours after an erased screen of colours: %d of %d cells without theirs", wrong, SC * SR - 1);
+	t_free(t);
+}
+
 /* The deferred row's pstyle (GRID_STYLE_NONE) is no pen's: with more live colours than ids, no cell gets it
  * (the printer would otherwise take a run in that pen into such a row's text). */
 static void test_reserved_id(void)
@@ -420,6 +467,7 @@ int main(void)
 	test_readers();
 	test_damage();
 	test_collect();
+	test_collect_erased();
 	test_random(40, 8, 20000);
 	test_random(13, 4, 20000);
 	test_random(32, 5, 20000);
