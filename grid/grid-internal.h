@@ -633,6 +633,11 @@ static inline uint16_t grid__pen_id(struct grid *g)
 int grid__styles_init(struct grid *g);
 void grid__styles_finish(struct grid *g);
 void grid__collect(struct grid *g);
+/* grid-evict.c: a table mostly live after a collection's sweep (styles or clusters more than 7/8 of the ids,
+ * links more than 3/4): the oldest history lines give up their entries beyond the newest `budget` (3/4 of the
+ * ids, links 1/2); true when a line changed (sweep again) */
+enum grid_evict { EVICT_STYLES, EVICT_CLUSTERS, EVICT_LINKS };
+bool grid__evict(struct grid *g, enum grid_evict k, uint32_t budget);
 /* Whether a table's wait (gc_wait) is stale: the entries that were live at the last collection may all be
  * dead, because every line the screen and the history held then has left them (or ED 3 / RIS cleared the
  * history: grid__gc_unwait). */

@@ -5,8 +5,9 @@
  * costs one lookup). Lookups go through a direct-mapped cache of recent pens, then an open-addressing table.
  * Unused ids are collected by a mark-and-sweep over all cells when the table reaches its threshold; the next
  * threshold leaves headroom proportional to the cells scanned, so a flood of fresh styles costs amortised
- * O(1) per style and never thrashes. When the table is full of live styles, new pens fall back to the
- * nearest already-known style (the default), keeping memory bounded.
+ * O(1) per style and never thrashes. When the table is mostly live, the oldest history lines give up their
+ * styles (grid-evict.c); when the screens alone fill it, new pens fall back to the nearest already-known
+ * style (the default), keeping memory bounded.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -414,6 +415,10 @@ void grid__collect(struct grid *g)
 	if (!g->erase_dirty)
 		st->used[g->erase_id] |= 2;
 	sweep_styles(st);
+	/* mostly live (the next collection would wait, full_threshold): the oldest history lines give up their
+	 * styles down to 3/4 of the table (grid-evict.c), rather than new output its colours */
+	if (st->count > (STYLE_MAX + 1) / 8 * 7 && grid__evict(g, EVICT_STYLES, (STYLE_MAX + 1) / 4 * 3))
+		sweep_styles(st);
 	memset(st->cache, 0, sizeof(st->cache));
 	st->fresh = 0; /* every live style is indexed again (index_rebuild): its probes are worth making */
 	st->epoch++;
@@ -424,6 +429,8 @@ void grid__collect(struct grid *g)
 	index_rebuild(st);
 	if (cl->cap) {
 		cl->count = sweep(cl->used, cl->cap, &cl->next_free);
+		if (cl->count > CLUSTER_MAX / 8 * 7 && grid__evict(g, EVICT_CLUSTERS, CLUSTER_MAX / 4 * 3))
+			cl->count = sweep(cl->used, cl->cap, &cl->next_free);
 		/* the cache keeps the pairs whose cluster and base (when a cluster) are still live: a freed id may
 		 * be reused for another cluster */
 		for (uint32_t i = 0; i < (1u << CLUSTER_CACHE_BITS) * 2; i++) {
@@ -436,6 +443,15 @@ void grid__collect(struct grid *g)
 		cl->gc_at = full_threshold(cl->count, cells / 4, CLUSTER_MAX, &cl->gc_wait);
 	}
 	if (g->links.used) {
+		uint32_t live = 0;
+		for (uint32_t i = 1; i < LINK_MAX; i++)
+			live += g->links.used[i] != 0;
+		/* mostly live: the oldest history lines give up their links down to half the ids (grid-evict.c),
+		 * rather than new output its links (osc_link's wait) */
+		if (live > LINK_MAX / 4 * 3) {
+			memset(g->links.used, 0, LINK_MAX);
+			grid__evict(g, EVICT_LINKS, LINK_MAX / 2);
+		}
 		for (uint32_t i = 1; i < LINK_MAX; i++) {
 			if (g->links.uri[i] && !g->links.used[i] && i != g->link) {
 				free(g->links.uri[i]);
