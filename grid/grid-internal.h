@@ -63,6 +63,13 @@
  * reflow, grid__ring_line, grid__text_gate) write them first (grid__line_materialise). Only the printer,
  * the push and the writers of whole rows or of flags take the line as it is (grid__line_raw). */
 #define LINE_LAZY 0x10u
+/* with LINE_LAZY, without LINE_ASCII: an erase's whole row deferred (grid__clear_rows). Every cell is a blank
+ * in cell 0's style (cell 0 is stored: the only one); the other cells hold what was there before the erase.
+ * used is ncells and pstyle GRID_STYLE_NONE, which no pen has, so that the printer's lazy_start and lazy_more
+ * refuse the row and write it first (grid__line_materialise), as every other reader or writer of its cells
+ * does; the push writes it before the copy. ED's rows were ~130 KB of stores each (~3 us at 212x82), about
+ * half of them stored again before anything read them (docs/benchmarks.md, issue 2, session 16). */
+#define LINE_STALE 0x40u
 /* with LINE_PACKED: a style per cell, 16 bits each after the bytes rounded up to 16 (3 bytes a cell, not 12) */
 #define LINE_STYLED 0x20u
 
@@ -143,6 +150,9 @@ struct saved_cursor {
 
 /* Interned styles: id -> style, with an open-addressing hash index and a direct-mapped cache in front. */
 #define STYLE_MAX 65535u
+/* an id never handed out (grid__styles_init keeps it taken): a row deferred by an erase (LINE_STALE) has it
+ * as pstyle, which matches no pen */
+#define GRID_STYLE_NONE STYLE_MAX
 #define STYLE_INDEX_MIN 8192u /* the index's least size: twice the first threshold (4096) */
 #define PEN_CACHE_SIZE 1024u
 #define STYLE_FRESH_BYPASS 16u
@@ -364,10 +374,20 @@ struct grid {
 	 * LINE_ASCII, so that the printer neither copies a region's or the alternate screen's text for
 	 * nothing nor clears the flag (print_ascii's test: x >= text_from). See grid__text_gate. */
 	int text_from;
+	/* tests only: an erase's rows deferred (LINE_STALE) on screens below GRID_STALE_MIN_CELLS too */
+	bool stale_any_size;
 #if !defined(NDEBUG)
 	unsigned text_checks; /* grid_feed calls, for grid__text_check */
 #endif
 };
+
+/* An ED's whole rows are deferred (LINE_STALE) on screens of this many cells or more. On smaller ones the
+ * eager fill is cheap and most rows are written again before the next erase anyway: at 102x40 csi's fills
+ * were ~2 % of its time and 3 in 4 deferred rows were written later, so the deferral's later writes cost as
+ * much as it saved (and an emulated guest +0.5 % in TB look-ups); at 212x82 the fills were ~9 % (each ED
+ * 130 KB of stores, past the caches' reach) and half of the rows were never read (docs/benchmarks.md,
+ * issue 2, session 16). */
+#define GRID_STALE_MIN_CELLS 8192
 
 /* grid.c: lines and the ring */
 struct line *grid__ring_line(const struct screen *s, size_t slot);
