@@ -123,8 +123,10 @@ static inline __attribute__((always_inline)) bool push_line_inline(struct grid *
 		/* the slot after the screen holds the oldest scrollback line once it is full: it dies */
 		if (s->sb_n == s->sb_max)
 			s->sb_n--;
+		/* (an erase's deferred row, LINE_STALE, is written for the copy: grid__newline_deferred leaves
+		 * such rows to push_line) */
 		struct line *c = l->flags & LINE_ASCII ? grid__hist_text(s, l, g->cols, s->abs_top)
-						       : grid__hist_copy(s, l, g->cols, s->abs_top);
+						       : grid__hist_copy(s, clear ? grid__line_ready(l) : l, g->cols, s->abs_top);
 		grid__hist_take(s, l, slot, c);
 	}
 	s->top = s->top + 1 == s->cap ? 0 : s->top + 1;
@@ -345,7 +347,7 @@ GRID_PAGE("step") int grid__newline_deferred(struct grid *g)
 	const struct line *l = s->ring[s->top];
 	const int used = l->used;
 	if (g->cy != g->bottom || g->top != 0 || g->bottom != g->rows - 1 || g->left != 0 ||
-	    g->right != g->cols - 1 || g->sel.active || l->flags & LINE_ASCII ||
+	    g->right != g->cols - 1 || g->sel.active || l->flags & (LINE_ASCII | LINE_LAZY) ||
 	    (likely(!g->erase_dirty) ? g->erase_id : grid__erase_style(g)) != 0) {
 		grid__newline(g);
 		return 0;

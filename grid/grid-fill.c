@@ -93,7 +93,7 @@ GRID_PAGE("fill") __attribute__((target("avx"))) static void clear_rows_avx(stru
 		struct line *l = grid__line_raw(g, y); /* all its cells written below */
 		fill_avx_cells(l->cells, cols, v[0], v[1], v[2]);
 		l->used = (uint16_t)cols;
-		l->flags &= ~(LINE_WRAPPED | LINE_ASCII | LINE_LAZY);
+		l->flags &= ~(LINE_WRAPPED | LINE_ASCII | LINE_LAZY | LINE_STALE);
 	}
 	_mm256_zeroupper();
 	/* whole rows: one range for all (grid__damage_rows), not a row's span each */
@@ -160,8 +160,28 @@ GRID_PAGE("fill") void grid__clear_cells(struct grid_cell *c, int n, uint16_t st
 		c[i] = (struct grid_cell){.cp = 0, .style = style, .link = 0, .width = 1, .flags = 0};
 }
 
+/* grid__clear_rows where the printer checks LINE_LAZY (grid.text_from 0): each row deferred (LINE_STALE), one
+ * cell stored instead of cols: most of an ED's rows are erased again or pushed before anything reads them,
+ * and a row that is read or written is stored then (grid__line_materialise). */
+GRID_PAGE("fill") static void stale_rows(struct grid *g, int y0, int y1, uint16_t style)
+{
+	const int cols = g->cols;
+	for (int y = y0; y < y1; y++) {
+		struct line *l = grid__line_raw(g, y);
+		l->cells[0] = (struct grid_cell){.cp = 0, .style = style, .link = 0, .width = 1, .flags = 0};
+		l->flags = (uint16_t)((l->flags & ~(LINE_WRAPPED | LINE_ASCII)) | LINE_LAZY | LINE_STALE);
+		l->used = (uint16_t)cols;
+		l->pstyle = GRID_STYLE_NONE;
+	}
+	grid__damage_rows(g, y0, y1 - 1);
+}
+
 GRID_PAGE("fill") void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t style)
 {
+	if (g->text_from == 0 && y0 < y1 && (g->rows * g->cols >= (int)GRID_STALE_MIN_CELLS || g->stale_any_size)) {
+		stale_rows(g, y0, y1, style);
+		return;
+	}
 #if defined(GRID_HAVE_FILL_AVX)
 	if (g->cols >= 8 && __builtin_cpu_supports("avx")) {
 		clear_rows_avx(g, y0, y1, style);
@@ -172,7 +192,7 @@ GRID_PAGE("fill") void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t
 		struct line *l = grid__line_raw(g, y); /* all its cells written below */
 		grid__clear_cells(l->cells, g->cols, style);
 		l->used = (uint16_t)g->cols;
-		l->flags &= ~(LINE_WRAPPED | LINE_ASCII | LINE_LAZY);
+		l->flags &= ~(LINE_WRAPPED | LINE_ASCII | LINE_LAZY | LINE_STALE);
 		grid__damage(g, y, 0, g->cols);
 	}
 }

@@ -5,6 +5,8 @@
  * screen up advances top by one and recycles the slot after the screen (the oldest scrollback line once the
  * scrollback is full), so a scroll is an index rotation and a steady flood allocates nothing. The alternate
  * screen is a second ring with no scrollback (cap == rows).
+ *
+ * The stores of blank cells in bulk (SSE2/AVX, inlined into their callers) are in grid-fill.h, included here.
  */
 #ifndef GRID_GRID_INTERNAL_H
 #define GRID_GRID_INTERNAL_H
@@ -15,6 +17,7 @@
 #include <string.h>
 
 #include "grid/grid.h"
+#include "grid/grid-fill.h"
 
 #if defined(__GNUC__)
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -60,6 +63,13 @@
  * reflow, grid__ring_line, grid__text_gate) write them first (grid__line_materialise). Only the printer,
  * the push and the writers of whole rows or of flags take the line as it is (grid__line_raw). */
 #define LINE_LAZY 0x10u
+/* with LINE_LAZY, without LINE_ASCII: an erase's whole row deferred (grid__clear_rows). Every cell is a blank
+ * in cell 0's style (cell 0 is stored: the only one); the other cells hold what was there before the erase.
+ * used is ncells and pstyle GRID_STYLE_NONE, which no pen has, so that the printer's lazy_start and lazy_more
+ * refuse the row and write it first (grid__line_materialise), as every other reader or writer of its cells
+ * does; the push writes it before the copy. ED's rows were ~130 KB of stores each (~3 us at 212x82), about
+ * half of them stored again before anything read them (docs/benchmarks.md, issue 2, session 16). */
+#define LINE_STALE 0x40u
 /* with LINE_PACKED: a style per cell, 16 bits each after the bytes rounded up to 16 (3 bytes a cell, not 12) */
 #define LINE_STYLED 0x20u
 
@@ -140,6 +150,9 @@ struct saved_cursor {
 
 /* Interned styles: id -> style, with an open-addressing hash index and a direct-mapped cache in front. */
 #define STYLE_MAX 65535u
+/* an id never handed out (grid__styles_init keeps it taken): a row deferred by an erase (LINE_STALE) has it
+ * as pstyle, which matches no pen */
+#define GRID_STYLE_NONE STYLE_MAX
 #define STYLE_INDEX_MIN 8192u /* the index's least size: twice the first threshold (4096) */
 #define PEN_CACHE_SIZE 1024u
 #define STYLE_FRESH_BYPASS 16u
@@ -364,105 +377,23 @@ struct grid {
 	 * LINE_ASCII, so that the printer neither copies a region's or the alternate screen's text for
 	 * nothing nor clears the flag (print_ascii's test: x >= text_from). See grid__text_gate. */
 	int text_from;
+	/* tests only: an erase's rows deferred (LINE_STALE) on screens below GRID_STALE_MIN_CELLS too */
+	bool stale_any_size;
 #if !defined(NDEBUG)
 	unsigned text_checks; /* grid_feed calls, for grid__text_check */
 #endif
 };
 
+/* An ED's whole rows are deferred (LINE_STALE) on screens of this many cells or more. On smaller ones the
+ * eager fill is cheap and most rows are written again before the next erase anyway: at 102x40 csi's fills
+ * were ~2 % of its time and 3 in 4 deferred rows were written later, so the deferral's later writes cost as
+ * much as it saved (and an emulated guest +0.5 % in TB look-ups); at 212x82 the fills were ~9 % (each ED
+ * 130 KB of stores, past the caches' reach) and half of the rows were never read (docs/benchmarks.md,
+ * issue 2, session 16). */
+#define GRID_STALE_MIN_CELLS 8192
+
 /* grid.c: lines and the ring */
 struct line *grid__ring_line(const struct screen *s, size_t slot);
-/* grid-fill.c: n blank cells of style (cp 0, width 1, no link or flags) from c on */
-void grid__clear_cells(struct grid_cell *c, int n, uint16_t style);
-#if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define GRID_HAVE_FILL_SSE 1
-#if defined(__GNUC__) && defined(__x86_64__)
-#define GRID_HAVE_FILL_AVX 1
-/* grid-fill.c: n16 default blanks (a multiple of 16) with 32-byte stores; only where the CPU has AVX */
-void grid__clear_blanks_avx(struct grid_cell *c, int n16);
-#include <immintrin.h>
-/* 16 cells of three repeating vectors (four cells are v0 v1 v2): six 32-byte stores */
-__attribute__((target("avx"), always_inline)) static inline void grid__store16_avx(__m256i *p, __m256i v0, __m256i v1,
-										    __m256i v2)
-{
-	_mm256_storeu_si256(p, v0);
-	_mm256_storeu_si256(p + 1, v1);
-	_mm256_storeu_si256(p + 2, v2);
-	_mm256_storeu_si256(p + 3, v0);
-	_mm256_storeu_si256(p + 4, v1);
-	_mm256_storeu_si256(p + 5, v2);
-}
-/* grid__clear_blanks_avx's loop, for its copies in the pages of their callers (grid-history.c: for QEMU's
- * TCG, a jump to another page is a TB look-up). n16 >= 0, a multiple of 16. */
-__attribute__((target("avx"), always_inline)) static inline void grid__blanks_avx_body(struct grid_cell *c, int n16)
-{
-	/* eight default blanks (style 0): GRID_BLANK_X0..2 below twice over */
-	const __m256i y0 = _mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0), y1 = _mm256_set_epi32(0, 1, 0, 0, 1, 0, 0, 1),
-		      y2 = _mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0);
-	__m256i *p = (__m256i *)(void *)c;
-	/* to an end pointer: the first test is then p != end, where n16 > 0 is a signed branch after `test`
-	 * that costs QEMU's TCG a call of its flag helper, once per recycled row of an ASCII flood */
-	for (__m256i *const end = p + (size_t)(unsigned)n16 / 16 * 6; p != end; p += 6)
-		grid__store16_avx(p, y0, y1, y2);
-}
-#endif
-#include <emmintrin.h>
-/* Four cells are the three vectors v0, v1, v2 (from any cell on: all cells are the same). Inline: a scroll's
- * recycled row of a flood (clear_line in grid-edit.c) is 16 cells, twelve stores and no call. n16 is a
- * multiple of 16. */
-static inline __attribute__((always_inline)) void grid__fill_sse16(struct grid_cell *c, int n16, __m128i v0,
-								   __m128i v1, __m128i v2)
-{
-	__m128i *p = (__m128i *)(void *)c;
-	for (int i = 0; i < n16; i += 16, p += 12) {
-		for (int j = 0; j < 12; j += 3) {
-			_mm_storeu_si128(p + j, v0);
-			_mm_storeu_si128(p + j + 1, v1);
-			_mm_storeu_si128(p + j + 2, v2);
-		}
-	}
-}
-
-/* four default blanks (style 0): the 32-bit words 0 (cp), 0 (style, link), 1 (width 1, flags, padding 0) */
-#define GRID_BLANK_X0 _mm_set_epi32(0, 1, 0, 0)
-#define GRID_BLANK_X1 _mm_set_epi32(0, 0, 1, 0)
-#define GRID_BLANK_X2 _mm_set_epi32(1, 0, 0, 1)
-
-/* four default blanks from c on (three 16-byte stores) */
-static inline __attribute__((always_inline)) void grid__fill4_blanks(struct grid_cell *c)
-{
-	__m128i *p = (__m128i *)(void *)c;
-	_mm_storeu_si128(p, GRID_BLANK_X0);
-	_mm_storeu_si128(p + 1, GRID_BLANK_X1);
-	_mm_storeu_si128(p + 2, GRID_BLANK_X2);
-}
-
-/* n16 default blanks (a multiple of 16: a recycled row's written cells rounded up), the erase of nearly
- * every scroll: constant vectors, 32-byte stores from 48 cells on where the CPU has AVX (checked at run
- * time: the build's baseline ISA is SSE2). */
-static inline __attribute__((always_inline)) void grid__clear_blanks16_by(struct grid_cell *c, int n16,
-									    void (*avx)(struct grid_cell *, int))
-{
-#if defined(GRID_HAVE_FILL_AVX)
-	if (n16 >= 48 && __builtin_cpu_supports("avx")) {
-		avx(c, n16);
-		return;
-	}
-#else
-	(void)avx;
-#endif
-	grid__fill_sse16(c, n16, GRID_BLANK_X0, GRID_BLANK_X1, GRID_BLANK_X2);
-}
-
-static inline __attribute__((always_inline)) void grid__clear_blanks16(struct grid_cell *c, int n16)
-{
-#if defined(GRID_HAVE_FILL_AVX)
-	grid__clear_blanks16_by(c, n16, grid__clear_blanks_avx);
-#else
-	grid__clear_blanks16_by(c, n16, NULL);
-#endif
-}
-
-#endif
 /* Rows [y0, y1) of the screen blanked whole in style (not 0: their used marks become cols), their soft wraps
  * cleared and damage marked: an erase's whole rows with a coloured background. */
 void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t style);

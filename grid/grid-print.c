@@ -421,7 +421,13 @@ static inline __attribute__((always_inline)) void text_start(struct line *l, con
  * are deferred (LINE_LAZY), which in a flood is the rare row that is not only printed and pushed. */
 void grid__line_materialise(struct line *l)
 {
-	l->flags &= (uint16_t)~LINE_LAZY;
+	const unsigned f = l->flags;
+	l->flags &= (uint16_t)~(LINE_LAZY | LINE_STALE);
+	if (f & LINE_STALE) {
+		/* an erase's row (grid__clear_rows): every cell the blank of cell 0 */
+		grid__clear_cells(l->cells, l->ncells, l->cells[0].style);
+		return;
+	}
 	if (l->used)
 		write_ascii(l->cells, l->text, l->used, l->pstyle, 0);
 }

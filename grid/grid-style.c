@@ -58,7 +58,10 @@ int grid__styles_init(struct grid *g)
 	if (!t->styles || !t->used || !t->hash)
 		return -1;
 	t->used[0] = 1;
-	t->count = 1;
+	/* reserved (GRID_STYLE_NONE): the allocator skips it, and the sweep reaches only ids below the
+	 * high-water mark, which it never is; counted as live, as id 0 is (a full table is count == cap) */
+	t->used[GRID_STYLE_NONE] = 1;
+	t->count = 2;
 	t->next_free = 1;
 	t->hw = 1;
 	t->gc_at = 4096;
@@ -305,7 +308,7 @@ static void zero_index(uint32_t *p, size_t n)
 static void sweep_styles(struct style_table *t)
 {
 	uint8_t *used = t->used;
-	uint32_t live = 1, hw = 1;
+	uint32_t live = 2, hw = 1; /* ids 0 and GRID_STYLE_NONE */
 	t->next_free = t->hw;
 	used[0] = 1;
 	for (uint32_t i = 1; i < t->hw; i++) {
