@@ -394,6 +394,52 @@ static void test_selection(void)
 	t_free(t);
 }
 
+/* The small bounded tables, flooded over a full history: the title stack keeps the newest 10 of 1,000 pushes
+ * (in order), a title longer than TITLE_MAX is cut at a character's boundary (a cut inside a UTF-8 sequence
+ * handed the callback an invalid string), and a link's URI of LINK_URI_MAX bytes is kept whole while one
+ * byte more is not applied (its text stays). */
+static void test_small_tables(void)
+{
+	struct t_term *t = full_term();
+	for (int i = 0; i < 1000; i++)
+		t_feedf(t, "\033]2;title %d\033\\\033[22t", i);
+	bool order = true;
+	for (int i = 999; i >= 990; i--) {
+		char want[32];
+		snprintf(want, sizeof(want), "title %d", i);
+		t_feed(t, "\033]2;other\033\\\033[23t");
+		order &= strcmp(grid_title(t->g), want) == 0;
+	}
+	t_feed(t, "\033]2;last\033\\\033[23t");
+	CHECK(order && strcmp(grid_title(t->g), "last") == 0, "title stack: %s", grid_title(t->g));
+	/* 1,022 ASCII bytes and an e with an acute accent (2 bytes): the cut at TITLE_MAX - 1 bytes is inside it */
+	static char buf[8192];
+	size_t k = (size_t)sprintf(buf, "\033]2;");
+	memset(buf + k, 'a', TITLE_MAX - 2);
+	k += TITLE_MAX - 2;
+	k += (size_t)sprintf(buf + k, "\xc3\xa9\xc3\xa9\033\\");
+	grid_feed(t->g, (const uint8_t *)buf, k);
+	const char *title = grid_title(t->g);
+	const size_t n = strlen(title);
+	CHECK(n == TITLE_MAX - 2 && title[n - 1] == 'a' && strncmp(t->title, title, sizeof(t->title) - 1) == 0,
+	      "long title: %zu bytes, ends %02x",
+	      n, (uint8_t)title[n - 1]);
+	for (int extra = 0; extra < 2; extra++) {
+		k = (size_t)sprintf(buf, "\r\n\033]8;;http://");
+		memset(buf + k, 'u', LINK_URI_MAX - 7 + (size_t)extra);
+		k += LINK_URI_MAX - 7 + (size_t)extra;
+		k += (size_t)sprintf(buf + k, "\033\\L\033]8;;\033\\");
+		grid_feed(t->g, (const uint8_t *)buf, k);
+		struct grid_cursor cur;
+		grid_get_cursor(t->g, &cur);
+		const struct grid_cell *c = &grid_row(t->g, cur.y)[0];
+		const char *u = grid_link_uri(t->g, c->link);
+		CHECK(c->cp == 'L' && (extra ? u == NULL : u && strlen(u) == LINK_URI_MAX), "URI of %u bytes: %zu",
+		      LINK_URI_MAX + extra, u ? strlen(u) : 0);
+	}
+	t_free(t);
+}
+
 int main(void)
 {
 	test_screen_flood();
@@ -406,5 +452,6 @@ int main(void)
 	test_alt_screen();
 	test_reflow();
 	test_selection();
+	test_small_tables();
 	return t_done("grid-fullhist");
 }
