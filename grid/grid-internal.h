@@ -360,6 +360,9 @@ struct grid {
 	uint32_t sgr_long_misses;  /* plain SGRs of 16 bytes or more not found in grid.sgr_long (the same) */
 	struct cluster_table cl;
 	struct link_table links;
+	/* grid.primary.abs_top at the last collection: a table waiting (gc_wait) after it found itself full of
+	 * live entries stops waiting once the history has turned over since (grid__gc_stale) */
+	uint64_t gc_abs;
 
 	uint32_t palette[259];
 	uint32_t palette_defaults[259]; /* grid_config.colors, or xterm's */
@@ -561,6 +564,17 @@ static inline uint16_t grid__pen_id(struct grid *g)
 int grid__styles_init(struct grid *g);
 void grid__styles_finish(struct grid *g);
 void grid__collect(struct grid *g);
+/* grid-evict.c: a table mostly live after a collection's sweep (styles or clusters more than 7/8 of the ids,
+ * links more than 3/4): the oldest history lines give up their entries beyond the newest `budget` (3/4 of the
+ * ids, links 1/2); true when a line changed (sweep again) */
+enum grid_evict { EVICT_STYLES, EVICT_CLUSTERS, EVICT_LINKS };
+bool grid__evict(struct grid *g, enum grid_evict k, uint32_t budget);
+/* Whether a table's wait (gc_wait) is stale: the entries that were live at the last collection may all be
+ * dead, because every line the screen and the history held then has left them (or ED 3 / RIS cleared the
+ * history: grid__gc_unwait). */
+bool grid__gc_stale(const struct grid *g);
+/* Ends the tables' waits (the history was cleared: what made them full is gone). */
+void grid__gc_unwait(struct grid *g);
 
 /* grid-edit.c: cursor motion, erase, insert/delete, scrolling */
 void grid__scroll_up(struct grid *g, int top, int bottom, int n);

@@ -312,7 +312,7 @@ static void osc_link(struct grid *g, const char *s, size_t len)
 		g->link = 0;
 		/* a collection scans every cell: when the last one found the table full of live links, the
 		 * next one waits for as many new links, which meanwhile go unlinked */
-		if (t->gc_wait) {
+		if (t->gc_wait && !grid__gc_stale(g)) {
 			t->gc_wait--;
 			return;
 		}
