@@ -158,7 +158,7 @@ int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n)
 		}
 	}
 	if (t->count >= t->gc_at && t->count > 0) {
-		if (t->gc_wait == 0)
+		if (t->gc_wait == 0 || grid__gc_stale(g))
 			grid__collect(g);
 		else
 			t->gc_wait--;

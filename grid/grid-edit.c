@@ -555,6 +555,7 @@ void grid__erase_display(struct grid *g, int mode, bool selective)
 			grid_select_clear(g);
 		s->sb_n = 0;
 		grid__hist_reset(s);
+		grid__gc_unwait(g); /* the entries that filled the tables may have been the history's */
 		if (g->view_offset) {
 			g->view_offset = 0;
 			grid_damage_all(g);

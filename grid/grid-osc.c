@@ -188,8 +188,13 @@ static void osc_dynamic(struct grid *g, int which, const char *s, size_t len)
 
 static void set_title(struct grid *g, const char *s, size_t len)
 {
-	if (len >= TITLE_MAX)
+	if (len >= TITLE_MAX) {
+		/* cut at a character's start: a cut inside a UTF-8 sequence handed the callback (shown, logged)
+		 * an invalid string */
 		len = TITLE_MAX - 1;
+		while (len > 0 && ((uint8_t)s[len] & 0xc0) == 0x80)
+			len--;
+	}
 	/* never keep control characters (a title is shown and logged) */
 	size_t n = 0;
 	for (size_t i = 0; i < len; i++)
@@ -312,7 +317,7 @@ static void osc_link(struct grid *g, const char *s, size_t len)
 		g->link = 0;
 		/* a collection scans every cell: when the last one found the table full of live links, the
 		 * next one waits for as many new links, which meanwhile go unlinked */
-		if (t->gc_wait) {
+		if (t->gc_wait && !grid__gc_stale(g)) {
 			t->gc_wait--;
 			return;
 		}

@@ -5,8 +5,9 @@
  * costs one lookup). Lookups go through a direct-mapped cache of recent pens, then an open-addressing table.
  * Unused ids are collected by a mark-and-sweep over all cells when the table reaches its threshold; the next
  * threshold leaves headroom proportional to the cells scanned, so a flood of fresh styles costs amortised
- * O(1) per style and never thrashes. When the table is full of live styles, new pens fall back to the
- * nearest already-known style (the default), keeping memory bounded.
+ * O(1) per style and never thrashes. When the table is mostly live, the oldest history lines give up their
+ * styles (grid-evict.c); when the screens alone fill it, new pens fall back to the nearest already-known
+ * style (the default), keeping memory bounded.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -83,7 +84,7 @@ static bool make_room(struct grid *g)
 {
 	struct style_table *t = &g->st;
 	if (t->count >= t->gc_at) {
-		if (t->gc_wait == 0)
+		if (t->gc_wait == 0 || grid__gc_stale(g))
 			grid__collect(g);
 		else
 			t->gc_wait--;
@@ -391,10 +392,30 @@ static uint32_t full_threshold(uint32_t live, size_t headroom, uint32_t max, uin
 	return at;
 }
 
+/* The waits are counted in misses, which says nothing of the entries dying meanwhile: with a full history
+ * (2.1 M cells: 133,000 misses for styles, 530,000 for clusters, 1,024 links) a table full of the history's
+ * entries kept refusing new ones long after that history had scrolled away or been cleared. A turnover of
+ * the lines held at the collection (rows + scrollback pushed) ends the wait: a collection then costs at
+ * most one scan per that many lines. */
+bool grid__gc_stale(const struct grid *g)
+{
+	const struct screen *s = &g->primary;
+	/* (a reflow renumbers the lines, possibly below gc_abs: stale too) */
+	return s->abs_top < g->gc_abs || s->abs_top - g->gc_abs >= (uint64_t)g->rows + s->sb_max;
+}
+
+void grid__gc_unwait(struct grid *g)
+{
+	g->links.gc_wait = 0;
+	g->st.gc_wait = 0;
+	g->cl.gc_wait = 0;
+}
+
 void grid__collect(struct grid *g)
 {
 	struct style_table *st = &g->st;
 	struct cluster_table *cl = &g->cl;
+	g->gc_abs = g->primary.abs_top;
 	if (g->links.used)
 		memset(g->links.used, 0, LINK_MAX);
 	size_t cells = mark_screen(g, &g->primary) + mark_screen(g, &g->alt);
@@ -405,6 +426,10 @@ void grid__collect(struct grid *g)
 	if (!g->erase_dirty)
 		st->used[g->erase_id] |= 2;
 	sweep_styles(st);
+	/* mostly live (the next collection would wait, full_threshold): the oldest history lines give up their
+	 * styles down to 3/4 of the table (grid-evict.c), rather than new output its colours */
+	if (st->count > (STYLE_MAX + 1) / 8 * 7 && grid__evict(g, EVICT_STYLES, (STYLE_MAX + 1) / 4 * 3))
+		sweep_styles(st);
 	memset(st->cache, 0, sizeof(st->cache));
 	st->fresh = 0; /* every live style is indexed again (index_rebuild): its probes are worth making */
 	st->epoch++;
@@ -415,6 +440,8 @@ void grid__collect(struct grid *g)
 	index_rebuild(st);
 	if (cl->cap) {
 		cl->count = sweep(cl->used, cl->cap, &cl->next_free);
+		if (cl->count > CLUSTER_MAX / 8 * 7 && grid__evict(g, EVICT_CLUSTERS, CLUSTER_MAX / 4 * 3))
+			cl->count = sweep(cl->used, cl->cap, &cl->next_free);
 		/* the cache keeps the pairs whose cluster and base (when a cluster) are still live: a freed id may
 		 * be reused for another cluster */
 		for (uint32_t i = 0; i < (1u << CLUSTER_CACHE_BITS) * 2; i++) {
@@ -427,6 +454,15 @@ void grid__collect(struct grid *g)
 		cl->gc_at = full_threshold(cl->count, cells / 4, CLUSTER_MAX, &cl->gc_wait);
 	}
 	if (g->links.used) {
+		uint32_t live = 0;
+		for (uint32_t i = 1; i < LINK_MAX; i++)
+			live += g->links.used[i] != 0;
+		/* mostly live: the oldest history lines give up their links down to half the ids (grid-evict.c),
+		 * rather than new output its links (osc_link's wait) */
+		if (live > LINK_MAX / 4 * 3) {
+			memset(g->links.used, 0, LINK_MAX);
+			grid__evict(g, EVICT_LINKS, LINK_MAX / 2);
+		}
 		for (uint32_t i = 1; i < LINK_MAX; i++) {
 			if (g->links.uri[i] && !g->links.used[i] && i != g->link) {
 				free(g->links.uri[i]);

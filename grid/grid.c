@@ -512,9 +512,7 @@ void grid_reset(struct grid *g)
 	clear_screen_lines(g, &g->alt);
 	g->primary.sb_n = 0; /* a hard reset forgets the history too (VTE, alacritty) */
 	grid__hist_reset(&g->primary);
-	g->links.gc_wait = 0;
-	g->st.gc_wait = 0;
-	g->cl.gc_wait = 0;
+	grid__gc_unwait(g);
 	g->cx = g->cy = 0;
 	g->view_offset = 0;
 	grid_damage_all(g);

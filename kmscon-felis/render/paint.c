@@ -8,6 +8,9 @@
  *
  * XRGB8888 targets are painted in place when the span lies inside the target; RGB565 targets and
  * spans that need clipping are painted into a scratch strip first and then converted/copied.
+ *
+ * The fills of one colour (backgrounds, blank runs, margins) are in paint-fill.h, included below
+ * where they were once written here: static functions of this one file, inlined as before.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -81,85 +84,7 @@ static void resolve(const struct kf_render *r, const struct kf_render_source *s,
 	    (st->attrs & GRID_ATTR_INVISIBLE) || ((st->attrs & GRID_ATTR_BLINK) && !r->blink_on);
 }
 
-#ifdef __SSE2__
-/* h rows (pitch pixels apart) of n >= 8 pixels of c at p in 32-byte stores (the last one of a row
- * may overlap the one before): half the stores of 16-byte ones, and where each store is emulated
- * (a guest's soft MMU probes its TLB per access, whatever the width) about half the cost. All the
- * rows in one call: a blank run is a cell high, and a call and return per row cost more than a
- * row's stores under TCG. */
-__attribute__((target("avx"), noinline)) static void fill_rows_avx(uint32_t *p, size_t pitch, int n,
-								   int h, uint32_t c)
-{
-	__m256i v = _mm256_set1_epi32((int)c);
-	for (int j = 0; j < h; j++, p += pitch) {
-		int i = 0;
-		for (; i + 32 <= n; i += 32) {
-			_mm256_storeu_si256((__m256i *)(void *)(p + i), v);
-			_mm256_storeu_si256((__m256i *)(void *)(p + i + 8), v);
-			_mm256_storeu_si256((__m256i *)(void *)(p + i + 16), v);
-			_mm256_storeu_si256((__m256i *)(void *)(p + i + 24), v);
-		}
-		for (; i + 8 <= n; i += 8)
-			_mm256_storeu_si256((__m256i *)(void *)(p + i), v);
-		if (i < n)
-			_mm256_storeu_si256((__m256i *)(void *)(p + n - 8), v);
-	}
-}
-#endif
-
-/* Stores n pixels of c at p: 16 bytes per store (8 without SSE2), and nothing is read. Copying a
- * row of the colour instead reads as many bytes as it writes, and where every memory access is
- * costly (an emulated guest's soft MMU) the reads cost as much as the writes. */
-static inline __attribute__((always_inline)) void fill_narrow(uint32_t *p, int n, uint32_t c)
-{
-	int i = 0;
-#ifdef __SSE2__
-	__m128i v4 = _mm_set1_epi32((int)c);
-	for (; i + 16 <= n; i += 16) {
-		_mm_storeu_si128((__m128i *)(void *)(p + i), v4);
-		_mm_storeu_si128((__m128i *)(void *)(p + i + 4), v4);
-		_mm_storeu_si128((__m128i *)(void *)(p + i + 8), v4);
-		_mm_storeu_si128((__m128i *)(void *)(p + i + 12), v4);
-	}
-	for (; i + 4 <= n; i += 4)
-		_mm_storeu_si128((__m128i *)(void *)(p + i), v4);
-#endif
-	uint64_t v2 = c | (uint64_t)c << 32;
-	for (; i + 2 <= n; i += 2)
-		memcpy(p + i, &v2, 8);
-	if (i < n)
-		p[i] = c;
-}
-
-/* The same with 32-byte stores where the CPU has AVX, from FILL_AVX_MIN pixels on. */
-#define FILL_AVX_MIN 32
-static void fill_px(uint32_t *p, int n, uint32_t c)
-{
-#ifdef __SSE2__
-	if (n >= FILL_AVX_MIN && __builtin_cpu_supports("avx")) {
-		fill_rows_avx(p, 0, n, 1, c);
-		return;
-	}
-#endif
-	fill_narrow(p, n, c);
-}
-
-/* A rectangle in one call: a cell's rows above and below its glyph, or a blank run, are a few
- * dozen bytes each, and a call and return per row cost more than its stores where returns are
- * emulated (TCG looks the return address up, ~70 host instructions). */
-__attribute__((noinline)) static void fill_rect(struct kf_strip *o, int x, int y, int w, int h,
-						uint32_t c)
-{
-	uint32_t *p = o->px + (size_t)y * o->pitch + x;
-#ifdef __SSE2__
-	if (w >= FILL_AVX_MIN && __builtin_cpu_supports("avx")) {
-		fill_rows_avx(p, o->pitch, w, h, c);
-		return;
-	}
-#endif
-	for (int j = 0; j < h; j++, p += o->pitch)
-		fill_narrow(p, w, c);
-}
+#include "kmscon-felis/render/paint-fill.h"
 
 void kf_paint_fill_rect(struct kf_strip *o, int x, int y, int w, int h, uint32_t c)
 {
