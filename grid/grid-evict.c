@@ -22,6 +22,10 @@ static inline uint32_t mark1(uint8_t *used, uint16_t id)
 static uint32_t count_line(const struct grid *g, enum grid_evict k, uint8_t *used, const struct line *l)
 {
 	uint32_t n = 0;
+	/* an erase's deferred row is cell 0's blank throughout (no cluster, no link): its other cells hold the
+	 * erased content, dead (as in grid-style.c's mark_line) */
+	if (l->flags & LINE_STALE)
+		return k == EVICT_STYLES ? mark1(used, l->cells[0].style) : 0;
 	if (k == EVICT_STYLES) {
 		if (l->flags & LINE_PACKED) {
 			if (!(l->flags & LINE_STYLED))

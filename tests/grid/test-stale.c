@@ -419,6 +419,50 @@ static void test_collect_erased(void)
 	t_free(t);
 }
 
+/* The same when a collection finds the links mostly live and the oldest history lines give theirs up
+ * (grid__evict): the erased rows' old links are dead and must not count against the history's budget. 760
+ * linked lines in the history, 250 links on the screen erased, then new links: an eager erase keeps the
+ * history's newest ~500 lines' links (half the ids); counting the erased ones kept ~290. */
+static void test_evict_erased(void)
+{
+	enum { C = 40, R = 30, H = 760, OLD = 250 };
+	struct t_term *t = stale_new(C, R, 2000);
+	for (int j = 0; j < H; j++)
+		t_feedf(t, "\033]8;;http://kf/h/%d\033\\h\033]8;;\033\\\r\n", j);
+	for (int j = 0; j < R; j++)
+		t_feed(t, "\r\n");
+	t_feed(t, "\033[H");
+	for (int i = 0; i < OLD; i++)
+		t_feedf(t, "\033]8;;http://kf/old/%d\033\\x", i);
+	t_feed(t, "\033]8;;\033\\\033[44m\033[2J\033[m\033[21;1H");
+	for (int i = 0; i < 100; i++)
+		t_feedf(t, "\033]8;;http://kf/new/%d\033\\y", i);
+	t_feed(t, "\033]8;;\033\\");
+	/* from the newest history line back: the linked lines that kept their link, until the first that did not */
+	const size_t sb = grid_scrollback_lines(t->g);
+	int kept = 0, seen = 0, len = 0;
+	char want[64];
+	for (size_t i = sb; i-- > 0;) {
+		const struct grid_cell *c = grid_scrollback_row(t->g, i, &len);
+		if (!c || c[0].cp != 'h')
+			continue;
+		snprintf(want, sizeof(want), "http://kf/h/%d", H - 1 - seen++);
+		const char *u = grid_link_uri(t->g, c[0].link);
+		if (!u || strcmp(u, want) != 0)
+			break;
+		kept++;
+	}
+	int wrong = 0;
+	for (int i = 0; i < 100; i++) {
+		snprintf(want, sizeof(want), "http://kf/new/%d", i);
+		const char *u = grid_link_uri(t->g, grid_row(t->g, 20 + i / C)[i % C].link);
+		wrong += !u || strcmp(u, want) != 0;
+	}
+	CHECK(seen > 0 && kept >= 450 && wrong == 0, "evicted links: the newest %d history lines kept theirs, %d new ones wrong",
+	      kept, wrong);
+	t_free(t);
+}
+
 /* The deferred row's pstyle (GRID_STYLE_NONE) is no pen's: with more live colours than ids, no cell gets it
  * (the printer would otherwise take a run in that pen into such a row's text). */
 static void test_reserved_id(void)
@@ -468,6 +512,7 @@ int main(void)
 	test_damage();
 	test_collect();
 	test_collect_erased();
+	test_evict_erased();
 	test_random(40, 8, 20000);
 	test_random(13, 4, 20000);
 	test_random(32, 5, 20000);
