@@ -148,6 +148,15 @@ static inline const char *t_row(struct t_term *t, int y)
 		t->reply[0] = '\0';                                                                        \
 	} while (0)
 
+/* A failing input on stderr: printable ASCII as is, every other byte as \xNN (for the random-stream tests) */
+static inline void t_dump(const char *buf, int len)
+{
+	fprintf(stderr, "  input:");
+	for (int k = 0; k < len; k++)
+		fprintf(stderr, (unsigned char)buf[k] >= 0x20 && buf[k] < 0x7f ? "%c" : "\\x%02x", (unsigned char)buf[k]);
+	fputc('\n', stderr);
+}
+
 static inline int t_done(const char *name)
 {
 	fprintf(stderr, "%s: %d checks, %d failed\n", name, t_checks, t_fails);

@@ -134,14 +134,6 @@ static int compare(struct t_term *a, struct t_term *b, const char *what)
 	return 0;
 }
 
-static void dump(const char *buf, int len)
-{
-	fprintf(stderr, "  input:");
-	for (int k = 0; k < len; k++)
-		fprintf(stderr, (unsigned char)buf[k] >= 0x20 && buf[k] < 0x7f ? "%c" : "\\x%02x", (unsigned char)buf[k]);
-	fputc('\n', stderr);
-}
-
 /* The bytes after a cut feed in its buffer: what completes a sequence cut short ("7;1m"), SGRs and cells,
  * which nothing may take */
 static const char poison[] = "7;1mZ\033[1;4;7m\033[38;5;1mZ\033[48;2;9;9;9m\033[5mQ\033[3m\033[41m\033[m";
@@ -183,7 +175,7 @@ static int fed_vs_bytes(struct t_term *a, struct t_term *b, const char *buf, int
 		bad = compare(a, b, what);
 	}
 	if (bad)
-		dump(buf, len);
+		t_dump(buf, len);
 	return bad;
 }
 

@@ -84,14 +84,6 @@ static int compare(struct t_term *a, struct t_term *b, const char *what)
 	return 0;
 }
 
-static void dump(const char *buf, int len)
-{
-	fprintf(stderr, "  input:");
-	for (int k = 0; k < len; k++)
-		fprintf(stderr, (unsigned char)buf[k] >= 0x20 && buf[k] < 0x7f ? "%c" : "\\x%02x", (unsigned char)buf[k]);
-	fputc('\n', stderr);
-}
-
 /* buf fed to a in two feeds cut at cut, to b a byte at a time; nonzero when they differ */
 static int whole_vs_bytes(struct t_term *a, struct t_term *b, const char *buf, int len, int cut)
 {
@@ -104,7 +96,7 @@ static int whole_vs_bytes(struct t_term *a, struct t_term *b, const char *buf, i
 	char what[32];
 	snprintf(what, sizeof(what), "cut %d", cut);
 	if (compare(a, b, what)) {
-		dump(buf, len);
+		t_dump(buf, len);
 		return 1;
 	}
 	return 0;
