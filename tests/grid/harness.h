@@ -100,6 +100,16 @@ static inline int t_same_cp(const struct grid *ga, const struct grid_cell *a, co
 	return n == m && memcmp(x, y, (n < 16 ? n : 16) * sizeof(x[0])) == 0;
 }
 
+/* Whether two cells' styles resolve to the same colours and attributes: the ids themselves may differ when
+ * two grids interned their styles in a different order (t_same_cp) */
+static inline int t_same_style(const struct grid *ga, const struct grid_cell *a, const struct grid *gb,
+			       const struct grid_cell *b)
+{
+	const struct grid_style *s = grid_style(ga, a->style), *t = grid_style(gb, b->style);
+	return s->fg == t->fg && s->bg == t->bg && s->ul_color == t->ul_color && s->attrs == t->attrs &&
+	       s->underline == t->underline;
+}
+
 /* Text of cells as UTF-8: blanks as ' ', right halves skipped, trailing blanks trimmed. */
 static inline const char *t_cells_text(const struct grid *g, const struct grid_cell *c, int n)
 {

@@ -73,14 +73,9 @@ static int compare(struct t_term *a, struct t_term *b, int round)
 		const struct grid_cell *ra = grid_row(a->g, y), *rb = grid_row(b->g, y);
 		CHECK(grid_row_wrapped(a->g, y) == grid_row_wrapped(b->g, y), "round %d row %d: wrap flag", round, y);
 		for (int x = 0; x < cols; x++) {
-			uint32_t pa[16], pb[16];
-			size_t na = grid_cell_codepoints(a->g, &ra[x], pa, 16);
-			size_t nb = grid_cell_codepoints(b->g, &rb[x], pb, 16);
 			/* the styles as resolved: the two paths may intern them in a different order */
-			const struct grid_style *sa = grid_style(a->g, ra[x].style), *sb = grid_style(b->g, rb[x].style);
-			bool same = na == nb && !memcmp(pa, pb, na * sizeof(*pa)) && ra[x].width == rb[x].width &&
-				    sa->fg == sb->fg && sa->bg == sb->bg && sa->ul_color == sb->ul_color &&
-				    sa->attrs == sb->attrs && sa->underline == sb->underline;
+			bool same = t_same_cp(a->g, &ra[x], b->g, &rb[x]) && ra[x].width == rb[x].width &&
+				    t_same_style(a->g, &ra[x], b->g, &rb[x]);
 			CHECK(same, "round %d row %d col %d: run path \"%s\"", round, y, x, t_row(a, y));
 			if (!same) {
 				fprintf(stderr, "  char path \"%s\"\n", t_row(b, y));

@@ -123,9 +123,7 @@ static int compare(struct t_term *a, struct t_term *b, const char *what)
 	for (int y = 0; y < ROWS; y++) {
 		const struct grid_cell *ra = grid_row(a->g, y), *rb = grid_row(b->g, y);
 		for (int x = 0; x < COLS; x++) {
-			const struct grid_style *s = grid_style(a->g, ra[x].style), *t = grid_style(b->g, rb[x].style);
-			bool same = t_same_cp(a->g, &ra[x], b->g, &rb[x]) && s->fg == t->fg && s->bg == t->bg &&
-				    s->ul_color == t->ul_color && s->attrs == t->attrs && s->underline == t->underline;
+			bool same = t_same_cp(a->g, &ra[x], b->g, &rb[x]) && t_same_style(a->g, &ra[x], b->g, &rb[x]);
 			CHECK(same, "%s row %d col %d: \"%s\"", what, y, x, t_row(a, y));
 			if (!same)
 				return 1;

@@ -69,10 +69,7 @@ static int compare(struct t_term *a, struct t_term *b, const char *what)
 		const struct grid_cell *ra = grid_row(a->g, y), *rb = grid_row(b->g, y);
 		CHECK(grid_row_wrapped(a->g, y) == grid_row_wrapped(b->g, y), "%s row %d: wrap flag", what, y);
 		for (int x = 0; x < cols; x++) {
-			uint32_t pa[16], pb[16];
-			size_t na = grid_cell_codepoints(a->g, &ra[x], pa, 16);
-			size_t nb = grid_cell_codepoints(b->g, &rb[x], pb, 16);
-			bool same = na == nb && !memcmp(pa, pb, na * sizeof(*pa)) && ra[x].width == rb[x].width &&
+			bool same = t_same_cp(a->g, &ra[x], b->g, &rb[x]) && ra[x].width == rb[x].width &&
 				    ra[x].style == rb[x].style;
 			CHECK(same, "%s row %d col %d: whole \"%s\"", what, y, x, t_row(a, y));
 			if (!same) {
