@@ -66,18 +66,8 @@ static inline __attribute__((always_inline)) void fill_narrow(uint32_t *p, int n
 		p[i] = c;
 }
 
-/* The same with 32-byte stores where the CPU has AVX, from FILL_AVX_MIN pixels on. */
+/* fill_rect stores 32 bytes at a time where the CPU has AVX, in rows of FILL_AVX_MIN pixels or more. */
 #define FILL_AVX_MIN 32
-static void fill_px(uint32_t *p, int n, uint32_t c)
-{
-#ifdef __SSE2__
-	if (n >= FILL_AVX_MIN && __builtin_cpu_supports("avx")) {
-		fill_rows_avx(p, 0, n, 1, c);
-		return;
-	}
-#endif
-	fill_narrow(p, n, c);
-}
 
 /* A rectangle in one call: a cell's rows above and below its glyph, or a blank run, are a few
  * dozen bytes each, and a call and return per row cost more than its stores where returns are

@@ -294,6 +294,16 @@ static void compose(struct kf_render *r, struct kf_strip *o, int x, int w, int h
 	}
 }
 
+/* kf_render_glyph, for one-cell ASCII from the glyphs it last found in its cache without a call
+ * (render-internal.h, ascii_glyph). */
+static inline const struct kf_glyph *glyph_of(struct kf_render *r, uint32_t cp, unsigned gs,
+					      int cells)
+{
+	if (cells == 1 && cp < 128 && gs < 4 && r->ascii_gen == r->glyph_gen && r->ascii_glyph[gs][cp])
+		return r->ascii_glyph[gs][cp];
+	return kf_render_glyph(r, cp, gs, cells);
+}
+
 /* --- pre-composed cells --- */
 
 /* kf_render_cells_ready without a call in the common case (nothing changed since the last cell). */
@@ -353,7 +363,7 @@ static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key, uint32_t c
 			}
 		}
 		if (!g && cp)
-			g = kf_render_glyph(r, cp, gs, cells);
+			g = glyph_of(r, cp, gs, cells);
 		if (g && g->missing && key != KF_MISSING_KEY(cells)) {
 			/* the box of a glyph the fonts lack may be composed in these colours already */
 			key = KF_MISSING_KEY(cells);
@@ -413,8 +423,7 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 			  r->cell_h);
 		return;
 	}
-	compose(r, o, x, w, r->cell_h, n ? kf_render_glyph(r, cps[0], gs, cells) : NULL, l.fg,
-		l.bg);
+	compose(r, o, x, w, r->cell_h, n ? glyph_of(r, cps[0], gs, cells) : NULL, l.fg, l.bg);
 	for (size_t i = 1; i < n; i++) {
 		if (!is_mark(cps[i]))
 			continue;
@@ -424,7 +433,11 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 	}
 	if (!l.hide_glyph) {
 		int absx = col * r->cell_w;
-		if (l.underline)
+		/* the plain underline here, not two calls away in decor.c: the escape-heavy floods
+		 * underline ~500 cells a frame, and each return costs TCG a look-up */
+		if (l.underline == GRID_UNDERLINE_SINGLE)
+			fill_rect(o, x, r->ul_pos, w, r->ul_thick, l.ul);
+		else if (l.underline)
 			kf_paint_underline(r, o, x, w, absx, l.underline, l.ul);
 		int t = r->line_thick;
 		if (l.attrs & GRID_ATTR_STRIKE)
@@ -732,14 +745,17 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
 static void fill_target(const struct kf_render_target *t, int x, int y, int w, int h, uint32_t c)
 {
 	int x1 = x + w < t->width ? x + w : t->width, y1 = y + h < t->height ? y + h : t->height;
+	if (t->format == KF_RENDER_XRGB8888) {
+		/* in one call (fill_rect): the right margin is a few pixels of every one of the
+		 * target's rows, and a full repaint fills it each frame */
+		struct kf_strip o = {(uint32_t *)t->data, (size_t)t->stride / 4};
+		fill_rect(&o, x, y, x1 - x, y1 - y, c);
+		return;
+	}
 	for (int j = y; j < y1; j++) {
-		uint8_t *line = (uint8_t *)t->data + (size_t)j * t->stride;
-		if (t->format == KF_RENDER_XRGB8888) {
-			fill_px((uint32_t *)line + x, x1 - x, c);
-		} else {
-			for (int i = x; i < x1; i++)
-				((uint16_t *)line)[i] = to565(c);
-		}
+		uint16_t *line = (uint16_t *)(void *)((uint8_t *)t->data + (size_t)j * t->stride);
+		for (int i = x; i < x1; i++)
+			line[i] = to565(c);
 	}
 }
 

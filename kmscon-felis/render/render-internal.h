@@ -150,6 +150,14 @@ struct kf_render {
 		uint64_t hits, misses;
 	} cells;
 
+	/* The one-cell ASCII glyphs (styles without emoji) the glyph cache held when last looked up,
+	 * for paint.c's glyph_of: the cache's own look-up is two calls away and reads its hash table
+	 * and an entry (56 pages for 4096 glyphs), which an emulated guest's TLB, emptied at every
+	 * context switch, refills page by page. Valid while ascii_gen == glyph_gen; render.c bumps
+	 * glyph_gen whenever a cached glyph may go (eviction, a new or flushed cache). */
+	const struct kf_glyph *ascii_glyph[4][128];
+	unsigned glyph_gen, ascii_gen;
+
 	/* Glyph keys the fonts lack, direct-mapped (KF_MISSING_SLOTS, allocated at the first missing
 	 * glyph, cleared when the font changes), and the one box (1 and 2 cells) drawn for all of
 	 * them: CJK text without a CJK font has thousands of distinct characters, far more than the

@@ -52,6 +52,7 @@ static int make_cache(struct render_priv *p)
 		return ret;
 	kf_cache_destroy(r->cache);
 	r->cache = c;
+	r->glyph_gen++;
 	return 0;
 }
 
@@ -191,6 +192,7 @@ int kf_render_set_scale(struct kf_render *r, int scale)
 	if (make_cache(p) < 0) {
 		/* keep the old cache (flushed); glyphs are re-rasterised at the new size */
 		kf_cache_flush(r->cache);
+		r->glyph_gen++;
 	}
 	r->epoch++;
 	return 0;
@@ -382,8 +384,16 @@ const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigne
 {
 	uint64_t key = kf_glyph_key(cp, style, cells);
 	struct kf_glyph *g = kf_cache_find(r->cache, key);
-	if (g)
+	if (g) {
+		if (cells == 1 && cp < 128 && style < 4) {
+			if (r->ascii_gen != r->glyph_gen) {
+				memset(r->ascii_glyph, 0, sizeof(r->ascii_glyph));
+				r->ascii_gen = r->glyph_gen;
+			}
+			r->ascii_glyph[style][cp] = g;
+		}
 		return g;
+	}
 	const struct kf_glyph *box = NULL;
 	bool boxed = cells == 1 || cells == 2;
 	if (boxed && kf_render_known_missing(r, key) && (box = missing_box(r, cells)))
@@ -411,7 +421,12 @@ const struct kf_glyph *kf_render_glyph(struct kf_render *r, uint32_t cp, unsigne
 				return box;
 		}
 	}
+	struct kf_render_stats st0, st1;
+	kf_cache_stats(r->cache, &st0);
 	g = kf_cache_insert(r->cache, key, bytes);
+	kf_cache_stats(r->cache, &st1);
+	if (st1.evictions != st0.evictions) /* an entry ascii_glyph may name was reused */
+		r->glyph_gen++;
 	if (!g) {
 		missing_fallback.kind = KF_GLYPH_EMPTY;
 		return &missing_fallback;
