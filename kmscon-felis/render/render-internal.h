@@ -151,9 +151,9 @@ struct kf_render {
 	} cells;
 
 	/* The one-cell ASCII glyphs (styles without emoji) the glyph cache held when last looked up,
-	 * for paint.c's glyph_of: the cache's own look-up is two calls away and reads its hash table
-	 * and an entry (56 pages for 4096 glyphs), which an emulated guest's TLB, emptied at every
-	 * context switch, refills page by page. Valid while ascii_gen == glyph_gen; render.c bumps
+	 * for paint.c's glyph_of: the cache's own look-up is two calls away (each return a look-up
+	 * of the next block under an emulator) and reads its hash table and an entry (56 pages for
+	 * 4096 glyphs). Valid while ascii_gen == glyph_gen; render.c bumps
 	 * glyph_gen whenever a cached glyph may go (eviction, a new or flushed cache). */
 	const struct kf_glyph *ascii_glyph[4][128];
 	unsigned glyph_gen, ascii_gen;
