@@ -474,6 +474,11 @@ static inline __attribute__((always_inline)) void erase_cells(struct grid *g, in
 			l->flags &= ~LINE_WRAPPED;
 		return;
 	}
+	/* an erase's deferred row: its blanks and this erase stored once (out of this page) */
+	if (unlikely(l->flags & LINE_STALE) && !selective) {
+		grid__stale_erase(g, l, x0, x1, es);
+		goto done;
+	}
 	grid__line_ready(l);
 	grid__fix_wide(l, g->cols, x0, x1);
 	/* the cells before x0 keep their text: only an erase to the end in default blanks leaves a LINE_ASCII
@@ -501,6 +506,7 @@ static inline __attribute__((always_inline)) void erase_cells(struct grid *g, in
 			grid__clear_cells(&l->cells[x0], x1 - x0, 0);
 		}
 	}
+done:
 	if (x1 == g->cols)
 		l->flags &= ~LINE_WRAPPED;
 	if (g->sel.active)

@@ -196,3 +196,22 @@ GRID_PAGE("fill") void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t
 		grid__damage(g, y, 0, g->cols);
 	}
 }
+
+/* Cells [x0, x1) of an erase's deferred row (LINE_STALE: cell 0's blank throughout) erased (not selectively)
+ * in style, and its other cells stored with cell 0's blank: each cell once. grid__line_ready stored the whole
+ * row first and the erase its span again (~0.5 % of csi's time: docs/benchmarks.md, issue 2, session 17).
+ * The row is then as the eager erase leaves it; the caller clears the soft wrap and marks the damage. */
+__attribute__((noinline)) void grid__stale_erase(struct grid *g, struct line *l, int x0, int x1, uint16_t style)
+{
+	const int cols = g->cols;
+	const uint16_t old = l->cells[0].style;
+	if (x0 > 1)
+		grid__clear_cells(&l->cells[1], x0 - 1, old); /* (cell 0 is the blank already) */
+	if (x1 < cols)
+		grid__clear_cells(&l->cells[x1], cols - x1, old);
+	grid__clear_cells(&l->cells[x0], x1 - x0, style);
+	l->flags &= (uint16_t)~(LINE_LAZY | LINE_STALE);
+	/* default blanks to the end: the used mark at x0 (the rule of used), as the eager erase leaves it */
+	if (x1 == cols && style == 0)
+		l->used = (uint16_t)x0;
+}

@@ -501,8 +501,34 @@ static void test_size_gate(void)
 	t_free(big);
 }
 
+/* Erases on a deferred row (grid__stale_erase: the row's blanks and the erase stored once, not the row and
+ * then the erase): the cells on both sides keep the ED's colour, and an erase to the end in default blanks
+ * leaves the row's used mark as the eager erase does (a second one finds nothing to damage). */
+static void test_erase_on_stale(void)
+{
+	enum { C = 30, R = 5 };
+	struct t_term *t = stale_new(C, R, 20);
+	fill_old(t, R);
+	t_feed(t, "\033[44m\033[2J\033[41m\033[2;10H\033[1K\033[3;5H\033[4X\033[4;12H\033[K\033[m\033[5;7H\033[K");
+	const struct grid_cell *c = grid_row(t->g, 1);
+	CHECK(blanks(t, c, 0, 10, RED) && blanks(t, c, 10, C, BLUE), "EL 1 on a deferred row: %#x %#x", bg_of(t, &c[9]),
+	      bg_of(t, &c[10]));
+	c = grid_row(t->g, 2);
+	CHECK(blanks(t, c, 0, 4, BLUE) && blanks(t, c, 4, 8, RED) && blanks(t, c, 8, C, BLUE), "ECH on a deferred row");
+	c = grid_row(t->g, 3);
+	CHECK(blanks(t, c, 0, 11, BLUE) && blanks(t, c, 11, C, RED), "EL 0 on a deferred row");
+	c = grid_row(t->g, 4);
+	CHECK(blanks(t, c, 0, 6, BLUE) && blanks(t, c, 6, C, 0), "EL 0 in default blanks on a deferred row");
+	grid_damage_clear(t->g);
+	int x0 = -1, x1 = -1;
+	t_feed(t, "\033[5;9H\033[K");
+	CHECK(!grid_row_damage(t->g, 4, &x0, &x1), "EL 0 in default blanks again: damage [%d,%d)", x0, x1);
+	t_free(t);
+}
+
 int main(void)
 {
+	test_erase_on_stale();
 	test_size_gate();
 	test_reserved_id();
 	test_own_style();
