@@ -167,6 +167,15 @@ static inline void t_dump(const char *buf, int len)
 	fputc('\n', stderr);
 }
 
+/* A number below n from the xorshift state *x (the random tests' own sequences, reproducible) */
+static inline uint32_t t_rnd(uint64_t *x, uint32_t n)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return (uint32_t)(*x >> 11) % n;
+}
+
 static inline int t_done(const char *name)
 {
 	fprintf(stderr, "%s: %d checks, %d failed\n", name, t_checks, t_fails);
