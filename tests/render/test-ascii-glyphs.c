@@ -104,13 +104,14 @@ static struct screen *mixed_screen(void)
 
 /* A renderer whose table of ASCII glyphs lived through floods that evicted every entry, and scale
  * changes (a new cache each), paints what a new renderer paints. */
-static void test_against_fresh(void)
+static void test_against_fresh(enum kf_render_engine engine)
 {
-	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN, .cache_glyphs = 64};
+	struct kf_render_config cfg = {.engine = engine, .font_name = "DejaVu Sans Mono", .cache_glyphs = 64};
 	struct kf_render *r;
 	CHECK(kf_render_create(&cfg, &r) == 0);
 	if (!r)
 		return;
+	CHECK(kf_render_get_engine(r) == engine);
 	struct screen *s = mixed_screen();
 	static const int scales[] = {1, 2, 1, 3, 3, 1, 2, 2};
 	for (unsigned step = 0; step < sizeof(scales) / sizeof(scales[0]); step++) {
@@ -146,7 +147,8 @@ int main(void)
 {
 	test_evicted();
 	test_no_lookup();
-	test_against_fresh();
+	test_against_fresh(KF_RENDER_ENGINE_BUILTIN);
+	test_against_fresh(KF_RENDER_ENGINE_FREETYPE);
 	printf("%d failures\n", failures);
 	return failures ? 1 : 0;
 }
