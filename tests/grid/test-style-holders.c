@@ -80,6 +80,36 @@ static void colours(struct t_term *tt, int n)
 			rnd(2) ? "4:3m" : "1m", 'a' + (int)rnd(26));
 }
 
+/* a and b the same but for history cells given up by eviction (grid-evict.c: the default style) */
+static void compare(struct t_term *tt, const struct snap *pa, const struct snap *pb, const char *what)
+{
+	struct grid *g = tt->g;
+	const struct snap a = *pa, b = *pb;
+	const int cols = grid_cols(g), rows = grid_rows(g);
+	const size_t sb = grid_scrollback_lines(g);
+	/* (a history line given up by eviction, grid-evict.c, has the default style: counted apart) */
+	size_t diff = 0, first = 0, evicted = 0, hist = 0;
+	for (size_t i = 0; i < grid_scrollback_lines(g); i++) {
+		int len;
+		grid_scrollback_row(g, i, &len);
+		hist += (size_t)len;
+	}
+	for (size_t i = 0; i < a.n && i < b.n; i++) {
+		if (same(&a.c[i], &b.c[i]))
+			continue;
+		if (i < hist && b.c[i].cp == a.c[i].cp && !b.c[i].fg && !b.c[i].bg && !b.c[i].ul && !b.c[i].attrs &&
+		    !b.c[i].underline)
+			evicted++;
+		else if (!diff++)
+			first = i;
+	}
+	CHECK(a.n == b.n && diff == 0,
+	      "%s %dx%d sb %zu: %zu of %zu cells (%zu) changed (%zu evicted), the first %zu (fg %08x -> %08x)", what, cols,
+	      rows, sb, diff, a.n, b.n, evicted, first, diff ? a.c[first].fg : 0, diff ? b.c[first].fg : 0);
+	if (evicted)
+		printf("%s %dx%d sb %zu: %zu history cells given up\n", what, cols, rows, sb, evicted);
+}
+
 static void test_holders(int cols, int rows, size_t sb, uint32_t seed)
 {
 	rng ^= seed * 0x9e3779b97f4a7c15ull;
@@ -111,27 +141,7 @@ static void test_holders(int cols, int rows, size_t sb, uint32_t seed)
 	flood(tt, 70000, seed);
 	CHECK(g->st.epoch - epoch >= 2, "%dx%d: only %u collections", cols, rows, g->st.epoch - epoch);
 	snapshot(tt, &b);
-	/* (a history line given up by eviction, grid-evict.c, has the default style: counted apart) */
-	size_t diff = 0, first = 0, evicted = 0, hist = 0;
-	for (size_t i = 0; i < grid_scrollback_lines(g); i++) {
-		int len;
-		grid_scrollback_row(g, i, &len);
-		hist += (size_t)len;
-	}
-	for (size_t i = 0; i < a.n && i < b.n; i++) {
-		if (same(&a.c[i], &b.c[i]))
-			continue;
-		if (i < hist && b.c[i].cp == a.c[i].cp && !b.c[i].fg && !b.c[i].bg && !b.c[i].ul && !b.c[i].attrs &&
-		    !b.c[i].underline)
-			evicted++;
-		else if (!diff++)
-			first = i;
-	}
-	CHECK(a.n == b.n && diff == 0,
-	      "%dx%d sb %zu: %zu of %zu cells (%zu) changed (%zu evicted), the first %zu (fg %08x -> %08x)", cols, rows,
-	      sb, diff, a.n, b.n, evicted, first, diff ? a.c[first].fg : 0, diff ? b.c[first].fg : 0);
-	if (evicted)
-		printf("%dx%d sb %zu: %zu history cells given up\n", cols, rows, sb, evicted);
+	compare(tt, &a, &b, "colours");
 	/* the saved pen, and the memoized SGR again */
 	t_feed(tt, "\0338Q\033[38;2;77;66;55mR");
 	grid_feed(g, (const uint8_t *)"", 0);
@@ -145,6 +155,20 @@ static void test_holders(int cols, int rows, size_t sb, uint32_t seed)
 	CHECK(r[cur.x - 1].cp == 'R' && p->fg == GRID_COLOR_RGB(77, 66, 55) && p->bg == GRID_COLOR_RGB(204, 205, 206) &&
 		      p->attrs == GRID_ATTR_ITALIC,
 	      "%dx%d: the memoized SGR's pen fg %08x bg %08x", cols, rows, p->fg, p->bg);
+	/* reflowed to another width, then fresh clusters (base and two marks) in fresh colours at the scratch
+	 * cell: collections from the cluster table's side too (grid__cluster_intern) */
+	t_feed(tt, "\033[m");
+	CHECK(grid_resize(g, cols + 7, rows - 3) == 0, "resize");
+	snapshot(tt, &a);
+	const uint32_t epoch2 = g->st.epoch;
+	for (int i = 0; i < 20000; i++) {
+		const unsigned m1 = 0x300 + (unsigned)i % 112, m2 = 0x300 + (unsigned)i / 112 % 112;
+		t_feedf(tt, "\033[1;1H\033[38;2;%u;%u;9mx%c%c%c%c", (unsigned)i & 255, (unsigned)i >> 8 & 255,
+			0xc0 | m1 >> 6, 0x80 | (m1 & 63), 0xc0 | m2 >> 6, 0x80 | (m2 & 63));
+	}
+	CHECK(g->st.epoch - epoch2 >= 1, "%dx%d: only %u collections", cols, rows, g->st.epoch - epoch2);
+	snapshot(tt, &b);
+	compare(tt, &a, &b, "clusters");
 	free(a.c);
 	free(b.c);
 	t_free(tt);
