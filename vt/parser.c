@@ -583,6 +583,43 @@ static inline size_t final_in_32_avx2(const uint8_t *s)
 }
 #endif
 
+/* A run of sequences from the bytes (vt_sink.csi_bytes), the first at s (after its "ESC [", length f, known to
+ * be followed by "ESC [" or by text): each one's handler is called with the next one's length and final byte
+ * (nxt = length | final << 8) found before the call, so that a mispredicted call to the next handler is
+ * resolved at once, not after the 32-byte compare and the final's load (a mispredicted call after a
+ * handler's own mispredictions waited for both). Returns the index of the last one's ESC and its handler's
+ * result in *kp. It calls what the loop would: the next sequence is tested as the loop tests it (the same
+ * bytes, the same bulk_end, fixed for the feed call), its handler read from the table after this one's call,
+ * and any result but "this sequence, nothing after it" (k == f: a declined sequence, a character taken)
+ * ends the run and goes back to the loop (tests/grid/test-csi-run.c). */
+static inline __attribute__((always_inline)) size_t csi_run(struct vt_parser *p, void *ctx, const uint8_t *data,
+							   size_t bulk_end, const uint8_t *s, size_t f,
+							   size_t (*fin32)(const uint8_t *), size_t *kp)
+{
+	size_t fb = s[f - 1], k;
+	for (;;) {
+		const uint8_t *const nx = s + f;
+		size_t nxt = 0;
+		if (nx < data + bulk_end && nx[0] == 0x1b && nx[1] == '[') {
+			const size_t nf = fin32(nx + 2);
+			if (nf <= 32)
+				nxt = nf | (size_t)nx[1 + nf] << 8;
+		}
+		k = p->csi_tab[fb](ctx, s, f);
+#if defined(__GNUC__)
+		/* nx computed again, not kept across the call */
+		__asm__("" : "+r"(f));
+#endif
+		if (k != f || !nxt)
+			break;
+		s += 2 + f;
+		f = nxt & 0xff;
+		fb = nxt >> 8;
+	}
+	*kp = k;
+	return (size_t)(s - data) - 2;
+}
+
 /* The ground state with no UTF-8 sequence pending, event by event, first byte by kind: a CSI, a run of
  * printable ASCII, a C0 control or UTF-8, each straight to its path (escape-heavy output alternates them
  * quickly). Every path here leaves the parser in that state (a sink that resets the parser leaves it there
@@ -596,21 +633,31 @@ static inline __attribute__((always_inline)) size_t ground_events(struct vt_pars
 	void (*const execute)(void *, uint8_t) = p->sink.execute;
 	void *const ctx = p->ctx;
 	/* csi_bytes wants "ESC [" and 32 bytes after it: sequences starting before bulk_end (0: none) */
-	const size_t bulk_end = p->csi_tab_on && !p->c1 && len >= 2 + 32 ? len - (2 + 32) + 1 : 0;
+	/* (and the byte after such a sequence: whether another one follows) */
+	const size_t bulk_end = p->csi_tab_on && !p->c1 && len >= 2 + 33 ? len - (2 + 33) + 1 : 0;
 	while (i < len) {
 		uint8_t b = data[i];
 		if (b == 0x1b) {
-			if (i < bulk_end && data[i + 1] == '[') {
+			if (i < bulk_end) {
+				if (data[i + 1] != '[')
+					return i; /* (the test below, known to fail) */
 				/* the sink's own path for the sequences it knows (vt_sink.csi_bytes), by final byte */
 				const uint8_t *s = data + i + 2;
-				size_t f = fin32(s); /* the length, final included */
-				size_t k;
+				size_t f = fin32(s), k; /* the length, final included */
 				if (f <= 32) {
 					/* the table read through p (its address p plus a constant, in the call's
 					 * operand), not a copy of its address kept on the stack; the sink's
 					 * csi_bytes not in 8-bit C1 mode: it may take the character after a
 					 * sequence (see vt_sink) */
-					k = p->csi_tab[s[f - 1]](ctx, s, f);
+					const size_t fb = s[f - 1];
+					/* a run (csi_run) from a sequence "ESC" follows, not from an SGR: SGRs
+					 * come alone or in pairs before a cell (doom_fire), and a test of the
+					 * byte after one would be random there */
+					if (likely(fb == 'm') || likely(s[f] != 0x1b)) {
+						k = p->csi_tab[fb](ctx, s, f);
+					} else {
+						i = csi_run(p, ctx, data, bulk_end, s, f, fin32, &k);
+					}
 #if defined(__GNUC__)
 					/* i is in a register the call keeps: without this, i + 1 and i + 2 computed
 					 * before the call are kept across it, on the stack */
@@ -621,9 +668,12 @@ static inline __attribute__((always_inline)) size_t ground_events(struct vt_pars
 						continue;
 					}
 				}
+				goto parse; /* "ESC [" at i, before bulk_end */
 			}
-			if (i + 1 < len && data[i + 1] == '[') {
-				size_t j = vt__fast_csi(p, data, i, len);
+			if (len - i > 1 && data[i + 1] == '[') {
+				size_t j;
+parse:
+				j = vt__fast_csi(p, data, i, len);
 				if (j != i) {
 					if (csi)
 						csi(ctx, &p->csi);
@@ -635,12 +685,32 @@ static inline __attribute__((always_inline)) size_t ground_events(struct vt_pars
 		}
 		if ((unsigned)b - 0x20u < 0x5fu) {
 			size_t s = i;
+#if defined(__GNUC__)
+			/* data + s made here: otherwise data + i is made at the loop's top for every event */
+			__asm__("" : "+r"(s));
+#endif
 			if (i + 1 < len && data[i + 1] == 0x1b)
 				i++; /* one character between sequences: nothing to scan */
 			else
 				i = scan_printable_32(data, i + 1, len);
-			if (print_ascii)
-				print_ascii(ctx, data + s, i - s);
+			if (!print_ascii)
+				continue;
+			if (i < bulk_end && data[i] == 0x1b && data[i + 1] == '[') {
+				/* a CSI after the text: its length found before the text's call, and the
+				 * run of sequences from it (csi_run) */
+				const size_t f = fin32(data + i + 2);
+				if (f <= 32) {
+					size_t k;
+					print_ascii(ctx, data + s, i - s);
+					i = csi_run(p, ctx, data, bulk_end, data + i + 2, f, fin32, &k);
+					if (likely(k)) {
+						i += 2 + k;
+						continue;
+					}
+					goto parse;
+				}
+			}
+			print_ascii(ctx, data + s, i - s);
 			continue;
 		}
 		if (b < 0x20) {

@@ -102,12 +102,36 @@ static inline int t_same_cp(const struct grid *ga, const struct grid_cell *a, co
 
 /* Whether two cells' styles resolve to the same colours and attributes: the ids themselves may differ when
  * two grids interned their styles in a different order (t_same_cp) */
+static inline int t_same_style_values(const struct grid_style *s, const struct grid_style *t)
+{
+	return s->fg == t->fg && s->bg == t->bg && s->ul_color == t->ul_color && s->attrs == t->attrs &&
+	       s->underline == t->underline;
+}
+
 static inline int t_same_style(const struct grid *ga, const struct grid_cell *a, const struct grid *gb,
 			       const struct grid_cell *b)
 {
-	const struct grid_style *s = grid_style(ga, a->style), *t = grid_style(gb, b->style);
-	return s->fg == t->fg && s->bg == t->bg && s->ul_color == t->ul_color && s->attrs == t->attrs &&
-	       s->underline == t->underline;
+	return t_same_style_values(grid_style(ga, a->style), grid_style(gb, b->style));
+}
+
+/* buf[from..to) as one feed to g from a buffer of its own with after[0..after_len) behind it, so that a path
+ * reading or taking bytes past the end of its feed shows (the random stream tests) */
+static inline void t_feed_alone(struct grid *g, const char *buf, int from, int to, const char *after,
+				size_t after_len)
+{
+	size_t n = (size_t)(to - from);
+	char *c = malloc(n + after_len);
+	memcpy(c, buf + from, n);
+	memcpy(c + n, after, after_len);
+	grid_feed(g, (const uint8_t *)c, n);
+	free(c);
+}
+
+/* buf[0..n) fed to g a byte at a time (the parser's table machine for everything) */
+static inline void t_feed_bytes(struct grid *g, const char *buf, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		grid_feed(g, (const uint8_t *)buf + k, 1);
 }
 
 /* Text of cells as UTF-8: blanks as ' ', right halves skipped, trailing blanks trimmed. */
@@ -165,6 +189,15 @@ static inline void t_dump(const char *buf, int len)
 	for (int k = 0; k < len; k++)
 		fprintf(stderr, (unsigned char)buf[k] >= 0x20 && buf[k] < 0x7f ? "%c" : "\\x%02x", (unsigned char)buf[k]);
 	fputc('\n', stderr);
+}
+
+/* A number below n from the xorshift state *x (the random tests' own sequences, reproducible) */
+static inline uint32_t t_rnd(uint64_t *x, uint32_t n)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return (uint32_t)(*x >> 11) % n;
 }
 
 static inline int t_done(const char *name)

@@ -86,8 +86,24 @@ static size_t item(char *o, size_t cap)
 	} else if (kind < 95) {
 		static const char *const c0[] = {"\r\n", "\r", "\n", "\b", "\t", "\b\b\b"};
 		k += (size_t)snprintf(o, cap, "%s", c0[rnd(6)]);
-	} else {
+	} else if (kind < 97) {
 		k += (size_t)snprintf(o, cap, "%s", modes[rnd(sizeof(modes) / sizeof(modes[0]))]);
+	} else {
+		/* sequences whose handlers change the parser's or grid's state (reset, conformance level,
+		 * C1 form of replies, 80/132 columns, a size request), replies, back-to-back runs of CSIs
+		 * (the parser may find the next one's length and final before the current one's call), a
+		 * CSI of 32 and of 33 bytes, more than 16 parameters */
+		static const char *const state[] = {
+			"\033[!p", "\033[62;1\"p", "\033[61\"p", "\033[64;2\"p", "\033 G", "\033 F", "\033c",
+			"\033[6n", "\033[c", "\033[>c", "\033[?40h\033[?3h", "\033[?3l", "\033[8;20;70t", "\033[5b",
+			"\033[?1049h\033[2;3Hx\033[K\033[?1049l", "\033[A\033[B\033[C\033[D\033[2K\033[3G\033[1;1H",
+			"\033[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20m",
+			"\033[01;02;03;04;05;06;07;08;09;10;11;12;1H", "\033[01;02;03;04;05;06;07;08;09;10;11;12;13H",
+			"\033[5;5H\033[?25l\033[?25h\033[6n\033[3;3H\033[5n", "\033[2J\033[H\033[0K\033[!p\033[2;2H",
+			"\033[38:2::1:2:3m\033[12X\033[2@\033[3P\033[L\033[M", "\033[?6h\033[1;1H\033[?6l\033[24;80H",
+			"\033[1$p\033[?1$p\033[>0q\033[18t\033[14t", "\033[?1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18h",
+		};
+		k += (size_t)snprintf(o, cap, "%s", state[rnd(sizeof(state) / sizeof(state[0]))]);
 	}
 	return k;
 }
@@ -95,6 +111,11 @@ static size_t item(char *o, size_t cap)
 static int compare(struct t_term *a, struct t_term *b, const char *what, int block)
 {
 	int bad = 0, cols = grid_cols(a->g), rows = grid_rows(a->g);
+	if (grid_cols(b->g) != cols || grid_rows(b->g) != rows) {
+		fprintf(stderr, "block %d, %s: size %dx%d vs %dx%d\n", block, what, cols, rows, grid_cols(b->g),
+			grid_rows(b->g));
+		return 1;
+	}
 	struct grid_cursor ca, cb;
 	grid_get_cursor(a->g, &ca);
 	grid_get_cursor(b->g, &cb);
@@ -141,6 +162,17 @@ static void test_streams(int cols, int rows, int blocks)
 		}
 		bad += compare(whole, bytes, "whole vs bytes", blk);
 		bad += compare(whole, chunks, "whole vs chunks", blk);
+		/* the same replies (DSR, DA, DECRQM, size reports) in the same form (7- or 8-bit C1) */
+		for (int i = 0; i < 2; i++) {
+			struct t_term *t = i ? chunks : bytes;
+			if (t->reply_len != whole->reply_len || memcmp(t->reply, whole->reply, t->reply_len)) {
+				fprintf(stderr, "block %d: replies differ (%zu vs %zu bytes)\n", blk, whole->reply_len,
+					t->reply_len);
+				bad++;
+			}
+			t->reply_len = 0;
+		}
+		whole->reply_len = 0;
 		/* now and then a selection, on all three */
 		if (rnd(8) == 0) {
 			int x = (int)rnd((unsigned)cols), y = (int)rnd((unsigned)rows);

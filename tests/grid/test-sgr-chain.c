@@ -115,8 +115,7 @@ static int compare(struct t_term *a, struct t_term *b, const char *what)
 	grid_get_cursor(b->g, &cb);
 	CHECK(ca.x == cb.x && ca.y == cb.y, "%s: cursor %d,%d vs %d,%d", what, ca.x, ca.y, cb.x, cb.y);
 	const struct grid_style *pa = &a->g->pen, *pb = &b->g->pen;
-	bool pen = pa->fg == pb->fg && pa->bg == pb->bg && pa->ul_color == pb->ul_color && pa->attrs == pb->attrs &&
-		   pa->underline == pb->underline;
+	bool pen = t_same_style_values(pa, pb);
 	CHECK(pen, "%s: pen fg %x/%x bg %x/%x attrs %x/%x", what, pa->fg, pb->fg, pa->bg, pb->bg, pa->attrs, pb->attrs);
 	if (ca.x != cb.x || ca.y != cb.y || !pen)
 		return 1;
@@ -136,17 +135,6 @@ static int compare(struct t_term *a, struct t_term *b, const char *what)
  * which nothing may take */
 static const char poison[] = "7;1mZ\033[1;4;7m\033[38;5;1mZ\033[48;2;9;9;9m\033[5mQ\033[3m\033[41m\033[m";
 
-/* buf[from..to) as one feed from a buffer of its own with poison after it */
-static void feed_alone(struct grid *g, const char *buf, int from, int to)
-{
-	size_t n = (size_t)(to - from);
-	char *c = malloc(n + sizeof(poison));
-	memcpy(c, buf + from, n);
-	memcpy(c + n, poison, sizeof(poison));
-	grid_feed(g, (const uint8_t *)c, n);
-	free(c);
-}
-
 /* A probe fed after the stream: a parser left in another state takes it otherwise */
 static const char probe[] = "1;2mP\033[4mQ\r\n";
 
@@ -157,18 +145,16 @@ static int fed_vs_bytes(struct t_term *a, struct t_term *b, const char *buf, int
 	if (cut < 0) {
 		grid_feed(a->g, (const uint8_t *)buf, (size_t)len);
 	} else {
-		feed_alone(a->g, buf, 0, cut);
-		feed_alone(a->g, buf, cut, len);
+		t_feed_alone(a->g, buf, 0, cut, poison, sizeof(poison));
+		t_feed_alone(a->g, buf, cut, len, poison, sizeof(poison));
 	}
-	for (int k = 0; k < len; k++)
-		grid_feed(b->g, (const uint8_t *)buf + k, 1);
+	t_feed_bytes(b->g, buf, (size_t)len);
 	char what[40];
 	snprintf(what, sizeof(what), "cut %d", cut);
 	int bad = compare(a, b, what);
 	if (!bad) {
 		t_feed(a, probe);
-		for (const char *p = probe; *p; p++)
-			grid_feed(b->g, (const uint8_t *)p, 1);
+		t_feed_bytes(b->g, probe, sizeof(probe) - 1);
 		snprintf(what, sizeof(what), "cut %d, probe after", cut);
 		bad = compare(a, b, what);
 	}

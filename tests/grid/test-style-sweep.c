@@ -14,10 +14,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint32_t rnd(uint32_t n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 11) % n;
+	return t_rnd(&rng, n);
 }
 
 static uint8_t live[STYLE_MAX + 1];

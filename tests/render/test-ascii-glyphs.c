@@ -80,10 +80,75 @@ static void test_no_lookup(void)
 	kf_render_destroy(r);
 }
 
+/* Every style of glyph and decoration next to each other: ASCII in the four faces, underlines of each
+ * kind, strike-through, reverse, wide CJK and a combining mark beside ASCII, glyphs the font lacks. */
+static struct screen *mixed_screen(void)
+{
+	enum { COLS = 30, ROWS = 8 };
+	struct screen *s = screen_create(COLS, ROWS);
+	for (int y = 0; y < ROWS; y++) {
+		struct grid_style look = {.fg = GRID_COLOR_PALETTE(1 + y), .bg = GRID_COLOR_PALETTE(8 + y % 3),
+					  .underline = (uint8_t)(y % 6), .ul_color = GRID_COLOR_RGB(10, 200, 30),
+					  .attrs = (uint16_t)((y & 1 ? GRID_ATTR_BOLD : 0) | (y & 2 ? GRID_ATTR_ITALIC : 0) |
+							      (y == 4 ? GRID_ATTR_REVERSE : 0) |
+							      (y == 5 ? GRID_ATTR_STRIKE : 0))};
+		int x = screen_text(s, 0, y, "Ag{|}~ 09", screen_style(s, look));
+		x = screen_text(s, x, y, "\xe6\xbc\xa2" "a", screen_style(s, look));
+		x = screen_text(s, x, y, "\xea\xaf\x83Mq", 0); /* a Hangul syllable the built-in font lacks */
+		screen_text(s, x, y, "Wp_", screen_style(s, (struct grid_style){.attrs = (uint16_t)(y & 3)}));
+	}
+	screen_put(s, 20, 3, 'e', 0, 1);
+	s->marks[3 * COLS + 20] = 0x301;
+	return s;
+}
+
+/* A renderer whose table of ASCII glyphs lived through floods that evicted every entry, and scale
+ * changes (a new cache each), paints what a new renderer paints. */
+static void test_against_fresh(enum kf_render_engine engine)
+{
+	struct kf_render_config cfg = {.engine = engine, .font_name = "DejaVu Sans Mono", .cache_glyphs = 64};
+	struct kf_render *r;
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	if (!r)
+		return;
+	CHECK(kf_render_get_engine(r) == engine);
+	struct screen *s = mixed_screen();
+	static const int scales[] = {1, 2, 1, 3, 3, 1, 2, 2};
+	for (unsigned step = 0; step < sizeof(scales) / sizeof(scales[0]); step++) {
+		CHECK(kf_render_set_scale(r, scales[step]) == 0);
+		int w, h, fw, fh;
+		uint32_t *a = screen_render(r, s, &w, &h);
+		free(a);
+		/* a flood of other glyphs (Braille: each different) between two paints, on odd steps */
+		for (uint32_t cp = 0x2801; step & 1 && cp < 0x2801 + 100 + 40 * step; cp++)
+			kf_render_glyph(r, cp, step & 3, 1);
+		a = screen_render(r, s, &w, &h);
+		struct kf_render_config fc = cfg;
+		fc.scale = scales[step];
+		struct kf_render *f;
+		CHECK(kf_render_create(&fc, &f) == 0);
+		uint32_t *b = f ? screen_render(f, s, &fw, &fh) : NULL;
+		size_t diff = 0;
+		for (size_t i = 0; b && fw == w && fh == h && i < (size_t)w * h; i++)
+			diff += a[i] != b[i];
+		CHECK(b && fw == w && fh == h && diff == 0);
+		if (diff)
+			printf("step %u (scale %d): %zu pixels differ from a new renderer's\n", step, scales[step],
+			       diff);
+		free(a);
+		free(b);
+		kf_render_destroy(f);
+	}
+	screen_destroy(s);
+	kf_render_destroy(r);
+}
+
 int main(void)
 {
 	test_evicted();
 	test_no_lookup();
+	test_against_fresh(KF_RENDER_ENGINE_BUILTIN);
+	test_against_fresh(KF_RENDER_ENGINE_FREETYPE);
 	printf("%d failures\n", failures);
 	return failures ? 1 : 0;
 }
