@@ -44,8 +44,10 @@ static int curly_y(struct kf_render *r, int x, int amp, int top)
 	return r->curly.y[x];
 }
 
-/* Underline styles; patterns use the absolute pixel column so they continue across cells. */
-void kf_paint_underline(struct kf_render *r, struct kf_strip *o, int x, int w, int absx, uint8_t kind,
+/* Underline styles; patterns use the absolute pixel column so they continue across cells. Aligned
+ * so that its ~1.4 KiB never straddle a page: at 0x7c30-0x8185 in bench-render each curly underline
+ * jumped across the boundary and back, two look-ups of the next block per call under TCG. */
+__attribute__((aligned(2048))) void kf_paint_underline(struct kf_render *r, struct kf_strip *o, int x, int w, int absx, uint8_t kind,
 		      uint32_t c)
 {
 	int t = r->ul_thick, y = r->ul_pos, h = r->cell_h;

@@ -260,8 +260,12 @@ static void compose_w10(uint32_t *p, size_t pitch, int h, const struct kf_glyph 
 }
 
 /* Background and the first glyph in one pass, blending against the known background: the target is
- * written once and never read (dumb buffers may be write-combined, where reads are very slow). */
-static void compose(struct kf_render *r, struct kf_strip *o, int x, int w, int h,
+ * written once and never read (dumb buffers may be write-combined, where reads are very slow). Aligned
+ * to a page so that its ~2.2 KiB never straddle two: at 0x9c40-0xa4c7 (bench-render) and
+ * 0x40c40-0x414c7 (kmscon-felis) every call jumped across the boundary and back, two look-ups of the
+ * next block under TCG besides the call's and the return's (docs/benchmarks.md, issue 5 session 18).
+ * The padding fills the gap paint_row's own alignment leaves, so nothing after paint_row moves. */
+__attribute__((aligned(4096))) static void compose(struct kf_render *r, struct kf_strip *o, int x, int w, int h,
 		    const struct kf_glyph *g, uint32_t fg, uint32_t bg)
 {
 	if (!g || g->kind == KF_GLYPH_EMPTY) {

@@ -7,7 +7,7 @@ terminal's counters around the 4 MiB cat: /proc/PID/stat (minflt, majflt, utime,
 counter dumps. Options: --info (the guest's THP, mitigations, CPU flags); --perf (the host's /usr/bin/perf in
 the guest: a `perf record -g -e cpu-clock` profile of the terminal, its `perf script` saved gzipped in
 tests/vm/out/probe-perf-WORKLOAD-REP.txt.gz); --faults (`perf stat` of the system calls, page faults by
-function and address); --env (environment for kmscon-felis); --stty (settings the program applies to its
+function and address, and by the mapping each faulted page lies in); --env (environment for kmscon-felis); --stty (settings the program applies to its
 terminal before the cat, e.g. -opost: a diagnostic, not the bench's condition). See docs/benchmarks.md, issue 5, session 10.
 
     KF_BUILD_DIR=$PWD/build KF_VM_CACHE=/work/vm-cache SHARED_DIR=/work/shared tests/vm/probe-sys.py --info --perf
@@ -123,6 +123,32 @@ def main():
                                 "grep -v '^#' | grep -v '^$' | head -25; perf script -i /tmp/pf.data -F ip,sym,addr 2>/dev/null | "
                                 "awk '{print substr($1,1,9), $3}' | sort | uniq -c | sort -rn | head -20; "
                                 "cat /proc/%s/maps | grep -v '\.so' | head -40" % pid, timeout=300, check=False)[1])
+                    # each fault's mapping (from the terminal's maps) and the functions that took it
+                    maps = vm.sh("cat /proc/%s/maps" % pid, check=False)[1].splitlines()
+                    ranges = []
+                    for ln in maps:
+                        f = ln.split()
+                        lo, hi = (int(x, 16) for x in f[0].split("-"))
+                        ranges.append((lo, hi, f[0] + " " + (f[5] if len(f) > 5 else "[anon]")))
+                    per = {}
+                    vm.sh("perf script -i /tmp/pf.data -F ip,sym,addr >/tmp/pf.txt 2>/dev/null", timeout=300,
+                          check=False)
+                    raw = vm.get_file("/tmp/pf.txt", timeout=300).decode(errors="replace")
+                    for ln in raw.splitlines():
+                        f = ln.split()
+                        if not f:
+                            continue
+                        try:
+                            addr = int(f[0], 16)
+                        except ValueError:
+                            continue
+                        name = next((r[2] for r in ranges if r[0] <= addr < r[1]), "?")
+                        e = per.setdefault(name, {})
+                        sym = f[-1] if len(f) > 2 else "?"  # addr [addr-sym] ip ip-sym
+                        e[sym] = e.get(sym, 0) + 1
+                    for name, e in sorted(per.items(), key=lambda kv: -sum(kv[1].values())):
+                        print("   faults %4d in %s: %s" % (sum(e.values()), name, ", ".join(
+                            "%s %d" % kv for kv in sorted(e.items(), key=lambda kv: -kv[1])[:6])))
                 if a.perf:
                     vm.sh("kill -INT $(cat /tmp/perf.pid); sleep 2", check=False)
                     rep_txt = vm.sh("perf report -i /tmp/perf.data --stdio --sort dso,sym 2>/dev/null | "
