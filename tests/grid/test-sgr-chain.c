@@ -218,8 +218,41 @@ static void test_every_cut(void)
 	}
 }
 
+/* Colour per cell from a few colours, as a fire's half blocks: a background SGR, then a space or a foreground
+ * SGR and U+2580, screen after screen from the home position. The found SGRs give the pen their entry gave last
+ * time about as often as not (its id then taken from the entry, without interning: grid-sgr-bytes.c's
+ * sgr_memo_hit_sel); the cells must get the styles a byte at a time gives. */
+static void test_few_colours(void)
+{
+	static char buf[16384];
+	static const char *const rgb[] = {"7;7;7", "31;7;7", "223;87;7", "255;255;255", "191;167;39"};
+	struct t_term *a = t_new(COLS, ROWS, 20), *b = t_new(COLS, ROWS, 20);
+	int bad = 0;
+	for (int round = 0; round < 20 && !bad; round++) {
+		int len = sprintf(buf, "\033[H");
+		for (int y = 0; y < ROWS; y++) {
+			for (int x = 0; x < COLS; x++) {
+				unsigned u = rnd(3 + (unsigned)round % 3), d = rnd(3 + (unsigned)round % 3);
+				len += sprintf(buf + len, "\033[48;2;%sm", rgb[d]);
+				if (u == d)
+					buf[len++] = ' ';
+				else
+					len += sprintf(buf + len, "\033[38;2;%sm\xe2\x96\x80", rgb[u]);
+			}
+			if (y != ROWS - 1)
+				len += sprintf(buf + len, "\r\n");
+		}
+		/* what the bulk path needs after the last sequence (33 bytes), and a line after the screen */
+		len += sprintf(buf + len, "\033[m\r\n%40s", "");
+		bad = fed_vs_bytes(a, b, buf, len, -1);
+	}
+	t_free(a);
+	t_free(b);
+}
+
 int main(void)
 {
+	test_few_colours();
 	test_whole();
 	test_every_cut();
 	return t_done("grid-sgr-chain");
