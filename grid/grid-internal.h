@@ -201,8 +201,10 @@ struct sgr_memo {
 };
 
 /* SGRs found by their bytes (grid__sgr_bytes): the bytes before 'm', zero after them, and what the SGR does
- * with the pen it made last time, as in sgr_memo (whose id here orders the entries by age, 0 = empty). */
-#define SGR_BYTES_SLOTS 256u
+ * with the pen it made last time, as in sgr_memo (whose id here orders the entries by age, 0 = empty). 512
+ * places: at 256, 7 % of doom_fire's 74 SGRs' lookups found theirs in the second place (a mispredicted first
+ * compare each); 512 gave doom_fire +3 % MB/s (40 KiB, only the places used are touched). */
+#define SGR_BYTES_SLOTS 512u
 struct sgr_bytes_memo {
 	uint64_t key[2];
 	struct sgr_memo m;

@@ -582,12 +582,12 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid
 		b[i] = s[i] & ones[32 - n + i];
 	memcpy(k, b, 16);
 #endif
-	_Static_assert(SGR_BYTES_SLOTS == 256, "the slot is the top 8 bits");
+	_Static_assert(SGR_BYTES_SLOTS == 512, "the slot is the top 9 bits");
 	uint64_t h = (k[0] * 0x9e3779b97f4a7c15ull) ^ (k[1] * 0xc2b2ae3d27d4eb4full);
 	/* two places (as the parser's memo): a new SGR replaces the older entry of the two */
-	struct sgr_bytes_memo *e = &g->sgr_bytes[h >> 56];
+	struct sgr_bytes_memo *e = &g->sgr_bytes[h >> 55];
 	if (unlikely(e->key[0] != k[0] || e->key[1] != k[1] || !e->m.id)) {
-		struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 48 & (SGR_BYTES_SLOTS - 1)];
+		struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 46 & (SGR_BYTES_SLOTS - 1)];
 		if (e2->key[0] != k[0] || e2->key[1] != k[1] || !e2->m.id) {
 			e = e2->m.id < e->m.id ? e2 : e;
 			if (known)
