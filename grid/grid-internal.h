@@ -209,7 +209,7 @@ struct sgr_bytes_memo {
 	uint64_t key[2];
 	struct sgr_memo m;
 };
-/* The same for SGRs of 16 to 31 bytes before 'm' (such as "38;5;n;48;5;n;1;3;4"), with 32-byte keys. 512
+/* The same for SGRs of 17 to 31 bytes before 'm' (such as "38;5;n;48;5;n;1;3;4"), with 32-byte keys. 512
  * places: at 256, dense_cells' 156 SGRs kept evicting each other (the older of a new SGR's two places goes),
  * 1.3 % of them missing (a decode and a new entry each). */
 #define SGR_LONG_SLOTS 512u
@@ -359,7 +359,7 @@ struct grid {
 	uint16_t sgr_long_next[SGR_LONG_SLOTS];
 	uint64_t sgr_bytes_ids; /* entries made, the id of the newest (its m.id; 0 = empty) */
 	uint32_t sgr_color_misses; /* colour SGRs not found in grid.sgr_bytes/sgr_long (see grid__csi_bytes) */
-	uint32_t sgr_long_misses;  /* plain SGRs of 16 bytes or more not found in grid.sgr_long (the same) */
+	uint32_t sgr_long_misses;  /* plain SGRs of 17 bytes or more not found in grid.sgr_long (the same) */
 	struct cluster_table cl;
 	struct link_table links;
 	/* grid.primary.abs_top at the last collection: a table waiting (gc_wait) after it found itself full of

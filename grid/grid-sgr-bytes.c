@@ -378,7 +378,7 @@ static const uint8_t ones[48] = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 };
 
-/* An SGR of 16 to 31 bytes before its 'm' (s[0..32) readable), such as "38;5;n;48;5;n;1;3;4" or
+/* An SGR of 17 to 31 bytes before its 'm' (s[0..32) readable), such as "38;5;n;48;5;n;1;3;4" or
  * "38:2::r:g:b": looked up by its 32 bytes in grid.sgr_long as grid__csi_bytes looks up shorter ones.
  * plain: known not to be a colour form (a new one goes straight to sgr_long_plain); known: its change
  * when already decoded (a new one takes it without decoding again), or NULL. */
@@ -465,7 +465,7 @@ static const uint64_t long_keep[2][4] = {
 #define SGR_NO_SLP
 #endif
 
-/* A plain SGR of 16 bytes or more (not a colour form) once such SGRs keep missing grid.sgr_long (a
+/* A plain SGR of 17 bytes or more (not a colour form) once such SGRs keep missing grid.sgr_long (a
  * stream of fresh "1;3;4;38;5;n;48;2;r;g;b"): decoded and applied without the lookup and the entry, as
  * sgr_color_direct does with colours; one in 256 still goes through the table, and one found there
  * divides grid.sgr_long_misses by 16. Returns 0 for what sgr_plain_xform does not take (the parser's). */
@@ -561,7 +561,9 @@ __attribute__((noinline)) static size_t sgr_long_direct(struct grid *g, const ui
 static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid *g, const uint8_t *s, size_t n,
 								      bool plain, const struct sgr_xform *known)
 {
-	if (unlikely(n >= 16)) {
+	/* up to 16 bytes here, the key the whole vector: "48;2;255;255;255" (a fire's white, 4 % of doom_fire's
+	 * SGRs) went the 32-byte way, whose guess of the next SGR missed there */
+	if (unlikely(n > 16)) {
 		if (known)
 			return sgr_bytes_long_t(g, s, (unsigned)n, false, known);
 		if (!plain)
