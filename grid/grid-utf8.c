@@ -312,11 +312,19 @@ static inline unsigned uprop_hi(uint32_t cp)
 	return vt_uprop_blocks[vt_uprop_index[cp >> VT_UPROP_SHIFT]][cp & ((1u << VT_UPROP_SHIFT) - 1)];
 }
 
+/* What put_text returns: the first byte not taken, the cell after the last one written. */
+struct text_end {
+	const uint8_t *p;
+	struct grid_cell *o;
+};
+
 /* The inner loop of put_utf8: decodes and writes the characters from p on while they are plain (Grapheme
- * class Other, width 1 or 2) and fit before column lim, from cell *xp on, and attaches the characters of
+ * class Other, width 1 or 2) and fit before cell oend, from cell o on, and attaches the characters of
  * class Extend (combining marks, VS16, emoji modifiers) to the one before; the character at p is known
  * to be plain and to fit. pend: the end of the bytes with 4 readable bytes after them. Returns the first byte not
- * taken; *xp is the column after the last cell written. Out of line so its values stay in registers.
+ * taken and the cell after the last one written, as a pair in two registers (six arguments, all in
+ * registers: a seventh went by the stack, and the column back through memory). Out of line so its values stay
+ * in registers.
  *
  * Words of different scripts alternate within a line, and Latin words mix ASCII and two-byte letters at
  * random, so a loop per kind would leave its loop (a mispredicted branch) at nearly every change. One loop
@@ -331,10 +339,10 @@ static inline unsigned uprop_hi(uint32_t cp)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-GRID_PAGE("utf8") static const uint8_t *put_text(struct grid *g, struct grid_cell *c, uint32_t *xp, uint32_t lim,
-			       const uint8_t *p, const uint8_t *pend, uint64_t hi)
+GRID_PAGE("utf8") static struct text_end put_text(struct grid *g, struct grid_cell *o, struct grid_cell *const oend,
+						 const uint8_t *p, const uint8_t *pend, uint64_t hi)
 {
-	struct grid_cell *o = c + *xp, *const oend = c + lim, *const oend2 = oend - 1;
+	struct grid_cell *const oend2 = oend - 1;
 	uint32_t b = p[0], c1, c2, cp, props;
 	unsigned len;
 	/* the character after a ZWJ that follows "ExtPict Extend*": an emoji there joins the cluster (GB11) */
@@ -520,8 +528,7 @@ next:
 	b = p[0];
 	goto dispatch;
 out:
-	*xp = (uint32_t)(o - c);
-	return p;
+	return (struct text_end){.p = p, .o = o};
 }
 
 /* The last code point of the valid UTF-8 (or ASCII) that ends right before p. */
@@ -594,7 +601,9 @@ static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *
 	const uint64_t hi = (uint64_t)grid__cur_style(g) << 32 | (uint64_t)g->link << 48;
 	uint32_t x = (uint32_t)x0;
 	const uint8_t *const p0 = p;
-	p = put_text(g, c, &x, (uint32_t)right + 1, p, pend, hi);
+	const struct text_end te = put_text(g, c + x, c + right + 1, p, pend, hi);
+	p = te.p;
+	x = (uint32_t)(te.o - c);
 	/* before grid__end_run, which reads the cell after the text */
 	if (stale > x)
 		blank_rest(c, x, stale);
