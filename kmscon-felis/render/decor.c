@@ -148,3 +148,83 @@ void kf_paint_pointer(struct kf_render *r, struct kf_strip *o, int sx0, int sy0,
 		}
 	}
 }
+
+/* --- the rarer parts of a cell, kept out of paint.c's paint_row (see kf_paint_marks) --- */
+
+/* Premultiplied colour over the destination: out = src + dst * (1 - a). */
+void kf_paint_blit_color_row(uint32_t *p, const uint32_t *m, int w)
+{
+	for (int i = 0; i < w; i++) {
+		uint32_t sp = m[i];
+		unsigned a = sp >> 24;
+		if (a == 255) {
+			p[i] = sp & 0xffffff;
+		} else if (a) {
+			uint32_t d = kf_blend(p[i], 0, a);
+			uint32_t rb = (d & 0xff00ff) + (sp & 0xff00ff);
+			uint32_t gg = (d & 0xff00) + (sp & 0xff00);
+			if (rb & 0x1000000)
+				rb |= 0xff0000;
+			if (rb & 0x100)
+				rb |= 0xff;
+			if (gg & 0x10000)
+				gg |= 0xff00;
+			p[i] = (rb & 0xff00ff) | (gg & 0xff00);
+		}
+	}
+}
+
+static void blit(struct kf_strip *o, int x, const struct kf_glyph *g, uint32_t fg)
+{
+	if (g->kind == KF_GLYPH_ALPHA) {
+		const uint8_t *m = g->data;
+		for (int y = g->y0; y < g->y1; y++) {
+			uint32_t *p = o->px + (size_t)y * o->pitch + x;
+			const uint8_t *mr = m + (size_t)y * g->w;
+			for (int i = 0; i < g->w; i++) {
+				unsigned a = mr[i];
+				if (a == 255)
+					p[i] = fg;
+				else if (a)
+					p[i] = kf_blend(p[i], fg, a);
+			}
+		}
+	} else if (g->kind == KF_GLYPH_COLOR) {
+		const uint32_t *m = g->data;
+		for (int y = g->y0; y < g->y1; y++)
+			kf_paint_blit_color_row(o->px + (size_t)y * o->pitch + x, m + (size_t)y * g->w,
+						g->w);
+	}
+}
+
+static bool is_mark(uint32_t cp)
+{
+	return (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) ||
+	       (cp >= 0x1dc0 && cp <= 0x1dff) || (cp >= 0x20d0 && cp <= 0x20ff) ||
+	       (cp >= 0xfe20 && cp <= 0xfe2f);
+}
+
+/* A cluster's combining marks over its first glyph. Here, not inlined into paint.c's paint_row:
+ * inlined, these parts made paint_row span two 4 KiB pages and its per-cell loop jump between them,
+ * a look-up of the next block per jump under TCG (docs/benchmarks.md, issue 5 session 18). */
+void kf_paint_marks(struct kf_render *r, struct kf_strip *o, int x, const uint32_t *cps, size_t n,
+		    unsigned style, int cells, uint32_t fg)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (!is_mark(cps[i]))
+			continue;
+		const struct kf_glyph *g = kf_render_glyph(r, cps[i], style, cells);
+		if (!g->missing) /* a mark the fonts lack is dropped, not boxed */
+			blit(o, x, g, fg);
+	}
+}
+
+/* Strikethrough and overline (here for the same reason). */
+void kf_paint_lines(struct kf_render *r, struct kf_strip *o, int x, int w, uint16_t attrs, uint32_t fg)
+{
+	int t = r->line_thick;
+	if (attrs & GRID_ATTR_STRIKE)
+		kf_paint_fill_rect(o, x, r->cell_h * 9 / 16 - t / 2, w, t, fg);
+	if (attrs & GRID_ATTR_OVERLINE)
+		kf_paint_fill_rect(o, x, 0, w, t, fg);
+}

@@ -31,14 +31,6 @@ struct look {
 };
 
 
-static uint32_t blend(uint32_t d, uint32_t s, unsigned a)
-{
-	unsigned na = 255 - a;
-	uint32_t rb = ((d & 0xff00ff) * na + (s & 0xff00ff) * a + 0x800080) >> 8 & 0xff00ff;
-	uint32_t g = ((d & 0x00ff00) * na + (s & 0x00ff00) * a + 0x008000) >> 8 & 0x00ff00;
-	return rb | g;
-}
-
 static uint32_t color(const uint32_t *pal, uint32_t c, uint32_t dflt)
 {
 	switch (GRID_COLOR_KIND(c)) {
@@ -74,7 +66,7 @@ static void resolve(const struct kf_render *r, const struct kf_render_source *s,
 		l->bg = t;
 	}
 	if (st->attrs & GRID_ATTR_DIM)
-		l->fg = blend(l->fg, l->bg, 128);
+		l->fg = kf_blend(l->fg, l->bg, 128);
 	l->ul = GRID_COLOR_KIND(st->ul_color) == GRID_COLOR_KIND_DEFAULT
 		    ? l->fg
 		    : color(pal, st->ul_color, l->fg);
@@ -89,59 +81,6 @@ static void resolve(const struct kf_render *r, const struct kf_render_source *s,
 void kf_paint_fill_rect(struct kf_strip *o, int x, int y, int w, int h, uint32_t c)
 {
 	fill_rect(o, x, y, w, h, c);
-}
-
-/* Premultiplied colour over the destination: out = src + dst * (1 - a). */
-static void blit_color_row(uint32_t *p, const uint32_t *m, int w)
-{
-	for (int i = 0; i < w; i++) {
-		uint32_t sp = m[i];
-		unsigned a = sp >> 24;
-		if (a == 255) {
-			p[i] = sp & 0xffffff;
-		} else if (a) {
-			uint32_t d = blend(p[i], 0, a);
-			uint32_t rb = (d & 0xff00ff) + (sp & 0xff00ff);
-			uint32_t gg = (d & 0xff00) + (sp & 0xff00);
-			if (rb & 0x1000000)
-				rb |= 0xff0000;
-			if (rb & 0x100)
-				rb |= 0xff;
-			if (gg & 0x10000)
-				gg |= 0xff00;
-			p[i] = (rb & 0xff00ff) | (gg & 0xff00);
-		}
-	}
-}
-
-static void blit(struct kf_strip *o, int x, const struct kf_glyph *g, uint32_t fg)
-{
-	if (g->kind == KF_GLYPH_ALPHA) {
-		const uint8_t *m = g->data;
-		for (int y = g->y0; y < g->y1; y++) {
-			uint32_t *p = o->px + (size_t)y * o->pitch + x;
-			const uint8_t *mr = m + (size_t)y * g->w;
-			for (int i = 0; i < g->w; i++) {
-				unsigned a = mr[i];
-				if (a == 255)
-					p[i] = fg;
-				else if (a)
-					p[i] = blend(p[i], fg, a);
-			}
-		}
-	} else if (g->kind == KF_GLYPH_COLOR) {
-		const uint32_t *m = g->data;
-		for (int y = g->y0; y < g->y1; y++)
-			blit_color_row(o->px + (size_t)y * o->pitch + x, m + (size_t)y * g->w,
-				       g->w);
-	}
-}
-
-static bool is_mark(uint32_t cp)
-{
-	return (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) ||
-	       (cp >= 0x1dc0 && cp <= 0x1dff) || (cp >= 0x20d0 && cp <= 0x20ff) ||
-	       (cp >= 0xfe20 && cp <= 0xfe2f);
 }
 
 static bool cursor_here(const struct kf_render *r, const struct kf_render_source *s, int x, int y,
@@ -293,7 +232,7 @@ __attribute__((aligned(4096))) static void compose(struct kf_render *r, struct k
 			const uint32_t *m = (const uint32_t *)g->data + (size_t)y * g->w;
 			for (int i = 0; i < w; i++)
 				p[i] = bg;
-			blit_color_row(p, m, w);
+			kf_paint_blit_color_row(p, m, w);
 		}
 	}
 }
@@ -303,7 +242,11 @@ __attribute__((aligned(4096))) static void compose(struct kf_render *r, struct k
 static inline const struct kf_glyph *glyph_of(struct kf_render *r, uint32_t cp, unsigned gs,
 					      int cells)
 {
-	if (cells == 1 && cp < 128 && gs < 4 && r->ascii_gen == r->glyph_gen && r->ascii_glyph[gs][cp])
+	/* likely: GCC otherwise put the table's load in paint_row's other page, two look-ups of the
+	 * next block per composed cell under TCG */
+	if (__builtin_expect(cells == 1 && cp < 128 && gs < 4 && r->ascii_gen == r->glyph_gen &&
+				     r->ascii_glyph[gs][cp] != NULL,
+			     1))
 		return r->ascii_glyph[gs][cp];
 	return kf_render_glyph(r, cp, gs, cells);
 }
@@ -320,7 +263,8 @@ static bool cells_ready(struct kf_render *r)
 
 /* Copies a pre-composed cell (w x h, packed) to dst. A row is a few dozen bytes: a memcpy call per
  * row costs more than the copy, so the usual widths get copies of constant size (a few moves). */
-static void copy_cell(uint32_t *dst, size_t pitch, const uint32_t *src, int w, int h)
+__attribute__((noinline)) static void copy_cell(uint32_t *dst, size_t pitch, const uint32_t *src, int w,
+						int h)
 {
 #define COPY_W(n)                                                                                  \
 	case n:                                                                                    \
@@ -347,8 +291,9 @@ static inline uint32_t *cell_slot(struct kf_render *r, size_t i, int cells)
 
 /* The pre-composed pixels (w = cells * cell_w wide, cell_h high, packed) of the glyph of key in fg
  * over bg, composed on a miss. */
-static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key, uint32_t cp, unsigned gs,
-				   int cells, int w, uint32_t fg, uint32_t bg)
+__attribute__((noinline)) static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key,
+							     uint32_t cp, unsigned gs, int cells,
+							     int w, uint32_t fg, uint32_t bg)
 {
 	const struct kf_glyph *g = NULL;
 	for (;;) {
@@ -384,6 +329,27 @@ static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key, uint32_t c
 	}
 }
 
+/* The rarer parts of paint_cell, out of paint_row's pages: inlined, they made paint_row span two
+ * 4 KiB pages, and its per-cell loop jumped between them (under TCG a jump to another page is a
+ * look-up of the next block; docs/benchmarks.md, issue 5 session 18). */
+
+/* A cluster's code points into cps (at most 8), and the emoji style when one of them asks for it. */
+__attribute__((noinline)) static size_t cluster_cps(const struct kf_render_source *s,
+						    const struct grid_cell *c, uint32_t *cps, unsigned *gs)
+{
+	size_t n = 1;
+	if (s->codepoints)
+		n = s->codepoints(s->ud, c, cps, 8);
+	else
+		cps[0] = 0xfffd;
+	if (n > 8)
+		n = 8;
+	for (size_t i = 1; i < n; i++)
+		if (cps[i] == 0xfe0f)
+			*gs |= KF_GLYPH_EMOJI;
+	return n;
+}
+
 /* Paints one cell (or a wide pair) at strip x with its resolved look l. */
 static void paint_cell(struct kf_render *r, const struct kf_render_source *s, struct kf_strip *o,
 		       int x, int col, int y, const struct grid_cell *c, int cells, struct look l)
@@ -400,20 +366,13 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 	}
 	uint32_t cps[8];
 	size_t n = 0;
+	unsigned gs = l.glyph_style;
 	if (!l.hide_glyph && c->cp) {
 		n = 1;
 		cps[0] = c->cp;
-		if (s->codepoints && (c->cp & GRID_CP_CLUSTER))
-			n = s->codepoints(s->ud, c, cps, 8);
-		else if (c->cp & GRID_CP_CLUSTER)
-			cps[0] = 0xfffd;
-		if (n > 8)
-			n = 8;
+		if (c->cp & GRID_CP_CLUSTER)
+			n = cluster_cps(s, c, cps, &gs);
 	}
-	unsigned gs = l.glyph_style;
-	for (size_t i = 1; i < n; i++)
-		if (cps[i] == 0xfe0f)
-			gs |= KF_GLYPH_EMOJI;
 	/* The common cell, a glyph (or nothing) over its background: copied pre-composed. */
 	bool plain = n <= 1 && !cur &&
 		     (l.hide_glyph || (!l.underline && !(l.attrs & (GRID_ATTR_STRIKE | GRID_ATTR_OVERLINE))));
@@ -428,13 +387,8 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 		return;
 	}
 	compose(r, o, x, w, r->cell_h, n ? glyph_of(r, cps[0], gs, cells) : NULL, l.fg, l.bg);
-	for (size_t i = 1; i < n; i++) {
-		if (!is_mark(cps[i]))
-			continue;
-		const struct kf_glyph *g = kf_render_glyph(r, cps[i], l.glyph_style, cells);
-		if (!g->missing) /* a mark the fonts lack is dropped, not boxed */
-			blit(o, x, g, l.fg);
-	}
+	if (n > 1)
+		kf_paint_marks(r, o, x, cps, n, l.glyph_style, cells, l.fg);
 	if (!l.hide_glyph) {
 		int absx = col * r->cell_w;
 		/* the plain underline here, not two calls away in decor.c: the escape-heavy floods
@@ -443,11 +397,8 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 			fill_rect(o, x, r->ul_pos, w, r->ul_thick, l.ul);
 		else if (l.underline)
 			kf_paint_underline(r, o, x, w, absx, l.underline, l.ul);
-		int t = r->line_thick;
-		if (l.attrs & GRID_ATTR_STRIKE)
-			fill_rect(o, x, r->cell_h * 9 / 16 - t / 2, w, t, l.fg);
-		if (l.attrs & GRID_ATTR_OVERLINE)
-			fill_rect(o, x, 0, w, t, l.fg);
+		if (l.attrs & (GRID_ATTR_STRIKE | GRID_ATTR_OVERLINE))
+			kf_paint_lines(r, o, x, w, l.attrs, l.fg);
 	}
 	if (cur && s->cursor.shape != GRID_CURSOR_BLOCK)
 		kf_paint_cursor(r, s, o, x, w, cur_color);
@@ -469,6 +420,19 @@ static void fill_span(struct kf_render *r, struct kf_strip *o, int x, int w, uin
 static bool is_blank_cell(const struct grid_cell *c)
 {
 	return (c->cp == 0 || c->cp == ' ') && c->width == 1;
+}
+
+/* Where the run of blanks in style (selected or not) from x on ends, before x1 and the cursor's cell.
+ * A function of its own, not inlined into paint_row: the loop then sits in one place, not split
+ * across paint_row's two pages (two look-ups of the next block per blank cell under TCG); a call and
+ * a return per run instead (docs/benchmarks.md, issue 5 session 18). */
+__attribute__((noinline)) static int blank_run_end(const struct grid_cell *row, int x, int x1,
+						   int cur_x, uint16_t style, int sel)
+{
+	while (x < x1 && x != cur_x && is_blank_cell(&row[x]) && row[x].style == style &&
+	       !!(row[x].flags & GRID_CELL_SELECTED) == sel)
+		x++;
+	return x;
 }
 
 /* The pre-composed cell of key (a one-cell glyph's) in fg over bg, or NULL when it is not there
@@ -572,10 +536,7 @@ static void paint_span(struct kf_render *r, const struct kf_render_source *s, st
 		if (blank_plain && is_blank_cell(&row[x]) && x != cur_x) {
 			/* A run of blanks in one look (most of a screen of text: the ends of lines) is its
 			 * background, the pixels paint_cell would copy cell by cell: one fill. */
-			int e = x + 1;
-			while (e < x1 && e != cur_x && is_blank_cell(&row[e]) && row[e].style == c.style &&
-			       !!(row[e].flags & GRID_CELL_SELECTED) == sel)
-				e++;
+			int e = blank_run_end(row, x + 1, x1, cur_x, c.style, sel);
 			if (e - x >= BLANK_RUN_MIN) {
 				fill_span(r, o, (x - x0) * r->cell_w, (e - x) * r->cell_w, l.bg);
 				x = e;
@@ -605,7 +566,7 @@ struct rects {
 	int n, max;
 };
 
-static void add_rect(struct rects *rs, int x, int y, int w, int h)
+__attribute__((noinline)) static void add_rect(struct rects *rs, int x, int y, int w, int h)
 {
 	if (!rs->max || w <= 0 || h <= 0)
 		return;
@@ -629,7 +590,7 @@ static void add_rect(struct rects *rs, int x, int y, int w, int h)
 	p->h = y1 - p->y;
 }
 
-static uint32_t *scratch(struct kf_render *r, size_t pixels)
+__attribute__((noinline)) static uint32_t *scratch(struct kf_render *r, size_t pixels)
 {
 	if (pixels > r->scratch_len) {
 		uint32_t *n = realloc(r->scratch, pixels * sizeof(*n));
@@ -641,9 +602,31 @@ static uint32_t *scratch(struct kf_render *r, size_t pixels)
 	return r->scratch;
 }
 
+/* A row painted into the scratch strip o (clipped, or a target in RGB565) into the target: out of
+ * paint_row's pages (see paint_row). */
+__attribute__((noinline)) static void copy_out(const struct kf_render_target *t, const struct kf_strip *o,
+					       int px, int py, int cw, int ch)
+{
+	for (int j = 0; j < ch; j++) {
+		uint8_t *line = (uint8_t *)t->data + (size_t)(py + j) * t->stride;
+		const uint32_t *src = o->px + (size_t)j * o->pitch;
+		if (t->format == KF_RENDER_XRGB8888) {
+			memcpy((uint32_t *)line + px, src, (size_t)cw * 4);
+		} else {
+			uint16_t *d = (uint16_t *)line + px;
+			for (int i = 0; i < cw; i++)
+				d[i] = to565(src[i]);
+		}
+	}
+}
+
 /* Paints cells [x0, x1) of row y and copies them into the target. Returns -ENOMEM or 0. Aligned to
- * a page: its ~8 KiB then span two 4 KiB pages, not three, whatever moves before it (under TCG a
- * jump to another page is a look-up of the next block; docs/benchmarks.md, issue 5 session 9). */
+ * a page, and under 4 KiB with what it inlines (paint_span, paint_cell): under TCG a jump to another
+ * page is a look-up of the next block (docs/benchmarks.md, issue 5 sessions 9 and 18). At ~8 KiB its
+ * per-cell loop jumped between two pages, two look-ups per blank cell of a run and per composed
+ * cell; so the rarer and the larger parts (clusters, marks, strikethrough, the pre-composed cells'
+ * look-up and copy, the scan of a blank run, the scratch path) are functions of their own: a call
+ * and a return where they run, nothing where they do not. Keep it under a page (nm -S). */
 __attribute__((aligned(4096))) static int
 paint_row(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
 	  int y, int x0, int x1, struct rects *rs)
@@ -679,19 +662,8 @@ paint_row(struct kf_render *r, const struct kf_render_source *s, const struct kf
 	}
 	paint_span(r, s, &o, y, x0, x1);
 	kf_paint_pointer(r, &o, px, py, pw);
-	if (!direct) {
-		for (int j = 0; j < ch; j++) {
-			uint8_t *line = (uint8_t *)t->data + (size_t)(py + j) * t->stride;
-			const uint32_t *src = o.px + (size_t)j * o.pitch;
-			if (t->format == KF_RENDER_XRGB8888) {
-				memcpy((uint32_t *)line + px, src, (size_t)cw * 4);
-			} else {
-				uint16_t *d = (uint16_t *)line + px;
-				for (int i = 0; i < cw; i++)
-					d[i] = to565(src[i]);
-			}
-		}
-	}
+	if (!direct)
+		copy_out(t, &o, px, py, cw, ch);
 	add_rect(rs, px, py, cw, ch);
 	return 0;
 }

@@ -228,6 +228,21 @@ void kf_paint_cursor(struct kf_render *r, const struct kf_render_source *s, stru
 /* decor.c: the part of the mouse pointer inside pixels [sx0, sx0 + sw) x [sy0, sy0 + cell_h)
  * of the screen, drawn into o (whose first pixel is (sx0, sy0)). */
 void kf_paint_pointer(struct kf_render *r, struct kf_strip *o, int sx0, int sy0, int sw);
+/* decor.c: a premultiplied colour row (w pixels of m) over p. */
+void kf_paint_blit_color_row(uint32_t *p, const uint32_t *m, int w);
+/* decor.c: the combining marks cps[1..n) of a cluster in style over its cell pixels at x of o. */
+void kf_paint_marks(struct kf_render *r, struct kf_strip *o, int x, const uint32_t *cps, size_t n,
+		    unsigned style, int cells, uint32_t fg);
+/* decor.c: strikethrough and overline (GRID_ATTR_STRIKE, GRID_ATTR_OVERLINE of attrs) over [x, x + w). */
+void kf_paint_lines(struct kf_render *r, struct kf_strip *o, int x, int w, uint16_t attrs, uint32_t fg);
+/* a over b by coverage a (0..255) per channel, rounded: (d * (255 - a) + s * a + 128) >> 8 */
+static inline uint32_t kf_blend(uint32_t d, uint32_t s, unsigned a)
+{
+	unsigned na = 255 - a;
+	uint32_t rb = ((d & 0xff00ff) * na + (s & 0xff00ff) * a + 0x800080) >> 8 & 0xff00ff;
+	uint32_t g = ((d & 0x00ff00) * na + (s & 0x00ff00) * a + 0x008000) >> 8 & 0x00ff00;
+	return rb | g;
+}
 /* paint.c: the mouse pointer's box in pixels (its tip at x, y). */
 void kf_render_pointer_box(const struct kf_render *r, int *x, int *y, int *w, int *h);
 /* cache.c: frees the pre-composed cells. */
