@@ -57,7 +57,7 @@ static inline uint16_t grid__cache_put(struct style_table *t, uint64_t a, uint64
 {
 	const uint32_t slot = grid__cache_slot(h);
 	t->cache[slot].a = a;
-	t->cache[slot].b = b;
+	t->cache[slot].b = b | t->gen_tag;
 	t->cache[slot].id = id;
 	return (uint16_t)id;
 }

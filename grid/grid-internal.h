@@ -154,7 +154,8 @@ struct saved_cursor {
  * as pstyle, which matches no pen */
 #define GRID_STYLE_NONE STYLE_MAX
 #define STYLE_INDEX_MIN 8192u /* the index's least size: twice the first threshold (4096) */
-#define PEN_CACHE_SIZE 1024u
+#define PEN_CACHE_BITS 11u /* 2048 places, 48 KiB: doom_fire -0.8 % instructions against 1024 */
+#define PEN_CACHE_SIZE (1u << PEN_CACHE_BITS)
 #define STYLE_FRESH_BYPASS 16u
 struct style_table {
 	struct grid_style *styles; /* [cap]; id 0 is the default style */
@@ -168,9 +169,14 @@ struct style_table {
 	uint32_t gc_wait;   /* misses to let pass before the next collection (the table was full of live ids) */
 	uint32_t epoch;     /* counts collections (from 1): an id remembered with an older epoch may be reused */
 	uint8_t fresh;      /* the index's misses since its last hit, mod 256 (grid__intern_fresh) */
+	/* the cache's generation in the byte of a style's key that is always 0 (grid__style_key's byte 15): an
+	 * entry holds for the generation it was made in only, as a collection may free and reuse its id. A
+	 * collection then costs the cache nothing (clearing 2048 places cost csi +0.07 % instructions), and a
+	 * hit no more than before (a separate epoch compare cost doom_fire +0.8 % instructions). */
+	uint64_t gen_tag;
 	struct {
-		uint64_t a, b; /* the style's key (style_key in grid-style.c) */
-		uint32_t id;   /* (the zeroed entry maps the default style's key to its id 0) */
+		uint64_t a, b; /* the style's key (style_key in grid-style.c), b | gen_tag */
+		uint32_t id;   /* (the zeroed entry of generation 0 maps the default style's key to its id 0) */
 	} cache[PEN_CACHE_SIZE];
 };
 
@@ -507,12 +513,17 @@ static inline uint64_t grid__key_hash(uint64_t a, uint64_t b)
 	return (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full);
 }
 
-/* The direct-mapped cache in front of the table: keyed by the style's two words, so a hit is a multiply and
- * two compares. An entry holds the id itself: the zeroed cache maps key (0, 0) to id 0, which is right. */
+/* The direct-mapped cache in front of the table: keyed by the style's two words and the generation, so a hit
+ * is a multiply and two compares. An entry holds the id itself. */
 static inline uint32_t grid__cache_slot(uint64_t h)
 {
-	_Static_assert(PEN_CACHE_SIZE == 1024, "the slot is the top 10 bits");
-	return (uint32_t)(h >> 54);
+	return (uint32_t)(h >> (64 - PEN_CACHE_BITS));
+}
+
+/* Whether the cache's slot holds the style (a, b) of this generation; its id is then cache[slot].id */
+static inline bool grid__cache_hit(const struct style_table *t, uint32_t slot, uint64_t a, uint64_t b)
+{
+	return t->cache[slot].a == a && t->cache[slot].b == (b | t->gen_tag);
 }
 
 /* The pen's id once known: kept in the grid, and learnt by the memoized SGR that made the pen */
@@ -550,7 +561,7 @@ grid__pen_id_via(struct grid *g, uint16_t (*slow)(struct grid *, uint64_t, uint6
 		struct style_table *t = &g->st;
 		const uint64_t h = grid__key_hash(a, b);
 		const uint32_t slot = grid__cache_slot(h);
-		if (unlikely(t->cache[slot].a != a || t->cache[slot].b != b))
+		if (unlikely(!grid__cache_hit(t, slot, a, b)))
 			return slow(g, a, b, h);
 		/* the id in a local: m may alias g as far as the compiler knows, g->pen_id would be loaded again */
 		return grid__pen_learn(g, (uint16_t)t->cache[slot].id);

@@ -123,7 +123,7 @@ static inline uint16_t intern_key(struct grid *g, uint64_t a, uint64_t b)
 	struct style_table *t = &g->st;
 	const uint64_t h = grid__key_hash(a, b);
 	const uint32_t slot = grid__cache_slot(h);
-	if (likely(t->cache[slot].a == a && t->cache[slot].b == b))
+	if (likely(grid__cache_hit(t, slot, a, b)))
 		return (uint16_t)t->cache[slot].id;
 	return intern_slow(g, a, b, h);
 }
@@ -489,9 +489,16 @@ void grid__collect(struct grid *g)
 	 * styles down to 3/4 of the table (grid-evict.c), rather than new output its colours */
 	if (st->count > (STYLE_MAX + 1) / 8 * 7 && grid__evict(g, EVICT_STYLES, (STYLE_MAX + 1) / 4 * 3))
 		sweep_styles(st);
-	memset(st->cache, 0, sizeof(st->cache));
 	st->fresh = 0; /* every live style is indexed again (index_rebuild): its probes are worth making */
 	st->epoch++;
+	/* the cache's entries of older generations miss from now on (grid__cache_hit): a freed id may be
+	 * reused. The generation is one byte: once in 256 collections it would come back to an entry's, and
+	 * the cache is cleared then. */
+	uint8_t tag[8] = {0};
+	memcpy(tag, &st->gen_tag, 8);
+	if (++tag[7] == 0)
+		memset(st->cache, 0, sizeof(st->cache));
+	memcpy(&st->gen_tag, tag, 8);
 	/* When live styles fill most of the table (full_threshold), the next collection waits for a full
 	 * headroom of attempts: meanwhile new pens fall back to the default style instead of sweeping again and
 	 * again. */
