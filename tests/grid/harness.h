@@ -191,6 +191,45 @@ static inline void t_dump(const char *buf, int len)
 	fputc('\n', stderr);
 }
 
+/* What a split-feed test needs besides the stream: the bytes put behind each feed (t_feed_alone), a probe fed to
+ * both terminals after the stream (a parser left in another state takes it otherwise), the test's own comparison
+ * of two terminals (nonzero when they differ), and whether a whole feed (cut < 0) goes from its own buffer with
+ * the poison behind it or from buf itself. */
+struct t_split {
+	const char *poison, *probe;
+	size_t poison_len, probe_len;
+	int (*compare)(struct t_term *a, struct t_term *b, const char *what);
+	bool whole_alone;
+};
+
+/* buf fed to a whole (cut < 0) or in two feeds cut at cut, to b a byte at a time, then the probe to both;
+ * nonzero (and the input on stderr) when they differ */
+static inline int t_split_vs_bytes(const struct t_split *sp, struct t_term *a, struct t_term *b, const char *buf,
+				   int len, int cut)
+{
+	if (cut >= 0) {
+		t_feed_alone(a->g, buf, 0, cut, sp->poison, sp->poison_len);
+		t_feed_alone(a->g, buf, cut, len, sp->poison, sp->poison_len);
+	} else if (sp->whole_alone) {
+		t_feed_alone(a->g, buf, 0, len, sp->poison, sp->poison_len);
+	} else {
+		grid_feed(a->g, (const uint8_t *)buf, (size_t)len);
+	}
+	t_feed_bytes(b->g, buf, (size_t)len);
+	char what[40];
+	snprintf(what, sizeof(what), "cut %d", cut);
+	int bad = sp->compare(a, b, what);
+	if (!bad) {
+		grid_feed(a->g, (const uint8_t *)sp->probe, sp->probe_len);
+		t_feed_bytes(b->g, sp->probe, sp->probe_len);
+		snprintf(what, sizeof(what), "cut %d, probe after", cut);
+		bad = sp->compare(a, b, what);
+	}
+	if (bad)
+		t_dump(buf, len);
+	return bad;
+}
+
 /* A number below n from the xorshift state *x (the random tests' own sequences, reproducible) */
 static inline uint32_t t_rnd(uint64_t *x, uint32_t n)
 {

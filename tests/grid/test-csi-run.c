@@ -192,30 +192,14 @@ static void reset(struct t_term *t)
 	t->title[0] = '\0';
 }
 
-/* buf fed to a whole (cut < 0) or in two feeds cut at cut, to b a byte at a time; nonzero when they differ */
+/* buf fed to a whole (cut < 0) or in two feeds cut at cut, to b a byte at a time, after a reset of both;
+ * nonzero when they differ */
 static int fed_vs_bytes(struct t_term *a, struct t_term *b, const char *buf, int len, int cut)
 {
+	static const struct t_split sp = {poison, probe, sizeof(poison), sizeof(probe) - 1, compare, true};
 	reset(a);
 	reset(b);
-	if (cut < 0) {
-		t_feed_alone(a->g, buf, 0, len, poison, sizeof(poison));
-	} else {
-		t_feed_alone(a->g, buf, 0, cut, poison, sizeof(poison));
-		t_feed_alone(a->g, buf, cut, len, poison, sizeof(poison));
-	}
-	t_feed_bytes(b->g, buf, (size_t)len);
-	char what[40];
-	snprintf(what, sizeof(what), "cut %d", cut);
-	int bad = compare(a, b, what);
-	if (!bad) {
-		grid_feed(a->g, (const uint8_t *)probe, sizeof(probe) - 1);
-		t_feed_bytes(b->g, probe, sizeof(probe) - 1);
-		snprintf(what, sizeof(what), "cut %d, probe after", cut);
-		bad = compare(a, b, what);
-	}
-	if (bad)
-		t_dump(buf, len);
-	return bad;
+	return t_split_vs_bytes(&sp, a, b, buf, len, cut);
 }
 
 /* Long streams fed whole */

@@ -142,25 +142,8 @@ static const char probe[] = "1;2mP\033[4mQ\r\n";
  * when they differ */
 static int fed_vs_bytes(struct t_term *a, struct t_term *b, const char *buf, int len, int cut)
 {
-	if (cut < 0) {
-		grid_feed(a->g, (const uint8_t *)buf, (size_t)len);
-	} else {
-		t_feed_alone(a->g, buf, 0, cut, poison, sizeof(poison));
-		t_feed_alone(a->g, buf, cut, len, poison, sizeof(poison));
-	}
-	t_feed_bytes(b->g, buf, (size_t)len);
-	char what[40];
-	snprintf(what, sizeof(what), "cut %d", cut);
-	int bad = compare(a, b, what);
-	if (!bad) {
-		t_feed(a, probe);
-		t_feed_bytes(b->g, probe, sizeof(probe) - 1);
-		snprintf(what, sizeof(what), "cut %d, probe after", cut);
-		bad = compare(a, b, what);
-	}
-	if (bad)
-		t_dump(buf, len);
-	return bad;
+	static const struct t_split sp = {poison, probe, sizeof(poison), sizeof(probe) - 1, compare, false};
+	return t_split_vs_bytes(&sp, a, b, buf, len, cut);
 }
 
 /* Fresh colours and long SGRs until the bytes path decodes them without its tables (grid.sgr_color_misses,
