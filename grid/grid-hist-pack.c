@@ -5,6 +5,12 @@
  * guest (each zeroed by its emulated kernel at 5-20 ms per MiB, docs/benchmarks.md, issue 5) and a third of
  * the full copy's streaming stores on the host. Called by grid__hist_copy for the lines it does not pack
  * as ASCII; a line that does not fit is copied whole there.
+ *
+ * Only on CPUs with AVX-512 (the packer is AVX2; AVX-512F stands for "vector permutes are cheap here"): on
+ * this session's Zen 4 host the pass costs less than the 8 bytes a cell it does not stream (unicode +2 % by
+ * time, docs/benchmarks.md, issue 2, session 19), while on session 15's host (no AVX-512) the same form lost
+ * 4-7 %, and under QEMU's TCG (the guests of issue 5: `-cpu max`, AVX2 but no AVX-512) each permutation is
+ * a helper call: +43 % of the emulated core's instructions on unicode against ~900 fewer page faults.
  */
 #include <string.h>
 #if defined(__SSE2__)
@@ -79,51 +85,9 @@ static inline __attribute__((always_inline)) void group4(const __m128i *p, __m12
 }
 #endif
 
-/* grid__hist_pack_wide in SSE2 (compiled for AVX too: the same in three-operand form). */
-static inline __attribute__((always_inline)) int pack_wide(const struct grid_cell *c, int n, uint32_t *out)
-{
-	const uint32_t st = c[0].style;
-	int x = 0;
-	uint32_t bad = 0, sdiff = 0;
-#if defined(__SSE2__)
-	const __m128i e0 = _mm_set_epi32(0, 0, (int)st, 0), e1 = _mm_set_epi32((int)st, 0, 0, (int)st),
-		      e2 = _mm_set_epi32(0, (int)st, 0, 0);
-	const __m128i m0 = _mm_set_epi32(BAD_CP, BAD_WF, BAD_SL, BAD_CP), m1 = _mm_set_epi32(BAD_SL, BAD_CP, BAD_WF, BAD_SL),
-		      m2 = _mm_set_epi32(BAD_WF, BAD_SL, BAD_CP, BAD_WF);
-	__m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0;
-	const __m128i *p = (const __m128i *)(const void *)c;
-	__m128i *d = (__m128i *)(void *)out;
-	/* a line with links or marks mostly shows so in its first cells: no need to read on */
-	const int first = n < 16 ? n & ~3 : 16;
-	for (; x < first; x += 4, p += 3, d++)
-		group4(p, d, e0, e1, e2, &a0, &a1, &a2);
-	if (!all_zero(a0, a1, a2, m0, m1, m2))
-		return GRID_PACK_MISFIT;
-	for (; x + 8 <= n; x += 8, p += 6, d += 2) {
-		group4(p, d, e0, e1, e2, &a0, &a1, &a2);
-		group4(p + 3, d + 1, e0, e1, e2, &a0, &a1, &a2);
-	}
-	if (x + 4 <= n) {
-		group4(p, d, e0, e1, e2, &a0, &a1, &a2);
-		x += 4;
-	}
-	if (!all_zero(a0, a1, a2, m0, m1, m2))
-		return GRID_PACK_MISFIT;
-	sdiff = !all_zero(a0, a1, a2, _mm_set_epi32(0, 0, STY, 0), _mm_set_epi32(STY, 0, 0, STY),
-			  _mm_set_epi32(0, STY, 0, 0));
-#endif
-	if (x < n)
-		tail_cells(c, x, n, out, st, &bad, &sdiff);
-	return bad ? GRID_PACK_MISFIT : sdiff ? GRID_PACK_STYLES : GRID_PACK_FITS;
-}
-
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__SSE2__)
-#define HAVE_WIDE_AVX 1
+#define HAVE_WIDE_AVX2 1
 #include <immintrin.h>
-__attribute__((target("avx"), noinline)) static int pack_wide_avx(const struct grid_cell *c, int n, uint32_t *out)
-{
-	return pack_wide(c, n, out);
-}
 
 /* Whether the words ORed up in a0..a2 masked by m0..m2 are all zero (AVX2). */
 __attribute__((target("avx2"))) static inline bool all_zero8(__m256i a0, __m256i a1, __m256i a2, __m256i m0,
@@ -246,28 +210,25 @@ __attribute__((target("avx2"), noinline)) static int pack_wide_avx2_0(const stru
 }
 #endif
 
-int grid__hist_pack_wide(const struct grid_cell *c, int n, int avail, uint32_t *out)
+uint8_t grid__hist_wide;
+
+int grid__hist_wide_cpu(void)
 {
-#if defined(HAVE_WIDE_AVX)
+#if defined(HAVE_WIDE_AVX2)
 	if (__builtin_cpu_supports("avx2"))
-		return c[0].style ? pack_wide_avx2(c, n, avail, out) : pack_wide_avx2_0(c, n, avail, out);
-	if (__builtin_cpu_supports("avx"))
-		return pack_wide_avx(c, n, out);
+		return __builtin_cpu_supports("avx512f") ? 2 : 1;
 #endif
-	return pack_wide(c, n, out);
+	return 0;
 }
 
-int grid__hist_pack_wide_at(int level, const struct grid_cell *c, int n, int avail, uint32_t *out)
+int grid__hist_pack_wide(const struct grid_cell *c, int n, int avail, uint32_t *out)
 {
-	if (level == 0)
-		return pack_wide(c, n, out);
-#if defined(HAVE_WIDE_AVX)
-	if (level == 1 && __builtin_cpu_supports("avx"))
-		return pack_wide_avx(c, n, out);
-	if (level == 2 && __builtin_cpu_supports("avx2"))
-		return c[0].style ? pack_wide_avx2(c, n, avail, out) : pack_wide_avx2_0(c, n, avail, out);
+#if defined(HAVE_WIDE_AVX2)
+	return c[0].style ? pack_wide_avx2(c, n, avail, out) : pack_wide_avx2_0(c, n, avail, out);
+#else
+	(void)c, (void)n, (void)avail, (void)out;
+	return GRID_PACK_MISFIT;
 #endif
-	return -1;
 }
 
 /* The styles of a PACK_STYLES line (lines of other text in several styles, which are rare): one by one. */

@@ -97,6 +97,10 @@ static void evict_chunk(struct screen *s, struct hist_chunk *c)
 __attribute__((noinline)) static struct hist_chunk *chunk_next(struct screen *s, size_t bytes)
 {
 	if (s->hist_max == 0) {
+		/* (before the first line is stored: whether lines of other text are packed into 4 bytes a cell,
+		 * grid-hist-pack.c says where, and why) */
+		if (!grid__hist_wide)
+			grid__hist_wide = grid__hist_wide_cpu() == 2 ? 2 : 1;
 		/* each line may start 16 bytes later (copy_avx's alignment) */
 		size_t total = s->sb_max * (line_bytes(s->line_cols) + 16);
 		s->hist_chunk = total >= 8 * HIST_CHUNK_HUGE ? HIST_CHUNK_HUGE : HIST_CHUNK_SMALL;
@@ -562,7 +566,7 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 	uint8_t *const pb = (uint8_t *)(void *)l->cells;
 	const size_t tb = ((size_t)n + 15) & ~(size_t)15;
 	int pack = !(src->flags & LINE_UNPACKABLE) && n >= PACK_MIN && sc[0].cp < 0x80 ? pack_ascii_sse2(sc, n, pb)
-											     : PACK_MISFIT;
+										       : PACK_MISFIT;
 	if (pack == PACK_FITS) {
 		/* packed in place (room for the full form was taken, the rest is given back): a packed
 		 * scrollback is small enough to stay in the caches, so these are ordinary stores */
@@ -574,8 +578,9 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 		pack_styles(sc, n, (uint16_t *)(void *)(pb + tb));
 		header_store(l, h | LINE_PACKED | LINE_STYLED);
 		bytes = (sizeof(struct line) + tb + 2 * (size_t)n + 15) & ~(size_t)15;
-	} else if (n >= WIDE_MIN && (pack = grid__hist_pack_wide(sc, n, grid__min(ncells, src->ncells),
-								 (uint32_t *)(void *)pb)) != PACK_MISFIT) {
+	} else if (grid__hist_wide == 2 && n >= WIDE_MIN &&
+		   (pack = grid__hist_pack_wide(sc, n, grid__min(ncells, src->ncells), (uint32_t *)(void *)pb)) !=
+			   PACK_MISFIT) {
 		/* other text (any code points, widths, clusters) with no link or mark: 4 bytes a cell (LINE_WIDE),
 		 * its style in the header or (LINE_STYLED) per cell after the words; a third of the fresh memory
 		 * of the full copy (docs/benchmarks.md, issue 2, session 19) */

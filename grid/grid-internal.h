@@ -469,12 +469,17 @@ void grid__hist_fence(void);
 /* grid-hist-pack.c: cells [0, n) (n >= 4; c has avail cells that may be read, their content aside) into the
  * 4-byte words of a LINE_WIDE line at out (16-byte aligned, streaming stores; room for 12 bytes a cell):
  * GRID_PACK_FITS when they all have cell 0's style, GRID_PACK_STYLES when not (then grid__hist_wide_styles
- * writes theirs), GRID_PACK_MISFIT (out partly written) when a cell does not fit. */
+ * writes theirs), GRID_PACK_MISFIT (out partly written) when a cell does not fit. Needs AVX2. */
 enum { GRID_PACK_MISFIT = 0, GRID_PACK_FITS = 1, GRID_PACK_STYLES = 2 };
 int grid__hist_pack_wide(const struct grid_cell *c, int n, int avail, uint32_t *out);
 void grid__hist_wide_styles(const struct grid_cell *c, int n, uint16_t *st);
-/* The same by one of its forms, for tests (0: SSE2, 1: AVX, 2: AVX2); -1 when the CPU has not that one. */
-int grid__hist_pack_wide_at(int level, const struct grid_cell *c, int n, int avail, uint32_t *out);
+/* 2: the CPU has AVX2 and AVX-512F (lines are packed so), 1: AVX2 only (they are not), 0: neither. */
+int grid__hist_wide_cpu(void);
+/* Whether grid__hist_copy packs lines so: 2 yes, 1 no, 0 until a scrollback's first chunk is made (then 2 when
+ * grid__hist_wide_cpu() == 2); tests set it to 2 on a CPU with AVX2 (grid__hist_wide_cpu() >= 1) before
+ * making grids. Read once a line: hidden (no GOT) and compared for equality (a signed test costs QEMU's TCG
+ * a call of its flag helper). */
+extern uint8_t grid__hist_wide __attribute__((visibility("hidden")));
 /* Writes the l->ncells cells of a LINE_PACKED line to out. */
 void grid__hist_expand(const struct line *l, struct grid_cell *out);
 /* The cells of line l for reading: l->cells, or for a packed line its expansion into buf (>= l->ncells
