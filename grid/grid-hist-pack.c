@@ -8,8 +8,8 @@
  *
  * Only on CPUs with AVX-512 (the packer is AVX2; AVX-512F stands for "vector permutes are cheap here"): on
  * this session's Zen 4 host the pass costs less than the 8 bytes a cell it does not stream (unicode +2 % by
- * time, docs/benchmarks.md, issue 2, session 19), while on session 15's host (no AVX-512) the same form lost
- * 4-7 %, and under QEMU's TCG (the guests of issue 5: `-cpu max`, AVX2 but no AVX-512) each permutation is
+ * time, docs/benchmarks.md, issue 2, session 19), while on session 15's host the same form lost 4-7 %, and
+ * under QEMU's TCG (the guests of issue 5: `-cpu max`, AVX2 but no AVX-512) each permutation is
  * a helper call: +43 % of the emulated core's instructions on unicode against ~900 fewer page faults.
  */
 #include <string.h>
