@@ -539,6 +539,9 @@ __attribute__((noinline)) static size_t sgr_long_direct(struct grid *g, const ui
 		uint32_t c;
 		if (e == p.i + 1) {
 			c = p.s[p.i] - (uint32_t)'0';
+		} else if (e == p.i + 2) {
+			/* two digits (38, 48): from their bytes as well, below 100 */
+			c = p.s[p.i] * 10u + p.s[p.i + 1] - 11u * '0';
 		} else {
 			c = digits_at(p.s, p.i, e - p.i);
 			c = c > 127 ? 127 : c;
