@@ -575,6 +575,16 @@ static inline uint16_t grid__pen_learn(struct grid *g, uint16_t id)
 	return id;
 }
 
+/* The pen as a style's key (a, b), with DECSCA's protection; returns its hash (grid__key_hash) */
+static inline __attribute__((always_inline)) uint64_t grid__pen_key(const struct grid *g, uint64_t *a, uint64_t *b)
+{
+	struct grid_style s = g->pen;
+	if (g->protect)
+		s.attrs |= GRID_ATTR_PROTECTED;
+	grid__style_key(&s, a, b);
+	return grid__key_hash(*a, *b);
+}
+
 /* grid__pen_id past the style cache (grid-style.c): the index's probe (grid__intern_probe; the paths that
  * meet fresh styles take those without it first: grid__intern_fresh) */
 uint16_t grid__pen_id_slow(struct grid *g, uint64_t a, uint64_t b, uint64_t h);
@@ -586,13 +596,9 @@ static inline __attribute__((always_inline)) uint16_t
 grid__pen_id_via(struct grid *g, uint16_t (*slow)(struct grid *, uint64_t, uint64_t, uint64_t))
 {
 	if (g->pen_dirty) {
-		struct grid_style s = g->pen;
-		if (g->protect)
-			s.attrs |= GRID_ATTR_PROTECTED;
 		uint64_t a, b;
-		grid__style_key(&s, &a, &b);
+		const uint64_t h = grid__pen_key(g, &a, &b);
 		struct style_table *t = &g->st;
-		const uint64_t h = grid__key_hash(a, b);
 		const uint32_t slot = grid__cache_slot(h);
 		if (unlikely(t->cache[slot].a != a || t->cache[slot].b != b))
 			return slow(g, a, b, h);

@@ -20,9 +20,10 @@
 #include <emmintrin.h>
 #endif
 
-/* the ASCII text path's functions (~3.6 KiB, with the pen's cache inline) in one page (GRID_PAGE); the run
- * over the right edge, and the one cell after a colour change (put_one_dirty: doom_fire's, called mostly
- * from grid__print, which is in no page), in one of their own */
+/* the ASCII text path's functions (~3.5 KiB, with the pen's cache inline: print_ascii_run, ascii_pen_miss,
+ * ascii_styled and the writers of runs under 32 cells) in one page (GRID_PAGE); the run over the right edge,
+ * a run meeting a deferred row (ascii_meet), and the one cell after a colour change (put_one_dirty:
+ * doom_fire's, called mostly from grid__print, which is in no page, with its pen_miss), in one of their own */
 GRID_PAGE_BEGIN("print");
 GRID_PAGE_BEGIN("print_rows");
 
@@ -307,11 +308,11 @@ static inline bool put_one(struct grid *g, uint32_t cp, uint16_t style)
 
 static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n);
 
-/* grid__pen_id_slow's fresh styles in this page: a fresh colour's text would otherwise call grid-style.c, and
- * that call's return cost an emulated guest a TB look-up more per run (GRID_PAGE); the index's probe jumps
- * there (the page has no room for it) */
-GRID_PAGE("print") __attribute__((noinline)) static uint16_t pen_miss(struct grid *g, uint64_t a, uint64_t b,
-								      uint64_t h)
+/* grid__pen_id_slow's fresh styles for put_one_dirty, in its page: a fresh colour's cell would otherwise call
+ * grid-style.c, and that call's return cost an emulated guest a TB look-up more (GRID_PAGE); the index's probe
+ * jumps there (the page has no room for it) */
+GRID_PAGE("print_rows") __attribute__((noinline)) static uint16_t pen_miss(struct grid *g, uint64_t a, uint64_t b,
+									   uint64_t h)
 {
 	struct style_table *t = &g->st;
 	if (grid__intern_fresh(t, a, b))
@@ -521,6 +522,122 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 	}
 }
 
+/* The cells of ascii_styled's run [x, x + n) on row l, its text decided (the row not LINE_LAZY): the wide
+ * characters it splits fixed, the extent and the cells. */
+static inline __attribute__((always_inline)) void ascii_cells(struct grid *g, struct line *l, const uint8_t *s,
+							      size_t n, uint16_t style, int x)
+{
+	const int x1 = x + (int)n;
+	/* grid__fix_wide, where x1 > 0 is known (n > 0) */
+	struct grid_cell *c = l->cells;
+	if (x > 0 && c[x].width == 0)
+		c[x - 1].cp = 0, c[x - 1].width = 1, c[x - 1].link = 0;
+	if (x1 < g->cols && c[x1].width == 0)
+		c[x1].cp = 0, c[x1].width = 1, c[x1].link = 0;
+	grid__line_touch(l, x1);
+	write_ascii(&c[x], s, n, style, g->link);
+}
+
+/* ascii_styled's run from column x on a row whose cells are deferred (LINE_LAZY) and that the run may not
+ * keep so: the cells written first. In the rows' page: ~5 k of csi's 30 k runs per 2 MiB. */
+GRID_PAGE("print_rows") __attribute__((noinline)) static void ascii_meet(struct grid *g, struct line *l,
+									 const uint8_t *s, size_t n, uint16_t style,
+									 int x)
+{
+	grid__line_materialise(l);
+	if (x == 0)
+		text_start(l, s, n, style, g->link);
+	else
+		l->flags &= ~LINE_ASCII;
+	ascii_cells(g, l, s, n, style, x);
+}
+
+/* print_ascii_run's run in the style (interned) once its first character joins nothing before it. Every call
+ * it makes is a tail call (the cells' writers, print_ascii_rows, ascii_meet), so that it needs few registers:
+ * csi's short runs between escape sequences paid ~19 instructions a run for the prologue and epilogue of a
+ * function that called on its own paths. */
+GRID_PAGE("print") __attribute__((noinline)) static void ascii_styled(struct grid *g, const uint8_t *s, size_t n)
+{
+	g->last_cp = g->gb_prev = s[n - 1];
+	g->gb_state = 0;
+	g->last_w = 1;
+	/* here, apart from last_x: stored together they took a vector register's round trip (print_ascii_rows
+	 * stores it again for its rows) */
+	g->last_y = g->cy;
+	const int x = g->cx;
+	/* (a selection goes the general way too: grid__select_touch is a call) */
+	if (unlikely(g->wrap_pending || g->sel.active) || (size_t)(grid__right_limit(g) - x) < n) {
+		print_ascii_rows(g, s, n, g->pen_id, g->link);
+		return;
+	}
+	/* The whole run before the right edge, no wrap (the text between escape sequences): one segment, the
+	 * bookkeeping first and the cells last, so that nothing is needed after writing them (a tail call). */
+	{
+		const int y = g->cy, x1 = x + (int)n;
+		g->cx = x1;
+		g->last_x = x1 - 1;
+		grid__damage_inline(g, y, x - 1, x1 + 1);
+	}
+	/* the pen's id, resolved by the caller (grid__pen_learn) */
+	const uint16_t style = g->pen_id;
+	struct line *l = grid__line_raw(g, g->cy);
+	if (x >= g->text_from) {
+		/* rows may reach the scrollback (grid.text_from): a flood's row keeps only its text (LINE_LAZY),
+		 * its cells written when something else reaches them */
+		if (x == 0) {
+			if (lazy_start(l, n, style, g->link))
+				goto lazy;
+			if (unlikely(l->flags & LINE_LAZY)) {
+				ascii_meet(g, l, s, n, style, 0);
+				return;
+			}
+			text_start(l, s, n, style, g->link);
+		} else if (unlikely(l->flags & LINE_LAZY)) {
+			if (lazy_more(l, x, style, g->link))
+				goto lazy;
+			ascii_meet(g, l, s, n, style, x);
+			return;
+		} else {
+			l->flags &= ~LINE_ASCII;
+		}
+	}
+	ascii_cells(g, l, s, n, style, x);
+	return;
+lazy:
+	lazy_put(l, x, s, n, style);
+}
+
+/* ascii_pen_miss's pen through the index's probe (grid-style.c), then the run */
+GRID_PAGE("print_rows") __attribute__((noinline)) static void ascii_pen_slow(struct grid *g, const uint8_t *s,
+									     size_t n, uint64_t a, uint64_t b, uint64_t h)
+{
+	grid__pen_id_slow(g, a, b, h);
+	ascii_styled(g, s, n);
+}
+
+/* print_ascii_run's pen past the style cache: a fresh style interned here, else ascii_pen_slow; then the run.
+ * Both tail calls: a call here would save registers on every fresh colour's run. */
+GRID_PAGE("print") __attribute__((noinline)) static void ascii_pen_miss(struct grid *g, const uint8_t *s, size_t n,
+									uint64_t a, uint64_t b, uint64_t h)
+{
+	struct style_table *t = &g->st;
+	if (unlikely(!grid__intern_fresh(t, a, b))) {
+		ascii_pen_slow(g, s, n, a, b, h);
+		return;
+	}
+	grid__pen_learn(g, grid__cache_put(t, a, b, h, grid__style_take(t, a, b)));
+	ascii_styled(g, s, n);
+}
+
+/* print_ascii_run whose first character may join the cluster before it (after a Prepend character, GB9b) */
+__attribute__((noinline)) static void print_ascii_joined(struct grid *g, const uint8_t *s, size_t n)
+{
+	uint32_t cp = s[0];
+	print_cps(g, &cp, 1);
+	if (n > 1)
+		print_ascii_run(g, s + 1, n - 1);
+}
+
 /* A run of printable ASCII. Out of line: grid__print_ascii's path for a single character then needs no
  * stack frame. */
 GRID_PAGE("print") __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n)
@@ -532,63 +649,24 @@ GRID_PAGE("print") __attribute__((noinline)) static void print_ascii_run(struct 
 	if (n == 0)
 		return;
 	if (unlikely(g->gb_prev >= 0x600) && g->last_x >= 0 && grid__may_join_cell(g->gb_prev, s[0])) {
-		/* the first character may join the cluster before it (after a Prepend character, GB9b) */
-		uint32_t cp = s[0];
-		print_cps(g, &cp, 1);
-		if (--n == 0)
-			return;
-		s++;
-	}
-	const uint16_t style = likely(!g->pen_dirty) ? g->pen_id : grid__pen_id_via(g, pen_miss), link = g->link;
-	g->last_cp = g->gb_prev = s[n - 1];
-	g->gb_state = 0;
-	g->last_w = 1;
-	const int x = g->cx;
-	if (unlikely(g->wrap_pending) || (size_t)(grid__right_limit(g) - x) < n) {
-		print_ascii_rows(g, s, n, style, link);
+		print_ascii_joined(g, s, n);
 		return;
 	}
-	/* The whole run before the right edge, no wrap (the text between escape sequences): one segment, the
-	 * bookkeeping first and the cells last, so that nothing is needed after writing them (a tail call). */
-	const int y = g->cy, x1 = x + (int)n;
-	struct line *l = grid__line_raw(g, y);
-	g->cx = x1;
-	g->last_x = x1 - 1;
-	g->last_y = y;
-	if (x >= g->text_from) {
-		/* rows may reach the scrollback (grid.text_from): a flood's row keeps only its text (LINE_LAZY),
-		 * its cells written when something else reaches them */
-		if (x == 0) {
-			if (lazy_start(l, n, style, link))
-				goto lazy;
-			grid__line_ready(l);
-			text_start(l, s, n, style, link);
-		} else if (unlikely(l->flags & LINE_LAZY)) {
-			if (lazy_more(l, x, style, link))
-				goto lazy;
-			grid__line_materialise(l);
-			l->flags &= ~LINE_ASCII;
-		} else {
-			l->flags &= ~LINE_ASCII;
-		}
+	if (likely(!g->pen_dirty)) {
+		ascii_styled(g, s, n);
+		return;
 	}
-	/* grid__fix_wide, where x1 > 0 is known (n > 0) */
-	struct grid_cell *c = l->cells;
-	if (x > 0 && c[x].width == 0)
-		c[x - 1].cp = 0, c[x - 1].width = 1, c[x - 1].link = 0;
-	if (x1 < g->cols && c[x1].width == 0)
-		c[x1].cp = 0, c[x1].width = 1, c[x1].link = 0;
-	grid__line_touch(l, x1);
-	if (unlikely(g->sel.active))
-		grid__select_touch(g, y, y);
-	grid__damage_inline(g, y, x - 1, x1 + 1);
-	write_ascii(&c[x], s, n, style, link);
-	return;
-lazy:
-	lazy_put(l, x, s, n, style);
-	if (unlikely(g->sel.active))
-		grid__select_touch(g, y, y);
-	grid__damage_inline(g, y, x - 1, x1 + 1);
+	/* grid__pen_id_via, its miss a tail call */
+	uint64_t a, b;
+	const uint64_t h = grid__pen_key(g, &a, &b);
+	const struct style_table *t = &g->st;
+	const uint32_t slot = grid__cache_slot(h);
+	if (unlikely(t->cache[slot].a != a || t->cache[slot].b != b)) {
+		ascii_pen_miss(g, s, n, a, b, h);
+		return;
+	}
+	grid__pen_learn(g, (uint16_t)t->cache[slot].id);
+	ascii_styled(g, s, n);
 }
 
 /* The hot path: printable ASCII from the parser. */

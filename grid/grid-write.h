@@ -133,37 +133,15 @@ __attribute__((target("avx2"))) static void write_run_avx2(unsigned char *p, con
 }
 #endif
 
-/* Writes k ASCII cells. The cell is {cp, style, link, width = 1, flags = 0, pad}: on a little-endian
- * machine that is one 64-bit word (cp | style << 32 | link << 48) and one 32-bit word (1), stored
- * directly, four cells per iteration (sixteen per pshufb step with AVX). */
-static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, uint16_t style, uint16_t link)
-{
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	_Static_assert(sizeof(struct grid_cell) == 12, "cell layout");
-	_Static_assert(offsetof(struct grid_cell, style) == 4 && offsetof(struct grid_cell, link) == 6 &&
-			       offsetof(struct grid_cell, width) == 8 && offsetof(struct grid_cell, flags) == 9,
-		       "cell layout");
-	const uint64_t hi = (uint64_t)style << 32 | (uint64_t)link << 48;
+/* write_ascii's cells as words, four per iteration: for runs under 16 cells (and any run on a CPU without
+ * AVX). Out of line, a tail call: inline, its loop's registers made print_ascii_run's common path save six
+ * registers and spill (csi's text runs between escape sequences are ~15 cells). */
+GRID_PAGE("print") __attribute__((noinline)) static void write_words(unsigned char *p, const uint8_t *s, size_t k,
+								      uint64_t hi)
+{
 	const uint32_t w1 = 1;
-	unsigned char *p = (unsigned char *)c;
 	size_t i = 0;
-#if defined(HAVE_WRITE_AVX)
-	if (k >= 16 && __builtin_cpu_supports("avx2")) {
-		if (k < 32)
-			write_short_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
-		else
-			write_run_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
-		return;
-	}
-	if (k >= 16 && __builtin_cpu_supports("avx")) {
-		const uint32_t sl = (uint32_t)style | (uint32_t)link << 16;
-		i = write_ascii16(p, s, k, sl);
-		/* the rest as the last 16 cells again (the ones before it rewritten with the same values) */
-		if (i < k)
-			write_ascii16(p + (k - 16) * 12, s + k - 16, 16, sl);
-		return;
-	}
-#endif
 	for (; i + 4 <= k; i += 4, p += 48) {
 		uint64_t a = s[i] | hi, b = s[i + 1] | hi, d = s[i + 2] | hi, e = s[i + 3] | hi;
 		memcpy(p, &a, 8);
@@ -180,6 +158,38 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 		memcpy(p, &a, 8);
 		memcpy(p + 8, &w1, 4);
 	}
+}
+#endif
+
+/* Writes k ASCII cells. The cell is {cp, style, link, width = 1, flags = 0, pad}: on a little-endian
+ * machine that is one 64-bit word (cp | style << 32 | link << 48) and one 32-bit word (1), stored
+ * directly (write_words; 8 cells per step with AVX2, 16 per pshufb step with AVX). */
+static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, uint16_t style, uint16_t link)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	_Static_assert(sizeof(struct grid_cell) == 12, "cell layout");
+	_Static_assert(offsetof(struct grid_cell, style) == 4 && offsetof(struct grid_cell, link) == 6 &&
+			       offsetof(struct grid_cell, width) == 8 && offsetof(struct grid_cell, flags) == 9,
+		       "cell layout");
+	unsigned char *p = (unsigned char *)c;
+#if defined(HAVE_WRITE_AVX)
+	if (k >= 16 && __builtin_cpu_supports("avx2")) {
+		if (k < 32)
+			write_short_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
+		else
+			write_run_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
+		return;
+	}
+	if (k >= 16 && __builtin_cpu_supports("avx")) {
+		const uint32_t sl = (uint32_t)style | (uint32_t)link << 16;
+		size_t i = write_ascii16(p, s, k, sl);
+		/* the rest as the last 16 cells again (the ones before it rewritten with the same values) */
+		if (i < k)
+			write_ascii16(p + (k - 16) * 12, s + k - 16, 16, sl);
+		return;
+	}
+#endif
+	write_words(p, s, k, (uint64_t)style << 32 | (uint64_t)link << 48);
 #else
 	struct grid_cell t = {.cp = 0, .style = style, .link = link, .width = 1, .flags = 0};
 	for (size_t i = 0; i < k; i++) {

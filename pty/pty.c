@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -18,6 +19,15 @@
 /* The write queue starts this small (a key or a reply) and grows by doubling up to write_queue_max; it is
  * freed again whenever it empties, so a big paste does not keep its memory. */
 #define QUEUE_MIN (4u << 10)
+/* A queue larger than this lives in a mapping of its own (mmap, grown by mremap, unmapped when it empties),
+ * not in malloc's heap. glibc raises its mmap threshold to the size of each large block freed, so after one
+ * paste the next queue grew inside the heap, where realloc copies: its 2 -> 4 MiB step held both blocks
+ * resident, and the heap kept the freed one (live-paste_deadlock, under load: peak RSS 7 MiB above the idle
+ * program's, with a 4 MiB bound). A mapping grows by moving its pages, and its memory is given back when
+ * it is unmapped, whatever malloc's state. */
+#define QUEUE_MAP_MIN (64u << 10)
+
+static void queue_free(uint8_t *buf, size_t cap);
 
 struct pty {
 	struct pty_config cfg;
@@ -92,7 +102,7 @@ void pty_destroy(struct pty *pty)
 	if (!pty)
 		return;
 	pty_hangup(pty, 500);
-	free(pty->buf);
+	queue_free(pty->buf, pty->cap);
 	free(pty);
 }
 
@@ -212,10 +222,39 @@ int pty_read(struct pty *pty, size_t budget)
 	}
 }
 
+/* The queue's block of cap bytes (QUEUE_MAP_MIN above) released. */
+static void queue_free(uint8_t *buf, size_t cap)
+{
+	if (cap > QUEUE_MAP_MIN)
+		munmap(buf, cap);
+	else
+		free(buf);
+}
+
+/* The queue's block grown from old to cap bytes (old < cap), its first len bytes kept; NULL on failure, the
+ * old block then left as it was. */
+static uint8_t *queue_grow(uint8_t *buf, size_t old, size_t cap, size_t len)
+{
+	if (cap <= QUEUE_MAP_MIN)
+		return realloc(buf, cap);
+	void *p;
+	if (old > QUEUE_MAP_MIN) {
+		p = mremap(buf, old, cap, MREMAP_MAYMOVE);
+		return p == MAP_FAILED ? NULL : p;
+	}
+	p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (len)
+		memcpy(p, buf, len);
+	free(buf);
+	return p;
+}
+
 static void queue_clear(struct pty *pty)
 {
 	bool had = pty->len > 0;
-	free(pty->buf);
+	queue_free(pty->buf, pty->cap);
 	pty->buf = NULL;
 	pty->head = pty->len = pty->cap = 0;
 	if (had && pty->cb.want_write)
@@ -238,14 +277,14 @@ static int queue_reserve(struct pty *pty, size_t n)
 		cap *= 2;
 	if (cap > pty->cfg.write_queue_max)
 		cap = pty->cfg.write_queue_max;
-	/* Grown in place: realloc moves a large block's pages (mremap) rather than copying them into a second
-	 * block, so the old and the new block are never resident together (a doubling to 4 MiB peaked at
-	 * 6 MiB). On failure the queue is left as it was, its bytes moved to the front. */
+	/* A large queue grows by moving its pages (queue_grow), so the old and the new block are never
+	 * resident together (a doubling to 4 MiB peaked at 6 MiB). On failure the queue is left as it was, its
+	 * bytes moved to the front. */
 	if (pty->head) {
 		memmove(pty->buf, pty->buf + pty->head, pty->len);
 		pty->head = 0;
 	}
-	uint8_t *nb = realloc(pty->buf, cap);
+	uint8_t *nb = queue_grow(pty->buf, pty->cap, cap, pty->len);
 	if (!nb)
 		return -ENOMEM;
 	pty->buf = nb;

@@ -341,6 +341,55 @@ static void test_long_guess(void)
 	CHECK(bad == 0, "%d cells differ after long SGRs in a learnt order", bad);
 }
 
+/* The direct colours' three numbers (rgb_at: r's and g's digits in one 64-bit word) in the colour forms
+ * and inside long SGRs (sgr_long_direct), every other one with the tables bypassed: numbers of 0 to 4 digits
+ * around 255/256 (a number's high byte, each half's top bits), leading zeros, the Pi form; then the palette
+ * form's tail (pal_tail's digit test on a word) with every byte value at each of its three places. */
+static void test_rgb_pal_fields(void)
+{
+	static const char *const nums[] = {"", "0", "9", "10", "99", "100", "255", "256", "511", "999",
+					   "0255", "0256", "1000", "9999"};
+	const unsigned nn = sizeof(nums) / sizeof(nums[0]);
+	struct t_term *a, *b;
+	pair_new(&a, &b, 6);
+	int bad = 0;
+	uint32_t r = 23;
+	char x[120], s[300];
+	for (int k = 0; k < 16000; k++) {
+		r = r * 1103515245u + 12345u;
+		const char *n0 = nums[(r >> 8) % nn], *n1 = nums[(r >> 12) % nn], *n2 = nums[(r >> 16) % nn];
+		const char fb = (r >> 24) & 1 ? '3' : '4';
+		if ((r >> 20 & 3) == 0)
+			snprintf(x, sizeof(x), "%c8;2;%s;%s;%s", fb, n0, n1, n2);
+		else if ((r >> 20 & 3) == 1)
+			snprintf(x, sizeof(x), "%c8:2:%s:%s:%s:%s", fb, nums[(r >> 4) % 3], n0, n1, n2);
+		else if ((r >> 20 & 3) == 2)
+			snprintf(x, sizeof(x), "1;3;4;38;5;7;%c8;2;%s;%s;%s", fb, n0, n1, n2);
+		else
+			snprintf(x, sizeof(x), "22;%c8;2;%s;%s;%s;24;1", fb, n0, n1, n2);
+		a->g->sgr_color_misses = a->g->sgr_long_misses = k & 1 ? 1u << 20 : 0;
+		snprintf(s, sizeof(s), "\033[H\033[0;95;104m\033[%smA\033[K\033[%d;1H", x, ROWS);
+		feed_both(a, b, s);
+		bad += diff_screens(a, b);
+	}
+	for (unsigned i = 0; i < 2 * 255 * 6; i++) {
+		/* byte c at place at of a tail of len bytes: (1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (3, 2) */
+		static const uint8_t lens[6] = {1, 2, 2, 3, 3, 3}, ats[6] = {0, 0, 1, 0, 1, 2};
+		const unsigned c = 1 + i / 12 % 255, j = i % 6;
+		char tail[4] = "123";
+		tail[ats[j]] = (char)c;
+		tail[lens[j]] = 0;
+		a->g->sgr_color_misses = i / 6 & 1 ? 1u << 20 : 0;
+		snprintf(s, sizeof(s), "\033[H\033[0m\033[%c8;5;%smA\033[K\030\033[%d;1H", c & 1 ? '3' : '4', tail,
+			 ROWS);
+		feed_both(a, b, s);
+		bad += diff_screens(a, b);
+	}
+	t_free(a);
+	t_free(b);
+	CHECK(bad == 0, "%d cells differ after direct and palette colours' numbers", bad);
+}
+
 int main(void)
 {
 	/* both copies of the parser's feed loop (the AVX2 one where the CPU has it: vt__no_avx2) */
@@ -352,6 +401,7 @@ int main(void)
 		test_at_end();
 		test_color_tails();
 		test_long_guess();
+		test_rgb_pal_fields();
 	}
 	test_sampling();
 	return t_done("grid-sgr");
