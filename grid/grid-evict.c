@@ -41,16 +41,8 @@ static uint32_t count_line(const struct grid *g, enum grid_evict k, uint8_t *use
 			n += mark1(used, l->cells[x].style);
 		return n;
 	}
-	if (l->flags & LINE_PACKED && (k == EVICT_LINKS || !(l->flags & LINE_WIDE))) /* (no links; clusters: LINE_WIDE) */
+	if (l->flags & LINE_PACKED) /* (no clusters, no links) */
 		return 0;
-	if (l->flags & LINE_PACKED) {
-		for (int x = 0; x < l->ncells; x++) {
-			const uint32_t cp = grid__line_cell(l, x).cp;
-			if (cp & GRID_CP_CLUSTER && (cp & ~GRID_CP_CLUSTER) < g->cl.cap)
-				n += mark1(used, (uint16_t)(cp & ~GRID_CP_CLUSTER));
-		}
-		return n;
-	}
 	for (int x = 0; x < l->ncells; x++) {
 		const struct grid_cell *c = &l->cells[x];
 		if (k == EVICT_LINKS) {
@@ -69,7 +61,7 @@ static void drop_line(const struct grid *g, enum grid_evict k, const uint8_t *us
 	if (k == EVICT_STYLES) {
 		if (l->flags & LINE_PACKED) {
 			if (l->flags & LINE_STYLED) {
-				uint16_t *st = grid__line_styles_mut(l);
+				uint16_t *st = (uint16_t *)(void *)((uint8_t *)(void *)l->cells + ((l->ncells + 15) & ~15));
 				for (int x = 0; x < l->ncells; x++)
 					if (!(used[st[x]] & 2))
 						st[x] = 0;
@@ -84,18 +76,8 @@ static void drop_line(const struct grid *g, enum grid_evict k, const uint8_t *us
 				l->cells[x].style = 0;
 		return;
 	}
-	if (l->flags & LINE_PACKED && (k == EVICT_LINKS || !(l->flags & LINE_WIDE)))
+	if (l->flags & LINE_PACKED)
 		return;
-	if (l->flags & LINE_PACKED) {
-		/* a LINE_WIDE line's clusters: the base character, its width bits kept */
-		uint32_t *w = grid__line_words(l);
-		for (int x = 0; x < l->ncells; x++) {
-			const uint32_t i = w[x] & ~(GRID_CP_CLUSTER | LINE_WIDE_WMASK);
-			if (w[x] & GRID_CP_CLUSTER && i < g->cl.cap && !(used[i] & 2))
-				w[x] = g->cl.c[i].cp[0] | (w[x] & LINE_WIDE_WMASK);
-		}
-		return;
-	}
 	for (int x = 0; x < l->ncells; x++) {
 		struct grid_cell *c = &l->cells[x];
 		if (k == EVICT_LINKS) {

@@ -14,10 +14,9 @@
  * column 0 in one style, were never written: LINE_LAZY, and then the recycled row needs no clear either).
  * Other rows of 16 cells or more are checked and packed from their cells (pack_ascii); rows of such ASCII in
  * several styles get a style per cell after their bytes (LINE_STYLED, 3 bytes a cell instead of 12: an
- * escape-heavy flood's lines). Lines of other text (any code points, wide characters, clusters) with no link
- * or mark take 4 bytes a cell (LINE_WIDE, grid-hist-pack.c) instead of 12. A chunk is reused as soon as every
- * line in it has left the scrollback, so a flood of packed lines (~1 MB for 10000 lines) cycles through a few
- * chunks that stay in the caches instead of 25 MB of fresh memory.
+ * escape-heavy flood's lines). A chunk is reused as soon as every line in it has
+ * left the scrollback, so a flood of packed lines (~1 MB for 10000 lines) cycles through a few chunks that
+ * stay in the caches instead of 25 MB of fresh memory.
  * Memory stays bounded: at most enough chunks for sb_max full lines, plus two.
  */
 #include <stdio.h>
@@ -42,10 +41,6 @@ GRID_PAGE_BEGIN("hist");
  * saves are worth */
 #ifndef PACK_MIN
 #define PACK_MIN 16
-#endif
-/* the same for the 4-byte form (LINE_WIDE) */
-#ifndef WIDE_MIN
-#define WIDE_MIN 8
 #endif
 
 struct hist_chunk {
@@ -97,10 +92,6 @@ static void evict_chunk(struct screen *s, struct hist_chunk *c)
 __attribute__((noinline)) static struct hist_chunk *chunk_next(struct screen *s, size_t bytes)
 {
 	if (s->hist_max == 0) {
-		/* (before the first line is stored: whether lines of other text are packed into 4 bytes a cell,
-		 * grid-hist-pack.c says where, and why) */
-		if (!grid__hist_wide)
-			grid__hist_wide = grid__hist_wide_cpu() == 2 ? 2 : 1;
 		/* each line may start 16 bytes later (copy_avx's alignment) */
 		size_t total = s->sb_max * (line_bytes(s->line_cols) + 16);
 		s->hist_chunk = total >= 8 * HIST_CHUNK_HUGE ? HIST_CHUNK_HUGE : HIST_CHUNK_SMALL;
@@ -245,9 +236,8 @@ static inline bool pack_fits(const struct pack_acc *a, __m128i m0, __m128i m1, _
 #endif
 
 /* What pack_ascii found: the cells do not fit a packed line, fit one (one style), or fit but for their styles
- * (LINE_STYLED: their bytes are written, their styles are for pack_styles). The same for
- * grid__hist_pack_wide (grid-hist-pack.c). */
-enum { PACK_MISFIT = GRID_PACK_MISFIT, PACK_FITS = GRID_PACK_FITS, PACK_STYLES = GRID_PACK_STYLES };
+ * (LINE_STYLED: their bytes are written, their styles are for pack_styles). */
+enum { PACK_MISFIT = 0, PACK_FITS = 1, PACK_STYLES = 2 };
 
 /* Packs cells [0, n) into one byte each when they are all ASCII of width 1 with one style and no link or
  * flags (the bulk of a text flood's lines); returns PACK_STYLES when only their styles differ (an
@@ -565,8 +555,8 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 	const struct grid_cell *sc = src->cells;
 	uint8_t *const pb = (uint8_t *)(void *)l->cells;
 	const size_t tb = ((size_t)n + 15) & ~(size_t)15;
-	int pack = !(src->flags & LINE_UNPACKABLE) && n >= PACK_MIN && sc[0].cp < 0x80 ? pack_ascii_sse2(sc, n, pb)
-										       : PACK_MISFIT;
+	const int pack = !(src->flags & LINE_UNPACKABLE) && n >= PACK_MIN && sc[0].cp < 0x80 ? pack_ascii_sse2(sc, n, pb)
+											     : PACK_MISFIT;
 	if (pack == PACK_FITS) {
 		/* packed in place (room for the full form was taken, the rest is given back): a packed
 		 * scrollback is small enough to stay in the caches, so these are ordinary stores */
@@ -578,21 +568,6 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 		pack_styles(sc, n, (uint16_t *)(void *)(pb + tb));
 		header_store(l, h | LINE_PACKED | LINE_STYLED);
 		bytes = (sizeof(struct line) + tb + 2 * (size_t)n + 15) & ~(size_t)15;
-	} else if (grid__hist_wide == 2 && n >= WIDE_MIN &&
-		   (pack = grid__hist_pack_wide(sc, n, grid__min(ncells, src->ncells), (uint32_t *)(void *)pb)) !=
-			   PACK_MISFIT) {
-		/* other text (any code points, widths, clusters) with no link or mark: 4 bytes a cell (LINE_WIDE),
-		 * its style in the header or (LINE_STYLED) per cell after the words; a third of the fresh memory
-		 * of the full copy (docs/benchmarks.md, issue 2, session 19) */
-		const size_t wb = ((size_t)n * 4 + 15) & ~(size_t)15;
-		if (pack == PACK_FITS) {
-			header_stream(l, h | LINE_PACKED | LINE_WIDE | (uint64_t)sc[0].style << 48);
-			bytes = sizeof(struct line) + wb;
-		} else {
-			grid__hist_wide_styles(sc, n, (uint16_t *)(void *)(pb + wb));
-			header_stream(l, h | LINE_PACKED | LINE_WIDE | LINE_STYLED);
-			bytes = (sizeof(struct line) + wb + 2 * (size_t)n + 15) & ~(size_t)15;
-		}
 	} else {
 #if defined(HAVE_COPY_AVX)
 		/* not for short lines: their few vectors cost less inline than the call */

@@ -72,15 +72,6 @@
 #define LINE_STALE 0x40u
 /* with LINE_PACKED: a style per cell, 16 bits each after the bytes rounded up to 16 (3 bytes a cell, not 12) */
 #define LINE_STYLED 0x20u
-/* with LINE_PACKED: 4 bytes a cell instead of 1 (scrollback lines of any text, grid-history.c's pack_wide):
- * the cell's cp with its width in bits 24-25 (LINE_WIDE_WMASK). Only cells with no link, no flags, a width
- * below 4 and those two bits of cp clear are packed so, which makes the fold lossless whatever cp holds;
- * every cp the grid writes has them clear (a code point is below 0x110000, a cluster reference is
- * GRID_CP_CLUSTER | a table id below CLUSTER_MAX, or | CLUSTER_DIRECT | a value below 2 * CLUSTER_DIRECT_PAIR).
- * Style in pstyle, or per cell with LINE_STYLED (after the 4-byte words rounded up to 16 bytes). */
-#define LINE_WIDE 0x80u
-#define LINE_WIDE_SHIFT 24
-#define LINE_WIDE_WMASK (3u << LINE_WIDE_SHIFT)
 
 struct line {
 	uint16_t flags;
@@ -98,36 +89,19 @@ struct line {
 	struct grid_cell cells[];
 };
 
-/* The 4-byte words of a LINE_WIDE line's cells. */
-static inline uint32_t *grid__line_words(const struct line *l)
-{
-	return (uint32_t *)(void *)((const struct line *)l)->cells;
-}
-
-/* The styles of a LINE_STYLED line's cells (after the bytes or words of its code points, rounded up to 16). */
-static inline uint16_t *grid__line_styles_mut(const struct line *l)
-{
-	const size_t n = (size_t)l->ncells << (l->flags & LINE_WIDE ? 2 : 0);
-	return (uint16_t *)(void *)((uint8_t *)(void *)((struct line *)l)->cells + ((n + 15) & ~(size_t)15));
-}
+/* The styles of a LINE_STYLED line's cells. */
 static inline const uint16_t *grid__line_styles(const struct line *l)
 {
-	return grid__line_styles_mut(l);
+	return (const uint16_t *)(const void *)((const uint8_t *)(const void *)l->cells + ((l->ncells + 15) & ~15));
 }
 
-/* Cell x (< l->ncells) of a line in any form, by value. */
+/* Cell x (< l->ncells) of a line in either form, by value. */
 static inline struct grid_cell grid__line_cell(const struct line *l, int x)
 {
-	if (l->flags & LINE_PACKED) {
-		const uint16_t st = l->flags & LINE_STYLED ? grid__line_styles(l)[x] : l->pstyle;
-		if (l->flags & LINE_WIDE) {
-			const uint32_t w = grid__line_words(l)[x];
-			return (struct grid_cell){.cp = w & ~LINE_WIDE_WMASK, .style = st, .link = 0,
-						  .width = (uint8_t)(w >> LINE_WIDE_SHIFT & 3), .flags = 0};
-		}
-		return (struct grid_cell){.cp = ((const uint8_t *)(const void *)l->cells)[x], .style = st, .link = 0,
-					  .width = 1, .flags = 0};
-	}
+	if (l->flags & LINE_PACKED)
+		return (struct grid_cell){.cp = ((const uint8_t *)(const void *)l->cells)[x],
+					  .style = l->flags & LINE_STYLED ? grid__line_styles(l)[x] : l->pstyle,
+					  .link = 0, .width = 1, .flags = 0};
 	return l->cells[x];
 }
 
@@ -268,10 +242,6 @@ struct cluster {
 #define CLUSTER_DIRECT_PAIR 0x200000u
 _Static_assert(CLUSTER_AM_SLOTS * CLUSTER_AM_MARKS <= CLUSTER_DIRECT_PAIR && CLUSTER_MAX <= CLUSTER_DIRECT,
 	       "direct triples below the pair bit, direct clusters above the table's ids");
-/* LINE_WIDE's fold (see there) */
-_Static_assert(CLUSTER_DIRECT_PAIR * 2 <= (1u << LINE_WIDE_SHIFT) && (1u << LINE_WIDE_SHIFT) >= 0x110000u &&
-		       (LINE_WIDE_WMASK & (GRID_CP_CLUSTER | CLUSTER_DIRECT)) == 0,
-	       "the width bits of a LINE_WIDE cell are clear in every cp the grid writes");
 struct cluster_table {
 	struct cluster *c; /* [cap] */
 	uint8_t *used;
@@ -466,20 +436,6 @@ void grid__text_check(const struct grid *g);
 #endif
 /* Orders the streaming stores of the copies before anything else (end of grid_feed). */
 void grid__hist_fence(void);
-/* grid-hist-pack.c: cells [0, n) (n >= 4; c has avail cells that may be read, their content aside) into the
- * 4-byte words of a LINE_WIDE line at out (16-byte aligned, streaming stores; room for 12 bytes a cell):
- * GRID_PACK_FITS when they all have cell 0's style, GRID_PACK_STYLES when not (then grid__hist_wide_styles
- * writes theirs), GRID_PACK_MISFIT (out partly written) when a cell does not fit. Needs AVX2. */
-enum { GRID_PACK_MISFIT = 0, GRID_PACK_FITS = 1, GRID_PACK_STYLES = 2 };
-int grid__hist_pack_wide(const struct grid_cell *c, int n, int avail, uint32_t *out);
-void grid__hist_wide_styles(const struct grid_cell *c, int n, uint16_t *st);
-/* 2: the CPU has AVX2 and AVX-512F (lines are packed so), 1: AVX2 only (they are not), 0: neither. */
-int grid__hist_wide_cpu(void);
-/* Whether grid__hist_copy packs lines so: 2 yes, 1 no, 0 until a scrollback's first chunk is made (then 2 when
- * grid__hist_wide_cpu() == 2); tests set it to 2 on a CPU with AVX2 (grid__hist_wide_cpu() >= 1) before
- * making grids. Read once a line: hidden (no GOT) and compared for equality (a signed test costs QEMU's TCG
- * a call of its flag helper). */
-extern uint8_t grid__hist_wide __attribute__((visibility("hidden")));
 /* Writes the l->ncells cells of a LINE_PACKED line to out. */
 void grid__hist_expand(const struct line *l, struct grid_cell *out);
 /* The cells of line l for reading: l->cells, or for a packed line its expansion into buf (>= l->ncells

@@ -242,15 +242,6 @@ static void mark_line(struct grid *g, const struct line *l)
 				used[st[x]] = 3;
 		} else
 			g->st.used[l->pstyle] |= 2;
-		/* a LINE_WIDE line's clusters (it has no links) */
-		if (l->flags & LINE_WIDE) {
-			const uint32_t *w = grid__line_words(l), cl_cap = g->cl.cap;
-			for (int x = 0; x < l->ncells; x++) {
-				const uint32_t i = w[x] & ~(GRID_CP_CLUSTER | LINE_WIDE_WMASK);
-				if (w[x] & GRID_CP_CLUSTER && i < cl_cap)
-					g->cl.used[i] |= 2;
-			}
-		}
 		return;
 	}
 	if (l->flags & LINE_LAZY) {
