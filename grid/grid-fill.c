@@ -21,8 +21,10 @@ GRID_PAGE_BEGIN("fill");
 #define BLANK_Y2 _mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0)
 
 /* grid__clear_cells' fill with 32-byte stores, on CPUs with AVX (checked at run time: the build's baseline
- * ISA is SSE2): eight cells are three vectors, 32 cells per loop step. All cells are the same, so any eight
- * consecutive cells are the same three vectors: a remainder is the last eight cells stored again. n >= 8. */
+ * ISA is SSE2): eight cells are three vectors. All cells are the same, so any eight consecutive cells are the
+ * same three vectors (fill_avx_cells stores some twice). The style is broadcast from memory (vbroadcastss): a
+ * broadcast from a register (vpermilps, vinsertf128) saved the stack's realignment, ~5 host instructions a
+ * fill, but cost the TCG guest's csi 0.26 M emulated instructions more (session 19). */
 __attribute__((target("avx"), always_inline)) static inline void fill_avx_vectors(uint16_t style, __m256i *v)
 {
 	/* a blank cell is the 32-bit words 0 (cp), style (link 0), 1 (width 1, flags and padding 0): the
@@ -39,26 +41,37 @@ __attribute__((target("avx"), always_inline)) static inline void fill_avx_vector
 	v[2] = _mm256_castps_si256(_mm256_blend_ps(_mm256_castsi256_ps(BLANK_Y2), s, 0x49));
 }
 
-/* Any n >= 8 cells: 32 per loop step, then eight at a time, and a remainder is the last eight stored again */
+/* eight cells (three 32-byte stores) from c on */
+__attribute__((target("avx"), always_inline)) static inline void store8_avx(struct grid_cell *c, __m256i v0, __m256i v1,
+									 __m256i v2)
+{
+	__m256i *p = (__m256i *)(void *)c;
+	_mm256_storeu_si256(p, v0);
+	_mm256_storeu_si256(p + 1, v1);
+	_mm256_storeu_si256(p + 2, v2);
+}
+
+/* Any n >= 8 cells: 32 per loop step, then the remaining 0-31 as two overlapping runs of 16 (17-31 left), of
+ * eight (9-16) or the last eight (1-8): all cells are the same, so cells stored twice do no harm. Against
+ * eight per loop step and the last eight: no loop after the 32s, no remainder arithmetic, at most two
+ * branches (csi: ~25 instructions fewer per coloured EL; docs/benchmarks.md, issue 2, session 19). */
 __attribute__((target("avx"), always_inline)) static inline void fill_avx_cells(struct grid_cell *c, int n,
 										 __m256i v0, __m256i v1, __m256i v2)
 {
-	__m256i *p = (__m256i *)(void *)c;
-	int i = 0;
-	for (; i + 32 <= n; i += 32, p += 12) {
-		grid__store16_avx(p, v0, v1, v2);
-		grid__store16_avx(p + 6, v0, v1, v2);
+	const unsigned n32 = (unsigned)n & ~31u, left = (unsigned)n & 31u;
+	for (struct grid_cell *p = c, *const end = c + n32; p != end; p += 32) {
+		grid__store16_avx((__m256i *)(void *)p, v0, v1, v2);
+		grid__store16_avx((__m256i *)(void *)(p + 16), v0, v1, v2);
 	}
-	for (; i + 8 <= n; i += 8, p += 3) {
-		_mm256_storeu_si256(p, v0);
-		_mm256_storeu_si256(p + 1, v1);
-		_mm256_storeu_si256(p + 2, v2);
-	}
-	if (i < n) {
-		p = (__m256i *)(void *)(c + n - 8);
-		_mm256_storeu_si256(p, v0);
-		_mm256_storeu_si256(p + 1, v1);
-		_mm256_storeu_si256(p + 2, v2);
+	struct grid_cell *const rest = c + n32, *const end = c + n;
+	if (left > 16) {
+		grid__store16_avx((__m256i *)(void *)rest, v0, v1, v2);
+		grid__store16_avx((__m256i *)(void *)(end - 16), v0, v1, v2);
+	} else if (left > 8) {
+		store8_avx(rest, v0, v1, v2);
+		store8_avx(end - 8, v0, v1, v2);
+	} else if (left) {
+		store8_avx(end - 8, v0, v1, v2);
 	}
 }
 
@@ -67,7 +80,7 @@ GRID_PAGE("fill") __attribute__((target("avx"))) static void fill_avx(struct gri
 	__m256i v[3];
 	fill_avx_vectors(style, v);
 	fill_avx_cells(c, n, v[0], v[1], v[2]);
-	_mm256_zeroupper();
+	/* (no _mm256_zeroupper(): the compiler puts a vzeroupper before each return, and it was there twice) */
 }
 
 /* default blanks need no set-up: the constant vectors, for a flood's recycled rows (grid__clear_blanks16,
@@ -131,6 +144,13 @@ static inline void fill_sse(struct grid_cell *c, int n, __m128i v0, __m128i v1, 
  * as rep movsq.) */
 GRID_PAGE("fill") void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
 {
+#if defined(GRID_HAVE_FILL_AVX)
+	/* coloured blanks first (EL's and ED's after a background colour): three tests before the jump */
+	if (style != 0 && n >= 8 && __builtin_cpu_supports("avx")) {
+		fill_avx(c, n, style);
+		return;
+	}
+#endif
 #if defined(GRID_HAVE_FILL_SSE)
 	if (n >= 4) {
 		if (style == 0) {
@@ -144,12 +164,6 @@ GRID_PAGE("fill") void grid__clear_cells(struct grid_cell *c, int n, uint16_t st
 			fill_sse(c, n, GRID_BLANK_X0, GRID_BLANK_X1, GRID_BLANK_X2);
 			return;
 		}
-#if defined(GRID_HAVE_FILL_AVX)
-		if (n >= 8 && __builtin_cpu_supports("avx")) {
-			fill_avx(c, n, style);
-			return;
-		}
-#endif
 		/* a blank cell is the 32-bit words 0, style (link 0), 1 (width 1, flags and padding 0) */
 		const int s = style;
 		fill_sse(c, n, _mm_set_epi32(0, 1, s, 0), _mm_set_epi32(s, 0, 1, s), _mm_set_epi32(1, s, 0, 1));

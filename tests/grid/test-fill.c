@@ -1,0 +1,78 @@
+/* tests/grid/test-fill.c: grid__clear_cells (grid/grid-fill.c) stores exactly n blanks of the style, from any
+ * cell on, and nothing before or after them: every length 0-300 (each path: the scalar cells, the SSE fills,
+ * the AVX fills' 8-15, 16-31 and 32-and-more forms, whose last 8/16/32 cells are stored again over the ones
+ * before), at offsets 0-3, default blanks and other styles (0xffff too: the style's bits broadcast into the
+ * vectors must not spill into the cp or width words). */
+#include "harness.h"
+
+#include "grid/grid-internal.h"
+
+enum { MAXN = 300, GUARD = 40 };
+
+static struct grid_cell buf[GUARD + 4 + MAXN + GUARD];
+
+static const struct grid_cell junk = {.cp = 0x41424344u, .style = 0x5a5a, .link = 0x3c3c, .width = 7, .flags = 0x99};
+
+static bool cell_is(const struct grid_cell *c, const struct grid_cell *want)
+{
+	return c->cp == want->cp && c->style == want->style && c->link == want->link && c->width == want->width &&
+	       c->flags == want->flags;
+}
+
+static void test_lengths(uint16_t style)
+{
+	const struct grid_cell blank = {.cp = 0, .style = style, .link = 0, .width = 1, .flags = 0};
+	for (int off = 0; off < 4; off++) {
+		for (int n = 0; n <= MAXN; n++) {
+			const int n_all = (int)(sizeof(buf) / sizeof(buf[0]));
+			for (int i = 0; i < n_all; i++)
+				buf[i] = junk;
+			grid__clear_cells(&buf[GUARD + off], n, style);
+			int bad = -1;
+			for (int i = 0; i < n_all && bad < 0; i++) {
+				const bool in = i >= GUARD + off && i < GUARD + off + n;
+				if (!cell_is(&buf[i], in ? &blank : &junk))
+					bad = i;
+			}
+			CHECK(bad < 0, "style %u offset %d n %d: cell %d (run %d..%d)", style, off, n, bad, GUARD + off,
+			      GUARD + off + n);
+		}
+	}
+}
+
+/* an EL in a colour through the terminal: cells [cx, cols) of any width take the erase's style (the fills of
+ * csi's coloured ELs), the cells before keep their text */
+static void test_el_widths(void)
+{
+	for (int cols = 8; cols <= 80; cols += 3) {
+		for (int cx = 0; cx < cols; cx += 5) {
+			struct t_term *t = t_new(cols, 3, 0);
+			char s[64];
+			t_feed(t, "\033[1;1H");
+			for (int i = 0; i < cols; i++)
+				t_feed(t, "x");
+			snprintf(s, sizeof(s), "\033[1;%dH\033[41m\033[K\033[0m", cx + 1);
+			t_feed(t, s);
+			const struct grid_cell *row = grid_row(t->g, 0);
+			int bad = -1;
+			for (int x = 0; x < cols && bad < 0; x++) {
+				const bool erased = x >= cx;
+				const struct grid_style *st = grid_style(t->g, row[x].style);
+				if (erased ? row[x].cp != 0 || row[x].width != 1 || st->bg != GRID_COLOR_PALETTE(1) : row[x].cp != 'x')
+					bad = x;
+			}
+			CHECK(bad < 0, "cols %d cx %d: cell %d", cols, cx, bad);
+			t_free(t);
+		}
+	}
+}
+
+int main(void)
+{
+	test_lengths(0);
+	test_lengths(1);
+	test_lengths(0x1234);
+	test_lengths(0xffff);
+	test_el_widths();
+	return t_done("grid-fill");
+}
