@@ -1,0 +1,86 @@
+/* tests/grid/test-csi-num.c: the byte handlers' number readers (grid/grid-csi-num.h) against a plain
+ * reference, over every string of up to 4 bytes (5 for the length check) from digits and the bytes around
+ * them ('/' and ':' beside the digits, ';', '?', ' ', a control, 0x80, 0xff): num_one must return the number
+ * or -1 for anything but 0-4 digits, and digits_value (CUP's two numbers, one per 32-bit half) the same for
+ * each half. num_one's 32-bit form and digits_value's multiplies (session 19) replaced shifts and adds. */
+#include "harness.h"
+
+#include "grid/grid-csi-num.h"
+
+static const uint8_t alphabet[] = {'0', '1', '5', '8', '9', '/', ':', ';', '?', ' ', 0x1b, 0x80, 0xff, 'a'};
+enum { NA = sizeof(alphabet) };
+
+/* the number of s[0..len), or -1 if a byte is not a digit */
+static int ref_num(const uint8_t *s, unsigned len)
+{
+	int v = 0;
+	for (unsigned i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+static void test_num_one(void)
+{
+	uint8_t s[40];
+	for (unsigned len = 0; len <= 5; len++) {
+		unsigned total = 1;
+		for (unsigned i = 0; i < len; i++)
+			total *= NA;
+		for (unsigned k = 0; k < total; k++) {
+			memset(s, '7', sizeof(s)); /* digits after the number: must not be read as part of it */
+			unsigned r = k;
+			for (unsigned i = 0; i < len; i++, r /= NA)
+				s[i] = alphabet[r % NA];
+			s[len] = 'C';
+			const int want = len > 4 ? -1 : ref_num(s, len), got = num_one(s, len + 1);
+			CHECK(got == want, "len %u k %u: %d, want %d", len, k, got, want);
+		}
+	}
+}
+
+/* two numbers, each 0-4 bytes, the second from byte 8 on */
+static void test_digits_value(void)
+{
+	uint8_t a[40], b[40];
+	for (unsigned la = 0; la <= 4; la++) {
+		for (unsigned lb = 0; lb <= 4; lb++) {
+			for (unsigned k = 0; k < 20000; k++) {
+				/* a fixed pseudo-random walk over the alphabet's strings */
+				uint32_t h = k * 2654435761u + la * 97 + lb;
+				memset(a, '3', sizeof(a));
+				memset(b, '3', sizeof(b));
+				for (unsigned i = 0; i < la; i++, h = h * 1103515245u + 12345)
+					a[i] = alphabet[(h >> 16) % (k & 1 ? NA : 5)];
+				for (unsigned i = 0; i < lb; i++, h = h * 1103515245u + 12345)
+					b[i] = alphabet[(h >> 16) % (k & 2 ? NA : 5)];
+				uint64_t ka, kb, out = 0;
+				const uint64_t x = digits4(a, la, &ka) | digits4(b, lb, &kb) << 32;
+				const bool ok = digits_value(x, ka | kb << 32, &out);
+				const int ra = ref_num(a, la), rb = ref_num(b, lb);
+				CHECK(ok == (ra >= 0 && rb >= 0), "la %u lb %u k %u: ok %d", la, lb, k, ok);
+				if (ok && ra >= 0 && rb >= 0)
+					CHECK((int)(out & 0xffff) == ra && (int)(out >> 32) == rb && !(out & 0xffff0000ffff0000ull),
+					      "la %u lb %u k %u: %llx, want %d %d", la, lb, k, (unsigned long long)out, ra, rb);
+			}
+		}
+	}
+	/* 9999;9999 and 0000;0000: the sums' largest and smallest */
+	const uint8_t *n9 = (const uint8_t *)"9999;9999...", *n0 = (const uint8_t *)"0000;0000...";
+	for (int i = 0; i < 2; i++) {
+		const uint8_t *s = i ? n0 : n9;
+		uint64_t ka, kb, out = 1;
+		const uint64_t lo = digits4(s, 4, &ka), hi = digits4(s + 5, 4, &kb);
+		const bool ok = digits_value(lo | hi << 32, ka | kb << 32, &out);
+		CHECK(ok && out == (i ? 0 : (9999ull | 9999ull << 32)), "%s: %llx", (const char *)s, (unsigned long long)out);
+	}
+}
+
+int main(void)
+{
+	test_num_one();
+	test_digits_value();
+	return t_done("grid-csi-num");
+}
