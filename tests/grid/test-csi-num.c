@@ -6,6 +6,7 @@
 #include "harness.h"
 
 #include "grid/grid-csi-num.h"
+#include "grid/grid-internal.h"
 
 static const uint8_t alphabet[] = {'0', '1', '5', '8', '9', '/', ':', ';', '?', ' ', 0x1b, 0x80, 0xff, 'a'};
 enum { NA = sizeof(alphabet) };
@@ -78,9 +79,48 @@ static void test_digits_value(void)
 	}
 }
 
+/* CUP from its bytes (grid-csi.c's bytes_cup through grid__csi_bytes_moves, its forms by table): random strings
+ * of 0-9 bytes before 'H' from digits, ';' and the bytes around them, against a plain reading: handled (n) only
+ * for at most one ';' and 0-4 digits each side, the cursor then at the numbers (0 and omitted meaning 1,
+ * clamped to the screen); declined (0) otherwise, the cursor untouched. */
+static void test_cup(void)
+{
+	static const uint8_t cup_alpha[] = {'0', '1', '2', '5', '9', ';', ';', '?', ':', '/', ' ', 0x80};
+	struct t_term *t = t_new(80, 24, 0);
+	struct grid *g = t->g;
+	uint8_t s[48];
+	uint32_t h = 12345;
+	for (int k = 0; k < 400000; k++) {
+		const unsigned e = (unsigned)k % 10;
+		memset(s, '4', sizeof(s));
+		for (unsigned i = 0; i < e; i++, h = h * 1103515245u + 12345)
+			s[i] = cup_alpha[(h >> 16) % (k & 1 ? sizeof(cup_alpha) : 7)];
+		s[e] = 'H';
+		int semis = 0, semi_at = -1;
+		for (unsigned i = 0; i < e; i++)
+			if (s[i] == ';')
+				semis++, semi_at = (int)i;
+		const unsigned p = semis ? (unsigned)semi_at : e;
+		const int r = semis <= 1 && p <= 4 ? ref_num(s, p) : -1;
+		const int c = semis == 0 ? 0 : e - p - 1 <= 4 ? ref_num(s + p + 1, e - p - 1) : -1;
+		g->cx = 7, g->cy = 3;
+		const size_t got = grid__csi_bytes_moves(g, s, e + 1);
+		if (r < 0 || c < 0) {
+			CHECK(got == 0 && g->cx == 7 && g->cy == 3, "k %d '%.*s': %zu, declined expected", k, (int)e + 1,
+			      (const char *)s, got);
+			continue;
+		}
+		const int want_y = (r > 24 ? 24 : r ? r : 1) - 1, want_x = (c > 80 ? 80 : c ? c : 1) - 1;
+		CHECK(got == e + 1 && g->cx == want_x && g->cy == want_y, "k %d '%.*s': %zu at %d,%d, want %d,%d", k,
+		      (int)e + 1, (const char *)s, got, g->cx, g->cy, want_x, want_y);
+	}
+	t_free(t);
+}
+
 int main(void)
 {
 	test_num_one();
 	test_digits_value();
+	test_cup();
 	return t_done("grid-csi-num");
 }
