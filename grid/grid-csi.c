@@ -471,29 +471,6 @@ __attribute__((noinline)) static size_t cup_origin(struct grid *g, int x1, int y
 	return n;
 }
 
-/* CUP's forms by (p, e), p the ';' (e when there is none), e the bytes before the final (<= 9): the keep mask
- * and the multipliers of digits4 for both numbers (r = s[0..p), c = s[p+1..e)), in one entry; a form with a
- * number of more than 4 digits has multipliers 0 and keeps all bytes, so that digits_value's check fails on
- * it (each byte 0 - '0' borrows): one load of the form for digits4's four table loads and the two length
- * tests (session 19). */
-struct cup_form {
-	uint64_t keep;
-	uint32_t top0, top1;
-};
-#define CUP_L1(p, e) ((e) > (p) ? (e) - (p)-1 : 0)
-#define CUP_OK(p, e) ((p) <= 4 && CUP_L1(p, e) <= 4)
-#define CUP_TOP(l) ((l) == 0 ? 0u : (l) == 1 ? 1u << 24 : (l) == 2 ? 1u << 16 : (l) == 3 ? 1u << 8 : 1u)
-#define CUP_KEEP(l)                                                                                         \
-	((l) == 0 ? 0ull : (l) == 1 ? 0xff000000ull : (l) == 2 ? 0xffff0000ull : (l) == 3 ? 0xffffff00ull : 0xffffffffull)
-#define CUP_FORM(p, e)                                                                                      \
-	{CUP_OK(p, e) ? CUP_KEEP(p) | CUP_KEEP(CUP_L1(p, e)) << 32 : ~0ull, CUP_OK(p, e) ? CUP_TOP(p) : 0u,     \
-	 CUP_OK(p, e) ? CUP_TOP(CUP_L1(p, e)) : 0u}
-#define CUP_ROW(p)                                                                                          \
-	CUP_FORM(p, 0), CUP_FORM(p, 1), CUP_FORM(p, 2), CUP_FORM(p, 3), CUP_FORM(p, 4), CUP_FORM(p, 5),          \
-		CUP_FORM(p, 6), CUP_FORM(p, 7), CUP_FORM(p, 8), CUP_FORM(p, 9)
-static const struct cup_form cup_forms[100] = {CUP_ROW(0), CUP_ROW(1), CUP_ROW(2), CUP_ROW(3), CUP_ROW(4),
-					       CUP_ROW(5), CUP_ROW(6), CUP_ROW(7), CUP_ROW(8), CUP_ROW(9)};
-
 /* CUP: "", "r", "r;c", ";c", "r;" with r and c of up to 4 digits; the ';' found by one vector compare,
  * both numbers converted at once (one in each half of a 64-bit word). */
 static size_t bytes_cup(void *ctx, const uint8_t *s, size_t n)
@@ -513,14 +490,12 @@ static size_t bytes_cup(void *ctx, const uint8_t *s, size_t n)
 #endif
 	if (semi & (semi - 1))
 		return 0; /* more than two numbers */
-	const unsigned p = (unsigned)__builtin_ctz(semi | 1u << e);
-	const struct cup_form *f = &cup_forms[p * 10 + e];
-	uint32_t w0, w1;
-	memcpy(&w0, s, 4);
-	memcpy(&w1, s + p + 1, 4);
-	uint64_t rc;
-	const uint64_t x = (uint32_t)(w0 * f->top0) | (uint64_t)(uint32_t)(w1 * f->top1) << 32;
-	if (!digits_value(x, f->keep, &rc))
+	const unsigned p = semi ? (unsigned)__builtin_ctz(semi) : e, l1 = semi ? e - p - 1 : 0;
+	if (p > 4 || l1 > 4)
+		return 0;
+	uint64_t k0, k1, rc;
+	const uint64_t x = digits4(s, p, &k0) | digits4(s + p + 1, l1, &k1) << 32;
+	if (!digits_value(x, k0 | k1 << 32, &rc))
 		return 0;
 	const int r = (int)(rc & 0xffff), c = (int)(rc >> 32), x1 = (c ? c : 1) - 1, y1 = (r ? r : 1) - 1;
 	if (unlikely(g->origin))

@@ -79,7 +79,7 @@ static void test_digits_value(void)
 	}
 }
 
-/* CUP from its bytes (grid-csi.c's bytes_cup through grid__csi_bytes_moves, its forms by table): random strings
+/* CUP from its bytes (grid-csi.c's bytes_cup through grid__csi_bytes_moves): random strings
  * of 0-9 bytes before 'H' from digits, ';' and the bytes around them, against a plain reading: handled (n) only
  * for at most one ';' and 0-4 digits each side, the cursor then at the numbers (0 and omitted meaning 1,
  * clamped to the screen); declined (0) otherwise, the cursor untouched. */
