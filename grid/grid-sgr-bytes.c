@@ -125,18 +125,10 @@ static inline __attribute__((always_inline)) bool color_scan(const uint8_t *s, u
 static inline __attribute__((always_inline)) bool rgb_at(const uint8_t *t, unsigned a, unsigned la, unsigned b,
 							  unsigned lb, unsigned c, unsigned lc, uint32_t *out)
 {
-	static const uint32_t to_top[4] = {0, 1u << 24, 1u << 16, 1u << 8}; /* as digits_at's */
-	uint32_t wr, wg, wb;
-	memcpy(&wr, t + a, 4);
-	memcpy(&wg, t + b, 4);
-	memcpy(&wb, t + c, 4);
-	uint64_t x = (uint64_t)((wr ^ 0x30303030u) * to_top[la]) |
-		     (uint64_t)((wg ^ 0x30303030u) * to_top[lb]) << 32;
+	uint64_t x = (uint64_t)digits_top(t + a, la) | (uint64_t)digits_top(t + b, lb) << 32;
 	x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;
 	x *= 1u + (100u << 16);
-	uint32_t y = (wb ^ 0x30303030u) * to_top[lc];
-	y = (y * 10 + (y >> 8)) & 0x00ff00ffu;
-	const uint32_t bl = (y * (1u + (100u << 16))) >> 16;
+	const uint32_t bl = digits_join(digits_top(t + c, lc));
 	*out = 0x02000000u | ((uint32_t)x & 0x00ff0000u) | ((uint32_t)(x >> 40) & 0xff00u) | bl;
 	return ((x & 0xff000000ff000000ull) | (bl >> 8)) == 0;
 }
@@ -164,19 +156,15 @@ static inline __attribute__((always_inline)) bool color_tail(const uint8_t *t, u
 }
 
 /* The palette form's tail t[0..len) ("n": 0 to 3 digits, below 256; t[0..4) readable) without color_scan's
- * vector (~30 instructions less): the digits at the top of a word as digits_at puts them, each byte then
+ * vector (~30 instructions less): the digits at the top of a word (digits_top), each byte then
  * below 10 (b ^ '0' < 10 only for '0'..'9'; a byte of 0x8a or more carries, but has its top bit set). */
 static inline __attribute__((always_inline)) bool pal_tail(const uint8_t *t, unsigned len, uint32_t *out)
 {
-	static const uint32_t to_top[4] = {0, 1u << 24, 1u << 16, 1u << 8}; /* as digits_at's */
 	if (len > 3)
 		return false;
-	uint32_t w;
-	memcpy(&w, t, 4);
-	uint32_t x = (w ^ 0x30303030u) * to_top[len];
+	const uint32_t x = digits_top(t, len);
 	const uint32_t bad = (x | (x + 0x76767676u)) & 0x80808080u;
-	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
-	const uint32_t c = (x * (1u + (100u << 16))) >> 16;
+	const uint32_t c = digits_join(x);
 	*out = GRID_COLOR_PALETTE(c);
 	return (bad | c >> 8) == 0;
 }

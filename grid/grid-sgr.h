@@ -30,17 +30,27 @@ struct sgr_code {
 extern const struct sgr_code grid__sgr_codes[128];
 
 /* The value of the len (0 to 4) digits s[st..st + len), 0 for none (SGR reads an empty parameter as 0), from
- * one 4-byte load (s[st..st + 4) readable): the digits moved to the top of the word (a multiply by a power
- * of 256 from a table: one instruction, where a shift by 32 - 8 * len takes four), then pairs, then the
- * two pairs combined. */
-static inline uint32_t digits_at(const uint8_t *s, unsigned st, unsigned len)
+ * one 4-byte load (s[st..st + 4) readable): the digits less '0' moved to the top of the word (digits_top: a
+ * multiply by a power of 256 from a table, one instruction, where a shift by 32 - 8 * len takes four), then
+ * pairs, then the two pairs combined (digits_join). */
+static inline uint32_t digits_top(const uint8_t *s, unsigned len)
 {
 	static const uint32_t to_top[5] = {0, 1u << 24, 1u << 16, 1u << 8, 1};
 	uint32_t w;
-	memcpy(&w, s + st, 4);
-	uint32_t x = (w ^ 0x30303030u) * to_top[len];
+	memcpy(&w, s, 4);
+	return (w ^ 0x30303030u) * to_top[len];
+}
+
+/* digits_top's word (each of its bytes 0..9) as a number: pairs, then the two pairs combined */
+static inline uint32_t digits_join(uint32_t x)
+{
 	x = (x * 10 + (x >> 8)) & 0x00ff00ffu;
 	return (x * (1u + (100u << 16))) >> 16;
+}
+
+static inline uint32_t digits_at(const uint8_t *s, unsigned st, unsigned len)
+{
+	return digits_join(digits_top(s + st, len));
 }
 
 /* The parameters of a plain SGR, one after the other: parsed ones (v[0..n), VT_PARAM_DEFAULT or
