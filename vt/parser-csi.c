@@ -307,8 +307,8 @@ size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 static inline ptrdiff_t tail_bytes(struct vt_parser *p, const uint8_t *s, size_t have)
 {
 	const size_t f = final_in_32(s);
-	if (f > have)
-		return -1;
+	if (f > have || f > 32)
+		return -1; /* (33: none in the 32 bytes, though a held-back one may have more) */
 	return (ptrdiff_t)p->csi_tab[s[f - 1]](p->ctx, s, f);
 }
 

@@ -323,6 +323,19 @@ static void test_split_feeds(void)
 			failures++;
 		}
 	}
+	/* 32 parameter bytes and the final after them (33 bytes, one more than csi_bytes takes), cut at every
+	 * place: the handler never sees it (the carried path once handed it its 33rd byte as a final) */
+	static const char longer[] = "a" CSI "1;2;3;4;5;6;7;8;9;0;1;2;3;4;5;67mb" CSI "1m";
+	for (size_t cut = 1; cut < sizeof(longer) - 1; cut++) {
+		const size_t sizes[] = {cut, 64};
+		final_calls = final_bad = 0;
+		const bool same = same_split(longer, sizeof(longer) - 1, sizes, 2, (size_t)-1);
+		if (!same || final_bad || final_calls != 1) {
+			fprintf(stderr, "33-byte SGR split at %zu: %zu calls (want 1), %zu bad, traces %s\n", cut,
+				final_calls, final_bad, same ? "agree" : "differ");
+			failures++;
+		}
+	}
 	/* held back, then the parser reset before the rest came: the rest is text */
 	static const char reset[] = "a" CSI "1;" "2mz" CSI "1m";
 	const size_t rs[] = {5, 64};
