@@ -236,49 +236,39 @@ static inline void put_wide(struct grid_cell *o, uint32_t cp, uint64_t hi, wide_
 #endif
 
 /* The index into vt_utf8_pairs of the two bytes at p: ((b - 0xc0) << 8 | the next byte) when the first, b, is
- * 0xc1 or above, else b; *bp = b. A conditional move, not a branch: the stream mixes both kinds at random
- * (compilers branch here). The bytes swap by `rol`: `xchg %dh,%dl` spares QEMU's TCG (the guests of issue 5)
- * the flags a rotate keeps (0.5 % of the guest's unicode parse) but was ~2 % slower on the host (Zen 3;
- * docs/benchmarks.md, issue 2, session 10). b is loaded again from memory, not taken from the word: the
- * caller's step (p + 1 + (b >> 7)) then waits on that load alone, a cycle less per character on the loop's
- * chain (~3 % of the unicode MB/s on the host; 0.5 % more of the guest's emulator instructions, session 11). */
+ * 0xc1 or above, else b; *bp = b. For put_text's C loop (the x86-64 one is asm; its earlier asm form, a `rol`
+ * and a `cmov`, and why: docs/benchmarks.md, issue 2, sessions 10-11). */
 static inline uint64_t pair_index(const uint8_t *p, uint64_t *bp)
 {
-#if defined(__GNUC__) && defined(__x86_64__)
-	uint64_t k, b;
-	__asm__("movzwl %[m], %k[k]\n\t"
-		"movzbl %[m0], %k[b]\n\t"
-		"rolw $8, %w[k]\n\t"
-		"cmpl $0xc100, %k[k]\n\t"
-		"leal -0xc000(%q[k]), %k[k]\n\t"
-		"cmovbl %k[b], %k[k]"
-		: [k] "=&r"(k), [b] "=&r"(b)
-		: [m] "m"(*(const uint16_t *)(const void *)p), [m0] "m"(*p)
-		: "cc");
-	*bp = b;
-	return k;
-#else
 	uint64_t b = p[0];
 	*bp = b;
 	return b >= 0xc1 ? (b << 8 | p[1]) - 0xc000u : b;
-#endif
 }
 
-/* The entry of vt_utf8_pairs at k in *e, and whether it is > 0 (a plain character of width 1). The test is a
- * compare with 0, not the `test` compilers make of it: QEMU's TCG (7.2, the guest's) evaluates a signed
- * condition after `test` by a call that computes all the flags (~25 emulator instructions a character),
- * after `cmp` inline. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#define PUT_TEXT_ASM 1
+/* put_text's asm loop's table: vt_utf8_pairs indexed by the two bytes as a little-endian load gives them (b | next
+ * << 8), ASCII's entries repeated for every next byte: no byte swap, no offset, no `cmov` (three instructions a
+ * character fewer than pair_index: they pay for the early mark test). 128 KiB of BSS. */
+static int16_t utf8_pairs_le[0x10000];
+
+__attribute__((constructor)) static void utf8_pairs_le_fill(void)
+{
+	/* vt_utf8_pairs is 0 for b 0x80..0xc0, leads 0xe0 and above and second bytes outside 0x80..0xbf (a
+	 * constructor runs in every process: ~20 k instructions, not the ~90 k of copying all) */
+	for (uint32_t n = 0; n < 0x100u; n++)
+		memcpy(&utf8_pairs_le[n << 8], vt_utf8_pairs, 0x80u * sizeof(vt_utf8_pairs[0]));
+	for (uint32_t b = 0xc1u; b < 0xe0u; b++)
+		for (uint32_t n = 0x80u; n < 0xc0u; n++)
+			utf8_pairs_le[n << 8 | b] = vt_utf8_pairs[(b - 0xc0u) << 8 | n];
+}
+#endif
+
+/* The entry of vt_utf8_pairs at k in *e, and whether it is > 0 (a plain character of width 1), for the C loop. */
 static inline bool pair_entry(uint64_t k, int32_t *e)
 {
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__)
-	bool gt;
-	*e = vt_utf8_pairs[k];
-	__asm__("cmpl $0, %[e]" : "=@ccg"(gt) : [e] "r"(*e));
-	return gt;
-#else
 	*e = vt_utf8_pairs[k];
 	return *e > 0;
-#endif
 }
 
 /* *e &= 0x7ff; whether that left 0. The flag of the `and` itself, so that it costs no `test` (compilers make
@@ -370,6 +360,65 @@ mixed:
 	/* one- and two-byte characters alike: the table entry (vt_utf8_pairs) is the code point when plain and
 	 * of width 1, so ASCII and Latin, Greek or Cyrillic letters mixed in a word take no branch on their
 	 * kind */
+#if defined(PUT_TEXT_ASM)
+	/* One asm loop, two conditional branches a character (a TCG translation block each in the guests, as the C
+	 * loop): the early mark test on the lead byte (0xcc/0xcd: U+0300..U+037F) before the table's load, so a
+	 * combining mark's mispredicted branch resolves with the byte's load, not ~6 cycles later with the
+	 * entry's (the marks were ~14 % of unicode's time); then one test for "plain and p < plim" (the entry made
+	 * 0 at plim). Host +4-5 % unicode time, guest +0.4 % (docs/benchmarks.md, issue 2, session 20 "uni2"). It
+	 * leaves with p past the character, k its index and bb = b >> 7. */
+	for (;;) {
+		uint64_t k, bb;
+		int32_t e;
+		__asm__("movzwl (%[p]), %k[k]\n\t"
+			"movzbl (%[p]), %k[b]\n\t"
+			"leal -0xcc(%q[b]), %k[e]\n\t"
+			"shrl $7, %k[b]\n\t"
+			"leaq 1(%[p],%q[b]), %[p]\n\t"
+			"cmpl $1, %k[e]\n\t"
+			"jbe 3f\n"
+			"1:\n\t"
+			"movswl (%[t],%q[k],2), %k[e]\n\t"
+			"cmpq %[lim], %[p]\n\t"
+			"cmovael %[z], %k[e]\n\t"
+			"cmpl $0, %k[e]\n\t"
+			"jle 3f\n\t"
+			"movl %k[e], (%[o])\n\t"
+			"movq %[lo], 4(%[o])\n\t"
+			"addq $12, %[o]\n\t"
+			"movzwl (%[p]), %k[k]\n\t"
+			"movzbl (%[p]), %k[b]\n\t"
+			"leal -0xcc(%q[b]), %k[e]\n\t"
+			"shrl $7, %k[b]\n\t"
+			"leaq 1(%[p],%q[b]), %[p]\n\t"
+			"cmpl $1, %k[e]\n\t"
+			"ja 1b\n"
+			"3:"
+			: [p] "+r"(p), [o] "+r"(o), [k] "=&r"(k), [b] "=&r"(bb), [e] "=&r"(e)
+			: [lo] "r"(lo), [t] "r"(utf8_pairs_le), [lim] "r"(plim), [z] "r"(0)
+			: "cc", "memory");
+		e = utf8_pairs_le[k];
+		if (e > 0) {
+			/* plain, at plim; or a Greek letter U+0370..U+037F after the mark test */
+			put_narrow(o++, (uint32_t)e, lo);
+		} else {
+			/* a combining mark's entry is its code point (U+0080..U+07FF) - 0x8000: never 0 in the
+			 * low 11 bits, so the mask that takes the code point also tells it from an entry of 0 */
+			uint32_t mark = (uint32_t)e;
+			if (mark_bits(&mark)) {
+				p -= 1 + bb;
+				b = p[0];
+				if (b >= 0xe0u)
+					goto lead3;
+				goto slow;
+			}
+			/* a combining mark: straight to its base */
+			mark_on_last(g, o, mark);
+		}
+		if (p >= plim)
+			break;
+	}
+#else
 	for (;;) {
 		uint64_t bb;
 		int32_t e;
@@ -392,6 +441,7 @@ mixed:
 		if (p >= plim)
 			break;
 	}
+#endif
 	if (p >= pend)
 		goto out;
 	b = p[0];
