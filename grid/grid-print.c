@@ -500,7 +500,8 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 		write_ascii(c, s, k, style, link);
 		if (unlikely(g->sel.active))
 			grid__select_touch(g, g->cy, g->cy);
-		grid__damage(g, g->cy, x - 1, x + (int)k + 1);
+		/* inline: grid.c's call and return cost an emulated guest two TB look-ups per row segment */
+		grid__damage_inline(g, g->cy, x - 1, x + (int)k + 1);
 		s += k;
 		n -= k;
 		g->last_y = g->cy;

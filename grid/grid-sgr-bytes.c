@@ -233,6 +233,12 @@ static inline __attribute__((always_inline)) bool sgr_plain_xform(const uint8_t 
 {
 	uint8_t pad[36];
 	struct plain_src p;
+	if (n == 3 && s[0] == '4' && s[1] == ':' && s[2] - (unsigned)'0' <= GRID_UNDERLINE_DASHED) {
+		/* "4:0".."4:5", an underline style (csi's "N:N" SGRs): kept in the memo as the others, not
+		 * declined to the parser's generic path every time (grid-sgr.c's sgr_one: x_underline) */
+		*x = (struct sgr_xform){.attr_and = 0xffff, .set = X_UNDERLINE, .underline = (uint8_t)(s[2] - '0')};
+		return true;
+	}
 	if (!plain_fields(s, n, pad, &p))
 		return false;
 	*x = (struct sgr_xform){.attr_and = 0xffff};

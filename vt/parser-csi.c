@@ -291,3 +291,111 @@ size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 	return parse_csi(p, d, i, n);
 }
 #endif
+
+/* ------------------------------------------------------------------------- the end of a feed */
+
+/* A PTY hands a terminal at most 4 KiB a read (n_tty), so escape-heavy output ends nearly every feed inside
+ * or just before a sequence. Parsed (vt__fast_csi, or the table machine for a cut one, then the sink's
+ * generic csi()), each such sequence ran a dozen functions once a read: in an emulated guest (issue 5) that is
+ * a TB look-up, a TLB refill and a jump-cache miss apiece after every read's address-space switch
+ * (docs/benchmarks.md, issue 5, session 20). Here the sink's csi_bytes takes them from a copy padded with 0xff
+ * (above 0x7f: never a final, a C0 control or printable, so no handler takes a character past the copy's
+ * end), and a cut sequence is held back until the next feed completes it. */
+
+/* The bytes after "ESC [" in buf (2 + 32 readable) that the feed had (have of them): the sink's path when the
+ * final is among them: the bytes it took after "ESC [" (0: declined); -1 when there is no final. */
+static inline ptrdiff_t tail_bytes(struct vt_parser *p, const uint8_t *s, size_t have)
+{
+	const size_t f = final_in_32(s);
+	if (f > have || f > 32)
+		return -1; /* (33: none in the 32 bytes, though a held-back one may have more) */
+	return (ptrdiff_t)p->csi_tab[s[f - 1]](p->ctx, s, f);
+}
+
+/* A copy of a few bytes in a loop: no call to the C library's memcpy (in an emulated guest its PLT jump, its
+ * own code and its return cost three TB look-ups). */
+static inline void copy_short(uint8_t *to, const uint8_t *from, size_t n)
+{
+	for (size_t j = 0; j < n; j++) {
+		to[j] = from[j];
+#if defined(__GNUC__)
+		__asm__("" : "+r"(j)); /* not made into a memcpy call */
+#endif
+	}
+}
+
+/* Whether d[0..n) are parameter or intermediate bytes only (what a held-back sequence may hold after "ESC [":
+ * the table machine only collects them, so holding them back changes nothing the sink sees). */
+static inline bool params_only(const uint8_t *d, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		if (d[j] - 0x20u >= 0x20u)
+			return false;
+	return true;
+}
+
+__attribute__((noinline)) size_t vt__csi_tail(struct vt_parser *p, const uint8_t *data, size_t i, size_t len)
+{
+	const size_t rest = len - i;
+	if (rest > 2 + 32 || (rest > 1 && data[i + 1] != '['))
+		return i;
+	uint8_t buf[2 + 64];
+	memset(buf, 0xff, sizeof(buf));
+	copy_short(buf, data + i, rest);
+	if (rest > 2) {
+		const ptrdiff_t k = tail_bytes(p, buf + 2, rest - 2);
+		if (k > 0)
+			return i + 2 + (size_t)k;
+		if (k == 0)
+			goto parse;
+	}
+	/* no final yet: held back when it may still end within 32 bytes */
+	if (rest < 2 + 32 && params_only(data + i + 2, rest > 2 ? rest - 2 : 0)) {
+		copy_short(p->carry, data + i, rest);
+		p->carry_n = (uint8_t)rest;
+		return len;
+	}
+parse:
+	/* the parsed path, as the feed loop's for a sequence before the end */
+	if (rest > 1) {
+		const size_t j = vt__fast_csi(p, data, i, len);
+		if (j != i) {
+			if (p->sink.csi)
+				p->sink.csi(p->ctx, &p->csi);
+			return j;
+		}
+	}
+	return i;
+}
+
+__attribute__((noinline)) size_t vt__carry_feed(struct vt_parser *p, const uint8_t *data, size_t len)
+{
+	const size_t c = p->carry_n;
+	uint8_t buf[2 + 64];
+	memset(buf, 0xff, sizeof(buf));
+	const size_t take = len < 48 ? len : 48, have = c + take;
+	copy_short(buf, p->carry, c);
+	copy_short(buf + c, data, take);
+	if (buf[1] == '[') {
+		if (have > 2) {
+			const ptrdiff_t k = tail_bytes(p, buf + 2, have - 2);
+			if (k > 0) {
+				p->carry_n = 0;
+				return 2 + (size_t)k - c; /* the final is in data: k > c - 2 */
+			}
+			if (k == 0)
+				goto replay;
+		}
+		/* still no final: all of data is held back too while that may still end within 32 bytes */
+		const size_t from = c > 2 ? c : 2; /* data's bytes after "ESC [" */
+		if (have < 2 + 32 && params_only(buf + from, have - from)) {
+			copy_short(p->carry + c, data, len);
+			p->carry_n = (uint8_t)have;
+			return len;
+		}
+	}
+replay:
+	p->carry_n = 0;
+	vt__steps(p, p->carry, c);
+	return 0;
+}

@@ -107,6 +107,10 @@ struct vt_parser {
 	 * (finals are 0x40..0x7f; the rest hold no_csi_bytes): no mask between the final's load and the call's. */
 	vt_csi_bytes_fn csi_tab[256];
 	bool csi_tab_on;
+	/* A CSI cut by the end of a feed in the ground state, held back whole (vt__csi_tail): its bytes from
+	 * the ESC (carry_n of them, 0: none), parameter and intermediate bytes only after "ESC [" */
+	uint8_t carry_n;
+	uint8_t carry[2 + 32];
 	/* vt_parser_feed's copy for CPUs with AVX2 (set at creation unless vt__no_avx2) */
 	bool avx2;
 
@@ -132,6 +136,37 @@ enum vt_string_kind vt__str_kind_of(uint8_t b);
  * (with seq_id set) and the index after its final byte is returned; otherwise i, and the table machine
  * takes the sequence from its ESC. */
 size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n);
+
+/* The length of a CSI's bytes after "ESC [" up to its final byte (the first byte in 0x40..0x7f) when that lies
+ * in s[0..32), otherwise 33. */
+static inline size_t final_in_32(const uint8_t *s)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+	const __m128i lo = _mm_set1_epi8(0x3f);
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, lo));
+	if (likely(m))
+		return (unsigned)__builtin_ctz(m) + 1u;
+	v = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+	m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, lo));
+	return m ? 17u + (unsigned)__builtin_ctz(m) : 33;
+#else
+	unsigned k = 0;
+	while (k < 32 && (s[k] < 0x40 || s[k] > 0x7f))
+		k++;
+	return k + 1;
+#endif
+}
+
+/* An "ESC" at data[i] in the ground state with the sink's csi_bytes on and no 8-bit C1 (parser-csi.c): within
+ * 2 + 33 bytes of len, the index after what the sink's csi_bytes took of the whole sequence there, or len when
+ * the sequence is cut by the end and held back in p->carry, or after it parsed (vt__fast_csi and the sink's
+ * csi); otherwise i (the table machine then goes on with it). */
+size_t vt__csi_tail(struct vt_parser *p, const uint8_t *data, size_t i, size_t len);
+/* A held-back sequence (p->carry_n != 0) completed by the next feed's bytes (len >= 1): the number of them
+ * taken; or 0, its bytes replayed through the table machine (vt__steps), which goes on with data[0]. */
+size_t vt__carry_feed(struct vt_parser *p, const uint8_t *data, size_t len);
+void vt__steps(struct vt_parser *p, const uint8_t *d, size_t n);
 
 /* Fills p->trans from the per-state range lists of vt/parser-table.c, with 8-bit C1 when p->c1 is set. */
 void vt__parser_build_table(struct vt_parser *p);

@@ -85,6 +85,7 @@ void vt_parser_destroy(struct vt_parser *p)
 void vt_parser_reset(struct vt_parser *p)
 {
 	p->state = S_GROUND;
+	p->carry_n = 0;
 	p->u_need = 0;
 	vt__str_release(p);
 }
@@ -533,27 +534,6 @@ static inline __attribute__((always_inline)) size_t step(struct vt_parser *p, co
 	return i + 1;
 }
 
-/* The length of a CSI's bytes after "ESC [" up to its final byte (the first byte in 0x40..0x7f) when that lies
- * in s[0..32), otherwise 33. */
-static inline size_t final_in_32(const uint8_t *s)
-{
-#if defined(__SSE2__) && defined(__GNUC__)
-	const __m128i lo = _mm_set1_epi8(0x3f);
-	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, lo));
-	if (likely(m))
-		return (unsigned)__builtin_ctz(m) + 1u;
-	v = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
-	m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, lo));
-	return m ? 17u + (unsigned)__builtin_ctz(m) : 33;
-#else
-	unsigned k = 0;
-	while (k < 32 && (s[k] < 0x40 || s[k] > 0x7f))
-		k++;
-	return k + 1;
-#endif
-}
-
 #if defined(HAVE_FEED_AVX2)
 /* final_in_32 for feed_avx2 (CPUs with AVX2 and BMI1): the 32 bytes in one compare, and no branch on where the
  * final lies (escape-heavy output's sequences end before or after byte 16 in no order a predictor learns:
@@ -682,6 +662,8 @@ static inline __attribute__((always_inline)) size_t ground_events(struct vt_pars
 				}
 				goto parse; /* "ESC [" at i, before bulk_end */
 			}
+			if (p->csi_tab_on && !p->c1)
+				return i; /* within 2 + 33 bytes of the end: feed's vt__csi_tail (no call here) */
 			if (len - i > 1 && data[i + 1] == '[') {
 				size_t j;
 parse:
@@ -764,6 +746,13 @@ static inline __attribute__((always_inline)) void feed(struct vt_parser *p, cons
 			i = ground_events(p, data, i, len, fin32);
 			if (i == len)
 				break;
+			if (data[i] == 0x1b && p->csi_tab_on && !p->c1) {
+				const size_t j = vt__csi_tail(p, data, i, len);
+				if (j != i) {
+					i = j;
+					continue;
+				}
+			}
 		} else if (p->state == S_GROUND) {
 			/* the rest of a UTF-8 sequence split across feeds */
 			i = ground_run(p, data, i, len);
@@ -793,8 +782,20 @@ __attribute__((aligned(4096), noinline)) static void feed_avx2(struct vt_parser 
 }
 #endif
 
+/* The table machine over d[0..n) (vt__carry_feed's replay of a held-back sequence's bytes). */
+__attribute__((noinline)) void vt__steps(struct vt_parser *p, const uint8_t *d, size_t n)
+{
+	for (size_t i = 0; i < n;)
+		i = step(p, d, i, n);
+}
+
 void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 {
+	if (unlikely(p->carry_n) && len) {
+		const size_t j = vt__carry_feed(p, data, len);
+		data += j;
+		len -= j;
+	}
 #if defined(HAVE_FEED_AVX2)
 	if (p->avx2) {
 		feed_avx2(p, data, len);

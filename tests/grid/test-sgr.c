@@ -311,6 +311,26 @@ static void test_sampling(void)
 	t_free(t);
 }
 
+/* "4:0".."4:5" (underline styles; csi's "N:N" SGRs) from their bytes: the first one a new entry of grid.sgr_bytes,
+ * the same again found there (no new entry), the pen's style what the parsed form gives; "4:6" and up are
+ * the parser's (the parsed form ignores them). Each fed with 40 bytes after it (the parser's bulk path). */
+static void test_underline_styles(void)
+{
+	struct t_term *t = t_new(COLS, ROWS, 0);
+	for (unsigned u = 0; u <= 7; u++) {
+		const uint32_t ids = t->g->sgr_bytes_ids;
+		t_feedf(t, "\033[4:%umx%40s\r", u, "");
+		const uint32_t first = t->g->sgr_bytes_ids - ids;
+		t_feedf(t, "\033[4:%umy%40s\r", u, "");
+		const uint32_t again = t->g->sgr_bytes_ids - ids;
+		const unsigned want = u <= GRID_UNDERLINE_DASHED ? u : GRID_UNDERLINE_DASHED;
+		CHECK(first == (u <= GRID_UNDERLINE_DASHED) && again == first && t->g->pen.underline == want,
+		      "4:%u: %u new entries, %u after a second one, underline %u (want %u)", u, first, again,
+		      t->g->pen.underline, want);
+	}
+	t_free(t);
+}
+
 /* grid.sgr_long's guess of the next SGR (the one found after the last one, last time): a cycle of long SGRs
  * learnt, then twins of them that differ only in their last bytes (the key's last word) where the guess
  * names the learnt one, the cycle backwards, and twins and originals mixed, whole and a byte at a time. */
@@ -402,6 +422,7 @@ int main(void)
 		test_color_tails();
 		test_long_guess();
 		test_rgb_pal_fields();
+		test_underline_styles();
 	}
 	test_sampling();
 	return t_done("grid-sgr");

@@ -144,10 +144,13 @@ static size_t final_h(void *ctx, const uint8_t *s, size_t n)
 	return 0;
 }
 
-/* buf fed whole to a parser with the sink's csi_bytes_final table and byte by byte to one without (both with
- * csi as given, cfg may be NULL): true when the two traces agree */
-static bool same_with_table(const char *buf, size_t len, const vt_csi_bytes_fn *table,
-			    void (*csi)(void *, const struct vt_csi *), const struct vt_parser_config *cfg)
+/* buf fed to a parser with the sink's csi_bytes_final table in pieces of the sizes sizes[0..ns) (again from the
+ * start when they run out; a piece also ends at reset_at, where the parser is reset) and byte by byte to one
+ * without the table, reset at the same byte (both with csi as given, cfg may be NULL): true when the two
+ * traces agree */
+static bool same_pieces(const char *buf, size_t len, const vt_csi_bytes_fn *table,
+			void (*csi)(void *, const struct vt_csi *), const struct vt_parser_config *cfg,
+			const size_t *sizes, size_t ns, size_t reset_at)
 {
 	struct vt_sink sw = sink, sb = sink;
 	if (csi)
@@ -160,14 +163,45 @@ static bool same_with_table(const char *buf, size_t len, const vt_csi_bytes_fn *
 	t_add(&tb, "%s", "");
 	struct vt_parser *pw = vt_parser_create(&sw, &tw, cfg), *pb = vt_parser_create(&sb, &tb, cfg);
 	assert(pw && pb);
-	vt_parser_feed(pw, (const uint8_t *)buf, len);
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0, k = 0; i < len; k++) {
+		size_t n = sizes[k % ns] < len - i ? sizes[k % ns] : len - i;
+		if (i < reset_at && reset_at - i < n)
+			n = reset_at - i;
+		if (i == reset_at)
+			vt_parser_reset(pw);
+		vt_parser_feed(pw, (const uint8_t *)buf + i, n);
+		i += n;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (i == reset_at)
+			vt_parser_reset(pb);
 		vt_parser_feed(pb, (const uint8_t *)buf + i, 1);
+	}
 	char *whole = finish(pw, &tw), *bytes = finish(pb, &tb);
 	const bool same = strcmp(whole, bytes) == 0;
 	free(whole);
 	free(bytes);
 	return same;
+}
+
+/* buf fed whole with the table, byte by byte without */
+static bool same_with_table(const char *buf, size_t len, const vt_csi_bytes_fn *table,
+			    void (*csi)(void *, const struct vt_csi *), const struct vt_parser_config *cfg)
+{
+	return same_pieces(buf, len, table, csi, cfg, &len, 1, (size_t)-1);
+}
+
+/* Units drawn at random (seed r) into buf until its length reaches lim (each unit under 64 bytes past it). */
+static size_t random_units(char *buf, size_t lim, const char *const *parts, size_t np, uint32_t r)
+{
+	size_t len = 0;
+	while (len < lim) {
+		r = r * 1103515245u + 12345u;
+		const char *u = parts[(r >> 8) % np];
+		memcpy(buf + len, u, strlen(u));
+		len += strlen(u);
+	}
+	return len;
 }
 
 static void test_csi_bytes_final(void)
@@ -181,14 +215,7 @@ static void test_csi_bytes_final(void)
 	table['m' & 63] = final_m;
 	table['H' & 63] = final_h;
 	char buf[8192];
-	size_t len = 0;
-	uint32_t r = 99;
-	while (len + 64 < sizeof(buf)) {
-		r = r * 1103515245u + 12345u;
-		const char *u = parts[(r >> 8) % (sizeof(parts) / sizeof(parts[0]))];
-		memcpy(buf + len, u, strlen(u));
-		len += strlen(u);
-	}
+	const size_t len = random_units(buf, sizeof(buf) - 64, parts, sizeof(parts) / sizeof(parts[0]), 99);
 	for (int c1 = 0; c1 < 2; c1++) {
 		struct vt_parser_config cfg = {.c1_8bit = c1};
 		final_calls = final_bad = 0;
@@ -270,6 +297,74 @@ static void test_final_positions(void)
 	}
 }
 
+/* A sequence cut by the end of a feed (a PTY hands the terminal 4 KiB a read): held back and given to the
+ * sink's csi_bytes whole with the next feed (vt__carry_feed), or, declined or not of the sink's kind, parsed
+ * as before: the stream in pieces must trace as it does byte by byte, and a reset between two pieces drops a
+ * held-back sequence as it drops one the parser was collecting. */
+static bool same_split(const char *buf, size_t len, const size_t *sizes, size_t ns, size_t reset_at)
+{
+	static vt_csi_bytes_fn table[64];
+	table['m' & 63] = final_m;
+	table['H' & 63] = final_h;
+	return same_pieces(buf, len, table, on_csi_final, NULL, sizes, ns, reset_at);
+}
+
+/* buf (len bytes) cut into two feeds at every place: the handlers called want times, never with a wrong
+ * final or more than 32 bytes, and the traces as byte by byte */
+static void cut_everywhere(const char *buf, size_t len, size_t want, const char *what)
+{
+	for (size_t cut = 1; cut < len; cut++) {
+		const size_t sizes[] = {cut, 64};
+		final_calls = final_bad = 0;
+		const bool same = same_split(buf, len, sizes, 2, (size_t)-1);
+		if (!same || final_bad || final_calls != want) {
+			fprintf(stderr, "%s split at %zu: %zu calls of the handler (want %zu), %zu bad, traces %s\n",
+				what, cut, final_calls, want, final_bad, same ? "agree" : "differ");
+			failures++;
+		}
+	}
+}
+
+static void test_split_feeds(void)
+{
+	/* "1;2m" cut after every byte from its ESC on: the handler sees it once, whole, in every case */
+	static const char one[] = "ab" CSI "1;2mcd" CSI "3m";
+	cut_everywhere(one, sizeof(one) - 1, 2, "1;2m");
+	/* 32 parameter bytes and the final after them (33 bytes, one more than csi_bytes takes): the handler
+	 * never sees it (the carried path once handed it its 33rd byte as a final) */
+	static const char longer[] = "a" CSI "1;2;3;4;5;6;7;8;9;0;1;2;3;4;5;67mb" CSI "1m";
+	cut_everywhere(longer, sizeof(longer) - 1, 1, "33-byte SGR");
+	/* held back, then the parser reset before the rest came: the rest is text */
+	static const char reset[] = "a" CSI "1;" "2mz" CSI "1m";
+	const size_t rs[] = {5, 64};
+	if (!same_split(reset, sizeof(reset) - 1, rs, 2, 5)) {
+		fprintf(stderr, "split and reset: traces differ\n");
+		failures++;
+	}
+	/* every kind of unit (declined, C0 and UTF-8 inside, CAN, too long, ESC alone) in pieces of every size
+	 * from 1 to 70 bytes, and in pieces of changing sizes */
+	static const char *const parts[] = {
+		CSI "1;2m", CSI "38;5;100m", CSI "m", CSI "?5m", CSI "1 m", CSI "5\x08m", CSI "5\x18m", CSI "5;H",
+		CSI "H", CSI "?1h", CSI "2K", CSI "1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18m", "ab", "\r\n",
+		CSI "\xc3\xa9m", CSI "4:3m", "x" CSI "3m" "y", "\x1b" "7", "\x1b", "\xe2\x96\x80", CSI "12;1",
+	};
+	static char buf[6000];
+	const size_t len = random_units(buf, sizeof(buf) - 80, parts, sizeof(parts) / sizeof(parts[0]), 7);
+	for (size_t n = 1; n <= 70; n++) {
+		const size_t sizes[] = {n};
+		if (!same_split(buf, len, sizes, 1, (size_t)-1)) {
+			fprintf(stderr, "pieces of %zu bytes: traces differ\n", n);
+			failures++;
+		}
+	}
+	const size_t mixed[] = {1, 2, 35, 3, 36, 34, 5, 33, 64, 4096, 7, 2, 1, 40};
+	final_calls = 0;
+	if (!same_split(buf, len, mixed, sizeof(mixed) / sizeof(mixed[0]), 3000) || final_calls < 100) {
+		fprintf(stderr, "pieces of mixed sizes: traces differ or %zu handler calls\n", final_calls);
+		failures++;
+	}
+}
+
 int main(void)
 {
 	/* both copies of the feed loop (the AVX2 one where the CPU has it) */
@@ -278,11 +373,12 @@ int main(void)
 		test_memo();
 		test_csi_bytes_final();
 		test_final_positions();
+		test_split_feeds();
 	}
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return 1;
 	}
-	printf("memo, csi_bytes_final and final positions against the byte-by-byte feed: ok\n");
+	printf("memo, csi_bytes_final, final positions and split feeds against the byte-by-byte feed: ok\n");
 	return 0;
 }
