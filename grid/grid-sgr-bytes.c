@@ -592,6 +592,33 @@ __attribute__((noinline)) static size_t sgr_long_direct(struct grid *g, const ui
 	return n + 1;
 }
 
+/* sgr_bytes_lookup's SGR k0, k1 (hash h) not in its first place: in the second, or new */
+static inline __attribute__((always_inline)) size_t sgr_bytes_second_t(struct grid *g, const uint8_t *s, size_t n,
+									bool plain, const struct sgr_xform *known,
+									uint64_t k0, uint64_t k1, uint64_t h)
+{
+	struct sgr_bytes_memo *e = &g->sgr_bytes[h >> 55];
+	struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 46 & (SGR_BYTES_SLOTS - 1)];
+	if (e2->key[0] != k0 || e2->key[1] != k1) {
+		e = e2->m.id < e->m.id ? e2 : e;
+		const uint64_t k[2] = {k0, k1};
+		if (known)
+			return memo_new(g, (unsigned)n, &e->m, e->key, k, 2, false, known);
+		return plain ? sgr_short_plain(g, s, (unsigned)n, e, k0, k1)
+			     : sgr_short_miss(g, s, (unsigned)n, e, k0, k1);
+	}
+	sgr_memo_hit_sel(g, &e2->m);
+	return with_cell(g, s, n + 1);
+}
+
+/* sgr_bytes_second_t for grid__csi_bytes_sgr, out of line and reached by a jump: the first place's hit path
+ * then keeps what it needs in registers a call may clobber and saves none (it pushed three) */
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_bytes_second(struct grid *g, const uint8_t *s, size_t n,
+									   uint64_t k0, uint64_t k1, uint64_t h)
+{
+	return sgr_bytes_second_t(g, s, n, false, NULL, k0, k1, h);
+}
+
 /* The SGRs of colour-per-cell output, found by their bytes in a small table in front of the parser: a
  * repeated one costs a hash and a compare, then what grid__sgr does for a memoized sequence; a new one of the
  * shapes sgr_bytes_xform takes is built from its bytes, not from the parser's general form. */
@@ -611,32 +638,26 @@ static inline __attribute__((always_inline)) size_t sgr_bytes_lookup(struct grid
 			return sgr_long_direct(g, s, (unsigned)n);
 		return sgr_bytes_long_plain(g, s, (unsigned)n);
 	}
-	uint64_t k[2];
-#if defined(__SSE2__) && defined(__GNUC__)
-	__m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)s),
-				  _mm_loadu_si128((const __m128i *)(const void *)(ones + 32 - n)));
-	k[0] = (uint64_t)_mm_cvtsi128_si64(v);
-	k[1] = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v));
-#else
-	uint8_t b[16];
-	for (unsigned i = 0; i < 16; i++)
-		b[i] = s[i] & ones[32 - n + i];
-	memcpy(k, b, 16);
-#endif
+	/* the key as two 8-byte loads, each and'ed with its mask: the lookup's address (and whatever waits on the
+	 * entry: the pen's check, the printer's branch on it) comes a few cycles sooner than through a vector's
+	 * and and its moves to the general registers */
+	uint64_t k[2], m0, m1;
+	memcpy(&k[0], s, 8);
+	memcpy(&k[1], s + 8, 8);
+	memcpy(&m0, ones + 32 - n, 8);
+	memcpy(&m1, ones + 40 - n, 8);
+	k[0] &= m0;
+	k[1] &= m1;
 	_Static_assert(SGR_BYTES_SLOTS == 512, "the slot is the top 9 bits");
 	uint64_t h = (k[0] * 0x9e3779b97f4a7c15ull) ^ (k[1] * 0xc2b2ae3d27d4eb4full);
-	/* two places (as the parser's memo): a new SGR replaces the older entry of the two */
+	/* two places (as the parser's memo): a new SGR replaces the older entry of the two. An empty place's
+	 * key is 0 (the grid is allocated zeroed and entries are only replaced), which no SGR's is: its first
+	 * byte is a parameter byte, 0x30..0x3f */
 	struct sgr_bytes_memo *e = &g->sgr_bytes[h >> 55];
-	if (unlikely(e->key[0] != k[0] || e->key[1] != k[1] || !e->m.id)) {
-		struct sgr_bytes_memo *e2 = &g->sgr_bytes[h >> 46 & (SGR_BYTES_SLOTS - 1)];
-		if (e2->key[0] != k[0] || e2->key[1] != k[1] || !e2->m.id) {
-			e = e2->m.id < e->m.id ? e2 : e;
-			if (known)
-				return memo_new(g, (unsigned)n, &e->m, e->key, k, 2, false, known);
-			return plain ? sgr_short_plain(g, s, (unsigned)n, e, k[0], k[1])
-				     : sgr_short_miss(g, s, (unsigned)n, e, k[0], k[1]);
-		}
-		e = e2;
+	if (unlikely(e->key[0] != k[0] || e->key[1] != k[1])) {
+		if (!plain && !known)
+			return sgr_bytes_second(g, s, n, k[0], k[1], h);
+		return sgr_bytes_second_t(g, s, n, plain, known, k[0], k[1], h);
 	}
 	sgr_memo_hit_sel(g, &e->m);
 	return with_cell(g, s, n + 1);

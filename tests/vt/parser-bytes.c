@@ -309,33 +309,31 @@ static bool same_split(const char *buf, size_t len, const size_t *sizes, size_t 
 	return same_pieces(buf, len, table, on_csi_final, NULL, sizes, ns, reset_at);
 }
 
+/* buf (len bytes) cut into two feeds at every place: the handlers called want times, never with a wrong
+ * final or more than 32 bytes, and the traces as byte by byte */
+static void cut_everywhere(const char *buf, size_t len, size_t want, const char *what)
+{
+	for (size_t cut = 1; cut < len; cut++) {
+		const size_t sizes[] = {cut, 64};
+		final_calls = final_bad = 0;
+		const bool same = same_split(buf, len, sizes, 2, (size_t)-1);
+		if (!same || final_bad || final_calls != want) {
+			fprintf(stderr, "%s split at %zu: %zu calls of the handler (want %zu), %zu bad, traces %s\n",
+				what, cut, final_calls, want, final_bad, same ? "agree" : "differ");
+			failures++;
+		}
+	}
+}
+
 static void test_split_feeds(void)
 {
 	/* "1;2m" cut after every byte from its ESC on: the handler sees it once, whole, in every case */
 	static const char one[] = "ab" CSI "1;2mcd" CSI "3m";
-	for (size_t cut = 1; cut < sizeof(one) - 1; cut++) {
-		const size_t sizes[] = {cut, 64};
-		final_calls = final_bad = 0;
-		const bool same = same_split(one, sizeof(one) - 1, sizes, 2, (size_t)-1);
-		if (!same || final_bad || final_calls != 2) {
-			fprintf(stderr, "split at %zu: %zu calls of the handler (want 2), traces %s\n", cut, final_calls,
-				same ? "agree" : "differ");
-			failures++;
-		}
-	}
-	/* 32 parameter bytes and the final after them (33 bytes, one more than csi_bytes takes), cut at every
-	 * place: the handler never sees it (the carried path once handed it its 33rd byte as a final) */
+	cut_everywhere(one, sizeof(one) - 1, 2, "1;2m");
+	/* 32 parameter bytes and the final after them (33 bytes, one more than csi_bytes takes): the handler
+	 * never sees it (the carried path once handed it its 33rd byte as a final) */
 	static const char longer[] = "a" CSI "1;2;3;4;5;6;7;8;9;0;1;2;3;4;5;67mb" CSI "1m";
-	for (size_t cut = 1; cut < sizeof(longer) - 1; cut++) {
-		const size_t sizes[] = {cut, 64};
-		final_calls = final_bad = 0;
-		const bool same = same_split(longer, sizeof(longer) - 1, sizes, 2, (size_t)-1);
-		if (!same || final_bad || final_calls != 1) {
-			fprintf(stderr, "33-byte SGR split at %zu: %zu calls (want 1), %zu bad, traces %s\n", cut,
-				final_calls, final_bad, same ? "agree" : "differ");
-			failures++;
-		}
-	}
+	cut_everywhere(longer, sizeof(longer) - 1, 1, "33-byte SGR");
 	/* held back, then the parser reset before the rest came: the rest is text */
 	static const char reset[] = "a" CSI "1;" "2mz" CSI "1m";
 	const size_t rs[] = {5, 64};
