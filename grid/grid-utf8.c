@@ -235,16 +235,6 @@ static inline void put_wide(struct grid_cell *o, uint32_t cp, uint64_t hi, wide_
 }
 #endif
 
-/* The index into vt_utf8_pairs of the two bytes at p: ((b - 0xc0) << 8 | the next byte) when the first, b, is
- * 0xc1 or above, else b; *bp = b. For put_text's C loop (the x86-64 one is asm; its earlier asm form, a `rol`
- * and a `cmov`, and why: docs/benchmarks.md, issue 2, sessions 10-11). */
-static inline uint64_t pair_index(const uint8_t *p, uint64_t *bp)
-{
-	uint64_t b = p[0];
-	*bp = b;
-	return b >= 0xc1 ? (b << 8 | p[1]) - 0xc000u : b;
-}
-
 #if defined(__GNUC__) && defined(__x86_64__)
 #define PUT_TEXT_ASM 1
 /* put_text's asm loop's table: vt_utf8_pairs indexed by the two bytes as a little-endian load gives them (b | next
@@ -262,7 +252,16 @@ __attribute__((constructor)) static void utf8_pairs_le_fill(void)
 		for (uint32_t n = 0x80u; n < 0xc0u; n++)
 			utf8_pairs_le[n << 8 | b] = vt_utf8_pairs[(b - 0xc0u) << 8 | n];
 }
-#endif
+#else
+/* The index into vt_utf8_pairs of the two bytes at p: ((b - 0xc0) << 8 | the next byte) when the first, b, is
+ * 0xc1 or above, else b; *bp = b. For put_text's C loop (the x86-64 one is asm; its earlier asm form, a `rol`
+ * and a `cmov`, and why: docs/benchmarks.md, issue 2, sessions 10-11). */
+static inline uint64_t pair_index(const uint8_t *p, uint64_t *bp)
+{
+	uint64_t b = p[0];
+	*bp = b;
+	return b >= 0xc1 ? (b << 8 | p[1]) - 0xc000u : b;
+}
 
 /* The entry of vt_utf8_pairs at k in *e, and whether it is > 0 (a plain character of width 1), for the C loop. */
 static inline bool pair_entry(uint64_t k, int32_t *e)
@@ -270,6 +269,7 @@ static inline bool pair_entry(uint64_t k, int32_t *e)
 	*e = vt_utf8_pairs[k];
 	return *e > 0;
 }
+#endif
 
 /* *e &= 0x7ff; whether that left 0. The flag of the `and` itself, so that it costs no `test` (compilers make
  * one of the C form). */

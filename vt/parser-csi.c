@@ -371,7 +371,9 @@ parse:
 __attribute__((noinline)) size_t vt__carry_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 {
 	const size_t c = p->carry_n;
-	uint8_t buf[2 + 64];
+	/* the carry (at most 2 + 31 bytes) and up to 48 of data: the bytes after "ESC [" and tail_bytes' 32-byte
+	 * look-ahead always lie inside */
+	uint8_t buf[2 + 32 + 48];
 	memset(buf, 0xff, sizeof(buf));
 	const size_t take = len < 48 ? len : 48, have = c + take;
 	copy_short(buf, p->carry, c);
