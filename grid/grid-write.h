@@ -5,6 +5,7 @@
 #ifndef GRID_WRITE_H
 #define GRID_WRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -95,6 +96,53 @@ __attribute__((target("avx2"))) static inline void write8_short(unsigned char *p
 	_mm256_storeu_si256(o + 2, _mm256_or_si256(o2, k2));
 }
 
+/* The least run write_ascii writes with vectors: 16 with AVX (write_ascii16) or AVX2, 1 where write_short_512
+ * takes the runs under 32 (CPUs with AVX-512); SIZE_MAX without AVX. Set once (write_init), with which of the
+ * AVX2 writers (AVX2 without AVX-512) or the AVX-512 one the CPU takes. One compare with it stands where the
+ * compare with 16 was, and one test of write_avx2 where the CPU check was: an emulated guest (AVX2, no
+ * AVX-512: issue 5's figure) runs no instruction more for the AVX-512 path. */
+static size_t write_min = SIZE_MAX;
+static bool write_avx2, write_512;
+
+/* Any run of k < 32 cells with AVX-512 (BW, VL): the bytes by one masked load, zero-extended to 16 code point
+ * lanes twice, and each vector of cells one vpermt2d of them and the constant words (style | link << 16, 1),
+ * stored with a mask of the run's words: no loop and no branch on k (csi's text runs of 1 to 24 cells come
+ * in no order a predictor learns: write_words' two loops and write_ascii's k >= 16 took ~28 k, 28 k and 30 k
+ * of valgrind's simulated mispredictions per 4 MiB of csi). csi +9-13 % and scrolling_region +31 % by
+ * thread CPU on a Xeon with AVX-512 (docs/benchmarks.md, issue 2, session 21). */
+static const int32_t write512_idx[3][16] = {
+#define I(d) ((d) % 3 == 0 ? (d) / 3 : 16 + (d) % 3 - 1)
+	{I(0), I(1), I(2), I(3), I(4), I(5), I(6), I(7), I(8), I(9), I(10), I(11), I(12), I(13), I(14), I(15)},
+	{I(16), I(17), I(18), I(19), I(20), I(21), I(22), I(23), I(24), I(25), I(26), I(27), I(28), I(29), I(30),
+	 I(31)},
+	{I(32), I(33), I(34), I(35), I(36), I(37), I(38), I(39), I(40), I(41), I(42), I(43), I(44), I(45), I(46),
+	 I(47)},
+#undef I
+};
+
+GRID_PAGE("print")
+__attribute__((target("avx512f,avx512bw,avx512vl,bmi2"), noinline)) static void write_short_512(unsigned char *p,
+												 const uint8_t *s, size_t k,
+												 uint32_t sl)
+{
+	const __m256i b = _mm256_maskz_loadu_epi8(_bzhi_u32(~0u, (unsigned)k), s);
+	const __m512i lo = _mm512_cvtepu8_epi32(_mm256_castsi256_si128(b)),
+		      hi = _mm512_cvtepu8_epi32(_mm256_extracti128_si256(b, 1));
+	/* lanes 16 and 17 of vpermt2d's table: the style word and the width word */
+	const __m512i w = _mm512_set1_epi64((long long)((uint64_t)sl | 1ull << 32));
+	const __m512i i0 = _mm512_loadu_si512(write512_idx[0]), i1 = _mm512_loadu_si512(write512_idx[1]),
+		      i2 = _mm512_loadu_si512(write512_idx[2]);
+	/* a bit per word of the run: 3k < 96, in m0 and m1 */
+	const unsigned words = 3 * (unsigned)k, over = words > 64 ? words - 64 : 0;
+	const uint64_t m0 = _bzhi_u64(~0ull, words), m1 = _bzhi_u32(~0u, over); /* (bzhi keeps all from 64 on) */
+	_mm512_mask_storeu_epi32(p, (__mmask16)m0, _mm512_permutex2var_epi32(lo, i0, w));
+	_mm512_mask_storeu_epi32(p + 64, (__mmask16)(m0 >> 16), _mm512_permutex2var_epi32(lo, i1, w));
+	_mm512_mask_storeu_epi32(p + 128, (__mmask16)(m0 >> 32), _mm512_permutex2var_epi32(lo, i2, w));
+	_mm512_mask_storeu_epi32(p + 192, (__mmask16)(m0 >> 48), _mm512_permutex2var_epi32(hi, i0, w));
+	_mm512_mask_storeu_epi32(p + 256, (__mmask16)m1, _mm512_permutex2var_epi32(hi, i1, w));
+	_mm512_mask_storeu_epi32(p + 320, (__mmask16)(m1 >> 16), _mm512_permutex2var_epi32(hi, i2, w));
+}
+
 /* A run of 16 <= k < 32 cells by write8_short: 8 cells per step, the rest as the last 8 cells again. The
  * constant words from the style word broadcast, by masks and ORs (no lane inserts: fewer instructions than
  * building them lane by lane, which a run of 2-4 steps would feel). */
@@ -131,6 +179,17 @@ __attribute__((target("avx2"))) static void write_run_avx2(unsigned char *p, con
 	if (i < k)
 		write8_avx2(p + (k - 8) * 12, _mm_loadl_epi64((const __m128i *)(const void *)(s + k - 8)), sl);
 }
+
+GRID_PAGE("print_rows") __attribute__((constructor)) static void write_init(void)
+{
+	__builtin_cpu_init();
+	const bool avx2 = __builtin_cpu_supports("avx2");
+	write_512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+		    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2");
+	write_avx2 = avx2 && !write_512;
+	if (__builtin_cpu_supports("avx"))
+		write_min = write_512 ? 1 : 16;
+}
 #endif
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -161,6 +220,26 @@ GRID_PAGE("print") __attribute__((noinline)) static void write_words(unsigned ch
 }
 #endif
 
+#if defined(HAVE_WRITE_AVX)
+/* write_ascii's runs of k >= write_min on CPUs with AVX-512 (write_short_512 under 32 cells) or with AVX but
+ * not AVX2 (write_ascii16): out of line, so that the AVX2 path inline in the printers stays as it was */
+GRID_PAGE("print") __attribute__((noinline)) static void write_other(unsigned char *p, const uint8_t *s, size_t k,
+								      uint32_t sl)
+{
+	if (write_512) {
+		if (k < 32)
+			write_short_512(p, s, k, sl);
+		else
+			write_run_avx2(p, s, k, sl);
+		return;
+	}
+	size_t i = write_ascii16(p, s, k, sl);
+	/* the rest as the last 16 cells again (the ones before it rewritten with the same values) */
+	if (i < k)
+		write_ascii16(p + (k - 16) * 12, s + k - 16, 16, sl);
+}
+#endif
+
 /* Writes k ASCII cells. The cell is {cp, style, link, width = 1, flags = 0, pad}: on a little-endian
  * machine that is one 64-bit word (cp | style << 32 | link << 48) and one 32-bit word (1), stored
  * directly (write_words; 8 cells per step with AVX2, 16 per pshufb step with AVX). */
@@ -173,19 +252,16 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 		       "cell layout");
 	unsigned char *p = (unsigned char *)c;
 #if defined(HAVE_WRITE_AVX)
-	if (k >= 16 && __builtin_cpu_supports("avx2")) {
-		if (k < 32)
-			write_short_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
-		else
-			write_run_avx2(p, s, k, (uint32_t)style | (uint32_t)link << 16);
-		return;
-	}
-	if (k >= 16 && __builtin_cpu_supports("avx")) {
+	if (k >= write_min) {
 		const uint32_t sl = (uint32_t)style | (uint32_t)link << 16;
-		size_t i = write_ascii16(p, s, k, sl);
-		/* the rest as the last 16 cells again (the ones before it rewritten with the same values) */
-		if (i < k)
-			write_ascii16(p + (k - 16) * 12, s + k - 16, 16, sl);
+		if (write_avx2) {
+			if (k < 32)
+				write_short_avx2(p, s, k, sl);
+			else
+				write_run_avx2(p, s, k, sl);
+			return;
+		}
+		write_other(p, s, k, sl);
 		return;
 	}
 #endif

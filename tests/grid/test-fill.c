@@ -1,15 +1,17 @@
 /* tests/grid/test-fill.c: grid__clear_cells (grid/grid-fill.c) stores exactly n blanks of the style, from any
  * cell on, and nothing before or after them: every length 0-300 (each path: the scalar cells, the SSE fills,
  * the AVX fills' 8-15, 16-31 and 32-and-more forms, whose last 8/16/32 cells are stored again over the ones
- * before), at offsets 0-3, default blanks and other styles (0xffff too: the style's bits broadcast into the
- * vectors must not spill into the cp or width words). */
+ * before, and on CPUs with AVX-512 the aligned 64-byte fill with its masked first and last blocks), at offsets
+ * 0-15 (12 bytes a cell: the run's start at each of the 16 words of a 64-byte line, every phase of the
+ * AVX-512 fill), default blanks and other styles (0xffff too: the style's bits broadcast into the vectors
+ * must not spill into the cp or width words). */
 #include "harness.h"
 
 #include "grid/grid-internal.h"
 
 enum { MAXN = 300, GUARD = 40 };
 
-static struct grid_cell buf[GUARD + 4 + MAXN + GUARD];
+static struct grid_cell buf[GUARD + 16 + MAXN + GUARD];
 
 static const struct grid_cell junk = {.cp = 0x41424344u, .style = 0x5a5a, .link = 0x3c3c, .width = 7, .flags = 0x99};
 
@@ -22,7 +24,7 @@ static bool cell_is(const struct grid_cell *c, const struct grid_cell *want)
 static void test_lengths(uint16_t style)
 {
 	const struct grid_cell blank = {.cp = 0, .style = style, .link = 0, .width = 1, .flags = 0};
-	for (int off = 0; off < 4; off++) {
+	for (int off = 0; off < 16; off++) {
 		for (int n = 0; n <= MAXN; n++) {
 			const int n_all = (int)(sizeof(buf) / sizeof(buf[0]));
 			for (int i = 0; i < n_all; i++)

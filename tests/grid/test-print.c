@@ -276,7 +276,8 @@ static void test_line_ends(void)
 /* Runs of printable ASCII of every length from 1 to 75 at columns 0 to 19, in the default style, a
  * style and a hyperlink, on a fresh row (the run ends the row's written part: the short-run path) and over
  * a row already written further (the bulk path): the vector writers (16 and 8 cells per step, the last
- * step overlapping) against the character-at-a-time path, with distinct bytes so that a cell written
+ * step overlapping; on CPUs with AVX-512 any run under 32 by masked stores) against the character-at-a-time
+ * path, with distinct bytes so that a cell written
  * from the wrong byte shows. */
 static void test_ascii_runs(void)
 {
