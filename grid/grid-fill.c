@@ -278,10 +278,18 @@ GRID_PAGE("fill") __attribute__((target("avx512f,avx512bw,bmi2"))) static void f
 	const __m512i v1 = _mm512_mask_set1_epi32(_mm512_loadu_si512(fill512_words[k + 1]), fill512_style[k + 1], style);
 	const __m512i v2 = _mm512_mask_set1_epi32(_mm512_loadu_si512(fill512_words[k + 2]), fill512_style[k + 2], style);
 	__mmask64 m = ~0ull << (b - p);
-	for (; e - p > 192; p += 192, m = ~0ull) {
+	if (e - p > 192) {
+		/* the first block masked (the cells before c kept), the others plain aligned stores: no mask kept live
+		 * across the loop */
 		_mm512_mask_storeu_epi8(p, m, v0);
 		_mm512_store_si512(p + 64, v1);
 		_mm512_store_si512(p + 128, v2);
+		m = ~0ull;
+		for (p += 192; e - p > 192; p += 192) {
+			_mm512_store_si512(p, v0);
+			_mm512_store_si512(p + 64, v1);
+			_mm512_store_si512(p + 128, v2);
+		}
 	}
 	/* 1..192 bytes left: bzhi keeps all 64 bits for a count of 64 or more, none for 0 */
 	const long left = e - p, l1 = left > 64 ? left - 64 : 0, l2 = left > 128 ? left - 128 : 0;
