@@ -47,7 +47,16 @@ __attribute__((constructor)) static void utf8_pairs_le_fill(void)
  * (the first character is plain), so it needs no width test: a wide character's right half holds 0,
  * neither kind of base. Its signed tests are `cmp $0`, not `test` (after `test`, TCG computes the flags
  * in a helper: +5 % of the guest's unicode instructions). Host +4-5 % unicode time
- * (docs/benchmarks.md, issue 2, session 21 "uni"). */
+ * (docs/benchmarks.md, issue 2, session 21 "uni").
+ *
+ * Exits 6 and 7 first ask (13) whether the character is three bytes with two continuations; then 12 takes
+ * it when it is plain and wide (CJK Unified Ideographs U+4E00..U+9FFF by their range, the rest such as
+ * kana by the property table: props 2), one a step while p is 4 bytes before plim (3 bytes, 2 cells:
+ * plim's bound holds), and goes back to the step at 2 after the word: a CJK or kana word costs no
+ * leave and re-entry (put_text's C dispatch, ~40 instructions and 1-3 mispredicted branches a word:
+ * unicode -2.7 % instructions, docs/benchmarks.md, issue 2, session 22 "uni"). What it does not take (an
+ * overlong form, a surrogate, a narrow or non-Other character, the end of plim) leaves by 14 as 6
+ * did. */
 _Static_assert(CLUSTER_AM_MARK == 0x300u && CLUSTER_AM_MARKS == 0x70u && CLUSTER_AM_BASE == 0x20u &&
 		       CLUSTER_AM_SLOTS / CLUSTER_AM_MARKS == 0x60u &&
 		       (GRID_CP_CLUSTER | CLUSTER_DIRECT | CLUSTER_DIRECT_PAIR) == 0xc0200000u &&
@@ -56,7 +65,7 @@ _Static_assert(CLUSTER_AM_MARK == 0x300u && CLUSTER_AM_MARKS == 0x70u && CLUSTER
 	       "the asm's mark_direct and cell offsets");
 __attribute__((always_inline)) static inline void put_pairs_asm(const uint8_t **pp, struct grid_cell **po,
 							     uint64_t *kp, uint64_t *bbp, uint64_t lo,
-							     const uint8_t *plim)
+							     const uint8_t *plim, __m128i tail)
 {
 	const uint8_t *p = *pp;
 	struct grid_cell *o = *po;
@@ -97,16 +106,104 @@ __attribute__((always_inline)) static inline void put_pairs_asm(const uint8_t **
 		"cmpq %[lim4], %[p]\n\t"
 		"jb 2b\n\t"
 		"jmp 5f\n"
-		"6:\n\t"
-		"leaq 1(%[p],%q[b]), %[p]\n\t"
-		"jmp 3f\n"
 		"7:\n\t"
 		"addq $12, %[o]\n\t"
 		"leaq 1(%[p],%q[b]), %[p]\n\t"
-		"movzbl (%[p]), %k[b]\n\t"
+		"movl (%[p]), %k[w]\n"
+		"6:\n\t"
+		"movl %k[w], %k[x]\n\t"
+		"andl $0xc0c0f0, %k[x]\n\t"
+		"cmpl $0x8080e0, %k[x]\n\t"
+		"je 12f\n\t"
+		"movl %k[w], %k[x]\n\t"
+		"andl $0xc0c0c0f8, %k[x]\n\t"
+		"cmpl $0x808080f0, %k[x]\n\t"
+		"je 16f\n"
+		"13:\n\t"
+		"movzbl %b[w], %k[b]\n\t"
 		"shrl $7, %k[b]\n\t"
 		"leaq 1(%[p],%q[b]), %[p]\n\t"
 		"jmp 3f\n"
+		"12:\n\t"
+		"cmpq %[lim4], %[p]\n\t"
+		"jae 14f\n\t"
+		"movl %k[w], %k[e]\n\t"
+		"bswapl %k[e]\n\t"
+		"shrl $8, %k[e]\n\t"
+		"movl %k[e], %k[x]\n\t"
+		"movl %k[e], %k[k]\n\t"
+		"andl $0x3f, %k[e]\n\t"
+		"shrl $4, %k[x]\n\t"
+		"shrl $2, %k[k]\n\t"
+		"andl $0xf000, %k[x]\n\t"
+		"andl $0xfc0, %k[k]\n\t"
+		"orl %k[x], %k[e]\n\t"
+		"orl %k[k], %k[e]\n\t"
+		"leal -0x4e00(%q[e]), %k[x]\n\t"
+		"cmpl $0x5200, %k[x]\n\t"
+		"jb 15f\n\t"
+		"cmpl $0x800, %k[e]\n\t"
+		"jb 14f\n\t"
+		"movl %k[e], %k[x]\n\t"
+		"shrl $7, %k[x]\n\t"
+		"movzbl (%[ui],%q[x]), %k[x]\n\t"
+		"shll $7, %k[x]\n\t"
+		"movl %k[e], %k[k]\n\t"
+		"andl $0x7f, %k[k]\n\t"
+		"addq %[ub], %q[x]\n\t"
+		"cmpb $2, (%q[x],%q[k])\n\t"
+		"jne 14f\n"
+		"15:\n\t"
+		"orq %[hi], %q[e]\n\t"
+		"movq %q[e], (%[o])\n\t"
+		"movups %[tail], 8(%[o])\n\t"
+		"addq $24, %[o]\n\t"
+		"addq $3, %[p]\n\t"
+		"cmpq %[lim4], %[p]\n\t"
+		"jae 5f\n\t"
+		"movl (%[p]), %k[w]\n\t"
+		"movl %k[w], %k[x]\n\t"
+		"andl $0xc0c0f0, %k[x]\n\t"
+		"cmpl $0x8080e0, %k[x]\n\t"
+		"je 12b\n\t"
+		"jmp 2b\n"
+		"16:\n\t"
+		"cmpq %[lim4], %[p]\n\t"
+		"jae 14f\n\t"
+		"movl %k[w], %k[e]\n\t"
+		"bswapl %k[e]\n\t"
+		"movl %k[e], %k[x]\n\t"
+		"movl %k[e], %k[k]\n\t"
+		"shrl $6, %k[x]\n\t"
+		"shrl $4, %k[k]\n\t"
+		"andl $0x1c0000, %k[x]\n\t"
+		"andl $0x3f000, %k[k]\n\t"
+		"orl %k[k], %k[x]\n\t"
+		"movl %k[e], %k[k]\n\t"
+		"shrl $2, %k[k]\n\t"
+		"andl $0x3f, %k[e]\n\t"
+		"andl $0xfc0, %k[k]\n\t"
+		"orl %k[x], %k[e]\n\t"
+		"orl %k[k], %k[e]\n\t"
+		"leal -0x10000(%q[e]), %k[x]\n\t"
+		"cmpl $0xfffff, %k[x]\n\t"
+		"ja 14f\n\t"
+		"movl %k[e], %k[x]\n\t"
+		"shrl $7, %k[x]\n\t"
+		"movzbl (%[ui],%q[x]), %k[x]\n\t"
+		"shll $7, %k[x]\n\t"
+		"movl %k[e], %k[k]\n\t"
+		"andl $0x7f, %k[k]\n\t"
+		"addq %[ub], %q[x]\n\t"
+		"movzbl (%q[x],%q[k]), %k[x]\n\t"
+		"andl $0xbf, %k[x]\n\t"
+		"cmpl $2, %k[x]\n\t"
+		"jne 14f\n\t"
+		"addq $1, %[p]\n\t"
+		"jmp 15b\n"
+		"14:\n\t"
+		"movzwl %w[w], %k[k]\n\t"
+		"jmp 13b\n"
 		"11:\n\t"
 		"addq $12, %[o]\n\t"
 		"leaq 1(%[p],%q[b]), %[p]\n"
@@ -169,7 +266,8 @@ __attribute__((always_inline)) static inline void put_pairs_asm(const uint8_t **
 		"ja 1b\n"
 		"3:"
 		: [p] "+r"(p), [o] "+r"(o), [k] "=&r"(k), [b] "=&r"(bb), [e] "=&r"(e), [w] "=&r"(w), [x] "=&r"(x)
-		: [lo] "r"(lo), [t] "r"(utf8_pairs_le), [lim] "r"(plim), [z] "r"(0), [lim4] "rm"((uintptr_t)plim - 4)
+		: [lo] "r"(lo), [t] "r"(utf8_pairs_le), [lim] "r"(plim), [z] "r"(0), [lim4] "rm"((uintptr_t)plim - 4),
+		  [hi] "rm"(lo << 32), [tail] "x"(tail), [ui] "r"(vt_uprop_index), [ub] "r"(vt_uprop_blocks)
 		: "cc", "memory");
 	(void)w;
 	(void)x;

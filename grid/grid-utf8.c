@@ -306,7 +306,8 @@ struct text_end {
  * Words of different scripts alternate within a line, and Latin words mix ASCII and two-byte letters at
  * random, so a loop per kind would leave its loop (a mispredicted branch) at nearly every change. One loop
  * takes printable ASCII, plain two-byte characters of width 1 (Latin, Greek, Cyrillic) and the combining
- * marks on them alike, from one table entry per character (vt_utf8_pairs) without a branch on the kind; a
+ * marks on them alike, from one table entry per character (vt_utf8_pairs) without a branch on the kind (on
+ * x86-64 its asm also takes the three-byte wide words, CJK and kana, that come between); a
  * loop takes three-byte characters of width 2 (CJK and kana), and `have` takes one character of any other
  * kind (four-byte ones, emoji, width-1 three-byte ones) decoded by `other`. The per-kind ASCII and
  * two-byte loops remain for the last cells of a row. CJK Unified Ideographs skip the table. The decoder
@@ -352,7 +353,7 @@ mixed:
 	for (;;) {
 		uint64_t k, bb;
 		int32_t e;
-		put_pairs_asm(&p, &o, &k, &bb, lo, plim);
+		put_pairs_asm(&p, &o, &k, &bb, lo, plim, tail);
 		e = utf8_pairs_le[k];
 		if (e > 0) {
 			/* plain, at plim; or a Greek letter U+0370..U+037F after the mark test */
@@ -366,6 +367,9 @@ mixed:
 				b = p[0];
 				if (b >= 0xe0u)
 					goto lead3;
+				/* the CR at the end of a line: out without slow's tests */
+				if (b < 0x20u)
+					goto out;
 				goto slow;
 			}
 			/* a combining mark: straight to its base */
@@ -621,15 +625,26 @@ static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *
 	 * that is a cluster (then a mark or more came after it): a test on the cell, right after writing it,
 	 * instead of last_cp's branches on the last character's length (ASCII, a letter, CJK or an emoji
 	 * ends a line about as often: ~1 mispredict a line) */
-	const uint32_t lastw = c[x - 1].width == 0 ? 2 : 1, lc = c[x - lastw].cp;
-	const uint32_t last = likely(!(lc & GRID_CP_CLUSTER)) ? lc : last_cp(p);
+	uint32_t lastw = 1u + (c[x - 1].width == 0);
+#if defined(__GNUC__)
+	/* a value, not a branch: whether a line ends with a wide character is a coin toss (~0.35 mispredicts
+	 * a line) */
+	__asm__("" : "+r"(lastw));
+#endif
+	const uint32_t lc = c[x - lastw].cp;
+	const bool cluster = lc & GRID_CP_CLUSTER;
+	const uint32_t last = likely(!cluster) ? lc : last_cp(p);
 	assert(last == last_cp(p));
 	end_run(g, l, x0, x, lastw, fix_left, last);
 	/* after an Extend or a ZWJ the state depends on more than the last code point (after an emoji that
-	 * joined a cluster it does not: "ExtPict", as derived from the emoji alone) */
-	unsigned lp = vt_char_props(last) & 0x3cu;
-	if (lp == (VT_PROP_MARK & 0x3cu) || lp == VT_PROP_ZWJ_CLASS)
-		g->gb_state = cluster_state(g, c[x - lastw].cp);
+	 * joined a cluster it does not: "ExtPict", as derived from the emoji alone). Only a cluster can end so:
+	 * a cell of its own holds a plain character (class Other), for which end_run's state 0 is right, with
+	 * no look-up of its properties (~0.4 mispredicted branches a line on whether it is >= U+0800). */
+	if (unlikely(cluster)) {
+		unsigned lp = vt_char_props(last) & 0x3cu;
+		if (lp == (VT_PROP_MARK & 0x3cu) || lp == VT_PROP_ZWJ_CLASS)
+			g->gb_state = cluster_state(g, lc);
+	}
 	return p;
 }
 

@@ -6,7 +6,8 @@
  * VS16, modifiers and ZWJ) and invalid bytes (lone continuations, truncated sequences, overlong forms,
  * surrogates, C1 controls, bytes above U+10FFFF: U+FFFD per maximal subpart) must give the same cells,
  * clusters, cursor and wrap flags both ways, on a row wide enough for long runs and on narrow ones (wide
- * characters at the edge), and when the whole text is cut into two feeds at every position. */
+ * characters at the edge), and when the whole text is cut into two feeds at every position. The fixed pieces
+ * include the edges of put_text's asm paths for three- and four-byte characters (grid-utf8-asm.h). */
 #include "harness.h"
 #include "vt/vt.h"
 
@@ -26,6 +27,14 @@ static int piece(char *out)
 		"\xea\xb0\x80", "\xc2\xad", "\xc2\x85", "\xed\xa0\x80", "\xe0\x80\xaf", "\xc0\xaf", "\xc1\xbf",
 		"\xf4\x90\x80\x80", "\xf8\x88\x80\x80", "\xe4\xb8", "\xf0\x9f\x98", "\x80", "\xbf", "\xff", "\xfe",
 		"\r\n", "\r", "\b", "\t", "\x7f", " ", "\xe9\xbf\xbf", "\xe4\xb8\x80", "\xe3\x81\x80", "\xe3\x83\xbf",
+		/* the edges of put_text's CJK loop (U+4E00..U+9FFF in the asm): just outside, bad continuations
+		 * in either byte, a mark on a CJK character */
+		"\xe4\xb7\xbf", "\xea\x80\x80", "\xe5\x41\x80", "\xe5\x80\xc0", "\xe9\xbf\x7f", "\xe4\xb8\xad\xcc\x81",
+		"\xe6\x96\x87\xe5\xad\x97",
+		/* and of its four-byte path: an overlong form, a wide one that is no emoji (U+20000), a narrow
+		 * one (U+10000), bad continuations, an emoji with a modifier */
+		"\xf0\x8f\xbf\xbf", "\xf0\xa0\x80\x80", "\xf0\x90\x80\x80", "\xf0\x9f\x98\x41", "\xf0\x41\x98\x80",
+		"\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbb",
 	};
 	uint32_t cp;
 	switch (rnd(10)) {
