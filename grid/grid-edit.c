@@ -480,7 +480,7 @@ static inline __attribute__((always_inline)) void erase_cells(struct grid *g, in
 		goto done;
 	}
 	grid__line_ready(l);
-	grid__fix_wide(l, g->cols, x0, x1);
+	grid__fix_wide_edges(l, g->cols, x0, x1);
 	/* the cells before x0 keep their text: only an erase to the end in default blanks leaves a LINE_ASCII
 	 * line so (its used mark moves back to x0) */
 	if (selective || es || x1 != g->cols || x0 > l->used)

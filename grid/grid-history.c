@@ -43,6 +43,9 @@ GRID_PAGE_BEGIN("hist");
 #define PACK_MIN 16
 #endif
 
+/* lines in full as whole 64-byte lines of memory (copy_whole; set by hist_init) */
+static bool hist_whole;
+
 struct hist_chunk {
 	char *mem;
 	size_t used;       /* bytes handed out */
@@ -92,8 +95,10 @@ static void evict_chunk(struct screen *s, struct hist_chunk *c)
 __attribute__((noinline)) static struct hist_chunk *chunk_next(struct screen *s, size_t bytes)
 {
 	if (s->hist_max == 0) {
-		/* each line may start 16 bytes later (copy_avx's alignment) */
-		size_t total = s->sb_max * (line_bytes(s->line_cols) + 16);
+		/* each line may start 16 bytes later (copy_avx's alignment), or up to 48 bytes later and end on a
+		 * 64-byte boundary (copy_whole) */
+		size_t total = s->sb_max * (hist_whole ? ((line_bytes(s->line_cols) + 63) & ~(size_t)63) + 48
+							: line_bytes(s->line_cols) + 16);
 		s->hist_chunk = total >= 8 * HIST_CHUNK_HUGE ? HIST_CHUNK_HUGE : HIST_CHUNK_SMALL;
 		s->hist_max = total / s->hist_chunk + 2;
 		s->hist = calloc(s->hist_max, sizeof(*s->hist));
@@ -189,6 +194,9 @@ static inline __attribute__((always_inline)) void header_stream(struct line *l, 
  * aligned to 32 bytes: half as many streaming stores (a 32-byte one needs that alignment). */
 GRID_PAGE("hist") __attribute__((target("avx"))) static void copy_stream_avx(void *dst, const void *src, size_t bytes)
 {
+	/* (its callers' lines are longer: the loop's first test then goes, as when the bound was a constant) */
+	if (bytes < 256)
+		__builtin_unreachable();
 	__m256i *d = dst;
 	const __m256i *sp = src;
 	size_t n = bytes / 32, i = 0;
@@ -204,6 +212,46 @@ GRID_PAGE("hist") __attribute__((target("avx"))) static void copy_stream_avx(voi
 		_mm256_stream_si256(d + i, _mm256_loadu_si256(sp + i));
 	if (bytes & 16)
 		_mm_stream_si128((__m128i *)(void *)(d + n), _mm_loadu_si128((const __m128i *)(const void *)(sp + n)));
+}
+#endif
+
+#if defined(HAVE_COPY_AVX)
+/* grid__hist_copy copies a line in full with copy_stream_avx from this many bytes: with AVX 384 (shorter
+ * lines' few vectors cost less inline than the call), never without. One compare with a variable where
+ * __builtin_cpu_supports and a constant were two: the test of hist_whole after it costs an emulated guest
+ * nothing (its unicode -0.026 %). */
+static size_t hist_avx_min = SIZE_MAX;
+
+__attribute__((constructor)) static void hist_init(void)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx"))
+		hist_avx_min = 384;
+	hist_whole = __builtin_cpu_supports("avx512f");
+}
+
+/* A line of bytes (header h, cells sc; bytes >= 384) copied into chunk c as whole 64-byte lines of memory: the
+ * line starts on one and its last is filled up with zeros, so that no line of memory is left part-written by
+ * streaming stores (the next scrollback line, which used to fill it, comes a whole row of printing later,
+ * when the core may have written the part it had out to memory as such): the copy's share of unicode's time
+ * 12.0 % -> 10.7 % by perf, unicode 1-4 % faster (docs/benchmarks.md, issue 2, session 22). With AVX-512
+ * only (hist_whole): emulators (a TCG guest, valgrind) have none, and for them the zeros and the padding are
+ * only instructions more. Out of the "hist" page, which a guest runs. The caller checks the room (96 bytes
+ * more than the line). */
+__attribute__((noinline)) static struct line *copy_whole(struct hist_chunk *c, uint64_t h, const struct grid_cell *sc,
+							size_t bytes)
+{
+	c->used += (size_t)-c->used & 63;
+	struct line *l = (struct line *)(c->mem + c->used);
+	header_stream(l, h);
+	/* the cells start 16 bytes into the 64-byte line: those 16 alone, then 32-byte stores */
+	_mm_stream_si128((__m128i *)(void *)l->cells, _mm_load_si128((const __m128i *)(const void *)sc));
+	copy_stream_avx((char *)l->cells + 16, (const char *)sc + 16, bytes - sizeof(struct line) - 16);
+	/* the zeros up to the next 64-byte boundary */
+	for (size_t k = bytes; k & 63; k += 16)
+		_mm_stream_si128((__m128i *)(void *)((char *)l + k), _mm_setzero_si128());
+	c->used += (bytes + 63) & ~(size_t)63;
+	return l;
 }
 #endif
 
@@ -570,9 +618,11 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 		bytes = (sizeof(struct line) + tb + 2 * (size_t)n + 15) & ~(size_t)15;
 	} else {
 #if defined(HAVE_COPY_AVX)
-		/* not for short lines: their few vectors cost less inline than the call */
-		if (bytes >= 384 && __builtin_cpu_supports("avx") &&
-		    ((uintptr_t)l & 16 || c->used + bytes + 16 <= s->hist_chunk)) {
+		if (bytes >= hist_avx_min && ((uintptr_t)l & 16 || c->used + bytes + 16 <= s->hist_chunk)) {
+			if (hist_whole && c->used + bytes + 96 <= s->hist_chunk) {
+				l = copy_whole(c, h, sc, bytes);
+				goto done;
+			}
 			if (!((uintptr_t)l & 16)) {
 				/* the chunk's lines are 16-byte aligned: start 16 bytes later (there is room), so that
 				 * the cells are 32-byte aligned */
@@ -589,6 +639,7 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 		}
 	}
 	c->used += bytes;
+done:
 	c->last_abs = abs;
 	c->any = true;
 	return l;

@@ -4,7 +4,8 @@
  * before, and on CPUs with AVX-512 the aligned 64-byte fill with its masked first and last blocks), at offsets
  * 0-15 (12 bytes a cell: the run's start at each of the 16 words of a 64-byte line, every phase of the
  * AVX-512 fill), default blanks and other styles (0xffff too: the style's bits broadcast into the vectors
- * must not spill into the cp or width words). */
+ * must not spill into the cp or width words). Then ELs through the terminal: in colour at every width, and of
+ * every form from every column of a row of wide characters (the halves an erase cuts off). */
 #include "harness.h"
 
 #include "grid/grid-internal.h"
@@ -69,8 +70,45 @@ static void test_el_widths(void)
 	}
 }
 
+/* EL 0, 1 and 2 from every column of a row of wide characters (grid__fix_wide_edges): a character the erase
+ * cuts in half loses its other half (a blank), the others stay whole; at the row's edges nothing is cut */
+static void test_el_wide_edges(void)
+{
+	enum { C = 11 };
+	for (int mode = 0; mode < 3; mode++) {
+		for (int cx = 0; cx < C; cx++) {
+			struct t_term *t = t_new(C, 2, 0);
+			char s[64];
+			t_feed(t, "\033[1;1H\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xad\xe4\xb8\xadz");
+			snprintf(s, sizeof(s), "\033[1;%dH\033[41m\033[%dK\033[0m", cx + 1, mode);
+			t_feed(t, s);
+			const int x0 = mode == 0 ? cx : 0, x1 = mode == 1 ? cx + 1 : C;
+			const struct grid_cell *row = grid_row(t->g, 0);
+			int bad = -1;
+			for (int x = 0; x < C && bad < 0; x++) {
+				const bool erased = x >= x0 && x < x1;
+				const int pair = x & ~1; /* the wide character over cells pair, pair + 1 (z at 10) */
+				const bool cut = x < 10 && !erased && ((pair >= x0 && pair < x1) || (pair + 1 >= x0 && pair + 1 < x1));
+				bool ok;
+				if (erased || cut)
+					ok = row[x].cp == 0 && row[x].width == 1;
+				else if (x == 10)
+					ok = row[x].cp == 'z' && row[x].width == 1;
+				else
+					ok = x == pair ? row[x].cp == 0x4e2d && row[x].width == 2 : row[x].width == 0;
+				if (!ok)
+					bad = x;
+			}
+			CHECK(bad < 0, "EL %d at column %d: cell %d (%#x width %u)", mode, cx, bad, bad >= 0 ? row[bad].cp : 0,
+			      bad >= 0 ? row[bad].width : 0);
+			t_free(t);
+		}
+	}
+}
+
 int main(void)
 {
+	test_el_wide_edges();
 	test_lengths(0);
 	test_lengths(1);
 	test_lengths(0x1234);

@@ -236,9 +236,51 @@ static void test_copy_lengths(void)
 	t_free(t);
 }
 
+/* Cell x of line i of test_whole_cycles: a wide character first, then Cyrillic letters (not packed). */
+static uint32_t cycle_cp(int i, int x)
+{
+	return x == 0 ? 0x4e00 + (uint32_t)i % 50 : 0x410 + (uint32_t)(x * 5 + i) % 64;
+}
+
+/* Lines stored whole, 31 to 99 cells (the long lines' copy), through many cycles of a small scrollback's
+ * chunks: where a copy starts each line on a 64-byte boundary and fills up its last 64 bytes, or falls back
+ * to the 16-byte layout at a chunk's end, and where chunks are reused, the scrollback still holds exactly its
+ * newest lines, every cell as it was printed (the wide character's right half included). */
+static void test_whole_cycles(void)
+{
+	struct t_term *t = t_new(100, 2, 300);
+	const int lines = 3000;
+	for (int i = 0; i < lines; i++) {
+		const int len = 31 + (i * 13) % 69;
+		t_feedf(t, "%c%c%c", 0xe0 | (int)(cycle_cp(i, 0) >> 12), 0x80 | (int)(cycle_cp(i, 0) >> 6 & 0x3f),
+			0x80 | (int)(cycle_cp(i, 0) & 0x3f));
+		for (int x = 2; x < len; x++)
+			t_feedf(t, "%c%c", 0xc0 | (int)(cycle_cp(i, x) >> 6), 0x80 | (int)(cycle_cp(i, x) & 0x3f));
+		t_feed(t, "\r\n");
+	}
+	const size_t sb = grid_scrollback_lines(t->g);
+	CHECK(sb == 300, "scrollback %zu", sb);
+	/* the screen's 2 rows: the last line and the empty one after it */
+	for (size_t k = 0; k < sb; k++) {
+		const int i = lines - 1 - (int)sb + (int)k;
+		const int len = 31 + (i * 13) % 69;
+		int n = -1;
+		const struct grid_cell *c = grid_scrollback_row(t->g, k, &n);
+		CHECK(c && n == len, "line %d: %d cells, not %d", i, n, len);
+		for (int x = 0; c && x < n && x < len; x++) {
+			const uint32_t cp = x == 1 ? 0 : cycle_cp(i, x);
+			const unsigned w = x == 0 ? 2 : x == 1 ? 0 : 1;
+			CHECK(c[x].cp == cp && c[x].width == w && c[x].style == 0 && c[x].link == 0,
+			      "line %d cell %d: U+%04X width %u", i, x, c[x].cp, c[x].width);
+		}
+	}
+	t_free(t);
+}
+
 int main(void)
 {
 	test_copy_lengths();
+	test_whole_cycles();
 	test_readers();
 	test_reflow();
 	test_flood();
