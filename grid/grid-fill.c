@@ -23,7 +23,7 @@ GRID_PAGE_BEGIN("fill");
  * emulated guest (AVX, no AVX-512: its count is issue 5's figure) no instruction more. */
 static int fill_min_color = INT_MAX, fill_min_blank = INT_MAX;
 static bool fill_512;
-static void fill_avx512(struct grid_cell *c, int n, uint16_t style);
+static size_t fill_avx512(struct grid_cell *c, int n, uint16_t style, size_t ret);
 
 /* eight default blanks (style 0): grid-internal.h's GRID_BLANK_X0..2 twice over */
 #define BLANK_Y0 _mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0)
@@ -85,16 +85,16 @@ __attribute__((target("avx"), always_inline)) static inline void fill_avx_cells(
 	}
 }
 
-GRID_PAGE("fill") __attribute__((target("avx"))) static void fill_avx(struct grid_cell *c, int n, uint16_t style)
+GRID_PAGE("fill") __attribute__((target("avx"))) static size_t fill_avx(struct grid_cell *c, int n, uint16_t style,
+									  size_t ret)
 {
-	if (fill_512) {
-		fill_avx512(c, n, style);
-		return;
-	}
+	if (fill_512)
+		return fill_avx512(c, n, style, ret);
 	__m256i v[3];
 	fill_avx_vectors(style, v);
 	fill_avx_cells(c, n, v[0], v[1], v[2]);
 	/* (no _mm256_zeroupper(): the compiler puts a vzeroupper before each return, and it was there twice) */
+	return ret;
 }
 
 /* default blanks need no set-up: the constant vectors, for a flood's recycled rows (grid__clear_blanks16,
@@ -105,13 +105,12 @@ GRID_PAGE("fill") __attribute__((target("avx"))) void grid__clear_blanks_avx(str
 }
 
 /* any n >= 8 default blanks */
-GRID_PAGE("fill") __attribute__((target("avx"))) static void fill_avx_blanks(struct grid_cell *c, int n)
+GRID_PAGE("fill") __attribute__((target("avx"))) static size_t fill_avx_blanks(struct grid_cell *c, int n, size_t ret)
 {
-	if (fill_512) {
-		fill_avx512(c, n, 0);
-		return;
-	}
+	if (fill_512)
+		return fill_avx512(c, n, 0, ret);
 	fill_avx_cells(c, n, BLANK_Y0, BLANK_Y1, BLANK_Y2);
+	return ret;
 }
 
 /* grid__clear_rows with AVX: the vectors built once for all the rows, no call per row. cols >= 8. */
@@ -160,13 +159,12 @@ static inline void fill_sse(struct grid_cell *c, int n, __m128i v0, __m128i v1, 
  * runs and blanks of another style go 32 cells (twelve 32-byte stores) per loop step where the CPU has AVX,
  * sixteen (twelve 16-byte stores) otherwise. (Not memcpy from a run of blanks: for rows, the copy is inlined
  * as rep movsq.) */
-GRID_PAGE("fill") void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
+GRID_PAGE("fill") size_t grid__clear_cells_ret(struct grid_cell *c, int n, uint16_t style, size_t ret)
 {
 #if defined(GRID_HAVE_FILL_AVX)
 	/* coloured blanks first (EL's and ED's after a background colour): two tests before the jump */
 	if (style != 0 && n >= fill_min_color) {
-		fill_avx(c, n, style);
-		return;
+		return fill_avx(c, n, style, ret);
 	}
 #endif
 #if defined(GRID_HAVE_FILL_SSE)
@@ -174,22 +172,22 @@ GRID_PAGE("fill") void grid__clear_cells(struct grid_cell *c, int n, uint16_t st
 		if (style == 0) {
 #if defined(GRID_HAVE_FILL_AVX)
 			if (n >= fill_min_blank) {
-				fill_avx_blanks(c, n);
-				return;
+				return fill_avx_blanks(c, n, ret);
 			}
 #endif
 			/* short runs: constant vectors, inline */
 			fill_sse(c, n, GRID_BLANK_X0, GRID_BLANK_X1, GRID_BLANK_X2);
-			return;
+			return ret;
 		}
 		/* a blank cell is the 32-bit words 0, style (link 0), 1 (width 1, flags and padding 0) */
 		const int s = style;
 		fill_sse(c, n, _mm_set_epi32(0, 1, s, 0), _mm_set_epi32(s, 0, 1, s), _mm_set_epi32(1, s, 0, 1));
-		return;
+		return ret;
 	}
 #endif
 	for (int i = 0; i < n; i++)
 		c[i] = (struct grid_cell){.cp = 0, .style = style, .link = 0, .width = 1, .flags = 0};
+	return ret;
 }
 
 /* grid__clear_rows where the printer checks LINE_LAZY (grid.text_from 0): each row deferred (LINE_STALE), one
@@ -268,8 +266,8 @@ static const uint16_t fill512_style[5] = {0x2492, 0x9249, 0x4924, 0x2492, 0x9249
 /* the first block's pattern by d, the words before c: (-d) mod 3 */
 static const uint8_t fill512_phase[16] = {0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 0};
 
-GRID_PAGE("fill") __attribute__((target("avx512f,avx512bw,bmi2"))) static void fill_avx512(struct grid_cell *c, int n,
-											   uint16_t style)
+GRID_PAGE("fill") __attribute__((target("avx512f,avx512bw,bmi2"))) static size_t fill_avx512(struct grid_cell *c, int n,
+											     uint16_t style, size_t ret)
 {
 	char *const b = (char *)c, *const e = b + 12 * (size_t)n;
 	char *p = (char *)((uintptr_t)b & ~(uintptr_t)63);
@@ -296,6 +294,7 @@ GRID_PAGE("fill") __attribute__((target("avx512f,avx512bw,bmi2"))) static void f
 	_mm512_mask_storeu_epi8(p, m & _bzhi_u64(~0ull, (unsigned)left), v0);
 	_mm512_mask_storeu_epi8(p + 64, _bzhi_u64(~0ull, (unsigned)l1), v1);
 	_mm512_mask_storeu_epi8(p + 128, _bzhi_u64(~0ull, (unsigned)l2), v2);
+	return ret;
 }
 
 /* in the fill page, as fill_avx512 (the page's functions all still fit in its 4 KiB: no TB look-up more for an

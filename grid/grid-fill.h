@@ -7,12 +7,20 @@
 #ifndef GRID_GRID_FILL_H
 #define GRID_GRID_FILL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "grid/grid.h"
 
-/* grid-fill.c: n blank cells of style (cp 0, width 1, no link or flags) from c on */
-void grid__clear_cells(struct grid_cell *c, int n, uint16_t style);
+/* grid-fill.c: n blank cells of style (cp 0, width 1, no link or flags) from c on; returns ret, so that a
+ * handler whose last act is the fill (EL's, which returns its length to the parser) jumps to it: its own
+ * return, a TB look-up of an emulated guest (QEMU's TCG) per EL, is saved */
+size_t grid__clear_cells_ret(struct grid_cell *c, int n, uint16_t style, size_t ret);
+
+static inline void grid__clear_cells(struct grid_cell *c, int n, uint16_t style)
+{
+	(void)grid__clear_cells_ret(c, n, style, 0);
+}
 #if defined(__SSE2__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define GRID_HAVE_FILL_SSE 1
 #if defined(__GNUC__) && defined(__x86_64__)

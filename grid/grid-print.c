@@ -43,13 +43,20 @@ static uint32_t map_charset(uint8_t cs, uint32_t cp)
 	return cp;
 }
 
-void grid__do_wrap(struct grid *g)
+/* grid__do_wrap's body, inline in print_ascii_rows too: its call there (from the "print_rows" page to this one,
+ * then the jump to grid__index in grid-edit.c's) cost an emulated guest a TB look-up more per wrapped row */
+static inline __attribute__((always_inline)) void do_wrap(struct grid *g)
 {
 	/* (only the flag: a LINE_LAZY row may stay so) */
 	grid__line_raw(g, g->cy)->flags |= LINE_WRAPPED;
 	g->wrap_pending = false;
 	g->cx = grid__left_limit(g);
 	grid__index(g);
+}
+
+void grid__do_wrap(struct grid *g)
+{
+	do_wrap(g);
 }
 
 /* Appends cp to the cluster in the cell printed last. Returns false when there is no such cell. */
@@ -482,7 +489,7 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 {
 	while (n > 0) {
 		if (g->wrap_pending && g->autowrap)
-			grid__do_wrap(g);
+			do_wrap(g);
 		int right = grid__right_limit(g);
 		int x = g->cx;
 		struct line *l = grid__line(g, g->cy);
@@ -497,7 +504,7 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 		}
 		grid__line_touch(l, x + (int)k);
 		struct grid_cell *c = &l->cells[x];
-		write_ascii(c, s, k, style, link);
+		write_ascii_by(c, s, k, style, link, true);
 		if (unlikely(g->sel.active))
 			grid__select_touch(g, g->cy, g->cy);
 		/* inline: grid.c's call and return cost an emulated guest two TB look-ups per row segment */

@@ -195,9 +195,11 @@ GRID_PAGE("print_rows") __attribute__((constructor)) static void write_init(void
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* write_ascii's cells as words, four per iteration: for runs under 16 cells (and any run on a CPU without
  * AVX). Out of line, a tail call: inline, its loop's registers made print_ascii_run's common path save six
- * registers and spill (csi's text runs between escape sequences are ~15 cells). */
-GRID_PAGE("print") __attribute__((noinline)) static void write_words(unsigned char *p, const uint8_t *s, size_t k,
-								      uint64_t hi)
+ * registers and spill (csi's text runs between escape sequences are ~15 cells). Inline in print_ascii_rows
+ * (write_ascii_rows), which calls anyway: its call there, from the "print_rows" page to this one, and the
+ * return cost an emulated guest (AVX2, no AVX-512) two TB look-ups per short row segment. */
+static inline __attribute__((always_inline)) void write_words_body(unsigned char *p, const uint8_t *s, size_t k,
+								   uint64_t hi)
 {
 	const uint32_t w1 = 1;
 	size_t i = 0;
@@ -217,6 +219,12 @@ GRID_PAGE("print") __attribute__((noinline)) static void write_words(unsigned ch
 		memcpy(p, &a, 8);
 		memcpy(p + 8, &w1, 4);
 	}
+}
+
+GRID_PAGE("print") __attribute__((noinline)) static void write_words(unsigned char *p, const uint8_t *s, size_t k,
+								      uint64_t hi)
+{
+	write_words_body(p, s, k, hi);
 }
 #endif
 
@@ -242,8 +250,10 @@ GRID_PAGE("print") __attribute__((noinline)) static void write_other(unsigned ch
 
 /* Writes k ASCII cells. The cell is {cp, style, link, width = 1, flags = 0, pad}: on a little-endian
  * machine that is one 64-bit word (cp | style << 32 | link << 48) and one 32-bit word (1), stored
- * directly (write_words; 8 cells per step with AVX2, 16 per pshufb step with AVX). */
-static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, uint16_t style, uint16_t link)
+ * directly (write_words, or its body inline with words_inline; 8 cells per step with AVX2, 16 per pshufb
+ * step with AVX). */
+static inline __attribute__((always_inline)) void write_ascii_by(struct grid_cell *c, const uint8_t *s, size_t k,
+								 uint16_t style, uint16_t link, bool words_inline)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	_Static_assert(sizeof(struct grid_cell) == 12, "cell layout");
@@ -265,14 +275,23 @@ static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, 
 		return;
 	}
 #endif
-	write_words(p, s, k, (uint64_t)style << 32 | (uint64_t)link << 48);
+	if (words_inline)
+		write_words_body(p, s, k, (uint64_t)style << 32 | (uint64_t)link << 48);
+	else
+		write_words(p, s, k, (uint64_t)style << 32 | (uint64_t)link << 48);
 #else
+	(void)words_inline;
 	struct grid_cell t = {.cp = 0, .style = style, .link = link, .width = 1, .flags = 0};
 	for (size_t i = 0; i < k; i++) {
 		t.cp = s[i];
 		c[i] = t;
 	}
 #endif
+}
+
+static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, uint16_t style, uint16_t link)
+{
+	write_ascii_by(c, s, k, style, link, false);
 }
 
 #endif
