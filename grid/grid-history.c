@@ -191,8 +191,11 @@ static inline __attribute__((always_inline)) void header_stream(struct line *l, 
 #define HAVE_COPY_AVX 1
 #include <immintrin.h>
 /* copy_stream on CPUs with AVX (checked at run time: the build's baseline ISA is SSE2) for a destination
- * aligned to 32 bytes: half as many streaming stores (a 32-byte one needs that alignment). */
-GRID_PAGE("hist") __attribute__((target("avx"))) static void copy_stream_avx(void *dst, const void *src, size_t bytes)
+ * aligned to 32 bytes: half as many streaming stores (a 32-byte one needs that alignment). Returns ret, so
+ * that grid__hist_copy jumps to it last: its return, a TB look-up of an emulated guest (QEMU's TCG) per
+ * scrolled line of non-ASCII text, is saved. */
+GRID_PAGE("hist") __attribute__((target("avx"))) static struct line *copy_stream_avx(void *dst, const void *src,
+										    size_t bytes, struct line *ret)
 {
 	/* (its callers' lines are longer: the loop's first test then goes, as when the bound was a constant) */
 	if (bytes < 256)
@@ -212,6 +215,7 @@ GRID_PAGE("hist") __attribute__((target("avx"))) static void copy_stream_avx(voi
 		_mm256_stream_si256(d + i, _mm256_loadu_si256(sp + i));
 	if (bytes & 16)
 		_mm_stream_si128((__m128i *)(void *)(d + n), _mm_loadu_si128((const __m128i *)(const void *)(sp + n)));
+	return ret;
 }
 #endif
 
@@ -246,7 +250,7 @@ __attribute__((noinline)) static struct line *copy_whole(struct hist_chunk *c, u
 	header_stream(l, h);
 	/* the cells start 16 bytes into the 64-byte line: those 16 alone, then 32-byte stores */
 	_mm_stream_si128((__m128i *)(void *)l->cells, _mm_load_si128((const __m128i *)(const void *)sc));
-	copy_stream_avx((char *)l->cells + 16, (const char *)sc + 16, bytes - sizeof(struct line) - 16);
+	(void)copy_stream_avx((char *)l->cells + 16, (const char *)sc + 16, bytes - sizeof(struct line) - 16, NULL);
 	/* the zeros up to the next 64-byte boundary */
 	for (size_t k = bytes; k & 63; k += 16)
 		_mm_stream_si128((__m128i *)(void *)((char *)l + k), _mm_setzero_si128());
@@ -630,7 +634,11 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 				l = (struct line *)(c->mem + c->used);
 			}
 			header_stream(l, h);
-			copy_stream_avx(l->cells, src->cells, bytes - sizeof(struct line));
+			/* the chunk's bookkeeping first, the copy last (a tail call) */
+			c->used += bytes;
+			c->last_abs = abs;
+			c->any = true;
+			return copy_stream_avx(l->cells, src->cells, bytes - sizeof(struct line), l);
 		} else
 #endif
 		{
