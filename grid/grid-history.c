@@ -238,10 +238,12 @@ __attribute__((constructor)) static void hist_init(void)
  * line starts on one and its last is filled up with zeros, so that no line of memory is left part-written by
  * streaming stores (the next scrollback line, which used to fill it, comes a whole row of printing later,
  * when the core may have written the part it had out to memory as such): the copy's share of unicode's time
- * 12.0 % -> 10.7 % by perf, unicode 1-4 % faster (docs/benchmarks.md, issue 2, session 22). With AVX-512
- * only (hist_whole): emulators (a TCG guest, valgrind) have none, and for them the zeros and the padding are
- * only instructions more. Out of the "hist" page, which a guest runs. The caller checks the room (96 bytes
- * more than the line). */
+ * 12.0 % -> 10.7 % by perf, unicode 1-4 % faster (docs/benchmarks.md, issue 2, session 22). Taken only on
+ * CPUs with AVX-512 (hist_whole), the only kind it was timed on; the zeros and the padding are instructions
+ * more (unicode +1.7 % under valgrind when it is taken with plain AVX), so on CPUs where no one has shown it
+ * faster the plain copy stays. The gate says which CPUs it was measured on, not whether an emulator runs us
+ * (emulators without AVX-512 get the plain copy as every such CPU does). Out of the "hist" page, which a
+ * guest runs. The caller checks the room (96 bytes more than the line). */
 __attribute__((noinline)) static struct line *copy_whole(struct hist_chunk *c, uint64_t h, const struct grid_cell *sc,
 							size_t bytes)
 {
