@@ -110,44 +110,15 @@ static bool ring_region_up(struct grid *g, int top, int bottom, int n)
 }
 
 /* Moves screen row 0 into the scrollback (or drops it when there is none) and brings in a blank row at the
- * bottom: one index rotation. Returns false when no line could be allocated for the scrollback. clear false
- * (grid__newline_deferred): the row's cells are left as they are, for the caller to blank. */
-static inline __attribute__((always_inline)) bool push_line_inline(struct grid *g, bool clear)
-{
-	struct screen *s = g->scr;
-	size_t slot = s->top + (size_t)g->rows;
-	if (slot >= s->cap)
-		slot -= s->cap;
-	struct line *l = s->ring[s->top];
-	if (s->sb_max > 0) {
-		/* the slot after the screen holds the oldest scrollback line once it is full: it dies */
-		if (s->sb_n == s->sb_max)
-			s->sb_n--;
-		/* (an erase's deferred row, LINE_STALE, is written for the copy: grid__newline_deferred leaves
-		 * such rows to push_line) */
-		struct line *c = l->flags & LINE_ASCII ? grid__hist_text(s, l, g->cols, s->abs_top)
-						       : grid__hist_copy(s, clear ? grid__line_ready(l) : l, g->cols, s->abs_top);
-		grid__hist_take(s, l, slot, c);
-	}
-	s->top = s->top + 1 == s->cap ? 0 : s->top + 1;
-	s->abs_top++;
-	if (clear) {
-		clear_line(g, l);
-	} else {
-		l->flags = 0;
-		l->used = 0;
-	}
-	if (g->view_offset && s == &g->primary && g->view_offset < s->sb_n)
-		g->view_offset++;
-	return true;
-}
-
+ * bottom: one index rotation. Returns false when no line could be allocated for the scrollback. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 GRID_PAGE("step") static bool push_line(struct grid *g)
 {
-	return push_line_inline(g, true);
+	clear_line(g, grid__push_row(g, true));
+	grid__push_view(g);
+	return true;
 }
 
 static void scroll_cols_up(struct grid *g, int top, int bottom, int n)
@@ -332,34 +303,6 @@ GRID_PAGE("step") static void screen_step(struct grid *g)
 #endif
 	/* out of line: the common path above then needs no frame */
 	push_line(g);
-}
-
-/* grid__newline for grid__print_utf8's CR LF (the cursor at column 0): in a text flood (screen_step's common
- * case, row 0 not LINE_ASCII, default blanks as the erase) row 0 goes to the scrollback as push_line has it
- * but its cells are not cleared. Returns how many cells from column 0 on still hold the pushed line (its
- * used cells: the rest are blank already), which the caller blanks before
- * anything else reads the row, now the bottom one: print_utf8 writes the next line over most of them and
- * blanks only the rest, where clear_line's stores of the whole span queued behind the scrollback's
- * streaming copy (docs/benchmarks.md, issue 2, session 14). Otherwise grid__newline, and 0. */
-GRID_PAGE("step") int grid__newline_deferred(struct grid *g)
-{
-	struct screen *s = g->scr;
-	const struct line *l = s->ring[s->top];
-	const int used = l->used;
-	if (g->cy != g->bottom || g->top != 0 || g->bottom != g->rows - 1 || g->left != 0 ||
-	    g->right != g->cols - 1 || g->sel.active || l->flags & (LINE_ASCII | LINE_LAZY) ||
-	    (likely(!g->erase_dirty) ? g->erase_id : grid__erase_style(g)) != 0) {
-		grid__newline(g);
-		return 0;
-	}
-	/* grid__newline's (the new line mode's return to column 0 is where the cursor is already) */
-	g->wrap_pending = false;
-	/* screen_step's */
-	g->last_x = g->last_y = -1;
-	g->damage_all = true;
-	g->damaged = true;
-	push_line_inline(g, false);
-	return used;
 }
 
 GRID_PAGE("step") void grid__index(struct grid *g)

@@ -655,6 +655,39 @@ done:
 	return l;
 }
 
+/* grid__newline for grid__print_utf8's CR LF (the cursor at column 0): in a text flood (screen_step's common
+ * case, row 0 not LINE_ASCII, default blanks as the erase) row 0 goes to the scrollback as push_line has it
+ * but its cells are not cleared. Returns how many cells from column 0 on still hold the pushed line (its
+ * used cells: the rest are blank already), which the caller blanks before
+ * anything else reads the row, now the bottom one: print_utf8 writes the next line over most of them and
+ * blanks only the rest, where clear_line's stores of the whole span queued behind the scrollback's
+ * streaming copy (docs/benchmarks.md, issue 2, session 14). Otherwise grid__newline, and 0. In this page,
+ * with grid__hist_copy (grid-edit.c's "step" page had it): its call of the copy is then a chained jump for
+ * an emulated guest (QEMU's TCG), not a TB look-up, once per scrolled line of unicode. */
+GRID_PAGE("hist") int grid__newline_deferred(struct grid *g)
+{
+	struct screen *s = g->scr;
+	const struct line *l = s->ring[s->top];
+	const int used = l->used;
+	if (g->cy != g->bottom || g->top != 0 || g->bottom != g->rows - 1 || g->left != 0 ||
+	    g->right != g->cols - 1 || g->sel.active || l->flags & (LINE_ASCII | LINE_LAZY) ||
+	    (likely(!g->erase_dirty) ? g->erase_id : grid__erase_style(g)) != 0) {
+		grid__newline(g);
+		return 0;
+	}
+	/* grid__newline's (the new line mode's return to column 0 is where the cursor is already) */
+	g->wrap_pending = false;
+	/* screen_step's */
+	g->last_x = g->last_y = -1;
+	g->damage_all = true;
+	g->damaged = true;
+	struct line *r = grid__push_row(g, false);
+	r->flags = 0;
+	r->used = 0;
+	grid__push_view(g);
+	return used;
+}
+
 /* A packed line's cells in full form (either packed form: grid__line_cell has the one rule for both). */
 void grid__hist_expand(const struct line *l, struct grid_cell *out)
 {

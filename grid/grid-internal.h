@@ -691,6 +691,37 @@ static inline struct line *grid__line(const struct grid *g, int y)
 	return grid__line_ready(grid__line_raw(g, y));
 }
 
+/* Moves screen row 0 into the scrollback (or drops it when there is none): one index rotation. Returns the
+ * row, now the slot after the screen, its cells as they were, for the caller to blank or reset (push_line
+ * in grid-edit.c, grid__newline_deferred in grid-history.c). ready: a deferred row's cells written for the
+ * copy (an erase's deferred row, LINE_STALE, too: grid__newline_deferred leaves such rows to push_line). */
+static inline __attribute__((always_inline)) struct line *grid__push_row(struct grid *g, bool ready)
+{
+	struct screen *s = g->scr;
+	size_t slot = s->top + (size_t)g->rows;
+	if (slot >= s->cap)
+		slot -= s->cap;
+	struct line *l = s->ring[s->top];
+	if (s->sb_max > 0) {
+		/* the slot after the screen holds the oldest scrollback line once it is full: it dies */
+		if (s->sb_n == s->sb_max)
+			s->sb_n--;
+		struct line *c = l->flags & LINE_ASCII ? grid__hist_text(s, l, g->cols, s->abs_top)
+						       : grid__hist_copy(s, ready ? grid__line_ready(l) : l, g->cols, s->abs_top);
+		grid__hist_take(s, l, slot, c);
+	}
+	s->top = s->top + 1 == s->cap ? 0 : s->top + 1;
+	s->abs_top++;
+	return l;
+}
+
+/* a push's end: a view scrolled back stays on the lines it shows */
+static inline void grid__push_view(struct grid *g)
+{
+	if (g->view_offset && g->scr == &g->primary && g->view_offset < g->scr->sb_n)
+		g->view_offset++;
+}
+
 /* grid__damage_inline where the caller knows that x1 <= cols (put_one's cell and the one after it: three
  * instructions fewer on the path of a cell per SGR). */
 static inline __attribute__((always_inline)) void grid__damage_within(struct grid *g, int y, int x0, int x1)
