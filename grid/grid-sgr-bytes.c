@@ -15,6 +15,13 @@
 /* The frequent SGRs' functions (colours, one-code SGRs with the cell after them, long plain SGRs up to their
  * decode: ~3.7 KiB) in one page (GRID_PAGE) */
 GRID_PAGE_BEGIN("sgr");
+#if defined(__GNUC__) && defined(__ELF__) && defined(__x86_64__)
+/* the AVX-512 colour decode's section (grid-sgr-512.h) between the two pages, no alignment of its own: after
+ * the frequent SGRs' functions, before the next page, so that it moves no function an emulated guest runs
+ * within its page (appended after the long SGRs' page, it moved the style collector's functions across a
+ * page boundary: guest csi +0.09 %) */
+__asm__(".section .text.kf_sgr512,\"ax\",@progbits\n\t.previous");
+#endif
 /* and the long plain SGRs' decode (~1.2 KiB: it straddled a page, 5 look-ups per SGR) in one of its own */
 GRID_PAGE_BEGIN("sgr_long");
 
@@ -51,6 +58,10 @@ static inline unsigned byte_mask(__m128i v, char c)
 {
 	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
 }
+#endif
+
+#if defined(__SSE2__) && defined(__GNUC__)
+#include "grid/grid-sgr-512.h"
 #endif
 
 /* The bytes s[0..n) (n < 32, s[0..32) readable) as a bit per digit, ';' and ':'. The second vector only
@@ -291,6 +302,24 @@ GRID_PAGE("sgr") __attribute__((noinline)) static size_t with_cell_out(struct gr
 	return with_cell(g, s, n);
 }
 
+/* Colour SGRs mostly not found in the tables (fresh colours, as a random-colour stream or a long gradient)
+ * are decoded straight away, without a lookup or an entry: both cost more than the decode when little
+ * repeats. grid.sgr_color_misses counts the colour SGRs not found (and, past this many, also those decoded
+ * straight away); from this many on, one colour SGR in 256 still goes through the tables, and each one found
+ * there divides the count by 16, so that lookups come back when colours repeat (the found ones themselves
+ * cost nothing more; a quarter would leave a count of 256 at 64, still bypassing). A sampled SGR costs its
+ * lookup and a new entry in tables gone cold, ~200 ns against ~25 ns for the decode (perf: one in 64 was
+ * 1.3 % of csi's time, one in 16 3 %); a count of 10^6 still falls below this in 4 found ones. */
+#define SGR_BYPASS_AFTER 64u
+
+/* While the colour SGRs bypass the tables (a sampled one not found, sgr_color_sampled), the parser's SGR entry
+ * on AVX-512 CPUs is csi_bytes_sgr_512 (see the end of this file), which goes back itself once the count is
+ * below SGR_BYPASS_AFTER again. Set on the sampled path (1 colour SGR in 256), not on every one. */
+#if defined(HAVE_SGR_512)
+static bool sgr_512;
+static size_t csi_bytes_sgr_512(void *ctx, const uint8_t *s, size_t n);
+#endif
+
 /* A new entry of grid.sgr_bytes or grid.sgr_long: its key k[0..nk), its id, and the SGR (whose change x
  * holds) kept and applied. Returns what grid__csi_bytes returns for the SGR s[0..n]. */
 static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, unsigned n, struct sgr_memo *m,
@@ -399,17 +428,9 @@ static inline void sgr_memo_hit_sel(struct grid *g, struct sgr_memo *m)
 	g->pen_dirty = d != 0;
 }
 
-/* Colour SGRs mostly not found in the tables (fresh colours, as a random-colour stream or a long gradient)
- * are decoded straight away, without a lookup or an entry: both cost more than the decode when little
- * repeats. grid.sgr_color_misses counts the colour SGRs not found (and, past this many, also those decoded
- * straight away); from this many on, one colour SGR in 256 still goes through the tables, and each one found
- * there divides the count by 16, so that lookups come back when colours repeat (the found ones themselves
- * cost nothing more; a quarter would leave a count of 256 at 64, still bypassing). A sampled SGR costs its
- * lookup and a new entry in tables gone cold, ~200 ns against ~25 ns for the decode (perf: one in 64 was
- * 1.3 % of csi's time, one in 16 3 %); a count of 10^6 still falls below this in 4 found ones. */
-#define SGR_BYPASS_AFTER 64u
 
-static const uint8_t ones[48] = {
+/* (aligned: the masks' 8- and 16-byte loads from it then never split a cache line) */
+static const uint8_t ones[48] __attribute__((aligned(64))) = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 };
@@ -679,17 +700,18 @@ __attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const 
 	size_t r = sgr_bytes_lookup(g, s, n, false, &x);
 	if (g->sgr_color_misses == before)
 		g->sgr_color_misses /= 16;
+#if defined(HAVE_SGR_512)
+	else if (sgr_512)
+		vt_parser_set_csi_bytes(g->parser, 'm', csi_bytes_sgr_512);
+#endif
 	return r;
 }
 
-/* A colour SGR s[0..n] (n before the 'm') decoded and applied without the tables; anything else through
- * sgr_bytes_lookup, and one colour SGR in 256 through sgr_color_sampled. */
-GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const uint8_t *s, size_t n)
+/* sgr_color_direct's work after the decode: one colour SGR in 256 through sgr_color_sampled, the others
+ * applied. */
+static inline __attribute__((always_inline)) size_t color_direct_apply(struct grid *g, const uint8_t *s, size_t n,
+									uint64_t h, uint32_t color)
 {
-	uint64_t h;
-	uint32_t color;
-	if (!sgr_color_decode(s, (unsigned)n, &h, &color))
-		return sgr_bytes_sampled(g, s, n);
 	if ((++g->sgr_color_misses & 255) == 0)
 		return sgr_color_sampled(g, s, n, h, color);
 	/* the colour stored at its place in the pen, fg or bg by the head's '3' or '4' (bit 2), without a
@@ -702,6 +724,17 @@ GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_color_direct(struct
 	g->pen_from = NULL;
 	g->last_cp = 0;
 	return n + 1;
+}
+
+/* A colour SGR s[0..n] (n before the 'm') decoded and applied without the tables; anything else through
+ * sgr_bytes_lookup, and one colour SGR in 256 through sgr_color_sampled. */
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const uint8_t *s, size_t n)
+{
+	uint64_t h;
+	uint32_t color;
+	if (!sgr_color_decode(s, (unsigned)n, &h, &color))
+		return sgr_bytes_sampled(g, s, n);
+	return color_direct_apply(g, s, n, h, color);
 }
 
 /* sgr_tiny's codes 0..99 (grid__sgr_codes) as masks of the whole pen: pen = (pen & and) | or, no branch on
@@ -788,6 +821,7 @@ GRID_PAGE("sgr") size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t 
 	return sgr_bytes_lookup(g, s, n, false, NULL);
 }
 
+
 /* long_codes made once from grid__sgr_codes, padding bytes 0 in both masks. In the frequent SGRs' page, after
  * its functions (the page's free end), not among the start-up code: the constructors' size moves every function
  * after them, and an emulated guest's count (issue 5) moves with where functions lie in their pages. */
@@ -811,3 +845,42 @@ GRID_PAGE("sgr") __attribute__((constructor)) static void long_codes_init(void)
 		long_codes.or0[c] = o0, long_codes.or1[c] = o1;
 	}
 }
+
+#if defined(HAVE_SGR_512)
+/* sgr_color_direct with color_decode_512, and the parser's SGR entry while the colour tables are bypassed (set by
+ * sgr_bypass_on): the SGRs of the tables (doom_fire's, dense_cells') stay on grid__csi_bytes_sgr itself (with
+ * the entry a copy of it for all SGRs they were 2-4 % slower). In a section of their own between the two pages
+ * above (no function an emulated guest runs moves within its page). */
+GRID_PAGE("sgr512") __attribute__((target("avx512f,avx512bw,avx512vl,bmi,bmi2,sse4.1,ssse3"), noinline)) static size_t
+sgr_color_direct_512(struct grid *g, const uint8_t *s, size_t n)
+{
+	uint64_t h;
+	uint32_t color;
+	if (!color_decode_512(s, (unsigned)n, &h, &color))
+		return sgr_bytes_sampled(g, s, n);
+	return color_direct_apply(g, s, n, h, color);
+}
+
+GRID_PAGE("sgr512") static size_t csi_bytes_sgr_512(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	if (unlikely(g->sgr_color_misses < SGR_BYPASS_AFTER)) {
+		/* colours found again (sgr_color_sampled), or a reset: the tables' entry back */
+		vt_parser_set_csi_bytes(g->parser, 'm', grid__csi_bytes_sgr);
+		return grid__csi_bytes_sgr(ctx, s, n);
+	}
+	n--;
+	if (n <= 2)
+		return sgr_tiny(g, s, n);
+	return sgr_color_direct_512(g, s, n);
+}
+
+GRID_PAGE("sgr512") __attribute__((constructor)) static void sgr_512_init(void)
+{
+	if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+	    __builtin_cpu_supports("bmi2")) {
+		color_512_init();
+		sgr_512 = true;
+	}
+}
+#endif

@@ -410,6 +410,39 @@ static void test_rgb_pal_fields(void)
 	CHECK(bad == 0, "%d cells differ after direct and palette colours' numbers", bad);
 }
 
+/* The colour decode of CPUs with AVX-512 (grid-sgr-512.h: palette, direct and ITU forms in one path, the
+ * numbers' places from a table by the separators and the length; the parser's SGR entry while the colour
+ * tables are bypassed, so the primed terminals of the tests above check it against the parser's path on such a
+ * host), and its edges with the tables bypassed (primed: the entry taken): separators past the table's
+ * eight places, long Pi, separators in the palette form, tails of 15 and 16 bytes, empty numbers, the other
+ * separator, four separators, a byte that is neither. */
+static void test_color_512(void)
+{
+	static const char *const sgr[] = {
+		"38;2;1;23456789;3", "38;2;1;2;345678", "38;2;12345678;1;2", "38:2:12345678:1:2:3",
+		"38:2:123456789012:1:2", "38:2:1234567890:1:2:3", "48;5;1;2", "48:5:1:2", "48:5:1;2", "38;5;",
+		"38;5;;", "38;2;;;", "38:2::::", "38:2:::::", "38;2;255;255;255", "38:2::255:255:255",
+		"38:2:255:255:255:255", "38:2:1:255:255:2555", "38;2;1;2;3;4", "38;2;1:2;3", "38;2;1;2:3",
+		"48:2:1;2:3", "38;2;001;002;003", "38;2;1;2;3\x7f", "38;2;1;2;/", "38;5;25/", "38;5;2:5",
+		"38;2;256;0;0", "38;2;0;0;256", "38:2::0:256:0", "38;5;256", "38;5;0255", "48;2;9;99;999",
+		"38:2:0000000:1:2:3", "48:2::1:2", "48:2:1:2", "38;2;1;2", "38;2;1", "38;2", "38;5",
+		"38;2;;;;", "38;2;1;;3", "38;2;;2;", "38:2:1::3", "38:2::1::3", "38;2;12;345;6",
+	};
+	struct t_term *a, *b;
+	pair_new(&a, &b, 8);
+	int bad = 0;
+	char s[200];
+	for (unsigned i = 0; i < 2 * sizeof(sgr) / sizeof(sgr[0]); i++) {
+		a->g->sgr_color_misses = i & 1 ? 1u << 20 : 0;
+		snprintf(s, sizeof(s), "\033[H\033[0;95;104m\033[%smA\033[K\033[%d;1H", sgr[i / 2], ROWS);
+		feed_both(a, b, s);
+		bad += diff_screens(a, b);
+	}
+	t_free(a);
+	t_free(b);
+	CHECK(bad == 0, "%d cells differ after the AVX-512 decode's edges", bad);
+}
+
 int main(void)
 {
 	/* both copies of the parser's feed loop (the AVX2 one where the CPU has it: vt__no_avx2) */
@@ -423,6 +456,7 @@ int main(void)
 		test_long_guess();
 		test_rgb_pal_fields();
 		test_underline_styles();
+		test_color_512();
 	}
 	test_sampling();
 	return t_done("grid-sgr");
