@@ -194,8 +194,8 @@ static inline __attribute__((always_inline)) void header_stream(struct line *l, 
  * aligned to 32 bytes: half as many streaming stores (a 32-byte one needs that alignment). Returns ret, so
  * that grid__hist_copy jumps to it last: its return, a TB look-up of an emulated guest (QEMU's TCG) per
  * scrolled line of non-ASCII text, is saved. */
-GRID_PAGE("hist") __attribute__((target("avx"))) static struct line *copy_stream_avx(void *dst, const void *src,
-										    size_t bytes, struct line *ret)
+GRID_PAGE("hist") __attribute__((target("avx"))) static uintptr_t copy_stream_avx(void *dst, const void *src, size_t bytes,
+										  uintptr_t ret)
 {
 	/* (its callers' lines are longer: the loop's first test then goes, as when the bound was a constant) */
 	if (bytes < 256)
@@ -252,7 +252,7 @@ __attribute__((noinline)) static struct line *copy_whole(struct hist_chunk *c, u
 	header_stream(l, h);
 	/* the cells start 16 bytes into the 64-byte line: those 16 alone, then 32-byte stores */
 	_mm_stream_si128((__m128i *)(void *)l->cells, _mm_load_si128((const __m128i *)(const void *)sc));
-	(void)copy_stream_avx((char *)l->cells + 16, (const char *)sc + 16, bytes - sizeof(struct line) - 16, NULL);
+	(void)copy_stream_avx((char *)l->cells + 16, (const char *)sc + 16, bytes - sizeof(struct line) - 16, 0);
 	/* the zeros up to the next 64-byte boundary */
 	for (size_t k = bytes; k & 63; k += 16)
 		_mm_stream_si128((__m128i *)(void *)((char *)l + k), _mm_setzero_si128());
@@ -359,14 +359,16 @@ static inline __attribute__((always_inline)) int pack_ascii(const struct grid_ce
 #define HAVE_PACK_AVX 1
 /* pack_ascii compiled for CPUs with AVX (checked at run time: the build's baseline ISA is SSE2): the same
  * vector code in three-operand form, without the register copies SSE2 needs (a quarter fewer
- * instructions). */
-GRID_PAGE("hist") __attribute__((target("avx"), noinline)) static int pack_ascii_avx(const struct grid_cell *c, int n, uint8_t *out)
+ * instructions). Out of the "hist" page, which grid__newline_deferred's copy of grid__hist_copy's body
+ * needed: a guest's jump here is a TB look-up per packed line (~650 per 4 MiB of csi), where unicode saves
+ * one per line (~49 k). */
+__attribute__((target("avx"), noinline)) static int pack_ascii_avx(const struct grid_cell *c, int n, uint8_t *out)
 {
 	return pack_ascii(c, n, out);
 }
 #endif
 
-/* pack_ascii for CPUs without AVX, out of the "hist" page (which the AVX build of it and the copies fill) */
+/* pack_ascii for CPUs without AVX, out of the "hist" page */
 __attribute__((noinline)) static int pack_ascii_base(const struct grid_cell *c, int n, uint8_t *out)
 {
 	return pack_ascii(c, n, out);
@@ -588,7 +590,18 @@ GRID_PAGE("hist") void grid__hist_push_ascii(struct screen *s, struct line *l, s
 }
 #endif
 
-GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncells, uint64_t abs)
+/* grid__hist_copy's streaming copy with AVX, when its caller jumps to it last (grid__newline_deferred): the
+ * destination, the source and the bytes (0: none left to do) */
+struct hist_tail {
+	struct grid_cell *dst;
+	const struct grid_cell *src;
+	size_t bytes;
+};
+
+/* grid__hist_copy's body; with t, the streaming copy of a line in full form with AVX is described in *t for
+ * the caller, not done (the rest is: the line is the chunk's, its header written) */
+static inline __attribute__((always_inline)) struct line *hist_copy(struct screen *s, const struct line *src,
+								   int ncells, uint64_t abs, struct hist_tail *t)
 {
 	int n = src->used < ncells ? src->used : ncells;
 	size_t bytes = line_bytes(n);
@@ -640,7 +653,12 @@ GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct li
 			c->used += bytes;
 			c->last_abs = abs;
 			c->any = true;
-			return copy_stream_avx(l->cells, src->cells, bytes - sizeof(struct line), l);
+			if (t) {
+				*t = (struct hist_tail){l->cells, src->cells, bytes - sizeof(struct line)};
+				return l;
+			}
+			return (struct line *)copy_stream_avx(l->cells, src->cells, bytes - sizeof(struct line),
+							      (uintptr_t)l);
 		} else
 #endif
 		{
@@ -655,6 +673,11 @@ done:
 	return l;
 }
 
+GRID_PAGE("hist") struct line *grid__hist_copy(struct screen *s, const struct line *src, int ncells, uint64_t abs)
+{
+	return hist_copy(s, src, ncells, abs, NULL);
+}
+
 /* grid__newline for grid__print_utf8's CR LF (the cursor at column 0): in a text flood (screen_step's common
  * case, row 0 not LINE_ASCII, default blanks as the erase) row 0 goes to the scrollback as push_line has it
  * but its cells are not cleared. Returns how many cells from column 0 on still hold the pushed line (its
@@ -664,11 +687,11 @@ done:
  * streaming copy (docs/benchmarks.md, issue 2, session 14). Otherwise grid__newline, and 0. In this page,
  * with grid__hist_copy (grid-edit.c's "step" page had it): its call of the copy is then a chained jump for
  * an emulated guest (QEMU's TCG), not a TB look-up, once per scrolled line of unicode. */
-GRID_PAGE("hist") int grid__newline_deferred(struct grid *g)
+GRID_PAGE("hist") size_t grid__newline_deferred(struct grid *g)
 {
 	struct screen *s = g->scr;
-	const struct line *l = s->ring[s->top];
-	const int used = l->used;
+	struct line *l = s->ring[s->top];
+	const size_t used = l->used;
 	if (g->cy != g->bottom || g->top != 0 || g->bottom != g->rows - 1 || g->left != 0 ||
 	    g->right != g->cols - 1 || g->sel.active || l->flags & (LINE_ASCII | LINE_LAZY) ||
 	    (likely(!g->erase_dirty) ? g->erase_id : grid__erase_style(g)) != 0) {
@@ -681,10 +704,23 @@ GRID_PAGE("hist") int grid__newline_deferred(struct grid *g)
 	g->last_x = g->last_y = -1;
 	g->damage_all = true;
 	g->damaged = true;
-	struct line *r = grid__push_row(g, false);
-	r->flags = 0;
-	r->used = 0;
+	/* grid__push_row's, with the copy of the row (read from its cells only) done last, a jump: its return is
+	 * this one's (a TB look-up of an emulated guest less per line) */
+	struct hist_tail t = {NULL, NULL, 0};
+	if (s->sb_max > 0) {
+		if (s->sb_n == s->sb_max)
+			s->sb_n--;
+		grid__push_ring(g, l, hist_copy(s, l, g->cols, s->abs_top, &t), true);
+	} else {
+		grid__push_ring(g, l, NULL, false);
+	}
+	l->flags = 0;
+	l->used = 0;
 	grid__push_view(g);
+#if defined(HAVE_COPY_AVX)
+	if (t.bytes)
+		return copy_stream_avx(t.dst, t.src, t.bytes, (uintptr_t)used);
+#endif
 	return used;
 }
 

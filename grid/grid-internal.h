@@ -592,7 +592,7 @@ void grid__reverse_index(struct grid *g);
 void grid__newline(struct grid *g);
 /* grid__newline for grid__print_utf8's CR LF; returns the cells of the new bottom row it left for the caller to
  * blank (grid-edit.c) */
-int grid__newline_deferred(struct grid *g);
+size_t grid__newline_deferred(struct grid *g);
 void grid__goto(struct grid *g, int x, int y);
 void grid__goto_origin(struct grid *g, int x, int y);
 void grid__erase_display(struct grid *g, int mode, bool selective);
@@ -691,6 +691,21 @@ static inline struct line *grid__line(const struct grid *g, int y)
 	return grid__line_ready(grid__line_raw(g, y));
 }
 
+/* grid__push_row's ring step, row 0 (l) copied to c for the scrollback (sb: it has one, the caller's test;
+ * c NULL: out of memory) */
+static inline __attribute__((always_inline)) void grid__push_ring(struct grid *g, struct line *l, struct line *c,
+								  bool sb)
+{
+	struct screen *s = g->scr;
+	size_t slot = s->top + (size_t)g->rows;
+	if (slot >= s->cap)
+		slot -= s->cap;
+	if (sb)
+		grid__hist_take(s, l, slot, c);
+	s->top = s->top + 1 == s->cap ? 0 : s->top + 1;
+	s->abs_top++;
+}
+
 /* Moves screen row 0 into the scrollback (or drops it when there is none): one index rotation. Returns the
  * row, now the slot after the screen, its cells as they were, for the caller to blank or reset (push_line
  * in grid-edit.c, grid__newline_deferred in grid-history.c). ready: a deferred row's cells written for the
@@ -698,9 +713,6 @@ static inline struct line *grid__line(const struct grid *g, int y)
 static inline __attribute__((always_inline)) struct line *grid__push_row(struct grid *g, bool ready)
 {
 	struct screen *s = g->scr;
-	size_t slot = s->top + (size_t)g->rows;
-	if (slot >= s->cap)
-		slot -= s->cap;
 	struct line *l = s->ring[s->top];
 	if (s->sb_max > 0) {
 		/* the slot after the screen holds the oldest scrollback line once it is full: it dies */
@@ -708,10 +720,10 @@ static inline __attribute__((always_inline)) struct line *grid__push_row(struct 
 			s->sb_n--;
 		struct line *c = l->flags & LINE_ASCII ? grid__hist_text(s, l, g->cols, s->abs_top)
 						       : grid__hist_copy(s, ready ? grid__line_ready(l) : l, g->cols, s->abs_top);
-		grid__hist_take(s, l, slot, c);
+		grid__push_ring(g, l, c, true);
+	} else {
+		grid__push_ring(g, l, NULL, false);
 	}
-	s->top = s->top + 1 == s->cap ? 0 : s->top + 1;
-	s->abs_top++;
 	return l;
 }
 
