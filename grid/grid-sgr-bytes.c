@@ -428,7 +428,6 @@ static inline void sgr_memo_hit_sel(struct grid *g, struct sgr_memo *m)
 	g->pen_dirty = d != 0;
 }
 
-
 /* (aligned: the masks' 8- and 16-byte loads from it then never split a cache line) */
 static const uint8_t ones[48] __attribute__((aligned(64))) = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -821,7 +820,6 @@ GRID_PAGE("sgr") size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t 
 	return sgr_bytes_lookup(g, s, n, false, NULL);
 }
 
-
 /* long_codes made once from grid__sgr_codes, padding bytes 0 in both masks. In the frequent SGRs' page, after
  * its functions (the page's free end), not among the start-up code: the constructors' size moves every function
  * after them, and an emulated guest's count (issue 5) moves with where functions lie in their pages. */
@@ -848,7 +846,7 @@ GRID_PAGE("sgr") __attribute__((constructor)) static void long_codes_init(void)
 
 #if defined(HAVE_SGR_512)
 /* sgr_color_direct with color_decode_512, and the parser's SGR entry while the colour tables are bypassed (set by
- * sgr_bypass_on): the SGRs of the tables (doom_fire's, dense_cells') stay on grid__csi_bytes_sgr itself (with
+ * sgr_color_sampled): the SGRs of the tables (doom_fire's, dense_cells') stay on grid__csi_bytes_sgr itself (with
  * the entry a copy of it for all SGRs they were 2-4 % slower). In a section of their own between the two pages
  * above (no function an emulated guest runs moves within its page). */
 GRID_PAGE("sgr512") __attribute__((target("avx512f,avx512bw,avx512vl,bmi,bmi2,sse4.1,ssse3"), noinline)) static size_t
