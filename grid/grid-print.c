@@ -536,9 +536,11 @@ static inline __attribute__((always_inline)) void ascii_cells(struct grid *g, st
 							      size_t n, uint16_t style, int x)
 {
 	const int x1 = x + (int)n;
-	/* grid__fix_wide, where x1 > 0 is known (n > 0) */
+	/* grid__fix_wide, where x1 > 0 is known (n > 0); x != 0, not x > 0 (the column is never negative): after a
+	 * test, QEMU's TCG decides a signed jump in a helper call, ~47 emulated instructions per run (guest csi
+	 * -0.32 %; docs/benchmarks.md, issue 5, session 24) */
 	struct grid_cell *c = l->cells;
-	if (x > 0 && c[x].width == 0)
+	if (x != 0 && c[x].width == 0)
 		c[x - 1].cp = 0, c[x - 1].width = 1, c[x - 1].link = 0;
 	if (x1 < g->cols && c[x1].width == 0)
 		c[x1].cp = 0, c[x1].width = 1, c[x1].link = 0;
