@@ -156,6 +156,8 @@ struct saved_cursor {
 #define STYLE_INDEX_MIN 8192u /* the index's least size: twice the first threshold (4096) */
 #define PEN_CACHE_SIZE 1024u
 #define STYLE_FRESH_BYPASS 16u
+/* colour SGRs not found in the SGR tables after which they bypass them (grid-sgr-bytes.c) */
+#define SGR_BYPASS_AFTER 64u
 struct style_table {
 	struct grid_style *styles; /* [cap]; id 0 is the default style */
 	uint8_t *used;             /* [cap]; 1 = live (0 is always live) */
