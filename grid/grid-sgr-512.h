@@ -81,8 +81,10 @@ color_decode_512(const uint8_t *s, unsigned n, uint64_t *head, uint32_t *out)
 	bad |= s2 & ((s2 - 1u) | (0u - semi));
 	const unsigned st = (_tzcnt_u32(sep) + 1u) & (0u - (unsigned)(s2 != 0));
 	const unsigned sm = sep >> st;
-	/* the key within the table (past it: bad already, by the separators' places or the length) */
-	bad |= sm >> 8;
+	/* the key within the table (past it: bad already by the separators' places; a tail of 16 bytes or more
+	 * after st here, as the key keeps its length in 4 bits: "38;5;0000000000000001" would read as an
+	 * empty palette number) */
+	bad |= sm >> 8 | (len - st) >> 4;
 	const unsigned idx = color_512_key[(sm & 255) | ((len - st) & 15) << 8 | pal << 12];
 	bad |= idx >> 7;
 	const __m128i ctl = _mm_add_epi8(_mm_load_si128((const __m128i *)(const void *)color_512_shuf[idx & 127]),

@@ -5,6 +5,9 @@
 #define GRID_SGR_H
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "grid/grid-internal.h"
 
@@ -223,5 +226,76 @@ static inline bool pen_same(const struct grid_style *a, const struct grid_style 
 	memcpy(&b1, (const char *)b + 8, 8);
 	return ((a0 ^ b0) | (a1 ^ b1)) == 0;
 }
+
+/* The SGR bytes' classification, shared by grid-sgr-bytes.c and grid-sgr-long.c */
+#if defined(__SSE2__) && defined(__GNUC__)
+/* Bit k set when byte k of v is a digit: v - '0' below 10, as a signed compare after moving the range to the
+ * bottom. */
+static inline unsigned digit_mask(__m128i v)
+{
+	return (unsigned)_mm_movemask_epi8(
+		_mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)0x50)), _mm_set1_epi8((char)(0x80 + 10))));
+}
+
+static inline unsigned byte_mask(__m128i v, char c)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+}
+#endif
+
+
+/* The bytes s[0..n) (n < 32, s[0..32) readable) as a bit per digit, ';' and ':'. The second vector only
+ * for 16 bytes or more. */
+static inline __attribute__((always_inline)) void classify(const uint8_t *s, unsigned n, unsigned *dig,
+							   unsigned *semi, unsigned *colon)
+{
+	const unsigned lim = (1u << n) - 1;
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+	unsigned d = digit_mask(a), sc = byte_mask(a, ';'), c = byte_mask(a, ':');
+	if (n >= 16) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+		d |= digit_mask(b) << 16;
+		sc |= byte_mask(b, ';') << 16;
+		c |= byte_mask(b, ':') << 16;
+	}
+#else
+	unsigned d = 0, sc = 0, c = 0;
+	for (unsigned k = 0; k < n; k++) {
+		d |= (unsigned)((unsigned)s[k] - '0' < 10) << k;
+		sc |= (unsigned)(s[k] == ';') << k;
+		c |= (unsigned)(s[k] == ':') << k;
+	}
+#endif
+	*dig = d & lim, *semi = sc & lim, *colon = c & lim;
+}
+
+/* The SGR s[0..n) (n < 32, s[0..32) readable) when its parameters are digits and ';' only, each number of at
+ * most 4 digits: its parameters for sgr_plain_run (s itself, or a copy in pad with room for the numbers'
+ * loads), true. False for anything else: sub-parameters, longer numbers (the parser clamps them), markers,
+ * intermediates, controls. */
+static inline __attribute__((always_inline)) bool plain_fields(const uint8_t *s, unsigned n, uint8_t pad[36],
+								struct plain_src *p)
+{
+	unsigned dig, semi, colon;
+	classify(s, n, &dig, &semi, &colon);
+	/* a run of five digits: two runs of two, two apart, and one more (5 operations, not 8) */
+	const unsigned d2 = dig & dig >> 1, d4 = d2 & d2 >> 2;
+	if ((dig | semi) != (1u << n) - 1 || (d4 & dig >> 4))
+		return false;
+	if (n > 28) {
+		/* a number's 4-byte load at s[st], st <= n, stays in a copy with 4 more bytes */
+		memcpy(pad, s, 32);
+		memset(pad + 32, 0, 4);
+		s = pad;
+	}
+	*p = (struct plain_src){.s = s, .ends = semi | 1u << n};
+	return true;
+}
+
+/* grid-sgr-long.c: a plain SGR of 17 to 31 bytes decoded and applied without grid.sgr_long (s[0..32)
+ * readable, n before the 'm'); and grid-sgr-bytes.c's path through that table for the plain SGRs it samples */
+size_t grid__sgr_long_direct(struct grid *g, const uint8_t *s, unsigned n);
+size_t grid__sgr_bytes_long_plain(struct grid *g, const uint8_t *s, unsigned n);
 
 #endif
