@@ -66,8 +66,47 @@ static inline __attribute__((always_inline)) void fill_narrow(uint32_t *p, int n
 		p[i] = c;
 }
 
-/* fill_rect stores 32 bytes at a time where the CPU has AVX, in rows of FILL_AVX_MIN pixels or more. */
-#define FILL_AVX_MIN 32
+/* fill_rect stores 32 bytes at a time where the CPU has AVX, in rows of more than FILL_AVX_MIN
+ * pixels. */
+#define FILL_AVX_MIN 16
+
+#ifdef __SSE2__
+/* h rows (pitch pixels apart) of 4 <= n <= 16 pixels of c at p: one to four 16-byte stores a row,
+ * the last ending at the row's end (it may overlap the one before), their number chosen once for
+ * all the rows. fill_narrow's loops decide per row and per store, a conditional branch each, and
+ * under an emulator (TCG) each one ends a translated block: a 4-pixel row (the right margin of a
+ * 1024-pixel screen of 10-pixel cells, every row of every full repaint) went through six blocks, a
+ * 10-pixel one (an underline, a cell's rows above and below its glyph) through eight; here a row is
+ * one block (docs/benchmarks.md, issue 5 session 24). */
+static inline __attribute__((always_inline)) void fill_rows_16(uint32_t *p, size_t pitch, int n,
+							       int h, uint32_t c)
+{
+	__m128i v = _mm_set1_epi32((int)c);
+	uint32_t *e = p + n - 4;
+	if (n <= 4) {
+		for (int j = 0; j < h; j++, p += pitch)
+			_mm_storeu_si128((__m128i *)(void *)p, v);
+	} else if (n <= 8) {
+		for (int j = 0; j < h; j++, p += pitch, e += pitch) {
+			_mm_storeu_si128((__m128i *)(void *)p, v);
+			_mm_storeu_si128((__m128i *)(void *)e, v);
+		}
+	} else if (n <= 12) {
+		for (int j = 0; j < h; j++, p += pitch, e += pitch) {
+			_mm_storeu_si128((__m128i *)(void *)p, v);
+			_mm_storeu_si128((__m128i *)(void *)(p + 4), v);
+			_mm_storeu_si128((__m128i *)(void *)e, v);
+		}
+	} else {
+		for (int j = 0; j < h; j++, p += pitch, e += pitch) {
+			_mm_storeu_si128((__m128i *)(void *)p, v);
+			_mm_storeu_si128((__m128i *)(void *)(p + 4), v);
+			_mm_storeu_si128((__m128i *)(void *)(p + 8), v);
+			_mm_storeu_si128((__m128i *)(void *)e, v);
+		}
+	}
+}
+#endif
 
 /* A rectangle in one call: a cell's rows above and below its glyph, or a blank run, are a few
  * dozen bytes each, and a call and return per row cost more than its stores where returns are
@@ -77,8 +116,12 @@ __attribute__((noinline)) static void fill_rect(struct kf_strip *o, int x, int y
 {
 	uint32_t *p = o->px + (size_t)y * o->pitch + x;
 #ifdef __SSE2__
-	if (w >= FILL_AVX_MIN && __builtin_cpu_supports("avx")) {
+	if (w > FILL_AVX_MIN && __builtin_cpu_supports("avx")) {
 		fill_rows_avx(p, o->pitch, w, h, c);
+		return;
+	}
+	if (w >= 4 && w <= 16) {
+		fill_rows_16(p, o->pitch, w, h, c);
 		return;
 	}
 #endif

@@ -92,23 +92,26 @@ static bool cursor_here(const struct kf_render *r, const struct kf_render_source
 }
 
 /* c[a] = blend(bg, fg, a) for a in 1..254. Each channel of blend is (bg * (255 - a) + fg * a + 128)
- * >> 8 = (bg * 255 + 128 + a * (fg - bg)) >> 8, so the three sums (each below 2^16) are kept in
- * one 64-bit word, 21 bits apart, and step by one signed add per entry: the packed sum is exact
- * because every field stays within [0, 2^21). A pair of colours seen for the first time costs a
- * table (the escape-heavy floods bring ~60 a frame), and this is half the work of 254 blends. */
+ * >> 8 = (bg * 255 + 128 + a * (fg - bg)) >> 8, a sum within [0, 2^16) at every a: so blue and red
+ * are kept in one 32-bit word 16 bits apart (the word's value is exactly blue + red * 2^16 whatever
+ * the steps' signs, since both sums stay in range) and green in another, each stepped by one add
+ * per entry, and the pixel is (br >> 8 & 0x00ff00ff) | (g & 0xff00). In 32-bit lanes GCC
+ * vectorises it into adds, a shift, masks and an or, four entries a step: an emulator (TCG)
+ * translates all of these inline, where the 64-bit form's 64-to-32-bit narrowing (shufps) was a
+ * helper call, three per four entries; the guest's profile of csi had this table at a quarter of
+ * the paint's samples (docs/benchmarks.md, issue 5 session 24). A pair of colours seen for the
+ * first time costs a table (the escape-heavy floods bring ~50 a frame). */
 __attribute__((noinline)) static void lut_build(uint32_t *c, uint32_t fg, uint32_t bg)
 {
-	uint64_t acc = 0;
-	int64_t step = 0;
-	for (int k = 0; k < 3; k++) {
-		int64_t b = bg >> (8 * k) & 0xff, f = fg >> (8 * k) & 0xff;
-		acc += (uint64_t)(b * 255 + 128) << (21 * k);
-		step += (f - b) * ((int64_t)1 << (21 * k));
-	}
+	uint32_t b0 = bg & 0xff, g0 = bg >> 8 & 0xff, r0 = bg >> 16 & 0xff;
+	uint32_t b1 = fg & 0xff, g1 = fg >> 8 & 0xff, r1 = fg >> 16 & 0xff;
+	/* unsigned wrap-around: the steps may be negative, the sums never leave their fields */
+	uint32_t br = (b0 * 255 + 128) | (r0 * 255 + 128) << 16, g = g0 * 255 + 128;
+	uint32_t step_br = (b1 - b0) + (r1 - r0) * 65536u, step_g = g1 - g0;
 	for (unsigned a = 1; a < 255; a++) {
-		acc += (uint64_t)step;
-		c[a] =
-		    (uint32_t)((acc >> 8 & 0xff) | (acc >> 21 & 0xff00) | (acc >> 34 & 0xff0000));
+		br += step_br;
+		g += step_g;
+		c[a] = (br >> 8 & 0x00ff00ffu) | (g & 0xff00u);
 	}
 }
 

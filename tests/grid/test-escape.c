@@ -43,7 +43,7 @@ static size_t item(char *o, size_t cap)
 		"?", ">", " ", "!", ":", ";;", "\x18", "\x1a", "\x7f", "\x08", "\r", "\n", "\x0b", "\xc3\xa9", "\x1b[",
 	};
 	static const char *const words[] = {
-		"x", "ab", "hello", "0123456789", "abcdefghijklmnopqrstuvwxyz", "\xe4\xb8\xad", "a\xe4\xb8\xad" "b",
+		"x", "ab", "hello", "0123456789", "abcdefghijklmnopqrstuvwxyz", "\xe4\xb8\xad", "a\344\270\255b",
 		"e\xcc\x81", "\xe2\x96\x80", "The quick brown fox jumps over the lazy dog", "~!@#$%^&*()_+{}|:<>?",
 		/* DEL, a C0 control and UTF-8 at places of the parser's 32-byte text scan */
 		"0123456789abcdefghij\x7fxyz", "0123456789abcdefghijklmnopqrstu\x01vw",

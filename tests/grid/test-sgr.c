@@ -517,6 +517,65 @@ static void test_color_512(void)
 	CHECK(bad == 0, "%d cells differ after the AVX-512 decode's edges", bad);
 }
 
+/* While the colour SGRs bypass their tables, a dirty pen and the erase style take fresh ids without the
+ * style cache's probe (grid__cache_bypass). A stream of text runs and ELs under pens that are fresh,
+ * repeated (one of the last 16: it takes a second id) or the default, over palette and direct colours, fed
+ * whole to a primed terminal (the bypass) and a byte at a time to an unprimed one (the cache and the index,
+ * no bypass): the screens must agree cell by cell, and the bypassed pens must have left no cache entry. */
+static void test_cache_bypass(void)
+{
+	struct t_term *a, *b;
+	pair_new(&a, &b, 0);
+	prime(a, 5);
+	t_feed(a, "\033[0m\033[2J\033[H");
+	t_feed(b, "\033[0m\033[2J\033[H");
+	int bad = 0, bypassed = 0, cached = 0, direct = 0;
+	uint32_t r = 11, old[16][2] = {{0}};
+	for (int k = 0; k < 4000; k++) {
+		r = r * 1103515245u + 12345u;
+		const unsigned kind = r >> 28, y = 1 + (r >> 8) % ROWS, x = 1 + (r >> 4) % COLS;
+		uint32_t fg = r * 2654435761u >> 8, bg = (r ^ 0x5bd1e995u) * 2246822519u >> 8;
+		if (kind < 4) {
+			fg = old[kind][0];
+			bg = old[kind][1];
+		} else {
+			old[r >> 24 & 15][0] = fg;
+			old[r >> 24 & 15][1] = bg;
+		}
+		char sgr[64], s[200];
+		if (kind == 4)
+			snprintf(sgr, sizeof(sgr), "0");
+		else if (kind < 10)
+			/* as one SGR (sgr_long's) or as two colour SGRs (sgr_color_direct's) */
+			snprintf(sgr, sizeof(sgr), "38;2;%u;%u;%u%s48;2;%u;%u;%u", fg >> 16, fg >> 8 & 255, fg & 255,
+				 kind & 1 ? ";" : "m\033[", bg >> 16, bg >> 8 & 255, bg & 255);
+		else
+			snprintf(sgr, sizeof(sgr), "38;5;%u;48;%s%u", fg & 255, kind & 1 ? "2;1;2;" : "5;",
+				 bg & 255);
+		snprintf(s, sizeof(s), "\033[%u;%uH\033[%sm%.*s\033[%uK", y, x, sgr, 1 + (int)(r >> 2 & 3), "abcd",
+			 r >> 12 & 3);
+		b->g->sgr_color_misses = 0; /* (the reference: every pen through the cache) */
+		feed_both(a, b, s);
+		bypassed += a->g->sgr_color_misses >= 64 && b->g->sgr_color_misses < 64;
+		bad += diff_screens(a, b);
+		if (kind >= 5 && kind < 10 && !a->g->pen_dirty) {
+			uint64_t k0, k1;
+			const uint64_t h = grid__pen_key(a->g, &k0, &k1);
+			const uint32_t slot = grid__cache_slot(h);
+			cached += a->g->st.cache[slot].a == k0 && a->g->st.cache[slot].b == k1;
+			direct++;
+		}
+	}
+	CHECK(bad == 0, "%d cells differ with fresh pens and erase styles bypassing the style cache", bad);
+	CHECK(bypassed == 4000, "the tables bypassed in %d of 4000 steps", bypassed);
+	/* (those that probe the index, grid__intern_fresh, enter the cache: one insertion in 256, and the 16
+	 * after a pen seen before; 8 of 1,216 here, and without the bypass 1,215) */
+	CHECK(direct > 1000 && cached * 16 < direct, "%d of %d fresh direct pens in the style cache", cached,
+	      direct);
+	t_free(a);
+	t_free(b);
+}
+
 int main(void)
 {
 	/* both copies of the parser's feed loop (the AVX2 one where the CPU has it: vt__no_avx2) */
@@ -534,5 +593,6 @@ int main(void)
 		test_color_512();
 	}
 	test_sampling();
+	test_cache_bypass();
 	return t_done("grid-sgr");
 }

@@ -321,7 +321,7 @@ static void test_blank_runs(void)
 	kf_render_destroy(r);
 }
 
-/* A run of blanks is filled (with 32-byte stores from 32 pixels on where the CPU has AVX); the same
+/* A run of blanks is filled (with 32-byte stores above 16 pixels where the CPU has AVX); the same
  * blanks in runs of two (alternating with an italic style: the same look, another style) are
  * copied cell by cell. Runs of every length from 3 to 97 cells, starting at odd and even columns
  * and ending at the row's end, give the same pixels both ways, and the cells around them are
