@@ -3,8 +3,7 @@
  * when). Separate from grid-sgr-bytes.c for the files' size (under ~800 lines), and because it is a path of
  * its own: its own code tables (long_codes) and its own page (.text.kf_sgr_long), which the link places
  * right after grid-sgr-bytes.c's pages (the next file in meson.build: keep it there, an emulated guest's
- * count moves with where functions lie in their pages). csi's exact shape is recognised whole (csi_combo),
- * the others go field by field (long_generic).
+ * count moves with where functions lie in their pages).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -34,28 +33,6 @@ static const uint64_t long_keep[2][4] = {
 	{~0ull, ~0ull, ~0ull, 0xffffffff00000000ull},
 };
 
-/* The codes "1;3;4" applied one after the other, as one pair of masks per word (csi_combo's); made by
- * long_codes_init */
-static uint64_t combo_and[2], combo_or[2];
-
-/* The number in s[e - len..e) (len <= 4 digits, 4 <= e): the load ends at the field's end, so the last field
- * of a 31-byte SGR stays within s[0..32), where digits_at's load from the field's start reaches up to 3 bytes
- * past it (long_generic reads SGRs of 29 bytes or more from a copy, whose loads then wait on its stores) */
-static inline uint32_t digits_end(const uint8_t *s, unsigned e, unsigned len)
-{
-	static const uint32_t top[5] = {0, 0xff000000u, 0xffff0000u, 0xffffff00u, 0xffffffffu};
-	uint32_t w;
-	memcpy(&w, s + e - 4, 4);
-	return digits_join((w ^ 0x30303030u) & top[len]);
-}
-
-static inline uint64_t bytes8(const char *c)
-{
-	uint64_t w;
-	memcpy(&w, c, 8);
-	return w;
-}
-
 /* The pen's two words in general registers, not one vector (GCC's choice otherwise): an emulated guest
  * (QEMU's TCG, issue 5) runs each vector operation as a helper call */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -63,67 +40,6 @@ static inline uint64_t bytes8(const char *c)
 #else
 #define SGR_NO_SLP
 #endif
-
-/* csi's SGR "1;3;4;38;5;n;48;2;r;g;b" (each number 0 to 4 digits, nothing after b) applied to the pen, n + 1;
- * 0 for any other SGR (the generic loop's). Its fixed parts by 8-byte compares, its numbers read from the
- * bytes by their ends, and the colours stored without a branch: where the generic loop went field by field
- * with a branch on each field's digit count and code (9.8 k of them per 2 MiB of csi). */
-static inline __attribute__((always_inline)) size_t csi_combo(struct grid *g, const uint8_t *s, unsigned n)
-{
-	uint64_t h0, h1;
-	memcpy(&h0, s, 8);
-	memcpy(&h1, s + 3, 8);
-	if (h0 != bytes8("1;3;4;38") || h1 != bytes8(";4;38;5;"))
-		return 0;
-	unsigned dig, semi, colon;
-	classify(s, n, &dig, &semi, &colon);
-	/* digits and ';' only, no run of five digits (plain_fields' test) */
-	const unsigned d2 = dig & dig >> 1, d4 = d2 & d2 >> 2;
-	if ((dig | semi) != (1u << n) - 1 || (d4 & dig >> 4))
-		return 0;
-	/* the ends of the fields from byte 11 on, bit 32 a stop for the ctz of the last */
-	const uint64_t ends = semi | 1ull << n | 1ull << 32;
-	const unsigned e1 = (unsigned)__builtin_ctzll(ends >> 11) + 11;
-	uint64_t w;
-	/* e1 <= 15 (n of up to 4 digits): s[e1..e1 + 8) lies within s[0..23) */
-	if (e1 > 15)
-		return 0;
-	memcpy(&w, s + e1, 8);
-	if ((w & 0xffffffffffffull) != (bytes8(";48;2;;;") & 0xffffffffffffull))
-		return 0;
-	/* r, g, b: exactly three fields after ";48;2;" */
-	const unsigned st = e1 + 6;
-	uint64_t u = ends >> st << st;
-	const unsigned er = (unsigned)__builtin_ctzll(u);
-	u &= u - 1;
-	const unsigned eg = (unsigned)__builtin_ctzll(u);
-	u &= u - 1;
-	if (u != (1ull << n | 1ull << 32))
-		return 0;
-	const uint32_t k = digits_end(s, e1, e1 - 11), r = digits_end(s, er, er - st),
-		       gr = digits_end(s, eg, eg - er - 1), b = digits_end(s, n, n - eg - 1);
-	struct grid_style *pen = &g->pen;
-	const uint32_t bg = pen->bg;
-	uint64_t p0, p1;
-	memcpy(&p0, pen, 8);
-	memcpy(&p1, (const char *)pen + 8, 8);
-	p0 = (p0 & combo_and[0]) | combo_or[0];
-	p1 = (p1 & combo_and[1]) | combo_or[1];
-	/* fg in the low word of p0, bg in the high one; a number above 255 leaves its colour as it was */
-	const uint64_t fgw = (p0 & 0xffffffff00000000ull) | GRID_COLOR_PALETTE(k);
-	p0 = k < 256 ? fgw : p0;
-	const uint64_t bgw = (p0 & 0xffffffffull) | (uint64_t)GRID_COLOR_RGB(r, gr, b) << 32;
-	p0 = (r | gr | b) < 256 ? bgw : p0;
-	memcpy(pen, &p0, 8);
-	memcpy((char *)pen + 8, &p1, 8);
-	g->erase_dirty |= pen->bg != bg;
-	g->pen_dirty = true;
-	g->pen_from = NULL;
-	g->last_cp = 0;
-	return n + 1;
-}
-
-static size_t long_generic(struct grid *g, const uint8_t *s, unsigned n);
 
 /* A plain SGR of 17 bytes or more (not a colour form) once such SGRs keep missing grid.sgr_long (a
  * stream of fresh "1;3;4;38;5;n;48;2;r;g;b"): decoded and applied without the lookup and the entry, as
@@ -139,17 +55,6 @@ __attribute__((noinline)) size_t grid__sgr_long_direct(struct grid *g, const uin
 			g->sgr_long_misses /= 16;
 		return r;
 	}
-	size_t r = csi_combo(g, s, n);
-	if (likely(r))
-		return r;
-	return long_generic(g, s, n);
-}
-
-/* grid__sgr_long_direct's SGRs other than csi_combo's, field by field. Out of line: csi_combo's path then
- * saves three registers, not the six this loop wants (csi: 14 fewer instructions per such SGR) */
-GRID_PAGE("sgr_long") SGR_NO_SLP __attribute__((noinline)) static size_t long_generic(struct grid *g, const uint8_t *s,
-										     unsigned n)
-{
 	uint8_t pad[36];
 	struct plain_src p;
 	if (!plain_fields(s, n, pad, &p))
@@ -248,15 +153,5 @@ GRID_PAGE("sgr_long") __attribute__((constructor)) static void long_codes_init(v
 		}
 		long_codes.and0[c] = a0, long_codes.and1[c] = a1;
 		long_codes.or0[c] = o0, long_codes.or1[c] = o1;
-	}
-	/* "1;3;4" as one pair per word: ((p & a) | o) & a' | o' = p & (a & a') | ((o & a') | o') */
-	combo_and[0] = combo_and[1] = ~0ull;
-	combo_or[0] = combo_or[1] = 0;
-	static const unsigned combo[3] = {1, 3, 4};
-	for (unsigned j = 0; j < 3; j++) {
-		const unsigned c = combo[j];
-		combo_and[0] &= long_codes.and0[c], combo_and[1] &= long_codes.and1[c];
-		combo_or[0] = (combo_or[0] & long_codes.and0[c]) | long_codes.or0[c];
-		combo_or[1] = (combo_or[1] & long_codes.and1[c]) | long_codes.or1[c];
 	}
 }
