@@ -395,8 +395,9 @@ static inline __attribute__((always_inline)) uint16_t erase_id(struct grid *g)
 	struct style_table *t = &g->st;
 	const uint64_t h = grid__key_hash(a, b);
 	const uint32_t slot = grid__cache_slot(h);
-	const uint16_t id = likely(t->cache[slot].a == a && t->cache[slot].b == b) ? (uint16_t)t->cache[slot].id
-										    : grid__intern_miss(g, a, b, h);
+	const uint16_t id = likely(!grid__cache_skip(g, a, b) && t->cache[slot].a == a && t->cache[slot].b == b)
+				    ? (uint16_t)t->cache[slot].id
+				    : grid__intern_miss(g, a, b, h);
 	g->erase_id = id;
 	g->erase_dirty = false;
 	return id;

@@ -20,10 +20,11 @@
 #include <emmintrin.h>
 #endif
 
-/* the ASCII text path's functions (~3.5 KiB, with the pen's cache inline: print_ascii_run, ascii_pen_miss,
- * ascii_styled and the writers of runs under 32 cells) in one page (GRID_PAGE); the run over the right edge,
- * a run meeting a deferred row (ascii_meet), and the one cell after a colour change (put_one_dirty:
- * doom_fire's, called mostly from grid__print, which is in no page, with its pen_miss), in one of their own */
+/* the ASCII text path's functions (~3.7 KiB, with the pen's cache and a fresh pen's id inline:
+ * print_ascii_run, ascii_styled and the writers of runs under 32 cells) in one page (GRID_PAGE); the run over
+ * the right edge, a run meeting a deferred row (ascii_meet), a run's pen past the cache (ascii_pen_slow) and
+ * the one cell after a colour change (put_one_dirty: doom_fire's, called mostly from grid__print, which is
+ * in no page, with its pen_miss), in one of their own */
 GRID_PAGE_BEGIN("print");
 GRID_PAGE_BEGIN("print_rows");
 
@@ -323,7 +324,7 @@ GRID_PAGE("print_rows") __attribute__((noinline)) static uint16_t pen_miss(struc
 {
 	struct style_table *t = &g->st;
 	if (grid__intern_fresh(t, a, b))
-		return grid__pen_learn(g, grid__cache_put(t, a, b, h, grid__style_take(t, a, b)));
+		return grid__pen_learn(g, grid__fresh_take(g, a, b, h));
 	return grid__pen_id_slow(g, a, b, h);
 }
 
@@ -617,25 +618,11 @@ lazy:
 	lazy_put(l, x, s, n, style);
 }
 
-/* ascii_pen_miss's pen through the index's probe (grid-style.c), then the run */
+/* print_ascii_run's pen past the style cache (pen_miss: fresh, or through the index's probe), then the run */
 GRID_PAGE("print_rows") __attribute__((noinline)) static void ascii_pen_slow(struct grid *g, const uint8_t *s,
 									     size_t n, uint64_t a, uint64_t b, uint64_t h)
 {
-	grid__pen_id_slow(g, a, b, h);
-	ascii_styled(g, s, n);
-}
-
-/* print_ascii_run's pen past the style cache: a fresh style interned here, else ascii_pen_slow; then the run.
- * Both tail calls: a call here would save registers on every fresh colour's run. */
-GRID_PAGE("print") __attribute__((noinline)) static void ascii_pen_miss(struct grid *g, const uint8_t *s, size_t n,
-									uint64_t a, uint64_t b, uint64_t h)
-{
-	struct style_table *t = &g->st;
-	if (unlikely(!grid__intern_fresh(t, a, b))) {
-		ascii_pen_slow(g, s, n, a, b, h);
-		return;
-	}
-	grid__pen_learn(g, grid__cache_put(t, a, b, h, grid__style_take(t, a, b)));
+	pen_miss(g, a, b, h);
 	ascii_styled(g, s, n);
 }
 
@@ -666,13 +653,22 @@ GRID_PAGE("print") __attribute__((noinline)) static void print_ascii_run(struct 
 		ascii_styled(g, s, n);
 		return;
 	}
-	/* grid__pen_id_via, its miss a tail call */
+	/* grid__pen_id_via, its miss a tail call. While the cache is bypassed (grid__cache_bypass) a fresh
+	 * style's id is taken first, here: reached by a jump to a function of this page, as the cache's misses
+	 * were (ascii_pen_miss), it cost ~14 instructions more per run; a second copy of the insertion here, for
+	 * those misses, overflowed the page's 4 KiB (an emulated guest's TB look-up more per run), so they go to
+	 * ascii_pen_slow's page now. */
 	uint64_t a, b;
 	const uint64_t h = grid__pen_key(g, &a, &b);
-	const struct style_table *t = &g->st;
+	struct style_table *t = &g->st;
+	if (grid__cache_bypass(g) && grid__intern_fresh(t, a, b)) {
+		grid__pen_learn(g, (uint16_t)grid__style_take(t, a, b));
+		ascii_styled(g, s, n);
+		return;
+	}
 	const uint32_t slot = grid__cache_slot(h);
 	if (unlikely(t->cache[slot].a != a || t->cache[slot].b != b)) {
-		ascii_pen_miss(g, s, n, a, b, h);
+		ascii_pen_slow(g, s, n, a, b, h);
 		return;
 	}
 	grid__pen_learn(g, (uint16_t)t->cache[slot].id);

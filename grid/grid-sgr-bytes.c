@@ -241,8 +241,8 @@ GRID_PAGE("sgr") __attribute__((noinline)) static size_t with_cell_out(struct gr
  * there divides the count by 16, so that lookups come back when colours repeat (the found ones themselves
  * cost nothing more; a quarter would leave a count of 256 at 64, still bypassing). A sampled SGR costs its
  * lookup and a new entry in tables gone cold, ~200 ns against ~25 ns for the decode (perf: one in 64 was
- * 1.3 % of csi's time, one in 16 3 %); a count of 10^6 still falls below this in 4 found ones. */
-#define SGR_BYPASS_AFTER 64u
+ * 1.3 % of csi's time, one in 16 3 %); a count of 10^6 still falls below this in 4 found ones.
+ * (SGR_BYPASS_AFTER is in grid-internal.h: the style interning reads the same state, grid__cache_bypass.) */
 
 /* While the colour SGRs bypass the tables (a sampled one not found, sgr_color_sampled), the parser's SGR entry
  * on AVX-512 CPUs is csi_bytes_sgr_512 (see the end of this file), which goes back itself once the count is

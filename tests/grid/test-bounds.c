@@ -57,6 +57,53 @@ static void test_sgr_flood(void)
 	t_free(t);
 }
 
+/* 10^6 distinct direct-colour pens, each a text run then an EL in its background, fed in the parser's bulk
+ * path (the colour SGRs bypass their tables: pens and erase styles take ids without the style cache,
+ * grid__cache_bypass): the table stays within its ids and its index within its size, the collections keep up
+ * (a table full of live ids would make new pens fall back to the default style), and every cell has its own
+ * colours: the run's, then the erase's background to the row's end. */
+static void test_rgb_erase_flood(void)
+{
+	struct t_term *t = t_new(80, 24, 1000);
+	struct grid *g = t->g;
+	const uint32_t epoch = g->st.epoch;
+	char buf[4096];
+	uint32_t worst = 0;
+	for (int i = 0; i < 1000000;) {
+		int n = 0;
+		for (int j = 0; j < 32; j++, i++)
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+				      "\033[%d;%dH\033[38;2;%d;%d;%dm\033[48;2;%d;%d;%dmab\033[K", 1 + i % 24,
+				      1 + i % 37, i & 255, i >> 8 & 255, i >> 16, i >> 16, i & 255, i >> 8 & 255);
+		grid_feed(g, (const uint8_t *)buf, (size_t)n);
+		worst = g->st.count > worst ? g->st.count : worst;
+	}
+	CHECK(g->sgr_color_misses >= 64, "the colour tables not bypassed: %u misses", g->sgr_color_misses);
+	CHECK(worst <= g->st.cap && g->st.cap == STYLE_MAX + 1 && g->st.hash_cap <= 2 * g->st.cap,
+	      "style table: %u ids at most of %u, index %u", worst, g->st.cap, g->st.hash_cap);
+	CHECK(g->st.epoch - epoch >= 1000000 / 65536, "collections %u", g->st.epoch - epoch);
+	int wrong = 0;
+	for (int y = 0; y < 24; y++) {
+		/* the row's last pen: i % 24 == y, the last 24 of the 10^6 */
+		const int i = 1000000 - 24 + (y + 24 - (1000000 - 24) % 24) % 24, x0 = i % 37;
+		const struct grid_cell *r = grid_row(g, y);
+		for (int x = x0; x < 80; x++) {
+			const struct grid_style *st = grid_style(g, r[x].style);
+			const uint32_t bg = GRID_COLOR_RGB(i >> 16, i & 255, i >> 8 & 255);
+			if (!g->st.used[r[x].style] || st->bg != bg ||
+			    (x < x0 + 2 ? r[x].cp != (uint32_t)"ab"[x - x0] ||
+						  st->fg != GRID_COLOR_RGB(i & 255, i >> 8 & 255, i >> 16)
+					: r[x].cp != ' ' && r[x].cp != 0))
+				wrong++;
+		}
+	}
+	CHECK(wrong == 0, "%d cells with a wrong colour or text after the flood", wrong);
+	t_feed(t, "\033[0m\033[3J\033[2J");
+	grid__collect(g);
+	CHECK(g->st.count < 16, "styles after a clear and a collection: %u", g->st.count);
+	t_free(t);
+}
+
 static void test_combining_flood(void)
 {
 	struct t_term *t = t_new(80, 24, 100);
@@ -528,6 +575,7 @@ int main(void)
 	test_links();
 	test_resize_extremes();
 	test_sgr_flood();
+	test_rgb_erase_flood();
 	test_style_index();
 	test_style_fresh();
 	test_style_full_history();

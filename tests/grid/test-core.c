@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "decline.h"
 #include "harness.h"
 
 static void test_print_wrap(void)
@@ -452,6 +453,7 @@ static void test_sgr_memo(void)
 		len += strlen(u);
 	}
 	struct t_term *a = t_new(40, 20, 0), *b = t_new(40, 20, 0);
+	t_decline_csi_bytes(b);
 	grid_feed(a->g, (const uint8_t *)buf, len);
 	for (size_t i = 0; i < len; i++)
 		grid_feed(b->g, (const uint8_t *)buf + i, 1);

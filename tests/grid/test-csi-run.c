@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "decline.h"
 #include "grid/grid-internal.h"
 #include "harness.h"
 #include "vt/vt.h"
@@ -199,6 +200,7 @@ static int fed_vs_bytes(struct t_term *a, struct t_term *b, const char *buf, int
 	static const struct t_split sp = {poison, probe, sizeof(poison), sizeof(probe) - 1, compare, true};
 	reset(a);
 	reset(b);
+	t_decline_csi_bytes(b);
 	return t_split_vs_bytes(&sp, a, b, buf, len, cut);
 }
 

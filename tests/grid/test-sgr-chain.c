@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "decline.h"
 #include "grid/grid-internal.h"
 #include "harness.h"
 #include "vt/vt.h"
@@ -143,6 +144,7 @@ static const char probe[] = "1;2mP\033[4mQ\r\n";
 static int fed_vs_bytes(struct t_term *a, struct t_term *b, const char *buf, int len, int cut)
 {
 	static const struct t_split sp = {poison, probe, sizeof(poison), sizeof(probe) - 1, compare, false};
+	t_decline_csi_bytes(b);
 	return t_split_vs_bytes(&sp, a, b, buf, len, cut);
 }
 

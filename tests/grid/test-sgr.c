@@ -54,12 +54,21 @@ static void prime(struct t_term *t, uint32_t seed)
 	}
 }
 
+/* b's SGRs declined by its csi_bytes: since the parser hands even a sequence fed a byte at a time to csi_bytes
+ * (vt__csi_tail holds a cut one back until it is complete), b parses them the general way only so */
+static size_t sgr_declined(void *ctx, const uint8_t *s, size_t n)
+{
+	(void)ctx, (void)s, (void)n;
+	return 0;
+}
+
 /* Two fresh terminals for a differential check (a fed one way, b the other), both primed with seed unless
  * it is 0 (the pen cache and the tables then hold what a busy screen left there). */
 static void pair_new(struct t_term **a, struct t_term **b, uint32_t seed)
 {
 	*a = t_new(COLS, ROWS, 0);
 	*b = t_new(COLS, ROWS, 0);
+	vt_parser_set_csi_bytes((*b)->g->parser, 'm', sgr_declined);
 	if (seed) {
 		prime(*a, seed);
 		prime(*b, seed);
@@ -154,6 +163,63 @@ static void test_long_plain(void)
  * "48;5;1;49") and the rest (with attributes, both colours, the underline colour) are applied as masks of
  * the pen's two words (sgr_change), which must keep what each leaves alone. A colour-per-cell stream of
  * few colours (found in the tables) mixed with them, whole and split at every byte. */
+/* csi's "1;3;4;38;5;n;48;2;r;g;b" (grid-sgr-long.c's csi_combo reads it by its shape) and near misses of
+ * it, once the long SGRs bypass their table: hostile numbers (empty, leading zeros, above 255, 4 to 16
+ * digits), parts changed (a colon, another kind, a code above 127, a field more or less, a trailing ';'),
+ * after pens that the codes 1, 3, 4 and the colours partly overwrite */
+static void test_long_combo(void)
+{
+	static const char *const num[] = {"", "0", "7", "99", "255", "256", "0255", "00001", "001", "9999",
+					  "65535", "1234567890123456", "000", "1000"};
+	static const char *const head[] = {"1;3;4;38;5;", "1;3;4;38;5;", "1;3;4;38;5;", "1;3;4;38:5;",
+					   "1;3;4;38;2;", "1;3;4;38;6;", "1;3;4;48;5;", "1;3;4;38;5:"};
+	static const char *const mid[] = {";48;2;", ";48;2;", ";48;2;", ";48;5;", ";38;2;", ";48;3;", ";48:2;",
+					  ";200;", ";4;2;", ";48;2;;"};
+	static const char *const tail[] = {"", "", "", "", ";", ";1", ";128", ":1", ";;"};
+	static const char *const pre[] = {"0;38;5;1;4", "0;2;21;48;2;1;2;3", "0;22;23;24;58;5;9", "7;9;4:3",
+					  "0"};
+	const unsigned nn = sizeof(num) / sizeof(num[0]);
+	int bad = 0, tried = 0, shaped = 0;
+	struct t_term *a, *b;
+	pair_new(&a, &b, 5u);
+	uint32_t r = 11;
+	for (int k = 0; k < 20000; k++) {
+		char x[200];
+		unsigned v[8];
+		for (unsigned i = 0; i < 8; i++) {
+			r = r * 1103515245u + 12345u;
+			v[i] = (r >> 12) % 64;
+		}
+		/* mostly the exact shape with small numbers, so that the bypass stays on */
+		const bool exact = v[5] < 48;
+		const char *h = exact ? head[0] : head[v[5] % 8], *m = exact ? mid[0] : mid[v[6] % 10],
+			   *tl = exact ? tail[0] : tail[v[7] % 9];
+		const char *n0 = num[v[0] % nn], *n1 = num[v[1] % nn], *n2 = num[v[2] % nn], *n3 = num[v[3] % nn];
+		char small[4][8];
+		if (v[4] < 40) {
+			snprintf(small[0], 8, "%u", (r >> 3) & 255);
+			snprintf(small[1], 8, "%u", (r >> 11) & 255);
+			snprintf(small[2], 8, "%u", (r >> 19) & 255);
+			snprintf(small[3], 8, "%u", (r >> 24) & 255);
+			n0 = small[0], n1 = small[1], n2 = small[2], n3 = small[3];
+		}
+		int len = snprintf(x, sizeof(x), "%s%s%s%s;%s;%s%s", h, n0, m, n1, n2, n3, tl);
+		if (len < 17 || len > 31)
+			continue;
+		tried++;
+		shaped += exact;
+		char s[600];
+		snprintf(s, sizeof(s), "[H[%sm[K[%smA[K[%d;1H", pre[v[4] % 5], x, ROWS);
+		feed_both(a, b, s);
+		bad += diff_screens(a, b);
+	}
+	CHECK(a->g->sgr_long_misses >= 64, "long table not bypassed: %u", a->g->sgr_long_misses);
+	t_free(a);
+	t_free(b);
+	CHECK(tried > 5000 && shaped > 3000, "only %d long SGRs tried, %d of the shape", tried, shaped);
+	CHECK(bad == 0, "%d cells differ after csi's long SGRs and near misses", bad);
+}
+
 static void test_one_color(void)
 {
 	static const char *const sgr[] = {"48;2;7;7;7", "38;2;223;87;7", "48;5;200", "38:5:1", "31;32",
@@ -451,6 +517,65 @@ static void test_color_512(void)
 	CHECK(bad == 0, "%d cells differ after the AVX-512 decode's edges", bad);
 }
 
+/* While the colour SGRs bypass their tables, a dirty pen and the erase style take fresh ids without the
+ * style cache's probe (grid__cache_bypass). A stream of text runs and ELs under pens that are fresh,
+ * repeated (one of the last 16: it takes a second id) or the default, over palette and direct colours, fed
+ * whole to a primed terminal (the bypass) and a byte at a time to an unprimed one (the cache and the index,
+ * no bypass): the screens must agree cell by cell, and the bypassed pens must have left no cache entry. */
+static void test_cache_bypass(void)
+{
+	struct t_term *a, *b;
+	pair_new(&a, &b, 0);
+	prime(a, 5);
+	t_feed(a, "\033[0m\033[2J\033[H");
+	t_feed(b, "\033[0m\033[2J\033[H");
+	int bad = 0, bypassed = 0, cached = 0, direct = 0;
+	uint32_t r = 11, old[16][2] = {{0}};
+	for (int k = 0; k < 4000; k++) {
+		r = r * 1103515245u + 12345u;
+		const unsigned kind = r >> 28, y = 1 + (r >> 8) % ROWS, x = 1 + (r >> 4) % COLS;
+		uint32_t fg = r * 2654435761u >> 8, bg = (r ^ 0x5bd1e995u) * 2246822519u >> 8;
+		if (kind < 4) {
+			fg = old[kind][0];
+			bg = old[kind][1];
+		} else {
+			old[r >> 24 & 15][0] = fg;
+			old[r >> 24 & 15][1] = bg;
+		}
+		char sgr[64], s[200];
+		if (kind == 4)
+			snprintf(sgr, sizeof(sgr), "0");
+		else if (kind < 10)
+			/* as one SGR (sgr_long's) or as two colour SGRs (sgr_color_direct's) */
+			snprintf(sgr, sizeof(sgr), "38;2;%u;%u;%u%s48;2;%u;%u;%u", fg >> 16, fg >> 8 & 255, fg & 255,
+				 kind & 1 ? ";" : "m\033[", bg >> 16, bg >> 8 & 255, bg & 255);
+		else
+			snprintf(sgr, sizeof(sgr), "38;5;%u;48;%s%u", fg & 255, kind & 1 ? "2;1;2;" : "5;",
+				 bg & 255);
+		snprintf(s, sizeof(s), "\033[%u;%uH\033[%sm%.*s\033[%uK", y, x, sgr, 1 + (int)(r >> 2 & 3), "abcd",
+			 r >> 12 & 3);
+		b->g->sgr_color_misses = 0; /* (the reference: every pen through the cache) */
+		feed_both(a, b, s);
+		bypassed += a->g->sgr_color_misses >= 64 && b->g->sgr_color_misses < 64;
+		bad += diff_screens(a, b);
+		if (kind >= 5 && kind < 10 && !a->g->pen_dirty) {
+			uint64_t k0, k1;
+			const uint64_t h = grid__pen_key(a->g, &k0, &k1);
+			const uint32_t slot = grid__cache_slot(h);
+			cached += a->g->st.cache[slot].a == k0 && a->g->st.cache[slot].b == k1;
+			direct++;
+		}
+	}
+	CHECK(bad == 0, "%d cells differ with fresh pens and erase styles bypassing the style cache", bad);
+	CHECK(bypassed == 4000, "the tables bypassed in %d of 4000 steps", bypassed);
+	/* (those that probe the index, grid__intern_fresh, enter the cache: one insertion in 256, and the 16
+	 * after a pen seen before; 8 of 1,216 here, and without the bypass 1,215) */
+	CHECK(direct > 1000 && cached * 16 < direct, "%d of %d fresh direct pens in the style cache", cached,
+	      direct);
+	t_free(a);
+	t_free(b);
+}
+
 int main(void)
 {
 	/* both copies of the parser's feed loop (the AVX2 one where the CPU has it: vt__no_avx2) */
@@ -458,6 +583,7 @@ int main(void)
 		vt__no_avx2 = base;
 		test_tiny();
 		test_long_plain();
+		test_long_combo();
 		test_one_color();
 		test_at_end();
 		test_color_tails();
@@ -467,5 +593,6 @@ int main(void)
 		test_color_512();
 	}
 	test_sampling();
+	test_cache_bypass();
 	return t_done("grid-sgr");
 }
