@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "decline.h"
 #include "grid/grid-internal.h"
 #include "harness.h"
 #include "vt/vt.h"
@@ -54,21 +55,14 @@ static void prime(struct t_term *t, uint32_t seed)
 	}
 }
 
-/* b's SGRs declined by its csi_bytes: since the parser hands even a sequence fed a byte at a time to csi_bytes
- * (vt__csi_tail holds a cut one back until it is complete), b parses them the general way only so */
-static size_t sgr_declined(void *ctx, const uint8_t *s, size_t n)
-{
-	(void)ctx, (void)s, (void)n;
-	return 0;
-}
-
 /* Two fresh terminals for a differential check (a fed one way, b the other), both primed with seed unless
  * it is 0 (the pen cache and the tables then hold what a busy screen left there). */
 static void pair_new(struct t_term **a, struct t_term **b, uint32_t seed)
 {
 	*a = t_new(COLS, ROWS, 0);
 	*b = t_new(COLS, ROWS, 0);
-	vt_parser_set_csi_bytes((*b)->g->parser, 'm', sgr_declined);
+	/* b's SGRs parsed the general way (tests/grid/decline.h says why) */
+	vt_parser_set_csi_bytes((*b)->g->parser, 'm', t_csi_declined);
 	if (seed) {
 		prime(*a, seed);
 		prime(*b, seed);
