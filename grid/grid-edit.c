@@ -760,3 +760,18 @@ void grid__decaln(struct grid *g)
 	grid__damage_rows(g, 0, g->rows - 1);
 	grid__goto(g, 0, 0);
 }
+
+/* In the "step" page, which every feed of escape-heavy output or text reaches (a line feed): in a TCG guest a
+ * feed is a 4 KiB read, after which QEMU's TLB is empty (the switch to the writer flushed it), and grid.c's
+ * page held nothing else a feed runs (docs/benchmarks.md, issue 5, session 25). */
+GRID_PAGE("step") void grid_feed(struct grid *g, const uint8_t *data, size_t len)
+{
+	vt_parser_feed(g->parser, data, len);
+	grid__hist_fence();
+#if defined(GRID_TEXT_CHECK)
+	/* every screen row after a feed of some length, after one in 64 short ones (tests that feed a byte
+	 * at a time would take minutes under the sanitizers otherwise) */
+	if (len >= 64 || (++g->text_checks & 63) == 0)
+		grid__text_check(g);
+#endif
+}

@@ -730,10 +730,3 @@ void grid__hist_expand(const struct line *l, struct grid_cell *out)
 	for (int x = 0; x < l->ncells; x++)
 		out[x] = grid__line_cell(l, x);
 }
-
-void grid__hist_fence(void)
-{
-#if defined(__SSE2__)
-	_mm_sfence();
-#endif
-}

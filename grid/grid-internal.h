@@ -436,8 +436,15 @@ void grid__hist_push_ascii(struct screen *s, struct line *l, size_t slot, int nc
 void grid__text_check_line(const struct line *l, const char *where);
 void grid__text_check(const struct grid *g);
 #endif
-/* Orders the streaming stores of the copies before anything else (end of grid_feed). */
-void grid__hist_fence(void);
+/* Orders the streaming stores of the copies before anything else (end of grid_feed). Inline: once per feed, a
+ * call to it was a jump to another page, and in a TCG guest each feed (a 4 KiB read) pays for every page it
+ * touches after the context switch to its writer flushed QEMU's TLB. */
+static inline __attribute__((always_inline)) void grid__hist_fence(void)
+{
+#if defined(GRID_HAVE_FILL_SSE)
+	_mm_sfence();
+#endif
+}
 /* Writes the l->ncells cells of a LINE_PACKED line to out. */
 void grid__hist_expand(const struct line *l, struct grid_cell *out);
 /* The cells of line l for reading: l->cells, or for a packed line its expansion into buf (>= l->ncells

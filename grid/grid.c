@@ -481,18 +481,6 @@ void grid_destroy(struct grid *g)
 	free(g);
 }
 
-void grid_feed(struct grid *g, const uint8_t *data, size_t len)
-{
-	vt_parser_feed(g->parser, data, len);
-	grid__hist_fence();
-#if defined(GRID_TEXT_CHECK)
-	/* every screen row after a feed of some length, after one in 64 short ones (tests that feed a byte
-	 * at a time would take minutes under the sanitizers otherwise) */
-	if (len >= 64 || (++g->text_checks & 63) == 0)
-		grid__text_check(g);
-#endif
-}
-
 static void clear_screen_lines(struct grid *g, struct screen *s)
 {
 	for (int y = 0; y < g->rows; y++) {
