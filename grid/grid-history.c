@@ -242,20 +242,28 @@ __attribute__((constructor)) static void hist_init(void)
  * CPUs with AVX-512 (hist_whole), the only kind it was timed on; the zeros and the padding are instructions
  * more (unicode +1.7 % under valgrind when it is taken with plain AVX), so on CPUs where no one has shown it
  * faster the plain copy stays. The gate says which CPUs it was measured on, not whether an emulator runs us
- * (emulators without AVX-512 get the plain copy as every such CPU does). Out of the "hist" page, which a
- * guest runs. The caller checks the room (96 bytes more than the line). */
-__attribute__((noinline)) static struct line *copy_whole(struct hist_chunk *c, uint64_t h, const struct grid_cell *sc,
-							size_t bytes)
+ * (emulators without AVX-512 get the plain copy as every such CPU does); it is also what the copy's 64-byte
+ * vectors and masks need (AVX-512F). Out of the "hist" page, which a guest runs. The caller checks the room
+ * (96 bytes more than the line). */
+__attribute__((noinline, target("avx512f"))) static struct line *copy_whole(struct hist_chunk *c, uint64_t h,
+									  const struct grid_cell *sc, size_t bytes)
 {
 	c->used += (size_t)-c->used & 63;
 	struct line *l = (struct line *)(c->mem + c->used);
-	header_stream(l, h);
-	/* the cells start 16 bytes into the 64-byte line: those 16 alone, then 32-byte stores */
-	_mm_stream_si128((__m128i *)(void *)l->cells, _mm_load_si128((const __m128i *)(const void *)sc));
-	(void)copy_stream_avx((char *)l->cells + 16, (const char *)sc + 16, bytes - sizeof(struct line) - 16, 0);
-	/* the zeros up to the next 64-byte boundary */
-	for (size_t k = bytes; k & 63; k += 16)
-		_mm_stream_si128((__m128i *)(void *)((char *)l + k), _mm_setzero_si128());
+	/* one 64-byte store per line of memory, the first and the last from masked loads (what lies outside the
+	 * mask reads as zeros and is never touched): the header and 48 bytes of cells, then whole blocks, then
+	 * the rest with the zeros after it. The 16-byte header, a loop of 32-byte stores with a loop for its
+	 * remainder, a 16-byte tail and a loop of zeros had three to four exits that vary with the line's
+	 * length, about two mispredicted branches a line (docs/benchmarks.md, issue 2, session 25 "uni"). */
+	const char *src = (const char *)sc + 48;
+	char *dst = (char *)l + 64;
+	__m512i v = _mm512_maskz_loadu_epi32((__mmask16)0xfff0, (const char *)sc - 16);
+	_mm512_stream_si512((void *)l, _mm512_mask_mov_epi64(v, 1, _mm512_set1_epi64((long long)h)));
+	/* bytes >= 384 and a multiple of 16: left is 320 or more */
+	size_t left = bytes - sizeof(struct line) - 48;
+	for (; left > 64; left -= 64, src += 64, dst += 64)
+		_mm512_stream_si512((void *)dst, _mm512_loadu_si512((const void *)src));
+	_mm512_stream_si512((void *)dst, _mm512_maskz_loadu_epi32((__mmask16)(0xffffu >> (16 - left / 4)), src));
 	c->used += (bytes + 63) & ~(size_t)63;
 	return l;
 }
