@@ -232,6 +232,9 @@ __attribute__((constructor)) static void hist_init(void)
 	if (__builtin_cpu_supports("avx"))
 		hist_avx_min = 384;
 	hist_whole = __builtin_cpu_supports("avx512f");
+	/* copy_whole takes lines of any length */
+	if (hist_whole)
+		hist_avx_min = 16;
 }
 
 /* A line of bytes (header h, cells sc; bytes >= 384) copied into chunk c as whole 64-byte lines of memory: the
@@ -257,14 +260,17 @@ __attribute__((noinline, target("avx512f"))) static struct line *copy_whole(stru
 	 * length, about two mispredicted branches a line (docs/benchmarks.md, issue 2, session 25 "uni"). */
 	const char *src = (const char *)sc + 48;
 	char *dst = (char *)l + 64;
-	__m512i v = _mm512_maskz_loadu_epi32((__mmask16)0xfff0, (const char *)sc - 16);
+	/* bytes is a multiple of 16, 16 or more: a line of up to 4 cells is the first store alone */
+	const __mmask16 m0 = bytes < 64 ? (__mmask16)(0xfff0u & 0xffffu >> (16 - bytes / 4)) : (__mmask16)0xfff0u;
+	__m512i v = _mm512_maskz_loadu_epi32(m0, (const char *)sc - 16);
 	_mm512_stream_si512((void *)l, _mm512_mask_mov_epi64(v, 1, _mm512_set1_epi64((long long)h)));
-	/* bytes >= 384 and a multiple of 16: left is 320 or more */
-	size_t left = bytes - sizeof(struct line) - 48;
+	c->used += (bytes + 63) & ~(size_t)63;
+	if (bytes <= 64)
+		return l;
+	size_t left = bytes - 64;
 	for (; left > 64; left -= 64, src += 64, dst += 64)
 		_mm512_stream_si512((void *)dst, _mm512_loadu_si512((const void *)src));
 	_mm512_stream_si512((void *)dst, _mm512_maskz_loadu_epi32((__mmask16)(0xffffu >> (16 - left / 4)), src));
-	c->used += (bytes + 63) & ~(size_t)63;
 	return l;
 }
 #endif
@@ -645,11 +651,13 @@ static inline __attribute__((always_inline)) struct line *hist_copy(struct scree
 		bytes = (sizeof(struct line) + tb + 2 * (size_t)n + 15) & ~(size_t)15;
 	} else {
 #if defined(HAVE_COPY_AVX)
-		if (bytes >= hist_avx_min && ((uintptr_t)l & 16 || c->used + bytes + 16 <= s->hist_chunk)) {
-			if (hist_whole && c->used + bytes + 96 <= s->hist_chunk) {
-				l = copy_whole(c, h, sc, bytes);
-				goto done;
-			}
+		/* with AVX-512 every line (hist_avx_min 16) while the chunk has room; at its end the copies below */
+		if (bytes >= hist_avx_min && hist_whole && c->used + bytes + 96 <= s->hist_chunk) {
+			l = copy_whole(c, h, sc, bytes);
+			goto done;
+		}
+		if (bytes >= 384 && bytes >= hist_avx_min &&
+		    ((uintptr_t)l & 16 || c->used + bytes + 16 <= s->hist_chunk)) {
 			if (!((uintptr_t)l & 16)) {
 				/* the chunk's lines are 16-byte aligned: start 16 bytes later (there is room), so that
 				 * the cells are 32-byte aligned */
