@@ -232,6 +232,9 @@ __attribute__((constructor)) static void hist_init(void)
 	if (__builtin_cpu_supports("avx"))
 		hist_avx_min = 384;
 	hist_whole = __builtin_cpu_supports("avx512f");
+	/* copy_whole takes lines of any length */
+	if (hist_whole)
+		hist_avx_min = 16;
 }
 
 /* A line of bytes (header h, cells sc; bytes >= 384) copied into chunk c as whole 64-byte lines of memory: the
@@ -242,21 +245,32 @@ __attribute__((constructor)) static void hist_init(void)
  * CPUs with AVX-512 (hist_whole), the only kind it was timed on; the zeros and the padding are instructions
  * more (unicode +1.7 % under valgrind when it is taken with plain AVX), so on CPUs where no one has shown it
  * faster the plain copy stays. The gate says which CPUs it was measured on, not whether an emulator runs us
- * (emulators without AVX-512 get the plain copy as every such CPU does). Out of the "hist" page, which a
- * guest runs. The caller checks the room (96 bytes more than the line). */
-__attribute__((noinline)) static struct line *copy_whole(struct hist_chunk *c, uint64_t h, const struct grid_cell *sc,
-							size_t bytes)
+ * (emulators without AVX-512 get the plain copy as every such CPU does); it is also what the copy's 64-byte
+ * vectors and masks need (AVX-512F). Out of the "hist" page, which a guest runs. The caller checks the room
+ * (96 bytes more than the line). */
+__attribute__((noinline, target("avx512f"))) static struct line *copy_whole(struct hist_chunk *c, uint64_t h,
+									  const struct grid_cell *sc, size_t bytes)
 {
 	c->used += (size_t)-c->used & 63;
 	struct line *l = (struct line *)(c->mem + c->used);
-	header_stream(l, h);
-	/* the cells start 16 bytes into the 64-byte line: those 16 alone, then 32-byte stores */
-	_mm_stream_si128((__m128i *)(void *)l->cells, _mm_load_si128((const __m128i *)(const void *)sc));
-	(void)copy_stream_avx((char *)l->cells + 16, (const char *)sc + 16, bytes - sizeof(struct line) - 16, 0);
-	/* the zeros up to the next 64-byte boundary */
-	for (size_t k = bytes; k & 63; k += 16)
-		_mm_stream_si128((__m128i *)(void *)((char *)l + k), _mm_setzero_si128());
+	/* one 64-byte store per line of memory, the first and the last from masked loads (what lies outside the
+	 * mask reads as zeros and is never touched): the header and 48 bytes of cells, then whole blocks, then
+	 * the rest with the zeros after it. The 16-byte header, a loop of 32-byte stores with a loop for its
+	 * remainder, a 16-byte tail and a loop of zeros had three to four exits that vary with the line's
+	 * length, about two mispredicted branches a line (docs/benchmarks.md, issue 2, session 25 "uni"). */
+	const char *src = (const char *)sc + 48;
+	char *dst = (char *)l + 64;
+	/* bytes is a multiple of 16, 16 or more: a line of up to 4 cells is the first store alone */
+	const __mmask16 m0 = bytes < 64 ? (__mmask16)(0xfff0u & 0xffffu >> (16 - bytes / 4)) : (__mmask16)0xfff0u;
+	__m512i v = _mm512_maskz_loadu_epi32(m0, (const char *)sc - 16);
+	_mm512_stream_si512((void *)l, _mm512_mask_mov_epi64(v, 1, _mm512_set1_epi64((long long)h)));
 	c->used += (bytes + 63) & ~(size_t)63;
+	if (bytes <= 64)
+		return l;
+	size_t left = bytes - 64;
+	for (; left > 64; left -= 64, src += 64, dst += 64)
+		_mm512_stream_si512((void *)dst, _mm512_loadu_si512((const void *)src));
+	_mm512_stream_si512((void *)dst, _mm512_maskz_loadu_epi32((__mmask16)(0xffffu >> (16 - left / 4)), src));
 	return l;
 }
 #endif
@@ -637,11 +651,13 @@ static inline __attribute__((always_inline)) struct line *hist_copy(struct scree
 		bytes = (sizeof(struct line) + tb + 2 * (size_t)n + 15) & ~(size_t)15;
 	} else {
 #if defined(HAVE_COPY_AVX)
-		if (bytes >= hist_avx_min && ((uintptr_t)l & 16 || c->used + bytes + 16 <= s->hist_chunk)) {
-			if (hist_whole && c->used + bytes + 96 <= s->hist_chunk) {
-				l = copy_whole(c, h, sc, bytes);
-				goto done;
-			}
+		/* with AVX-512 every line (hist_avx_min 16) while the chunk has room; at its end the copies below */
+		if (bytes >= hist_avx_min && hist_whole && c->used + bytes + 96 <= s->hist_chunk) {
+			l = copy_whole(c, h, sc, bytes);
+			goto done;
+		}
+		if (bytes >= 384 && bytes >= hist_avx_min &&
+		    ((uintptr_t)l & 16 || c->used + bytes + 16 <= s->hist_chunk)) {
 			if (!((uintptr_t)l & 16)) {
 				/* the chunk's lines are 16-byte aligned: start 16 bytes later (there is room), so that
 				 * the cells are 32-byte aligned */

@@ -764,7 +764,11 @@ GRID_PAGE("utf8_seg") size_t grid__print_utf8(void *ctx, const uint8_t *s, size_
 		/* the end of a line, CR LF, with more text after it: done here exactly as the parser would
 		 * have it done (grid__execute's CR, then its LF), then on with that text (vt_sink.print_utf8
 		 * allows this) */
-		if (p + 2 < pend && p[0] == '\r' && p[1] == '\n' && non_ascii_soon(p + 2, pend + 3)) {
+		while (p + 2 < pend && p[0] == '\r' && p[1] == '\n' && non_ascii_soon(p + 2, pend + 3)) {
+			/* an empty line (CR LF again): the row is blanked as on the way out, then pushed in
+			 * turn, instead of a return to the parser and its CR and LF */
+			if (unlikely(stale))
+				blank_rest(grid__line_raw(g, g->cy)->cells, 0, stale);
 			g->last_cp = 0;
 			g->cx = grid__left_limit(g);
 			g->wrap_pending = false;

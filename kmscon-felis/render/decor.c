@@ -21,17 +21,19 @@ static int curly_y_at(const struct kf_render *r, int x, int amp, int top)
 
 /* curly_y_at, remembered per column (KF_CURLY_COLS of them) for the current metrics: a sine per
  * pixel column and frame is a large part of painting curly underlines, and costs far more where
- * floating point is slow. The same function computes every entry, so the pixels are the same. */
-static int curly_y(struct kf_render *r, int x, int amp, int top)
+ * floating point is slow. The same function computes every entry, so the pixels are the same.
+ * Returns the table (entries UINT16_MAX until computed), valid for this amp and top, or NULL when
+ * it cannot be allocated. Once per underline, not per column: the metrics' five compares per column
+ * were most of a curly underline's instructions, and under TCG each one ends a translated block
+ * (docs/benchmarks.md, issue 5 session 25). */
+static uint16_t *curly_table(struct kf_render *r, int amp, int top)
 {
-	if (x < 0 || x >= KF_CURLY_COLS)
-		return curly_y_at(r, x, amp, top);
 	if (!r->curly.y || r->curly.cell_w != r->cell_w || r->curly.cell_h != r->cell_h ||
 	    r->curly.thick != r->ul_thick || r->curly.amp != amp || r->curly.top != top) {
 		if (!r->curly.y)
 			r->curly.y = malloc(KF_CURLY_COLS * sizeof(*r->curly.y));
 		if (!r->curly.y)
-			return curly_y_at(r, x, amp, top);
+			return NULL;
 		memset(r->curly.y, 0xff, KF_CURLY_COLS * sizeof(*r->curly.y));
 		r->curly.cell_w = r->cell_w;
 		r->curly.cell_h = r->cell_h;
@@ -39,9 +41,17 @@ static int curly_y(struct kf_render *r, int x, int amp, int top)
 		r->curly.amp = amp;
 		r->curly.top = top;
 	}
-	if (r->curly.y[x] == UINT16_MAX)
-		r->curly.y[x] = (uint16_t)curly_y_at(r, x, amp, top);
-	return r->curly.y[x];
+	return r->curly.y;
+}
+
+/* The top row of the curly underline at pixel column x, from table cy (curly_table's, or NULL). */
+static int curly_y(const struct kf_render *r, uint16_t *cy, int x, int amp, int top)
+{
+	if (!cy || x < 0 || x >= KF_CURLY_COLS)
+		return curly_y_at(r, x, amp, top);
+	if (cy[x] == UINT16_MAX)
+		cy[x] = (uint16_t)curly_y_at(r, x, amp, top);
+	return cy[x];
 }
 
 /* Underline styles; patterns use the absolute pixel column so they continue across cells. Aligned
@@ -70,10 +80,11 @@ __attribute__((aligned(2048))) void kf_paint_underline(struct kf_render *r, stru
 		if (amp < 1)
 			amp = 1;
 		int top = y + amp > h - t ? h - t : y;
+		uint16_t *cy = curly_table(r, amp, top);
 		/* t pixels of each column stored here: a call (and return) per column cost more than
 		 * its stores, most of all where returns are emulated */
 		for (int i = 0; i < w; i++) {
-			uint32_t *p = o->px + (size_t)curly_y(r, absx + i, amp, top) * o->pitch + x + i;
+			uint32_t *p = o->px + (size_t)curly_y(r, cy, absx + i, amp, top) * o->pitch + x + i;
 			for (int j = 0; j < t; j++, p += o->pitch)
 				*p = c;
 		}

@@ -13,6 +13,7 @@
  * where they were once written here: static functions of this one file, inlined as before.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -140,6 +141,23 @@ static void put2(uint32_t *p, uint32_t a, uint32_t b)
 	memcpy(p, &v, 8);
 }
 
+/* Two pixels through the blend table lut from the low two coverage bytes of *v, then the next two
+ * bytes brought down (*v >>= 16). On x86 the empty asm keeps the shifted word in a register whose
+ * second byte is addressable (a, b, c or d: constraint Q), so each byte is one movzbl (of %dl,
+ * then %dh, say): left to itself GCC takes every byte from the unshifted word by a copy, a shift
+ * and a movzbl, 23 instructions for a 10-pixel row's bytes instead of 13 (compose's ink rows are
+ * ~a third of a csi frame's paint; docs/benchmarks.md, issue 5 session 25). */
+static inline __attribute__((always_inline)) void put2_lut(uint32_t *p, uint64_t *v,
+							   const uint32_t *lut)
+{
+	uint64_t x = *v;
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__("" : "+Q"(x));
+#endif
+	put2(p, lut[x & 0xff], lut[x >> 8 & 0xff]);
+	*v = x >> 16;
+}
+
 /* A row of coverage m (w bytes) through the blend table lut into p. The coverage is read 8 bytes
  * at a time and the pixels are stored in pairs: a quarter of the memory accesses of a byte and a
  * pixel at a time, which is what costs most where each access is emulated. */
@@ -149,8 +167,8 @@ static void compose_lut_row(uint32_t *p, const uint8_t *m, int w, const uint32_t
 	for (; i + 8 <= w; i += 8) {
 		uint64_t v;
 		memcpy(&v, m + i, 8);
-		for (int k = 0; k < 8; k += 2, v >>= 16)
-			put2(p + i + k, lut[v & 0xff], lut[v >> 8 & 0xff]);
+		for (int k = 0; k < 8; k += 2)
+			put2_lut(p + i + k, &v, lut);
 	}
 	for (; i + 2 <= w; i += 2)
 		put2(p + i, lut[m[i]], lut[m[i + 1]]);
@@ -183,19 +201,21 @@ static void compose_w10(uint32_t *p, size_t pitch, int h, const struct kf_glyph 
 			const uint32_t *lut, uint32_t bg)
 {
 	const uint8_t *m = (const uint8_t *)g->data + (size_t)g->y0 * 10;
+	/* the bounds in locals: the stores may alias g as far as GCC knows, and it reloaded them on
+	 * every row */
+	const int y0 = g->y0, y1 = g->y1;
 	int y = 0;
-	for (; y < g->y0; y++, p += pitch)
+	for (; y < y0; y++, p += pitch)
 		fill_narrow(p, 10, bg);
-	for (; y < g->y1; y++, p += pitch, m += 10) {
-		uint64_t v;
-		uint16_t t;
+	for (; y < y1; y++, p += pitch, m += 10) {
+		uint64_t v, t = 0;
 		memcpy(&v, m, 8);
 		memcpy(&t, m + 8, 2);
-		put2(p, lut[v & 0xff], lut[v >> 8 & 0xff]);
-		put2(p + 2, lut[v >> 16 & 0xff], lut[v >> 24 & 0xff]);
-		put2(p + 4, lut[v >> 32 & 0xff], lut[v >> 40 & 0xff]);
-		put2(p + 6, lut[v >> 48 & 0xff], lut[v >> 56]);
-		put2(p + 8, lut[t & 0xff], lut[t >> 8]);
+		put2_lut(p, &v, lut);
+		put2_lut(p + 2, &v, lut);
+		put2_lut(p + 4, &v, lut);
+		put2_lut(p + 6, &v, lut);
+		put2_lut(p + 8, &t, lut);
 	}
 	for (; y < h; y++, p += pitch)
 		fill_narrow(p, 10, bg);
@@ -418,6 +438,11 @@ static void fill_span(struct kf_render *r, struct kf_strip *o, int x, int w, uin
 	fill_rect(o, x, 0, w, r->cell_h, c);
 }
 
+_Static_assert(offsetof(struct grid_cell, style) == 4 && offsetof(struct grid_cell, width) == 8 &&
+		       offsetof(struct grid_cell, flags) == 9 && sizeof(struct grid_cell) >= 12 &&
+		       __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+	       "blank_run_end reads style, width and flags as one little-endian word");
+
 /* A cell that shows nothing but its background when its look has no decoration (the cursor
  * aside). */
 static bool is_blank_cell(const struct grid_cell *c)
@@ -432,9 +457,22 @@ static bool is_blank_cell(const struct grid_cell *c)
 __attribute__((noinline)) static int blank_run_end(const struct grid_cell *row, int x, int x1,
 						   int cur_x, uint16_t style, int sel)
 {
-	while (x < x1 && x != cur_x && is_blank_cell(&row[x]) && row[x].style == style &&
-	       !!(row[x].flags & GRID_CELL_SELECTED) == sel)
-		x++;
+	/* the cursor's cell ends a run as x1 does: one bound to test per cell, not two */
+	if (cur_x >= x && cur_x < x1)
+		x1 = cur_x;
+	/* style, width and the selection bit are in the 8 bytes after cp (with the hyperlink id,
+	 * the other flags and the padding, masked out): one load and one compare for the three, 9
+	 * instructions a blank cell where there were 16 (a blank run is most of a screen's cells,
+	 * every frame of a flood; docs/benchmarks.md, issue 5 session 25) */
+	const uint64_t mask = 0xffffu | (uint64_t)0xff << 32 | (uint64_t)GRID_CELL_SELECTED << 40;
+	const uint64_t want = style | (uint64_t)1 << 32 | (uint64_t)(sel != 0) << 40;
+	for (; x < x1; x++) {
+		uint64_t k;
+		memcpy(&k, (const unsigned char *)&row[x] + offsetof(struct grid_cell, style), 8);
+		/* cp 0 or ' ', the cells is_blank_cell takes */
+		if ((row[x].cp | 0x20) != 0x20 || (k & mask) != want)
+			break;
+	}
 	return x;
 }
 

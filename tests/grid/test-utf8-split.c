@@ -152,9 +152,75 @@ static void test_every_cut(void)
 	t_free(b);
 }
 
+/* The scrollback of a and b the same, line by line; nonzero when not */
+static int compare_history(struct t_term *a, struct t_term *b)
+{
+	size_t n = grid_scrollback_lines(a->g);
+	CHECK(n == grid_scrollback_lines(b->g), "scrollback lines %zu vs %zu", n, grid_scrollback_lines(b->g));
+	if (n != grid_scrollback_lines(b->g))
+		return 1;
+	static struct grid_cell ra[512];
+	for (size_t i = 0; i < n; i++) {
+		int la = 0, lb = 0;
+		const struct grid_cell *r = grid_scrollback_row(a->g, i, &la);
+		memcpy(ra, r, (size_t)la * sizeof(ra[0]));
+		const struct grid_cell *rb = grid_scrollback_row(b->g, i, &lb);
+		CHECK(la == lb, "scrollback line %zu: %d vs %d cells", i, la, lb);
+		if (la != lb)
+			return 1;
+		for (int x = 0; x < la; x++) {
+			bool same = t_same_cp(a->g, &ra[x], b->g, &rb[x]) && ra[x].width == rb[x].width &&
+				    ra[x].style == rb[x].style;
+			CHECK(same, "scrollback line %zu col %d", i, x);
+			if (!same)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Lines of mixed text with runs of empty lines between them (grid__print_utf8 pushes an empty line after a
+ * CR LF itself, blanking what the line before left on the recycled row), and what must not go that way: a
+ * bare CR or LF, CR CR LF, a CR LF at the end of a feed, a scrolling region, a line of ASCII alone. Screen and
+ * scrollback must be what the byte-at-a-time feed gives. */
+static void test_empty_lines(void)
+{
+	static char buf[4096];
+	static const char *const words[] = {"\xc3\xa9t\xc3\xa9", "\xce\xb1\xce\xb2", "\xe4\xb8\xad\xe6\x96\x87",
+					    "a\xcc\x81" "b", "\xf0\x9f\x98\x80", "word", "\xd0\x96\xd0\xb8"};
+	static const char *const ends[] = {"\r\n", "\r\n\r\n", "\r\n\r\n\r\n\r\n\r\n", "\r\n\r\n\r", "\r\r\n\r\n",
+					   "\r\n\n\r\n", "\n\r\n\r\n", "\r\n\r\nascii only here\r\n"};
+	for (int round = 0; round < 200; round++) {
+		int cols = 10 + (int)rnd(60), rows = 2 + (int)rnd(5);
+		struct t_term *a = t_new(cols, rows, 40), *b = t_new(cols, rows, 40);
+		int len = 0;
+		if (round % 7 == 3)
+			len += (int)strlen(strcpy(buf, "\033[1;2r"));
+		while (len < (int)sizeof(buf) - 200) {
+			for (int w = (int)rnd(6); w-- > 0;) {
+				len += (int)strlen(strcpy(buf + len, words[rnd(7)]));
+				buf[len++] = ' ';
+			}
+			len += (int)strlen(strcpy(buf + len, ends[rnd(8)]));
+		}
+		t_feed(a, "\033c");
+		t_feed(b, "\033c");
+		int cut = (int)rnd((uint32_t)len + 1);
+		grid_feed(a->g, (const uint8_t *)buf, (size_t)cut);
+		grid_feed(a->g, (const uint8_t *)buf + cut, (size_t)(len - cut));
+		for (int k = 0; k < len; k++)
+			grid_feed(b->g, (const uint8_t *)buf + k, 1);
+		if (compare(a, b, "empty lines") || compare_history(a, b))
+			round = 200;
+		t_free(a);
+		t_free(b);
+	}
+}
+
 int main(void)
 {
 	test_random_mixes();
 	test_every_cut();
+	test_empty_lines();
 	return t_done("grid-utf8-split");
 }
