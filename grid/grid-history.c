@@ -282,16 +282,13 @@ struct pack_acc {
 };
 
 /* Checks 4 cells (3 vectors of 32-bit words: cp, style|link<<16, width|flags<<8|pad<<16, cp, ...) into the
- * accumulators and returns their code points as 4 32-bit lanes. */
-static inline __m128i pack_group(const __m128i *p, struct pack_acc *a)
+ * accumulators: xors and ORs only, which QEMU's TCG runs inline, where each shuffle or pack is a call of a
+ * helper (docs/benchmarks.md, issue 5, session 25) */
+static inline void pack_group(const __m128i *p, struct pack_acc *a)
 {
-	__m128i v0 = _mm_loadu_si128(p), v1 = _mm_loadu_si128(p + 1), v2 = _mm_loadu_si128(p + 2);
-	a->a0 = _mm_or_si128(a->a0, _mm_xor_si128(v0, a->e0));
-	a->a1 = _mm_or_si128(a->a1, _mm_xor_si128(v1, a->e1));
-	a->a2 = _mm_or_si128(a->a2, _mm_xor_si128(v2, a->e2));
-	/* the cp words sit at v0[0], v0[3], v1[2], v2[1] */
-	__m128 t = _mm_shuffle_ps(_mm_castsi128_ps(v1), _mm_castsi128_ps(v2), _MM_SHUFFLE(1, 1, 2, 2));
-	return _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(v0), t, _MM_SHUFFLE(2, 0, 3, 0)));
+	a->a0 = _mm_or_si128(a->a0, _mm_xor_si128(_mm_loadu_si128(p), a->e0));
+	a->a1 = _mm_or_si128(a->a1, _mm_xor_si128(_mm_loadu_si128(p + 1), a->e1));
+	a->a2 = _mm_or_si128(a->a2, _mm_xor_si128(_mm_loadu_si128(p + 2), a->e2));
 }
 
 /* Whether every cell checked into a so far fits (m0..m2 mask the bits that must match per vector phase). */
@@ -300,6 +297,18 @@ static inline bool pack_fits(const struct pack_acc *a, __m128i m0, __m128i m1, _
 	__m128i bad = _mm_or_si128(_mm_and_si128(a->a0, m0),
 				   _mm_or_si128(_mm_and_si128(a->a1, m1), _mm_and_si128(a->a2, m2)));
 	return _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xffff;
+}
+
+/* The low bytes of the code points of cells [0, k) into out: one scalar load and store a cell (a shuffle and
+ * pack of pack_group's vectors is a TCG helper call each, and costs natively about as much); the empty asm
+ * keeps the compiler from vectorizing it back into shuffles */
+static inline __attribute__((always_inline)) void pack_bytes(const struct grid_cell *c, size_t k, uint8_t *out)
+{
+	for (size_t i = 0; i < k; i++) {
+		uint32_t b = c[i].cp;
+		__asm__("" : "+r"(b));
+		out[i] = (uint8_t)b;
+	}
 }
 #endif
 
@@ -333,32 +342,31 @@ static inline __attribute__((always_inline)) int pack_ascii(const struct grid_ce
 	const int sk = (int)0xffff8000u;
 	const __m128i s0 = _mm_set_epi32(~0x7f, 0xffff, sk, ~0x7f), s1 = _mm_set_epi32(sk, ~0x7f, 0xffff, sk),
 		      s2 = _mm_set_epi32(0xffff, sk, ~0x7f, 0xffff);
-	for (; x + 16 <= n; x += 16, p += 12) {
-		__m128i r0 = pack_group(p, &a), r1 = pack_group(p + 3, &a), r2 = pack_group(p + 6, &a),
-			r3 = pack_group(p + 9, &a);
-		/* code points that fit are < 0x80: the saturating packs keep them */
-		_mm_storeu_si128((__m128i *)(void *)(out + x),
-				 _mm_packus_epi16(_mm_packs_epi32(r0, r1), _mm_packs_epi32(r2, r3)));
-		/* text that is not ASCII mostly shows so early: no need to read on */
-		if (x == 0 && !pack_fits(&a, m0, m1, m2) && (st >= 0x8000 || !pack_fits(&a, s0, s1, s2)))
-			return PACK_MISFIT;
-	}
-	/* then groups of 4, the last one ending at n (overlapping the one before: the layout of 4 cells in 3
-	 * vectors does not depend on where they start) */
-	while (x < n && n >= 4) {
-		if (x + 4 > n) {
-			x = n - 4;
-			p = (const __m128i *)(const void *)(c + x);
+	if (n >= 4) {
+		for (; x + 16 <= n; x += 16, p += 12) {
+			pack_group(p, &a);
+			pack_group(p + 3, &a);
+			pack_group(p + 6, &a);
+			pack_group(p + 9, &a);
+			pack_bytes(c + x, 16, out + x);
+			/* text that is not ASCII mostly shows so early: no need to read on */
+			if (x == 0 && !pack_fits(&a, m0, m1, m2) && (st >= 0x8000 || !pack_fits(&a, s0, s1, s2)))
+				return PACK_MISFIT;
 		}
-		__m128i w = pack_group(p, &a);
-		w = _mm_packs_epi32(w, w);
-		uint32_t b = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(w, w));
-		memcpy(out + x, &b, 4);
-		x += 4;
-		p += 3;
+		/* then groups of 4, the last one ending at n (overlapping the one before: the layout of 4 cells
+		 * in 3 vectors does not depend on where they start) */
+		for (; x < n; x += 4, p += 3) {
+			if (x + 4 > n) {
+				x = n - 4;
+				p = (const __m128i *)(const void *)(c + x);
+			}
+			pack_group(p, &a);
+			pack_bytes(c + x, 4, out + x);
+		}
+		if (!pack_fits(&a, m0, m1, m2))
+			return st < 0x8000 && pack_fits(&a, s0, s1, s2) ? PACK_STYLES : PACK_MISFIT;
+		return PACK_FITS;
 	}
-	if (!pack_fits(&a, m0, m1, m2))
-		return st < 0x8000 && pack_fits(&a, s0, s1, s2) ? PACK_STYLES : PACK_MISFIT;
 #endif
 	uint32_t bad1 = 0, bad2 = 0;
 	for (; x < n; x++) {
@@ -397,30 +405,30 @@ GRID_PAGE("hist") __attribute__((noinline)) static int pack_ascii_sse2(const str
 	return pack_ascii_base(c, n, out);
 }
 
-/* The styles of cells [0, n) (n >= 4, all below 0x8000: pack_ascii said PACK_STYLES) into 16 bits each at st
- * (16-byte aligned).
+/* pack_styles' copy of k styles: one scalar load and store each; the empty asm keeps the compiler from
+ * vectorizing it back into shuffles */
+static inline __attribute__((always_inline)) void styles_put(const struct grid_cell *c, size_t k, uint16_t *st)
+{
+	for (size_t i = 0; i < k; i++) {
+		uint32_t s = c[i].style;
+		__asm__("" : "+r"(s));
+		st[i] = (uint16_t)s;
+	}
+}
+
+/* The styles of cells [0, n) (n >= 8, all below 0x8000: pack_ascii said PACK_STYLES) into 16 bits each at st:
+ * one scalar load and store a cell, 16 or 8 a step, the last step ending at n (shuffles and packs of vectors
+ * are a TCG helper call each, and save little natively). Ordinary stores, as the packed bytes before them.
  * Out of the "hist" page: it runs only for such lines, and its two look-ups cost little beside its pass. */
 __attribute__((noinline)) static void pack_styles(const struct grid_cell *c, int n, uint16_t *st)
 {
-	int x = 0;
-#if defined(__SSE2__)
-	/* the style words of 4 cells sit at v0[1], v1[0], v1[3], v2[2] of their 3 vectors (their link halves
-	 * are 0 and the styles below 0x8000: the signed pack keeps them) */
-	const __m128i *p = (const __m128i *)(const void *)c;
-	for (; x + 8 <= n; x += 8, p += 6) {
-		__m128 v0 = _mm_castsi128_ps(_mm_loadu_si128(p)), v1 = _mm_castsi128_ps(_mm_loadu_si128(p + 1)),
-		       v2 = _mm_castsi128_ps(_mm_loadu_si128(p + 2)), v3 = _mm_castsi128_ps(_mm_loadu_si128(p + 3)),
-		       v4 = _mm_castsi128_ps(_mm_loadu_si128(p + 4)), v5 = _mm_castsi128_ps(_mm_loadu_si128(p + 5));
-		__m128 a = _mm_shuffle_ps(_mm_shuffle_ps(v0, v1, _MM_SHUFFLE(0, 0, 1, 1)),
-					  _mm_shuffle_ps(v1, v2, _MM_SHUFFLE(2, 2, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
-		__m128 b = _mm_shuffle_ps(_mm_shuffle_ps(v3, v4, _MM_SHUFFLE(0, 0, 1, 1)),
-					  _mm_shuffle_ps(v4, v5, _MM_SHUFFLE(2, 2, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
-		/* streaming stores (st is 16-byte aligned): the chunk was last written a scrollback ago */
-		_mm_stream_si128((__m128i *)(void *)(st + x), _mm_packs_epi32(_mm_castps_si128(a), _mm_castps_si128(b)));
-	}
-#endif
-	for (; x < n; x++)
-		st[x] = c[x].style;
+	size_t x = 0;
+	for (; x + 16 <= (size_t)n; x += 16)
+		styles_put(c + x, 16, st + x);
+	for (; x + 8 <= (size_t)n; x += 8)
+		styles_put(c + x, 8, st + x);
+	if (x < (size_t)n)
+		styles_put(c + n - 8, 8, st + n - 8);
 }
 
 #if defined(GRID_TEXT_CHECK)

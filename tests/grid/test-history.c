@@ -277,8 +277,64 @@ static void test_whole_cycles(void)
 	t_free(t);
 }
 
+/* Lines of every length 0..cols of four kinds, each read back from the scrollback as the screen showed it
+ * (code point, width, style, link of every cell): ASCII in one style after an erase of the cell behind it (not
+ * the printer's text-byte path: pack_ascii's bytes), ASCII in runs of styles (pack_ascii's bytes and
+ * pack_styles), the same with a non-ASCII last cell, and with a wide character in the middle (stored whole).
+ * Every length puts the packers' overlapping last step at another place. */
+static void test_pack_lengths(void)
+{
+	enum { COLS = 100, KINDS = 4 };
+	struct t_term *t = t_new(COLS, 2, 1000);
+	struct grid_cell(*want)[COLS] = calloc((size_t)(COLS + 1) * KINDS, sizeof(*want));
+	int lens[(COLS + 1) * KINDS];
+	CHECK(want != NULL, "calloc");
+	if (!want)
+		return;
+	/* row 0 blank, the cursor on row 1: each line feed then pushes the line before */
+	t_feed(t, "\n");
+	int k = 0;
+	for (int len = 0; len <= COLS; len++)
+		for (int kind = 0; kind < KINDS; kind++, k++) {
+			for (int x = 0; x < len; x++) {
+				if (kind > 0 && x % 3 == 0)
+					t_feedf(t, "\033[%d;%dm", 31 + (x / 3 + len) % 7, x % 2 ? 1 : 22);
+				if (kind == 2 && x == len - 1)
+					t_feed(t, "\xc3\xa9");
+				else if (kind == 3 && x == len / 2 && x + 1 < len)
+					t_feed(t, "\xe4\xb8\x80"), x++;
+				else
+					t_feedf(t, "%c", '!' + (x * 7 + len) % 94);
+			}
+			if (kind == 0 && len < COLS)
+				t_feed(t, "\033[X");
+			t_feed(t, "\033[m");
+			memcpy(want[k], grid_row(t->g, 1), sizeof(want[k]));
+			lens[k] = len;
+			t_feed(t, "\r\n");
+		}
+	t_feed(t, "\r\n");
+	CHECK(grid_scrollback_lines(t->g) == (size_t)k + 1, "scrollback %zu of %d", grid_scrollback_lines(t->g),
+	      k + 1);
+	for (int i = 0; i < k; i++) {
+		int n = -1;
+		const struct grid_cell *c = grid_scrollback_row(t->g, (size_t)i + 1, &n);
+		CHECK(c != NULL, "line %d missing", i);
+		for (int x = 0; c && x < COLS; x++) {
+			const struct grid_cell w = want[i][x];
+			const struct grid_cell g = x < n ? c[x] : (struct grid_cell){.width = 1};
+			CHECK(g.cp == w.cp && g.width == w.width && g.style == w.style && g.link == w.link,
+			      "len %d kind %d cell %d: U+%04X width %u style %u, want U+%04X width %u style %u",
+			      lens[i], i % KINDS, x, g.cp, g.width, g.style, w.cp, w.width, w.style);
+		}
+	}
+	free(want);
+	t_free(t);
+}
+
 int main(void)
 {
+	test_pack_lengths();
 	test_copy_lengths();
 	test_whole_cycles();
 	test_readers();
