@@ -712,7 +712,8 @@ const struct grid_cell *grid_scrollback_row(const struct grid *g, size_t i, int 
 	const struct grid_cell *c = grid__line_read(g, l, s->abs_top - s->sb_n + i,
 						    &g->view_buf[(size_t)g->rows * (size_t)g->cols]);
 	int n = grid__min(l->ncells, g->cols);
-	while (n > 0 && c[n - 1].cp == 0 && c[n - 1].style == 0)
+	/* a wide character's right half (cp 0, width 0) is not a blank: a line ending in one keeps it */
+	while (n > 0 && c[n - 1].cp == 0 && c[n - 1].style == 0 && c[n - 1].width == 1)
 		n--;
 	if (len)
 		*len = n;

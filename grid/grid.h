@@ -196,7 +196,8 @@ int grid_view_scroll(struct grid *g, int delta);
 int grid_view_offset(const struct grid *g);
 /* Lines currently held in the scrollback. */
 size_t grid_scrollback_lines(const struct grid *g);
-/* Row i of the scrollback, 0 = oldest; *len gets its length in cells (trailing blanks may be trimmed).
+/* Row i of the scrollback, 0 = oldest; *len gets its length in cells (trailing blanks may be
+ * trimmed; the right half of a wide character at the end is kept).
  * Owned by the grid, valid until the next grid_scrollback_row() or the next call that changes the grid. */
 const struct grid_cell *grid_scrollback_row(const struct grid *g, size_t i, int *len);
 
