@@ -420,6 +420,7 @@ static inline __attribute__((always_inline)) void styles_put(const struct grid_c
  * one scalar load and store a cell, 16 or 8 a step, the last step ending at n (shuffles and packs of vectors
  * are a TCG helper call each, and save little natively). Ordinary stores, as the packed bytes before them.
  * Out of the "hist" page: it runs only for such lines, and its two look-ups cost little beside its pass. */
+_Static_assert(PACK_MIN >= 8, "pack_styles' last step of 8 cells needs lines of 8 cells or more");
 __attribute__((noinline)) static void pack_styles(const struct grid_cell *c, int n, uint16_t *st)
 {
 	size_t x = 0;
