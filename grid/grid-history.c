@@ -221,7 +221,8 @@ GRID_PAGE("hist") __attribute__((target("avx"))) static uintptr_t copy_stream_av
 
 #if defined(HAVE_COPY_AVX)
 /* grid__hist_copy copies a line in full with copy_stream_avx from this many bytes: with AVX 384 (shorter
- * lines' few vectors cost less inline than the call), never without. One compare with a variable where
+ * lines' few vectors cost less inline than the call), never without; with AVX-512 16, every line, through
+ * copy_whole (the plain copies only at a chunk's end). One compare with a variable where
  * __builtin_cpu_supports and a constant were two: the test of hist_whole after it costs an emulated guest
  * nothing (its unicode -0.026 %). */
 static size_t hist_avx_min = SIZE_MAX;
@@ -237,7 +238,7 @@ __attribute__((constructor)) static void hist_init(void)
 		hist_avx_min = 16;
 }
 
-/* A line of bytes (header h, cells sc; bytes >= 384) copied into chunk c as whole 64-byte lines of memory: the
+/* A line of bytes (header h, cells sc; bytes >= 16, a multiple of 16) copied into chunk c as whole 64-byte lines of memory: the
  * line starts on one and its last is filled up with zeros, so that no line of memory is left part-written by
  * streaming stores (the next scrollback line, which used to fill it, comes a whole row of printing later,
  * when the core may have written the part it had out to memory as such): the copy's share of unicode's time
