@@ -221,15 +221,21 @@ class ScreenMixin:
         if self.gpu_present:
             args["device"] = "gpu0"
         self.qmp.cmd("screendump", **args)
-        try:
-            img = Image.load(tmp)
-        except VMError as e:
-            # Seen once in CI (every screendump of one virtio guest, the other eleven guests fine): QEMU
-            # answered but the file was not an image. Say what was there and try once more before failing.
-            print("screendump: %s (%d bytes); taking it again" % (e, os.path.getsize(tmp)), file=sys.stderr)
-            time.sleep(0.5)
-            self.qmp.cmd("screendump", **args)
-            img = Image.load(tmp)
+        # Seen once in CI (three screendumps of one virtio guest; the other guests of that run fine): QEMU
+        # answered without an error, yet the file read back was neither PPM nor PNG. Say what was there, read
+        # it again after a pause (a file system slow to show another process's writes), then take it again.
+        for attempt in range(3):
+            try:
+                img = Image.load(tmp)
+                break
+            except VMError as e:
+                if attempt == 2:
+                    raise
+                print("screendump: %s (%d bytes); %s" % (e, os.path.getsize(tmp), (
+                    "reading it again", "taking it again")[attempt]), file=sys.stderr)
+                time.sleep(0.5)
+                if attempt == 1:
+                    self.qmp.cmd("screendump", **args)
         os.unlink(tmp)
         if path:
             img.save(path)
