@@ -511,6 +511,55 @@ static void test_color_512(void)
 	CHECK(bad == 0, "%d cells differ after the AVX-512 decode's edges", bad);
 }
 
+/* The colour SGRs' AVX-512 decode (color_tail_512) with the tables bypassed, on random tails after each of
+ * the eight heads: fields of 0 to 5 digits (leading zeros, numbers up to 999 and 99999) joined by the head's
+ * separator, the other one or a stray byte, 1 to 6 fields, tails of 0 to 22 bytes; against the parser's
+ * byte-at-a-time path (test_color_512 has the chosen edges). */
+static void test_color_random(void)
+{
+	static const char *const heads[] = {"38;2;", "38;5;", "48;2;", "48;5;", "38:2:", "38:5:", "48:2:", "48:5:"};
+	struct t_term *a, *b;
+	pair_new(&a, &b, 10u);
+	int bad = 0;
+	uint32_t r = 29;
+	for (int k = 0; k < 6000; k++) {
+		char x[64];
+		r = r * 1103515245u + 12345u;
+		const unsigned hd = (r >> 8) & 7, nf = 1 + (r >> 12) % 6;
+		int len = snprintf(x, sizeof(x), "%s", heads[hd]);
+		const char sep = heads[hd][2];
+		for (unsigned i = 0; i < nf && len < 40; i++) {
+			r = r * 1103515245u + 12345u;
+			const unsigned q = (r >> 8) % 16;
+			if (i)
+				x[len++] = (r >> 20) % 23 == 0 ? (sep == ';' ? ':' : ';') : (r >> 20) % 29 == 0 ? '/' : sep;
+			if (q < 2) /* empty */
+				continue;
+			if (q < 4)
+				len += snprintf(x + len, sizeof(x) - (size_t)len, "%0*u", 1 + (int)((r >> 16) % 5),
+						(r >> 4) % 300);
+			else if (q < 5)
+				len += snprintf(x + len, sizeof(x) - (size_t)len, "%u", (r >> 4) % 100000);
+			else
+				len += snprintf(x + len, sizeof(x) - (size_t)len, "%u", (r >> 4) % (q < 12 ? 256 : 1000));
+		}
+		x[len] = 0;
+		if (len > 27)
+			continue;
+		char s[200];
+		/* the fresh colour before x is the 256th colour miss: sampled, not found, it sets the AVX-512
+		 * entry (as in test_color_512) */
+		a->g->sgr_color_misses = (1u << 20) - 1;
+		snprintf(s, sizeof(s), "\033[H\033[0;95;104m\033[48;2;%d;%d;250m\033[%smA\033[K\033[%d;1H", k & 255,
+			 k >> 8, x, ROWS);
+		feed_both(a, b, s);
+		bad += diff_screens(a, b);
+	}
+	t_free(a);
+	t_free(b);
+	CHECK(bad == 0, "%d cells differ after random colour SGRs (AVX-512 decode)", bad);
+}
+
 /* The long plain SGRs' AVX-512 decode (grid-sgr-long.c's grid__sgr_long_direct_512: every number at once, on
  * CPUs with VBMI and VBMI2; elsewhere these run grid__sgr_long_direct) with both tables bypassed (the AVX-512
  * colour entry taken): random SGRs of 17 to 31 bytes from codes, colours with missing, empty, overlong and
@@ -645,6 +694,7 @@ int main(void)
 		test_rgb_pal_fields();
 		test_underline_styles();
 		test_color_512();
+		test_color_random();
 		test_long_512();
 	}
 	test_sampling();
