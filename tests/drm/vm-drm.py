@@ -116,9 +116,19 @@ def first_frame(vm, w, h):
     return "screendump %dx%d equals the pattern" % (img.width, img.height)
 
 
+def stop_drm_test(vm):
+    """Ends a drm-test that a failed test before left running and waits until it is gone: while it lives it
+    is DRM master, and the next test's commits would fail with EACCES."""
+    rc, _ = vm.sh("for p in $(pidof drm-test); do kill $p; done; i=0; while pidof drm-test >/dev/null; do "
+                  "[ $i -ge 100 ] && exit 1; i=$((i+1)); sleep 0.1; done", timeout=40, check=False)
+    if rc:
+        raise AssertionError("a drm-test left running did not exit in 10 s")
+
+
 def dpms(vm, w, h):
     """DPMS: blank after 4 s without activity, wake on input (SIGUSR2 = what the input glue calls), blank
     again."""
+    stop_drm_test(vm)
     vm.sh("DRM_TEST_DPMS=4 drm-test run 600 >/tmp/dpms.log 2>&1 &")
     expected = pattern(w, h)
     # The pattern may be up for only 4 s: a slow guest can miss it; what matters is blank, then wake.
@@ -232,7 +242,7 @@ def frame_stats(vm, n):
 def flood(vm, w, h, replay):
     import subprocess
     import tempfile
-    vm.sh("for p in $(pidof drm-test); do kill $p; done; true")  # a failed test before may leave it
+    stop_drm_test(vm)
     vm.sh("rm -f /tmp/flood-stop; cat > /tmp/flood.sh <<'EOF'\n%s\nEOF" % FLOOD_SH)
     vm.sh("kmscon-felis --verbose --backend=drm --font-engine=builtin --login -- /bin/sh /tmp/flood.sh "
           ">/tmp/kf.log 2>&1 &")

@@ -63,7 +63,11 @@ class QMP:
         return json.loads(line)
 
     def cmd(self, name, timeout=60, **args):
-        msg = {"execute": name}
+        # Each command carries an id that QEMU echoes in its answer: an answer to an earlier command (one whose
+        # wait timed out) is skipped, not taken for this one's. Without it one late answer shifts every later
+        # command by one: a screendump "returns" before QEMU has written its file.
+        self.next_id = getattr(self, "next_id", 0) + 1
+        msg = {"execute": name, "id": self.next_id}
         if args:
             msg["arguments"] = args
         self.sock.sendall(json.dumps(msg).encode() + b"\n")
@@ -71,6 +75,9 @@ class QMP:
             r = self._recv(timeout)
             if "event" in r:
                 self.events.append(r)
+                continue
+            if r.get("id") != self.next_id:
+                print("QMP: skipped an answer to an earlier command: %s" % json.dumps(r)[:200], file=sys.stderr)
                 continue
             if "error" in r:
                 raise VMError("QMP %s %s: %s" % (name, args, r["error"].get("desc")))

@@ -3,6 +3,7 @@ of an actual and an expected frame, and the VM's screendump()/wait_screen() (Scr
 
 import os
 import struct
+import sys
 import tempfile
 import time
 import zlib
@@ -220,7 +221,21 @@ class ScreenMixin:
         if self.gpu_present:
             args["device"] = "gpu0"
         self.qmp.cmd("screendump", **args)
-        img = Image.load(tmp)
+        # Seen once in CI (three screendumps of one virtio guest; the other guests of that run fine): QEMU
+        # answered without an error, yet the file read back was neither PPM nor PNG. Say what was there, read
+        # it again after a pause (a file system slow to show another process's writes), then take it again.
+        for attempt in range(3):
+            try:
+                img = Image.load(tmp)
+                break
+            except VMError as e:
+                if attempt == 2:
+                    raise
+                print("screendump: %s (%d bytes); %s" % (e, os.path.getsize(tmp), (
+                    "reading it again", "taking it again")[attempt]), file=sys.stderr)
+                time.sleep(0.5)
+                if attempt == 1:
+                    self.qmp.cmd("screendump", **args)
         os.unlink(tmp)
         if path:
             img.save(path)
