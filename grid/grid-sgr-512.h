@@ -46,12 +46,12 @@ GRID_PAGE("sgr512") static void color_512_init(void)
 	}
 }
 
-/* sgr_color_decode's result for the SGR s[0..n) (s[0..32) readable), by masks and look-ups. The head as
- * there; the tail t[0..len) (len = n - 5) then: digits and the head's separator only (len <= 15); palette: no
+/* sgr_color_decode's result for the SGR s[0..n) (s[0..32) readable) whose head h color_head has matched (the
+ * caller's test, before any register is saved for this), by masks and look-ups. The tail t[0..len) (len = n - 5) then: digits and the head's separator only (len <= 15); palette: no
  * separator, len <= 3; direct: two separators, or three in the ':' form (the first number, Pi, dropped by
  * starting after it: st); each number of at most 3 digits (the key's table) and below 256. */
 __attribute__((target("avx512f,avx512bw,avx512vl,bmi,bmi2,sse4.1,ssse3"), always_inline)) static inline bool
-color_decode_512(const uint8_t *s, unsigned n, uint64_t *head, uint32_t *out)
+color_tail_512(const uint8_t *s, unsigned n, uint64_t h, uint32_t *out)
 {
 	/* the vector constants: '0', 10 (':' less '0'), 11 (';'), the multipliers of the digits, 1 as words;
 	 * read through an opaque pointer (as loads: GCC otherwise builds each from a general register) */
@@ -65,10 +65,6 @@ color_decode_512(const uint8_t *s, unsigned n, uint64_t *head, uint32_t *out)
 	const uint8_t *k = &kc[0][0];
 	__asm__("" : "+r"(k));
 #define KC(i) _mm_load_si128((const __m128i *)(const void *)(k + 16 * (i)))
-	uint64_t h;
-	if (!color_head(s, &h))
-		return false;
-	*head = h;
 	const unsigned len = n - 5, pal = (unsigned)HEAD_PAL(h), semi = (unsigned)(h >> 16 & 1);
 	/* the tail less '0': digits 0..9, ':' 10, ';' 11 */
 	const __m128i d = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + 5)), KC(0));

@@ -637,32 +637,52 @@ GRID_PAGE("sgr") size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t 
 }
 
 #if defined(HAVE_SGR_512)
-/* sgr_color_direct with color_decode_512, and the parser's SGR entry while the colour tables are bypassed (set by
- * sgr_color_sampled): the SGRs of the tables (doom_fire's, dense_cells') stay on grid__csi_bytes_sgr itself (with
- * the entry a copy of it for all SGRs they were 2-4 % slower). In a section of their own between the two pages
- * above (no function an emulated guest runs moves within its page). */
+/* sgr_color_direct with color_tail_512 (the head tested by csi_bytes_sgr_512), and the parser's SGR entry while
+ * the colour tables are bypassed (set by sgr_color_sampled): the SGRs of the tables (doom_fire's, dense_cells')
+ * stay on grid__csi_bytes_sgr itself (with the entry a copy of it for all SGRs they were 2-4 % slower). In a
+ * section of their own between the two pages above (no function an emulated guest runs moves within its page). */
 GRID_PAGE("sgr512") __attribute__((target("avx512f,avx512bw,avx512vl,bmi,bmi2,sse4.1,ssse3"), noinline)) static size_t
-sgr_color_direct_512(struct grid *g, const uint8_t *s, size_t n)
+sgr_color_direct_512(struct grid *g, const uint8_t *s, size_t n, uint64_t h)
 {
-	uint64_t h;
 	uint32_t color;
-	if (!color_decode_512(s, (unsigned)n, &h, &color))
+	if (!color_tail_512(s, (unsigned)n, h, &color))
 		return sgr_bytes_sampled(g, s, n);
 	return color_direct_apply(g, s, n, h, color);
 }
 
+/* The tables' entry back (colours found again: sgr_color_sampled, or a reset), out of line: the entry's
+ * other paths then save no registers */
+GRID_PAGE("sgr512") __attribute__((noinline)) static size_t sgr_512_leave(struct grid *g, const uint8_t *s, size_t n)
+{
+	vt_parser_set_csi_bytes(g->parser, 'm', grid__csi_bytes_sgr);
+	return grid__csi_bytes_sgr(g, s, n);
+}
+
+/* The SGRs that are not colour forms: the long plain ones (sgr_bytes_lookup's choice for them, without its
+ * call), the others through sgr_bytes_sampled */
+GRID_PAGE("sgr512") static inline size_t sgr_other_512(struct grid *g, const uint8_t *s, size_t n)
+{
+#if defined(GRID_SGR_LONG_512)
+	if (n > 16 && g->sgr_long_misses >= SGR_BYPASS_AFTER && grid__sgr_long_512)
+		return grid__sgr_long_direct_512(g, s, (unsigned)n);
+#endif
+	return sgr_bytes_sampled(g, s, n);
+}
+
+/* The colour head tested here, before sgr_color_direct_512 saves its registers: the SGRs that are not colour
+ * forms (csi's long ones, "4:3", ...) go on without that */
 GRID_PAGE("sgr512") static size_t csi_bytes_sgr_512(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
-	if (unlikely(g->sgr_color_misses < SGR_BYPASS_AFTER)) {
-		/* colours found again (sgr_color_sampled), or a reset: the tables' entry back */
-		vt_parser_set_csi_bytes(g->parser, 'm', grid__csi_bytes_sgr);
-		return grid__csi_bytes_sgr(ctx, s, n);
-	}
+	if (unlikely(g->sgr_color_misses < SGR_BYPASS_AFTER))
+		return sgr_512_leave(g, s, n);
 	n--;
 	if (n <= 2)
 		return sgr_tiny(g, s, n);
-	return sgr_color_direct_512(g, s, n);
+	uint64_t h;
+	if (!color_head(s, &h))
+		return sgr_other_512(g, s, n);
+	return sgr_color_direct_512(g, s, n, h);
 }
 
 GRID_PAGE("sgr512") __attribute__((constructor)) static void sgr_512_init(void)
@@ -671,6 +691,9 @@ GRID_PAGE("sgr512") __attribute__((constructor)) static void sgr_512_init(void)
 	    __builtin_cpu_supports("bmi2")) {
 		color_512_init();
 		sgr_512 = true;
+#if defined(GRID_SGR_LONG_512)
+		grid__sgr_long_512 = __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2");
+#endif
 	}
 }
 #endif

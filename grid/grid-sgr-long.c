@@ -11,6 +11,13 @@
 
 #include "grid/grid-sgr.h"
 
+#if defined(GRID_SGR_LONG_512)
+/* grid__sgr_long_direct_512 in the AVX-512 section between grid-sgr-bytes.c's page and this file's (named
+ * here before this file's page: the link puts it right after grid-sgr-bytes.c's part of that section, in
+ * the free end of the page before this one, and moves no function an emulated guest runs) */
+__asm__(".section .text.kf_sgr512,\"ax\",@progbits\n\t.previous");
+#endif
+
 /* The long plain SGRs' decode (~1.2 KiB: in the frequent SGRs' page it straddled a page, 5 look-ups per SGR)
  * in a page of its own */
 GRID_PAGE_BEGIN("sgr_long");
@@ -40,6 +47,28 @@ static const uint64_t long_keep[2][4] = {
 #else
 #define SGR_NO_SLP
 #endif
+
+/* A colour of ext field f (F_FG, F_BG, F_UL) into the pen's words p0, p1, through the field's mask */
+static inline __attribute__((always_inline)) void long_color(uint64_t *p0, uint64_t *p1, unsigned f, uint32_t color)
+{
+	const uint64_t w = color * 0x100000001ull;
+	*p0 = (*p0 & long_keep[0][f]) | (w & ~long_keep[0][f]);
+	*p1 = (*p1 & long_keep[1][f]) | (w & ~long_keep[1][f]);
+}
+
+/* The pen's words p0, p1 stored, and what every SGR leaves (bg: the pen's background before) */
+static inline __attribute__((always_inline)) size_t long_done(struct grid *g, uint64_t p0, uint64_t p1, uint32_t bg,
+							       unsigned n)
+{
+	struct grid_style *pen = &g->pen;
+	memcpy(pen, &p0, 8);
+	memcpy((char *)pen + 8, &p1, 8);
+	g->erase_dirty |= pen->bg != bg;
+	g->pen_dirty = true;
+	g->pen_from = NULL;
+	g->last_cp = 0;
+	return n + 1;
+}
 
 /* A plain SGR of 17 bytes or more (not a colour form) once such SGRs keep missing grid.sgr_long (a
  * stream of fresh "1;3;4;38;5;n;48;2;r;g;b"): decoded and applied without the lookup and the entry, as
@@ -117,20 +146,130 @@ __attribute__((noinline)) size_t grid__sgr_long_direct(struct grid *g, const uin
 		} else {
 			continue;
 		}
-		if (ok) {
-			const uint64_t w = color * 0x100000001ull;
-			p0 = (p0 & long_keep[0][f]) | (w & ~long_keep[0][f]);
-			p1 = (p1 & long_keep[1][f]) | (w & ~long_keep[1][f]);
-		}
+		if (ok)
+			long_color(&p0, &p1, f, color);
 	}
-	memcpy(pen, &p0, 8);
-	memcpy((char *)pen + 8, &p1, 8);
-	g->erase_dirty |= pen->bg != bg;
-	g->pen_dirty = true;
-	g->pen_from = NULL;
-	g->last_cp = 0;
-	return n + 1;
+	return long_done(g, p0, p1, bg, n);
 }
+
+#if defined(GRID_SGR_LONG_512)
+bool grid__sgr_long_512;
+
+/* The numbers of the plain SGR s[0..n) (n < 32, s[0..32) readable) all at once, each in a 32-bit word of
+ * v[0..*nf): the fields' ends (each ';' and n) as byte indices by one compress, each field's last four
+ * places by a permute (those before its start zeroed), the digits joined by two multiply-adds; each also
+ * clamped to 127 in code[0..*nf) (the codes' table index). Where
+ * plain_fields' path reads each number by a branch on its digit count and a 4-byte load (csi's long SGRs:
+ * 11 fields, their digit counts in no order a predictor learns). 1: done; 0: not a plain SGR (what
+ * plain_fields refuses); 2: more than 16 fields. */
+__attribute__((target(LONG_512_TARGET), always_inline)) static inline unsigned
+long_fields_512(const uint8_t *s, unsigned n, uint32_t v[18], uint8_t code[16], unsigned *nf)
+{
+	/* constants loaded through an opaque pointer (GCC otherwise builds each from a general register) */
+	static const uint8_t kc[4][64] __attribute__((aligned(64))) = {
+		/* byte j: field j / 4's end (compressed byte j / 4) */
+		{0,  0,	 0,  0,	 1,  1,	 1,  1,	 2,  2,	 2,  2,	 3,  3,	 3,  3,	 4,  4,	 4,  4,	 5,  5,
+		 5,  5,	 6,  6,	 6,  6,	 7,  7,	 7,  7,	 8,  8,	 8,  8,	 9,  9,	 9,  9,	 10, 10,
+		 10, 10, 11, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15},
+		/* byte j: the end before field j / 4 (its start less one; field 0's: masked off below) */
+		{0,  0,	 0,  0,	 0,  0,	 0,  0,	 1,  1,	 1,  1,	 2,  2,	 2,  2,	 3,  3,	 3,  3,	 4,  4,
+		 4,  4,	 5,  5,	 5,  5,	 6,  6,	 6,  6,	 7,  7,	 7,  7,	 8,  8,	 8,  8,	 9,  9,	 9,  9,
+		 10, 10, 10, 10, 11, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14},
+		/* byte j: its place in the field's four, from the end (-4..-1) */
+		{0xfc, 0xfd, 0xfe, 0xff, 0xfc, 0xfd, 0xfe, 0xff, 0xfc, 0xfd, 0xfe, 0xff, 0xfc, 0xfd, 0xfe, 0xff,
+		 0xfc, 0xfd, 0xfe, 0xff, 0xfc, 0xfd, 0xfe, 0xff, 0xfc, 0xfd, 0xfe, 0xff, 0xfc, 0xfd, 0xfe, 0xff,
+		 0xfc, 0xfd, 0xfe, 0xff, 0xfc, 0xfd, 0xfe, 0xff, 0xfc, 0xfd, 0xfe, 0xff, 0xfc, 0xfd, 0xfe, 0xff,
+		 0xfc, 0xfd, 0xfe, 0xff, 0xfc, 0xfd, 0xfe, 0xff, 0xfc, 0xfd, 0xfe, 0xff, 0xfc, 0xfd, 0xfe, 0xff},
+		/* the byte indices 0..31 (compressed by the ends), then the digits' multipliers 10, 1 */
+		{0,  1,	 2,  3,	 4,  5,	 6,  7,	 8,  9,	 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+		 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 10, 1,	 10, 1,	 10, 1,	 10, 1,	 10, 1,	 10, 1,
+		 10, 1,	 10, 1,	 10, 1,	 10, 1,	 10, 1,	 10, 1,	 10, 1,	 10, 1,	 10, 1,	 10, 1},
+	};
+	const uint8_t *k = &kc[0][0];
+	__asm__("" : "+r"(k));
+	const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)s);
+	const __m256i d = _mm256_sub_epi8(a, _mm256_set1_epi8('0'));
+	const uint32_t lim = _bzhi_u32(~0u, n);
+	const uint32_t dig = _mm256_cmplt_epu8_mask(d, _mm256_set1_epi8(10)) & lim;
+	const uint32_t semi = _mm256_cmpeq_epi8_mask(a, _mm256_set1_epi8(';')) & lim;
+	/* as plain_fields: digits and ';' only, no run of five digits */
+	const uint32_t d2 = dig & dig >> 1, d4 = d2 & d2 >> 2;
+	if ((dig | semi) != lim || (d4 & dig >> 4))
+		return 0;
+	const uint32_t ends = semi | 1u << n;
+	*nf = (unsigned)__builtin_popcount(ends);
+	if (*nf > 16)
+		return 2;
+	const __m512i ki = _mm512_load_si512((const void *)(k + 192));
+	const __m512i e = _mm512_castsi256_si512(_mm256_maskz_compress_epi8(ends, _mm512_castsi512_si256(ki)));
+	/* each field's end, and its start (the end before, plus one; field 0's 0), in every byte of its word */
+	const __m512i eb = _mm512_permutexvar_epi8(_mm512_load_si512((const void *)k), e);
+	const __m512i sb = _mm512_maskz_permutexvar_epi8(~0xfull, _mm512_load_si512((const void *)(k + 64)),
+							 _mm512_add_epi8(e, _mm512_set1_epi8(1)));
+	/* the field's last four places (negative ones before its start too) */
+	const __m512i pos = _mm512_add_epi8(eb, _mm512_load_si512((const void *)(k + 128)));
+	const __mmask64 in = _mm512_cmpge_epi8_mask(pos, sb);
+	const __m512i x = _mm512_maskz_permutexvar_epi8(in, pos, _mm512_castsi256_si512(d));
+	/* thousands * 10 + hundreds, tens * 10 + units as words, then those by 100 and 1 */
+	const __m512i w = _mm512_maddubs_epi16(x, _mm512_broadcast_i32x4(_mm_load_si128((const __m128i *)(const void *)(k + 224))));
+	const __m512i num = _mm512_madd_epi16(w, _mm512_set1_epi32(0x00010064));
+	_mm512_storeu_si512((void *)v, num);
+	v[16] = v[17] = 0;
+	/* and as codes, clamped to 127 as the loop above clamps them (one byte each) */
+	_mm_storeu_si128((__m128i *)(void *)code, _mm512_cvtepi32_epi8(_mm512_min_epu32(num, _mm512_set1_epi32(127))));
+	return 1;
+}
+
+/* grid__sgr_long_direct on CPUs with AVX-512 VBMI and VBMI2 (grid__sgr_long_512), called by grid-sgr-bytes.c's
+ * AVX-512 colour entry (neither valgrind nor an emulated guest runs it): the numbers by long_fields_512, then
+ * the same codes and colours as the field loop above, from them. */
+GRID_PAGE("sgr512") __attribute__((target(LONG_512_TARGET), noinline)) SGR_NO_SLP size_t
+grid__sgr_long_direct_512(struct grid *g, const uint8_t *s, unsigned n)
+{
+	uint32_t v[18];
+	uint8_t code[16];
+	unsigned nf;
+	/* not plain, more than 16 fields, or the one SGR in 256 that goes through grid.sgr_long (the count of
+	 * misses about to reach a multiple of 256): grid__sgr_long_direct's, which counts it */
+	if (long_fields_512(s, n, v, code, &nf) != 1 || ((g->sgr_long_misses + 1) & 255) == 0)
+		return grid__sgr_long_direct(g, s, n);
+	g->sgr_long_misses++;
+	struct grid_style *pen = &g->pen;
+	const uint32_t bg = pen->bg;
+	uint64_t p0, p1;
+	memcpy(&p0, pen, 8);
+	memcpy(&p1, (const char *)pen + 8, 8);
+	unsigned i = 0;
+	while (i < nf) {
+		const unsigned c = code[i++];
+		const unsigned f = long_codes.ext[c];
+		if (likely(!f)) {
+			p0 = (p0 & long_codes.and0[c]) | long_codes.or0[c];
+			p1 = (p1 & long_codes.and1[c]) | long_codes.or1[c];
+			continue;
+		}
+		/* as the loop above: ;5;n or ;2;r;g;b, a missing part ends the sequence, another kind is
+		 * skipped alone */
+		if (i >= nf)
+			break;
+		const uint32_t kind = v[i++];
+		if (kind != 5 && kind != 2)
+			continue;
+		/* the palette's number or r, g, b: the three words read either way (v[16], v[17] zero), the
+		 * form chosen without a branch */
+		const bool pal = kind == 5;
+		const unsigned need = pal ? 1 : 3;
+		if (i + need > nf)
+			break;
+		const uint32_t x0 = v[i], x1 = v[i + 1], x2 = v[i + 2];
+		i += need;
+		const uint32_t color = pal ? GRID_COLOR_PALETTE(x0) : GRID_COLOR_RGB(x0, x1, x2);
+		if ((pal ? x0 : x0 | x1 | x2) < 256)
+			long_color(&p0, &p1, f, color);
+	}
+	return long_done(g, p0, p1, bg, n);
+}
+#endif
 
 /* long_codes made once from grid__sgr_codes, padding bytes 0 in both masks. In this page, after
  * sgr_long_direct (the page's free end), not among the start-up code: the constructors' size moves every

@@ -298,4 +298,14 @@ static inline __attribute__((always_inline)) bool plain_fields(const uint8_t *s,
 size_t grid__sgr_long_direct(struct grid *g, const uint8_t *s, unsigned n);
 size_t grid__sgr_bytes_long_plain(struct grid *g, const uint8_t *s, unsigned n);
 
+/* grid__sgr_long_direct with every number read at once by AVX-512 VBMI/VBMI2 (grid-sgr-long.c), taken by
+ * grid-sgr-bytes.c's AVX-512 colour entry where grid__sgr_long_512 is set (by the CPU, at start-up) */
+#if defined(__SSE2__) && defined(__GNUC__) && defined(__x86_64__) && defined(__ELF__)
+#include <immintrin.h>
+#define GRID_SGR_LONG_512 1
+#define LONG_512_TARGET "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt"
+extern bool grid__sgr_long_512;
+size_t grid__sgr_long_direct_512(struct grid *g, const uint8_t *s, unsigned n);
+#endif
+
 #endif

@@ -511,6 +511,66 @@ static void test_color_512(void)
 	CHECK(bad == 0, "%d cells differ after the AVX-512 decode's edges", bad);
 }
 
+/* The long plain SGRs' AVX-512 decode (grid-sgr-long.c's grid__sgr_long_direct_512: every number at once, on
+ * CPUs with VBMI and VBMI2; elsewhere these run grid__sgr_long_direct) with both tables bypassed (the AVX-512
+ * colour entry taken): random SGRs of 17 to 31 bytes from codes, colours with missing, empty, overlong and
+ * out-of-range parts, kinds in leading zeros ("0005", "0002"), 5-digit numbers, sub-parameters, more than 16
+ * fields (all empty), exactly 16, and a byte that is neither digit nor separator; after pens that each
+ * partly overwrites. */
+static void test_long_512(void)
+{
+	static const char *const pool[] = {"",	   "0",	   "1",	    "2",    "3",    "4",    "5",	   "7",	   "9",
+					   "22",   "24",   "38",    "48",   "58",   "39",   "49",   "59",  "53",  "107",
+					   "127",  "128",  "255",   "256",  "999",  "9999", "0005", "0002", "00038",
+					   "12345", "00001", "38;5", "48;2", "38;2;1;2", "58;5;", "1:2", "4:3", "38:5:9",
+					   "2/",   "0;0"};
+	static const char *const fixed[] = {";;;;;;;;;;;;;;;;;", ";;;;;;;;;;;;;;;;;;;;;;;;;;;;;;",
+					    "1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;1", "1;1;1;1;1;1;1;1;1;1;1;1;1;1;1;",
+					    "38;5;1;38;5;2;38;5;3;38;5;4", "48;2;1;2;3;48;2;4;5;6;38;5", "38;2;;;;48;5;;58;2;;;",
+					    "0;38;5;255;48;2;255;255;255", "1;3;4;38;5;256;48;2;0;0;256", "1;3;4;38;5;7;48;2;1;2"};
+	const unsigned np = sizeof(pool) / sizeof(pool[0]), nfix = sizeof(fixed) / sizeof(fixed[0]);
+	static const char *const pre[] = {"0;38;5;1;4", "0;2;21;48;2;1;2;3", "0;22;23;24;58;5;9", "7;9;4:3", "0"};
+	int bad = 0, tried = 0;
+	struct t_term *a, *b;
+	pair_new(&a, &b, 9u);
+	uint32_t r = 17;
+	for (int k = 0; k < 12000; k++) {
+		char x[200];
+		int len = 0;
+		r = r * 1103515245u + 12345u;
+		if ((r >> 8) % 16 == 0) {
+			len = snprintf(x, sizeof(x), "%s", fixed[(r >> 12) % nfix]);
+		} else {
+			const unsigned n = 3 + (r >> 16) % 14;
+			for (unsigned i = 0; i < n && len < 40; i++) {
+				r = r * 1103515245u + 12345u;
+				const unsigned q = (r >> 12) % (np + 8);
+				char num[8];
+				if (q >= np)
+					snprintf(num, sizeof(num), "%u", (r >> 20) % 300);
+				len += snprintf(x + len, sizeof(x) - (size_t)len, "%s%s", i ? ";" : "",
+						q >= np ? num : pool[q]);
+			}
+		}
+		if (len < 17 || len > 31)
+			continue;
+		tried++;
+		char s[600];
+		/* the fresh colour before x is the 256th colour miss: sampled, not found, it sets the AVX-512
+		 * entry (as in test_color_512) */
+		a->g->sgr_color_misses = (1u << 20) - 1;
+		a->g->sgr_long_misses = 1u << 20;
+		snprintf(s, sizeof(s), "\033[H\033[%sm\033[K\033[48;2;%d;%d;252m\033[%smA\033[K\033[%d;1H",
+			 pre[(r >> 4) % 5], k & 255, k >> 8, x, ROWS);
+		feed_both(a, b, s);
+		bad += diff_screens(a, b);
+	}
+	t_free(a);
+	t_free(b);
+	CHECK(tried > 3000, "only %d long SGRs tried", tried);
+	CHECK(bad == 0, "%d cells differ after long plain SGRs (AVX-512 decode)", bad);
+}
+
 /* While the colour SGRs bypass their tables, a dirty pen and the erase style take fresh ids without the
  * style cache's probe (grid__cache_bypass). A stream of text runs and ELs under pens that are fresh,
  * repeated (one of the last 16: it takes a second id) or the default, over palette and direct colours, fed
@@ -585,6 +645,7 @@ int main(void)
 		test_rgb_pal_fields();
 		test_underline_styles();
 		test_color_512();
+		test_long_512();
 	}
 	test_sampling();
 	test_cache_bypass();
