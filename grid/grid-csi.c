@@ -471,8 +471,29 @@ __attribute__((noinline)) static size_t cup_origin(struct grid *g, int x1, int y
 	return n;
 }
 
+/* The bytes s[0..m - 1) of one of CUP's numbers at the top of a 32-bit word, as digits4 (grid-csi-num.h) with
+ * len m - 1, for any m <= 10; m 0 is a number that is not there (the second of "r"). A number of 5+ bytes
+ * comes out 0 with every byte kept, which digits_value declines (0 less '0' borrows), so that CUP tests no
+ * length. s[0..4) readable. */
+static inline uint64_t cup_digits(const uint8_t *s, unsigned m, uint64_t *keep)
+{
+	static const uint32_t to_top[11] = {0, 0, 1u << 24, 1u << 16, 1u << 8, 1};
+	static const uint32_t keeps[11] = {
+		0, 0, 0xff000000u, 0xffff0000u, 0xffffff00u, 0xffffffffu,
+		0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
+	};
+	uint32_t w;
+	memcpy(&w, s, 4);
+	*keep = keeps[m];
+	return (uint32_t)(w * to_top[m]);
+}
+
 /* CUP: "", "r", "r;c", ";c", "r;" with r and c of up to 4 digits; the ';' found by one vector compare,
- * both numbers converted at once (one in each half of a 64-bit word). */
+ * both numbers converted at once (one in each half of a 64-bit word). No branch on the form: p is the
+ * first ';' before the final (e when there is none: tzcnt of semi | 1 << e) and the e - p bytes from it
+ * are the second number and its ';' (none when 0); a second ';' is among them and fails digits_value like
+ * any other non-digit, and so does a number of 5+ bytes (cup_digits). The branches on the ';' and the
+ * lengths took ~16 instructions a CUP more (docs/benchmarks.md, issue 2, session 26). */
 static size_t bytes_cup(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
@@ -482,19 +503,16 @@ static size_t bytes_cup(void *ctx, const uint8_t *s, size_t n)
 	unsigned semi;
 #if defined(__SSE2__) && defined(__GNUC__)
 	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-	semi = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(';'))) & ((1u << e) - 1);
+	semi = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(';')));
 #else
 	semi = 0;
 	for (unsigned k = 0; k < e; k++)
 		semi |= (unsigned)(s[k] == ';') << k;
 #endif
-	if (semi & (semi - 1))
-		return 0; /* more than two numbers */
-	const unsigned p = semi ? (unsigned)__builtin_ctz(semi) : e, l1 = semi ? e - p - 1 : 0;
-	if (p > 4 || l1 > 4)
-		return 0;
+	/* (a ';' at or past the final, in semi's bits above e, comes after bit e: never the first) */
+	const size_t p = (unsigned)__builtin_ctz(semi | 1u << e);
 	uint64_t k0, k1, rc;
-	const uint64_t x = digits4(s, p, &k0) | digits4(s + p + 1, l1, &k1) << 32;
+	const uint64_t x = cup_digits(s, (unsigned)p + 1, &k0) | cup_digits(s + p + 1, e - (unsigned)p, &k1) << 32;
 	if (!digits_value(x, k0 | k1 << 32, &rc))
 		return 0;
 	const int r = (int)(rc & 0xffff), c = (int)(rc >> 32), x1 = (c ? c : 1) - 1, y1 = (r ? r : 1) - 1;

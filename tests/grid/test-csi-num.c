@@ -80,9 +80,10 @@ static void test_digits_value(void)
 }
 
 /* CUP from its bytes (grid-csi.c's bytes_cup through grid__csi_bytes_moves): random strings
- * of 0-9 bytes before 'H' from digits, ';' and the bytes around them, against a plain reading: handled (n) only
+ * of 0-11 bytes before 'H' from digits, ';' and the bytes around them, against a plain reading: handled (n) only
  * for at most one ';' and 0-4 digits each side, the cursor then at the numbers (0 and omitted meaning 1,
- * clamped to the screen); declined (0) otherwise, the cursor untouched. */
+ * clamped to the screen); declined (0) otherwise, the cursor untouched. The bytes after the 'H' are digits or
+ * ';' (bytes_cup finds the ';' without masking the bytes at and past the final: one there must not count). */
 static void test_cup(void)
 {
 	static const uint8_t cup_alpha[] = {'0', '1', '2', '5', '9', ';', ';', '?', ':', '/', ' ', 0x80};
@@ -91,10 +92,11 @@ static void test_cup(void)
 	uint8_t s[48];
 	uint32_t h = 12345;
 	for (int k = 0; k < 400000; k++) {
-		const unsigned e = (unsigned)k % 10;
-		memset(s, '4', sizeof(s));
+		const unsigned e = (unsigned)k % 12;
+		/* (the alphabet and the bytes after the 'H' by k / 12: k's low bits follow e) */
+		memset(s, k / 24 & 1 ? ';' : '4', sizeof(s));
 		for (unsigned i = 0; i < e; i++, h = h * 1103515245u + 12345)
-			s[i] = cup_alpha[(h >> 16) % (k & 1 ? sizeof(cup_alpha) : 7)];
+			s[i] = cup_alpha[(h >> 16) % (k / 12 & 1 ? sizeof(cup_alpha) : 7)];
 		s[e] = 'H';
 		int semis = 0, semi_at = -1;
 		for (unsigned i = 0; i < e; i++)

@@ -65,6 +65,8 @@ static int handled(char *o)
 			o[n++] = ';';
 		if (rnd(4))
 			n += num(o + n);
+		if (!rnd(8)) /* a third number, or a second ';' at the end ("r;c;", "r;;") */
+			o[n++] = ';', n += rnd(2) ? num(o + n) : 0;
 		o[n++] = 'H';
 		return n;
 	case 4:

@@ -278,6 +278,66 @@ static void test_whole_cycles(void)
 	t_free(t);
 }
 
+/* Whether scrollback line k reads as the screen row w did (its first len cells; the line holds at least so
+ * many). */
+static bool sb_line_is(struct t_term *t, size_t k, const struct grid_cell *w, int len)
+{
+	int n = -1;
+	const struct grid_cell *c = grid_scrollback_row(t->g, k, &n);
+	if (!c || n < len)
+		return false;
+	for (int x = 0; x < len; x++)
+		if (c[x].cp != w[x].cp || c[x].width != w[x].width || c[x].style != w[x].style || c[x].link != w[x].link)
+			return false;
+	return true;
+}
+
+/* Rows of text printed from column 0 (kept as bytes: grid__hist_push_ascii, or grid__hist_text where a
+ * line feed in a blue erase colour or a row of over 96 cells leaves it to push_line) of every length 0..100
+ * through several cycles of the scrollback's chunks (20000 lines of ~70 bytes through two of 512 KiB): a
+ * copy that writes a vector short or long, or places a line wrongly at a chunk's end or in a reused chunk,
+ * shows. After every line feed the two newest scrollback lines read as the screen showed them, and at the end
+ * the whole scrollback does. */
+static void test_text_cycles(void)
+{
+	enum { COLS = 100, SB = 300, LINES = 20000 };
+	struct t_term *t = t_new(COLS, 2, SB);
+	struct grid_cell(*want)[COLS] = calloc(LINES, sizeof(*want));
+	CHECK(want != NULL, "calloc");
+	if (!want)
+		return;
+	/* row 0 blank, the cursor on row 1: each line feed pushes the line before */
+	t_feed(t, "\n");
+	int bad = -1;
+	for (int i = 0; i < LINES; i++) {
+		const int len = (i * 13) % (COLS + 1);
+		const bool blue = i % 5 == 2;
+		/* fed at once: a feed of a line's text is what print_ascii keeps as bytes */
+		char text[COLS + 1];
+		for (int x = 0; x < len; x++)
+			text[x] = (char)('!' + (x * 7 + i) % 94);
+		text[len] = '\0';
+		t_feed(t, text);
+		memcpy(want[i], grid_row(t->g, 1), sizeof(want[i]));
+		t_feed(t, blue ? "\033[44m\r\n\033[49m" : "\r\n");
+		/* the newest line is line i - 1, the one before i - 2 */
+		const size_t sb = grid_scrollback_lines(t->g);
+		for (int d = 1; d <= 2 && bad < 0; d++)
+			if (i - d >= 0 && (size_t)d <= sb && !sb_line_is(t, sb - (size_t)d, want[i - d], (i - d) * 13 % (COLS + 1)))
+				bad = i - d;
+	}
+	CHECK(bad < 0, "line %d (%d cells) reads back wrong", bad, bad * 13 % (COLS + 1));
+	const size_t sb = grid_scrollback_lines(t->g);
+	CHECK(sb == SB, "scrollback %zu", sb);
+	for (size_t k = 0; k < sb; k++) {
+		const int i = LINES - 1 - (int)sb + (int)k;
+		CHECK(sb_line_is(t, k, want[i], i * 13 % (COLS + 1)), "line %d (%d cells) at %zu reads back wrong", i,
+		      i * 13 % (COLS + 1), k);
+	}
+	free(want);
+	t_free(t);
+}
+
 /* Lines of every length 0..cols of four kinds, each read back from the scrollback as the screen showed it
  * (code point, width, style, link of every cell): ASCII in one style after an erase of the cell behind it (not
  * the printer's text-byte path: pack_ascii's bytes), ASCII in runs of styles (pack_ascii's bytes and
@@ -338,6 +398,7 @@ int main(void)
 	test_pack_lengths();
 	test_copy_lengths();
 	test_whole_cycles();
+	test_text_cycles();
 	test_readers();
 	test_reflow();
 	test_flood();
