@@ -47,9 +47,10 @@ GRID_PAGE("sgr512") static void color_512_init(void)
 }
 
 /* sgr_color_decode's result for the SGR s[0..n) (s[0..32) readable) whose head h color_head has matched (the
- * caller's test, before any register is saved for this), by masks and look-ups. The tail t[0..len) (len = n - 5) then: digits and the head's separator only (len <= 15); palette: no
- * separator, len <= 3; direct: two separators, or three in the ':' form (the first number, Pi, dropped by
- * starting after it: st); each number of at most 3 digits (the key's table) and below 256. */
+ * caller's test, before any register is saved for this), by masks and look-ups. The tail t[0..len) (len = n - 5)
+ * then: digits and the head's separator only (len <= 15); palette: no separator, len <= 3; direct: two
+ * separators, or three in the ':' form (the first number, Pi, dropped by starting after it: st); each number of
+ * at most 3 digits (the key's table) and below 256. */
 __attribute__((target("avx512f,avx512bw,avx512vl,bmi,bmi2,sse4.1,ssse3"), always_inline)) static inline bool
 color_tail_512(const uint8_t *s, unsigned n, uint64_t h, uint32_t *out)
 {

@@ -211,7 +211,8 @@ long_fields_512(const uint8_t *s, unsigned n, uint32_t v[18], uint8_t code[16], 
 	const __mmask64 in = _mm512_cmpge_epi8_mask(pos, sb);
 	const __m512i x = _mm512_maskz_permutexvar_epi8(in, pos, _mm512_castsi256_si512(d));
 	/* thousands * 10 + hundreds, tens * 10 + units as words, then those by 100 and 1 */
-	const __m512i w = _mm512_maddubs_epi16(x, _mm512_broadcast_i32x4(_mm_load_si128((const __m128i *)(const void *)(k + 224))));
+	const __m128i m10 = _mm_load_si128((const __m128i *)(const void *)(k + 224));
+	const __m512i w = _mm512_maddubs_epi16(x, _mm512_broadcast_i32x4(m10));
 	const __m512i num = _mm512_madd_epi16(w, _mm512_set1_epi32(0x00010064));
 	_mm512_storeu_si512((void *)v, num);
 	v[16] = v[17] = 0;
