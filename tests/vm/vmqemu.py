@@ -42,6 +42,7 @@ class QMP:
                 time.sleep(0.05)
         self.buf = b""
         self.events = []
+        self.next_id = 0  # the id of the last command sent (cmd)
         self._recv(timeout)  # greeting
         self.cmd("qmp_capabilities")
 
@@ -66,7 +67,7 @@ class QMP:
         # Each command carries an id that QEMU echoes in its answer: an answer to an earlier command (one whose
         # wait timed out) is skipped, not taken for this one's. Without it one late answer shifts every later
         # command by one: a screendump "returns" before QEMU has written its file.
-        self.next_id = getattr(self, "next_id", 0) + 1
+        self.next_id += 1
         msg = {"execute": name, "id": self.next_id}
         if args:
             msg["arguments"] = args
