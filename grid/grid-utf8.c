@@ -652,7 +652,11 @@ static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *
  * print_ascii, say: "n" then U+0359): attached as print_cps would (vt_grapheme_break never breaks before
  * Extend, GB9), when that character is plain and no emoji and the segmentation state knows nothing more
  * (then the state after the mark is the one derived from the mark alone, as 0 says), and the cursor is
- * right after it. Returns false, doing nothing, otherwise. */
+ * right after it. Returns false, doing nothing, otherwise. Cold and out of line (rare), so that
+ * grid__print_utf8's hot paths fit fewer code pages (a TB look-up per crossing in the TCG guests). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
 static bool lead_mark(struct grid *g, uint32_t cp)
 {
 	if (g->last_x < 0 || g->last_y != g->cy || g->wrap_pending || g->gb_state != 0 ||
@@ -673,7 +677,10 @@ static bool lead_mark(struct grid *g, uint32_t cp)
 }
 
 /* The marks after the one lead_mark took, on the same cell: p is past the first. Returns the first byte
- * after them. */
+ * after them. Cold and out of line, as lead_mark. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
 static const uint8_t *more_marks(struct grid *g, const uint8_t *p, const uint8_t *pend)
 {
 	struct grid_cell *c = &grid__line(g, g->cy)->cells[g->last_x];
@@ -734,17 +741,33 @@ GRID_PAGE("utf8_seg") size_t grid__print_utf8(void *ctx, const uint8_t *s, size_
 	 * segment blanks what it does not write, or they are blanked on the way out */
 	uint32_t stale = 0;
 	while (p < pend) {
-		uint32_t cp;
+		uint32_t cp, w;
+#if defined(PUT_TEXT_ASM)
+		/* the first character, when plain, of width 1 and of one or two bytes, by put_text's table
+		 * entry: one branch where vt_utf8_char takes two or three on the length, a coin toss at a row
+		 * segment's start (~0.85 mispredicted a segment) */
+		uint16_t k2;
+		memcpy(&k2, p, sizeof(k2));
+		const int32_t e0 = utf8_pairs_le[k2];
+		if (e0 > 0) {
+			cp = (uint32_t)e0;
+			w = 1;
+			goto plain;
+		}
+#endif
 		unsigned props, len = vt_utf8_char(p, &cp, &props);
 		if (!len)
 			break;
-		uint32_t w = props & 0x3fu;
+		w = props & 0x3fu;
 		if (w - 1 >= 2) {
 			if (props != VT_PROP_MARK || !lead_mark(g, cp))
 				break;
 			p = more_marks(g, p + len, pend);
 			continue;
 		}
+#if defined(PUT_TEXT_ASM)
+	plain:
+#endif
 		if (g->last_x >= 0 && grid__may_join(g->gb_prev, cp)) {
 			/* only the slow path may change the segmentation state */
 			uint32_t st = g->gb_state;
