@@ -32,14 +32,22 @@ static inline uint32_t grid__key_tag(uint64_t m)
  * two TB look-ups per such EL). */
 static inline __attribute__((always_inline)) uint32_t grid__style_take(struct style_table *t, uint64_t a, uint64_t b)
 {
-	while (t->next_free < t->cap && t->used[t->next_free])
-		t->next_free++;
-	if (t->next_free >= t->cap)
+	/* in locals: t->used's byte stores may alias t as far as the compiler knows, which made it store
+	 * next_free on every step and test it against cap twice (a fresh pen per text run in csi) */
+	const uint32_t cap = t->cap;
+	uint8_t *used = t->used;
+	uint32_t id = t->next_free;
+	if (id >= cap)
 		return 0;
-	const uint32_t id = t->next_free++;
+	while (used[id])
+		if (++id >= cap) {
+			t->next_free = id;
+			return 0;
+		}
+	t->next_free = id + 1;
 	if (id >= t->hw)
 		t->hw = id + 1;
-	t->used[id] = 1;
+	used[id] = 1;
 	t->count++;
 	memcpy(&t->styles[id], &a, 8);
 	memcpy((char *)&t->styles[id] + 8, &b, 8);

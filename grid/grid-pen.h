@@ -50,13 +50,19 @@ static inline uint16_t grid__pen_learn(struct grid *g, uint16_t id)
 	return id;
 }
 
-/* The pen as a style's key (a, b), with DECSCA's protection; returns its hash (grid__key_hash) */
-static inline __attribute__((always_inline)) uint64_t grid__pen_key(const struct grid *g, uint64_t *a, uint64_t *b)
+/* The pen as a style's key (a, b), with DECSCA's protection */
+static inline __attribute__((always_inline)) void grid__pen_words(const struct grid *g, uint64_t *a, uint64_t *b)
 {
 	struct grid_style s = g->pen;
 	if (g->protect)
 		s.attrs |= GRID_ATTR_PROTECTED;
 	grid__style_key(&s, a, b);
+}
+
+/* grid__pen_words, returning the key's hash (grid__key_hash) */
+static inline __attribute__((always_inline)) uint64_t grid__pen_key(const struct grid *g, uint64_t *a, uint64_t *b)
+{
+	grid__pen_words(g, a, b);
 	return grid__key_hash(*a, *b);
 }
 

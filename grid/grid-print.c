@@ -505,7 +505,7 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 		}
 		grid__line_touch(l, x + (int)k);
 		struct grid_cell *c = &l->cells[x];
-		write_ascii_by(c, s, k, style, link, true);
+		write_ascii_by(c, s, k, style, link, true, false);
 		if (unlikely(g->sel.active))
 			grid__select_touch(g, g->cy, g->cy);
 		/* inline: grid.c's call and return cost an emulated guest two TB look-ups per row segment */
@@ -534,7 +534,7 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 /* The cells of ascii_styled's run [x, x + n) on row l, its text decided (the row not LINE_LAZY): the wide
  * characters it splits fixed, the extent and the cells. */
 static inline __attribute__((always_inline)) void ascii_cells(struct grid *g, struct line *l, const uint8_t *s,
-							      size_t n, uint16_t style, int x)
+							      size_t n, uint16_t style, int x, bool direct_512)
 {
 	const int x1 = x + (int)n;
 	/* grid__fix_wide, where x1 > 0 is known (n > 0); x != 0, not x > 0 (the column is never negative): after a
@@ -546,7 +546,7 @@ static inline __attribute__((always_inline)) void ascii_cells(struct grid *g, st
 	if (x1 < g->cols && c[x1].width == 0)
 		c[x1].cp = 0, c[x1].width = 1, c[x1].link = 0;
 	grid__line_touch(l, x1);
-	write_ascii(&c[x], s, n, style, g->link);
+	write_ascii_by(&c[x], s, n, style, g->link, false, direct_512);
 }
 
 /* ascii_styled's run from column x on a row whose cells are deferred (LINE_LAZY) and that the run may not
@@ -560,7 +560,7 @@ GRID_PAGE("print_rows") __attribute__((noinline)) static void ascii_meet(struct 
 		text_start(l, s, n, style, g->link);
 	else
 		l->flags &= ~LINE_ASCII;
-	ascii_cells(g, l, s, n, style, x);
+	ascii_cells(g, l, s, n, style, x, false);
 }
 
 /* print_ascii_run's run in the style (interned) once its first character joins nothing before it. Every call
@@ -612,7 +612,7 @@ GRID_PAGE("print") __attribute__((noinline)) static void ascii_styled(struct gri
 			l->flags &= ~LINE_ASCII;
 		}
 	}
-	ascii_cells(g, l, s, n, style, x);
+	ascii_cells(g, l, s, n, style, x, true);
 	return;
 lazy:
 	lazy_put(l, x, s, n, style);
@@ -659,13 +659,15 @@ GRID_PAGE("print") __attribute__((noinline)) static void print_ascii_run(struct 
 	 * those misses, overflowed the page's 4 KiB (an emulated guest's TB look-up more per run), so they go to
 	 * ascii_pen_slow's page now. */
 	uint64_t a, b;
-	const uint64_t h = grid__pen_key(g, &a, &b);
+	grid__pen_words(g, &a, &b);
 	struct style_table *t = &g->st;
 	if (grid__cache_bypass(g) && grid__intern_fresh(t, a, b)) {
 		grid__pen_learn(g, (uint16_t)grid__style_take(t, a, b));
 		ascii_styled(g, s, n);
 		return;
 	}
+	/* the hash after the fresh path, which needs none (GCC does not sink it: 5 instructions a fresh pen) */
+	const uint64_t h = grid__key_hash(a, b);
 	const uint32_t slot = grid__cache_slot(h);
 	if (unlikely(t->cache[slot].a != a || t->cache[slot].b != b)) {
 		ascii_pen_slow(g, s, n, a, b, h);

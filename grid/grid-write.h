@@ -103,6 +103,13 @@ __attribute__((target("avx2"))) static inline void write8_short(unsigned char *p
  * AVX-512: issue 5's figure) runs no instruction more for the AVX-512 path. */
 static size_t write_min = SIZE_MAX;
 static bool write_avx2, write_512;
+/* The runs write_short_512 takes, tested first of those of write_min or more where write_ascii_by's
+ * direct_512 asks (ascii_styled's runs between escape sequences): k < 32 with AVX-512, none (0) without. On
+ * those CPUs such a run reaches it by one jump, not through write_other and its two tests (~6 instructions
+ * and a second jump per run); elsewhere it is one compare more per run of write_min (16) or more, none for
+ * the shorter ones. Only there: in the "print_rows" page's copies the test pushed put_one_dirty across the
+ * page's end (an emulated guest's TB look-ups +0.6 %). */
+static size_t write_512_below;
 
 /* Any run of k < 32 cells with AVX-512 (BW, VL): the bytes by one masked load, zero-extended to 16 code point
  * lanes twice, and each vector of cells one vpermt2d of them and the constant words (style | link << 16, 1),
@@ -187,6 +194,7 @@ GRID_PAGE("print_rows") __attribute__((constructor)) static void write_init(void
 	write_512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
 		    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2");
 	write_avx2 = avx2 && !write_512;
+	write_512_below = write_512 ? 32 : 0;
 	if (__builtin_cpu_supports("avx"))
 		write_min = write_512 ? 1 : 16;
 }
@@ -253,8 +261,10 @@ GRID_PAGE("print") __attribute__((noinline)) static void write_other(unsigned ch
  * directly (write_words, or its body inline with words_inline; 8 cells per step with AVX2, 16 per pshufb
  * step with AVX). */
 static inline __attribute__((always_inline)) void write_ascii_by(struct grid_cell *c, const uint8_t *s, size_t k,
-								 uint16_t style, uint16_t link, bool words_inline)
+								 uint16_t style, uint16_t link, bool words_inline,
+								 bool direct_512)
 {
+	(void)direct_512; /* (used with AVX only) */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	_Static_assert(sizeof(struct grid_cell) == 12, "cell layout");
 	_Static_assert(offsetof(struct grid_cell, style) == 4 && offsetof(struct grid_cell, link) == 6 &&
@@ -264,6 +274,10 @@ static inline __attribute__((always_inline)) void write_ascii_by(struct grid_cel
 #if defined(HAVE_WRITE_AVX)
 	if (k >= write_min) {
 		const uint32_t sl = (uint32_t)style | (uint32_t)link << 16;
+		if (direct_512 && k < write_512_below) {
+			write_short_512(p, s, k, sl);
+			return;
+		}
 		if (write_avx2) {
 			if (k < 32)
 				write_short_avx2(p, s, k, sl);
@@ -291,7 +305,7 @@ static inline __attribute__((always_inline)) void write_ascii_by(struct grid_cel
 
 static inline void write_ascii(struct grid_cell *c, const uint8_t *s, size_t k, uint16_t style, uint16_t link)
 {
-	write_ascii_by(c, s, k, style, link, false);
+	write_ascii_by(c, s, k, style, link, false, false);
 }
 
 #endif
