@@ -593,8 +593,9 @@ void grid__text_gate(struct grid *g);
 /* grid-print.c: writes the deferred cells of a LINE_LAZY line (from its text) and drops the flag. */
 void grid__line_materialise(struct line *l);
 /* grid-fill.c, out of the erase page: cells [x0, x1) of a LINE_STALE row erased in style (not selectively),
- * the row's other cells stored, each cell once. The caller clears the soft wrap and marks the damage. */
-void grid__stale_erase(struct grid *g, struct line *l, int x0, int x1, uint16_t style);
+ * the row's other cells stored, each cell once. The caller clears the soft wrap and marks the damage.
+ * Returns ret (EL's handler ends in a jump to it). */
+size_t grid__stale_erase(struct grid *g, struct line *l, int x0, int x1, uint16_t style, size_t ret);
 
 /* Line l with its cells written (LINE_LAZY: see there), for any reader or writer of its cells. */
 static inline struct line *grid__line_ready(struct line *l)

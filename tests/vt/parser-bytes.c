@@ -1,6 +1,7 @@
 /* tests/vt/parser-bytes.c: the parser's paths that take CSI sequences from their bytes (the memo of
- * repeated sequences, vt_sink.csi_bytes_final, the final byte found in one 32-byte compare), each against the
- * events of the same stream fed byte by byte, with both copies of the feed loop. */
+ * repeated sequences, vt_sink.csi_bytes_final, the final byte found in one 32-byte compare, the text runs
+ * between sequences), each against the events of the same stream fed byte by byte, with both copies of the
+ * feed loop. */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,6 +298,33 @@ static void test_final_positions(void)
 	}
 }
 
+/* The scan of a printable text run (scan_printable_32, and feed_avx2's one 32-byte compare): runs of every
+ * length up to past two blocks, of every printable byte, ended by every byte that is not printable (C0, DEL,
+ * 0x80..0xff) and followed by a CSI and more text, so that the run's end decides where the sequence's path
+ * starts; the trace must match the byte-by-byte feed. */
+static void test_text_runs(void)
+{
+	static vt_csi_bytes_fn table[64];
+	table['m' & 63] = final_m;
+	table['H' & 63] = final_h;
+	char buf[256];
+	for (unsigned stop = 0; stop < 256; stop++) {
+		if (stop - 0x20u < 0x5fu)
+			continue;
+		for (size_t run = 0; run <= 70; run++) {
+			size_t n = 0;
+			for (size_t j = 0; j < run; j++)
+				buf[n++] = (char)(0x20 + (j * 7 + stop) % 0x5f);
+			buf[n++] = (char)stop;
+			n += (size_t)sprintf(buf + n, "z" CSI "1;2mab" CSI "3;4H%s", "0123456789012345678901234567890123456789");
+			if (!same_with_table(buf, n, table, on_csi_final, NULL)) {
+				fprintf(stderr, "a text run of %zu ended by 0x%02x: traces differ\n", run, stop);
+				failures++;
+			}
+		}
+	}
+}
+
 /* A sequence cut by the end of a feed (a PTY hands the terminal 4 KiB a read): held back and given to the
  * sink's csi_bytes whole with the next feed (vt__carry_feed), or, declined or not of the sink's kind, parsed
  * as before: the stream in pieces must trace as it does byte by byte, and a reset between two pieces drops a
@@ -373,6 +401,7 @@ int main(void)
 		test_memo();
 		test_csi_bytes_final();
 		test_final_positions();
+		test_text_runs();
 		test_split_feeds();
 	}
 	if (failures) {
