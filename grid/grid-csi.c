@@ -69,9 +69,11 @@ void grid__execute(void *ctx, uint8_t c)
 		break;
 	case 0x0e: /* SO: LS1 */
 		g->gl = 1;
+		grid__print_mode(g);
 		break;
 	case 0x0f: /* SI: LS0 */
 		g->gl = 0;
+		grid__print_mode(g);
 		break;
 	case 0x84: /* IND */
 		g->wrap_pending = false;
@@ -91,9 +93,11 @@ void grid__execute(void *ctx, uint8_t c)
 		break;
 	case 0x8e: /* SS2 */
 		g->single_shift = 2;
+		grid__print_mode(g);
 		break;
 	case 0x8f: /* SS3 */
 		g->single_shift = 3;
+		grid__print_mode(g);
 		break;
 	default:
 		break;
@@ -128,8 +132,10 @@ void grid__esc(void *ctx, const struct vt_esc *esc)
 			grid__decaln(g);
 		} else if (i >= '(' && i <= '+') {
 			uint8_t cs = charset_for(esc->final, i);
-			if (cs != 0xff)
+			if (cs != 0xff) {
 				g->charsets[i - '('] = cs;
+				grid__print_mode(g);
+			}
 		}
 		return;
 	}
@@ -147,8 +153,8 @@ void grid__esc(void *ctx, const struct vt_esc *esc)
 	case '=': g->modes.keys.keypad_app = true; break;
 	case '>': g->modes.keys.keypad_app = false; break;
 	case 'c': grid_reset(g); break;
-	case 'n': g->gl = 2; break; /* LS2 */
-	case 'o': g->gl = 3; break; /* LS3 */
+	case 'n': g->gl = 2, grid__print_mode(g); break; /* LS2 */
+	case 'o': g->gl = 3, grid__print_mode(g); break; /* LS3 */
 	case '~': g->gr = 1; break; /* LS1R */
 	case '}': g->gr = 2; break; /* LS2R */
 	case '|': g->gr = 3; break; /* LS3R */

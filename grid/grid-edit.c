@@ -412,29 +412,55 @@ struct erase_fill {
 	uint16_t style;
 };
 
-/* grid__erase_cells' body, inline in EL's handler too (grid__csi_bytes_el); with f, a plain erase's fill is
- * stored in *f for the caller to do after it (the rest of the erase reads no cell), not done here */
-static inline __attribute__((always_inline)) void erase_cells(struct grid *g, int y, int x0, int x1, bool selective,
-							      struct erase_fill *f)
+/* erase_cells' results with f (EL's handler): the erase is done or left in *f, or the caller takes the
+ * row's deferred blanks (grid__stale_erase, el_stale), or grid__erase_cells' general way */
+enum { ERASE_DONE, ERASE_STALE, ERASE_GENERAL };
+
+/* An erase's end on row y (l), after its cells: the soft wrap, the selection and the damage */
+static inline __attribute__((always_inline)) void erase_done(struct grid *g, struct line *l, int y, int x0, int x1,
+							     bool sel)
+{
+	/* a mask, not a branch: x1 follows EL's mode (el_erase), and no branch on the mode precedes it */
+	l->flags &= (uint16_t)~(LINE_WRAPPED & -(unsigned)(x1 == g->cols));
+	if (sel && g->sel.active)
+		grid__select_touch(g, y, y);
+	/* inline: a call to grid.c and its return cost an emulated guest two look-ups per erase */
+	grid__damage_inline(g, y, x0 - 1, x1 + 1);
+}
+
+/* grid__erase_cells' body, inline in EL's handler too (el_erase); with f, a plain erase's fill is stored in *f
+ * for the caller to do after it (the rest of the erase reads no cell), not done here, and the erase makes no
+ * call: the caller has resolved the erase style, and an erase's deferred row (LINE_STALE), another deferred
+ * row (LINE_LAZY) or an active selection returns before anything is written, for the caller to go on (see
+ * ERASE_DONE) with no register saved on the common way. */
+static inline __attribute__((always_inline)) int erase_cells(struct grid *g, int y, int x0, int x1, bool selective,
+							     struct erase_fill *f)
 {
 	if (x0 >= x1)
-		return;
+		return ERASE_DONE;
 	/* (the early way out reads only used and the flags: a deferred row, LINE_LAZY, stays so) */
 	struct line *l = grid__line_raw(g, y);
-	uint16_t es = erase_id(g);
+	uint16_t es = f ? g->erase_id : erase_id(g);
+	if (f && unlikely(g->sel.active))
+		return ERASE_GENERAL;
 	if (!selective && es == 0 && x0 >= l->used && !g->sel.active) {
 		/* Already default blanks: nothing to draw again. Shells erase below the cursor (ED 0) on every
 		 * Backspace; damaging the blank rows under the prompt would repaint most of the screen per key. */
 		if (x1 == g->cols)
 			l->flags &= ~LINE_WRAPPED;
-		return;
+		return ERASE_DONE;
 	}
 	/* an erase's deferred row: its blanks and this erase stored once (out of this page) */
 	if (unlikely(l->flags & LINE_STALE) && !selective) {
-		grid__stale_erase(g, l, x0, x1, es);
+		if (f)
+			return ERASE_STALE;
+		grid__stale_erase(g, l, x0, x1, es, 0);
 		goto done;
 	}
-	grid__line_ready(l);
+	if (!f)
+		grid__line_ready(l);
+	else if (unlikely(l->flags & LINE_LAZY))
+		return ERASE_GENERAL;
 	grid__fix_wide_edges(l, g->cols, x0, x1);
 	/* the cells before x0 keep their text: only an erase to the end in default blanks leaves a LINE_ASCII
 	 * line so (its used mark moves back to x0) */
@@ -464,12 +490,8 @@ static inline __attribute__((always_inline)) void erase_cells(struct grid *g, in
 			grid__clear_cells(e.c, e.n, e.style);
 	}
 done:
-	if (x1 == g->cols)
-		l->flags &= ~LINE_WRAPPED;
-	if (g->sel.active)
-		grid__select_touch(g, y, y);
-	/* inline: a call to grid.c and its return cost an emulated guest two look-ups per erase */
-	grid__damage_inline(g, y, x0 - 1, x1 + 1);
+	erase_done(g, l, y, x0, x1, !f);
+	return ERASE_DONE;
 }
 
 GRID_PAGE("erase") void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective)
@@ -549,9 +571,67 @@ GRID_PAGE("erase") void grid__erase_line(struct grid *g, int mode, bool selectiv
 		grid__erase_cells(g, g->cy, x0, x1, selective);
 }
 
+/* EL's erase on the general way (grid__erase_cells): a deferred row or an active selection */
+GRID_PAGE("erase") __attribute__((noinline)) static size_t el_general(struct grid *g, int x0, int x1, size_t n)
+{
+	grid__erase_cells(g, g->cy, x0, x1, false);
+	return n;
+}
+
+/* EL on an erase's deferred row (ERASE_STALE): the row's end first, then the cells (a jump). Out of the erase
+ * page, which it would outgrow: deferred rows are only on large screens (GRID_STALE_MIN_CELLS), not the
+ * emulated guest's. */
+__attribute__((noinline)) static size_t el_stale(struct grid *g, int x0, int x1, size_t n)
+{
+	struct line *l = grid__line_raw(g, g->cy);
+	erase_done(g, l, g->cy, x0, x1, false);
+	return grid__stale_erase(g, l, x0, x1, g->erase_id, n);
+}
+
+/* EL mode v (0, 1 or 2) once the erase style is resolved: the erase inline and no call, only jumps (to the
+ * fill, to el_general), so that no register is saved on its way; the erase style's interning (a fresh id,
+ * with a collection behind it) made the handler push six (docs/benchmarks.md, issue 2, session 27) */
+GRID_PAGE("erase") __attribute__((noinline)) static size_t el_erase(struct grid *g, int v, size_t n)
+{
+	/* erase_line_span's cells for a known mode, by masks (GCC: sbb, cmov): csi's EL modes come in no order,
+	 * and the switch's branches were 0.7 simulated mispredictions an EL */
+	const int cx = g->cx, cols = g->cols;
+	const int x0 = cx & -(int)(v == 0), x1 = cols + ((cx + 1 - cols) & -(int)(v == 1));
+	struct erase_fill f = {NULL, 0, 0};
+	const int r = erase_cells(g, g->cy, x0, x1, false, &f);
+	if (f.c)
+		return grid__clear_cells_ret(f.c, f.n, f.style, n);
+	if (unlikely(r != ERASE_DONE))
+		return r == ERASE_STALE ? el_stale(g, x0, x1, n) : el_general(g, x0, x1, n);
+	return n;
+}
+
+/* an EL after a background colour, its erase style resolved (interned) first: by erase_id where the style
+ * is not fresh */
+GRID_PAGE("erase") __attribute__((noinline)) static size_t el_dirty_intern(struct grid *g, int v, size_t n)
+{
+	erase_id(g);
+	return el_erase(g, v, n);
+}
+
+/* ... and erase_id's most common case, a fresh id past the cache (grid__cache_skip and grid__intern_fresh:
+ * csi's 7.5 k of 9.6 k such ELs), here without a call, so that no register is saved on its way either */
+GRID_PAGE("erase") __attribute__((noinline)) static size_t el_dirty(struct grid *g, int v, size_t n)
+{
+	struct grid_style s = {0};
+	s.bg = g->pen.bg;
+	uint64_t a, b;
+	grid__style_key(&s, &a, &b);
+	if (unlikely(!grid__cache_skip(g, a, b) || !grid__intern_fresh(&g->st, a, b)))
+		return el_dirty_intern(g, v, n);
+	g->erase_id = (uint16_t)grid__style_take(&g->st, a, b);
+	g->erase_dirty = false;
+	return el_erase(g, v, n);
+}
+
 /* EL from its bytes (vt_sink.csi_bytes_final, see grid-csi.c): here, with the erase inline, so that the
  * emulated guest's EL is the parser's call, the jump to the fill and its return, no other calls between pages
- * (GRID_PAGE) */
+ * (GRID_PAGE); el_dirty and el_erase are jumps in this page */
 GRID_PAGE("erase") size_t grid__csi_bytes_el(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
@@ -559,14 +639,12 @@ GRID_PAGE("erase") size_t grid__csi_bytes_el(void *ctx, const uint8_t *s, size_t
 	if (v < 0)
 		return 0;
 	g->wrap_pending = false;
-	int x0, x1;
-	struct erase_fill f = {NULL, 0, 0};
-	if (erase_line_span(g, v, &x0, &x1))
-		erase_cells(g, g->cy, x0, x1, false, &f);
 	g->last_cp = 0;
-	if (f.c)
-		return grid__clear_cells_ret(f.c, f.n, f.style, n);
-	return n;
+	if ((unsigned)v > 2)
+		return n;
+	if (unlikely(g->erase_dirty))
+		return el_dirty(g, v, n);
+	return el_erase(g, v, n);
 }
 
 void grid__erase_chars(struct grid *g, int n)

@@ -231,7 +231,8 @@ GRID_PAGE("fill") void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t
  * in style, and its other cells stored with cell 0's blank: each cell once. grid__line_ready stored the whole
  * row first and the erase its span again (~0.5 % of csi's time: docs/benchmarks.md, issue 2, session 17).
  * The row is then as the eager erase leaves it; the caller clears the soft wrap and marks the damage. */
-__attribute__((noinline)) void grid__stale_erase(struct grid *g, struct line *l, int x0, int x1, uint16_t style)
+__attribute__((noinline)) size_t grid__stale_erase(struct grid *g, struct line *l, int x0, int x1, uint16_t style,
+						   size_t ret)
 {
 	const int cols = g->cols;
 	const uint16_t old = l->cells[0].style;
@@ -244,6 +245,7 @@ __attribute__((noinline)) void grid__stale_erase(struct grid *g, struct line *l,
 	/* default blanks to the end: the used mark at x0 (the rule of used), as the eager erase leaves it */
 	if (x1 == cols && style == 0)
 		l->used = (uint16_t)x0;
+	return ret;
 }
 
 #if defined(GRID_HAVE_FILL_AVX)

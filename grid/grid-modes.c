@@ -38,6 +38,7 @@ void grid__restore_cursor(struct grid *g)
 		memset(g->charsets, CHARSET_ASCII, sizeof(g->charsets));
 		g->gl = 0;
 		g->gr = 2;
+		grid__print_mode(g);
 		grid__goto(g, 0, 0);
 	} else {
 		g->pen = s->pen;
@@ -47,6 +48,7 @@ void grid__restore_cursor(struct grid *g)
 		memcpy(g->charsets, s->charsets, sizeof(g->charsets));
 		g->gl = s->gl;
 		g->gr = s->gr;
+		grid__print_mode(g);
 		/* xterm does not bring back a pending wrap (xterm.js t0060, t0061) */
 		grid__goto(g, s->x, s->y);
 	}
@@ -195,7 +197,7 @@ static void dec_mode(struct grid *g, int mode, bool set)
 static void ansi_mode(struct grid *g, int mode, bool set)
 {
 	switch (mode) {
-	case 4: g->insert = set; break;
+	case 4: g->insert = set, grid__print_mode(g); break;
 	case 20: g->modes.keys.newline_mode = set; break;
 	default: break;
 	}

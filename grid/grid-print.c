@@ -259,11 +259,13 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 			if (unlikely(g->single_shift)) {
 				cs = g->charsets[g->single_shift];
 				g->single_shift = 0;
+				grid__print_mode(g);
 			}
 			if (cs != CHARSET_ASCII)
 				cp = map_charset(cs, cp);
 		} else if (unlikely(g->single_shift)) {
 			g->single_shift = 0;
+			grid__print_mode(g);
 		}
 		g->last_cp = cp;
 		int w = vt_char_width(cp);
@@ -359,8 +361,8 @@ void grid__print(void *ctx, const uint32_t *cp, size_t n)
 {
 	struct grid *g = ctx;
 	if (n == 1 && plain_width1(cp[0]) &&
-	    likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift && !g->insert &&
-		   !g->sel.active && !(g->last_x >= 0 && grid__may_join_cell(g->gb_prev, cp[0])))) {
+	    likely(!g->wrap_pending && !g->print_mapped && !g->sel.active &&
+		   !(g->last_x >= 0 && grid__may_join_cell(g->gb_prev, cp[0])))) {
 		/* One plain single-width character between escape sequences (grid__print_ascii's one-character
 		 * path for the rest of Unicode): not at the right edge, not over half of a wide character and
 		 * not joining the character before it, it is one cell store. */
@@ -639,7 +641,7 @@ __attribute__((noinline)) static void print_ascii_joined(struct grid *g, const u
  * stack frame. */
 GRID_PAGE("print") __attribute__((noinline)) static void print_ascii_run(struct grid *g, const uint8_t *s, size_t n)
 {
-	if (unlikely(g->charsets[g->gl] != CHARSET_ASCII || g->single_shift || g->insert)) {
+	if (unlikely(g->print_mapped)) {
 		print_ascii_mapped(g, s, n);
 		return;
 	}
@@ -681,8 +683,7 @@ GRID_PAGE("print") __attribute__((noinline)) static void print_ascii_run(struct 
 GRID_PAGE("print") void grid__print_ascii(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
-	if (n == 1 && likely(!g->wrap_pending && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift &&
-			     !g->insert && !g->sel.active &&
+	if (n == 1 && likely(!g->wrap_pending && !g->print_mapped && !g->sel.active &&
 			     !(g->gb_prev >= 0x600 && g->last_x >= 0 && grid__may_join_cell(g->gb_prev, s[0])))) {
 		/* One character between escape sequences (a cell per SGR): not at the right edge, not over
 		 * half of a wide character and not after a character it may join (a Prepend, which the run

@@ -734,7 +734,7 @@ static inline void prefetch_text(const uint8_t *p)
 GRID_PAGE("utf8_seg") size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n)
 {
 	struct grid *g = ctx;
-	if (n < 4 || g->charsets[g->gl] != CHARSET_ASCII || g->insert || g->single_shift)
+	if (n < 4 || g->print_mapped)
 		return 0;
 	const uint8_t *p = s, *const pend = s + n - 3;
 	/* cells of the bottom row left to blank by a line feed here (grid__newline_deferred): the next row

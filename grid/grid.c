@@ -370,6 +370,7 @@ void grid__reset_state(struct grid *g, bool hard)
 	g->lr_mode = false;
 	g->origin = false;
 	g->insert = false;
+	grid__print_mode(g);
 	g->autowrap = true;
 	g->reverse_wrap = false;
 	g->cursor_visible = true;

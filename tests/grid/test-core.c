@@ -405,6 +405,36 @@ static void test_charsets(void)
 	t_free(t);
 }
 
+/* Every change of GL, a charset, the single shift or insert mode, each followed by a run of text and by one
+ * character: the text paths test one byte kept by those changes (grid.print_mapped), not the fields */
+static void test_print_mode(void)
+{
+#define H "\xe2\x94\x80" /* U+2500, DEC graphics' q */
+	struct t_term *t = t_new(10, 4, 0);
+	/* LS2 (ESC n) then LS0 (SI) */
+	t_feed(t, "\033*0\033nqq\033[5Gq\017qq\033[9Gq");
+	CHECK_ROW(t, 0, H H "  " H "qq q");
+	/* SS2 and SS3: one character each, then runs and single characters in GL again */
+	t_feed(t, "\033[2;1H\033+0\033Nqq\033Oq\033[6Gqq\033[9Gq");
+	CHECK_ROW(t, 1, H "q" H "  qq q");
+	/* DECSC with G0 mapped, DECRC after G0 was reset */
+	t_feed(t, "\033[3;1H\033(0\0337\033(Bq\033[3;8Hqq\0338qq\033[6Gq");
+	CHECK_ROW(t, 2, H H "   " H " qq");
+	/* insert mode on and off */
+	t_feed(t, "\033(B\033[4;1Hxy\033[4;1H\033[4hab\033[3Gc\033[4l\033[1Gd\033[2Gef");
+	CHECK_ROW(t, 3, "defxy");
+	/* RIS with G0 mapped and insert mode on */
+	t_feed(t, "\033(0\033[4h\033cqq\033[5Gq");
+	CHECK_ROW(t, 0, "qq  q");
+	t_free(t);
+	/* DECRC without a save resets the charsets */
+	t = t_new(10, 2, 0);
+	t_feed(t, "\033(0\033[2;5H\0338qq\033[5Gq");
+	CHECK_ROW(t, 0, "qq  q");
+	t_free(t);
+#undef H
+}
+
 static void test_save_restore(void)
 {
 	struct t_term *t = t_new(10, 5, 0);
@@ -659,6 +689,7 @@ int main(void)
 	test_lr_margins();
 	test_rep();
 	test_charsets();
+	test_print_mode();
 	test_save_restore();
 	test_sgr_memo();
 	test_sgr_color_forms();
