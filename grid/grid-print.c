@@ -650,11 +650,28 @@ static inline __attribute__((always_inline)) void ascii_go(struct grid *g, const
 
 /* ascii_styled's damage when it is kept per row (not all: a renderer took the last frame's), then the run. Out
  * of ascii_styled: the row's update needs registers that, inline, it saved and restored on every run (six
- * instructions a run where the whole screen is damaged already). */
-GRID_PAGE("print") __attribute__((noinline)) static void ascii_damage(struct grid *g, const uint8_t *s, size_t n, int x)
+ * instructions a run where the whole screen is damaged already). grid__damage_inline's work without its
+ * damage_all test (the caller's), x from the cursor the caller stored (x + n) and the row's two places in
+ * locals, so that the update needs no callee-saved register either (a row's x1 is 0 while it has no damage,
+ * below any run's). */
+GRID_PAGE("print") __attribute__((noinline)) static void ascii_damage(struct grid *g, const uint8_t *s, size_t n)
 {
-	grid__damage_inline(g, g->cy, x - 1, x + (int)n + 1);
-	ascii_go(g, s, n, x);
+	{
+		const int x1 = g->cx, x = x1 - (int)n;
+		g->damaged = true;
+		/* damage is kept per row of the display: while scrolled back, screen row y shows further down */
+		const int y = g->cy + (int)g->view_offset;
+		if (y < g->rows) {
+			const int c0 = x - (x != 0), c1 = x1 + 1 < g->cols ? x1 + 1 : g->cols;
+			uint16_t *const d1 = g->dmg_x1 + y, *const d0 = g->dmg_x0 + y;
+			const int e1 = *d1;
+			if (e1 == 0 || c0 < *d0)
+				*d0 = (uint16_t)c0;
+			if (c1 > e1)
+				*d1 = (uint16_t)c1;
+		}
+	}
+	ascii_go(g, s, n, g->cx - (int)n);
 }
 
 /* print_ascii_run's run in the style (interned) once its first character joins nothing before it. Every call
@@ -681,7 +698,7 @@ GRID_PAGE("print") __attribute__((noinline)) static void ascii_styled(struct gri
 	g->cx = x1;
 	g->last_x = x1 - 1;
 	if (unlikely(!g->damage_all)) {
-		ascii_damage(g, s, n, x);
+		ascii_damage(g, s, n);
 		return;
 	}
 	g->damaged = true;
