@@ -20,11 +20,11 @@
 #include <emmintrin.h>
 #endif
 
-/* the ASCII text path's functions (~3.7 KiB, with the pen's cache and a fresh pen's id inline:
- * print_ascii_run, ascii_styled and the writers of runs under 32 cells) in one page (GRID_PAGE); the run over
- * the right edge, a run meeting a deferred row (ascii_meet), a run's pen past the cache (ascii_pen_slow) and
- * the one cell after a colour change (put_one_dirty: doom_fire's, called mostly from grid__print, which is
- * in no page, with its pen_miss), in one of their own */
+/* the ASCII text path's functions (~3.9 KiB, with the pen's cache and a fresh pen's id inline:
+ * print_ascii_run, ascii_styled, ascii_place, ascii_start and the AVX2 writers of runs under 32 cells) in one
+ * page (GRID_PAGE); the run over the right edge, a run meeting a deferred row (ascii_meet), a run's pen past
+ * the cache (ascii_pen_slow) and the one cell after a colour change (put_one_dirty: doom_fire's, called mostly
+ * from grid__print, which is in no page, with its pen_miss), in one of their own */
 GRID_PAGE_BEGIN("print");
 GRID_PAGE_BEGIN("print_rows");
 
@@ -534,21 +534,30 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 }
 
 /* The cells of ascii_styled's run [x, x + n) on row l, its text decided (the row not LINE_LAZY): the wide
- * characters it splits fixed, the extent and the cells. */
+ * characters it splits fixed (narrow: it splits none, known or checked by the caller), the extent and the
+ * cells. */
 static inline __attribute__((always_inline)) void ascii_cells(struct grid *g, struct line *l, const uint8_t *s,
-							      size_t n, uint16_t style, int x, bool direct_512)
+							      size_t n, uint16_t style, int x, bool direct_512,
+							      bool narrow)
 {
 	const int x1 = x + (int)n;
 	/* grid__fix_wide, where x1 > 0 is known (n > 0); x != 0, not x > 0 (the column is never negative): after a
 	 * test, QEMU's TCG decides a signed jump in a helper call, ~47 emulated instructions per run (guest csi
 	 * -0.32 %; docs/benchmarks.md, issue 5, session 24) */
 	struct grid_cell *c = l->cells;
-	if (x != 0 && c[x].width == 0)
+	if (!narrow && x != 0 && c[x].width == 0)
 		c[x - 1].cp = 0, c[x - 1].width = 1, c[x - 1].link = 0;
-	if (x1 < g->cols && c[x1].width == 0)
+	if (!narrow && x1 < g->cols && c[x1].width == 0)
 		c[x1].cp = 0, c[x1].width = 1, c[x1].link = 0;
 	grid__line_touch(l, x1);
 	write_ascii_by(&c[x], s, n, style, g->link, false, direct_512);
+}
+
+/* ascii_place's run that splits a wide character at an edge: rare, in no page */
+__attribute__((noinline)) static void ascii_wide(struct grid *g, struct line *l, const uint8_t *s, size_t n,
+						 uint16_t style, int x)
+{
+	ascii_cells(g, l, s, n, style, x, false, false);
 }
 
 /* ascii_styled's run from column x on a row whose cells are deferred (LINE_LAZY) and that the run may not
@@ -562,11 +571,111 @@ GRID_PAGE("print_rows") __attribute__((noinline)) static void ascii_meet(struct 
 		text_start(l, s, n, style, g->link);
 	else
 		l->flags &= ~LINE_ASCII;
-	ascii_cells(g, l, s, n, style, x, false);
+	/* a deferred row's cells are all of width 1 once written (LINE_LAZY, LINE_STALE: the text and default
+	 * blanks, or an erase's blanks), so the run splits no wide character: its edge cells' width bytes are not
+	 * read. They had just been stored by the row's fill (64-byte stores), which a load cannot be forwarded
+	 * from: on the AVX-512 host three quarters of ascii_meet's samples sat on those two loads. */
+	ascii_cells(g, l, s, n, style, x, false, true);
+}
+
+/* ascii_styled's run from column 0 on a row that may reach the scrollback (grid.text_from 0), the cursor and
+ * the damage done: kept as text alone (LINE_LAZY) when lazy_start allows, or with its text (text_start) and its
+ * cells */
+GRID_PAGE("print") __attribute__((noinline)) static void ascii_start(struct grid *g, const uint8_t *s, size_t n)
+{
+	/* the pen's id, resolved by the caller (grid__pen_learn) */
+	const uint16_t style = g->pen_id;
+	struct line *l = grid__line_raw(g, g->cy);
+	if (lazy_start(l, n, style, g->link)) {
+		lazy_put(l, 0, s, n, style);
+		return;
+	}
+	if (unlikely(l->flags & LINE_LAZY)) {
+		ascii_meet(g, l, s, n, style, 0);
+		return;
+	}
+	text_start(l, s, n, style, g->link);
+	ascii_cells(g, l, s, n, style, 0, true, false);
+}
+
+/* ascii_place's run from column x > 0 on a row whose cells are deferred (LINE_LAZY): into its text when
+ * lazy_more allows, or the cells written first (ascii_meet) */
+GRID_PAGE("print") __attribute__((noinline)) static void ascii_more(struct grid *g, struct line *l, const uint8_t *s,
+								    size_t n, uint16_t style, int x)
+{
+	if (lazy_more(l, x, style, g->link)) {
+		lazy_put(l, x, s, n, style);
+		return;
+	}
+	ascii_meet(g, l, s, n, style, x);
+}
+
+/* ascii_styled's run [x, x + n) on the cursor's row (not from column 0 of a row that may reach the scrollback:
+ * ascii_start), the cursor and the damage done: the row's text decided and the cells written. Every call it
+ * makes is a tail call, and the paths that copy text (from column 0, onto a deferred row) and a run splitting a
+ * wide character go to functions of their own: csi's common run (x > 0 on a row of cells) then needs no
+ * callee-saved register (ascii_styled saved and restored three on every run). */
+GRID_PAGE("print") __attribute__((noinline)) static void ascii_place(struct grid *g, const uint8_t *s, size_t n, int x)
+{
+	/* the pen's id, resolved by the caller (grid__pen_learn) */
+	const uint16_t style = g->pen_id;
+	struct line *l = grid__line_raw(g, g->cy);
+	if (x >= g->text_from) {
+		/* rows may reach the scrollback (grid.text_from; x > 0: the caller sent column 0 to ascii_start): a
+		 * flood's row keeps only its text (LINE_LAZY), its cells written when something else reaches them */
+		if (unlikely(l->flags & LINE_LAZY)) {
+			ascii_more(g, l, s, n, style, x);
+			return;
+		}
+		l->flags &= ~LINE_ASCII;
+	}
+	const struct grid_cell *c = l->cells;
+	const int x1 = x + (int)n;
+	if (unlikely((x != 0 && c[x].width == 0) || (x1 < g->cols && c[x1].width == 0))) {
+		ascii_wide(g, l, s, n, style, x);
+		return;
+	}
+	ascii_cells(g, l, s, n, style, x, true, true);
+}
+
+/* ascii_styled's run after the damage: from column 0 of a row that may reach the scrollback (x == 0 and
+ * text_from 0, which is 0 or INT_MAX: one OR) to ascii_start, else to ascii_place */
+static inline __attribute__((always_inline)) void ascii_go(struct grid *g, const uint8_t *s, size_t n, int x)
+{
+	if ((x | g->text_from) == 0)
+		ascii_start(g, s, n);
+	else
+		ascii_place(g, s, n, x);
+}
+
+/* ascii_styled's damage when it is kept per row (not all: a renderer took the last frame's), then the run. Out
+ * of ascii_styled: the row's update needs registers that, inline, it saved and restored on every run (six
+ * instructions a run where the whole screen is damaged already). grid__damage_inline's work without its
+ * damage_all test (the caller's), x from the cursor the caller stored (x + n) and the row's two places in
+ * locals, so that the update needs no callee-saved register either (a row's x1 is 0 while it has no damage,
+ * below any run's). */
+GRID_PAGE("print") __attribute__((noinline)) static void ascii_damage(struct grid *g, const uint8_t *s, size_t n)
+{
+	{
+		const int x1 = g->cx, x = x1 - (int)n;
+		g->damaged = true;
+		/* damage is kept per row of the display: while scrolled back, screen row y shows further down */
+		const int y = g->cy + (int)g->view_offset;
+		if (y < g->rows) {
+			const int c0 = x - (x != 0), c1 = x1 + 1 < g->cols ? x1 + 1 : g->cols;
+			uint16_t *const d1 = g->dmg_x1 + y, *const d0 = g->dmg_x0 + y;
+			const int e1 = *d1;
+			if (e1 == 0 || c0 < *d0)
+				*d0 = (uint16_t)c0;
+			if (c1 > e1)
+				*d1 = (uint16_t)c1;
+		}
+	}
+	ascii_go(g, s, n, g->cx - (int)n);
 }
 
 /* print_ascii_run's run in the style (interned) once its first character joins nothing before it. Every call
- * it makes is a tail call (the cells' writers, print_ascii_rows, ascii_meet), so that it needs few registers:
+ * it makes is a tail call (print_ascii_rows, ascii_damage, ascii_place), so that it needs few registers:
  * csi's short runs between escape sequences paid ~19 instructions a run for the prologue and epilogue of a
  * function that called on its own paths. */
 GRID_PAGE("print") __attribute__((noinline)) static void ascii_styled(struct grid *g, const uint8_t *s, size_t n)
@@ -585,39 +694,15 @@ GRID_PAGE("print") __attribute__((noinline)) static void ascii_styled(struct gri
 	}
 	/* The whole run before the right edge, no wrap (the text between escape sequences): one segment, the
 	 * bookkeeping first and the cells last, so that nothing is needed after writing them (a tail call). */
-	{
-		const int y = g->cy, x1 = x + (int)n;
-		g->cx = x1;
-		g->last_x = x1 - 1;
-		grid__damage_inline(g, y, x - 1, x1 + 1);
+	const int x1 = x + (int)n;
+	g->cx = x1;
+	g->last_x = x1 - 1;
+	if (unlikely(!g->damage_all)) {
+		ascii_damage(g, s, n);
+		return;
 	}
-	/* the pen's id, resolved by the caller (grid__pen_learn) */
-	const uint16_t style = g->pen_id;
-	struct line *l = grid__line_raw(g, g->cy);
-	if (x >= g->text_from) {
-		/* rows may reach the scrollback (grid.text_from): a flood's row keeps only its text (LINE_LAZY),
-		 * its cells written when something else reaches them */
-		if (x == 0) {
-			if (lazy_start(l, n, style, g->link))
-				goto lazy;
-			if (unlikely(l->flags & LINE_LAZY)) {
-				ascii_meet(g, l, s, n, style, 0);
-				return;
-			}
-			text_start(l, s, n, style, g->link);
-		} else if (unlikely(l->flags & LINE_LAZY)) {
-			if (lazy_more(l, x, style, g->link))
-				goto lazy;
-			ascii_meet(g, l, s, n, style, x);
-			return;
-		} else {
-			l->flags &= ~LINE_ASCII;
-		}
-	}
-	ascii_cells(g, l, s, n, style, x, true);
-	return;
-lazy:
-	lazy_put(l, x, s, n, style);
+	g->damaged = true;
+	ascii_go(g, s, n, x);
 }
 
 /* print_ascii_run's pen past the style cache (pen_miss: fresh, or through the index's probe), then the run */

@@ -127,7 +127,8 @@ static const int32_t write512_idx[3][16] = {
 #undef I
 };
 
-GRID_PAGE("print")
+/* (in no page: only CPUs with AVX-512 run it, and neither QEMU's TCG nor valgrind has it, so no emulated
+ * guest pays a TB look-up for reaching it; the "print" page's room went to ascii_place's split) */
 __attribute__((target("avx512f,avx512bw,avx512vl,bmi2"), noinline)) static void write_short_512(unsigned char *p,
 												 const uint8_t *s, size_t k,
 												 uint32_t sl)
@@ -238,9 +239,9 @@ GRID_PAGE("print") __attribute__((noinline)) static void write_words(unsigned ch
 
 #if defined(HAVE_WRITE_AVX)
 /* write_ascii's runs of k >= write_min on CPUs with AVX-512 (write_short_512 under 32 cells) or with AVX but
- * not AVX2 (write_ascii16): out of line, so that the AVX2 path inline in the printers stays as it was */
-GRID_PAGE("print") __attribute__((noinline)) static void write_other(unsigned char *p, const uint8_t *s, size_t k,
-								      uint32_t sl)
+ * not AVX2 (write_ascii16): out of line, so that the AVX2 path inline in the printers stays as it was (in no
+ * page, as write_short_512: an emulated guest with AVX2 never calls it) */
+__attribute__((noinline)) static void write_other(unsigned char *p, const uint8_t *s, size_t k, uint32_t sl)
 {
 	if (write_512) {
 		if (k < 32)

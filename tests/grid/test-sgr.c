@@ -8,6 +8,7 @@
 
 #include "decline.h"
 #include "grid/grid-internal.h"
+#include "grid/grid-sgr.h"
 #include "harness.h"
 #include "vt/vt.h"
 
@@ -561,13 +562,20 @@ static void test_color_random(void)
 }
 
 /* The long plain SGRs' AVX-512 decode (grid-sgr-long.c's grid__sgr_long_direct_512: every number at once, on
- * CPUs with VBMI and VBMI2; elsewhere these run grid__sgr_long_direct) with both tables bypassed (the AVX-512
- * colour entry taken): random SGRs of 17 to 31 bytes from codes, colours with missing, empty, overlong and
+ * CPUs with VBMI and VBMI2; elsewhere, and with scalar set, these run grid__sgr_long_direct) with both tables
+ * bypassed (the AVX-512 colour entry taken): random SGRs of 17 to 31 bytes from codes, colours with missing, empty, overlong and
  * out-of-range parts, kinds in leading zeros ("0005", "0002"), 5-digit numbers, sub-parameters, more than 16
  * fields (all empty), exactly 16, and a byte that is neither digit nor separator; after pens that each
  * partly overwrites. */
-static void test_long_512(void)
+static void test_long_512(bool scalar)
 {
+#if defined(GRID_SGR_LONG_512)
+	const bool had = grid__sgr_long_512;
+	if (scalar)
+		grid__sgr_long_512 = false;
+#else
+	(void)scalar;
+#endif
 	static const char *const pool[] = {"",	   "0",	   "1",	    "2",    "3",    "4",    "5",	   "7",	   "9",
 					   "22",   "24",   "38",    "48",   "58",   "39",   "49",   "59",  "53",  "107",
 					   "127",  "128",  "255",   "256",  "999",  "9999", "0005", "0002", "00038",
@@ -616,8 +624,11 @@ static void test_long_512(void)
 	}
 	t_free(a);
 	t_free(b);
+#if defined(GRID_SGR_LONG_512)
+	grid__sgr_long_512 = had;
+#endif
 	CHECK(tried > 3000, "only %d long SGRs tried", tried);
-	CHECK(bad == 0, "%d cells differ after long plain SGRs (AVX-512 decode)", bad);
+	CHECK(bad == 0, "%d cells differ after long plain SGRs (%s decode)", bad, scalar ? "scalar" : "AVX-512");
 }
 
 /* While the colour SGRs bypass their tables, a dirty pen and the erase style take fresh ids without the
@@ -740,7 +751,8 @@ int main(void)
 		test_color_512();
 		test_color_random();
 		test_color_edits();
-		test_long_512();
+		test_long_512(false);
+		test_long_512(true);
 	}
 	test_sampling();
 	test_cache_bypass();
