@@ -80,18 +80,33 @@ struct long_vals {
 	_Alignas(16) uint8_t code[32];
 };
 
-static inline __attribute__((always_inline)) uint32_t long_val(const struct long_vals *v, uint32_t ends)
+/* The place of *ends' lowest bit (*ends not 0: the field that ends there, at most n < 32), that bit cleared.
+ * By tzcnt's 32-bit form, whose result the CPU zero-extends, and the clear right after it: GCC's
+ * __builtin_ctz took two instructions more per field (a xor to break tzcnt's false dependency, a movslq of
+ * its int), and in an emulated guest (QEMU's TCG) a flags-setting instruction whose flags are not
+ * overwritten before the next load has its flags computed and stored (loads may fault). */
+static inline __attribute__((always_inline)) size_t long_pop(uint32_t *ends)
 {
-	/* (no more than n < 32: the bit at n ends the last field) */
-	const unsigned e = (unsigned)__builtin_ctz(ends);
+#if defined(__x86_64__) && defined(__GNUC__)
+	uint64_t e, t;
+	__asm__("tzcnt %2, %k0\n\tlea -1(%q2), %k1\n\tand %k1, %2" : "=&r"(e), "=&r"(t), "+r"(*ends) : : "cc");
+	return (size_t)e;
+#else
+	const size_t e = (size_t)__builtin_ctz(*ends);
+	*ends &= *ends - 1;
+	return e;
+#endif
+}
+
+/* The number of the field that ends at e (long_val), and the same clamped to 127 (long_codes' index) */
+static inline __attribute__((always_inline)) uint32_t long_val(const struct long_vals *v, size_t e)
+{
 	return v->lo[e] + 100u * v->hi[e];
 }
 
-/* The number of the field that ends at ends' lowest bit (long_val), and the same clamped to 127 (long_codes'
- * index) */
-static inline __attribute__((always_inline)) uint32_t long_code(const struct long_vals *v, uint32_t ends)
+static inline __attribute__((always_inline)) uint32_t long_code(const struct long_vals *v, size_t e)
 {
-	return v->code[__builtin_ctz(ends)];
+	return v->code[e];
 }
 
 /* The SGR s[0..n) (16 < n < 32, s[0..32) readable) when it is plain (digits and ';' only, no number of five
@@ -212,8 +227,7 @@ __attribute__((noinline)) size_t grid__sgr_long_direct(struct grid *g, const uin
 	memcpy(&p0, pen, 8);
 	memcpy(&p1, (const char *)pen + 8, 8);
 	while (ends) {
-		const uint32_t c = long_code(&v, ends);
-		ends &= ends - 1;
+		const uint32_t c = long_code(&v, long_pop(&ends));
 		const unsigned f = long_codes.ext[c];
 		if (likely(!f)) {
 			p0 = (p0 & long_codes.and0[c]) | long_codes.or0[c];
@@ -225,26 +239,23 @@ __attribute__((noinline)) size_t grid__sgr_long_direct(struct grid *g, const uin
 		if (!ends)
 			break;
 		/* (its code: 5 and 2 are what their numbers are) */
-		const uint32_t kind = long_code(&v, ends);
-		ends &= ends - 1;
+		const uint32_t kind = long_code(&v, long_pop(&ends));
 		uint32_t color;
 		bool ok;
 		if (kind == 5) {
 			if (!ends)
 				break;
-			const uint32_t k = long_val(&v, ends);
-			ends &= ends - 1;
+			const uint32_t k = long_val(&v, long_pop(&ends));
 			/* (the kinds' bits or'ed in without masks: a value of 256 or more is not stored) */
 			color = 0x01000000u | k;
 			ok = k < 256;
 		} else if (kind == 2) {
-			const uint32_t t1 = ends & (ends - 1), t2 = t1 & (t1 - 1);
-			if (!t2)
+			const uint32_t t1 = ends & (ends - 1);
+			if (!(t1 & (t1 - 1)))
 				break;
-			const uint32_t r = long_val(&v, ends);
-			const uint32_t gr = long_val(&v, t1);
-			const uint32_t b = long_val(&v, t2);
-			ends = t2 & (t2 - 1);
+			const uint32_t r = long_val(&v, long_pop(&ends));
+			const uint32_t gr = long_val(&v, long_pop(&ends));
+			const uint32_t b = long_val(&v, long_pop(&ends));
 			color = 0x02000000u | r << 16 | gr << 8 | b;
 			ok = (r | gr | b) < 256;
 		} else {
