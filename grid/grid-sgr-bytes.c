@@ -393,27 +393,9 @@ __attribute__((noinline)) static size_t sgr_color_sampled(struct grid *g, const 
 	return r;
 }
 
-/* sgr_color_direct's work after the decode: one colour SGR in 256 through sgr_color_sampled, the others
- * applied. */
-static inline __attribute__((always_inline)) size_t color_direct_apply(struct grid *g, const uint8_t *s, size_t n,
-									uint64_t h, uint32_t color)
-{
-	if ((++g->sgr_color_misses & 255) == 0)
-		return sgr_color_sampled(g, s, n, h, color);
-	/* the colour stored at its place in the pen, fg or bg by the head's '3' or '4' (bit 2), without a
-	 * branch on which (as sgr_memo_hit) */
-	_Static_assert(offsetof(struct grid_style, fg) == 0 && offsetof(struct grid_style, bg) == 4, "pen layout");
-	const unsigned off = (unsigned)(h & 4);
-	memcpy((char *)&g->pen + off, &color, 4);
-	g->erase_dirty |= off != 0;
-	g->pen_dirty = true;
-	g->pen_from = NULL;
-	g->last_cp = 0;
-	return n + 1;
-}
-
-/* color_direct_apply with the head read again from s (its first byte's bit 2 for fg or bg): the scalar decode
- * then keeps no head in a register, and saves none of its own (one push and pop less per colour SGR) */
+/* The work after the decode of sgr_color_direct, sgr_color_itu and sgr_color_direct_512: one colour SGR in 256
+ * through sgr_color_sampled, the others applied, with the head read again from s (its first byte's bit 2 for fg
+ * or bg): the decodes then keep no head in a register, and save none of their own */
 static inline __attribute__((always_inline)) size_t color_direct_apply_s(struct grid *g, const uint8_t *s, size_t n,
 									  uint32_t color)
 {
@@ -587,12 +569,12 @@ GRID_PAGE("sgr") size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t 
  * stay on grid__csi_bytes_sgr itself (with the entry a copy of it for all SGRs they were 2-4 % slower). In a
  * section of their own between the two pages above (no function an emulated guest runs moves within its page). */
 GRID_PAGE("sgr512") __attribute__((target("avx512f,avx512bw,avx512vl,bmi,bmi2,sse4.1,ssse3"), noinline)) static size_t
-sgr_color_direct_512(struct grid *g, const uint8_t *s, size_t n, uint64_t h)
+sgr_color_direct_512(struct grid *g, const uint8_t *s, size_t n)
 {
 	uint32_t color;
-	if (!color_tail_512(s, (unsigned)n, h, &color))
+	if (!color_tail_512(s, (unsigned)n, &color))
 		return sgr_bytes_sampled(g, s, n);
-	return color_direct_apply(g, s, n, h, color);
+	return color_direct_apply_s(g, s, n, color);
 }
 
 /* The tables' entry back (colours found again: sgr_color_sampled, or a reset), out of line: the entry's
@@ -614,7 +596,7 @@ GRID_PAGE("sgr512") static inline size_t sgr_other_512(struct grid *g, const uin
 	return sgr_bytes_sampled(g, s, n);
 }
 
-/* The colour head tested here, before sgr_color_direct_512 saves its registers: the SGRs that are not colour
+/* The colour head tested here, before sgr_color_direct_512 is called: the SGRs that are not colour
  * forms (csi's long ones, "4:3", ...) go on without that */
 GRID_PAGE("sgr512") static size_t csi_bytes_sgr_512(void *ctx, const uint8_t *s, size_t n)
 {
@@ -627,7 +609,7 @@ GRID_PAGE("sgr512") static size_t csi_bytes_sgr_512(void *ctx, const uint8_t *s,
 	uint64_t h;
 	if (!color_head(s, &h))
 		return sgr_other_512(g, s, n);
-	return sgr_color_direct_512(g, s, n, h);
+	return sgr_color_direct_512(g, s, n);
 }
 
 GRID_PAGE("sgr512") __attribute__((constructor)) static void sgr_512_init(void)
