@@ -150,18 +150,19 @@ static inline __attribute__((always_inline)) bool long_fields(const uint8_t *s, 
 	memcpy(b + 14, ";;", 2);
 	_mm_store_si128((__m128i *)(void *)(b + 16), a0);
 	_mm_store_si128((__m128i *)(void *)(b + 32), a1);
-	const __m128i c50 = _mm_set1_epi8((char)0x50), c8a = _mm_set1_epi8((char)(0x80 + 10)), c0 = _mm_set1_epi8('0');
-	const __m128i zero = _mm_setzero_si128();
-#define LONG_AT(k) _mm_loadu_si128((const __m128i *)(const void *)(b + 16 - (k)))
-#define LONG_DIGIT(a) _mm_cmplt_epi8(_mm_add_epi8(a, c50), c8a)
+	const __m128i c30 = _mm_set1_epi8(0x30), c10 = _mm_set1_epi8(10), zero = _mm_setzero_si128();
+/* the byte k places before each place, as its digit's value: every byte read for a place e <= n is a digit
+ * (0..9) or a ';' (11) (checked above; the places after n are never read), so one signed compare tells them
+ * apart */
+#define LONG_AT(k) _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(b + 16 - (k))), c30)
 /* ten times x (x at most 9: the words' shift moves no bit across a byte) */
 #define LONG_TEN(x) _mm_add_epi8(_mm_add_epi8(x, x), _mm_slli_epi16(_mm_add_epi8(x, x), 2))
 	/* lo: the digit at e - 1 and ten times that at e - 2 (0 at a ';'), where e - 1 is a digit */
-	const __m128i a10 = LONG_AT(1), a11 = LONG_AT(-15), a20 = LONG_AT(2), a21 = LONG_AT(-14);
-	const __m128i m10 = LONG_DIGIT(a10), m11 = LONG_DIGIT(a11), m20 = LONG_DIGIT(a20), m21 = LONG_DIGIT(a21);
-	const __m128i d20 = _mm_and_si128(_mm_sub_epi8(a20, c0), m20), d21 = _mm_and_si128(_mm_sub_epi8(a21, c0), m21);
-	const __m128i lo0 = _mm_and_si128(_mm_add_epi8(_mm_sub_epi8(a10, c0), LONG_TEN(d20)), m10);
-	const __m128i lo1 = _mm_and_si128(_mm_add_epi8(_mm_sub_epi8(a11, c0), LONG_TEN(d21)), m11);
+	const __m128i x10 = LONG_AT(1), x11 = LONG_AT(-15), x20 = LONG_AT(2), x21 = LONG_AT(-14);
+	const __m128i m10 = _mm_cmplt_epi8(x10, c10), m11 = _mm_cmplt_epi8(x11, c10);
+	const __m128i m20 = _mm_cmplt_epi8(x20, c10), m21 = _mm_cmplt_epi8(x21, c10);
+	const __m128i lo0 = _mm_and_si128(_mm_add_epi8(x10, LONG_TEN(_mm_and_si128(x20, m20))), m10);
+	const __m128i lo1 = _mm_and_si128(_mm_add_epi8(x11, LONG_TEN(_mm_and_si128(x21, m21))), m11);
 	_mm_store_si128((__m128i *)(void *)v->before, zero);
 	_mm_store_si128((__m128i *)(void *)v->lo, lo0);
 	_mm_store_si128((__m128i *)(void *)(v->lo + 16), lo1);
@@ -181,7 +182,6 @@ static inline __attribute__((always_inline)) bool long_fields(const uint8_t *s, 
 	_mm_store_si128((__m128i *)(void *)v->code, LONG_CODE(lo0, hi0));
 	_mm_store_si128((__m128i *)(void *)(v->code + 16), LONG_CODE(lo1, hi1));
 #undef LONG_AT
-#undef LONG_DIGIT
 #undef LONG_TEN
 #undef LONG_CODE
 #else
