@@ -1,4 +1,4 @@
-/* grid/grid-sgr-512.h: sgr_color_decode for CPUs with AVX-512 (BW, VL) and BMI2, included by grid-sgr-bytes.c
+/* grid/grid-sgr-512.h: sgr_color_decode for CPUs with AVX-512 (BW, VL) and BMI2, included by grid-sgr-color.h
  * (which has color_head, the HEAD_ macros and digit_mask): the palette, direct and ITU forms in one path with
  * no branch on which, the three numbers by one shuffle and two multiply-adds.
  *

@@ -21,136 +21,7 @@ __asm__(".section .text.kf_sgr512,\"ax\",@progbits\n\t.previous");
 #endif
 /* (the long plain SGRs' decode follows in a page of its own: grid-sgr-long.c, the next file linked) */
 
-/* The head of a colour SGR in s[0..5) (s[0..8) readable): "38;2;", "38;5;", "48;2;", "48;5;" or the same
- * with ':'. The multiplier sends the eight to the eight places of the table (one multiply and one compare,
- * no branch per byte: the kinds of colour SGR come in no predictable order). Whether it is one; the five
- * bytes as a word in *head (see the HEAD_ macros) either way. */
-static inline bool color_head(const uint8_t *s, uint64_t *head)
-{
-	static const uint64_t heads[8] = {
-		0x3a323a3833ull, 0x3b353b3834ull, 0x3b323b3834ull, 0x3a353a3834ull, /* 38:2: 48;5; 48;2; 48:5: */
-		0x3a323a3834ull, 0x3b353b3833ull, 0x3b323b3833ull, 0x3a353a3833ull, /* 48:2: 38;5; 38;2; 38:5: */
-	};
-	uint64_t w;
-	memcpy(&w, s, 8);
-	w &= 0xffffffffffull;
-	*head = w;
-	return heads[(w * 0x78f845f57b3120dfull) >> 61] == w;
-}
-#define HEAD_SET(h) (X_FG << ((h) >> 2 & 1))  /* '3' or '4' */
-#define HEAD_PAL(h) ((h) >> 24 & 1)           /* '5' or '2' */
-#define HEAD_COLON(h) (!((h) >> 16 & 1))      /* ':' or ';' */
-
-#if defined(__SSE2__) && defined(__GNUC__)
-#include "grid/grid-sgr-512.h"
-#endif
-
-/* The colour forms (38;2;r;g;b, 38:2:r:g:b, 38:2:Pi:r:g:b, 38;5;n, 38:5:n, 48 alike) in the SGR s[0..n)
- * (s[0..32) readable), as the parsed form would give them: numbers of 1 to 3 digits (or empty), the tail
- * after the head at most 15 bytes; anything else is left to sgr_plain_xform (which reads 4-digit ones) or
- * the parser. First the head (color_head, into *head) and the tail's bytes: digits and the head's separator
- * only, a bit per separator in *sm. The tail is one vector: the whole SGR in one or two (by its length, which
- * came in no order a predictor learns: 12.7 k mispredictions on csi's 2 MiB) cost more. */
-static inline __attribute__((always_inline)) bool color_scan(const uint8_t *s, unsigned n, uint64_t *head,
-							      unsigned *sm)
-{
-	uint64_t h;
-	const unsigned len = n - 5; /* the tail's bytes */
-	if (!color_head(s, &h) || len > 15)
-		return false;
-	*head = h;
-	const uint8_t *t = s + 5;
-	unsigned dig, sep;
-#if defined(__SSE2__) && defined(__GNUC__)
-	/* by the separator's low bit (':' 0x3a, ';' 0x3b), an offset into the table without a compare */
-	static const char seps[2][16] = {
-		{':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':', ':'},
-		{';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';', ';'},
-	};
-	_Static_assert(sizeof(seps[0]) == 16, "a row is 16 bytes: bit 16 of the head shifted to bit 4");
-	const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)t);
-	dig = digit_mask(a);
-	const __m128i sv = _mm_loadu_si128((const __m128i *)(const void *)(&seps[0][0] + (h >> 12 & 16)));
-	sep = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, sv));
-#else
-	const bool colon = HEAD_COLON(h);
-	dig = sep = 0;
-	for (unsigned k = 0; k < len; k++) {
-		dig |= (unsigned)((unsigned)t[k] - '0' < 10) << k;
-		sep |= (unsigned)(t[k] == (colon ? ':' : ';')) << k;
-	}
-#endif
-	const unsigned lim = (1u << len) - 1;
-	*sm = sep & lim;
-	return ((dig | sep) & lim) == lim;
-}
-
-/* The colour r;g;b of the numbers t[a..a + la), t[b..b + lb), t[c..c + lc) (0 to 3 digits, t[x..x + 4)
- * readable); whether all are below 256 (*out meant only then). As digits_at, r's and g's words in one 64-bit
- * word whose steps make both at once (no carry crosses a half: r in bits 16..31, g in 48..63). */
-static inline __attribute__((always_inline)) bool rgb_at(const uint8_t *t, unsigned a, unsigned la, unsigned b,
-							  unsigned lb, unsigned c, unsigned lc, uint32_t *out)
-{
-	uint64_t x = (uint64_t)digits_top(t + a, la) | (uint64_t)digits_top(t + b, lb) << 32;
-	x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;
-	x *= 1u + (100u << 16);
-	const uint32_t bl = digits_join(digits_top(t + c, lc));
-	*out = 0x02000000u | ((uint32_t)x & 0x00ff0000u) | ((uint32_t)(x >> 40) & 0xff00u) | bl;
-	return ((x & 0xff000000ff000000ull) | (bl >> 8)) == 0;
-}
-
-/* The direct colour after the head from the tail t[0..len) (digits and separators, a bit per separator in
- * sm): "r;g;b" (or ":Pi:r:g:b" in the colon form, Pi empty or digits and ignored), each number empty (0) or
- * of 1 to 3 digits and below 256: what ext_color makes a colour of. Returns false for anything else. */
-static inline __attribute__((always_inline)) bool color_tail(const uint8_t *t, unsigned len, unsigned sm,
-							      bool colon, uint32_t *out)
-{
-	/* r;g;b: two separators; Pi:r:g:b (colon form only): three, Pi ignored */
-	unsigned e0 = (unsigned)__builtin_ctz(sm | 1u << 31), st = 0;
-	sm &= sm - 1;
-	unsigned e1 = (unsigned)__builtin_ctz(sm | 1u << 31);
-	sm &= sm - 1;
-	if (sm) {
-		if (!colon || (sm & (sm - 1)))
-			return false;
-		st = e0 + 1, e0 = e1, e1 = (unsigned)__builtin_ctz(sm);
-	}
-	unsigned l0 = e0 - st, l1 = e1 - e0 - 1, l2 = len - e1 - 1;
-	if (e1 >= len || (l0 | l1 | l2) > 3)
-		return false;
-	return rgb_at(t, st, l0, e0 + 1, l1, e1 + 1, l2, out);
-}
-
-/* The palette form's tail t[0..len) ("n": 0 to 3 digits, below 256; t[0..4) readable) without color_scan's
- * vector (~30 instructions less): the digits at the top of a word (digits_top), each byte then
- * below 10 (b ^ '0' < 10 only for '0'..'9'; a byte of 0x8a or more carries, but has its top bit set). */
-static inline __attribute__((always_inline)) bool pal_tail(const uint8_t *t, unsigned len, uint32_t *out)
-{
-	if (len > 3)
-		return false;
-	const uint32_t x = digits_top(t, len);
-	const uint32_t bad = (x | (x + 0x76767676u)) & 0x80808080u;
-	const uint32_t c = digits_join(x);
-	*out = GRID_COLOR_PALETTE(c);
-	return (bad | c >> 8) == 0;
-}
-
-/* The colour of such an SGR, and its head in *head: false for anything else. The palette form by pal_tail,
- * the direct one by color_scan's vector. */
-static inline __attribute__((always_inline)) bool sgr_color_decode(const uint8_t *s, unsigned n, uint64_t *head,
-								    uint32_t *out)
-{
-	unsigned sm;
-	uint64_t h;
-	if (!color_head(s, &h))
-		return false;
-	*head = h;
-	if (HEAD_PAL(h))
-		return pal_tail(s + 5, n - 5, out);
-	if (!color_scan(s, n, head, &sm))
-		return false;
-	return color_tail(s + 5, n - 5, sm, HEAD_COLON(*head), out);
-}
+#include "grid/grid-sgr-color.h"
 
 static inline __attribute__((always_inline)) bool sgr_color_xform(const uint8_t *s, unsigned n,
 								   struct sgr_xform *x)
@@ -541,15 +412,89 @@ static inline __attribute__((always_inline)) size_t color_direct_apply(struct gr
 	return n + 1;
 }
 
+/* color_direct_apply with the head read again from s (its first byte's bit 2 for fg or bg): the scalar decode
+ * then keeps no head in a register, and saves none of its own (one push and pop less per colour SGR) */
+static inline __attribute__((always_inline)) size_t color_direct_apply_s(struct grid *g, const uint8_t *s, size_t n,
+									  uint32_t color)
+{
+	/* one in 256 (the count's low byte 0 after the add): on x86-64 an add to memory and a test of its low
+	 * byte there, where GCC makes of the C a load, an add, a store and a test (two instructions more per
+	 * colour SGR) */
+	bool sample;
+#if defined(__GNUC__) && defined(__x86_64__)
+	__asm__("addl $1, %0\n\ttestb $0xff, %0" : "+m"(g->sgr_color_misses), "=@ccz"(sample));
+#else
+	sample = (++g->sgr_color_misses & 255) == 0;
+#endif
+	if (unlikely(sample)) {
+		uint64_t h;
+		memcpy(&h, s, 8);
+		return sgr_color_sampled(g, s, n, h & 0xffffffffffull, color);
+	}
+	_Static_assert(offsetof(struct grid_style, fg) == 0 && offsetof(struct grid_style, bg) == 4, "pen layout");
+	size_t off = s[0] & 4u;
+	/* (opaque: GCC otherwise ands the byte twice, once for the place and once for the flag's setne) */
+	__asm__("" : "+r"(off));
+	memcpy((char *)&g->pen + off, &color, 4);
+	g->erase_dirty |= off != 0;
+	g->pen_dirty = true;
+	g->pen_from = NULL;
+	g->last_cp = 0;
+	return n + 1;
+}
+
+/* The r;g;b of the tail t[0..len) whose first two separators are at e0 < e1, the rest of color_tail (Pi
+ * already dropped before t) */
+static inline __attribute__((always_inline)) bool rgb_tail(const uint8_t *t, unsigned len, unsigned e0, unsigned e1,
+							   uint32_t *out)
+{
+	/* fewer than two separators: e1 is 31 (none past the tail), so l1 is 16 or more */
+	const unsigned l1 = e1 - e0 - 1, l2 = len - e1 - 1;
+	if ((e0 | l1 | l2) > 3)
+		return false;
+	return rgb_at(t, 0, e0, e0 + 1, l1, e1 + 1, l2, out);
+}
+
+/* sgr_color_direct's SGRs with a third separator (the first two at e0 < e1, sm: the third and later ones): the
+ * ITU form "38:2:Pi:r:g:b" (':' only, exactly three) or nothing, out of line so that the other forms keep no
+ * start of r in a register. The ':' form told by the head's separator byte (s[2]), not by a head kept for it. */
+GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_color_itu(struct grid *g, const uint8_t *s, size_t n,
+									unsigned e0, unsigned e1, unsigned sm)
+{
+	uint32_t color;
+	const unsigned st = e0 + 1, e2 = (unsigned)__builtin_ctz(sm);
+	if (s[2] != ':' || (sm & (sm - 1)) || !rgb_tail(s + 5 + st, (unsigned)n - 5 - st, e1 - st, e2 - st, &color))
+		return sgr_bytes_sampled(g, s, n);
+	return color_direct_apply_s(g, s, n, color);
+}
+
 /* A colour SGR s[0..n] (n before the 'm') decoded and applied without the tables; anything else through
- * sgr_bytes_lookup, and one colour SGR in 256 through sgr_color_sampled. */
+ * sgr_bytes_lookup, and one colour SGR in 256 through sgr_color_sampled. sgr_color_decode's steps, written out
+ * so that nothing is kept in a register that a call would have to save (the CPUs without AVX-512 and the
+ * emulated guests of issue 5 run this; docs/benchmarks.md, session 28 "colour"). */
 GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_color_direct(struct grid *g, const uint8_t *s, size_t n)
 {
 	uint64_t h;
 	uint32_t color;
-	if (!sgr_color_decode(s, (unsigned)n, &h, &color))
+	if (!color_head_top(s, &h))
 		return sgr_bytes_sampled(g, s, n);
-	return color_direct_apply(g, s, n, h, color);
+	if (HT_PAL(s)) {
+		if (!pal_tail(s + 5, (unsigned)n - 5, &color))
+			return sgr_bytes_sampled(g, s, n);
+	} else {
+		unsigned sm;
+		if (!color_scan_tail(s, (unsigned)n, HT_SEMI16(h), &sm))
+			return sgr_bytes_sampled(g, s, n);
+		const unsigned e0 = (unsigned)__builtin_ctz(sm | 1u << 31);
+		sm &= sm - 1;
+		const unsigned e1 = (unsigned)__builtin_ctz(sm | 1u << 31);
+		sm &= sm - 1;
+		if (unlikely(sm))
+			return sgr_color_itu(g, s, n, e0, e1, sm);
+		if (!rgb_tail(s + 5, (unsigned)n - 5, e0, e1, &color))
+			return sgr_bytes_sampled(g, s, n);
+	}
+	return color_direct_apply_s(g, s, n, color);
 }
 
 /* sgr_tiny's codes 0..99 (grid__sgr_codes) as masks of the whole pen: pen = (pen & and) | or, no branch on

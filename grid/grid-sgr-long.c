@@ -70,6 +70,136 @@ static inline __attribute__((always_inline)) size_t long_done(struct grid *g, ui
 	return n + 1;
 }
 
+/* Every field's number of a plain SGR by the field's end e (each ';' and n): lo[e] + 100 * hi[e], lo the
+ * field's last two digits as a number, hi the two before them (0 for a field of two digits or fewer, an
+ * empty field 0 in both), code[e] that number clamped to 127 */
+struct long_vals {
+	_Alignas(16) uint8_t before[16]; /* zeros: hi's loads start two bytes before lo */
+	uint8_t lo[32];
+	_Alignas(16) uint8_t hi[32];
+	_Alignas(16) uint8_t code[32];
+};
+
+/* The place of *ends' lowest bit (*ends not 0: the field that ends there, at most n < 32), that bit cleared.
+ * By tzcnt's 32-bit form, whose result the CPU zero-extends, and the clear right after it: GCC's
+ * __builtin_ctz took two instructions more per field (a xor to break tzcnt's false dependency, a movslq of
+ * its int), and in an emulated guest (QEMU's TCG) a flags-setting instruction whose flags are not
+ * overwritten before the next load has its flags computed and stored (loads may fault). */
+static inline __attribute__((always_inline)) size_t long_pop(uint32_t *ends)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	uint64_t e, t;
+	__asm__("tzcnt %2, %k0\n\tlea -1(%q2), %k1\n\tand %k1, %2" : "=&r"(e), "=&r"(t), "+r"(*ends) : : "cc");
+	return (size_t)e;
+#else
+	const size_t e = (size_t)__builtin_ctz(*ends);
+	*ends &= *ends - 1;
+	return e;
+#endif
+}
+
+/* The number of the field that ends at e (long_val), and the same clamped to 127 (long_codes' index) */
+static inline __attribute__((always_inline)) uint32_t long_val(const struct long_vals *v, size_t e)
+{
+	return v->lo[e] + 100u * v->hi[e];
+}
+
+static inline __attribute__((always_inline)) uint32_t long_code(const struct long_vals *v, size_t e)
+{
+	return v->code[e];
+}
+
+/* The SGR s[0..n) (16 < n < 32, s[0..32) readable) when it is plain (digits and ';' only, no number of five
+ * digits or more, as plain_fields takes): its numbers into v (struct long_vals) and its fields' ends (a bit
+ * at each ';' and at n) into *ends, true. Every place's number at once, without a branch per field's length
+ * (no run of five digits: four are all a number can have): at each place e, lo = the digit at e - 1 plus ten
+ * times that at e - 2 (a ';' there adds 0) where e - 1 is a digit, hi = lo at e - 2 where e - 1 and e - 2
+ * are digits. Where a loop per field branched on its digit count (csi's long SGRs: 11 fields of 1 to 3 digits
+ * in no order a predictor learns: ~1.25 mispredictions an SGR in valgrind's model) and read each number by a
+ * 4-byte load (a padded copy of the SGRs over 28 bytes). */
+static inline __attribute__((always_inline)) bool long_fields(const uint8_t *s, unsigned n, struct long_vals *v,
+							      uint32_t *ends)
+{
+	const uint32_t lim = (1u << n) - 1;
+	uint32_t dig, semi;
+#if defined(__SSE2__) && defined(__GNUC__)
+	const __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)s);
+	const __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+	/* digits as digit_mask finds them, kept as byte masks */
+	const __m128i m0 = _mm_cmplt_epi8(_mm_add_epi8(a0, _mm_set1_epi8((char)0x50)), _mm_set1_epi8((char)(0x80 + 10)));
+	const __m128i m1 = _mm_cmplt_epi8(_mm_add_epi8(a1, _mm_set1_epi8((char)0x50)), _mm_set1_epi8((char)(0x80 + 10)));
+	dig = ((uint32_t)_mm_movemask_epi8(m0) | (uint32_t)_mm_movemask_epi8(m1) << 16) & lim;
+	semi = (byte_mask(a0, ';') | byte_mask(a1, ';') << 16) & lim;
+#else
+	dig = semi = 0;
+	for (unsigned k = 0; k < n; k++) {
+		dig |= (uint32_t)((unsigned)s[k] - '0' < 10) << k;
+		semi |= (uint32_t)(s[k] == ';') << k;
+	}
+#endif
+	/* a run of five digits: two runs of two, two apart, and one more (as plain_fields) */
+	const uint32_t d2 = dig & dig >> 1, d4 = d2 & d2 >> 2;
+	if ((dig | semi) != lim || (d4 & dig >> 4))
+		return false;
+	*ends = semi | 1u << n;
+#if defined(__SSE2__) && defined(__GNUC__)
+	/* the bytes one and two places before each place e by loads from a copy after two ';', the numbers
+	 * two places before by loads from lo's store after two zeros: not byte shifts of the vectors (an
+	 * emulated guest, QEMU's TCG, runs those as a helper call each; a load runs inline) */
+	_Alignas(16) uint8_t b[48];
+	memcpy(b + 14, ";;", 2);
+	_mm_store_si128((__m128i *)(void *)(b + 16), a0);
+	_mm_store_si128((__m128i *)(void *)(b + 32), a1);
+	const __m128i c30 = _mm_set1_epi8(0x30), c10 = _mm_set1_epi8(10), zero = _mm_setzero_si128();
+/* the byte k places before each place, as its digit's value: every byte read for a place e <= n is a digit
+ * (0..9) or a ';' (11) (checked above; the places after n are never read), so one signed compare tells them
+ * apart */
+#define LONG_AT(k) _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(b + 16 - (k))), c30)
+/* ten times x (x at most 9: the words' shift moves no bit across a byte) */
+#define LONG_TEN(x) _mm_add_epi8(_mm_add_epi8(x, x), _mm_slli_epi16(_mm_add_epi8(x, x), 2))
+	/* lo: the digit at e - 1 and ten times that at e - 2 (0 at a ';'), where e - 1 is a digit */
+	const __m128i x10 = LONG_AT(1), x11 = LONG_AT(-15), x20 = LONG_AT(2), x21 = LONG_AT(-14);
+	const __m128i m10 = _mm_cmplt_epi8(x10, c10), m11 = _mm_cmplt_epi8(x11, c10);
+	const __m128i m20 = _mm_cmplt_epi8(x20, c10), m21 = _mm_cmplt_epi8(x21, c10);
+	const __m128i lo0 = _mm_and_si128(_mm_add_epi8(x10, LONG_TEN(_mm_and_si128(x20, m20))), m10);
+	const __m128i lo1 = _mm_and_si128(_mm_add_epi8(x11, LONG_TEN(_mm_and_si128(x21, m21))), m11);
+	_mm_store_si128((__m128i *)(void *)v->before, zero);
+	_mm_store_si128((__m128i *)(void *)v->lo, lo0);
+	_mm_store_si128((__m128i *)(void *)(v->lo + 16), lo1);
+	/* hi: lo two places before (the two digits before those: 0 unless e - 3 is a digit), where e - 1 and
+	 * e - 2 are digits */
+	const __m128i hi0 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(v->lo - 2)),
+					  _mm_and_si128(m10, m20));
+	const __m128i hi1 = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(v->lo + 14)),
+					  _mm_and_si128(m11, m21));
+	_mm_store_si128((__m128i *)(void *)v->hi, hi0);
+	_mm_store_si128((__m128i *)(void *)(v->hi + 16), hi1);
+	/* the codes: lo for hi 0, lo + 100 (at most 199) for hi 1, 255 for more; then at most 127 */
+#define LONG_CODE(lo, hi)                                                                                        \
+	_mm_min_epu8(_mm_or_si128(_mm_add_epi8(lo, _mm_andnot_si128(_mm_cmpeq_epi8(hi, zero), _mm_set1_epi8(100))), \
+				  _mm_cmpgt_epi8(hi, _mm_set1_epi8(1))),                                          \
+		     _mm_set1_epi8(127))
+	_mm_store_si128((__m128i *)(void *)v->code, LONG_CODE(lo0, hi0));
+	_mm_store_si128((__m128i *)(void *)(v->code + 16), LONG_CODE(lo1, hi1));
+#undef LONG_AT
+#undef LONG_TEN
+#undef LONG_CODE
+#else
+	v->lo[0] = v->hi[0] = v->code[0] = 0;
+	unsigned before = 0; /* D[k - 1] */
+	for (unsigned k = 0; k < n; k++) {
+		const bool d = dig >> k & 1;
+		const unsigned dv = d ? s[k] - (unsigned)'0' : 0;
+		v->lo[k + 1] = d ? (uint8_t)(dv + 10 * before) : 0;
+		v->hi[k + 1] = d && k >= 2 && (dig >> (k - 1) & 1) ? v->lo[k - 1] : 0;
+		const unsigned x = v->lo[k + 1] + 100u * v->hi[k + 1];
+		v->code[k + 1] = (uint8_t)(x > 127 ? 127 : x);
+		before = dv;
+	}
+#endif
+	return true;
+}
+
 /* A plain SGR of 17 bytes or more (not a colour form) once such SGRs keep missing grid.sgr_long (a
  * stream of fresh "1;3;4;38;5;n;48;2;r;g;b"): decoded and applied without the lookup and the entry, as
  * sgr_color_direct does with colours; one in 256 still goes through the table, and one found there
@@ -84,9 +214,9 @@ __attribute__((noinline)) size_t grid__sgr_long_direct(struct grid *g, const uin
 			g->sgr_long_misses /= 16;
 		return r;
 	}
-	uint8_t pad[36];
-	struct plain_src p;
-	if (!plain_fields(s, n, pad, &p))
+	struct long_vals v;
+	uint32_t ends;
+	if (!long_fields(s, n, &v, &ends))
 		return 0;
 	/* the pen changed in place, as two words: a code is its masks (long_codes), a colour is stored
 	 * through its field's mask; where sgr_plain_run kept the fields and the attributes' masks apart
@@ -96,21 +226,8 @@ __attribute__((noinline)) size_t grid__sgr_long_direct(struct grid *g, const uin
 	uint64_t p0, p1;
 	memcpy(&p0, pen, 8);
 	memcpy(&p1, (const char *)pen + 8, 8);
-	while (src_has(&p, true, 1)) {
-		/* a one-digit code (csi's "1;3;4;...") by its byte: no number to read, nothing to clamp */
-		const unsigned e = (unsigned)__builtin_ctz(p.ends);
-		uint32_t c;
-		if (e == p.i + 1) {
-			c = p.s[p.i] - (uint32_t)'0';
-		} else if (e == p.i + 2) {
-			/* two digits (38, 48): from their bytes as well, below 100 */
-			c = p.s[p.i] * 10u + p.s[p.i + 1] - 11u * '0';
-		} else {
-			c = digits_at(p.s, p.i, e - p.i);
-			c = c > 127 ? 127 : c;
-		}
-		p.ends &= p.ends - 1;
-		p.i = e + 1;
+	while (ends) {
+		const uint32_t c = long_code(&v, long_pop(&ends));
 		const unsigned f = long_codes.ext[c];
 		if (likely(!f)) {
 			p0 = (p0 & long_codes.and0[c]) | long_codes.or0[c];
@@ -119,29 +236,27 @@ __attribute__((noinline)) size_t grid__sgr_long_direct(struct grid *g, const uin
 		}
 		/* 38, 48, 58 as ext_color reads them (sgr_plain_run's): ;5;n or ;2;r;g;b, a missing part ends
 		 * the sequence, another kind is skipped alone */
-		if (!src_has(&p, true, 1))
+		if (!ends)
 			break;
-		/* the kind, "5" or "2" in a field of its own: its byte (no number to read) */
-		uint32_t kind, color;
-		if ((unsigned)__builtin_ctz(p.ends) == p.i + 1) {
-			kind = p.s[p.i] - (uint32_t)'0';
-			p.ends &= p.ends - 1;
-			p.i += 2;
-		} else {
-			kind = src_next(&p, true);
-		}
+		/* (its code: 5 and 2 are what their numbers are) */
+		const uint32_t kind = long_code(&v, long_pop(&ends));
+		uint32_t color;
 		bool ok;
 		if (kind == 5) {
-			if (!src_has(&p, true, 1))
+			if (!ends)
 				break;
-			uint32_t k = src_next(&p, true);
-			color = GRID_COLOR_PALETTE(k);
+			const uint32_t k = long_val(&v, long_pop(&ends));
+			/* (the kinds' bits or'ed in without masks: a value of 256 or more is not stored) */
+			color = 0x01000000u | k;
 			ok = k < 256;
 		} else if (kind == 2) {
-			if (!src_has(&p, true, 3))
+			const uint32_t t1 = ends & (ends - 1);
+			if (!(t1 & (t1 - 1)))
 				break;
-			uint32_t r = src_next(&p, true), gr = src_next(&p, true), b = src_next(&p, true);
-			color = GRID_COLOR_RGB(r, gr, b);
+			const uint32_t r = long_val(&v, long_pop(&ends));
+			const uint32_t gr = long_val(&v, long_pop(&ends));
+			const uint32_t b = long_val(&v, long_pop(&ends));
+			color = 0x02000000u | r << 16 | gr << 8 | b;
 			ok = (r | gr | b) < 256;
 		} else {
 			continue;

@@ -8,6 +8,7 @@
 
 #include "decline.h"
 #include "grid/grid-internal.h"
+#include "grid/grid-sgr.h"
 #include "harness.h"
 #include "vt/vt.h"
 
@@ -561,13 +562,20 @@ static void test_color_random(void)
 }
 
 /* The long plain SGRs' AVX-512 decode (grid-sgr-long.c's grid__sgr_long_direct_512: every number at once, on
- * CPUs with VBMI and VBMI2; elsewhere these run grid__sgr_long_direct) with both tables bypassed (the AVX-512
- * colour entry taken): random SGRs of 17 to 31 bytes from codes, colours with missing, empty, overlong and
+ * CPUs with VBMI and VBMI2; elsewhere, and with scalar set, these run grid__sgr_long_direct) with both tables
+ * bypassed (the AVX-512 colour entry taken): random SGRs of 17 to 31 bytes from codes, colours with missing, empty, overlong and
  * out-of-range parts, kinds in leading zeros ("0005", "0002"), 5-digit numbers, sub-parameters, more than 16
  * fields (all empty), exactly 16, and a byte that is neither digit nor separator; after pens that each
  * partly overwrites. */
-static void test_long_512(void)
+static void test_long_512(bool scalar)
 {
+#if defined(GRID_SGR_LONG_512)
+	const bool had = grid__sgr_long_512;
+	if (scalar)
+		grid__sgr_long_512 = false;
+#else
+	(void)scalar;
+#endif
 	static const char *const pool[] = {"",	   "0",	   "1",	    "2",    "3",    "4",    "5",	   "7",	   "9",
 					   "22",   "24",   "38",    "48",   "58",   "39",   "49",   "59",  "53",  "107",
 					   "127",  "128",  "255",   "256",  "999",  "9999", "0005", "0002", "00038",
@@ -616,8 +624,11 @@ static void test_long_512(void)
 	}
 	t_free(a);
 	t_free(b);
+#if defined(GRID_SGR_LONG_512)
+	grid__sgr_long_512 = had;
+#endif
 	CHECK(tried > 3000, "only %d long SGRs tried", tried);
-	CHECK(bad == 0, "%d cells differ after long plain SGRs (AVX-512 decode)", bad);
+	CHECK(bad == 0, "%d cells differ after long plain SGRs (%s decode)", bad, scalar ? "scalar" : "AVX-512");
 }
 
 /* While the colour SGRs bypass their tables, a dirty pen and the erase style take fresh ids without the
@@ -679,6 +690,50 @@ static void test_cache_bypass(void)
 	t_free(b);
 }
 
+/* Every colour form with one byte of its tail replaced, dropped or doubled, at each place (the first and the
+ * last byte of the tail included): the other separator, a stray byte next to the range '0'..';' ('/', '<'),
+ * a digit, a byte with the top bit; with the tables bypassed on the scalar decode (sgr_color_direct: one
+ * range test for digits and separators, the ITU form out of line) and, on AVX-512 CPUs, on
+ * color_tail_512; against the parser's general path. */
+static void test_color_edits(void)
+{
+	static const char *const base[] = {"38;2;1;22;255", "48:2::1:22:255", "38:2:7:1:22:255", "38;5;200",
+					   "48:5:7", "38;2;;;", "38:2:::", "38:2::::", "48;2;0;10;100"};
+	static const char subst[] = ":;/<09\xb5";
+	struct t_term *a, *b;
+	pair_new(&a, &b, 12u);
+	int bad = 0, k = 0;
+	for (int mode = 0; mode < 2; mode++)
+		for (unsigned i = 0; i < sizeof(base) / sizeof(base[0]); i++) {
+			const size_t n = strlen(base[i]);
+			for (size_t p = 5; p <= n; p++)
+				for (unsigned e = 0; e < sizeof(subst) + 1; e++) {
+					char x[40], s[200];
+					if (e < sizeof(subst) - 1 && p < n) /* replaced */
+						snprintf(x, sizeof(x), "%.*s%c%s", (int)p, base[i], subst[e], base[i] + p + 1);
+					else if (e == sizeof(subst) - 1 && p < n) /* dropped */
+						snprintf(x, sizeof(x), "%.*s%s", (int)p, base[i], base[i] + p + 1);
+					else if (e == sizeof(subst) && p < n) /* doubled */
+						snprintf(x, sizeof(x), "%.*s%s", (int)p + 1, base[i], base[i] + p);
+					else if (p == n && e < sizeof(subst) - 1) /* one more at the end */
+						snprintf(x, sizeof(x), "%s%c", base[i], subst[e]);
+					else
+						continue;
+					/* mode 0: scalar (the count's low byte never 0 here); mode 1: the fresh colour
+					 * before x sampled, which takes the AVX-512 entry where there is one */
+					a->g->sgr_color_misses = mode ? (1u << 20) - 1 : 1u << 20;
+					snprintf(s, sizeof(s), "\033[H\033[0;95;104m\033[48;2;%d;%d;252m\033[%smA\033[K\033[%d;1H",
+						 k & 255, k >> 8 & 255, x, ROWS);
+					k++;
+					feed_both(a, b, s);
+					bad += diff_screens(a, b);
+				}
+		}
+	t_free(a);
+	t_free(b);
+	CHECK(bad == 0, "%d cells differ after colour forms with a byte replaced, dropped or doubled", bad);
+}
+
 int main(void)
 {
 	/* both copies of the parser's feed loop (the AVX2 one where the CPU has it: vt__no_avx2) */
@@ -695,7 +750,9 @@ int main(void)
 		test_underline_styles();
 		test_color_512();
 		test_color_random();
-		test_long_512();
+		test_color_edits();
+		test_long_512(false);
+		test_long_512(true);
 	}
 	test_sampling();
 	test_cache_bypass();
