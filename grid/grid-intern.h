@@ -86,6 +86,27 @@ static inline bool grid__intern_fresh(const struct style_table *t, uint64_t a, u
 	return t->fresh >= STYLE_FRESH_BYPASS && (uint8_t)t->count && t->count < t->gc_at && (a | b);
 }
 
+/* grid__intern_fresh for the text paths (a fresh pen per text run in csi): its tests of count, (uint8_t)count
+ * != 0 and count < gc_at, as one compare against a bound they held at (fresh_below: the next multiple of 256
+ * at or after the count it was made at, at most gc_at). count only grows until a collection, which zeroes
+ * the bound (gc_at new), so the bound holds only counts that pass both; past it, the tests themselves,
+ * which make it again (twice per 256 fresh styles). print_ascii_run's only: in EL's path its growth
+ * overflowed the erase page, in pen_miss's it moved the code after the print_rows page (an emulated guest's
+ * TB look-ups: sgr_bytes_long away from its callees' page). */
+static inline bool grid__intern_fresh_run(struct style_table *t, uint64_t a, uint64_t b)
+{
+	if (t->fresh < STYLE_FRESH_BYPASS)
+		return false;
+	const uint32_t c = t->count;
+	if (unlikely(c >= t->fresh_below)) {
+		if (!(uint8_t)c || c >= t->gc_at)
+			return false;
+		const uint32_t m = (c + 255u) & ~255u;
+		t->fresh_below = m < t->gc_at ? m : t->gc_at;
+	}
+	return (a | b) != 0;
+}
+
 /* Whether a pen past the SGR tables takes its id without the style cache (grid__intern_fresh permitting):
  * while the colour SGRs bypass their tables (SGR_BYPASS_AFTER: few colours repeat), a dirty pen and the
  * erase style are new more often than not (csi: 25 k of 30 k text runs, 7.5 k of 9.6 k ELs per 2 MiB).

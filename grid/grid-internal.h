@@ -170,6 +170,7 @@ struct style_table {
 	uint32_t gc_wait;   /* misses to let pass before the next collection (the table was full of live ids) */
 	uint32_t epoch;     /* counts collections (from 1): an id remembered with an older epoch may be reused */
 	uint8_t fresh;      /* the index's misses since its last hit, mod 256 (grid__intern_fresh) */
+	uint32_t fresh_below; /* count below it: grid__intern_fresh's tests of count hold (0 by a collection) */
 	struct {
 		uint64_t a, b; /* the style's key (style_key in grid-style.c) */
 		uint32_t id;   /* (the zeroed entry maps the default style's key to its id 0) */

@@ -748,7 +748,7 @@ GRID_PAGE("print") __attribute__((noinline)) static void print_ascii_run(struct 
 	uint64_t a, b;
 	grid__pen_words(g, &a, &b);
 	struct style_table *t = &g->st;
-	if (grid__cache_bypass(g) && grid__intern_fresh(t, a, b)) {
+	if (grid__cache_bypass(g) && grid__intern_fresh_run(t, a, b)) {
 		grid__pen_learn(g, (uint16_t)grid__style_take(t, a, b));
 		ascii_styled(g, s, n);
 		return;

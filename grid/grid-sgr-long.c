@@ -28,8 +28,12 @@ GRID_PAGE_BEGIN("sgr_long");
  * 58, which change nothing by their masks), else 0. Made by long_codes_init (at the end of this file). */
 static struct {
 	uint64_t and0[128], and1[128], or0[128], or1[128];
-	uint8_t ext[128];
+	/* ext[LONG_END]: the end of the fields (not 0, so that the field loop tests one thing per code) */
+	uint8_t ext[129];
 } long_codes;
+
+/* The code after the last field (long_vals.code[32], the bit 32 of the ends) */
+#define LONG_END 128
 
 /* The pen's words without field F_FG, F_BG or F_UL (where a colour of ext goes), by field */
 _Static_assert(offsetof(struct grid_style, bg) == 4 && offsetof(struct grid_style, ul_color) == 8 &&
@@ -48,12 +52,14 @@ static const uint64_t long_keep[2][4] = {
 #define SGR_NO_SLP
 #endif
 
-/* A colour of ext field f (F_FG, F_BG, F_UL) into the pen's words p0, p1, through the field's mask */
+/* A colour of ext field f (F_FG, F_BG, F_UL) into the pen's words p0, p1, through the field's mask (as
+ * (p ^ w) & keep ^ w, p1 first: GCC's form of (p & keep) | (w & ~keep) took two register moves more per
+ * colour) */
 static inline __attribute__((always_inline)) void long_color(uint64_t *p0, uint64_t *p1, unsigned f, uint32_t color)
 {
 	const uint64_t w = color * 0x100000001ull;
-	*p0 = (*p0 & long_keep[0][f]) | (w & ~long_keep[0][f]);
-	*p1 = (*p1 & long_keep[1][f]) | (w & ~long_keep[1][f]);
+	*p1 = ((*p1 ^ w) & long_keep[1][f]) ^ w;
+	*p0 = ((*p0 ^ w) & long_keep[0][f]) ^ w;
 }
 
 /* The pen's words p0, p1 stored, and what every SGR leaves (bg: the pen's background before) */
@@ -77,22 +83,23 @@ struct long_vals {
 	_Alignas(16) uint8_t before[16]; /* zeros: hi's loads start two bytes before lo */
 	uint8_t lo[32];
 	_Alignas(16) uint8_t hi[32];
-	_Alignas(16) uint8_t code[32];
+	_Alignas(16) uint8_t code[48]; /* and code[32]: LONG_END */
 };
 
-/* The place of *ends' lowest bit (*ends not 0: the field that ends there, at most n < 32), that bit cleared.
+/* The place of *ends' lowest bit (*ends not 0: the field that ends there, at most n < 32, or 32: LONG_END),
+ * that bit cleared.
  * By tzcnt's 32-bit form, whose result the CPU zero-extends, and the clear right after it: GCC's
  * __builtin_ctz took two instructions more per field (a xor to break tzcnt's false dependency, a movslq of
  * its int), and in an emulated guest (QEMU's TCG) a flags-setting instruction whose flags are not
  * overwritten before the next load has its flags computed and stored (loads may fault). */
-static inline __attribute__((always_inline)) size_t long_pop(uint32_t *ends)
+static inline __attribute__((always_inline)) size_t long_pop(uint64_t *ends)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
 	uint64_t e, t;
-	__asm__("tzcnt %2, %k0\n\tlea -1(%q2), %k1\n\tand %k1, %2" : "=&r"(e), "=&r"(t), "+r"(*ends) : : "cc");
+	__asm__("tzcnt %2, %0\n\tlea -1(%2), %1\n\tand %1, %2" : "=&r"(e), "=&r"(t), "+r"(*ends) : : "cc");
 	return (size_t)e;
 #else
-	const size_t e = (size_t)__builtin_ctz(*ends);
+	const size_t e = (size_t)__builtin_ctzll(*ends);
 	*ends &= *ends - 1;
 	return e;
 #endif
@@ -118,7 +125,7 @@ static inline __attribute__((always_inline)) uint32_t long_code(const struct lon
  * in no order a predictor learns: ~1.25 mispredictions an SGR in valgrind's model) and read each number by a
  * 4-byte load (a padded copy of the SGRs over 28 bytes). */
 static inline __attribute__((always_inline)) bool long_fields(const uint8_t *s, unsigned n, struct long_vals *v,
-							      uint32_t *ends)
+							      uint64_t *ends)
 {
 	const uint32_t lim = (1u << n) - 1;
 	uint32_t dig, semi;
@@ -141,7 +148,10 @@ static inline __attribute__((always_inline)) bool long_fields(const uint8_t *s, 
 	const uint32_t d2 = dig & dig >> 1, d4 = d2 & d2 >> 2;
 	if ((dig | semi) != lim || (d4 & dig >> 4))
 		return false;
-	*ends = semi | 1u << n;
+	/* each ';', n, and 32: the end (LONG_END), so that the field loop needs no test of the ends per code
+	 * (in an emulated guest, QEMU's TCG, every branch ends a translated block) */
+	*ends = (semi | 1u << n) | 1ull << 32;
+	v->code[32] = LONG_END;
 #if defined(__SSE2__) && defined(__GNUC__)
 	/* the bytes one and two places before each place e by loads from a copy after two ';', the numbers
 	 * two places before by loads from lo's store after two zeros: not byte shifts of the vectors (an
@@ -150,18 +160,19 @@ static inline __attribute__((always_inline)) bool long_fields(const uint8_t *s, 
 	memcpy(b + 14, ";;", 2);
 	_mm_store_si128((__m128i *)(void *)(b + 16), a0);
 	_mm_store_si128((__m128i *)(void *)(b + 32), a1);
-	const __m128i c50 = _mm_set1_epi8((char)0x50), c8a = _mm_set1_epi8((char)(0x80 + 10)), c0 = _mm_set1_epi8('0');
-	const __m128i zero = _mm_setzero_si128();
-#define LONG_AT(k) _mm_loadu_si128((const __m128i *)(const void *)(b + 16 - (k)))
-#define LONG_DIGIT(a) _mm_cmplt_epi8(_mm_add_epi8(a, c50), c8a)
+	const __m128i c30 = _mm_set1_epi8(0x30), c10 = _mm_set1_epi8(10), zero = _mm_setzero_si128();
+/* the byte k places before each place, as its digit's value: every byte read for a place e <= n is a digit
+ * (0..9) or a ';' (11) (checked above; the places after n are never read), so one signed compare tells them
+ * apart */
+#define LONG_AT(k) _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)(b + 16 - (k))), c30)
 /* ten times x (x at most 9: the words' shift moves no bit across a byte) */
 #define LONG_TEN(x) _mm_add_epi8(_mm_add_epi8(x, x), _mm_slli_epi16(_mm_add_epi8(x, x), 2))
 	/* lo: the digit at e - 1 and ten times that at e - 2 (0 at a ';'), where e - 1 is a digit */
-	const __m128i a10 = LONG_AT(1), a11 = LONG_AT(-15), a20 = LONG_AT(2), a21 = LONG_AT(-14);
-	const __m128i m10 = LONG_DIGIT(a10), m11 = LONG_DIGIT(a11), m20 = LONG_DIGIT(a20), m21 = LONG_DIGIT(a21);
-	const __m128i d20 = _mm_and_si128(_mm_sub_epi8(a20, c0), m20), d21 = _mm_and_si128(_mm_sub_epi8(a21, c0), m21);
-	const __m128i lo0 = _mm_and_si128(_mm_add_epi8(_mm_sub_epi8(a10, c0), LONG_TEN(d20)), m10);
-	const __m128i lo1 = _mm_and_si128(_mm_add_epi8(_mm_sub_epi8(a11, c0), LONG_TEN(d21)), m11);
+	const __m128i x10 = LONG_AT(1), x11 = LONG_AT(-15), x20 = LONG_AT(2), x21 = LONG_AT(-14);
+	const __m128i m10 = _mm_cmplt_epi8(x10, c10), m11 = _mm_cmplt_epi8(x11, c10);
+	const __m128i m20 = _mm_cmplt_epi8(x20, c10), m21 = _mm_cmplt_epi8(x21, c10);
+	const __m128i lo0 = _mm_and_si128(_mm_add_epi8(x10, LONG_TEN(_mm_and_si128(x20, m20))), m10);
+	const __m128i lo1 = _mm_and_si128(_mm_add_epi8(x11, LONG_TEN(_mm_and_si128(x21, m21))), m11);
 	_mm_store_si128((__m128i *)(void *)v->before, zero);
 	_mm_store_si128((__m128i *)(void *)v->lo, lo0);
 	_mm_store_si128((__m128i *)(void *)(v->lo + 16), lo1);
@@ -181,7 +192,6 @@ static inline __attribute__((always_inline)) bool long_fields(const uint8_t *s, 
 	_mm_store_si128((__m128i *)(void *)v->code, LONG_CODE(lo0, hi0));
 	_mm_store_si128((__m128i *)(void *)(v->code + 16), LONG_CODE(lo1, hi1));
 #undef LONG_AT
-#undef LONG_DIGIT
 #undef LONG_TEN
 #undef LONG_CODE
 #else
@@ -215,7 +225,7 @@ __attribute__((noinline)) size_t grid__sgr_long_direct(struct grid *g, const uin
 		return r;
 	}
 	struct long_vals v;
-	uint32_t ends;
+	uint64_t ends;
 	if (!long_fields(s, n, &v, &ends))
 		return 0;
 	/* the pen changed in place, as two words: a code is its masks (long_codes), a colour is stored
@@ -226,7 +236,7 @@ __attribute__((noinline)) size_t grid__sgr_long_direct(struct grid *g, const uin
 	uint64_t p0, p1;
 	memcpy(&p0, pen, 8);
 	memcpy(&p1, (const char *)pen + 8, 8);
-	while (ends) {
+	for (;;) {
 		const uint32_t c = long_code(&v, long_pop(&ends));
 		const unsigned f = long_codes.ext[c];
 		if (likely(!f)) {
@@ -235,22 +245,22 @@ __attribute__((noinline)) size_t grid__sgr_long_direct(struct grid *g, const uin
 			continue;
 		}
 		/* 38, 48, 58 as ext_color reads them (sgr_plain_run's): ;5;n or ;2;r;g;b, a missing part ends
-		 * the sequence, another kind is skipped alone */
-		if (!ends)
+		 * the sequence, another kind is skipped alone; LONG_END (no field left) ends it too */
+		if (!(uint32_t)ends)
 			break;
 		/* (its code: 5 and 2 are what their numbers are) */
 		const uint32_t kind = long_code(&v, long_pop(&ends));
 		uint32_t color;
 		bool ok;
 		if (kind == 5) {
-			if (!ends)
+			if (!(uint32_t)ends)
 				break;
 			const uint32_t k = long_val(&v, long_pop(&ends));
 			/* (the kinds' bits or'ed in without masks: a value of 256 or more is not stored) */
 			color = 0x01000000u | k;
 			ok = k < 256;
 		} else if (kind == 2) {
-			const uint32_t t1 = ends & (ends - 1);
+			const uint32_t t1 = (uint32_t)ends & ((uint32_t)ends - 1);
 			if (!(t1 & (t1 - 1)))
 				break;
 			const uint32_t r = long_val(&v, long_pop(&ends));
@@ -392,6 +402,7 @@ grid__sgr_long_direct_512(struct grid *g, const uint8_t *s, unsigned n)
  * function after them, and an emulated guest's count (issue 5) moves with where functions lie in their pages. */
 GRID_PAGE("sgr_long") __attribute__((constructor)) static void long_codes_init(void)
 {
+	long_codes.ext[LONG_END] = F_FG;
 	for (unsigned c = 0; c < 128; c++) {
 		const struct sgr_code *e = &grid__sgr_codes[c];
 		const uint64_t val = e->val;

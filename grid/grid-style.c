@@ -65,6 +65,7 @@ int grid__styles_init(struct grid *g)
 	t->next_free = 1;
 	t->hw = 1;
 	t->gc_at = 4096;
+	t->fresh_below = 0; /* (grid__intern_fresh_run) */
 	t->epoch = 1;
 	g->cl.gc_at = 4096;
 	return 0;
@@ -491,6 +492,7 @@ void grid__collect(struct grid *g)
 		sweep_styles(st);
 	memset(st->cache, 0, sizeof(st->cache));
 	st->fresh = 0; /* every live style is indexed again (index_rebuild): its probes are worth making */
+	st->fresh_below = 0; /* count and gc_at new (grid__intern_fresh_run) */
 	st->epoch++;
 	/* When live styles fill most of the table (full_threshold), the next collection waits for a full
 	 * headroom of attempts: meanwhile new pens fall back to the default style instead of sweeping again and

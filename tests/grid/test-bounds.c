@@ -7,6 +7,7 @@
 
 #include "harness.h"
 #include "grid/grid-internal.h"
+#include "grid/grid-intern.h"
 
 static long peak_kb(void)
 {
@@ -504,6 +505,38 @@ static void test_style_fresh(void)
 	t_free(t);
 }
 
+/* grid__intern_fresh_run (text runs after a fresh colour: its bound on count) answers as grid__intern_fresh's
+ * four tests after every run: through the bypass (colour SGRs past their tables), the one insertion in 256
+ * that probes, collections (the bound zeroed: count and gc_at new) and styles that come back. */
+static void test_style_fresh_run(void)
+{
+	struct t_term *t = t_new(80, 24, 0);
+	struct grid *g = t->g;
+	int differ = 0, fresh = 0;
+	for (int i = 0; i < 6000; i++) {
+		const int c = i % 960;
+		if (i == 2500 || i == 4100)
+			grid__collect(g);
+		/* from i = 5000 on, the colours of 4000.. again (a probe's hit resets fresh) */
+		const int k = i < 5000 ? i : i - 1000;
+		t_feedf(t, "\033[%d;%dH\033[38;2;%d;%d;7mxy", 1 + c / 40, 1 + c % 40 * 2, k & 255, k >> 8);
+		const bool run = grid__intern_fresh_run(&g->st, 1, 0);
+		differ += run != grid__intern_fresh(&g->st, 1, 0);
+		fresh += run;
+	}
+	CHECK(differ == 0 && fresh > 3000, "the bound differs from the tests %d times (%d fresh)", differ, fresh);
+	CHECK(grid__intern_fresh_run(&g->st, 0, 0) == false, "the default style is not fresh");
+	int wrong = 0;
+	for (int c = 0; c < 960; c++) {
+		const int i = 5999 - (5999 - c) % 960, k = i - 1000; /* the last run at c */
+		const struct grid_cell *r = grid_row(g, c / 40);
+		wrong += r[c % 40 * 2].style != r[c % 40 * 2 + 1].style ||
+			 grid_style(g, r[c % 40 * 2].style)->fg != GRID_COLOR_RGB(k & 255, k >> 8, 7);
+	}
+	CHECK(wrong == 0, "%d runs without their colour", wrong);
+	t_free(t);
+}
+
 /* Fresh colours with a full history (212 x 82 and 10000 lines: ~2.1 M cells, a headroom of ~133 k styles,
  * more than the table's ids) but few live styles: once the ids are used up, the collection runs and frees
  * them; the table never waits (new pens falling back to the default style) while most of it is dead. */
@@ -578,6 +611,7 @@ int main(void)
 	test_rgb_erase_flood();
 	test_style_index();
 	test_style_fresh();
+	test_style_fresh_run();
 	test_style_full_history();
 	long used = peak_kb() - before;
 	/* 10000 lines x 212 cells x 12 bytes is ~25 MB; 1000x1000 cells with 1000 lines of scrollback ~24 MB;
