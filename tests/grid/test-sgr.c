@@ -336,11 +336,12 @@ static void test_color_tails(void)
 	CHECK(bad == 0, "%d cells differ after colour forms and their near misses", bad);
 }
 
-/* Once bypassed, one fresh colour SGR in 256 (fed with 40 bytes after it: the parser's bulk path) and one fresh long plain SGR in 256 still go through the
- * tables (a new entry each: grid.sgr_bytes_ids), the rest are decoded straight away: a sampled one costs a
- * lookup and an entry in cold tables, several times the decode. Colours that come back end the bypass: each
- * one found divides the count by 16, so that it falls below 64 (one found at 256 would leave 64 after a
- * quarter, still bypassing: doom_fire's palette then stayed on the decode, +32 % instructions). */
+/* Once bypassed, one fresh colour SGR in 256 (fed with 40 bytes after it: the parser's bulk path) and one
+ * fresh long plain SGR in 256 still go through the tables (a new entry each: grid.sgr_bytes_ids), the rest are
+ * decoded straight away: a sampled one costs a lookup and an entry in cold tables, several times the decode.
+ * Colours that come back end the bypass: each one found divides the count by 16, so that it falls below 64
+ * (one found at 256 would leave 64 after a quarter, still bypassing: doom_fire's palette then stayed on the
+ * decode, +32 % instructions). */
 static void test_sampling(void)
 {
 	struct t_term *t = t_new(COLS, ROWS, 0);
@@ -563,10 +564,10 @@ static void test_color_random(void)
 
 /* The long plain SGRs' AVX-512 decode (grid-sgr-long.c's grid__sgr_long_direct_512: every number at once, on
  * CPUs with VBMI and VBMI2; elsewhere, and with scalar set, these run grid__sgr_long_direct) with both tables
- * bypassed (the AVX-512 colour entry taken): random SGRs of 17 to 31 bytes from codes, colours with missing, empty, overlong and
- * out-of-range parts, kinds in leading zeros ("0005", "0002"), 5-digit numbers, sub-parameters, more than 16
- * fields (all empty), exactly 16, and a byte that is neither digit nor separator; after pens that each
- * partly overwrites. */
+ * bypassed (the AVX-512 colour entry taken): random SGRs of 17 to 31 bytes from codes, colours with missing,
+ * empty, overlong and out-of-range parts, kinds in leading zeros ("0005", "0002"), 5-digit numbers,
+ * sub-parameters, more than 16 fields (all empty), exactly 16, and a byte that is neither digit nor separator;
+ * after pens that each partly overwrites. */
 static void test_long_512(bool scalar)
 {
 #if defined(GRID_SGR_LONG_512)
