@@ -28,36 +28,22 @@
 GRID_PAGE_BEGIN("print");
 GRID_PAGE_BEGIN("print_rows");
 
-/* DEC Special Graphics for 0x5f..0x7e (VT100 User Guide, table 3-9; xterm's mapping to Unicode). */
-static const uint16_t dec_graphics[32] = {
-	0x0020, 0x25c6, 0x2592, 0x2409, 0x240c, 0x240d, 0x240a, 0x00b0, 0x00b1, 0x2424, 0x240b,
-	0x2518, 0x2510, 0x250c, 0x2514, 0x253c, 0x23ba, 0x23bb, 0x2500, 0x23bc, 0x23bd, 0x251c,
-	0x2524, 0x2534, 0x252c, 0x2502, 0x2264, 0x2265, 0x03c0, 0x2260, 0x00a3, 0x00b7,
-};
-
-static uint32_t map_charset(uint8_t cs, uint32_t cp)
+/* grid__index, its step within the screen inline (csi's wraps: a call, its return and a TB look-up saved) */
+static inline __attribute__((always_inline)) void wrap_step(struct grid *g)
 {
-	if (cs == CHARSET_DEC_GRAPHICS && cp >= 0x5f && cp <= 0x7e)
-		return dec_graphics[cp - 0x5f];
-	if (cs == CHARSET_UK && cp == '#')
-		return 0x00a3;
-	return cp;
+	if (g->cy != g->bottom)
+		g->cy += g->cy < g->rows - 1;
+	else
+		grid__index(g);
 }
 
-/* grid__do_wrap's body, inline in print_ascii_rows too: its call there (from the "print_rows" page to this one,
- * then the jump to grid__index in grid-edit.c's) cost an emulated guest a TB look-up more per wrapped row */
-static inline __attribute__((always_inline)) void do_wrap(struct grid *g)
+void grid__do_wrap(struct grid *g)
 {
 	/* (only the flag: a LINE_LAZY row may stay so) */
 	grid__line_raw(g, g->cy)->flags |= LINE_WRAPPED;
 	g->wrap_pending = false;
 	g->cx = grid__left_limit(g);
-	grid__index(g);
-}
-
-void grid__do_wrap(struct grid *g)
-{
-	do_wrap(g);
+	wrap_step(g);
 }
 
 /* Appends cp to the cluster in the cell printed last. Returns false when there is no such cell. */
@@ -262,7 +248,7 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 				grid__print_mode(g);
 			}
 			if (cs != CHARSET_ASCII)
-				cp = map_charset(cs, cp);
+				cp = grid__map_charset(cs, cp);
 		} else if (unlikely(g->single_shift)) {
 			g->single_shift = 0;
 			grid__print_mode(g);
@@ -490,24 +476,34 @@ GRID_PAGE("print_rows")
 __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uint8_t *s, size_t n, uint16_t style,
 						       uint16_t link)
 {
-	while (n > 0) {
-		if (g->wrap_pending && g->autowrap)
-			do_wrap(g);
+	struct line *l;
+	if (g->wrap_pending && g->autowrap) {
+		l = grid__line_raw(g, g->cy);
+		g->wrap_pending = false;
+		goto wrap;
+	}
+	for (;;) {
 		int right = grid__right_limit(g);
 		int x = g->cx;
-		struct line *l = grid__line(g, g->cy);
+		l = grid__line_raw(g, g->cy);
 		size_t room = (size_t)(right + 1 - x);
 		size_t k = n < room ? n : room;
-		grid__fix_wide(l, g->cols, x, x + (int)k);
-		if (x >= g->text_from) {
-			if (x == 0)
-				text_start(l, s, k, style, link);
-			else
-				l->flags &= ~LINE_ASCII;
-		}
-		grid__line_touch(l, x + (int)k);
 		struct grid_cell *c = &l->cells[x];
-		write_ascii_by(c, s, k, style, link, true, false);
+		/* column 0 as ascii_start (a flood's rows text alone); not an erase's row (k == used == ncells passes) */
+		if ((x | g->text_from) == 0 && lazy_start(l, k, style, link) && !(l->flags & LINE_STALE)) {
+			lazy_put(l, 0, s, k, style);
+		} else {
+			grid__line_ready(l);
+			grid__fix_wide(l, g->cols, x, x + (int)k);
+			if (x >= g->text_from) {
+				if (x == 0)
+					text_start(l, s, k, style, link);
+				else
+					l->flags &= ~LINE_ASCII;
+			}
+			grid__line_touch(l, x + (int)k);
+			write_ascii_by(c, s, k, style, link, true, false);
+		}
 		if (unlikely(g->sel.active))
 			grid__select_touch(g, g->cy, g->cy);
 		/* inline: grid.c's call and return cost an emulated guest two TB look-ups per row segment */
@@ -515,21 +511,24 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 		s += k;
 		n -= k;
 		g->last_y = g->cy;
-		if (k == room) {
-			g->cx = right;
-			g->last_x = right;
-			if (g->autowrap) {
-				g->wrap_pending = true;
-			} else if (n > 0) {
-				/* without autowrap the rest lands on the last column: only its last byte stays */
-				c[k - 1].cp = s[n - 1];
-				l->text[x + (int)k - 1] = s[n - 1];
-				n = 0;
-			}
-		} else {
-			g->cx = x + (int)k;
-			g->last_x = g->cx - 1;
+		if (k < room) {
+			g->last_x = (g->cx = x + (int)k) - 1;
+			return;
 		}
+		g->cx = g->last_x = right;
+		if (n == 0 || !g->autowrap) {
+			/* without autowrap the rest lands on the last column: only its last byte stays (its cell on a
+			 * row of cells: a lazy row's stay blank) */
+			if (n > 0 && (l->text[x + (int)k - 1] = s[n - 1], !(l->flags & LINE_LAZY)))
+				c[k - 1].cp = s[n - 1];
+			g->wrap_pending |= g->autowrap;
+			return;
+		}
+		/* grid__do_wrap's at once when more follows: the pending flag not stored and tested, the row at hand */
+	wrap:
+		g->cx = grid__left_limit(g);
+		l->flags |= LINE_WRAPPED;
+		wrap_step(g);
 	}
 }
 
