@@ -519,8 +519,11 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 		if (n == 0 || !g->autowrap) {
 			/* without autowrap the rest lands on the last column: only its last byte stays (its cell on a
 			 * row of cells: a lazy row's stay blank) */
-			if (n > 0 && (l->text[x + (int)k - 1] = s[n - 1], !(l->flags & LINE_LAZY)))
-				c[k - 1].cp = s[n - 1];
+			if (n > 0) {
+				l->text[x + (int)k - 1] = s[n - 1];
+				if (!(l->flags & LINE_LAZY))
+					c[k - 1].cp = s[n - 1];
+			}
 			g->wrap_pending |= g->autowrap;
 			return;
 		}
