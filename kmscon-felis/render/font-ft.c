@@ -463,14 +463,26 @@ static FT_Glyph *kept_outline(struct ft_font *f, FT_Face face, uint32_t cp)
 	return NULL;
 }
 
+/* The italic's shear, x += y * 0x3800 / 0x10000 rounded half away from zero, which is exactly what
+ * FT_Outline_Transform does with the matrix {0x10000, 0x3800, 0, 0x10000} (FT_MulFix leaves x and
+ * y as they are for the 0x10000s and the 0) but inline: FreeType makes two calls a point and four
+ * to FT_MulFix, each return a look-up of the next block under an emulator (TCG), ~40 000 for the
+ * ~190 italic ASCII glyphs an escape-heavy flood first shows (docs/benchmarks.md, issue 5 session
+ * 29). tests/render/test-fonts.c compares the two. */
+void kf_ft_shear(FT_Vector *p, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int64_t ab = (int64_t)p[i].y * 0x3800;
+		p[i].x += ab >= 0 ? (FT_Pos)((ab + 0x8000) >> 16) : -(FT_Pos)((-ab + 0x8000) >> 16);
+	}
+}
+
 static void synthesise(const struct ft_font *f, FT_Outline *o, bool fb, bool fi)
 {
 	if (fb)
 		FT_Outline_Embolden(o, f->size * 64 / 20 > 32 ? f->size * 64 / 20 : 32);
-	if (fi) {
-		FT_Matrix shear = {0x10000, 0x3800, 0, 0x10000};
-		FT_Outline_Transform(o, &shear);
-	}
+	if (fi)
+		kf_ft_shear(o->points, o->n_points);
 }
 
 /* Puts a rasterised glyph (its bitmap, left and top bearings, advance in 26.6) into out. */

@@ -56,6 +56,10 @@ int kf_font_builtin_create(struct kf_font **out);
 int kf_font_psf_create(const char *path, struct kf_font **out);
 /* font-ft.c: fontconfig + FreeType. file may be NULL (lookup by name). */
 int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf_font **out);
+/* font-ft.c: the synthesised italic's shear of n outline points p (FreeType's FT_Vector) in place,
+ * as FT_Outline_Transform computes it. */
+struct FT_Vector_;
+void kf_ft_shear(struct FT_Vector_ *p, int n);
 
 /* font-cache.c: the faces fontconfig matched for a name and size, kept across starts. */
 struct kf_font_choice {

@@ -11,6 +11,7 @@
 
 #include <ft2build.h>
 #include FT_FREETYPE_H
+#include FT_OUTLINE_H
 
 #include "kmscon-felis/render/render-internal.h"
 #include "check.h"
@@ -433,6 +434,79 @@ static void test_placed(void)
 	kf_render_destroy(r);
 }
 
+/* kf_ft_shear (font-ft.c's italic) moves every point where FT_Outline_Transform with the shear
+ * matrix does: the points of every printable ASCII outline of DejaVu Sans Mono at sizes 6 to 48,
+ * hinted and not, plain and emboldened, and coordinates -70000..70000 (ties of the rounding, y a
+ * multiple of 16, of both signs among them). */
+static int shear_differs(FT_Library lib, const FT_Outline *src)
+{
+	FT_Outline a, b;
+	if (FT_Outline_New(lib, (FT_UInt)src->n_points, src->n_contours, &a))
+		return 1;
+	if (FT_Outline_New(lib, (FT_UInt)src->n_points, src->n_contours, &b)) {
+		FT_Outline_Done(lib, &a);
+		return 1;
+	}
+	FT_Outline_Copy(src, &a);
+	FT_Outline_Copy(src, &b);
+	FT_Matrix m = {0x10000, 0x3800, 0, 0x10000};
+	FT_Outline_Transform(&a, &m);
+	kf_ft_shear(b.points, b.n_points);
+	int bad = 0;
+	for (int i = 0; i < src->n_points; i++)
+		bad += a.points[i].x != b.points[i].x || a.points[i].y != b.points[i].y;
+	FT_Outline_Done(lib, &a);
+	FT_Outline_Done(lib, &b);
+	return bad;
+}
+
+static void test_shear(void)
+{
+	FT_Library lib;
+	FT_Face face;
+	if (FT_Init_FreeType(&lib)) {
+		CHECK(!"FreeType starts");
+		return;
+	}
+	if (FT_New_Face(lib, "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", 0, &face)) {
+		CHECK(!"DejaVuSansMono.ttf opens");
+		FT_Done_FreeType(lib);
+		return;
+	}
+	int bad = 0, points = 0;
+	for (int size = 6; size <= 48; size += 3)
+		for (int hint = 0; hint < 2; hint++)
+			for (uint32_t cp = 0x21; cp < 0x7f; cp++) {
+				FT_Int32 flags = hint ? FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT
+						      : FT_LOAD_NO_HINTING;
+				if (FT_Set_Pixel_Sizes(face, 0, (FT_UInt)size) ||
+				    FT_Load_Char(face, cp, flags)) {
+					bad++;
+					continue;
+				}
+				FT_Outline *o = &face->glyph->outline;
+				bad += shear_differs(lib, o);
+				FT_Outline_Embolden(o, size * 64 / 20 > 32 ? size * 64 / 20 : 32);
+				bad += shear_differs(lib, o);
+				points += 2 * o->n_points;
+			}
+	FT_Outline o;
+	CHECK(FT_Outline_New(lib, 20000, 1, &o) == 0);
+	for (int y0 = -70000; y0 < 70000; y0 += 20000) {
+		for (int i = 0; i < 20000; i++)
+			o.points[i] = (FT_Vector){(FT_Pos)(i * 7919 % 20011) - 10000, y0 + i};
+		o.contours[0] = 19999;
+		bad += shear_differs(lib, &o);
+		points += 20000;
+	}
+	FT_Outline_Done(lib, &o);
+	CHECK(bad == 0 && points > 100000);
+	if (bad)
+		printf("shear: %d outlines differ from FT_Outline_Transform's\n", bad);
+	FT_Done_Face(face);
+	FT_Done_FreeType(lib);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -443,6 +517,7 @@ int main(void)
 	test_real_psf();
 	test_bad_input();
 	test_synthesised();
+	test_shear();
 	test_placed();
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
