@@ -31,7 +31,8 @@
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/render/render-internal.h"
 
-#define CACHE_MAGIC "kmscon-felis-font-cache 1"
+/* 2: a face line says what is synthesised on the face (a bold face slanted for bold italic). */
+#define CACHE_MAGIC "kmscon-felis-font-cache 2"
 /* A cache file is a few hundred bytes; anything bigger is not ours. */
 #define CACHE_MAX 4096
 #define FNV_OFFSET 0xcbf29ce484222325ull
@@ -155,21 +156,25 @@ void kf_font_choice_finish(struct kf_font_choice *c)
 	}
 }
 
-/* One "face STYLE INDEX MTIME SIZE PATH" line; the face file must still be what was matched. */
+/* One "face STYLE INDEX FAKE MTIME SIZE PATH" line (FAKE: the style bits synthesised on the face);
+ * the face file must still be what was matched. */
 static int parse_face(char *line, struct kf_font_choice *c)
 {
-	unsigned style;
+	unsigned style, fake;
 	int index, off = 0;
 	long long mtime, fsize;
 	struct stat st;
-	if (sscanf(line, "face %u %d %lld %lld %n", &style, &index, &mtime, &fsize, &off) != 4 ||
-	    !off || style > 3 || index < 0 || c->face[style].path || line[off] != '/')
+	if (sscanf(line, "face %u %d %u %lld %lld %n", &style, &index, &fake, &mtime, &fsize,
+		   &off) != 5 ||
+	    !off || style > 3 || index < 0 || (fake & ~style) || c->face[style].path ||
+	    line[off] != '/')
 		return -EINVAL;
 	if (stat(line + off, &st) < 0 || (long long)st.st_mtime != mtime ||
 	    (long long)st.st_size != fsize)
 		return -ESTALE;
 	c->face[style].path = strdup(line + off);
 	c->face[style].index = index;
+	c->face[style].fake = fake;
 	return c->face[style].path ? 0 : -ENOMEM;
 }
 
@@ -231,8 +236,9 @@ void kf_font_cache_save(const char *name, int size, const struct kf_font_choice 
 		if (p[0] != '/' || strchr(p, '\n') || stat(p, &st) < 0)
 			return;
 		len +=
-		    snprintf(buf + len, sizeof(buf) - (size_t)len, "face %d %d %lld %lld %s\n", s,
-			     c->face[s].index, (long long)st.st_mtime, (long long)st.st_size, p);
+		    snprintf(buf + len, sizeof(buf) - (size_t)len, "face %d %d %u %lld %lld %s\n", s,
+			     c->face[s].index, c->face[s].fake, (long long)st.st_mtime,
+			     (long long)st.st_size, p);
 	}
 	if (len <= 0 || len >= (int)sizeof(buf) ||
 	    snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid()) >= (int)sizeof(tmp))

@@ -1,8 +1,11 @@
 /* kmscon-felis/render/font-ft.c: fonts through fontconfig and FreeType.
  *
  * The main face comes from a fontconfig match of the name at the pixel size (or straight from a
- * file). Bold, italic and bold italic are matched the same way; when fontconfig only has the
- * regular face, the style is synthesised on the outline (FT_Outline_Embolden, a shear). Characters
+ * file). Bold, italic and bold italic are matched the same way. A match with none of the style's
+ * weight and slant is synthesised from the regular face's outline (FT_Outline_Embolden, a shear);
+ * a bold-italic match with one of the two (DejaVu Sans Mono Bold where no Bold Oblique is
+ * installed, as in Debian's fonts-dejavu-core) is that face with only the other synthesised: the
+ * designer's bold glyphs, only slanted, rather than the regular ones emboldened. Characters
  * the main face lacks are looked up in the fontconfig sort list of the same pattern (fonts ordered
  * by closeness, each with its charset), opening at most MAX_FALLBACK faces lazily. Colour bitmaps
  * (FT_LOAD_COLOR, e.g. Noto Color Emoji's fixed strikes) are box-filtered down into the glyph's
@@ -35,6 +38,7 @@ struct face {
 	bool fake_bold, fake_italic;
 	char *path; /* a cached choice's face not opened yet (ft NULL): opened on first use */
 	int index;
+	int same; /* 1 + the style whose face this is too (bold italic on the bold face), else 0 */
 };
 
 struct ft_font {
@@ -55,10 +59,11 @@ struct ft_font {
 	/* Per style, pages of 256 code points known to hold no character of the style's face nor of
 	 * any fallback candidate (a bit in page_known once looked at, in page_empty if so). */
 	uint64_t page_known[4][PAGES / 64], page_empty[4][PAGES / 64];
-	/* The regular face's hinted outlines of printable ASCII, kept when a style is synthesised
-	 * from that face: an italic or bold-italic glyph starts from the very outline FT_Load_Glyph
-	 * gave the regular one, and needs only the shear, the emboldening and the rasterisation. */
-	FT_Glyph ascii[0x7f - 0x21];
+	/* The hinted outlines of printable ASCII of the regular face ([0]) and of the face bold
+	 * italic shares with bold or italic ([1]), kept when a style is synthesised on that face: an
+	 * italic or bold-italic glyph starts from the very outline FT_Load_Glyph gave the face's own
+	 * style, and needs only the shear, the emboldening and the rasterisation. */
+	FT_Glyph ascii[2][0x7f - 0x21];
 };
 
 static int set_size(FT_Face f, int size)
@@ -129,11 +134,19 @@ static int load_styles(struct ft_font *f, FcPattern *base, struct kf_font_choice
 		FcPatternGetInteger(m, FC_SLANT, 0, &slant);
 		bool fb = (s & KF_GLYPH_BOLD) && weight < FC_WEIGHT_DEMIBOLD;
 		bool fi = (s & KF_GLYPH_ITALIC) && slant == FC_SLANT_ROMAN;
+		/* The matched face when it has some of the style (all of it, or for bold italic the
+		 * weight or the slant: the rest is synthesised on its outline), else the regular
+		 * face synthesised. */
+		bool some = !s || ((s & KF_GLYPH_BOLD) && !fb) || ((s & KF_GLYPH_ITALIC) && !fi);
 		FT_Face face = NULL;
-		if (s && (fb || fi))
-			face = NULL; /* synthesise from the regular face */
-		else
-			face = open_face(f, (const char *)file, index);
+		int same = 0; /* bold italic on the face of bold (or italic): one FT_Face for both */
+		for (unsigned t = 1; some && t < s; t++)
+			if (!same && choice->face[t].path && !choice->face[t].fake &&
+			    choice->face[t].index == index &&
+			    !strcmp(choice->face[t].path, (const char *)file))
+				same = (int)t + 1;
+		if (some)
+			face = same ? f->styles[same - 1].ft : open_face(f, (const char *)file, index);
 		if (!s) {
 			if (!face) {
 				log_err("%s: FreeType cannot open the font", (const char *)file);
@@ -143,17 +156,21 @@ static int load_styles(struct ft_font *f, FcPattern *base, struct kf_font_choice
 			log_info("font: %s (%d px)", (const char *)file, f->size);
 		}
 		if (face && !(choice->face[s].path = strdup((const char *)file))) {
-			FT_Done_Face(face);
+			if (!same)
+				FT_Done_Face(face);
 			FcPatternDestroy(m);
 			return -ENOMEM;
 		}
 		choice->face[s].index = index;
+		choice->face[s].fake = face ? (fb ? KF_GLYPH_BOLD : 0) | (fi ? KF_GLYPH_ITALIC : 0) : 0;
 		FcPatternDestroy(m);
-		f->styles[s] =
-		    face ? (struct face){.ft = face, .fake_bold = false, .fake_italic = false}
-			 : (struct face){.ft = f->styles[0].ft,
-					 .fake_bold = s & KF_GLYPH_BOLD,
-					 .fake_italic = s & KF_GLYPH_ITALIC};
+		f->styles[s] = face ? (struct face){.ft = face,
+						    .fake_bold = fb,
+						    .fake_italic = fi,
+						    .same = same}
+				    : (struct face){.ft = f->styles[0].ft,
+						    .fake_bold = s & KF_GLYPH_BOLD,
+						    .fake_italic = s & KF_GLYPH_ITALIC};
 	}
 	return 0;
 }
@@ -211,9 +228,23 @@ static int open_choice(struct ft_font *f, struct kf_font_choice *c)
 		f->styles[s] = (struct face){.ft = f->styles[0].ft,
 					     .fake_bold = s & KF_GLYPH_BOLD,
 					     .fake_italic = s & KF_GLYPH_ITALIC};
+		for (unsigned t = 1; t < s && c->face[s].path; t++)
+			if (f->styles[t].path && !c->face[t].fake &&
+			    c->face[t].index == c->face[s].index &&
+			    !strcmp(f->styles[t].path, c->face[s].path)) {
+				/* as load_styles(): one FT_Face, opened with style t's */
+				f->styles[s] = (struct face){
+				    .same = (int)t + 1,
+				    .fake_bold = c->face[s].fake & KF_GLYPH_BOLD,
+				    .fake_italic = c->face[s].fake & KF_GLYPH_ITALIC};
+				free(c->face[s].path);
+				c->face[s].path = NULL;
+			}
 		if (c->face[s].path) {
-			f->styles[s] =
-			    (struct face){.path = c->face[s].path, .index = c->face[s].index};
+			f->styles[s] = (struct face){.path = c->face[s].path,
+						     .index = c->face[s].index,
+						     .fake_bold = c->face[s].fake & KF_GLYPH_BOLD,
+						     .fake_italic = c->face[s].fake & KF_GLYPH_ITALIC};
 			c->face[s].path = NULL; /* now the style's */
 		}
 	}
@@ -225,7 +256,7 @@ static int open_choice(struct ft_font *f, struct kf_font_choice *c)
 static void close_styles(struct ft_font *f)
 {
 	for (int s = 1; s < 4; s++) {
-		if (f->styles[s].ft && f->styles[s].ft != f->styles[0].ft)
+		if (f->styles[s].ft && f->styles[s].ft != f->styles[0].ft && !f->styles[s].same)
 			FT_Done_Face(f->styles[s].ft);
 		free(f->styles[s].path);
 	}
@@ -351,21 +382,46 @@ static bool page_empty(struct ft_font *f, unsigned s, FT_Face face, uint32_t cp)
 	return empty;
 }
 
+/* Opens a cached choice's face of style s on its first use (or the face of the style it shares). */
+static void open_style(struct ft_font *f, unsigned s)
+{
+	struct face *sf = &f->styles[s];
+	if (sf->same && !sf->ft) {
+		/* the face of another style: open that one; if it no longer opens, synthesise all */
+		struct face *of = &f->styles[sf->same - 1];
+		if (of->path)
+			open_style(f, (unsigned)sf->same - 1);
+		if (of->ft == f->styles[0].ft)
+			*sf = (struct face){.ft = of->ft,
+					    .fake_bold = s & KF_GLYPH_BOLD,
+					    .fake_italic = s & KF_GLYPH_ITALIC};
+		else
+			sf->ft = of->ft;
+	}
+	if (sf->path) {
+		/* A face that no longer opens is synthesised from the regular one, as load_styles()
+		 * does; one that opens keeps what the choice synthesises on it. */
+		sf->ft = open_face(f, sf->path, sf->index);
+		if (!sf->ft)
+			*sf = (struct face){.ft = f->styles[0].ft,
+					    .fake_bold = s & KF_GLYPH_BOLD,
+					    .fake_italic = s & KF_GLYPH_ITALIC,
+					    .path = sf->path};
+		free(sf->path);
+		sf->path = NULL;
+		for (int u = 1; u < 4; u++) /* the style sharing it: kept_outline() keeps for both */
+			if (f->styles[u].same == (int)s + 1 && sf->ft != f->styles[0].ft)
+				f->styles[u].ft = sf->ft;
+	}
+}
+
 /* The face holding cp for style: the styled face, or the first fallback in fontconfig's order. */
 static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fake_bold,
 			bool *fake_italic)
 {
 	struct face *sf = &f->styles[style & 3];
-	if (sf->path) {
-		/* A face that no longer opens is synthesised, as load_styles() does. */
-		sf->ft = open_face(f, sf->path, sf->index);
-		sf->fake_bold = !sf->ft && (style & KF_GLYPH_BOLD);
-		sf->fake_italic = !sf->ft && (style & KF_GLYPH_ITALIC);
-		if (!sf->ft)
-			sf->ft = f->styles[0].ft;
-		free(sf->path);
-		sf->path = NULL;
-	}
+	if (sf->path || !sf->ft)
+		open_style(f, style & 3);
 	bool color = wants_color(cp) || (style & KF_GLYPH_EMOJI);
 	*fake_bold = sf->fake_bold;
 	*fake_italic = sf->fake_italic;
@@ -382,6 +438,17 @@ static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fa
 		return sf->ft;
 	}
 	return face ? face : find_fallback(f, cp, false);
+}
+
+const char *kf_font_ft_style(struct kf_font *base, unsigned style, bool *fake_bold,
+			     bool *fake_italic)
+{
+	struct ft_font *f = (struct ft_font *)base;
+	open_style(f, style & 3);
+	const struct face *sf = &f->styles[style & 3];
+	*fake_bold = sf->fake_bold;
+	*fake_italic = sf->fake_italic;
+	return sf->ft ? sf->ft->style_name : NULL;
 }
 
 /* Copies a grey or mono bitmap into out (zeroed by the caller) at left, top, clipped to out. A
@@ -451,15 +518,16 @@ static void copy_color(const FT_Bitmap *bm, struct kf_glyph *out)
 	out->kind = KF_GLYPH_COLOR;
 }
 
-/* Whether the regular face's outline of cp is kept (see ascii[] in struct ft_font). */
+/* Whether face's outline of cp is kept (see ascii[] in struct ft_font). */
 static FT_Glyph *kept_outline(struct ft_font *f, FT_Face face, uint32_t cp)
 {
-	if (cp < 0x21 || cp >= 0x7f || face != f->styles[0].ft || FT_HAS_COLOR(face))
+	int k = face == f->styles[0].ft ? 0 : face == f->styles[3].ft && f->styles[3].same ? 1 : -1;
+	if (cp < 0x21 || cp >= 0x7f || k < 0 || FT_HAS_COLOR(face))
 		return NULL;
 	for (int s = 1; s < 4; s++)
 		if (!f->styles[s].path && f->styles[s].ft == face &&
 		    (f->styles[s].fake_bold || f->styles[s].fake_italic))
-			return &f->ascii[cp - 0x21];
+			return &f->ascii[k][cp - 0x21];
 	return NULL;
 }
 
@@ -556,9 +624,9 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 static void ft_destroy(struct kf_font *base)
 {
 	struct ft_font *f = (struct ft_font *)base;
-	for (size_t i = 0; i < sizeof(f->ascii) / sizeof(f->ascii[0]); i++)
-		if (f->ascii[i])
-			FT_Done_Glyph(f->ascii[i]);
+	for (size_t i = 0; i < sizeof(f->ascii) / sizeof(f->ascii[0][0]); i++)
+		if (f->ascii[i / 94][i % 94])
+			FT_Done_Glyph(f->ascii[i / 94][i % 94]);
 	close_styles(f);
 	for (int i = 0; i < f->nfb; i++)
 		if (f->fb[i].ft)

@@ -56,6 +56,10 @@ int kf_font_builtin_create(struct kf_font **out);
 int kf_font_psf_create(const char *path, struct kf_font **out);
 /* font-ft.c: fontconfig + FreeType. file may be NULL (lookup by name). */
 int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf_font **out);
+/* font-ft.c, for tests: the style name of the FreeType face a style of a kf_font_ft_create() font
+ * draws with, and what is synthesised on it. */
+const char *kf_font_ft_style(struct kf_font *f, unsigned style, bool *fake_bold,
+			     bool *fake_italic);
 /* font-ft.c: the synthesised italic's shear of n outline points p (FreeType's FT_Vector) in place,
  * as FT_Outline_Transform computes it. */
 struct FT_Vector_;
@@ -66,6 +70,7 @@ struct kf_font_choice {
 	struct {
 		char *path; /* owned; NULL: synthesised from face 0 */
 		int index;
+		unsigned fake; /* KF_GLYPH_BOLD, KF_GLYPH_ITALIC: synthesised on this face */
 	} face[4]; /* index: KF_GLYPH_BOLD | KF_GLYPH_ITALIC */
 };
 /* Fills out (owned by the caller: kf_font_choice_finish) with the saved choice when the fontconfig

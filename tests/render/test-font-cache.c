@@ -126,11 +126,33 @@ int main(void)
 		free(t);
 	}
 
+	/* A hit's FAKE is used: the bold face saved as bold italic with the italic synthesised on it
+	 * (fontconfig's choice where no bold italic face is installed) is not the bold face upright. */
+	if (bold) {
+		char line[2][4096], *after = strchr(bold + 7, ' ');
+		after = after ? strchr(after + 1, ' ') : NULL; /* past STYLE and INDEX */
+		uint32_t *slanted[2] = {NULL, NULL};
+		for (int i = 0; after && i < 2; i++) {
+			snprintf(line[i], sizeof(line[i]), "face 3 0 %d%.*s", i ? 0 : 2,
+				 (int)strcspn(after + 2, "\n"), after + 2);
+			char *t = replace_line(text, "face 3 ", line[i]);
+			write_cache(t);
+			slanted[i] = render_once(&w2, &h2, &engine);
+			free(t);
+		}
+		CHECK(after && slanted[0] && slanted[1] && !same(slanted[0], slanted[1], w, h) &&
+			  !same(slanted[0], ref, w, h),
+		      "FAKE in the cache was not used:\n%s\n%s", line[0], line[1]);
+		free(slanted[0]);
+		free(slanted[1]);
+	}
+
 	/* Misses that fontconfig must answer (same pixels as the reference) and overwrite. */
 	const char *stale[][2] = {
 	    {"stamp ", "stamp 0000000000000001"}, /* configuration changed */
-	    {"face 0 ", "face 0 0 1 1 /usr/share/fonts/nonexistent.ttf"}, /* face gone */
-	    {"face 0 ", "face 0 0 0 0 /etc/passwd"},			  /* face file changed */
+	    {"face 0 ", "face 0 0 0 1 1 /usr/share/fonts/nonexistent.ttf"}, /* face gone */
+	    {"face 0 ", "face 0 0 0 0 0 /etc/passwd"},			    /* face file changed */
+	    {"kmscon-felis-font-cache", "kmscon-felis-font-cache 1"}, /* the format before FAKE */
 	    {"font ", "font 16 sans"}, /* another name, same hash */
 	    {"kmscon-felis-font-cache", "garbage"},
 	};

@@ -1,14 +1,17 @@
 /* tests/render/test-fonts.c: font files: PSF fonts (plain and gzip, PSF1 and PSF2), every console
  * font Debian ships, bad input (missing, corrupt or truncated fonts, absurd sizes), and styles
- * synthesised from a face's outlines. */
+ * synthesised from a face's outlines (from the regular face, or the bold one slanted for bold
+ * italic). */
 #include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include <fontconfig/fontconfig.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include FT_OUTLINE_H
@@ -366,6 +369,116 @@ static void test_synthesised(void)
 	kf_render_destroy(b);
 }
 
+/* The printable ASCII glyphs of style s in a and b that differ (a glyph buffer each). */
+static int glyphs_differ(struct kf_font *a, struct kf_font *b, unsigned s)
+{
+	int n = 0, w = 2 * a->cell_w, h = a->cell_h;
+	uint32_t *da = calloc((size_t)w * h, 4), *db = calloc((size_t)w * h, 4);
+	for (uint32_t cp = 0x21; da && db && cp < 0x7f; cp++) {
+		struct kf_glyph ga = {.w = (uint16_t)w, .h = (uint16_t)h, .data = da};
+		struct kf_glyph gb = {.w = (uint16_t)w, .h = (uint16_t)h, .data = db};
+		int ra = a->render(a, cp, s, 1, &ga), rb = b->render(b, cp, s, 1, &gb);
+		n += ra < 0 || rb < 0 || a->cell_w != b->cell_w || memcmp(da, db, (size_t)w * h);
+	}
+	free(da);
+	free(db);
+	return n;
+}
+
+/* A font of fontconfig's that finds the faces in dir (symlinks to DejaVu Sans Mono's files). */
+static struct kf_font *font_in(const char *dir, const char *const *files, int nfiles)
+{
+	char path[512], conf[512];
+	snprintf(path, sizeof(path), "%s/fc", dir);
+	CHECK(mkdir(path, 0755) == 0 || errno == EEXIST);
+	snprintf(path, sizeof(path), "%s/fonts", dir);
+	CHECK(mkdir(path, 0755) == 0);
+	for (int i = 0; i < nfiles; i++) {
+		snprintf(path, sizeof(path), "%s/fonts/%s", dir, strrchr(files[i], '/') + 1);
+		CHECK(symlink(files[i], path) == 0);
+	}
+	snprintf(conf, sizeof(conf), "%s/fonts.conf", dir);
+	FILE *fc = fopen(conf, "w");
+	fprintf(fc, "<?xml version=\"1.0\"?><fontconfig><dir>%s/fonts</dir><cachedir>%s/fc</cachedir>"
+		    "</fontconfig>\n", dir, dir);
+	fclose(fc);
+	setenv("FONTCONFIG_FILE", conf, 1);
+	struct kf_font *f = NULL;
+	CHECK(FcInitReinitialize() && kf_font_ft_create("DejaVu Sans Mono", NULL, 16, &f) == 0);
+	return f;
+}
+
+/* Bold italic where fontconfig has a bold face but no bold italic one (Debian's fonts-dejavu-core:
+ * DejaVu Sans Mono and its Bold, no Oblique faces) is the bold face slanted, not the regular face
+ * emboldened and slanted; a regular face alone still gets both synthesised. */
+static void test_bold_slanted(void)
+{
+	const char *const files[] = {"/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+				     "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf"};
+	if (access(files[0], R_OK) || access(files[1], R_OK)) {
+		printf("SKIP bold slanted: no DejaVu Sans Mono Bold\n");
+		return;
+	}
+	char dir[2][300];
+	struct kf_font *two, *two2 = NULL, *one, *file;
+	for (int i = 0; i < 2; i++)
+		snprintf(dir[i], sizeof(dir[i]), "%s/fc%d", tmpdir, i);
+	CHECK(mkdir(dir[0], 0755) == 0 && mkdir(dir[1], 0755) == 0);
+	two = font_in(dir[0], files, 2);
+	CHECK(kf_font_ft_create("DejaVu Sans Mono", NULL, 16, &two2) == 0);
+	one = font_in(dir[1], files, 1);
+	unsetenv("FONTCONFIG_FILE");
+	FcInitReinitialize();
+	CHECK(kf_font_ft_create(NULL, files[0], 16, &file) == 0);
+	if (!two || !two2 || !one || !file)
+		return;
+	/* Bold italic from the bold face's kept outline (two2 loaded every bold glyph first) is the
+	 * fresh load's (two has loaded nothing). */
+	CHECK(glyphs_differ(two2, two2, KF_GLYPH_BOLD) == 0);
+	CHECK(glyphs_differ(two, two2, KF_GLYPH_BOLD | KF_GLYPH_ITALIC) == 0);
+	/* name of the face, fake bold, fake italic, per style (0 regular .. 3 bold italic) */
+	const struct {
+		struct kf_font *f;
+		const char *face[4];
+	} want[] = {{two, {"Book", "Bold", "Book", "Bold"}}, {one, {"Book", "Book", "Book", "Book"}},
+		    {file, {"Book", "Book", "Book", "Book"}}};
+	const bool fake[3][4][2] = {{{0, 0}, {0, 0}, {0, 1}, {0, 1}},
+				    {{0, 0}, {1, 0}, {0, 1}, {1, 1}},
+				    {{0, 0}, {1, 0}, {0, 1}, {1, 1}}};
+	for (int i = 0; i < 3; i++)
+		for (unsigned s = 0; s < 4; s++) {
+			bool fb, fi;
+			const char *name = kf_font_ft_style(want[i].f, s, &fb, &fi);
+			bool ok = name && !strcmp(name, want[i].face[s]) && fb == fake[i][s][0] &&
+				  fi == fake[i][s][1];
+			CHECK(ok);
+			if (!ok)
+				printf("font %d style %u: %s%s%s\n", i, s, name ? name : "(none)",
+				       fb ? " +bold" : "", fi ? " +italic" : "");
+		}
+	/* the same synthesis from fontconfig's lone regular face as from the file; the bold face
+	 * slanted is another glyph, and so is the bold one upright */
+	CHECK(glyphs_differ(one, file, KF_GLYPH_BOLD | KF_GLYPH_ITALIC) == 0);
+	CHECK(glyphs_differ(two, file, KF_GLYPH_ITALIC) == 0);
+	CHECK(glyphs_differ(two, file, KF_GLYPH_BOLD | KF_GLYPH_ITALIC) >= 80);
+	int upright = 0, w = 2 * two->cell_w, h = two->cell_h;
+	uint8_t *a = calloc((size_t)w * h, 4), *b = calloc((size_t)w * h, 4);
+	for (uint32_t cp = 'a'; a && b && cp <= 'z'; cp++) {
+		struct kf_glyph ga = {.w = (uint16_t)w, .h = (uint16_t)h, .data = a};
+		struct kf_glyph gb = {.w = (uint16_t)w, .h = (uint16_t)h, .data = b};
+		two->render(two, cp, KF_GLYPH_BOLD, 1, &ga);
+		two->render(two, cp, KF_GLYPH_BOLD | KF_GLYPH_ITALIC, 1, &gb);
+		upright += !memcmp(a, b, (size_t)w * h);
+	}
+	CHECK(a && b && upright == 0);
+	free(a);
+	free(b);
+	two->destroy(two);
+	two2->destroy(two2);
+	one->destroy(one);
+	file->destroy(file);
+}
+
 /* A glyph of a FreeType face is its bitmap placed at the face's baseline, the advance centred in
  * the cell, clipped to the cell, nothing else inked; its ink rows are the first and last rows
  * with ink and it says partial coverage exactly when a byte is neither 0 nor 255. Checked against
@@ -519,6 +632,7 @@ int main(void)
 	test_synthesised();
 	test_shear();
 	test_placed();
+	test_bold_slanted();
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd))
