@@ -64,6 +64,9 @@ struct ft_font {
 	 * italic or bold-italic glyph starts from the very outline FT_Load_Glyph gave the face's own
 	 * style, and needs only the shear, the emboldening and the rasterisation. */
 	FT_Glyph ascii[2][0x7f - 0x21];
+	/* render_kept's copy of an outline and its bitmap, reused from glyph to glyph */
+	void *scratch, *bitmap;
+	size_t scratch_cap, bitmap_cap;
 };
 
 static int set_size(FT_Face f, int size)
@@ -574,10 +577,84 @@ static int place(const struct ft_font *f, const FT_Bitmap *bm, int bm_left, int 
 	return 0;
 }
 
-/* A synthesised style from a kept outline: FT_Glyph_To_Bitmap renders through the same renderer
- * as FT_Render_Glyph on the slot, so the pixels are those of a fresh load. */
-static int render_kept(struct ft_font *f, FT_Glyph kept, bool fb, bool fi, struct kf_glyph *out)
+/* Grows *buf to n bytes (contents not kept). */
+static void *grow(void **buf, size_t *cap, size_t n)
 {
+	if (n > *cap) {
+		void *p = realloc(*buf, n);
+		if (!p)
+			return NULL;
+		*buf = p;
+		*cap = n;
+	}
+	return *buf;
+}
+
+/* Rasterises o (moved: translated into the bitmap) into bm, whose buffer is *buf (grown as
+ * needed, reused across glyphs), exactly as FT_Glyph_To_Bitmap(FT_RENDER_MODE_NORMAL, no origin)
+ * does through the smooth renderer (ft_smooth_render after ft_glyphslot_preset_bitmap, FreeType
+ * 2.12): the box is the control box widened to whole pixels, the outline is translated so its
+ * bottom left is the bitmap's, and the rasteriser writes into a zeroed grey bitmap of that box.
+ * Without the glyph object FreeType would allocate and free (its copy of the outline, the
+ * bitmap glyph and its buffer), which under an emulator is a few thousand look-ups a glyph
+ * (docs/benchmarks.md, issue 5 session 29). *left and *top are the bitmap's bearings. Returns 0,
+ * or -ENOENT where FreeType would fail or takes another path (overlapping contours are
+ * oversampled by ft_smooth_raster_overlap): the caller then uses FT_Glyph_To_Bitmap.
+ * tests/render/test-fonts.c compares the two. */
+int kf_ft_outline_bitmap(FT_Library lib, FT_Outline *o, void **buf, size_t *cap, FT_Bitmap *bm,
+			 int *left, int *top)
+{
+	if (o->flags & FT_OUTLINE_OVERLAP)
+		return -ENOENT;
+	FT_BBox cb;
+	FT_Outline_Get_CBox(o, &cb);
+	FT_Pos x0 = cb.xMin >> 6, y0 = cb.yMin >> 6;
+	FT_Pos x1 = (cb.xMax + 63) >> 6, y1 = (cb.yMax + 63) >> 6;
+	if (x0 < -0x8000 || x1 > 0x7fff || y0 < -0x8000 || y1 > 0x7fff)
+		return -ENOENT;
+	*bm = (FT_Bitmap){.rows = (unsigned)(y1 - y0), .width = (unsigned)(x1 - x0),
+			  .pitch = (int)(x1 - x0), .num_grays = 256,
+			  .pixel_mode = FT_PIXEL_MODE_GRAY};
+	*left = (int)x0;
+	*top = (int)y1;
+	if (!bm->rows || !bm->width)
+		return 0;
+	size_t n = (size_t)bm->rows * bm->width;
+	if (!grow(buf, cap, n))
+		return -ENOENT;
+	bm->buffer = *buf;
+	memset(bm->buffer, 0, n);
+	FT_Outline_Translate(o, -x0 * 64, -y0 * 64);
+	return FT_Outline_Get_Bitmap(lib, o, bm) ? -ENOENT : 0;
+}
+
+/* A synthesised style from a kept outline: a copy of its points in f->scratch, synthesised and
+ * rasterised there (kf_ft_outline_bitmap), the pixels of FT_Glyph_To_Bitmap on a copy of the
+ * glyph, which renders through the same renderer as FT_Render_Glyph on the slot: a fresh load's. */
+/* Out of line: inlined, it cost ft_render's other paths a few instructions a call. */
+__attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Glyph kept, bool fb,
+						 bool fi, struct kf_glyph *out)
+{
+	const FT_Outline *src = &((FT_OutlineGlyph)kept)->outline;
+	size_t np = (size_t)src->n_points, nc = (size_t)src->n_contours;
+	size_t pb = np * sizeof(*src->points), cbytes = nc * sizeof(*src->contours);
+	size_t need = pb + cbytes + np;
+	if (!(src->flags & FT_OUTLINE_OVERLAP) && grow(&f->scratch, &f->scratch_cap, need)) {
+		FT_Outline o = *src;
+		/* points, contours, tags: each part stays aligned for its type */
+		o.points = f->scratch;
+		o.contours = (void *)((char *)f->scratch + pb);
+		o.tags = (char *)f->scratch + pb + cbytes;
+		memcpy(o.points, src->points, pb);
+		memcpy(o.contours, src->contours, cbytes);
+		memcpy(o.tags, src->tags, np);
+		synthesise(f, &o, fb, fi);
+		FT_Bitmap bm;
+		int left, top;
+		if (!kf_ft_outline_bitmap(f->lib, &o, &f->bitmap, &f->bitmap_cap, &bm, &left, &top))
+			/* FT_Get_Glyph kept the slot's advance in 16.16 */
+			return place(f, &bm, left, top, kept->advance.x >> 10, out);
+	}
 	FT_Glyph g;
 	if (FT_Glyph_Copy(kept, &g))
 		return -ENOENT;
@@ -585,7 +662,6 @@ static int render_kept(struct ft_font *f, FT_Glyph kept, bool fb, bool fi, struc
 	int ret = -ENOENT;
 	if (!FT_Glyph_To_Bitmap(&g, FT_RENDER_MODE_NORMAL, NULL, 1)) {
 		FT_BitmapGlyph bg = (FT_BitmapGlyph)g;
-		/* FT_Get_Glyph kept the slot's advance in 16.16 */
 		ret = place(f, &bg->bitmap, bg->left, bg->top, g->advance.x >> 10, out);
 	}
 	FT_Done_Glyph(g);
@@ -627,6 +703,8 @@ static void ft_destroy(struct kf_font *base)
 	for (size_t i = 0; i < sizeof(f->ascii) / sizeof(f->ascii[0][0]); i++)
 		if (f->ascii[i / 94][i % 94])
 			FT_Done_Glyph(f->ascii[i / 94][i % 94]);
+	free(f->scratch);
+	free(f->bitmap);
 	close_styles(f);
 	for (int i = 0; i < f->nfb; i++)
 		if (f->fb[i].ft)

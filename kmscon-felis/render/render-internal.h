@@ -64,6 +64,13 @@ const char *kf_font_ft_style(struct kf_font *f, unsigned style, bool *fake_bold,
  * as FT_Outline_Transform computes it. */
 struct FT_Vector_;
 void kf_ft_shear(struct FT_Vector_ *p, int n);
+/* font-ft.c: rasterises outline o into a grey bitmap in *buf (grown as needed) as
+ * FT_Glyph_To_Bitmap would (FT_RENDER_MODE_NORMAL, no origin), o translated; 0 or -ENOENT. */
+struct FT_LibraryRec_;
+struct FT_Outline_;
+struct FT_Bitmap_;
+int kf_ft_outline_bitmap(struct FT_LibraryRec_ *lib, struct FT_Outline_ *o, void **buf, size_t *cap,
+			 struct FT_Bitmap_ *bm, int *left, int *top);
 
 /* font-cache.c: the faces fontconfig matched for a name and size, kept across starts. */
 struct kf_font_choice {

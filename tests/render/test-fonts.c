@@ -14,6 +14,7 @@
 #include <fontconfig/fontconfig.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
+#include FT_GLYPH_H
 #include FT_OUTLINE_H
 
 #include "kmscon-felis/render/render-internal.h"
@@ -620,6 +621,96 @@ static void test_shear(void)
 	FT_Done_FreeType(lib);
 }
 
+/* Whether kf_ft_outline_bitmap (font-ft.c's render of a kept outline into its own buffer) gives a
+ * bitmap other than FT_Glyph_To_Bitmap's for the slot's glyph with the given synthesis: box,
+ * bearings and every pixel. */
+static int outline_bitmap_differs(FT_Library lib, FT_GlyphSlot slot, int size, bool fb, bool fi,
+				  void **buf, size_t *cap)
+{
+	FT_Glyph a, b;
+	if (FT_Get_Glyph(slot, &a))
+		return 1;
+	if (FT_Glyph_Copy(a, &b)) {
+		FT_Done_Glyph(a);
+		return 1;
+	}
+	for (int k = 0; k < 2; k++) {
+		FT_Outline *o = &((FT_OutlineGlyph)(k ? b : a))->outline;
+		if (fb)
+			FT_Outline_Embolden(o, size * 64 / 20 > 32 ? size * 64 / 20 : 32);
+		if (fi)
+			kf_ft_shear(o->points, o->n_points);
+	}
+	FT_Bitmap bm;
+	int left, top, bad = 1;
+	if (!kf_ft_outline_bitmap(lib, &((FT_OutlineGlyph)b)->outline, buf, cap, &bm, &left, &top) &&
+	    !FT_Glyph_To_Bitmap(&a, FT_RENDER_MODE_NORMAL, NULL, 1)) {
+		const FT_BitmapGlyph g = (FT_BitmapGlyph)a;
+		bad = g->left != left || g->top != top || g->bitmap.rows != bm.rows ||
+		      g->bitmap.width != bm.width || g->bitmap.pixel_mode != bm.pixel_mode ||
+		      bm.rows * bm.width == 0;
+		for (unsigned y = 0; !bad && y < bm.rows; y++)
+			bad = memcmp(g->bitmap.buffer + (long)y * g->bitmap.pitch,
+				     bm.buffer + (long)y * bm.pitch, bm.width) != 0;
+	}
+	FT_Done_Glyph(a);
+	FT_Done_Glyph(b);
+	return bad;
+}
+
+/* Every printable ASCII glyph of DejaVu Sans Mono's faces (the guest's fonts-dejavu-core has the
+ * first two; the host's fonts-dejavu-extra the obliques) in the four syntheses (none, bold,
+ * italic, both) at sizes 6-40, hinted as ft_render loads them and unhinted: kf_ft_outline_bitmap
+ * draws FT_Glyph_To_Bitmap's bitmap, the buffer reused from glyph to glyph. */
+static void test_outline_bitmap(void)
+{
+	static const char *const files[] = {
+	    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+	    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf",
+	    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Oblique.ttf",
+	    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-BoldOblique.ttf"};
+	FT_Library lib;
+	if (FT_Init_FreeType(&lib)) {
+		CHECK(!"FreeType starts");
+		return;
+	}
+	void *buf = NULL;
+	size_t cap = 0;
+	int bad = 0, glyphs = 0, faces = 0;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		FT_Face face;
+		if (FT_New_Face(lib, files[i], 0, &face)) {
+			CHECK(i >= 2); /* the obliques are optional (fonts-dejavu-extra) */
+			continue;
+		}
+		faces++;
+		for (int size = 6; size <= 40; size += 2)
+			for (int hint = 0; hint < 2; hint++)
+				for (uint32_t cp = 0x21; cp < 0x7f; cp++)
+					for (int syn = 0; syn < 4; syn++) {
+						FT_Int32 flags = hint ? FT_LOAD_DEFAULT |
+									    FT_LOAD_TARGET_LIGHT
+								      : FT_LOAD_NO_HINTING;
+						if (FT_Set_Pixel_Sizes(face, 0, (FT_UInt)size) ||
+						    FT_Load_Char(face, cp, flags)) {
+							bad++;
+							continue;
+						}
+						bad += outline_bitmap_differs(lib, face->glyph, size,
+									      syn & 1, syn & 2,
+									      &buf, &cap);
+						glyphs++;
+					}
+		FT_Done_Face(face);
+	}
+	CHECK(faces >= 2 && bad == 0 && glyphs >= 2 * 18 * 2 * 94 * 4);
+	if (bad)
+		printf("outline bitmap: %d of %d glyphs differ from FT_Glyph_To_Bitmap's\n", bad,
+		       glyphs);
+	free(buf);
+	FT_Done_FreeType(lib);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -631,6 +722,7 @@ int main(void)
 	test_bad_input();
 	test_synthesised();
 	test_shear();
+	test_outline_bitmap();
 	test_placed();
 	test_bold_slanted();
 	char cmd[512];
