@@ -14,7 +14,7 @@
  *       64 KiB writes (what cat does), then writes "wall_ns user_us sys_us bytes" to RESULT (atomically,
  *       through RESULT.tmp) and sleeps until killed, so the terminal stays up to be measured.
  *   kf-bench cpu PID
- *       Prints utime+stime of PID in milliseconds (from /proc/PID/stat).
+ *       Prints the CPU time of process PID (all its threads, user and system) in microseconds.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -199,13 +199,23 @@ static int cmd_run(const char *file, const char *result, const char *go)
 		pause();
 }
 
+/* The process's CPU time in microseconds: its CPU-time clock (clock_getcpuclockid), the scheduler's sum of
+ * every thread's run time, exited threads included, to the nanosecond. /proc/PID/stat's utime + stime is
+ * the same total cut to whole ticks (10 ms) in each field: on a 0.25 s measurement that was up to +-20 ms
+ * (8 %) of noise per repetition. The stat file remains the fallback. */
 static int cmd_cpu(const char *pid)
 {
 	char path[64], line[4096];
 	unsigned long long ut, st;
+	struct timespec ts;
+	clockid_t clk;
 	FILE *f;
 	char *p;
 
+	if (clock_getcpuclockid((pid_t)atol(pid), &clk) == 0 && clock_gettime(clk, &ts) == 0) {
+		printf("%llu\n", (unsigned long long)ts.tv_sec * 1000000ULL + (unsigned long long)ts.tv_nsec / 1000);
+		return 0;
+	}
 	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
 	f = fopen(path, "r");
 	if (!f || !fgets(line, sizeof(line), f)) {
@@ -217,7 +227,7 @@ static int cmd_cpu(const char *pid)
 	p = strrchr(line, ')');
 	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
 		return 1;
-	printf("%llu\n", (ut + st) * 1000ULL / (unsigned long long)sysconf(_SC_CLK_TCK));
+	printf("%llu\n", (ut + st) * 1000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK));
 	return 0;
 }
 
