@@ -364,6 +364,7 @@ struct grid *kf_session_grid(struct kf_session *s)
 void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st)
 {
 	pty_get_stats(s->pty, &st->reads, &st->bytes);
+	st->outputs = pty_get_outputs(s->pty);
 	st->wakeups = s->wakeups;
 	st->pauses = s->pauses;
 	st->read_ns = s->read_ns;

@@ -105,6 +105,7 @@ int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, 
  * sample of the calls (pty_get_read_cpu), and parse_cpu_ns the rest. */
 struct kf_session_stats {
 	uint64_t reads, bytes, wakeups;
+	uint64_t outputs;       /* chunks handed to the parser (consecutive reads gathered into one) */
 	uint64_t pauses;        /* read pauses started (kf_session_config.read_pause_ns) */
 	uint64_t read_ns, parse_ns;
 	uint64_t read_cpu_ns, parse_cpu_ns, read_sys_cpu_ns;

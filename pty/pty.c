@@ -27,6 +27,9 @@
  * it is unmapped, whatever malloc's state. */
 #define QUEUE_MAP_MIN (64u << 10)
 
+/* Gathering stops when less than a read's worth (the line discipline's 4 KiB) of rbuf is left. */
+#define PTY_GATHER_ROOM (4u << 10)
+
 static void queue_free(uint8_t *buf, size_t cap);
 
 struct pty {
@@ -43,6 +46,8 @@ struct pty {
 	unsigned delay_ms;    /* set by pty_reap() */
 	struct winsize ws;
 	uint64_t stat_reads, stat_bytes; /* pty_get_stats() */
+	uint64_t stat_outputs; /* pty_get_outputs() */
+	bool gather;           /* pty_config.gather resolved */
 	uint64_t stat_calls, stat_sampled, stat_sampled_ns; /* pty_get_read_cpu() */
 
 	/* Write queue: bytes [head, head + len) of buf are pending; cap <= cfg.write_queue_max. */
@@ -94,6 +99,8 @@ struct pty *pty_create(const struct pty_config *cfg, const struct pty_callbacks 
 	pty->ws.ws_row = pty->cfg.rows ? pty->cfg.rows : 24;
 	pty->ws.ws_xpixel = pty->cfg.xpixel;
 	pty->ws.ws_ypixel = pty->cfg.ypixel;
+	pty->gather = pty->cfg.gather == PTY_GATHER_ON ||
+		      (pty->cfg.gather == PTY_GATHER_AUTO && sysconf(_SC_NPROCESSORS_ONLN) == 1);
 	return pty;
 }
 
@@ -191,14 +198,20 @@ int pty_read(struct pty *pty, size_t budget)
 	 * kicks the kernel's flush worker, and a read that finds it empty waits for that worker to refill it
 	 * (n_tty_read -> flush_work). Reading again at once (gathering reads before parsing) therefore sleeps
 	 * once per 4 KiB; parsing first gives the worker and the child that time to refill, so the next read
-	 * finds data waiting (docs/benchmarks.md, "PTY path, headless", session 6). */
+	 * finds data waiting (docs/benchmarks.md, "PTY path, headless", session 6).
+	 * With one CPU the worker cannot run beside the parse: it takes the CPU from us at the end of the read
+	 * that woke it, and the child after it, so the next read finds data either way and every 4 KiB costs a
+	 * switch away and back. There the reads are gathered (pty->gather) and parsed in one call per
+	 * PTY_READ_CHUNK: the parse then starts cold (an emptied TLB, in a guest under TCG also the emulator's
+	 * jump cache) once per 64 KiB instead of once per read (docs/benchmarks.md, issue 5, session 30). */
+	size_t have = 0; /* bytes gathered in rbuf, not yet handed out */
 	for (;;) {
 		/* The read(2) calls have a steady cost (a 4 KiB copy, the worker's kick, a switch away and back),
 		 * unlike the parse between them (a chunk that maps fresh memory costs milliseconds), so a sample
 		 * of them estimates their total well; the parse is then the rest of the reading time. */
 		bool sample = pty->stat_calls++ % PTY_READ_CPU_SAMPLE == 0;
 		uint64_t c0 = sample ? thread_cpu_ns() : 0;
-		ssize_t n = read(pty->master, pty->rbuf, sizeof(pty->rbuf));
+		ssize_t n = read(pty->master, pty->rbuf + have, sizeof(pty->rbuf) - have);
 		if (sample) {
 			pty->stat_sampled++;
 			pty->stat_sampled_ns += thread_cpu_ns() - c0;
@@ -207,12 +220,23 @@ int pty_read(struct pty *pty, size_t budget)
 			pty->stat_reads++;
 			pty->stat_bytes += (uint64_t)n;
 			total += (size_t)n;
+			have += (size_t)n;
+			if (pty->gather && sizeof(pty->rbuf) - have >= PTY_GATHER_ROOM && !(budget && total >= budget))
+				continue;
+			pty->stat_outputs++;
 			if (pty->cb.output)
-				pty->cb.output(pty->ud, pty->rbuf, (size_t)n);
+				pty->cb.output(pty->ud, pty->rbuf, have);
+			have = 0;
 			if (budget && total >= budget)
 				return 1;
 			continue;
 		}
+		if (have) {
+			pty->stat_outputs++;
+			if (pty->cb.output)
+				pty->cb.output(pty->ud, pty->rbuf, have);
+		}
+		have = 0;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -471,6 +495,11 @@ void pty_hangup(struct pty *pty, int timeout_ms)
 unsigned pty_respawn_delay_ms(const struct pty *pty)
 {
 	return pty->delay_ms;
+}
+
+uint64_t pty_get_outputs(const struct pty *pty)
+{
+	return pty->stat_outputs;
 }
 
 void pty_get_stats(const struct pty *pty, uint64_t *reads, uint64_t *bytes)

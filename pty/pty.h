@@ -47,7 +47,13 @@ struct pty_config {
 	uint16_t cols, rows;    /* initial window size in cells; 0 = 80x24 */
 	uint16_t xpixel, ypixel; /* initial window size in pixels, 0 if unknown */
 	bool no_pidfd;           /* do not open a pidfd (tests of the SIGCHLD fallback) */
+	/* Gather consecutive reads before handing them to the output callback (see pty_read): PTY_GATHER_AUTO
+	 * (0, the default) does so when only one CPU is online, PTY_GATHER_ON and PTY_GATHER_OFF force it. */
+	int gather;
 };
+#define PTY_GATHER_AUTO 0
+#define PTY_GATHER_ON 1
+#define PTY_GATHER_OFF (-1)
 
 struct pty_callbacks {
 	/* The child's output, in order. data is owned by pty/ and valid only during the call. Called from
@@ -77,8 +83,10 @@ int pty_fd(const struct pty *pty);
 pid_t pty_pid(const struct pty *pty);
 int pty_pidfd(const struct pty *pty);
 
-/* Reads until EAGAIN or until at least budget bytes were read (0 = no budget), handing each read's bytes to
- * the output callback before the next read: nothing is held back. Returns 0 when drained (EAGAIN), 1 when
+/* Reads until EAGAIN or until at least budget bytes were read (0 = no budget), handing the bytes to the output
+ * callback in order; nothing is held back past the return. Each read's bytes go to the callback before the
+ * next read, except when gathering (pty_config.gather): then consecutive reads fill PTY_READ_CHUNK first.
+ * Returns 0 when drained (EAGAIN), 1 when
  * the budget ran out with more possibly pending (the loop will report the fd readable again), -EIO when
  * every slave descriptor is closed (the remaining output has been delivered; nothing more will come on this
  * master), or another -errno. */
@@ -118,6 +126,8 @@ unsigned pty_respawn_delay_ms(const struct pty *pty);
 
 /* Totals since pty_create(), over every child: successful read(2) calls on the master and bytes read. */
 void pty_get_stats(const struct pty *pty, uint64_t *reads, uint64_t *bytes);
+/* How many times the output callback was given bytes (fewer than the reads when they are gathered). */
+uint64_t pty_get_outputs(const struct pty *pty);
 
 /* The calling thread's CPU time in the master's read(2) calls (for benchmarks), measured on one call in
  * PTY_READ_CPU_SAMPLE, since reading the thread's CPU clock is a system call itself: every read(2) call so

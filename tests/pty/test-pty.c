@@ -68,6 +68,29 @@ static int child_last_line(void)
 	_exit(0);
 }
 
+/* BURST_LEN bytes of burst_byte(i), no newline (so the line discipline's output processing leaves them as
+ * they are), then exit: fewer bytes than the kernel holds between the two ends (a pty's 8 KiB flip buffer
+ * and the line discipline's 4 KiB), so the child is gone before the reader starts. */
+#define BURST_LEN 10000
+static char burst_byte(size_t i)
+{
+	return (char)('!' + (i * 7 + i / 91) % 90);
+}
+
+static int child_burst(void)
+{
+	static char buf[BURST_LEN];
+	for (size_t i = 0; i < BURST_LEN; i++)
+		buf[i] = burst_byte(i);
+	for (size_t off = 0; off < BURST_LEN;) {
+		ssize_t n = write(1, buf + off, BURST_LEN - off);
+		if (n <= 0)
+			return 1;
+		off += (size_t)n;
+	}
+	_exit(0);
+}
+
 /* ------------------------------------------------------------------------------------------------ helpers */
 
 struct sink {
@@ -455,6 +478,36 @@ static void test_read_cpu(void)
 	free(s.data);
 }
 
+/* Gathering (pty_config.gather): with the child's whole output waiting in the kernel, one pty_read hands it
+ * all out in one callback when gathering (the reads fill the buffer first), one callback per read when not;
+ * either way every byte arrives, in order, before the hang-up is reported. */
+static void test_gather(int mode)
+{
+	const char *argv[] = {self, "child-burst", NULL};
+	static char expect[BURST_LEN];
+	for (size_t i = 0; i < BURST_LEN; i++)
+		expect[i] = burst_byte(i);
+	struct sink s = {.expect = expect, .expect_len = BURST_LEN};
+	struct pty_callbacks cb = {.output = on_output};
+	struct pty_config cfg = {.argv = argv, .reset_env = true, .gather = mode};
+	struct pty *pty = pty_create(&cfg, &cb, &s);
+	CHECK(pty_spawn(pty) == 0);
+	/* the child has written everything and exited; the master stays open until pty_hangup */
+	CHECK(reap_wait(pty, 5000) == 0);
+	uint64_t reads, bytes, outputs0 = pty_get_outputs(pty);
+	int r = pty_read(pty, 0);
+	CHECK(r == -EIO);
+	pty_get_stats(pty, &reads, &bytes);
+	uint64_t outputs = pty_get_outputs(pty) - outputs0;
+	CHECK(!s.mismatch && s.len == BURST_LEN && bytes == BURST_LEN);
+	CHECK(reads >= BURST_LEN / 4096); /* the line discipline hands out at most 4 KiB a read */
+	if (mode == PTY_GATHER_ON)
+		CHECK(outputs == 1);
+	else
+		CHECK(outputs == reads);
+	pty_destroy(pty);
+}
+
 static void test_backoff(void)
 {
 	const char *argv[] = {"false", NULL};
@@ -510,6 +563,8 @@ int main(int argc, char **argv)
 		return child_env();
 	if (argc > 1 && !strcmp(argv[1], "child-last-line"))
 		return child_last_line();
+	if (argc > 1 && !strcmp(argv[1], "child-burst"))
+		return child_burst();
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
 		return 1;
@@ -524,6 +579,8 @@ int main(int argc, char **argv)
 	test_hostile_reader();
 	test_last_line();
 	test_read_cpu();
+	test_gather(PTY_GATHER_ON);
+	test_gather(PTY_GATHER_OFF);
 	test_backoff();
 	test_hangup_no_leaks();
 	if (failures)
