@@ -201,12 +201,12 @@ static void log_stats_level(struct kf_app *app, enum kf_log_level level)
 	kf_session_stats(app->session, &st);
 	getrusage(RUSAGE_SELF, &ru);
 	kf_log_msg(level, LOG_TAG, __FILE__, __LINE__,
-		   "pty: %llu bytes in %llu reads, %llu chunks parsed; cpu user %ld.%06ld s sys %ld.%06ld s; wakeups %llu read_ms %llu "
-		   "parse_ms %llu; csw voluntary %ld involuntary %ld; runq_ms %ld; read_cpu_ms %llu parse_cpu_ms %llu "
-		   "read_sys_cpu_ms %llu; minflt %ld majflt %ld; read_pauses %llu",
-		   (unsigned long long)st.bytes,
-		   (unsigned long long)st.reads, (unsigned long long)st.outputs, (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec,
-		   (long)ru.ru_stime.tv_sec, (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups,
+		   "pty: %llu bytes in %llu reads, %llu chunks parsed; cpu user %ld.%06ld s sys %ld.%06ld s; "
+		   "wakeups %llu read_ms %llu parse_ms %llu; csw voluntary %ld involuntary %ld; runq_ms %ld; "
+		   "read_cpu_ms %llu parse_cpu_ms %llu read_sys_cpu_ms %llu; minflt %ld majflt %ld; read_pauses %llu",
+		   (unsigned long long)st.bytes, (unsigned long long)st.reads, (unsigned long long)st.outputs,
+		   (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
+		   (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups,
 		   (unsigned long long)(st.read_ns / 1000000), (unsigned long long)(st.parse_ns / 1000000),
 		   ru.ru_nvcsw, ru.ru_nivcsw, runqueue_ms(), (unsigned long long)(st.read_cpu_ns / 1000000),
 		   (unsigned long long)(st.parse_cpu_ns / 1000000), (unsigned long long)(st.read_sys_cpu_ns / 1000000),

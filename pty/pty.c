@@ -188,6 +188,15 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The *have bytes gathered in rbuf to the output callback. */
+static void hand_out(struct pty *pty, size_t *have)
+{
+	pty->stat_outputs++;
+	if (pty->cb.output)
+		pty->cb.output(pty->ud, pty->rbuf, *have);
+	*have = 0;
+}
+
 int pty_read(struct pty *pty, size_t budget)
 {
 	size_t total = 0;
@@ -223,20 +232,13 @@ int pty_read(struct pty *pty, size_t budget)
 			have += (size_t)n;
 			if (pty->gather && sizeof(pty->rbuf) - have >= PTY_GATHER_ROOM && !(budget && total >= budget))
 				continue;
-			pty->stat_outputs++;
-			if (pty->cb.output)
-				pty->cb.output(pty->ud, pty->rbuf, have);
-			have = 0;
+			hand_out(pty, &have);
 			if (budget && total >= budget)
 				return 1;
 			continue;
 		}
-		if (have) {
-			pty->stat_outputs++;
-			if (pty->cb.output)
-				pty->cb.output(pty->ud, pty->rbuf, have);
-		}
-		have = 0;
+		if (have)
+			hand_out(pty, &have); /* before EAGAIN, EINTR, the hang-up or an error is acted on */
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)

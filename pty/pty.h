@@ -48,7 +48,8 @@ struct pty_config {
 	uint16_t xpixel, ypixel; /* initial window size in pixels, 0 if unknown */
 	bool no_pidfd;           /* do not open a pidfd (tests of the SIGCHLD fallback) */
 	/* Gather consecutive reads before handing them to the output callback (see pty_read): PTY_GATHER_AUTO
-	 * (0, the default) does so when only one CPU is online, PTY_GATHER_ON and PTY_GATHER_OFF force it. */
+	 * (0, the default) does so when only one CPU is online, PTY_GATHER_ON always; PTY_GATHER_OFF and any
+	 * other value never. */
 	int gather;
 };
 #define PTY_GATHER_AUTO 0

@@ -581,6 +581,7 @@ int main(int argc, char **argv)
 	test_read_cpu();
 	test_gather(PTY_GATHER_ON);
 	test_gather(PTY_GATHER_OFF);
+	test_gather(42); /* not a mode: no gathering */
 	test_backoff();
 	test_hangup_no_leaks();
 	if (failures)
