@@ -28,8 +28,9 @@ void pty_set_log_handler(pty_log_handler handler);
 
 /* Default size bound of the write queue. */
 #define PTY_WRITE_QUEUE_DEFAULT (4u << 20)
-/* How many bytes one read(2) asks for: the kernel hands out at most a few KiB per read on a PTY, but a
- * buffer smaller than what is queued would cost a wake-up per leftover byte. */
+/* The read buffer: one read(2) asks for all of it (or, when reads are gathered, what is left of it). The
+ * kernel hands out at most a few KiB per read on a PTY, but a buffer smaller than what is queued would cost a
+ * wake-up per leftover byte. */
 #define PTY_READ_CHUNK (64u << 10)
 
 struct pty_config {
