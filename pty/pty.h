@@ -91,7 +91,8 @@ int pty_pidfd(const struct pty *pty);
  * Returns 0 when drained (EAGAIN), 1 when
  * the budget ran out with more possibly pending (the loop will report the fd readable again), -EIO when
  * every slave descriptor is closed (the remaining output has been delivered; nothing more will come on this
- * master), or another -errno. */
+ * master), or another -errno. The kernel can report the hang-up while the child's last output is still on
+ * its way, so the hang-up counts once two reads in a row report it (pty_get_early_hangups). */
 int pty_read(struct pty *pty, size_t budget);
 
 /* Queues data for the child (after anything already queued) and writes as much as the PTY takes now.
@@ -130,6 +131,9 @@ unsigned pty_respawn_delay_ms(const struct pty *pty);
 void pty_get_stats(const struct pty *pty, uint64_t *reads, uint64_t *bytes);
 /* How many times the output callback was given bytes (fewer than the reads when they are gathered). */
 uint64_t pty_get_outputs(const struct pty *pty);
+
+/* How many times a read reported the hang-up and the next one still returned output (see pty_read). */
+uint64_t pty_get_early_hangups(const struct pty *pty);
 
 /* The calling thread's CPU time in the master's read(2) calls (for benchmarks), measured on one call in
  * PTY_READ_CPU_SAMPLE, since reading the thread's CPU clock is a system call itself: every read(2) call so
