@@ -514,7 +514,7 @@ static void test_gather(int mode)
 /* The kernel's early hang-up (pty_read): n_tty_read can report EIO while the child's last writes wait for
  * the flush worker. With the reader and the child on one CPU the child's writes and exit often fall between
  * the reader's wait for the worker and its test of the closed flag: before pty_read read once more, this
- * test found 8-12 short rounds of 1500, three runs of three (session 32). Every round must deliver every
+ * test found 8, 10 and 12 short rounds of 1500 in three runs (session 32). Every round must deliver every
  * byte. */
 #define EXIT_RACE_LINES 20 /* as many as the shell's loop below writes */
 static void test_exit_race(void)
