@@ -516,7 +516,10 @@ static void test_gather(int mode)
  * the reader's wait for the worker and its test of the closed flag: before pty_read read once more, this
  * test found 8, 10 and 12 short rounds of 1500 in three runs (session 32). Every round must deliver every
  * byte. */
-#define EXIT_RACE_LINES 20 /* as many as the shell's loop below writes */
+#define EXIT_RACE_LINES 20
+#define EXIT_RACE_STR_(x) #x
+#define EXIT_RACE_STR(x) EXIT_RACE_STR_(x)
+#define EXIT_RACE_LINE "0123456789abcdef"
 static void test_exit_race(void)
 {
 	cpu_set_t old, one;
@@ -527,8 +530,12 @@ static void test_exit_race(void)
 	CHECK(sched_setaffinity(0, sizeof(one), &one) == 0); /* the children inherit it */
 	/* a line per write(2) (dash's echo), then exit at once; a shell, not this program: under ASan that
 	 * starts ~30 ms slower, and 1500 rounds took 52 s */
-	const char *argv[] = {"sh", "-c", "i=0; while [ $i -lt 20 ]; do echo 0123456789abcdef; i=$((i+1)); done",
+	const char *argv[] = {"sh", "-c",
+			      "i=0; while [ $i -lt " EXIT_RACE_STR(EXIT_RACE_LINES) " ]; do echo " EXIT_RACE_LINE
+			      "; i=$((i+1)); done",
 			      NULL};
+	/* the line discipline turns each "\n" into "\r\n" */
+	const size_t want = EXIT_RACE_LINES * (sizeof(EXIT_RACE_LINE) - 1 + 2);
 	struct pty_callbacks cb = {.output = on_output};
 	struct pty_config cfg = {.argv = argv, .reset_env = true};
 	const int rounds = 1500;
@@ -539,11 +546,10 @@ static void test_exit_race(void)
 		struct pty *pty = pty_create(&cfg, &cb, &s);
 		CHECK(pty_spawn(pty) == 0);
 		int r = pump(pty, 5000, NULL, &s);
-		/* the line discipline turns each "\n" into "\r\n" */
-		if (r != -EIO || s.len != EXIT_RACE_LINES * 18) {
+		if (r != -EIO || s.len != want) {
 			if (short_rounds++ < 3)
-				fprintf(stderr, "exit race: round %d got %zu of %d bytes (pty_read %d)\n", round, s.len,
-					EXIT_RACE_LINES * 18, r);
+				fprintf(stderr, "exit race: round %d got %zu of %zu bytes (pty_read %d)\n", round, s.len,
+					want, r);
 		}
 		CHECK(reap_wait(pty, 5000) == 0);
 		early += pty_get_early_hangups(pty);
