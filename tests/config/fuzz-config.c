@@ -1,6 +1,7 @@
-/* tests/config/fuzz-config.c: libFuzzer target for the configuration file parser (-Dfuzz=true, clang).
- * Input: the bytes of a configuration file. Checks that nothing crashes or leaks, and that whatever parsed
- * is written back by kf_config_write() as text that parses again without an error. */
+/* tests/config/fuzz-config.c: libFuzzer target for the configuration file parser (-Dfuzz=true, clang; run by
+ * tests/fuzz/run). Input: the bytes of a configuration file. Checks that nothing crashes or leaks, and that
+ * whatever parsed is written back by kf_config_write() as text that parses again without an error into a
+ * configuration that writes the same text (the round trip kf_config_write promises). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,21 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
+/* kf_config_write's text of c (the caller frees it), or NULL when memory ran out. */
+static char *written(const struct kf_config *c, size_t *len)
+{
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+	if (!f)
+		return NULL;
+	kf_config_write(c, f);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	struct kf_config a, b;
@@ -19,19 +35,18 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (kf_config_init(&a) < 0)
 		return 0;
 	kf_config_parse_text(&a, "fuzz.conf", (const char *)data, size);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (f) {
-		kf_config_write(&a, f);
-		fclose(f);
-		if (kf_config_init(&b) == 0) {
-			if (kf_config_parse_text(&b, "rewritten.conf", text, len) != 0)
-				abort();
-			kf_config_finish(&b);
-		}
-		free(text);
+	size_t len, len2;
+	char *text = written(&a, &len);
+	if (text && kf_config_init(&b) == 0) {
+		if (kf_config_parse_text(&b, "rewritten.conf", text, len) != 0)
+			abort();
+		char *again = written(&b, &len2);
+		if (again && (len2 != len || memcmp(again, text, len) != 0))
+			abort();
+		free(again);
+		kf_config_finish(&b);
 	}
+	free(text);
 	kf_config_finish(&a);
 	return 0;
 }
