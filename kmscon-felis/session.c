@@ -399,6 +399,21 @@ size_t kf_session_write_room(const struct kf_session *s)
 	return pty_fd(s->pty) >= 0 ? pty_write_room(s->pty) : 0;
 }
 
+size_t kf_session_paste_filter(uint8_t *out, const uint8_t *in, size_t len)
+{
+	static const uint8_t end[6] = {0x1b, '[', '2', '0', '1', '~'};
+	/* out never holds a mark: a byte can only complete one that ends with it, and taking those six bytes
+	 * out leaves a prefix of what out was before, which held none (a single pass of memmem over the input
+	 * left "ESC[20" + "1~" around a removed mark, and the child saw the mark they form) */
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		out[n++] = in[i];
+		if (in[i] == '~' && n >= sizeof(end) && !memcmp(out + n - sizeof(end), end, sizeof(end)))
+			n -= sizeof(end);
+	}
+	return n;
+}
+
 int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 {
 	static const char start[] = "\033[200~", end[] = "\033[201~";
@@ -420,20 +435,21 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 			s->cb.output(s->ud);
 		return -ENOBUFS;
 	}
-	/* Room was checked for the whole: none of these writes can be refused. Inside brackets, an end mark
-	 * in the pasted text would let the rest run as typed commands: such marks are left out. */
 	if (!extra)
 		return pty_write(s->pty, data, len);
-	pty_write(s->pty, start, sizeof(start) - 1);
-	const uint8_t *p = data, *e = p + len;
-	int r = 0;
-	while (p < e && r == 0) {
-		const uint8_t *m = memmem(p, (size_t)(e - p), end, sizeof(end) - 1);
-		const uint8_t *stop = m ? m : e;
-		r = pty_write(s->pty, p, (size_t)(stop - p));
-		p = m ? m + sizeof(end) - 1 : e;
+	/* Inside brackets, an end mark in the pasted text would let the rest run as typed commands. The copy is
+	 * at most the write queue's room (checked above), and the room was checked for the whole: none of these
+	 * writes can be refused. */
+	uint8_t *text = malloc(len ? len : 1);
+	if (!text) {
+		log_warn("paste of %zu bytes refused: out of memory", len);
+		return -ENOMEM;
 	}
+	const size_t n = kf_session_paste_filter(text, data, len);
+	pty_write(s->pty, start, sizeof(start) - 1);
+	int r = pty_write(s->pty, text, n);
 	pty_write(s->pty, end, sizeof(end) - 1);
+	free(text);
 	return r;
 }
 

@@ -125,8 +125,9 @@ static void test_oneshot_and_paste(void)
 			break;
 	}
 	CHECK(m.bracketed_paste);
-	/* An end mark inside a bracketed paste is left out: the child reads one bracketed "ab12". */
-	CHECK(kf_session_paste(s, "ab\033[201~12", 10) == 0);
+	/* An end mark inside a bracketed paste is left out, and so is the one its removal would form from the
+	 * bytes around it ("\033[20" + "1~"): the child reads one bracketed "ab12", then the typed z's. */
+	CHECK(kf_session_paste(s, "ab\033[201~12\033[20\033[201~1~", 22) == 0);
 	CHECK(kf_session_write(s, "zzzzzzzz", 8) == 0);
 	run_for(c.loop, 500);
 	FILE *f = fopen(got, "r");
@@ -151,6 +152,48 @@ static void test_oneshot_and_paste(void)
 	CHECK(kf_session_write_room(s) < 4096);
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
+}
+
+/* kf_session_paste_filter over every string of up to 9 bytes from the end mark's bytes and one other (8^9 would
+ * be too many: a random sample of 200,000, plus each length's all-mark and nested cases): the output never holds
+ * an end mark, filtering it again changes nothing, and a string without a mark comes out as it went in. */
+static bool has_mark(const uint8_t *p, size_t n)
+{
+	return memmem(p, n, "\033[201~", 6) != NULL;
+}
+
+static void test_paste_filter(void)
+{
+	static const uint8_t alpha[] = {0x1b, '[', '2', '0', '1', '~', 'x'};
+	uint8_t in[64], out[64], again[64];
+	uint32_t rng = 12345;
+	int bad = 0;
+	for (int k = 0; k < 200000; k++) {
+		size_t len = 0;
+		rng = rng * 1103515245u + 12345u;
+		const size_t want = (rng >> 16) % 40;
+		while (len < want) {
+			rng = rng * 1103515245u + 12345u;
+			/* mostly whole marks and parts of them, so that nesting is common */
+			if ((rng >> 16) % 4 == 0 && len + 6 <= want) {
+				memcpy(in + len, "\033[201~", 6);
+				len += 6;
+			} else {
+				in[len++] = alpha[(rng >> 16) % sizeof(alpha)];
+			}
+		}
+		const size_t n = kf_session_paste_filter(out, in, len);
+		const size_t n2 = kf_session_paste_filter(again, out, n);
+		bad += n > len || has_mark(out, n) || n2 != n || memcmp(again, out, n) != 0 ||
+		       (!has_mark(in, len) && (n != len || memcmp(out, in, len) != 0));
+	}
+	CHECK(bad == 0);
+	const uint8_t nested[] = "a\033[2\033[20\033[201~1~01~b";
+	size_t n = kf_session_paste_filter(out, nested, sizeof(nested) - 1);
+	CHECK(n == 2 && out[0] == 'a' && out[1] == 'b');
+	/* in place */
+	memcpy(in, "x\033[201~y", 8);
+	CHECK(kf_session_paste_filter(in, in, 8) == 2 && in[0] == 'x' && in[1] == 'y');
 }
 
 static void test_resize_and_status(void)
@@ -277,6 +320,7 @@ int main(void)
 		return 1;
 	test_respawn_backoff();
 	test_oneshot_and_paste();
+	test_paste_filter();
 	test_resize_and_status();
 	test_sigchld_fallback();
 	test_parse_read_pause();
