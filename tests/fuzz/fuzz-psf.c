@@ -7,8 +7,10 @@
  *
  * Input: the bytes of the font file (plain; a gzip stream is read through zlib, as the real loader does), given
  * to kf_render_create through a memfd's /proc path. A font that loads has its cell size checked against the PSF
- * limits (1-64 x 1-128 px), then paints a screen (below) at scale 1 and 2 into a target whose row padding
- * carries a canary that must survive. Crashes, sanitizer reports and leaks fail the run. */
+ * limits (1-64 x 1-128 px), then paints the screens below into targets whose row padding carries a canary that
+ * must survive. Crashes, sanitizer reports (a glyph read past the file's data among them) and leaks fail the
+ * run. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,24 +24,45 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define COLS 32
-#define ROWS 6
 #define PAD 8
 #define CANARY 0xa5
 
-/* every printable ASCII character (a table-less font maps code point i to glyph i: glyphs up to 126 are read),
- * then Latin-1, box drawing, blocks, Braille, CJK, an emoji and a combining mark under every attribute */
-static const char screen[] = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`"
-			     "abcdefghijklmnopqrstuvwxyz{|}~\r\n"
-			     "\xc3\xa9\xc3\x9f\xc2\xb0\xe2\x94\x80\xe2\x94\xbc\xe2\x96\x92\xe2\xa3\xbf\r\n"
+/* Box drawing, blocks, Braille, CJK, an emoji and a combining mark under every attribute, painted at scale 1
+ * and 2 (12 x 4 cells) */
+static const char styled[] = "\xe2\x94\x80\xe2\x94\xbc\xe2\x96\x92\xe2\xa3\xbf\r\n"
 			     "\x1b[1;3;4;5;7;9;53m\xe6\xbc\xa2\xf0\x9f\x98\x80" "e\xcc\x81\x1b[0m\r\n"
 			     "\x1b[4:3;38;5;196;48;2;1;2;3mcurly\x1b[0m\x1b[2;5H";
 
-static void paint(struct kf_render *r, struct grid *g)
+/* Every code point of 0x20-0x7e and 0xa0-0x1ff, painted at scale 1 (64 x 8 cells): a font without a Unicode
+ * table maps code point i to glyph i, so glyphs up to 511 are read, as far as the font has them */
+static uint8_t charset[2 * 512];
+static size_t charset_len;
+
+static void charset_init(void)
 {
+	for (unsigned cp = 0x20; cp < 0x200; cp++) {
+		if (cp >= 0x7f && cp < 0xa0)
+			continue;
+		if (cp < 0x80) {
+			charset[charset_len++] = (uint8_t)cp;
+		} else {
+			charset[charset_len++] = (uint8_t)(0xc0 | cp >> 6);
+			charset[charset_len++] = (uint8_t)(0x80 | (cp & 0x3f));
+		}
+	}
+}
+
+/* Paints the screen s (cols x rows) with r whole, into a target whose row padding must keep its canary. */
+static void paint(struct kf_render *r, const uint8_t *s, size_t len, int cols, int rows)
+{
+	struct grid_config gc = {.cols = cols, .rows = rows, .scrollback = 0};
+	struct grid *g = grid_create(&gc, NULL, NULL);
+	if (!g)
+		abort();
+	grid_feed(g, s, len);
 	int cw, ch;
 	kf_render_cell_size(r, &cw, &ch);
-	const int w = COLS * cw, h = ROWS * ch, stride = w * 4 + PAD;
+	const int w = cols * cw, h = rows * ch, stride = w * 4 + PAD;
 	uint8_t *px = malloc((size_t)stride * (size_t)h);
 	if (!px)
 		abort();
@@ -54,6 +77,7 @@ static void paint(struct kf_render *r, struct grid *g)
 			if (px[(size_t)y * stride + (size_t)w * 4 + (size_t)i] != CANARY)
 				abort();
 	free(px);
+	grid_destroy(g);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -74,16 +98,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		kf_render_cell_size(r, &cw, &ch);
 		if (cw < 1 || cw > 64 || ch < 1 || ch > 128)
 			abort();
-		struct grid_config gc = {.cols = COLS, .rows = ROWS, .scrollback = 0};
-		struct grid *g = grid_create(&gc, NULL, NULL);
-		if (!g)
-			abort();
-		grid_feed(g, (const uint8_t *)screen, sizeof(screen) - 1);
-		paint(r, g);
+		if (!charset_len)
+			charset_init();
+		paint(r, charset, charset_len, 64, 8);
+		paint(r, (const uint8_t *)styled, sizeof(styled) - 1, 12, 4);
 		if (kf_render_set_scale(r, 2) != 0)
 			abort();
-		paint(r, g);
-		grid_destroy(g);
+		paint(r, (const uint8_t *)styled, sizeof(styled) - 1, 12, 4);
 		kf_render_destroy(r);
 	}
 	close(fd);
