@@ -414,6 +414,23 @@ size_t kf_session_paste_filter(uint8_t *out, const uint8_t *in, size_t len)
 	return n;
 }
 
+size_t kf_session_paste_newlines(uint8_t *out, const uint8_t *in, size_t len)
+{
+	/* Enter sends "\r", and so does the kernel's console when it pastes a selection (its selection buffer
+	 * ends lines with '\r'), as do xterm, VTE, alacritty and wezterm without brackets: a child in cooked mode
+	 * gets its newline back from ICRNL, and one in raw mode (an editor) sees Enter, not ^J, which nano takes
+	 * for Justify. A child that asked for brackets knows a paste and gets the text as it is. */
+	size_t n = 0;
+	uint8_t prev = 0; /* (in[i - 1] may be overwritten when out is in) */
+	for (size_t i = 0; i < len; i++) {
+		const uint8_t c = in[i];
+		if (!(c == '\n' && prev == '\r'))
+			out[n++] = c == '\n' ? '\r' : c;
+		prev = c;
+	}
+	return n;
+}
+
 int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 {
 	static const char start[] = "\033[200~", end[] = "\033[201~";
@@ -435,20 +452,23 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 			s->cb.output(s->ud);
 		return -ENOBUFS;
 	}
-	if (!extra)
-		return pty_write(s->pty, data, len);
-	/* Inside brackets, an end mark in the pasted text would let the rest run as typed commands. The copy is
-	 * at most the write queue's room (checked above), and the room was checked for the whole: none of these
-	 * writes can be refused. */
+	/* The copy is at most the write queue's room (checked above), and the room was checked for the whole: none
+	 * of these writes can be refused. */
 	uint8_t *text = malloc(len ? len : 1);
 	if (!text) {
 		log_warn("paste of %zu bytes refused: out of memory", len);
 		return -ENOMEM;
 	}
-	const size_t n = kf_session_paste_filter(text, data, len);
-	pty_write(s->pty, start, sizeof(start) - 1);
-	int r = pty_write(s->pty, text, n);
-	pty_write(s->pty, end, sizeof(end) - 1);
+	int r;
+	if (!extra) {
+		r = pty_write(s->pty, text, kf_session_paste_newlines(text, data, len));
+	} else {
+		/* Inside brackets, an end mark in the pasted text would let the rest run as typed commands. */
+		const size_t n = kf_session_paste_filter(text, data, len);
+		pty_write(s->pty, start, sizeof(start) - 1);
+		r = pty_write(s->pty, text, n);
+		pty_write(s->pty, end, sizeof(end) - 1);
+	}
 	free(text);
 	return r;
 }

@@ -90,10 +90,14 @@ int kf_session_write(struct kf_session *s, const void *data, size_t len);
 size_t kf_session_write_room(const struct kf_session *s);
 
 /* A paste: wrapped in bracketed-paste marks when the child enabled DECSET 2004 (end marks inside the text are
- * taken out by kf_session_paste_filter, so a paste cannot end its own brackets). All or nothing: when it does
+ * taken out by kf_session_paste_filter, so a paste cannot end its own brackets), else with its line ends made
+ * carriage returns (kf_session_paste_newlines). All or nothing: when it does
  * not fit in the write queue, nothing is sent, a visible notice is written on the screen and -ENOBUFS is
  * returned; -ENOMEM when the filtered copy cannot be made. Does not take ownership of data. */
 int kf_session_paste(struct kf_session *s, const void *data, size_t len);
+/* The text of a paste the child did not ask to have bracketed, its line ends as the Enter key sends them: "\r\n"
+ * and "\n" become "\r". Writes to out (room for len bytes; may be in itself) and returns the length. */
+size_t kf_session_paste_newlines(uint8_t *out, const uint8_t *in, size_t len);
 /* The text of a bracketed paste with every end mark (ESC [ 2 0 1 ~) taken out until none is left: one that only
  * forms once an inner one is gone ("ESC[20" "ESC[201~" "1~") goes too. Writes to out (room for len bytes; may be
  * in itself) and returns the length. The result never holds an end mark; text without one is left as it is. */

@@ -102,6 +102,18 @@ static void test_respawn_backoff(void)
 	kf_loop_destroy(c.loop);
 }
 
+/* The file at path as a string (empty when missing), at most cap - 1 bytes. */
+static void read_text(const char *path, char *buf, size_t cap)
+{
+	size_t n = 0;
+	FILE *f = fopen(path, "r");
+	if (f) {
+		n = fread(buf, 1, cap - 1, f);
+		fclose(f);
+	}
+	buf[n] = 0;
+}
+
 static void test_oneshot_and_paste(void)
 {
 	/* A child that reads nothing (until it has seen the first bytes typed): a paste bigger than the queue is
@@ -130,13 +142,8 @@ static void test_oneshot_and_paste(void)
 	CHECK(kf_session_paste(s, "ab\033[201~12\033[20\033[201~1~", 22) == 0);
 	CHECK(kf_session_write(s, "zzzzzzzz", 8) == 0);
 	run_for(c.loop, 500);
-	FILE *f = fopen(got, "r");
-	char buf[64] = "";
-	if (f) {
-		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-		buf[n] = 0;
-		fclose(f);
-	}
+	char buf[64];
+	read_text(got, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "\033[200~ab12\033[201~zzzzzzzz"));
 	static char big[100000];
 	memset(big, 'p', sizeof(big));
@@ -194,6 +201,40 @@ static void test_paste_filter(void)
 	/* in place */
 	memcpy(in, "x\033[201~y", 8);
 	CHECK(kf_session_paste_filter(in, in, 8) == 2 && in[0] == 'x' && in[1] == 'y');
+}
+
+/* Without brackets a paste's line ends reach the child as Enter sends them: "\n" and "\r\n" as "\r", a lone
+ * "\r" as it is; in place too. Then through a real PTY, to a child in raw mode that did not ask for brackets. */
+static void test_paste_newlines(void)
+{
+	uint8_t out[32], in[32];
+	const char *t = "a\nb\r\nc\rd\n\ne\r\r\n";
+	size_t n = kf_session_paste_newlines(out, (const uint8_t *)t, strlen(t));
+	CHECK(n == 12 && !memcmp(out, "a\rb\rc\rd\r\re\r\r", 12));
+	memcpy(in, t, strlen(t));
+	n = kf_session_paste_newlines(in, in, strlen(t));
+	CHECK(n == 12 && !memcmp(in, "a\rb\rc\rd\r\re\r\r", 12));
+
+	char got[256], script[512];
+	snprintf(got, sizeof(got), "%s/pasted-nl", tmpdir);
+	snprintf(script, sizeof(script), "stty raw -echo; printf RAW; head -c 8 > %s; exec sleep 60", got);
+	const char *argv[] = {"sh", "-c", script, NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 80, .rows = 10};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	/* stty first: in cooked mode the line discipline would turn "\r" back into "\n" */
+	for (int i = 0; i < 100 && !strstr(screen(s), "RAW"); i++)
+		run_for(c.loop, 50);
+	CHECK(strstr(screen(s), "RAW"));
+	CHECK(kf_session_paste(s, "l1\nl2\r\nl3", 10) == 0);
+	run_for(c.loop, 500);
+	char buf[64];
+	read_text(got, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "l1\rl2\rl3"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
 }
 
 static void test_resize_and_status(void)
@@ -321,6 +362,7 @@ int main(void)
 	test_respawn_backoff();
 	test_oneshot_and_paste();
 	test_paste_filter();
+	test_paste_newlines();
 	test_resize_and_status();
 	test_sigchld_fallback();
 	test_parse_read_pause();
