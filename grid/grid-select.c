@@ -36,9 +36,14 @@ static void damage_abs(struct grid *g, uint64_t a)
 	struct screen *s = sel_screen(g);
 	if (s != g->scr)
 		return;
-	uint64_t top = s->abs_top - (s == &g->primary ? g->view_offset : 0);
+	const int off = s == &g->primary ? (int)g->view_offset : 0;
+	const uint64_t top = s->abs_top - (uint64_t)off; /* the first line on display */
+	/* grid__damage takes a row of the screen and adds the view's offset itself: a line of the history shown
+	 * while scrolled back is a negative row there. (The display row passed as it was landed off rows too low,
+	 * past the display, and a selection made while scrolled back changed no pixel until something else
+	 * repainted its rows: tests/grid/test-select.c, tests/fuzz/fuzz-render.c.) */
 	if (a >= top && a < top + (uint64_t)g->rows)
-		grid__damage(g, (int)(a - top), 0, g->cols);
+		grid__damage(g, (int)(a - top) - off, 0, g->cols);
 }
 
 static void mark(struct grid *g, bool on)

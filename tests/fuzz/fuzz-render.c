@@ -16,6 +16,10 @@
  *   'B'      flip the blink phase
  *   'P' x y  the pointer at pixel (4x, 2y), shown when x is odd
  *   'L' n    palette n % 10 of the kmscon names
+ *   'V' d    scroll the view (int8_t)d lines into the history (negative: back towards the screen)
+ *   'X' p m  start a selection (cell, word, line by m % 4) at column p, row p >> 3 (within the grid), or
+ *            clear it when m % 4 is 3
+ *   'E' x y  extend the selection to (x, y) (within the grid)
  *   other    a piece boundary only
  * After each frame's bytes the frame loop's sequence runs: kf_render_collect_damage, grid_damage_clear, and
  * kf_render_paint of that damage into a buffer kept from frame to frame. Checked each time, abort() when not:
@@ -249,6 +253,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 'L':
 			kf_render_set_palette(f.r, palettes[a % 10]);
 			used = 4;
+			break;
+		case 'V':
+			grid_view_scroll(f.g, (int8_t)a);
+			used = 4;
+			break;
+		case 'X':
+			if (b % 4 == 3)
+				grid_select_clear(f.g);
+			else
+				grid_select_start(f.g, a % grid_cols(f.g), (a >> 3) % grid_rows(f.g),
+						  (enum grid_select_mode)(b % 4));
+			used = 5;
+			break;
+		case 'E':
+			grid_select_extend(f.g, a % grid_cols(f.g), b % grid_rows(f.g));
+			used = 5;
 			break;
 		default:
 			break;

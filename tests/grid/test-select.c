@@ -39,5 +39,37 @@ int main(void)
 	CHECK(!(grid_row(t->g, 0)[1].flags & GRID_CELL_SELECTED), "flags cleared");
 	CHECK(grid_selection_text(t->g, NULL) == NULL, "nothing selected");
 	t_free(t);
+
+	/* Scrolled back into the history, a selection's changes are damage on the rows on display that show
+	 * them, and only there: the renderer paints nothing else (a display row once landed view-offset rows
+	 * lower, off the display, and the highlight never appeared). */
+	t = t_new(20, 4, 20);
+	for (int i = 0; i < 8; i++) {
+		char line[32];
+		snprintf(line, sizeof(line), "line %d here\r\n", i);
+		t_feed(t, line);
+	}
+	CHECK(grid_view_scroll(t->g, 3) == 3, "scrolled back 3");
+	grid_damage_clear(t->g);
+	grid_select_start(t->g, 6, 1, GRID_SELECT_WORD);
+	int x0, x1, rows = 0;
+	for (int y = 0; y < 4; y++)
+		rows |= grid_row_damage(t->g, y, &x0, &x1) << y;
+	CHECK(rows == 1 << 1, "word on display row 1: damaged rows %#x", rows);
+	CHECK(grid_row(t->g, 1)[6].flags & GRID_CELL_SELECTED, "display row 1 shows it");
+	grid_damage_clear(t->g);
+	grid_select_extend(t->g, 3, 2);
+	rows = 0;
+	for (int y = 0; y < 4; y++)
+		rows |= grid_row_damage(t->g, y, &x0, &x1) << y;
+	CHECK(rows == (1 << 1 | 1 << 2), "extended to display row 2: damaged rows %#x", rows);
+	grid_damage_clear(t->g);
+	grid_select_clear(t->g);
+	rows = 0;
+	for (int y = 0; y < 4; y++)
+		rows |= grid_row_damage(t->g, y, &x0, &x1) << y;
+	CHECK(rows == (1 << 1 | 1 << 2), "cleared: damaged rows %#x", rows);
+	CHECK(!(grid_row(t->g, 1)[6].flags & GRID_CELL_SELECTED), "highlight gone");
+	t_free(t);
 	return t_done("grid-select");
 }
