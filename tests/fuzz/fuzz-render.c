@@ -86,6 +86,21 @@ struct frame {
 	struct kf_render_damage d;
 };
 
+static int bpp_of(enum kf_render_format fmt)
+{
+	return fmt == KF_RENDER_RGB565 ? 2 : 4;
+}
+
+/* f->d sized to the source (a resize changes the grid's size between frames) */
+static void damage_fit(struct frame *f, const struct kf_render_source *src)
+{
+	if (f->d.cols == src->cols && f->d.rows == src->rows)
+		return;
+	kf_render_damage_finish(&f->d);
+	if (kf_render_damage_init(&f->d, src->cols, src->rows) != 0)
+		abort();
+}
+
 static void target_free(struct target *t)
 {
 	free(t->t.data);
@@ -106,7 +121,7 @@ static void target_make(struct frame *f, struct target *t)
 	case 1: w = w > k ? w - k : 1, h = h > k ? h - k : 1; break;
 	default: w += k, h += k; break;
 	}
-	const int bpp = f->fmt == KF_RENDER_RGB565 ? 2 : 4;
+	const int bpp = bpp_of(f->fmt);
 	const int row = (w * bpp + 3) & ~3;
 	t->pad = row - w * bpp + 4 * (f->geom >> 4 & 3);
 	t->t = (struct kf_render_target){malloc((size_t)(w * bpp + t->pad) * (size_t)h), w, h, w * bpp + t->pad,
@@ -122,7 +137,7 @@ static void target_make(struct frame *f, struct target *t)
 
 static void check_canary(const struct target *t)
 {
-	const int bpp = t->t.format == KF_RENDER_RGB565 ? 2 : 4;
+	const int bpp = bpp_of(t->t.format);
 	const uint8_t *p = t->t.data;
 	for (int y = 0; y < t->t.height; y++, p += t->t.stride)
 		for (int i = 0; i < t->pad; i++)
@@ -148,11 +163,7 @@ static void frame_run(struct frame *f)
 	struct kf_render_source src;
 	struct kf_render_rect rects[8];
 	kf_render_source_from_grid(&src, f->g);
-	if (f->d.cols != src.cols || f->d.rows != src.rows) {
-		kf_render_damage_finish(&f->d);
-		if (kf_render_damage_init(&f->d, src.cols, src.rows) != 0)
-			abort();
-	}
+	damage_fit(f, &src);
 	kf_render_damage_clear(&f->d);
 	kf_render_collect_damage(f->r, &src, &f->d);
 	grid_damage_clear(f->g);
@@ -160,7 +171,7 @@ static void frame_run(struct frame *f)
 	check_rects(&f->full, rects, kf_render_paint_full(f->r, &src, &f->full.t, rects, 8));
 	check_canary(&f->inc);
 	check_canary(&f->full);
-	const int bpp = f->fmt == KF_RENDER_RGB565 ? 2 : 4;
+	const int bpp = bpp_of(f->fmt);
 	const uint8_t *a = f->inc.t.data, *b = f->full.t.data;
 	for (int y = 0; y < f->inc.t.height; y++, a += f->inc.t.stride, b += f->full.t.stride)
 		if (memcmp(a, b, (size_t)(f->inc.t.width * bpp)) != 0) {
@@ -180,12 +191,6 @@ static void frame_run(struct frame *f)
 		}
 }
 
-static void targets_make(struct frame *f)
-{
-	target_make(f, &f->inc);
-	target_make(f, &f->full);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 4)
@@ -201,13 +206,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f.g = grid_create(&cfg, NULL, NULL);
 	if (!f.g)
 		return 0;
-	targets_make(&f);
+	target_make(&f, &f.inc);
+	target_make(&f, &f.full);
 	/* the renderer's memory of the last frame (cursor, size) is from another input: this first frame's
 	 * damage is discarded and the kept buffer painted whole, as a new output's first frame is */
 	struct kf_render_source src;
 	kf_render_source_from_grid(&src, f.g);
-	if (kf_render_damage_init(&f.d, src.cols, src.rows) != 0)
-		abort();
+	damage_fit(&f, &src);
 	kf_render_collect_damage(f.r, &src, &f.d);
 	grid_damage_clear(f.g);
 	check_rects(&f.inc, NULL, kf_render_paint_full(f.r, &src, &f.inc.t, NULL, 0));
