@@ -16,6 +16,8 @@
  * - Ctrl with a character outside kitty's "legacy ctrl mapping" table (Ctrl+1, Ctrl+é) sends the character
  *   itself, as xterm does; a non-Latin layout's letter falls back to its US-layout key (Ctrl+С sends ^C).
  * - Keypad keys in application mode ignore Shift/Ctrl (xterm's default modifyKeypadKeys=0); Alt prefixes ESC.
+ *   While NumLock is on they send their characters whatever DECKPAM says, as xterm does with its default
+ *   numLock resource (input.c forces keypad_mode off when the NumLock modifier is set).
  * - With kitty flag 2 but not 8, keys that are sent as plain text or as legacy Enter/Tab/Backspace bytes
  *   report no release event (the specification's wording; kitty itself has varied between versions).
  * - F3 is "CSI 13 ~" in the kitty encoding ("CSI R" would be a cursor position report).
@@ -328,7 +330,9 @@ static void legacy_keypad_key(struct out *o, const struct vt_key_event *ev, unsi
 
 	if (alt_prefix(mods, m))
 		put_byte(o, 0x1b);
-	if (m->keypad_app) {
+	/* NumLock wins over DECKPAM, as in xterm: curses programs set DECKPAM with every smkx, and the number
+	 * pad must still type numbers in them. */
+	if (m->keypad_app && !(ev->mods & VT_MOD_NUM)) {
 		put_str(o, "\033O");
 		put_byte(o, (uint8_t)k->app_final);
 	} else if (ev->key == VT_KEY_KP_ENTER) {

@@ -161,6 +161,25 @@ static void test_keypad(void)
 	ev = key(VT_KEY_KP_DECIMAL, 0);
 	ev.text = ',';
 	check("KP_Decimal comma", &ev, &legacy, ",");
+	/* xterm (input.c, numLock resource on by default) forces DECKPNM for keypad keys while NumLock is on:
+	 * with TERM=xterm-256color every curses program in keypad mode sets DECKPAM (smkx), and the number pad
+	 * must still type numbers there. Without NumLock (Shift+KP_End gives KP_1) DECKPAM applies. */
+	for (int i = 0; i <= VT_KEY_KP_SEPARATOR - VT_KEY_KP_0; i++) {
+		char num[2] = {chars[i], 0};
+		char want[4] = {0x1b, 'O', app_finals[i], 0};
+		ev = key(VT_KEY_KP_0 + i, VT_MOD_NUM);
+		check("DECKPAM NumLock", &ev, &app, num);
+		ev.mods = VT_MOD_NUM | VT_MOD_ALT;
+		char alt[3] = {0x1b, chars[i], 0};
+		check("DECKPAM NumLock Alt", &ev, &app, alt);
+		ev.mods = VT_MOD_SHIFT;
+		check("DECKPAM Shift no NumLock", &ev, &app, want);
+	}
+	ev = key(VT_KEY_KP_ENTER, VT_MOD_NUM);
+	check("DECKPAM NumLock KP_Enter LNM", &ev, &(struct vt_key_modes){.keypad_app = true, .newline_mode = true,
+									   .alt_sends_escape = true}, "\r\n");
+	ev = key(VT_KEY_KP_HOME, VT_MOD_NUM);
+	check("DECKPAM NumLock KP_Home", &ev, &app, "\033[H");
 }
 
 /* kitty's "C0 controls" table of the legacy encoding, which is xterm's default behaviour. */
