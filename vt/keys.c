@@ -13,8 +13,10 @@
  * Deviations, on purpose:
  * - F13-F24 in the legacy encoding are Shift+F1..F12 (what xterm sends with a PC keyboard, "CSI 1;2P" for F13),
  *   with any further modifiers added to that Shift.
- * - Ctrl with a character outside kitty's "legacy ctrl mapping" table (Ctrl+1, Ctrl+é) sends the character
- *   itself, as xterm does; a non-Latin layout's letter falls back to its US-layout key (Ctrl+С sends ^C).
+ * - Ctrl with a character outside kitty's "legacy ctrl mapping" table and X11's rule (Ctrl+1, Ctrl+é) sends
+ *   the character itself, as xterm does; Ctrl+`, Ctrl+{, Ctrl+| and Ctrl+}, which kitty's table leaves out,
+ *   send NUL, ESC, FS and GS as in xterm; a non-Latin layout's letter falls back to its US-layout key
+ *   (Ctrl+С sends ^C).
  * - Keypad keys in application mode ignore Shift/Ctrl (xterm's default modifyKeypadKeys=0); Alt prefixes ESC.
  *   While NumLock is on they send their characters whatever DECKPAM says, as xterm does with its default
  *   numLock resource (input.c forces keypad_mode off when the NumLock modifier is set).
@@ -197,7 +199,8 @@ static bool is_lock_key(enum vt_keysym k)
 }
 
 /* The C0 control Ctrl turns an ASCII character into (kitty's "legacy ctrl mapping", a superset of the
- * VT100's table 3-5), or -1 when Ctrl leaves the character alone. */
+ * VT100's table 3-5, with X11's and xkbcommon's `, {, | and } that xterm and the xkb-based terminals send),
+ * or -1 when Ctrl leaves the character alone. */
 static int ctrl_char(uint32_t c)
 {
 	if (c >= 'a' && c <= 'z')
@@ -205,10 +208,10 @@ static int ctrl_char(uint32_t c)
 	if (c >= 'A' && c <= 'Z')
 		return (int)(c - 'A' + 1);
 	switch (c) {
-	case ' ': case '@': case '2': return 0x00;
-	case '[': case '3': return 0x1b;
-	case '\\': case '4': return 0x1c;
-	case ']': case '5': return 0x1d;
+	case ' ': case '@': case '`': case '2': return 0x00;
+	case '[': case '{': case '3': return 0x1b;
+	case '\\': case '|': case '4': return 0x1c;
+	case ']': case '}': case '5': return 0x1d;
 	case '^': case '~': case '6': return 0x1e;
 	case '_': case '/': case '7': return 0x1f;
 	case '?': case '8': return 0x7f;

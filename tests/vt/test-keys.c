@@ -253,7 +253,9 @@ static void test_text_keys(void)
 		ev = text(c - 32, c, VT_MOD_ALT | VT_MOD_SHIFT);
 		check_n("Alt+Shift+letter", &ev, &legacy, want, 2);
 	}
-	/* Ctrl+symbols: kitty's legacy ctrl table (VT100 table 3-5 superset). */
+	/* Ctrl+symbols: kitty's legacy ctrl table (VT100 table 3-5 superset), plus the rest of X11's and
+	 * xkbcommon's rule (every character from '@' to '~' gives its low five bits): xterm sends NUL for
+	 * Ctrl+` (its input.c lists "control ` 0 NUL") and ESC, FS, GS for Ctrl+{, Ctrl+|, Ctrl+}. */
 	static const struct {
 		uint32_t c;
 		char b;
@@ -261,6 +263,7 @@ static void test_text_keys(void)
 		{' ', 0x00}, {'@', 0x00}, {'2', 0x00}, {'[', 0x1b}, {'3', 0x1b}, {'\\', 0x1c}, {'4', 0x1c},
 		{']', 0x1d}, {'5', 0x1d}, {'^', 0x1e}, {'6', 0x1e}, {'~', 0x1e}, {'_', 0x1f}, {'/', 0x1f},
 		{'7', 0x1f}, {'?', 0x7f}, {'8', 0x7f}, {'1', '1'}, {'9', '9'}, {'0', '0'}, {';', ';'},
+		{'`', 0x00}, {'{', 0x1b}, {'|', 0x1c}, {'}', 0x1d}, {'-', '-'}, {'=', '='},
 	};
 	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
 		ev = text(syms[i].c, syms[i].c, VT_MOD_CTRL);
