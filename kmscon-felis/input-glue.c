@@ -307,19 +307,31 @@ static void local_button(struct kf_input_glue *g, const struct input_pointer_eve
 	}
 }
 
+/* One wheel press per step (at most 16, so a touchpad flick stays short): button back for steps < 0, fwd
+ * otherwise. Returns true when the application takes the wheel. */
+static bool report_wheel(struct kf_input_glue *g, int steps, int back, int fwd, unsigned mods)
+{
+	for (int i = 0; i < abs(steps) && i < 16; i++) {
+		if (!report(g, KF_MOUSE_PRESS, steps < 0 ? back : fwd, mods))
+			return false;
+	}
+	return steps != 0;
+}
+
 static void wheel(struct kf_input_glue *g, const struct input_pointer_event *pe)
 {
 	struct grid *gr = grid_of(g);
 	struct grid_modes m;
 	int steps = pe->steps_v;
 
-	if (!gr || !steps)
+	if (!gr)
 		return;
-	if (report(g, KF_MOUSE_PRESS, steps < 0 ? 4 : 5, pe->mods)) {
-		for (int i = 1; i < abs(steps) && i < 16; i++)
-			report(g, KF_MOUSE_PRESS, steps < 0 ? 4 : 5, pe->mods);
+	/* xterm's buttons 4/5 are the wheel up/down and 6/7 left/right (tilt wheels, touchpads); only the
+	 * vertical wheel has a local use. */
+	bool v = report_wheel(g, steps, 4, 5, pe->mods);
+	bool h = report_wheel(g, pe->steps_h, 6, 7, pe->mods);
+	if (v || h || !steps)
 		return;
-	}
 	grid_get_modes(gr, &m);
 	if (m.alt_screen && m.alternate_scroll) {
 		/* DECSET 1007: the wheel is arrow keys for pagers and editors on the alternate screen. */

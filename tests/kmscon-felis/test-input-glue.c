@@ -134,6 +134,12 @@ static void wheel(struct input *in, int steps)
 	input_inject_pointer(in, &pe);
 }
 
+static void hwheel(struct input *in, int steps)
+{
+	struct input_pointer_event pe = {.type = INPUT_POINTER_SCROLL, .steps_h = steps};
+	input_inject_pointer(in, &pe);
+}
+
 static char *clipboard(void)
 {
 	static char buf[256];
@@ -254,6 +260,11 @@ static void test_mouse_reports(struct app *a, struct input *in)
 	CHECK(a->n_out == 0, "Shift bypasses reporting");
 	wheel(in, 1);
 	CHECK(sent(a, "\033[<65;3;2M"), "wheel down reported");
+	/* Horizontal wheel (tilt wheel, two-finger touchpad scroll): xterm's buttons 6 and 7, codes 66 and 67. */
+	hwheel(in, -1);
+	CHECK(sent(a, "\033[<66;3;2M"), "wheel left reported");
+	hwheel(in, 2);
+	CHECK(sent(a, "\033[<67;3;2M\033[<67;3;2M"), "wheel right reported, once per step");
 	feed(a, "\033[?1002h");
 	point(in, 2, 1);
 	button(in, BTN_LEFT, true, 32000000);
