@@ -380,6 +380,7 @@ struct grid {
 
 	int cell_width, cell_height;
 	bool allow_clipboard_read;
+	bool backspace_bs_default; /* grid_config.backspace_sends_bs: DECBKM at power-on and after RIS */
 	/* 0 while print_ascii keeps rows' text bytes (LINE_ASCII), where a row may reach the scrollback (the
 	 * primary screen with one, and no top margin); else INT_MAX, and then no row of the active screen is
 	 * LINE_ASCII, so that the printer neither copies a region's or the alternate screen's text for

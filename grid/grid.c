@@ -386,10 +386,9 @@ void grid__reset_state(struct grid *g, bool hard)
 	g->last_cp = 0;
 	g->last_x = g->last_y = -1;
 	g->wrap_pending = false;
-	bool bs = g->modes.keys.backspace_sends_bs;
 	memset(&g->modes, 0, sizeof(g->modes));
 	g->modes.keys.alt_sends_escape = true;
-	g->modes.keys.backspace_sends_bs = bs;
+	g->modes.keys.backspace_sends_bs = g->backspace_bs_default;
 	memset(g->kitty_depth, 0, sizeof(g->kitty_depth));
 	memset(g->kitty_stack, 0, sizeof(g->kitty_stack));
 	for (int x = 0; x < g->cols; x++)
@@ -439,6 +438,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 		g->cell_width = cfg->cell_width;
 		g->cell_height = cfg->cell_height;
 		g->allow_clipboard_read = cfg->allow_clipboard_read;
+		g->backspace_bs_default = cfg->backspace_sends_bs;
 	}
 	grid__palette_init(g, cfg ? cfg->colors : NULL);
 	const char *ver = cfg && cfg->xtversion ? cfg->xtversion : "kmscon-felis(" KF_GRID_VERSION ")";

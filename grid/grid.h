@@ -130,6 +130,7 @@ struct grid_config {
 	const char *xtversion;    /* XTVERSION reply text; NULL = "kmscon-felis(VERSION)" */
 	int cell_width, cell_height; /* pixel size of a cell, for CSI 14/16 t; 0 if unknown */
 	bool allow_clipboard_read;   /* OSC 52 queries; default false (refused) */
+	bool backspace_sends_bs;     /* DECBKM at power-on and after RIS (--no-backspace-delete); default false */
 	/* The default colours, 0xRRGGBB: 256 palette entries, then foreground (256) and background (257), i.e.
 	 * the ones the display paints with (--palette). OSC 4/10/11 queries report them until the child changes
 	 * them, and OSC 104/110/111 and RIS bring them back; the cursor colour (OSC 12) defaults to the

@@ -147,9 +147,11 @@ static void key_modes(struct kf_input_glue *g, struct grid_modes *m)
 	struct grid *gr = grid_of(g);
 
 	memset(m, 0, sizeof(*m));
+	/* --backspace-delete is DECBKM's power-on state, given to the grid by the session; the application
+	 * may change it (DECSET/DECRST 67), as in xterm. */
+	m->keys.backspace_sends_bs = !g->cfg->backspace_delete;
 	if (gr)
 		grid_get_modes(gr, m);
-	m->keys.backspace_sends_bs = !g->cfg->backspace_delete;
 	/* A console has no 8-bit Meta input: Alt always prefixes ESC. */
 	m->keys.alt_sends_escape = true;
 }

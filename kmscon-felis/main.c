@@ -163,6 +163,7 @@ static int start_session(struct kf_app *app, int cols, int rows)
 		.cols = headless ? (int)c->size.w : cols > 0 ? cols : 80,
 		.rows = headless ? (int)c->size.h : rows > 0 ? rows : 24,
 		.colors = colors,
+		.backspace_sends_bs = !c->backspace_delete,
 		/* On a display the login starts after the first frame (start_later), at the display's grid size. */
 		.defer_start = !headless,
 	};

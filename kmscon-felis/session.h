@@ -34,6 +34,7 @@ struct kf_session_config {
 	/* The display's colours for the grid (grid_config.colors: 256 + foreground + background), so that
 	 * OSC 4/10/11 queries report what is painted; NULL = xterm's. Read at creation only. */
 	const uint32_t *colors;
+	bool backspace_sends_bs; /* DECBKM's power-on state (grid_config.backspace_sends_bs) */
 	size_t read_budget;     /* bytes parsed per wake-up before yielding; 0 = KF_SESSION_READ_BUDGET */
 	/* How long the master stays unwatched after a wake-up that emptied it having read only a trickle (session.c,
 	 * TRICKLE_MAX); 0 = never (the default: the master is drained until EAGAIN and watched again at once, the

@@ -183,9 +183,38 @@ static void test_configured_colors(void)
 	t_free(t);
 }
 
+/* grid_config.backspace_sends_bs is DECBKM's power-on state: DECSET/DECRST 67 change it, DECRQM reports it
+ * and RIS brings the configured state back (xterm's VTReset sets DECBKM from its backarrowKey resource). */
+static void test_configured_decbkm(void)
+{
+	struct t_term *t = calloc(1, sizeof(*t));
+	struct grid_config cfg = {.cols = 20, .rows = 4, .backspace_sends_bs = true};
+	struct grid_callbacks cb = {.reply = t_on_reply};
+	struct grid_modes m;
+
+	t->g = grid_create(&cfg, &cb, t);
+	grid_get_modes(t->g, &m);
+	CHECK(m.keys.backspace_sends_bs, "DECBKM set from the config");
+	t_feed(t, "\033[?67$p");
+	CHECK_REPLY(t, "\033[?67;1$y");
+	t_feed(t, "\033[?67l");
+	grid_get_modes(t->g, &m);
+	CHECK(!m.keys.backspace_sends_bs, "DECRST 67");
+	t_feed(t, "\033c");
+	grid_get_modes(t->g, &m);
+	CHECK(m.keys.backspace_sends_bs, "RIS restores the configured DECBKM");
+	t_free(t);
+	t = t_new(20, 4, 0);
+	t_feed(t, "\033[?67h\033c");
+	grid_get_modes(t->g, &m);
+	CHECK(!m.keys.backspace_sends_bs, "RIS undoes DECSET 67 without a configured default");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_configured_colors();
+	test_configured_decbkm();
 	test_sgr();
 	test_replies();
 	test_modes();

@@ -162,17 +162,24 @@ static void test_keys(struct app *a, struct input *in)
 	CHECK(a->activity > 0, "input counts as activity (DPMS)");
 	key(in, KEY_UP);
 	CHECK(sent(a, "\033[A"), "Up");
-	feed(a, "\033[?1h");
-	key(in, KEY_UP);
-	CHECK(sent(a, "\033OA"), "Up with DECCKM set by the application");
-	feed(a, "\033[?1l\033[>1u");
-	key(in, KEY_ESC);
-	CHECK(sent(a, "\033[27u"), "Escape with kitty flags pushed by the application");
-	feed(a, "\033[<u");
-	key(in, KEY_ESC);
-	CHECK(sent(a, "\033"), "Escape after the pop");
-	key(in, KEY_BACKSPACE);
-	CHECK(sent(a, "\x7f"), "Backspace is DEL by default");
+	/* Modes the application sets (fed to the grid first) and what a key sends under them. */
+	static const struct {
+		const char *mode;
+		uint32_t code;
+		const char *want, *what;
+	} moded[] = {
+		{"\033[?1h", KEY_UP, "\033OA", "Up with DECCKM set by the application"},
+		{"\033[?1l\033[>1u", KEY_ESC, "\033[27u", "Escape with kitty flags pushed by the application"},
+		{"\033[<u", KEY_ESC, "\033", "Escape after the pop"},
+		{"", KEY_BACKSPACE, "\x7f", "Backspace is DEL by default"},
+		{"\033[?67h", KEY_BACKSPACE, "\b", "Backspace is BS once the application sets DECBKM"},
+		{"\033[?67l", KEY_BACKSPACE, "\x7f", "and DEL again after DECRST 67"},
+	};
+	for (size_t i = 0; i < sizeof(moded) / sizeof(moded[0]); i++) {
+		feed(a, moded[i].mode);
+		key(in, moded[i].code);
+		CHECK(sent(a, moded[i].want), "%s", moded[i].what);
+	}
 	with(in, KEY_LEFTCTRL, KEY_EQUAL);
 	CHECK(a->zoom == 1 && a->n_out == 0, "Ctrl+= zooms in, sends nothing");
 	with(in, KEY_LEFTCTRL, KEY_MINUS);
