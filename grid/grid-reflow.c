@@ -280,7 +280,10 @@ int grid__reflow(struct grid *g, int cols, int rows)
 	struct saved_cursor *sv = &g->saved[0];
 	int pcx = on_alt ? (sv->valid ? sv->x : 0) : g->cx;
 	int pcy = on_alt ? (sv->valid ? sv->y : 0) : g->cy;
-	bool pend = on_alt ? false : g->wrap_pending;
+	/* on the alternate screen the primary's cursor is the one 1049 saved, its pending wrap too: the layout
+	 * puts a pending cursor after its character (widened, there is room there), and leaving 1049 brings the
+	 * wrap back only where it still is pending */
+	bool pend = on_alt ? sv->valid && sv->wrap_pending : g->wrap_pending;
 	int acy = on_alt ? g->cy : 0;
 	/* the layout reads the old rows' cells: deferred ones (LINE_LAZY) get them first */
 	for (int y = 0; y < g->rows; y++) {
@@ -306,6 +309,7 @@ int grid__reflow(struct grid *g, int cols, int rows)
 	if (on_alt) {
 		sv->x = pcx;
 		sv->y = pcy;
+		sv->wrap_pending = pend;
 		g->cx = grid__min(g->cx, cols - 1);
 		g->cy = acy;
 		g->wrap_pending = false;

@@ -77,11 +77,35 @@ static void test_alt_not_reflowed(void)
 	t_free(t);
 }
 
+/* A pending wrap saved by 1049 goes through a resize on the alternate screen as the cursor's own does on the
+ * primary one: widened, the cursor is after its character, not on it (the next character overwrote the
+ * last one of the line: "012345678X"); narrowed to the line's length, the wrap is still pending. */
+static void test_alt_saved_pending_wrap(void)
+{
+	struct t_term *t = t_new(10, 4, 10);
+	t_feed(t, "0123456789\033[?1049h");
+	grid_resize(t->g, 20, 4);
+	t_feed(t, "\033[?1049lX");
+	CHECK_ROW(t, 0, "0123456789X");
+	CHECK_CURSOR(t, 11, 0);
+	t_free(t);
+	t = t_new(10, 4, 10);
+	t_feed(t, "0123456789\033[?1049h");
+	grid_resize(t->g, 5, 4);
+	t_feed(t, "\033[?1049lX");
+	CHECK_ROW(t, 0, "01234");
+	CHECK_ROW(t, 1, "56789");
+	CHECK_ROW(t, 2, "X");
+	CHECK_CURSOR(t, 1, 2);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_reflow_wider_narrower();
 	test_wide_reflow();
 	test_shrink_keeps_cursor_line();
 	test_alt_not_reflowed();
+	test_alt_saved_pending_wrap();
 	return t_done("grid-reflow");
 }
