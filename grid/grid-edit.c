@@ -168,8 +168,15 @@ void grid__scroll_up(struct grid *g, int top, int bottom, int n)
 		n = h;
 	g->last_x = g->last_y = -1;
 	/* a partial scroll changes the text under a selection; a full one only moves it */
-	if (g->sel.active && (top != 0 || g->scr->sb_max == 0 || g->left != 0 || g->right != g->cols - 1))
-		grid__select_touch(g, top, bottom);
+	if (g->sel.active) {
+		if (top != 0 || g->scr->sb_max == 0 || g->left != 0 || g->right != g->cols - 1)
+			grid__select_touch(g, top, bottom);
+		else if (bottom < g->rows - 1)
+			/* a region from the top pushes into the history: the rows below it stay where they are,
+			 * but the line numbers the selection holds move on under them (it pointed at the region's
+			 * new blank row, and its marks stayed on the rows below after it was cleared) */
+			grid__select_touch(g, bottom + 1, g->rows - 1);
+	}
 	if (g->left != 0 || g->right != g->cols - 1) {
 		scroll_cols_up(g, top, bottom, n);
 		grid__damage_rows(g, top, bottom);

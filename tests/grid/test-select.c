@@ -12,8 +12,32 @@ static char *sel(struct t_term *t)
 	return buf;
 }
 
+/* A region from the top row scrolls its lines into the history and the rows below it stay, but their
+ * absolute line numbers move on by one: a selection there was left pointing at the region's new blank row
+ * (its text gone from the selection) and its marks stayed on the status row after the clear, highlighted for
+ * good. It goes, as any selection whose text changes. One inside the region follows its text. */
+static void test_below_top_region(void)
+{
+	struct t_term *t = t_new(10, 5, 20);
+	t_feed(t, "a\r\nb\r\nc\r\nd\r\nSTATUS\033[1;4r\033[4;1H");
+	grid_select_start(t->g, 0, 4, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "STATUS") == 0, "status: %s", sel(t));
+	t_feed(t, "\n");
+	CHECK_ROW(t, 4, "STATUS");
+	CHECK(!grid_has_selection(t->g), "kept: %s", sel(t));
+	CHECK(!(grid_row(t->g, 4)[0].flags & GRID_CELL_SELECTED), "status row still marked");
+	grid_select_clear(t->g);
+	CHECK(!(grid_row(t->g, 4)[0].flags & GRID_CELL_SELECTED), "status row marked after the clear");
+	grid_select_start(t->g, 0, 1, GRID_SELECT_LINE);
+	t_feed(t, "\n");
+	CHECK(grid_has_selection(t->g) && strcmp(sel(t), "c") == 0, "in the region: %s", sel(t));
+	CHECK(grid_row(t->g, 0)[0].flags & GRID_CELL_SELECTED, "mark moved with its row");
+	t_free(t);
+}
+
 int main(void)
 {
+	test_below_top_region();
 	struct t_term *t = t_new(10, 5, 20);
 	t_feed(t, "hello world\xe4\xb8\xad!\r\nfoo bar\r\n");
 	/* "hello worl" + "d中!" (soft-wrapped) */
