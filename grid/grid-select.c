@@ -217,6 +217,20 @@ static void put_utf8(struct buf *b, uint32_t cp)
 	put(b, s, vt_utf8_encode(cp, s));
 }
 
+/* Whether soft-wrapped line l (absolute number a on s) ends in the blank a wide character left behind when it
+ * did not fit there and went to the next row: no text of the line (the reflow drops it too). */
+static bool wide_wrap_blank(const struct grid *g, const struct screen *s, const struct line *l, uint64_t a)
+{
+	const int x = g->cols - 1;
+	if (x < 1 || x >= l->ncells)
+		return false;
+	const struct grid_cell c = grid__line_cell(l, x);
+	if (c.cp != 0 || c.width != 1)
+		return false;
+	const struct line *next = abs_line(g, s, a + 1);
+	return next && next->ncells > 0 && grid__line_cell(next, 0).width == 2;
+}
+
 char *grid_selection_text(const struct grid *g, size_t *len)
 {
 	if (!g->sel.active)
@@ -234,6 +248,8 @@ char *grid_selection_text(const struct grid *g, size_t *len)
 		if (!joined)
 			while (end >= x0 && grid__line_cell(l, end).cp == 0)
 				end--;
+		else if (end == g->cols - 1 && wide_wrap_blank(g, s, l, a))
+			end--;
 		for (int x = x0; x <= end; x++) {
 			const struct grid_cell c = grid__line_cell(l, x);
 			if (c.width == 0)

@@ -35,9 +35,31 @@ static void test_below_top_region(void)
 	t_free(t);
 }
 
+/* A wide character that did not fit at the end of a row went to the next one, leaving the row's last cell
+ * blank: that blank is no text of the line ("abcd 中e" was copied), on the screen or in the history. */
+static void test_wide_wrap_blank(void)
+{
+	struct t_term *t = t_new(5, 3, 20);
+	t_feed(t, "abcd\xe4\xb8\xad" "e");
+	CHECK_ROW(t, 0, "abcd");
+	CHECK(grid_row_wrapped(t->g, 0), "soft wrap");
+	grid_select_start(t->g, 0, 0, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 4, 1);
+	CHECK(strcmp(sel(t), "abcd\xe4\xb8\xad" "e") == 0, "screen: [%s]", sel(t));
+	grid_select_clear(t->g);
+	t_feed(t, "\r\n\n\n");
+	CHECK(grid_view_scroll(t->g, 2) == 2, "scrolled back");
+	CHECK_ROW(t, 0, "abcd");
+	grid_select_start(t->g, 0, 0, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 4, 1);
+	CHECK(strcmp(sel(t), "abcd\xe4\xb8\xad" "e") == 0, "history: [%s]", sel(t));
+	t_free(t);
+}
+
 int main(void)
 {
 	test_below_top_region();
+	test_wide_wrap_blank();
 	struct t_term *t = t_new(10, 5, 20);
 	t_feed(t, "hello world\xe4\xb8\xad!\r\nfoo bar\r\n");
 	/* "hello worl" + "d中!" (soft-wrapped) */
