@@ -78,7 +78,11 @@ static bool is_word(const struct line *l, int x)
 {
 	if (x >= l->ncells)
 		return false;
-	uint32_t cp = grid__line_cell(l, x).cp;
+	struct grid_cell c = grid__line_cell(l, x);
+	/* a wide character's right half is blank: it belongs to its left half's word */
+	if (c.width == 0 && x > 0)
+		c = grid__line_cell(l, x - 1);
+	uint32_t cp = c.cp;
 	if (cp == 0)
 		return false;
 	if (cp & GRID_CP_CLUSTER || cp >= 0x80)

@@ -56,10 +56,24 @@ static void test_wide_wrap_blank(void)
 	t_free(t);
 }
 
+/* A word of wide characters is selected whole, from either half of any of them (a right half's cell is blank:
+ * the word stopped at every character, "中文字" gave "文") */
+static void test_word_wide(void)
+{
+	struct t_term *t = t_new(20, 3, 20);
+	t_feed(t, "ab \xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97 cd");
+	for (int x = 3; x <= 8; x++) {
+		grid_select_start(t->g, x, 0, GRID_SELECT_WORD);
+		CHECK(strcmp(sel(t), "\xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97") == 0, "from column %d: [%s]", x, sel(t));
+	}
+	t_free(t);
+}
+
 int main(void)
 {
 	test_below_top_region();
 	test_wide_wrap_blank();
+	test_word_wide();
 	struct t_term *t = t_new(10, 5, 20);
 	t_feed(t, "hello world\xe4\xb8\xad!\r\nfoo bar\r\n");
 	/* "hello worl" + "d中!" (soft-wrapped) */
