@@ -90,17 +90,69 @@ static bool is_word(const struct line *l, int x)
 	return !strchr(" \t\"'`()[]{}<>|;,&", (int)cp);
 }
 
+/* Whether soft-wrapped line l (absolute number a on s) ends in the blank a wide character left behind when it
+ * did not fit there and went to the next row: no text of the line (the reflow drops it too). */
+static bool wide_wrap_blank(const struct grid *g, const struct screen *s, const struct line *l, uint64_t a)
+{
+	const int x = g->cols - 1;
+	if (x < 1 || x >= l->ncells)
+		return false;
+	const struct grid_cell c = grid__line_cell(l, x);
+	if (c.cp != 0 || c.width != 1)
+		return false;
+	const struct line *next = abs_line(g, s, a + 1);
+	return next && next->ncells > 0 && grid__line_cell(next, 0).width == 2;
+}
+
+/* The word under the selection's ends, on across soft wraps: a URL or a path that wrapped is one word (as
+ * xterm.js and kitty select it); a wide character's early wrap (wide_wrap_blank) does not end it. */
 static void expand_word(struct grid *g)
 {
 	struct screen *s = sel_screen(g);
 	struct line *l = abs_line(g, s, g->sel.y0);
-	if (l && is_word(l, g->sel.x0))
-		while (g->sel.x0 > 0 && is_word(l, g->sel.x0 - 1))
-			g->sel.x0--;
+	if (l && is_word(l, g->sel.x0)) {
+		for (;;) {
+			while (g->sel.x0 > 0 && is_word(l, g->sel.x0 - 1))
+				g->sel.x0--;
+			struct line *p = g->sel.x0 == 0 && g->sel.y0 > 0 ? abs_line(g, s, g->sel.y0 - 1) : NULL;
+			if (!p || !(p->flags & LINE_WRAPPED))
+				break;
+			const int x = g->cols - 1 - wide_wrap_blank(g, s, p, g->sel.y0 - 1);
+			if (!is_word(p, x))
+				break;
+			g->sel.y0--;
+			g->sel.x0 = x;
+			l = p;
+		}
+	}
 	l = abs_line(g, s, g->sel.y1);
-	if (l && is_word(l, g->sel.x1))
-		while (g->sel.x1 < g->cols - 1 && is_word(l, g->sel.x1 + 1))
-			g->sel.x1++;
+	if (l && is_word(l, g->sel.x1)) {
+		for (;;) {
+			const bool wraps = l->flags & LINE_WRAPPED;
+			const int last = g->cols - 1 - (wraps && wide_wrap_blank(g, s, l, g->sel.y1));
+			while (g->sel.x1 < last && is_word(l, g->sel.x1 + 1))
+				g->sel.x1++;
+			struct line *n = wraps && g->sel.x1 >= last ? abs_line(g, s, g->sel.y1 + 1) : NULL;
+			if (!n || !is_word(n, 0))
+				break;
+			g->sel.y1++;
+			g->sel.x1 = 0;
+			l = n;
+		}
+	}
+}
+
+/* The whole rows of the selection's lines, soft-wrapped rows joined: a line that wrapped is one line. */
+static void expand_line(struct grid *g)
+{
+	struct screen *s = sel_screen(g);
+	const struct line *l;
+	g->sel.x0 = 0;
+	g->sel.x1 = g->cols - 1;
+	while (g->sel.y0 > 0 && (l = abs_line(g, s, g->sel.y0 - 1)) && l->flags & LINE_WRAPPED)
+		g->sel.y0--;
+	while ((l = abs_line(g, s, g->sel.y1)) && l->flags & LINE_WRAPPED && abs_line(g, s, g->sel.y1 + 1))
+		g->sel.y1++;
 }
 
 void grid__select_update(struct grid *g)
@@ -113,8 +165,7 @@ void grid__select_update(struct grid *g)
 	if (g->sel.mode == GRID_SELECT_WORD) {
 		expand_word(g);
 	} else if (g->sel.mode == GRID_SELECT_LINE) {
-		g->sel.x0 = 0;
-		g->sel.x1 = g->cols - 1;
+		expand_line(g);
 	}
 	/* the right half of a wide character goes with its left half */
 	struct line *l = abs_line(g, sel_screen(g), g->sel.y0);
@@ -219,20 +270,6 @@ static void put_utf8(struct buf *b, uint32_t cp)
 {
 	char s[4];
 	put(b, s, vt_utf8_encode(cp, s));
-}
-
-/* Whether soft-wrapped line l (absolute number a on s) ends in the blank a wide character left behind when it
- * did not fit there and went to the next row: no text of the line (the reflow drops it too). */
-static bool wide_wrap_blank(const struct grid *g, const struct screen *s, const struct line *l, uint64_t a)
-{
-	const int x = g->cols - 1;
-	if (x < 1 || x >= l->ncells)
-		return false;
-	const struct grid_cell c = grid__line_cell(l, x);
-	if (c.cp != 0 || c.width != 1)
-		return false;
-	const struct line *next = abs_line(g, s, a + 1);
-	return next && next->ncells > 0 && grid__line_cell(next, 0).width == 2;
 }
 
 char *grid_selection_text(const struct grid *g, size_t *len)

@@ -69,11 +69,46 @@ static void test_word_wide(void)
 	t_free(t);
 }
 
+/* A word or a line that wrapped is one unit, whichever of its rows is clicked, also from the history (a
+ * wrapped URL gave "http:/" or "om/x"), as xterm.js and kitty select it; a hard line end still ends both. */
+static void test_units_across_wraps(void)
+{
+	struct t_term *t = t_new(10, 6, 20);
+	t_feed(t, "see http://example.com/x ok\r\nnext");
+	CHECK_ROW(t, 0, "see http:/");
+	CHECK_ROW(t, 1, "/example.c");
+	for (int y = 0; y < 3; y++) {
+		grid_select_start(t->g, y == 0 ? 6 : 2, y, GRID_SELECT_WORD);
+		CHECK(strcmp(sel(t), "http://example.com/x") == 0, "word from row %d: [%s]", y, sel(t));
+		grid_select_start(t->g, 1, y, GRID_SELECT_LINE);
+		CHECK(strcmp(sel(t), "see http://example.com/x ok") == 0, "line from row %d: [%s]", y, sel(t));
+	}
+	grid_select_start(t->g, 1, 3, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "next") == 0, "a line on its own: [%s]", sel(t));
+	grid_select_start(t->g, 6, 2, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "ok") == 0, "a word that does not wrap: [%s]", sel(t));
+	/* a wide character's early wrap leaves a blank that is no end of the word */
+	t_feed(t, "\r\nabcdefghi\xe4\xb8\xad" "z");
+	CHECK_ROW(t, 4, "abcdefghi");
+	grid_select_start(t->g, 0, 4, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z") == 0, "over the wide wrap: [%s]", sel(t));
+	grid_select_start(t->g, 2, 5, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z") == 0, "back over the wide wrap: [%s]", sel(t));
+	/* rows in the history */
+	t_feed(t, "\r\n\n\n\n");
+	CHECK(grid_view_scroll(t->g, 4) == 4, "scrolled back");
+	CHECK_ROW(t, 1, "/example.c");
+	grid_select_start(t->g, 3, 1, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "http://example.com/x") == 0, "word in the history: [%s]", sel(t));
+	t_free(t);
+}
+
 int main(void)
 {
 	test_below_top_region();
 	test_wide_wrap_blank();
 	test_word_wide();
+	test_units_across_wraps();
 	struct t_term *t = t_new(10, 5, 20);
 	t_feed(t, "hello world\xe4\xb8\xad!\r\nfoo bar\r\n");
 	/* "hello worl" + "d中!" (soft-wrapped) */
