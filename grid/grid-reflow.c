@@ -157,8 +157,11 @@ static void layout_line(struct out *o, const struct screen *s, int ocols, size_t
 		/* the cursor sits after the content: keep its distance, on the same row */
 		long extra = cm->off - end_off;
 		size_t row = o->dropped + (o->n - o->base) - 1;
-		if (cm->pending && extra == 0 && col == ncols) {
+		if (extra == 0 && col == ncols) {
+			/* right after a row that ends at the edge: the wrap is pending, as it would be had the line
+			 * been written at this width (on the last character, the next one overwrote it) */
 			cm->col = ncols - 1;
+			cm->pending = true;
 		} else {
 			long pos = col + extra;
 			if (pos >= ncols) {

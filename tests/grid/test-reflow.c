@@ -100,6 +100,24 @@ static void test_alt_saved_pending_wrap(void)
 	t_free(t);
 }
 
+/* A cursor right after a line that now ends exactly at the right edge is at a pending wrap, as it would be had
+ * the line been written at that width: it was put on the line's last character, which the next one
+ * overwrote ("deX", the shell's line and the screen then differing). */
+static void test_cursor_after_exact_fit(void)
+{
+	struct t_term *t = t_new(10, 4, 10);
+	t_feed(t, "abcdef");
+	grid_resize(t->g, 3, 4);
+	CHECK_ROW(t, 0, "abc");
+	CHECK_ROW(t, 1, "def");
+	CHECK_CURSOR(t, 2, 1);
+	t_feed(t, "X");
+	CHECK_ROW(t, 1, "def");
+	CHECK_ROW(t, 2, "X");
+	CHECK_CURSOR(t, 1, 2);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_reflow_wider_narrower();
@@ -107,5 +125,6 @@ int main(void)
 	test_shrink_keeps_cursor_line();
 	test_alt_not_reflowed();
 	test_alt_saved_pending_wrap();
+	test_cursor_after_exact_fit();
 	return t_done("grid-reflow");
 }
