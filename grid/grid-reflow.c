@@ -2,9 +2,10 @@
  *
  * The primary screen and its scrollback are cut into logical lines (rows joined by their soft-wrap flag),
  * each re-wrapped at the new width; a wide character that no longer fits at the end of a row moves to the
- * next one. The cursor keeps its offset inside its logical line, so it stays on its character. The last row
- * kept is the later of the cursor row and the last non-blank row; when they no longer fit, rows leave at the
- * top into the scrollback (as libvterm and alacritty do), and growing brings scrollback rows back down.
+ * next one. The cursor keeps its offset inside its logical line, so it stays on its character, and so does the
+ * cursor the primary screen saved (DECSC, 1048, 1049). The last row kept is the later of the cursor row and the
+ * last non-blank row; when they no longer fit, rows leave at the top into the scrollback (as libvterm and
+ * alacritty do), and growing brings scrollback rows back down.
  * The alternate screen is not reflowed (full-screen programs redraw on SIGWINCH): rows are cut or padded.
  */
 #include <errno.h>
@@ -93,6 +94,8 @@ static int trimmed_len(const struct line *l, int cols)
 	return n;
 }
 
+/* A cursor taken through the layout: the cursor itself, and the one the primary screen saved (DECSC, 1048,
+ * 1049), which restored must land on the same character. */
 struct cursor_map {
 	size_t phys;   /* old physical row (index from the oldest scrollback row) */
 	long off;      /* old offset inside the logical line, set when its line starts */
@@ -101,16 +104,40 @@ struct cursor_map {
 	bool found, pending;
 };
 
-/* Re-wraps old rows [i, j] (one logical line) into o. */
+/* Places cursor cm, which sits after the content of its logical line (end_off: the content's old length, col:
+ * where it ends on the last new row, row). */
+static void place_after(struct cursor_map *cm, long end_off, int col, int ncols, size_t row)
+{
+	long extra = cm->off - end_off;
+	if (extra == 0 && col == ncols) {
+		/* right after a row that ends at the edge: the wrap is pending, as it would be had the line
+		 * been written at this width (on the last character, the next one overwrote it) */
+		cm->col = ncols - 1;
+		cm->pending = true;
+	} else {
+		long pos = col + extra;
+		if (pos >= ncols) {
+			pos = ncols - 1;
+		}
+		cm->col = (int)pos;
+		cm->pending = false;
+	}
+	cm->found = true;
+	cm->row = row;
+}
+
+/* Re-wraps old rows [i, j] (one logical line) into o, placing the cursors cms[0, ncm) that are on them. */
 static void layout_line(struct out *o, const struct screen *s, int ocols, size_t first, size_t i, size_t j,
-			struct cursor_map *cm)
+			struct cursor_map *cms, int ncm)
 {
 	int ncols = o->cols;
 	struct line *dst = out_add(o);
 	if (!dst)
 		return;
 	int col = 0;
-	bool has_cur = cm->phys >= i && cm->phys <= j;
+	bool has_cur[2] = {false, false};
+	for (int k = 0; k < ncm; k++)
+		has_cur[k] = cms[k].phys >= i && cms[k].phys <= j;
 	long end_off = 0;
 	for (size_t r = i; r <= j; r++) {
 		const struct line *l = s->ring[(first + r) % s->cap];
@@ -135,10 +162,14 @@ static void layout_line(struct out *o, const struct screen *s, int ocols, size_t
 				col = 0;
 			}
 			long off = (long)(r - i) * ocols + x;
-			if (has_cur && !cm->found && (off == cm->off || (c->width == 2 && off + 1 == cm->off))) {
-				cm->found = true;
-				cm->row = o->dropped + (o->n - o->base) - 1;
-				cm->col = col;
+			for (int k = 0; k < ncm; k++) {
+				struct cursor_map *cm = &cms[k];
+				if (has_cur[k] && !cm->found && (off == cm->off || (c->width == 2 && off + 1 == cm->off))) {
+					cm->found = true;
+					cm->row = o->dropped + (o->n - o->base) - 1;
+					cm->col = col;
+					cm->pending = false;
+				}
 			}
 			dst->cells[col] = *c;
 			dst->cells[col].flags = 0;
@@ -153,33 +184,16 @@ static void layout_line(struct out *o, const struct screen *s, int ocols, size_t
 		}
 		end_off = (long)(r - i) * ocols + n;
 	}
-	if (has_cur && !cm->found) {
-		/* the cursor sits after the content: keep its distance, on the same row */
-		long extra = cm->off - end_off;
-		size_t row = o->dropped + (o->n - o->base) - 1;
-		if (extra == 0 && col == ncols) {
-			/* right after a row that ends at the edge: the wrap is pending, as it would be had the line
-			 * been written at this width (on the last character, the next one overwrote it) */
-			cm->col = ncols - 1;
-			cm->pending = true;
-		} else {
-			long pos = col + extra;
-			if (pos >= ncols) {
-				pos = ncols - 1;
-			}
-			cm->col = (int)pos;
-			cm->pending = false;
-		}
-		cm->found = true;
-		cm->row = row;
-	} else if (has_cur) {
-		cm->pending = false;
-	}
+	for (int k = 0; k < ncm; k++)
+		if (has_cur[k] && !cms[k].found)
+			/* the cursor sits after the content: keep its distance, on the same row */
+			place_after(&cms[k], end_off, col, ncols, o->dropped + (o->n - o->base) - 1);
 }
 
-/* Builds the new primary screen into ns; cx, cy and pending are the cursor, in and out. */
+/* Builds the new primary screen into ns; cx, cy and pending are the cursors [0, n), in and out: [0] the
+ * cursor, whose row is kept, [1] the saved one, left as it is where it is below the rows kept. */
 static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrows, int *cx, int *cy,
-			  bool *pending)
+			  bool *pending, int n)
 {
 	const struct screen *s = &g->primary;
 	int ocols = g->cols, orows = g->rows;
@@ -192,15 +206,18 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 		}
 	}
 	size_t nphys = s->sb_n + (size_t)last + 1;
-	struct cursor_map cm = {.phys = s->sb_n + (size_t)*cy, .pending = *pending};
+	struct cursor_map cm[2];
+	for (int k = 0; k < n; k++)
+		cm[k] = (struct cursor_map){.phys = s->sb_n + (size_t)cy[k], .pending = pending[k]};
 	struct out o = {.cols = ncols, .keep = s->sb_max + (size_t)nrows};
 	for (size_t i = 0; i < nphys && !o.failed;) {
 		size_t j = i;
 		while (j < nphys - 1 && (s->ring[(first + j) % s->cap]->flags & LINE_WRAPPED))
 			j++;
-		if (cm.phys >= i && cm.phys <= j)
-			cm.off = (long)(cm.phys - i) * ocols + *cx + (*pending ? 1 : 0);
-		layout_line(&o, s, ocols, first, i, j, &cm);
+		for (int k = 0; k < n; k++)
+			if (cm[k].phys >= i && cm[k].phys <= j)
+				cm[k].off = (long)(cm[k].phys - i) * ocols + cx[k] + (pending[k] ? 1 : 0);
+		layout_line(&o, s, ocols, first, i, j, cm, n);
 		i = j + 1;
 	}
 	if (o.failed) {
@@ -248,10 +265,14 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 		ns->ring[y] = l;
 	}
 	out_free(&o);
-	long cr = cm.found ? (long)cm.row - (long)s0 : 0;
-	*cy = (int)(cr < 0 ? 0 : cr >= nrows ? nrows - 1 : cr);
-	*cx = cm.found ? grid__clamp(cm.col, 0, ncols - 1) : 0;
-	*pending = cm.found && cm.pending && cr >= 0;
+	for (int k = 0; k < n; k++) {
+		if (k > 0 && !cm[k].found)
+			continue;
+		long cr = cm[k].found ? (long)cm[k].row - (long)s0 : 0;
+		cy[k] = (int)(cr < 0 ? 0 : cr >= nrows ? nrows - 1 : cr);
+		cx[k] = cm[k].found ? grid__clamp(cm[k].col, 0, ncols - 1) : 0;
+		pending[k] = cm[k].found && cm[k].pending && cr >= 0;
+	}
 	return 0;
 }
 
@@ -281,12 +302,18 @@ int grid__reflow(struct grid *g, int cols, int rows)
 {
 	bool on_alt = g->scr == &g->alt;
 	struct saved_cursor *sv = &g->saved[0];
-	int pcx = on_alt ? (sv->valid ? sv->x : 0) : g->cx;
-	int pcy = on_alt ? (sv->valid ? sv->y : 0) : g->cy;
-	/* on the alternate screen the primary's cursor is the one 1049 saved, its pending wrap too: the layout
-	 * puts a pending cursor after its character (widened, there is room there), and leaving 1049 brings the
-	 * wrap back only where it still is pending */
-	bool pend = on_alt ? sv->valid && sv->wrap_pending : g->wrap_pending;
+	/* The primary's cursors: on the alternate screen only the one 1049 saved, its pending wrap too (the
+	 * layout puts a pending cursor after its character, and leaving 1049 brings the wrap back only where it
+	 * still is pending); on the primary one the cursor, then the one DECSC or 1048 saved, on its character
+	 * (DECRC does not bring a pending wrap back: restored, the cursor is on the line's last character). */
+	int n = on_alt ? 1 : 1 + sv->valid;
+	int pcx[2] = {g->cx, sv->x}, pcy[2] = {g->cy, sv->y};
+	bool pend[2] = {g->wrap_pending, false};
+	if (on_alt) {
+		pcx[0] = sv->valid ? sv->x : 0;
+		pcy[0] = sv->valid ? sv->y : 0;
+		pend[0] = sv->valid && sv->wrap_pending;
+	}
 	int acy = on_alt ? g->cy : 0;
 	/* the layout reads the old rows' cells: deferred ones (LINE_LAZY) get them first */
 	for (int y = 0; y < g->rows; y++) {
@@ -294,7 +321,7 @@ int grid__reflow(struct grid *g, int cols, int rows)
 		grid__line_ready(g->alt.ring[(g->alt.top + (size_t)y) % g->alt.cap]);
 	}
 	struct screen np, na;
-	int r = reflow_primary(g, &np, cols, rows, &pcx, &pcy, &pend);
+	int r = reflow_primary(g, &np, cols, rows, pcx, pcy, pend, n);
 	if (r < 0)
 		return r;
 	r = resize_alt(g, &na, cols, rows, &acy);
@@ -309,17 +336,19 @@ int grid__reflow(struct grid *g, int cols, int rows)
 	g->scr = on_alt ? &g->alt : &g->primary;
 	g->cols = cols;
 	g->rows = rows;
+	/* the saved cursor where the layout placed it (grid_resize clamps one it did not) */
+	const int k = on_alt ? 0 : 1;
+	sv->x = pcx[k];
+	sv->y = pcy[k];
+	sv->wrap_pending = pend[k];
 	if (on_alt) {
-		sv->x = pcx;
-		sv->y = pcy;
-		sv->wrap_pending = pend;
 		g->cx = grid__min(g->cx, cols - 1);
 		g->cy = acy;
 		g->wrap_pending = false;
 	} else {
-		g->cx = pcx;
-		g->cy = pcy;
-		g->wrap_pending = pend;
+		g->cx = pcx[0];
+		g->cy = pcy[0];
+		g->wrap_pending = pend[0];
 	}
 	return 0;
 }

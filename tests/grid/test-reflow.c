@@ -118,6 +118,39 @@ static void test_cursor_after_exact_fit(void)
 	t_free(t);
 }
 
+/* The cursor DECSC or 1048 saved on the primary screen stays on its character through a reflow, as the
+ * cursor does (and 1049's, test_alt_saved_pending_wrap): it kept its old row and column, and restored, it
+ * wrote on a blank row below the line it was saved on. */
+static void test_saved_cursor_reflowed(void)
+{
+	static const char *const save[] = {"\0337", "\033[?1048h"}, *const restore[] = {"\0338", "\033[?1048l"};
+	for (int k = 0; k < 2; k++) {
+		struct t_term *t = t_new(10, 4, 10);
+		t_feedf(t, "0123456789abc%s\r\nnext", save[k]);
+		grid_resize(t->g, 20, 4);
+		t_feedf(t, "%sX", restore[k]);
+		CHECK_ROW(t, 0, "0123456789abcX");
+		CHECK_ROW(t, 1, "next");
+		CHECK_CURSOR(t, 14, 0);
+		grid_resize(t->g, 5, 4);
+		t_feedf(t, "\033[H%s%sY", save[k], restore[k]);
+		CHECK_ROW(t, 0, "Y1234");
+		t_feedf(t, "\033[3;4H%s", save[k]);
+		grid_resize(t->g, 7, 4);
+		t_feedf(t, "%sZ", restore[k]);
+		CHECK_ROW(t, 0, "Y123456");
+		CHECK_ROW(t, 1, "789abcZ");
+		t_free(t);
+	}
+	/* saved at a pending wrap, restored on the line's last character, as DECRC does at any width */
+	struct t_term *t = t_new(10, 4, 10);
+	t_feed(t, "0123456789\0337");
+	grid_resize(t->g, 20, 4);
+	t_feed(t, "\0338X");
+	CHECK_ROW(t, 0, "012345678X");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_reflow_wider_narrower();
@@ -126,5 +159,6 @@ int main(void)
 	test_alt_not_reflowed();
 	test_alt_saved_pending_wrap();
 	test_cursor_after_exact_fit();
+	test_saved_cursor_reflowed();
 	return t_done("grid-reflow");
 }
