@@ -15,7 +15,7 @@
 #include "kmscon-felis/screen-text.h"
 #include "kmscon-felis/session.h"
 
-/* One read from the FIFO; it is read only while at least this much fits in the write queue. */
+/* One read from the FIFO at most. */
 #define FIFO_CHUNK (64u << 10)
 
 struct kf_headless {
@@ -28,16 +28,28 @@ struct kf_headless {
 	uint8_t buf[FIFO_CHUNK];
 };
 
+/* How much one read may take from the FIFO now, 0 = none: a whole chunk while it fits in the write queue,
+ * else, once the queue has emptied, as much as fits. Waiting for a chunk's room alone never ended with a queue
+ * smaller than a chunk (--write-queue-size takes 4K and up): the FIFO was never read. Waiting for the queue to
+ * empty before a smaller read keeps the wake-ups few while the child reads slowly. No room (no child) is 0. */
+static size_t fifo_take(const struct kf_headless *h)
+{
+	size_t room = kf_session_write_room(h->session);
+	if (room >= FIFO_CHUNK)
+		return FIFO_CHUNK;
+	return kf_session_write_pending(h->session) ? 0 : room;
+}
+
 static void on_fifo(void *ud, int fd, uint32_t events)
 {
 	struct kf_headless *h = ud;
-	size_t room = kf_session_write_room(h->session);
-	if (room < FIFO_CHUNK) {
+	size_t take = fifo_take(h);
+	if (!take) {
 		h->paused = true;
 		kf_source_set_events(h->src, 0);
 		return;
 	}
-	ssize_t n = read(fd, h->buf, FIFO_CHUNK);
+	ssize_t n = read(fd, h->buf, take);
 	if (n <= 0)
 		return;
 	int r = kf_session_write(h->session, h->buf, (size_t)n);
@@ -49,7 +61,7 @@ static void on_fifo(void *ud, int fd, uint32_t events)
 static void on_prepare(void *ud)
 {
 	struct kf_headless *h = ud;
-	if (h->paused && kf_session_write_room(h->session) >= FIFO_CHUNK) {
+	if (h->paused && fifo_take(h)) {
 		h->paused = false;
 		kf_source_set_events(h->src, EPOLLIN);
 	}

@@ -399,6 +399,11 @@ size_t kf_session_write_room(const struct kf_session *s)
 	return pty_fd(s->pty) >= 0 ? pty_write_room(s->pty) : 0;
 }
 
+size_t kf_session_write_pending(const struct kf_session *s)
+{
+	return pty_write_pending(s->pty);
+}
+
 size_t kf_session_paste_filter(uint8_t *out, const uint8_t *in, size_t len)
 {
 	static const uint8_t end[6] = {0x1b, '[', '2', '0', '1', '~'};

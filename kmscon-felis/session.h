@@ -87,8 +87,9 @@ struct grid *kf_session_grid(struct kf_session *s);
  * before. Returns 0, -ENOBUFS when the queue is full (the key is dropped: the caller may log it), or
  * -ENOTCONN between a child's exit and its respawn. Does not take ownership of data. */
 int kf_session_write(struct kf_session *s, const void *data, size_t len);
-/* How many bytes kf_session_write() accepts now. */
+/* How many bytes kf_session_write() accepts now, and how many wait in the queue for the child. */
 size_t kf_session_write_room(const struct kf_session *s);
+size_t kf_session_write_pending(const struct kf_session *s);
 
 /* A paste: wrapped in bracketed-paste marks when the child enabled DECSET 2004 (end marks inside the text are
  * taken out by kf_session_paste_filter, so a paste cannot end its own brackets), else with its line ends made

@@ -120,6 +120,21 @@ def t_echo():
         fail("screen: %r" % s[:4])
 
 
+def t_small_queue():
+    """--input-fifo with a write queue smaller than one FIFO read (--write-queue-size takes 4K and up): the typed
+    line still reaches the child, and five times what the queue holds goes through with back-pressure."""
+    # The echo of what is typed scrolls the screen: clear it before the result.
+    r = Run(["sh", "-c", "read -r line; n=$(head -c 20000 | wc -c); printf '\\033[H\\033[2J';"
+             " echo \"child got [$line] $n\""], fifo=True, args=["--write-queue-size=4K", "--oneshot"])
+    r.type(b"hello world\n", timeout=5)
+    r.type((b"y" * 99 + b"\n") * 200, timeout=5)
+    if r.wait(10) != 0:
+        fail("status %s" % r.status)
+    s = r.screen()
+    if s[0] != "child got [hello world] 20000":
+        fail("screen: %r" % s[:4])
+
+
 def t_env_fds():
     # The shell's own descriptors, listed by a child while the shell does nothing else: with "ls | tr" the
     # shell still held the pipe's read end (fd 3) for tr while ls ran, and with "ls > file" dash keeps its
