@@ -272,6 +272,15 @@ fail:
 static void on_respawn(void *ud, struct kf_timer *t)
 {
 	struct kf_session *s = ud;
+	/* The new login gets a terminal in its power-on state, as kmscon (a hard reset before each child) and
+	 * the kernel console (systemd deallocates a getty's VT) give it: the last child can leave the parser
+	 * inside a string that would swallow the new prompt, the cursor hidden, conceal or the DEC graphics set
+	 * on, mouse reporting and bracketed paste on (clicks and pastes reaching login as escape sequences),
+	 * and its session's text in the scrollback for the next user. Done here and not at the exit, so that
+	 * the last output stays on the screen during the back-off. */
+	grid_reset(s->grid);
+	if (s->cb.output)
+		s->cb.output(s->ud);
 	int r = start_child(s);
 	if (r < 0) {
 		log_err("cannot start the login: %s; retrying in 1 s", strerror(-r));

@@ -102,6 +102,40 @@ static void test_respawn_backoff(void)
 	kf_loop_destroy(c.loop);
 }
 
+/* A respawned login starts on a terminal in its power-on state: the last child left the parser inside an OSC
+ * string, the cursor hidden, bracketed paste and mouse reporting on, conceal and the DEC graphics set, and its
+ * text on the screen and in the scrollback. */
+static void test_respawn_reset(void)
+{
+	char mark[256], script[768];
+	snprintf(mark, sizeof(mark), "%s/first-done", tmpdir);
+	snprintf(script, sizeof(script),
+		 "if [ -e %s ]; then printf 'login: '; exec sleep 60; fi; touch %s; seq 1 20; echo FIRST SESSION;"
+		 " printf '\033[?25l\033[?2004h\033[?1000h\033[8m\033(0\033]0;no end'",
+		 mark, mark);
+	const char *argv[] = {"sh", "-c", script, NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .respawn = true, .cols = 40, .rows = 5,
+					.scrollback = 100};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	for (int i = 0; i < 300 && !strstr(screen(s), "login:"); i++)
+		run_for(c.loop, 10);
+	CHECK(strstr(screen(s), "login:"));
+	CHECK(!strstr(screen(s), "FIRST SESSION"));
+	struct grid *g = kf_session_grid(s);
+	struct grid_modes m;
+	struct grid_cursor cur;
+	grid_get_modes(g, &m);
+	grid_get_cursor(g, &cur);
+	CHECK(cur.visible && !m.bracketed_paste && m.mouse == GRID_MOUSE_NONE);
+	CHECK(grid_scrollback_lines(g) == 0);
+	CHECK(!c.exited);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
 /* The file at path as a string (empty when missing), at most cap - 1 bytes. */
 static void read_text(const char *path, char *buf, size_t cap)
 {
@@ -360,6 +394,7 @@ int main(void)
 	if (!mkdtemp(tmpdir))
 		return 1;
 	test_respawn_backoff();
+	test_respawn_reset();
 	test_oneshot_and_paste();
 	test_paste_filter();
 	test_paste_newlines();
