@@ -63,7 +63,8 @@ int kf_loop_dispatch(struct kf_loop *loop, int timeout_ms);
 void kf_loop_quit(struct kf_loop *loop, int code);
 bool kf_loop_quitting(const struct kf_loop *loop);
 
-/* Watches fd (level-triggered) for events (EPOLLIN/EPOLLOUT; 0 = registered but only HUP/ERR reported).
+/* Watches fd (level-triggered) for events (EPOLLIN/EPOLLOUT; 0 = registered but only HUP/ERR reported; with
+ * EPOLLET only changes are, e.g. for a hang-up that would otherwise be reported on every wake-up).
  * Does not take ownership of fd: the caller closes it after kf_source_remove(). Returns NULL on failure
  * (errno set). The source is owned by the loop; valid until kf_source_remove() or kf_loop_destroy(). */
 struct kf_source *kf_loop_add_fd(struct kf_loop *loop, int fd, uint32_t events, enum kf_prio prio,

@@ -42,6 +42,8 @@ struct kf_session {
 	struct kf_timer *resume;  /* ends a read pause */
 	bool paused;              /* the master is not watched for input until resume fires */
 	bool want_write;          /* the write queue is not empty: the master is watched for output */
+	bool hung_up;             /* the last read found every slave descriptor closed: edge-triggered until a
+				   * read finds the slave open again (read_output) */
 	bool started; /* the first child was spawned */
 	unsigned dropped_replies; /* replies lost to a full queue, logged once per burst */
 	uint64_t wakeups;         /* read_output calls */
@@ -100,11 +102,13 @@ static void on_output(void *ud, const uint8_t *data, size_t len)
 }
 
 /* The master's epoll events: input unless a read pause holds it (a hang-up is reported regardless), output
- * while the write queue holds bytes. */
+ * while the write queue holds bytes; only changes while the slave is closed (level-triggered, its hang-up would
+ * be reported on every wake-up; the next write to a reopened slave wakes the master). */
 static void update_events(struct kf_session *s)
 {
 	if (s->master)
-		kf_source_set_events(s->master, (s->paused ? 0 : EPOLLIN) | (s->want_write ? EPOLLOUT : 0));
+		kf_source_set_events(s->master, (s->paused ? 0 : EPOLLIN) | (s->want_write ? EPOLLOUT : 0) |
+							(s->hung_up ? EPOLLET : 0));
 }
 
 static void on_want_write(void *ud, bool on)
@@ -119,6 +123,7 @@ static void on_want_write(void *ud, bool on)
 static void drop_sources(struct kf_session *s)
 {
 	s->paused = false;
+	s->hung_up = false;
 	if (s->resume)
 		kf_timer_disarm(s->resume);
 	kf_source_remove(s->master);
@@ -138,11 +143,19 @@ static void read_output(struct kf_session *s, size_t budget)
 	s->read_cpu_ns += kf_thread_cpu_ns() - c0;
 	if (s->cb.output)
 		s->cb.output(s->ud);
-	if (r == -EIO || (r < 0 && r != -EINTR)) {
-		/* Every slave fd is closed: the master reports HUP forever, so stop watching it. The child's
-		 * exit (pidfd) decides what happens next. */
-		if (r != -EIO)
-			log_warn("reading the PTY: %s", strerror(-r));
+	if (r == -EIO || r >= 0) {
+		/* -EIO: every slave fd is closed, but that need not be the end: the child can open its terminal
+		 * again (login(1) closes its descriptors and calls vhangup() before it opens the terminal again to
+		 * ask for the password; unwatched, the master never showed what came after). The master stays
+		 * watched, edge-triggered while the slave is closed; the child's exit (pidfd) ends the session. */
+		if ((r == -EIO) != s->hung_up) {
+			s->hung_up = r == -EIO;
+			update_events(s);
+		}
+		if (r == -EIO)
+			return;
+	} else if (r != -EINTR) {
+		log_warn("reading the PTY: %s", strerror(-r));
 		kf_source_remove(s->master);
 		s->master = NULL;
 		return;

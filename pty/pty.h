@@ -88,11 +88,11 @@ int pty_pidfd(const struct pty *pty);
 /* Reads until EAGAIN or until at least budget bytes were read (0 = no budget), handing the bytes to the output
  * callback in order; nothing is held back past the return. Each read's bytes go to the callback before the
  * next read, except when gathering (pty_config.gather): then consecutive reads fill PTY_READ_CHUNK first.
- * Returns 0 when drained (EAGAIN), 1 when
- * the budget ran out with more possibly pending (the loop will report the fd readable again), -EIO when
- * every slave descriptor is closed (the remaining output has been delivered; nothing more will come on this
- * master), or another -errno. The kernel can report the hang-up while the child's last output is still on
- * its way, so the hang-up counts once two reads in a row report it (pty_get_early_hangups). */
+ * Returns 0 when drained (EAGAIN), 1 when the budget ran out with more possibly pending (the loop will report
+ * the fd readable again), -EIO when every slave descriptor is closed (the remaining output has been delivered;
+ * more comes only if the child opens its terminal again, as login(1) does around vhangup()), or another
+ * -errno. The kernel can report the hang-up while the child's last output is still on its way, so the hang-up
+ * counts once two reads in a row report it (pty_get_early_hangups). */
 int pty_read(struct pty *pty, size_t budget);
 
 /* Queues data for the child (after anything already queued) and writes as much as the PTY takes now.

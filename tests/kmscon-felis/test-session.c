@@ -136,6 +136,35 @@ static void test_respawn_reset(void)
 	kf_loop_destroy(c.loop);
 }
 
+/* A child that closes every descriptor of its terminal and opens it again, as login(1) does around vhangup()
+ * before it asks for the password: what it writes after that is shown. */
+static void test_slave_reopened(void)
+{
+	const char *argv[] = {"sh", "-c", "echo BEFORE; exec 0<&- 1>&- 2>&-; sleep 0.3; echo REOPENED > /dev/tty;"
+			      " exec sleep 60", NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 5};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	for (int i = 0; i < 300 && !strstr(screen(s), "REOPENED"); i++)
+		run_for(c.loop, 10);
+	CHECK(strstr(screen(s), "BEFORE\nREOPENED"));
+	CHECK(!c.exited);
+	kf_session_destroy(s);
+	/* While the slave stays closed, its hang-up does not wake the loop again and again. */
+	const char *closed[] = {"sh", "-c", "exec 0<&- 1>&- 2>&-; exec sleep 60", NULL};
+	cfg.argv = closed;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	run_for(c.loop, 300);
+	struct kf_session_stats st;
+	kf_session_stats(s, &st);
+	printf("slave closed for 300 ms: %llu wake-ups\n", (unsigned long long)st.wakeups);
+	CHECK(st.wakeups <= 5 && !c.exited);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
 /* The file at path as a string (empty when missing), at most cap - 1 bytes. */
 static void read_text(const char *path, char *buf, size_t cap)
 {
@@ -395,6 +424,7 @@ int main(void)
 		return 1;
 	test_respawn_backoff();
 	test_respawn_reset();
+	test_slave_reopened();
 	test_oneshot_and_paste();
 	test_paste_filter();
 	test_paste_newlines();
