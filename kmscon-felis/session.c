@@ -46,6 +46,7 @@ struct kf_session {
 				   * read finds the slave open again (read_output) */
 	bool started; /* the first child was spawned */
 	unsigned dropped_replies; /* replies lost to a full queue, logged once per burst */
+	unsigned dropped_keys;    /* kf_session_write calls refused by a full queue, logged once per burst */
 	uint64_t wakeups;         /* read_output calls */
 	uint64_t pauses;          /* read pauses started */
 	uint64_t read_ns;         /* CLOCK_MONOTONIC time in read_output, parsing included */
@@ -413,7 +414,17 @@ int kf_session_child_pid(const struct kf_session *s)
 
 int kf_session_write(struct kf_session *s, const void *data, size_t len)
 {
-	return pty_write(s->pty, data, len);
+	/* Logged here, once per burst, at a level shown by default: a key lost without a word looks like a
+	 * broken keyboard, and one line per key would flood the journal while the child reads nothing. */
+	int r = pty_write(s->pty, data, len);
+	if (r == -ENOBUFS && s->dropped_keys++ == 0)
+		log_warn("write queue full (%zu bytes the program has not read): dropping keys until it reads",
+			 pty_write_pending(s->pty));
+	else if (r == 0 && s->dropped_keys > 1)
+		log_notice("write queue: %u key writes were dropped", s->dropped_keys);
+	if (r == 0)
+		s->dropped_keys = 0;
+	return r;
 }
 
 size_t kf_session_write_room(const struct kf_session *s)

@@ -85,7 +85,7 @@ void kf_session_destroy(struct kf_session *s);
 struct grid *kf_session_grid(struct kf_session *s);
 
 /* Keystroke bytes (already encoded by the key encoder) for the child. Queued after everything written
- * before. Returns 0, -ENOBUFS when the queue is full (the key is dropped: the caller may log it), or
+ * before. Returns 0, -ENOBUFS when the queue is full (the key is dropped; logged once per burst), or
  * -ENOTCONN between a child's exit and its respawn. Does not take ownership of data. */
 int kf_session_write(struct kf_session *s, const void *data, size_t len);
 /* How many bytes kf_session_write() accepts now, and how many wait in the queue for the child. */

@@ -4,6 +4,7 @@
 #include "kmscon-felis/session.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,38 @@ static void read_text(const char *path, char *buf, size_t cap)
 		fclose(f);
 	}
 	buf[n] = 0;
+}
+
+/* Keys typed while the child reads nothing: once the write queue is full they are refused, and the log says
+ * so once per burst (at the default level: a key lost without a word looks like a broken keyboard). */
+static void test_keys_dropped_logged(void)
+{
+	char log[256], text[4096];
+	snprintf(log, sizeof(log), "%s/stderr", tmpdir);
+	const char *argv[] = {"sh", "-c", "stty raw -echo; echo READY; exec sleep 60", NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 5,
+					.write_queue_max = 4096};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, NULL, &c, &s) == 0);
+	for (int i = 0; i < 300 && !strstr(screen(s), "READY"); i++)
+		run_for(c.loop, 10);
+	fflush(stderr);
+	int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 2);
+	int refused = 0;
+	for (int i = 0; i < 8000; i++) /* 256 KiB: more than the kernel's buffers and the queue hold */
+		refused += kf_session_write(s, "0123456789abcdef0123456789abcdef", 32) == -ENOBUFS;
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	read_text(log, text, sizeof(text));
+	int lines = count_lines(log);
+	printf("%d keys refused, logged in %d line(s): %s", refused, lines, text);
+	CHECK(refused > 0 && lines == 1 && strstr(text, "warning") && strstr(text, "dropping"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
 }
 
 static void test_oneshot_and_paste(void)
@@ -425,6 +458,7 @@ int main(void)
 	test_respawn_backoff();
 	test_respawn_reset();
 	test_slave_reopened();
+	test_keys_dropped_logged();
 	test_oneshot_and_paste();
 	test_paste_filter();
 	test_paste_newlines();
