@@ -208,11 +208,13 @@ static void blit(struct kf_strip *o, int x, const struct kf_glyph *g, uint32_t f
 	}
 }
 
+/* A combining mark of any script, as the grid decides what joins a cell (vt_char_props: zero width,
+ * Extend, not pictographic), so Arabic, Hebrew, Cyrillic... marks are drawn too; variation selectors
+ * are Extend as well but choose the base's presentation, they are not drawn. */
 static bool is_mark(uint32_t cp)
 {
-	return (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) ||
-	       (cp >= 0x1dc0 && cp <= 0x1dff) || (cp >= 0x20d0 && cp <= 0x20ff) ||
-	       (cp >= 0xfe20 && cp <= 0xfe2f);
+	return vt_char_props(cp) == VT_PROP_MARK && !(cp >= 0xfe00 && cp <= 0xfe0f) &&
+	       !(cp >= 0xe0100 && cp <= 0xe01ef);
 }
 
 /* A cluster's combining marks over its first glyph. Here, not inlined into paint.c's paint_row:

@@ -556,9 +556,9 @@ static void synthesise(const struct ft_font *f, FT_Outline *o, bool fb, bool fi)
 		kf_ft_shear(o->points, o->n_points);
 }
 
-/* Puts a rasterised glyph (its bitmap, left and top bearings, advance in 26.6) into out. */
+/* Puts a rasterised glyph (bitmap, bearings, advance in 26.6; mark: a combining mark) into out. */
 static int place(const struct ft_font *f, const FT_Bitmap *bm, int bm_left, int bm_top,
-		 FT_Pos advance, struct kf_glyph *out)
+		 FT_Pos advance, bool mark, struct kf_glyph *out)
 {
 	if (bm->pixel_mode == FT_PIXEL_MODE_BGRA) {
 		memset(out->data, 0, (size_t)out->w * out->h * 4);
@@ -572,6 +572,9 @@ static int place(const struct ft_font *f, const FT_Bitmap *bm, int bm_left, int 
 	int left = bm_left + (adv > 0 && adv < out->w ? (out->w - adv) / 2 : 0);
 	if (adv > out->w)
 		left -= (adv - out->w) / 2;
+	/* a mark hangs left of its origin over the glyph before it in most fonts: centred instead */
+	if (mark && (left < 0 || left + (int)bm->width > out->w))
+		left = (out->w - (int)bm->width) / 2;
 	memset(out->data, 0, (size_t)out->w * out->h);
 	copy_gray(bm, left, f->base.baseline - bm_top, out);
 	return 0;
@@ -653,7 +656,7 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Glyph kep
 		int left, top;
 		if (!kf_ft_outline_bitmap(f->lib, &o, &f->bitmap, &f->bitmap_cap, &bm, &left, &top))
 			/* FT_Get_Glyph kept the slot's advance in 16.16 */
-			return place(f, &bm, left, top, kept->advance.x >> 10, out);
+			return place(f, &bm, left, top, kept->advance.x >> 10, false, out);
 	}
 	FT_Glyph g;
 	if (FT_Glyph_Copy(kept, &g))
@@ -662,7 +665,7 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Glyph kep
 	int ret = -ENOENT;
 	if (!FT_Glyph_To_Bitmap(&g, FT_RENDER_MODE_NORMAL, NULL, 1)) {
 		FT_BitmapGlyph bg = (FT_BitmapGlyph)g;
-		ret = place(f, &bg->bitmap, bg->left, bg->top, g->advance.x >> 10, out);
+		ret = place(f, &bg->bitmap, bg->left, bg->top, g->advance.x >> 10, false, out);
 	}
 	FT_Done_Glyph(g);
 	return ret;
@@ -694,7 +697,8 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 	}
 	if (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL))
 		return -ENOENT;
-	return place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, slot->advance.x, out);
+	return place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, slot->advance.x,
+		     vt_char_props(cp) == VT_PROP_MARK, out);
 }
 
 static void ft_destroy(struct kf_font *base)
