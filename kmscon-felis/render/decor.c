@@ -209,12 +209,12 @@ static void blit(struct kf_strip *o, int x, const struct kf_glyph *g, uint32_t f
 }
 
 /* A combining mark of any script, as the grid decides what joins a cell (vt_char_props: zero width,
- * Extend, not pictographic), so Arabic, Hebrew, Cyrillic... marks are drawn too; variation selectors
- * are Extend as well but choose the base's presentation, they are not drawn. */
+ * Extend, not pictographic), so Arabic, Hebrew, Cyrillic... marks are drawn too. Variation selectors
+ * and the tags of plane 14 are Extend as well but only choose how the base looks: not drawn. */
 static bool is_mark(uint32_t cp)
 {
 	return vt_char_props(cp) == VT_PROP_MARK && !(cp >= 0xfe00 && cp <= 0xfe0f) &&
-	       !(cp >= 0xe0100 && cp <= 0xe01ef);
+	       cp < 0xe0000;
 }
 
 /* A cluster's combining marks over its first glyph. Here, not inlined into paint.c's paint_row:
