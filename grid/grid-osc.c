@@ -4,8 +4,7 @@
  * References: xterm ctlseqs "Operating System Commands" and "DCS $ q Pt ST"; OSC 8 hyperlinks
  * (https://gist.github.com/egmontkob/eb114294efbcd5adb1944c9f3cb5feda). Colour specifications are the X11
  * forms xterm accepts: rgb:h/h/h with 1-4 hex digits per channel and #rgb, #rrggbb, #rrrgggbbb,
- * #rrrrggggbbbb. Replies use ST, as xterm does for a query ended by ST; a BEL-terminated query would get BEL
- * from xterm, but the parser does not say which terminator came (a documented divergence).
+ * #rrrrggggbbbb. A reply ends with the terminator its query ended with, BEL or ST, as in xterm.
  * OSC 52 queries are refused unless allowed: grid/ holds no clipboard contents, so they get no answer.
  */
 #include <stdio.h>
@@ -126,7 +125,8 @@ static bool parse_color(const char *s, size_t len, uint32_t *out)
 static void reply_color(struct grid *g, const char *prefix, uint32_t c)
 {
 	unsigned r = c >> 16 & 0xff, gr = c >> 8 & 0xff, b = c & 0xff;
-	grid__reply(g, "\033]%srgb:%02x%02x/%02x%02x/%02x%02x\033\\", prefix, r, r, gr, gr, b, b);
+	const char *end = vt_parser_string_bel(g->parser) ? "\a" : "\033\\";
+	grid__reply(g, "\033]%srgb:%02x%02x/%02x%02x/%02x%02x%s", prefix, r, r, gr, gr, b, b, end);
 }
 
 /* OSC 4 ; c ; spec [; c ; spec ...] */

@@ -100,6 +100,7 @@ struct vt_parser {
 	uint8_t *str;
 	size_t str_len, str_alloc, str_cap;
 	bool str_drop;
+	bool str_bel; /* the string being delivered ended with BEL, not ST (vt_parser_string_bel) */
 	enum vt_string_kind str_kind;
 
 	/* The sink's csi_bytes per final byte, never NULL (no_csi_bytes for the finals the sink does not take),

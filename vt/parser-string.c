@@ -70,6 +70,11 @@ void vt__str_end(struct vt_parser *p)
 	vt__str_release(p);
 }
 
+bool vt_parser_string_bel(const struct vt_parser *p)
+{
+	return p->str_bel;
+}
+
 enum vt_string_kind vt__str_kind_of(uint8_t b)
 {
 	switch (b) {

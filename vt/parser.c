@@ -459,6 +459,7 @@ static inline __attribute__((always_inline)) size_t step(struct vt_parser *p, co
 		vt__str_start(p, vt__str_kind_of(b));
 		break;
 	case A_STR_END:
+		p->str_bel = b == 0x07;
 		vt__str_end(p);
 		break;
 	case A_ESC:

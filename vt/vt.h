@@ -131,6 +131,10 @@ extern bool vt__no_avx2;
 void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len);
 /* Back to the ground state, dropping any partial sequence or string (RIS, or a new child). */
 void vt_parser_reset(struct vt_parser *p);
+/* Within vt_sink.string: whether the string ended with BEL (only an OSC can) rather than ST. A sink answers
+ * a query with the terminator the query came with, as xterm does: a script that sent BEL reads the reply up
+ * to a BEL. */
+bool vt_parser_string_bel(const struct vt_parser *p);
 /* Replaces, in a parser made with vt_sink.csi_bytes_final, the function of final byte f (0x40..0x7e) with fn
  * (a sink switching between two forms of one handler: grid's SGRs, on AVX-512 CPUs, while its colour tables
  * are bypassed; fn not NULL). A call from within such a function takes effect from the next sequence. */

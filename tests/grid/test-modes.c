@@ -75,9 +75,14 @@ static void test_replies(void)
 	t_feed(t, "\033P$q\"p\033\\\033P$qx\033\\");
 	CHECK_REPLY(t, "\033P1$r65;1\"p\033\\\033P0$r\033\\");
 	/* colour queries */
+	/* a query ended by BEL is answered with BEL, one ended by ST with ST (xterm; shell scripts read the
+	 * reply up to the BEL they sent) */
 	t_feed(t, "\033]4;1;?\033\\\033]4;1;#ff8000\033\\\033]4;1;?\007\033]10;?\007\033]11;rgb:12/34/56\007\033]11;?\007");
-	CHECK_REPLY(t, "\033]4;1;rgb:cdcd/0000/0000\033\\\033]4;1;rgb:ffff/8080/0000\033\\"
-		       "\033]10;rgb:e5e5/e5e5/e5e5\033\\\033]11;rgb:1212/3434/5656\033\\");
+	CHECK_REPLY(t, "\033]4;1;rgb:cdcd/0000/0000\033\\\033]4;1;rgb:ffff/8080/0000\007"
+		       "\033]10;rgb:e5e5/e5e5/e5e5\007\033]11;rgb:1212/3434/5656\007");
+	t_feed(t, "\033]10;?;?\033\\\033]12;?\007");
+	CHECK_REPLY(t, "\033]10;rgb:e5e5/e5e5/e5e5\033\\\033]11;rgb:1212/3434/5656\033\\"
+		       "\033]12;rgb:e5e5/e5e5/e5e5\007");
 	CHECK(grid_palette(t->g)[1] == 0xff8000 && grid_palette(t->g)[257] == 0x123456, "palette set");
 	t_feed(t, "\033]104;1\007\033]111\007");
 	CHECK(grid_palette(t->g)[1] == 0xcd0000 && grid_palette(t->g)[257] == 0, "palette reset");
