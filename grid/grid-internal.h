@@ -280,6 +280,7 @@ struct grid {
 	void *ud;
 	struct vt_parser *parser;
 	char *xtversion;
+	char *term_name; /* XTGETTCAP's TN (grid_config.term_name) */
 
 	int cols, rows;
 	struct screen primary, alt;

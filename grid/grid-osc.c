@@ -1,7 +1,7 @@
 /* grid/grid-osc.c: OSC and DCS strings: titles, the palette and its queries, hyperlinks, the clipboard,
  * DECRQSS; the title stack.
  *
- * References: xterm ctlseqs "Operating System Commands" and "DCS $ q Pt ST"; OSC 8 hyperlinks
+ * References: xterm ctlseqs "Operating System Commands", "DCS $ q Pt ST" and "DCS + q Pt ST"; OSC 8 hyperlinks
  * (https://gist.github.com/egmontkob/eb114294efbcd5adb1944c9f3cb5feda). Colour specifications are the X11
  * forms xterm accepts: rgb:h/h/h with 1-4 hex digits per channel and #rgb, #rrggbb, #rrrgggbbb,
  * #rrrrggggbbbb. A reply ends with the terminator its query ended with, BEL or ST, as in xterm.
@@ -442,6 +442,79 @@ static void decrqss(struct grid *g, const char *s, size_t len)
 	grid__reply(g, "\033P1$r%s\033\\", buf);
 }
 
+/* --------------------------------------------------------------------------------------- XTGETTCAP */
+
+/* The hex-encoded capability name hex[0..n) decoded into out (size cap; "" when it is longer), or false if
+ * it is not hex. */
+static bool unhex(const char *hex, size_t n, char *out, size_t cap)
+{
+	if (n == 0 || n % 2)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (hexval(hex[i]) < 0)
+			return false;
+	}
+	out[0] = '\0';
+	if (n / 2 >= cap)
+		return true;
+	for (size_t i = 0; i < n; i += 2)
+		out[i / 2] = (char)(hexval(hex[i]) << 4 | hexval(hex[i + 1]));
+	out[n / 2] = '\0';
+	return true;
+}
+
+/* The value of capability name for XTGETTCAP, or NULL when it is not known; num is room for a number. */
+static const char *tcap_value(const struct grid *g, const char *name, char num[8])
+{
+	if (!strcmp(name, "TN") || !strcmp(name, "name"))
+		return g->term_name;
+	if (!strcmp(name, "Co") || !strcmp(name, "colors")) {
+		snprintf(num, 8, "%d", 256);
+		return num;
+	}
+	return NULL;
+}
+
+/* DCS + q name;name... ST, each name hex-encoded. Answered as xterm answers: one reply, "1" when the first
+ * name is known, each known name echoed with "=" and its value in upper-case hex; the first unknown name is
+ * echoed and ends the reply ("0" when it comes first), and one that is not hex ends it bare. Only the
+ * terminal's name (TN, name) and colour count (Co, colors) are known: the key strings xterm also reports are
+ * not (docs/conformance.md); an application refused one keeps to its terminfo entry. */
+static void xtgettcap(struct grid *g, const char *s, size_t len)
+{
+	char out[512];
+	size_t n = 0;
+	const char *p = s, *end = s + len;
+	while (p < end) {
+		const char *q = memchr(p, ';', (size_t)(end - p));
+		if (!q)
+			q = end;
+		char name[32], num[8];
+		size_t hl = (size_t)(q - p);
+		if (!unhex(p, hl, name, sizeof(name)))
+			break;
+		const char *val = tcap_value(g, name, num);
+		size_t need = 1 + hl + (val ? 1 + 2 * strlen(val) : 0);
+		if (n + 3 + need >= sizeof(out))
+			break;
+		if (n == 0)
+			n = (size_t)snprintf(out, sizeof(out), "%c+r", val ? '1' : '0');
+		else
+			out[n++] = ';';
+		memcpy(out + n, p, hl);
+		n += hl;
+		if (!val)
+			break;
+		out[n++] = '=';
+		for (const char *v = val; *v; v++)
+			n += (size_t)snprintf(out + n, sizeof(out) - n, "%02X", (unsigned)(uint8_t)*v);
+		p = q + 1;
+	}
+	if (n == 0)
+		n = (size_t)snprintf(out, sizeof(out), "0+r");
+	grid__reply(g, "\033P%.*s\033\\", (int)n, out);
+}
+
 /* ------------------------------------------------------------------------------------------ entry */
 
 static void osc(struct grid *g, const char *s, size_t len)
@@ -501,5 +574,8 @@ void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr,
 	} else if (kind == VT_STRING_DCS && hdr && hdr->final == 'q' && hdr->n_intermediates == 1 &&
 		   hdr->intermediates[0] == '$' && !hdr->private_marker) {
 		decrqss(g, (const char *)data, len);
+	} else if (kind == VT_STRING_DCS && hdr && hdr->final == 'q' && hdr->n_intermediates == 1 &&
+		   hdr->intermediates[0] == '+' && !hdr->private_marker) {
+		xtgettcap(g, (const char *)data, len);
 	}
 }

@@ -443,7 +443,8 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 	grid__palette_init(g, cfg ? cfg->colors : NULL);
 	const char *ver = cfg && cfg->xtversion ? cfg->xtversion : "kmscon-felis(" KF_GRID_VERSION ")";
 	g->xtversion = strdup(ver);
-	if (!g->xtversion || alloc_per_size(g, cols, rows) < 0)
+	g->term_name = strdup(cfg && cfg->term_name ? cfg->term_name : "xterm-256color");
+	if (!g->xtversion || !g->term_name || alloc_per_size(g, cols, rows) < 0)
 		goto fail;
 	if (grid__screen_init(&g->primary, rows, cols, sb) < 0)
 		goto fail;
@@ -479,6 +480,7 @@ void grid_destroy(struct grid *g)
 	free(g->dmg_x1);
 	free(g->view_buf);
 	free(g->xtversion);
+	free(g->term_name);
 	free(g);
 }
 

@@ -128,6 +128,7 @@ struct grid_config {
 	int cols, rows;           /* >= 1 each; clamped to 1..GRID_MAX_DIM */
 	size_t scrollback;        /* lines kept above the screen (default 10000 when the config is NULL) */
 	const char *xtversion;    /* XTVERSION reply text; NULL = "kmscon-felis(VERSION)" */
+	const char *term_name;    /* the child's TERM, XTGETTCAP's TN; NULL = "xterm-256color". Copied. */
 	int cell_width, cell_height; /* pixel size of a cell, for CSI 14/16 t; 0 if unknown */
 	bool allow_clipboard_read;   /* OSC 52 queries; default false (refused) */
 	bool backspace_sends_bs;     /* DECBKM at power-on and after RIS (--no-backspace-delete); default false */

@@ -320,7 +320,8 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 
 	struct grid_config gc = {.cols = cfg->cols, .rows = cfg->rows, .scrollback = cfg->scrollback,
 				 .cell_width = cfg->cell_width, .cell_height = cfg->cell_height,
-				 .colors = cfg->colors, .backspace_sends_bs = cfg->backspace_sends_bs};
+				 .colors = cfg->colors, .backspace_sends_bs = cfg->backspace_sends_bs,
+				 .term_name = cfg->term};
 	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title,
 				    .clipboard = on_clipboard};
 	s->grid = grid_create(&gc, &gcb, s);

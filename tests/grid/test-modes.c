@@ -86,6 +86,13 @@ static void test_replies(void)
 	CHECK(grid_palette(t->g)[1] == 0xff8000 && grid_palette(t->g)[257] == 0x123456, "palette set");
 	t_feed(t, "\033]104;1\007\033]111\007");
 	CHECK(grid_palette(t->g)[1] == 0xcd0000 && grid_palette(t->g)[257] == 0, "palette reset");
+	/* XTGETTCAP: the names are hex; TN and Co are answered as xterm answers them for xterm-256color, an
+	 * unknown name is refused with its name echoed, and xterm stops at the first refusal */
+	t_feed(t, "\033P+q544e\033\\\033P+q436f;636f6c6f7273\033\\");
+	CHECK_REPLY(t, "\033P1+r544e=787465726D2D323536636F6C6F72\033\\\033P1+r436f=323536;636f6c6f7273=323536\033\\");
+	t_feed(t, "\033P+q6b637575\033\\\033P+q544E;6b637575;436f\033\\\033P+qzz\033\\");
+	CHECK_REPLY(t, "\033P0+r6b637575\033\\\033P1+r544E=787465726D2D323536636F6C6F72;6b637575\033\\"
+		       "\033P0+r\033\\");
 	/* OSC 52 queries are refused */
 	t_feed(t, "\033]52;c;?\007");
 	CHECK_REPLY(t, "");
