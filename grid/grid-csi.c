@@ -30,6 +30,12 @@ static int p0(const struct vt_csi *csi, unsigned i, int def)
 	return v < 0 ? def : v;
 }
 
+/* DA1's answer: a VT220 (62) with ANSI colour (22). DECID (ESC Z) gets it too. */
+static void primary_da(struct grid *g)
+{
+	grid__reply(g, "\033[?62;22c");
+}
+
 /* ---------------------------------------------------------------------------------------------- C0 */
 
 void grid__execute(void *ctx, uint8_t c)
@@ -99,6 +105,9 @@ void grid__execute(void *ctx, uint8_t c)
 		g->single_shift = 3;
 		grid__print_mode(g);
 		break;
+	case 0x9a: /* DECID: the obsolete form of DA1 (xterm, the Linux console) */
+		primary_da(g);
+		break;
 	default:
 		break;
 	}
@@ -148,6 +157,7 @@ void grid__esc(void *ctx, const struct vt_esc *esc)
 	case 'M': grid__execute(g, 0x8d); break;
 	case 'N': grid__execute(g, 0x8e); break;
 	case 'O': grid__execute(g, 0x8f); break;
+	case 'Z': grid__execute(g, 0x9a); break;
 	case '7': grid__save_cursor(g); break;
 	case '8': grid__restore_cursor(g); break;
 	case '=': g->modes.keys.keypad_app = true; break;
@@ -401,7 +411,7 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	case 'b': grid__rep(g, n); return; /* keeps the character for another REP */
 	case 'c':
 		if (p0(csi, 0, 0) == 0)
-			grid__reply(g, "\033[?62;22c");
+			primary_da(g);
 		break;
 	case 'd':
 		if (g->origin)

@@ -93,6 +93,9 @@ static void test_replies(void)
 	t_feed(t, "\033P+q6b637575\033\\\033P+q544E;6b637575;436f\033\\\033P+qzz\033\\");
 	CHECK_REPLY(t, "\033P0+r6b637575\033\\\033P1+r544E=787465726D2D323536636F6C6F72;6b637575\033\\"
 		       "\033P0+r\033\\");
+	/* DECID (ESC Z) is answered as DA1 */
+	t_feed(t, "\033Z");
+	CHECK_REPLY(t, "\033[?62;22c");
 	/* OSC 52 queries are refused */
 	t_feed(t, "\033]52;c;?\007");
 	CHECK_REPLY(t, "");
