@@ -39,6 +39,10 @@ struct kf_input_glue {
 	bool pointer_shown;
 	unsigned buttons_held;   /* bit per xterm button 0..2 */
 	bool selecting;          /* left button held for a selection drag */
+	/* A single click's cell: the drag's selection starts there once the pointer leaves it (a click without
+	 * a drag selects nothing). Set by the press, cleared by the drag's start or the release. */
+	bool drag_pending;
+	int press_col, press_row;
 	struct kf_clicks clicks;
 	int last_col, last_row;  /* last reported cell, to report motion only when it changes */
 };
@@ -290,10 +294,18 @@ static void local_button(struct kf_input_glue *g, const struct input_pointer_eve
 		paste_clipboard(g);
 	} else if (button == 0 && pe->pressed) {
 		int clicks = kf_clicks_press(&g->clicks, pe->time_usec, button, col, row);
-		if ((pe->mods & INPUT_MOD_SHIFT) && grid_has_selection(gr) && clicks == 1)
+		if ((pe->mods & INPUT_MOD_SHIFT) && grid_has_selection(gr) && clicks == 1) {
 			grid_select_extend(gr, col, row);
-		else
+		} else if (clicks == 1) {
+			/* Only a drag selects: a plain click must not copy the character under it over the
+			 * clipboard (xterm and foot leave it alone). It clears the highlight, as theirs does. */
+			grid_select_clear(gr);
+			g->drag_pending = true;
+			g->press_col = col;
+			g->press_row = row;
+		} else {
 			grid_select_start(gr, col, row, by_clicks[clicks]);
+		}
 		g->selecting = true;
 		redraw(g);
 		/* A double or triple click selects at once: copy it now. */
@@ -301,6 +313,7 @@ static void local_button(struct kf_input_glue *g, const struct input_pointer_eve
 			copy_selection(g);
 	} else if (button == 0) {
 		g->selecting = false;
+		g->drag_pending = false;
 		copy_selection(g);
 	} else if (button == 2 && pe->pressed && grid_has_selection(gr)) {
 		grid_select_extend(gr, col, row);
@@ -387,6 +400,11 @@ static void on_pointer(void *ud, const struct input_pointer_event *pe)
 		if (g->selecting && grid_of(g)) {
 			int col, row;
 			pointer_cell(g, &col, &row);
+			if (g->drag_pending && col == g->press_col && row == g->press_row)
+				return;
+			if (g->drag_pending)
+				grid_select_start(grid_of(g), g->press_col, g->press_row, GRID_SELECT_CELL);
+			g->drag_pending = false;
 			grid_select_extend(grid_of(g), col, row);
 			redraw(g);
 		}
@@ -526,6 +544,7 @@ void kf_input_glue_suspend(struct kf_input_glue *g)
 	input_suspend(g->in);
 	g->buttons_held = 0;
 	g->selecting = false;
+	g->drag_pending = false;
 }
 
 void kf_input_glue_resume(struct kf_input_glue *g)

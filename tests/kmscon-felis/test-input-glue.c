@@ -256,6 +256,34 @@ static void test_selection(struct app *a, struct input *in)
 	CHECK(a->n_out == 0, "pasting writes nothing by itself (the session wraps it)");
 }
 
+/* A click without a drag selects nothing and keeps the clipboard (xterm, foot): a single click marked the cell
+ * under the pointer and copied its character over what was copied before, so the next middle click pasted one
+ * letter. It clears the highlight of the last selection. A drag still selects from the cell pressed. */
+static void test_plain_click(struct app *a, struct input *in)
+{
+	feed(a, "\033[H\033[2Jhello world");
+	kf_clipboard_set("kept", 4);
+	click(in, BTN_LEFT, 1, 0, 50000000);
+	CHECK(!grid_has_selection(a->grid), "a plain click selects nothing");
+	CHECK(!strcmp(clipboard(), "kept"), "a plain click keeps the clipboard: '%s'", clipboard());
+	point(in, 6, 0);
+	button(in, BTN_LEFT, true, 51000000);
+	point(in, 10, 0);
+	button(in, BTN_LEFT, false, 51100000);
+	CHECK(!strcmp(clipboard(), "world"), "drag: '%s'", clipboard());
+	click(in, BTN_LEFT, 2, 0, 52000000);
+	CHECK(!grid_has_selection(a->grid) && !strcmp(clipboard(), "world"),
+	      "a click clears the highlight, the clipboard stays: '%s'", clipboard());
+	/* A pointer moved inside the pressed cell is no drag either. */
+	point(in, 3, 0);
+	button(in, BTN_LEFT, true, 53000000);
+	struct input_pointer_event nudge = {.type = INPUT_POINTER_MOTION, .dx = 2};
+	input_inject_pointer(in, &nudge);
+	button(in, BTN_LEFT, false, 53100000);
+	CHECK(!grid_has_selection(a->grid) && !strcmp(clipboard(), "world"), "a nudge within the cell: '%s'",
+	      clipboard());
+}
+
 static void test_mouse_reports(struct app *a, struct input *in)
 {
 	feed(a, "\033[?1000h\033[?1006h");
@@ -383,6 +411,7 @@ int main(void)
 	kf_input_glue_output(g);
 	CHECK(grid_view_offset(a.grid) == 0, "output returns to the bottom");
 	test_selection(&a, in);
+	test_plain_click(&a, in);
 	test_mouse_reports(&a, in);
 	test_no_focus_reports(&a, g);
 	kf_input_glue_destroy(g);
