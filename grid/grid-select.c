@@ -198,6 +198,22 @@ void grid_select_extend(struct grid *g, int x, int y)
 	grid__select_update(g);
 }
 
+/* The end nearer to the new point moves and the other becomes the anchor, as xterm's and foot's extend do: the
+ * anchor alone (the press of a drag) would drop the far end when the point is before it. The ends are the
+ * expanded ones, so a word or line selection keeps its whole words or lines on the other side. */
+void grid_select_adjust(struct grid *g, int x, int y)
+{
+	if (!g->sel.active)
+		return;
+	const uint64_t cols = (uint64_t)g->cols;
+	const uint64_t a = display_to_abs(g, y), p = a * cols + (uint64_t)grid__clamp(x, 0, g->cols - 1);
+	const uint64_t start = g->sel.y0 * cols + (uint64_t)g->sel.x0, end = g->sel.y1 * cols + (uint64_t)g->sel.x1;
+	const bool keep_end = p < start || (p <= end && p - start < end - p);
+	g->sel.ay = keep_end ? g->sel.y1 : g->sel.y0;
+	g->sel.ax = keep_end ? g->sel.x1 : g->sel.x0;
+	grid_select_extend(g, x, y);
+}
+
 void grid_select_clear(struct grid *g)
 {
 	if (!g->sel.active)

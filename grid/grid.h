@@ -211,6 +211,9 @@ enum grid_select_mode {
 };
 void grid_select_start(struct grid *g, int x, int y, enum grid_select_mode mode);
 void grid_select_extend(struct grid *g, int x, int y);
+/* Shift+click, right click: moves whichever end of the selection is nearer to (x, y) there (before the start
+ * or after the end: that end), keeping the other and the mode. */
+void grid_select_adjust(struct grid *g, int x, int y);
 void grid_select_clear(struct grid *g);
 bool grid_has_selection(const struct grid *g);
 /* The selected text as UTF-8, soft-wrapped lines joined, hard line ends as '\n', trailing blanks trimmed.

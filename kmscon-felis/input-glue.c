@@ -295,7 +295,7 @@ static void local_button(struct kf_input_glue *g, const struct input_pointer_eve
 	} else if (button == 0 && pe->pressed) {
 		int clicks = kf_clicks_press(&g->clicks, pe->time_usec, button, col, row);
 		if ((pe->mods & INPUT_MOD_SHIFT) && grid_has_selection(gr) && clicks == 1) {
-			grid_select_extend(gr, col, row);
+			grid_select_adjust(gr, col, row);
 		} else if (clicks == 1) {
 			/* Only a drag selects: a plain click must not copy the character under it over the
 			 * clipboard (xterm and foot leave it alone). It clears the highlight, as theirs does. */
@@ -316,7 +316,7 @@ static void local_button(struct kf_input_glue *g, const struct input_pointer_eve
 		g->drag_pending = false;
 		copy_selection(g);
 	} else if (button == 2 && pe->pressed && grid_has_selection(gr)) {
-		grid_select_extend(gr, col, row);
+		grid_select_adjust(gr, col, row);
 		copy_selection(g);
 		redraw(g);
 	}

@@ -284,6 +284,36 @@ static void test_plain_click(struct app *a, struct input *in)
 	      clipboard());
 }
 
+/* Shift+click and right click move the end of the selection nearer to the pointer, as in xterm and foot: a
+ * click before the start extends the start and keeps the end (it kept the anchor, the start, and dropped the
+ * end: "llo" Shift+clicked at "h" gave "hel"). */
+static void test_extend_before(struct app *a, struct input *in)
+{
+	feed(a, "\033[H\033[2Jhello world");
+	point(in, 2, 0);
+	button(in, BTN_LEFT, true, 60000000);
+	point(in, 4, 0);
+	button(in, BTN_LEFT, false, 60100000);
+	CHECK(!strcmp(clipboard(), "llo"), "drag: '%s'", clipboard());
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	click(in, BTN_LEFT, 0, 0, 61000000);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 1);
+	CHECK(!strcmp(clipboard(), "hello"), "Shift+click before the start: '%s'", clipboard());
+	click(in, BTN_RIGHT, 10, 0, 62000000);
+	CHECK(!strcmp(clipboard(), "hello world"), "right click after the end: '%s'", clipboard());
+	click(in, BTN_RIGHT, 3, 0, 63000000);
+	CHECK(!strcmp(clipboard(), "lo world"), "right click inside, nearer the start: '%s'", clipboard());
+	click(in, BTN_RIGHT, 8, 0, 64000000);
+	CHECK(!strcmp(clipboard(), "lo wor"), "right click inside, nearer the end: '%s'", clipboard());
+	/* A word selection extended before its start keeps whole words. */
+	click(in, BTN_LEFT, 8, 0, 65000000);
+	click(in, BTN_LEFT, 8, 0, 65200000);
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	click(in, BTN_LEFT, 2, 0, 66000000);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 1);
+	CHECK(!strcmp(clipboard(), "hello world"), "Shift+click before a word: '%s'", clipboard());
+}
+
 static void test_mouse_reports(struct app *a, struct input *in)
 {
 	feed(a, "\033[?1000h\033[?1006h");
@@ -412,6 +442,7 @@ int main(void)
 	CHECK(grid_view_offset(a.grid) == 0, "output returns to the bottom");
 	test_selection(&a, in);
 	test_plain_click(&a, in);
+	test_extend_before(&a, in);
 	test_mouse_reports(&a, in);
 	test_no_focus_reports(&a, g);
 	kf_input_glue_destroy(g);
