@@ -24,6 +24,10 @@
 
 /* Wheel notches scroll this many lines of scrollback (xterm and most terminals use 3-5). */
 #define WHEEL_LINES 3
+/* A selection dragged against the top or bottom edge scrolls this often, one line at first and twice as many
+ * every second it stays there (up to 32 lines), so that a long history is crossed in seconds. */
+#define EDGE_SCROLL_NS 40000000u
+#define EDGE_TICKS_PER_DOUBLING 25
 
 struct kf_input_glue {
 	struct kf_loop *loop;
@@ -33,6 +37,8 @@ struct kf_input_glue {
 	struct input *in;
 	struct kf_source *src;
 	struct kf_timer *repeat;
+	struct kf_timer *edge;   /* armed while a selection is dragged against the top or bottom edge */
+	unsigned edge_ticks;     /* edge scrolls since the drag reached the edge */
 
 	int width, height, cell_w, cell_h;
 	double px, py;           /* pointer position in pixels */
@@ -382,6 +388,43 @@ static void move_pointer(struct kf_input_glue *g, const struct input_pointer_eve
 		g->ops.pointer(g->ud, true, (int)g->px, (int)g->py);
 }
 
+/* -1 or +1 while a selection drag holds the pointer on the screen's top or bottom pixel row, else 0. A console's
+ * pointer cannot leave the screen as a window's leaves the window (where xterm and foot scroll), so the outermost
+ * row stands for "beyond". A press still in its cell is no drag yet: a click there scrolls nothing. */
+static int drag_edge(const struct kf_input_glue *g)
+{
+	if (!g->selecting || g->drag_pending || g->height <= 0)
+		return 0;
+	return g->py <= 0 ? -1 : g->py >= g->height - 1 ? 1 : 0;
+}
+
+static void extend_to_pointer(struct kf_input_glue *g)
+{
+	int col, row;
+
+	pointer_cell(g, &col, &row);
+	grid_select_extend(grid_of(g), col, row);
+	redraw(g);
+}
+
+/* One line further into the history (top) or back (bottom) and the selection with it; not re-armed at either
+ * end of the scrollback, once the pointer leaves the edge or the button is up. */
+static void edge_scroll(void *ud, struct kf_timer *t)
+{
+	struct kf_input_glue *g = ud;
+	struct grid *gr = grid_of(g);
+	int edge = drag_edge(g);
+
+	if (!gr || !edge || !grid_has_selection(gr))
+		return;
+	int before = grid_view_offset(gr), shift = (int)(g->edge_ticks++ / EDGE_TICKS_PER_DOUBLING);
+	scroll_view(g, -edge * (1 << (shift < 5 ? shift : 5)));
+	if (grid_view_offset(gr) == before)
+		return;
+	extend_to_pointer(g);
+	kf_timer_arm(t, EDGE_SCROLL_NS, 0);
+}
+
 static void on_pointer(void *ud, const struct input_pointer_event *pe)
 {
 	struct kf_input_glue *g = ud;
@@ -399,14 +442,18 @@ static void on_pointer(void *ud, const struct input_pointer_event *pe)
 			return;
 		if (g->selecting && grid_of(g)) {
 			int col, row;
+
 			pointer_cell(g, &col, &row);
 			if (g->drag_pending && col == g->press_col && row == g->press_row)
 				return;
 			if (g->drag_pending)
 				grid_select_start(grid_of(g), g->press_col, g->press_row, GRID_SELECT_CELL);
 			g->drag_pending = false;
-			grid_select_extend(grid_of(g), col, row);
-			redraw(g);
+			extend_to_pointer(g);
+			if (drag_edge(g) && !kf_timer_armed(g->edge)) {
+				g->edge_ticks = 0;
+				kf_timer_arm(g->edge, EDGE_SCROLL_NS, 0);
+			}
 		}
 		return;
 	case INPUT_POINTER_BUTTON:
@@ -501,7 +548,8 @@ int kf_input_glue_create(struct kf_loop *loop, const struct kf_config *cfg, cons
 	g->last_col = g->last_row = -1;
 	input_set_log_handler(input_log_handler);
 	g->repeat = kf_loop_add_timer(loop, repeat_fired, g);
-	if (!g->repeat)
+	g->edge = kf_loop_add_timer(loop, edge_scroll, g);
+	if (!g->repeat || !g->edge)
 		goto err;
 	g->in = input_create(&ic, &cb, g);
 	if (!g->in)
@@ -521,6 +569,7 @@ void kf_input_glue_destroy(struct kf_input_glue *g)
 	kf_source_remove(g->src);
 	input_destroy(g->in);
 	kf_timer_remove(g->repeat);
+	kf_timer_remove(g->edge);
 	free(g);
 }
 
@@ -565,7 +614,8 @@ void kf_input_glue_output(struct kf_input_glue *g)
 {
 	struct grid *gr = grid_of(g);
 
-	if (gr && grid_view_offset(gr))
+	/* not from under a selection being dragged in the history: its end would jump to the bottom */
+	if (gr && grid_view_offset(gr) && !(g->selecting && grid_has_selection(gr)))
 		scroll_view(g, -grid_view_offset(gr));
 }
 

@@ -4,7 +4,8 @@
  * does: the keys the terminal keeps (Ctrl+Alt+Fn, kmscon's --grab-* shortcuts for scrollback, zoom, VT
  * switching, paste), the rest encoded with the application's modes and written to the PTY; the pointer
  * (a cursor shown while the mouse moves, hidden when typing), selection (press-drag, double-click word,
- * triple-click line, Shift+click or right click extends, copy on select into the shared clipboard), paste
+ * triple-click line, Shift+click or right click extends, a drag against the top or bottom edge scrolls the
+ * history, copy on select into the shared clipboard), paste
  * with the middle button, mouse reports when the application asks (Shift bypasses them), and the wheel
  * (scrollback, or arrow keys on the alternate screen with DECSET 1007).
  *
@@ -62,7 +63,7 @@ void kf_input_glue_resume(struct kf_input_glue *g);
 
 /* The screen in pixels and the cell size (after a mode set or a zoom), for pointer positions. */
 void kf_input_glue_set_geometry(struct kf_input_glue *g, int width, int height, int cell_width, int cell_height);
-/* The child wrote something: the view returns to the bottom of the scrollback. */
+/* The child wrote something: the view returns to the bottom of the scrollback (not during a selection drag). */
 void kf_input_glue_output(struct kf_input_glue *g);
 
 /* The input/ object, owned by the glue (tests inject keys through it). */

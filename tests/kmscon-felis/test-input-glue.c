@@ -314,6 +314,72 @@ static void test_extend_before(struct app *a, struct input *in)
 	CHECK(!strcmp(clipboard(), "hello world"), "Shift+click before a word: '%s'", clipboard());
 }
 
+/* The pointer at pixel (x, y) of the 800x480 screen. */
+static void point_px(struct input *in, int x, int y)
+{
+	struct input_pointer_event pe = {.type = INPUT_POINTER_MOTION_ABSOLUTE, .x = x / 800.0, .y = y / 480.0};
+	input_inject_pointer(in, &pe);
+}
+
+static void run_loop(struct kf_loop *loop, int ms)
+{
+	uint64_t end = kf_loop_now_ns() + (uint64_t)ms * 1000000u;
+	while (kf_loop_now_ns() < end)
+		kf_loop_dispatch(loop, 10);
+}
+
+/* A selection dragged against the top or bottom edge of the screen scrolls the view into the history and back
+ * (as xterm and foot scroll when the pointer leaves the window: on a console the pointer stops at the edge), and
+ * stops at either end; output arriving meanwhile does not pull the view from under the drag. The selection could
+ * not be longer than a screen, and a drag in the history jumped to the bottom with the next output. */
+static void test_drag_edges(struct app *a, struct input *in, struct kf_input_glue *g, struct kf_loop *loop)
+{
+	char line[32], *text;
+	size_t len;
+
+	feed(a, "\033[H\033[2J");
+	for (int i = 0; i < 60; i++) {
+		snprintf(line, sizeof(line), "%sedge %d", i ? "\r\n" : "", i);
+		feed(a, line);
+	}
+	kf_input_glue_output(g);
+	/* rows 0..23 show "edge 36".."edge 59": the drag starts at "edge 46" */
+	point(in, 0, 10);
+	button(in, BTN_LEFT, true, 70000000);
+	point(in, 3, 5);
+	point_px(in, 5, 0);
+	run_loop(loop, 300);
+	int off = grid_view_offset(a->grid);
+	CHECK(off >= 3, "dragged against the top: the view scrolls back (%d lines)", off);
+	feed(a, "\r\nnew output");
+	kf_input_glue_output(g);
+	CHECK(grid_view_offset(a->grid) >= off, "output leaves the view of a drag (%d)", grid_view_offset(a->grid));
+	run_loop(loop, 4000);
+	off = grid_view_offset(a->grid);
+	CHECK(off == (int)grid_scrollback_lines(a->grid), "up to the oldest line: %d of %zu", off,
+	      grid_scrollback_lines(a->grid));
+	int redraws = a->redraws;
+	run_loop(loop, 200);
+	CHECK(a->redraws == redraws && grid_view_offset(a->grid) == off, "and stops there");
+	text = grid_selection_text(a->grid, &len);
+	CHECK(text && strstr(text, "\nedge 0\nedge 1\n"), "the selection reaches it: '%.20s'", text ? text : "");
+	free(text);
+	point_px(in, 5, 479);
+	run_loop(loop, 4000);
+	CHECK(grid_view_offset(a->grid) == 0, "against the bottom: back down (%d)", grid_view_offset(a->grid));
+	button(in, BTN_LEFT, false, 80000000);
+	text = clipboard();
+	CHECK(!strncmp(text, "edge 46\n", 8) && strstr(text, "edge 59\nn") && text[strlen(text) - 1] == 'n',
+	      "copied: '%s'", text);
+	/* Without a drag the edge scrolls nothing. */
+	with(in, KEY_LEFTSHIFT, KEY_PAGEUP);
+	off = grid_view_offset(a->grid);
+	point_px(in, 5, 0);
+	run_loop(loop, 200);
+	CHECK(grid_view_offset(a->grid) == off, "the pointer alone at the edge: %d", grid_view_offset(a->grid));
+	kf_input_glue_output(g);
+}
+
 static void test_mouse_reports(struct app *a, struct input *in)
 {
 	feed(a, "\033[?1000h\033[?1006h");
@@ -443,6 +509,7 @@ int main(void)
 	test_selection(&a, in);
 	test_plain_click(&a, in);
 	test_extend_before(&a, in);
+	test_drag_edges(&a, in, g, loop);
 	test_mouse_reports(&a, in);
 	test_no_focus_reports(&a, g);
 	kf_input_glue_destroy(g);
