@@ -262,6 +262,12 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 			o = NULL;
 	}
 	const char *dash = line ? "" : "--";
+	/* "file:line" in a file, the bare source name on the command line (line 0 is no line). */
+	char at[512];
+	if (line)
+		snprintf(at, sizeof(at), "%s:%u", where, line);
+	else
+		snprintf(at, sizeof(at), "%s", where);
 	if (!o) {
 		if (line) {
 			log_warn("%s:%u: unknown key '%.*s', ignored", where, line, (int)klen, key);
@@ -272,8 +278,8 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 	}
 	if (o->flags & OPTF_IGNORED) {
 		if (!quiet)
-			log_warn("%s%s%u: kmscon option '%.*s' has no effect in kmscon-felis, ignored", where,
-				 line ? ":" : "", line, (int)klen, key);
+			log_warn("%s: kmscon option '%.*s' has no effect in kmscon-felis, ignored", at, (int)klen,
+				 key);
 		return 0;
 	}
 	if (line && (o->flags & OPTF_CLI_ONLY)) {
@@ -281,8 +287,8 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 		return 0;
 	}
 	if (negate && value) {
-		log_err("%s%s%u: %s%.*s takes no value (expected %s%.*s or %s%s=off)", where, line ? ":" : "",
-			line, dash, (int)klen, key, dash, (int)klen, key, dash, o->name);
+		log_err("%s: %s%.*s takes no value (expected %s%.*s or %s%s=off)", at, dash, (int)klen, key, dash,
+			(int)klen, key, dash, o->name);
 		return -EINVAL;
 	}
 	int ret = kf_opt_parse(o, cfg, negate ? "off" : value, why, sizeof(why));

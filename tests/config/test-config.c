@@ -281,6 +281,7 @@ static void test_argv(void)
 		{{"kf", "stray", NULL}, "unexpected argument 'stray'"},
 		{{"kf", "-x", NULL}, "unknown option '-x'"},
 		{{"kf", "--no-font-size", NULL}, "unknown option"},
+		{{"kf", "--no-mouse=on", NULL}, "command line: --no-mouse takes no value"},
 	};
 	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
 		kf_config_init(&c);
@@ -291,6 +292,14 @@ static void test_argv(void)
 		CHECK(strstr(log, errs[i].expect) != NULL, "log has '%s': %s", errs[i].expect, log);
 		kf_config_finish(&c);
 	}
+	/* A kmscon option on the command line warns as "command line:", like every other message. */
+	kf_config_init(&c);
+	capture_begin();
+	const char *a2[] = {"kf", "--hwaccel", NULL};
+	CHECK(argv_parse(&c, a2) == 0, "--hwaccel is accepted");
+	const char *log = capture_end();
+	CHECK(strstr(log, "command line: kmscon option 'hwaccel'") != NULL, "--hwaccel warns: %s", log);
+	kf_config_finish(&c);
 }
 
 static void test_precedence(void)
