@@ -328,48 +328,68 @@ static bool key_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
 }
 
+/* Cuts the comment off the line s: a '#' at its start or after a blank, outside the quotes that the parser of
+ * its value reads (value: where the value starts, after '=' and blanks; NULL without one). login's value is
+ * split into words like a shell's, so '...', "..." and backslashes quote anywhere in it; any other value is
+ * quoted only as a whole, "...", so a quote inside an unquoted value is a plain character and hides no
+ * comment. */
+static void cut_comment(char *s, const char *value, bool shell)
+{
+	char quote = 0;
+	bool blank = true; /* the previous character is an unquoted blank, or the line starts here */
+	for (char *p = s; *p; p++) {
+		char c = *p;
+		bool in_value = value && p >= value;
+		if (quote) {
+			if (c == '\\' && quote == '"' && p[1])
+				p++;
+			else if (c == quote)
+				quote = 0;
+		} else if (c == '#' && blank) {
+			*p = '\0';
+			return;
+		} else if (in_value && ((c == '"' && (shell || p == value)) || (c == '\'' && shell))) {
+			quote = c;
+		} else if (in_value && shell && c == '\\' && p[1]) {
+			p++;
+		}
+		blank = !quote && (c == ' ' || c == '\t');
+	}
+}
+
 /* One line (NUL-terminated, modified in place). Returns 0, -EINVAL (logged) or -ENOMEM. */
 static int parse_line(struct kf_config *cfg, const char *name, unsigned int ln, char *s)
 {
-	/* A '#' at the start or after a blank begins a comment, outside "...". */
-	bool quoted = false;
-	for (char *p = s; *p; p++) {
-		if (*p == '"' && (p == s || p[-1] != '\\'))
-			quoted = !quoted;
-		else if (*p == '#' && !quoted && (p == s || p[-1] == ' ' || p[-1] == '\t')) {
-			*p = '\0';
-			break;
-		}
-	}
 	while (*s == ' ' || *s == '\t')
 		s++;
+	size_t klen = 0;
+	while (key_char(s[klen]))
+		klen++;
+	char *v = s + klen, *value = NULL;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (*v == '=') {
+		value = v + 1;
+		while (*value == ' ' || *value == '\t')
+			value++;
+	}
+	const struct opt *o = find(s, klen);
+	bool shell = o && o->type == OPT_LOGIN;
+	cut_comment(s, value, shell);
 	size_t len = strlen(s);
 	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
 		s[--len] = '\0';
 	if (!len)
 		return 0;
-	size_t klen = 0;
-	while (key_char(s[klen]))
-		klen++;
-	char *v = s + klen;
-	while (*v == ' ' || *v == '\t')
-		v++;
 	if (klen == 0 || (*v && *v != '=')) {
 		log_err("%s:%u: malformed line '%s' (expected key=value, key, no-key or a # comment)", name, ln,
 			s);
 		return -EINVAL;
 	}
-	char *value = NULL;
-	if (*v == '=') {
-		value = v + 1;
-		while (*value == ' ' || *value == '\t')
-			value++;
-		const struct opt *o = find(s, klen);
-		if (*value == '"' && !(o && o->type == OPT_LOGIN) && !unquote(value)) {
-			log_err("%s:%u: malformed line: unterminated or misplaced quote (expected key=\"value\")",
-				name, ln);
-			return -EINVAL;
-		}
+	if (value && *value == '"' && !shell && !unquote(value)) {
+		log_err("%s:%u: malformed line: unterminated or misplaced quote (expected key=\"value\")", name,
+			ln);
+		return -EINVAL;
 	}
 	return set_key(cfg, name, ln, s, klen, value, false);
 }

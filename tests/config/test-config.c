@@ -244,6 +244,46 @@ static void test_good_lines(void)
 	kf_config_finish(&c);
 }
 
+/* A '#' is a comment only outside the quotes the value's parser reads: login's are a shell's ('...', "..." and
+ * backslashes), other keys' a leading "..." (a quote inside an unquoted value is a plain character). */
+static void test_comments(void)
+{
+	static const struct {
+		const char *line, *key, *expect;
+	} cases[] = {
+		{"login=/bin/sh -c 'echo # hi' # comment", "login", "echo # hi"},
+		{"login=/bin/sh -c \"echo \\\" # hi\" # comment", "login", "echo \" # hi"},
+		{"login=/bin/sh -c echo\\ #hi", "login", "echo #hi"},
+		{"login=/bin/sh -c x # it's a comment", "login", "x"},
+		{"font-name=\"C:\\\\\" # trailing backslash", "font-name", "C:\\"},
+		{"font-name=My \"Font # comment", "font-name", "My \"Font"},
+		{"font-name=it's # comment", "font-name", "it's"},
+		{"font-name=a#b # comment", "font-name", "a#b"},
+		{"mouse # comment", "mouse", NULL},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kf_config c;
+		kf_config_init(&c);
+		c.mouse = false;
+		capture_begin();
+		int ret = kf_config_parse_text(&c, "comment.conf", cases[i].line, strlen(cases[i].line));
+		const char *log = capture_end();
+		CHECK(ret == 0, "'%s' parses: %s", cases[i].line, log);
+		const char *got = "";
+		if (!strcmp(cases[i].key, "login"))
+			got = c.login_argv && c.login_argv[0] && c.login_argv[1] && c.login_argv[2] ? c.login_argv[2]
+												: "(none)";
+		else if (!strcmp(cases[i].key, "font-name"))
+			got = c.font_name ? c.font_name : "(unset)";
+		if (cases[i].expect)
+			CHECK(!strcmp(got, cases[i].expect), "'%s' gives '%s', not '%s'", cases[i].line, got,
+			      cases[i].expect);
+		else
+			CHECK(c.mouse, "'%s' turns mouse on", cases[i].line);
+		kf_config_finish(&c);
+	}
+}
+
 static int argv_parse(struct kf_config *c, const char *const *args)
 {
 	int argc = 0;
@@ -417,6 +457,7 @@ int main(void)
 	test_round_trip();
 	test_bad_lines();
 	test_good_lines();
+	test_comments();
 	test_argv();
 	test_precedence();
 	test_kmscon_conf();
