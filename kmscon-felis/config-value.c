@@ -102,13 +102,14 @@ static int parse_bytes(const char *text, unsigned long long *out)
 	return 0;
 }
 
-static int parse_dims(const char *text, struct kf_size *out)
+/* max: the largest side (the grid's limit for a size in cells, a sanity bound for a display mode). */
+static int parse_dims(const char *text, unsigned long long max, struct kf_size *out)
 {
 	const char *p;
 	unsigned long long w, h;
 	if (!parse_ull(text, &p, &w) || *p != 'x' || !parse_ull(p + 1, &p, &h) || *p)
 		return -EINVAL;
-	if (w > 100000 || h > 100000)
+	if (w > max || h > max)
 		return -EINVAL;
 	out->w = (unsigned int)w;
 	out->h = (unsigned int)h;
@@ -321,8 +322,12 @@ const char *kf_opt_form(const struct opt *o, char *buf, size_t size)
 		return buf;
 	}
 	case OPT_DIMS:
-		return o->flags & OPTF_ZERO_OK ? "WIDTHxHEIGHT in decimal, e.g. 1920x1080 (0x0: default)"
-					       : "COLSxROWS in decimal, e.g. 80x24, both at least 1";
+		if (o->flags & OPTF_ZERO_OK)
+			snprintf(buf, size, "WIDTHxHEIGHT in decimal, e.g. 1920x1080, each up to %llu (0x0: default)",
+				 o->max);
+		else
+			snprintf(buf, size, "COLSxROWS in decimal, e.g. 80x24, each from 1 to %llu", o->max);
+		return buf;
 	case OPT_RGB:
 		return "R,G,B with each component from 0 to 255, e.g. 205,0,0";
 	case OPT_GRAB:
@@ -382,7 +387,7 @@ int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, c
 		break;
 	case OPT_DIMS: {
 		struct kf_size d;
-		if (parse_dims(text, &d) == 0 &&
+		if (parse_dims(text, o->max, &d) == 0 &&
 		    ((d.w && d.h) || (!d.w && !d.h && (o->flags & OPTF_ZERO_OK)))) {
 			*FIELD(cfg, o, struct kf_size) = d;
 			ret = 0;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grid/grid.h"
 #include "kf-config.h"
 #include "kmscon-felis/config-internal.h"
 #include "kmscon-felis/log.h"
@@ -37,9 +38,9 @@
 #define CHOICE(n, f, T, c, d, h, ex)                                                                       \
 	{.name = n, .type = OPT_CHOICE, .offset = OFF(f, T), .choices = c, .def = d, .arg = "NAME",        \
 	 .help = h, .example = ex}
-#define DIMS(n, f, fl, d, a, h, ex)                                                                        \
-	{.name = n, .type = OPT_DIMS, .flags = fl, .offset = OFF(f, struct kf_size), .def = d, .arg = a,   \
-	 .help = h, .example = ex}
+#define DIMS(n, f, fl, hi, d, a, h, ex)                                                                    \
+	{.name = n, .type = OPT_DIMS, .flags = fl, .offset = OFF(f, struct kf_size), .max = hi, .def = d,  \
+	 .arg = a, .help = h, .example = ex}
 #define RGB(n, i, d)                                                                                       \
 	{.name = "palette-" n, .type = OPT_RGB, .offset = OFF(palette_custom[i], struct kf_rgb), .def = d, \
 	 .arg = "R,G,B", .help = "Colour " n " of the custom palette", .example = "1,2,3"}
@@ -97,7 +98,8 @@ const struct opt kf_opts[] = {
 	SECTION("Backend"),
 	CHOICE("backend", backend, enum kf_backend, backends, "drm",
 	       "Output: drm (the console) or headless (no display or input, for tests)", "headless"),
-	DIMS("size", size, 0, "80x24", "COLSxROWS", "Grid size of the headless backend", "132x43"),
+	DIMS("size", size, 0, GRID_MAX_DIM, "80x24", "COLSxROWS", "Grid size of the headless backend",
+	     "132x43"),
 	STR("dump-screen", 0, dump_screen, "", "FILE",
 	    "Headless: write the final screen to FILE in the replay text format", "/tmp/screen.txt"),
 	STR("input-fifo", 0, input_fifo, "", "PATH",
@@ -150,7 +152,8 @@ const struct opt kf_opts[] = {
 	GRAB("grab-paste", grab_paste, "<Shift>Insert", "Paste the selection", "<Ctrl><Shift>v"),
 
 	SECTION("Display"),
-	DIMS("mode", mode, OPTF_ZERO_OK, "0x0", "WxH", "Display mode (0x0: the preferred mode)", "1280x720"),
+	DIMS("mode", mode, OPTF_ZERO_OK, 100000, "0x0", "WxH", "Display mode (0x0: the preferred mode)",
+	     "1280x720"),
 	UINT("dpms-timeout", dpms_timeout, "600", 0, 1u << 30, "SECONDS",
 	     "Blank after this many seconds without input or output (0: never)", "0"),
 

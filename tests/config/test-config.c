@@ -184,6 +184,9 @@ static void test_bad_lines(void)
 	bad("palette-red=1,2", 1, "expected R,G,B");
 	bad("mode=1920", 1, "WIDTHxHEIGHT");
 	bad("size=0x24", 1, "COLSxROWS");
+	/* The grid holds at most 4096 x 4096 cells: a larger headless size was clamped without a word. */
+	bad("size=5000x24", 1, "each from 1 to 4096");
+	bad("size=80x4097", 1, "each from 1 to 4096");
 	bad("vt=tty99", 1, "ttyN");
 	bad("grab-page-up=<Hyper>Prior", 1, "<Mod>...<Mod>keysym");
 	bad("grab-page-up=<Shift>NoSuchKeysym", 1, "xkb keysym");
