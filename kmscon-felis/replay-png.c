@@ -21,6 +21,23 @@ int kf_replay_parse_engine(const char *s, int *engine)
 	return 0;
 }
 
+const char *kf_replay_png_check(const struct kf_replay_png *p, char *why, size_t size)
+{
+	uint32_t pal[258];
+	if (p->palette && kf_render_palette_load(p->palette, pal) < 0) {
+		snprintf(why, size,
+			 "bad --palette '%s' (want default, legacy, vga, nord, solarized, solarized-black, "
+			 "solarized-white, soft-black, base16-dark or base16-light)",
+			 p->palette);
+		return why;
+	}
+	if (p->path && p->engine == KF_RENDER_ENGINE_PSF && !p->font_file) {
+		snprintf(why, size, "--font-engine psf needs --font-file PATH (a PSF1 or PSF2 font)");
+		return why;
+	}
+	return NULL;
+}
+
 int kf_replay_write_png(const struct grid *g, const struct kf_replay_png *p)
 {
 	struct kf_render_config cfg = {

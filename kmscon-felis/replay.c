@@ -341,6 +341,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 			return 2;
 		}
 	}
+	char why[256];
+	if (kf_replay_png_check(&o->png, why, sizeof(why))) {
+		fprintf(stderr, PROG ": %s\n", why);
+		return 2;
+	}
 	if (argc - optind > 1) {
 		fprintf(stderr, PROG ": more than one input file given\n");
 		return 2;

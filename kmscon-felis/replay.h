@@ -29,6 +29,9 @@ struct kf_replay_png {
 };
 /* Parses fontconfig|freetype|psf|builtin into *engine; -EINVAL otherwise. */
 int kf_replay_parse_engine(const char *s, int *engine);
+/* The option errors the renderer would only find after the stream was read: an unknown --palette, psf without
+ * --font-file. Returns NULL, or the complaint written into why (caller-owned). */
+const char *kf_replay_png_check(const struct kf_replay_png *p, char *why, size_t size);
 /* Renders g (not owned) with the options in p (not owned). Returns the exit status (errors on stderr). */
 int kf_replay_write_png(const struct grid *g, const struct kf_replay_png *p);
 
