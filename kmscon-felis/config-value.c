@@ -276,7 +276,8 @@ static int split_words(const char *s, char ***out)
 			goto err;
 		}
 	}
-	if (n == 0)
+	/* An empty program name ('' or "") can only fail to start, again at every respawn. */
+	if (n == 0 || !argv[0][0])
 		goto err;
 	free(word);
 	*out = argv;

@@ -568,6 +568,10 @@ static int parse_argv(struct kf_config *cfg, int argc, char **argv, bool quiet)
 				log_err("%s: nothing after '--' (expected -- PROGRAM [ARGS...])", CLI);
 				return -EINVAL;
 			}
+			if (!argv[i + 1][0]) {
+				log_err("%s: empty program name after '--' (expected -- PROGRAM [ARGS...])", CLI);
+				return -EINVAL;
+			}
 			ret = set_login_argv(cfg, argc - i - 1, argv + i + 1);
 			if (ret < 0)
 				return ret;

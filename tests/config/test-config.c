@@ -193,6 +193,9 @@ static void test_bad_lines(void)
 	bad("grab-page-up=<Shift", 1, "<Mod>");
 	bad("login=", 1, "PROGRAM [ARGS...]");
 	bad("login=/bin/sh \"-c", 1, "PROGRAM [ARGS...]");
+	/* An empty program name can only fail to start, over and over. */
+	bad("login=\"\" -p", 1, "PROGRAM [ARGS...]");
+	bad("login=''", 1, "PROGRAM [ARGS...]");
 	bad("write-queue-size=1T", 1, "optional K, M or G suffix");
 	bad("sb-size=99999999999999999999999", 1, "integer from 0 to 1000000");
 	bad_n("mouse\nx\0y\n", 8, 2, "NUL");
@@ -325,6 +328,7 @@ static void test_argv(void)
 		{{"kf", "-x", NULL}, "unknown option '-x'"},
 		{{"kf", "--no-font-size", NULL}, "unknown option"},
 		{{"kf", "--no-mouse=on", NULL}, "command line: --no-mouse takes no value"},
+		{{"kf", "--login", "--", "", "-p", NULL}, "empty program name"},
 	};
 	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
 		kf_config_init(&c);
