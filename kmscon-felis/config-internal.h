@@ -3,6 +3,7 @@
 #ifndef KF_CONFIG_INTERNAL_H
 #define KF_CONFIG_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "kmscon-felis/config.h"
@@ -56,6 +57,15 @@ int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, c
 int kf_opt_format(const struct opt *o, const struct kf_config *cfg, char *buf, size_t size);
 /* Frees o's heap-owned field in cfg (strings, login argv). */
 void kf_opt_free(const struct opt *o, struct kf_config *cfg);
+/* Unquotes a "..." value in place (backslash escapes \" and \\); returns false if the quote is unterminated
+ * or followed by anything. */
+bool kf_opt_unquote(char *s);
+/* Cuts the comment off the line s: a '#' at its start or after a blank, outside the quotes that the parser of
+ * its value reads (value: where the value starts, after '=' and blanks; NULL without one). login's value
+ * (shell true) is split into words like a shell's, so '...', "..." and backslashes quote anywhere in it; any
+ * other value is quoted only as a whole, "...", so a quote inside an unquoted value is a plain character and
+ * hides no comment. */
+void kf_opt_cut_comment(char *s, const char *value, bool shell);
 /* The expected form of o's value, for error messages and --help. */
 const char *kf_opt_form(const struct opt *o, char *buf, size_t size);
 

@@ -301,6 +301,47 @@ static int set_string(char **field, const char *text)
 	return 0;
 }
 
+/* A value's quoting in a file line: here, next to split_words(), whose shell quotes kf_opt_cut_comment() has
+ * to follow exactly (config.h, config-internal.h). */
+bool kf_opt_unquote(char *s)
+{
+	char *w = s;
+	for (char *r = s + 1; *r; r++) {
+		if (*r == '\\' && r[1])
+			r++;
+		else if (*r == '"') {
+			*w = '\0';
+			return r[1] == '\0';
+		}
+		*w++ = *r;
+	}
+	return false;
+}
+
+void kf_opt_cut_comment(char *s, const char *value, bool shell)
+{
+	char quote = 0;
+	bool blank = true; /* the previous character is an unquoted blank, or the line starts here */
+	for (char *p = s; *p; p++) {
+		char c = *p;
+		bool in_value = value && p >= value;
+		if (quote) {
+			if (c == '\\' && quote == '"' && p[1])
+				p++;
+			else if (c == quote)
+				quote = 0;
+		} else if (c == '#' && blank) {
+			*p = '\0';
+			return;
+		} else if (in_value && ((c == '"' && (shell || p == value)) || (c == '\'' && shell))) {
+			quote = c;
+		} else if (in_value && shell && c == '\\' && p[1]) {
+			p++;
+		}
+		blank = !quote && (c == ' ' || c == '\t');
+	}
+}
+
 const char *kf_opt_form(const struct opt *o, char *buf, size_t size)
 {
 	switch (o->type) {

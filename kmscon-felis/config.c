@@ -309,55 +309,9 @@ int kf_config_set(struct kf_config *cfg, const char *key, const char *value)
 	return set_key(cfg, "kf_config_set", 1, key, strlen(key), value, false);
 }
 
-/* Unquotes a "..." value in place (backslash escapes \" and \\); returns false if the quote is unterminated
- * or followed by anything. */
-static bool unquote(char *s)
-{
-	char *w = s;
-	for (char *r = s + 1; *r; r++) {
-		if (*r == '\\' && r[1])
-			r++;
-		else if (*r == '"') {
-			*w = '\0';
-			return r[1] == '\0';
-		}
-		*w++ = *r;
-	}
-	return false;
-}
-
 static bool key_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-}
-
-/* Cuts the comment off the line s: a '#' at its start or after a blank, outside the quotes that the parser of
- * its value reads (value: where the value starts, after '=' and blanks; NULL without one). login's value is
- * split into words like a shell's, so '...', "..." and backslashes quote anywhere in it; any other value is
- * quoted only as a whole, "...", so a quote inside an unquoted value is a plain character and hides no
- * comment. */
-static void cut_comment(char *s, const char *value, bool shell)
-{
-	char quote = 0;
-	bool blank = true; /* the previous character is an unquoted blank, or the line starts here */
-	for (char *p = s; *p; p++) {
-		char c = *p;
-		bool in_value = value && p >= value;
-		if (quote) {
-			if (c == '\\' && quote == '"' && p[1])
-				p++;
-			else if (c == quote)
-				quote = 0;
-		} else if (c == '#' && blank) {
-			*p = '\0';
-			return;
-		} else if (in_value && ((c == '"' && (shell || p == value)) || (c == '\'' && shell))) {
-			quote = c;
-		} else if (in_value && shell && c == '\\' && p[1]) {
-			p++;
-		}
-		blank = !quote && (c == ' ' || c == '\t');
-	}
 }
 
 /* One line (NUL-terminated, modified in place). Returns 0, -EINVAL (logged) or -ENOMEM. */
@@ -378,7 +332,7 @@ static int parse_line(struct kf_config *cfg, const char *name, unsigned int ln, 
 	}
 	const struct opt *o = find(s, klen);
 	bool shell = o && o->type == OPT_LOGIN;
-	cut_comment(s, value, shell);
+	kf_opt_cut_comment(s, value, shell);
 	size_t len = strlen(s);
 	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
 		s[--len] = '\0';
@@ -389,7 +343,7 @@ static int parse_line(struct kf_config *cfg, const char *name, unsigned int ln, 
 			s);
 		return -EINVAL;
 	}
-	if (value && *value == '"' && !shell && !unquote(value)) {
+	if (value && *value == '"' && !shell && !kf_opt_unquote(value)) {
 		log_err("%s:%u: malformed line: unterminated or misplaced quote (expected key=\"value\")", name,
 			ln);
 		return -EINVAL;
