@@ -480,7 +480,7 @@ static void put(char *buf, size_t size, size_t *n, const char *s)
 
 static bool needs_quotes(const char *s)
 {
-	return !*s || strpbrk(s, " \t\"'\\#") != NULL;
+	return !*s || strpbrk(s, " \t\r\"'\\#") != NULL;
 }
 
 static void put_quoted(char *buf, size_t size, size_t *n, const char *s)

@@ -692,7 +692,10 @@ void kf_config_write(const struct kf_config *cfg, FILE *out)
 						       : "no-",
 				o->name);
 		} else if (o->type != OPT_LOGIN && buf[0] &&
-			   (strpbrk(buf, "\"#\\") || buf[0] == ' ' || buf[strlen(buf) - 1] == ' ')) {
+			   (strpbrk(buf, "\"#\\") || strchr(" \t\r", buf[0]) ||
+			    strchr(" \t\r", buf[strlen(buf) - 1]))) {
+			/* quoted where the parser would strip or misread it: the blanks it trims around a value
+			 * (a tab or CR as well as a space), a comment mark, a quote or a backslash */
 			fprintf(out, "%s=\"", o->name);
 			for (const char *s = buf; *s; s++)
 				fprintf(out, (*s == '"' || *s == '\\') ? "\\%c" : "%c", *s);

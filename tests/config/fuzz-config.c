@@ -38,11 +38,29 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	size_t len, len2;
 	char *text = written(&a, &len);
 	if (text && kf_config_init(&b) == 0) {
-		if (kf_config_parse_text(&b, "rewritten.conf", text, len) != 0)
+		if (kf_config_parse_text(&b, "rewritten.conf", text, len) != 0) {
+			/* FUZZ_CONFIG_DEBUG=1: the written text, and the parser's errors about it */
+			if (getenv("FUZZ_CONFIG_DEBUG")) {
+				struct kf_config d;
+				fwrite(text, 1, len, stderr);
+				kf_log_set_level(KF_LOG_DEBUG);
+				if (kf_config_init(&d) == 0) {
+					kf_config_parse_text(&d, "rewritten.conf", text, len);
+					kf_config_finish(&d);
+				}
+			}
 			abort();
+		}
 		char *again = written(&b, &len2);
-		if (again && (len2 != len || memcmp(again, text, len) != 0))
+		if (again && (len2 != len || memcmp(again, text, len) != 0)) {
+			if (getenv("FUZZ_CONFIG_DEBUG")) {
+				fprintf(stderr, "written:\n");
+				fwrite(text, 1, len, stderr);
+				fprintf(stderr, "written again:\n");
+				fwrite(again, 1, len2, stderr);
+			}
 			abort();
+		}
 		free(again);
 		kf_config_finish(&b);
 	}

@@ -145,6 +145,35 @@ static void test_round_trip(void)
 	kf_config_finish(&d);
 }
 
+/* Values whose edges hold the blanks the parser trims around a value (a tab or a CR, not only a space), or a
+ * login argument holding a CR: written back quoted, so that they read back whole (fuzz-config found both). */
+static void test_round_trip_blanks(void)
+{
+	static const char text[] = "font-name=\"\tFont\r\"\nxkb-layout=\"\rde\t\"\n"
+				   "login=/bin/echo y 'x\r'\n";
+	struct kf_config a, b;
+	char buf[256], buf2[256];
+	kf_config_init(&a);
+	kf_config_init(&b);
+	CHECK(kf_config_parse_text(&a, "blanks.conf", text, sizeof(text) - 1) == 0, "blanks.conf parses");
+	CHECK(a.font_name && !strcmp(a.font_name, "\tFont\r"), "font-name keeps its quoted tab and CR");
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	kf_config_write(&a, f);
+	fclose(f);
+	CHECK(kf_config_parse_text(&b, "rewritten.conf", out, len) == 0, "written config reads back:\n%s", out);
+	for (size_t i = 0; i < kf_config_option_count(); i++) {
+		kf_config_format(&a, i, buf, sizeof(buf));
+		kf_config_format(&b, i, buf2, sizeof(buf2));
+		CHECK(!strcmp(buf, buf2), "%s: '%s' round-trips as '%s'", kf_config_option_name(i), buf, buf2);
+	}
+	CHECK(b.login_argv && b.login_argv[2] && !strcmp(b.login_argv[2], "x\r"), "login's CR round-trips");
+	free(out);
+	kf_config_finish(&a);
+	kf_config_finish(&b);
+}
+
 /* A bad file: parse returns -EINVAL and the log names the file, the line and contains the expected form. */
 static void bad_n(const char *text, size_t len, unsigned int line, const char *expect)
 {
@@ -462,6 +491,7 @@ int main(void)
 	kf_log_init();
 	test_defaults();
 	test_round_trip();
+	test_round_trip_blanks();
 	test_bad_lines();
 	test_good_lines();
 	test_comments();
