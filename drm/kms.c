@@ -246,12 +246,15 @@ int drm_card_modeset(struct drm_card *card)
 	unsigned shown = 0;
 	int ret = 0;
 
+	/* All outputs first: an output painted before finding another's flip in flight would keep its buffer
+	 * pending, never free again. */
+	for (unsigned i = 0; i < card->n_outputs; i++)
+		if (card->outputs[i]->inflight)
+			return -EBUSY;
 	for (unsigned i = 0; i < card->n_outputs; i++) {
 		struct drm_output *out = card->outputs[i];
 		struct drm_region clips;
 
-		if (out->inflight)
-			return -EBUSY;
 		out->failed = drm_output_buffers_init(out) < 0;
 		if (out->failed || drm_output_paint(out, true, &clips) < 0) {
 			out->failed = true;

@@ -164,6 +164,40 @@ static void test_direct_cover(struct drm_backend *b)
 	b->direct = false;
 }
 
+
+/* A modeset put off because one output's flip is in flight (a monitor plugged in during a flip of a clone) must
+ * leave every output as it was: a buffer left pending was never free again, so the retry found no buffer for the
+ * other output, marked it failed and turned its CRTC off (a monitor went dark for good). */
+static void test_modeset_busy(struct drm_backend *b)
+{
+	struct drm_card card = {0};
+	struct drm_output a = {0}, o2 = {0};
+
+	fake_output(b, &card, &a);
+	fake_output(b, &card, &o2);
+	card.outputs[0] = &a;
+	card.outputs[1] = &o2;
+	card.n_outputs = 2;
+	card.needs_modeset = true;
+	a.current = &a.bufs[0];
+	a.bufs[0].frame = 1;
+	a.frame = 1;
+	o2.current = &o2.bufs[0];
+	o2.queued = &o2.bufs[1];
+	o2.inflight = true;
+	o2.inflight_seq = 7;
+	CHECK(drm_card_modeset(&card) == -EBUSY);
+	CHECK(!a.pending && !o2.pending && !a.failed && card.needs_modeset);
+	/* The flip completes; the retry paints both (the commit itself fails: there is no device). */
+	drm_output_flip_done(&o2, 100);
+	CHECK(drm_card_modeset(&card) < 0);
+	CHECK(!a.failed && !o2.failed && !a.pending && !o2.pending);
+	for (int i = 0; i < DRM_BUFFERS; i++) {
+		free(a.bufs[i].map);
+		free(o2.bufs[i].map);
+	}
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -240,6 +274,7 @@ int main(void)
 		free(out.bufs[i].map);
 	test_direct(b);
 	test_direct_cover(b);
+	test_modeset_busy(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
