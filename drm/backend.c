@@ -299,7 +299,7 @@ void drm_backend_update_canvas(struct drm_backend *b)
 {
 	uint32_t w = 0, h = 0;
 	unsigned n = 0;
-	bool shadow = b->cfg.force_shadow, direct;
+	bool shadow = b->cfg.force_shadow, direct, replaced = b->outputs_destroyed != b->outputs_destroyed_seen;
 
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
@@ -321,8 +321,14 @@ void drm_backend_update_canvas(struct drm_backend *b)
 	}
 	if (n)
 		b->waiting_logged = false;
-	if (w == b->canvas.width && h == b->canvas.height && direct == b->direct)
+	b->outputs_destroyed_seen = b->outputs_destroyed;
+	if (w == b->canvas.width && h == b->canvas.height && direct == b->direct) {
+		/* The same size, but an output was replaced (a mode of the same size, a cable moved): painted
+		 * directly, the new output's buffers hold nothing the program painted, so it must repaint all. */
+		if (replaced && n && b->iface.outputs_changed && !b->creating)
+			b->iface.outputs_changed(b->ud);
 		return;
+	}
 	b->direct = direct;
 	if (drm_backend_resize_canvas(b, w, h) < 0)
 		drm_err("cannot allocate a %ux%u canvas", w, h);

@@ -265,6 +265,9 @@ struct drm_backend {
 	bool suspended, blanked;
 	bool creating; /* no outputs_changed callback before drm_backend_create returns */
 	bool waiting_logged; /* "no usable card" said once per wait */
+	/* Outputs destroyed so far, and at the last drm_backend_update_canvas: an output replaced by one of the same
+	 * size leaves the canvas as it was, but its new buffers hold nothing. */
+	uint64_t outputs_destroyed, outputs_destroyed_seen;
 	int64_t last_activity_ns;
 	int64_t retry_ns; /* try commits again at this time (after EBUSY or a failed modeset); 0 = none */
 	/* Cards whose node could not be opened yet: the kernel announces a card before its driver is done

@@ -126,6 +126,7 @@ void drm_output_destroy(struct drm_output *out)
 	drm_output_buffers_finish(out);
 	if (out->mode_blob)
 		drmModeDestroyPropertyBlob(out->card->fd, out->mode_blob);
+	out->card->b->outputs_destroyed++;
 	free(out);
 }
 

@@ -198,6 +198,52 @@ static void test_modeset_busy(struct drm_backend *b)
 	}
 }
 
+
+static int outputs_changed;
+
+static void on_outputs_changed(void *ud)
+{
+	(void)ud;
+	outputs_changed++;
+}
+
+static struct drm_output *sized_output(struct drm_card *card, uint16_t w, uint16_t h, uint32_t clock)
+{
+	struct drm_output *out = calloc(1, sizeof(*out));
+
+	out->card = card;
+	out->mode.hdisplay = w;
+	out->mode.vdisplay = h;
+	out->mode.clock = clock;
+	return out;
+}
+
+/* An output replaced by one of the same size (the monitor's preferred mode changed only its refresh rate, or the
+ * cable moved to another connector) has new, empty buffers: when painted directly, the program must be told to
+ * repaint all of it, or the console came back black but for what changed later. */
+static void test_replaced_same_size(struct drm_backend *b)
+{
+	struct drm_card card = {.b = b, .fd = -1};
+
+	b->iface.outputs_changed = on_outputs_changed;
+	card.outputs[card.n_outputs++] = sized_output(&card, 64, 48, 25000);
+	b->cards[b->n_cards++] = &card;
+	drm_backend_update_canvas(b);
+	CHECK(outputs_changed == 1 && b->direct && b->canvas.width == 64 && b->canvas.height == 48);
+	/* What drm_card_scan does when the chosen mode changes. */
+	drm_output_destroy(card.outputs[0]);
+	card.outputs[0] = sized_output(&card, 64, 48, 31500);
+	drm_backend_update_canvas(b);
+	CHECK(outputs_changed == 2);
+	/* Nothing changed: no callback. */
+	drm_backend_update_canvas(b);
+	CHECK(outputs_changed == 2);
+	drm_output_destroy(card.outputs[0]);
+	b->n_cards = 0;
+	b->iface.outputs_changed = NULL;
+	drm_backend_update_canvas(b);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -275,6 +321,7 @@ int main(void)
 	test_direct(b);
 	test_direct_cover(b);
 	test_modeset_busy(b);
+	test_replaced_same_size(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
