@@ -112,22 +112,22 @@ static void add_card(struct drm_backend *b, struct udev_device *dev)
 {
 	const char *node = udev_device_get_devnode(dev);
 	dev_t devnum = udev_device_get_devnum(dev);
-	struct drm_card *card;
+	struct drm_card *card = NULL;
+	int ret = -EEXIST; /* already open */
 
-	if (find_card(b, devnum) >= 0)
-		return;
-	if (b->n_cards == DRM_MAX_CARDS) {
+	if (find_card(b, devnum) < 0 && b->n_cards == DRM_MAX_CARDS)
 		drm_warn("%s: more than %d cards; ignored", node, DRM_MAX_CARDS);
-		return;
-	}
-	int ret = drm_card_open(b, node, devnum, &card);
+	else if (find_card(b, devnum) < 0)
+		ret = drm_card_open(b, node, devnum, &card);
 	if (ret == -ENODEV || ret == -ENOENT || ret == -EACCES || ret == -EPERM || ret == -EBUSY) {
 		open_later(b, udev_device_get_syspath(dev));
 		return;
 	}
+	/* Every other way out takes the card off the retry list: left there after an error that is not
+	 * retried, its retry time in the past would have the loop wake at once, for ever. */
+	forget_later(b, udev_device_get_syspath(dev));
 	if (ret < 0)
 		return;
-	forget_later(b, udev_device_get_syspath(dev));
 	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = card};
 	if (epoll_ctl(b->epfd, EPOLL_CTL_ADD, card->fd, &ev) < 0) {
 		drm_err("%s: epoll: %s", node, strerror(errno));
