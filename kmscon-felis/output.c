@@ -250,7 +250,8 @@ static void render_frame(struct kf_output *o)
 	else
 		n = kf_render_paint(o->render, &src, &o->damage, &t, rects, MAX_RECTS);
 	kf_render_damage_clear(&o->damage);
-	if (n < 0) {
+	bool failed = n < 0;
+	if (failed) {
 		/* What was promised to drm_backend_prepare_canvas may not be painted: repaint all next time. */
 		log_err("render: %s", strerror(-n));
 		o->full = true;
@@ -281,8 +282,9 @@ static void render_frame(struct kf_output *o)
 	o->present_cpu_ns += cpu2 - cpu1;
 	cost = o->cost_factor * (cpu2 - cpu0);
 	o->next_frame_ns = t0 + (cost < MAX_FRAME_DELAY_NS ? cost : MAX_FRAME_DELAY_NS);
-	o->full = false;
-	o->requested = false;
+	/* (a failed paint's full repaint is the next frame's, which it asks for) */
+	o->full = failed;
+	o->requested = failed;
 	o->frames++;
 }
 
