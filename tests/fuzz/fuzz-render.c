@@ -20,6 +20,8 @@
  *   'X' p m  start a selection (cell, word, line by m % 4) at column p, row p >> 3 (within the grid), or
  *            clear it when m % 4 is 3
  *   'E' x y  extend the selection to (x, y) (within the grid)
+ *   'H' n    hold 1 + n % 4 frames (the one right after this command first): their damage is collected but
+ *            not painted, and waits for the next frame that is
  *   other    a piece boundary only
  * After each frame's bytes the frame loop's sequence runs: kf_render_collect_damage, grid_damage_clear, and
  * kf_render_paint of that damage into a buffer kept from frame to frame. Checked each time, abort() when not:
@@ -84,6 +86,11 @@ struct frame {
 	uint8_t geom;
 	struct target inc, full; /* the kept buffer, and the full repaint it is compared with */
 	struct kf_render_damage d;
+	/* 'H': frames that collect their damage but paint nothing, as the frame loop does when the display has no
+	 * buffer to give (kmscon-felis/output.c render_frame): the damage waits in d and the next frame collects
+	 * on top of it, with the renderer's memory of the cursor, blink and pointer already moved on */
+	int hold;  /* frames still to hold */
+	bool held; /* d holds the last frame's damage, not yet painted */
 };
 
 static int bpp_of(enum kf_render_format fmt)
@@ -164,9 +171,15 @@ static void frame_run(struct frame *f)
 	struct kf_render_rect rects[8];
 	kf_render_source_from_grid(&src, f->g);
 	damage_fit(f, &src);
-	kf_render_damage_clear(&f->d);
+	if (!f->held)
+		kf_render_damage_clear(&f->d);
 	kf_render_collect_damage(f->r, &src, &f->d);
 	grid_damage_clear(f->g);
+	f->held = f->hold > 0;
+	if (f->held) {
+		f->hold--;
+		return;
+	}
 	check_rects(&f->inc, rects, kf_render_paint(f->r, &src, &f->d, &f->inc.t, rects, 8));
 	check_rects(&f->full, rects, kf_render_paint_full(f->r, &src, &f->full.t, rects, 8));
 	check_canary(&f->inc);
@@ -251,6 +264,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 'B':
 			kf_render_set_blink(f.r, blink = !blink);
 			break;
+		case 'H':
+			f.hold = 1 + a % 4;
+			used = 4;
+			break;
 		case 'P':
 			kf_render_set_pointer(f.r, a & 1, 4 * a, 2 * b);
 			used = 5;
@@ -282,6 +299,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data += used, size -= used;
 		frame_run(&f);
 	}
+	/* damage still held is painted and checked */
+	f.hold = 0;
+	if (f.held)
+		frame_run(&f);
 	kf_render_damage_finish(&f.d);
 	target_free(&f.inc);
 	target_free(&f.full);
