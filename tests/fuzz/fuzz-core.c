@@ -1,10 +1,17 @@
-/* tests/fuzz/fuzz-core.c: libFuzzer target over the terminal core (vt/ parser + grid/), with resizes.
+/* tests/fuzz/fuzz-core.c: libFuzzer target over the terminal core (vt/ parser + grid/), with resizes, view
+ * scrolls and selections.
  *
- * Input: the first two bytes pick the initial size; the rest is a byte stream fed to grid_feed in pieces.
- * The marker "\xff\xfeR" followed by two bytes resizes to (1 + b0 % 200) x (1 + b1 % 80) (0xff/0xfe are
- * never valid UTF-8, so real streams do not contain the marker by chance). After every piece the whole
- * public read API is walked (rows, clusters, styles, damage, scrollback, selection), so a corrupted grid
- * shows up as a sanitizer report here rather than in the renderer. */
+ * Input: the first two bytes pick the initial size; the rest is a byte stream fed to grid_feed in pieces,
+ * split at "\xff\xfe" and a command byte (0xff/0xfe are never valid UTF-8, so real streams do not contain the
+ * marker by chance), each command followed by two bytes b0 b1:
+ *   'R'    resize to (1 + b0 % 200) x (1 + b1 % 80)
+ *   'V'    scroll the view (int8_t)b0 lines into the history; the pieces after it are fed while scrolled
+ *          back, as the child's output arrives while the user reads the history
+ *   'X'    start a selection (cell, word, line by b1 % 3) at column b0, row b0 >> 3 (within the grid)
+ *   'E'    extend the selection to (b0, b1) (within the grid)
+ *   other  a piece boundary only
+ * After every piece the whole public read API is walked (rows, clusters, styles, damage, scrollback,
+ * selection), so a corrupted grid shows up as a sanitizer report here rather than in the renderer. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +49,9 @@ static void walk(struct grid *g, unsigned seed)
 	}
 	struct grid_cursor cur;
 	grid_get_cursor(g, &cur);
-	if (cur.x < 0 || cur.x > cols || cur.y < 0 || cur.y >= rows)
+	/* y is a row of the display: while scrolled back the cursor's row may lie below it, and is not shown */
+	if (cur.x < 0 || cur.x > cols || cur.y < 0 || cur.y >= rows + grid_view_offset(g) ||
+	    (cur.visible && cur.y >= rows))
 		abort();
 	size_t sb = grid_scrollback_lines(g);
 	if (sb) {
@@ -50,13 +59,14 @@ static void walk(struct grid *g, unsigned seed)
 		(void)grid_scrollback_row(g, seed % sb, &len);
 	}
 	if (seed & 1) {
+		const int off = grid_view_offset(g);
 		grid_view_scroll(g, (int)(seed % 7) - 3);
 		grid_select_start(g, (int)(seed % (unsigned)cols), (int)(seed % (unsigned)rows),
 				  (enum grid_select_mode)(seed % 3));
 		grid_select_extend(g, (int)((seed >> 3) % (unsigned)cols), (int)((seed >> 5) % (unsigned)rows));
 		size_t len;
 		free(grid_selection_text(g, &len));
-		grid_view_scroll(g, -1000000);
+		grid_view_scroll(g, off - grid_view_offset(g)); /* back where the 'V' command left it */
 	}
 	grid_damage_clear(g);
 }
@@ -73,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data += 2, size -= 2;
 	unsigned seed = 0;
 	while (size) {
-		const uint8_t *m = memmem(data, size, "\xff\xfeR", 3);
+		const uint8_t *m = memmem(data, size, "\xff\xfe", 2);
 		size_t n = m ? (size_t)(m - data) : size;
 		/* Feed the piece in two parts so sequences are split across feeds too. */
 		size_t half = n / 2;
@@ -81,13 +91,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		grid_feed(g, data + half, n - half);
 		walk(g, seed += (unsigned)n);
 		data += n, size -= n;
-		if (size >= 5) {
-			grid_resize(g, 1 + data[3] % 200, 1 + data[4] % 80);
-			walk(g, seed++);
-			data += 5, size -= 5;
-		} else {
+		if (size < 5)
+			break;
+		const int a = data[3], b = data[4];
+		switch (data[2]) {
+		case 'R':
+			grid_resize(g, 1 + a % 200, 1 + b % 80);
+			break;
+		case 'V':
+			grid_view_scroll(g, (int8_t)a);
+			break;
+		case 'X':
+			grid_select_start(g, a % grid_cols(g), (a >> 3) % grid_rows(g), (enum grid_select_mode)(b % 3));
+			break;
+		case 'E':
+			grid_select_extend(g, a % grid_cols(g), b % grid_rows(g));
+			break;
+		default:
 			break;
 		}
+		walk(g, seed++);
+		data += 5, size -= 5;
 	}
 	grid_destroy(g);
 	return 0;
