@@ -24,7 +24,9 @@
  *            not painted, and waits for the next frame that is
  *   other    a piece boundary only
  * After each frame's bytes the frame loop's sequence runs: kf_render_collect_damage, grid_damage_clear, and
- * kf_render_paint of that damage into a buffer kept from frame to frame. Checked each time, abort() when not:
+ * kf_render_paint of that damage into a buffer kept from frame to frame; as in the frame loop, only when
+ * grid_is_damaged says something changed or a command (all but 'H', and 'V' only when the view moved) asked
+ * for a frame. Checked each time, abort() when not:
  * - the kept buffer equals a full repaint of the same grid (kf_render_paint_full), pixel for pixel: damage
  *   that misses a changed cell, or a paint outside its damage that leaves a stale cell, shows here;
  * - the rectangles the painter reports lie inside the target;
@@ -91,6 +93,9 @@ struct frame {
 	 * on top of it, with the renderer's memory of the cursor, blink and pointer already moved on */
 	int hold;  /* frames still to hold */
 	bool held; /* d holds the last frame's damage, not yet painted */
+	/* a command after which the program asks for a frame (kf_output_request_frame: zoom, pointer, selection,
+	 * a view scroll that moved, a resize); without one, a frame runs only when grid_is_damaged says so */
+	bool requested;
 };
 
 static int bpp_of(enum kf_render_format fmt)
@@ -170,17 +175,24 @@ static void frame_run(struct frame *f)
 	struct kf_render_source src;
 	struct kf_render_rect rects[8];
 	kf_render_source_from_grid(&src, f->g);
-	damage_fit(f, &src);
-	if (!f->held)
-		kf_render_damage_clear(&f->d);
-	kf_render_collect_damage(f->r, &src, &f->d);
-	grid_damage_clear(f->g);
-	f->held = f->hold > 0;
-	if (f->held) {
-		f->hold--;
-		return;
+	/* the frame loop's gate (kmscon-felis/output.c on_prepare): no frame is painted when the grid reports no
+	 * change and none was asked for, so a change grid_is_damaged misses stays off the display; the kept
+	 * buffer is then compared as it is */
+	const bool paint = f->requested || f->held || grid_is_damaged(f->g);
+	f->requested = false;
+	if (paint) {
+		damage_fit(f, &src);
+		if (!f->held)
+			kf_render_damage_clear(&f->d);
+		kf_render_collect_damage(f->r, &src, &f->d);
+		grid_damage_clear(f->g);
+		f->held = f->hold > 0;
+		if (f->held) {
+			f->hold--;
+			return;
+		}
+		check_rects(&f->inc, rects, kf_render_paint(f->r, &src, &f->d, &f->inc.t, rects, 8));
 	}
-	check_rects(&f->inc, rects, kf_render_paint(f->r, &src, &f->d, &f->inc.t, rects, 8));
 	check_rects(&f->full, rects, kf_render_paint_full(f->r, &src, &f->full.t, rects, 8));
 	check_canary(&f->inc);
 	check_canary(&f->full);
@@ -252,6 +264,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		const uint8_t cmd = data[2], a = size > 3 ? data[3] : 0, b = size > 4 ? data[4] : 0;
 		size_t used = 3;
+		/* the program asks for a frame after these; after 'V' only when the view moved */
+		f.requested = cmd && strchr("RSBPLXE", cmd);
 		switch (cmd) {
 		case 'R':
 			grid_resize(f.g, 1 + a % 64, 1 + b % 24);
@@ -276,10 +290,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			kf_render_set_palette(f.r, palettes[a % 10]);
 			used = 4;
 			break;
-		case 'V':
-			grid_view_scroll(f.g, (int8_t)a);
+		case 'V': {
+			const int before = grid_view_offset(f.g);
+			f.requested = grid_view_scroll(f.g, (int8_t)a) != before;
 			used = 4;
 			break;
+		}
 		case 'X':
 			if (b % 4 == 3)
 				grid_select_clear(f.g);
