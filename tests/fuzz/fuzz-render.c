@@ -31,7 +31,10 @@
  *   that misses a changed cell, or a paint outside its damage that leaves a stale cell, shows here;
  * - the rectangles the painter reports lie inside the target;
  * - the bytes between a row's last pixel and the stride keep their canary in both buffers (a write past the
- *   row's end inside the allocation, which AddressSanitizer cannot see).
+ *   row's end inside the allocation, which AddressSanitizer cannot see);
+ * - the paint writes every pixel of the damaged cells (the whole target when all are damaged): the frame loop
+ *   promises the display code so much, and a buffer's catch-up copy skips them; they are inverted before it;
+ * - every pixel the paint changed lies inside a rectangle it reported (the frame's damage for the display).
  * The targets keep the size they were made with, as a display's buffers do: a resize or a scale change leaves
  * the cell grid smaller (margins, which the frame after must repaint) or larger (clipped) than the target.
  * With FUZZ_RENDER_DEBUG set, a difference is described (first pixel, the frame's damage) before the abort. */
@@ -96,6 +99,7 @@ struct frame {
 	/* a command after which the program asks for a frame (kf_output_request_frame: zoom, pointer, selection,
 	 * a view scroll that moved, a resize); without one, a frame runs only when grid_is_damaged says so */
 	bool requested;
+	uint8_t *before; /* the kept buffer before the frame's paint (stride * height bytes) */
 };
 
 static int bpp_of(enum kf_render_format fmt)
@@ -169,11 +173,66 @@ static void check_rects(const struct target *t, const struct kf_render_rect *rec
 	}
 }
 
+/* The frame loop promises the display code (drm_backend_prepare_canvas) that the paint overwrites the damaged
+ * cells' pixels, the whole target when every cell is damaged (kmscon-felis/output.c frame_cover), and the
+ * catch-up of a buffer some frames old then skips them: they are spoiled here (each byte inverted), so that
+ * a promised pixel the paint leaves alone differs from the full repaint. */
+static void spoil_cover(struct frame *f)
+{
+	const struct kf_render_damage *d = &f->d;
+	struct target *t = &f->inc;
+	const int bpp = bpp_of(f->fmt);
+	int cw, ch;
+	kf_render_cell_size(f->r, &cw, &ch);
+	bool all = true;
+	for (int y = 0; y < d->rows && all; y++)
+		all = d->x0[y] == 0 && d->x1[y] == d->cols;
+	for (int py = 0; py < t->t.height; py++) {
+		const int y = py / ch;
+		int x0 = 0, x1 = t->t.width;
+		if (!all) {
+			if (y >= d->rows || d->x0[y] >= d->x1[y])
+				continue;
+			x0 = d->x0[y] * cw;
+			x1 = d->x1[y] * cw < x1 ? d->x1[y] * cw : x1;
+		}
+		uint8_t *p = (uint8_t *)t->t.data + (size_t)py * (size_t)t->t.stride;
+		for (int i = x0 * bpp; i < x1 * bpp; i++)
+			p[i] = (uint8_t)~p[i];
+	}
+}
+
+/* Every pixel the paint changed lies inside a rectangle it reported: the frame loop passes them on as the
+ * frame's damage (drm_backend_present), and a buffer that missed the frame copies only those. */
+static void check_touched(const struct frame *f, const struct kf_render_rect *rects, int n)
+{
+	const struct target *t = &f->inc;
+	const int bpp = bpp_of(f->fmt);
+	for (int y = 0; y < t->t.height; y++) {
+		const size_t off = (size_t)y * (size_t)t->t.stride;
+		const uint8_t *a = (const uint8_t *)t->t.data + off, *b = f->before + off;
+		for (int x = 0; x < t->t.width; x++) {
+			if (!memcmp(a + x * bpp, b + x * bpp, (size_t)bpp))
+				continue;
+			bool in = false;
+			for (int i = 0; i < n && !in; i++)
+				in = x >= rects[i].x && x < rects[i].x + rects[i].w && y >= rects[i].y &&
+				     y < rects[i].y + rects[i].h;
+			if (!in) {
+				if (getenv("FUZZ_RENDER_DEBUG"))
+					fprintf(stderr, "pixel %d,%d changed outside the %d rectangles reported\n", x, y, n);
+				abort();
+			}
+		}
+	}
+}
+
 /* One frame: the damage since the last one painted into the kept buffer, then compared with a full repaint. */
 static void frame_run(struct frame *f)
 {
 	struct kf_render_source src;
 	struct kf_render_rect rects[8];
+	int n = -1; /* rectangles the damage-only paint reported; -1: no paint this frame */
 	kf_render_source_from_grid(&src, f->g);
 	/* the frame loop's gate (kmscon-felis/output.c on_prepare): no frame is painted when the grid reports no
 	 * change and none was asked for, so a change grid_is_damaged misses stays off the display; the kept
@@ -191,9 +250,13 @@ static void frame_run(struct frame *f)
 			f->hold--;
 			return;
 		}
-		check_rects(&f->inc, rects, kf_render_paint(f->r, &src, &f->d, &f->inc.t, rects, 8));
+		memcpy(f->before, f->inc.t.data, (size_t)f->inc.t.stride * (size_t)f->inc.t.height);
+		spoil_cover(f);
+		n = kf_render_paint(f->r, &src, &f->d, &f->inc.t, rects, 8);
+		check_rects(&f->inc, rects, n);
 	}
-	check_rects(&f->full, rects, kf_render_paint_full(f->r, &src, &f->full.t, rects, 8));
+	struct kf_render_rect full_rects[8];
+	check_rects(&f->full, full_rects, kf_render_paint_full(f->r, &src, &f->full.t, full_rects, 8));
 	check_canary(&f->inc);
 	check_canary(&f->full);
 	const int bpp = bpp_of(f->fmt);
@@ -214,6 +277,8 @@ static void frame_run(struct frame *f)
 			}
 			abort();
 		}
+	if (n >= 0)
+		check_touched(f, rects, n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -233,6 +298,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	target_make(&f, &f.inc);
 	target_make(&f, &f.full);
+	f.before = malloc((size_t)f.inc.t.stride * (size_t)f.inc.t.height);
+	if (!f.before)
+		abort();
 	/* the renderer's memory of the last frame (cursor, size) is from another input: this first frame's
 	 * damage is discarded and the kept buffer painted whole, as a new output's first frame is */
 	struct kf_render_source src;
@@ -322,6 +390,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kf_render_damage_finish(&f.d);
 	target_free(&f.inc);
 	target_free(&f.full);
+	free(f.before);
 	grid_destroy(f.g);
 	return 0;
 }
