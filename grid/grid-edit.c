@@ -678,14 +678,15 @@ void grid__insert_chars(struct grid *g, int n)
 	struct line *l = grid__line(g, g->cy);
 	int x = g->cx, end = g->right + 1;
 	n = grid__clamp(n, 1, end - x);
+	/* before the cells move: the selection's marks are cleared where it lies, and would move with them */
+	if (g->sel.active)
+		grid__select_touch(g, g->cy, g->cy);
 	grid__fix_wide(l, g->cols, x, end);
 	grid__fix_wide(l, g->cols, end - n, end - n);
 	l->flags &= ~LINE_ASCII;
 	memmove(&l->cells[x + n], &l->cells[x], (size_t)(end - x - n) * sizeof(struct grid_cell));
 	grid__clear_cells(&l->cells[x], n, grid__erase_style(g));
 	l->used = (uint16_t)g->cols;
-	if (g->sel.active)
-		grid__select_touch(g, g->cy, g->cy);
 	grid__damage(g, g->cy, x - 1, end + 1);
 }
 
@@ -697,14 +698,15 @@ void grid__delete_chars(struct grid *g, int n)
 	struct line *l = grid__line(g, g->cy);
 	int x = g->cx, end = g->right + 1;
 	n = grid__clamp(n, 1, end - x);
+	/* before the cells move (as in grid__insert_chars) */
+	if (g->sel.active)
+		grid__select_touch(g, g->cy, g->cy);
 	grid__fix_wide(l, g->cols, x, end);
 	grid__fix_wide(l, g->cols, x + n, x + n);
 	l->flags &= ~LINE_ASCII;
 	memmove(&l->cells[x], &l->cells[x + n], (size_t)(end - x - n) * sizeof(struct grid_cell));
 	grid__clear_cells(&l->cells[end - n], n, grid__erase_style(g));
 	l->used = (uint16_t)g->cols;
-	if (g->sel.active)
-		grid__select_touch(g, g->cy, g->cy);
 	grid__damage(g, g->cy, x - 1, end + 1);
 }
 
@@ -729,13 +731,15 @@ void grid__delete_lines(struct grid *g, int n)
 	size_t sb = s->sb_max;
 	s->sb_max = 0;
 	if (g->cy == 0 && g->bottom == g->rows - 1 && g->left == 0 && g->right == g->cols - 1) {
+		/* before the rows move: the selection's marks are cleared on the lines it names, and the rows
+		 * moved up would keep theirs */
+		if (g->sel.active)
+			grid__select_touch(g, 0, g->rows - 1);
 		/* the ring rotation would push into the scrollback; rotate the slots instead */
 		rotate_up(g, 0, g->rows - 1, n);
 		for (int y = g->rows - n; y < g->rows; y++) {
 			grid__line_clear(grid__line(g, y), g->cols, grid__erase_style(g));
 		}
-		if (g->sel.active)
-			grid__select_touch(g, 0, g->rows - 1);
 		grid__damage_rows(g, 0, g->rows - 1);
 	} else {
 		grid__scroll_up(g, g->cy, g->bottom, n);
@@ -753,6 +757,9 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right)
 	if (x0 < g->left || x0 >= end || n <= 0 || g->cy < g->top || g->cy > g->bottom)
 		return;
 	n = grid__min(n, end - x0);
+	/* before the cells move (as in grid__insert_chars) */
+	if (g->sel.active)
+		grid__select_touch(g, g->top, g->bottom);
 	uint16_t es = grid__erase_style(g);
 	for (int y = g->top; y <= g->bottom; y++) {
 		struct line *l = grid__line(g, y);
@@ -772,8 +779,6 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right)
 		if (c[x0].width == 0)
 			grid__clear_cells(&c[x0], 1, c[x0].style);
 	}
-	if (g->sel.active)
-		grid__select_touch(g, g->top, g->bottom);
 	grid__damage_rows(g, g->top, g->bottom);
 }
 

@@ -103,6 +103,32 @@ static void test_units_across_wraps(void)
 	t_free(t);
 }
 
+/* Cells on display marked as selected. */
+static int marks(struct t_term *t)
+{
+	int n = 0;
+	for (int y = 0; y < grid_rows(t->g); y++)
+		for (int x = 0; x < grid_cols(t->g); x++)
+			n += !!(grid_row(t->g, y)[x].flags & GRID_CELL_SELECTED);
+	return n;
+}
+
+/* A selection of cells x0..x1 of row y of a 10x4 screen of digits, then seq: the selection is gone and so is
+ * every mark (edits that move cells, ICH, DCH, DECIC, DECDC, SL, SR and DL at the top row, cleared the
+ * selection after moving them, and the marks moved out of its cells stayed on screen as a highlight). */
+static void moved_marks(const char *seq, int x0, int x1, int y)
+{
+	struct t_term *t = t_new(10, 4, 20);
+	t_feed(t, "0123456789abcdefghijABCDEFGHIJklmnopqrst");
+	grid_select_start(t->g, x0, y, GRID_SELECT_CELL);
+	grid_select_extend(t->g, x1, y + 1);
+	CHECK(marks(t) == 10 - x0 + x1 + 1, "%s: selected %d", seq, marks(t));
+	t_feed(t, seq);
+	CHECK(!grid_has_selection(t->g), "%s: cleared", seq);
+	CHECK(marks(t) == 0, "%s: %d cells still marked", seq, marks(t));
+	t_free(t);
+}
+
 int main(void)
 {
 	test_below_top_region();
@@ -166,5 +192,13 @@ int main(void)
 	CHECK(rows == (1 << 1 | 1 << 2), "cleared: damaged rows %#x", rows);
 	CHECK(!(grid_row(t->g, 1)[6].flags & GRID_CELL_SELECTED), "highlight gone");
 	t_free(t);
+
+	moved_marks("\033[2;1H\033[3@", 2, 5, 0);      /* ICH: marks moved right */
+	moved_marks("\033[1;1H\033[3P", 5, 8, 0);      /* DCH: marks moved left */
+	moved_marks("\033[2;1H\033[3'}", 2, 5, 0);     /* DECIC */
+	moved_marks("\033[1;1H\033[3'~", 5, 8, 0);     /* DECDC */
+	moved_marks("\033[1;1H\033[3 @", 5, 8, 0);     /* SL */
+	moved_marks("\033[1;1H\033[3 A", 2, 5, 0);     /* SR */
+	moved_marks("\033[1;1H\033[M", 2, 5, 2);       /* DL at the top row: rows moved up */
 	return t_done("grid-select");
 }
