@@ -120,6 +120,10 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 	}
 	struct line *l = grid__line(g, g->cy);
 	int x = g->cx;
+	/* before insert mode moves the cells: the selection's marks are cleared where it lies, and would move
+	 * with them */
+	if (g->sel.active)
+		grid__select_touch(g, g->cy, g->cy);
 	if (g->insert)
 		insert_blanks(g, l, x, right, w);
 	grid__fix_wide(l, g->cols, x, x + w);
@@ -128,8 +132,6 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 	l->cells[x] = (struct grid_cell){.cp = cp, .style = style, .link = g->link, .width = (uint8_t)w};
 	if (w == 2)
 		l->cells[x + 1] = (struct grid_cell){.cp = 0, .style = style, .link = g->link, .width = 0};
-	if (g->sel.active)
-		grid__select_touch(g, g->cy, g->cy);
 	grid__damage(g, g->cy, x - 1, x + w + 1);
 	g->last_x = x;
 	g->last_y = g->cy;

@@ -200,5 +200,16 @@ int main(void)
 	moved_marks("\033[1;1H\033[3 @", 5, 8, 0);     /* SL */
 	moved_marks("\033[1;1H\033[3 A", 2, 5, 0);     /* SR */
 	moved_marks("\033[1;1H\033[M", 2, 5, 2);       /* DL at the top row: rows moved up */
+	moved_marks("\033[4h\033[2;1Hxyz", 2, 5, 0);   /* IRM: printing moves the cells after it right */
+	/* a region at the top pushes its rows into the scrollback while the rows below stay: a selection there
+	 * named the lines above it after the scroll (their text copied, its marks left behind when cleared) */
+	moved_marks("\033[1;2r\033[2;1H\n", 2, 5, 2);
+	t = t_new(10, 4, 20);
+	t_feed(t, "0123456789abcdefghijABCDEFGHIJklmnopqrst\033[1;2r\033[2;1H");
+	grid_select_start(t->g, 0, 1, GRID_SELECT_LINE);
+	t_feed(t, "\n");
+	CHECK(strcmp(sel(t), "abcdefghij") == 0, "a selection inside the region moves with it: %s", sel(t));
+	CHECK(grid_row(t->g, 0)[0].flags & GRID_CELL_SELECTED, "its marks moved up with it");
+	t_free(t);
 	return t_done("grid-select");
 }
