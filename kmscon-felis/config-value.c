@@ -221,7 +221,9 @@ static int parse_vt(const char *text, int *out)
 		p += 5;
 	if (!strncmp(p, "tty", 3))
 		p += 3;
-	if (!parse_ull(p, &end, &v) || *end || v > 63 || (v == 0 && p != text))
+	/* 0 is refused in every spelling: the kernel has no VT 0 (tty0 is whichever VT is in front, which kmscon
+	 * opened for "0"), and "auto" already says "the VT the seat gives us". */
+	if (!parse_ull(p, &end, &v) || *end || v == 0 || v > 63)
 		return -EINVAL;
 	*out = (int)v;
 	return 0;

@@ -217,6 +217,8 @@ static void test_bad_lines(void)
 	bad("size=5000x24", 1, "each from 1 to 4096");
 	bad("size=80x4097", 1, "each from 1 to 4096");
 	bad("vt=tty99", 1, "ttyN");
+	/* VT 0 is no VT (the kernel's tty0 is whichever one is in front): "auto" is the word for "any". */
+	bad("vt=0", 1, "N from 1 to 63");
 	bad("grab-page-up=<Hyper>Prior", 1, "<Mod>...<Mod>keysym");
 	bad("grab-page-up=<Shift>NoSuchKeysym", 1, "xkb keysym");
 	bad("grab-page-up=<Shift", 1, "<Mod>");
