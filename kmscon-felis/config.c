@@ -594,6 +594,13 @@ int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
 	ret = parse_argv(&cli, argc, argv, false);
 	if (ret < 0)
 		goto out;
+	/* An empty string value is unset, and an unset directory read ./kmscon-felis.conf from whatever the
+	 * current directory happened to be ("/" for a service). */
+	if (!cli.configdir) {
+		log_err("%s: --configdir: empty directory (expected --configdir=DIR)", CLI);
+		ret = -EINVAL;
+		goto out;
+	}
 	if (cli.help || cli.version) {
 		if (cli.help)
 			kf_config_print_help(stdout, argc > 0 ? argv[0] : "kmscon-felis");
@@ -603,7 +610,7 @@ int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
 		goto out;
 	}
 	apply_log_level(&cli);
-	if (asprintf(&path, "%s/kmscon-felis.conf", cli.configdir ? cli.configdir : ".") < 0) {
+	if (asprintf(&path, "%s/kmscon-felis.conf", cli.configdir) < 0) {
 		path = NULL;
 		ret = -ENOMEM;
 		goto out;

@@ -53,6 +53,18 @@ if [ $rc -ne 2 ] || ! grep -qF -- "--font-size: invalid value '0'" "$dir/err"; t
 	echo "FAIL: bad option: exit $rc"; cat "$dir/err"; fail=1
 fi
 
+# An empty directory is a bad argument: it used to read ./kmscon-felis.conf from wherever the program was
+# started. The bad file in the current directory must not be read.
+printf 'font-size=huge\n' >"$conf"
+for flag in --configdir -c; do
+	(cd "$dir" && "$bin" $flag "" --backend=headless --oneshot --login -- /bin/false) >"$dir/out" 2>"$dir/err"
+	rc=$?
+	if [ $rc -ne 2 ] || ! grep -qF -- "--configdir: empty directory" "$dir/err" ||
+		grep -qF "kmscon-felis.conf:" "$dir/err" || [ -s "$dir/out" ]; then
+		echo "FAIL: $flag '': exit $rc"; cat "$dir/err"; fail=1
+	fi
+done
+
 # --help and --version exit 0 and print.
 "$bin" --help >"$dir/out" 2>&1 && grep -q -- "--font-size" "$dir/out" || { echo "FAIL: --help"; fail=1; }
 "$bin" --version >"$dir/out" 2>&1 && grep -q "^kmscon-felis [0-9]" "$dir/out" || { echo "FAIL: --version"; fail=1; }
