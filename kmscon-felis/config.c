@@ -478,37 +478,44 @@ static int parse_long(struct kf_config *cfg, int argc, char **argv, int *i, bool
 	return set_key(cfg, CLI, 0, name, klen, value, quiet);
 }
 
+/* Short options at argv[*i], grouped as getopt groups them (kmscon's parser): "-vh" is -v -h, and a letter that
+ * takes a value ends the group, with the rest of the group ("-tlinux") or else the next argument as its value. */
 static int parse_short(struct kf_config *cfg, int argc, char **argv, int *i, bool quiet, bool *login)
 {
 	const char *a = argv[*i];
-	const struct opt *o = NULL;
-	for (size_t k = 0; k < kf_opts_len && !o; k++)
-		if (kf_opts[k].short_name && kf_opts[k].short_name == a[1])
-			o = &kf_opts[k];
-	if (!o) {
-		log_err("%s: unknown option '%s' (see --help)", CLI, a);
-		return -EINVAL;
-	}
-	if (o->type == OPT_LOGIN || o->type == OPT_BOOL) {
-		if (a[2]) {
-			log_err("%s: '%s': -%c takes no value", CLI, a, a[1]);
+	for (const char *p = a + 1; *p; p++) {
+		const struct opt *o = NULL;
+		for (size_t k = 0; k < kf_opts_len && !o; k++)
+			if (kf_opts[k].short_name && kf_opts[k].short_name == *p)
+				o = &kf_opts[k];
+		if (!o) {
+			if (a[2])
+				log_err("%s: unknown option '-%c' in '%s' (see --help)", CLI, *p, a);
+			else
+				log_err("%s: unknown option '%s' (see --help)", CLI, a);
 			return -EINVAL;
 		}
 		if (o->type == OPT_LOGIN) {
 			*login = true;
-			return 0;
+			continue;
 		}
-		return set_key(cfg, CLI, 0, o->name, strlen(o->name), NULL, quiet);
-	}
-	const char *value = a + 2;
-	if (!*value) {
-		if (*i + 1 >= argc) {
-			log_err("%s: -%c needs a value", CLI, a[1]);
-			return -EINVAL;
+		if (o->type == OPT_BOOL) {
+			int ret = set_key(cfg, CLI, 0, o->name, strlen(o->name), NULL, quiet);
+			if (ret < 0)
+				return ret;
+			continue;
 		}
-		value = argv[++*i];
+		const char *value = p + 1;
+		if (!*value) {
+			if (*i + 1 >= argc) {
+				log_err("%s: -%c needs a value", CLI, *p);
+				return -EINVAL;
+			}
+			value = argv[++*i];
+		}
+		return set_key(cfg, CLI, 0, o->name, strlen(o->name), value, quiet);
 	}
-	return set_key(cfg, CLI, 0, o->name, strlen(o->name), value, quiet);
+	return 0;
 }
 
 static int parse_argv(struct kf_config *cfg, int argc, char **argv, bool quiet)

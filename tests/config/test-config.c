@@ -346,6 +346,15 @@ static void test_argv(void)
 	      "everything after -- is the child's argv");
 	kf_config_finish(&c);
 
+	/* Short options group as with getopt (kmscon's parser): the letter that takes a value ends the group. */
+	kf_config_init(&c);
+	const char *a3[] = {"kf", "-vVh", "-tlinux", "-vc", "/etc/kf", "-vl", "--", "/bin/sh", NULL};
+	CHECK(argv_parse(&c, a3) == 0, "grouped short options parse");
+	CHECK(c.verbose && c.version && c.help && !strcmp(c.term, "linux") && !strcmp(c.configdir, "/etc/kf"),
+	      "grouped short options apply");
+	CHECK(c.login_custom && !strcmp(c.login_argv[0], "/bin/sh"), "-vl -- PROGRAM");
+	kf_config_finish(&c);
+
 	static const struct {
 		const char *args[6];
 		const char *expect;
@@ -357,6 +366,8 @@ static void test_argv(void)
 		{{"kf", "--", NULL}, "nothing after '--'"},
 		{{"kf", "stray", NULL}, "unexpected argument 'stray'"},
 		{{"kf", "-x", NULL}, "unknown option '-x'"},
+		{{"kf", "-vx", NULL}, "unknown option '-x' in '-vx'"},
+		{{"kf", "-vt", NULL}, "-t needs a value"},
 		{{"kf", "--no-font-size", NULL}, "unknown option"},
 		{{"kf", "--no-mouse=on", NULL}, "command line: --no-mouse takes no value"},
 		{{"kf", "--login", "--", "", "-p", NULL}, "empty program name"},
