@@ -203,9 +203,29 @@ static int choose_crtc(const struct drm_card *card, const drmModeConnector *conn
 	return fallback;
 }
 
-static struct drm_output *output_create(struct drm_card *card, const drmModeConnector *conn, int *err)
+int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *conn, const char *name, int *err)
 {
 	const struct drm_backend_cfg_view *cfg = drm_backend_cfg(card->b);
+	int mi = drm_mode_choose(conn->modes, conn->count_modes, cfg->mode_width, cfg->mode_height);
+	char list[512];
+
+	if (mi >= 0)
+		return mi;
+	/* No modes at all (an EDID not read yet, a KVM switched away) says nothing about --mode: the connector is
+	 * skipped and the others still used; with none left the backend waits for hotplug. */
+	if (conn->count_modes == 0) {
+		drm_warn("%s: connected but has no modes; not used", name);
+		return -1;
+	}
+	drm_mode_list(conn->modes, conn->count_modes, list, sizeof(list));
+	drm_err("%s: mode %ux%u is not supported; available modes: %s", name, cfg->mode_width, cfg->mode_height,
+		list[0] ? list : "(none)");
+	*err = -EINVAL;
+	return -1;
+}
+
+static struct drm_output *output_create(struct drm_card *card, const drmModeConnector *conn, int *err)
+{
 	const char *type = drmModeGetConnectorTypeName(conn->connector_type);
 	struct drm_output *out;
 	char name[40];
@@ -213,19 +233,9 @@ static struct drm_output *output_create(struct drm_card *card, const drmModeConn
 
 	snprintf(name, sizeof(name), "[CONNECTOR:%u:%s-%u]", conn->connector_id, type ? type : "Unknown",
 		 conn->connector_type_id);
-	mi = drm_mode_choose(conn->modes, conn->count_modes, cfg->mode_width, cfg->mode_height);
-	if (mi < 0) {
-		char list[512];
-
-		drm_mode_list(conn->modes, conn->count_modes, list, sizeof(list));
-		if (cfg->mode_width)
-			drm_err("%s: mode %ux%u is not supported; available modes: %s", name, cfg->mode_width,
-				cfg->mode_height, list[0] ? list : "(none)");
-		else
-			drm_warn("%s: connected but has no modes", name);
-		*err = -EINVAL;
+	mi = drm_card_choose_mode(card, conn, name, err);
+	if (mi < 0)
 		return NULL;
-	}
 	ci = choose_crtc(card, conn);
 	if (ci < 0) {
 		drm_warn("%s: no free CRTC with a primary plane; not used", name);

@@ -195,6 +195,10 @@ void drm_card_close(struct drm_card *card);
 /* Matches outputs to connected connectors. Returns true when outputs were added or removed; -EINVAL in *err
  * when a connector lacks the requested mode. */
 bool drm_card_scan(struct drm_card *card, int *err);
+/* The index in conn->modes of the mode conn would show, or -1 when it cannot be used (logged, naming it as name).
+ * Sets *err to -EINVAL only when the mode asked for (--mode) is missing from a connector that has modes; a
+ * connector without modes is only skipped. Does not take ownership of conn or name. */
+int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *conn, const char *name, int *err);
 void drm_card_handle_events(struct drm_card *card);
 
 /* output.c */

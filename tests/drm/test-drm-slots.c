@@ -244,6 +244,32 @@ static void test_replaced_same_size(struct drm_backend *b)
 	drm_backend_update_canvas(b);
 }
 
+/* A connected connector without modes is skipped, not an error: the others are still used (without --mode the
+ * program refused to start when one monitor had no EDID). Only --mode missing from a connector's modes is. */
+static void test_conn_without_modes(struct drm_backend *b)
+{
+	struct drm_card card = {.b = b, .fd = -1};
+	drmModeModeInfo modes[2] = {{.hdisplay = 1024, .vdisplay = 768, .type = DRM_MODE_TYPE_PREFERRED},
+				    {.hdisplay = 800, .vdisplay = 600}};
+	drmModeConnector empty = {.connection = DRM_MODE_CONNECTED}, full = empty;
+	int err = 0;
+
+	full.modes = modes;
+	full.count_modes = 2;
+	CHECK(drm_card_choose_mode(&card, &empty, "empty", &err) == -1 && err == 0);
+	CHECK(drm_card_choose_mode(&card, &full, "full", &err) == 0);
+	b->cfg.mode_width = 800;
+	b->cfg.mode_height = 600;
+	err = 0;
+	CHECK(drm_card_choose_mode(&card, &empty, "empty", &err) == -1 && err == 0);
+	CHECK(drm_card_choose_mode(&card, &full, "full", &err) == 1);
+	b->cfg.mode_width = 1280;
+	b->cfg.mode_height = 720;
+	err = 0;
+	CHECK(drm_card_choose_mode(&card, &full, "full", &err) == -1 && err == -EINVAL);
+	b->cfg.mode_width = b->cfg.mode_height = 0;
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -322,6 +348,7 @@ int main(void)
 	test_direct_cover(b);
 	test_modeset_busy(b);
 	test_replaced_same_size(b);
+	test_conn_without_modes(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
