@@ -152,7 +152,9 @@ static void update_timer(struct drm_backend *b)
 		when = b->later_ns;
 
 #define EARLIER(t) when = (when == 0 || ((t) && (t) < when)) ? (t) : when
-	if (b->dpms_timeout_s && !b->blanked && !b->suspended && b->canvas.width)
+	/* Once blanking waits for a flip, the deadline is in the past: the flip event or the watchdog wakes the
+	 * loop instead, or the timer would fire at once until then. */
+	if (b->dpms_timeout_s && !b->blanked && !b->blank_pending && !b->suspended && b->canvas.width)
 		EARLIER(b->last_activity_ns + (int64_t)b->dpms_timeout_s * 1000000000);
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
@@ -487,6 +489,15 @@ static void on_timer(struct drm_backend *b)
 	kick(b);
 }
 
+static bool any_inflight(const struct drm_backend *b)
+{
+	for (unsigned c = 0; c < b->n_cards; c++)
+		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++)
+			if (b->cards[c]->outputs[i]->inflight)
+				return true;
+	return false;
+}
+
 int drm_backend_dispatch(struct drm_backend *b)
 {
 	struct epoll_event evs[DRM_MAX_CARDS + 2];
@@ -507,6 +518,9 @@ int drm_backend_dispatch(struct drm_backend *b)
 	for (int i = 0; i < n; i++)
 		if (evs[i].data.ptr == &tag_timer)
 			on_timer(b);
+	/* Before kick: a new flip would put blanking off again. */
+	if (b->blank_pending && !any_inflight(b))
+		drm_backend_set_blank(b, true);
 	kick(b);
 	update_timer(b);
 	drm_backend_frame_ready(b);
@@ -516,24 +530,21 @@ int drm_backend_dispatch(struct drm_backend *b)
 void drm_backend_notify_input(struct drm_backend *b)
 {
 	b->last_activity_ns = drm_now_ns();
-	if (b->blanked)
+	if (b->blanked || b->blank_pending)
 		drm_backend_set_blank(b, false);
 }
 
 void drm_backend_set_blank(struct drm_backend *b, bool blank)
 {
+	b->blank_pending = false;
 	if (blank == b->blanked || b->suspended)
 		return;
 	if (blank) {
-		for (unsigned c = 0; c < b->n_cards; c++) {
-			for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
-				if (b->cards[c]->outputs[i]->inflight) {
-					/* Blank once the flip is done. */
-					b->retry_ns = drm_now_ns() + DRM_BUSY_RETRY_NS;
-					update_timer(b);
-					return;
-				}
-			}
+		if (any_inflight(b)) {
+			/* Blank once the flip is done: drm_backend_dispatch calls again after its event. */
+			b->blank_pending = true;
+			update_timer(b);
+			return;
 		}
 		for (unsigned c = 0; c < b->n_cards; c++)
 			drm_card_set_active(b->cards[c], false);
@@ -563,6 +574,7 @@ void drm_backend_suspend(struct drm_backend *b)
 	if (b->suspended)
 		return;
 	b->suspended = true;
+	b->blank_pending = false; /* after resume the DPMS deadline decides again */
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
 			struct drm_output *out = b->cards[c]->outputs[i];

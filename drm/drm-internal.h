@@ -267,6 +267,9 @@ struct drm_backend {
 	uint64_t seq;
 	struct drm_backend_stats stats;
 	bool suspended, blanked;
+	/* Blanking asked for while a flip was in flight: set by drm_backend_set_blank, which the dispatch of the flip
+	 * event (or of the watchdog) calls again; cleared by blanking, unblanking and suspending. */
+	bool blank_pending;
 	bool creating; /* no outputs_changed callback before drm_backend_create returns */
 	bool waiting_logged; /* "no usable card" said once per wait */
 	/* Outputs destroyed so far, and at the last drm_backend_update_canvas: an output replaced by one of the same

@@ -117,7 +117,8 @@ int drm_backend_present(struct drm_backend *b, const struct drm_box *damage, siz
 
 /* Input activity: resets the DPMS timer and unblanks blanked outputs. Cheap; call it on every input event. */
 void drm_backend_notify_input(struct drm_backend *b);
-/* Blanks (true) or unblanks (false) every output now, independent of the timer. */
+/* Blanks (true) or unblanks (false) every output now, independent of the timer; with a flip in flight, blanking
+ * happens when it completes (unless unblanked or input comes first). */
 void drm_backend_set_blank(struct drm_backend *b, bool blank);
 bool drm_backend_is_blanked(const struct drm_backend *b);
 

@@ -3,6 +3,7 @@
  * without vblank; in direct mode (no canvas in ordinary memory), a buffer catching up with the newest frame
  * before the program paints into it. Uses fake buffers in ordinary memory: no DRM device needed. */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +271,58 @@ static void test_conn_without_modes(struct drm_backend *b)
 	b->cfg.mode_width = b->cfg.mode_height = 0;
 }
 
+static bool loop_fd_ready(struct drm_backend *b)
+{
+	struct pollfd p = {drm_backend_get_fd(b), POLLIN, 0};
+
+	return poll(&p, 1, 0) > 0;
+}
+
+/* The DPMS deadline passing while a flip is in flight: blanking waits for the flip, and until then the loop's fd
+ * must not be ready (the deadline in the past re-armed the timer at once: the loop spun until the flip event, up
+ * to the watchdog's second when that event was lost). The display blanks as soon as the flip completes. */
+static void test_blank_during_flip(struct drm_backend *b)
+{
+	struct drm_card card = {0};
+	struct drm_output out = {0};
+
+	fake_output(b, &card, &out);
+	card.outputs[card.n_outputs++] = &out;
+	b->cards[b->n_cards++] = &card;
+	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
+	out.current = &out.bufs[0];
+	drm_output_commit_done(&out, 1);
+	b->dpms_timeout_s = 1;
+	b->last_activity_ns = drm_now_ns() - 2000000000LL;
+	/* What on_timer does when the DPMS deadline comes. */
+	drm_backend_set_blank(b, true);
+	CHECK(!drm_backend_is_blanked(b));
+	for (int i = 0; i < 3; i++) {
+		CHECK(!loop_fd_ready(b));
+		drm_backend_dispatch(b);
+	}
+	CHECK(!drm_backend_is_blanked(b));
+	/* The flip event (what drm_card_handle_events does), then the dispatch that handled it. */
+	drm_output_flip_done(&out, 100);
+	drm_backend_dispatch(b);
+	CHECK(drm_backend_is_blanked(b));
+	drm_backend_notify_input(b);
+	CHECK(!drm_backend_is_blanked(b));
+	/* Input while blanking waits for a flip: no blanking when the flip completes. */
+	out.inflight = false;
+	drm_output_commit_done(&out, 2);
+	b->last_activity_ns = drm_now_ns() - 2000000000LL;
+	drm_backend_set_blank(b, true);
+	drm_backend_notify_input(b);
+	drm_output_flip_done(&out, 101);
+	drm_backend_dispatch(b);
+	CHECK(!drm_backend_is_blanked(b));
+	b->dpms_timeout_s = 0;
+	b->n_cards = 0;
+	for (int i = 0; i < DRM_BUFFERS; i++)
+		free(out.bufs[i].map);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -349,6 +402,7 @@ int main(void)
 	test_modeset_busy(b);
 	test_replaced_same_size(b);
 	test_conn_without_modes(b);
+	test_blank_during_flip(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
