@@ -93,6 +93,33 @@ static void test_replies(void)
 	t_feed(t, "\033P+q6b637575\033\\\033P+q544E;6b637575;436f\033\\\033P+qzz\033\\");
 	CHECK_REPLY(t, "\033P0+r6b637575\033\\\033P1+r544E=787465726D2D323536636F6C6F72;6b637575\033\\"
 		       "\033P0+r\033\\");
+	/* hostile names: odd-length hex ends the reply bare, a name too long to decode is refused with its hex
+	 * echoed, and a list of 800 known names stops where the reply would pass its bound (a few hundred bytes) */
+	t_feed(t, "\033P+q544\033\\\033P+q;\033\\");
+	CHECK_REPLY(t, "\033P0+r\033\\\033P0+r\033\\");
+	{
+		char q[4200], want[200];
+		size_t n = (size_t)snprintf(q, sizeof(q), "\033P+q");
+		for (int i = 0; i < 40; i++)
+			n += (size_t)snprintf(q + n, sizeof(q) - n, "41");
+		snprintf(q + n, sizeof(q) - n, "\033\\");
+		t_feed(t, q);
+		n = (size_t)snprintf(want, sizeof(want), "\033P0+r");
+		for (int i = 0; i < 40; i++)
+			n += (size_t)snprintf(want + n, sizeof(want) - n, "41");
+		snprintf(want + n, sizeof(want) - n, "\033\\");
+		CHECK_REPLY(t, want);
+		n = (size_t)snprintf(q, sizeof(q), "\033P+q");
+		for (int i = 0; i < 800; i++)
+			n += (size_t)snprintf(q + n, sizeof(q) - n, "436f;");
+		snprintf(q + n, sizeof(q) - n, "\033\\");
+		t_feed(t, q);
+		CHECK(t->reply_len > 400 && t->reply_len < 520 && !strncmp(t->reply, "\033P1+r436f=323536;", 17) &&
+			      !strcmp(t->reply + t->reply_len - 2, "\033\\"),
+		      "800 names: a bounded reply of %zu bytes", t->reply_len);
+		t->reply_len = 0;
+		t->reply[0] = '\0';
+	}
 	/* DECID (ESC Z) is answered as DA1 */
 	t_feed(t, "\033Z");
 	CHECK_REPLY(t, "\033[?62;22c");
