@@ -107,6 +107,44 @@ __attribute__((aligned(2048))) void kf_paint_underline(struct kf_render *r, stru
 	}
 }
 
+/* How far apart two colours are: the sum of the channels' differences. */
+static unsigned color_distance(uint32_t a, uint32_t b)
+{
+	unsigned d = 0;
+	for (int k = 0; k < 24; k += 8) {
+		int x = (int)(a >> k & 0xff) - (int)(b >> k & 0xff);
+		d += (unsigned)(x < 0 ? -x : x);
+	}
+	return d;
+}
+
+/* As xterm keeps its cursor visible (charproc.c, ShowCursor and set_cursor_outline_gc): a cursor
+ * colour that is the cell's background gives way to the cell's text colour, and text in its own
+ * background colour (SGR 31;41, a blank in SGR 30;40) to the default foreground or background,
+ * whichever lies farther from it (xterm compares the two pixel values as numbers; the channels'
+ * distance picks the same for the usual palettes and is not fooled by one bright channel). xterm
+ * tests the cursor colour against the default background for its block; any cell's background is
+ * tested here, for every shape, so that a block in OSC 12's colour does not vanish on a cell of
+ * that colour either. Out of paint.c's paint_row, which calls it only for the cursor's cell when
+ * the colour it would take is the cell's background. */
+__attribute__((noinline)) uint32_t kf_cursor_color(const struct kf_render *r,
+						   const struct kf_render_source *s, uint32_t fg,
+						   uint32_t bg)
+{
+	uint32_t c = r->cursor_color ? r->eff[258] : fg;
+	if (c != bg)
+		return c;
+	if (fg != bg)
+		return fg;
+	uint32_t dfg = r->eff[256], dbg = r->eff[257];
+	if (s->reverse_video) {
+		uint32_t t = dfg;
+		dfg = dbg;
+		dbg = t;
+	}
+	return color_distance(bg, dfg) >= color_distance(bg, dbg) ? dfg : dbg;
+}
+
 void kf_paint_cursor(struct kf_render *r, const struct kf_render_source *s, struct kf_strip *o, int x,
 		   int w, uint32_t c)
 {

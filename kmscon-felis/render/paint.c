@@ -380,6 +380,8 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 	int w = cells * r->cell_w;
 	bool cur = cursor_here(r, s, col, y, cells);
 	uint32_t cur_color = r->cursor_color ? r->eff[258] : l.fg;
+	if (__builtin_expect(cur_color == l.bg, 0) && cur)
+		cur_color = kf_cursor_color(r, s, l.fg, l.bg);
 	if (cur && s->cursor.shape == GRID_CURSOR_BLOCK) {
 		uint32_t t = l.fg;
 		l.fg = l.bg;

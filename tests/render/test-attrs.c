@@ -2,7 +2,7 @@
  *
  * Each check feeds a byte stream to a grid, paints it the way the frame loop does
  * (kf_render_source_from_grid, kf_render_paint_full) and looks at the pixels of a cell: a
- * combining mark of any script is drawn over its base, not dropped.
+ * combining mark of any script is drawn over its base, not dropped; the cursor shows on any cell.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,9 +105,69 @@ static void test_marks(void)
 		kf_render_destroy(r[i]);
 }
 
+/* Pixels of cell (x, y) (cells wide) that differ between a and b. */
+static int cell_changed(const struct shot *a, const struct shot *b, int x, int y, int cells)
+{
+	int n = 0;
+	for (int j = 0; j < a->ch; j++)
+		for (int i = 0; i < cells * a->cw; i++) {
+			size_t k = (size_t)(y * a->ch + j) * a->w + x * a->cw + i;
+			n += a->px[k] != b->px[k];
+		}
+	return n;
+}
+
+/* The cursor stays visible on every cell, as in xterm: over text whose colour is its background
+ * (xterm's ShowCursor then takes the default colour farther from the cell's), and with a cursor
+ * colour (OSC 12) that is the cell's background (xterm draws it in the cell's text colour
+ * instead). Each stream leaves the cursor on cell 0; shown, it must change a block's cell at least
+ * half, a bar's and an underline's pixels at least a column or a row of the cell. */
+static void test_cursor_visible(void)
+{
+	static const struct {
+		const char *what, *bytes;
+	} cases[] = {
+	    {"block on red on red (SGR 31;41)", "\x1b[31;41mAB\x1b[0m\r"},
+	    {"bar on red on red", "\x1b[6 q\x1b[31;41mAB\x1b[0m\r"},
+	    {"underline on red on red", "\x1b[4 q\x1b[31;41mAB\x1b[0m\r"},
+	    {"block on blank black on black (SGR 30;40)", "\x1b[30;40m  \x1b[0m\r"},
+	    {"block, OSC 12 black on the default black background", "\x1b]12;#000000\x07" "AB\r"},
+	    {"bar, OSC 12 black on the default black background", "\x1b]12;#000000\x07\x1b[5 qAB\r"},
+	    {"block, OSC 12 blue on a blue background (SGR 44)", "\x1b]12;#0000ee\x07\x1b[44mAB\r"},
+	    {"underline, OSC 12 blue on a blue background", "\x1b]12;#0000ee\x07\x1b[3 q\x1b[44mAB\r"},
+	    {"block under DECSCNM, OSC 12 black on reverse text",
+	     "\x1b[?5h\x1b]12;#000000\x07\x1b[7mAB\x1b[0m\r"},
+	    {"block on a wide character, red on red", "\x1b[31;41m\xe6\xbc\xa2\x1b[0m\r"},
+	};
+	struct kf_render *r;
+	if (kf_render_create(&(struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN}, &r))
+		abort();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char on[256], off[256];
+		snprintf(on, sizeof(on), "%s\x1b[?25h", cases[i].bytes);
+		snprintf(off, sizeof(off), "%s\x1b[?25l", cases[i].bytes);
+		struct shot a = paint(r, 4, 1, on), b = paint(r, 4, 1, off);
+		int cells = strstr(cases[i].what, "wide") ? 2 : 1;
+		int n = cell_changed(&a, &b, 0, 0, cells), want = a.cw * a.ch * cells / 2;
+		if (strncmp(cases[i].what, "bar", 3) == 0)
+			want = a.ch;
+		else if (strncmp(cases[i].what, "underline", 9) == 0)
+			want = a.cw;
+		if (n < want) {
+			printf("FAIL cursor %s: the cursor changes %d pixels of its cell, want >= %d\n",
+			       cases[i].what, n, want);
+			failures++;
+		}
+		free(a.px);
+		free(b.px);
+	}
+	kf_render_destroy(r);
+}
+
 int main(void)
 {
 	test_marks();
+	test_cursor_visible();
 	printf("%s\n", failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }
