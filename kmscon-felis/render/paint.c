@@ -712,7 +712,8 @@ paint_row(struct kf_render *r, const struct kf_render_source *s, const struct kf
 }
 
 /* The colours of this paint: the renderer's palette, overridden by the source's (all of it, or with
- * a base only the entries the child changed). */
+ * a base only the entries the child changed). Under DECSCNM the callers then swap black and white
+ * (kf_palette_reverse): called from here, GCC inlined paint_row into both callers. */
 static void merge_palette(struct kf_render *r, const struct kf_render_source *s)
 {
 	memcpy(r->eff, r->palette, sizeof(r->palette));
@@ -743,6 +744,8 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
 	if (!target_ok(t) || !s->row || d->rows != s->rows || d->cols != s->cols || max_rects < 0)
 		return -EINVAL;
 	merge_palette(r, s);
+	if (s->reverse_video)
+		kf_palette_reverse(r->eff);
 	struct rects rs = {rects, 0, rects ? max_rects : 0};
 	bool all = true;
 	for (int y = 0; y < s->rows && all; y++)
@@ -785,6 +788,8 @@ int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s,
 	if (!target_ok(t) || !s->row || max_rects < 0)
 		return -EINVAL;
 	merge_palette(r, s);
+	if (s->reverse_video)
+		kf_palette_reverse(r->eff);
 	struct rects rs = {NULL, 0, 0};
 	for (int y = 0; y < s->rows; y++) {
 		int ret = paint_row(r, s, t, y, 0, s->cols, &rs);

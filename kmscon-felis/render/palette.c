@@ -108,3 +108,16 @@ int kf_palette_set(uint32_t pal[258], const char *name, const char *value)
 	}
 	return -EINVAL;
 }
+
+/* xterm's ReverseVideo (misc.c) swaps these with the default foreground and background, so that text
+ * an application drew in explicit black and white inverts with the rest of the screen: vim's visual
+ * bell over a screen in SGR 37;40 flashes. The default colours are swapped by the painter (paint.c,
+ * resolve), colours 1-6, 9-14, 16-255 and direct colours stay. */
+void kf_palette_reverse(uint32_t pal[16])
+{
+	for (int i = 0; i < 16; i += 8) {
+		uint32_t t = pal[i];
+		pal[i] = pal[i + 7];
+		pal[i + 7] = t;
+	}
+}

@@ -113,6 +113,9 @@ void kf_cache_stats(const struct kf_cache *c, struct kf_render_stats *out);
 /* palette.c */
 int kf_palette_load(uint32_t pal[258], const char *name);
 int kf_palette_set(uint32_t pal[258], const char *name, const char *value);
+/* The palette as DECSCNM shows it: black and white (0 and 7), bright black and bright white (8 and
+ * 15) swapped, as xterm's ReverseVideo swaps them with the default colours. */
+void kf_palette_reverse(uint32_t pal[16]);
 
 /* builtin font data (generated) */
 extern const unsigned kf_builtin_font_count;

@@ -164,10 +164,60 @@ static void test_cursor_visible(void)
 	kf_render_destroy(r);
 }
 
+/* The background (the cell's top left pixel) and the ink (the first other colour) of cell (x, y). */
+static void cell_colors(const struct shot *s, int x, int y, uint32_t *bg, uint32_t *ink)
+{
+	const uint32_t *p = s->px + (size_t)y * s->ch * s->w + (size_t)x * s->cw;
+	*bg = *ink = p[0];
+	for (int j = 0; j < s->ch && *ink == *bg; j++)
+		for (int i = 0; i < s->cw && *ink == *bg; i++)
+			*ink = p[(size_t)j * s->w + i];
+}
+
+/* DECSCNM shows the screen as xterm's ReverseVideo does: the default colours swap, and so do the
+ * palette's black and white (0 and 7) and bright black and bright white (8 and 15), so that text
+ * an application drew in white on black inverts with the rest of the screen (vim's visual bell over
+ * an ncurses screen in explicit colours). Other colours and direct colours stay. */
+static void test_decscnm_palette(void)
+{
+	static const struct {
+		const char *what, *sgr;
+		uint32_t ink, bg; /* under DECSCNM, legacy palette */
+	} cases[] = {
+	    {"SGR 37;40", "\x1b[37;40m", 0x000000, 0xe5e5e5},
+	    {"SGR 30;47", "\x1b[30;47m", 0xe5e5e5, 0x000000},
+	    {"SGR 97;100", "\x1b[97;100m", 0x7f7f7f, 0xffffff},
+	    {"SGR 38;5;0;48;5;15", "\x1b[38;5;0;48;5;15m", 0xe5e5e5, 0x7f7f7f},
+	    {"SGR 58;5;7 underline", "\x1b[4;58;5;7;41m", 0x000000, 0xcd0000},
+	    {"SGR 31;44", "\x1b[31;44m", 0xcd0000, 0x0000ee},
+	    {"direct black on white", "\x1b[38;2;0;0;0;48;2;229;229;229m", 0x000000, 0xe5e5e5},
+	    {"SGR 7 on 37", "\x1b[7;37m", 0xe5e5e5, 0x000000},
+	};
+	struct kf_render *r;
+	if (kf_render_create(&(struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN}, &r))
+		abort();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char bytes[128];
+		bool ul = strstr(cases[i].what, "underline") != NULL;
+		snprintf(bytes, sizeof(bytes), "\x1b[?5h%s%s", cases[i].sgr, ul ? " " : "A");
+		struct shot a = paint(r, 2, 1, bytes);
+		uint32_t bg, ink;
+		cell_colors(&a, 0, 0, &bg, &ink);
+		if (bg != cases[i].bg || ink != cases[i].ink) {
+			printf("FAIL DECSCNM %s: ink %06x on %06x, want %06x on %06x\n", cases[i].what,
+			       ink, bg, cases[i].ink, cases[i].bg);
+			failures++;
+		}
+		free(a.px);
+	}
+	kf_render_destroy(r);
+}
+
 int main(void)
 {
 	test_marks();
 	test_cursor_visible();
+	test_decscnm_palette();
 	printf("%s\n", failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }
