@@ -243,6 +243,14 @@ static void pointer_cell(struct kf_input_glue *g, int *col, int *row)
 	}
 }
 
+static struct kf_click_pos click_pos(struct kf_input_glue *g)
+{
+	struct kf_click_pos at = {.x = (int)g->px, .y = (int)g->py};
+
+	pointer_cell(g, &at.col, &at.row);
+	return at;
+}
+
 /* Sends a mouse report when the application asked for them and Shift is not held. Returns true if the
  * event belongs to the application (even when this mode does not report this particular event). */
 static bool report(struct kf_input_glue *g, enum kf_mouse_action action, int button, unsigned mods)
@@ -296,10 +304,11 @@ static void local_button(struct kf_input_glue *g, const struct input_pointer_eve
 	if (!gr)
 		return;
 	pointer_cell(g, &col, &row);
+	/* every button counts: a press of another one between two left clicks makes the second a single one */
+	int clicks = pe->pressed ? kf_clicks_press(&g->clicks, pe->time_usec, button, click_pos(g)) : 0;
 	if (button == 1 && pe->pressed) {
 		paste_clipboard(g);
 	} else if (button == 0 && pe->pressed) {
-		int clicks = kf_clicks_press(&g->clicks, pe->time_usec, button, col, row);
 		if ((pe->mods & INPUT_MOD_SHIFT) && grid_has_selection(gr) && clicks == 1) {
 			grid_select_adjust(gr, col, row);
 		} else if (clicks == 1) {
@@ -438,6 +447,7 @@ static void on_pointer(void *ud, const struct input_pointer_event *pe)
 	case INPUT_POINTER_MOTION:
 	case INPUT_POINTER_MOTION_ABSOLUTE:
 		move_pointer(g, pe);
+		kf_clicks_motion(&g->clicks, click_pos(g));
 		if (report(g, KF_MOUSE_MOTION, 3, pe->mods))
 			return;
 		if (g->selecting && grid_of(g)) {

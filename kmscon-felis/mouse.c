@@ -2,6 +2,7 @@
 #include "kmscon-felis/mouse.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "input/input.h"
 
@@ -103,15 +104,26 @@ size_t kf_mouse_encode(enum grid_mouse_mode mode, enum grid_mouse_encoding enc, 
 	}
 }
 
-int kf_clicks_press(struct kf_clicks *c, uint64_t time_usec, int button, int col, int row)
+static bool near(const struct kf_click_pos *a, const struct kf_click_pos *b)
 {
-	bool same = c->count > 0 && c->button == button && c->col == col && c->row == row &&
-		    time_usec >= c->last_usec && time_usec - c->last_usec <= KF_CLICK_INTERVAL_USEC;
+	return (a->col == b->col && a->row == b->row) ||
+	       (abs(a->x - b->x) <= KF_CLICK_SLOP_PX && abs(a->y - b->y) <= KF_CLICK_SLOP_PX);
+}
 
-	c->count = same && c->count < 3 ? c->count + 1 : 1;
+int kf_clicks_press(struct kf_clicks *c, uint64_t time_usec, int button, struct kf_click_pos at)
+{
+	bool again = c->count > 0 && c->button == button && near(&c->at, &at) && time_usec >= c->last_usec &&
+		     time_usec - c->last_usec <= KF_CLICK_INTERVAL_USEC;
+
+	c->count = again && c->count < 3 ? c->count + 1 : 1;
 	c->last_usec = time_usec;
 	c->button = button;
-	c->col = col;
-	c->row = row;
+	c->at = at;
 	return c->count;
+}
+
+void kf_clicks_motion(struct kf_clicks *c, struct kf_click_pos at)
+{
+	if (c->count && !near(&c->at, &at))
+		c->count = 0;
 }

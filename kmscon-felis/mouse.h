@@ -36,14 +36,25 @@ struct kf_mouse_report {
 size_t kf_mouse_encode(enum grid_mouse_mode mode, enum grid_mouse_encoding enc, const struct kf_mouse_report *r,
 		       uint8_t *out, size_t cap);
 
-/* Double and triple clicks: presses of the same button on the same cell within the interval. */
+/* Double and triple clicks: presses of the same button within the interval, each near the one before (the same
+ * cell, or a few pixels away: a press on a cell's edge may land in the next cell), with the pointer kept near
+ * in between (a trip elsewhere or a drag starts again). A press of another button starts again too (xterm). */
 #define KF_CLICK_INTERVAL_USEC 400000u
+#define KF_CLICK_SLOP_PX 4
+/* Where the pointer is: its cell and its pixel on the screen. */
+struct kf_click_pos {
+	int col, row;
+	int x, y;
+};
 struct kf_clicks {
 	uint64_t last_usec;
-	int col, row, button;
-	int count;
+	struct kf_click_pos at; /* the last press */
+	int button;
+	int count;              /* 0 once the pointer left the last press */
 };
 /* Records a press; returns 1, 2 or 3 (a fourth click starts again at 1). */
-int kf_clicks_press(struct kf_clicks *c, uint64_t time_usec, int button, int col, int row);
+int kf_clicks_press(struct kf_clicks *c, uint64_t time_usec, int button, struct kf_click_pos at);
+/* The pointer moved: away from the last press, the next press is a first click. */
+void kf_clicks_motion(struct kf_clicks *c, struct kf_click_pos at);
 
 #endif

@@ -380,6 +380,63 @@ static void test_drag_edges(struct app *a, struct input *in, struct kf_input_glu
 	kf_input_glue_output(g);
 }
 
+/* A double click is a second press of the same button near the first (its cell, or a few pixels from it: a press
+ * on a cell's edge may land next door) within the interval, with the pointer kept near in between. Only the cell
+ * was compared, so a click, a trip elsewhere and a click back on the cell counted as a double click and selected
+ * a word (and copied it over the clipboard); so did a drag ending back on the cell it started from, and a press of
+ * another button in between did not break the sequence either. */
+static void test_click_counting(struct app *a, struct input *in)
+{
+	feed(a, "\033[H\033[2Jhello world");
+	kf_clipboard_set("kept", 4);
+	click(in, BTN_LEFT, 8, 0, 90000000);
+	point(in, 30, 5);
+	click(in, BTN_LEFT, 8, 0, 90200000);
+	CHECK(!grid_has_selection(a->grid) && !strcmp(clipboard(), "kept"),
+	      "click, away and back, click: two single clicks: '%s'", clipboard());
+	/* a drag from the cell and back to it between the presses */
+	point(in, 8, 0);
+	button(in, BTN_LEFT, true, 91000000);
+	point(in, 10, 0);
+	point(in, 8, 0);
+	button(in, BTN_LEFT, false, 91100000);
+	CHECK(!strcmp(clipboard(), "r"), "the drag selects the cell: '%s'", clipboard());
+	click(in, BTN_LEFT, 8, 0, 91200000);
+	CHECK(!grid_has_selection(a->grid) && !strcmp(clipboard(), "r"), "a click after a drag back: '%s'",
+	      clipboard());
+	/* a double click, then away and back: the third press starts again */
+	click(in, BTN_LEFT, 8, 0, 92000000);
+	click(in, BTN_LEFT, 8, 0, 92200000);
+	CHECK(!strcmp(clipboard(), "world"), "double click: '%s'", clipboard());
+	point(in, 40, 10);
+	click(in, BTN_LEFT, 8, 0, 92400000);
+	CHECK(!grid_has_selection(a->grid) && !strcmp(clipboard(), "world"),
+	      "away and back before the third: a single click: '%s'", clipboard());
+	/* another button between two presses of the left one */
+	kf_clipboard_set("kept", 4);
+	click(in, BTN_LEFT, 8, 0, 93000000);
+	click(in, BTN_RIGHT, 8, 0, 93100000);
+	click(in, BTN_LEFT, 8, 0, 93200000);
+	CHECK(!grid_has_selection(a->grid) && !strcmp(clipboard(), "kept"), "left, right, left: '%s'",
+	      clipboard());
+	/* two pixels apart across the edge of cells 8 and 9: a double click all the same */
+	grid_select_clear(a->grid);
+	kf_clipboard_set("kept", 4);
+	point_px(in, 89, 10);
+	button(in, BTN_LEFT, true, 94000000);
+	button(in, BTN_LEFT, false, 94001000);
+	point_px(in, 91, 10);
+	button(in, BTN_LEFT, true, 94200000);
+	button(in, BTN_LEFT, false, 94201000);
+	CHECK(!strcmp(clipboard(), "world"), "a double click across a cell edge: '%s'", clipboard());
+	/* and a triple click still is one */
+	click(in, BTN_LEFT, 2, 0, 95000000);
+	click(in, BTN_LEFT, 2, 0, 95200000);
+	click(in, BTN_LEFT, 2, 0, 95400000);
+	CHECK(!strcmp(clipboard(), "hello world"), "triple click: '%s'", clipboard());
+	grid_select_clear(a->grid);
+}
+
 static void test_mouse_reports(struct app *a, struct input *in)
 {
 	feed(a, "\033[?1000h\033[?1006h");
@@ -510,6 +567,7 @@ int main(void)
 	test_plain_click(&a, in);
 	test_extend_before(&a, in);
 	test_drag_edges(&a, in, g, loop);
+	test_click_counting(&a, in);
 	test_mouse_reports(&a, in);
 	test_no_focus_reports(&a, g);
 	kf_input_glue_destroy(g);

@@ -227,13 +227,22 @@ static void test_mouse(void)
 	check_report("wheel has no release", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_SGR, wheel_rel, "");
 
 	struct kf_clicks c = {0};
-	CHECK(kf_clicks_press(&c, 1000000, 0, 5, 5) == 1, "single");
-	CHECK(kf_clicks_press(&c, 1200000, 0, 5, 5) == 2, "double");
-	CHECK(kf_clicks_press(&c, 1400000, 0, 5, 5) == 3, "triple");
-	CHECK(kf_clicks_press(&c, 1500000, 0, 5, 5) == 1, "fourth starts again");
-	CHECK(kf_clicks_press(&c, 1600000, 0, 6, 5) == 1, "another cell");
-	CHECK(kf_clicks_press(&c, 2100000, 0, 6, 5) == 1, "too slow");
-	CHECK(kf_clicks_press(&c, 2200000, 1, 6, 5) == 1, "another button");
+	const struct kf_click_pos at = {5, 5, 55, 110}, next = {6, 5, 65, 110}, edge = {6, 5, 58, 112};
+	CHECK(kf_clicks_press(&c, 1000000, 0, at) == 1, "single");
+	CHECK(kf_clicks_press(&c, 1200000, 0, at) == 2, "double");
+	CHECK(kf_clicks_press(&c, 1400000, 0, at) == 3, "triple");
+	CHECK(kf_clicks_press(&c, 1500000, 0, at) == 1, "fourth starts again");
+	CHECK(kf_clicks_press(&c, 1600000, 0, next) == 1, "another cell");
+	CHECK(kf_clicks_press(&c, 2100000, 0, next) == 1, "too slow");
+	CHECK(kf_clicks_press(&c, 2200000, 1, next) == 1, "another button");
+	CHECK(kf_clicks_press(&c, 3000000, 0, at) == 1 && kf_clicks_press(&c, 3100000, 0, edge) == 2,
+	      "a few pixels away in the next cell");
+	kf_clicks_motion(&c, next);
+	CHECK(kf_clicks_press(&c, 3200000, 0, next) == 3, "moved within the cell");
+	CHECK(kf_clicks_press(&c, 4000000, 0, at) == 1, "single again");
+	kf_clicks_motion(&c, (struct kf_click_pos){20, 9, 205, 190});
+	kf_clicks_motion(&c, at);
+	CHECK(kf_clicks_press(&c, 4100000, 0, at) == 1, "away and back: a new first click");
 }
 
 int main(void)
