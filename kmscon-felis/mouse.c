@@ -6,7 +6,8 @@
 
 #include "input/input.h"
 
-/* The legacy encodings send each value as one byte (or UTF-8 character) offset by 32. */
+/* The legacy encodings send each value as one byte (or UTF-8 character) offset by 32: positions reach 223
+ * (2015 in UTF-8). */
 #define LEGACY_MAX 223
 #define UTF8_MAX 2015
 
@@ -44,6 +45,18 @@ static size_t put_legacy_value(uint8_t *out, int v, bool utf8)
 	out[0] = (uint8_t)(0xc0 | v >> 6);
 	out[1] = (uint8_t)(0x80 | (v & 0x3f));
 	return 2;
+}
+
+/* A position (1-based) past the encoding's reach is clamped, and the limit itself is sent as a 0 byte, as xterm
+ * does (its EmitMousePosition keeps the old 256-wrapped-to-0 as "a past-end marker"): the application still
+ * gets every press and release there, so that a button released far right is not held for ever. */
+static size_t put_legacy_pos(uint8_t *out, int v, int max, bool utf8)
+{
+	if (v > max) {
+		out[0] = 0;
+		return 1;
+	}
+	return put_legacy_value(out, v, utf8);
 }
 
 static bool reported(enum grid_mouse_mode mode, const struct kf_mouse_report *r)
@@ -91,14 +104,12 @@ size_t kf_mouse_encode(enum grid_mouse_mode mode, enum grid_mouse_encoding enc, 
 	default: {
 		bool utf8 = enc == GRID_MOUSE_ENC_UTF8;
 		int max = utf8 ? UTF8_MAX : LEGACY_MAX;
-		if (x > max || y > max)
-			return 0;
 		out[len++] = 0x1b;
 		out[len++] = '[';
 		out[len++] = 'M';
 		len += put_legacy_value(out + len, button_code(r, false), utf8);
-		len += put_legacy_value(out + len, x, utf8);
-		len += put_legacy_value(out + len, y, utf8);
+		len += put_legacy_pos(out + len, x, max, utf8);
+		len += put_legacy_pos(out + len, y, max, utf8);
 		return len;
 	}
 	}

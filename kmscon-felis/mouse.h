@@ -3,7 +3,8 @@
  *
  * Reference: xterm ctlseqs, "Mouse Tracking": X10 (DECSET 9: presses only), normal (1000: presses and
  * releases), button-event (1002: also motion with a button held), any-event (1003: all motion); encodings:
- * the default "CSI M Cb Cx Cy" (values + 32, coordinates up to 223), UTF-8 (1005, up to 2015), SGR (1006:
+ * the default "CSI M Cb Cx Cy" (values + 32, coordinates up to 223, beyond that a 0 byte as in xterm), UTF-8
+ * (1005, up to 2015, beyond that 0 likewise), SGR (1006:
  * "CSI < Cb ; Cx ; Cy M" or "m" for a release) and urxvt (1015: "CSI Cb+32 ; Cx ; Cy M").
  */
 #ifndef KF_MOUSE_H
@@ -32,7 +33,7 @@ struct kf_mouse_report {
 };
 
 /* Writes the report the application asked for into out (cap >= 32 always suffices). Returns the length, or 0
- * when this mode does not report this event, or the position cannot be encoded. */
+ * when this mode does not report this event. */
 size_t kf_mouse_encode(enum grid_mouse_mode mode, enum grid_mouse_encoding enc, const struct kf_mouse_report *r,
 		       uint8_t *out, size_t cap);
 

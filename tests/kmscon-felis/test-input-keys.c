@@ -189,6 +189,16 @@ static void check_report(const char *name, enum grid_mouse_mode mode, enum grid_
 	CHECK(n == want_len && !memcmp(out, want, n), "%s: got %zu bytes '%.*s'", name, n, (int)n, out);
 }
 
+/* For reports holding a 0 byte. */
+static void check_report_n(const char *name, enum grid_mouse_mode mode, enum grid_mouse_encoding enc,
+			   struct kf_mouse_report r, const char *want, size_t want_len)
+{
+	uint8_t out[64];
+	size_t n = kf_mouse_encode(mode, enc, &r, out, sizeof(out));
+
+	CHECK(n == want_len && !memcmp(out, want, n), "%s: got %zu bytes '%.*s'", name, n, (int)n, out);
+}
+
 static void test_mouse(void)
 {
 	struct kf_mouse_report left = {.action = KF_MOUSE_PRESS, .button = 0, .col = 2, .row = 4};
@@ -215,7 +225,16 @@ static void test_mouse(void)
 	/* Legacy: CSI M, values + 32; a release is button 3. */
 	check_report("x11 press", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_DEFAULT, left, "\033[M #%");
 	check_report("x11 release", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_DEFAULT, rel, "\033[M##%");
-	check_report("x11 far", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_DEFAULT, far, "");
+	/* Past the encoding's reach (223 or 2015, 1-based) xterm clamps and sends its limit as a 0 byte (xterm's
+	 * EmitMousePosition: "a past-end marker"): a press or release there is not lost. */
+	struct kf_mouse_report far_rel = far, reach = far, utf8_past = far;
+	far_rel.action = KF_MOUSE_RELEASE;
+	reach.col = 222;
+	utf8_past.col = 2015;
+	check_report_n("x11 far", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_DEFAULT, far, "\033[M \0!", 6);
+	check_report_n("x11 release far", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_DEFAULT, far_rel, "\033[M#\0!", 6);
+	check_report("x11 last column it reaches", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_DEFAULT, reach, "\033[M \377!");
+	check_report_n("utf8 past 2015", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_UTF8, utf8_past, "\033[M \0!", 6);
 	check_report("utf8 far", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_UTF8, far, "\033[M \xc5\x8c!");
 	check_report("urxvt", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_URXVT, left, "\033[32;3;5M");
 	/* X10 mode (DECSET 9): presses only, no modifiers. */
