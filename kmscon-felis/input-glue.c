@@ -448,7 +448,8 @@ static void on_pointer(void *ud, const struct input_pointer_event *pe)
 	case INPUT_POINTER_MOTION_ABSOLUTE:
 		move_pointer(g, pe);
 		kf_clicks_motion(&g->clicks, click_pos(g));
-		if (report(g, KF_MOUSE_MOTION, 3, pe->mods))
+		/* a drag that began as a selection stays one to its release, Shift held or not (xterm) */
+		if (!g->selecting && report(g, KF_MOUSE_MOTION, 3, pe->mods))
 			return;
 		if (g->selecting && grid_of(g)) {
 			int col, row;
@@ -476,7 +477,8 @@ static void on_pointer(void *ud, const struct input_pointer_event *pe)
 			else
 				g->buttons_held &= ~(1u << button);
 		}
-		if (report(g, pe->pressed ? KF_MOUSE_PRESS : KF_MOUSE_RELEASE, button, pe->mods))
+		if (!(g->selecting && button == 0 && !pe->pressed) &&
+		    report(g, pe->pressed ? KF_MOUSE_PRESS : KF_MOUSE_RELEASE, button, pe->mods))
 			return;
 		local_button(g, pe, button);
 		return;

@@ -475,6 +475,34 @@ static void test_mouse_reports(struct app *a, struct input *in)
 	feed(a, "\033[?1049l");
 }
 
+/* A drag that started as a selection (Shift held over an application that takes the mouse) stays one until its
+ * release, as in xterm (its select-extend and select-end work on the selection while one is being made): Shift
+ * let go before the button sent the rest of the drag and the release to the application, which never had the
+ * press, and the selection went on following the pointer with no button held once the application let go of
+ * the mouse. */
+static void test_shift_drag_kept(struct app *a, struct input *in)
+{
+	feed(a, "\033[H\033[2Jhello world\033[?1002h\033[?1006h");
+	a->n_out = 0;
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	point(in, 0, 0);
+	button(in, BTN_LEFT, true, 100000000);
+	point(in, 2, 0);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 1);
+	point(in, 4, 0);
+	button(in, BTN_LEFT, false, 100100000);
+	CHECK(sent(a, ""), "the drag and its release are not reported");
+	CHECK(!strcmp(clipboard(), "hello"), "the selection follows to the release: '%s'", clipboard());
+	feed(a, "\033[?1002l\033[?1006l");
+	point(in, 10, 0);
+	char *text = grid_selection_text(a->grid, NULL);
+	CHECK(text && !strcmp(text, "hello"), "released: the pointer moves the selection no more: '%s'",
+	      text ? text : "");
+	free(text);
+	click(in, BTN_LEFT, 3, 0, 101000000);
+	CHECK(!grid_has_selection(a->grid), "a click clears it");
+}
+
 /* Issue 6: focus reporting is not sent. With DECSET 1004 on, a seat suspend (VT switch away) and resume (back)
  * write nothing to the child: no CSI I / CSI O. */
 static void test_no_focus_reports(struct app *a, struct kf_input_glue *g)
@@ -569,6 +597,7 @@ int main(void)
 	test_drag_edges(&a, in, g, loop);
 	test_click_counting(&a, in);
 	test_mouse_reports(&a, in);
+	test_shift_drag_kept(&a, in);
 	test_no_focus_reports(&a, g);
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
