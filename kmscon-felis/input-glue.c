@@ -39,6 +39,9 @@ struct kf_input_glue {
 	struct kf_timer *repeat;
 	struct kf_timer *edge;   /* armed while a selection is dragged against the top or bottom edge */
 	unsigned edge_ticks;     /* edge scrolls since the drag reached the edge */
+	/* Keys whose press the terminal kept (a grab, a VT switch), a bit per evdev code: set by that press,
+	 * cleared by the release, which is kept too (the kitty protocol's event types would send it). */
+	uint64_t grabbed[(KEY_MAX + 64) / 64];
 
 	int width, height, cell_w, cell_h;
 	double px, py;           /* pointer position in pixels */
@@ -113,7 +116,14 @@ static void switch_vt(struct kf_input_glue *g, int n)
 		g->ops.switch_vt(g->ud, n);
 }
 
-/* The keys the terminal keeps for itself. Returns true when ev was one of them. */
+/* The bit of ev's key in grabbed, or NULL for a code past KEY_MAX. */
+static uint64_t *grab_word(struct kf_input_glue *g, const struct input_key_event *ev, uint64_t *bit)
+{
+	*bit = 1ull << (ev->keycode % 64);
+	return ev->keycode <= KEY_MAX ? &g->grabbed[ev->keycode / 64] : NULL;
+}
+
+/* A press or repeat of a key the terminal keeps for itself: does what it is for. Returns true when it was one. */
 static bool handle_grabs(struct kf_input_glue *g, const struct input_key_event *ev)
 {
 	const struct kf_config *c = g->cfg;
@@ -125,8 +135,6 @@ static bool handle_grabs(struct kf_input_glue *g, const struct input_key_event *
 		switch_vt(g, vt);
 		return true;
 	}
-	if (ev->action == INPUT_KEY_RELEASE)
-		return false;
 	if (kf_grab_match(&c->grab_scroll_up, ev))
 		scroll_view(g, 1);
 	else if (kf_grab_match(&c->grab_scroll_down, ev))
@@ -150,6 +158,27 @@ static bool handle_grabs(struct kf_input_glue *g, const struct input_key_event *
 	else
 		return false;
 	return true;
+}
+
+/* The keys the terminal keeps for itself, press, repeats and release (the kitty protocol's event types would
+ * send the application a repeat or a release of a press it never had). Returns true when ev was one of them. */
+static bool kept_key(struct kf_input_glue *g, const struct input_key_event *ev)
+{
+	uint64_t bit, *w = grab_word(g, ev, &bit);
+	bool kept = w && (*w & bit);
+
+	if (ev->action == INPUT_KEY_RELEASE) {
+		if (w)
+			*w &= ~bit;
+		return kept;
+	}
+	/* a repeat goes on with the grab, if its modifiers still match; a new press starts afresh */
+	if (ev->action == INPUT_KEY_PRESS)
+		kept = false;
+	kept = handle_grabs(g, ev) || kept;
+	if (w)
+		*w = kept ? *w | bit : *w & ~bit;
+	return kept;
 }
 
 static void key_modes(struct kf_input_glue *g, struct grid_modes *m)
@@ -187,7 +216,7 @@ static void on_key(void *ud, const struct input_key_event *ev)
 		  ev->keysym, ev->mods, (unsigned long long)ev->time_usec);
 	if (g->ops.activity)
 		g->ops.activity(g->ud);
-	if (handle_grabs(g, ev))
+	if (kept_key(g, ev))
 		return;
 	if (ev->action != INPUT_KEY_RELEASE && g->pointer_shown && g->ops.pointer) {
 		g->pointer_shown = false;
@@ -207,7 +236,10 @@ static void on_key(void *ud, const struct input_key_event *ev)
 	}
 	if (!n)
 		return;
-	if (grid_of(g) && grid_view_offset(grid_of(g)))
+	/* A modifier or lock key alone is no typing (the kitty protocol's flag 8 sends them): the Shift let go
+	 * after Shift+PageUp must leave the view where it went. */
+	bool typing = vk.key < VT_KEY_SCROLL_LOCK || vk.key > VT_KEY_RIGHT_SUPER;
+	if (typing && grid_of(g) && grid_view_offset(grid_of(g)))
 		scroll_view(g, -grid_view_offset(grid_of(g)));
 	send(g, buf, n);
 }
@@ -603,6 +635,8 @@ int kf_input_glue_start(struct kf_input_glue *g, const char *seat)
 void kf_input_glue_suspend(struct kf_input_glue *g)
 {
 	input_suspend(g->in);
+	/* releases of keys held now come on another VT, or never */
+	memset(g->grabbed, 0, sizeof(g->grabbed));
 	g->buttons_held = 0;
 	g->selecting = false;
 	g->drag_pending = false;

@@ -219,6 +219,46 @@ static void test_scrollback(struct app *a, struct input *in)
 	CHECK(grid_view_offset(a->grid) == 23 + 3, "wheel down");
 }
 
+/* A key the terminal keeps is kept whole: with the kitty keyboard protocol's event types (flag 2), the release
+ * of Shift+PageUp went to the application, which never had the press, and, being a key sent, took the view back
+ * to the bottom at once: the scrollback could not be read under such an application. A Ctrl+Alt+Fn VT switch and
+ * the zoom keys likewise. */
+static void test_grab_release_kept(struct app *a, struct input *in)
+{
+	feed(a, "\033[>2u");
+	a->n_out = 0;
+	grid_view_scroll(a->grid, -1000);
+	with(in, KEY_LEFTSHIFT, KEY_PAGEUP);
+	CHECK(grid_view_offset(a->grid) == 23, "Shift+PgUp under kitty flag 2: the view stays back (%d)",
+	      grid_view_offset(a->grid));
+	CHECK(sent(a, ""), "nothing of Shift+PgUp is sent");
+	with(in, KEY_LEFTCTRL, KEY_EQUAL);
+	CHECK(sent(a, ""), "nothing of Ctrl+= is sent");
+	/* a key held across the grab's press: its own release still goes */
+	input_inject_key(in, KEY_A, true, 1);
+	with(in, KEY_LEFTSHIFT, KEY_PAGEUP);
+	input_inject_key(in, KEY_A, false, 2);
+	CHECK(sent(a, "a"), "a key's press around a grab (plain text has no release under flag 2 alone)");
+	/* PageUp held with Shift, then Shift let go: its repeats and release stay with the grab */
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	input_inject_key(in, KEY_PAGEUP, true, 1);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 2);
+	input_inject_key(in, KEY_PAGEUP, false, 3);
+	CHECK(sent(a, ""), "a grabbed key's release after its modifier's");
+	/* a key's release is its own again once it was pressed for the application */
+	key(in, KEY_PAGEUP);
+	CHECK(sent(a, "\033[5~\033[5;1:3~"), "PageUp alone, press and release");
+	/* with flag 8 the modifiers alone are keys too: letting go of Shift leaves the view back */
+	feed(a, "\033[=10u");
+	grid_view_scroll(a->grid, -1000);
+	with(in, KEY_LEFTSHIFT, KEY_PAGEUP);
+	CHECK(grid_view_offset(a->grid) == 23, "kitty flags 2+8: the view stays back (%d)", grid_view_offset(a->grid));
+	CHECK(sent(a, "\033[57441;2u\033[57441;1:3u"), "only Shift is sent");
+	feed(a, "\033[<u");
+	a->n_out = 0;
+	grid_view_scroll(a->grid, -1000);
+}
+
 static void test_selection(struct app *a, struct input *in)
 {
 	feed(a, "\033[H\033[2Jhello world\r\nsecond line");
@@ -589,6 +629,7 @@ int main(void)
 	struct input *in = kf_input_glue_input(g);
 	test_keys(&a, in);
 	test_scrollback(&a, in);
+	test_grab_release_kept(&a, in);
 	kf_input_glue_output(g);
 	CHECK(grid_view_offset(a.grid) == 0, "output returns to the bottom");
 	test_selection(&a, in);
