@@ -660,8 +660,9 @@ void kf_input_glue_output(struct kf_input_glue *g)
 {
 	struct grid *gr = grid_of(g);
 
-	/* not from under a selection being dragged in the history: its end would jump to the bottom */
-	if (gr && grid_view_offset(gr) && !(g->selecting && grid_has_selection(gr)))
+	/* not from under a press or a selection being dragged in the history: its end would jump to the bottom,
+	 * or the drag would start on another line than the one pressed */
+	if (gr && grid_view_offset(gr) && !g->selecting)
 		scroll_view(g, -grid_view_offset(gr));
 }
 

@@ -63,7 +63,8 @@ void kf_input_glue_resume(struct kf_input_glue *g);
 
 /* The screen in pixels and the cell size (after a mode set or a zoom), for pointer positions. */
 void kf_input_glue_set_geometry(struct kf_input_glue *g, int width, int height, int cell_width, int cell_height);
-/* The child wrote something: the view returns to the bottom of the scrollback (not during a selection drag). */
+/* The child wrote something: the view returns to the bottom of the scrollback (not while the left button of a
+ * selection is held: a press or a drag in the history). */
 void kf_input_glue_output(struct kf_input_glue *g);
 
 /* The input/ object, owned by the glue (tests inject keys through it). */

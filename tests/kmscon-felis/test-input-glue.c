@@ -420,6 +420,36 @@ static void test_drag_edges(struct app *a, struct input *in, struct kf_input_glu
 	kf_input_glue_output(g);
 }
 
+/* A press on a line of the history holds the view until its release, as a drag does: output that came before
+ * the pointer left the pressed cell took the view to the bottom, and the drag then started on whatever line
+ * was shown there, not on the one pressed. */
+static void test_press_holds_view(struct app *a, struct input *in, struct kf_input_glue *g)
+{
+	char line[32];
+
+	feed(a, "\033[H\033[2J");
+	for (int i = 0; i < 60; i++) {
+		snprintf(line, sizeof(line), "%shold %d", i ? "\r\n" : "", i);
+		feed(a, line);
+	}
+	kf_input_glue_output(g);
+	with(in, KEY_LEFTSHIFT, KEY_PAGEUP);
+	CHECK(grid_view_offset(a->grid) == 23, "a page back (%d)", grid_view_offset(a->grid));
+	/* rows 0..23 show "hold 13".."hold 36": press on "hold 20" */
+	point(in, 0, 7);
+	button(in, BTN_LEFT, true, 110000000);
+	feed(a, "\r\nnew");
+	kf_input_glue_output(g);
+	CHECK(grid_view_offset(a->grid) == 24, "output under the press keeps the view on its lines (%d)",
+	      grid_view_offset(a->grid));
+	point(in, 6, 8);
+	button(in, BTN_LEFT, false, 110100000);
+	CHECK(!strcmp(clipboard(), "hold 20\nhold 21"), "the drag starts on the line pressed: '%s'", clipboard());
+	feed(a, "\r\nmore");
+	kf_input_glue_output(g);
+	CHECK(grid_view_offset(a->grid) == 0, "released: output returns to the bottom (%d)", grid_view_offset(a->grid));
+}
+
 /* A double click is a second press of the same button near the first (its cell, or a few pixels from it: a press
  * on a cell's edge may land next door) within the interval, with the pointer kept near in between. Only the cell
  * was compared, so a click, a trip elsewhere and a click back on the cell counted as a double click and selected
@@ -637,6 +667,7 @@ int main(void)
 	test_extend_before(&a, in);
 	test_drag_edges(&a, in, g, loop);
 	test_click_counting(&a, in);
+	test_press_holds_view(&a, in, g);
 	test_mouse_reports(&a, in);
 	test_shift_drag_kept(&a, in);
 	test_no_focus_reports(&a, g);
