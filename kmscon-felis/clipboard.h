@@ -12,7 +12,10 @@
 
 #include <stddef.h>
 
-#define KF_CLIPBOARD_MAX (4u << 20)
+/* 64 KiB short of the default write queue (write-queue-size, 4 MiB): the largest clipboard then pastes whole
+ * into it, bracketed-paste marks and some keys still queued included (at 4 MiB it could never fit with the
+ * marks). */
+#define KF_CLIPBOARD_MAX ((4u << 20) - (64u << 10))
 
 /* Replaces the clipboard with data (not owned; len bytes). Returns 0 or -errno (logged once). */
 int kf_clipboard_set(const void *data, size_t len);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "grid/grid.h"
+#include "kmscon-felis/clipboard.h"
 #include "kmscon-felis/loop.h"
 #include "kmscon-felis/screen-text.h"
 
@@ -210,6 +211,26 @@ static void test_keys_dropped_logged(void)
 	kf_loop_destroy(c.loop);
 }
 
+/* A session running argv (not copied: it must outlive the session), with a write queue of queue bytes (0: the
+ * default), once the child has turned bracketed paste on. */
+static struct kf_session *bracketed_child(struct ctx *c, const char *const *argv, size_t queue)
+{
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 100, .rows = 10,
+					.write_queue_max = queue};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c->loop, &cfg, &cb, c, &s) == 0);
+	struct grid_modes m = {0};
+	for (int i = 0; s && i < 50; i++) {
+		run_for(c->loop, 50);
+		grid_get_modes(kf_session_grid(s), &m);
+		if (m.bracketed_paste)
+			break;
+	}
+	CHECK(m.bracketed_paste);
+	return s;
+}
+
 static void test_oneshot_and_paste(void)
 {
 	/* A child that reads nothing (until it has seen the first bytes typed): a paste bigger than the queue is
@@ -220,19 +241,7 @@ static void test_oneshot_and_paste(void)
 		 "stty raw -echo; printf '\\033[?2004h'; head -c 24 > %s; exec sleep 60", got);
 	const char *argv[] = {"sh", "-c", script, NULL};
 	struct ctx c = {.loop = kf_loop_create()};
-	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 100, .rows = 10,
-					.write_queue_max = 64u << 10};
-	struct kf_session_callbacks cb = {.exited = on_exited};
-	struct kf_session *s = NULL;
-	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
-	struct grid_modes m;
-	for (int i = 0; i < 50; i++) {
-		run_for(c.loop, 50);
-		grid_get_modes(kf_session_grid(s), &m);
-		if (m.bracketed_paste)
-			break;
-	}
-	CHECK(m.bracketed_paste);
+	struct kf_session *s = bracketed_child(&c, argv, 64u << 10);
 	/* An end mark inside a bracketed paste is left out, and so is the one its removal would form from the
 	 * bytes around it ("\033[20" + "1~"): the child reads one bracketed "ab12", then the typed z's. */
 	CHECK(kf_session_paste(s, "ab\033[201~12\033[20\033[201~1~", 22) == 0);
@@ -253,6 +262,28 @@ static void test_oneshot_and_paste(void)
 		r = kf_session_write(s, big, 4096);
 	CHECK(r == -ENOBUFS);
 	CHECK(kf_session_write_room(s) < 4096);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+/* The largest clipboard (a selection is cut to KF_CLIPBOARD_MAX) pastes whole into the default write queue,
+ * bracketed paste marks and all: the cap was the queue's size, so with the marks it could never fit, and the
+ * paste was refused with "paste of 4194304 bytes refused: only 4194304 bytes fit". */
+static void test_paste_largest_clipboard(void)
+{
+	const char *argv[] = {"sh", "-c", "printf '\\033[?2004h'; exec sleep 60", NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = bracketed_child(&c, argv, 0);
+	char *big = malloc(KF_CLIPBOARD_MAX);
+	CHECK(big != NULL);
+	if (big) {
+		memset(big, 'q', KF_CLIPBOARD_MAX);
+		int r = kf_session_paste(s, big, KF_CLIPBOARD_MAX);
+		CHECK(r == 0);
+		if (r)
+			printf("largest clipboard paste: %d, screen: %s\n", r, screen(s));
+	}
+	free(big);
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
 }
@@ -460,6 +491,7 @@ int main(void)
 	test_slave_reopened();
 	test_keys_dropped_logged();
 	test_oneshot_and_paste();
+	test_paste_largest_clipboard();
 	test_paste_filter();
 	test_paste_newlines();
 	test_resize_and_status();
