@@ -258,7 +258,7 @@ static void mark_all(struct drm_backend *b, const struct drm_region *rg)
 	}
 }
 
-int drm_backend_present(struct drm_backend *b, const struct drm_box *damage, size_t n_damage, bool full)
+static int present(struct drm_backend *b, const struct drm_box *damage, size_t n_damage, bool full, bool activity)
 {
 	struct drm_region rg;
 
@@ -269,7 +269,7 @@ int drm_backend_present(struct drm_backend *b, const struct drm_box *damage, siz
 		drm_region_add(&rg, damage[i]);
 	drm_region_clip(&rg, (int32_t)b->canvas.width, (int32_t)b->canvas.height);
 	b->stats.presents++;
-	if (!b->blanked)
+	if (activity && !b->blanked)
 		b->last_activity_ns = drm_now_ns();
 	if (drm_region_empty(&rg))
 		return 0;
@@ -277,6 +277,16 @@ int drm_backend_present(struct drm_backend *b, const struct drm_box *damage, siz
 	kick(b);
 	update_timer(b);
 	return 0;
+}
+
+int drm_backend_present(struct drm_backend *b, const struct drm_box *damage, size_t n_damage, bool full)
+{
+	return present(b, damage, n_damage, full, true);
+}
+
+int drm_backend_present_idle(struct drm_backend *b, const struct drm_box *damage, size_t n_damage, bool full)
+{
+	return present(b, damage, n_damage, full, false);
 }
 
 int drm_backend_resize_canvas(struct drm_backend *b, uint32_t w, uint32_t h)

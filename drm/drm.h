@@ -114,6 +114,9 @@ bool drm_backend_can_render(const struct drm_backend *b);
  * full = true for all of it). Outputs that can take a frame commit now; the others commit the canvas when
  * their flip completes. Counts as activity for DPMS (but does not unblank). Returns 0 or -errno. */
 int drm_backend_present(struct drm_backend *b, const struct drm_box *damage, size_t n_damage, bool full);
+/* The same for a frame that only shows time passing (a blink phase), not activity: a blinking cursor must not
+ * keep the display from blanking. */
+int drm_backend_present_idle(struct drm_backend *b, const struct drm_box *damage, size_t n_damage, bool full);
 
 /* Input activity: resets the DPMS timer and unblanks blanked outputs. Cheap; call it on every input event. */
 void drm_backend_notify_input(struct drm_backend *b);

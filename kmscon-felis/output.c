@@ -12,6 +12,7 @@
 
 #include "drm/drm.h"
 #include "grid/grid.h"
+#include "kmscon-felis/blink.h"
 #include "kmscon-felis/loop.h"
 #include "kmscon-felis/output.h"
 #include "kmscon-felis/render/render.h"
@@ -35,6 +36,7 @@ struct kf_output {
 	struct kf_hook *hook;
 	struct kf_timer *sync_timer;
 	struct kf_timer *pace_timer;      /* wakes the loop when next_frame_ns comes */
+	struct kf_timer *blink_timer;     /* flips the blink phase; armed only while something blinks */
 	struct kf_output_config cfg;
 	char *seat;
 	struct kf_output_callbacks cb;
@@ -44,6 +46,7 @@ struct kf_output {
 	struct kf_render_damage damage;   /* this frame's cells, sized to the grid */
 	bool full;                        /* the next frame repaints everything (new canvas, new grid) */
 	bool requested;                   /* something outside the grid's damage changed */
+	bool activity;                    /* the next frame shows more than a blink phase (DPMS activity) */
 	uint64_t sync_since_ns;           /* when the current 2026 hold started; 0 = not holding */
 	uint64_t next_frame_ns;           /* no frame before this (FRAME_COST_FACTOR) */
 	uint64_t paced;                   /* frames put off by FRAME_COST_FACTOR */
@@ -55,6 +58,17 @@ struct kf_output {
 	uint64_t sync_holds;              /* 2026 holds started */
 	uint64_t sync_timeouts;           /* 2026 holds ended by the timeout, not by the application */
 	bool shown;                       /* first_frame was called */
+	bool suspended;                   /* the seat took the display away (kf_output_suspend) */
+
+	/* Blinking (blink.h): the phase, and what the timer needs to know without scanning the screen on every
+	 * wake-up. blink_rows is refreshed for the rows each frame paints (what the display shows), blink_cursor
+	 * and blink_input by the prepare hook. */
+	struct kf_blink blink;
+	uint64_t blink_armed_ns;          /* the deadline blink_timer is armed for; 0 = disarmed */
+	bool *blink_rows;                 /* per displayed row: a cell with the blink attribute (damage.rows) */
+	int blink_count;                  /* rows set in blink_rows */
+	struct grid_cursor blink_cursor;  /* the cursor at the last prepare: a blinking one that moved resets */
+	bool blink_input;                 /* input came since the last prepare (kf_output_notify_input) */
 	uint64_t flips_before_first;      /* flip events before the first frame we presented + 1; 0 = none yet */
 };
 
@@ -175,8 +189,74 @@ static int ensure_damage(struct kf_output *o, int cols, int rows)
 		return 0;
 	kf_render_damage_finish(&o->damage);
 	memset(&o->damage, 0, sizeof(o->damage));
+	free(o->blink_rows);
+	o->blink_count = 0;
 	o->full = true;
+	if (!(o->blink_rows = calloc((size_t)(rows > 0 ? rows : 1), sizeof(*o->blink_rows))))
+		return -ENOMEM;
 	return kf_render_damage_init(&o->damage, cols, rows);
+}
+
+/* The rows this frame paints are what the display will show: note which hold blinking cells. One compare per
+ * cell (runs of a style are looked up once), only for the damaged rows. */
+static void scan_blinking(struct kf_output *o, bool full)
+{
+	for (int y = 0; y < o->damage.rows; y++) {
+		if (!full && o->damage.x0[y] >= o->damage.x1[y])
+			continue;
+		bool b = kf_blink_row(o->grid, y);
+		o->blink_count += (int)b - (int)o->blink_rows[y];
+		o->blink_rows[y] = b;
+	}
+}
+
+/* The phase changed: the renderer damages what blinks at the next frame. */
+static void blink_changed(struct kf_output *o)
+{
+	kf_render_set_blink(o->render, o->blink.on);
+	o->requested = true;
+}
+
+/* Before the frame: typing, or a blinking cursor that moved, shows the cursor again (in this frame already). */
+static void blink_before(struct kf_output *o, uint64_t now)
+{
+	struct grid_cursor c;
+	bool moved;
+
+	grid_get_cursor(o->grid, &c);
+	moved = c.x != o->blink_cursor.x || c.y != o->blink_cursor.y;
+	o->blink_cursor = c;
+	if ((moved || o->blink_input) && c.visible && c.blink && kf_blink_reset(&o->blink, now))
+		blink_changed(o);
+	o->blink_input = false;
+}
+
+/* After the frame (blink_rows is up to date): runs the phase only while something blinks on the lit display
+ * and keeps the timer on its deadline. Stopping shows the phase without a wake-up of its own: nothing that
+ * blinks is on screen then, or the screen is dark (unblanking and resuming paint anyway). */
+static void blink_after(struct kf_output *o, uint64_t now)
+{
+	bool lit = !o->suspended && !drm_backend_is_blanked(o->drm);
+	bool cursor = o->blink_cursor.visible && o->blink_cursor.blink;
+
+	if (kf_blink_update(&o->blink, lit && (cursor || o->blink_count > 0), now))
+		blink_changed(o);
+	if (o->blink.due_ns == o->blink_armed_ns)
+		return;
+	if (o->blink.due_ns)
+		kf_timer_arm(o->blink_timer, o->blink.due_ns > now ? o->blink.due_ns - now : 0, 0);
+	else
+		kf_timer_disarm(o->blink_timer);
+	o->blink_armed_ns = o->blink.due_ns;
+}
+
+static void on_blink_timer(void *ud, struct kf_timer *t)
+{
+	struct kf_output *o = ud;
+
+	o->blink_armed_ns = 0; /* the loop disarmed it; blink_after arms the next deadline */
+	if (kf_blink_expire(&o->blink, kf_loop_now_ns()))
+		blink_changed(o);
 }
 
 /* What the frame about to be painted overwrites for certain, for drm_backend_prepare_canvas: everything for a full
@@ -229,6 +309,8 @@ static void render_frame(struct kf_output *o)
 
 	if (!o->frames)
 		kf_log_phase("first frame: painting");
+	/* Kept until a frame is presented: a frame put off keeps the grid's damage in o->damage. */
+	o->activity |= o->full || grid_is_damaged(o->grid);
 	kf_render_source_from_grid(&src, o->grid);
 	if (ensure_damage(o, src.cols, src.rows) < 0)
 		return;
@@ -236,6 +318,7 @@ static void render_frame(struct kf_output *o)
 	grid_damage_clear(o->grid);
 	/* kf_render_paint repaints everything when every cell is damaged, margins included. */
 	full = o->full || damage_all(&o->damage);
+	scan_blinking(o, full);
 	n = (int)frame_cover(o, full, boxes);
 	drm_backend_prepare_canvas(o->drm, &c, boxes, (size_t)n);
 	if (!c.pixels) {
@@ -272,8 +355,13 @@ static void render_frame(struct kf_output *o)
 		drm_backend_get_stats(o->drm, &s);
 		o->flips_before_first = s.flips + 1;
 	}
-	if (n > 0 || o->full)
+	/* A frame that only flips the blink phase is not activity: a blinking cursor would keep the display lit
+	 * for ever (the kernel's VT blanks under one too). */
+	if ((n > 0 || o->full) && o->activity)
 		drm_backend_present(o->drm, boxes, (size_t)n, o->full);
+	else if (n > 0)
+		drm_backend_present_idle(o->drm, boxes, (size_t)n, false);
+	o->activity = false;
 	if (!o->frames)
 		kf_log_phase("first frame: committed");
 	t0 = kf_loop_now_ns();
@@ -288,11 +376,8 @@ static void render_frame(struct kf_output *o)
 	o->frames++;
 }
 
-/* The frame loop: runs before the loop sleeps, after everything that woke it was handled. */
-static void on_prepare(void *ud)
+static void frame(struct kf_output *o)
 {
-	struct kf_output *o = ud;
-
 	if (!o->grid || !(o->full || o->requested || grid_is_damaged(o->grid)))
 		return;
 	/* A flip in flight, or too early for the next refresh: the flip event or drm/'s timer wakes us. */
@@ -309,6 +394,22 @@ static void on_prepare(void *ud)
 	if (sync_hold(o))
 		return;
 	render_frame(o);
+}
+
+/* The frame loop: runs before the loop sleeps, after everything that woke it was handled. The blink phase is
+ * looked at only when something changed or it runs: an idle console with nothing blinking costs nothing. */
+static void on_prepare(void *ud)
+{
+	struct kf_output *o = ud;
+	bool blink = o->grid && (o->blink.due_ns || o->blink_input || o->full || o->requested ||
+				 grid_is_damaged(o->grid));
+	uint64_t now = blink ? kf_loop_now_ns() : 0;
+
+	if (blink)
+		blink_before(o, now);
+	frame(o);
+	if (blink)
+		blink_after(o, now);
 }
 
 int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struct kf_output_config *cfg,
@@ -328,6 +429,7 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 		o->cb = *cb;
 	o->ud = ud;
 	o->full = true;
+	kf_blink_init(&o->blink);
 	o->cost_factor = FRAME_COST_FACTOR;
 	if (getenv("KMSCON_FELIS_FRAME_COST_FACTOR"))
 		o->cost_factor = (unsigned)strtoul(getenv("KMSCON_FELIS_FRAME_COST_FACTOR"), NULL, 10) % 1000;
@@ -352,9 +454,10 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 	o->hook = kf_loop_add_prepare(loop, on_prepare, o);
 	o->sync_timer = kf_loop_add_timer(loop, on_sync_timeout, o);
 	o->pace_timer = kf_loop_add_timer(loop, on_sync_timeout, o);
+	o->blink_timer = kf_loop_add_timer(loop, on_blink_timer, o);
 	/* Not SIGUSR1/SIGUSR2: libseat's VT handling (its builtin seatd) takes those. */
 	o->stats_signal = kf_loop_add_signal(loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, o);
-	if (!o->drm_src || !o->hook || !o->sync_timer || !o->pace_timer || !o->stats_signal) {
+	if (!o->drm_src || !o->hook || !o->sync_timer || !o->pace_timer || !o->blink_timer || !o->stats_signal) {
 		ret = errno ? -errno : -ENOMEM;
 		log_err("cannot add the display to the event loop: %s", strerror(-ret));
 		goto err;
@@ -375,10 +478,12 @@ void kf_output_destroy(struct kf_output *o)
 	kf_source_remove(o->stats_signal);
 	kf_timer_remove(o->sync_timer);
 	kf_timer_remove(o->pace_timer);
+	kf_timer_remove(o->blink_timer);
 	kf_hook_remove(o->hook);
 	kf_source_remove(o->drm_src);
 	drm_backend_destroy(o->drm);
 	kf_render_damage_finish(&o->damage);
+	free(o->blink_rows);
 	free(o->seat);
 	free(o);
 }
@@ -392,6 +497,7 @@ void kf_output_set_grid(struct kf_output *o, struct grid *g)
 void kf_output_request_frame(struct kf_output *o, bool all)
 {
 	o->requested = true;
+	o->activity = true;
 	o->full |= all;
 }
 
@@ -403,16 +509,19 @@ void kf_output_prepare(struct kf_output *o)
 void kf_output_notify_input(struct kf_output *o)
 {
 	drm_backend_notify_input(o->drm);
+	o->blink_input = true;
 }
 
 void kf_output_suspend(struct kf_output *o)
 {
 	drm_backend_suspend(o->drm);
+	o->suspended = true;
 }
 
 void kf_output_resume(struct kf_output *o)
 {
 	drm_backend_resume(o->drm);
+	o->suspended = false;
 	o->full = true;
 }
 

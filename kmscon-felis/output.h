@@ -6,6 +6,8 @@
  *  - a page-flip event wakes the loop, and the hook renders again if damage came in meanwhile; under a flood the
  *    loop keeps draining the PTY and a frame is shown once per refresh;
  *  - synchronized output (DECSET 2026) holds the frame until it ends or 150 ms pass;
+ *  - blinking text and cursors flip on a timer that runs only while something blinks on the lit display
+ *    (blink.h); a flip requests a frame like any other change;
  *  - the canvas keeps the whole picture, so a frame paints only the damaged cells; drm/ copies the union of
  *    damage over each scan-out buffer's age from it.
  * The grid size follows the canvas (the smallest connected display): the resize callback tells the session.

@@ -323,6 +323,21 @@ static void test_blank_during_flip(struct drm_backend *b)
 		free(out.bufs[i].map);
 }
 
+/* A frame that only flips the blink phase (drm_backend_present_idle) is not activity: under a blinking cursor
+ * the display must still blank after --dpms-timeout, as the kernel's VT does. (Before the canvas exists: the
+ * present itself then sends nothing.) */
+static void test_idle_present(struct drm_backend *b)
+{
+	struct drm_box box = {0, 0, 8, 16};
+	int64_t old = drm_now_ns() - 2000000000LL;
+
+	b->last_activity_ns = old;
+	drm_backend_present_idle(b, &box, 1, false);
+	CHECK(b->last_activity_ns == old);
+	drm_backend_present(b, &box, 1, false);
+	CHECK(b->last_activity_ns > old);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -336,6 +351,7 @@ int main(void)
 		fprintf(stderr, "drm_backend_create: %s\n", strerror(-ret));
 		return 1;
 	}
+	test_idle_present(b);
 	CHECK(drm_backend_resize_canvas(b, 48, 64) == 0);
 	fake_output(b, &card, &out);
 

@@ -26,6 +26,12 @@ monotonic clock) at chosen moments. The host samples the scanned-out frame (QEMU
                        the watchdog fires once after 1 s ("no page-flip event" logged, watchdog=1), recovers with
                        a modeset, and the console keeps updating: at least 5 more flips after the lost one, and
                        the final blue frame is shown.
+  blink-virtio         a shell sets a blinking cursor (DECSCUSR 1): about 2.2 frames a second (shown 600 ms,
+                       hidden 300 ms), each a commit; then a steady one (DECSCUSR 2): no frame and no wake-up
+                       (context switches) for 3 s; then SGR 5 text under the steady cursor blinks at the same
+                       rate (the frame loop found the blinking cells in what it painted).
+  blink-dpms-virtio    --dpms-timeout=2 under a blinking cursor: the display still blanks (a blink frame is not
+                       activity), and while blanked nothing is rendered and the program does not wake up.
 """
 # timeout: 600
 import re
@@ -211,6 +217,73 @@ def test_pacing(vm):
     kftest.check(frames >= 5, "only %d frames in %.2f s: the 250 ms cap did not hold" % (frames, secs))
 
 
+BLINK_CHILD = """printf '\\033[1 q'
+until [ -e /tmp/s2 ]; do sleep 0.1; done; printf '\\033[2 q'
+until [ -e /tmp/s3 ]; do sleep 0.1; done; printf '\\033[5mblinking\\033[m'
+exec sleep 1000
+"""
+
+
+def test_blink(vm):
+    vm.sh("rm -f /tmp/s2 /tmp/s3; cat >/tmp/blink.sh <<'EOF'\n%sEOF" % BLINK_CHILD)
+    vm.sh("kmscon-felis --backend=drm --vt=2 --switchvt --dpms-timeout=0 --no-mouse --font-name='DejaVu Sans Mono' "
+          "--font-size=16 --login -- /bin/sh /tmp/blink.sh >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid")
+    vm.sh("i=0; until ps -o args | grep -q '^/bin/sh /tmp/blink.sh'; do i=$((i+1)); [ $i -gt 600 ] && exit 1; "
+          "sleep 0.1; done; sleep 2", timeout=120)
+    n = [0]
+
+    def sample():
+        n[0] += 1
+        ctx = vm.sh("kill -35 $(cat /tmp/kf.pid); grep ctxt_switches /proc/$(cat /tmp/kf.pid)/status")
+        return counters(vm, n[0])[0][-1], sum(int(v) for v in re.findall(r"(\d+)", ctx))
+
+    def window(what):
+        (c0, x0) = sample()
+        time.sleep(3)
+        (c1, x1) = sample()
+        secs = (c1["mono_ms"] - c0["mono_ms"]) / 1000.0
+        frames, commits = c1["rendered"] - c0["rendered"], c1["commits"] - c0["commits"]
+        print("  %s: %d frames, %d commits, %d context switches in %.2f s" % (what, frames, commits, x1 - x0, secs))
+        return frames / secs, commits / secs, x1 - x0
+
+    fps, cps, _ = window("blinking cursor")
+    kftest.check(1.5 <= fps <= 3.0, "blinking cursor: %.2f frames/s, want ~2.2 (600 ms + 300 ms)" % fps)
+    kftest.check(cps <= fps + 0.5, "blinking cursor: %.2f commits/s for %.2f frames/s" % (cps, fps))
+    vm.sh("touch /tmp/s2; sleep 1")
+    fps, cps, ctx = window("steady cursor")
+    kftest.check(fps == 0 and cps == 0, "steady cursor: %.2f frames/s, %.2f commits/s" % (fps, cps))
+    # Each sample's signal and /proc read wake the program itself: allow those.
+    kftest.check(ctx <= 6, "steady cursor: %d context switches in 3 s" % ctx)
+    vm.sh("touch /tmp/s3; sleep 1")
+    fps, cps, _ = window("SGR 5 text")
+    kftest.check(1.5 <= fps <= 3.0, "SGR 5 text: %.2f frames/s, want ~2.2" % fps)
+    stop(vm)
+
+
+def test_blink_dpms(vm):
+    vm.sh("kmscon-felis --backend=drm --vt=2 --switchvt --dpms-timeout=2 --verbose --no-mouse --font-name='DejaVu Sans Mono' "
+          "--font-size=16 --login -- /bin/sh -c \"printf '\\033[1 q'; exec sleep 1000\" >/tmp/kf.log 2>&1 & "
+          "echo $! >/tmp/kf.pid")
+    vm.sh("i=0; until ps -o args | grep -q '^sleep 1000'; do i=$((i+1)); [ $i -gt 600 ] && exit 1; "
+          "sleep 0.1; done; sleep 5", timeout=120)
+    log = vm.sh("cat /tmp/kf.log", check=False)[1]
+    kftest.check("display blanked" in log, "a blinking cursor kept the display lit past --dpms-timeout=2:\n%s"
+                 % log[-2000:])
+    vm.sh("kill -35 $(cat /tmp/kf.pid)")
+    x0 = vm.sh("cat /proc/$(cat /tmp/kf.pid)/status")
+    time.sleep(3)
+    vm.sh("kill -35 $(cat /tmp/kf.pid)")
+    x1 = vm.sh("cat /proc/$(cat /tmp/kf.pid)/status")
+    c, log = counters(vm, 2)
+    ctx = [sum(int(v) for v in re.findall(r"ctxt_switches:\s*(\d+)", x)) for x in (x0, x1)]
+    frames = c[1]["rendered"] - c[0]["rendered"]
+    print("  blanked: %d frames, %d context switches in %.2f s" % (frames, ctx[1] - ctx[0],
+                                                                  (c[1]["mono_ms"] - c[0]["mono_ms"]) / 1000.0))
+    kftest.check(frames == 0, "blanked: %d frames rendered" % frames)
+    kftest.check(ctx[1] - ctx[0] <= 4, "blanked: %d context switches in 3 s" % (ctx[1] - ctx[0]))
+    stop(vm)
+
+
 def main():
     if not kftest.binary_available():
         kftest.skip("kmscon-felis not built")
@@ -218,7 +291,8 @@ def main():
     try:
         for name, fn in (("sync-control-virtio", test_control), ("sync-end-virtio", test_end),
                          ("sync-timeout-virtio", test_timeout), ("watchdog-virtio", test_watchdog),
-                         ("pacing-virtio", test_pacing)):
+                         ("pacing-virtio", test_pacing), ("blink-virtio", test_blink),
+                         ("blink-dpms-virtio", test_blink_dpms)):
             kftest.run_test(name, lambda: fn(vm))
             stop(vm)
     finally:

@@ -1,0 +1,190 @@
+/* tests/kmscon-felis/test-output.c: the frame loop's blink timer (kmscon-felis/output.c, blink.c) without a
+ * display: the output runs on a real loop with a seat no card belongs to, so nothing is painted, but the
+ * timer, the phase the renderer is given and the loop's wake-ups are the program's own. The phase logic
+ * itself is checked with a made-up clock. */
+#include <stdio.h>
+#include <string.h>
+
+#include "grid/grid.h"
+#include "kmscon-felis/blink.h"
+#include "kmscon-felis/loop.h"
+#include "kmscon-felis/output.h"
+#include "kmscon-felis/render/render-internal.h"
+#include "../kf-check.h"
+
+static int failures;
+
+#define MS 1000000ull
+
+/* ------------------------------------------------------------------------------ the phase, by the clock */
+
+static void test_phase(void)
+{
+	struct kf_blink b;
+	uint64_t t = 1000 * MS;
+
+	kf_blink_init(&b);
+	CHECK(b.on && !b.due_ns, "a new phase is shown and stopped");
+	CHECK(!kf_blink_update(&b, false, t) && !b.due_ns, "nothing blinks: no timer");
+	CHECK(!kf_blink_update(&b, true, t) && b.on, "starting shows");
+	CHECK(b.due_ns == t + KF_BLINK_ON_NS, "first flip after the shown time: %llu", (unsigned long long)b.due_ns);
+	CHECK(!kf_blink_expire(&b, t + KF_BLINK_ON_NS - 1) && b.on, "no flip before its time");
+	CHECK(kf_blink_expire(&b, t + KF_BLINK_ON_NS) && !b.on, "hidden after 600 ms");
+	CHECK(b.due_ns == t + KF_BLINK_ON_NS + KF_BLINK_OFF_NS, "hidden for 300 ms");
+	/* A wake-up 50 ms late does not stretch the period. */
+	CHECK(kf_blink_expire(&b, t + KF_BLINK_ON_NS + KF_BLINK_OFF_NS + 50 * MS) && b.on, "shown again");
+	CHECK(b.due_ns == t + 2 * KF_BLINK_ON_NS + KF_BLINK_OFF_NS, "late wake-up: next flip on schedule");
+	/* After a stall of seconds: from now, not in the past. */
+	t = b.due_ns + 5000 * MS;
+	CHECK(kf_blink_expire(&b, t) && !b.on && b.due_ns == t + KF_BLINK_OFF_NS, "after a stall: from now");
+	/* Stop while hidden: shown again, no timer. */
+	CHECK(kf_blink_update(&b, false, t) && b.on && !b.due_ns, "stopping while hidden shows");
+	CHECK(!kf_blink_reset(&b, t) && !b.due_ns, "a reset does not start a stopped phase");
+}
+
+static void test_reset(void)
+{
+	struct kf_blink b;
+	uint64_t t = 1000 * MS;
+
+	kf_blink_init(&b);
+	kf_blink_update(&b, true, t);
+	/* Typing while shown: the shown time restarts, but the timer stays (no re-arm per keystroke). */
+	CHECK(!kf_blink_reset(&b, t + 500 * MS) && b.on, "reset while shown changes nothing visible");
+	CHECK(b.due_ns == t + KF_BLINK_ON_NS, "timer kept: %llu", (unsigned long long)b.due_ns);
+	CHECK(!kf_blink_expire(&b, t + KF_BLINK_ON_NS) && b.on, "the old deadline does not hide the cursor");
+	CHECK(b.due_ns == t + 500 * MS + KF_BLINK_ON_NS, "moved to 600 ms after the reset");
+	CHECK(kf_blink_expire(&b, b.due_ns) && !b.on, "then hidden");
+	/* Typing while hidden: shown at once, the full shown time from now. */
+	t = b.due_ns + 100 * MS;
+	CHECK(kf_blink_reset(&b, t) && b.on && b.due_ns == t + KF_BLINK_ON_NS, "reset while hidden shows");
+}
+
+static void test_rows(void)
+{
+	struct grid_config gc = {.cols = 20, .rows = 3};
+	struct grid *g = grid_create(&gc, NULL, NULL);
+	static const char text[] = "\033[31mred\033[m\r\n\033[1;5mblinking\033[m\r\n\033[6mrapid";
+
+	grid_feed(g, (const uint8_t *)text, strlen(text));
+	CHECK(!kf_blink_row(g, 0), "SGR 31 does not blink");
+	CHECK(kf_blink_row(g, 1), "SGR 5 blinks");
+	CHECK(kf_blink_row(g, 2), "SGR 6 blinks");
+	grid_feed(g, (const uint8_t *)"\033[2J", 4);
+	CHECK(!kf_blink_row(g, 1) && !kf_blink_row(g, 2), "erased: nothing blinks");
+	grid_destroy(g);
+}
+
+/* ---------------------------------------------------------------------- the program's frame loop */
+
+struct rig {
+	struct kf_loop *loop;
+	struct kf_render *render;
+	struct kf_output *out;
+	struct grid *grid;
+};
+
+static void rig_feed(struct rig *r, const char *s)
+{
+	grid_feed(r->grid, (const uint8_t *)s, strlen(s));
+	kf_loop_dispatch(r->loop, 0);
+}
+
+/* Runs the loop for up to max_ms; returns after how many ms the renderer's blink phase changed, -1 if it did
+ * not. *wakeups counts the loop's iterations that returned before their timeout. */
+static int wait_flip(struct rig *r, int max_ms, int *wakeups)
+{
+	uint64_t t0 = kf_loop_now_ns(), end = t0 + (uint64_t)max_ms * MS;
+	bool was = r->render->blink_on;
+
+	*wakeups = 0;
+	for (uint64_t now = t0; now < end; now = kf_loop_now_ns()) {
+		kf_loop_dispatch(r->loop, (int)((end - now + MS - 1) / MS));
+		if (kf_loop_now_ns() < end)
+			(*wakeups)++;
+		if (r->render->blink_on != was)
+			return (int)((kf_loop_now_ns() - t0) / MS);
+	}
+	return -1;
+}
+
+static void test_frame_loop(void)
+{
+	struct kf_render_config rc = {.engine = KF_RENDER_ENGINE_BUILTIN};
+	struct kf_output_config oc = {.seat = "seat-kf-test-none"};
+	struct grid_config gc = {.cols = 40, .rows = 10};
+	struct rig r = {0};
+	int ms, wakeups;
+
+	r.loop = kf_loop_create();
+	CHECK(r.loop && kf_render_create(&rc, &r.render) == 0, "loop and renderer");
+	CHECK(kf_output_create(r.loop, r.render, &oc, NULL, NULL, &r.out) == 0, "output without a display");
+	if (failures)
+		return;
+	r.grid = grid_create(&gc, NULL, NULL);
+	kf_output_set_grid(r.out, r.grid);
+	kf_loop_dispatch(r.loop, 0);
+
+	/* The default cursor is steady: nothing wakes the loop. */
+	ms = wait_flip(&r, 700, &wakeups);
+	CHECK(ms < 0 && wakeups == 0, "steady cursor: flip after %d ms, %d wake-ups in 700 ms", ms, wakeups);
+
+	/* DECSCUSR 1 (blinking block), as vim or a shell sets it: hidden after 600 ms, shown 300 ms later. */
+	rig_feed(&r, "\033[1 q");
+	ms = wait_flip(&r, 1500, &wakeups);
+	CHECK(ms >= 550 && ms < 1200 && !r.render->blink_on, "DECSCUSR 1: hidden after %d ms (want 600)", ms);
+	ms = wait_flip(&r, 1500, &wakeups);
+	CHECK(ms >= 250 && ms < 900 && r.render->blink_on, "DECSCUSR 1: shown again after %d ms (want 300)", ms);
+
+	/* Output that moves the cursor shows it at once and keeps it shown for 600 ms. */
+	ms = wait_flip(&r, 1500, &wakeups);
+	CHECK(ms >= 0 && !r.render->blink_on, "hidden again after %d ms", ms);
+	rig_feed(&r, "x");
+	CHECK(r.render->blink_on, "output moved the cursor: shown at once");
+	ms = wait_flip(&r, 1500, &wakeups);
+	CHECK(ms >= 550 && ms < 1200, "output: hidden %d ms after it (want 600)", ms);
+	/* So does typing, even where the cursor does not move. */
+	kf_output_notify_input(r.out);
+	kf_loop_dispatch(r.loop, 0);
+	CHECK(r.render->blink_on, "typing: shown at once");
+
+	/* DECSET 12 off / DECSCUSR 2 (steady block): the timer stops, the phase is shown, no more wake-ups. */
+	rig_feed(&r, "\033[2 q");
+	CHECK(r.render->blink_on, "steady: shown");
+	ms = wait_flip(&r, 1000, &wakeups);
+	CHECK(ms < 0 && wakeups == 0, "steady again: flip after %d ms, %d wake-ups in 1 s", ms, wakeups);
+
+	/* CSI ? 12 h makes it blink; a hidden cursor (DECTCEM off) does not. */
+	rig_feed(&r, "\033[?12h\033[?25l");
+	ms = wait_flip(&r, 1000, &wakeups);
+	CHECK(ms < 0 && wakeups == 0, "hidden blinking cursor: flip after %d ms, %d wake-ups", ms, wakeups);
+	rig_feed(&r, "\033[?25h");
+	ms = wait_flip(&r, 1500, &wakeups);
+	CHECK(ms >= 550 && ms < 1200 && !r.render->blink_on, "DECSET 12: hidden after %d ms", ms);
+
+	/* VT switched away while hidden: stops, shown for when the display comes back; back: blinks again. */
+	kf_output_suspend(r.out);
+	kf_loop_dispatch(r.loop, 0);
+	CHECK(r.render->blink_on, "suspended: the phase is reset to shown");
+	ms = wait_flip(&r, 1000, &wakeups);
+	CHECK(ms < 0 && wakeups == 0, "suspended: flip after %d ms, %d wake-ups", ms, wakeups);
+	kf_output_resume(r.out);
+	kf_loop_dispatch(r.loop, 0);
+	ms = wait_flip(&r, 1500, &wakeups);
+	CHECK(ms >= 550 && ms < 1200, "resumed: hidden after %d ms", ms);
+
+	kf_output_set_grid(r.out, NULL);
+	kf_output_destroy(r.out);
+	grid_destroy(r.grid);
+	kf_render_destroy(r.render);
+	kf_loop_destroy(r.loop);
+}
+
+int main(void)
+{
+	test_phase();
+	test_reset();
+	test_rows();
+	test_frame_loop();
+	return failures ? 1 : 0;
+}
