@@ -30,10 +30,10 @@ static int p0(const struct vt_csi *csi, unsigned i, int def)
 	return v < 0 ? def : v;
 }
 
-/* DA1's answer: a VT220 (62) with ANSI colour (22). DECID (ESC Z) gets it too. */
+/* DA1's answer: a VT220 (GRID_CONFORMANCE_LEVEL) with ANSI colour (22). DECID (ESC Z) gets it too. */
 static void primary_da(struct grid *g)
 {
-	grid__reply(g, "\033[?62;22c");
+	grid__reply(g, "\033[?%d;22c", GRID_CONFORMANCE_LEVEL);
 }
 
 /* ---------------------------------------------------------------------------------------------- C0 */

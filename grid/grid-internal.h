@@ -413,6 +413,9 @@ uint16_t grid__erase_style(struct grid *g);
 void grid__damage(struct grid *g, int y, int x0, int x1);
 void grid__damage_rows(struct grid *g, int y0, int y1);
 void grid__reply(struct grid *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The conformance level the terminal claims, DA1's first parameter (62: a VT220). DECRQSS for DECSCL reports
+ * the same, so that an application reading either finds one terminal. */
+#define GRID_CONFORMANCE_LEVEL 62
 void grid__reset_state(struct grid *g, bool hard);
 int grid__screen_init(struct screen *s, int rows, int cols, size_t sb_max);
 /* A new line (cleared to blanks) from s's slabs; owned by s until grid__screen_finish. NULL on failure. */

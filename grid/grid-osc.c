@@ -430,7 +430,8 @@ static void decrqss(struct grid *g, const char *s, size_t len)
 		int v = g->cursor_shape == GRID_CURSOR_BLOCK ? 1 : g->cursor_shape == GRID_CURSOR_UNDERLINE ? 3 : 5;
 		n = snprintf(buf, sizeof(buf), "%d q", v + !g->cursor_blink);
 	} else if (len == 2 && s[0] == '"' && s[1] == 'p') {
-		n = snprintf(buf, sizeof(buf), "65;1\"p");
+		/* the level DA1 claims; ";1": replies use 7-bit controls (xterm: ";0" after S8C1T) */
+		n = snprintf(buf, sizeof(buf), "%d;1\"p", GRID_CONFORMANCE_LEVEL);
 	} else if (len == 2 && s[0] == '"' && s[1] == 'q') {
 		n = snprintf(buf, sizeof(buf), "%d\"q", g->decsca);
 	}

@@ -72,8 +72,8 @@ static void test_replies(void)
 	CHECK_REPLY(t, "\033P1$r3;20r\033\\");
 	t_feed(t, "\033[5 q\033P$q q\033\\");
 	CHECK_REPLY(t, "\033P1$r5 q\033\\");
-	t_feed(t, "\033P$q\"p\033\\\033P$qx\033\\");
-	CHECK_REPLY(t, "\033P1$r65;1\"p\033\\\033P0$r\033\\");
+	t_feed(t, "\033P$qx\033\\");
+	CHECK_REPLY(t, "\033P0$r\033\\");
 	/* colour queries */
 	/* a query ended by BEL is answered with BEL, one ended by ST with ST (xterm; shell scripts read the
 	 * reply up to the BEL they sent) */
@@ -126,6 +126,24 @@ static void test_replies(void)
 	/* OSC 52 queries are refused */
 	t_feed(t, "\033]52;c;?\007");
 	CHECK_REPLY(t, "");
+	t_free(t);
+}
+
+/* The conformance level DECRQSS reports for DECSCL (`" p`) is the one DA1 claims: an application reading
+ * either must find the same terminal (xterm ctlseqs DECRQSS: "Pt ... 6 1 ; 1 \" p ... the level", DA1
+ * "Ps = 6 2 -> VT220"; xterm answers 6<level>;1 with 7-bit controls, the level of its decTerminalID). */
+static void test_conformance_level(void)
+{
+	struct t_term *t = t_new(80, 24, 0);
+	t_feed(t, "\033[c");
+	int da_level = 0;
+	CHECK(sscanf(t->reply, "\033[?%d;", &da_level) == 1, "DA1 \"%s\"", t->reply + 1);
+	t->reply_len = 0;
+	t->reply[0] = '\0';
+	t_feed(t, "\033P$q\"p\033\\");
+	char want[32];
+	snprintf(want, sizeof(want), "\033P1$r%d;1\"p\033\\", da_level);
+	CHECK_REPLY(t, want);
 	t_free(t);
 }
 
@@ -259,6 +277,7 @@ int main(void)
 	test_configured_decbkm();
 	test_sgr();
 	test_replies();
+	test_conformance_level();
 	test_modes();
 	return t_done("grid-modes");
 }
