@@ -333,7 +333,6 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 		if (p0(csi, 0, 0) > 2)
 			return true;
 		g->protect = p0(csi, 0, 0) == 1;
-		g->decsca = (uint8_t)p0(csi, 0, 0);
 		g->pen_dirty = true;
 		return true;
 	case KEY(0, '!', 'p'): soft_reset(g); return true;

@@ -297,7 +297,8 @@ struct grid {
 	bool erase_dirty;
 	uint16_t link;       /* current OSC 8 link id */
 	bool protect;        /* DECSCA */
-	uint8_t decsca;      /* its parameter, for DECRQSS */
+	uint8_t spare;       /* unused: keeps the offsets below, which grid__csi_bytes_sgr's code is tuned to (one
+			      * instruction more per SGR without it, doom_fire +0.6 %) */
 	uint8_t checksum_ext; /* XTCHECKSUM: DECRQCRA's variant, 0 = DEC's (grid-rect.c) */
 
 	/* REP: the last graphic character printed, 0 when none since the last control */

@@ -433,7 +433,8 @@ static void decrqss(struct grid *g, const char *s, size_t len)
 		/* the level DA1 claims; ";1": replies use 7-bit controls (xterm: ";0" after S8C1T) */
 		n = snprintf(buf, sizeof(buf), "%d;1\"p", GRID_CONFORMANCE_LEVEL);
 	} else if (len == 2 && s[0] == '"' && s[1] == 'q') {
-		n = snprintf(buf, sizeof(buf), "%d\"q", g->decsca);
+		/* protected or not, as xterm reports it (DECSCA 2 is "not protected", like 0) */
+		n = snprintf(buf, sizeof(buf), "%d\"q", g->protect ? 1 : 0);
 	}
 	if (n < 0) {
 		grid__reply(g, "\033P0$r\033\\");

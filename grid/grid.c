@@ -356,7 +356,6 @@ void grid__reset_state(struct grid *g, bool hard)
 	g->pen_dirty = true;
 	g->erase_dirty = true;
 	g->protect = false;
-	g->decsca = 0;
 	g->link = 0;
 	memset(g->charsets, CHARSET_ASCII, sizeof(g->charsets));
 	g->gl = 0;

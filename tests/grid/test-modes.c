@@ -147,6 +147,20 @@ static void test_conformance_level(void)
 	t_free(t);
 }
 
+/* DECRQSS for DECSCA (`" q`) tells whether characters written now are protected: 1 or 0, as xterm answers.
+ * DECSCA 2 means "not protected" as 0 does (VT510 DECSCA), and the protection DECRC brings back is what the
+ * report gives. */
+static void test_decsca_report(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "\033P$q\"q\033\\\033[1\"q\033P$q\"q\033\\\033[2\"q\033P$q\"q\033\\");
+	CHECK_REPLY(t, "\033P1$r0\"q\033\\\033P1$r1\"q\033\\\033P1$r0\"q\033\\");
+	/* saved protected, changed, restored */
+	t_feed(t, "\033[1\"q\0337\033[0\"q\0338\033P$q\"q\033\\");
+	CHECK_REPLY(t, "\033P1$r1\"q\033\\");
+	t_free(t);
+}
+
 static void test_modes(void)
 {
 	struct t_term *t = t_new(20, 5, 0);
@@ -278,6 +292,7 @@ int main(void)
 	test_sgr();
 	test_replies();
 	test_conformance_level();
+	test_decsca_report();
 	test_modes();
 	return t_done("grid-modes");
 }
