@@ -202,6 +202,8 @@ static void cursor_left(struct grid *g, int n)
 	g->wrap_pending = false;
 }
 
+/* DSR. The DEC forms (CSI ? Ps n) are answered as xterm answers them at a VT220's level (DA1's), with what a
+ * console has: no printer, no DEC locator, no user-defined keys to lock. */
 static void device_status(struct grid *g, const struct vt_csi *csi)
 {
 	int y = g->cy + 1, x = g->cx + 1;
@@ -209,16 +211,37 @@ static void device_status(struct grid *g, const struct vt_csi *csi)
 		y -= g->top;
 		x -= g->left;
 	}
+	const bool dec = csi->private_marker == '?';
 	switch (p0(csi, 0, 0)) {
 	case 5:
 		if (!csi->private_marker)
 			grid__reply(g, "\033[0n");
 		break;
 	case 6:
-		if (csi->private_marker == '?')
-			grid__reply(g, "\033[?%d;%dR", y, x); /* libvterm's form, no page */
+		if (dec)
+			grid__reply(g, "\033[?%d;%dR", y, x); /* DECXCPR: a VT220 sends no page */
 		else
 			grid__reply(g, "\033[%d;%dR", y, x);
+		break;
+	case 15: /* printer: none */
+		if (dec)
+			grid__reply(g, "\033[?13n");
+		break;
+	case 25: /* user-defined keys: unlocked, as in xterm */
+		if (dec)
+			grid__reply(g, "\033[?20n");
+		break;
+	case 26: /* keyboard: North American (a VT220 adds no more) */
+		if (dec)
+			grid__reply(g, "\033[?27;1n");
+		break;
+	case 55: /* DEC locator (VT330): none */
+		if (dec)
+			grid__reply(g, "\033[?53n");
+		break;
+	case 56: /* its type: cannot identify */
+		if (dec)
+			grid__reply(g, "\033[?57;0n");
 		break;
 	default:
 		break;

@@ -161,6 +161,20 @@ static void test_decsca_report(void)
 	t_free(t);
 }
 
+/* DEC's device status reports (xterm ctlseqs "CSI ? Ps n"), answered as xterm answers them at the VT220 level DA1
+ * claims, for a console with no printer, no DEC locator and no user-defined keys to lock: printer (15) "no
+ * printer" 13, UDK (25) "unlocked" 20, keyboard (26) 27;1 (North American); the VT330's locator status (55)
+ * "no locator" 53 and type (56) 57;0 "cannot identify". The ANSI forms and other numbers get nothing. */
+static void test_dec_status_reports(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "\033[?15n\033[?25n\033[?26n\033[?55n\033[?56n");
+	CHECK_REPLY(t, "\033[?13n\033[?20n\033[?27;1n\033[?53n\033[?57;0n");
+	t_feed(t, "\033[15n\033[25n\033[26n\033[55n\033[?53n\033[?99n");
+	CHECK_REPLY(t, "");
+	t_free(t);
+}
+
 static void test_modes(void)
 {
 	struct t_term *t = t_new(20, 5, 0);
@@ -293,6 +307,7 @@ int main(void)
 	test_replies();
 	test_conformance_level();
 	test_decsca_report();
+	test_dec_status_reports();
 	test_modes();
 	return t_done("grid-modes");
 }
