@@ -248,17 +248,29 @@ static void device_status(struct grid *g, const struct vt_csi *csi)
 	}
 }
 
+/* XTWINOPS. The reports describe a console: a window that is the whole screen, at 0;0, never iconified, so the
+ * screen's size (15, 19) is the text area's (14, 18), in the pixels the program gives the child (TIOCSWINSZ).
+ * The title reports (20, 21) are refused, as xterm's default disallowedWindowOps refuses them; the
+ * operations that would move or resize a window do nothing. */
 static void window_ops(struct grid *g, const struct vt_csi *csi)
 {
 	switch (p0(csi, 0, 0)) {
-	case 14:
-		grid__reply(g, "\033[4;%d;%dt", g->rows * g->cell_height, g->cols * g->cell_width);
+	case 11:
+		grid__reply(g, "\033[1t");
+		break;
+	case 13: /* 13 and 13;2 (the text area) */
+		grid__reply(g, "\033[3;0;0t");
+		break;
+	case 14: /* 14 and 14;2 (the window) */
+	case 15:
+		grid__reply(g, "\033[%d;%d;%dt", p0(csi, 0, 0) - 10, g->rows * g->cell_height, g->cols * g->cell_width);
 		break;
 	case 16:
 		grid__reply(g, "\033[6;%d;%dt", g->cell_height, g->cell_width);
 		break;
 	case 18:
-		grid__reply(g, "\033[8;%d;%dt", g->rows, g->cols);
+	case 19:
+		grid__reply(g, "\033[%d;%d;%dt", p0(csi, 0, 0) - 10, g->rows, g->cols);
 		break;
 	case 22:
 		grid__title_push(g);

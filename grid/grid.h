@@ -129,7 +129,7 @@ struct grid_config {
 	size_t scrollback;        /* lines kept above the screen (default 10000 when the config is NULL) */
 	const char *xtversion;    /* XTVERSION reply text; NULL = "kmscon-felis(VERSION)" */
 	const char *term_name;    /* the child's TERM, XTGETTCAP's TN; NULL = "xterm-256color". Copied. */
-	int cell_width, cell_height; /* pixel size of a cell, for CSI 14/16 t; 0 if unknown */
+	int cell_width, cell_height; /* pixel size of a cell, for CSI 14/15/16 t; 0 if unknown */
 	bool allow_clipboard_read;   /* OSC 52 queries; default false (refused) */
 	bool backspace_sends_bs;     /* DECBKM at power-on and after RIS (--no-backspace-delete); default false */
 	/* The default colours, 0xRRGGBB: 256 palette entries, then foreground (256) and background (257), i.e.
@@ -154,7 +154,7 @@ void grid_feed(struct grid *g, const uint8_t *data, size_t len);
 void grid_reset(struct grid *g);
 /* Resizes, reflowing soft-wrapped lines; the cursor stays on its character. Returns 0 or -EINVAL/-ENOMEM. */
 int grid_resize(struct grid *g, int cols, int rows);
-/* Cell pixel size for size reports (CSI 14 t / 16 t). */
+/* Cell pixel size for size reports (CSI 14/15/16 t). */
 void grid_set_cell_size(struct grid *g, int cell_width, int cell_height);
 
 int grid_cols(const struct grid *g);

@@ -175,6 +175,22 @@ static void test_dec_status_reports(void)
 	t_free(t);
 }
 
+/* XTWINOPS reports on a console (xterm ctlseqs "CSI Ps ; Ps ; Ps t"): the window is never iconified (11: CSI 1 t),
+ * sits at 0;0 (13, and 13;2 for the text area: CSI 3 ; x ; y t), and is the screen: the screen's size (15 in
+ * pixels, 19 in characters) is the text area's (14, 18). The title and icon label reports (20, 21) stay
+ * refused, as xterm's default disallowedWindowOps refuses them. */
+static void test_window_reports(void)
+{
+	struct t_term *t = t_new(80, 24, 0);
+	t_feed(t, "\033[11t\033[13t\033[13;2t");
+	CHECK_REPLY(t, "\033[1t\033[3;0;0t\033[3;0;0t");
+	t_feed(t, "\033[14t\033[14;2t\033[15t\033[18t\033[19t");
+	CHECK_REPLY(t, "\033[4;384;640t\033[4;384;640t\033[5;384;640t\033[8;24;80t\033[9;24;80t");
+	t_feed(t, "\033]2;secret\007\033[20t\033[21t");
+	CHECK_REPLY(t, "");
+	t_free(t);
+}
+
 static void test_modes(void)
 {
 	struct t_term *t = t_new(20, 5, 0);
@@ -308,6 +324,7 @@ int main(void)
 	test_conformance_level();
 	test_decsca_report();
 	test_dec_status_reports();
+	test_window_reports();
 	test_modes();
 	return t_done("grid-modes");
 }
