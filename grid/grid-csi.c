@@ -371,6 +371,13 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 		g->pen_dirty = true;
 		return true;
 	case KEY(0, '!', 'p'): soft_reset(g); return true;
+	case KEY(0, '"', 'p'):
+		/* DECSCL: to the level DA1 claims, a soft reset (xterm; the VT220 manual and DEC STD 070). The
+		 * second parameter's 8-bit controls are not offered (replies are 7-bit), a higher level is refused,
+		 * and a VT100 (61) is not emulated: both are ignored. */
+		if (p0(csi, 0, 0) == GRID_CONFORMANCE_LEVEL)
+			soft_reset(g);
+		return true;
 	case KEY(0, '*', 'y'): grid__request_checksum(g, csi); return true; /* DECRQCRA */
 	case KEY(0, '#', 'y'): grid__select_checksum(g, csi); return true;  /* XTCHECKSUM */
 	case KEY('>', 0, 'm'):

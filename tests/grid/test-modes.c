@@ -144,6 +144,14 @@ static void test_conformance_level(void)
 	char want[32];
 	snprintf(want, sizeof(want), "\033P1$r%d;1\"p\033\\", da_level);
 	CHECK_REPLY(t, want);
+	/* DECSCL to that level is a soft reset, as DECSTR (xterm; the VT220 manual and DEC STD 070 say soft), the
+	 * screen kept; a level above it is refused and changes nothing, and so is 61 (a VT100: not emulated) */
+	t_feed(t, "\033[HA\033[4h\033[1m\033[3;20r\033[65;1\"p\033[61\"p\033[4$p\033P$qm\033\\");
+	CHECK_REPLY(t, "\033[4;1$y\033P1$r1m\033\\");
+	snprintf(want, sizeof(want), "\033[%d;1\"p\033[4$p\033P$qm\033\\\033P$qr\033\\", da_level);
+	t_feed(t, want);
+	CHECK_REPLY(t, "\033[4;2$y\033P1$r0m\033\\\033P1$r1;24r\033\\");
+	CHECK_ROW(t, 0, "A");
 	t_free(t);
 }
 
