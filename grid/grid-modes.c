@@ -216,13 +216,15 @@ void grid__set_mode(struct grid *g, const struct vt_csi *csi, bool set)
 	}
 }
 
-/* DECRQM: 1 set, 2 reset, 0 not recognised (xterm also answers 3/4 for permanent modes). */
+/* DECRQM: 1 set, 2 reset, 0 not recognised, 3/4 permanently set/reset (a mode a console has fixed). */
 static int dec_mode_state(const struct grid *g, int mode)
 {
 	bool v;
 	switch (mode) {
 	case 1: v = g->modes.keys.cursor_keys_app; break;
+	case 2: return 3; /* DECANM: there is no VT52 mode to leave to */
 	case 3: return 4; /* DECCOLM is not supported: permanently reset */
+	case 4: return 4; /* DECSCLM: scrolling is never smooth */
 	case 5: v = g->modes.reverse_video; break;
 	case 6: v = g->origin; break;
 	case 7: v = g->autowrap; break;
@@ -267,7 +269,11 @@ void grid__request_mode(struct grid *g, const struct vt_csi *csi)
 	switch (mode) {
 	case 4: st = g->insert ? 1 : 2; break;
 	case 20: st = g->modes.keys.newline_mode ? 1 : 2; break;
-	case 2: case 12: st = 4; break; /* KAM, SRM: permanently reset */
+	case 2: st = 4; break;  /* KAM: the keyboard is never locked */
+	case 12: st = 3; break; /* SRM: set, no local echo (VT510 SRM) */
+	/* GATM, CRM, SRTM, VEM, HEM, PUM, FEAM..TSM, EBM: ECMA-48 modes a console has reset, as xterm reports */
+	case 1: case 3: case 5: case 7: case 10: case 11:
+	case 13: case 14: case 15: case 16: case 17: case 18: case 19: st = 4; break;
 	default: st = 0; break;
 	}
 	grid__reply(g, "\033[%d;%d$y", mode, st);

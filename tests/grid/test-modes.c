@@ -199,6 +199,30 @@ static void test_window_reports(void)
 	t_free(t);
 }
 
+/* DECRQM for modes a console has fixed (xterm ctlseqs DECRQM: 3 permanently set, 4 permanently reset), as xterm
+ * answers them: SRM (12) is set, no local echo (VT510 SRM: "set: local echo off"); KAM (2) reset, the keyboard
+ * is never locked; the ECMA-48 modes xterm reports permanently reset (GATM 1, CRM 3, SRTM 5, VEM 7, HEM 10,
+ * PUM 11, FEAM..TSM 13..18, EBM 19) are; DECANM (?2) is set, there is no VT52 mode to leave to; DECSCLM
+ * (?4) reset, scrolling is never smooth. */
+static void test_decrqm_fixed_modes(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "\033[12$p\033[2$p\033[?2$p\033[?4$p");
+	CHECK_REPLY(t, "\033[12;3$y\033[2;4$y\033[?2;3$y\033[?4;4$y");
+	static const int ecma[] = {1, 3, 5, 7, 10, 11, 13, 14, 15, 16, 17, 18, 19};
+	for (size_t i = 0; i < sizeof(ecma) / sizeof(ecma[0]); i++) {
+		char q[16], want[16];
+		snprintf(q, sizeof(q), "\033[%d$p", ecma[i]);
+		snprintf(want, sizeof(want), "\033[%d;4$y", ecma[i]);
+		t_feed(t, q);
+		CHECK_REPLY(t, want);
+	}
+	/* setting them changes nothing */
+	t_feed(t, "\033[12l\033[?2l\033[?4h\033[12$p\033[?2$p\033[?4$p");
+	CHECK_REPLY(t, "\033[12;3$y\033[?2;3$y\033[?4;4$y");
+	t_free(t);
+}
+
 static void test_modes(void)
 {
 	struct t_term *t = t_new(20, 5, 0);
@@ -333,6 +357,7 @@ int main(void)
 	test_decsca_report();
 	test_dec_status_reports();
 	test_window_reports();
+	test_decrqm_fixed_modes();
 	test_modes();
 	return t_done("grid-modes");
 }
