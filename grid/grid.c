@@ -334,18 +334,30 @@ bool grid_is_damaged(const struct grid *g)
 
 /* ----------------------------------------------------------------------------------------- replies */
 
+/* A reply goes whole or not at all: one cut short would leave the child's parser inside a string that never
+ * ends (a DCS without its ST). The replies that can pass the stack buffer (XTGETTCAP's, bounded by its own
+ * buffer; XTVERSION with a long configured text) are formatted again on the heap. */
 void grid__reply(struct grid *g, const char *fmt, ...)
 {
-	char buf[512];
-	va_list ap;
+	char buf[512], *p = buf;
+	va_list ap, again;
 	va_start(ap, fmt);
+	va_copy(again, ap);
 	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (n <= 0 || !g->cb.reply)
+	if (n > 0 && g->cb.reply && (size_t)n >= sizeof(buf)) {
+		p = malloc((size_t)n + 1);
+		if (p && vsnprintf(p, (size_t)n + 1, fmt, again) != n) {
+			free(p);
+			p = NULL;
+		}
+	}
+	va_end(again);
+	if (n <= 0 || !g->cb.reply || !p)
 		return;
-	if ((size_t)n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	g->cb.reply(g->ud, (const uint8_t *)buf, (size_t)n);
+	g->cb.reply(g->ud, (const uint8_t *)p, (size_t)n);
+	if (p != buf)
+		free(p);
 }
 
 /* ------------------------------------------------------------------------------------ create/reset */

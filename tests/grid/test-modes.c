@@ -109,6 +109,18 @@ static void test_replies(void)
 			n += (size_t)snprintf(want + n, sizeof(want) - n, "41");
 		snprintf(want + n, sizeof(want) - n, "\033\\");
 		CHECK_REPLY(t, want);
+		/* the longest unknown name still echoed whole: its reply ends with ST, not cut before it */
+		char big[600];
+		memset(big, '4', 506);
+		big[506] = '\0';
+		snprintf(q, sizeof(q), "\033P+q%s\033\\", big);
+		t_feed(t, q);
+		CHECK(t->reply_len == 4 + 3 + 506 && !strncmp(t->reply, "\033P0+r4444", 9) &&
+			      !strcmp(t->reply + t->reply_len - 2, "\033\\"),
+		      "506-digit name: a reply of %zu bytes ending %02x %02x", t->reply_len,
+		      (unsigned)(uint8_t)t->reply[t->reply_len - 2], (unsigned)(uint8_t)t->reply[t->reply_len - 1]);
+		t->reply_len = 0;
+		t->reply[0] = '\0';
 		n = (size_t)snprintf(q, sizeof(q), "\033P+q");
 		for (int i = 0; i < 800; i++)
 			n += (size_t)snprintf(q + n, sizeof(q) - n, "436f;");
