@@ -338,6 +338,17 @@ static void tab_clear(struct grid *g, int mode)
 		memset(g->tabs, 0, (size_t)g->cols);
 }
 
+/* XTQMODKEYS for resource which: modifyOtherKeys as set, the others as vt/keys.c encodes (xterm's defaults:
+ * modifyKeyboard 0, modifyCursorKeys 2, modifyFunctionKeys 2, modifyKeypadKeys 0). Others get nothing. */
+static void query_modkeys(struct grid *g, int which)
+{
+	static const int fixed[4] = {0, 2, 2, 0};
+	if (which >= 0 && which < 4)
+		grid__reply(g, "\033[>%d;%dm", which, fixed[which]);
+	else if (which == 4)
+		grid__reply(g, "\033[>4;%dm", g->modes.keys.modify_other_keys);
+}
+
 /* Sequences with a private marker or intermediates. Returns false if not handled. */
 static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 {
@@ -383,6 +394,10 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 	case KEY('>', 0, 'm'):
 		if (p0(csi, 0, 0) == 4)
 			g->modes.keys.modify_other_keys = (uint8_t)grid__min(p0(csi, 1, 0), 2);
+		return true;
+	case KEY('?', 0, 'm'): /* XTQMODKEYS */
+		for (unsigned i = 0; i < csi->n_params; i++)
+			query_modkeys(g, csi->params[i]);
 		return true;
 	case KEY('>', 0, 'n'):
 		if (p0(csi, 0, 0) == 4)

@@ -258,6 +258,12 @@ static void test_modes(void)
 	t_feed(t, "\033[>4;2m");
 	grid_get_modes(t->g, &m);
 	CHECK(m.keys.modify_other_keys == 2, "modifyOtherKeys");
+	/* XTQMODKEYS (xterm ctlseqs "CSI ? Pp m"): CSI > Pp ; Pv m for each asked, with the values our key encoder
+	 * follows (xterm's defaults: modifyKeyboard 0, modifyCursorKeys 2, modifyFunctionKeys 2, modifyKeypadKeys
+	 * 0) and modifyOtherKeys as set; an unknown Pp gets nothing */
+	t_feed(t, "\033[?4m\033[?0;1;2;3m\033[?5m\033[>4m\033[?4m");
+	CHECK_REPLY(t, "\033[>4;2m\033[>0;0m\033[>1;2m\033[>2;2m\033[>3;0m\033[>4;0m");
+	t_feed(t, "\033[>4;2m");
 	/* cursor: DECTCEM, DECSCUSR */
 	struct grid_cursor c;
 	t_feed(t, "\033[?25l\033[4 q");
