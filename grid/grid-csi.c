@@ -85,10 +85,11 @@ void grid__execute(void *ctx, uint8_t c)
 		g->wrap_pending = false;
 		grid__index(g);
 		break;
-	case 0x85: /* NEL */
+	case 0x85: /* NEL: the index from where the cursor is, then CR (xterm): right of the right margin at
+		    * the bottom margin it scrolls nothing, as IND does there */
 		g->wrap_pending = false;
-		g->cx = grid__left_limit(g);
 		grid__index(g);
+		g->cx = grid__left_limit(g);
 		break;
 	case 0x88: /* HTS */
 		g->tabs[g->cx] = 1;
