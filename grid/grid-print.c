@@ -37,13 +37,16 @@ static inline __attribute__((always_inline)) void wrap_step(struct grid *g)
 		grid__index(g);
 }
 
+/* The wrap indexes from the column it wraps at, then goes to the left margin (xterm's WrapLine): wrapping
+ * right of the right margin (DECLRMM) at the bottom margin scrolls nothing, the cursor being outside the
+ * margins there. The column wrapped at is never left of the left margin. */
 void grid__do_wrap(struct grid *g)
 {
 	/* (only the flag: a LINE_LAZY row may stay so) */
 	grid__line_raw(g, g->cy)->flags |= LINE_WRAPPED;
 	g->wrap_pending = false;
-	g->cx = grid__left_limit(g);
 	wrap_step(g);
+	g->cx = g->left;
 }
 
 /* Appends cp to the cluster in the cell printed last. Returns false when there is no such cell. */
@@ -531,9 +534,10 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 		}
 		/* grid__do_wrap's at once when more follows: the pending flag not stored and tested, the row at hand */
 	wrap:
-		g->cx = grid__left_limit(g);
+		/* as grid__do_wrap: the index from the column wrapped at, then the left margin */
 		l->flags |= LINE_WRAPPED;
 		wrap_step(g);
+		g->cx = g->left;
 	}
 }
 

@@ -32,8 +32,48 @@ static void test_nel_outside_margins(void)
 	t_free(t);
 }
 
+/* Autowrap indexes from the column it wraps at, then goes to the left margin (xterm's WrapLine: xtermIndex,
+ * then the left margin): text written right of the right margin (up to the screen's edge) that wraps at the
+ * bottom margin does not scroll the region, the index being outside the margins there, and goes on at the
+ * left margin of the same row. Each path that wraps: a run of ASCII, one character at a time, a run after a
+ * pending wrap, a wide character, code points through the mapped path (DEC graphics). */
+static void test_wrap_outside_margins(void)
+{
+	static const char *const text[] = {"XYZW", "X", "\033(0XYZW\033(B"};
+	for (int k = 0; k < 3; k++) {
+		struct t_term *t = margins_screen();
+		t_feed(t, "\033[5;9H");
+		if (k == 1) {
+			t_feed(t, "X");
+			t_feed(t, "Y");
+			t_feed(t, "Z");
+			t_feed(t, "W");
+		} else {
+			t_feed(t, text[k]);
+		}
+		CHECK(strcmp(t_row(t, 1), "abcdefghij") == 0, "path %d: row 1 \"%s\"", k, t_row(t, 1));
+		CHECK(strcmp(t_row(t, 4), "KLZWOPQRXY") == 0, "path %d: row 4 \"%s\"", k, t_row(t, 4));
+		CHECK_CURSOR(t, 4, 4);
+		t_free(t);
+	}
+	/* a wide character that does not fit before the screen's edge wraps the same way */
+	struct t_term *t = margins_screen();
+	t_feed(t, "\033[5;10H\xe4\xb8\xad");
+	CHECK_ROW(t, 1, "abcdefghij");
+	CHECK_ROW(t, 4, "KL\xe4\xb8\xadOPQRST");
+	CHECK_CURSOR(t, 4, 4);
+	t_free(t);
+	/* inside the margins the wrap at the bottom margin scrolls them, as before */
+	t = margins_screen();
+	t_feed(t, "\033[5;6HXYZW");
+	CHECK_ROW(t, 3, "klMNOXYrst");
+	CHECK_ROW(t, 4, "KLZW   RST");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
+	test_wrap_outside_margins();
 	return t_done("grid-margins");
 }
