@@ -132,6 +132,19 @@ static uint8_t charset_for(uint8_t final, uint8_t inter)
 	}
 }
 
+/* DECBI (ESC 6, back) and DECFI (ESC 9, forward), VT420 (xterm's xtermColIndex): a column's move towards the
+ * margin, or at it a shift of the region's columns by one the other way (a blank column comes in at the
+ * margin reached); right of the right margin (DECFI) or left of the left one (DECBI) nothing. */
+static void column_index(struct grid *g, bool forward)
+{
+	if (forward ? g->cx < g->right : g->cx > g->left) {
+		g->cx += forward ? 1 : -1;
+		g->wrap_pending = false;
+	} else if (g->cx == (forward ? g->right : g->left)) {
+		grid__shift_cols(g, g->left, 1, !forward);
+	}
+}
+
 void grid__esc(void *ctx, const struct vt_esc *esc)
 {
 	struct grid *g = ctx;
@@ -159,6 +172,8 @@ void grid__esc(void *ctx, const struct vt_esc *esc)
 	case 'N': grid__execute(g, 0x8e); break;
 	case 'O': grid__execute(g, 0x8f); break;
 	case 'Z': grid__execute(g, 0x9a); break;
+	case '6': column_index(g, false); break; /* DECBI */
+	case '9': column_index(g, true); break;  /* DECFI */
 	case '7': grid__save_cursor(g); break;
 	case '8': grid__restore_cursor(g); break;
 	case '=': g->modes.keys.keypad_app = true; break;

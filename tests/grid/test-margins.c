@@ -71,9 +71,43 @@ static void test_wrap_outside_margins(void)
 	t_free(t);
 }
 
+/* DECBI (ESC 6) and DECFI (ESC 9), VT420 (xterm ctlseqs; xterm's xtermColIndex): inside the margins they move
+ * the cursor a column left or right; at the left margin DECBI shifts the region's columns right by one (a
+ * blank column comes in at the left margin), at the right margin DECFI shifts them left (the column at the left
+ * margin goes). They were ignored. */
+static void test_decbi_decfi(void)
+{
+	struct t_term *t = margins_screen();
+	t_feed(t, "\033[3;5H\0336X");
+	CHECK_CURSOR(t, 4, 2);
+	CHECK_ROW(t, 2, "ABCXEFGHIJ");
+	t_feed(t, "\033[3;3H\0336");
+	CHECK_CURSOR(t, 2, 2);
+	CHECK_ROW(t, 0, "0123456789");
+	CHECK_ROW(t, 1, "ab cdefhij");
+	CHECK_ROW(t, 2, "AB CXEFHIJ");
+	CHECK_ROW(t, 4, "KL MNOPRST");
+	CHECK_ROW(t, 5, "uvwxyz!@#$");
+	t_feed(t, "\033[3;6H\0339Y");
+	CHECK_ROW(t, 2, "AB CXEYHIJ");
+	t_feed(t, "\033[3;7H\0339");
+	CHECK_CURSOR(t, 6, 2);
+	CHECK_ROW(t, 1, "abcdef hij");
+	CHECK_ROW(t, 2, "ABCXEY HIJ");
+	CHECK_ROW(t, 4, "KLMNOP RST");
+	/* outside the margins: only a move, never past the screen's edge, and nothing at it */
+	t_feed(t, "\033[3;10H\0339\0339");
+	CHECK_CURSOR(t, 9, 2);
+	t_feed(t, "\033[3;1H\0336\0336");
+	CHECK_CURSOR(t, 0, 2);
+	CHECK_ROW(t, 2, "ABCXEY HIJ");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
 	test_wrap_outside_margins();
+	test_decbi_decfi();
 	return t_done("grid-margins");
 }
