@@ -397,6 +397,10 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 		g->protect = p0(csi, 0, 0) == 1;
 		g->pen_dirty = true;
 		return true;
+	case KEY('?', 0, 'W'): /* DECST8C */
+		if (p0(csi, 0, 0) == 5)
+			grid__tabs_reset(g);
+		return true;
 	case KEY(0, '!', 'p'): soft_reset(g); return true;
 	case KEY(0, '"', 'p'):
 		/* DECSCL: to the level DA1 claims, a soft reset (xterm; the VT220 manual and DEC STD 070). The

@@ -542,6 +542,8 @@ void grid__delete_chars(struct grid *g, int n);
 void grid__erase_chars(struct grid *g, int n);
 void grid__insert_lines(struct grid *g, int n);
 void grid__delete_lines(struct grid *g, int n);
+/* grid-tabs.c: a stop every 8 columns from column 9 (RIS, DECST8C) */
+void grid__tabs_reset(struct grid *g);
 void grid__tab(struct grid *g, int n);
 void grid__backtab(struct grid *g, int n);
 void grid__backspace(struct grid *g);

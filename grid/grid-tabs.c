@@ -1,10 +1,16 @@
-/* grid/grid-tabs.c: the cursor's moves along its row by tab stops (HT, CHT, CBT) and by BS, and DECALN's
- * screen of E's. Out of grid-edit.c (cursor motion, scrolling, erase) for its size; none of these is on a
- * bulk path: the parser calls them one control or sequence at a time.
+/* grid/grid-tabs.c: the default tab stops (RIS, DECST8C), the cursor's moves along its row by tab stops (HT,
+ * CHT, CBT) and by BS, and DECALN's screen of E's. Out of grid-edit.c (cursor motion, scrolling, erase) for its
+ * size; none of these is on a bulk path: the parser calls them one control or sequence at a time.
  *
  * Reference: xterm's ctlseqs and the VT510 manual, as grid-edit.c; the xterm.js test numbers below are the
  * cases that settled xterm's behaviour where the manuals are silent. */
 #include "grid/grid-internal.h"
+
+void grid__tabs_reset(struct grid *g)
+{
+	for (int x = 0; x < g->cols; x++)
+		g->tabs[x] = x % 8 == 0 && x != 0;
+}
 
 void grid__tab(struct grid *g, int n)
 {

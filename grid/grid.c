@@ -402,8 +402,7 @@ void grid__reset_state(struct grid *g, bool hard)
 	g->modes.keys.backspace_sends_bs = g->backspace_bs_default;
 	memset(g->kitty_depth, 0, sizeof(g->kitty_depth));
 	memset(g->kitty_stack, 0, sizeof(g->kitty_stack));
-	for (int x = 0; x < g->cols; x++)
-		g->tabs[x] = x % 8 == 0 && x != 0;
+	grid__tabs_reset(g);
 	grid__palette_reset(g, -1);
 	g->title[0] = '\0';
 	grid__titles_finish(g);

@@ -104,10 +104,24 @@ static void test_decbi_decfi(void)
 	t_free(t);
 }
 
+/* DECST8C (CSI ? 5 W, VT510; xterm ctlseqs "Reset tab stops to start with column 9, every 8 columns"): after
+ * TBC 3 and an HTS of its own, HT goes by 8 columns again and the HTS is gone. It was ignored. */
+static void test_decst8c(void)
+{
+	struct t_term *t = t_new(30, 2, 0);
+	t_feed(t, "\033[3g\033[5G\033H\033[?5W\r\ta\tb\tc");
+	CHECK_ROW(t, 0, "        a       b       c");
+	/* only Ps 5 */
+	t_feed(t, "\033[3g\033[?4W\r\n\tx");
+	CHECK_ROW(t, 1, "                             x");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
 	test_wrap_outside_margins();
 	test_decbi_decfi();
+	test_decst8c();
 	return t_done("grid-margins");
 }
