@@ -254,7 +254,9 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 			}
 			if (cs != CHARSET_ASCII)
 				cp = grid__map_charset(cs, cp);
-		} else if (unlikely(g->single_shift)) {
+		} else if (unlikely(g->single_shift) && vt_char_width(cp) > 0) {
+			/* the shift is for the next character with a width: a combining mark joins the one before
+			 * it and leaves the shift pending (xterm) */
 			g->single_shift = 0;
 			grid__print_mode(g);
 		}

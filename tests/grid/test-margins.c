@@ -117,11 +117,30 @@ static void test_decst8c(void)
 	t_free(t);
 }
 
+/* A single shift (SS2, SS3) applies to the next character with a width, one only (xterm: a combining mark joins
+ * the character before it without taking the shift, a wide character takes it). It was spent on a combining
+ * mark, and the character after the mark came out of GL unmapped. */
+static void test_single_shift(void)
+{
+	struct t_term *t = t_new(10, 3, 0);
+	/* G2 and G3 DEC graphics; a mark after SS2, then q from G2, then q from GL (ASCII) */
+	t_feed(t, "\033*0\033+0e\033N\xcc\x81qq");
+	CHECK_ROW(t, 0, "e\xcc\x81\xe2\x94\x80q");
+	/* the same by SS3, with the mark in a run of text that follows */
+	t_feed(t, "\r\na\033O\xcc\x81xx");
+	CHECK_ROW(t, 1, "a\xcc\x81\xe2\x94\x82x");
+	/* a wide character takes the shift: the q after it is ASCII */
+	t_feed(t, "\r\n\033N\xe4\xb8\xadq");
+	CHECK_ROW(t, 2, "\xe4\xb8\xadq");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
 	test_wrap_outside_margins();
 	test_decbi_decfi();
 	test_decst8c();
+	test_single_shift();
 	return t_done("grid-margins");
 }
