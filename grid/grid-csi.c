@@ -480,9 +480,11 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 		break;
 	case 'X': grid__erase_chars(g, n); break;
 	case 'Z': grid__backtab(g, n); break;
-	case 'a': /* HPR: to the screen edge, margins or not (xterm) */
-		g->cx = grid__min(g->cx + n, g->cols - 1);
-		g->wrap_pending = false;
+	case 'a': /* HPR: clamped as CUP (xterm): the right margin in origin mode, else the screen's edge */
+		if (g->origin)
+			grid__goto_origin(g, grid__max(g->cx - g->left, 0) + n, grid__max(g->cy - g->top, 0));
+		else
+			grid__goto(g, g->cx + n, g->cy);
 		break;
 	case 'b': grid__rep(g, n); return; /* keeps the character for another REP */
 	case 'c':
@@ -496,9 +498,11 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 			g->cy = grid__clamp(n - 1, 0, g->rows - 1);
 		g->wrap_pending = false;
 		break;
-	case 'e': /* VPR: to the screen edge (xterm.js t0079) */
-		g->cy = grid__min(g->cy + n, g->rows - 1);
-		g->wrap_pending = false;
+	case 'e': /* VPR: as HPR, the bottom margin in origin mode, else the screen's edge (xterm.js t0079) */
+		if (g->origin)
+			grid__goto_origin(g, grid__max(g->cx - g->left, 0), grid__max(g->cy - g->top, 0) + n);
+		else
+			grid__goto(g, g->cx, g->cy + n);
 		break;
 	case 'g': tab_clear(g, p0(csi, 0, 0)); break;
 	case 'h': grid__set_mode(g, csi, true); break;

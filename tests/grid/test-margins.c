@@ -135,6 +135,25 @@ static void test_single_shift(void)
 	t_free(t);
 }
 
+/* HPR and VPR are relative moves through CUP's clamping (xterm: CursorSet of the position plus the count): in
+ * origin mode they stop at the right and bottom margins, as CUP does; without it, at the screen's edges.
+ * They went to the screen's edges in origin mode too, out of the region the application addresses. */
+static void test_hpr_vpr_origin(void)
+{
+	struct t_term *t = margins_screen();
+	t_feed(t, "\033[?6h\033[2;2H\033[9a");
+	CHECK_CURSOR(t, 6, 2);
+	t_feed(t, "\033[9e");
+	CHECK_CURSOR(t, 6, 4);
+	t_feed(t, "\033[1;1H\033[2a\033[1eX");
+	CHECK_CURSOR(t, 5, 2);
+	CHECK_ROW(t, 2, "ABCDXFGHIJ");
+	/* without origin mode: the screen's edges, margins or not */
+	t_feed(t, "\033[?6l\033[2;2H\033[20a\033[20e");
+	CHECK_CURSOR(t, 9, 5);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -142,5 +161,6 @@ int main(void)
 	test_decbi_decfi();
 	test_decst8c();
 	test_single_shift();
+	test_hpr_vpr_origin();
 	return t_done("grid-margins");
 }
