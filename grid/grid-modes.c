@@ -51,6 +51,12 @@ void grid__restore_cursor(struct grid *g)
 		grid__print_mode(g);
 		/* xterm does not bring back a pending wrap (xterm.js t0060, t0061) */
 		grid__goto(g, s->x, s->y);
+		if (g->origin) {
+			/* placed as CUP in origin mode (xterm's CursorSet with the origin flag): margins set since the
+			 * save stop it at the right and bottom ones; above or left of the region it stays */
+			g->cx = grid__min(g->cx, g->right);
+			g->cy = grid__min(g->cy, g->bottom);
+		}
 	}
 	g->pen_dirty = true;
 	g->erase_dirty = true;

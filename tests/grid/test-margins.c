@@ -154,6 +154,21 @@ static void test_hpr_vpr_origin(void)
 	t_free(t);
 }
 
+/* DECRC brings origin mode back and places the cursor as CUP would in it (xterm's CursorRestore: CursorSet with
+ * the origin flag): a position saved below or right of margins set since stops at the bottom and right
+ * margins. The cursor came back outside the region while origin mode was on. */
+static void test_decrc_origin_clamp(void)
+{
+	struct t_term *t = margins_screen();
+	t_feed(t, "\033[?6h\033[4;5H\0337\033[2;3r\033[2;4s\0338");
+	CHECK_CURSOR(t, 3, 2);
+	/* above and left of the margins it stays (xterm clamps only at the far ends) */
+	t_feed(t, "\033[r\033[s\0337\033[4;6r\0338X");
+	CHECK_CURSOR(t, 1, 0);
+	CHECK_ROW(t, 0, "X123456789");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -162,5 +177,6 @@ int main(void)
 	test_decst8c();
 	test_single_shift();
 	test_hpr_vpr_origin();
+	test_decrc_origin_clamp();
 	return t_done("grid-margins");
 }
