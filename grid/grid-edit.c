@@ -753,8 +753,10 @@ void grid__delete_lines(struct grid *g, int n)
 void grid__shift_cols(struct grid *g, int x0, int n, bool right)
 {
 	int end = g->right + 1;
-	/* xterm ignores them while the cursor is outside the scroll region (xterm.js t600-t603) */
-	if (x0 < g->left || x0 >= end || n <= 0 || g->cy < g->top || g->cy > g->bottom)
+	/* xterm ignores them while the cursor is outside the scroll region, its left/right margins too (xterm.js
+	 * t600-t603; xterm's xtermColScroll): SL and SR start at the left margin whatever the cursor's column */
+	if (x0 < g->left || x0 >= end || n <= 0 || g->cy < g->top || g->cy > g->bottom || g->cx < g->left ||
+	    g->cx >= end)
 		return;
 	n = grid__min(n, end - x0);
 	/* before the cells move (as in grid__insert_chars) */

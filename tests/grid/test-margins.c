@@ -169,6 +169,21 @@ static void test_decrc_origin_clamp(void)
 	t_free(t);
 }
 
+/* SL and SR (CSI Ps SP @, CSI Ps SP A) shift the region's margin columns only while the cursor is inside the
+ * margins, as DECIC and DECDC (xterm's xtermColScroll tests the cursor's row and column for all four): right
+ * of the right margin they shifted the columns all the same. */
+static void test_sl_sr_outside_margins(void)
+{
+	struct t_term *t = margins_screen();
+	t_feed(t, "\033[3;9H\033[ @\033[3;1H\033[ A");
+	CHECK_ROW(t, 1, "abcdefghij");
+	CHECK_ROW(t, 2, "ABCDEFGHIJ");
+	t_feed(t, "\033[3;4H\033[ @");
+	CHECK_ROW(t, 1, "abdefg hij");
+	CHECK_ROW(t, 4, "KLNOPQ RST");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -178,5 +193,6 @@ int main(void)
 	test_single_shift();
 	test_hpr_vpr_origin();
 	test_decrc_origin_clamp();
+	test_sl_sr_outside_margins();
 	return t_done("grid-margins");
 }
