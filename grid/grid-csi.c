@@ -224,8 +224,10 @@ static void device_status(struct grid *g, const struct vt_csi *csi)
 {
 	int y = g->cy + 1, x = g->cx + 1;
 	if (g->origin) {
-		y -= g->top;
-		x -= g->left;
+		/* from the margins' corner, 1 at least: DECRC may bring the cursor back above or left of them
+		 * (xterm's CursorRow and CursorCol clamp at 0) */
+		y = grid__max(y - g->top, 1);
+		x = grid__max(x - g->left, 1);
 	}
 	const bool dec = csi->private_marker == '?';
 	switch (p0(csi, 0, 0)) {

@@ -184,6 +184,19 @@ static void test_sl_sr_outside_margins(void)
 	t_free(t);
 }
 
+/* CPR in origin mode counts from the margins' corner, and from 1 at least: a cursor above or left of the
+ * margins (DECRC brings it back there, see test_decrc_origin_clamp) reports row or column 1, as xterm's
+ * CursorRow and CursorCol clamp at 0. It reported 0 or less ("-2;-1"). */
+static void test_cpr_origin_outside(void)
+{
+	struct t_term *t = t_new(10, 6, 0);
+	t_feed(t, "\033[?6h\0337\033[4;6r\033[?69h\033[3;7s\0338\033[6n");
+	CHECK_REPLY(t, "\033[1;1R");
+	t_feed(t, "\033[2;3H\033[6n");
+	CHECK_REPLY(t, "\033[2;3R");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -194,5 +207,6 @@ int main(void)
 	test_hpr_vpr_origin();
 	test_decrc_origin_clamp();
 	test_sl_sr_outside_margins();
+	test_cpr_origin_outside();
 	return t_done("grid-margins");
 }
