@@ -127,7 +127,9 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 	 * with them */
 	if (g->sel.active)
 		grid__select_touch(g, g->cy, g->cy);
-	if (g->insert)
+	/* insert mode makes room only inside the left/right margins; outside them the character overwrites
+	 * (xterm's InsertChar does nothing there) */
+	if (g->insert && x >= g->left && x <= g->right)
 		insert_blanks(g, l, x, right, w);
 	grid__fix_wide(l, g->cols, x, x + w);
 	grid__line_touch(l, x + w);

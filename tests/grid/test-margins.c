@@ -197,6 +197,19 @@ static void test_cpr_origin_outside(void)
 	t_free(t);
 }
 
+/* Insert mode (IRM) makes room only inside the left/right margins (xterm's WriteText calls InsertChar, which
+ * does nothing outside them): right or left of the margins the character overwrites. The cells were shifted
+ * there, to the screen's edge or to the right margin, losing the last one. */
+static void test_irm_outside_margins(void)
+{
+	struct t_term *t = margins_screen();
+	t_feed(t, "\033[4h\033[2;9HX\033[3;1HY\033[4;4HZ");
+	CHECK_ROW(t, 1, "abcdefghXj");
+	CHECK_ROW(t, 2, "YBCDEFGHIJ");
+	CHECK_ROW(t, 3, "klmZnoprst");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -208,5 +221,6 @@ int main(void)
 	test_decrc_origin_clamp();
 	test_sl_sr_outside_margins();
 	test_cpr_origin_outside();
+	test_irm_outside_margins();
 	return t_done("grid-margins");
 }
