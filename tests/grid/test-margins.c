@@ -210,6 +210,57 @@ static void test_irm_outside_margins(void)
 	t_free(t);
 }
 
+/* Whether row y's wide characters are whole: every left half (width 2) followed by its right half (width 0),
+ * every right half after a left half. */
+static int t_pairs_whole(struct t_term *t, int y)
+{
+	const struct grid_cell *c = grid_row(t->g, y);
+	int cols = grid_cols(t->g);
+	for (int x = 0; x < cols; x++) {
+		if (c[x].width == 2 && (x + 1 == cols || c[x + 1].width != 0))
+			return 0;
+		if (c[x].width == 0 && (x == 0 || c[x - 1].width != 2))
+			return 0;
+	}
+	return 1;
+}
+
+/* A wide character cut by a margin (one half inside, one outside) is blanked whole when the columns between
+ * the margins move (xterm: "If we shift part of a multi-column character, fill the rest of it with blanks"):
+ * DCH, DECDC, SL, DECFI, SU, SD, DL and IL moved its inside half alone, leaving a wide cell without its right
+ * half, drawn over the character next to it (row "ABcdef" U+4E2D "HIJ" after SU). */
+static void test_wide_cut_by_margin(void)
+{
+	static const char *const ops[] = {
+		"\033[1;4H\033[P",  "\033[1;4H\033[\047~", "\033[1;4H\033[ @", "\033[1;7H\0339",
+		"\033[1;4H\033[@",  "\033[1;4H\033[\047}", "\033[1;1H\033[S",  "\033[2;1H\033[T",
+		"\033[1;3H\033[M",  "\033[1;3H\033[L",
+	};
+	for (int k = 0; k < (int)(sizeof(ops) / sizeof(ops[0])); k++) {
+		for (int wide_row = 0; wide_row < 2; wide_row++) {
+			struct t_term *t = t_new(10, 3, 0);
+			/* U+4E2D at columns 7-8 (1-based), across the right margin 7 */
+			t_feed(t, wide_row ? "ABCDEFGHIJ\r\nabcdef\xe4\xb8\xadij" : "abcdef\xe4\xb8\xadij\r\nABCDEFGHIJ");
+			t_feed(t, "\033[?69h\033[3;7s");
+			t_feed(t, ops[k]);
+			for (int y = 0; y < 3; y++)
+				CHECK(t_pairs_whole(t, y), "op %d, wide on row %d: row %d \"%s\" has half a wide character", k,
+				      wide_row, y, t_row(t, y));
+			t_free(t);
+		}
+	}
+	/* the same across the left margin (U+4E2D at columns 2-3, the left margin 3) */
+	for (int k = 0; k < (int)(sizeof(ops) / sizeof(ops[0])); k++) {
+		struct t_term *t = t_new(10, 3, 0);
+		t_feed(t, "ABCDEFGHIJ\r\na\xe4\xb8\xad" "defghij\033[?69h\033[3;7s");
+		t_feed(t, ops[k]);
+		for (int y = 0; y < 3; y++)
+			CHECK(t_pairs_whole(t, y), "op %d, left margin: row %d \"%s\" has half a wide character", k, y,
+			      t_row(t, y));
+		t_free(t);
+	}
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -222,5 +273,6 @@ int main(void)
 	test_sl_sr_outside_margins();
 	test_cpr_origin_outside();
 	test_irm_outside_margins();
+	test_wide_cut_by_margin();
 	return t_done("grid-margins");
 }
