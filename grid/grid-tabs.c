@@ -28,7 +28,8 @@ void grid__tab(struct grid *g, int n)
 
 void grid__backtab(struct grid *g, int n)
 {
-	int lim = grid__left_limit(g);
+	/* column 1, margins or not (VT510 CBT); the left margin only in origin mode (xterm's TabToPrevStop) */
+	int lim = g->origin ? grid__left_limit(g) : 0;
 	while (n-- > 0 && g->cx > lim) {
 		int x = g->cx - 1;
 		while (x > lim && !g->tabs[x])

@@ -261,6 +261,22 @@ static void test_wide_cut_by_margin(void)
 	}
 }
 
+/* CBT stops at the left margin only in origin mode; otherwise at column 1, margins or not (VT510 manual CBT:
+ * "the active position stays at column one"; xterm's TabToPrevStop clamps to the left margin under DECOM
+ * only). It stopped at the left margin in both cases. */
+static void test_cbt_left_margin(void)
+{
+	struct t_term *t = t_new(30, 2, 0);
+	t_feed(t, "\033[?69h\033[5;25s\033[1;20H\033[2ZA");
+	CHECK_ROW(t, 0, "        A");
+	t_feed(t, "\033[1;20H\033[3ZB");
+	CHECK_ROW(t, 0, "B       A");
+	/* in origin mode the left margin (column 5) stops it */
+	t_feed(t, "\033[?6h\033[1;16H\033[3ZC");
+	CHECK_ROW(t, 0, "B   C   A");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -274,5 +290,6 @@ int main(void)
 	test_cpr_origin_outside();
 	test_irm_outside_margins();
 	test_wide_cut_by_margin();
+	test_cbt_left_margin();
 	return t_done("grid-margins");
 }
