@@ -262,7 +262,8 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 			g->single_shift = 0;
 			grid__print_mode(g);
 		}
-		g->last_cp = cp;
+		/* as received: REP maps it through GL again (xterm), so that a single shift applies once */
+		g->last_cp = cps[i];
 		int w = vt_char_width(cp);
 		if (w <= 0) {
 			if (cp >= 0x20) {
@@ -816,6 +817,8 @@ void grid__rep(struct grid *g, int count)
 		}
 		return;
 	}
+	if (cp < 0x7f)
+		cp = grid__map_charset(g->charsets[g->gl], cp);
 	int w = vt_char_width(cp);
 	if (w <= 0)
 		return;

@@ -133,6 +133,15 @@ static void test_single_shift(void)
 	t_feed(t, "\r\n\033N\xe4\xb8\xadq");
 	CHECK_ROW(t, 2, "\xe4\xb8\xadq");
 	t_free(t);
+	/* REP repeats the character as GL shows it, not as the shift did (xterm repeats the character received
+	 * through GL's set): it repeated the shifted line-drawing character */
+	t = t_new(10, 2, 0);
+	t_feed(t, "\033*0\033Nq\033[2b");
+	CHECK_ROW(t, 0, "\xe2\x94\x80qq");
+	/* with DEC graphics in GL itself REP repeats the mapped character, as before */
+	t_feed(t, "\r\n\033(0q\033[2b\033(B");
+	CHECK_ROW(t, 1, "\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80");
+	t_free(t);
 }
 
 /* HPR and VPR are relative moves through CUP's clamping (xterm: CursorSet of the position plus the count): in
