@@ -121,37 +121,18 @@ GRID_PAGE("step") static bool push_line(struct grid *g)
 	return true;
 }
 
-/* Before cells [x0, x1) of l move, within the row or to another one: a wide character cut by either edge is
- * blanked whole, both halves (xterm: "If we shift part of a multi-column character, fill the rest of it with
- * blanks"). grid__fix_wide blanks only the half outside, which is right for cells overwritten in place; the
- * half inside would move alone, a wide cell without its right half or a right half without its left. */
-static void split_wide(struct line *l, int cols, int x0, int x1)
-{
-	struct grid_cell *c = l->cells;
-	if (grid__inner_col(x0, cols) && c[x0].width == 0) {
-		c[x0 - 1].cp = c[x0].cp = 0;
-		c[x0 - 1].width = c[x0].width = 1;
-		c[x0 - 1].link = c[x0].link = 0;
-	}
-	if (grid__inner_col(x1, cols) && c[x1].width == 0) {
-		c[x1 - 1].cp = c[x1].cp = 0;
-		c[x1 - 1].width = c[x1].width = 1;
-		c[x1 - 1].link = c[x1].link = 0;
-	}
-}
-
 static void scroll_cols_up(struct grid *g, int top, int bottom, int n)
 {
 	int x0 = g->left, w = g->right - g->left + 1;
 	uint16_t es = grid__erase_style(g);
 	for (int y = top; y <= bottom; y++) {
 		struct line *dst = grid__line(g, y);
-		split_wide(dst, g->cols, x0, x0 + w);
+		grid__split_wide(dst, g->cols, x0, x0 + w);
 		dst->used = (uint16_t)g->cols;
 		dst->flags &= ~LINE_ASCII;
 		if (y + n <= bottom) {
 			struct line *src = grid__line(g, y + n);
-			split_wide(src, g->cols, x0, x0 + w);
+			grid__split_wide(src, g->cols, x0, x0 + w);
 			memcpy(&dst->cells[x0], &src->cells[x0], (size_t)w * sizeof(struct grid_cell));
 		} else {
 			grid__clear_cells(&dst->cells[x0], w, es);
@@ -165,12 +146,12 @@ static void scroll_cols_down(struct grid *g, int top, int bottom, int n)
 	uint16_t es = grid__erase_style(g);
 	for (int y = bottom; y >= top; y--) {
 		struct line *dst = grid__line(g, y);
-		split_wide(dst, g->cols, x0, x0 + w);
+		grid__split_wide(dst, g->cols, x0, x0 + w);
 		dst->used = (uint16_t)g->cols;
 		dst->flags &= ~LINE_ASCII;
 		if (y - n >= top) {
 			struct line *src = grid__line(g, y - n);
-			split_wide(src, g->cols, x0, x0 + w);
+			grid__split_wide(src, g->cols, x0, x0 + w);
 			memcpy(&dst->cells[x0], &src->cells[x0], (size_t)w * sizeof(struct grid_cell));
 		} else {
 			grid__clear_cells(&dst->cells[x0], w, es);
@@ -700,7 +681,7 @@ void grid__insert_chars(struct grid *g, int n)
 	/* before the cells move: the selection's marks are cleared where it lies, and would move with them */
 	if (g->sel.active)
 		grid__select_touch(g, g->cy, g->cy);
-	split_wide(l, g->cols, x, end);
+	grid__split_wide(l, g->cols, x, end);
 	grid__fix_wide(l, g->cols, end - n, end - n);
 	l->flags &= ~LINE_ASCII;
 	memmove(&l->cells[x + n], &l->cells[x], (size_t)(end - x - n) * sizeof(struct grid_cell));
@@ -720,7 +701,7 @@ void grid__delete_chars(struct grid *g, int n)
 	/* before the cells move (as in grid__insert_chars) */
 	if (g->sel.active)
 		grid__select_touch(g, g->cy, g->cy);
-	split_wide(l, g->cols, x, end);
+	grid__split_wide(l, g->cols, x, end);
 	grid__fix_wide(l, g->cols, x + n, x + n);
 	l->flags &= ~LINE_ASCII;
 	memmove(&l->cells[x], &l->cells[x + n], (size_t)(end - x - n) * sizeof(struct grid_cell));
@@ -784,7 +765,7 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right)
 	uint16_t es = grid__erase_style(g);
 	for (int y = g->top; y <= g->bottom; y++) {
 		struct line *l = grid__line(g, y);
-		split_wide(l, g->cols, x0, end);
+		grid__split_wide(l, g->cols, x0, end);
 		struct grid_cell *c = l->cells;
 		l->used = (uint16_t)g->cols;
 		l->flags &= ~LINE_ASCII;

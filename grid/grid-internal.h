@@ -734,6 +734,23 @@ static inline void grid__fix_wide(struct line *l, int cols, int x0, int x1)
 	}
 }
 
+/* Before cells [x0, x1) of l move, within the row or to another one: a wide character cut by either edge is
+ * blanked whole, both halves (xterm: "If we shift part of a multi-column character, fill the rest of it with
+ * blanks"). grid__fix_wide blanks only the half outside, right for cells overwritten in place; the half inside
+ * would move alone, a wide cell without its right half or a right half without its left. */
+static inline void grid__split_wide(struct line *l, int cols, int x0, int x1)
+{
+	struct grid_cell *c = l->cells;
+	for (int k = 0; k < 2; k++) {
+		int x = k ? x1 : x0;
+		if (grid__inner_col(x, cols) && c[x].width == 0) {
+			c[x - 1].cp = c[x].cp = 0;
+			c[x - 1].width = c[x].width = 1;
+			c[x - 1].link = c[x].link = 0;
+		}
+	}
+}
+
 /* grid__fix_wide for an erase (grid-edit.c's erase_cells): the width tested first, at column 0 for an edge
  * (cell 0 is never a right half). A cut wide character is rare, where whether x0 and x1 are edges varies with
  * each EL's form: csi's simulated mispredictions in EL's handler -21 %, host time +1.5-2.5 %, guest emulated
