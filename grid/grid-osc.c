@@ -186,6 +186,28 @@ static void osc_dynamic(struct grid *g, int which, const char *s, size_t len)
 
 /* ------------------------------------------------------------------------------------------- titles */
 
+/* The length of the valid UTF-8 character at s[0..n), or 0: overlong forms, surrogates and code points past
+ * U+10FFFF are not valid (Unicode 15.0 table 3-7). */
+static size_t utf8_valid(const uint8_t *s, size_t n)
+{
+	uint8_t b = s[0];
+	if (b < 0x80)
+		return 1;
+	size_t k = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+	if (k == 0 || n < k)
+		return 0;
+	/* the second byte's range depends on the first */
+	uint8_t lo = b == 0xe0 ? 0xa0 : b == 0xf0 ? 0x90 : 0x80;
+	uint8_t hi = b == 0xed ? 0x9f : b == 0xf4 ? 0x8f : 0xbf;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < k; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	}
+	return k;
+}
+
 static void set_title(struct grid *g, const char *s, size_t len)
 {
 	if (len >= TITLE_MAX) {
@@ -195,10 +217,20 @@ static void set_title(struct grid *g, const char *s, size_t len)
 		while (len > 0 && ((uint8_t)s[len] & 0xc0) == 0x80)
 			len--;
 	}
-	/* never keep control characters (a title is shown and logged) */
+	/* a title is shown, logged and written into JSON: like xterm (ChangeGroup), each byte that is not part
+	 * of a printable character (controls, DEL, invalid UTF-8) becomes '?' */
 	size_t n = 0;
-	for (size_t i = 0; i < len; i++)
-		g->title[n++] = (uint8_t)s[i] < 0x20 || s[i] == 0x7f ? ' ' : s[i];
+	for (size_t i = 0; i < len;) {
+		size_t k = utf8_valid((const uint8_t *)s + i, len - i);
+		if (k == 0 || (k == 1 && ((uint8_t)s[i] < 0x20 || s[i] == 0x7f))) {
+			g->title[n++] = '?';
+			i++;
+			continue;
+		}
+		memcpy(g->title + n, s + i, k);
+		n += k;
+		i += k;
+	}
 	g->title[n] = '\0';
 	if (g->cb.title)
 		g->cb.title(g->ud, g->title);

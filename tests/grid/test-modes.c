@@ -365,8 +365,21 @@ static void test_configured_decbkm(void)
 	t_free(t);
 }
 
+/* OSC 0/2 titles reach the title callback and grid_title() as valid UTF-8 whatever the child sent: xterm
+ * (ChangeGroup) shows each byte that is not part of a printable character as '?' */
+static void test_titles(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "\033]2;a\xff\xfe" "b\x7f" "c\xc3\xa9\xe2\x82" "d\xed\xa0\x80\xf0\x9f\x98\x80\007");
+	CHECK(strcmp(grid_title(t->g), "a??b?c\xc3\xa9??d???\xf0\x9f\x98\x80") == 0, "invalid UTF-8 title: '%s'",
+	      grid_title(t->g));
+	CHECK(strcmp(t->title, grid_title(t->g)) == 0, "callback: '%s'", t->title);
+	t_free(t);
+}
+
 int main(void)
 {
+	test_titles();
 	test_configured_colors();
 	test_configured_decbkm();
 	test_sgr();
