@@ -210,13 +210,10 @@ static size_t utf8_valid(const uint8_t *s, size_t n)
 
 static void set_title(struct grid *g, const char *s, size_t len)
 {
-	if (len >= TITLE_MAX) {
-		/* cut at a character's start: a cut inside a UTF-8 sequence handed the callback (shown, logged)
-		 * an invalid string */
-		len = TITLE_MAX - 1;
-		while (len > 0 && ((uint8_t)s[len] & 0xc0) == 0x80)
-			len--;
-	}
+	/* xterm ignores a title of 1024 bytes or more as not plausible: the title shown stays, where a cut one
+	 * would show wrong text */
+	if (len >= TITLE_MAX)
+		return;
 	/* a title is shown, logged and written into JSON: like xterm (ChangeGroup), each byte that is not part
 	 * of a printable character (controls, DEL, invalid UTF-8) becomes '?' */
 	size_t n = 0;

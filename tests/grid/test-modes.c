@@ -374,6 +374,20 @@ static void test_titles(void)
 	CHECK(strcmp(grid_title(t->g), "a??b?c\xc3\xa9??d???\xf0\x9f\x98\x80") == 0, "invalid UTF-8 title: '%s'",
 	      grid_title(t->g));
 	CHECK(strcmp(t->title, grid_title(t->g)) == 0, "callback: '%s'", t->title);
+	/* xterm ignores a title of 1024 bytes or more (not plausible as a request): the old one stays, never a
+	 * truncated new one; 1023 bytes are taken */
+	{
+		static char buf[1100];
+		t_feed(t, "\033]2;short\007");
+		int n = snprintf(buf, sizeof(buf), "\033]2;");
+		memset(buf + n, 'x', 1024);
+		snprintf(buf + n + 1024, sizeof(buf) - (size_t)n - 1024, "\007");
+		t_feed(t, buf);
+		CHECK(strcmp(grid_title(t->g), "short") == 0, "1024-byte title: %zu bytes", strlen(grid_title(t->g)));
+		snprintf(buf + n + 1023, sizeof(buf) - (size_t)n - 1023, "\007");
+		t_feed(t, buf);
+		CHECK(strlen(grid_title(t->g)) == 1023, "1023-byte title: %zu bytes", strlen(grid_title(t->g)));
+	}
 	t_free(t);
 }
 
