@@ -424,13 +424,10 @@ static void osc_clipboard(struct grid *g, const char *s, size_t len)
 	uint32_t acc = 0;
 	int bits = 0;
 	for (size_t i = 0; i < dl; i++) {
+		/* a byte outside the alphabet (a space, '=') is skipped, as xterm's AppendToSelectionBuffer does */
 		int v = b64val(d[i]);
-		if (v < 0) {
-			if (d[i] == '=')
-				break;
-			free(out);
-			return; /* not base64: xterm ignores the request */
-		}
+		if (v < 0)
+			continue;
 		acc = acc << 6 | (uint32_t)v;
 		bits += 6;
 		if (bits >= 8) {

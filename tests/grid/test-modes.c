@@ -391,9 +391,41 @@ static void test_titles(void)
 	t_free(t);
 }
 
+/* OSC 52 sets the selection with what xterm decodes (AppendToSelectionBuffer): bytes outside the base64
+ * alphabet, spaces and '=' among them, are skipped, not a reason to drop the whole request */
+static struct {
+	char targets[16];
+	char data[64];
+	int calls;
+} clip;
+
+static void on_clip(void *ud, const char *targets, const uint8_t *data, size_t len)
+{
+	(void)ud;
+	snprintf(clip.targets, sizeof(clip.targets), "%s", targets);
+	snprintf(clip.data, sizeof(clip.data), "%.*s", (int)len, (const char *)data);
+	clip.calls++;
+}
+
+static void test_clipboard(void)
+{
+	struct t_term *t = calloc(1, sizeof(*t));
+	struct grid_config cfg = {.cols = 20, .rows = 4};
+	struct grid_callbacks cb = {.clipboard = on_clip};
+	t->g = grid_create(&cfg, &cb, t);
+	t_feed(t, "\033]52;c;aGVs bG8=\007");
+	CHECK(clip.calls == 1 && !strcmp(clip.targets, "c") && !strcmp(clip.data, "hello"), "a space: %d '%s'",
+	      clip.calls, clip.data);
+	t_feed(t, "\033]52;;aGVs\r\nbG8gd29y\nbGQ=\033\\");
+	CHECK(clip.calls == 2 && !strcmp(clip.targets, "s0") && !strcmp(clip.data, "hello world"),
+	      "wrapped lines: %d '%s' '%s'", clip.calls, clip.targets, clip.data);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_titles();
+	test_clipboard();
 	test_configured_colors();
 	test_configured_decbkm();
 	test_sgr();
