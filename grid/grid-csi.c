@@ -291,10 +291,10 @@ static void window_ops(struct grid *g, const struct vt_csi *csi)
 		grid__reply(g, "\033[%d;%d;%dt", p0(csi, 0, 0) - 10, g->rows, g->cols);
 		break;
 	case 22:
-		grid__title_push(g);
+		grid__title_push(g, p0(csi, 1, 0));
 		break;
 	case 23:
-		grid__title_pop(g);
+		grid__title_pop(g, p0(csi, 1, 0));
 		break;
 	default:
 		break;

@@ -582,8 +582,8 @@ void grid__palette_init(struct grid *g, const uint32_t *colors);
 void grid__palette_reset(struct grid *g, int idx);
 void grid__links_finish(struct grid *g);
 void grid__titles_finish(struct grid *g);
-void grid__title_push(struct grid *g);
-void grid__title_pop(struct grid *g);
+void grid__title_push(struct grid *g, int which);
+void grid__title_pop(struct grid *g, int which);
 
 /* grid-select.c */
 void grid__select_update(struct grid *g);

@@ -233,24 +233,30 @@ static void set_title(struct grid *g, const char *s, size_t len)
 		g->cb.title(g->ud, g->title);
 }
 
-void grid__title_push(struct grid *g)
+/* CSI 22 ; which t. A console has no icon name: which 1 (the icon name alone, xterm's ewPushTitle) takes a
+ * slot that holds no title, so that pushes and pops still pair up. */
+void grid__title_push(struct grid *g, int which)
 {
 	if (g->title_depth == TITLE_STACK_MAX) {
 		free(g->title_stack[0]);
 		memmove(g->title_stack, g->title_stack + 1, sizeof(g->title_stack[0]) * (TITLE_STACK_MAX - 1));
 		g->title_depth--;
 	}
-	char *t = strdup(g->title);
-	if (t)
-		g->title_stack[g->title_depth++] = t;
+	char *t = NULL;
+	if (which != 1 && !(t = strdup(g->title)))
+		return;
+	g->title_stack[g->title_depth++] = t;
 }
 
-void grid__title_pop(struct grid *g)
+/* CSI 23 ; which t: which 1 restores the icon name alone and leaves the title, as does a slot pushed with
+ * which 1 (xterm ignores the empty title it would restore). */
+void grid__title_pop(struct grid *g, int which)
 {
 	if (g->title_depth == 0)
 		return;
 	char *t = g->title_stack[--g->title_depth];
-	set_title(g, t, strlen(t));
+	if (t && which != 1)
+		set_title(g, t, strlen(t));
 	free(t);
 }
 

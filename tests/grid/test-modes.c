@@ -388,6 +388,16 @@ static void test_titles(void)
 		t_feed(t, buf);
 		CHECK(strlen(grid_title(t->g)) == 1023, "1023-byte title: %zu bytes", strlen(grid_title(t->g)));
 	}
+	/* the title stack (CSI 22/23 ; Ps t): Ps 1 saves or restores the icon name alone, which leaves the title
+	 * as it is (xterm's ewPushTitle/ewPopTitle); 0 and 2 restore the title */
+	t_feed(t, "\033]2;A\007\033[22;1t\033]2;B\007\033[23;1t");
+	CHECK(strcmp(grid_title(t->g), "B") == 0, "CSI 22;1 t, CSI 23;1 t: '%s'", grid_title(t->g));
+	t_feed(t, "\033]2;C\007\033[22;1t\033]2;D\007\033[23;2t");
+	CHECK(strcmp(grid_title(t->g), "D") == 0, "icon pushed, title popped: '%s'", grid_title(t->g));
+	t_feed(t, "\033]2;E\007\033[22;2t\033[22;1t\033]2;F\007\033[23;1t\033[23;2t");
+	CHECK(strcmp(grid_title(t->g), "E") == 0, "vim's push and pop of both: '%s'", grid_title(t->g));
+	t_feed(t, "\033]2;G\007\033[22;0t\033]2;H\007\033[23;0t");
+	CHECK(strcmp(grid_title(t->g), "G") == 0, "CSI 22;0 t, CSI 23;0 t: '%s'", grid_title(t->g));
 	t_free(t);
 }
 
