@@ -129,7 +129,7 @@ static void reply_color(struct grid *g, const char *prefix, uint32_t c)
 	grid__reply(g, "\033]%srgb:%02x%02x/%02x%02x/%02x%02x%s", prefix, r, r, gr, gr, b, b, end);
 }
 
-/* OSC 4 ; c ; spec [; c ; spec ...] */
+/* OSC 4 ; c ; spec [; c ; spec ...], spec a colour or "?" */
 static void osc_palette(struct grid *g, const char *s, size_t len)
 {
 	const char *p = s, *end = s + len;
@@ -147,7 +147,11 @@ static void osc_palette(struct grid *g, const char *s, size_t len)
 		const char *ve = memchr(v, ';', (size_t)(end - v));
 		if (!ve)
 			ve = end;
-		if (idx < 256 && q > p) {
+		/* an index past the palette or a bad spec ends the list, as in xterm's ChangeAnsiColorRequest
+		 * ("quit on any error"): the pairs before it stay applied */
+		if (idx >= 256)
+			return;
+		if (q > p) {
 			uint32_t c;
 			if (ve - v == 1 && *v == '?') {
 				char pre[16];
@@ -156,6 +160,8 @@ static void osc_palette(struct grid *g, const char *s, size_t len)
 			} else if (parse_color(v, (size_t)(ve - v), &c)) {
 				g->palette[idx] = c;
 				grid_damage_all(g);
+			} else {
+				return;
 			}
 		}
 		p = ve + 1;

@@ -86,6 +86,15 @@ static void test_replies(void)
 	CHECK(grid_palette(t->g)[1] == 0xff8000 && grid_palette(t->g)[257] == 0x123456, "palette set");
 	t_feed(t, "\033]104;1\007\033]111\007");
 	CHECK(grid_palette(t->g)[1] == 0xcd0000 && grid_palette(t->g)[257] == 0, "palette reset");
+	/* OSC 4 stops at the first pair in error, a bad spec or an index past the palette, as xterm's
+	 * ChangeAnsiColorRequest does ("quit on any error"): the pairs before it apply, those after it do not */
+	t_feed(t, "\033]4;2;#010101;1;bad;3;#030303\007\033]4;4;#040404;300;#000000;5;#050505\007");
+	CHECK(grid_palette(t->g)[2] == 0x010101 && grid_palette(t->g)[3] == 0xcdcd00 &&
+		      grid_palette(t->g)[4] == 0x040404 && grid_palette(t->g)[5] == 0xcd00cd,
+	      "OSC 4 after an error: %06x %06x %06x %06x", grid_palette(t->g)[2], grid_palette(t->g)[3],
+	      grid_palette(t->g)[4], grid_palette(t->g)[5]);
+	t_feed(t, "\033]4;1;?;256;?;2;?\007\033]104\007");
+	CHECK_REPLY(t, "\033]4;1;rgb:cdcd/0000/0000\007");
 	/* XTGETTCAP: the names are hex; TN and Co are answered as xterm answers them for xterm-256color, an
 	 * unknown name is refused with its name echoed, and xterm stops at the first refusal */
 	t_feed(t, "\033P+q544e\033\\\033P+q436f;636f6c6f7273\033\\");
