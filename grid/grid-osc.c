@@ -90,7 +90,8 @@ static int hex_channel(const char *s, size_t n)
 static bool parse_color(const char *s, size_t len, uint32_t *out)
 {
 	int ch[3];
-	if (len > 4 && !memcmp(s, "rgb:", 4)) {
+	/* the prefix in any case: XParseColor lowers the spec first */
+	if (len > 4 && (s[0] | 0x20) == 'r' && (s[1] | 0x20) == 'g' && (s[2] | 0x20) == 'b' && s[3] == ':') {
 		const char *p = s + 4, *end = s + len;
 		for (int i = 0; i < 3; i++) {
 			const char *q = p;

@@ -93,6 +93,10 @@ static void test_replies(void)
 		      grid_palette(t->g)[4] == 0x040404 && grid_palette(t->g)[5] == 0xcd00cd,
 	      "OSC 4 after an error: %06x %06x %06x %06x", grid_palette(t->g)[2], grid_palette(t->g)[3],
 	      grid_palette(t->g)[4], grid_palette(t->g)[5]);
+	/* XParseColor lowers the whole spec before it looks for the "rgb:" prefix */
+	t_feed(t, "\033]4;6;RGB:F/8/0\007\033]4;7;Rgb:1/2/3\007");
+	CHECK(grid_palette(t->g)[6] == 0xff8800 && grid_palette(t->g)[7] == 0x112233, "RGB: %06x %06x",
+	      grid_palette(t->g)[6], grid_palette(t->g)[7]);
 	t_feed(t, "\033]4;1;?;256;?;2;?\007\033]104\007");
 	CHECK_REPLY(t, "\033]4;1;rgb:cdcd/0000/0000\007");
 	/* XTGETTCAP: the names are hex; TN and Co are answered as xterm answers them for xterm-256color, an
