@@ -418,14 +418,20 @@ static void osc_clipboard(struct grid *g, const char *s, size_t len)
 	const char *semi = memchr(s, ';', len);
 	if (!semi || !g->cb.clipboard)
 		return;
-	char targets[16];
-	size_t tl = (size_t)(semi - s);
-	if (tl >= sizeof(targets))
-		tl = sizeof(targets) - 1;
-	memcpy(targets, s, tl);
+	/* the selections named, each once: s, p, q, c and cut buffers 0-7 (xterm's ManipulateSelectionData
+	 * skips any other byte, and sets nothing when none is left); none named is "s0" */
+	static const char known[] = "spqc01234567";
+	char targets[sizeof(known)];
+	size_t tl = 0;
+	for (const char *t = s; t < semi; t++) {
+		if (*t && strchr(known, *t) && !memchr(targets, *t, tl))
+			targets[tl++] = *t;
+	}
 	targets[tl] = '\0';
-	if (tl == 0)
+	if (semi == s)
 		memcpy(targets, "s0", 3);
+	else if (tl == 0)
+		return;
 	const uint8_t *d = (const uint8_t *)semi + 1;
 	size_t dl = len - (size_t)(d - (const uint8_t *)s);
 	if (dl == 1 && d[0] == '?')

@@ -442,6 +442,13 @@ static void test_clipboard(void)
 	t_feed(t, "\033]52;;aGVs\r\nbG8gd29y\nbGQ=\033\\");
 	CHECK(clip.calls == 2 && !strcmp(clip.targets, "s0") && !strcmp(clip.data, "hello world"),
 	      "wrapped lines: %d '%s' '%s'", clip.calls, clip.targets, clip.data);
+	/* targets: only s, p, q, c and 0-7 count, each once (xterm's ManipulateSelectionData); with none of
+	 * them, nothing is set */
+	t_feed(t, "\033]52;x;aGk=\007");
+	CHECK(clip.calls == 2, "no valid target: %d calls, '%s'", clip.calls, clip.targets);
+	t_feed(t, "\033]52;cxcp;aGk=\007");
+	CHECK(clip.calls == 3 && !strcmp(clip.targets, "cp") && !strcmp(clip.data, "hi"), "targets '%s'",
+	      clip.targets);
 	t_free(t);
 }
 
