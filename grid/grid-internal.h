@@ -582,6 +582,8 @@ void grid__palette_init(struct grid *g, const uint32_t *colors);
 void grid__palette_reset(struct grid *g, int idx);
 void grid__links_finish(struct grid *g);
 void grid__titles_finish(struct grid *g);
+/* grid-colornames.c: the X11 colour name s[0..len) (any case, spaces ignored) as 0xRRGGBB. */
+bool grid__color_name(const char *s, size_t len, uint32_t *out);
 void grid__title_push(struct grid *g, int which);
 void grid__title_pop(struct grid *g, int which);
 

@@ -3,8 +3,9 @@
  *
  * References: xterm ctlseqs "Operating System Commands", "DCS $ q Pt ST" and "DCS + q Pt ST"; OSC 8 hyperlinks
  * (https://gist.github.com/egmontkob/eb114294efbcd5adb1944c9f3cb5feda). Colour specifications are the X11
- * forms xterm accepts: rgb:h/h/h with 1-4 hex digits per channel and #rgb, #rrggbb, #rrrgggbbb,
- * #rrrrggggbbbb. A reply ends with the terminator its query ended with, BEL or ST, as in xterm.
+ * forms xterm accepts: rgb:h/h/h with 1-4 hex digits per channel, #rgb, #rrggbb, #rrrgggbbb,
+ * #rrrrggggbbbb and the X11 colour names (grid-colornames.c). A reply ends with the terminator its query
+ * ended with, BEL or ST, as in xterm.
  * OSC 52 queries are refused unless allowed: grid/ holds no clipboard contents, so they get no answer.
  */
 #include <stdio.h>
@@ -117,7 +118,7 @@ static bool parse_color(const char *s, size_t len, uint32_t *out)
 			ch[i] = (int)(n == 1 ? raw << 4 : raw >> (4 * n - 8));
 		}
 	} else {
-		return false;
+		return grid__color_name(s, len, out);
 	}
 	*out = (uint32_t)ch[0] << 16 | (uint32_t)ch[1] << 8 | (uint32_t)ch[2];
 	return true;

@@ -97,6 +97,15 @@ static void test_replies(void)
 	t_feed(t, "\033]4;6;RGB:F/8/0\007\033]4;7;Rgb:1/2/3\007");
 	CHECK(grid_palette(t->g)[6] == 0xff8800 && grid_palette(t->g)[7] == 0x112233, "RGB: %06x %06x",
 	      grid_palette(t->g)[6], grid_palette(t->g)[7]);
+	/* X11 colour names, in any case and with or without their spaces, as XParseColor takes them */
+	t_feed(t, "\033]4;6;red\007\033]4;7;Dark Slate Gray\007\033]4;8;GhostWhite;9;gray50\007\033]4;10;nocolour\007");
+	CHECK(grid_palette(t->g)[6] == 0xff0000 && grid_palette(t->g)[7] == 0x2f4f4f &&
+		      grid_palette(t->g)[8] == 0xf8f8ff && grid_palette(t->g)[9] == 0x7f7f7f &&
+		      grid_palette(t->g)[10] == 0x00ff00,
+	      "names: %06x %06x %06x %06x %06x", grid_palette(t->g)[6], grid_palette(t->g)[7],
+	      grid_palette(t->g)[8], grid_palette(t->g)[9], grid_palette(t->g)[10]);
+	t_feed(t, "\033]12;orange\007\033]12;?\007\033]112\007");
+	CHECK_REPLY(t, "\033]12;rgb:ffff/a5a5/0000\007");
 	t_feed(t, "\033]4;1;?;256;?;2;?\007\033]104\007");
 	CHECK_REPLY(t, "\033]4;1;rgb:cdcd/0000/0000\007");
 	/* XTGETTCAP: the names are hex; TN and Co are answered as xterm answers them for xterm-256color, an
