@@ -328,6 +328,12 @@ static void osc_link(struct grid *g, const char *s, size_t len)
 		}
 		p = e + 1;
 	}
+	/* an id is held as long as its link, like the URI: one past the URI's cap is not applied either (1,023
+	 * links with ids of up to the parser's 1 MiB would hold 1 GiB) */
+	if (klen > LINK_URI_MAX) {
+		g->link = 0;
+		return;
+	}
 	if (!t->uri) {
 		t->uri = calloc(LINK_MAX, sizeof(*t->uri));
 		t->key = calloc(LINK_MAX, sizeof(*t->key));

@@ -347,6 +347,19 @@ static void test_links(void)
 	const char *u = grid_link_uri(t->g, r[0].link);
 	CHECK(u && strcmp(u, "http://kf/x") == 0, "link uri %s", u ? u : "(null)");
 	CHECK(r[1].link == r[0].link && r[2].link == 0, "link run");
+	/* ids are bounded as URIs are: 1,100 links with 64 KiB ids each keep no more than LINK_URI_MAX bytes of
+	 * id per link (a longer id is not applied, as a longer URI is not) */
+	static char buf[(64 << 10) + 64];
+	for (int i = 0; i < 1100; i++) {
+		int n = snprintf(buf, sizeof(buf), "\033]8;id=%d", i);
+		memset(buf + n, 'k', 64 << 10);
+		snprintf(buf + n + (64 << 10), sizeof(buf) - (size_t)n - (64 << 10), ";http://kf/\033\\L\033]8;;\033\\");
+		t_feed(t, buf);
+	}
+	size_t keys = 0;
+	for (uint32_t i = 0; i < LINK_MAX; i++)
+		keys += t->g->links.key && t->g->links.key[i] ? strlen(t->g->links.key[i]) : 0;
+	CHECK(keys <= (size_t)LINK_MAX * LINK_URI_MAX, "link ids hold %zu bytes", keys);
 	t_free(t);
 }
 
