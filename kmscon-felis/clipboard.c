@@ -54,9 +54,10 @@ static size_t utf8_cut(const unsigned char *data, size_t len, size_t max)
 	if (n <= max)
 		return n;
 	n = max;
-	while (n > 0 && (data[n] & 0xc0) == 0x80)
+	/* back over at most 3 continuation bytes (a character has 4 at most): more is no UTF-8, cut at max */
+	while (n > 0 && max - n < 3 && (data[n] & 0xc0) == 0x80)
 		n--;
-	return n;
+	return (data[n] & 0xc0) == 0x80 ? max : n;
 }
 
 static int write_all(int fd, const void *data, size_t len)
@@ -130,14 +131,15 @@ int kf_clipboard_get(char **data, size_t *len)
 		r = -EPERM;
 		goto out;
 	}
-	/* Never trust the size: another writer may have replaced the file; read at most the cap. */
-	buf = malloc(KF_CLIPBOARD_MAX + 1);
+	/* Never trust the size: another writer may have replaced the file; read at most the cap, and the byte
+	 * after it, which tells whether the cap falls inside a character. */
+	buf = malloc(KF_CLIPBOARD_MAX + 2);
 	if (!buf) {
 		r = -ENOMEM;
 		goto out;
 	}
-	while (got < KF_CLIPBOARD_MAX) {
-		ssize_t n = read(fd, buf + got, KF_CLIPBOARD_MAX - got);
+	while (got <= KF_CLIPBOARD_MAX) {
+		ssize_t n = read(fd, buf + got, KF_CLIPBOARD_MAX + 1 - got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -147,6 +149,11 @@ int kf_clipboard_get(char **data, size_t *len)
 		if (n == 0)
 			break;
 		got += (size_t)n;
+	}
+	if (got > KF_CLIPBOARD_MAX) {
+		/* the paste must not begin or end with a broken character */
+		got = utf8_cut((unsigned char *)buf, got, KF_CLIPBOARD_MAX);
+		log_warn("clipboard file larger than the cap: %zu bytes read, cut at a character boundary", got);
 	}
 	buf[got] = 0;
 	*data = buf;

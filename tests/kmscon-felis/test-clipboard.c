@@ -54,6 +54,26 @@ int main(void)
 	CHECK(kf_clipboard_get(&data, &len) == 0 && len == KF_CLIPBOARD_MAX, "bounded read: %zu", len);
 	free(data);
 
+	/* One grown past the cap with a character across it: the read stops before that character (it was cut
+	 * after its first bytes, and the paste began or ended with a broken character). */
+	static const char *const across[] = {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"};
+	for (size_t i = 0; i < sizeof(across) / sizeof(*across); i++) {
+		const size_t n = strlen(across[i]);
+		for (size_t at = KF_CLIPBOARD_MAX - n + 1; at < KF_CLIPBOARD_MAX; at++) {
+			f = fopen(file, "w");
+			for (size_t k = 0; f && k < at; k++)
+				fputc('a', f);
+			for (int k = 0; f && k < 100; k++)
+				fputs(across[i], f);
+			if (f)
+				fclose(f);
+			data = NULL;
+			CHECK(kf_clipboard_get(&data, &len) == 0 && len == at, "%zu-byte character at cap-%zu: %zu bytes",
+			      n, (size_t)KF_CLIPBOARD_MAX - at, len);
+			free(data);
+		}
+	}
+
 	/* A symlink in place of the file is not followed. */
 	unlink(file);
 	CHECK(symlink("/etc/passwd", file) == 0, "symlink");
