@@ -86,11 +86,14 @@ static void scroll_view(struct kf_input_glue *g, int delta)
 
 static void paste_clipboard(struct kf_input_glue *g)
 {
+	struct grid *gr = grid_of(g);
 	char *text = NULL;
 	size_t len = 0;
 
 	if (kf_clipboard_get(&text, &len) == 0 && len && g->ops.paste) {
-		scroll_view(g, -grid_view_offset(grid_of(g)));
+		/* the view's offset is read only from a grid there is (the session may have none yet) */
+		if (gr)
+			scroll_view(g, -grid_view_offset(gr));
 		g->ops.paste(g->ud, text, len);
 	}
 	free(text);

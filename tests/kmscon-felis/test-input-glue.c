@@ -591,6 +591,19 @@ static void test_no_focus_reports(struct app *a, struct kf_input_glue *g)
 	feed(a, "\033[?1004l");
 }
 
+/* A paste while the session has no grid (ops.grid gives NULL: none yet, or gone) still goes to the session;
+ * the view's offset was read from the missing grid before scroll_view's check for it, a NULL dereference. */
+static void test_paste_without_grid(struct app *a, struct input *in)
+{
+	struct grid *saved = a->grid;
+	a->grid = NULL;
+	a->pasted[0] = 0;
+	kf_clipboard_set("no grid", 7);
+	with(in, KEY_LEFTSHIFT, KEY_INSERT);
+	CHECK(!strcmp(a->pasted, "no grid"), "Shift+Insert without a grid: '%s'", a->pasted);
+	a->grid = saved;
+}
+
 /* kmscon's --xkb-model/--xkb-layout/--xkb-variant/--xkb-options, parsed by the config, reach the keymap:
  * de(nodeadkeys) types ^ at once (de alone: a dead key, nothing sent), ctrl:nocaps makes Caps+c a ^C, the
  * model selects symbols (chromebook: F1 is XF86Back). */
@@ -671,6 +684,7 @@ int main(void)
 	test_mouse_reports(&a, in);
 	test_shift_drag_kept(&a, in);
 	test_no_focus_reports(&a, g);
+	test_paste_without_grid(&a, in);
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
 	kf_config_finish(&cfg);
