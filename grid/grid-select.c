@@ -74,20 +74,25 @@ static void mark(struct grid *g, bool on)
 	}
 }
 
-static bool is_word(const struct line *l, int x)
+/* xterm's character classes, reduced to what a word selection tells apart: blanks (printed or never written,
+ * one class as in xterm, so a double click on one takes the run around it), word characters, and the rest
+ * (punctuation: a class of its own each, selected alone). */
+enum cell_class { CLASS_BLANK, CLASS_WORD, CLASS_OTHER };
+
+static enum cell_class cell_class(const struct line *l, int x)
 {
 	if (x >= l->ncells)
-		return false;
+		return CLASS_BLANK; /* past the cells a line holds: the blank rest of its row */
 	struct grid_cell c = grid__line_cell(l, x);
 	/* a wide character's right half is blank: it belongs to its left half's word */
 	if (c.width == 0 && x > 0)
 		c = grid__line_cell(l, x - 1);
 	uint32_t cp = c.cp;
-	if (cp == 0)
-		return false;
+	if (cp == 0 || cp == ' ')
+		return CLASS_BLANK;
 	if (cp & GRID_CP_CLUSTER || cp >= 0x80)
-		return true;
-	return !strchr(" \t\"'`()[]{}<>|;,&", (int)cp);
+		return CLASS_WORD;
+	return strchr("\t\"'`()[]{}<>|;,&", (int)cp) ? CLASS_OTHER : CLASS_WORD;
 }
 
 /* Whether soft-wrapped line l (absolute number a on s) ends in the blank a wide character left behind when it
@@ -104,21 +109,23 @@ static bool wide_wrap_blank(const struct grid *g, const struct screen *s, const 
 	return next && next->ncells > 0 && grid__line_cell(next, 0).width == 2;
 }
 
-/* The word under the selection's ends, on across soft wraps: a URL or a path that wrapped is one word (as
- * xterm.js and kitty select it); a wide character's early wrap (wide_wrap_blank) does not end it. */
+/* The word or the run of blanks under the selection's ends, on across soft wraps: a URL or a path that wrapped
+ * is one word (as xterm.js and kitty select it); a wide character's early wrap (wide_wrap_blank) does not end
+ * it. */
 static void expand_word(struct grid *g)
 {
 	struct screen *s = sel_screen(g);
 	struct line *l = abs_line(g, s, g->sel.y0);
-	if (l && is_word(l, g->sel.x0)) {
+	enum cell_class k = l ? cell_class(l, g->sel.x0) : CLASS_OTHER;
+	if (k != CLASS_OTHER) {
 		for (;;) {
-			while (g->sel.x0 > 0 && is_word(l, g->sel.x0 - 1))
+			while (g->sel.x0 > 0 && cell_class(l, g->sel.x0 - 1) == k)
 				g->sel.x0--;
 			struct line *p = g->sel.x0 == 0 && g->sel.y0 > 0 ? abs_line(g, s, g->sel.y0 - 1) : NULL;
 			if (!p || !(p->flags & LINE_WRAPPED))
 				break;
 			const int x = g->cols - 1 - wide_wrap_blank(g, s, p, g->sel.y0 - 1);
-			if (!is_word(p, x))
+			if (cell_class(p, x) != k)
 				break;
 			g->sel.y0--;
 			g->sel.x0 = x;
@@ -126,14 +133,15 @@ static void expand_word(struct grid *g)
 		}
 	}
 	l = abs_line(g, s, g->sel.y1);
-	if (l && is_word(l, g->sel.x1)) {
+	k = l ? cell_class(l, g->sel.x1) : CLASS_OTHER;
+	if (k != CLASS_OTHER) {
 		for (;;) {
 			const bool wraps = l->flags & LINE_WRAPPED;
 			const int last = g->cols - 1 - (wraps && wide_wrap_blank(g, s, l, g->sel.y1));
-			while (g->sel.x1 < last && is_word(l, g->sel.x1 + 1))
+			while (g->sel.x1 < last && cell_class(l, g->sel.x1 + 1) == k)
 				g->sel.x1++;
 			struct line *n = wraps && g->sel.x1 >= last ? abs_line(g, s, g->sel.y1 + 1) : NULL;
-			if (!n || !is_word(n, 0))
+			if (!n || cell_class(n, 0) != k)
 				break;
 			g->sel.y1++;
 			g->sel.x1 = 0;
@@ -302,10 +310,15 @@ char *grid_selection_text(const struct grid *g, size_t *len)
 		int x1 = a == g->sel.y1 ? g->sel.x1 : g->cols - 1;
 		bool joined = (l->flags & LINE_WRAPPED) && x1 == g->cols - 1 && a != g->sel.y1;
 		int end = x1 < l->ncells ? x1 : l->ncells - 1;
-		if (!joined)
-			while (end >= x0 && grid__line_cell(l, end).cp == 0)
-				end--;
-		else if (end == g->cols - 1 && wide_wrap_blank(g, s, l, a))
+		if (!joined) {
+			/* the blanks after the line's last text go, not those inside it (xterm keeps them) */
+			int text = l->ncells - 1;
+			while (text > end && grid__line_cell(l, text).cp == 0)
+				text--;
+			if (text == end)
+				while (end >= x0 && grid__line_cell(l, end).cp == 0)
+					end--;
+		} else if (end == g->cols - 1 && wide_wrap_blank(g, s, l, a))
 			end--;
 		for (int x = x0; x <= end; x++) {
 			const struct grid_cell c = grid__line_cell(l, x);

@@ -113,6 +113,44 @@ static int marks(struct t_term *t)
 	return n;
 }
 
+/* A double click on a blank selects the run of blanks around it, as xterm's character classes (blanks are one
+ * class) and foot do: it selected that one cell. Blanks printed or left by cursor motion alike, joined across
+ * a soft wrap as words are; past the end of a line's text the run reaches the row's end, and its copy has no
+ * trailing blanks (nothing), as any line's. Blanks inside a line's text are kept in a copy, as xterm keeps
+ * them: only those after its last text go. */
+static void test_word_blanks(void)
+{
+	struct t_term *t = t_new(12, 4, 20);
+	t_feed(t, "ab   cd ef\r\nab\033[3Ccd\r\nxy");
+	for (int x = 2; x <= 4; x++) {
+		grid_select_start(t->g, x, 0, GRID_SELECT_WORD);
+		CHECK(strcmp(sel(t), "   ") == 0 && marks(t) == 3, "printed blanks from column %d: [%s] %d cells", x,
+		      sel(t), marks(t));
+		grid_select_start(t->g, x, 1, GRID_SELECT_WORD);
+		CHECK(strcmp(sel(t), "   ") == 0 && marks(t) == 3, "skipped blanks from column %d: [%s] %d cells", x,
+		      sel(t), marks(t));
+	}
+	grid_select_start(t->g, 0, 0, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "ab") == 0, "a word stops at blanks: [%s]", sel(t));
+	grid_select_start(t->g, 6, 2, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "") == 0 && marks(t) == 10, "past the text: [%s] %d cells", sel(t), marks(t));
+	grid_select_start(t->g, 10, 0, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "") == 0 && marks(t) == 2, "past the text after a word: [%s] %d cells", sel(t),
+	      marks(t));
+	t_free(t);
+
+	t = t_new(10, 4, 20);
+	t_feed(t, "abcdefgh    ij");
+	CHECK(grid_row_wrapped(t->g, 0), "soft wrap");
+	grid_select_start(t->g, 1, 1, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "    ") == 0 && marks(t) == 4, "blanks across the wrap, from below: [%s] %d cells",
+	      sel(t), marks(t));
+	grid_select_start(t->g, 8, 0, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "    ") == 0 && marks(t) == 4, "blanks across the wrap, from above: [%s] %d cells",
+	      sel(t), marks(t));
+	t_free(t);
+}
+
 /* A selection of cells x0..x1 of row y of a 10x4 screen of digits, then seq: the selection is gone and so is
  * every mark (edits that move cells, ICH, DCH, DECIC, DECDC, SL, SR and DL at the top row, cleared the
  * selection after moving them, and the marks moved out of its cells stayed on screen as a highlight). */
@@ -135,6 +173,7 @@ int main(void)
 	test_wide_wrap_blank();
 	test_word_wide();
 	test_units_across_wraps();
+	test_word_blanks();
 	struct t_term *t = t_new(10, 5, 20);
 	t_feed(t, "hello world\xe4\xb8\xad!\r\nfoo bar\r\n");
 	/* "hello worl" + "d中!" (soft-wrapped) */
