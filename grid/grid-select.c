@@ -88,7 +88,8 @@ static enum cell_class cell_class(const struct line *l, int x)
 	if (c.width == 0 && x > 0)
 		c = grid__line_cell(l, x - 1);
 	uint32_t cp = c.cp;
-	if (cp == 0 || cp == ' ')
+	/* xterm's BLANK class: NUL, space, the spaces U+2000..U+200A and the ideographic space (not U+00A0) */
+	if (cp == 0 || cp == ' ' || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x3000)
 		return CLASS_BLANK;
 	if (cp & GRID_CP_CLUSTER || cp >= 0x80)
 		return CLASS_WORD;

@@ -139,6 +139,20 @@ static void test_word_blanks(void)
 	      marks(t));
 	t_free(t);
 
+	/* Unicode's blanks are blanks (xterm's BLANK class: U+2000..U+200A, the ideographic space U+3000): "中　文"
+	 * was one word */
+	t = t_new(12, 4, 20);
+	t_feed(t, "\xe4\xb8\xad\xe3\x80\x80\xe6\x96\x87 a\xe2\x80\x83\xe2\x80\x82" "b");
+	grid_select_start(t->g, 0, 0, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "\xe4\xb8\xad") == 0, "before an ideographic space: [%s]", sel(t));
+	grid_select_start(t->g, 3, 0, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "\xe3\x80\x80") == 0, "the ideographic space: [%s]", sel(t));
+	grid_select_start(t->g, 7, 0, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "a") == 0, "before an em space: [%s]", sel(t));
+	grid_select_start(t->g, 8, 0, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "\xe2\x80\x83\xe2\x80\x82") == 0, "em and en space: [%s]", sel(t));
+	t_free(t);
+
 	t = t_new(10, 4, 20);
 	t_feed(t, "abcdefgh    ij");
 	CHECK(grid_row_wrapped(t->g, 0), "soft wrap");
