@@ -652,8 +652,11 @@ const struct grid_cell *grid_row(const struct grid *g, int y)
 	const struct grid_cell *c = grid__line_read(g, l, abs, row);
 	if (c != row)
 		memcpy(row, c, (size_t)l->ncells * sizeof(*row));
-	if (l->ncells < g->cols)
+	if (l->ncells < g->cols) {
 		grid__clear_cells(row + l->ncells, g->cols - l->ncells, 0);
+		/* the selection goes on over the row's blank rest, as it does on a screen row */
+		grid__select_apply(g, abs, row, g->cols);
+	}
 	return row;
 }
 

@@ -153,6 +153,20 @@ static void test_word_blanks(void)
 	CHECK(strcmp(sel(t), "\xe2\x80\x83\xe2\x80\x82") == 0, "em and en space: [%s]", sel(t));
 	t_free(t);
 
+	/* The same in the history, where a line keeps only its written cells: the rest of the row showed no
+	 * highlight (a line selection there stopped at the text, a double click past it showed nothing). */
+	t = t_new(10, 3, 20);
+	t_feed(t, "ab\r\ncd\r\n\n\n\n");
+	CHECK(grid_view_scroll(t->g, 3) == 3, "scrolled back");
+	CHECK_ROW(t, 0, "ab");
+	grid_select_start(t->g, 5, 0, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "") == 0 && marks(t) == 8, "past the text in the history: [%s] %d cells", sel(t),
+	      marks(t));
+	grid_select_start(t->g, 0, 1, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "cd") == 0 && marks(t) == 10, "a line in the history: [%s] %d cells", sel(t),
+	      marks(t));
+	t_free(t);
+
 	t = t_new(10, 4, 20);
 	t_feed(t, "abcdefgh    ij");
 	CHECK(grid_row_wrapped(t->g, 0), "soft wrap");
