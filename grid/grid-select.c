@@ -75,11 +75,11 @@ static void mark(struct grid *g, bool on)
 }
 
 /* xterm's character classes, reduced to what a word selection tells apart: blanks (printed or never written,
- * one class as in xterm, so a double click on one takes the run around it), word characters, and the rest
- * (punctuation: a class of its own each, selected alone). */
-enum cell_class { CLASS_BLANK, CLASS_WORD, CLASS_OTHER };
+ * one class as in xterm, so a double click on one takes the run around it), word characters, and each
+ * punctuation character a class of its own (its code point: a run of "((((" goes together, "()" does not). */
+enum { CLASS_BLANK = 0x110000, CLASS_WORD };
 
-static enum cell_class cell_class(const struct line *l, int x)
+static uint32_t cell_class(const struct line *l, int x)
 {
 	if (x >= l->ncells)
 		return CLASS_BLANK; /* past the cells a line holds: the blank rest of its row */
@@ -93,7 +93,7 @@ static enum cell_class cell_class(const struct line *l, int x)
 		return CLASS_BLANK;
 	if (cp & GRID_CP_CLUSTER || cp >= 0x80)
 		return CLASS_WORD;
-	return strchr("\t\"'`()[]{}<>|;,&", (int)cp) ? CLASS_OTHER : CLASS_WORD;
+	return strchr("\"'`()[]{}<>|;,&", (int)cp) ? cp : CLASS_WORD;
 }
 
 /* Whether soft-wrapped line l (absolute number a on s) ends in the blank a wide character left behind when it
@@ -110,15 +110,15 @@ static bool wide_wrap_blank(const struct grid *g, const struct screen *s, const 
 	return next && next->ncells > 0 && grid__line_cell(next, 0).width == 2;
 }
 
-/* The word or the run of blanks under the selection's ends, on across soft wraps: a URL or a path that wrapped
- * is one word (as xterm.js and kitty select it); a wide character's early wrap (wide_wrap_blank) does not end
- * it. */
+/* The word, the run of blanks or the run of one punctuation character under the selection's ends, on across
+ * soft wraps: a URL or a path that wrapped is one word (as xterm.js and kitty select it); a wide character's
+ * early wrap (wide_wrap_blank) does not end it. */
 static void expand_word(struct grid *g)
 {
 	struct screen *s = sel_screen(g);
 	struct line *l = abs_line(g, s, g->sel.y0);
-	enum cell_class k = l ? cell_class(l, g->sel.x0) : CLASS_OTHER;
-	if (k != CLASS_OTHER) {
+	if (l) {
+		const uint32_t k = cell_class(l, g->sel.x0);
 		for (;;) {
 			while (g->sel.x0 > 0 && cell_class(l, g->sel.x0 - 1) == k)
 				g->sel.x0--;
@@ -134,8 +134,8 @@ static void expand_word(struct grid *g)
 		}
 	}
 	l = abs_line(g, s, g->sel.y1);
-	k = l ? cell_class(l, g->sel.x1) : CLASS_OTHER;
-	if (k != CLASS_OTHER) {
+	if (l) {
+		const uint32_t k = cell_class(l, g->sel.x1);
 		for (;;) {
 			const bool wraps = l->flags & LINE_WRAPPED;
 			const int last = g->cols - 1 - (wraps && wide_wrap_blank(g, s, l, g->sel.y1));

@@ -113,6 +113,24 @@ static int marks(struct t_term *t)
 	return n;
 }
 
+/* The word selected by a double click at each case's column of a 20-column row holding text. */
+struct word_case {
+	int x;
+	const char *want;
+};
+
+static void words_on_row(const char *text, const struct word_case *cases)
+{
+	struct t_term *t = t_new(20, 3, 20);
+	t_feed(t, text);
+	for (; cases->want; cases++) {
+		grid_select_start(t->g, cases->x, 0, GRID_SELECT_WORD);
+		CHECK(strcmp(sel(t), cases->want) == 0, "column %d of \"%s\": [%s], not [%s]", cases->x, text, sel(t),
+		      cases->want);
+	}
+	t_free(t);
+}
+
 /* A double click on a blank selects the run of blanks around it, as xterm's character classes (blanks are one
  * class) and foot do: it selected that one cell. Blanks printed or left by cursor motion alike, joined across
  * a soft wrap as words are; past the end of a line's text the run reaches the row's end, and its copy has no
@@ -141,17 +159,13 @@ static void test_word_blanks(void)
 
 	/* Unicode's blanks are blanks (xterm's BLANK class: U+2000..U+200A, the ideographic space U+3000): "中　文"
 	 * was one word */
-	t = t_new(12, 4, 20);
-	t_feed(t, "\xe4\xb8\xad\xe3\x80\x80\xe6\x96\x87 a\xe2\x80\x83\xe2\x80\x82" "b");
-	grid_select_start(t->g, 0, 0, GRID_SELECT_WORD);
-	CHECK(strcmp(sel(t), "\xe4\xb8\xad") == 0, "before an ideographic space: [%s]", sel(t));
-	grid_select_start(t->g, 3, 0, GRID_SELECT_WORD);
-	CHECK(strcmp(sel(t), "\xe3\x80\x80") == 0, "the ideographic space: [%s]", sel(t));
-	grid_select_start(t->g, 7, 0, GRID_SELECT_WORD);
-	CHECK(strcmp(sel(t), "a") == 0, "before an em space: [%s]", sel(t));
-	grid_select_start(t->g, 8, 0, GRID_SELECT_WORD);
-	CHECK(strcmp(sel(t), "\xe2\x80\x83\xe2\x80\x82") == 0, "em and en space: [%s]", sel(t));
-	t_free(t);
+	static const struct word_case spaces[] = {{0, "\xe4\xb8\xad"}, {3, "\xe3\x80\x80"}, {7, "a"},
+						   {8, "\xe2\x80\x83\xe2\x80\x82"}, {-1, NULL}};
+	words_on_row("\xe4\xb8\xad\xe3\x80\x80\xe6\x96\x87 a\xe2\x80\x83\xe2\x80\x82" "b", spaces);
+	/* A run of one punctuation character is one unit, as in xterm (each is a class of its own there): a double
+	 * click on "((((" or on a ";;" took one character; different ones stay apart. */
+	static const struct word_case punct[] = {{3, "(((("}, {6, "))"}, {10, ";;"}, {13, "\""}, {-1, NULL}};
+	words_on_row("f((((x)) a;; \"'b", punct);
 
 	/* The same in the history, where a line keeps only its written cells: the rest of the row showed no
 	 * highlight (a line selection there stopped at the text, a double click past it showed nothing). */
