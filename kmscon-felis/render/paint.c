@@ -57,7 +57,13 @@ static void resolve(const struct kf_render *r, const struct kf_render_source *s,
 	static const struct grid_style plain = {0};
 	if (!st)
 		st = &plain;
-	l->fg = color(pal, st->fg, dfg);
+	/* Bold in one of the eight basic colours is its bright one (8-15), as the kernel's console, kmscon and
+	 * xterm (boldColors) draw it: `ls --color` directories (01;34) are bright blue on every console a user
+	 * comes from, and dark blue on black is hard to read. Before the reverse swap, as xterm does it. */
+	uint32_t fgc = st->fg;
+	if ((st->attrs & GRID_ATTR_BOLD) && (fgc & ~7u) == GRID_COLOR_PALETTE(0))
+		fgc += 8;
+	l->fg = color(pal, fgc, dfg);
 	l->bg = color(pal, st->bg, dbg);
 	l->attrs = st->attrs;
 	l->underline = st->underline;

@@ -174,16 +174,43 @@ static void cell_colors(const struct shot *s, int x, int y, uint32_t *bg, uint32
 			*ink = p[(size_t)j * s->w + i];
 }
 
+/* A cell's colours after a byte stream: one case of test_decscnm_palette or test_bold_bright. */
+struct color_case {
+	const char *what, *sgr;
+	uint32_t ink, bg; /* the legacy palette's */
+};
+
+/* For each case, paints prefix, its SGR and one character ('A', or a space for an underline case) into a 2x1
+ * screen and checks the first cell's ink and background. */
+static void check_all(const char *label, const char *prefix, const struct color_case *cases, size_t n)
+{
+	struct kf_render *r;
+	if (kf_render_create(&(struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN}, &r))
+		abort();
+	for (const struct color_case *c = cases; c < cases + n; c++) {
+		char bytes[128];
+		bool ul = strstr(c->what, "underline") != NULL;
+		snprintf(bytes, sizeof(bytes), "%s%s%s", prefix, c->sgr, ul ? " " : "A");
+		struct shot a = paint(r, 2, 1, bytes);
+		uint32_t bg, ink;
+		cell_colors(&a, 0, 0, &bg, &ink);
+		if (bg != c->bg || ink != c->ink) {
+			printf("FAIL %s %s: ink %06x on %06x, want %06x on %06x\n", label, c->what, ink, bg, c->ink,
+			       c->bg);
+			failures++;
+		}
+		free(a.px);
+	}
+	kf_render_destroy(r);
+}
+
 /* DECSCNM shows the screen as xterm's ReverseVideo does: the default colours swap, and so do the
  * palette's black and white (0 and 7) and bright black and bright white (8 and 15), so that text
  * an application drew in white on black inverts with the rest of the screen (vim's visual bell over
  * an ncurses screen in explicit colours). Other colours and direct colours stay. */
 static void test_decscnm_palette(void)
 {
-	static const struct {
-		const char *what, *sgr;
-		uint32_t ink, bg; /* under DECSCNM, legacy palette */
-	} cases[] = {
+	static const struct color_case cases[] = { /* under DECSCNM */
 	    {"SGR 37;40", "\x1b[37;40m", 0x000000, 0xe5e5e5},
 	    {"SGR 30;47", "\x1b[30;47m", 0xe5e5e5, 0x000000},
 	    {"SGR 97;100", "\x1b[97;100m", 0x7f7f7f, 0xffffff},
@@ -193,24 +220,28 @@ static void test_decscnm_palette(void)
 	    {"direct black on white", "\x1b[38;2;0;0;0;48;2;229;229;229m", 0x000000, 0xe5e5e5},
 	    {"SGR 7 on 37", "\x1b[7;37m", 0xe5e5e5, 0x000000},
 	};
-	struct kf_render *r;
-	if (kf_render_create(&(struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN}, &r))
-		abort();
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char bytes[128];
-		bool ul = strstr(cases[i].what, "underline") != NULL;
-		snprintf(bytes, sizeof(bytes), "\x1b[?5h%s%s", cases[i].sgr, ul ? " " : "A");
-		struct shot a = paint(r, 2, 1, bytes);
-		uint32_t bg, ink;
-		cell_colors(&a, 0, 0, &bg, &ink);
-		if (bg != cases[i].bg || ink != cases[i].ink) {
-			printf("FAIL DECSCNM %s: ink %06x on %06x, want %06x on %06x\n", cases[i].what,
-			       ink, bg, cases[i].ink, cases[i].bg);
-			failures++;
-		}
-		free(a.px);
-	}
-	kf_render_destroy(r);
+	check_all("DECSCNM", "\x1b[?5h", cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* Bold text in one of the eight basic colours is drawn in its bright counterpart (palette 8-15), as the
+ * kernel's console, kmscon (libtsm) and xterm (boldColors) draw it: `ls --color`'s directories (SGR 01;34) are
+ * bright blue on every console a user comes from. The background, colours 8 and up, and direct colours stay. */
+static void test_bold_bright(void)
+{
+	static const struct color_case cases[] = {
+	    {"SGR 1;31", "\x1b[1;31;40m", 0xff0000, 0x000000},
+	    {"SGR 01;34 (ls directories)", "\x1b[01;34;40m", 0x5c5cff, 0x000000},
+	    {"SGR 1;38;5;4", "\x1b[1;38;5;4;40m", 0x5c5cff, 0x000000},
+	    {"SGR 1;30 on white", "\x1b[1;30;47m", 0x7f7f7f, 0xe5e5e5},
+	    {"SGR 1;91 (already bright)", "\x1b[1;91;40m", 0xff0000, 0x000000},
+	    {"SGR 1;38;5;100", "\x1b[1;38;5;100;40m", 0x878700, 0x000000},
+	    {"SGR 1;38;2;205;0;0 (direct)", "\x1b[1;38;2;205;0;0;40m", 0xcd0000, 0x000000},
+	    {"SGR 1;32;41 (background kept)", "\x1b[1;32;41m", 0x00ff00, 0xcd0000},
+	    {"SGR 1;7;31;42 (reverse)", "\x1b[1;7;31;42m", 0x00cd00, 0xff0000},
+	    {"SGR 31 (not bold)", "\x1b[31;40m", 0xcd0000, 0x000000},
+	    {"SGR 1;31 then 22", "\x1b[1;31;40m\x1b[22m", 0xcd0000, 0x000000},
+	};
+	check_all("bold", "", cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 int main(void)
@@ -218,6 +249,7 @@ int main(void)
 	test_marks();
 	test_cursor_visible();
 	test_decscnm_palette();
+	test_bold_bright();
 	printf("%s\n", failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }
