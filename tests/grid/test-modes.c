@@ -104,6 +104,22 @@ static void test_replies(void)
 		      grid_palette(t->g)[10] == 0x00ff00,
 	      "names: %06x %06x %06x %06x %06x", grid_palette(t->g)[6], grid_palette(t->g)[7],
 	      grid_palette(t->g)[8], grid_palette(t->g)[9], grid_palette(t->g)[10]);
+	/* hostile names change nothing: 64 KiB of letters, a name one past the table's longest key, only spaces,
+	 * a known name with a byte above 0x7f, an empty name; spaces around a known one are skipped as X does */
+	{
+		static char big[70000];
+		memset(big, 'a', sizeof(big) - 32);
+		memcpy(big, "\033]4;11;", 8);
+		strcpy(big + sizeof(big) - 32, "\007");
+		t_feed(t, big);
+		t_feed(t, "\033]4;12;lightgoldenrodyellowx\007\033]4;13;   \007\033]4;14;r\xc3\xa9" "d\007\033]4;15;\007");
+		t_feed(t, "\033]4;5;  b l u e  \007");
+		CHECK(grid_palette(t->g)[11] == 0xffff00 && grid_palette(t->g)[12] == 0x5c5cff &&
+			      grid_palette(t->g)[13] == 0xff00ff && grid_palette(t->g)[14] == 0x00ffff &&
+			      grid_palette(t->g)[15] == 0xffffff && grid_palette(t->g)[5] == 0x0000ff,
+		      "hostile names: %06x %06x %06x %06x %06x %06x", grid_palette(t->g)[11], grid_palette(t->g)[12],
+		      grid_palette(t->g)[13], grid_palette(t->g)[14], grid_palette(t->g)[15], grid_palette(t->g)[5]);
+	}
 	t_feed(t, "\033]12;orange\007\033]12;?\007\033]112\007");
 	CHECK_REPLY(t, "\033]12;rgb:ffff/a5a5/0000\007");
 	t_feed(t, "\033]4;1;?;256;?;2;?\007\033]104\007");
