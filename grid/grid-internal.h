@@ -276,10 +276,11 @@ struct link_table {
 #define KITTY_STACK_MAX 16
 
 struct grid {
+	/* grid_callbacks grew by clipboard_get: xtversion (cold) moved to the end so that the fields below keep
+	 * their offsets (see spare) */
 	struct grid_callbacks cb;
 	void *ud;
 	struct vt_parser *parser;
-	char *xtversion;
 	char *term_name; /* XTGETTCAP's TN (grid_config.term_name) */
 
 	int cols, rows;
@@ -393,6 +394,7 @@ struct grid {
 #if !defined(NDEBUG)
 	unsigned text_checks; /* grid_feed calls, for grid__text_check */
 #endif
+	char *xtversion;
 };
 
 /* An ED's whole rows are deferred (LINE_STALE) on screens of this many cells or more. On smaller ones the

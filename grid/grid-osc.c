@@ -6,7 +6,8 @@
  * forms xterm accepts: rgb:h/h/h with 1-4 hex digits per channel, #rgb, #rrggbb, #rrrgggbbb,
  * #rrrrggggbbbb and the X11 colour names (grid-colornames.c). A reply ends with the terminator its query
  * ended with, BEL or ST, as in xterm.
- * OSC 52 queries are refused unless allowed: grid/ holds no clipboard contents, so they get no answer.
+ * OSC 52 queries get no answer unless allowed (grid_config.allow_clipboard_read): grid/ holds no clipboard, so
+ * its contents come from the clipboard_get callback.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -420,10 +421,42 @@ static int b64val(uint8_t c)
 	return -1;
 }
 
+/* OSC 52 ; targets ; ? : the clipboard's contents, base64, after the targets asked for, ending as the query did
+ * (xterm: "the terminal replies with the selection data"). Only when allowed (--clipboard-read): any program
+ * on the terminal, ssh sessions included, could read what was copied. A reply larger than the write queue is
+ * dropped there (logged), as any reply. */
+static void clipboard_reply(struct grid *g, const char *targets)
+{
+	uint8_t *data = NULL;
+	size_t len = 0;
+	if (!g->allow_clipboard_read || !g->cb.clipboard_get || !g->cb.reply ||
+	    g->cb.clipboard_get(g->ud, targets, &data, &len) < 0)
+		return;
+	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const char *end = vt_parser_string_bel(g->parser) ? "\a" : "\033\\";
+	size_t tl = strlen(targets), el = strlen(end);
+	char *out = malloc(5 + tl + 1 + (len + 2) / 3 * 4 + el);
+	if (out) {
+		size_t n = (size_t)sprintf(out, "\033]52;%s;", targets);
+		for (size_t i = 0; i < len; i += 3) {
+			uint32_t v = (uint32_t)data[i] << 16 | (i + 1 < len ? (uint32_t)data[i + 1] << 8 : 0) |
+				     (i + 2 < len ? data[i + 2] : 0);
+			out[n++] = alphabet[v >> 18];
+			out[n++] = alphabet[v >> 12 & 63];
+			out[n++] = i + 1 < len ? alphabet[v >> 6 & 63] : '=';
+			out[n++] = i + 2 < len ? alphabet[v & 63] : '=';
+		}
+		memcpy(out + n, end, el);
+		g->cb.reply(g->ud, (const uint8_t *)out, n + el);
+		free(out);
+	}
+	free(data);
+}
+
 static void osc_clipboard(struct grid *g, const char *s, size_t len)
 {
 	const char *semi = memchr(s, ';', len);
-	if (!semi || !g->cb.clipboard)
+	if (!semi)
 		return;
 	/* the selections named, each once: s, p, q, c and cut buffers 0-7 (xterm's ManipulateSelectionData
 	 * skips any other byte, and sets nothing when none is left); none named is "s0" */
@@ -441,8 +474,12 @@ static void osc_clipboard(struct grid *g, const char *s, size_t len)
 		return;
 	const uint8_t *d = (const uint8_t *)semi + 1;
 	size_t dl = len - (size_t)(d - (const uint8_t *)s);
-	if (dl == 1 && d[0] == '?')
-		return; /* a query: refused (no clipboard contents here) */
+	if (dl == 1 && d[0] == '?') {
+		clipboard_reply(g, targets);
+		return;
+	}
+	if (!g->cb.clipboard)
+		return;
 	uint8_t *out = malloc(dl / 4 * 3 + 3);
 	if (!out)
 		return;

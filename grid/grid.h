@@ -122,6 +122,10 @@ struct grid_callbacks {
 	void (*title)(void *ud, const char *utf8);
 	/* OSC 52 set: selection names ("c", "p", "s"...), decoded data. */
 	void (*clipboard)(void *ud, const char *targets, const uint8_t *data, size_t len);
+	/* OSC 52 query, asked only when grid_config.allow_clipboard_read: the contents of the selections named
+	 * (the first that has some). Returns 0 with *data malloc'ed (freed by grid/; NULL with *len 0 when
+	 * empty), or -errno: no reply is sent then. */
+	int (*clipboard_get)(void *ud, const char *targets, uint8_t **data, size_t *len);
 };
 
 struct grid_config {
@@ -130,7 +134,7 @@ struct grid_config {
 	const char *xtversion;    /* XTVERSION reply text; NULL = "kmscon-felis(VERSION)" */
 	const char *term_name;    /* the child's TERM, XTGETTCAP's TN; NULL = "xterm-256color". Copied. */
 	int cell_width, cell_height; /* pixel size of a cell, for CSI 14/15/16 t; 0 if unknown */
-	bool allow_clipboard_read;   /* OSC 52 queries; default false (refused) */
+	bool allow_clipboard_read;   /* answer OSC 52 queries (clipboard_get); default false: no reply */
 	bool backspace_sends_bs;     /* DECBKM at power-on and after RIS (--no-backspace-delete); default false */
 	/* The default colours, 0xRRGGBB: 256 palette entries, then foreground (256) and background (257), i.e.
 	 * the ones the display paints with (--palette). OSC 4/10/11 queries report them until the child changes

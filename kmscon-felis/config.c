@@ -115,6 +115,8 @@ const struct opt kf_opts[] = {
 	UINT("sb-size", sb_size, "10000", 0, 1000000, "LINES", "Scrollback size in lines", "500"),
 	BYTES("write-queue-size", write_queue_size, "4M", 4096, 1ull << 30, "BYTES",
 	      "Bytes queued towards the program (keys, pastes, replies) before a paste is refused", "1M"),
+	BOOL("clipboard-read", 0, clipboard_read, "off",
+	     "Programs may read the clipboard (OSC 52 queries); off: such queries get no answer"),
 
 	SECTION("Seat"),
 	{.name = "vt", .type = OPT_VT, .offset = OFF(vt, int), .def = "auto", .arg = "VT",

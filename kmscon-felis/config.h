@@ -129,6 +129,7 @@ struct kf_config {
 	bool reset_env; /* start the child from a clean environment (default on) */
 	unsigned int sb_size; /* scrollback lines (default 10000) */
 	size_t write_queue_size; /* bytes queued towards the PTY (keys, paste, replies) before refusing; 4 MiB */
+	bool clipboard_read; /* answer OSC 52 queries with the clipboard (default off) */
 
 	/* --- seat and VT (issue 6) --- */
 	int vt; /* --vt=N|ttyN|/dev/ttyN; 0 = auto (the seat's current VT / the one systemd gave us) */

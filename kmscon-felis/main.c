@@ -70,6 +70,17 @@ static void on_osc52(void *ud, const char *targets, const uint8_t *data, size_t 
 	kf_clipboard_set(data, len);
 }
 
+/* An OSC 52 query (--clipboard-read): there is one clipboard, whichever selection is named. */
+static int on_osc52_get(void *ud, const char *targets, uint8_t **data, size_t *len)
+{
+	(void)ud;
+	(void)targets;
+	char *d = NULL;
+	int r = kf_clipboard_get(&d, len);
+	*data = (uint8_t *)d;
+	return r;
+}
+
 /* The configured palette's name, or NULL for "custom" (the --palette-<name> colours over the default palette).
  * Names follow enum kf_palette's order (config.h). Returns 0 or -EINVAL. */
 static int palette_name(const struct kf_config *c, const char **name)
@@ -164,6 +175,7 @@ static int start_session(struct kf_app *app, int cols, int rows)
 		.rows = headless ? (int)c->size.h : rows > 0 ? rows : 24,
 		.colors = colors,
 		.backspace_sends_bs = !c->backspace_delete,
+		.clipboard_read = c->clipboard_read,
 		/* On a display the login starts after the first frame (start_later), at the display's grid size. */
 		.defer_start = !headless,
 	};
@@ -173,7 +185,7 @@ static int start_session(struct kf_app *app, int cols, int rows)
 		log_warn("KMSCON_FELIS_READ_PAUSE_US=%s ignored: want 0 to %u (microseconds)", pause,
 			 KF_SESSION_READ_PAUSE_MAX_US);
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output,
-					  .clipboard = on_osc52};
+					  .clipboard = on_osc52, .clipboard_get = on_osc52_get};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
 }
 

@@ -92,6 +92,12 @@ static void on_clipboard(void *ud, const char *targets, const uint8_t *data, siz
 		s->cb.clipboard(s->ud, targets, data, len);
 }
 
+static int on_clipboard_get(void *ud, const char *targets, uint8_t **data, size_t *len)
+{
+	struct kf_session *s = ud;
+	return s->cb.clipboard_get ? s->cb.clipboard_get(s->ud, targets, data, len) : -ENOTSUP;
+}
+
 /* -------------------------------------------------------------------------------------- pty callbacks */
 
 static void on_output(void *ud, const uint8_t *data, size_t len)
@@ -321,9 +327,9 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 	struct grid_config gc = {.cols = cfg->cols, .rows = cfg->rows, .scrollback = cfg->scrollback,
 				 .cell_width = cfg->cell_width, .cell_height = cfg->cell_height,
 				 .colors = cfg->colors, .backspace_sends_bs = cfg->backspace_sends_bs,
-				 .term_name = cfg->term};
+				 .term_name = cfg->term, .allow_clipboard_read = cfg->clipboard_read};
 	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title,
-				    .clipboard = on_clipboard};
+				    .clipboard = on_clipboard, .clipboard_get = on_clipboard_get};
 	s->grid = grid_create(&gc, &gcb, s);
 	if (!s->grid)
 		goto fail;

@@ -36,6 +36,7 @@ struct kf_session_config {
 	 * OSC 4/10/11 queries report what is painted; NULL = xterm's. Read at creation only. */
 	const uint32_t *colors;
 	bool backspace_sends_bs; /* DECBKM's power-on state (grid_config.backspace_sends_bs) */
+	bool clipboard_read;    /* answer OSC 52 queries through clipboard_get (grid_config.allow_clipboard_read) */
 	size_t read_budget;     /* bytes parsed per wake-up before yielding; 0 = KF_SESSION_READ_BUDGET */
 	/* How long the master stays unwatched after a wake-up that emptied it having read only a trickle (session.c,
 	 * TRICKLE_MAX); 0 = never (the default: the master is drained until EAGAIN and watched again at once, the
@@ -61,6 +62,8 @@ struct kf_session_callbacks {
 	void (*title)(void *ud, const char *utf8);
 	/* OSC 52 from the child: selection names and decoded data, valid during the call. May be NULL. */
 	void (*clipboard)(void *ud, const char *targets, const uint8_t *data, size_t len);
+	/* An OSC 52 query, only with kf_session_config.clipboard_read: grid_callbacks.clipboard_get. May be NULL. */
+	int (*clipboard_get)(void *ud, const char *targets, uint8_t **data, size_t *len);
 };
 
 struct kf_session;

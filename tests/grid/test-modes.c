@@ -1,6 +1,8 @@
 /* tests/grid/test-modes.c: modes, replies, SGR, OSC and DCS.
  * References: xterm ctlseqs (DA1/DA2, DSR, DECRQM, DECRQSS, XTVERSION, window ops, OSC 4/10/11/12/8/52,
  * SGR incl. ITU T.416 colon forms), kitty keyboard protocol, VT510 (DECSTR, DECSCA, DECSED/DECSEL). */
+#include <errno.h>
+
 #include "harness.h"
 
 static const struct grid_style *cell_style(struct t_term *t, int x, int y)
@@ -173,7 +175,7 @@ static void test_replies(void)
 	/* DECID (ESC Z) is answered as DA1 */
 	t_feed(t, "\033Z");
 	CHECK_REPLY(t, "\033[?62;22c");
-	/* OSC 52 queries are refused */
+	/* OSC 52 queries are refused by default (test_clipboard_read: when allowed) */
 	t_feed(t, "\033]52;c;?\007");
 	CHECK_REPLY(t, "");
 	t_free(t);
@@ -477,10 +479,85 @@ static void test_clipboard(void)
 	t_free(t);
 }
 
+/* OSC 52 queries, when the configuration allows them (--clipboard-read): the contents of the selections asked
+ * for, base64 with padding, ending as the query ended; an empty clipboard gives empty data, as xterm sends; a
+ * failing source gives no reply. Not allowed, the source is never asked. */
+static struct {
+	const char *data;
+	size_t len;
+	int ret, calls;
+	char targets[16];
+} src;
+
+static int on_clip_get(void *ud, const char *targets, uint8_t **data, size_t *len)
+{
+	(void)ud;
+	src.calls++;
+	snprintf(src.targets, sizeof(src.targets), "%s", targets);
+	if (src.ret < 0)
+		return src.ret;
+	*data = NULL;
+	*len = src.len;
+	if (src.len) {
+		*data = malloc(src.len);
+		memcpy(*data, src.data, src.len);
+	}
+	return 0;
+}
+
+static void test_clipboard_read(void)
+{
+	for (int allow = 0; allow < 2; allow++) {
+		struct t_term *t = calloc(1, sizeof(*t));
+		struct grid_config cfg = {.cols = 20, .rows = 4, .allow_clipboard_read = allow};
+		struct grid_callbacks cb = {.reply = t_on_reply, .clipboard_get = on_clip_get};
+		t->g = grid_create(&cfg, &cb, t);
+		src = (__typeof__(src)){.data = "hello", .len = 5};
+		t_feed(t, "\033]52;c;?\007");
+		if (!allow) {
+			CHECK(src.calls == 0 && t->reply_len == 0, "not allowed: %d calls, reply '%s'", src.calls,
+			      t->reply);
+			t_free(t);
+			continue;
+		}
+		CHECK_REPLY(t, "\033]52;c;aGVsbG8=\007");
+		CHECK(!strcmp(src.targets, "c"), "asked for '%s'", src.targets);
+		/* ST in, ST out; no target named is s0, as for a set; 1, 2 and 3 bytes pad to 4 characters */
+		src.data = "\xc3\xa9t\xc3\xa9!";
+		for (size_t n = 1; n <= 6; n++) {
+			static const char *const want[] = {"ww==", "w6k=", "w6l0", "w6l0ww==", "w6l0w6k=", "w6l0w6kh"};
+			src.len = n;
+			t_feed(t, "\033]52;;?\033\\");
+			char w[64];
+			snprintf(w, sizeof(w), "\033]52;s0;%s\033\\", want[n - 1]);
+			CHECK_REPLY(t, w);
+		}
+		CHECK(!strcmp(src.targets, "s0"), "no target: asked for '%s'", src.targets);
+		src.len = 0;
+		t_feed(t, "\033]52;pc;?\007");
+		CHECK_REPLY(t, "\033]52;pc;\007");
+		src.ret = -EIO;
+		t_feed(t, "\033]52;c;?\007");
+		CHECK_REPLY(t, "");
+		/* a bigger clipboard than the 512-byte format buffer of short replies comes whole */
+		static char big[3000];
+		memset(big, 0xff, sizeof(big));
+		src = (__typeof__(src)){.data = big, .len = sizeof(big)};
+		t_feed(t, "\033]52;c;?\007");
+		size_t want_len = 7 + 4000 + 1, slashes = 0;
+		for (size_t i = 7; i < t->reply_len && t->reply[i] == '/'; i++)
+			slashes++;
+		CHECK(t->reply_len == want_len && slashes == 4000, "3000 bytes of 0xff: %zu-byte reply, %zu '/'",
+		      t->reply_len, slashes);
+		t_free(t);
+	}
+}
+
 int main(void)
 {
 	test_titles();
 	test_clipboard();
+	test_clipboard_read();
 	test_configured_colors();
 	test_configured_decbkm();
 	test_sgr();

@@ -432,6 +432,24 @@ def t_osc52():
         fail("memory grew with the oversized OSC 52: %d KiB, %d KiB with a small one" % (hwm, base))
 
 
+def t_osc52_read():
+    """With --clipboard-read, an OSC 52 query gets the shared clipboard back in base64, ending as the query did
+    (main.c on_osc52_get -> clipboard.c); without it, no answer at all (the default: any program on the
+    terminal could read what was copied)."""
+    clip = os.path.join(TMP, "clip-read")
+    os.environ["KMSCON_FELIS_CLIPBOARD_DIR"] = clip
+    r = Run(["printf", "\\033]52;c;aMOpdMOpIQo=\\007"], args=["--oneshot"])
+    if r.wait() != 0 or read_clipboard(clip) != "hété!\n".encode():
+        fail("setting the clipboard: status %s, %r" % (r.status, read_clipboard(clip)))
+    got = replies("\033]52;c;?\033\\\033]52;;?\007", args=["--clipboard-read"])
+    want = b"\033]52;c;aMOpdMOpIQo=\033\\\033]52;s0;aMOpdMOpIQo=\007"
+    if got != want:
+        fail("--clipboard-read: got %r want %r" % (got, want))
+    got = replies("\033]52;c;?\033\\")
+    if got != b"":
+        fail("without --clipboard-read: got %r, want no answer" % got)
+
+
 def hwm_run(path):
     """Shows the file path, then reads the program's peak RSS (VmHWM, KiB), the clipboard and the screen."""
     done = os.path.join(TMP, "done-%d" % random.randrange(1 << 30))
