@@ -575,6 +575,13 @@ static void encode_kitty(struct out *o, const struct vt_key_event *ev, const str
 			return;
 		}
 		key = kp_to_main(key);
+	} else if (is_kp_char_key(key) && !(flags & FLAG_ALL_KEYS) && ev->text && !is_control_cp(ev->text) &&
+		   !(mods & ~(unsigned)VT_MOD_SHIFT)) {
+		/* Flag 1 reports "all non text keypad keys" as CSI u: one that types a character (a digit
+		 * under NumLock, an operator) types it, as a main key does, and reports no release. */
+		if (ev->action != VT_KEY_RELEASE)
+			put_utf8(o, ev->text);
+		return;
 	}
 	if (key == VT_KEY_NONE)
 		kitty_text_key(o, ev, mods, flags, m);

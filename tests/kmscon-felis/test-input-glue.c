@@ -180,6 +180,19 @@ static void test_keys(struct app *a, struct input *in)
 		key(in, moded[i].code);
 		CHECK(sent(a, moded[i].want), "%s", moded[i].what);
 	}
+	/* The number pad under an application that asked for kitty's disambiguation (fish 4, neovim): with
+	 * NumLock on its digits and operators type themselves, as the main keys do; without it the keys are
+	 * the keypad's own (kitty's "non text keypad keys"). */
+	feed(a, "\033[>1u");
+	key(in, KEY_NUMLOCK);
+	key(in, KEY_KP1);
+	key(in, KEY_KP0);
+	key(in, KEY_KPPLUS);
+	CHECK(sent(a, "10+"), "NumLock KP1 KP0 KP+ under kitty flag 1");
+	key(in, KEY_NUMLOCK);
+	key(in, KEY_KP1);
+	CHECK(sent(a, "\033[57424u"), "KP1 (KP_End) without NumLock under kitty flag 1");
+	feed(a, "\033[<u");
 	with(in, KEY_LEFTCTRL, KEY_EQUAL);
 	CHECK(a->zoom == 1 && a->n_out == 0, "Ctrl+= zooms in, sends nothing");
 	with(in, KEY_LEFTCTRL, KEY_MINUS);

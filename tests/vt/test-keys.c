@@ -419,6 +419,35 @@ static void test_kitty_disambiguate(void)
 	check("k1 KP_Begin", &ev, &k1, "\033[57427u");
 	ev = key(VT_KEY_PAUSE, 0);
 	check("k1 Pause", &ev, &k1, "\033[57362u");
+	/* "all non text keypad keys will be reported as separate keys": a keypad key that types a character
+	 * (a digit under NumLock, an operator) is a text key, sent as its text unless a modifier other than
+	 * Shift is held (kitty's encode_glfw_key_event sends the text of such a key to the child as is). */
+	ev = key(VT_KEY_KP_0, VT_MOD_NUM);
+	ev.text = '0';
+	check("k1 NumLock KP_0", &ev, &k1, "0");
+	ev.action = VT_KEY_REPEAT;
+	check("k1 NumLock KP_0 repeat", &ev, &k1, "0");
+	ev = key(VT_KEY_KP_ADD, 0);
+	ev.text = '+';
+	check("k1 KP_Add", &ev, &k1, "+");
+	ev = key(VT_KEY_KP_DECIMAL, VT_MOD_NUM);
+	ev.text = ',';
+	check("k1 NumLock KP_Decimal (de: comma)", &ev, &k1, ",");
+	ev = key(VT_KEY_KP_0 + 1, VT_MOD_SHIFT);
+	ev.text = '1';
+	check("k1 Shift+KP_1 (NumLock off)", &ev, &k1, "1");
+	ev = key(VT_KEY_KP_0 + 1, VT_MOD_CTRL | VT_MOD_NUM);
+	ev.text = '1';
+	check("k1 Ctrl+KP_1", &ev, &k1, "\033[57400;5u");
+	ev = key(VT_KEY_KP_MULTIPLY, VT_MOD_ALT);
+	ev.text = '*';
+	check("k1 Alt+KP_Multiply", &ev, &k1, "\033[57411;3u");
+	struct vt_key_modes k3 = kitty(3);
+	ev = key(VT_KEY_KP_0 + 5, VT_MOD_NUM);
+	ev.text = '5';
+	check("k3 NumLock KP_5", &ev, &k3, "5");
+	ev.action = VT_KEY_RELEASE;
+	check("k3 NumLock KP_5 release (sent as text: none)", &ev, &k3, "");
 	ev = key(VT_KEY_LEFT_SHIFT, VT_MOD_SHIFT);
 	check("k1 lone shift", &ev, &k1, "");
 	/* Flag 1 alone reports no event types: a release sends nothing, a repeat is a press. */
