@@ -427,6 +427,16 @@ static uint32_t ascii_lower(uint32_t c)
 	return (c >= 'A' && c <= 'Z') ? c + 32 : c;
 }
 
+/* Flag 16's text field (with flag 8, which alone makes a key with text an escape code): the character the
+ * key types, 0 for none, a release, or a Ctrl, Alt or Super that makes it a shortcut rather than typing. */
+static uint32_t associated_text(const struct vt_key_event *ev, unsigned mods, unsigned flags)
+{
+	if ((flags & (FLAG_TEXT | FLAG_ALL_KEYS)) != (FLAG_TEXT | FLAG_ALL_KEYS) || ev->action == VT_KEY_RELEASE ||
+	    !ev->text || is_control_cp(ev->text) || (mods & (VT_MOD_CTRL | VT_MOD_ALT | VT_MOD_SUPER)))
+		return 0;
+	return ev->text;
+}
+
 /* A key with a character: plain text when nothing but Shift is held (and flag 8 is off), otherwise
  * CSI code u, or the legacy bytes when flag 1 is off. */
 static void kitty_text_key(struct out *o, const struct vt_key_event *ev, unsigned mods, unsigned flags,
@@ -461,9 +471,7 @@ static void kitty_text_key(struct out *o, const struct vt_key_event *ev, unsigne
 	}
 	if ((flags & FLAG_EVENTS) && ev->action != VT_KEY_PRESS)
 		k.event = ev->action;
-	if ((flags & FLAG_TEXT) && all && ev->action != VT_KEY_RELEASE && ev->text &&
-	    !is_control_cp(ev->text) && !(mods & (VT_MOD_CTRL | VT_MOD_ALT | VT_MOD_SUPER)))
-		k.text = ev->text;
+	k.text = associated_text(ev, mods, flags);
 	put_kitty_csi(o, &k);
 }
 
@@ -536,6 +544,9 @@ static void kitty_functional_key(struct out *o, const struct vt_key_event *ev, e
 	} else if (is_kp_key(key) && dis) {
 		k.key = kitty_kp_number(key);
 		k.final = 'u';
+		/* a digit or an operator of the keypad types it: flag 16 reports it as for the main keys */
+		if (is_kp_char_key(key))
+			k.text = associated_text(ev, mods, flags);
 	} else {
 		if (key >= VT_KEY_COUNT_ || !fkeys[key].kitty_final)
 			return;

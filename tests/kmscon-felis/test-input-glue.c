@@ -193,6 +193,15 @@ static void test_keys(struct app *a, struct input *in)
 	key(in, KEY_KP1);
 	CHECK(sent(a, "\033[57424u"), "KP1 (KP_End) without NumLock under kitty flag 1");
 	feed(a, "\033[<u");
+	/* Flags 1, 8 and 16: every key an escape code, with the text it types for the application to insert. */
+	feed(a, "\033[>25u");
+	key(in, KEY_NUMLOCK);
+	a->n_out = 0;
+	key(in, KEY_KP7);
+	CHECK(sent(a, "\033[57406;129;55u"), "NumLock KP7 under kitty flags 1+8+16 carries its text");
+	key(in, KEY_NUMLOCK);
+	feed(a, "\033[<u");
+	a->n_out = 0;
 	with(in, KEY_LEFTCTRL, KEY_EQUAL);
 	CHECK(a->zoom == 1 && a->n_out == 0, "Ctrl+= zooms in, sends nothing");
 	with(in, KEY_LEFTCTRL, KEY_MINUS);

@@ -53,6 +53,12 @@ static struct vt_key_event key(enum vt_keysym k, unsigned mods)
 	return (struct vt_key_event){.key = k, .action = VT_KEY_PRESS, .mods = mods};
 }
 
+/* A keypad key that types t (a digit under NumLock, an operator). */
+static struct vt_key_event kp(enum vt_keysym k, uint32_t t, unsigned mods)
+{
+	return (struct vt_key_event){.key = k, .action = VT_KEY_PRESS, .mods = mods, .text = t};
+}
+
 static struct vt_key_event text(uint32_t t, uint32_t unshifted, unsigned mods)
 {
 	return (struct vt_key_event){.action = VT_KEY_PRESS, .mods = mods, .text = t, .unshifted = unshifted};
@@ -158,8 +164,7 @@ static void test_keypad(void)
 	struct vt_key_event ev = key(VT_KEY_KP_ENTER, 0);
 	check("KP_Enter LNM", &ev, &lnm, "\r\n");
 	/* The layout's own text wins (a keypad decimal that types ','). */
-	ev = key(VT_KEY_KP_DECIMAL, 0);
-	ev.text = ',';
+	ev = kp(VT_KEY_KP_DECIMAL, ',', 0);
 	check("KP_Decimal comma", &ev, &legacy, ",");
 	/* xterm (input.c, numLock resource on by default) forces DECKPNM for keypad keys while NumLock is on:
 	 * with TERM=xterm-256color every curses program in keypad mode sets DECKPAM (smkx), and the number pad
@@ -422,29 +427,22 @@ static void test_kitty_disambiguate(void)
 	/* "all non text keypad keys will be reported as separate keys": a keypad key that types a character
 	 * (a digit under NumLock, an operator) is a text key, sent as its text unless a modifier other than
 	 * Shift is held (kitty's encode_glfw_key_event sends the text of such a key to the child as is). */
-	ev = key(VT_KEY_KP_0, VT_MOD_NUM);
-	ev.text = '0';
+	ev = kp(VT_KEY_KP_0, '0', VT_MOD_NUM);
 	check("k1 NumLock KP_0", &ev, &k1, "0");
 	ev.action = VT_KEY_REPEAT;
 	check("k1 NumLock KP_0 repeat", &ev, &k1, "0");
-	ev = key(VT_KEY_KP_ADD, 0);
-	ev.text = '+';
+	ev = kp(VT_KEY_KP_ADD, '+', 0);
 	check("k1 KP_Add", &ev, &k1, "+");
-	ev = key(VT_KEY_KP_DECIMAL, VT_MOD_NUM);
-	ev.text = ',';
+	ev = kp(VT_KEY_KP_DECIMAL, ',', VT_MOD_NUM);
 	check("k1 NumLock KP_Decimal (de: comma)", &ev, &k1, ",");
-	ev = key(VT_KEY_KP_0 + 1, VT_MOD_SHIFT);
-	ev.text = '1';
+	ev = kp(VT_KEY_KP_0 + 1, '1', VT_MOD_SHIFT);
 	check("k1 Shift+KP_1 (NumLock off)", &ev, &k1, "1");
-	ev = key(VT_KEY_KP_0 + 1, VT_MOD_CTRL | VT_MOD_NUM);
-	ev.text = '1';
+	ev = kp(VT_KEY_KP_0 + 1, '1', VT_MOD_CTRL | VT_MOD_NUM);
 	check("k1 Ctrl+KP_1", &ev, &k1, "\033[57400;5u");
-	ev = key(VT_KEY_KP_MULTIPLY, VT_MOD_ALT);
-	ev.text = '*';
+	ev = kp(VT_KEY_KP_MULTIPLY, '*', VT_MOD_ALT);
 	check("k1 Alt+KP_Multiply", &ev, &k1, "\033[57411;3u");
 	struct vt_key_modes k3 = kitty(3);
-	ev = key(VT_KEY_KP_0 + 5, VT_MOD_NUM);
-	ev.text = '5';
+	ev = kp(VT_KEY_KP_0 + 5, '5', VT_MOD_NUM);
 	check("k3 NumLock KP_5", &ev, &k3, "5");
 	ev.action = VT_KEY_RELEASE;
 	check("k3 NumLock KP_5 release (sent as text: none)", &ev, &k3, "");
@@ -468,8 +466,7 @@ static void test_kitty_legacy_paths(void)
 	k4.cursor_keys_app = true;
 	ev = text('c', 'c', VT_MOD_CTRL);
 	check("k4 Ctrl+c", &ev, &k4, "\x03");
-	ev = key(VT_KEY_KP_0 + 1, 0);
-	ev.text = '1';
+	ev = kp(VT_KEY_KP_0 + 1, '1', 0);
 	check("k4 KP_1", &ev, &k4, "1");
 	ev = key(VT_KEY_UP, 0);
 	check("k4 Up DECCKM", &ev, &k4, "\033OA");
@@ -576,6 +573,22 @@ static void test_kitty_alternates_text(void)
 	check("k28 Shift+a", &ev, &k28, "\033[97:65;2;65u");
 	ev = key(VT_KEY_ENTER, 0);
 	check("k24 Enter (no text)", &ev, &k24, "\033[13u");
+	/* A keypad key's text is associated text too: an application that takes its typing from it (all
+	 * flags, as Terminal.Gui asks) must get the digits of the number pad. Without flag 1 the keypad keys
+	 * are the main keys they stand for (kitty's convert_kp_key_to_normal_key). */
+	struct vt_key_modes k25 = kitty(25), k27 = kitty(27);
+	ev = kp(VT_KEY_KP_0 + 1, '1', VT_MOD_NUM);
+	check("k25 NumLock KP_1", &ev, &k25, "\033[57400;129;49u");
+	check("k24 NumLock KP_1", &ev, &k24, "\033[49;129;49u");
+	ev = kp(VT_KEY_KP_ADD, '+', 0);
+	check("k25 KP_Add", &ev, &k25, "\033[57413;;43u");
+	ev.mods = VT_MOD_CTRL;
+	check("k25 Ctrl+KP_Add (no text)", &ev, &k25, "\033[57413;5u");
+	ev = kp(VT_KEY_KP_ADD, '+', 0);
+	ev.action = VT_KEY_RELEASE;
+	check("k27 KP_Add release (no text)", &ev, &k27, "\033[57413;1:3u");
+	ev = key(VT_KEY_KP_END, VT_MOD_SHIFT);
+	check("k25 Shift+KP_End (no text)", &ev, &k25, "\033[57424;2u");
 	/* Flag 16 without 8: text keys are still plain text. */
 	ev = text('a', 'a', 0);
 	check("k16 a", &ev, &k16, "a");
