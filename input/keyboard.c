@@ -261,9 +261,12 @@ int input_kbd_init(struct input_kbd *k, const struct input_config *cfg)
 	load_compose(k, cfg);
 	k->repeat_delay_usec = (uint64_t)delay * 1000;
 	k->repeat_interval_usec = (uint64_t)interval * 1000;
-	if (cfg->repeat_delay_ms == UINT32_MAX)
+	if (cfg->repeat_delay_ms == UINT32_MAX) {
 		k->repeat_delay_usec = 0; /* repeat off */
-	input_log(6, "keymap %s, repeat after %u ms every %u ms", k->name, delay, interval);
+		input_log(6, "keymap %s, no key repeat", k->name);
+	} else {
+		input_log(6, "keymap %s, repeat after %u ms every %u ms", k->name, delay, interval);
+	}
 	return 0;
 }
 

@@ -140,7 +140,7 @@ struct kf_config {
 	char *xkb_model, *xkb_layout, *xkb_variant, *xkb_options; /* NULL: XKB_DEFAULT_*, /etc/default/keyboard */
 	char *xkb_keymap; /* a keymap file to load instead of the RMLVO names */
 	char *xkb_compose_file; /* compose file instead of the locale's */
-	unsigned int xkb_repeat_delay; /* ms before the first repeat (250) */
+	unsigned int xkb_repeat_delay; /* ms before the first repeat (250); 0: no repeat */
 	unsigned int xkb_repeat_rate; /* ms between two repeats, as in kmscon (50 ms, i.e. 20 repeats/s) */
 	bool mouse; /* pointer, selection and mouse reporting (default on) */
 	bool backspace_delete; /* Backspace sends DEL (0x7f, default on) instead of ^H */

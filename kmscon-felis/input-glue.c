@@ -580,7 +580,10 @@ int kf_input_glue_create(struct kf_loop *loop, const struct kf_config *cfg, cons
 	struct input_config ic = {
 		.model = cfg->xkb_model, .layout = cfg->xkb_layout, .variant = cfg->xkb_variant,
 		.options = cfg->xkb_options, .keymap_file = cfg->xkb_keymap,
-		.compose_file = cfg->xkb_compose_file, .repeat_delay_ms = cfg->xkb_repeat_delay,
+		.compose_file = cfg->xkb_compose_file,
+		/* A delay of 0 is no repeat, as in kmscon (a zero timer is a disarmed one); input/ reads 0 as
+		 * "its default". */
+		.repeat_delay_ms = cfg->xkb_repeat_delay ? cfg->xkb_repeat_delay : UINT32_MAX,
 		.repeat_interval_ms = cfg->xkb_repeat_rate,
 	};
 	struct input_callbacks cb = {.key = on_key, .pointer = on_pointer, .open_device = open_device,

@@ -671,6 +671,40 @@ static void test_xkb_config(struct kf_loop *loop)
 	kf_config_finish(&cfg);
 }
 
+/* --xkb-repeat-delay and --xkb-repeat-rate reach the repeat: A held repeats after the delay, every rate ms. A delay
+ * of 0 turns repeat off, as in kmscon (whose repeat timer a zero delay leaves disarmed), and as the man page says;
+ * it gave the built-in 250 ms. */
+static void test_repeat_config(struct kf_loop *loop)
+{
+	static const struct {
+		const char *delay, *rate, *want;
+	} cases[] = {
+		{"--xkb-repeat-delay=400", "--xkb-repeat-rate=33", "aaa"},
+		{"--xkb-repeat-delay=0", "--xkb-repeat-rate=33", "a"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct app a = {0};
+		struct kf_config cfg;
+		struct kf_input_glue *g = NULL;
+		char *argv[] = {"kmscon-felis", (char *)cases[i].delay, (char *)cases[i].rate, NULL};
+
+		kf_config_init(&cfg);
+		CHECK(kf_config_parse_argv(&cfg, 3, argv) == 0, "%s parses", cases[i].delay);
+		CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with %s", cases[i].delay);
+		if (g) {
+			struct input *in = kf_input_glue_input(g);
+			input_inject_key(in, KEY_A, true, 1000000);
+			input_timer_expired(in, 1399999);
+			input_timer_expired(in, 1400000);
+			input_timer_expired(in, 1433000);
+			input_inject_key(in, KEY_A, false, 1450000);
+			CHECK(sent(&a, cases[i].want), "A held 450 ms with %s %s", cases[i].delay, cases[i].rate);
+		}
+		kf_input_glue_destroy(g);
+		kf_config_finish(&cfg);
+	}
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-glue-XXXXXX";
@@ -711,6 +745,7 @@ int main(void)
 	grid_destroy(a.grid);
 	kf_config_finish(&cfg);
 	test_xkb_config(loop);
+	test_repeat_config(loop);
 	kf_loop_destroy(loop);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)
