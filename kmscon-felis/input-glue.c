@@ -228,7 +228,11 @@ static void on_key(void *ud, const struct input_key_event *ev)
 	if (!kf_key_translate(ev, &vk))
 		return;
 	key_modes(g, &m);
-	if (vk.key == VT_KEY_NONE && !single_code_point(ev->utf8) && !m.keys.kitty_flags) {
+	/* The kitty protocol also sends text as text, except with Ctrl, Alt or Super held and under its flag 8
+	 * (every key an escape code): those events the encoder writes, with the first character. */
+	bool as_text = !m.keys.kitty_flags ||
+		       (!(m.keys.kitty_flags & 8) && !(ev->mods & ~(INPUT_MOD_SHIFT | INPUT_MOD_CAPS | INPUT_MOD_NUM)));
+	if (vk.key == VT_KEY_NONE && !single_code_point(ev->utf8) && as_text) {
 		/* A compose sequence that gives several characters: typed as they are. */
 		if ((ev->mods & INPUT_MOD_ALT) && sizeof(buf) > strlen(ev->utf8) + 1)
 			buf[n++] = 0x1b;
