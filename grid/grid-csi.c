@@ -213,6 +213,10 @@ static void cursor_right(struct grid *g, int n)
 
 static void cursor_left(struct grid *g, int n)
 {
+	if (unlikely(g->reverse_wrap)) {
+		grid__cursor_back_rev(g, n);
+		return;
+	}
 	int lim = grid__left_limit(g);
 	g->cx = grid__max(g->cx - n, lim);
 	g->wrap_pending = false;

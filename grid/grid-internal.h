@@ -549,6 +549,7 @@ void grid__tabs_reset(struct grid *g);
 void grid__tab(struct grid *g, int n);
 void grid__backtab(struct grid *g, int n);
 void grid__backspace(struct grid *g);
+void grid__cursor_back_rev(struct grid *g, int n);
 void grid__decaln(struct grid *g);
 void grid__shift_cols(struct grid *g, int x0, int n, bool right);
 

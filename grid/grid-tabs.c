@@ -1,6 +1,7 @@
 /* grid/grid-tabs.c: the default tab stops (RIS, DECST8C), the cursor's moves along its row by tab stops (HT,
- * CHT, CBT) and by BS, and DECALN's screen of E's. Out of grid-edit.c (cursor motion, scrolling, erase) for its
- * size; none of these is on a bulk path: the parser calls them one control or sequence at a time.
+ * CHT, CBT), by BS and by CUB under reverse wraparound, and DECALN's screen of E's. Out of grid-edit.c (cursor
+ * motion, scrolling, erase) for its size; none of these is on a bulk path: the parser calls them one control or
+ * sequence at a time.
  *
  * Reference: xterm's ctlseqs and the VT510 manual, as grid-edit.c; the xterm.js test numbers below are the
  * cases that settled xterm's behaviour where the manuals are silent. */
@@ -41,23 +42,50 @@ void grid__backtab(struct grid *g, int n)
 
 void grid__backspace(struct grid *g)
 {
-	int lim = grid__left_limit(g);
-	if (g->wrap_pending) {
-		g->wrap_pending = false;
-		if (g->reverse_wrap)
-			return;
+	if (unlikely(g->reverse_wrap)) {
+		grid__cursor_back_rev(g, 1);
+		return;
 	}
-	if (g->cx > lim) {
+	g->wrap_pending = false;
+	if (g->cx > grid__left_limit(g))
 		g->cx--;
-	} else if (g->reverse_wrap && g->autowrap) {
-		if (g->cy > g->top || (g->cy > 0 && g->cy < g->top)) {
-			g->cy--;
-			g->cx = g->right;
-		} else if (g->cy == g->top) {
-			g->cy = g->bottom;
-			g->cx = g->right;
-		}
+}
+
+/* BS and CUB n under reverse wraparound (DECSET 45), as xterm's CursorBack since patch 383 (2023), which
+ * limited mode 45 to "movement within the current (wrapped) line" (its mode 1045, moving to any row and from
+ * the top to the bottom, is not implemented): only with DECAWM; a pending wrap takes the first step (the
+ * cursor stays on the last column for it); at the left margin (column 1 when the cursor is left of it) a
+ * step goes to the right margin of the row above when that row wrapped into this one, never above the top
+ * margin. Differences from xterm, kept on purpose: xterm's pending wrap takes two steps of a CUB of 2 or
+ * more (its loop counts it twice), and a cursor above the top margin moves down to it there; here the
+ * pending wrap is one step, and such a cursor stays on its row. */
+void grid__cursor_back_rev(struct grid *g, int n)
+{
+	if (!g->autowrap) {
+		g->wrap_pending = false;
+		g->cx = grid__max(g->cx - n, grid__left_limit(g));
+		return;
 	}
+	const int left = grid__left_limit(g);
+	int x = g->cx, y = g->cy;
+	if (g->wrap_pending)
+		n--;
+	g->wrap_pending = false;
+	while (n > 0) {
+		if (x > left) {
+			int step = grid__min(n, x - left);
+			x -= step;
+			n -= step;
+			continue;
+		}
+		if (y <= g->top || !(grid__line_raw(g, y - 1)->flags & LINE_WRAPPED))
+			break;
+		y--;
+		x = g->right;
+		n--;
+	}
+	g->cx = x;
+	g->cy = y;
 }
 
 void grid__decaln(struct grid *g)

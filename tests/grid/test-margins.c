@@ -286,6 +286,45 @@ static void test_cbt_left_margin(void)
 	t_free(t);
 }
 
+/* Reverse wraparound (DECSET 45, with DECAWM): BS and CUB at the left edge go to the end of the row above only
+ * when that row wrapped into this one (xterm's CursorBack since patch 383, 2023, "movement within the current
+ * (wrapped) line"; moving to any row is its separate mode 1045), and stop at the top margin. A pending wrap
+ * takes one step. BS went up into rows that had ended with CR LF, jumped from the top row to the bottom one,
+ * and CUB ignored the mode. */
+static void test_reverse_wrap(void)
+{
+	struct t_term *t = t_new(10, 4, 0);
+	/* row 0 wraps into row 1 ("abc"), which ends with CR LF */
+	t_feed(t, "\033[?45h0123456789abc\r\nXY\r\b");
+	CHECK_CURSOR(t, 0, 2);
+	t_feed(t, "\033[2;1H\bZ");
+	CHECK_ROW(t, 0, "012345678Z");
+	/* CUB counts the step up as one */
+	t_feed(t, "\033[2;2H\033[3D");
+	CHECK_CURSOR(t, 8, 0);
+	/* nothing above the top row: the cursor stays */
+	t_feed(t, "\033[1;1H\b\033[D");
+	CHECK_CURSOR(t, 0, 0);
+	/* a pending wrap takes the first step: BS stays on the last column, CUB 2 goes one left */
+	t_feed(t, "\033[4;1H0123456789\b");
+	CHECK_CURSOR(t, 9, 3);
+	t_feed(t, "\033[4;1H0123456789\033[2D");
+	CHECK_CURSOR(t, 8, 3);
+	/* not without DECAWM */
+	t_feed(t, "\033[?7l\033[2;1H\b\033[D");
+	CHECK_CURSOR(t, 0, 1);
+	t_free(t);
+	/* with left/right margins: from the left margin to the right margin of the row above, the row having
+	 * wrapped there */
+	t = t_new(10, 3, 0);
+	t_feed(t, "\033[?45h\033[?69h\033[3;7s\033[1;3Habcdefg\033[2;3H\b");
+	CHECK_CURSOR(t, 6, 0);
+	/* the top margin stops it as the top row does */
+	t_feed(t, "\033[2;3r\033[?69l\033[1;1H0123456789abc\033[2;1H\b");
+	CHECK_CURSOR(t, 0, 1);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -300,5 +339,6 @@ int main(void)
 	test_irm_outside_margins();
 	test_wide_cut_by_margin();
 	test_cbt_left_margin();
+	test_reverse_wrap();
 	return t_done("grid-margins");
 }
