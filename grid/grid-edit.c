@@ -657,10 +657,10 @@ GRID_PAGE("erase") size_t grid__csi_bytes_el(void *ctx, const uint8_t *s, size_t
 void grid__erase_chars(struct grid *g, int n)
 {
 	g->wrap_pending = false;
-	int x1 = g->cx + grid__max(n, 1);
-	if (x1 > g->cols)
-		x1 = g->cols;
+	int x1 = grid__min(g->cx + grid__max(n, 1), g->cols);
 	grid__erase_cells(g, g->cy, g->cx, x1, false);
+	/* xterm's ECH is its EL 0 (ClearRight) with a count: the row's wrap ends, whatever the extent */
+	grid__line_raw(g, g->cy)->flags &= ~LINE_WRAPPED;
 }
 
 /* ---------------------------------------------------------------------------------- insert/delete */

@@ -151,8 +151,24 @@ static void test_saved_cursor_reflowed(void)
 	t_free(t);
 }
 
+/* ECH on a soft-wrapped row ends the wrap, wherever it erases (xterm's ClearRight, which ECH calls with its
+ * count: "with the right part cleared, we can't be wrapping"), as EL 0 does: the rows are two lines from then
+ * on, for a resize and for a selection. ECH short of the last column kept the rows joined, so widening the
+ * screen pulled the next row's text up behind the erased cells. */
+static void test_ech_ends_wrap(void)
+{
+	struct t_term *t = t_new(10, 4, 10);
+	t_feed(t, "0123456789abc\033[1;4H\033[2X");
+	CHECK(!grid_row_wrapped(t->g, 0), "row 0 still wrapped after ECH");
+	grid_resize(t->g, 15, 4);
+	CHECK_ROW(t, 0, "012  56789");
+	CHECK_ROW(t, 1, "abc");
+	t_free(t);
+}
+
 int main(void)
 {
+	test_ech_ends_wrap();
 	test_reflow_wider_narrower();
 	test_wide_reflow();
 	test_shrink_keeps_cursor_line();
