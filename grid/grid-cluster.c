@@ -3,7 +3,8 @@
  * GRID_CP_CLUSTER | its index. Entries, hash index and used marks share one block; unused entries are
  * collected with the styles (grid-style.c, grid__collect), and the table is bounded by CLUSTER_MAX. An ASCII
  * character with one or two marks U+0300..U+036F takes no entry: it is held in the cell (CLUSTER_DIRECT,
- * grid-internal.h).
+ * grid-internal.h). The printer's join of a code point to the cell printed last (grid__cluster_attach) is
+ * here too.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -201,4 +202,46 @@ const struct cluster *grid__cluster(const struct grid *g, uint32_t cp, struct cl
 	if (i >= g->cl.cap || !g->cl.used[i])
 		return NULL;
 	return &g->cl.c[i];
+}
+
+/* The printer's join (grid-print.c: combining marks and the code points that continue a grapheme cluster),
+ * out of its file: no bulk path reaches it. */
+bool grid__cluster_attach(struct grid *g, uint32_t cp)
+{
+	if (g->last_x < 0 || g->last_y != g->cy)
+		return false;
+	int expect = g->last_x + g->last_w;
+	/* Right after it, or still on it when it ended at the right edge (wrap pending, or no autowrap) */
+	bool at_edge = g->cx == expect - 1 &&
+		       (g->wrap_pending || (!g->autowrap && g->cx == grid__right_limit(g)));
+	if (!(g->cx == expect || at_edge))
+		return false;
+	struct grid_cell *c = &grid__line(g, g->last_y)->cells[g->last_x];
+	if (c->cp == 0 || c->width == 0)
+		return false;
+	uint32_t buf[CLUSTER_MAX_CPS] = {0}; /* whole: grid__cluster_intern copies all of it */
+	uint32_t n;
+	if (c->cp & GRID_CP_CLUSTER) {
+		struct cluster tmp;
+		const struct cluster *cl = grid__cluster(g, c->cp, &tmp);
+		if (!cl)
+			return true;
+		n = cl->n;
+		memcpy(buf, cl->cp, n * sizeof(*buf));
+	} else {
+		buf[0] = c->cp;
+		n = 1;
+	}
+	g->gb_prev = cp;
+	if (n >= CLUSTER_MAX_CPS)
+		return true; /* dropped: a cluster has a hard cap */
+	buf[n++] = cp;
+	int id = grid__cluster_intern(g, buf, n);
+	if (id < 0)
+		return true;
+	/* the collection inside intern may not move cells, so c is still valid */
+	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
+	grid__line(g, g->last_y)->flags &= ~LINE_ASCII;
+	grid__damage(g, g->last_y, g->last_x, g->last_x + c->width);
+	return true;
 }

@@ -488,6 +488,9 @@ size_t grid__print_utf8(void *ctx, const uint8_t *s, size_t n);
 void grid__rep(struct grid *g, int count);
 /* The id of the cluster of code points cp[0..n), interned (or -1); cp has CLUSTER_MAX_CPS entries, all read. */
 int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n);
+/* Appends cp to the cluster in the cell printed last (grid-print.c's join); returns false when there is no
+ * such cell (the cursor has left it), true when cp was taken or dropped. */
+bool grid__cluster_attach(struct grid *g, uint32_t cp);
 /* The cluster of cell content cp (GRID_CP_CLUSTER set), or NULL when it is not live: the table's entry (owned by
  * the table, valid until the next interning), or for a direct cluster (CLUSTER_DIRECT) *tmp, filled in (owned
  * by the caller; its code points past n are zero). */

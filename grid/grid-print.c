@@ -7,9 +7,9 @@
  *
  * Combining marks and the code points that continue a grapheme cluster (vt_grapheme_break: ZWJ sequences,
  * VS16, regional-indicator pairs) join the character printed just before, if the cursor still sits right
- * after it (as in libvterm and xterm). A cluster is stored once in the cluster table (grid-cluster.c); a cell
- * holding one has GRID_CP_CLUSTER | index. A cluster keeps at most CLUSTER_MAX_CPS code points: further
- * marks are dropped, so endless marks on one cell stay bounded.
+ * after it (as in libvterm and xterm; the join is grid__cluster_attach, grid-cluster.c). A cluster is stored
+ * once in the cluster table (grid-cluster.c); a cell holding one has GRID_CP_CLUSTER | index. A cluster keeps
+ * at most CLUSTER_MAX_CPS code points: further marks are dropped, so endless marks on one cell stay bounded.
  */
 #include <stddef.h>
 #include <string.h>
@@ -47,47 +47,6 @@ void grid__do_wrap(struct grid *g)
 	g->wrap_pending = false;
 	wrap_step(g);
 	g->cx = g->left;
-}
-
-/* Appends cp to the cluster in the cell printed last. Returns false when there is no such cell. */
-static bool attach(struct grid *g, uint32_t cp)
-{
-	if (g->last_x < 0 || g->last_y != g->cy)
-		return false;
-	int expect = g->last_x + g->last_w;
-	/* Right after it, or still on it when it ended at the right edge (wrap pending, or no autowrap) */
-	bool at_edge = g->cx == expect - 1 &&
-		       (g->wrap_pending || (!g->autowrap && g->cx == grid__right_limit(g)));
-	if (!(g->cx == expect || at_edge))
-		return false;
-	struct grid_cell *c = &grid__line(g, g->last_y)->cells[g->last_x];
-	if (c->cp == 0 || c->width == 0)
-		return false;
-	uint32_t buf[CLUSTER_MAX_CPS] = {0}; /* whole: grid__cluster_intern copies all of it */
-	uint32_t n;
-	if (c->cp & GRID_CP_CLUSTER) {
-		struct cluster tmp;
-		const struct cluster *cl = grid__cluster(g, c->cp, &tmp);
-		if (!cl)
-			return true;
-		n = cl->n;
-		memcpy(buf, cl->cp, n * sizeof(*buf));
-	} else {
-		buf[0] = c->cp;
-		n = 1;
-	}
-	g->gb_prev = cp;
-	if (n >= CLUSTER_MAX_CPS)
-		return true; /* dropped: a cluster has a hard cap */
-	buf[n++] = cp;
-	int id = grid__cluster_intern(g, buf, n);
-	if (id < 0)
-		return true;
-	/* the collection inside intern may not move cells, so c is still valid */
-	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
-	grid__line(g, g->last_y)->flags &= ~LINE_ASCII;
-	grid__damage(g, g->last_y, g->last_x, g->last_x + c->width);
-	return true;
 }
 
 /* ------------------------------------------------------------------------------------------- print */
@@ -270,12 +229,12 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 				/* Zero-width code points never break (GB9), but the segmentation state must see
 				 * them: GB11 joins an emoji after "ExtPict Extend* ZWJ". */
 				(void)vt_grapheme_break(g->gb_prev, cp, &g->gb_state);
-				attach(g, cp);
+				grid__cluster_attach(g, cp);
 			}
 			continue;
 		}
 		if (g->last_x >= 0 && grid__may_join(g->gb_prev, cp) &&
-		    !vt_grapheme_break(g->gb_prev, cp, &g->gb_state) && attach(g, cp))
+		    !vt_grapheme_break(g->gb_prev, cp, &g->gb_state) && grid__cluster_attach(g, cp))
 			continue;
 		print_one(g, cp, w > 2 ? 2 : w, style);
 	}
