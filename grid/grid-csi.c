@@ -132,17 +132,19 @@ static uint8_t charset_for(uint8_t final, uint8_t inter)
 	}
 }
 
-/* DECBI (ESC 6, back) and DECFI (ESC 9, forward), VT420 (xterm's xtermColIndex): a column's move towards the
- * margin, or at it a shift of the region's columns by one the other way (a blank column comes in at the
- * margin reached); right of the right margin (DECFI) or left of the left one (DECBI) nothing. */
+/* DECBI (ESC 6, back) and DECFI (ESC 9, forward), VT420 (xterm's xtermColIndex): at the margin it moves
+ * towards, with the cursor inside the margins, a shift of the region's columns by one the other way (a blank
+ * column comes in at that margin); anywhere else a move by one column, as CUF and CUB move: outside the margins
+ * up to the screen's edge (current xterm, util.c 1.957; older ones did nothing there). */
 static void column_index(struct grid *g, bool forward)
 {
-	if (forward ? g->cx < g->right : g->cx > g->left) {
-		g->cx += forward ? 1 : -1;
-		g->wrap_pending = false;
-	} else if (g->cx == (forward ? g->right : g->left)) {
+	if (g->cx >= g->left && g->cx <= g->right && g->cx == (forward ? g->right : g->left)) {
 		grid__shift_cols(g, g->left, 1, !forward);
+		return;
 	}
+	if (forward ? g->cx < grid__right_limit(g) : g->cx > grid__left_limit(g))
+		g->cx += forward ? 1 : -1;
+	g->wrap_pending = false;
 }
 
 void grid__esc(void *ctx, const struct vt_esc *esc)

@@ -101,6 +101,12 @@ static void test_decbi_decfi(void)
 	t_feed(t, "\033[3;1H\0336\0336");
 	CHECK_CURSOR(t, 0, 2);
 	CHECK_ROW(t, 2, "ABCXEY HIJ");
+	/* and short of the edge a move by one (current xterm's xtermColIndex, util.c 1.957: CursorForward, CursorBack) */
+	t_feed(t, "\033[3;9H\0339");
+	CHECK_CURSOR(t, 9, 2);
+	t_feed(t, "\033[3;2H\0336");
+	CHECK_CURSOR(t, 0, 2);
+	CHECK_ROW(t, 2, "ABCXEY HIJ");
 	t_free(t);
 }
 
