@@ -506,9 +506,8 @@ GRID_PAGE("erase") void grid__erase_cells(struct grid *g, int y, int x0, int x1,
 	erase_cells(g, y, x0, x1, selective, NULL);
 }
 
-/* Whole rows [y0, y1) erased: with a coloured background, the rows after the first are filled straight
- * (no per-row checks: the first row resolved the erase style, and a whole row has no wide character cut
- * in half). */
+/* Whole rows [y0, y1) erased: with a coloured background, the rows after the first are filled straight (no
+ * per-row checks: the first row resolved the erase style, and a whole row has no wide character cut in half). */
 static void erase_rows(struct grid *g, int y0, int y1, bool selective)
 {
 	if (y0 >= y1)
@@ -690,11 +689,12 @@ void grid__insert_chars(struct grid *g, int n)
 	grid__damage(g, g->cy, x - 1, end + 1);
 }
 
+/* outside the margins DCH, IL and DL do nothing, a pending wrap kept (xterm returns before its ResetWrap) */
 void grid__delete_chars(struct grid *g, int n)
 {
-	g->wrap_pending = false;
 	if (!in_lr_margins(g))
 		return;
+	g->wrap_pending = false;
 	struct line *l = grid__line(g, g->cy);
 	int x = g->cx, end = g->right + 1;
 	n = grid__clamp(n, 1, end - x);
@@ -712,18 +712,18 @@ void grid__delete_chars(struct grid *g, int n)
 
 void grid__insert_lines(struct grid *g, int n)
 {
-	g->wrap_pending = false;
 	if (g->cy < g->top || g->cy > g->bottom || !in_lr_margins(g))
 		return;
+	g->wrap_pending = false;
 	grid__scroll_down(g, g->cy, g->bottom, grid__max(n, 1));
 	g->cx = g->left;
 }
 
 void grid__delete_lines(struct grid *g, int n)
 {
-	g->wrap_pending = false;
 	if (g->cy < g->top || g->cy > g->bottom || !in_lr_margins(g))
 		return;
+	g->wrap_pending = false;
 	/* never into the scrollback: a region starting at the cursor row is not the screen's top */
 	int h = g->bottom - g->cy + 1;
 	n = grid__clamp(n, 1, h);

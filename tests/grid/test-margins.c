@@ -331,6 +331,34 @@ static void test_reverse_wrap(void)
 	t_free(t);
 }
 
+/* IL, DL and DCH that do nothing, the cursor being outside the scroll region or the left/right margins, leave a
+ * pending wrap as it was (xterm's InsertLine, DeleteLine and DeleteChar return before their ResetWrap; ICH
+ * resets it first, as here). They ended it, so the next character overwrote the last column instead of
+ * wrapping. */
+static void test_noop_edit_keeps_wrap(void)
+{
+	static const char *const ops[] = {"\033[L", "\033[M", "\033[P"};
+	for (int k = 0; k < 3; k++) {
+		/* a row below the scroll region (1..2), written up to the last column */
+		struct t_term *t = t_new(10, 4, 0);
+		t_feed(t, "\033[1;2r\033[4;1H0123456789");
+		t_feed(t, ops[k]);
+		t_feed(t, "X");
+		if (k < 2)
+			CHECK(strcmp(t_row(t, 3), "X123456789") == 0, "op %d below the region: row 3 \"%s\"", k,
+			      t_row(t, 3));
+		t_free(t);
+		/* right of the right margin */
+		t = t_new(10, 4, 0);
+		t_feed(t, "\033[?69h\033[3;7s\033[4;9HAB");
+		t_feed(t, ops[k]);
+		t_feed(t, "X");
+		CHECK(strcmp(t_row(t, 3), "  X     AB") == 0, "op %d right of the margins: row 3 \"%s\"", k,
+		      t_row(t, 3));
+		t_free(t);
+	}
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -346,5 +374,6 @@ int main(void)
 	test_wide_cut_by_margin();
 	test_cbt_left_margin();
 	test_reverse_wrap();
+	test_noop_edit_keeps_wrap();
 	return t_done("grid-margins");
 }
