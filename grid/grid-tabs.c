@@ -51,7 +51,7 @@ void grid__backspace(struct grid *g)
 		g->cx--;
 }
 
-/* BS and CUB n under reverse wraparound (DECSET 45), as xterm's CursorBack since patch 383 (2023), which
+/* BS and CUB n under reverse wraparound (DECSET 45), as xterm's CursorBack since its 2023 revision, which
  * limited mode 45 to "movement within the current (wrapped) line" (its mode 1045, moving to any row and from
  * the top to the bottom, is not implemented): only with DECAWM; a pending wrap takes the first step (the
  * cursor stays on the last column for it); at the left margin (column 1 when the cursor is left of it) a

@@ -293,7 +293,7 @@ static void test_cbt_left_margin(void)
 }
 
 /* Reverse wraparound (DECSET 45, with DECAWM): BS and CUB at the left edge go to the end of the row above only
- * when that row wrapped into this one (xterm's CursorBack since patch 383, 2023, "movement within the current
+ * when that row wrapped into this one (xterm's CursorBack since its 2023 revision, "movement within the current
  * (wrapped) line"; moving to any row is its separate mode 1045), and stop at the top margin. A pending wrap
  * takes one step. BS went up into rows that had ended with CR LF, jumped from the top row to the bottom one,
  * and CUB ignored the mode. */
