@@ -41,6 +41,8 @@
 #define GRID_PAGE(name)
 #endif
 
+#define REVERSE_WRAP 0x1u     /* grid.reverse_wrap: DECSET 45, back over soft wraps only */
+#define REVERSE_WRAP_EXT 0x2u /* DECSET 1045: back to any row, from the top margin to the bottom one */
 #define LINE_WRAPPED 0x1u /* the line continues on the next one (autowrap happened here) */
 /* scrollback only (grid-history.c): the cells are one byte each, all ASCII (cp < 0x80) of width 1 in style
  * pstyle (or their own: LINE_STYLED), no link or flags; read them with grid__line_cell or grid__hist_expand */
@@ -321,7 +323,11 @@ struct grid {
 	int top, bottom, left, right;
 
 	/* modes */
-	bool autowrap, origin, insert, reverse_wrap, lr_mode, cursor_visible, cursor_blink;
+	bool autowrap, origin, insert;
+	/* reverse wraparound: REVERSE_WRAP (DECSET 45) | REVERSE_WRAP_EXT (DECSET 1045); one byte, so that CUB's
+	 * bytes path and BS test both with one load */
+	uint8_t reverse_wrap;
+	bool lr_mode, cursor_visible, cursor_blink;
 	enum grid_cursor_shape cursor_shape;
 	struct grid_modes modes;
 	uint8_t kitty_stack[2][KITTY_STACK_MAX]; /* per screen (kitty keeps one per screen) */

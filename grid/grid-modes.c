@@ -137,7 +137,10 @@ static void dec_mode(struct grid *g, int mode, bool set)
 	case 9: set_mouse(g, GRID_MOUSE_X10, set); break;
 	case 12: g->cursor_blink = set; g->damaged = true; break;
 	case 25: g->cursor_visible = set; break;
-	case 45: g->reverse_wrap = set; break;
+	case 45: g->reverse_wrap = (uint8_t)((g->reverse_wrap & ~REVERSE_WRAP) | (set ? REVERSE_WRAP : 0)); break;
+	case 1045:
+		g->reverse_wrap = (uint8_t)((g->reverse_wrap & ~REVERSE_WRAP_EXT) | (set ? REVERSE_WRAP_EXT : 0));
+		break;
 	case 66: g->modes.keys.keypad_app = set; break;
 	case 67: g->modes.keys.backspace_sends_bs = set; break;
 	case 69:
@@ -237,7 +240,8 @@ static int dec_mode_state(const struct grid *g, int mode)
 	case 9: v = g->modes.mouse == GRID_MOUSE_X10; break;
 	case 12: v = g->cursor_blink; break;
 	case 25: v = g->cursor_visible; break;
-	case 45: v = g->reverse_wrap; break;
+	case 45: v = g->reverse_wrap & REVERSE_WRAP; break;
+	case 1045: v = g->reverse_wrap & REVERSE_WRAP_EXT; break;
 	case 47:
 	case 1047:
 	case 1049: v = g->scr == &g->alt; break;

@@ -51,14 +51,15 @@ void grid__backspace(struct grid *g)
 		g->cx--;
 }
 
-/* BS and CUB n under reverse wraparound (DECSET 45), as xterm's CursorBack since its 2023 revision, which
- * limited mode 45 to "movement within the current (wrapped) line" (its mode 1045, moving to any row and from
- * the top to the bottom, is not implemented): only with DECAWM; a pending wrap takes the first step (the
- * cursor stays on the last column for it); at the left margin (column 1 when the cursor is left of it) a
- * step goes to the right margin of the row above when that row wrapped into this one, never above the top
- * margin. Differences from xterm, kept on purpose: xterm's pending wrap takes two steps of a CUB of 2 or
- * more (its loop counts it twice), and a cursor above the top margin moves down to it there; here the
- * pending wrap is one step, and such a cursor stays on its row. */
+/* BS and CUB n under reverse wraparound, as xterm's CursorBack since its 2023 revision, only with DECAWM: a
+ * pending wrap takes the first step (the cursor stays on the last column for it); at the left margin (column
+ * 1 when the cursor is left of it) a step goes to the right margin of the row above. With mode 45 only when
+ * that row wrapped into this one ("movement within the current (wrapped) line"), never above the top margin;
+ * with mode 1045 (what mode 45 did before 2023) to any row, and from the top margin to the bottom one.
+ * Differences from xterm, kept on purpose: xterm's pending wrap takes two steps of a CUB of 2 or more (its
+ * loop counts it twice); under mode 45 a cursor above the top margin moves down to it there, and under 1045
+ * one on the screen's top row above the region goes to row -1 (reading outside the screen); here the pending
+ * wrap is one step and both cursors stay on their row. */
 void grid__cursor_back_rev(struct grid *g, int n)
 {
 	if (!g->autowrap) {
@@ -66,6 +67,7 @@ void grid__cursor_back_rev(struct grid *g, int n)
 		g->cx = grid__max(g->cx - n, grid__left_limit(g));
 		return;
 	}
+	const bool ext = g->reverse_wrap & REVERSE_WRAP_EXT;
 	const int left = grid__left_limit(g);
 	int x = g->cx, y = g->cy;
 	if (g->wrap_pending)
@@ -78,9 +80,12 @@ void grid__cursor_back_rev(struct grid *g, int n)
 			n -= step;
 			continue;
 		}
-		if (y <= g->top || !(grid__line_raw(g, y - 1)->flags & LINE_WRAPPED))
+		if (ext && y == g->top)
+			y = g->bottom;
+		else if (ext ? y > 0 : (y > g->top && grid__line_raw(g, y - 1)->flags & LINE_WRAPPED))
+			y--;
+		else
 			break;
-		y--;
 		x = g->right;
 		n--;
 	}

@@ -383,7 +383,7 @@ void grid__reset_state(struct grid *g, bool hard)
 	g->insert = false;
 	grid__print_mode(g);
 	g->autowrap = true;
-	g->reverse_wrap = false;
+	g->reverse_wrap = 0;
 	g->cursor_visible = true;
 	g->modes.keys.cursor_keys_app = false;
 	g->modes.keys.keypad_app = false;

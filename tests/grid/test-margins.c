@@ -359,6 +359,31 @@ static void test_noop_edit_keeps_wrap(void)
 	}
 }
 
+/* Extended reverse wraparound (DECSET 1045, xterm since its 2023 revision; what mode 45 did before): BS and
+ * CUB at the left margin go to the row above whether or not it wrapped, and from the top margin to the bottom
+ * one. It was not implemented (DECRQM answered 0, not recognised). */
+static void test_reverse_wrap_ext(void)
+{
+	struct t_term *t = t_new(10, 4, 0);
+	t_feed(t, "\033[?1045h\033[?1045$p");
+	CHECK_REPLY(t, "\033[?1045;1$y");
+	t_feed(t, "ab\r\ncd\r\b");
+	CHECK_CURSOR(t, 9, 0);
+	/* from the top row to the bottom one, two steps by CUB */
+	t_feed(t, "\033[1;1H\033[2D");
+	CHECK_CURSOR(t, 8, 3);
+	/* within a scroll region, from its top margin to its bottom margin */
+	t_feed(t, "\033[2;3r\033[2;1H\b");
+	CHECK_CURSOR(t, 9, 2);
+	/* not without DECAWM */
+	t_feed(t, "\033[?7l\033[2;1H\b");
+	CHECK_CURSOR(t, 0, 1);
+	t_feed(t, "\033[?7h\033[?1045l\033[?1045$p\033[2;1H\b");
+	CHECK_REPLY(t, "\033[?1045;2$y");
+	CHECK_CURSOR(t, 0, 1);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -375,5 +400,6 @@ int main(void)
 	test_cbt_left_margin();
 	test_reverse_wrap();
 	test_noop_edit_keeps_wrap();
+	test_reverse_wrap_ext();
 	return t_done("grid-margins");
 }
