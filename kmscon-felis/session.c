@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 
 #include "grid/grid.h"
 #include "kmscon-felis/log.h"
@@ -476,6 +477,32 @@ size_t kf_session_paste_newlines(uint8_t *out, const uint8_t *in, size_t len)
 	return n;
 }
 
+/* Marks in bad[] the bytes a paste sends as spaces, as xterm does with its default disallowedPasteControls
+ * (BS,DEL,ENQ,EOT,ESC,NUL,STTY; xterm's manual): a pasted ESC would begin a key's sequence (or, inside brackets,
+ * end the paste), a ^C interrupt the program and a BS or DEL erase what was typed, as if the user had typed them.
+ * "STTY" is the line discipline's special characters, read from the terminal now as xterm reads them (a program
+ * may have moved them). TAB, LF and CR always pass: they are the text's own layout. */
+static void paste_disallowed(const struct kf_session *s, bool bad[128])
+{
+	static const uint8_t fixed[] = {0x00, 0x04, 0x05, 0x08, 0x1b, 0x7f};
+	static const int special[] = {VINTR, VQUIT,    VERASE,   VKILL,   VEOF,  VSTART,
+				      VSTOP, VSUSP,    VREPRINT, VDISCARD, VWERASE, VLNEXT};
+	struct termios t;
+
+	memset(bad, 0, 128 * sizeof(bad[0]));
+	for (size_t i = 0; i < sizeof(fixed); i++)
+		bad[fixed[i]] = true;
+	if (tcgetattr(pty_fd(s->pty), &t) == 0) {
+		for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++) {
+			const cc_t c = t.c_cc[special[i]];
+			/* only controls, as xterm's: a printable special character (stty intr q) is text */
+			if (c != _POSIX_VDISABLE && (c < 0x20 || c == 0x7f))
+				bad[c] = true;
+		}
+	}
+	bad['\t'] = bad['\n'] = bad['\r'] = false;
+}
+
 int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 {
 	static const char start[] = "\033[200~", end[] = "\033[201~";
@@ -504,12 +531,19 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 		log_warn("paste of %zu bytes refused: out of memory", len);
 		return -ENOMEM;
 	}
+	bool bad[128];
+	paste_disallowed(s, bad);
+	for (size_t i = 0; i < len; i++) {
+		const uint8_t c = ((const uint8_t *)data)[i];
+		text[i] = c < 128 && bad[c] ? ' ' : c;
+	}
 	int r;
 	if (!extra) {
-		r = pty_write(s->pty, text, kf_session_paste_newlines(text, data, len));
+		r = pty_write(s->pty, text, kf_session_paste_newlines(text, text, len));
 	} else {
-		/* Inside brackets, an end mark in the pasted text would let the rest run as typed commands. */
-		const size_t n = kf_session_paste_filter(text, data, len);
+		/* Inside brackets, an end mark in the pasted text would let the rest run as typed commands. Its ESC
+		 * is a space by now; the filter stays, so that no list of controls can ever let one through. */
+		const size_t n = kf_session_paste_filter(text, text, len);
 		pty_write(s->pty, start, sizeof(start) - 1);
 		r = pty_write(s->pty, text, n);
 		pty_write(s->pty, end, sizeof(end) - 1);

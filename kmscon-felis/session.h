@@ -95,9 +95,11 @@ int kf_session_write(struct kf_session *s, const void *data, size_t len);
 size_t kf_session_write_room(const struct kf_session *s);
 size_t kf_session_write_pending(const struct kf_session *s);
 
-/* A paste: wrapped in bracketed-paste marks when the child enabled DECSET 2004 (end marks inside the text are
- * taken out by kf_session_paste_filter, so a paste cannot end its own brackets), else with its line ends made
- * carriage returns (kf_session_paste_newlines). All or nothing: when it does
+/* A paste: its control characters that would act as keys (xterm's default disallowedPasteControls: NUL, BS, ENQ,
+ * EOT, ESC, DEL and the line discipline's special characters) sent as spaces, then wrapped in bracketed-paste marks
+ * when the child enabled DECSET 2004 (end marks inside the text are taken out by kf_session_paste_filter too, so a
+ * paste cannot end its own brackets), else with its line ends made carriage returns (kf_session_paste_newlines).
+ * All or nothing: when it does
  * not fit in the write queue, nothing is sent, a visible notice is written on the screen and -ENOBUFS is
  * returned; -ENOMEM when the filtered copy cannot be made. Does not take ownership of data. */
 int kf_session_paste(struct kf_session *s, const void *data, size_t len);

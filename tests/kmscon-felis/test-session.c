@@ -1,6 +1,6 @@
 /* tests/kmscon-felis/test-session.c: the session (loop + pty + grid) with real children: respawn and
- * back-off, a refused paste and its visible notice, bracketed paste, window size on resize, the reading's
- * CPU time split, the read pause after a trickle. */
+ * back-off, a refused paste and its visible notice, bracketed paste, controls in a paste, window size on resize,
+ * the reading's CPU time split, the read pause after a trickle. */
 #include "kmscon-felis/session.h"
 
 #include <errno.h>
@@ -238,18 +238,19 @@ static void test_oneshot_and_paste(void)
 	char got[256], script[512];
 	snprintf(got, sizeof(got), "%s/pasted", tmpdir);
 	snprintf(script, sizeof(script),
-		 "stty raw -echo; printf '\\033[?2004h'; head -c 24 > %s; exec sleep 60", got);
+		 "stty raw -echo; printf '\\033[?2004h'; head -c 42 > %s; exec sleep 60", got);
 	const char *argv[] = {"sh", "-c", script, NULL};
 	struct ctx c = {.loop = kf_loop_create()};
 	struct kf_session *s = bracketed_child(&c, argv, 64u << 10);
-	/* An end mark inside a bracketed paste is left out, and so is the one its removal would form from the
-	 * bytes around it ("\033[20" + "1~"): the child reads one bracketed "ab12", then the typed z's. */
+	/* End marks inside a bracketed paste, even one that their removal would form from the bytes around it
+	 * ("\033[20" + "1~"), end nothing: their ESCs go as spaces (kf_session_paste_filter, which would take
+	 * them out, is tested alone below): the child reads one bracketed paste, then the typed z's. */
 	CHECK(kf_session_paste(s, "ab\033[201~12\033[20\033[201~1~", 22) == 0);
 	CHECK(kf_session_write(s, "zzzzzzzz", 8) == 0);
 	run_for(c.loop, 500);
 	char buf[64];
 	read_text(got, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "\033[200~ab12\033[201~zzzzzzzz"));
+	CHECK(!strcmp(buf, "\033[200~ab [201~12 [20 [201~1~\033[201~zzzzzzzz"));
 	static char big[100000];
 	memset(big, 'p', sizeof(big));
 	CHECK(kf_session_paste(s, big, sizeof(big)) == -ENOBUFS);
@@ -330,6 +331,23 @@ static void test_paste_filter(void)
 	CHECK(kf_session_paste_filter(in, in, 8) == 2 && in[0] == 'x' && in[1] == 'y');
 }
 
+/* A session whose child, in raw mode without echo and without bracketed paste, writes to path the first n bytes it
+ * reads (stty first: in cooked mode the line discipline would turn "\r" back into "\n"). argv is static. */
+static struct kf_session *raw_reader(struct ctx *c, const char *path, int n)
+{
+	static char script[512];
+	static const char *argv[] = {"sh", "-c", script, NULL};
+	snprintf(script, sizeof(script), "stty raw -echo; printf RAW; head -c %d > %s; exec sleep 60", n, path);
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 80, .rows = 10};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c->loop, &cfg, &cb, c, &s) == 0);
+	for (int i = 0; s && i < 100 && !strstr(screen(s), "RAW"); i++)
+		run_for(c->loop, 50);
+	CHECK(s && strstr(screen(s), "RAW"));
+	return s;
+}
+
 /* Without brackets a paste's line ends reach the child as Enter sends them: "\n" and "\r\n" as "\r", a lone
  * "\r" as it is; in place too. Then through a real PTY, to a child in raw mode that did not ask for brackets. */
 static void test_paste_newlines(void)
@@ -342,24 +360,56 @@ static void test_paste_newlines(void)
 	n = kf_session_paste_newlines(in, in, strlen(t));
 	CHECK(n == 12 && !memcmp(in, "a\rb\rc\rd\r\re\r\r", 12));
 
-	char got[256], script[512];
+	char got[256];
 	snprintf(got, sizeof(got), "%s/pasted-nl", tmpdir);
-	snprintf(script, sizeof(script), "stty raw -echo; printf RAW; head -c 8 > %s; exec sleep 60", got);
-	const char *argv[] = {"sh", "-c", script, NULL};
 	struct ctx c = {.loop = kf_loop_create()};
-	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 80, .rows = 10};
-	struct kf_session_callbacks cb = {.exited = on_exited};
-	struct kf_session *s = NULL;
-	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
-	/* stty first: in cooked mode the line discipline would turn "\r" back into "\n" */
-	for (int i = 0; i < 100 && !strstr(screen(s), "RAW"); i++)
-		run_for(c.loop, 50);
-	CHECK(strstr(screen(s), "RAW"));
+	struct kf_session *s = raw_reader(&c, got, 8);
 	CHECK(kf_session_paste(s, "l1\nl2\r\nl3", 10) == 0);
 	run_for(c.loop, 500);
 	char buf[64];
 	read_text(got, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "l1\rl2\rl3"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+/* A pasted control character is sent as a space, as xterm sends the ones of its disallowedPasteControls default
+ * (BS, DEL, ENQ, EOT, ESC, NUL and the line discipline's special characters, "STTY"), bracketed or not: a pasted
+ * ESC would begin a key's sequence and a ^C interrupt the program as if typed. TAB and the line ends are the text's
+ * own; other controls (^A) pass, as in xterm. In a bracketed paste the ESC of an end mark goes too, so the text
+ * cannot end the paste. */
+static void test_paste_controls(void)
+{
+	char got[256], script[512], buf[64];
+	snprintf(got, sizeof(got), "%s/pasted-ctl", tmpdir);
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = raw_reader(&c, got, 16);
+	CHECK(kf_session_paste(s, "a\003b\033[Ac\177\000d\te\001\010\032\n", 16) == 0);
+	run_for(c.loop, 500);
+	read_text(got, buf, sizeof(buf));
+	if (strcmp(buf, "a b [Ac  d\te\001  \r"))
+		printf("unbracketed paste of controls reached the child as \"%s\"\n", buf);
+	CHECK(!strcmp(buf, "a b [Ac  d\te\001  \r"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+
+	/* the special characters are the terminal's, read when pasting: with the interrupt moved to q, a ^C is no
+	 * key to fear and passes, and q, no control, is text as ever */
+	snprintf(script, sizeof(script),
+		 "stty raw -echo intr q; printf '\\033[?2004h'; head -c 22 > %s; exec sleep 60", got);
+	const char *argv2[] = {"sh", "-c", script, NULL};
+	c = (struct ctx){.loop = kf_loop_create()};
+	s = bracketed_child(&c, argv2, 0);
+	CHECK(kf_session_paste(s, "x\033[201~\003yq", 10) == 0);
+	run_for(c.loop, 500);
+	read_text(got, buf, sizeof(buf));
+	if (strcmp(buf, "\033[200~x [201~\003yq\033[201~")) {
+		printf("bracketed paste of controls reached the child as:");
+		for (char *q = buf; *q; q++)
+			printf(" %02x", (unsigned char)*q);
+		printf("\n");
+	}
+	CHECK(!strcmp(buf, "\033[200~x [201~\003yq\033[201~"));
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
 }
@@ -494,6 +544,7 @@ int main(void)
 	test_paste_largest_clipboard();
 	test_paste_filter();
 	test_paste_newlines();
+	test_paste_controls();
 	test_resize_and_status();
 	test_sigchld_fallback();
 	test_parse_read_pause();
