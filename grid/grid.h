@@ -108,7 +108,7 @@ struct grid_modes {
 	enum grid_mouse_encoding mouse_encoding;
 	bool alternate_scroll;  /* DECSET 1007 */
 	bool bracketed_paste;   /* DECSET 2004 */
-	bool focus_events;      /* DECSET 1004 (a console never sends them) */
+	bool focus_events;      /* DECSET 1004 (the session reports its VT leaving and coming back) */
 	bool synchronized;      /* DECSET 2026 is active: hold frames */
 	bool reverse_video;     /* DECSCNM */
 	bool alt_screen;        /* the alternate screen is shown */

@@ -53,6 +53,8 @@ static void seat_enable(void *ud)
 		kf_output_request_frame(c->output, true);
 	}
 	c->suspended = false;
+	if (c->session)
+		kf_session_set_focus(c->session, true);
 }
 
 static void seat_disable(void *ud)
@@ -65,6 +67,9 @@ static void seat_disable(void *ud)
 	if (c->input_started)
 		c->mod->suspend(c->input);
 	c->suspended = true;
+	/* our VT leaves the front: the focus a program asked to hear about (DECSET 1004) is gone */
+	if (c->session)
+		kf_session_set_focus(c->session, false);
 }
 
 /* ------------------------------------------------------------------------------------- input ops */

@@ -46,6 +46,7 @@ struct kf_session {
 	bool hung_up;             /* the last read found every slave descriptor closed: edge-triggered until a
 				   * read finds the slave open again (read_output) */
 	bool started; /* the first child was spawned */
+	bool unfocused;           /* another VT is in front (kf_session_set_focus), for DECSET 1004's reports */
 	unsigned dropped_replies; /* replies lost to a full queue, logged once per burst */
 	unsigned dropped_keys;    /* kf_session_write calls refused by a full queue, logged once per burst */
 	uint64_t wakeups;         /* read_output calls */
@@ -550,6 +551,19 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 	}
 	free(text);
 	return r;
+}
+
+void kf_session_set_focus(struct kf_session *s, bool focused)
+{
+	struct grid_modes m;
+
+	if (s->unfocused == !focused)
+		return;
+	s->unfocused = !focused;
+	grid_get_modes(s->grid, &m);
+	/* a report, queued as the terminal's other replies are */
+	if (m.focus_events && pty_fd(s->pty) >= 0)
+		on_reply(s, (const uint8_t *)(focused ? "\033[I" : "\033[O"), 3);
 }
 
 int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, int cell_height)

@@ -111,6 +111,10 @@ size_t kf_session_paste_newlines(uint8_t *out, const uint8_t *in, size_t len);
  * in itself) and returns the length. The result never holds an end mark; text without one is left as it is. */
 size_t kf_session_paste_filter(uint8_t *out, const uint8_t *in, size_t len);
 
+/* Whether the session is in front (its VT shown, the seat ours): while the child asked for focus reports (DECSET
+ * 1004), a change sends CSI I (focused) or CSI O. A session starts focused. */
+void kf_session_set_focus(struct kf_session *s, bool focused);
+
 /* Resizes the grid (reflow) and tells the child (TIOCSWINSZ with pixel sizes; SIGWINCH). cell_width and
  * cell_height may be 0 when unknown. Returns 0 or -errno. */
 int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, int cell_height);

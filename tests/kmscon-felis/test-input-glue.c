@@ -595,8 +595,9 @@ static void test_shift_drag_kept(struct app *a, struct input *in)
 	CHECK(!grid_has_selection(a->grid), "a click clears it");
 }
 
-/* Issue 6: focus reporting is not sent. With DECSET 1004 on, a seat suspend (VT switch away) and resume (back)
- * write nothing to the child: no CSI I / CSI O. */
+/* The input's suspend and resume (VT switch away and back) write nothing to the child, also with DECSET 1004 on:
+ * the focus reports (CSI O, CSI I) come from the session, which the console tells of the seat's disable and
+ * enable (kf_session_set_focus; tests/kmscon-felis/test-session.c, test_focus_reports), once each. */
 static void test_no_focus_reports(struct app *a, struct kf_input_glue *g)
 {
 	struct input *in = kf_input_glue_input(g);

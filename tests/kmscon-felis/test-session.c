@@ -414,6 +414,30 @@ static void test_paste_controls(void)
 	kf_loop_destroy(c.loop);
 }
 
+/* Focus reports (DECSET 1004): a console's focus is its VT in front, so leaving it (the seat disabled) sends CSI O
+ * and coming back CSI I, only while the child asked for them and only on a change. */
+static void test_focus_reports(void)
+{
+	char got[256], buf[64];
+	snprintf(got, sizeof(got), "%s/focus", tmpdir);
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = raw_reader(&c, got, 8);
+	kf_session_set_focus(s, false); /* not asked for: nothing */
+	kf_session_set_focus(s, true);
+	grid_feed(kf_session_grid(s), (const uint8_t *)"\033[?1004h", 8);
+	kf_session_set_focus(s, false);
+	kf_session_set_focus(s, false); /* no change */
+	kf_session_set_focus(s, true);
+	CHECK(kf_session_write(s, "zz", 2) == 0);
+	run_for(c.loop, 500);
+	read_text(got, buf, sizeof(buf));
+	if (strcmp(buf, "\033[O\033[Izz"))
+		printf("focus changes reached the child as \"%s\"\n", buf + (buf[0] == '\033'));
+	CHECK(!strcmp(buf, "\033[O\033[Izz"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
 static void test_resize_and_status(void)
 {
 	/* The child reports its window size after SIGWINCH, then exits with a status. */
@@ -545,6 +569,7 @@ int main(void)
 	test_paste_filter();
 	test_paste_newlines();
 	test_paste_controls();
+	test_focus_reports();
 	test_resize_and_status();
 	test_sigchld_fallback();
 	test_parse_read_pause();
