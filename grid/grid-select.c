@@ -335,6 +335,11 @@ char *grid_selection_text(const struct grid *g, size_t *len)
 		if (!joined && a != g->sel.y1)
 			put(&b, "\n", 1);
 	}
+	/* A line selection takes its last line's end too, as xterm's does (cutNewline, true by default): pasted, the
+	 * lines come back whole, Enter included. */
+	const struct line *last = abs_line(g, s, g->sel.y1);
+	if (g->sel.mode == GRID_SELECT_LINE && last && !(last->flags & LINE_WRAPPED))
+		put(&b, "\n", 1);
 	put(&b, "", 0);
 	if (b.failed) {
 		free(b.p);

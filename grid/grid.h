@@ -220,7 +220,8 @@ void grid_select_extend(struct grid *g, int x, int y);
 void grid_select_adjust(struct grid *g, int x, int y);
 void grid_select_clear(struct grid *g);
 bool grid_has_selection(const struct grid *g);
-/* The selected text as UTF-8, soft-wrapped lines joined, hard line ends as '\n', trailing blanks trimmed.
+/* The selected text as UTF-8, soft-wrapped lines joined, hard line ends as '\n' (a line selection's last one
+ * included, as xterm's cutNewline), trailing blanks trimmed.
  * Caller owns the returned buffer (free()). NULL when nothing is selected. */
 char *grid_selection_text(const struct grid *g, size_t *len);
 

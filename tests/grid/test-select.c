@@ -21,7 +21,7 @@ static void test_below_top_region(void)
 	struct t_term *t = t_new(10, 5, 20);
 	t_feed(t, "a\r\nb\r\nc\r\nd\r\nSTATUS\033[1;4r\033[4;1H");
 	grid_select_start(t->g, 0, 4, GRID_SELECT_LINE);
-	CHECK(strcmp(sel(t), "STATUS") == 0, "status: %s", sel(t));
+	CHECK(strcmp(sel(t), "STATUS\n") == 0, "status: %s", sel(t));
 	t_feed(t, "\n");
 	CHECK_ROW(t, 4, "STATUS");
 	CHECK(!grid_has_selection(t->g), "kept: %s", sel(t));
@@ -30,7 +30,7 @@ static void test_below_top_region(void)
 	CHECK(!(grid_row(t->g, 4)[0].flags & GRID_CELL_SELECTED), "status row marked after the clear");
 	grid_select_start(t->g, 0, 1, GRID_SELECT_LINE);
 	t_feed(t, "\n");
-	CHECK(grid_has_selection(t->g) && strcmp(sel(t), "c") == 0, "in the region: %s", sel(t));
+	CHECK(grid_has_selection(t->g) && strcmp(sel(t), "c\n") == 0, "in the region: %s", sel(t));
 	CHECK(grid_row(t->g, 0)[0].flags & GRID_CELL_SELECTED, "mark moved with its row");
 	t_free(t);
 }
@@ -81,10 +81,10 @@ static void test_units_across_wraps(void)
 		grid_select_start(t->g, y == 0 ? 6 : 2, y, GRID_SELECT_WORD);
 		CHECK(strcmp(sel(t), "http://example.com/x") == 0, "word from row %d: [%s]", y, sel(t));
 		grid_select_start(t->g, 1, y, GRID_SELECT_LINE);
-		CHECK(strcmp(sel(t), "see http://example.com/x ok") == 0, "line from row %d: [%s]", y, sel(t));
+		CHECK(strcmp(sel(t), "see http://example.com/x ok\n") == 0, "line from row %d: [%s]", y, sel(t));
 	}
 	grid_select_start(t->g, 1, 3, GRID_SELECT_LINE);
-	CHECK(strcmp(sel(t), "next") == 0, "a line on its own: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "next\n") == 0, "a line on its own: [%s]", sel(t));
 	grid_select_start(t->g, 6, 2, GRID_SELECT_WORD);
 	CHECK(strcmp(sel(t), "ok") == 0, "a word that does not wrap: [%s]", sel(t));
 	/* a wide character's early wrap leaves a blank that is no end of the word */
@@ -100,6 +100,28 @@ static void test_units_across_wraps(void)
 	CHECK_ROW(t, 1, "/example.c");
 	grid_select_start(t->g, 3, 1, GRID_SELECT_WORD);
 	CHECK(strcmp(sel(t), "http://example.com/x") == 0, "word in the history: [%s]", sel(t));
+	t_free(t);
+}
+
+/* A line selection (triple click) takes the line's end with it, as xterm's does (its cutNewline resource, true by
+ * default): pasted, the line is a whole line again, its Enter included. A line that wrapped ends once, after its
+ * last row; the cursor's line ends there too, as in xterm. A selection of cells takes the line ends inside it only. */
+static void test_line_newline(void)
+{
+	struct t_term *t = t_new(10, 5, 20);
+	t_feed(t, "see http://example.com/x ok\r\nnext\r\nlast");
+	grid_select_start(t->g, 1, 3, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "next\n") == 0, "a line: [%s]", sel(t));
+	grid_select_start(t->g, 1, 1, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "see http://example.com/x ok\n") == 0, "a wrapped line: [%s]", sel(t));
+	grid_select_extend(t->g, 0, 3);
+	CHECK(strcmp(sel(t), "see http://example.com/x ok\nnext\n") == 0, "two lines: [%s]", sel(t));
+	grid_select_start(t->g, 1, 0, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 3, 3);
+	CHECK(strcmp(sel(t), "ee http://example.com/x ok\nnext") == 0, "cells: [%s]", sel(t));
+	t_feed(t, "\r\n0123456789ab");
+	grid_select_start(t->g, 0, 3, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "0123456789ab\n") == 0, "the cursor's line: [%s]", sel(t));
 	t_free(t);
 }
 
@@ -177,7 +199,7 @@ static void test_word_blanks(void)
 	CHECK(strcmp(sel(t), "") == 0 && marks(t) == 8, "past the text in the history: [%s] %d cells", sel(t),
 	      marks(t));
 	grid_select_start(t->g, 0, 1, GRID_SELECT_LINE);
-	CHECK(strcmp(sel(t), "cd") == 0 && marks(t) == 10, "a line in the history: [%s] %d cells", sel(t),
+	CHECK(strcmp(sel(t), "cd\n") == 0 && marks(t) == 10, "a line in the history: [%s] %d cells", sel(t),
 	      marks(t));
 	t_free(t);
 
@@ -216,6 +238,7 @@ int main(void)
 	test_word_wide();
 	test_units_across_wraps();
 	test_word_blanks();
+	test_line_newline();
 	struct t_term *t = t_new(10, 5, 20);
 	t_feed(t, "hello world\xe4\xb8\xad!\r\nfoo bar\r\n");
 	/* "hello worl" + "d中!" (soft-wrapped) */
@@ -228,7 +251,7 @@ int main(void)
 	CHECK(strcmp(sel(t), "foo") == 0, "word: %s", sel(t));
 	grid_select_start(t->g, 3, 0, GRID_SELECT_LINE);
 	grid_select_extend(t->g, 0, 2);
-	CHECK(strcmp(sel(t), "hello world\xe4\xb8\xad!\nfoo bar") == 0, "line: %s", sel(t));
+	CHECK(strcmp(sel(t), "hello world\xe4\xb8\xad!\nfoo bar\n") == 0, "line: %s", sel(t));
 	/* the selection follows its text into the scrollback */
 	grid_select_start(t->g, 0, 2, GRID_SELECT_WORD);
 	t_feed(t, "\033[5;1H\n\n");

@@ -298,7 +298,7 @@ static void test_selection(struct app *a, struct input *in)
 	click(in, BTN_LEFT, 8, 0, 5200000);
 	CHECK(!strcmp(clipboard(), "world"), "double click: '%s'", clipboard());
 	click(in, BTN_LEFT, 8, 0, 5400000);
-	CHECK(!strcmp(clipboard(), "hello world"), "triple click: '%s'", clipboard());
+	CHECK(!strcmp(clipboard(), "hello world\n"), "triple click: '%s'", clipboard());
 	/* Shift+click extends a selection. */
 	click(in, BTN_LEFT, 0, 0, 9000000);
 	point(in, 2, 0);
@@ -525,7 +525,7 @@ static void test_click_counting(struct app *a, struct input *in)
 	click(in, BTN_LEFT, 2, 0, 95000000);
 	click(in, BTN_LEFT, 2, 0, 95200000);
 	click(in, BTN_LEFT, 2, 0, 95400000);
-	CHECK(!strcmp(clipboard(), "hello world"), "triple click: '%s'", clipboard());
+	CHECK(!strcmp(clipboard(), "hello world\n"), "triple click: '%s'", clipboard());
 	grid_select_clear(a->grid);
 }
 
