@@ -542,7 +542,9 @@ void grid__erase_display(struct grid *g, int mode, bool selective)
 		struct screen *s = &g->primary;
 		if (g->scr != s || selective)
 			break;
-		if (g->sel.active)
+		/* only a selection reaching into the history goes (before its lines do, to unmark them): the
+		 * screen's text and line numbers stay */
+		if (g->sel.active && !g->sel.on_alt && g->sel.y0 < s->abs_top)
 			grid_select_clear(g);
 		s->sb_n = 0;
 		grid__hist_reset(s);

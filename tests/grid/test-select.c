@@ -135,6 +135,30 @@ static int marks(struct t_term *t)
 	return n;
 }
 
+/* CSI 3 J erases the history and leaves the screen as it is (xterm): a selection of text on the screen stays,
+ * marks and all (printf '\e[3J', or a program that empties only the history, dropped a selection still there to
+ * see and copy); one that reaches into the erased history goes with it. */
+static void test_erase_history_keeps_screen(void)
+{
+	struct t_term *t = t_new(10, 3, 20);
+	t_feed(t, "old1\r\nold2\r\nold3\r\nfoo bar\r\nbaz");
+	CHECK(grid_scrollback_lines(t->g) == 2, "history %zu", (size_t)grid_scrollback_lines(t->g));
+	grid_select_start(t->g, 1, 1, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "foo") == 0, "selected: [%s]", sel(t));
+	t_feed(t, "\033[3J");
+	CHECK(grid_scrollback_lines(t->g) == 0, "history erased");
+	CHECK(grid_has_selection(t->g) && strcmp(sel(t), "foo") == 0, "on the screen: [%s]", sel(t));
+	CHECK(marks(t) == 3, "%d cells marked", marks(t));
+	t_feed(t, "\r\nmore\r\nlines\r\n");
+	CHECK(grid_view_scroll(t->g, 1) == 1, "scrolled back");
+	grid_select_start(t->g, 0, 0, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 3, 1);
+	CHECK(strcmp(sel(t), "baz\nmore") == 0, "from the history: [%s]", sel(t));
+	t_feed(t, "\033[3J");
+	CHECK(!grid_has_selection(t->g) && marks(t) == 0, "a selection in the erased history stays: [%s]", sel(t));
+	t_free(t);
+}
+
 /* The word selected by a double click at each case's column of a 20-column row holding text. */
 struct word_case {
 	int x;
@@ -239,6 +263,7 @@ int main(void)
 	test_units_across_wraps();
 	test_word_blanks();
 	test_line_newline();
+	test_erase_history_keeps_screen();
 	struct t_term *t = t_new(10, 5, 20);
 	t_feed(t, "hello world\xe4\xb8\xad!\r\nfoo bar\r\n");
 	/* "hello worl" + "d中!" (soft-wrapped) */
