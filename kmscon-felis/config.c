@@ -114,7 +114,7 @@ const struct opt kf_opts[] = {
 	BOOL("reset-env", 0, reset_env, "on", "Start the program with a clean environment"),
 	UINT("sb-size", sb_size, "10000", 0, 1000000, "LINES", "Scrollback size in lines", "500"),
 	BYTES("write-queue-size", write_queue_size, "4M", 4096, 1ull << 30, "BYTES",
-	      "Bytes queued towards the program (keys, pastes, replies) before a paste is refused", "1M"),
+	      "Bytes queued towards the program (keys, pastes, replies) while it does not read", "1M"),
 	BOOL("clipboard-read", 0, clipboard_read, "off",
 	     "Programs may read the clipboard (OSC 52 queries); off: such queries get no answer"),
 

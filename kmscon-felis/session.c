@@ -10,6 +10,7 @@
 #include <termios.h>
 
 #include "grid/grid.h"
+#include "kmscon-felis/clipboard.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
 #include "pty/pty.h"
@@ -27,6 +28,10 @@
  * before that fills: a pause that gathered less than this (at most TRICKLE_MAX per read pause) left the writer
  * room; a child that writes faster reads more than this at once and is not paused. */
 #define TRICKLE_MAX (8u << 10)
+/* The most bytes held back for the child beyond its write queue (kf_session.held): a whole clipboard with its
+ * bracketed-paste marks, whatever the queue's size (write-queue-size takes 4 KiB), and room for the keys typed
+ * after it. */
+#define HELD_MAX (KF_CLIPBOARD_MAX + 12u + (64u << 10))
 
 struct kf_session {
 	struct kf_loop *loop;
@@ -43,6 +48,12 @@ struct kf_session {
 	struct kf_timer *resume;  /* ends a read pause */
 	bool paused;              /* the master is not watched for input until resume fires */
 	bool want_write;          /* the write queue is not empty: the master is watched for output */
+	/* Bytes for the child waiting for room in the pty's write queue, oldest first: [held_off, held_len) of held.
+	 * A paste that does not fit in the queue leaves its rest here (send_bytes), and everything written while
+	 * bytes are held (keys, replies) goes after them, in order; refill moves them into the queue as the child
+	 * reads. At most HELD_MAX bytes; freed once empty and when the child goes. */
+	uint8_t *held;
+	size_t held_off, held_len, held_cap;
 	bool hung_up;             /* the last read found every slave descriptor closed: edge-triggered until a
 				   * read finds the slave open again (read_output) */
 	bool started; /* the first child was spawned */
@@ -63,10 +74,12 @@ static void pty_log_handler_fn(int prio, const char *fmt, va_list ap)
 
 /* ------------------------------------------------------------------------------------- grid callbacks */
 
+static int send_bytes(struct kf_session *s, const uint8_t *data, size_t len, bool may_hold);
+
 static void on_reply(void *ud, const uint8_t *data, size_t len)
 {
 	struct kf_session *s = ud;
-	int r = pty_write(s->pty, data, len);
+	int r = send_bytes(s, data, len, false);
 	if (r == -ENOBUFS && s->dropped_replies++ == 0)
 		log_warn("write queue full: dropping a %zu-byte reply to the child", len);
 	else if (r == 0)
@@ -111,12 +124,14 @@ static void on_output(void *ud, const uint8_t *data, size_t len)
 }
 
 /* The master's epoll events: input unless a read pause holds it (a hang-up is reported regardless), output
- * while the write queue holds bytes; only changes while the slave is closed (level-triggered, its hang-up would
- * be reported on every wake-up; the next write to a reopened slave wakes the master). */
+ * while the write queue or the bytes held behind it (kf_session.held) hold any; only changes while the slave is
+ * closed (level-triggered, its hang-up would be reported on every wake-up; the next write to a reopened slave
+ * wakes the master). */
 static void update_events(struct kf_session *s)
 {
 	if (s->master)
-		kf_source_set_events(s->master, (s->paused ? 0 : EPOLLIN) | (s->want_write ? EPOLLOUT : 0) |
+		kf_source_set_events(s->master, (s->paused ? 0 : EPOLLIN) |
+							(s->want_write || s->held_len > s->held_off ? EPOLLOUT : 0) |
 							(s->hung_up ? EPOLLET : 0));
 }
 
@@ -124,6 +139,84 @@ static void on_want_write(void *ud, bool on)
 {
 	struct kf_session *s = ud;
 	s->want_write = on;
+	update_events(s);
+}
+
+/* ----------------------------------------------------------------------------- bytes held for the child */
+
+static size_t held_n(const struct kf_session *s)
+{
+	return s->held_len - s->held_off;
+}
+
+static void held_drop(struct kf_session *s)
+{
+	free(s->held);
+	s->held = NULL;
+	s->held_off = s->held_len = s->held_cap = 0;
+}
+
+/* Appends data to the held bytes. Returns false (nothing held) past HELD_MAX or without memory. */
+static bool hold(struct kf_session *s, const uint8_t *data, size_t len)
+{
+	if (len > HELD_MAX - held_n(s))
+		return false;
+	if (len > s->held_cap - s->held_len && s->held_off) {
+		memmove(s->held, s->held + s->held_off, held_n(s));
+		s->held_len -= s->held_off;
+		s->held_off = 0;
+	}
+	if (len > s->held_cap - s->held_len) {
+		size_t cap = s->held_cap ? s->held_cap : 64u << 10;
+		while (cap < s->held_len + len)
+			cap *= 2;
+		cap = cap < HELD_MAX ? cap : HELD_MAX;
+		uint8_t *p = realloc(s->held, cap);
+		if (!p)
+			return false;
+		s->held = p;
+		s->held_cap = cap;
+	}
+	memcpy(s->held + s->held_len, data, len);
+	s->held_len += len;
+	return true;
+}
+
+/* Queues data for the child after everything written before it: into the pty's write queue, or behind the bytes
+ * held. A paste (may_hold) that does not fit in the queue fills it and holds the rest; anything else that does
+ * not fit is refused. All or nothing: 0, -ENOBUFS, or -ENOTCONN without a child. */
+static int send_bytes(struct kf_session *s, const uint8_t *data, size_t len, bool may_hold)
+{
+	if (pty_fd(s->pty) < 0)
+		return -ENOTCONN;
+	if (!held_n(s)) {
+		const size_t room = pty_write_room(s->pty);
+		if (len <= room || !may_hold)
+			return pty_write(s->pty, data, len);
+		/* the rest first: once it is held, the part that fits cannot fail */
+		if (!hold(s, data + room, len - room))
+			return -ENOBUFS;
+		if (room)
+			pty_write(s->pty, data, room);
+	} else if (!hold(s, data, len)) {
+		return -ENOBUFS;
+	}
+	update_events(s);
+	return 0;
+}
+
+/* The child read some: held bytes move into the write queue as far as it has room. */
+static void refill(struct kf_session *s)
+{
+	size_t n = held_n(s);
+	const size_t room = pty_write_room(s->pty);
+	if (!n)
+		return;
+	n = n < room ? n : room;
+	if (n && pty_write(s->pty, s->held + s->held_off, n) == 0)
+		s->held_off += n;
+	if (!held_n(s))
+		held_drop(s);
 	update_events(s);
 }
 
@@ -139,6 +232,8 @@ static void drop_sources(struct kf_session *s)
 	s->master = NULL;
 	kf_source_remove(s->pidfd);
 	s->pidfd = NULL;
+	/* the pty's queue goes with the child (pty_hangup), and what waited behind it too */
+	held_drop(s);
 }
 
 static void read_output(struct kf_session *s, size_t budget)
@@ -237,7 +332,10 @@ static void on_master(void *ud, int fd, uint32_t events)
 	if (events & EPOLLOUT) {
 		if (pty_flush(s->pty) < 0) {
 			s->want_write = false;
+			held_drop(s);
 			update_events(s);
+		} else {
+			refill(s);
 		}
 	}
 	if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
@@ -425,10 +523,10 @@ int kf_session_write(struct kf_session *s, const void *data, size_t len)
 {
 	/* Logged here, once per burst, at a level shown by default: a key lost without a word looks like a
 	 * broken keyboard, and one line per key would flood the journal while the child reads nothing. */
-	int r = pty_write(s->pty, data, len);
+	int r = send_bytes(s, data, len, false);
 	if (r == -ENOBUFS && s->dropped_keys++ == 0)
 		log_warn("write queue full (%zu bytes the program has not read): dropping keys until it reads",
-			 pty_write_pending(s->pty));
+			 kf_session_write_pending(s));
 	else if (r == 0 && s->dropped_keys > 1)
 		log_notice("write queue: %u key writes were dropped", s->dropped_keys);
 	if (r == 0)
@@ -438,12 +536,14 @@ int kf_session_write(struct kf_session *s, const void *data, size_t len)
 
 size_t kf_session_write_room(const struct kf_session *s)
 {
-	return pty_fd(s->pty) >= 0 ? pty_write_room(s->pty) : 0;
+	if (pty_fd(s->pty) < 0)
+		return 0;
+	return held_n(s) ? HELD_MAX - held_n(s) : pty_write_room(s->pty);
 }
 
 size_t kf_session_write_pending(const struct kf_session *s)
 {
-	return pty_write_pending(s->pty);
+	return pty_write_pending(s->pty) + held_n(s);
 }
 
 size_t kf_session_paste_filter(uint8_t *out, const uint8_t *in, size_t len)
@@ -512,23 +612,25 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 	size_t extra = m.bracketed_paste ? 2 * (sizeof(start) - 1) : 0;
 	if (pty_fd(s->pty) < 0)
 		return -ENOTCONN;
-	if (len + extra > pty_write_room(s->pty)) {
-		char msg[160];
+	/* What does not fit in the write queue waits in held (send_bytes) and goes as the child reads: refused only
+	 * when more than a clipboard's worth is still unread. */
+	const size_t room = held_n(s) ? HELD_MAX - held_n(s) : pty_write_room(s->pty) + HELD_MAX;
+	if (len + extra > room) {
+		char msg[200];
 		int n = snprintf(msg, sizeof(msg),
-				 "\r\n\033[7m[kmscon-felis: paste of %zu bytes refused: only %zu bytes fit in the "
-				 "write queue]\033[27m\r\n",
-				 len, pty_write_room(s->pty));
-		log_warn("paste of %zu bytes refused: %zu bytes fit in the write queue", len,
-			 pty_write_room(s->pty));
+				 "\r\n\033[7m[kmscon-felis: paste of %zu bytes refused: the program has not read the "
+				 "%zu bytes before it yet]\033[27m\r\n",
+				 len, kf_session_write_pending(s));
+		log_warn("paste of %zu bytes refused: %zu bytes before it are unread", len,
+			 kf_session_write_pending(s));
 		grid_feed(s->grid, (const uint8_t *)msg, (size_t)n);
 		if (s->cb.output)
 			s->cb.output(s->ud);
 		return -ENOBUFS;
 	}
-	/* The copy is at most the write queue's room (checked above), and the room was checked for the whole: none
-	 * of these writes can be refused. */
-	uint8_t *text = malloc(len ? len : 1);
-	if (!text) {
+	/* marks and text in one piece: the held part of a paste is all or nothing */
+	uint8_t *buf = malloc(len + extra + 1), *text = buf + extra / 2;
+	if (!buf) {
 		log_warn("paste of %zu bytes refused: out of memory", len);
 		return -ENOMEM;
 	}
@@ -538,18 +640,21 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 		const uint8_t c = ((const uint8_t *)data)[i];
 		text[i] = c < 128 && bad[c] ? ' ' : c;
 	}
-	int r;
+	size_t n;
 	if (!extra) {
-		r = pty_write(s->pty, text, kf_session_paste_newlines(text, text, len));
+		n = kf_session_paste_newlines(text, text, len);
 	} else {
 		/* Inside brackets, an end mark in the pasted text would let the rest run as typed commands. Its ESC
 		 * is a space by now; the filter stays, so that no list of controls can ever let one through. */
-		const size_t n = kf_session_paste_filter(text, text, len);
-		pty_write(s->pty, start, sizeof(start) - 1);
-		r = pty_write(s->pty, text, n);
-		pty_write(s->pty, end, sizeof(end) - 1);
+		memcpy(buf, start, sizeof(start) - 1);
+		n = kf_session_paste_filter(text, text, len);
+		memcpy(text + n, end, sizeof(end) - 1);
+		n += extra;
 	}
-	free(text);
+	int r = send_bytes(s, buf, n, true);
+	if (r == -ENOBUFS)
+		log_warn("paste of %zu bytes refused: out of memory", len);
+	free(buf);
 	return r;
 }
 

@@ -233,8 +233,9 @@ static struct kf_session *bracketed_child(struct ctx *c, const char *const *argv
 
 static void test_oneshot_and_paste(void)
 {
-	/* A child that reads nothing (until it has seen the first bytes typed): a paste bigger than the queue is
-	 * refused whole, with a notice. */
+	/* A child that reads nothing (after the first bytes typed): a paste bigger than the queue waits for it
+	 * (test_paste_streamed), but one more than a clipboard's worth beyond what it has read is refused whole, with
+	 * a notice. */
 	char got[256], script[512];
 	snprintf(got, sizeof(got), "%s/pasted", tmpdir);
 	snprintf(script, sizeof(script),
@@ -251,18 +252,23 @@ static void test_oneshot_and_paste(void)
 	char buf[64];
 	read_text(got, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "\033[200~ab [201~12 [20 [201~1~\033[201~zzzzzzzz"));
-	static char big[100000];
-	memset(big, 'p', sizeof(big));
-	CHECK(kf_session_paste(s, big, sizeof(big)) == -ENOBUFS);
-	CHECK(strstr(screen(s), "paste of 100000 bytes refused"));
-	/* Fits: accepted whole. */
-	CHECK(kf_session_paste(s, big, 1000) == 0);
-	/* Fill the queue; keys are refused once it is full, never block. */
-	int r = 0;
-	for (int i = 0; i < 200 && r == 0; i++)
-		r = kf_session_write(s, big, 4096);
-	CHECK(r == -ENOBUFS);
-	CHECK(kf_session_write_room(s) < 4096);
+	char *big = calloc(1, KF_CLIPBOARD_MAX);
+	CHECK(big != NULL);
+	if (big) {
+		memset(big, 'p', KF_CLIPBOARD_MAX);
+		CHECK(kf_session_paste(s, big, KF_CLIPBOARD_MAX) == 0);
+		CHECK(kf_session_paste(s, big, 300000) == -ENOBUFS);
+		CHECK(strstr(screen(s), "paste of 300000 bytes refused"));
+		/* Fits: accepted whole. */
+		CHECK(kf_session_paste(s, big, 1000) == 0);
+		/* Keys are refused once the queue and what waits behind it are full, never block. */
+		int r = 0;
+		for (int i = 0; i < 200 && r == 0; i++)
+			r = kf_session_write(s, big, 4096);
+		CHECK(r == -ENOBUFS);
+		CHECK(kf_session_write_room(s) < 4096);
+	}
+	free(big);
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
 }
@@ -285,6 +291,39 @@ static void test_paste_largest_clipboard(void)
 			printf("largest clipboard paste: %d, screen: %s\n", r, screen(s));
 	}
 	free(big);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+/* A paste bigger than the write queue (write-queue-size, 64 KiB here) is written out as the child reads it, in
+ * order, the keys typed after it after it: it was refused whole ("paste of 300000 bytes refused: only 65536 bytes
+ * fit"), though it was well within a clipboard's size. */
+static void test_paste_streamed(void)
+{
+	enum { N = 300000, WANT = 6 + N + 6 + 2 };
+	char got[64], script[512];
+	snprintf(got, sizeof(got), "%s/streamed", tmpdir);
+	snprintf(script, sizeof(script), "stty raw -echo; printf '\\033[?2004h'; head -c %d > %s.part; mv %s.part %s;"
+		 " exec sleep 60", WANT, got, got, got);
+	const char *argv[] = {"sh", "-c", script, NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = bracketed_child(&c, argv, 64u << 10);
+	char *text = malloc(N), *buf = malloc(WANT + 1);
+	for (int i = 0; i < N; i++)
+		text[i] = (char)('a' + i % 26);
+	int r = kf_session_paste(s, text, N);
+	if (r)
+		printf("a paste of %d bytes into a 64 KiB queue: %d, screen: %s\n", N, r, screen(s));
+	CHECK(r == 0);
+	CHECK(kf_session_write(s, "zz", 2) == 0);
+	struct stat st;
+	for (int i = 0; i < 100 && stat(got, &st) < 0; i++)
+		run_for(c.loop, 50);
+	read_text(got, buf, WANT + 1);
+	CHECK(strlen(buf) == WANT && !memcmp(buf, "\033[200~", 6) && !memcmp(buf + 6, text, N) &&
+	      !memcmp(buf + 6 + N, "\033[201~zz", 8));
+	free(text);
+	free(buf);
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
 }
@@ -566,6 +605,7 @@ int main(void)
 	test_keys_dropped_logged();
 	test_oneshot_and_paste();
 	test_paste_largest_clipboard();
+	test_paste_streamed();
 	test_paste_filter();
 	test_paste_newlines();
 	test_paste_controls();
