@@ -47,7 +47,8 @@ struct kf_input_glue {
 	double px, py;           /* pointer position in pixels */
 	bool pointer_shown;
 	unsigned buttons_held;   /* bit per xterm button 0..2 */
-	bool selecting;          /* left button held for a selection drag */
+	bool selecting;          /* a button held for a selection drag: the left (select_button 0) or the right (2) */
+	int select_button;
 	/* A single click's cell: the drag's selection starts there once the pointer leaves it (a click without
 	 * a drag selects nothing). Set by the press, cleared by the drag's start or the release. */
 	bool drag_pending;
@@ -361,16 +362,20 @@ static void local_button(struct kf_input_glue *g, const struct input_pointer_eve
 			grid_select_start(gr, col, row, by_clicks[clicks]);
 		}
 		g->selecting = true;
+		g->select_button = 0;
 		redraw(g);
 		/* A double or triple click selects at once: copy it now. */
 		if (clicks > 1)
 			copy_selection(g);
-	} else if (button == 0) {
+	} else if (!pe->pressed && g->selecting && button == g->select_button) {
 		g->selecting = false;
 		g->drag_pending = false;
 		copy_selection(g);
 	} else if (button == 2 && pe->pressed && grid_has_selection(gr)) {
+		/* as xterm's start-extend: the end moves here, then with the pointer until the release */
 		grid_select_adjust(gr, col, row);
+		g->selecting = true;
+		g->select_button = 2;
 		copy_selection(g);
 		redraw(g);
 	}
@@ -516,7 +521,7 @@ static void on_pointer(void *ud, const struct input_pointer_event *pe)
 			else
 				g->buttons_held &= ~(1u << button);
 		}
-		if (!(g->selecting && button == 0 && !pe->pressed) &&
+		if (!(g->selecting && button == g->select_button && !pe->pressed) &&
 		    report(g, pe->pressed ? KF_MOUSE_PRESS : KF_MOUSE_RELEASE, button, pe->mods))
 			return;
 		local_button(g, pe, button);

@@ -4,8 +4,8 @@
  * does: the keys the terminal keeps (Ctrl+Alt+Fn, kmscon's --grab-* shortcuts for scrollback, zoom, VT
  * switching, paste), the rest encoded with the application's modes and written to the PTY; the pointer
  * (a cursor shown while the mouse moves, hidden when typing), selection (press-drag, double-click word,
- * triple-click line, Shift+click or right click extends, a drag against the top or bottom edge scrolls the
- * history, copy on select into the shared clipboard), paste
+ * triple-click line, Shift+click or right click extends and a right drag takes the end along as in xterm, a
+ * drag against the top or bottom edge scrolls the history, copy on select into the shared clipboard), paste
  * with the middle button, mouse reports when the application asks (Shift bypasses them), and the wheel
  * (scrollback, or arrow keys on the alternate screen with DECSET 1007).
  *

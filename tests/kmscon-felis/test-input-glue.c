@@ -367,6 +367,17 @@ static void test_extend_before(struct app *a, struct input *in)
 	CHECK(!strcmp(clipboard(), "lo world"), "right click inside, nearer the start: '%s'", clipboard());
 	click(in, BTN_RIGHT, 8, 0, 64000000);
 	CHECK(!strcmp(clipboard(), "lo wor"), "right click inside, nearer the end: '%s'", clipboard());
+	/* a right drag takes that end along to its release, as xterm's (Btn3Motion: select-extend); the end
+	 * stayed where the press put it */
+	point(in, 8, 0);
+	button(in, BTN_RIGHT, true, 64500000);
+	point(in, 10, 0);
+	button(in, BTN_RIGHT, false, 64600000);
+	CHECK(!strcmp(clipboard(), "lo world"), "right drag after the end: '%s'", clipboard());
+	point(in, 0, 0);
+	char *text = grid_selection_text(a->grid, NULL);
+	CHECK(text && !strcmp(text, "lo world"), "released: the pointer moves it no more: '%s'", text ? text : "");
+	free(text);
 	/* A word selection extended before its start keeps whole words. */
 	click(in, BTN_LEFT, 8, 0, 65000000);
 	click(in, BTN_LEFT, 8, 0, 65200000);
