@@ -185,12 +185,16 @@ static void dec_mode(struct grid *g, int mode, bool set)
 			grid__restore_cursor(g);
 		break;
 	case 1049:
+		/* xterm does the save, the clear and the restore whichever screen is shown; only the switch
+		 * depends on it (ToAlternate/FromAlternate): a repeated 1049h saves into the alternate screen's
+		 * slot and clears it again, a 1049l on the normal screen restores as DECRC */
 		if (set) {
-			if (g->scr != &g->alt) {
-				grid__save_cursor(g);
+			grid__save_cursor(g);
+			if (g->scr == &g->alt)
+				grid__erase_display(g, 2, false);
+			else
 				grid__set_alt(g, true, true);
-			}
-		} else if (g->scr == &g->alt) {
+		} else {
 			grid__set_alt(g, false, false);
 			struct saved_cursor *s = &g->saved[0];
 			grid__restore_cursor(g);
