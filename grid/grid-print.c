@@ -73,12 +73,10 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 	if (w == 2 && g->cx == right) {
 		if (right == left)
 			return; /* a one-column line cannot hold it */
-		if (g->autowrap) {
-			grid__do_wrap(g);
-			right = grid__right_limit(g);
-		} else {
-			g->cx--;
-		}
+		if (!g->autowrap)
+			return; /* xterm's dotext writes nothing and leaves the cursor there */
+		grid__do_wrap(g);
+		right = grid__right_limit(g);
 	}
 	struct line *l = grid__line(g, g->cy);
 	int x = g->cx;
