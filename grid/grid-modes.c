@@ -194,6 +194,9 @@ static void dec_mode(struct grid *g, int mode, bool set)
 				grid__erase_display(g, 2, false);
 			else
 				grid__set_alt(g, true, true);
+			/* the first character on the cleared screen goes where the cursor stands (xterm 379; 47
+			 * and 1047 keep the wrap) */
+			g->wrap_pending = false;
 		} else {
 			grid__set_alt(g, false, false);
 			struct saved_cursor *s = &g->saved[0];
