@@ -349,9 +349,9 @@ static void cursor_style(struct grid *g, int v)
 
 static void soft_reset(struct grid *g)
 {
-	/* DECSTR (VT510): modes and the pen back to defaults; the screen stays */
+	/* DECSTR (VT510): modes and the pen back to defaults; the screen stays, and so does a pending wrap (xterm
+	 * 379: the next character goes to the next row, also when the right margin it was pending at is gone) */
 	grid__reset_state(g, false);
-	g->wrap_pending = false;
 }
 
 static void tab_clear(struct grid *g, int mode)
