@@ -437,8 +437,24 @@ static uint32_t associated_text(const struct vt_key_event *ev, unsigned mods, un
 	return ev->text;
 }
 
+/* kitty's "Legacy text keys": without flag 1 a key keeps its legacy bytes only with Shift, Alt, Ctrl,
+ * Shift+Alt or Ctrl+Alt (and Space, by the C0 table, also with Ctrl+Shift); any other combination (Ctrl+Shift,
+ * Super, Ctrl+Alt+Shift) would lose modifiers there, so it is a CSI u escape code. */
+static bool kitty_legacy_mods(uint32_t key, unsigned mods)
+{
+	switch (mods) {
+	case VT_MOD_SHIFT: case VT_MOD_ALT: case VT_MOD_CTRL:
+	case VT_MOD_SHIFT | VT_MOD_ALT: case VT_MOD_CTRL | VT_MOD_ALT:
+		return true;
+	case VT_MOD_CTRL | VT_MOD_SHIFT:
+		return key == ' ';
+	default:
+		return false;
+	}
+}
+
 /* A key with a character: plain text when nothing but Shift is held (and flag 8 is off), otherwise
- * CSI code u, or the legacy bytes when flag 1 is off. */
+ * CSI code u, or the legacy bytes when flag 1 is off and the modifiers allow them. */
 static void kitty_text_key(struct out *o, const struct vt_key_event *ev, unsigned mods, unsigned flags,
 			   const struct vt_key_modes *m)
 {
@@ -448,21 +464,22 @@ static void kitty_text_key(struct out *o, const struct vt_key_event *ev, unsigne
 
 	if (!c || (ev->action == VT_KEY_RELEASE && !(flags & FLAG_EVENTS)))
 		return;
+	k.key = ev->unshifted ? ev->unshifted : ascii_lower(c);
 	if (!all) {
 		if (!(mods & ~(unsigned)VT_MOD_SHIFT) && !is_control_cp(c)) {
 			if (ev->action != VT_KEY_RELEASE)
 				put_utf8(o, c);
 			return;
 		}
-		if (!(flags & FLAG_DISAMBIGUATE) && ev->action == VT_KEY_RELEASE)
-			return;
-		if (!(flags & FLAG_DISAMBIGUATE) &&
-		    !((flags & FLAG_EVENTS) && ev->action == VT_KEY_REPEAT)) {
-			legacy_text_key(o, ev, mods, m);
-			return;
+		if (!(flags & FLAG_DISAMBIGUATE) && kitty_legacy_mods(k.key, mods)) {
+			if (ev->action == VT_KEY_RELEASE)
+				return;
+			if (!((flags & FLAG_EVENTS) && ev->action == VT_KEY_REPEAT)) {
+				legacy_text_key(o, ev, mods, m);
+				return;
+			}
 		}
 	}
-	k.key = ev->unshifted ? ev->unshifted : ascii_lower(c);
 	if (flags & FLAG_ALTERNATES) {
 		if ((mods & VT_MOD_SHIFT) && ev->text && ev->text != k.key)
 			k.shifted = ev->text;

@@ -458,7 +458,7 @@ static void test_kitty_disambiguate(void)
 
 static void test_kitty_legacy_paths(void)
 {
-	/* Flags without "disambiguate": text keys with modifiers keep their legacy bytes, keypad keys
+	/* Flags without "disambiguate": text keys with kitty's legacy modifiers keep their legacy bytes, keypad keys
 	 * are the keys they stand for, DECCKM still applies. */
 	struct vt_key_modes k4 = kitty(4), k2 = kitty(2);
 	struct vt_key_event ev;
@@ -483,6 +483,28 @@ static void test_kitty_legacy_paths(void)
 	ev = text('c', 'c', VT_MOD_CTRL);
 	ev.action = VT_KEY_REPEAT;
 	check("k2 Ctrl+c repeat", &ev, &k2, "\033[99;5:2u");
+	/* kitty's "Legacy text keys": only Shift, Alt, Ctrl, Shift+Alt and Ctrl+Alt keep the legacy bytes; "any
+	 * other combination of modifiers with these keys is output as the appropriate CSI u escape code"
+	 * (its example: ctrl+shift+i is "CSI 105; 6 u"), flag 1 or not. Such a press has its release (flag 2). */
+	ev = text('A', 'a', VT_MOD_CTRL | VT_MOD_SHIFT);
+	check("k2 Ctrl+Shift+a", &ev, &k2, "\033[97;6u");
+	ev.action = VT_KEY_RELEASE;
+	check("k2 Ctrl+Shift+a release", &ev, &k2, "\033[97;6:3u");
+	ev = text('#', '3', VT_MOD_CTRL | VT_MOD_SHIFT);
+	check("k4 Ctrl+Shift+3 (with its shifted key)", &ev, &k4, "\033[51:35;6u");
+	ev = text('a', 'a', VT_MOD_SUPER);
+	check("k2 Super+a", &ev, &k2, "\033[97;9u");
+	ev = text('a', 'a', VT_MOD_CTRL | VT_MOD_ALT | VT_MOD_SHIFT);
+	check("k2 Ctrl+Alt+Shift+a", &ev, &k2, "\033[97;8u");
+	/* the kept combinations, and Space's own C0 table (Ctrl+Shift+Space is NUL) */
+	ev = text('a', 'a', VT_MOD_CTRL | VT_MOD_ALT);
+	check("k2 Ctrl+Alt+a", &ev, &k2, "\033\x01");
+	ev.action = VT_KEY_RELEASE;
+	check("k2 Ctrl+Alt+a release", &ev, &k2, "");
+	ev = text('A', 'a', VT_MOD_ALT | VT_MOD_SHIFT);
+	check("k2 Alt+Shift+a", &ev, &k2, "\033A");
+	ev = text(' ', ' ', VT_MOD_CTRL | VT_MOD_SHIFT);
+	check_n("k2 Ctrl+Shift+Space", &ev, &k2, "", 1);
 }
 
 static void test_kitty_events(void)
