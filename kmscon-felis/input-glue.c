@@ -42,6 +42,9 @@ struct kf_input_glue {
 	/* Keys whose press the terminal kept (a grab, a VT switch), a bit per evdev code: set by that press,
 	 * cleared by the release, which is kept too (the kitty protocol's event types would send it). */
 	uint64_t grabbed[(KEY_MAX + 64) / 64];
+	/* Keys whose press went to the application since the seat was last ours, a bit per evdev code: a release
+	 * of any other key is dropped (see unpaired_release). */
+	uint64_t down[(KEY_MAX + 64) / 64];
 
 	int width, height, cell_w, cell_h;
 	double px, py;           /* pointer position in pixels */
@@ -121,10 +124,11 @@ static void switch_vt(struct kf_input_glue *g, int n)
 }
 
 /* The bit of ev's key in grabbed, or NULL for a code past KEY_MAX. */
-static uint64_t *grab_word(struct kf_input_glue *g, const struct input_key_event *ev, uint64_t *bit)
+/* ev's key in a set of evdev codes (grabbed, down): its word and bit, or NULL for a code past KEY_MAX. */
+static uint64_t *key_word(uint64_t *set, const struct input_key_event *ev, uint64_t *bit)
 {
 	*bit = 1ull << (ev->keycode % 64);
-	return ev->keycode <= KEY_MAX ? &g->grabbed[ev->keycode / 64] : NULL;
+	return ev->keycode <= KEY_MAX ? &set[ev->keycode / 64] : NULL;
 }
 
 /* A press or repeat of a key the terminal keeps for itself: does what it is for. Returns true when it was one. */
@@ -168,7 +172,7 @@ static bool handle_grabs(struct kf_input_glue *g, const struct input_key_event *
  * send the application a repeat or a release of a press it never had). Returns true when ev was one of them. */
 static bool kept_key(struct kf_input_glue *g, const struct input_key_event *ev)
 {
-	uint64_t bit, *w = grab_word(g, ev, &bit);
+	uint64_t bit, *w = key_word(g->grabbed, ev, &bit);
 	bool kept = w && (*w & bit);
 
 	if (ev->action == INPUT_KEY_RELEASE) {
@@ -183,6 +187,25 @@ static bool kept_key(struct kf_input_glue *g, const struct input_key_event *ev)
 	if (w)
 		*w = kept ? *w | bit : *w & ~bit;
 	return kept;
+}
+
+/* A release of a key whose press the application did not have since the seat was last ours: chiefly those
+ * libinput synthesizes for the keys held at a VT switch away, which the kitty protocol's event types (flag 2)
+ * would send as real releases (kitty drops its focus-change releases too), or a key let go on another VT.
+ * Notes the presses. Returns true when ev is such a release, to be dropped. */
+static bool unpaired_release(struct kf_input_glue *g, const struct input_key_event *ev)
+{
+	uint64_t bit, *w = key_word(g->down, ev, &bit);
+	bool had = w && (*w & bit);
+
+	if (!w)
+		return false;
+	if (ev->action != INPUT_KEY_RELEASE) {
+		*w |= bit;
+		return false;
+	}
+	*w &= ~bit;
+	return !had;
 }
 
 static void key_modes(struct kf_input_glue *g, struct grid_modes *m)
@@ -220,7 +243,7 @@ static void on_key(void *ud, const struct input_key_event *ev)
 		  ev->keysym, ev->mods, (unsigned long long)ev->time_usec);
 	if (g->ops.activity)
 		g->ops.activity(g->ud);
-	if (kept_key(g, ev))
+	if (kept_key(g, ev) || unpaired_release(g, ev))
 		return;
 	if (ev->action != INPUT_KEY_RELEASE && g->pointer_shown && g->ops.pointer) {
 		g->pointer_shown = false;
@@ -649,6 +672,8 @@ int kf_input_glue_start(struct kf_input_glue *g, const char *seat)
 
 void kf_input_glue_suspend(struct kf_input_glue *g)
 {
+	/* before libinput's releases of the keys held, which input_suspend delivers */
+	memset(g->down, 0, sizeof(g->down));
 	input_suspend(g->in);
 	/* releases of keys held now come on another VT, or never */
 	memset(g->grabbed, 0, sizeof(g->grabbed));

@@ -625,6 +625,30 @@ static void test_no_focus_reports(struct app *a, struct kf_input_glue *g)
 	feed(a, "\033[?1004l");
 }
 
+/* A VT switch away releases the keys held (libinput's suspend synthesizes their releases, delivered during
+ * input_suspend): under the kitty protocol's event types (flag 2) they reached the application as real releases,
+ * where kitty drops such focus-change releases (glfw's fake_event_on_focus_change). Here the release comes after
+ * the suspend, as a key let go on another VT and seen after the resume would: the application had no press of
+ * that key since the switch, so no release either. */
+static void test_suspend_releases(struct app *a, struct kf_input_glue *g)
+{
+	struct input *in = kf_input_glue_input(g);
+
+	feed(a, "\033[>2u");
+	a->n_out = 0;
+	input_inject_key(in, KEY_UP, true, 1);
+	CHECK(sent(a, "\033[A"), "Up pressed under kitty flag 2");
+	kf_input_glue_suspend(g);
+	input_inject_key(in, KEY_UP, false, 2);
+	kf_input_glue_resume(g);
+	input_inject_key(in, KEY_DOWN, false, 3);
+	CHECK(sent(a, ""), "no release of a key held at the VT switch, nor of one never pressed here");
+	key(in, KEY_UP);
+	CHECK(sent(a, "\033[A\033[1;1:3A"), "after the resume a key has its press and release");
+	feed(a, "\033[<u");
+	a->n_out = 0;
+}
+
 /* A paste while the session has no grid (ops.grid gives NULL: none yet, or gone) still goes to the session;
  * the view's offset was read from the missing grid before scroll_view's check for it, a NULL dereference. */
 static void test_paste_without_grid(struct app *a, struct input *in)
@@ -792,6 +816,7 @@ int main(void)
 	test_mouse_reports(&a, in);
 	test_shift_drag_kept(&a, in);
 	test_no_focus_reports(&a, g);
+	test_suspend_releases(&a, g);
 	test_paste_without_grid(&a, in);
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
