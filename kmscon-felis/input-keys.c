@@ -70,6 +70,17 @@ static const struct sym_map syms[] = {
 	{XKB_KEY_Meta_R, VT_KEY_RIGHT_ALT},
 	{XKB_KEY_Super_L, VT_KEY_LEFT_SUPER},
 	{XKB_KEY_Super_R, VT_KEY_RIGHT_SUPER},
+	{XKB_KEY_XF86AudioPlay, VT_KEY_MEDIA_PLAY},
+	{XKB_KEY_XF86AudioPause, VT_KEY_MEDIA_PAUSE},
+	{XKB_KEY_XF86AudioStop, VT_KEY_MEDIA_STOP},
+	{XKB_KEY_XF86AudioForward, VT_KEY_MEDIA_FAST_FORWARD},
+	{XKB_KEY_XF86AudioRewind, VT_KEY_MEDIA_REWIND},
+	{XKB_KEY_XF86AudioNext, VT_KEY_MEDIA_TRACK_NEXT},
+	{XKB_KEY_XF86AudioPrev, VT_KEY_MEDIA_TRACK_PREVIOUS},
+	{XKB_KEY_XF86AudioRecord, VT_KEY_MEDIA_RECORD},
+	{XKB_KEY_XF86AudioLowerVolume, VT_KEY_LOWER_VOLUME},
+	{XKB_KEY_XF86AudioRaiseVolume, VT_KEY_RAISE_VOLUME},
+	{XKB_KEY_XF86AudioMute, VT_KEY_MUTE_VOLUME},
 };
 
 static enum vt_keysym map_sym(uint32_t sym)

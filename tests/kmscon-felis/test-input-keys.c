@@ -120,6 +120,35 @@ static void test_typing(void)
 	input_destroy(in);
 }
 
+/* The media and volume keys under the kitty keyboard protocol: its functional key table numbers them
+ * (MEDIA_PLAY 57428 ... MUTE_VOLUME 57440); they sent nothing. Without kitty flags they have no legacy form. */
+static void test_media_keys(void)
+{
+	struct typing t;
+	struct input *in = keyboard("us", &t);
+
+	t.modes.kitty_flags = 1;
+	tap(in, KEY_VOLUMEUP);
+	tap(in, KEY_VOLUMEDOWN);
+	tap(in, KEY_MUTE);
+	tap(in, KEY_PLAYPAUSE);
+	tap(in, KEY_NEXTSONG);
+	tap(in, KEY_PREVIOUSSONG);
+	tap(in, KEY_STOPCD);
+	CHECK(t.n == 56 && !memcmp(t.out, "\033[57439u\033[57438u\033[57440u\033[57428u\033[57435u\033[57436u"
+					   "\033[57432u", 56), "media keys under kitty flag 1: '%.*s'", (int)t.n, t.out);
+	t.n = 0;
+	t.modes.kitty_flags = 10;
+	tap(in, KEY_VOLUMEUP);
+	CHECK(t.n == 20 && !memcmp(t.out, "\033[57439u\033[57439;1:3u", 20), "VolumeUp under flags 2+8: '%.*s'",
+	      (int)t.n, t.out);
+	t.n = 0;
+	t.modes.kitty_flags = 0;
+	tap(in, KEY_VOLUMEUP);
+	CHECK(t.n == 0, "VolumeUp without kitty flags sends nothing: '%.*s'", (int)t.n, t.out);
+	input_destroy(in);
+}
+
 static struct input_key_event press_of(struct input *in, struct typing *t, const uint32_t *mods, size_t n,
 				       uint32_t code)
 {
@@ -269,6 +298,7 @@ int main(void)
 	test_typing();
 	test_grabs();
 	test_mouse();
+	test_media_keys();
 	if (failures)
 		fprintf(stderr, "%d failures\n", failures);
 	else

@@ -424,6 +424,11 @@ static void test_kitty_disambiguate(void)
 	check("k1 KP_Begin", &ev, &k1, "\033[57427u");
 	ev = key(VT_KEY_PAUSE, 0);
 	check("k1 Pause", &ev, &k1, "\033[57362u");
+	ev = key(VT_KEY_RAISE_VOLUME, VT_MOD_CTRL);
+	check("k1 Ctrl+RaiseVolume", &ev, &k1, "\033[57439;5u");
+	ev = key(VT_KEY_MEDIA_TRACK_PREVIOUS, 0);
+	check("k1 MediaTrackPrevious", &ev, &k1, "\033[57436u");
+	check("legacy MediaTrackPrevious", &ev, &legacy, "");
 	/* "all non text keypad keys will be reported as separate keys": a keypad key that types a character
 	 * (a digit under NumLock, an operator) is a text key, sent as its text unless a modifier other than
 	 * Shift is held (kitty's encode_glfw_key_event sends the text of such a key to the child as is). */
