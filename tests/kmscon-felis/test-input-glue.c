@@ -1,157 +1,15 @@
 /* tests/kmscon-felis/test-input-glue.c: the input glue with a real grid, real xkbcommon and the real
  * clipboard file: keys to PTY bytes under the application's modes, the grabs (scrollback, zoom, VT, paste),
  * selection by mouse (drag, double and triple click, Shift+click), copy on select, middle-click paste,
- * mouse reports with the Shift bypass, the wheel (scrollback, or arrows with DECSET 1007). */
-#include <linux/input-event-codes.h>
-#include <stdio.h>
+ * mouse reports with the Shift bypass, the wheel (scrollback, or arrows with DECSET 1007). The configured
+ * keymap, repeat and compose are in test-input-config.c. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "grid/grid.h"
-#include "input/input.h"
-#include "kmscon-felis/clipboard.h"
-#include "kmscon-felis/config.h"
-#include "kmscon-felis/input-glue.h"
-#include "kmscon-felis/loop.h"
-#include "tests/kf-check.h"
-
 static int failures;
 
-struct app {
-	struct grid *grid;
-	char out[4096];
-	size_t n_out;
-	char pasted[256];
-	int redraws, zoom, vt, activity;
-	bool pointer_visible;
-};
-
-static struct grid *op_grid(void *ud)
-{
-	return ((struct app *)ud)->grid;
-}
-
-static int op_write(void *ud, const void *data, size_t len)
-{
-	struct app *a = ud;
-	if (a->n_out + len > sizeof(a->out))
-		return -1;
-	memcpy(a->out + a->n_out, data, len);
-	a->n_out += len;
-	return 0;
-}
-
-static int op_paste(void *ud, const void *data, size_t len)
-{
-	struct app *a = ud;
-	snprintf(a->pasted, sizeof(a->pasted), "%.*s", (int)len, (const char *)data);
-	return 0;
-}
-
-static void op_activity(void *ud)
-{
-	((struct app *)ud)->activity++;
-}
-
-static void op_redraw(void *ud)
-{
-	((struct app *)ud)->redraws++;
-}
-
-static void op_zoom(void *ud, int step)
-{
-	((struct app *)ud)->zoom = step ? step : 99;
-}
-
-static void op_switch(void *ud, int n)
-{
-	((struct app *)ud)->vt = n;
-}
-
-static void op_pointer(void *ud, bool visible, int x, int y)
-{
-	((struct app *)ud)->pointer_visible = visible;
-}
-
-static const struct kf_input_glue_ops ops = {
-	.grid = op_grid, .write = op_write, .paste = op_paste, .activity = op_activity, .redraw = op_redraw,
-	.zoom = op_zoom, .switch_vt = op_switch, .pointer = op_pointer,
-};
-
-static void feed(struct app *a, const char *s)
-{
-	grid_feed(a->grid, (const uint8_t *)s, strlen(s));
-}
-
-static bool sent(struct app *a, const char *want)
-{
-	bool ok = a->n_out == strlen(want) && !memcmp(a->out, want, a->n_out);
-	if (!ok)
-		fprintf(stderr, "  sent %zu bytes: '%.*s'\n", a->n_out, (int)a->n_out, a->out);
-	a->n_out = 0;
-	return ok;
-}
-
-static void key(struct input *in, uint32_t code)
-{
-	input_inject_key(in, code, true, 1);
-	input_inject_key(in, code, false, 2);
-}
-
-static void with(struct input *in, uint32_t mod, uint32_t code)
-{
-	input_inject_key(in, mod, true, 1);
-	key(in, code);
-	input_inject_key(in, mod, false, 3);
-}
-
-/* The pointer at the centre of cell (col, row): cells are 10x20 pixels on an 800x480 screen. */
-static void point(struct input *in, int col, int row)
-{
-	struct input_pointer_event pe = {.type = INPUT_POINTER_MOTION_ABSOLUTE, .x = (col * 10 + 5) / 800.0,
-					  .y = (row * 20 + 10) / 480.0};
-	input_inject_pointer(in, &pe);
-}
-
-static void button(struct input *in, uint32_t b, bool pressed, uint64_t t)
-{
-	struct input_pointer_event pe = {.type = INPUT_POINTER_BUTTON, .button = b, .pressed = pressed,
-					  .time_usec = t};
-	input_inject_pointer(in, &pe);
-}
-
-static void click(struct input *in, uint32_t b, int col, int row, uint64_t t)
-{
-	point(in, col, row);
-	button(in, b, true, t);
-	button(in, b, false, t + 1000);
-}
-
-static void wheel(struct input *in, int steps)
-{
-	struct input_pointer_event pe = {.type = INPUT_POINTER_SCROLL, .steps_v = steps};
-	input_inject_pointer(in, &pe);
-}
-
-static void hwheel(struct input *in, int steps)
-{
-	struct input_pointer_event pe = {.type = INPUT_POINTER_SCROLL, .steps_h = steps};
-	input_inject_pointer(in, &pe);
-}
-
-static char *clipboard(void)
-{
-	static char buf[256];
-	char *d;
-	size_t n;
-
-	buf[0] = 0;
-	if (kf_clipboard_get(&d, &n) == 0 && d)
-		snprintf(buf, sizeof(buf), "%s", d);
-	free(d);
-	return buf;
-}
+#include "glue-harness.h"
 
 static void test_keys(struct app *a, struct input *in)
 {
@@ -662,125 +520,6 @@ static void test_paste_without_grid(struct app *a, struct input *in)
 	a->grid = saved;
 }
 
-/* kmscon's --xkb-model/--xkb-layout/--xkb-variant/--xkb-options, parsed by the config, reach the keymap:
- * de(nodeadkeys) types ^ at once (de alone: a dead key, nothing sent), ctrl:nocaps makes Caps+c a ^C, the
- * model selects symbols (chromebook: F1 is XF86Back). */
-static void test_xkb_config(struct kf_loop *loop)
-{
-	struct app a = {0};
-	struct grid_config gc = {.cols = 80, .rows = 24};
-	struct kf_config cfg;
-	struct kf_input_glue *g = NULL;
-	char *argv[] = {"kmscon-felis", "--xkb-model=pc105", "--xkb-layout=de", "--xkb-variant=nodeadkeys",
-			"--xkb-options=ctrl:nocaps", NULL};
-
-	kf_config_init(&cfg);
-	a.grid = grid_create(&gc, NULL, NULL);
-	CHECK(kf_config_parse_argv(&cfg, 5, argv) == 0, "xkb options parse");
-	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with xkb names");
-	if (g) {
-		struct input *in = kf_input_glue_input(g);
-		CHECK(!strcmp(input_keymap_name(in), "de(nodeadkeys)"), "keymap %s", input_keymap_name(in));
-		key(in, KEY_GRAVE);
-		CHECK(sent(&a, "^"), "de(nodeadkeys): ^ at once");
-		key(in, KEY_Y);
-		CHECK(sent(&a, "z"), "de: the Y key types z");
-		with(in, KEY_CAPSLOCK, KEY_C);
-		CHECK(sent(&a, "\003"), "ctrl:nocaps: Caps+c sends ^C");
-		key(in, KEY_F1);
-		CHECK(sent(&a, "\033OP"), "pc105: F1");
-		kf_input_glue_destroy(g);
-		g = NULL;
-	}
-	/* de without the variant; the chromebook model's symbols make F1 a Back key (no bytes). */
-	char *argv2[] = {"kmscon-felis", "--xkb-variant=", "--xkb-model=chromebook", NULL};
-	CHECK(kf_config_parse_argv(&cfg, 3, argv2) == 0, "xkb options parse");
-	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with de");
-	if (g) {
-		key(kf_input_glue_input(g), KEY_GRAVE);
-		CHECK(a.n_out == 0, "de: ^ is a dead key (%zu bytes)", a.n_out);
-		key(kf_input_glue_input(g), KEY_F1);
-		CHECK(a.n_out == 0, "chromebook: F1 is not F1 (%zu bytes)", a.n_out);
-	}
-	kf_input_glue_destroy(g);
-	grid_destroy(a.grid);
-	kf_config_finish(&cfg);
-}
-
-/* --xkb-repeat-delay and --xkb-repeat-rate reach the repeat: A held repeats after the delay, every rate ms. A delay
- * of 0 turns repeat off, as in kmscon (whose repeat timer a zero delay leaves disarmed), and as the man page says;
- * it gave the built-in 250 ms. */
-static void test_repeat_config(struct kf_loop *loop)
-{
-	static const struct {
-		const char *delay, *rate, *want;
-	} cases[] = {
-		{"--xkb-repeat-delay=400", "--xkb-repeat-rate=33", "aaa"},
-		{"--xkb-repeat-delay=0", "--xkb-repeat-rate=33", "a"},
-	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct app a = {0};
-		struct kf_config cfg;
-		struct kf_input_glue *g = NULL;
-		char *argv[] = {"kmscon-felis", (char *)cases[i].delay, (char *)cases[i].rate, NULL};
-
-		kf_config_init(&cfg);
-		CHECK(kf_config_parse_argv(&cfg, 3, argv) == 0, "%s parses", cases[i].delay);
-		CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with %s", cases[i].delay);
-		if (g) {
-			struct input *in = kf_input_glue_input(g);
-			input_inject_key(in, KEY_A, true, 1000000);
-			input_timer_expired(in, 1399999);
-			input_timer_expired(in, 1400000);
-			input_timer_expired(in, 1433000);
-			input_inject_key(in, KEY_A, false, 1450000);
-			CHECK(sent(&a, cases[i].want), "A held 450 ms with %s %s", cases[i].delay, cases[i].rate);
-		}
-		kf_input_glue_destroy(g);
-		kf_config_finish(&cfg);
-	}
-}
-
-/* A compose sequence whose result is several code points (en_US.UTF-8's dead_acute J: J and U+0301 COMBINING ACUTE
- * ACCENT) types all of them, also under the kitty keyboard protocol (fish 4, neovim and helix ask for its flag 1):
- * there only the first, J, reached the application, which lost the accent. */
-static void test_compose_several(struct kf_loop *loop, const char *dir)
-{
-	struct app a = {0};
-	struct grid_config gc = {.cols = 80, .rows = 24};
-	struct kf_config cfg;
-	struct kf_input_glue *g = NULL;
-	char path[256], opt[300];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/Compose", dir);
-	snprintf(opt, sizeof(opt), "--xkb-compose-file=%s", path);
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	fputs("<dead_acute> <J> : \"J\xcc\x81\"\n", f);
-	fclose(f);
-	char *argv[] = {"kmscon-felis", "--xkb-layout=de", opt, NULL};
-	kf_config_init(&cfg);
-	a.grid = grid_create(&gc, NULL, NULL);
-	CHECK(kf_config_parse_argv(&cfg, 3, argv) == 0, "compose options parse");
-	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with a compose file");
-	if (g) {
-		struct input *in = kf_input_glue_input(g);
-		static const char *const modes[] = {"", "\033[>1u", "\033[=3u"};
-		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-			feed(&a, modes[i]);
-			key(in, KEY_EQUAL);
-			with(in, KEY_LEFTSHIFT, KEY_J);
-			CHECK(sent(&a, "J\xcc\x81"), "dead_acute Shift+j types J and U+0301 (kitty flags '%s')",
-			      modes[i] + (modes[i][0] != 0));
-		}
-	}
-	kf_input_glue_destroy(g);
-	grid_destroy(a.grid);
-	kf_config_finish(&cfg);
-}
-
 int main(void)
 {
 	char dir[] = "/tmp/kf-glue-XXXXXX";
@@ -789,7 +528,6 @@ int main(void)
 	struct kf_loop *loop = kf_loop_create();
 	struct kf_input_glue *g = NULL;
 	struct grid_config gc = {.cols = 80, .rows = 24, .scrollback = 1000};
-	char cmd[64];
 
 	if (!loop || !mkdtemp(dir))
 		return 1;
@@ -821,16 +559,6 @@ int main(void)
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
 	kf_config_finish(&cfg);
-	test_xkb_config(loop);
-	test_repeat_config(loop);
-	test_compose_several(loop, dir);
 	kf_loop_destroy(loop);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd) != 0)
-		return 1;
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("all input glue checks passed\n");
-	return failures ? 1 : 0;
+	return t_finish(dir, "input glue");
 }

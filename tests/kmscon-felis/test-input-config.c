@@ -1,0 +1,144 @@
+/* tests/kmscon-felis/test-input-config.c: the configuration's keyboard settings reach the input glue, with
+ * real xkbcommon: the xkb-* names and options, key repeat (delay and rate, 0 = off) and a compose file. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures;
+
+#include "glue-harness.h"
+
+/* kmscon's --xkb-model/--xkb-layout/--xkb-variant/--xkb-options, parsed by the config, reach the keymap:
+ * de(nodeadkeys) types ^ at once (de alone: a dead key, nothing sent), ctrl:nocaps makes Caps+c a ^C, the
+ * model selects symbols (chromebook: F1 is XF86Back). */
+static void test_xkb_config(struct kf_loop *loop)
+{
+	struct app a = {0};
+	struct grid_config gc = {.cols = 80, .rows = 24};
+	struct kf_config cfg;
+	struct kf_input_glue *g = NULL;
+	char *argv[] = {"kmscon-felis", "--xkb-model=pc105", "--xkb-layout=de", "--xkb-variant=nodeadkeys",
+			"--xkb-options=ctrl:nocaps", NULL};
+
+	kf_config_init(&cfg);
+	a.grid = grid_create(&gc, NULL, NULL);
+	CHECK(kf_config_parse_argv(&cfg, 5, argv) == 0, "xkb options parse");
+	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with xkb names");
+	if (g) {
+		struct input *in = kf_input_glue_input(g);
+		CHECK(!strcmp(input_keymap_name(in), "de(nodeadkeys)"), "keymap %s", input_keymap_name(in));
+		key(in, KEY_GRAVE);
+		CHECK(sent(&a, "^"), "de(nodeadkeys): ^ at once");
+		key(in, KEY_Y);
+		CHECK(sent(&a, "z"), "de: the Y key types z");
+		with(in, KEY_CAPSLOCK, KEY_C);
+		CHECK(sent(&a, "\003"), "ctrl:nocaps: Caps+c sends ^C");
+		key(in, KEY_F1);
+		CHECK(sent(&a, "\033OP"), "pc105: F1");
+		kf_input_glue_destroy(g);
+		g = NULL;
+	}
+	/* de without the variant; the chromebook model's symbols make F1 a Back key (no bytes). */
+	char *argv2[] = {"kmscon-felis", "--xkb-variant=", "--xkb-model=chromebook", NULL};
+	CHECK(kf_config_parse_argv(&cfg, 3, argv2) == 0, "xkb options parse");
+	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with de");
+	if (g) {
+		key(kf_input_glue_input(g), KEY_GRAVE);
+		CHECK(a.n_out == 0, "de: ^ is a dead key (%zu bytes)", a.n_out);
+		key(kf_input_glue_input(g), KEY_F1);
+		CHECK(a.n_out == 0, "chromebook: F1 is not F1 (%zu bytes)", a.n_out);
+	}
+	kf_input_glue_destroy(g);
+	grid_destroy(a.grid);
+	kf_config_finish(&cfg);
+}
+
+/* --xkb-repeat-delay and --xkb-repeat-rate reach the repeat: A held repeats after the delay, every rate ms. A delay
+ * of 0 turns repeat off, as in kmscon (whose repeat timer a zero delay leaves disarmed), and as the man page says;
+ * it gave the built-in 250 ms. */
+static void test_repeat_config(struct kf_loop *loop)
+{
+	static const struct {
+		const char *delay, *rate, *want;
+	} cases[] = {
+		{"--xkb-repeat-delay=400", "--xkb-repeat-rate=33", "aaa"},
+		{"--xkb-repeat-delay=0", "--xkb-repeat-rate=33", "a"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct app a = {0};
+		struct kf_config cfg;
+		struct kf_input_glue *g = NULL;
+		char *argv[] = {"kmscon-felis", (char *)cases[i].delay, (char *)cases[i].rate, NULL};
+
+		kf_config_init(&cfg);
+		CHECK(kf_config_parse_argv(&cfg, 3, argv) == 0, "%s parses", cases[i].delay);
+		CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with %s", cases[i].delay);
+		if (g) {
+			struct input *in = kf_input_glue_input(g);
+			input_inject_key(in, KEY_A, true, 1000000);
+			input_timer_expired(in, 1399999);
+			input_timer_expired(in, 1400000);
+			input_timer_expired(in, 1433000);
+			input_inject_key(in, KEY_A, false, 1450000);
+			CHECK(sent(&a, cases[i].want), "A held 450 ms with %s %s", cases[i].delay, cases[i].rate);
+		}
+		kf_input_glue_destroy(g);
+		kf_config_finish(&cfg);
+	}
+}
+
+/* A compose sequence whose result is several code points (en_US.UTF-8's dead_acute J: J and U+0301 COMBINING ACUTE
+ * ACCENT) types all of them, also under the kitty keyboard protocol (fish 4, neovim and helix ask for its flag 1):
+ * there only the first, J, reached the application, which lost the accent. */
+static void test_compose_several(struct kf_loop *loop, const char *dir)
+{
+	struct app a = {0};
+	struct grid_config gc = {.cols = 80, .rows = 24};
+	struct kf_config cfg;
+	struct kf_input_glue *g = NULL;
+	char path[256], opt[300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/Compose", dir);
+	snprintf(opt, sizeof(opt), "--xkb-compose-file=%s", path);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs("<dead_acute> <J> : \"J\xcc\x81\"\n", f);
+	fclose(f);
+	char *argv[] = {"kmscon-felis", "--xkb-layout=de", opt, NULL};
+	kf_config_init(&cfg);
+	a.grid = grid_create(&gc, NULL, NULL);
+	CHECK(kf_config_parse_argv(&cfg, 3, argv) == 0, "compose options parse");
+	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with a compose file");
+	if (g) {
+		struct input *in = kf_input_glue_input(g);
+		static const char *const modes[] = {"", "\033[>1u", "\033[=3u"};
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+			feed(&a, modes[i]);
+			key(in, KEY_EQUAL);
+			with(in, KEY_LEFTSHIFT, KEY_J);
+			CHECK(sent(&a, "J\xcc\x81"), "dead_acute Shift+j types J and U+0301 (kitty flags '%s')",
+			      modes[i] + (modes[i][0] != 0));
+		}
+	}
+	kf_input_glue_destroy(g);
+	grid_destroy(a.grid);
+	kf_config_finish(&cfg);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/kf-glue-config-XXXXXX";
+	struct kf_loop *loop = kf_loop_create();
+
+	if (!loop || !mkdtemp(dir))
+		return 1;
+	setenv("KMSCON_FELIS_CLIPBOARD_DIR", dir, 1);
+	setenv("XKB_DEFAULT_LAYOUT", "us", 1);
+	test_xkb_config(loop);
+	test_repeat_config(loop);
+	test_compose_several(loop, dir);
+	kf_loop_destroy(loop);
+	return t_finish(dir, "input config");
+}
