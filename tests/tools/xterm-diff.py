@@ -326,7 +326,152 @@ def families(cols, rows):
     add("nowrap", CSI + "?7l" + CSI + "1;%dH" % (C - 2) + "abcdef")
     add("nowrap-wide", CSI + "?7l" + CSI + "1;%dH" % (C - 2) + "中文字", filled=False)
     add("nowrap-margins", CSI + "?7l" + CSI + "?69h" + CSI + "3;8s" + CSI + "1;6H" + "abcdef")
+    out += more_families(cols, rows)
     return [(n, s.encode("utf-8")) for n, s in out]
+
+
+def more_families(cols, rows):
+    """The second round's families: protected characters under the erase functions, insert mode, REP and
+    ICH/DCH with wide characters and margins, tabs with margins, scrolling under both margins and origin mode,
+    DECALN, huge and zero parameters, C0 controls inside sequences, invalid margins, DECCOLM."""
+    R, C = rows, cols
+    out = []
+
+    def add(name, s, filled=True):
+        out.append((name, (fill(cols, rows) if filled else "") + s))
+
+    # DECSCA-protected characters (CSI 1 " q) under ED/EL/ECH (which erase them: DECSCA is not SPA) and
+    # DECSED/DECSEL (which keep them)
+    prot = CSI + "2;3H" + CSI + '1"q' + "PQ" + CSI + '0"q' + CSI + "3;2H" + CSI + '1"q' + "RS" + CSI + '0"q'
+    for op in ("J", "1J", "2J", "K", "1K", "2K", "?J", "?1J", "?2J", "?K", "?1K", "?2K", "X", "5X", "P", "@",
+               "L", "M", "S"):
+        for where in ("2;3", "2;1", "3;3"):
+            add("prot-%s-at-%s" % (op, where), prot + CSI + where + "H" + CSI + op + "w")
+    add("prot-wide-decsel", CSI + "1;3H" + CSI + '1"q' + "中" + CSI + '0"q' + CSI + "1;4H" + CSI + "?1Kw")
+    add("prot-wide-decsel-right", CSI + "1;3H" + CSI + '1"q' + "中" + CSI + '0"q' + CSI + "1;4H" + CSI + "?Kw")
+    add("prot-decstr", CSI + '1"q' + CSI + "!p" + "ab" + CSI + "1;1H" + CSI + "?2Kw")
+    add("prot-spa-epa", CSI + "1;3H" + E + "VAB" + E + "W" + CSI + "1;1H" + CSI + "2Kw" + CSI + "2;3H" + E + "VCD"
+        + E + "W" + CSI + "2;1H" + CSI + "?2Kw")
+    add("prot-spa-ed", CSI + "1;3H" + E + "VAB" + E + "W" + CSI + "1;1H" + CSI + "2Jw")
+    add("prot-spa-ech", CSI + "1;3H" + E + "VAB" + E + "W" + CSI + "1;1H" + CSI + "9Xw")
+    # insert mode with wide characters and margins
+    irm = CSI + "4h"
+    add("irm-wide-into-ascii", "abcdef" + irm + CSI + "1;2H" + "中", filled=False)
+    add("irm-wide-into-wide", "中文字" + irm + CSI + "1;3H" + "Ａ", filled=False)
+    add("irm-ascii-into-wide-right", "中文字" + irm + CSI + "1;4H" + "x", filled=False)
+    add("irm-push-wide-off-edge", CSI + "1;%dH" % (C - 3) + "中文" + irm + CSI + "1;1H" + "x", filled=False)
+    add("irm-push-wide-off-edge2", CSI + "1;%dH" % (C - 4) + "a中文" + irm + CSI + "1;1H" + "x", filled=False)
+    add("irm-wide-margins", CSI + "?69h" + CSI + "3;8s" + CSI + "1;3H" + "abcdef" + irm + CSI + "1;4H" + "中")
+    add("irm-wide-push-margin", CSI + "?69h" + CSI + "3;8s" + CSI + "1;3H" + "abcd中" + irm + CSI + "1;3H" + "x",
+        filled=False)
+    add("irm-wide-at-margin", CSI + "?69h" + CSI + "3;8s" + irm + CSI + "1;8H" + "中")
+    add("irm-wide-last-col", irm + CSI + "1;%dH" % C + "中")
+    add("irm-nowrap", irm + CSI + "?7l" + CSI + "1;%dH" % (C - 1) + "xyz")
+    add("irm-nowrap-wide", irm + CSI + "?7l" + CSI + "1;%dH" % (C - 1) + "中文")
+    add("irm-rep-wide", irm + CSI + "1;2H" + "中" + CSI + "2b")
+    # REP after wide characters and at the margins
+    add("rep-wide-margin", CSI + "?69h" + CSI + "3;8s" + CSI + "1;5H" + "中" + CSI + "3b", filled=False)
+    add("rep-wide-nowrap", CSI + "?7l" + CSI + "1;%dH" % (C - 4) + "中" + CSI + "3b", filled=False)
+    add("rep-nowrap", CSI + "?7l" + CSI + "1;%dH" % (C - 2) + "x" + CSI + "5b" + CSI + "2;1Hy", filled=False)
+    add("rep-after-pending-wrap", CSI + "1;%dH" % C + "x" + CSI + "2b", filled=False)
+    add("rep-after-cr-lf", "x\r\n" + CSI + "2b", filled=False)
+    add("rep-after-sgr", "x" + CSI + "1m" + CSI + "2b", filled=False)
+    add("rep-after-tab", "x\t" + CSI + "2b", filled=False)
+    add("rep-after-bs", "xy\b" + CSI + "2b", filled=False)
+    add("rep-after-rep", "x" + CSI + "2b" + CSI + "2b", filled=False)
+    add("rep-after-wide-overwritten", "中" + CSI + "1;1H" + "a" + CSI + "2b", filled=False)
+    add("rep-scroll", CSI + "%d;%dH" % (R, C - 1) + "x" + CSI + "5b", filled=False)
+    add("rep-margins-scroll", CSI + "2;4r" + CSI + "?69h" + CSI + "3;8s" + CSI + "4;7H" + "x" + CSI + "9b")
+    # ICH/DCH/ECH and the others splitting wide characters, with and without margins
+    for op in ("@", "P", "X", "2@", "2P", "2X", "9@", "9P"):
+        for col in ("2", "3", "5"):
+            add("wide-split-%s-col%s" % (op, col), "a中文字ＢＣ" + CSI + "1;" + col + "H" + CSI + op + "v",
+                filled=False)
+        add("wide-split-%s-margin" % op, CSI + "?69h" + CSI + "2;7s" + "a中文字ＢＣ" + CSI + "1;3H" + CSI + op +
+            "v", filled=False)
+        add("wide-split-%s-margin-right" % op, CSI + "?69h" + CSI + "2;6s" + "a中文字ＢＣ" + CSI + "1;5H" + CSI +
+            op + "v", filled=False)
+    add("wide-split-dec-ic", "a中文字" + CSI + "?69h" + CSI + "3;6s" + CSI + "1;4H" + CSI + "'}v", filled=False)
+    add("wide-split-dec-dc", "a中文字" + CSI + "?69h" + CSI + "3;6s" + CSI + "1;4H" + CSI + "'~v", filled=False)
+    add("wide-split-sl", "a中文字" + CSI + "1;1H" + CSI + " @v", filled=False)
+    add("wide-split-sr", "a中文字" + CSI + "1;1H" + CSI + " Av", filled=False)
+    add("wide-split-el", "a中文字" + CSI + "1;3H" + CSI + "Kv", filled=False)
+    add("wide-split-el1", "a中文字" + CSI + "1;3H" + CSI + "1Kv", filled=False)
+    # tabs with margins and origin mode
+    for tag, pre in (("none", ""), ("lr", CSI + "?69h" + CSI + "3;12s"),
+                     ("lr-origin", CSI + "?69h" + CSI + "3;12s" + CSI + "?6h"), ("lr-far", CSI + "?69h" + CSI +
+                                                                                 "9;15s")):
+        add("tab-m-cht-%s" % tag, pre + CSI + "1;4H" + CSI + "5Ix" + CSI + "99Iy", filled=False)
+        add("tab-m-cbt-%s" % tag, pre + CSI + "1;14H" + CSI + "Zx" + CSI + "99Zy", filled=False)
+        add("tab-m-ht-%s" % tag, pre + CSI + "1;16H" + "\tx\ty", filled=False)
+        add("tab-m-hts-%s" % tag, pre + CSI + "3g" + CSI + "1;6H" + E + "H" + CSI + "1;1H\tx\ty" + CSI + "2Zz",
+            filled=False)
+        add("tab-m-cbt-left-%s" % tag, pre + CSI + "1;2H" + CSI + "Zx", filled=False)
+        add("tab-m-tbc0-%s" % tag, pre + CSI + "1;9H" + CSI + "0g" + CSI + "1;1H\tx" + CSI + "3g\ty", filled=False)
+    # SU/SD/IND/RI/NEL/LF/VT/FF under DECSTBM + DECSLRM and origin mode
+    both = CSI + "2;5r" + CSI + "?69h" + CSI + "3;8s"
+    for tag, seq in (("LF", "\n"), ("VT", "\x0b"), ("FF", "\x0c"), ("IND", E + "D"), ("RI", E + "M"),
+                     ("NEL", E + "E"), ("SU", CSI + "S"), ("SD", CSI + "T"), ("SU2", CSI + "2S"),
+                     ("SD2", CSI + "2T"), ("SU9", CSI + "9S"), ("SD9", CSI + "9T")):
+        for where, wtag in (("5;3", "bottom"), ("2;3", "top"), ("5;10", "bottom-right-out"), ("7;3", "below"),
+                            ("1;3", "above"), ("5;8", "bottom-rightmargin")):
+            add("scroll2-%s-%s" % (tag, wtag), both + CSI + where + "H" + seq + "q")
+        add("scroll2-%s-origin" % tag, both + CSI + "?6h" + CSI + "4;2H" + seq + "q")
+        add("scroll2-%s-origin-top" % tag, both + CSI + "?6h" + CSI + "1;1H" + seq + "q")
+        add("scroll2-%s-pending" % tag, CSI + "2;5r" + CSI + "5;%dH" % (C - 1) + "ab" + seq + "q")
+    add("nel-lr-pending", both + CSI + "3;7H" + "ab" + E + "E" + "q")
+    add("lf-lr-pending", both + CSI + "3;7H" + "ab" + "\nq")
+    add("wrap-lr-bottom", both + CSI + "5;6H" + "abcdef")
+    # DECALN with margins and origin mode
+    add("decaln-origin", CSI + "3;6r" + CSI + "?6h" + CSI + "2;2H" + E + "#8" + "x")
+    add("decaln-lr-origin", CSI + "?69h" + CSI + "3;7s" + CSI + "?6h" + CSI + "2;2H" + E + "#8" + "x")
+    add("decaln-pending", CSI + "1;%dH" % (C - 1) + "ab" + E + "#8" + "x")
+    add("decaln-wide", "中文" + E + "#8" + "x", filled=False)
+    add("decaln-then-lf", CSI + "3;6r" + E + "#8" + CSI + "%d;1H" % R + "\nx")
+    # CUP/HVP and the other functions with huge or zero parameters
+    for p in ("0;0", "0", ";", ";5", "5;", "99999;99999", "4294967297;3", "3;4294967297", "65536;65536",
+              "2147483648;2147483648", "1;1;1", "0;0;0", "5;5:3"):
+        for f in "Hf":
+            add("cup-%s-%s" % (p, f), CSI + "3;4H" + CSI + p + f + "x")
+        add("cup-origin-%s" % p, CSI + "3;6r" + CSI + "?69h" + CSI + "4;9s" + CSI + "?6h" + CSI + p + "Hx")
+    for f in "ABCDEFGIZadeLM@PXS`bj":
+        add("huge-%s" % f, "ab" + CSI + "3;4H" + CSI + "4294967296" + f + "x")
+        add("huge2-%s" % f, "ab" + CSI + "3;4H" + CSI + "99999999999999999999" + f + "x")
+        add("huge3-%s" % f, "ab" + CSI + "3;4H" + CSI + "65536" + f + "x")
+    # C0 controls inside sequences (executed there; the sequence goes on)
+    for ctl in ("\b", "\r", "\n", "\x0b", "\x0c", "\t", "\x0e", "\x0f", "\x07", "\x00", "\x7f"):
+        t = escape(ctl.encode())
+        add("c0-in-csi-%s" % t, CSI + "3;4H" + CSI + "2" + ctl + ";6H" + "x")
+        add("c0-in-csi-start-%s" % t, CSI + "3;4H" + CSI + ctl + "2Cx")
+        add("c0-in-csi-inter-%s" % t, CSI + "3;4H" + CSI + "2 " + ctl + "Ax")
+        add("c0-in-esc-%s" % t, CSI + "3;4H" + E + ctl + "7" + CSI + "5;5H" + E + "8x")
+        add("c0-in-esc-inter-%s" % t, CSI + "3;4H" + E + "(" + ctl + "0q")
+        add("c0-in-priv-%s" % t, CSI + "3;4H" + CSI + "?" + ctl + "6hx")
+    add("can-in-csi", CSI + "3;4H" + CSI + "2\x18Ax")
+    add("sub-in-csi", CSI + "3;4H" + CSI + "2\x1aAx")
+    add("esc-in-csi", CSI + "3;4H" + CSI + "2" + E + "[Ax")
+    add("esc-in-esc", CSI + "3;4H" + E + "(" + E + "7" + CSI + "5;5H" + E + "8x")
+    add("c0-in-osc", CSI + "3;4H" + E + "]0;ti\rtle\x07x")
+    add("c0-in-dcs", CSI + "3;4H" + E + "P1$r\n" + E + "\\x")
+    # DECSTBM/DECSLRM invalid ranges and edge values
+    for tb in ("1;1", "2;1", "0;1", "1;0", "%d;%d" % (R, R), "%d;%d" % (R - 1, R), "%d;99" % (R + 1),
+               "2", ";3", "3;", "99999;99999", "1;2;3"):
+        add("stbm2-%s" % tb, CSI + "3;4H" + CSI + tb + "r" + "x" + CSI + "%d;1H" % R + "\ny" + CSI + "1;1H" +
+            E + "Mz")
+    for lr in ("1;1", "2;1", "0;1", "1;0", "%d;%d" % (C, C), "%d;%d" % (C - 1, C), "%d;99" % (C + 1),
+               "2", ";3", "3;", "99999;99999"):
+        add("slrm2-%s" % lr, CSI + "?69h" + CSI + "3;4H" + CSI + lr + "s" + "x" + CSI + "1;%dH" % C + "abc" +
+            CSI + "L")
+    add("stbm-with-pending", CSI + "1;%dH" % (C - 1) + "ab" + CSI + "2;5r" + "x")
+    add("slrm-with-pending", CSI + "?69h" + CSI + "1;%dH" % (C - 1) + "ab" + CSI + "2;5s" + "x")
+    add("slrm-without-69", CSI + "3;4H" + CSI + "2;5s" + CSI + "1;1H" + "abcdefg")
+    # DECCOLM (ignored: no 80/132-column switching) and other modes a console fixes
+    add("deccolm-set", CSI + "3;4H" + CSI + "?3h" + "x")
+    add("deccolm-reset", CSI + "3;4H" + CSI + "?3l" + "x")
+    add("deccolm-40", CSI + "?40h" + CSI + "3;4H" + CSI + "?3h" + "x")
+    add("decscnm", CSI + "3;4H" + CSI + "?5h" + "x" + CSI + "?5l" + "y")
+    add("decom-homes", CSI + "3;6r" + CSI + "4;4H" + CSI + "?6h" + "x" + CSI + "?6l" + "y")
+    return out
 
 
 def random_case(rng, cols, rows):
