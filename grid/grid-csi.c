@@ -494,7 +494,7 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 		else
 			grid__goto(g, g->cx + n, g->cy);
 		break;
-	case 'b': grid__rep(g, n); return; /* keeps the character for another REP */
+	case 'b': grid__rep(g, n); break; /* a REP right after it repeats nothing (xterm), as below */
 	case 'c':
 		if (p0(csi, 0, 0) == 0)
 			primary_da(g);
