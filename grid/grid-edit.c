@@ -522,9 +522,11 @@ static void erase_rows(struct grid *g, int y0, int y1, bool selective)
 	grid__clear_rows(g, y0 + 1, y1, es);
 }
 
+/* Modes 0..2 end a pending wrap; 3 and an unknown mode leave it (xterm: only its screen erases ResetWrap) */
 void grid__erase_display(struct grid *g, int mode, bool selective)
 {
-	g->wrap_pending = false;
+	if ((unsigned)mode <= 2)
+		g->wrap_pending = false;
 	switch (mode) {
 	case 0:
 		grid__erase_cells(g, g->cy, g->cx, g->cols, selective);
@@ -571,12 +573,14 @@ static inline bool erase_line_span(const struct grid *g, int mode, int *x0, int 
 	}
 }
 
+/* an unknown mode leaves a pending wrap as it was (xterm) */
 GRID_PAGE("erase") void grid__erase_line(struct grid *g, int mode, bool selective)
 {
-	g->wrap_pending = false;
 	int x0, x1;
-	if (erase_line_span(g, mode, &x0, &x1))
-		grid__erase_cells(g, g->cy, x0, x1, selective);
+	if (!erase_line_span(g, mode, &x0, &x1))
+		return;
+	g->wrap_pending = false;
+	grid__erase_cells(g, g->cy, x0, x1, selective);
 }
 
 /* EL's erase on the general way (grid__erase_cells): a deferred row or an active selection */
@@ -646,10 +650,10 @@ GRID_PAGE("erase") size_t grid__csi_bytes_el(void *ctx, const uint8_t *s, size_t
 	const int v = num_one(s, n);
 	if (v < 0)
 		return 0;
-	g->wrap_pending = false;
 	g->last_cp = 0;
 	if ((unsigned)v > 2)
-		return n;
+		return n; /* a pending wrap kept, as grid__erase_line */
+	g->wrap_pending = false;
 	if (unlikely(g->erase_dirty))
 		return el_dirty(g, v, n);
 	return el_erase(g, v, n);
