@@ -149,9 +149,11 @@ def run_xterm_once(display, cases, cols, rows, tmp):
     pages = []
     for i in range(len(cprs)):
         page = text[i * rows:(i + 1) * rows]
-        # xterm prints a wide character's right half as U+FFFF.
+        # xterm prints a wide character's right half as U+FFFF, and a right half left alone (its left half
+        # overwritten) too, where it shows a blank.
         page = [re.sub("([\u1100-\U0003ffff])\uffff", lambda m: m.group(1) if
-                       unicodedata.east_asian_width(m.group(1)) in "WF" else m.group(0), r).rstrip() for r in page]
+                       unicodedata.east_asian_width(m.group(1)) in "WF" else m.group(0), r) for r in page]
+        page = [r.replace("\uffff", " ").rstrip() for r in page]
         pages.append(page + [""] * (rows - len(page)))
     return cprs, pages
 
@@ -347,6 +349,8 @@ def more_families(cols, rows):
                "L", "M", "S"):
         for where in ("2;3", "2;1", "3;3"):
             add("prot-%s-at-%s" % (op, where), prot + CSI + where + "H" + CSI + op + "w")
+    for op in ("3J", "5J", "5K", "?3J", "?5J", "?5K", "0J", "K", "?K", "X"):
+        add("erase-%s-pending-wrap" % op, CSI + "2;%dH" % (C - 1) + "ab" + CSI + op + "w")
     add("prot-wide-decsel", CSI + "1;3H" + CSI + '1"q' + "中" + CSI + '0"q' + CSI + "1;4H" + CSI + "?1Kw")
     add("prot-wide-decsel-right", CSI + "1;3H" + CSI + '1"q' + "中" + CSI + '0"q' + CSI + "1;4H" + CSI + "?Kw")
     add("prot-decstr", CSI + '1"q' + CSI + "!p" + "ab" + CSI + "1;1H" + CSI + "?2Kw")
@@ -468,7 +472,8 @@ def more_families(cols, rows):
     # DECCOLM (ignored: no 80/132-column switching) and other modes a console fixes
     add("deccolm-set", CSI + "3;4H" + CSI + "?3h" + "x")
     add("deccolm-reset", CSI + "3;4H" + CSI + "?3l" + "x")
-    add("deccolm-40", CSI + "?40h" + CSI + "3;4H" + CSI + "?3h" + "x")
+    # (not with DECSET 40: xterm would then switch to 132 columns, which RIS does not undo, and every later
+    # case's page would be misread)
     add("decscnm", CSI + "3;4H" + CSI + "?5h" + "x" + CSI + "?5l" + "y")
     add("decom-homes", CSI + "3;6r" + CSI + "4;4H" + CSI + "?6h" + "x" + CSI + "?6l" + "y")
     return out
@@ -499,8 +504,9 @@ def random_case(rng, cols, rows):
         lambda: CSI + "4" + rng.choice("hl"),
         lambda: rng.choice(["\b", "\r", "\n", "\x0b", "\x0c", "\t", "\x0e", "\x0f"]),
         lambda: E + rng.choice(["D", "M", "E", "7", "8", "6", "9", "H", "#8", "(0", "(B", ")0", "n", "o"]),
-        lambda: CSI + rng.choice(["?", ""]) + rng.choice(["0", "1", "2", ""]) + rng.choice("JK"),
+        lambda: CSI + rng.choice(["?", ""]) + rng.choice(["0", "1", "2", "3", "5", ""]) + rng.choice("JK"),
         lambda: CSI + "!p",
+        lambda: CSI + rng.choice("012") + '"q',  # DECSCA, for the selective erases above
         text, text, text,
     ]
     s = fill(cols, rows) if rng.random() < 0.6 else ""
