@@ -351,6 +351,19 @@ def more_families(cols, rows):
             add("prot-%s-at-%s" % (op, where), prot + CSI + where + "H" + CSI + op + "w")
     for op in ("3J", "5J", "5K", "?3J", "?5J", "?5K", "0J", "K", "?K", "X"):
         add("erase-%s-pending-wrap" % op, CSI + "2;%dH" % (C - 1) + "ab" + CSI + op + "w")
+    # the protected pen through DECSC/DECRC, the alternate screen, insert mode, REP, DEC graphics, DECALN
+    for i, t in enumerate(('\x1b[1"q\x1b7\x1b[0"q\x1b8ab\x1b[?2Kx', '\x1b[1"qab\x1b[?1049h\x1b[?1049l\x1b[?2Kx',
+                           '\x1b[1"q\x1b[?1049hab\x1b[?2Kx', '\x1b[1"qab\x1b[0"q\x1b[1;1H\x1b[4hxy\x1b[?2K',
+                           '\x1b[1"qab\x1b[0"q\x1b[1;1H\x1b[b\x1b[?2K', '\x1b[1"qa\x1b[3b\x1b[0"q\x1b[?2K',
+                           '\x1b[1"qab\x1b[0"q\x1b[1;2H\x1b[2@\x1b[?2K', '\x1b[1"q\x1b(0q\x1b[0"q\x1b[?2K',
+                           '\x1b[1"qab\x1b[0"q\x1bD\x1b#8\x1b[?2J')):
+        add("prot-pen-%d" % i, t, filled=False)
+    # sequences that show nothing (private and unknown forms, strings)
+    for i, t in enumerate(("\x1b[>1;2m", "\x1b[=5c", "\x1b[<1;2M", "\x1b#3", "\x1b#6", "\x1b F", "\x1b%G",
+                           "\x1b[1;2;3;4;5$t", "\x1b[12;3x", "\x1b[1 q", "\x1b[>0;1T", "\x1b\\",
+                           "\x1b]8;;http://x\x1b\\", "\x1b_apc\x1b\\", "\x1b^pm\x1b\\", "\x1bXsos\x1b\\",
+                           "\x1b[?1;2r", "\x1b[2;2*x", "\x1b[1;<2H")):
+        add("silent-%d" % i, "a" + t + "b", filled=False)
     add("prot-wide-decsel", CSI + "1;3H" + CSI + '1"q' + "中" + CSI + '0"q' + CSI + "1;4H" + CSI + "?1Kw")
     add("prot-wide-decsel-right", CSI + "1;3H" + CSI + '1"q' + "中" + CSI + '0"q' + CSI + "1;4H" + CSI + "?Kw")
     add("prot-decstr", CSI + '1"q' + CSI + "!p" + "ab" + CSI + "1;1H" + CSI + "?2Kw")
