@@ -4,6 +4,7 @@
 Usage: test-live.py PROGRAM TEST. Keys are injected through --input-fifo (the keystroke path); the screen is
 read from --dump-screen. Exit status 0 = pass, 1 = fail.
 """
+import base64
 import ctypes
 import os
 import random
@@ -448,6 +449,17 @@ def t_osc52_read():
     got = replies("\033]52;c;?\033\\")
     if got != b"":
         fail("without --clipboard-read: got %r, want no answer" % got)
+    # A clipboard whose reply does not fit the write queue (a selection copied on another VT can reach 4 MiB):
+    # the reply is dropped whole, never cut, and the terminal goes on answering (the DSR after it); one that
+    # fits comes whole.
+    for size, fits in ((40000, True), (100000, False)):
+        data = bytes(random.Random(size).choice(b"abc\xc3\xa9\n") for _ in range(size))
+        with open(os.path.join(clip, "clipboard"), "wb") as f:
+            f.write(data)
+        got = replies("\033]52;c;?\007", args=["--clipboard-read", "--write-queue-size=64K"])
+        want = b"\033]52;c;" + base64.b64encode(data) + b"\007" if fits else b""
+        if got != want:
+            fail("a %d-byte clipboard, 64 KiB write queue: a %d-byte reply, want %d" % (size, len(got), len(want)))
 
 
 def hwm_run(path):
