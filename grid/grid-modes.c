@@ -93,12 +93,11 @@ void grid__set_alt(struct grid *g, bool on, bool clear)
 
 /* ------------------------------------------------------------------------------------ DECSET/SM */
 
+/* The tracking modes are one setting, as in xterm (set_mousemode): a reset of any of them turns tracking off,
+ * whichever was on (an application that went from 1000 to 1002 may leave with 1000's reset). */
 static void set_mouse(struct grid *g, enum grid_mouse_mode m, bool set)
 {
-	if (set)
-		g->modes.mouse = m;
-	else if (g->modes.mouse == m)
-		g->modes.mouse = GRID_MOUSE_NONE;
+	g->modes.mouse = set ? m : GRID_MOUSE_NONE;
 }
 
 static void set_mouse_enc(struct grid *g, enum grid_mouse_encoding e, bool set)
@@ -155,6 +154,10 @@ static void dec_mode(struct grid *g, int mode, bool set)
 		}
 		break;
 	case 1000: set_mouse(g, GRID_MOUSE_NORMAL, set); break;
+	case 1001: /* highlight tracking is not implemented; its reset still ends tracking */
+		if (!set)
+			set_mouse(g, GRID_MOUSE_NONE, false);
+		break;
 	case 1002: set_mouse(g, GRID_MOUSE_BUTTON, set); break;
 	case 1003: set_mouse(g, GRID_MOUSE_ANY, set); break;
 	case 1004: g->modes.focus_events = set; break;

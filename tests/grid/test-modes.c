@@ -275,6 +275,39 @@ static void test_decrqm_fixed_modes(void)
 	t_free(t);
 }
 
+/* The mouse tracking modes (9, 1000, 1001, 1002, 1003) are one setting in xterm: a DECRST of any of them turns
+ * tracking off (its set_mousemode gives MOUSE_OFF whichever mode was on). Only the reset of the mode that was
+ * on did here: an application that switched 1000 to 1002 and left with "CSI ? 1000 l", as many do, left its
+ * drags reported, and a click in the shell after it typed "\e[<0;5;3M" at the prompt. The encodings (1005,
+ * 1006, 1015) are the other way round: a reset only ends the one in use (xterm: "a reset is only effective
+ * against the matching mode"). */
+static void test_mouse_mode_reset(void)
+{
+	/* 1001 (highlight tracking) is not implemented, but its reset ends tracking as in xterm */
+	static const int modes[] = {9, 1000, 1002, 1003}, resets[] = {9, 1000, 1001, 1002, 1003};
+	struct t_term *t = t_new(20, 4, 0);
+	struct grid_modes m;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		for (size_t j = 0; j < sizeof(resets) / sizeof(resets[0]); j++) {
+			char seq[32];
+			snprintf(seq, sizeof(seq), "\033[?%dh\033[?%dl", modes[i], resets[j]);
+			t_feed(t, seq);
+			grid_get_modes(t->g, &m);
+			CHECK(m.mouse == GRID_MOUSE_NONE, "?%d on, ?%d reset: tracking still %d", modes[i], resets[j],
+			      (int)m.mouse);
+		}
+	}
+	t_feed(t, "\033[?1002h\033[?1000l\033[?1002$p\033[?1000$p");
+	CHECK_REPLY(t, "\033[?1002;2$y\033[?1000;2$y");
+	t_feed(t, "\033[?1006h\033[?1005l");
+	grid_get_modes(t->g, &m);
+	CHECK(m.mouse_encoding == GRID_MOUSE_ENC_SGR, "resetting 1005 keeps 1006");
+	t_feed(t, "\033[?1006l");
+	grid_get_modes(t->g, &m);
+	CHECK(m.mouse_encoding == GRID_MOUSE_ENC_DEFAULT, "resetting 1006 ends it");
+	t_free(t);
+}
+
 static void test_modes(void)
 {
 	struct t_term *t = t_new(20, 5, 0);
@@ -568,5 +601,6 @@ int main(void)
 	test_window_reports();
 	test_decrqm_fixed_modes();
 	test_modes();
+	test_mouse_mode_reset();
 	return t_done("grid-modes");
 }
