@@ -164,6 +164,7 @@ static void dec_mode(struct grid *g, int mode, bool set)
 	case 1005: set_mouse_enc(g, GRID_MOUSE_ENC_UTF8, set); break;
 	case 1006: set_mouse_enc(g, GRID_MOUSE_ENC_SGR, set); break;
 	case 1015: set_mouse_enc(g, GRID_MOUSE_ENC_URXVT, set); break;
+	case 1016: set_mouse_enc(g, GRID_MOUSE_ENC_SGR_PIXELS, set); break;
 	case 1007: g->modes.alternate_scroll = set; break;
 	case 1036:
 	case 1039: g->modes.keys.alt_sends_escape = set; break;
@@ -269,6 +270,7 @@ static int dec_mode_state(const struct grid *g, int mode)
 	case 1005: v = g->modes.mouse_encoding == GRID_MOUSE_ENC_UTF8; break;
 	case 1006: v = g->modes.mouse_encoding == GRID_MOUSE_ENC_SGR; break;
 	case 1015: v = g->modes.mouse_encoding == GRID_MOUSE_ENC_URXVT; break;
+	case 1016: v = g->modes.mouse_encoding == GRID_MOUSE_ENC_SGR_PIXELS; break;
 	case 1007: v = g->modes.alternate_scroll; break;
 	case 1036:
 	case 1039: v = g->modes.keys.alt_sends_escape; break;

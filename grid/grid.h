@@ -99,6 +99,7 @@ enum grid_mouse_encoding {
 	GRID_MOUSE_ENC_UTF8 = 1005,
 	GRID_MOUSE_ENC_SGR = 1006,
 	GRID_MOUSE_ENC_URXVT = 1015,
+	GRID_MOUSE_ENC_SGR_PIXELS = 1016, /* SGR with the pointer's pixel for its cell */
 };
 
 /* Modes the rest of the program needs to read (input encoding, rendering, frame pacing). */

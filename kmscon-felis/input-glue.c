@@ -57,7 +57,8 @@ struct kf_input_glue {
 	bool drag_pending;
 	int press_col, press_row;
 	struct kf_clicks clicks;
-	int last_col, last_row;  /* last reported cell, to report motion only when it changes */
+	/* The last reported cell (its pixel under SGR-Pixels), to report motion only when it changes (xterm). */
+	int last_col, last_row;
 };
 
 static struct grid *grid_of(struct kf_input_glue *g)
@@ -306,6 +307,23 @@ static void pointer_cell(struct kf_input_glue *g, int *col, int *row)
 	}
 }
 
+/* The pointer's pixel on the cells (the strip narrower than a cell past the last one counts as the last one, as
+ * pointer_cell counts it), for SGR-Pixels. */
+static void pointer_pixel(struct kf_input_glue *g, int *x, int *y)
+{
+	struct grid *gr = grid_of(g);
+	int cw = g->cell_w > 0 ? g->cell_w : 8, ch = g->cell_h > 0 ? g->cell_h : 16;
+
+	*x = (int)g->px;
+	*y = (int)g->py;
+	if (gr) {
+		if (*x >= grid_cols(gr) * cw)
+			*x = grid_cols(gr) * cw - 1;
+		if (*y >= grid_rows(gr) * ch)
+			*y = grid_rows(gr) * ch - 1;
+	}
+}
+
 static struct kf_click_pos click_pos(struct kf_input_glue *g)
 {
 	struct kf_click_pos at = {.x = (int)g->px, .y = (int)g->py};
@@ -331,13 +349,17 @@ static bool report(struct kf_input_glue *g, enum kf_mouse_action action, int but
 	if (m.mouse == GRID_MOUSE_NONE)
 		return false;
 	pointer_cell(g, &r.col, &r.row);
+	pointer_pixel(g, &r.x, &r.y);
+	/* SGR-Pixels reports motion at every pixel, as xterm (its mouse_row and mouse_col are pixels then) */
+	bool pixels = m.mouse_encoding == GRID_MOUSE_ENC_SGR_PIXELS;
+	int at_col = pixels ? r.x : r.col, at_row = pixels ? r.y : r.row;
 	if (action == KF_MOUSE_MOTION) {
-		if (r.col == g->last_col && r.row == g->last_row)
+		if (at_col == g->last_col && at_row == g->last_row)
 			return true;
 		r.button = g->buttons_held & 1 ? 0 : g->buttons_held & 2 ? 1 : g->buttons_held & 4 ? 2 : 3;
 	}
-	g->last_col = r.col;
-	g->last_row = r.row;
+	g->last_col = at_col;
+	g->last_row = at_row;
 	n = kf_mouse_encode(m.mouse, m.mouse_encoding, &r, buf, sizeof(buf));
 	send(g, buf, n);
 	return true;

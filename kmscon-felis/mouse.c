@@ -82,7 +82,7 @@ size_t kf_mouse_encode(enum grid_mouse_mode mode, enum grid_mouse_encoding enc, 
 	int x = r->col + 1, y = r->row + 1, n;
 	size_t len = 0;
 
-	if (!reported(mode, r) || r->col < 0 || r->row < 0 || cap < 32)
+	if (!reported(mode, r) || r->col < 0 || r->row < 0 || r->x < 0 || r->y < 0 || cap < 32)
 		return 0;
 	/* Wheel buttons have no release. */
 	if (r->action == KF_MOUSE_RELEASE && r->button >= 4 && r->button < 8)
@@ -92,8 +92,13 @@ size_t kf_mouse_encode(enum grid_mouse_mode mode, enum grid_mouse_encoding enc, 
 		x10.mods = 0; /* X10 compatibility mode reports no modifiers */
 		r = &x10;
 	}
+	if (enc == GRID_MOUSE_ENC_SGR_PIXELS) {
+		x = r->x + 1;
+		y = r->y + 1;
+	}
 	switch (enc) {
 	case GRID_MOUSE_ENC_SGR:
+	case GRID_MOUSE_ENC_SGR_PIXELS:
 		n = snprintf((char *)out, cap, "\033[<%d;%d;%d%c", button_code(r, true), x, y,
 			     r->action == KF_MOUSE_RELEASE ? 'm' : 'M');
 		return n > 0 && (size_t)n < cap ? (size_t)n : 0;

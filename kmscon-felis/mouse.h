@@ -5,7 +5,8 @@
  * releases), button-event (1002: also motion with a button held), any-event (1003: all motion); encodings:
  * the default "CSI M Cb Cx Cy" (values + 32, coordinates up to 223, beyond that a 0 byte as in xterm), UTF-8
  * (1005, up to 2015, beyond that 0 likewise), SGR (1006:
- * "CSI < Cb ; Cx ; Cy M" or "m" for a release) and urxvt (1015: "CSI Cb+32 ; Cx ; Cy M").
+ * "CSI < Cb ; Cx ; Cy M" or "m" for a release), urxvt (1015: "CSI Cb+32 ; Cx ; Cy M") and SGR-Pixels (1016: SGR
+ * with the pointer's pixel, 1-based as xterm sends it, for its cell).
  */
 #ifndef KF_MOUSE_H
 #define KF_MOUSE_H
@@ -28,6 +29,7 @@ struct kf_mouse_report {
 	enum kf_mouse_action action;
 	int button;
 	int col, row;    /* 0-based cell */
+	int x, y;        /* 0-based pixel on the text area, for SGR-Pixels */
 	unsigned mods;   /* enum input_mod bits: Shift, Alt (Meta), Ctrl are reported */
 	bool any_button_held; /* for motion: whether some button is down (mode 1002 reports only then) */
 };

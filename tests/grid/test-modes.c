@@ -308,6 +308,26 @@ static void test_mouse_mode_reset(void)
 	t_free(t);
 }
 
+/* SGR-Pixels (DECSET 1016) is one of the encodings, as in xterm: set, reported by DECRQM, replaced by another and
+ * ended by its own reset only. It was unknown: DECRQM answered 0 and reports stayed in cells. */
+static void test_sgr_pixels_mode(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	struct grid_modes m;
+	t_feed(t, "\033[?1016$p\033[?1006h\033[?1016h\033[?1016$p\033[?1006$p");
+	CHECK_REPLY(t, "\033[?1016;2$y\033[?1016;1$y\033[?1006;2$y");
+	grid_get_modes(t->g, &m);
+	CHECK(m.mouse_encoding == GRID_MOUSE_ENC_SGR_PIXELS, "1016 set: encoding %d", (int)m.mouse_encoding);
+	t_feed(t, "\033[?1006l");
+	grid_get_modes(t->g, &m);
+	CHECK(m.mouse_encoding == GRID_MOUSE_ENC_SGR_PIXELS, "1006's reset leaves 1016");
+	t_feed(t, "\033[?1016l\033[?1016$p");
+	CHECK_REPLY(t, "\033[?1016;2$y");
+	t_feed(t, "\033[?1016h\033c\033[?1016$p");
+	CHECK_REPLY(t, "\033[?1016;2$y");
+	t_free(t);
+}
+
 static void test_modes(void)
 {
 	struct t_term *t = t_new(20, 5, 0);
@@ -602,5 +622,6 @@ int main(void)
 	test_decrqm_fixed_modes();
 	test_modes();
 	test_mouse_mode_reset();
+	test_sgr_pixels_mode();
 	return t_done("grid-modes");
 }

@@ -436,6 +436,31 @@ static void test_mouse_reports(struct app *a, struct input *in)
 	feed(a, "\033[?1049l");
 }
 
+/* SGR-Pixels (DECSET 1016, xterm ctlseqs "SGR-Pixels"): the SGR report with the pointer's pixel on the text area
+ * (1-based, as xterm's EmitMousePosition sends it) instead of its cell, and motion reported at every pixel that
+ * changes. The mode was unknown: an application that asked for it (after 1006, as termenv and notcurses do) read
+ * the cell numbers as pixels and put every click in the top-left corner. */
+static void test_sgr_pixels(struct app *a, struct input *in)
+{
+	struct input_pointer_event nudge = {.type = INPUT_POINTER_MOTION, .dx = 1};
+
+	feed(a, "\033[?1002h\033[?1006h\033[?1016h");
+	a->n_out = 0;
+	point(in, 2, 1);
+	button(in, BTN_LEFT, true, 120000000);
+	input_inject_pointer(in, &nudge);
+	button(in, BTN_LEFT, false, 120100000);
+	CHECK(sent(a, "\033[<0;26;31M\033[<32;27;31M\033[<0;27;31m"), "press, a pixel's drag, release in pixels");
+	wheel(in, -1);
+	CHECK(sent(a, "\033[<64;27;31M"), "the wheel in pixels");
+	/* a reset of 1016 ends it alone: the cells are back, in the default encoding, as in xterm */
+	feed(a, "\033[?1016l");
+	click(in, BTN_LEFT, 2, 1, 121000000);
+	CHECK(sent(a, "\033[M #\"\033[M##\""), "1016 reset: the default encoding");
+	feed(a, "\033[?1002l\033[?1006l");
+	a->n_out = 0;
+}
+
 /* A drag that started as a selection (Shift held over an application that takes the mouse) stays one until its
  * release, as in xterm (its select-extend and select-end work on the selection while one is being made): Shift
  * let go before the button sent the rest of the drag and the release to the application, which never had the
@@ -552,6 +577,7 @@ int main(void)
 	test_click_counting(&a, in);
 	test_press_holds_view(&a, in, g);
 	test_mouse_reports(&a, in);
+	test_sgr_pixels(&a, in);
 	test_shift_drag_kept(&a, in);
 	test_no_focus_reports(&a, g);
 	test_suspend_releases(&a, g);

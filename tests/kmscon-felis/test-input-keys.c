@@ -266,6 +266,12 @@ static void test_mouse(void)
 	check_report_n("utf8 past 2015", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_UTF8, utf8_past, "\033[M \0!", 6);
 	check_report("utf8 far", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_UTF8, far, "\033[M \xc5\x8c!");
 	check_report("urxvt", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_URXVT, left, "\033[32;3;5M");
+	/* SGR-Pixels: the pixel, 1-based, for the cell */
+	struct kf_mouse_report px = left, px_rel = rel;
+	px.x = px_rel.x = 25;
+	px.y = px_rel.y = 87;
+	check_report("sgr pixels", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_SGR_PIXELS, px, "\033[<0;26;88M");
+	check_report("sgr pixels release", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_SGR_PIXELS, px_rel, "\033[<0;26;88m");
 	/* X10 mode (DECSET 9): presses only, no modifiers. */
 	check_report("x10 press", GRID_MOUSE_X10, GRID_MOUSE_ENC_DEFAULT, mods, "\033[M #%");
 	check_report("x10 release", GRID_MOUSE_X10, GRID_MOUSE_ENC_DEFAULT, rel, "");
