@@ -28,10 +28,10 @@
  * before that fills: a pause that gathered less than this (at most TRICKLE_MAX per read pause) left the writer
  * room; a child that writes faster reads more than this at once and is not paused. */
 #define TRICKLE_MAX (8u << 10)
-/* The most bytes held back for the child beyond its write queue (kf_session.held): a whole clipboard with its
- * bracketed-paste marks, whatever the queue's size (write-queue-size takes 4 KiB), and room for the keys typed
- * after it. */
-#define HELD_MAX (KF_CLIPBOARD_MAX + 12u + (64u << 10))
+/* How far a paste may take the write queue beyond write-queue-size (pty_config.write_bulk_max, the queue's hard
+ * bound): a whole clipboard with its bracketed-paste marks, whatever the queue's size (write-queue-size takes 4
+ * KiB), and room for the keys typed after it (4 MiB + 12 bytes in all). */
+#define PASTE_EXTRA (KF_CLIPBOARD_MAX + 12u + (64u << 10))
 
 struct kf_session {
 	struct kf_loop *loop;
@@ -48,12 +48,6 @@ struct kf_session {
 	struct kf_timer *resume;  /* ends a read pause */
 	bool paused;              /* the master is not watched for input until resume fires */
 	bool want_write;          /* the write queue is not empty: the master is watched for output */
-	/* Bytes for the child waiting for room in the pty's write queue, oldest first: [held_off, held_len) of held.
-	 * A paste that does not fit in the queue leaves its rest here (send_bytes), and everything written while
-	 * bytes are held (keys, replies) goes after them, in order; refill moves them into the queue as the child
-	 * reads. At most HELD_MAX bytes; freed once empty and when the child goes. */
-	uint8_t *held;
-	size_t held_off, held_len, held_cap;
 	bool hung_up;             /* the last read found every slave descriptor closed: edge-triggered until a
 				   * read finds the slave open again (read_output) */
 	bool started; /* the first child was spawned */
@@ -74,12 +68,10 @@ static void pty_log_handler_fn(int prio, const char *fmt, va_list ap)
 
 /* ------------------------------------------------------------------------------------- grid callbacks */
 
-static int send_bytes(struct kf_session *s, const uint8_t *data, size_t len, bool may_hold);
-
 static void on_reply(void *ud, const uint8_t *data, size_t len)
 {
 	struct kf_session *s = ud;
-	int r = send_bytes(s, data, len, false);
+	int r = pty_write(s->pty, data, len);
 	if (r == -ENOBUFS && s->dropped_replies++ == 0)
 		log_warn("write queue full: dropping a %zu-byte reply to the child", len);
 	else if (r == 0)
@@ -124,14 +116,13 @@ static void on_output(void *ud, const uint8_t *data, size_t len)
 }
 
 /* The master's epoll events: input unless a read pause holds it (a hang-up is reported regardless), output
- * while the write queue or the bytes held behind it (kf_session.held) hold any; only changes while the slave is
- * closed (level-triggered, its hang-up would be reported on every wake-up; the next write to a reopened slave
- * wakes the master). */
+ * while the write queue holds any; only changes while the slave is closed (level-triggered, its hang-up would
+ * be reported on every wake-up; the next write to a reopened slave wakes the master). */
 static void update_events(struct kf_session *s)
 {
 	if (s->master)
 		kf_source_set_events(s->master, (s->paused ? 0 : EPOLLIN) |
-							(s->want_write || s->held_len > s->held_off ? EPOLLOUT : 0) |
+							(s->want_write ? EPOLLOUT : 0) |
 							(s->hung_up ? EPOLLET : 0));
 }
 
@@ -139,84 +130,6 @@ static void on_want_write(void *ud, bool on)
 {
 	struct kf_session *s = ud;
 	s->want_write = on;
-	update_events(s);
-}
-
-/* ----------------------------------------------------------------------------- bytes held for the child */
-
-static size_t held_n(const struct kf_session *s)
-{
-	return s->held_len - s->held_off;
-}
-
-static void held_drop(struct kf_session *s)
-{
-	free(s->held);
-	s->held = NULL;
-	s->held_off = s->held_len = s->held_cap = 0;
-}
-
-/* Appends data to the held bytes. Returns false (nothing held) past HELD_MAX or without memory. */
-static bool hold(struct kf_session *s, const uint8_t *data, size_t len)
-{
-	if (len > HELD_MAX - held_n(s))
-		return false;
-	if (len > s->held_cap - s->held_len && s->held_off) {
-		memmove(s->held, s->held + s->held_off, held_n(s));
-		s->held_len -= s->held_off;
-		s->held_off = 0;
-	}
-	if (len > s->held_cap - s->held_len) {
-		size_t cap = s->held_cap ? s->held_cap : 64u << 10;
-		while (cap < s->held_len + len)
-			cap *= 2;
-		cap = cap < HELD_MAX ? cap : HELD_MAX;
-		uint8_t *p = realloc(s->held, cap);
-		if (!p)
-			return false;
-		s->held = p;
-		s->held_cap = cap;
-	}
-	memcpy(s->held + s->held_len, data, len);
-	s->held_len += len;
-	return true;
-}
-
-/* Queues data for the child after everything written before it: into the pty's write queue, or behind the bytes
- * held. A paste (may_hold) that does not fit in the queue fills it and holds the rest; anything else that does
- * not fit is refused. All or nothing: 0, -ENOBUFS, or -ENOTCONN without a child. */
-static int send_bytes(struct kf_session *s, const uint8_t *data, size_t len, bool may_hold)
-{
-	if (pty_fd(s->pty) < 0)
-		return -ENOTCONN;
-	if (!held_n(s)) {
-		const size_t room = pty_write_room(s->pty);
-		if (len <= room || !may_hold)
-			return pty_write(s->pty, data, len);
-		/* the rest first: once it is held, the part that fits cannot fail */
-		if (!hold(s, data + room, len - room))
-			return -ENOBUFS;
-		if (room)
-			pty_write(s->pty, data, room);
-	} else if (!hold(s, data, len)) {
-		return -ENOBUFS;
-	}
-	update_events(s);
-	return 0;
-}
-
-/* The child read some: held bytes move into the write queue as far as it has room. */
-static void refill(struct kf_session *s)
-{
-	size_t n = held_n(s);
-	const size_t room = pty_write_room(s->pty);
-	if (!n)
-		return;
-	n = n < room ? n : room;
-	if (n && pty_write(s->pty, s->held + s->held_off, n) == 0)
-		s->held_off += n;
-	if (!held_n(s))
-		held_drop(s);
 	update_events(s);
 }
 
@@ -232,8 +145,6 @@ static void drop_sources(struct kf_session *s)
 	s->master = NULL;
 	kf_source_remove(s->pidfd);
 	s->pidfd = NULL;
-	/* the pty's queue goes with the child (pty_hangup), and what waited behind it too */
-	held_drop(s);
 }
 
 static void read_output(struct kf_session *s, size_t budget)
@@ -329,14 +240,9 @@ static void child_exited(struct kf_session *s, int status)
 static void on_master(void *ud, int fd, uint32_t events)
 {
 	struct kf_session *s = ud;
-	if (events & EPOLLOUT) {
-		if (pty_flush(s->pty) < 0) {
-			s->want_write = false;
-			held_drop(s);
-			update_events(s);
-		} else {
-			refill(s);
-		}
+	if (events & EPOLLOUT && pty_flush(s->pty) < 0) {
+		s->want_write = false;
+		update_events(s);
 	}
 	if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
 		read_output(s, s->cfg.read_budget);
@@ -435,7 +341,9 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 		goto fail;
 	struct pty_config pc = {
 		.argv = cfg->argv, .term = cfg->term, .seat = cfg->seat, .vtnr = cfg->vtnr,
-		.reset_env = cfg->reset_env, .write_queue_max = cfg->write_queue_max, .no_pidfd = cfg->no_pidfd,
+		.reset_env = cfg->reset_env, .write_queue_max = cfg->write_queue_max,
+		.write_bulk_max = (cfg->write_queue_max ? cfg->write_queue_max : PTY_WRITE_QUEUE_DEFAULT) + PASTE_EXTRA,
+		.no_pidfd = cfg->no_pidfd,
 		.cols = (uint16_t)grid_cols(s->grid), .rows = (uint16_t)grid_rows(s->grid),
 		.xpixel = (uint16_t)(grid_cols(s->grid) * cfg->cell_width),
 		.ypixel = (uint16_t)(grid_rows(s->grid) * cfg->cell_height),
@@ -523,7 +431,7 @@ int kf_session_write(struct kf_session *s, const void *data, size_t len)
 {
 	/* Logged here, once per burst, at a level shown by default: a key lost without a word looks like a
 	 * broken keyboard, and one line per key would flood the journal while the child reads nothing. */
-	int r = send_bytes(s, data, len, false);
+	int r = pty_write(s->pty, data, len);
 	if (r == -ENOBUFS && s->dropped_keys++ == 0)
 		log_warn("write queue full (%zu bytes the program has not read): dropping keys until it reads",
 			 kf_session_write_pending(s));
@@ -538,12 +446,12 @@ size_t kf_session_write_room(const struct kf_session *s)
 {
 	if (pty_fd(s->pty) < 0)
 		return 0;
-	return held_n(s) ? HELD_MAX - held_n(s) : pty_write_room(s->pty);
+	return pty_write_room(s->pty);
 }
 
 size_t kf_session_write_pending(const struct kf_session *s)
 {
-	return pty_write_pending(s->pty) + held_n(s);
+	return pty_write_pending(s->pty);
 }
 
 size_t kf_session_paste_filter(uint8_t *out, const uint8_t *in, size_t len)
@@ -612,10 +520,9 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 	size_t extra = m.bracketed_paste ? 2 * (sizeof(start) - 1) : 0;
 	if (pty_fd(s->pty) < 0)
 		return -ENOTCONN;
-	/* What does not fit in the write queue waits in held (send_bytes) and goes as the child reads: refused only
-	 * when more than a clipboard's worth is still unread. */
-	const size_t room = held_n(s) ? HELD_MAX - held_n(s) : pty_write_room(s->pty) + HELD_MAX;
-	if (len + extra > room) {
+	/* A paste may take the write queue past write-queue-size, up to PASTE_EXTRA more (pty_write_bulk), and goes
+	 * as the child reads: refused only when the queue would then pass that bound. */
+	if (len + extra > pty_write_bulk_room(s->pty)) {
 		char msg[200];
 		int n = snprintf(msg, sizeof(msg),
 				 "\r\n\033[7m[kmscon-felis: paste of %zu bytes refused: the program has not read the "
@@ -628,7 +535,7 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 			s->cb.output(s->ud);
 		return -ENOBUFS;
 	}
-	/* marks and text in one piece: the held part of a paste is all or nothing */
+	/* marks and text in one piece: a paste is queued all or nothing */
 	uint8_t *buf = malloc(len + extra + 1), *text = buf + extra / 2;
 	if (!buf) {
 		log_warn("paste of %zu bytes refused: out of memory", len);
@@ -651,9 +558,9 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 		memcpy(text + n, end, sizeof(end) - 1);
 		n += extra;
 	}
-	int r = send_bytes(s, buf, n, true);
-	if (r == -ENOBUFS)
-		log_warn("paste of %zu bytes refused: out of memory", len);
+	int r = pty_write_bulk(s->pty, buf, n);
+	if (r < 0)
+		log_warn("paste of %zu bytes refused: %s", len, strerror(-r));
 	free(buf);
 	return r;
 }

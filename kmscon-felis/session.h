@@ -89,9 +89,10 @@ struct grid *kf_session_grid(struct kf_session *s);
 
 /* Keystroke bytes (already encoded by the key encoder) for the child. Queued after everything written
  * before. Returns 0, -ENOBUFS when the queue is full (the key is dropped; logged once per burst), or
- * -ENOTCONN between a child's exit and its respawn. Does not take ownership of data. */
+ * -ENOTCONN between a child's exit and its respawn. Does not take ownership of data. While a paste is in the
+ * queue, keys (and replies) may fill it to the paste's bound (kf_session_paste): they wait behind the paste. */
 int kf_session_write(struct kf_session *s, const void *data, size_t len);
-/* How many bytes kf_session_write() accepts now, and how many wait for the child (in the queue and behind it). */
+/* How many bytes kf_session_write() accepts now, and how many wait for the child in the write queue. */
 size_t kf_session_write_room(const struct kf_session *s);
 size_t kf_session_write_pending(const struct kf_session *s);
 
@@ -99,9 +100,10 @@ size_t kf_session_write_pending(const struct kf_session *s);
  * EOT, ESC, DEL and the line discipline's special characters) sent as spaces, then wrapped in bracketed-paste marks
  * when the child enabled DECSET 2004 (end marks inside the text are taken out by kf_session_paste_filter too, so a
  * paste cannot end its own brackets), else with its line ends made carriage returns (kf_session_paste_newlines).
- * What does not fit in the write queue waits and is written as the child reads, the keys and replies written
- * after it after it. All or nothing: when more than a clipboard's worth (KF_CLIPBOARD_MAX) would wait, nothing
- * is sent, a visible notice is written on the screen and -ENOBUFS is returned; -ENOMEM when the filtered copy
+ * It may take the write queue past write_queue_max, up to a clipboard's worth (KF_CLIPBOARD_MAX) with its marks
+ * and 64 KiB more (4 MiB + 12 bytes: the queue's hard bound, pty_write_bulk), and is written as the child reads,
+ * the keys and replies written after it after it. All or nothing: when it would pass that bound, nothing is
+ * sent, a visible notice is written on the screen and -ENOBUFS is returned; -ENOMEM when the filtered copy
  * cannot be made. Does not take ownership of data. */
 int kf_session_paste(struct kf_session *s, const void *data, size_t len);
 /* The text of a paste the child did not ask to have bracketed, its line ends as the Enter key sends them: "\r\n"

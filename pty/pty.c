@@ -16,8 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The write queue starts this small (a key or a reply) and grows by doubling up to write_queue_max; it is
- * freed again whenever it empties, so a big paste does not keep its memory. */
+/* The write queue starts this small (a key or a reply) and grows by doubling up to its bound (write_queue_max,
+ * write_bulk_max with a paste in it); it is freed again whenever it empties, so a big paste does not keep its
+ * memory. */
 #define QUEUE_MIN (4u << 10)
 /* A queue larger than this lives in a mapping of its own (mmap, grown by mremap, unmapped when it empties),
  * not in malloc's heap. glibc raises its mmap threshold to the size of each large block freed, so after one
@@ -51,9 +52,14 @@ struct pty {
 	bool gather;           /* pty_config.gather resolved */
 	uint64_t stat_calls, stat_sampled, stat_sampled_ns; /* pty_get_read_cpu() */
 
-	/* Write queue: bytes [head, head + len) of buf are pending; cap <= cfg.write_queue_max. */
+	/* Write queue: bytes [head, head + len) of buf are pending; cap <= cfg.write_bulk_max. */
 	uint8_t *buf;
 	size_t head, len, cap;
+	/* The first bulk_left queued bytes hold the end of the last bulk write: set by pty_write_bulk, counted
+	 * down as bytes go to the child, 0 once the paste is written (and when the queue is cleared). While it is
+	 * not 0 the queue's bound is write_bulk_max for every write (queue_limit), so that nothing written after
+	 * a paste is refused for the paste's sake. */
+	size_t bulk_left;
 
 	uint8_t rbuf[PTY_READ_CHUNK];
 };
@@ -91,6 +97,8 @@ struct pty *pty_create(const struct pty_config *cfg, const struct pty_callbacks 
 		pty->cfg = *cfg;
 	if (!pty->cfg.write_queue_max)
 		pty->cfg.write_queue_max = PTY_WRITE_QUEUE_DEFAULT;
+	if (pty->cfg.write_bulk_max < pty->cfg.write_queue_max)
+		pty->cfg.write_bulk_max = pty->cfg.write_queue_max;
 	if (cb)
 		pty->cb = *cb;
 	pty->ud = ud;
@@ -302,13 +310,27 @@ static void queue_clear(struct pty *pty)
 	bool had = pty->len > 0;
 	queue_free(pty->buf, pty->cap);
 	pty->buf = NULL;
-	pty->head = pty->len = pty->cap = 0;
+	pty->head = pty->len = pty->cap = pty->bulk_left = 0;
 	if (had && pty->cb.want_write)
 		pty->cb.want_write(pty->ud, false);
 }
 
-/* Makes room for n more bytes at the tail; the caller checked the bound. */
-static int queue_reserve(struct pty *pty, size_t n)
+/* The queue's bound for a plain (!bulk) or bulk write now. */
+static size_t queue_limit(const struct pty *pty, bool bulk)
+{
+	return bulk || pty->bulk_left ? pty->cfg.write_bulk_max : pty->cfg.write_queue_max;
+}
+
+/* How many more bytes a write takes now: after a paste, keys can fill the queue past write_queue_max, and when
+ * the paste is written they are still queued, more than a plain write's bound. */
+static size_t queue_room(const struct pty *pty, bool bulk)
+{
+	const size_t limit = queue_limit(pty, bulk);
+	return pty->len < limit ? limit - pty->len : 0;
+}
+
+/* Makes room for n more bytes at the tail, within limit; the caller checked the bound. */
+static int queue_reserve(struct pty *pty, size_t n, size_t limit)
 {
 	size_t need = pty->len + n;
 	if (pty->head + need <= pty->cap)
@@ -321,8 +343,8 @@ static int queue_reserve(struct pty *pty, size_t n)
 	size_t cap = pty->cap ? pty->cap : QUEUE_MIN;
 	while (cap < need)
 		cap *= 2;
-	if (cap > pty->cfg.write_queue_max)
-		cap = pty->cfg.write_queue_max;
+	if (cap > limit)
+		cap = limit;
 	/* A large queue grows by moving its pages (queue_grow), so the old and the new block are never
 	 * resident together (a doubling to 4 MiB peaked at 6 MiB). On failure the queue is left as it was, its
 	 * bytes moved to the front. */
@@ -357,12 +379,13 @@ static ssize_t write_some(struct pty *pty, const uint8_t *p, size_t len)
 	return (ssize_t)done;
 }
 
-int pty_write(struct pty *pty, const void *data, size_t len)
+/* pty_write and pty_write_bulk. */
+static int queue_write(struct pty *pty, const void *data, size_t len, bool bulk)
 {
 	const uint8_t *p = data;
 	if (pty->master < 0)
 		return -ENOTCONN;
-	if (len > pty->cfg.write_queue_max - pty->len)
+	if (len > queue_room(pty, bulk))
 		return -ENOBUFS;
 	if (len == 0)
 		return 0;
@@ -378,15 +401,27 @@ int pty_write(struct pty *pty, const void *data, size_t len)
 		if (len == 0)
 			return 0;
 	}
-	int r = queue_reserve(pty, len);
+	int r = queue_reserve(pty, len, queue_limit(pty, bulk));
 	if (r < 0)
 		return r;
 	bool was_empty = pty->len == 0;
 	memcpy(pty->buf + pty->head + pty->len, p, len);
 	pty->len += len;
+	if (bulk)
+		pty->bulk_left = pty->len;
 	if (was_empty && pty->cb.want_write)
 		pty->cb.want_write(pty->ud, true);
 	return 0;
+}
+
+int pty_write(struct pty *pty, const void *data, size_t len)
+{
+	return queue_write(pty, data, len, false);
+}
+
+int pty_write_bulk(struct pty *pty, const void *data, size_t len)
+{
+	return queue_write(pty, data, len, true);
 }
 
 int pty_flush(struct pty *pty)
@@ -401,6 +436,7 @@ int pty_flush(struct pty *pty)
 	}
 	pty->head += (size_t)n;
 	pty->len -= (size_t)n;
+	pty->bulk_left = pty->bulk_left > (size_t)n ? pty->bulk_left - (size_t)n : 0;
 	if (pty->len == 0)
 		queue_clear(pty);
 	return 0;
@@ -413,7 +449,12 @@ size_t pty_write_pending(const struct pty *pty)
 
 size_t pty_write_room(const struct pty *pty)
 {
-	return pty->cfg.write_queue_max - pty->len;
+	return queue_room(pty, false);
+}
+
+size_t pty_write_bulk_room(const struct pty *pty)
+{
+	return queue_room(pty, true);
 }
 
 int pty_resize(struct pty *pty, uint16_t cols, uint16_t rows, uint16_t xpixel, uint16_t ypixel)

@@ -7,7 +7,8 @@
  * The master is non-blocking. pty/ never waits: the program's event loop watches pty_fd() for input (and for
  * output while pty_write_pending()), and pty_pidfd() for the child's exit. Reading hands the child's bytes to
  * the output callback in chunks of up to 64 KiB, until EAGAIN or a budget. Writing goes through one
- * bounded queue that keeps the order of everything written (keys, pastes, replies).
+ * bounded queue that keeps the order of everything written (keys, pastes, replies): write_queue_max bounds it,
+ * and a paste written with pty_write_bulk() may take it further, up to the hard bound write_bulk_max.
  *
  * pty/ knows nothing about terminals; it logs through the handler given to pty_set_log_handler().
  * Every function returns 0 (or a count) on success and -errno for OS failures.
@@ -45,6 +46,10 @@ struct pty_config {
 	 * false: inherit ours and override the variables above. */
 	bool reset_env;
 	size_t write_queue_max; /* 0 = PTY_WRITE_QUEUE_DEFAULT */
+	/* The queue's hard bound (pty_write_bulk): what it may hold with a paste in it, for a paste larger than
+	 * write_queue_max that is then written as the child reads. Below write_queue_max (0 included) it is
+	 * write_queue_max: no write passes that. */
+	size_t write_bulk_max;
 	uint16_t cols, rows;    /* initial window size in cells; 0 = 80x24 */
 	uint16_t xpixel, ypixel; /* initial window size in pixels, 0 if unknown */
 	bool no_pidfd;           /* do not open a pidfd (tests of the SIGCHLD fallback) */
@@ -97,14 +102,21 @@ int pty_read(struct pty *pty, size_t budget);
 
 /* Queues data for the child (after anything already queued) and writes as much as the PTY takes now.
  * All or nothing: when it does not fit in the queue, nothing is queued and -ENOBUFS is returned.
- * -ENOTCONN without a child or after hang-up (data dropped). Does not take ownership of data. */
+ * -ENOTCONN without a child or after hang-up (data dropped). Does not take ownership of data.
+ * The queue's bound is write_queue_max, or write_bulk_max while bytes of a bulk write are still queued: what
+ * is written after a paste (keys typed meanwhile, replies) waits behind it instead of being refused. */
 int pty_write(struct pty *pty, const void *data, size_t len);
+/* pty_write for a paste: the queue may hold up to write_bulk_max with it (the hard bound), whatever
+ * write_queue_max is, and its bytes go to the child as it reads. All or nothing as pty_write: a paste that
+ * would pass the hard bound is refused whole (-ENOBUFS), nothing of it queued or written. */
+int pty_write_bulk(struct pty *pty, const void *data, size_t len);
 /* Writes queued bytes until the PTY stops taking them. Call when pty_fd() is writable. Returns 0, or -EIO
  * when the slave side is gone (the queue is discarded). */
 int pty_flush(struct pty *pty);
-/* Bytes queued, and how many more fit. */
+/* Bytes queued, and how many more pty_write() and pty_write_bulk() take now. */
 size_t pty_write_pending(const struct pty *pty);
 size_t pty_write_room(const struct pty *pty);
+size_t pty_write_bulk_room(const struct pty *pty);
 
 /* Window size: TIOCSWINSZ on the master (the kernel sends SIGWINCH to the foreground process group). Kept
  * for the next spawn too. */

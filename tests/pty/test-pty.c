@@ -312,6 +312,20 @@ static char proc_state(pid_t pid)
 	return p && p[1] == ' ' ? p[2] : 0;
 }
 
+/* A pty whose child (cfg->argv, which starts with "kill -STOP $$") has stopped itself, on a raw terminal: what is
+ * written to it waits until the test sends SIGCONT. */
+static struct pty *spawn_stopped(const struct pty_config *cfg, const struct pty_callbacks *cb, void *ud)
+{
+	struct pty *pty = pty_create(cfg, cb, ud);
+	CHECK(pty_spawn(pty) == 0);
+	make_raw(pty);
+	uint64_t end = ms_now() + 5000;
+	while (proc_state(pty_pid(pty)) != 'T' && ms_now() < end)
+		usleep(2000);
+	CHECK(proc_state(pty_pid(pty)) == 'T');
+	return pty;
+}
+
 /* The write queue's memory, whatever state malloc is in: a fill to the 4 MiB bound peaks at the bound, and
  * the emptied queue gives its memory back. The state: glibc raises its mmap threshold to the size of the
  * largest block freed (here 8 MiB, as a big paste's queue left it), so a queue kept in malloc's heap grew by
@@ -328,13 +342,7 @@ static void test_queue_memory(void)
 	const size_t max = 4u << 20;
 	const char *argv[] = {"sh", "-c", "kill -STOP $$; exec cat >/dev/null", NULL};
 	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = max};
-	struct pty *pty = pty_create(&cfg, NULL, NULL);
-	CHECK(pty_spawn(pty) == 0);
-	make_raw(pty);
-	uint64_t end = ms_now() + 5000;
-	while (proc_state(pty_pid(pty)) != 'T' && ms_now() < end)
-		usleep(2000);
-	CHECK(proc_state(pty_pid(pty)) == 'T');
+	struct pty *pty = spawn_stopped(&cfg, NULL, NULL);
 	int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
 	CHECK(fd >= 0 && write(fd, "5", 1) == 1);
 	if (fd >= 0)
@@ -350,7 +358,7 @@ static void test_queue_memory(void)
 	CHECK(pty_write_pending(pty) + sizeof(chunk) > max);
 	const long peak = status_kib("VmHWM:") - rss0;
 	CHECK(kill(pty_pid(pty), SIGCONT) == 0);
-	end = ms_now() + 20000;
+	uint64_t end = ms_now() + 20000;
 	while (pty_write_pending(pty) && ms_now() < end) {
 		struct pollfd pfd = {.fd = pty_fd(pty), .events = POLLOUT};
 		poll(&pfd, 1, 50);
@@ -394,6 +402,60 @@ static void test_hostile_reader(void)
 	uint64_t t0 = ms_now();
 	pty_destroy(pty);
 	CHECK(ms_now() - t0 < 2000);
+}
+
+/* The write queue's two bounds (pty_write_bulk): a plain write past write_queue_max is refused; a paste may take
+ * the queue up to write_bulk_max, and one that would pass it is refused whole, nothing of it written or queued;
+ * keys written after a paste wait behind it even past write_queue_max, up to the hard bound. The child (stopped,
+ * then cat in raw mode) gets everything accepted, in order, and once the paste is out the plain bound holds
+ * again. */
+static void test_bulk_bound(void)
+{
+	enum { SOFT = 64 << 10, HARD = 256 << 10, PASTE = 200 << 10 };
+	static char expect[2 * HARD], paste[HARD + 1], keys[HARD];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(paste); i++)
+		paste[i] = (char)('a' + i % 26);
+	for (size_t i = 0; i < sizeof(keys); i++)
+		keys[i] = (char)('A' + i % 26);
+	const char *argv[] = {"sh", "-c", "kill -STOP $$; exec cat", NULL};
+	struct sink s = {.expect = expect};
+	struct pty_callbacks cb = {.output = on_output};
+	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = SOFT, .write_bulk_max = HARD};
+	struct pty *pty = spawn_stopped(&cfg, &cb, &s);
+	CHECK(pty_write_room(pty) == SOFT && pty_write_bulk_room(pty) == HARD);
+	CHECK(pty_write(pty, keys, SOFT + 1) == -ENOBUFS);
+	CHECK(pty_write(pty, "k1", 2) == 0);
+	memcpy(expect + n, "k1", 2), n += 2;
+	CHECK(pty_write_bulk(pty, paste, PASTE) == 0);
+	memcpy(expect + n, paste, PASTE), n += PASTE;
+	const size_t pending = pty_write_pending(pty);
+	CHECK(pending > SOFT);
+	/* one byte over the hard bound: refused whole */
+	CHECK(pty_write_bulk(pty, paste, pty_write_bulk_room(pty) + 1) == -ENOBUFS);
+	CHECK(pty_write_pending(pty) == pending);
+	/* keys behind the paste, past the plain bound, up to the hard one */
+	CHECK(pty_write_room(pty) == HARD - pending);
+	CHECK(pty_write(pty, "k2", 2) == 0);
+	memcpy(expect + n, "k2", 2), n += 2;
+	const size_t fill = pty_write_room(pty);
+	CHECK(fill < sizeof(keys) && pty_write(pty, keys, fill) == 0);
+	memcpy(expect + n, keys, fill), n += fill;
+	CHECK(pty_write_pending(pty) == HARD && pty_write_room(pty) == 0 && pty_write_bulk_room(pty) == 0);
+	CHECK(pty_write(pty, "x", 1) == -ENOBUFS && pty_write_bulk(pty, "x", 1) == -ENOBUFS);
+	CHECK(pty_write_pending(pty) == HARD);
+
+	s.expect_len = n;
+	CHECK(kill(pty_pid(pty), SIGCONT) == 0);
+	pump(pty, 20000, all_echoed, &s);
+	CHECK(s.len == n && !s.mismatch);
+	if (s.len != n || s.mismatch)
+		fprintf(stderr, "bulk: %zu of %zu bytes echoed, mismatch %d, pending %zu\n", s.len, n, s.mismatch,
+			pty_write_pending(pty));
+	CHECK(pty_write_pending(pty) == 0);
+	/* the paste is out: the plain bound again */
+	CHECK(pty_write_room(pty) == SOFT && pty_write(pty, keys, SOFT + 1) == -ENOBUFS);
+	pty_destroy(pty);
 }
 
 /* Services master and pidfd like a session: on the child's exit, reap, then drain what is left. */
@@ -631,6 +693,7 @@ int main(int argc, char **argv)
 	test_echo();
 	test_paste_deadlock();
 	test_hostile_reader();
+	test_bulk_bound();
 	test_last_line();
 	test_read_cpu();
 	test_gather(PTY_GATHER_ON);
