@@ -157,6 +157,9 @@ int pty_spawn(struct pty *pty)
 	}
 	if (ioctl(fd, TIOCSWINSZ, &pty->ws) < 0)
 		pty_log(4, "TIOCSWINSZ on %s: %s", slave, strerror(errno));
+	r = pty_init_termios(fd);
+	if (r < 0)
+		pty_log(4, "setting the termios of %s: %s", slave, strerror(-r));
 
 	pid_t pid = fork();
 	if (pid < 0) {

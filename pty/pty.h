@@ -2,7 +2,8 @@
  *
  * A struct pty owns one child at a time: pty_spawn() opens a new master (posix_openpt), forks, and runs the
  * program as the leader of a new session with the slave as its controlling terminal and as fds 0, 1, 2 (every
- * other descriptor closed, signal mask and dispositions reset, working directory "/").
+ * other descriptor closed, signal mask and dispositions reset, working directory "/"), its line discipline set
+ * for UTF-8 (IUTF8).
  *
  * The master is non-blocking. pty/ never waits: the program's event loop watches pty_fd() for input (and for
  * output while pty_write_pending()), and pty_pidfd() for the child's exit. Reading hands the child's bytes to

@@ -135,6 +135,20 @@ int pty_open_master(char *slave, size_t slave_len)
 	return fd;
 }
 
+int pty_init_termios(int master)
+{
+	struct termios t;
+	/* On Linux the master's termios requests act on the slave's settings, which the child then finds. */
+	if (tcgetattr(master, &t) < 0)
+		return -errno;
+	/* What the terminal reads and sends is UTF-8: in canonical mode the line discipline then erases a whole
+	 * character, not its last byte (the kernel's console sets it in UTF-8 mode, as do xterm and tmux). */
+	t.c_iflag |= IUTF8;
+	if (tcsetattr(master, TCSANOW, &t) < 0)
+		return -errno;
+	return 0;
+}
+
 static void close_from(int first)
 {
 #ifdef SYS_close_range

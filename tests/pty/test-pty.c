@@ -246,6 +246,51 @@ static void test_echo(void)
 	free(s.data);
 }
 
+static bool has_ready(struct sink *s)
+{
+	return s->data && strchr(s->data, 'R');
+}
+
+static bool has_line(struct sink *s)
+{
+	return s->data && strchr(s->data, ']');
+}
+
+/* What a shell's read(1) gets in the terminal's cooked mode (as at a login prompt) when typed is typed, as
+ * "[line]" in *out (owned by the caller), echo off. */
+static void cooked_line(const struct pty_config *base, const char *typed, char **out)
+{
+	const char *argv[] = {"sh", "-c", "stty -echo; printf R; IFS= read -r l; printf '[%s]' \"$l\"", NULL};
+	struct sink s = {0};
+	struct pty_callbacks cb = {.output = on_output};
+	struct pty_config cfg = *base;
+	cfg.argv = argv;
+	cfg.reset_env = true;
+	struct pty *pty = pty_create(&cfg, &cb, &s);
+	CHECK(pty_spawn(pty) == 0);
+	pump(pty, 5000, has_ready, &s);
+	CHECK(pty_write(pty, typed, strlen(typed)) == 0);
+	pump(pty, 5000, has_line, &s);
+	pty_destroy(pty);
+	const char *l = s.data ? strchr(s.data, '[') : NULL;
+	*out = strdup(l ? l : "(nothing)");
+	free(s.data);
+}
+
+/* The terminal is UTF-8, so the line discipline is told (IUTF8, as the kernel's console and xterm do): Backspace
+ * after a non-ASCII character at a cooked-mode prompt (login:, read, cat) takes the whole character back, not
+ * only its last byte, which left the program a broken one ("é", Backspace, "a" read as "\xc3a"). */
+static void test_cooked_utf8_erase(void)
+{
+	struct pty_config cfg = {0};
+	char *got;
+	cooked_line(&cfg, "x\xc3\xa9\x7f" "a\r", &got);
+	CHECK(!strcmp(got, "[xa]"));
+	if (strcmp(got, "[xa]"))
+		fprintf(stderr, "typed x, e acute, Backspace, a: read got %s\n", got);
+	free(got);
+}
+
 static bool all_echoed(struct sink *s)
 {
 	return s->len >= s->expect_len;
@@ -691,6 +736,7 @@ int main(int argc, char **argv)
 	test_queue_memory();
 	test_child_environment();
 	test_echo();
+	test_cooked_utf8_erase();
 	test_paste_deadlock();
 	test_hostile_reader();
 	test_bulk_bound();
