@@ -344,6 +344,8 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 		.reset_env = cfg->reset_env, .write_queue_max = cfg->write_queue_max,
 		.write_bulk_max = (cfg->write_queue_max ? cfg->write_queue_max : PTY_WRITE_QUEUE_DEFAULT) + PASTE_EXTRA,
 		.no_pidfd = cfg->no_pidfd,
+		/* Backspace erases at a cooked-mode prompt (as xterm's backarrowKeyIsErase and kmscon set it) */
+		.erase = cfg->backspace_sends_bs ? 0x08 : 0x7f,
 		.cols = (uint16_t)grid_cols(s->grid), .rows = (uint16_t)grid_rows(s->grid),
 		.xpixel = (uint16_t)(grid_cols(s->grid) * cfg->cell_width),
 		.ypixel = (uint16_t)(grid_rows(s->grid) * cfg->cell_height),

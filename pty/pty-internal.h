@@ -11,8 +11,9 @@ char **pty_env_build(const struct pty_config *cfg);
 void pty_env_free(char **env);
 /* Opens a non-blocking, close-on-exec master and writes the slave's path. Returns the fd or -errno. */
 int pty_open_master(char *slave, size_t slave_len);
-/* Sets the slave's termios for a UTF-8 terminal through the master. Returns 0 or -errno. */
-int pty_init_termios(int master);
+/* Sets the slave's termios through the master: UTF-8 input, and erase (0 = leave it) as the erase character.
+ * Returns 0 or -errno. */
+int pty_init_termios(int master, unsigned char erase);
 /* Sets up the child's session, terminal, descriptors and signals, and execs. Never returns. */
 void pty_child_exec(const char *slave, const char *const *argv, char **env) __attribute__((noreturn));
 

@@ -157,7 +157,7 @@ int pty_spawn(struct pty *pty)
 	}
 	if (ioctl(fd, TIOCSWINSZ, &pty->ws) < 0)
 		pty_log(4, "TIOCSWINSZ on %s: %s", slave, strerror(errno));
-	r = pty_init_termios(fd);
+	r = pty_init_termios(fd, pty->cfg.erase);
 	if (r < 0)
 		pty_log(4, "setting the termios of %s: %s", slave, strerror(-r));
 

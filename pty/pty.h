@@ -3,7 +3,7 @@
  * A struct pty owns one child at a time: pty_spawn() opens a new master (posix_openpt), forks, and runs the
  * program as the leader of a new session with the slave as its controlling terminal and as fds 0, 1, 2 (every
  * other descriptor closed, signal mask and dispositions reset, working directory "/"), its line discipline set
- * for UTF-8 (IUTF8).
+ * for UTF-8 (IUTF8) and its erase character to pty_config.erase.
  *
  * The master is non-blocking. pty/ never waits: the program's event loop watches pty_fd() for input (and for
  * output while pty_write_pending()), and pty_pidfd() for the child's exit. Reading hands the child's bytes to
@@ -54,6 +54,9 @@ struct pty_config {
 	uint16_t cols, rows;    /* initial window size in cells; 0 = 80x24 */
 	uint16_t xpixel, ypixel; /* initial window size in pixels, 0 if unknown */
 	bool no_pidfd;           /* do not open a pidfd (tests of the SIGCHLD fallback) */
+	/* The slave's erase character (stty erase, VERASE): what the terminal's Backspace sends, so that it
+	 * erases in canonical mode; 0 = the kernel's default, DEL (0x7f). */
+	unsigned char erase;
 	/* Gather consecutive reads before handing them to the output callback (see pty_read): PTY_GATHER_AUTO
 	 * (0, the default) does so when only one CPU is online, PTY_GATHER_ON always; PTY_GATHER_OFF and any
 	 * other value never. */

@@ -135,7 +135,7 @@ int pty_open_master(char *slave, size_t slave_len)
 	return fd;
 }
 
-int pty_init_termios(int master)
+int pty_init_termios(int master, unsigned char erase)
 {
 	struct termios t;
 	/* On Linux the master's termios requests act on the slave's settings, which the child then finds. */
@@ -144,6 +144,8 @@ int pty_init_termios(int master)
 	/* What the terminal reads and sends is UTF-8: in canonical mode the line discipline then erases a whole
 	 * character, not its last byte (the kernel's console sets it in UTF-8 mode, as do xterm and tmux). */
 	t.c_iflag |= IUTF8;
+	if (erase)
+		t.c_cc[VERASE] = erase;
 	if (tcsetattr(master, TCSANOW, &t) < 0)
 		return -errno;
 	return 0;

@@ -30,6 +30,8 @@ static int failures;
 
 static char tmpdir[] = "/tmp/kf-session-XXXXXX";
 
+static bool file_exists(const char *path);
+
 struct ctx {
 	struct kf_loop *loop;
 	int exit_code;
@@ -502,6 +504,38 @@ static void test_resize_and_status(void)
 	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
 }
 
+/* Backspace erases at a cooked-mode prompt (login:, read, cat) with either backspace-delete setting: the terminal's
+ * erase character (stty erase) is what Backspace sends, as xterm (backarrowKeyIsErase) and kmscon set it. With
+ * no-backspace-delete Backspace sends ^H and the erase character stayed DEL: "ab", Backspace, "c" was read as
+ * "ab\bc". */
+static void test_backspace_erases(void)
+{
+	for (int bs = 0; bs < 2; bs++) {
+		char got[128], script[640], text[64];
+		snprintf(got, sizeof(got), "%s/erase-%d", tmpdir, bs);
+		snprintf(script, sizeof(script),
+			 "stty -echo; printf R; IFS= read -r l; printf '%%s' \"$l\" > %s.part; mv %s.part %s; exec sleep 60",
+			 got, got, got);
+		const char *argv[] = {"sh", "-c", script, NULL};
+		struct ctx c = {.loop = kf_loop_create()};
+		struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 5,
+						.backspace_sends_bs = bs};
+		struct kf_session *s = NULL;
+		CHECK(kf_session_create(c.loop, &cfg, NULL, &c, &s) == 0);
+		for (int i = 0; i < 100 && !strstr(screen(s), "R"); i++)
+			run_for(c.loop, 20);
+		CHECK(kf_session_write(s, bs ? "ab\010c\r" : "ab\177c\r", 5) == 0);
+		for (int i = 0; i < 100 && !file_exists(got); i++)
+			run_for(c.loop, 20);
+		read_text(got, text, sizeof(text));
+		CHECK(!strcmp(text, "ac"));
+		if (strcmp(text, "ac"))
+			printf("backspace sends %s: read got \"%s\"\n", bs ? "^H" : "DEL", text);
+		kf_session_destroy(s);
+		kf_loop_destroy(c.loop);
+	}
+}
+
 /* Without a pidfd the exit comes through SIGCHLD; the last output is still parsed first. */
 static void test_sigchld_fallback(void)
 {
@@ -611,6 +645,7 @@ int main(void)
 	test_paste_controls();
 	test_focus_reports();
 	test_resize_and_status();
+	test_backspace_erases();
 	test_sigchld_fallback();
 	test_parse_read_pause();
 	test_read_pause(3000);
