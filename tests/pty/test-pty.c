@@ -55,6 +55,8 @@ static int child_env(void)
 	       cwd);
 	printf("MASK=%d DFL=%d WS=%dx%d/%dx%d\r\n", sigismember(&mask, SIGTERM) || sigismember(&mask, SIGCHLD),
 	       sa.sa_handler == SIG_DFL, ws.ws_col, ws.ws_row, ws.ws_xpixel, ws.ws_ypixel);
+	const char *path = getenv("PATH"), *lang = getenv("LANG");
+	printf("PATH=%s LANG=%s\r\n", path ? path : "-", lang ? lang : "-");
 	fflush(stdout);
 	return 3;
 }
@@ -194,6 +196,9 @@ static void test_child_environment(void)
 	struct pty_config cfg = {.argv = argv, .term = "kf-test-term", .reset_env = true,
 				 .cols = 100, .rows = 30, .xpixel = 800, .ypixel = 480};
 	setenv("KF_TEST_LEAK", "leaked", 1);
+	char *const old_path = strdup(getenv("PATH") ? getenv("PATH") : "/bin:/usr/bin");
+	setenv("LANG", "kf_TEST.UTF-8", 1);
+	setenv("PATH", "/kf-test-path:/bin:/usr/bin", 1);
 	/* An fd without CLOEXEC that the child must not inherit. */
 	int leak = open("/dev/null", O_RDONLY);
 	struct pty *pty = pty_create(&cfg, &cb, &s);
@@ -205,6 +210,8 @@ static void test_child_environment(void)
 	CHECK(strstr(o, "FDS=0 TTY=1,1,1 SID=1 PGRP=1"));
 	CHECK(strstr(o, "TERM=kf-test-term COLORTERM=truecolor LEAK=- CWD=/"));
 	CHECK(strstr(o, "MASK=0 DFL=1 WS=100x30/800x480"));
+	/* the clean environment's own two (kmscon-felis.conf(5), reset-env) */
+	CHECK(strstr(o, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=kf_TEST.UTF-8"));
 	if (failures)
 		fprintf(stderr, "child said:\n%s\n", o);
 	pty_destroy(pty);
@@ -219,6 +226,9 @@ static void test_child_environment(void)
 	CHECK(pty_spawn(pty) == 0);
 	pump(pty, 5000, NULL, &s);
 	CHECK(s.data && strstr(s.data, "TERM=xterm-256color COLORTERM=24bit LEAK=leaked"));
+	CHECK(s.data && strstr(s.data, "PATH=/kf-test-path:/bin:/usr/bin LANG=kf_TEST.UTF-8"));
+	setenv("PATH", old_path, 1);
+	free(old_path);
 	pty_destroy(pty);
 	free(s.data);
 	close(leak);
