@@ -162,8 +162,15 @@ static void read_output(struct kf_session *s, size_t budget)
 		/* -EIO: every slave fd is closed, but that need not be the end: the child can open its terminal
 		 * again (login(1) closes its descriptors and calls vhangup() before it opens the terminal again to
 		 * ask for the password; unwatched, the master never showed what came after). The master stays
-		 * watched, edge-triggered while the slave is closed; the child's exit (pidfd) ends the session. */
-		if ((r == -EIO) != s->hung_up) {
+		 * watched, edge-triggered while the slave is closed; the child's exit (pidfd) ends the session.
+		 * A read pause ends here too: edge-triggered, only input can wake the loop for the reopened
+		 * terminal's output, and a pause left on kept input unwatched for good. */
+		const bool unpause = r == -EIO && s->paused;
+		if (unpause) {
+			s->paused = false;
+			kf_timer_disarm(s->resume);
+		}
+		if ((r == -EIO) != s->hung_up || unpause) {
 			s->hung_up = r == -EIO;
 			update_events(s);
 		}

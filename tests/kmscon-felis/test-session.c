@@ -140,22 +140,31 @@ static void test_respawn_reset(void)
 	kf_loop_destroy(c.loop);
 }
 
-/* A child that closes every descriptor of its terminal and opens it again, as login(1) does around vhangup()
- * before it asks for the password: what it writes after that is shown. */
+/* A child that closes every descriptor of its terminal and opens it again (and keeps it open), as login(1) does
+ * around vhangup() before it asks for the password: what it writes after that is shown. */
 static void test_slave_reopened(void)
 {
-	const char *argv[] = {"sh", "-c", "echo BEFORE; exec 0<&- 1>&- 2>&-; sleep 0.3; echo REOPENED > /dev/tty;"
-			      " exec sleep 60", NULL};
+	const char *argv[] = {"sh", "-c", "echo BEFORE; sleep 0.05; exec 0<&- 1>&- 2>&-; sleep 0.3;"
+			      " exec 0<>/dev/tty 1>&0 2>&0; echo REOPENED; exec sleep 60", NULL};
 	struct ctx c = {.loop = kf_loop_create()};
 	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 5};
 	struct kf_session_callbacks cb = {.exited = on_exited};
 	struct kf_session *s = NULL;
-	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
-	for (int i = 0; i < 300 && !strstr(screen(s), "REOPENED"); i++)
-		run_for(c.loop, 10);
-	CHECK(strstr(screen(s), "BEFORE\nREOPENED"));
-	CHECK(!c.exited);
-	kf_session_destroy(s);
+	/* Also with a read pause (kf_session_config.read_pause_ns): "BEFORE" is a trickle that starts one, and the
+	 * hang-up comes during it. The pause outlived the hang-up, the master stayed unwatched for input, and
+	 * "REOPENED" never showed. */
+	for (int pause = 0; pause < 2; pause++) {
+		cfg.read_pause_ns = pause ? 200000000u : 0;
+		CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+		for (int i = 0; i < 300 && !strstr(screen(s), "REOPENED"); i++)
+			run_for(c.loop, 10);
+		CHECK(strstr(screen(s), "BEFORE\nREOPENED"));
+		if (!strstr(screen(s), "BEFORE\nREOPENED"))
+			printf("read pause %d ms: screen \"%s\"\n", pause ? 200 : 0, screen(s));
+		CHECK(!c.exited);
+		kf_session_destroy(s);
+	}
+	cfg.read_pause_ns = 0;
 	/* While the slave stays closed, its hang-up does not wake the loop again and again. */
 	const char *closed[] = {"sh", "-c", "exec 0<&- 1>&- 2>&-; exec sleep 60", NULL};
 	cfg.argv = closed;
