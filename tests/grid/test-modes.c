@@ -491,6 +491,11 @@ static void test_titles(void)
 	CHECK(strcmp(grid_title(t->g), "E") == 0, "vim's push and pop of both: '%s'", grid_title(t->g));
 	t_feed(t, "\033]2;G\007\033[22;0t\033]2;H\007\033[23;0t");
 	CHECK(strcmp(grid_title(t->g), "G") == 0, "CSI 22;0 t, CSI 23;0 t: '%s'", grid_title(t->g));
+	/* an empty Ps is 0, as in xterm (do_osc's mode starts at 0 and the ';' ends it): OSC ; Pt sets the title
+	 * and the icon name */
+	t_feed(t, "\033];no code\007");
+	CHECK(strcmp(grid_title(t->g), "no code") == 0 && strcmp(t->title, "no code") == 0, "OSC ; title: '%s'",
+	      grid_title(t->g));
 	t_free(t);
 }
 
