@@ -649,7 +649,11 @@ static void osc(struct grid *g, const char *s, size_t len)
 			}
 		}
 		break;
-	case 110: case 111: case 112: grid__palette_reset(g, 256 + num - 110); break;
+	case 110: case 111: case 112:
+		/* these take no data: with some the sequence is malformed and ignored (xterm's do_osc) */
+		if (alen == 0)
+			grid__palette_reset(g, 256 + num - 110);
+		break;
 	default: break; /* 1 (icon name), 7 (cwd) and others: nothing to show on a console */
 	}
 }

@@ -88,6 +88,17 @@ static void test_replies(void)
 	CHECK(grid_palette(t->g)[1] == 0xff8000 && grid_palette(t->g)[257] == 0x123456, "palette set");
 	t_feed(t, "\033]104;1\007\033]111\007");
 	CHECK(grid_palette(t->g)[1] == 0xcd0000 && grid_palette(t->g)[257] == 0, "palette reset");
+	/* OSC 110-112 take no data: with some they are malformed and ignored, as xterm's do_osc ignores them
+	 * ("unwanted data"); an empty one after the ';' is none */
+	t_feed(t, "\033]10;#102030;#405060;#708090\007\033]110;x\007\033]111;1\007\033]112;#000000\007");
+	CHECK(grid_palette(t->g)[256] == 0x102030 && grid_palette(t->g)[257] == 0x405060 &&
+		      grid_palette(t->g)[258] == 0x708090,
+	      "OSC 110-112 with data: %06x %06x %06x", grid_palette(t->g)[256], grid_palette(t->g)[257],
+	      grid_palette(t->g)[258]);
+	t_feed(t, "\033]110;\007\033]111;\007\033]112;\007");
+	CHECK(grid_palette(t->g)[256] == 0xe5e5e5 && grid_palette(t->g)[257] == 0 && grid_palette(t->g)[258] == 0xe5e5e5,
+	      "OSC 110-112 with an empty ';': %06x %06x %06x", grid_palette(t->g)[256], grid_palette(t->g)[257],
+	      grid_palette(t->g)[258]);
 	/* OSC 4 stops at the first pair in error, a bad spec or an index past the palette, as xterm's
 	 * ChangeAnsiColorRequest does ("quit on any error"): the pairs before it apply, those after it do not */
 	t_feed(t, "\033]4;2;#010101;1;bad;3;#030303\007\033]4;4;#040404;300;#000000;5;#050505\007");
