@@ -614,10 +614,13 @@ static void osc(struct grid *g, const char *s, size_t len)
 	size_t i = 0;
 	while (i < len && s[i] >= '0' && s[i] <= '9' && num < 100000)
 		num = num * 10 + (s[i++] - '0');
-	/* no digits is code 0, as in xterm (do_osc's mode starts at 0): OSC ; Pt sets the title */
-	const char *arg = i < len && s[i] == ';' ? s + i + 1 : s + len;
+	/* no digits is code 0, as in xterm (do_osc's mode starts at 0): OSC ; Pt sets the title. Anything but
+	 * ';' after the code makes the string malformed, and xterm ignores it: OSC 104x resets nothing. */
+	if (i < len && s[i] != ';')
+		return;
+	const char *arg = i < len ? s + i + 1 : s + len;
 	size_t alen = (size_t)(s + len - arg);
-	bool has_arg = i < len && s[i] == ';';
+	bool has_arg = i < len;
 	switch (num) {
 	case 0:
 	case 2:

@@ -95,7 +95,12 @@ static void test_replies(void)
 		      grid_palette(t->g)[258] == 0x708090,
 	      "OSC 110-112 with data: %06x %06x %06x", grid_palette(t->g)[256], grid_palette(t->g)[257],
 	      grid_palette(t->g)[258]);
-	t_feed(t, "\033]110;\007\033]111;\007\033]112;\007");
+	/* a code followed by anything but ';' is malformed and ignored (xterm's do_osc: "did not find
+	 * semicolon"), a reset among them */
+	t_feed(t, "\033]4;1;#010203\007\033]104x\007\033]110x\007\033]104 \007");
+	CHECK(grid_palette(t->g)[1] == 0x010203 && grid_palette(t->g)[256] == 0x102030,
+	      "OSC 104x, 110x: %06x %06x", grid_palette(t->g)[1], grid_palette(t->g)[256]);
+	t_feed(t, "\033]104;1\007\033]110;\007\033]111;\007\033]112;\007");
 	CHECK(grid_palette(t->g)[256] == 0xe5e5e5 && grid_palette(t->g)[257] == 0 && grid_palette(t->g)[258] == 0xe5e5e5,
 	      "OSC 110-112 with an empty ';': %06x %06x %06x", grid_palette(t->g)[256], grid_palette(t->g)[257],
 	      grid_palette(t->g)[258]);
