@@ -4,8 +4,8 @@
  * References: xterm ctlseqs "Operating System Commands", "DCS $ q Pt ST" and "DCS + q Pt ST"; OSC 8 hyperlinks
  * (https://gist.github.com/egmontkob/eb114294efbcd5adb1944c9f3cb5feda). Colour specifications are the X11
  * forms xterm accepts: rgb:h/h/h with 1-4 hex digits per channel, #rgb, #rrggbb, #rrrgggbbb,
- * #rrrrggggbbbb and the X11 colour names (grid-colornames.c). A reply ends with the terminator its query
- * ended with, BEL or ST, as in xterm.
+ * #rrrrggggbbbb, rgbi:f/f/f with intensities from 0 to 1 and the X11 colour names (grid-colornames.c). A
+ * reply ends with the terminator its query ended with, BEL or ST, as in xterm.
  * OSC 52 queries get no answer unless allowed (grid_config.allow_clipboard_read): grid/ holds no clipboard, so
  * its contents come from the clipboard_get callback.
  */
@@ -89,9 +89,86 @@ static int hex_channel(const char *s, size_t n)
 	return (int)((v * 255 + max / 2) / max);
 }
 
+/* One number of an rgbi: spec as Xlib's sscanf("%lf") reads it: spaces, a sign, digits around the decimal
+ * point, an exponent. *p moves past it; false when there are no digits. */
+static bool scan_float(const char **p, const char *end, char point, double *out)
+{
+	const char *s = *p;
+	while (s < end && (*s == ' ' || (*s >= '\t' && *s <= '\r')))
+		s++;
+	bool neg = s < end && *s == '-';
+	if (s < end && (*s == '+' || *s == '-'))
+		s++;
+	double v = 0, unit = 1;
+	bool digits = false, frac = false;
+	for (; s < end; s++) {
+		if (*s >= '0' && *s <= '9') {
+			if (frac)
+				v += (*s - '0') * (unit /= 10);
+			else
+				v = v * 10 + (*s - '0');
+			digits = true;
+		} else if (*s == point && !frac) {
+			frac = true;
+		} else {
+			break;
+		}
+	}
+	if (!digits)
+		return false;
+	const char *e = s < end && (*s | 0x20) == 'e' ? s + 1 : end;
+	bool eneg = e < end && *e == '-';
+	if (e < end && (*e == '+' || *e == '-'))
+		e++;
+	if (e < end && *e >= '0' && *e <= '9') {
+		/* past 10^400 a double is 0 or infinite: the bound keeps a hostile exponent's loop short */
+		int x = 0;
+		for (; e < end && *e >= '0' && *e <= '9'; e++)
+			x = x * 10 + (*e - '0') > 400 ? 400 : x * 10 + (*e - '0');
+		for (; x > 0; x--)
+			v = eneg ? v / 10 : v * 10;
+		s = e;
+	}
+	*out = neg ? -v : v;
+	*p = s;
+	return true;
+}
+
+/* rgbi:r/g/b, s past the prefix: three intensities from 0 to 1 (Xlib's XcmsLRGB_RGBi_ParseString, which
+ * ignores what follows the third and tries ',' for the decimal point when '.' fails). Scaled straight to
+ * 0-255: Xlib would gamma-correct them for the X screen (docs/conformance.md). */
+static bool parse_rgbi(const char *s, const char *end, int ch[3])
+{
+	for (int attempt = 0; attempt < 2; attempt++) {
+		const char *p = s;
+		double v[3];
+		int i = 0;
+		for (; i < 3 && scan_float(&p, end, attempt ? ',' : '.', &v[i]); i++) {
+			if (i < 2 && (p == end || *p++ != '/'))
+				break;
+		}
+		if (i < 3)
+			continue;
+		for (i = 0; i < 3; i++) {
+			if (!(v[i] >= 0 && v[i] <= 1))
+				return false;
+			ch[i] = (int)(v[i] * 255 + 0.5);
+		}
+		return true;
+	}
+	return false;
+}
+
 static bool parse_color(const char *s, size_t len, uint32_t *out)
 {
 	int ch[3];
+	if (len > 5 && (s[0] | 0x20) == 'r' && (s[1] | 0x20) == 'g' && (s[2] | 0x20) == 'b' && (s[3] | 0x20) == 'i' &&
+	    s[4] == ':') {
+		if (!parse_rgbi(s + 5, s + len, ch))
+			return false;
+		*out = (uint32_t)ch[0] << 16 | (uint32_t)ch[1] << 8 | (uint32_t)ch[2];
+		return true;
+	}
 	/* the prefix in any case: XParseColor lowers the spec first */
 	if (len > 4 && (s[0] | 0x20) == 'r' && (s[1] | 0x20) == 'g' && (s[2] | 0x20) == 'b' && s[3] == ':') {
 		const char *p = s + 4, *end = s + len;

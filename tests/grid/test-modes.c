@@ -115,6 +115,18 @@ static void test_replies(void)
 	t_feed(t, "\033]4;6;RGB:F/8/0\007\033]4;7;Rgb:1/2/3\007");
 	CHECK(grid_palette(t->g)[6] == 0xff8800 && grid_palette(t->g)[7] == 0x112233, "RGB: %06x %06x",
 	      grid_palette(t->g)[6], grid_palette(t->g)[7]);
+	/* rgbi: intensities, floats from 0 to 1 as Xlib's sscanf reads them (spaces, a sign, an exponent; ',' for
+	 * the decimal point when '.' fails; anything after the third ignored), scaled to 0-255; one out of range is
+	 * an error that ends the list */
+	t_feed(t, "\033]4;6;rgbi:1/0.4/0;7;RGBI: +2e-1/.6/1x\007\033]4;8;rgbi:0,4/1/0\007");
+	t_feed(t, "\033]4;9;rgbi:1.5/0/0;10;#0a0b0c\007\033]4;11;rgbi:0.4/0.4\007\033]4;12;rgbi:0.4/0,4/0\007");
+	CHECK(grid_palette(t->g)[6] == 0xff6600 && grid_palette(t->g)[7] == 0x3399ff &&
+		      grid_palette(t->g)[8] == 0x66ff00 && grid_palette(t->g)[9] == 0xff0000 &&
+		      grid_palette(t->g)[10] == 0x00ff00 && grid_palette(t->g)[11] == 0xffff00 &&
+		      grid_palette(t->g)[12] == 0x5c5cff,
+	      "rgbi: %06x %06x %06x %06x %06x %06x %06x", grid_palette(t->g)[6], grid_palette(t->g)[7],
+	      grid_palette(t->g)[8], grid_palette(t->g)[9], grid_palette(t->g)[10], grid_palette(t->g)[11],
+	      grid_palette(t->g)[12]);
 	/* X11 colour names, in any case and with or without their spaces, as XParseColor takes them */
 	t_feed(t, "\033]4;6;red\007\033]4;7;Dark Slate Gray\007\033]4;8;GhostWhite;9;gray50\007\033]4;10;nocolour\007");
 	CHECK(grid_palette(t->g)[6] == 0xff0000 && grid_palette(t->g)[7] == 0x2f4f4f &&
