@@ -217,32 +217,34 @@ static void osc_palette(struct grid *g, const char *s, size_t len)
 		const char *q = memchr(p, ';', (size_t)(end - p));
 		if (!q)
 			return;
+		/* the index as xterm's atoi reads it: spaces and a sign, then digits up to anything else; none is 0 */
+		const char *d = p;
+		while (d < q && (*d == ' ' || (*d >= '\t' && *d <= '\r')))
+			d++;
+		bool neg = d < q && *d == '-';
+		if (d < q && (*d == '+' || *d == '-'))
+			d++;
 		int idx = 0;
-		for (const char *d = p; d < q; d++) {
-			if (*d < '0' || *d > '9' || idx > 1000)
-				return;
-			idx = idx * 10 + (*d - '0');
-		}
+		for (; d < q && *d >= '0' && *d <= '9'; d++)
+			idx = idx < 1000 ? idx * 10 + (*d - '0') : idx;
 		const char *v = q + 1;
 		const char *ve = memchr(v, ';', (size_t)(end - v));
 		if (!ve)
 			ve = end;
-		/* an index past the palette or a bad spec ends the list, as in xterm's ChangeAnsiColorRequest
+		/* an index past the palette, a negative one or a bad spec ends the list, as in xterm's ChangeAnsiColorRequest
 		 * ("quit on any error"): the pairs before it stay applied */
-		if (idx >= 256)
+		if (idx >= 256 || (neg && idx > 0))
 			return;
-		if (q > p) {
-			uint32_t c;
-			if (ve - v == 1 && *v == '?') {
-				char pre[16];
-				snprintf(pre, sizeof(pre), "4;%d;", idx);
-				reply_color(g, pre, g->palette[idx]);
-			} else if (parse_color(v, (size_t)(ve - v), &c)) {
-				g->palette[idx] = c;
-				grid_damage_all(g);
-			} else {
-				return;
-			}
+		uint32_t c;
+		if (ve - v == 1 && *v == '?') {
+			char pre[16];
+			snprintf(pre, sizeof(pre), "4;%d;", idx);
+			reply_color(g, pre, g->palette[idx]);
+		} else if (parse_color(v, (size_t)(ve - v), &c)) {
+			g->palette[idx] = c;
+			grid_damage_all(g);
+		} else {
+			return;
 		}
 		p = ve + 1;
 	}

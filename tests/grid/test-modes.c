@@ -111,6 +111,15 @@ static void test_replies(void)
 		      grid_palette(t->g)[4] == 0x040404 && grid_palette(t->g)[5] == 0xcd00cd,
 	      "OSC 4 after an error: %06x %06x %06x %06x", grid_palette(t->g)[2], grid_palette(t->g)[3],
 	      grid_palette(t->g)[4], grid_palette(t->g)[5]);
+	/* the index is read as xterm's atoi reads it: an empty one is 0, digits after spaces and a '+' count and
+	 * what follows them is skipped; a negative one is an error that ends the list */
+	t_feed(t, "\033]4;;#111111\007\033]4;1;#222222;;?\007\033]4; +2x;#444444\007\033]4;-1;#555555;3;#666666\007");
+	CHECK_REPLY(t, "\033]4;0;rgb:1111/1111/1111\007");
+	CHECK(grid_palette(t->g)[0] == 0x111111 && grid_palette(t->g)[1] == 0x222222 &&
+		      grid_palette(t->g)[2] == 0x444444 && grid_palette(t->g)[3] == 0xcdcd00,
+	      "OSC 4 indexes: %06x %06x %06x %06x", grid_palette(t->g)[0], grid_palette(t->g)[1],
+	      grid_palette(t->g)[2], grid_palette(t->g)[3]);
+	t_feed(t, "\033]104\007");
 	/* XParseColor lowers the whole spec before it looks for the "rgb:" prefix */
 	t_feed(t, "\033]4;6;RGB:F/8/0\007\033]4;7;Rgb:1/2/3\007");
 	CHECK(grid_palette(t->g)[6] == 0xff8800 && grid_palette(t->g)[7] == 0x112233, "RGB: %06x %06x",
