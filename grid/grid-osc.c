@@ -209,6 +209,43 @@ static void reply_color(struct grid *g, const char *prefix, uint32_t c)
 	grid__reply(g, "\033]%srgb:%02x%02x/%02x%02x/%02x%02x%s", prefix, r, r, gr, gr, b, b, end);
 }
 
+/* A colour index at p as C's strtol reads it: spaces and a sign, then digits (clamped past the palette);
+ * -1 when negative. *after is where the digits end, NULL when there are none. */
+static int read_index(const char *p, const char *end, const char **after)
+{
+	while (p < end && (*p == ' ' || (*p >= '\t' && *p <= '\r')))
+		p++;
+	bool neg = p < end && *p == '-';
+	if (p < end && (*p == '+' || *p == '-'))
+		p++;
+	int idx = 0;
+	const char *d = p;
+	for (; d < end && *d >= '0' && *d <= '9'; d++)
+		idx = idx < 1000 ? idx * 10 + (*d - '0') : idx;
+	*after = d > p ? d : NULL;
+	return neg && idx > 0 ? -1 : idx;
+}
+
+/* OSC 104 [; c ...]: the colours listed, up to the first item that is not a number alone (xterm's
+ * ResetAnsiColorRequest); an index past the palette is skipped. None listed is all of them. */
+static void osc_palette_reset(struct grid *g, const char *s, size_t len)
+{
+	if (len == 0) {
+		for (int k = 0; k < 256; k++)
+			grid__palette_reset(g, k);
+		return;
+	}
+	for (const char *p = s, *end = s + len; p < end;) {
+		const char *q;
+		int idx = read_index(p, end, &q);
+		if (!q || idx < 0 || (q < end && *q != ';'))
+			return;
+		if (idx < 256)
+			grid__palette_reset(g, idx);
+		p = q + 1;
+	}
+}
+
 /* OSC 4 ; c ; spec [; c ; spec ...], spec a colour or "?" */
 static void osc_palette(struct grid *g, const char *s, size_t len)
 {
@@ -217,23 +254,16 @@ static void osc_palette(struct grid *g, const char *s, size_t len)
 		const char *q = memchr(p, ';', (size_t)(end - p));
 		if (!q)
 			return;
-		/* the index as xterm's atoi reads it: spaces and a sign, then digits up to anything else; none is 0 */
-		const char *d = p;
-		while (d < q && (*d == ' ' || (*d >= '\t' && *d <= '\r')))
-			d++;
-		bool neg = d < q && *d == '-';
-		if (d < q && (*d == '+' || *d == '-'))
-			d++;
-		int idx = 0;
-		for (; d < q && *d >= '0' && *d <= '9'; d++)
-			idx = idx < 1000 ? idx * 10 + (*d - '0') : idx;
+		/* the index as xterm's atoi reads it: what follows the digits is ignored, none is 0 */
+		const char *digits_end;
+		int idx = read_index(p, q, &digits_end);
 		const char *v = q + 1;
 		const char *ve = memchr(v, ';', (size_t)(end - v));
 		if (!ve)
 			ve = end;
 		/* an index past the palette, a negative one or a bad spec ends the list, as in xterm's ChangeAnsiColorRequest
 		 * ("quit on any error"): the pairs before it stay applied */
-		if (idx >= 256 || (neg && idx > 0))
+		if (idx < 0 || idx >= 256)
 			return;
 		uint32_t c;
 		if (ve - v == 1 && *v == '?') {
@@ -713,24 +743,7 @@ static void osc(struct grid *g, const char *s, size_t len)
 			osc_dynamic(g, num, arg, alen);
 		break;
 	case 52: osc_clipboard(g, arg, alen); break;
-	case 104:
-		if (!has_arg || alen == 0) {
-			for (int k = 0; k < 256; k++)
-				grid__palette_reset(g, k);
-		} else {
-			for (const char *p = arg, *end = arg + alen; p < end;) {
-				int idx = 0;
-				const char *q = p;
-				while (q < end && *q >= '0' && *q <= '9' && idx < 1000)
-					idx = idx * 10 + (*q++ - '0');
-				if (q > p && idx < 256)
-					grid__palette_reset(g, idx);
-				while (q < end && *q != ';')
-					q++;
-				p = q + 1;
-			}
-		}
-		break;
+	case 104: osc_palette_reset(g, arg, alen); break;
 	case 110: case 111: case 112:
 		/* these take no data: with some the sequence is malformed and ignored (xterm's do_osc) */
 		if (alen == 0)

@@ -120,6 +120,16 @@ static void test_replies(void)
 	      "OSC 4 indexes: %06x %06x %06x %06x", grid_palette(t->g)[0], grid_palette(t->g)[1],
 	      grid_palette(t->g)[2], grid_palette(t->g)[3]);
 	t_feed(t, "\033]104\007");
+	/* OSC 104 resets the colours listed up to the first item that is not a number followed by ';' or the
+	 * end, as xterm's ResetAnsiColorRequest (strtol) does; an index past the palette is skipped */
+	t_feed(t, "\033]4;1;#010101;2;#020202;3;#030303;4;#040404;5;#050505\007\033]104;1;;2\007\033]104;3x;4\007");
+	t_feed(t, "\033]104; +5;300;-0\007");
+	CHECK(grid_palette(t->g)[1] == 0xcd0000 && grid_palette(t->g)[2] == 0x020202 &&
+		      grid_palette(t->g)[3] == 0x030303 && grid_palette(t->g)[4] == 0x040404 &&
+		      grid_palette(t->g)[5] == 0xcd00cd,
+	      "OSC 104 lists: %06x %06x %06x %06x %06x", grid_palette(t->g)[1], grid_palette(t->g)[2],
+	      grid_palette(t->g)[3], grid_palette(t->g)[4], grid_palette(t->g)[5]);
+	t_feed(t, "\033]104\007");
 	/* XParseColor lowers the whole spec before it looks for the "rgb:" prefix */
 	t_feed(t, "\033]4;6;RGB:F/8/0\007\033]4;7;Rgb:1/2/3\007");
 	CHECK(grid_palette(t->g)[6] == 0xff8800 && grid_palette(t->g)[7] == 0x112233, "RGB: %06x %06x",
