@@ -383,6 +383,8 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 	case KEY(0, 0, 'l'): grid__set_mode(g, csi, false); return true;
 	case KEY('?', '$', 'p'):
 	case KEY(0, '$', 'p'): grid__request_mode(g, csi); return true;
+	case KEY('?', 0, 's'): grid__save_modes(g, csi, true); return true;  /* XTSAVE */
+	case KEY('?', 0, 'r'): grid__save_modes(g, csi, false); return true; /* XTRESTORE */
 	case KEY('?', 0, 'J'): grid__erase_display(g, p0(csi, 0, 0), true); return true;
 	case KEY('?', 0, 'K'): grid__erase_line(g, p0(csi, 0, 0), true); return true;
 	case KEY('?', 0, 'n'): device_status(g, csi); return true;

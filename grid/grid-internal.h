@@ -276,6 +276,7 @@ struct link_table {
 #define TITLE_MAX 1024u
 #define TITLE_STACK_MAX 10
 #define KITTY_STACK_MAX 16
+#define GRID_XTSAVE_SLOTS 21 /* grid-modes.c's enum xtsave_slot */
 
 struct grid {
 	/* grid_callbacks grew by clipboard_get: xtversion (cold) moved to the end so that the fields below keep
@@ -397,6 +398,10 @@ struct grid {
 	int text_from;
 	/* tests only: an erase's rows deferred (LINE_STALE) on screens below GRID_STALE_MIN_CELLS too */
 	bool stale_any_size;
+	/* XTSAVE's values (grid-modes.c), one per mode or group, as xterm's save_modes: zero until saved (an
+	 * XTRESTORE without a save resets the mode, as in xterm) and kept through RIS. Here at the end: the
+	 * hot fields' offsets, and so the printers' and SGR's code, stay as they were. */
+	uint16_t xtsave[GRID_XTSAVE_SLOTS]; /* the tracking modes and encodings hold their numbers */
 #if !defined(NDEBUG)
 	unsigned text_checks; /* grid_feed calls, for grid__text_check */
 #endif
@@ -581,6 +586,8 @@ void grid__select_checksum(struct grid *g, const struct vt_csi *csi);
 /* grid-modes.c */
 void grid__set_mode(struct grid *g, const struct vt_csi *csi, bool set);
 void grid__request_mode(struct grid *g, const struct vt_csi *csi);
+/* XTSAVE (CSI ? Pm s) when save, else XTRESTORE (CSI ? Pm r) */
+void grid__save_modes(struct grid *g, const struct vt_csi *csi, bool save);
 void grid__save_cursor(struct grid *g);
 void grid__restore_cursor(struct grid *g);
 void grid__kitty_keys(struct grid *g, const struct vt_csi *csi);

@@ -1,7 +1,7 @@
-/* grid/grid-modes.c: SM/RM, DECSET/DECRST, DECRQM, DECSC/DECRC, the alternate screen and the kitty keyboard
- * protocol's flag stack.
+/* grid/grid-modes.c: SM/RM, DECSET/DECRST, DECRQM, XTSAVE/XTRESTORE, DECSC/DECRC, the alternate screen and the
+ * kitty keyboard protocol's flag stack.
  *
- * References: xterm ctlseqs ("CSI ? Pm h", "CSI ? Ps $ p"), the kitty keyboard protocol
+ * References: xterm ctlseqs ("CSI ? Pm h", "CSI ? Ps $ p", "CSI ? Pm s", "CSI ? Pm r"), the kitty keyboard protocol
  * (https://sw.kovidgoyal.net/kitty/keyboard-protocol/). DECCOLM (3) is ignored, as in xterm without
  * allowColumnMode.
  */
@@ -303,6 +303,94 @@ void grid__request_mode(struct grid *g, const struct vt_csi *csi)
 	default: st = 0; break;
 	}
 	grid__reply(g, "\033[%d;%d$y", mode, st);
+}
+
+/* ---------------------------------------------------------------------------- XTSAVE/XTRESTORE */
+
+/* One saved value per mode, as xterm's save_modes (charproc.c savemodes/restoremodes): the tracking modes
+ * 1000-1003 share one slot holding the whole tracking mode (9 has its own, holding the same), the encodings one,
+ * the alternate screen modes one (which screen is shown). xterm 379 saves fewer modes than DECSET sets (not 12,
+ * 1004, 1036/1039, 1045, 2004 or 2026); ctlseqs says the values are those of DECSET, so all are saved here. */
+enum xtsave_slot {
+	XS_DECCKM, XS_DECSCNM, XS_DECOM, XS_DECAWM, XS_X10_MOUSE, XS_BLINK, XS_DECTCEM, XS_REVWRAP, XS_REVWRAP_EXT,
+	XS_DECNKM, XS_DECBKM, XS_DECLRMM, XS_MOUSE, XS_FOCUS, XS_MOUSE_ENC, XS_ALT_SCROLL, XS_META_ESC, XS_ALT_ESC,
+	XS_PASTE, XS_SYNC, XS_ALT_SCREEN, XS_COUNT
+};
+_Static_assert(XS_COUNT == GRID_XTSAVE_SLOTS, "GRID_XTSAVE_SLOTS out of step");
+
+static int xtsave_slot(int mode)
+{
+	switch (mode) {
+	case 1: return XS_DECCKM;
+	case 5: return XS_DECSCNM;
+	case 6: return XS_DECOM;
+	case 7: return XS_DECAWM;
+	case 9: return XS_X10_MOUSE;
+	case 12: return XS_BLINK;
+	case 25: return XS_DECTCEM;
+	case 45: return XS_REVWRAP;
+	case 1045: return XS_REVWRAP_EXT;
+	case 66: return XS_DECNKM;
+	case 67: return XS_DECBKM;
+	case 69: return XS_DECLRMM;
+	case 1000: case 1001: case 1002: case 1003: return XS_MOUSE;
+	case 1004: return XS_FOCUS;
+	case 1005: case 1006: case 1015: case 1016: return XS_MOUSE_ENC;
+	case 1007: return XS_ALT_SCROLL;
+	case 1036: return XS_META_ESC;
+	case 1039: return XS_ALT_ESC;
+	case 2004: return XS_PASTE;
+	case 2026: return XS_SYNC;
+	case 47: case 1047: case 1049: return XS_ALT_SCREEN;
+	default: return -1;
+	}
+}
+
+static void save_mode(struct grid *g, int mode)
+{
+	if (mode == 1048) {
+		grid__save_cursor(g); /* xterm: CursorSave, as DECSET 1048 */
+		return;
+	}
+	int s = xtsave_slot(mode);
+	if (s == XS_X10_MOUSE || s == XS_MOUSE)
+		g->xtsave[s] = (uint16_t)g->modes.mouse;
+	else if (s == XS_MOUSE_ENC)
+		g->xtsave[s] = (uint16_t)g->modes.mouse_encoding;
+	else if (s >= 0)
+		g->xtsave[s] = dec_mode_state(g, mode) == 1;
+}
+
+static void restore_mode(struct grid *g, int mode)
+{
+	if (mode == 1048) {
+		grid__restore_cursor(g);
+		return;
+	}
+	int s = xtsave_slot(mode);
+	if (s < 0)
+		return;
+	uint16_t v = g->xtsave[s];
+	switch (s) {
+	case XS_X10_MOUSE:
+	case XS_MOUSE: g->modes.mouse = (enum grid_mouse_mode)v; break;
+	case XS_MOUSE_ENC: g->modes.mouse_encoding = (enum grid_mouse_encoding)v; break;
+	/* only the switch (xterm's ToAlternate without a clear, FromAlternate): no clear, no cursor restore,
+	 * whichever of the three modes */
+	case XS_ALT_SCREEN: grid__set_alt(g, v, false); break;
+	/* the rest as DECSET/DECRST would (DECOM homes the cursor, as xterm's restore does) */
+	default: dec_mode(g, mode, v); break;
+	}
+}
+
+void grid__save_modes(struct grid *g, const struct vt_csi *csi, bool save)
+{
+	for (unsigned i = 0; i < csi->n_params; i++) {
+		if (save)
+			save_mode(g, csi->params[i]);
+		else
+			restore_mode(g, csi->params[i]);
+	}
 }
 
 /* ------------------------------------------------------------------------------ kitty keyboard */

@@ -375,6 +375,79 @@ static void test_sgr_pixels_mode(void)
 	t_free(t);
 }
 
+/* XTSAVE / XTRESTORE (xterm ctlseqs "CSI ? Pm s" Save DEC Private Mode Values, "CSI ? Pm r" Restore DEC Private
+ * Mode Values; "Ps values are the same as for DECSET"). Both were ignored: an application that saved the mouse
+ * mode, changed it and restored it left tracking off, so clicks selected text instead of reaching it. As in
+ * xterm (charproc.c savemodes/restoremodes, checked against xterm 379): one saved value per mode; the tracking
+ * modes 1000-1003 share one (the whole tracking mode, 9 has its own), the encodings one, 47/1047/1049 one (the
+ * screen shown; a restore only switches, no clear and no cursor restore); 1048 saves and restores the cursor; a
+ * mode never saved is restored reset (xterm's saved values start zeroed: autowrap goes off), and RIS keeps them. */
+static void test_xtsave_restore(void)
+{
+	struct t_term *t = t_new(10, 4, 0);
+	struct grid_modes m;
+	struct grid_cursor c;
+	t_feed(t, "\033[?1002h\033[?1002s\033[?1002l\033[?1002r");
+	grid_get_modes(t->g, &m);
+	CHECK(m.mouse == GRID_MOUSE_BUTTON, "1002 saved, reset, restored: tracking %d", (int)m.mouse);
+	/* one slot for the tracking modes: any of them restores the mode that was on */
+	t_feed(t, "\033[?1003h\033[?1000s\033[?1003l\033[?1000h\033[?1002r");
+	grid_get_modes(t->g, &m);
+	CHECK(m.mouse == GRID_MOUSE_ANY, "1003 saved through 1000, restored through 1002: %d", (int)m.mouse);
+	t_feed(t, "\033[?1000l\033[?1000s\033[?1002h\033[?1003r");
+	grid_get_modes(t->g, &m);
+	CHECK(m.mouse == GRID_MOUSE_NONE, "tracking off saved: restore ends it (%d)", (int)m.mouse);
+	/* the encodings: one slot */
+	t_feed(t, "\033[?1006h\033[?1015s\033[?1005h\033[?1016r");
+	grid_get_modes(t->g, &m);
+	CHECK(m.mouse_encoding == GRID_MOUSE_ENC_SGR, "encoding restored: %d", (int)m.mouse_encoding);
+	/* several modes in one sequence, booleans each in its own slot */
+	t_feed(t, "\033[?2004h\033[?25l\033[?2004;25;1;66;1004;1007;2026;12;45;5s");
+	t_feed(t, "\033[?2004l\033[?25h\033[?1h\033[?66h\033[?1004h\033[?1007h\033[?2026h\033[?12h\033[?45h\033[?5h");
+	t_feed(t, "\033[?2004;25;1;66;1004;1007;2026;12;45;5r");
+	grid_get_modes(t->g, &m);
+	grid_get_cursor(t->g, &c);
+	CHECK(m.bracketed_paste && !c.visible && !m.keys.cursor_keys_app && !m.keys.keypad_app && !m.focus_events &&
+		      !m.alternate_scroll && !m.synchronized && !c.blink && !m.reverse_video,
+	      "booleans restored: paste %d cursor %d ckm %d kpam %d focus %d altscroll %d sync %d blink %d rv %d",
+	      m.bracketed_paste, c.visible, m.keys.cursor_keys_app, m.keys.keypad_app, m.focus_events,
+	      m.alternate_scroll, m.synchronized, c.blink, m.reverse_video);
+	t_feed(t, "\033[?45$p\033[?25h");
+	CHECK_REPLY(t, "\033[?45;2$y");
+	/* autowrap: saved off, restored off; RIS keeps the saved value (xterm's save_modes survive it) */
+	t_feed(t, "\033[?7l\033[?7s\033c\033[?7r\033[Habcdefghijkl");
+	CHECK_ROW(t, 0, "abcdefghil");
+	CHECK_ROW(t, 1, "");
+	/* never saved: restored reset, as xterm 379 does (its saved values start zeroed) */
+	struct t_term *u = t_new(10, 4, 0);
+	t_feed(u, "\033[?2004r\033[?7r\033[?25r\033[?1000r\033[?1006r\033[Habcdefghijkl");
+	CHECK_ROW(u, 0, "abcdefghil");
+	t_feed(u, "\033[?7$p\033[?25$p\033[?1000$p");
+	CHECK_REPLY(u, "\033[?7;2$y\033[?25;2$y\033[?1000;2$y");
+	t_free(u);
+	/* origin: restored and the cursor homed to the region's origin, as DECSET 6 does */
+	t_feed(t, "\033c\033[?6h\033[?6s\033[?6l\033[2;3r\033[3;4H\033[?6rX");
+	CHECK_ROW(t, 1, "X");
+	CHECK_CURSOR(t, 1, 1);
+	/* the alternate screen: a restore switches only (xterm's ToAlternate(False)/FromAlternate) */
+	t_feed(t, "\033c\033[?1049l\033[Hab\033[?1049s\033[?1049hxy\033[?1049rZ");
+	grid_get_modes(t->g, &m);
+	CHECK(!m.alt_screen, "1049 restored to the normal screen");
+	CHECK_ROW(t, 0, "ab  Z");
+	t_feed(t, "\033[?1049h\033[H\033[?47sALT\033[?47l\033[?1047rZ");
+	grid_get_modes(t->g, &m);
+	CHECK(m.alt_screen, "47 restored to the alternate screen");
+	CHECK_ROW(t, 0, "ALTZ");
+	t_feed(t, "\033[?1049l");
+	/* 1048 is DECSC / DECRC */
+	t_feed(t, "\033c\033[2;3H\033[?1048s\033[H\033[?1048rX");
+	CHECK_ROW(t, 1, "  X");
+	/* unknown modes, none, and the ANSI forms (DECSLRM/SCOSC) are untouched */
+	t_feed(t, "\033[?9999s\033[?s\033[?9999r\033[?r\033[?69h\033[2;5s\033[?69l\033[Habcdefghij");
+	CHECK_ROW(t, 0, "abcdefghij");
+	t_free(t);
+}
+
 static void test_modes(void)
 {
 	struct t_term *t = t_new(20, 5, 0);
@@ -675,5 +748,6 @@ int main(void)
 	test_modes();
 	test_mouse_mode_reset();
 	test_sgr_pixels_mode();
+	test_xtsave_restore();
 	return t_done("grid-modes");
 }
