@@ -56,6 +56,9 @@ struct kf_input_glue {
 	 * a drag selects nothing). Set by the press, cleared by the drag's start or the release. */
 	bool drag_pending;
 	int press_col, press_row;
+	/* The middle button's press was ours (not reported): its release pastes, as xterm's <Btn2Up>. Set by
+	 * that press, cleared by any release of it (reported or not) and by a VT switch away. */
+	bool paste_armed;
 	struct kf_clicks clicks;
 	/* The last reported cell (its pixel under SGR-Pixels), to report motion only when it changes (xterm). */
 	int last_col, last_row;
@@ -391,8 +394,10 @@ static void local_button(struct kf_input_glue *g, const struct input_pointer_eve
 	pointer_cell(g, &col, &row);
 	/* every button counts: a press of another one between two left clicks makes the second a single one */
 	int clicks = pe->pressed ? kf_clicks_press(&g->clicks, pe->time_usec, button, click_pos(g)) : 0;
-	if (button == 1 && pe->pressed) {
-		paste_clipboard(g);
+	if (button == 1) {
+		if (!pe->pressed && g->paste_armed)
+			paste_clipboard(g);
+		g->paste_armed = pe->pressed;
 	} else if (button == 0 && pe->pressed) {
 		if ((pe->mods & INPUT_MOD_SHIFT) && grid_has_selection(gr) && clicks == 1) {
 			grid_select_adjust(gr, col, row);
@@ -567,8 +572,12 @@ static void on_pointer(void *ud, const struct input_pointer_event *pe)
 				g->buttons_held &= ~(1u << button);
 		}
 		if (!(g->selecting && button == g->select_button && !pe->pressed) &&
-		    report(g, pe->pressed ? KF_MOUSE_PRESS : KF_MOUSE_RELEASE, button, pe->mods))
+		    report(g, pe->pressed ? KF_MOUSE_PRESS : KF_MOUSE_RELEASE, button, pe->mods)) {
+			/* a press and release on both sides of reporting (Shift on one only) is no click of ours */
+			if (button == 1)
+				g->paste_armed = false;
 			return;
+		}
 		local_button(g, pe, button);
 		return;
 	case INPUT_POINTER_SCROLL:
@@ -702,6 +711,7 @@ void kf_input_glue_suspend(struct kf_input_glue *g)
 	g->buttons_held = 0;
 	g->selecting = false;
 	g->drag_pending = false;
+	g->paste_armed = false;
 }
 
 void kf_input_glue_resume(struct kf_input_glue *g)

@@ -532,6 +532,65 @@ static void test_suspend_releases(struct app *a, struct kf_input_glue *g)
 	a->n_out = 0;
 }
 
+/* The middle button pastes on its release, as xterm's <Btn2Up>: insert-selection: the paste came on the press,
+ * so a middle button held (to drag, or pressed by mistake and moved off) had already pasted, and an
+ * application's output between press and release came after it. Only a press and release both ours paste:
+ * not one whose press went to the application (mouse reporting), nor one whose press or release alone had
+ * Shift over reporting, nor a press whose release came on another VT. */
+static void test_middle_paste_on_release(struct app *a, struct input *in, struct kf_input_glue *g)
+{
+	kf_clipboard_set("mid", 3);
+	a->pasted[0] = 0;
+	point(in, 1, 1);
+	button(in, BTN_MIDDLE, true, 60000000);
+	CHECK(!a->pasted[0], "middle press: no paste yet ('%s')", a->pasted);
+	button(in, BTN_MIDDLE, false, 60100000);
+	CHECK(!strcmp(a->pasted, "mid"), "middle release pastes: '%s'", a->pasted);
+	/* another button's release does not paste */
+	a->pasted[0] = 0;
+	button(in, BTN_MIDDLE, true, 61000000);
+	button(in, BTN_RIGHT, true, 61100000);
+	button(in, BTN_RIGHT, false, 61200000);
+	CHECK(!a->pasted[0], "the right button's release: no paste ('%s')", a->pasted);
+	button(in, BTN_MIDDLE, false, 61300000);
+	CHECK(!strcmp(a->pasted, "mid"), "then the middle one's: '%s'", a->pasted);
+	/* under mouse reporting the click is the application's */
+	feed(a, "\033[?1000h\033[?1006h");
+	a->n_out = 0;
+	a->pasted[0] = 0;
+	click(in, BTN_MIDDLE, 1, 1, 62000000);
+	CHECK(sent(a, "\033[<1;2;2M\033[<1;2;2m") && !a->pasted[0], "reported middle click: no paste ('%s')",
+	      a->pasted);
+	/* Shift over reporting, press and release: ours */
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	click(in, BTN_MIDDLE, 1, 1, 63000000);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 2);
+	CHECK(sent(a, "") && !strcmp(a->pasted, "mid"), "Shift+middle click pastes: '%s'", a->pasted);
+	/* Shift on the press only: the release goes to the application, and nothing is pasted */
+	a->pasted[0] = 0;
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	button(in, BTN_MIDDLE, true, 64000000);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 2);
+	button(in, BTN_MIDDLE, false, 64100000);
+	CHECK(sent(a, "\033[<1;2;2m") && !a->pasted[0], "Shift on the press only: no paste ('%s')", a->pasted);
+	/* Shift on the release only: the press was the application's */
+	a->pasted[0] = 0;
+	button(in, BTN_MIDDLE, true, 65000000);
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	button(in, BTN_MIDDLE, false, 65100000);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 2);
+	CHECK(sent(a, "\033[<1;2;2M") && !a->pasted[0], "Shift on the release only: no paste ('%s')", a->pasted);
+	feed(a, "\033[?1006l\033[?1000l");
+	/* a press before a VT switch, its release after the return: not a click here */
+	a->pasted[0] = 0;
+	button(in, BTN_MIDDLE, true, 66000000);
+	kf_input_glue_suspend(g);
+	kf_input_glue_resume(g);
+	button(in, BTN_MIDDLE, false, 66100000);
+	CHECK(!a->pasted[0], "release after a VT switch: no paste ('%s')", a->pasted);
+	a->n_out = 0;
+}
+
 /* A paste while the session has no grid (ops.grid gives NULL: none yet, or gone) still goes to the session;
  * the view's offset was read from the missing grid before scroll_view's check for it, a NULL dereference. */
 static void test_paste_without_grid(struct app *a, struct input *in)
@@ -582,6 +641,7 @@ int main(void)
 	test_no_focus_reports(&a, g);
 	test_suspend_releases(&a, g);
 	test_paste_without_grid(&a, in);
+	test_middle_paste_on_release(&a, in, g);
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
 	kf_config_finish(&cfg);
