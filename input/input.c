@@ -192,8 +192,8 @@ static bool track_modifier(struct input *in, uint32_t key, bool pressed, uint32_
 	return false;
 }
 
-/* Before a key event: releases (in xkb) the seeded modifiers the kernel no longer reports down, and the one
- * this event is about (libinput now reports that key itself). */
+/* Before a key or pointer event: releases (in xkb) the seeded modifiers the kernel no longer reports down,
+ * and the one a key event is about (libinput now reports that key itself). */
 static void sync_seeds(struct input *in, uint32_t key)
 {
 	uint8_t held = held_modifiers(in);
@@ -364,6 +364,12 @@ static void device_removed(struct input *in, struct libinput_device *dev)
 
 static void emit_pointer(struct input *in, struct input_pointer_event *pe)
 {
+	/* Modifiers seeded as held (Ctrl+Alt of the Ctrl+Alt+Fn that brought us back) and let go before any
+	 * other key: libinput reports no release for them, so without this the clicks and wheel steps until the
+	 * next key would carry them (a Ctrl+Alt click reported to the application). Opens the keyboards' nodes
+	 * only while a seed is left, i.e. until the kernel says the keys are up. */
+	if (in->n_seeds)
+		sync_seeds(in, 0);
 	pe->mods = input_kbd_mods(&in->kbd);
 	if (in->cb.pointer)
 		in->cb.pointer(in->ctx, pe);

@@ -415,6 +415,43 @@ def test_touchpad(vm):
     wait_text(vm, "[<64;")   # fingers moving up: wheel up
 
 
+def test_mods_after_switch(vm):
+    """Ctrl+Alt held from the Ctrl+Alt+F1 that brought instance 1 back, then let go before any other key: a
+    click reported to the application (1000 + 1006) carries no modifier. libinput never reports the release
+    of a key whose press it did not see (the instance counted Ctrl and Alt as held when it opened the
+    keyboard), so only the kernel's key state tells they were let go."""
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    vm.type_text("printf '\\033[?1000h\\033[?1006h'; cat\n")
+    time.sleep(1)
+    enabled = {1: input_fds(vm, 1)}
+    start(vm, 2, "--vt=2 --switchvt")
+    deadline = time.time() + 30
+    while time.time() < deadline and vm.sh("cat /sys/class/tty/tty0/active").strip() != "tty2":
+        time.sleep(0.2)
+    vm.wait_screen(lambda im: not find_text(im, "[?1000h"), timeout=30, what="the second instance's screen")
+    time.sleep(1)
+    key(vm, "ctrl", True)
+    key(vm, "alt", True)
+    key(vm, "f1", True)
+    key(vm, "f1", False)
+    deadline = time.time() + 20
+    while time.time() < deadline and not (vm.sh("cat /sys/class/tty/tty0/active").strip() == "tty1"
+                                          and input_fds(vm, 1) == enabled[1]):
+        time.sleep(0.1)
+    time.sleep(0.5)
+    key(vm, "alt", False)
+    key(vm, "ctrl", False)
+    time.sleep(0.5)
+    tablet(vm, 10, 10)
+    button(vm, "left", True)
+    button(vm, "left", False)
+    time.sleep(0.5)
+    wait_text(vm, "[<0;11;11M")
+    if find_text(vm.screendump(), "[<24;"):
+        vm.fail("the click after the switch carried Ctrl+Alt:\n%s" % vm.sh("tail -n 20 /tmp/kf1.log"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", action="append", default=[])
@@ -430,6 +467,7 @@ def main():
         ("console-vt-switch", lambda: test_vt_switch(boot("console-vt", extra_args=TABLET), args.switches), {}),
         ("console-mouse", lambda: test_mouse(boot("console-mouse", extra_args=TABLET)), {}),
         ("console-no-switchvt", lambda: test_no_switchvt(boot("console-no-switchvt")), {}),
+        ("console-mods-after-switch", lambda: test_mods_after_switch(boot("console-mods", extra_args=TABLET)), {}),
     ]
     # The same through the seatd daemon: only on request (--only console-vt-switch-seatd), it doubles the time.
     if "console-vt-switch-seatd" in args.only:
