@@ -362,9 +362,11 @@ __attribute__((noinline)) static const uint32_t *cell_pixels(struct kf_render *r
  * 4 KiB pages, and its per-cell loop jumped between them (under TCG a jump to another page is a
  * look-up of the next block; docs/benchmarks.md, issue 5 session 18). */
 
-/* A cluster's code points into cps (at most 8), and the emoji style when one of them asks for it. */
-__attribute__((noinline)) static size_t cluster_cps(const struct kf_render_source *s,
-						    const struct grid_cell *c, uint32_t *cps, unsigned *gs)
+/* A cluster's code points into cps (at most 8), and the emoji style when one of them asks for it; the
+ * base and the marks the fonts have a precomposed glyph of as that one (compose.c). */
+__attribute__((noinline)) static size_t cluster_cps(struct kf_render *r, const struct kf_render_source *s,
+						    const struct grid_cell *c, uint32_t *cps, unsigned *gs,
+						    int cells)
 {
 	size_t n = 1;
 	if (s->codepoints)
@@ -376,7 +378,7 @@ __attribute__((noinline)) static size_t cluster_cps(const struct kf_render_sourc
 	for (size_t i = 1; i < n; i++)
 		if (cps[i] == 0xfe0f)
 			*gs |= KF_GLYPH_EMOJI;
-	return n;
+	return n > 1 ? kf_compose_cluster(r, cps, n, *gs, cells) : n;
 }
 
 /* Paints one cell (or a wide pair) at strip x with its resolved look l. */
@@ -402,7 +404,7 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 		n = 1;
 		cps[0] = c->cp;
 		if (c->cp & GRID_CP_CLUSTER)
-			n = cluster_cps(s, c, cps, &gs);
+			n = cluster_cps(r, s, c, cps, &gs, cells);
 	}
 	/* The common cell, a glyph (or nothing) over its background: copied pre-composed. */
 	bool plain = n <= 1 && !cur &&

@@ -256,6 +256,10 @@ void kf_paint_blit_color_row(uint32_t *p, const uint32_t *m, int w);
 /* decor.c: the combining marks cps[1..n) of a cluster in style over its cell pixels at x of o. */
 void kf_paint_marks(struct kf_render *r, struct kf_strip *o, int x, const uint32_t *cps, size_t n,
 		    unsigned style, int cells, uint32_t fg);
+/* compose.c: replaces the base cps[0] and the marks after it with their precomposed character
+ * (canonical composition, UAX #15) when the fonts have its glyph in style and cells; returns the
+ * code points left in cps (n when nothing composed). */
+size_t kf_compose_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned style, int cells);
 /* decor.c: strikethrough and overline (GRID_ATTR_STRIKE, GRID_ATTR_OVERLINE of attrs) over [x, x + w). */
 void kf_paint_lines(struct kf_render *r, struct kf_strip *o, int x, int w, uint16_t attrs, uint32_t fg);
 /* a over b by coverage a (0..255) per channel, rounded: (d * (255 - a) + s * a + 128) >> 8 */

@@ -117,6 +117,63 @@ static int cell_changed(const struct shot *a, const struct shot *b, int x, int y
 	return n;
 }
 
+/* Whether the screens of a and b are the same, pixel for pixel. */
+static bool same_shot(const struct shot *a, const struct shot *b)
+{
+	return a->w == b->w && a->h == b->h && !memcmp(a->px, b->px, (size_t)a->w * a->h * 4);
+}
+
+/* A base with combining marks that Unicode composes (NFC) shows the font's precomposed glyph when
+ * the font has one: what files named on macOS (NFD) and decomposed text look like elsewhere. Before,
+ * the marks were drawn over the base from the font's combining glyphs, where it has any: the
+ * console fonts (built-in, PSF) have none, so e + U+0301 showed a bare e; and an accent for a small
+ * letter over a capital ran into it. */
+static void test_composed(void)
+{
+	static const struct kf_render_config cfg[2] = {
+	    {.engine = KF_RENDER_ENGINE_BUILTIN},
+	    {.font_file = MONO, .font_size = 20},
+	};
+	static const struct {
+		int cfg;
+		const char *decomposed, *composed, *what;
+	} cases[] = {
+	    {0, "e\xcc\x81", "\xc3\xa9", "builtin: e + U+0301 as U+00E9"},
+	    {0, "A\xcc\x8a", "\xc3\x85", "builtin: A + U+030A as U+00C5"},
+	    {0, "u\xcc\x88x", "\xc3\xbcx", "builtin: u + U+0308 as U+00FC"},
+	    {1, "E\xcc\x81", "\xc3\x89", "DejaVu: E + U+0301 as U+00C9"},
+	    {1, "a\xcc\xa3\xcc\x82", "\xe1\xba\xad", "DejaVu: a + U+0323 + U+0302 as U+1EAD"},
+	    {1, "u\xcc\x88\xcc\x84", "\xc7\x96", "DejaVu: u + U+0308 + U+0304 as U+01D6"},
+	    {1, "e\xcc\x81\xcc\xa3", "\xc3\xa9\xcc\xa3", "DejaVu: e + U+0301 + U+0323 as U+00E9 + U+0323"},
+	};
+	struct kf_render *r[2] = {NULL, NULL};
+	for (int i = 0; i < 2; i++)
+		if (kf_render_create(&cfg[i], &r[i]))
+			r[i] = NULL;
+		else if (kf_render_get_engine(r[i]) != (i ? KF_RENDER_ENGINE_FREETYPE : KF_RENDER_ENGINE_BUILTIN)) {
+			kf_render_destroy(r[i]);
+			r[i] = NULL;
+		}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kf_render *ri = r[cases[i].cfg];
+		if (!ri) {
+			printf("SKIP %s: no such font\n", cases[i].what);
+			continue;
+		}
+		struct shot a = paint(ri, 3, 1, cases[i].decomposed);
+		struct shot b = paint(ri, 3, 1, cases[i].composed);
+		if (!same_shot(&a, &b)) {
+			printf("FAIL %s: %d pixels of the cell differ from the precomposed glyph's\n",
+			       cases[i].what, cell_changed(&a, &b, 0, 0, 1));
+			failures++;
+		}
+		free(a.px);
+		free(b.px);
+	}
+	for (int i = 0; i < 2; i++)
+		kf_render_destroy(r[i]);
+}
+
 /* The cursor stays visible on every cell, as in xterm: over text whose colour is its background
  * (xterm's ShowCursor then takes the default colour farther from the cell's), and with a cursor
  * colour (OSC 12) that is the cell's background (xterm draws it in the cell's text colour
@@ -247,6 +304,7 @@ static void test_bold_bright(void)
 int main(void)
 {
 	test_marks();
+	test_composed();
 	test_cursor_visible();
 	test_decscnm_palette();
 	test_bold_bright();

@@ -1,0 +1,73 @@
+/* kmscon-felis/render/compose.c: a cluster's base and its combining marks as one precomposed glyph.
+ *
+ * Text in decomposed form (NFD: e + U+0301, as macOS names files; Hangul as conjoining jamo) reaches the
+ * grid as a cluster. Drawn as its base with each mark's glyph over it (decor.c), it shows nothing of the
+ * marks with a console font (the built-in and PSF fonts have no combining glyphs), marks for small letters
+ * run into capitals, and the jamo after the first are not drawn at all. Where Unicode composes the base
+ * with the marks after it (the primary composites of UAX #15, https://www.unicode.org/reports/tr15/, and
+ * the Hangul syllables) and the fonts have the composite, that glyph is drawn instead.
+ *
+ * Deviation from NFC: the marks are composed in the order they came, from the first one on, and composing
+ * stops at the first mark that does not compose (NFC would reorder the marks by combining class first, and
+ * may compose a mark past one that does not block it). Every result is canonically equivalent to the
+ * cluster: the marks that are left are drawn over the composite as before.
+ */
+#include "kmscon-felis/render/compose-table.h"
+#include "kmscon-felis/render/render-internal.h"
+
+/* Hangul syllables: UAX #15's arithmetic (Unicode chapter 3.12). */
+enum {
+	HANGUL_S = 0xac00,
+	HANGUL_L = 0x1100,
+	HANGUL_V = 0x1161,
+	HANGUL_T = 0x11a7,
+	HANGUL_LN = 19,
+	HANGUL_VN = 21,
+	HANGUL_TN = 28,
+};
+
+/* The primary composite of a followed by b, or 0. */
+static uint32_t compose_pair(uint32_t a, uint32_t b)
+{
+	if (a - HANGUL_L < HANGUL_LN && b - HANGUL_V < HANGUL_VN)
+		return HANGUL_S + ((a - HANGUL_L) * HANGUL_VN + (b - HANGUL_V)) * HANGUL_TN;
+	if (a - HANGUL_S < HANGUL_LN * HANGUL_VN * HANGUL_TN && (a - HANGUL_S) % HANGUL_TN == 0 &&
+	    b - HANGUL_T - 1 < HANGUL_TN - 1)
+		return a + (b - HANGUL_T);
+	size_t lo = 0, hi = sizeof(compose_pairs) / sizeof(compose_pairs[0]);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const uint32_t *p = compose_pairs[mid];
+		if (p[0] < a || (p[0] == a && p[1] < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < sizeof(compose_pairs) / sizeof(compose_pairs[0]) && compose_pairs[lo][0] == a &&
+	    compose_pairs[lo][1] == b)
+		return compose_pairs[lo][2];
+	return 0;
+}
+
+size_t kf_compose_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned style, int cells)
+{
+	/* the longest composition from the base on whose glyph the fonts have: ỗ where the font has it,
+	 * else ô with the tilde over it */
+	uint32_t c = cps[0], best = cps[0];
+	size_t k = 1, used = 1;
+	for (; k < n; k++) {
+		c = compose_pair(c, cps[k]);
+		if (!c)
+			break;
+		if (!kf_render_glyph(r, c, style, cells)->missing) {
+			best = c;
+			used = k + 1;
+		}
+	}
+	if (used == 1)
+		return n;
+	cps[0] = best;
+	for (size_t i = used; i < n; i++)
+		cps[i - used + 1] = cps[i];
+	return n - used + 1;
+}
