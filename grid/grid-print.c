@@ -683,7 +683,8 @@ GRID_PAGE("print_rows") __attribute__((noinline)) static void ascii_pen_slow(str
 	ascii_styled(g, s, n);
 }
 
-/* print_ascii_run whose first character may join the cluster before it (after a Prepend character, GB9b) */
+/* print_ascii_run whose first character may join the cluster before it (grid__may_join_cell says so after a
+ * complex script's character; vt_grapheme_break, which leaves GB9b out, joins none) */
 __attribute__((noinline)) static void print_ascii_joined(struct grid *g, const uint8_t *s, size_t n)
 {
 	uint32_t cp = s[0];

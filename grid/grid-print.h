@@ -67,8 +67,9 @@ static inline unsigned grid__plain_stretch(uint32_t c)
 
 /* Whether cp may continue the cluster ending in prev (cp has a width): only then is vt_grapheme_break
  * asked. The cases UAX #29 joins are ZWJ sequences (GB11), regional-indicator pairs (GB12/13), Extend
- * characters with a width (emoji modifiers, halfwidth sound marks), SpacingMarks and Prepend (GB9a/b) and
- * Hangul syllables (GB6-8), the last three only in the scripts listed in grid__complex_script(). */
+ * characters with a width (emoji modifiers, halfwidth sound marks), and Hangul syllables (GB6-8), the last
+ * only in the scripts listed in grid__complex_script(). Those scripts' SpacingMarks and Prepend are asked
+ * about too, though vt_grapheme_break never joins them (it leaves GB9a/b out: vt/unicode.c). */
 static inline bool grid__may_join(uint32_t prev, uint32_t cp)
 {
 	/* grid__plain_stretch of both, with branches: the run paths meet one script at a time */

@@ -274,10 +274,12 @@ static inline unsigned vt_utf8_encode(uint32_t cp, char *out)
 	return 4;
 }
 
-/* Grapheme cluster segmentation (UAX #29, extended clusters): true when a cluster boundary lies between
- * prev and cp. state carries what the rules need (regional-indicator parity, emoji ZWJ sequence) about the
- * text ending at prev; start with 0 (then it is derived from prev alone), pass the same variable for the
- * following code points. Resetting it to 0 after a break is also correct. */
+/* Grapheme cluster segmentation (UAX #29's extended clusters without GB9a and GB9b, i.e. legacy ones for
+ * spacing marks and Prepend, which take cells of their own as wcwidth() counts them; vt/unicode.c): true
+ * when a cluster boundary lies between prev and cp. state carries what the rules need (regional-indicator
+ * parity, emoji ZWJ sequence) about the text ending at prev; start with 0 (then it is derived from prev
+ * alone), pass the same variable for the following code points. Resetting it to 0 after a break is also
+ * correct. */
 bool vt_grapheme_break(uint32_t prev, uint32_t cp, uint32_t *state);
 
 /* -------------------------------------------------------------------------------------------- keys */

@@ -177,6 +177,43 @@ static void test_emoji_sequences(void)
 	}
 }
 
+/* A spacing mark (Devanagari vowel sign I, Thai SARA AM) and the letter after a Prepend with a width (Malayalam
+ * dot reph) take a cell of their own, as in xterm and as wcwidth() counts them: UAX #29's legacy grapheme
+ * clusters there. Joined to the cell before (GB9a, GB9b) they took no column: "हिन्दी" took 3 columns where
+ * the application (and xterm) counts 5, so the text after it came two columns left of where the application
+ * put it, and the vowel signs were not drawn. Both print paths. */
+static void test_spacing_marks(void)
+{
+	static const struct {
+		const char *s, *what;
+		int x;	      /* the cursor's column after "a", s and "|" */
+		uint32_t cp2; /* cell 2 (after "a" and the first letter) */
+	} cases[] = {
+	    {"\xe0\xa4\x95\xe0\xa4\xbf", "KA, vowel sign I", 4, 0x93f},
+	    {"\xe0\xa4\xb9\xe0\xa4\xbf\xe0\xa4\xa8\xe0\xa5\x8d\xe0\xa4\xa6\xe0\xa5\x80", "Hindi", 7, 0x93f},
+	    {"\xe0\xb8\x81\xe0\xb8\xb3", "Thai KO KAI, SARA AM", 4, 0xe33},
+	    {"\xe0\xb5\x8e\xe0\xb4\x95", "Malayalam dot reph (Prepend), KA", 4, 0xd15},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (int slow = 0; slow < 2; slow++) {
+			struct t_term *a = t_new(20, 3, 0);
+			if (slow)
+				t_feed(a, "\033(A");
+			char buf[64];
+			snprintf(buf, sizeof(buf), "a%s|", cases[i].s);
+			t_feed(a, buf);
+			struct grid_cursor c;
+			grid_get_cursor(a->g, &c);
+			uint32_t cps[16];
+			size_t n = grid_cell_codepoints(a->g, &grid_row(a->g, 0)[2], cps, 16);
+			CHECK(c.x == cases[i].x && n == 1 && cps[0] == cases[i].cp2,
+			      "%s%s: cursor at %d (want %d), cell 2 holds %zu code points from U+%04X \"%s\"",
+			      cases[i].what, slow ? " (code-point path)" : "", c.x, cases[i].x, n, (unsigned)cps[0],
+			      t_row(a, 0));
+			t_free(a);
+		}
+}
+
 /* ZWJ sequences joined by the fused UTF-8 path itself (grid-utf8.c: a ZWJ attached as Extend is, an emoji
  * right after "ExtPict Extend* ZWJ" attached too, GB11; a full cluster left to the code-point path): every
  * sequence at every column near the right edge, with autowrap on and off, fed whole and split in two at
@@ -362,6 +399,7 @@ int main(void)
 	test_byte_pairs();
 	test_ascii_runs();
 	test_emoji_sequences();
+	test_spacing_marks();
 	test_zwj_sequences();
 	test_line_ends();
 	test_random_text();
