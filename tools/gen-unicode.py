@@ -13,9 +13,12 @@ package moves to a new Unicode version and commit the result.
 
 Width rules (what terminals and applications agree on, close to the wcwidth() of glibc and of
 Markus Kuhn, but from current data):
-  0  C0/C1 controls and DEL; general categories Mn, Me, Cf (except U+00AD SOFT HYPHEN, shown as a hyphen);
-     U+200B; Hangul Jungseong/Jongseong (U+1160..U+11FF, U+D7B0..U+D7FF) which join the preceding Choseong;
-     Default_Ignorable_Code_Point characters (variation selectors, tag characters, ...)
+  0  C0/C1 controls and DEL; general categories Mn, Me, Cf (except U+00AD SOFT HYPHEN, shown as a hyphen,
+     and the Prepended_Concatenation_Mark characters such as U+0600 ARABIC NUMBER SIGN, which have a glyph
+     spanning the digits after them); U+200B; Hangul Jungseong/Jongseong (U+1160..U+11FF, U+D7B0..U+D7FF)
+     which join the preceding Choseong; Default_Ignorable_Code_Point characters (variation selectors, tag
+     characters, ...) other than letters (the Hangul fillers U+115F, U+3164, U+FFA0 take their East Asian
+     width). The exceptions are glibc's wcwidth() and xterm's, which applications count with.
   2  East_Asian_Width W or F (including the unassigned CJK ranges UAX #11 defaults to W), or
      Emoji_Presentation=Yes
   1  everything else (including unassigned and private-use code points)
@@ -75,6 +78,11 @@ def main():
         if v == "Default_Ignorable_Code_Point":
             for c in range(a, b + 1):
                 ignorable[c] = 1
+    pcm = bytearray(N)
+    for a, b, v in ranges(os.path.join(ucd, "PropList.txt")):
+        if v == "Prepended_Concatenation_Mark":
+            for c in range(a, b + 1):
+                pcm[c] = 1
     gcb = [0] * N
     for a, b, v in ranges(os.path.join(ucd, "auxiliary", "GraphemeBreakProperty.txt")):
         for c in range(a, b + 1):
@@ -84,10 +92,10 @@ def main():
     for c in range(N):
         if c < 0x20 or 0x7F <= c <= 0x9F:
             w = 0
-        elif c == 0xAD:
+        elif c == 0xAD or pcm[c]:
             w = 1
         elif gc[c] in ("Mn", "Me", "Cf") or c == 0x200B or 0x1160 <= c <= 0x11FF or 0xD7B0 <= c <= 0xD7FF \
-                or ignorable[c]:
+                or (ignorable[c] and gc[c] != "Lo"):
             w = 0
         elif eaw[c] in ("W", "F") or emoji_pres[c]:
             w = 2

@@ -193,6 +193,10 @@ static void test_spacing_marks(void)
 	    {"\xe0\xa4\xb9\xe0\xa4\xbf\xe0\xa4\xa8\xe0\xa5\x8d\xe0\xa4\xa6\xe0\xa5\x80", "Hindi", 7, 0x93f},
 	    {"\xe0\xb8\x81\xe0\xb8\xb3", "Thai KO KAI, SARA AM", 4, 0xe33},
 	    {"\xe0\xb5\x8e\xe0\xb4\x95", "Malayalam dot reph (Prepend), KA", 4, 0xd15},
+	    /* a prepended concatenation mark has a width: it took none, and the digit joined the cell of the
+	     * "a" before it */
+	    {"\xd8\x80\xd9\xa1", "Arabic number sign (Prepend), digit", 4, 0x661},
+	    {"\xd8\x80" "1", "Arabic number sign, ASCII digit", 4, '1'},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		for (int slow = 0; slow < 2; slow++) {

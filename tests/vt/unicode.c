@@ -55,6 +55,18 @@ static void widths(void)
 	width(0x110000, 1); /* out of range: like U+FFFD */
 	width(0xfffd, 1);
 	width(0x0903, 1);   /* DEVANAGARI SIGN VISARGA (Mc): spacing */
+	/* Format characters with a glyph, as glibc's wcwidth() and xterm count them: the prepended
+	 * concatenation marks (drawn under or over the digits after them) and the Hangul fillers, which are
+	 * default-ignorable but letters (Lo) with an East Asian width. */
+	width(0x0600, 1);   /* ARABIC NUMBER SIGN */
+	width(0x06dd, 1);   /* ARABIC END OF AYAH */
+	width(0x070f, 1);   /* SYRIAC ABBREVIATION MARK */
+	width(0x110bd, 1);  /* KAITHI NUMBER SIGN */
+	width(0x115f, 2);   /* HANGUL CHOSEONG FILLER (W) */
+	width(0x3164, 2);   /* HANGUL FILLER (W) */
+	width(0xffa0, 1);   /* HALFWIDTH HANGUL FILLER (H) */
+	width(0x2060, 0);   /* WORD JOINER: default-ignorable format characters stay zero */
+	width(0x180e, 0);   /* MONGOLIAN VOWEL SEPARATOR (Cf) */
 }
 
 /* Runs GraphemeBreakTest.txt: "÷ 0020 × 0308 ÷ 0020 ÷ # ÷ [0.2] SPACE (Other) × [9.0] ..." lines. The
