@@ -301,9 +301,12 @@ static bool wants_color(uint32_t cp)
 	return cp >= 0x1f000 && cp <= 0x1faff;
 }
 
-/* Looks through the fallbacks, opening sorted candidates lazily; color_only restricts to colour
- * fonts. */
-static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
+/* Which fallbacks find_fallback() looks at. */
+enum fb_want { FB_ANY, FB_COLOR, FB_MONO };
+
+/* Looks through the fallbacks, opening sorted candidates lazily; want restricts to colour fonts or to
+ * the others. */
+static FT_Face find_fallback(struct ft_font *f, uint32_t cp, enum fb_want want)
 {
 	if (f->sort_pending)
 		sort_fallbacks(f);
@@ -313,7 +316,7 @@ static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
 	if (f->coverage && !FcCharSetHasChar(f->coverage, cp))
 		return NULL;
 	for (int i = 0; i < f->nfb; i++)
-		if (f->fb[i].ft && (!color_only || FT_HAS_COLOR(f->fb[i].ft)) &&
+		if (f->fb[i].ft && (want == FB_ANY || !!FT_HAS_COLOR(f->fb[i].ft) == (want == FB_COLOR)) &&
 		    FT_Get_Char_Index(f->fb[i].ft, cp))
 			return f->fb[i].ft;
 	if (!f->sorted)
@@ -328,7 +331,7 @@ static FT_Face find_fallback(struct ft_font *f, uint32_t cp, bool color_only)
 		    !FcCharSetHasChar(cs, cp))
 			continue;
 		FcPatternGetBool(p, FC_COLOR, 0, &color);
-		if (color_only && !color)
+		if (want != FB_ANY && !!color != (want == FB_COLOR))
 			continue;
 		bool seen = false;
 		for (int j = 0; j < f->nfb; j++)
@@ -425,7 +428,8 @@ static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fa
 	struct face *sf = &f->styles[style & 3];
 	if (sf->path || !sf->ft)
 		open_style(f, style & 3);
-	bool color = wants_color(cp) || (style & KF_GLYPH_EMOJI);
+	const bool text = style & KF_GLYPH_TEXT;
+	bool color = !text && (wants_color(cp) || (style & KF_GLYPH_EMOJI));
 	*fake_bold = sf->fake_bold;
 	*fake_italic = sf->fake_italic;
 	if (!color && page_empty(f, style & 3, sf->ft, cp))
@@ -434,13 +438,13 @@ static FT_Face face_for(struct ft_font *f, uint32_t cp, unsigned style, bool *fa
 		return sf->ft;
 	*fake_bold = style & KF_GLYPH_BOLD;
 	*fake_italic = style & KF_GLYPH_ITALIC;
-	FT_Face face = color ? find_fallback(f, cp, true) : NULL;
+	FT_Face face = color ? find_fallback(f, cp, FB_COLOR) : text ? find_fallback(f, cp, FB_MONO) : NULL;
 	if (!face && color && FT_Get_Char_Index(sf->ft, cp)) {
 		*fake_bold = sf->fake_bold;
 		*fake_italic = sf->fake_italic;
 		return sf->ft;
 	}
-	return face ? face : find_fallback(f, cp, false);
+	return face ? face : find_fallback(f, cp, FB_ANY);
 }
 
 const char *kf_font_ft_style(struct kf_font *base, unsigned style, bool *fake_bold,

@@ -362,7 +362,7 @@ __attribute__((noinline)) static const uint32_t *cell_pixels(struct kf_render *r
  * 4 KiB pages, and its per-cell loop jumped between them (under TCG a jump to another page is a
  * look-up of the next block; docs/benchmarks.md, issue 5 session 18). */
 
-/* A cluster's code points into cps (at most 8), and the emoji style when one of them asks for it; the
+/* A cluster's code points into cps (at most 8), and the emoji or text style when one of them asks for it; the
  * base and the marks the fonts have a precomposed glyph of as that one (compose.c). */
 __attribute__((noinline)) static size_t cluster_cps(struct kf_render *r, const struct kf_render_source *s,
 						    const struct grid_cell *c, uint32_t *cps, unsigned *gs,
@@ -378,6 +378,8 @@ __attribute__((noinline)) static size_t cluster_cps(struct kf_render *r, const s
 	for (size_t i = 1; i < n; i++)
 		if (cps[i] == 0xfe0f)
 			*gs |= KF_GLYPH_EMOJI;
+		else if (cps[i] == 0xfe0e)
+			*gs |= KF_GLYPH_TEXT;
 	return n > 1 ? kf_compose_cluster(r, cps, n, *gs, cells) : n;
 }
 

@@ -15,6 +15,8 @@ enum kf_glyph_style {
 	KF_GLYPH_ITALIC = 1 << 1,
 	KF_GLYPH_EMOJI =
 	    1 << 2, /* emoji presentation asked for (VS16 in the cluster): prefer a colour font */
+	KF_GLYPH_TEXT = 1 << 3, /* text presentation asked for (VS15 in the cluster): prefer a monochrome
+				 * font, also for the emoji blocks */
 };
 
 enum kf_glyph_kind {
@@ -228,7 +230,7 @@ static inline size_t kf_missing_slot(uint64_t key)
 /* The glyph cache's key of a cell content. */
 static inline uint64_t kf_glyph_key(uint32_t cp, unsigned style, int cells)
 {
-	return cp | (uint64_t)(style & 7) << 32 | (uint64_t)(cells & 3) << 35;
+	return cp | (uint64_t)(style & 15) << 32 | (uint64_t)(cells & 3) << 36;
 }
 /* A span of pixels being painted (paint.c, decor.c). */
 struct kf_strip {

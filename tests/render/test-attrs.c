@@ -174,6 +174,44 @@ static void test_composed(void)
 		kf_render_destroy(r[i]);
 }
 
+/* Pixels of the two cells at x of s that are coloured (not grey: the default colours and their blends are). */
+static int colored_pixels(const struct shot *s, int x)
+{
+	int n = 0;
+	for (int j = 0; j < s->ch; j++)
+		for (int i = 0; i < 2 * s->cw; i++) {
+			uint32_t p = s->px[(size_t)j * s->w + x * s->cw + i];
+			n += (p >> 16 & 0xff) != (p & 0xff) || (p >> 8 & 0xff) != (p & 0xff);
+		}
+	return n;
+}
+
+/* U+FE0E (VS15) asks for an emoji's text presentation: a monochrome glyph where a font has one (DejaVu Sans
+ * has the emoticons), in the text's colour, as U+FE0F asks for the colour one. The emoji blocks were drawn
+ * from the colour font whatever followed. */
+static void test_text_presentation(void)
+{
+	struct kf_render *r;
+	if (kf_render_create(&(struct kf_render_config){.font_name = "DejaVu Sans Mono", .font_size = 20}, &r))
+		return;
+	struct shot plain = paint(r, 4, 1, "\xf0\x9f\x98\x80");
+	struct shot text = paint(r, 4, 1, "\xf0\x9f\x98\x80\xef\xb8\x8e");
+	if (colored_pixels(&plain, 0) == 0) {
+		printf("SKIP text presentation: no colour emoji font\n");
+	} else {
+		struct shot blank = paint(r, 4, 1, " ");
+		int n = colored_pixels(&text, 0), ink = cell_changed(&text, &blank, 0, 0, 2);
+		if (n != 0 || ink < 20) {
+			printf("FAIL U+1F600 U+FE0E: %d coloured pixels (0: no colour emoji), %d drawn\n", n, ink);
+			failures++;
+		}
+		free(blank.px);
+	}
+	free(plain.px);
+	free(text.px);
+	kf_render_destroy(r);
+}
+
 /* The cursor stays visible on every cell, as in xterm: over text whose colour is its background
  * (xterm's ShowCursor then takes the default colour farther from the cell's), and with a cursor
  * colour (OSC 12) that is the cell's background (xterm draws it in the cell's text colour
@@ -305,6 +343,7 @@ int main(void)
 {
 	test_marks();
 	test_composed();
+	test_text_presentation();
 	test_cursor_visible();
 	test_decscnm_palette();
 	test_bold_bright();

@@ -489,7 +489,7 @@ static void test_cell_planes(void)
 	for (size_t i = 0; i < n; i++) {
 		uint64_t key = r->cells.tags[i].key;
 		uint32_t cp = (uint32_t)(key & 0x1fffff);
-		if (!key || (key >> 35 & 3) != 1 || cp < 'A' || cp >= 'A' + 2 * COLS)
+		if (!key || (key >> 36 & 3) != 1 || cp < 'A' || cp >= 'A' + 2 * COLS)
 			continue;
 		int x = (int)(cp - 'A') % COLS, y = (int)(cp - 'A') / COLS;
 		found++;
