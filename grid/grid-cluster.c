@@ -245,3 +245,18 @@ bool grid__cluster_attach(struct grid *g, uint32_t cp)
 	grid__damage(g, g->last_y, g->last_x, g->last_x + c->width);
 	return true;
 }
+
+uint32_t grid__cluster_rep_base(const struct grid *g)
+{
+	if (g->last_x < 0 || g->last_y != g->cy)
+		return 0;
+	const struct grid_cell *c = &grid__line(g, g->last_y)->cells[g->last_x];
+	if (!(c->cp & GRID_CP_CLUSTER) || c->width == 0)
+		return c->width ? c->cp : 0;
+	struct cluster tmp;
+	const struct cluster *cl = grid__cluster(g, c->cp, &tmp);
+	for (uint32_t i = cl ? cl->n : 0; i-- > 0;)
+		if (vt_char_width(cl->cp[i]) > 0)
+			return cl->cp[i];
+	return 0;
+}

@@ -502,6 +502,10 @@ int grid__cluster_intern(struct grid *g, const uint32_t *cp, uint32_t n);
 /* Appends cp to the cluster in the cell printed last (grid-print.c's join); returns false when there is no
  * such cell (the cursor has left it), true when cp was taken or dropped. */
 bool grid__cluster_attach(struct grid *g, uint32_t cp);
+/* grid-cluster.c: the character REP repeats when the last code point printed has no width (a combining mark,
+ * VS16: no graphic character of its own): the last code point with a width of the cell printed last, on the
+ * cursor's row, as xterm repeats the character the marks are on; 0 when there is none. */
+uint32_t grid__cluster_rep_base(const struct grid *g);
 /* The cluster of cell content cp (GRID_CP_CLUSTER set), or NULL when it is not live: the table's entry (owned by
  * the table, valid until the next interning), or for a direct cluster (CLUSTER_DIRECT) *tmp, filled in (owned
  * by the caller; its code points past n are zero). */

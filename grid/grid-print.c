@@ -759,6 +759,9 @@ void grid__rep(struct grid *g, int count)
 	uint32_t cp = g->last_cp;
 	if (cp == 0 || count <= 0)
 		return;
+	/* a combining mark (or VS16) was the last: the character it is on is repeated, without it (xterm) */
+	if (cp >= 0x7f && vt_char_width(cp) <= 0 && (cp = grid__cluster_rep_base(g)) == 0)
+		return;
 	/* Past a screenful and a bit, every further line's worth only scrolls an identical line: drop whole
 	 * lines' worth, keeping the count modulo the line width so the cursor ends where it would. */
 	long w1 = g->cx <= g->right ? g->right - g->left + 1 : g->cols;

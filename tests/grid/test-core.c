@@ -391,6 +391,38 @@ static void test_rep(void)
 	t_free(t);
 }
 
+/* REP after a character with combining marks repeats the character, without the marks, as xterm does: the
+ * marks are no graphic characters of their own (they were taken as the character to repeat, and a mark
+ * repeated joins nothing: "é CSI 2 b" showed "é"). The last character of an emoji sequence is repeated. */
+static void test_rep_after_marks(void)
+{
+	static const struct {
+		const char *in, *row;
+	} cases[] = {
+	    {"e\xcc\x81\033[2b|", "e\xcc\x81" "ee|"},
+	    {"xe\xcc\x81\xcc\x82\033[2b|", "xe\xcc\x81\xcc\x82" "ee|"},
+	    {"\xe4\xb8\xad\xcc\x81\033[2b|", "\xe4\xb8\xad\xcc\x81\xe4\xb8\xad\xe4\xb8\xad|"},
+	    {"\xd0\xb0\xd2\x83\033[b|", "\xd0\xb0\xd2\x83\xd0\xb0|"},
+	    {"\xe2\x9d\xa4\xef\xb8\x8f\033[b|", "\xe2\x9d\xa4\xef\xb8\x8f\xe2\x9d\xa4|"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (int split = 0; split < 2; split++) {
+			struct t_term *t = t_new(12, 2, 0);
+			/* split: the base in a feed of its own, the marks and REP in the next */
+			const char *in = cases[i].in;
+			size_t base = split ? strcspn(in, "\xcc\xd2\xef") : 0;
+			if (base) {
+				char head[16] = {0};
+				memcpy(head, in, base < sizeof(head) - 1 ? base : sizeof(head) - 1);
+				t_feed(t, head);
+			}
+			t_feed(t, in + base);
+			CHECK(strcmp(t_row(t, 0), cases[i].row) == 0, "case %zu%s: row \"%s\", want \"%s\"", i,
+			      split ? " (split)" : "", t_row(t, 0), cases[i].row);
+			t_free(t);
+		}
+}
+
 static void test_charsets(void)
 {
 	struct t_term *t = t_new(10, 2, 0);
@@ -688,6 +720,7 @@ int main(void)
 	test_region_model();
 	test_lr_margins();
 	test_rep();
+	test_rep_after_marks();
 	test_charsets();
 	test_print_mode();
 	test_save_restore();
