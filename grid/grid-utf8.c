@@ -508,8 +508,12 @@ have:
 		o += w;
 	} else {
 		/* Extend (GB9: never a break before it): combining marks, VS16, emoji modifiers, halfwidth
-		 * sound marks; the base is the last character written (the first one always is) */
-		if ((props & 0x7cu) != (VT_PROP_MARK & 0x3cu)) {
+		 * sound marks; the base is the last character written (the first one always is). One with a
+		 * width joins only an emoji (vt_grapheme_break): else the code-point path gives it its cells */
+		if ((props & 0x7cu) == (VT_PROP_MARK & 0x3cu)) {
+			if (unlikely(props & 3u) && emoji_join_state(g, o[-1 - (o[-1].width == 0)].cp) <= 0)
+				goto out;
+		} else {
 			if ((props & 0x7cu) != VT_PROP_ZWJ_CLASS)
 				goto out;
 			/* ZWJ: attached as Extend is (GB9); whether an emoji after it joins too depends on

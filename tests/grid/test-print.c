@@ -177,9 +177,10 @@ static void test_emoji_sequences(void)
 	}
 }
 
-/* A spacing mark (Devanagari vowel sign I, Thai SARA AM) and the letter after a Prepend with a width (Malayalam
- * dot reph) take a cell of their own, as in xterm and as wcwidth() counts them: UAX #29's legacy grapheme
- * clusters there. Joined to the cell before (GB9a, GB9b) they took no column: "हिन्दी" took 3 columns where
+/* A spacing mark (Devanagari vowel sign I, Thai SARA AM), the letter after a Prepend with a width (Malayalam
+ * dot reph) and an Extend character with a width not on an emoji (a halfwidth sound mark, a Bengali vowel
+ * sign, a skin-tone modifier after a letter) take a cell of their own, as in xterm and as wcwidth() counts
+ * them: UAX #29's legacy grapheme clusters there. Joined to the cell before (GB9a, GB9b) they took no column: "हिन्दी" took 3 columns where
  * the application (and xterm) counts 5, so the text after it came two columns left of where the application
  * put it, and the vowel signs were not drawn. Both print paths. */
 static void test_spacing_marks(void)
@@ -197,6 +198,10 @@ static void test_spacing_marks(void)
 	     * "a" before it */
 	    {"\xd8\x80\xd9\xa1", "Arabic number sign (Prepend), digit", 4, 0x661},
 	    {"\xd8\x80" "1", "Arabic number sign, ASCII digit", 4, '1'},
+	    /* Extend characters with a width: only an emoji modifier on an emoji joins it */
+	    {"\xef\xbd\xb6\xef\xbe\x9e", "halfwidth KA, voiced sound mark", 4, 0xff9e},
+	    {"\xe0\xa6\x95\xe0\xa6\xbe", "Bengali KA, vowel sign AA (Extend)", 4, 0x9be},
+	    {"x\xf0\x9f\x8f\xbb", "x, skin tone modifier", 5, 0x1f3fb},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		for (int slow = 0; slow < 2; slow++) {

@@ -71,7 +71,9 @@ static void widths(void)
 
 /* Runs GraphemeBreakTest.txt: "÷ 0020 × 0308 ÷ 0020 ÷ # ÷ [0.2] SPACE (Other) × [9.0] ..." lines. The
  * comment names the rule that decided each position: where it is GB9a or GB9b ([9.1], [9.2]), which
- * vt_grapheme_break leaves out (legacy clusters there, see vt/unicode.c), a break is expected instead. */
+ * vt_grapheme_break leaves out (legacy clusters there, see vt/unicode.c), a break is expected instead; and
+ * where it is GB9 ([9.0]) for an Extend character with a width, unless the cluster so far is "ExtPict
+ * Extend*" (an emoji modifier on an emoji). */
 static int grapheme_test(const char *dir)
 {
 	char path[4096];
@@ -110,6 +112,15 @@ static int grapheme_test(const char *dir)
 		if (k < 2)
 			continue;
 		n++;
+		/* the Extend characters with a width, with the breaks expected so far */
+		bool ep_ext = vt_char_props(cps[0]) & VT_PROP_EXTPICT;
+		for (size_t i = 1; i < k; i++) {
+			unsigned pr = vt_char_props(cps[i]);
+			bool extend = (pr & 0x3cu) == (VT_PROP_MARK & 0x3cu);
+			if (extend && (pr & 3u) && !brk[i] && !ep_ext)
+				brk[i] = true;
+			ep_ext = (pr & VT_PROP_EXTPICT) || (ep_ext && extend && !brk[i]);
+		}
 		uint32_t st = 0;
 		for (size_t i = 1; i < k; i++) {
 			bool got = vt_grapheme_break(cps[i - 1], cps[i], &st);
