@@ -188,20 +188,24 @@ static void test_spacing_marks(void)
 	static const struct {
 		const char *s, *what;
 		int x;	      /* the cursor's column after "a", s and "|" */
-		uint32_t cp2; /* cell 2 (after "a" and the first letter) */
+		uint32_t cp2; /* cell at (2: after "a" and the first letter) */
+		int at;
 	} cases[] = {
-	    {"\xe0\xa4\x95\xe0\xa4\xbf", "KA, vowel sign I", 4, 0x93f},
-	    {"\xe0\xa4\xb9\xe0\xa4\xbf\xe0\xa4\xa8\xe0\xa5\x8d\xe0\xa4\xa6\xe0\xa5\x80", "Hindi", 7, 0x93f},
-	    {"\xe0\xb8\x81\xe0\xb8\xb3", "Thai KO KAI, SARA AM", 4, 0xe33},
-	    {"\xe0\xb5\x8e\xe0\xb4\x95", "Malayalam dot reph (Prepend), KA", 4, 0xd15},
+	    {"\xe0\xa4\x95\xe0\xa4\xbf", "KA, vowel sign I", 4, 0x93f, 2},
+	    {"\xe0\xa4\xb9\xe0\xa4\xbf\xe0\xa4\xa8\xe0\xa5\x8d\xe0\xa4\xa6\xe0\xa5\x80", "Hindi", 7, 0x93f, 2},
+	    {"\xe0\xb8\x81\xe0\xb8\xb3", "Thai KO KAI, SARA AM", 4, 0xe33, 2},
+	    {"\xe0\xb5\x8e\xe0\xb4\x95", "Malayalam dot reph (Prepend), KA", 4, 0xd15, 2},
 	    /* a prepended concatenation mark has a width: it took none, and the digit joined the cell of the
 	     * "a" before it */
-	    {"\xd8\x80\xd9\xa1", "Arabic number sign (Prepend), digit", 4, 0x661},
-	    {"\xd8\x80" "1", "Arabic number sign, ASCII digit", 4, '1'},
+	    {"\xd8\x80\xd9\xa1", "Arabic number sign (Prepend), digit", 4, 0x661, 2},
+	    {"\xd8\x80" "1", "Arabic number sign, ASCII digit", 4, '1', 2},
 	    /* Extend characters with a width: only an emoji modifier on an emoji joins it */
-	    {"\xef\xbd\xb6\xef\xbe\x9e", "halfwidth KA, voiced sound mark", 4, 0xff9e},
-	    {"\xe0\xa6\x95\xe0\xa6\xbe", "Bengali KA, vowel sign AA (Extend)", 4, 0x9be},
-	    {"x\xf0\x9f\x8f\xbb", "x, skin tone modifier", 5, 0x1f3fb},
+	    {"\xef\xbd\xb6\xef\xbe\x9e", "halfwidth KA, voiced sound mark", 4, 0xff9e, 2},
+	    {"\xe0\xa6\x95\xe0\xa6\xbe", "Bengali KA, vowel sign AA (Extend)", 4, 0x9be, 2},
+	    {"x\xf0\x9f\x8f\xbb", "x, skin tone modifier", 5, 0x1f3fb, 2},
+	    /* a Hangul choseong before a syllable or another choseong: both wide */
+	    {"\xe1\x84\x80\xea\xb0\x80", "choseong KIYEOK, syllable GA", 6, 0xac00, 3},
+	    {"\xe1\x84\x80\xe1\x84\x80\xe1\x85\xa1", "two choseong KIYEOK, jungseong A", 6, 0x1100, 1},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		for (int slow = 0; slow < 2; slow++) {
@@ -214,11 +218,12 @@ static void test_spacing_marks(void)
 			struct grid_cursor c;
 			grid_get_cursor(a->g, &c);
 			uint32_t cps[16];
-			size_t n = grid_cell_codepoints(a->g, &grid_row(a->g, 0)[2], cps, 16);
+			const int at = cases[i].at;
+			size_t n = grid_cell_codepoints(a->g, &grid_row(a->g, 0)[at], cps, 16);
 			CHECK(c.x == cases[i].x && n == 1 && cps[0] == cases[i].cp2,
-			      "%s%s: cursor at %d (want %d), cell 2 holds %zu code points from U+%04X \"%s\"",
-			      cases[i].what, slow ? " (code-point path)" : "", c.x, cases[i].x, n, (unsigned)cps[0],
-			      t_row(a, 0));
+			      "%s%s: cursor at %d (want %d), cell %d holds %zu code points from U+%04X \"%s\"",
+			      cases[i].what, slow ? " (code-point path)" : "", c.x, cases[i].x, at, n,
+			      (unsigned)cps[0], t_row(a, 0));
 			t_free(a);
 		}
 }

@@ -73,7 +73,7 @@ static void widths(void)
  * comment names the rule that decided each position: where it is GB9a or GB9b ([9.1], [9.2]), which
  * vt_grapheme_break leaves out (legacy clusters there, see vt/unicode.c), a break is expected instead; and
  * where it is GB9 ([9.0]) for an Extend character with a width, unless the cluster so far is "ExtPict
- * Extend*" (an emoji modifier on an emoji). */
+ * Extend*" (an emoji modifier on an emoji), or GB6 ([6.0]) for a choseong or a syllable (all wide). */
 static int grapheme_test(const char *dir)
 {
 	char path[4096];
@@ -87,14 +87,16 @@ static int grapheme_test(const char *dir)
 	int n = 0, bad = 0;
 	while (fgets(line, sizeof(line), f)) {
 		char *hash = strchr(line, '#');
-		bool legacy[64] = {false};
+		bool legacy[64] = {false}, gb6[64] = {false};
 		if (hash) {
 			*hash = 0;
 			/* the rules in order: [0.2] at the start, then one per position between code points */
 			size_t r = 0;
 			for (const char *p = strchr(hash + 1, '['); p; p = strchr(p + 1, '['), r++)
-				if (r < 64)
+				if (r < 64) {
 					legacy[r] = !strncmp(p, "[9.1]", 5) || !strncmp(p, "[9.2]", 5);
+					gb6[r] = !strncmp(p, "[6.0]", 5);
+				}
 		}
 		uint32_t cps[64];
 		bool brk[64];
@@ -117,6 +119,8 @@ static int grapheme_test(const char *dir)
 		for (size_t i = 1; i < k; i++) {
 			unsigned pr = vt_char_props(cps[i]);
 			bool extend = (pr & 0x3cu) == (VT_PROP_MARK & 0x3cu);
+			if (gb6[i] && (pr & 3u))
+				brk[i] = true;
 			if (extend && (pr & 3u) && !brk[i] && !ep_ext)
 				brk[i] = true;
 			ep_ext = (pr & VT_PROP_EXTPICT) || (ep_ext && extend && !brk[i]);
