@@ -4,8 +4,9 @@
  * each re-wrapped at the new width; a wide character that no longer fits at the end of a row moves to the
  * next one. The cursor keeps its offset inside its logical line, so it stays on its character, and so does the
  * cursor the primary screen saved (DECSC, 1048, 1049). The last row kept is the later of the cursor row and the
- * last non-blank row; when they no longer fit, rows leave at the top into the scrollback (as libvterm and
- * alacritty do), and growing brings scrollback rows back down.
+ * last non-blank row; when they no longer fit, rows leave at the top into the scrollback (as libvterm does),
+ * but never the cursor's own: rows below it that still do not fit are cut (xterm and alacritty cut every row
+ * below the cursor that does not fit). Growing brings scrollback rows back down.
  * The alternate screen is not reflowed (full-screen programs redraw on SIGWINCH): rows are cut or padded.
  */
 #include <errno.h>
@@ -19,7 +20,12 @@ struct out {
 	size_t base, n, cap; /* live rows are v[base .. n) */
 	size_t dropped;      /* rows freed from the front: absolute index of v[base] */
 	size_t keep;         /* at most this many rows are worth keeping */
-	int cols;
+	/* rows from this absolute index on are past the screen's bottom with the cursor's row at its top (set
+	 * once the cursor is placed): laid out into scratch, for the saved cursor's place, and not kept */
+	size_t limit;
+	size_t past;         /* rows laid out past limit */
+	struct line *scratch;
+	int cols, rows;
 	bool failed;
 };
 
@@ -37,8 +43,23 @@ static struct line *new_line(int cols)
 	return l;
 }
 
+/* The absolute index of the row laid out last. */
+static size_t out_row(const struct out *o)
+{
+	return o->dropped + (o->n - o->base) + o->past - 1;
+}
+
 static struct line *out_add(struct out *o)
 {
+	if (o->dropped + (o->n - o->base) >= o->limit) {
+		if (!o->scratch && !(o->scratch = new_line(o->cols))) {
+			o->failed = true;
+			return NULL;
+		}
+		grid__clear_cells(o->scratch->cells, o->cols, 0);
+		o->past++;
+		return o->scratch;
+	}
 	if (o->n - o->base >= o->keep + 1) {
 		free(o->v[o->base]);
 		o->v[o->base++] = NULL;
@@ -75,6 +96,7 @@ static void out_free(struct out *o)
 	for (size_t i = o->base; i < o->n; i++)
 		free(o->v[i]);
 	free(o->v);
+	free(o->scratch);
 }
 
 static bool cell_blank(const struct grid_cell *c)
@@ -103,6 +125,14 @@ struct cursor_map {
 	int col;
 	bool found, pending;
 };
+
+/* cms[k] was just placed: the cursor's row (k 0) must stay on the screen, rows a screen below it need not be
+ * kept. */
+static void out_placed(struct out *o, const struct cursor_map *cms, int k)
+{
+	if (k == 0)
+		o->limit = cms[0].row + (size_t)o->rows;
+}
 
 /* Places cursor cm, which sits after the content of its logical line (end_off: the content's old length, col:
  * where it ends on the last new row, row). */
@@ -166,9 +196,10 @@ static void layout_line(struct out *o, const struct screen *s, int ocols, size_t
 				struct cursor_map *cm = &cms[k];
 				if (has_cur[k] && !cm->found && (off == cm->off || (c->width == 2 && off + 1 == cm->off))) {
 					cm->found = true;
-					cm->row = o->dropped + (o->n - o->base) - 1;
+					cm->row = out_row(o);
 					cm->col = col;
 					cm->pending = false;
+					out_placed(o, cms, k);
 				}
 			}
 			dst->cells[col] = *c;
@@ -184,10 +215,13 @@ static void layout_line(struct out *o, const struct screen *s, int ocols, size_t
 		}
 		end_off = (long)(r - i) * ocols + n;
 	}
-	for (int k = 0; k < ncm; k++)
-		if (has_cur[k] && !cms[k].found)
+	for (int k = 0; k < ncm; k++) {
+		if (has_cur[k] && !cms[k].found) {
 			/* the cursor sits after the content: keep its distance, on the same row */
-			place_after(&cms[k], end_off, col, ncols, o->dropped + (o->n - o->base) - 1);
+			place_after(&cms[k], end_off, col, ncols, out_row(o));
+			out_placed(o, cms, k);
+		}
+	}
 }
 
 /* Builds the new primary screen into ns; cx, cy and pending are the cursors [0, n), in and out: [0] the
@@ -209,7 +243,7 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 	struct cursor_map cm[2];
 	for (int k = 0; k < n; k++)
 		cm[k] = (struct cursor_map){.phys = s->sb_n + (size_t)cy[k], .pending = pending[k]};
-	struct out o = {.cols = ncols, .keep = s->sb_max + (size_t)nrows};
+	struct out o = {.cols = ncols, .rows = nrows, .keep = s->sb_max + (size_t)nrows, .limit = SIZE_MAX};
 	for (size_t i = 0; i < nphys && !o.failed;) {
 		size_t j = i;
 		while (j < nphys - 1 && (s->ring[(first + j) % s->cap]->flags & LINE_WRAPPED))
@@ -271,7 +305,7 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 		long cr = cm[k].found ? (long)cm[k].row - (long)s0 : 0;
 		cy[k] = (int)(cr < 0 ? 0 : cr >= nrows ? nrows - 1 : cr);
 		cx[k] = cm[k].found ? grid__clamp(cm[k].col, 0, ncols - 1) : 0;
-		pending[k] = cm[k].found && cm[k].pending && cr >= 0;
+		pending[k] = cm[k].found && cm[k].pending && cr >= 0 && cr < nrows;
 	}
 	return 0;
 }
@@ -305,8 +339,10 @@ int grid__reflow(struct grid *g, int cols, int rows)
 	/* The primary's cursors: on the alternate screen only the one 1049 saved, its pending wrap too (the
 	 * layout puts a pending cursor after its character, and leaving 1049 brings the wrap back only where it
 	 * still is pending); on the primary one the cursor, then the one DECSC or 1048 saved, on its character
-	 * (DECRC does not bring a pending wrap back: restored, the cursor is on the line's last character). */
-	int n = on_alt ? 1 : 1 + sv->valid;
+	 * (DECRC does not bring a pending wrap back: restored, the cursor is on the line's last character). On the
+	 * alternate screen with none saved (47, 1047), no row of the primary one has to stay: its last rows of
+	 * text do. */
+	int n = on_alt ? sv->valid : 1 + sv->valid;
 	int pcx[2] = {g->cx, sv->x}, pcy[2] = {g->cy, sv->y};
 	bool pend[2] = {g->wrap_pending, false};
 	if (on_alt) {

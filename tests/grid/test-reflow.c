@@ -166,12 +166,54 @@ static void test_ech_ends_wrap(void)
 	t_free(t);
 }
 
+/* Shrinking keeps the cursor's line on the screen when the rows below it hold text too (a full-screen form,
+ * or the cursor sent home over earlier output): rows leave at the top into the scrollback until the cursor's
+ * row is the top one, and rows below it that still do not fit are cut (xterm and alacritty cut them all). The
+ * rows pushed out took the cursor's row along, and the cursor stayed at the top on a row further down: the
+ * next character overwrote another line. */
+static void test_shrink_keeps_cursor_above_text(void)
+{
+	struct t_term *t = t_new(10, 8, 100);
+	for (int i = 0; i < 8; i++)
+		t_feedf(t, "\033[%d;1Hrow %d", i + 1, i);
+	t_feed(t, "\033[2;3H");
+	grid_resize(t->g, 10, 4);
+	CHECK_CURSOR(t, 2, 0);
+	CHECK_ROW(t, 0, "row 1");
+	CHECK_ROW(t, 3, "row 4");
+	CHECK(grid_scrollback_lines(t->g) == 1, "scrollback %zu", grid_scrollback_lines(t->g));
+	t_feed(t, "X");
+	CHECK_ROW(t, 0, "roX 1");
+	/* the same where the rows below are one long wrapped line, with no scrollback to spill into */
+	struct t_term *u = t_new(4, 6, 0);
+	t_feed(u, "ab\r\ncdefghijklmnopqrst\033[1;2H");
+	grid_resize(u->g, 2, 3);
+	CHECK_CURSOR(u, 1, 0);
+	CHECK_ROW(u, 0, "ab");
+	CHECK_ROW(u, 1, "cd");
+	t_free(u);
+	t_free(t);
+	/* on the alternate screen of 47 or 1047, which save no cursor, the primary screen keeps its last rows */
+	static const char *const alt[] = {"47", "1047"};
+	for (int k = 0; k < 2; k++) {
+		t = t_new(10, 8, 100);
+		t_feed(t, "row 0\r\nrow 1\r\nrow 2\r\nrow 3\r\nrow 4\r\n$ ");
+		t_feedf(t, "\033[?%sh\033[Halt", alt[k]);
+		grid_resize(t->g, 10, 4);
+		t_feedf(t, "\033[?%sl", alt[k]);
+		CHECK_ROW(t, 3, "$ ");
+		CHECK_ROW(t, 0, "row 2");
+		t_free(t);
+	}
+}
+
 int main(void)
 {
 	test_ech_ends_wrap();
 	test_reflow_wider_narrower();
 	test_wide_reflow();
 	test_shrink_keeps_cursor_line();
+	test_shrink_keeps_cursor_above_text();
 	test_alt_not_reflowed();
 	test_alt_saved_pending_wrap();
 	test_cursor_after_exact_fit();
