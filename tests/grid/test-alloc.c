@@ -8,6 +8,7 @@
  *
  * Also: lines of ASCII in many styles (an escape-heavy flood's) take a quarter of the scrollback memory of
  * their cells (LINE_STYLED, 3 bytes a cell instead of 12), counted in the scrollback's chunk mappings.
+ * And a resize to a wide screen asks the heap for about its new screens, whatever the scrollback holds.
  */
 #include <stddef.h>
 #include <sys/mman.h>
@@ -29,22 +30,26 @@ void *__real_mmap64(void *a, size_t n, int prot, int flags, int fd, off_t off);
 void *__wrap_mmap64(void *a, size_t n, int prot, int flags, int fd, off_t off);
 
 static unsigned long n_alloc, n_map;
+static size_t n_bytes; /* asked of malloc, calloc and realloc */
 
 void *__wrap_malloc(size_t n)
 {
 	n_alloc++;
+	n_bytes += n;
 	return __real_malloc(n);
 }
 
 void *__wrap_calloc(size_t n, size_t m)
 {
 	n_alloc++;
+	n_bytes += n * m;
 	return __real_calloc(n, m);
 }
 
 void *__wrap_realloc(void *p, size_t n)
 {
 	n_alloc++;
+	n_bytes += n;
 	return __real_realloc(p, n);
 }
 
@@ -143,9 +148,38 @@ static void test_styled_lines(void)
 	t_free(t);
 }
 
+/* A resize to a wide screen (a rotation, a smaller font, a larger output) with a full scrollback of short
+ * lines asks the heap for about the new screens, not for every history line at the new width: the reflow
+ * built each of them as a row of the new width before copying its text into the scrollback, 1024 rows of
+ * 4096 cells (48 MiB here, 490 MiB and 4 s for the default 10000 lines). The text comes through whole. */
+static void test_wide_resize(void)
+{
+	enum { N = 1000, W = 4096, H = 24 };
+	struct t_term *t = t_new(80, H, N);
+	for (int i = 0; i < N + H; i++)
+		t_feedf(t, "line %d\r\n", i);
+	n_bytes = 0;
+	CHECK(grid_resize(t->g, W, H) == 0, "resize to %dx%d", W, H);
+	/* both screens and the view's buffer, H + 1 rows of W cells each, and as much again */
+	size_t bound = 6 * (size_t)(H + 1) * W * sizeof(struct grid_cell);
+	CHECK(n_bytes < bound, "%zu bytes asked of the heap by a resize to %dx%d (bound %zu)", n_bytes, W, H, bound);
+	CHECK(grid_scrollback_lines(t->g) == N, "scrollback %zu", grid_scrollback_lines(t->g));
+	int len;
+	const struct grid_cell *c = grid_scrollback_row(t->g, 0, &len);
+	CHECK(c && strcmp(t_cells_text(t->g, c, len), "line 1") == 0, "oldest scrollback row \"%s\"",
+	      c ? t_cells_text(t->g, c, len) : "");
+	CHECK_ROW(t, 0, "line 1001");
+	CHECK_ROW(t, H - 2, "line 1023");
+	grid_resize(t->g, 7, H);
+	CHECK_ROW(t, H - 3, "line 10");
+	CHECK_ROW(t, H - 2, "23");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_styled_lines();
+	test_wide_resize();
 	size_t cap = (size_t)LINES * (COLS + 16);
 	char *warm = malloc(cap), *flood = malloc(cap);
 	if (!warm || !flood)
