@@ -233,7 +233,8 @@ static void layout_line(struct out *o, const struct screen *s, int ocols, size_t
 				if (has_cur[k] && !cm->found && (off == cm->off || (c->width == 2 && off + 1 == cm->off))) {
 					cm->found = true;
 					cm->row = out_row(o);
-					cm->col = col;
+					/* on a right half, on the right half still (unless it is a narrow cell now) */
+					cm->col = col + (off + 1 == cm->off ? w - 1 : 0);
 					cm->pending = false;
 					out_placed(o, cms, k);
 				}

@@ -207,6 +207,24 @@ static void test_shrink_keeps_cursor_above_text(void)
 	}
 }
 
+/* A cursor on the right half of a wide character stays on that half: what it writes then lands where it would
+ * have without the resize (the wide character blanked, the text in its right column). It moved to the left
+ * half, and the text landed a column early. */
+static void test_cursor_on_wide_right_half(void)
+{
+	struct t_term *t = t_new(6, 4, 10);
+	t_feed(t, "ab\xe4\xb8\xad" "cdefg\033[1;4H");
+	grid_resize(t->g, 10, 4);
+	CHECK_CURSOR(t, 3, 0);
+	t_feed(t, "Z");
+	CHECK_ROW(t, 0, "ab Zcdefg");
+	t_feed(t, "\033[2J\033[Ha\xe4\xb8\xad\033[1;3H");
+	grid_resize(t->g, 2, 4);
+	/* the wide character went to the next row: the cursor with it, on its right half */
+	CHECK_CURSOR(t, 1, 1);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_ech_ends_wrap();
@@ -218,5 +236,6 @@ int main(void)
 	test_alt_saved_pending_wrap();
 	test_cursor_after_exact_fit();
 	test_saved_cursor_reflowed();
+	test_cursor_on_wide_right_half();
 	return t_done("grid-reflow");
 }
