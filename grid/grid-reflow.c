@@ -416,6 +416,9 @@ int grid__reflow(struct grid *g, int cols, int rows)
 	sv->y = pcy[k];
 	sv->wrap_pending = pend[k];
 	if (on_alt) {
+		/* the alternate screen's own saved cursor goes up with the rows that left at the top (grid_resize
+		 * clamps it to the screen) */
+		g->saved[1].y = grid__max(g->saved[1].y - (g->cy - acy), 0);
 		g->cx = grid__min(g->cx, cols - 1);
 		g->cy = acy;
 		g->wrap_pending = false;

@@ -225,6 +225,22 @@ static void test_cursor_on_wide_right_half(void)
 	t_free(t);
 }
 
+/* The cursor saved on the alternate screen (DECSC there) moves up with the rows when a shrink makes them leave
+ * at the top to keep the cursor on the screen, as the cursor does: DECRC brings it back to the row it was
+ * saved on. It kept its old row, clamped to the last one, and the text went a row too low. */
+static void test_alt_saved_cursor_shifted(void)
+{
+	struct t_term *t = t_new(10, 8, 10);
+	t_feed(t, "\033[?1049h\033[7;3Hsaved\033[7;3H\0337\033[8;1Hbottom");
+	grid_resize(t->g, 10, 4);
+	CHECK_ROW(t, 2, "  saved");
+	CHECK_ROW(t, 3, "bottom");
+	t_feed(t, "\0338X");
+	CHECK_ROW(t, 2, "  Xaved");
+	CHECK_CURSOR(t, 3, 2);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_ech_ends_wrap();
@@ -234,6 +250,7 @@ int main(void)
 	test_shrink_keeps_cursor_above_text();
 	test_alt_not_reflowed();
 	test_alt_saved_pending_wrap();
+	test_alt_saved_cursor_shifted();
 	test_cursor_after_exact_fit();
 	test_saved_cursor_reflowed();
 	test_cursor_on_wide_right_half();
