@@ -140,7 +140,8 @@ static bool handle_grabs(struct kf_input_glue *g, const struct input_key_event *
 {
 	const struct kf_config *c = g->cfg;
 	struct grid *gr = grid_of(g);
-	int page = gr ? grid_rows(gr) - 1 : 1;
+	/* a page is the screen's height, as kmscon's (tsm_screen_sb_page_up), foot's and xterm's "page" unit */
+	int page = gr ? grid_rows(gr) : 1;
 	int vt = kf_key_vt_switch(ev);
 
 	if (vt) {
@@ -152,9 +153,9 @@ static bool handle_grabs(struct kf_input_glue *g, const struct input_key_event *
 	else if (kf_grab_match(&c->grab_scroll_down, ev))
 		scroll_view(g, -1);
 	else if (kf_grab_match(&c->grab_page_up, ev))
-		scroll_view(g, page > 0 ? page : 1);
+		scroll_view(g, page);
 	else if (kf_grab_match(&c->grab_page_down, ev))
-		scroll_view(g, -(page > 0 ? page : 1));
+		scroll_view(g, -page);
 	else if (kf_grab_match(&c->grab_zoom_in, ev) && g->ops.zoom)
 		g->ops.zoom(g->ud, 1);
 	else if (kf_grab_match(&c->grab_zoom_out, ev) && g->ops.zoom)
