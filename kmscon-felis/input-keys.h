@@ -15,7 +15,8 @@ bool kf_key_translate(const struct input_key_event *ev, struct vt_key_event *out
 
 /* True when ev (a press or repeat) is one of grab's alternatives. Modifiers must be exactly the grab's,
  * ignoring Num Lock, and Caps Lock unless the grab names <Lock>; Shift consumed by the keysym may be left
- * out of the grab ("<Ctrl>plus" matches Ctrl+Shift+= on a US keyboard). Keysyms compare case-insensitively. */
+ * out of the grab ("<Ctrl>plus" matches Ctrl+Shift+= on a US keyboard). Keysyms compare case-insensitively; a
+ * letter of a non-Latin layout also matches as its key's US letter (ev->base: Ctrl+Shift+С is <Ctrl><Shift>c). */
 bool kf_grab_match(const struct kf_grab *grab, const struct input_key_event *ev);
 
 /* The VT that Ctrl+Alt+Fn (or the keymap's XF86Switch_VT_n keysym) asks for, or 0. */

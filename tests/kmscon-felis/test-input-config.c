@@ -1,5 +1,6 @@
 /* tests/kmscon-felis/test-input-config.c: the configuration's keyboard settings reach the input glue, with
- * real xkbcommon: the xkb-* names and options, key repeat (delay and rate, 0 = off) and a compose file. */
+ * real xkbcommon: the xkb-* names and options, key repeat (delay and rate, 0 = off), a compose file, and the
+ * shortcuts under other layouts and with the locks on. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -127,6 +128,54 @@ static void test_compose_several(struct kf_loop *loop, const char *dir)
 	kf_config_finish(&cfg);
 }
 
+/* A shortcut names a Latin keysym: under a layout of another script it is the key of that letter on a US keyboard, as
+ * Ctrl+С sends ^C (a Cyrillic layout has no c to press: <Ctrl><Shift>c never matched). A Latin layout keeps its own
+ * letters: on a German keyboard <Ctrl><Shift>z is the key marked Z, not the US Z key (de's Y). Caps Lock and Num Lock
+ * on change nothing. */
+static void test_grab_layouts(struct kf_loop *loop)
+{
+	static const struct {
+		const char *layout;
+		uint32_t code;
+		bool locks, zooms;
+		const char *what;
+	} cases[] = {
+		{"ru", KEY_C, false, true, "ru: Ctrl+Shift+С is <Ctrl><Shift>c"},
+		{"ru", KEY_C, true, true, "ru: Ctrl+Shift+С with Caps Lock and Num Lock on"},
+		{"ru", KEY_X, false, false, "ru: Ctrl+Shift+Ч is not <Ctrl><Shift>c"},
+		{"de", KEY_C, true, true, "de: Ctrl+Shift+c with Caps Lock and Num Lock on"},
+		{"de", KEY_Y, false, false, "de: Ctrl+Shift+z is not <Ctrl><Shift>y (the US key's letter)"},
+		{"de", KEY_Z, false, true, "de: Ctrl+Shift+y is <Ctrl><Shift>y"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct app a = {0};
+		struct kf_config cfg;
+		struct kf_input_glue *g = NULL;
+		char layout[32];
+		snprintf(layout, sizeof(layout), "--xkb-layout=%s", cases[i].layout);
+		char *argv[] = {"kmscon-felis", layout, NULL};
+
+		kf_config_init(&cfg);
+		CHECK(kf_config_parse_argv(&cfg, 2, argv) == 0 &&
+			      kf_config_set(&cfg, "grab-zoom-in", "<Ctrl><Shift>c,<Ctrl><Shift>y") == 0,
+		      "%s parses", layout);
+		CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with %s", layout);
+		if (g) {
+			struct input *in = kf_input_glue_input(g);
+			if (cases[i].locks) {
+				key(in, KEY_CAPSLOCK);
+				key(in, KEY_NUMLOCK);
+			}
+			input_inject_key(in, KEY_LEFTCTRL, true, 1);
+			with(in, KEY_LEFTSHIFT, cases[i].code);
+			input_inject_key(in, KEY_LEFTCTRL, false, 4);
+			CHECK((a.zoom == 1) == cases[i].zooms, "%s (zoom %d)", cases[i].what, a.zoom);
+		}
+		kf_input_glue_destroy(g);
+		kf_config_finish(&cfg);
+	}
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-glue-config-XXXXXX";
@@ -139,6 +188,7 @@ int main(void)
 	test_xkb_config(loop);
 	test_repeat_config(loop);
 	test_compose_several(loop, dir);
+	test_grab_layouts(loop);
 	kf_loop_destroy(loop);
 	return t_finish(dir, "input config");
 }
