@@ -156,7 +156,9 @@ static void read_output(struct kf_session *s, size_t budget)
 	s->wakeups++;
 	s->read_ns += kf_loop_now_ns() - t0;
 	s->read_cpu_ns += kf_thread_cpu_ns() - c0;
-	if (s->cb.output)
+	/* only bytes are output (the view goes back to the bottom on it, as xterm's scrollTtyOutput on a read of
+	 * bytes): not a hang-up, nor the empty read that ends a read pause */
+	if (s->cb.output && n1 > n0)
 		s->cb.output(s->ud);
 	if (r == -EIO || r >= 0) {
 		/* -EIO: every slave fd is closed, but that need not be the end: the child can open its terminal

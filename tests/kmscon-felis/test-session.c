@@ -1,6 +1,6 @@
 /* tests/kmscon-felis/test-session.c: the session (loop + pty + grid) with real children: respawn and
  * back-off, a refused paste and its visible notice, bracketed paste, controls in a paste, window size on resize,
- * the reading's CPU time split, the read pause after a trickle. */
+ * the reading's CPU time split, the read pause after a trickle, what counts as output. */
 #include "kmscon-felis/session.h"
 
 #include <errno.h>
@@ -176,6 +176,46 @@ static void test_slave_reopened(void)
 	CHECK(st.wakeups <= 5 && !c.exited);
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
+}
+
+/* The output callback as the console has it: the view back at the bottom (kf_input_glue_output). */
+static void on_output_bottom(void *ud)
+{
+	struct kf_session *s = *(struct kf_session **)ud;
+	struct grid *g = s ? kf_session_grid(s) : NULL;
+	if (g)
+		grid_view_scroll(g, -grid_view_offset(g));
+}
+
+static void on_exited_quiet(void *ud, int code)
+{
+	(void)ud;
+	(void)code;
+}
+
+/* Output takes the view back to the bottom, as xterm's scrollTtyOutput, but only output: the hang-up of a child
+ * that closed its terminal (login(1) around vhangup(), a daemon detaching) read no byte, and the history being
+ * read jumped away under the user. */
+static void test_no_output_keeps_view(void)
+{
+	const char *argv[] = {"sh", "-c", "seq 1 20; sleep 0.2; exec 0<&- 1>&- 2>&-; exec sleep 60", NULL};
+	struct kf_loop *loop = kf_loop_create();
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 5, .scrollback = 100};
+	struct kf_session *s = NULL;
+	struct kf_session_callbacks cb = {.exited = on_exited_quiet, .output = on_output_bottom};
+	CHECK(kf_session_create(loop, &cfg, &cb, &s, &s) == 0);
+	for (int i = 0; i < 300 && !strstr(screen(s), "20\n"); i++)
+		run_for(loop, 10);
+	CHECK(grid_view_scroll(kf_session_grid(s), 5) == 5);
+	run_for(loop, 500);
+	struct kf_session_stats st;
+	kf_session_stats(s, &st);
+	if (grid_view_offset(kf_session_grid(s)) != 5)
+		printf("view offset %d after the hang-up (%llu wake-ups)\n", grid_view_offset(kf_session_grid(s)),
+		       (unsigned long long)st.wakeups);
+	CHECK(grid_view_offset(kf_session_grid(s)) == 5);
+	kf_session_destroy(s);
+	kf_loop_destroy(loop);
 }
 
 /* The file at path as a string (empty when missing), at most cap - 1 bytes. */
@@ -645,6 +685,7 @@ int main(void)
 	test_respawn_backoff();
 	test_respawn_reset();
 	test_slave_reopened();
+	test_no_output_keeps_view();
 	test_keys_dropped_logged();
 	test_oneshot_and_paste();
 	test_paste_largest_clipboard();
