@@ -185,13 +185,16 @@ static bool kept_key(struct kf_input_glue *g, const struct input_key_event *ev)
 			*w &= ~bit;
 		return kept;
 	}
-	/* a repeat goes on with the grab, if its modifiers still match; a new press starts afresh */
+	/* A repeat goes on with the grab, if its modifiers still match; a new press starts afresh. Only the press
+	 * decides whose the release is: a key held for the application whose repeats became a grab (Shift
+	 * pressed under a repeating Up: xterm scrolls) still has its release sent, the application having had
+	 * its press. */
 	if (ev->action == INPUT_KEY_PRESS)
 		kept = false;
-	kept = handle_grabs(g, ev) || kept;
-	if (w)
-		*w = kept ? *w | bit : *w & ~bit;
-	return kept;
+	bool grab = handle_grabs(g, ev);
+	if (w && ev->action == INPUT_KEY_PRESS)
+		*w = grab ? *w | bit : *w & ~bit;
+	return grab || kept;
 }
 
 /* A release of a key whose press the application did not have since the seat was last ours: chiefly those

@@ -134,6 +134,17 @@ static void test_grab_release_kept(struct app *a, struct input *in)
 	/* a key's release is its own again once it was pressed for the application */
 	key(in, KEY_PAGEUP);
 	CHECK(sent(a, "\033[5~\033[5;1:3~"), "PageUp alone, press and release");
+	/* Up held for the application, then Shift: its repeats are Shift+Up, a scroll as in xterm, but its release
+	 * is the application's, which had its press: the release was kept and the application saw Up held for good */
+	grid_view_scroll(a->grid, -1000);
+	input_inject_key(in, KEY_UP, true, 1000000);
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1100000);
+	input_timer_expired(in, 1300000);
+	input_inject_key(in, KEY_UP, false, 1350000);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 1400000);
+	CHECK(grid_view_offset(a->grid) == 1, "Up repeating with Shift added scrolls (%d)", grid_view_offset(a->grid));
+	CHECK(sent(a, "\033[A\033[1;2:3A"), "and Up's release (Shift held) goes with its press");
+	grid_view_scroll(a->grid, -1000);
 	/* with flag 8 the modifiers alone are keys too: letting go of Shift leaves the view back */
 	feed(a, "\033[=10u");
 	grid_view_scroll(a->grid, -1000);
