@@ -83,6 +83,14 @@ static void resolve(const struct kf_render *r, const struct kf_render_source *s,
 	    (st->attrs & GRID_ATTR_INVISIBLE) || ((st->attrs & GRID_ATTR_BLINK) && !r->blink_on);
 }
 
+/* Whether the decorations of a cell whose glyph is hidden (l->hide_glyph) go with it: blinking text in
+ * its hidden phase. Concealed text (SGR 8) keeps them, as xterm writes it: blanks in the same
+ * attributes, so an underlined concealed field still shows. */
+static inline bool lines_hidden(const struct kf_render *r, const struct look *l)
+{
+	return (l->attrs & GRID_ATTR_BLINK) && !r->blink_on;
+}
+
 #include "kmscon-felis/render/paint-fill.h"
 
 void kf_paint_fill_rect(struct kf_strip *o, int x, int y, int w, int h, uint32_t c)
@@ -410,7 +418,8 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 	}
 	/* The common cell, a glyph (or nothing) over its background: copied pre-composed. */
 	bool plain = n <= 1 && !cur &&
-		     (l.hide_glyph || (!l.underline && !(l.attrs & (GRID_ATTR_STRIKE | GRID_ATTR_OVERLINE))));
+		     ((l.hide_glyph && lines_hidden(r, &l)) ||
+		      (!l.underline && !(l.attrs & (GRID_ATTR_STRIKE | GRID_ATTR_OVERLINE))));
 	if (plain && cells_ready(r)) {
 		uint32_t cp = n ? cps[0] : 0;
 		uint64_t key = kf_glyph_key(cp, cp ? gs : 0, cells);
@@ -424,7 +433,7 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 	compose(r, o, x, w, r->cell_h, n ? glyph_of(r, cps[0], gs, cells) : NULL, l.fg, l.bg);
 	if (n > 1)
 		kf_paint_marks(r, o, x, cps, n, l.glyph_style, cells, l.fg);
-	if (!l.hide_glyph) {
+	if (!l.hide_glyph || !lines_hidden(r, &l)) {
 		int absx = col * r->cell_w;
 		/* the plain underline here, not two calls away in decor.c: the escape-heavy floods
 		 * underline ~500 cells a frame, and each return costs TCG a look-up */
@@ -582,7 +591,7 @@ static void paint_span(struct kf_render *r, const struct kf_render_source *s, st
 			resolve(r, s, s->style ? s->style(s->ud, c.style) : NULL, sel, &l);
 			last_style = c.style;
 			last_sel = sel;
-			blank_plain = l.hide_glyph ||
+			blank_plain = (l.hide_glyph && lines_hidden(r, &l)) ||
 				      (!l.underline &&
 				       !(l.attrs & (GRID_ATTR_STRIKE | GRID_ATTR_OVERLINE)));
 		}

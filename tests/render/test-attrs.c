@@ -339,6 +339,43 @@ static void test_bold_bright(void)
 	check_all("bold", "", cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+/* Concealed text (SGR 8) hides its characters, not its decorations: xterm writes concealed text as
+ * blanks in the same attributes, so an underlined, struck-through or overlined concealed word shows
+ * the lines of as many blanks (a password field drawn underlined stays a visible field). Each case
+ * paints the same cell as blanks would, and neither shows the character. */
+static void test_concealed_decorations(void)
+{
+	static const struct {
+		const char *what, *sgr;
+	} cases[] = {
+	    {"plain", ""},
+	    {"underline", "4;"},
+	    {"double underline", "4:2;"},
+	    {"curly underline", "4:3;"},
+	    {"coloured underline", "4;58;5;1;"},
+	    {"strike", "9;"},
+	    {"overline", "53;"},
+	};
+	struct kf_render *r;
+	if (kf_render_create(&(struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN}, &r))
+		abort();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char hidden[64], blanks[64];
+		snprintf(hidden, sizeof(hidden), "\x1b[%s8mAB", cases[i].sgr);
+		snprintf(blanks, sizeof(blanks), "\x1b[%s28m  ", cases[i].sgr);
+		struct shot a = paint(r, 3, 1, hidden), b = paint(r, 3, 1, blanks);
+		int n = cell_changed(&a, &b, 0, 0, 2);
+		if (n)
+			printf("FAIL concealed %s: %d pixels of \"AB\" differ from two blanks in its "
+			       "attributes\n",
+			       cases[i].what, n),
+			    failures++;
+		free(a.px);
+		free(b.px);
+	}
+	kf_render_destroy(r);
+}
+
 int main(void)
 {
 	test_marks();
@@ -347,6 +384,7 @@ int main(void)
 	test_cursor_visible();
 	test_decscnm_palette();
 	test_bold_bright();
+	test_concealed_decorations();
 	printf("%s\n", failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }
