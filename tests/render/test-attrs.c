@@ -376,6 +376,47 @@ static void test_concealed_decorations(void)
 	kf_render_destroy(r);
 }
 
+/* Characters that are blank by definition show nothing, whatever font is used: the Hangul fillers
+ * (U+115F and U+3164 two cells, U+FFA0 one), which Korean input methods leave in text, the Mongolian
+ * vowel separator and the narrow no-break and medium mathematical spaces. Fonts without them showed
+ * the missing-glyph box. Compared with as many spaces. */
+static void test_blank_fillers(void)
+{
+	static const struct {
+		const char *what, *text, *spaces;
+		int cells;
+	} cases[] = {
+	    {"U+115F HANGUL CHOSEONG FILLER", "\xe1\x85\x9f", "  ", 2},
+	    {"U+3164 HANGUL FILLER", "\xe3\x85\xa4", "  ", 2},
+	    {"U+FFA0 HALFWIDTH HANGUL FILLER", "\xef\xbe\xa0", " ", 1},
+	    {"U+202F NARROW NO-BREAK SPACE", "\xe2\x80\xaf", " ", 1},
+	    {"U+205F MEDIUM MATHEMATICAL SPACE", "\xe2\x81\x9f", " ", 1},
+	};
+	static const struct kf_render_config cfg[2] = {
+	    {.engine = KF_RENDER_ENGINE_BUILTIN},
+	    {.font_file = MONO, .font_size = 20},
+	};
+	for (int f = 0; f < 2; f++) {
+		struct kf_render *r;
+		if (kf_render_create(&cfg[f], &r))
+			abort();
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			char a_in[32], b_in[32];
+			snprintf(a_in, sizeof(a_in), "%s|", cases[i].text);
+			snprintf(b_in, sizeof(b_in), "%s|", cases[i].spaces);
+			struct shot a = paint(r, 4, 1, a_in), b = paint(r, 4, 1, b_in);
+			int n = cell_changed(&a, &b, 0, 0, cases[i].cells + 1);
+			if (n)
+				printf("FAIL %s %s: %d pixels differ from %d blank cell(s) and '|'\n",
+				       f ? "dejavu" : "builtin", cases[i].what, n, cases[i].cells),
+				    failures++;
+			free(a.px);
+			free(b.px);
+		}
+		kf_render_destroy(r);
+	}
+}
+
 int main(void)
 {
 	test_marks();
@@ -385,6 +426,7 @@ int main(void)
 	test_decscnm_palette();
 	test_bold_bright();
 	test_concealed_decorations();
+	test_blank_fillers();
 	printf("%s\n", failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }
