@@ -8,7 +8,7 @@ PKGS=(
   build-essential meson ninja-build pkg-config python3 scdoc clang libclang-rt-14-dev
   # libraries
   libdrm-dev libinput-dev libudev-dev libxkbcommon-dev libseat-dev libfreetype-dev libfontconfig-dev
-  libsystemd-dev libpng-dev zlib1g-dev
+  libsystemd-dev libpng-dev zlib1g-dev libharfbuzz-dev
   # data: Unicode tables, keymaps, fonts
   unicode-data xkb-data fonts-dejavu-core fonts-noto-color-emoji console-setup-linux
   # tests: peers for benchmarks, the VM guest, man page checks, unit verification

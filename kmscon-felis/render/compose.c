@@ -11,6 +11,9 @@
  * stops at the first mark that does not compose (NFC would reorder the marks by combining class first, and
  * may compose a mark past one that does not block it). Every result is canonically equivalent to the
  * cluster: the marks that are left are drawn over the composite as before.
+ *
+ * Emoji sequences (kf_shape_cluster) are one glyph of the colour emoji font, found by shaping
+ * (font-color.c).
  */
 #include "kmscon-felis/render/compose-table.h"
 #include "kmscon-felis/render/render-internal.h"
@@ -70,4 +73,43 @@ size_t kf_compose_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned
 	for (size_t i = used; i < n; i++)
 		cps[i - used + 1] = cps[i];
 	return n - used + 1;
+}
+
+/* Whether the colour emoji font draws the cluster as one glyph of its own (a GSUB ligature) rather
+ * than as its first character: a ZWJ sequence, a flag (two regional indicators or a tag sequence),
+ * an emoji with a skin tone modifier, a keycap. Other clusters (marks, VS16 alone) are not shaped. */
+static bool is_emoji_sequence(const uint32_t *cps, size_t n)
+{
+	if (cps[0] - 0x1f1e6 < 26 && cps[1] - 0x1f1e6 < 26)
+		return true;
+	/* the marks of most clusters are below U+200D: one comparison each */
+	for (size_t i = 1; i < n; i++)
+		if (cps[i] >= 0x200d && (cps[i] == 0x200d || cps[i] == 0x20e3 ||
+					 cps[i] - 0x1f3fb < 5 || cps[i] - 0xe0020 < 0x60))
+			return true;
+	return false;
+}
+
+size_t kf_shape_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned style, int cells)
+{
+	if ((style & KF_GLYPH_TEXT) || !r->font->render_seq || !is_emoji_sequence(cps, n))
+		return n;
+	/* FNV-1a over the code points: the sequence's glyph is cached under this in place of a code
+	 * point (two sequences alike in 31 bits would share a glyph) */
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ cps[i]) * 16777619u;
+	uint32_t cp = KF_SEQ_CP | (h & ~KF_SEQ_CP);
+	/* a sequence the font has no glyph for is drawn as before (remembered as missing: without a
+	 * colour font, every sequence is) */
+	if (kf_render_known_missing(r, kf_glyph_key(cp, style, cells)))
+		return n;
+	for (size_t i = 0; i < n; i++)
+		r->seq.cps[i] = cps[i];
+	r->seq.n = n;
+	r->seq.cp = cp;
+	if (kf_render_glyph(r, cp, style, cells)->missing)
+		return n;
+	cps[0] = cp;
+	return 1;
 }

@@ -9,7 +9,7 @@
  * the main face lacks are looked up in the fontconfig sort list of the same pattern (fonts ordered
  * by closeness, each with its charset), opening at most MAX_FALLBACK faces lazily. Colour bitmaps
  * (FT_LOAD_COLOR, e.g. Noto Color Emoji's fixed strikes) are box-filtered down into the glyph's
- * cells and kept premultiplied.
+ * cells and kept premultiplied; emoji sequences are shaped into one such glyph (font-color.c).
  *
  * Start-up: the four faces fontconfig matched are remembered across starts (font-cache.c); on a hit
  * fontconfig is not initialised at all before the first frame, and the fallback list (the only
@@ -67,6 +67,7 @@ struct ft_font {
 	/* render_kept's copy of an outline and its bitmap, reused from glyph to glyph */
 	void *scratch, *bitmap;
 	size_t scratch_cap, bitmap_cap;
+	struct kf_shaper *shaper; /* for emoji sequences, on the colour face (font-color.c) */
 };
 
 static int set_size(FT_Face f, int size)
@@ -484,47 +485,6 @@ static void copy_gray(const FT_Bitmap *bm, int left, int top, struct kf_glyph *o
 	out->kind = KF_GLYPH_ALPHA;
 }
 
-/* Box-filters a premultiplied BGRA bitmap into the glyph box, keeping its aspect ratio, centred. */
-static void copy_color(const FT_Bitmap *bm, struct kf_glyph *out)
-{
-	int bw = (int)bm->width, bh = (int)bm->rows;
-	if (bw <= 0 || bh <= 0)
-		return;
-	double sc =
-	    (double)out->w / bw < (double)out->h / bh ? (double)out->w / bw : (double)out->h / bh;
-	int dw = (int)(bw * sc), dh = (int)(bh * sc);
-	if (dw < 1)
-		dw = 1;
-	if (dh < 1)
-		dh = 1;
-	int ox = (out->w - dw) / 2, oy = (out->h - dh) / 2;
-	uint32_t *d = out->data;
-	for (int y = 0; y < dh; y++) {
-		int sy0 = y * bh / dh, sy1 = (y + 1) * bh / dh;
-		if (sy1 <= sy0)
-			sy1 = sy0 + 1;
-		for (int x = 0; x < dw; x++) {
-			int sx0 = x * bw / dw, sx1 = (x + 1) * bw / dw;
-			if (sx1 <= sx0)
-				sx1 = sx0 + 1;
-			uint32_t acc[4] = {0, 0, 0, 0}, n = 0;
-			for (int sy = sy0; sy < sy1 && sy < bh; sy++) {
-				const uint8_t *s = bm->buffer + (long)sy * bm->pitch;
-				for (int sx = sx0; sx < sx1 && sx < bw; sx++, n++)
-					for (int k = 0; k < 4; k++)
-						acc[k] += s[sx * 4 + k];
-			}
-			if (!n)
-				continue;
-			/* BGRA in memory -> 0xAARRGGBB */
-			d[(size_t)(y + oy) * out->w + x + ox] = (acc[3] / n) << 24 |
-								(acc[2] / n) << 16 |
-								(acc[1] / n) << 8 | acc[0] / n;
-		}
-	}
-	out->kind = KF_GLYPH_COLOR;
-}
-
 /* Whether face's outline of cp is kept (see ascii[] in struct ft_font). */
 static FT_Glyph *kept_outline(struct ft_font *f, FT_Face face, uint32_t cp)
 {
@@ -566,7 +526,7 @@ static int place(const struct ft_font *f, const FT_Bitmap *bm, int bm_left, int 
 {
 	if (bm->pixel_mode == FT_PIXEL_MODE_BGRA) {
 		memset(out->data, 0, (size_t)out->w * out->h * 4);
-		copy_color(bm, out);
+		kf_ft_copy_color(bm, out);
 		return 0;
 	}
 	if (bm->pixel_mode != FT_PIXEL_MODE_GRAY && bm->pixel_mode != FT_PIXEL_MODE_MONO)
@@ -705,9 +665,26 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 		     vt_char_props(cp) == VT_PROP_MARK, out);
 }
 
+/* kf_font.render_seq: the one glyph the first colour font holding cps[0] makes of the sequence. */
+static int ft_render_seq(struct kf_font *base, const uint32_t *cps, size_t n, struct kf_glyph *out)
+{
+	struct ft_font *f = (struct ft_font *)base;
+	FT_Face face = find_fallback(f, cps[0], FB_COLOR);
+	unsigned gi;
+	if (!face || kf_shape_one(&f->shaper, face, cps, n, &gi) ||
+	    FT_Load_Glyph(face, gi, FT_LOAD_DEFAULT | FT_LOAD_COLOR))
+		return -ENOENT;
+	FT_GlyphSlot slot = face->glyph;
+	if (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL))
+		return -ENOENT;
+	return place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, slot->advance.x, false,
+		     out);
+}
+
 static void ft_destroy(struct kf_font *base)
 {
 	struct ft_font *f = (struct ft_font *)base;
+	kf_shaper_destroy(f->shaper);
 	for (size_t i = 0; i < sizeof(f->ascii) / sizeof(f->ascii[0][0]); i++)
 		if (f->ascii[i / 94][i % 94])
 			FT_Done_Glyph(f->ascii[i / 94][i % 94]);
@@ -785,6 +762,7 @@ int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf
 	f->base.render = ft_render;
 	f->base.destroy = ft_destroy;
 	f->base.prepare = ft_prepare;
+	f->base.render_seq = ft_render_seq;
 	int ret = -ENOMEM;
 	if (FT_Init_FreeType(&f->lib)) {
 		f->lib = NULL;

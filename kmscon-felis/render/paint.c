@@ -370,8 +370,9 @@ __attribute__((noinline)) static const uint32_t *cell_pixels(struct kf_render *r
  * 4 KiB pages, and its per-cell loop jumped between them (under TCG a jump to another page is a
  * look-up of the next block; docs/benchmarks.md, issue 5 session 18). */
 
-/* A cluster's code points into cps (at most 8), and the emoji or text style when one of them asks for it; the
- * base and the marks the fonts have a precomposed glyph of as that one (compose.c). */
+/* A cluster's code points into cps (at most 8), and the emoji or text style when one of them asks
+ * for it; an emoji sequence the colour font has a glyph for as that one, the base and the marks the
+ * fonts have a precomposed glyph of as that one (compose.c). */
 __attribute__((noinline)) static size_t cluster_cps(struct kf_render *r, const struct kf_render_source *s,
 						    const struct grid_cell *c, uint32_t *cps, unsigned *gs,
 						    int cells)
@@ -381,6 +382,7 @@ __attribute__((noinline)) static size_t cluster_cps(struct kf_render *r, const s
 		n = s->codepoints(s->ud, c, cps, 8);
 	else
 		cps[0] = 0xfffd;
+	bool whole = n <= 8; /* a longer sequence is not shaped from its first 8 */
 	if (n > 8)
 		n = 8;
 	for (size_t i = 1; i < n; i++)
@@ -388,6 +390,8 @@ __attribute__((noinline)) static size_t cluster_cps(struct kf_render *r, const s
 			*gs |= KF_GLYPH_EMOJI;
 		else if (cps[i] == 0xfe0e)
 			*gs |= KF_GLYPH_TEXT;
+	if (n > 1 && whole)
+		n = kf_shape_cluster(r, cps, n, *gs, cells);
 	return n > 1 ? kf_compose_cluster(r, cps, n, *gs, cells) : n;
 }
 

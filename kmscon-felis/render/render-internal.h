@@ -51,6 +51,9 @@ struct kf_font {
 	/* Optional: does now what render() would otherwise do on first need (font-ft.c: fontconfig's
 	 * fallback list). */
 	void (*prepare)(struct kf_font *f);
+	/* Optional: the one glyph the font draws for the sequence cps[0..n) (an emoji ZWJ sequence,
+	 * a flag...: compose.c), as render() does; -ENOENT when it has none. */
+	int (*render_seq)(struct kf_font *f, const uint32_t *cps, size_t n, struct kf_glyph *out);
 };
 
 /* font-bitmap.c: the built-in font and PSF fonts. */
@@ -73,6 +76,18 @@ struct FT_Outline_;
 struct FT_Bitmap_;
 int kf_ft_outline_bitmap(struct FT_LibraryRec_ *lib, struct FT_Outline_ *o, void **buf, size_t *cap,
 			 struct FT_Bitmap_ *bm, int *left, int *top);
+
+/* font-color.c: a colour bitmap (FreeType's FT_Bitmap, BGRA) box-filtered into out, keeping its
+ * aspect ratio, centred. */
+void kf_ft_copy_color(const struct FT_Bitmap_ *bm, struct kf_glyph *out);
+/* font-color.c: the glyph index (*gi) of the one glyph HarfBuzz shapes cps[0..n) into with face
+ * (FreeType's FT_Face), or -ENOENT when it gives more than one. *s keeps the shaping state of the
+ * last face (NULL at first; kf_shaper_destroy). */
+struct kf_shaper;
+struct FT_FaceRec_;
+int kf_shape_one(struct kf_shaper **s, struct FT_FaceRec_ *face, const uint32_t *cps, size_t n,
+		 unsigned *gi);
+void kf_shaper_destroy(struct kf_shaper *s);
 
 /* font-cache.c: the faces fontconfig matched for a name and size, kept across starts. */
 struct kf_font_choice {
@@ -193,6 +208,13 @@ struct kf_render {
 		int cell_w, cell_h, thick, amp, top;
 	} curly;
 
+	/* The emoji sequence kf_shape_cluster is drawing: rasterise() draws code point cp as it. */
+	struct {
+		uint32_t cps[8];
+		size_t n;
+		uint32_t cp;
+	} seq;
+
 	/* a glyph being rasterised (render.c); grows only, to one wide colour glyph */
 	void *glyph_scratch;
 	size_t glyph_scratch_len;
@@ -227,6 +249,8 @@ static inline size_t kf_missing_slot(uint64_t key)
 {
 	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (KF_MISSING_SLOTS - 1);
 }
+/* Above Unicode: a code point that stands for the emoji sequence r->seq (compose.c). */
+#define KF_SEQ_CP 0x80000000u
 /* The glyph cache's key of a cell content. */
 static inline uint64_t kf_glyph_key(uint32_t cp, unsigned style, int cells)
 {
@@ -262,6 +286,10 @@ void kf_paint_marks(struct kf_render *r, struct kf_strip *o, int x, const uint32
  * (canonical composition, UAX #15) when the fonts have its glyph in style and cells; returns the
  * code points left in cps (n when nothing composed). */
 size_t kf_compose_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned style, int cells);
+/* compose.c: replaces an emoji sequence in cps (a ZWJ sequence, a flag, an emoji with a skin tone,
+ * a keycap) by one code point KF_SEQ_CP | hash, whose glyph (kf_render_glyph) is the one the font's
+ * render_seq draws for it, when the font has one; returns the code points left in cps (1, or n). */
+size_t kf_shape_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned style, int cells);
 /* decor.c: strikethrough and overline (GRID_ATTR_STRIKE, GRID_ATTR_OVERLINE of attrs) over [x, x + w). */
 void kf_paint_lines(struct kf_render *r, struct kf_strip *o, int x, int w, uint16_t attrs, uint32_t fg);
 /* a over b by coverage a (0..255) per channel, rounded: (d * (255 - a) + s * a + 128) >> 8 */

@@ -370,7 +370,10 @@ static bool rasterise(struct kf_render *r, uint32_t cp, unsigned style, struct k
 		g->kind = KF_GLYPH_EMPTY;
 		return true;
 	}
-	if (kf_procedural_has(cp)) {
+	if (cp & KF_SEQ_CP) {
+		if (cp != r->seq.cp || r->font->render_seq(r->font, r->seq.cps, r->seq.n, g) < 0)
+			return false;
+	} else if (kf_procedural_has(cp)) {
 		memset(g->data, 0, (size_t)g->w * g->h);
 		kf_procedural_draw(cp, g->data, g->w, g->h);
 	} else {

@@ -8,10 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ft2build.h>
+#include <hb.h>
+#include FT_FREETYPE_H
+
 #include "check.h"
+#include "kmscon-felis/render/render-internal.h"
 #include "kmscon-felis/render/render.h"
 
 #define MONO "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
+#define EMOJI "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
 
 struct shot {
 	uint32_t *px;
@@ -209,6 +215,132 @@ static void test_text_presentation(void)
 	}
 	free(plain.px);
 	free(text.px);
+	kf_render_destroy(r);
+}
+
+/* The cells at 0 of s as the emoji font's glyph for the sequence cps[0..n) would draw them over the
+ * background of blank: HarfBuzz (straight from the font file) gives the glyph, FreeType its bitmap,
+ * scaled into the cells like any colour glyph. false when the font makes no single glyph of it. */
+static bool expect_sequence(const struct shot *blank, const uint32_t *cps, int n, int cells,
+			    uint32_t *out)
+{
+	hb_blob_t *blob = hb_blob_create_from_file(EMOJI);
+	hb_face_t *hf = hb_face_create(blob, 0);
+	hb_font_t *hfont = hb_font_create(hf);
+	hb_buffer_t *buf = hb_buffer_create();
+	hb_buffer_set_flags(buf, HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES);
+	hb_buffer_add_utf32(buf, cps, n, 0, n);
+	hb_buffer_guess_segment_properties(buf);
+	hb_shape(hfont, buf, NULL, 0);
+	unsigned count;
+	hb_glyph_info_t *info = hb_buffer_get_glyph_infos(buf, &count);
+	unsigned gi = count == 1 ? info[0].codepoint : 0;
+	hb_buffer_destroy(buf);
+	hb_font_destroy(hfont);
+	hb_face_destroy(hf);
+	hb_blob_destroy(blob);
+	FT_Library lib;
+	FT_Face face;
+	if (count != 1 || FT_Init_FreeType(&lib))
+		return false;
+	bool ok = !FT_New_Face(lib, EMOJI, 0, &face);
+	ok = ok && !FT_Select_Size(face, 0) && !FT_Load_Glyph(face, gi, FT_LOAD_COLOR) &&
+	     face->glyph->bitmap.pixel_mode == FT_PIXEL_MODE_BGRA;
+	int w = cells * blank->cw;
+	struct kf_glyph g = {.w = (uint16_t)w, .h = (uint16_t)blank->ch};
+	g.data = calloc((size_t)w * g.h, 4);
+	if (ok && g.data) {
+		kf_ft_copy_color(&face->glyph->bitmap, &g);
+		for (int y = 0; y < g.h; y++) {
+			memcpy(out + (size_t)y * w, blank->px + (size_t)y * blank->w,
+			       (size_t)w * 4);
+			kf_paint_blit_color_row(out + (size_t)y * w,
+						(uint32_t *)g.data + (size_t)y * w, w);
+		}
+	}
+	free(g.data);
+	FT_Done_FreeType(lib);
+	return ok;
+}
+
+/* An emoji ZWJ sequence, a flag, an emoji with a skin tone and a keycap are drawn as the colour
+ * emoji font's own glyph for the whole sequence (its GSUB ligature), as in terminals that shape
+ * text: they showed their first character only (U+1F469 U+200D U+1F4BB as U+1F469, a German flag as
+ * a lone regional indicator D, a thumbs up without its tone). */
+static void test_emoji_sequences(void)
+{
+	static const struct {
+		const char *seq, *first, *what;
+		uint32_t cps[4];
+		int n, cells;
+	} cases[] = {
+	    {"\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x92\xbb",
+	     "\xf0\x9f\x91\xa9",
+	     "woman technologist (U+1F469 U+200D U+1F4BB)",
+	     {0x1f469, 0x200d, 0x1f4bb},
+	     3,
+	     2},
+	    {"\xf0\x9f\x87\xa9\xf0\x9f\x87\xaa",
+	     "\xf0\x9f\x87\xa9",
+	     "flag DE (U+1F1E9 U+1F1EA)",
+	     {0x1f1e9, 0x1f1ea},
+	     2,
+	     2},
+	    {"\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd",
+	     "\xf0\x9f\x91\x8d",
+	     "thumbs up, medium skin tone",
+	     {0x1f44d, 0x1f3fd},
+	     2,
+	     2},
+	    {"1\xef\xb8\x8f\xe2\x83\xa3",
+	     "1\xef\xb8\x8f",
+	     "keycap 1 (U+0031 U+FE0F U+20E3)",
+	     {0x31, 0xfe0f, 0x20e3},
+	     3,
+	     1},
+	};
+	struct kf_render *r;
+	FILE *font = fopen(EMOJI, "rb");
+	if (!font ||
+	    kf_render_create(
+		&(struct kf_render_config){.font_name = "DejaVu Sans Mono", .font_size = 20}, &r)) {
+		printf("SKIP emoji sequences: no Noto Color Emoji or no DejaVu Sans Mono\n");
+		if (font)
+			fclose(font);
+		return;
+	}
+	fclose(font);
+	struct shot blank = paint(r, 4, 1, " ");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct shot seq = paint(r, 4, 1, cases[i].seq),
+			    first = paint(r, 4, 1, cases[i].first);
+		int cells = cases[i].cells, w = cells * seq.cw, bad = 0;
+		uint32_t *want = calloc((size_t)w * seq.ch, 4);
+		if (!want)
+			abort();
+		if (!expect_sequence(&blank, cases[i].cps, cases[i].n, cells, want)) {
+			printf("FAIL %s: the emoji font has no single glyph for it\n",
+			       cases[i].what);
+			failures++;
+		} else {
+			for (int y = 0; y < seq.ch; y++)
+				for (int x = 0; x < w; x++)
+					bad += seq.px[(size_t)y * seq.w + x] !=
+					       want[(size_t)y * w + x];
+			int firstdiff = cell_changed(&seq, &first, 0, 0, cells);
+			if (bad || firstdiff < 20) {
+				printf("FAIL %s: %d pixels differ from the font's glyph for the "
+				       "sequence, %d "
+				       "from its first character alone\n",
+				       cases[i].what, bad, firstdiff);
+				failures++;
+			}
+		}
+		free(want);
+		free(seq.px);
+		free(first.px);
+	}
+	free(blank.px);
 	kf_render_destroy(r);
 }
 
@@ -422,6 +554,7 @@ int main(void)
 	test_marks();
 	test_composed();
 	test_text_presentation();
+	test_emoji_sequences();
 	test_cursor_visible();
 	test_decscnm_palette();
 	test_bold_bright();
