@@ -152,8 +152,8 @@ static int trimmed_len(const struct line *l, int cols)
 	return n;
 }
 
-/* A cursor taken through the layout: the cursor itself, and the one the primary screen saved (DECSC, 1048,
- * 1049), which restored must land on the same character. */
+/* A cursor taken through the layout: the cursor itself, the one the primary screen saved (DECSC, 1048,
+ * 1049), which restored must land on the same character, and the view's top row when it is scrolled back. */
 struct cursor_map {
 	size_t phys;   /* old physical row (index from the oldest scrollback row) */
 	long off;      /* old offset inside the logical line, set when its line starts */
@@ -201,7 +201,7 @@ static void layout_line(struct out *o, const struct screen *s, int ocols, size_t
 	if (!dst)
 		return;
 	int col = 0;
-	bool has_cur[2] = {false, false};
+	bool has_cur[3] = {false, false, false};
 	for (int k = 0; k < ncm; k++)
 		has_cur[k] = cms[k].phys >= i && cms[k].phys <= j;
 	long end_off = 0;
@@ -263,9 +263,11 @@ static void layout_line(struct out *o, const struct screen *s, int ocols, size_t
 }
 
 /* Builds the new primary screen into ns; cx, cy and pending are the cursors [0, n), in and out: [0] the
- * cursor, whose row is kept, [1] the saved one, left as it is where it is below the rows kept. */
+ * cursor, whose row is kept, [1] the saved one, left as it is where it is below the rows kept. *view, in and
+ * out, is the view's offset into the scrollback: a user reading it keeps their place, the row at the view's top
+ * laid out with the rest (as far up as the new scrollback reaches). */
 static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrows, int *cx, int *cy,
-			  bool *pending, int n)
+			  bool *pending, int n, size_t *view)
 {
 	const struct screen *s = &g->primary;
 	int ocols = g->cols, orows = g->rows;
@@ -278,18 +280,25 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 		}
 	}
 	size_t nphys = s->sb_n + (size_t)last + 1;
-	struct cursor_map cm[2];
+	struct cursor_map cm[3];
 	for (int k = 0; k < n; k++)
 		cm[k] = (struct cursor_map){.phys = s->sb_n + (size_t)cy[k], .pending = pending[k]};
+	/* the view's top row, as a cursor at its start (one past those given: out_placed keeps [0]'s row) */
+	int nv = n + (*view > 0 && n > 0);
+	if (nv > n) {
+		cm[n] = (struct cursor_map){.phys = s->sb_n - *view};
+		cx[n] = 0;
+		pending[n] = false;
+	}
 	struct out o = {.cols = ncols, .rows = nrows, .keep = s->sb_max + (size_t)nrows, .limit = SIZE_MAX};
 	for (size_t i = 0; i < nphys && !o.failed;) {
 		size_t j = i;
 		while (j < nphys - 1 && (s->ring[(first + j) % s->cap]->flags & LINE_WRAPPED))
 			j++;
-		for (int k = 0; k < n; k++)
+		for (int k = 0; k < nv; k++)
 			if (cm[k].phys >= i && cm[k].phys <= j)
 				cm[k].off = (long)(cm[k].phys - i) * ocols + cx[k] + (pending[k] ? 1 : 0);
-		layout_line(&o, s, ocols, first, i, j, cm, n);
+		layout_line(&o, s, ocols, first, i, j, cm, nv);
 		i = j + 1;
 	}
 	out_finish(&o);
@@ -345,6 +354,10 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 		cx[k] = cm[k].found ? grid__clamp(cm[k].col, 0, ncols - 1) : 0;
 		pending[k] = cm[k].found && cm[k].pending && cr >= 0 && cr < nrows;
 	}
+	if (nv > n) {
+		size_t top = cm[n].found ? cm[n].row : 0;
+		*view = top >= s0 ? 0 : s0 - top < ns->sb_n ? s0 - top : ns->sb_n;
+	}
 	return 0;
 }
 
@@ -381,8 +394,9 @@ int grid__reflow(struct grid *g, int cols, int rows)
 	 * alternate screen with none saved (47, 1047), no row of the primary one has to stay: its last rows of
 	 * text do. */
 	int n = on_alt ? sv->valid : 1 + sv->valid;
-	int pcx[2] = {g->cx, sv->x}, pcy[2] = {g->cy, sv->y};
-	bool pend[2] = {g->wrap_pending, false};
+	int pcx[3] = {g->cx, sv->x, 0}, pcy[3] = {g->cy, sv->y, 0};
+	bool pend[3] = {g->wrap_pending, false, false};
+	size_t view = on_alt ? 0 : g->view_offset;
 	if (on_alt) {
 		pcx[0] = sv->valid ? sv->x : 0;
 		pcy[0] = sv->valid ? sv->y : 0;
@@ -395,7 +409,7 @@ int grid__reflow(struct grid *g, int cols, int rows)
 		grid__line_ready(g->alt.ring[(g->alt.top + (size_t)y) % g->alt.cap]);
 	}
 	struct screen np, na;
-	int r = reflow_primary(g, &np, cols, rows, pcx, pcy, pend, n);
+	int r = reflow_primary(g, &np, cols, rows, pcx, pcy, pend, n, &view);
 	if (r < 0)
 		return r;
 	r = resize_alt(g, &na, cols, rows, &acy);
@@ -410,6 +424,7 @@ int grid__reflow(struct grid *g, int cols, int rows)
 	g->scr = on_alt ? &g->alt : &g->primary;
 	g->cols = cols;
 	g->rows = rows;
+	g->view_offset = view;
 	/* the saved cursor where the layout placed it (grid_resize clamps one it did not) */
 	const int k = on_alt ? 0 : 1;
 	sv->x = pcx[k];

@@ -157,7 +157,8 @@ void grid_destroy(struct grid *g);
 void grid_feed(struct grid *g, const uint8_t *data, size_t len);
 /* Hard reset (RIS). */
 void grid_reset(struct grid *g);
-/* Resizes, reflowing soft-wrapped lines; the cursor stays on its character. Returns 0 or -EINVAL/-ENOMEM. */
+/* Resizes, reflowing soft-wrapped lines; the cursor stays on its character, a view scrolled back keeps its top
+ * line at the top. Returns 0 or -EINVAL/-ENOMEM (the size as it was). */
 int grid_resize(struct grid *g, int cols, int rows);
 /* Cell pixel size for size reports (CSI 14/15/16 t). */
 void grid_set_cell_size(struct grid *g, int cell_width, int cell_height);

@@ -241,6 +241,44 @@ static void test_alt_saved_cursor_shifted(void)
 	t_free(t);
 }
 
+/* A user reading the scrollback keeps their place through a resize (a zoom, a rotation, another monitor):
+ * the line at the top of the view stays at the top, re-wrapped with the rest. Every resize took the view
+ * back to the bottom. */
+static void test_view_kept(void)
+{
+	struct t_term *t = t_new(10, 4, 100);
+	char buf[16];
+	for (int i = 0; i < 20; i++) {
+		snprintf(buf, sizeof(buf), "%sline %02d", i ? "\r\n" : "", i);
+		t_feed(t, buf);
+	}
+	grid_view_scroll(t->g, 10);
+	CHECK_ROW(t, 0, "line 06");
+	/* narrower: every line takes two rows, the view's top line stays on top */
+	grid_resize(t->g, 5, 4);
+	CHECK_ROW(t, 0, "line ");
+	CHECK_ROW(t, 1, "06");
+	CHECK_ROW(t, 2, "line ");
+	CHECK_ROW(t, 3, "07");
+	grid_resize(t->g, 10, 4);
+	CHECK_ROW(t, 0, "line 06");
+	/* taller: the rows come back from the scrollback, the view's top line stays */
+	grid_resize(t->g, 10, 8);
+	CHECK_ROW(t, 0, "line 06");
+	CHECK_ROW(t, 7, "line 13");
+	/* so far up that the new scrollback does not reach: as far up as it does */
+	grid_view_scroll(t->g, 100);
+	CHECK_ROW(t, 0, "line 00");
+	grid_resize(t->g, 10, 12);
+	CHECK_ROW(t, 0, "line 00");
+	/* at the bottom, the view stays at the bottom */
+	grid_view_scroll(t->g, -100);
+	grid_resize(t->g, 10, 4);
+	CHECK(grid_view_offset(t->g) == 0, "view offset %d", grid_view_offset(t->g));
+	CHECK_ROW(t, 3, "line 19");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_ech_ends_wrap();
@@ -254,5 +292,6 @@ int main(void)
 	test_cursor_after_exact_fit();
 	test_saved_cursor_reflowed();
 	test_cursor_on_wide_right_half();
+	test_view_kept();
 	return t_done("grid-reflow");
 }
