@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid/grid.h"
 #include "kmscon-felis/config.h"
 #include "kmscon-felis/input-glue.h"
 #include "kmscon-felis/input-module.h"
@@ -111,18 +112,16 @@ static void op_zoom(void *ud, int step)
 	struct kf_console *c = ud;
 	int scale = kf_render_get_scale(c->render), cols, rows, cw, ch;
 
+	int w, h;
+
 	scale = step ? scale + step : 1;
 	if (scale < 1 || scale > SCALE_MAX || !c->output)
 		return;
-	if (kf_render_set_scale(c->render, scale) < 0)
+	kf_output_get_pixels(c->output, &w, &h);
+	if (kf_console_rescale(c->render, c->session, scale, w, h, &cols, &rows, &cw, &ch) < 0)
 		return;
-	kf_output_get_size(c->output, &cols, &rows);
-	kf_render_cell_size(c->render, &cw, &ch);
-	log_info("zoom x%d: %dx%d cells of %dx%d pixels", scale, cols, rows, cw, ch);
-	if (cols > 0 && rows > 0) {
-		kf_session_resize(c->session, cols, rows, cw, ch);
+	if (cols > 0 && rows > 0)
 		kf_console_resized(c, cols, rows, cw, ch);
-	}
 	kf_output_request_frame(c->output, true);
 }
 
@@ -258,6 +257,36 @@ void kf_console_close_device(int fd, void *ud)
 {
 	struct kf_console *c = ud;
 	kf_seat_close_device(c->seat, fd);
+}
+
+int kf_console_rescale(struct kf_render *render, struct kf_session *session, int scale, int width, int height,
+		       int *cols, int *rows, int *cell_w, int *cell_h)
+{
+	struct grid *g = kf_session_grid(session);
+	int old = kf_render_get_scale(render), r;
+
+	r = kf_render_set_scale(render, scale);
+	if (r < 0)
+		return r;
+	kf_render_cell_size(render, cell_w, cell_h);
+	*cols = *cell_w > 0 ? width / *cell_w : 0;
+	*rows = *cell_h > 0 ? height / *cell_h : 0;
+	log_info("zoom x%d: %dx%d cells of %dx%d pixels", scale, *cols, *rows, *cell_w, *cell_h);
+	if (*cols <= 0 || *rows <= 0)
+		return 0; /* no display: the session keeps its size until there is one */
+	r = kf_session_resize(session, *cols, *rows, *cell_w, *cell_h);
+	if (r < 0 && grid_cols(g) == *cols && grid_rows(g) == *rows) {
+		/* the grid took it, TIOCSWINSZ did not (a PTY hung up): the screen is right as it is */
+		log_warn("zoom x%d: the program was not told its new size (%s)", scale, strerror(-r));
+	} else if (r < 0) {
+		/* The grid kept its size: so do the renderer and the child, or they would disagree with it. */
+		log_err("zoom x%d: the screen cannot take %dx%d cells (%s), back to x%d", scale, *cols, *rows,
+			strerror(-r), old);
+		if (kf_render_set_scale(render, old) < 0)
+			log_err("zoom: the renderer cannot go back to x%d", old);
+		return r;
+	}
+	return 0;
 }
 
 void kf_console_resized(struct kf_console *c, int cols, int rows, int cell_w, int cell_h)

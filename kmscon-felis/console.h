@@ -44,6 +44,12 @@ void kf_console_set_session(struct kf_console *c, struct kf_session *s);
 int kf_console_open_device(const char *path, void *ud);
 void kf_console_close_device(int fd, void *ud);
 
+/* Zoom: sets render's scale and session's size for a display of width x height pixels, both or neither. When
+ * the session cannot take the new size (the grid out of memory), the old scale comes back and every part (the
+ * renderer, the grid, the child's TIOCSWINSZ) keeps the old size: returns -errno (logged). Else 0 and the new
+ * size in *cols, *rows cells of *cell_w x *cell_h pixels. */
+int kf_console_rescale(struct kf_render *render, struct kf_session *session, int scale, int width, int height,
+		       int *cols, int *rows, int *cell_w, int *cell_h);
 /* The grid was resized to cols x rows cells of cell_w x cell_h pixels (pointer positions follow). */
 void kf_console_resized(struct kf_console *c, int cols, int rows, int cell_w, int cell_h);
 /* The child wrote output: the view returns to the bottom of the scrollback. */

@@ -95,6 +95,15 @@ static void close_device(int fd, void *ud)
 	o->cfg.close_device(fd, o->cfg.device_ud);
 }
 
+void kf_output_get_pixels(const struct kf_output *o, int *width, int *height)
+{
+	uint32_t w, h;
+
+	drm_backend_get_size(o->drm, &w, &h);
+	*width = (int)w;
+	*height = (int)h;
+}
+
 void kf_output_get_size(const struct kf_output *o, int *cols, int *rows)
 {
 	uint32_t w, h;

@@ -55,6 +55,8 @@ void kf_output_destroy(struct kf_output *o);
 void kf_output_set_grid(struct kf_output *o, struct grid *g);
 /* Cells that fit on the display now; 0x0 while there is none. */
 void kf_output_get_size(const struct kf_output *o, int *cols, int *rows);
+/* The display's size in pixels; 0x0 while there is none. */
+void kf_output_get_pixels(const struct kf_output *o, int *width, int *height);
 /* Something outside the grid's damage changed (blink phase, pointer, palette, zoom): render at the next
  * opportunity. all: repaint everything. */
 void kf_output_request_frame(struct kf_output *o, bool all);
