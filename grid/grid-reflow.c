@@ -436,7 +436,9 @@ int grid__reflow(struct grid *g, int cols, int rows)
 		g->saved[1].y = grid__max(g->saved[1].y - (g->cy - acy), 0);
 		g->cx = grid__min(g->cx, cols - 1);
 		g->cy = acy;
-		g->wrap_pending = false;
+		/* a pending wrap stays while the cursor is still at the edge (xterm keeps it); on a wider screen,
+		 * or from a right margin (DECSLRM, reset here), the cursor is inside the row: none is pending */
+		g->wrap_pending = g->wrap_pending && g->cx == cols - 1;
 	} else {
 		g->cx = pcx[0];
 		g->cy = pcy[0];

@@ -279,6 +279,31 @@ static void test_view_kept(void)
 	t_free(t);
 }
 
+/* The alternate screen's pending wrap survives a resize that leaves the cursor on the last column, as xterm's
+ * (ScreenResize keeps do_wrap): a full-screen program that wrote to the last column and is redrawing when the
+ * rows change went on at the start of the next row in xterm; here its next character overwrote the last one. */
+static void test_alt_pending_wrap_kept(void)
+{
+	struct t_term *t = t_new(10, 4, 10);
+	t_feed(t, "\033[?1049h\033[2;1H0123456789");
+	grid_resize(t->g, 10, 6);
+	t_feed(t, "X");
+	CHECK_ROW(t, 1, "0123456789");
+	CHECK_ROW(t, 2, "X");
+	/* narrower: the cursor is clamped to the new last column, the wrap still pending */
+	t_feed(t, "\033[2;1H0123456789");
+	grid_resize(t->g, 5, 6);
+	t_feed(t, "Y");
+	CHECK_ROW(t, 1, "01234");
+	CHECK_ROW(t, 2, "Y");
+	/* wider: the cursor is no longer at the edge, no wrap is pending (xterm's would be: docs/conformance.md) */
+	t_feed(t, "\033[2;1H01234");
+	grid_resize(t->g, 8, 6);
+	t_feed(t, "Z");
+	CHECK_ROW(t, 1, "0123Z");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_ech_ends_wrap();
@@ -293,5 +318,6 @@ int main(void)
 	test_saved_cursor_reflowed();
 	test_cursor_on_wide_right_half();
 	test_view_kept();
+	test_alt_pending_wrap_kept();
 	return t_done("grid-reflow");
 }
