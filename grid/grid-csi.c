@@ -359,7 +359,7 @@ static void tab_clear(struct grid *g, int mode)
 	if (mode == 0)
 		g->tabs[g->cx] = 0;
 	else if (mode == 3)
-		memset(g->tabs, 0, (size_t)g->cols);
+		memset(g->tabs, 0, GRID_MAX_DIM);
 }
 
 /* XTQMODKEYS for resource which: modifyOtherKeys as set, the others as vt/keys.c encodes (xterm's defaults:

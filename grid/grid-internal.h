@@ -336,7 +336,9 @@ struct grid {
 
 	struct saved_cursor saved[2]; /* per screen, xterm-style */
 
-	uint8_t *tabs; /* [cols] */
+	/* [GRID_MAX_DIM]: the stops do not depend on the width, as xterm's (a fixed array of columns), so those in
+	 * columns a narrower screen cut are there again when it grows back */
+	uint8_t *tabs;
 
 	/* damage: per screen row, [x0, x1); x1 == 0 = clean */
 	uint16_t *dmg_x0, *dmg_x1;

@@ -9,7 +9,7 @@
 
 void grid__tabs_reset(struct grid *g)
 {
-	for (int x = 0; x < g->cols; x++)
+	for (int x = 0; x < GRID_MAX_DIM; x++)
 		g->tabs[x] = x % 8 == 0 && x != 0;
 }
 

@@ -410,7 +410,7 @@ void grid__reset_state(struct grid *g, bool hard)
 
 static int alloc_per_size(struct grid *g, int cols, int rows)
 {
-	g->tabs = calloc((size_t)cols, 1);
+	g->tabs = calloc(GRID_MAX_DIM, 1);
 	g->dmg_x0 = calloc((size_t)rows, sizeof(*g->dmg_x0));
 	g->dmg_x1 = calloc((size_t)rows, sizeof(*g->dmg_x1));
 	g->view_buf = calloc((size_t)(rows + 1) * (size_t)cols, sizeof(*g->view_buf));
@@ -531,22 +531,16 @@ int grid_resize(struct grid *g, int cols, int rows)
 		return -EINVAL;
 	if (cols == g->cols && rows == g->rows)
 		return 0;
-	uint8_t *tabs = calloc((size_t)cols, 1);
 	uint16_t *x0 = calloc((size_t)rows, sizeof(*x0));
 	uint16_t *x1 = calloc((size_t)rows, sizeof(*x1));
 	struct grid_cell *vb = calloc((size_t)(rows + 1) * (size_t)cols, sizeof(*vb));
-	if (!tabs || !x0 || !x1 || !vb)
+	if (!x0 || !x1 || !vb)
 		goto nomem;
 	grid_select_clear(g);
-	int old_cols = g->cols;
 	if (grid__reflow(g, cols, rows) < 0)
 		goto nomem;
-	for (int x = 0; x < cols; x++)
-		tabs[x] = x < old_cols ? g->tabs[x] : (x % 8 == 0);
-	free(g->tabs);
 	free(g->dmg_x0);
 	free(g->dmg_x1);
-	g->tabs = tabs;
 	g->dmg_x0 = x0;
 	g->dmg_x1 = x1;
 	g->dmg_y0 = 0;
@@ -567,7 +561,6 @@ int grid_resize(struct grid *g, int cols, int rows)
 	return 0;
 nomem:
 	free(vb);
-	free(tabs);
 	free(x0);
 	free(x1);
 	return -ENOMEM;

@@ -304,6 +304,31 @@ static void test_alt_pending_wrap_kept(void)
 	t_free(t);
 }
 
+/* Tab stops do not depend on the width, as xterm's (a fixed array of columns): a stop set, or stops cleared,
+ * in columns a narrower screen cut are there again when it grows back. They came back as every 8. */
+static void test_tabs_kept(void)
+{
+	struct t_term *t = t_new(20, 4, 10);
+	t_feed(t, "\033[3g\033[1;16H\033H\r");
+	grid_resize(t->g, 10, 4);
+	grid_resize(t->g, 20, 4);
+	t_feed(t, "\tX");
+	CHECK_ROW(t, 0, "               X");
+	/* all cleared on the narrow screen: none in the columns it did not have either */
+	grid_resize(t->g, 10, 4);
+	t_feed(t, "\033[3g\r\n");
+	grid_resize(t->g, 20, 4);
+	t_feed(t, "\tY");
+	CHECK_CURSOR(t, 19, 1);
+	/* RIS sets the default stops everywhere */
+	grid_resize(t->g, 10, 4);
+	t_feed(t, "\033c");
+	grid_resize(t->g, 20, 4);
+	t_feed(t, "\t\tZ");
+	CHECK_ROW(t, 0, "                Z");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_ech_ends_wrap();
@@ -319,5 +344,6 @@ int main(void)
 	test_cursor_on_wide_right_half();
 	test_view_kept();
 	test_alt_pending_wrap_kept();
+	test_tabs_kept();
 	return t_done("grid-reflow");
 }
