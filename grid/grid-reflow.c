@@ -2,7 +2,8 @@
  *
  * The primary screen and its scrollback are cut into logical lines (rows joined by their soft-wrap flag),
  * each re-wrapped at the new width; a wide character that no longer fits at the end of a row moves to the
- * next one. The cursor keeps its offset inside its logical line, so it stays on its character, and so does the
+ * next one. On a one-column screen a wide character is kept in a narrow cell (none can show it; printing one
+ * there writes nothing) and takes its two columns back when the screen is wider again. The cursor keeps its offset inside its logical line, so it stays on its character, and so does the
  * cursor the primary screen saved (DECSC, 1048, 1049). The last row kept is the later of the cursor row and the
  * last non-blank row; when they no longer fit, rows leave at the top into the scrollback (as libvterm does),
  * but never the cursor's own: rows below it that still do not fit are cut (xterm and alacritty cut every row
@@ -192,10 +193,26 @@ static void place_after(struct cursor_map *cm, long end_off, int col, int ncols,
 	cm->row = row;
 }
 
+/* Whether cell content cp is a wide character (a cluster's width is its first code point's, as printed). A
+ * one-column screen keeps one in a narrow cell, as it cannot show it: laid out again on a wider one, it takes
+ * its two columns back. */
+static bool char_wide(const struct grid *g, uint32_t cp)
+{
+	struct cluster tmp;
+	if (cp & GRID_CP_CLUSTER) {
+		const struct cluster *cl = grid__cluster(g, cp, &tmp);
+		if (!cl || cl->n == 0)
+			return false;
+		cp = cl->cp[0];
+	}
+	return vt_char_width(cp) == 2;
+}
+
 /* Re-wraps old rows [i, j] (one logical line) into o, placing the cursors cms[0, ncm) that are on them. */
-static void layout_line(struct out *o, const struct screen *s, int ocols, size_t first, size_t i, size_t j,
+static void layout_line(struct out *o, const struct grid *g, int ocols, size_t first, size_t i, size_t j,
 			struct cursor_map *cms, int ncm)
 {
+	const struct screen *s = &g->primary;
 	int ncols = o->cols;
 	struct line *dst = out_add(o);
 	if (!dst)
@@ -220,6 +237,8 @@ static void layout_line(struct out *o, const struct screen *s, int ocols, size_t
 			if (c->width == 0)
 				continue;
 			int w = c->width == 2 && ncols >= 2 ? 2 : 1;
+			if (unlikely(ocols == 1) && ncols >= 2 && c->width == 1 && char_wide(g, c->cp))
+				w = 2;
 			if (col + w > ncols) {
 				dst->flags |= LINE_WRAPPED;
 				dst = out_add(o);
@@ -242,6 +261,7 @@ static void layout_line(struct out *o, const struct screen *s, int ocols, size_t
 			dst->cells[col] = *c;
 			dst->cells[col].flags = 0;
 			if (w == 2) {
+				dst->cells[col].width = 2;
 				dst->cells[col + 1] = *c;
 				dst->cells[col + 1].cp = 0;
 				dst->cells[col + 1].width = 0;
@@ -298,7 +318,7 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 		for (int k = 0; k < nv; k++)
 			if (cm[k].phys >= i && cm[k].phys <= j)
 				cm[k].off = (long)(cm[k].phys - i) * ocols + cx[k] + (pending[k] ? 1 : 0);
-		layout_line(&o, s, ocols, first, i, j, cm, nv);
+		layout_line(&o, g, ocols, first, i, j, cm, nv);
 		i = j + 1;
 	}
 	out_finish(&o);

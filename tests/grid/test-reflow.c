@@ -329,6 +329,30 @@ static void test_tabs_kept(void)
 	t_free(t);
 }
 
+/* A wide character cannot be shown on a one-column screen (printing one there writes nothing), but it is
+ * kept: laid out again at two columns or more it takes its two back. It stayed a narrow cell, so the next
+ * character went into its right half's column and the text after it was a column off. */
+static void test_wide_through_one_column(void)
+{
+	struct t_term *t = t_new(6, 4, 10);
+	t_feed(t, "\xe4\xb8\xad");
+	grid_resize(t->g, 1, 4);
+	CHECK(grid_row(t->g, 0)[0].width == 1, "one column: width %d", grid_row(t->g, 0)[0].width);
+	grid_resize(t->g, 6, 4);
+	const struct grid_cell *c = grid_row(t->g, 0);
+	CHECK(c[0].width == 2 && c[1].width == 0, "widened: widths %d %d, want 2 0", c[0].width, c[1].width);
+	CHECK_CURSOR(t, 2, 0);
+	t_feed(t, "x");
+	CHECK_ROW(t, 0, "\xe4\xb8\xadx");
+	/* a wide cluster (a base and a combining mark) too */
+	t_feed(t, "\r\n\xe4\xb8\xad\xcc\x81");
+	grid_resize(t->g, 1, 4);
+	grid_resize(t->g, 6, 4);
+	c = grid_row(t->g, 1);
+	CHECK(c[0].width == 2 && c[1].width == 0, "cluster widened: widths %d %d", c[0].width, c[1].width);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_ech_ends_wrap();
@@ -345,5 +369,6 @@ int main(void)
 	test_view_kept();
 	test_alt_pending_wrap_kept();
 	test_tabs_kept();
+	test_wide_through_one_column();
 	return t_done("grid-reflow");
 }
