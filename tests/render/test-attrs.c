@@ -549,12 +549,81 @@ static void test_blank_fillers(void)
 	}
 }
 
+/* Hostile emoji clusters on the shaping path: a ZWJ chain of 300 emoji, 101 regional indicators, an emoji
+ * with 300 skin tones, 2000 distinct ZWJ pairs (each a new sequence key). Each paints without a crash (ASan
+ * in the test command), and the long ZWJ chain and the skin tones draw nothing outside their two cells: the
+ * '|' after them looks as it does without the cluster. */
+static void test_emoji_hostile(void)
+{
+	static const char woman[] = "\xf0\x9f\x91\xa9", zwj[] = "\xe2\x80\x8d",
+			  ri_d[] = "\xf0\x9f\x87\xa9", tone[] = "\xf0\x9f\x8f\xbd";
+	struct kf_render *r;
+	FILE *font = fopen(EMOJI, "rb");
+	if (!font ||
+	    kf_render_create(
+		&(struct kf_render_config){.font_name = "DejaVu Sans Mono", .font_size = 20}, &r)) {
+		printf("SKIP hostile emoji clusters: no Noto Color Emoji or no DejaVu Sans Mono\n");
+		if (font)
+			fclose(font);
+		return;
+	}
+	fclose(font);
+	size_t cap = 64 << 10, len;
+	char *buf = malloc(cap);
+	if (!buf)
+		abort();
+	struct shot ref = paint(r, 8, 1, "  |");
+	for (int kind = 0; kind < 3; kind++) {
+		static const char *const what[] = {"300 emoji joined by ZWJ", "101 regional indicators",
+						   "an emoji with 300 skin tones"};
+		len = 0;
+		for (int i = 0; i < (kind == 1 ? 101 : 300); i++) {
+			const char *a = kind == 1 ? ri_d : i == 0 || kind == 0 ? woman : tone;
+			if (kind == 0 && i) {
+				memcpy(buf + len, zwj, 3);
+				len += 3;
+			}
+			memcpy(buf + len, a, 4);
+			len += 4;
+		}
+		buf[len] = 0;
+		char line[64 << 10];
+		snprintf(line, sizeof(line), "%s\r\x1b[2C|", buf);
+		struct shot s = paint(r, 8, 1, line);
+		if (kind == 1) { /* 50 flags and a lone one wrap over many rows: painted, nothing more */
+			free(s.px);
+			continue;
+		}
+		int n = 0;
+		for (int y = 0; y < s.ch; y++)
+			for (int x = 2 * s.cw; x < s.w; x++)
+				n += s.px[(size_t)y * s.w + x] != ref.px[(size_t)y * s.w + x];
+		if (n)
+			printf("FAIL %s: %d pixels right of its two cells differ\n", what[kind], n),
+			    failures++;
+		free(s.px);
+	}
+	/* 2000 distinct sequences: the glyph cache stays bounded (ASan/valgrind see a leak or overrun). */
+	for (int i = 0; i < 2000; i++) {
+		char line[32];
+		uint32_t b = 0x1f400 + (uint32_t)(i % 500), c = 0x1f680 + (uint32_t)(i / 500);
+		snprintf(line, sizeof(line), "\xf0\x9f%c%c%s\xf0\x9f%c%c", 0x80 | ((b >> 6) & 0x3f),
+			 0x80 | (b & 0x3f), zwj, 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
+		struct shot s = paint(r, 4, 1, line);
+		free(s.px);
+	}
+	free(ref.px);
+	free(buf);
+	kf_render_destroy(r);
+}
+
 int main(void)
 {
 	test_marks();
 	test_composed();
 	test_text_presentation();
 	test_emoji_sequences();
+	test_emoji_hostile();
 	test_cursor_visible();
 	test_decscnm_palette();
 	test_bold_bright();
