@@ -7,7 +7,8 @@
  * gives exactly the pixels of a full repaint.
  *
  * XRGB8888 targets are painted in place when the span lies inside the target; RGB565 targets and
- * spans that need clipping are painted into a scratch strip first and then converted/copied.
+ * spans that need clipping are painted into a scratch strip first and then converted/copied
+ * (paint-out.c, with the list of changed rectangles).
  *
  * The fills of one colour (backgrounds, blank runs, margins) are in paint-fill.h, included below
  * where they were once written here: static functions of this one file, inlined as before.
@@ -622,70 +623,6 @@ static void paint_span(struct kf_render *r, const struct kf_render_source *s, st
 	}
 }
 
-static uint16_t to565(uint32_t c)
-{
-	return (uint16_t)((c >> 8 & 0xf800) | (c >> 5 & 0x07e0) | (c >> 3 & 0x001f));
-}
-
-struct rects {
-	struct kf_render_rect *r;
-	int n, max;
-};
-
-__attribute__((noinline)) static void add_rect(struct rects *rs, int x, int y, int w, int h)
-{
-	if (!rs->max || w <= 0 || h <= 0)
-		return;
-	if (rs->n) {
-		struct kf_render_rect *p = &rs->r[rs->n - 1];
-		if (p->x == x && p->w == w && p->y + p->h == y) {
-			p->h += h;
-			return;
-		}
-	}
-	if (rs->n < rs->max) {
-		rs->r[rs->n++] = (struct kf_render_rect){x, y, w, h};
-		return;
-	}
-	struct kf_render_rect *p = &rs->r[rs->n - 1];
-	int x1 = p->x + p->w > x + w ? p->x + p->w : x + w,
-	    y1 = p->y + p->h > y + h ? p->y + p->h : y + h;
-	p->x = p->x < x ? p->x : x;
-	p->y = p->y < y ? p->y : y;
-	p->w = x1 - p->x;
-	p->h = y1 - p->y;
-}
-
-__attribute__((noinline)) static uint32_t *scratch(struct kf_render *r, size_t pixels)
-{
-	if (pixels > r->scratch_len) {
-		uint32_t *n = realloc(r->scratch, pixels * sizeof(*n));
-		if (!n)
-			return NULL;
-		r->scratch = n;
-		r->scratch_len = pixels;
-	}
-	return r->scratch;
-}
-
-/* A row painted into the scratch strip o (clipped, or a target in RGB565) into the target: out of
- * paint_row's pages (see paint_row). */
-__attribute__((noinline)) static void copy_out(const struct kf_render_target *t, const struct kf_strip *o,
-					       int px, int py, int cw, int ch)
-{
-	for (int j = 0; j < ch; j++) {
-		uint8_t *line = (uint8_t *)t->data + (size_t)(py + j) * t->stride;
-		const uint32_t *src = o->px + (size_t)j * o->pitch;
-		if (t->format == KF_RENDER_XRGB8888) {
-			memcpy((uint32_t *)line + px, src, (size_t)cw * 4);
-		} else {
-			uint16_t *d = (uint16_t *)line + px;
-			for (int i = 0; i < cw; i++)
-				d[i] = to565(src[i]);
-		}
-	}
-}
-
 /* Paints cells [x0, x1) of row y and copies them into the target. Returns -ENOMEM or 0. Aligned to
  * a page, and under 4 KiB with what it inlines (paint_span, paint_cell): under TCG a jump to another
  * page is a look-up of the next block (docs/benchmarks.md, issue 5 sessions 9 and 18). At ~8 KiB its
@@ -695,7 +632,7 @@ __attribute__((noinline)) static void copy_out(const struct kf_render_target *t,
  * and a return where they run, nothing where they do not. Keep it under a page (nm -S). */
 __attribute__((aligned(4096))) static int
 paint_row(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
-	  int y, int x0, int x1, struct rects *rs)
+	  int y, int x0, int x1, struct kf_paint_rects *rs)
 {
 	/* A wide character's look depends on its right half and an orphaned right half on its left
 	 * neighbour, and erasing one half of a wide character changes the other: widen the span by
@@ -722,15 +659,15 @@ paint_row(struct kf_render *r, const struct kf_render_source *s, const struct kf
 		o.px = (uint32_t *)((uint8_t *)t->data + (size_t)py * t->stride) + px;
 	} else {
 		o.pitch = (size_t)pw;
-		o.px = scratch(r, (size_t)pw * ph);
+		o.px = kf_paint_scratch(r, (size_t)pw * ph);
 		if (!o.px)
 			return -ENOMEM;
 	}
 	paint_span(r, s, &o, y, x0, x1);
 	kf_paint_pointer(r, &o, px, py, pw);
 	if (!direct)
-		copy_out(t, &o, px, py, cw, ch);
-	add_rect(rs, px, py, cw, ch);
+		kf_paint_copy_out(t, &o, px, py, cw, ch);
+	kf_paint_add_rect(rs, px, py, cw, ch);
 	return 0;
 }
 
@@ -769,7 +706,7 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
 	merge_palette(r, s);
 	if (s->reverse_video)
 		kf_palette_reverse(r->eff);
-	struct rects rs = {rects, 0, rects ? max_rects : 0};
+	struct kf_paint_rects rs = {rects, 0, rects ? max_rects : 0};
 	bool all = true;
 	for (int y = 0; y < s->rows && all; y++)
 		all = d->x0[y] == 0 && d->x1[y] == s->cols;
@@ -800,7 +737,7 @@ static void fill_target(const struct kf_render_target *t, int x, int y, int w, i
 	for (int j = y; j < y1; j++) {
 		uint16_t *line = (uint16_t *)(void *)((uint8_t *)t->data + (size_t)j * t->stride);
 		for (int i = x; i < x1; i++)
-			line[i] = to565(c);
+			line[i] = kf_to565(c);
 	}
 }
 
@@ -813,7 +750,7 @@ int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s,
 	merge_palette(r, s);
 	if (s->reverse_video)
 		kf_palette_reverse(r->eff);
-	struct rects rs = {NULL, 0, 0};
+	struct kf_paint_rects rs = {NULL, 0, 0};
 	for (int y = 0; y < s->rows; y++) {
 		int ret = paint_row(r, s, t, y, 0, s->cols, &rs);
 		if (ret)

@@ -277,6 +277,21 @@ void kf_paint_cursor(struct kf_render *r, const struct kf_render_source *s, stru
 /* decor.c: the part of the mouse pointer inside pixels [sx0, sx0 + sw) x [sy0, sy0 + cell_h)
  * of the screen, drawn into o (whose first pixel is (sx0, sy0)). */
 void kf_paint_pointer(struct kf_render *r, struct kf_strip *o, int sx0, int sy0, int sw);
+/* paint-out.c: the rectangles a paint changed (max 0: not collected), at most max of them. */
+struct kf_paint_rects {
+	struct kf_render_rect *r;
+	int n, max;
+};
+void kf_paint_add_rect(struct kf_paint_rects *rs, int x, int y, int w, int h);
+/* paint-out.c: r's scratch strip of at least pixels pixels, or NULL when it cannot grow. */
+uint32_t *kf_paint_scratch(struct kf_render *r, size_t pixels);
+/* paint-out.c: cw x ch pixels of o into t at (px, py), converted to t's format. */
+void kf_paint_copy_out(const struct kf_render_target *t, const struct kf_strip *o, int px, int py,
+		       int cw, int ch);
+static inline uint16_t kf_to565(uint32_t c)
+{
+	return (uint16_t)((c >> 8 & 0xf800) | (c >> 5 & 0x07e0) | (c >> 3 & 0x001f));
+}
 /* decor.c: a premultiplied colour row (w pixels of m) over p. */
 void kf_paint_blit_color_row(uint32_t *p, const uint32_t *m, int w);
 /* decor.c: the combining marks cps[1..n) of a cluster in style over its cell pixels at x of o. */
