@@ -611,6 +611,12 @@ void drm_backend_resume(struct drm_backend *b)
 		b->cards[c]->needs_modeset = true;
 	drm_backend_update_canvas(b);
 	drm_info("display resumed");
+	/* Getting the display back is the user's doing (a VT switch, often from a program or another seat's
+	 * keyboard, so no input of ours says so): show it, as the kernel's console does on a switch, and start
+	 * the DPMS timeout again, or the time spent away would blank it at once. */
+	b->last_activity_ns = drm_now_ns();
+	if (b->blanked)
+		drm_backend_set_blank(b, false);
 	kick(b);
 	update_timer(b);
 }

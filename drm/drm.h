@@ -128,7 +128,8 @@ bool drm_backend_is_blanked(const struct drm_backend *b);
 /* The seat took the display away (VT switch): stop committing. Flips in flight are forgotten. */
 void drm_backend_suspend(struct drm_backend *b);
 /* The seat gave the display back: rescan connectors; the next commit is a full modeset that also disables the
- * CRTCs and planes we do not use. Calls outputs_changed if the canvas size changed. */
+ * CRTCs and planes we do not use. Unblanks and restarts the DPMS timeout (a switch back is activity). Calls
+ * outputs_changed if the canvas size changed. */
 void drm_backend_resume(struct drm_backend *b);
 
 /* Counters for tests and benchmarks. */

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The frame loop on a real DRM driver (virtio-gpu): synchronized output (DECSET 2026) and the flip watchdog.
 
+    tests/vm/t-frameloop.py [--only NAME]...
+
 kmscon-felis --backend=drm runs tests/vm/guest/kf-sync.c, which paints a block of rows red, green or blue and
 asks for the frame counters (SIGRTMIN+1: rendered frames, flips, watchdog, 2026 holds and timeouts, the
 monotonic clock) at chosen moments. The host samples the scanned-out frame (QEMU screendump) as fast as it can.
@@ -32,8 +34,14 @@ monotonic clock) at chosen moments. The host samples the scanned-out frame (QEMU
                        rate (the frame loop found the blinking cells in what it painted).
   blink-dpms-virtio    --dpms-timeout=2 under a blinking cursor: the display still blanks (a blink frame is not
                        activity), and while blanked nothing is rendered and the program does not wake up.
+  dpms-vt-switch-virtio --dpms-timeout=4: blanked, then the VT switched away (chvt 1, no input reaches us) for
+                       longer than the timeout and back (chvt 2): the display comes back lit with the text on it
+                       ("display unblanked" after "display resumed", the screendump not one colour), as the
+                       kernel's console does on a switch, and stays lit for the timeout from the switch back,
+                       not blanked at once for the time spent away; the same away from a lit display.
 """
 # timeout: 600
+import argparse
 import re
 import time
 
@@ -284,15 +292,46 @@ def test_blink_dpms(vm):
     stop(vm)
 
 
+def test_dpms_vt_switch(vm):
+    vm.sh("kmscon-felis --backend=drm --vt=2 --switchvt --dpms-timeout=4 --verbose --no-mouse "
+          "--font-name='DejaVu Sans Mono' --font-size=16 --login -- /bin/sh -c \"printf 'DPMS AND VT SWITCH'; "
+          "exec sleep 1000\" >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid")
+    vm.sh("i=0; until ps -o args | grep -q '^sleep 1000'; do i=$((i+1)); [ $i -gt 600 ] && exit 1; "
+          "sleep 0.1; done; i=0; until grep -q 'display blanked' /tmp/kf.log; do i=$((i+1)); "
+          "[ $i -gt 200 ] && exit 1; sleep 0.1; done", timeout=120)
+    # Away for longer than the timeout, then back: no key or pointer event reaches us on the way.
+    vm.sh("chvt 1; sleep 5; chvt 2; sleep 1.5", timeout=60)
+    img = vm.screendump()
+    log = vm.sh("cat /tmp/kf.log", check=False)[1]
+    back = log[log.rfind("display resumed"):] if "display resumed" in log else ""
+    kftest.check(back != "", "no 'display resumed' after chvt 2:\n%s" % log[-2000:])
+    kftest.check("display unblanked" in back and "display blanked" not in back,
+                 "after the switch back the display stayed or went dark:\n%s" % back[-2000:])
+    kftest.check(not img.is_uniform(), "the screen is one colour 1.5 s after the switch back")
+    # Again from a lit display: away for longer than the timeout must not blank it at once on return.
+    vm.sh("chvt 1; sleep 5; chvt 2; sleep 1.5", timeout=60)
+    log = vm.sh("cat /tmp/kf.log", check=False)[1]
+    back = log[log.rfind("display resumed"):]
+    kftest.check(log.count("display resumed") == 2 and "display blanked" not in back,
+                 "lit before the switch, blanked at once after it:\n%s" % back[-2000:])
+    kftest.check(not vm.screendump().is_uniform(), "lit before the switch: one colour 1.5 s after it")
+    stop(vm)
+
+
 def main():
     if not kftest.binary_available():
         kftest.skip("kmscon-felis not built")
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", action="append", default=[], help="run only this test (repeatable)")
+    args = ap.parse_args()
+    tests = (("sync-control-virtio", test_control), ("sync-end-virtio", test_end),
+             ("sync-timeout-virtio", test_timeout), ("watchdog-virtio", test_watchdog),
+             ("pacing-virtio", test_pacing), ("blink-virtio", test_blink),
+             ("blink-dpms-virtio", test_blink_dpms), ("dpms-vt-switch-virtio", test_dpms_vt_switch))
+    tests = [t for t in tests if not args.only or t[0] in args.only]
     vm = kftest.boot(gpu="virtio", name="frameloop")
     try:
-        for name, fn in (("sync-control-virtio", test_control), ("sync-end-virtio", test_end),
-                         ("sync-timeout-virtio", test_timeout), ("watchdog-virtio", test_watchdog),
-                         ("pacing-virtio", test_pacing), ("blink-virtio", test_blink),
-                         ("blink-dpms-virtio", test_blink_dpms)):
+        for name, fn in tests:
             kftest.run_test(name, lambda: fn(vm))
             stop(vm)
     finally:
