@@ -389,10 +389,13 @@ void grid__reset_state(struct grid *g, bool hard)
 	g->modes.keys.keypad_app = false;
 	g->saved[0].valid = false;
 	g->saved[1].valid = false;
-	if (!hard)
-		return;
+	/* DECSTR too: xterm 379's soft reset gives the power-on cursor back (a steady block), as RIS does */
+	if (g->cursor_blink || g->cursor_shape != GRID_CURSOR_BLOCK)
+		g->damaged = true;
 	g->cursor_blink = false;
 	g->cursor_shape = GRID_CURSOR_BLOCK;
+	if (!hard)
+		return;
 	g->checksum_ext = 0;
 	g->last_cp = 0;
 	g->last_x = g->last_y = -1;

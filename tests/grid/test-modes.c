@@ -268,6 +268,22 @@ static void test_decsca_report(void)
 	t_free(t);
 }
 
+/* DECSTR puts the cursor back to its power-on style, a steady block, as xterm 379 does (checked with
+ * tests/tools/xterm-replies.py: after "CSI 4 q" or DECSET 12 and DECSTR, DECRQSS answers "2 q" and DECRQM 12 "2"),
+ * as RIS does: an editor that set a bar cursor and a "reset" that sends DECSTR left the shell with a blinking bar. */
+static void test_decstr_cursor_style(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "\033[5 q\033[!p\033P$q q\033\\\033[?12$p");
+	CHECK_REPLY(t, "\033P1$r2 q\033\\\033[?12;2$y");
+	struct grid_cursor c;
+	grid_get_cursor(t->g, &c);
+	CHECK(c.shape == GRID_CURSOR_BLOCK && !c.blink, "after DECSTR: shape %d blink %d", c.shape, c.blink);
+	t_feed(t, "\033[?12h\033[!p\033[?12$p");
+	CHECK_REPLY(t, "\033[?12;2$y");
+	t_free(t);
+}
+
 /* DEC's device status reports (xterm ctlseqs "CSI ? Ps n"), answered as xterm answers them at the VT220 level DA1
  * claims, for a console with no printer, no DEC locator and no user-defined keys to lock: printer (15) "no
  * printer" 13, UDK (25) "unlocked" 20, keyboard (26) 27;1 (North American); the VT330's locator status (55)
@@ -742,6 +758,7 @@ int main(void)
 	test_replies();
 	test_conformance_level();
 	test_decsca_report();
+	test_decstr_cursor_style();
 	test_dec_status_reports();
 	test_window_reports();
 	test_decrqm_fixed_modes();
