@@ -624,6 +624,12 @@ static void decrqss(struct grid *g, const char *s, size_t len)
 		n = snprintf(buf, sizeof(buf), "%d;%dr", g->top + 1, g->bottom + 1);
 	} else if (len == 1 && s[0] == 's') {
 		n = snprintf(buf, sizeof(buf), "%d;%ds", g->left + 1, g->right + 1);
+	} else if (len == 1 && s[0] == 't') {
+		n = snprintf(buf, sizeof(buf), "%dt", g->rows); /* DECSLPP: a page is the screen */
+	} else if (len == 2 && s[0] == '$' && s[1] == '|') {
+		n = snprintf(buf, sizeof(buf), "%d$|", g->cols); /* DECSCPP */
+	} else if (len == 2 && s[0] == '*' && s[1] == '|') {
+		n = snprintf(buf, sizeof(buf), "%d*|", g->rows); /* DECSNLS */
 	} else if (len == 2 && s[0] == ' ' && s[1] == 'q') {
 		int v = g->cursor_shape == GRID_CURSOR_BLOCK ? 1 : g->cursor_shape == GRID_CURSOR_UNDERLINE ? 3 : 5;
 		n = snprintf(buf, sizeof(buf), "%d q", v + !g->cursor_blink);

@@ -268,6 +268,19 @@ static void test_decsca_report(void)
 	t_free(t);
 }
 
+/* DECRQSS for the page's size (xterm ctlseqs DECRQSS: DECSLPP "t", DECSCPP "$|", DECSNLS "*|"): the screen's lines
+ * and columns; a page is the screen. xterm 379 answers all three, also at a VT220's level, where we refused them
+ * and an application sizing its pages from them found none. xterm's DECSNLS is the screen's lines, as here; its
+ * DECSLPP is one less than them and 24 at least, its DECSCPP 80 whatever the width (80 or 132 by DECCOLM, which a
+ * console does not have): tests/tools/xterm-replies.py at 100x30 gives "29t", "80$|", "30*|" (docs/conformance.md). */
+static void test_decrqss_page_size(void)
+{
+	struct t_term *t = t_new(30, 7, 0);
+	t_feed(t, "\033P$qt\033\\\033P$q$|\033\\\033P$q*|\033\\");
+	CHECK_REPLY(t, "\033P1$r7t\033\\\033P1$r30$|\033\\\033P1$r7*|\033\\");
+	t_free(t);
+}
+
 /* DECSTR puts the cursor back to its power-on style, a steady block, as xterm 379 does (checked with
  * tests/tools/xterm-replies.py: after "CSI 4 q" or DECSET 12 and DECSTR, DECRQSS answers "2 q" and DECRQM 12 "2"),
  * as RIS does: an editor that set a bar cursor and a "reset" that sends DECSTR left the shell with a blinking bar. */
@@ -759,6 +772,7 @@ int main(void)
 	test_conformance_level();
 	test_decsca_report();
 	test_decstr_cursor_style();
+	test_decrqss_page_size();
 	test_dec_status_reports();
 	test_window_reports();
 	test_decrqm_fixed_modes();
