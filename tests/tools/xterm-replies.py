@@ -275,6 +275,20 @@ def families(cols, rows):
     add("xtgettcap-odd", DCS + "+q" + "544" + ST)
     add("xtgettcap-nonhex", DCS + "+q" + "ZZ" + ST)
     add("xtgettcap-empty", DCS + "+q" + ST)
+    # other reports xterm has: DECREQTPARM, ENQ (answerback), DECRQPSR (cursor information, tab stops),
+    # DECRQTSR, DECRQUPSS, DECRQDE, XTREPORTSGR, XTSMGRAPHICS, XTQALLOWED-style queries, the colour scheme
+    for q in ("x", "0x", "1x", "2x", "1$w", "2$w", "1$u", "&u", '"v', "1;1;2;3#|", "?1;1S", "?2;1S", "?3;1S",
+              "?996n", ">0T", ">t"):
+        add("misc-" + escape(q.encode()), CSI + q)
+    add("misc-enq", "\x05")
+    add("misc-deccir-state", CSI + "5;10r" + CSI + "?6h" + CSI + "2;3H" + CSI + "1;4;7m" + E + "(0" + CSI + "1$w")
+    add("misc-dectabsr-set", CSI + "3g" + CSI + "1;5H" + E + "H" + CSI + "1;20H" + E + "H" + CSI + "2$w")
+    # CPR and DECRQM through the alternate screen
+    add("alt-cpr", CSI + "5;6H" + CSI + "?1049h" + CSI + "6n" + CSI + "?1049l" + CSI + "6n")
+    add("alt-decrqm", CSI + "?1049h" + CSI + "?47$p" + CSI + "?1047$p" + CSI + "?1049$p" + CSI + "?1048$p")
+    add("alt-decrqm-47", CSI + "?47h" + CSI + "?47$p" + CSI + "?1047$p" + CSI + "?1049$p")
+    add("cpr-after-decstr-pending", CSI + "1;79Hab" + CSI + "!p" + CSI + "6n")
+    add("cpr-after-decsc-pending", CSI + "1;79Hab" + E + "7" + CSI + "5;5H" + E + "8" + CSI + "6n")
     # kitty keyboard (xterm 379 does not know it)
     add("kitty-query", CSI + "?u")
     add("kitty-query-pushed", CSI + ">1u" + CSI + "?u")
