@@ -281,6 +281,24 @@ static void osc_palette(struct grid *g, const char *s, size_t len)
 }
 
 /* OSC 10/11/12 ; spec [; spec ...]: each further spec moves to the next of fg, bg, cursor. */
+/* The palette slot OSC 10/11/12 (and 110/111/112) name. Under reverse video (DECSCNM) the display paints the
+ * default text in the background colour and the default background in the foreground one, and OSC 10 and 11
+ * name the colours painted, as in xterm 379: each addresses the other's slot. */
+static int dynamic_slot(const struct grid *g, int which)
+{
+	if (g->modes.reverse_video && which < 12)
+		return 256 + 11 - which;
+	return 256 + which - 10;
+}
+
+static uint32_t dynamic_color(const struct grid *g, int which)
+{
+	/* a cursor of the default colour takes the text's (render/paint.c), reversed too */
+	if (which == 12 && g->modes.reverse_video && g->palette[258] == g->palette_defaults[258])
+		return g->palette[dynamic_slot(g, 10)];
+	return g->palette[dynamic_slot(g, which)];
+}
+
 static void osc_dynamic(struct grid *g, int which, const char *s, size_t len)
 {
 	const char *p = s, *end = s + len;
@@ -292,9 +310,9 @@ static void osc_dynamic(struct grid *g, int which, const char *s, size_t len)
 		if (q - p == 1 && *p == '?') {
 			char pre[16];
 			snprintf(pre, sizeof(pre), "%d;", which);
-			reply_color(g, pre, g->palette[256 + which - 10]);
+			reply_color(g, pre, dynamic_color(g, which));
 		} else if (parse_color(p, (size_t)(q - p), &c)) {
-			g->palette[256 + which - 10] = c;
+			g->palette[dynamic_slot(g, which)] = c;
 			grid_damage_all(g);
 		}
 		which++;
@@ -753,7 +771,7 @@ static void osc(struct grid *g, const char *s, size_t len)
 	case 110: case 111: case 112:
 		/* these take no data: with some the sequence is malformed and ignored (xterm's do_osc) */
 		if (alen == 0)
-			grid__palette_reset(g, 256 + num - 110);
+			grid__palette_reset(g, dynamic_slot(g, num - 100));
 		break;
 	default: break; /* 1 (icon name), 7 (cwd) and others: nothing to show on a console */
 	}

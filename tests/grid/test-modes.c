@@ -545,6 +545,28 @@ static void test_modes(void)
 	t_free(t);
 }
 
+/* Under reverse video (DECSCNM) the display paints the default text in the background colour and the default
+ * background in the foreground one, and OSC 10 and 11 name the colours painted, as in xterm 379
+ * (tests/tools/xterm-replies.py): their queries answer the swapped colours, their sets and OSC 110/111 change
+ * them, and a cursor of the default colour is painted, and reported, in the text's. A program asking the
+ * background to choose its light or dark theme was told black on a screen painted light grey. */
+static void test_colors_reverse_video(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "\033[?5h\033]10;?\007\033]11;?\007\033]12;?\007");
+	CHECK_REPLY(t, "\033]10;rgb:0000/0000/0000\007\033]11;rgb:e5e5/e5e5/e5e5\007\033]12;rgb:0000/0000/0000\007");
+	/* the text colour set while reversed is the background once the mode is reset */
+	t_feed(t, "\033]10;#ff0000\007\033]10;?\007\033[?5l\033]10;?\007\033]11;?\007");
+	CHECK_REPLY(t, "\033]10;rgb:ffff/0000/0000\007\033]10;rgb:e5e5/e5e5/e5e5\007\033]11;rgb:ffff/0000/0000\007");
+	/* OSC 110 resets the painted background, to the background's default; 111 the foreground */
+	t_feed(t, "\033[?5h\033]111\007\033[?5l\033]11;?\007\033[?5h\033]110\007\033[?5l\033]10;?\007\033]11;?\007");
+	CHECK_REPLY(t, "\033]11;rgb:ffff/0000/0000\007\033]10;rgb:e5e5/e5e5/e5e5\007\033]11;rgb:0000/0000/0000\007");
+	/* a cursor colour set stays what it is */
+	t_feed(t, "\033]12;#00ff00\007\033[?5h\033]12;?\007");
+	CHECK_REPLY(t, "\033]12;rgb:0000/ffff/0000\007");
+	t_free(t);
+}
+
 /* grid_config.colors: the display's configured colours are what OSC 4/10/11/12 report and what OSC 104/110/111
  * and RIS bring back (xterm ctlseqs OSC 4, 10-12, 104, 110-112) */
 static void test_configured_colors(void)
@@ -766,6 +788,7 @@ int main(void)
 	test_clipboard();
 	test_clipboard_read();
 	test_configured_colors();
+	test_colors_reverse_video();
 	test_configured_decbkm();
 	test_sgr();
 	test_replies();
