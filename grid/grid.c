@@ -387,6 +387,7 @@ void grid__reset_state(struct grid *g, bool hard)
 	g->cursor_visible = true;
 	g->modes.keys.cursor_keys_app = false;
 	g->modes.keys.keypad_app = false;
+	g->modes.keys.modify_other_keys = 0; /* DECSTR too, as in xterm 379 */
 	g->saved[0].valid = false;
 	g->saved[1].valid = false;
 	/* DECSTR too: xterm 379's soft reset gives the power-on cursor back (a steady block), as RIS does */

@@ -297,6 +297,20 @@ static void test_decstr_cursor_style(void)
 	t_free(t);
 }
 
+/* DECSTR turns modifyOtherKeys off, as xterm 379's soft reset does (tests/tools/xterm-replies.py: after
+ * "CSI > 4 ; 2 m" and DECSTR, XTQMODKEYS answers "CSI > 4 ; 0 m"), as RIS does: after a program that had set it
+ * and a soft reset, Ctrl+letters in the shell came as "CSI 27 ; 5 ; ... ~" sequences it does not read. */
+static void test_decstr_modify_other_keys(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "\033[>4;2m\033[!p\033[?4m");
+	CHECK_REPLY(t, "\033[>4;0m");
+	struct grid_modes m;
+	grid_get_modes(t->g, &m);
+	CHECK(m.keys.modify_other_keys == 0, "modifyOtherKeys after DECSTR: %d", m.keys.modify_other_keys);
+	t_free(t);
+}
+
 /* DEC's device status reports (xterm ctlseqs "CSI ? Ps n"), answered as xterm answers them at the VT220 level DA1
  * claims, for a console with no printer, no DEC locator and no user-defined keys to lock: printer (15) "no
  * printer" 13, UDK (25) "unlocked" 20, keyboard (26) 27;1 (North American); the VT330's locator status (55)
@@ -795,6 +809,7 @@ int main(void)
 	test_conformance_level();
 	test_decsca_report();
 	test_decstr_cursor_style();
+	test_decstr_modify_other_keys();
 	test_decrqss_page_size();
 	test_dec_status_reports();
 	test_window_reports();
