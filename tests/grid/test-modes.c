@@ -154,7 +154,8 @@ static void test_replies(void)
 	      "names: %06x %06x %06x %06x %06x", grid_palette(t->g)[6], grid_palette(t->g)[7],
 	      grid_palette(t->g)[8], grid_palette(t->g)[9], grid_palette(t->g)[10]);
 	/* hostile names change nothing: 64 KiB of letters, a name one past the table's longest key, only spaces,
-	 * a known name with a byte above 0x7f, an empty name; spaces around a known one are skipped as X does */
+	 * a known name with a byte above 0x7f, an empty name; spaces around a known one are skipped (X's server
+	 * refuses them: docs/conformance.md) */
 	{
 		static char big[70000];
 		memset(big, 'a', sizeof(big) - 32);

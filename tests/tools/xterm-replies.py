@@ -14,8 +14,9 @@ Families: DA1/DA2/DA3 and DECID, DSR (5, 6, and the DEC forms), CPR with a pendi
 DECXCPR, DECRQM for every ANSI and DEC mode number xterm knows and some it does not (at power-on, set, reset,
 after XTSAVE/XTRESTORE, DECSTR, RIS), DECRQSS (SGR combinations with colours and underline styles, DECSTBM,
 DECSLRM, DECSLPP, DECSCUSR, DECSCL, DECSCA, DECSACE and invalid requests), XTVERSION, XTWINOPS reports
-(CSI 11/13/14/15/16/18/19/20/21 t), OSC 4/10/11/12 queries ended by BEL and by ST, OSC 52 queries, XTGETTCAP,
-XTQMODKEYS and the kitty keyboard query (CSI ? u).
+(CSI 11/13/14/15/16/18/19/20/21 t), OSC 4/10/11/12 queries ended by BEL and by ST (also colour specifications
+read back, and under reverse video), OSC 52 queries, XTGETTCAP, XTQMODKEYS, DECREQTPARM, ENQ, DECRQPSR,
+XTREPORTSGR and the kitty keyboard query (CSI ? u).
 
 Needs: apt-get install -y xterm xvfb (xterm 379). xterm runs with xterm-diff's options (-u8, the size given,
 its defaults otherwise) plus -fg/-bg set to our default colours (#e5e5e5 on black), so that OSC 10/11/12's
@@ -266,6 +267,20 @@ def families(cols, rows):
             add("osc-%s-%s" % (tag, escape(q.encode())), OSC + q + end)
         add("osc-%s-after-ris" % tag, OSC + "11;#123456" + end + E + "c" + OSC + "11;?" + end)
         add("osc-%s-4-after-ris" % tag, OSC + "4;1;#123456" + end + E + "c" + OSC + "4;1;?" + end)
+    # colour specifications, read back: X's forms and names (xterm parses them with XParseColor)
+    for spec in ("red", "Red", "DarkSlateGray", "dark slate gray", "grey50", "gray100", "LightGoldenrod1",
+                 "rgb:f/8/0", "rgb:fff/888/000", "rgb:ffff/8888/0000", "rgb:ff/88", "rgb:f/8/0/1", "rgb:1/22/333",
+                 "rgb:12345/0/0", "RGB:ff/00/00", "#f80", "#ff8800", "#fff888000", "#ffff88880000", "#ff88",
+                 "#ff880", "#FF8800", "rgbi:1/0.5/0", "rgbi:0.5/0/1e0", "rgbi:2/0/0", "nosuchcolour", "",
+                 " red", "red ", "#", "rgb:", "CIEXYZ:0.5/0.5/0.5", "cieluv:50/0/0", "TekHVC:0/50/0", "none",
+                 "#00000000000g", "rgb:0x/00/00", "rgb:-1/0/0"):
+        add("colour-4-" + escape(spec.encode()), OSC + "4;3;" + spec + "\x07" + OSC + "4;3;?\x07")
+        add("colour-10-" + escape(spec.encode()), OSC + "10;" + spec + "\x07" + OSC + "10;?\x07")
+    for q in ("10;?;#ff0000", "11;#ff0000;?", "10;#010203;?;?", "12;#ff0000\x07\x1b]112\x07\x1b]12;?",
+              "10;#ff0000\x07\x1b]12;?", "4;1;#ff0000\x07\x1b]104\x07\x1b]4;1;?", "4;1;?;1;#00ff00;1;?",
+              "4;1;#ff0000;2;?", "11;?\x07\x1b[?5h\x1b]11;?"):
+        add("colour-multi-" + escape(q.encode()), OSC + q + "\x07")
+    add("colour-reverse-video", CSI + "?5h" + OSC + "10;?\x07" + OSC + "11;?\x07")
     # XTGETTCAP
     for names in ("TN", "name", "Co", "colors", "RGB", "kcuu1", "km", "TN;Co", "Co;TN", "xx;Co", "Co;xx;TN",
                   "bce", "cols", "lines", "setrgbf", "Ss", "Se", "Ms", "Tc", "kf1", "ku", "k1", "@7"):
