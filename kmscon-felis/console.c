@@ -289,6 +289,24 @@ int kf_console_rescale(struct kf_render *render, struct kf_session *session, int
 	return 0;
 }
 
+void kf_console_fit_session(struct kf_session *session, int *cols, int *rows, int cell_w, int cell_h)
+{
+	struct grid *g = kf_session_grid(session);
+	int r = kf_session_resize(session, *cols, *rows, cell_w, cell_h);
+
+	if (r < 0 && grid_cols(g) == *cols && grid_rows(g) == *rows) {
+		/* the grid took it, TIOCSWINSZ did not (a PTY hung up): the screen is right as it is */
+		log_warn("the program was not told its new size %dx%d (%s)", *cols, *rows, strerror(-r));
+	} else if (r < 0) {
+		/* The grid and the child keep the old size: the pointer must stay on the cells there are, not on
+		 * ones the grid does not have (the display shows a margin, or the grid cut, until the next change). */
+		log_err("the display fits %dx%d cells, but the screen cannot take them (%s): it stays at %dx%d", *cols,
+			*rows, strerror(-r), grid_cols(g), grid_rows(g));
+	}
+	*cols = grid_cols(g);
+	*rows = grid_rows(g);
+}
+
 void kf_console_resized(struct kf_console *c, int cols, int rows, int cell_w, int cell_h)
 {
 	c->cols = cols;

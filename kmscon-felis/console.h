@@ -50,6 +50,11 @@ void kf_console_close_device(int fd, void *ud);
  * size in *cols, *rows cells of *cell_w x *cell_h pixels. */
 int kf_console_rescale(struct kf_render *render, struct kf_session *session, int scale, int width, int height,
 		       int *cols, int *rows, int *cell_w, int *cell_h);
+/* The display now fits *cols x *rows cells of cell_w x cell_h pixels (a display plugged or unplugged, the first
+ * one found): resizes the session to it. When the grid cannot take it (out of memory, past GRID_MAX_DIM), the
+ * grid and the child keep the old size (logged). Sets *cols and *rows to the grid's size, the one to tell
+ * kf_console_resized. */
+void kf_console_fit_session(struct kf_session *session, int *cols, int *rows, int cell_w, int cell_h);
 /* The grid was resized to cols x rows cells of cell_w x cell_h pixels (pointer positions follow). */
 void kf_console_resized(struct kf_console *c, int cols, int rows, int cell_w, int cell_h);
 /* The child wrote output: the view returns to the bottom of the scrollback. */

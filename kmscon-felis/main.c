@@ -239,8 +239,9 @@ static void on_stats_signal(void *ud, int signo)
 static void on_output_resize(void *ud, int cols, int rows, int cell_w, int cell_h)
 {
 	struct kf_app *app = ud;
+	/* the console is told the size the grid has: the old one when it cannot take the new one */
 	if (app->session) /* else start_drm() creates it at this size */
-		kf_session_resize(app->session, cols, rows, cell_w, cell_h);
+		kf_console_fit_session(app->session, &cols, &rows, cell_w, cell_h);
 	if (app->console)
 		kf_console_resized(app->console, cols, rows, cell_w, cell_h);
 }

@@ -1,11 +1,15 @@
 /* tests/kmscon-felis/test-zoom.c: a zoom (grab-zoom-in/out/reset, kmscon-felis/console.c kf_console_rescale)
- * with a grid that cannot take the new size. The zoom ignored the grid's failure and told the renderer and the
- * pointer the new size while the grid kept the old one, so the screen was drawn at a size the grid was not.
+ * and a display's new size (kf_console_fit_session) with a grid that cannot take the new size. The zoom ignored
+ * the grid's failure and told the renderer and the pointer the new size while the grid kept the old one, so the
+ * screen was drawn at a size the grid was not; a display that changed size did the same to the pointer.
  * Linked with -Wl,--wrap=calloc: fail_calloc makes every calloc fail (grid_resize's first allocation is one). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "grid/grid.h"
 #include "kmscon-felis/console.h"
@@ -23,6 +27,23 @@ void *__wrap_calloc(size_t n, size_t m);
 void *__wrap_calloc(size_t n, size_t m)
 {
 	return fail_calloc ? NULL : __real_calloc(n, m);
+}
+
+/* The window size the child sees: TIOCGWINSZ on its terminal (its standard input, once it has one). */
+static int child_winsize(struct kf_session *s, struct winsize *ws)
+{
+	char path[64];
+	int r = -1;
+	snprintf(path, sizeof(path), "/proc/%d/fd/0", kf_session_child_pid(s));
+	for (int i = 0; i < 200 && r < 0; i++) {
+		int fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+		r = fd < 0 ? -1 : ioctl(fd, TIOCGWINSZ, ws);
+		if (fd >= 0)
+			close(fd);
+		if (r < 0)
+			usleep(10000);
+	}
+	return r;
 }
 
 int main(void)
@@ -60,6 +81,29 @@ int main(void)
 	      r, cols, rows, ncw, nch);
 	CHECK(kf_render_get_scale(render) == 2, "scale x%d", kf_render_get_scale(render));
 	CHECK(grid_cols(g) == 40 && grid_rows(g) == 15, "grid %dx%d", grid_cols(g), grid_rows(g));
+
+	/* A display plugged in that fits 100x40 cells, out of memory: the grid and the child stay at 40x15, and so
+	 * must the pointer's range (the console is told what the grid has). */
+	struct winsize ws = {0};
+	cols = 100;
+	rows = 40;
+	fail_calloc = true;
+	kf_console_fit_session(s, &cols, &rows, ncw, nch);
+	fail_calloc = false;
+	CHECK(grid_cols(g) == 40 && grid_rows(g) == 15, "grid %dx%d", grid_cols(g), grid_rows(g));
+	CHECK(cols == 40 && rows == 15, "the console is told %dx%d while the grid is %dx%d", cols, rows,
+	      grid_cols(g), grid_rows(g));
+	CHECK(child_winsize(s, &ws) == 0 && ws.ws_col == 40 && ws.ws_row == 15, "the child is told %dx%d",
+	      ws.ws_col, ws.ws_row);
+
+	/* with memory, the display's size goes through */
+	cols = 100;
+	rows = 40;
+	kf_console_fit_session(s, &cols, &rows, ncw, nch);
+	CHECK(cols == 100 && rows == 40 && grid_cols(g) == 100 && grid_rows(g) == 40, "fit: %dx%d, grid %dx%d",
+	      cols, rows, grid_cols(g), grid_rows(g));
+	CHECK(child_winsize(s, &ws) == 0 && ws.ws_col == 100 && ws.ws_row == 40, "the child is told %dx%d",
+	      ws.ws_col, ws.ws_row);
 
 	kf_session_destroy(s);
 	kf_render_destroy(render);
