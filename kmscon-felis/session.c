@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <termios.h>
 
 #include "grid/grid.h"
@@ -222,6 +223,35 @@ static void on_resume(void *ud, struct kf_timer *t)
 		read_output(s, s->cfg.read_budget);
 }
 
+/* Between a login that exited soon after it started and the next one, the back-off: keys go nowhere, and the
+ * dead child's last output alone would look like a hung login. A line under it says what happened and when the
+ * next login starts (the reset before that login clears it). The parser is brought to its ground state first and
+ * the pen to its defaults (CAN ends a string the child left open; DECSTR undoes conceal, a line-drawing set, an
+ * origin mode or margins), so that the line is shown and readable whatever the child left. */
+static void show_exit_notice(struct kf_session *s, int status, unsigned delay_ms)
+{
+	const char *name = s->cfg.argv && s->cfg.argv[0] ? s->cfg.argv[0] : "/bin/login";
+	char how[64], when[32], msg[512];
+	struct grid_cursor cur;
+
+	if (WIFSIGNALED(status))
+		snprintf(how, sizeof(how), "was killed by signal %d", WTERMSIG(status));
+	else
+		snprintf(how, sizeof(how), "exited with status %d", pty_exit_code(status));
+	if (delay_ms % 1000)
+		snprintf(when, sizeof(when), "%u.%u s", delay_ms / 1000, delay_ms % 1000 / 100);
+	else
+		snprintf(when, sizeof(when), "%u s", delay_ms / 1000);
+	static const char ground[] = "\030\033[!p\033[?7h"; /* CAN, DECSTR, autowrap on for a long name */
+	grid_feed(s->grid, (const uint8_t *)ground, sizeof(ground) - 1);
+	grid_get_cursor(s->grid, &cur);
+	int n = snprintf(msg, sizeof(msg), "%s\033[7m[kmscon-felis: %.200s %s; starting it again in %s]\033[27m",
+			 cur.x ? "\r\n" : "", name, how, when);
+	grid_feed(s->grid, (const uint8_t *)msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+	if (s->cb.output)
+		s->cb.output(s->ud);
+}
+
 static void child_exited(struct kf_session *s, int status)
 {
 	/* Everything the child wrote before exiting is in the master already: parse it before anything
@@ -238,10 +268,11 @@ static void child_exited(struct kf_session *s, int status)
 		return;
 	}
 	unsigned delay = pty_respawn_delay_ms(s->pty);
-	if (delay)
+	if (delay) {
 		log_notice("the login exited with status %d soon after it started; respawning in %u ms", code,
 			   delay);
-	else
+		show_exit_notice(s, status, delay);
+	} else
 		log_info("the login exited with status %d; respawning", code);
 	kf_timer_arm(s->respawn, (uint64_t)delay * 1000000u, 0);
 }

@@ -7,8 +7,8 @@
  * The PTY master is a KF_PRIO_PTY source, so input and page flips are served first in every wake-up; reading
  * stops after a budget and the level-triggered loop comes back for the rest. The child's exit (pidfd, or
  * SIGCHLD without pidfd support) is handled only after every byte it wrote has been parsed; then the login is
- * respawned (with back-off after quick exits) on a grid reset as by RIS when the back-off ends, or, with respawn
- * off (--oneshot), the exited callback runs.
+ * respawned (with back-off after quick exits, a line on the screen saying so) on a grid reset as by RIS when the
+ * back-off ends, or, with respawn off (--oneshot), the exited callback runs.
  */
 #ifndef KF_SESSION_H
 #define KF_SESSION_H

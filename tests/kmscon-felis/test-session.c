@@ -140,6 +140,47 @@ static void test_respawn_reset(void)
 	kf_loop_destroy(c.loop);
 }
 
+/* The screen when it first showed the session's notice (test_respawn_notice). */
+static char notice_screen[1 << 12];
+static struct kf_session *notice_session;
+
+static void on_output_notice(void *ud)
+{
+	const char *text = screen(notice_session);
+	if (!notice_screen[0] && strstr(text, "kmscon-felis:"))
+		snprintf(notice_screen, sizeof(notice_screen), "%s", text);
+}
+
+/* A login that exits soon after it starts is respawned after a back-off (0.1 s, then longer, up to 10 s), during
+ * which keys go nowhere: the screen says so, under the last output, with the exit status and the delay. The
+ * notice is readable whatever state the child left (a string not ended, conceal, the DEC graphics set). It was
+ * missing: the screen showed the dead child's last output, and typed keys vanished without a word. */
+static void test_respawn_notice(void)
+{
+	char mark[256], script[768];
+	snprintf(mark, sizeof(mark), "%s/notice-done", tmpdir);
+	snprintf(script, sizeof(script),
+		 "if [ -e %s ]; then printf 'login: '; exec sleep 60; fi; touch %s; echo LAST WORDS;"
+		 " printf '\033[8m\033(0\033]0;no end'; exit 3", mark, mark);
+	const char *argv[] = {"sh", "-c", script, NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .respawn = true, .cols = 80, .rows = 5};
+	struct kf_session_callbacks cb = {.exited = on_exited, .output = on_output_notice};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	notice_session = s;
+	for (int i = 0; i < 300 && !strstr(screen(s), "login:"); i++)
+		run_for(c.loop, 10);
+	printf("screen during the back-off:\n%s", notice_screen);
+	CHECK(strstr(notice_screen, "LAST WORDS"));
+	CHECK(strstr(notice_screen, "[kmscon-felis: sh exited with status 3; starting it again in 0.1 s]"));
+	/* the new login starts on a clean screen */
+	CHECK(strstr(screen(s), "login:") && !strstr(screen(s), "kmscon-felis:"));
+	CHECK(!c.exited);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
 /* A child that closes every descriptor of its terminal and opens it again (and keeps it open), as login(1) does
  * around vhangup() before it asks for the password: what it writes after that is shown. */
 static void test_slave_reopened(void)
@@ -684,6 +725,7 @@ int main(void)
 		return 1;
 	test_respawn_backoff();
 	test_respawn_reset();
+	test_respawn_notice();
 	test_slave_reopened();
 	test_no_output_keeps_view();
 	test_keys_dropped_logged();
