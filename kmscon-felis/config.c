@@ -611,11 +611,18 @@ int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
 		goto out;
 	}
 	if (cli.help || cli.version) {
+		errno = 0;
 		if (cli.help)
 			kf_config_print_help(stdout, argc > 0 ? argv[0] : "kmscon-felis");
 		else
 			printf("kmscon-felis %s\n", KF_VERSION);
 		ret = KF_CONFIG_EXIT;
+		/* Flushed here, where a failure can still be told: exit() would drop it, and a script saving the
+		 * output to a full disk would get an empty file and a success. */
+		if (fflush(stdout) == EOF || ferror(stdout)) {
+			log_err("cannot write the %s: %s", cli.help ? "help" : "version", strerror(errno ? errno : EIO));
+			ret = -EIO;
+		}
 		goto out;
 	}
 	apply_log_level(&cli);

@@ -172,8 +172,9 @@ void kf_config_finish(struct kf_config *cfg);
 /* The whole start-up configuration: defaults, then <configdir>/kmscon-felis.conf, then argv (argv wins).
  * Does not take ownership of argv. cfg must be uninitialised or finished; on every return cfg is initialised
  * (call kf_config_finish() afterwards in every case).
- * Returns 0 to run; KF_CONFIG_EXIT when --help/--version was printed (exit 0); -EINVAL for a bad command line or
- * file (the error is logged with file, line and expected form; exit KF_CONFIG_EXIT_USAGE); -ENOMEM.
+ * Returns 0 to run; KF_CONFIG_EXIT when --help/--version was printed (exit 0), -EIO when it could not be (logged;
+ * exit 1); -EINVAL for a bad command line or file (the error is logged with file, line and expected form; exit
+ * KF_CONFIG_EXIT_USAGE); -ENOMEM.
  * Also applies --verbose/--debug/--silent to the logger. */
 int kf_config_parse(struct kf_config *cfg, int argc, char **argv);
 

@@ -68,5 +68,14 @@ done
 # --help and --version exit 0 and print.
 "$bin" --help >"$dir/out" 2>&1 && grep -q -- "--font-size" "$dir/out" || { echo "FAIL: --help"; fail=1; }
 "$bin" --version >"$dir/out" 2>&1 && grep -q "^kmscon-felis [0-9]" "$dir/out" || { echo "FAIL: --version"; fail=1; }
+# Output that cannot be written (a full disk) is a failure with a word, as in coreutils: it exited 0 with
+# nothing written, and a script saving --version or --help got an empty file it took for the answer.
+for flag in --help --version; do
+	"$bin" $flag >/dev/full 2>"$dir/err"
+	rc=$?
+	if [ $rc -ne 1 ] || ! grep -qF "No space left on device" "$dir/err"; then
+		echo "FAIL: $flag >/dev/full: exit $rc, stderr: $(cat "$dir/err")"; fail=1
+	fi
+done
 [ $fail -eq 0 ] && echo "all config-cli checks passed"
 exit $fail
