@@ -223,16 +223,34 @@ static void on_resume(void *ud, struct kf_timer *t)
 		read_output(s, s->cfg.read_budget);
 }
 
+/* A line under the screen's text saying why no program is there to read keys (show_exit_notice, on_respawn). The
+ * parser is brought to its ground state first and the pen to its defaults (CAN ends a string the child left open;
+ * DECSTR undoes conceal, a line-drawing set, an origin mode or margins), so that the line is shown and readable
+ * whatever the child left; the reset before the next login clears it. */
+static void show_notice(struct kf_session *s, const char *text)
+{
+	static const char ground[] = "\030\033[!p\033[?7h"; /* CAN, DECSTR, autowrap on for a long name */
+	struct grid_cursor cur;
+	char msg[512];
+
+	grid_feed(s->grid, (const uint8_t *)ground, sizeof(ground) - 1);
+	grid_get_cursor(s->grid, &cur);
+	int n = snprintf(msg, sizeof(msg), "%s\033[7m[kmscon-felis: %s]\033[27m", cur.x ? "\r\n" : "", text);
+	grid_feed(s->grid, (const uint8_t *)msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+	if (s->cb.output)
+		s->cb.output(s->ud);
+}
+
+static const char *program_name(const struct kf_session *s)
+{
+	return s->cfg.argv && s->cfg.argv[0] ? s->cfg.argv[0] : "/bin/login";
+}
+
 /* Between a login that exited soon after it started and the next one, the back-off: keys go nowhere, and the
- * dead child's last output alone would look like a hung login. A line under it says what happened and when the
- * next login starts (the reset before that login clears it). The parser is brought to its ground state first and
- * the pen to its defaults (CAN ends a string the child left open; DECSTR undoes conceal, a line-drawing set, an
- * origin mode or margins), so that the line is shown and readable whatever the child left. */
+ * dead child's last output alone would look like a hung login. */
 static void show_exit_notice(struct kf_session *s, int status, unsigned delay_ms)
 {
-	const char *name = s->cfg.argv && s->cfg.argv[0] ? s->cfg.argv[0] : "/bin/login";
-	char how[64], when[32], msg[512];
-	struct grid_cursor cur;
+	char how[64], when[32], text[400];
 
 	if (WIFSIGNALED(status))
 		snprintf(how, sizeof(how), "was killed by signal %d", WTERMSIG(status));
@@ -242,14 +260,8 @@ static void show_exit_notice(struct kf_session *s, int status, unsigned delay_ms
 		snprintf(when, sizeof(when), "%u.%u s", delay_ms / 1000, delay_ms % 1000 / 100);
 	else
 		snprintf(when, sizeof(when), "%u s", delay_ms / 1000);
-	static const char ground[] = "\030\033[!p\033[?7h"; /* CAN, DECSTR, autowrap on for a long name */
-	grid_feed(s->grid, (const uint8_t *)ground, sizeof(ground) - 1);
-	grid_get_cursor(s->grid, &cur);
-	int n = snprintf(msg, sizeof(msg), "%s\033[7m[kmscon-felis: %.200s %s; starting it again in %s]\033[27m",
-			 cur.x ? "\r\n" : "", name, how, when);
-	grid_feed(s->grid, (const uint8_t *)msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
-	if (s->cb.output)
-		s->cb.output(s->ud);
+	snprintf(text, sizeof(text), "%.200s %s; starting it again in %s", program_name(s), how, when);
+	show_notice(s, text);
 }
 
 static void child_exited(struct kf_session *s, int status)
@@ -349,7 +361,12 @@ static void on_respawn(void *ud, struct kf_timer *t)
 		s->cb.output(s->ud);
 	int r = start_child(s);
 	if (r < 0) {
+		char text[300];
 		log_err("cannot start the login: %s; retrying in 1 s", strerror(-r));
+		/* else the screen stays blank after the reset, and keys go nowhere without a word */
+		snprintf(text, sizeof(text), "cannot start %.200s: %s; trying again in 1 s", program_name(s),
+			 strerror(-r));
+		show_notice(s, text);
 		kf_timer_arm(t, 1000000000u, 0);
 	}
 }
@@ -415,8 +432,7 @@ int kf_session_start(struct kf_session *s)
 		return 0;
 	int r = start_child(s);
 	if (r < 0) {
-		log_err("cannot start %s: %s", s->cfg.argv && s->cfg.argv[0] ? s->cfg.argv[0] : "/bin/login",
-			strerror(-r));
+		log_err("cannot start %s: %s", program_name(s), strerror(-r));
 		return r;
 	}
 	s->started = true;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -140,21 +141,34 @@ static void test_respawn_reset(void)
 	kf_loop_destroy(c.loop);
 }
 
-/* The screen when it first showed the session's notice (test_respawn_notice). */
-static char notice_screen[1 << 12];
+/* The screen when it first showed the session's notice of an exit, and of a login that could not start
+ * (test_respawn_notice). The first notice takes the descriptors away, so that the next start fails; the
+ * second gives them back. */
+static char notice_screen[1 << 12], start_screen[1 << 12];
 static struct kf_session *notice_session;
+static struct rlimit saved_nofile;
 
 static void on_output_notice(void *ud)
 {
 	const char *text = screen(notice_session);
-	if (!notice_screen[0] && strstr(text, "kmscon-felis:"))
+	if (!notice_screen[0] && strstr(text, "kmscon-felis:")) {
 		snprintf(notice_screen, sizeof(notice_screen), "%s", text);
+		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* the lowest free descriptor */
+		close(fd);
+		getrlimit(RLIMIT_NOFILE, &saved_nofile);
+		setrlimit(RLIMIT_NOFILE, &(struct rlimit){.rlim_cur = (rlim_t)fd, .rlim_max = saved_nofile.rlim_max});
+	} else if (!start_screen[0] && strstr(text, "cannot start")) {
+		snprintf(start_screen, sizeof(start_screen), "%s", text);
+		setrlimit(RLIMIT_NOFILE, &saved_nofile);
+	}
 }
 
 /* A login that exits soon after it starts is respawned after a back-off (0.1 s, then longer, up to 10 s), during
  * which keys go nowhere: the screen says so, under the last output, with the exit status and the delay. The
  * notice is readable whatever state the child left (a string not ended, conceal, the DEC graphics set). It was
- * missing: the screen showed the dead child's last output, and typed keys vanished without a word. */
+ * missing: the screen showed the dead child's last output, and typed keys vanished without a word. A login that
+ * cannot be started (no descriptors left for a PTY) is tried again every second: the screen said nothing either,
+ * blank after the reset. */
 static void test_respawn_notice(void)
 {
 	char mark[256], script[768];
@@ -174,6 +188,8 @@ static void test_respawn_notice(void)
 	printf("screen during the back-off:\n%s", notice_screen);
 	CHECK(strstr(notice_screen, "LAST WORDS"));
 	CHECK(strstr(notice_screen, "[kmscon-felis: sh exited with status 3; starting it again in 0.1 s]"));
+	printf("screen after a failed start:\n%s", start_screen);
+	CHECK(strstr(start_screen, "[kmscon-felis: cannot start sh: Too many open files; trying again in 1 s]"));
 	/* the new login starts on a clean screen */
 	CHECK(strstr(screen(s), "login:") && !strstr(screen(s), "kmscon-felis:"));
 	CHECK(!c.exited);
