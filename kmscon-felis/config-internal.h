@@ -26,6 +26,7 @@ enum opt_flags {
 	OPTF_CLI_ONLY = 1u << 0, /* not a file key (help, version, configdir) */
 	OPTF_ZERO_OK = 1u << 1, /* OPT_DIMS: 0x0 allowed */
 	OPTF_IGNORED = 1u << 2, /* a kmscon option we accept and ignore with a warning */
+	OPTF_LOG_LEVEL = 1u << 3, /* verbose, debug, silent: one setting, the command line's replaces the file's */
 };
 
 struct opt_choice {

@@ -23,6 +23,9 @@
 
 #define SECTION(title) {.name = title, .type = OPT_SECTION}
 #define BOOL(n, s, f, d, h) {.name = n, .short_name = s, .type = OPT_BOOL, .offset = OFF(f, bool), .def = d, .help = h}
+#define LEVEL(n, s, f, h)                                                                                  \
+	{.name = n, .short_name = s, .type = OPT_BOOL, .flags = OPTF_LOG_LEVEL, .offset = OFF(f, bool),     \
+	 .def = "off", .help = h}
 #define CLI_BOOL(n, s, f, h)                                                                               \
 	{.name = n, .short_name = s, .type = OPT_BOOL, .flags = OPTF_CLI_ONLY, .offset = OFF(f, bool),      \
 	 .def = "off", .help = h}
@@ -88,9 +91,9 @@ const struct opt kf_opts[] = {
 	SECTION("General"),
 	CLI_BOOL("help", 'h', help, "Print this help and exit"),
 	CLI_BOOL("version", 'V', version, "Print the version and exit"),
-	BOOL("verbose", 'v', verbose, "off", "Log informational messages"),
-	BOOL("debug", 0, debug, "off", "Log debug messages (implies --verbose)"),
-	BOOL("silent", 0, silent, "off", "Log errors only"),
+	LEVEL("verbose", 'v', verbose, "Log informational messages"),
+	LEVEL("debug", 0, debug, "Log debug messages (implies --verbose)"),
+	LEVEL("silent", 0, silent, "Log errors only"),
 	{.name = "configdir", .short_name = 'c', .type = OPT_STRING, .flags = OPTF_CLI_ONLY,
 	 .offset = OFF(configdir, char *), .def = KF_SYSCONFDIR "/kmscon-felis", .arg = "DIR",
 	 .help = "Read kmscon-felis.conf from DIR"},
@@ -295,6 +298,13 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 		log_err("%s: %s%.*s takes no value (expected %s%.*s or %s%s=off)", at, dash, (int)klen, key, dash,
 			(int)klen, key, dash, o->name);
 		return -EINVAL;
+	}
+	if (!line && (o->flags & OPTF_LOG_LEVEL) && !cfg->log_level_cli) {
+		/* The three make one level (apply_log_level ranks them), so the file's would outrank the command
+		 * line's: verbose in the file and --silent logged informational messages. The command line's first
+		 * one drops what the file said; among themselves, the command line's rank as usual. */
+		cfg->verbose = cfg->debug = cfg->silent = false;
+		cfg->log_level_cli = true;
 	}
 	int ret = kf_opt_parse(o, cfg, negate ? "off" : value, why, sizeof(why));
 	if (ret == -EINVAL) {

@@ -406,6 +406,31 @@ static void test_precedence(void)
 	CHECK(!strcmp(c.term, "vt220"), "the file applies");
 	kf_config_finish(&c);
 
+	/* The log level is one setting: one given on the command line replaces the file's, whichever it is. With
+	 * verbose in the file, --silent still logged informational messages (the file's verbose outranked it). */
+	static const struct {
+		const char *file, *arg;
+		enum kf_log_level want;
+	} levels[] = {
+		{"verbose", "--silent", KF_LOG_ERR},
+		{"debug", "--verbose", KF_LOG_INFO},
+		{"debug", "--no-debug", KF_LOG_NOTICE},
+		{"silent", "-v", KF_LOG_INFO},
+		{"silent", "--debug", KF_LOG_DEBUG},
+		{"verbose", "--font-size=12", KF_LOG_INFO},
+	};
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		f = fopen(path, "w");
+		fprintf(f, "%s\n", levels[i].file);
+		fclose(f);
+		const char *la[] = {"kf", "-c", dir, levels[i].arg, NULL};
+		CHECK(kf_config_parse(&c, 4, (char **)la) == 0, "parse");
+		CHECK(kf_log_get_level() == levels[i].want, "%s in the file, %s: level %d, want %d", levels[i].file,
+		      levels[i].arg, (int)kf_log_get_level(), (int)levels[i].want);
+		kf_config_finish(&c);
+	}
+	kf_log_set_level(KF_LOG_NOTICE);
+
 	/* A bad file stops start-up. */
 	f = fopen(path, "w");
 	fputs("font-size=30\nterm\n", f);
