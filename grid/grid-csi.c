@@ -45,7 +45,7 @@ void grid__execute(void *ctx, uint8_t c)
 	/* CR and LF first, as branches: "\r\n" alternates them, which a switch's one indirect jump mispredicts
 	 * every time */
 	if (c == 0x0d) {
-		g->cx = grid__left_limit(g);
+		g->cx = grid__cr_col(g);
 		g->wrap_pending = false;
 		return;
 	}
@@ -70,7 +70,7 @@ void grid__execute(void *ctx, uint8_t c)
 		grid__newline(g);
 		break;
 	case 0x0d: /* CR */
-		g->cx = grid__left_limit(g);
+		g->cx = grid__cr_col(g);
 		g->wrap_pending = false;
 		break;
 	case 0x0e: /* SO: LS1 */
@@ -89,7 +89,7 @@ void grid__execute(void *ctx, uint8_t c)
 		    * the bottom margin it scrolls nothing, as IND does there */
 		g->wrap_pending = false;
 		grid__index(g);
-		g->cx = grid__left_limit(g);
+		g->cx = grid__cr_col(g);
 		break;
 	case 0x88: /* HTS */
 		g->tabs[g->cx] = 1;
@@ -465,8 +465,8 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	case 'B': cursor_down(g, n); break;
 	case 'C': cursor_right(g, n); break;
 	case 'D': cursor_left(g, n); break;
-	case 'E': cursor_down(g, n); g->cx = grid__left_limit(g); break;
-	case 'F': cursor_up(g, n); g->cx = grid__left_limit(g); break;
+	case 'E': cursor_down(g, n); g->cx = grid__cr_col(g); break;
+	case 'F': cursor_up(g, n); g->cx = grid__cr_col(g); break;
 	case 'G':
 	case '`':
 		if (g->origin)

@@ -345,7 +345,7 @@ GRID_PAGE("step") void grid__newline(struct grid *g)
 		return;
 	}
 	grid__index(g);
-	g->cx = grid__left_limit(g);
+	g->cx = grid__cr_col(g);
 }
 
 /* The parser's execute (grid.c's sink): CR and LF, a text flood's two controls a line, here in the line
@@ -357,7 +357,7 @@ GRID_PAGE("step") void grid__execute_c0(void *ctx, uint8_t c)
 	struct grid *g = ctx;
 	if (c == 0x0d) {
 		g->last_cp = 0;
-		g->cx = grid__left_limit(g);
+		g->cx = grid__cr_col(g);
 		g->wrap_pending = false;
 		return;
 	}

@@ -819,5 +819,11 @@ static inline int grid__left_limit(const struct grid *g)
 {
 	return g->cx >= g->left ? g->left : 0;
 }
+/* Where CR takes the cursor (xterm's CarriageReturn): the left margin, or column 1 from left of it, except in
+ * origin mode, whose positions count from the left margin (DECRC can bring the cursor back left of it). */
+static inline int grid__cr_col(const struct grid *g)
+{
+	return g->cx >= g->left || g->origin ? g->left : 0;
+}
 
 #endif

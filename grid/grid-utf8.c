@@ -797,7 +797,7 @@ GRID_PAGE("utf8_seg") size_t grid__print_utf8(void *ctx, const uint8_t *s, size_
 			if (unlikely(stale))
 				blank_rest(grid__line_raw(g, g->cy)->cells, 0, stale);
 			g->last_cp = 0;
-			g->cx = grid__left_limit(g);
+			g->cx = grid__cr_col(g);
 			g->wrap_pending = false;
 			stale = (uint32_t)grid__newline_deferred(g);
 			p += 2;

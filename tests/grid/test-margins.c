@@ -384,6 +384,37 @@ static void test_reverse_wrap_ext(void)
 	t_free(t);
 }
 
+/* A cursor left of the left margin in origin mode (DECSC taken at column 1 before DECSLRM, brought back by
+ * DECRC: see test_decrc_origin_clamp). */
+static struct t_term *origin_left_of_margins(void)
+{
+	struct t_term *t = margins_screen();
+	t_feed(t, "\033[r\033[s\033[?6h\033[3;1H\0337\033[2;5r\033[3;7s\0338");
+	return t;
+}
+
+/* CR in origin mode goes to the left margin, also from left of it (xterm's CarriageReturn: in origin mode the
+ * left margin, else column 1 left of the margin), and so do NEL, CNL and CPL, which end with it: from left of
+ * the margins they went to column 1, outside the region origin mode addresses, as without origin mode. */
+static void test_cr_origin_left_of_margins(void)
+{
+	static const char *const seq[] = {"\r", "\033E", "\033[E", "\033[F"};
+	static const int row[] = {2, 3, 3, 1};
+	for (int k = 0; k < 4; k++) {
+		struct t_term *t = origin_left_of_margins();
+		t_feed(t, seq[k]);
+		struct grid_cursor c;
+		grid_get_cursor(t->g, &c);
+		CHECK(c.x == 2 && c.y == row[k], "seq %d: cursor %d,%d want 2,%d", k, c.x, c.y, row[k]);
+		t_free(t);
+	}
+	/* without origin mode column 1 left of the margins, as before */
+	struct t_term *t = origin_left_of_margins();
+	t_feed(t, "\033[?6l\033[3;1H\r");
+	CHECK_CURSOR(t, 0, 2);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -401,5 +432,6 @@ int main(void)
 	test_reverse_wrap();
 	test_noop_edit_keeps_wrap();
 	test_reverse_wrap_ext();
+	test_cr_origin_left_of_margins();
 	return t_done("grid-margins");
 }
