@@ -29,8 +29,13 @@ void grid__tab(struct grid *g, int n)
 
 void grid__backtab(struct grid *g, int n)
 {
-	/* column 1, margins or not (VT510 CBT); the left margin only in origin mode (xterm's TabToPrevStop) */
-	int lim = g->origin ? grid__left_limit(g) : 0;
+	/* column 1, margins or not (VT510 CBT); the left margin only in origin mode (xterm's TabToPrevStop), which
+	 * also takes a cursor left of it (DECRC brings one there) to it */
+	int lim = g->origin ? g->left : 0;
+	if (g->cx < lim) {
+		g->cx = lim;
+		return;
+	}
 	while (n-- > 0 && g->cx > lim) {
 		int x = g->cx - 1;
 		while (x > lim && !g->tabs[x])

@@ -415,6 +415,20 @@ static void test_cr_origin_left_of_margins(void)
 	t_free(t);
 }
 
+/* CBT in origin mode stops at the left margin (test_cbt_left_margin), and from left of it goes to it, as
+ * xterm's TabToPrevStop puts the cursor there: it stayed in column 1, outside the region. */
+static void test_cbt_origin_left_of_margins(void)
+{
+	struct t_term *t = origin_left_of_margins();
+	t_feed(t, "\033[ZX");
+	CHECK_ROW(t, 2, "ABXDEFGHIJ");
+	t_free(t);
+	t = origin_left_of_margins();
+	t_feed(t, "\033[3ZX");
+	CHECK_ROW(t, 2, "ABXDEFGHIJ");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -433,5 +447,6 @@ int main(void)
 	test_noop_edit_keeps_wrap();
 	test_reverse_wrap_ext();
 	test_cr_origin_left_of_margins();
+	test_cbt_origin_left_of_margins();
 	return t_done("grid-margins");
 }
