@@ -469,8 +469,10 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	case 'F': cursor_up(g, n); g->cx = grid__cr_col(g); break;
 	case 'G':
 	case '`':
+		/* in origin mode the row as CUP would place it (xterm: CursorSet with CursorRow, which counts from
+		 * the top margin and clamps at it): a cursor above the margins (DECRC) goes down to the top one */
 		if (g->origin)
-			g->cx = grid__clamp(n - 1 + g->left, g->left, g->right);
+			grid__goto_origin(g, n - 1, grid__max(g->cy - g->top, 0));
 		else
 			g->cx = grid__clamp(n - 1, 0, g->cols - 1);
 		g->wrap_pending = false;
@@ -502,8 +504,9 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 			primary_da(g);
 		break;
 	case 'd':
+		/* the column likewise (CursorCol): left of the margins in origin mode to the left one */
 		if (g->origin)
-			g->cy = grid__clamp(n - 1 + g->top, g->top, g->bottom);
+			grid__goto_origin(g, grid__max(g->cx - g->left, 0), n - 1);
 		else
 			g->cy = grid__clamp(n - 1, 0, g->rows - 1);
 		g->wrap_pending = false;

@@ -429,6 +429,29 @@ static void test_cbt_origin_left_of_margins(void)
 	t_free(t);
 }
 
+/* CHA, HPA and VPA in origin mode keep the other coordinate as CUP in origin mode would place it (xterm's
+ * CASE_HPA and CASE_VPA: CursorSet with CursorRow or CursorCol, which count from the margins' corner and
+ * clamp at it): a cursor above the top margin goes down to it with CHA/HPA, one left of the left margin goes
+ * to it with VPA. They kept the row or column outside the margins, and the next text landed there. */
+static void test_hpa_vpa_origin_outside(void)
+{
+	static const char *const seq[] = {"\033[3G", "\033[3`"};
+	for (int k = 0; k < 2; k++) {
+		/* above the top margin (row 1), inside the left/right margins */
+		struct t_term *t = margins_screen();
+		t_feed(t, "\033[r\033[s\033[?6h\033[1;4H\0337\033[2;5r\033[3;7s\0338");
+		t_feed(t, seq[k]);
+		t_feed(t, "X");
+		CHECK(strcmp(t_row(t, 0), "0123456789") == 0, "seq %d: row 0 \"%s\"", k, t_row(t, 0));
+		CHECK(strcmp(t_row(t, 1), "abcdXfghij") == 0, "seq %d: row 1 \"%s\"", k, t_row(t, 1));
+		t_free(t);
+	}
+	struct t_term *t = origin_left_of_margins();
+	t_feed(t, "\033[3dX");
+	CHECK_ROW(t, 3, "klXnopqrst");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -448,5 +471,6 @@ int main(void)
 	test_reverse_wrap_ext();
 	test_cr_origin_left_of_margins();
 	test_cbt_origin_left_of_margins();
+	test_hpa_vpa_origin_outside();
 	return t_done("grid-margins");
 }
