@@ -231,7 +231,7 @@ static void device_status(struct grid *g, const struct vt_csi *csi)
 	int y = g->cy + 1, x = g->cx + 1;
 	if (g->origin) {
 		/* from the margins' corner, 1 at least: DECRC may bring the cursor back above or left of them
-		 * (xterm's CursorRow and CursorCol clamp at 0) */
+		 * (xterm 379 answers 0 or 65535 there: docs/conformance.md) */
 		y = grid__max(y - g->top, 1);
 		x = grid__max(x - g->left, 1);
 	}

@@ -200,8 +200,8 @@ static void test_sl_sr_outside_margins(void)
 }
 
 /* CPR in origin mode counts from the margins' corner, and from 1 at least: a cursor above or left of the
- * margins (DECRC brings it back there, see test_decrc_origin_clamp) reports row or column 1, as xterm's
- * CursorRow and CursorCol clamp at 0. It reported 0 or less ("-2;-1"). */
+ * margins (DECRC brings it back there, see test_decrc_origin_clamp) reports row or column 1 (xterm 379 answers
+ * 0, or 65535 for -1: docs/conformance.md). It reported 0 or less ("-2;-1"). */
 static void test_cpr_origin_outside(void)
 {
 	struct t_term *t = t_new(10, 6, 0);
