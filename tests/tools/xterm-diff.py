@@ -669,8 +669,10 @@ def margin_random_case(rng, cols, rows):
         lambda: CSI + n() + ";" + n() + rng.choice("Hf"),
         lambda: CSI + "?" + rng.choice(["6", "7", "45", "1045", "69"]) + rng.choice("hl"),
         lambda: CSI + "4" + rng.choice("hl"),
-        lambda: CSI + (n() or "1") + rng.choice(["@", "P", "X", "L", "M", "S", "T", "'}", "'~", " @", " A", "b",
-                                                  "I", "Z", "C", "D", "G", "a", "`", "d", "e", "E", "F"]),
+        # (not CSI 0 T: xterm's mouse-highlight reset, as in random_case)
+        lambda: CSI + (n().lstrip("0") or "1") + rng.choice(["@", "P", "X", "L", "M", "S", "T", "'}", "'~", " @", " A",
+                                                             "b", "I", "Z", "C", "D", "G", "a", "`", "d", "e", "E",
+                                                             "F"]),
         lambda: CSI + rng.choice(["", "0", "3"]) + "g",
         lambda: rng.choice(["\b", "\r", "\n", "\t", "\b\b\b"]),
         lambda: E + rng.choice(["D", "M", "E", "7", "8", "6", "9", "H"]),
