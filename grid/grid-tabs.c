@@ -116,4 +116,11 @@ void grid__decaln(struct grid *g)
 		grid_select_clear(g);
 	grid__damage_rows(g, 0, g->rows - 1);
 	grid__goto(g, 0, 0);
+	/* the pen keeps its colours but loses bold, underline, reverse and the rest, as in xterm (ghostty
+	 * documents the same for DEC STD 070); DECSCA's protection stays. The memoized SGR that made the pen
+	 * must not learn this one as its result. */
+	g->pen.attrs = 0;
+	g->pen.underline = GRID_UNDERLINE_NONE;
+	g->pen_dirty = true;
+	g->pen_from = NULL;
 }

@@ -489,6 +489,26 @@ static void test_save_restore(void)
 	t_free(t);
 }
 
+/* DECALN leaves the pen's colours but not its other attributes (xterm: the character written after
+ * ESC # 8 with a reverse, bold, underlined pen is plain, in the pen's colours); its E's are plain. The same
+ * SGR again afterwards (from the parser's memo: seen before) sets them all again. */
+static void test_decaln_pen(void)
+{
+	struct t_term *t = t_new(10, 3, 0);
+	const char *sgr = "\033[1;3;4;7;9;31;44m";
+	t_feedf(t, "%sa%s\033#8x\033[2;1H%sy", sgr, sgr, sgr);
+	const struct grid_style *x = grid_style(t->g, grid_row(t->g, 0)[0].style);
+	CHECK(x->attrs == 0 && x->underline == GRID_UNDERLINE_NONE, "after DECALN: attrs %#x underline %u", x->attrs,
+	      x->underline);
+	CHECK(x->fg == GRID_COLOR_PALETTE(1) && x->bg == GRID_COLOR_PALETTE(4), "after DECALN: fg %#x bg %#x", x->fg,
+	      x->bg);
+	CHECK(grid_row(t->g, 0)[1].style == 0, "the E's are plain");
+	const struct grid_style *y = grid_style(t->g, grid_row(t->g, 1)[0].style);
+	CHECK((y->attrs & (GRID_ATTR_BOLD | GRID_ATTR_REVERSE)) == (GRID_ATTR_BOLD | GRID_ATTR_REVERSE) &&
+		      y->underline == GRID_UNDERLINE_SINGLE,
+	      "the SGR again: attrs %#x underline %u", y->attrs, y->underline);
+	t_free(t);
+}
 
 /* SGR sequences the parser has seen before reach grid/ with a seq_id and are applied from a memo of what
  * they do to the pen: a long stream of relative and absolute SGRs (bold on/off, underline styles, colour
@@ -724,6 +744,7 @@ int main(void)
 	test_charsets();
 	test_print_mode();
 	test_save_restore();
+	test_decaln_pen();
 	test_sgr_memo();
 	test_sgr_color_forms();
 	test_sgr_plain();
