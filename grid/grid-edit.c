@@ -127,12 +127,12 @@ static void scroll_cols_up(struct grid *g, int top, int bottom, int n)
 	uint16_t es = grid__erase_style(g);
 	for (int y = top; y <= bottom; y++) {
 		struct line *dst = grid__line(g, y);
-		grid__split_wide(dst, g->cols, x0, x0 + w);
+		grid__split_wide(g, dst, x0, x0 + w);
 		dst->used = (uint16_t)g->cols;
 		dst->flags &= ~LINE_ASCII;
 		if (y + n <= bottom) {
 			struct line *src = grid__line(g, y + n);
-			grid__split_wide(src, g->cols, x0, x0 + w);
+			grid__split_wide(g, src, x0, x0 + w);
 			memcpy(&dst->cells[x0], &src->cells[x0], (size_t)w * sizeof(struct grid_cell));
 		} else {
 			grid__clear_cells(&dst->cells[x0], w, es);
@@ -146,12 +146,12 @@ static void scroll_cols_down(struct grid *g, int top, int bottom, int n)
 	uint16_t es = grid__erase_style(g);
 	for (int y = bottom; y >= top; y--) {
 		struct line *dst = grid__line(g, y);
-		grid__split_wide(dst, g->cols, x0, x0 + w);
+		grid__split_wide(g, dst, x0, x0 + w);
 		dst->used = (uint16_t)g->cols;
 		dst->flags &= ~LINE_ASCII;
 		if (y - n >= top) {
 			struct line *src = grid__line(g, y - n);
-			grid__split_wide(src, g->cols, x0, x0 + w);
+			grid__split_wide(g, src, x0, x0 + w);
 			memcpy(&dst->cells[x0], &src->cells[x0], (size_t)w * sizeof(struct grid_cell));
 		} else {
 			grid__clear_cells(&dst->cells[x0], w, es);
@@ -468,7 +468,7 @@ static inline __attribute__((always_inline)) int erase_cells(struct grid *g, int
 		grid__line_ready(l);
 	else if (unlikely(l->flags & LINE_LAZY))
 		return ERASE_GENERAL;
-	grid__fix_wide_edges(l, g->cols, x0, x1);
+	grid__fix_wide_edges(l, g->cols, x0, x1, es);
 	/* the cells before x0 keep their text: only an erase to the end in default blanks leaves a LINE_ASCII
 	 * line so (its used mark moves back to x0) */
 	if (selective || es || x1 != g->cols || x0 > l->used)
@@ -686,8 +686,8 @@ void grid__insert_chars(struct grid *g, int n)
 	/* before the cells move: the selection's marks are cleared where it lies, and would move with them */
 	if (g->sel.active)
 		grid__select_touch(g, g->cy, g->cy);
-	grid__split_wide(l, g->cols, x, end);
-	grid__fix_wide(l, g->cols, end - n, end - n);
+	grid__split_wide(g, l, x, end);
+	grid__fix_wide(g, l, end - n, end - n);
 	l->flags &= ~LINE_ASCII;
 	memmove(&l->cells[x + n], &l->cells[x], (size_t)(end - x - n) * sizeof(struct grid_cell));
 	grid__clear_cells(&l->cells[x], n, grid__erase_style(g));
@@ -707,8 +707,8 @@ void grid__delete_chars(struct grid *g, int n)
 	/* before the cells move (as in grid__insert_chars) */
 	if (g->sel.active)
 		grid__select_touch(g, g->cy, g->cy);
-	grid__split_wide(l, g->cols, x, end);
-	grid__fix_wide(l, g->cols, x + n, x + n);
+	grid__split_wide(g, l, x, end);
+	grid__fix_wide(g, l, x + n, x + n);
 	l->flags &= ~LINE_ASCII;
 	memmove(&l->cells[x], &l->cells[x + n], (size_t)(end - x - n) * sizeof(struct grid_cell));
 	grid__clear_cells(&l->cells[end - n], n, grid__erase_style(g));
@@ -771,7 +771,7 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right)
 	uint16_t es = grid__erase_style(g);
 	for (int y = g->top; y <= g->bottom; y++) {
 		struct line *l = grid__line(g, y);
-		grid__split_wide(l, g->cols, x0, end);
+		grid__split_wide(g, l, x0, end);
 		struct grid_cell *c = l->cells;
 		l->used = (uint16_t)g->cols;
 		l->flags &= ~LINE_ASCII;

@@ -54,10 +54,10 @@ void grid__do_wrap(struct grid *g)
 static void insert_blanks(struct grid *g, struct line *l, int x, int right, int n)
 {
 	l->flags &= ~LINE_ASCII;
-	grid__fix_wide(l, g->cols, x, right + 1);
+	grid__fix_wide(g, l, x, right + 1);
 	if (right + 1 - x > n)
 		memmove(&l->cells[x + n], &l->cells[x], (size_t)(right + 1 - x - n) * sizeof(struct grid_cell));
-	grid__fix_wide(l, g->cols, right + 1, right + 1);
+	grid__fix_wide(g, l, right + 1, right + 1);
 	l->used = (uint16_t)g->cols;
 	if (l->cells[right].width == 2)
 		l->cells[right].cp = 0, l->cells[right].width = 1;
@@ -88,7 +88,7 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 	 * (xterm's InsertChar does nothing there) */
 	if (g->insert && x >= g->left && x <= g->right)
 		insert_blanks(g, l, x, right, w);
-	grid__fix_wide(l, g->cols, x, x + w);
+	grid__fix_wide(g, l, x, x + w);
 	grid__line_touch(l, x + w);
 	l->flags &= ~LINE_ASCII;
 	l->cells[x] = (struct grid_cell){.cp = cp, .style = style, .link = g->link, .width = (uint8_t)w};
@@ -461,7 +461,7 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 			lazy_put(l, 0, s, k, style);
 		} else {
 			grid__line_ready(l);
-			grid__fix_wide(l, g->cols, x, x + (int)k);
+			grid__fix_wide(g, l, x, x + (int)k);
 			if (x >= g->text_from) {
 				if (x == 0)
 					text_start(l, s, k, style, link);
@@ -516,9 +516,9 @@ static inline __attribute__((always_inline)) void ascii_cells(struct grid *g, st
 	 * -0.32 %; docs/benchmarks.md, issue 5, session 24) */
 	struct grid_cell *c = l->cells;
 	if (!narrow && x != 0 && c[x].width == 0)
-		c[x - 1].cp = 0, c[x - 1].width = 1, c[x - 1].link = 0;
+		grid__orphan_blank(g, &c[x - 1]);
 	if (!narrow && x1 < g->cols && c[x1].width == 0)
-		c[x1].cp = 0, c[x1].width = 1, c[x1].link = 0;
+		grid__orphan_blank(g, &c[x1]);
 	grid__line_touch(l, x1);
 	write_ascii_by(&c[x], s, n, style, g->link, false, direct_512);
 }
@@ -548,6 +548,13 @@ GRID_PAGE("print_rows") __attribute__((noinline)) static void ascii_meet(struct 
 	ascii_cells(g, l, s, n, style, x, false, true);
 }
 
+/* ascii_start's run that cuts a wide character at its end, its text started: rare, in no page. The pen's id
+ * read here again, not passed: an argument made ascii_start widen it on every run. */
+__attribute__((noinline)) static void ascii_start_wide(struct grid *g, struct line *l, const uint8_t *s, size_t n)
+{
+	ascii_cells(g, l, s, n, g->pen_id, 0, false, false);
+}
+
 /* ascii_styled's run from column 0 on a row that may reach the scrollback (grid.text_from 0), the cursor and
  * the damage done: kept as text alone (LINE_LAZY) when lazy_start allows, or with its text (text_start) and its
  * cells */
@@ -564,8 +571,14 @@ GRID_PAGE("print") __attribute__((noinline)) static void ascii_start(struct grid
 		ascii_meet(g, l, s, n, style, 0);
 		return;
 	}
+	/* a wide character the run's end cuts: apart (its blank's erase style is a call, which would make every
+	 * run here save registers) */
 	text_start(l, s, n, style, g->link);
-	ascii_cells(g, l, s, n, style, 0, true, false);
+	if (unlikely((int)n < g->cols && l->cells[n].width == 0)) {
+		ascii_start_wide(g, l, s, n);
+		return;
+	}
+	ascii_cells(g, l, s, n, style, 0, true, true);
 }
 
 /* ascii_place's run from column x > 0 on a row whose cells are deferred (LINE_LAZY): into its text when

@@ -147,6 +147,16 @@ GRID_PAGE("style") uint16_t grid__erase_style(struct grid *g)
 	return g->erase_id;
 }
 
+/* (cold: outside the style page; the erase style is nearly always resolved already) */
+__attribute__((cold, noinline)) void grid__orphan_blank(struct grid *g, struct grid_cell *c)
+{
+	/* (its selection flag stays) */
+	c->cp = 0;
+	c->style = grid__erase_style(g);
+	c->link = 0;
+	c->width = 1;
+}
+
 /* ------------------------------------------------------------------------------------- collection */
 
 /* Marks the styles, clusters and links of cells [0, n) one by one (clusters only when with_clusters). */

@@ -128,9 +128,9 @@ static inline __attribute__((always_inline)) void end_run(struct grid *g, struct
 	const int right = grid__right_limit(g);
 	l->flags &= ~LINE_ASCII;
 	if (fix_left)
-		c[x0 - 1].cp = 0, c[x0 - 1].width = 1, c[x0 - 1].link = 0;
+		grid__orphan_blank(g, &c[x0 - 1]);
 	if ((int)x < g->cols && c[x].width == 0)
-		c[x].cp = 0, c[x].width = 1, c[x].link = 0;
+		grid__orphan_blank(g, &c[x]);
 	grid__line_touch(l, (int)x);
 	if (unlikely(g->sel.active))
 		grid__select_touch(g, g->cy, g->cy);

@@ -5,7 +5,8 @@
  * 0-15 (12 bytes a cell: the run's start at each of the 16 words of a 64-byte line, every phase of the
  * AVX-512 fill), default blanks and other styles (0xffff too: the style's bits broadcast into the vectors
  * must not spill into the cp or width words). Then ELs through the terminal: in colour at every width, and of
- * every form from every column of a row of wide characters (the halves an erase cuts off). */
+ * every form from every column of a row of wide characters (the halves an erase cuts off), and the style of the
+ * half a write, an erase or ICH/DCH leaves alone (the erase style). */
 #include "harness.h"
 
 #include "grid/grid-internal.h"
@@ -106,8 +107,37 @@ static void test_el_wide_edges(void)
 	}
 }
 
+/* The half of a wide character that a write, an erase or ICH/DCH leaves alone is a blank in the erase style
+ * (the pen's background, nothing else), as in xterm: not a blank in the character's own reverse video. Every
+ * blank left on the row must be so. */
+static void test_orphan_style(void)
+{
+	static const char *const ops[] = {"x", "\033[X", "\033[K", "\033[1K", "\033[@", "\033[P", "\033[2P"};
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		for (int col = 2; col <= 4; col++) {
+			struct t_term *t = t_new(12, 2, 0);
+			/* 中文字 in reverse red and a row full of text after it (DCH brings in no blank but its own),
+			 * then a pen of bold, underline and a green background */
+			t_feedf(t, "\033[7;31m\xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97zzzzzz\033[0;1;4;42m\033[1;%dH%s",
+				col, ops[i]);
+			const struct grid_cell *row = grid_row(t->g, 0);
+			for (int x = 0; x < 12; x++) {
+				if (row[x].cp != 0 || row[x].width != 1) /* (a right half has cp 0 too) */
+					continue;
+				const struct grid_style *st = grid_style(t->g, row[x].style);
+				CHECK(st->attrs == 0 && st->underline == GRID_UNDERLINE_NONE && st->fg == GRID_COLOR_DEFAULT &&
+					      st->bg == GRID_COLOR_PALETTE(2),
+				      "%s at column %d: blank %d attrs %#x underline %u fg %#x bg %#x", ops[i] + (ops[i][0] == 27),
+				      col, x, st->attrs, st->underline, st->fg, st->bg);
+			}
+			t_free(t);
+		}
+	}
+}
+
 int main(void)
 {
+	test_orphan_style();
 	test_el_wide_edges();
 	test_lengths(0);
 	test_lengths(1);
