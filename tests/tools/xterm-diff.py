@@ -6,7 +6,9 @@ Each case is a short byte stream. The real xterm (run under Xvfb) and kmscon-fel
   RIS, the case, CPR (CSI 6 n), '@'
 and the tool compares the screen text (xterm's is read by media copy: DECSET 19 and CSI 0 i print the whole
 screen to the printerCommand) and the CPR reply. The '@' shows where the next character goes, so a pending
-wrap shows too. Attributes and colours are not compared.
+wrap shows too. Attributes and colours are compared only with --attrs (xterm's printAttributes: 2; then also
+the attribute families, pens in the random cases, and a sentinel '|' in every row's last column after the
+case: tests/tools/xterm_diff_attrs.py tells what xterm's print shows and what it cannot).
 
 Needs: apt-get install -y xterm xvfb (xterm 379 was used; its defaults are what we emulate: VT420 level for
 DECSLRM and the rectangle functions, reverse wraparound off, autowrap on, UTF-8 with -u8).
@@ -16,6 +18,7 @@ Run from the worktree after building:
   tests/tools/xterm-diff.py --random 2000 --seed 7 --size 20x8
   tests/tools/xterm-diff.py --case '\\e[3;5r\\e[?6h\\e[2;3Hxx'   # one stream, escapes as in tests/conformance
   tests/tools/xterm-diff.py --json out.json     # every divergence, machine-readable
+  tests/tools/xterm-diff.py --attrs --random 2000   # attributes and colours too, with a summary by kind
 Prints each divergence (the case's bytes, escaped, and the rows and CPR that differ) and a summary. Exits 0
 whatever it finds. Runs about 50 cases a second; xterm now and then stops printing, and the tool then starts
 a new one (a case that fails twice is reported as NOPAGE). Starts Xvfb on --display (:99) and stops it.
@@ -41,6 +44,8 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "conformance"))
 from importlib import import_module  # noqa: E402
 
 unescape = import_module("run-case").unescape
+sys.path.insert(0, HERE)
+import xterm_diff_attrs as attrs  # noqa: E402
 
 
 def escape(b):
@@ -68,9 +73,10 @@ RESET = b"\x1bc\x1b[?1047h\x1b[2J\x1b[H\x1b7\x1b[?1047l\x1bc"
 # The driver: runs inside xterm, writes each case to its own tty and waits for the print before the next.
 
 
-def driver(cases_path, result_path, rows, print_path):
+def driver(cases_path, result_path, rows, print_path, tail):
     import tty
     cases = json.load(open(cases_path))
+    tail = bytes.fromhex(tail)
     fd = os.open("/dev/tty", os.O_RDWR)
     tty.setraw(fd)
     res = []
@@ -85,7 +91,7 @@ def driver(cases_path, result_path, rows, print_path):
         res.append(buf.decode("latin1"))
         # RIS closes xterm's printer pipe and the next print opens a new one: wait until this case's
         # page has arrived, so that two printer processes never race on the file.
-        os.write(fd, b"@\x1b[?19h\x1b[0i")
+        os.write(fd, b"@" + tail + b"\x1b[?19h\x1b[0i")
         deadline = time.time() + 5
         arrived = False
         while not arrived and time.time() < deadline:
@@ -130,63 +136,75 @@ class Xvfb:
             self.proc.wait()
 
 
-def run_xterm_once(display, cases, cols, rows, tmp):
-    """Runs the cases in one xterm; returns the CPRs and pages of those it got through (a prefix)."""
+def run_xterm_once(display, cases, cols, rows, tmp, attr):
+    """Runs the cases in one xterm; returns the CPRs and pages of those it got through (a prefix), and with
+    attr each page's cells (attrs, fg, bg) row by row."""
     cpath, rpath, ppath = (os.path.join(tmp, n) for n in ("cases.json", "result.json", "print.txt"))
     for p in (rpath, ppath):
         if os.path.exists(p):
             os.unlink(p)
     json.dump([c.hex() for c in cases], open(cpath, "w"))
     cmd = ["xterm", "-display", display, "-u8", "-geometry", "%dx%d" % (cols, rows),
-           "-xrm", "XTerm*printerCommand: cat >> " + ppath, "-xrm", "XTerm*printAttributes: 0",
-           "-e", sys.executable, os.path.abspath(__file__), "--driver", cpath, rpath, str(rows), ppath]
+           "-xrm", "XTerm*printerCommand: cat >> " + ppath, "-xrm", "XTerm*printAttributes: %d" % (2 if attr else 0),
+           "-e", sys.executable, os.path.abspath(__file__), "--driver", cpath, rpath, str(rows), ppath,
+           attrs.sentinel(cols, rows).hex() if attr else ""]
     subprocess.run(cmd, timeout=30 + 10 * len(cases), check=False)
     try:
         cprs = json.load(open(rpath))
         text = open(ppath, "rb").read().decode("utf-8", "replace").split("\n")
     except OSError:
-        return [], []
-    pages = []
+        return [], [], []
+    pages, cells = [], []
     for i in range(len(cprs)):
         page = text[i * rows:(i + 1) * rows]
+        if attr:
+            read = [attrs.read_row(r.rstrip("\r")) for r in page]
+            page = [r[0] for r in read]
+            cells.append([r[1] for r in read] + [([], set())] * (rows - len(read)))
         # xterm prints a wide character's right half as U+FFFF, and a right half left alone (its left half
         # overwritten) too, where it shows a blank.
         page = [re.sub("([\u1100-\U0003ffff])\uffff", lambda m: m.group(1) if
                        unicodedata.east_asian_width(m.group(1)) in "WF" else m.group(0), r) for r in page]
         page = [r.replace("\uffff", " ").rstrip() for r in page]
         pages.append(page + [""] * (rows - len(page)))
-    return cprs, pages
+    return cprs, pages, cells
 
 
-def run_xterm(display, cases, cols, rows, tmp):
-    """All the cases' CPRs and pages; None for a case xterm failed to print twice."""
-    cprs, pages, failed = [], [], 0
+def run_xterm(display, cases, cols, rows, tmp, attr):
+    """All the cases' CPRs, pages and cells; None for a case xterm failed to print twice."""
+    cprs, pages, cells, failed = [], [], [], 0
     while len(cprs) < len(cases):
-        c, p = run_xterm_once(display, cases[len(cprs):], cols, rows, tmp)
+        c, p, a = run_xterm_once(display, cases[len(cprs):], cols, rows, tmp, attr)
         cprs += c
         pages += p
+        cells += a
         failed = failed + 1 if not c else 0
         if failed == 2:
             cprs.append(None)
             pages.append(None)
+            cells.append(None)
             failed = 0
-    return cprs, pages
+    return cprs, pages, cells
 
 
-def run_ours(replay, cases, cols, rows):
+def run_ours(replay, cases, cols, rows, attr):
+    """Our CPRs, pages and (with attr) screens' rows of vtproto cells."""
     cmds = []
+    tail = attrs.sentinel(cols, rows) if attr else b""
     for c in cases:
-        stream = RESET + c + b"\x1b[6n@"
+        stream = RESET + c + b"\x1b[6n@" + tail
         cmds += ["INIT %d %d 0" % (rows, cols), "PUSH " + stream.hex(), "?screen", "?output"]
     p = subprocess.run([replay, "--vtproto"], input=("\n".join(cmds) + "\n").encode(), capture_output=True,
                        timeout=300)
     ans = p.stdout.decode("utf-8").split("\n")
-    cprs, pages = [], []
+    cprs, pages, cells = [], [], []
+    text = attrs.our_text if attr else (lambda cell: cell[0])
     for i in range(len(cases)):
         screen = json.loads(ans[2 * i])
         cprs.append(bytes.fromhex(ans[2 * i + 1]).decode("latin1"))
-        pages.append(["".join(cell[0] for cell in line).rstrip() for line in screen["lines"]])
-    return cprs, pages
+        pages.append(["".join(text(cell) for cell in line).rstrip() for line in screen["lines"]])
+        cells.append(screen["lines"])
+    return cprs, pages, cells
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -686,7 +704,7 @@ def margin_random_case(rng, cols, rows):
     return s.encode("utf-8")
 
 
-def random_case(rng, cols, rows):
+def random_case(rng, cols, rows, extra=()):
     nums = ["", "0", "1", "2", "3", str(rows - 1), str(rows), str(cols - 1), str(cols), "99"]
 
     def n():
@@ -715,7 +733,7 @@ def random_case(rng, cols, rows):
         lambda: CSI + "!p",
         lambda: CSI + rng.choice("012") + '"q',  # DECSCA, for the selective erases above
         text, text, text,
-    ]
+    ] + list(extra)
     s = fill(cols, rows) if rng.random() < 0.6 else ""
     for _ in range(rng.randint(2, 10)):
         s += rng.choice(ops)()
@@ -727,7 +745,7 @@ def random_case(rng, cols, rows):
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--driver":
-        driver(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
+        driver(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6])
         return 0
     ap = argparse.ArgumentParser(description="compare the screen model with a real xterm")
     ap.add_argument("--replay", default=os.path.join(ROOT, "build", "kmscon-felis", "kmscon-felis-replay"))
@@ -744,6 +762,11 @@ def main():
     ap.add_argument("--batch", type=int, default=200, help="cases per xterm process")
     ap.add_argument("--full", action="store_true", help="show every row of a divergent case")
     ap.add_argument("--json", help="write every divergence to this file")
+    ap.add_argument("--attrs", action="store_true", help="also compare each cell's attributes and colours "
+                    "(xterm's printAttributes: 2; adds the attribute families and pens in the random cases; "
+                    "the last column holds a sentinel, see tests/tools/xterm_diff_attrs.py)")
+    ap.add_argument("--weak", action="store_true", help="with --attrs, also show the weak differences (blanks "
+                    "xterm's print cannot tell apart; only counted otherwise)")
     a = ap.parse_args()
     for tool in ("xterm", "Xvfb"):
         if not shutil.which(tool) and not (tool == "Xvfb" and os.environ.get("XDIFF_DISPLAY")):
@@ -754,8 +777,11 @@ def main():
     if not a.case:
         if not a.no_families:
             cases += families(cols, rows)
+            if a.attrs:
+                cases += attrs.families(cols, rows, fill)
         rng = random.Random(a.seed)
-        cases += [("random-%d-%d" % (a.seed, i), random_case(rng, cols, rows)) for i in range(a.random)]
+        extra = attrs.random_ops(rng) if a.attrs else ()
+        cases += [("random-%d-%d" % (a.seed, i), random_case(rng, cols, rows, extra)) for i in range(a.random)]
         mrng = random.Random(a.seed)
         cases += [("mrandom-%d-%d" % (a.seed, i), margin_random_case(mrng, cols, rows)) for i in range(a.mrandom)]
     if a.only:
@@ -763,29 +789,45 @@ def main():
 
     diverged = []
     lost = 0
+    kinds = {}
     with Xvfb(a.display) as x, tempfile.TemporaryDirectory(prefix="xterm-diff-") as tmp:
         for at in range(0, len(cases), a.batch):
             chunk = cases[at:at + a.batch]
-            xc, xp = run_xterm(x.display, [c[1] for c in chunk], cols, rows, tmp)
-            oc, op = run_ours(a.replay, [c[1] for c in chunk], cols, rows)
-            for (name, data), xcpr, xpage, ocpr, opage in zip(chunk, xc, xp, oc, op):
+            xc, xp, xa = run_xterm(x.display, [c[1] for c in chunk], cols, rows, tmp, a.attrs)
+            oc, op, oa = run_ours(a.replay, [c[1] for c in chunk], cols, rows, a.attrs)
+            for i, ((name, data), xcpr, xpage, ocpr, opage) in enumerate(zip(chunk, xc, xp, oc, op)):
                 if xpage is None:
                     print("NOPAGE %s (xterm printed nothing, twice)\n  in   %s" % (name, escape(data)))
                     lost += 1
                     continue
-                if xcpr == ocpr and xpage == opage:
+                cells = []
+                if a.attrs:
+                    for y in range(rows):
+                        cells += [[y] + r for r in attrs.compare(oa[i][y], xa[i][y], cols)]
+                    for k in sorted({k for c in cells for k in attrs.classes(c[3], c[4], c[5])}):
+                        kinds.setdefault(k, []).append(name)
+                    if not a.weak:
+                        cells = [c for c in cells if not c[5]]
+                if xcpr == ocpr and xpage == opage and not cells:
                     continue
                 d = {"name": name, "in": escape(data), "cpr": [escape(ocpr.encode("latin1")),
                                                                 escape(xcpr.encode("latin1"))],
-                     "rows": [[y, opage[y], xpage[y]] for y in range(rows) if opage[y] != xpage[y] or a.full]}
+                     "rows": [[y, opage[y], xpage[y]] for y in range(rows) if opage[y] != xpage[y] or a.full],
+                     "cells": [[y, x0, x1, attrs.show(o), attrs.show(xx), w] for y, x0, x1, o, xx, w in cells]}
                 diverged.append(d)
                 print("DIFF %s\n  in   %s" % (name, d["in"]))
                 if xcpr != ocpr:
                     print("  cpr  ours %s  xterm %s" % tuple(d["cpr"]))
                 for y, o, xx in d["rows"]:
                     print("  row %d\n    ours  |%s\n    xterm |%s" % (y, o, xx))
+                for y, x0, x1, o, xx, w in cells:
+                    print("  row %d col %s  ours %s  xterm %s%s" % (y, x0 if x0 == x1 else "%d-%d" % (x0, x1),
+                                                                   attrs.show(o), attrs.show(xx),
+                                                                   "  (weak)" if w else ""))
     if a.json:
         json.dump(diverged, open(a.json, "w"), indent=1, ensure_ascii=False)
+    for k, names in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+        print("  %5d cases: %s (e.g. %s)" % (len(names), k, ", ".join(names[:3])))
     print("%d cases, %d diverged from xterm%s" % (len(cases), len(diverged),
                                                   ", %d not printed by xterm" % lost if lost else ""))
     return 0
