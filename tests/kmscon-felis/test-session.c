@@ -144,7 +144,7 @@ static void test_respawn_reset(void)
 /* The screen when it first showed the session's notice of an exit, and of a login that could not start
  * (test_respawn_notice). The first notice takes the descriptors away, so that the next start fails; the
  * second gives them back. */
-static char notice_screen[1 << 12], start_screen[1 << 12];
+static char notice_screen[1 << 16], start_screen[1 << 16]; /* as large as screen()'s text */
 static struct kf_session *notice_session;
 static struct rlimit saved_nofile;
 
