@@ -52,6 +52,7 @@ struct kf_session {
 	bool hung_up;             /* the last read found every slave descriptor closed: edge-triggered until a
 				   * read finds the slave open again (read_output) */
 	bool started; /* the first child was spawned */
+	unsigned start_failures;  /* on_respawn's failed starts in a row, logged once per streak */
 	bool unfocused;           /* another VT is in front (kf_session_set_focus), for DECSET 1004's reports */
 	unsigned dropped_replies; /* replies lost to a full queue, logged once per burst */
 	unsigned dropped_keys;    /* kf_session_write calls refused by a full queue, logged once per burst */
@@ -362,12 +363,18 @@ static void on_respawn(void *ud, struct kf_timer *t)
 	int r = start_child(s);
 	if (r < 0) {
 		char text[300];
-		log_err("cannot start the login: %s; retrying in 1 s", strerror(-r));
+		/* The journal gets the streak, not every retry (a full pts table can last for hours); the screen
+		 * is reset before every attempt, so its notice is drawn every time. */
+		if (s->start_failures++ == 0)
+			log_err("cannot start the login: %s; retrying every second", strerror(-r));
 		/* else the screen stays blank after the reset, and keys go nowhere without a word */
 		snprintf(text, sizeof(text), "cannot start %.200s: %s; trying again in 1 s", program_name(s),
 			 strerror(-r));
 		show_notice(s, text);
 		kf_timer_arm(t, 1000000000u, 0);
+	} else if (s->start_failures) {
+		log_notice("the login started again after %u failed attempts", s->start_failures);
+		s->start_failures = 0;
 	}
 }
 

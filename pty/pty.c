@@ -45,6 +45,7 @@ struct pty {
 	uint64_t spawn_ms; /* CLOCK_MONOTONIC at the last spawn */
 	unsigned quick_exits; /* consecutive children that lived < PTY_QUICK_EXIT_MS */
 	unsigned delay_ms;    /* set by pty_reap() */
+	bool spawn_failing;   /* the last pty_spawn() failed: its failure is logged once per streak */
 	struct winsize ws;
 	uint64_t stat_reads, stat_bytes; /* pty_get_stats() */
 	uint64_t stat_outputs; /* pty_get_outputs() */
@@ -149,10 +150,13 @@ int pty_spawn(struct pty *pty)
 	char **env = pty_env_build(&pty->cfg);
 	if (!env)
 		return -ENOMEM;
+	/* A caller that retries a failing spawn (every second, for as long as the pts table is full) must not
+	 * fill the journal: its failures are logged once per streak, at debug level after the first. */
+	const int fail_prio = pty->spawn_failing ? 7 : 3;
 	int fd = pty_open_master(slave, sizeof(slave));
 	if (fd < 0) {
 		r = fd;
-		pty_log(3, "cannot open a PTY master: %s", strerror(-r));
+		pty_log(fail_prio, "cannot open a PTY master: %s", strerror(-r));
 		goto out_env;
 	}
 	if (ioctl(fd, TIOCSWINSZ, &pty->ws) < 0)
@@ -164,7 +168,7 @@ int pty_spawn(struct pty *pty)
 	pid_t pid = fork();
 	if (pid < 0) {
 		r = -errno;
-		pty_log(3, "fork: %s", strerror(-r));
+		pty_log(fail_prio, "fork: %s", strerror(-r));
 		goto out_fd;
 	}
 	if (pid == 0)
@@ -182,12 +186,14 @@ int pty_spawn(struct pty *pty)
 	}
 #endif
 	pty_log(6, "started %s (pid %d) on %s", argv[0], (int)pid, slave);
+	pty->spawn_failing = false;
 	pty_env_free(env);
 	return 0;
 
 out_fd:
 	close(fd);
 out_env:
+	pty->spawn_failing = true;
 	pty_env_free(env);
 	return r;
 }

@@ -32,6 +32,7 @@ static int failures;
 static char tmpdir[] = "/tmp/kf-session-XXXXXX";
 
 static bool file_exists(const char *path);
+static void read_text(const char *path, char *buf, size_t cap);
 
 struct ctx {
 	struct kf_loop *loop;
@@ -193,6 +194,63 @@ static void test_respawn_notice(void)
 	/* the new login starts on a clean screen */
 	CHECK(strstr(screen(s), "login:") && !strstr(screen(s), "kmscon-felis:"));
 	CHECK(!c.exited);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+/* test_respawn_failures_logged: the failed starts seen so far; the third gives the descriptors back. */
+static int start_failures;
+
+static void on_output_failures(void *ud)
+{
+	const char *text = screen(notice_session);
+	if (!notice_screen[0] && strstr(text, "kmscon-felis:")) {
+		notice_screen[0] = 1;
+		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* the lowest free descriptor */
+		close(fd);
+		getrlimit(RLIMIT_NOFILE, &saved_nofile);
+		setrlimit(RLIMIT_NOFILE, &(struct rlimit){.rlim_cur = (rlim_t)fd, .rlim_max = saved_nofile.rlim_max});
+	} else if (strstr(text, "cannot start") && ++start_failures == 3) {
+		setrlimit(RLIMIT_NOFILE, &saved_nofile);
+	}
+}
+
+/* A login that cannot be started is tried again every second, with the reason on the screen each time; the
+ * journal gets one line for the whole streak of failures, and one when a start works again. It got an error
+ * line every second, for as long as the failure lasted (a full pts table overnight: 86400 lines a day). */
+static void test_respawn_failures_logged(void)
+{
+	char mark[256], script[768], log[256], text[4096];
+	snprintf(mark, sizeof(mark), "%s/failures-done", tmpdir);
+	snprintf(log, sizeof(log), "%s/failures-stderr", tmpdir);
+	snprintf(script, sizeof(script), "if [ -e %s ]; then printf 'login: '; exec sleep 60; fi; touch %s; exit 3",
+		 mark, mark);
+	const char *argv[] = {"sh", "-c", script, NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .respawn = true, .cols = 80, .rows = 5};
+	struct kf_session_callbacks cb = {.exited = on_exited, .output = on_output_failures};
+	struct kf_session *s = NULL;
+	notice_screen[0] = 0;
+	fflush(stderr);
+	int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	dup2(fd, 2);
+	close(fd);
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	notice_session = s;
+	for (int i = 0; i < 500 && !strstr(screen(s), "login:"); i++)
+		run_for(c.loop, 10);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	read_text(log, text, sizeof(text));
+	printf("%d failed starts, logged:\n%s", start_failures, text);
+	CHECK(start_failures == 3);
+	CHECK(strstr(screen(s), "login:"));
+	const char *first = strstr(text, "cannot start the login");
+	CHECK(first && !strstr(first + 1, "cannot start the login"));
+	const char *pty_first = strstr(text, "cannot open a PTY master");
+	CHECK(pty_first && !strstr(pty_first + 1, "cannot open a PTY master"));
+	CHECK(strstr(text, "started again after 3 failed attempts"));
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
 }
@@ -742,6 +800,7 @@ int main(void)
 	test_respawn_backoff();
 	test_respawn_reset();
 	test_respawn_notice();
+	test_respawn_failures_logged();
 	test_slave_reopened();
 	test_no_output_keeps_view();
 	test_keys_dropped_logged();
