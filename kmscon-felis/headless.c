@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "grid/grid.h"
@@ -111,6 +113,32 @@ void kf_headless_destroy(struct kf_headless *h)
 	if (h->fifo >= 0)
 		close(h->fifo);
 	free(h);
+}
+
+int kf_headless_dump_check(const char *path)
+{
+	/* Not kept open for the dump: a script that waits for the file to appear would take an empty one for the
+	 * result. access(2) would not do either: it answers for the real uid, and root passes it on a read-only
+	 * file system. A FIFO is not opened: a reader already waiting would take our close for the end of the
+	 * dump, and the real one would then wait for a reader forever. */
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+		return 0;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	bool created = false;
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		created = fd >= 0;
+	}
+	if (fd < 0) {
+		int r = -errno;
+		log_err("cannot write the screen to %s: %s", path, strerror(-r));
+		return r;
+	}
+	close(fd);
+	if (created)
+		unlink(path);
+	return 0;
 }
 
 int kf_headless_dump_file(const struct grid *g, const char *path)

@@ -421,13 +421,21 @@ static int start_backend(struct kf_app *app)
 	return -ENOTSUP;
 }
 
-static void stop_backend(struct kf_app *app)
+static bool want_dump(const struct kf_config *c)
 {
-	if (app->headless && app->cfg.dump_screen && app->cfg.dump_screen[0])
-		kf_headless_dump_file(kf_session_grid(app->session), app->cfg.dump_screen);
+	return c->backend == KF_BACKEND_HEADLESS && c->dump_screen && c->dump_screen[0];
+}
+
+/* Returns 0, or -errno when the screen could not be written (--dump-screen; logged). */
+static int stop_backend(struct kf_app *app)
+{
+	int r = 0;
+	if (app->headless && want_dump(&app->cfg))
+		r = kf_headless_dump_file(kf_session_grid(app->session), app->cfg.dump_screen);
 	kf_headless_destroy(app->headless);
 	app->headless = NULL;
 	stop_drm(app);
+	return r;
 }
 
 int main(int argc, char **argv)
@@ -447,6 +455,9 @@ int main(int argc, char **argv)
 		goto out_config;
 	}
 	kf_log_phase("configuration parsed");
+	/* A dump that cannot be written is said before the child runs, not after a whole test run. */
+	if (want_dump(&app.cfg) && kf_headless_dump_check(app.cfg.dump_screen) < 0)
+		goto out_config;
 	/* Before anything is spawned: the child must not inherit NOTIFY_SOCKET (notify.h). */
 	kf_notify_init();
 	/* A child that closes its end must not kill us; write errors come back as EPIPE/EIO instead. */
@@ -481,7 +492,9 @@ int main(int argc, char **argv)
 		code = EXIT_FAILURE;
 	}
 
-	stop_backend(&app);
+	/* A script reads the screen and the status: a screen that is not there (or old) is a failure. */
+	if (stop_backend(&app) < 0)
+		code = EXIT_FAILURE;
 	log_stats(&app);
 out_session:
 	kf_session_destroy(app.session);

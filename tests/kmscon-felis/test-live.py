@@ -524,6 +524,47 @@ def t_journal():
     print("journal: %d lines prefixed; plain otherwise" % len(lines))
 
 
+def t_dump_unwritable():
+    """--dump-screen to a file that cannot be written: said at once, before the program runs, with status 1; and
+    a dump that fails at exit (the directory gone meanwhile) makes the status 1, not the child's 0. Both were
+    logged only at exit, with the child's status: a script read success and found no screen."""
+    marker = os.path.join(TMP, "child-ran")
+    p = subprocess.run([PROG, "--backend=headless", "--dump-screen=/nonexistent/x", "--login", "--",
+                        "touch", marker], stderr=subprocess.PIPE, timeout=30)
+    err = p.stderr.decode(errors="replace")
+    if p.returncode != 1 or os.path.exists(marker):
+        fail("unwritable dump: status %d, child %s (want 1, not run): %r"
+             % (p.returncode, "ran" if os.path.exists(marker) else "not run", err))
+    if "/nonexistent/x" not in err or "No such file or directory" not in err:
+        fail("unwritable dump: the reason is not logged: %r" % err)
+    gone = os.path.join(TMP, "gone")
+    os.mkdir(gone)
+    dump = os.path.join(gone, "screen.txt")
+    p = subprocess.run([PROG, "--backend=headless", "--dump-screen=" + dump, "--login", "--",
+                        "rmdir", gone], stderr=subprocess.PIPE, timeout=30)
+    err = p.stderr.decode(errors="replace")
+    if os.path.exists(gone) or p.returncode != 1 or dump not in err:
+        fail("dump failing at exit: status %d (want 1), log %r" % (p.returncode, err))
+    # A FIFO is not opened before the dump: a reader waiting on it would get the probe's end of file.
+    fifo = os.path.join(TMP, "screen-fifo")
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
+    time.sleep(0.2)
+    try:
+        p = subprocess.run([PROG, "--backend=headless", "--size=20x3", "--dump-screen=" + fifo, "--login", "--",
+                            "echo", "via fifo"], stderr=subprocess.PIPE, timeout=15)
+    except subprocess.TimeoutExpired:
+        reader.kill()
+        fail("dump into a FIFO: no exit within 15 s; the reader got %r" % reader.communicate()[0].decode())
+    try:
+        out = reader.communicate(timeout=10)[0].decode()
+    except subprocess.TimeoutExpired:
+        reader.kill()
+        out = reader.communicate()[0].decode()
+    if p.returncode != 0 or out != "via fifo\n\n\n":
+        fail("dump into a FIFO: status %d, the reader got %r" % (p.returncode, out))
+
+
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
 
 if __name__ == "__main__":
