@@ -326,6 +326,33 @@ def test_no_switchvt(vm):
         vm.fail("the active VT changed")
 
 
+def test_stop_waiting_for_vt(vm):
+    """SIGTERM while the instance waits for its VT (--vt=2 --no-switchvt, tty1 in front): it stops there, with
+    status 0 as any stop does, without opening the display through a seat it does not hold (a "no usable
+    display" warning) or starting anything after the signal."""
+    if vm.sh("cat /sys/class/tty/tty0/active").strip() != "tty1":
+        vm.sh("chvt 1")
+    vm.sh("(kmscon-felis %s --vt=2 --no-switchvt --login -- /bin/sh >/tmp/kf2.log 2>&1 & echo $! >/tmp/kf2.pid;"
+          " wait $!; echo $? >/tmp/kf2.rc) &" % " ".join(FONT + DEBUG))
+    deadline = time.time() + 30
+    while "waiting for VT 2" not in vm.sh("cat /tmp/kf2.log", check=False)[1]:
+        if time.time() > deadline:
+            vm.fail("the instance does not say it waits for VT 2:\n" + vm.sh("cat /tmp/kf2.log", check=False)[1])
+        time.sleep(0.2)
+    time.sleep(1)
+    vm.sh("kill -TERM $(cat /tmp/kf2.pid)")
+    vm.wait_file("/tmp/kf2.rc", timeout=30)
+    rc = vm.sh("cat /tmp/kf2.rc").strip()
+    log = vm.sh("cat /tmp/kf2.log")
+    if rc != "0":
+        vm.fail("SIGTERM while waiting for the VT: exit status %s, not 0:\n%s" % (rc, log))
+    for bad in ("no usable display", "warning", "error"):
+        if bad in log:
+            vm.fail("SIGTERM while waiting for the VT logged %r:\n%s" % (bad, log))
+    if vm.sh("cat /sys/class/tty/tty0/active").strip() != "tty1":
+        vm.fail("the active VT changed")
+
+
 def clipboard_across_vts(vm, shown, enabled):
     """The clipboard is shared by the instances: text drag-selected with the tablet on tty1's instance is pasted
     with Shift+Insert by tty2's instance on its command line."""
@@ -467,6 +494,7 @@ def main():
         ("console-vt-switch", lambda: test_vt_switch(boot("console-vt", extra_args=TABLET), args.switches), {}),
         ("console-mouse", lambda: test_mouse(boot("console-mouse", extra_args=TABLET)), {}),
         ("console-no-switchvt", lambda: test_no_switchvt(boot("console-no-switchvt")), {}),
+        ("console-stop-waiting-for-vt", lambda: test_stop_waiting_for_vt(boot("console-stop-wait")), {}),
         ("console-mods-after-switch", lambda: test_mods_after_switch(boot("console-mods", extra_args=TABLET)), {}),
     ]
     # The same through the seatd daemon: only on request (--only console-vt-switch-seatd), it doubles the time.
