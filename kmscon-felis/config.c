@@ -583,6 +583,8 @@ static int check(const struct kf_config *cfg)
 	}
 	if (cfg->dump_screen && cfg->backend != KF_BACKEND_HEADLESS)
 		log_warn("configuration: dump-screen only works with backend=headless, ignored");
+	if (cfg->input_fifo && cfg->backend != KF_BACKEND_HEADLESS)
+		log_warn("configuration: input-fifo only works with backend=headless, ignored");
 	return 0;
 }
 

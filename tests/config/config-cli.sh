@@ -46,6 +46,21 @@ if [ $rc -ne 0 ] || ! grep -qF "$conf:2: unknown key 'frobnicate'" "$dir/err"; t
 	echo "FAIL: unknown key: exit $rc"; cat "$dir/err"; fail=1
 fi
 
+# The headless testing aids on another backend warn that they are ignored, both of them (--input-fifo was
+# ignored without a word). Only with kf-config-cli: the program itself would start that backend.
+case $bin in
+*kf-config-cli)
+	: >"$conf"
+	"$bin" -c "$dir" --backend=drm --dump-screen="$dir/screen" --input-fifo="$dir/fifo" >"$dir/out" 2>"$dir/err"
+	rc=$?
+	for key in dump-screen input-fifo; do
+		if [ $rc -ne 0 ] || ! grep -qF "$key only works with backend=headless, ignored" "$dir/err"; then
+			echo "FAIL: $key with backend=drm: exit $rc, no warning:"; cat "$dir/err"; fail=1
+		fi
+	done
+	;;
+esac
+
 # A bad command line exits 2 as well.
 "$bin" --font-size=0 >/dev/null 2>"$dir/err"
 rc=$?
