@@ -63,9 +63,9 @@ struct kf_session {
 	uint64_t read_cpu_ns;     /* read_ns in this thread's CPU time */
 };
 
-static void pty_log_handler_fn(int prio, const char *fmt, va_list ap)
+static void pty_log_handler_fn(int prio, const char *file, int line, const char *fmt, va_list ap)
 {
-	kf_log_vmsg((enum kf_log_level)prio, "pty", __FILE__, __LINE__, fmt, ap);
+	kf_log_vmsg((enum kf_log_level)prio, "pty", file, line, fmt, ap);
 }
 
 /* ------------------------------------------------------------------------------------- grid callbacks */

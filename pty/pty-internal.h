@@ -4,7 +4,10 @@
 
 #include "pty/pty.h"
 
-void pty_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Logs through the handler of pty_set_log_handler() with the caller's place in pty/. */
+void pty_log_at(int prio, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+#define pty_log(prio, ...) pty_log_at(prio, __FILE__, __LINE__, __VA_ARGS__)
 
 /* A NULL-terminated environment for the child; caller owns it (pty_env_free). NULL on allocation failure. */
 char **pty_env_build(const struct pty_config *cfg);

@@ -72,13 +72,13 @@ void pty_set_log_handler(pty_log_handler handler)
 	log_handler = handler;
 }
 
-void pty_log(int prio, const char *fmt, ...)
+void pty_log_at(int prio, const char *file, int line, const char *fmt, ...)
 {
 	if (!log_handler)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	log_handler(prio, fmt, ap);
+	log_handler(prio, file, line, fmt, ap);
 	va_end(ap);
 }
 

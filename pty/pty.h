@@ -23,9 +23,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Log priorities are syslog's (3 error, 4 warning, 5 notice, 6 info, 7 debug). NULL (the default) drops
- * every message. The handler is process-wide. */
-typedef void (*pty_log_handler)(int prio, const char *fmt, va_list ap);
+/* Log priorities are syslog's (3 error, 4 warning, 5 notice, 6 info, 7 debug); file and line are where in
+ * pty/ the message comes from (static strings). NULL (the default) drops every message. The handler is
+ * process-wide. */
+typedef void (*pty_log_handler)(int prio, const char *file, int line, const char *fmt, va_list ap);
 void pty_set_log_handler(pty_log_handler handler);
 
 /* Default size bound of the write queue. */

@@ -524,6 +524,15 @@ def t_journal():
     print("journal: %d lines prefixed; plain otherwise" % len(lines))
 
 
+def t_log_origin():
+    """A message of pty/ names the place in pty/ that logged it ("[pty.c:N] started true ..."), as every other
+    line names its own: it named session.c's log handler, the same line for all of them."""
+    lines = stderr_lines(lambda st: None)
+    started = [line for line in lines if "started true (pid" in line]
+    if not started or "[pty.c:" not in started[0]:
+        fail("pty's messages do not name pty.c: %r" % (started or lines[:5]))
+
+
 def t_dump_unwritable():
     """--dump-screen to a file that cannot be written: said at once, before the program runs, with status 1; and
     a dump that fails at exit (the directory gone meanwhile) makes the status 1, not the child's 0. Both were
