@@ -18,7 +18,9 @@
 #include "drm/drm.h"
 
 /* ---- logging (log.c) ---- */
-void drm_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void drm_log_at(int prio, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+#define drm_log(prio, ...) drm_log_at(prio, __FILE__, __LINE__, __VA_ARGS__)
 #define drm_err(...) drm_log(3, __VA_ARGS__)
 #define drm_warn(...) drm_log(4, __VA_ARGS__)
 #define drm_notice(...) drm_log(5, __VA_ARGS__)

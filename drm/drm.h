@@ -29,9 +29,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Log handler for drm/: prio is a syslog priority (3 = error ... 7 = debug). NULL (the default) discards
- * messages. Global: set it once before drm_backend_create. */
-void drm_set_log_handler(void (*handler)(int prio, const char *fmt, va_list ap));
+/* Log handler for drm/: prio is a syslog priority (3 = error ... 7 = debug); file and line are where in drm/
+ * the message comes from (static strings). NULL (the default) discards messages. Global: set it once before
+ * drm_backend_create. */
+void drm_set_log_handler(void (*handler)(int prio, const char *file, int line, const char *fmt, va_list ap));
 
 /* A rectangle in canvas pixels. */
 struct drm_box {

@@ -4,21 +4,21 @@
 
 #include "drm/drm-internal.h"
 
-static void (*log_handler)(int prio, const char *fmt, va_list ap);
+static void (*log_handler)(int prio, const char *file, int line, const char *fmt, va_list ap);
 
-void drm_set_log_handler(void (*handler)(int prio, const char *fmt, va_list ap))
+void drm_set_log_handler(void (*handler)(int prio, const char *file, int line, const char *fmt, va_list ap))
 {
 	log_handler = handler;
 }
 
-void drm_log(int prio, const char *fmt, ...)
+void drm_log_at(int prio, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (!log_handler)
 		return;
 	va_start(ap, fmt);
-	log_handler(prio, fmt, ap);
+	log_handler(prio, file, line, fmt, ap);
 	va_end(ap);
 }
 

@@ -72,13 +72,13 @@ struct kf_output {
 	uint64_t flips_before_first;      /* flip events before the first frame we presented + 1; 0 = none yet */
 };
 
-static void drm_log_handler(int prio, const char *fmt, va_list ap)
+static void drm_log_handler(int prio, const char *file, int line, const char *fmt, va_list ap)
 {
 	enum kf_log_level level = prio <= 3 ? KF_LOG_ERR : (enum kf_log_level)prio;
 
 	if (level > kf_log_get_level())
 		return;
-	kf_log_vmsg(level, "drm", "drm", 0, fmt, ap);
+	kf_log_vmsg(level, "drm", file, line, fmt, ap);
 }
 
 static int open_device(const char *path, void *ud)

@@ -26,7 +26,7 @@
 static struct drm_backend *backend;
 static bool changed;
 
-static void log_handler(int prio, const char *fmt, va_list ap)
+static void log_handler(int prio, const char *file, int line, const char *fmt, va_list ap)
 {
 	if (prio > 6 && !getenv("DRM_TEST_DEBUG"))
 		return;

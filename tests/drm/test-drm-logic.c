@@ -184,15 +184,34 @@ static void test_props_match(void)
 	CHECK(out[0] == 10 && out[1] == 9 && out[2] == 0 && out[3] == 7);
 }
 
+/* The last message drm/ logged, with the place it names (log_handler). */
+static char logged[256], logged_file[128];
+static int logged_line;
+
+static void log_handler(int prio, const char *file, int line, const char *fmt, va_list ap)
+{
+	(void)prio;
+	vsnprintf(logged, sizeof(logged), fmt, ap);
+	snprintf(logged_file, sizeof(logged_file), "%s", file ? file : "");
+	logged_line = line;
+}
+
+/* The burst passes, the rest is counted, and the count is logged when the interval ends: a message of drm/ that
+ * names the place in drm/ that logged it (every line of drm/ read "[drm:0]"). */
 static void test_ratelimit(void)
 {
 	struct drm_ratelimit rl = {0};
 	unsigned passed = 0;
 
+	drm_set_log_handler(log_handler);
 	for (int i = 0; i < 100; i++)
 		passed += drm_ratelimit_pass(&rl, 1000 + i);
 	CHECK(passed == 5);
 	CHECK(drm_ratelimit_pass(&rl, 1000 + 11 * 1000000000LL));
+	CHECK(!strcmp(logged, "95 similar messages suppressed"));
+	const char *base = strrchr(logged_file, '/');
+	CHECK(!strcmp(base ? base + 1 : logged_file, "log.c") && logged_line > 0);
+	drm_set_log_handler(NULL);
 }
 
 int main(void)
