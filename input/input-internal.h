@@ -60,8 +60,9 @@ struct input {
 	int wheel_acc_v, wheel_acc_h; /* high-resolution wheels: 120 per notch */
 };
 
-void input_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void input_vlog(int prio, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void input_log_at(int prio, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+#define input_log(prio, ...) input_log_at(prio, __FILE__, __LINE__, __VA_ARGS__)
 
 int input_kbd_init(struct input_kbd *k, const struct input_config *cfg);
 void input_kbd_finish(struct input_kbd *k);

@@ -24,30 +24,25 @@
  * about 15 degrees, 10-15 px of finger motion on most touchpads). */
 #define SCROLL_PX_PER_STEP 15.0
 
-static void (*log_handler)(int prio, const char *fmt, va_list ap);
+static void (*log_handler)(int prio, const char *file, int line, const char *fmt, va_list ap);
 
-void input_set_log_handler(void (*handler)(int prio, const char *fmt, va_list ap))
+void input_set_log_handler(void (*handler)(int prio, const char *file, int line, const char *fmt, va_list ap))
 {
 	log_handler = handler;
 }
 
-void input_vlog(int prio, const char *fmt, va_list ap)
-{
-	if (log_handler) {
-		log_handler(prio, fmt, ap);
-		return;
-	}
-	fprintf(stderr, "input: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void input_log(int prio, const char *fmt, ...)
+void input_log_at(int prio, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	input_vlog(prio, fmt, ap);
+	if (log_handler) {
+		log_handler(prio, file, line, fmt, ap);
+	} else {
+		fprintf(stderr, "input: ");
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	}
 	va_end(ap);
 }
 

@@ -95,9 +95,10 @@ struct input_callbacks {
 
 struct input;
 
-/* Log handler for every message of this module (prio as syslog: 3 err, 4 warning, 6 info, 7 debug).
- * NULL restores the default (stderr). */
-void input_set_log_handler(void (*handler)(int prio, const char *fmt, va_list ap));
+/* Log handler for every message of this module (prio as syslog: 3 err, 4 warning, 6 info, 7 debug); file and
+ * line are where in input/ the message comes from (static strings; libinput's and xkbcommon's messages name
+ * the place that passes them on). NULL restores the default (stderr). */
+void input_set_log_handler(void (*handler)(int prio, const char *file, int line, const char *fmt, va_list ap));
 
 /* Compiles the keymap (a bad one falls back to "us" with a warning) and loads compose tables; no devices
  * yet. cfg's strings are copied; cb is copied and ctx (not owned) must outlive the object. Returns NULL on

@@ -636,9 +636,9 @@ static void close_device(void *ud, int fd)
 		close(fd);
 }
 
-static void input_log_handler(int prio, const char *fmt, va_list ap)
+static void input_log_handler(int prio, const char *file, int line, const char *fmt, va_list ap)
 {
-	kf_log_vmsg((enum kf_log_level)prio, "input", __FILE__, __LINE__, fmt, ap);
+	kf_log_vmsg((enum kf_log_level)prio, "input", file, line, fmt, ap);
 }
 
 int kf_input_glue_create(struct kf_loop *loop, const struct kf_config *cfg, const struct kf_input_glue_ops *ops,

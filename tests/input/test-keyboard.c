@@ -24,7 +24,7 @@ struct rec {
 static char last_log[8192];
 
 /* Keeps every message (up to the buffer) so a test can look for a warning among them. */
-static void on_log(int prio, const char *fmt, va_list ap)
+static void on_log(int prio, const char *file, int line, const char *fmt, va_list ap)
 {
 	size_t n = strlen(last_log);
 	if (n + 2 >= sizeof(last_log))

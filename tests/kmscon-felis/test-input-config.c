@@ -1,6 +1,8 @@
 /* tests/kmscon-felis/test-input-config.c: the configuration's keyboard settings reach the input glue, with
  * real xkbcommon: the xkb-* names and options, key repeat (delay and rate, 0 = off), a compose file, and the
  * shortcuts under other layouts and with the locks on. */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -176,6 +178,44 @@ static void test_grab_layouts(struct kf_loop *loop)
 	}
 }
 
+/* A message of input/ names the place in input/ that logged it, as every other line of the log names its own:
+ * they all read "[input-glue.c:N]", the glue's log handler. */
+static void test_log_origin(struct kf_loop *loop, const char *dir)
+{
+	struct app a = {0};
+	struct grid_config gc = {.cols = 80, .rows = 24};
+	struct kf_config cfg;
+	struct kf_input_glue *g = NULL;
+	char *argv[] = {"kmscon-felis", "--xkb-layout=no-such-layout", NULL};
+	char path[256], text[4096] = "";
+
+	snprintf(path, sizeof(path), "%s/stderr", dir);
+	kf_config_init(&cfg);
+	a.grid = grid_create(&gc, NULL, NULL);
+	CHECK(kf_config_parse_argv(&cfg, 2, argv) == 0, "a bad layout parses");
+	fflush(stderr);
+	int saved = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	dup2(fd, 2);
+	close(fd);
+	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with a bad layout");
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+	text[n] = 0;
+	if (f)
+		fclose(f);
+	const char *line = strstr(text, "using the 'us' layout");
+	while (line && line > text && line[-1] != '\n')
+		line--;
+	CHECK(line && !strncmp(strstr(line, "[") ? strstr(line, "[") : "", "[keyboard.c:", 12),
+	      "the fallback's warning names keyboard.c: %s", text);
+	kf_input_glue_destroy(g);
+	grid_destroy(a.grid);
+	kf_config_finish(&cfg);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-glue-config-XXXXXX";
@@ -189,6 +229,7 @@ int main(void)
 	test_repeat_config(loop);
 	test_compose_several(loop, dir);
 	test_grab_layouts(loop);
+	test_log_origin(loop, dir);
 	kf_loop_destroy(loop);
 	return t_finish(dir, "input config");
 }
