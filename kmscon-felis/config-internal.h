@@ -51,6 +51,12 @@ struct opt {
 extern const struct opt kf_opts[];
 extern const size_t kf_opts_len;
 
+/* A line of kf_opts that is an option a user can set (not a section title, not a kmscon key we ignore). */
+static inline bool kf_opt_is_option(const struct opt *o)
+{
+	return o->type != OPT_SECTION && !(o->flags & OPTF_IGNORED);
+}
+
 /* Parses text into the field of cfg described by o (the old value is freed). On error returns -EINVAL and
  * writes the expected form into why; -ENOMEM. text is NULL for a bare boolean key. */
 int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, char *why, size_t why_size);
