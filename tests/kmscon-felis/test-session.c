@@ -1,5 +1,5 @@
 /* tests/kmscon-felis/test-session.c: the session (loop + pty + grid) with real children: respawn and
- * back-off, a refused paste and its visible notice, bracketed paste, controls in a paste, window size on resize,
+ * back-off and its notices, a hang-up, keys refused, window size on resize, the backspace setting,
  * the reading's CPU time split, the read pause after a trickle, what counts as output. */
 #include "kmscon-felis/session.h"
 
@@ -20,72 +20,7 @@
 #include "kmscon-felis/loop.h"
 #include "kmscon-felis/screen-text.h"
 
-static int failures;
-#define CHECK(cond)                                                                               \
-	do {                                                                                      \
-		if (!(cond)) {                                                                    \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                               \
-		}                                                                                 \
-	} while (0)
-
-static char tmpdir[] = "/tmp/kf-session-XXXXXX";
-
-static bool file_exists(const char *path);
-static void read_text(const char *path, char *buf, size_t cap);
-
-struct ctx {
-	struct kf_loop *loop;
-	int exit_code;
-	bool exited;
-};
-
-static void on_exited(void *ud, int code)
-{
-	struct ctx *c = ud;
-	c->exited = true;
-	c->exit_code = code;
-	kf_loop_quit(c->loop, code);
-}
-
-static void on_deadline(void *ud, struct kf_timer *t)
-{
-	kf_loop_quit(ud, -ETIMEDOUT);
-}
-
-/* Runs the loop until quit or ms pass. */
-static int run_for(struct kf_loop *loop, int ms)
-{
-	struct kf_timer *t = kf_loop_add_timer(loop, on_deadline, loop);
-	kf_timer_arm(t, (uint64_t)ms * 1000000u, 0);
-	int r = kf_loop_run(loop);
-	kf_timer_remove(t);
-	return r;
-}
-
-/* The screen as text (the headless dump), in a static buffer. */
-static const char *screen(struct kf_session *s)
-{
-	static char buf[1 << 16];
-	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
-	kf_screen_text(kf_session_grid(s), f);
-	long n = ftell(f);
-	fclose(f);
-	buf[n > 0 ? n : 0] = 0;
-	return buf;
-}
-
-static int count_lines(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int n = 0, ch;
-	if (!f)
-		return 0;
-	while ((ch = fgetc(f)) != EOF)
-		n += ch == '\n';
-	fclose(f);
-	return n;
-}
+#include "session-harness.h"
 
 static void test_respawn_backoff(void)
 {
@@ -333,18 +268,6 @@ static void test_no_output_keeps_view(void)
 	kf_loop_destroy(loop);
 }
 
-/* The file at path as a string (empty when missing), at most cap - 1 bytes. */
-static void read_text(const char *path, char *buf, size_t cap)
-{
-	size_t n = 0;
-	FILE *f = fopen(path, "r");
-	if (f) {
-		n = fread(buf, 1, cap - 1, f);
-		fclose(f);
-	}
-	buf[n] = 0;
-}
-
 /* Keys typed while the child reads nothing: once the write queue is full they are refused, and the log says
  * so once per burst (at the default level: a key lost without a word looks like a broken keyboard). */
 static void test_keys_dropped_logged(void)
@@ -373,272 +296,6 @@ static void test_keys_dropped_logged(void)
 	int lines = count_lines(log);
 	printf("%d keys refused, logged in %d line(s): %s", refused, lines, text);
 	CHECK(refused > 0 && lines == 1 && strstr(text, "warning") && strstr(text, "dropping"));
-	kf_session_destroy(s);
-	kf_loop_destroy(c.loop);
-}
-
-/* A session running argv (not copied: it must outlive the session), with a write queue of queue bytes (0: the
- * default), once the child has turned bracketed paste on. */
-static struct kf_session *bracketed_child(struct ctx *c, const char *const *argv, size_t queue)
-{
-	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 100, .rows = 10,
-					.write_queue_max = queue};
-	struct kf_session_callbacks cb = {.exited = on_exited};
-	struct kf_session *s = NULL;
-	CHECK(kf_session_create(c->loop, &cfg, &cb, c, &s) == 0);
-	struct grid_modes m = {0};
-	for (int i = 0; s && i < 50; i++) {
-		run_for(c->loop, 50);
-		grid_get_modes(kf_session_grid(s), &m);
-		if (m.bracketed_paste)
-			break;
-	}
-	CHECK(m.bracketed_paste);
-	return s;
-}
-
-static void test_oneshot_and_paste(void)
-{
-	/* A child that reads nothing (after the first bytes typed): a paste bigger than the queue waits for it
-	 * (test_paste_streamed), but one more than a clipboard's worth beyond what it has read is refused whole, with
-	 * a notice. */
-	char got[256], script[512];
-	snprintf(got, sizeof(got), "%s/pasted", tmpdir);
-	snprintf(script, sizeof(script),
-		 "stty raw -echo; printf '\\033[?2004h'; head -c 42 > %s; exec sleep 60", got);
-	const char *argv[] = {"sh", "-c", script, NULL};
-	struct ctx c = {.loop = kf_loop_create()};
-	struct kf_session *s = bracketed_child(&c, argv, 64u << 10);
-	/* End marks inside a bracketed paste, even one that their removal would form from the bytes around it
-	 * ("\033[20" + "1~"), end nothing: their ESCs go as spaces (kf_session_paste_filter, which would take
-	 * them out, is tested alone below): the child reads one bracketed paste, then the typed z's. */
-	CHECK(kf_session_paste(s, "ab\033[201~12\033[20\033[201~1~", 22) == 0);
-	CHECK(kf_session_write(s, "zzzzzzzz", 8) == 0);
-	run_for(c.loop, 500);
-	char buf[64];
-	read_text(got, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "\033[200~ab [201~12 [20 [201~1~\033[201~zzzzzzzz"));
-	char *big = calloc(1, KF_CLIPBOARD_MAX);
-	CHECK(big != NULL);
-	if (big) {
-		memset(big, 'p', KF_CLIPBOARD_MAX);
-		CHECK(kf_session_paste(s, big, KF_CLIPBOARD_MAX) == 0);
-		CHECK(kf_session_paste(s, big, 300000) == -ENOBUFS);
-		CHECK(strstr(screen(s), "paste of 300000 bytes refused"));
-		/* Fits: accepted whole. */
-		CHECK(kf_session_paste(s, big, 1000) == 0);
-		/* Keys are refused once the queue and what waits behind it are full, never block. */
-		int r = 0;
-		for (int i = 0; i < 200 && r == 0; i++)
-			r = kf_session_write(s, big, 4096);
-		CHECK(r == -ENOBUFS);
-		CHECK(kf_session_write_room(s) < 4096);
-	}
-	free(big);
-	kf_session_destroy(s);
-	kf_loop_destroy(c.loop);
-}
-
-/* The largest clipboard (a selection is cut to KF_CLIPBOARD_MAX) pastes whole into the default write queue,
- * bracketed paste marks and all: the cap was the queue's size, so with the marks it could never fit, and the
- * paste was refused with "paste of 4194304 bytes refused: only 4194304 bytes fit". */
-static void test_paste_largest_clipboard(void)
-{
-	const char *argv[] = {"sh", "-c", "printf '\\033[?2004h'; exec sleep 60", NULL};
-	struct ctx c = {.loop = kf_loop_create()};
-	struct kf_session *s = bracketed_child(&c, argv, 0);
-	char *big = malloc(KF_CLIPBOARD_MAX);
-	CHECK(big != NULL);
-	if (big) {
-		memset(big, 'q', KF_CLIPBOARD_MAX);
-		int r = kf_session_paste(s, big, KF_CLIPBOARD_MAX);
-		CHECK(r == 0);
-		if (r)
-			printf("largest clipboard paste: %d, screen: %s\n", r, screen(s));
-	}
-	free(big);
-	kf_session_destroy(s);
-	kf_loop_destroy(c.loop);
-}
-
-/* A paste bigger than the write queue (write-queue-size, 64 KiB here) is written out as the child reads it, in
- * order, the keys typed after it after it: it was refused whole ("paste of 300000 bytes refused: only 65536 bytes
- * fit"), though it was well within a clipboard's size. */
-static void test_paste_streamed(void)
-{
-	enum { N = 300000, WANT = 6 + N + 6 + 2 };
-	char got[64], script[512];
-	snprintf(got, sizeof(got), "%s/streamed", tmpdir);
-	snprintf(script, sizeof(script), "stty raw -echo; printf '\\033[?2004h'; head -c %d > %s.part; mv %s.part %s;"
-		 " exec sleep 60", WANT, got, got, got);
-	const char *argv[] = {"sh", "-c", script, NULL};
-	struct ctx c = {.loop = kf_loop_create()};
-	struct kf_session *s = bracketed_child(&c, argv, 64u << 10);
-	char *text = malloc(N), *buf = malloc(WANT + 1);
-	for (int i = 0; i < N; i++)
-		text[i] = (char)('a' + i % 26);
-	int r = kf_session_paste(s, text, N);
-	if (r)
-		printf("a paste of %d bytes into a 64 KiB queue: %d, screen: %s\n", N, r, screen(s));
-	CHECK(r == 0);
-	CHECK(kf_session_write(s, "zz", 2) == 0);
-	struct stat st;
-	for (int i = 0; i < 100 && stat(got, &st) < 0; i++)
-		run_for(c.loop, 50);
-	read_text(got, buf, WANT + 1);
-	CHECK(strlen(buf) == WANT && !memcmp(buf, "\033[200~", 6) && !memcmp(buf + 6, text, N) &&
-	      !memcmp(buf + 6 + N, "\033[201~zz", 8));
-	free(text);
-	free(buf);
-	kf_session_destroy(s);
-	kf_loop_destroy(c.loop);
-}
-
-/* kf_session_paste_filter over every string of up to 9 bytes from the end mark's bytes and one other (8^9 would
- * be too many: a random sample of 200,000, plus each length's all-mark and nested cases): the output never holds
- * an end mark, filtering it again changes nothing, and a string without a mark comes out as it went in. */
-static bool has_mark(const uint8_t *p, size_t n)
-{
-	return memmem(p, n, "\033[201~", 6) != NULL;
-}
-
-static void test_paste_filter(void)
-{
-	static const uint8_t alpha[] = {0x1b, '[', '2', '0', '1', '~', 'x'};
-	uint8_t in[64], out[64], again[64];
-	uint32_t rng = 12345;
-	int bad = 0;
-	for (int k = 0; k < 200000; k++) {
-		size_t len = 0;
-		rng = rng * 1103515245u + 12345u;
-		const size_t want = (rng >> 16) % 40;
-		while (len < want) {
-			rng = rng * 1103515245u + 12345u;
-			/* mostly whole marks and parts of them, so that nesting is common */
-			if ((rng >> 16) % 4 == 0 && len + 6 <= want) {
-				memcpy(in + len, "\033[201~", 6);
-				len += 6;
-			} else {
-				in[len++] = alpha[(rng >> 16) % sizeof(alpha)];
-			}
-		}
-		const size_t n = kf_session_paste_filter(out, in, len);
-		const size_t n2 = kf_session_paste_filter(again, out, n);
-		bad += n > len || has_mark(out, n) || n2 != n || memcmp(again, out, n) != 0 ||
-		       (!has_mark(in, len) && (n != len || memcmp(out, in, len) != 0));
-	}
-	CHECK(bad == 0);
-	const uint8_t nested[] = "a\033[2\033[20\033[201~1~01~b";
-	size_t n = kf_session_paste_filter(out, nested, sizeof(nested) - 1);
-	CHECK(n == 2 && out[0] == 'a' && out[1] == 'b');
-	/* in place */
-	memcpy(in, "x\033[201~y", 8);
-	CHECK(kf_session_paste_filter(in, in, 8) == 2 && in[0] == 'x' && in[1] == 'y');
-}
-
-/* A session whose child, in raw mode without echo and without bracketed paste, writes to path the first n bytes it
- * reads (stty first: in cooked mode the line discipline would turn "\r" back into "\n"). argv is static. */
-static struct kf_session *raw_reader(struct ctx *c, const char *path, int n)
-{
-	static char script[512];
-	static const char *argv[] = {"sh", "-c", script, NULL};
-	snprintf(script, sizeof(script), "stty raw -echo; printf RAW; head -c %d > %s; exec sleep 60", n, path);
-	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 80, .rows = 10};
-	struct kf_session_callbacks cb = {.exited = on_exited};
-	struct kf_session *s = NULL;
-	CHECK(kf_session_create(c->loop, &cfg, &cb, c, &s) == 0);
-	for (int i = 0; s && i < 100 && !strstr(screen(s), "RAW"); i++)
-		run_for(c->loop, 50);
-	CHECK(s && strstr(screen(s), "RAW"));
-	return s;
-}
-
-/* Without brackets a paste's line ends reach the child as Enter sends them: "\n" and "\r\n" as "\r", a lone
- * "\r" as it is; in place too. Then through a real PTY, to a child in raw mode that did not ask for brackets. */
-static void test_paste_newlines(void)
-{
-	uint8_t out[32], in[32];
-	const char *t = "a\nb\r\nc\rd\n\ne\r\r\n";
-	size_t n = kf_session_paste_newlines(out, (const uint8_t *)t, strlen(t));
-	CHECK(n == 12 && !memcmp(out, "a\rb\rc\rd\r\re\r\r", 12));
-	memcpy(in, t, strlen(t));
-	n = kf_session_paste_newlines(in, in, strlen(t));
-	CHECK(n == 12 && !memcmp(in, "a\rb\rc\rd\r\re\r\r", 12));
-
-	char got[256];
-	snprintf(got, sizeof(got), "%s/pasted-nl", tmpdir);
-	struct ctx c = {.loop = kf_loop_create()};
-	struct kf_session *s = raw_reader(&c, got, 8);
-	CHECK(kf_session_paste(s, "l1\nl2\r\nl3", 10) == 0);
-	run_for(c.loop, 500);
-	char buf[64];
-	read_text(got, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "l1\rl2\rl3"));
-	kf_session_destroy(s);
-	kf_loop_destroy(c.loop);
-}
-
-/* A pasted control character is sent as a space, as xterm sends the ones of its disallowedPasteControls default
- * (BS, DEL, ENQ, EOT, ESC, NUL and the line discipline's special characters, "STTY"), bracketed or not: a pasted
- * ESC would begin a key's sequence and a ^C interrupt the program as if typed. TAB and the line ends are the text's
- * own; other controls (^A) pass, as in xterm. In a bracketed paste the ESC of an end mark goes too, so the text
- * cannot end the paste. */
-static void test_paste_controls(void)
-{
-	char got[256], script[512], buf[64];
-	snprintf(got, sizeof(got), "%s/pasted-ctl", tmpdir);
-	struct ctx c = {.loop = kf_loop_create()};
-	struct kf_session *s = raw_reader(&c, got, 16);
-	CHECK(kf_session_paste(s, "a\003b\033[Ac\177\000d\te\001\010\032\n", 16) == 0);
-	run_for(c.loop, 500);
-	read_text(got, buf, sizeof(buf));
-	if (strcmp(buf, "a b [Ac  d\te\001  \r"))
-		printf("unbracketed paste of controls reached the child as \"%s\"\n", buf);
-	CHECK(!strcmp(buf, "a b [Ac  d\te\001  \r"));
-	kf_session_destroy(s);
-	kf_loop_destroy(c.loop);
-
-	/* the special characters are the terminal's, read when pasting: with the interrupt moved to q, a ^C is no
-	 * key to fear and passes, and q, no control, is text as ever */
-	snprintf(script, sizeof(script),
-		 "stty raw -echo intr q; printf '\\033[?2004h'; head -c 22 > %s; exec sleep 60", got);
-	const char *argv2[] = {"sh", "-c", script, NULL};
-	c = (struct ctx){.loop = kf_loop_create()};
-	s = bracketed_child(&c, argv2, 0);
-	CHECK(kf_session_paste(s, "x\033[201~\003yq", 10) == 0);
-	run_for(c.loop, 500);
-	read_text(got, buf, sizeof(buf));
-	if (strcmp(buf, "\033[200~x [201~\003yq\033[201~")) {
-		printf("bracketed paste of controls reached the child as:");
-		for (char *q = buf; *q; q++)
-			printf(" %02x", (unsigned char)*q);
-		printf("\n");
-	}
-	CHECK(!strcmp(buf, "\033[200~x [201~\003yq\033[201~"));
-	kf_session_destroy(s);
-	kf_loop_destroy(c.loop);
-}
-
-/* Focus reports (DECSET 1004): a console's focus is its VT in front, so leaving it (the seat disabled) sends CSI O
- * and coming back CSI I, only while the child asked for them and only on a change. */
-static void test_focus_reports(void)
-{
-	char got[256], buf[64];
-	snprintf(got, sizeof(got), "%s/focus", tmpdir);
-	struct ctx c = {.loop = kf_loop_create()};
-	struct kf_session *s = raw_reader(&c, got, 8);
-	kf_session_set_focus(s, false); /* not asked for: nothing */
-	kf_session_set_focus(s, true);
-	grid_feed(kf_session_grid(s), (const uint8_t *)"\033[?1004h", 8);
-	kf_session_set_focus(s, false);
-	kf_session_set_focus(s, false); /* no change */
-	kf_session_set_focus(s, true);
-	CHECK(kf_session_write(s, "zz", 2) == 0);
-	run_for(c.loop, 500);
-	read_text(got, buf, sizeof(buf));
-	if (strcmp(buf, "\033[O\033[Izz"))
-		printf("focus changes reached the child as \"%s\"\n", buf + (buf[0] == '\033'));
-	CHECK(!strcmp(buf, "\033[O\033[Izz"));
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
 }
@@ -723,12 +380,6 @@ static void test_sigchld_fallback(void)
 	kf_loop_destroy(c.loop);
 }
 
-static bool file_exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 /* With a read pause configured, a wake-up that empties the PTY after a few bytes leaves the master unwatched
  * for the pause: what the child writes meanwhile waits until the pause ends, then comes in one batch. Without
  * one (pause_ms 0: the default, the immediate drain of docs/architecture.md) the next write is read at once. */
@@ -794,8 +445,7 @@ static void test_parse_read_pause(void)
 
 int main(void)
 {
-	alarm(60);
-	if (!mkdtemp(tmpdir))
+	if (session_tests_begin() < 0)
 		return 1;
 	test_respawn_backoff();
 	test_respawn_reset();
@@ -804,24 +454,11 @@ int main(void)
 	test_slave_reopened();
 	test_no_output_keeps_view();
 	test_keys_dropped_logged();
-	test_oneshot_and_paste();
-	test_paste_largest_clipboard();
-	test_paste_streamed();
-	test_paste_filter();
-	test_paste_newlines();
-	test_paste_controls();
-	test_focus_reports();
 	test_resize_and_status();
 	test_backspace_erases();
 	test_sigchld_fallback();
 	test_parse_read_pause();
 	test_read_pause(3000);
 	test_read_pause(0);
-	char cmd[300];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	if (system(cmd) != 0)
-		failures++;
-	if (failures)
-		fprintf(stderr, "%d checks failed\n", failures);
-	return failures ? 1 : 0;
+	return session_tests_end();
 }

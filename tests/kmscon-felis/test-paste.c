@@ -1,0 +1,294 @@
+/* tests/kmscon-felis/test-paste.c: what the console sends to a real child through the session: pastes
+ * (bracketed, refused past the write queue's bound with a notice, streamed, the largest clipboard, filtered of
+ * the end marker, newlines as CR, controls) and focus reports. */
+#include "kmscon-felis/session.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grid/grid.h"
+#include "kmscon-felis/clipboard.h"
+
+#include "session-harness.h"
+
+/* A session running argv (not copied: it must outlive the session), with a write queue of queue bytes (0: the
+ * default), once the child has turned bracketed paste on. */
+static struct kf_session *bracketed_child(struct ctx *c, const char *const *argv, size_t queue)
+{
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 100, .rows = 10,
+					.write_queue_max = queue};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c->loop, &cfg, &cb, c, &s) == 0);
+	struct grid_modes m = {0};
+	for (int i = 0; s && i < 50; i++) {
+		run_for(c->loop, 50);
+		grid_get_modes(kf_session_grid(s), &m);
+		if (m.bracketed_paste)
+			break;
+	}
+	CHECK(m.bracketed_paste);
+	return s;
+}
+
+static void test_oneshot_and_paste(void)
+{
+	/* A child that reads nothing (after the first bytes typed): a paste bigger than the queue waits for it
+	 * (test_paste_streamed), but one more than a clipboard's worth beyond what it has read is refused whole, with
+	 * a notice. */
+	char got[256], script[512];
+	snprintf(got, sizeof(got), "%s/pasted", tmpdir);
+	snprintf(script, sizeof(script),
+		 "stty raw -echo; printf '\\033[?2004h'; head -c 42 > %s; exec sleep 60", got);
+	const char *argv[] = {"sh", "-c", script, NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = bracketed_child(&c, argv, 64u << 10);
+	/* End marks inside a bracketed paste, even one that their removal would form from the bytes around it
+	 * ("\033[20" + "1~"), end nothing: their ESCs go as spaces (kf_session_paste_filter, which would take
+	 * them out, is tested alone below): the child reads one bracketed paste, then the typed z's. */
+	CHECK(kf_session_paste(s, "ab\033[201~12\033[20\033[201~1~", 22) == 0);
+	CHECK(kf_session_write(s, "zzzzzzzz", 8) == 0);
+	run_for(c.loop, 500);
+	char buf[64];
+	read_text(got, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "\033[200~ab [201~12 [20 [201~1~\033[201~zzzzzzzz"));
+	char *big = calloc(1, KF_CLIPBOARD_MAX);
+	CHECK(big != NULL);
+	if (big) {
+		memset(big, 'p', KF_CLIPBOARD_MAX);
+		CHECK(kf_session_paste(s, big, KF_CLIPBOARD_MAX) == 0);
+		CHECK(kf_session_paste(s, big, 300000) == -ENOBUFS);
+		CHECK(strstr(screen(s), "paste of 300000 bytes refused"));
+		/* Fits: accepted whole. */
+		CHECK(kf_session_paste(s, big, 1000) == 0);
+		/* Keys are refused once the queue and what waits behind it are full, never block. */
+		int r = 0;
+		for (int i = 0; i < 200 && r == 0; i++)
+			r = kf_session_write(s, big, 4096);
+		CHECK(r == -ENOBUFS);
+		CHECK(kf_session_write_room(s) < 4096);
+	}
+	free(big);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+/* The largest clipboard (a selection is cut to KF_CLIPBOARD_MAX) pastes whole into the default write queue,
+ * bracketed paste marks and all: the cap was the queue's size, so with the marks it could never fit, and the
+ * paste was refused with "paste of 4194304 bytes refused: only 4194304 bytes fit". */
+static void test_paste_largest_clipboard(void)
+{
+	const char *argv[] = {"sh", "-c", "printf '\\033[?2004h'; exec sleep 60", NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = bracketed_child(&c, argv, 0);
+	char *big = malloc(KF_CLIPBOARD_MAX);
+	CHECK(big != NULL);
+	if (big) {
+		memset(big, 'q', KF_CLIPBOARD_MAX);
+		int r = kf_session_paste(s, big, KF_CLIPBOARD_MAX);
+		CHECK(r == 0);
+		if (r)
+			printf("largest clipboard paste: %d, screen: %s\n", r, screen(s));
+	}
+	free(big);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+/* A paste bigger than the write queue (write-queue-size, 64 KiB here) is written out as the child reads it, in
+ * order, the keys typed after it after it: it was refused whole ("paste of 300000 bytes refused: only 65536 bytes
+ * fit"), though it was well within a clipboard's size. */
+static void test_paste_streamed(void)
+{
+	enum { N = 300000, WANT = 6 + N + 6 + 2 };
+	char got[64], script[512];
+	snprintf(got, sizeof(got), "%s/streamed", tmpdir);
+	snprintf(script, sizeof(script), "stty raw -echo; printf '\\033[?2004h'; head -c %d > %s.part; mv %s.part %s;"
+		 " exec sleep 60", WANT, got, got, got);
+	const char *argv[] = {"sh", "-c", script, NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = bracketed_child(&c, argv, 64u << 10);
+	char *text = malloc(N), *buf = malloc(WANT + 1);
+	for (int i = 0; i < N; i++)
+		text[i] = (char)('a' + i % 26);
+	int r = kf_session_paste(s, text, N);
+	if (r)
+		printf("a paste of %d bytes into a 64 KiB queue: %d, screen: %s\n", N, r, screen(s));
+	CHECK(r == 0);
+	CHECK(kf_session_write(s, "zz", 2) == 0);
+	struct stat st;
+	for (int i = 0; i < 100 && stat(got, &st) < 0; i++)
+		run_for(c.loop, 50);
+	read_text(got, buf, WANT + 1);
+	CHECK(strlen(buf) == WANT && !memcmp(buf, "\033[200~", 6) && !memcmp(buf + 6, text, N) &&
+	      !memcmp(buf + 6 + N, "\033[201~zz", 8));
+	free(text);
+	free(buf);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+/* kf_session_paste_filter over every string of up to 9 bytes from the end mark's bytes and one other (8^9 would
+ * be too many: a random sample of 200,000, plus each length's all-mark and nested cases): the output never holds
+ * an end mark, filtering it again changes nothing, and a string without a mark comes out as it went in. */
+static bool has_mark(const uint8_t *p, size_t n)
+{
+	return memmem(p, n, "\033[201~", 6) != NULL;
+}
+
+static void test_paste_filter(void)
+{
+	static const uint8_t alpha[] = {0x1b, '[', '2', '0', '1', '~', 'x'};
+	uint8_t in[64], out[64], again[64];
+	uint32_t rng = 12345;
+	int bad = 0;
+	for (int k = 0; k < 200000; k++) {
+		size_t len = 0;
+		rng = rng * 1103515245u + 12345u;
+		const size_t want = (rng >> 16) % 40;
+		while (len < want) {
+			rng = rng * 1103515245u + 12345u;
+			/* mostly whole marks and parts of them, so that nesting is common */
+			if ((rng >> 16) % 4 == 0 && len + 6 <= want) {
+				memcpy(in + len, "\033[201~", 6);
+				len += 6;
+			} else {
+				in[len++] = alpha[(rng >> 16) % sizeof(alpha)];
+			}
+		}
+		const size_t n = kf_session_paste_filter(out, in, len);
+		const size_t n2 = kf_session_paste_filter(again, out, n);
+		bad += n > len || has_mark(out, n) || n2 != n || memcmp(again, out, n) != 0 ||
+		       (!has_mark(in, len) && (n != len || memcmp(out, in, len) != 0));
+	}
+	CHECK(bad == 0);
+	const uint8_t nested[] = "a\033[2\033[20\033[201~1~01~b";
+	size_t n = kf_session_paste_filter(out, nested, sizeof(nested) - 1);
+	CHECK(n == 2 && out[0] == 'a' && out[1] == 'b');
+	/* in place */
+	memcpy(in, "x\033[201~y", 8);
+	CHECK(kf_session_paste_filter(in, in, 8) == 2 && in[0] == 'x' && in[1] == 'y');
+}
+
+/* A session whose child, in raw mode without echo and without bracketed paste, writes to path the first n bytes it
+ * reads (stty first: in cooked mode the line discipline would turn "\r" back into "\n"). argv is static. */
+static struct kf_session *raw_reader(struct ctx *c, const char *path, int n)
+{
+	static char script[512];
+	static const char *argv[] = {"sh", "-c", script, NULL};
+	snprintf(script, sizeof(script), "stty raw -echo; printf RAW; head -c %d > %s; exec sleep 60", n, path);
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 80, .rows = 10};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c->loop, &cfg, &cb, c, &s) == 0);
+	for (int i = 0; s && i < 100 && !strstr(screen(s), "RAW"); i++)
+		run_for(c->loop, 50);
+	CHECK(s && strstr(screen(s), "RAW"));
+	return s;
+}
+
+/* Without brackets a paste's line ends reach the child as Enter sends them: "\n" and "\r\n" as "\r", a lone
+ * "\r" as it is; in place too. Then through a real PTY, to a child in raw mode that did not ask for brackets. */
+static void test_paste_newlines(void)
+{
+	uint8_t out[32], in[32];
+	const char *t = "a\nb\r\nc\rd\n\ne\r\r\n";
+	size_t n = kf_session_paste_newlines(out, (const uint8_t *)t, strlen(t));
+	CHECK(n == 12 && !memcmp(out, "a\rb\rc\rd\r\re\r\r", 12));
+	memcpy(in, t, strlen(t));
+	n = kf_session_paste_newlines(in, in, strlen(t));
+	CHECK(n == 12 && !memcmp(in, "a\rb\rc\rd\r\re\r\r", 12));
+
+	char got[256];
+	snprintf(got, sizeof(got), "%s/pasted-nl", tmpdir);
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = raw_reader(&c, got, 8);
+	CHECK(kf_session_paste(s, "l1\nl2\r\nl3", 10) == 0);
+	run_for(c.loop, 500);
+	char buf[64];
+	read_text(got, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "l1\rl2\rl3"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+/* A pasted control character is sent as a space, as xterm sends the ones of its disallowedPasteControls default
+ * (BS, DEL, ENQ, EOT, ESC, NUL and the line discipline's special characters, "STTY"), bracketed or not: a pasted
+ * ESC would begin a key's sequence and a ^C interrupt the program as if typed. TAB and the line ends are the text's
+ * own; other controls (^A) pass, as in xterm. In a bracketed paste the ESC of an end mark goes too, so the text
+ * cannot end the paste. */
+static void test_paste_controls(void)
+{
+	char got[256], script[512], buf[64];
+	snprintf(got, sizeof(got), "%s/pasted-ctl", tmpdir);
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = raw_reader(&c, got, 16);
+	CHECK(kf_session_paste(s, "a\003b\033[Ac\177\000d\te\001\010\032\n", 16) == 0);
+	run_for(c.loop, 500);
+	read_text(got, buf, sizeof(buf));
+	if (strcmp(buf, "a b [Ac  d\te\001  \r"))
+		printf("unbracketed paste of controls reached the child as \"%s\"\n", buf);
+	CHECK(!strcmp(buf, "a b [Ac  d\te\001  \r"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+
+	/* the special characters are the terminal's, read when pasting: with the interrupt moved to q, a ^C is no
+	 * key to fear and passes, and q, no control, is text as ever */
+	snprintf(script, sizeof(script),
+		 "stty raw -echo intr q; printf '\\033[?2004h'; head -c 22 > %s; exec sleep 60", got);
+	const char *argv2[] = {"sh", "-c", script, NULL};
+	c = (struct ctx){.loop = kf_loop_create()};
+	s = bracketed_child(&c, argv2, 0);
+	CHECK(kf_session_paste(s, "x\033[201~\003yq", 10) == 0);
+	run_for(c.loop, 500);
+	read_text(got, buf, sizeof(buf));
+	if (strcmp(buf, "\033[200~x [201~\003yq\033[201~")) {
+		printf("bracketed paste of controls reached the child as:");
+		for (char *q = buf; *q; q++)
+			printf(" %02x", (unsigned char)*q);
+		printf("\n");
+	}
+	CHECK(!strcmp(buf, "\033[200~x [201~\003yq\033[201~"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+/* Focus reports (DECSET 1004): a console's focus is its VT in front, so leaving it (the seat disabled) sends CSI O
+ * and coming back CSI I, only while the child asked for them and only on a change. */
+static void test_focus_reports(void)
+{
+	char got[256], buf[64];
+	snprintf(got, sizeof(got), "%s/focus", tmpdir);
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = raw_reader(&c, got, 8);
+	kf_session_set_focus(s, false); /* not asked for: nothing */
+	kf_session_set_focus(s, true);
+	grid_feed(kf_session_grid(s), (const uint8_t *)"\033[?1004h", 8);
+	kf_session_set_focus(s, false);
+	kf_session_set_focus(s, false); /* no change */
+	kf_session_set_focus(s, true);
+	CHECK(kf_session_write(s, "zz", 2) == 0);
+	run_for(c.loop, 500);
+	read_text(got, buf, sizeof(buf));
+	if (strcmp(buf, "\033[O\033[Izz"))
+		printf("focus changes reached the child as \"%s\"\n", buf + (buf[0] == '\033'));
+	CHECK(!strcmp(buf, "\033[O\033[Izz"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+int main(void)
+{
+	if (session_tests_begin() < 0)
+		return 1;
+	test_oneshot_and_paste();
+	test_paste_largest_clipboard();
+	test_paste_streamed();
+	test_paste_filter();
+	test_paste_newlines();
+	test_paste_controls();
+	test_focus_reports();
+	return session_tests_end();
+}
