@@ -553,6 +553,7 @@ static void kitty_functional_key(struct out *o, const struct vt_key_event *ev, e
 				 unsigned mods, unsigned flags, const struct vt_key_modes *m)
 {
 	bool dis = flags & FLAG_DISAMBIGUATE, all = flags & FLAG_ALL_KEYS;
+	unsigned held = mods & ~LOCK_MODS; /* a lock never turns a legacy Enter/Tab/Backspace/Esc into CSI u */
 	bool is_c0 = key == VT_KEY_ENTER || key == VT_KEY_TAB || key == VT_KEY_BACKSPACE ||
 		     key == VT_KEY_ESCAPE;
 	const struct fkey *f;
@@ -565,7 +566,7 @@ static void kitty_functional_key(struct out *o, const struct vt_key_event *ev, e
 	if (ev->action == VT_KEY_RELEASE &&
 	    (!(flags & FLAG_EVENTS) || (is_c0 && !all && !(key == VT_KEY_ESCAPE && dis))))
 		return;
-	if (is_c0 && ev->action != VT_KEY_RELEASE && kitty_c0_legacy(o, key, mods, flags, m))
+	if (is_c0 && ev->action != VT_KEY_RELEASE && kitty_c0_legacy(o, key, held, flags, m))
 		return;
 	if (key >= VT_KEY_F1 + 12 && key <= VT_KEY_F24) {
 		k.key = 57376 + (uint32_t)(key - VT_KEY_F1 - 12);
@@ -601,8 +602,10 @@ static void encode_kitty(struct out *o, const struct vt_key_event *ev, const str
 	enum vt_keysym key = ev->key;
 	struct vt_key_event plain;
 
-	/* Lock modifiers are reported only in "all keys" mode, so text keys stay usable for legacy programs. */
-	if (!(flags & FLAG_ALL_KEYS))
+	/* "Lock modifiers are not reported for text producing keys" without "all keys" mode, so they stay usable
+	 * for legacy programs; every other key reports an active lock as the modifier it is, as kitty does. */
+	if (!(flags & FLAG_ALL_KEYS) &&
+	    (key == VT_KEY_NONE || (is_kp_char_key(key) && ev->text && !is_control_cp(ev->text))))
 		mods &= ~LOCK_MODS;
 	if (is_kp_key(key) && !(flags & FLAG_DISAMBIGUATE)) {
 		if (is_kp_char_key(key) && key != VT_KEY_KP_ENTER) {

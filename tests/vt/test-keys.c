@@ -461,6 +461,47 @@ static void test_kitty_disambiguate(void)
 	check("k1 repeat", &ev, &k1, "\033[A");
 }
 
+/* "If a modifier is active when the key event occurs, i.e. if the key is pressed or the lock (for caps lock/num
+ * lock) is enabled, the key event must have the bit for that modifier set"; only text producing keys leave the
+ * lock bits out without flag 8 ("Lock modifiers are not reported for text producing keys"). kitty itself keeps
+ * them for every escape code once any flag is set; Enter, Tab and Backspace with nothing but a lock keep their
+ * legacy bytes, as in kitty. */
+static void test_kitty_lock_mods(void)
+{
+	struct vt_key_modes k1 = kitty(1), k4 = kitty(4), k3 = kitty(3);
+	struct vt_key_event ev;
+
+	k4.cursor_keys_app = true;
+	ev = key(VT_KEY_UP, VT_MOD_NUM);
+	check("k1 Up NumLock", &ev, &k1, "\033[1;129A");
+	check("k4 Up NumLock DECCKM", &ev, &k4, "\033[1;129A");
+	ev.action = VT_KEY_RELEASE;
+	check("k3 Up NumLock release", &ev, &k3, "\033[1;129:3A");
+	ev = key(VT_KEY_F1 + 4, VT_MOD_CAPS);
+	check("k1 F5 CapsLock", &ev, &k1, "\033[15;65~");
+	ev = key(VT_KEY_PAGE_UP, VT_MOD_CTRL | VT_MOD_NUM | VT_MOD_CAPS);
+	check("k1 Ctrl+PgUp both locks", &ev, &k1, "\033[5;197~");
+	ev = key(VT_KEY_ESCAPE, VT_MOD_NUM);
+	check("k1 Esc NumLock", &ev, &k1, "\033[27;129u");
+	check("k4 Esc NumLock", &ev, &k4, "\033");
+	ev = key(VT_KEY_KP_UP, VT_MOD_CAPS);
+	check("k1 KP_Up CapsLock", &ev, &k1, "\033[57419;65u");
+	ev = key(VT_KEY_F1 + 12, VT_MOD_NUM);
+	check("k1 F13 NumLock", &ev, &k1, "\033[57376;129u");
+	ev = key(VT_KEY_ENTER, VT_MOD_NUM);
+	check("k1 Enter NumLock", &ev, &k1, "\r");
+	ev = key(VT_KEY_BACKSPACE, VT_MOD_NUM | VT_MOD_CAPS);
+	check("k1 BS both locks", &ev, &k1, "\x7f");
+	ev = key(VT_KEY_TAB, VT_MOD_SHIFT | VT_MOD_NUM);
+	check("k4 Shift+Tab NumLock", &ev, &k4, "\033[Z");
+	ev = key(VT_KEY_ENTER, VT_MOD_SHIFT | VT_MOD_NUM);
+	check("k1 Shift+Enter NumLock", &ev, &k1, "\033[13;130u");
+	/* text producing keys: no lock bits */
+	ev = text('c', 'c', VT_MOD_CTRL | VT_MOD_CAPS);
+	check("k1 Ctrl+c CapsLock", &ev, &k1, "\033[99;5u");
+	check("k4 Ctrl+c CapsLock", &ev, &k4, "\x03");
+}
+
 static void test_kitty_legacy_paths(void)
 {
 	/* Flags without "disambiguate": text keys with kitty's legacy modifiers keep their legacy bytes, keypad keys
@@ -676,6 +717,7 @@ int main(void)
 	test_text_keys();
 	test_modify_other_keys();
 	test_kitty_disambiguate();
+	test_kitty_lock_mods();
 	test_kitty_legacy_paths();
 	test_kitty_events();
 	test_kitty_alternates_text();
