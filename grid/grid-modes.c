@@ -422,6 +422,8 @@ void grid__kitty_keys(struct grid *g, const struct vt_csi *csi)
 	case '=': {
 		uint8_t flags = (uint8_t)((v < 0 ? 0 : v) & 0x1f);
 		int how = csi->n_params > 1 && csi->params[1] > 0 ? csi->params[1] : 1;
+		if (how > 3)
+			return; /* no such mode: the flags stay, as in kitty and foot */
 		if (how == 2)
 			flags |= cur;
 		else if (how == 3)

@@ -512,6 +512,19 @@ static void test_modes(void)
 	CHECK_REPLY(t, "\033[?7u\033[?1u\033[?0u");
 	t_feed(t, "\033[>3u\033[?1049h\033[?u\033[>1u\033[?1049l\033[?u\033[<u");
 	CHECK_REPLY(t, "\033[?0u\033[?3u");
+	/* CSI = flags ; mode u knows modes 1 (set), 2 (or) and 3 (and-not); another mode leaves the flags as they
+	 * are (kitty and foot ignore it) */
+	t_feed(t, "\033[=5u\033[=2;4u\033[?u\033[=16;7u\033[?u\033[=1;3u\033[?u\033[<u");
+	CHECK_REPLY(t, "\033[?5u\033[?5u\033[?4u");
+	/* a full stack (16) drops its oldest entry on a push; a pop past the bottom resets the flags */
+	t_feed(t, "\033[=4u");
+	for (int i = 1; i <= 20; i++) {
+		char push[16];
+		snprintf(push, sizeof(push), "\033[>%du", i);
+		t_feed(t, push);
+	}
+	t_feed(t, "\033[?u\033[<15u\033[?u\033[<u\033[?u\033[>3u\033[<99u\033[?u");
+	CHECK_REPLY(t, "\033[?20u\033[?5u\033[?0u\033[?0u");
 	t_feed(t, "\033[>4;2m");
 	grid_get_modes(t->g, &m);
 	CHECK(m.keys.modify_other_keys == 2, "modifyOtherKeys");
