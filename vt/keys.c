@@ -21,7 +21,8 @@
  *   While NumLock is on they send their characters whatever DECKPAM says, as xterm does with its default
  *   numLock resource (input.c forces keypad_mode off when the NumLock modifier is set).
  * - With kitty flag 2 but not 8, keys that are sent as plain text or as legacy Enter/Tab/Backspace bytes
- *   report no release event (the specification's wording; kitty itself has varied between versions).
+ *   report no release event (the specification's wording; kitty itself has varied between versions). A key
+ *   whose press keeps its legacy bytes for other reasons (Ctrl+c without flag 1) reports its release.
  * - F3 is "CSI 13 ~" in the kitty encoding ("CSI R" would be a cursor position report).
  * - Focus events are never sent (a console has no focus); that is grid/'s business, not this file's.
  */
@@ -483,13 +484,12 @@ static void kitty_text_key(struct out *o, const struct vt_key_event *ev, unsigne
 				put_utf8(o, c);
 			return;
 		}
-		if (!(flags & FLAG_DISAMBIGUATE) && kitty_legacy_mods(k.key, mods)) {
-			if (ev->action == VT_KEY_RELEASE)
-				return;
-			if (!((flags & FLAG_EVENTS) && ev->action == VT_KEY_REPEAT)) {
-				legacy_text_key(o, ev, mods, m);
-				return;
-			}
+		/* Only the press keeps the legacy bytes: with flag 2 a repeat or a release is an event, sent as
+		 * CSI u as kitty does (without flag 2 a release never gets here and a repeat is a press). */
+		if (!(flags & FLAG_DISAMBIGUATE) && kitty_legacy_mods(k.key, mods) &&
+		    (ev->action == VT_KEY_PRESS || !(flags & FLAG_EVENTS))) {
+			legacy_text_key(o, ev, mods, m);
+			return;
 		}
 	}
 	if (flags & FLAG_ALTERNATES) {

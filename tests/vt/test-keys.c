@@ -546,7 +546,19 @@ static void test_kitty_legacy_paths(void)
 	ev = text('a', 'a', VT_MOD_CTRL | VT_MOD_ALT);
 	check("k2 Ctrl+Alt+a", &ev, &k2, "\033\x01");
 	ev.action = VT_KEY_RELEASE;
-	check("k2 Ctrl+Alt+a release", &ev, &k2, "");
+	/* Its release is an event like any other non-text key's (flag 2 "causes the terminal to report key repeat
+	 * and key release events"; only text and Enter/Tab/Backspace have none): kitty sends it as CSI u. */
+	check("k2 Ctrl+Alt+a release", &ev, &k2, "\033[97;7:3u");
+	ev = text('c', 'c', VT_MOD_CTRL);
+	ev.action = VT_KEY_RELEASE;
+	check("k2 Ctrl+c release", &ev, &k2, "\033[99;5:3u");
+	ev = text('A', 'a', VT_MOD_ALT | VT_MOD_SHIFT);
+	ev.action = VT_KEY_RELEASE;
+	check("k2 Alt+Shift+a release", &ev, &k2, "\033[97;4:3u");
+	check("k4 Alt+Shift+a release (no flag 2)", &ev, &k4, "");
+	ev = text('A', 'a', VT_MOD_SHIFT);
+	ev.action = VT_KEY_RELEASE;
+	check("k2 Shift+a release (text)", &ev, &k2, "");
 	ev = text('A', 'a', VT_MOD_ALT | VT_MOD_SHIFT);
 	check("k2 Alt+Shift+a", &ev, &k2, "\033A");
 	ev = text(' ', ' ', VT_MOD_CTRL | VT_MOD_SHIFT);
