@@ -544,7 +544,6 @@ static uint32_t kitty_kp_number(enum vt_keysym k)
 	case VT_KEY_KP_END: return 57424;
 	case VT_KEY_KP_INSERT: return 57425;
 	case VT_KEY_KP_DELETE: return 57426;
-	case VT_KEY_KP_BEGIN: return 57427;
 	default: return 57399 + (uint32_t)(k - VT_KEY_KP_0); /* KP_0..KP_SEPARATOR are in kitty's order */
 	}
 }
@@ -571,7 +570,8 @@ static void kitty_functional_key(struct out *o, const struct vt_key_event *ev, e
 	if (key >= VT_KEY_F1 + 12 && key <= VT_KEY_F24) {
 		k.key = 57376 + (uint32_t)(key - VT_KEY_F1 - 12);
 		k.final = 'u';
-	} else if (is_kp_key(key) && dis) {
+	} else if (is_kp_key(key) && key != VT_KEY_KP_BEGIN && dis) {
+		/* KP_Begin keeps CSI 1 E (its table row is "1 E or 57427 ~", and kitty sends the first) */
 		k.key = kitty_kp_number(key);
 		k.final = 'u';
 		/* a digit or an operator of the keypad types it: flag 16 reports it as for the main keys */

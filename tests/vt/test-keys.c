@@ -420,8 +420,15 @@ static void test_kitty_disambiguate(void)
 	check("k1 KP_Enter", &ev, &k1, "\033[57414u");
 	ev = key(VT_KEY_KP_UP, 0);
 	check("k1 KP_Up", &ev, &k1, "\033[57419u");
+	/* KP_Begin's row in the functional key table is "1 E or 57427 ~", never CSI 57427 u; kitty sends the
+	 * CSI 1 E form under every flag */
 	ev = key(VT_KEY_KP_BEGIN, 0);
-	check("k1 KP_Begin", &ev, &k1, "\033[57427u");
+	check("k1 KP_Begin", &ev, &k1, "\033[E");
+	ev.mods = VT_MOD_CTRL;
+	check("k1 Ctrl+KP_Begin", &ev, &k1, "\033[1;5E");
+	struct vt_key_modes k31 = kitty(31);
+	ev.action = VT_KEY_RELEASE;
+	check("k31 Ctrl+KP_Begin release", &ev, &k31, "\033[1;5:3E");
 	ev = key(VT_KEY_PAUSE, 0);
 	check("k1 Pause", &ev, &k1, "\033[57362u");
 	ev = key(VT_KEY_RAISE_VOLUME, VT_MOD_CTRL);
