@@ -278,7 +278,7 @@ static void on_key(void *ud, const struct input_key_event *ev)
 	/* A modifier or lock key alone is no typing (the kitty protocol's flag 8 sends them): the Shift let go
 	 * after Shift+PageUp must leave the view where it went. Nor is a release (its event types, flag 2): xterm
 	 * and kitty go back to the bottom on a press (a repeat is one in xterm). */
-	bool typing = ev->action != INPUT_KEY_RELEASE && (vk.key < VT_KEY_SCROLL_LOCK || vk.key > VT_KEY_RIGHT_SUPER);
+	bool typing = ev->action != INPUT_KEY_RELEASE && (vk.key < VT_KEY_SCROLL_LOCK || vk.key > VT_KEY_LAST_MODIFIER_);
 	if (typing && grid_of(g) && grid_view_offset(grid_of(g)))
 		scroll_view(g, -grid_view_offset(grid_of(g)));
 	send(g, buf, n);

@@ -135,6 +135,10 @@ static const struct fkey fkeys[VT_KEY_COUNT_] = {
 	[VT_KEY_RIGHT_CTRL] = {0, 0, 0, 57448, 'u'},
 	[VT_KEY_RIGHT_ALT] = {0, 0, 0, 57449, 'u'},
 	[VT_KEY_RIGHT_SUPER] = {0, 0, 0, 57450, 'u'},
+	[VT_KEY_LEFT_HYPER] = {0, 0, 0, 57445, 'u'},
+	[VT_KEY_RIGHT_HYPER] = {0, 0, 0, 57451, 'u'},
+	[VT_KEY_ISO_LEVEL3_SHIFT] = {0, 0, 0, 57453, 'u'},
+	[VT_KEY_ISO_LEVEL5_SHIFT] = {0, 0, 0, 57454, 'u'},
 	/* kitty's MEDIA_PLAY_PAUSE (57430) and MEDIA_REVERSE (57431) have no keysym of their own in xkb */
 	[VT_KEY_MEDIA_PLAY] = {0, 0, 0, 57428, 'u'},
 	[VT_KEY_MEDIA_PAUSE] = {0, 0, 0, 57429, 'u'},
@@ -203,7 +207,7 @@ static enum vt_keysym kp_to_main(enum vt_keysym k)
 
 static bool is_modifier_key(enum vt_keysym k)
 {
-	return k >= VT_KEY_LEFT_SHIFT && k <= VT_KEY_RIGHT_SUPER;
+	return k >= VT_KEY_LEFT_SHIFT && k <= VT_KEY_LAST_MODIFIER_;
 }
 
 static bool is_lock_key(enum vt_keysym k)

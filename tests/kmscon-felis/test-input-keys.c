@@ -149,6 +149,25 @@ static void test_media_keys(void)
 	input_destroy(in);
 }
 
+/* Flag 8 reports "events for pressing modifier keys": AltGr on a German keyboard (ISO_Level3_Shift, kitty's
+ * ISO_LEVEL3_SHIFT 57453) is one, as Shift is; it sent nothing. Without flag 8 it sends nothing, as Shift. */
+static void test_level3_key(void)
+{
+	static const uint32_t altgr[] = {KEY_RIGHTALT};
+	struct typing t;
+	struct input *in = keyboard("de", &t);
+
+	t.modes.kitty_flags = 10;
+	chord(in, altgr, 1, KEY_Q);
+	CHECK(t.n == 36 && !memcmp(t.out, "\033[57453u\033[113u\033[113;1:3u\033[57453;1:3u", 36),
+	      "AltGr+q under kitty flags 2+8 (%zu bytes): '%.*s'", t.n, (int)t.n, t.out);
+	t.n = 0;
+	t.modes.kitty_flags = 1;
+	tap(in, KEY_RIGHTALT);
+	CHECK(t.n == 0, "AltGr alone under kitty flag 1 sends nothing: '%.*s'", (int)t.n, t.out);
+	input_destroy(in);
+}
+
 static struct input_key_event press_of(struct input *in, struct typing *t, const uint32_t *mods, size_t n,
 				       uint32_t code)
 {
@@ -305,6 +324,7 @@ int main(void)
 	test_grabs();
 	test_mouse();
 	test_media_keys();
+	test_level3_key();
 	if (failures)
 		fprintf(stderr, "%d failures\n", failures);
 	else

@@ -622,6 +622,13 @@ static void test_kitty_events(void)
 	check("k11 RightCtrl release", &ev, &k11, "\033[57448;1:3u");
 	ev = key(VT_KEY_CAPS_LOCK, VT_MOD_CAPS);
 	check("k11 CapsLock", &ev, &k11, "\033[57358;65u");
+	ev = key(VT_KEY_ISO_LEVEL3_SHIFT, 0);
+	check("k11 ISO_Level3_Shift", &ev, &k11, "\033[57453u");
+	check("k3 ISO_Level3_Shift", &ev, &k3, "");
+	ev = key(VT_KEY_RIGHT_HYPER, VT_MOD_HYPER);
+	check("k11 RightHyper", &ev, &k11, "\033[57451;17u");
+	ev = key(VT_KEY_ISO_LEVEL5_SHIFT, 0);
+	check("legacy ISO_Level5_Shift", &ev, &legacy, "");
 	ev = text('A', 'a', VT_MOD_CAPS);
 	check("k11 a caps", &ev, &k11, "\033[97;65u");
 	struct vt_key_modes k8 = kitty(8);
