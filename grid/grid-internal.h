@@ -559,11 +559,13 @@ void grid__erase_line(struct grid *g, int mode, bool selective);
 /* vt_sink.csi_bytes_final's EL ("CSI Ps K", Ps of up to 4 digits; anything else 0, back to the parser) */
 size_t grid__csi_bytes_el(void *ctx, const uint8_t *s, size_t n);
 void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective);
-void grid__insert_chars(struct grid *g, int n);
-void grid__delete_chars(struct grid *g, int n);
 void grid__erase_chars(struct grid *g, int n);
 void grid__insert_lines(struct grid *g, int n);
 void grid__delete_lines(struct grid *g, int n);
+/* grid-shift.c: ICH, DCH; DECIC/DECDC (x0 = cursor column) and SL/SR (x0 = left margin) */
+void grid__insert_chars(struct grid *g, int n);
+void grid__delete_chars(struct grid *g, int n);
+void grid__shift_cols(struct grid *g, int x0, int n, bool right);
 /* grid-tabs.c: a stop every 8 columns from column 9 (RIS, DECST8C) */
 void grid__tabs_reset(struct grid *g);
 void grid__tab(struct grid *g, int n);
@@ -571,7 +573,6 @@ void grid__backtab(struct grid *g, int n);
 void grid__backspace(struct grid *g);
 void grid__cursor_back_rev(struct grid *g, int n);
 void grid__decaln(struct grid *g);
-void grid__shift_cols(struct grid *g, int x0, int n, bool right);
 
 /* grid-csi.c */
 void grid__execute(void *ctx, uint8_t c);
@@ -762,6 +763,12 @@ static inline int grid__right_limit(const struct grid *g)
 static inline int grid__left_limit(const struct grid *g)
 {
 	return g->cx >= g->left ? g->left : 0;
+}
+/* The cursor inside the left/right margins: where ICH, DCH, IL and DL act (xterm's InsertChar and the rest
+ * do nothing outside them). */
+static inline bool grid__in_lr_margins(const struct grid *g)
+{
+	return g->cx >= g->left && g->cx <= g->right;
 }
 /* Where CR takes the cursor (xterm's CarriageReturn): the left margin, or column 1 from left of it, except in
  * origin mode, whose positions count from the left margin (DECRC can bring the cursor back left of it). */
