@@ -10,11 +10,11 @@
 
 #include "grid/grid-internal.h"
 
-void grid__insert_chars(struct grid *g, int n)
+/* ICH (insert) and DCH: the cells from the cursor to the right margin move n columns right or left within the
+ * row, and n blanks in the erase style come in behind them; a wide character cut at the cursor, at the margin or
+ * where the moved block ends is blanked whole. The caller has checked the margins. */
+static void shift_in_row(struct grid *g, int n, bool insert)
 {
-	g->wrap_pending = false;
-	if (!grid__in_lr_margins(g))
-		return;
 	struct line *l = grid__line(g, g->cy);
 	int x = g->cx, end = g->right + 1;
 	n = grid__clamp(n, 1, end - x);
@@ -22,12 +22,25 @@ void grid__insert_chars(struct grid *g, int n)
 	if (g->sel.active)
 		grid__select_touch(g, g->cy, g->cy);
 	grid__split_wide(g, l, x, end);
-	grid__fix_wide(g, l, end - n, end - n);
+	int cut = insert ? end - n : x + n;
+	grid__fix_wide(g, l, cut, cut);
 	l->flags &= ~LINE_ASCII;
-	memmove(&l->cells[x + n], &l->cells[x], (size_t)(end - x - n) * sizeof(struct grid_cell));
-	grid__clear_cells(&l->cells[x], n, grid__erase_style(g));
+	if (insert) {
+		memmove(&l->cells[x + n], &l->cells[x], (size_t)(end - x - n) * sizeof(struct grid_cell));
+		grid__clear_cells(&l->cells[x], n, grid__erase_style(g));
+	} else {
+		memmove(&l->cells[x], &l->cells[x + n], (size_t)(end - x - n) * sizeof(struct grid_cell));
+		grid__clear_cells(&l->cells[end - n], n, grid__erase_style(g));
+	}
 	l->used = (uint16_t)g->cols;
 	grid__damage(g, g->cy, x - 1, end + 1);
+}
+
+void grid__insert_chars(struct grid *g, int n)
+{
+	g->wrap_pending = false;
+	if (grid__in_lr_margins(g))
+		shift_in_row(g, n, true);
 }
 
 /* outside the margins DCH, IL and DL do nothing, a pending wrap kept (xterm returns before its ResetWrap) */
@@ -36,19 +49,7 @@ void grid__delete_chars(struct grid *g, int n)
 	if (!grid__in_lr_margins(g))
 		return;
 	g->wrap_pending = false;
-	struct line *l = grid__line(g, g->cy);
-	int x = g->cx, end = g->right + 1;
-	n = grid__clamp(n, 1, end - x);
-	/* before the cells move (as in grid__insert_chars) */
-	if (g->sel.active)
-		grid__select_touch(g, g->cy, g->cy);
-	grid__split_wide(g, l, x, end);
-	grid__fix_wide(g, l, x + n, x + n);
-	l->flags &= ~LINE_ASCII;
-	memmove(&l->cells[x], &l->cells[x + n], (size_t)(end - x - n) * sizeof(struct grid_cell));
-	grid__clear_cells(&l->cells[end - n], n, grid__erase_style(g));
-	l->used = (uint16_t)g->cols;
-	grid__damage(g, g->cy, x - 1, end + 1);
+	shift_in_row(g, n, false);
 }
 
 /* DECIC/DECDC (x0 = cursor column) and SL/SR (x0 = left margin): shift columns [x0, right] of the rows
