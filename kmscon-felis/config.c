@@ -581,6 +581,10 @@ static int check(const struct kf_config *cfg)
 		log_warn("configuration: dump-screen only works with backend=headless, ignored");
 	if (cfg->input_fifo && cfg->backend != KF_BACKEND_HEADLESS)
 		log_warn("configuration: input-fifo only works with backend=headless, ignored");
+	/* (the table's default, 80x24, is what every start has: only another size was asked for) */
+	if ((cfg->size.w != 80 || cfg->size.h != 24) && cfg->backend != KF_BACKEND_HEADLESS)
+		log_warn("configuration: size only works with backend=headless, ignored (a display's grid fills "
+			 "the display: mode= and font-size= choose it)");
 	return 0;
 }
 

@@ -46,14 +46,14 @@ if [ $rc -ne 0 ] || ! grep -qF "$conf:2: unknown key 'frobnicate'" "$dir/err"; t
 	echo "FAIL: unknown key: exit $rc"; cat "$dir/err"; fail=1
 fi
 
-# The headless testing aids on another backend warn that they are ignored, both of them (--input-fifo was
-# ignored without a word). Only with kf-config-cli: the program itself would start that backend.
+# The headless testing aids on another backend warn that they are ignored, all of them (--input-fifo and
+# --size were ignored without a word: a display's grid is the display's size). Only with kf-config-cli: the program itself would start that backend.
 case $bin in
 *kf-config-cli)
 	: >"$conf"
-	"$bin" -c "$dir" --backend=drm --dump-screen="$dir/screen" --input-fifo="$dir/fifo" >"$dir/out" 2>"$dir/err"
+	"$bin" -c "$dir" --backend=drm --dump-screen="$dir/screen" --input-fifo="$dir/fifo" --size=132x43 >"$dir/out" 2>"$dir/err"
 	rc=$?
-	for key in dump-screen input-fifo; do
+	for key in dump-screen input-fifo size; do
 		if [ $rc -ne 0 ] || ! grep -qF "$key only works with backend=headless, ignored" "$dir/err"; then
 			echo "FAIL: $key with backend=drm: exit $rc, no warning:"; cat "$dir/err"; fail=1
 		fi
