@@ -380,12 +380,12 @@ __attribute__((noinline)) static size_t cluster_cps(struct kf_render *r, const s
 {
 	size_t n = 1;
 	if (s->codepoints)
-		n = s->codepoints(s->ud, c, cps, 8);
+		n = s->codepoints(s->ud, c, cps, KF_CELL_CPS);
 	else
 		cps[0] = 0xfffd;
-	bool whole = n <= 8; /* a longer sequence is not shaped from its first 8 */
-	if (n > 8)
-		n = 8;
+	bool whole = n <= KF_CELL_CPS; /* a longer sequence is not shaped from its first ones */
+	if (n > KF_CELL_CPS)
+		n = KF_CELL_CPS;
 	for (size_t i = 1; i < n; i++)
 		if (cps[i] == 0xfe0f)
 			*gs |= KF_GLYPH_EMOJI;
@@ -412,7 +412,7 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 		if (l.ul == t)
 			l.ul = l.fg;
 	}
-	uint32_t cps[8];
+	uint32_t cps[KF_CELL_CPS];
 	size_t n = 0;
 	unsigned gs = l.glyph_style;
 	if (!l.hide_glyph && c->cp) {

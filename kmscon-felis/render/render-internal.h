@@ -9,6 +9,11 @@
 
 #include "kmscon-felis/render/render.h"
 
+/* The code points of one cell the painter reads: at least as many as the grid keeps in a cluster (15, its
+ * CLUSTER_MAX_CPS), so that RGI emoji sequences of 9-15 code points (a kiss or a couple with two skin tones,
+ * 10) are shaped whole instead of showing their first emoji. */
+#define KF_CELL_CPS 16
+
 /* Style bits of a glyph (part of the cache key). */
 enum kf_glyph_style {
 	KF_GLYPH_BOLD = 1 << 0,
@@ -210,7 +215,7 @@ struct kf_render {
 
 	/* The emoji sequence kf_shape_cluster is drawing: rasterise() draws code point cp as it. */
 	struct {
-		uint32_t cps[8];
+		uint32_t cps[KF_CELL_CPS];
 		size_t n;
 		uint32_t cp;
 	} seq;

@@ -271,7 +271,7 @@ static void test_emoji_sequences(void)
 {
 	static const struct {
 		const char *seq, *first, *what;
-		uint32_t cps[4];
+		uint32_t cps[12];
 		int n, cells;
 	} cases[] = {
 	    {"\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x92\xbb",
@@ -291,6 +291,14 @@ static void test_emoji_sequences(void)
 	     "thumbs up, medium skin tone",
 	     {0x1f44d, 0x1f3fd},
 	     2,
+	     2},
+	    /* longer than 8 code points: showed its first emoji only */
+	    {"\xf0\x9f\x91\xa9\xf0\x9f\x8f\xbb\xe2\x80\x8d\xe2\x9d\xa4\xef\xb8\x8f\xe2\x80\x8d"
+	     "\xf0\x9f\x92\x8b\xe2\x80\x8d\xf0\x9f\x91\xa8\xf0\x9f\x8f\xbc",
+	     "\xf0\x9f\x91\xa9\xf0\x9f\x8f\xbb",
+	     "kiss: woman, man, light and medium-light skin tones (10 code points)",
+	     {0x1f469, 0x1f3fb, 0x200d, 0x2764, 0xfe0f, 0x200d, 0x1f48b, 0x200d, 0x1f468, 0x1f3fc},
+	     10,
 	     2},
 	    {"1\xef\xb8\x8f\xe2\x83\xa3",
 	     "1\xef\xb8\x8f",
