@@ -38,7 +38,14 @@ int kf_screen_text(const struct grid *g, FILE *out)
 			trimmed = len;
 		}
 		line[trimmed] = '\n';
-		fwrite(line, 1, trimmed + 1, out);
+		/* the first failed write's own errno (ENOSPC from a full disk, not a generic EIO), and no more
+		 * writes after it */
+		errno = 0;
+		if (fwrite(line, 1, trimmed + 1, out) != trimmed + 1) {
+			int e = errno ? errno : EIO;
+			free(line);
+			return -e;
+		}
 	}
 	free(line);
 	return ferror(out) ? -EIO : 0;

@@ -572,6 +572,14 @@ def t_dump_unwritable():
         out = reader.communicate()[0].decode()
     if p.returncode != 0 or out != "via fifo\n\n\n":
         fail("dump into a FIFO: status %d, the reader got %r" % (p.returncode, out))
+    # A disk that fills while the dump is written (more than stdio's buffer: 100 rows of 200 characters) is
+    # reported as such: the log said "Input/output error", which sends a user looking for a broken disk.
+    p = subprocess.run([PROG, "--backend=headless", "--size=200x100", "--dump-screen=/dev/full", "--login", "--",
+                        "sh", "-c", "i=0; while [ $i -lt 100 ]; do printf '%0200d' $i; i=$((i+1)); done"],
+                       stderr=subprocess.PIPE, timeout=30)
+    err = p.stderr.decode(errors="replace")
+    if p.returncode != 1 or "No space left on device" not in err:
+        fail("dump to a full disk: status %d (want 1), log %r" % (p.returncode, err))
 
 
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
