@@ -150,9 +150,10 @@ static void output_json(FILE *f, const struct grid *g)
 /* The final grid goes out in every requested form. Returns the exit status. */
 static int output_grid(struct grid *g, const struct options *o)
 {
+	int err = 0; /* -errno of a failed write */
 	switch (o->format) {
 	case FORMAT_TEXT:
-		kf_screen_text(g, stdout);
+		err = kf_screen_text(g, stdout);
 		break;
 	case FORMAT_JSON:
 		output_json(stdout, g);
@@ -163,8 +164,14 @@ static int output_grid(struct grid *g, const struct options *o)
 	/* --- the renderer (issue 4) writes --png here --- */
 	if (o->png.path && kf_replay_write_png(g, &o->png))
 		return 1;
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, PROG ": writing the output: %s\n", strerror(errno));
+	/* A write that failed before the flush left stdout's buffer empty: the flush then succeeds, so its
+	 * error flag counts too (a screen larger than the buffer to a full disk exited 0, nothing written). */
+	if (!err && fflush(stdout) != 0)
+		err = -errno;
+	if (!err && ferror(stdout))
+		err = -EIO;
+	if (err) {
+		fprintf(stderr, PROG ": writing the output: %s\n", strerror(-err));
 		return 1;
 	}
 	return 0;

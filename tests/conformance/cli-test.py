@@ -49,6 +49,15 @@ p = run(["--format", "none"], b"abc")
 if p.returncode != 0 or p.stdout:
     errors.append("none: exit %d, %r" % (p.returncode, p.stdout))
 
+# Output that cannot be written is an error (exit 1, the reason on stderr), in both formats and whatever the
+# screen's size: a screen larger than stdio's buffer to a full disk exited 0 with nothing written.
+for size, fmt in (("20x2", "text"), ("200x100", "text"), ("20x2", "json"), ("200x100", "json")):
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run([replay, "--size", size, "--format", fmt], input=b"x" * 20000, stdout=full,
+                           stderr=subprocess.PIPE, timeout=30)
+    if p.returncode != 1 or b"No space left on device" not in p.stderr:
+        errors.append("%s %s to /dev/full: exit %d, stderr %r" % (size, fmt, p.returncode, p.stderr))
+
 for e in errors:
     print(e)
 sys.exit(1 if errors else 0)
