@@ -319,8 +319,10 @@ enum { PACK_MISFIT = 0, PACK_FITS = 1, PACK_STYLES = 2 };
 
 /* Packs cells [0, n) into one byte each when they are all ASCII of width 1 with one style and no link or
  * flags (the bulk of a text flood's lines); returns PACK_STYLES when only their styles differ (an
- * escape-heavy flood's lines: styles below 0x8000, so that pack_styles may use a signed pack) and
- * PACK_MISFIT, with out partly written, otherwise. */
+ * escape-heavy flood's lines, whatever their ids: pack_styles copies 16 bits each) and PACK_MISFIT, with out
+ * partly written, otherwise. (Styles below 0x8000 only, a limit from an earlier signed pack, kept the lines
+ * of a long-lived terminal whole once its history held more than 32768 styles: 12 bytes a cell, read cell
+ * by cell at every collection of the styles.) */
 static inline __attribute__((always_inline)) int pack_ascii(const struct grid_cell *c, int n, uint8_t *out)
 {
 	const uint32_t st = c[0].style;
@@ -339,8 +341,8 @@ static inline __attribute__((always_inline)) int pack_ascii(const struct grid_ce
 	const __m128i *p = (const __m128i *)(const void *)c;
 	const __m128i m0 = _mm_set_epi32(~0x7f, 0xffff, -1, ~0x7f), m1 = _mm_set_epi32(-1, ~0x7f, 0xffff, -1),
 		      m2 = _mm_set_epi32(0xffff, -1, ~0x7f, 0xffff);
-	/* the same but for the style's low 15 bits (the difference from st of a style below 0x8000 is too) */
-	const int sk = (int)0xffff8000u;
+	/* the same but for the style (the word's low half: any difference from st): only the link must be 0 */
+	const int sk = (int)0xffff0000u;
 	const __m128i s0 = _mm_set_epi32(~0x7f, 0xffff, sk, ~0x7f), s1 = _mm_set_epi32(sk, ~0x7f, 0xffff, sk),
 		      s2 = _mm_set_epi32(0xffff, sk, ~0x7f, 0xffff);
 	if (n >= 4) {
@@ -351,7 +353,7 @@ static inline __attribute__((always_inline)) int pack_ascii(const struct grid_ce
 			pack_group(p + 9, &a);
 			pack_bytes(c + x, 16, out + x);
 			/* text that is not ASCII mostly shows so early: no need to read on */
-			if (x == 0 && !pack_fits(&a, m0, m1, m2) && (st >= 0x8000 || !pack_fits(&a, s0, s1, s2)))
+			if (x == 0 && !pack_fits(&a, m0, m1, m2) && !pack_fits(&a, s0, s1, s2))
 				return PACK_MISFIT;
 		}
 		/* then groups of 4, the last one ending at n (overlapping the one before: the layout of 4 cells
@@ -365,7 +367,7 @@ static inline __attribute__((always_inline)) int pack_ascii(const struct grid_ce
 			pack_bytes(c + x, 4, out + x);
 		}
 		if (!pack_fits(&a, m0, m1, m2))
-			return st < 0x8000 && pack_fits(&a, s0, s1, s2) ? PACK_STYLES : PACK_MISFIT;
+			return pack_fits(&a, s0, s1, s2) ? PACK_STYLES : PACK_MISFIT;
 		return PACK_FITS;
 	}
 #endif
@@ -375,7 +377,7 @@ static inline __attribute__((always_inline)) int pack_ascii(const struct grid_ce
 		bad2 |= c[x].style ^ st;
 		out[x] = (uint8_t)c[x].cp;
 	}
-	return bad1 ? PACK_MISFIT : !bad2 ? PACK_FITS : st < 0x8000 && bad2 < 0x8000 ? PACK_STYLES : PACK_MISFIT;
+	return bad1 ? PACK_MISFIT : !bad2 ? PACK_FITS : PACK_STYLES;
 }
 
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__SSE2__)
@@ -417,7 +419,7 @@ static inline __attribute__((always_inline)) void styles_put(const struct grid_c
 	}
 }
 
-/* The styles of cells [0, n) (n >= 8, all below 0x8000: pack_ascii said PACK_STYLES) into 16 bits each at st:
+/* The styles of cells [0, n) (n >= 8: pack_ascii said PACK_STYLES) into 16 bits each at st:
  * one scalar load and store a cell, 16 or 8 a step, the last step ending at n (shuffles and packs of vectors
  * are a TCG helper call each, and save little natively). Ordinary stores, as the packed bytes before them.
  * Out of the "hist" page: it runs only for such lines, and its two look-ups cost little beside its pass. */
