@@ -239,19 +239,37 @@ static void mark_line_cells(struct grid *g, const struct grid_cell *cells, int n
 }
 #endif
 
+/* The styles of a LINE_STYLED line (n cells, at least PACK_MIN when it was packed): a plain
+ * store of 3 (as mark_cells: no read-modify-write, which made each cell wait for the store of the cell
+ * before it) where a cell's style differs from the one before it, eight cells compared at a time (SSE2).
+ * A line holds a few runs (~4 of 212 cells in a long-lived terminal's csi history, whose marking was ~10 %
+ * of its instructions when each cell was stored). */
+static void mark_styled(uint8_t *used, const uint16_t *st, int n)
+{
+	if (n < 1)
+		return;
+	used[st[0]] = 3;
+	int x = 1;
+#if defined(__SSE2__)
+	for (; x + 8 <= n; x += 8) {
+		const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(st + x));
+		const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(st + x - 1));
+		/* one bit per cell (the low byte's) whose style is not the one before it */
+		unsigned m = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(a, b)) & 0x5555u;
+		for (; m; m &= m - 1)
+			used[st[x + (int)(__builtin_ctz(m) >> 1)]] = 3;
+	}
+#endif
+	for (; x < n; x++)
+		used[st[x]] = 3;
+}
+
 static void mark_line(struct grid *g, const struct line *l)
 {
 	if (l->flags & LINE_PACKED) {
-		if (l->flags & LINE_STYLED) {
-			/* as mark_cells: a plain store of 3 per cell, the table and the count in locals (a store
-			 * through uint8_t may alias them); a read-modify-write made each cell wait for the store
-			 * of the cell before it (a line's runs share their style), ~2 ns a cell on csi's history */
-			const uint16_t *st = grid__line_styles(l);
-			uint8_t *used = g->st.used;
-			const int n = l->ncells;
-			for (int x = 0; x < n; x++)
-				used[st[x]] = 3;
-		} else
+		if (l->flags & LINE_STYLED)
+			mark_styled(g->st.used, grid__line_styles(l), l->ncells);
+		else
 			g->st.used[l->pstyle] |= 2;
 		return;
 	}

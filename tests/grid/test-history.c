@@ -393,8 +393,57 @@ static void test_pack_lengths(void)
 	t_free(t);
 }
 
+/* The styles of packed lines in many styles survive collections of the style table, run by run: lines of
+ * 16..79 cells (the marking's vector steps and its tail), runs of 1..9 cells each in a colour of its own,
+ * then 20000 fresh colours printed on the screen (collections that free and reuse every id not marked).
+ * A run whose style was missed would show a colour of the flood. */
+static void test_styled_runs_collected(void)
+{
+	enum { N = 200 };
+	struct t_term *t = t_new(80, 4, N);
+	unsigned seed = 12345, k = 0;
+	for (int i = 0; i < N + 3; i++) {
+		int len = 16 + i % 64, x = 0;
+		while (x < len) {
+			seed = seed * 1103515245u + 12345u;
+			int run = 1 + (int)(seed >> 16) % 9;
+			k++;
+			t_feedf(t, "\033[38;2;%u;%u;%um", k >> 16, (k >> 8) & 255, k & 255);
+			for (int j = 0; j < run && x < len; j++, x++)
+				t_feedf(t, "%c", 'a' + (i + x) % 26);
+		}
+		t_feed(t, "\033[m\r\n");
+	}
+	for (int i = 0; i < 20000; i++)
+		t_feedf(t, "\033[4;1H\033[38;2;%d;%d;200mx", i & 255, i >> 8);
+	t_feed(t, "\033[m");
+	/* the same runs again, from the same seed */
+	seed = 12345;
+	k = 0;
+	int bad = 0;
+	for (int i = 0; i < N + 3; i++) {
+		int len = 16 + i % 64, x = 0, n;
+		const struct grid_cell *c = i < N ? grid_scrollback_row(t->g, (size_t)i, &n) : NULL;
+		while (x < len) {
+			seed = seed * 1103515245u + 12345u;
+			int run = 1 + (int)(seed >> 16) % 9;
+			k++;
+			for (int j = 0; j < run && x < len; j++, x++) {
+				if (!c)
+					continue;
+				uint32_t fg = grid_style(t->g, c[x].style)->fg;
+				if (fg != GRID_COLOR_RGB(k >> 16, (k >> 8) & 255, k & 255) && bad++ < 3)
+					CHECK(0, "scrollback line %d cell %d: fg %08x, want run %u's", i, x, fg, k);
+			}
+		}
+	}
+	CHECK(bad == 0, "%d cells lost their colour to a collection", bad);
+	t_free(t);
+}
+
 int main(void)
 {
+	test_styled_runs_collected();
 	test_pack_lengths();
 	test_copy_lengths();
 	test_whole_cycles();
