@@ -4,8 +4,8 @@
  * - xterm, "Xterm Control Sequences", sections "PC-Style Function Keys" and "VT220-Style Function Keys"
  *   (https://invisible-island.net/xterm/ctlseqs/ctlseqs.html): cursor keys CSI/SS3 A-D with DECCKM, Home/End
  *   CSI/SS3 H/F, CSI n ~ editing keys, F1-F4 SS3 P-S, F5-F12 CSI 15..24 ~, the modifier parameter 1+mods
- *   ("CSI 1 ; m A", "CSI n ; m ~"), the application keypad (DECKPAM: SS3 p..y, M, j, k, l, m, n, o, X) and
- *   modifyOtherKeys ("CSI 27 ; m ; code ~").
+ *   ("CSI 1 ; m A", "CSI n ; m ~"), the application keypad (DECKPAM: SS3 p..y, M, j, k, l, m, n, o, X;
+ *   modified as "SS3 m final") and modifyOtherKeys ("CSI 27 ; m ; code ~").
  * - kitty's keyboard protocol (https://sw.kovidgoyal.net/kitty/keyboard-protocol/): "CSI code:alternates ;
  *   mods:event ; text u", progressive enhancement flags 1 (disambiguate), 2 (event types), 4 (alternate
  *   keys), 8 (all keys as escape codes), 16 (associated text), and its functional-key number table.
@@ -17,9 +17,10 @@
  *   the character itself, as xterm does; Ctrl+`, Ctrl+{, Ctrl+| and Ctrl+}, which kitty's table leaves out,
  *   send NUL, ESC, FS and GS as in xterm; a non-Latin layout's letter falls back to its US-layout key
  *   (Ctrl+С sends ^C).
- * - Keypad keys in application mode ignore Shift/Ctrl (xterm's default modifyKeypadKeys=0); Alt prefixes ESC.
- *   While NumLock is on they send their characters whatever DECKPAM says, as xterm does with its default
- *   numLock resource (input.c forces keypad_mode off when the NumLock modifier is set).
+ * - Keypad keys that type a character (NumLock on, or DECKPAM off) take Alt as the main keys do, with an ESC
+ *   before it; xterm sends the character alone. While NumLock is on they send their characters whatever
+ *   DECKPAM says, as xterm does with its default numLock resource (input.c forces keypad_mode off when the
+ *   NumLock modifier is set).
  * - With kitty flag 2 but not 8, keys that are sent as plain text or as legacy Enter/Tab/Backspace bytes
  *   report no release event (the specification's wording; kitty itself has varied between versions). A key
  *   whose press keeps its legacy bytes for other reasons (Ctrl+c without flag 1) reports its release.
@@ -354,15 +355,21 @@ static void legacy_keypad_key(struct out *o, const struct vt_key_event *ev, unsi
 			      const struct vt_key_modes *m)
 {
 	const struct kpkey *k = &kpkeys[ev->key - VT_KEY_KP_0];
+	unsigned mod_param = 1 + (mods & LEGACY_MODS);
 
-	if (alt_prefix(mods, m))
-		put_byte(o, 0x1b);
 	/* NumLock wins over DECKPAM, as in xterm: curses programs set DECKPAM with every smkx, and the number
-	 * pad must still type numbers in them. */
+	 * pad must still type numbers in them. Modifiers, Alt among them, go into SS3's parameter, as xterm's
+	 * input.c writes them for its default (PC-style) keyboard. */
 	if (m->keypad_app && !(ev->mods & VT_MOD_NUM)) {
 		put_str(o, "\033O");
+		if (mod_param > 1)
+			put_num(o, mod_param);
 		put_byte(o, (uint8_t)k->app_final);
-	} else if (ev->key == VT_KEY_KP_ENTER) {
+		return;
+	}
+	if (alt_prefix(mods, m))
+		put_byte(o, 0x1b);
+	if (ev->key == VT_KEY_KP_ENTER) {
 		put_str(o, m->newline_mode ? "\r\n" : "\r");
 	} else {
 		put_utf8(o, ev->text ? ev->text : (uint32_t)k->ch);

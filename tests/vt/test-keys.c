@@ -159,6 +159,24 @@ static void test_keypad(void)
 		char alt[3] = {0x1b, chars[i], 0};
 		check("Alt+keypad", &ev, &legacy, alt);
 	}
+	/* Modifiers under DECKPAM go into SS3's parameter, Alt too (xterm 379 input.c appends the modifier to the
+	 * keypad's SS3 for its default PC-style keyboard; tests/tools/xterm-keys.py). */
+	static const struct {
+		enum vt_keysym k;
+		unsigned mods;
+		const char *want;
+	} app_mods[] = {
+		{VT_KEY_KP_DIVIDE, VT_MOD_SHIFT, "\033O2o"},
+		{VT_KEY_KP_MULTIPLY, VT_MOD_CTRL, "\033O5j"},
+		{VT_KEY_KP_SUBTRACT, VT_MOD_ALT, "\033O3m"},
+		{VT_KEY_KP_ADD, VT_MOD_SHIFT | VT_MOD_CTRL | VT_MOD_ALT, "\033O8k"},
+		{VT_KEY_KP_ENTER, VT_MOD_SHIFT, "\033O2M"},
+		{VT_KEY_KP_ENTER, VT_MOD_CTRL | VT_MOD_ALT, "\033O7M"},
+	};
+	for (size_t i = 0; i < sizeof(app_mods) / sizeof(app_mods[0]); i++) {
+		struct vt_key_event mev = key(app_mods[i].k, app_mods[i].mods);
+		check("DECKPAM with modifiers", &mev, &app, app_mods[i].want);
+	}
 	struct vt_key_modes lnm = legacy;
 	lnm.newline_mode = true;
 	struct vt_key_event ev = key(VT_KEY_KP_ENTER, 0);
@@ -171,14 +189,14 @@ static void test_keypad(void)
 	 * must still type numbers there. Without NumLock (Shift+KP_End gives KP_1) DECKPAM applies. */
 	for (int i = 0; i <= VT_KEY_KP_SEPARATOR - VT_KEY_KP_0; i++) {
 		char num[2] = {chars[i], 0};
-		char want[4] = {0x1b, 'O', app_finals[i], 0};
 		ev = key(VT_KEY_KP_0 + i, VT_MOD_NUM);
 		check("DECKPAM NumLock", &ev, &app, num);
 		ev.mods = VT_MOD_NUM | VT_MOD_ALT;
 		char alt[3] = {0x1b, chars[i], 0};
 		check("DECKPAM NumLock Alt", &ev, &app, alt);
 		ev.mods = VT_MOD_SHIFT;
-		check("DECKPAM Shift no NumLock", &ev, &app, want);
+		char shifted[5] = {0x1b, 'O', '2', app_finals[i], 0};
+		check("DECKPAM Shift no NumLock", &ev, &app, shifted);
 	}
 	ev = key(VT_KEY_KP_ENTER, VT_MOD_NUM);
 	check("DECKPAM NumLock KP_Enter LNM", &ev, &(struct vt_key_modes){.keypad_app = true, .newline_mode = true,
