@@ -355,6 +355,11 @@ static void test_modify_other_keys(void)
 	check("mok2 Shift+Tab", &ev, &l2, "\033[Z");
 	ev = key(VT_KEY_ENTER, VT_MOD_SHIFT);
 	check("mok2 Shift+Enter", &ev, &l2, "\033[27;2;13~");
+	/* Level 1 reports Return with Shift too: its legacy CR loses the Shift (xterm 379 input.c, "case
+	 * XK_Return"; tests/tools/xterm-keys.py). */
+	check("mok1 Shift+Enter", &ev, &l1, "\033[27;2;13~");
+	ev = key(VT_KEY_ENTER, VT_MOD_ALT);
+	check("mok1 Alt+Enter", &ev, &l1, "\033\r");
 	/* Backspace is one of the keys "with well-known behavior" that level 1 leaves alone; at level 2 Ctrl
 	 * alone is still the DEL/BS toggle, and the code reported is the byte the key sends (xterm 379, input.c
 	 * ModifyOtherKeys; tests/tools/xterm-keys.py). */
