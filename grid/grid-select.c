@@ -96,14 +96,24 @@ static uint32_t cell_class(const struct line *l, int x)
 	return strchr("\"'`()[]{}<>|;,&", (int)cp) ? cp : CLASS_WORD;
 }
 
+/* Cell x of line l, which may lie past the cells it holds: a history line keeps its written cells only, and
+ * the rest of its row is blank, as it is on the screen. */
+static struct grid_cell cell_at(const struct line *l, int x)
+{
+	if (x < l->ncells)
+		return grid__line_cell(l, x);
+	return (struct grid_cell){.cp = 0, .style = 0, .link = 0, .width = 1, .flags = 0};
+}
+
 /* Whether soft-wrapped line l (absolute number a on s) ends in the blank a wide character left behind when it
- * did not fit there and went to the next row: no text of the line (the reflow drops it too). */
+ * did not fit there and went to the next row: no text of the line (the reflow drops it too). In the history
+ * that blank was never written, so it lies past the line's cells. */
 static bool wide_wrap_blank(const struct grid *g, const struct screen *s, const struct line *l, uint64_t a)
 {
 	const int x = g->cols - 1;
-	if (x < 1 || x >= l->ncells)
+	if (x < 1)
 		return false;
-	const struct grid_cell c = grid__line_cell(l, x);
+	const struct grid_cell c = cell_at(l, x);
 	if (c.cp != 0 || c.width != 1)
 		return false;
 	const struct line *next = abs_line(g, s, a + 1);

@@ -101,6 +101,18 @@ static void test_units_across_wraps(void)
 	grid_select_start(t->g, 3, 1, GRID_SELECT_WORD);
 	CHECK(strcmp(sel(t), "http://example.com/x") == 0, "word in the history: [%s]", sel(t));
 	t_free(t);
+	/* the wide character's early wrap in the history, which keeps a row's written cells only: the blank it
+	 * left is past them, and ended the word there ("abcdefghi", then "中z") */
+	t = t_new(10, 3, 20);
+	t_feed(t, "abcdefghi\xe4\xb8\xad" "z\r\n\n\n");
+	CHECK(grid_view_scroll(t->g, 2) == 2, "scrolled back 2");
+	CHECK_ROW(t, 0, "abcdefghi");
+	grid_select_start(t->g, 0, 0, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z") == 0, "over the wide wrap in the history: [%s]", sel(t));
+	grid_select_start(t->g, 2, 1, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z") == 0, "back over the wide wrap in the history: [%s]",
+	      sel(t));
+	t_free(t);
 }
 
 /* A line selection (triple click) takes the line's end with it, as xterm's does (its cutNewline resource, true by
