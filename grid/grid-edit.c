@@ -540,9 +540,10 @@ void grid__erase_display(struct grid *g, int mode, bool selective)
 		erase_rows(g, 0, g->rows, selective);
 		break;
 	case 3: {
-		/* xterm: erase saved lines; the screen stays */
+		/* xterm: erase saved lines; the screen stays. They are the primary screen's, erased from the
+		 * alternate screen too (xterm's savedlines = 0 whichever is shown); DECSED 3 erases none. */
 		struct screen *s = &g->primary;
-		if (g->scr != s || selective)
+		if (selective)
 			break;
 		/* only a selection reaching into the history goes (before its lines do, to unmark them): the
 		 * screen's text and line numbers stay */

@@ -258,6 +258,18 @@ static void test_scroll_and_scrollback(void)
 	t_feed(t, "\033[3J");
 	CHECK(grid_scrollback_lines(t->g) == 0, "ED 3");
 	CHECK_ROW(t, 0, "L8");
+	/* ED 3 from the alternate screen erases the primary's history too, as xterm 379's (its saved lines are
+	 * the normal screen's whichever is shown: `printf '\e[?1049h\e[3J\e[?1049l'` leaves none); here it did
+	 * nothing. DECSED 3 (CSI ? 3 J) erases none, on either screen, as in xterm. */
+	for (int i = 0; i < 6; i++)
+		t_feedf(t, "M%d\r\n", i);
+	CHECK(grid_scrollback_lines(t->g) == 4, "scrollback %zu", grid_scrollback_lines(t->g));
+	t_feed(t, "\033[?1049h\033[?3J");
+	CHECK(grid_scrollback_lines(t->g) == 4, "DECSED 3 on the alternate screen: %zu", grid_scrollback_lines(t->g));
+	t_feed(t, "\033[3J\033[?1049l");
+	CHECK(grid_scrollback_lines(t->g) == 0, "ED 3 on the alternate screen: %zu", grid_scrollback_lines(t->g));
+	CHECK_ROW(t, 0, "M4");
+	CHECK(grid_view_scroll(t->g, 3) == 0, "nothing to scroll back to");
 	t_free(t);
 }
 
