@@ -695,11 +695,16 @@ static inline __attribute__((always_inline)) struct line *grid__push_row(struct 
 	return l;
 }
 
-/* a push's end: a view scrolled back stays on the lines it shows */
+/* a push's end: a view scrolled back stays on the lines it shows, or comes down to the history there is when
+ * a push out of memory forgot it (grid__hist_take) */
 static inline void grid__push_view(struct grid *g)
 {
-	if (g->view_offset && g->scr == &g->primary && g->view_offset < g->scr->sb_n)
-		g->view_offset++;
+	if (g->view_offset && g->scr == &g->primary) {
+		if (g->view_offset < g->scr->sb_n)
+			g->view_offset++;
+		else if (g->view_offset > g->scr->sb_n)
+			g->view_offset = g->scr->sb_n;
+	}
 }
 
 /* grid__damage_inline where the caller knows that x1 <= cols (put_one's cell and the one after it: three

@@ -30,6 +30,7 @@ void *__real_mmap64(void *a, size_t n, int prot, int flags, int fd, off_t off);
 void *__wrap_mmap64(void *a, size_t n, int prot, int flags, int fd, off_t off);
 
 static unsigned long n_alloc, n_map;
+static bool fail_map; /* mmap answers ENOMEM (the machine out of memory) */
 static size_t n_bytes; /* asked of malloc, calloc and realloc */
 
 void *__wrap_malloc(size_t n)
@@ -62,6 +63,8 @@ char *__wrap_strdup(const char *s)
 void *__wrap_mmap(void *a, size_t n, int prot, int flags, int fd, off_t off)
 {
 	n_map++;
+	if (fail_map)
+		return MAP_FAILED;
 	return __real_mmap(a, n, prot, flags, fd, off);
 }
 
@@ -69,6 +72,8 @@ void *__wrap_mmap(void *a, size_t n, int prot, int flags, int fd, off_t off)
 void *__wrap_mmap64(void *a, size_t n, int prot, int flags, int fd, off_t off)
 {
 	n_map++;
+	if (fail_map)
+		return MAP_FAILED;
 	return __real_mmap64(a, n, prot, flags, fd, off);
 }
 
@@ -239,8 +244,40 @@ static void test_wide_resize(void)
 	t_free(t);
 }
 
+/* Out of memory for the scrollback's next chunk, the history is forgotten (the screen kept): a view scrolled
+ * back into it (a selection being dragged there keeps the view while output arrives) stayed where it was,
+ * past the lines there were, on ring slots whose lines had died: the display showed whatever the recycled
+ * chunk held there, read as lines. It goes down to what is left. */
+static void test_oom_scrolled_back(void)
+{
+	enum { W = 80, N = 2000 };
+	struct t_term *t = t_new(W, 4, N);
+	char line[W * 2 + 8];
+	size_t o = 0;
+	for (int x = 0; x < W; x++)
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "\xc3\xa9"); /* whole lines, 976 bytes each */
+	snprintf(line + o, sizeof(line) - o, "\r\n");
+	for (int i = 0; i < 300; i++)
+		t_feed(t, line);
+	CHECK(grid_view_scroll(t->g, 200) == 200, "scrolled back");
+	fail_map = true;
+	/* past the first chunk of 512 KiB (537 such lines), and on into the one that is reused */
+	for (int i = 0; i < 400; i++)
+		t_feed(t, line);
+	fail_map = false;
+	CHECK((size_t)grid_view_offset(t->g) <= grid_scrollback_lines(t->g),
+	      "the view %d lines back, past the %zu the history holds", grid_view_offset(t->g),
+	      grid_scrollback_lines(t->g));
+	for (int y = 0; y < 4; y++) {
+		const char *r = t_row(t, y);
+		CHECK(!*r || !strncmp(r, "\xc3\xa9\xc3\xa9", 4), "display row %d: \"%.20s\"", y, r);
+	}
+	t_free(t);
+}
+
 int main(void)
 {
+	test_oom_scrolled_back();
 	test_styled_lines();
 	test_styled_lines_high_ids();
 	test_wide_resize();
