@@ -97,10 +97,11 @@ static struct line *ring_line(const struct screen *s, size_t i)
 }
 
 /* After grid__collect's sweep of a table (its marks: 1 for a live entry, 0 for a free one; links: all 0):
- * marks the entries of both screens and those held elsewhere (the pens, the current link), then the
- * history's lines' from the newest until `budget` entries are marked; the older lines' other entries are
- * given up. Returns whether any line was changed: then the marks (bit 2) are for the caller's sweep;
- * otherwise they are cleared again (links: left as marked, all live). */
+ * marks the entries of both screens, of the history lines on display while the view is scrolled back, and
+ * those held elsewhere (the pens, the current link), then the history's lines' from the newest until `budget`
+ * entries are marked; the older lines' other entries are given up. Returns whether any line was changed: then
+ * the marks (bit 2) are for the caller's sweep; otherwise they are cleared again (links: left as marked, all
+ * live). */
 bool grid__evict(struct grid *g, enum grid_evict k, uint32_t budget)
 {
 	uint8_t *used = k == EVICT_STYLES ? g->st.used : k == EVICT_CLUSTERS ? g->cl.used : g->links.used;
@@ -124,6 +125,16 @@ bool grid__evict(struct grid *g, enum grid_evict k, uint32_t budget)
 		const struct line *l = ring_line(s, i);
 		if (l)
 			live += count_line(g, k, used, l);
+	}
+	/* the history lines on display while the view is scrolled back: the user is reading them (a selection
+	 * dragged there keeps the view while output arrives), so they keep theirs as the screens do */
+	if (g->scr == s && g->view_offset && g->view_offset <= s->sb_n) {
+		const size_t first = s->sb_n - g->view_offset;
+		for (size_t i = first; i < s->sb_n && i < first + (size_t)g->rows; i++) {
+			const struct line *l = ring_line(s, i);
+			if (l)
+				live += count_line(g, k, used, l);
+		}
 	}
 	size_t keep = 0; /* history lines kept whole, from the newest */
 	for (; keep < s->sb_n && live < budget; keep++) {

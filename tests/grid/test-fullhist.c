@@ -438,6 +438,36 @@ static void test_small_tables(void)
 	t_free(t);
 }
 
+/* The lines on display while the view is scrolled back (a selection being dragged there keeps the view while
+ * output arrives) are what the user is reading: when the tables are full and the oldest history lines give up
+ * their entries (grid-evict.c), those keep theirs. They lost their colours, links and marks under the
+ * user's eyes, though newer lines nobody looked at kept them. */
+static void test_view_kept(void)
+{
+	const int f = F_FG | F_LINK | F_CLUSTER;
+	struct t_term *t = full_term();
+	flood_lines(t, 0, 200, f);
+	struct verdict r = check_lines(t, 199, 200, f);
+	CHECK_EXACT(r, 200 * COLS, "the flood below the caps");
+	/* line 0 of the flood (200 lines back) on the top display row */
+	const int view = 200 - (ROWS - 1);
+	CHECK(grid_view_scroll(t->g, view) == view, "scrolled back %d", grid_view_offset(t->g));
+	flood_lines(t, 200, 700, f);
+	CHECK(grid_view_offset(t->g) == view + 500, "the view followed its lines: %d", grid_view_offset(t->g));
+	r = (struct verdict){0};
+	for (int y = 0; y < ROWS; y++) {
+		const struct grid_cell *c = grid_row(t->g, y);
+		for (int x = 0; x < COLS; x++)
+			check_cell(t->g, &c[x], (uint32_t)y * COLS + (uint32_t)x, (uint32_t)y, f, &r);
+	}
+	CHECK_EXACT(r, COLS * ROWS, "the lines on display");
+	grid_view_scroll(t->g, -SB);
+	r = check_lines(t, 699, 150, f);
+	CHECK_EXACT(r, 150 * COLS, "the newest lines");
+	check_bounded(t->g, "view kept");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_screen_flood();
@@ -446,6 +476,7 @@ int main(void)
 	test_wait_ends(F_CLUSTER, 320, "clusters");
 	test_wait_ends(F_LINK, 1100, "links");
 	test_cap_all_live();
+	test_view_kept();
 	test_styles_steady();
 	test_alt_screen();
 	test_reflow();
