@@ -270,6 +270,12 @@ static void test_scroll_and_scrollback(void)
 	CHECK(grid_scrollback_lines(t->g) == 0, "ED 3 on the alternate screen: %zu", grid_scrollback_lines(t->g));
 	CHECK_ROW(t, 0, "M4");
 	CHECK(grid_view_scroll(t->g, 3) == 0, "nothing to scroll back to");
+	/* DL on the top row of the whole screen moves the lines below up and keeps no deleted line (an edit,
+	 * not a scroll; docs/conformance.md: xterm 379 sometimes keeps them) */
+	t_feed(t, "\033[2J\033[HD1\r\nD2\r\nD3\033[H\033[2M");
+	CHECK(grid_scrollback_lines(t->g) == 0, "DL at the top put %zu lines in the scrollback",
+	      grid_scrollback_lines(t->g));
+	CHECK_ROW(t, 0, "D3");
 	t_free(t);
 }
 
