@@ -117,15 +117,16 @@ def driver(cases_path, result_path, rows, print_path, tail):
 
 
 class Xvfb:
-    def __init__(self, display):
+    def __init__(self, display, screen="1024x768x24"):
         self.display = display
+        self.screen = screen
         self.proc = None
 
     def __enter__(self):
         if os.environ.get("XDIFF_DISPLAY"):
             self.display = os.environ["XDIFF_DISPLAY"]
             return self
-        self.proc = subprocess.Popen(["Xvfb", self.display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        self.proc = subprocess.Popen(["Xvfb", self.display, "-screen", "0", self.screen, "-nolisten", "tcp"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1.0)
         if self.proc.poll() is not None:
