@@ -366,9 +366,13 @@ static bool report(struct kf_input_glue *g, enum kf_mouse_action action, int but
 			return true;
 		r.button = g->buttons_held & 1 ? 0 : g->buttons_held & 2 ? 1 : g->buttons_held & 4 ? 2 : 3;
 	}
-	g->last_col = at_col;
-	g->last_row = at_row;
 	n = kf_mouse_encode(m.mouse, m.mouse_encoding, &r, buf, sizeof(buf));
+	/* Only a report sent moves the last place: motion this mode keeps quiet (no button held in 1002) must
+	 * not hide the next move inside that cell from a mode that reports it (1003), as in xterm. */
+	if (n) {
+		g->last_col = at_col;
+		g->last_row = at_row;
+	}
 	send(g, buf, n);
 	return true;
 }

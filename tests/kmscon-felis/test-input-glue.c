@@ -487,6 +487,26 @@ static void test_sgr_pixels(struct app *a, struct input *in)
 	a->n_out = 0;
 }
 
+/* Motion the mode does not report (no button held in 1000 or 1002) is not the last report: an application that
+ * then asks for any-event tracking (1003, as for hover) hears of the pointer's next move even inside the same
+ * cell, as xterm tells it (EditorButton keeps the cell of the last report sent; tests/tools/xterm-mouse.py,
+ * far-1003-*-motion). It heard nothing until the pointer left the cell. */
+static void test_unreported_motion(struct app *a, struct input *in)
+{
+	struct input_pointer_event nudge = {.type = INPUT_POINTER_MOTION, .dx = 1};
+
+	feed(a, "\033[?1002h\033[?1006h");
+	point(in, 5, 1);
+	point(in, 6, 2);
+	CHECK(sent(a, ""), "no motion without a button in 1002");
+	feed(a, "\033[?1003h");
+	input_inject_pointer(in, &nudge);
+	CHECK(sent(a, "\033[<35;7;3M"), "1003: the first move, inside the cell");
+	input_inject_pointer(in, &nudge);
+	CHECK(sent(a, ""), "then no repeat inside the cell");
+	feed(a, "\033[?1003l\033[?1006l");
+}
+
 /* A drag that started as a selection (Shift held over an application that takes the mouse) stays one until its
  * release, as in xterm (its select-extend and select-end work on the selection while one is being made): Shift
  * let go before the button sent the rest of the drag and the release to the application, which never had the
@@ -663,6 +683,7 @@ int main(void)
 	test_press_holds_view(&a, in, g);
 	test_mouse_reports(&a, in);
 	test_sgr_pixels(&a, in);
+	test_unreported_motion(&a, in);
 	test_shift_drag_kept(&a, in);
 	test_no_focus_reports(&a, g);
 	test_suspend_releases(&a, g);
