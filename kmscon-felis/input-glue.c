@@ -361,6 +361,12 @@ static bool report(struct kf_input_glue *g, enum kf_mouse_action action, int but
 	/* SGR-Pixels reports motion at every pixel, as xterm (its mouse_row and mouse_col are pixels then) */
 	bool pixels = m.mouse_encoding == GRID_MOUSE_ENC_SGR_PIXELS;
 	int at_col = pixels ? r.x : r.col, at_row = pixels ? r.y : r.row;
+	int last = kf_mouse_last_cell(m.mouse_encoding);
+	/* past the encoding's reach every cell is sent alike: moving there is no move (xterm's MouseLimit) */
+	if (at_col > last)
+		at_col = last;
+	if (at_row > last)
+		at_row = last;
 	if (action == KF_MOUSE_MOTION) {
 		if (at_col == g->last_col && at_row == g->last_row)
 			return true;

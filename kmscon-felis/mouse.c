@@ -1,6 +1,7 @@
 /* kmscon-felis/mouse.c: xterm mouse reports and click counting (see mouse.h for the reference). */
 #include "kmscon-felis/mouse.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -117,6 +118,16 @@ size_t kf_mouse_encode(enum grid_mouse_mode mode, enum grid_mouse_encoding enc, 
 		len += put_legacy_pos(out + len, y, max, utf8);
 		return len;
 	}
+	}
+}
+
+int kf_mouse_last_cell(enum grid_mouse_encoding enc)
+{
+	/* 1-based positions past the limit are all sent as 0: 0-based, the limit itself is the first of them */
+	switch (enc) {
+	case GRID_MOUSE_ENC_DEFAULT: return LEGACY_MAX;
+	case GRID_MOUSE_ENC_UTF8: return UTF8_MAX;
+	default: return INT_MAX;
 	}
 }
 

@@ -39,6 +39,11 @@ struct kf_mouse_report {
 size_t kf_mouse_encode(enum grid_mouse_mode mode, enum grid_mouse_encoding enc, const struct kf_mouse_report *r,
 		       uint8_t *out, size_t cap);
 
+/* The last 0-based cell (column or row) the encoding tells apart from the next: the legacy ones send every
+ * place from there on as the same past-end marker (a 0 byte), so that motion there is no move (INT_MAX for
+ * the others). */
+int kf_mouse_last_cell(enum grid_mouse_encoding enc);
+
 /* Double and triple clicks: presses of the same button within the interval, each near the one before (the same
  * cell, or a few pixels away: a press on a cell's edge may land in the next cell), with the pointer kept near
  * in between (a trip elsewhere or a drag starts again). A press of another button starts again too (xterm). */

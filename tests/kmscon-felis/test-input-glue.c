@@ -507,6 +507,47 @@ static void test_unreported_motion(struct app *a, struct input *in)
 	feed(a, "\033[?1003l\033[?1006l");
 }
 
+/* Past column 223 the default encoding sends every cell as the same past-end marker (a 0 byte): a drag there is
+ * one place, reported once, as in xterm (its EditorButton clamps to MouseLimit before it compares with the last
+ * report; tests/tools/xterm-mouse.py, far-1002-def-drag). Every cell crossed sent the same report again. In
+ * SGR the cells are told apart, and each is reported. */
+/* The pointer at the centre of cell (col, 1) of a 3000x480 screen. */
+static void point_far(struct input *in, int col)
+{
+	struct input_pointer_event pe = {.type = INPUT_POINTER_MOTION_ABSOLUTE, .x = (col * 10 + 5) / 3000.0,
+					  .y = 30 / 480.0};
+	input_inject_pointer(in, &pe);
+}
+
+static void test_far_motion(struct app *a, struct input *in, struct kf_input_glue *g)
+{
+	static const char want[] = "\033[M \376\"\033[M@\377\"\033[M@\0\"\033[M#\0\"";
+	static const int cols[] = {222, 223, 224, 250, 299};
+	struct grid_config gc = {.cols = 300, .rows = 24, .scrollback = 10};
+	struct grid *saved = a->grid;
+
+	a->grid = grid_create(&gc, NULL, NULL);
+	kf_input_glue_set_geometry(g, 3000, 480, 10, 20);
+	feed(a, "\033[?1002h");
+	point_far(in, 221);
+	button(in, BTN_LEFT, true, 130000000);
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		point_far(in, cols[i]);
+	button(in, BTN_LEFT, false, 130100000);
+	CHECK(a->n_out == sizeof(want) - 1 && !memcmp(a->out, want, a->n_out),
+	      "a drag past column 223: each place once (%zu bytes, %zu wanted)", a->n_out, sizeof(want) - 1);
+	a->n_out = 0;
+	feed(a, "\033[?1006h");
+	button(in, BTN_LEFT, true, 131000000);
+	point_far(in, 250);
+	button(in, BTN_LEFT, false, 131100000);
+	CHECK(sent(a, "\033[<0;300;2M\033[<32;251;2M\033[<0;251;2m"), "SGR: each cell");
+	feed(a, "\033[?1002l\033[?1006l");
+	grid_destroy(a->grid);
+	a->grid = saved;
+	kf_input_glue_set_geometry(g, 800, 480, 10, 20);
+}
+
 /* A drag that started as a selection (Shift held over an application that takes the mouse) stays one until its
  * release, as in xterm (its select-extend and select-end work on the selection while one is being made): Shift
  * let go before the button sent the rest of the drag and the release to the application, which never had the
@@ -684,6 +725,7 @@ int main(void)
 	test_mouse_reports(&a, in);
 	test_sgr_pixels(&a, in);
 	test_unreported_motion(&a, in);
+	test_far_motion(&a, in, g);
 	test_shift_drag_kept(&a, in);
 	test_no_focus_reports(&a, g);
 	test_suspend_releases(&a, g);
