@@ -184,7 +184,7 @@ def cases():
             out.append((pre + "two-buttons", modes, [("at", 10, 5), ("btn", 1, 1), ("btn", 3, 1), ("at", 11, 5),
                                                       ("btn", 1, 0), ("at", 12, 5), ("btn", 3, 0)]))
             for mod in ("shift", "alt", "ctrl"):
-                for b in (1, 3):
+                for b in (1, 2, 3):
                     out.append((pre + "%s-click%d" % (mod, b), modes, click(b, mods=(mod,))))
                 out.append((pre + "%s-wheel5" % mod, modes, wheel(5, mods=(mod,))))
                 out.append((pre + "%s-drag" % mod, modes, [("at", 10, 5), ("key", mod, 1), ("btn", 1, 1),
