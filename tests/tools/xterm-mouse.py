@@ -167,13 +167,14 @@ def cases():
         for ename, eset in ENCODINGS:
             modes = mset + eset
             pre = "%s-%s-" % (mname, ename)
-            for b in (1, 2, 3):
+            for b in (1, 2, 3, 8, 9):
                 out.append((pre + "click%d" % b, modes, click(b)))
             for b in (4, 5, 6, 7):
                 out.append((pre + "wheel%d" % b, modes, wheel(b)))
             out.append((pre + "drag1", modes, [("at", 10, 5), ("btn", 1, 1), ("at", 11, 5), ("at", 12, 6),
                                                 ("btn", 1, 0)]))
             out.append((pre + "drag3", modes, [("at", 10, 5), ("btn", 3, 1), ("at", 10, 6), ("btn", 3, 0)]))
+            out.append((pre + "drag8", modes, [("at", 10, 5), ("btn", 8, 1), ("at", 10, 6), ("btn", 8, 0)]))
             out.append((pre + "motion", modes, [("at", 10, 5), ("at", 11, 5), ("at", 11, 6), ("at", 13, 6)]))
             # inside one cell: the pointer moves by pixels, then to the next cell
             out.append((pre + "incell", modes, [("at", 10, 5), ("at", 10, 5, 1, 0), ("at", 10, 5, 2, 3),
