@@ -49,7 +49,7 @@ struct kf_input_glue {
 	int width, height, cell_w, cell_h;
 	double px, py;           /* pointer position in pixels */
 	bool pointer_shown;
-	unsigned buttons_held;   /* bit per xterm button 0..2 */
+	unsigned buttons_held;   /* bit per xterm button held: 0..2 and the extra ones, 8..11 */
 	bool selecting;          /* a button held for a selection drag: the left (select_button 0) or the right (2) */
 	int select_button;
 	/* A single click's cell: the drag's selection starts there once the pointer leaves it (a click without
@@ -370,7 +370,14 @@ static bool report(struct kf_input_glue *g, enum kf_mouse_action action, int but
 	if (action == KF_MOUSE_MOTION) {
 		if (at_col == g->last_col && at_row == g->last_row)
 			return true;
-		r.button = g->buttons_held & 1 ? 0 : g->buttons_held & 2 ? 1 : g->buttons_held & 4 ? 2 : 3;
+		/* the lowest button held, as xterm's FirstBitN; 3 for none */
+		r.button = 3;
+		for (int b = 0; b < 12; b++) {
+			if (g->buttons_held & 1u << b) {
+				r.button = b;
+				break;
+			}
+		}
 	}
 	n = kf_mouse_encode(m.mouse, m.mouse_encoding, &r, buf, sizeof(buf));
 	/* Only a report sent moves the last place: motion this mode keeps quiet (no button held in 1002) must
@@ -580,12 +587,10 @@ static void on_pointer(void *ud, const struct input_pointer_event *pe)
 		button = xterm_button(pe->button);
 		if (button < 0)
 			return;
-		if (button < 3) {
-			if (pe->pressed)
-				g->buttons_held |= 1u << button;
-			else
-				g->buttons_held &= ~(1u << button);
-		}
+		if (pe->pressed)
+			g->buttons_held |= 1u << button;
+		else
+			g->buttons_held &= ~(1u << button);
 		if (!(g->selecting && button == g->select_button && !pe->pressed) &&
 		    report(g, pe->pressed ? KF_MOUSE_PRESS : KF_MOUSE_RELEASE, button, pe->mods)) {
 			/* a press and release on both sides of reporting (Shift on one only) is no click of ours */

@@ -548,6 +548,29 @@ static void test_far_motion(struct app *a, struct input *in, struct kf_input_glu
 	kf_input_glue_set_geometry(g, 800, 480, 10, 20);
 }
 
+/* A drag with an extra button (back, forward: codes 128 and 129) is button motion like any other, as in xterm
+ * (EditorButton keeps every button pressed in mouse_button; tests/tools/xterm-mouse.py, *-drag8): 1002 sent
+ * no motion at all, and 1003 sent it as motion with no button held. */
+static void test_extra_button_drag(struct app *a, struct input *in)
+{
+	feed(a, "\033[?1002h\033[?1006h");
+	point(in, 2, 1);
+	button(in, BTN_SIDE, true, 140000000);
+	point(in, 3, 1);
+	button(in, BTN_SIDE, false, 140100000);
+	CHECK(sent(a, "\033[<128;3;2M\033[<160;4;2M\033[<128;4;2m"), "1002: a drag with the back button");
+	feed(a, "\033[?1003h");
+	button(in, BTN_LEFT, true, 141000000);
+	button(in, BTN_EXTRA, true, 141100000);
+	point(in, 4, 1);
+	button(in, BTN_LEFT, false, 141200000);
+	point(in, 5, 1);
+	button(in, BTN_EXTRA, false, 141300000);
+	CHECK(sent(a, "\033[<0;4;2M\033[<129;4;2M\033[<32;5;2M\033[<0;5;2m\033[<161;6;2M\033[<129;6;2m"),
+	      "1003: the lowest button held");
+	feed(a, "\033[?1003l\033[?1006l");
+}
+
 /* A drag that started as a selection (Shift held over an application that takes the mouse) stays one until its
  * release, as in xterm (its select-extend and select-end work on the selection while one is being made): Shift
  * let go before the button sent the rest of the drag and the release to the application, which never had the
@@ -726,6 +749,7 @@ int main(void)
 	test_sgr_pixels(&a, in);
 	test_unreported_motion(&a, in);
 	test_far_motion(&a, in, g);
+	test_extra_button_drag(&a, in);
 	test_shift_drag_kept(&a, in);
 	test_no_focus_reports(&a, g);
 	test_suspend_releases(&a, g);
