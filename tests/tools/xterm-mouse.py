@@ -25,6 +25,7 @@ Needs: apt-get install -y xterm xvfb xdotool (xterm 379). Run from the worktree 
   tests/tools/xterm-mouse.py                      # every case, differences printed
   tests/tools/xterm-mouse.py --only 1006          # the cases whose name matches
   tests/tools/xterm-mouse.py --json out.json      # every case with both sides' bytes, machine-readable
+  tests/tools/xterm-mouse.py --size 2100x240 --only far   # past UTF-8's reach (2015) and row 223
 Prints each difference (the case's name, modes, events and both sides' bytes, escaped) and a summary; exits 0
 whatever it finds. Starts Xvfb on --display (:96) and stops it. docs/conformance.md lists the differences kept
 on purpose.
@@ -47,7 +48,7 @@ sys.path.insert(0, HERE)
 xdiff = import_module("xterm-diff")
 escape, Xvfb = xdiff.escape, xdiff.Xvfb
 
-COLS, ROWS = 300, 30  # 1800x390 pixels: Xvfb gets a screen wide enough
+COLS, ROWS = 300, 30  # the default --size; Xvfb gets a screen large enough for it in 6x13
 FONT = "6x13"
 # Every mouse mode off, the normal screen, the cursor keys normal; then RIS. (xterm's RIS keeps 1007, and
 # a reset of 1000 must come after the encodings' for none to stay.)
@@ -191,10 +192,19 @@ def cases():
                 out.append((pre + "%s-drag" % mod, modes, [("at", 10, 5), ("key", mod, 1), ("btn", 1, 1),
                                                            ("at", 11, 5), ("btn", 1, 0), ("key", mod, 0)]))
             out.append((pre + "alt-ctrl-click1", modes, click(1, mods=("alt", "ctrl"))))
-    # positions past what one byte carries: 95 (the printable range) and 223 (one byte), 1-based
+    # positions past what one byte carries: 95 (the printable range) and 223 (one byte), 1-based, and past
+    # UTF-8's 2015 and rows past 223 with a --size large enough
     for ename, eset in ENCODINGS + [("1016", "\x1b[?1006h\x1b[?1016h")]:
-        for col in (93, 94, 95, 96, 126, 127, 221, 222, 223, 224, 250, 299):
-            out.append(("far-1000-%s-col%d" % (ename, col), "\x1b[?1000h" + eset, click(1, col, 29)))
+        for col in (93, 94, 95, 96, 126, 127, 221, 222, 223, 224, 250, 2013, 2014, 2015, 2016, COLS - 1):
+            if col < COLS:
+                out.append(("far-1000-%s-col%d" % (ename, col), "\x1b[?1000h" + eset, click(1, col, ROWS - 1)))
+        for row in (221, 222, 223, 224, ROWS - 1):
+            if 224 < ROWS and row < ROWS:
+                out.append(("far-1000-%s-row%d" % (ename, row), "\x1b[?1000h" + eset, click(1, 10, row)))
+        if ROWS > 226:
+            out.append(("far-1002-%s-drag-rows" % ename, "\x1b[?1002h" + eset,
+                        [("at", 3, 221), ("btn", 1, 1), ("at", 3, 222), ("at", 3, 223), ("at", 3, 224),
+                         ("at", 3, 226), ("btn", 1, 0)]))
         out.append(("far-1002-%s-drag" % ename, "\x1b[?1002h" + eset,
                     [("at", 221, 3), ("btn", 1, 1), ("at", 222, 3), ("at", 223, 3), ("at", 224, 3), ("at", 299, 3),
                      ("btn", 1, 0)]))
@@ -287,6 +297,7 @@ def run_ours(tool, todo, cw, ch):
 
 
 def main():
+    global COLS, ROWS
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--recorder", help=argparse.SUPPRESS)
     ap.add_argument("--display", default=":96")
@@ -294,7 +305,10 @@ def main():
     ap.add_argument("--only", help="only the cases whose name contains this")
     ap.add_argument("--json", help="write every case with both sides' bytes here")
     ap.add_argument("--xterm-args", default="", help="more options for xterm")
+    ap.add_argument("--size", default="%dx%d" % (COLS, ROWS),
+                    help="COLSxROWS of both (2100x240 reaches past UTF-8's 2015 and rows past 223)")
     args = ap.parse_args()
+    COLS, ROWS = (int(v) for v in args.size.split("x"))
     if args.recorder:
         recorder(args.recorder)
         return
@@ -305,7 +319,7 @@ def main():
     if not os.path.exists(tool):
         sys.exit("build %s first (ninja -C %s)" % (tool, args.build))
     todo = [c for c in cases() if not args.only or args.only in c[0]]
-    with Xvfb(args.display, "1920x1080x24") as x, tempfile.TemporaryDirectory() as tmp:
+    with Xvfb(args.display, "%dx%dx24" % (max(1920, COLS * 6 + 64), max(1080, ROWS * 13 + 64))) as x, tempfile.TemporaryDirectory() as tmp:
         theirs, cw, ch = run_xterm(x.display, todo, tmp, args.xterm_args.split())
     ours = run_ours(tool, todo, cw, ch)
     diffs, skipped, report = 0, 0, []
