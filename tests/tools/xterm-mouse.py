@@ -57,8 +57,9 @@ RESET = (b"\x1b[?1016l\x1b[?1015l\x1b[?1006l\x1b[?1005l\x1b[?9l\x1b[?1000l\x1b[?
 MARKER = b"\x1b[24~"  # F12
 
 # ---------------------------------------------------------------------------------------------------------
-# The recorder: runs inside xterm. For each case the controller writes cmd.json ({"id", "modes"}); the
-# recorder writes the modes, says ready (ready.ID), reads until the marker and writes the bytes (out.ID).
+# The recorder: runs inside xterm. For each case the controller writes cmd.json ({"id", "modes"}: the modes
+# of each of its parts); for each part the recorder writes its modes, says ready (ready.ID.PART) and reads
+# until the marker; then it writes the case's bytes (out.ID).
 
 
 def recorder(tmp):
@@ -84,19 +85,27 @@ def recorder(tmp):
         os.unlink(cmd)
         if c["id"] < 0:
             return
-        os.write(fd, RESET + bytes.fromhex(c["modes"]))
-        # drain what the reset may have answered, then say ready
-        time.sleep(0.05)
-        while select.select([fd], [], [], 0.05)[0]:
-            os.read(fd, 4096)
-        open(os.path.join(tmp, "ready.%d" % c["id"]), "w").close()
-        buf = b""
-        deadline = time.time() + 5
-        while not buf.endswith(MARKER) and time.time() < deadline:
-            r, _, _ = select.select([fd], [], [], 0.1)
-            if r:
-                buf += os.read(fd, 4096)
-        res = buf[:-len(MARKER)].hex() if buf.endswith(MARKER) else "TIMEOUT:" + buf.hex()
+        res = ""
+        for part, modes in enumerate(c["modes"]):
+            if part == 0:
+                os.write(fd, RESET + bytes.fromhex(modes))
+                # drain what the reset may have answered
+                time.sleep(0.05)
+                while select.select([fd], [], [], 0.05)[0]:
+                    os.read(fd, 4096)
+            else:
+                os.write(fd, bytes.fromhex(modes))
+            open(os.path.join(tmp, "ready.%d.%d" % (c["id"], part)), "w").close()
+            buf = b""
+            deadline = time.time() + 5
+            while not buf.endswith(MARKER) and time.time() < deadline:
+                r, _, _ = select.select([fd], [], [], 0.1)
+                if r:
+                    buf += os.read(fd, 4096)
+            if not buf.endswith(MARKER):
+                res = "TIMEOUT:" + res + buf.hex()
+                break
+            res += buf[:-len(MARKER)].hex()
         path = os.path.join(tmp, "out.%d" % c["id"])
         open(path + ".tmp", "w").write(res)
         os.rename(path + ".tmp", path)
@@ -105,7 +114,19 @@ def recorder(tmp):
 # ---------------------------------------------------------------------------------------------------------
 # Events. ("at", col, row[, dx, dy]): the pointer to the cell's centre (moved by dx, dy pixels);
 # ("key", "shift"|"alt"|"ctrl", 1|0); ("btn", n, 1|0); ("wheel", n): one notch, X button 4 up, 5 down,
-# 6 left, 7 right.
+# 6 left, 7 right; ("modes", str): the application changes modes there (in xterm, once the reports of the
+# events before it are in).
+
+
+def parts(modes, events):
+    """The case as (modes, events) parts, split at its ("modes", ...) events."""
+    out = [(modes, [])]
+    for ev in events:
+        if ev[0] == "modes":
+            out.append((ev[1], []))
+        else:
+            out[-1][1].append(ev)
+    return out
 
 
 def pixel(ev, cw, ch):
@@ -141,6 +162,8 @@ def script_lines(events, cw, ch):
             s.append("BTN %d %d" % (ev[1], ev[2]))
         elif ev[0] == "wheel":
             s.append("WHEEL %d %d" % {4: (-1, 0), 5: (1, 0), 6: (0, -1), 7: (0, 1)}[ev[1]])
+        elif ev[0] == "modes":
+            s.append("FEED " + ev[1].encode().hex())
     return s
 
 
@@ -211,6 +234,33 @@ def cases():
         out.append(("far-1003-%s-motion" % ename, "\x1b[?1003h" + eset,
                     [("at", 93, 0), ("at", 94, 0), ("at", 95, 0), ("at", 96, 0), ("at", 222, 0), ("at", 223, 0),
                      ("at", 224, 0)]))
+    # the application changes modes between the events
+    sgr = "\x1b[?1006h"
+    out += [
+        ("switch-1000-off-before-release", "\x1b[?1000h" + sgr, [("at", 10, 5), ("btn", 1, 1),
+                                                                ("modes", "\x1b[?1000l"), ("btn", 1, 0)]),
+    ]
+    for b in (1, 2, 3, 8):
+        out.append(("switch-1000-on-before-release%d" % b, sgr, [("at", 10, 5), ("btn", b, 1),
+                                                                ("modes", "\x1b[?1000h"), ("btn", b, 0)]))
+    out += [
+        ("switch-x10-to-1000-before-release", "\x1b[?9h" + sgr, [("at", 10, 5), ("btn", 1, 1),
+                                                                 ("modes", "\x1b[?1000h"), ("btn", 1, 0)]),
+        ("switch-1002-to-1003-in-cell", "\x1b[?1002h" + sgr, [("at", 10, 5), ("at", 11, 6),
+                                                              ("modes", "\x1b[?1003h"), ("at", 11, 6, 1, 0),
+                                                              ("at", 11, 6, 2, 0)]),
+        ("switch-1000-to-1002-mid-drag", "\x1b[?1000h" + sgr, [("at", 10, 5), ("btn", 1, 1), ("at", 11, 5),
+                                                               ("modes", "\x1b[?1002h"), ("at", 11, 5, 1, 0),
+                                                               ("at", 12, 5), ("btn", 1, 0)]),
+        ("switch-encoding-mid-drag", "\x1b[?1002h", [("at", 10, 5), ("btn", 1, 1), ("at", 11, 5),
+                                                     ("modes", sgr), ("at", 12, 5), ("btn", 1, 0)]),
+        ("switch-1003-off-on", "\x1b[?1003h" + sgr, [("at", 10, 5), ("at", 11, 5), ("modes", "\x1b[?1003l"),
+                                                     ("at", 12, 5), ("modes", "\x1b[?1003h"), ("at", 12, 5, 1, 0),
+                                                     ("at", 13, 5)]),
+        ("switch-1003-to-1000-hover", "\x1b[?1003h" + sgr, [("at", 10, 5), ("at", 11, 5),
+                                                            ("modes", "\x1b[?1000h"), ("at", 12, 5),
+                                                            ("btn", 1, 1), ("btn", 1, 0)]),
+    ]
     # SGR-Pixels: pixels inside a cell are reported
     for mname, mset in MODES[1:]:
         modes = mset + "\x1b[?1006h\x1b[?1016h"
@@ -246,8 +296,9 @@ def wait_for(path, secs):
 def run_xterm(display, todo, tmp, extra):
     """Each case's bytes from xterm (None for one that timed out) and the cell size."""
     env = dict(os.environ, DISPLAY=display)
-    cmd = (["xterm", "-display", display, "-u8", "-fn", FONT, "-b", "0", "-bw", "0", "-xrm", "XTerm*allowWindowOps: true", "-geometry",
-            "%dx%d+0+0" % (COLS, ROWS)] + extra + ["-e", sys.executable, os.path.abspath(__file__), "--recorder", tmp])
+    cmd = (["xterm", "-display", display, "-u8", "-fn", FONT, "-b", "0", "-bw", "0",
+            "-xrm", "XTerm*allowWindowOps: true", "-geometry", "%dx%d+0+0" % (COLS, ROWS)] + extra +
+           ["-e", sys.executable, os.path.abspath(__file__), "--recorder", tmp])
     xt = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     results = []
     try:
@@ -260,11 +311,14 @@ def run_xterm(display, todo, tmp, extra):
         for i, (name, modes, events) in enumerate(todo):
             # the pointer to where the case starts before its modes, as in ours
             subprocess.run(["xdotool"] + xdotool_args(events[:1], cw, ch), env=env, check=True)
-            json.dump({"id": i, "modes": modes.encode().hex()}, open(os.path.join(tmp, "cmd.tmp"), "w"))
+            split = parts(modes, events)
+            json.dump({"id": i, "modes": [m.encode().hex() for m, _ in split]},
+                      open(os.path.join(tmp, "cmd.tmp"), "w"))
             os.rename(os.path.join(tmp, "cmd.tmp"), os.path.join(tmp, "cmd.json"))
-            if not wait_for(os.path.join(tmp, "ready.%d" % i), 5):
-                sys.exit("the recorder did not take case %s" % name)
-            subprocess.run(["xdotool"] + xdotool_args(events, cw, ch) + ["key", "F12"], env=env, check=True)
+            for part, (_, evs) in enumerate(split):
+                if not wait_for(os.path.join(tmp, "ready.%d.%d" % (i, part)), 5):
+                    sys.exit("the recorder did not take case %s" % name)
+                subprocess.run(["xdotool"] + xdotool_args(evs, cw, ch) + ["key", "F12"], env=env, check=True)
             if not wait_for(os.path.join(tmp, "out.%d" % i), 8):
                 sys.exit("the recorder did not finish case %s" % name)
             r = open(os.path.join(tmp, "out.%d" % i)).read()
