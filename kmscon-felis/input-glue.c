@@ -59,6 +59,10 @@ struct kf_input_glue {
 	/* The middle button's press was ours (not reported): its release pastes, as xterm's <Btn2Up>. Set by
 	 * that press, cleared by any release of it (reported or not) and by a VT switch away. */
 	bool paste_armed;
+	/* The right button's press was ours (xterm's start-extend, with a selection or not): its release is
+	 * ours too, as the left button's, even once the application asks for reports. Set by that press,
+	 * cleared by any press or release of it and by a VT switch away. */
+	bool extend_armed;
 	struct kf_clicks clicks;
 	/* The last reported cell (its pixel under SGR-Pixels), to report motion only when it changes (xterm). */
 	int last_col, last_row;
@@ -591,13 +595,18 @@ static void on_pointer(void *ud, const struct input_pointer_event *pe)
 			g->buttons_held |= 1u << button;
 		else
 			g->buttons_held &= ~(1u << button);
-		if (!(g->selecting && button == g->select_button && !pe->pressed) &&
-		    report(g, pe->pressed ? KF_MOUSE_PRESS : KF_MOUSE_RELEASE, button, pe->mods)) {
+		bool ours = !pe->pressed && ((g->selecting && button == g->select_button) ||
+					     (button == 2 && g->extend_armed));
+		if (button == 2)
+			g->extend_armed = false;
+		if (!ours && report(g, pe->pressed ? KF_MOUSE_PRESS : KF_MOUSE_RELEASE, button, pe->mods)) {
 			/* a press and release on both sides of reporting (Shift on one only) is no click of ours */
 			if (button == 1)
 				g->paste_armed = false;
 			return;
 		}
+		if (button == 2 && pe->pressed)
+			g->extend_armed = true;
 		local_button(g, pe, button);
 		return;
 	case INPUT_POINTER_SCROLL:
@@ -732,6 +741,7 @@ void kf_input_glue_suspend(struct kf_input_glue *g)
 	g->selecting = false;
 	g->drag_pending = false;
 	g->paste_armed = false;
+	g->extend_armed = false;
 }
 
 void kf_input_glue_resume(struct kf_input_glue *g)

@@ -571,6 +571,29 @@ static void test_extra_button_drag(struct app *a, struct input *in)
 	feed(a, "\033[?1003l\033[?1006l");
 }
 
+/* A right-button press that was ours (no mouse mode yet: xterm's start-extend) keeps its release ours when the
+ * application turns reporting on in between, as the left button's does: xterm sends nothing for it
+ * (tests/tools/xterm-mouse.py, switch-1000-on-before-release3). The application got the release of a press it
+ * never saw. The middle and extra buttons' releases are reported, as in xterm. */
+static void test_right_release_kept(struct app *a, struct input *in)
+{
+	grid_select_clear(a->grid); /* nothing to extend: the press is ours all the same */
+	feed(a, "\033[?1006h");
+	point(in, 2, 1);
+	button(in, BTN_RIGHT, true, 150000000);
+	feed(a, "\033[?1000h");
+	button(in, BTN_RIGHT, false, 150100000);
+	CHECK(sent(a, ""), "the right button's release after reporting began");
+	click(in, BTN_RIGHT, 2, 1, 151000000);
+	CHECK(sent(a, "\033[<2;3;2M\033[<2;3;2m"), "then a right click is reported");
+	feed(a, "\033[?1000l");
+	button(in, BTN_SIDE, true, 152000000);
+	feed(a, "\033[?1000h");
+	button(in, BTN_SIDE, false, 152100000);
+	CHECK(sent(a, "\033[<128;3;2m"), "the back button's release is reported");
+	feed(a, "\033[?1000l\033[?1006l");
+}
+
 /* A drag that started as a selection (Shift held over an application that takes the mouse) stays one until its
  * release, as in xterm (its select-extend and select-end work on the selection while one is being made): Shift
  * let go before the button sent the rest of the drag and the release to the application, which never had the
@@ -750,6 +773,7 @@ int main(void)
 	test_unreported_motion(&a, in);
 	test_far_motion(&a, in, g);
 	test_extra_button_drag(&a, in);
+	test_right_release_kept(&a, in);
 	test_shift_drag_kept(&a, in);
 	test_no_focus_reports(&a, g);
 	test_suspend_releases(&a, g);
