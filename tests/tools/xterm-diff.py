@@ -191,23 +191,31 @@ def run_xterm(display, cases, cols, rows, tmp, attr):
 
 
 def run_ours(replay, cases, cols, rows, attr):
-    """Our CPRs, pages and (with attr) screens' rows of vtproto cells."""
+    """Our CPRs, pages, (with attr) screens' rows of vtproto cells, and (with attr) for each case the rows
+    whose last-but-one column held a wide character's left half before the sentinel."""
     cmds = []
     tail = attrs.sentinel(cols, rows) if attr else b""
     for c in cases:
-        stream = RESET + c + b"\x1b[6n@" + tail
-        cmds += ["INIT %d %d 0" % (rows, cols), "PUSH " + stream.hex(), "?screen", "?output"]
+        stream = RESET + c + b"\x1b[6n@"
+        cmds += ["INIT %d %d 0" % (rows, cols), "PUSH " + stream.hex()]
+        if attr:
+            cmds += ["?screen", "PUSH " + tail.hex()]
+        cmds += ["?screen", "?output"]
     p = subprocess.run([replay, "--vtproto"], input=("\n".join(cmds) + "\n").encode(), capture_output=True,
                        timeout=300)
     ans = p.stdout.decode("utf-8").split("\n")
-    cprs, pages, cells = [], [], []
+    cprs, pages, cells, edges = [], [], [], []
     text = attrs.our_text if attr else (lambda cell: cell[0])
+    n = 3 if attr else 2
     for i in range(len(cases)):
-        screen = json.loads(ans[2 * i])
-        cprs.append(bytes.fromhex(ans[2 * i + 1]).decode("latin1"))
+        if attr:
+            before = json.loads(ans[n * i])["lines"]
+            edges.append({y for y, line in enumerate(before) if line[cols - 2][1] == 2})
+        screen = json.loads(ans[n * i + n - 2])
+        cprs.append(bytes.fromhex(ans[n * i + n - 1]).decode("latin1"))
         pages.append(["".join(text(cell) for cell in line).rstrip() for line in screen["lines"]])
         cells.append(screen["lines"])
-    return cprs, pages, cells
+    return cprs, pages, cells, edges
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -605,7 +613,7 @@ def main():
         for at in range(0, len(cases), a.batch):
             chunk = cases[at:at + a.batch]
             xc, xp, xa = run_xterm(x.display, [c[1] for c in chunk], cols, rows, tmp, a.attrs)
-            oc, op, oa = run_ours(a.replay, [c[1] for c in chunk], cols, rows, a.attrs)
+            oc, op, oa, oe = run_ours(a.replay, [c[1] for c in chunk], cols, rows, a.attrs)
             for i, ((name, data), xcpr, xpage, ocpr, opage) in enumerate(zip(chunk, xc, xp, oc, op)):
                 if xpage is None:
                     print("NOPAGE %s (xterm printed nothing, twice)\n  in   %s" % (name, escape(data)))
@@ -614,7 +622,7 @@ def main():
                 cells = []
                 if a.attrs:
                     for y in range(rows):
-                        cells += [[y] + r for r in attrs.compare(oa[i][y], xa[i][y], cols)]
+                        cells += [[y] + r for r in attrs.compare(oa[i][y], xa[i][y], cols, y in oe[i])]
                     for k in sorted({k for c in cells for k in attrs.classes(c[3], c[4], c[5])}):
                         kinds.setdefault(k, []).append(name)
                     if not a.weak:
