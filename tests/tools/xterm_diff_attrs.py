@@ -35,10 +35,11 @@ What it finds besides (docs/conformance.md lists them too):
 - xterm 379's quirks, not followed: DECSTR leaves dim, strike-through and double underline in the pen;
   DECRC with nothing saved and then SGR 27 brings the old background back; a truncated 38;5 or 38;2;R;G
   reads the missing values as 0 (we drop the colour); after DECALN the pen keeps bold's bright foreground
-  (bold 31 then ESC # 8 writes in 91), and a direct background becomes a palette index; an invisible wide
-  character overwrites one column only (the old right half stays, text and attributes); a narrow
-  character written in the last column over a wide character's right half leaves the wide character's
-  attributes and colours on the blank in the column before (mid-row the blank takes the erase style).
+  (bold 31 then ESC # 8 writes in 91), and a direct colour (foreground or background) becomes a palette
+  index; an invisible wide character overwrites one column only (the old right half stays, text and
+  attributes); a narrow character written in the last column over a wide character's right half leaves
+  the wide character's attributes and colours on the blank in the column before (mid-row the blank takes
+  the erase style).
 - the VT420 rectangle functions, not implemented (DECFRA, DECERA, DECCARA, DECRARA; see the tool's
   families): their cells differ.
 - DECSED and DECSEL (CSI ? J, CSI ? K): xterm gives the erased cells the erase style (BCE background, no
