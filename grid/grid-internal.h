@@ -292,6 +292,8 @@ struct grid {
 
 	/* cursor and the pen */
 	int cx, cy;
+	/* set by a write that reaches the right margin, with or without DECAWM (xterm's do_wrap), and kept by
+	 * DECAWM: the next character wraps first only with DECAWM set, otherwise it overwrites the last column */
 	bool wrap_pending;
 	struct grid_style pen;
 	uint16_t pen_id;     /* valid when !pen_dirty */

@@ -133,9 +133,8 @@ static void dec_mode(struct grid *g, int mode, bool set)
 		grid__goto_origin(g, 0, 0);
 		break;
 	case 7:
+		/* the pending wrap stays either way (xterm's do_wrap): set again, the next character wraps */
 		g->autowrap = set;
-		if (!set)
-			g->wrap_pending = false;
 		break;
 	case 9: set_mouse(g, GRID_MOUSE_X10, set); break;
 	case 12: g->cursor_blink = set; g->damaged = true; break;

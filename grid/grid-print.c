@@ -102,7 +102,7 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 	g->gb_state = 0;
 	if (x + w > right) {
 		g->cx = right;
-		g->wrap_pending = g->autowrap;
+		g->wrap_pending = true; /* with or without autowrap (grid-internal.h) */
 	} else {
 		g->cx = x + w;
 	}
@@ -416,7 +416,7 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 				if (!(l->flags & LINE_LAZY))
 					c[k - 1].cp = s[n - 1];
 			}
-			g->wrap_pending |= g->autowrap;
+			g->wrap_pending = true;
 			return;
 		}
 		/* grid__do_wrap's at once when more follows: the pending flag not stored and tested, the row at hand */

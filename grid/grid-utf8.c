@@ -105,7 +105,7 @@ static inline __attribute__((always_inline)) void end_run(struct grid *g, struct
 	g->last_cp = last;
 	if ((int)x > right) {
 		g->cx = right;
-		g->wrap_pending = g->autowrap;
+		g->wrap_pending = true; /* with or without autowrap (grid-internal.h) */
 	} else {
 		g->cx = (int)x;
 	}

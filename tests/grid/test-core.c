@@ -32,6 +32,27 @@ static void test_print_wrap(void)
 	t_free(t);
 }
 
+/* xterm's dotext arms its wrap flag whenever a write reaches the right margin, DECAWM set or not, and the
+ * next character decides (with DECAWM it wraps first); DECAWM itself leaves the flag alone. An application
+ * that turns autowrap off to write the last column and on again gets its next character on the next row. */
+static void test_decawm_toggle(void)
+{
+	struct t_term *t = t_new(10, 5, 0);
+	t_feed(t, "\033[1;10H\033[?7lp\033[?7hq");
+	CHECK_ROW(t, 0, "         p");
+	CHECK_ROW(t, 1, "q");
+	CHECK_CURSOR(t, 1, 1);
+	/* a wrap pending when DECAWM is reset and set again */
+	t_feed(t, "\033[3;10Hr\033[?7l\033[?7hs");
+	CHECK_ROW(t, 2, "         r");
+	CHECK_ROW(t, 3, "s");
+	/* without DECAWM the armed flag only lets the next character overwrite the last column */
+	t_feed(t, "\033[?7l\033[5;9Hxyz");
+	CHECK_ROW(t, 4, "        xz");
+	CHECK_CURSOR(t, 9, 4);
+	t_free(t);
+}
+
 static void test_wide_and_combining(void)
 {
 	struct t_term *t = t_new(6, 3, 0);
@@ -748,6 +769,7 @@ static void test_csi_bytes(void)
 int main(void)
 {
 	test_print_wrap();
+	test_decawm_toggle();
 	test_wide_and_combining();
 	test_cursor_moves();
 	test_erase();
