@@ -22,6 +22,13 @@ Run from the worktree after building:
   tests/tools/xterm-diff.py --case '\\e[3;5r\\e[?6h\\e[2;3Hxx'   # one stream, escapes as in tests/conformance
   tests/tools/xterm-diff.py --json out.json     # every divergence, machine-readable
   tests/tools/xterm-diff.py --attrs --random 2000   # attributes and colours too, with a summary by kind
+  tests/tools/xterm-diff.py --size 80x24 --cuts 12 --stream vim.bin --stream htop.bin   # recorded programs
+--stream FILE (repeatable) runs a recorded stream instead of the families and random cases: a real
+program's output saved at --size (e.g. under `script`, or a pty recorder that sets TIOCSWINSZ and sends keys),
+compared on its final screen and, with --cuts N, after N prefixes of it too (each cut before a CSI). A cut
+file per moment of interest (the bytes written before each key sent) works as well. The stream's own CPR
+requests and DECSET 40 are taken out (see stream_cases); only its last CPR is compared. DECCOLM, DECDWL,
+96-character sets and the other differences docs/conformance.md lists show up there as well (vttest has them).
 Prints each divergence (the case's bytes, escaped, and the rows and CPR that differ) and a summary. Exits 0
 whatever it finds. Runs about 50 cases a second; xterm now and then stops printing, and the tool then starts
 a new one (a case that fails twice is reported as NOPAGE). Starts Xvfb on --display (:99) and stops it.
@@ -580,6 +587,31 @@ def random_case(rng, cols, rows, extra=()):
 
 
 # ---------------------------------------------------------------------------------------------------------
+# Recorded streams.
+
+STREAM = "stream:"
+
+
+def stream_cases(path, cuts):
+    """A recorded stream and, with cuts, its prefixes: name, bytes. The program's own cursor position
+    requests (vim sends one) are taken out: the driver takes the first CPR for the case's own, and a second
+    one would be read as the next case's. DECSET 40 (vttest sends it) is taken out too: it would let xterm
+    switch to 132 columns, which RIS does not undo (we have no 80/132-column switching). A prefix ends just before an ESC [, so that it does not cut a
+    sequence (or a UTF-8 character) in two; an OSC or DCS string holding ESC [ could still be cut."""
+    data = re.sub(rb"\x1b\[\??6n|\x1b\[\?40h", b"", open(path, "rb").read())
+    name = STREAM + os.path.basename(path)
+    out = []
+    for k in range(1, cuts + 1):
+        at = data.find(b"\x1b[", len(data) * k // (cuts + 1))
+        if at > 0 and (not out or at > out[-1][2]):
+            out.append(("%s@%d" % (name, at), data[:at], at))
+    return [(n, d) for n, d, _ in out] + [(name, data)]
+
+
+def last_cpr(reply):
+    """The last CPR in a reply: a stream's queries (DA, DECRQM and the like) get their replies first."""
+    m = re.findall(r"\x1b\[\d+;\d+R", reply)
+    return m[-1] if m else reply
 
 
 def main():
@@ -596,6 +628,10 @@ def main():
     ap.add_argument("--no-families", action="store_true", help="skip the hand-written cases")
     ap.add_argument("--only", help="run only the cases whose name matches this regular expression")
     ap.add_argument("--case", action="append", default=[], help="a stream, escaped as in tests/conformance")
+    ap.add_argument("--stream", action="append", default=[], help="a file holding a recorded stream (a real "
+                    "program's output, recorded at --size); repeatable; only the streams are run then")
+    ap.add_argument("--cuts", type=int, default=0, help="with --stream, also compare the screens after N "
+                    "prefixes of each stream (cut before a CSI, at evenly spaced points)")
     ap.add_argument("--display", default=":99", help="the Xvfb display to start (default :99); with "
                     "XDIFF_DISPLAY set, an X server already running there is used instead")
     ap.add_argument("--batch", type=int, default=200, help="cases per xterm process")
@@ -615,7 +651,9 @@ def main():
     cols, rows = (int(x) for x in a.size.split("x"))
 
     cases = [("case-%d" % i, unescape(s)) for i, s in enumerate(a.case)]
-    if not a.case:
+    for path in a.stream:
+        cases += stream_cases(path, a.cuts)
+    if not a.case and not a.stream:
         if not a.no_families:
             cases += families(cols, rows)
             if a.attrs:
@@ -650,9 +688,14 @@ def main():
                         kinds.setdefault(k, []).append(name)
                     if not a.weak:
                         cells = [c for c in cells if not c[5]]
+                if name.startswith(STREAM):
+                    xcpr, ocpr = last_cpr(xcpr), last_cpr(ocpr)
                 if xcpr == ocpr and xpage == opage and not cells:
                     continue
-                d = {"name": name, "in": escape(data), "cpr": [escape(ocpr.encode("latin1")),
+                shown = escape(data)
+                if name.startswith(STREAM) and len(shown) > 300:
+                    shown = "..." + shown[-300:]
+                d = {"name": name, "in": shown, "cpr": [escape(ocpr.encode("latin1")),
                                                                 escape(xcpr.encode("latin1"))],
                      "rows": [[y, opage[y], xpage[y]] for y in range(rows) if opage[y] != xpage[y] or a.full],
                      "cells": [[y, x0, x1, attrs.show(o), attrs.show(xx), w] for y, x0, x1, o, xx, w in cells]}
