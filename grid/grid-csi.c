@@ -125,6 +125,8 @@ static uint8_t charset_for(uint8_t final, uint8_t inter)
 		return CHARSET_DEC_GRAPHICS;
 	case 'A':
 		return CHARSET_UK;
+	case '<':
+		return CHARSET_DEC_SUPPLEMENTAL;
 	case 'B':
 		return CHARSET_ASCII;
 	default:

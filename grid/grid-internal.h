@@ -136,6 +136,7 @@ enum charset {
 	CHARSET_ASCII = 0,
 	CHARSET_DEC_GRAPHICS,
 	CHARSET_UK,
+	CHARSET_DEC_SUPPLEMENTAL,
 };
 
 /* What DECSC saves (xterm: position, rendition, charsets, pending wrap, origin mode, DECSCA). */

@@ -7,14 +7,18 @@
 
 #include "grid/grid-internal.h"
 
-/* cp as charset cs (CHARSET_*) shows it (the DEC Special Graphics table in grid-charset.c) */
+/* cp as charset cs (CHARSET_*) shows it (the DEC Special Graphics table and DEC Supplemental in
+ * grid-charset.c) */
 extern const uint16_t grid__dec_graphics[32];
+uint32_t grid__dec_supplemental(uint32_t cp);
 static inline uint32_t grid__map_charset(uint8_t cs, uint32_t cp)
 {
 	if (cs == CHARSET_DEC_GRAPHICS && cp >= 0x5f && cp <= 0x7e)
 		return grid__dec_graphics[cp - 0x5f];
 	if (cs == CHARSET_UK && cp == '#')
 		return 0x00a3;
+	if (cs == CHARSET_DEC_SUPPLEMENTAL)
+		return grid__dec_supplemental(cp);
 	return cp;
 }
 

@@ -476,6 +476,19 @@ static void test_charsets(void)
 	t_free(t);
 }
 
+/* ESC ( < (and ) * +): DEC Supplemental, the VT220's 94-character set of accented letters and signs, as
+ * xterm 379 shows it: GL's 0x21..0x7e as Latin-1's 0xa1..0xfe, except OE, oe, Y and y with diaeresis and the
+ * currency sign where DEC put them, and U+2E2E for the positions DEC left empty */
+static void test_dec_supplemental(void)
+{
+	struct t_term *t = t_new(20, 2, 0);
+	t_feed(t, "\033(<!#$(Wa}\033(B!");
+	CHECK_ROW(t, 0, "\xc2\xa1\xc2\xa3\xe2\xb8\xae\xc2\xa4\xc5\x92\xc3\xa1\xc3\xbf!");
+	t_feed(t, "\r\n\033)<a\016 ]^w~\017a");
+	CHECK_ROW(t, 1, "a \xc5\xb8\xe2\xb8\xae\xc5\x93\xe2\xb8\xae" "a");
+	t_free(t);
+}
+
 /* Every change of GL, a charset, the single shift or insert mode, each followed by a run of text and by one
  * character: the text paths test one byte kept by those changes (grid.print_mapped), not the fields */
 static void test_print_mode(void)
@@ -782,6 +795,7 @@ int main(void)
 	test_rep();
 	test_rep_after_marks();
 	test_charsets();
+	test_dec_supplemental();
 	test_print_mode();
 	test_save_restore();
 	test_decaln_pen();
