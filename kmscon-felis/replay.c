@@ -341,7 +341,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 			usage(stdout);
 			return 0;
 		default:
-			if (optopt)
+			/* A long option without its value comes back with optopt set to its OPT_* code, which
+			 * is no character to print (OPT_PALETTE is 266, '\n' as a char). */
+			if (optopt >= OPT_SIZE)
+				fprintf(stderr, PROG ": option '%s' needs a value (see --help)\n", argv[optind - 1]);
+			else if (optopt)
 				fprintf(stderr, PROG ": bad option '-%c' (see --help)\n", optopt);
 			else
 				fprintf(stderr, PROG ": bad option '%s' (see --help)\n", argv[optind - 1]);

@@ -23,6 +23,14 @@ for bad in (["--size", "0x1"], ["--size", "80"], ["--size", "5000x10"], ["--size
     if p.returncode != 2 or len(lines) != 1 or p.stdout:
         errors.append("%s: exit %d, stderr %r, stdout %r" % (bad, p.returncode, lines, p.stdout[:40]))
 
+# An option given without its value names that option: it said "bad option '-\\0'", a control byte (for
+# --palette a line end, two lines) in place of the name.
+for opt in ("--size", "--scrollback", "--format", "--png", "--font-size", "--palette"):
+    p = run([opt])
+    err = p.stderr.decode("utf-8", "replace")
+    if p.returncode != 2 or "\0" in err or ("'%s' needs a value" % opt) not in err:
+        errors.append("%s without a value: exit %d, stderr %r" % (opt, p.returncode, err))
+
 p = run(["/nonexistent/file"])
 if p.returncode != 1:
     errors.append("missing file: exit %d" % p.returncode)
