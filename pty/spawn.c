@@ -88,16 +88,15 @@ char **pty_env_build(const struct pty_config *cfg)
 			size_t nl = (size_t)(eq - *e);
 			if (nl == 0 || nl >= sizeof(name))
 				continue;
+			/* Our own service's variables must not leak into the login: systemd's notify socket,
+			 * socket activation (LISTEN_FDS, _PID, _FDNAMES) and watchdog (WATCHDOG_USEC, _PID). */
+			if ((nl == 13 && !strncmp(*e, "NOTIFY_SOCKET", nl)) || !strncmp(*e, "LISTEN_", 7) ||
+			    !strncmp(*e, "WATCHDOG_", 9))
+				continue;
 			memcpy(name, *e, nl);
 			name[nl] = 0;
 			r |= env_set(&env, &n, name, eq + 1);
 		}
-		/* Our own service's variables must not leak into the login. */
-		env_unset(env, &n, "NOTIFY_SOCKET");
-		env_unset(env, &n, "LISTEN_FDS");
-		env_unset(env, &n, "LISTEN_PID");
-		env_unset(env, &n, "WATCHDOG_USEC");
-		env_unset(env, &n, "WATCHDOG_PID");
 	}
 	r |= env_set(&env, &n, "TERM", cfg->term ? cfg->term : "xterm-256color");
 	if (!cfg->colorterm || cfg->colorterm[0])

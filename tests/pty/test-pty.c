@@ -57,6 +57,14 @@ static int child_env(void)
 	       sa.sa_handler == SIG_DFL, ws.ws_col, ws.ws_row, ws.ws_xpixel, ws.ws_ypixel);
 	const char *path = getenv("PATH"), *lang = getenv("LANG");
 	printf("PATH=%s LANG=%s\r\n", path ? path : "-", lang ? lang : "-");
+	/* The service's own variables (systemd's notify, socket activation and watchdog) that reached us. */
+	static const char *const svc[] = {"NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
+					  "WATCHDOG_USEC", "WATCHDOG_PID", NULL};
+	printf("SVC=");
+	for (int i = 0; svc[i]; i++)
+		if (getenv(svc[i]))
+			printf("%s,", svc[i]);
+	printf("-\r\n");
 	fflush(stdout);
 	return 3;
 }
@@ -222,11 +230,28 @@ static void test_child_environment(void)
 	cfg.reset_env = false;
 	cfg.term = NULL;
 	cfg.colorterm = "24bit";
+	/* ... minus our service's NOTIFY_SOCKET, LISTEN_* and WATCHDOG_* (docs/architecture.md): LISTEN_FDNAMES,
+	 * which systemd sets with LISTEN_FDS, reached the login. */
+	setenv("NOTIFY_SOCKET", "/run/kf-test", 1);
+	setenv("LISTEN_FDS", "1", 1);
+	setenv("LISTEN_PID", "1", 1);
+	setenv("LISTEN_FDNAMES", "kf-test", 1);
+	setenv("WATCHDOG_USEC", "1", 1);
+	setenv("WATCHDOG_PID", "1", 1);
 	pty = pty_create(&cfg, &cb, &s);
 	CHECK(pty_spawn(pty) == 0);
 	pump(pty, 5000, NULL, &s);
 	CHECK(s.data && strstr(s.data, "TERM=xterm-256color COLORTERM=24bit LEAK=leaked"));
 	CHECK(s.data && strstr(s.data, "PATH=/kf-test-path:/bin:/usr/bin LANG=kf_TEST.UTF-8"));
+	CHECK(s.data && strstr(s.data, "SVC=-\r"));
+	if (failures)
+		fprintf(stderr, "child said:\n%s\n", s.data ? s.data : "");
+	unsetenv("NOTIFY_SOCKET");
+	unsetenv("LISTEN_FDS");
+	unsetenv("LISTEN_PID");
+	unsetenv("LISTEN_FDNAMES");
+	unsetenv("WATCHDOG_USEC");
+	unsetenv("WATCHDOG_PID");
 	setenv("PATH", old_path, 1);
 	free(old_path);
 	pty_destroy(pty);
