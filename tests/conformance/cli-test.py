@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tests/conformance/cli-test.py REPLAY: the command-line contract of kmscon-felis-replay (its man page):
 bad arguments give one line on stderr and exit 2; text gives exactly ROWS lines; json parses with the
-documented fields and exactly COLS cells per row; none prints nothing; a missing file exits 1."""
+documented fields and exactly COLS cells per row; none prints nothing; a missing file exits 1; --vtproto
+answers its queries."""
 import json
 import subprocess
 import sys
@@ -65,6 +66,30 @@ for size, fmt in (("20x2", "text"), ("200x100", "text"), ("20x2", "json"), ("200
                            stderr=subprocess.PIPE, timeout=30)
     if p.returncode != 1 or b"No space left on device" not in p.stderr:
         errors.append("%s %s to /dev/full: exit %d, stderr %r" % (size, fmt, p.returncode, p.stderr))
+
+# --vtproto (the man page's commands): one answer line per query, !unknown for any other query; the grid of
+# --size until INIT makes a new one.
+cmds = ["?screen", "INIT 2 4 5", "PUSH " + b"a\r\nb\r\nc\x1b[c".hex(), "?cursor", "?scrollback", "?output",
+        "?output", "?nosuch", "RESIZE 3 6", "?screen", "RESET", "?screen"]
+p = run(["--vtproto", "--size", "3x1"], ("\n".join(cmds) + "\n").encode())
+out = p.stdout.decode().split("\n")
+try:
+    first, scr_resized, scr_reset = json.loads(out[0]), json.loads(out[6]), json.loads(out[7])
+    sb = json.loads(out[2])
+    if p.returncode != 0 or len(out) != 9 or out[8] != "":
+        errors.append("vtproto: exit %d, %d lines" % (p.returncode, len(out)))
+    if (first["rows"], first["cols"]) != (1, 3):
+        errors.append("vtproto before INIT: %r" % out[0])
+    if out[1] != "1,1" or len(sb) != 1 or sb[0][0][0] != "a":
+        errors.append("vtproto INIT/PUSH: cursor %r, scrollback %r" % (out[1], out[2]))
+    if not out[3].startswith("1b5b3f") or out[4] != "" or out[5] != "!unknown":
+        errors.append("vtproto replies: ?output %r then %r, ?nosuch %r" % (out[3], out[4], out[6]))
+    if (scr_resized["rows"], scr_resized["cols"]) != (3, 6):
+        errors.append("vtproto RESIZE: %r" % out[6])
+    if scr_reset["cursor"] != [0, 0] or any(c[0] != " " for row in scr_reset["lines"] for c in row):
+        errors.append("vtproto RESET: %r" % out[7])
+except (ValueError, KeyError, IndexError) as e:
+    errors.append("vtproto: %s: %r" % (e, out))
 
 for e in errors:
     print(e)
