@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
-"""tests/service/man-check.py BINARY MANDIR SCDDIR
+"""tests/service/man-check.py BINARY MANDIR SCDDIR REPLAY
 
 The man pages against the program:
 - every page in MANDIR renders with `man --warnings -l` at 80 columns with nothing on stderr, and no
   @PLACEHOLDER@ is left;
 - every option --help lists appears in kmscon-felis(1) as *--name*;
 - every option that is a file key has an entry in kmscon-felis.conf(5) that says "Default: X." with the same
-  default --help prints (both come from different places: the table in config.c and the hand-written page).
+  default --help prints (both come from different places: the table in config.c and the hand-written page);
+- kmscon-felis-replay's --help and kmscon-felis-replay(1) name the same options.
 """
 import os
 import re
 import subprocess
 import sys
 
-binary, mandir, scddir = sys.argv[1:4]
+binary, mandir, scddir, replay = sys.argv[1:5]
 failures = []
 
 pages = sorted(f for f in os.listdir(mandir) if re.match(r'.*\.[1-8]$', f))
@@ -75,7 +76,21 @@ for name, default, cli_only in options:
     elif default is not None and 'Default: %s.' % default not in blocks[name]:
         failures.append('kmscon-felis.conf(5): %s: want "Default: %s." in: %s' % (name, default, blocks[name]))
 
+# The replay's usage is hand-written, as is its page: every option in one is in the other.
+usage = subprocess.run([replay, '--help'], capture_output=True, text=True, check=True).stdout
+man_replay = open(os.path.join(scddir, 'kmscon-felis-replay.1.scd')).read()
+in_usage = set(re.findall(r'--([a-z][a-z0-9-]*)', usage)) | {'help'}
+in_page = set(re.findall(r'^\*--([a-z][a-z0-9-]*)\*', man_replay, re.M)) | \
+    set(re.findall(r'^\*-h\*, \*--([a-z-]+)\*', man_replay, re.M))
+for name in sorted(in_usage - in_page):
+    failures.append('kmscon-felis-replay(1) has no entry for --%s, which its --help lists' % name)
+for name in sorted(in_page - in_usage):
+    failures.append('kmscon-felis-replay --help lacks --%s, which its page describes' % name)
+if len(in_usage) < 10:
+    failures.append('kmscon-felis-replay --help lists only %d options' % len(in_usage))
+
 for f in failures:
     print('FAIL', f)
-print('%d pages, %d options checked, %d failures' % (len(pages), len(options), len(failures)))
+print('%d pages, %d options checked (replay: %d), %d failures' % (len(pages), len(options), len(in_usage),
+                                                                 len(failures)))
 sys.exit(1 if failures else 0)
