@@ -191,6 +191,35 @@ int main(void)
 	free(read_cache());
 	CHECK(!file[0], "a cache file was written with the cache off: %s", file);
 
+	/* A fontconfig configuration named in the environment turns the cache off as well (kmscon-felis(1),
+	 * ENVIRONMENT): the stamp covers only the files the default configuration reads. */
+	setenv("KMSCON_FELIS_FONT_CACHE", dir, 1);
+	static const char *const fc_env[][2] = {
+	    {"FONTCONFIG_FILE", "/etc/fonts/fonts.conf"},
+	    {"FONTCONFIG_PATH", "/etc/fonts"},
+	    {"FONTCONFIG_SYSROOT", "/"},
+	};
+	for (size_t i = 0; i < sizeof(fc_env) / sizeof(fc_env[0]); i++) {
+		setenv(fc_env[i][0], fc_env[i][1], 1);
+		free(render_once(&w2, &h2, &engine));
+		free(read_cache());
+		CHECK(!file[0], "a cache file was written with %s set: %s", fc_env[i][0], file);
+		if (file[0])
+			unlink(file);
+		unsetenv(fc_env[i][0]);
+	}
+
+	/* Without KMSCON_FELIS_FONT_CACHE the cache is in the unit's CacheDirectory= (CACHE_DIRECTORY). */
+	unsetenv("KMSCON_FELIS_FONT_CACHE");
+	setenv("CACHE_DIRECTORY", dir, 1);
+	free(render_once(&w2, &h2, &engine));
+	char *in_unit_dir = read_cache();
+	CHECK(in_unit_dir && !strcmp(in_unit_dir, text), "no cache file in CACHE_DIRECTORY (%s)", dir);
+	free(in_unit_dir);
+	if (file[0])
+		unlink(file);
+	unsetenv("CACHE_DIRECTORY");
+
 	free(ref);
 	free(text);
 	free(swapped);
