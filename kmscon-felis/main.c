@@ -149,10 +149,13 @@ static int start_session(struct kf_app *app, int cols, int rows)
 	const struct kf_config *c = &app->cfg;
 	bool headless = c->backend == KF_BACKEND_HEADLESS;
 	const char *seat = c->seat;
-	/* A seat without a VT number makes logind refuse the login's session (kmscon#232, docs/seat.md):
-	 * name the seat only when the VT is known. */
+	/* seat0, the seat with VTs, without a VT number makes logind refuse the login's session (kmscon#232,
+	 * docs/seat.md): name it only when the VT is known, also when --seat names it. Other seats have no VTs
+	 * (logind wants none there) and are named alone. */
 	if (!seat && !headless && c->vt > 0)
 		seat = getenv("XDG_SEAT") ? getenv("XDG_SEAT") : "seat0"; /* what libseat picks */
+	if (seat && !strcmp(seat, "seat0") && c->vt <= 0)
+		seat = NULL;
 	if (c->vt > 0)
 		snprintf(app->vtnr, sizeof(app->vtnr), "%d", c->vt);
 	uint32_t colors[258];

@@ -154,6 +154,13 @@ def t_env_fds():
     s = r.screen()
     if s[0] != "S=seat7 V=5" or "HOME=" in s[1] or "TERM=xterm-256color" not in s[1]:
         fail("screen: %r" % s)
+    # seat0 without a known VT (--seat given, --vt auto) is not passed on: logind refuses seat=seat0 vtnr=0
+    # (docs/seat.md), and pam_systemd then gave the user no session of their own. Another seat has no VTs
+    # and is passed on alone.
+    for seat, want in (("seat0", "S= V="), ("seat1", "S=seat1 V=")):
+        r = Run(["sh", "-c", "echo \"S=$XDG_SEAT V=$XDG_VTNR\""], size="40x2", args=["--seat", seat])
+        if r.wait() != 0 or r.screen()[0] != want:
+            fail("--seat %s without --vt: status %s, screen %r" % (seat, r.status, r.screen()))
 
 
 def t_last_line():
