@@ -88,6 +88,13 @@ int kf_headless_create(struct kf_loop *loop, struct kf_session *session, const c
 			log_err("cannot open the input FIFO %s: %s", input_fifo, strerror(-r));
 			goto fail;
 		}
+		/* A regular file or a device epoll cannot watch would fail below as "Operation not permitted". */
+		struct stat st;
+		if (fstat(h->fifo, &st) < 0 || !S_ISFIFO(st.st_mode)) {
+			r = -EINVAL;
+			log_err("the input FIFO %s is not a FIFO (create it with mkfifo)", input_fifo);
+			goto fail;
+		}
 		h->src = kf_loop_add_fd(loop, h->fifo, EPOLLIN, KF_PRIO_INPUT, on_fifo, h);
 		h->prepare = kf_loop_add_prepare(loop, on_prepare, h);
 		if (!h->src || !h->prepare) {

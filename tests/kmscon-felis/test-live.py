@@ -589,6 +589,23 @@ def t_dump_unwritable():
         fail("dump to a full disk: status %d (want 1), log %r" % (p.returncode, err))
 
 
+def t_fifo_not_fifo():
+    """--input-fifo naming a file that is no FIFO (a regular file, /dev/null): said so at once, status 1, the
+    child not run. The log said "cannot watch the input FIFO: Operation not permitted" (epoll's EPERM),
+    which names no file and no cause."""
+    plain = os.path.join(TMP, "keys.txt")
+    with open(plain, "w") as f:
+        f.write("ls\n")
+    marker = os.path.join(TMP, "child-ran")
+    for path in (plain, "/dev/null"):
+        p = subprocess.run([PROG, "--backend=headless", "--input-fifo=" + path, "--login", "--", "touch", marker],
+                           stderr=subprocess.PIPE, timeout=30)
+        err = p.stderr.decode(errors="replace")
+        if p.returncode != 1 or os.path.exists(marker) or path not in err or "not a FIFO" not in err:
+            fail("--input-fifo=%s: status %d, child %s (want 1, not run): %r"
+                 % (path, p.returncode, "ran" if os.path.exists(marker) else "not run", err))
+
+
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
 
 if __name__ == "__main__":
