@@ -231,14 +231,25 @@ static void usage(FILE *f)
 	      f);
 }
 
+/* Whether s starts with a decimal digit: strtol and strtoull would skip blanks and take a sign first, and
+ * kmscon-felis's own --size and sb-size refuse those. */
+static bool starts_digit(const char *s)
+{
+	return *s >= '0' && *s <= '9';
+}
+
 static bool parse_size(const char *s, int *cols, int *rows)
 {
 	char *end;
 	errno = 0;
+	if (!starts_digit(s))
+		return false;
 	long c = strtol(s, &end, 10);
 	if (end == s || *end != 'x' || errno)
 		return false;
 	const char *r0 = end + 1;
+	if (!starts_digit(r0))
+		return false;
 	long r = strtol(r0, &end, 10);
 	if (end == r0 || *end || errno)
 		return false;
@@ -286,7 +297,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_SCROLLBACK:
 			errno = 0;
 			v = strtoull(optarg, &end, 10);
-			if (end == optarg || *end || errno || optarg[0] == '-' || v > SCROLLBACK_MAX) {
+			if (end == optarg || *end || errno || !starts_digit(optarg) || v > SCROLLBACK_MAX) {
 				fprintf(stderr, PROG ": bad --scrollback '%s' (want 0..%d lines)\n", optarg,
 					SCROLLBACK_MAX);
 				return 2;
@@ -323,7 +334,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_FONT_SIZE:
 			errno = 0;
 			v = strtoull(optarg, &end, 10);
-			if (end == optarg || *end || errno || optarg[0] == '-' || v < 1 || v > 512) {
+			if (end == optarg || *end || errno || !starts_digit(optarg) || v < 1 || v > 512) {
 				fprintf(stderr, PROG ": bad --font-size '%s' (want 1..512 pixels)\n", optarg);
 				return 2;
 			}

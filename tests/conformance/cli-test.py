@@ -18,7 +18,10 @@ def run(args, data=b""):
 for bad in (["--size", "0x1"], ["--size", "80"], ["--size", "5000x10"], ["--size", "axb"], ["--format", "xml"],
             ["--scrollback", "-1"], ["--scrollback", "x"], ["--bogus"], ["a", "b"], ["--vtproto", "file"],
             # caught before the stream is read, not by the renderer after the text went out (exit 1)
-            ["--palette", "rainbow"], ["--png", "/dev/null", "--font-engine", "psf"]):
+            ["--palette", "rainbow"], ["--png", "/dev/null", "--font-engine", "psf"],
+            # signs and blanks, which strtol skips, are refused as kmscon-felis --size and sb-size refuse them
+            ["--size", " 80x24"], ["--size", "+80x24"], ["--size", "80x 24"], ["--size", "80x+24"],
+            ["--scrollback", " 5"], ["--scrollback", "+5"], ["--png", "/dev/null", "--font-size", "+16"]):
     p = run(bad)
     lines = p.stderr.decode().splitlines()
     if p.returncode != 2 or len(lines) != 1 or p.stdout:
