@@ -1,5 +1,5 @@
-/* grid/grid-charset.c: the DEC Special Graphics set's table and DEC Supplemental (grid__map_charset in grid-print.h maps with it;
- * out of grid-print.c, which keeps the printer's paths). */
+/* grid/grid-charset.c: the tables of DEC Special Graphics and DEC Supplemental (grid__map_charset in
+ * grid-print.h maps with them; out of grid-print.c, which keeps the printer's paths). */
 #include "grid/grid-print.h"
 
 /* DEC Special Graphics for 0x5f..0x7e (VT100 User Guide, table 3-9; xterm's mapping to Unicode). */

@@ -280,9 +280,9 @@ static bool alt_prefix(unsigned mods, const struct vt_key_modes *m)
 
 /* Enter, Tab, Backspace, Escape: the C0 table of kitty's legacy section, which is also xterm's default.
  * modifyOtherKeys turns their modified forms into CSI 27 ; m ; code ~ (level 1: with Ctrl, and Enter also
- * with Shift, as in xterm; Shift+Tab keeps its CSI Z back-tab). Backspace is as in xterm's input.c: level 1 leaves it alone (a key
- * "with well-known behavior"), at level 2 Ctrl alone stays the DEL/BS toggle, and its code is the byte the
- * key sends. */
+ * with Shift, as in xterm; Shift+Tab keeps its CSI Z back-tab). Backspace is as in xterm's input.c: level 1
+ * leaves it alone (a key "with well-known behavior"), at level 2 Ctrl alone stays the DEL/BS toggle, and
+ * its code is the byte the key sends. */
 static void legacy_c0_key(struct out *o, enum vt_keysym key, unsigned mods,
 			  const struct vt_key_modes *m)
 {
