@@ -16,10 +16,6 @@
 #include <emmintrin.h>
 #endif
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "grid/grid-intern.h"
 #include "grid/grid-internal.h"
 
