@@ -45,6 +45,12 @@
 #define DIMS(n, f, fl, hi, d, a, h, ex)                                                                    \
 	{.name = n, .type = OPT_DIMS, .flags = fl, .offset = OFF(f, struct kf_size), .max = hi, .def = d,  \
 	 .arg = a, .help = h, .example = ex}
+/* The headless grid's default size: the option table's default and check()'s test of "asked for" */
+#define HEADLESS_COLS 80
+#define HEADLESS_ROWS 24
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+#define HEADLESS_SIZE STRINGIFY(HEADLESS_COLS) "x" STRINGIFY(HEADLESS_ROWS)
 #define RGB(n, i, d)                                                                                       \
 	{.name = "palette-" n, .type = OPT_RGB, .offset = OFF(palette_custom[i], struct kf_rgb), .def = d, \
 	 .arg = "R,G,B", .help = "Colour " n " of the custom palette", .example = "1,2,3"}
@@ -102,7 +108,7 @@ const struct opt kf_opts[] = {
 	SECTION("Backend"),
 	CHOICE("backend", backend, enum kf_backend, backends, "drm",
 	       "Output: drm (the console) or headless (no display or input, for tests)", "headless"),
-	DIMS("size", size, 0, GRID_MAX_DIM, "80x24", "COLSxROWS", "Grid size of the headless backend",
+	DIMS("size", size, 0, GRID_MAX_DIM, HEADLESS_SIZE, "COLSxROWS", "Grid size of the headless backend",
 	     "132x43"),
 	STR("dump-screen", 0, dump_screen, "", "FILE",
 	    "Headless: write the final screen to FILE in the replay text format", "/tmp/screen.txt"),
@@ -581,8 +587,8 @@ static int check(const struct kf_config *cfg)
 		log_warn("configuration: dump-screen only works with backend=headless, ignored");
 	if (cfg->input_fifo && cfg->backend != KF_BACKEND_HEADLESS)
 		log_warn("configuration: input-fifo only works with backend=headless, ignored");
-	/* (the table's default, 80x24, is what every start has: only another size was asked for) */
-	if ((cfg->size.w != 80 || cfg->size.h != 24) && cfg->backend != KF_BACKEND_HEADLESS)
+	/* (the table's default is what every start has: only another size was asked for) */
+	if ((cfg->size.w != HEADLESS_COLS || cfg->size.h != HEADLESS_ROWS) && cfg->backend != KF_BACKEND_HEADLESS)
 		log_warn("configuration: size only works with backend=headless, ignored (a display's grid fills "
 			 "the display: mode= and font-size= choose it)");
 	return 0;
