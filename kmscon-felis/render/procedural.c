@@ -130,6 +130,18 @@ static void single_arm(struct canvas *c, const int *arm, int d)
 	if (!pt)
 		pt = t;
 	int a = mid(len, pt), b = a + pt;
+	if ((p1 == 3 || p2 == 3) && !arm[(d + 2) % 4]) {
+		/* A single line ending at a double one (the arm opposite is absent): at a T (╟ ╤, the
+		 * double line on both sides) it stops at the near stroke, not in the gap between the
+		 * strokes; at a corner (╓ ╒) it reaches across the far stroke, which would otherwise
+		 * stand apart. Where it goes on (╫ ╪) it crosses both, from the centre. */
+		int lt = light_t(c), cen = mid(len, lt), g = double_gap(c, len);
+		bool tee = p1 == 3 && p2 == 3;
+		if (d == RIGHT || d == DOWN)
+			a = tee ? cen + g : cen - g;
+		else
+			b = tee ? cen - g + lt : cen + g + lt;
+	}
 	if (d == LEFT || d == UP)
 		a = 0;
 	else

@@ -110,6 +110,94 @@ static void test_box_joins(void)
 	printf("box joins: %d glyph/size combinations checked\n", checked);
 }
 
+/* Pieces of ink (>= 128) joined side by side: a glyph's strokes that meet count once. */
+static int ink_pieces(const uint8_t *m, int w, int h)
+{
+	int n = 0, *stack = malloc(sizeof(int) * (size_t)w * h);
+	uint8_t *seen = calloc((size_t)w * h, 1);
+	for (int i = 0; i < w * h; i++) {
+		if (m[i] < 128 || seen[i])
+			continue;
+		n++;
+		int sp = 0;
+		stack[sp++] = i;
+		seen[i] = 1;
+		while (sp) {
+			int k = stack[--sp], x = k % w, y = k / w;
+			int nb[4] = {x > 0 ? k - 1 : -1, x < w - 1 ? k + 1 : -1, y > 0 ? k - w : -1,
+				     y < h - 1 ? k + w : -1};
+			for (int j = 0; j < 4; j++)
+				if (nb[j] >= 0 && m[nb[j]] >= 128 && !seen[nb[j]]) {
+					seen[nb[j]] = 1;
+					stack[sp++] = nb[j];
+				}
+		}
+	}
+	free(seen);
+	free(stack);
+	return n;
+}
+
+/* A single line meeting a double one, as the Unicode charts and the fonts draw it (mc's panels are
+ * framed in these): at a corner (╓ ╖ ╙ ╜ ╒ ╕ ╘ ╛) the single line reaches across both strokes of the
+ * double one, so the glyph is one piece; at a T (╟ ╢ ╤ ╧) it stops at the near stroke, so nothing
+ * lies between the two strokes, which stay apart (two pieces). */
+static void test_box_double_single(void)
+{
+	static const uint32_t corners[] = {0x2552, 0x2553, 0x2555, 0x2556,
+					   0x2558, 0x2559, 0x255b, 0x255c};
+	static const uint32_t tees[] = {0x255f, 0x2562, 0x2564, 0x2567};
+	int bad = 0;
+	for (int w = 5; w <= 24; w++) {
+		for (int h = w * 3 / 2; h <= w * 13 / 5; h++) {
+			for (size_t i = 0; i < sizeof(corners) / sizeof(corners[0]); i++) {
+				uint8_t *m = draw(corners[i], w, h);
+				int n = ink_pieces(m, w, h);
+				if (n != 1 && bad++ < 8)
+					printf("FAIL U+%04X at %dx%d: %d pieces, not 1\n", corners[i],
+					       w, h, n);
+				free(m);
+			}
+			for (size_t i = 0; i < sizeof(tees) / sizeof(tees[0]); i++) {
+				uint8_t *m = draw(tees[i], w, h);
+				bool vert = tees[i] == 0x255f || tees[i] == 0x2562; /* ╟ ╢ */
+				/* the double line's strokes, from the plain ═ or ║ */
+				uint8_t *p = draw(vert ? 0x2551 : 0x2550, w, h);
+				char a[64], b[64];
+				if (vert)
+					row(p, w, 0, b);
+				else
+					column(p, w, h, 0, b);
+				/* between the strokes: after the first run of ink, before the next */
+				int len = vert ? w : h, s0 = 0, s1;
+				while (s0 < len && b[s0] != '#')
+					s0++;
+				while (s0 < len && b[s0] == '#')
+					s0++;
+				for (s1 = s0; s1 < len && b[s1] != '#'; s1++)
+					;
+				int stray = 0;
+				for (int k = 0; k < (vert ? h : w); k++) {
+					if (vert)
+						row(m, w, k, a);
+					else
+						column(m, w, h, k, a);
+					for (int j = s0; j < s1; j++)
+						stray += a[j] == '#';
+				}
+				int n = ink_pieces(m, w, h);
+				if ((stray || n != 2) && bad++ < 8)
+					printf("FAIL U+%04X at %dx%d: %d pixels between the double "
+					       "strokes, %d pieces\n",
+					       tees[i], w, h, stray, n);
+				free(p);
+				free(m);
+			}
+		}
+	}
+	CHECK(bad == 0);
+}
+
 /* Complementary blocks cover every pixel exactly once, at every size. */
 static void test_block_tiling(void)
 {
@@ -538,6 +626,7 @@ static void test_formats(void)
 int main(void)
 {
 	test_box_joins();
+	test_box_double_single();
 	test_block_tiling();
 	test_cache();
 	test_cells_and_missing();
