@@ -233,7 +233,16 @@ static void arc(struct canvas *c, uint32_t cp)
 {
 	int t = light_t(c);
 	double lx = mid(c->w, t) + t / 2.0, ly = mid(c->h, t) + t / 2.0; /* centre lines */
-	double r = (c->w < c->h ? c->w : c->h) / 2.0;
+	/* The radius leaves the straight parts at least half a pixel before the cell's edges, on the
+	 * narrower side of the centre lines too (the middle of an even cell is off centre): an arc
+	 * reaching into the edge's column or row anti-aliased it unlike the line it meets there, a
+	 * fainter pixel with a ghost beside it at every join. */
+	double r = lx < c->w - lx ? lx : c->w - lx;
+	if (ly < r)
+		r = ly;
+	if (c->h - ly < r)
+		r = c->h - ly;
+	r = r > 1.5 ? r - 0.5 : 1;
 	int sx = (cp == 0x256d || cp == 0x2570) ? 1 : -1; /* the horizontal arm goes right */
 	int sy = (cp == 0x256d || cp == 0x256e) ? 1 : -1; /* the vertical arm goes down */
 	double p[6] = {lx + sx * r, ly + sy * r, r, t / 2.0, -sx, -sy};

@@ -198,6 +198,41 @@ static void test_box_double_single(void)
 	CHECK(bad == 0);
 }
 
+/* The rounded corners (tmux popups, fzf, lazygit) meet the straight lines pixel for pixel: the column
+ * or row an arm leaves by holds exactly the coverage of the plain line's (anti-aliasing of the arc
+ * there shows as a fainter pixel and a ghost beside it, a seam), and the edges without an arm hold
+ * nothing. */
+static void test_box_arcs(void)
+{
+	int bad = 0;
+	for (int w = 5; w <= 24; w++) {
+		for (int h = w * 3 / 2; h <= w * 13 / 5; h++) {
+			uint8_t *hl = draw(0x2500, w, h), *vl = draw(0x2502, w, h);
+			for (uint32_t cp = 0x256d; cp <= 0x2570; cp++) {
+				uint8_t *m = draw(cp, w, h);
+				bool right = cp == 0x256d || cp == 0x2570, down = cp <= 0x256e;
+				int ex = right ? w - 1 : 0, ey = down ? h - 1 : 0;
+				int diff = 0;
+				for (int y = 0; y < h; y++) {
+					diff += m[y * w + ex] != hl[y * w + ex];
+					diff += m[y * w + (w - 1 - ex)] != 0;
+				}
+				for (int x = 0; x < w; x++) {
+					diff += m[ey * w + x] != vl[ey * w + x];
+					diff += m[(h - 1 - ey) * w + x] != 0;
+				}
+				if (diff && bad++ < 8)
+					printf("FAIL U+%04X at %dx%d: %d edge pixels unlike the lines'\n",
+					       cp, w, h, diff);
+				free(m);
+			}
+			free(hl);
+			free(vl);
+		}
+	}
+	CHECK(bad == 0);
+}
+
 /* Complementary blocks cover every pixel exactly once, at every size. */
 static void test_block_tiling(void)
 {
@@ -627,6 +662,7 @@ int main(void)
 {
 	test_box_joins();
 	test_box_double_single();
+	test_box_arcs();
 	test_block_tiling();
 	test_cache();
 	test_cells_and_missing();
