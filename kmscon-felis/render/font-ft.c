@@ -184,6 +184,7 @@ static void metrics(struct ft_font *f)
 	FT_Face face = f->styles[0].ft;
 	const FT_Size_Metrics *m = &face->size->metrics;
 	int asc = (int)((m->ascender + 63) >> 6), desc = (int)((-m->descender + 63) >> 6);
+	kf_ft_letters_fit(face, f->size, &asc, &desc);
 	int w = 0;
 	if (!FT_Load_Char(face, 'M', FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT))
 		w = (int)((face->glyph->advance.x + 32) >> 6);

@@ -82,6 +82,12 @@ struct FT_Bitmap_;
 int kf_ft_outline_bitmap(struct FT_LibraryRec_ *lib, struct FT_Outline_ *o, void **buf, size_t *cap,
 			 struct FT_Bitmap_ *bm, int *left, int *top);
 
+/* font-metrics.c: *asc and *desc (pixels above and below the baseline of face, FreeType's FT_Face,
+ * at size px) grown to hold the hinted letters of Latin-1, by at most size / 4 in all. Once per font
+ * and size (a zoom step), not per frame: ~30 glyphs loaded. */
+struct FT_FaceRec_;
+void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, int *asc, int *desc);
+
 /* font-color.c: a colour bitmap (FreeType's FT_Bitmap, BGRA) box-filtered into out, keeping its
  * aspect ratio, centred. */
 void kf_ft_copy_color(const struct FT_Bitmap_ *bm, struct kf_glyph *out);

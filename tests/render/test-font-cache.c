@@ -121,7 +121,8 @@ int main(void)
 		swapped = strdup(t);
 		write_cache(t);
 		px = render_once(&w2, &h2, &engine);
-		CHECK(w == w2 && h == h2 && !same(ref, px, w, h), "the swapped faces in the cache were not used");
+		/* the bold face's cell may be taller (its | reaches a pixel lower at 16 px) */
+		CHECK(w != w2 || h != h2 || !same(ref, px, w, h), "the swapped faces in the cache were not used");
 		free(px);
 		free(t);
 	}

@@ -1,0 +1,37 @@
+/* kmscon-felis/render/font-metrics.c: the cell height that holds the letters of a FreeType face
+ * (font-ft.c's metrics).
+ *
+ * The rounded ascender and descender do not always hold the hinted letters: at 15 or 17 px DejaVu
+ * Sans Mono's accented capitals reach a pixel above, which the cell's edge cut off (the accents of
+ * É, Å, Ñ all but vanished). The cell grows to hold the letters of Latin-1 that reach highest (each
+ * accent over a flat and a round capital; an accent is as high over the other bases) and lowest.
+ */
+#include <ft2build.h>
+#include <stdint.h>
+#include FT_FREETYPE_H
+#include FT_OUTLINE_H
+
+#include "kmscon-felis/render/render-internal.h"
+
+void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, int *asc, int *desc)
+{
+	static const uint8_t tall[] = {0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc7, 0xd1, 0xd2, 0xd3,
+				       0xd4, 0xd5, 0xd6, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xfe, 0xff,
+				       'g',  'j',  'p',  'q',  'y',  '_',  '|'};
+	int top = *asc, bottom = *desc;
+	for (size_t i = 0; i < sizeof(tall) && FT_IS_SCALABLE(face); i++) {
+		if (FT_Load_Char(face, tall[i], FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT) ||
+		    face->glyph->format != FT_GLYPH_FORMAT_OUTLINE)
+			continue;
+		FT_BBox b;
+		FT_Outline_Get_CBox(&face->glyph->outline, &b);
+		int t = (int)((b.yMax + 63) >> 6), d = (int)(-(b.yMin & ~63) >> 6);
+		/* a font with some odd glyph among these keeps its spacing */
+		if ((t > top ? t : top) + (d > bottom ? d : bottom) - *asc - *desc > size / 4)
+			continue;
+		top = t > top ? t : top;
+		bottom = d > bottom ? d : bottom;
+	}
+	*asc = top;
+	*desc = bottom;
+}
