@@ -20,7 +20,8 @@ void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, int *asc, int *desc)
 				       'g',  'j',  'p',  'q',  'y',  '_',  '|'};
 	int top = *asc, bottom = *desc;
 	for (size_t i = 0; i < sizeof(tall) && FT_IS_SCALABLE(face); i++) {
-		if (FT_Load_Char(face, tall[i], FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT) ||
+		FT_UInt gi = FT_Get_Char_Index(face, tall[i]); /* not .notdef for a letter it lacks */
+		if (!gi || FT_Load_Glyph(face, gi, FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT) ||
 		    face->glyph->format != FT_GLYPH_FORMAT_OUTLINE)
 			continue;
 		FT_BBox b;
