@@ -15,12 +15,13 @@
 
 void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, int *asc, int *desc)
 {
-	static const uint8_t tall[] = {0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc7, 0xd1, 0xd2, 0xd3,
-				       0xd4, 0xd5, 0xd6, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xfe, 0xff,
-				       'g',  'j',  'p',  'q',  'y',  '_',  '|'};
+	static const uint8_t tall[] = {0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc7, 0xd1, 0xd2,
+				       0xd3, 0xd4, 0xd5, 0xd6, 0xd9, 0xda, 0xdb, 0xdc, 0xdd,
+				       0xfe, 0xff, 'g',	 'j',  'p',  'q',  'y',	 '_',  '|'};
 	int top = *asc, bottom = *desc;
 	for (size_t i = 0; i < sizeof(tall) && FT_IS_SCALABLE(face); i++) {
-		FT_UInt gi = FT_Get_Char_Index(face, tall[i]); /* not .notdef for a letter it lacks */
+		FT_UInt gi =
+		    FT_Get_Char_Index(face, tall[i]); /* not .notdef for a letter it lacks */
 		if (!gi || FT_Load_Glyph(face, gi, FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT) ||
 		    face->glyph->format != FT_GLYPH_FORMAT_OUTLINE)
 			continue;

@@ -131,10 +131,11 @@ static void single_arm(struct canvas *c, const int *arm, int d)
 		pt = t;
 	int a = mid(len, pt), b = a + pt;
 	if ((p1 == 3 || p2 == 3) && !arm[(d + 2) % 4]) {
-		/* A single line ending at a double one (the arm opposite is absent): at a T (╟ ╤, the
-		 * double line on both sides) it stops at the near stroke, not in the gap between the
-		 * strokes; at a corner (╓ ╒) it reaches across the far stroke, which would otherwise
-		 * stand apart. Where it goes on (╫ ╪) it crosses both, from the centre. */
+		/* A single line ending at a double one (the arm opposite is absent): at a T (╟ ╤,
+		 * the double line on both sides) it stops at the near stroke, not in the gap
+		 * between the strokes; at a corner (╓ ╒) it reaches across the far stroke, which
+		 * would otherwise stand apart. Where it goes on (╫ ╪) it crosses both, from the
+		 * centre. */
 		int lt = light_t(c), cen = mid(len, lt), g = double_gap(c, len);
 		bool tee = p1 == 3 && p2 == 3;
 		if (d == RIGHT || d == DOWN)
@@ -233,10 +234,10 @@ static void arc(struct canvas *c, uint32_t cp)
 {
 	int t = light_t(c);
 	double lx = mid(c->w, t) + t / 2.0, ly = mid(c->h, t) + t / 2.0; /* centre lines */
-	/* The radius leaves the straight parts at least half a pixel before the cell's edges, on the
-	 * narrower side of the centre lines too (the middle of an even cell is off centre): an arc
-	 * reaching into the edge's column or row anti-aliased it unlike the line it meets there, a
-	 * fainter pixel with a ghost beside it at every join. */
+	/* The radius leaves the straight parts at least half a pixel before the cell's edges, on
+	 * the narrower side of the centre lines too (the middle of an even cell is off centre): an
+	 * arc reaching into the edge's column or row anti-aliased it unlike the line it meets
+	 * there, a fainter pixel with a ghost beside it at every join. */
 	double r = lx < c->w - lx ? lx : c->w - lx;
 	if (ly < r)
 		r = ly;

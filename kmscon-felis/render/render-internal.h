@@ -83,8 +83,8 @@ int kf_ft_outline_bitmap(struct FT_LibraryRec_ *lib, struct FT_Outline_ *o, void
 			 struct FT_Bitmap_ *bm, int *left, int *top);
 
 /* font-metrics.c: *asc and *desc (pixels above and below the baseline of face, FreeType's FT_Face,
- * at size px) grown to hold the hinted letters of Latin-1, by at most size / 4 in all. Once per font
- * and size (a zoom step), not per frame: ~30 glyphs loaded. */
+ * at size px) grown to hold the hinted letters of Latin-1, by at most size / 4 in all. Once per
+ * font and size (a zoom step), not per frame: ~30 glyphs loaded. */
 struct FT_FaceRec_;
 void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, int *asc, int *desc);
 

@@ -122,7 +122,8 @@ int main(void)
 		write_cache(t);
 		px = render_once(&w2, &h2, &engine);
 		/* the bold face's cell may be taller (its | reaches a pixel lower at 16 px) */
-		CHECK(w != w2 || h != h2 || !same(ref, px, w, h), "the swapped faces in the cache were not used");
+		CHECK(w != w2 || h != h2 || !same(ref, px, w, h),
+		      "the swapped faces in the cache were not used");
 		free(px);
 		free(t);
 	}

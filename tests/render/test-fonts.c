@@ -548,9 +548,10 @@ static void test_placed(void)
 	kf_render_destroy(r);
 }
 
-/* Every Latin-1 letter fits its cell whole at every size: an accented capital (É Å Ñ) or a descender
- * that reached a pixel beyond the face's rounded ascender or descender lost it to the cell's edge,
- * and at 15 or 17 px the accents of French, Spanish and Nordic capitals all but vanished. */
+/* Every Latin-1 letter fits its cell whole at every size: an accented capital (É Å Ñ) or a
+ * descender that reached a pixel beyond the face's rounded ascender or descender lost it to the
+ * cell's edge, and at 15 or 17 px the accents of French, Spanish and Nordic capitals all but
+ * vanished. */
 static void test_latin1_fits(void)
 {
 	const char *path = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";

@@ -139,9 +139,9 @@ static int ink_pieces(const uint8_t *m, int w, int h)
 }
 
 /* A single line meeting a double one, as the Unicode charts and the fonts draw it (mc's panels are
- * framed in these): at a corner (╓ ╖ ╙ ╜ ╒ ╕ ╘ ╛) the single line reaches across both strokes of the
- * double one, so the glyph is one piece; at a T (╟ ╢ ╤ ╧) it stops at the near stroke, so nothing
- * lies between the two strokes, which stay apart (two pieces). */
+ * framed in these): at a corner (╓ ╖ ╙ ╜ ╒ ╕ ╘ ╛) the single line reaches across both strokes of
+ * the double one, so the glyph is one piece; at a T (╟ ╢ ╤ ╧) it stops at the near stroke, so
+ * nothing lies between the two strokes, which stay apart (two pieces). */
 static void test_box_double_single(void)
 {
 	static const uint32_t corners[] = {0x2552, 0x2553, 0x2555, 0x2556,
@@ -154,8 +154,8 @@ static void test_box_double_single(void)
 				uint8_t *m = draw(corners[i], w, h);
 				int n = ink_pieces(m, w, h);
 				if (n != 1 && bad++ < 8)
-					printf("FAIL U+%04X at %dx%d: %d pieces, not 1\n", corners[i],
-					       w, h, n);
+					printf("FAIL U+%04X at %dx%d: %d pieces, not 1\n",
+					       corners[i], w, h, n);
 				free(m);
 			}
 			for (size_t i = 0; i < sizeof(tees) / sizeof(tees[0]); i++) {
@@ -168,7 +168,7 @@ static void test_box_double_single(void)
 					row(p, w, 0, b);
 				else
 					column(p, w, h, 0, b);
-				/* between the strokes: after the first run of ink, before the next */
+				/* between the strokes: after the first ink, before the next */
 				int len = vert ? w : h, s0 = 0, s1;
 				while (s0 < len && b[s0] != '#')
 					s0++;
@@ -198,10 +198,10 @@ static void test_box_double_single(void)
 	CHECK(bad == 0);
 }
 
-/* The rounded corners (tmux popups, fzf, lazygit) meet the straight lines pixel for pixel: the column
- * or row an arm leaves by holds exactly the coverage of the plain line's (anti-aliasing of the arc
- * there shows as a fainter pixel and a ghost beside it, a seam), and the edges without an arm hold
- * nothing. */
+/* The rounded corners (tmux popups, fzf, lazygit) meet the straight lines pixel for pixel: the
+ * column or row an arm leaves by holds exactly the coverage of the plain line's (anti-aliasing of
+ * the arc there shows as a fainter pixel and a ghost beside it, a seam), and the edges without an
+ * arm hold nothing. */
 static void test_box_arcs(void)
 {
 	int bad = 0;
@@ -222,7 +222,8 @@ static void test_box_arcs(void)
 					diff += m[(h - 1 - ey) * w + x] != 0;
 				}
 				if (diff && bad++ < 8)
-					printf("FAIL U+%04X at %dx%d: %d edge pixels unlike the lines'\n",
+					printf("FAIL U+%04X at %dx%d: %d edge pixels unlike the "
+					       "lines'\n",
 					       cp, w, h, diff);
 				free(m);
 			}
