@@ -65,16 +65,10 @@ __attribute__((aligned(2048))) void kf_paint_underline(struct kf_render *r, stru
 	case GRID_UNDERLINE_SINGLE:
 		kf_paint_fill_rect(o, x, y, w, t, c);
 		break;
-	case GRID_UNDERLINE_DOUBLE: {
-		int y2 = y + 2 * t;
-		if (y2 + t > h) {
-			y2 = y;
-			y = y - 2 * t < 0 ? 0 : y - 2 * t;
-		}
-		kf_paint_fill_rect(o, x, y, w, t, c);
-		kf_paint_fill_rect(o, x, y2, w, t, c);
+	case GRID_UNDERLINE_DOUBLE: /* where: render.c, update_metrics */
+		kf_paint_fill_rect(o, x, r->ul_double[0], w, t, c);
+		kf_paint_fill_rect(o, x, r->ul_double[1], w, t, c);
 		break;
-	}
 	case GRID_UNDERLINE_CURLY: {
 		int amp = (h - y - t) < t + 1 ? (h - y - t) : t + 1;
 		if (amp < 1)

@@ -244,6 +244,7 @@ struct kf_render {
 		const uint32_t *palette_ptr;
 		uint32_t palette_hash;
 	} seen;
+	int ul_double[2]; /* the double underline's lines, top rows (render.c update_metrics) */
 };
 
 /* render.c: the glyph for a cell content (cached). Never NULL: falls back to the missing-glyph box.

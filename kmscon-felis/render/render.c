@@ -35,6 +35,17 @@ static void update_metrics(struct kf_render *r)
 	if (r->ul_pos + r->ul_thick > r->cell_h)
 		r->ul_pos = r->cell_h - r->ul_thick;
 	r->line_thick = r->ul_thick;
+	/* The double underline: the underline and one two lines lower. Where the cell ends before
+	 * that (the bitmap fonts' 16 rows), the pair sits at the cell's bottom if the rows below
+	 * the baseline hold it (the built-in font's upper line was drawn on the letters' bottom
+	 * row), else as low as it fits, over the descenders. */
+	int t = r->ul_thick, y = r->ul_pos, base = r->font->baseline * s;
+	if (y + 3 * t > r->cell_h)
+		y = base + 3 * t <= r->cell_h ? r->cell_h - 3 * t : r->ul_pos - 2 * t;
+	if (y < 0)
+		y = 0;
+	r->ul_double[0] = y;
+	r->ul_double[1] = y + 2 * t + t > r->cell_h ? r->ul_pos : y + 2 * t;
 }
 
 /* Every glyph slot may hold a wide colour glyph (2 cells x 4 bytes per pixel). */

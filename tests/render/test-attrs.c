@@ -516,6 +516,58 @@ static void test_concealed_decorations(void)
 	kf_render_destroy(r);
 }
 
+/* A double underline (SGR 21, 4:2) lies below the text, in two lines with a row between them,
+ * inside the cell, in the fonts with the room for it below the baseline: in the built-in font's
+ * 16-pixel cells its upper line was drawn on the letters' bottom row, so the text stood on a bar.
+ * (Lat15-Fixed16's letters reach the row above its last two: its lines cross the letters' foot.)
+ * Compared with the plain text: the rows the underline changes, and the plain text's lowest row of
+ * ink. */
+static void test_double_underline(void)
+{
+	static const struct kf_render_config fonts[] = {
+	    {.engine = KF_RENDER_ENGINE_BUILTIN},
+	    {.engine = KF_RENDER_ENGINE_PSF,
+	     .font_file = "/usr/share/consolefonts/Lat2-Terminus16.psf.gz"},
+	    {.engine = KF_RENDER_ENGINE_BUILTIN, .scale = 2},
+	    {.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = MONO, .font_size = 16},
+	    {.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = MONO, .font_size = 9},
+	};
+	for (size_t f = 0; f < sizeof(fonts) / sizeof(fonts[0]); f++) {
+		struct kf_render *r;
+		if (kf_render_create(&fonts[f], &r)) {
+			printf("FAIL double underline: font %zu does not open\n", f);
+			failures++;
+			continue;
+		}
+		struct shot a = paint(r, 2, 1, "\x1b[21mD"), b = paint(r, 2, 1, "D");
+		int ink = -1, lines[8], n = 0;
+		for (int y = 0; y < a.ch; y++) {
+			bool inked = false, changed = false;
+			for (int x = 0; x < a.cw; x++) {
+				inked |= b.px[y * b.w + x] != b.px[0];
+				changed |= a.px[y * a.w + x] != b.px[y * b.w + x];
+			}
+			if (inked)
+				ink = y;
+			if (changed && n < 8)
+				lines[n++] = y;
+		}
+		/* two lines with a gap (of one row: two at zoom 2, where the lines are two thick)
+		 */
+		int t = fonts[f].scale > 1 ? fonts[f].scale : 1;
+		bool ok = n == 2 * t && lines[0] > ink && lines[t] > lines[t - 1] + 1;
+		if (!ok)
+			printf("FAIL double underline, font %zu: %d rows changed (first %d, second "
+			       "%d), "
+			       "the text's ink ends at row %d\n",
+			       f, n, n ? lines[0] : -1, n > 1 ? lines[1] : -1, ink),
+			    failures++;
+		free(a.px);
+		free(b.px);
+		kf_render_destroy(r);
+	}
+}
+
 /* Characters that are blank by definition show nothing, whatever font is used: the Hangul fillers
  * (U+115F and U+3164 two cells, U+FFA0 one), which Korean input methods leave in text, the Mongolian
  * vowel separator and the narrow no-break and medium mathematical spaces. Fonts without them showed
@@ -637,6 +689,7 @@ int main(void)
 	test_bold_bright();
 	test_concealed_decorations();
 	test_blank_fillers();
+	test_double_underline();
 	printf("%s\n", failures ? "FAILED" : "ok");
 	return failures ? 1 : 0;
 }
