@@ -65,31 +65,29 @@ __attribute__((target("avx2"))) static inline void write8_avx2(unsigned char *p,
 	_mm256_storeu_si256(o + 2, _mm256_permutevar8x32_epi32(s1, _mm256_setr_epi32(0, 1, 6, 0, 1, 7, 0, 1)));
 }
 
-/* write8_avx2 for short runs (under 32 cells: escape-heavy output's words and fields), without lane shuffles:
- * on a little-endian machine each 64-bit word of 8 cells is a code point in its low or high half, or none,
- * ORed with constant halves (style | link << 16, width 1). The 8 bytes are broadcast to the 4 words of a
- * vector, each word shifted right by its own count (vpsrlvq; 64 clears it) to bring its byte to bit 0 or 32,
- * masked to that byte and ORed with the constants. Three instructions more than vpmovzxbd and three vpermd
- * (so long runs keep write8_avx2), but QEMU's TCG (the VM guests of issue 5) runs those two as helper calls
- * whose narrow lane stores the next vector op's wide loads wait for: the guest's csi parse runs ~6 % faster
- * (docs/benchmarks.md, issue 5, session 14). k0..k2: the constant words of o0..o2 (write_short_avx2). */
-__attribute__((target("avx2"))) static inline void write8_short(unsigned char *p, const uint8_t *s, __m256i k0,
-								__m256i k1, __m256i k2)
+/* write8_avx2 for short runs (under 32 cells: escape-heavy output's words and fields), without lane shuffles or
+ * variable shifts. The 24 dwords of 8 cells are, vector by vector, {c0, w, 1, c1, w, 1, c2, w}, {1, c3, w, 1, c4, w, 1,
+ * c5}, {w, 1, c6, w, 1, c7, w, 1} (c the code points, w the style word: style | link << 16). A vector's code points all
+ * lie in one 4-byte group of the text, broadcast to every dword (c0..c3, c3..c6, c4..c7: loads within the 8 bytes); a
+ * multiply by a power of two per dword (vpmulld) lifts the dword's byte to its top, 0 empties the constant dwords, and
+ * one shift by 24 brings the byte down alone; the constant dwords are ORed in (k0..k2, write_short_avx2). As many
+ * instructions as the form it replaced (a broadcast, two 64-bit shifts, three vpsrlvq and masks), four more than
+ * write8_avx2 (so long runs keep that), and QEMU's TCG (the VM guests of issue 5) runs vpmulld and the shift inline
+ * where each vpsrlvq (like vpermd and vpmovzxbd, which write8_avx2 takes for long runs) is a helper call of ~40
+ * instructions: the guest's csi -1.8 %. vpmulld has a longer latency on Intel cores (10 cycles), but no store waits on
+ * another vector's (docs/benchmarks.md, issue 5, session 42).
+ */
+__attribute__((target("avx2"))) static inline void write8_short(unsigned char *p, const uint8_t *s, __m256i m0,
+								__m256i m1, __m256i m2, __m256i k0, __m256i k1,
+								__m256i k2)
 {
-	const long long lo = 0xff, hi = 0xffLL << 32;
-	uint64_t q;
-	memcpy(&q, s, 8);
-	/* byte i of b at bit 8i, of b8 at 8i + 8, of b24 at 8i + 24 */
-	const __m256i b = _mm256_set1_epi64x((long long)q), b8 = _mm256_slli_epi64(b, 8),
-		      b24 = _mm256_slli_epi64(b, 24);
-	/* {c0 | w << 32, 1 | c1 << 32, k, c2 | w << 32}, {1 | c3 << 32, k, c4 | w << 32, 1 | c5 << 32},
-	 * {k, c6 | w << 32, 1 | c7 << 32, k} with w the style word and k = w | 1 << 32 */
-	const __m256i o0 = _mm256_and_si256(_mm256_srlv_epi64(b24, _mm256_setr_epi64x(24, 0, 64, 40)),
-					    _mm256_setr_epi64x(lo, hi, 0, lo)),
-		      o1 = _mm256_and_si256(_mm256_srlv_epi64(b8, _mm256_setr_epi64x(0, 64, 40, 16)),
-					    _mm256_setr_epi64x(hi, 0, lo, hi)),
-		      o2 = _mm256_and_si256(_mm256_srlv_epi64(b, _mm256_setr_epi64x(64, 48, 24, 64)),
-					    _mm256_setr_epi64x(0, lo, hi, 0));
+	uint32_t a, b, d;
+	memcpy(&a, s, 4);
+	memcpy(&b, s + 3, 4);
+	memcpy(&d, s + 4, 4);
+	const __m256i o0 = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int)a), m0), 24),
+		      o1 = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int)b), m1), 24),
+		      o2 = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int)d), m2), 24);
 	__m256i *o = (__m256i *)(void *)p;
 	_mm256_storeu_si256(o, _mm256_or_si256(o0, k0));
 	_mm256_storeu_si256(o + 1, _mm256_or_si256(o1, k1));
@@ -165,11 +163,15 @@ __attribute__((target("avx2"))) static void write_short_avx2(unsigned char *p, c
 					   _mm256_setr_epi64x(one, one_hi, 0, one)),
 		      k2 = _mm256_or_si256(_mm256_and_si256(w, _mm256_setr_epi64x(w_lo, w_hi, 0, w_lo)),
 					   _mm256_setr_epi64x(one_hi, 0, one, one_hi));
+	/* the multipliers: byte j of a dword's group to its top by 1 << (24 - 8j) (write8_short) */
+	const __m256i m0 = _mm256_setr_epi32(1 << 24, 0, 0, 1 << 16, 0, 0, 1 << 8, 0),
+		      m1 = _mm256_setr_epi32(0, 1 << 24, 0, 0, 1 << 16, 0, 0, 1 << 8),
+		      m2 = _mm256_setr_epi32(0, 0, 1 << 8, 0, 0, 1, 0, 0);
 	size_t i = 0;
 	for (; i + 8 <= k; i += 8)
-		write8_short(p + i * 12, s + i, k0, k1, k2);
+		write8_short(p + i * 12, s + i, m0, m1, m2, k0, k1, k2);
 	if (i < k)
-		write8_short(p + (k - 8) * 12, s + k - 8, k0, k1, k2);
+		write8_short(p + (k - 8) * 12, s + k - 8, m0, m1, m2, k0, k1, k2);
 }
 
 /* A run of k >= 16 cells on CPUs with AVX2: 8 cells per step, the rest as the last 8 cells again
