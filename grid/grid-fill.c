@@ -29,6 +29,10 @@ static size_t fill_avx512(struct grid_cell *c, int n, uint16_t style, size_t ret
 #define BLANK_Y0 _mm256_set_epi32(0, 0, 1, 0, 0, 1, 0, 0)
 #define BLANK_Y1 _mm256_set_epi32(0, 1, 0, 0, 1, 0, 0, 1)
 #define BLANK_Y2 _mm256_set_epi32(1, 0, 0, 1, 0, 0, 1, 0)
+/* the style words of eight blanks (all bits set: a mask for the broadcast style) */
+#define STYLE_Y0 _mm256_castsi256_ps(_mm256_set_epi32(-1, 0, 0, -1, 0, 0, -1, 0))
+#define STYLE_Y1 _mm256_castsi256_ps(_mm256_set_epi32(0, 0, -1, 0, 0, -1, 0, 0))
+#define STYLE_Y2 _mm256_castsi256_ps(_mm256_set_epi32(0, -1, 0, 0, -1, 0, 0, -1))
 
 /* grid__clear_cells' fill with 32-byte stores, on CPUs with AVX (checked at run time: the build's baseline
  * ISA is SSE2): eight cells are three vectors. All cells are the same, so any eight consecutive cells are the
@@ -38,17 +42,20 @@ static size_t fill_avx512(struct grid_cell *c, int n, uint16_t style, size_t ret
 __attribute__((target("avx"), always_inline)) static inline void fill_avx_vectors(uint16_t style, __m256i *v)
 {
 	/* a blank cell is the 32-bit words 0 (cp), style (link 0), 1 (width 1, flags and padding 0): the
-	 * default blank's vectors with the style blended into its words (AVX has no 256-bit integer ops, but
-	 * a broadcast and a blend of floats move the bits as they are) */
+	 * style broadcast, masked to its words and ORed into the default blank's vectors (AVX has no 256-bit
+	 * integer ops, but the float AND and OR move the bits as they are). Not a blend (vblendps), which is as
+	 * many instructions (a load of the blank, the blend; here an AND and an OR from memory) but which QEMU's
+	 * TCG (the VM guests of issue 5) runs as a helper call of ~60 instructions, three per coloured fill
+	 * (docs/benchmarks.md, issue 5, session 42). */
 	const float fs = ((union {
 				 uint32_t u;
 				 float f;
 			 }){.u = style})
 				 .f;
 	const __m256 s = _mm256_set1_ps(fs);
-	v[0] = _mm256_castps_si256(_mm256_blend_ps(_mm256_castsi256_ps(BLANK_Y0), s, 0x92));
-	v[1] = _mm256_castps_si256(_mm256_blend_ps(_mm256_castsi256_ps(BLANK_Y1), s, 0x24));
-	v[2] = _mm256_castps_si256(_mm256_blend_ps(_mm256_castsi256_ps(BLANK_Y2), s, 0x49));
+	v[0] = _mm256_castps_si256(_mm256_or_ps(_mm256_castsi256_ps(BLANK_Y0), _mm256_and_ps(s, STYLE_Y0)));
+	v[1] = _mm256_castps_si256(_mm256_or_ps(_mm256_castsi256_ps(BLANK_Y1), _mm256_and_ps(s, STYLE_Y1)));
+	v[2] = _mm256_castps_si256(_mm256_or_ps(_mm256_castsi256_ps(BLANK_Y2), _mm256_and_ps(s, STYLE_Y2)));
 }
 
 /* eight cells (three 32-byte stores) from c on */
