@@ -167,10 +167,13 @@ __attribute__((target("avx2"))) static void write_short_avx2(unsigned char *p, c
 	const __m256i m0 = _mm256_setr_epi32(1 << 24, 0, 0, 1 << 16, 0, 0, 1 << 8, 0),
 		      m1 = _mm256_setr_epi32(0, 1 << 24, 0, 0, 1 << 16, 0, 0, 1 << 8),
 		      m2 = _mm256_setr_epi32(0, 0, 1 << 8, 0, 0, 1, 0, 0);
-	size_t i = 0;
-	for (; i + 8 <= k; i += 8)
-		write8_short(p + i * 12, s + i, m0, m1, m2, k0, k1, k2);
-	if (i < k)
+	/* 16 <= k < 32 (write_ascii_by): two steps, a third from 24 cells on, the rest as the last 8 cells
+	 * again; no loop, and the multipliers stay in registers for the last step */
+	write8_short(p, s, m0, m1, m2, k0, k1, k2);
+	write8_short(p + 96, s + 8, m0, m1, m2, k0, k1, k2);
+	if (k >= 24)
+		write8_short(p + 192, s + 16, m0, m1, m2, k0, k1, k2);
+	if (k & 7)
 		write8_short(p + (k - 8) * 12, s + k - 8, m0, m1, m2, k0, k1, k2);
 }
 
