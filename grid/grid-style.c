@@ -318,9 +318,11 @@ static uint32_t sweep(uint8_t *used, uint32_t cap, uint32_t *next_free)
 	return live;
 }
 
-/* Zeroes the index (n a multiple of 16) with plain vector stores: glibc's memset clears a buffer this large
- * with rep stosb, which is as fast but counts as one instruction per byte in callgrind, the benchmark's
- * measure. */
+/* Zeroes the index, or the pen cache (n words, a multiple of 16) with plain vector stores: glibc's memset
+ * clears a buffer this large with rep stosb, which is as fast but counts as one instruction per byte in
+ * callgrind, the benchmark's measure, and which QEMU's TCG (the VM guests of issue 5) runs one byte per
+ * step of a translated block (the pen cache's 24 KiB at each collection: docs/benchmarks.md, issue 5,
+ * session 42). */
 static void zero_index(uint32_t *p, size_t n)
 {
 #if defined(__SSE2__)
@@ -514,7 +516,8 @@ void grid__collect(struct grid *g)
 	 * styles down to 3/4 of the table (grid-evict.c), rather than new output its colours */
 	if (st->count > (STYLE_MAX + 1) / 8 * 7 && grid__evict(g, EVICT_STYLES, (STYLE_MAX + 1) / 4 * 3))
 		sweep_styles(st);
-	memset(st->cache, 0, sizeof(st->cache));
+	_Static_assert(sizeof(st->cache) % 64 == 0, "zero_index stores 64 bytes a step");
+	zero_index((uint32_t *)(void *)st->cache, sizeof(st->cache) / 4);
 	st->fresh = 0; /* every live style is indexed again (index_rebuild): its probes are worth making */
 	st->fresh_below = 0; /* count and gc_at new (grid__intern_fresh_run) */
 	st->epoch++;
