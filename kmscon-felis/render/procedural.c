@@ -1,10 +1,10 @@
 /* kmscon-felis/render/procedural.c: glyphs drawn from geometry instead of a font.
  *
  * Box drawing (U+2500-257F), block elements (U+2580-259F), Braille (U+2800-28FF) and the Powerline
- * separators (U+E0B0-E0B3) are drawn at the exact cell size so that neighbouring cells join without
- * gaps or overlaps at every size: every line that leaves a cell edge is centred on the same pixel
- * column/row in every glyph, and fractional blocks round their boundaries the same way everywhere.
- * Curves and diagonals are anti-aliased by 4x4 supersampling.
+ * separators and their extras (U+E0B0-E0BF) are drawn at the exact cell size so that neighbouring
+ * cells join without gaps or overlaps at every size: every line that leaves a cell edge is centred
+ * on the same pixel column/row in every glyph, and fractional blocks round their boundaries the
+ * same way everywhere. Curves and diagonals are anti-aliased by 4x4 supersampling.
  */
 #include <math.h>
 #include <string.h>
@@ -420,6 +420,65 @@ static void powerline(struct canvas *c, uint32_t cp)
 	aa_shape(c, in_powerline, p);
 }
 
+/* The Powerline extras' half discs U+E0B4-E0B7: half an ellipse as wide as the cell and as high,
+ * so the flat side fills the cell's edge (joining the next cell's background) and the bulge just
+ * touches the far edge. p: w, h, flat side (1 = left), outline thickness (0: solid). Mirrored
+ * glyphs take their coordinate from the far edge (w - x), exact in binary, so they are pixel for
+ * pixel mirror images. */
+static bool in_half_disc(double x, double y, const double *p)
+{
+	double X = (p[2] > 0 ? x : p[0] - x) / p[0], Y = (y - p[1] / 2) / (p[1] / 2);
+	double g = sqrt(X * X + Y * Y);
+	if (g > 1.0)
+		return false;
+	if (p[3] == 0)
+		return true;
+	/* the outline lies inside the disc, so it ends at the cell's corners like U+E0B1 does:
+	 * distance to the ellipse to first order, (1 - g) / |grad g| */
+	double gx = X / p[0], gy = Y / (p[1] / 2), grad = sqrt(gx * gx + gy * gy);
+	return g > 0 && (1.0 - g) * g <= p[3] * grad;
+}
+
+/* The corner triangles U+E0B8/BA/BC/BE: the half of the cell on one side of a corner-to-corner
+ * diagonal. p: w, h, right (1: the right angle is at the right), top (1: at the top). */
+static bool in_corner_triangle(double x, double y, const double *p)
+{
+	double u = p[2] > 0 ? p[0] - x : x, v = p[3] > 0 ? p[1] - y : y;
+	/* lower left in the flipped coordinates: below the diagonal, v/h >= u/w */
+	return v * p[0] >= u * p[1];
+}
+
+static void powerline_extra(struct canvas *c, uint32_t cp)
+{
+	switch (cp) {
+	case 0xe0b4:
+	case 0xe0b5:
+	case 0xe0b6:
+	case 0xe0b7: {
+		double p[4] = {c->w, c->h, cp <= 0xe0b5 ? 1 : -1, 0};
+		if (cp & 1)
+			p[3] = light_t(c) + 0.5; /* as heavy as U+E0B1's stroke */
+		aa_shape(c, in_half_disc, p);
+		break;
+	}
+	case 0xe0b8:
+	case 0xe0ba:
+	case 0xe0bc:
+	case 0xe0be: {
+		double p[4] = {c->w, c->h, cp == 0xe0ba || cp == 0xe0be, cp >= 0xe0bc};
+		aa_shape(c, in_corner_triangle, p);
+		break;
+	}
+	case 0xe0b9:
+	case 0xe0bf:
+		diagonal(c, false); /* the triangles' slants: the box-drawing diagonals */
+		break;
+	default: /* U+E0BB, U+E0BD */
+		diagonal(c, true);
+		break;
+	}
+}
+
 const char *kf_procedural_box_arms(uint32_t cp)
 {
 	if (cp < 0x2500 || cp > 0x257f || !box_arms[cp - 0x2500][0])
@@ -430,7 +489,7 @@ const char *kf_procedural_box_arms(uint32_t cp)
 bool kf_procedural_has(uint32_t cp)
 {
 	return (cp >= 0x2500 && cp <= 0x259f) || (cp >= 0x2800 && cp <= 0x28ff) ||
-	       (cp >= 0xe0b0 && cp <= 0xe0b3);
+	       (cp >= 0xe0b0 && cp <= 0xe0bf);
 }
 
 void kf_procedural_draw(uint32_t cp, uint8_t *mask, int w, int h)
@@ -444,6 +503,8 @@ void kf_procedural_draw(uint32_t cp, uint8_t *mask, int w, int h)
 		braille(&c, cp);
 	else if (cp >= 0xe0b0 && cp <= 0xe0b3)
 		powerline(&c, cp);
+	else if (cp >= 0xe0b4 && cp <= 0xe0bf)
+		powerline_extra(&c, cp);
 }
 
 /* A hollow rectangle inset from the cell: visibly "something is here that we cannot show". */
