@@ -31,8 +31,9 @@
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/render/render-internal.h"
 
-/* 2: a face line says what is synthesised on the face (a bold face slanted for bold italic). */
-#define CACHE_MAGIC "kmscon-felis-font-cache 2"
+/* 2: a face line says what is synthesised on the face (a bold face slanted for bold italic).
+ * 3: a "fit ASC DESC" line, the cell the regular and bold letters need (font-ft.c). */
+#define CACHE_MAGIC "kmscon-felis-font-cache 3"
 /* A cache file is a few hundred bytes; anything bigger is not ours. */
 #define CACHE_MAX 4096
 #define FNV_OFFSET 0xcbf29ce484222325ull
@@ -195,7 +196,12 @@ static int parse_cache(char *buf, const char *name, int size, struct kf_font_cho
 			return -ESTALE;
 		else if (n == 2 && strcmp(line, want))
 			return -ESTALE; /* two names with one hash */
-		else if (n > 2 && (r = parse_face(line, c)) < 0)
+		else if (n > 2 && !strncmp(line, "fit ", 4)) {
+			if (sscanf(line, "fit %d %d", &c->fit_asc, &c->fit_desc) != 2 ||
+			    c->fit_asc < 0 || c->fit_desc < 0 || c->fit_asc > 4 * size + 4 ||
+			    c->fit_desc > 4 * size + 4)
+				return -EINVAL;
+		} else if (n > 2 && (r = parse_face(line, c)) < 0)
 			return r;
 	}
 	return n > 2 && c->face[0].path ? 0 : -EINVAL;
@@ -226,8 +232,8 @@ void kf_font_cache_save(const char *name, int size, const struct kf_font_choice 
 	char path[4096], tmp[4200], buf[CACHE_MAX + 1];
 	if (strchr(name, '\n') || !cache_path(name, size, path, sizeof(path)))
 		return;
-	int len = snprintf(buf, sizeof(buf), CACHE_MAGIC "\nstamp %016llx\nfont %d %s\n",
-			   (unsigned long long)config_stamp(), size, name);
+	int len = snprintf(buf, sizeof(buf), CACHE_MAGIC "\nstamp %016llx\nfont %d %s\nfit %d %d\n",
+			   (unsigned long long)config_stamp(), size, name, c->fit_asc, c->fit_desc);
 	for (int s = 0; s < 4 && len > 0 && len < (int)sizeof(buf); s++) {
 		struct stat st;
 		const char *p = c->face[s].path;

@@ -56,6 +56,10 @@ struct ft_font {
 		FT_Face ft;
 	} fb[MAX_FALLBACK];
 	int nfb;
+	/* The cell's ascent and descent for the bold letters too: measured (fit_known), or saved
+	 * in the font cache (a floor for the regular face's own measurement), or 0. */
+	int fit_asc, fit_desc;
+	bool fit_known;
 	/* Per style, pages of 256 code points known to hold no character of the style's face nor of
 	 * any fallback candidate (a bit in page_known once looked at, in page_empty if so). */
 	uint64_t page_known[4][PAGES / 64], page_empty[4][PAGES / 64];
@@ -179,12 +183,35 @@ static int load_styles(struct ft_font *f, FcPattern *base, struct kf_font_choice
 	return 0;
 }
 
+/* The cell's ascent and descent that hold the letters of the regular face and of the bold face
+ * when it is open (fontconfig opened it: a cache miss), and at least the saved ones (a hit, whose
+ * bold face waits for the first bold glyph: opening and measuring it here would double the font's
+ * start-up, mostly the auto-hinter's analysis of a second face). */
+static void letters_extent(struct ft_font *f, int *asc, int *desc)
+{
+	FT_Face face = f->styles[0].ft;
+	const struct face *bold = &f->styles[KF_GLYPH_BOLD];
+	const FT_Size_Metrics *m = &face->size->metrics;
+	*asc = (int)((m->ascender + 63) >> 6);
+	*desc = (int)((-m->descender + 63) >> 6);
+	kf_ft_letters_fit(face, f->size, false, asc, desc);
+	/* A synthesised bold (no bold face installed: the regular face emboldened by size/20 px)
+	 * is not measured: its letters may still reach up to half that beyond the cell. */
+	if (bold->ft && bold->ft != face && !bold->fake_bold)
+		kf_ft_letters_fit(bold->ft, f->size, true, asc, desc);
+	if (*asc < f->fit_asc)
+		*asc = f->fit_asc;
+	if (*desc < f->fit_desc)
+		*desc = f->fit_desc;
+}
+
 static void metrics(struct ft_font *f)
 {
 	FT_Face face = f->styles[0].ft;
 	const FT_Size_Metrics *m = &face->size->metrics;
-	int asc = (int)((m->ascender + 63) >> 6), desc = (int)((-m->descender + 63) >> 6);
-	kf_ft_letters_fit(face, f->size, &asc, &desc);
+	int asc = f->fit_asc, desc = f->fit_desc;
+	if (!f->fit_known)
+		letters_extent(f, &asc, &desc);
 	int w = 0;
 	if (!FT_Load_Char(face, 'M', FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT))
 		w = (int)((face->glyph->advance.x + 32) >> 6);
@@ -729,6 +756,8 @@ static int from_name(struct ft_font *f)
 	struct kf_font_choice choice;
 	int ret = kf_font_cache_load(f->name, f->size, &choice);
 	if (!ret && !(ret = open_choice(f, &choice))) {
+		f->fit_asc = choice.fit_asc;
+		f->fit_desc = choice.fit_desc;
 		kf_font_choice_finish(&choice);
 		f->sort_pending = true;
 		kf_log_phase("font faces loaded (cached choice)");
@@ -747,6 +776,10 @@ static int from_name(struct ft_font *f)
 	FcPatternDestroy(pat);
 	if (!ret) {
 		kf_log_phase("font faces loaded");
+		letters_extent(f, &f->fit_asc, &f->fit_desc);
+		f->fit_known = true;
+		choice.fit_asc = f->fit_asc;
+		choice.fit_desc = f->fit_desc;
 		kf_font_cache_save(f->name, f->size, &choice);
 		sort_fallbacks(f);
 	}

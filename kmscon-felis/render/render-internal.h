@@ -83,10 +83,11 @@ int kf_ft_outline_bitmap(struct FT_LibraryRec_ *lib, struct FT_Outline_ *o, void
 			 struct FT_Bitmap_ *bm, int *left, int *top);
 
 /* font-metrics.c: *asc and *desc (pixels above and below the baseline of face, FreeType's FT_Face,
- * at size px) grown to hold the hinted letters of Latin-1, by at most size / 4 in all. Once per
- * font and size (a zoom step), not per frame: ~30 glyphs loaded. */
+ * at size px) grown to hold the hinted letters of Latin-1 (and '_' and '|' unless letters_only),
+ * by at most size / 4 in all. Once per font and size (a zoom step), not per frame: ~30 glyphs
+ * loaded. */
 struct FT_FaceRec_;
-void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, int *asc, int *desc);
+void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, bool letters_only, int *asc, int *desc);
 
 /* font-color.c: a colour bitmap (FreeType's FT_Bitmap, BGRA) box-filtered into out, keeping its
  * aspect ratio, centred. */
@@ -107,6 +108,10 @@ struct kf_font_choice {
 		int index;
 		unsigned fake; /* KF_GLYPH_BOLD, KF_GLYPH_ITALIC: synthesised on this face */
 	} face[4]; /* index: KF_GLYPH_BOLD | KF_GLYPH_ITALIC */
+	/* The cell's ascent and descent that the letters of the regular and bold faces need, as
+	 * measured when fontconfig opened both (0: unknown): a hit then sizes the cell for the bold
+	 * letters without opening the bold face before a bold glyph is drawn. */
+	int fit_asc, fit_desc;
 };
 /* Fills out (owned by the caller: kf_font_choice_finish) with the saved choice when the fontconfig
  * configuration and the face files are unchanged since it was saved; 0, or a negative errno on a

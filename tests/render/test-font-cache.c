@@ -3,10 +3,14 @@
  * stale, foreign or corrupted cache file is a miss that fontconfig answers and overwrites. Skips
  * (77) when fontconfig finds no scalable monospace font. */
 #include <dirent.h>
+#include <ft2build.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include FT_FREETYPE_H
 
 #include "kmscon-felis/render/render-internal.h"
 #include "screen.h"
@@ -87,6 +91,81 @@ static char *replace_line(const char *text, const char *start, const char *repl)
 	return out;
 }
 
+/* Every Latin-1 letter of the bold face fits the cell at every size, on a cache miss (fontconfig
+ * opened the bold face) and on a hit (it is opened only when a bold glyph is drawn) alike: the
+ * cell was measured on the regular face only, and DejaVu Sans Mono Bold's accented capitals reach
+ * a pixel higher at 10, 17, 18, 26 and 40 px, where the cell's top cut off their accents. */
+static void bold_fits(void)
+{
+	const char *path = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf";
+	char sub[300];
+	FT_Library lib;
+	FT_Face face;
+	snprintf(sub, sizeof(sub), "%s/bold", dir);
+	if (access(path, R_OK) || mkdir(sub, 0755) < 0 || FT_Init_FreeType(&lib)) {
+		printf("SKIP bold fits: no DejaVu Sans Mono Bold\n");
+		return;
+	}
+	CHECK(FT_New_Face(lib, path, 0, &face) == 0, "%s does not open", path);
+	setenv("KMSCON_FELIS_FONT_CACHE", sub, 1);
+	int bad = 0;
+	for (int size = 8; size <= 40 && face; size++) {
+		struct kf_font *f[2] = {NULL, NULL}; /* a miss, then a hit */
+		bool fake_bold = true, fake_italic;
+		for (int i = 0; i < 2; i++)
+			CHECK(kf_font_ft_create("DejaVu Sans Mono", NULL, size, &f[i]) == 0,
+			      "DejaVu Sans Mono at %d px", size);
+		const char *style =
+		    f[0] ? kf_font_ft_style(f[0], KF_GLYPH_BOLD, &fake_bold, &fake_italic) : NULL;
+		if (!f[1] || !style || strcmp(style, "Bold") || fake_bold) {
+			printf("SKIP bold fits: fontconfig's bold is not DejaVu Sans Mono Bold\n");
+		} else {
+			CHECK(f[0]->cell_h == f[1]->cell_h && f[0]->baseline == f[1]->baseline,
+			      "%d px: a %d-pixel cell (baseline %d) on a miss, %d (%d) on a hit",
+			      size, f[0]->cell_h, f[0]->baseline, f[1]->cell_h, f[1]->baseline);
+			FT_Set_Pixel_Sizes(face, 0, (FT_UInt)size);
+			for (uint32_t cp = 'A'; cp <= 0xff; cp++) {
+				bool letter = (cp | 0x20) >= 'a' && (cp | 0x20) <= 'z';
+				if (!letter && (cp < 0xc0 || cp == 0xd7 || cp == 0xf7))
+					continue;
+				if (FT_Load_Char(face, cp,
+						 FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT) ||
+				    FT_Render_Glyph(face->glyph, FT_RENDER_MODE_NORMAL))
+					continue;
+				for (int i = 0; i < 2; i++) {
+					int top = f[i]->baseline - face->glyph->bitmap_top;
+					int bottom = top + (int)face->glyph->bitmap.rows;
+					if (top < 0 || bottom > f[i]->cell_h)
+						CHECK(bad++ > 8,
+						      "bold U+%04X at %d px (%s): rows %d..%d of a "
+						      "%d-pixel cell",
+						      cp, size, i ? "hit" : "miss", top, bottom - 1,
+						      f[i]->cell_h);
+				}
+			}
+		}
+		for (int i = 0; i < 2; i++)
+			if (f[i])
+				f[i]->destroy(f[i]);
+		if (!style)
+			break;
+	}
+	CHECK(bad == 0, "%d bold letters clipped", bad);
+	FT_Done_Face(face);
+	FT_Done_FreeType(lib);
+	DIR *d = opendir(sub);
+	struct dirent *e;
+	char name[600];
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' &&
+		    snprintf(name, sizeof(name), "%s/%s", sub, e->d_name) > 0)
+			unlink(name);
+	if (d)
+		closedir(d);
+	rmdir(sub);
+	setenv("KMSCON_FELIS_FONT_CACHE", dir, 1);
+}
+
 int main(void)
 {
 	int w, h, w2, h2;
@@ -155,7 +234,8 @@ int main(void)
 	    {"face 0 ", "face 0 0 0 1 1 /usr/share/fonts/nonexistent.ttf"}, /* face gone */
 	    {"face 0 ", "face 0 0 0 0 0 /etc/passwd"},			    /* face file changed */
 	    {"kmscon-felis-font-cache", "kmscon-felis-font-cache 1"}, /* the format before FAKE */
-	    {"font ", "font 16 sans"}, /* another name, same hash */
+	    {"kmscon-felis-font-cache", "kmscon-felis-font-cache 2"}, /* before the bold fit */
+	    {"font ", "font 16 sans"},				      /* another name, same hash */
 	    {"kmscon-felis-font-cache", "garbage"},
 	};
 	for (size_t i = 0; i < sizeof(stale) / sizeof(stale[0]); i++) {
@@ -221,6 +301,8 @@ int main(void)
 	if (file[0])
 		unlink(file);
 	unsetenv("CACHE_DIRECTORY");
+
+	bold_fits();
 
 	free(ref);
 	free(text);
