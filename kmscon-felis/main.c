@@ -179,8 +179,9 @@ static int start_session(struct kf_app *app, int cols, int rows)
 		.colors = colors,
 		.backspace_sends_bs = !c->backspace_delete,
 		.clipboard_read = c->clipboard_read,
-		/* On a display the login starts after the first frame (start_later), at the display's grid size. */
-		.defer_start = !headless,
+		/* On a display the login starts after the first frame (start_later), at the display's grid size;
+		 * headless once the backend is open (main), so that a bad --input-fifo runs no child. */
+		.defer_start = true,
 	};
 	/* For comparisons in benchmarks (tests/vm/bench kmscon-felis-pN): the read pause in microseconds, 0 = none. */
 	const char *pause = getenv("KMSCON_FELIS_READ_PAUSE_US");
@@ -486,6 +487,12 @@ int main(int argc, char **argv)
 	app.stats_signal = kf_loop_add_signal(app.loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, &app);
 	if (start_backend(&app) < 0)
 		goto out_session;
+	/* Headless, the child starts now: started before the FIFO was opened, it ran (and could act) although the
+	 * program was failing (tests/kmscon-felis/test-live.py fifo_not_fifo). */
+	if (app.headless && kf_session_start(app.session) < 0) {
+		kf_headless_destroy(app.headless);
+		goto out_session;
+	}
 
 	/* Headless has no frame to wait for; the DRM frame loop sends READY=1 after its first page flip
 	 * (kf_notify_first_frame). */
