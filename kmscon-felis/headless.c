@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -148,18 +149,66 @@ int kf_headless_dump_check(const char *path)
 	return 0;
 }
 
+/* The stop signals main() reads from its signalfd (blocked meanwhile), which must still end a dump that waits. */
+static const int stop_signals[] = {SIGTERM, SIGINT, SIGHUP};
+#define N_STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
+static volatile sig_atomic_t dump_stopped;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	dump_stopped = 1; /* and the open(2) or write(2) it came during fails with EINTR (no SA_RESTART) */
+}
+
+/* Opens the dump for writing. A FIFO nobody reads makes open(2) wait for a reader (and a reader that stops
+ * reading makes write(2) wait): said so, and a stop signal gives up. */
+static FILE *open_dump(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd); /* a reader is there: the blocking open below returns at once */
+		else if (errno == ENXIO)
+			log_notice("waiting for a reader of the FIFO %s to write the screen into (SIGTERM or SIGINT "
+				   "gives up)", path);
+	}
+	if (dump_stopped) {
+		errno = EINTR;
+		return NULL;
+	}
+	return fopen(path, "we");
+}
+
 int kf_headless_dump_file(const struct grid *g, const char *path)
 {
-	FILE *f = fopen(path, "we");
-	if (!f) {
-		int r = -errno;
-		log_err("cannot write the screen to %s: %s", path, strerror(-r));
-		return r;
+	/* The stop signals are blocked for the loop's signalfd: caught here instead, without SA_RESTART, so that
+	 * SIGTERM ends a dump into a FIFO without a reader. It did nothing (blocked): only SIGKILL ended it. */
+	struct sigaction sa = {.sa_handler = on_stop_signal}, old[N_STOP_SIGNALS];
+	sigset_t stop, saved;
+	sigemptyset(&stop);
+	for (size_t i = 0; i < N_STOP_SIGNALS; i++) {
+		sigaddset(&stop, stop_signals[i]);
+		sigaction(stop_signals[i], &sa, &old[i]);
 	}
-	int r = kf_screen_text(g, f);
-	if (fclose(f) != 0 && !r)
+	dump_stopped = 0;
+	sigprocmask(SIG_UNBLOCK, &stop, &saved); /* a signal already pending is taken here */
+	int r = 0;
+	FILE *f = open_dump(path);
+	if (!f) {
 		r = -errno;
-	if (r < 0)
-		log_err("writing the screen to %s: %s", path, strerror(-r));
+		log_err("cannot write the screen to %s: %s", path,
+			r == -EINTR ? "stopped by a signal while waiting for a reader" : strerror(-r));
+	} else {
+		r = kf_screen_text(g, f);
+		if (fclose(f) != 0 && !r)
+			r = -errno;
+		if (r < 0)
+			log_err("writing the screen to %s: %s", path,
+				dump_stopped ? "stopped by a signal while the reader took no more" : strerror(-r));
+	}
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	for (size_t i = 0; i < N_STOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &old[i], NULL);
 	return r;
 }

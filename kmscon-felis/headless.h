@@ -29,7 +29,9 @@ void kf_headless_destroy(struct kf_headless *h);
  * as it is (opening it would disturb its reader). Returns 0 or -errno (logged). */
 int kf_headless_dump_check(const char *path);
 /* Writes the screen (kf_screen_text: kmscon-felis-replay's text format) into the file at path (created or
- * truncated). Returns 0 or -errno (logged). */
+ * truncated). A FIFO without a reader is waited for (logged); SIGTERM, SIGINT and SIGHUP, blocked for the loop,
+ * are caught meanwhile and end the wait or a write the reader does not take (-EINTR). Returns 0 or -errno
+ * (logged). */
 int kf_headless_dump_file(const struct grid *g, const char *path);
 
 #endif

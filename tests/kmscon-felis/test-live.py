@@ -589,6 +589,30 @@ def t_dump_unwritable():
         fail("dump to a full disk: status %d (want 1), log %r" % (p.returncode, err))
 
 
+def t_dump_fifo_no_reader():
+    """--dump-screen naming a FIFO that nobody reads at exit: the program says it waits for a reader, and a stop
+    signal (SIGTERM, SIGINT) still ends it, with status 1 and the reason. It blocked in open(2) with its stop
+    signals blocked (they are read from a signalfd): SIGTERM did nothing, only SIGKILL ended it."""
+    fifo = os.path.join(TMP, "screen-fifo-unread")
+    os.mkfifo(fifo)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        p = subprocess.Popen([PROG, "--backend=headless", "--size=20x3", "--dump-screen=" + fifo, "--login", "--",
+                              "echo", "never read"], stderr=subprocess.PIPE)
+        time.sleep(1)
+        if p.poll() is not None:
+            fail("dump into an unread FIFO: exited with %d before anyone read it" % p.returncode)
+        p.send_signal(sig)
+        try:
+            err = p.communicate(timeout=5)[1].decode(errors="replace")
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            fail("dump into an unread FIFO: %s did not end the program within 5 s" % signal.Signals(sig).name)
+        if p.returncode != 1 or "waiting for a reader" not in err or fifo not in err:
+            fail("dump into an unread FIFO, %s: status %d (want 1), log %r"
+                 % (signal.Signals(sig).name, p.returncode, err))
+
+
 def t_fifo_not_fifo():
     """--input-fifo naming a file that is no FIFO (a regular file, /dev/null): said so at once, status 1, the
     child not run. The log said "cannot watch the input FIFO: Operation not permitted" (epoll's EPERM),
