@@ -8,6 +8,24 @@
 
 #include "kmscon-felis/config.h"
 
+/* An error quotes at most this many bytes of what it was given (a line, a value, a key), cut before a character
+ * that does not fit, and "..." after: a line of a megabyte was quoted whole, to the log's limit, and the
+ * message's end (the expected form) was lost. Used as "'%.*s%s'", kf_quote_len(s), s, kf_quote_more(s). */
+#define KF_QUOTE_MAX 80
+static inline int kf_quote_len(const char *s, size_t len)
+{
+	if (len <= KF_QUOTE_MAX)
+		return (int)len;
+	size_t n = KF_QUOTE_MAX;
+	while (n > KF_QUOTE_MAX - 3 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return (int)n;
+}
+static inline const char *kf_quote_more(size_t len)
+{
+	return len > KF_QUOTE_MAX ? "..." : "";
+}
+
 enum opt_type {
 	OPT_SECTION, /* not an option: starts a section of --help */
 	OPT_BOOL, /* bool; "key", "no-key", key=on|off|yes|no|true|false|1|0 */

@@ -462,9 +462,11 @@ int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, c
 	case OPT_SECTION:
 		break;
 	}
-	if (ret < 0)
-		return fail(why, why_size, "invalid value '%s' (expected %s)", text ? text : "",
-			    kf_opt_form(o, form, sizeof(form)));
+	if (ret < 0) {
+		const char *t = text ? text : "";
+		return fail(why, why_size, "invalid value '%.*s%s' (expected %s)", kf_quote_len(t, strlen(t)), t,
+			    kf_quote_more(strlen(t)), kf_opt_form(o, form, sizeof(form)));
+	}
 	return 0;
 }
 

@@ -280,7 +280,8 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 		snprintf(at, sizeof(at), "%s", where);
 	if (!o) {
 		if (line) {
-			log_warn("%s:%u: unknown key '%.*s', ignored", where, line, (int)klen, key);
+			log_warn("%s:%u: unknown key '%.*s%s', ignored", where, line, kf_quote_len(key, klen), key,
+				 kf_quote_more(klen));
 			return 0;
 		}
 		log_err("%s: unknown option '--%.*s' (see --help)", where, (int)klen, key);
@@ -353,8 +354,8 @@ static int parse_line(struct kf_config *cfg, const char *name, unsigned int ln, 
 	if (!len)
 		return 0;
 	if (klen == 0 || (*v && *v != '=')) {
-		log_err("%s:%u: malformed line '%s' (expected key=value, key, no-key or a # comment)", name, ln,
-			s);
+		log_err("%s:%u: malformed line '%.*s%s' (expected key=value, key, no-key or a # comment)", name, ln,
+			kf_quote_len(s, len), s, kf_quote_more(len));
 		return -EINVAL;
 	}
 	if (value && *value == '"' && !shell && !kf_opt_unquote(value)) {
@@ -409,9 +410,21 @@ int kf_config_parse_file(struct kf_config *cfg, const char *path)
 		log_err("cannot open configuration file %s: %s", path, strerror(-ret));
 		return -EINVAL;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > FILE_MAX) {
-		log_err("%s: not a regular file of at most %u bytes", path, FILE_MAX);
-		ret = -EINVAL;
+	/* Each its own words: "not a regular file of at most 1048576 bytes" left a user with a directory there
+	 * guessing which of the two it was. */
+	ret = -EINVAL;
+	if (fstat(fd, &st) < 0) {
+		log_err("cannot read configuration file %s: %s", path, strerror(errno));
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		log_err("configuration file %s is %s, not a file", path,
+			S_ISDIR(st.st_mode) ? "a directory" : "a device, FIFO or socket");
+		goto out_close;
+	}
+	if (st.st_size > FILE_MAX) {
+		log_err("configuration file %s is %lld bytes, more than the %u a configuration file may have", path,
+			(long long)st.st_size, FILE_MAX);
 		goto out_close;
 	}
 	buf = malloc((size_t)st.st_size + 1);

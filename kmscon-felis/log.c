@@ -44,14 +44,54 @@ void kf_log_init(void)
 		journal = (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
 
+/* The length of the UTF-8 character at s (at most n bytes) when it is one and no C1 control, else 0. */
+static size_t utf8_char(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : s[0] < 0xf5 ? 4 : 0;
+	if (!len || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong forms, UTF-16 surrogates, past U+10FFFF, and U+0080-U+009F (C1: CSI, OSC... to some terminals) */
+	if ((s[0] == 0xc2 && s[1] < 0xa0) || (s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return len;
+}
+
+/* in as one line of text shown as it is: control characters and bytes that are no UTF-8 written as \xNN. Messages
+ * quote what users and programs give (a configuration line, a path, a program's name): written raw, a line's
+ * ESC sequences acted on the admin's terminal and a CR hid the message, and journald stored a message holding a
+ * byte that is no UTF-8 as a blob, which journalctl does not show. */
+static void escape_line(char *out, size_t cap, const char *in)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	size_t o = 0, n = strlen(in);
+	for (size_t i = 0; i < n && o + 5 <= cap;) {
+		size_t len = s[i] >= 0x20 && s[i] < 0x7f ? 1 : s[i] >= 0x80 ? utf8_char(s + i, n - i) : 0;
+		if (len) {
+			if (o + len + 1 > cap)
+				break;
+			memcpy(out + o, s + i, len);
+			o += len;
+			i += len;
+		} else {
+			o += (size_t)snprintf(out + o, cap - o, "\\x%02x", s[i++]);
+		}
+	}
+	out[o] = 0;
+}
+
 void kf_log_vmsg(enum kf_log_level level, const char *tag, const char *file, int line, const char *fmt,
 		 va_list ap)
 {
 	if (level > max_level)
 		return;
 	int saved = errno;
-	char buf[1024];
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	char raw[1024], buf[4 * sizeof(raw)];
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	escape_line(buf, sizeof(buf), raw);
 	const char *base = strrchr(file, '/');
 	base = base ? base + 1 : file;
 	static const char *const names[] = {"", "", "", "error", "warning", "notice", "info", "debug"};

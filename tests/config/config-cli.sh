@@ -38,6 +38,22 @@ expect_bad 1 "WIDTHxHEIGHT" 'mode=big\n'
 expect_bad 1 "keysym" 'grab-page-up=<Shift>Nope\n'
 expect_bad 1 "unterminated" 'font-name="DejaVu\n'
 
+# A configuration file that is no file, or too large, is named with what is wrong with it (a directory was "not a
+# regular file of at most 1048576 bytes", which left the user to guess which of the two).
+rm -f "$conf"; mkdir "$conf"
+"$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/false >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -qF "$conf is a directory, not a file" "$dir/err"; then
+	echo "FAIL: a directory as the file: exit $rc"; cat "$dir/err"; fail=1
+fi
+rmdir "$conf"
+head -c 1048577 /dev/zero | tr '\0' '#' >"$conf"
+"$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/false >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -qF "$conf is 1048577 bytes, more than the 1048576" "$dir/err"; then
+	echo "FAIL: a file of 1 MiB + 1: exit $rc"; cat "$dir/err"; fail=1
+fi
+
 # An unknown key warns with file and line but the rest applies.
 printf 'font-size=20\nfrobnicate=1\n' >"$conf"
 "$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/true >"$dir/out" 2>"$dir/err"

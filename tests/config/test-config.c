@@ -458,7 +458,7 @@ static void test_precedence(void)
 	capture_begin();
 	ret = kf_config_parse(&c, 3, (char **)args);
 	log = capture_end();
-	CHECK(ret == -EINVAL && strstr(log, "at most"), "huge file refused: %s", log);
+	CHECK(ret == -EINVAL && strstr(log, "more than the 1048576"), "huge file refused: %s", log);
 	kf_config_finish(&c);
 	unlink(path);
 	rmdir(dir);
@@ -524,6 +524,65 @@ static void test_garbage(void)
 	kf_config_finish(&c);
 }
 
+/* Whether s is UTF-8 without C1 controls (U+0080-U+009F, which some terminals act on as ESC + a letter). */
+static bool clean_utf8(const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t len = s[i] < 0x80 ? 1 : (s[i] & 0xe0) == 0xc0 ? 2 : (s[i] & 0xf0) == 0xe0 ? 3 :
+			     (s[i] & 0xf8) == 0xf0 ? 4 : 0;
+		if (!len || i + len > n || (s[i] == 0xc2 && s[i + 1] < 0xa0) || s[i] == 0xc0 || s[i] == 0xc1)
+			return false;
+		for (size_t k = 1; k < len; k++)
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+		i += len;
+	}
+	return true;
+}
+
+/* A bad line is quoted in its error, but as one line of text a terminal shows as it is: its control characters
+ * and bytes that are no UTF-8 escaped (\xNN), and only its start when it is long, so that the line's number and
+ * the expected form still end the message. A line with ESC ] 0 ; ... BEL, ESC [ 2 J and a CR went to the
+ * terminal (and the journal) as it was: the admin's title was set, the screen cleared and the message
+ * overwritten by what followed the CR; a byte that is no UTF-8 made journald store the message as a blob. */
+static void test_log_lines_clean(void)
+{
+	char text[12000];
+	struct kf_config c;
+	int n = snprintf(text, sizeof(text), "bad \033]0;pwned\007\033[2J line\rfake ok\nfont-size=1\xff\xc2\x9b" "2m\n"
+			 "sb-size=");
+	memset(text + n, '9', 5000);
+	n += 5000;
+	n += snprintf(text + n, sizeof(text) - (size_t)n, "\nmalformed ");
+	memset(text + n, 'x', 5000);
+	n += 5000;
+	text[n++] = '\n';
+	kf_config_init(&c);
+	capture_begin();
+	int ret = kf_config_parse_text(&c, "esc.conf", text, (size_t)n);
+	const char *log = capture_end();
+	CHECK(ret == -EINVAL, "the bad lines are errors (ret %d)", ret);
+	int lines = 0;
+	for (const char *l = log; *l; lines++) {
+		const char *end = strchr(l, '\n');
+		size_t len = end ? (size_t)(end - l) : strlen(l);
+		bool ctl = false;
+		for (size_t i = 0; i < len; i++)
+			ctl |= (unsigned char)l[i] < 0x20 || l[i] == 0x7f;
+		CHECK(!ctl && clean_utf8((const unsigned char *)l, len), "log line %d holds controls or no UTF-8: %.*s",
+		      lines + 1, (int)len, l);
+		CHECK(len <= 400, "log line %d has %zu bytes, more than 400", lines + 1, len);
+		CHECK(memmem(l, len, "(expected", 9) != NULL, "log line %d lost its end: %.*s", lines + 1, (int)len, l);
+		l += len + (end ? 1 : 0);
+	}
+	CHECK(lines == 4, "4 errors in 4 lines of log, not %d: %s", lines, log);
+	CHECK(strstr(log, "esc.conf:1: malformed line 'bad \\x1b]0;pwned\\x07\\x1b[2J line\\x0dfake ok'"),
+	      "line 1 quoted with its controls escaped: %s", log);
+	CHECK(strstr(log, "esc.conf:2: font-size: invalid value '1\\xff\\xc2\\x9b2m'"),
+	      "line 2 quoted with its bytes escaped: %s", log);
+	kf_config_finish(&c);
+}
+
 int main(void)
 {
 	kf_log_init();
@@ -537,6 +596,7 @@ int main(void)
 	test_precedence();
 	test_kmscon_conf();
 	test_garbage();
+	test_log_lines_clean();
 	if (failures)
 		printf("%d failures\n", failures);
 	return failures ? 1 : 0;
