@@ -17,7 +17,10 @@ int pty_open_master(char *slave, size_t slave_len);
 /* Sets the slave's termios through the master: UTF-8 input, and erase (0 = leave it) as the erase character.
  * Returns 0 or -errno. */
 int pty_init_termios(int master, unsigned char erase);
-/* Sets up the child's session, terminal, descriptors and signals, and execs. Never returns. */
-void pty_child_exec(const char *slave, const char *const *argv, char **env) __attribute__((noreturn));
+/* Sets up the child's session, terminal, descriptors and signals, and execs. Never returns. report (-1 for none)
+ * is the close-on-exec write end of a pipe, kept open until the exec: when the exec fails, the child writes its
+ * errno there (an int) before it says why on the terminal and exits with status 127. */
+void pty_child_exec(const char *slave, const char *const *argv, char **env, int report)
+	__attribute__((noreturn));
 
 #endif

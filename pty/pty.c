@@ -2,6 +2,7 @@
 #include "pty/pty-internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -46,6 +47,7 @@ struct pty {
 	unsigned quick_exits; /* consecutive children that lived < PTY_QUICK_EXIT_MS */
 	unsigned delay_ms;    /* set by pty_reap() */
 	bool spawn_failing;   /* the last pty_spawn() failed: its failure is logged once per streak */
+	bool exec_failing;    /* the last child could not run the program: logged once per streak too */
 	struct winsize ws;
 	uint64_t stat_reads, stat_bytes; /* pty_get_stats() */
 	uint64_t stat_outputs; /* pty_get_outputs() */
@@ -138,6 +140,24 @@ int pty_pidfd(const struct pty *pty)
 	return pty->pidfd;
 }
 
+/* Reads the child's report (pty_child_exec): end of file once its exec worked (the pipe is close-on-exec), its
+ * errno when the exec failed. This waits for the exec, which the child does at once; a failure is logged once
+ * per streak (a login respawned every 10 s must not fill the journal). Closes fd. */
+static void exec_report(struct pty *pty, int fd, const char *program)
+{
+	int err = 0;
+	ssize_t n;
+	while ((n = read(fd, &err, sizeof(err))) < 0 && errno == EINTR)
+		;
+	close(fd);
+	if (n != (ssize_t)sizeof(err)) {
+		pty->exec_failing = false;
+		return;
+	}
+	pty_log(pty->exec_failing ? 7 : 3, "cannot run %s: %s", program, strerror(err));
+	pty->exec_failing = true;
+}
+
 int pty_spawn(struct pty *pty)
 {
 	static const char *const login[] = {"/bin/login", "-p", NULL};
@@ -165,14 +185,28 @@ int pty_spawn(struct pty *pty)
 	if (r < 0)
 		pty_log(4, "setting the termios of %s: %s", slave, strerror(-r));
 
+	/* The child tells through this pipe why it could not run the program (a typo in login=): the log said only
+	 * "exited with status 127", the reason was on the terminal alone. No pipe, no report: the child still
+	 * says it on the terminal. */
+	int report[2];
+	if (pipe2(report, O_CLOEXEC) < 0)
+		report[0] = report[1] = -1;
 	pid_t pid = fork();
 	if (pid < 0) {
 		r = -errno;
 		pty_log(fail_prio, "fork: %s", strerror(-r));
+		if (report[0] >= 0) {
+			close(report[0]);
+			close(report[1]);
+		}
 		goto out_fd;
 	}
 	if (pid == 0)
-		pty_child_exec(slave, argv, env);
+		pty_child_exec(slave, argv, env, report[1]);
+	if (report[0] >= 0) {
+		close(report[1]);
+		exec_report(pty, report[0], argv[0]);
+	}
 
 	pty->master = fd;
 	pty->pid = pid;

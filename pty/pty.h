@@ -85,8 +85,9 @@ struct pty *pty_create(const struct pty_config *cfg, const struct pty_callbacks 
 void pty_destroy(struct pty *pty);
 
 /* Spawns the child on a new master. Fails with -EBUSY while a child runs (call pty_hangup first); failing
- * to exec is not an error here: the child prints why on the terminal and exits with status 127. Of a streak of
- * failures (a caller that retries) only the first is logged as an error, the others at debug level. */
+ * to exec is not an error here: the child prints why on the terminal and exits with status 127, and pty_spawn
+ * logs why (it waits for the child's exec to know). Of a streak of failures (a caller that retries), of either
+ * kind, only the first is logged as an error, the others at debug level. */
 int pty_spawn(struct pty *pty);
 
 /* The master (-1 without one), the child's pid (0 without one) and a pidfd for it (-1 when the kernel has

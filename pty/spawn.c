@@ -150,8 +150,14 @@ int pty_init_termios(int master, unsigned char erase)
 	return 0;
 }
 
-static void close_from(int first)
+/* Closes every descriptor from first on but keep (-1: none). */
+static void close_from(int first, int keep)
 {
+	if (keep >= first) {
+		for (int fd = first; fd < keep; fd++)
+			close(fd);
+		first = keep + 1;
+	}
 #ifdef SYS_close_range
 	if (syscall(SYS_close_range, (unsigned)first, ~0u, 0) == 0)
 		return;
@@ -175,7 +181,7 @@ __attribute__((noreturn)) static void child_fail(const char *what, const char *a
 }
 
 /* Runs in the child after fork: never returns. */
-void pty_child_exec(const char *slave, const char *const *argv, char **env)
+void pty_child_exec(const char *slave, const char *const *argv, char **env, int report)
 {
 	sigset_t all;
 	sigemptyset(&all);
@@ -194,10 +200,16 @@ void pty_child_exec(const char *slave, const char *const *argv, char **env)
 		child_fail("TIOCSCTTY", slave);
 	if (dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 		child_fail("dup2", slave);
-	close_from(3);
+	close_from(3, report);
 	if (chdir("/") < 0)
 		child_fail("chdir", "/");
 	environ = env;
 	execvp(argv[0], (char *const *)argv);
+	int err = errno;
+	if (report >= 0) {
+		ssize_t w = write(report, &err, sizeof(err));
+		(void)w;
+	}
+	errno = err;
 	child_fail("cannot run", argv[0]);
 }

@@ -182,6 +182,12 @@ def t_oneshot_status():
     s = r.screen()
     if not any("/nonexistent/program" in line for line in s):
         fail("exec failure not shown: %r" % s[:3])
+    # ... and in the log: it said nothing (headless), or "exited with status 127" (a display).
+    p = subprocess.run([PROG, "--backend=headless", "--login", "--", "/nonexistent/program"],
+                       stderr=subprocess.PIPE, timeout=30)
+    err = p.stderr.decode(errors="replace")
+    if p.returncode != 127 or "cannot run /nonexistent/program: No such file or directory" not in err:
+        fail("exec failure: status %d, log %r" % (p.returncode, err))
 
 
 def t_paste_deadlock():

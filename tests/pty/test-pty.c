@@ -4,6 +4,7 @@
  * /bin/cat and /bin/sh. Every wait has a deadline; alarm() guards against a hang anywhere.
  */
 #include "pty/pty.h"
+#include "pty-harness.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,14 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures;
-#define CHECK(cond)                                                                     \
-	do {                                                                            \
-		if (!(cond)) {                                                          \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                     \
-		}                                                                       \
-	} while (0)
 
 static char self[4096];
 
@@ -130,12 +123,6 @@ static void on_output(void *ud, const uint8_t *data, size_t len)
 	s->data[s->len] = 0;
 }
 
-static uint64_t ms_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /* Services the pty like the program's loop does until the master hangs up, done() holds, or ms pass.
  * Returns the last pty_read() result. */
@@ -161,29 +148,7 @@ static int pump(struct pty *pty, int ms, bool (*done)(struct sink *), struct sin
 	return r;
 }
 
-static int reap_wait(struct pty *pty, int ms)
-{
-	int st = -1;
-	uint64_t end = ms_now() + (uint64_t)ms;
-	while (ms_now() < end) {
-		if (pty_reap(pty, &st) == 1)
-			return pty_exit_code(st);
-		usleep(5000);
-	}
-	return -1;
-}
 
-static int count_fds(void)
-{
-	int n = 0;
-	DIR *d = opendir("/proc/self/fd");
-	if (!d)
-		return -1;
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n;
-}
 
 static void make_raw(struct pty *pty)
 {
@@ -726,6 +691,7 @@ static void test_backoff(void)
 	pty_destroy(p2);
 	pty_destroy(pty);
 }
+
 
 static void test_hangup_no_leaks(void)
 {
