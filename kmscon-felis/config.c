@@ -374,6 +374,10 @@ int kf_config_parse_text(struct kf_config *cfg, const char *name, const char *te
 	char *line = malloc(len + 1);
 	if (!line)
 		return -ENOMEM;
+	/* A byte order mark at the start (editors on Windows write one) is no part of the first line, as systemd
+	 * skips it: the line was malformed, and looked right in its error. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		pos = 3;
 	while (pos < len && ret != -ENOMEM) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,22 @@ static size_t utf8_char(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* in as one line of text shown as it is: control characters and bytes that are no UTF-8 written as \xNN. Messages
+/* The character at s (len bytes of UTF-8) when it shows as nothing or moves other text, else 0: a soft hyphen,
+ * zero-width characters, the byte order mark, line and paragraph separators, bidi marks, embeddings, overrides
+ * and isolates (which reorder what follows them on the screen). Quoted raw, a line holding one looked right in
+ * its error. */
+static uint32_t invisible(const unsigned char *s, size_t len)
+{
+	uint32_t c = len == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
+				: len == 3 ? (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu) : 0;
+	bool hidden = c == 0xad || c == 0x61c || c == 0x180e || (c >= 0x200b && c <= 0x200f) ||
+		      (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x206f) || c == 0xfeff ||
+		      (c >= 0xfff9 && c <= 0xfffb);
+	return hidden ? c : 0;
+}
+
+/* in as one line of text shown as it is: control characters and bytes that are no UTF-8 written as \xNN, the
+ * characters invisible() names as \uXXXX. Messages
  * quote what users and programs give (a configuration line, a path, a program's name): written raw, a line's
  * ESC sequences acted on the admin's terminal and a CR hid the message, and journald stored a message holding a
  * byte that is no UTF-8 as a blob, which journalctl does not show. */
@@ -70,7 +86,13 @@ static void escape_line(char *out, size_t cap, const char *in)
 	size_t o = 0, n = strlen(in);
 	for (size_t i = 0; i < n && o + 5 <= cap;) {
 		size_t len = s[i] >= 0x20 && s[i] < 0x7f ? 1 : s[i] >= 0x80 ? utf8_char(s + i, n - i) : 0;
-		if (len) {
+		uint32_t hidden = len > 1 ? invisible(s + i, len) : 0;
+		if (hidden) {
+			if (o + 7 > cap)
+				break;
+			o += (size_t)snprintf(out + o, cap - o, "\\u%04x", (unsigned)hidden);
+			i += len;
+		} else if (len) {
 			if (o + len + 1 > cap)
 				break;
 			memcpy(out + o, s + i, len);

@@ -583,6 +583,30 @@ static void test_log_lines_clean(void)
 	kf_config_finish(&c);
 }
 
+/* Characters that show as nothing (a zero-width space, a byte order mark, bidi controls that reorder what follows)
+ * are written as \uXXXX in a quoted line, and a byte order mark at the start of the file (editors on Windows write
+ * one) is skipped as systemd's parser skips it. The error said "malformed line 'sb-size=100'", its line
+ * looking right, and a value with a zero-width space "invalid value '12'". */
+static void test_log_invisible(void)
+{
+	static const char bom[] = "\xef\xbb\xbf" "sb-size=100\n";
+	static const char hidden[] = "font-size=\xe2\x80\x8b" "12\nmouse\xe2\x80\xae" "xyz\n\xef\xbb\xbfno-mouse\n";
+	struct kf_config c;
+	kf_config_init(&c);
+	capture_begin();
+	int ret = kf_config_parse_text(&c, "bom.conf", bom, sizeof(bom) - 1);
+	const char *log = capture_end();
+	CHECK(ret == 0 && c.sb_size == 100, "a byte order mark at the start is skipped (ret %d): %s", ret, log);
+	capture_begin();
+	ret = kf_config_parse_text(&c, "hidden.conf", hidden, sizeof(hidden) - 1);
+	log = capture_end();
+	CHECK(ret == -EINVAL, "hidden characters are errors (ret %d)", ret);
+	CHECK(strstr(log, "hidden.conf:1: font-size: invalid value '\\u200b12'"), "zero-width space shown: %s", log);
+	CHECK(strstr(log, "hidden.conf:2: malformed line 'mouse\\u202exyz'"), "bidi override shown: %s", log);
+	CHECK(strstr(log, "hidden.conf:3: malformed line '\\ufeffno-mouse'"), "a mark past the start shown: %s", log);
+	kf_config_finish(&c);
+}
+
 int main(void)
 {
 	kf_log_init();
@@ -597,6 +621,7 @@ int main(void)
 	test_kmscon_conf();
 	test_garbage();
 	test_log_lines_clean();
+	test_log_invisible();
 	if (failures)
 		printf("%d failures\n", failures);
 	return failures ? 1 : 0;
