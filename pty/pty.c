@@ -154,7 +154,9 @@ static void exec_report(struct pty *pty, int fd, const char *program)
 		pty->exec_failing = false;
 		return;
 	}
-	pty_log(pty->exec_failing ? 7 : 3, "cannot run %s: %s", program, strerror(err));
+	/* the name cut, so that the reason after it stays within the log's line */
+	pty_log(pty->exec_failing ? 7 : 3, "cannot run %.200s%s: %s", program, strlen(program) > 200 ? "..." : "",
+		strerror(err));
 	pty->exec_failing = true;
 }
 

@@ -7,7 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The messages of test_exec_failure_logged: "cannot run" ones at error level, and at debug level. */
+/* The messages of test_exec_failure_logged: "cannot run" ones at error level (the last one kept), and at debug
+ * level. */
 static int exec_errors, exec_debugs;
 static char exec_message[512];
 
@@ -19,7 +20,7 @@ static void exec_log(int prio, const char *file, int line, const char *fmt, va_l
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (!strstr(msg, "cannot run"))
 		return;
-	if (prio == 3 && !exec_errors++)
+	if (prio == 3 && ++exec_errors)
 		snprintf(exec_message, sizeof(exec_message), "%s", msg);
 	exec_debugs += prio == 7;
 }
@@ -62,6 +63,14 @@ static void test_exec_failure_logged(void)
 	CHECK(pty_spawn(pty) == 0 && reap_wait(pty, 5000) == 127);
 	CHECK(exec_errors == 2);
 	pty_hangup(pty, 100);
+	pty_destroy(pty);
+	/* A name longer than a log line is cut, and the reason still said after it. */
+	static char long_name[5001];
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	const char *long_argv[] = {long_name, NULL};
+	pty = pty_create(&(struct pty_config){.argv = long_argv, .reset_env = true}, NULL, NULL);
+	CHECK(pty_spawn(pty) == 0 && reap_wait(pty, 5000) == 127);
+	CHECK(exec_errors == 3 && strlen(exec_message) < 300 && strstr(exec_message, "...: File name too long"));
 	pty_destroy(pty);
 	pty_set_log_handler(NULL);
 	CHECK(count_fds() == fds);
