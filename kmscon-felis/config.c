@@ -404,7 +404,9 @@ int kf_config_parse_file(struct kf_config *cfg, const char *path)
 	int ret;
 	struct stat st;
 	char *buf = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO there (or a device) must not make us wait for a writer at start; it is refused below.
+	 * On a regular file the flag does nothing. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT) {
 			log_debug("no configuration file %s, using defaults", path);

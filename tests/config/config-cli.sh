@@ -47,6 +47,14 @@ if [ $rc -ne 2 ] || ! grep -qF "$conf is a directory, not a file" "$dir/err"; th
 	echo "FAIL: a directory as the file: exit $rc"; cat "$dir/err"; fail=1
 fi
 rmdir "$conf"
+# A FIFO there (a named pipe nobody writes): the program waited in open(2) for a writer, for ever.
+mkfifo "$conf"
+timeout 10 "$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/false >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -qF "$conf is a device, FIFO or socket, not a file" "$dir/err"; then
+	echo "FAIL: a FIFO as the file: exit $rc (124: hung)"; cat "$dir/err"; fail=1
+fi
+rm -f "$conf"
 head -c 1048577 /dev/zero | tr '\0' '#' >"$conf"
 "$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/false >"$dir/out" 2>"$dir/err"
 rc=$?
