@@ -161,21 +161,29 @@ static void on_stop_signal(int sig)
 }
 
 /* Opens the dump for writing. A FIFO nobody reads makes open(2) wait for a reader (and a reader that stops
- * reading makes write(2) wait): said so, and a stop signal gives up. */
+ * reading makes write(2) wait): said so, and a stop signal gives up. A FIFO with a reader is opened once, and
+ * kept: a first open to look, closed again, was the end of the dump to a reader already waiting. */
 static FILE *open_dump(const char *path)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
 		int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd >= 0)
-			close(fd); /* a reader is there: the blocking open below returns at once */
-		else if (errno == ENXIO)
-			log_notice("waiting for a reader of the FIFO %s to write the screen into (SIGTERM or SIGINT "
-				   "gives up)", path);
-	}
-	if (dump_stopped) {
-		errno = EINTR;
-		return NULL;
+		if (fd >= 0) {
+			int fl = fcntl(fd, F_GETFL);
+			FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "we");
+			if (!f)
+				close(fd);
+			return f;
+		}
+		if (errno != ENXIO)
+			return NULL;
+		log_notice("waiting for a reader of the FIFO %s to write the screen into (SIGTERM or SIGINT gives up)",
+			   path);
+		/* a stop signal that came before the wait (taken when they were unblocked) gives it up at once */
+		if (dump_stopped) {
+			errno = EINTR;
+			return NULL;
+		}
 	}
 	return fopen(path, "we");
 }
