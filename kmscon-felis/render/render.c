@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define LOG_TAG "render"
 #include "kmscon-felis/log.h"
@@ -67,10 +68,25 @@ static int make_cache(struct render_priv *p)
 	return 0;
 }
 
+/* A font file that is no regular file is refused before an engine opens it: a FIFO made open(2) wait for a writer
+ * for ever (the console never started) and a directory was "cannot read PSF font: Bad message". One that does not
+ * exist is left to the engine, which says so. */
+static int check_font_file(const char *path)
+{
+	struct stat st;
+	if (!path || stat(path, &st) < 0 || S_ISREG(st.st_mode))
+		return 0;
+	log_err("font file %s is %s, not a file", path,
+		S_ISDIR(st.st_mode) ? "a directory" : "a device, FIFO or socket");
+	return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+}
+
 static int open_font(struct render_priv *p, int scale, struct kf_font **out)
 {
 	struct kf_render *r = &p->pub;
-	int ret;
+	int ret = check_font_file(p->font_file);
+	if (ret < 0)
+		return ret;
 	switch (r->engine) {
 	case KF_RENDER_ENGINE_PSF:
 		return kf_font_psf_create(p->font_file, out);

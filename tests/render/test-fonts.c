@@ -228,6 +228,20 @@ static void test_bad_input(void)
 	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE,
 					.font_file = "/nonexistent/x.ttf"};
 	CHECK(kf_render_create(&cfg, &r) == -ENOENT);
+	/* A FIFO (nobody writes) or a directory as the font file, with either engine: refused at once. The FIFO
+	 * made open(2) wait for a writer for ever, and the console never started; a directory was "cannot read
+	 * PSF font: Bad message". */
+	char fifo[300];
+	snprintf(fifo, sizeof(fifo), "%s/font-fifo", tmpdir);
+	CHECK(mkfifo(fifo, 0600) == 0);
+	for (int e = 0; e < 2; e++) {
+		enum kf_render_engine engine = e ? KF_RENDER_ENGINE_FREETYPE : KF_RENDER_ENGINE_PSF;
+		cfg = (struct kf_render_config){.engine = engine, .font_file = fifo};
+		CHECK(kf_render_create(&cfg, &r) == -EINVAL && !r);
+		cfg.font_file = tmpdir;
+		CHECK(kf_render_create(&cfg, &r) == -EISDIR && !r);
+	}
+	unlink(fifo);
 	static uint8_t buf[64 * 1024];
 	CHECK(create_psf_from(buf, 0) == -EBADMSG);
 	memcpy(buf, "garbage that is not a font at all", 33);
