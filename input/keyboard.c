@@ -7,9 +7,12 @@
  * naming what failed, so a typo in a layout never leaves the console without a keyboard.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <xkbcommon/xkbcommon-names.h>
 
@@ -73,12 +76,38 @@ static void parse_assignment(char *line, struct names *n)
 	}
 }
 
+/* fopen(path, "re") for a regular file only, else NULL with errno EISDIR (a directory) or EINVAL (a FIFO, a device,
+ * a socket): a FIFO nobody writes made fopen wait for a writer for ever, and the console never took keys. */
+static FILE *open_file(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK); /* no effect on a regular file's reads */
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/* Why open_file failed, in words. */
+static const char *open_error(int err)
+{
+	return err == EINVAL ? "not a file (a FIFO, a device or a socket)" : strerror(err);
+}
+
 /* Reads the XKB* variables of a shell-style file. Returns true when it set a layout. */
 static bool read_etc_file(const char *path, struct names *n)
 {
 	char line[ETC_LINE_MAX];
 	bool truncated = false;
-	FILE *f = fopen(path, "re");
+	FILE *f = open_file(path);
 
 	if (!f)
 		return false;
@@ -110,10 +139,10 @@ static struct xkb_keymap *compile_names(struct xkb_context *ctx, const struct na
 static struct xkb_keymap *compile_file(struct input_kbd *k, const char *path)
 {
 	struct xkb_keymap *km;
-	FILE *f = fopen(path, "re");
+	FILE *f = open_file(path);
 
 	if (!f) {
-		input_log(4, "cannot open keymap file %s: %s; using the 'us' layout", path, strerror(errno));
+		input_log(4, "cannot open keymap file %s: %s; using the 'us' layout", path, open_error(errno));
 		return NULL;
 	}
 	km = xkb_keymap_new_from_file(k->ctx, f, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS);
@@ -190,14 +219,16 @@ static void load_compose(struct input_kbd *k, const struct input_config *cfg)
 	const char *locale = locale_name(cfg);
 
 	if (set(cfg->compose_file)) {
-		FILE *f = fopen(cfg->compose_file, "re");
+		FILE *f = open_file(cfg->compose_file);
+		int err = f ? 0 : errno;
 		if (f) {
 			k->compose_table = xkb_compose_table_new_from_file(
 				k->ctx, f, locale, XKB_COMPOSE_FORMAT_TEXT_V1, XKB_COMPOSE_COMPILE_NO_FLAGS);
 			fclose(f);
 		}
 		if (!k->compose_table)
-			input_log(4, "compose file %s cannot be loaded; using the locale's", cfg->compose_file);
+			input_log(4, "compose file %s cannot be loaded%s%s; using the locale's", cfg->compose_file,
+				  err ? ": " : "", err ? open_error(err) : "");
 	}
 	if (!k->compose_table)
 		k->compose_table = xkb_compose_table_new_from_locale(k->ctx, locale,

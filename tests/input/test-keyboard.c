@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <xkbcommon/xkbcommon-keysyms.h>
@@ -171,6 +172,22 @@ static void test_bad_layout(void)
 	CHECK(in && !strcmp(input_keymap_name(in), "us"), "missing keymap file -> us");
 	CHECK(strstr(last_log, "/nonexistent/keymap.xkb"), "names the file: %s", last_log);
 	input_destroy(in);
+
+	/* A FIFO nobody writes as the keymap file or the compose file: the keyboard comes up without them (us,
+	 * the locale's compose table) and the log says why. fopen(3) waited for a writer for ever, and the
+	 * console never took keys. */
+	char fifo[64];
+	snprintf(fifo, sizeof(fifo), "/tmp/kf-test-input-fifo-%d", (int)getpid());
+	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
+	cfg = isolated();
+	cfg.keymap_file = fifo;
+	cfg.compose_file = fifo;
+	last_log[0] = 0;
+	in = input_create(&cfg, &cbs, &r);
+	CHECK(in && !strcmp(input_keymap_name(in), "us"), "a FIFO as the keymap file -> us");
+	CHECK(strstr(last_log, fifo) && strstr(last_log, "not a file"), "names the FIFO: %s", last_log);
+	input_destroy(in);
+	unlink(fifo);
 	input_set_log_handler(NULL);
 }
 
