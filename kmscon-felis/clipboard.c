@@ -124,7 +124,9 @@ int kf_clipboard_get(char **data, size_t *len)
 	if (r < 0 || (r = check_dir(dir)) < 0)
 		return r;
 	snprintf(path, sizeof(path), "%s/clipboard", dir);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO there would make open(2) wait for a writer, with the console; fstat refuses it below.
+	 * On a regular file the flag does nothing. */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != getuid()) {

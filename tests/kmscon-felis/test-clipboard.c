@@ -80,6 +80,11 @@ int main(void)
 	CHECK(kf_clipboard_get(&data, &len) < 0 && !data, "symlink refused");
 	unlink(file);
 
+	/* Nor is a FIFO: open(2) waited for a writer for ever, and the console with it (a paste, an OSC 52 read). */
+	CHECK(mkfifo(file, 0600) == 0, "mkfifo");
+	CHECK(kf_clipboard_get(&data, &len) == -EPERM && !data, "FIFO refused");
+	unlink(file);
+
 	/* A directory others can read is refused. */
 	chmod(dir, 0755);
 	CHECK(kf_clipboard_set("x", 1) == -EPERM, "open dir refused");
