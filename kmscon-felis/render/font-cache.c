@@ -213,7 +213,9 @@ int kf_font_cache_load(const char *name, int size, struct kf_font_choice *out)
 	memset(out, 0, sizeof(*out));
 	if (!cache_path(name, size, path, sizeof(path)))
 		return -ENOENT;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* O_NONBLOCK: a FIFO there made open(2) wait for a writer for ever, before the first frame. It now opens at
+	 * once and reads as empty (or EAGAIN), a miss; on a regular file the flag does nothing. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	ssize_t n = read(fd, buf, sizeof(buf));

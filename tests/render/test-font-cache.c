@@ -264,6 +264,15 @@ int main(void)
 	CHECK(same(ref, px, w, h), "an empty cache file must be a miss");
 	free(px);
 
+	/* A FIFO in its place is a miss too: open(2) waited for a writer for ever, before the first frame. */
+	char fifo[sizeof(file)];
+	snprintf(fifo, sizeof(fifo), "%s", file);
+	unlink(fifo);
+	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
+	px = render_once(&w2, &h2, &engine);
+	CHECK(px && same(ref, px, w, h), "a FIFO as the cache file must be a miss");
+	free(px);
+
 	/* No cache directory: fontconfig every time, nothing written. */
 	setenv("KMSCON_FELIS_FONT_CACHE", "", 1);
 	unlink(file);
