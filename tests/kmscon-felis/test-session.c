@@ -3,6 +3,7 @@
  * the reading's CPU time split, the read pause after a trickle, what counts as output. */
 #include "kmscon-felis/session.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -443,6 +444,53 @@ static void test_parse_read_pause(void)
 	CHECK(kf_session_parse_read_pause(NULL, &ns) == -EINVAL);
 }
 
+static int open_fds(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Respawns keep no descriptor of a child before (its master, pidfd, the pipe its exec reports through), with a
+ * program that runs and exits and with one that cannot be run: between children (waiting for the back-off)
+ * the count is the same each time. */
+static void test_respawn_no_leak(void)
+{
+	char log[256], script[512];
+	snprintf(log, sizeof(log), "%s/leak-runs", tmpdir);
+	snprintf(script, sizeof(script), "echo run >> %s", log);
+	const char *runs[] = {"sh", "-c", script, NULL}, *missing[] = {"/nonexistent/login", NULL};
+	const char *const *argvs[] = {runs, missing};
+	for (int a = 0; a < 2; a++) {
+		struct ctx c = {.loop = kf_loop_create()};
+		struct kf_session_config cfg = {.argv = argvs[a], .reset_env = true, .respawn = true, .cols = 80,
+						.rows = 5};
+		struct kf_session_callbacks cb = {.exited = on_exited};
+		struct kf_session *s = NULL;
+		CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+		int lo = 1 << 30, hi = -1;
+		/* quick exits are started again after 0.1, 0.2, 0.4, 0.8 s: five starts in 1.6 s */
+		for (int i = 0; i < 160; i++) {
+			run_for(c.loop, 10);
+			if (!kf_session_child_pid(s)) {
+				int n = open_fds();
+				lo = n < lo ? n : lo;
+				hi = n > hi ? n : hi;
+			}
+		}
+		int starts = a ? 0 : count_lines(log);
+		printf("respawns of %s: %d runs, %d to %d descriptors between them\n", argvs[a][0], starts, lo, hi);
+		CHECK(lo == hi && !c.exited);
+		CHECK(a ? strstr(screen(s), "exited with status 127") != NULL : starts >= 4);
+		kf_session_destroy(s);
+		kf_loop_destroy(c.loop);
+	}
+}
+
 int main(void)
 {
 	if (session_tests_begin() < 0)
@@ -451,6 +499,7 @@ int main(void)
 	test_respawn_reset();
 	test_respawn_notice();
 	test_respawn_failures_logged();
+	test_respawn_no_leak();
 	test_slave_reopened();
 	test_no_output_keeps_view();
 	test_keys_dropped_logged();
