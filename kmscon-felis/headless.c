@@ -213,7 +213,7 @@ int kf_headless_dump_file(const struct grid *g, const char *path)
 			r = -errno;
 		if (r < 0)
 			log_err("writing the screen to %s: %s", path,
-				dump_stopped ? "stopped by a signal while the reader took no more" : strerror(-r));
+				r == -EINTR ? "stopped by a signal while the reader took no more" : strerror(-r));
 	}
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 	for (size_t i = 0; i < N_STOP_SIGNALS; i++)

@@ -76,10 +76,10 @@ static uint32_t invisible(const unsigned char *s, size_t len)
 }
 
 /* in as one line of text shown as it is: control characters and bytes that are no UTF-8 written as \xNN, the
- * characters invisible() names as \uXXXX. Messages
- * quote what users and programs give (a configuration line, a path, a program's name): written raw, a line's
- * ESC sequences acted on the admin's terminal and a CR hid the message, and journald stored a message holding a
- * byte that is no UTF-8 as a blob, which journalctl does not show. */
+ * characters invisible() names as \uXXXX. Messages quote what users and programs give (a configuration line, a
+ * path, a program's name): written raw, a line's ESC sequences acted on the admin's terminal and a CR hid the
+ * message, and journald stored a message holding a byte that is no UTF-8 as a blob, which journalctl does not
+ * show. */
 static void escape_line(char *out, size_t cap, const char *in)
 {
 	const unsigned char *s = (const unsigned char *)in;
