@@ -98,8 +98,10 @@ static inline size_t final_in_32_avx2(const uint8_t *s)
 
 /* scan_printable_32 for feed_avx2: the 32 bytes in one compare, printable being (b + 1) above 0x20 as a signed
  * byte (0x7f and 0x80..0xff wrap to 0x80..0x00, the controls stay below 0x21): an add and a compare where the
- * two 16-byte halves took two loads, two compares and an andnot each. In asm, with the upper halves cleared
- * right after, for the reason final_in_32_avx2 gives. */
+ * two 16-byte halves took two loads, two compares and an andnot each. In asm, for the reason final_in_32_avx2
+ * gives, but the upper halves left dirty: the caller clears them (vzeroupper below, or final_in_32_avx2 when a
+ * CSI follows the text) before any call. One vzeroupper a text run, not one per 32 bytes and a second one
+ * for the CSI after it: under QEMU's TCG each is 16 stores (~17 instructions of the host's). */
 static inline size_t scan_printable_32_avx2(const uint8_t *d, size_t i, size_t n)
 {
 	static const uint8_t one[32] = {
@@ -114,8 +116,7 @@ static inline size_t scan_printable_32_avx2(const uint8_t *d, size_t i, size_t n
 		__asm__("vmovdqu %1, %%ymm0\n\t"
 			"vpaddb %2, %%ymm0, %%ymm0\n\t"
 			"vpcmpgtb %3, %%ymm0, %%ymm0\n\t"
-			"vpmovmskb %%ymm0, %0\n\t"
-			"vzeroupper"
+			"vpmovmskb %%ymm0, %0"
 			: "=r"(m)
 			: "m"(*(const uint8_t(*)[32])(const void *)(d + i)), "m"(one), "m"(bar)
 			: "xmm0");
@@ -125,6 +126,17 @@ static inline size_t scan_printable_32_avx2(const uint8_t *d, size_t i, size_t n
 	}
 	return scan_printable(d, i, n);
 }
+
+/* The clearing after scan_printable_32_avx2 where no final_in_32_avx2 follows. */
+static inline void vzeroupper(void)
+{
+	__asm__ volatile("vzeroupper" ::: "xmm0");
+}
 #endif
+
+/* feed_base's clearing: its scans are SSE2 code. */
+static inline void no_clean(void)
+{
+}
 
 #endif

@@ -535,7 +535,8 @@ static inline __attribute__((always_inline)) size_t csi_run(struct vt_parser *p,
  * (possibly with a UTF-8 sequence pending). */
 static inline __attribute__((always_inline)) size_t ground_events(struct vt_parser *p, const uint8_t *data, size_t i,
 								 size_t len, size_t (*fin32)(const uint8_t *),
-								 size_t (*scan32)(const uint8_t *, size_t, size_t))
+								 size_t (*scan32)(const uint8_t *, size_t, size_t),
+								 void (*clean32)(void))
 {
 	void (*const csi)(void *, const struct vt_csi *) = p->sink.csi;
 	void (*const print_ascii)(void *, const uint8_t *, size_t) = p->sink.print_ascii;
@@ -600,12 +601,16 @@ parse:
 			/* data + s made here: otherwise data + i is made at the loop's top for every event */
 			__asm__("" : "+r"(s));
 #endif
+			/* scan32 may leave the vector registers' upper halves dirty (scan_printable_32_avx2): fin32
+			 * clears them where a CSI follows the text, clean32 where not, before any call */
 			if (i + 1 < len && data[i + 1] == 0x1b)
 				i++; /* one character between sequences: nothing to scan */
 			else
 				i = scan32(data, i + 1, len);
 			if (!print_ascii)
-				continue;
+				continue; /* (upper halves left dirty: no such sink in this program, and the
+					   * results are the same; clearing them here costs every text run a
+					   * register more, the compiler's allocation of the whole loop changes) */
 			if (i < bulk_end && esc_csi(data + i)) {
 				/* a CSI after the text: its length found before the text's call, and the
 				 * run of sequences from it (csi_run) */
@@ -621,6 +626,7 @@ parse:
 					goto parse;
 				}
 			}
+			clean32(); /* (after fin32 too where it found no final: rare, and not worth a branch) */
 			print_ascii(ctx, data + s, i - s);
 			continue;
 		}
@@ -653,15 +659,16 @@ parse:
 	return i;
 }
 
-/* The feed loop, with fin32 and scan32 the final_in_32 and scan_printable_32 of its copy. */
+/* The feed loop, with fin32, scan32 and clean32 the final_in_32, scan_printable_32 and clearing of its copy. */
 static inline __attribute__((always_inline)) void feed(struct vt_parser *p, const uint8_t *data, size_t len,
 						       size_t (*fin32)(const uint8_t *),
-						       size_t (*scan32)(const uint8_t *, size_t, size_t))
+						       size_t (*scan32)(const uint8_t *, size_t, size_t),
+						       void (*clean32)(void))
 {
 	size_t i = 0;
 	while (i < len) {
 		if (likely(p->state == S_GROUND && !p->u_need)) {
-			i = ground_events(p, data, i, len, fin32, scan32);
+			i = ground_events(p, data, i, len, fin32, scan32, clean32);
 			if (i == len)
 				break;
 			if (data[i] == 0x1b && p->csi_tab_on && !p->c1) {
@@ -690,13 +697,13 @@ __attribute__((aligned(4096), noinline))
 #endif
 static void feed_base(struct vt_parser *p, const uint8_t *data, size_t len)
 {
-	feed(p, data, len, final_in_32, scan_printable_32);
+	feed(p, data, len, final_in_32, scan_printable_32, no_clean);
 }
 
 #if defined(HAVE_FEED_AVX2)
 __attribute__((aligned(4096), noinline)) static void feed_avx2(struct vt_parser *p, const uint8_t *data, size_t len)
 {
-	feed(p, data, len, final_in_32_avx2, scan_printable_32_avx2);
+	feed(p, data, len, final_in_32_avx2, scan_printable_32_avx2, vzeroupper);
 }
 #endif
 
