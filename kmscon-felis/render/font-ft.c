@@ -207,44 +207,10 @@ static void letters_extent(struct ft_font *f, int *asc, int *desc)
 
 static void metrics(struct ft_font *f)
 {
-	FT_Face face = f->styles[0].ft;
-	const FT_Size_Metrics *m = &face->size->metrics;
 	int asc = f->fit_asc, desc = f->fit_desc;
 	if (!f->fit_known)
 		letters_extent(f, &asc, &desc);
-	int w = 0;
-	if (!FT_Load_Char(face, 'M', FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT))
-		w = (int)((face->glyph->advance.x + 32) >> 6);
-	if (w <= 0)
-		w = (int)((m->max_advance + 63) >> 6);
-	if (w <= 0)
-		w = f->size / 2 > 0 ? f->size / 2 : 1;
-	/* a broken font must not make cells (and so every cached glyph) absurdly large */
-	if (asc + desc <= 0 || asc < 0 || desc < 0 || asc + desc > 4 * f->size + 4) {
-		log_warn("font metrics out of range (ascender %d, descender %d at %d px): using "
-			 "defaults",
-			 asc, desc, f->size);
-		asc = f->size;
-		desc = f->size / 4;
-	}
-	if (w > 2 * f->size + 2)
-		w = f->size / 2 > 0 ? f->size / 2 : 1;
-	f->base.cell_w = w;
-	f->base.cell_h = asc + desc;
-	f->base.baseline = asc;
-	int thick = 1, pos = asc + 1;
-	if (FT_IS_SCALABLE(face)) {
-		thick = (int)((FT_MulFix(face->underline_thickness, m->y_scale) + 32) >> 6);
-		pos = asc - (int)((FT_MulFix(face->underline_position, m->y_scale) + 32) >> 6);
-	}
-	if (thick < 1)
-		thick = 1;
-	if (pos < asc + 1)
-		pos = asc + 1;
-	if (pos + thick > f->base.cell_h)
-		pos = f->base.cell_h - thick;
-	f->base.ul_pos = pos;
-	f->base.ul_thick = thick;
+	kf_ft_cell_metrics(f->styles[0].ft, f->size, asc, desc, &f->base);
 }
 
 /* The faces of a cached choice: the regular one now (-ESTALE when it no longer opens: then

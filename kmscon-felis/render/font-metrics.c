@@ -1,5 +1,5 @@
 /* kmscon-felis/render/font-metrics.c: the cell height that holds the letters of a FreeType face
- * (font-ft.c's metrics).
+ * (font-ft.c's metrics), and the cell's size and underline from it.
  *
  * The rounded ascender and descender do not always hold the hinted letters: at 15 or 17 px DejaVu
  * Sans Mono's accented capitals reach a pixel above, which the cell's edge cut off (the accents of
@@ -16,6 +16,8 @@
 #include FT_FREETYPE_H
 #include FT_OUTLINE_H
 
+#define LOG_TAG "render"
+#include "kmscon-felis/log.h"
 #include "kmscon-felis/render/render-internal.h"
 
 void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, bool letters_only, int *asc, int *desc)
@@ -42,4 +44,44 @@ void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, bool letters_only, in
 	}
 	*asc = top;
 	*desc = bottom;
+}
+
+/* The cell's size, baseline and underline of a font whose letters need asc and desc
+ * (kf_ft_letters_fit): the width of 'M', and FreeType's underline moved down into the cell. */
+void kf_ft_cell_metrics(struct FT_FaceRec_ *face, int size, int asc, int desc, struct kf_font *base)
+{
+	const FT_Size_Metrics *m = &face->size->metrics;
+	int w = 0;
+	if (!FT_Load_Char(face, 'M', FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT))
+		w = (int)((face->glyph->advance.x + 32) >> 6);
+	if (w <= 0)
+		w = (int)((m->max_advance + 63) >> 6);
+	if (w <= 0)
+		w = size / 2 > 0 ? size / 2 : 1;
+	/* a broken font must not make cells (and so every cached glyph) absurdly large */
+	if (asc + desc <= 0 || asc < 0 || desc < 0 || asc + desc > 4 * size + 4) {
+		log_warn("font metrics out of range (ascender %d, descender %d at %d px): using "
+			 "defaults",
+			 asc, desc, size);
+		asc = size;
+		desc = size / 4;
+	}
+	if (w > 2 * size + 2)
+		w = size / 2 > 0 ? size / 2 : 1;
+	base->cell_w = w;
+	base->cell_h = asc + desc;
+	base->baseline = asc;
+	int thick = 1, pos = asc + 1;
+	if (FT_IS_SCALABLE(face)) {
+		thick = (int)((FT_MulFix(face->underline_thickness, m->y_scale) + 32) >> 6);
+		pos = asc - (int)((FT_MulFix(face->underline_position, m->y_scale) + 32) >> 6);
+	}
+	if (thick < 1)
+		thick = 1;
+	if (pos < asc + 1)
+		pos = asc + 1;
+	if (pos + thick > base->cell_h)
+		pos = base->cell_h - thick;
+	base->ul_pos = pos;
+	base->ul_thick = thick;
 }

@@ -88,6 +88,9 @@ int kf_ft_outline_bitmap(struct FT_LibraryRec_ *lib, struct FT_Outline_ *o, void
  * loaded. */
 struct FT_FaceRec_;
 void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, bool letters_only, int *asc, int *desc);
+/* font-metrics.c: base's cell size, baseline and underline for face at size px whose letters need asc
+ * pixels above the baseline and desc below (kf_ft_letters_fit); out-of-range values give defaults. */
+void kf_ft_cell_metrics(struct FT_FaceRec_ *face, int size, int asc, int desc, struct kf_font *base);
 
 /* font-color.c: a colour bitmap (FreeType's FT_Bitmap, BGRA) box-filtered into out, keeping its
  * aspect ratio, centred. */
