@@ -6,15 +6,9 @@
 #include <string.h>
 
 #include "drm/drm-internal.h"
+#include "tests/kf-check-plain.h"
 
 static int failures;
-#define CHECK(cond)                                                                \
-	do {                                                                       \
-		if (!(cond)) {                                                     \
-			fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                \
-		}                                                                  \
-	} while (0)
 
 static bool covers(const struct drm_region *rg, int32_t x, int32_t y)
 {

@@ -14,15 +14,9 @@
 #include "kmscon-felis/loop.h"
 #include "kmscon-felis/screen-text.h"
 #include "kmscon-felis/session.h"
+#include "tests/kf-check-plain.h"
 
 static int failures;
-#define CHECK(cond)                                                                               \
-	do {                                                                                      \
-		if (!(cond)) {                                                                    \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                               \
-		}                                                                                 \
-	} while (0)
 
 static char tmpdir[] = "/tmp/kf-session-XXXXXX";
 

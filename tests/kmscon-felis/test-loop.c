@@ -7,14 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/kf-check-plain.h"
+
 static int failures;
-#define CHECK(cond)                                                                               \
-	do {                                                                                      \
-		if (!(cond)) {                                                                    \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                               \
-		}                                                                                 \
-	} while (0)
 
 static char order[64];
 static size_t norder;

@@ -10,15 +10,9 @@
 #include <unistd.h>
 
 #include "pty/pty.h"
+#include "tests/kf-check-plain.h"
 
 static int failures;
-#define CHECK(cond)                                                                     \
-	do {                                                                            \
-		if (!(cond)) {                                                          \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                     \
-		}                                                                       \
-	} while (0)
 
 static inline uint64_t ms_now(void)
 {
