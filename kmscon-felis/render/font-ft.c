@@ -194,9 +194,14 @@ static void letters_extent(struct ft_font *f, int *asc, int *desc)
 	const FT_Size_Metrics *m = &face->size->metrics;
 	*asc = (int)((m->ascender + 63) >> 6);
 	*desc = (int)((-m->descender + 63) >> 6);
-	kf_ft_letters_fit(face, f->size, false, asc, desc);
-	/* A synthesised bold (no bold face installed: the regular face emboldened by size/20 px)
-	 * is not measured: its letters may still reach up to half that beyond the cell. */
+	/* A synthesised bold (no bold face installed: the regular face thickened) lifts the letters'
+	 * tops by half the thickening and lowers their bottoms as much: at 8-40 px in DejaVu Sans
+	 * Mono the accents of bold capitals (and the tails of g, j, p, q, y) went a pixel past the
+	 * cell's edge. Measured on the regular face, already loaded; a hit measures it again. */
+	if (bold->fake_bold)
+		kf_ft_letters_fit_bold(face, f->size, asc, desc);
+	else
+		kf_ft_letters_fit(face, f->size, false, asc, desc);
 	if (bold->ft && bold->ft != face && !bold->fake_bold)
 		kf_ft_letters_fit(bold->ft, f->size, true, asc, desc);
 	if (*asc < f->fit_asc)
@@ -509,7 +514,7 @@ void kf_ft_shear(FT_Vector *p, int n)
 static void synthesise(const struct ft_font *f, FT_Outline *o, bool fb, bool fi)
 {
 	if (fb)
-		FT_Outline_Embolden(o, f->size * 64 / 20 > 32 ? f->size * 64 / 20 : 32);
+		FT_Outline_Embolden(o, kf_ft_bold_strength(f->size));
 	if (fi)
 		kf_ft_shear(o->points, o->n_points);
 }

@@ -20,30 +20,50 @@
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/render/render-internal.h"
 
-void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, bool letters_only, int *asc, int *desc)
+/* The extent of the letters among tall[] (and '_', '|' unless letters_only), each also thickened
+ * by bold (26.6; 0: not). */
+static void fit(struct FT_FaceRec_ *face, int size, bool letters_only, long bold, int *asc,
+		int *desc)
 {
 	static const uint8_t tall[] = {0xc0, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc7, 0xd1, 0xd2,
 				       0xd3, 0xd4, 0xd5, 0xd6, 0xd9, 0xda, 0xdb, 0xdc, 0xdd,
 				       0xfe, 0xff, 'g',	 'j',  'p',  'q',  'y',	 '_',  '|'};
+	const size_t letters = sizeof(tall) - 2;
 	int top = *asc, bottom = *desc;
-	size_t n = sizeof(tall) - (letters_only ? 2 : 0); /* without '_' and '|' */
+	size_t n = letters_only ? letters : sizeof(tall);
 	for (size_t i = 0; i < n && FT_IS_SCALABLE(face); i++) {
 		FT_UInt gi =
 		    FT_Get_Char_Index(face, tall[i]); /* not .notdef for a letter it lacks */
 		if (!gi || FT_Load_Glyph(face, gi, FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT) ||
 		    face->glyph->format != FT_GLYPH_FORMAT_OUTLINE)
 			continue;
-		FT_BBox b;
-		FT_Outline_Get_CBox(&face->glyph->outline, &b);
-		int t = (int)((b.yMax + 63) >> 6), d = (int)(-(b.yMin & ~63) >> 6);
-		/* a font with some odd glyph among these keeps its spacing */
-		if ((t > top ? t : top) + (d > bottom ? d : bottom) - *asc - *desc > size / 4)
-			continue;
-		top = t > top ? t : top;
-		bottom = d > bottom ? d : bottom;
+		/* the plain letter, then (a letter, for a synthesised bold) thickened */
+		for (int pass = 0; pass < (bold && i < letters ? 2 : 1); pass++) {
+			if (pass)
+				FT_Outline_Embolden(&face->glyph->outline, bold);
+			FT_BBox b;
+			FT_Outline_Get_CBox(&face->glyph->outline, &b);
+			int t = (int)((b.yMax + 63) >> 6), d = (int)(-(b.yMin & ~63) >> 6);
+			/* a font with some odd glyph among these keeps its spacing */
+			if ((t > top ? t : top) + (d > bottom ? d : bottom) - *asc - *desc >
+			    size / 4)
+				continue;
+			top = t > top ? t : top;
+			bottom = d > bottom ? d : bottom;
+		}
 	}
 	*asc = top;
 	*desc = bottom;
+}
+
+void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, bool letters_only, int *asc, int *desc)
+{
+	fit(face, size, letters_only, 0, asc, desc);
+}
+
+void kf_ft_letters_fit_bold(struct FT_FaceRec_ *face, int size, int *asc, int *desc)
+{
+	fit(face, size, false, kf_ft_bold_strength(size), asc, desc);
 }
 
 /* The cell's size, baseline and underline of a font whose letters need asc and desc

@@ -88,6 +88,16 @@ int kf_ft_outline_bitmap(struct FT_LibraryRec_ *lib, struct FT_Outline_ *o, void
  * loaded. */
 struct FT_FaceRec_;
 void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, bool letters_only, int *asc, int *desc);
+/* The same for the letters as a synthesised bold draws them too (the outline thickened by
+ * kf_ft_bold_strength): asc and desc hold the plain face's letters and '_' and '|', and the
+ * thickened letters. */
+void kf_ft_letters_fit_bold(struct FT_FaceRec_ *face, int size, int *asc, int *desc);
+/* The thickening of a synthesised bold in 26.6 (FT_Outline_Embolden): a twentieth of the size, at
+ * least half a pixel. It grows a letter by half of it on every side. */
+static inline long kf_ft_bold_strength(int size)
+{
+	return size * 64 / 20 > 32 ? size * 64 / 20 : 32;
+}
 /* font-metrics.c: base's cell size, baseline and underline for face at size px whose letters need asc
  * pixels above the baseline and desc below (kf_ft_letters_fit); out-of-range values give defaults. */
 void kf_ft_cell_metrics(struct FT_FaceRec_ *face, int size, int asc, int desc, struct kf_font *base);
