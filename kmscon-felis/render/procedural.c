@@ -4,7 +4,8 @@
  * separators and their extras (U+E0B0-E0BF) are drawn at the exact cell size so that neighbouring
  * cells join without gaps or overlaps at every size: every line that leaves a cell edge is centred
  * on the same pixel column/row in every glyph, and fractional blocks round their boundaries the
- * same way everywhere. Curves and diagonals are anti-aliased by 4x4 supersampling.
+ * same way everywhere. Curves and diagonals are anti-aliased by 4x4 supersampling. The Powerline
+ * symbols U+E0A0-E0A3 are drawn here too, but only for fonts that lack them.
  */
 #include <math.h>
 #include <string.h>
@@ -479,6 +480,111 @@ static void powerline_extra(struct canvas *c, uint32_t cp)
 	}
 }
 
+/* The Powerline symbols U+E0A0-E0A3 (branch, line number, padlock, column number), drawn only
+ * where the fonts lack them (a font that has them keeps its design): most console fonts do, and a
+ * prompt's branch then showed as a box. Drawn in the letters' part of the cell (a margin of an
+ * eighth above and below), left-right symmetric where the symbol is, with the light stroke. */
+struct icon {
+	int x0, y0, x1, y1, t; /* the symbol's box and stroke */
+};
+
+static struct icon icon_box(const struct canvas *c)
+{
+	int mx = c->w / 8, my = c->h / 8;
+	return (struct icon){mx, my, c->w - mx, c->h - my, light_t(c)};
+}
+
+/* One letter (L, N or C) in [x0, x1) x [y0, y1): the square letters of the Powerline font. */
+static void letter(struct canvas *c, char l, int x0, int y0, int x1, int y1, int t)
+{
+	fill(c, x0, y0, x0 + t, y1, 255); /* every one has its left stroke */
+	if (l == 'L' || l == 'C')
+		fill(c, x0, y1 - t, x1, y1, 255);
+	if (l == 'C')
+		fill(c, x0, y0, x1, y0 + t, 255);
+	if (l == 'N') {
+		fill(c, x1 - t, y0, x1, y1, 255);
+		double p[5] = {x0 + t / 2.0, y0 + t / 2.0, x1 - t / 2.0, y1 - t / 2.0, t / 2.0 + 0.25};
+		aa_shape(c, in_segment, p);
+	}
+}
+
+/* U+E0A1 LN, U+E0A3 CN: the two letters one above the other, each as wide as the symbol (side by
+ * side they would be a pixel or two wide in a 6-pixel cell, and unreadable). */
+static void two_letters(struct canvas *c, char a, char b)
+{
+	struct icon k = icon_box(c);
+	int gap = (k.y1 - k.y0) >= 12 ? (k.y1 - k.y0) / 12 : 0, half = (k.y0 + k.y1) / 2;
+	letter(c, a, k.x0, k.y0, k.x1, half - gap / 2, k.t);
+	letter(c, b, k.x0, half + (gap - gap / 2), k.x1, k.y1, k.t);
+}
+
+/* p: centre x, the arch's centre y, radius (to the stroke's middle), half thickness, bottom y of
+ * the legs. The padlock's shackle: a half ring, its legs straight down into the body. */
+static bool in_shackle(double x, double y, const double *p)
+{
+	double dx = x - p[0], dy = y - p[1];
+	if (y > p[4])
+		return false;
+	if (dy >= 0)
+		return fabs(fabs(dx) - p[2]) <= p[3];
+	return fabs(sqrt(dx * dx + dy * dy) - p[2]) <= p[3];
+}
+
+static void padlock(struct canvas *c)
+{
+	struct icon k = icon_box(c);
+	int bw = k.x1 - k.x0, body = (k.y0 + k.y1) / 2; /* the body: the lower half */
+	fill(c, k.x0, body, k.x1, k.y1, 255);
+	/* the shackle's legs a fifth of the body in from its sides, at least a pixel apart */
+	int in = bw / 5;
+	if (bw - 2 * in - 2 * k.t < 1)
+		in = (bw - 2 * k.t - 1) / 2 > 0 ? (bw - 2 * k.t - 1) / 2 : 0;
+	double r = (bw - 2 * in - k.t) / 2.0, cx = c->w / 2.0;
+	double p[5] = {cx, k.y0 + k.t / 2.0 + r, r, k.t / 2.0, body};
+	if (p[1] > body - 1)
+		p[1] = body - 1; /* a flat cell: a flatter arch, the legs still show */
+	aa_shape(c, in_shackle, p);
+}
+
+/* U+E0A0: the version-control branch: a trunk on the left from top to bottom, a branch leaving it
+ * below the middle up to the right, a node at each of the three ends. */
+static void branch(struct canvas *c)
+{
+	struct icon k = icon_box(c);
+	/* a node is wider than the stroke, at most a third of the symbol (the top two apart) */
+	int bw = k.x1 - k.x0, t = k.t, d = t + 1 + bw / 8;
+	if (d > bw / 3)
+		d = bw / 3 > t ? bw / 3 : t;
+	int tx = k.x0 + (d - t) / 2, bx = k.x1 - d + (d - t) / 2; /* the strokes' left columns */
+	fill(c, tx, k.y0, tx + t, k.y1, 255);
+	fill(c, k.x0, k.y0, k.x0 + d, k.y0 + d, 255);
+	fill(c, k.x0, k.y1 - d, k.x0 + d, k.y1, 255);
+	fill(c, k.x1 - d, k.y0, k.x1, k.y0 + d, 255);
+	/* the branch: down from its node a little, then slanting into the trunk */
+	int bend = k.y0 + (k.y1 - k.y0) / 3, join = k.y0 + (k.y1 - k.y0) * 2 / 3;
+	fill(c, bx, k.y0, bx + t, bend, 255);
+	double p[5] = {bx + t / 2.0, bend - 0.5, tx + t / 2.0, join, t / 2.0 + 0.25};
+	aa_shape(c, in_segment, p);
+}
+
+static void powerline_symbol(struct canvas *c, uint32_t cp)
+{
+	if (cp == 0xe0a0)
+		branch(c);
+	else if (cp == 0xe0a1)
+		two_letters(c, 'L', 'N');
+	else if (cp == 0xe0a2)
+		padlock(c);
+	else
+		two_letters(c, 'C', 'N');
+}
+
+bool kf_procedural_stands_in(uint32_t cp)
+{
+	return cp >= 0xe0a0 && cp <= 0xe0a3;
+}
+
 const char *kf_procedural_box_arms(uint32_t cp)
 {
 	if (cp < 0x2500 || cp > 0x257f || !box_arms[cp - 0x2500][0])
@@ -505,6 +611,8 @@ void kf_procedural_draw(uint32_t cp, uint8_t *mask, int w, int h)
 		powerline(&c, cp);
 	else if (cp >= 0xe0b4 && cp <= 0xe0bf)
 		powerline_extra(&c, cp);
+	else if (kf_procedural_stands_in(cp))
+		powerline_symbol(&c, cp);
 }
 
 /* A hollow rectangle inset from the cell: visibly "something is here that we cannot show". */

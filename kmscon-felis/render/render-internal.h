@@ -136,7 +136,10 @@ void kf_font_choice_finish(struct kf_font_choice *c);
 
 /* procedural.c: box drawing, block elements, Braille, Powerline, and the missing-glyph box. */
 bool kf_procedural_has(uint32_t cp);
-/* Draws cp into a zeroed cells*cw x ch alpha mask. */
+/* The characters drawn by kf_procedural_draw only where the fonts lack them (Powerline's
+ * U+E0A0-E0A3: branch, LN, padlock, CN). */
+bool kf_procedural_stands_in(uint32_t cp);
+/* Draws cp (kf_procedural_has or kf_procedural_stands_in) into a zeroed cells*cw x ch alpha mask. */
 void kf_procedural_draw(uint32_t cp, uint8_t *mask, int w, int h);
 void kf_procedural_missing(uint8_t *mask, int w, int h);
 /* The arms ("URDL", each 0 none, 1 light, 2 heavy, 3 double) of a table-drawn box glyph, or NULL.

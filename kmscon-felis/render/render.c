@@ -405,8 +405,13 @@ static bool rasterise(struct kf_render *r, uint32_t cp, unsigned style, struct k
 		kf_procedural_draw(cp, g->data, g->w, g->h);
 	} else {
 		int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
-		if (r->font->render(r->font, cp, style, s, g) < 0)
-			return false;
+		if (r->font->render(r->font, cp, style, s, g) < 0) {
+			if (!kf_procedural_stands_in(cp))
+				return false;
+			g->kind = KF_GLYPH_ALPHA; /* what the font may have left */
+			memset(g->data, 0, (size_t)g->w * g->h);
+			kf_procedural_draw(cp, g->data, g->w, g->h);
+		}
 	}
 	if (g->kind != KF_GLYPH_EMPTY)
 		ink_rows(g);
