@@ -67,11 +67,19 @@ void grid__hist_finish(struct screen *s)
 	s->hist_n = s->hist_max = s->hist_head = 0;
 }
 
+/* The scrollback emptied (ED 3, RIS, a push out of memory): its chunks go back to the system but the head,
+ * kept empty for the lines that come next. A console that once held 10,000 long lines kept them all (~25 MB
+ * at 212 columns) for good; keeping one spares a `clear` (which sends ED 3) after a few lines a map and a
+ * fault of a fresh chunk. Rare: never on the path of a scrolled line. */
 void grid__hist_reset(struct screen *s)
 {
-	for (size_t i = 0; i < s->hist_n; i++) {
-		s->hist[i].used = 0;
-		s->hist[i].any = false;
+	if (s->hist_n) {
+		struct hist_chunk keep = s->hist[s->hist_head];
+		for (size_t i = 0; i < s->hist_n; i++)
+			if (i != s->hist_head)
+				grid__unmap(s->hist[i].mem, s->hist_chunk);
+		s->hist[0] = (struct hist_chunk){.mem = keep.mem};
+		s->hist_n = 1;
 	}
 	s->hist_head = 0;
 }
