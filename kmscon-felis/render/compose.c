@@ -15,6 +15,8 @@
  * Emoji sequences (kf_shape_cluster) are one glyph of the colour emoji font, found by shaping
  * (font-color.c).
  */
+#include <stdlib.h>
+
 #include "kmscon-felis/render/compose-table.h"
 #include "kmscon-felis/render/render-internal.h"
 
@@ -50,6 +52,36 @@ static uint32_t compose_pair(uint32_t a, uint32_t b)
 	    compose_pairs[lo][1] == b)
 		return compose_pairs[lo][2];
 	return 0;
+}
+
+/* compose_pairs by composite: {composite, first}, sorted on first use (kf_compose_base) */
+#define NPAIRS (sizeof(compose_pairs) / sizeof(compose_pairs[0]))
+static uint32_t by_composite[NPAIRS][2];
+
+static int cmp_composite(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+uint32_t kf_compose_base(uint32_t c)
+{
+	if (!by_composite[0][0]) {
+		for (size_t i = 0; i < NPAIRS; i++) {
+			by_composite[i][0] = compose_pairs[i][2];
+			by_composite[i][1] = compose_pairs[i][0];
+		}
+		qsort(by_composite, NPAIRS, sizeof(by_composite[0]), cmp_composite);
+	}
+	size_t lo = 0, hi = NPAIRS;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (by_composite[mid][0] < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < NPAIRS && by_composite[lo][0] == c ? by_composite[lo][1] : 0;
 }
 
 size_t kf_compose_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned style, int cells)

@@ -1,5 +1,6 @@
 /* kmscon-felis/render/decor.c: what the painter (paint.c) draws over a cell's glyph: underlines,
  * the cursor's underline and bar shapes, and the mouse pointer. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,12 +218,13 @@ void kf_paint_blit_color_row(uint32_t *p, const uint32_t *m, int w)
 	}
 }
 
-static void blit(struct kf_strip *o, int x, const struct kf_glyph *g, uint32_t fg)
+/* g at strip x, raised by up rows (<= g->y0: a stacked mark, kf_paint_marks) */
+static void blit(struct kf_strip *o, int x, const struct kf_glyph *g, uint32_t fg, int up)
 {
 	if (g->kind == KF_GLYPH_ALPHA) {
 		const uint8_t *m = g->data;
 		for (int y = g->y0; y < g->y1; y++) {
-			uint32_t *p = o->px + (size_t)y * o->pitch + x;
+			uint32_t *p = o->px + (size_t)(y - up) * o->pitch + x;
 			const uint8_t *mr = m + (size_t)y * g->w;
 			for (int i = 0; i < g->w; i++) {
 				unsigned a = mr[i];
@@ -251,16 +253,41 @@ static bool is_mark(uint32_t cp)
 
 /* A cluster's combining marks over its first glyph. Here, not inlined into paint.c's paint_row:
  * inlined, these parts made paint_row span two 4 KiB pages and its per-cell loop jump between them,
- * a look-up of the next block per jump under TCG (docs/benchmarks.md, issue 5 session 18). */
+ * a look-up of the next block per jump under TCG (docs/benchmarks.md, issue 5 session 18).
+ * Marks above the letter are stacked: each one after the first above mark, or after a composite
+ * whose accent is above its letter (a + U+0301 drawn as á), is raised until a blank row separates
+ * it from the ink above the letter so far, as far as the cell's top allows. A font's mark-to-mark
+ * positioning (GPOS mkmk) stacks them so; DejaVu Sans Mono has none, and every mark was drawn where
+ * it sits over a bare small letter: the diaeresis of a + U+0301 + U+0308 on the acute, a second
+ * circumflex on the first. Marks below the letter, and the first above it, stay as the font put them
+ * (a horn, an ogonek touch their letter by design). */
 void kf_paint_marks(struct kf_render *r, struct kf_strip *o, int x, const uint32_t *cps, size_t n,
 		    unsigned style, int cells, uint32_t fg)
 {
+	int top = INT_MAX; /* the highest row of ink above the letter so far (INT_MAX: none yet) */
+	bool above = false; /* an above mark was met (top then says where the ink above ends) */
 	for (size_t i = 1; i < n; i++) {
 		if (!is_mark(cps[i]))
 			continue;
 		const struct kf_glyph *g = kf_render_glyph(r, cps[i], style, cells);
-		if (!g->missing) /* a mark the fonts lack is dropped, not boxed */
-			blit(o, x, g, fg);
+		if (g->missing) /* a mark the fonts lack is dropped, not boxed */
+			continue;
+		int up = 0;
+		if (g->kind == KF_GLYPH_ALPHA && g->y1 <= r->font->baseline && g->y0 < g->y1) {
+			uint32_t plain = above ? 0 : kf_compose_base(cps[0]);
+			if (plain) { /* the composite's accent: its ink above the plain letter's */
+				const struct kf_glyph *c = kf_render_glyph(r, cps[0], style, cells);
+				const struct kf_glyph *b = kf_render_glyph(r, plain, style, cells);
+				if (!b->missing && c->kind == KF_GLYPH_ALPHA &&
+				    b->kind == KF_GLYPH_ALPHA && c->y0 < b->y0)
+					top = c->y0;
+			}
+			above = true;
+			if (top != INT_MAX && g->y1 + 1 > top)
+				up = g->y1 + 1 - top < g->y0 ? g->y1 + 1 - top : g->y0;
+			top = g->y0 - up < top ? g->y0 - up : top;
+		}
+		blit(o, x, g, fg, up);
 	}
 }
 

@@ -330,6 +330,8 @@ void kf_paint_blit_color_row(uint32_t *p, const uint32_t *m, int w);
 /* decor.c: the combining marks cps[1..n) of a cluster in style over its cell pixels at x of o. */
 void kf_paint_marks(struct kf_render *r, struct kf_strip *o, int x, const uint32_t *cps, size_t n,
 		    unsigned style, int cells, uint32_t fg);
+/* compose.c: the letter a composite of UAX #15 composes from (é: e; ệ: ẹ), or 0. */
+uint32_t kf_compose_base(uint32_t c);
 /* compose.c: replaces the base cps[0] and the marks after it with their precomposed character
  * (canonical composition, UAX #15) when the fonts have its glyph in style and cells; returns the
  * code points left in cps (n when nothing composed). */

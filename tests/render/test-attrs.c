@@ -677,9 +677,76 @@ static void test_emoji_hostile(void)
 	kf_render_destroy(r);
 }
 
+/* The top and bottom rows of cell 0 that differ from the background (bottom -1: none), and the
+ * lowest row where a and b differ (-1: none). */
+static void ink_rows(const struct shot *a, int *top, int *bottom)
+{
+	*top = a->ch, *bottom = -1;
+	for (int j = 0; j < a->ch; j++)
+		for (int i = 0; i < a->cw; i++)
+			if (a->px[(size_t)j * a->w + i] != a->px[(size_t)j * a->w + a->cw * 2]) {
+				*top = j < *top ? j : *top;
+				*bottom = j;
+			}
+}
+
+static int lowest_change(const struct shot *a, const struct shot *b)
+{
+	int low = -1;
+	for (int j = 0; j < a->ch; j++)
+		for (int i = 0; i < a->cw; i++)
+			if (a->px[(size_t)j * a->w + i] != b->px[(size_t)j * a->w + i])
+				low = j;
+	return low;
+}
+
+/* Two marks above a letter are stacked, not drawn on each other: the second one's ink lies above
+ * the first's (the two share at most one row where the cell's top leaves no room for a blank one).
+ * a + U+0301 + U+0308 is á (composed) with the diaeresis, x + U+0302 + U+0301 the circumflex with
+ * the acute; DejaVu Sans Mono has no mark-to-mark positioning of its own. Before, the second mark
+ * sat where it sits over a bare letter, across the first. */
+static void test_stacked_marks(void)
+{
+	static const struct {
+		const char *letter, *one, *two, *what;
+	} cases[] = {
+	    {"a", "a\xcc\x81", "a\xcc\x81\xcc\x88", "a + U+0301 + U+0308"},
+	    {"x", "x\xcc\x82", "x\xcc\x82\xcc\x81", "x + U+0302 + U+0301"},
+	};
+	for (int size = 12; size <= 32; size += 2) {
+		struct kf_render *r;
+		struct kf_render_config cfg = {.font_file = MONO, .font_size = size};
+		if (kf_render_create(&cfg, &r)) {
+			printf("SKIP stacked marks: no DejaVu Sans Mono\n");
+			return;
+		}
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			struct shot l = paint(r, 3, 1, cases[i].letter);
+			struct shot a = paint(r, 3, 1, cases[i].one);
+			struct shot b = paint(r, 3, 1, cases[i].two);
+			int lt, lb, at, ab;
+			ink_rows(&l, &lt, &lb);
+			ink_rows(&a, &at, &ab);
+			int low = lowest_change(&a, &b);
+			/* the first mark: rows at..lt-1; the second's visible ink ends by row at */
+			if (at >= lt || low < 0 || low > at) {
+				printf("FAIL %s at %d px: the first mark in rows %d..%d, the second's ink "
+				       "down to row %d\n",
+				       cases[i].what, size, at, lt - 1, low);
+				failures++;
+			}
+			free(l.px);
+			free(a.px);
+			free(b.px);
+		}
+		kf_render_destroy(r);
+	}
+}
+
 int main(void)
 {
 	test_marks();
+	test_stacked_marks();
 	test_composed();
 	test_text_presentation();
 	test_emoji_sequences();
