@@ -128,6 +128,7 @@ static void single_arm(struct canvas *c, const int *arm, int d)
 	int t1 = arm_t(c, p1 == 3 ? 1 : p1), t2 = arm_t(c, p2 == 3 ? 1 : p2);
 	int pt = t1 > t2 ? t1 : t2;
 	int len = horiz ? c->w : c->h;
+	bool lone = !pt; /* no line across: ─ ━, and the half lines ╴ ╸ ╼ ... */
 	if (!pt)
 		pt = t;
 	int a = mid(len, pt), b = a + pt;
@@ -148,6 +149,15 @@ static void single_arm(struct canvas *c, const int *arm, int d)
 		a = 0;
 	else
 		b = len;
+	/* A heavy half line (╸ ╺, or ╼ ╾ with a light half) in a cell of 3 or 4 px: the middle of its
+	 * 3-pixel stroke starts at the cell's edge, and it reached the edge it must not, a stub into
+	 * the neighbour's cell (or, past a light half, a thick end on the light line's edge). */
+	if (lone && arm[(d + 2) % 4] < arm[d]) {
+		if ((d == LEFT || d == UP) && b > len - 1)
+			b = len - 1;
+		else if ((d == RIGHT || d == DOWN) && a < 1)
+			a = 1;
+	}
 	if (horiz)
 		fill(c, a, mid(c->h, t), b, mid(c->h, t) + t, 255);
 	else
@@ -254,6 +264,16 @@ static void arc(struct canvas *c, uint32_t cp)
 	fill(c, hx0, mid(c->h, t), hx1, mid(c->h, t) + t, 255);
 	int vy0 = (int)(sy > 0 ? ly + r : 0), vy1 = (int)(sy > 0 ? c->h : ly - r + 0.999);
 	fill(c, mid(c->w, t), vy0, mid(c->w, t) + t, vy1, 255);
+	/* In a cell 3 or 4 px wide the radius is a pixel and the ring's anti-aliasing reached into
+	 * the column (or row) an arm leaves by: a faint pixel beside the line, a ghost at the join.
+	 * The edges hold the lines' pixels only (at larger sizes they already do). */
+	int ex = sx > 0 ? c->w - 1 : 0, ey = sy > 0 ? c->h - 1 : 0;
+	for (int y = 0; y < c->h; y++)
+		if (y < mid(c->h, t) || y >= mid(c->h, t) + t)
+			c->m[y * c->w + ex] = 0;
+	for (int x = 0; x < c->w; x++)
+		if (x < mid(c->w, t) || x >= mid(c->w, t) + t)
+			c->m[ey * c->w + x] = 0;
 }
 
 static void diagonal(struct canvas *c, bool rising)

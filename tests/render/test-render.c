@@ -141,14 +141,15 @@ static int ink_pieces(const uint8_t *m, int w, int h)
 /* A single line meeting a double one, as the Unicode charts and the fonts draw it (mc's panels are
  * framed in these): at a corner (╓ ╖ ╙ ╜ ╒ ╕ ╘ ╛) the single line reaches across both strokes of
  * the double one, so the glyph is one piece; at a T (╟ ╢ ╤ ╧) it stops at the near stroke, so
- * nothing lies between the two strokes, which stay apart (two pieces). */
+ * nothing lies between the two strokes, which stay apart (two pieces). From 3 px wide (tiny fonts,
+ * zoomed out; test-box-tiny.c checks their joins there). */
 static void test_box_double_single(void)
 {
 	static const uint32_t corners[] = {0x2552, 0x2553, 0x2555, 0x2556,
 					   0x2558, 0x2559, 0x255b, 0x255c};
 	static const uint32_t tees[] = {0x255f, 0x2562, 0x2564, 0x2567};
 	int bad = 0;
-	for (int w = 5; w <= 24; w++) {
+	for (int w = 3; w <= 24; w++) {
 		for (int h = w * 3 / 2; h <= w * 13 / 5; h++) {
 			for (size_t i = 0; i < sizeof(corners) / sizeof(corners[0]); i++) {
 				uint8_t *m = draw(corners[i], w, h);
@@ -201,11 +202,11 @@ static void test_box_double_single(void)
 /* The rounded corners (tmux popups, fzf, lazygit) meet the straight lines pixel for pixel: the
  * column or row an arm leaves by holds exactly the coverage of the plain line's (anti-aliasing of
  * the arc there shows as a fainter pixel and a ghost beside it, a seam), and the edges without an
- * arm hold nothing. */
+ * arm hold nothing. From 3 px wide, where the radius is a pixel. */
 static void test_box_arcs(void)
 {
 	int bad = 0;
-	for (int w = 5; w <= 24; w++) {
+	for (int w = 3; w <= 24; w++) {
 		for (int h = w * 3 / 2; h <= w * 13 / 5; h++) {
 			uint8_t *hl = draw(0x2500, w, h), *vl = draw(0x2502, w, h);
 			for (uint32_t cp = 0x256d; cp <= 0x2570; cp++) {
