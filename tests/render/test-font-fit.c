@@ -4,11 +4,15 @@
  * (kmscon-felis(1)), which lifts an accent by half that: measured on the regular face only, the
  * cell's top cut the accents of bold É Å Ñ Ö. Each Latin-1 letter is thickened here as FreeType
  * does it for that strength and its bitmap must lie within the cell, and each of its inked rows
- * must be inked in the renderer's own bold glyph (no row lost to the cell's edge). */
+ * must be inked in the renderer's own bold glyph (no row lost to the cell's edge). The same font
+ * found by fontconfig as a lone face has the same cells, from the font cache too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <fontconfig/fontconfig.h>
 
 #include <ft2build.h>
 #include FT_FREETYPE_H
@@ -65,6 +69,60 @@ static int clipped(struct kf_render *r, FT_Face face, int size, int *printed)
 	return bad;
 }
 
+/* The same font through fontconfig with the regular face alone installed (a family without its
+ * bold): bold is synthesised there too, and the cell, on a cache miss and on a hit, is the one of
+ * the font file. */
+static void lone_face(const int *cell_h)
+{
+	char dir[] = "/tmp/kf-font-fit-XXXXXX", path[512];
+	if (!mkdtemp(dir)) {
+		CHECK(!"a temporary directory");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/fonts", dir);
+	CHECK(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/fonts/DejaVuSansMono.ttf", dir);
+	CHECK(symlink(regular, path) == 0);
+	snprintf(path, sizeof(path), "%s/fonts.conf", dir);
+	FILE *fc = fopen(path, "w");
+	if (!fc) {
+		CHECK(!"fonts.conf written");
+		return;
+	}
+	fprintf(fc, "<?xml version=\"1.0\"?><fontconfig><dir>%s/fonts</dir><cachedir>%s/fc</cachedir>"
+		    "</fontconfig>\n", dir, dir);
+	fclose(fc);
+	setenv("FONTCONFIG_FILE", path, 1);
+	setenv("KMSCON_FELIS_FONT_CACHE", dir, 1);
+	CHECK(FcInitReinitialize());
+	int made = 0;
+	for (int size = 8; size <= 40; size++) {
+		for (int i = 0; i < 2; i++) { /* a miss, then a hit */
+			struct kf_font *f = NULL;
+			bool fb = false, fi;
+			if (kf_font_ft_create("DejaVu Sans Mono", NULL, size, &f)) {
+				CHECK(!"DejaVu Sans Mono from fontconfig");
+				return;
+			}
+			if (!kf_font_ft_style(f, KF_GLYPH_BOLD, &fb, &fi) || !fb)
+				printf("FAIL %d px: fontconfig found a bold face\n", size), failures++;
+			else if (f->cell_h != cell_h[size])
+				printf("FAIL %d px (%s): a %d-pixel cell, the font file's is %d\n", size,
+				       i ? "hit" : "miss", f->cell_h, cell_h[size]),
+				    failures++;
+			f->destroy(f);
+			made++;
+		}
+	}
+	printf("lone face: %d fonts, miss and hit\n", made);
+	unsetenv("FONTCONFIG_FILE");
+	FcInitReinitialize();
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		printf("warning: could not remove %s\n", dir);
+}
+
 int main(void)
 {
 	FT_Library lib;
@@ -73,7 +131,7 @@ int main(void)
 		printf("SKIP: no DejaVu Sans Mono\n");
 		return 77;
 	}
-	int bad = 0, printed = 0;
+	int bad = 0, printed = 0, cell_h[41] = {0};
 	for (int size = 8; size <= 40; size++) {
 		struct kf_render_config fc = {.font_file = regular, .font_size = size};
 		struct kf_render *r;
@@ -84,11 +142,13 @@ int main(void)
 		bool fb = false, fi;
 		CHECK(kf_font_ft_style(r->font, KF_GLYPH_BOLD, &fb, &fi) && fb);
 		bad += clipped(r, face, size, &printed);
+		cell_h[size] = r->cell_h;
 		kf_render_destroy(r);
 	}
 	if (bad)
 		printf("FAIL %d synthesised bold letters clipped\n", bad);
 	CHECK(bad == 0);
+	lone_face(cell_h);
 	FT_Done_Face(face);
 	FT_Done_FreeType(lib);
 	printf("%d failures\n", failures);
