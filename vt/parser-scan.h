@@ -44,28 +44,29 @@ static size_t scan_printable(const uint8_t *d, size_t i, size_t n)
 
 /* scan_printable for the text between escape sequences (a word, a cell, a line's rest): 32 bytes per step,
  * as two 16-byte compares, so that a run shorter than 32 bytes takes no loop at all (escape-heavy output's
- * runs come in every length, which the 8-byte loop's exit mispredicts). */
-static inline size_t scan_printable_32(const uint8_t *d, size_t i, size_t n)
+ * runs come in every length, which the 8-byte loop's exit mispredicts). The first byte of q..end that is not
+ * printable, or end: by pointers, as the feed loop walks (it then keeps neither data nor len for the scan). */
+static inline const uint8_t *scan_printable_32(const uint8_t *q, const uint8_t *end)
 {
 #if defined(__SSE2__) && defined(__GNUC__)
 	__m128i lo = _mm_set1_epi8(0x1f), del = _mm_set1_epi8(0x7f);
 	/* loaded here, not hoisted into the caller's loop: there they would be reloaded after every call */
 	__asm__ volatile("" : "+x"(lo), "+x"(del));
-	while (n - i >= 32) {
+	while ((size_t)(end - q) >= 32) {
 		/* printable: above 0x1f as a signed byte (so not 0x80..0xff), and not DEL */
-		const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(d + i)),
-			      b = _mm_loadu_si128((const __m128i *)(const void *)(d + i + 16));
+		const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)q),
+			      b = _mm_loadu_si128((const __m128i *)(const void *)(q + 16));
 		const unsigned ma = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(a, del),
 										   _mm_cmpgt_epi8(a, lo))),
 			       mb = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(b, del),
 										   _mm_cmpgt_epi8(b, lo)));
 		const unsigned stop = ~(ma | mb << 16);
 		if (stop)
-			return i + (unsigned)__builtin_ctz(stop);
-		i += 32;
+			return q + (unsigned)__builtin_ctz(stop);
+		q += 32;
 	}
 #endif
-	return scan_printable(d, i, n);
+	return q + scan_printable(q, 0, (size_t)(end - q));
 }
 
 #if defined(HAVE_FEED_AVX2)
@@ -102,7 +103,7 @@ static inline size_t final_in_32_avx2(const uint8_t *s)
  * gives, but the upper halves left dirty: the caller clears them (vzeroupper below, or final_in_32_avx2 when a
  * CSI follows the text) before any call. One vzeroupper a text run, not one per 32 bytes and a second one
  * for the CSI after it: under QEMU's TCG each is 16 stores (~17 instructions of the host's). */
-static inline size_t scan_printable_32_avx2(const uint8_t *d, size_t i, size_t n)
+static inline const uint8_t *scan_printable_32_avx2(const uint8_t *q, const uint8_t *end)
 {
 	static const uint8_t one[32] = {
 		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -111,20 +112,20 @@ static inline size_t scan_printable_32_avx2(const uint8_t *d, size_t i, size_t n
 		0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
 		0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
 	};
-	while (n - i >= 32) {
+	while ((size_t)(end - q) >= 32) {
 		uint32_t m;
 		__asm__("vmovdqu %1, %%ymm0\n\t"
 			"vpaddb %2, %%ymm0, %%ymm0\n\t"
 			"vpcmpgtb %3, %%ymm0, %%ymm0\n\t"
 			"vpmovmskb %%ymm0, %0"
 			: "=r"(m)
-			: "m"(*(const uint8_t(*)[32])(const void *)(d + i)), "m"(one), "m"(bar)
+			: "m"(*(const uint8_t(*)[32])(const void *)q), "m"(one), "m"(bar)
 			: "xmm0");
 		if (~m)
-			return i + (unsigned)__builtin_ctz(~m);
-		i += 32;
+			return q + (unsigned)__builtin_ctz(~m);
+		q += 32;
 	}
-	return scan_printable(d, i, n);
+	return q + scan_printable(q, 0, (size_t)(end - q));
 }
 
 /* The clearing after scan_printable_32_avx2 where no final_in_32_avx2 follows. */
