@@ -535,8 +535,8 @@ static inline __attribute__((always_inline)) const uint8_t *csi_run(struct vt_pa
  * (possibly with a UTF-8 sequence pending).
  * Walked by pointers (q, end, bulk), not by an index into data: csi_run then shares the bulk bound with the
  * loop and returns a pointer, so that fewer values live across its calls, and the text scans need neither
- * data nor len (csi -0.54 %, ascii -0.25 %, scrolling -0.32 % instructions; docs/benchmarks.md, issue 2,
- * session 43). */
+ * data nor len (with data on the stack: csi -1.34 %, ascii -0.25 %, scrolling -0.32 % instructions;
+ * docs/benchmarks.md, issue 2, session 43). */
 static inline __attribute__((always_inline)) size_t ground_events(struct vt_parser *p, const uint8_t *data, size_t i0,
 								 size_t len, size_t (*fin32)(const uint8_t *),
 								 const uint8_t *(*scan32)(const uint8_t *, const uint8_t *),
@@ -551,12 +551,16 @@ static inline __attribute__((always_inline)) size_t ground_events(struct vt_pars
 	const size_t bulk_end = p->csi_tab_on && !p->c1 && len >= 2 + 33 ? len - (2 + 33) + 1 : 0;
 	const uint8_t *const bulk = data + bulk_end, *const end = data + len;
 	const uint8_t *q = data + i0;
+	/* data only on the rare paths (the index returned, the parse of an unusual sequence, UTF-8), read from
+	 * the stack there: kept in a register, it took one that csi_run's calls then had to free on each round
+	 * trip from a text run (csi -0.8 % instructions with feed's copy below) */
+	const uint8_t *volatile d0 = data;
 	while (q < end) {
 		uint8_t b = *q;
 		if (b == 0x1b) {
 			if (q < bulk) {
 				if (q[1] != '[')
-					return (size_t)(q - data); /* (the test below, known to fail) */
+					return (size_t)(q - d0); /* (the test below, known to fail) */
 				/* the sink's own path for the sequences it knows (vt_sink.csi_bytes), by final byte */
 				const uint8_t *s = q + 2;
 				size_t f = fin32(s), k; /* the length, final included */
@@ -572,7 +576,11 @@ static inline __attribute__((always_inline)) size_t ground_events(struct vt_pars
 					if (likely(fb == 'm') || likely(s[f] != 0x1b)) {
 						k = p->csi_tab[fb](ctx, s, f);
 					} else {
-						q = csi_run(p, ctx, bulk, s, f, fin32, &k);
+						/* (f copied here: GCC otherwise put f in csi_run's register before
+						 * the test, a move on every SGR of doom_fire's and dense_cells') */
+						size_t f2 = f;
+						__asm__("" : "+r"(f2));
+						q = csi_run(p, ctx, bulk, s, f2, fin32, &k);
 					}
 #if defined(__GNUC__)
 					/* q is in a register the call keeps: without this, q + 1 and q + 2 computed
@@ -587,20 +595,20 @@ static inline __attribute__((always_inline)) size_t ground_events(struct vt_pars
 				goto parse; /* "ESC [" at q, before bulk */
 			}
 			if (p->csi_tab_on && !p->c1)
-				return (size_t)(q - data); /* within 2 + 33 bytes of the end: feed's vt__csi_tail (no call here) */
+				return (size_t)(q - d0); /* within 2 + 33 bytes of the end: feed's vt__csi_tail (no call here) */
 			if ((size_t)(end - q) > 1 && q[1] == '[') {
 				size_t j, i;
 parse:
-				i = (size_t)(q - data);
-				j = vt__fast_csi(p, data, i, len);
+				i = (size_t)(q - d0);
+				j = vt__fast_csi(p, d0, i, len);
 				if (j != i) {
 					if (csi)
 						csi(ctx, &p->csi);
-					q = data + j;
+					q = d0 + j;
 					continue;
 				}
 			}
-			return (size_t)(q - data);
+			return (size_t)(q - d0);
 		}
 		if ((unsigned)b - 0x20u < 0x5fu) {
 			const uint8_t *s = q;
@@ -641,14 +649,14 @@ parse:
 			/* CAN or SUB, tested as one (b - 0x18 is 0 or 2): `b == 0x18 || b == 0x1a` made GCC copy b
 			 * on every control of this loop (ascii +0.5 % instructions) */
 			if ((((unsigned)b - 0x18u) & ~2u) == 0)
-				return (size_t)(q - data);
+				return (size_t)(q - d0);
 			if (execute)
 				execute(ctx, b);
 			q++;
 			continue;
 		}
 		if (b < 0x80 || (p->c1 && b < 0xa0))
-			return (size_t)(q - data); /* DEL, or a raw C1 control */
+			return (size_t)(q - d0); /* DEL, or a raw C1 control */
 		if ((size_t)(end - q) >= 4 && q[3] < 0x20 && b - 0xe0u < 0x10u && !p->c1) {
 			/* one 3-byte character alone before a control (a colour animation's U+2580 cells):
 			 * ground_run's one-character path, without its set-up */
@@ -660,11 +668,11 @@ parse:
 				continue;
 			}
 		}
-		q = data + ground_run(p, data, (size_t)(q - data), len); /* UTF-8: consumes at least this byte */
+		q = d0 + ground_run(p, d0, (size_t)(q - d0), len); /* UTF-8: consumes at least this byte */
 		if (p->u_need)
-			return (size_t)(q - data);
+			return (size_t)(q - d0);
 	}
-	return (size_t)(q - data);
+	return (size_t)(q - d0);
 }
 
 /* The feed loop, with fin32, scan32 and clean32 the final_in_32, scan_printable_32 and clearing of its copy. */
@@ -674,13 +682,15 @@ static inline __attribute__((always_inline)) void feed(struct vt_parser *p, cons
 						       void (*clean32)(void))
 {
 	size_t i = 0;
+	/* read from the stack (see ground_events' d0): not a register kept across the loop's events */
+	const uint8_t *volatile dv = data;
 	while (i < len) {
 		if (likely(p->state == S_GROUND && !p->u_need)) {
-			i = ground_events(p, data, i, len, fin32, scan32, clean32);
+			i = ground_events(p, dv, i, len, fin32, scan32, clean32);
 			if (i == len)
 				break;
-			if (data[i] == 0x1b && p->csi_tab_on && !p->c1) {
-				const size_t j = vt__csi_tail(p, data, i, len);
+			if (dv[i] == 0x1b && p->csi_tab_on && !p->c1) {
+				const size_t j = vt__csi_tail(p, dv, i, len);
 				if (j != i) {
 					i = j;
 					continue;
@@ -688,10 +698,10 @@ static inline __attribute__((always_inline)) void feed(struct vt_parser *p, cons
 			}
 		} else if (p->state == S_GROUND) {
 			/* the rest of a UTF-8 sequence split across feeds */
-			i = ground_run(p, data, i, len);
+			i = ground_run(p, dv, i, len);
 			continue;
 		}
-		i = step(p, data, i, len);
+		i = step(p, dv, i, len);
 	}
 }
 
