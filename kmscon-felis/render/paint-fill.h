@@ -42,6 +42,23 @@ __attribute__((target("avx"), noinline)) static void fill_rows_avx(uint32_t *p, 
 }
 #endif
 
+#ifdef __SSE2__
+/* c in all four lanes. _mm_set1_epi32 is a pshufd, which QEMU's TCG (issue 5's guest) runs as a helper
+ * call (~30 host instructions with the call); c twice in a 64-bit word (the 8-byte stores' value),
+ * moved in by movq and copied to the high half by movlhps, is as many instructions here and all of
+ * them inline there (two 8-byte moves each). An escape-heavy flood composes ~800 cells a frame,
+ * each with two fills of rows above and below its glyph (docs/benchmarks.md, issue 5 session 43). */
+static inline __attribute__((always_inline)) __m128i fill_bcast(uint32_t c)
+{
+#ifdef __x86_64__
+	const __m128 q = _mm_castsi128_ps(_mm_cvtsi64_si128((long long)(c | (uint64_t)c << 32)));
+	return _mm_castps_si128(_mm_movelh_ps(q, q));
+#else
+	return _mm_set1_epi32((int)c);
+#endif
+}
+#endif
+
 /* Stores n pixels of c at p: 16 bytes per store (8 without SSE2), and nothing is read. Copying a
  * row of the colour instead reads as many bytes as it writes, and where every memory access is
  * costly (an emulated guest's soft MMU) the reads cost as much as the writes. */
@@ -49,7 +66,7 @@ static inline __attribute__((always_inline)) void fill_narrow(uint32_t *p, int n
 {
 	int i = 0;
 #ifdef __SSE2__
-	__m128i v4 = _mm_set1_epi32((int)c);
+	__m128i v4 = fill_bcast(c);
 	for (; i + 16 <= n; i += 16) {
 		_mm_storeu_si128((__m128i *)(void *)(p + i), v4);
 		_mm_storeu_si128((__m128i *)(void *)(p + i + 4), v4);
@@ -81,7 +98,7 @@ static inline __attribute__((always_inline)) void fill_narrow(uint32_t *p, int n
 static inline __attribute__((always_inline)) void fill_rows_16(uint32_t *p, size_t pitch, int n,
 							       int h, uint32_t c)
 {
-	__m128i v = _mm_set1_epi32((int)c);
+	__m128i v = fill_bcast(c);
 	uint32_t *e = p + n - 4;
 	if (n <= 4) {
 		for (int j = 0; j < h; j++, p += pitch)
