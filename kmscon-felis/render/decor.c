@@ -77,11 +77,19 @@ __attribute__((aligned(2048))) void kf_paint_underline(struct kf_render *r, stru
 		int top = y + amp > h - t ? h - t : y;
 		uint16_t *cy = curly_table(r, amp, top);
 		/* t pixels of each column stored here: a call (and return) per column cost more than
-		 * its stores, most of all where returns are emulated */
+		 * its stores, most of all where returns are emulated. t >= 1 (render.c) is tested once,
+		 * and each column's rows counted down to 0: the exit test (sub, jne) QEMU's TCG runs
+		 * inline, where a for loop's entry test per column (test, jle) was a helper call
+		 * computing all the flags (docs/benchmarks.md, issue 5 session 43) */
+		if (t < 1)
+			break;
 		for (int i = 0; i < w; i++) {
 			uint32_t *p = o->px + (size_t)curly_y(r, cy, absx + i, amp, top) * o->pitch + x + i;
-			for (int j = 0; j < t; j++, p += o->pitch)
+			unsigned j = (unsigned)t;
+			do {
 				*p = c;
+				p += o->pitch;
+			} while (--j);
 		}
 		break;
 	}
