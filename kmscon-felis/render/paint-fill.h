@@ -100,22 +100,26 @@ static inline __attribute__((always_inline)) void fill_rows_16(uint32_t *p, size
 {
 	__m128i v = fill_bcast(c);
 	uint32_t *e = p + n - 4;
+	/* the rows end where p reaches stop (none when h <= 0): a pointer compare, which QEMU's TCG
+	 * tests inline, where the entry test of a count of rows (test, jle) was a helper call computing
+	 * all the flags (docs/benchmarks.md, issue 5 session 43) */
+	uint32_t *const stop = p + (ptrdiff_t)h * (ptrdiff_t)pitch;
 	if (n <= 4) {
-		for (int j = 0; j < h; j++, p += pitch)
+		for (; p < stop; p += pitch)
 			_mm_storeu_si128((__m128i *)(void *)p, v);
 	} else if (n <= 8) {
-		for (int j = 0; j < h; j++, p += pitch, e += pitch) {
+		for (; p < stop; p += pitch, e += pitch) {
 			_mm_storeu_si128((__m128i *)(void *)p, v);
 			_mm_storeu_si128((__m128i *)(void *)e, v);
 		}
 	} else if (n <= 12) {
-		for (int j = 0; j < h; j++, p += pitch, e += pitch) {
+		for (; p < stop; p += pitch, e += pitch) {
 			_mm_storeu_si128((__m128i *)(void *)p, v);
 			_mm_storeu_si128((__m128i *)(void *)(p + 4), v);
 			_mm_storeu_si128((__m128i *)(void *)e, v);
 		}
 	} else {
-		for (int j = 0; j < h; j++, p += pitch, e += pitch) {
+		for (; p < stop; p += pitch, e += pitch) {
 			_mm_storeu_si128((__m128i *)(void *)p, v);
 			_mm_storeu_si128((__m128i *)(void *)(p + 4), v);
 			_mm_storeu_si128((__m128i *)(void *)(p + 8), v);
