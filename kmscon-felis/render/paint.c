@@ -300,17 +300,27 @@ static bool cells_ready(struct kf_render *r)
 }
 
 /* Copies a pre-composed cell (w x h, packed) to dst. A row is a few dozen bytes: a memcpy call per
- * row costs more than the copy, so the usual widths get copies of constant size (a few moves). */
+ * row costs more than the copy, so the usual widths get copies of constant size (a few moves). The
+ * console's usual width (10: DejaVu Sans Mono at 16 px) is tested before the switch, whose jump table
+ * QEMU's TCG runs as a look-up of the next block (~70 host instructions), and the rows end where src
+ * reaches end (cmp, jb: inline there; a count's entry test, test and jle, is a helper call computing
+ * all the flags; docs/benchmarks.md, issue 5 session 43). */
 __attribute__((noinline)) static void copy_cell(uint32_t *dst, size_t pitch, const uint32_t *src, int w,
 						int h)
 {
+	const uint32_t *const end = src + (ptrdiff_t)h * w;
+#define COPY_ROWS(n)                                                                               \
+	for (; src < end; dst += pitch, src += n)                                                  \
+		memcpy(dst, src, n * 4);                                                           \
+	return;
 #define COPY_W(n)                                                                                  \
 	case n:                                                                                    \
-		for (int y = 0; y < h; y++, dst += pitch, src += n)                                \
-			memcpy(dst, src, n * 4);                                                   \
-		return;
+		COPY_ROWS(n)
+	if (w == 10) {
+		COPY_ROWS(10)
+	}
 	switch (w) {
-		COPY_W(6) COPY_W(7) COPY_W(8) COPY_W(9) COPY_W(10) COPY_W(11) COPY_W(12) COPY_W(13)
+		COPY_W(6) COPY_W(7) COPY_W(8) COPY_W(9) COPY_W(11) COPY_W(12) COPY_W(13)
 		COPY_W(14) COPY_W(16) COPY_W(18) COPY_W(20) COPY_W(22) COPY_W(24) COPY_W(26)
 		COPY_W(28)
 	default:
@@ -318,6 +328,7 @@ __attribute__((noinline)) static void copy_cell(uint32_t *dst, size_t pitch, con
 			memcpy(dst, src, (size_t)w * 4);
 	}
 #undef COPY_W
+#undef COPY_ROWS
 }
 
 /* Slot i's pixels for a glyph cells wide (the key of a slot's glyph says its width). */
