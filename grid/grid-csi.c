@@ -9,6 +9,7 @@
 
 #include "grid/grid-csi-num.h"
 #include "grid/grid-internal.h"
+#include "grid/grid-rect.h"
 
 #if defined(__SSE2__) && defined(__GNUC__)
 #include <emmintrin.h>
@@ -439,7 +440,9 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 	case KEY('<', 0, 'u'):
 	case KEY('=', 0, 'u'):
 	case KEY('?', 0, 'u'): grid__kitty_keys(g, csi); return true;
-	default: return false;
+	default:
+		/* the VT420 rectangle functions (grid-rect-edit.c) */
+		return !csi->private_marker && grid__rect_csi(g, csi, (uint8_t)(key >> 8), csi->final);
 	}
 }
 

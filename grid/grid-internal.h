@@ -411,6 +411,7 @@ struct grid {
 	unsigned text_checks; /* grid_feed calls, for grid__text_check */
 #endif
 	char *xtversion;
+	uint8_t decsace; /* DECSACE: DECCARA/DECRARA's extent, 2 the rectangle, else a stream (grid-rect-edit.c) */
 };
 
 /* An ED's whole rows are deferred (LINE_STALE) on screens of this many cells or more. On smaller ones the
@@ -429,6 +430,8 @@ void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t style);
 /* Blanks a whole line (cols cells) with style, and its flags. */
 void grid__line_clear(struct line *l, int cols, uint16_t style);
 uint16_t grid__erase_style(struct grid *g);
+/* The id of style s, interned (grid-style.c; 0, the default, when the table is full of live styles) */
+uint16_t grid__style_intern(struct grid *g, const struct grid_style *s);
 void grid__damage(struct grid *g, int y, int x0, int x1);
 void grid__damage_rows(struct grid *g, int y0, int y1);
 void grid__reply(struct grid *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

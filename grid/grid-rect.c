@@ -29,6 +29,7 @@
  * answered all the same (xterm answers 0000).
  */
 #include "grid/grid-internal.h"
+#include "grid/grid-rect.h"
 
 static int rect_param(const struct vt_csi *csi, unsigned i, int def)
 {
@@ -132,13 +133,9 @@ static unsigned rect_checksum(const struct grid *g, int y0, int x0, int y1, int 
 
 void grid__request_checksum(struct grid *g, const struct vt_csi *csi)
 {
-	int min_y = 0, max_y = g->rows - 1, min_x = 0, max_x = g->cols - 1;
-	if (g->origin) {
-		min_y = g->top;
-		max_y = g->bottom;
-		min_x = g->left;
-		max_x = g->right;
-	}
+	struct grid_rect a;
+	grid__rect_area(g, &a);
+	int min_y = a.y0, max_y = a.y1, min_x = a.x0, max_x = a.x1;
 	/* 1-based parameters relative to (min_x, min_y); clamped to the area before they can overflow */
 	int span_y = max_y - min_y + 1, span_x = max_x - min_x + 1;
 	int top = min_y + grid__min(rect_param(csi, 2, 1), span_y) - 1;

@@ -143,6 +143,14 @@ GRID_PAGE("style") uint16_t grid__erase_style(struct grid *g)
 	return g->erase_id;
 }
 
+/* (cold: the rectangle functions' styles, grid-rect-edit.c) */
+uint16_t grid__style_intern(struct grid *g, const struct grid_style *s)
+{
+	uint64_t a, b;
+	grid__style_key(s, &a, &b);
+	return intern_key(g, a, b);
+}
+
 /* (cold: outside the style page; the erase style is nearly always resolved already) */
 __attribute__((cold, noinline)) void grid__orphan_blank(struct grid *g, struct grid_cell *c)
 {

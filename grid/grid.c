@@ -398,6 +398,7 @@ void grid__reset_state(struct grid *g, bool hard)
 	if (!hard)
 		return;
 	g->checksum_ext = 0;
+	g->decsace = 0;
 	g->last_cp = 0;
 	g->last_x = g->last_y = -1;
 	g->wrap_pending = false;
