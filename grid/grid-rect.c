@@ -4,17 +4,20 @@
  * (1-based, inclusive); the terminal answers `DCS Pid ! ~ XXXX ST` (DECCKSR), four upper-case hex digits.
  * Test suites (esctest, vttest) read the screen back through it, one cell at a time.
  *
- * DEC's manuals (VT420/VT510 DECRQCRA) do not define the sum, so xterm is the reference: its default
- * (`checksumExtension` 0, the VT520's calculation since xterm patch 336, unchanged in 379):
- * - only cells a character was written to count: a cell that was never written or has been erased since
- *   (our cp 0) is skipped. A printed space counts (0x20).
- * - a character counts as its DEC 8-bit code in the ASCII set: below 0x20, above 0xff or NBSP -> ESC (0x1b),
- *   DEL and 0xff -> 0, anything else masked to 7 bits (so 'é' U+00E9 counts 0x69). Both halves of a wide
- *   character count ESC (xterm stores a placeholder above 0xff in the right half); DEC special graphics are
- *   stored as their Unicode forms and so count ESC, as in xterm; combining marks do not count.
- * - each counted cell adds its VT100 video attributes: protected (DECSCA) 0x04, invisible 0x08, underline
- *   0x10 (xterm's single underline: not double), inverse 0x20, blink 0x40, bold 0x80. Colours do not count.
+ * DEC's manuals (VT420/VT510 DECRQCRA) do not define the sum, so xterm is the reference: xterm 379 at its
+ * default (`checksumExtension` 0), as tests/tools/xterm-replies.py measures it (UTF-8 mode):
+ * - every cell counts, a cell nothing was written to (or erased since: our cp 0) as a space; blanks (spaces
+ *   without attributes nothing was written to) are trimmed, except the rectangle's first cell, which always
+ *   counts: an empty screen answers FFE0. A printed space counts (0x20).
+ * - a character counts as the low byte of its code point ('é' U+00E9 counts 0xe9, '€' U+20AC 0xac, DEC
+ *   special graphics, stored as Unicode, U+2500 0); a wide character's right half counts 0xff (xterm's
+ *   placeholder there); combining marks do not count. An invisible (SGR 8) character counts as a space, and
+ *   an invisible wide character's right half as a blank.
+ * - each counted cell adds its video attributes: underline 0x10 (xterm's single underline: not double),
+ *   inverse 0x20, blink 0x40, bold 0x80. Colours, protection (DECSCA) and invisibility do not count.
  * - the total is negated and reported modulo 2^16.
+ * Not followed: xterm precomposes a base and a combining mark into one character where Unicode has one
+ * (its `precompose` resource: e U+0301 counts as U+00E9, 0xe9); an ECH-erased cell counts as a space there.
  * The page Pp is ignored, as xterm ignores it: there is one page, the screen on display (the alternate one
  * when it is active), never the scrollback. The rectangle is always read from the third parameter on, as
  * DEC's format has it (xterm, given only Pid and Pp, reads them as Pt and Pl: it skips the first two
@@ -37,23 +40,9 @@ static int rect_param(const struct vt_csi *csi, unsigned i, int def)
 	return v <= 0 ? def : v;
 }
 
-/* A cell's character as xterm's xtermCharSetDec gives it for the ASCII set (see the top of the file). */
-static unsigned dec_code(uint32_t cp)
-{
-	if (cp < 0x20 || cp > 0xff || cp == 0xa0)
-		return 0x1b;
-	if (cp == 0x7f || cp == 0xff)
-		return 0;
-	return cp & 0x7f;
-}
-
 static unsigned attr_weight(const struct grid_style *s)
 {
 	unsigned w = 0;
-	if (s->attrs & GRID_ATTR_PROTECTED)
-		w += 0x04;
-	if (s->attrs & GRID_ATTR_INVISIBLE)
-		w += 0x08;
 	if (s->underline != GRID_UNDERLINE_NONE && s->underline != GRID_UNDERLINE_DOUBLE)
 		w += 0x10;
 	if (s->attrs & GRID_ATTR_REVERSE)
@@ -70,8 +59,8 @@ enum {
 	CS_POSITIVE = 1, /* do not negate */
 	CS_ATTRIBS = 2,  /* do not add the video attributes */
 	CS_NOTRIM = 4,   /* count blanks: cells nothing was written to count as spaces, marks count */
-	CS_DRAWN = 8,    /* cells nothing was written to count as spaces (then trimmed) */
-	CS_BYTE = 16,    /* the code point itself, not its DEC 8-bit code; marks do not count */
+	CS_DRAWN = 8,    /* cells nothing was written to count as spaces, trimmed: xterm 379 does so anyway */
+	CS_BYTE = 16,    /* the code point itself, not its low byte; marks do not count */
 };
 
 static unsigned char_value(const struct grid *g, const struct grid_cell *c, unsigned mode, unsigned *marks)
@@ -87,7 +76,7 @@ static unsigned char_value(const struct grid *g, const struct grid_cell *c, unsi
 	}
 	if (mode & CS_BYTE)
 		return c->width == 0 ? 0 : cp; /* a wide character counts once */
-	return c->width == 0 ? 0x1b : dec_code(cp);
+	return c->width == 0 ? 0xff : cp & 0xff;
 }
 
 /* The 16-bit checksum of screen rows y0..y1, columns x0..x1 (0-based, inclusive, inside the screen), as
@@ -95,23 +84,23 @@ static unsigned char_value(const struct grid *g, const struct grid_cell *c, unsi
 static unsigned rect_checksum(const struct grid *g, int y0, int x0, int y1, int x1, unsigned mode)
 {
 	unsigned total = 0, trimmed = 0, embedded = 0;
-	bool first = true, blanks = (mode & (CS_NOTRIM | CS_DRAWN)) != 0;
+	bool first = true;
 	for (int y = y0; y <= y1; y++) {
 		const struct line *l = grid__line(g, y);
-		/* cells from l->used on are blanks nothing was written to */
-		int end = blanks ? x1 + 1 : grid__min(x1 + 1, l->used);
-		for (int x = x0; x < end; x++) {
+		for (int x = x0; x <= x1; x++) {
 			const struct grid_cell *c = &l->cells[x];
+			const struct grid_style *st = grid_style(g, c->style);
 			bool drawn = c->cp != 0 || c->width == 0; /* else never written, or erased */
-			if (!drawn && !blanks)
-				continue;
+			bool hidden = drawn && !(mode & CS_BYTE) && (st->attrs & GRID_ATTR_INVISIBLE);
 			unsigned marks = 0;
-			unsigned ch = drawn ? char_value(g, c, mode, &marks) : ' ';
-			if (!(mode & CS_ATTRIBS))
-				ch += attr_weight(grid_style(g, c->style));
-			/* trimming drops plain blanks, except the first cell (xterm: DRAWX_MASK keeps a written
-			 * cell or one with attributes, such as an erased cell's background) */
-			if (first || ch != ' ' || drawn || c->style != 0) {
+			unsigned ch = drawn && !hidden ? char_value(g, c, mode, &marks) : ' ';
+			if (hidden && c->width == 0)
+				drawn = false; /* an invisible wide character's right half: a blank */
+			else if (!(mode & CS_ATTRIBS))
+				ch += attr_weight(st);
+			/* trimming drops blanks (a space with no attributes nothing was written to), except the
+			 * rectangle's first cell */
+			if (first || ch != ' ' || drawn) {
 				trimmed += ch + embedded;
 				embedded = 0;
 			} else if (mode & CS_NOTRIM) {

@@ -1,7 +1,9 @@
 /* tests/grid/test-rect.c: DECRQCRA (CSI Pid ; Pp ; Pt ; Pl ; Pb ; Pr * y -> DCS Pid ! ~ XXXX ST).
  * Reference: xterm ctlseqs (DECRQCRA) and xterm's default checksum (screen.c xtermCheckRect, checksumExtension
- * 0): written cells only, DEC 8-bit codes, video attributes added, negated, 16 bits. Every expected value
- * below is worked out by hand from those rules. */
+ * 0): the low byte of each character, video attributes added, blanks trimmed but the first cell, negated, 16
+ * bits. The expected values are xterm 379's, measured with tests/tools/xterm-replies.py (session 43; the
+ * earlier ones, worked out by hand from xterm's source of a later patch, differed for non-ASCII characters,
+ * protection, invisible text and a blank first cell). */
 #include "harness.h"
 
 /* Sends the request and checks the whole reply. */
@@ -22,8 +24,8 @@ static void expect(struct t_term *t, const char *req, const char *want, int line
 static void test_cells(void)
 {
 	struct t_term *t = t_new(20, 6, 0);
-	/* nothing written anywhere: 0 */
-	EXPECT(t, "1;1;1;1;6;20", "\033P1!~0000\033\\");
+	/* nothing written anywhere: the first cell counts as a space, the other blanks are trimmed */
+	EXPECT(t, "1;1;1;1;6;20", "\033P1!~FFE0\033\\");
 	/* one cell, as esctest reads the screen: 0x10000 - 'A' */
 	t_feed(t, "ABC");
 	EXPECT(t, "7;1;1;1;1;1", "\033P7!~FFBF\033\\");
@@ -34,14 +36,28 @@ static void test_cells(void)
 	EXPECT(t, "3;1;2;1;2;20", "\033P3!~FF1D\033\\");
 	t_feed(t, "\033[2;3H\033[X");
 	EXPECT(t, "3;1;2;1;2;20", "\033P3!~FF7F\033\\");
-	/* attributes: bold+underline a = 0xf1, inverse+blink space = 0x80, invisible+protected b = 0x6e,
-	 * red c = 0x63 (colours do not count), italic/strike/dim/double underline d = 0x64: 0x2a6 */
+	/* attributes: bold+underline a = 0xf1, inverse+blink space = 0x80, invisible+protected b = 0x20 (a
+	 * space; neither adds a weight), red c = 0x63 (colours do not count), italic/strike/dim/double underline
+	 * d = 0x64: 0x258 */
 	t_feed(t, "\033[3;1H\033[1;4ma\033[0;7;5m \033[0;8m\033[1\"qb\033[0\"q\033[0;31mc\033[0;3;9;2;21md\033[m");
-	EXPECT(t, "4;1;3;1;3;20", "\033P4!~FD5A\033\\");
-	/* DEC codes: wide U+6A4B = ESC + ESC, e-acute = 0x69, euro = ESC, e + U+0301 = 0x65 (marks do not count),
-	 * DEC graphics 'q' (stored as U+2500) = ESC: 0x36 + 0x69 + 0x1b + 0x65 + 0x1b = 0x13a */
-	t_feed(t, "\033[4;1H\xe6\xa9\x8b\xc3\xa9\xe2\x82\xac" "e\xcc\x81\033(0q\033(B");
-	EXPECT(t, "5;1;4;1;4;20", "\033P5!~FEC6\033\\");
+	EXPECT(t, "4;1;3;1;3;20", "\033P4!~FDA8\033\\");
+	/* low bytes: wide U+6A4B = 0x4b and 0xff (its right half), e-acute = 0xe9, euro U+20AC = 0xac, DEC
+	 * graphics 'q' (stored as U+2500) = 0: 0x2df */
+	t_feed(t, "\033[4;1H\xe6\xa9\x8b\xc3\xa9\xe2\x82\xac\033(0q\033(B");
+	EXPECT(t, "5;1;4;1;4;20", "\033P5!~FD21\033\\");
+	/* an invisible character counts as a space with its other attributes (bold, underline, blink, inverse:
+	 * 0x110), an invisible wide character's right half as a blank (trimmed unless first) */
+	static const struct {
+		const char *feed, *req, *want;
+	} hidden[] = {
+		{"\033[5;1H\033[8;1;4;5;7ma\033[m", "6;1;5;1;5;1", "\033P6!~FEF0\033\\"},
+		{"\033[5;1H\033[8;4m\xe4\xb8\xadx\033[m", "6;1;5;1;5;3", "\033P6!~FFA0\033\\"},
+		{"", "6;1;5;2;5;3", "\033P6!~FFB0\033\\"},
+	};
+	for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++) {
+		t_feed(t, hidden[i].feed);
+		EXPECT(t, hidden[i].req, hidden[i].want);
+	}
 	t_free(t);
 }
 
@@ -97,10 +113,11 @@ static void test_variants(void)
 	/* blanks as spaces, trimmed: only a blank first cell counts */
 	t_feed(t, "\033[9#y");
 	EXPECT(t, "1;1;1;2;1;3", "\033P1!~0102\033\\");
+	/* the same without 8: xterm 379 counts a blank first cell anyway */
 	t_feed(t, "\033[1#y");
-	EXPECT(t, "1;1;1;2;1;3", "\033P1!~00E2\033\\");
-	/* whole code points: e-acute 0xe9, euro 0x20ac, U+6A4B once; DEC codes: 0x69 + ESC + ESC ESC */
-	EXPECT(t, "1;1;2;1;2;10", "\033P1!~00BA\033\\");
+	EXPECT(t, "1;1;1;2;1;3", "\033P1!~0102\033\\");
+	/* whole code points: e-acute 0xe9, euro 0x20ac, U+6A4B once; low bytes: 0xe9 + 0xac + 0x4b + 0xff */
+	EXPECT(t, "1;1;2;1;2;10", "\033P1!~02DF\033\\");
 	t_feed(t, "\033[17#y");
 	EXPECT(t, "1;1;2;1;2;10", "\033P1!~8BE0\033\\");
 	/* RIS and an omitted parameter: DEC's again */
