@@ -82,8 +82,9 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right)
 		}
 		if (c[end - 1].width == 2)
 			grid__clear_cells(&c[end - 1], 1, c[end - 1].style);
+		/* a right half moved to x0 alone: a blank in the erase style, as xterm leaves it */
 		if (c[x0].width == 0)
-			grid__clear_cells(&c[x0], 1, c[x0].style);
+			grid__clear_cells(&c[x0], 1, es);
 	}
 	grid__damage_rows(g, g->top, g->bottom);
 }

@@ -276,6 +276,26 @@ static void test_wide_cut_by_margin(void)
 	}
 }
 
+/* The half of a wide character that SL or DECDC moves to the left margin alone is blanked in the erase style
+ * (the pen's background, no attributes), as xterm 379 does (tests/tools/xterm-diff.py --attrs, `\e[4;104;7mx`
+ * U+4E2D `\e[2 @`); it kept the wide character's reverse and underline, a coloured block on the screen. */
+static void test_wide_cut_erase_style(void)
+{
+	static const char *const ops[] = {"\033[2 @", "\033[1;1H\033[2\047~"};
+	for (int k = 0; k < 2; k++) {
+		struct t_term *t = t_new(10, 2, 0);
+		t_feed(t, "\033[4;104;7mx\xe4\xb8\xad");
+		t_feed(t, ops[k]);
+		const struct grid_cell *c = grid_row(t->g, 0);
+		const struct grid_style *st = grid_style(t->g, c[0].style);
+		CHECK(c[0].width == 1 && st->attrs == 0 && st->underline == GRID_UNDERLINE_NONE &&
+			      st->bg == GRID_COLOR_PALETTE(12),
+		      "op %d: the cut half at column 1 has attrs %#x underline %d bg %#x, want the erase style", k,
+		      st->attrs, st->underline, st->bg);
+		t_free(t);
+	}
+}
+
 /* CBT stops at the left margin only in origin mode; otherwise at column 1, margins or not (VT510 manual CBT:
  * "the active position stays at column one"; xterm's TabToPrevStop clamps to the left margin under DECOM
  * only). It stopped at the left margin in both cases. */
@@ -465,6 +485,7 @@ int main(void)
 	test_cpr_origin_outside();
 	test_irm_outside_margins();
 	test_wide_cut_by_margin();
+	test_wide_cut_erase_style();
 	test_cbt_left_margin();
 	test_reverse_wrap();
 	test_noop_edit_keeps_wrap();
