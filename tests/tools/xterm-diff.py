@@ -381,6 +381,18 @@ def families(cols, rows):
     add("rect-decfra-origin", CSI + "3;6r" + CSI + "?6h" + CSI + "88;1;1;9;9$x")
     add("rect-deccra-overlap", CSI + "1;1;4;6;1;2;3;1$v")
     add("rect-decfra-wide", "中文字" + CSI + "88;1;2;1;3$x", filled=False)
+    add("rect-decfra-latin1", CSI + "200;2;2;3;4$x" + CSI + "9786;3;2;3;4$x")
+    add("rect-decfra-refused", CSI + "127;2;2;3;4$x" + CSI + "769;2;2;3;4$x" + CSI + "150;2;2;3;4$x")
+    add("rect-decfra-charset", E + "(0" + CSI + "113;2;2;3;4$x" + E + "(B")
+    add("rect-past-edges", CSI + "88;%d;1;%d;3$x" % (R + 2, R + 9) + CSI + "88;2;4;99;999$x")
+    add("rect-decsera-protected", CSI + "1\"qab" + CSI + "0\"qcd" + CSI + "1;1;1;4${", filled=False)
+    add("rect-decera-protected", CSI + "1\"qab" + CSI + "0\"qcd" + CSI + "1;1;1;3$z" + CSI + "?2J",
+        filled=False)
+    add("rect-decsera-wide-protected", CSI + "1\"q中" + CSI + "0\"q文字" + CSI + "1;2;1;5${", filled=False)
+    add("rect-deccra-wide-cut", "中文字ＡＢ" + CSI + "2;1H" + CSI + "1;2;1;5;1;2;1$v", filled=False)
+    add("rect-deccra-down", CSI + "1;1;4;6;1;2;1;1$v")
+    add("rect-deccra-origin", CSI + "2;4r" + CSI + "?69h" + CSI + "3;6s" + CSI + "?6h" + CSI + "1;1;9;9;1;2;2$v")
+    add("rect-pending-wrap", CSI + "1;%dHx" % C + CSI + "88;3;3;3;3$x" + CSI + "3;3;4;4;1$r" + "y")
     # autowrap off
     add("nowrap", CSI + "?7l" + CSI + "1;%dH" % (C - 2) + "abcdef")
     add("nowrap-wide", CSI + "?7l" + CSI + "1;%dH" % (C - 2) + "中文字", filled=False)

@@ -40,8 +40,8 @@ What it finds besides (docs/conformance.md lists them too):
   attributes); a narrow character written in the last column over a wide character's right half leaves
   the wide character's attributes and colours on the blank in the column before (mid-row the blank takes
   the erase style).
-- the VT420 rectangle functions, not implemented (DECFRA, DECERA, DECCARA, DECRARA; see the tool's
-  families): their cells differ.
+- the VT420 rectangle functions: a fill (DECFRA, DECERA) with a pen that has a colour over cells that have
+  one: xterm keeps the cells' colour flags with the pen's colour pair, and prints a background of -1.
 - DECSED and DECSEL (CSI ? J, CSI ? K): xterm gives the erased cells the erase style (BCE background, no
   attributes); we keep each cell's attributes and colours and erase only its character (DEC's manual
   speaks only of characters there). Listed in docs/conformance.md.
