@@ -7,6 +7,7 @@
  *   DECCARA CSI Pt ; Pl ; Pb ; Pr ; Ps... $ r                        set or clear attributes in it
  *   DECRARA CSI Pt ; Pl ; Pb ; Pr ; Ps... $ t                        reverse attributes in it
  *   DECSACE CSI Ps * x                          DECCARA/DECRARA's extent: 2 the rectangle, else a stream
+ *                                               (an omitted Ps changes nothing, as in xterm 379)
  *
  * Reference: DEC's VT510 manual and xterm's ctlseqs; where they leave something open, xterm 379 at its
  * default VT420 level, as tests/tools/xterm-diff.py measures it (the rect-* families and --attrs):
@@ -314,9 +315,9 @@ static void copy_rect(struct grid *g, const struct vt_csi *csi)
 bool grid__rect_csi(struct grid *g, const struct vt_csi *csi, uint8_t inter, uint8_t final)
 {
 	if (inter == '*' && final == 'x') {
-		int v = csi->n_params && csi->params[0] != VT_PARAM_DEFAULT ? csi->params[0] : 0;
-		if (v <= 2)
-			g->decsace = (uint8_t)v;
+		/* 2 the rectangle, any other value a stream; no parameter at all changes nothing (xterm 379) */
+		if (csi->n_params)
+			g->decsace = csi->params[0] == 2 ? 2 : 0;
 		return true;
 	}
 	if (inter != '$')
