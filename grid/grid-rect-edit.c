@@ -19,8 +19,8 @@
  * - DECFRA's character is taken as it comes, not through the character set in GL (xterm: `\e(0` and 113
  *   fill with 'q'); one without a width of 1 (controls, DEL, C1, combining marks) is refused. A wide one is
  *   refused too: xterm puts one in each cell, each overlapping the next.
- * - DECFRA and DECERA write with the pen's rendition and protection (DECSCA); they keep the cells' colours
- *   unless the pen has a colour, then its foreground and background both. DECERA writes spaces: the cells
+ * - DECFRA and DECERA write with the pen's rendition (but invisibility: SGR 8 is not taken) and protection
+ *   (DECSCA); they keep the cells' colours unless the pen has a colour, then its foreground and background. DECERA writes spaces: the cells
  *   count as written for DECRQCRA (xterm), protected or not.
  * - DECSERA writes spaces over the unprotected cells, their attributes and colours kept (as DECSED does).
  * - DECCARA and DECRARA change bold (1), underline (4), blink (5) and inverse (7); DECCARA's 0 clears
@@ -106,6 +106,7 @@ static void rect_end(struct grid *g, const struct grid_rect *r)
 static struct grid_style fill_style(const struct grid *g, uint16_t id)
 {
 	struct grid_style s = g->pen;
+	s.attrs &= (uint16_t)~GRID_ATTR_INVISIBLE; /* xterm 379 fills visibly under SGR 8 */
 	if (g->protect)
 		s.attrs |= GRID_ATTR_PROTECTED;
 	if (s.fg == GRID_COLOR_DEFAULT && s.bg == GRID_COLOR_DEFAULT) {

@@ -562,6 +562,20 @@ def more_families(cols, rows):
     return out
 
 
+def rect_ops(rng, cols, rows):
+    """Operations --rect adds to the random cases: the rectangle functions with small rectangles."""
+    def edges():
+        return ";".join(rng.choice(["", "0", "1", "2", "3", str(rows), str(cols), "99"]) for _ in range(4))
+
+    return (
+        lambda: CSI + rng.choice(["88", "200", "32", "127", ""]) + ";" + edges() + "$x",
+        lambda: CSI + edges() + rng.choice(["$z", "${"]),
+        lambda: CSI + edges() + ";1;" + rng.choice(["1", "2", "3"]) + ";" + rng.choice(["1", "2", "4"]) + "$v",
+        lambda: CSI + edges() + ";" + rng.choice(["0", "1", "4", "5", "7", "1;7", "22", "27"]) + rng.choice(["$r", "$t"]),
+        lambda: CSI + rng.choice(["", "0", "1", "2"]) + "*x",
+    )
+
+
 def random_case(rng, cols, rows, extra=()):
     nums = ["", "0", "1", "2", "3", str(rows - 1), str(rows), str(cols - 1), str(cols), "99"]
 
@@ -649,6 +663,8 @@ def main():
     ap.add_argument("--batch", type=int, default=200, help="cases per xterm process")
     ap.add_argument("--full", action="store_true", help="show every row of a divergent case")
     ap.add_argument("--json", help="write every divergence to this file")
+    ap.add_argument("--rect", action="store_true", help="the random cases also use the VT420 rectangle "
+                    "functions (DECCRA, DECFRA, DECERA, DECSERA, DECCARA, DECRARA, DECSACE)")
     ap.add_argument("--attrs", action="store_true", help="also compare each cell's attributes and colours "
                     "(xterm's printAttributes: 2; adds the attribute families and pens in the random cases; "
                     "the last column holds a sentinel, see tests/tools/xterm_diff_attrs.py)")
@@ -672,6 +688,8 @@ def main():
                 cases += attrs.families(cols, rows, fill)
         rng = random.Random(a.seed)
         extra = attrs.random_ops(rng) if a.attrs else ()
+        if a.rect:
+            extra = tuple(extra) + rect_ops(rng, cols, rows)
         cases += [("random-%d-%d" % (a.seed, i), random_case(rng, cols, rows, extra)) for i in range(a.random)]
         mrng = random.Random(a.seed)
         cases += [("mrandom-%d-%d" % (a.seed, i), margins.random_case(mrng, cols, rows, fill))
