@@ -101,6 +101,27 @@ static void rect_end(struct grid *g, const struct grid_rect *r)
 		grid__damage(g, y, r->x0 - 1, r->x1 + 2);
 }
 
+/* The style id a rectangle's last cell had and the id it became: one interning per run of cells that share a
+ * style, not one per cell (an id is only reused after a collection: the epoch). */
+struct restyle {
+	uint16_t old, id;
+	uint32_t epoch;
+	bool valid;
+};
+
+static bool restyle_hit(const struct grid *g, const struct restyle *m, uint16_t old)
+{
+	return m->valid && m->old == old && m->epoch == g->st.epoch;
+}
+
+static void restyle_put(struct grid *g, struct restyle *m, uint16_t old, const struct grid_style *s)
+{
+	m->old = old;
+	m->id = grid__style_intern(g, s);
+	m->epoch = g->st.epoch;
+	m->valid = true;
+}
+
 /* The style a fill gives a cell of style id: the pen's rendition and protection, the cell's colours unless
  * the pen has one (xterm's ScrnFillRectangle keeps the colours when the pen has none). */
 static struct grid_style fill_style(const struct grid *g, uint16_t id)
@@ -121,25 +142,21 @@ static struct grid_style fill_style(const struct grid *g, uint16_t id)
 static void fill_rect(struct grid *g, const struct grid_rect *r, uint32_t cp, uint16_t link)
 {
 	rect_begin(g, r);
-	uint16_t last_old = 0, last_new = 0;
-	uint32_t epoch = 0;
+	struct restyle m = {0};
 	for (int y = r->y0; y <= r->y1; y++) {
 		struct line *l = row_for_write(g, y, r->x1 + 1);
 		cut_wide(g, l, r->x0, false);
 		cut_wide(g, l, r->x1 + 1, false);
 		for (int x = r->x0; x <= r->x1; x++) {
 			struct grid_cell *c = &l->cells[x];
-			/* one interning per distinct old style (an id is only reused after a collection: epoch) */
-			if (!epoch || c->style != last_old || epoch != g->st.epoch) {
+			if (!restyle_hit(g, &m, c->style)) {
 				struct grid_style s = fill_style(g, c->style);
-				last_old = c->style;
-				last_new = grid__style_intern(g, &s);
-				epoch = g->st.epoch;
+				restyle_put(g, &m, c->style, &s);
 			}
 			c->cp = cp;
 			c->width = 1;
 			c->link = link;
-			c->style = last_new;
+			c->style = m.id;
 		}
 	}
 	rect_end(g, r);
@@ -246,8 +263,7 @@ static void change_attrs(struct grid *g, const struct vt_csi *csi, bool reverse)
 	struct grid_rect area;
 	grid__rect_area(g, &area);
 	int min_x = area.x0, max_x = area.x1;
-	uint16_t last_old = 0, last_new = 0;
-	uint32_t epoch = 0;
+	struct restyle m = {0};
 	for (int y = r.y0; y <= r.y1; y++) {
 		/* a stream (DECSACE 0, 1): from the first cell to the last as text runs, the rows between whole */
 		int x0 = g->decsace == 2 || y == r.y0 ? r.x0 : min_x;
@@ -255,14 +271,12 @@ static void change_attrs(struct grid *g, const struct vt_csi *csi, bool reverse)
 		struct line *l = row_for_write(g, y, x1 + 1);
 		for (int x = x0; x <= x1; x++) {
 			struct grid_cell *c = &l->cells[x];
-			if (!epoch || c->style != last_old || epoch != g->st.epoch) {
+			if (!restyle_hit(g, &m, c->style)) {
 				struct grid_style s = *grid_style(g, c->style);
 				apply_attrs(&s, &a);
-				last_old = c->style;
-				last_new = grid__style_intern(g, &s);
-				epoch = g->st.epoch;
+				restyle_put(g, &m, c->style, &s);
 			}
-			c->style = last_new;
+			c->style = m.id;
 		}
 		grid__damage(g, y, x0, x1 + 1);
 	}
