@@ -17,7 +17,8 @@
  *   whose top is below its bottom or left right of its right, does nothing.
  * - none of them moves the cursor or ends a pending wrap.
  * - DECFRA's character is taken as it comes, not through the character set in GL (xterm: `\e(0` and 113
- *   fill with 'q'); one without a width of 1 (controls, DEL, C1, combining marks) is refused. A wide one is
+ *   fill with 'q'); one without a width of 1 (controls, DEL, C1, combining marks), a surrogate and U+xFFFE/
+ *   U+xFFFF are refused. A wide one is
  *   refused too: xterm puts one in each cell, each overlapping the next.
  * - DECFRA and DECERA write with the pen's rendition (but invisibility: SGR 8 is not taken) and protection
  *   (DECSCA); they keep the cells' colours unless the pen has a colour, then its foreground and background. DECERA writes spaces: the cells
@@ -166,7 +167,10 @@ static void fill_chars(struct grid *g, const struct vt_csi *csi)
 {
 	int v = csi->n_params ? csi->params[0] : VT_PARAM_DEFAULT;
 	struct grid_rect r;
-	if (v <= 0 || v > 0x10ffff || vt_char_width((uint32_t)v) != 1 || !grid__rect_parse(g, csi, 1, &r))
+	/* a surrogate is no character, and U+FFFE/U+FFFF (where a number past 65535 ends: the parser's clamp)
+	 * are none a program means: each would fill the screen with text that is not valid UTF-8 or not text */
+	bool none = (v >= 0xd800 && v <= 0xdfff) || (v & 0xfffe) == 0xfffe;
+	if (v <= 0 || v > 0x10ffff || none || vt_char_width((uint32_t)v) != 1 || !grid__rect_parse(g, csi, 1, &r))
 		return;
 	fill_rect(g, &r, (uint32_t)v, g->link);
 }

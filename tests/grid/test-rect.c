@@ -128,10 +128,74 @@ static void test_variants(void)
 	t_free(t);
 }
 
+/* The rectangle functions (grid-rect-edit.c) given hostile parameters: rectangles outside the screen,
+ * upside down, of huge or overflowing numbers, fill characters that are no character, a 1x1 screen. Each
+ * either does nothing or is clipped to the screen; nothing is written outside it (ASan watches the cells). */
+static void test_edit_hostile(void)
+{
+	static const char *const nothing[] = {
+		"\033[88;5;1;4;10$x",           /* top below the screen */
+		"\033[88;1;11;4;12$x",          /* left right of it */
+		"\033[88;3;1;2;10$x",           /* top below bottom */
+		"\033[88;1;5;4;4$x",            /* left right of right */
+		"\033[88;99999999999;1;1;1$x", /* a number past int: clamped, then outside */
+		"\033[0;1;1;4;10$x",            /* no character */
+		"\033[27;1;1;4;10$x",           /* a control */
+		"\033[127;1;1;4;10$x",          /* DEL */
+		"\033[155;1;1;4;10$x",          /* a C1 control */
+		"\033[769;1;1;4;10$x",          /* a combining mark, U+0301 */
+		"\033[55296;1;1;4;10$x",        /* a surrogate, U+D800 */
+		"\033[1114112;1;1;4;10$x",      /* past U+10FFFF (clamped to 65535 by the parser) */
+		"\033[65535;1;1;4;10$x\033[65534;1;1;4;10$x", /* U+FFFF, U+FFFE: not characters */
+		"\033[4294967384;1;1;4;10$x",   /* 2^32 + 'X': no wrap to 'X' */
+		"\033[20013;1;1;4;10$x",        /* a wide character, U+4E2D */
+		"\033[5;1;9;9$z\033[1;11;4;10${", /* DECERA, DECSERA outside */
+		"\033[1;1;4;10;1;5;1$v",        /* DECCRA to a row below the screen */
+		"\033[1;1;4;10;1;1;4294967295$v", /* ... to a column past it */
+		"\033[5;1;4;10;1;1;1$v",        /* ... from outside */
+		"\033[1;1;4;10;99;99$r\033[1;1;4;10$r", /* DECCARA with nothing it knows, with no attribute */
+		"\033[9;1;4;10;1$r\033[1;1;4;10;8;30;99999$t", /* outside; nothing DECRARA knows */
+		"\033[1;1;4;10$w\033[1;1;4;10$y\033[?1;1;4;10$x\033[1;1;4;10 x", /* other finals and forms */
+	};
+	for (size_t i = 0; i < sizeof(nothing) / sizeof(nothing[0]); i++) {
+		struct t_term *t = t_new(10, 4, 0);
+		t_feed(t, "ABCDEFGHIJ\r\nKLMNOPQRST\r\nUVWXYZ\r\n\xe4\xb8\xad\xe6\x96\x87\033[2;3H");
+		t_feed(t, nothing[i]);
+		CHECK_ROW(t, 0, "ABCDEFGHIJ");
+		CHECK_ROW(t, 1, "KLMNOPQRST");
+		CHECK_ROW(t, 2, "UVWXYZ");
+		CHECK_ROW(t, 3, "\xe4\xb8\xad\xe6\x96\x87");
+		CHECK(grid_row(t->g, 0)[0].style == 0 && grid_row(t->g, 1)[9].style == 0,
+		      "case %zu: attributes changed", i);
+		CHECK_CURSOR(t, 2, 1);
+		t_free(t);
+	}
+	/* huge bottom and right edges are clipped to the screen, the copy to what fits */
+	struct t_term *t = t_new(10, 4, 0);
+	t_feed(t, "ABCDEFGHIJ\r\nKLMNOPQRST\033[88;2;8;99999999999;4294967295$x");
+	CHECK_ROW(t, 0, "ABCDEFGHIJ");
+	CHECK_ROW(t, 1, "KLMNOPQXXX");
+	CHECK_ROW(t, 3, "       XXX");
+	t_feed(t, "\033[1;1;99999;99999;1;3;6$v");
+	CHECK_ROW(t, 2, "     ABCDE");
+	CHECK_ROW(t, 3, "     KLMNO");
+	t_feed(t, "\033[1;1;65535;65535;1;5;1;1;7;22;24;25;27;1;4;5;7;0;1;4;5;7;1$r");
+	CHECK(grid_style(t->g, grid_row(t->g, 3)[9].style)->attrs & GRID_ATTR_BOLD, "bold after 24 parameters");
+	t_free(t);
+	/* a 1x1 screen: each function on its only cell, then past it */
+	t = t_new(1, 1, 0);
+	t_feed(t, "A\033[88;1;1;1;1$x\033[1;1;1;1;1;1;1$v\033[1;1;9;9;1$r\033[1;1;9;9;7$t\033[2;2;2;2$z");
+	CHECK_ROW(t, 0, "X");
+	t_feed(t, "\033[1;1;1;1${\033[89;1;1;2;2$x");
+	CHECK_ROW(t, 0, "Y");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_variants();
 	test_cells();
 	test_rectangles();
+	test_edit_hostile();
 	return t_done("grid-rect");
 }
