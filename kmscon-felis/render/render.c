@@ -397,21 +397,24 @@ static bool rasterise(struct kf_render *r, uint32_t cp, unsigned style, struct k
 		g->kind = KF_GLYPH_EMPTY;
 		return true;
 	}
+	/* drawn by code: always (box drawing, blocks, Powerline's separators), or where the font lacks the
+	 * glyph (Powerline's symbols U+E0A0-E0A3: a font that has them keeps its design) */
+	bool procedural = !(cp & KF_SEQ_CP) && kf_procedural_has(cp);
 	if (cp & KF_SEQ_CP) {
 		if (cp != r->seq.cp || r->font->render_seq(r->font, r->seq.cps, r->seq.n, g) < 0)
 			return false;
-	} else if (kf_procedural_has(cp)) {
-		memset(g->data, 0, (size_t)g->w * g->h);
-		kf_procedural_draw(cp, g->data, g->w, g->h);
-	} else {
+	} else if (!procedural) {
 		int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
 		if (r->font->render(r->font, cp, style, s, g) < 0) {
 			if (!kf_procedural_stands_in(cp))
 				return false;
-			g->kind = KF_GLYPH_ALPHA; /* what the font may have left */
-			memset(g->data, 0, (size_t)g->w * g->h);
-			kf_procedural_draw(cp, g->data, g->w, g->h);
+			procedural = true;
 		}
+	}
+	if (procedural) {
+		g->kind = KF_GLYPH_ALPHA; /* (a failed render may have left another) */
+		memset(g->data, 0, (size_t)g->w * g->h);
+		kf_procedural_draw(cp, g->data, g->w, g->h);
 	}
 	if (g->kind != KF_GLYPH_EMPTY)
 		ink_rows(g);
