@@ -37,6 +37,9 @@ GRID_PAGE("sgr512") static void color_512_init(void)
 	memset(color_512_key, 0xff, sizeof(color_512_key));
 	for (unsigned i = 0; i < 64; i++) {
 		const unsigned l0 = i & 3, l1 = i >> 2 & 3, l2 = i >> 4 & 3;
+		/* an empty number: no key (the general path's, as color_tail's) */
+		if (!l0 || !l1 || !l2)
+			continue;
 		const unsigned dr = l0 + l1 + l2 + 3; /* the boundary before r: at most 12 */
 		color_512_field(color_512_shuf[i], 0, l2);
 		color_512_field(color_512_shuf[i] + 4, l2 + 1, l1);
@@ -47,7 +50,7 @@ GRID_PAGE("sgr512") static void color_512_init(void)
 		for (unsigned d = dr + 1; d <= 12; d++)
 			color_512_key[key | 1u << (12 - d)] = (uint8_t)i;
 	}
-	for (unsigned l = 0; l < 4; l++) {
+	for (unsigned l = 1; l < 4; l++) {
 		/* palette: n alone at the end */
 		color_512_field(color_512_shuf[64 + 16 * l], 0, l);
 		color_512_key[1u << (12 - (l + 1)) | 1u << 12] = (uint8_t)(64 + 16 * l);
@@ -56,9 +59,10 @@ GRID_PAGE("sgr512") static void color_512_init(void)
 
 /* sgr_color_decode's result for the SGR s[0..n) (s[0..32) readable) whose head color_head has matched (the
  * caller's test), by masks and look-ups; the head's bytes read again from s (nothing kept for them). The tail
- * t[0..len) (len = n - 5) then: digits and the head's separator only (len <= 16); palette: no separator, at
- * most 3 digits; direct: two separators, or three in the ':' form (the first number, Pi, then not used); each
- * number of at most 3 digits (the key's table) and below 256.
+ * t[0..len) (len = n - 5) then: digits and the head's separator only (len <= 16); palette: no separator, 1 to
+ * 3 digits; direct: two separators, or three in the ':' form (the first number, Pi, then not used); each
+ * number of 1 to 3 digits (the key's table: an empty one is left to the general path, as color_tail leaves it)
+ * and below 256.
  *
  * The numbers are placed from the tail's end: the last three fields are r, g, b whether or not a Pi comes
  * before them, so that the ITU form needs no shift by its first separator's place before the table's look-up

@@ -430,11 +430,12 @@ static inline __attribute__((always_inline)) size_t color_direct_apply_s(struct 
 static inline __attribute__((always_inline)) bool rgb_tail(const uint8_t *t, unsigned len, unsigned e0, unsigned e1,
 							   uint32_t *out)
 {
-	/* fewer than two separators: e1 is 31 (none past the tail), so l1 is 16 or more */
-	const unsigned l1 = e1 - e0 - 1, l2 = len - e1 - 1;
-	if ((e0 | l1 | l2) > 3)
+	/* fewer than two separators: e1 is 31 (none past the tail), so l1 is 16 or more; an empty number (each
+	 * length less one wraps) to the general path, 1 to 4 digits taken, as color_tail's */
+	const unsigned m0 = e0 - 1, m1 = e1 - e0 - 2, m2 = len - e1 - 2;
+	if ((m0 | m1 | m2) > 3)
 		return false;
-	return rgb_at(t, 0, e0, e0 + 1, l1, e1 + 1, l2, out);
+	return rgb_at(t, 0, m0, e0 + 1, m1, e1 + 1, m2, out);
 }
 
 /* sgr_color_direct's SGRs with a third separator (the first two at e0 < e1, sm: the third and later ones): the

@@ -57,7 +57,7 @@ static inline bool color_head_top(const uint8_t *s, uint64_t *head)
 #endif
 
 /* The colour forms (38;2;r;g;b, 38:2:r:g:b, 38:2:Pi:r:g:b, 38;5;n, 38:5:n, 48 alike) in the SGR s[0..n)
- * (s[0..32) readable), as the parsed form would give them: numbers of 1 to 3 digits (or empty), the tail
+ * (s[0..32) readable), as the parsed form would give them: numbers of 1 to 4 digits (not empty), the tail
  * after the head at most 15 bytes; anything else is left to sgr_plain_xform (which reads 4-digit ones) or
  * the parser. First the head (color_head, into *head) and the tail's bytes: digits and the head's separator
  * only, a bit per separator in *sm. The tail is one vector: the whole SGR in one or two (by its length, which
@@ -112,25 +112,38 @@ static inline __attribute__((always_inline)) bool color_scan(const uint8_t *s, u
 	return color_scan_tail(s, n, (unsigned)(h >> 12 & 16), sm);
 }
 
-/* The colour r;g;b of the numbers t[a..a + la), t[b..b + lb), t[c..c + lc) (0 to 3 digits, t[x..x + 4)
- * readable); whether all are below 256 (*out meant only then). As digits_at, r's and g's words in one 64-bit
- * word whose steps make both at once (no carry crosses a half: r in bits 16..31, g in 48..63). */
+/* digits_top of a number of m + 1 digits (m 0..3): its callers have the length less one (to test 1 to 4 in one
+ * compare), and the one is then in the table's address, not an instruction */
+static inline uint32_t digits_top_m1(const uint8_t *s, unsigned m)
+{
+	static const uint32_t to_top[4] = {1u << 24, 1u << 16, 1u << 8, 1};
+	uint32_t w;
+	memcpy(&w, s, 4);
+	return (w ^ 0x30303030u) * to_top[m];
+}
+
+/* The colour r;g;b of the numbers t[a..a + la + 1), t[b..b + lb + 1), t[c..c + lc + 1) (la, lb, lc: each
+ * number's digits less one, 0..3; t[x..x + 4) readable); whether all are below 256 (*out meant only then).
+ * As digits_at, r's and g's words in one 64-bit word whose steps make both at once (no carry crosses a half:
+ * r in bits 16..31, g in 48..63; exact for 4 digits too, each pair's sum then at most 99 as with 3). */
 static inline __attribute__((always_inline)) bool rgb_at(const uint8_t *t, unsigned a, unsigned la, unsigned b,
 							  unsigned lb, unsigned c, unsigned lc, uint32_t *out)
 {
-	uint64_t x = (uint64_t)digits_top(t + a, la) | (uint64_t)digits_top(t + b, lb) << 32;
+	uint64_t x = (uint64_t)digits_top_m1(t + a, la) | (uint64_t)digits_top_m1(t + b, lb) << 32;
 	x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;
 	x *= 1u + (100u << 16);
 	/* b as digits_join's product, b in bits 16..31 as r: its bits 24..31 tested with r's, one mask */
-	uint32_t bp = digits_top(t + c, lc);
+	uint32_t bp = digits_top_m1(t + c, lc);
 	bp = ((bp * 10 + (bp >> 8)) & 0x00ff00ffu) * (1u + (100u << 16));
 	*out = 0x02000000u | ((uint32_t)x & 0x00ff0000u) | ((uint32_t)(x >> 40) & 0xff00u) | bp >> 16;
 	return ((x | bp) & 0xff000000ff000000ull) == 0;
 }
 
 /* The direct colour after the head from the tail t[0..len) (digits and separators, a bit per separator in
- * sm): "r;g;b" (or ":Pi:r:g:b" in the colon form, Pi empty or digits and ignored), each number empty (0) or
- * of 1 to 3 digits and below 256: what ext_color makes a colour of. Returns false for anything else. */
+ * sm): "r;g;b" (or ":Pi:r:g:b" in the colon form, Pi empty or digits and ignored), each number of 1 to 4
+ * digits and below 256: what ext_color makes a colour of. Returns false for anything else, an empty number
+ * too: the ';' form then sets no colour and the ':' form reads it as 0 (xterm's rules, conformance case
+ * sgr-empty-color), which the general path tells apart; here one test for both forms. */
 static inline __attribute__((always_inline)) bool color_tail(const uint8_t *t, unsigned len, unsigned sm,
 							      bool colon, uint32_t *out)
 {
@@ -144,19 +157,21 @@ static inline __attribute__((always_inline)) bool color_tail(const uint8_t *t, u
 			return false;
 		st = e0 + 1, e0 = e1, e1 = (unsigned)__builtin_ctz(sm);
 	}
-	/* fewer than two separators: e1 is 31 (sm holds none past the tail), so l1 is 16 or more */
-	unsigned l0 = e0 - st, l1 = e1 - e0 - 1, l2 = len - e1 - 1;
-	if ((l0 | l1 | l2) > 3)
+	/* fewer than two separators: e1 is 31 (sm holds none past the tail), so l1 is 16 or more; each length
+	 * less one, so that an empty number wraps to the top (1 to 4 digits: rgb_at's sums are exact for 4) */
+	const unsigned m0 = e0 - st - 1, m1 = e1 - e0 - 2, m2 = len - e1 - 2;
+	if ((m0 | m1 | m2) > 3)
 		return false;
-	return rgb_at(t, st, l0, e0 + 1, l1, e1 + 1, l2, out);
+	return rgb_at(t, st, m0, e0 + 1, m1, e1 + 1, m2, out);
 }
 
-/* The palette form's tail t[0..len) ("n": 0 to 3 digits, below 256; t[0..4) readable) without color_scan's
+/* The palette form's tail t[0..len) ("n": 1 to 4 digits, below 256: an empty one is color_tail's case;
+ * t[0..4) readable) without color_scan's
  * vector (~30 instructions less): the digits at the top of a word (digits_top), each byte then
  * below 10 (b ^ '0' < 10 only for '0'..'9'; a byte of 0x8a or more carries, but has its top bit set). */
 static inline __attribute__((always_inline)) bool pal_tail(const uint8_t *t, unsigned len, uint32_t *out)
 {
-	if (len > 3)
+	if (len - 1 > 3)
 		return false;
 	const uint32_t x = digits_top(t, len);
 	const uint32_t bad = (x | (x + 0x76767676u)) & 0x80808080u;

@@ -144,9 +144,11 @@ static inline __attribute__((always_inline)) bool long_fields(const uint8_t *s, 
 		semi |= (uint32_t)(s[k] == ';') << k;
 	}
 #endif
-	/* a run of five digits: two runs of two, two apart, and one more (as plain_fields) */
-	const uint32_t d2 = dig & dig >> 1, d4 = d2 & d2 >> 2;
-	if ((dig | semi) != lim || (d4 & dig >> 4))
+	/* a run of five digits: two runs of two, two apart, and one more (as plain_fields); an empty field (an
+	 * end at 0 or right after another end): left to the general path, where an empty part of a colour drops
+	 * the colour and an empty code is 0 (one test for both) */
+	const uint32_t d2 = dig & dig >> 1, d4 = d2 & d2 >> 2, e = semi | 1u << n;
+	if ((dig | semi) != lim || (d4 & dig >> 4) || (e & (e << 1 | 1u)))
 		return false;
 	/* each ';', n, and 32: the end (LONG_END), so that the field loop needs no test of the ends per code
 	 * (in an emulated guest, QEMU's TCG, every branch ends a translated block) */
@@ -317,11 +319,10 @@ long_fields_512(const uint8_t *s, unsigned n, uint32_t v[18], uint8_t code[16], 
 	const uint32_t lim = _bzhi_u32(~0u, n);
 	const uint32_t dig = _mm256_cmplt_epu8_mask(d, _mm256_set1_epi8(10)) & lim;
 	const uint32_t semi = _mm256_cmpeq_epi8_mask(a, _mm256_set1_epi8(';')) & lim;
-	/* as plain_fields: digits and ';' only, no run of five digits */
-	const uint32_t d2 = dig & dig >> 1, d4 = d2 & d2 >> 2;
-	if ((dig | semi) != lim || (d4 & dig >> 4))
+	/* as long_fields: digits and ';' only, no run of five digits, no empty field */
+	const uint32_t d2 = dig & dig >> 1, d4 = d2 & d2 >> 2, ends = semi | 1u << n;
+	if ((dig | semi) != lim || (d4 & dig >> 4) || (ends & (ends << 1 | 1u)))
 		return 0;
-	const uint32_t ends = semi | 1u << n;
 	*nf = (unsigned)__builtin_popcount(ends);
 	if (*nf > 16)
 		return 2;

@@ -51,19 +51,22 @@ static inline __attribute__((always_inline)) unsigned ext_color(const struct vt_
 	}
 	if (i + 1 >= n)
 		return n;
+	/* the semicolon forms: an empty part (VT_PARAM_DEFAULT, -1: out of range as unsigned) drops the colour,
+	 * as in xterm, where the colon forms read it as 0 (conformance case sgr-empty-color) */
+	const int32_t *v = csi->params;
 	int kind = param(csi, i + 1);
 	if (kind == 5) {
 		if (i + 2 >= n)
 			return n;
 		*out = GRID_COLOR_PALETTE(param(csi, i + 2));
-		*ok = param(csi, i + 2) < 256;
+		*ok = (uint32_t)v[i + 2] < 256;
 		return i + 3;
 	}
 	if (kind == 2) {
 		if (i + 4 >= n)
 			return n;
 		*out = GRID_COLOR_RGB(param(csi, i + 2), param(csi, i + 3), param(csi, i + 4));
-		*ok = param(csi, i + 2) < 256 && param(csi, i + 3) < 256 && param(csi, i + 4) < 256;
+		*ok = ((uint32_t)v[i + 2] | (uint32_t)v[i + 3] | (uint32_t)v[i + 4]) < 256;
 		return i + 5;
 	}
 	return i + 2;

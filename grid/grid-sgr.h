@@ -77,19 +77,23 @@ static inline __attribute__((always_inline)) bool src_has(const struct plain_src
 	return t != 0;
 }
 
-/* The next parameter, a default one as 0 (what every SGR code and colour makes of it) */
-static inline __attribute__((always_inline)) uint32_t src_next(struct plain_src *p, bool bytes)
+/* The next parameter, an empty one (VT_PARAM_DEFAULT, or no digits) as empty: 0 for an SGR code (what every
+ * code makes of it), 256 for a part of a colour (38;5;n, 38;2;r;g;b: out of range, so the colour is dropped,
+ * as xterm drops it; conformance case sgr-empty-color) */
+static inline __attribute__((always_inline)) uint32_t src_take(struct plain_src *p, bool bytes, uint32_t empty)
 {
 	if (!bytes) {
 		int32_t c = p->v[p->i++];
-		return c < 0 ? 0 : (uint32_t)c;
+		return c < 0 ? empty : (uint32_t)c;
 	}
 	unsigned e = (unsigned)__builtin_ctz(p->ends);
 	p->ends &= p->ends - 1;
-	uint32_t c = digits_at(p->s, p->i, e - p->i);
+	uint32_t c = digits_at(p->s, p->i, e - p->i) | (e == p->i ? empty : 0);
 	p->i = e + 1;
 	return c;
 }
+#define src_next(p, bytes) src_take(p, bytes, 0)
+#define src_part(p, bytes) src_take(p, bytes, 256)
 
 /* What sgr_plain_run works on: the fields by F_* (f[F_NONE] takes the writes of codes that set none), the
  * attributes as and/or masks, and which fields were set (the last two only when tracked). */
@@ -134,13 +138,13 @@ static inline __attribute__((always_inline)) void sgr_plain_run(struct plain_sta
 		if (kind == 5) {
 			if (!src_has(p, bytes, 1))
 				break;
-			uint32_t k = src_next(p, bytes);
+			uint32_t k = src_part(p, bytes);
 			color = GRID_COLOR_PALETTE(k);
 			ok = k < 256;
 		} else if (kind == 2) {
 			if (!src_has(p, bytes, 3))
 				break;
-			uint32_t r = src_next(p, bytes), g = src_next(p, bytes), b = src_next(p, bytes);
+			uint32_t r = src_part(p, bytes), g = src_part(p, bytes), b = src_part(p, bytes);
 			color = GRID_COLOR_RGB(r, g, b);
 			ok = (r | g | b) < 256;
 		} else {
