@@ -189,10 +189,15 @@ void kf_render_cells_finish(struct kf_render *r)
 	free(r->cells.wide);
 	free(r->cells.tags);
 	free(r->cells.mru);
+	free(r->cells.seen);
+	free(r->cells.px_at);
 	r->cells.px = NULL;
 	r->cells.wide = NULL;
 	r->cells.tags = NULL;
 	r->cells.mru = NULL;
+	r->cells.seen = NULL;
+	r->cells.px_at = NULL;
+	r->cells.px_used = 0;
 	r->cells.bits = 0;
 }
 
@@ -223,7 +228,11 @@ bool kf_render_cells_ready(struct kf_render *r)
 	r->cells.wide = malloc(((size_t)1 << bits) * 2 * slot * 4);
 	r->cells.tags = calloc((size_t)1 << bits, sizeof(*r->cells.tags));
 	r->cells.mru = calloc((size_t)1 << (bits - 1), 1);
-	if (!r->cells.px || !r->cells.wide || !r->cells.tags || !r->cells.mru) {
+	r->cells.seen = calloc((size_t)1 << bits, sizeof(*r->cells.seen));
+	r->cells.px_at = calloc((size_t)1 << bits, sizeof(*r->cells.px_at));
+	_Static_assert(CELL_BITS_MAX <= 16, "px_at holds a place + 1 in 16 bits");
+	if (!r->cells.px || !r->cells.wide || !r->cells.tags || !r->cells.mru || !r->cells.seen ||
+	    !r->cells.px_at) {
 		kf_render_cells_finish(r);
 		return false;
 	}

@@ -331,15 +331,25 @@ __attribute__((noinline)) static void copy_cell(uint32_t *dst, size_t pitch, con
 #undef COPY_ROWS
 }
 
-/* Slot i's pixels for a glyph cells wide (the key of a slot's glyph says its width). */
+/* Slot i's pixels for a glyph cells wide (the key of a slot's glyph says its width); a one-cell
+ * slot has its place in px from the time it was first filled (cell_place). */
 static inline uint32_t *cell_slot(struct kf_render *r, size_t i, int cells)
 {
 	const size_t n = r->cells.slot_px;
-	return cells == 1 ? r->cells.px + i * n : r->cells.wide + i * 2 * n;
+	return cells == 1 ? r->cells.px + (size_t)(r->cells.px_at[i] - 1) * n : r->cells.wide + i * 2 * n;
+}
+
+/* Slot i about to be filled with a glyph cells wide: a one-cell slot gets the next place of px the
+ * first time (px_used never passes the slots' number: each slot takes one place, for good). */
+static inline void cell_place(struct kf_render *r, size_t i, int cells)
+{
+	if (cells == 1 && !r->cells.px_at[i])
+		r->cells.px_at[i] = (uint16_t)++r->cells.px_used;
 }
 
 /* The pre-composed pixels (w = cells * cell_w wide, cell_h high, packed) of the glyph of key in fg
- * over bg, composed on a miss. */
+ * over bg, composed on a miss; NULL on the first miss of those three (the caller composes the cell
+ * in place): only a cell seen before takes a slot. */
 __attribute__((noinline)) static const uint32_t *cell_pixels(struct kf_render *r, uint64_t key,
 							     uint32_t cp, unsigned gs, int cells,
 							     int w, uint32_t fg, uint32_t bg)
@@ -368,8 +378,21 @@ __attribute__((noinline)) static const uint32_t *cell_pixels(struct kf_render *r
 			continue;
 		}
 		r->cells.misses++;
+		/* A direct-mapped table of the misses' hashes, placed by the bits of h below the set's
+		 * (a product's high bits: its low ones do not depend on the colours): a second miss
+		 * finds its own check word there, unless another miss took the place in between (then
+		 * it is composed in place once more, which is what a miss costs anyway, less the copy).
+		 * A check word that matches by chance only admits a cell early. */
+		const unsigned b = r->cells.bits;
+		uint32_t *seen = &r->cells.seen[(size_t)(h >> (64 - 2 * b)) & (((size_t)1 << b) - 1)];
+		const uint32_t check = (uint32_t)(h >> 32) | 1;
+		if (*seen != check) {
+			*seen = check;
+			return NULL;
+		}
 		i += !r->cells.mru[i / 2];
 		r->cells.mru[i / 2] = (uint8_t)(i & 1);
+		cell_place(r, i, cells);
 		uint32_t *px = cell_slot(r, i, cells);
 		struct kf_strip o = {px, (size_t)w};
 		compose(r, &o, 0, w, r->cell_h, g, fg, bg);
@@ -442,9 +465,11 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 		/* every glyph the fonts lack looks the same: one pre-composed box per colour pair */
 		if (cp && r->missing_keys && kf_render_known_missing(r, key))
 			key = KF_MISSING_KEY(cells);
-		copy_cell(o->px + x, o->pitch, cell_pixels(r, key, cp, gs, cells, w, l.fg, l.bg), w,
-			  r->cell_h);
-		return;
+		const uint32_t *px = cell_pixels(r, key, cp, gs, cells, w, l.fg, l.bg);
+		if (px) {
+			copy_cell(o->px + x, o->pitch, px, w, r->cell_h);
+			return;
+		}
 	}
 	compose(r, o, x, w, r->cell_h, n ? glyph_of(r, cps[0], gs, cells) : NULL, l.fg, l.bg);
 	if (n > 1)

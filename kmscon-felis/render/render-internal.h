@@ -200,10 +200,15 @@ struct kf_render {
 
 	/* Pre-composed cells (paint.c): a cell that is only a glyph over its background is copied
 	 * from here row by row; composing it again costs a table lookup per pixel. Two-way sets of
-	 * slots; slot i holds a one-cell glyph at px + i * slot_px (slot_px = cell_w * cell_h) or
-	 * a wide one at wide + i * 2 * slot_px, so that text without wide glyphs touches only px
-	 * (a flood of new colour pairs faults in every slot's pages). Sized when the cell size or
-	 * epoch changes, never per frame. */
+	 * slots; slot i holds a one-cell glyph at px + (px_at[i] - 1) * slot_px (slot_px = cell_w *
+	 * cell_h: the places handed out in the order the slots are first used, so that the pages
+	 * touched are those of the slots used, not of as many slots spread over the whole plane) or
+	 * a wide one at wide + i * 2 * slot_px, so that text without wide glyphs touches only px.
+	 * Sized when the cell size or epoch changes, never per frame. A cell takes a slot only when
+	 * it misses a second time (seen): a flood of truecolour text, whose (glyph, colours) mostly
+	 * come once each, composes those cells straight into the frame instead of into slots it
+	 * never copies from again, each evicting one that was of use (a page of the plane costs a
+	 * fault and the kernel's zeroing on first touch; docs/benchmarks.md, issue 5 session 44). */
 	struct {
 		uint32_t *px, *wide;
 		struct kf_cell_tag {
@@ -211,6 +216,9 @@ struct kf_render {
 			uint32_t fg, bg;
 		} *tags;
 		uint8_t *mru; /* per pair of slots: which one was used last */
+		uint32_t *seen; /* 1 << bits places: a check word of the last miss hashed there */
+		uint16_t *px_at; /* per slot: its place in px + 1, 0 = none yet */
+		uint32_t px_used; /* places of px handed out */
 		unsigned bits; /* 1 << bits slots; 0 = none (allocation failed) */
 		size_t slot_px;
 		int cell_w, cell_h;

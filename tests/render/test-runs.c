@@ -1,10 +1,14 @@
 /* tests/render/test-runs.c: the painter's runs (paint.c): runs of blanks filled in one go (they stop
  * at the cursor, a selection, a style change and a decorated blank) and runs of pre-composed cells
- * (paint_hits) and their planes, each compared with what painting cell by cell gives. */
+ * (paint_hits) and their planes, each compared with what painting cell by cell gives; a flood of
+ * colours painted once each takes no pre-composed slot. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 
 #include "kmscon-felis/render/render-internal.h"
 #include "check.h"
@@ -191,7 +195,8 @@ static void test_hit_runs(void)
 /* The pre-composed cells keep one-cell glyphs in a plane of their own, cell_w * cell_h pixels a slot,
  * and wide glyphs in another: a screen without wide glyphs never writes the wide plane (a flood of
  * new colour pairs faults in only the narrow plane's pages), each narrow slot holds its cell's
- * pixels at that stride, and both kinds paint as when composed in place. */
+ * pixels at that stride, and both kinds paint as when composed in place. A cell takes a slot on
+ * its second miss: the first paint leaves every slot empty. */
 static void test_cell_planes(void)
 {
 	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
@@ -214,6 +219,12 @@ static void test_cell_planes(void)
 	CHECK(slot == (size_t)cw * ch);
 	memset(r->cells.wide, 0xa5, n * 2 * slot * 4);
 	uint32_t *first = screen_render(r, s, &w, &h);
+	/* the cells were seen once: composed in place, no slot taken yet */
+	int taken = 0;
+	for (size_t i = 0; i < n; i++)
+		taken += r->cells.tags[i].key != 0;
+	CHECK(taken == 0);
+	free(screen_render(r, s, &w, &h)); /* seen again: now they take slots */
 	bool wide_untouched = true;
 	for (size_t i = 0; i < n * 2 * slot; i++)
 		wide_untouched &= r->cells.wide[i] == 0xa5a5a5a5u;
@@ -229,7 +240,7 @@ static void test_cell_planes(void)
 		found++;
 		bool eq = true;
 		for (int j = 0; j < ch; j++)
-			eq &= !memcmp(r->cells.px + i * slot + (size_t)j * cw,
+			eq &= !memcmp(r->cells.px + (size_t)(r->cells.px_at[i] - 1) * slot + (size_t)j * cw,
 				      first + (size_t)(y * ch + j) * w + (size_t)x * cw,
 				      (size_t)cw * 4);
 		same += eq;
@@ -244,6 +255,7 @@ static void test_cell_planes(void)
 	}
 	screen_text(s, 0, 3, "wide and narrow", 0);
 	uint32_t *miss = screen_render(r, s, &w, &h);
+	free(screen_render(r, s, &w, &h));
 	uint64_t hits = r->cells.hits;
 	uint32_t *hit = screen_render(r, s, &w, &h);
 	CHECK(r->cells.hits > hits + 40);
@@ -259,8 +271,124 @@ static void test_cell_planes(void)
 	kf_render_destroy(r);
 }
 
+static long minor_faults(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+/* A flood of text in colours that never come back (csi's truecolour runs, issue 5): each (glyph,
+ * colours) is painted once, so it is composed in place and takes no pre-composed slot. The slots'
+ * pages stay untouched (each costs a page fault and the kernel's zeroing on its first touch, ~10-20
+ * us in the TCG guest: 190 pages for DejaVu's 10x19 cells), and no slot of use is evicted (those
+ * frame 0's repeated cells took stay). Eight
+ * frames of 256 fresh colour pairs each, after a first frame that loaded the glyphs and sized the
+ * slots: when every miss took a slot, they took 936 more of the 1024 and 95 page faults (of the 128
+ * pages of the built-in font's plane). The pixels are those composed in place. */
+static void test_flood_slots(void)
+{
+	enum { COLS = 32, ROWS = 8, FRAMES = 8 };
+	/* meson test sets MALLOC_PERTURB_, which writes every page malloc hands out: the slots' pages
+	 * would be touched at allocation, whatever the painter does */
+	const char *perturb = getenv("MALLOC_PERTURB_");
+	mallopt(M_PERTURB, 0);
+	/* and a huge page would fault in all of them at once: 4 KiB pages, as in the guest */
+	prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
+	struct kf_render *r;
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	if (!r)
+		return;
+	struct screen *s = screen_create(COLS, ROWS);
+	for (int k = 0; k < COLS * ROWS; k++) {
+		/* (the last cell in the first cell's style, with another glyph) */
+		uint16_t id = screen_style(s, (struct grid_style){.fg = GRID_COLOR_RGB(k % 255, 0, 0)});
+		screen_put(s, k % COLS, k / COLS, (uint32_t)('A' + k % 26), id, 1);
+	}
+	int cw, ch;
+	kf_render_cell_size(r, &cw, &ch);
+	const int w = cw * COLS, h = ch * ROWS;
+	uint32_t *px = calloc((size_t)w * h, 4), *ref = calloc((size_t)w * h, 4);
+	CHECK(px && ref);
+	if (!px || !ref)
+		return;
+	memset(px, 1, (size_t)w * h * 4);
+	struct kf_render_target t = {px, w, h, w * 4, KF_RENDER_XRGB8888};
+	long faults = 0;
+	int taken0 = 0; /* the slots frame 0's repeated cells took (26 letters in 256 cells) */
+	/* frame 0 in the default colours: the glyphs are loaded and the slots sized */
+	for (int f = 0; f <= FRAMES; f++) {
+		for (int id = 1; id < s->nstyles; id++) {
+			const unsigned v = (unsigned)(f * 256 + id);
+			s->styles[id] = (struct grid_style){.fg = GRID_COLOR_RGB(v & 255, v >> 8, 77),
+							    .bg = GRID_COLOR_RGB(255 - (v & 255), 3, v >> 8)};
+			if (!f)
+				s->styles[id] = (struct grid_style){0};
+		}
+		const long f0 = minor_faults();
+		CHECK(kf_render_paint_full(r, &s->src, &t, NULL, 0) == 0);
+		if (f)
+			faults += minor_faults() - f0;
+		else
+			for (size_t i = 0; r->cells.tags && i < (size_t)1 << r->cells.bits; i++)
+				taken0 += r->cells.tags[i].key != 0;
+	}
+	int taken = 0;
+	for (size_t i = 0; r->cells.tags && i < (size_t)1 << r->cells.bits; i++)
+		taken += r->cells.tags[i].key != 0;
+	CHECK(r->cells.bits && taken == taken0);
+	CHECK(faults <= 4);
+	if (taken != taken0 || faults > 4)
+		fprintf(stderr, "flood of fresh colours: %d slots taken, %ld page faults in %d frames\n",
+			taken - taken0, faults, FRAMES);
+	const unsigned bits = r->cells.bits;
+	r->cells.bits = 0;
+	struct kf_render_target tr = {ref, w, h, w * 4, KF_RENDER_XRGB8888};
+	CHECK(kf_render_paint_full(r, &s->src, &tr, NULL, 0) == 0);
+	r->cells.bits = bits;
+	CHECK(!memcmp(px, ref, (size_t)w * h * 4));
+	/* Now each (glyph, colours) twice a frame: the second takes a slot. Two frames of 128 fresh
+	 * pairs fill ~230 slots hashed all over the table (some twice), and their pixels go to the
+	 * next places of the plane in order: ~29 pages of 4 KiB for 8x16 cells, where a place per slot
+	 * index touched ~100 of the plane's 128. */
+	for (int k = 0; k < COLS * ROWS; k++)
+		screen_put(s, k % COLS, k / COLS, (uint32_t)('A' + k / 2 % 26), (uint16_t)(1 + k / 2), 1);
+	const uint32_t used0 = r->cells.px_used;
+	faults = 0;
+	for (int f = FRAMES + 1; f <= FRAMES + 2; f++) {
+		for (int id = 1; id < s->nstyles; id++) {
+			const unsigned v = (unsigned)(f * 256 + id);
+			s->styles[id] = (struct grid_style){.fg = GRID_COLOR_RGB(v & 255, v >> 8, 77),
+							    .bg = GRID_COLOR_RGB(255 - (v & 255), 3, v >> 8)};
+		}
+		const long f0 = minor_faults();
+		CHECK(kf_render_paint_full(r, &s->src, &t, NULL, 0) == 0);
+		faults += minor_faults() - f0;
+	}
+	/* every slot filled so far has its own place, and only those have one */
+	taken = 0;
+	for (size_t i = 0; i < (size_t)1 << r->cells.bits; i++)
+		taken += r->cells.tags[i].key != 0;
+	const size_t place = (size_t)cw * ch * 4, pages = ((r->cells.px_used - used0) * place + 4095) / 4096;
+	CHECK(r->cells.px_used == (uint32_t)taken && r->cells.px_used - used0 >= 200);
+	CHECK(faults <= (long)pages + 4);
+	if (faults > (long)pages + 4)
+		fprintf(stderr, "256 slots filled: %ld page faults (%zu pages of places)\n", faults, pages);
+	r->cells.bits = 0;
+	CHECK(kf_render_paint_full(r, &s->src, &tr, NULL, 0) == 0);
+	r->cells.bits = bits;
+	CHECK(!memcmp(px, ref, (size_t)w * h * 4));
+	free(px);
+	free(ref);
+	screen_destroy(s);
+	kf_render_destroy(r);
+	mallopt(M_PERTURB, perturb ? atoi(perturb) : 0);
+}
+
 int main(void)
 {
+	test_flood_slots(); /* first: the slots' memory must not be pages another test touched */
 	test_blank_runs();
 	test_fill_runs();
 	test_hit_runs();
