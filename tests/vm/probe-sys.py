@@ -97,7 +97,7 @@ def main():
                           "syscalls:sys_enter_ioctl,syscalls:sys_enter_epoll_wait,syscalls:sys_enter_mmap,"
                           "syscalls:sys_enter_munmap,syscalls:sys_enter_madvise,syscalls:sys_enter_clock_gettime,"
                           "syscalls:sys_enter_timerfd_settime,syscalls:sys_enter_brk,syscalls:sys_enter_mremap "
-                          "-p %s -o /tmp/stat.txt >/dev/null 2>&1 & echo $! >/tmp/stat.pid; sleep 1" % (pid, pid))
+                          "-p %s -o /tmp/stat.txt >/dev/null 2>&1 & echo $! >/tmp/stat.pid; sleep 8" % (pid, pid))
                 s0 = snap(vm, pid)
                 vm.sh("touch /tmp/go")
                 vm.wait_file("/tmp/result", timeout=900)
