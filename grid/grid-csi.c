@@ -145,7 +145,12 @@ static void column_index(struct grid *g, bool forward)
 		grid__shift_cols(g, g->left, 1, !forward);
 		return;
 	}
-	if (forward ? g->cx < grid__right_limit(g) : g->cx > grid__left_limit(g))
+	int right = grid__right_limit(g);
+	if (forward && g->dbl_any)
+		right = grid__dbl_right(g, right); /* a double row's half, as CUF */
+	if (forward && g->cx > right)
+		g->cx = right; /* past a double row's half: back to it (xterm) */
+	else if (forward ? g->cx < right : g->cx > grid__left_limit(g))
 		g->cx += forward ? 1 : -1;
 	g->wrap_pending = false;
 }
@@ -158,6 +163,11 @@ void grid__esc(void *ctx, const struct vt_esc *esc)
 		uint8_t i = esc->intermediates[0];
 		if (i == '#' && esc->final == '8') {
 			grid__decaln(g);
+		} else if (i == '#' && esc->final >= '3' && esc->final <= '6') {
+			/* DECDHL top, bottom, DECSWL, DECDWL */
+			static const uint8_t size[4] = {GRID_LINE_DOUBLE_TOP, GRID_LINE_DOUBLE_BOTTOM, GRID_LINE_SINGLE,
+							GRID_LINE_DOUBLE_WIDTH};
+			grid__line_size(g, size[esc->final - '3']);
 		} else if (i >= '(' && i <= '+') {
 			uint8_t cs = charset_for(esc->final, i);
 			if (cs != 0xff) {
@@ -212,6 +222,25 @@ static void cursor_down(struct grid *g, int n)
 static void cursor_right(struct grid *g, int n)
 {
 	int lim = grid__right_limit(g);
+	g->cx = grid__min(g->cx + n, lim);
+	g->wrap_pending = false;
+}
+
+/* cursor_right while a row may be double (grid.dbl_any): on one, the half's last column (xterm's CursorForward:
+ * LineMaxCol), which takes a cursor past the half back to it. The parser's CUF is bytes_cuf_dbl then
+ * (grid__dbl_set), so that bytes_cuf tests nothing more (csi: +79 k instructions per 2 MiB with the test). */
+/* ED (and DECSED) while a row may be double: the rows it erases become single first (grid__dbl_erase). In
+ * bytes_ed's place as cursor_right_dbl is in bytes_cuf's. */
+static void ed_dbl(struct grid *g, int mode, bool selective)
+{
+	if (g->dbl_any)
+		grid__dbl_erase(g, mode);
+	grid__erase_display(g, mode, selective);
+}
+
+static void cursor_right_dbl(struct grid *g, int n)
+{
+	const int lim = grid__dbl_right(g, grid__right_limit(g));
 	g->cx = grid__min(g->cx + n, lim);
 	g->wrap_pending = false;
 }
@@ -388,7 +417,7 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 	case KEY(0, '$', 'p'): grid__request_mode(g, csi); return true;
 	case KEY('?', 0, 's'): grid__save_modes(g, csi, true); return true;  /* XTSAVE */
 	case KEY('?', 0, 'r'): grid__save_modes(g, csi, false); return true; /* XTRESTORE */
-	case KEY('?', 0, 'J'): grid__erase_display(g, p0(csi, 0, 0), true); return true;
+	case KEY('?', 0, 'J'): ed_dbl(g, p0(csi, 0, 0), true); return true;
 	case KEY('?', 0, 'K'): grid__erase_line(g, p0(csi, 0, 0), true); return true;
 	case KEY('?', 0, 'n'): device_status(g, csi); return true;
 	case KEY('>', 0, 'c'):
@@ -468,7 +497,7 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	case '@': grid__insert_chars(g, n); break;
 	case 'A': cursor_up(g, n); break;
 	case 'B': cursor_down(g, n); break;
-	case 'C': cursor_right(g, n); break;
+	case 'C': cursor_right_dbl(g, n); break;
 	case 'D': cursor_left(g, n); break;
 	case 'E': cursor_down(g, n); g->cx = grid__cr_col(g); break;
 	case 'F': cursor_up(g, n); g->cx = grid__cr_col(g); break;
@@ -485,7 +514,7 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	case 'H':
 	case 'f': grid__goto_origin(g, p1(csi, 1, 1) - 1, n - 1); break;
 	case 'I': grid__tab(g, n); break;
-	case 'J': grid__erase_display(g, p0(csi, 0, 0), false); break;
+	case 'J': ed_dbl(g, p0(csi, 0, 0), false); break;
 	case 'K': grid__erase_line(g, p0(csi, 0, 0), false); break;
 	case 'L': grid__insert_lines(g, n); break;
 	case 'M': grid__delete_lines(g, n); break;
@@ -577,6 +606,38 @@ static size_t bytes_cuf(void *ctx, const uint8_t *s, size_t n) { return bytes_on
 static size_t bytes_cub(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'D'); }
 static size_t bytes_ed(void *ctx, const uint8_t *s, size_t n) { return bytes_one(ctx, s, n, 'J'); }
 
+static size_t bytes_ed_dbl(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	const int v = num_one(s, n);
+	if (v < 0)
+		return 0;
+	ed_dbl(g, v, false);
+	g->last_cp = 0;
+	return n;
+}
+
+static size_t bytes_cuf_dbl(void *ctx, const uint8_t *s, size_t n)
+{
+	struct grid *g = ctx;
+	const int v = num_one(s, n);
+	if (v < 0)
+		return 0;
+	cursor_right_dbl(g, v ? v : 1);
+	g->last_cp = 0;
+	return n;
+}
+
+void grid__dbl_set(struct grid *g, bool any)
+{
+	if (g->dbl_any != any) {
+		vt_parser_set_csi_bytes(g->parser, 'C', any ? bytes_cuf_dbl : bytes_cuf);
+		vt_parser_set_csi_bytes(g->parser, 'J', any ? bytes_ed_dbl : bytes_ed);
+	}
+	g->dbl_any = any;
+	grid__print_mode(g);
+}
+
 /* bytes_cup in origin mode, reached by a jump: bytes_cup then keeps no frame for the call */
 __attribute__((noinline)) static size_t cup_origin(struct grid *g, int x1, int y1, size_t n)
 {
@@ -648,6 +709,10 @@ const vt_csi_bytes_fn grid__csi_bytes_final[64] = {
 
 size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n)
 {
-	const vt_csi_bytes_fn f = grid__csi_bytes_final[s[n - 1] & 63];
+	vt_csi_bytes_fn f = grid__csi_bytes_final[s[n - 1] & 63];
+	if (f == bytes_cuf && g->dbl_any)
+		f = bytes_cuf_dbl;
+	else if (f == bytes_ed && g->dbl_any)
+		f = bytes_ed_dbl;
 	return f && f != grid__csi_bytes_sgr ? f(g, s, n) : 0;
 }

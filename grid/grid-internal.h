@@ -412,6 +412,7 @@ struct grid {
 #endif
 	char *xtversion;
 	uint8_t decsace; /* DECSACE: DECCARA/DECRARA's extent, 2 the rectangle, else a stream (grid-rect-edit.c) */
+	bool dbl_any; /* a row of either screen may be double (grid-dbl.h): part of print_mapped */
 };
 
 /* An ED's whole rows are deferred (LINE_STALE) on screens of this many cells or more. On smaller ones the
@@ -739,7 +740,7 @@ static inline __attribute__((always_inline)) void grid__damage_within(struct gri
  * the text paths' entries to test instead of three fields (csi: ~9 instructions a text run) */
 static inline void grid__print_mode(struct grid *g)
 {
-	g->print_mapped = g->charsets[g->gl] != CHARSET_ASCII || g->single_shift || g->insert;
+	g->print_mapped = g->charsets[g->gl] != CHARSET_ASCII || g->single_shift || g->insert || g->dbl_any;
 }
 
 /* grid__damage (grid.c) for the print paths, inlined. */
@@ -750,6 +751,8 @@ static inline void grid__damage_inline(struct grid *g, int y, int x0, int x1)
 		x1 = g->cols;
 	grid__damage_within(g, y, x0, x1);
 }
+
+#include "grid/grid-dbl.h"
 
 /* wide characters cut in half: grid__inner_col, grid__fix_wide, grid__split_wide, grid__fix_wide_edges */
 #include "grid/grid-internal-wide.h"

@@ -120,6 +120,8 @@ static void dec_mode(struct grid *g, int mode, bool set)
 		g->left = 0;
 		g->right = g->cols - 1;
 		grid__text_gate(g);
+		if (g->dbl_any)
+			grid__dbl_erase(g, 2); /* as ED 2's, xterm's ClearScreen */
 		grid__erase_display(g, 2, false);
 		grid__goto(g, 0, 0);
 		break;
@@ -147,6 +149,8 @@ static void dec_mode(struct grid *g, int mode, bool set)
 	case 67: g->modes.keys.backspace_sends_bs = set; break;
 	case 69:
 		g->lr_mode = set;
+		if (set && g->dbl_any)
+			grid__dbl_reset(g); /* xterm_ResetDouble: margins and double rows exclude each other */
 		if (!set) {
 			g->left = 0;
 			g->right = g->cols - 1;
@@ -197,8 +201,11 @@ static void dec_mode(struct grid *g, int mode, bool set)
 		 * slot and clears it again, a 1049l on the normal screen restores as DECRC */
 		if (set) {
 			grid__save_cursor(g);
-			if (g->scr == &g->alt)
+			if (g->scr == &g->alt) {
+				if (g->dbl_any)
+					grid__dbl_erase(g, 2);
 				grid__erase_display(g, 2, false);
+			}
 			else
 				grid__set_alt(g, true, true);
 			/* the first character on the cleared screen goes where the cursor stands (xterm 379; 47

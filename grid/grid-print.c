@@ -64,19 +64,31 @@ static void insert_blanks(struct grid *g, struct line *l, int x, int right, int 
 	grid__damage(g, g->cy, x, right + 1);
 }
 
+/* The right edge the printer writes up to (grid__right_limit), on a double row its half (grid-dbl.h). */
+static inline int print_right(const struct grid *g)
+{
+	const int right = grid__right_limit(g);
+	return unlikely(g->dbl_any) ? grid__dbl_right(g, right) : right;
+}
+
 static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 {
 	if (g->wrap_pending && g->autowrap)
 		grid__do_wrap(g);
-	int right = grid__right_limit(g);
+	int right = print_right(g);
 	int left = grid__left_limit(g);
+	/* past a double row's half (CUP can put the cursor there): xterm 379 writes nothing and the cursor stays */
+	if (unlikely(g->cx > right))
+		return;
 	if (w == 2 && g->cx == right) {
 		if (right == left)
 			return; /* a one-column line cannot hold it */
 		if (!g->autowrap)
 			return; /* xterm's dotext writes nothing and leaves the cursor there */
 		grid__do_wrap(g);
-		right = grid__right_limit(g);
+		right = print_right(g);
+		if (unlikely(g->dbl_any) && g->cx + 1 > right)
+			return; /* a one-column half (a double row of a 1- or 2-column screen) cannot hold it */
 	}
 	struct line *l = grid__line(g, g->cy);
 	int x = g->cx;
@@ -87,7 +99,7 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 	/* insert mode makes room only inside the left/right margins; outside them the character overwrites
 	 * (xterm's InsertChar does nothing there) */
 	if (g->insert && x >= g->left && x <= g->right)
-		insert_blanks(g, l, x, right, w);
+		insert_blanks(g, l, x, grid__right_limit(g), w);
 	grid__fix_wide(g, l, x, x + w);
 	grid__line_touch(l, x + w);
 	l->flags &= ~LINE_ASCII;
@@ -157,7 +169,7 @@ static size_t print_run(struct grid *g, const uint32_t *cps, size_t n, uint16_t 
 		if (!vt_grapheme_break(g->gb_prev, cp, &st))
 			return 0;
 	}
-	const int right = grid__right_limit(g), x0 = g->cx;
+	const int right = print_right(g), x0 = g->cx;
 	if (x0 + (int)w > right + 1)
 		return 0;
 	struct line *l = grid__line(g, g->cy);
@@ -189,6 +201,11 @@ static size_t print_run(struct grid *g, const uint32_t *cps, size_t n, uint16_t 
 			break;
 	}
 	grid__end_run(g, l, x0, x, lastw, fix_left, cps[i - 1]);
+	if (unlikely((int)x > right)) {
+		/* a double row's half reached (end_run knows the row's edge only) */
+		g->cx = right;
+		g->wrap_pending = true;
+	}
 	return i;
 }
 
@@ -352,6 +369,15 @@ void grid__line_materialise(struct line *l)
 /* print_ascii_run with a charset mapping, a single shift or insert mode: through the general path. */
 __attribute__((noinline)) static void print_ascii_mapped(struct grid *g, const uint8_t *s, size_t n)
 {
+	/* only a double row once on the screen, none now (it scrolled away): the fast paths again */
+	if (g->dbl_any && !grid__dbl_cursor_row(g) && !g->insert && !g->single_shift &&
+	    g->charsets[g->gl] == CHARSET_ASCII) {
+		grid__dbl_recount(g);
+		if (!g->print_mapped) {
+			print_ascii_run(g, s, n);
+			return;
+		}
+	}
 	uint32_t buf[256];
 	while (n > 0) {
 		size_t k = n < 256 ? n : 256;
@@ -704,8 +730,11 @@ void grid__rep(struct grid *g, int count)
 	 * lines' worth, keeping the count modulo the line width so the cursor ends where it would. */
 	long w1 = g->cx <= g->right ? g->right - g->left + 1 : g->cols;
 	long max = w1 * (g->rows + 2);
+	/* with double rows about, the line that repeats may be a double row's half (the cursor stuck below the
+	 * scroll region on one): a period that both lengths divide */
+	long period = unlikely(g->dbl_any) ? w1 * (grid__dbl_max(g) + 1) : w1;
 	if (count > max)
-		count = (int)(max + (count - max) % w1);
+		count = (int)(max + (count - max) % period);
 	if (cp < 0x7f && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift) {
 		uint8_t buf[256];
 		memset(buf, (int)cp, sizeof(buf));

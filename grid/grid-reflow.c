@@ -81,7 +81,7 @@ static void out_keep(struct out *o, const struct line *c, int n)
 		o->failed = true;
 		return;
 	}
-	l->flags = c->flags & LINE_WRAPPED;
+	l->flags = c->flags & (LINE_WRAPPED | LINE_DBL_MASK);
 	l->used = (uint16_t)n;
 	l->ncells = (uint16_t)n;
 	l->pstyle = 0;
@@ -217,6 +217,15 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 	struct line *dst = out_add(o);
 	if (!dst)
 		return;
+	/* double rows (joined only with rows of their size: reflow_primary) are laid out at the new half, each
+	 * of their rows double, so that their text stays in sight; their cells past the old half, which were not
+	 * shown, go. Offsets keep the old rows' stride (ocols), as the cursors' do. */
+	const unsigned dbl = s->ring[(first + i) % s->cap]->flags & LINE_DBL_MASK;
+	const int ow = dbl ? (ocols - 1) / 2 + 1 : ocols;
+	if (dbl) {
+		ncols = (ncols - 1) / 2 + 1;
+		dst->flags |= (uint16_t)dbl;
+	}
 	int col = 0;
 	bool has_cur[3] = {false, false, false};
 	for (int k = 0; k < ncm; k++)
@@ -224,7 +233,7 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 	long end_off = 0;
 	for (size_t r = i; r <= j; r++) {
 		const struct line *l = s->ring[(first + r) % s->cap];
-		int n = r == j ? trimmed_len(l, ocols) : ocols;
+		int n = r == j ? trimmed_len(l, ow) : ow;
 		if (r < j && n > 0 && (n > l->ncells || grid__line_cell(l, n - 1).cp == 0)) {
 			const struct line *next = s->ring[(first + r + 1) % s->cap];
 			if (next->ncells > 0 && grid__line_cell(next, 0).width == 2)
@@ -244,6 +253,7 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 				dst = out_add(o);
 				if (!dst)
 					return;
+				dst->flags |= (uint16_t)dbl;
 				col = 0;
 			}
 			long off = (long)(r - i) * ocols + x;
@@ -313,7 +323,10 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 	struct out o = {.cols = ncols, .rows = nrows, .keep = s->sb_max + (size_t)nrows, .limit = SIZE_MAX};
 	for (size_t i = 0; i < nphys && !o.failed;) {
 		size_t j = i;
-		while (j < nphys - 1 && (s->ring[(first + j) % s->cap]->flags & LINE_WRAPPED))
+		/* rows of one size only: a double row's text is laid out at its half's width (layout_line) */
+		const unsigned dbl = s->ring[(first + i) % s->cap]->flags & LINE_DBL_MASK;
+		while (j < nphys - 1 && (s->ring[(first + j) % s->cap]->flags & LINE_WRAPPED) &&
+		       (s->ring[(first + j + 1) % s->cap]->flags & LINE_DBL_MASK) == dbl)
 			j++;
 		for (int k = 0; k < nv; k++)
 			if (cm[k].phys >= i && cm[k].phys <= j)
@@ -354,7 +367,7 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 			l = grid__screen_line(ns);
 			if (l && src) {
 				memcpy(l->cells, src->cells, (size_t)src->ncells * sizeof(struct grid_cell));
-				l->flags = src->flags & LINE_WRAPPED;
+				l->flags = src->flags & (LINE_WRAPPED | LINE_DBL_MASK);
 				l->used = (uint16_t)ncols;
 			}
 		}
@@ -394,6 +407,7 @@ static int resize_alt(struct grid *g, struct screen *ns, int ncols, int nrows, i
 		struct line *dst = ns->ring[y];
 		memcpy(dst->cells, src->cells, (size_t)w * sizeof(struct grid_cell));
 		dst->used = (uint16_t)ncols;
+		dst->flags = src->flags & LINE_DBL_MASK;
 		if (w < g->cols && dst->cells[w - 1].width == 2)
 			dst->cells[w - 1] = (struct grid_cell){.cp = 0, .style = 0, .width = 1};
 		for (int x = 0; x < w; x++)

@@ -196,6 +196,19 @@ void grid__select_update(struct grid *g)
 	mark(g, true);
 }
 
+/* Display column x of display row y as a cell's column: on a double row each cell is two columns wide. */
+static int display_col(const struct grid *g, int x, int y)
+{
+	x = grid__clamp(x, 0, g->cols - 1);
+	return grid_row_size(g, y) != GRID_LINE_SINGLE ? x / 2 : x;
+}
+
+/* The last column line l shows: a double row's half (its other cells are not on display). */
+static int line_last(const struct grid *g, const struct line *l)
+{
+	return l->flags & LINE_DBL_MASK ? grid__dbl_max(g) : g->cols - 1;
+}
+
 void grid_select_start(struct grid *g, int x, int y, enum grid_select_mode mode)
 {
 	grid_select_clear(g);
@@ -203,7 +216,7 @@ void grid_select_start(struct grid *g, int x, int y, enum grid_select_mode mode)
 	g->sel.on_alt = g->scr == &g->alt;
 	g->sel.mode = mode;
 	g->sel.ay = g->sel.by = display_to_abs(g, y);
-	g->sel.ax = g->sel.bx = grid__clamp(x, 0, g->cols - 1);
+	g->sel.ax = g->sel.bx = display_col(g, x, y);
 	grid__select_update(g);
 }
 
@@ -213,7 +226,7 @@ void grid_select_extend(struct grid *g, int x, int y)
 		return;
 	mark(g, false);
 	g->sel.by = display_to_abs(g, y);
-	g->sel.bx = grid__clamp(x, 0, g->cols - 1);
+	g->sel.bx = display_col(g, x, y);
 	grid__select_update(g);
 }
 
@@ -225,7 +238,7 @@ void grid_select_adjust(struct grid *g, int x, int y)
 	if (!g->sel.active)
 		return;
 	const uint64_t cols = (uint64_t)g->cols;
-	const uint64_t a = display_to_abs(g, y), p = a * cols + (uint64_t)grid__clamp(x, 0, g->cols - 1);
+	const uint64_t a = display_to_abs(g, y), p = a * cols + (uint64_t)display_col(g, x, y);
 	const uint64_t start = g->sel.y0 * cols + (uint64_t)g->sel.x0, end = g->sel.y1 * cols + (uint64_t)g->sel.x1;
 	const bool keep_end = p < start || (p <= end && p - start < end - p);
 	g->sel.ay = keep_end ? g->sel.y1 : g->sel.y0;
@@ -318,12 +331,14 @@ char *grid_selection_text(const struct grid *g, size_t *len)
 		if (!l)
 			continue;
 		int x0 = a == g->sel.y0 ? g->sel.x0 : 0;
-		int x1 = a == g->sel.y1 ? g->sel.x1 : g->cols - 1;
-		bool joined = (l->flags & LINE_WRAPPED) && x1 == g->cols - 1 && a != g->sel.y1;
+		/* a double row's text is its half: the cells past it are kept but not shown */
+		const int last = line_last(g, l);
+		int x1 = a == g->sel.y1 ? grid__min(g->sel.x1, last) : last;
+		bool joined = (l->flags & LINE_WRAPPED) && x1 == last && a != g->sel.y1;
 		int end = x1 < l->ncells ? x1 : l->ncells - 1;
 		if (!joined) {
 			/* the blanks after the line's last text go, not those inside it (xterm keeps them) */
-			int text = l->ncells - 1;
+			int text = grid__min(l->ncells - 1, last);
 			while (text > end && grid__line_cell(l, text).cp == 0)
 				text--;
 			if (text == end)

@@ -18,6 +18,14 @@ void grid__tab(struct grid *g, int n)
 	int lim = grid__right_limit(g);
 	if (g->cx > lim)
 		lim = g->cols - 1;
+	if (unlikely(g->dbl_any) && grid__dbl_cursor_row(g)) {
+		/* a double row's half (xterm's TabNext: LineMaxCol), which takes a cursor past it back to it */
+		lim = grid__min(lim, grid__dbl_max(g));
+		if (g->cx > lim) {
+			g->cx = lim;
+			return;
+		}
+	}
 	while (n-- > 0 && g->cx < lim) {
 		int x = g->cx + 1;
 		while (x < lim && !g->tabs[x])
@@ -112,6 +120,8 @@ void grid__decaln(struct grid *g)
 		for (int x = 0; x < g->cols; x++)
 			l->cells[x] = (struct grid_cell){.cp = 'E', .style = 0, .link = 0, .width = 1, .flags = 0};
 	}
+	if (g->dbl_any)
+		grid__dbl_recount(g); /* the rows are single again (l->flags), as in xterm */
 	if (g->sel.active)
 		grid_select_clear(g);
 	grid__damage_rows(g, 0, g->rows - 1);

@@ -516,6 +516,7 @@ void grid_reset(struct grid *g)
 	grid__reset_state(g, true);
 	clear_screen_lines(g, &g->primary);
 	clear_screen_lines(g, &g->alt);
+	grid__dbl_recount(g); /* the rows are single again (grid__line_clear) */
 	g->primary.sb_n = 0; /* a hard reset forgets the history too (VTE, alacritty) */
 	grid__hist_reset(&g->primary);
 	grid__gc_unwait(g);
@@ -562,6 +563,7 @@ int grid_resize(struct grid *g, int cols, int rows)
 	g->saved[1].y = grid__min(g->saved[1].y, rows - 1);
 	g->saved[0].x = grid__min(g->saved[0].x, cols - 1);
 	g->saved[0].y = grid__min(g->saved[0].y, rows - 1);
+	grid__dbl_recount(g);
 	grid_damage_all(g);
 	return 0;
 nomem:

@@ -182,6 +182,17 @@ const char *grid_title(const struct grid *g);
 const struct grid_cell *grid_row(const struct grid *g, int y);
 /* Whether row y of the display ends in a soft wrap (continues on the next row). */
 bool grid_row_wrapped(const struct grid *g, int y);
+/* A row's size (DECDWL, DECDHL, DECSWL). A double row's cells [0, (cols - 1) / 2] are shown at twice the cell
+ * width (each cell two columns of the display); its other cells are kept but not shown. A double-height row
+ * shows the top or the bottom half of its characters at twice the height as well. */
+enum grid_line_size {
+	GRID_LINE_SINGLE = 0,
+	GRID_LINE_DOUBLE_WIDTH,  /* ESC # 6 */
+	GRID_LINE_DOUBLE_TOP,    /* ESC # 3 */
+	GRID_LINE_DOUBLE_BOTTOM, /* ESC # 4 */
+};
+/* Row y of the display's size (GRID_LINE_SINGLE outside the display). */
+enum grid_line_size grid_row_size(const struct grid *g, int y);
 const struct grid_style *grid_style(const struct grid *g, uint16_t id);
 /* The code points of a cell (base and combining marks, or a whole cluster): writes up to cap, returns how
  * many the cell has. A blank cell gives 0. */

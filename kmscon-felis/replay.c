@@ -144,6 +144,11 @@ static void output_json(FILE *f, const struct grid *g)
 		fputs(y ? ",\n" : "\n", f);
 		kf_replay_json_cells(f, g, grid_row(g, y), cols);
 	}
+	/* each row's size (DECDWL, DECDHL, DECSWL) */
+	static const char *const size_names[] = {"single", "double-width", "double-top", "double-bottom"};
+	fputs("],\n\"sizes\":[", f);
+	for (int y = 0; y < rows; y++)
+		fprintf(f, "%s\"%s\"", y ? "," : "", size_names[grid_row_size(g, y) & 3]);
 	fputs("]}\n", f);
 }
 

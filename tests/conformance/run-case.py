@@ -13,6 +13,7 @@ A case file (tests/conformance/cases/*.case) holds a byte stream and what the sc
   cursor 1,0                row,col (0-based) as vtproto's ?cursor
   cell 0 1 b B i:1 d        row col text attrs fg bg, as in the tool's JSON ('-' for an empty text or
                             attrs); text may use the escapes above
+  sizes 0 double-width      row and its size (DECDWL, DECDHL) as the tool's JSON "sizes" has it
   scrollback-text           the scrollback rows' text, oldest first, one '|' line each
   output \\eP1!~FFBF\\e\\\\     the replies the whole stream gets (vtproto ?output), escapes as for 'in';
                             several lines are concatenated
@@ -50,7 +51,7 @@ def unescape(s):
 
 def parse(path):
     case = {"size": (80, 24), "sb": 0, "in": b"", "screen": None, "cursor": None, "cells": [], "sbtext": None,
-            "output": None}
+            "output": None, "sizes": []}
     block = None
     for raw in open(path, encoding="utf-8"):
         line = raw.rstrip("\n")
@@ -74,6 +75,9 @@ def parse(path):
             case["sbtext"] = block = []
         elif word == "output":
             case["output"] = (case["output"] or b"") + unescape(rest)
+        elif word == "sizes":
+            f = rest.split()
+            case["sizes"].append((int(f[0]), f[1]))
         elif word == "cursor":
             case["cursor"] = rest.strip()
         elif word == "cell":
@@ -107,6 +111,15 @@ def main():
             w = want[y] if y < len(want) else None
             if g != w:
                 errors.append("row %d: got %r want %r" % (y, g, w))
+
+    if case["sizes"]:
+        p = subprocess.run([replay, "--size", "%dx%d" % (cols, rows), "--scrollback", str(case["sb"]),
+                            "--format", "json", "-"], input=case["in"], capture_output=True, timeout=60)
+        sizes = json.loads(p.stdout)["sizes"] if p.returncode == 0 else []
+        for (r, want) in case["sizes"]:
+            got = sizes[r] if r < len(sizes) else None
+            if got != want:
+                errors.append("size of row %d: got %r want %r" % (r, got, want))
 
     cmds = ["INIT %d %d %d" % (rows, cols, case["sb"]), "PUSH " + case["in"].hex(), "?cursor", "?screen",
             "?scrollback", "?output"]

@@ -161,6 +161,17 @@ static inline const char *t_row(struct t_term *t, int y)
 	return t_cells_text(t->g, grid_row(t->g, y), grid_cols(t->g));
 }
 
+/* The selection's text (grid_selection_text) in a static buffer, "(null)" when there is none. */
+static inline char *t_sel(struct t_term *t)
+{
+	static char buf[1024];
+	size_t n = 0;
+	char *s = grid_selection_text(t->g, &n);
+	snprintf(buf, sizeof(buf), "%s", s ? s : "(null)");
+	free(s);
+	return buf;
+}
+
 #define CHECK_ROW(t, y, want)                                                                              \
 	do {                                                                                               \
 		const char *got_ = t_row(t, y);                                                            \

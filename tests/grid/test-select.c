@@ -2,15 +2,7 @@
  * trailing blanks trimmed; GRID_CELL_SELECTED on the cells; tracking through scrolling. */
 #include "harness.h"
 
-static char *sel(struct t_term *t)
-{
-	static char buf[1024];
-	size_t n = 0;
-	char *s = grid_selection_text(t->g, &n);
-	snprintf(buf, sizeof(buf), "%s", s ? s : "(null)");
-	free(s);
-	return buf;
-}
+#define sel t_sel
 
 /* A region from the top row scrolls its lines into the history and the rows below it stay, but their
  * absolute line numbers move on by one: a selection there was left pointing at the region's new blank row
