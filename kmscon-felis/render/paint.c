@@ -710,6 +710,12 @@ paint_row(struct kf_render *r, const struct kf_render_source *s, const struct kf
 	return 0;
 }
 
+int kf_paint_row_cells(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
+		       int y, int x0, int x1, struct kf_paint_rects *rs)
+{
+	return paint_row(r, s, t, y, x0, x1, rs);
+}
+
 /* The colours of this paint: the renderer's palette, overridden by the source's (all of it, or with
  * a base only the entries the child changed). Under DECSCNM the callers then swap black and white
  * (kf_palette_reverse): called from here, GCC inlined paint_row into both callers. */
@@ -756,7 +762,8 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
 	for (int y = 0; y < s->rows; y++) {
 		if (d->x0[y] >= d->x1[y])
 			continue;
-		int ret = paint_row(r, s, t, y, d->x0[y], d->x1[y], &rs);
+		const int size = s->row_size ? s->row_size(s->ud, y) : 0; /* a double row whole: paint-dbl.c */
+		int ret = size ? kf_paint_row_dbl(r, s, t, y, size, &rs) : paint_row(r, s, t, y, d->x0[y], d->x1[y], &rs);
 		if (ret)
 			return ret;
 	}
@@ -791,7 +798,8 @@ int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s,
 		kf_palette_reverse(r->eff);
 	struct kf_paint_rects rs = {NULL, 0, 0};
 	for (int y = 0; y < s->rows; y++) {
-		int ret = paint_row(r, s, t, y, 0, s->cols, &rs);
+		const int size = s->row_size ? s->row_size(s->ud, y) : 0;
+		int ret = size ? kf_paint_row_dbl(r, s, t, y, size, &rs) : paint_row(r, s, t, y, 0, s->cols, &rs);
 		if (ret)
 			return ret;
 	}

@@ -324,6 +324,13 @@ struct kf_paint_rects {
 	int n, max;
 };
 void kf_paint_add_rect(struct kf_paint_rects *rs, int x, int y, int w, int h);
+/* paint.c: paints cells [x0, x1) of row y of s into t (its paint_row). */
+int kf_paint_row_cells(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
+		       int y, int x0, int x1, struct kf_paint_rects *rs);
+/* paint-dbl.c: row y of s, of size (enum grid_line_size, not single), painted whole into t. Uses r's scratch
+ * strip. Returns 0 or -ENOMEM. */
+int kf_paint_row_dbl(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
+		     int y, int size, struct kf_paint_rects *rs);
 /* paint-out.c: r's scratch strip of at least pixels pixels, or NULL when it cannot grow. */
 uint32_t *kf_paint_scratch(struct kf_render *r, size_t pixels);
 /* paint-out.c: cw x ch pixels of o into t at (px, py), converted to t's format. */

@@ -117,6 +117,10 @@ struct kf_render_source {
 	const uint32_t *palette_base;
 	struct grid_cursor cursor;
 	bool reverse_video; /* DECSCNM */
+	/* Row y's size (enum grid_line_size: DECDWL, DECDHL); NULL: every row is single. A double row shows
+	 * its cells [0, (cols - 1) / 2] at twice the width, a double-height one the top or bottom half of its
+	 * characters at twice the height as well (kmscon-felis/render/paint-dbl.c). */
+	int (*row_size)(void *ud, int y);
 };
 
 /* Fills src to read grid g (which must outlive the paint), with the grid's palette over a base

@@ -17,6 +17,11 @@ static size_t cps_cb(void *ud, const struct grid_cell *c, uint32_t *out, size_t 
 	return grid_cell_codepoints(ud, c, out, cap);
 }
 
+static int size_cb(void *ud, int y)
+{
+	return (int)grid_row_size(ud, y);
+}
+
 static bool damage_cb(void *ud, int y, int *x0, int *x1)
 {
 	return grid_row_damage(ud, y, x0, x1);
@@ -34,6 +39,7 @@ void kf_render_source_from_grid(struct kf_render_source *src, const struct grid 
 	    .style = style_cb,
 	    .codepoints = cps_cb,
 	    .row_damage = damage_cb,
+	    .row_size = size_cb,
 	    .palette = grid_palette(g),
 	    /* the colours the grid started with (and returns to on OSC 104/110/111/112 and RIS) */
 	    .palette_base = grid_palette_defaults(g),

@@ -13,39 +13,24 @@
 #include FT_FREETYPE_H
 
 #include "check.h"
+#include "shot.h"
 #include "kmscon-felis/render/render-internal.h"
 #include "kmscon-felis/render/render.h"
 
 #define MONO "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
 #define EMOJI "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
 
-struct shot {
-	uint32_t *px;
-	int w, h, cw, ch;
-};
-
 /* Paints the screen a grid of cols x rows shows after bytes with r (the cursor hidden unless the
  * stream shows it again). */
 static struct shot paint(struct kf_render *r, int cols, int rows, const char *bytes)
 {
-	struct shot s = {0};
 	struct grid *g = grid_create(&(struct grid_config){.cols = cols, .rows = rows}, NULL, NULL);
 	if (!g)
 		abort();
 	static const char hide[] = "\x1b[?25l";
 	grid_feed(g, (const uint8_t *)hide, sizeof(hide) - 1);
 	grid_feed(g, (const uint8_t *)bytes, strlen(bytes));
-	kf_render_cell_size(r, &s.cw, &s.ch);
-	s.w = cols * s.cw;
-	s.h = rows * s.ch;
-	s.px = calloc((size_t)s.w * s.h, 4);
-	if (!s.px)
-		abort();
-	struct kf_render_source src;
-	kf_render_source_from_grid(&src, g);
-	struct kf_render_target t = {s.px, s.w, s.h, s.w * 4, KF_RENDER_XRGB8888};
-	if (kf_render_paint_full(r, &src, &t, NULL, 0) < 0)
-		abort();
+	struct shot s = shot_of_grid(r, g);
 	grid_destroy(g);
 	return s;
 }
