@@ -4,7 +4,8 @@
  * Usage: test-replay-png REPLAY_BINARY GOLDEN_DIR. Feeds a fixed byte stream (SGR, box drawing,
  * wide and emoji characters, a DECSCUSR cursor) through the replay tool; the PNG must be exactly
  * cols*cell_w by rows*cell_h and match golden/replay-*.png (pixel for pixel with the built-in font,
- * within 1% with DejaVu Sans Mono). Bad font options must fail with an error, not crash.
+ * within 1% with DejaVu Sans Mono); double-width and double-height rows are the single row widened. Bad font
+ * options must fail with an error, not crash.
  * KF_GOLDEN_UPDATE=1 rewrites.
  */
 #include <stdio.h>
@@ -71,6 +72,51 @@ static int check(const char *replay, const char *dir, const char *tmp, const cha
 	return fail;
 }
 
+/* The PNG of stream in (built-in font, 30x4), read back; NULL when the tool or the PNG fails. */
+static uint32_t *replay_png(const char *replay, const char *tmp, const char *name, const char *in, int *w, int *h)
+{
+	char path[4096], out[4096], cmd[16384];
+	snprintf(path, sizeof(path), "%s/%s.bin", tmp, name);
+	snprintf(out, sizeof(out), "%s/%s.png", tmp, name);
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return NULL;
+	fwrite(in, 1, strlen(in), f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "'%s' --size 30x4 --format none --font-engine builtin --png '%s' '%s'", replay, out,
+		 path);
+	return run(cmd) == 0 ? png_read_xrgb(out, w, h) : NULL;
+}
+
+/* Double-width and double-height rows (DECDWL, DECDHL) in the PNG, as the VM tests' screendumps compare them:
+ * each pixel of the double row is the single row's widened (the top half's rows also heightened). */
+static int check_dbl(const char *replay, const char *tmp)
+{
+	int w, h, w2, h2;
+	uint32_t *one = replay_png(replay, tmp, "single", "\x1b[?25l\x1b[4mHello\x1b[m world", &w, &h);
+	uint32_t *dbl = replay_png(replay, tmp, "double",
+				   "\x1b[?25l\x1b#6\x1b[4mHello\x1b[m world\r\n\x1b#3\x1b[4mHello\x1b[m world", &w2, &h2);
+	long bad = 0, ink = 0;
+	const int cw = 8, ch = 16;
+	if (one && dbl && w == w2 && h == h2 && w == 30 * cw && h == 4 * ch) {
+		for (int y = 0; y < ch; y++)
+			for (int x = 0; x < w; x++) {
+				uint32_t want = one[(size_t)y * w + x / 2];
+				bad += dbl[(size_t)y * w + x] != want;
+				bad += dbl[(size_t)(ch + y) * w + x] != one[(size_t)(y / 2) * w + x / 2];
+				ink += want != one[0];
+			}
+	} else {
+		bad = -1;
+	}
+	free(one);
+	free(dbl);
+	int fail = bad != 0 || ink == 0;
+	printf("%s replay-dbl: %ld pixels of the double rows differ from the single row widened\n", fail ? "FAIL" : "ok",
+	       bad);
+	return fail;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3)
@@ -87,6 +133,7 @@ int main(int argc, char **argv)
 			  4 * 16, 0);
 	failures += check(argv[1], argv[2], tmp, "replay-dejavu",
 			  "--font-name 'DejaVu Sans Mono' --font-size 16", 30 * 10, 4 * 19, 1);
+	failures += check_dbl(argv[1], tmp);
 	/* bad font options: a clear error (exit 1 or 2), never a crash */
 	static const char *const bad[] = {"--font-engine psf",
 					  "--font-engine psf --font-file /nonexistent.psf",
