@@ -154,6 +154,25 @@ static void test_edges(void)
 	free(one.px);
 	free(dw.px);
 
+	/* tiny screens and a cursor past the half: painted within the target (ASan), the half's cells shown */
+	static const struct {
+		int cols;
+		const char *in;
+	} tiny[] = {{1, "\x1b#6X"}, {2, "\x1b#3\xe4\xb8\xad"}, {2, "\xe4\xb8\xad\x1b#4"}, {3, "\x1b#6ab\x1b[3G"},
+		    {20, "\x1b#6\x1b[20G"}};
+	for (size_t i = 0; i < sizeof(tiny) / sizeof(tiny[0]); i++) {
+		one = paint(r, tiny[i].cols, 1, "");
+		dw = paint(r, tiny[i].cols, 1, tiny[i].in);
+		CHECK(dw.w == tiny[i].cols * dw.cw);
+		free(one.px);
+		free(dw.px);
+	}
+	one = paint(r, 1, 1, "\x1b[?25lX");
+	dw = paint(r, 1, 1, "\x1b[?25l\x1b#6X");
+	CHECK(widened(&dw, 0, &one, 0, one.cw, GRID_LINE_DOUBLE_WIDTH) == 0);
+	free(one.px);
+	free(dw.px);
+
 	struct grid *g = grid_create(&(struct grid_config){.cols = 7, .rows = 2}, NULL, NULL);
 	static const char in[] = "\x1b#6Hi\x1b[41mx";
 	grid_feed(g, (const uint8_t *)in, sizeof(in) - 1);
