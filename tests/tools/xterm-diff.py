@@ -397,6 +397,21 @@ def families(cols, rows):
     add("nowrap", CSI + "?7l" + CSI + "1;%dH" % (C - 2) + "abcdef")
     add("nowrap-wide", CSI + "?7l" + CSI + "1;%dH" % (C - 2) + "中文字", filled=False)
     add("nowrap-margins", CSI + "?7l" + CSI + "?69h" + CSI + "3;8s" + CSI + "1;6H" + "abcdef")
+    # double-width and double-height lines (DECDWL, DECDHL, DECSWL): each row's written width is its half;
+    # the runs of text stop at a control first, as xterm keeps the starting row's width for a whole run
+    # (docs/conformance.md)
+    half = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:max(1, (C - 1) // 2 + 1)]
+    for k in "3456":
+        add("dbl-%s-wrap" % k, CSI + "3;1H" + E + "#" + k + half + "\r\n" + E + "#" + k + "ab" + CSI + "3C" + "cd")
+        add("dbl-%s-past-half" % k, CSI + "3;%dH" % C + E + "#" + k + "x" + CSI + "4;%dH" % C + E + "#" + k +
+            CSI + "%dGyz" % C, filled=False)
+        for op in ("C", "I", "G", "99C", "2@", "2P", "5X", "K", "2K", "J", "1J", "2J", "L", "M", "S", "T"):
+            add("dbl-%s-%s" % (k, op), CSI + "3;2H" + E + "#" + k + CSI + op + "w" + CSI + "3;2H" + "\t\tv")
+    # (not on the last row, whose size xterm's DECALN keeps: docs/conformance.md)
+    add("dbl-decaln", E + "#6" + CSI + "2;1H" + E + "#3" + E + "#8" + CSI + "Hxy" + CSI + "2;1H" + half + "q")
+    add("dbl-swl-keeps", E + "#6" + E + "#5" + CSI + "2;1H" + E + "#6" + CSI + "%dGx" % C + E + "#5")
+    add("dbl-declrmm", E + "#6" + CSI + "?69h" + CSI + "1;%dHx" % C + CSI + "?69l" + E + "#6" + "\r" + half + "z")
+    add("dbl-wide-half", E + "#6" + CSI + "%dG" % ((C - 1) // 2 + 1) + "中" + "\r\n" + E + "#6" + "文字", filled=False)
     out += more_families(cols, rows)
     out += margins.families(cols, rows, fill, escape)
     return [(n, s.encode("utf-8")) for n, s in out]
