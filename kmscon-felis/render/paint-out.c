@@ -64,3 +64,29 @@ void kf_paint_copy_out(const struct kf_render_target *t, const struct kf_strip *
 		}
 	}
 }
+
+/* The paint entries' check of a target, and its margins' fill (here for paint.c's length) */
+bool kf_paint_target_ok(const struct kf_render_target *t)
+{
+	int bpp = t->format == KF_RENDER_RGB565 ? 2 : 4;
+	return t->data && t->width > 0 && t->height > 0 && t->stride >= t->width * bpp &&
+	       (t->format == KF_RENDER_XRGB8888 || t->format == KF_RENDER_RGB565) &&
+	       t->stride % bpp == 0;
+}
+
+void kf_paint_fill_target(const struct kf_render_target *t, int x, int y, int w, int h, uint32_t c)
+{
+	int x1 = x + w < t->width ? x + w : t->width, y1 = y + h < t->height ? y + h : t->height;
+	if (t->format == KF_RENDER_XRGB8888) {
+		/* in one call (fill_rect): the right margin is a few pixels of every one of the
+		 * target's rows, and a full repaint fills it each frame */
+		struct kf_strip o = {(uint32_t *)t->data, (size_t)t->stride / 4};
+		kf_paint_fill_rect(&o, x, y, x1 - x, y1 - y, c);
+		return;
+	}
+	for (int j = y; j < y1; j++) {
+		uint16_t *line = (uint16_t *)(void *)((uint8_t *)t->data + (size_t)j * t->stride);
+		for (int i = x; i < x1; i++)
+			line[i] = kf_to565(c);
+	}
+}

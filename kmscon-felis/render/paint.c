@@ -734,23 +734,29 @@ static void merge_palette(struct kf_render *r, const struct kf_render_source *s)
 	}
 }
 
-static bool target_ok(const struct kf_render_target *t)
+/* Palette and reverse video as the frame's source has them, then row y from column x0 to x1 (a double row
+ * whole: paint-dbl.c): the two paint entries' common steps */
+static void frame_palette(struct kf_render *r, const struct kf_render_source *s)
 {
-	int bpp = t->format == KF_RENDER_RGB565 ? 2 : 4;
-	return t->data && t->width > 0 && t->height > 0 && t->stride >= t->width * bpp &&
-	       (t->format == KF_RENDER_XRGB8888 || t->format == KF_RENDER_RGB565) &&
-	       t->stride % bpp == 0;
+	merge_palette(r, s);
+	if (s->reverse_video)
+		kf_palette_reverse(r->eff);
+}
+
+static int frame_row(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t, int y,
+		     int x0, int x1, struct kf_paint_rects *rs)
+{
+	const int size = s->row_size ? s->row_size(s->ud, y) : 0;
+	return size ? kf_paint_row_dbl(r, s, t, y, size, rs) : paint_row(r, s, t, y, x0, x1, rs);
 }
 
 int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
 		    const struct kf_render_damage *d, const struct kf_render_target *t,
 		    struct kf_render_rect *rects, int max_rects)
 {
-	if (!target_ok(t) || !s->row || d->rows != s->rows || d->cols != s->cols || max_rects < 0)
+	if (!kf_paint_target_ok(t) || !s->row || d->rows != s->rows || d->cols != s->cols || max_rects < 0)
 		return -EINVAL;
-	merge_palette(r, s);
-	if (s->reverse_video)
-		kf_palette_reverse(r->eff);
+	frame_palette(r, s);
 	struct kf_paint_rects rs = {rects, 0, rects ? max_rects : 0};
 	bool all = true;
 	for (int y = 0; y < s->rows && all; y++)
@@ -762,53 +768,32 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
 	for (int y = 0; y < s->rows; y++) {
 		if (d->x0[y] >= d->x1[y])
 			continue;
-		const int size = s->row_size ? s->row_size(s->ud, y) : 0; /* a double row whole: paint-dbl.c */
-		int ret = size ? kf_paint_row_dbl(r, s, t, y, size, &rs) : paint_row(r, s, t, y, d->x0[y], d->x1[y], &rs);
+		int ret = frame_row(r, s, t, y, d->x0[y], d->x1[y], &rs);
 		if (ret)
 			return ret;
 	}
 	return rs.n;
 }
 
-static void fill_target(const struct kf_render_target *t, int x, int y, int w, int h, uint32_t c)
-{
-	int x1 = x + w < t->width ? x + w : t->width, y1 = y + h < t->height ? y + h : t->height;
-	if (t->format == KF_RENDER_XRGB8888) {
-		/* in one call (fill_rect): the right margin is a few pixels of every one of the
-		 * target's rows, and a full repaint fills it each frame */
-		struct kf_strip o = {(uint32_t *)t->data, (size_t)t->stride / 4};
-		fill_rect(&o, x, y, x1 - x, y1 - y, c);
-		return;
-	}
-	for (int j = y; j < y1; j++) {
-		uint16_t *line = (uint16_t *)(void *)((uint8_t *)t->data + (size_t)j * t->stride);
-		for (int i = x; i < x1; i++)
-			line[i] = kf_to565(c);
-	}
-}
-
 int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s,
 			 const struct kf_render_target *t, struct kf_render_rect *rects,
 			 int max_rects)
 {
-	if (!target_ok(t) || !s->row || max_rects < 0)
+	if (!kf_paint_target_ok(t) || !s->row || max_rects < 0)
 		return -EINVAL;
-	merge_palette(r, s);
-	if (s->reverse_video)
-		kf_palette_reverse(r->eff);
+	frame_palette(r, s);
 	struct kf_paint_rects rs = {NULL, 0, 0};
 	for (int y = 0; y < s->rows; y++) {
-		const int size = s->row_size ? s->row_size(s->ud, y) : 0;
-		int ret = size ? kf_paint_row_dbl(r, s, t, y, size, &rs) : paint_row(r, s, t, y, 0, s->cols, &rs);
+		int ret = frame_row(r, s, t, y, 0, s->cols, &rs);
 		if (ret)
 			return ret;
 	}
 	uint32_t bg = s->reverse_video ? r->eff[256] : r->eff[257];
 	int gw = s->cols * r->cell_w, gh = s->rows * r->cell_h;
 	if (gw < t->width)
-		fill_target(t, gw, 0, t->width - gw, t->height, bg);
+		kf_paint_fill_target(t, gw, 0, t->width - gw, t->height, bg);
 	if (gh < t->height)
-		fill_target(t, 0, gh, gw < t->width ? gw : t->width, t->height - gh, bg);
+		kf_paint_fill_target(t, 0, gh, gw < t->width ? gw : t->width, t->height - gh, bg);
 	if (rects && max_rects > 0) {
 		rects[0] = (struct kf_render_rect){0, 0, t->width, t->height};
 		return 1;

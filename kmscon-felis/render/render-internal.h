@@ -333,6 +333,10 @@ int kf_paint_row_dbl(struct kf_render *r, const struct kf_render_source *s, cons
 		     int y, int size, struct kf_paint_rects *rs);
 /* paint-out.c: r's scratch strip of at least pixels pixels, or NULL when it cannot grow. */
 uint32_t *kf_paint_scratch(struct kf_render *r, size_t pixels);
+/* Whether a target can be painted (data, size, stride and format agree); a rectangle of it filled with c
+ * (paint-out.c) */
+bool kf_paint_target_ok(const struct kf_render_target *t);
+void kf_paint_fill_target(const struct kf_render_target *t, int x, int y, int w, int h, uint32_t c);
 /* paint-out.c: cw x ch pixels of o into t at (px, py), converted to t's format. */
 void kf_paint_copy_out(const struct kf_render_target *t, const struct kf_strip *o, int px, int py,
 		       int cw, int ch);
