@@ -195,7 +195,7 @@ static void letters_extent(struct ft_font *f, int *asc, int *desc)
 	*asc = (int)((m->ascender + 63) >> 6);
 	*desc = (int)((-m->descender + 63) >> 6);
 	/* A synthesised bold (no bold face installed: the regular face thickened) lifts the letters'
-	 * tops by half the thickening and lowers their bottoms as much: at 8-40 px in DejaVu Sans
+	 * tops by the thickening (FreeType's FT_Outline_Embolden): at 8-40 px in DejaVu Sans
 	 * Mono the accents of bold capitals (and the tails of g, j, p, q, y) went a pixel past the
 	 * cell's edge. Measured on the regular face, already loaded; a hit measures it again. */
 	if (bold->fake_bold)
@@ -511,10 +511,20 @@ void kf_ft_shear(FT_Vector *p, int n)
 	}
 }
 
-static void synthesise(const struct ft_font *f, FT_Outline *o, bool fb, bool fi)
+/* The columns place() moves a glyph of advance adv (pixels) right by to centre it in w. */
+static int centring(int adv, int w)
 {
-	if (fb)
-		FT_Outline_Embolden(o, kf_ft_bold_strength(f->size));
+	return adv > 0 && adv < w ? (w - adv) / 2 : adv > w ? -((adv - w) / 2) : 0;
+}
+
+/* advance: the glyph's (26.6), w: its cells' width, which the thickening keeps to. */
+static void synthesise(const struct ft_font *f, FT_Outline *o, bool fb, bool fi, FT_Pos advance,
+		       int w)
+{
+	if (fb) {
+		long off = centring((int)((advance + 32) >> 6), w);
+		kf_ft_embolden(o, f->size, -off * 64, (w - off) * 64);
+	}
 	if (fi)
 		kf_ft_shear(o->points, o->n_points);
 }
@@ -531,10 +541,7 @@ static int place(const struct ft_font *f, const FT_Bitmap *bm, int bm_left, int 
 	if (bm->pixel_mode != FT_PIXEL_MODE_GRAY && bm->pixel_mode != FT_PIXEL_MODE_MONO)
 		return -ENOENT;
 	/* centre the advance in the glyph's cells (wide characters, slightly narrow fallbacks) */
-	int adv = (int)((advance + 32) >> 6);
-	int left = bm_left + (adv > 0 && adv < out->w ? (out->w - adv) / 2 : 0);
-	if (adv > out->w)
-		left -= (adv - out->w) / 2;
+	int left = bm_left + centring((int)((advance + 32) >> 6), out->w);
 	/* a mark hangs left of its origin over the glyph before it in most fonts: centred instead */
 	if (mark && (left < 0 || left + (int)bm->width > out->w))
 		left = (out->w - (int)bm->width) / 2;
@@ -614,7 +621,7 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Glyph kep
 		memcpy(o.points, src->points, pb);
 		memcpy(o.contours, src->contours, cbytes);
 		memcpy(o.tags, src->tags, np);
-		synthesise(f, &o, fb, fi);
+		synthesise(f, &o, fb, fi, kept->advance.x >> 10, out->w);
 		FT_Bitmap bm;
 		int left, top;
 		if (!kf_ft_outline_bitmap(f->lib, &o, &f->bitmap, &f->bitmap_cap, &bm, &left, &top))
@@ -624,7 +631,7 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Glyph kep
 	FT_Glyph g;
 	if (FT_Glyph_Copy(kept, &g))
 		return -ENOENT;
-	synthesise(f, &((FT_OutlineGlyph)g)->outline, fb, fi);
+	synthesise(f, &((FT_OutlineGlyph)g)->outline, fb, fi, kept->advance.x >> 10, out->w);
 	int ret = -ENOENT;
 	if (!FT_Glyph_To_Bitmap(&g, FT_RENDER_MODE_NORMAL, NULL, 1)) {
 		FT_BitmapGlyph bg = (FT_BitmapGlyph)g;
@@ -656,7 +663,7 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 	if (slot->format == FT_GLYPH_FORMAT_OUTLINE) {
 		if (kept && !*kept && FT_Get_Glyph(slot, kept))
 			*kept = NULL;
-		synthesise(f, &slot->outline, fb, fi);
+		synthesise(f, &slot->outline, fb, fi, slot->advance.x, out->w);
 	}
 	if (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL))
 		return -ENOENT;

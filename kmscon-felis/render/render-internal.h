@@ -93,11 +93,16 @@ void kf_ft_letters_fit(struct FT_FaceRec_ *face, int size, bool letters_only, in
  * thickened letters. */
 void kf_ft_letters_fit_bold(struct FT_FaceRec_ *face, int size, int *asc, int *desc);
 /* The thickening of a synthesised bold in 26.6 (FT_Outline_Embolden): a twentieth of the size, at
- * least half a pixel. It grows a letter by half of it on every side. */
+ * least half a pixel. It grows a letter by all of it at the top and the right (FreeType keeps the
+ * left and bottom edges; kf_ft_embolden keeps the width in the cell). */
 static inline long kf_ft_bold_strength(int size)
 {
 	return size * 64 / 20 > 32 ? size * 64 / 20 : 32;
 }
+/* font-metrics.c: a synthesised bold's thickening of outline o (FreeType's FT_Outline) at size px,
+ * kept within x from lo to hi (26.6, the glyph's cell from its origin). */
+struct FT_Outline_;
+void kf_ft_embolden(struct FT_Outline_ *o, int size, long lo, long hi);
 /* font-metrics.c: base's cell size, baseline and underline for face at size px whose letters need asc
  * pixels above the baseline and desc below (kf_ft_letters_fit); out-of-range values give defaults. */
 void kf_ft_cell_metrics(struct FT_FaceRec_ *face, int size, int asc, int desc, struct kf_font *base);

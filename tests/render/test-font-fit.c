@@ -1,9 +1,9 @@
 /* tests/render/test-font-fit.c: the cell of a FreeType font holds the letters of the bold it
  * synthesises. A font with no bold face (a --font-file, or fontconfig with a lone regular face)
  * draws bold as its regular outline thickened by a twentieth of the size, at least half a pixel
- * (kmscon-felis(1)), which lifts an accent by half that: measured on the regular face only, the
- * cell's top cut the accents of bold É Å Ñ Ö. Each Latin-1 letter is thickened here as FreeType
- * does it for that strength and its bitmap must lie within the cell, and each of its inked rows
+ * (kmscon-felis(1)), which lifts an accent by as much: measured on the regular face only, the
+ * cell's top cut the accents of bold É Å Ñ Ö. Each Latin-1 letter is thickened here as the
+ * renderer does (kf_ft_embolden) and its bitmap must lie within the cell, and each of its inked rows
  * must be inked in the renderer's own bold glyph (no row lost to the cell's edge). The same font
  * found by fontconfig as a lone face has the same cells, from the font cache too. */
 #include <stdio.h>
@@ -22,6 +22,7 @@
 #include "check.h"
 
 static const char *const regular = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+static const char *const oblique_file = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Oblique.ttf";
 
 static long ink(const uint8_t *p, size_t n)
 {
@@ -29,6 +30,15 @@ static long ink(const uint8_t *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		s += p[i];
 	return s;
+}
+
+/* The loaded glyph of face thickened as the renderer's synthesised bold (kf_ft_embolden) in a cell
+ * cw pixels wide, where it is centred as font-ft.c's place() centres it. */
+static void thicken(FT_Face face, int cw, int size)
+{
+	int adv = (int)((face->glyph->advance.x + 32) >> 6);
+	int off = adv > 0 && adv < cw ? (cw - adv) / 2 : adv > cw ? -((adv - cw) / 2) : 0;
+	kf_ft_embolden(&face->glyph->outline, size, -off * 64L, (cw - off) * 64L);
 }
 
 /* The letters of Latin-1 whose synthesised bold does not fit the cell of r (printed, at most 8). */
@@ -42,7 +52,7 @@ static int clipped(struct kf_render *r, FT_Face face, int size, int *printed)
 			continue;
 		if (FT_Load_Char(face, cp, FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT))
 			continue;
-		FT_Outline_Embolden(&face->glyph->outline, size * 64 / 20 > 32 ? size * 64 / 20 : 32);
+		thicken(face, r->cell_w, size);
 		if (FT_Render_Glyph(face->glyph, FT_RENDER_MODE_NORMAL))
 			continue;
 		const FT_Bitmap *bm = &face->glyph->bitmap;
@@ -66,6 +76,77 @@ static int clipped(struct kf_render *r, FT_Face face, int size, int *printed)
 				       cp, size, top, bottom - 1, r->cell_h, lost);
 		}
 	}
+	return bad;
+}
+
+/* A renderer of the font file at size px (NULL: failed, counted). */
+static struct kf_render *at_size(const char *file, int size)
+{
+	struct kf_render_config fc = {.font_file = file, .font_size = size};
+	struct kf_render *r;
+	if (kf_render_create(&fc, &r) < 0) {
+		printf("FAIL %s at %d px\n", file, size);
+		failures++;
+		return NULL;
+	}
+	return r;
+}
+
+/* The ink of the renderer's glyph of cp in style at size in r's cell, and of the whole glyph as
+ * FreeType draws that outline thickened by kf_ft_embolden for the cell (*whole; the regular glyph
+ * when !bold): what the cell does not show of it is the difference. */
+static long drawn(struct kf_render *r, FT_Face face, int size, uint32_t cp, bool bold,
+		  long *whole)
+{
+	*whole = -1;
+	if (FT_Load_Char(face, cp, FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT))
+		return -1;
+	if (bold)
+		thicken(face, r->cell_w, size);
+	if (FT_Render_Glyph(face->glyph, FT_RENDER_MODE_NORMAL))
+		return -1;
+	const FT_Bitmap *bm = &face->glyph->bitmap;
+	*whole = 0;
+	for (unsigned y = 0; y < bm->rows; y++)
+		*whole += ink(bm->buffer + (size_t)y * (size_t)bm->pitch, bm->width);
+	const struct kf_glyph *g = kf_render_glyph(r, cp, bold ? KF_GLYPH_BOLD : 0, 1);
+	return g->kind == KF_GLYPH_ALPHA ? ink(g->data, (size_t)g->w * g->h) : 0;
+}
+
+/* The synthesised bold's thickening widens a letter by the strength to the right (FreeType's
+ * FT_Outline_Embolden keeps the left edge), and where the regular letter fills the cell's width
+ * (m M W @ at most sizes) the cell's right edge cut the thickened right stem: each glyph of
+ * printable ASCII and Latin-1 must show all of its bold's ink in the cell (where its regular glyph
+ * does), and be bolder than the regular glyph. */
+static int widths(const char *file, FT_Face face, int *printed)
+{
+	int bad = 0, n = 0;
+	for (int size = 6; size <= 40; size++) {
+		struct kf_render *r = at_size(file, size);
+		if (!r)
+			break;
+		FT_Set_Pixel_Sizes(face, 0, (FT_UInt)size);
+		for (uint32_t cp = 0x21; cp <= 0xff; cp++) {
+			if (cp >= 0x7f && cp <= 0xa0)
+				continue;
+			long rw, bw, rg = drawn(r, face, size, cp, false, &rw);
+			long bg = drawn(r, face, size, cp, true, &bw);
+			if (rw <= 0)
+				continue;
+			n++;
+			/* a pixel's worth of ink lost, where the regular glyph loses none */
+			bool cut = bw - bg >= 255 && rw == rg;
+			if (cut || bg <= rg) {
+				bad++;
+				if ((*printed)++ < 16)
+					printf("FAIL bold U+%04X at %d px in a %d-pixel wide cell: %ld of "
+					       "%ld ink not drawn (regular: %ld of %ld drawn)\n",
+					       cp, size, r->cell_w, bw - bg, bw, rg, rw);
+			}
+		}
+		kf_render_destroy(r);
+	}
+	printf("bold widths (%s): %d glyphs, 6-40 px\n", strrchr(file, '/') + 1, n);
 	return bad;
 }
 
@@ -133,12 +214,9 @@ int main(void)
 	}
 	int bad = 0, printed = 0, cell_h[41] = {0};
 	for (int size = 8; size <= 40; size++) {
-		struct kf_render_config fc = {.font_file = regular, .font_size = size};
-		struct kf_render *r;
-		if (kf_render_create(&fc, &r) < 0) {
-			CHECK(!"DejaVuSansMono.ttf at this size");
+		struct kf_render *r = at_size(regular, size);
+		if (!r)
 			break;
-		}
 		bool fb = false, fi;
 		CHECK(kf_font_ft_style(r->font, KF_GLYPH_BOLD, &fb, &fi) && fb);
 		bad += clipped(r, face, size, &printed);
@@ -147,6 +225,20 @@ int main(void)
 	}
 	if (bad)
 		printf("FAIL %d synthesised bold letters clipped\n", bad);
+	CHECK(bad == 0);
+	printed = 0;
+	bad = widths(regular, face, &printed);
+	/* bold on a real italic face (fontconfig's family with an italic but no bold italic, or
+	 * the italic face as the font file) is the italic's outline thickened: the same */
+	FT_Face oblique;
+	if (!access(oblique_file, R_OK) && !FT_New_Face(lib, oblique_file, 0, &oblique)) {
+		bad += widths(oblique_file, oblique, &printed);
+		FT_Done_Face(oblique);
+	} else {
+		printf("no %s: bold on an italic face not checked\n", oblique_file);
+	}
+	if (bad)
+		printf("FAIL %d synthesised bold glyphs cut at the cell's sides or not bolder\n", bad);
 	CHECK(bad == 0);
 	lone_face(cell_h);
 	FT_Done_Face(face);
