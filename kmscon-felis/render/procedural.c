@@ -78,13 +78,16 @@ static const char *const box_arms[128] = {
  * own side exists, at the outer corner when only the opposite side has one, else at the centre
  * (meeting a single line or the opposite arm). */
 /* Offset of the two strokes of a double line from the centre stroke, across a dimension of len
- * pixels: a stroke's width apart, reduced until both strokes stay off the cell edges. */
+ * pixels: a stroke's width apart, reduced until both strokes stay off the cell edges. 0 where
+ * the cell has no room for two strokes and a gap (a 2-pixel cell, --font-size 4): the double line
+ * is then the light one, in its place. It was one stroke beside the light line's column (1 px:
+ * none at all), which ║ and │ above one another showed as a jog. */
 static int double_gap(const struct canvas *c, int len)
 {
 	int t = light_t(c), g = t + (t + 1) / 2, cen = mid(len, t);
 	while (g > 1 && (cen - g < 1 || cen + g + t > len - 1))
 		g--;
-	return g;
+	return cen - g < 0 || cen + g + t > len || 2 * g - t < 1 ? 0 : g;
 }
 
 static void double_arm(struct canvas *c, const int *arm, int dir)
