@@ -79,13 +79,15 @@ static int clipped(struct kf_render *r, FT_Face face, int size, int *printed)
 	return bad;
 }
 
-/* A renderer of the font file at size px (NULL: failed, counted). */
+/* A renderer of the font file (NULL: DejaVu Sans Mono from fontconfig) at size px (NULL: failed,
+ * counted). */
 static struct kf_render *at_size(const char *file, int size)
 {
-	struct kf_render_config fc = {.font_file = file, .font_size = size};
+	struct kf_render_config fc = {
+	    .font_file = file, .font_name = file ? NULL : "DejaVu Sans Mono", .font_size = size};
 	struct kf_render *r;
 	if (kf_render_create(&fc, &r) < 0) {
-		printf("FAIL %s at %d px\n", file, size);
+		printf("FAIL %s at %d px\n", file ? file : "fontconfig", size);
 		failures++;
 		return NULL;
 	}
@@ -95,13 +97,13 @@ static struct kf_render *at_size(const char *file, int size)
 /* The ink of the renderer's glyph of cp in style at size in r's cell, and of the whole glyph as
  * FreeType draws that outline thickened by kf_ft_embolden for the cell (*whole; the regular glyph
  * when !bold): what the cell does not show of it is the difference. */
-static long drawn(struct kf_render *r, FT_Face face, int size, uint32_t cp, bool bold,
+static long drawn(struct kf_render *r, FT_Face face, int size, uint32_t cp, unsigned style,
 		  long *whole)
 {
 	*whole = -1;
 	if (FT_Load_Char(face, cp, FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT))
 		return -1;
-	if (bold)
+	if (style & KF_GLYPH_BOLD)
 		thicken(face, r->cell_w, size);
 	if (FT_Render_Glyph(face->glyph, FT_RENDER_MODE_NORMAL))
 		return -1;
@@ -109,7 +111,7 @@ static long drawn(struct kf_render *r, FT_Face face, int size, uint32_t cp, bool
 	*whole = 0;
 	for (unsigned y = 0; y < bm->rows; y++)
 		*whole += ink(bm->buffer + (size_t)y * (size_t)bm->pitch, bm->width);
-	const struct kf_glyph *g = kf_render_glyph(r, cp, bold ? KF_GLYPH_BOLD : 0, 1);
+	const struct kf_glyph *g = kf_render_glyph(r, cp, style, 1);
 	return g->kind == KF_GLYPH_ALPHA ? ink(g->data, (size_t)g->w * g->h) : 0;
 }
 
@@ -117,8 +119,9 @@ static long drawn(struct kf_render *r, FT_Face face, int size, uint32_t cp, bool
  * FT_Outline_Embolden keeps the left edge), and where the regular letter fills the cell's width
  * (m M W @ at most sizes) the cell's right edge cut the thickened right stem: each glyph of
  * printable ASCII and Latin-1 must show all of its bold's ink in the cell (where its regular glyph
- * does), and be bolder than the regular glyph. */
-static int widths(const char *file, FT_Face face, int *printed)
+ * does), and be bolder than the regular glyph. face is the font's face of the style italic (0, or
+ * KF_GLYPH_ITALIC: bold italic synthesised on a real italic face). */
+static int widths(const char *file, FT_Face face, unsigned italic, int *printed)
 {
 	int bad = 0, n = 0;
 	for (int size = 6; size <= 40; size++) {
@@ -126,11 +129,16 @@ static int widths(const char *file, FT_Face face, int *printed)
 		if (!r)
 			break;
 		FT_Set_Pixel_Sizes(face, 0, (FT_UInt)size);
+		bool fb = false, fi = true;
+		if (!kf_font_ft_style(r->font, KF_GLYPH_BOLD | italic, &fb, &fi) || !fb || fi)
+			printf("FAIL %d px: bold%s not synthesised on the face\n", size,
+			       italic ? " italic" : ""),
+			    failures++;
 		for (uint32_t cp = 0x21; cp <= 0xff; cp++) {
 			if (cp >= 0x7f && cp <= 0xa0)
 				continue;
-			long rw, bw, rg = drawn(r, face, size, cp, false, &rw);
-			long bg = drawn(r, face, size, cp, true, &bw);
+			long rw, bw, rg = drawn(r, face, size, cp, italic, &rw);
+			long bg = drawn(r, face, size, cp, italic | KF_GLYPH_BOLD, &bw);
 			if (rw <= 0)
 				continue;
 			n++;
@@ -146,14 +154,15 @@ static int widths(const char *file, FT_Face face, int *printed)
 		}
 		kf_render_destroy(r);
 	}
-	printf("bold widths (%s): %d glyphs, 6-40 px\n", strrchr(file, '/') + 1, n);
+	printf("bold widths (%s): %d glyphs, 6-40 px\n",
+	       file ? strrchr(file, '/') + 1 : "fontconfig, bold italic on the italic face", n);
 	return bad;
 }
 
 /* The same font through fontconfig with the regular face alone installed (a family without its
  * bold): bold is synthesised there too, and the cell, on a cache miss and on a hit, is the one of
  * the font file. */
-static void lone_face(const int *cell_h)
+static void lone_face(const int *cell_h, FT_Face oblique, int *printed)
 {
 	char dir[] = "/tmp/kf-font-fit-XXXXXX", path[512];
 	if (!mkdtemp(dir)) {
@@ -196,6 +205,19 @@ static void lone_face(const int *cell_h)
 		}
 	}
 	printf("lone face: %d fonts, miss and hit\n", made);
+	/* The family with its italic and no bold italic: bold italic is the italic face thickened
+	 * (the font cache elsewhere: the choice saved above has no italic). */
+	snprintf(path, sizeof(path), "%s/fonts/DejaVuSansMono-Oblique.ttf", dir);
+	if (oblique && symlink(oblique_file, path) == 0) {
+		snprintf(path, sizeof(path), "%s/italic", dir);
+		CHECK(mkdir(path, 0755) == 0);
+		setenv("KMSCON_FELIS_FONT_CACHE", path, 1);
+		CHECK(FcInitReinitialize());
+		int bad = widths(NULL, oblique, KF_GLYPH_ITALIC, printed);
+		if (bad)
+			printf("FAIL %d bold italic glyphs cut or not bolder\n", bad);
+		CHECK(bad == 0);
+	}
 	unsetenv("FONTCONFIG_FILE");
 	FcInitReinitialize();
 	char cmd[600];
@@ -227,20 +249,20 @@ int main(void)
 		printf("FAIL %d synthesised bold letters clipped\n", bad);
 	CHECK(bad == 0);
 	printed = 0;
-	bad = widths(regular, face, &printed);
+	bad = widths(regular, face, 0, &printed);
 	/* bold on a real italic face (fontconfig's family with an italic but no bold italic, or
 	 * the italic face as the font file) is the italic's outline thickened: the same */
-	FT_Face oblique;
-	if (!access(oblique_file, R_OK) && !FT_New_Face(lib, oblique_file, 0, &oblique)) {
-		bad += widths(oblique_file, oblique, &printed);
-		FT_Done_Face(oblique);
-	} else {
+	FT_Face oblique = NULL;
+	if (!access(oblique_file, R_OK) && !FT_New_Face(lib, oblique_file, 0, &oblique))
+		bad += widths(oblique_file, oblique, 0, &printed);
+	else
 		printf("no %s: bold on an italic face not checked\n", oblique_file);
-	}
 	if (bad)
 		printf("FAIL %d synthesised bold glyphs cut at the cell's sides or not bolder\n", bad);
 	CHECK(bad == 0);
-	lone_face(cell_h);
+	lone_face(cell_h, oblique, &printed);
+	if (oblique)
+		FT_Done_Face(oblique);
 	FT_Done_Face(face);
 	FT_Done_FreeType(lib);
 	printf("%d failures\n", failures);
