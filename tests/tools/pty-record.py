@@ -16,6 +16,12 @@ With --reply, the recorder answers the queries programs wait on or act on as xte
 defaults (DA1, DA2, XTVERSION; CPR as row 1 column 2, what vim's ambiguous-width probe expects): vim and
 tmux then take the paths they take under a real xterm (tmux turns on DECLRMM and scrolls panes with
 DECSLRM). The replies are not recorded (xterm-diff.py takes the stream's CPR requests out).
+With --tty, the recorder runs inside a real terminal (`xterm -u8 -geometry 80x24 -e tests/tools/pty-record.py
+--tty ...`; tests/tools/vttest-walk.py does the same for vttest's menus):
+the program's output is also written to that terminal and what the terminal sends back (its replies to
+every query: vttest asks for DA, CPR, DECRQSS, DECRQM and more) goes to the program, so the stream is the one
+the program writes to that terminal. DECSET 40 is not passed on (recorded all the same), so that DECCOLM
+does not resize the terminal: xterm-diff.py takes DECSET 40 out too, and we never switch to 132 columns.
 Do not commit the recordings of third-party programs as tests: reduce a divergence to a hand-written case.
 """
 import argparse
@@ -47,6 +53,8 @@ def main():
     ap.add_argument("--size", default="80x24", help="COLSxROWS (default 80x24)")
     ap.add_argument("--settle", type=float, default=0.4, help="seconds read after each key (default 0.4)")
     ap.add_argument("--reply", action="store_true", help="answer DA1, DA2, XTVERSION and CPR as xterm does")
+    ap.add_argument("--tty", action="store_true", help="run inside a terminal: show the output there and pass "
+                    "its replies to the program")
     ap.add_argument("out")
     ap.add_argument("command")
     ap.add_argument("keys", nargs="*")
@@ -62,14 +70,23 @@ def main():
         os.execvp("sh", ["sh", "-c", a.command])
     fcntl.ioctl(fd, termios.TIOCSWINSZ, winsize)
     buf = bytearray()
+    watch = [fd]
+    if a.tty:
+        import tty
+        tty.setraw(0)
+        watch.append(0)
 
     def drain(t):
         """Reads for t seconds; False once the program has gone."""
         end = time.time() + t
         while time.time() < end:
-            r, _, _ = select.select([fd], [], [], max(0, end - time.time()))
+            r, _, _ = select.select(watch, [], [], max(0, end - time.time()))
             if not r:
                 continue
+            if 0 in r and a.tty:
+                os.write(fd, os.read(0, 4096))
+                if fd not in r:
+                    continue
             try:
                 d = os.read(fd, 65536)
             except OSError:
@@ -77,6 +94,8 @@ def main():
             if not d:
                 return False
             buf.extend(d)
+            if a.tty:
+                os.write(1, d.replace(b"\x1b[?40h", b""))
             # A query cut in two by the read is missed: the program then times out as with no reply.
             for q, ans in REPLIES if a.reply else ():
                 for _ in range(d.count(q)):

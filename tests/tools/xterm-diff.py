@@ -633,13 +633,23 @@ def random_case(rng, cols, rows, extra=()):
 STREAM = "stream:"
 
 
-def stream_cases(path, cuts):
+# DECCOLM (CSI ? 3 h/l) resets the margins, erases the screen and homes the cursor on a VT510 and in xterm
+# with 80/132-column switching; we do that without changing the width, and an xterm without switching (the
+# streams' DECSET 40 is taken out) ignores DECCOLM whole (docs/conformance.md). With --deccolm those side
+# effects are spelled out after each DECCOLM, for both sides alike (ours does them twice, to no effect), so
+# that a stream that uses it (vttest's 132-column screens) shows the other differences.
+DECCOLM_SIDE_EFFECTS = b"\x1b[r\x1b[2J\x1b[H"
+
+
+def stream_cases(path, cuts, deccolm=False):
     """A recorded stream and, with cuts, its prefixes: name, bytes. The program's own cursor position
     requests (vim sends one) are taken out: the driver takes the first CPR for the case's own, and a second
     one would be read as the next case's. DECSET 40 (vttest sends it) is taken out too: it would let xterm
     switch to 132 columns, which RIS does not undo (we have no 80/132-column switching). A prefix ends just before an ESC [, so that it does not cut a
     sequence (or a UTF-8 character) in two; an OSC or DCS string holding ESC [ could still be cut."""
     data = re.sub(rb"\x1b\[\??6n|\x1b\[\?40h", b"", open(path, "rb").read())
+    if deccolm:
+        data = re.sub(rb"\x1b\[\?3[hl]", lambda m: m.group(0) + DECCOLM_SIDE_EFFECTS, data)
     name = STREAM + os.path.basename(path)
     out = []
     for k in range(1, cuts + 1):
@@ -673,6 +683,9 @@ def main():
                     "program's output, recorded at --size); repeatable; only the streams are run then")
     ap.add_argument("--cuts", type=int, default=0, help="with --stream, also compare the screens after N "
                     "prefixes of each stream (cut before a CSI, at evenly spaced points)")
+    ap.add_argument("--deccolm", action="store_true", help="with --stream, spell out DECCOLM's side effects "
+                    "(margins reset, screen erased, cursor home) after it for both sides: xterm without "
+                    "80/132-column switching ignores it whole (DECCOLM_SIDE_EFFECTS)")
     ap.add_argument("--display", default=":99", help="the Xvfb display to start (default :99); with "
                     "XDIFF_DISPLAY set, an X server already running there is used instead")
     ap.add_argument("--batch", type=int, default=200, help="cases per xterm process")
@@ -695,7 +708,7 @@ def main():
 
     cases = [("case-%d" % i, unescape(s)) for i, s in enumerate(a.case)]
     for path in a.stream:
-        cases += stream_cases(path, a.cuts)
+        cases += stream_cases(path, a.cuts, a.deccolm)
     if not a.case and not a.stream:
         if not a.no_families:
             cases += families(cols, rows)
