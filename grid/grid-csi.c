@@ -196,6 +196,8 @@ void grid__esc(void *ctx, const struct vt_esc *esc)
 	case 'c': grid_reset(g); break;
 	case 'n': g->gl = 2, grid__print_mode(g); break; /* LS2 */
 	case 'o': g->gl = 3, grid__print_mode(g); break; /* LS3 */
+	case 'V': grid__spa(g, true); break;  /* SPA */
+	case 'W': grid__spa(g, false); break; /* EPA */
 	case '~': g->gr = 1; break; /* LS1R */
 	case '}': g->gr = 2; break; /* LS2R */
 	case '|': g->gr = 3; break; /* LS3R */
@@ -236,6 +238,14 @@ static void ed_dbl(struct grid *g, int mode, bool selective)
 	if (g->dbl_any)
 		grid__dbl_erase(g, mode);
 	grid__erase_display(g, mode, selective);
+}
+
+/* ED or EL in ISO protection's mode (grid-iso-protect.c); ED makes rows single as ed_dbl does */
+static void iso_erase(struct grid *g, uint8_t final, int mode)
+{
+	if (final == 'J' && g->dbl_any)
+		grid__dbl_erase(g, mode);
+	grid__iso_erase(g, final, mode);
 }
 
 static void cursor_right_dbl(struct grid *g, int n)
@@ -438,6 +448,8 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 			return true;
 		g->protect = p0(csi, 0, 0) == 1;
 		g->pen_dirty = true;
+		if (g->protect)
+			grid__iso_protect_mode(g, false); /* DEC's protection again (xterm) */
 		return true;
 	case KEY('?', 0, 'W'): /* DECST8C */
 		if (p0(csi, 0, 0) == 5)
@@ -514,8 +526,15 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	case 'H':
 	case 'f': grid__goto_origin(g, p1(csi, 1, 1) - 1, n - 1); break;
 	case 'I': grid__tab(g, n); break;
-	case 'J': ed_dbl(g, p0(csi, 0, 0), false); break;
-	case 'K': grid__erase_line(g, p0(csi, 0, 0), false); break;
+	case 'J':
+	case 'K':
+		if (unlikely(g->iso_protect))
+			iso_erase(g, csi->final, p0(csi, 0, 0));
+		else if (csi->final == 'J')
+			ed_dbl(g, p0(csi, 0, 0), false);
+		else
+			grid__erase_line(g, p0(csi, 0, 0), false);
+		break;
 	case 'L': grid__insert_lines(g, n); break;
 	case 'M': grid__delete_lines(g, n); break;
 	case 'P': grid__delete_chars(g, n); break;
@@ -524,7 +543,12 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 		if (csi->n_params <= 1)
 			grid__scroll_down(g, g->top, g->bottom, n);
 		break;
-	case 'X': grid__erase_chars(g, n); break;
+	case 'X':
+		if (unlikely(g->iso_protect))
+			grid__iso_erase(g, 'X', n);
+		else
+			grid__erase_chars(g, n);
+		break;
 	case 'Z': grid__backtab(g, n); break;
 	case 'a': /* HPR: clamped as CUP (xterm): the right margin in origin mode, else the screen's edge */
 		if (g->origin)
@@ -628,13 +652,32 @@ static size_t bytes_cuf_dbl(void *ctx, const uint8_t *s, size_t n)
 	return n;
 }
 
+/* Declines every sequence: the parser then parses it and calls grid__csi */
+static size_t bytes_decline(void *ctx, const uint8_t *s, size_t n)
+{
+	(void)ctx, (void)s, (void)n;
+	return 0;
+}
+
+/* The parser's handlers of CUF, ED and EL from their bytes, by the two modes that take them off their bulk paths:
+ * ISO protection (ED and EL through grid__csi, which sends them to grid-iso-protect.c) and a double row
+ * (CUF stops at the half, ED makes rows single). One place for both, so that the end of one mode does not put
+ * back a handler the other one still replaces. */
+void grid__csi_bytes_update(struct grid *g)
+{
+	if (!g->parser)
+		return;
+	vt_parser_set_csi_bytes(g->parser, 'C', g->dbl_any ? bytes_cuf_dbl : bytes_cuf);
+	vt_parser_set_csi_bytes(g->parser, 'J', g->iso_protect ? bytes_decline : g->dbl_any ? bytes_ed_dbl : bytes_ed);
+	vt_parser_set_csi_bytes(g->parser, 'K', g->iso_protect ? bytes_decline : grid__csi_bytes_final['K' & 63]);
+}
+
 void grid__dbl_set(struct grid *g, bool any)
 {
-	if (g->dbl_any != any) {
-		vt_parser_set_csi_bytes(g->parser, 'C', any ? bytes_cuf_dbl : bytes_cuf);
-		vt_parser_set_csi_bytes(g->parser, 'J', any ? bytes_ed_dbl : bytes_ed);
-	}
+	const bool changed = g->dbl_any != any;
 	g->dbl_any = any;
+	if (changed)
+		grid__csi_bytes_update(g);
 	grid__print_mode(g);
 }
 

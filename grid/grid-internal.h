@@ -413,6 +413,9 @@ struct grid {
 	char *xtversion;
 	uint8_t decsace; /* DECSACE: DECCARA/DECRARA's extent, 2 the rectangle, else a stream (grid-rect-edit.c) */
 	bool dbl_any; /* a row of either screen may be double (grid-dbl.h): part of print_mapped */
+	/* ISO protection's mode (SPA; DECSCA 1, DECSTR and RIS end it): ED, EL and ECH keep the protected
+	 * characters (grid-iso-protect.c) */
+	bool iso_protect;
 };
 
 /* An ED's whole rows are deferred (LINE_STALE) on screens of this many cells or more. On smaller ones the
@@ -589,6 +592,14 @@ void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
 /* vt_sink.csi_bytes for sequences other than SGR (see grid__csi_bytes) */
 size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n);
+
+/* grid-iso-protect.c: ISO protection. SPA (start true) and EPA; the mode on or off (SPA turns it on; DECSCA
+ * 1, DECSTR and RIS off); ED, EL (final 'J', 'K', v the mode) or ECH ('X', v the count) in the mode. */
+void grid__spa(struct grid *g, bool start);
+void grid__iso_protect_mode(struct grid *g, bool on);
+void grid__iso_erase(struct grid *g, uint8_t final, int v);
+/* The parser's CUF, ED and EL byte handlers set again after ISO protection or a double row came or went */
+void grid__csi_bytes_update(struct grid *g);
 /* vt_sink.csi_bytes_final: the moves and erases above, and grid__csi_bytes_sgr for SGR */
 extern const vt_csi_bytes_fn grid__csi_bytes_final[64];
 

@@ -191,7 +191,8 @@ static void erase_rect(struct grid *g, const struct vt_csi *csi, bool selective)
 		cut_wide(g, l, r.x1 + 1, true);
 		for (int x = r.x0; x <= r.x1; x++) {
 			struct grid_cell *c = &l->cells[x];
-			if (grid_style(g, c->style)->attrs & GRID_ATTR_PROTECTED)
+			/* (in ISO protection's mode xterm's DECSERA erases the protected characters too) */
+			if (grid_style(g, c->style)->attrs & GRID_ATTR_PROTECTED && !g->iso_protect)
 				continue;
 			c->cp = ' ';
 			c->width = 1;

@@ -368,6 +368,7 @@ void grid__reset_state(struct grid *g, bool hard)
 	g->pen_dirty = true;
 	g->erase_dirty = true;
 	g->protect = false;
+	grid__iso_protect_mode(g, false);
 	g->link = 0;
 	memset(g->charsets, CHARSET_ASCII, sizeof(g->charsets));
 	g->gl = 0;
