@@ -107,6 +107,10 @@ void grid__execute(void *ctx, uint8_t c)
 		g->single_shift = 3;
 		grid__print_mode(g);
 		break;
+	case 0x96: /* SPA */
+	case 0x97: /* EPA */
+		grid__spa(g, c == 0x96);
+		break;
 	case 0x9a: /* DECID: the obsolete form of DA1 (xterm, the Linux console) */
 		primary_da(g);
 		break;
@@ -196,8 +200,8 @@ void grid__esc(void *ctx, const struct vt_esc *esc)
 	case 'c': grid_reset(g); break;
 	case 'n': g->gl = 2, grid__print_mode(g); break; /* LS2 */
 	case 'o': g->gl = 3, grid__print_mode(g); break; /* LS3 */
-	case 'V': grid__spa(g, true); break;  /* SPA */
-	case 'W': grid__spa(g, false); break; /* EPA */
+	case 'V': grid__execute(g, 0x96); break;
+	case 'W': grid__execute(g, 0x97); break;
 	case '~': g->gr = 1; break; /* LS1R */
 	case '}': g->gr = 2; break; /* LS2R */
 	case '|': g->gr = 3; break; /* LS3R */
