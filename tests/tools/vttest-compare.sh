@@ -8,8 +8,11 @@
 # X server answers there, walks vttest's menus inside an 80x24 xterm 379 with tests/tools/vttest-walk.py
 # (menus 1, 2, 3, 5, 6, 8, 9 and 10 in one vttest, each of menu 11's eight in a vttest of its own: what one
 # test leaves behind, DECRSPS's restored modes for one, does not reach the others), then runs xterm-diff.py
-# on every screen saved (--stream, --attrs, --deccolm) with its own Xvfb on DISPLAY2 (:64). Divergences go to
-# OUTDIR/diff.txt and OUTDIR/diff.json; the recordings stay in OUTDIR (vttest's output: do not commit them).
+# on every screen saved (--stream, --attrs, --deccolm) with its own Xvfb on DISPLAY2 (:64). Then the menus
+# with 132-column screens (1, 2, 8, 9) again in a 132x24 xterm, into OUTDIR/132, compared at 132x24: DECCOLM
+# changes no width on either side, so vttest's 132-column screens are seen whole there. Divergences go to
+# OUTDIR/diff.txt and OUTDIR/diff.json (OUTDIR/132/ the same); the recordings stay in OUTDIR (vttest's
+# output: do not commit them).
 set -e
 out=$1
 dpy=${2:-:63}
@@ -29,9 +32,16 @@ for walk in "--items 1,2,3,5,6,8,9,10" "11 --items 1" "11 --items 2" "11 --items
 	# shellcheck disable=SC2086 # the walk's arguments are two words
 	xterm -display "$dpy" -u8 -geometry 80x24 -e python3 "$here/vttest-walk.py" "$out" $walk
 done
+mkdir -p "$out/132"
+xterm -display "$dpy" -u8 -geometry 132x24 -e python3 "$here/vttest-walk.py" --size 132x24 "$out/132" --items 1,2,8,9
 [ -z "$xvfb" ] || kill "$xvfb"
-set -- $(ls "$out" | grep -E '^(main|[0-9]).*\.bin$' | sort -V | sed "s|^|--stream $out/|")
-echo "$(($# / 2)) screens"
-python3 "$here/xterm-diff.py" --display "$dpy2" --replay "$root/build-test/kmscon-felis/kmscon-felis-replay" \
-	--size 80x24 --attrs --deccolm --json "$out/diff.json" "$@" >"$out/diff.txt"
-tail -n 1 "$out/diff.txt"
+for size in 80x24 132x24; do
+	dir=$out
+	[ "$size" = 80x24 ] || dir=$out/132
+	# shellcheck disable=SC2046,SC2010 # one --stream per file (the walk names them: no odd characters)
+	set -- $(ls "$dir" | grep -E '^(main|[0-9]).*\.bin$' | sort -V | sed "s|^|--stream $dir/|")
+	echo "$size: $(($# / 2)) screens"
+	python3 "$here/xterm-diff.py" --display "$dpy2" --replay "$root/build-test/kmscon-felis/kmscon-felis-replay" \
+		--size "$size" --attrs --deccolm --json "$dir/diff.json" "$@" >"$dir/diff.txt"
+	tail -n 1 "$dir/diff.txt"
+done

@@ -5,7 +5,7 @@ each as a stream for tests/tools/xterm-diff.py --stream (a developer tool, not p
   xterm -u8 -geometry 80x24 -e tests/tools/vttest-walk.py OUTDIR 11 --items 1   # menu 11.1 (VT220) and below
   tests/tools/vttest-compare.sh OUTDIR                     # every menu walked, then xterm-diff.py on each screen
 
-vttest (apt-get install -y vttest) runs on a pty of 80x24 started by this script, which runs inside the
+vttest (apt-get install -y vttest) runs on a pty of --size (80x24) started by this script, which runs inside the
 terminal: vttest's output is shown there and the terminal's replies (DA, CPR, DECRQSS, DECRQM...) go back to
 vttest, so the stream is the one vttest writes to that terminal. DECSET 40 is not passed on (as in
 pty-record.py --tty): the terminal keeps 80 columns. With --answer-from no terminal is needed: our core
@@ -51,6 +51,8 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     ap.add_argument("--quiet", type=float, default=0.4, help="seconds without output that end a screen")
     ap.add_argument("--limit", type=int, default=40, help="RETURNs at most in one item")
+    ap.add_argument("--size", default="80x24", help="COLSxROWS of vttest's pty, the terminal's size (default "
+                    "80x24; 132x24 shows vttest's 132-column screens whole, DECCOLM changing no width)")
     ap.add_argument("--items", help="walk only these items of the first menu (e.g. 1,2,8)")
     ap.add_argument("--answer-from", metavar="REPLAY", help="run without a terminal: kmscon-felis-replay "
                     "--vtproto at this path answers vttest's queries (our replies, for comparing with xterm's)")
@@ -58,7 +60,8 @@ def main():
     ap.add_argument("path", nargs="*", help="menu items to go down first (e.g. 11 1)")
     a = ap.parse_args()
     os.makedirs(a.outdir, exist_ok=True)
-    winsize = struct.pack("HHHH", 24, 80, 0, 0)
+    cols, rows = (int(v) for v in a.size.split("x"))
+    winsize = struct.pack("HHHH", rows, cols, 0, 0)
     pid, fd = pty.fork()
     if pid == 0:
         os.environ.update(TERM="xterm", LANG="C.UTF-8", LC_ALL="C.UTF-8")
@@ -70,7 +73,7 @@ def main():
         # No terminal: our core answers (kmscon-felis-replay --vtproto gets vttest's output and its replies
         # go back to vttest).
         core = subprocess.Popen([a.answer_from, "--vtproto"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        core.stdin.write(b"INIT 24 80 0\n")
+        core.stdin.write(b"INIT %d %d 0\n" % (rows, cols))
     else:
         tty.setraw(0)
     buf = bytearray()
