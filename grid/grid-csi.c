@@ -244,14 +244,6 @@ static void ed_dbl(struct grid *g, int mode, bool selective)
 	grid__erase_display(g, mode, selective);
 }
 
-/* ED or EL in ISO protection's mode (grid-iso-protect.c); ED makes rows single as ed_dbl does */
-static void iso_erase(struct grid *g, uint8_t final, int mode)
-{
-	if (final == 'J' && g->dbl_any)
-		grid__dbl_erase(g, mode);
-	grid__iso_erase(g, final, mode);
-}
-
 static void cursor_right_dbl(struct grid *g, int n)
 {
 	const int lim = grid__dbl_right(g, grid__right_limit(g));
@@ -532,8 +524,8 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	case 'I': grid__tab(g, n); break;
 	case 'J':
 	case 'K':
-		if (unlikely(g->iso_protect))
-			iso_erase(g, csi->final, p0(csi, 0, 0));
+		if (unlikely(g->iso_protect)) /* (its ED keeps the rows' sizes, as xterm 379's: measured) */
+			grid__iso_erase(g, csi->final, p0(csi, 0, 0));
 		else if (csi->final == 'J')
 			ed_dbl(g, p0(csi, 0, 0), false);
 		else
