@@ -785,7 +785,8 @@ void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr,
 	if (kind == VT_STRING_OSC) {
 		osc(g, (const char *)data, len);
 	} else if (kind == VT_STRING_DCS && hdr && hdr->final == 'q' && hdr->n_intermediates == 1 &&
-		   hdr->intermediates[0] == '$' && !hdr->private_marker) {
+		   hdr->intermediates[0] == '$' && !hdr->private_marker && hdr->n_params == 0) {
+		/* with parameter bytes ("DCS 1 $ q", even "0" or ";") it is no DECRQSS: xterm 379 answers nothing */
 		decrqss(g, (const char *)data, len);
 	} else if (kind == VT_STRING_DCS && hdr && hdr->final == 'q' && hdr->n_intermediates == 1 &&
 		   hdr->intermediates[0] == '+' && !hdr->private_marker) {

@@ -38,6 +38,10 @@ static void test_replies(void)
 	CHECK_REPLY(t, "\033P1$r5 q\033\\");
 	t_feed(t, "\033P$qx\033\\");
 	CHECK_REPLY(t, "\033P0$r\033\\");
+	/* a DECRQSS with parameter bytes (any, "0" and ";" too) is not one: xterm 379 answers nothing, and the
+	 * reply after them is the next query's alone */
+	t_feed(t, "\033P1$qm\033\\\033P0$qr\033\\\033P;$q q\033\\\033P$qm\033\\");
+	CHECK_REPLY(t, "\033P1$r1;31;48:5:200m\033\\");
 	/* colour queries */
 	/* a query ended by BEL is answered with BEL, one ended by ST with ST (xterm; shell scripts read the
 	 * reply up to the BEL they sent) */
