@@ -521,12 +521,13 @@ static int centring(int adv, int w)
 static void synthesise(const struct ft_font *f, FT_Outline *o, bool fb, bool fi, FT_Pos advance,
 		       int w)
 {
-	if (fb) {
-		long off = centring((int)((advance + 32) >> 6), w);
+	long off = centring((int)((advance + 32) >> 6), w);
+	if (fb)
 		kf_ft_embolden(o, f->size, -off * 64, (w - off) * 64);
-	}
+	/* about the middle of the face's line (kf_ft_slant), not the cell's (a fake bold's taller) */
+	const FT_Size_Metrics *m = &f->styles[0].ft->size->metrics;
 	if (fi)
-		kf_ft_shear(o->points, o->n_points);
+		kf_ft_slant(o, (m->ascender + m->descender) / 2, -off * 64, (w - off) * 64);
 }
 
 /* Puts a rasterised glyph (bitmap, bearings, advance in 26.6; mark: a combining mark) into out. */

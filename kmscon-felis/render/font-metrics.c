@@ -12,6 +12,7 @@
  * of their accents.
  */
 #include <ft2build.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include FT_FREETYPE_H
 #include FT_OUTLINE_H
@@ -106,6 +107,28 @@ void kf_ft_cell_metrics(struct FT_FaceRec_ *face, int size, int asc, int desc, s
 	base->ul_thick = thick;
 }
 
+/* Moves o's points (its box b) right by dx and into x from lo to hi (26.6), where it is wider,
+ * narrowed to it (x only, which light hinting leaves on no grid). A glyph whose upright outline
+ * (box r) reaches past lo or hi may reach as far. */
+static void keep_within(struct FT_Outline_ *o, const FT_BBox *r, FT_BBox b, FT_Pos dx, long lo,
+			long hi)
+{
+	lo = r->xMin < lo ? r->xMin : lo;
+	hi = r->xMax > hi ? r->xMax : hi;
+	b.xMin += dx;
+	b.xMax += dx;
+	FT_Vector *p = o->points;
+	if (b.xMax - b.xMin <= hi - lo || b.xMax <= b.xMin) {
+		dx += b.xMax > hi ? hi - b.xMax : b.xMin < lo ? lo - b.xMin : 0;
+		for (int i = 0; dx && i < o->n_points; i++)
+			p[i].x += dx;
+		return;
+	}
+	for (int i = 0; i < o->n_points; i++)
+		p[i].x =
+		    lo + (FT_Pos)((int64_t)(p[i].x + dx - b.xMin) * (hi - lo) / (b.xMax - b.xMin));
+}
+
 /* FT_Outline_Embolden keeps a letter's left edge and moves its right one out by the whole strength
  * (and its top up by it): a letter that fills the cell's width (m M W @ at most sizes, in DejaVu
  * Sans Mono) had its thickened right stem cut by the cell's edge, up to two pixels' worth of ink at
@@ -119,17 +142,30 @@ void kf_ft_embolden(struct FT_Outline_ *o, int size, long lo, long hi)
 	FT_Outline_Get_CBox(o, &r);
 	FT_Outline_Embolden(o, kf_ft_bold_strength(size));
 	FT_Outline_Get_CBox(o, &b);
-	lo = r.xMin < lo ? r.xMin : lo;
-	hi = r.xMax > hi ? r.xMax : hi;
-	if ((b.xMin >= lo && b.xMax <= hi) || b.xMax <= b.xMin)
-		return;
-	FT_Vector *p = o->points;
-	if (b.xMax - b.xMin <= hi - lo) {
-		FT_Pos dx = b.xMax > hi ? hi - b.xMax : lo - b.xMin;
-		for (int i = 0; i < o->n_points; i++)
-			p[i].x += dx;
-		return;
-	}
-	for (int i = 0; i < o->n_points; i++)
-		p[i].x = lo + (FT_Pos)((int64_t)(p[i].x - b.xMin) * (hi - lo) / (b.xMax - b.xMin));
+	keep_within(o, &r, b, 0, lo, hi);
+}
+
+/* Slanted about the baseline (kf_ft_shear), a glyph's top moves right by a fifth of its height:
+ * past the cell's right edge in DejaVu Sans Mono, whose letters fill most of the cell's width (M W
+ * H N O @ at every size, bold all but i l and the like), which cut their top right. Slanted about
+ * the middle of the face's line, yc (DejaVu Sans Mono Oblique turns about half its cap height,
+ * near it), a glyph leans both ways as a designed oblique does; one still wider than the cell
+ * (M W m, bold ones) is moved or narrowed into it as kf_ft_embolden does. */
+void kf_ft_slant(struct FT_Outline_ *o, long yc, long lo, long hi)
+{
+	FT_BBox r, b;
+	FT_Outline_Get_CBox(o, &r);
+	kf_ft_shear(o->points, o->n_points);
+	FT_Outline_Get_CBox(o, &b);
+	/* a mark hanging left of its origin (over the glyph before) is centred by font-ft.c's
+	 * place() */
+	bool hangs = r.xMax <= lo;
+	/* what the shear moves the middle row by, the rounding as kf_ft_shear's */
+	int64_t ab = (int64_t)yc * 0x3800;
+	FT_Pos mid = ab >= 0 ? (FT_Pos)((ab + 0x8000) >> 16) : -(FT_Pos)((-ab + 0x8000) >> 16);
+	/* within the cell itself, even where the upright glyph reaches past its side: by a sliver
+	 * there (bold A at 9 px, _), by a whole slanted stroke here */
+	r.xMin = hangs ? b.xMin - mid : lo;
+	r.xMax = hangs ? b.xMax - mid : hi;
+	keep_within(o, &r, b, -mid, r.xMin, r.xMax);
 }

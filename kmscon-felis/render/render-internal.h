@@ -103,6 +103,9 @@ static inline long kf_ft_bold_strength(int size)
  * kept within x from lo to hi (26.6, the glyph's cell from its origin). */
 struct FT_Outline_;
 void kf_ft_embolden(struct FT_Outline_ *o, int size, long lo, long hi);
+/* font-metrics.c: a synthesised italic's slant of outline o (kf_ft_shear) turning about the height
+ * yc above the baseline (26.6), kept within x from lo to hi as kf_ft_embolden keeps its bold. */
+void kf_ft_slant(struct FT_Outline_ *o, long yc, long lo, long hi);
 /* font-metrics.c: base's cell size, baseline and underline for face at size px whose letters need asc
  * pixels above the baseline and desc below (kf_ft_letters_fit); out-of-range values give defaults. */
 void kf_ft_cell_metrics(struct FT_FaceRec_ *face, int size, int asc, int desc, struct kf_font *base);

@@ -210,3 +210,11 @@ uint32_t *png_read_xrgb(const char *path, int *w, int *h)
 		px[i] &= 0xffffff;
 	return px;
 }
+
+long alpha_ink(const uint8_t *p, size_t n)
+{
+	long s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += p[i];
+	return s;
+}

@@ -39,5 +39,7 @@ bool screen_wide(uint32_t cp);
 uint32_t *screen_render(struct kf_render *r, struct screen *s, int *w, int *h);
 /* Reads a PNG into a new XRGB buffer (caller frees), NULL on failure. */
 uint32_t *png_read_xrgb(const char *path, int *w, int *h);
+/* The ink of n alpha pixels (a byte each): their sum. */
+long alpha_ink(const uint8_t *p, size_t n);
 
 #endif

@@ -20,17 +20,10 @@
 
 #include "kmscon-felis/render/render-internal.h"
 #include "check.h"
+#include "screen.h"
 
 static const char *const regular = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
 static const char *const oblique_file = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Oblique.ttf";
-
-static long ink(const uint8_t *p, size_t n)
-{
-	long s = 0;
-	for (size_t i = 0; i < n; i++)
-		s += p[i];
-	return s;
-}
 
 /* The loaded glyph of face thickened as the renderer's synthesised bold (kf_ft_embolden) in a cell
  * cw pixels wide, where it is centred as font-ft.c's place() centres it. */
@@ -63,10 +56,11 @@ static int clipped(struct kf_render *r, FT_Face face, int size, int *printed)
 		int lost = 0;
 		for (int y = 0; y < (int)bm->rows; y++) {
 			int cy = top + y;
-			if (!ink(bm->buffer + (size_t)y * (size_t)bm->pitch, bm->width))
+			if (!alpha_ink(bm->buffer + (size_t)y * (size_t)bm->pitch, bm->width))
 				continue;
 			lost += cy < 0 || cy >= r->cell_h || g->kind != KF_GLYPH_ALPHA ||
-				cy >= g->h || !ink((const uint8_t *)g->data + (size_t)cy * g->w, g->w);
+				cy >= g->h ||
+				!alpha_ink((const uint8_t *)g->data + (size_t)cy * g->w, g->w);
 		}
 		if (top < 0 || bottom > r->cell_h || lost) {
 			bad++;
@@ -110,9 +104,9 @@ static long drawn(struct kf_render *r, FT_Face face, int size, uint32_t cp, unsi
 	const FT_Bitmap *bm = &face->glyph->bitmap;
 	*whole = 0;
 	for (unsigned y = 0; y < bm->rows; y++)
-		*whole += ink(bm->buffer + (size_t)y * (size_t)bm->pitch, bm->width);
+		*whole += alpha_ink(bm->buffer + (size_t)y * (size_t)bm->pitch, bm->width);
 	const struct kf_glyph *g = kf_render_glyph(r, cp, style, 1);
-	return g->kind == KF_GLYPH_ALPHA ? ink(g->data, (size_t)g->w * g->h) : 0;
+	return g->kind == KF_GLYPH_ALPHA ? alpha_ink(g->data, (size_t)g->w * g->h) : 0;
 }
 
 /* The synthesised bold's thickening widens a letter by the strength to the right (FreeType's
