@@ -41,7 +41,8 @@ What it finds besides (docs/conformance.md lists them too):
   the wide character's attributes and colours on the blank in the column before (mid-row the blank takes
   the erase style).
 - the VT420 rectangle functions: a fill (DECFRA, DECERA) with a pen that has a colour over cells that have
-  one: xterm keeps the cells' colour flags with the pen's colour pair, and prints a background of -1.
+  one: xterm keeps the cells' colour flags with the pen's colour pair, and prints the pen's default colour
+  as -1 (3-1, 4-1), which it shows as its default colour: read here as the default, the cells compare equal.
 - DECSED and DECSEL (CSI ? J, CSI ? K): xterm gives the erased cells the erase style (BCE background, no
   attributes); we keep each cell's attributes and colours and erase only its character (DEC's manual
   speaks only of characters there). Listed in docs/conformance.md.
@@ -82,6 +83,15 @@ def parse_sgr(params):
             elif p.startswith("48"):
                 bg = _colour(parts, i)
             continue
+        if p in ("3-1", "4-1"):
+            # xterm's colour -1: its default, printed so where a fill (DECFRA, DECERA) gave a cell the
+            # colour flag of the cell's old colour with the pen's default colour (xterm's ScrnFillRectangle
+            # keeps the flags and takes the pen's pair): shown in the default colour
+            if p[0] == "3":
+                fg = "d"
+            else:
+                bg = "d"
+            continue
         n = int(p or "0")
         if n == 0:
             attrs, fg, bg = set(), "d", "d"
@@ -114,7 +124,7 @@ def read_row(line):
         line = line[7:]
     state = (frozenset(), "d", "d")
     fresh = False
-    for m in re.finditer(r"\x1b#\d|\x1b\[([0-9;:]*)m|.", line, re.S):
+    for m in re.finditer(r"\x1b#\d|\x1b\[([0-9;:-]*)m|.", line, re.S):
         tok = m.group(0)
         if tok.startswith("\x1b#"):
             continue
