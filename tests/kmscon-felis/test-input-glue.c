@@ -446,6 +446,11 @@ static void test_mouse_reports(struct app *a, struct input *in)
 	point(in, 3, 1);
 	button(in, BTN_LEFT, false, 32100000);
 	CHECK(sent(a, "\033[<0;3;2M\033[<32;4;2M\033[<0;4;2m"), "1002 drag");
+	/* a double-width row (ESC # 6): the display column, as xterm 379 reports it (xterm-mouse.py dbl-) */
+	feed(a, "\033[2;1H\033#6");
+	click(in, BTN_LEFT, 5, 1, 32200000);
+	CHECK(sent(a, "\033[<0;6;2M\033[<0;6;2m"), "display column on a double-width row");
+	feed(a, "\033#5");
 	feed(a, "\033[?1002l\033[?1006l\033[?1000l");
 	click(in, BTN_LEFT, 0, 0, 40000000);
 	CHECK(a->n_out == 0, "reporting off again");

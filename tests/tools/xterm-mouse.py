@@ -19,7 +19,8 @@ Families: buttons 1-3 press/release and the wheel (4/5, and 6/7 left/right) in X
 button-event (1002) and any-event (1003) tracking with each encoding; drags and motion without a button;
 motion inside one cell (no duplicate reports); two buttons held in a drag; Shift, Alt and Ctrl held (xterm
 keeps Shift for its own selection, as we do); positions past 95 and 223 columns in each encoding (the window
-is 300x30 cells); the wheel with DECSET 1007 on the alternate screen and no mouse mode.
+is 300x30 cells); the wheel with DECSET 1007 on the alternate screen and no mouse mode; clicks, drags, motion
+and the wheel on a double-width (ESC # 6) and a double-height (ESC # 3, ESC # 4) row (dbl-).
 
 Needs: apt-get install -y xterm xvfb xdotool (xterm 379). Run from the worktree after building:
   tests/tools/xterm-mouse.py                      # every case, differences printed
@@ -269,6 +270,19 @@ def cases():
         out.append(("1016-%s-incell-drag" % mname, modes, [("at", 10, 5), ("btn", 1, 1), ("at", 10, 5, 1, 1),
                                                            ("at", 11, 5), ("btn", 1, 0)]))
         out.append(("1016-%s-motion" % mname, modes, [("at", 10, 5), ("at", 10, 5, 1, 0), ("at", 12, 7)]))
+    # double-width and double-height rows (DECDWL, DECDHL): row 5 (0-based) made double, the pointer at
+    # display columns of it (two a character) and across to the single rows around it
+    for dname, dset in (("dwl", "\x1b[6;1H\x1b#6"), ("dhl", "\x1b[6;1H\x1b#3\x1b[7;1H\x1b#4")):
+        for ename, eset in ENCODINGS + [("1016", "\x1b[?1006h\x1b[?1016h")]:
+            pre = "dbl-%s-%s-" % (dname, ename)
+            for col in (0, 1, 10, 11, 40, 41, 79):
+                out.append((pre + "click1-col%d" % col, dset + "\x1b[?1000h" + eset, click(1, col, 5)))
+            out.append((pre + "drag", dset + "\x1b[?1002h" + eset,
+                        [("at", 10, 4), ("btn", 1, 1), ("at", 10, 5), ("at", 11, 5), ("at", 12, 5),
+                         ("at", 13, 6), ("btn", 1, 0)]))
+            out.append((pre + "motion", dset + "\x1b[?1003h" + eset,
+                        [("at", 20, 5), ("at", 21, 5), ("at", 22, 5), ("at", 22, 6), ("at", 23, 6)]))
+            out.append((pre + "wheel4", dset + "\x1b[?1000h" + eset, wheel(4, 31, 5)))
     # 1007: the wheel on the alternate screen without mouse reporting
     for name, modes in (("alt", "\x1b[?1049h\x1b[?1007h"), ("alt-decckm", "\x1b[?1049h\x1b[?1007h\x1b[?1h"),
                         ("normal-screen", "\x1b[?1007h"), ("alt-no1007", "\x1b[?1049h"),
