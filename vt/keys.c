@@ -279,8 +279,8 @@ static bool alt_prefix(unsigned mods, const struct vt_key_modes *m)
 }
 
 /* Enter, Tab, Backspace, Escape: the C0 table of kitty's legacy section, which is also xterm's default.
- * modifyOtherKeys turns their modified forms into CSI 27 ; m ; code ~ (level 1: with Ctrl, and Enter also
- * with Shift, as in xterm; Shift+Tab keeps its CSI Z back-tab). Backspace is as in xterm's input.c: level 1
+ * modifyOtherKeys turns their modified forms into CSI 27 ; m ; code ~ (level 1: with Ctrl, Enter also
+ * with Shift and Escape with Shift and Alt, as in xterm; Shift+Tab keeps its CSI Z back-tab). Backspace is as in xterm's input.c: level 1
  * leaves it alone (a key "with well-known behavior"), at level 2 Ctrl alone stays the DEL/BS toggle, and
  * its code is the byte the key sends. */
 static void legacy_c0_key(struct out *o, enum vt_keysym key, unsigned mods,
@@ -290,6 +290,10 @@ static void legacy_c0_key(struct out *o, enum vt_keysym key, unsigned mods,
 	unsigned level = m->modify_other_keys;
 	bool shift_tab = key == VT_KEY_TAB && (mods & LEGACY_MODS) == VT_MOD_SHIFT;
 	unsigned level1 = key == VT_KEY_ENTER ? VT_MOD_CTRL | VT_MOD_SHIFT : VT_MOD_CTRL;
+	/* level 1 and Escape with Shift and Alt: its legacy ESC ESC would be Alt+Escape's (xterm 379 reports
+	 * it too; Shift+Escape alone stays ESC there) */
+	if (key == VT_KEY_ESCAPE && (mods & (VT_MOD_SHIFT | VT_MOD_ALT)) == (VT_MOD_SHIFT | VT_MOD_ALT))
+		level1 |= VT_MOD_SHIFT;
 	/* Ctrl swaps the two erase characters, so both stay reachable whatever the setting. */
 	uint8_t erase = (m->backspace_sends_bs != !!(mods & VT_MOD_CTRL)) ? 0x08 : 0x7f;
 
