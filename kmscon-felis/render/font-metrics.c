@@ -157,9 +157,9 @@ void kf_ft_slant(struct FT_Outline_ *o, long yc, long lo, long hi)
 	FT_Outline_Get_CBox(o, &r);
 	kf_ft_shear(o->points, o->n_points);
 	FT_Outline_Get_CBox(o, &b);
-	/* a mark hanging left of its origin (over the glyph before) is centred by font-ft.c's
-	 * place() */
-	bool hangs = r.xMax <= lo;
+	/* a glyph mostly left of its cell: a mark hanging over the glyph before it (DejaVu Sans's
+	 * have no advance), which font-ft.c's place() centres: slanted only */
+	bool hangs = r.xMin + r.xMax < 2 * lo;
 	/* what the shear moves the middle row by, the rounding as kf_ft_shear's */
 	int64_t ab = (int64_t)yc * 0x3800;
 	FT_Pos mid = ab >= 0 ? (FT_Pos)((ab + 0x8000) >> 16) : -(FT_Pos)((-ab + 0x8000) >> 16);
