@@ -7,7 +7,7 @@
  * table). Deviations: Unicode sequences (several code points for one glyph) are skipped, only
  * single code points are mapped. Files may be gzip-compressed (zlib reads both forms). Bold and
  * italic are synthesised: bold ORs the glyph with itself shifted one pixel right, italic shears
- * rows by a quarter pixel per row above the baseline.
+ * rows by a quarter pixel per row above the baseline (moved left to stay in the cell: italic_shift).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -65,11 +65,31 @@ static bool bit_at(const struct bitmap_font *f, const uint8_t *g, int x, int y)
 	return g[y * f->row_bytes + x / 8] & (0x80 >> (x % 8));
 }
 
-/* The synthesised style decides which source pixel lands on (x, y). */
-static bool styled_bit(const struct bitmap_font *f, const uint8_t *g, int x, int y, unsigned style)
+/* The columns a synthesised italic glyph moves left by to stay in its f->w columns. The shear moves a
+ * row right by (baseline - y) / 4 pixels (bold one more), which cut the top right of the letters that
+ * fill the width (J Ñ Æ © % in the built-in font); a glyph with room on its left moves there, as the
+ * FreeType fonts' do (kf_ft_slant). One wider than the cell once slanted (M W) still loses its edge. */
+static int italic_shift(const struct bitmap_font *f, const uint8_t *g, unsigned style)
+{
+	int lo = f->w, hi = -1;
+	for (int y = 0; y < f->h; y++)
+		for (int x = 0; x < f->w; x++) {
+			int s = x + (f->base.baseline - y) / 4;
+			if (bit_at(f, g, x, y) && s < lo)
+				lo = s;
+			if (bit_at(f, g, x, y) && s + !!(style & KF_GLYPH_BOLD) > hi)
+				hi = s + !!(style & KF_GLYPH_BOLD);
+		}
+	int over = hi - (f->w - 1);
+	return over <= 0 || lo <= 0 ? 0 : over < lo ? over : lo;
+}
+
+/* The synthesised style decides which source pixel lands on (x, y); dx: italic_shift's. */
+static bool styled_bit(const struct bitmap_font *f, const uint8_t *g, int x, int y, unsigned style,
+		       int dx)
 {
 	if (style & KF_GLYPH_ITALIC)
-		x -= (f->base.baseline - y) / 4;
+		x += dx - (f->base.baseline - y) / 4;
 	if (bit_at(f, g, x, y))
 		return true;
 	return (style & KF_GLYPH_BOLD) && bit_at(f, g, x - 1, y);
@@ -87,9 +107,10 @@ static int bitmap_render(struct kf_font *base, uint32_t cp, unsigned style, int 
 	memset(mask, 0, (size_t)out->w * out->h);
 	/* A wide character keeps its glyph centred across both cells. */
 	int xoff = (out->w / scale - f->w) / 2;
+	int dx = style & KF_GLYPH_ITALIC ? italic_shift(f, g, style) : 0;
 	for (int y = 0; y < f->h; y++) {
 		for (int x = 0; x < f->w; x++) {
-			if (!styled_bit(f, g, x, y, style))
+			if (!styled_bit(f, g, x, y, style, dx))
 				continue;
 			for (int sy = 0; sy < scale; sy++) {
 				uint8_t *p = mask + (size_t)(y * scale + sy) * out->w +

@@ -213,6 +213,61 @@ static void marks(void)
 	printf("hanging marks: %d, italic centred as upright\n", n);
 }
 
+/* The built-in 8x16 font's italic (a PSF font's too: psf, or NULL) shears each row right by
+ * (baseline
+ * - y) / 4 pixels (font-bitmap.c): the letters that fill the width (J Ñ Æ © %, in bold most) lost
+ * their top right to the cell's edge. Every glyph whose slanted rows fit the cell's width shows all
+ * of its upright pixels (a row only moves), italic and bold italic; the ones too wide once slanted
+ * (M W) are counted. */
+static void bitmap(const char *psf)
+{
+	struct kf_render_config fc = {
+	    .engine = psf ? KF_RENDER_ENGINE_PSF : KF_RENDER_ENGINE_BUILTIN, .font_file = psf};
+	struct kf_render *r;
+	if (psf && access(psf, R_OK)) {
+		printf("no %s: not checked\n", psf);
+		return;
+	}
+	if (kf_render_create(&fc, &r) < 0) {
+		printf("FAIL the font %s\n", psf ? psf : "built in");
+		failures++;
+		return;
+	}
+	int n = 0, cut = 0, wide = 0;
+	for (unsigned b = 0; b < 2; b++)
+		for (uint32_t cp = 0x21; cp <= 0xff; cp++) {
+			if (cp >= 0x7f && cp <= 0xa0)
+				continue;
+			unsigned bold = b ? KF_GLYPH_BOLD : 0;
+			const struct kf_glyph *g = kf_render_glyph(r, cp, bold, 1);
+			if (g->kind != KF_GLYPH_ALPHA)
+				continue;
+			int lo = g->w, hi = -1;
+			for (int y = 0; y < g->h; y++)
+				for (int x = 0; x < g->w; x++) {
+					int s = x + (r->font->baseline - y) / 4;
+					if (((const uint8_t *)g->data)[y * g->w + x])
+						lo = s < lo ? s : lo, hi = s > hi ? s : hi;
+				}
+			long up = alpha_ink(g->data, (size_t)g->w * g->h);
+			g = kf_render_glyph(r, cp, bold | KF_GLYPH_ITALIC, 1);
+			long it =
+			    g->kind == KF_GLYPH_ALPHA ? alpha_ink(g->data, (size_t)g->w * g->h) : 0;
+			n++;
+			wide += hi - lo >= r->cell_w;
+			if (hi - lo < r->cell_w && it != up) {
+				cut++;
+				printf("FAIL %s %sitalic U+%04X: %ld of %ld pixels drawn\n",
+				       psf ? psf : "built-in", b ? "bold " : "", cp, it / 255,
+				       up / 255);
+			}
+		}
+	printf("%s: %d glyphs italic and bold italic, %d cut, %d too wide once slanted\n",
+	       psf ? psf : "built-in font", n, cut, wide);
+	failures += cut;
+	kf_render_destroy(r);
+}
+
 int main(int argc, char **argv)
 {
 	/* --plain: the measure against the bare shear (what the cell shows of it), reported, not
@@ -242,7 +297,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!plain)
-		marks();
+		marks(), bitmap(NULL), bitmap("/usr/share/consolefonts/Lat2-Terminus16.psf.gz");
 	printf("%d failures\n", failures);
 	return failures ? 1 : 0;
 }
