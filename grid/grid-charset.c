@@ -1,5 +1,8 @@
 /* grid/grid-charset.c: the tables of DEC Special Graphics and DEC Supplemental (grid__map_charset in
- * grid-print.h maps with them; out of grid-print.c, which keeps the printer's paths). */
+ * grid-print.h maps with them; out of grid-print.c, which keeps the printer's paths), and which set an SCS
+ * designates (ESC ( and the others, DECRSPS's designators) and its name in DECCIR. */
+#include <string.h>
+
 #include "grid/grid-print.h"
 
 /* DEC Special Graphics for 0x5f..0x7e (VT100 User Guide, table 3-9; xterm's mapping to Unicode). */
@@ -14,6 +17,8 @@ const uint16_t grid__dec_graphics[32] = {
  * DEC left empty show U+2E2E (xterm's mark for a character the set lacks). */
 uint32_t grid__dec_supplemental(uint32_t cp)
 {
+	if (cp == 0x20)
+		return 0x00a0; /* xterm 379 shows NBSP, as in Latin-1 (measured: tests/tools/xterm-diff.py) */
 	if (cp < 0x21 || cp > 0x7e)
 		return cp;
 	switch (cp) {
@@ -27,4 +32,44 @@ uint32_t grid__dec_supplemental(uint32_t cp)
 	case 0x7d: return 0x00ff; /* y diaeresis */
 	default: return cp + 0x80;
 	}
+}
+
+/* What an SCS designates, as xterm 379 at its VT420 level does (measured with tests/tools/xterm-replies.py:
+ * DECCIR's designators after each ESC ( and ESC - final): the sets it maps; the national replacement sets
+ * and the alternate ROM ones, which it honours only with DECNRCM (not implemented), designate ASCII; any
+ * other final leaves the set as it was. DEC Technical (ESC ( >), which xterm maps, designates ASCII here
+ * (docs/conformance.md). Of the 96-character sets only ISO Latin-1 Supplemental (A) is known. */
+uint8_t grid__charset_for(uint8_t prefix, uint8_t final, bool is96)
+{
+	if (is96)
+		return prefix == 0 && final == 'A' ? CHARSET_LATIN1 : CHARSET_NONE;
+	if (prefix == '%') {
+		switch (final) {
+		case '5': return CHARSET_DEC_SUPP_GRAPHIC;
+		case '0': case '2': case '3': case '6': case '=': return CHARSET_ASCII;
+		default: return CHARSET_NONE;
+		}
+	}
+	if (prefix != 0)
+		return CHARSET_NONE;
+	switch (final) {
+	case '0': return CHARSET_DEC_GRAPHICS;
+	case 'A': return CHARSET_UK;
+	case '<': return CHARSET_DEC_SUPPLEMENTAL;
+	case 'B': case '>':
+	case '1': case '2': case '4': case '5': case '6': case '7': case '9': case '=':
+	case 'C': case 'E': case 'H': case 'K': case 'Q': case 'R': case 'Y': case 'Z': case '`': case 'f':
+		return CHARSET_ASCII;
+	default:
+		return CHARSET_NONE;
+	}
+}
+
+void grid__charset_name(uint8_t cs, char out[3])
+{
+	static const char names[][3] = {
+		[CHARSET_ASCII] = "B",		  [CHARSET_DEC_GRAPHICS] = "0",	 [CHARSET_UK] = "A",
+		[CHARSET_DEC_SUPPLEMENTAL] = "<", [CHARSET_DEC_SUPP_GRAPHIC] = "%5", [CHARSET_LATIN1] = "A",
+	};
+	memcpy(out, cs <= CHARSET_LATIN1 ? names[cs] : "B", 3);
 }

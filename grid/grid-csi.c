@@ -121,22 +121,18 @@ void grid__execute(void *ctx, uint8_t c)
 
 /* --------------------------------------------------------------------------------------------- ESC */
 
-static uint8_t charset_for(uint8_t final, uint8_t inter)
+/* SCS: ESC ( ) * + designate G0..G3 with a 94-character set, ESC - . / G1..G3 with a 96-character one; a
+ * second intermediate (% " &) is part of the set's name (ESC ( % 5) */
+static void designate(struct grid *g, const struct vt_esc *esc)
 {
-	if (inter != '(' && inter != ')' && inter != '*' && inter != '+')
-		return 0xff; /* 96-character sets (- . /) are not supported: keep ASCII */
-	switch (final) {
-	case '0':
-		return CHARSET_DEC_GRAPHICS;
-	case 'A':
-		return CHARSET_UK;
-	case '<':
-		return CHARSET_DEC_SUPPLEMENTAL;
-	case 'B':
-		return CHARSET_ASCII;
-	default:
-		return CHARSET_ASCII;
-	}
+	const uint8_t i = esc->intermediates[0];
+	const bool is96 = i >= '-';
+	const uint8_t prefix = esc->n_intermediates == 2 ? esc->intermediates[1] : 0;
+	const uint8_t cs = grid__charset_for(prefix, esc->final, is96);
+	if (cs == CHARSET_NONE)
+		return;
+	g->charsets[is96 ? i - ',' : i - '('] = cs;
+	grid__print_mode(g);
 }
 
 /* DECBI (ESC 6, back) and DECFI (ESC 9, forward), VT420 (xterm's xtermColIndex): at the margin it moves
@@ -172,13 +168,14 @@ void grid__esc(void *ctx, const struct vt_esc *esc)
 			static const uint8_t size[4] = {GRID_LINE_DOUBLE_TOP, GRID_LINE_DOUBLE_BOTTOM, GRID_LINE_SINGLE,
 							GRID_LINE_DOUBLE_WIDTH};
 			grid__line_size(g, size[esc->final - '3']);
-		} else if (i >= '(' && i <= '+') {
-			uint8_t cs = charset_for(esc->final, i);
-			if (cs != 0xff) {
-				g->charsets[i - '('] = cs;
-				grid__print_mode(g);
-			}
+		} else if ((i >= '(' && i <= '+') || (i >= '-' && i <= '/')) {
+			designate(g, esc);
 		}
+		return;
+	}
+	if (esc->n_intermediates == 2 && esc->intermediates[0] >= '(' && esc->intermediates[0] <= '/' &&
+	    esc->intermediates[0] != ',') {
+		designate(g, esc);
 		return;
 	}
 	if (esc->n_intermediates)

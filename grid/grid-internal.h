@@ -137,6 +137,9 @@ enum charset {
 	CHARSET_DEC_GRAPHICS,
 	CHARSET_UK,
 	CHARSET_DEC_SUPPLEMENTAL,
+	CHARSET_DEC_SUPP_GRAPHIC, /* ESC ( % 5: mapped as DEC Supplemental, reported by its own name (DECCIR) */
+	CHARSET_LATIN1,           /* ESC - A: ISO Latin-1 Supplemental, a 96-character set */
+	CHARSET_NONE = 0xff,      /* grid__charset_for: a designation xterm 379 ignores (the set stays) */
 };
 
 /* What DECSC saves (xterm: position, rendition, charsets, pending wrap, origin mode, DECSCA). */
@@ -583,6 +586,12 @@ void grid__backtab(struct grid *g, int n);
 void grid__backspace(struct grid *g);
 void grid__cursor_back_rev(struct grid *g, int n);
 void grid__decaln(struct grid *g);
+
+/* grid-charset.c: the set an SCS designates: final (0x30..0x7e) with an optional prefix ('%', '"', '&'; 0 for
+ * none), as a 94-character set (ESC ( ) * +) or a 96-character one (ESC - . /); CHARSET_NONE when xterm 379
+ * ignores the designation. grid__charset_name writes the designator DECCIR reports (1-2 bytes + NUL). */
+uint8_t grid__charset_for(uint8_t prefix, uint8_t final, bool is96);
+void grid__charset_name(uint8_t cs, char out[3]);
 
 /* grid-csi.c */
 void grid__execute(void *ctx, uint8_t c);

@@ -7,8 +7,8 @@
 
 #include "grid/grid-internal.h"
 
-/* cp as charset cs (CHARSET_*) shows it (the DEC Special Graphics table and DEC Supplemental in
- * grid-charset.c) */
+/* cp (below 0x7f) as charset cs (CHARSET_*) shows it (the DEC Special Graphics table and DEC Supplemental
+ * in grid-charset.c; ISO Latin-1 Supplemental is Latin-1's upper half) */
 extern const uint16_t grid__dec_graphics[32];
 uint32_t grid__dec_supplemental(uint32_t cp);
 static inline uint32_t grid__map_charset(uint8_t cs, uint32_t cp)
@@ -17,8 +17,10 @@ static inline uint32_t grid__map_charset(uint8_t cs, uint32_t cp)
 		return grid__dec_graphics[cp - 0x5f];
 	if (cs == CHARSET_UK && cp == '#')
 		return 0x00a3;
-	if (cs == CHARSET_DEC_SUPPLEMENTAL)
+	if (cs == CHARSET_DEC_SUPPLEMENTAL || cs == CHARSET_DEC_SUPP_GRAPHIC)
 		return grid__dec_supplemental(cp);
+	if (cs == CHARSET_LATIN1 && cp >= 0x20)
+		return cp + 0x80; /* a 96-character set: space is its first character, NBSP (xterm) */
 	return cp;
 }
 
