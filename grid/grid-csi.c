@@ -420,8 +420,10 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 	case KEY(0, '$', 'p'): grid__request_mode(g, csi); return true;
 	case KEY('?', 0, 's'): grid__save_modes(g, csi, true); return true;  /* XTSAVE */
 	case KEY('?', 0, 'r'): grid__save_modes(g, csi, false); return true; /* XTRESTORE */
-	case KEY('?', 0, 'J'): ed_dbl(g, p0(csi, 0, 0), true); return true;
-	case KEY('?', 0, 'K'): grid__erase_line(g, p0(csi, 0, 0), true); return true;
+	/* DECSED, DECSEL: with protection off (grid.protect_off) they erase everything, as ED and EL (xterm);
+	 * DECSED 3 still erases no scrollback */
+	case KEY('?', 0, 'J'): ed_dbl(g, p0(csi, 0, 0), !g->protect_off || p0(csi, 0, 0) > 2); return true;
+	case KEY('?', 0, 'K'): grid__erase_line(g, p0(csi, 0, 0), !g->protect_off); return true;
 	case KEY('?', 0, 'n'): device_status(g, csi); return true;
 	case KEY('>', 0, 'c'):
 		if (p0(csi, 0, 0) == 0)
@@ -440,6 +442,7 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 		if (p0(csi, 0, 0) > 2)
 			return true;
 		g->protect = p0(csi, 0, 0) == 1;
+		g->protect_off = false; /* DEC's protection mode, with 0 too (xterm) */
 		g->pen_dirty = true;
 		if (g->protect)
 			grid__iso_protect_mode(g, false); /* DEC's protection again (xterm) */
@@ -457,6 +460,7 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 			soft_reset(g);
 		return true;
 	case KEY(0, '*', 'y'): grid__request_checksum(g, csi); return true; /* DECRQCRA */
+	case KEY(0, '$', 'w'): grid__request_pres(g, p0(csi, 0, 0)); return true; /* DECRQPSR */
 	case KEY(0, '#', 'y'): grid__select_checksum(g, csi); return true;  /* XTCHECKSUM */
 	case KEY('>', 0, 'm'):
 		if (p0(csi, 0, 0) == 4)

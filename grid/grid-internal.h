@@ -419,6 +419,10 @@ struct grid {
 	/* ISO protection's mode (SPA; DECSCA 1, DECSTR and RIS end it): ED, EL and ECH keep the protected
 	 * characters (grid-iso-protect.c) */
 	bool iso_protect;
+	/* xterm's "protection off" (OFF_PROTECT): neither DEC's protection (any DECSCA) nor ISO's (SPA) set since
+	 * power-on, DECSTR, RIS or a DECRSPS whose Satt was @; DECSED and DECSEL then erase protected characters
+	 * too. DECCIR's Satt reports DEC's mode (xterm 379, measured) */
+	bool protect_off;
 };
 
 /* An ED's whole rows are deferred (LINE_STALE) on screens of this many cells or more. On smaller ones the
@@ -579,7 +583,7 @@ void grid__delete_lines(struct grid *g, int n);
 void grid__insert_chars(struct grid *g, int n);
 void grid__delete_chars(struct grid *g, int n);
 void grid__shift_cols(struct grid *g, int x0, int n, bool right);
-/* grid-tabs.c: a stop every 8 columns from column 9 (RIS, DECST8C) */
+/* grid-tabs.c: a stop every 8 columns from column 1 (RIS, DECST8C) */
 void grid__tabs_reset(struct grid *g);
 void grid__tab(struct grid *g, int n);
 void grid__backtab(struct grid *g, int n);
@@ -592,6 +596,10 @@ void grid__decaln(struct grid *g);
  * ignores the designation. grid__charset_name writes the designator DECCIR reports (1-2 bytes + NUL). */
 uint8_t grid__charset_for(uint8_t prefix, uint8_t final, bool is96);
 void grid__charset_name(uint8_t cs, char out[3]);
+
+/* grid-pres.c: DECRQPSR (CSI Ps $ w: 1 DECCIR, 2 DECTABSR) and DECRSPS (DCS Ps $ t data ST) */
+void grid__request_pres(struct grid *g, int ps);
+void grid__restore_pres(struct grid *g, int ps, const char *s, size_t len);
 
 /* grid-csi.c */
 void grid__execute(void *ctx, uint8_t c);

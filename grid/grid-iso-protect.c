@@ -25,8 +25,10 @@ void grid__spa(struct grid *g, bool start)
 {
 	g->protect = start;
 	g->pen_dirty = true;
-	if (start)
+	if (start) {
 		grid__iso_protect_mode(g, true);
+		g->protect_off = false;
+	}
 }
 
 static bool is_protected(const struct grid *g, const struct grid_cell *c)

@@ -791,5 +791,8 @@ void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr,
 	} else if (kind == VT_STRING_DCS && hdr && hdr->final == 'q' && hdr->n_intermediates == 1 &&
 		   hdr->intermediates[0] == '+' && !hdr->private_marker) {
 		xtgettcap(g, (const char *)data, len);
+	} else if (kind == VT_STRING_DCS && hdr && hdr->final == 't' && hdr->n_intermediates == 1 &&
+		   hdr->intermediates[0] == '$' && !hdr->private_marker && hdr->n_params == 1) {
+		grid__restore_pres(g, hdr->params[0], (const char *)data, len); /* DECRSPS */
 	}
 }

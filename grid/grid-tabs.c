@@ -10,7 +10,7 @@
 void grid__tabs_reset(struct grid *g)
 {
 	for (int x = 0; x < GRID_MAX_DIM; x++)
-		g->tabs[x] = x % 8 == 0 && x != 0;
+		g->tabs[x] = x % 8 == 0; /* column 1 too, as xterm (DECTABSR reports it; no move stops there) */
 }
 
 void grid__tab(struct grid *g, int n)

@@ -369,6 +369,7 @@ void grid__reset_state(struct grid *g, bool hard)
 	g->erase_dirty = true;
 	g->protect = false;
 	grid__iso_protect_mode(g, false);
+	g->protect_off = true;
 	g->link = 0;
 	memset(g->charsets, CHARSET_ASCII, sizeof(g->charsets));
 	g->gl = 0;
