@@ -68,6 +68,13 @@ static void endless_osc(void)
 	feed_repeat(g, "m", 256u << 20);
 	feed_str(g, "\x1b\\" "\x1b_");
 	feed_repeat(g, "G", 256u << 20);
+	/* DECRSPS (grid-pres.c) read in place: endless digits and stops, within the string cap and past it */
+	feed_str(g, "\x1b\\" "\x1bP1$t");
+	feed_repeat(g, "9", 1u << 20);
+	feed_str(g, "\x1b\\" "\x1bP2$t");
+	feed_repeat(g, "1/", 1000000); /* 10^6 bytes: inside the cap */
+	feed_str(g, "\x1b\\" "\x1bP2$t");
+	feed_repeat(g, "7/", 64u << 20);
 	grid_destroy(g);
 }
 
