@@ -65,6 +65,16 @@ uint8_t grid__charset_for(uint8_t prefix, uint8_t final, bool is96)
 	}
 }
 
+/* In a 96-character set 0x7f is a graphic character too (Latin-1's is y diaeresis; xterm 379 prints it):
+ * the parser passes DEL on to grid__execute while one is in GL or pending as a single shift, and ignores it
+ * otherwise, as before (no cost on the text paths either way) */
+void grid__del_mode(struct grid *g)
+{
+	g->del_prints = !g->del_prints;
+	if (g->parser)
+		vt_parser_set_del_exec(g->parser, g->del_prints);
+}
+
 void grid__charset_name(uint8_t cs, char out[3])
 {
 	static const char names[][3] = {

@@ -111,6 +111,14 @@ void grid__execute(void *ctx, uint8_t c)
 	case 0x97: /* EPA */
 		grid__spa(g, c == 0x96);
 		break;
+	case 0x7f: /* DEL, passed on only while it prints (grid__del_mode): from a 96-character set, 0xff */
+		if (g->single_shift) {
+			g->single_shift = 0;
+			grid__print_mode(g);
+		}
+		grid__print(g, &(const uint32_t){0xff}, 1);
+		g->last_cp = 0; /* REP repeats nothing after it (xterm 379) */
+		break;
 	case 0x9a: /* DECID: the obsolete form of DA1 (xterm, the Linux console) */
 		primary_da(g);
 		break;

@@ -423,6 +423,9 @@ struct grid {
 	 * power-on, DECSTR, RIS or a DECRSPS whose Satt was @; DECSED and DECSEL then erase protected characters
 	 * too. DECCIR's Satt reports DEC's mode (xterm 379, measured) */
 	bool protect_off;
+	/* DEL prints (ÿ): the set it would come from (GL's, or a pending single shift's) is a 96-character one;
+	 * the parser passes DEL on only then (grid__del_mode) */
+	bool del_prints;
 };
 
 /* An ED's whole rows are deferred (LINE_STALE) on screens of this many cells or more. On smaller ones the
@@ -766,9 +769,12 @@ static inline __attribute__((always_inline)) void grid__damage_within(struct gri
 
 /* g->print_mapped again, after a change of the charsets, GL, the single shift or insert mode: one byte for
  * the text paths' entries to test instead of three fields (csi: ~9 instructions a text run) */
+void grid__del_mode(struct grid *g);
 static inline void grid__print_mode(struct grid *g)
 {
 	g->print_mapped = g->charsets[g->gl] != CHARSET_ASCII || g->single_shift || g->insert || g->dbl_any;
+	if (unlikely((g->charsets[g->single_shift ? g->single_shift : g->gl] == CHARSET_LATIN1) != g->del_prints))
+		grid__del_mode(g);
 }
 
 /* grid__damage (grid.c) for the print paths, inlined. */

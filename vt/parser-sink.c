@@ -7,3 +7,9 @@ void vt_parser_set_csi_bytes(struct vt_parser *p, uint8_t f, vt_csi_bytes_fn fn)
 	if (p->sink.csi_bytes_final && fn && f >= 0x40 && f <= 0x7e)
 		p->csi_tab[f] = fn;
 }
+
+void vt_parser_set_del_exec(struct vt_parser *p, bool on)
+{
+	/* the ground state's entry for DEL, the only one that changes: the feed loops leave DEL to the table */
+	p->trans[S_GROUND][0x7f] = (uint8_t)((on ? A_EXEC : A_NONE) << 4 | S_GROUND);
+}

@@ -71,7 +71,8 @@ struct vt_sink {
 	 * UTF-8; invalid input arrives here as U+FFFD. May contain ASCII. */
 	void (*print)(void *ctx, const uint32_t *cp, size_t n);
 	/* A C0 control (0x00..0x1f except ESC/CAN/SUB handled by the parser itself) or a C1 control
-	 * (0x80..0x9f, only when 8-bit controls are enabled). DEL is ignored, never passed on. */
+	 * (0x80..0x9f, only when 8-bit controls are enabled). DEL is ignored, never passed on, unless the sink
+	 * asked for it in the ground state (vt_parser_set_del_exec). */
 	void (*execute)(void *ctx, uint8_t control);
 	void (*esc)(void *ctx, const struct vt_esc *esc);
 	void (*csi)(void *ctx, const struct vt_csi *csi);
@@ -139,6 +140,9 @@ bool vt_parser_string_bel(const struct vt_parser *p);
  * (a sink switching between two forms of one handler: grid's SGRs, on AVX-512 CPUs, while its colour tables
  * are bypassed; fn not NULL). A call from within such a function takes effect from the next sequence. */
 void vt_parser_set_csi_bytes(struct vt_parser *p, uint8_t f, vt_csi_bytes_fn fn);
+/* DEL (0x7f) in the ground state goes to vt_sink.execute when on (off at creation: DEL is ignored there, as
+ * everywhere else). For a sink whose GL may hold a 96-character set, where 0x7f is a graphic character. */
+void vt_parser_set_del_exec(struct vt_parser *p, bool on);
 
 /* The value of params[i], or def when it was omitted or not given at all (i >= n_params). An explicit 0
  * is returned as 0: callers where 0 means the default (CUU, ...) map it themselves. */

@@ -125,6 +125,22 @@ static void test_restore_partial(void)
 	t_free(t);
 }
 
+/* DEL is a character of a 96-character set (y diaeresis from Latin-1, as xterm 379 prints it), from GL or a
+ * single shift, and ignored whenever the set it would come from holds 94 characters (xterm's further
+ * quirks there are not followed: docs/conformance.md); RIS turns it off with the sets */
+static void test_del_96(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "a\x7f" "b\033-A\016\x7f\017\x7f" "c\033.A\033N\x7f\x7f" "d\033*0\033N\x7fq\033c\x7f" "e");
+	CHECK_ROW(t, 0, "e");
+	t_feed(t, "\033[Ha\x7f" "b\033-A\016\x7f\017\x7f" "c\033.A\033N\x7f\x7f" "d\033*0\033N\x7fq");
+	CHECK_ROW(t, 0, "ab\xc3\xbf" "c\xc3\xbf" "d\xe2\x94\x80");
+	/* REP after it repeats nothing (xterm) */
+	t_feed(t, "\r\n\016\x7f\033[3b\017");
+	CHECK_ROW(t, 1, "\xc3\xbf");
+	t_free(t);
+}
+
 static size_t heap_used(void)
 {
 	struct mallinfo2 mi = mallinfo2();
@@ -204,6 +220,7 @@ int main(void)
 	test_tabs_report();
 	test_round_trip();
 	test_restore_partial();
+	test_del_96();
 	test_hostile();
 	return t_done("grid-pres");
 }

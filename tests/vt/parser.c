@@ -446,6 +446,28 @@ static void test_utf8_random(void)
 	}
 }
 
+/* vt_parser_set_del_exec: DEL in the ground state goes to execute while it is on (grid/ with a 96-character
+ * set in GL, where 0x7f is a character) and is ignored again once it is off; inside a sequence it is ignored
+ * either way. The feed loops' text scans stop at DEL, so a long run around it is checked too. */
+static void test_del_exec(void)
+{
+	struct trace t;
+	struct vt_parser *p = make(&t, false, 0);
+	static char in[200];
+	memset(in, 'x', sizeof(in));
+	memcpy(in, "a\x7f" "b" CSI "1\x7f;2H", 10);
+	in[150] = 0x7f;
+	vt_parser_set_del_exec(p, true);
+	vt_parser_feed(p, (const uint8_t *)in, sizeof(in));
+	vt_parser_set_del_exec(p, false);
+	vt_parser_feed(p, (const uint8_t *)"c\x7f" "d", 3);
+	char *got = finish(p, &t);
+	char want[400];
+	snprintf(want, sizeof(want), "T[a]X7fT[b]C[1;2H]T[%.140s]X7fT[%.49scd]", in + 10, in + 151);
+	check("del exec", 0, got, want);
+	free(got);
+}
+
 static void run_all(void)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -455,6 +477,7 @@ static void run_all(void)
 	test_batching();
 	test_numbers();
 	test_utf8_random();
+	test_del_exec();
 }
 
 int main(void)
