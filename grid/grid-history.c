@@ -46,12 +46,18 @@ GRID_PAGE_BEGIN("hist");
 /* lines in full as whole 64-byte lines of memory (copy_whole; set by hist_init) */
 static bool hist_whole;
 
+/* Lines are handed out from the start: the chunk holds lines while used is not 0 (a line's padding is
+ * taken only with the line), and last_abs is then meaningful. */
 struct hist_chunk {
 	char *mem;
 	size_t used;       /* bytes handed out */
+	size_t end;        /* bytes populated (chunk_grow): the lines' room, up to hist_chunk */
 	uint64_t last_abs; /* absolute number of the newest line in it (lines die oldest first) */
-	bool any;
 };
+_Static_assert(sizeof(struct hist_chunk) == 32, "a chunk's index stays a shift");
+
+/* A fresh small chunk is populated this far, then doubled as lines reach its end (chunk_grow). */
+#define HIST_POPULATE_FIRST ((size_t)64 << 10)
 
 static size_t line_bytes(int ncells)
 {
@@ -78,7 +84,7 @@ void grid__hist_reset(struct screen *s)
 		for (size_t i = 0; i < s->hist_n; i++)
 			if (i != s->hist_head)
 				grid__unmap(s->hist[i].mem, s->hist_chunk);
-		s->hist[0] = (struct hist_chunk){.mem = keep.mem};
+		s->hist[0] = (struct hist_chunk){.mem = keep.mem, .end = keep.end};
 		s->hist_n = 1;
 	}
 	s->hist_head = 0;
@@ -88,7 +94,7 @@ void grid__hist_reset(struct screen *s)
  * the scrollback (the scrollback holds lines [abs_top - sb_n, abs_top)). */
 static void evict_chunk(struct screen *s, struct hist_chunk *c)
 {
-	if (c->any) {
+	if (c->used) {
 		uint64_t oldest_kept = c->last_abs + 1;
 		if (s->abs_top < oldest_kept)
 			s->sb_n = 0;
@@ -96,7 +102,27 @@ static void evict_chunk(struct screen *s, struct hist_chunk *c)
 			s->sb_n = (size_t)(s->abs_top - oldest_kept);
 	}
 	c->used = 0;
-	c->any = false;
+}
+
+/* The head chunk c, whose populated part cannot take bytes more, populated further: to twice its part, at
+ * least to the line and the 96 bytes copy_whole may want after it. Populated whole when mapped, a chunk was
+ * zeroed by the kernel before its first line (in a TCG guest a byte at a time, 8-9 us a page:
+ * docs/benchmarks.md, issue 5, session 31), and a scrollback that ended in the middle of its newest chunk
+ * paid for the rest: csi's 4 MB in the guest's bench used 50 KB of its third 512 KiB chunk (session 45).
+ * Returns false when the chunk cannot take the line at all. */
+static bool chunk_grow(struct screen *s, struct hist_chunk *c, size_t bytes)
+{
+	if (c->used + bytes > s->hist_chunk)
+		return false;
+	size_t end = c->end ? 2 * (size_t)c->end : HIST_POPULATE_FIRST;
+	const size_t want = (c->used + bytes + 96 + 4095) & ~(size_t)4095;
+	if (end < want)
+		end = want;
+	if (end > s->hist_chunk)
+		end = s->hist_chunk;
+	grid__populate(c->mem + c->end, end - c->end);
+	c->end = end;
+	return true;
 }
 
 /* chunk_for past its common case */
@@ -116,27 +142,31 @@ __attribute__((noinline)) static struct hist_chunk *chunk_next(struct screen *s,
 		}
 	}
 	struct hist_chunk *c = s->hist_n ? &s->hist[s->hist_head] : NULL;
-	if (c && c->used + bytes <= s->hist_chunk)
+	if (c && (c->used + bytes <= c->end || chunk_grow(s, c, bytes)))
 		return c;
 	/* chunks in cyclic order after the head run oldest to newest: the next one is the oldest. Reuse it as
 	 * soon as every line in it has left the scrollback, so a flood cycles through little more memory than
 	 * the scrollback holds (it stays in the caches); add a chunk only while the oldest still holds lines */
 	size_t next = s->hist_n ? (s->hist_head + 1) % s->hist_n : 0;
 	c = s->hist_n ? &s->hist[next] : NULL;
-	bool dead = c && next != s->hist_head && (!c->any || c->last_abs < s->abs_top - s->sb_n);
+	bool dead = c && next != s->hist_head && (!c->used || c->last_abs < s->abs_top - s->sb_n);
 	if (!dead && s->hist_n < s->hist_max) {
-		char *mem = grid__map(s->hist_chunk);
+		/* a huge-page chunk whole (its first write faults in all of it anyway), a small one in parts */
+		const bool huge = s->hist_chunk == HIST_CHUNK_HUGE;
+		char *mem = huge ? grid__map(s->hist_chunk) : grid__map_lazy(s->hist_chunk);
 		if (!mem)
 			return NULL;
 		next = s->hist_n ? s->hist_head + 1 : 0;
 		memmove(&s->hist[next + 1], &s->hist[next], (s->hist_n - next) * sizeof(*s->hist));
-		s->hist[next] = (struct hist_chunk){.mem = mem};
+		s->hist[next] = (struct hist_chunk){.mem = mem, .end = huge ? s->hist_chunk : 0};
 		s->hist_n++;
 	}
 	s->hist_head = next;
 	c = &s->hist[next];
-	if (c->any || c->used)
+	if (c->used)
 		evict_chunk(s, c);
+	if (bytes > c->end && !chunk_grow(s, c, bytes))
+		return NULL;
 	return c;
 }
 
@@ -145,7 +175,7 @@ static inline __attribute__((always_inline)) struct hist_chunk *chunk_for(struct
 {
 	if (likely(s->hist_n)) {
 		struct hist_chunk *c = &s->hist[s->hist_head];
-		if (c->used + bytes <= s->hist_chunk)
+		if (c->used + bytes <= c->end)
 			return c;
 	}
 	return chunk_next(s, bytes);
@@ -532,7 +562,6 @@ static inline __attribute__((always_inline)) struct line *text_put(struct hist_c
 #endif
 	c->used += bytes;
 	c->last_abs = abs;
-	c->any = true;
 	return l;
 }
 
@@ -552,7 +581,7 @@ GRID_PAGE("hist") struct line *grid__hist_text(struct screen *s, const struct li
 	const size_t bytes = (sizeof(struct line) + (size_t)n + 15) & ~(size_t)15;
 	if (likely(s->hist_n)) {
 		struct hist_chunk *c = &s->hist[s->hist_head];
-		if (c->used + bytes <= s->hist_chunk)
+		if (c->used + bytes <= c->end)
 			return text_put(c, src, n, bytes, abs);
 	}
 	return text_next(s, src, n, bytes, abs);
@@ -613,7 +642,7 @@ GRID_PAGE("hist") void grid__hist_push_ascii(struct screen *s, struct line *l, s
 {
 	const int n = l->used < ncells ? l->used : ncells;
 	const size_t bytes = (sizeof(struct line) + (size_t)n + 15) & ~(size_t)15;
-	if (unlikely(!s->hist_n) || s->hist[s->hist_head].used + bytes > s->hist_chunk) {
+	if (unlikely(!s->hist_n) || s->hist[s->hist_head].used + bytes > s->hist[s->hist_head].end) {
 		push_ascii_next(s, l, slot, n, bytes);
 		return;
 	}
@@ -672,12 +701,12 @@ static inline __attribute__((always_inline)) struct line *hist_copy(struct scree
 	} else {
 #if defined(HAVE_COPY_AVX)
 		/* with AVX-512 every line (hist_avx_min 16) while the chunk has room; at its end the copies below */
-		if (bytes >= hist_avx_min && hist_whole && c->used + bytes + 96 <= s->hist_chunk) {
+		if (bytes >= hist_avx_min && hist_whole && c->used + bytes + 96 <= c->end) {
 			l = copy_whole(c, h, sc, bytes);
 			goto done;
 		}
 		if (bytes >= 384 && bytes >= hist_avx_min &&
-		    ((uintptr_t)l & 16 || c->used + bytes + 16 <= s->hist_chunk)) {
+		    ((uintptr_t)l & 16 || c->used + bytes + 16 <= c->end)) {
 			if (!((uintptr_t)l & 16)) {
 				/* the chunk's lines are 16-byte aligned: start 16 bytes later (there is room), so that
 				 * the cells are 32-byte aligned */
@@ -688,7 +717,6 @@ static inline __attribute__((always_inline)) struct line *hist_copy(struct scree
 			/* the chunk's bookkeeping first, the copy last (a tail call) */
 			c->used += bytes;
 			c->last_abs = abs;
-			c->any = true;
 			if (t) {
 				*t = (struct hist_tail){l->cells, src->cells, bytes - sizeof(struct line)};
 				return l;
@@ -705,7 +733,6 @@ static inline __attribute__((always_inline)) struct line *hist_copy(struct scree
 	c->used += bytes;
 done:
 	c->last_abs = abs;
-	c->any = true;
 	return l;
 }
 

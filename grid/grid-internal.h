@@ -461,6 +461,10 @@ void grid__screen_finish(struct screen *s);
 /* grid.c: prefaulted, 2 MiB aligned anonymous memory (huge pages where bytes is a multiple of 2 MiB); bytes a
  * multiple of the page size; NULL on failure */
 void *grid__map(size_t bytes);
+/* The same mapped but not populated: pages are zeroed as they are first written (or by grid__populate) */
+void *grid__map_lazy(size_t bytes);
+/* Populates [p, p + bytes) of a grid__map_lazy block (page multiples), so no later store there faults */
+void grid__populate(void *p, size_t bytes);
 /* Grows a grid__map block of old_bytes to bytes (more), keeping its contents at the start of the result and
  * populating the rest (zeroed); NULL on failure, the old block then untouched. */
 void *grid__remap(void *old, size_t old_bytes, size_t bytes);

@@ -109,6 +109,16 @@ void *grid__map(size_t len)
 	return a;
 }
 
+void *grid__map_lazy(size_t len)
+{
+	return map_block(len);
+}
+
+void grid__populate(void *p, size_t len)
+{
+	prefault(p, len);
+}
+
 void *grid__remap(void *old, size_t old_len, size_t len)
 {
 	/* The old pages move (page table entries, a huge page at a time) to the start of a new aligned block,
