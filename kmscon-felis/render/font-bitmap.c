@@ -7,9 +7,11 @@
  * table). Deviations: Unicode sequences (several code points for one glyph) are skipped, only
  * single code points are mapped. Files may be gzip-compressed (zlib reads both forms). Bold and
  * italic are synthesised: bold ORs the glyph with itself shifted one pixel right, italic shears
- * rows by a quarter pixel per row above the baseline (moved left to stay in the cell: italic_shift).
+ * rows by a quarter pixel per row above the baseline (moved left, or a glyph too wide for that
+ * slope slanted less, to stay in the cell: italic_rows).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -65,34 +67,84 @@ static bool bit_at(const struct bitmap_font *f, const uint8_t *g, int x, int y)
 	return g[y * f->row_bytes + x / 8] & (0x80 >> (x % 8));
 }
 
-/* The columns a synthesised italic glyph moves left by to stay in its f->w columns. The shear moves a
- * row right by (baseline - y) / 4 pixels (bold one more), which cut the top right of the letters that
- * fill the width (J Ñ Æ © % in the built-in font); a glyph with room on its left moves there, as the
- * FreeType fonts' do (kf_ft_slant). One wider than the cell once slanted (M W) still loses its edge. */
-static int italic_shift(const struct bitmap_font *f, const uint8_t *g, unsigned style)
+/* The columns [*x0, *x1] of row y's ink in the upright glyph as its room [.., hi) shows it (bold:
+ * each pixel and the one right of it, but the cell cuts bold's column past a glyph that fills its
+ * width: the Fixed fonts' letters, Terminus's ©); false for an empty row. */
+static bool row_ink(const struct bitmap_font *f, const uint8_t *g, int y, bool bold, int hi,
+		    int *x0, int *x1)
 {
-	int lo = f->w, hi = -1;
-	for (int y = 0; y < f->h; y++)
-		for (int x = 0; x < f->w; x++) {
-			int s = x + (f->base.baseline - y) / 4;
-			if (bit_at(f, g, x, y) && s < lo)
-				lo = s;
-			if (bit_at(f, g, x, y) && s + !!(style & KF_GLYPH_BOLD) > hi)
-				hi = s + !!(style & KF_GLYPH_BOLD);
+	*x0 = INT_MAX;
+	*x1 = INT_MIN;
+	for (int x = 0; x < f->w; x++)
+		if (bit_at(f, g, x, y)) {
+			*x0 = x < *x0 ? x : *x0;
+			*x1 = x + bold < hi ? x + bold : x;
 		}
-	int over = hi - (f->w - 1);
-	return over <= 0 || lo <= 0 ? 0 : over < lo ? over : lo;
+	return *x1 >= 0;
 }
 
-/* The synthesised style decides which source pixel lands on (x, y); dx: italic_shift's. */
-static bool styled_bit(const struct bitmap_font *f, const uint8_t *g, int x, int y, unsigned style,
-		       int dx)
+#define FULL_SHEAR (-1)
+
+/* Fills shift[0, f->h) with the columns each row of g moves right by: the full shear (FULL_SHEAR),
+ * a pixel every four rows above the baseline (the descenders of tall fonts lean left), or steps
+ * pixels spread evenly over the glyph's own rows above the baseline, [top, bottom], the others
+ * staying (steps 0: upright). Returns the slanted glyph's width, its first column in *x0. */
+static int slant(const struct bitmap_font *f, const uint8_t *g, bool bold, int hi, int steps,
+		 int top, int bottom, int *shift, int *x0)
 {
-	if (style & KF_GLYPH_ITALIC)
-		x += dx - (f->base.baseline - y) / 4;
-	if (bit_at(f, g, x, y))
-		return true;
-	return (style & KF_GLYPH_BOLD) && bit_at(f, g, x - 1, y);
+	int x1 = INT_MIN;
+	*x0 = INT_MAX;
+	for (int y = 0; y < f->h; y++) {
+		int a, b;
+		shift[y] = steps == FULL_SHEAR ? (f->base.baseline - y) / 4
+			   : steps == 0 || y > bottom
+			       ? 0
+			       : (bottom - y) * (steps + 1) / (bottom - top + 1);
+		if (row_ink(f, g, y, bold, hi, &a, &b)) {
+			*x0 = a + shift[y] < *x0 ? a + shift[y] : *x0;
+			x1 = b + shift[y] > x1 ? b + shift[y] : x1;
+		}
+	}
+	if (x1 < 0) /* no ink (a blank glyph) */
+		*x0 = x1 = 0;
+	return x1 - *x0 + 1;
+}
+
+/* The columns each row of the italic of glyph g moves right by (shift[0, f->h)), for the room
+ * [lo, hi) of the glyph's columns (a cell: [0, f->w); a wide character's has half its neighbour's
+ * each side). Each row moves whole: every pixel of the upright (bold) glyph is drawn, none outside
+ * the room.
+ *
+ * Where the full shear's rows fit the room it is the slant, moved left (right) where the room lies
+ * there: J Ñ Æ © % fill the width and lost their top right; the FreeType fonts' do the same
+ * (kf_ft_slant). A glyph too wide for it (M W Æ, and with bold's extra column most capitals of
+ * Terminus) leans by fewer pixels, the most that fit, spread evenly over its own rows (M leans a
+ * pixel: its upper half moved), so it still reads as slanted. Keeping a slope from the baseline
+ * instead (a pixel every p rows, p raised until the glyph fits) moved only the top row of some
+ * (Terminus's © and bold $ @ m): a misdrawn row, not a slant; spread over the glyph's rows, a step
+ * moves half of them at least. A glyph too wide even for a pixel's lean stays upright (bold M W:
+ * both stems fill the 8-pixel cell from top to bottom). */
+static void italic_rows(const struct bitmap_font *f, const uint8_t *g, bool bold, int lo, int hi,
+			int *shift)
+{
+	const int base = f->base.baseline;
+	int top = -1, bottom = -1, a, b, x0;
+	for (int y = 0; y < f->h && y < base; y++)
+		if (row_ink(f, g, y, bold, hi, &a, &b))
+			top = top < 0 ? y : top, bottom = y;
+	int w = slant(f, g, bold, hi, FULL_SHEAR, top, bottom, shift, &x0);
+	/* no more steps than the full shear has, nor than rows to spread them over */
+	int steps = top < 0 ? 0 : (base - top) / 4 < bottom - top ? (base - top) / 4 : bottom - top;
+	for (; w > hi - lo && steps >= 0; steps--)
+		w = slant(f, g, bold, hi, steps, top, bottom, shift, &x0);
+	/* into the room: left as far as the right edge needs and the left allows (or right) */
+	int x1 = x0 + w - 1, dx = 0;
+	if (x0 < lo)
+		dx = x0 - lo;
+	else if (x1 >= hi)
+		dx = x1 - hi + 1 < x0 - lo ? x1 - hi + 1 : x0 - lo;
+	for (int y = 0; y < f->h; y++)
+		shift[y] -= dx;
 }
 
 static int bitmap_render(struct kf_font *base, uint32_t cp, unsigned style, int scale,
@@ -105,12 +157,17 @@ static int bitmap_render(struct kf_font *base, uint32_t cp, unsigned style, int 
 	const uint8_t *g = f->glyphs + (size_t)idx * f->h * f->row_bytes;
 	uint8_t *mask = out->data;
 	memset(mask, 0, (size_t)out->w * out->h);
-	/* A wide character keeps its glyph centred across both cells. */
-	int xoff = (out->w / scale - f->w) / 2;
-	int dx = style & KF_GLYPH_ITALIC ? italic_shift(f, g, style) : 0;
+	/* A wide character's glyph is centred across both cells; its italic may use them. */
+	const int xoff = (out->w / scale - f->w) / 2, lo = -xoff, hi = out->w / scale - xoff;
+	const bool bold = style & KF_GLYPH_BOLD;
+	int shift[PSF_MAX_H] = {0};
+	if (style & KF_GLYPH_ITALIC)
+		italic_rows(f, g, bold, lo, hi, shift);
 	for (int y = 0; y < f->h; y++) {
-		for (int x = 0; x < f->w; x++) {
-			if (!styled_bit(f, g, x, y, style, dx))
+		for (int x = lo; x < hi; x++) {
+			int sx = x - shift[y];
+			/* (bold's column past the room is not drawn upright: nor is it slanted) */
+			if (!bit_at(f, g, sx, y) && !(bold && sx < hi && bit_at(f, g, sx - 1, y)))
 				continue;
 			for (int sy = 0; sy < scale; sy++) {
 				uint8_t *p = mask + (size_t)(y * scale + sy) * out->w +

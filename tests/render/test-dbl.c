@@ -7,10 +7,12 @@
  * underline, the cursor, the selection); a double-height row shows the top half (rows j / 2) or the bottom
  * half (rows (ch + j) / 2) of it, doubled both ways. Checked with the built-in font (exact pixels) and
  * DejaVu Sans Mono (antialiased), on XRGB8888 and RGB565 targets, also for a grid of odd width (the last
- * double cell cut at the edge) and a wide character left on the half's last cell. */
+ * double cell cut at the edge) and a wide character left on the half's last cell. Italic on double rows
+ * keeps every pixel of the upright glyph (the built-in font and Terminus). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "shot.h"
@@ -197,6 +199,59 @@ static void test_edges(void)
 	kf_render_destroy(r);
 }
 
+/* The pixels of cells [x, x + n) of row y of s unlike the background of its last cell (empty: the
+ * double-height row's bottom half starts with ink). */
+static int ink_of(const struct shot *s, int y, int x, int n)
+{
+	uint32_t bg = at(s, s->w - 1, y * s->ch);
+	int k = 0;
+	for (int j = 0; j < s->ch; j++)
+		for (int i = x; i < x + n; i++)
+			k += at(s, i, y * s->ch + j) != bg;
+	return k;
+}
+
+/* Italic on a double row (bitmap fonts): the double cell is the single italic glyph widened, so it keeps
+ * every pixel of the upright glyph as the single one does (M and W, too wide for the full slant, lost
+ * their top right; in Terminus most bold capitals): twice the single upright's ink on a double-width row,
+ * four times over the two halves of a double-height one. */
+static void test_italic(const struct kf_render_config *cfg, const char *what)
+{
+	struct kf_render *r;
+	if (cfg->font_file && access(cfg->font_file, R_OK)) {
+		printf("no %s: italic on double rows not checked\n", cfg->font_file);
+		return;
+	}
+	if (kf_render_create(cfg, &r)) {
+		printf("FAIL %s: no renderer\n", what);
+		failures++;
+		return;
+	}
+	static const char *const sgr[] = {"3", "1;3"};
+	for (size_t i = 0; i < 2; i++) {
+		char up[64], dw[64], dh[64];
+		snprintf(up, sizeof(up), "\x1b[?25l\x1b[%smMWBR", i ? "1" : "0");
+		snprintf(dw, sizeof(dw), "\x1b[?25l\x1b#6\x1b[%smMWBR", sgr[i]);
+		snprintf(dh, sizeof(dh), "\x1b[?25l\x1b#3\x1b[%smMWBR\r\n\x1b#4\x1b[%smMWBR", sgr[i], sgr[i]);
+		struct shot one = paint(r, 20, 2, up), w = paint(r, 20, 2, dw), h = paint(r, 20, 2, dh);
+		const int cw = one.cw;
+		for (int c = 0; c < 4; c++) {
+			int u = ink_of(&one, 0, c * cw, cw), iw = ink_of(&w, 0, 2 * c * cw, 2 * cw),
+			    ih = ink_of(&h, 0, 2 * c * cw, 2 * cw) + ink_of(&h, 1, 2 * c * cw, 2 * cw);
+			if (iw != 2 * u || ih != 4 * u) {
+				printf("FAIL %s: %s '%c' on a double-width row %d pixels, double-height %d, upright "
+				       "%d\n",
+				       what, i ? "bold italic" : "italic", "MWBR"[c], iw, ih, u);
+				failures++;
+			}
+		}
+		free(one.px);
+		free(w.px);
+		free(h.px);
+	}
+	kf_render_destroy(r);
+}
+
 int main(void)
 {
 	struct kf_render_config builtin = {.engine = KF_RENDER_ENGINE_BUILTIN};
@@ -204,6 +259,10 @@ int main(void)
 	struct kf_render_config ft = {.font_file = MONO, .font_size = 20};
 	test_font(&ft, "DejaVu Sans Mono 20");
 	test_edges();
+	test_italic(&builtin, "builtin");
+	struct kf_render_config term = {.engine = KF_RENDER_ENGINE_PSF,
+					.font_file = "/usr/share/consolefonts/Lat2-Terminus16.psf.gz"};
+	test_italic(&term, "Terminus 16");
 	printf("%s: render-dbl\n", failures ? "FAIL" : "ok");
 	return failures ? 1 : 0;
 }

@@ -8,9 +8,13 @@
  * narrowed): each glyph of printable ASCII and Latin-1, italic and bold italic, 6-40 px, must show
  * all the ink of its slanted outline (even where the upright glyph does not: _ at some sizes),
  * still lean as much as the shear makes it (I | T), and keep most of the ink the plain shear gives
- * it. --plain measures what the cell shows of the plain shear instead (reported, not checked). */
+ * it. --plain measures what the cell shows of the plain shear instead (reported, not checked).
+ * The bitmap fonts' italic (bitmap()) keeps every pixel of the upright glyph, a row moved whole
+ * (--psf FILE... checks those fonts alone). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -213,12 +217,136 @@ static void marks(void)
 	printf("hanging marks: %d, italic centred as upright\n", n);
 }
 
-/* The built-in 8x16 font's italic (a PSF font's too: psf, or NULL) shears each row right by
- * (baseline
- * - y) / 4 pixels (font-bitmap.c): the letters that fill the width (J Ñ Æ © %, in bold most) lost
- * their top right to the cell's edge. Every glyph whose slanted rows fit the cell's width shows all
- * of its upright pixels (a row only moves), italic and bold italic; the ones too wide once slanted
- * (M W) are counted. */
+/* The bitmap fonts' synthesised italic (font-bitmap.c) moves each row of the upright glyph whole, a
+ * pixel right every four rows above the baseline (the full shear); a glyph too wide for its cell
+ * once so slanted lost its right edge (M W, in bold most capitals of Terminus). */
+struct bm_tally {
+	int n, cut, wide, leaner, upright;
+};
+
+/* Whether row y of it (w pixels wide) is row y of up moved whole by *t columns: every ink pixel of
+ * up drawn, no other pixel but those of the bold column the upright's cell cut ([cut, cut + s) of
+ * up's columns, s the scale). *t is INT_MIN for an empty row. */
+static bool row_moved(const uint8_t *up, const uint8_t *it, int w, int y, int cut, int s, int *t)
+{
+	const uint8_t *u = up + (size_t)y * w, *i = it + (size_t)y * w;
+	int u0 = 0, i0 = 0;
+	while (u0 < w && !u[u0])
+		u0++;
+	while (i0 < w && !i[i0])
+		i0++;
+	*t = INT_MIN;
+	if (u0 == w || i0 == w)
+		return u0 == i0;
+	*t = i0 - u0;
+	for (int x = 0; x < w; x++) {
+		int sx = x - *t;
+		if (u[x] && (x + *t < 0 || x + *t >= w))
+			return false;
+		if (!i[x] != !(sx >= 0 && sx < w && u[sx]) && !(i[x] && sx >= cut && sx < cut + s))
+			return false;
+	}
+	return true;
+}
+
+/* The columns the full shear moves pixel row y of a glyph at scale s right by. */
+static int full_shift(const struct kf_render *r, int y)
+{
+	return r->scale * ((r->font->baseline - y / r->scale) / 4);
+}
+
+/* The width of upright glyph up (w x h) with its ink rows above the baseline moved one pixel right
+ * in their upper half, the least lean a glyph too wide for the full shear can show. */
+static int half_lean_width(const struct kf_render *r, const uint8_t *up, int w, int h)
+{
+	int s = r->scale, base = r->font->baseline, top = -1, bottom = -1, lo = INT_MAX,
+	    hi = INT_MIN;
+	for (int y = 0; y < h && y / s < base; y++)
+		if (alpha_ink(up + (size_t)y * w, (size_t)w))
+			top = top < 0 ? y / s : top, bottom = y / s;
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			int sy = y / s,
+			    m = sy <= bottom && (bottom - sy) * 2 / (bottom - top + 1) >= 1 ? s : 0;
+			if (up[(size_t)y * w + x])
+				lo = x + m < lo ? x + m : lo, hi = x + m > hi ? x + m : hi;
+		}
+	return hi - lo + 1;
+}
+
+/* Checks the italic of cp (bold: bold italic) cells wide against its upright glyph. */
+static void bm_glyph(struct kf_render *r, const char *font, uint32_t cp, unsigned bold, int cells,
+		     struct bm_tally *t)
+{
+	const struct kf_glyph *g = kf_render_glyph(r, cp, bold, cells);
+	if (g->kind != KF_GLYPH_ALPHA || g->missing) /* (Terminus has no U+00A2: the box) */
+		return;
+	const int w = g->w, h = g->h, s = r->scale, fw = r->font->cell_w;
+	const int cut =
+	    ((w / s - fw) / 2 + fw) * s; /* the upright's loop stops before bold's column */
+	uint8_t *up = malloc((size_t)w * h);
+	if (!up)
+		abort();
+	memcpy(up, g->data, (size_t)w * h);
+	long ink = alpha_ink(up, (size_t)w * h);
+	g = kf_render_glyph(r, cp, bold | KF_GLYPH_ITALIC, cells);
+	const uint8_t *it = g->kind == KF_GLYPH_ALPHA && g->w == w && g->h == h ? g->data : NULL;
+	bool moved = it != NULL, back = false, full = true;
+	int top = INT_MIN, bottom = INT_MIN, y0 = -1, prev = INT_MAX, lo = INT_MAX, hi = INT_MIN;
+	for (int y = 0; it && y < h; y++) {
+		int m;
+		moved &= row_moved(up, it, w, y, cut, s, &m);
+		if (m == INT_MIN)
+			continue;
+		if (y0 < 0)
+			y0 = y, top = m;
+		back |= m > prev;
+		prev = bottom = m;
+		full &= m - full_shift(r, y) == top - full_shift(r, y0);
+		for (int x = 0; x < w; x++)
+			if (up[(size_t)y * w + x]) {
+				int sx = x + full_shift(r, y);
+				lo = sx < lo ? sx : lo, hi = sx > hi ? sx : hi;
+			}
+	}
+	const char *how = cells == 2 ? " two cells wide" : s > 1 ? " at scale 2" : "";
+	t->n++;
+	if (!moved) {
+		t->cut++;
+		printf("FAIL %s %sitalic U+%04X%s: %ld of %ld pixels drawn\n", font,
+		       bold ? "bold " : "", cp, how, it ? alpha_ink(it, (size_t)w * h) / 255 : 0,
+		       ink / 255);
+	} else if (back) {
+		t->cut++;
+		printf("FAIL %s %sitalic U+%04X%s leans back\n", font, bold ? "bold " : "", cp,
+		       how);
+	} else if (hi - lo < w && !full) {
+		/* the slanted rows fit: the look italic has had, unchanged */
+		t->cut++;
+		printf("FAIL %s %sitalic U+%04X%s: not the full shear\n", font, bold ? "bold " : "",
+		       cp, how);
+	} else if (hi - lo >= w) {
+		t->wide++;
+		t->leaner += top > bottom;
+		t->upright += top == bottom;
+		if (top == bottom && half_lean_width(r, up, w, h) <= w) {
+			t->cut++;
+			printf("FAIL %s %sitalic U+%04X%s: upright, though a pixel's lean fits\n",
+			       font, bold ? "bold " : "", cp, how);
+		} else if (top == bottom && !*how) {
+			printf("  %s %sitalic U+%04X%s: no column to lean in, upright\n", font,
+			       bold ? "bold " : "", cp, how);
+		}
+	}
+	free(up);
+}
+
+/* The built-in 8x16 font's italic (a PSF font's too: psf, or NULL): every glyph of printable ASCII
+ * and Latin-1, italic and bold italic, is its upright (bold) glyph with each row moved whole, none
+ * lost at the cell's edge and none leaning back; those whose slanted rows fit are the full shear
+ * (moved left where the cell has room), the others lean as far as the cell lets them (at least a
+ * pixel where their upper half moved a pixel fits). In a cell, two cells (a wide character) and at
+ * scale 2. */
 static void bitmap(const char *psf)
 {
 	struct kf_render_config fc = {
@@ -233,38 +361,25 @@ static void bitmap(const char *psf)
 		failures++;
 		return;
 	}
-	int n = 0, cut = 0, wide = 0;
-	for (unsigned b = 0; b < 2; b++)
-		for (uint32_t cp = 0x21; cp <= 0xff; cp++) {
-			if (cp >= 0x7f && cp <= 0xa0)
-				continue;
-			unsigned bold = b ? KF_GLYPH_BOLD : 0;
-			const struct kf_glyph *g = kf_render_glyph(r, cp, bold, 1);
-			if (g->kind != KF_GLYPH_ALPHA)
-				continue;
-			int lo = g->w, hi = -1;
-			for (int y = 0; y < g->h; y++)
-				for (int x = 0; x < g->w; x++) {
-					int s = x + (r->font->baseline - y) / 4;
-					if (((const uint8_t *)g->data)[y * g->w + x])
-						lo = s < lo ? s : lo, hi = s > hi ? s : hi;
-				}
-			long up = alpha_ink(g->data, (size_t)g->w * g->h);
-			g = kf_render_glyph(r, cp, bold | KF_GLYPH_ITALIC, 1);
-			long it =
-			    g->kind == KF_GLYPH_ALPHA ? alpha_ink(g->data, (size_t)g->w * g->h) : 0;
-			n++;
-			wide += hi - lo >= r->cell_w;
-			if (hi - lo < r->cell_w && it != up) {
-				cut++;
-				printf("FAIL %s %sitalic U+%04X: %ld of %ld pixels drawn\n",
-				       psf ? psf : "built-in", b ? "bold " : "", cp, it / 255,
-				       up / 255);
-			}
+	const char *font = !psf ? "built-in" : strrchr(psf, '/') ? strrchr(psf, '/') + 1 : psf;
+	for (int pass = 0; pass < 3; pass++) {
+		int cells = pass == 1 ? 2 : 1;
+		if (pass == 2 && kf_render_set_scale(r, 2) < 0) {
+			printf("FAIL %s: scale 2\n", font);
+			failures++;
+			break;
 		}
-	printf("%s: %d glyphs italic and bold italic, %d cut, %d too wide once slanted\n",
-	       psf ? psf : "built-in font", n, cut, wide);
-	failures += cut;
+		struct bm_tally t = {0};
+		for (unsigned b = 0; b < 2; b++)
+			for (uint32_t cp = 0x21; cp <= 0xff; cp++)
+				if (cp < 0x7f || cp > 0xa0)
+					bm_glyph(r, font, cp, b ? KF_GLYPH_BOLD : 0, cells, &t);
+		static const char *const how[] = {"", " two cells wide", " at scale 2"};
+		printf("%s%s: %d glyphs italic and bold italic, %d cut, %d too wide for the full "
+		       "shear (%d leaning less, %d upright)\n",
+		       font, how[pass], t.n, t.cut, t.wide, t.leaner, t.upright);
+		failures += t.cut;
+	}
 	kf_render_destroy(r);
 }
 
@@ -273,6 +388,13 @@ int main(int argc, char **argv)
 	/* --plain: the measure against the bare shear (what the cell shows of it), reported, not
 	 * checked */
 	bool plain = argc > 1 && !strcmp(argv[1], "--plain");
+	/* --psf FILE...: the bitmap check of those fonts only (all of /usr/share/consolefonts) */
+	if (argc > 1 && !strcmp(argv[1], "--psf")) {
+		for (int i = 2; i < argc; i++)
+			bitmap(argv[i]);
+		printf("%d failures\n", failures);
+		return failures ? 1 : 0;
+	}
 	static const char *const files[] = {"DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf"};
 	char path[256];
 	snprintf(path, sizeof(path), "%s%s", dir, files[0]);
@@ -297,7 +419,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!plain)
-		marks(), bitmap(NULL), bitmap("/usr/share/consolefonts/Lat2-Terminus16.psf.gz");
+		marks(), bitmap(NULL), bitmap("/usr/share/consolefonts/Lat2-Terminus16.psf.gz"),
+		    /* tall (descenders lean left), and letters reaching the last column (bold's
+		     * column cut) */
+		    bitmap("/usr/share/consolefonts/Lat2-Terminus32x16.psf.gz"),
+		    bitmap("/usr/share/consolefonts/Lat15-Fixed16.psf.gz");
 	printf("%d failures\n", failures);
 	return failures ? 1 : 0;
 }
