@@ -591,6 +591,17 @@ def rect_ops(rng, cols, rows):
     )
 
 
+def mark_ops(rng):
+    """Operations --marks adds to the random cases: text with combining marks that have no precomposed form
+    (xterm precomposes those that have one, a difference docs/conformance.md lists), after narrow and wide
+    characters, alone, and repeated by REP."""
+    def marked():
+        return rng.choice(["q\u0336", "x\u20dd", "中\u0336", "Ａ\u20dd", "\u0336", "q\u0336\u20dd", "ab\u0336",
+                           "\u0336\u0336"])
+
+    return (marked, marked, lambda: marked() + CSI + rng.choice(["", "1", "3", "19"]) + "b")
+
+
 def random_case(rng, cols, rows, extra=()):
     nums = ["", "0", "1", "2", "3", str(rows - 1), str(rows), str(cols - 1), str(cols), "99"]
 
@@ -698,6 +709,8 @@ def main():
                     "the last column holds a sentinel, see tests/tools/xterm_diff_attrs.py)")
     ap.add_argument("--xterm-quirks", action="store_true", help="send xterm the cases unchanged (by default two "
                     "of its documented pen quirks, after DECSTR and DECALN, are undone on its side: XTERM_SHIMS)")
+    ap.add_argument("--marks", action="store_true", help="the random cases also write combining marks (ones "
+                    "xterm cannot precompose), REP after them too")
     ap.add_argument("--weak", action="store_true", help="with --attrs, also show the weak differences (blanks "
                     "xterm's print cannot tell apart; only counted otherwise)")
     a = ap.parse_args()
@@ -718,6 +731,8 @@ def main():
         extra = attrs.random_ops(rng) if a.attrs else ()
         if a.rect:
             extra = tuple(extra) + rect_ops(rng, cols, rows)
+        if a.marks:
+            extra = tuple(extra) + mark_ops(rng)
         cases += [("random-%d-%d" % (a.seed, i), random_case(rng, cols, rows, extra)) for i in range(a.random)]
         mrng = random.Random(a.seed)
         cases += [("mrandom-%d-%d" % (a.seed, i), margins.random_case(mrng, cols, rows, fill))

@@ -48,6 +48,7 @@ What it finds besides (docs/conformance.md lists them too):
   speaks only of characters there). Listed in docs/conformance.md.
 """
 import re
+import unicodedata
 
 E = "\x1b"
 CSI = E + "["
@@ -132,6 +133,10 @@ def read_row(line):
             state, fresh = parse_sgr(m.group(1)), True
             continue
         if tok == "\r":
+            continue
+        if text and unicodedata.category(tok) in ("Mn", "Me"):
+            # a combining mark is printed after its cell's character and takes no column of its own
+            text[-1] += tok
             continue
         if tok == " " and not fresh:
             weak.add(len(cells))
