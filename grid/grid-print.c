@@ -7,7 +7,8 @@
  *
  * Combining marks and the code points that continue a grapheme cluster (vt_grapheme_break: ZWJ sequences,
  * VS16, regional-indicator pairs) join the character printed just before, if the cursor still sits right
- * after it (as in libvterm and xterm; the join is grid__cluster_attach, grid-cluster.c). A cluster is stored
+ * after it (as in libvterm; xterm 379 puts one after a cursor move on the character under the cursor, a
+ * divergence docs/conformance.md lists; the join is grid__cluster_attach, grid-cluster.c). A cluster is stored
  * once in the cluster table (grid-cluster.c); a cell holding one has GRID_CP_CLUSTER | index. A cluster keeps
  * at most CLUSTER_MAX_CPS code points: further marks are dropped, so endless marks on one cell stay bounded.
  */
@@ -236,10 +237,12 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 			g->single_shift = 0;
 			grid__print_mode(g);
 		}
-		/* as received: REP maps it through GL again (xterm), so that a single shift applies once */
-		g->last_cp = cps[i];
 		int w = vt_char_width(cp);
 		if (w <= 0) {
+			/* a mark leaves REP as it found it: disarmed after a control (xterm 379: `a CSI 31 m`,
+			 * a mark, then REP repeats nothing), armed to repeat the character it joins otherwise */
+			if (g->last_cp)
+				g->last_cp = cps[i];
 			if (cp >= 0x20) {
 				/* Zero-width code points never break (GB9), but the segmentation state must see
 				 * them: GB11 joins an emoji after "ExtPict Extend* ZWJ". */
@@ -248,6 +251,8 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 			}
 			continue;
 		}
+		/* as received: REP maps it through GL again (xterm), so that a single shift applies once */
+		g->last_cp = cps[i];
 		if (g->last_x >= 0 && grid__may_join(g->gb_prev, cp) &&
 		    !vt_grapheme_break(g->gb_prev, cp, &g->gb_state) && grid__cluster_attach(g, cp))
 			continue;

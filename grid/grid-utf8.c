@@ -612,7 +612,9 @@ static bool lead_mark(struct grid *g, uint32_t cp)
 		return false;
 	l->flags &= ~LINE_ASCII;
 	grid__attach_mark(g, c, cp);
-	g->last_cp = g->gb_prev = cp;
+	g->gb_prev = cp;
+	if (g->last_cp) /* REP stays disarmed after a control (grid__print) */
+		g->last_cp = cp;
 	grid__damage(g, g->cy, g->last_x, g->last_x + c->width);
 	return true;
 }
@@ -629,7 +631,9 @@ static const uint8_t *more_marks(struct grid *g, const uint8_t *p, const uint8_t
 	unsigned props, len;
 	while (p < pend && (len = vt_utf8_char(p, &cp, &props)) && props == VT_PROP_MARK) {
 		grid__attach_mark(g, c, cp);
-		g->last_cp = g->gb_prev = cp;
+		g->gb_prev = cp;
+		if (g->last_cp)
+			g->last_cp = cp;
 		p += len;
 	}
 	return p;
