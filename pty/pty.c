@@ -482,8 +482,13 @@ int pty_flush(struct pty *pty)
 	pty->head += (size_t)n;
 	pty->len -= (size_t)n;
 	pty->bulk_left = pty->bulk_left > (size_t)n ? pty->bulk_left - (size_t)n : 0;
-	if (pty->len == 0)
+	if (pty->len == 0) {
+		/* queue_clear says so only for a queue it empties itself: this one is empty already, and a caller
+		 * still watching for writability would be woken at once, for ever (the program's loop spun) */
 		queue_clear(pty);
+		if (pty->cb.want_write)
+			pty->cb.want_write(pty->ud, false);
+	}
 	return 0;
 }
 

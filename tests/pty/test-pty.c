@@ -503,6 +503,35 @@ static void test_bulk_bound(void)
 	pty_destroy(pty);
 }
 
+/* want_write: on when bytes are queued, off again once the child has read them all, so that a session stops
+ * watching the master for writability (level-triggered, an empty queue would wake its loop at once, every
+ * time: the loop spun until the next queued write). */
+static void on_want(void *ud, bool on)
+{
+	*(int *)ud = on ? 1 : 0;
+}
+
+static void test_want_write_off(void)
+{
+	const char *argv[] = {"sh", "-c", "kill -STOP $$; exec cat >/dev/null", NULL};
+	int want = -1;
+	struct pty_callbacks cb = {.want_write = on_want};
+	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = 1u << 20};
+	struct pty *pty = spawn_stopped(&cfg, &cb, &want);
+	static char chunk[256 << 10];
+	memset(chunk, 'w', sizeof(chunk));
+	CHECK(pty_write(pty, chunk, sizeof(chunk)) == 0 && pty_write_pending(pty) > 0 && want == 1);
+	CHECK(kill(pty_pid(pty), SIGCONT) == 0);
+	for (uint64_t end = ms_now() + 10000; pty_write_pending(pty) && ms_now() < end;) {
+		struct pollfd pfd = {.fd = pty_fd(pty), .events = POLLOUT};
+		poll(&pfd, 1, 50);
+		CHECK(pty_flush(pty) == 0);
+	}
+	fprintf(stderr, "want_write: %zu bytes pending, last call %d\n", pty_write_pending(pty), want);
+	CHECK(pty_write_pending(pty) == 0 && want == 0);
+	pty_destroy(pty);
+}
+
 /* Services master and pidfd like a session: on the child's exit, reap, then drain what is left. */
 static int run_to_exit(struct pty *pty, struct sink *s)
 {
@@ -741,6 +770,7 @@ int main(int argc, char **argv)
 	test_paste_deadlock();
 	test_hostile_reader();
 	test_bulk_bound();
+	test_want_write_off();
 	test_last_line();
 	test_read_cpu();
 	test_gather(PTY_GATHER_ON);
