@@ -70,6 +70,16 @@ static void pty_log_handler_fn(int prio, const char *file, int line, const char 
 
 /* ------------------------------------------------------------------------------------- grid callbacks */
 
+/* How many replies a full queue cost, once the burst is over (the queue took a reply again, or emptied): the
+ * warning at its start said only that one was dropped, and a child that asks and does not read (a program
+ * waiting on a DA answer that never comes) leaves no other trace of the rest. */
+static void report_dropped_replies(struct kf_session *s)
+{
+	if (s->dropped_replies)
+		log_notice("write queue: %u replies to the child were dropped", s->dropped_replies);
+	s->dropped_replies = 0;
+}
+
 static void on_reply(void *ud, const uint8_t *data, size_t len)
 {
 	struct kf_session *s = ud;
@@ -77,7 +87,7 @@ static void on_reply(void *ud, const uint8_t *data, size_t len)
 	if (r == -ENOBUFS && s->dropped_replies++ == 0)
 		log_warn("write queue full: dropping a %zu-byte reply to the child", len);
 	else if (r == 0)
-		s->dropped_replies = 0;
+		report_dropped_replies(s);
 }
 
 static void on_bell(void *ud)
@@ -133,6 +143,8 @@ static void on_want_write(void *ud, bool on)
 	struct kf_session *s = ud;
 	s->want_write = on;
 	update_events(s);
+	if (!on)
+		report_dropped_replies(s);
 }
 
 /* ------------------------------------------------------------------------------------------ lifecycle */
