@@ -18,6 +18,9 @@
 
 /* The login command may be long; anything beyond this is not a login command line but an accident. */
 #define LOGIN_MAX_ARGS 256
+/* its digits, for the error that names it */
+#define LOGIN_MAX_TEXT(n) #n
+#define LOGIN_MAX_WORDS(n) LOGIN_MAX_TEXT(n)
 
 static int fail(char *why, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -380,7 +383,8 @@ const char *kf_opt_form(const struct opt *o, char *buf, size_t size)
 	case OPT_VT:
 		return "auto, N, ttyN or /dev/ttyN with N from 1 to 63";
 	case OPT_LOGIN:
-		return "a command line: PROGRAM [ARGS...] (quotes and backslashes as in a shell)";
+		return "a command line: PROGRAM [ARGS...], at most " LOGIN_MAX_WORDS(LOGIN_MAX_ARGS)
+		       " words (quotes and backslashes as in a shell)";
 	case OPT_SECTION:
 		break;
 	}

@@ -227,6 +227,21 @@ static void test_bad_lines(void)
 	/* An empty program name can only fail to start, over and over. */
 	bad("login=\"\" -p", 1, "PROGRAM [ARGS...]");
 	bad("login=''", 1, "PROGRAM [ARGS...]");
+	/* The word limit (the program and 255 arguments) is taken at its bound, and one word more names it: the
+	 * error only said "expected a command line", which the line was. */
+	{
+		char line[16 + 257 * 2];
+		int n = snprintf(line, sizeof(line), "login=/bin/echo");
+		for (int i = 1; i < 256; i++)
+			n += snprintf(line + n, sizeof(line) - (size_t)n, " x");
+		struct kf_config c;
+		kf_config_init(&c);
+		CHECK(kf_config_parse_text(&c, "test.conf", line, (size_t)n) == 0 && c.login_argv[255] &&
+			      !c.login_argv[256], "256 words taken");
+		kf_config_finish(&c);
+		snprintf(line + n, sizeof(line) - (size_t)n, " x");
+		bad(line, 1, "at most 256 words");
+	}
 	bad("write-queue-size=1T", 1, "optional K, M or G suffix");
 	bad("sb-size=99999999999999999999999", 1, "integer from 0 to 1000000");
 	bad_n("mouse\nx\0y\n", 8, 2, "NUL");
