@@ -382,6 +382,7 @@ static void test_titles(void)
 static struct {
 	char targets[16];
 	char data[64];
+	size_t len;
 	int calls;
 } clip;
 
@@ -390,6 +391,7 @@ static void on_clip(void *ud, const char *targets, const uint8_t *data, size_t l
 	(void)ud;
 	snprintf(clip.targets, sizeof(clip.targets), "%s", targets);
 	snprintf(clip.data, sizeof(clip.data), "%.*s", (int)len, (const char *)data);
+	clip.len = len;
 	clip.calls++;
 }
 
@@ -412,6 +414,23 @@ static void test_clipboard(void)
 	t_feed(t, "\033]52;cxcp;aGk=\007");
 	CHECK(clip.calls == 3 && !strcmp(clip.targets, "cp") && !strcmp(clip.data, "hi"), "targets '%s'",
 	      clip.targets);
+	/* The bound on what a program can copy is the parser's on one string (1 MiB, "52;c;" included): a copy
+	 * at it is set whole (786,429 bytes), one byte more is dropped whole, and the clipboard keeps the last */
+	static char big[(1 << 20) + 16];
+	const size_t b64 = (1u << 20) - 5;
+	int n = snprintf(big, sizeof(big), "\033]52;c;");
+	memset(big + n, 'Q', b64);
+	strcpy(big + n + b64, "\007");
+	t_feed(t, big);
+	CHECK(clip.calls == 4 && clip.len == b64 / 4 * 3 + (b64 % 4 * 6) / 8, "copy at the cap: %d calls, %zu bytes",
+	      clip.calls, clip.len);
+	n = snprintf(big, sizeof(big), "\033]52;c;");
+	memset(big + n, 'Q', b64 + 1);
+	strcpy(big + n + b64 + 1, "\007");
+	t_feed(t, big);
+	CHECK(clip.calls == 4, "copy over the cap: %d calls", clip.calls);
+	t_feed(t, "\033]52;c;aGk=\007");
+	CHECK(clip.calls == 5 && !strcmp(clip.data, "hi"), "after a dropped copy: '%s'", clip.data);
 	t_free(t);
 }
 
