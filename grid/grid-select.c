@@ -290,18 +290,25 @@ void grid__select_scrolled(struct grid *g)
 
 struct buf {
 	char *p;
-	size_t n, cap;
+	size_t n, cap, max;
 	bool failed;
+	bool cut; /* a piece did not fit max: nothing more is taken */
 };
 
 static void put(struct buf *b, const char *s, size_t n)
 {
-	if (b->failed)
+	if (b->failed || b->cut)
 		return;
+	if (n > b->max - b->n) {
+		b->cut = true;
+		return;
+	}
 	if (b->n + n + 1 > b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 256;
 		while (cap < b->n + n + 1)
 			cap *= 2;
+		if (b->max < SIZE_MAX && cap > b->max + 1)
+			cap = b->max + 1; /* the most it will hold (n fits max, checked above) */
 		char *p = realloc(b->p, cap);
 		if (!p) {
 			b->failed = true;
@@ -322,11 +329,18 @@ static void put_utf8(struct buf *b, uint32_t cp)
 
 char *grid_selection_text(const struct grid *g, size_t *len)
 {
+	return grid_selection_text_max(g, SIZE_MAX, len, NULL);
+}
+
+char *grid_selection_text_max(const struct grid *g, size_t max, size_t *len, bool *cut)
+{
+	if (cut)
+		*cut = false;
 	if (!g->sel.active)
 		return NULL;
 	const struct screen *s = g->sel.on_alt ? &g->alt : &g->primary;
-	struct buf b = {0};
-	for (uint64_t a = g->sel.y0; a <= g->sel.y1; a++) {
+	struct buf b = {.max = max};
+	for (uint64_t a = g->sel.y0; a <= g->sel.y1 && !b.cut; a++) {
 		const struct line *l = abs_line(g, s, a);
 		if (!l)
 			continue;
@@ -365,7 +379,9 @@ char *grid_selection_text(const struct grid *g, size_t *len)
 	const struct line *last = abs_line(g, s, g->sel.y1);
 	if (g->sel.mode == GRID_SELECT_LINE && last && !(last->flags & LINE_WRAPPED))
 		put(&b, "\n", 1);
-	put(&b, "", 0);
+	const bool was_cut = b.cut;
+	b.cut = false;
+	put(&b, "", 0); /* the buffer exists, with room for the NUL (max counts text only) */
 	if (b.failed) {
 		free(b.p);
 		return NULL;
@@ -373,5 +389,7 @@ char *grid_selection_text(const struct grid *g, size_t *len)
 	b.p[b.n] = '\0';
 	if (len)
 		*len = b.n;
+	if (cut)
+		*cut = was_cut;
 	return b.p;
 }

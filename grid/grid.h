@@ -237,5 +237,9 @@ bool grid_has_selection(const struct grid *g);
  * included, as xterm's cutNewline), trailing blanks trimmed.
  * Caller owns the returned buffer (free()). NULL when nothing is selected. */
 char *grid_selection_text(const struct grid *g, size_t *len);
+/* The same, at most max bytes of text (a copy bound for a clipboard of that size): the text stops before the
+ * first code point that would pass it, and *cut (when not NULL) says whether it did. The memory taken stays
+ * within about max, whatever the selection holds. */
+char *grid_selection_text_max(const struct grid *g, size_t max, size_t *len, bool *cut);
 
 #endif

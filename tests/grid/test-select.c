@@ -1,5 +1,7 @@
 /* tests/grid/test-select.c: selection by cell, word and line; UTF-8 extraction with soft wraps joined and
  * trailing blanks trimmed; GRID_CELL_SELECTED on the cells; tracking through scrolling. */
+#include <sys/resource.h>
+
 #include "harness.h"
 
 #define sel t_sel
@@ -259,6 +261,53 @@ static void moved_marks(const char *seq, int x0, int x1, int y)
 	t_free(t);
 }
 
+static long peak_kb(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+/* Copying a selection of the whole history (2,000 lines of 212 cells, each a letter and 14 marks: 29 bytes of
+ * text a cell, 12.3 MB) with the clipboard's bound stops at it (cut where a code point ends, the cut said), and
+ * the copy's memory stays near the bound: the text was built whole first (peak 16 MiB and more, with its
+ * doubling) to be cut to the clipboard's size afterwards; at 10,000 lines of 4-byte marks, 127 MB. */
+static void test_copy_bounded(void)
+{
+	enum { COLS = 212, ROWS = 24, SB = 2000, MAX = 1 << 20 };
+	struct t_term *t = t_new(COLS, ROWS, SB);
+	static char line[COLS * 29 + 3];
+	size_t k = 0;
+	for (int x = 0; x < COLS; x++) {
+		line[k++] = 'a';
+		for (int m = 0; m < 14; m++)
+			k += vt_utf8_encode(0x301 + (uint32_t)m, line + k);
+	}
+	line[k++] = '\r', line[k++] = '\n', line[k] = 0;
+	for (int i = 0; i < SB + ROWS; i++)
+		t_feed(t, line);
+	grid_view_scroll(t->g, SB);
+	grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
+	grid_view_scroll(t->g, -SB);
+	grid_select_extend(t->g, COLS - 1, ROWS - 1);
+	const long before = peak_kb();
+	size_t len = 0;
+	bool cut = false;
+	char *text = grid_selection_text_max(t->g, MAX, &len, &cut);
+	const long grew = peak_kb() - before;
+	printf("copy of the whole history, bound %d: %zu bytes, cut %d, peak grew %ld KiB\n", MAX, len, cut, grew);
+	CHECK(text && cut && len <= MAX && len > MAX - 64 && text[len] == 0, "copy: %zu bytes, cut %d", len, cut);
+	/* the cut falls after a whole code point, and what comes before it is the text */
+	CHECK(text && (text[len - 1] & 0xc0) != 0xc0 && !memcmp(text, line, 64), "cut text");
+	CHECK(grew < 3 * 1024, "peak grew by %ld KiB for a %d-byte copy", grew, MAX);
+	free(text);
+	/* no bound: the text whole, not cut */
+	text = grid_selection_text_max(t->g, (size_t)-1, &len, &cut);
+	CHECK(text && !cut && len > (size_t)(SB + ROWS - 2) * COLS * 29, "whole: %zu bytes", len);
+	free(text);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_below_top_region();
@@ -268,6 +317,7 @@ int main(void)
 	test_word_blanks();
 	test_line_newline();
 	test_erase_history_keeps_screen();
+	test_copy_bounded();
 	struct t_term *t = t_new(10, 5, 20);
 	t_feed(t, "hello world\xe4\xb8\xad!\r\nfoo bar\r\n");
 	/* "hello worl" + "d中!" (soft-wrapped) */
