@@ -70,14 +70,16 @@ static void pty_log_handler_fn(int prio, const char *file, int line, const char 
 
 /* ------------------------------------------------------------------------------------- grid callbacks */
 
-/* How many replies a full queue cost, once the burst is over (the queue took a reply again, or emptied): the
- * warning at its start said only that one was dropped, and a child that asks and does not read (a program
- * waiting on a DA answer that never comes) leaves no other trace of the rest. */
-static void report_dropped_replies(struct kf_session *s)
+/* How many replies and keys a full queue cost, once the burst is over (the queue took a write again, or
+ * emptied): the warnings at its start said only that some were dropped, and a child that asks and does not
+ * read (a program waiting on a DA answer that never comes), or a user who stopped typing, left no count. */
+static void report_dropped(struct kf_session *s)
 {
 	if (s->dropped_replies)
 		log_notice("write queue: %u replies to the child were dropped", s->dropped_replies);
-	s->dropped_replies = 0;
+	if (s->dropped_keys > 1) /* one is the warning's */
+		log_notice("write queue: %u key writes were dropped", s->dropped_keys);
+	s->dropped_replies = s->dropped_keys = 0;
 }
 
 static void on_reply(void *ud, const uint8_t *data, size_t len)
@@ -87,7 +89,7 @@ static void on_reply(void *ud, const uint8_t *data, size_t len)
 	if (r == -ENOBUFS && s->dropped_replies++ == 0)
 		log_warn("write queue full: dropping a %zu-byte reply to the child", len);
 	else if (r == 0)
-		report_dropped_replies(s);
+		report_dropped(s);
 }
 
 static void on_bell(void *ud)
@@ -144,7 +146,7 @@ static void on_want_write(void *ud, bool on)
 	s->want_write = on;
 	update_events(s);
 	if (!on)
-		report_dropped_replies(s);
+		report_dropped(s);
 }
 
 /* ------------------------------------------------------------------------------------------ lifecycle */
@@ -512,10 +514,8 @@ int kf_session_write(struct kf_session *s, const void *data, size_t len)
 	if (r == -ENOBUFS && s->dropped_keys++ == 0)
 		log_warn("write queue full (%zu bytes the program has not read): dropping keys until it reads",
 			 kf_session_write_pending(s));
-	else if (r == 0 && s->dropped_keys > 1)
-		log_notice("write queue: %u key writes were dropped", s->dropped_keys);
-	if (r == 0)
-		s->dropped_keys = 0;
+	else if (r == 0)
+		report_dropped(s);
 	return r;
 }
 
