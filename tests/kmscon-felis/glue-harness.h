@@ -5,6 +5,7 @@
 #ifndef KF_TESTS_GLUE_HARNESS_H
 #define KF_TESTS_GLUE_HARNESS_H
 
+#include <fcntl.h>
 #include <linux/input-event-codes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +153,48 @@ static inline char *clipboard(void)
 		snprintf(buf, sizeof(buf), "%s", d);
 	free(d);
 	return buf;
+}
+
+/* stderr into the file at path (a log to read back) until stderr_back(the returned descriptor). */
+static inline int stderr_to(const char *path)
+{
+	fflush(stderr);
+	int saved = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	dup2(fd, 2);
+	close(fd);
+	return saved;
+}
+
+/* stderr back from stderr_to, and what was written meanwhile in text (cap bytes with its NUL). */
+static inline void stderr_back(int saved, const char *path, char *text, size_t cap)
+{
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(text, 1, cap - 1, f) : 0;
+	text[n] = 0;
+	if (f)
+		fclose(f);
+}
+
+/* The clipboard's directory (dir, made here) and a glue on the app's new grid of gc, 800x480 pixels of 10x20
+ * cells, as the console would make them; NULL on failure. */
+static inline struct kf_input_glue *glue_setup(struct kf_loop *loop, char *dir, struct kf_config *cfg,
+					       struct app *a, const struct grid_config *gc)
+{
+	struct kf_input_glue *g = NULL;
+	if (!loop || !mkdtemp(dir))
+		return NULL;
+	setenv("KMSCON_FELIS_CLIPBOARD_DIR", dir, 1);
+	setenv("XKB_DEFAULT_LAYOUT", "us", 1);
+	kf_config_init(cfg);
+	a->grid = grid_create(gc, NULL, NULL);
+	CHECK(kf_input_glue_create(loop, cfg, &ops, a, &g) == 0, "create");
+	if (!g || !a->grid)
+		return NULL;
+	kf_input_glue_set_geometry(g, 800, 480, 10, 20);
+	return g;
 }
 
 /* Removes the test's directory (clipboard, compose file) and reports: the exit status of main. */

@@ -193,19 +193,9 @@ static void test_log_origin(struct kf_loop *loop, const char *dir)
 	kf_config_init(&cfg);
 	a.grid = grid_create(&gc, NULL, NULL);
 	CHECK(kf_config_parse_argv(&cfg, 2, argv) == 0, "a bad layout parses");
-	fflush(stderr);
-	int saved = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	dup2(fd, 2);
-	close(fd);
+	int saved = stderr_to(path);
 	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with a bad layout");
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	FILE *f = fopen(path, "r");
-	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
-	text[n] = 0;
-	if (f)
-		fclose(f);
+	stderr_back(saved, path, text, sizeof(text));
 	const char *line = strstr(text, "using the 'us' layout");
 	while (line && line > text && line[-1] != '\n')
 		line--;

@@ -748,19 +748,10 @@ int main(void)
 	struct app a = {0};
 	struct kf_config cfg;
 	struct kf_loop *loop = kf_loop_create();
-	struct kf_input_glue *g = NULL;
 	struct grid_config gc = {.cols = 80, .rows = 24, .scrollback = 1000};
-
-	if (!loop || !mkdtemp(dir))
+	struct kf_input_glue *g = glue_setup(loop, dir, &cfg, &a, &gc);
+	if (!g)
 		return 1;
-	setenv("KMSCON_FELIS_CLIPBOARD_DIR", dir, 1);
-	setenv("XKB_DEFAULT_LAYOUT", "us", 1);
-	kf_config_init(&cfg);
-	a.grid = grid_create(&gc, NULL, NULL);
-	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create");
-	if (!g || !a.grid)
-		return 1;
-	kf_input_glue_set_geometry(g, 800, 480, 10, 20);
 	struct input *in = kf_input_glue_input(g);
 	test_keys(&a, in);
 	test_scrollback(&a, in);
