@@ -139,6 +139,7 @@ enum charset {
 	CHARSET_DEC_SUPPLEMENTAL,
 	CHARSET_DEC_SUPP_GRAPHIC, /* ESC ( % 5: mapped as DEC Supplemental, reported by its own name (DECCIR) */
 	CHARSET_LATIN1,           /* ESC - A: ISO Latin-1 Supplemental, a 96-character set */
+	CHARSET_DEC_TECHNICAL,    /* ESC ( >: the VT330/VT340's mathematical and Greek set */
 	CHARSET_NONE = 0xff,      /* grid__charset_for: a designation xterm 379 ignores (the set stays) */
 };
 

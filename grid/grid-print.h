@@ -7,9 +7,10 @@
 
 #include "grid/grid-internal.h"
 
-/* cp (below 0x7f) as charset cs (CHARSET_*) shows it (the DEC Special Graphics table and DEC Supplemental
- * in grid-charset.c; ISO Latin-1 Supplemental is Latin-1's upper half) */
+/* cp (below 0x7f) as charset cs (CHARSET_*) shows it (the DEC Special Graphics, DEC Supplemental and DEC
+ * Technical tables in grid-charset.c; ISO Latin-1 Supplemental is Latin-1's upper half) */
 extern const uint16_t grid__dec_graphics[32];
+extern const uint16_t grid__dec_technical[94];
 uint32_t grid__dec_supplemental(uint32_t cp);
 static inline uint32_t grid__map_charset(uint8_t cs, uint32_t cp)
 {
@@ -21,6 +22,8 @@ static inline uint32_t grid__map_charset(uint8_t cs, uint32_t cp)
 		return grid__dec_supplemental(cp);
 	if (cs == CHARSET_LATIN1 && cp >= 0x20)
 		return cp + 0x80; /* a 96-character set: space is its first character, NBSP (xterm) */
+	if (cs == CHARSET_DEC_TECHNICAL && cp >= 0x21)
+		return grid__dec_technical[cp - 0x21];
 	return cp;
 }
 
