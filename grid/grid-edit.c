@@ -435,6 +435,40 @@ static inline __attribute__((always_inline)) void erase_done(struct grid *g, str
 	grid__damage_inline(g, y, x0 - 1, x1 + 1);
 }
 
+static inline bool protected_cell(struct grid *g, const struct grid_cell *c)
+{
+	return grid_style(g, c->style)->attrs & GRID_ATTR_PROTECTED;
+}
+
+/* DECSED's and DECSEL's erase of cells [x0, x1) of a row: the cells DECSCA 1 did not protect become blanks in
+ * the erase style es, as ED's and EL's do (xterm 379, measured with tests/tools/xterm-diff.py --attrs: the
+ * pen's background, no attributes; cases decsed-erase-style*), the protected ones stay as they are. Out of
+ * line: the plain erases do not carry it. */
+static __attribute__((noinline, cold)) void erase_unprotected(struct grid *g, struct line *l, int x0, int x1,
+							    uint16_t es)
+{
+	/* a wide character cut by either edge goes whole, as ED's (the half outside a blank in the erase style),
+	 * unless it is protected: then both halves stay (xterm 379, measured) */
+	if (grid__inner_col(x0, g->cols) && l->cells[x0].width == 0 && !protected_cell(g, &l->cells[x0 - 1]))
+		x0--;
+	if (grid__inner_col(x1, g->cols) && l->cells[x1].width == 0 && !protected_cell(g, &l->cells[x1 - 1]))
+		x1++;
+	for (int x = x0; x < x1;) {
+		if (protected_cell(g, &l->cells[x])) {
+			x++;
+			continue;
+		}
+		int e = x + 1;
+		while (e < x1 && !protected_cell(g, &l->cells[e]))
+			e++;
+		grid__clear_cells(&l->cells[x], e - x, es);
+		x = e;
+	}
+	/* a coloured blank is text to keep (the default ones past used are blanks already) */
+	if (es)
+		grid__line_touch(l, x1);
+}
+
 /* grid__erase_cells' body, inline in EL's handler too (el_erase); with f, a plain erase's fill is stored in *f
  * for the caller to do after it (the rest of the erase reads no cell), not done here, and the erase makes no
  * call: the caller has resolved the erase style, and an erase's deferred row (LINE_STALE), another deferred
@@ -468,34 +502,28 @@ static inline __attribute__((always_inline)) int erase_cells(struct grid *g, int
 		grid__line_ready(l);
 	else if (unlikely(l->flags & LINE_LAZY))
 		return ERASE_GENERAL;
+	if (selective) {
+		l->flags &= ~LINE_ASCII;
+		erase_unprotected(g, l, x0, x1, es);
+		goto done;
+	}
 	grid__fix_wide_edges(l, g->cols, x0, x1, es);
 	/* the cells before x0 keep their text: only an erase to the end in default blanks leaves a LINE_ASCII
 	 * line so (its used mark moves back to x0) */
-	if (selective || es || x1 != g->cols || x0 > l->used)
+	if (es || x1 != g->cols || x0 > l->used)
 		l->flags &= ~LINE_ASCII;
-	if (selective) {
-		for (int x = x0; x < x1; x++) {
-			struct grid_cell *c = &l->cells[x];
-			if (grid_style(g, c->style)->attrs & GRID_ATTR_PROTECTED)
-				continue;
-			c->cp = 0;
-			c->width = 1;
-			c->link = 0;
-		}
-	} else {
-		struct erase_fill e = {&l->cells[x0], x1 - x0, es};
-		if (es) {
-			grid__line_touch(l, x1);
-		} else if (x1 == g->cols) {
-			/* [used, cols) are default blanks already */
-			e.n = l->used - x0;
-			l->used = (uint16_t)x0;
-		}
-		if (f)
-			*f = e;
-		else
-			grid__clear_cells(e.c, e.n, e.style);
+	struct erase_fill e = {&l->cells[x0], x1 - x0, es};
+	if (es) {
+		grid__line_touch(l, x1);
+	} else if (x1 == g->cols) {
+		/* [used, cols) are default blanks already */
+		e.n = l->used - x0;
+		l->used = (uint16_t)x0;
 	}
+	if (f)
+		*f = e;
+	else
+		grid__clear_cells(e.c, e.n, e.style);
 done:
 	erase_done(g, l, y, x0, x1, !f);
 	return ERASE_DONE;

@@ -43,9 +43,6 @@ What it finds besides (docs/conformance.md lists them too):
 - the VT420 rectangle functions: a fill (DECFRA, DECERA) with a pen that has a colour over cells that have
   one: xterm keeps the cells' colour flags with the pen's colour pair, and prints the pen's default colour
   as -1 (3-1, 4-1), which it shows as its default colour: read here as the default, the cells compare equal.
-- DECSED and DECSEL (CSI ? J, CSI ? K): xterm gives the erased cells the erase style (BCE background, no
-  attributes); we keep each cell's attributes and colours and erase only its character (DEC's manual
-  speaks only of characters there). Listed in docs/conformance.md.
 """
 import re
 import unicodedata
