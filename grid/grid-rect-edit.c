@@ -23,7 +23,8 @@
  * - DECFRA and DECERA write with the pen's rendition (but invisibility: SGR 8 is not taken) and protection
  *   (DECSCA); they keep the cells' colours unless the pen has a colour, then its foreground and background. DECERA writes spaces: the cells
  *   count as written for DECRQCRA (xterm), protected or not.
- * - DECSERA writes spaces over the unprotected cells, their attributes and colours kept (as DECSED does).
+ * - DECSERA writes spaces over the unprotected cells, their attributes and colours kept; the protected ones
+ *   only in DEC's protection mode (out of it and in ISO protection's mode, all cells).
  * - DECCARA and DECRARA change bold (1), underline (4), blink (5) and inverse (7); DECCARA's 0 clears
  *   those four, 22, 24, 25 and 27 one each. Anything else is ignored (xterm 379: invisible too).
  * - a wide character cut by the rectangle's left or right edge is blanked whole (both halves become
@@ -80,7 +81,7 @@ static void cut_wide(struct grid *g, struct line *l, int x, bool selective)
 {
 	if (!grid__inner_col(x, g->cols) || l->cells[x].width != 0)
 		return;
-	/* DECSERA leaves a protected one whole (xterm) */
+	/* DECSERA in DEC's protection mode leaves a protected one whole (xterm) */
 	if (selective && grid_style(g, l->cells[x].style)->attrs & GRID_ATTR_PROTECTED)
 		return;
 	for (int k = x - 1; k <= x; k++) {
@@ -184,15 +185,18 @@ static void erase_rect(struct grid *g, const struct vt_csi *csi, bool selective)
 		fill_rect(g, &r, ' ', 0);
 		return;
 	}
+	/* the protected characters stay only in DEC's protection mode: in ISO protection's (SPA) and with
+	 * protection off (after DECSTR, until a DECSCA) xterm 379's DECSERA erases them too, and a protected wide
+	 * character cut by an edge as any other (case decsera-protect-modes) */
+	const bool keep = !g->iso_protect && !g->protect_off;
 	rect_begin(g, &r);
 	for (int y = r.y0; y <= r.y1; y++) {
 		struct line *l = row_for_write(g, y, r.x1 + 1);
-		cut_wide(g, l, r.x0, true);
-		cut_wide(g, l, r.x1 + 1, true);
+		cut_wide(g, l, r.x0, keep);
+		cut_wide(g, l, r.x1 + 1, keep);
 		for (int x = r.x0; x <= r.x1; x++) {
 			struct grid_cell *c = &l->cells[x];
-			/* (in ISO protection's mode xterm's DECSERA erases the protected characters too) */
-			if (grid_style(g, c->style)->attrs & GRID_ATTR_PROTECTED && !g->iso_protect)
+			if (keep && grid_style(g, c->style)->attrs & GRID_ATTR_PROTECTED)
 				continue;
 			c->cp = ' ';
 			c->width = 1;
