@@ -447,13 +447,14 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 	case KEY(0, '\'', '}'): grid__shift_cols(g, g->cx, p1(csi, 0, 1), true); return true;  /* DECIC */
 	case KEY(0, '\'', '~'): grid__shift_cols(g, g->cx, p1(csi, 0, 1), false); return true; /* DECDC */
 	case KEY(0, '"', 'q'):
-		if (p0(csi, 0, 0) > 2)
-			return true;
-		g->protect = p0(csi, 0, 0) == 1;
-		g->protect_off = false; /* DEC's protection mode, with 0 too (xterm) */
-		g->pen_dirty = true;
-		if (g->protect)
-			grid__iso_protect_mode(g, false); /* DEC's protection again (xterm) */
+		/* (a Ps past 2 leaves the pen as it was) */
+		if (p0(csi, 0, 0) <= 2) {
+			g->protect = p0(csi, 0, 0) == 1;
+			g->pen_dirty = true;
+		}
+		/* DEC's protection mode, and not ISO's, after any DECSCA: 0 and past 2 too (xterm 379, measured) */
+		g->protect_off = false;
+		grid__iso_protect_mode(g, false);
 		return true;
 	case KEY('?', 0, 'W'): /* DECST8C */
 		if (p0(csi, 0, 0) == 5)

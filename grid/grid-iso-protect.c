@@ -2,8 +2,8 @@
  * protected characters and EPA (ESC W, 0x97) ends it; while the terminal is in this mode ED, EL and ECH
  * erase only the characters that are not protected, the others keep their text, attributes and colours.
  * DEC's own protection (DECSCA 1) marks the characters with the same attribute, but only DECSED, DECSEL and
- * DECSERA honour it; a DECSCA 1 puts the terminal back in that mode (ED, EL and ECH then erase everything),
- * and so do DECSTR and RIS. That is xterm 379's model (one protection attribute, one mode set by whichever
+ * DECSERA honour it; any DECSCA (0, 2 and past 2 too, measured) puts the terminal back in that mode (ED, EL
+ * and ECH then erase everything), and so do DECSTR and RIS. That is xterm 379's model (one protection attribute, one mode set by whichever
  * of SPA and DECSCA came last), measured with tests/tools/xterm-diff.py; xterm ignores ECMA-48's ERM (mode
  * 6) here too, and so do we. vttest's "Test Protected-Areas (SPA)" (menu 11.7.1) draws its box with it.
  *
