@@ -227,7 +227,9 @@ int kf_font_builtin_create(struct kf_font **out)
 	return 0;
 }
 
-/* Reads a whole (possibly gzip-compressed) file, at most PSF_MAX_FILE bytes. */
+/* Reads a whole (possibly gzip-compressed) file, at most PSF_MAX_FILE bytes (unpacked): a file or content of
+ * exactly that size is read, one byte more refused with -EFBIG, logged here as what was too large (a small
+ * gzip'ed file that unpacks past the bound is not "too large" itself). */
 static int read_file(const char *path, uint8_t **data, size_t *len)
 {
 	gzFile gz = gzopen(path, "rb");
@@ -239,11 +241,19 @@ static int read_file(const char *path, uint8_t **data, size_t *len)
 	if (!buf)
 		goto out_close;
 	for (;;) {
+		if (n == cap && cap >= PSF_MAX_FILE) {
+			/* a full buffer at the bound: only the end of the file may follow */
+			uint8_t more;
+			const int got = gzread(gz, &more, 1);
+			if (got == 0)
+				break;
+			ret = got < 0 ? -EBADMSG : -EFBIG;
+			if (got > 0)
+				log_err("%s: %s than %u MiB", path,
+					gzdirect(gz) ? "larger" : "unpacks to more", PSF_MAX_FILE >> 20);
+			goto out_free;
+		}
 		if (n == cap) {
-			if (cap >= PSF_MAX_FILE) {
-				ret = -EFBIG;
-				goto out_free;
-			}
 			uint8_t *nb = realloc(buf, cap * 2);
 			if (!nb)
 				goto out_free;
@@ -429,7 +439,8 @@ int kf_font_psf_create(const char *path, struct kf_font **out)
 		return -EINVAL;
 	int ret = read_file(path, &data, &len);
 	if (ret) {
-		log_err("%s: cannot read PSF font: %s", path, strerror(-ret));
+		if (ret != -EFBIG) /* read_file said what was too large */
+			log_err("%s: cannot read PSF font: %s", path, strerror(-ret));
 		return ret;
 	}
 	struct bitmap_font *f;

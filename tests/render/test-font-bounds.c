@@ -3,6 +3,7 @@
  * console fonts are ~100 KiB), one past the bound is refused with an error, and the memory taken stays near
  * the bound. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +24,13 @@ static long peak_kb(void)
 	return ru.ru_maxrss;
 }
 
-/* A gzip'ed file: a PSF2 header for 8x16 glyphs, then zeros, unpacking to size bytes in all. */
-static void write_gz(const char *path, size_t size)
+/* A file, gzip'ed or plain (mode "wb9" or "wbT"): a PSF2 header for count 8x16 glyphs (0: as many as fit),
+ * then zeros, size bytes in all (unpacked). */
+static void write_font(const char *path, const char *mode, size_t size, uint32_t count)
 {
 	static uint8_t chunk[1 << 16];
-	const uint32_t hdr[8] = {0x864ab572u, 0, 32, 0, (uint32_t)((size - 32) / 16), 16, 16, 8};
-	gzFile f = gzopen(path, "wb9");
+	const uint32_t hdr[8] = {0x864ab572u, 0, 32, 0, count ? count : (uint32_t)((size - 32) / 16), 16, 16, 8};
+	gzFile f = gzopen(path, mode);
 	CHECK(f != NULL);
 	if (!f)
 		return;
@@ -39,6 +41,34 @@ static void write_gz(const char *path, size_t size)
 		left -= n;
 	}
 	gzclose(f);
+}
+
+static void write_gz(const char *path, size_t size)
+{
+	write_font(path, "wb9", size, 0);
+}
+
+/* The last thing logged to stderr while loading path (the program's log goes there). */
+static char logged[1024];
+
+static int load(const char *path);
+
+static int load_logged(const char *path)
+{
+	char log_path[300];
+	snprintf(log_path, sizeof(log_path), "%s/log", tmpdir);
+	fflush(stderr);
+	const int saved = dup(2), fd = open(log_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 2);
+	const int ret = load(path);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	const ssize_t n = pread(fd, logged, sizeof(logged) - 1, 0);
+	logged[n > 0 ? n : 0] = 0;
+	close(fd);
+	unlink(log_path);
+	return ret;
 }
 
 static int load(const char *path)
@@ -64,15 +94,32 @@ int main(void)
 	printf("gzip bomb (256 MiB unpacked): %s, peak grew %ld KiB\n", strerror(-ret), grew);
 	CHECK(ret == -EFBIG);
 	CHECK(grew < 16 * 1024);
-	/* one byte over the bound: refused too; a file of exactly 8 MiB is refused as well (the read stops at a
-	 * full buffer before it sees the end: see the report of session 46), one below it is read (and its header,
-	 * 524,286 glyphs, refused as no font) */
+	/* the error says that the unpacked content is too large, and the limit (the file itself is small) */
+	CHECK(load_logged(path) == -EFBIG);
+	printf("gzip bomb logged: %s", logged);
+	CHECK(strstr(logged, "bomb.psf.gz: unpacks to more than 8 MiB") != NULL);
+	/* one byte over the bound: refused; one below it is read (and its header, 524,286 glyphs, refused as
+	 * no font) */
 	write_gz(path, (8u << 20) + 1);
 	CHECK(load(path) == -EFBIG);
-	write_gz(path, 8u << 20);
-	printf("exactly 8 MiB: %s\n", strerror(-load(path)));
 	write_gz(path, (8u << 20) - 1);
 	CHECK(load(path) == -EBADMSG);
+	/* exactly 8 MiB, a valid font (65,536 glyphs, then padding the header does not count): loads, gzip'ed
+	 * or not; one byte more is refused, and a plain file's error says the file is too large */
+	write_font(path, "wb9", 8u << 20, 65536);
+	ret = load(path);
+	printf("exactly 8 MiB gzip'ed: %s\n", ret ? strerror(-ret) : "loaded");
+	CHECK(ret == 0);
+	char plain[300];
+	snprintf(plain, sizeof(plain), "%s/big.psf", tmpdir);
+	write_font(plain, "wbT", 8u << 20, 65536);
+	ret = load(plain);
+	printf("exactly 8 MiB plain: %s\n", ret ? strerror(-ret) : "loaded");
+	CHECK(ret == 0);
+	write_font(plain, "wbT", (8u << 20) + 1, 65536);
+	CHECK(load_logged(plain) == -EFBIG);
+	CHECK(strstr(logged, "big.psf: larger than 8 MiB") != NULL);
+	unlink(plain);
 	/* a large real font: 65,536 glyphs of 8x16 */
 	write_gz(path, 32 + 65536 * 16);
 	ret = load(path);
