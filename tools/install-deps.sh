@@ -13,7 +13,7 @@ PKGS=(
   unicode-data xkb-data fonts-dejavu-core fonts-noto-color-emoji console-setup-linux
   # tests: peers for benchmarks, the VM guest, man page checks, unit verification
   libtsm-dev libvterm-dev qemu-system-x86 qemu-user qemu-utils busybox-static udev systemd seatd kmscon
-  man-db valgrind imagemagick cpio kmod xz-utils zstd fontconfig
+  man-db valgrind imagemagick cpio kmod xz-utils zstd fontconfig python3-fonttools
 )
 
 missing=()

@@ -71,6 +71,7 @@ struct ft_font {
 	/* render_kept's copy of an outline and its bitmap, reused from glyph to glyph */
 	void *scratch, *bitmap;
 	size_t scratch_cap, bitmap_cap;
+	unsigned huge_logged; /* glyphs refused as larger than a cell can show (font-ft-bound.c) */
 	struct kf_shaper *shaper; /* for emoji sequences, on the colour face (font-color.c) */
 };
 
@@ -551,69 +552,27 @@ static int place(const struct ft_font *f, const FT_Bitmap *bm, int bm_left, int 
 	return 0;
 }
 
-/* Grows *buf to n bytes (contents not kept). */
-static void *grow(void **buf, size_t *cap, size_t n)
+/* Whether the glyph loaded in face's slot is small enough to rasterise (font-ft-bound.c). */
+static bool glyph_fits(struct ft_font *f, FT_Face face, uint32_t cp, const struct kf_glyph *out)
 {
-	if (n > *cap) {
-		void *p = realloc(*buf, n);
-		if (!p)
-			return NULL;
-		*buf = p;
-		*cap = n;
-	}
-	return *buf;
-}
-
-/* Rasterises o (moved: translated into the bitmap) into bm, whose buffer is *buf (grown as
- * needed, reused across glyphs), exactly as FT_Glyph_To_Bitmap(FT_RENDER_MODE_NORMAL, no origin)
- * does through the smooth renderer (ft_smooth_render after ft_glyphslot_preset_bitmap, FreeType
- * 2.12): the box is the control box widened to whole pixels, the outline is translated so its
- * bottom left is the bitmap's, and the rasteriser writes into a zeroed grey bitmap of that box.
- * Without the glyph object FreeType would allocate and free (its copy of the outline, the
- * bitmap glyph and its buffer), which under an emulator is a few thousand look-ups a glyph
- * (docs/benchmarks.md, issue 5 session 29). *left and *top are the bitmap's bearings. Returns 0,
- * or -ENOENT where FreeType would fail or takes another path (overlapping contours are
- * oversampled by ft_smooth_raster_overlap): the caller then uses FT_Glyph_To_Bitmap.
- * tests/render/test-fonts.c compares the two. */
-int kf_ft_outline_bitmap(FT_Library lib, FT_Outline *o, void **buf, size_t *cap, FT_Bitmap *bm,
-			 int *left, int *top)
-{
-	if (o->flags & FT_OUTLINE_OVERLAP)
-		return -ENOENT;
-	FT_BBox cb;
-	FT_Outline_Get_CBox(o, &cb);
-	FT_Pos x0 = cb.xMin >> 6, y0 = cb.yMin >> 6;
-	FT_Pos x1 = (cb.xMax + 63) >> 6, y1 = (cb.yMax + 63) >> 6;
-	if (x0 < -0x8000 || x1 > 0x7fff || y0 < -0x8000 || y1 > 0x7fff)
-		return -ENOENT;
-	*bm = (FT_Bitmap){.rows = (unsigned)(y1 - y0), .width = (unsigned)(x1 - x0),
-			  .pitch = (int)(x1 - x0), .num_grays = 256,
-			  .pixel_mode = FT_PIXEL_MODE_GRAY};
-	*left = (int)x0;
-	*top = (int)y1;
-	if (!bm->rows || !bm->width)
-		return 0;
-	size_t n = (size_t)bm->rows * bm->width;
-	if (!grow(buf, cap, n))
-		return -ENOENT;
-	bm->buffer = *buf;
-	memset(bm->buffer, 0, n);
-	FT_Outline_Translate(o, -x0 * 64, -y0 * 64);
-	return FT_Outline_Get_Bitmap(lib, o, bm) ? -ENOENT : 0;
+	const FT_GlyphSlot slot = face->glyph;
+	const bool outline = slot->format == FT_GLYPH_FORMAT_OUTLINE;
+	return kf_ft_glyph_fits(face, slot, outline ? &slot->outline : NULL, cp, out->w, out->h,
+				&f->huge_logged);
 }
 
 /* A synthesised style from a kept outline: a copy of its points in f->scratch, synthesised and
  * rasterised there (kf_ft_outline_bitmap), the pixels of FT_Glyph_To_Bitmap on a copy of the
  * glyph, which renders through the same renderer as FT_Render_Glyph on the slot: a fresh load's. */
 /* Out of line: inlined, it cost ft_render's other paths a few instructions a call. */
-__attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Glyph kept, bool fb,
-						 bool fi, struct kf_glyph *out)
+__attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Face face, uint32_t cp,
+						 FT_Glyph kept, bool fb, bool fi, struct kf_glyph *out)
 {
 	const FT_Outline *src = &((FT_OutlineGlyph)kept)->outline;
 	size_t np = (size_t)src->n_points, nc = (size_t)src->n_contours;
 	size_t pb = np * sizeof(*src->points), cbytes = nc * sizeof(*src->contours);
 	size_t need = pb + cbytes + np;
-	if (!(src->flags & FT_OUTLINE_OVERLAP) && grow(&f->scratch, &f->scratch_cap, need)) {
+	if (!(src->flags & FT_OUTLINE_OVERLAP) && kf_ft_grow(&f->scratch, &f->scratch_cap, need)) {
 		FT_Outline o = *src;
 		/* points, contours, tags: each part stays aligned for its type */
 		o.points = f->scratch;
@@ -623,6 +582,8 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Glyph kep
 		memcpy(o.contours, src->contours, cbytes);
 		memcpy(o.tags, src->tags, np);
 		synthesise(f, &o, fb, fi, kept->advance.x >> 10, out->w);
+		if (!kf_ft_glyph_fits(face, NULL, &o, cp, out->w, out->h, &f->huge_logged))
+			return -ENOENT;
 		FT_Bitmap bm;
 		int left, top;
 		if (!kf_ft_outline_bitmap(f->lib, &o, &f->bitmap, &f->bitmap_cap, &bm, &left, &top))
@@ -634,7 +595,9 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Glyph kep
 		return -ENOENT;
 	synthesise(f, &((FT_OutlineGlyph)g)->outline, fb, fi, kept->advance.x >> 10, out->w);
 	int ret = -ENOENT;
-	if (!FT_Glyph_To_Bitmap(&g, FT_RENDER_MODE_NORMAL, NULL, 1)) {
+	if (kf_ft_glyph_fits(face, NULL, &((FT_OutlineGlyph)g)->outline, cp, out->w, out->h,
+			     &f->huge_logged) &&
+	    !FT_Glyph_To_Bitmap(&g, FT_RENDER_MODE_NORMAL, NULL, 1)) {
 		FT_BitmapGlyph bg = (FT_BitmapGlyph)g;
 		ret = place(f, &bg->bitmap, bg->left, bg->top, g->advance.x >> 10, false, out);
 	}
@@ -653,7 +616,7 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 		return -ENOENT;
 	FT_Glyph *kept = kept_outline(f, face, cp);
 	if (kept && *kept && (fb || fi))
-		return render_kept(f, *kept, fb, fi, out);
+		return render_kept(f, face, cp, *kept, fb, fi, out);
 	FT_UInt gi = FT_Get_Char_Index(face, cp);
 	FT_Int32 flags = FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT;
 	if (FT_HAS_COLOR(face))
@@ -666,7 +629,8 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 			*kept = NULL;
 		synthesise(f, &slot->outline, fb, fi, slot->advance.x, out->w);
 	}
-	if (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL))
+	if (!glyph_fits(f, face, cp, out) ||
+	    (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL)))
 		return -ENOENT;
 	return place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, slot->advance.x,
 		     vt_char_props(cp) == VT_PROP_MARK, out);
@@ -682,7 +646,8 @@ static int ft_render_seq(struct kf_font *base, const uint32_t *cps, size_t n, st
 	    FT_Load_Glyph(face, gi, FT_LOAD_DEFAULT | FT_LOAD_COLOR))
 		return -ENOENT;
 	FT_GlyphSlot slot = face->glyph;
-	if (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL))
+	if (!glyph_fits(f, face, cps[0], out) ||
+	    (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL)))
 		return -ENOENT;
 	return place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, slot->advance.x, false,
 		     out);

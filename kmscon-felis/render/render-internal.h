@@ -74,13 +74,25 @@ const char *kf_font_ft_style(struct kf_font *f, unsigned style, bool *fake_bold,
  * as FT_Outline_Transform computes it. */
 struct FT_Vector_;
 void kf_ft_shear(struct FT_Vector_ *p, int n);
-/* font-ft.c: rasterises outline o into a grey bitmap in *buf (grown as needed) as
+/* font-ft-bound.c: grows *buf to n bytes (contents not kept); *buf or NULL. */
+void *kf_ft_grow(void **buf, size_t *cap, size_t n);
+/* font-ft-bound.c: rasterises outline o into a grey bitmap in *buf (grown as needed) as
  * FT_Glyph_To_Bitmap would (FT_RENDER_MODE_NORMAL, no origin), o translated; 0 or -ENOENT. */
 struct FT_LibraryRec_;
 struct FT_Outline_;
 struct FT_Bitmap_;
 int kf_ft_outline_bitmap(struct FT_LibraryRec_ *lib, struct FT_Outline_ *o, void **buf, size_t *cap,
 			 struct FT_Bitmap_ *bm, int *left, int *top);
+
+/* font-ft-bound.c: the largest side of a FreeType glyph's bitmap in cells of out_w x out_h pixels (a few
+ * cells, with a hard cap), and whether a glyph fits: its outline o's box, or with o NULL the bitmap slot
+ * holds (FreeType's FT_GlyphSlot: a bitmap strike, only the hard cap). A glyph that does not is logged
+ * (font, glyph index, code point; *logged counts, the first few only) and is to be drawn as missing. */
+struct FT_GlyphSlotRec_;
+struct FT_FaceRec_;
+int kf_ft_glyph_max_side(int out_w, int out_h);
+bool kf_ft_glyph_fits(struct FT_FaceRec_ *face, const struct FT_GlyphSlotRec_ *slot,
+		      const struct FT_Outline_ *o, uint32_t cp, int out_w, int out_h, unsigned *logged);
 
 /* font-metrics.c: *asc and *desc (pixels above and below the baseline of face, FreeType's FT_Face,
  * at size px) grown to hold the hinted letters of Latin-1 (and '_' and '|' unless letters_only),

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void *xcalloc(size_t n, size_t sz)
 {
@@ -217,4 +218,36 @@ long alpha_ink(const uint8_t *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		s += p[i];
 	return s;
+}
+
+/* Two descriptors in one token: the saved stderr in the low 16 bits, the file above. */
+int stderr_capture_begin(void)
+{
+	fflush(stderr);
+	FILE *f = tmpfile();
+	const int saved = f ? dup(2) : -1, fd = f ? dup(fileno(f)) : -1;
+	if (f)
+		fclose(f);
+	if (saved < 0 || fd < 0 || saved > 0xffff || dup2(fd, 2) < 0) {
+		if (saved >= 0)
+			close(saved);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd << 16 | saved;
+}
+
+void stderr_capture_end(int token, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (token < 0)
+		return;
+	const int saved = token & 0xffff, fd = token >> 16;
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	const ssize_t got = pread(fd, buf, n - 1, 0);
+	buf[got > 0 ? got : 0] = 0;
+	close(fd);
 }

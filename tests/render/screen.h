@@ -4,6 +4,7 @@
 #define TESTS_RENDER_SCREEN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kmscon-felis/render/render.h"
@@ -41,5 +42,11 @@ uint32_t *screen_render(struct kf_render *r, struct screen *s, int *w, int *h);
 uint32_t *png_read_xrgb(const char *path, int *w, int *h);
 /* The ink of n alpha pixels (a byte each): their sum. */
 long alpha_ink(const uint8_t *p, size_t n);
+
+/* What the code between the two calls writes to stderr (the program's log goes there): stderr_capture_begin
+ * sends it to a temporary file (returns a token, -1 on failure), stderr_capture_end puts it back and the text
+ * into buf (NUL-terminated, cut at n - 1 bytes). */
+int stderr_capture_begin(void);
+void stderr_capture_end(int token, char *buf, size_t n);
 
 #endif

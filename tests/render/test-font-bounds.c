@@ -3,7 +3,6 @@
  * console fonts are ~100 KiB), one past the bound is refused with an error, and the memory taken stays near
  * the bound. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include "kmscon-felis/render/render-internal.h"
 #include "check.h"
+#include "screen.h"
 
 static char tmpdir[] = "/tmp/kf-font-bounds-XXXXXX";
 
@@ -55,19 +55,9 @@ static int load(const char *path);
 
 static int load_logged(const char *path)
 {
-	char log_path[300];
-	snprintf(log_path, sizeof(log_path), "%s/log", tmpdir);
-	fflush(stderr);
-	const int saved = dup(2), fd = open(log_path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	dup2(fd, 2);
+	const int token = stderr_capture_begin();
 	const int ret = load(path);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	const ssize_t n = pread(fd, logged, sizeof(logged) - 1, 0);
-	logged[n > 0 ? n : 0] = 0;
-	close(fd);
-	unlink(log_path);
+	stderr_capture_end(token, logged, sizeof(logged));
 	return ret;
 }
 
