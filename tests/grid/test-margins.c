@@ -472,6 +472,21 @@ static void test_hpa_vpa_origin_outside(void)
 	t_free(t);
 }
 
+/* DECSTBM with top == bottom is ignored (xterm's DECSTBM wants bottom > top): no one-row region, and the
+ * cursor is not sent home. */
+static void test_decstbm_one_row_ignored(void)
+{
+	struct t_term *t = t_new(10, 5, 0);
+	t_feed(t, "a\r\nb\r\nc\r\nd\r\ne\033[2;4H\033[3;3r");
+	CHECK_CURSOR(t, 3, 1);
+	/* the margins are still the whole screen: a LF on row 3 moves down, it does not scroll row 3 alone */
+	t_feed(t, "\033[3;1H\n");
+	CHECK_CURSOR(t, 0, 3);
+	CHECK_ROW(t, 2, "c");
+	CHECK_ROW(t, 3, "d");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -493,5 +508,6 @@ int main(void)
 	test_cr_origin_left_of_margins();
 	test_cbt_origin_left_of_margins();
 	test_hpa_vpa_origin_outside();
+	test_decstbm_one_row_ignored();
 	return t_done("grid-margins");
 }
