@@ -218,6 +218,14 @@ static void test_word_blanks(void)
 	 * click on "((((" or on a ";;" took one character; different ones stay apart. */
 	static const struct word_case punct[] = {{3, "(((("}, {6, "))"}, {10, ";;"}, {13, "\""}, {-1, NULL}};
 	words_on_row("f((((x)) a;; \"'b", punct);
+	/* both ends of U+2000..U+200A are blanks (xterm's BLANK class): the hair space U+200A inside "a b" was a
+	 * word character, which joined the two words */
+	static const struct word_case ends[] = {{0, "a"}, {1, "\xe2\x80\x8a"}, {2, "b"}, {3, "\xe2\x80\x80"},
+						 {4, "c"}, {-1, NULL}};
+	words_on_row("a\xe2\x80\x8a" "b\xe2\x80\x80" "c", ends);
+	/* the comma is a class of its own, as xterm's charClass table has it: "a,,b" is three units */
+	static const struct word_case comma[] = {{0, "a"}, {1, ",,"}, {3, "b"}, {-1, NULL}};
+	words_on_row("a,,b", comma);
 
 	/* The same in the history, where a line keeps only its written cells: the rest of the row showed no
 	 * highlight (a line selection there stopped at the text, a double click past it showed nothing). */
