@@ -219,6 +219,9 @@ static void test_bad_lines(void)
 	bad("vt=tty99", 1, "ttyN");
 	/* VT 0 is no VT (the kernel's tty0 is whichever one is in front): "auto" is the word for "any". */
 	bad("vt=0", 1, "N from 1 to 63");
+	/* and 64 is past the kernel's last VT (MAX_NR_CONSOLES 63), in every spelling */
+	bad("vt=64", 1, "N from 1 to 63");
+	bad("vt=/dev/tty64", 1, "N from 1 to 63");
 	bad("grab-page-up=<Hyper>Prior", 1, "<Mod>...<Mod>keysym");
 	bad("grab-page-up=<Shift>NoSuchKeysym", 1, "xkb keysym");
 	bad("grab-page-up=<Shift", 1, "<Mod>");
