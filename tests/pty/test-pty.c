@@ -503,6 +503,38 @@ static void test_bulk_bound(void)
 	pty_destroy(pty);
 }
 
+/* Keys queued behind a paste past write_queue_max: once the paste is out the plain bound holds with the queue
+ * still over it, so a key is refused, not taken (the room was computed as bound - pending, which wrapped). */
+static struct pty *after_paste_pty;
+static size_t after_paste_keys;
+static bool paste_out(struct sink *s)
+{
+	(void)s;
+	return pty_write_pending(after_paste_pty) <= after_paste_keys;
+}
+
+static void test_bound_after_paste(void)
+{
+	enum { SOFT = 16 << 10, HARD = 256 << 10, PASTE = 32 << 10 };
+	static char paste[PASTE], keys[HARD];
+	memset(paste, 'p', sizeof(paste));
+	memset(keys, 'k', sizeof(keys));
+	const char *argv[] = {"sh", "-c", "kill -STOP $$; exec cat >/dev/null", NULL};
+	struct sink s = {0};
+	struct pty_callbacks cb = {.output = on_output};
+	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = SOFT, .write_bulk_max = HARD};
+	struct pty *pty = after_paste_pty = spawn_stopped(&cfg, &cb, &s);
+	CHECK(pty_write_bulk(pty, paste, PASTE) == 0);
+	after_paste_keys = pty_write_room(pty);
+	CHECK(after_paste_keys > 4 * SOFT && pty_write(pty, keys, after_paste_keys) == 0);
+	CHECK(kill(pty_pid(pty), SIGCONT) == 0);
+	pump(pty, 5000, paste_out, &s);
+	CHECK(pty_write_pending(pty) > SOFT);
+	CHECK(pty_write_room(pty) == 0 && pty_write(pty, "x", 1) == -ENOBUFS);
+	pty_destroy(pty);
+	free(s.data);
+}
+
 /* want_write: on when bytes are queued, off again once the child has read them all, so that a session stops
  * watching the master for writability (level-triggered, an empty queue would wake its loop at once, every
  * time: the loop spun until the next queued write). */
@@ -770,6 +802,7 @@ int main(int argc, char **argv)
 	test_paste_deadlock();
 	test_hostile_reader();
 	test_bulk_bound();
+	test_bound_after_paste();
 	test_want_write_off();
 	test_last_line();
 	test_read_cpu();
