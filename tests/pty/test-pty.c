@@ -1,10 +1,13 @@
-/* tests/pty/test-pty.c: pty/ alone, with real PTYs and real children.
+/* tests/pty/test-pty.c: pty/ alone, with real PTYs and real children: the child's start (environment,
+ * terminal, descriptors), reading its output to the last byte, hang-up and respawn. The write queue's bounds
+ * and memory are in test-pty-queue.c.
  *
  * Children are this executable run again with a mode argument (so they can inspect what they inherited),
  * /bin/cat and /bin/sh. Every wait has a deadline; alarm() guards against a hang anywhere.
  */
 #include "pty/pty.h"
 #include "pty-harness.h"
+#include "pty-sink.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -95,69 +98,6 @@ static int child_burst(void)
 	_exit(0);
 }
 
-/* ------------------------------------------------------------------------------------------------ helpers */
-
-struct sink {
-	char *data;
-	size_t len, cap;
-	const char *expect; /* when set, compare against it instead of keeping */
-	size_t expect_len;
-	bool mismatch;
-};
-
-static void on_output(void *ud, const uint8_t *data, size_t len)
-{
-	struct sink *s = ud;
-	if (s->expect) {
-		if (s->len + len > s->expect_len || memcmp(s->expect + s->len, data, len))
-			s->mismatch = true;
-		s->len += len;
-		return;
-	}
-	if (s->len + len + 1 > s->cap) {
-		s->cap = (s->len + len + 1) * 2;
-		s->data = realloc(s->data, s->cap);
-	}
-	memcpy(s->data + s->len, data, len);
-	s->len += len;
-	s->data[s->len] = 0;
-}
-
-
-/* Services the pty like the program's loop does until the master hangs up, done() holds, or ms pass.
- * Returns the last pty_read() result. */
-static int pump(struct pty *pty, int ms, bool (*done)(struct sink *), struct sink *s)
-{
-	uint64_t end = ms_now() + (uint64_t)ms;
-	int r = 0;
-	while (ms_now() < end) {
-		if (done && done(s))
-			return r;
-		struct pollfd pfd = {.fd = pty_fd(pty), .events = POLLIN};
-		if (pty_write_pending(pty))
-			pfd.events |= POLLOUT;
-		poll(&pfd, 1, 50);
-		if (pfd.revents & POLLOUT)
-			pty_flush(pty);
-		if (pfd.revents & (POLLIN | POLLHUP)) {
-			r = pty_read(pty, 256 << 10);
-			if (r < 0)
-				return r;
-		}
-	}
-	return r;
-}
-
-
-
-static void make_raw(struct pty *pty)
-{
-	/* On Linux, termios ioctls on the master act on the slave's settings. */
-	struct termios t;
-	CHECK(tcgetattr(pty_fd(pty), &t) == 0);
-	cfmakeraw(&t);
-	CHECK(tcsetattr(pty_fd(pty), TCSANOW, &t) == 0);
-}
 
 /* ------------------------------------------------------------------------------------------------- tests */
 
@@ -291,278 +231,6 @@ static void test_cooked_utf8_erase(void)
 	free(got);
 }
 
-static bool all_echoed(struct sink *s)
-{
-	return s->len >= s->expect_len;
-}
-
-/* 16 MiB written to cat in one go while cat echoes it back: both directions must keep moving. */
-static void test_paste_deadlock(void)
-{
-	const size_t size = 16u << 20;
-	char *paste = malloc(size);
-	for (size_t i = 0; i < size; i++)
-		paste[i] = (char)('a' + (i * 7919 % 26));
-	const char *argv[] = {"cat", NULL};
-	struct sink s = {.expect = paste, .expect_len = size};
-	struct pty_callbacks cb = {.output = on_output};
-	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = size};
-	struct pty *pty = pty_create(&cfg, &cb, &s);
-	CHECK(pty_spawn(pty) == 0);
-	make_raw(pty);
-	CHECK(pty_write(pty, paste, size) == 0);
-	CHECK(pty_write_pending(pty) <= size);
-	/* The kernel took a few KiB at most: a second paste of the same size does not fit and is refused
-	 * whole. */
-	CHECK(pty_write_pending(pty) > 0);
-	CHECK(pty_write(pty, paste, size) == -ENOBUFS);
-	pump(pty, 20000, all_echoed, &s);
-	CHECK(s.len == size);
-	CHECK(!s.mismatch);
-	if (s.len != size || s.mismatch)
-		fprintf(stderr, "paste: %zu of %zu bytes echoed, mismatch %d, pending %zu\n", s.len, size,
-			s.mismatch, pty_write_pending(pty));
-	CHECK(pty_write_pending(pty) == 0);
-	pty_destroy(pty);
-	free(paste);
-}
-
-/* A field of /proc/self/status in KiB ("VmRSS:", "VmHWM:"), or -1. */
-static long status_kib(const char *field)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	if (!f)
-		return -1;
-	char line[256];
-	long v = -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, field, strlen(field)))
-			v = strtol(line + strlen(field), NULL, 10);
-	fclose(f);
-	return v;
-}
-
-/* The child's state letter from /proc/PID/stat ('T' when stopped), or 0. */
-static char proc_state(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	const char *p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
-/* A pty whose child (cfg->argv, which starts with "kill -STOP $$") has stopped itself, on a raw terminal: what is
- * written to it waits until the test sends SIGCONT. */
-static struct pty *spawn_stopped(const struct pty_config *cfg, const struct pty_callbacks *cb, void *ud)
-{
-	struct pty *pty = pty_create(cfg, cb, ud);
-	CHECK(pty_spawn(pty) == 0);
-	make_raw(pty);
-	uint64_t end = ms_now() + 5000;
-	while (proc_state(pty_pid(pty)) != 'T' && ms_now() < end)
-		usleep(2000);
-	CHECK(proc_state(pty_pid(pty)) == 'T');
-	return pty;
-}
-
-/* The write queue's memory, whatever state malloc is in: a fill to the 4 MiB bound peaks at the bound, and
- * the emptied queue gives its memory back. The state: glibc raises its mmap threshold to the size of the
- * largest block freed (here 8 MiB, as a big paste's queue left it), so a queue kept in malloc's heap grew by
- * copying, the old block resident beside the new one, and stayed resident once freed (the program's
- * live-paste_deadlock test saw 7 MiB over its idle size under load). The small allocations between the
- * writes stand for the program's own, which keep the heap from growing a block in place. Runs first: the
- * peak is read after resetting it (clear_refs), and the other tests' memory does not count. */
-static void test_queue_memory(void)
-{
-	char *volatile big = malloc(8u << 20);
-	CHECK(big != NULL);
-	big[0] = 1;
-	free(big);
-	const size_t max = 4u << 20;
-	const char *argv[] = {"sh", "-c", "kill -STOP $$; exec cat >/dev/null", NULL};
-	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = max};
-	struct pty *pty = spawn_stopped(&cfg, NULL, NULL);
-	int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
-	CHECK(fd >= 0 && write(fd, "5", 1) == 1);
-	if (fd >= 0)
-		close(fd);
-	const long rss0 = status_kib("VmRSS:");
-	static char chunk[60000];
-	memset(chunk, 'q', sizeof(chunk));
-	void *fence[128];
-	int nf = 0;
-	while (pty_write(pty, chunk, sizeof(chunk)) == 0)
-		if (nf < 128)
-			fence[nf++] = malloc(256);
-	CHECK(pty_write_pending(pty) + sizeof(chunk) > max);
-	const long peak = status_kib("VmHWM:") - rss0;
-	CHECK(kill(pty_pid(pty), SIGCONT) == 0);
-	uint64_t end = ms_now() + 20000;
-	while (pty_write_pending(pty) && ms_now() < end) {
-		struct pollfd pfd = {.fd = pty_fd(pty), .events = POLLOUT};
-		poll(&pfd, 1, 50);
-		CHECK(pty_flush(pty) == 0);
-	}
-	CHECK(pty_write_pending(pty) == 0);
-	const long left = status_kib("VmRSS:") - rss0;
-	fprintf(stderr, "queue memory: %zu KiB queued, peak %ld KiB over the start, %ld KiB left once empty\n",
-		max >> 10, peak, left);
-	CHECK(rss0 > 0 && peak >= 0);
-	/* slack: 1.5 MiB (ASan's allocator and shadow took up to 0.8 MiB at the peak and 1.1 MiB after; the
-	 * heap-kept queue measured 2.1 MiB over the bound at the peak and 6.1 MiB left) */
-	CHECK(peak <= (long)(max >> 10) + 1536);
-	CHECK(left <= 1536);
-	for (int i = 0; i < nf; i++)
-		free(fence[i]);
-	pty_destroy(pty);
-}
-
-/* A child that never reads: the queue fills to its bound, further writes are refused whole, nothing
- * blocks, and hang-up still works. */
-static void test_hostile_reader(void)
-{
-	const char *argv[] = {"sleep", "60", NULL};
-	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = 1u << 20};
-	struct pty *pty = pty_create(&cfg, NULL, NULL);
-	CHECK(pty_spawn(pty) == 0);
-	make_raw(pty);
-	static char chunk[60000];
-	memset(chunk, 'z', sizeof(chunk));
-	int r = 0, n = 0;
-	while (n < 1000 && (r = pty_write(pty, chunk, sizeof(chunk))) == 0)
-		n++;
-	CHECK(r == -ENOBUFS);
-	CHECK(pty_write_pending(pty) <= (1u << 20));
-	CHECK(pty_write_pending(pty) + sizeof(chunk) > (1u << 20));
-	size_t before = pty_write_pending(pty);
-	CHECK(pty_write(pty, chunk, pty_write_room(pty) + 1) == -ENOBUFS);
-	CHECK(pty_write_pending(pty) == before);
-	CHECK(pty_flush(pty) == 0);
-	uint64_t t0 = ms_now();
-	pty_destroy(pty);
-	CHECK(ms_now() - t0 < 2000);
-}
-
-/* The write queue's two bounds (pty_write_bulk): a plain write past write_queue_max is refused; a paste may take
- * the queue up to write_bulk_max, and one that would pass it is refused whole, nothing of it written or queued;
- * keys written after a paste wait behind it even past write_queue_max, up to the hard bound. The child (stopped,
- * then cat in raw mode) gets everything accepted, in order, and once the paste is out the plain bound holds
- * again. */
-static void test_bulk_bound(void)
-{
-	enum { SOFT = 64 << 10, HARD = 256 << 10, PASTE = 200 << 10 };
-	static char expect[2 * HARD], paste[HARD + 1], keys[HARD];
-	size_t n = 0;
-	for (size_t i = 0; i < sizeof(paste); i++)
-		paste[i] = (char)('a' + i % 26);
-	for (size_t i = 0; i < sizeof(keys); i++)
-		keys[i] = (char)('A' + i % 26);
-	const char *argv[] = {"sh", "-c", "kill -STOP $$; exec cat", NULL};
-	struct sink s = {.expect = expect};
-	struct pty_callbacks cb = {.output = on_output};
-	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = SOFT, .write_bulk_max = HARD};
-	struct pty *pty = spawn_stopped(&cfg, &cb, &s);
-	CHECK(pty_write_room(pty) == SOFT && pty_write_bulk_room(pty) == HARD);
-	CHECK(pty_write(pty, keys, SOFT + 1) == -ENOBUFS);
-	CHECK(pty_write(pty, "k1", 2) == 0);
-	memcpy(expect + n, "k1", 2), n += 2;
-	CHECK(pty_write_bulk(pty, paste, PASTE) == 0);
-	memcpy(expect + n, paste, PASTE), n += PASTE;
-	const size_t pending = pty_write_pending(pty);
-	CHECK(pending > SOFT);
-	/* one byte over the hard bound: refused whole */
-	CHECK(pty_write_bulk(pty, paste, pty_write_bulk_room(pty) + 1) == -ENOBUFS);
-	CHECK(pty_write_pending(pty) == pending);
-	/* keys behind the paste, past the plain bound, up to the hard one */
-	CHECK(pty_write_room(pty) == HARD - pending);
-	CHECK(pty_write(pty, "k2", 2) == 0);
-	memcpy(expect + n, "k2", 2), n += 2;
-	const size_t fill = pty_write_room(pty);
-	CHECK(fill < sizeof(keys) && pty_write(pty, keys, fill) == 0);
-	memcpy(expect + n, keys, fill), n += fill;
-	CHECK(pty_write_pending(pty) == HARD && pty_write_room(pty) == 0 && pty_write_bulk_room(pty) == 0);
-	CHECK(pty_write(pty, "x", 1) == -ENOBUFS && pty_write_bulk(pty, "x", 1) == -ENOBUFS);
-	CHECK(pty_write_pending(pty) == HARD);
-
-	s.expect_len = n;
-	CHECK(kill(pty_pid(pty), SIGCONT) == 0);
-	pump(pty, 20000, all_echoed, &s);
-	CHECK(s.len == n && !s.mismatch);
-	if (s.len != n || s.mismatch)
-		fprintf(stderr, "bulk: %zu of %zu bytes echoed, mismatch %d, pending %zu\n", s.len, n, s.mismatch,
-			pty_write_pending(pty));
-	CHECK(pty_write_pending(pty) == 0);
-	/* the paste is out: the plain bound again */
-	CHECK(pty_write_room(pty) == SOFT && pty_write(pty, keys, SOFT + 1) == -ENOBUFS);
-	pty_destroy(pty);
-}
-
-/* Keys queued behind a paste past write_queue_max: once the paste is out the plain bound holds with the queue
- * still over it, so a key is refused, not taken (the room was computed as bound - pending, which wrapped). */
-static struct pty *after_paste_pty;
-static size_t after_paste_keys;
-static bool paste_out(struct sink *s)
-{
-	(void)s;
-	return pty_write_pending(after_paste_pty) <= after_paste_keys;
-}
-
-static void test_bound_after_paste(void)
-{
-	enum { SOFT = 16 << 10, HARD = 256 << 10, PASTE = 32 << 10 };
-	static char paste[PASTE], keys[HARD];
-	memset(paste, 'p', sizeof(paste));
-	memset(keys, 'k', sizeof(keys));
-	const char *argv[] = {"sh", "-c", "kill -STOP $$; exec cat >/dev/null", NULL};
-	struct sink s = {0};
-	struct pty_callbacks cb = {.output = on_output};
-	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = SOFT, .write_bulk_max = HARD};
-	struct pty *pty = after_paste_pty = spawn_stopped(&cfg, &cb, &s);
-	CHECK(pty_write_bulk(pty, paste, PASTE) == 0);
-	after_paste_keys = pty_write_room(pty);
-	CHECK(after_paste_keys > 4 * SOFT && pty_write(pty, keys, after_paste_keys) == 0);
-	CHECK(kill(pty_pid(pty), SIGCONT) == 0);
-	pump(pty, 5000, paste_out, &s);
-	CHECK(pty_write_pending(pty) > SOFT);
-	CHECK(pty_write_room(pty) == 0 && pty_write(pty, "x", 1) == -ENOBUFS);
-	pty_destroy(pty);
-	free(s.data);
-}
-
-/* want_write: on when bytes are queued, off again once the child has read them all, so that a session stops
- * watching the master for writability (level-triggered, an empty queue would wake its loop at once, every
- * time: the loop spun until the next queued write). */
-static void on_want(void *ud, bool on)
-{
-	*(int *)ud = on ? 1 : 0;
-}
-
-static void test_want_write_off(void)
-{
-	const char *argv[] = {"sh", "-c", "kill -STOP $$; exec cat >/dev/null", NULL};
-	int want = -1;
-	struct pty_callbacks cb = {.want_write = on_want};
-	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = 1u << 20};
-	struct pty *pty = spawn_stopped(&cfg, &cb, &want);
-	static char chunk[256 << 10];
-	memset(chunk, 'w', sizeof(chunk));
-	CHECK(pty_write(pty, chunk, sizeof(chunk)) == 0 && pty_write_pending(pty) > 0 && want == 1);
-	CHECK(kill(pty_pid(pty), SIGCONT) == 0);
-	for (uint64_t end = ms_now() + 10000; pty_write_pending(pty) && ms_now() < end;) {
-		struct pollfd pfd = {.fd = pty_fd(pty), .events = POLLOUT};
-		poll(&pfd, 1, 50);
-		CHECK(pty_flush(pty) == 0);
-	}
-	fprintf(stderr, "want_write: %zu bytes pending, last call %d\n", pty_write_pending(pty), want);
-	CHECK(pty_write_pending(pty) == 0 && want == 0);
-	pty_destroy(pty);
-}
 
 /* Services master and pidfd like a session: on the child's exit, reap, then drain what is left. */
 static int run_to_exit(struct pty *pty, struct sink *s)
@@ -795,15 +463,9 @@ int main(int argc, char **argv)
 	alarm(120);
 	signal(SIGPIPE, SIG_IGN);
 
-	test_queue_memory();
 	test_child_environment();
 	test_echo();
 	test_cooked_utf8_erase();
-	test_paste_deadlock();
-	test_hostile_reader();
-	test_bulk_bound();
-	test_bound_after_paste();
-	test_want_write_off();
 	test_last_line();
 	test_read_cpu();
 	test_gather(PTY_GATHER_ON);
