@@ -4,6 +4,7 @@
 #define KF_TEST_RENDER_CHECK_H
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static int failures;
 #define CHECK(cond)                                                                                \
@@ -13,5 +14,17 @@ static int failures;
 			failures++;                                                                \
 		}                                                                                  \
 	} while (0)
+
+/* The end of a test program: its temporary directory (dir, when not NULL) removed, the count of failures
+ * printed, and main's exit status. */
+static inline int check_finish(const char *dir)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir ? dir : "");
+	if (dir && system(cmd))
+		printf("warning: could not remove %s\n", dir);
+	printf("%d failures\n", failures);
+	return failures ? 1 : 0;
+}
 
 #endif
