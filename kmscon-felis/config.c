@@ -147,6 +147,8 @@ const struct opt kf_opts[] = {
 	UINT("xkb-repeat-rate", xkb_repeat_rate, "50", 1, 10000, "MS", "Time between two key repeats in ms",
 	     "33"),
 	BOOL("mouse", 0, mouse, "on", "Pointer, selection and mouse reporting"),
+	BOOL("natural-scrolling", 0, natural_scrolling, "off",
+	     "Wheel and touchpad scrolling inverted: the content follows the fingers"),
 	BOOL("backspace-delete", 0, backspace_delete, "on", "Backspace sends DEL (off: ^H)"),
 
 	SECTION("Keyboard shortcuts"),
@@ -205,10 +207,10 @@ const struct opt kf_opts[] = {
 	/* kmscon's options without a meaning here (one process per VT, no GL, no sessions inside). */
 	IGNORED("listen", 0), IGNORED("seats", 1), IGNORED("libseat", 0), IGNORED("session-max", 1),
 	IGNORED("session-control", 0), IGNORED("terminal-session", 0), IGNORED("issue", 0),
-	IGNORED("issue-path", 1), IGNORED("bell", 0), IGNORED("natural-scrolling", 0),
-	IGNORED("soft-cursor", 0), IGNORED("grab-session-dummy", 1), IGNORED("grab-session-close", 1),
-	IGNORED("grab-terminal-new", 1), IGNORED("grab-rotate-cw", 1), IGNORED("grab-rotate-ccw", 1),
-	IGNORED("grab-reboot", 1), IGNORED("drm", 0), IGNORED("hwaccel", 0), IGNORED("gpus", 1),
+	IGNORED("issue-path", 1), IGNORED("bell", 0), IGNORED("soft-cursor", 0), IGNORED("grab-session-dummy", 1),
+	IGNORED("grab-session-close", 1), IGNORED("grab-terminal-new", 1), IGNORED("grab-rotate-cw", 1),
+	IGNORED("grab-rotate-ccw", 1), IGNORED("grab-reboot", 1), IGNORED("drm", 0), IGNORED("hwaccel", 0),
+	IGNORED("gpus", 1),
 	IGNORED("render-engine", 1), IGNORED("use-original-mode", 0), IGNORED("multi-monitor", 1),
 	IGNORED("rotate", 1), IGNORED("font-dpi", 1), IGNORED("render-timing", 0),
 };

@@ -144,6 +144,7 @@ struct kf_config {
 	unsigned int xkb_repeat_delay; /* ms before the first repeat (250); 0: no repeat */
 	unsigned int xkb_repeat_rate; /* ms between two repeats, as in kmscon (50 ms, i.e. 20 repeats/s) */
 	bool mouse; /* pointer, selection and mouse reporting (default on) */
+	bool natural_scrolling; /* the wheel's steps inverted wherever they act (kmscon's option; default off) */
 	bool backspace_delete; /* Backspace sends DEL (0x7f, default on) instead of ^H */
 	struct kf_grab grab_scroll_up, grab_scroll_down, grab_page_up, grab_page_down;
 	struct kf_grab grab_zoom_in, grab_zoom_out, grab_zoom_reset;

@@ -477,14 +477,18 @@ static void wheel(struct kf_input_glue *g, const struct input_pointer_event *pe)
 {
 	struct grid *gr = grid_of(g);
 	struct grid_modes m;
-	int steps = pe->steps_v;
+	/* natural-scrolling inverts the steps before anything reads them, so that the content follows the
+	 * fingers wherever the wheel acts: the view, the reports an application scrolls by, its arrow keys
+	 * (as libinput's own natural scrolling would for every program) */
+	const int dir = g->cfg->natural_scrolling ? -1 : 1;
+	int steps = dir * pe->steps_v;
 
 	if (!gr)
 		return;
 	/* xterm's buttons 4/5 are the wheel up/down and 6/7 left/right (tilt wheels, touchpads); only the
 	 * vertical wheel has a local use. */
 	bool v = report_wheel(g, steps, 4, 5, pe->mods);
-	bool h = report_wheel(g, pe->steps_h, 6, 7, pe->mods);
+	bool h = report_wheel(g, dir * pe->steps_h, 6, 7, pe->mods);
 	if (v || h || !steps)
 		return;
 	grid_get_modes(gr, &m);

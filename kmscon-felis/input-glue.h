@@ -49,7 +49,8 @@ struct kf_input_glue_ops {
 struct kf_input_glue;
 
 /* Compiles the keymap and sets up repeat; no devices yet. cfg (not owned) must outlive the glue: its grabs,
- * xkb, mouse and backspace options are read. loop is not owned. Returns 0 and *out, or -errno (logged). */
+ * xkb, mouse, natural-scrolling and backspace options are read. loop is not owned. Returns 0 and *out, or
+ * -errno (logged). */
 int kf_input_glue_create(struct kf_loop *loop, const struct kf_config *cfg, const struct kf_input_glue_ops *ops,
 			 void *ud, struct kf_input_glue **out);
 /* Accepts NULL. */

@@ -1,6 +1,6 @@
 /* tests/kmscon-felis/test-input-config.c: the configuration's keyboard settings reach the input glue, with
  * real xkbcommon: the xkb-* names and options, key repeat (delay and rate, 0 = off), a compose file, and the
- * shortcuts under other layouts and with the locks on. */
+ * shortcuts under other layouts and with the locks on; natural-scrolling turns the wheel round. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,6 +206,59 @@ static void test_log_origin(struct kf_loop *loop, const char *dir)
 	kf_config_finish(&cfg);
 }
 
+/* kmscon's natural-scrolling (kmscon PR 381: the wheel's direction inverted) turns the wheel round wherever it
+ * acts, so that the content follows the fingers: a step down (a touchpad's fingers moving down) scrolls the
+ * view back into the history, is reported to an application in mouse mode as xterm's wheel up (button 4, and
+ * the horizontal axis's 6 and 7 swapped), and is an Up arrow under DECSET 1007. Off (the default), a step down
+ * is what test-input-glue.c checks: forward, button 5, a Down arrow. */
+static void test_natural_scrolling(struct kf_loop *loop)
+{
+	struct app a = {0};
+	struct grid_config gc = {.cols = 80, .rows = 24, .scrollback = 100};
+	struct kf_config cfg;
+	struct kf_input_glue *g = NULL;
+	char *argv[] = {"kmscon-felis", "--natural-scrolling", NULL};
+	char line[32];
+
+	kf_config_init(&cfg);
+	a.grid = grid_create(&gc, NULL, NULL);
+	CHECK(kf_config_parse_argv(&cfg, 2, argv) == 0, "--natural-scrolling parses");
+	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with natural scrolling");
+	if (g && a.grid) {
+		struct input *in = kf_input_glue_input(g);
+		kf_input_glue_set_geometry(g, 800, 480, 10, 20);
+		for (int i = 0; i < 60; i++) {
+			snprintf(line, sizeof(line), "line %d\r\n", i);
+			feed(&a, line);
+		}
+		wheel(in, 2);
+		CHECK(grid_view_offset(a.grid) == 6, "two steps down: 6 lines back (%d)", grid_view_offset(a.grid));
+		wheel(in, -1);
+		CHECK(grid_view_offset(a.grid) == 3, "a step up: 3 lines forward (%d)", grid_view_offset(a.grid));
+		CHECK(a.n_out == 0, "nothing sent while scrolling the view (%zu bytes)", a.n_out);
+		key(in, KEY_X);
+		CHECK(sent(&a, "x"), "a key");
+		feed(&a, "\033[?1000h\033[?1006h");
+		point(in, 2, 1);
+		wheel(in, 1);
+		CHECK(sent(&a, "\033[<64;3;2M"), "a step down reported as wheel up");
+		wheel(in, -2);
+		CHECK(sent(&a, "\033[<65;3;2M\033[<65;3;2M"), "two steps up reported as wheel down");
+		hwheel(in, 1);
+		CHECK(sent(&a, "\033[<66;3;2M"), "a step right reported as wheel left");
+		hwheel(in, -1);
+		CHECK(sent(&a, "\033[<67;3;2M"), "a step left reported as wheel right");
+		feed(&a, "\033[?1006l\033[?1000l\033[?1049h\033[?1007h");
+		wheel(in, 1);
+		CHECK(sent(&a, "\033[A\033[A\033[A"), "DECSET 1007: a step down is Up");
+		wheel(in, -1);
+		CHECK(sent(&a, "\033[B\033[B\033[B"), "DECSET 1007: a step up is Down");
+	}
+	kf_input_glue_destroy(g);
+	grid_destroy(a.grid);
+	kf_config_finish(&cfg);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-glue-config-XXXXXX";
@@ -220,6 +273,7 @@ int main(void)
 	test_compose_several(loop, dir);
 	test_grab_layouts(loop);
 	test_log_origin(loop, dir);
+	test_natural_scrolling(loop);
 	kf_loop_destroy(loop);
 	return t_finish(dir, "input config");
 }
