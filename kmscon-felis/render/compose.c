@@ -145,3 +145,28 @@ size_t kf_shape_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned s
 	cps[0] = cp;
 	return 1;
 }
+
+/* A cluster's code points into cps (at most KF_CELL_CPS), and the emoji or text style when one of them
+ * asks for it (U+FE0F, U+FE0E); an emoji sequence the colour font has a glyph for as that one
+ * (kf_shape_cluster), the base and the marks the fonts have a precomposed glyph of as that one
+ * (kf_compose_cluster). paint.c's, out of line there too: only a cluster's cell calls it. */
+size_t kf_cluster_cps(struct kf_render *r, const struct kf_render_source *s, const struct grid_cell *c,
+		      uint32_t *cps, unsigned *gs, int cells)
+{
+	size_t n = 1;
+	if (s->codepoints)
+		n = s->codepoints(s->ud, c, cps, KF_CELL_CPS);
+	else
+		cps[0] = 0xfffd;
+	bool whole = n <= KF_CELL_CPS; /* a longer sequence is not shaped from its first ones */
+	if (n > KF_CELL_CPS)
+		n = KF_CELL_CPS;
+	for (size_t i = 1; i < n; i++)
+		if (cps[i] == 0xfe0f)
+			*gs |= KF_GLYPH_EMOJI;
+		else if (cps[i] == 0xfe0e)
+			*gs |= KF_GLYPH_TEXT;
+	if (n > 1 && whole)
+		n = kf_shape_cluster(r, cps, n, *gs, cells);
+	return n > 1 ? kf_compose_cluster(r, cps, n, *gs, cells) : n;
+}

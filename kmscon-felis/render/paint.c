@@ -11,7 +11,9 @@
  * (paint-out.c, with the list of changed rectangles).
  *
  * The fills of one colour (backgrounds, blank runs, margins) are in paint-fill.h, included below
- * where they were once written here: static functions of this one file, inlined as before.
+ * where they were once written here: static functions of this one file, inlined as before. The
+ * frame's palette is palette.c's (kf_palette_frame), a cluster's code points compose.c's
+ * (kf_cluster_cps): out-of-line functions already, called once a frame and once a cluster.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -403,32 +405,8 @@ __attribute__((noinline)) static const uint32_t *cell_pixels(struct kf_render *r
 
 /* The rarer parts of paint_cell, out of paint_row's pages: inlined, they made paint_row span two
  * 4 KiB pages, and its per-cell loop jumped between them (under TCG a jump to another page is a
- * look-up of the next block; docs/benchmarks.md, issue 5 session 18). */
-
-/* A cluster's code points into cps (at most 8), and the emoji or text style when one of them asks
- * for it; an emoji sequence the colour font has a glyph for as that one, the base and the marks the
- * fonts have a precomposed glyph of as that one (compose.c). */
-__attribute__((noinline)) static size_t cluster_cps(struct kf_render *r, const struct kf_render_source *s,
-						    const struct grid_cell *c, uint32_t *cps, unsigned *gs,
-						    int cells)
-{
-	size_t n = 1;
-	if (s->codepoints)
-		n = s->codepoints(s->ud, c, cps, KF_CELL_CPS);
-	else
-		cps[0] = 0xfffd;
-	bool whole = n <= KF_CELL_CPS; /* a longer sequence is not shaped from its first ones */
-	if (n > KF_CELL_CPS)
-		n = KF_CELL_CPS;
-	for (size_t i = 1; i < n; i++)
-		if (cps[i] == 0xfe0f)
-			*gs |= KF_GLYPH_EMOJI;
-		else if (cps[i] == 0xfe0e)
-			*gs |= KF_GLYPH_TEXT;
-	if (n > 1 && whole)
-		n = kf_shape_cluster(r, cps, n, *gs, cells);
-	return n > 1 ? kf_compose_cluster(r, cps, n, *gs, cells) : n;
-}
+ * look-up of the next block; docs/benchmarks.md, issue 5 session 18). A cluster's code points are
+ * compose.c's (kf_cluster_cps). */
 
 /* Paints one cell (or a wide pair) at strip x with its resolved look l. */
 static void paint_cell(struct kf_render *r, const struct kf_render_source *s, struct kf_strip *o,
@@ -453,7 +431,7 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 		n = 1;
 		cps[0] = c->cp;
 		if (c->cp & GRID_CP_CLUSTER)
-			n = cluster_cps(r, s, c, cps, &gs, cells);
+			n = kf_cluster_cps(r, s, c, cps, &gs, cells);
 	}
 	/* The common cell, a glyph (or nothing) over its background: copied pre-composed. */
 	bool plain = n <= 1 && !cur &&
@@ -716,33 +694,8 @@ int kf_paint_row_cells(struct kf_render *r, const struct kf_render_source *s, co
 	return paint_row(r, s, t, y, x0, x1, rs);
 }
 
-/* The colours of this paint: the renderer's palette, overridden by the source's (all of it, or with
- * a base only the entries the child changed). Under DECSCNM the callers then swap black and white
- * (kf_palette_reverse): called from here, GCC inlined paint_row into both callers. */
-static void merge_palette(struct kf_render *r, const struct kf_render_source *s)
-{
-	memcpy(r->eff, r->palette, sizeof(r->palette));
-	r->cursor_color = false;
-	if (!s->palette)
-		return;
-	for (int i = 0; i < 259; i++) {
-		if (s->palette_base && s->palette[i] == s->palette_base[i])
-			continue;
-		r->eff[i] = s->palette[i] & 0xffffff;
-		if (i == 258)
-			r->cursor_color = true;
-	}
-}
-
-/* Palette and reverse video as the frame's source has them, then row y from column x0 to x1 (a double row
- * whole: paint-dbl.c): the two paint entries' common steps */
-static void frame_palette(struct kf_render *r, const struct kf_render_source *s)
-{
-	merge_palette(r, s);
-	if (s->reverse_video)
-		kf_palette_reverse(r->eff);
-}
-
+/* Row y from column x0 to x1 (a double row whole: paint-dbl.c), after the frame's palette
+ * (kf_palette_frame): the two paint entries' common steps */
 static int frame_row(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t, int y,
 		     int x0, int x1, struct kf_paint_rects *rs)
 {
@@ -756,7 +709,7 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
 {
 	if (!kf_paint_target_ok(t) || !s->row || d->rows != s->rows || d->cols != s->cols || max_rects < 0)
 		return -EINVAL;
-	frame_palette(r, s);
+	kf_palette_frame(r, s);
 	struct kf_paint_rects rs = {rects, 0, rects ? max_rects : 0};
 	bool all = true;
 	for (int y = 0; y < s->rows && all; y++)
@@ -781,7 +734,7 @@ int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s,
 {
 	if (!kf_paint_target_ok(t) || !s->row || max_rects < 0)
 		return -EINVAL;
-	frame_palette(r, s);
+	kf_palette_frame(r, s);
 	struct kf_paint_rects rs = {NULL, 0, 0};
 	for (int y = 0; y < s->rows; y++) {
 		int ret = frame_row(r, s, t, y, 0, s->cols, &rs);

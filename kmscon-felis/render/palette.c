@@ -121,3 +121,24 @@ void kf_palette_reverse(uint32_t pal[16])
 		pal[i + 7] = t;
 	}
 }
+
+/* The colours of a frame (kf_render_paint, kf_render_paint_full): the renderer's palette, overridden by
+ * the source's (all of it, or with a base only the entries the child changed), then under DECSCNM black
+ * and white swapped. Out of paint.c (where paint_row was inlined into both entries), still called once
+ * a frame. */
+void kf_palette_frame(struct kf_render *r, const struct kf_render_source *s)
+{
+	memcpy(r->eff, r->palette, sizeof(r->palette));
+	r->cursor_color = false;
+	if (s->palette) {
+		for (int i = 0; i < 259; i++) {
+			if (s->palette_base && s->palette[i] == s->palette_base[i])
+				continue;
+			r->eff[i] = s->palette[i] & 0xffffff;
+			if (i == 258)
+				r->cursor_color = true;
+		}
+	}
+	if (s->reverse_video)
+		kf_palette_reverse(r->eff);
+}

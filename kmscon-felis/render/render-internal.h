@@ -185,6 +185,9 @@ int kf_palette_set(uint32_t pal[258], const char *name, const char *value);
 /* The palette as DECSCNM shows it: black and white (0 and 7), bright black and bright white (8 and
  * 15) swapped, as xterm's ReverseVideo swaps them with the default colours. */
 void kf_palette_reverse(uint32_t pal[16]);
+/* The frame's colours into r->eff (and r->cursor_color): r's palette, the source's over it, reverse
+ * video. */
+void kf_palette_frame(struct kf_render *r, const struct kf_render_source *s);
 
 /* builtin font data (generated) */
 extern const unsigned kf_builtin_font_count;
@@ -379,6 +382,10 @@ size_t kf_compose_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned
  * a keycap) by one code point KF_SEQ_CP | hash, whose glyph (kf_render_glyph) is the one the font's
  * render_seq draws for it, when the font has one; returns the code points left in cps (1, or n). */
 size_t kf_shape_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned style, int cells);
+/* compose.c: cell c's code points (a cluster: s->codepoints) into cps, shaped and composed as it is drawn
+ * (kf_shape_cluster, kf_compose_cluster), *gs with the emoji or text style asked for; returns their count. */
+size_t kf_cluster_cps(struct kf_render *r, const struct kf_render_source *s, const struct grid_cell *c,
+		      uint32_t *cps, unsigned *gs, int cells);
 /* decor.c: strikethrough and overline (GRID_ATTR_STRIKE, GRID_ATTR_OVERLINE of attrs) over [x, x + w). */
 void kf_paint_lines(struct kf_render *r, struct kf_strip *o, int x, int w, uint16_t attrs, uint32_t fg);
 /* a over b by coverage a (0..255) per channel, rounded: (d * (255 - a) + s * a + 128) >> 8 */
