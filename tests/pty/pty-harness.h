@@ -1,5 +1,6 @@
-/* tests/pty/pty-harness.h: what the pty tests share (test-pty.c, test-pty-queue.c, test-pty-spawn.c): the check macro, the
- * monotonic clock, waiting for the child's exit, counting our descriptors. Include once per test file. */
+/* tests/pty/pty-harness.h: what the pty tests share (test-pty.c, test-pty-queue.c, test-pty-spawn.c): the
+ * check macro, the monotonic clock, waiting for the child's exit, counting our descriptors. Include once per
+ * test file. */
 #ifndef KF_TESTS_PTY_HARNESS_H
 #define KF_TESTS_PTY_HARNESS_H
 
