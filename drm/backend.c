@@ -306,9 +306,11 @@ int drm_backend_resize_canvas(struct drm_backend *b, uint32_t w, uint32_t h)
 	return 0;
 }
 
-/* The canvas is as large as the smallest output. Called after outputs change. */
-void drm_backend_update_canvas(struct drm_backend *b)
+/* The canvas is as large as the smallest output (turned by the rotation). Called after outputs change, and with
+ * force after the rotation changed: every buffer is repainted even when the size stays (normal to inverted). */
+static void update_canvas(struct drm_backend *b, bool force)
 {
+	static const char *const rotations[] = {"", ", turned right", ", inverted", ", turned left"};
 	uint32_t w = 0, h = 0;
 	unsigned n = 0;
 	bool shadow = b->cfg.force_shadow, direct, replaced = b->outputs_destroyed != b->outputs_destroyed_seen;
@@ -316,15 +318,18 @@ void drm_backend_update_canvas(struct drm_backend *b)
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
 			const struct drm_output *out = b->cards[c]->outputs[i];
+			uint32_t ow, oh;
 
-			w = n == 0 || out->mode.hdisplay < w ? out->mode.hdisplay : w;
-			h = n == 0 || out->mode.vdisplay < h ? out->mode.vdisplay : h;
+			drm_rotate_size(b->cfg.rotation, out->mode.hdisplay, out->mode.vdisplay, &ow, &oh);
+			w = n == 0 || ow < w ? ow : w;
+			h = n == 0 || oh < h ? oh : h;
 			shadow |= b->cards[c]->prefer_shadow;
 			n++;
 		}
 	}
-	/* Clones share one picture: only a single output can be painted directly. */
-	direct = n == 1 && !shadow;
+	/* Clones share one picture: only a single output can be painted directly; and a turned one never (its
+	 * copy into the buffer turns the pixels). */
+	direct = n == 1 && !shadow && b->cfg.rotation == DRM_ROTATE_NORMAL;
 	b->stats.outputs = n;
 	if (n == 0 && !b->waiting_logged) {
 		drm_warn("no usable display: %s; waiting for a card or a monitor to appear",
@@ -334,7 +339,7 @@ void drm_backend_update_canvas(struct drm_backend *b)
 	if (n)
 		b->waiting_logged = false;
 	b->outputs_destroyed_seen = b->outputs_destroyed;
-	if (w == b->canvas.width && h == b->canvas.height && direct == b->direct) {
+	if (w == b->canvas.width && h == b->canvas.height && direct == b->direct && !force) {
 		/* The same size, but an output was replaced (a mode of the same size, a cable moved): painted
 		 * directly, the new output's buffers hold nothing the program painted, so it must repaint all. */
 		if (replaced && n && b->iface.outputs_changed && !b->creating)
@@ -344,8 +349,9 @@ void drm_backend_update_canvas(struct drm_backend *b)
 	b->direct = direct;
 	if (drm_backend_resize_canvas(b, w, h) < 0)
 		drm_err("cannot allocate a %ux%u canvas", w, h);
-	drm_info("canvas %ux%u on %u output(s)%s", b->canvas.width, b->canvas.height, n,
-		 direct ? ", painted directly into the dumb buffers (no shadow preference)" : "");
+	drm_info("canvas %ux%u on %u output(s)%s%s", b->canvas.width, b->canvas.height, n,
+		 direct ? ", painted directly into the dumb buffers (no shadow preference)" : "",
+		 rotations[b->cfg.rotation & 3]);
 	/* Every buffer must be cleared outside the new canvas and repainted. */
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
@@ -360,6 +366,26 @@ void drm_backend_update_canvas(struct drm_backend *b)
 	}
 	if (b->iface.outputs_changed && !b->creating)
 		b->iface.outputs_changed(b->ud);
+}
+
+void drm_backend_update_canvas(struct drm_backend *b)
+{
+	update_canvas(b, false);
+}
+
+void drm_backend_set_rotation(struct drm_backend *b, enum drm_rotation rotation)
+{
+	if ((unsigned)rotation > DRM_ROTATE_LEFT || rotation == b->cfg.rotation)
+		return;
+	b->cfg.rotation = rotation;
+	/* As a hotplug: a new canvas, every buffer repainted, the program told (it repaints and presents, which
+	 * commits). */
+	update_canvas(b, true);
+}
+
+enum drm_rotation drm_backend_get_rotation(const struct drm_backend *b)
+{
+	return b->cfg.rotation;
 }
 
 static int scan_all(struct drm_backend *b, bool *changed)
@@ -390,6 +416,7 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 		return -ENOMEM;
 	b->cfg.mode_width = cfg->mode_width;
 	b->cfg.mode_height = cfg->mode_height;
+	b->cfg.rotation = (unsigned)cfg->rotation <= DRM_ROTATE_LEFT ? cfg->rotation : DRM_ROTATE_NORMAL;
 	b->cfg.force_legacy = cfg->force_legacy || (env && strcmp(env, "1") == 0);
 	b->cfg.force_shadow = shadow && strcmp(shadow, "1") == 0;
 	b->dpms_timeout_s = cfg->dpms_timeout_s;

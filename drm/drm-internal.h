@@ -67,6 +67,21 @@ void drm_damage_ring_push(struct drm_damage_ring *ring, const struct drm_region 
 void drm_damage_ring_union(const struct drm_damage_ring *ring, uint64_t age, const struct drm_region *current,
 			   struct drm_region *out);
 
+/* ---- rotation (rotate.c) ---- */
+/* The size w x h turned by r (swapped for right and left). */
+void drm_rotate_size(enum drm_rotation r, uint32_t w, uint32_t h, uint32_t *rw, uint32_t *rh);
+/* Box b of the canvas, as the pixels it covers in a bw x bh buffer turned by r (the canvas at the top-left as the
+ * user sees it). */
+struct drm_box drm_rotate_box(enum drm_rotation r, struct drm_box b, uint32_t bw, uint32_t bh);
+/* Every box of rg so (a full region stays full). */
+void drm_rotate_region(enum drm_rotation r, struct drm_region *rg, uint32_t bw, uint32_t bh);
+/* Copies box (canvas coordinates, inside the canvas src of stride src_stride bytes) into the bw x bh buffer dst
+ * of stride dst_stride, turned by r, in tiles (see rotate.c). Returns the pixels copied. */
+uint64_t drm_rotate_copy(enum drm_rotation r, uint8_t *dst, uint32_t dst_stride, uint32_t bw, uint32_t bh,
+			 const uint32_t *src, uint32_t src_stride, struct drm_box box);
+/* output.c: the copy of normal rotation, row by row with memcpy (for the benchmark beside the turned one). */
+uint64_t drm_copy_plain(uint8_t *dst, uint32_t dst_stride, const struct drm_canvas *c, const struct drm_region *rg);
+
 /* ---- modes (modes.c) ---- */
 /* Index of the mode to use: the preferred one (or the first) when w is 0, else a w x h mode (preferred flag,
  * then progressive, then highest refresh). -1 when none matches. */
@@ -235,6 +250,7 @@ int drm_card_set_active(struct drm_card *card, bool active);
 /* backend.c: what cards and outputs need from the backend */
 struct drm_backend_cfg_view {
 	uint32_t mode_width, mode_height;
+	enum drm_rotation rotation;
 	bool force_legacy;
 	bool force_shadow;
 };

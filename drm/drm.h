@@ -2,7 +2,8 @@
  *
  * The backend owns every DRM card of the seat (found through udev, opened through the program's callback) and
  * shows one canvas, a cached XRGB8888 picture in ordinary memory, on every connected connector (clone mode). The
- * canvas is as large as the smallest output; each output shows it at its top-left corner on black. The program
+ * canvas is as large as the smallest output; each output shows it at its top-left corner on black (the top-left as
+ * the user sees it: with a rotation, see drm_backend_set_rotation). The program
  * paints into the canvas and says which rectangles changed; per output the backend copies the union of damage
  * over each dumb buffer's age into it and commits it with FB_DAMAGE_CLIPS. With a single output on a card that
  * does not prefer a shadow (DRM_CAP_DUMB_PREFER_SHADOW = 0: virtio-gpu, most drivers with dumb buffers in
@@ -59,8 +60,18 @@ struct drm_backend_iface {
 	void (*frame_ready)(void *ud);
 };
 
+/* Display rotation, numbered as fbcon's rotate=N: the picture turned on the panel by 90 degrees clockwise
+ * (right), 180 (inverted) or 90 counter-clockwise (left), for a display mounted turned the other way. */
+enum drm_rotation {
+	DRM_ROTATE_NORMAL = 0,
+	DRM_ROTATE_RIGHT = 1,
+	DRM_ROTATE_INVERTED = 2,
+	DRM_ROTATE_LEFT = 3,
+};
+
 struct drm_backend_config {
 	uint32_t mode_width, mode_height; /* 0: each connector's preferred mode */
+	enum drm_rotation rotation;       /* see drm_backend_set_rotation */
 	unsigned dpms_timeout_s;          /* blank after this long without activity; 0 = never */
 	bool force_legacy;                /* use drmModeSetCrtc/drmModePageFlip even when atomic works */
 	const char *seat;                 /* udev seat of the cards to use; NULL = "seat0" */
@@ -118,6 +129,14 @@ int drm_backend_present(struct drm_backend *b, const struct drm_box *damage, siz
 /* The same for a frame that only shows time passing (a blink phase), not activity: a blinking cursor must not
  * keep the display from blanking. */
 int drm_backend_present_idle(struct drm_backend *b, const struct drm_box *damage, size_t n_damage, bool full);
+
+/* Turns the picture. The canvas takes the output's size turned (WxH becomes HxW for right and left): the canvas
+ * and the program's coordinates stay upright as the user sees them. While turned, the canvas is always in
+ * ordinary memory (never the dumb buffer itself) and each output's copy of damage into its buffer turns the
+ * pixels, and the damage clips with them; normal rotation leaves every path as it was. At run time it acts as a
+ * hotplug would: every buffer is repainted whole and outputs_changed is called (the program repaints all). */
+void drm_backend_set_rotation(struct drm_backend *b, enum drm_rotation rotation);
+enum drm_rotation drm_backend_get_rotation(const struct drm_backend *b);
 
 /* Input activity: resets the DPMS timer and unblanks blanked outputs. Cheap; call it on every input event. */
 void drm_backend_notify_input(struct drm_backend *b);

@@ -2,7 +2,8 @@
  * copy of canvas damage into them.
  *
  * Shadow mode: dumb buffers are usually write-combined or uncached: we only ever write them, row by row with
- * memcpy from the cached canvas, and only the union of damage over the buffer's age.
+ * memcpy from the cached canvas, and only the union of damage over the buffer's age. A turned display
+ * (drm_backend_set_rotation) is always in shadow mode: the copy turns the pixels (rotate.c).
  * Direct mode (no shadow preference: the buffers are ordinary cached memory): the program paints into a buffer
  * itself; before that the buffer catches up with the newest frame by copying, from the buffer showing it, what
  * changed since it was shown.
@@ -146,22 +147,36 @@ static struct drm_buffer *free_buffer(struct drm_output *out)
 	return NULL;
 }
 
-static uint64_t copy_rects(struct drm_buffer *buf, const struct drm_canvas *c, const struct drm_region *rg)
+uint64_t drm_copy_plain(uint8_t *dst, uint32_t dst_stride, const struct drm_canvas *c, const struct drm_region *rg)
 {
 	uint64_t pixels = 0;
 
 	for (unsigned i = 0; i < rg->n; i++) {
 		const struct drm_box *r = &rg->r[i];
 		const uint8_t *src = (const uint8_t *)c->pixels + (size_t)r->y * c->stride + (size_t)r->x * 4;
-		uint8_t *dst = buf->map + (size_t)r->y * buf->stride + (size_t)r->x * 4;
+		uint8_t *d = dst + (size_t)r->y * dst_stride + (size_t)r->x * 4;
 
 		for (int32_t y = 0; y < r->h; y++) {
-			memcpy(dst, src, (size_t)r->w * 4);
+			memcpy(d, src, (size_t)r->w * 4);
 			src += c->stride;
-			dst += buf->stride;
+			d += dst_stride;
 		}
 		pixels += (uint64_t)r->w * (uint64_t)r->h;
 	}
+	return pixels;
+}
+
+/* The damage rg of canvas c into buf: plainly, or turned (rotate.c). */
+static uint64_t copy_rects(struct drm_buffer *buf, const struct drm_canvas *c, const struct drm_region *rg,
+			   enum drm_rotation rot)
+{
+	uint64_t pixels = 0;
+
+	if (rot == DRM_ROTATE_NORMAL)
+		return drm_copy_plain(buf->map, buf->stride, c, rg);
+	for (unsigned i = 0; i < rg->n; i++)
+		pixels += drm_rotate_copy(rot, buf->map, buf->stride, buf->width, buf->height, c->pixels, c->stride,
+					  rg->r[i]);
 	return pixels;
 }
 
@@ -312,6 +327,7 @@ int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips
 	struct drm_buffer *buf;
 	struct drm_canvas c;
 	struct drm_region todo;
+	enum drm_rotation rot;
 	uint64_t age;
 
 	if (drm_backend_is_direct(out->card->b))
@@ -320,7 +336,9 @@ int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips
 	if (!buf)
 		return -EBUSY;
 	drm_backend_get_canvas_internal(out->card->b, &c);
+	rot = drm_backend_cfg(out->card->b)->rotation;
 	age = buf->frame ? out->frame + 1 - buf->frame : 0;
+	/* Damage and its history are in canvas coordinates; turned, only the clips need the buffer's. */
 	drm_damage_ring_union(&out->history, age, &out->damage, &todo);
 	if (full || buf->frame == 0)
 		drm_region_set_full(&todo);
@@ -332,9 +350,11 @@ int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips
 		drm_region_clip(clips, (int32_t)buf->width, (int32_t)buf->height);
 	} else {
 		*clips = todo;
+		if (rot != DRM_ROTATE_NORMAL)
+			drm_rotate_region(rot, clips, buf->width, buf->height);
 	}
 	if (c.pixels)
-		drm_backend_count(out->card->b, DRM_COUNT_PIXELS, copy_rects(buf, &c, &todo));
+		drm_backend_count(out->card->b, DRM_COUNT_PIXELS, copy_rects(buf, &c, &todo, rot));
 	/* Its old contents are gone: if the commit fails it must not count as showing its old frame. */
 	buf->frame = 0;
 	out->pending = buf;
