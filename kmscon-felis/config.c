@@ -63,6 +63,7 @@
 /* Sizes must fit enums: OPT_CHOICE stores an int. */
 _Static_assert(sizeof(enum kf_backend) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum kf_palette) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum kf_rotation) == sizeof(int), "enum size");
 
 static const struct opt_choice backends[] = {
 	{"drm", KF_BACKEND_DRM},
@@ -76,6 +77,12 @@ static const struct opt_choice font_engines[] = {
 	{"builtin", KF_FONT_ENGINE_BUILTIN},	   {"pango", KF_FONT_ENGINE_FONTCONFIG},
 	{"freetype2", KF_FONT_ENGINE_FONTCONFIG},  {"8x16", KF_FONT_ENGINE_BUILTIN},
 	{"unifont", KF_FONT_ENGINE_BUILTIN},	   {NULL, 0},
+};
+
+/* kmscon's names (normal, right, upside-down, left) and xrandr's "inverted", written back first. */
+static const struct opt_choice rotations[] = {
+	{"normal", KF_ROTATE_NORMAL},	  {"right", KF_ROTATE_RIGHT},	       {"inverted", KF_ROTATE_INVERTED},
+	{"left", KF_ROTATE_LEFT},	  {"upside-down", KF_ROTATE_INVERTED}, {NULL, 0},
 };
 
 static const struct opt_choice palettes[] = {
@@ -164,12 +171,18 @@ const struct opt kf_opts[] = {
 	GRAB("grab-session-prev", grab_session_prev, "<Ctrl><Logo>Left", "Switch to the previous VT",
 	     "<Ctrl><Alt>Left"),
 	GRAB("grab-paste", grab_paste, "<Shift>Insert", "Paste the selection", "<Ctrl><Shift>v"),
+	GRAB("grab-rotate-cw", grab_rotate_cw, "<Logo>plus,<Logo>equal", "Turn the display a quarter clockwise",
+	     "<Ctrl><Logo>Right"),
+	GRAB("grab-rotate-ccw", grab_rotate_ccw, "<Logo>minus", "Turn the display a quarter counter-clockwise",
+	     "<Ctrl><Logo>Left"),
 
 	SECTION("Display"),
 	DIMS("mode", mode, OPTF_ZERO_OK, 100000, "0x0", "WxH", "Display mode (0x0: the preferred mode)",
 	     "1280x720"),
 	UINT("dpms-timeout", dpms_timeout, "600", 0, 1u << 30, "SECONDS",
 	     "Blank after this many seconds without input or output (0: never)", "0"),
+	CHOICE("rotate", rotate, enum kf_rotation, rotations, "normal",
+	       "Turn the picture: normal, right (90 degrees clockwise), inverted (or upside-down) or left", "right"),
 
 	SECTION("Font"),
 	STR("font-name", 0, font_name, "monospace", "NAME", "Font name (a fontconfig pattern)",
@@ -208,11 +221,10 @@ const struct opt kf_opts[] = {
 	IGNORED("listen", 0), IGNORED("seats", 1), IGNORED("libseat", 0), IGNORED("session-max", 1),
 	IGNORED("session-control", 0), IGNORED("terminal-session", 0), IGNORED("issue", 0),
 	IGNORED("issue-path", 1), IGNORED("bell", 0), IGNORED("soft-cursor", 0), IGNORED("grab-session-dummy", 1),
-	IGNORED("grab-session-close", 1), IGNORED("grab-terminal-new", 1), IGNORED("grab-rotate-cw", 1),
-	IGNORED("grab-rotate-ccw", 1), IGNORED("grab-reboot", 1), IGNORED("drm", 0), IGNORED("hwaccel", 0),
-	IGNORED("gpus", 1),
-	IGNORED("render-engine", 1), IGNORED("use-original-mode", 0), IGNORED("multi-monitor", 1),
-	IGNORED("rotate", 1), IGNORED("font-dpi", 1), IGNORED("render-timing", 0),
+	IGNORED("grab-session-close", 1), IGNORED("grab-terminal-new", 1), IGNORED("grab-reboot", 1),
+	IGNORED("drm", 0), IGNORED("hwaccel", 0), IGNORED("gpus", 1), IGNORED("render-engine", 1),
+	IGNORED("use-original-mode", 0), IGNORED("multi-monitor", 1), IGNORED("font-dpi", 1),
+	IGNORED("render-timing", 0),
 };
 const size_t kf_opts_len = sizeof(kf_opts) / sizeof(kf_opts[0]);
 

@@ -81,6 +81,14 @@ struct kf_rgb {
 	uint8_t r, g, b;
 };
 
+/* rotate=: the picture turned on the display, numbered as fbcon's rotate=N and drm/'s enum drm_rotation. */
+enum kf_rotation {
+	KF_ROTATE_NORMAL = 0,
+	KF_ROTATE_RIGHT = 1,    /* 90 degrees clockwise */
+	KF_ROTATE_INVERTED = 2, /* 180 degrees (kmscon: upside-down) */
+	KF_ROTATE_LEFT = 3,     /* 90 degrees counter-clockwise */
+};
+
 /* "COLSxROWS" or "WIDTHxHEIGHT"; 0x0 where allowed means "unset" (--mode: the connector's preferred mode). */
 struct kf_size {
 	unsigned int w, h;
@@ -150,10 +158,12 @@ struct kf_config {
 	struct kf_grab grab_zoom_in, grab_zoom_out, grab_zoom_reset;
 	struct kf_grab grab_session_next, grab_session_prev; /* next/previous VT */
 	struct kf_grab grab_paste;
+	struct kf_grab grab_rotate_cw, grab_rotate_ccw; /* turn the display a quarter (kmscon's <Logo>plus/minus) */
 
 	/* --- display (issue 5) --- */
 	struct kf_size mode; /* --mode WxH; 0x0 = the connector's preferred mode */
 	unsigned int dpms_timeout; /* seconds without input or output before blanking; 0 = never (600) */
+	enum kf_rotation rotate; /* --rotate: the picture turned on the display (normal) */
 
 	/* --- font and colours (issue 4) --- */
 	char *font_name; /* fontconfig pattern (monospace) */

@@ -125,6 +125,19 @@ static void op_zoom(void *ud, int step)
 	kf_output_request_frame(c->output, true);
 }
 
+static int op_rotation(void *ud)
+{
+	struct kf_console *c = ud;
+	return c->output ? kf_output_get_rotation(c->output) : 0;
+}
+
+static void op_rotate(void *ud, int step)
+{
+	struct kf_console *c = ud;
+	if (c->output)
+		kf_output_rotate(c->output, step);
+}
+
 static void op_switch_vt(void *ud, int n)
 {
 	struct kf_console *c = ud;
@@ -155,7 +168,7 @@ static void op_close(void *ud, int fd)
 static const struct kf_input_glue_ops input_ops = {
 	.grid = op_grid, .write = op_write, .paste = op_paste, .activity = op_activity, .redraw = op_redraw,
 	.zoom = op_zoom, .switch_vt = op_switch_vt, .pointer = op_pointer, .open_device = op_open,
-	.close_device = op_close,
+	.close_device = op_close, .rotation = op_rotation, .rotate = op_rotate,
 };
 
 /* ------------------------------------------------------------------------------------------ public */

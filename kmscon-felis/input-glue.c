@@ -172,6 +172,10 @@ static bool handle_grabs(struct kf_input_glue *g, const struct input_key_event *
 		switch_vt(g, active_vt() - 1);
 	else if (kf_grab_match(&c->grab_paste, ev))
 		paste_clipboard(g);
+	else if (kf_grab_match(&c->grab_rotate_cw, ev) && g->ops.rotate)
+		g->ops.rotate(g->ud, 1);
+	else if (kf_grab_match(&c->grab_rotate_ccw, ev) && g->ops.rotate)
+		g->ops.rotate(g->ud, -1);
 	else
 		return false;
 	return true;
@@ -510,8 +514,12 @@ static void move_pointer(struct kf_input_glue *g, const struct input_pointer_eve
 		g->px += pe->dx;
 		g->py += pe->dy;
 	} else {
-		g->px = pe->x * g->width;
-		g->py = pe->y * g->height;
+		double x, y;
+
+		/* across the panel as mounted: where the turned picture shows under it (mouse.h) */
+		kf_pointer_unrotate(g->ops.rotation ? g->ops.rotation(g->ud) : 0, pe->x, pe->y, &x, &y);
+		g->px = x * g->width;
+		g->py = y * g->height;
 	}
 	if (g->px < 0)
 		g->px = 0;

@@ -2,7 +2,7 @@
  *
  * Owns the input/ object on the event loop (libinput's fd, the repeat timer) and decides what each event
  * does: the keys the terminal keeps (Ctrl+Alt+Fn, kmscon's --grab-* shortcuts for scrollback, zoom, VT
- * switching, paste), the rest encoded with the application's modes and written to the PTY; the pointer
+ * switching, paste, rotation), the rest encoded with the application's modes and written to the PTY; the pointer
  * (a cursor shown while the mouse moves, hidden when typing), selection (press-drag, double-click word,
  * triple-click line, Shift+click or right click extends and a right drag takes the end along as in xterm, a
  * drag against the top or bottom edge scrolls the history, copy on select into the shared clipboard), paste
@@ -39,6 +39,11 @@ struct kf_input_glue_ops {
 	void (*zoom)(void *ud, int step);
 	/* Ctrl+Alt+Fn and the session grabs: switch to VT n (kf_seat_switch_vt). May be NULL. */
 	void (*switch_vt)(void *ud, int n);
+	/* The display's rotation (0 normal, 1 right, 2 inverted, 3 left; kf_pointer_unrotate), for positions from
+	 * devices mapped onto the panel. May be NULL (normal). */
+	int (*rotation)(void *ud);
+	/* --grab-rotate-cw (+1) / --grab-rotate-ccw (-1): turn the display a quarter. May be NULL. */
+	void (*rotate)(void *ud, int step);
 	/* Draw (visible) or remove the pointer cursor at pixel x, y of the screen. May be NULL. */
 	void (*pointer)(void *ud, bool visible, int x, int y);
 	/* Device fds through the seat (kf_seat_open_device / kf_seat_close_device). */

@@ -357,6 +357,7 @@ static int start_drm(struct kf_app *app)
 		.mode_width = c->mode.w,
 		.mode_height = c->mode.h,
 		.dpms_timeout = c->dpms_timeout,
+		.rotation = (int)c->rotate,
 		.seat = c->seat,
 		.open_device = kf_console_open_device,
 		.close_device = kf_console_close_device,

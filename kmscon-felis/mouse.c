@@ -154,3 +154,23 @@ void kf_clicks_motion(struct kf_clicks *c, struct kf_click_pos at)
 	if (c->count && !near(&c->at, &at))
 		c->count = 0;
 }
+
+void kf_pointer_unrotate(int rotation, double u, double v, double *x, double *y)
+{
+	/* The inverse of drm/rotate.c's map from the picture to the panel: right puts picture (x, y) at the panel's
+	 * (1 - y, x), inverted at (1 - x, 1 - y), left at (y, 1 - x). */
+	switch (rotation & 3) {
+	case 1:
+		*x = v, *y = 1.0 - u;
+		break;
+	case 2:
+		*x = 1.0 - u, *y = 1.0 - v;
+		break;
+	case 3:
+		*x = 1.0 - v, *y = u;
+		break;
+	default:
+		*x = u, *y = v;
+		break;
+	}
+}

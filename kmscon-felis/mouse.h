@@ -65,4 +65,12 @@ int kf_clicks_press(struct kf_clicks *c, uint64_t time_usec, int button, struct 
 /* The pointer moved: away from the last press, the next press is a first click. */
 void kf_clicks_motion(struct kf_clicks *c, struct kf_click_pos at);
 
+/* The pointer on a turned display (rotate=, numbered 0 normal, 1 right, 2 inverted, 3 left). The picture stands
+ * upright for whoever looks at the panel as it is mounted, and the pointer lives in the picture's coordinates.
+ * A device mapped onto the panel (a touchscreen, a tablet, a virtual machine's tablet) reports positions across
+ * the panel as mounted, u and v from 0 to 1: *x and *y (0 to 1 across the picture) are where the picture shows
+ * under that point. Relative motion (a mouse on a desk) needs no turning: moving it to the right moves the
+ * pointer to the right of the upright picture, as the user sees it. */
+void kf_pointer_unrotate(int rotation, double u, double v, double *x, double *y);
+
 #endif

@@ -453,6 +453,7 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 	dc.mode_height = cfg->mode_height;
 	dc.dpms_timeout_s = cfg->dpms_timeout;
 	dc.force_legacy = cfg->legacy;
+	dc.rotation = (enum drm_rotation)(cfg->rotation & 3);
 	dc.seat = o->seat;
 	ret = drm_backend_create(&o->drm, &dc, &di, o);
 	if (ret < 0) {
@@ -508,6 +509,21 @@ void kf_output_request_frame(struct kf_output *o, bool all)
 	o->requested = true;
 	o->activity = true;
 	o->full |= all;
+}
+
+void kf_output_rotate(struct kf_output *o, int step)
+{
+	int r = (kf_output_get_rotation(o) + step) & 3;
+
+	log_info("display turned %s", (const char *const[]){"normal", "right", "inverted", "left"}[r]);
+	/* calls on_outputs_changed: the new size to the session, everything repainted */
+	drm_backend_set_rotation(o->drm, (enum drm_rotation)r);
+	o->activity = true;
+}
+
+int kf_output_get_rotation(const struct kf_output *o)
+{
+	return (int)drm_backend_get_rotation(o->drm);
 }
 
 void kf_output_prepare(struct kf_output *o)

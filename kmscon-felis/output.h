@@ -28,6 +28,7 @@ struct kf_output_config {
 	unsigned dpms_timeout;            /* --dpms-timeout seconds; 0 = never */
 	const char *seat;                 /* udev seat of the cards; NULL = seat0. Copied. */
 	bool legacy;                      /* force the legacy KMS API (KMSCON_FELIS_DRM_LEGACY=1 does too) */
+	int rotation;                     /* --rotate: 0 normal, 1 right, 2 inverted, 3 left (enum drm_rotation) */
 	/* Device access through the seat (libseat): returns an fd or -errno; NULL = open(2)/close(2). */
 	int (*open_device)(const char *path, void *ud);
 	void (*close_device)(int fd, void *ud);
@@ -60,6 +61,13 @@ void kf_output_get_pixels(const struct kf_output *o, int *width, int *height);
 /* Something outside the grid's damage changed (blink phase, pointer, palette, zoom): render at the next
  * opportunity. all: repaint everything. */
 void kf_output_request_frame(struct kf_output *o, bool all);
+
+/* Turns the display by step quarters (+1 clockwise, -1 counter-clockwise), as a hotplug would change it: the
+ * grid takes the turned size through the resize callback (the program gets SIGWINCH) and the next frame repaints
+ * everything. */
+void kf_output_rotate(struct kf_output *o, int step);
+/* The rotation now (0 normal, 1 right, 2 inverted, 3 left). */
+int kf_output_get_rotation(const struct kf_output *o);
 
 /* For after the first frame, when nothing waits: makes the display buffers later frames would otherwise make
  * (drm_backend_prepare_buffers). */

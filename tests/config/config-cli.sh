@@ -92,6 +92,13 @@ if [ $rc -ne 2 ] || ! grep -qF -- "--font-size: invalid value '0'" "$dir/err"; t
 	echo "FAIL: bad option: exit $rc"; cat "$dir/err"; fail=1
 fi
 
+# So does a rotation that is none of the four (it was ignored with a warning before rotation was real).
+"$bin" --rotate=sideways --backend=headless >/dev/null 2>"$dir/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -qF -- "--rotate: invalid value 'sideways' (expected one of: normal, right, inverted" "$dir/err"; then
+	echo "FAIL: bad --rotate: exit $rc"; cat "$dir/err"; fail=1
+fi
+
 # An empty directory is a bad argument: it used to read ./kmscon-felis.conf from wherever the program was
 # started. The bad file in the current directory must not be read.
 printf 'font-size=huge\n' >"$conf"

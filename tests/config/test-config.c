@@ -625,6 +625,68 @@ static void test_log_invisible(void)
 	kf_config_finish(&c);
 }
 
+/* rotate= and --rotate: kmscon's names (normal, right, upside-down, left), "inverted" as xrandr and fbcon's
+ * documentation say it; the rotation shortcuts with kmscon's defaults. No "has no effect" warning any more. */
+static void test_rotate(void)
+{
+	static const struct {
+		const char *text;
+		enum kf_rotation want;
+	} good[] = {
+		{"rotate=normal", KF_ROTATE_NORMAL}, {"rotate=right", KF_ROTATE_RIGHT},
+		{"rotate=inverted", KF_ROTATE_INVERTED}, {"rotate=upside-down", KF_ROTATE_INVERTED},
+		{"rotate=left", KF_ROTATE_LEFT},
+	};
+	struct kf_config c;
+	const char *log;
+	char buf[64];
+
+	kf_config_init(&c);
+	CHECK(c.rotate == KF_ROTATE_NORMAL, "rotate default %d", (int)c.rotate);
+	/* kmscon's defaults: <Logo>plus (and equal, where plus needs Shift) and <Logo>minus */
+	CHECK(c.grab_rotate_cw.n == 2 && c.grab_rotate_cw.keys[0].mods == KF_MOD_LOGO &&
+		      c.grab_rotate_cw.keys[0].keysym == 0x2b && c.grab_rotate_cw.keys[1].keysym == 0x3d,
+	      "grab-rotate-cw default");
+	CHECK(c.grab_rotate_ccw.n == 1 && c.grab_rotate_ccw.keys[0].mods == KF_MOD_LOGO &&
+		      c.grab_rotate_ccw.keys[0].keysym == 0x2d,
+	      "grab-rotate-ccw default");
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		capture_begin();
+		int ret = kf_config_parse_text(&c, "t.conf", good[i].text, strlen(good[i].text));
+		log = capture_end();
+		CHECK(ret == 0 && c.rotate == good[i].want && !*log, "%s: ret %d rotate %d log '%s'", good[i].text,
+		      ret, (int)c.rotate, log);
+	}
+	capture_begin();
+	const char *grabs = "grab-rotate-cw=<Ctrl><Alt>r\ngrab-rotate-ccw=\n";
+	int ret = kf_config_parse_text(&c, "t.conf", grabs, strlen(grabs));
+	log = capture_end();
+	CHECK(ret == 0 && !*log && c.grab_rotate_cw.n == 1 && c.grab_rotate_cw.keys[0].keysym == 0x72 &&
+		      c.grab_rotate_ccw.n == 0,
+	      "rotation grabs set: ret %d log '%s'", ret, log);
+	kf_config_finish(&c);
+
+	kf_config_init(&c);
+	char *argv[] = {"kf", "--rotate", "left", NULL};
+	CHECK(kf_config_parse_argv(&c, 3, argv) == 0 && c.rotate == KF_ROTATE_LEFT, "--rotate left");
+	char *argv2[] = {"kf", "--rotate=upside-down", NULL};
+	CHECK(kf_config_parse_argv(&c, 2, argv2) == 0 && c.rotate == KF_ROTATE_INVERTED, "--rotate=upside-down");
+	/* written back under its first name, which reads back the same */
+	for (size_t i = 0; i < kf_config_option_count(); i++)
+		if (!strcmp(kf_config_option_name(i), "rotate"))
+			kf_config_format(&c, i, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "inverted"), "rotate formats as '%s'", buf);
+	char *argv3[] = {"kf", "--rotate=sideways", NULL};
+	capture_begin();
+	ret = kf_config_parse_argv(&c, 2, argv3);
+	log = capture_end();
+	CHECK(ret == -EINVAL && strstr(log, "--rotate: invalid value 'sideways'") &&
+		      strstr(log, "expected one of: normal, right, inverted, left, upside-down"),
+	      "bad --rotate: %d '%s'", ret, log);
+	kf_config_finish(&c);
+	bad("rotate=90", 1, "expected one of: normal, right, inverted, left, upside-down");
+}
+
 int main(void)
 {
 	kf_log_init();
@@ -637,6 +699,7 @@ int main(void)
 	test_argv();
 	test_precedence();
 	test_kmscon_conf();
+	test_rotate();
 	test_garbage();
 	test_log_lines_clean();
 	test_log_invisible();
