@@ -620,6 +620,8 @@ static int check(const struct kf_config *cfg)
 		log_warn("configuration: dump-screen only works with backend=headless, ignored");
 	if (cfg->input_fifo && cfg->backend != KF_BACKEND_HEADLESS)
 		log_warn("configuration: input-fifo only works with backend=headless, ignored");
+	if (cfg->rotate != KF_ROTATE_NORMAL && cfg->backend != KF_BACKEND_DRM)
+		log_warn("configuration: rotate only works with backend=drm, ignored");
 	/* (the table's default is what every start has: only another size was asked for) */
 	if ((cfg->size.w != HEADLESS_COLS || cfg->size.h != HEADLESS_ROWS) && cfg->backend != KF_BACKEND_HEADLESS)
 		log_warn("configuration: size only works with backend=headless, ignored (a display's grid fills "

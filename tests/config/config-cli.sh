@@ -62,6 +62,14 @@ if [ $rc -ne 2 ] || ! grep -qF "$conf is 1048577 bytes, more than the 1048576" "
 	echo "FAIL: a file of 1 MiB + 1: exit $rc"; cat "$dir/err"; fail=1
 fi
 
+# A rotation without a display warns that it is ignored (headless has no picture to turn).
+: >"$conf"
+"$bin" -c "$dir" --backend=headless --rotate=left --oneshot --login -- /bin/true >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ $rc -ne 0 ] || ! grep -qF "rotate only works with backend=drm, ignored" "$dir/err"; then
+	echo "FAIL: rotate with backend=headless: exit $rc, no warning"; cat "$dir/err"; fail=1
+fi
+
 # An unknown key warns with file and line but the rest applies.
 printf 'font-size=20\nfrobnicate=1\n' >"$conf"
 "$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/true >"$dir/out" 2>"$dir/err"
