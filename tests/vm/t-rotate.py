@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""kmscon-felis --rotate on virtio-gpu: the scanned-out screen against kmscon-felis-replay --png turned, pixel for
+pixel.
+
+kmscon-felis (the built-in font) runs a program that writes a fixed byte stream. The expected picture is the
+replay of the same bytes at the grid the turned display holds (1024x768 turned right or left is 768 wide and 1024
+tall), black right of and below the grid, turned as the option says onto the 1024x768 panel: right puts the
+picture's top-left at the panel's top-right (fbcon=rotate:1), left at the bottom-left, inverted at the
+bottom-right. Tests:
+  rotate-right, rotate-left, rotate-inverted   the first frame with --rotate=NAME
+  rotate-grab                                  started normal, <Logo>= (grab-rotate-cw) turns it right at run
+                                               time: the program sees the new size (stty size) and what it
+                                               writes then is shown turned
+"""
+# timeout: 1200
+import sys
+import time
+
+import kftest
+import vmlib
+from vmlib import Image
+
+FONT = ["--font-engine=builtin"]
+W, H = 1024, 768
+UDEV = ("/lib/systemd/systemd-udevd --daemon >/tmp/udevd.log 2>&1; "
+        "udevadm trigger --action=add >/dev/null 2>&1; udevadm settle --timeout=20")
+
+STREAM = ("\033[?25l\033[2J\033[H"
+          "kmscon-felis turned \033[1mbold\033[0m \033[4munderline\033[0m \033[7mreverse\033[0m\r\n"
+          + "".join("\033[38;5;%dm%02d\033[0m" % (c, c) for c in range(16)) + "\r\n"
+          "\033[48;2;40;80;160m truecolour background \033[0m\r\n"
+          "\033[10;20Hpositioned text at 10;20\033[20;1H\033[31;42m red on green \033[0m\r\n"
+          "\033[40;5Hrow 40 (only on a tall screen)\033[H").encode()
+
+
+def turned_size(rot):
+    return (H, W) if rot in ("right", "left") else (W, H)
+
+
+def panel(exp, rot):
+    """The 1024x768 panel showing the picture EXP (the replay: the grid region) turned by ROT, black elsewhere."""
+    lw, lh = turned_size(rot)
+    logical = bytearray(lw * lh * 3)
+    for y in range(exp.height):
+        logical[y * lw * 3:(y * lw + exp.width) * 3] = exp.data[y * exp.width * 3:(y + 1) * exp.width * 3]
+    out = bytearray(W * H * 3)
+    # picture pixel (x, y) onto the panel, by the definition (drm/rotate.c, fbcon's rotate=N)
+    for y in range(lh):
+        row = logical[y * lw * 3:(y + 1) * lw * 3]
+        for x in range(lw):
+            if rot == "right":
+                px, py = W - 1 - y, x
+            elif rot == "left":
+                px, py = y, H - 1 - x
+            elif rot == "inverted":
+                px, py = W - 1 - x, H - 1 - y
+            else:
+                px, py = x, y
+            o = (py * W + px) * 3
+            out[o:o + 3] = row[x * 3:x * 3 + 3]
+    return Image(W, H, bytes(out))
+
+
+def replay(vm, cols, rows, name):
+    vm.sh("kmscon-felis-replay --size %dx%d --format none --png /tmp/%s.png %s - </tmp/stream.bin"
+          % (cols, rows, name, " ".join(FONT)), timeout=300)
+    path = vmlib.OUT / ("rotate-%s.png" % name)
+    path.write_bytes(vm.get_file("/tmp/%s.png" % name))
+    return Image.load(path)
+
+
+def expect(vm, want, what, timeout=120):
+    last = [None]
+
+    def ok(img):
+        last[0] = img
+        return img.width == want.width and img.height == want.height and img.data == want.data
+
+    try:
+        vm.wait_screen(ok, timeout=timeout, interval=1.0, what=what)
+    except vmlib.VMError:
+        if last[0] is not None and last[0].width == want.width and last[0].height == want.height:
+            vmlib.compare(last[0], want, save_prefix=vmlib.OUT / ("rotate-%s" % what.split()[0]))
+        raise
+
+
+def start(vm, args):
+    vm.sh("rm -f /tmp/go /tmp/size; kmscon-felis --backend=drm --vt=2 --switchvt --dpms-timeout=0 %s %s "
+          "--login -- /bin/sh /tmp/prog.sh >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid" % (" ".join(FONT), args))
+
+
+def stop(vm):
+    """Ends the instance (SIGTERM, then SIGKILL after 5 s) before the next one takes the VT."""
+    vm.sh("p=$(cat /tmp/kf.pid); kill $p 2>/dev/null; for i in $(seq 50); do kill -0 $p 2>/dev/null || break; "
+          "sleep 0.1; done; kill -9 $p 2>/dev/null; true", check=False)
+
+
+def result(name, fn, vm):
+    def run():
+        try:
+            fn()
+        except vmlib.VMError:
+            if vm.alive():
+                print("  the end of kmscon-felis' log:\n    " + vm.sh("tail -15 /tmp/kf.log", check=False)[1]
+                      .replace("\n", "\n    "))
+            raise
+    kftest.run_test(name, run)
+
+
+def main():
+    if not (kftest.binary_available() and kftest.binary_available("kmscon-felis-replay")):
+        kftest.skip("kmscon-felis or kmscon-felis-replay not built")
+    # The stream, then (after /tmp/go) the size the program sees and the stream again at that size.
+    prog = ("cat /tmp/stream.bin; while [ ! -e /tmp/go ]; do sleep 0.1; done; stty size >/tmp/size; "
+            "cat /tmp/stream.bin; exec sleep 100000\n")
+    vm = kftest.boot(gpu="virtio", name="rotate", files={"/tmp/stream.bin": STREAM, "/tmp/prog.sh": prog})
+    names = ["rotate-right", "rotate-left", "rotate-inverted", "rotate-grab"]
+    try:
+        probe = replay(vm, 10, 2, "probe")
+        cw, ch = probe.width // 10, probe.height // 2
+        exp = {}
+        for rot in ("normal", "right", "inverted"):
+            lw, lh = turned_size(rot)
+            exp[rot] = replay(vm, lw // cw, lh // ch, rot)
+        exp["left"] = exp["right"]
+        for rot in ("right", "left", "inverted"):
+            start(vm, "--rotate=" + rot)
+            result("rotate-" + rot, lambda: expect(vm, panel(exp[rot], rot), "first frame turned " + rot), vm)
+            stop(vm)
+
+        def grab():
+            vm.sh(UDEV, timeout=120)
+            start(vm, "--verbose")
+            expect(vm, panel(exp["normal"], "normal"), "first frame normal")
+            # the keyboard comes with the input module, after the first frame: wait for its devices
+            deadline = time.time() + 60
+            while "keyboards" not in vm.sh("cat /tmp/kf.log", check=False)[1] and time.time() < deadline:
+                time.sleep(0.5)
+            time.sleep(1)
+            vm.sendkey("meta_l-equal")
+            lw, lh = turned_size("right")
+            deadline = time.time() + 30
+            while time.time() < deadline and "turned right" not in vm.sh("cat /tmp/kf.log", check=False)[1]:
+                time.sleep(0.5)
+            vm.sh("touch /tmp/go")
+            size = ""
+            deadline = time.time() + 30
+            while not size and time.time() < deadline:
+                time.sleep(0.5)
+                size = vm.sh("cat /tmp/size 2>/dev/null", check=False)[1].strip()
+            kftest.check(size == "%d %d" % (lh // ch, lw // cw),
+                         "the program sees %r after <Logo>=, expected '%d %d'" % (size, lh // ch, lw // cw), vm)
+            expect(vm, panel(exp["right"], "right"), "screen after grab-rotate-cw")
+
+        result(names[3], grab, vm)
+        stop(vm)
+    except vmlib.VMError as e:
+        print("rotate: %s" % e)
+        for n in names:
+            print("FAIL " + n)
+    finally:
+        vm.shutdown()
+
+
+kftest.main(main)
