@@ -11,6 +11,9 @@ bottom-right. Tests:
   rotate-grab                                  started normal, <Logo>= (grab-rotate-cw) turns it right at run
                                                time: the program sees the new size (stty size) and what it
                                                writes then is shown turned
+  rotate-pointer                               turned right, a click of the virtio tablet (positions across the
+                                               panel as mounted) is reported (SGR 1006) on the cell drawn under
+                                               it, for two cells
 """
 # timeout: 1200
 import sys
@@ -61,9 +64,9 @@ def panel(exp, rot):
     return Image(W, H, bytes(out))
 
 
-def replay(vm, cols, rows, name):
-    vm.sh("kmscon-felis-replay --size %dx%d --format none --png /tmp/%s.png %s - </tmp/stream.bin"
-          % (cols, rows, name, " ".join(FONT)), timeout=300)
+def replay(vm, cols, rows, name, stream="/tmp/stream.bin"):
+    vm.sh("kmscon-felis-replay --size %dx%d --format none --png /tmp/%s.png %s - <%s"
+          % (cols, rows, name, " ".join(FONT), stream), timeout=300)
     path = vmlib.OUT / ("rotate-%s.png" % name)
     path.write_bytes(vm.get_file("/tmp/%s.png" % name))
     return Image.load(path)
@@ -84,9 +87,22 @@ def expect(vm, want, what, timeout=120):
         raise
 
 
-def start(vm, args):
-    vm.sh("rm -f /tmp/go /tmp/size; kmscon-felis --backend=drm --vt=2 --switchvt --dpms-timeout=0 %s %s "
-          "--login -- /bin/sh /tmp/prog.sh >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid" % (" ".join(FONT), args))
+# An absolute pointer bound to the display (see tests/vm/README.md, "Pointer"): positions across the panel.
+TABLET = ["-device", "virtio-tablet-pci,id=tablet0,bus=pcie.0,display=gpu0"]
+
+
+def start(vm, args, prog="/tmp/prog.sh"):
+    vm.sh("rm -f /tmp/go /tmp/size /tmp/reports; kmscon-felis --backend=drm --vt=2 --switchvt --dpms-timeout=0 "
+          "%s %s --login -- /bin/sh %s >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid" % (" ".join(FONT), args, prog))
+
+
+def wait_input(vm):
+    """The keyboard and pointers come with the input module, after the first frame: waits for libinput's
+    devices (an info message: start with --verbose)."""
+    deadline = time.time() + 60
+    while "keyboards" not in vm.sh("cat /tmp/kf.log", check=False)[1] and time.time() < deadline:
+        time.sleep(0.5)
+    time.sleep(1)
 
 
 def stop(vm):
@@ -113,8 +129,12 @@ def main():
     # The stream, then (after /tmp/go) the size the program sees and the stream again at that size.
     prog = ("cat /tmp/stream.bin; while [ ! -e /tmp/go ]; do sleep 0.1; done; stty size >/tmp/size; "
             "cat /tmp/stream.bin; exec sleep 100000\n")
-    vm = kftest.boot(gpu="virtio", name="rotate", files={"/tmp/stream.bin": STREAM, "/tmp/prog.sh": prog})
-    names = ["rotate-right", "rotate-left", "rotate-inverted", "rotate-grab"]
+    # Mouse reports (1000 + SGR 1006) asked for, then every byte the terminal sends written to /tmp/reports.
+    mouse = "printf '\\033[?25l\\033[?1000h\\033[?1006h'; stty raw -echo; exec cat >/tmp/reports\n"
+    vm = kftest.boot(gpu="virtio", name="rotate", files={"/tmp/stream.bin": STREAM, "/tmp/prog.sh": prog,
+                                                         "/tmp/mouse.sh": mouse, "/tmp/blank.bin": b"\033[?25l"},
+                     extra_args=TABLET)
+    names = ["rotate-right", "rotate-left", "rotate-inverted", "rotate-grab", "rotate-pointer"]
     try:
         probe = replay(vm, 10, 2, "probe")
         cw, ch = probe.width // 10, probe.height // 2
@@ -123,6 +143,8 @@ def main():
             lw, lh = turned_size(rot)
             exp[rot] = replay(vm, lw // cw, lh // ch, rot)
         exp["left"] = exp["right"]
+        lw, lh = turned_size("right")
+        exp["blank-right"] = replay(vm, lw // cw, lh // ch, "blank-right", "/tmp/blank.bin")
         for rot in ("right", "left", "inverted"):
             start(vm, "--rotate=" + rot)
             result("rotate-" + rot, lambda: expect(vm, panel(exp[rot], rot), "first frame turned " + rot), vm)
@@ -132,11 +154,7 @@ def main():
             vm.sh(UDEV, timeout=120)
             start(vm, "--verbose")
             expect(vm, panel(exp["normal"], "normal"), "first frame normal")
-            # the keyboard comes with the input module, after the first frame: wait for its devices
-            deadline = time.time() + 60
-            while "keyboards" not in vm.sh("cat /tmp/kf.log", check=False)[1] and time.time() < deadline:
-                time.sleep(0.5)
-            time.sleep(1)
+            wait_input(vm)
             vm.sendkey("meta_l-equal")
             lw, lh = turned_size("right")
             deadline = time.time() + 30
@@ -153,6 +171,31 @@ def main():
             expect(vm, panel(exp["right"], "right"), "screen after grab-rotate-cw")
 
         result(names[3], grab, vm)
+        stop(vm)
+
+        def pointer():
+            start(vm, "--verbose --rotate=right", "/tmp/mouse.sh")
+            expect(vm, panel(exp["blank-right"], "right"), "first frame turned right (blank)")
+            wait_input(vm)
+            want = ""
+            for col, row in ((10, 20), (90, 3)):
+                # the cell's centre in the picture, where turned right puts it on the panel
+                x, y = col * cw + cw // 2, row * ch + ch // 2
+                px, py = W - 1 - y, x
+                vm.tablet_move(int((px + 0.5) * 32767 / W), int((py + 0.5) * 32767 / H), device="gpu0")
+                time.sleep(0.2)
+                vm.mouse_button("left", True, device="gpu0")
+                vm.mouse_button("left", False, device="gpu0")
+                want += "\033[<0;%d;%dM\033[<0;%d;%dm" % (col + 1, row + 1, col + 1, row + 1)
+                time.sleep(0.5)
+            got = ""
+            deadline = time.time() + 20
+            while got != want and time.time() < deadline:
+                time.sleep(0.5)
+                got = vm.sh("cat /tmp/reports 2>/dev/null", check=False)[1]
+            kftest.check(got == want, "mouse reports %r, expected %r" % (got, want), vm)
+
+        result(names[4], pointer, vm)
         stop(vm)
     except vmlib.VMError as e:
         print("rotate: %s" % e)
