@@ -279,6 +279,53 @@ static void test_paint(enum drm_rotation r)
 	drm_backend_destroy(b);
 }
 
+static int changed_calls;
+
+static void on_changed(void *ud)
+{
+	changed_calls++;
+}
+
+/* A turn that keeps the size (normal to inverted, right to left) still repaints every buffer and tells the
+ * program, which must repaint everything: the canvas keeps its size but the buffers hold the old orientation. */
+static void test_same_size(void)
+{
+	struct drm_backend_config cfg = {0};
+	struct drm_backend_iface iface = {.outputs_changed = on_changed};
+	struct drm_backend *b;
+	struct drm_card card = {0};
+	struct drm_output out = {0};
+	struct drm_region clips;
+
+	if (drm_backend_create(&b, &cfg, &iface, NULL) < 0) {
+		failures++;
+		return;
+	}
+	fake_output(b, &card, &out);
+	card.prefer_shadow = true;
+	card.n_outputs = 1;
+	card.outputs[0] = &out;
+	b->cards[b->n_cards++] = &card;
+	drm_backend_update_canvas(b);
+	for (int k = 0; k < 2; k++) {
+		CHECK(drm_output_paint(&out, false, &clips) == 0);
+		drm_output_commit_done(&out, (uint64_t)k + 1);
+		drm_output_flip_done(&out, 100 + (unsigned)k);
+	}
+	changed_calls = 0;
+	drm_backend_set_rotation(b, DRM_ROTATE_INVERTED);
+	CHECK(changed_calls == 1 && b->canvas.width == FAKE_W && b->canvas.height == FAKE_H);
+	CHECK(out.bufs[0].frame == 0 && out.bufs[1].frame == 0 && out.damage.full && out.dirty);
+	drm_backend_set_rotation(b, DRM_ROTATE_INVERTED); /* no change: nothing happens */
+	CHECK(changed_calls == 1);
+	drm_backend_set_rotation(b, (enum drm_rotation)7); /* not a rotation: ignored */
+	CHECK(changed_calls == 1 && drm_backend_get_rotation(b) == DRM_ROTATE_INVERTED);
+	b->n_cards = 0;
+	for (int i = 0; i < DRM_BUFFERS; i++)
+		free(out.bufs[i].map);
+	drm_backend_destroy(b);
+}
+
 /* Normal rotation keeps the direct path: with one output on a card without a shadow preference the canvas is the
  * dumb buffer (no copy), and the same output turned gets a canvas in ordinary memory. */
 static void test_direct_kept(void)
@@ -377,6 +424,7 @@ int main(int argc, char **argv)
 	for (int r = 0; r < 4; r++)
 		test_paint((enum drm_rotation)r);
 	test_direct_kept();
+	test_same_size();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures ? 1 : 0;
