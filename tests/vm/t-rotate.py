@@ -14,6 +14,8 @@ bottom-right. Tests:
   rotate-pointer                               turned right, a click of the virtio tablet (positions across the
                                                panel as mounted) is reported (SGR 1006) on the cell drawn under
                                                it, for two cells
+  rotate-right-bochs, rotate-left-bochs        the first frame on bochs (a driver that prefers a shadow: its
+                                               dumb buffers are VRAM, write-combined), in a second boot
 """
 # timeout: 1200
 import sys
@@ -123,9 +125,46 @@ def result(name, fn, vm):
     kftest.run_test(name, run)
 
 
+def expected(vm, rots):
+    """The replays of the stream at the grid of each rotation of ROTS, by name; and the cell size."""
+    probe = replay(vm, 10, 2, "probe")
+    cw, ch = probe.width // 10, probe.height // 2
+    exp = {}
+    for rot in rots:
+        lw, lh = turned_size(rot)
+        exp[rot] = replay(vm, lw // cw, lh // ch, rot)
+    return exp, cw, ch
+
+
+def first_frames(vm, exp, rots, suffix=""):
+    for rot in rots:
+        start(vm, "--rotate=" + rot)
+        result("rotate-" + rot + suffix, lambda: expect(vm, panel(exp[rot], rot), "first frame turned " + rot), vm)
+        stop(vm)
+
+
+def bochs():
+    vm = kftest.boot(gpu="bochs", name="rotate-bochs", files={"/tmp/stream.bin": STREAM,
+                                                                "/tmp/prog.sh": "cat /tmp/stream.bin; exec sleep 100000\n"})
+    try:
+        exp, _, _ = expected(vm, ("right", "left"))
+        first_frames(vm, exp, ("right", "left"), "-bochs")
+    except vmlib.VMError as e:
+        print("rotate-bochs: %s" % e)
+        for n in ("rotate-right-bochs", "rotate-left-bochs"):
+            print("FAIL " + n)
+    finally:
+        vm.shutdown()
+
+
 def main():
     if not (kftest.binary_available() and kftest.binary_available("kmscon-felis-replay")):
         kftest.skip("kmscon-felis or kmscon-felis-replay not built")
+    virtio()
+    bochs()
+
+
+def virtio():
     # The stream, then (after /tmp/go) the size the program sees and the stream again at that size.
     prog = ("cat /tmp/stream.bin; while [ ! -e /tmp/go ]; do sleep 0.1; done; stty size >/tmp/size; "
             "cat /tmp/stream.bin; exec sleep 100000\n")
@@ -136,19 +175,10 @@ def main():
                      extra_args=TABLET)
     names = ["rotate-right", "rotate-left", "rotate-inverted", "rotate-grab", "rotate-pointer"]
     try:
-        probe = replay(vm, 10, 2, "probe")
-        cw, ch = probe.width // 10, probe.height // 2
-        exp = {}
-        for rot in ("normal", "right", "inverted"):
-            lw, lh = turned_size(rot)
-            exp[rot] = replay(vm, lw // cw, lh // ch, rot)
-        exp["left"] = exp["right"]
+        exp, cw, ch = expected(vm, ("normal", "right", "left", "inverted"))
         lw, lh = turned_size("right")
         exp["blank-right"] = replay(vm, lw // cw, lh // ch, "blank-right", "/tmp/blank.bin")
-        for rot in ("right", "left", "inverted"):
-            start(vm, "--rotate=" + rot)
-            result("rotate-" + rot, lambda: expect(vm, panel(exp[rot], rot), "first frame turned " + rot), vm)
-            stop(vm)
+        first_frames(vm, exp, ("right", "left", "inverted"))
 
         def grab():
             vm.sh(UDEV, timeout=120)
