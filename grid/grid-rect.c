@@ -28,18 +28,13 @@
  * to DEC's.
  *
  * The rectangle: an omitted or 0 edge takes its default (first row/column, last row/column); in origin mode
- * (DECOM) the coordinates count from the top-left margin and the rectangle is clamped to the margins, else
- * to the screen; a rectangle still empty after clamping (top > bottom or left > right) sums to 0, and is
- * answered all the same (xterm answers 0000).
+ * (DECOM) the coordinates count from the top-left margin and the bottom and right edges are clipped to the
+ * margins, else to the screen; a top or left edge past them, or top > bottom or left > right, makes an empty
+ * rectangle, which sums to 0 and is answered all the same (xterm 379 answers 0000; grid__rect_parse, as for
+ * DECFRA and the others).
  */
 #include "grid/grid-internal.h"
 #include "grid/grid-rect.h"
-
-static int rect_param(const struct vt_csi *csi, unsigned i, int def)
-{
-	int v = i < csi->n_params ? csi->params[i] : VT_PARAM_DEFAULT;
-	return v <= 0 ? def : v;
-}
 
 static unsigned attr_weight(const struct grid_style *s)
 {
@@ -123,18 +118,12 @@ static unsigned rect_checksum(const struct grid *g, int y0, int x0, int y1, int 
 
 void grid__request_checksum(struct grid *g, const struct vt_csi *csi)
 {
-	struct grid_rect a;
-	grid__rect_area(g, &a);
-	int min_y = a.y0, max_y = a.y1, min_x = a.x0, max_x = a.x1;
-	/* 1-based parameters relative to (min_x, min_y); clamped to the area before they can overflow */
-	int span_y = max_y - min_y + 1, span_x = max_x - min_x + 1;
-	int top = min_y + grid__min(rect_param(csi, 2, 1), span_y) - 1;
-	int left = min_x + grid__min(rect_param(csi, 3, 1), span_x) - 1;
-	int bottom = min_y + grid__min(rect_param(csi, 4, span_y), span_y) - 1;
-	int right = min_x + grid__min(rect_param(csi, 5, span_x), span_x) - 1;
+	/* read as the rectangle editing functions read theirs: a top or left edge past the area leaves it empty
+	 * (xterm 379 answers 0000 there), the bottom and right edges are clipped to it */
+	struct grid_rect r;
 	unsigned sum = 0;
-	if (top <= bottom && left <= right)
-		sum = rect_checksum(g, top, left, bottom, right, g->checksum_ext);
+	if (grid__rect_parse(g, csi, 2, &r))
+		sum = rect_checksum(g, r.y0, r.x0, r.y1, r.x1, g->checksum_ext);
 	/* an omitted Pid is 0, DEC's default for a numeric parameter (xterm would echo its internal -1) */
 	int pid = csi->n_params && csi->params[0] != VT_PARAM_DEFAULT ? csi->params[0] : 0;
 	grid__reply(g, "\033P%d!~%04X\033\\", pid, sum);

@@ -78,12 +78,22 @@ static void test_rectangles(void)
 	/* an empty rectangle still gets an answer, 0000 */
 	EXPECT(t, "1;1;3;1;2;10", "\033P1!~0000\033\\");
 	EXPECT(t, "1;1;1;5;5;4", "\033P1!~0000\033\\");
+	/* a top or left edge past the screen is an empty rectangle, not clamped to the last row or column (xterm
+	 * 379, measured with tests/tools/xterm-replies.py --crandom in session 47: `\e#8\e[1;1;9;1;9;20*y` on
+	 * 8 rows answers 0000, as do a left edge of 21 on 20 columns and both in origin mode; the bottom and
+	 * right edges are clamped), as the rectangle editing functions take it */
+	EXPECT(t, "1;1;6;1;6;10", "\033P1!~0000\033\\");
+	EXPECT(t, "1;1;1;11;5;11", "\033P1!~0000\033\\");
+	EXPECT(t, "1;1;99999999999;1;99;99", "\033P1!~0000\033\\");
 	/* origin mode: coordinates from the margins' corner, clamped to the margins (rows 2-3, cols 2-4) */
 	t_feed(t, "\033[?69h\033[2;3r\033[2;4s\033[?6h");
 	EXPECT(t, "1;1;1;1;1;1", "\033P1!~FFA8\033\\");
 	/* the region: X + 5 E = 0x1b1 */
 	EXPECT(t, "1;1", "\033P1!~FE4F\033\\");
 	EXPECT(t, "1;1;1;1;99;99", "\033P1!~FE4F\033\\");
+	/* past the margins' bottom row or right column (rows 2-3, cols 2-4): empty, as past the screen */
+	EXPECT(t, "1;1;3;1;3;3", "\033P1!~0000\033\\");
+	EXPECT(t, "1;1;1;4;2;4", "\033P1!~0000\033\\");
 	/* without origin mode the same parameters are the screen's */
 	t_feed(t, "\033[?6l");
 	EXPECT(t, "1;1;1;1;1;1", "\033P1!~FFBB\033\\");
