@@ -55,8 +55,9 @@ enum {
 	CS_POSITIVE = 1, /* do not negate */
 	CS_ATTRIBS = 2,  /* do not add the video attributes */
 	CS_NOTRIM = 4,   /* count blanks: cells nothing was written to count as spaces, marks count */
-	CS_DRAWN = 8,    /* cells nothing was written to count as spaces, trimmed: xterm 379 does so anyway */
-	CS_BYTE = 16,    /* the code point itself, not its low byte; marks do not count */
+	CS_DRAWN = 8,    /* cells nothing was written to count as spaces, trimmed: xterm 379 does so anyway;
+	                  * with CS_NOTRIM they count nothing */
+	CS_BYTE = 16,    /* the code point itself, not its low byte (a right half 0xffff); marks do not count */
 };
 
 static unsigned char_value(const struct grid *g, const struct grid_cell *c, unsigned mode, unsigned *marks)
@@ -71,7 +72,7 @@ static unsigned char_value(const struct grid *g, const struct grid_cell *c, unsi
 			*marks += cl->cp[i];
 	}
 	if (mode & CS_BYTE)
-		return c->width == 0 ? 0 : cp; /* a wide character counts once */
+		return c->width == 0 ? 0xffff : cp; /* a right half: xterm's placeholder there, whole */
 	return c->width == 0 ? 0xff : cp & 0xff;
 }
 
@@ -89,7 +90,9 @@ static unsigned rect_checksum(const struct grid *g, int y0, int x0, int y1, int 
 			bool drawn = c->cp != 0 || c->width == 0; /* else never written, or erased */
 			bool hidden = drawn && !(mode & CS_BYTE) && (st->attrs & GRID_ATTR_INVISIBLE);
 			unsigned marks = 0;
-			unsigned ch = drawn && !hidden ? char_value(g, c, mode, &marks) : ' ';
+			/* a blank counts as a space, but nothing with 4 and 8 together (xterm 379 measured) */
+			unsigned blank = (mode & (CS_NOTRIM | CS_DRAWN)) == (CS_NOTRIM | CS_DRAWN) && !drawn ? 0 : ' ';
+			unsigned ch = drawn && !hidden ? char_value(g, c, mode, &marks) : blank;
 			if (hidden && c->width == 0)
 				drawn = false; /* an invisible wide character's right half: a blank */
 			else if (!(mode & CS_ATTRIBS))

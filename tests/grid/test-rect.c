@@ -107,7 +107,8 @@ static void test_rectangles(void)
 
 /* XTCHECKSUM (CSI Ps # y) selects xterm's other variants: 1 positive, 2 no attributes, 4 no trimming (cells
  * never written count as spaces, combining marks count), 8 cells never written count as spaces but are
- * trimmed (only the first cell keeps one), 16 whole code points. RIS goes back to DEC's (0). */
+ * trimmed (only the first cell keeps one), 4 and 8 together cells never written count nothing, 16 whole
+ * code points. RIS goes back to DEC's (0). */
 static void test_variants(void)
 {
 	struct t_term *t = t_new(10, 3, 0);
@@ -127,10 +128,19 @@ static void test_variants(void)
 	/* the same without 8: xterm 379 counts a blank first cell anyway */
 	t_feed(t, "\033[1#y");
 	EXPECT(t, "1;1;1;2;1;3", "\033P1!~0102\033\\");
-	/* whole code points: e-acute 0xe9, euro 0x20ac, U+6A4B once; low bytes: 0xe9 + 0xac + 0x4b + 0xff */
+	/* whole code points: e-acute 0xe9, euro 0x20ac, U+6A4B, its right half 0xffff (xterm's placeholder there,
+	 * whole too: xterm 379 answers 8BDF, measured with tests/tools/xterm-replies.py in session 47); low
+	 * bytes: 0xe9 + 0xac + 0x4b + 0xff */
 	EXPECT(t, "1;1;2;1;2;10", "\033P1!~02DF\033\\");
 	t_feed(t, "\033[17#y");
-	EXPECT(t, "1;1;2;1;2;10", "\033P1!~8BE0\033\\");
+	EXPECT(t, "1;1;2;1;2;10", "\033P1!~8BDF\033\\");
+	/* 4 and 8 together: cells never written count nothing, blank or not in the middle (xterm 379, session 47:
+	 * `a\e[C\e[1mb\e[m\e[Cq\e[12#y\e[1;1;1;1;1;10*y` answers FE4C, a + bold b + q) */
+	t_feed(t, "\033[3;1Ha\033[C\033[1mb\033[m\033[Cq\033[12#y");
+	EXPECT(t, "1;1;3;1;3;10", "\033P1!~FE4C\033\\");
+	EXPECT(t, "1;1;3;2;3;10", "\033P1!~FEAD\033\\");
+	t_feed(t, "\033[13#y");
+	EXPECT(t, "1;1;3;6;3;10", "\033P1!~0000\033\\");
 	/* RIS and an omitted parameter: DEC's again */
 	t_feed(t, "\033c\033[1#yA\033[#y");
 	EXPECT(t, "1;1;1;1;1;1", "\033P1!~FFBF\033\\");
