@@ -21,6 +21,20 @@ static void expect(struct t_term *t, const char *req, const char *want, int line
 }
 #define EXPECT(t, req, want) expect(t, req, want, __LINE__)
 
+/* A stream fed, then a request and its reply, step after step. */
+struct step {
+	const char *feed, *req, *want;
+};
+
+static void expect_steps(struct t_term *t, const struct step *s, size_t n, int line)
+{
+	for (size_t i = 0; i < n; i++) {
+		t_feed(t, s[i].feed);
+		expect(t, s[i].req, s[i].want, line);
+	}
+}
+#define EXPECT_STEPS(t, s) expect_steps(t, s, sizeof(s) / sizeof(s[0]), __LINE__)
+
 static void test_cells(void)
 {
 	struct t_term *t = t_new(20, 6, 0);
@@ -48,17 +62,12 @@ static void test_cells(void)
 	EXPECT(t, "5;1;4;1;4;20", "\033P5!~FD21\033\\");
 	/* an invisible character counts as a space with its other attributes (bold, underline, blink, inverse:
 	 * 0x110), an invisible wide character's right half as a blank (trimmed unless first) */
-	static const struct {
-		const char *feed, *req, *want;
-	} hidden[] = {
+	static const struct step hidden[] = {
 		{"\033[5;1H\033[8;1;4;5;7ma\033[m", "6;1;5;1;5;1", "\033P6!~FEF0\033\\"},
 		{"\033[5;1H\033[8;4m\xe4\xb8\xadx\033[m", "6;1;5;1;5;3", "\033P6!~FFA0\033\\"},
 		{"", "6;1;5;2;5;3", "\033P6!~FFB0\033\\"},
 	};
-	for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++) {
-		t_feed(t, hidden[i].feed);
-		EXPECT(t, hidden[i].req, hidden[i].want);
-	}
+	EXPECT_STEPS(t, hidden);
 	t_free(t);
 }
 
@@ -136,11 +145,12 @@ static void test_variants(void)
 	EXPECT(t, "1;1;2;1;2;10", "\033P1!~8BDF\033\\");
 	/* 4 and 8 together: cells never written count nothing, blank or not in the middle (xterm 379, session 47:
 	 * `a\e[C\e[1mb\e[m\e[Cq\e[12#y\e[1;1;1;1;1;10*y` answers FE4C, a + bold b + q) */
-	t_feed(t, "\033[3;1Ha\033[C\033[1mb\033[m\033[Cq\033[12#y");
-	EXPECT(t, "1;1;3;1;3;10", "\033P1!~FE4C\033\\");
-	EXPECT(t, "1;1;3;2;3;10", "\033P1!~FEAD\033\\");
-	t_feed(t, "\033[13#y");
-	EXPECT(t, "1;1;3;6;3;10", "\033P1!~0000\033\\");
+	static const struct step notrim_drawn[] = {
+		{"\033[3;1Ha\033[C\033[1mb\033[m\033[Cq\033[12#y", "1;1;3;1;3;10", "\033P1!~FE4C\033\\"},
+		{"", "1;1;3;2;3;10", "\033P1!~FEAD\033\\"},
+		{"\033[13#y", "1;1;3;6;3;10", "\033P1!~0000\033\\"},
+	};
+	EXPECT_STEPS(t, notrim_drawn);
 	/* RIS and an omitted parameter: DEC's again */
 	t_feed(t, "\033c\033[1#yA\033[#y");
 	EXPECT(t, "1;1;1;1;1;1", "\033P1!~FFBF\033\\");
