@@ -18,7 +18,8 @@
  * - the total is negated and reported modulo 2^16.
  * Not followed (docs/conformance.md): xterm precomposes a base and a combining mark into one character as
  * they come, from a table of its own with gaps (e U+0301 counts as U+00E9, 0xe9; a U+0323 U+0302 stops at
- * U+1EA1); the cells ECH, EL 1, ED 1, ICH and DECIC blank count as spaces there, ours are erased (cp 0).
+ * U+1EA1); the cells ECH, EL 1, ED 1, ICH and DECIC blank count as spaces there, ours are erased (cp 0), and
+ * so do the cells any erase blanks while the pen has a colour and those DECCRA copies from blanks.
  * The page Pp is ignored, as xterm ignores it: there is one page, the screen on display (the alternate one
  * when it is active), never the scrollback. The rectangle is always read from the third parameter on, as
  * DEC's format has it (xterm, given only Pid and Pp, reads them as Pt and Pl: it skips the first two

@@ -22,7 +22,8 @@ ends or keeps a pending wrap; DECRQM of modes set several at a time, through RIS
 screens; XTMODKEYS's set, reset and disable forms; OSC 10..19 chains and after other OSCs; OSC 4 with
 several indices and OSC 104 with several; C1 and abandoned terminators; DECRQSS after the state it reports
 (DECSCL, DECSCUSR, DECSCA, margins set wrong, XTPUSHSGR/XTPOPSGR); the palette stack, XTQALLOWED, XTGETXRES,
-DECUDK's lock, DECRQCRA. --random N --seed S runs N random mode histories instead (random_cases).
+DECUDK's lock, DECRQCRA. --random N --seed S runs N random mode histories instead (random_cases);
+--crandom N --seed S N random screens and DECRQCRA checksums of random rectangles (checksum_cases).
 
 Needs: apt-get install -y xterm xvfb (xterm 379). xterm runs with xterm-diff's options (-u8, the size given,
 its defaults otherwise) plus -fg/-bg set to our default colours (#e5e5e5 on black), so that OSC 10/11/12's
@@ -38,6 +39,7 @@ Run from the worktree after building:
   tests/tools/xterm-replies.py --xterm-args '-ti 220'  # xterm at a VT220's level
   tests/tools/xterm-replies.py --json out.json         # every difference, machine-readable
   tests/tools/xterm-replies.py --random 300 --seed 4646  # random DECSET/XTSAVE/DECSTR histories, DECRQM'd
+  tests/tools/xterm-replies.py --size 20x8 --crandom 400 --seed 4848  # random screens, DECRQCRA of rectangles
 Prints each difference (the case's bytes and both replies, escaped) and a summary; exits 0 whatever it
 finds. Starts Xvfb on --display (:99) and stops it. docs/conformance.md lists the differences kept on purpose.
 """
@@ -509,6 +511,63 @@ def random_cases(n, seed):
     return out
 
 
+# Random checksums (--crandom): a screen drawn by a random stream of the functions DECRQCRA's sum reads
+# (narrow, Latin-1, Euro, DEC line-drawing and wide text, SGR 1/4/5/7/8/21, DECSCA, the erases the
+# sum trims, DCH, IL/DL, SU/SD, SL, DECDC, the rectangle functions, insert mode, autowrap, both margins and
+# origin mode, now and then XTCHECKSUM), then DECRQCRA of random rectangles, edges omitted, 0, past the
+# screen or reversed. Left out, as differences docs/conformance.md lists ("Replies and DECRQCRA"): ECH, EL 1,
+# ED 1, ICH, DECIC and SR (xterm sums the blanks they make as spaces), colours (xterm sums the blanks any erase
+# makes with a colour in the pen as spaces), combining marks (xterm precomposes), a DECRQCRA without Pid or
+# with fewer than six parameters, wide DECFRA characters. Still there: DECCRA's copies of blank cells (spaces
+# in xterm's sum) and a wide character DECSCA protected, half overwritten (docs/conformance.md lists both).
+def checksum_cases(n, seed, cols, rows):
+    import random
+    rnd = random.Random(seed)
+    nums = ["", "0", "1", "2", "3", str(rows - 1), str(rows), str(cols - 1), str(cols), "99"]
+
+    def num():
+        return rnd.choice(nums)
+
+    def edges():
+        return ";".join(num() for _ in range(4))
+
+    def text():
+        return rnd.choice(["x", "ab", "中", "a中b", "ＡＢ", "0123456789", "é€", "\u00a0\u00ff", "q",
+                           E + "(0lqk" + E + "(B", E + ")0\x0eax\x0f", "  ", "中 文"])
+
+    ops = [
+        lambda: CSI + rnd.choice(["0", "1", "4", "5", "7", "8", "21", "22", "24", "27", "28", "1;7", "4;5",
+                                  ""]) + "m",
+        lambda: CSI + num() + ";" + num() + rnd.choice("Hf"),
+        lambda: CSI + num() + ";" + num() + "r",
+        lambda: CSI + "?69h" + CSI + num() + ";" + num() + "s",
+        lambda: CSI + "?" + rnd.choice(["6", "7", "69"]) + rnd.choice("hl"),
+        lambda: CSI + "4" + rnd.choice("hl"),
+        lambda: CSI + rnd.choice(["", "0", "2", "?", "?0", "?2"]) + rnd.choice("JK"),
+        lambda: CSI + num() + rnd.choice(["P", "L", "M", "S", "T", " @", "'~", "b", "C", "D", "A", "B"]),
+        lambda: CSI + rnd.choice("012") + '"q',
+        lambda: CSI + rnd.choice(["88", "32", "233", "8364", "113", ""]) + ";" + edges() + "$x",
+        lambda: CSI + edges() + rnd.choice(["$z", "${"]),
+        lambda: CSI + edges() + ";1;" + num() + ";" + num() + "$v",
+        lambda: CSI + edges() + ";" + rnd.choice(["0", "1", "4", "5", "7", "1;7", "22", "24", "27"]) +
+        rnd.choice(["$r", "$t"]),
+        lambda: CSI + rnd.choice(["", "1", "2"]) + "*x",
+        lambda: rnd.choice(["\r", "\n", "\b", "\t", E + "D", E + "M", E + "7", E + "8"]),
+        text, text, text, text,
+    ]
+    out = []
+    for i in range(n):
+        s = xdiff.fill(cols, rows) if rnd.random() < 0.5 else ""
+        if rnd.random() < 0.15:
+            s += CSI + "%d#y" % rnd.randint(0, 31)
+        for _ in range(rnd.randint(2, 12)):
+            s += rnd.choice(ops)()
+        for _ in range(rnd.randint(1, 3)):
+            s += CSI + "%d;%s;%s*y" % (rnd.randint(1, 99), rnd.choice(["", "0", "1", "2"]), edges())
+        out.append(("crandom-%d-%d" % (seed, i), s.encode("utf-8")))
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------------
 
 
@@ -527,6 +586,8 @@ def main():
     ap.add_argument("--batch", type=int, default=300, help="cases per xterm process")
     ap.add_argument("--json", help="write every difference to this file")
     ap.add_argument("--random", type=int, default=0, help="only N random mode histories (random_cases)")
+    ap.add_argument("--crandom", type=int, default=0, help="only N random screens and DECRQCRA checksums of "
+                    "random rectangles (checksum_cases; --size 20x8 makes them dense)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     for tool in ("xterm", "Xvfb"):
@@ -534,7 +595,8 @@ def main():
             sys.exit("%s not found: apt-get install -y xterm xvfb" % tool)
     cols, rows = (int(x) for x in a.size.split("x"))
     cases = [("case-%d" % i, unescape(s)) for i, s in enumerate(a.case)] or (
-        random_cases(a.random, a.seed) if a.random else families(cols, rows))
+        random_cases(a.random, a.seed) if a.random else
+        checksum_cases(a.crandom, a.seed, cols, rows) if a.crandom else families(cols, rows))
     if a.only:
         cases = [c for c in cases if re.search(a.only, c[0])]
 
