@@ -703,7 +703,8 @@ def main():
     ap.add_argument("--full", action="store_true", help="show every row of a divergent case")
     ap.add_argument("--json", help="write every divergence to this file")
     ap.add_argument("--rect", action="store_true", help="the random cases also use the VT420 rectangle "
-                    "functions (DECCRA, DECFRA, DECERA, DECSERA, DECCARA, DECRARA, DECSACE)")
+                    "functions (DECCRA, DECFRA, DECERA, DECSERA, DECCARA, DECRARA, DECSACE); --mrandom's too, "
+                    "over its margins, origin mode and wide characters (and with --attrs its pens)")
     ap.add_argument("--attrs", action="store_true", help="also compare each cell's attributes and colours "
                     "(xterm's printAttributes: 2; adds the attribute families and pens in the random cases; "
                     "the last column holds a sentinel, see tests/tools/xterm_diff_attrs.py)")
@@ -735,7 +736,10 @@ def main():
             extra = tuple(extra) + mark_ops(rng)
         cases += [("random-%d-%d" % (a.seed, i), random_case(rng, cols, rows, extra)) for i in range(a.random)]
         mrng = random.Random(a.seed)
-        cases += [("mrandom-%d-%d" % (a.seed, i), margins.random_case(mrng, cols, rows, fill))
+        # (with --rect or --attrs its own draws of them, so that the cases without stay as they were)
+        mextra = tuple(attrs.random_ops(mrng)) if a.attrs and a.rect else ()
+        mextra += rect_ops(mrng, cols, rows) if a.rect else ()
+        cases += [("mrandom-%d-%d" % (a.seed, i), margins.random_case(mrng, cols, rows, fill, mextra))
                   for i in range(a.mrandom)]
     if a.only:
         cases = [c for c in cases if re.search(a.only, c[0])]

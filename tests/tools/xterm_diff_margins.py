@@ -173,9 +173,10 @@ def families(cols, rows, fill, escape):
     return out
 
 
-def random_case(rng, cols, rows, fill):
+def random_case(rng, cols, rows, fill, extra=()):
     """A random stream concentrated on margins, origin mode, tabs, wrap and the editing functions, over a
-    screen of narrow or wide characters (fill(cols, rows): the base tool's prelude)."""
+    screen of narrow or wide characters (fill(cols, rows): the base tool's prelude); extra: more operations
+    (the base tool's rectangle functions with --rect, its pens with --attrs)."""
     nums = ["", "0", "1", "2", "3", "4", str(rows - 1), str(rows), str(cols - 1), str(cols), "99"]
 
     def n():
@@ -199,7 +200,7 @@ def random_case(rng, cols, rows, fill):
         lambda: E + rng.choice(["D", "M", "E", "7", "8", "6", "9", "H"]),
         lambda: CSI + rng.choice(["0", "1", "2", ""]) + rng.choice("JK"),
         text, text, text,
-    ]
+    ] + list(extra)
     r = rng.random()
     s = fill(cols, rows) if r < 0.4 else wide_fill(cols, rows) if r < 0.8 else ""
     for _ in range(rng.randint(3, 12)):
