@@ -89,15 +89,17 @@ static unsigned rect_checksum(const struct grid *g, int y0, int x0, int y1, int 
 			const struct grid_cell *c = &l->cells[x];
 			const struct grid_style *st = grid_style(g, c->style);
 			bool drawn = c->cp != 0 || c->width == 0; /* else never written, or erased */
-			bool hidden = drawn && !(mode & CS_BYTE) && (st->attrs & GRID_ATTR_INVISIBLE);
+			/* (whole code points or not: xterm 379 reads invisible text as blanks under XTCHECKSUM 16 too) */
+			bool hidden = drawn && (st->attrs & GRID_ATTR_INVISIBLE);
 			unsigned marks = 0;
-			/* a blank counts as a space, but nothing with 4 and 8 together (xterm 379 measured) */
-			unsigned blank = (mode & (CS_NOTRIM | CS_DRAWN)) == (CS_NOTRIM | CS_DRAWN) && !drawn ? 0 : ' ';
-			unsigned ch = drawn && !hidden ? char_value(g, c, mode, &marks) : blank;
+			unsigned ch = drawn && !hidden ? char_value(g, c, mode, &marks) : ' ';
 			if (hidden && c->width == 0)
 				drawn = false; /* an invisible wide character's right half: a blank */
 			else if (!(mode & CS_ATTRIBS))
 				ch += attr_weight(st);
+			/* a blank counts as a space, but nothing with 4 and 8 together (xterm 379 measured) */
+			if (!drawn && (mode & (CS_NOTRIM | CS_DRAWN)) == (CS_NOTRIM | CS_DRAWN))
+				ch = 0;
 			/* trimming drops blanks (a space with no attributes nothing was written to), except the
 			 * rectangle's first cell */
 			if (first || ch != ' ' || drawn) {

@@ -159,6 +159,25 @@ static void test_variants(void)
 	t_free(t);
 }
 
+/* XTCHECKSUM 16 (whole code points) keeps DEC's reading of invisible text: an invisible character counts as a
+ * space with its attributes, an invisible wide character's right half as a blank (xterm 379, measured with
+ * tests/tools/xterm-replies.py in session 47: the stream below answers 00A0, 00C0 and 00E0; they counted
+ * the characters themselves, 00E4 and 666A), a right half nothing under 4 and 8 (it counted a space). */
+static void test_variants_hidden(void)
+{
+	struct t_term *t = t_new(10, 2, 0);
+	static const struct step hidden[] = {
+		{"\033[1;8md\033[m\033[8m\xe6\x96\x87\033[m\033[17#y", "1;1;1;1;1;1", "\033P1!~00A0\033\\"},
+		{"", "1;1;1;1;1;3", "\033P1!~00C0\033\\"}, /* the right half trimmed */
+		{"\033[21#y", "1;1;1;1;1;3", "\033P1!~00E0\033\\"}, /* and counted without trimming */
+		/* but nothing with 4 and 8 together, as a cell never written (xterm: 00C0 for both) */
+		{"\033[13#y", "1;1;1;1;1;3", "\033P1!~00C0\033\\"},
+		{"\033[29#y", "1;1;1;1;1;4", "\033P1!~00C0\033\\"},
+	};
+	EXPECT_STEPS(t, hidden);
+	t_free(t);
+}
+
 /* The rectangle functions (grid-rect-edit.c) given hostile parameters: rectangles outside the screen,
  * upside down, of huge or overflowing numbers, fill characters that are no character, a 1x1 screen. Each
  * either does nothing or is clipped to the screen; nothing is written outside it (ASan watches the cells). */
@@ -225,6 +244,7 @@ static void test_edit_hostile(void)
 int main(void)
 {
 	test_variants();
+	test_variants_hidden();
 	test_cells();
 	test_rectangles();
 	test_edit_hostile();

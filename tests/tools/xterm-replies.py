@@ -316,7 +316,8 @@ def families(cols, rows):
     # kitty keyboard (xterm 379 does not know it)
     add("kitty-query", CSI + "?u")
     add("kitty-query-pushed", CSI + ">1u" + CSI + "?u")
-    return [(n, s.encode("utf-8")) for n, s in out] + more_families(cols, rows) + decstr_families()
+    return ([(n, s.encode("utf-8")) for n, s in out] + more_families(cols, rows) + decstr_families() +
+            checksum_variants())
 
 
 def more_families(cols, rows):
@@ -503,6 +504,24 @@ def decstr_families():
     every = "".join(s.replace("%d", "80") for t, s in DECSTR_SETUPS if t not in ("alt-screen", "pending-wrap"))
     out.append(("decstr-all", every + CSI + "!p" + DECSTR_QUERIES))
     out.append(("decstr-all-alt", every + CSI + "?1049h" + every + CSI + "!p" + DECSTR_QUERIES))
+    return [(n, s.encode("utf-8")) for n, s in out]
+
+
+# XTCHECKSUM's 32 variants (session 47) over one screen holding each kind of cell the sum tells apart: text
+# after cells never written, video attributes, an invisible character, wide characters (one invisible),
+# Latin-1, the Euro sign, DEC line drawing, a mark xterm cannot precompose, a printed space, cells EL erased (not
+# ECH: xterm sums its blanks as spaces, docs/conformance.md);
+# each variant then three rectangles (a row with blanks first, the whole screen, a blank one).
+CHECKSUM_SCREEN = ("a" + CSI + "C" + CSI + "1;4mb" + CSI + "m" + CSI + "2C" + CSI + "5;7mc" + CSI + "8md" + CSI +
+                   "m" + "\r\n" + "\u4e2d" + CSI + "8m\u6587" + CSI + "m\u00e9\u20ac" + E + "(0q" + E + "(B" +
+                   "q\u0336 x" + "\r\n" + "wxyz" + CSI + "3;2H" + CSI + "K")
+
+
+def checksum_variants():
+    out = []
+    for v in range(32):
+        q = "".join(CSI + "%d;1;%s*y" % (i + 1, r) for i, r in enumerate(("1;2;1;12", "1;1;4;20", "4;1;4;20")))
+        out.append(("xtchecksum-%d" % v, CHECKSUM_SCREEN + CSI + "%d#y" % v + q))
     return [(n, s.encode("utf-8")) for n, s in out]
 
 
