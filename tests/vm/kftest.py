@@ -60,15 +60,38 @@ def check(cond, msg, vm=None):
         raise VMError(msg)
 
 
-def run_test(name, fn):
-    """Runs FN() as one test of a scenario that reports several: prints PASS NAME, or the reason and FAIL NAME."""
+_reported = set()  # the names run_test and scenario have printed PASS or FAIL for
+
+
+def run_test(name, fn, vm=None):
+    """Runs FN() as one test of a scenario that reports several: prints PASS NAME, or the reason and FAIL NAME
+    (with the end of kmscon-felis' log in VM, /tmp/kf.log, when VM is given and alive)."""
+    _reported.add(name)
     try:
         fn()
         print("PASS " + name)
     except VMError as e:
         print("%s: %s" % (name, e))
+        log = vm.sh("tail -15 /tmp/kf.log", check=False)[1] if vm is not None and vm.alive() else ""
+        for line in log.splitlines():
+            print("  kmscon-felis: " + line)
         print("FAIL " + name)
     sys.stdout.flush()
+
+
+def scenario(vm, label, names, fn):
+    """Runs FN(), the tests NAMES on VM (each through run_test), and shuts VM down. A VMError outside the tests
+    (a replay, a boot step) fails every one of NAMES not reported yet: each name gets exactly one line."""
+    try:
+        fn()
+    except VMError as e:
+        print("%s: %s" % (label, e))
+        for n in names:
+            if n not in _reported:
+                _reported.add(n)
+                print("FAIL " + n)
+    finally:
+        vm.shutdown()
 
 
 def main(fn):

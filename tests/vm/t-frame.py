@@ -96,26 +96,14 @@ def stop(vm):
           check=False)
 
 
-def result(name, fn, vm):
-    try:
-        fn()
-        print("PASS " + name)
-    except vmlib.VMError as e:
-        print("%s: %s" % (name, e))
-        log = vm.sh("tail -15 /tmp/kf.log", check=False)[1] if vm.alive() else ""
-        for line in log.splitlines():
-            print("  kmscon-felis: " + line)
-        print("FAIL " + name)
-    sys.stdout.flush()
-
-
 def run_gpu(gpu, flood):
     prog = ("cat /tmp/stream.bin; while [ ! -e /tmp/go2 ]; do sleep 0.1; done; "
             "cat /tmp/flood.bin /tmp/final.bin; exec sleep 100000\n")
     vm = kftest.boot(gpu=gpu, name="frame-" + gpu, files={
         "/tmp/stream.bin": STREAM, "/tmp/flood.bin": flood, "/tmp/final.bin": FINAL, "/tmp/prog.sh": prog})
     names = ["frame-%s-%s" % (t, gpu) for t in ("first", "flood", "legacy", "hotplug")]
-    try:
+
+    def run():
         probe = replay(vm, ["/tmp/stream.bin"], 10, 2, "probe")
         cw, ch = probe.width // 10, probe.height // 2
         cols, rows = W // cw, H // ch
@@ -123,13 +111,13 @@ def run_gpu(gpu, flood):
         exp1 = replay(vm, ["/tmp/stream.bin"], cols, rows, "first")
         exp2 = replay(vm, ["/tmp/stream.bin", "/tmp/flood.bin", "/tmp/final.bin"], cols, rows, "final")
         start(vm)
-        result(names[0], lambda: expect_screen(vm, exp1, "first frame"), vm)
+        kftest.run_test(names[0], lambda: expect_screen(vm, exp1, "first frame"), vm)
 
         def flood_test():
             vm.sh("touch /tmp/go2")
             expect_screen(vm, exp2, "final screen after the flood", timeout=300)
 
-        result(names[1], flood_test, vm)
+        kftest.run_test(names[1], flood_test, vm)
 
         def hotplug_test():
             vm.unplug_gpu()
@@ -139,17 +127,13 @@ def run_gpu(gpu, flood):
             vm.plug_gpu()
             expect_screen(vm, exp2, "screen after the GPU came back", timeout=120)
 
-        result(names[3], hotplug_test, vm)
+        kftest.run_test(names[3], hotplug_test, vm)
         stop(vm)
         start(vm, legacy=True)
-        result(names[2], lambda: expect_screen(vm, exp1, "first frame (legacy)"), vm)
+        kftest.run_test(names[2], lambda: expect_screen(vm, exp1, "first frame (legacy)"), vm)
         stop(vm)
-    except vmlib.VMError as e:
-        print("frame-%s: %s" % (gpu, e))
-        for n in names:
-            print("FAIL " + n)
-    finally:
-        vm.shutdown()
+
+    kftest.scenario(vm, "frame-" + gpu, names, run)
 
 
 def main():

@@ -113,18 +113,6 @@ def stop(vm):
           "sleep 0.1; done; kill -9 $p 2>/dev/null; true", check=False)
 
 
-def result(name, fn, vm):
-    def run():
-        try:
-            fn()
-        except vmlib.VMError:
-            if vm.alive():
-                print("  the end of kmscon-felis' log:\n    " + vm.sh("tail -15 /tmp/kf.log", check=False)[1]
-                      .replace("\n", "\n    "))
-            raise
-    kftest.run_test(name, run)
-
-
 def expected(vm, rots):
     """The replays of the stream at the grid of each rotation of ROTS, by name; and the cell size."""
     probe = replay(vm, 10, 2, "probe")
@@ -139,22 +127,20 @@ def expected(vm, rots):
 def first_frames(vm, exp, rots, suffix=""):
     for rot in rots:
         start(vm, "--rotate=" + rot)
-        result("rotate-" + rot + suffix, lambda: expect(vm, panel(exp[rot], rot), "first frame turned " + rot), vm)
+        kftest.run_test("rotate-" + rot + suffix,
+                        lambda: expect(vm, panel(exp[rot], rot), "first frame turned " + rot), vm)
         stop(vm)
 
 
 def bochs():
     vm = kftest.boot(gpu="bochs", name="rotate-bochs", files={"/tmp/stream.bin": STREAM,
                                                                 "/tmp/prog.sh": "cat /tmp/stream.bin; exec sleep 100000\n"})
-    try:
+
+    def run():
         exp, _, _ = expected(vm, ("right", "left"))
         first_frames(vm, exp, ("right", "left"), "-bochs")
-    except vmlib.VMError as e:
-        print("rotate-bochs: %s" % e)
-        for n in ("rotate-right-bochs", "rotate-left-bochs"):
-            print("FAIL " + n)
-    finally:
-        vm.shutdown()
+
+    kftest.scenario(vm, "rotate-bochs", ("rotate-right-bochs", "rotate-left-bochs"), run)
 
 
 def main():
@@ -174,7 +160,8 @@ def virtio():
                                                          "/tmp/mouse.sh": mouse, "/tmp/blank.bin": b"\033[?25l"},
                      extra_args=TABLET)
     names = ["rotate-right", "rotate-left", "rotate-inverted", "rotate-grab", "rotate-pointer"]
-    try:
+
+    def run():
         exp, cw, ch = expected(vm, ("normal", "right", "left", "inverted"))
         lw, lh = turned_size("right")
         exp["blank-right"] = replay(vm, lw // cw, lh // ch, "blank-right", "/tmp/blank.bin")
@@ -200,7 +187,7 @@ def virtio():
                          "the program sees %r after <Logo>=, expected '%d %d'" % (size, lh // ch, lw // cw), vm)
             expect(vm, panel(exp["right"], "right"), "screen after grab-rotate-cw")
 
-        result(names[3], grab, vm)
+        kftest.run_test(names[3], grab, vm)
         stop(vm)
 
         def pointer():
@@ -225,14 +212,10 @@ def virtio():
                 got = vm.sh("cat /tmp/reports 2>/dev/null", check=False)[1]
             kftest.check(got == want, "mouse reports %r, expected %r" % (got, want), vm)
 
-        result(names[4], pointer, vm)
+        kftest.run_test(names[4], pointer, vm)
         stop(vm)
-    except vmlib.VMError as e:
-        print("rotate: %s" % e)
-        for n in names:
-            print("FAIL " + n)
-    finally:
-        vm.shutdown()
+
+    kftest.scenario(vm, "rotate", names, run)
 
 
 kftest.main(main)
