@@ -91,6 +91,16 @@ static inline bool file_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/* Runs the loop until the file at path exists, for up to ms of loop time; true once it does. What a child hands
+ * the test goes whole: written to path.part, then renamed, so that a test reads it once it exists and not after
+ * a guess of how long the child takes (a child late on a busy machine left the file short). */
+static inline bool run_until_file(struct kf_loop *loop, const char *path, int ms)
+{
+	for (int waited = 0; !file_exists(path) && waited < ms; waited += 10)
+		run_for(loop, 10);
+	return file_exists(path);
+}
+
 /* The start and the end of a test file's main: a minute's alarm (a hung child must not hang the suite) and the
  * temporary directory; then the directory removed and the exit status (1 when a check failed). */
 static inline int session_tests_begin(void)

@@ -38,10 +38,11 @@ static void test_oneshot_and_paste(void)
 	/* A child that reads nothing (after the first bytes typed): a paste bigger than the queue waits for it
 	 * (test_paste_streamed), but one more than a clipboard's worth beyond what it has read is refused whole, with
 	 * a notice. */
-	char got[256], script[512];
+	char got[256], script[1024];
 	snprintf(got, sizeof(got), "%s/pasted", tmpdir);
 	snprintf(script, sizeof(script),
-		 "stty raw -echo; printf '\\033[?2004h'; head -c 42 > %s; exec sleep 60", got);
+		 "stty raw -echo; printf '\\033[?2004h'; head -c 42 > %s.part; mv %s.part %s; exec sleep 60", got, got,
+		 got);
 	const char *argv[] = {"sh", "-c", script, NULL};
 	struct ctx c = {.loop = kf_loop_create()};
 	struct kf_session *s = bracketed_child(&c, argv, 64u << 10);
@@ -50,7 +51,7 @@ static void test_oneshot_and_paste(void)
 	 * them out, is tested alone below): the child reads one bracketed paste, then the typed z's. */
 	CHECK(kf_session_paste(s, "ab\033[201~12\033[20\033[201~1~", 22) == 0);
 	CHECK(kf_session_write(s, "zzzzzzzz", 8) == 0);
-	run_for(c.loop, 500);
+	CHECK(run_until_file(c.loop, got, 10000));
 	char buf[64];
 	read_text(got, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "\033[200~ab [201~12 [20 [201~1~\033[201~zzzzzzzz"));
@@ -173,12 +174,14 @@ static void test_paste_filter(void)
 }
 
 /* A session whose child, in raw mode without echo and without bracketed paste, writes to path the first n bytes it
- * reads (stty first: in cooked mode the line discipline would turn "\r" back into "\n"). argv is static. */
+ * reads (stty first: in cooked mode the line discipline would turn "\r" back into "\n"), whole: path exists once
+ * they are all there (run_until_file). argv is static. */
 static struct kf_session *raw_reader(struct ctx *c, const char *path, int n)
 {
 	static char script[512];
 	static const char *argv[] = {"sh", "-c", script, NULL};
-	snprintf(script, sizeof(script), "stty raw -echo; printf RAW; head -c %d > %s; exec sleep 60", n, path);
+	snprintf(script, sizeof(script), "stty raw -echo; printf RAW; head -c %d > %s.part; mv %s.part %s; exec sleep 60",
+		 n, path, path, path);
 	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 80, .rows = 10};
 	struct kf_session_callbacks cb = {.exited = on_exited};
 	struct kf_session *s = NULL;
@@ -206,7 +209,7 @@ static void test_paste_newlines(void)
 	struct ctx c = {.loop = kf_loop_create()};
 	struct kf_session *s = raw_reader(&c, got, 8);
 	CHECK(kf_session_paste(s, "l1\nl2\r\nl3", 10) == 0);
-	run_for(c.loop, 500);
+	CHECK(run_until_file(c.loop, got, 10000));
 	char buf[64];
 	read_text(got, buf, sizeof(buf));
 	CHECK(!strcmp(buf, "l1\rl2\rl3"));
@@ -221,12 +224,12 @@ static void test_paste_newlines(void)
  * cannot end the paste. */
 static void test_paste_controls(void)
 {
-	char got[256], script[512], buf[64];
+	char got[256], script[1024], buf[64];
 	snprintf(got, sizeof(got), "%s/pasted-ctl", tmpdir);
 	struct ctx c = {.loop = kf_loop_create()};
 	struct kf_session *s = raw_reader(&c, got, 16);
 	CHECK(kf_session_paste(s, "a\003b\033[Ac\177\000d\te\001\010\032\n", 16) == 0);
-	run_for(c.loop, 500);
+	CHECK(run_until_file(c.loop, got, 10000));
 	read_text(got, buf, sizeof(buf));
 	if (strcmp(buf, "a b [Ac  d\te\001  \r"))
 		printf("unbracketed paste of controls reached the child as \"%s\"\n", buf);
@@ -237,12 +240,14 @@ static void test_paste_controls(void)
 	/* the special characters are the terminal's, read when pasting: with the interrupt moved to q, a ^C is no
 	 * key to fear and passes, and q, no control, is text as ever */
 	snprintf(script, sizeof(script),
-		 "stty raw -echo intr q; printf '\\033[?2004h'; head -c 22 > %s; exec sleep 60", got);
+		 "stty raw -echo intr q; printf '\\033[?2004h'; head -c 22 > %s.part; mv %s.part %s; exec sleep 60", got,
+		 got, got);
+	unlink(got); /* the first child's */
 	const char *argv2[] = {"sh", "-c", script, NULL};
 	c = (struct ctx){.loop = kf_loop_create()};
 	s = bracketed_child(&c, argv2, 0);
 	CHECK(kf_session_paste(s, "x\033[201~\003yq", 10) == 0);
-	run_for(c.loop, 500);
+	CHECK(run_until_file(c.loop, got, 10000));
 	read_text(got, buf, sizeof(buf));
 	if (strcmp(buf, "\033[200~x [201~\003yq\033[201~")) {
 		printf("bracketed paste of controls reached the child as:");
@@ -270,7 +275,7 @@ static void test_focus_reports(void)
 	kf_session_set_focus(s, false); /* no change */
 	kf_session_set_focus(s, true);
 	CHECK(kf_session_write(s, "zz", 2) == 0);
-	run_for(c.loop, 500);
+	CHECK(run_until_file(c.loop, got, 10000));
 	read_text(got, buf, sizeof(buf));
 	if (strcmp(buf, "\033[O\033[Izz"))
 		printf("focus changes reached the child as \"%s\"\n", buf + (buf[0] == '\033'));
