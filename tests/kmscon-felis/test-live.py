@@ -8,6 +8,7 @@ import base64
 import ctypes
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -315,9 +316,13 @@ def t_hostile():
     """A child that never reads while we type: the queue bound is hit, nothing blocks, shutdown is clean."""
     # Raw mode: the kernel's own buffer fills and stays full (in canonical mode it would discard input
     # beyond 4095 bytes per line and keep accepting).
-    r = Run(["sh", "-c", "trap '' HUP; stty raw -echo; exec sleep 60"], fifo=True, measure=True)
+    # Typing starts once the child has set raw mode (it says so with a file): after a fixed 0.2 s, a child
+    # started late on a busy machine was still in canonical mode, which takes any amount.
+    ready = os.path.join(TMP, "ready-hostile")
+    r = Run(["sh", "-c", "trap '' HUP; stty raw -echo; touch %s; exec sleep 60" % ready], fifo=True,
+            measure=True)
     fd = r.keys_fd()
-    time.sleep(0.2)
+    wait_file(ready)
     child = children_of(r.proc.pid)
     chunk = b"x" * 65536
     written = 0
@@ -595,6 +600,20 @@ def t_dump_unwritable():
         fail("dump to a full disk: status %d (want 1), log %r" % (p.returncode, err))
 
 
+def wait_stderr(p, what, timeout):
+    """What p (a Popen with stderr=PIPE) logs until a line holds what, or p exits, or timeout s pass."""
+    buf = b""
+    end = time.time() + timeout
+    while what not in buf and time.time() < end:
+        if not select.select([p.stderr], [], [], 0.1)[0]:
+            continue
+        chunk = os.read(p.stderr.fileno(), 4096)
+        if not chunk:
+            break
+        buf += chunk
+    return buf.decode(errors="replace")
+
+
 def t_dump_fifo_no_reader():
     """--dump-screen naming a FIFO that nobody reads at exit: the program says it waits for a reader, and a stop
     signal (SIGTERM, SIGINT) still ends it, with status 1 and the reason. It blocked in open(2) with its stop
@@ -604,12 +623,14 @@ def t_dump_fifo_no_reader():
     for sig in (signal.SIGTERM, signal.SIGINT):
         p = subprocess.Popen([PROG, "--backend=headless", "--size=20x3", "--dump-screen=" + fifo, "--login", "--",
                               "echo", "never read"], stderr=subprocess.PIPE)
-        time.sleep(1)
+        # The signal goes once the program says it waits (a fixed second was a guess: a program late on a busy
+        # machine got it before the dump, while it still ran).
+        err = wait_stderr(p, b"waiting for a reader", 30)
         if p.poll() is not None:
             fail("dump into an unread FIFO: exited with %d before anyone read it" % p.returncode)
         p.send_signal(sig)
         try:
-            err = p.communicate(timeout=5)[1].decode(errors="replace")
+            err += p.communicate(timeout=5)[1].decode(errors="replace")
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()
