@@ -5,6 +5,7 @@
 #define KF_TESTS_PTY_HARNESS_H
 
 #include <dirent.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
@@ -22,17 +23,20 @@ static inline uint64_t ms_now(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* The child's exit code once it exited within ms (polling pty_reap), or -1. */
+/* The child's exit code once it exited within ms, or -1: woken by its pidfd when there is one (a poll every 5 ms
+ * cost test_exit_race up to 5 ms a round, its child often not yet gone when its terminal hung up). */
 static inline int reap_wait(struct pty *pty, int ms)
 {
 	int st = -1;
 	uint64_t end = ms_now() + (uint64_t)ms;
-	while (ms_now() < end) {
+	for (uint64_t now = ms_now(); now < end; now = ms_now()) {
 		if (pty_reap(pty, &st) == 1)
 			return pty_exit_code(st);
-		usleep(5000);
+		struct pollfd pfd = {.fd = pty_pidfd(pty), .events = POLLIN};
+		if (pfd.fd < 0 || poll(&pfd, 1, (int)(end - now)) < 0)
+			usleep(5000);
 	}
-	return -1;
+	return pty_reap(pty, &st) == 1 ? pty_exit_code(st) : -1;
 }
 
 /* How many descriptors this process has open (with the directory's own and . and ..). */
