@@ -407,7 +407,13 @@ static uint64_t cpu_ms(void)
  * typing on (210 of 300 ticks over 3 idle seconds). */
 static void test_idle_after_queue(void)
 {
-	const char *argv[] = {"sh", "-c", "stty raw -echo; echo READY; sleep 0.3; exec cat >/dev/null", NULL};
+	/* The child reads once told to (a file): after a fixed 0.3 s, a test late to write (0.4 s) found the child
+	 * reading already, and the 256 KiB went straight through with nothing queued (10 times in 10). */
+	char go[256], cmd[512];
+	snprintf(go, sizeof(go), "%s/go-idle", tmpdir);
+	snprintf(cmd, sizeof(cmd),
+		 "stty raw -echo; echo READY; while [ ! -e %s ]; do sleep 0.02; done; exec cat >/dev/null", go);
+	const char *argv[] = {"sh", "-c", cmd, NULL};
 	struct ctx c = {.loop = kf_loop_create()};
 	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 5,
 					.write_queue_max = 1u << 20};
@@ -418,6 +424,9 @@ static void test_idle_after_queue(void)
 	static char keys[256 << 10];
 	memset(keys, 'k', sizeof(keys));
 	CHECK(kf_session_write(s, keys, sizeof(keys)) == 0 && kf_session_write_pending(s) > 0);
+	FILE *f = fopen(go, "w");
+	if (f)
+		fclose(f);
 	for (int i = 0; i < 500 && kf_session_write_pending(s); i++)
 		run_for(c.loop, 10);
 	const uint64_t t0 = cpu_ms();
