@@ -416,6 +416,9 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 		return -ENOMEM;
 	b->cfg.mode_width = cfg->mode_width;
 	b->cfg.mode_height = cfg->mode_height;
+	b->cfg.use_original_mode = cfg->use_original_mode;
+	if (cfg->use_original_mode && cfg->mode_width)
+		drm_info("mode %ux%u asked for: it wins over use-original-mode", cfg->mode_width, cfg->mode_height);
 	b->cfg.rotation = (unsigned)cfg->rotation <= DRM_ROTATE_LEFT ? cfg->rotation : DRM_ROTATE_NORMAL;
 	b->cfg.force_legacy = cfg->force_legacy || (env && strcmp(env, "1") == 0);
 	b->cfg.force_shadow = shadow && strcmp(shadow, "1") == 0;

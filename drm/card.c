@@ -76,6 +76,39 @@ static void card_setup_caps(struct drm_card *card)
 		card->prefer_shadow = cap != 0;
 }
 
+/* use-original-mode: what drives each connector now, before any commit of ours. drmModeGetCrtc gives an atomic
+ * driver's state too (the CRTC's MODE_ID blob, mode_valid = enabled), so one path serves both APIs; the
+ * connector is read without a probe (drmModeGetConnectorCurrent): only its encoder is needed, and the scan
+ * probes it right after. */
+static void card_read_originals(struct drm_card *card, const drmModeRes *res)
+{
+	const size_t max = sizeof(card->originals) / sizeof(card->originals[0]);
+
+	card->originals_read = true;
+	for (int c = 0; c < res->count_connectors && card->n_originals < max; c++) {
+		drmModeConnector *conn = drmModeGetConnectorCurrent(card->fd, res->connectors[c]);
+		drmModeEncoder *enc = conn && conn->encoder_id ? drmModeGetEncoder(card->fd, conn->encoder_id) : NULL;
+		drmModeCrtc *crtc = enc && enc->crtc_id ? drmModeGetCrtc(card->fd, enc->crtc_id) : NULL;
+		struct drm_card_original *o;
+
+		if (!conn)
+			continue;
+		o = &card->originals[card->n_originals++];
+		*o = (struct drm_card_original){.conn_id = conn->connector_id, .why = "no CRTC drives it"};
+		if (crtc && crtc->mode_valid && drm_mode_usable(&crtc->mode)) {
+			o->valid = true;
+			o->mode = crtc->mode;
+			drm_debug("%s: connector %u driven at %ux%u by CRTC %u", card->path, o->conn_id,
+				  o->mode.hdisplay, o->mode.vdisplay, crtc->crtc_id);
+		} else if (crtc) {
+			o->why = "its CRTC has no valid mode";
+		}
+		drmModeFreeCrtc(crtc);
+		drmModeFreeEncoder(enc);
+		drmModeFreeConnector(conn);
+	}
+}
+
 int drm_card_open(struct drm_backend *b, const char *path, dev_t devnum, struct drm_card **out)
 {
 	struct drm_card *card = calloc(1, sizeof(*card));
@@ -115,6 +148,9 @@ int drm_card_open(struct drm_backend *b, const char *path, dev_t devnum, struct 
 	ret = card_load_planes(card);
 	if (ret < 0)
 		goto err_res;
+	/* While the seat is not ours (a card opened late, on a retry) the CRTCs show another master's choice. */
+	if (drm_backend_cfg(b)->use_original_mode && !b->suspended)
+		card_read_originals(card, res);
 	drmModeFreeResources(res);
 	card->needs_modeset = true;
 	drm_info("%s: %s API, %u CRTCs, %u planes, %s", path, card->atomic ? "atomic" : "legacy",
@@ -203,14 +239,52 @@ static int choose_crtc(const struct drm_card *card, const drmModeConnector *conn
 	return fallback;
 }
 
-int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *conn, const char *name, int *err)
+/* The mode conn's CRTC drove when the card was opened, or NULL with *why saying why there is none. */
+static const drmModeModeInfo *original_mode(const struct drm_card *card, uint32_t conn_id, const char **why)
+{
+	if (card->originals_done) {
+		*why = "connected after start";
+		return NULL;
+	}
+	if (!card->originals_read) {
+		*why = "the card was opened while the seat was another's";
+		return NULL;
+	}
+	for (unsigned i = 0; i < card->n_originals; i++) {
+		if (card->originals[i].conn_id != conn_id)
+			continue;
+		*why = card->originals[i].why;
+		return card->originals[i].valid ? &card->originals[i].mode : NULL;
+	}
+	*why = "not read at start";
+	return NULL;
+}
+
+int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *conn, const char *name,
+			 drmModeModeInfo *mode, int *err)
 {
 	const struct drm_backend_cfg_view *cfg = drm_backend_cfg(card->b);
-	int mi = drm_mode_choose(conn->modes, conn->count_modes, cfg->mode_width, cfg->mode_height);
+	const drmModeModeInfo *orig = NULL;
+	const char *why = NULL;
 	char list[512];
+	int mi;
 
-	if (mi >= 0)
-		return mi;
+	/* --mode wins: drm_backend_create said so once. */
+	if (cfg->use_original_mode && !cfg->mode_width)
+		orig = original_mode(card, conn->connector_id, &why);
+	mi = drm_mode_select(conn->modes, conn->count_modes, cfg->mode_width, cfg->mode_height, orig);
+	if (mi == DRM_SELECT_ORIGINAL) {
+		*mode = *orig;
+		return DRM_SOURCE_KEPT_UNLISTED;
+	}
+	if (mi >= 0) {
+		*mode = conn->modes[mi];
+		if (orig)
+			return DRM_SOURCE_KEPT;
+		if (why)
+			drm_notice("%s: no original mode to keep (%s); preferred mode", name, why);
+		return cfg->mode_width ? DRM_SOURCE_ASKED : DRM_SOURCE_PREFERRED;
+	}
 	/* No modes at all (an EDID not read yet, a KVM switched away) says nothing about --mode: the connector is
 	 * skipped and the others still used; with none left the backend waits for hotplug. */
 	if (conn->count_modes == 0) {
@@ -229,12 +303,13 @@ static struct drm_output *output_create(struct drm_card *card, const drmModeConn
 	const char *type = drmModeGetConnectorTypeName(conn->connector_type);
 	struct drm_output *out;
 	char name[40];
-	int mi, ci;
+	drmModeModeInfo mode;
+	int src, ci;
 
 	snprintf(name, sizeof(name), "[CONNECTOR:%u:%s-%u]", conn->connector_id, type ? type : "Unknown",
 		 conn->connector_type_id);
-	mi = drm_card_choose_mode(card, conn, name, err);
-	if (mi < 0)
+	src = drm_card_choose_mode(card, conn, name, &mode, err);
+	if (src < 0)
 		return NULL;
 	ci = choose_crtc(card, conn);
 	if (ci < 0) {
@@ -250,7 +325,8 @@ static struct drm_output *output_create(struct drm_card *card, const drmModeConn
 	out->crtc_index = (unsigned)ci;
 	out->crtc_id = card->crtcs[ci].id;
 	out->plane_id = card->atomic ? choose_plane(card, (unsigned)ci) : 0;
-	out->mode = conn->modes[mi];
+	out->mode = mode;
+	out->mode_source = (uint8_t)src;
 	out->refresh_mhz = drm_mode_refresh_mhz(&out->mode);
 	out->period_ns = out->refresh_mhz ? (int64_t)(1000000000000LL / out->refresh_mhz) : 16666667;
 	drm_props_lookup(card->fd, out->conn_id, DRM_MODE_OBJECT_CONNECTOR, drm_conn_prop_names, CONN__COUNT,
@@ -258,8 +334,11 @@ static struct drm_output *output_create(struct drm_card *card, const drmModeConn
 	drm_damage_ring_reset(&out->history);
 	drm_region_set_full(&out->damage);
 	out->dirty = true;
-	drm_info("%s: [CRTC:%u] [PLANE:%u] mode %ux%u@%u.%03u", name, out->crtc_id, out->plane_id,
-		 out->mode.hdisplay, out->mode.vdisplay, out->refresh_mhz / 1000, out->refresh_mhz % 1000);
+	static const char *const sources[] = {"preferred", "asked for", "kept from start",
+					      "kept from start, not among the connector's modes"};
+	drm_info("%s: [CRTC:%u] [PLANE:%u] mode %ux%u@%u.%03u (%s)", name, out->crtc_id, out->plane_id,
+		 out->mode.hdisplay, out->mode.vdisplay, out->refresh_mhz / 1000, out->refresh_mhz % 1000,
+		 sources[out->mode_source & 3]);
 	return out;
 }
 
@@ -286,14 +365,21 @@ static bool scan_connector(struct drm_card *card, uint32_t id, int *err)
 	return changed;
 }
 
-/* Whether the mode we would choose now is still the one shown (a monitor or a virtual display may change its
- * preferred mode while connected). */
-static bool mode_still_chosen(const struct drm_card *card, const drmModeConnector *conn,
-			      const drmModeModeInfo *shown)
+bool drm_output_keeps_mode(const struct drm_output *out, const drmModeConnector *conn)
 {
-	const struct drm_backend_cfg_view *cfg = drm_backend_cfg(card->b);
-	int mi = drm_mode_choose(conn->modes, conn->count_modes, cfg->mode_width, cfg->mode_height);
+	const struct drm_backend_cfg_view *cfg = drm_backend_cfg(out->card->b);
+	const drmModeModeInfo *shown = &out->mode;
+	int mi;
 
+	if (out->mode_source == DRM_SOURCE_KEPT_UNLISTED)
+		return true;
+	if (out->mode_source == DRM_SOURCE_KEPT) {
+		for (int i = 0; i < conn->count_modes; i++)
+			if (drm_mode_same(&conn->modes[i], shown))
+				return true;
+		return false;
+	}
+	mi = drm_mode_choose(conn->modes, conn->count_modes, cfg->mode_width, cfg->mode_height);
 	if (mi < 0)
 		return true; /* keep what works */
 	return conn->modes[mi].hdisplay == shown->hdisplay && conn->modes[mi].vdisplay == shown->vdisplay &&
@@ -315,7 +401,7 @@ bool drm_card_scan(struct drm_card *card, int *err)
 		struct drm_output *out = card->outputs[i];
 		drmModeConnector *conn = drmModeGetConnector(card->fd, out->conn_id);
 		bool keep = conn && conn->connection == DRM_MODE_CONNECTED;
-		bool same_mode = keep && mode_still_chosen(card, conn, &out->mode);
+		bool same_mode = keep && drm_output_keeps_mode(out, conn);
 
 		drmModeFreeConnector(conn);
 		if (keep && same_mode) {
@@ -330,6 +416,7 @@ bool drm_card_scan(struct drm_card *card, int *err)
 	for (int c = 0; c < res->count_connectors; c++)
 		changed |= scan_connector(card, res->connectors[c], err);
 	drmModeFreeResources(res);
+	card->originals_done = true;
 	if (changed)
 		card->needs_modeset = true;
 	return changed;

@@ -86,6 +86,19 @@ uint64_t drm_copy_plain(uint8_t *dst, uint32_t dst_stride, const struct drm_canv
 /* Index of the mode to use: the preferred one (or the first) when w is 0, else a w x h mode (preferred flag,
  * then progressive, then highest refresh). -1 when none matches. */
 int drm_mode_choose(const drmModeModeInfo *modes, int n, uint32_t w, uint32_t h);
+/* use-original-mode: whether two modes have the same timings and flags (the name and the type bits, which the
+ * kernel sets for a mode's origin, are not compared: the mode a CRTC drives is listed with other type bits). */
+bool drm_mode_same(const drmModeModeInfo *a, const drmModeModeInfo *b);
+/* Whether a mode read from a CRTC can be shown again: a size within 1..16384 each way and a pixel clock. */
+bool drm_mode_usable(const drmModeModeInfo *m);
+/* drm_mode_select's answer when the original mode is not among the connector's: show *original itself. */
+#define DRM_SELECT_ORIGINAL (-2)
+/* The mode a connector shows: w x h when w is not 0 (drm_mode_choose: an explicit mode wins over the original);
+ * else, when original is not NULL (use-original-mode, and the connector's CRTC drove it when the card was
+ * opened), that mode: the index of the first listed mode with its timings, or DRM_SELECT_ORIGINAL when none has
+ * them (a connector without modes included: the CRTC drives it, so the mode works); else the preferred mode (or
+ * the first). -1 when none. */
+int drm_mode_select(const drmModeModeInfo *modes, int n, uint32_t w, uint32_t h, const drmModeModeInfo *original);
 /* Writes the distinct sizes of modes as "1024x768 800x600 ..." into buf. */
 void drm_mode_list(const drmModeModeInfo *modes, int n, char *buf, size_t size);
 uint32_t drm_mode_refresh_mhz(const drmModeModeInfo *mode);
@@ -141,6 +154,7 @@ struct drm_output {
 	unsigned crtc_index;
 	char name[40]; /* "[CONNECTOR:%u:%s]" */
 	drmModeModeInfo mode;
+	uint8_t mode_source; /* enum drm_mode_source: where mode came from (drm_output_keeps_mode) */
 	uint32_t mode_blob;
 	uint32_t refresh_mhz;
 	int64_t period_ns;
@@ -204,6 +218,26 @@ struct drm_card {
 	struct drm_card_conn {
 		uint32_t id, crtc_prop;
 	} conns[32];
+	/* use-original-mode: what drove each connector when the card was opened, before any commit of ours (read
+	 * only with the option on and the seat ours). Used by the first scan only (originals_done after it): a
+	 * connector connected later, or again, has no mode of its own to keep. */
+	bool originals_done;
+	bool originals_read; /* card_read_originals ran */
+	unsigned n_originals;
+	struct drm_card_original {
+		uint32_t conn_id;
+		bool valid;      /* mode is what the connector's CRTC drove */
+		const char *why; /* else why there is none (a static string) */
+		drmModeModeInfo mode;
+	} originals[32];
+};
+
+/* Where an output's mode came from. */
+enum drm_mode_source {
+	DRM_SOURCE_PREFERRED, /* the connector's preferred mode (or its first) */
+	DRM_SOURCE_ASKED,     /* --mode WxH */
+	DRM_SOURCE_KEPT,      /* use-original-mode: the CRTC's mode at start, among the connector's modes */
+	DRM_SOURCE_KEPT_UNLISTED, /* the same, not among them: the CRTC's mode itself */
 };
 
 /* card.c */
@@ -212,10 +246,18 @@ void drm_card_close(struct drm_card *card);
 /* Matches outputs to connected connectors. Returns true when outputs were added or removed; -EINVAL in *err
  * when a connector lacks the requested mode. */
 bool drm_card_scan(struct drm_card *card, int *err);
-/* The index in conn->modes of the mode conn would show, or -1 when it cannot be used (logged, naming it as name).
- * Sets *err to -EINVAL only when the mode asked for (--mode) is missing from a connector that has modes; a
- * connector without modes is only skipped. Does not take ownership of conn or name. */
-int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *conn, const char *name, int *err);
+/* The mode conn would show, into *mode: returns where it comes from (enum drm_mode_source), or -1 when conn
+ * cannot be used (logged, naming it as name). With use-original-mode, the mode its CRTC drove when the card was
+ * opened (until the card's first scan is done), else the preferred one with a line saying why. Sets *err to
+ * -EINVAL only when the mode asked for (--mode) is missing from a connector that has modes; a connector without
+ * modes (and no original mode) is only skipped. Does not take ownership of conn or name. */
+int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *conn, const char *name,
+			 drmModeModeInfo *mode, int *err);
+/* Whether out, still connected as conn, keeps its mode at a rescan (hotplug event, resume): a mode asked for or
+ * preferred while it is still the one we would choose (a monitor or a virtual display may change its preferred
+ * mode while connected); a kept original mode while conn still lists it (or never did): the mode chosen at start
+ * stays, whatever another DRM master showed meanwhile. */
+bool drm_output_keeps_mode(const struct drm_output *out, const drmModeConnector *conn);
 void drm_card_handle_events(struct drm_card *card);
 
 /* output.c */
@@ -250,6 +292,7 @@ int drm_card_set_active(struct drm_card *card, bool active);
 /* backend.c: what cards and outputs need from the backend */
 struct drm_backend_cfg_view {
 	uint32_t mode_width, mode_height;
+	bool use_original_mode;
 	enum drm_rotation rotation;
 	bool force_legacy;
 	bool force_shadow;

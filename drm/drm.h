@@ -70,7 +70,11 @@ enum drm_rotation {
 };
 
 struct drm_backend_config {
-	uint32_t mode_width, mode_height; /* 0: each connector's preferred mode */
+	uint32_t mode_width, mode_height; /* 0: each connector's preferred mode (or the original one, below) */
+	/* Each connector keeps the mode its CRTC drives when the card is opened (fbcon's, the firmware's: no
+	 * modeset to another size), if valid; else, and for connectors connected later, the preferred mode.
+	 * mode_width x mode_height wins over it. */
+	bool use_original_mode;
 	enum drm_rotation rotation;       /* see drm_backend_set_rotation */
 	unsigned dpms_timeout_s;          /* blank after this long without activity; 0 = never */
 	bool force_legacy;                /* use drmModeSetCrtc/drmModePageFlip even when atomic works */

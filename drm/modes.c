@@ -1,4 +1,5 @@
-/* drm/modes.c: "--mode WxH" parsing and the choice of a connector's mode. */
+/* drm/modes.c: "--mode WxH" parsing and the choice of a connector's mode (preferred, asked for, or the one it had
+ * at start: use-original-mode). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,4 +95,30 @@ void drm_mode_list(const drmModeModeInfo *modes, int n, char *buf, size_t size)
 		}
 		len += (size_t)r;
 	}
+}
+
+bool drm_mode_same(const drmModeModeInfo *a, const drmModeModeInfo *b)
+{
+	/* The aspect ratio bits label a mode (an HDMI video code) without changing its timings. */
+	const uint32_t flags = ~(uint32_t)DRM_MODE_FLAG_PIC_AR_MASK;
+
+	return a->clock == b->clock && a->hdisplay == b->hdisplay && a->hsync_start == b->hsync_start &&
+	       a->hsync_end == b->hsync_end && a->htotal == b->htotal && a->hskew == b->hskew &&
+	       a->vdisplay == b->vdisplay && a->vsync_start == b->vsync_start && a->vsync_end == b->vsync_end &&
+	       a->vtotal == b->vtotal && a->vscan == b->vscan && (a->flags & flags) == (b->flags & flags);
+}
+
+bool drm_mode_usable(const drmModeModeInfo *m)
+{
+	return m->hdisplay >= 1 && m->vdisplay >= 1 && m->hdisplay <= 16384 && m->vdisplay <= 16384 && m->clock > 0;
+}
+
+int drm_mode_select(const drmModeModeInfo *modes, int n, uint32_t w, uint32_t h, const drmModeModeInfo *original)
+{
+	if (w != 0 || !original)
+		return drm_mode_choose(modes, n, w, h);
+	for (int i = 0; i < n; i++)
+		if (drm_mode_same(&modes[i], original))
+			return i;
+	return DRM_SELECT_ORIGINAL;
 }

@@ -247,21 +247,22 @@ static void test_conn_without_modes(struct drm_backend *b)
 	drmModeModeInfo modes[2] = {{.hdisplay = 1024, .vdisplay = 768, .type = DRM_MODE_TYPE_PREFERRED},
 				    {.hdisplay = 800, .vdisplay = 600}};
 	drmModeConnector empty = {.connection = DRM_MODE_CONNECTED}, full = empty;
+	drmModeModeInfo m;
 	int err = 0;
 
 	full.modes = modes;
 	full.count_modes = 2;
-	CHECK(drm_card_choose_mode(&card, &empty, "empty", &err) == -1 && err == 0);
-	CHECK(drm_card_choose_mode(&card, &full, "full", &err) == 0);
+	CHECK(drm_card_choose_mode(&card, &empty, "empty", &m, &err) == -1 && err == 0);
+	CHECK(drm_card_choose_mode(&card, &full, "full", &m, &err) == DRM_SOURCE_PREFERRED && m.hdisplay == 1024);
 	b->cfg.mode_width = 800;
 	b->cfg.mode_height = 600;
 	err = 0;
-	CHECK(drm_card_choose_mode(&card, &empty, "empty", &err) == -1 && err == 0);
-	CHECK(drm_card_choose_mode(&card, &full, "full", &err) == 1);
+	CHECK(drm_card_choose_mode(&card, &empty, "empty", &m, &err) == -1 && err == 0);
+	CHECK(drm_card_choose_mode(&card, &full, "full", &m, &err) == DRM_SOURCE_ASKED && m.hdisplay == 800);
 	b->cfg.mode_width = 1280;
 	b->cfg.mode_height = 720;
 	err = 0;
-	CHECK(drm_card_choose_mode(&card, &full, "full", &err) == -1 && err == -EINVAL);
+	CHECK(drm_card_choose_mode(&card, &full, "full", &m, &err) == -1 && err == -EINVAL);
 	b->cfg.mode_width = b->cfg.mode_height = 0;
 }
 
