@@ -179,6 +179,10 @@ const struct opt kf_opts[] = {
 	SECTION("Display"),
 	DIMS("mode", mode, OPTF_ZERO_OK, 100000, "0x0", "WxH", "Display mode (0x0: the preferred mode)",
 	     "1280x720"),
+	/* Off, unlike kmscon (on): the preferred mode unless asked otherwise, as the issue specifies. */
+	BOOL("use-original-mode", 0, use_original_mode, "off",
+	     "Keep the mode each display has at start (fbcon's, the firmware's) instead of its preferred mode; "
+	     "mode= wins over it"),
 	UINT("dpms-timeout", dpms_timeout, "600", 0, 1u << 30, "SECONDS",
 	     "Blank after this many seconds without input or output (0: never)", "0"),
 	CHOICE("rotate", rotate, enum kf_rotation, rotations, "normal",
@@ -223,8 +227,7 @@ const struct opt kf_opts[] = {
 	IGNORED("issue-path", 1), IGNORED("bell", 0), IGNORED("soft-cursor", 0), IGNORED("grab-session-dummy", 1),
 	IGNORED("grab-session-close", 1), IGNORED("grab-terminal-new", 1), IGNORED("grab-reboot", 1),
 	IGNORED("drm", 0), IGNORED("hwaccel", 0), IGNORED("gpus", 1), IGNORED("render-engine", 1),
-	IGNORED("use-original-mode", 0), IGNORED("multi-monitor", 1), IGNORED("font-dpi", 1),
-	IGNORED("render-timing", 0),
+	IGNORED("multi-monitor", 1), IGNORED("font-dpi", 1), IGNORED("render-timing", 0),
 };
 const size_t kf_opts_len = sizeof(kf_opts) / sizeof(kf_opts[0]);
 
@@ -622,6 +625,13 @@ static int check(const struct kf_config *cfg)
 		log_warn("configuration: input-fifo only works with backend=headless, ignored");
 	if (cfg->rotate != KF_ROTATE_NORMAL && cfg->backend != KF_BACKEND_DRM)
 		log_warn("configuration: rotate only works with backend=drm, ignored");
+	if (cfg->use_original_mode && cfg->backend != KF_BACKEND_DRM)
+		log_warn("configuration: use-original-mode only works with backend=drm, ignored");
+	/* Both asked for, maybe one in the file and one on the command line: the explicit mode is the stronger
+	 * wish. Not an error; said so that the mode shown is no surprise. */
+	else if (cfg->use_original_mode && cfg->mode.w)
+		log_notice("configuration: use-original-mode has no effect with mode=%ux%u (an explicit mode wins)",
+			   cfg->mode.w, cfg->mode.h);
 	/* (the table's default is what every start has: only another size was asked for) */
 	if ((cfg->size.w != HEADLESS_COLS || cfg->size.h != HEADLESS_ROWS) && cfg->backend != KF_BACKEND_HEADLESS)
 		log_warn("configuration: size only works with backend=headless, ignored (a display's grid fills "

@@ -162,6 +162,7 @@ struct kf_config {
 
 	/* --- display (issue 5) --- */
 	struct kf_size mode; /* --mode WxH; 0x0 = the connector's preferred mode */
+	bool use_original_mode; /* keep the mode each display has at start (off); mode wins over it */
 	unsigned int dpms_timeout; /* seconds without input or output before blanking; 0 = never (600) */
 	enum kf_rotation rotate; /* --rotate: the picture turned on the display (normal) */
 

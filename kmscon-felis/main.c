@@ -356,6 +356,7 @@ static int start_drm(struct kf_app *app)
 	struct kf_output_config oc = {
 		.mode_width = c->mode.w,
 		.mode_height = c->mode.h,
+		.use_original_mode = c->use_original_mode,
 		.dpms_timeout = c->dpms_timeout,
 		.rotation = (int)c->rotate,
 		.seat = c->seat,

@@ -451,6 +451,7 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 	}
 	dc.mode_width = cfg->mode_width;
 	dc.mode_height = cfg->mode_height;
+	dc.use_original_mode = cfg->use_original_mode;
 	dc.dpms_timeout_s = cfg->dpms_timeout;
 	dc.force_legacy = cfg->legacy;
 	dc.rotation = (enum drm_rotation)(cfg->rotation & 3);

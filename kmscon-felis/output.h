@@ -25,6 +25,7 @@ struct kf_output;
 
 struct kf_output_config {
 	unsigned mode_width, mode_height; /* --mode WxH; 0x0: the preferred mode */
+	bool use_original_mode;           /* --use-original-mode: keep each display's mode at start (mode wins) */
 	unsigned dpms_timeout;            /* --dpms-timeout seconds; 0 = never */
 	const char *seat;                 /* udev seat of the cards; NULL = seat0. Copied. */
 	bool legacy;                      /* force the legacy KMS API (KMSCON_FELIS_DRM_LEGACY=1 does too) */

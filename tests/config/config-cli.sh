@@ -35,6 +35,7 @@ expect_bad 1 "needs a value" 'term\n'
 expect_bad 1 "expected one of" 'font-engine=pangolin\n'
 expect_bad 1 "expected R,G,B" 'palette-black=0,0\n'
 expect_bad 1 "WIDTHxHEIGHT" 'mode=big\n'
+expect_bad 2 "expected KEY, no-KEY" 'mode=800x600\nuse-original-mode=sometimes\n'
 expect_bad 1 "keysym" 'grab-page-up=<Shift>Nope\n'
 expect_bad 1 "unterminated" 'font-name="DejaVu\n'
 
@@ -99,6 +100,15 @@ rc=$?
 if [ $rc -ne 2 ] || ! grep -qF -- "--font-size: invalid value '0'" "$dir/err"; then
 	echo "FAIL: bad option: exit $rc"; cat "$dir/err"; fail=1
 fi
+
+# And a bool given a value it does not take (use-original-mode was a kmscon key ignored whatever its value).
+for arg in --use-original-mode=maybe --no-use-original-mode=on; do
+	"$bin" $arg --backend=headless >/dev/null 2>"$dir/err"
+	rc=$?
+	if [ $rc -ne 2 ] || ! grep -qF -- "${arg%%=*}" "$dir/err"; then
+		echo "FAIL: $arg: exit $rc"; cat "$dir/err"; fail=1
+	fi
+done
 
 # So does a rotation that is none of the four (it was ignored with a warning before rotation was real).
 "$bin" --rotate=sideways --backend=headless >/dev/null 2>"$dir/err"

@@ -687,6 +687,73 @@ static void test_rotate(void)
 	bad("rotate=90", 1, "expected one of: normal, right, inverted, left, upside-down");
 }
 
+/* use-original-mode: a bool as every other (it was a kmscon key accepted and ignored with a warning), off by
+ * default (kmscon's default is on), the command line over the file; mode= wins over it, which start-up says. */
+static void test_use_original_mode(void)
+{
+	char dir[] = "/tmp/kf-config-XXXXXX", path[128];
+	struct kf_config c;
+	const char *log;
+	int ret;
+
+	kf_config_init(&c);
+	CHECK(!c.use_original_mode, "use-original-mode is off by default");
+	static const struct {
+		const char *text;
+		bool want;
+	} good[] = {
+		{"use-original-mode", true},	  {"no-use-original-mode", false}, {"use-original-mode=on", true},
+		{"use-original-mode=off", false}, {"use-original-mode=yes", true},
+	};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		capture_begin();
+		ret = kf_config_parse_text(&c, "t.conf", good[i].text, strlen(good[i].text));
+		log = capture_end();
+		CHECK(ret == 0 && c.use_original_mode == good[i].want && !*log, "%s: ret %d value %d log '%s'",
+		      good[i].text, ret, (int)c.use_original_mode, log);
+	}
+	char *on[] = {"kf", "--use-original-mode", NULL}, *off[] = {"kf", "--no-use-original-mode", NULL};
+	CHECK(kf_config_parse_argv(&c, 2, on) == 0 && c.use_original_mode, "--use-original-mode");
+	CHECK(kf_config_parse_argv(&c, 2, off) == 0 && !c.use_original_mode, "--no-use-original-mode");
+	kf_config_finish(&c);
+	bad("use-original-mode=maybe", 1, "expected KEY, no-KEY");
+	bad("no-use-original-mode=on", 1, "takes no value");
+
+	/* The command line wins over the file, both ways; mode= with it is said to win (a notice, not an error). */
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	snprintf(path, sizeof(path), "%s/kmscon-felis.conf", dir);
+	static const struct {
+		const char *file, *arg;
+		bool want;
+		const char *says;
+	} cases[] = {
+		{"use-original-mode\n", "--no-use-original-mode", false, NULL},
+		{"no-use-original-mode\n", "--use-original-mode", true, NULL},
+		{"use-original-mode\n", "--verbose", true, NULL},
+		{"use-original-mode\nmode=1024x768\n", "--verbose", true,
+		 "use-original-mode has no effect with mode=1024x768"},
+		{"mode=800x600\n", "--use-original-mode", true, "use-original-mode has no effect with mode=800x600"},
+		{"use-original-mode\n", "--backend=headless", true, "use-original-mode only works with backend=drm"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fopen(path, "w");
+		fputs(cases[i].file, f);
+		fclose(f);
+		const char *args[] = {"kf", "-c", dir, cases[i].arg, NULL};
+		capture_begin();
+		ret = kf_config_parse(&c, 4, (char **)args);
+		log = capture_end();
+		CHECK(ret == 0 && c.use_original_mode == cases[i].want, "%s+%s: ret %d value %d", cases[i].file,
+		      cases[i].arg, ret, (int)c.use_original_mode);
+		CHECK(cases[i].says ? strstr(log, cases[i].says) != NULL : !strstr(log, "use-original-mode"),
+		      "%s+%s: log '%s'", cases[i].file, cases[i].arg, log);
+		kf_config_finish(&c);
+	}
+	kf_log_set_level(KF_LOG_NOTICE);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	kf_log_init();
@@ -700,6 +767,7 @@ int main(void)
 	test_precedence();
 	test_kmscon_conf();
 	test_rotate();
+	test_use_original_mode();
 	test_garbage();
 	test_log_lines_clean();
 	test_log_invisible();
