@@ -488,8 +488,13 @@ static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 	case KEY('=', 0, 'u'):
 	case KEY('?', 0, 'u'): grid__kitty_keys(g, csi); return true;
 	default:
+		if (csi->private_marker)
+			return false;
+		/* xterm's SGR stack and report (grid-xtsgr.c) */
+		if ((uint8_t)(key >> 8) == '#')
+			return grid__xtsgr_csi(g, csi);
 		/* the VT420 rectangle functions (grid-rect-edit.c) */
-		return !csi->private_marker && grid__rect_csi(g, csi, (uint8_t)(key >> 8), csi->final);
+		return grid__rect_csi(g, csi, (uint8_t)(key >> 8), csi->final);
 	}
 }
 

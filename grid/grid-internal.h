@@ -282,6 +282,7 @@ struct link_table {
 #define TITLE_STACK_MAX 10
 #define KITTY_STACK_MAX 16
 #define GRID_XTSAVE_SLOTS 21 /* grid-modes.c's enum xtsave_slot */
+#define SGR_STACK_MAX 10 /* XTPUSHSGR's levels (ctlseqs, xterm 379) */
 
 struct grid {
 	/* grid_callbacks grew by clipboard_get: xtversion (cold) moved to the end so that the fields below keep
@@ -427,6 +428,13 @@ struct grid {
 	/* DEL prints (ÿ): the set it would come from (GL's, or a pending single shift's) is a 96-character one;
 	 * the parser passes DEL on only then (grid__del_mode) */
 	bool del_prints;
+	/* XTPUSHSGR's stack (grid-xtsgr.c): the pens pushed and what each push named; sgr_depth counts the pushes
+	 * not popped, also those past the stack's room, which save nothing (xterm 379). Emptied by RIS only. */
+	struct sgr_saved {
+		struct grid_style pen;
+		uint32_t parts; /* bit n: SGR n's part (1 bold ... 30 foreground, 31 background) */
+	} sgr_stack[SGR_STACK_MAX];
+	uint32_t sgr_depth;
 };
 
 /* An ED's whole rows are deferred (LINE_STALE) on screens of this many cells or more. On smaller ones the
@@ -550,6 +558,10 @@ void grid__charset_name(uint8_t cs, char out[3]);
 /* grid-pres.c: DECRQPSR (CSI Ps $ w: 1 DECCIR, 2 DECTABSR) and DECRSPS (DCS Ps $ t data ST) */
 void grid__request_pres(struct grid *g, int ps);
 void grid__restore_pres(struct grid *g, int ps, const char *s, size_t len);
+
+/* grid-xtsgr.c: XTPUSHSGR (CSI Pm # { and # p), XTPOPSGR (CSI # } and # q), XTREPORTSGR (CSI Pt;Pl;Pb;Pr # |);
+ * false when the sequence (no private marker, intermediate '#') is none of them */
+bool grid__xtsgr_csi(struct grid *g, const struct vt_csi *csi);
 
 /* grid-csi.c */
 void grid__execute(void *ctx, uint8_t c);

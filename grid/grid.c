@@ -411,6 +411,7 @@ void grid__reset_state(struct grid *g, bool hard)
 		return;
 	g->checksum_ext = 0;
 	g->decsace = 0;
+	g->sgr_depth = 0; /* DECSTR keeps XTPUSHSGR's stack (xterm 379); xterm's RIS does too, ours not */
 	g->last_cp = 0;
 	g->last_x = g->last_y = -1;
 	g->wrap_pending = false;

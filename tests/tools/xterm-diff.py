@@ -22,6 +22,7 @@ Run from the worktree after building:
   tests/tools/xterm-diff.py --case '\\e[3;5r\\e[?6h\\e[2;3Hxx'   # one stream, escapes as in tests/conformance
   tests/tools/xterm-diff.py --json out.json     # every divergence, machine-readable
   tests/tools/xterm-diff.py --attrs --random 2000   # attributes and colours too, with a summary by kind
+  tests/tools/xterm-diff.py --attrs --sgr-stack --random 500   # random cases that also push and pop the pen
   tests/tools/xterm-diff.py --size 80x24 --cuts 12 --stream vim.bin --stream htop.bin   # recorded programs
 --stream FILE (repeatable) runs a recorded stream instead of the families and random cases: a real
 program's output saved at --size (e.g. under `script`, or a pty recorder that sets TIOCSWINSZ and sends keys),
@@ -77,8 +78,10 @@ def escape(b):
 
 # RIS before each case. xterm's RIS leaves the alternate screen's text and saved cursor in place (a later
 # DECSET 47 would show the previous case's text, DECRC there its cursor), so the alternate screen is entered,
-# erased, its cursor saved at home and left (1047 erases it on leaving) first.
-RESET = b"\x1bc\x1b[?1047h\x1b[2J\x1b[H\x1b7\x1b[?1047l\x1bc"
+# erased, its cursor saved at home and left (1047 erases it on leaving) first. It keeps XTPUSHSGR's stack
+# too (ours empties it): 40 XTPOPSGRs first empty xterm's after any case that pushed fewer than 40 pens more
+# than it popped (the pens they restore, RIS resets).
+RESET = b"\x1b[#}" * 40 + b"\x1bc\x1b[?1047h\x1b[2J\x1b[H\x1b7\x1b[?1047l\x1bc"
 
 # Two of xterm 379's pen quirks listed in docs/conformance.md (not followed) would fill every --attrs run
 # with the same divergences; they are undone on xterm's side, so that what the tool shows is new
@@ -712,6 +715,8 @@ def main():
                     "of its documented pen quirks, after DECSTR and DECALN, are undone on its side: XTERM_SHIMS)")
     ap.add_argument("--marks", action="store_true", help="the random cases also write combining marks (ones "
                     "xterm cannot precompose), REP after them too")
+    ap.add_argument("--sgr-stack", action="store_true", help="the random cases also push and pop the pen "
+                    "(XTPUSHSGR with or without parts named, XTPOPSGR; with --attrs to be seen)")
     ap.add_argument("--weak", action="store_true", help="with --attrs, also show the weak differences (blanks "
                     "xterm's print cannot tell apart; only counted otherwise)")
     a = ap.parse_args()
@@ -734,6 +739,8 @@ def main():
             extra = tuple(extra) + rect_ops(rng, cols, rows)
         if a.marks:
             extra = tuple(extra) + mark_ops(rng)
+        if a.sgr_stack:
+            extra = tuple(extra) + attrs.stack_ops(rng)
         cases += [("random-%d-%d" % (a.seed, i), random_case(rng, cols, rows, extra)) for i in range(a.random)]
         mrng = random.Random(a.seed)
         # (with --rect or --attrs its own draws of them, so that the cases without stay as they were)

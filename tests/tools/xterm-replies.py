@@ -22,7 +22,8 @@ ends or keeps a pending wrap; DECRQM of modes set several at a time, through RIS
 screens; XTMODKEYS's set, reset and disable forms; OSC 10..19 chains and after other OSCs; OSC 4 with
 several indices and OSC 104 with several; C1 and abandoned terminators; DECRQSS after the state it reports
 (DECSCL, DECSCUSR, DECSCA, margins set wrong, XTPUSHSGR/XTPOPSGR); the palette stack, XTQALLOWED, XTGETXRES,
-DECUDK's lock, DECRQCRA. --random N --seed S runs N random mode histories instead (random_cases);
+DECUDK's lock, DECRQCRA. Since session 48 (xtsgr_families): XTPUSHSGR/XTPOPSGR, the pen read back by
+XTREPORTSGR, and XTREPORTSGR over cells and rectangles. --random N --seed S runs N random mode histories instead (random_cases);
 --crandom N --seed S N random screens and DECRQCRA checksums of random rectangles (checksum_cases).
 
 Needs: apt-get install -y xterm xvfb (xterm 379). xterm runs with xterm-diff's options (-u8, the size given,
@@ -317,7 +318,7 @@ def families(cols, rows):
     add("kitty-query", CSI + "?u")
     add("kitty-query-pushed", CSI + ">1u" + CSI + "?u")
     return ([(n, s.encode("utf-8")) for n, s in out] + more_families(cols, rows) + decstr_families() +
-            checksum_variants())
+            checksum_variants() + xtsgr_families())
 
 
 def more_families(cols, rows):
@@ -469,6 +470,103 @@ def more_families(cols, rows):
                    (CSI + "1 c", "da-intermediate"), (E + " F" + CSI + "c", "s7c1t-da"),
                    (E + " F" + CSI + '62;2"p' + CSI + "c", "decscl-7bit-da"), ("\x05\x05", "enq-twice")):
         add("misc2-" + tag, q)
+    return [(n, s.encode("utf-8")) for n, s in out]
+
+
+# XTPUSHSGR/XTPOPSGR and XTREPORTSGR (session 48). The pen after the pushes and pops is read back by
+# XTREPORTSGR of a cell written with it (an X at the top left), whose form is xterm's here too: the DECRQSS
+# forms differ (docs/conformance.md). Kept out of the pens, as differences docs/conformance.md lists: SGR
+# 30-37 with bold (xterm stores and reports them as 90-97; 38;5;N is used instead), invisible (8: xterm's
+# report leaves it out) but in the cases named -invisible, underline styles and colours, overline.
+def xtsgr_families():
+    out = []
+    X = CSI + "H" + "X" + CSI + "1;1;1;1#|"
+    full = CSI + "1;2;3;4;5;7;9;38;5;1;42m"
+    pushes = [("all", ""), ("0", "0"), ("empty2", ";"), ("1", "1"), ("2", "2"), ("3", "3"), ("4", "4"),
+              ("5", "5"), ("7", "7"), ("9", "9"), ("21", "21"), ("30", "30"), ("31", "31"), ("10", "10"),
+              ("11", "11"), ("1-31", "1;31"), ("unnamed", "6;22;32;53;0"), ("huge", "99999;3"),
+              ("empty-1", ";1"), ("1-empty", "1;"), ("29-3-30", "29;3;30")]
+    for tag, ps in pushes:
+        out.append(("xtsgr-push-%s" % tag, full + CSI + ps + "#{" + CSI + "0m" + CSI + "#}" + X))
+        out.append(("xtsgr-push-%s-keep" % tag, full + CSI + ps + "#{" + CSI + "0;21;38;5;99;48;2;1;2;3m" +
+                    CSI + "#}" + X))
+        out.append(("xtsgr-alias-%s" % tag, full + CSI + ps + "#p" + CSI + "0m" + CSI + "#q" + X))
+    for tag, s in (("colours", CSI + "38;2;1;2;3;48;5;200m" + CSI + "#{" + CSI + "0m" + CSI + "#}"),
+                   ("colours-fg", CSI + "38;2;1;2;3;48;5;200m" + CSI + "30#{" + CSI + "0;1;33;44m" + CSI + "#}"),
+                   ("colours-default", CSI + "m" + CSI + "30;31#{" + CSI + "33;44m" + CSI + "#}"),
+                   ("underline-21-4", CSI + "21m" + CSI + "4#{" + CSI + "0m" + CSI + "#}"),
+                   ("underline-4-21", CSI + "4m" + CSI + "21#{" + CSI + "0m" + CSI + "#}"),
+                   ("underline-both", CSI + "4;21m" + CSI + "#{" + CSI + "0m" + CSI + "#}"),
+                   ("nested", CSI + "1m" + CSI + "#{" + CSI + "0;3m" + CSI + "1#{" + CSI + "0;7m" + CSI + "#}"),
+                   ("nested-2", CSI + "1m" + CSI + "#{" + CSI + "0;3m" + CSI + "1#{" + CSI + "0;7m" + CSI + "#}" +
+                    CSI + "#}"),
+                   ("empty-level", CSI + "1m" + CSI + "#{" + CSI + ";#{" + CSI + "0m" + CSI + "#}"),
+                   ("empty-level-2", CSI + "1m" + CSI + "#{" + CSI + ";#{" + CSI + "0m" + CSI + "#}" + CSI + "#}"),
+                   ("underflow", CSI + "1m" + CSI + "#}"),
+                   ("underflow-2", CSI + "1m" + CSI + "#{" + CSI + "#}" + CSI + "0;3m" + CSI + "#}"),
+                   ("pop-param", CSI + "1m" + CSI + "#{" + CSI + "0m" + CSI + "1#}"),
+                   ("pop-sub", CSI + "1m" + CSI + "#{" + CSI + "0m" + CSI + "1:2#}"),
+                   ("push-sub", CSI + "1m" + CSI + "1:2#{" + CSI + "0m" + CSI + "#}"),
+                   ("push-private", CSI + "1m" + CSI + "?#{" + CSI + "0m" + CSI + "#}"),
+                   ("pop-private", CSI + "1m" + CSI + "#{" + CSI + "0m" + CSI + "?#}"),
+                   ("decstr", CSI + "1m" + CSI + "#{" + CSI + "!p" + CSI + "#}"),
+                   ("decaln", CSI + "1m" + CSI + "#{" + CSI + "0m" + E + "#8" + CSI + "#}"),
+                   ("decsc", CSI + "1m" + E + "7" + CSI + "#{" + CSI + "0;3m" + E + "8"),
+                   ("decsc-pop", CSI + "1m" + E + "7" + CSI + "#{" + CSI + "0;3m" + E + "8" + CSI + "#}"),
+                   ("decrc-after", CSI + "1m" + CSI + "#{" + CSI + "0;3m" + E + "7" + CSI + "#}" + CSI + "0m" +
+                    E + "8"),
+                   ("alt-1049", CSI + "1m" + CSI + "#{" + CSI + "?1049h" + CSI + "0m" + CSI + "#}" + X +
+                    CSI + "?1049l"),
+                   ("alt-1049-push", CSI + "1m" + CSI + "?1049h" + CSI + "#{" + CSI + "0;3m" + CSI + "?1049l" +
+                    CSI + "#}"),
+                   ("alt-47", CSI + "1m" + CSI + "?47h" + CSI + "#{" + CSI + "0m" + CSI + "?47l" + CSI + "#}"),
+                   ("invisible", CSI + "8m" + CSI + "8#{" + CSI + "0;1m" + CSI + "#}"),
+                   ("decsca", CSI + '1"q' + CSI + "#{" + CSI + '0"q' + CSI + "#}" + DCS + '$q"q' + ST)):
+        out.append(("xtsgr-%s" % tag, s + X))
+    # the stack's depth: N pushes of distinct pens, then N + 1 pops, the pen read after each
+    for n in (9, 10, 11, 12, 15):
+        s = "".join(CSI + "38;5;%dm" % (100 + i) + CSI + "#{" for i in range(n)) + CSI + "0m"
+        out.append(("xtsgr-depth-%d" % n, s + (CSI + "#}" + X) * (n + 1)))
+    out.append(("xtsgr-depth-10-selective", "".join(CSI + "38;5;%dm" % (100 + i) + CSI + "#{" for i in range(10)) +
+                CSI + "38;5;99m" + CSI + "1#{" + CSI + "0m" + (CSI + "#}" + X) * 3))
+    # XTREPORTSGR: each attribute and colour form on one cell, cells that differ, blanks, the rectangle
+    for ps in ("1", "2", "3", "4", "5", "7", "9", "21", "31", "91", "41", "101", "38;5;200", "48;5;7",
+               "38;5;3", "38;5;12", "38;2;10;20;30", "48;2;0;0;0", "1;2;3;4;5;7;9;38;5;1;42",
+               "1;2;3;21;5;7;9;38;5;99;48;2;9;8;7", "1;38;5;1", "8", "8;7", "1;7;48;5;100"):
+        out.append(("xtsgr-report-%s" % ps, CSI + ps + "mA" + CSI + "1;1;1;1#|"))
+    for tag, s in (("none", CSI + "1;1;1;1#|"), ("pen-only", CSI + "31m" + CSI + "1;1;1;1#|"),
+                   ("erased-bg", CSI + "41m" + CSI + "2J" + CSI + "1;1;1;1#|"),
+                   ("erased-el", CSI + "1;4;7;42m" + CSI + "K" + CSI + "1;1;1;3#|"),
+                   ("erased-ech", CSI + "4;7;48;5;100m" + CSI + "3X" + CSI + "1;1;1;3#|"),
+                   ("ich", CSI + "4;7;42mABC" + CSI + "H" + CSI + "@" + CSI + "1;1;1;1#|"),
+                   ("il", CSI + "4;7;42m" + CSI + "L" + CSI + "1;1;1;1#|"),
+                   ("common-bold", CSI + "1;38;5;1mA" + CSI + "0;1;38;5;2mB" + CSI + "1;1;1;2#|"),
+                   ("common-none", CSI + "1;38;5;1mA" + CSI + "0;38;5;2mB" + CSI + "1;1;1;2#|"),
+                   ("common-7", CSI + "7mA" + CSI + "27mB" + CSI + "7mC" + CSI + "1;1;1;1#|" + CSI + "1;3;1;3#|" +
+                    CSI + "1;1;1;3#|"),
+                   ("common-fg-forms", CSI + "34mA" + CSI + "38;5;4mB" + CSI + "1;1;1;2#|"),
+                   ("common-bright-forms", CSI + "94mA" + CSI + "38;5;12mB" + CSI + "1;1;1;2#|"),
+                   ("common-direct-palette", CSI + "38;5;4mA" + CSI + "38;2;0;0;238mB" + CSI + "1;1;1;2#|"),
+                   ("common-4-21", CSI + "4mA" + CSI + "21mB" + CSI + "1;1;1;2#|"),
+                   ("wide-right", CSI + "7m中" + CSI + "1;2;1;2#|"), ("wide", CSI + "7m中" + CSI + "1;1;1;2#|"),
+                   ("spaces", CSI + "7m  " + CSI + "1;1;1;2#|"), ("decsca", CSI + '1"qA' + CSI + "1;1;1;1#|"),
+                   ("blank-after", CSI + "7mAB" + CSI + "1;1;1;3#|"), ("whole", CSI + "7mAB" + CSI + "#|"),
+                   ("two-params", CSI + "7mAB" + CSI + "1;1#|"), ("empty-edges", CSI + "7mAB" + CSI + ";;1;2#|"),
+                   ("zero-edges", CSI + "7mAB" + CSI + "0;0;1;2#|"), ("left-gt-right", CSI + "7mAB" + CSI + "1;2;1;1#|"),
+                   ("top-gt-bottom", CSI + "7mAB" + CSI + "2;1;1;1#|"), ("right-999", CSI + "7mAB" + CSI + "1;1;1;999#|"),
+                   ("bottom-999", CSI + "7mAB" + CSI + "1;1;999;2#|"), ("five", CSI + "7mAB" + CSI + "1;1;1;2;5#|"),
+                   ("wrapped", CSI + "7m" + CSI + "1;%dHAB" % 80 + CSI + "2;1;2;1#|"),
+                   ("origin", CSI + "7m" + CSI + "3;1HAB" + CSI + "3;10r" + CSI + "?6h" + CSI + "1;1;1;2#|"),
+                   ("origin-above", CSI + "7m" + CSI + "2;1HAB" + CSI + "3;10r" + CSI + "?6h" + CSI + "1;1;1;2#|"),
+                   ("origin-lr", CSI + "7m" + CSI + "3;6HAB" + CSI + "3;9r" + CSI + "?69h" + CSI + "5;10s" + CSI +
+                    "?6h" + CSI + "1;2;1;3#|"),
+                   ("decscnm", CSI + "1;7mA" + CSI + "?5h" + CSI + "1;1;1;1#|"),
+                   ("alt-screen", CSI + "7mA" + CSI + "?1049h" + CSI + "1mB" + CSI + "1;1;1;1#|" + CSI + "?1049l" +
+                    CSI + "1;1;1;1#|"),
+                   ("sub", CSI + "7mA" + CSI + "1;1;1;1:1#|"), ("private", CSI + "7mA" + CSI + ">1;1;1;1#|"),
+                   ("space", CSI + "7mA" + CSI + "1;1;1;1 #|"), ("twice", CSI + "7mAB" + CSI + "1;1;1;2#|" + CSI +
+                                                               "1;1;1;2#|")):
+        out.append(("xtsgr-report-%s" % tag, s))
     return [(n, s.encode("utf-8")) for n, s in out]
 
 

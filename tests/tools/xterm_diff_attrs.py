@@ -328,7 +328,39 @@ def families(cols, rows, fill):
         for ps in ("1", "4", "5", "7", "8", "0", "1;4;5;7", "22", "31", "1;0"):
             add("deccara-%s%s" % (ps, "-rect" if ext else ""), ext + CSI + "2;3;4;8;" + ps + "$r")
         add("decrara-%s" % ("rect" if ext else "stream"), ext + CSI + "1;7m" + CSI + "2;3;4;8;7$t")
+    # XTPUSHSGR/XTPOPSGR (session 48): the pen popped, whole or in the parts pushed, written with; through
+    # DECSC/DECRC, the screens, DECSTR; pushes past the 10 levels; the aliases
+    pen = CSI + "1;3;4;9;38;5;100;48;2;1;2;3m"
+    for parts in ("", "1", "2", "3", "4", "5", "7", "8", "9", "21", "30", "31", "10;11", "1;30", "3;4;31", "0",
+                  ";", "6;22"):
+        add("xtsgr-push-%s" % (parts or "all"), CSI + "3;3H" + pen + CSI + parts + "#{" + "a" + CSI +
+            "0;2;5;7;21;32;44m" + "b" + CSI + "#}" + "c" + CSI + "m" + "d", filled=False)
+    for name, s in (("nested", CSI + "1m" + CSI + "#{" + CSI + "0;3;44m" + CSI + "1;31#{" + CSI + "0;7mx" +
+                     CSI + "#}y" + CSI + "#}z"),
+                    ("aliases", pen + CSI + "#p" + CSI + "0mx" + CSI + "#qy"),
+                    ("underflow", pen + CSI + "#}x" + CSI + "m" + CSI + "#}y"),
+                    ("overflow", "".join(CSI + "38;5;%dm" % (100 + i) + CSI + "#{" for i in range(13)) +
+                     CSI + "m" + "".join(CSI + "#}%d" % (i % 10) for i in range(14))),
+                    ("decsc", pen + E + "7" + CSI + "#{" + CSI + "0;41m" + E + "8x" + CSI + "m" + CSI + "#}y"),
+                    ("decrc-after", pen + CSI + "#{" + CSI + "0;41m" + E + "7" + CSI + "#}x" + E + "8y"),
+                    ("alt", pen + CSI + "#{" + CSI + "?1049h" + CSI + "0;41m" + CSI + "#}x" + CSI + "?1049l" +
+                     "y"),
+                    ("alt-push", CSI + "?1049h" + pen + CSI + "#{" + CSI + "?1049l" + CSI + "m" + CSI + "#}x"),
+                    ("decstr", pen + CSI + "#{" + CSI + "!p" + CSI + "#}x"),
+                    ("decaln", pen + CSI + "#{" + CSI + "m" + E + "#8" + CSI + "#}" + CSI + "2;2Hx"),
+                    ("erase", CSI + "44m" + CSI + "#{" + CSI + "m" + CSI + "#}" + CSI + "2K" + CSI + "m"),
+                    ("erase-bg-only", CSI + "44m" + CSI + "31#{" + CSI + "m" + CSI + "#}" + CSI + "2K" +
+                     CSI + "m"),
+                    ("wide", pen + CSI + "#{" + CSI + "m中" + CSI + "#}文")):
+        add("xtsgr-%s" % name, CSI + "3;3H" + s, filled=False)
     return [(n, s.encode("utf-8")) for n, s in out]
+
+
+def stack_ops(rng):
+    """Operations the random cases add with --sgr-stack: XTPUSHSGR (all, or some parts) and XTPOPSGR."""
+    parts = ["", "", "1", "2", "3", "4", "5", "7", "9", "21", "30", "31", "1;30;31", "10", "0"]
+    return [lambda: CSI + rng.choice(parts) + rng.choice(["#{", "#{", "#p"]),
+            lambda: CSI + rng.choice(["#}", "#}", "#q"])]
 
 
 def random_ops(rng):
