@@ -740,7 +740,7 @@ def main():
         if a.marks:
             extra = tuple(extra) + mark_ops(rng)
         if a.sgr_stack:
-            extra = tuple(extra) + attrs.stack_ops(rng)
+            extra = tuple(extra) + tuple(attrs.stack_ops(rng))
         cases += [("random-%d-%d" % (a.seed, i), random_case(rng, cols, rows, extra)) for i in range(a.random)]
         mrng = random.Random(a.seed)
         # (with --rect or --attrs its own draws of them, so that the cases without stay as they were)

@@ -672,13 +672,17 @@ def random_cases(n, seed):
 # makes with a colour in the pen as spaces), combining marks (xterm precomposes), a DECRQCRA without Pid or
 # with fewer than six parameters, wide DECFRA characters. Still there: DECCRA's copies of blank cells (spaces
 # in xterm's sum) and a wide character DECSCA protected, half overwritten (docs/conformance.md lists both).
-def checksum_cases(n, seed, cols, rows):
+def edge_numbers(seed, cols, rows):
+    """A seeded random generator and a function drawing a rectangle's edge from it: omitted, 0, small, at the
+    screen's last row or column or past it."""
     import random
     rnd = random.Random(seed)
     nums = ["", "0", "1", "2", "3", str(rows - 1), str(rows), str(cols - 1), str(cols), "99"]
+    return rnd, lambda: rnd.choice(nums)
 
-    def num():
-        return rnd.choice(nums)
+
+def checksum_cases(n, seed, cols, rows):
+    rnd, num = edge_numbers(seed, cols, rows)
 
     def edges():
         return ";".join(num() for _ in range(4))
@@ -720,6 +724,60 @@ def checksum_cases(n, seed, cols, rows):
     return out
 
 
+# Random SGR reports (--srandom, session 48): a screen drawn by a random stream of pens (every attribute
+# xterm 379 has, palette, 256-colour and direct colours), XTPUSHSGR/XTPOPSGR, DECSC/DECRC, DECSTR, the
+# alternate screens, erases and the editing functions, text (narrow and wide) and moves, then XTREPORTSGR
+# of random rectangles, edges omitted, 0, past the screen or reversed, now and then in origin mode. Left
+# out or worked around, as differences docs/conformance.md lists: SGR 30-37 with bold (xterm stores 30-37 as
+# 90-97 when bold is on; 38;5;N is drawn instead), invisible (8), single and double underline at once (one
+# underline here: 4 and 21 come after 24, and pushes name neither), underline styles, overline, the erases
+# with a foreground in the pen (xterm keeps it in the blanks: SGR 39 before each erase and DECSET 1049),
+# DECSTR's dim, strike-through and double underline (xterm keeps them: SGR 22;24;29 before DECSTR). Left in:
+# DECRC followed by SGR 7 or 27, or by a push and pop of the background, which brings back in xterm the last
+# background set before the DECRC (a few cases in a run; docs/conformance.md).
+def sgr_report_cases(n, seed, cols, rows):
+    rnd, num = edge_numbers(seed, cols, rows)
+
+    def pen():
+        codes = ["0", "1", "2", "3", "24;4", "5", "7", "9", "24;21", "22", "23", "24", "25", "27", "29", "49",
+                 "92", "105", "38;5;%d" % rnd.randint(0, 255), "48;5;%d" % rnd.randint(0, 255),
+                 "38;2;%d;%d;%d" % (rnd.randint(0, 255), rnd.randint(0, 255), rnd.randint(0, 255)),
+                 "48;2;%d;%d;%d" % (rnd.randint(0, 255), rnd.randint(0, 255), rnd.randint(0, 255)),
+                 "4%d" % rnd.randint(0, 7), ""]
+        return CSI + ";".join(rnd.choice(codes) for _ in range(rnd.randint(1, 3))) + "m"
+
+    def erase():
+        # with the foreground cleared first: xterm keeps a foreground in the blanks it makes
+        return CSI + "39m" + CSI + rnd.choice(["J", "1J", "2J", "K", "1K", "2K", "X", "3X", "P", "2P", "@",
+                                                "L", "M", "S", "T", "2 @", "'}", "'~"])
+
+    ops = [pen, pen, pen,
+           lambda: CSI + rnd.choice(["", "", "1", "2", "3", "5", "7", "9", "30", "31", "1;30;31",
+                                     "10;11", "0", ";"]) + rnd.choice(["#{", "#p"]),
+           lambda: CSI + rnd.choice(["#}", "#q"]),
+           lambda: CSI + num() + ";" + num() + rnd.choice("Hf"),
+           lambda: rnd.choice([E + "7", E + "8", CSI + "22;24;29m" + CSI + "!p", CSI + "39m" + CSI + "?1049h",
+                               CSI + "?1049l", CSI + "?47h",
+                               CSI + "?47l", "\r", "\n", "\b", "\t"]),
+           erase,
+           lambda: rnd.choice(["x", "ab", "中", "a中b", "0123456789", "  ", "ＡＢ"]),
+           lambda: rnd.choice(["x", "ab", "wxyz", "q"])]
+    out = []
+    for i in range(n):
+        s = ""
+        for _ in range(rnd.randint(3, 16)):
+            s += rnd.choice(ops)()
+        if rnd.random() < 0.15:
+            s += CSI + "%s;%sr" % (num(), num()) + CSI + "?6h"
+        for _ in range(rnd.randint(1, 4)):
+            s += CSI + ";".join(num() for _ in range(4)) + "#|"
+        # the pen, on a cell of its own, as the stack left it
+        s += CSI + "?6l" + CSI + "r" + CSI + "%d;%dHZ" % (rows, cols) + CSI + "%d;%d;%d;%d#|" % (rows, cols, rows,
+                                                                                               cols)
+        out.append(("srandom-%d-%d" % (seed, i), s.encode("utf-8")))
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------------
 
 
@@ -740,6 +798,8 @@ def main():
     ap.add_argument("--random", type=int, default=0, help="only N random mode histories (random_cases)")
     ap.add_argument("--crandom", type=int, default=0, help="only N random screens and DECRQCRA checksums of "
                     "random rectangles (checksum_cases; --size 20x8 makes them dense)")
+    ap.add_argument("--srandom", type=int, default=0, help="only N random screens drawn with random pens and "
+                    "the SGR stack, and XTREPORTSGR of random rectangles (sgr_report_cases)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     for tool in ("xterm", "Xvfb"):
@@ -748,7 +808,8 @@ def main():
     cols, rows = (int(x) for x in a.size.split("x"))
     cases = [("case-%d" % i, unescape(s)) for i, s in enumerate(a.case)] or (
         random_cases(a.random, a.seed) if a.random else
-        checksum_cases(a.crandom, a.seed, cols, rows) if a.crandom else families(cols, rows))
+        checksum_cases(a.crandom, a.seed, cols, rows) if a.crandom else
+        sgr_report_cases(a.srandom, a.seed, cols, rows) if a.srandom else families(cols, rows))
     if a.only:
         cases = [c for c in cases if re.search(a.only, c[0])]
 

@@ -33,7 +33,8 @@ foreground and background as "d", "i:N" or "r:rrggbb", a bold foreground of ours
 
 What it finds besides (docs/conformance.md lists them too):
 - xterm 379's quirks, not followed: DECSTR leaves dim, strike-through and double underline in the pen;
-  DECRC with nothing saved and then SGR 7 or 27 brings the old background back; a truncated 38;5 or 38;2;R;G
+  DECRC and then SGR 7 or 27 (or an XTPUSHSGR and XTPOPSGR of the background) brings back the last
+  background set before the DECRC; a truncated 38;5 or 38;2;R;G
   reads the missing values as 0 (we drop the colour); after DECALN the pen keeps bold's bright foreground
   (bold 31 then ESC # 8 writes in 91), and a direct colour (foreground or background) becomes a palette
   index; an invisible wide character overwrites one column only (the old right half stays, text and
