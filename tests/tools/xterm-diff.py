@@ -715,6 +715,8 @@ def main():
                     "of its documented pen quirks, after DECSTR and DECALN, are undone on its side: XTERM_SHIMS)")
     ap.add_argument("--marks", action="store_true", help="the random cases also write combining marks (ones "
                     "xterm cannot precompose), REP after them too")
+    ap.add_argument("--pens", action="store_true", help="the random cases also set pens from every SGR form "
+                    "the attribute families use, and save, restore or reset them (with --attrs to be seen)")
     ap.add_argument("--sgr-stack", action="store_true", help="the random cases also push and pop the pen "
                     "(XTPUSHSGR with or without parts named, XTPOPSGR; with --attrs to be seen)")
     ap.add_argument("--weak", action="store_true", help="with --attrs, also show the weak differences (blanks "
@@ -739,6 +741,8 @@ def main():
             extra = tuple(extra) + rect_ops(rng, cols, rows)
         if a.marks:
             extra = tuple(extra) + mark_ops(rng)
+        if a.pens:
+            extra = tuple(extra) + tuple(attrs.pen_ops(rng))
         if a.sgr_stack:
             extra = tuple(extra) + tuple(attrs.stack_ops(rng))
         cases += [("random-%d-%d" % (a.seed, i), random_case(rng, cols, rows, extra)) for i in range(a.random)]

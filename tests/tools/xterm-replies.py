@@ -735,7 +735,7 @@ def checksum_cases(n, seed, cols, rows):
 # DECSTR's dim, strike-through and double underline (xterm keeps them: SGR 22;24;29 before DECSTR). Left in:
 # DECRC followed by SGR 7 or 27, or by a push and pop of the background, which brings back in xterm the last
 # background set before the DECRC (a few cases in a run; docs/conformance.md).
-def sgr_report_cases(n, seed, cols, rows):
+def sgr_report_cases(n, seed, cols, rows, rect=False):
     rnd, num = edge_numbers(seed, cols, rows)
 
     def pen():
@@ -762,6 +762,17 @@ def sgr_report_cases(n, seed, cols, rows):
            erase,
            lambda: rnd.choice(["x", "ab", "中", "a中b", "0123456789", "  ", "ＡＢ"]),
            lambda: rnd.choice(["x", "ab", "wxyz", "q"])]
+    if rect:
+        # the VT420 rectangle functions that change or copy renditions (with SGR 39 first: xterm's fills keep a
+        # foreground as its erases do)
+        ops += [lambda: CSI + ";".join(num() for _ in range(4)) + ";" + rnd.choice(["0", "1", "4", "5", "7",
+                                                                                   "1;7", "22", "24", "25", "27",
+                                                                                   "8", "31", "0;4"]) +
+                rnd.choice(["$r", "$t"]),
+                lambda: CSI + rnd.choice(["", "1", "2"]) + "*x",
+                lambda: CSI + ";".join(num() for _ in range(4)) + ";1;" + num() + ";" + num() + "$v",
+                lambda: CSI + "39m" + CSI + rnd.choice(["88;", "120;", ""]) + ";".join(num() for _ in range(4)) +
+                rnd.choice(["$x", "$z", "${"])]
     out = []
     for i in range(n):
         s = ""
@@ -800,6 +811,8 @@ def main():
                     "random rectangles (checksum_cases; --size 20x8 makes them dense)")
     ap.add_argument("--srandom", type=int, default=0, help="only N random screens drawn with random pens and "
                     "the SGR stack, and XTREPORTSGR of random rectangles (sgr_report_cases)")
+    ap.add_argument("--rect", action="store_true", help="with --srandom, the screens are also drawn with the "
+                    "VT420 rectangle functions (DECCARA, DECRARA, DECSACE, DECCRA, DECFRA, DECERA, DECSERA)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     for tool in ("xterm", "Xvfb"):
@@ -809,7 +822,7 @@ def main():
     cases = [("case-%d" % i, unescape(s)) for i, s in enumerate(a.case)] or (
         random_cases(a.random, a.seed) if a.random else
         checksum_cases(a.crandom, a.seed, cols, rows) if a.crandom else
-        sgr_report_cases(a.srandom, a.seed, cols, rows) if a.srandom else families(cols, rows))
+        sgr_report_cases(a.srandom, a.seed, cols, rows, a.rect) if a.srandom else families(cols, rows))
     if a.only:
         cases = [c for c in cases if re.search(a.only, c[0])]
 

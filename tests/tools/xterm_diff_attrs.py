@@ -222,6 +222,19 @@ def classes(o, x, weak):
 # Cases.
 
 
+# SGRs one by one and in combinations (the families' sgr-*, and --pens' random cases)
+SGRS = [str(n) for n in list(range(0, 10)) + [21, 22, 23, 24, 25, 27, 28, 29, 39, 49, 53, 55]]
+SGRS += [str(n) for n in list(range(30, 38)) + list(range(40, 48)) + list(range(90, 98)) + list(range(100, 108))]
+for _n in (0, 1, 7, 8, 9, 15, 16, 100, 231, 232, 255, 256):
+    SGRS += ["38;5;%d" % _n, "48;5;%d" % _n]
+SGRS += ["38;2;0;0;0", "38;2;255;128;1", "48;2;10;20;30", "48;2;255;255;255", "38:2::1:2:3", "48:2::4:5:6",
+         "38:2:1:2:3", "38:5:100", "48:5:200", "38;2;300;1;1", "38;5", "38;2;1;2", "48;5", "38;3;1",
+         "38;5;1;1", "48;2;1;2;3;4", "1;;4", "1;0;4", ";1", "1;22", "2;22", "1;2;22", "4;24", "21;24",
+         "7;27", "8;28", "9;29", "5;25", "3;23", "1;2", "31;39", "41;49", "7;31;42", "1;31", "1;91",
+         "1;38;5;9", "2;31", "38;5;9;1", "1;97;107", "22;91", "7;38;2;1;2;3", "1;4;5;7;9;31;42;0;32",
+         "38;5;1;48;5;2", "6", "26", "51", "60"]
+
+
 def families(cols, rows, fill):
     """Cases that stress attributes and colours: name, text. fill(cols, rows) is the base tool's prelude."""
     R, C = rows, cols
@@ -231,19 +244,8 @@ def families(cols, rows, fill):
         out.append((name, (fill(cols, rows) if filled else "") + s))
 
     # SGR one by one and in combinations, from the default pen and from a pen with everything set
-    sgrs = [str(n) for n in list(range(0, 10)) + [21, 22, 23, 24, 25, 27, 28, 29, 39, 49, 53, 55]]
-    sgrs += [str(n) for n in list(range(30, 38)) + list(range(40, 48)) + list(range(90, 98)) +
-             list(range(100, 108))]
-    for n in (0, 1, 7, 8, 9, 15, 16, 100, 231, 232, 255, 256):
-        sgrs += ["38;5;%d" % n, "48;5;%d" % n]
-    sgrs += ["38;2;0;0;0", "38;2;255;128;1", "48;2;10;20;30", "48;2;255;255;255", "38:2::1:2:3", "48:2::4:5:6",
-             "38:2:1:2:3", "38:5:100", "48:5:200", "38;2;300;1;1", "38;5", "38;2;1;2", "48;5", "38;3;1",
-             "38;5;1;1", "48;2;1;2;3;4", "1;;4", "1;0;4", ";1", "1;22", "2;22", "1;2;22", "4;24", "21;24",
-             "7;27", "8;28", "9;29", "5;25", "3;23", "1;2", "31;39", "41;49", "7;31;42", "1;31", "1;91",
-             "1;38;5;9", "2;31", "38;5;9;1", "1;97;107", "22;91", "7;38;2;1;2;3", "1;4;5;7;9;31;42;0;32",
-             "38;5;1;48;5;2", "6", "26", "51", "60"]
     full = CSI + "1;2;3;4;5;7;9;31;42m"
-    for s in sgrs:
+    for s in SGRS:
         add("sgr-%s" % s, "a" + CSI + s + "mbc" + CSI + "mde", filled=False)
         add("sgr-on-full-%s" % s, full + "a" + CSI + s + "mbc" + CSI + "mde", filled=False)
     # every palette index, foreground and background, and some direct colours
@@ -362,6 +364,15 @@ def stack_ops(rng):
     parts = ["", "", "1", "2", "3", "4", "5", "7", "9", "21", "30", "31", "1;30;31", "10", "0"]
     return [lambda: CSI + rng.choice(parts) + rng.choice(["#{", "#{", "#p"]),
             lambda: CSI + rng.choice(["#}", "#}", "#q"])]
+
+
+def pen_ops(rng):
+    """Operations the random cases add with --pens: any of SGRS, one to three at a time, and the functions
+    that save, restore or reset the pen (DECSC, DECRC, DECSTR, RIS, DECALN, the alternate screens)."""
+    return [lambda: "".join(CSI + rng.choice(SGRS) + "m" for _ in range(rng.randint(1, 3))),
+            lambda: "".join(CSI + rng.choice(SGRS) + "m" for _ in range(rng.randint(1, 3))),
+            lambda: rng.choice([E + "7", E + "8", CSI + "!p", E + "#8", CSI + "s", CSI + "u", CSI + "?1048h",
+                                CSI + "?1048l", CSI + "?1049h", CSI + "?1049l", CSI + "?1047h", CSI + "?1047l"])]
 
 
 def random_ops(rng):
