@@ -246,6 +246,17 @@ static void test_report(void)
 	CHECK_REPORT(t, "\033[7m\033[3;6HAB\033[3;9r\033[?69h\033[5;10s\033[?6h\033[1;2;1;3#|", "\033[0;7m");
 	/* a sub-parameter, a private marker or another intermediate: no report (xterm 379) */
 	CHECK_REPORT(t, "\033[7mA\033[1;1;1;1:1#|\033[>1;1;1;1#|\033[?1;1;1;1#|\033[1;1;1;1 #|", "");
+	/* rows whose cells are deferred (an ED's whole rows on a large screen, a text run's bytes) read as
+	 * their cells */
+	struct t_term *big = t_new(212, 82, 100);
+	t_feed(big, "\033[41m\033[2J\033[1;1;82;212#|\033[5;5;5;5#|\033[m\033[7m");
+	char run[301];
+	memset(run, 'x', 300);
+	run[300] = '\0';
+	t_feed(big, run);
+	t_feed(big, "\033[1;1;1;212#|\033[2;1;2;88#|\033[2;89;2;89#|");
+	CHECK_REPLY(big, "\033[0;41m\033[0;41m\033[0;7m\033[0;7m\033[0;41m");
+	t_free(big);
 	/* two in a row */
 	CHECK_REPORT(t, "\033[7mAB\033[1;1;1;2#|\033[1;1;1;2#|", "\033[0;7m\033[0;7m");
 	t_free(t);
