@@ -229,6 +229,13 @@ static void test_edit_hostile(void)
 	t_feed(t, "\033[1;1;99999;99999;1;3;6$v");
 	CHECK_ROW(t, 2, "     ABCDE");
 	CHECK_ROW(t, 3, "     KLMNO");
+	/* the clipped copy leaves the destination rows' other cells alone, colours too (DEC clips the copy;
+	 * xterm 379 changes the first cells' background there: docs/conformance.md) */
+	t_feed(t, "\033[1;1H\033[42mAB\033[m\033[2;1;2;8;1;1;9$v");
+	CHECK_ROW(t, 0, "ABCDEFGHKL");
+	for (int x = 0; x < 2; x++)
+		CHECK(grid_style(t->g, grid_row(t->g, 0)[x].style)->bg == GRID_COLOR_PALETTE(2),
+		      "column %d lost its background after a clipped copy", x);
 	t_feed(t, "\033[1;1;65535;65535;1;5;1;1;7;22;24;25;27;1;4;5;7;0;1;4;5;7;1$r");
 	CHECK(grid_style(t->g, grid_row(t->g, 3)[9].style)->attrs & GRID_ATTR_BOLD, "bold after 24 parameters");
 	t_free(t);
