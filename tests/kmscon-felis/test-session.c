@@ -191,40 +191,101 @@ static void test_respawn_failures_logged(void)
 	kf_loop_destroy(c.loop);
 }
 
+/* The session's wake-ups that read (its output, a hang-up) so far. */
+static uint64_t wakeups(const struct kf_session *s)
+{
+	struct kf_session_stats st;
+	kf_session_stats(s, &st);
+	return st.wakeups;
+}
+
+/* Runs the loop until the session has woken to read more than `than` times, until the CLOCK_MONOTONIC time
+ * `until_ns` at most; true once it has. After a child's last output is on the screen, the next wake-up is its
+ * hang-up: the test knows the session saw it, instead of guessing how long that takes. */
+static bool run_until_wakeup(struct kf_loop *loop, const struct kf_session *s, uint64_t than, uint64_t until_ns)
+{
+	while (wakeups(s) <= than && kf_loop_now_ns() < until_ns)
+		run_for(loop, 10);
+	return wakeups(s) > than;
+}
+
+static void touch(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (f)
+		fclose(f);
+}
+
 /* A child that closes every descriptor of its terminal and opens it again (and keeps it open), as login(1) does
- * around vhangup() before it asks for the password: what it writes after that is shown. */
+ * around vhangup() before it asks for the password: what it writes after that is shown. The child says when it
+ * has closed them (a file), and opens the terminal again only once the test has seen the session wake to the
+ * hang-up and says so (another file): a child late to close, or a session late to see it, made a run where the
+ * terminal was never seen closed, and the check held without testing anything. */
 static void test_slave_reopened(void)
 {
-	const char *argv[] = {"sh", "-c", "echo BEFORE; sleep 0.05; exec 0<&- 1>&- 2>&-; sleep 0.3;"
-			      " exec 0<>/dev/tty 1>&0 2>&0; echo REOPENED; exec sleep 60", NULL};
+	char closed_path[256], go_path[256], script[1024];
+	snprintf(closed_path, sizeof(closed_path), "%s/slave-closed", tmpdir);
+	snprintf(go_path, sizeof(go_path), "%s/slave-reopen", tmpdir);
+	snprintf(script, sizeof(script),
+		 "echo BEFORE; sleep 0.05; exec 0<&- 1>&- 2>&-; touch %s; while [ ! -e %s ]; do sleep 0.01; done;"
+		 " exec 0<>/dev/tty 1>&0 2>&0; echo REOPENED; exec sleep 60", closed_path, go_path);
+	const char *argv[] = {"sh", "-c", script, NULL};
 	struct ctx c = {.loop = kf_loop_create()};
 	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 5};
 	struct kf_session_callbacks cb = {.exited = on_exited};
 	struct kf_session *s = NULL;
-	/* Also with a read pause (kf_session_config.read_pause_ns): "BEFORE" is a trickle that starts one, and the
-	 * hang-up comes during it. The pause outlived the hang-up, the master stayed unwatched for input, and
-	 * "REOPENED" never showed. */
+	/* Also with a read pause (kf_session_config.read_pause_ns): "BEFORE" is a trickle that starts one, the
+	 * hang-up comes during it, and the terminal is opened again only after it would have ended. The pause
+	 * outlived the hang-up, the master stayed unwatched for input, and "REOPENED" never showed. The pause is
+	 * long (1.5 s) so that a child late to close still hangs up during it (the test fails when it does not). */
+	const uint64_t pause_ns = 1500000000u;
 	for (int pause = 0; pause < 2; pause++) {
-		cfg.read_pause_ns = pause ? 200000000u : 0;
+		unlink(closed_path);
+		unlink(go_path);
+		cfg.read_pause_ns = pause ? pause_ns : 0;
 		CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+		for (int i = 0; i < 300 && !strstr(screen(s), "BEFORE"); i++)
+			run_for(c.loop, 10);
+		const uint64_t t_before = kf_loop_now_ns(), w_before = wakeups(s);
+		CHECK(strstr(screen(s), "BEFORE"));
+		struct kf_session_stats st;
+		kf_session_stats(s, &st);
+		CHECK(!pause || st.pauses == 1);
+		bool closed = run_until_file(c.loop, closed_path, 3000);
+		bool seen = run_until_wakeup(c.loop, s, w_before, kf_loop_now_ns() + 3000000000u);
+		const uint64_t t_seen = kf_loop_now_ns();
+		if (!closed || !seen || (pause && t_seen - t_before >= pause_ns))
+			printf("read pause %d: child closed its terminal: %s; session woke to it: %s, %llu ms after "
+			       "BEFORE\n", pause, closed ? "yes" : "no", seen ? "yes" : "no",
+			       (unsigned long long)((t_seen - t_before) / 1000000u));
+		CHECK(closed && seen);
+		CHECK(!pause || t_seen - t_before < pause_ns);
+		if (pause) /* past the pause's end, the terminal still closed */
+			run_for(c.loop, (int)((t_before + pause_ns - kf_loop_now_ns()) / 1000000u) + 100);
+		touch(go_path);
 		for (int i = 0; i < 300 && !strstr(screen(s), "REOPENED"); i++)
 			run_for(c.loop, 10);
 		CHECK(strstr(screen(s), "BEFORE\nREOPENED"));
 		if (!strstr(screen(s), "BEFORE\nREOPENED"))
-			printf("read pause %d ms: screen \"%s\"\n", pause ? 200 : 0, screen(s));
+			printf("read pause %d: screen \"%s\"\n", pause, screen(s));
 		CHECK(!c.exited);
 		kf_session_destroy(s);
 	}
 	cfg.read_pause_ns = 0;
-	/* While the slave stays closed, its hang-up does not wake the loop again and again. */
-	const char *closed[] = {"sh", "-c", "exec 0<&- 1>&- 2>&-; exec sleep 60", NULL};
+	/* While the slave stays closed, its hang-up does not wake the loop again and again: counted over 300 ms
+	 * from the first wake-up to it (the child closes before it writes anything). */
+	unlink(closed_path);
+	snprintf(script, sizeof(script), "exec 0<&- 1>&- 2>&-; touch %s; exec sleep 60", closed_path);
+	const char *closed[] = {"sh", "-c", script, NULL};
 	cfg.argv = closed;
 	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	CHECK(run_until_file(c.loop, closed_path, 3000));
+	CHECK(run_until_wakeup(c.loop, s, 0, kf_loop_now_ns() + 3000000000u));
+	const uint64_t w0 = wakeups(s);
 	run_for(c.loop, 300);
-	struct kf_session_stats st;
-	kf_session_stats(s, &st);
-	printf("slave closed for 300 ms: %llu wake-ups\n", (unsigned long long)st.wakeups);
-	CHECK(st.wakeups <= 5 && !c.exited);
+	printf("slave closed for 300 ms after its hang-up was seen: %llu wake-ups more\n",
+	       (unsigned long long)(wakeups(s) - w0));
+	CHECK(w0 >= 1 && wakeups(s) - w0 <= 5 && !c.exited);
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
 }
@@ -246,10 +307,18 @@ static void on_exited_quiet(void *ud, int code)
 
 /* Output takes the view back to the bottom, as xterm's scrollTtyOutput, but only output: the hang-up of a child
  * that closed its terminal (login(1) around vhangup(), a daemon detaching) read no byte, and the history being
- * read jumped away under the user. */
+ * read jumped away under the user. The child closes its terminal once told to (a file), after the view is
+ * scrolled, and says when it has (another); the view is looked at once the session has woken to the hang-up:
+ * looked at after a fixed 500 ms, a child late to close had not hung up yet, and the check held vacuously. */
 static void test_no_output_keeps_view(void)
 {
-	const char *argv[] = {"sh", "-c", "seq 1 20; sleep 0.2; exec 0<&- 1>&- 2>&-; exec sleep 60", NULL};
+	char go_path[256], closed_path[256], script[768];
+	snprintf(go_path, sizeof(go_path), "%s/view-go", tmpdir);
+	snprintf(closed_path, sizeof(closed_path), "%s/view-closed", tmpdir);
+	snprintf(script, sizeof(script),
+		 "seq 1 20; while [ ! -e %s ]; do sleep 0.01; done; exec 0<&- 1>&- 2>&-; touch %s; exec sleep 60",
+		 go_path, closed_path);
+	const char *argv[] = {"sh", "-c", script, NULL};
 	struct kf_loop *loop = kf_loop_create();
 	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 5, .scrollback = 100};
 	struct kf_session *s = NULL;
@@ -257,13 +326,16 @@ static void test_no_output_keeps_view(void)
 	CHECK(kf_session_create(loop, &cfg, &cb, &s, &s) == 0);
 	for (int i = 0; i < 300 && !strstr(screen(s), "20\n"); i++)
 		run_for(loop, 10);
+	CHECK(strstr(screen(s), "20\n"));
 	CHECK(grid_view_scroll(kf_session_grid(s), 5) == 5);
-	run_for(loop, 500);
-	struct kf_session_stats st;
-	kf_session_stats(s, &st);
-	if (grid_view_offset(kf_session_grid(s)) != 5)
-		printf("view offset %d after the hang-up (%llu wake-ups)\n", grid_view_offset(kf_session_grid(s)),
-		       (unsigned long long)st.wakeups);
+	const uint64_t w0 = wakeups(s);
+	touch(go_path);
+	const bool closed = run_until_file(loop, closed_path, 3000);
+	const bool seen = run_until_wakeup(loop, s, w0, kf_loop_now_ns() + 3000000000u);
+	run_for(loop, 50); /* and any wake-up that would come right after it */
+	printf("child closed its terminal: %s; session woke to it: %s; view offset %d\n", closed ? "yes" : "no",
+	       seen ? "yes" : "no", grid_view_offset(kf_session_grid(s)));
+	CHECK(closed && seen);
 	CHECK(grid_view_offset(kf_session_grid(s)) == 5);
 	kf_session_destroy(s);
 	kf_loop_destroy(loop);
