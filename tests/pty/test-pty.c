@@ -422,15 +422,37 @@ static void test_backoff(void)
 }
 
 
+/* Whether the process pid is gone (or a zombie: dead, its parent not yet told). */
+static bool process_gone(int pid)
+{
+	char path[64], text[512] = "";
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return true;
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = 0;
+	const char *paren = strrchr(text, ')'); /* the state follows the command name */
+	return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
 static void test_hangup_no_leaks(void)
 {
 	int fds = count_fds();
-	/* A session that ignores SIGHUP and has a background job: hang-up must still end and reap it. */
-	const char *argv[] = {"sh", "-c", "trap '' HUP; sleep 60 & exec sleep 60", NULL};
+	/* A session that ignores SIGHUP and has a background job: hang-up must still end and reap it. The
+	 * child shows its job's pid once both are so (the trap set, the job started): after a fixed 100 ms, a
+	 * child not yet there died of the SIGHUP, and the escalation to SIGKILL went untested. */
+	const char *argv[] = {"sh", "-c", "trap '' HUP; sleep 60 & echo \"[$!]\"; exec sleep 60", NULL};
+	struct sink s = {0};
+	struct pty_callbacks cb = {.output = on_output};
 	struct pty_config cfg = {.argv = argv, .reset_env = true};
-	struct pty *pty = pty_create(&cfg, NULL, NULL);
+	struct pty *pty = pty_create(&cfg, &cb, &s);
 	CHECK(pty_spawn(pty) == 0);
-	usleep(100000);
+	pump(pty, 5000, has_line, &s);
+	const char *open_bracket = s.data ? strchr(s.data, '[') : NULL;
+	const int job = open_bracket ? atoi(open_bracket + 1) : 0;
+	CHECK(job > 0 && !process_gone(job));
 	CHECK(pty_resize(pty, 132, 43, 1056, 688) == 0);
 	struct winsize ws;
 	CHECK(ioctl(pty_fd(pty), TIOCGWINSZ, &ws) == 0 && ws.ws_col == 132 && ws.ws_row == 43 &&
@@ -438,10 +460,22 @@ static void test_hangup_no_leaks(void)
 	pid_t pid = pty_pid(pty);
 	uint64_t t0 = ms_now();
 	pty_hangup(pty, 200);
-	CHECK(ms_now() - t0 < 3000);
+	const uint64_t took = ms_now() - t0;
+	/* the child ignored the SIGHUP for the 200 ms given, then the SIGKILL ended it */
+	if (took < 190 || took >= 3000)
+		printf("hang-up of a child that ignores SIGHUP took %llu ms (want 200 to 3000)\n",
+		       (unsigned long long)took);
+	CHECK(took >= 190 && took < 3000);
 	CHECK(pty_fd(pty) == -1 && pty_pid(pty) == 0);
 	CHECK(kill(pid, 0) < 0 && errno == ESRCH);
 	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
+	/* and its background job, no child of ours (init reaps it) */
+	for (uint64_t end = ms_now() + 2000; job > 0 && !process_gone(job) && ms_now() < end;)
+		usleep(5000);
+	if (job > 0 && !process_gone(job))
+		printf("the background job %d outlived the hang-up\n", job);
+	CHECK(job > 0 && process_gone(job));
+	free(s.data);
 	CHECK(pty_write(pty, "x", 1) == -ENOTCONN);
 	pty_destroy(pty);
 	pty_destroy(NULL);
