@@ -237,8 +237,9 @@ static void test_slave_reopened(void)
 	/* Also with a read pause (kf_session_config.read_pause_ns): "BEFORE" is a trickle that starts one, the
 	 * hang-up comes during it, and the terminal is opened again only after it would have ended. The pause
 	 * outlived the hang-up, the master stayed unwatched for input, and "REOPENED" never showed. The pause is
-	 * long (1.5 s) so that a child late to close still hangs up during it (the test fails when it does not). */
-	const uint64_t pause_ns = 1500000000u;
+	 * long (3 s, the child takes 0.05 s) so that a child late to close on a busy CI machine still hangs up
+	 * during it (the test fails when it does not). */
+	const uint64_t pause_ns = 3000000000u;
 	for (int pause = 0; pause < 2; pause++) {
 		unlink(closed_path);
 		unlink(go_path);
