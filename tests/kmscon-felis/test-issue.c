@@ -1,0 +1,298 @@
+/* tests/kmscon-felis/test-issue.c: the /etc/issue banner (kmscon-felis/issue.c) on files in a temporary tree:
+ * each escape of agetty(8) "ISSUE ESCAPES", the search order of "ISSUE FILES" (/etc's pair hides /run's and
+ * /usr/lib's, /run's hides /usr/lib's), issue.d's order and filter, the cap, a FIFO that must not block, a
+ * broken or empty escape argument, os-release with and without its files. What agetty itself prints for the
+ * same files is tests/kmscon-felis/issue-diff.sh's. */
+#include "kmscon-felis/issue.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <utmpx.h>
+
+#include "tests/kf-check.h"
+
+static int failures;
+static char root[256];
+
+static void put_file(const char *rel, const char *text)
+{
+	char path[512], cmd[700];
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd) != 0)
+		abort();
+	FILE *f = fopen(path, "w");
+	if (!f)
+		abort();
+	fputs(text, f);
+	fclose(f);
+}
+
+static void clean(void)
+{
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", root, root);
+	if (system(cmd) != 0)
+		abort();
+}
+
+/* The text of the default search (path NULL) or of a list, with \l "tty7" and a fixed clock. */
+static char *build_path(const char *path, size_t max, size_t *len)
+{
+	struct kf_issue_opts o = {.path = path, .root = root, .tty = "tty7", .tty_fd = -1, .now = 86400 * 365,
+				  .max = max};
+	char *out = NULL;
+	size_t n = 0;
+	CHECK(kf_issue_build(&o, &out, &n) == 0, "build");
+	if (len)
+		*len = n;
+	return out ? out : strdup("");
+}
+
+/* /etc/issue holding text, expanded. */
+static char *expand(const char *text)
+{
+	put_file("/etc/issue", text);
+	return build_path(NULL, 0, NULL);
+}
+
+static void expect(const char *text, const char *want)
+{
+	char *got = expand(text);
+	CHECK(!strcmp(got, want), "'%s' gives '%s', want '%s'", text, got, want);
+	free(got);
+}
+
+static void test_plain_escapes(void)
+{
+	struct utsname u;
+	char want[2048];
+	clean();
+	uname(&u);
+	expect("plain text\n", "plain text\n");
+	expect("a\\\\b", "a\\b");
+	snprintf(want, sizeof(want), "%s|%s|%s|%s|%s", u.sysname, u.nodename, u.release, u.version, u.machine);
+	expect("\\s|\\n|\\r|\\v|\\m", want);
+	expect("on \\l.", "on tty7.");
+	/* 1971-01-01 00:00:00 UTC, a Friday; agetty's format, two blanks before the year */
+	expect("\\d \\t", "Fri Jan  1  1971 00:00:00");
+	/* an escape agetty does not know is its letter; a backslash at the very end is dropped (agetty: 0xff) */
+	expect("\\q\\Z\\", "qZ");
+	expect("x\\b", "x"); /* no terminal to ask for a speed */
+	expect("\\e[1m", "\033[1m");
+	expect("\\e{red}R\\e{reset}", "\033[31mR\033[0m");
+	expect("\\e{lightgray}\\e{white}\\e{darkgray}", "\033[37m\033[1;37m\033[1;30m");
+	expect("[\\e{nosuchcolour}]", "[]");
+	/* the name's buffer holds 31 bytes: a longer name is cut and then unknown */
+	expect("\\e{redredredredredredredredredredredred}.", ".");
+	char *o = expand("\\o");
+	CHECK(*o, "\\o gives the NIS domain or unknown_domain");
+	free(o);
+	/* \u and \U: the USER_PROCESS entries of utmp, as agetty counts them */
+	int n = 0;
+	struct utmpx *ut;
+	setutxent();
+	while ((ut = getutxent()))
+		n += ut->ut_type == USER_PROCESS;
+	endutxent();
+	snprintf(want, sizeof(want), "%d |%d user%s", n, n, n == 1 ? "" : "s");
+	expect("\\u|\\U", want);
+}
+
+static void test_addresses(void)
+{
+	struct ifaddrs *a;
+	bool v6 = false;
+	clean();
+	expect("[\\4{lo}]", "[127.0.0.1]");
+	if (getifaddrs(&a) == 0) {
+		for (struct ifaddrs *p = a; p; p = p->ifa_next)
+			v6 |= p->ifa_addr && p->ifa_addr->sa_family == AF_INET6 && !strcmp(p->ifa_name, "lo");
+		freeifaddrs(a);
+	}
+	if (v6)
+		expect("[\\6{lo}]", "[::1]");
+	expect("[\\4{no-such-if0}][\\6{no-such-if0}]", "[][]");
+	char *s = expand("\\4");
+	CHECK(strchr(s, '.') || !*s, "\\4 is an IPv4 address: '%s'", s);
+	free(s);
+}
+
+static void test_os_release(void)
+{
+	struct utsname u;
+	uname(&u);
+	clean();
+	/* no os-release at all: \S is the system name, \S{X} nothing */
+	char *got = expand("[\\S][\\S{ID}]"), want[512];
+	snprintf(want, sizeof(want), "[%s][]", u.sysname);
+	CHECK(!strcmp(got, want), "no os-release: '%s', want '%s'", got, want);
+	free(got);
+	/* /usr/lib's when /etc has none */
+	put_file("/usr/lib/os-release", "PRETTY_NAME=\"Lib OS\"\nID=lib\n");
+	expect("[\\S][\\S{ID}]", "[Lib OS][lib]");
+	put_file("/etc/os-release",
+		 "# comment\nPRETTY_NAME=\"Test OS 1 (x)\"\n; ID=commented\nID=testos\nID_LIKE=debian\n"
+		 "NAME='single'\nANSI_COLOR=\"0;31\"\n  VERSION_ID = \"7\"  \nID=second\n");
+	expect("[\\S][\\S{ID}][\\S{ID_LIKE}][\\S{NAME}][\\S{VERSION_ID}][\\S{NOPE}]",
+	       "[Test OS 1 (x)][second][debian]['single'][7][]");
+	expect("\\S{ANSI_COLOR}x", "\033[0;31mx");
+	/* broken arguments: an empty name gives nothing (agetty 2.38 loops for ever); an unterminated one takes
+	 * the rest of its file and acts as \S; a huge name is cut to 63 bytes and matches nothing */
+	expect("a\\S{}b", "ab");
+	expect("a\\S{ID and the rest\nof the file", "aTest OS 1 (x)");
+	char huge[2100] = "\\S{";
+	memset(huge + 3, 'A', 2000);
+	strcpy(huge + 2003, "}end");
+	expect(huge, "end");
+	/* a FIFO as os-release does not block; /usr/lib's is not taken either (agetty falls back only when
+	 * /etc's cannot be opened) */
+	char path[512];
+	snprintf(path, sizeof(path), "%s/etc/os-release", root);
+	unlink(path);
+	CHECK(mkfifo(path, 0600) == 0, "mkfifo");
+	alarm(10);
+	got = expand("[\\S{ID}]");
+	alarm(0);
+	CHECK(!strcmp(got, "[lib]") || !strcmp(got, "[]"), "os-release FIFO: '%s'", got);
+	free(got);
+}
+
+/* The default search's text is want; what: the case, with a %s for the text. */
+static void expect_default(const char *want, const char *what)
+{
+	char *got = build_path(NULL, 0, NULL);
+	CHECK(!strcmp(got, want), what, got);
+	free(got);
+}
+
+static void test_search_order(void)
+{
+	clean();
+	expect_default("", "no files at all: '%s'");
+	/* /usr/lib's pair alone */
+	put_file("/usr/lib/issue", "usr\n");
+	put_file("/usr/lib/issue.d/a.issue", "usr-a\n");
+	expect_default("usr\nusr-a\n", "/usr/lib only: '%s'");
+	/* an issue.d in /run without its file still hides /usr/lib's */
+	put_file("/run/issue.d/r.issue", "run-r\n");
+	expect_default("run-r\n", "/run/issue.d hides /usr/lib: '%s'");
+	put_file("/run/issue", "run\n");
+	expect_default("run\nrun-r\n", "/run's pair: '%s'");
+	/* /etc/issue.d is read only with /etc/issue */
+	put_file("/etc/issue.d/e.issue", "etc-e\n");
+	expect_default("run\nrun-r\n", "/etc/issue.d without /etc/issue is ignored: '%s'");
+	/* /etc/issue hides /run's and /usr/lib's pairs, even when empty */
+	put_file("/etc/issue", "");
+	expect_default("etc-e\n", "/etc's pair hides the rest: '%s'");
+	/* issue.d: version-sort order, *.issue only, no hidden files, no directories */
+	put_file("/etc/issue", "E\n");
+	put_file("/etc/issue.d/10.issue", "ten\n");
+	put_file("/etc/issue.d/9.issue", "nine\n");
+	put_file("/etc/issue.d/b.txt", "txt\n");
+	put_file("/etc/issue.d/.h.issue", "hidden\n");
+	put_file("/etc/issue.d/.issue", "dot\n");
+	put_file("/etc/issue.d/sub.issue/x", "sub\n");
+	expect_default("E\nnine\nten\netc-e\n", "issue.d order and filter: '%s'");
+}
+
+static void test_custom_list(void)
+{
+	char list[2048], *got;
+	clean();
+	put_file("/etc/issue", "default\n");
+	put_file("/a", "A\\l\n");
+	put_file("/d/2.issue", "d2\n");
+	put_file("/d/1.issue", "d1\n");
+	/* empty entries and missing ones are skipped; the default files are not read */
+	snprintf(list, sizeof(list), "%s/d::%s/missing:%s/a:", root, root, root);
+	got = build_path(list, 0, NULL);
+	CHECK(!strcmp(got, "d1\nd2\nAtty7\n"), "custom list: '%s'", got);
+	free(got);
+}
+
+static void test_fifo_and_unreadable(void)
+{
+	char path[512], list[1200], *got;
+	clean();
+	put_file("/etc/issue.d/z.issue", "after\n");
+	snprintf(path, sizeof(path), "%s/etc/issue", root);
+	CHECK(mkfifo(path, 0600) == 0, "mkfifo");
+	/* a link named *.issue to a FIFO in issue.d, and a FIFO in a list: skipped, nothing waits */
+	char link[512];
+	snprintf(link, sizeof(link), "%s/etc/issue.d/f.issue", root);
+	CHECK(symlink(path, link) == 0, "symlink");
+	alarm(10); /* a blocked open ends the test here */
+	got = build_path(NULL, 0, NULL);
+	CHECK(!strcmp(got, "after\n"), "a FIFO as /etc/issue: '%s'", got);
+	free(got);
+	snprintf(list, sizeof(list), "%s:%s/etc/issue.d/z.issue", path, root);
+	got = build_path(list, 0, NULL);
+	CHECK(!strcmp(got, "after\n"), "a FIFO in the list: '%s'", got);
+	free(got);
+	alarm(0);
+	/* a device in the list */
+	got = build_path("/dev/zero", 0, NULL);
+	CHECK(!*got, "/dev/zero: %zu bytes", strlen(got));
+	free(got);
+}
+
+static void test_cap(void)
+{
+	size_t len;
+	char *big = malloc(100000 + 1), *got;
+	clean();
+	memset(big, 'x', 100000);
+	big[100000] = '\0';
+	put_file("/etc/issue", big);
+	put_file("/etc/issue.d/more.issue", "more\n");
+	got = build_path(NULL, 0, &len);
+	CHECK(len == KF_ISSUE_MAX && strlen(got) == KF_ISSUE_MAX, "cut at 64 KiB: %zu", len);
+	free(got);
+	/* escapes count after expansion: 10 bytes of "\s" expansions stop at 10 */
+	put_file("/etc/issue", "\\l\\l\\l\\l\\l\\l");
+	got = build_path(NULL, 10, &len);
+	CHECK(len == 10 && !strcmp(got, "tty7tty7tt"), "cut at 10: '%s'", got);
+	free(got);
+	free(big);
+}
+
+static void test_crlf(void)
+{
+	size_t n;
+	char *s = kf_issue_crlf("a\nb\r\n\n", 6, &n);
+	CHECK(n == 9 && !memcmp(s, "a\r\nb\r\r\n\r\n", 9), "crlf: %zu", n);
+	free(s);
+}
+
+int main(void)
+{
+	/* \d and \t in UTC and the C locale's names */
+	setenv("TZ", "UTC", 1);
+	snprintf(root, sizeof(root), "%s/kf-issue-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(root))
+		return 1;
+	test_plain_escapes();
+	test_addresses();
+	test_os_release();
+	test_search_order();
+	test_custom_list();
+	test_fifo_and_unreadable();
+	test_cap();
+	test_crlf();
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		failures++;
+	printf("%s\n", failures ? "FAILED" : "all issue checks passed");
+	return failures ? 1 : 0;
+}
