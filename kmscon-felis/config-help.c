@@ -74,10 +74,11 @@ void kf_config_write(const struct kf_config *cfg, FILE *out)
 			continue;
 		kf_opt_format(o, cfg, buf, sizeof(buf));
 		if (o->type == OPT_BOOL) {
-			fprintf(out, "%s%s\n", *(const bool *)(const void *)((const char *)cfg + o->offset)
-						       ? ""
-						       : "no-",
-				o->name);
+			/* (from the formatted value: an OPTF_AUTO field is no bool, and "auto" has no bare form) */
+			if (!strcmp(buf, "auto"))
+				fprintf(out, "%s=auto\n", o->name);
+			else
+				fprintf(out, "%s%s\n", strcmp(buf, "on") ? "no-" : "", o->name);
 		} else if (o->type != OPT_LOGIN && buf[0] &&
 			   (strpbrk(buf, "\"#\\") || strchr(" \t\r", buf[0]) ||
 			    strchr(" \t\r", buf[strlen(buf) - 1]))) {

@@ -45,6 +45,7 @@ enum opt_flags {
 	OPTF_ZERO_OK = 1u << 1, /* OPT_DIMS: 0x0 allowed */
 	OPTF_IGNORED = 1u << 2, /* a kmscon option we accept and ignore with a warning */
 	OPTF_LOG_LEVEL = 1u << 3, /* verbose, debug, silent: one setting, the command line's replaces the file's */
+	OPTF_AUTO = 1u << 4, /* OPT_BOOL whose field is an enum kf_tristate: "auto" as well as on and off */
 };
 
 struct opt_choice {

@@ -351,6 +351,8 @@ const char *kf_opt_form(const struct opt *o, char *buf, size_t size)
 {
 	switch (o->type) {
 	case OPT_BOOL:
+		if (o->flags & OPTF_AUTO)
+			return "KEY, no-KEY or KEY=auto|on|off|yes|no|true|false|1|0";
 		return "KEY, no-KEY or KEY=on|off|yes|no|true|false|1|0";
 	case OPT_UINT:
 		snprintf(buf, size, "an integer from %llu to %llu", o->min, o->max);
@@ -414,6 +416,16 @@ int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, c
 			    kf_opt_form(o, form, sizeof(form)));
 	switch (o->type) {
 	case OPT_BOOL:
+		if (o->flags & OPTF_AUTO) {
+			bool b;
+			if (text && !strcasecmp(text, "auto")) {
+				*FIELD(cfg, o, enum kf_tristate) = KF_AUTO;
+				ret = 0;
+			} else if ((ret = parse_bool(text, &b)) == 0) {
+				*FIELD(cfg, o, enum kf_tristate) = b ? KF_ON : KF_OFF;
+			}
+			break;
+		}
 		ret = parse_bool(text, FIELD(cfg, o, bool));
 		break;
 	case OPT_UINT:
@@ -529,6 +541,11 @@ int kf_opt_format(const struct opt *o, const struct kf_config *cfg, char *buf, s
 		buf[0] = '\0';
 	switch (o->type) {
 	case OPT_BOOL:
+		if (o->flags & OPTF_AUTO) {
+			enum kf_tristate t = *CFIELD(cfg, o, enum kf_tristate);
+			put(buf, size, &n, t == KF_AUTO ? "auto" : t == KF_ON ? "on" : "off");
+			break;
+		}
 		put(buf, size, &n, *CFIELD(cfg, o, bool) ? "on" : "off");
 		break;
 	case OPT_UINT:

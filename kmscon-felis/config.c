@@ -64,6 +64,7 @@
 _Static_assert(sizeof(enum kf_backend) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum kf_palette) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum kf_rotation) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum kf_tristate) == sizeof(int), "enum size");
 
 static const struct opt_choice backends[] = {
 	{"drm", KF_BACKEND_DRM},
@@ -134,6 +135,13 @@ const struct opt kf_opts[] = {
 	      "Bytes queued towards the program (keys, pastes, replies) while it does not read", "1M"),
 	BOOL("clipboard-read", 0, clipboard_read, "off",
 	     "Programs may read the clipboard (OSC 52 queries); off: such queries get no answer"),
+	{.name = "issue", .type = OPT_BOOL, .flags = OPTF_AUTO, .offset = OFF(issue, enum kf_tristate),
+	 .def = "auto",
+	 .help = "Show /etc/issue before the program, as agetty: on, off or auto (only before the default login)"},
+	STR("issue-path", 0, issue_path, "", "PATHS",
+	    "Issue files and directories (*.issue), colon-separated (default: agetty's /etc/issue and "
+	    "/etc/issue.d, else /run's, else /usr/lib's)",
+	    "/etc/issue:/etc/issue.d"),
 
 	SECTION("Seat"),
 	{.name = "vt", .type = OPT_VT, .offset = OFF(vt, int), .def = "auto", .arg = "VT",
@@ -223,8 +231,7 @@ const struct opt kf_opts[] = {
 
 	/* kmscon's options without a meaning here (one process per VT, no GL, no sessions inside). */
 	IGNORED("listen", 0), IGNORED("seats", 1), IGNORED("libseat", 0), IGNORED("session-max", 1),
-	IGNORED("session-control", 0), IGNORED("terminal-session", 0), IGNORED("issue", 0),
-	IGNORED("issue-path", 1), IGNORED("bell", 0), IGNORED("soft-cursor", 0), IGNORED("grab-session-dummy", 1),
+	IGNORED("session-control", 0), IGNORED("terminal-session", 0), IGNORED("bell", 0), IGNORED("soft-cursor", 0), IGNORED("grab-session-dummy", 1),
 	IGNORED("grab-session-close", 1), IGNORED("grab-terminal-new", 1), IGNORED("grab-reboot", 1),
 	IGNORED("drm", 0), IGNORED("hwaccel", 0), IGNORED("gpus", 1), IGNORED("render-engine", 1),
 	IGNORED("multi-monitor", 1), IGNORED("font-dpi", 1), IGNORED("render-timing", 0),
@@ -610,6 +617,11 @@ static int parse_argv(struct kf_config *cfg, int argc, char **argv, bool quiet)
 int kf_config_parse_argv(struct kf_config *cfg, int argc, char **argv)
 {
 	return parse_argv(cfg, argc, argv, false);
+}
+
+bool kf_config_show_issue(const struct kf_config *cfg)
+{
+	return cfg->issue == KF_AUTO ? !cfg->login_custom : cfg->issue == KF_ON;
 }
 
 /* Combinations the table cannot express. */

@@ -89,6 +89,13 @@ enum kf_rotation {
 	KF_ROTATE_LEFT = 3,     /* 90 degrees counter-clockwise */
 };
 
+/* A boolean the program may decide (issue=auto): KF_AUTO until the user says on or off. */
+enum kf_tristate {
+	KF_AUTO = -1,
+	KF_OFF = 0,
+	KF_ON = 1,
+};
+
 /* "COLSxROWS" or "WIDTHxHEIGHT"; 0x0 where allowed means "unset" (--mode: the connector's preferred mode). */
 struct kf_size {
 	unsigned int w, h;
@@ -139,6 +146,10 @@ struct kf_config {
 	unsigned int sb_size; /* scrollback lines (default 10000) */
 	size_t write_queue_size; /* bytes queued towards the PTY (keys, paste, replies) before refusing; 4 MiB */
 	bool clipboard_read; /* answer OSC 52 queries with the clipboard (default off) */
+	/* The /etc/issue banner before the program (issue.h): auto (the default) shows it only before the default
+	 * login, kmscon-felis standing in for getty + login; see kf_config_show_issue(). */
+	enum kf_tristate issue;
+	char *issue_path; /* colon-separated files and directories; NULL: agetty's search (issue.h) */
 
 	/* --- seat and VT (issue 6) --- */
 	int vt; /* --vt=N|ttyN|/dev/ttyN; 0 = auto (the seat's current VT / the one systemd gave us) */
@@ -201,6 +212,10 @@ int kf_config_parse_file(struct kf_config *cfg, const char *path);
 int kf_config_parse_text(struct kf_config *cfg, const char *name, const char *text, size_t len);
 /* Sets one key from text, as a file line "key=value" would (value NULL: "key" alone). */
 int kf_config_set(struct kf_config *cfg, const char *key, const char *value);
+
+/* Whether the issue banner is shown: issue=on or off as given; auto: only when login is the default program
+ * (a program of one's own, a kiosk or a shell, gets a screen without it unless issue=on asks for it). */
+bool kf_config_show_issue(const struct kf_config *cfg);
 
 /* Writes every file key of cfg as "key=value" lines that kf_config_parse_text() reads back to an equal config. */
 void kf_config_write(const struct kf_config *cfg, FILE *out);

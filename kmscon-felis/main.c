@@ -33,6 +33,7 @@ struct kf_app {
 	struct kf_source *signals[3];
 	struct kf_source *stats_signal; /* KF_OUTPUT_STATS_SIGNAL: log the PTY counters */
 	char vtnr[16];                /* XDG_VTNR for the child, "" when the VT is not known */
+	char vtname[16];              /* the issue banner's \l: "ttyN", "" when the VT is not known (the PTY's) */
 	struct kf_headless *headless; /* --backend=headless */
 	struct kf_render *render;     /* --backend=drm */
 	struct kf_output *output;     /* --backend=drm */
@@ -156,8 +157,10 @@ static int start_session(struct kf_app *app, int cols, int rows)
 		seat = getenv("XDG_SEAT") ? getenv("XDG_SEAT") : "seat0"; /* what libseat picks */
 	if (seat && !strcmp(seat, "seat0") && c->vt <= 0)
 		seat = NULL;
-	if (c->vt > 0)
+	if (c->vt > 0) {
 		snprintf(app->vtnr, sizeof(app->vtnr), "%d", c->vt);
+		snprintf(app->vtname, sizeof(app->vtname), "tty%d", c->vt);
+	}
 	uint32_t colors[258];
 	int r = config_colors(c, colors);
 	if (r < 0) {
@@ -182,6 +185,10 @@ static int start_session(struct kf_app *app, int cols, int rows)
 		/* On a display the login starts after the first frame (start_later), at the display's grid size;
 		 * headless once the backend is open (main), so that a bad --input-fifo runs no child. */
 		.defer_start = true,
+		/* agetty's banner before the default login (issue=auto), or as issue= says */
+		.issue = kf_config_show_issue(c),
+		.issue_path = c->issue_path,
+		.issue_tty = app->vtname[0] ? app->vtname : NULL,
 	};
 	/* For comparisons in benchmarks (tests/vm/bench kmscon-felis-pN): the read pause in microseconds, 0 = none. */
 	const char *pause = getenv("KMSCON_FELIS_READ_PAUSE_US");

@@ -12,6 +12,7 @@
 
 #include "grid/grid.h"
 #include "kmscon-felis/clipboard.h"
+#include "kmscon-felis/issue.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
 #include "pty/pty.h"
@@ -334,11 +335,39 @@ static void on_sigchld(void *ud, int signo)
 		check_child(s);
 }
 
+/* The banner goes to the grid, not to the PTY: the child cannot read it as typed input, and a PTY that is full
+ * (a child that does not read) loses none of it. It is parsed before anything the child wrote, which is read
+ * only once the loop runs again. */
+static void show_issue(struct kf_session *s)
+{
+	char pts[64], *text = NULL, *crlf;
+	size_t len, n;
+	const char *tty = s->cfg.issue_tty;
+	if (!tty)
+		tty = ptsname_r(pty_fd(s->pty), pts, sizeof(pts)) == 0 ? (strncmp(pts, "/dev/", 5) ? pts : pts + 5)
+									: "";
+	struct kf_issue_opts o = {.path = s->cfg.issue_path, .tty = tty, .tty_fd = pty_fd(s->pty)};
+	if (kf_issue_build(&o, &text, &len) < 0 || !len) {
+		free(text);
+		return;
+	}
+	crlf = kf_issue_crlf(text, len, &n);
+	free(text);
+	if (!crlf)
+		return;
+	grid_feed(s->grid, (const uint8_t *)crlf, n);
+	free(crlf);
+	if (s->cb.output)
+		s->cb.output(s->ud);
+}
+
 static int start_child(struct kf_session *s)
 {
 	int r = pty_spawn(s->pty);
 	if (r < 0)
 		return r;
+	if (s->cfg.issue)
+		show_issue(s);
 	s->master = kf_loop_add_fd(s->loop, pty_fd(s->pty), EPOLLIN, KF_PRIO_PTY, on_master, s);
 	if (!s->master)
 		goto fail;

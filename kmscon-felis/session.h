@@ -8,7 +8,8 @@
  * stops after a budget and the level-triggered loop comes back for the rest. The child's exit (pidfd, or
  * SIGCHLD without pidfd support) is handled only after every byte it wrote has been parsed; then the login is
  * respawned (with back-off after quick exits, a line on the screen saying so) on a grid reset as by RIS when the
- * back-off ends, or, with respawn off (--oneshot), the exited callback runs.
+ * back-off ends, or, with respawn off (--oneshot), the exited callback runs. With kf_session_config.issue, every
+ * start of a child puts the issue banner (issue.h) on the grid first.
  */
 #ifndef KF_SESSION_H
 #define KF_SESSION_H
@@ -45,6 +46,11 @@ struct kf_session_config {
 	uint64_t read_pause_ns;
 	bool no_pidfd;          /* watch SIGCHLD instead of a pidfd (tests of the fallback) */
 	bool defer_start;       /* spawn the child only in kf_session_start (the console: after its first frame) */
+	/* The /etc/issue banner (issue.h), fed to the grid each time a child is started, before it can print anything:
+	 * on the screen, not written to the PTY, so the child never reads it as input and a full PTY loses none. */
+	bool issue;
+	const char *issue_path; /* issue-path; NULL: agetty's search. Not copied */
+	const char *issue_tty;  /* \l: the VT's name ("tty3"); NULL: the PTY's ("pts/2"). Not copied */
 };
 
 /* Enough to keep a flood's wake-up rate low (a few hundred per second at parser speed) while a key or a

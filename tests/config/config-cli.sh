@@ -38,6 +38,7 @@ expect_bad 1 "WIDTHxHEIGHT" 'mode=big\n'
 expect_bad 2 "expected KEY, no-KEY" 'mode=800x600\nuse-original-mode=sometimes\n'
 expect_bad 1 "keysym" 'grab-page-up=<Shift>Nope\n'
 expect_bad 1 "unterminated" 'font-name="DejaVu\n'
+expect_bad 2 "expected KEY, no-KEY or KEY=auto|on|off" 'login=/bin/sh\nissue=sometimes\n'
 
 # A configuration file that is no file, or too large, is named with what is wrong with it (a directory was "not a
 # regular file of at most 1048576 bytes", which left the user to guess which of the two).
@@ -128,6 +129,30 @@ for flag in --configdir -c; do
 		echo "FAIL: $flag '': exit $rc"; cat "$dir/err"; fail=1
 	fi
 done
+
+# issue and issue-path are keys now, not kmscon keys ignored with a warning; issue takes auto, on or off.
+printf 'issue=off\nissue-path=/etc/issue:/run/issue.d\n' >"$conf"
+"$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/true >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ $rc -ne 0 ] || grep -qF "has no effect" "$dir/err"; then
+	echo "FAIL: issue keys in the file: exit $rc"; cat "$dir/err"; fail=1
+fi
+"$bin" --issue=maybe --backend=headless >/dev/null 2>"$dir/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -qF -- "--issue: invalid value 'maybe' (expected KEY, no-KEY or KEY=auto|on|off" "$dir/err"; then
+	echo "FAIL: --issue=maybe: exit $rc"; cat "$dir/err"; fail=1
+fi
+case $bin in
+*kf-config-cli)
+	: >"$conf"
+	"$bin" -c "$dir" >"$dir/out" 2>"$dir/err"
+	grep -qx 'issue=auto' "$dir/out" && grep -qx 'issue-path=' "$dir/out" ||
+		{ echo "FAIL: issue defaults:"; grep issue "$dir/out"; fail=1; }
+	"$bin" -c "$dir" --no-issue --issue-path=/x:/y >"$dir/out" 2>"$dir/err"
+	grep -qx 'no-issue' "$dir/out" && grep -qx 'issue-path=/x:/y' "$dir/out" ||
+		{ echo "FAIL: --no-issue --issue-path:"; grep issue "$dir/out"; fail=1; }
+	;;
+esac
 
 # --help and --version exit 0 and print.
 "$bin" --help >"$dir/out" 2>&1 && grep -q -- "--font-size" "$dir/out" || { echo "FAIL: --help"; fail=1; }

@@ -754,6 +754,51 @@ static void test_use_original_mode(void)
 	rmdir(dir);
 }
 
+/* issue: auto by default, which shows the banner only in front of the default login (kmscon-felis standing in
+ * for getty + login); on or off given explicitly wins either way; issue-path is unset (agetty's own search). */
+static void test_issue(void)
+{
+	static const struct {
+		const char *file, *arg;
+		bool want;
+	} cases[] = {
+		{"", NULL, true},
+		{"issue=false\n", NULL, false},
+		{"no-issue\n", NULL, false},
+		{"login=/bin/sh\n", NULL, false},
+		{"login=/bin/sh\nissue=true\n", NULL, true},
+		{"login=/bin/sh\nissue\n", NULL, true},
+		{"login=/bin/sh\nissue=auto\n", NULL, false},
+		{"issue=off\n", "--issue", true},
+		{"", "--no-issue", false},
+		{"issue=on\n", "--issue=auto", true},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kf_config c;
+		kf_config_init(&c);
+		CHECK(c.issue == KF_AUTO && !c.issue_path, "issue defaults: %d", (int)c.issue);
+		CHECK(kf_config_parse_text(&c, "issue.conf", cases[i].file, strlen(cases[i].file)) == 0, "%s",
+		      cases[i].file);
+		if (cases[i].arg) {
+			char *argv[] = {"kf", (char *)cases[i].arg, NULL};
+			CHECK(kf_config_parse_argv(&c, 2, argv) == 0, "%s", cases[i].arg);
+		}
+		CHECK(kf_config_show_issue(&c) == cases[i].want, "'%s' + %s: banner %d, want %d", cases[i].file,
+		      cases[i].arg ? cases[i].arg : "-", (int)kf_config_show_issue(&c), (int)cases[i].want);
+		kf_config_finish(&c);
+	}
+	struct kf_config c;
+	kf_config_init(&c);
+	capture_begin();
+	CHECK(kf_config_set(&c, "issue", "maybe") == -EINVAL, "issue=maybe is an error");
+	const char *log = capture_end();
+	CHECK(strstr(log, "expected KEY, no-KEY or KEY=auto|on|off"), "issue=maybe: %s", log);
+	CHECK(kf_config_set(&c, "issue-path", "/etc/issue:/run/issue.d") == 0 &&
+		      !strcmp(c.issue_path, "/etc/issue:/run/issue.d"),
+	      "issue-path");
+	kf_config_finish(&c);
+}
+
 int main(void)
 {
 	kf_log_init();
@@ -768,6 +813,7 @@ int main(void)
 	test_kmscon_conf();
 	test_rotate();
 	test_use_original_mode();
+	test_issue();
 	test_garbage();
 	test_log_lines_clean();
 	test_log_invisible();

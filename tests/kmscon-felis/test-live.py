@@ -661,6 +661,31 @@ def t_fifo_not_fifo():
                  % (path, p.returncode, "ran" if os.path.exists(marker) else "not run", err))
 
 
+def t_issue():
+    """The /etc/issue banner (issue=, issue-path=) is on the screen above the program's first output, its line
+    ends as CR LF, \\l the PTY's name without a VT; not there with --no-issue, nor by default before a program
+    of one's own (issue=auto: only before the default login)."""
+    banner = os.path.join(TMP, "banner.issue")
+    with open(banner, "w") as f:
+        f.write("Banner \\s on \\l\nsecond line\n\n")
+    child = ["sh", "-c", "echo CHILD OUTPUT"]
+    r = Run(child, args=["--issue", "--issue-path", banner])
+    if r.wait() != 0:
+        fail("--issue: status %s" % r.status)
+    s = r.screen()
+    tty = os.uname().sysname
+    if not (s[0].startswith("Banner %s on pts/" % tty) and s[0][len("Banner %s on pts/" % tty):].strip().isdigit()
+            and s[1] == "second line" and s[2] == "" and s[3] == "CHILD OUTPUT"):
+        fail("--issue: screen %r" % s[:5])
+    for args in (["--no-issue", "--issue-path", banner], ["--issue-path", banner]):
+        r = Run(child, args=args)
+        if r.wait() != 0:
+            fail("%s: status %s" % (args, r.status))
+        s = r.screen()
+        if s[0] != "CHILD OUTPUT" or any("Banner" in line for line in s):
+            fail("%s: screen %r" % (args, s[:4]))
+
+
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
 
 if __name__ == "__main__":

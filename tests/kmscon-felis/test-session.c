@@ -705,12 +705,43 @@ static void test_respawn_no_leak(void)
 	}
 }
 
+/* The issue banner (issue.h) is on the screen before each child's output, again after a respawn on the reset
+ * screen, with \\l the name given (a VT's) and its line ends as CR LF. */
+static void test_issue_each_start(void)
+{
+	char mark[256], script[600], banner[256];
+	snprintf(mark, sizeof(mark), "%s/issue-first", tmpdir);
+	snprintf(banner, sizeof(banner), "%s/banner", tmpdir);
+	FILE *f = fopen(banner, "w");
+	fputs("BANNER \\l\nline two\n", f);
+	fclose(f);
+	snprintf(script, sizeof(script),
+		 "if [ -e %s ]; then printf 'login: '; exec sleep 60; fi; touch %s; echo FIRST; sleep 0.2", mark, mark);
+	const char *argv[] = {"sh", "-c", script, NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .respawn = true, .cols = 40, .rows = 6,
+					.issue = true, .issue_path = banner, .issue_tty = "tty9"};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, NULL, &c, &s) == 0);
+	for (int i = 0; i < 300 && !strstr(screen(s), "FIRST"); i++)
+		run_for(c.loop, 10);
+	printf("issue, first start:\n%s", screen(s));
+	CHECK(!strncmp(screen(s), "BANNER tty9\nline two\nFIRST\n", 27));
+	for (int i = 0; i < 300 && !strstr(screen(s), "login:"); i++)
+		run_for(c.loop, 10);
+	printf("issue, after the respawn:\n%s", screen(s));
+	CHECK(!strncmp(screen(s), "BANNER tty9\nline two\nlogin:\n", 28));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
 int main(void)
 {
 	if (session_tests_begin() < 0)
 		return 1;
 	test_respawn_backoff();
 	test_respawn_reset();
+	test_issue_each_start();
 	test_respawn_notice();
 	test_respawn_failures_logged();
 	test_respawn_no_leak();
