@@ -213,8 +213,9 @@ int kf_config_parse_text(struct kf_config *cfg, const char *name, const char *te
 /* Sets one key from text, as a file line "key=value" would (value NULL: "key" alone). */
 int kf_config_set(struct kf_config *cfg, const char *key, const char *value);
 
-/* Whether the issue banner is shown: issue=on or off as given; auto: only when login is the default program
- * (a program of one's own, a kiosk or a shell, gets a screen without it unless issue=on asks for it). */
+/* Whether the issue banner is shown: issue=on or off as given; auto: only when login was not given (login_custom
+ * false: /bin/login -p, kmscon-felis standing in for getty + login). A program given with login=/--login (a kiosk,
+ * a shell, even /bin/login by name) gets a screen without it unless issue=on asks for it. */
 bool kf_config_show_issue(const struct kf_config *cfg);
 
 /* Writes every file key of cfg as "key=value" lines that kf_config_parse_text() reads back to an equal config. */
