@@ -529,7 +529,8 @@ static int read_dir(struct ctx *c, const char *path)
 			break;
 		n++;
 	}
-	qsort(names, n, sizeof(*names), cmp_names);
+	if (n) /* (qsort's base is declared non-null: an empty directory has none) */
+		qsort(names, n, sizeof(*names), cmp_names);
 	for (size_t i = 0; i < n; i++) {
 		char shown[4096];
 		snprintf(shown, sizeof(shown), "%s/%s", path, names[i]);

@@ -183,7 +183,12 @@ static void test_search_order(void)
 	put_file("/usr/lib/issue", "usr\n");
 	put_file("/usr/lib/issue.d/a.issue", "usr-a\n");
 	expect_default("usr\nusr-a\n", "/usr/lib only: '%s'");
-	/* an issue.d in /run without its file still hides /usr/lib's */
+	/* an issue.d in /run without its file still hides /usr/lib's, even empty (agetty: it could be opened) */
+	char empty[512];
+	put_file("/run/issue.d/placeholder", "");
+	snprintf(empty, sizeof(empty), "%s/run/issue.d/placeholder", root);
+	CHECK(unlink(empty) == 0, "unlink");
+	expect_default("", "an empty /run/issue.d hides /usr/lib's: '%s'");
 	put_file("/run/issue.d/r.issue", "run-r\n");
 	expect_default("run-r\n", "/run/issue.d hides /usr/lib: '%s'");
 	put_file("/run/issue", "run\n");
