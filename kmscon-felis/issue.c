@@ -197,7 +197,9 @@ static const char *os_release(struct ctx *c)
 			char path[4096];
 			size_t len;
 			snprintf(path, sizeof(path), "%s%s", root, paths[i]);
-			/* (agetty falls back only when /etc's cannot be opened; a FIFO there is skipped here) */
+			/* /usr/lib's when /etc's cannot be opened, as agetty; also when it is no regular file (agetty
+			 * waited on a FIFO there). A file larger than any os-release is read as empty, as agetty's
+			 * (beyond 4 MiB there). */
 			if (slurp(AT_FDCWD, path, path, OS_RELEASE_MAX + 1, &c->osrel, &len) == 0 &&
 			    len > OS_RELEASE_MAX) {
 				free(c->osrel);
