@@ -677,6 +677,10 @@ def t_issue():
     if not (s[0].startswith("Banner %s on pts/" % tty) and s[0][len("Banner %s on pts/" % tty):].strip().isdigit()
             and s[1] == "second line" and s[2] == "" and s[3] == "CHILD OUTPUT"):
         fail("--issue: screen %r" % s[:5])
+    # \\l names the VT when --vt gives it (the unit's --vt=%I), as agetty on that VT would
+    r = Run(child, args=["--issue", "--issue-path", banner, "--vt=5"])
+    if r.wait() != 0 or r.screen()[0] != "Banner %s on tty5" % tty:
+        fail("--vt=5: status %s, screen %r" % (r.status, r.screen()[:2]))
     for args in (["--no-issue", "--issue-path", banner], ["--issue-path", banner]):
         r = Run(child, args=args)
         if r.wait() != 0:
