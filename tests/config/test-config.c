@@ -13,6 +13,7 @@
 
 #include "kmscon-felis/config.h"
 #include "kmscon-felis/log.h"
+#include "../kf-capture.h"
 
 static int failures;
 
@@ -25,31 +26,6 @@ static int failures;
 			failures++;                                                                        \
 		}                                                                                          \
 	} while (0)
-
-/* Captures what the logger writes to stderr while fn runs. */
-static char captured[16384];
-static int saved_stderr = -1;
-static FILE *cap;
-
-static void capture_begin(void)
-{
-	fflush(stderr);
-	cap = tmpfile();
-	saved_stderr = dup(2);
-	dup2(fileno(cap), 2);
-}
-
-static const char *capture_end(void)
-{
-	fflush(stderr);
-	dup2(saved_stderr, 2);
-	close(saved_stderr);
-	rewind(cap);
-	size_t n = fread(captured, 1, sizeof(captured) - 1, cap);
-	captured[n] = '\0';
-	fclose(cap);
-	return captured;
-}
 
 static void test_defaults(void)
 {
