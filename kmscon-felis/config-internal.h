@@ -32,7 +32,7 @@ enum opt_type {
 	OPT_UINT, /* unsigned int in [min, max] */
 	OPT_BYTES, /* size_t in [min, max], with an optional K, M or G suffix (powers of 1024) */
 	OPT_STRING, /* char *, heap-owned; the empty value means NULL (unset) */
-	OPT_CHOICE, /* an enum (int-sized) from opt->choices */
+	OPT_CHOICE, /* an enum (int-sized) from opt->choices (OPTF_BOOL_FORMS: boolean forms too) */
 	OPT_DIMS, /* struct kf_size "WxH"; 0x0 only with OPTF_ZERO_OK */
 	OPT_RGB, /* struct kf_rgb "R,G,B" */
 	OPT_GRAB, /* struct kf_grab, kmscon's "<Mod>keysym[,...]" */
@@ -46,6 +46,10 @@ enum opt_flags {
 	OPTF_IGNORED = 1u << 2, /* a kmscon option we accept and ignore with a warning */
 	OPTF_LOG_LEVEL = 1u << 3, /* verbose, debug, silent: one setting, the command line's replaces the file's */
 	OPTF_AUTO = 1u << 4, /* OPT_BOOL whose field is an enum kf_tristate: "auto" as well as on and off */
+	/* OPT_CHOICE that was a boolean in kmscon (bell): "key", "no-key" and the boolean words are accepted too,
+	 * as the choices named "on" and "off" (aliases after the canonical names, left out of the expected form);
+	 * on the command line a bare --key takes the next argument only when it is no option. */
+	OPTF_BOOL_FORMS = 1u << 5,
 };
 
 struct opt_choice {
@@ -69,6 +73,12 @@ struct opt {
 
 extern const struct opt kf_opts[];
 extern const size_t kf_opts_len;
+
+/* An option that takes "no-key" (and "key" without a value): a boolean, or a choice with its boolean forms. */
+static inline bool kf_opt_negatable(const struct opt *o)
+{
+	return o->type == OPT_BOOL || (o->type == OPT_CHOICE && (o->flags & OPTF_BOOL_FORMS));
+}
 
 /* A line of kf_opts that is an option a user can set (not a section title, not a kmscon key we ignore). */
 static inline bool kf_opt_is_option(const struct opt *o)

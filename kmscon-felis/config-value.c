@@ -347,6 +347,17 @@ void kf_opt_cut_comment(char *s, const char *value, bool shell)
 	}
 }
 
+/* The canonical (first) name of the value the choice alias names. */
+static const char *choice_name(const struct opt *o, const char *alias)
+{
+	for (const struct opt_choice *a = o->choices; a->name; a++)
+		if (!strcmp(a->name, alias))
+			for (const struct opt_choice *c = o->choices; c->name; c++)
+				if (c->value == a->value)
+					return c->name;
+	return alias;
+}
+
 const char *kf_opt_form(const struct opt *o, char *buf, size_t size)
 {
 	switch (o->type) {
@@ -364,6 +375,24 @@ const char *kf_opt_form(const struct opt *o, char *buf, size_t size)
 	case OPT_STRING:
 		return "a string";
 	case OPT_CHOICE: {
+		if (o->flags & OPTF_BOOL_FORMS) {
+			/* "audible, visual or none (KEY ...)": the canonical names, without the on/off aliases */
+			size_t n = 0, k = 0, count = 0;
+			for (const struct opt_choice *c = o->choices; c->name; c++)
+				count += strcmp(c->name, "on") && strcmp(c->name, "off");
+			buf[0] = '\0';
+			for (const struct opt_choice *c = o->choices; c->name && n < size; c++) {
+				if (!strcmp(c->name, "on") || !strcmp(c->name, "off"))
+					continue;
+				k++;
+				n += (size_t)snprintf(buf + n, size - n, "%s%s", k == 1 ? "" : k == count ? " or " : ", ",
+						      c->name);
+			}
+			if (n < size)
+				snprintf(buf + n, size - n, "; KEY or KEY=on|yes|true|1: %s, no-KEY or "
+					 "KEY=off|no|false|0: %s", choice_name(o, "on"), choice_name(o, "off"));
+			return buf;
+		}
 		size_t n = (size_t)snprintf(buf, size, "one of:");
 		for (const struct opt_choice *c = o->choices; c->name && n < size; c++)
 			n += (size_t)snprintf(buf + n, size - n, "%s %s", c == o->choices ? "" : ",",
@@ -395,6 +424,10 @@ const char *kf_opt_form(const struct opt *o, char *buf, size_t size)
 
 static int parse_choice(const struct opt *o, struct kf_config *cfg, const char *text)
 {
+	bool b;
+	/* kmscon's boolean forms: a bare key, no-key (text "off") and the boolean words name the on/off choices */
+	if ((o->flags & OPTF_BOOL_FORMS) && parse_bool(text, &b) == 0)
+		text = b ? "on" : "off";
 	for (const struct opt_choice *c = o->choices; c->name; c++) {
 		if (!strcmp(c->name, text)) {
 			*FIELD(cfg, o, int) = c->value;
@@ -411,7 +444,7 @@ int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, c
 	const char *end;
 	int ret = -EINVAL;
 
-	if (o->type != OPT_BOOL && !text)
+	if (o->type != OPT_BOOL && !(o->flags & OPTF_BOOL_FORMS) && !text)
 		return fail(why, why_size, "needs a value (expected %s=%s)", o->name,
 			    kf_opt_form(o, form, sizeof(form)));
 	switch (o->type) {

@@ -65,6 +65,7 @@ _Static_assert(sizeof(enum kf_backend) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum kf_palette) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum kf_rotation) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum kf_tristate) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum kf_bell_mode) == sizeof(int), "enum size");
 
 static const struct opt_choice backends[] = {
 	{"drm", KF_BACKEND_DRM},
@@ -84,6 +85,12 @@ static const struct opt_choice font_engines[] = {
 static const struct opt_choice rotations[] = {
 	{"normal", KF_ROTATE_NORMAL},	  {"right", KF_ROTATE_RIGHT},	       {"inverted", KF_ROTATE_INVERTED},
 	{"left", KF_ROTATE_LEFT},	  {"upside-down", KF_ROTATE_INVERTED}, {NULL, 0},
+};
+
+/* kmscon's bell was a boolean (on: its terminal's beep): on is audible, off none (OPTF_BOOL_FORMS). */
+static const struct opt_choice bells[] = {
+	{"audible", KF_BELL_AUDIBLE}, {"visual", KF_BELL_VISUAL}, {"none", KF_BELL_NONE},
+	{"on", KF_BELL_AUDIBLE},      {"off", KF_BELL_NONE},      {NULL, 0},
 };
 
 static const struct opt_choice palettes[] = {
@@ -142,6 +149,12 @@ const struct opt kf_opts[] = {
 	    "Issue files and directories (*.issue), colon-separated (default: agetty's /etc/issue and "
 	    "/etc/issue.d, else /run's, else /usr/lib's)",
 	    "/etc/issue:/etc/issue.d"),
+	/* Audible by default, as the kernel's console that we replace (kmscon: off). */
+	{.name = "bell", .type = OPT_CHOICE, .flags = OPTF_BOOL_FORMS, .offset = OFF(bell, enum kf_bell_mode),
+	 .choices = bells, .def = "audible", .arg = "MODE",
+	 .help = "What BEL does: audible (the console's tone), visual (the screen flashes) or none; --bell alone "
+		 "is audible, --no-bell none",
+	 .example = "visual"},
 
 	SECTION("Seat"),
 	{.name = "vt", .type = OPT_VT, .offset = OFF(vt, int), .def = "auto", .arg = "VT",
@@ -231,7 +244,8 @@ const struct opt kf_opts[] = {
 
 	/* kmscon's options without a meaning here (one process per VT, no GL, no sessions inside). */
 	IGNORED("listen", 0), IGNORED("seats", 1), IGNORED("libseat", 0), IGNORED("session-max", 1),
-	IGNORED("session-control", 0), IGNORED("terminal-session", 0), IGNORED("bell", 0), IGNORED("soft-cursor", 0), IGNORED("grab-session-dummy", 1),
+	IGNORED("session-control", 0), IGNORED("terminal-session", 0), IGNORED("soft-cursor", 0),
+	IGNORED("grab-session-dummy", 1),
 	IGNORED("grab-session-close", 1), IGNORED("grab-terminal-new", 1), IGNORED("grab-reboot", 1),
 	IGNORED("drm", 0), IGNORED("hwaccel", 0), IGNORED("gpus", 1), IGNORED("render-engine", 1),
 	IGNORED("multi-monitor", 1), IGNORED("font-dpi", 1), IGNORED("render-timing", 0),
@@ -291,7 +305,7 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 	bool negate = false;
 	if (!o && klen > 3 && !memcmp(key, "no-", 3)) {
 		o = find(key + 3, klen - 3);
-		negate = o && o->type == OPT_BOOL;
+		negate = o && kf_opt_negatable(o);
 		if (!negate)
 			o = NULL;
 	}
@@ -515,7 +529,7 @@ static int parse_long(struct kf_config *cfg, int argc, char **argv, int *i, bool
 	const struct opt *o = find(name, klen);
 	if (!o && klen > 3 && !memcmp(name, "no-", 3)) {
 		const struct opt *b = find(name + 3, klen - 3);
-		if (b && b->type == OPT_BOOL)
+		if (b && kf_opt_negatable(b))
 			o = b;
 	}
 	const char *value = eq ? eq + 1 : NULL;
@@ -523,7 +537,14 @@ static int parse_long(struct kf_config *cfg, int argc, char **argv, int *i, bool
 		*login = true;
 		return 0;
 	}
-	if (o && o->type != OPT_BOOL && o->type != OPT_LOGIN && !eq) {
+	/* --key alone of a choice with boolean forms: the next argument is its value unless it is an option (or
+	 * nothing follows), as a word there would otherwise be an error; --no-key never takes one. */
+	if (o && (o->flags & OPTF_BOOL_FORMS) && !eq) {
+		bool negated = strlen(o->name) != klen; /* found as no-<name> */
+		if (negated || *i + 1 >= argc || argv[*i + 1][0] == '-')
+			return set_key(cfg, CLI, 0, name, klen, NULL, quiet);
+		value = argv[++*i];
+	} else if (o && o->type != OPT_BOOL && o->type != OPT_LOGIN && !eq) {
 		if (*i + 1 >= argc) {
 			char form[256];
 			log_err("%s: --%s needs a value (expected --%s=%s)", CLI, o->name, o->name,

@@ -54,6 +54,13 @@ enum kf_palette {
 	KF_PALETTE_CUSTOM,
 };
 
+/* bell=: what BEL (0x07) does. kmscon's boolean forms map onto it: on = audible, off = none. */
+enum kf_bell_mode {
+	KF_BELL_AUDIBLE = 0, /* the console's tone (KDMKTONE), as the kernel's console beeps */
+	KF_BELL_VISUAL, /* the screen inverted for a moment (xterm's visualBell) */
+	KF_BELL_NONE,
+};
+
 /* Index into kf_config.palette_custom: the 16 ANSI colours in SGR order, then default foreground/background. */
 enum kf_color {
 	KF_COLOR_BLACK = 0,
@@ -150,6 +157,7 @@ struct kf_config {
 	 * login, kmscon-felis standing in for getty + login; see kf_config_show_issue(). */
 	enum kf_tristate issue;
 	char *issue_path; /* colon-separated files and directories; NULL: agetty's search (issue.h) */
+	enum kf_bell_mode bell; /* what BEL does (audible) */
 
 	/* --- seat and VT (issue 6) --- */
 	int vt; /* --vt=N|ttyN|/dev/ttyN; 0 = auto (the seat's current VT / the one systemd gave us) */

@@ -260,6 +260,17 @@ void kf_console_set_session(struct kf_console *c, struct kf_session *s)
 	c->session = s;
 }
 
+bool kf_console_in_front(const struct kf_console *c)
+{
+	return c && !c->suspended && kf_seat_active(c->seat);
+}
+
+bool kf_console_has_vt(const struct kf_console *c, const char **name)
+{
+	*name = kf_seat_name(c->seat);
+	return !*name || !strcmp(*name, "seat0");
+}
+
 int kf_console_open_device(const char *path, void *ud)
 {
 	struct kf_console *c = ud;

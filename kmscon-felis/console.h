@@ -11,6 +11,7 @@
 #ifndef KF_CONSOLE_H
 #define KF_CONSOLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -39,6 +40,12 @@ void kf_console_set_output(struct kf_console *c, struct kf_output *o);
 /* The session keys and the mouse go to, when kf_console_create was given NULL (main.c creates it once the
  * display's size is known); not owned; set before kf_console_load_keymap. */
 void kf_console_set_session(struct kf_console *c, struct kf_session *s);
+
+/* Our VT is the one shown: the seat is ours and not switched away. Accepts NULL (false). */
+bool kf_console_in_front(const struct kf_console *c);
+/* Whether the seat has VTs (seat0, the only one logind gives VTs; docs/seat.md): a tone asked of /dev/tty0 from
+ * another seat would sound on seat0's. Sets *name to the seat's name (NULL before libseat opened it). */
+bool kf_console_has_vt(const struct kf_console *c, const char **name);
 
 /* Device callbacks for kf_output_config (ud is the console). */
 int kf_console_open_device(const char *path, void *ud);

@@ -18,6 +18,7 @@
 #include "kmscon-felis/clipboard.h"
 #include "kmscon-felis/config.h"
 #include "kmscon-felis/console.h"
+#include "kmscon-felis/bell.h"
 #include "kmscon-felis/headless.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
@@ -40,6 +41,8 @@ struct kf_app {
 	struct kf_console *console;   /* --backend=drm: seat and input */
 	struct kf_timer *later;       /* --backend=drm: the next step of start_later() */
 	int later_step;               /* steps of start_later() done */
+	struct kf_bell *bell;         /* what BEL does (bell=); NULL until the backend is up */
+	char no_vt[128];              /* why there is no tone (kf_bell_config.no_vt) */
 };
 
 /* How long start_later() waits for the first frame at most (a display that never shows one must not leave
@@ -63,6 +66,53 @@ static void on_session_output(void *ud)
 {
 	struct kf_app *app = ud;
 	kf_console_output(app->console);
+	/* once per batch parsed: the BELs in it (on_bell only noted them) sound once at most */
+	kf_bell_flush(app->bell);
+}
+
+/* On the parser's path, per BEL: a flag, nothing more (bell.h). */
+static void on_bell(void *ud)
+{
+	struct kf_app *app = ud;
+	kf_bell_ring(app->bell);
+}
+
+static bool bell_in_front(void *ud)
+{
+	struct kf_app *app = ud;
+	return kf_console_in_front(app->console);
+}
+
+static void bell_flash(void *ud, bool on)
+{
+	struct kf_app *app = ud;
+	if (app->output)
+		kf_output_set_flash(app->output, on);
+}
+
+/* The bell, once the backend is up: on a display it asks the console whether our VT is in front and flashes
+ * through the frame loop; headless there is neither a VT nor a display (said once, at the first BEL). */
+static int start_bell(struct kf_app *app)
+{
+	struct kf_bell_config bc = {.mode = app->cfg.bell};
+	struct kf_bell_ops ops = {0};
+	const char *seat;
+
+	if (app->headless) {
+		bc.no_vt = "the headless backend has no VT";
+	} else if (app->console) {
+		ops.in_front = bell_in_front;
+		ops.flash = bell_flash;
+		if (!kf_console_has_vt(app->console, &seat)) {
+			snprintf(app->no_vt, sizeof(app->no_vt),
+				 "seat %s has no VTs, only seat0 has (bell=visual flashes the screen)", seat);
+			bc.no_vt = app->no_vt;
+		}
+	}
+	int r = kf_bell_create(app->loop, &bc, &ops, app, &app->bell);
+	if (r < 0)
+		log_err("cannot set up the bell: %s", strerror(-r));
+	return r;
 }
 
 /* OSC 52: the application sets the clipboard every instance shares. */
@@ -195,7 +245,7 @@ static int start_session(struct kf_app *app, int cols, int rows)
 	if (pause && *pause && kf_session_parse_read_pause(pause, &sc.read_pause_ns) < 0)
 		log_warn("KMSCON_FELIS_READ_PAUSE_US=%s ignored: want 0 to %u (microseconds)", pause,
 			 KF_SESSION_READ_PAUSE_MAX_US);
-	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output,
+	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output, .bell = on_bell,
 					  .clipboard = on_osc52, .clipboard_get = on_osc52_get};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
 }
@@ -448,6 +498,9 @@ static bool want_dump(const struct kf_config *c)
 static int stop_backend(struct kf_app *app)
 {
 	int r = 0;
+	/* before the output its flash paints through */
+	kf_bell_destroy(app->bell);
+	app->bell = NULL;
 	if (app->headless && want_dump(&app->cfg))
 		r = kf_headless_dump_file(kf_session_grid(app->session), app->cfg.dump_screen);
 	kf_headless_destroy(app->headless);
@@ -494,8 +547,10 @@ int main(int argc, char **argv)
 	if (app.cfg.backend == KF_BACKEND_HEADLESS && start_session(&app, 0, 0) < 0)
 		goto out_loop;
 	app.stats_signal = kf_loop_add_signal(app.loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, &app);
-	if (start_backend(&app) < 0)
+	if (start_backend(&app) < 0 || start_bell(&app) < 0) {
+		stop_backend(&app);
 		goto out_session;
+	}
 	/* Headless, the child starts now: started before the FIFO was opened, it ran (and could act) although the
 	 * program was failing (tests/kmscon-felis/test-live.py fifo_not_fifo). */
 	if (app.headless && kf_session_start(app.session) < 0) {

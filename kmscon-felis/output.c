@@ -512,6 +512,13 @@ void kf_output_request_frame(struct kf_output *o, bool all)
 	o->full |= all;
 }
 
+void kf_output_set_flash(struct kf_output *o, bool on)
+{
+	kf_render_set_flash(o->render, on);
+	/* everything is repainted: kf_render_collect_damage sees reverse video change */
+	kf_output_request_frame(o, false);
+}
+
 void kf_output_rotate(struct kf_output *o, int step)
 {
 	int r = (kf_output_get_rotation(o) + step) & 3;

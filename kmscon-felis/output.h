@@ -62,6 +62,9 @@ void kf_output_get_pixels(const struct kf_output *o, int *width, int *height);
 /* Something outside the grid's damage changed (blink phase, pointer, palette, zoom): render at the next
  * opportunity. all: repaint everything. */
 void kf_output_request_frame(struct kf_output *o, bool all);
+/* The visual bell (bell.h): the screen shown inverted (on) or normal again, at the next frame, through the
+ * renderer's reverse-video path (kf_render_set_flash); a frame like any other change (one per refresh). */
+void kf_output_set_flash(struct kf_output *o, bool on);
 
 /* Turns the display by step quarters (+1 clockwise, -1 counter-clockwise), as a hotplug would change it: the
  * grid takes the turned size through the resize callback (the program gets SIGWINCH) and the next frame repaints

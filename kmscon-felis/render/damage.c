@@ -125,9 +125,11 @@ static void damage_blinking(const struct kf_render_source *s, struct kf_render_d
 	}
 }
 
-void kf_render_collect_damage(struct kf_render *r, const struct kf_render_source *s,
+void kf_render_collect_damage(struct kf_render *r, const struct kf_render_source *src,
 			      struct kf_render_damage *d)
 {
+	struct kf_render_source tmp;
+	const struct kf_render_source *s = kf_render_flash_source(r, src, &tmp);
 	uint32_t ph = s->palette ? palette_hash(s->palette) : 0;
 	bool all = !r->seen.valid || r->seen.epoch != r->epoch || r->seen.cols != s->cols ||
 		   r->seen.rows != s->rows || r->seen.reverse_video != s->reverse_video ||

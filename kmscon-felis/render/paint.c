@@ -703,10 +703,15 @@ static int frame_row(struct kf_render *r, const struct kf_render_source *s, cons
 	return size ? kf_paint_row_dbl(r, s, t, y, size, rs) : paint_row(r, s, t, y, x0, x1, rs);
 }
 
-int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
+static int paint_full(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
+		      struct kf_render_rect *rects, int max_rects);
+
+int kf_render_paint(struct kf_render *r, const struct kf_render_source *src,
 		    const struct kf_render_damage *d, const struct kf_render_target *t,
 		    struct kf_render_rect *rects, int max_rects)
 {
+	struct kf_render_source tmp;
+	const struct kf_render_source *s = kf_render_flash_source(r, src, &tmp);
 	if (!kf_paint_target_ok(t) || !s->row || d->rows != s->rows || d->cols != s->cols || max_rects < 0)
 		return -EINVAL;
 	kf_palette_frame(r, s);
@@ -717,7 +722,7 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
 	/* everything damaged (palette, reverse video, zoom, size): the margins may have changed
 	 * colour too */
 	if (all)
-		return kf_render_paint_full(r, s, t, rects, max_rects);
+		return paint_full(r, s, t, rects, max_rects);
 	for (int y = 0; y < s->rows; y++) {
 		if (d->x0[y] >= d->x1[y])
 			continue;
@@ -731,6 +736,14 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *s,
 int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s,
 			 const struct kf_render_target *t, struct kf_render_rect *rects,
 			 int max_rects)
+{
+	struct kf_render_source tmp;
+	return paint_full(r, kf_render_flash_source(r, s, &tmp), t, rects, max_rects);
+}
+
+/* kf_render_paint_full of the source the frame paints (kf_render_flash_source's already). */
+static int paint_full(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
+		      struct kf_render_rect *rects, int max_rects)
 {
 	if (!kf_paint_target_ok(t) || !s->row || max_rects < 0)
 		return -EINVAL;

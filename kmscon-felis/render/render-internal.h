@@ -210,6 +210,7 @@ struct kf_render {
 	unsigned epoch; /* bumped by palette/scale changes: collect_damage then damages all */
 
 	bool blink_on;
+	bool flash; /* the visual bell: frames painted inverted (kf_render_set_flash) */
 	bool pointer_visible;
 	int pointer_x, pointer_y;
 
@@ -403,5 +404,19 @@ void kf_render_cells_finish(struct kf_render *r);
 /* cache.c: (re)sizes the pre-composed cells for the current cell size and epoch; false when there are
  * none (out of memory). */
 bool kf_render_cells_ready(struct kf_render *r);
+
+/* The source a frame paints: s, or while the visual bell flashes (r->flash) a copy of it with DECSCNM the other
+ * way round, so that the flash takes the reverse-video path (the palette swapped once per frame, nothing per
+ * cell) and its start and end damage everything as DECSCNM does. tmp holds the copy. */
+static inline const struct kf_render_source *kf_render_flash_source(const struct kf_render *r,
+								    const struct kf_render_source *s,
+								    struct kf_render_source *tmp)
+{
+	if (!r->flash)
+		return s;
+	*tmp = *s;
+	tmp->reverse_video = !s->reverse_video;
+	return tmp;
+}
 
 #endif

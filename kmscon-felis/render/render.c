@@ -273,6 +273,11 @@ void kf_render_set_blink(struct kf_render *r, bool on)
 	r->blink_on = on;
 }
 
+void kf_render_set_flash(struct kf_render *r, bool on)
+{
+	r->flash = on;
+}
+
 void kf_render_set_pointer(struct kf_render *r, bool visible, int x, int y)
 {
 	r->pointer_visible = visible;

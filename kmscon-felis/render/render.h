@@ -92,6 +92,9 @@ const uint32_t *kf_render_palette(const struct kf_render *r);
 /* Blink phase (on = visible), driven by the caller's timer; applies to SGR 5 text and blinking
  * cursors. */
 void kf_render_set_blink(struct kf_render *r, bool on);
+/* The visual bell: while on, frames are painted as with DECSCNM the other way round (the whole screen
+ * inverted); turning it on or off damages everything at the next kf_render_collect_damage. */
+void kf_render_set_flash(struct kf_render *r, bool on);
 /* The mouse pointer: a small arrow with its tip at pixel (x, y); hidden by default. */
 void kf_render_set_pointer(struct kf_render *r, bool visible, int x, int y);
 

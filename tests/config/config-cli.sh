@@ -118,6 +118,27 @@ if [ $rc -ne 2 ] || ! grep -qF -- "--rotate: invalid value 'sideways' (expected 
 	echo "FAIL: bad --rotate: exit $rc"; cat "$dir/err"; fail=1
 fi
 
+# bell: a value that is none of its three (or kmscon's boolean forms) exits 2 with the expected form, in the file
+# and on the command line (it was a kmscon key accepted and ignored whatever its value); the good forms run.
+expect_bad 2 "bell: invalid value 'loud' (expected audible, visual or none" '# beeps\nbell=loud\n'
+expect_bad 1 "takes no value" 'no-bell=visual\n'
+for arg in --bell=loud "--bell loud" --no-bell=none; do
+	"$bin" $arg --backend=headless >/dev/null 2>"$dir/err"
+	rc=$?
+	if [ $rc -ne 2 ] || ! grep -qF -- "--bell" "$dir/err"; then
+		echo "FAIL: $arg: exit $rc"; cat "$dir/err"; fail=1
+	fi
+done
+: >"$conf"
+for arg in --bell=visual "--bell none" --bell --no-bell --bell=false; do
+	"$bin" -c "$dir" $arg --backend=headless --oneshot --login -- /bin/true >"$dir/out" 2>"$dir/err"
+	rc=$?
+	if [ $rc -ne 0 ] || grep -qF "no effect" "$dir/err"; then
+		echo "FAIL: $arg: exit $rc"; cat "$dir/err"; fail=1
+	fi
+done
+"$bin" --help >"$dir/out" 2>&1 && grep -qF -- "--[no-]bell[=MODE]" "$dir/out" || { echo "FAIL: --help lacks --[no-]bell[=MODE]"; fail=1; }
+
 # An empty directory is a bad argument: it used to read ./kmscon-felis.conf from wherever the program was
 # started. The bad file in the current directory must not be read.
 printf 'font-size=huge\n' >"$conf"

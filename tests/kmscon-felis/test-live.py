@@ -690,6 +690,27 @@ def t_issue():
             fail("%s: screen %r" % (args, s[:4]))
 
 
+def t_bell():
+    """bell= headless, where there is no VT to sound a tone on and no display to flash: a flood of BELs (30000,
+    in many reads) says so once, at notice level; bell=none says nothing; the output after the flood is shown."""
+    flood = "i=0; while [ $i -lt 30 ]; do printf '%01000d' 0 | tr 0 '\\a'; i=$((i+1)); done; echo done"
+    for args, says in ((["--bell=audible"], "no audible bell: the headless backend has no VT"),
+                       (["--bell"], "no audible bell: the headless backend has no VT"),
+                       (["--bell=visual"], "no visual bell: there is no display to flash"),
+                       (["--no-bell"], None), (["--bell=none"], None)):
+        p = subprocess.run([PROG, "--backend=headless", "--size=20x3", "--dump-screen=" + os.path.join(TMP, "b.txt")]
+                           + args + ["--login", "--", "sh", "-c", flood], stderr=subprocess.PIPE, timeout=60)
+        err = p.stderr.decode(errors="replace")
+        with open(os.path.join(TMP, "b.txt")) as f:
+            screen = f.read()
+        if p.returncode != 0 or "done" not in screen:
+            fail("%s: status %d, screen %r, log %r" % (args, p.returncode, screen, err))
+        if says is None and "bell" in err:
+            fail("%s: the log speaks of a bell: %r" % (args, err))
+        if says is not None and (err.count(says) != 1 or err.count("\n") != 1 or "notice" not in err):
+            fail("%s: want one notice %r, log %r" % (args, says, err))
+
+
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "grid/grid.h"
+#include "kmscon-felis/bell.h"
 #include "kmscon-felis/blink.h"
 #include "kmscon-felis/loop.h"
 #include "kmscon-felis/output.h"
@@ -84,6 +85,34 @@ struct rig {
 	struct grid *grid;
 };
 
+/* The program's output on a real loop, without a display (a seat no card belongs to), showing a 40x10 grid, the
+ * first frame run. False (failed) when it could not be made. */
+static bool rig_open(struct rig *r)
+{
+	struct kf_render_config rc = {.engine = KF_RENDER_ENGINE_BUILTIN};
+	struct kf_output_config oc = {.seat = "seat-kf-test-none"};
+	struct grid_config gc = {.cols = 40, .rows = 10};
+
+	r->loop = kf_loop_create();
+	CHECK(r->loop && kf_render_create(&rc, &r->render) == 0, "loop and renderer");
+	CHECK(kf_output_create(r->loop, r->render, &oc, NULL, NULL, &r->out) == 0, "output without a display");
+	if (failures)
+		return false;
+	r->grid = grid_create(&gc, NULL, NULL);
+	kf_output_set_grid(r->out, r->grid);
+	kf_loop_dispatch(r->loop, 0);
+	return true;
+}
+
+static void rig_close(struct rig *r)
+{
+	kf_output_set_grid(r->out, NULL);
+	kf_output_destroy(r->out);
+	grid_destroy(r->grid);
+	kf_render_destroy(r->render);
+	kf_loop_destroy(r->loop);
+}
+
 /* Feeds s and runs the frame that sees it; returns the time before the feed, which the blink's deadlines come
  * after. */
 static uint64_t rig_feed(struct rig *r, const char *s)
@@ -122,21 +151,12 @@ static int wait_flip(struct rig *r, int max_ms, int *wakeups)
 
 static void test_frame_loop(void)
 {
-	struct kf_render_config rc = {.engine = KF_RENDER_ENGINE_BUILTIN};
-	struct kf_output_config oc = {.seat = "seat-kf-test-none"};
-	struct grid_config gc = {.cols = 40, .rows = 10};
 	struct rig r = {0};
 	int ms, wakeups;
 	uint64_t t0;
 
-	r.loop = kf_loop_create();
-	CHECK(r.loop && kf_render_create(&rc, &r.render) == 0, "loop and renderer");
-	CHECK(kf_output_create(r.loop, r.render, &oc, NULL, NULL, &r.out) == 0, "output without a display");
-	if (failures)
+	if (!rig_open(&r))
 		return;
-	r.grid = grid_create(&gc, NULL, NULL);
-	kf_output_set_grid(r.out, r.grid);
-	kf_loop_dispatch(r.loop, 0);
 
 	/* The default cursor is steady: nothing wakes the loop. */
 	ms = wait_flip(&r, 700, &wakeups);
@@ -192,11 +212,66 @@ static void test_frame_loop(void)
 	ms = wait_flip_since(&r, t0, 1500, &wakeups);
 	CHECK(ms >= 550 && ms < 1200, "resumed: hidden after %d ms", ms);
 
-	kf_output_set_grid(r.out, NULL);
-	kf_output_destroy(r.out);
-	grid_destroy(r.grid);
-	kf_render_destroy(r.render);
-	kf_loop_destroy(r.loop);
+	rig_close(&r);
+}
+
+/* ---------------------------------------------------------------------- the visual bell's flash */
+
+static void flash_op(void *ud, bool on)
+{
+	kf_output_set_flash(ud, on);
+}
+
+/* bell=visual through the program's frame loop: a BEL in a batch turns the renderer's flash on at once, the
+ * bell's timer turns it off 100 ms later, and then the loop sleeps (nothing keeps the screen inverted or the
+ * loop awake); a flood of batches flashes at most once per 400 ms. */
+static void test_flash(void)
+{
+	struct kf_bell_config bc = {.mode = KF_BELL_VISUAL};
+	struct kf_bell_ops ops = {.flash = flash_op};
+	struct rig r = {0};
+	struct kf_bell *bell;
+	int wakeups = 0, flashes = 0;
+
+	if (!rig_open(&r))
+		return;
+	CHECK(kf_bell_create(r.loop, &bc, &ops, r.out, &bell) == 0, "bell");
+	CHECK(!r.render->flash, "no flash before a BEL");
+
+	const uint64_t t0 = kf_loop_now_ns();
+	kf_bell_ring(bell);
+	kf_bell_flush(bell);
+	CHECK(r.render->flash, "BEL: the renderer paints inverted at once");
+	int ms = -1;
+	for (uint64_t end = t0 + 400 * MS; kf_loop_now_ns() < end && ms < 0;) {
+		kf_loop_dispatch(r.loop, 10);
+		if (!r.render->flash)
+			ms = (int)((kf_loop_now_ns() - t0) / MS);
+	}
+	CHECK(ms >= 100 && ms < 250, "the flash ended after %d ms (want 100)", ms);
+	/* nothing left to do: the loop sleeps */
+	for (uint64_t end = kf_loop_now_ns() + 300 * MS, now = kf_loop_now_ns(); now < end; now = kf_loop_now_ns()) {
+		kf_loop_dispatch(r.loop, (int)((end - now + MS - 1) / MS));
+		wakeups += kf_loop_now_ns() < end;
+	}
+	CHECK(!r.render->flash && wakeups == 0, "after the flash: %d wake-ups, flash %d", wakeups, r.render->flash);
+
+	/* a flood for a second: a batch every 2 ms; flashes start at most every 400 ms, each ends */
+	bool was = false;
+	for (uint64_t end = kf_loop_now_ns() + 1000 * MS; kf_loop_now_ns() < end;) {
+		kf_bell_ring(bell);
+		kf_bell_flush(bell);
+		kf_loop_dispatch(r.loop, 2);
+		flashes += r.render->flash && !was;
+		was = r.render->flash;
+	}
+	CHECK(flashes >= 2 && flashes <= 3, "a second of BELs: %d flashes (want 3 at most)", flashes);
+	for (uint64_t end = kf_loop_now_ns() + 200 * MS; kf_loop_now_ns() < end;)
+		kf_loop_dispatch(r.loop, 20);
+	CHECK(!r.render->flash, "after the flood: normal again");
+
+	kf_bell_destroy(bell);
+	rig_close(&r);
 }
 
 int main(void)
@@ -205,5 +280,6 @@ int main(void)
 	test_reset();
 	test_rows();
 	test_frame_loop();
+	test_flash();
 	return failures ? 1 : 0;
 }
