@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""bell=: BEL on a real console. The guest loads pcspkr (the "PC Speaker" input device, which the kernel console's
+tone goes to: KDMKTONE -> kd_mksound -> EV_SND SND_TONE on every device with that bit), and kf-evsnd
+(guest/kf-evsnd.c) logs its sound events. kmscon-felis runs on tty2 (virtio-gpu) with a program that writes BEL
+when asked (a file appears). Tests, one boot:
+  bell-audible    the default: one BEL gives SND_TONE 750 (Hz, the kernel console's pitch) and a stop (SND_TONE 0,
+                  then SND_BELL 0) about 125 ms later, once; nothing in the log says there is no bell
+  bell-flood      10000 BELs in one write give one tone (at most 2); 2 s of BELs as fast as the program can write
+                  them give at most one tone per 200 ms (xterm's bellSuppressTime), never one per BEL
+  bell-vt-switch  with another VT in front (chvt 3), a BEL gives no tone (it would sound on the user's VT); back on
+                  tty2, a BEL sounds again
+  bell-none       --bell=none: no tone
+  bell-visual     --bell=visual: no tone
+"""
+# timeout: 600
+import re
+import time
+
+import kftest
+import vmguest
+
+SND_BELL, SND_TONE = 1, 2
+PROG = r"""#!/bin/sh
+# BEL on request: /tmp/ring one, /tmp/flood 10000 in one write, /tmp/stream 2 s of them as fast as they go
+printf 'bell test\n'
+touch /tmp/bell-ready
+while :; do
+	if [ -e /tmp/ring ]; then rm -f /tmp/ring; printf '\007'; touch /tmp/rung; fi
+	if [ -e /tmp/flood ]; then rm -f /tmp/flood; head -c 10000 /dev/zero | tr '\0' '\007'; touch /tmp/rung; fi
+	if [ -e /tmp/stream ]; then
+		rm -f /tmp/stream
+		end=$(($(cut -d. -f1 /proc/uptime) + 2))
+		while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do head -c 1000 /dev/zero | tr '\0' '\007'; done
+		touch /tmp/rung
+	fi
+	sleep 0.05
+done
+"""
+
+
+def start(vm, args=""):
+    vm.sh("rm -f /tmp/bell-ready /tmp/ring /tmp/rung; kmscon-felis --backend=drm --vt=2 --switchvt "
+          "--dpms-timeout=0 --font-engine=builtin %s --login -- /bin/sh /tmp/bell.sh >/tmp/kf.log 2>&1 & "
+          "echo $! >/tmp/kf.pid" % args)
+    vm.wait_file("/tmp/bell-ready", timeout=90)
+    time.sleep(1)  # the login runs after the first frame: the seat is ours by now
+
+
+def stop(vm):
+    vm.sh("p=$(cat /tmp/kf.pid); kill $p 2>/dev/null; for i in $(seq 50); do kill -0 $p 2>/dev/null || break; "
+          "sleep 0.1; done; kill -9 $p 2>/dev/null; true", check=False)
+
+
+def events(vm):
+    """Every sound event kf-evsnd logged so far: (usec, code, value)."""
+    out = vm.sh("cat /tmp/snd.log")
+    return [tuple(int(x) for x in line.split()) for line in out.splitlines() if re.match(r"^\d+ \d+ -?\d+$", line)]
+
+
+def ring(vm, what="ring", settle=1.0):
+    """Asks the program for BELs (WHAT: ring, flood or stream) and returns the sound events they gave."""
+    before = len(events(vm))
+    vm.sh("rm -f /tmp/rung; touch /tmp/%s" % what)
+    vm.wait_file("/tmp/rung", timeout=60)
+    time.sleep(settle)  # the tone's stop comes 125 ms later; kf-evsnd flushes every 5 ms
+    return events(vm)[before:]
+
+
+def tones(evs):
+    return [e for e in evs if e[1] == SND_TONE and e[2] != 0]
+
+
+def check_tone(vm, evs, what):
+    # the stop is SND_TONE 0 and, as the device has SND_BELL too, SND_BELL 0 (kd_sound_helper)
+    kftest.check(all(e[1] == SND_TONE or e[1:] == (SND_BELL, 0) for e in evs), "%s: other events: %r" % (what, evs),
+                 vm)
+    evs = [e for e in evs if e[1] == SND_TONE]
+    kftest.check(len(evs) == 2 and evs[0][1:] == (SND_TONE, 750) and evs[1][1:] == (SND_TONE, 0),
+                 "%s: want SND_TONE 750 then 0, got %r" % (what, evs), vm)
+    ms = (evs[1][0] - evs[0][0]) / 1000
+    kftest.check(100 <= ms <= 400, "%s: the tone lasted %.0f ms (want 125)" % (what, ms), vm)
+    return ms
+
+
+def audible(vm):
+    ms = check_tone(vm, ring(vm), "one BEL")
+    print("  one BEL: SND_TONE 750 for %.0f ms" % ms)
+    log = vm.sh("cat /tmp/kf.log")
+    kftest.check("no audible bell" not in log, "the log says there is no bell:\n" + log, vm)
+
+
+def flood(vm):
+    evs = ring(vm, "flood")
+    print("  10000 BELs in one write: %d tones" % len(tones(evs)))
+    kftest.check(1 <= len(tones(evs)) <= 2 and all(e[2] in (0, 750) for e in evs),
+                 "10000 BELs: want 1 tone (2 at most), got %r" % evs, vm)
+    time.sleep(0.5)
+    evs = ring(vm, "stream")
+    starts = [e[0] for e in tones(evs)]
+    gaps = [(b - a) / 1000 for a, b in zip(starts, starts[1:])]
+    print("  2 s of BELs: %d tones, gaps %s ms" % (len(starts), [round(g) for g in gaps]))
+    kftest.check(1 <= len(starts) <= 12, "2 s of BELs: %d tones (want at most one per 200 ms)" % len(starts), vm)
+    # kf-evsnd's times are its flushes' (every 5 ms): a gap may look up to 5 ms short, and a slow guest more
+    kftest.check(all(g >= 180 for g in gaps), "2 s of BELs: tones closer than 200 ms: %r" % gaps, vm)
+
+
+def vt_switch(vm):
+    vm.sh("chvt 3")
+    time.sleep(1.5)  # the seat goes away: kmscon-felis is told and suspends
+    evs = ring(vm)
+    kftest.check(not evs, "a BEL with tty3 in front sounded: %r" % evs, vm)
+    vm.sh("chvt 2")
+    time.sleep(1.5)
+    check_tone(vm, ring(vm), "a BEL back on tty2")
+
+
+def silent(vm, args):
+    stop(vm)
+    start(vm, args)
+    evs = ring(vm) + ring(vm, "flood")
+    kftest.check(not evs, "%s: BELs sounded: %r" % (args, evs), vm)
+
+
+def main():
+    if not kftest.binary_available():
+        kftest.skip("kmscon-felis not built")
+    moddir = vmguest.kernel()[1]
+    files = {"/tmp/bell.sh": PROG, "/tmp/pcspkr.ko": str(moddir / "kernel/drivers/input/misc/pcspkr.ko")}
+    vm = kftest.boot(gpu="virtio", name="bell", files=files)
+    names = ["bell-audible", "bell-flood", "bell-vt-switch", "bell-none", "bell-visual"]
+
+    def tests():
+        out = vm.sh("insmod /tmp/pcspkr.ko; grep -B1 -A4 'PC Speaker' /proc/bus/input/devices", check=False)[1]
+        if "PC Speaker" not in out:
+            kftest.check(False, "no PC Speaker input device after insmod pcspkr:\n%s\ndmesg:\n%s"
+                         % (out, "\n".join(vm.dmesg().splitlines()[-20:])), vm)
+        print("bell: " + " | ".join(line for line in out.splitlines() if line[:2] in ("N:", "H:", "B:")))
+        vm.sh("kf-evsnd >/tmp/snd.log 2>&1 &")
+        node = vm.wait_file("/tmp/snd.log", timeout=30, pattern="^node ")
+        print("bell: kf-evsnd reads " + node.strip())
+        start(vm)
+        kftest.run_test("bell-audible", lambda: audible(vm), vm)
+        kftest.run_test("bell-flood", lambda: flood(vm), vm)
+        kftest.run_test("bell-vt-switch", lambda: vt_switch(vm), vm)
+        kftest.run_test("bell-none", lambda: silent(vm, "--bell=none"), vm)
+        kftest.run_test("bell-visual", lambda: silent(vm, "--bell=visual"), vm)
+        stop(vm)
+
+    kftest.scenario(vm, "bell", names, tests)
+
+
+kftest.main(main)
