@@ -600,7 +600,10 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 		break;
 	case 't': window_ops(g, csi); break;
 	case 'u': grid__restore_cursor(g); break;
-	default: break;
+	default:
+		if (csi->final == ']')
+			grid__linux_private(g, csi);
+		break;
 	}
 	/* REP repeats a character only right after it (xterm; xterm.js t0040) */
 	g->last_cp = 0;

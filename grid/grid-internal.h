@@ -435,6 +435,8 @@ struct grid {
 		uint32_t parts; /* bit n: SGR n's part (1 bold ... 30 foreground, 31 background) */
 	} sgr_stack[SGR_STACK_MAX];
 	uint32_t sgr_depth;
+	/* The bell's tone, CSI 10 ; Pn ] and CSI 11 ; Pn ] (grid-linux.c); RIS gives the defaults back */
+	uint16_t bell_hz, bell_ms;
 };
 
 /* An ED's whole rows are deferred (LINE_STALE) on screens of this many cells or more. On smaller ones the
@@ -569,6 +571,8 @@ void grid__execute(void *ctx, uint8_t c);
 void grid__execute_c0(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
+/* grid-linux.c: CSI Ps ; Pn ] (the Linux console's private sequences), cold */
+void grid__linux_private(struct grid *g, const struct vt_csi *csi);
 /* vt_sink.csi_bytes for sequences other than SGR (see grid__csi_bytes) */
 size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n);
 

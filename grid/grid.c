@@ -412,6 +412,8 @@ void grid__reset_state(struct grid *g, bool hard)
 	g->checksum_ext = 0;
 	g->decsace = 0;
 	g->sgr_depth = 0; /* DECSTR keeps XTPUSHSGR's stack (xterm 379); xterm's RIS does too, ours not */
+	g->bell_hz = GRID_BELL_PITCH_HZ; /* the Linux console's reset_terminal() does the same */
+	g->bell_ms = GRID_BELL_DURATION_MS;
 	g->last_cp = 0;
 	g->last_x = g->last_y = -1;
 	g->wrap_pending = false;

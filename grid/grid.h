@@ -129,6 +129,12 @@ struct grid_callbacks {
 	int (*clipboard_get)(void *ud, const char *targets, uint8_t **data, size_t *len);
 };
 
+/* The bell's tone as the Linux console sets it (CSI 10 ; Pn ] pitch, CSI 11 ; Pn ] duration: setterm(1) --bfreq,
+ * --blength); its defaults (drivers/tty/vt: DEFAULT_BELL_PITCH, DEFAULT_BELL_DURATION HZ/8), which RIS gives
+ * back. A pitch or duration of 0 is a silent bell. */
+#define GRID_BELL_PITCH_HZ 750
+#define GRID_BELL_DURATION_MS 125
+
 struct grid_config {
 	int cols, rows;           /* >= 1 each; clamped to 1..GRID_MAX_DIM */
 	size_t scrollback;        /* lines kept above the screen (default 10000 when the config is NULL) */
@@ -166,6 +172,8 @@ void grid_set_cell_size(struct grid *g, int cell_width, int cell_height);
 int grid_cols(const struct grid *g);
 int grid_rows(const struct grid *g);
 void grid_get_cursor(const struct grid *g, struct grid_cursor *out);
+/* The bell's tone now (GRID_BELL_PITCH_HZ and GRID_BELL_DURATION_MS until CSI 10/11 ] change them). */
+void grid_bell_tone(const struct grid *g, unsigned *hz, unsigned *ms);
 void grid_get_modes(const struct grid *g, struct grid_modes *out);
 /* The 256-colour palette plus default fg (256), default bg (257) and cursor colour (258), as 0xRRGGBB.
  * OSC 4/10/11/12 change it. Owned by the grid. */

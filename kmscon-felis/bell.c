@@ -103,8 +103,11 @@ void kf_bell_destroy(struct kf_bell *b)
 
 void kf_bell_ring(struct kf_bell *b)
 {
-	if (b)
-		b->pending = true;
+	if (!b || b->pending)
+		return;
+	b->pending = true;
+	if (b->ops.tone)
+		b->ops.tone(b->ud, &b->hz, &b->ms);
 }
 
 /* Every failure below is said once, at notice level (the user asked for a bell this console cannot give, and a
@@ -158,10 +161,13 @@ void kf_bell_flush(struct kf_bell *b)
 	b->pending = false;
 	if (b->cfg.mode == KF_BELL_NONE || b->given_up)
 		return;
+	bool visual = b->cfg.mode == KF_BELL_VISUAL;
+	/* CSI 10 ; 0 ] or CSI 11 ; 0 ]: the console's bell is silent (the kernel sounds nothing either) */
+	if (!visual && (!b->hz || !b->ms))
+		return;
 	/* From a VT in the background a tone would sound on the user's VT in front, and a flash is not seen. */
 	if (b->ops.in_front && !b->ops.in_front(b->ud))
 		return;
-	bool visual = b->cfg.mode == KF_BELL_VISUAL;
 	uint64_t interval = visual ? KF_BELL_FLASH_INTERVAL_NS : kf_bell_tone_interval(b->ms);
 	if (!kf_bell_take(&b->limit, kf_loop_now_ns(), interval)) {
 		b->stats.suppressed++;

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "grid/grid.h"
 #include "kmscon-felis/config.h"
 
 struct kf_loop;
@@ -29,6 +30,8 @@ struct kf_bell;
 /* The kernel console's defaults (drivers/tty/vt/vt.c): 750 Hz for HZ/8 jiffies, 125 ms. */
 #define KF_BELL_PITCH_HZ 750u
 #define KF_BELL_DURATION_MS 125u
+_Static_assert(KF_BELL_PITCH_HZ == GRID_BELL_PITCH_HZ && KF_BELL_DURATION_MS == GRID_BELL_DURATION_MS,
+	       "the grid's default tone is the bell's");
 /* xterm's bellSuppressTime (200 ms): bells closer than this to the last one that sounded are dropped. */
 #define KF_BELL_SUPPRESS_NS (200ull * 1000000)
 /* xterm's visualBellDelay (100 ms): how long the screen stays inverted. */
@@ -57,6 +60,10 @@ struct kf_bell_ops {
 	/* visual: show the screen inverted (on) or normal again, and ask for a frame. NULL: nothing to flash
 	 * (headless), said once. */
 	void (*flash)(void *ud, bool on);
+	/* The tone a BEL asks for now (grid_bell_tone: the Linux console's CSI 10/11 ]), asked at the first BEL of
+	 * a batch, so that a tone set for one BEL and set back after it in the same write is the one it sounds;
+	 * a pitch or duration of 0 is a silent bell. NULL: KF_BELL_PITCH_HZ for KF_BELL_DURATION_MS. */
+	void (*tone)(void *ud, unsigned *hz, unsigned *ms);
 };
 
 struct kf_bell_config {
@@ -81,7 +88,7 @@ int kf_bell_create(struct kf_loop *loop, const struct kf_bell_config *cfg, const
 /* Accepts NULL. A flash still showing is not ended (the output goes first at exit). */
 void kf_bell_destroy(struct kf_bell *b);
 
-/* A BEL was parsed. Accepts NULL (no bell object: nothing). */
+/* A BEL was parsed (the first of a batch asks ops.tone). Accepts NULL (no bell object: nothing). */
 void kf_bell_ring(struct kf_bell *b);
 /* After a batch of output: acts on the BELs it held (one tone or flash at most). Accepts NULL. */
 void kf_bell_flush(struct kf_bell *b);

@@ -77,6 +77,12 @@ static void on_bell(void *ud)
 	kf_bell_ring(app->bell);
 }
 
+static void bell_tone(void *ud, unsigned *hz, unsigned *ms)
+{
+	struct kf_app *app = ud;
+	grid_bell_tone(kf_session_grid(app->session), hz, ms);
+}
+
 static bool bell_in_front(void *ud)
 {
 	struct kf_app *app = ud;
@@ -95,7 +101,7 @@ static void bell_flash(void *ud, bool on)
 static int start_bell(struct kf_app *app)
 {
 	struct kf_bell_config bc = {.mode = app->cfg.bell};
-	struct kf_bell_ops ops = {0};
+	struct kf_bell_ops ops = {.tone = bell_tone};
 	const char *seat;
 
 	if (app->headless) {

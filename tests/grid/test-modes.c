@@ -508,6 +508,46 @@ static void test_clipboard_read(void)
 	}
 }
 
+/* The Linux console's bell sequences (console_codes(4); drivers/tty/vt/vt.c setterm_command, reset_terminal):
+ * CSI 10 ; Pn ] the pitch, CSI 11 ; Pn ] the duration in ms (2000 and more: none), either without its number the
+ * default back (750 Hz, 125 ms), an empty number 0; RIS gives the defaults back. Nothing is printed, the BEL
+ * still rings, and the kernel's other private sequences (CSI 1 ; Pn ], 9, 12...) do nothing here. */
+static void test_linux_bell_tone(void)
+{
+	static const struct {
+		const char *seq;
+		unsigned hz, ms;
+	} cases[] = {
+	    {"", 750, 125},
+	    {"\033[10;1000]", 1000, 125},
+	    {"\033[11;50]", 1000, 50},
+	    {"\033[10]", 750, 50},
+	    {"\033[11]", 750, 125},
+	    {"\033[11;1999]", 750, 1999},
+	    {"\033[11;2000]", 750, 0},
+	    {"\033[11;65535]", 750, 0},
+	    {"\033[11;300]\033[10;]", 0, 300},
+	    {"\033[10;0]", 0, 300},
+	    {"\033[10;440;7]", 440, 300},
+	    {"\033[1;3]\033[9;5]\033[12;1]\033[14;1]", 440, 300},
+	    {"\033[?10;1000]\033[10 ]\033[;1000]", 440, 300},
+	    {"\033c", 750, 125},
+	};
+	struct t_term *t = t_new(20, 3, 0);
+	unsigned hz, ms;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		t_feed(t, cases[i].seq);
+		grid_bell_tone(t->g, &hz, &ms);
+		CHECK(hz == cases[i].hz && ms == cases[i].ms, "after '%s': %u Hz %u ms (want %u Hz %u ms)",
+		      cases[i].seq + (cases[i].seq[0] == 033), hz, ms, cases[i].hz, cases[i].ms);
+	}
+	t_feed(t, "\033[10;1000]a\007b");
+	CHECK_ROW(t, 0, "ab");
+	CHECK(t->bells == 1, "the BEL after CSI 10 ] rings (%d)", t->bells);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_titles();
@@ -521,5 +561,6 @@ int main(void)
 	test_mouse_mode_reset();
 	test_sgr_pixels_mode();
 	test_xtsave_restore();
+	test_linux_bell_tone();
 	return t_done("grid-modes");
 }

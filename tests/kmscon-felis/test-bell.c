@@ -168,6 +168,57 @@ static void test_audible(void)
 	kf_loop_destroy(loop);
 }
 
+/* The tone of CSI 10/11 ] (ops.tone, asked at a batch's first BEL): sounded as asked; a pitch or duration of 0
+ * is a silent bell (no ioctl, and the next BEL is not held back by it); a long tone keeps the next one a tone's
+ * length away. */
+static unsigned tone_hz = 750, tone_ms = 125, tone_asked;
+static void tone_op(void *ud, unsigned *hz, unsigned *ms)
+{
+	(void)ud;
+	tone_asked++;
+	*hz = tone_hz;
+	*ms = tone_ms;
+}
+
+static void test_tone(void)
+{
+	struct kf_loop *loop = kf_loop_create();
+	struct kf_bell_config bc = {.mode = KF_BELL_AUDIBLE, .tty = "/dev/null"};
+	struct kf_bell_ops ops = {.tone = tone_op};
+	struct kf_bell *b;
+
+	memset(&fake, 0, sizeof(fake));
+	kf_bell_create(loop, &bc, &ops, NULL, &b);
+	tone_hz = 1000;
+	tone_ms = 50;
+	for (int i = 0; i < 1000; i++)
+		kf_bell_ring(b);
+	kf_bell_flush(b);
+	CHECK(tone_asked == 1, "the tone is asked once a batch, not per BEL (%u)", tone_asked);
+	CHECK(fake.calls == 1 && fake.last_arg == ((50ul << 16) | 1193), "CSI 10;1000] 11;50]: arg %#lx",
+	      fake.last_arg);
+	usleep(210 * 1000);
+	tone_hz = 0;
+	kf_bell_ring(b);
+	kf_bell_flush(b);
+	tone_hz = 750;
+	tone_ms = 0;
+	kf_bell_ring(b);
+	kf_bell_flush(b);
+	CHECK(fake.calls == 1, "pitch 0, duration 0: silent bells (%u ioctls)", fake.calls);
+	tone_ms = 1500;
+	kf_bell_ring(b);
+	kf_bell_flush(b);
+	CHECK(fake.calls == 2 && fake.last_arg >> 16 == 1500, "a 1.5 s tone right after silent ones (%u, %#lx)",
+	      fake.calls, fake.last_arg);
+	usleep(300 * 1000);
+	kf_bell_ring(b);
+	kf_bell_flush(b);
+	CHECK(fake.calls == 2, "300 ms into a 1.5 s tone: none more (%u)", fake.calls);
+	kf_bell_destroy(b);
+	kf_loop_destroy(loop);
+}
+
 /* Every way a tone cannot be had: said once at notice level, never tried again. */
 static void cannot(const char *what, struct kf_bell_config bc, int fail_errno, bool real, const char *says,
 		   unsigned want_calls)
@@ -292,6 +343,7 @@ int main(void)
 	test_arg();
 	test_audible();
 	test_cannot();
+	test_tone();
 	test_visual();
 	return failures ? 1 : 0;
 }

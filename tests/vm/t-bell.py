@@ -7,6 +7,9 @@ when asked (a file appears). Tests, one boot:
                   then SND_BELL 0) about 125 ms later, once; nothing in the log says there is no bell
   bell-flood      10000 BELs in one write give one tone (at most 2); 2 s of BELs as fast as the program can write
                   them give at most one tone per 200 ms (xterm's bellSuppressTime), never one per BEL
+  bell-setterm    the Linux console's CSI 10 ; 1000 ] CSI 11 ; 50 ] (setterm --bfreq 1000 --blength 50) before a BEL:
+                  SND_TONE 1000 for about 50 ms; CSI 10 ] CSI 11 ] after it: the next BEL 750 Hz again; with
+                  CSI 11 ; 0 ] a BEL is silent, as on the kernel's console
   bell-vt-switch  with another VT in front (chvt 3), a BEL gives no tone (it would sound on the user's VT); back on
                   tty2, a BEL sounds again
   bell-none       --bell=none: no tone
@@ -21,11 +24,14 @@ import vmguest
 
 SND_BELL, SND_TONE = 1, 2
 PROG = r"""#!/bin/sh
-# BEL on request: /tmp/ring one, /tmp/flood 10000 in one write, /tmp/stream 2 s of them as fast as they go
+# BEL on request: /tmp/ring one, /tmp/flood 10000 in one write, /tmp/stream 2 s of them as fast as they go,
+# /tmp/tone one at 1000 Hz for 50 ms (the tone set back after it), /tmp/mute one with duration 0
 printf 'bell test\n'
 touch /tmp/bell-ready
 while :; do
 	if [ -e /tmp/ring ]; then rm -f /tmp/ring; printf '\007'; touch /tmp/rung; fi
+	if [ -e /tmp/tone ]; then rm -f /tmp/tone; printf '\033[10;1000]\033[11;50]\007\033[10]\033[11]'; touch /tmp/rung; fi
+	if [ -e /tmp/mute ]; then rm -f /tmp/mute; printf '\033[11;0]\007\033[11]'; touch /tmp/rung; fi
 	if [ -e /tmp/flood ]; then rm -f /tmp/flood; head -c 10000 /dev/zero | tr '\0' '\007'; touch /tmp/rung; fi
 	if [ -e /tmp/stream ]; then
 		rm -f /tmp/stream
@@ -70,15 +76,15 @@ def tones(evs):
     return [e for e in evs if e[1] == SND_TONE and e[2] != 0]
 
 
-def check_tone(vm, evs, what):
+def check_tone(vm, evs, what, hz=750, low=100, high=400):
     # the stop is SND_TONE 0 and, as the device has SND_BELL too, SND_BELL 0 (kd_sound_helper)
     kftest.check(all(e[1] == SND_TONE or e[1:] == (SND_BELL, 0) for e in evs), "%s: other events: %r" % (what, evs),
                  vm)
     evs = [e for e in evs if e[1] == SND_TONE]
-    kftest.check(len(evs) == 2 and evs[0][1:] == (SND_TONE, 750) and evs[1][1:] == (SND_TONE, 0),
-                 "%s: want SND_TONE 750 then 0, got %r" % (what, evs), vm)
+    kftest.check(len(evs) == 2 and evs[0][1:] == (SND_TONE, hz) and evs[1][1:] == (SND_TONE, 0),
+                 "%s: want SND_TONE %d then 0, got %r" % (what, hz, evs), vm)
     ms = (evs[1][0] - evs[0][0]) / 1000
-    kftest.check(100 <= ms <= 400, "%s: the tone lasted %.0f ms (want 125)" % (what, ms), vm)
+    kftest.check(low <= ms <= high, "%s: the tone lasted %.0f ms (want %d to %d)" % (what, ms, low, high), vm)
     return ms
 
 
@@ -104,6 +110,16 @@ def flood(vm):
     kftest.check(all(g >= 180 for g in gaps), "2 s of BELs: tones closer than 200 ms: %r" % gaps, vm)
 
 
+def setterm(vm):
+    ms = check_tone(vm, ring(vm, "tone"), "CSI 10;1000] CSI 11;50] BEL", hz=1000, low=30, high=250)
+    print("  CSI 10;1000] 11;50]: SND_TONE 1000 for %.0f ms" % ms)
+    time.sleep(0.3)
+    check_tone(vm, ring(vm), "a BEL after CSI 10] CSI 11] (the defaults back)")
+    time.sleep(0.3)
+    evs = ring(vm, "mute")
+    kftest.check(not evs, "CSI 11;0] BEL sounded: %r" % evs, vm)
+
+
 def vt_switch(vm):
     vm.sh("chvt 3")
     time.sleep(1.5)  # the seat goes away: kmscon-felis is told and suspends
@@ -127,7 +143,7 @@ def main():
     moddir = vmguest.kernel()[1]
     files = {"/tmp/bell.sh": PROG, "/tmp/pcspkr.ko": str(moddir / "kernel/drivers/input/misc/pcspkr.ko")}
     vm = kftest.boot(gpu="virtio", name="bell", files=files)
-    names = ["bell-audible", "bell-flood", "bell-vt-switch", "bell-none", "bell-visual"]
+    names = ["bell-audible", "bell-flood", "bell-setterm", "bell-vt-switch", "bell-none", "bell-visual"]
 
     def tests():
         out = vm.sh("insmod /tmp/pcspkr.ko; grep -B1 -A4 'PC Speaker' /proc/bus/input/devices", check=False)[1]
@@ -141,6 +157,7 @@ def main():
         start(vm)
         kftest.run_test("bell-audible", lambda: audible(vm), vm)
         kftest.run_test("bell-flood", lambda: flood(vm), vm)
+        kftest.run_test("bell-setterm", lambda: setterm(vm), vm)
         kftest.run_test("bell-vt-switch", lambda: vt_switch(vm), vm)
         kftest.run_test("bell-none", lambda: silent(vm, "--bell=none"), vm)
         kftest.run_test("bell-visual", lambda: silent(vm, "--bell=visual"), vm)
