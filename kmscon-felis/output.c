@@ -515,8 +515,10 @@ void kf_output_request_frame(struct kf_output *o, bool all)
 void kf_output_set_flash(struct kf_output *o, bool on)
 {
 	kf_render_set_flash(o->render, on);
-	/* everything is repainted: kf_render_collect_damage sees reverse video change */
-	kf_output_request_frame(o, false);
+	/* everything is repainted (kf_render_collect_damage sees reverse video change), but as no activity: like a
+	 * blink phase it does not wake a blanked display (nor does the kernel console's bell), and a program that
+	 * rings now and then does not keep the display lit */
+	o->requested = true;
 }
 
 void kf_output_rotate(struct kf_output *o, int step)

@@ -13,7 +13,8 @@ when asked (a file appears). Tests, one boot:
   bell-vt-switch  with another VT in front (chvt 3), a BEL gives no tone (it would sound on the user's VT); back on
                   tty2, a BEL sounds again
   bell-none       --bell=none: no tone
-  bell-visual     --bell=visual: no tone
+  bell-visual     --bell=visual: no tone; a BEL costs two frames that repaint the whole screen (the flash and
+                  its end), 10000 BELs one flash, 2 s of BELs at most one flash per 400 ms (frame counters)
 """
 # timeout: 600
 import re
@@ -120,6 +121,38 @@ def setterm(vm):
     kftest.check(not evs, "CSI 11;0] BEL sounded: %r" % evs, vm)
 
 
+def frames(vm):
+    """kmscon-felis' frame counters now (SIGRTMIN+1 makes it log them)."""
+    n = vm.sh("grep -c 'frames: rendered=' /tmp/kf.log", check=False)[1].strip()
+    vm.sh("kill -35 $(cat /tmp/kf.pid)")
+    for _ in range(100):
+        lines = [ln for ln in vm.sh("cat /tmp/kf.log").splitlines() if "frames: rendered=" in ln]
+        if len(lines) > int(n or 0):
+            return dict((k, int(v)) for k, v in re.findall(r"(\w+)=(\d+)", lines[-1]))
+        time.sleep(0.2)
+    kftest.check(False, "no frame counters in the log", vm)
+
+
+def visual(vm):
+    """--bell=visual: a BEL costs two full frames (inverted, normal again 100 ms later) and nothing else, a flood
+    one flash, 2 s of BELs one flash per 400 ms at most; never a tone."""
+    stop(vm)
+    start(vm, "--bell=visual")
+    time.sleep(1)
+    full = 1024 * 768
+    for what, most in (("ring", 1), ("flood", 1), ("stream", 6)):
+        a = frames(vm)
+        evs = ring(vm, what)
+        b = frames(vm)
+        n, px = b["rendered"] - a["rendered"], b["pixels_painted"] - a["pixels_painted"]
+        print("  --bell=visual, %s: %d frames, %.1f screens painted" % (what, n, px / full))
+        kftest.check(not evs, "--bell=visual, %s: sound events %r" % (what, evs), vm)
+        kftest.check(n % 2 == 0 and 2 <= n <= 2 * most and px == n * full,
+                     "--bell=visual, %s: %d frames painting %d pixels (want 2 full frames per flash, %d flashes "
+                     "at most)" % (what, n, px, most), vm)
+        time.sleep(0.5)
+
+
 def vt_switch(vm):
     vm.sh("chvt 3")
     time.sleep(1.5)  # the seat goes away: kmscon-felis is told and suspends
@@ -160,7 +193,7 @@ def main():
         kftest.run_test("bell-setterm", lambda: setterm(vm), vm)
         kftest.run_test("bell-vt-switch", lambda: vt_switch(vm), vm)
         kftest.run_test("bell-none", lambda: silent(vm, "--bell=none"), vm)
-        kftest.run_test("bell-visual", lambda: silent(vm, "--bell=visual"), vm)
+        kftest.run_test("bell-visual", lambda: visual(vm), vm)
         stop(vm)
 
     kftest.scenario(vm, "bell", names, tests)
