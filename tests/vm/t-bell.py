@@ -107,8 +107,13 @@ def flood(vm):
     gaps = [(b - a) / 1000 for a, b in zip(starts, starts[1:])]
     print("  2 s of BELs: %d tones, gaps %s ms" % (len(starts), [round(g) for g in gaps]))
     kftest.check(1 <= len(starts) <= 12, "2 s of BELs: %d tones (want at most one per 200 ms)" % len(starts), vm)
-    # kf-evsnd's times are its flushes' (every 5 ms): a gap may look up to 5 ms short, and a slow guest more
-    kftest.check(all(g >= 180 for g in gaps), "2 s of BELs: tones closer than 200 ms: %r" % gaps, vm)
+    # kf-evsnd's times are its flushes' (every 5 ms): a gap may look 5 ms short, and on a loaded guest, where the
+    # helper can be descheduled for tens of ms before one flush and not the next, far shorter. So each gap must
+    # be well above a batch's (no tone per read: a few ms apart) and the median near the 200 ms limit.
+    gaps_sorted = sorted(gaps)
+    median = gaps_sorted[len(gaps) // 2] if gaps else 200
+    kftest.check(all(g >= 100 for g in gaps) and median >= 180,
+                 "2 s of BELs: tones closer than the 200 ms limit allows: %r" % gaps, vm)
 
 
 def setterm(vm):
