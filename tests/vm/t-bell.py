@@ -77,7 +77,9 @@ def tones(evs):
     return [e for e in evs if e[1] == SND_TONE and e[2] != 0]
 
 
-def check_tone(vm, evs, what, hz=750, low=100, high=400):
+def check_tone(vm, evs, what, hz=750, low=60, high=400):
+    # LOW is loose: the events carry kf-evsnd's flush times, and a flush late by tens of ms on a loaded guest
+    # shortens the tone as seen here (the kernel times the tone itself)
     # the stop is SND_TONE 0 and, as the device has SND_BELL too, SND_BELL 0 (kd_sound_helper)
     kftest.check(all(e[1] == SND_TONE or e[1:] == (SND_BELL, 0) for e in evs), "%s: other events: %r" % (what, evs),
                  vm)
@@ -117,7 +119,7 @@ def flood(vm):
 
 
 def setterm(vm):
-    ms = check_tone(vm, ring(vm, "tone"), "CSI 10;1000] CSI 11;50] BEL", hz=1000, low=30, high=250)
+    ms = check_tone(vm, ring(vm, "tone"), "CSI 10;1000] CSI 11;50] BEL", hz=1000, low=15, high=250)
     print("  CSI 10;1000] 11;50]: SND_TONE 1000 for %.0f ms" % ms)
     time.sleep(0.3)
     check_tone(vm, ring(vm), "a BEL after CSI 10] CSI 11] (the defaults back)")
