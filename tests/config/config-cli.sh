@@ -57,6 +57,15 @@ if [ $rc -ne 2 ] || ! grep -qF "$conf is a device, FIFO or socket, not a file" "
 	echo "FAIL: a FIFO as the file: exit $rc (124: hung)"; cat "$dir/err"; fail=1
 fi
 rm -f "$conf"
+# One that cannot be opened for another reason than its absence (here a symlink to itself, ELOOP; root reads
+# any mode) is an error with the reason, not the defaults of a missing file.
+ln -s "$conf" "$conf"
+"$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/false >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ $rc -ne 2 ] || ! grep -qF "cannot open configuration file $conf: Too many levels of symbolic links" "$dir/err"; then
+	echo "FAIL: a file that cannot be opened: exit $rc"; cat "$dir/err"; fail=1
+fi
+rm -f "$conf"
 head -c 1048577 /dev/zero | tr '\0' '#' >"$conf"
 "$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/false >"$dir/out" 2>"$dir/err"
 rc=$?

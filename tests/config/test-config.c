@@ -222,6 +222,12 @@ static void test_bad_lines(void)
 		bad(line, 1, "at most 256 words");
 	}
 	bad("write-queue-size=1T", 1, "optional K, M or G suffix");
+	/* found unreached by tools/coverage: G above the bound, a colour with text after it, a key combination
+	 * with no keysym, more than KF_GRAB_MAX (4) combinations */
+	bad("write-queue-size=2G", 1, "from 4096 to 1073741824");
+	bad("palette-red=1,2,3x", 1, "expected R,G,B");
+	bad("grab-page-up=<Shift>", 1, "<Mod>...<Mod>keysym");
+	bad("grab-page-up=a,b,c,d,e", 1, "<Mod>...<Mod>keysym");
 	bad("sb-size=99999999999999999999999", 1, "integer from 0 to 1000000");
 	bad_n("mouse\nx\0y\n", 8, 2, "NUL");
 	/* Every error is reported, not only the first. */
@@ -272,6 +278,21 @@ static void test_good_lines(void)
 	CHECK(strstr(log, "good.conf:13: unknown key 'frobnicate'") != NULL, "unknown key warns with line: %s",
 	      log);
 	CHECK(strstr(log, "good.conf:12:") && strstr(log, "hwaccel"), "kmscon key warns: %s", log);
+	/* the G suffix and the largest size the man page allows (1G); blanks inside a key combination; four
+	 * combinations, KF_GRAB_MAX; a command-line-only option in a file warns and is ignored (the man page:
+	 * "but help, version and configdir (ignored here with a warning)") */
+	const char *more = "write-queue-size=1g\ngrab-page-up=  <Ctrl> <Alt> Prior\ngrab-page-down=a,b,c,d\n"
+			   "configdir=/nonexistent\n";
+	capture_begin();
+	ret = kf_config_parse_text(&c, "more.conf", more, strlen(more));
+	log = capture_end();
+	CHECK(ret == 0 && c.write_queue_size == 1u << 30, "G suffix: %d %zu", ret, c.write_queue_size);
+	CHECK(c.grab_page_up.n == 1 && c.grab_page_up.keys[0].mods == (KF_MOD_CTRL | KF_MOD_ALT) &&
+		      c.grab_page_up.keys[0].keysym == 0xff55,
+	      "blanks in a combination: n %u mods %x", c.grab_page_up.n, c.grab_page_up.keys[0].mods);
+	CHECK(c.grab_page_down.n == 4, "four combinations: %u", c.grab_page_down.n);
+	CHECK(strstr(log, "more.conf:4: 'configdir' is a command-line option, ignored in a file"), "configdir: %s",
+	      log);
 	kf_config_finish(&c);
 }
 

@@ -414,6 +414,9 @@ static void test_clipboard(void)
 	t_feed(t, "\033]52;cxcp;aGk=\007");
 	CHECK(clip.calls == 3 && !strcmp(clip.targets, "cp") && !strcmp(clip.data, "hi"), "targets '%s'",
 	      clip.targets);
+	/* the alphabet's last two digits, '+' (62) and '/' (63), RFC 4648 table 1: "???~~~" */
+	t_feed(t, "\033]52;c;Pz8/fn5+\007");
+	CHECK(clip.calls == 4 && !strcmp(clip.data, "???~~~"), "'+' and '/': %d calls, '%s'", clip.calls, clip.data);
 	/* The bound on what a program can copy is the parser's on one string (1 MiB, "52;c;" included): a copy
 	 * at it is set whole (786,429 bytes), one byte more is dropped whole, and the clipboard keeps the last */
 	static char big[(1 << 20) + 16];
@@ -422,15 +425,15 @@ static void test_clipboard(void)
 	memset(big + n, 'Q', b64);
 	strcpy(big + n + b64, "\007");
 	t_feed(t, big);
-	CHECK(clip.calls == 4 && clip.len == b64 / 4 * 3 + (b64 % 4 * 6) / 8, "copy at the cap: %d calls, %zu bytes",
+	CHECK(clip.calls == 5 && clip.len == b64 / 4 * 3 + (b64 % 4 * 6) / 8, "copy at the cap: %d calls, %zu bytes",
 	      clip.calls, clip.len);
 	n = snprintf(big, sizeof(big), "\033]52;c;");
 	memset(big + n, 'Q', b64 + 1);
 	strcpy(big + n + b64 + 1, "\007");
 	t_feed(t, big);
-	CHECK(clip.calls == 4, "copy over the cap: %d calls", clip.calls);
+	CHECK(clip.calls == 5, "copy over the cap: %d calls", clip.calls);
 	t_feed(t, "\033]52;c;aGk=\007");
-	CHECK(clip.calls == 5 && !strcmp(clip.data, "hi"), "after a dropped copy: '%s'", clip.data);
+	CHECK(clip.calls == 6 && !strcmp(clip.data, "hi"), "after a dropped copy: '%s'", clip.data);
 	t_free(t);
 }
 
