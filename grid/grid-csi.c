@@ -65,14 +65,10 @@ void grid__execute(void *ctx, uint8_t c)
 	case 0x09: /* HT */
 		grid__tab(g, 1);
 		break;
-	case 0x0a: /* LF */
+	/* (LF and CR returned above) */
 	case 0x0b: /* VT */
 	case 0x0c: /* FF */
 		grid__newline(g);
-		break;
-	case 0x0d: /* CR */
-		g->cx = grid__cr_col(g);
-		g->wrap_pending = false;
 		break;
 	case 0x0e: /* SO: LS1 */
 		g->gl = 1;
@@ -416,14 +412,13 @@ static void query_modkeys(struct grid *g, int which)
 		grid__reply(g, "\033[>4;%dm", g->modes.keys.modify_other_keys);
 }
 
-/* Sequences with a private marker or intermediates. Returns false if not handled. */
+/* Sequences with a private marker or intermediates (grid__csi's key > 0xff; SM and RM, which have
+ * neither, are in its switch). Returns false if not handled. */
 static bool csi_special(struct grid *g, const struct vt_csi *csi, uint32_t key)
 {
 	switch (key) {
 	case KEY('?', 0, 'h'): grid__set_mode(g, csi, true); return true;
 	case KEY('?', 0, 'l'): grid__set_mode(g, csi, false); return true;
-	case KEY(0, 0, 'h'): grid__set_mode(g, csi, true); return true;
-	case KEY(0, 0, 'l'): grid__set_mode(g, csi, false); return true;
 	case KEY('?', '$', 'p'):
 	case KEY(0, '$', 'p'): grid__request_mode(g, csi); return true;
 	case KEY('?', 0, 's'): grid__save_modes(g, csi, true); return true;  /* XTSAVE */
@@ -589,7 +584,7 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	case 'g': tab_clear(g, p0(csi, 0, 0)); break;
 	case 'h': grid__set_mode(g, csi, true); break;
 	case 'l': grid__set_mode(g, csi, false); break;
-	case 'm': grid__sgr(g, csi); break;
+	/* (SGR, 'm', returned at the top) */
 	case 'n': device_status(g, csi); break;
 	case 'r': set_margins(g, csi); break;
 	case 's':
@@ -612,7 +607,7 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 /* ------------------------------------------------------------------------------ CSI from its bytes */
 
 /* The cursor moves (CUU, CUD, CUF, CUB, CUP) and erases (ED, EL) of vt_sink.csi_bytes_final (the SGRs are
- * grid__csi_bytes', grid-sgr-bytes.c): colourful full-screen output sends them per cell or per line, in no
+ * grid__csi_bytes_sgr, grid-sgr-bytes.c): colourful full-screen output sends them per cell or per line, in no
  * predictable order, so the parser calls each kind's function through its table by the final byte, and
  * the number(s) are read without loops. Each does what grid__csi does with the parsed sequence and returns
  * n; anything else goes back to the parser (0): numbers of more than 4 digits (the parser clamps them),

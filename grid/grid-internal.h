@@ -384,7 +384,7 @@ struct grid {
 	uint16_t sgr_long_last;
 	uint16_t sgr_long_next[SGR_LONG_SLOTS];
 	uint64_t sgr_bytes_ids; /* entries made, the id of the newest (its m.id; 0 = empty) */
-	uint32_t sgr_color_misses; /* colour SGRs not found in grid.sgr_bytes/sgr_long (see grid__csi_bytes) */
+	uint32_t sgr_color_misses; /* colour SGRs not found in grid.sgr_bytes/sgr_long (see grid__csi_bytes_sgr) */
 	uint32_t sgr_long_misses;  /* plain SGRs of 17 bytes or more not found in grid.sgr_long (the same) */
 	struct cluster_table cl;
 	struct link_table links;
@@ -496,9 +496,8 @@ void grid__cluster_finish(struct grid *g);
 
 /* grid-sgr.c: SGR changes the pen */
 void grid__sgr(struct grid *g, const struct vt_csi *csi);
-/* vt_sink.csi_bytes: SGRs here, the rest in grid__csi_bytes_moves (grid-csi.c). */
-size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n);
-/* grid__csi_bytes for an SGR (s[n - 1] is 'm'): vt_sink.csi_bytes_final's entry for 'm' */
+/* vt_sink.csi_bytes_final's entry for 'm' (an SGR from its bytes); the other finals' are in grid-csi.c.
+ * The sink has no csi_bytes: the parser takes csi_bytes_final in its place whenever it is set. */
 size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t n);
 int grid__sgr_string(const struct grid *g, char *buf, size_t cap);
 
@@ -573,7 +572,8 @@ void grid__esc(void *ctx, const struct vt_esc *esc);
 void grid__csi(void *ctx, const struct vt_csi *csi);
 /* grid-linux.c: CSI Ps ; Pn ] (the Linux console's private sequences), cold */
 void grid__linux_private(struct grid *g, const struct vt_csi *csi);
-/* vt_sink.csi_bytes for sequences other than SGR (see grid__csi_bytes) */
+/* The handler of grid__csi_bytes_final for s's final byte, as the parser would call it (none for SGR: 0);
+ * tests/grid/test-csi-num.c drives bytes_cup through it */
 size_t grid__csi_bytes_moves(struct grid *g, const uint8_t *s, size_t n);
 
 /* grid-iso-protect.c: ISO protection. SPA (start true) and EPA; the mode on or off (SPA turns it on; DECSCA

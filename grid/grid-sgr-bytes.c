@@ -61,7 +61,7 @@ static inline __attribute__((always_inline)) bool sgr_plain_xform(const uint8_t 
 }
 
 /* The cell printers of with_cell: out of line and returning the count they are given, so that
- * grid__csi_bytes ends in a jump to them and saves no registers on its other paths. */
+ * grid__csi_bytes_sgr ends in a jump to them and saves no registers on its other paths. */
 GRID_PAGE("sgr") __attribute__((noinline)) static size_t cell_ascii(struct grid *g, const uint8_t *c, size_t ret)
 {
 	grid__print_ascii(g, c, 1);
@@ -124,7 +124,7 @@ static size_t csi_bytes_sgr_512(void *ctx, const uint8_t *s, size_t n);
 #endif
 
 /* A new entry of grid.sgr_bytes or grid.sgr_long: its key k[0..nk), its id, and the SGR (whose change x
- * holds) kept and applied. Returns what grid__csi_bytes returns for the SGR s[0..n]. */
+ * holds) kept and applied. Returns what grid__csi_bytes_sgr returns for the SGR s[0..n]. */
 static inline __attribute__((always_inline)) size_t memo_new(struct grid *g, unsigned n, struct sgr_memo *m,
 							      uint64_t *key, const uint64_t *k, unsigned nk, bool plain,
 							      const struct sgr_xform *x)
@@ -238,7 +238,7 @@ static const uint8_t ones[48] __attribute__((aligned(64))) = {
 };
 
 /* An SGR of 17 to 31 bytes before its 'm' (s[0..32) readable), such as "38;5;n;48;5;n;1;3;4" or
- * "38:2::r:g:b": looked up by its 32 bytes in grid.sgr_long as grid__csi_bytes looks up shorter ones.
+ * "38:2::r:g:b": looked up by its 32 bytes in grid.sgr_long as grid__csi_bytes_sgr looks up shorter ones.
  * plain: known not to be a colour form (a new one goes straight to sgr_long_plain); known: its change
  * when already decoded (a new one takes it without decoding again), or NULL. */
 static inline __attribute__((always_inline)) size_t sgr_bytes_long_t(struct grid *g, const uint8_t *s,
@@ -543,14 +543,6 @@ GRID_PAGE("sgr") __attribute__((noinline)) static size_t sgr_tiny(struct grid *g
 	g->pen_from = NULL;
 	g->last_cp = 0;
 	return with_cell_out(g, s, n + 1);
-}
-
-size_t grid__csi_bytes(void *ctx, const uint8_t *s, size_t n)
-{
-	struct grid *g = ctx;
-	if (s[n - 1] != 'm')
-		return grid__csi_bytes_moves(g, s, n);
-	return grid__csi_bytes_sgr(g, s, n);
 }
 
 GRID_PAGE("sgr") size_t grid__csi_bytes_sgr(void *ctx, const uint8_t *s, size_t n)

@@ -446,7 +446,6 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 		.execute = grid__execute_c0,
 		.esc = grid__esc,
 		.csi = grid__csi,
-		.csi_bytes = grid__csi_bytes,
 		.csi_bytes_final = grid__csi_bytes_final,
 		.string = grid__string,
 	};
