@@ -547,7 +547,14 @@ static void test_far_motion(struct app *a, struct input *in, struct kf_input_glu
 	point_far(in, 250);
 	button(in, BTN_LEFT, false, 131100000);
 	CHECK(sent(a, "\033[<0;300;2M\033[<32;251;2M\033[<0;251;2m"), "SGR: each cell");
-	feed(a, "\033[?1002l\033[?1006l");
+	/* UTF-8 (1005): 32 + the column as a character, as xterm 379 sends it (far-1002-1005-drag) */
+	feed(a, "\033[?1006l\033[?1005h");
+	point_far(in, 221);
+	button(in, BTN_LEFT, true, 132000000);
+	point_far(in, 299);
+	button(in, BTN_LEFT, false, 132100000);
+	CHECK(sent(a, "\033[M \xc3\xbe\"\033[M@\xc5\x8c\"\033[M#\xc5\x8c\""), "1005 past column 223");
+	feed(a, "\033[?1002l\033[?1005l");
 	grid_destroy(a->grid);
 	a->grid = saved;
 	kf_input_glue_set_geometry(g, 800, 480, 10, 20);

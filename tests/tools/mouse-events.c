@@ -33,7 +33,10 @@ static uint32_t modifier_key(const char *name)
 
 static uint32_t button_code(int n)
 {
-	static const uint32_t codes[] = {0, BTN_LEFT, BTN_MIDDLE, BTN_RIGHT, 0, 0, 0, 0, BTN_SIDE, BTN_EXTRA};
+	/* X's numbers of the evdev buttons (xf86-input-evdev, libinput): 8 and 9 back and forward as the side
+	 * and extra buttons, 10 and 11 forward and back */
+	static const uint32_t codes[] = {0,	   BTN_LEFT, BTN_MIDDLE, BTN_RIGHT,   0,       0, 0,
+					 0,	   BTN_SIDE, BTN_EXTRA,	 BTN_FORWARD, BTN_BACK};
 	return n > 0 && n < (int)(sizeof(codes) / sizeof(codes[0])) ? codes[n] : 0;
 }
 

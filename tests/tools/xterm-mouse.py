@@ -192,7 +192,7 @@ def cases():
         for ename, eset in ENCODINGS:
             modes = mset + eset
             pre = "%s-%s-" % (mname, ename)
-            for b in (1, 2, 3, 8, 9):
+            for b in (1, 2, 3, 8, 9, 10):  # 11 (BTN_BACK): Xvfb's pointer has 10 buttons
                 out.append((pre + "click%d" % b, modes, click(b)))
             for b in (4, 5, 6, 7):
                 out.append((pre + "wheel%d" % b, modes, wheel(b)))

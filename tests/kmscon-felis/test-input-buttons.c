@@ -1,0 +1,92 @@
+/* tests/kmscon-felis/test-input-buttons.c: mouse reports tools/coverage found no test reaching (docs/coverage.md):
+ * the forward and back buttons, the pointer held on the screen by relative motion past its edges, and the strip
+ * past the last whole cell (the UTF-8 encoding past column 223: test-input-glue.c's test_far_motion). The real
+ * input/ module and input glue, as in test-input-glue.c. */
+#include <stdbool.h>
+
+static int failures;
+#include "glue-harness.h"
+
+static void rel(struct input *in, double dx, double dy)
+{
+	struct input_pointer_event pe = {.type = INPUT_POINTER_MOTION, .dx = dx, .dy = dy};
+	input_inject_pointer(in, &pe);
+}
+
+/* X's buttons 10 and 11 (BTN_FORWARD, BTN_BACK) are xterm's 10 and 11, codes 130 and 131 (ctlseqs: "buttons 8
+ * through 11 ... 128 added"); 130 measured in xterm 379 with tests/tools/xterm-mouse.py (*-click10, 16 cases
+ * alike; Xvfb's pointer has no button 11) */
+static void test_forward_back(struct app *a, struct input *in)
+{
+	feed(a, "\033[?1000h\033[?1006h");
+	click(in, BTN_FORWARD, 2, 1, 10000000);
+	CHECK(sent(a, "\033[<130;3;2M\033[<130;3;2m"), "forward button");
+	click(in, BTN_BACK, 2, 1, 11000000);
+	CHECK(sent(a, "\033[<131;3;2M\033[<131;3;2m"), "back button");
+	feed(a, "\033[?1006l");
+	click(in, BTN_FORWARD, 2, 1, 12000000);
+	CHECK(sent(a, "\033[M\242#\"\033[M##\""), "forward button, default encoding");
+	feed(a, "\033[?1000l");
+}
+
+/* Relative motion (a mouse, a touchpad) stops at the screen's edges: the pointer pushed far past the left and top
+ * edges is on the first cell, and one cell's motion back takes it to the second (had it gone on past the edge,
+ * the way back would be as long). Past the right and bottom edges it is on the last cell. */
+static void test_relative_edges(struct app *a, struct input *in)
+{
+	feed(a, "\033[?1000h\033[?1006h");
+	point(in, 5, 5);
+	rel(in, -5000, -5000);
+	button(in, BTN_LEFT, true, 30000000);
+	button(in, BTN_LEFT, false, 30001000);
+	CHECK(sent(a, "\033[<0;1;1M\033[<0;1;1m"), "past the top left corner");
+	rel(in, 10, 20);
+	button(in, BTN_LEFT, true, 31000000);
+	button(in, BTN_LEFT, false, 31001000);
+	CHECK(sent(a, "\033[<0;2;2M\033[<0;2;2m"), "one cell back from the corner");
+	rel(in, 5000, 5000);
+	button(in, BTN_LEFT, true, 32000000);
+	button(in, BTN_LEFT, false, 32001000);
+	CHECK(sent(a, "\033[<0;80;24M\033[<0;80;24m"), "past the bottom right corner");
+	feed(a, "\033[?1000l\033[?1006l");
+}
+
+/* A screen whose width and height are no whole number of cells (805x485 pixels, 80x24 cells of 10x20): the strip
+ * past the last cell is the last cell, as in SGR-Pixels the last pixel of the cells. */
+static void test_partial_cell_strip(struct app *a, struct input *in, struct kf_input_glue *g)
+{
+	kf_input_glue_set_geometry(g, 805, 485, 10, 20);
+	feed(a, "\033[?1000h\033[?1006h");
+	struct input_pointer_event pe = {.type = INPUT_POINTER_MOTION_ABSOLUTE, .x = 1.0, .y = 1.0};
+	input_inject_pointer(in, &pe);
+	button(in, BTN_LEFT, true, 40000000);
+	button(in, BTN_LEFT, false, 40001000);
+	CHECK(sent(a, "\033[<0;80;24M\033[<0;80;24m"), "the strip past the last cell");
+	feed(a, "\033[?1016h");
+	button(in, BTN_LEFT, true, 41000000);
+	button(in, BTN_LEFT, false, 41001000);
+	CHECK(sent(a, "\033[<0;800;480M\033[<0;800;480m"), "SGR-Pixels: the cells' last pixel");
+	feed(a, "\033[?1016l\033[?1000l\033[?1006l");
+	kf_input_glue_set_geometry(g, 800, 480, 10, 20);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/kf-buttons-XXXXXX";
+	struct app a = {0};
+	struct kf_config cfg;
+	struct kf_loop *loop = kf_loop_create();
+	struct grid_config gc = {.cols = 80, .rows = 24, .scrollback = 100};
+	struct kf_input_glue *g = glue_setup(loop, dir, &cfg, &a, &gc);
+	if (!g)
+		return 1;
+	struct input *in = kf_input_glue_input(g);
+	test_forward_back(&a, in);
+	test_relative_edges(&a, in);
+	test_partial_cell_strip(&a, in, g);
+	kf_input_glue_destroy(g);
+	grid_destroy(a.grid);
+	kf_config_finish(&cfg);
+	kf_loop_destroy(loop);
+	return t_finish(dir, "input buttons");
+}
