@@ -134,6 +134,31 @@ static void test_respawn_notice(void)
 	kf_loop_destroy(c.loop);
 }
 
+/* A login killed by a signal soon after it starts: the notice says which signal (tools/coverage: no test had a
+ * login die of one). */
+static void test_respawn_signal_notice(void)
+{
+	char mark[256], script[768];
+	snprintf(mark, sizeof(mark), "%s/signal-done", tmpdir);
+	snprintf(script, sizeof(script), "if [ -e %s ]; then printf 'login: '; exec sleep 60; fi; touch %s; kill -TERM $$",
+		 mark, mark);
+	const char *argv[] = {"sh", "-c", script, NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .respawn = true, .cols = 80, .rows = 5};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	bool seen = false;
+	for (int i = 0; i < 300 && !strstr(screen(s), "login:"); i++) {
+		run_for(c.loop, 10);
+		seen = seen || strstr(screen(s), "[kmscon-felis: sh was killed by signal 15; starting it again in 0.1 s]");
+	}
+	CHECK(seen);
+	CHECK(strstr(screen(s), "login:") && !c.exited);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
 /* test_respawn_failures_logged: the failed starts seen so far; the third gives the descriptors back. */
 static int start_failures;
 
@@ -743,6 +768,7 @@ int main(void)
 	test_respawn_reset();
 	test_issue_each_start();
 	test_respawn_notice();
+	test_respawn_signal_notice();
 	test_respawn_failures_logged();
 	test_respawn_no_leak();
 	test_slave_reopened();
