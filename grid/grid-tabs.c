@@ -15,9 +15,8 @@ void grid__tabs_reset(struct grid *g)
 
 void grid__tab(struct grid *g, int n)
 {
+	/* the right margin, or the screen's last column for a cursor right of the margin (docs/conformance.md) */
 	int lim = grid__right_limit(g);
-	if (g->cx > lim)
-		lim = g->cols - 1;
 	if (unlikely(g->dbl_any) && grid__dbl_cursor_row(g)) {
 		/* a double row's half (xterm's TabNext: LineMaxCol), which takes a cursor past it back to it */
 		lim = grid__min(lim, grid__dbl_max(g));
