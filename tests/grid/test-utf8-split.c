@@ -187,7 +187,7 @@ static void test_empty_lines(void)
 {
 	static char buf[4096];
 	static const char *const words[] = {"\xc3\xa9t\xc3\xa9", "\xce\xb1\xce\xb2", "\xe4\xb8\xad\xe6\x96\x87",
-					    "a\xcc\x81" "b", "\xf0\x9f\x98\x80", "word", "\xd0\x96\xd0\xb8"};
+					    ("a\xcc\x81" "b"), "\xf0\x9f\x98\x80", "word", "\xd0\x96\xd0\xb8"};
 	static const char *const ends[] = {"\r\n", "\r\n\r\n", "\r\n\r\n\r\n\r\n\r\n", "\r\n\r\n\r", "\r\r\n\r\n",
 					   "\r\n\n\r\n", "\n\r\n\r\n", "\r\n\r\nascii only here\r\n"};
 	for (int round = 0; round < 200; round++) {
