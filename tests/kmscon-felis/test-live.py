@@ -290,18 +290,45 @@ def t_flood_keys():
 
 def t_idle():
     """Nothing to do: no wake-ups at all (context switches over 5 s)."""
+    # The 5 s start once the program has settled: its child runs sleep (until then the program waits for the
+    # exec's report) and the program's count has not moved for 0.3 s; not after a fixed 0.5 s, which took for
+    # granted that the start is over by then (the FIFO opens first; the last switches of the start came up to
+    # 0.15 s later here, under ASan with the CPUs 4x oversubscribed). A program that never settles (a timer every
+    # 0.3 s or less) fails here, one woken less often in the 5 s.
     r = Run(["sleep", "60"], fifo=True)
     r.keys_fd()
-    time.sleep(0.5)
-    c0 = r.proc_status("voluntary_ctxt_switches") + r.proc_status("nonvoluntary_ctxt_switches")
+    switches = lambda: r.proc_status("voluntary_ctxt_switches") + r.proc_status("nonvoluntary_ctxt_switches")
+    end = time.time() + 10
+    while not any(comm_of(pid) == "sleep" for pid in children_of(r.proc.pid)):
+        if time.time() > end:
+            r.proc.kill()
+            fail("the child never ran sleep")
+        time.sleep(0.01)
+    c0 = first = switches()
+    since = time.time()
+    while time.time() - since < 0.3:
+        if time.time() > end:
+            r.proc.kill()
+            fail("the program never went idle: %d context switches since its child ran sleep" % (switches() - first))
+        time.sleep(0.01)
+        if switches() != c0:
+            c0, since = switches(), time.time()
     time.sleep(5)
-    c1 = r.proc_status("voluntary_ctxt_switches") + r.proc_status("nonvoluntary_ctxt_switches")
+    c1 = switches()
     print("context switches over 5 s idle: %d" % (c1 - c0))
     r.proc.send_signal(signal.SIGTERM)
     if r.wait() != 0:
         fail("SIGTERM: status %s" % r.status)
     if c1 - c0 > 2:
         fail("%d context switches while idle" % (c1 - c0))
+
+
+def comm_of(pid):
+    try:
+        with open("/proc/%d/comm" % pid) as f:
+            return f.read().strip()
+    except OSError:
+        return None
 
 
 def children_of(pid):
