@@ -14,6 +14,7 @@
 #include "kmscon-felis/loop.h"
 #include "kmscon-felis/screen-text.h"
 #include "kmscon-felis/session.h"
+#include "tests/kf-alarm.h"
 #include "tests/kf-check-plain.h"
 
 static int failures;
@@ -105,7 +106,7 @@ static inline bool run_until_file(struct kf_loop *loop, const char *path, int ms
  * temporary directory; then the directory removed and the exit status (1 when a check failed). */
 static inline int session_tests_begin(void)
 {
-	alarm(60);
+	kf_alarm(60);
 	return mkdtemp(tmpdir) ? 0 : -1;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/kf-alarm.h"
 #include "tests/kf-check-plain.h"
 
 static int failures;
@@ -194,7 +195,7 @@ static void test_signals_hooks_quit(void)
 
 int main(void)
 {
-	alarm(30);
+	kf_alarm(30);
 	test_priorities_and_removal();
 	test_timers();
 	test_signals_hooks_quit();

@@ -1,10 +1,11 @@
 /* tests/pty/test-pty-queue.c: pty/'s write queue with real PTYs and real children (cat, sleep, sh): a paste
  * and its echo both keep moving, the queue's two bounds (write_queue_max, write_bulk_max) refuse whole, its
  * memory is given back, want_write goes off once it is empty. The children that must not read yet stop
- * themselves (kill -STOP $$) until the test sends SIGCONT. alarm() guards against a hang anywhere.
+ * themselves (kill -STOP $$) until the test sends SIGCONT. kf_alarm() guards against a hang anywhere.
  */
 #include "pty/pty.h"
 #include "pty-harness.h"
+#include "tests/kf-alarm.h"
 #include "pty-sink.h"
 
 #include <errno.h>
@@ -295,7 +296,7 @@ static void test_want_write_off(void)
 
 int main(void)
 {
-	alarm(120);
+	kf_alarm(120);
 	signal(SIGPIPE, SIG_IGN);
 	test_queue_memory(); /* first: its peak must not count the other tests' memory */
 	test_paste_deadlock();

@@ -1,6 +1,7 @@
 /* tests/pty/test-pty-spawn.c: pty_spawn with a program that cannot be run: the child's report of its exec. */
 #include "pty/pty.h"
 #include "pty-harness.h"
+#include "tests/kf-alarm.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -78,7 +79,7 @@ static void test_exec_failure_logged(void)
 
 int main(void)
 {
-	alarm(60);
+	kf_alarm(60);
 	test_exec_failure_logged();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);

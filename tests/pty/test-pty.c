@@ -3,10 +3,11 @@
  * and memory are in test-pty-queue.c.
  *
  * Children are this executable run again with a mode argument (so they can inspect what they inherited),
- * /bin/cat and /bin/sh. Every wait has a deadline; alarm() guards against a hang anywhere.
+ * /bin/cat and /bin/sh. Every wait has a deadline; kf_alarm() guards against a hang anywhere.
  */
 #include "pty/pty.h"
 #include "pty-harness.h"
+#include "tests/kf-alarm.h"
 #include "pty-sink.h"
 
 #include <dirent.h>
@@ -494,7 +495,7 @@ int main(int argc, char **argv)
 	if (n <= 0)
 		return 1;
 	self[n] = 0;
-	alarm(120);
+	kf_alarm(120);
 	signal(SIGPIPE, SIG_IGN);
 
 	test_child_environment();
