@@ -33,6 +33,20 @@
 /* A directory's *.issue files read at most; the rest is skipped (the text's cap would cut it anyway). */
 #define DIR_FILES_MAX 1024
 
+/* The resolver's answers (\O; \4 and \6 without an interface) wait for KF_ISSUE_RESOLVE_MS in all per build:
+ * the banner is built in the main loop. A DNS server that does not answer made glibc wait 10 s per lookup (5 s
+ * timeout, 2 tries), and each escape asked again: /etc/issue's "\O" stopped the screen and the keyboard 10 s at
+ * each login, tests/kmscon-felis/issue-resolver.py. */
+struct lookup {
+	struct gaicb cb;
+	struct addrinfo hints;
+	char host[256];
+};
+/* A lookup that outlived its build and could not be cancelled (glibc's thread is in it): its memory must live
+ * until it ends. One at most: while it runs, later builds ask nothing (the resolver is not answering anyway). */
+static struct lookup *stuck;
+static bool resolve_noticed;
+
 struct buf {
 	char *p;
 	size_t len, cap, max;
@@ -47,6 +61,11 @@ struct ctx {
 	bool osrel_read;
 	struct utsname uts;
 	bool uts_ok;
+	/* the resolver's answers, asked once per build: \O's domain, \4's and \6's fallback address */
+	char *dns_domain;
+	char addr[2][INET6_ADDRSTRLEN + 1];
+	bool dns_asked, addr_asked[2];
+	struct timespec deadline; /* the resolver's time ends here (CLOCK_MONOTONIC); tv_sec 0: not started */
 };
 
 /* The first unreadable file is a notice; the rest of the process's life at debug level, so that a login
@@ -270,6 +289,71 @@ static const char *uts(struct ctx *c, int field)
 	}
 }
 
+/* getaddrinfo(host, NULL, hints, res) within the build's resolver time. Returns getaddrinfo's result, EAI_AGAIN
+ * when the time ran out. */
+static int resolve(struct ctx *c, const char *host, const struct addrinfo *hints, struct addrinfo **res)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!c->deadline.tv_sec) {
+		c->deadline = now;
+		c->deadline.tv_sec += KF_ISSUE_RESOLVE_MS / 1000;
+		c->deadline.tv_nsec += (long)(KF_ISSUE_RESOLVE_MS % 1000) * 1000000;
+		if (c->deadline.tv_nsec >= 1000000000) {
+			c->deadline.tv_sec++;
+			c->deadline.tv_nsec -= 1000000000;
+		}
+	}
+	if (stuck) {
+		if (gai_error(&stuck->cb) == EAI_INPROGRESS)
+			return EAI_AGAIN;
+		if (stuck->cb.ar_result)
+			freeaddrinfo(stuck->cb.ar_result);
+		free(stuck);
+		stuck = NULL;
+	}
+	struct lookup *l = calloc(1, sizeof(*l));
+	if (!l)
+		return EAI_MEMORY;
+	l->hints = *hints;
+	snprintf(l->host, sizeof(l->host), "%s", host);
+	l->cb.ar_name = l->host;
+	l->cb.ar_request = &l->hints;
+	struct gaicb *list[1] = {&l->cb};
+	if (getaddrinfo_a(GAI_NOWAIT, list, 1, NULL) != 0) {
+		free(l);
+		return EAI_SYSTEM;
+	}
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		struct timespec left = {c->deadline.tv_sec - now.tv_sec, c->deadline.tv_nsec - now.tv_nsec};
+		if (left.tv_nsec < 0) {
+			left.tv_sec--;
+			left.tv_nsec += 1000000000;
+		}
+		if (left.tv_sec < 0 || gai_error(&l->cb) != EAI_INPROGRESS)
+			break;
+		gai_suspend((const struct gaicb *const *)list, 1, &left);
+	}
+	int r = gai_error(&l->cb);
+	if (r == EAI_INPROGRESS && gai_cancel(&l->cb) != EAI_CANCELED) {
+		stuck = l;
+	} else if (r == EAI_INPROGRESS) {
+		free(l);
+	}
+	if (r == EAI_INPROGRESS) {
+		if (!resolve_noticed) {
+			resolve_noticed = true;
+			log_notice("the resolver did not answer for %s within %u ms: the issue banner goes without it",
+				   host, KF_ISSUE_RESOLVE_MS);
+		}
+		return EAI_AGAIN;
+	}
+	*res = l->cb.ar_result;
+	free(l);
+	return r;
+}
+
 static void put_addr(struct buf *b, int family, const struct sockaddr *sa)
 {
 	char s[INET6_ADDRSTRLEN + 1];
@@ -281,8 +365,9 @@ static void put_addr(struct buf *b, int family, const struct sockaddr *sa)
 
 /* \4, \6: the first address of the family on the named interface; without a name, on the first one that is up,
  * running and no loopback, else the host name's address (agetty's output_iface_ip). */
-static void iface_addr(struct buf *b, const struct ifaddrs *addrs, const char *iface, int family)
+static void iface_addr(struct ctx *c, const struct ifaddrs *addrs, const char *iface, int family)
 {
+	struct buf *b = &c->out;
 	for (const struct ifaddrs *p = addrs; p; p = p->ifa_next) {
 		if (!p->ifa_name || !p->ifa_addr || p->ifa_addr->sa_family != family)
 			continue;
@@ -294,14 +379,22 @@ static void iface_addr(struct buf *b, const struct ifaddrs *addrs, const char *i
 	}
 	char host[256];
 	struct addrinfo hints = {.ai_family = family, .ai_flags = family == AF_INET6 ? AI_V4MAPPED : 0}, *info;
-	if (iface || gethostname(host, sizeof(host)) != 0)
+	int k = family == AF_INET6;
+	if (iface)
 		return;
-	host[sizeof(host) - 1] = '\0';
-	if (getaddrinfo(host, NULL, &hints, &info) == 0) {
-		if (info->ai_family == family)
-			put_addr(b, family, info->ai_addr);
-		freeaddrinfo(info);
+	if (!c->addr_asked[k] && gethostname(host, sizeof(host)) == 0) {
+		struct buf one = {.max = sizeof(c->addr[k]) - 1};
+		host[sizeof(host) - 1] = '\0';
+		if (resolve(c, host, &hints, &info) == 0) {
+			if (info->ai_family == family)
+				put_addr(&one, family, info->ai_addr);
+			freeaddrinfo(info);
+		}
+		snprintf(c->addr[k], sizeof(c->addr[k]), "%s", one.p ? one.p : "");
+		free(one.p);
 	}
+	c->addr_asked[k] = true;
+	puts_(b, c->addr[k]);
 }
 
 static void put_speed(struct buf *b, int fd)
@@ -376,14 +469,16 @@ static void escape(struct ctx *c, unsigned char e, const char *text, size_t len,
 		char host[256];
 		const char *dom = NULL;
 		struct addrinfo hints = {.ai_flags = AI_CANONNAME}, *info = NULL;
-		if (gethostname(host, sizeof(host)) == 0) {
+		if (!c->dns_asked && gethostname(host, sizeof(host)) == 0) {
 			host[sizeof(host) - 1] = '\0';
-			if (getaddrinfo(host, NULL, &hints, &info) == 0 && info && info->ai_canonname)
+			if (resolve(c, host, &hints, &info) == 0 && info && info->ai_canonname)
 				dom = strchr(info->ai_canonname, '.');
+			c->dns_domain = strdup(dom ? dom + 1 : "unknown_domain");
+			if (info)
+				freeaddrinfo(info);
 		}
-		puts_(b, dom ? dom + 1 : "unknown_domain");
-		if (info)
-			freeaddrinfo(info);
+		c->dns_asked = true;
+		puts_(b, c->dns_domain ? c->dns_domain : "unknown_domain");
 		break;
 	}
 	case 'd':
@@ -442,7 +537,7 @@ static void escape(struct ctx *c, unsigned char e, const char *text, size_t len,
 		if (getifaddrs(&addrs) != 0)
 			break;
 		bool named = escape_arg(text, len, i, arg, ARG_IFACE);
-		iface_addr(b, addrs, named ? arg : NULL, e == '4' ? AF_INET : AF_INET6);
+		iface_addr(c, addrs, named ? arg : NULL, e == '4' ? AF_INET : AF_INET6);
 		freeifaddrs(addrs);
 		break;
 	}
@@ -598,6 +693,7 @@ int kf_issue_build(const struct kf_issue_opts *o, char **out, size_t *len)
 	else
 		read_default(&c);
 	free(c.osrel);
+	free(c.dns_domain);
 	if (c.out.nomem) {
 		free(c.out.p);
 		return -ENOMEM;

@@ -28,6 +28,8 @@
 
 /* The expanded text is cut at this many bytes. */
 #define KF_ISSUE_MAX (64u << 10)
+/* The resolver's time per build (\O, \4 and \6 without an interface), in all: it is built in the main loop. */
+#define KF_ISSUE_RESOLVE_MS 1000u
 
 struct kf_issue_opts {
 	const char *path; /* issue-path: colon-separated files and directories; NULL or "": the default search */
@@ -42,7 +44,8 @@ struct kf_issue_opts {
 
 /* Reads and expands the issue files. On success *out is a malloc'd buffer of *len bytes (NUL-terminated, but the
  * text may hold NUL bytes of its own), NULL with *len 0 when there is no text. Returns 0 or -ENOMEM. Never
- * blocks on a file; \O and the fallback of \4 and \6 ask the resolver for the host's name, as agetty does. */
+ * blocks on a file; \O and the fallback of \4 and \6 ask the resolver for the host's name, as agetty does, once
+ * each per build and KF_ISSUE_RESOLVE_MS in all (then unknown_domain, no address; agetty waits for the answer). */
 int kf_issue_build(const struct kf_issue_opts *o, char **out, size_t *len);
 
 /* The text as the screen takes it: every LF becomes CR LF (agetty's terminal maps it with ONLCR). Returns a
