@@ -32,6 +32,9 @@
 #define OS_RELEASE_MAX (64u << 10)
 /* A directory's *.issue files read at most; the rest is skipped (the text's cap would cut it anyway). */
 #define DIR_FILES_MAX 1024
+/* Different \S{NAME} looked up per build; later new names give nothing. Each lookup scans os-release whole, and
+ * the banner is built in the main loop: a 64 KiB text of \S asking a 64 KiB os-release cost 2.3 s of CPU. */
+#define OS_VARS_MAX 64
 
 /* The resolver's answers (\O; \4 and \6 without an interface) wait for KF_ISSUE_RESOLVE_MS in all per build:
  * the banner is built in the main loop. A DNS server that does not answer made glibc wait 10 s per lookup (5 s
@@ -59,6 +62,11 @@ struct ctx {
 	struct buf out;
 	char *osrel; /* os-release, read once per build; "" when it could not be read */
 	bool osrel_read;
+	struct {
+		char name[ARG_OSVAR];
+		char *value; /* NULL: not there */
+	} osvar[OS_VARS_MAX];
+	size_t n_osvar;
 	struct utsname uts;
 	bool uts_ok;
 	/* the resolver's answers, asked once per build: \O's domain, \4's and \6's fallback address */
@@ -267,6 +275,19 @@ static char *os_var(struct ctx *c, const char *name)
 		p = *eol ? eol + 1 : eol;
 	}
 	return ret;
+}
+
+/* os_var, asked once per name and build; NULL when the name is not there (or past OS_VARS_MAX names). */
+static const char *os_var_cached(struct ctx *c, const char *name)
+{
+	for (size_t i = 0; i < c->n_osvar; i++)
+		if (!strcmp(c->osvar[i].name, name))
+			return c->osvar[i].value;
+	if (c->n_osvar == OS_VARS_MAX)
+		return NULL;
+	/* (name is an escape's argument, cut to ARG_OSVAR - 1 bytes, or a constant) */
+	snprintf(c->osvar[c->n_osvar].name, ARG_OSVAR, "%s", name);
+	return c->osvar[c->n_osvar++].value = os_var(c, name);
 }
 
 static const char *uts(struct ctx *c, int field)
@@ -502,9 +523,9 @@ static void escape(struct ctx *c, unsigned char e, const char *text, size_t len,
 		put_speed(b, c->o->tty_fd);
 		break;
 	case 'S': {
-		char *v;
+		const char *v;
 		if (escape_arg(text, len, i, arg, ARG_OSVAR)) {
-			v = os_var(c, arg);
+			v = os_var_cached(c, arg);
 			if (v && !strcmp(arg, "ANSI_COLOR")) {
 				puts_(b, "\033[");
 				puts_(b, v);
@@ -512,12 +533,11 @@ static void escape(struct ctx *c, unsigned char e, const char *text, size_t len,
 			} else if (v) {
 				puts_(b, v);
 			}
-		} else if ((v = os_var(c, "PRETTY_NAME"))) {
+		} else if ((v = os_var_cached(c, "PRETTY_NAME"))) {
 			puts_(b, v);
 		} else {
 			puts_(b, uts(c, 's'));
 		}
-		free(v);
 		break;
 	}
 	case 'u':
@@ -693,6 +713,8 @@ int kf_issue_build(const struct kf_issue_opts *o, char **out, size_t *len)
 	else
 		read_default(&c);
 	free(c.osrel);
+	for (size_t i = 0; i < c.n_osvar; i++)
+		free(c.osvar[i].value);
 	free(c.dns_domain);
 	if (c.out.nomem) {
 		free(c.out.p);

@@ -16,7 +16,8 @@
  * one in the process; later ones at debug level); the text is cut at KF_ISSUE_MAX bytes; a backslash at the very
  * end of a file is dropped (agetty writes a stray 0xff byte there); \e{lightgray} and \e{white} give the colours
  * agetty's manual promises (agetty 2.38 finds neither name in its unsorted table and writes nothing); \S{} gives
- * nothing (agetty 2.38 loops for ever on it, tests/kmscon-felis/issue-diff.sh). Everything else, including the odd
+ * nothing (agetty 2.38 loops for ever on it, tests/kmscon-felis/issue-diff.sh); past 64 different \S{NAME} names
+ * in one banner the later ones give nothing. Everything else, including the odd
  * corners (an unterminated \S{ swallows the rest of its file and acts as \S; an argument longer than agetty's
  * buffer is cut to its size), is agetty's.
  */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -270,6 +271,49 @@ static void test_cap(void)
 	free(big);
 }
 
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+}
+
+/* The banner is built in the main loop: \S escapes filling the 64 KiB text, each looking in a 64 KiB
+ * os-release, must not cost seconds (each escape scanned the whole file: 2.5 s of CPU for 32000 \S whose
+ * PRETTY_NAME is empty, 5041 times on its lines). CPU time, not wall time: the machine may be busy. */
+static void test_os_release_cost(void)
+{
+	size_t n = KF_ISSUE_MAX / 13, len;
+	char *osr = malloc(n * 13 + 1), *issue = malloc(KF_ISSUE_MAX + 1), *got;
+	clean();
+	for (size_t i = 0; i < n; i++)
+		memcpy(osr + 13 * i, "PRETTY_NAME=\n", 13);
+	osr[n * 13] = '\0';
+	put_file("/etc/os-release", osr);
+	for (size_t i = 0; i < KF_ISSUE_MAX / 2; i++)
+		memcpy(issue + 2 * i, "\\S", 2);
+	issue[KF_ISSUE_MAX] = '\0';
+	double t = cpu_seconds();
+	got = expand(issue);
+	t = cpu_seconds() - t;
+	CHECK(!strcmp(got, ""), "32768 \\S with an empty PRETTY_NAME: %zu bytes", strlen(got));
+	CHECK(t < 0.3, "32768 \\S on a 64 KiB os-release took %.2f s of CPU (want under 0.3 s)", t);
+	free(got);
+	/* as many different names, each missing: the same bound */
+	for (size_t i = 0; i + 8 <= KF_ISSUE_MAX; i += 8)
+		snprintf(issue + i, 9, "\\S{%04zx}", (i / 8) & 0xffff);
+	t = cpu_seconds();
+	put_file("/etc/issue", issue);
+	got = build_path(NULL, 0, &len);
+	t = cpu_seconds() - t;
+	CHECK(len == 0, "8192 \\S{NAME} missing: %zu bytes", len);
+	CHECK(t < 0.3, "8192 different \\S{NAME} on a 64 KiB os-release took %.2f s of CPU (want under 0.3 s)", t);
+	free(got);
+	free(osr);
+	free(issue);
+}
+
 static void test_crlf(void)
 {
 	size_t n;
@@ -292,6 +336,7 @@ int main(void)
 	test_custom_list();
 	test_fifo_and_unreadable();
 	test_cap();
+	test_os_release_cost();
 	test_crlf();
 	char cmd[700];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
