@@ -30,7 +30,8 @@
 #define ARG_IFACE 128
 /* os-release is a few hundred bytes; a larger file is not one (agetty's bound is 4 MiB). */
 #define OS_RELEASE_MAX (64u << 10)
-/* A directory's *.issue files read at most; the rest is skipped (the text's cap would cut it anyway). */
+/* A directory's *.issue files read at most, the first in version order; the rest is skipped (the text's cap would
+ * cut it anyway). */
 #define DIR_FILES_MAX 1024
 /* Different \S{NAME} looked up per build; later new names give nothing. Each lookup scans os-release whole, and
  * the banner is built in the main loop: a 64 KiB text of \S asking a 64 KiB os-release cost 2.3 s of CPU. */
@@ -633,9 +634,17 @@ static int read_dir(struct ctx *c, const char *path)
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *d;
-	while ((d = readdir(dir)) && n < DIR_FILES_MAX) {
+	/* The first DIR_FILES_MAX names in version order of however many there are, in 2 * DIR_FILES_MAX names of
+	 * memory: when the array is full it is sorted and its upper half dropped. (Stopping at the first names
+	 * readdir gives showed files from all over the order.) */
+	while ((d = readdir(dir))) {
 		if (!issue_name(d))
 			continue;
+		if (n == 2 * DIR_FILES_MAX) {
+			qsort(names, n, sizeof(*names), cmp_names);
+			while (n > DIR_FILES_MAX)
+				free(names[--n]);
+		}
 		if (n == cap) {
 			char **p = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*names));
 			if (!p)
@@ -649,6 +658,10 @@ static int read_dir(struct ctx *c, const char *path)
 	if (n) /* (qsort's base is declared non-null: an empty directory has none) */
 		qsort(names, n, sizeof(*names), cmp_names);
 	for (size_t i = 0; i < n; i++) {
+		if (i >= DIR_FILES_MAX) {
+			free(names[i]);
+			continue;
+		}
 		char shown[4096];
 		snprintf(shown, sizeof(shown), "%s/%s", path, names[i]);
 		read_file(c, dirfd(dir), names[i], shown);

@@ -210,6 +210,31 @@ static void test_search_order(void)
 	expect_default("E\nnine\nten\netc-e\n", "issue.d order and filter: '%s'");
 }
 
+/* A directory with more *.issue files than are read (1024): the first ones in version order, as agetty shows
+ * them (it reads them all; the 64 KiB cap cuts its text too), not whichever readdir gave first. */
+static void test_many_files(void)
+{
+	char path[600], *got, *want = malloc(1024 * 7 + 1), *w = want;
+	clean();
+	put_file("/etc/issue", "");
+	put_file("/etc/issue.d/not-one.txt", ""); /* (the directory) */
+	for (int i = 0; i < 1100; i++) {
+		snprintf(path, sizeof(path), "%s/etc/issue.d/%d.issue", root, i);
+		FILE *f = fopen(path, "w");
+		if (!f)
+			abort();
+		fprintf(f, "%d,", i);
+		fclose(f);
+	}
+	for (int i = 0; i < 1024; i++)
+		w += sprintf(w, "%d,", i);
+	got = build_path(NULL, 0, NULL);
+	CHECK(!strcmp(got, want), "1100 files in issue.d: '%.40s...%s', want '0,1,2,...,1022,1023,'", got,
+	      strlen(got) > 40 ? got + strlen(got) - 20 : "");
+	free(got);
+	free(want);
+}
+
 static void test_custom_list(void)
 {
 	char list[2048], *got;
@@ -333,6 +358,7 @@ int main(void)
 	test_addresses();
 	test_os_release();
 	test_search_order();
+	test_many_files();
 	test_custom_list();
 	test_fifo_and_unreadable();
 	test_cap();
