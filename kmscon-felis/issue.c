@@ -36,6 +36,10 @@
 /* Different \S{NAME} looked up per build; later new names give nothing. Each lookup scans os-release whole, and
  * the banner is built in the main loop: a 64 KiB text of \S asking a 64 KiB os-release cost 2.3 s of CPU. */
 #define OS_VARS_MAX 64
+/* Entries of issue-path, directory entries and files looked at per build; then the rest is skipped. A config
+ * file's 1 MiB issue-path naming a directory of 300 empty *.issue files again and again took 70 s of CPU in the
+ * main loop; this is ~0.1 s. The default search of a directory of 1024 files is ~1030. */
+#define WORK_MAX 65536u
 
 /* The resolver's answers (\O; \4 and \6 without an interface) wait for KF_ISSUE_RESOLVE_MS in all per build:
  * the banner is built in the main loop. A DNS server that does not answer made glibc wait 10 s per lookup (5 s
@@ -75,7 +79,20 @@ struct ctx {
 	char addr[2][INET6_ADDRSTRLEN + 1];
 	bool dns_asked, addr_asked[2];
 	struct timespec deadline; /* the resolver's time ends here (CLOCK_MONOTONIC); tv_sec 0: not started */
+	unsigned work; /* WORK_MAX */
 };
+
+/* One unit of the build's work; false once WORK_MAX is spent or the text can take nothing more. */
+static bool spend(struct ctx *c)
+{
+	if (c->out.cut || c->out.nomem)
+		return false;
+	if (c->work == WORK_MAX)
+		return false;
+	if (++c->work == WORK_MAX)
+		log_notice("more than %u files and directory entries for the issue text: the rest is skipped", WORK_MAX);
+	return true;
+}
 
 /* The first unreadable file is a notice; the rest of the process's life at debug level, so that a login
  * respawned again and again does not repeat it. */
@@ -593,7 +610,7 @@ static int read_file(struct ctx *c, int dirfd, const char *name, const char *sho
 {
 	char *data;
 	size_t len;
-	if (c->out.cut || c->out.nomem)
+	if (!spend(c))
 		return 0;
 	int r = slurp(dirfd, name, shown, c->out.max, &data, &len);
 	if (r < 0) {
@@ -623,6 +640,8 @@ static bool issue_name(const struct dirent *d)
 /* Returns 0 when the directory could be opened (agetty's issuedir_read), 1 when not. */
 static int read_dir(struct ctx *c, const char *path)
 {
+	if (!spend(c))
+		return 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY);
 	if (fd < 0)
 		return 1;
@@ -637,7 +656,7 @@ static int read_dir(struct ctx *c, const char *path)
 	/* The first DIR_FILES_MAX names in version order of however many there are, in 2 * DIR_FILES_MAX names of
 	 * memory: when the array is full it is sorted and its upper half dropped. (Stopping at the first names
 	 * readdir gives showed files from all over the order.) */
-	while ((d = readdir(dir))) {
+	while ((d = readdir(dir)) && spend(c)) {
 		if (!issue_name(d))
 			continue;
 		if (n == 2 * DIR_FILES_MAX) {
@@ -679,7 +698,7 @@ static void read_list(struct ctx *c, const char *list)
 		c->out.nomem = true;
 		return;
 	}
-	for (char *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+	for (char *p = strtok_r(copy, ":", &save); p && spend(c); p = strtok_r(NULL, ":", &save)) {
 		struct stat st;
 		if (stat(p, &st) < 0)
 			continue;

@@ -210,6 +210,14 @@ static void test_search_order(void)
 	expect_default("E\nnine\nten\netc-e\n", "issue.d order and filter: '%s'");
 }
 
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+}
+
 /* A directory with more *.issue files than are read (1024): the first ones in version order, as agetty shows
  * them (it reads them all; the 64 KiB cap cuts its text too), not whichever readdir gave first. */
 static void test_many_files(void)
@@ -233,6 +241,42 @@ static void test_many_files(void)
 	      strlen(got) > 40 ? got + strlen(got) - 20 : "");
 	free(got);
 	free(want);
+}
+
+/* issue-path= of a config file's size (1 MiB) naming one directory over and over: the build's work is bounded,
+ * whether the text is full (nothing more can be shown) or the files are empty (each one read again). */
+static void test_huge_list(void)
+{
+	char path[600], *got;
+	size_t len, n = 0;
+	clean();
+	put_file("/d/0.txt", "");
+	for (int i = 0; i < 300; i++) {
+		snprintf(path, sizeof(path), "%s/d/%d.issue", root, i);
+		FILE *f = fopen(path, "w");
+		if (!f)
+			abort();
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/d:", root);
+	char *list = malloc((1u << 20) + 1);
+	while (n + strlen(path) <= 1u << 20)
+		n += (size_t)sprintf(list + n, "%s", path);
+	double t = cpu_seconds();
+	got = build_path(list, 0, &len);
+	t = cpu_seconds() - t;
+	CHECK(len == 0, "a 1 MiB list of an issue.d of empty files: %zu bytes", len);
+	CHECK(t < 0.5, "a 1 MiB list of an issue.d of 300 empty files took %.2f s of CPU (want under 0.5 s)", t);
+	free(got);
+	/* the same once the text is full */
+	put_file("/d/0.issue", "full");
+	t = cpu_seconds();
+	got = build_path(list, 4, &len);
+	t = cpu_seconds() - t;
+	CHECK(len == 4 && !strcmp(got, "full"), "full text: %zu bytes", len);
+	CHECK(t < 0.5, "a 1 MiB list once the text is full took %.2f s of CPU (want under 0.5 s)", t);
+	free(got);
+	free(list);
 }
 
 static void test_custom_list(void)
@@ -296,13 +340,6 @@ static void test_cap(void)
 	free(big);
 }
 
-static double cpu_seconds(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-	       ru.ru_stime.tv_usec / 1e6;
-}
 
 /* The banner is built in the main loop: \S escapes filling the 64 KiB text, each looking in a 64 KiB
  * os-release, must not cost seconds (each escape scanned the whole file: 2.5 s of CPU for 32000 \S whose
@@ -359,6 +396,7 @@ int main(void)
 	test_os_release();
 	test_search_order();
 	test_many_files();
+	test_huge_list();
 	test_custom_list();
 	test_fifo_and_unreadable();
 	test_cap();
