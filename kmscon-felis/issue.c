@@ -80,6 +80,10 @@ struct ctx {
 	bool dns_asked, addr_asked[2];
 	struct timespec deadline; /* the resolver's time ends here (CLOCK_MONOTONIC); tv_sec 0: not started */
 	unsigned work; /* WORK_MAX */
+	/* read once per build, not per escape (a text of \4{IF} or \u made thousands of netlink dumps or utmp reads) */
+	struct ifaddrs *ifaddrs;
+	bool ifaddrs_read, ifaddrs_ok;
+	int users; /* -1 until read */
 };
 
 /* One unit of the build's work; false once WORK_MAX is spent or the text can take nothing more. */
@@ -560,7 +564,9 @@ static void escape(struct ctx *c, unsigned char e, const char *text, size_t len,
 	}
 	case 'u':
 	case 'U': {
-		int n = users();
+		if (c->users < 0)
+			c->users = users();
+		int n = c->users;
 		if (e == 'U')
 			snprintf(tmp, sizeof(tmp), n == 1 ? "%d user" : "%d users", n);
 		else
@@ -570,13 +576,14 @@ static void escape(struct ctx *c, unsigned char e, const char *text, size_t len,
 	}
 	case '4':
 	case '6': {
-		struct ifaddrs *addrs;
+		if (!c->ifaddrs_read)
+			c->ifaddrs_ok = getifaddrs(&c->ifaddrs) == 0;
+		c->ifaddrs_read = true;
 		/* (agetty reads the argument only once the addresses are there: without them it stays text) */
-		if (getifaddrs(&addrs) != 0)
+		if (!c->ifaddrs_ok)
 			break;
 		bool named = escape_arg(text, len, i, arg, ARG_IFACE);
-		iface_addr(c, addrs, named ? arg : NULL, e == '4' ? AF_INET : AF_INET6);
-		freeifaddrs(addrs);
+		iface_addr(c, c->ifaddrs, named ? arg : NULL, e == '4' ? AF_INET : AF_INET6);
 		break;
 	}
 	default:
@@ -737,7 +744,7 @@ static void read_default(struct ctx *c)
 
 int kf_issue_build(const struct kf_issue_opts *o, char **out, size_t *len)
 {
-	struct ctx c = {.o = o, .out = {.max = o->max ? o->max : KF_ISSUE_MAX}};
+	struct ctx c = {.o = o, .out = {.max = o->max ? o->max : KF_ISSUE_MAX}, .users = -1};
 	*out = NULL;
 	*len = 0;
 	if (o->path && o->path[0])
@@ -748,6 +755,8 @@ int kf_issue_build(const struct kf_issue_opts *o, char **out, size_t *len)
 	for (size_t i = 0; i < c.n_osvar; i++)
 		free(c.osvar[i].value);
 	free(c.dns_domain);
+	if (c.ifaddrs_ok)
+		freeifaddrs(c.ifaddrs);
 	if (c.out.nomem) {
 		free(c.out.p);
 		return -ENOMEM;

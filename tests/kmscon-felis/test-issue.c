@@ -109,6 +109,14 @@ static void test_plain_escapes(void)
 	expect("\\u|\\U", want);
 }
 
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+}
+
 static void test_addresses(void)
 {
 	struct ifaddrs *a;
@@ -126,6 +134,34 @@ static void test_addresses(void)
 	char *s = expand("\\4");
 	CHECK(strchr(s, '.') || !*s, "\\4 is an IPv4 address: '%s'", s);
 	free(s);
+}
+
+/* \4{IF} and \u fill the 64 KiB text: the interfaces' addresses and utmp are read once per banner, not once per
+ * escape (13000 getifaddrs netlink dumps cost 0.34 s of CPU of the main loop). */
+static void test_address_cost(void)
+{
+	char *issue = malloc(KF_ISSUE_MAX + 1), *got;
+	size_t n = 0;
+	clean();
+	while (n + 6 <= KF_ISSUE_MAX)
+		n += (size_t)sprintf(issue + n, "\\4{x}");
+	while (n + 2 <= KF_ISSUE_MAX)
+		n += (size_t)sprintf(issue + n, "\\u");
+	double t = cpu_seconds();
+	got = expand(issue);
+	t = cpu_seconds() - t;
+	CHECK(!strchr(got, '.'), "10922 \\4{x} (no such interface) gave an address: '%.40s'", got);
+	CHECK(t < 0.1, "10922 \\4{x} took %.2f s of CPU (want under 0.1 s)", t);
+	free(got);
+	for (n = 0; n + 2 <= KF_ISSUE_MAX; n += 2)
+		memcpy(issue + n, "\\u", 2);
+	issue[n] = '\0';
+	t = cpu_seconds();
+	got = expand(issue);
+	t = cpu_seconds() - t;
+	CHECK(t < 0.1, "32768 \\u took %.2f s of CPU (want under 0.1 s)", t);
+	free(got);
+	free(issue);
 }
 
 static void test_os_release(void)
@@ -210,13 +246,6 @@ static void test_search_order(void)
 	expect_default("E\nnine\nten\netc-e\n", "issue.d order and filter: '%s'");
 }
 
-static double cpu_seconds(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-	       ru.ru_stime.tv_usec / 1e6;
-}
 
 /* A directory with more *.issue files than are read (1024): the first ones in version order, as agetty shows
  * them (it reads them all; the 64 KiB cap cuts its text too), not whichever readdir gave first. */
@@ -393,6 +422,7 @@ int main(void)
 		return 1;
 	test_plain_escapes();
 	test_addresses();
+	test_address_cost();
 	test_os_release();
 	test_search_order();
 	test_many_files();
