@@ -12,7 +12,8 @@ __attribute__((cold, noinline)) void grid__linux_private(struct grid *g, const s
 	const bool given = csi->n_params >= 2;
 	const int v = given && csi->params[1] > 0 ? csi->params[1] : 0;
 
-	if (csi->n_params == 0)
+	/* (a ':' makes the kernel's parser ignore the whole sequence, EScsiignore) */
+	if (csi->n_params == 0 || csi->sub_mask)
 		return;
 	switch (csi->params[0]) {
 	case 10: /* pitch in Hz; 0 is a silent bell (the kernel's kd_mksound(0) stops the sound) */

@@ -534,6 +534,8 @@ static void test_linux_bell_tone(void)
 	    {"\033[10;440;7]", 440, 300},
 	    {"\033[1;3]\033[9;5]\033[12;1]\033[14;1]", 440, 300},
 	    {"\033[?10;1000]\033[10 ]\033[;1000]", 440, 300},
+	    /* ':' in the parameters: the kernel's ESgetpars ignores the whole sequence (EScsiignore) */
+	    {"\033[10:1000]\033[10;1000:5]\033[11:5]", 440, 300},
 	    {"\033c", 750, 125},
 	};
 	struct t_term *t = t_new(20, 3, 0);
