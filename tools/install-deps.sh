@@ -14,6 +14,8 @@ PKGS=(
   # tests: peers for benchmarks, the VM guest, man page checks, unit verification
   libtsm-dev libvterm-dev qemu-system-x86 qemu-user qemu-utils busybox-static udev systemd seatd kmscon
   man-db valgrind imagemagick cpio kmod xz-utils zstd fontconfig python3-fonttools
+  # tests: the issue banner against agetty and script (util-linux, bsdutils), its resolver test (ip, unshare)
+  util-linux bsdutils iproute2
 )
 
 missing=()
