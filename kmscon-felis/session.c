@@ -57,6 +57,9 @@ struct kf_session {
 	bool unfocused;           /* another VT is in front (kf_session_set_focus), for DECSET 1004's reports */
 	unsigned dropped_replies; /* replies lost to a full queue, logged once per burst */
 	unsigned dropped_keys;    /* kf_session_write calls refused by a full queue, logged once per burst */
+	/* Set by show_issue while it feeds the banner to the grid (synchronously: nothing else runs meanwhile):
+	 * the grid's replies and clipboard requests then come from the banner, not from the child. */
+	bool in_banner;
 	uint64_t wakeups;         /* read_output calls */
 	uint64_t pauses;          /* read pauses started */
 	uint64_t read_ns;         /* CLOCK_MONOTONIC time in read_output, parsing included */
@@ -86,6 +89,12 @@ static void report_dropped(struct kf_session *s)
 static void on_reply(void *ud, const uint8_t *data, size_t len)
 {
 	struct kf_session *s = ud;
+	/* The answer to a query in the banner would reach the login as typed text ("^[[?62;22c" at login:): the
+	 * child asked nothing. */
+	if (s->in_banner) {
+		log_debug("issue banner: a %zu-byte reply to one of its queries dropped", len);
+		return;
+	}
 	int r = pty_write(s->pty, data, len);
 	if (r == -ENOBUFS && s->dropped_replies++ == 0)
 		log_warn("write queue full: dropping a %zu-byte reply to the child", len);
@@ -110,6 +119,11 @@ static void on_title(void *ud, const char *utf8)
 static void on_clipboard(void *ud, const char *targets, const uint8_t *data, size_t len)
 {
 	struct kf_session *s = ud;
+	/* A file must not fill the user's clipboard: the next paste, perhaps into a root shell, would type it. */
+	if (s->in_banner) {
+		log_notice("issue banner: its OSC 52 clipboard write (%zu bytes) is ignored", len);
+		return;
+	}
 	if (s->cb.clipboard)
 		s->cb.clipboard(s->ud, targets, data, len);
 }
@@ -117,6 +131,8 @@ static void on_clipboard(void *ud, const char *targets, const uint8_t *data, siz
 static int on_clipboard_get(void *ud, const char *targets, uint8_t **data, size_t *len)
 {
 	struct kf_session *s = ud;
+	if (s->in_banner) /* (its answer would be dropped: not even read) */
+		return -EPERM;
 	return s->cb.clipboard_get ? s->cb.clipboard_get(s->ud, targets, data, len) : -ENOTSUP;
 }
 
@@ -335,9 +351,30 @@ static void on_sigchld(void *ud, int signo)
 		check_child(s);
 }
 
+/* What a banner leaves behind that would change what the login reads or hide its prompt is put back to the
+ * power-on state after it (the man page's issue, docs/architecture.md): a sequence or string left open (CAN ends
+ * it; it would swallow "login: "), a character set other than ASCII in GL, a hidden cursor, the key encodings
+ * (DECCKM, DECKPAM, LNM, modifyOtherKeys, the kitty flags of both screens, DECBKM as configured, Alt as ESC),
+ * mouse reporting, focus reports, alternate scroll, bracketed paste and a synchronized-output hold. What it
+ * shows stays: its text, colours, attributes, palette, reverse video, scroll region, and the screen it is on. */
+static void banner_epilogue(struct kf_session *s)
+{
+	char seq[256];
+	struct grid_modes m;
+	grid_get_modes(s->grid, &m);
+	snprintf(seq, sizeof(seq),
+		 "\030\017\033(B\033[?25h\033>\033[20l\033[>4m\033[?67%c\033[?1036h"
+		 "\033[?1;9;1000;1002;1003;1004;1005;1006;1007;1015;1016;2004;2026l%s\033[<255u",
+		 s->cfg.backspace_sends_bs ? 'h' : 'l',
+		 /* the kitty flags are kept per screen: the normal screen's too, without clearing the other */
+		 m.alt_screen ? "\033[?47l\033[<255u\033[?47h" : "");
+	grid_feed(s->grid, (const uint8_t *)seq, strlen(seq));
+}
+
 /* The banner goes to the grid, not to the PTY: the child cannot read it as typed input, and a PTY that is full
  * (a child that does not read) loses none of it. It is parsed before anything the child wrote, which is read
- * only once the loop runs again. */
+ * only once the loop runs again. Its queries go unanswered and its clipboard writes are ignored (in_banner),
+ * and banner_epilogue puts back the modes it must not leave to the login. */
 static void show_issue(struct kf_session *s)
 {
 	char pts[64], *text = NULL, *crlf;
@@ -355,7 +392,10 @@ static void show_issue(struct kf_session *s)
 	free(text);
 	if (!crlf)
 		return;
+	s->in_banner = true;
 	grid_feed(s->grid, (const uint8_t *)crlf, n);
+	banner_epilogue(s);
+	s->in_banner = false;
 	free(crlf);
 	if (s->cb.output)
 		s->cb.output(s->ud);

@@ -9,7 +9,8 @@
  * SIGCHLD without pidfd support) is handled only after every byte it wrote has been parsed; then the login is
  * respawned (with back-off after quick exits, a line on the screen saying so) on a grid reset as by RIS when the
  * back-off ends, or, with respawn off (--oneshot), the exited callback runs. With kf_session_config.issue, every
- * start of a child puts the issue banner (issue.h) on the grid first.
+ * start of a child puts the issue banner (issue.h) on the grid first: its queries unanswered, its OSC 52 writes
+ * ignored, and the modes that would change what the child reads put back after it (session.c banner_epilogue).
  */
 #ifndef KF_SESSION_H
 #define KF_SESSION_H

@@ -1,0 +1,142 @@
+/* tests/kmscon-felis/test-issue-session.c: the issue banner in a session (session.c show_issue) with a real child:
+ * what a banner's escape sequences may and may not do. The banner is text for the user, not a conversation with
+ * the terminal: the answers to its queries never reach the child as typed input, while the answers to the
+ * child's own queries and the keys typed after it still do. */
+#include "kmscon-felis/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid.h"
+#include "kmscon-felis/loop.h"
+
+#include "session-harness.h"
+
+/* Writes the banner file and returns its path (static). */
+static const char *banner_file(const char *text)
+{
+	static char path[256];
+	snprintf(path, sizeof(path), "%s/banner", tmpdir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		abort();
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* A child that asks DSR (CSI 5 n) itself, then hands the test, in hex, every byte it read up to a 'Z' typed by
+ * the test after a key: the reply to its own query and the key, and nothing of the banner's. */
+static void test_banner_queries_unanswered(void)
+{
+	char got_path[256], script[1200], got[4096];
+	snprintf(got_path, sizeof(got_path), "%s/got", tmpdir);
+	snprintf(script, sizeof(script),
+		 "stty raw -echo; printf '\\033[5n'; echo READY; IFS= read -r -d Z x; "
+		 "printf %%s \"$x\" | od -An -tx1 | tr -d ' \\n' > %s.part; mv %s.part %s; exec sleep 60",
+		 got_path, got_path, got_path);
+	const char *argv[] = {"bash", "-c", script, NULL};
+	/* DA1, CPR, DECRQSS SGR, XTVERSION, an OSC 11 colour query, DECRQM, a kitty flags query */
+	const char *banner = banner_file("BANNER\\e[c\\e[6n\\eP$qm\\e\\\\\\e[>q\\e]11;?\a\\e[?2004$p\\e[?u\n");
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 6, .issue = true,
+					.issue_path = banner};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, NULL, &c, &s) == 0);
+	for (int i = 0; i < 500 && !strstr(screen(s), "READY"); i++)
+		run_for(c.loop, 10);
+	CHECK(strstr(screen(s), "BANNER") && strstr(screen(s), "READY"));
+	CHECK(kf_session_write(s, "kZ", 2) == 0);
+	CHECK(run_until_file(c.loop, got_path, 3000));
+	read_text(got_path, got, sizeof(got));
+	/* ESC [ 0 n (the child's DSR answered), then the key */
+	printf("bytes the child read after a banner of 7 queries, in hex: %s (%zu bytes; want 1b5b306e6b, 5)\n", got,
+	       strlen(got) / 2);
+	CHECK(!strcmp(got, "1b5b306e6b"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
+static int clip_writes;
+
+static void on_clipboard_count(void *ud, const char *targets, const uint8_t *data, size_t len)
+{
+	clip_writes++;
+}
+
+/* The modes that decide what keys, clicks and pastes send, or whether frames are shown, differ from a grid's
+ * power-on state: prints each difference, returns how many. */
+static int modes_differ(const struct grid_modes *m, const struct grid_modes *p, const char *what)
+{
+	int n = 0;
+#define DIFF(f)                                                                              \
+	if (m->f != p->f) {                                                                  \
+		printf("%s: " #f " is %d, %d at power-on\n", what, (int)m->f, (int)p->f);  \
+		n++;                                                                         \
+	}
+	DIFF(keys.cursor_keys_app) DIFF(keys.keypad_app) DIFF(keys.newline_mode) DIFF(keys.backspace_sends_bs)
+	DIFF(keys.alt_sends_escape) DIFF(keys.modify_other_keys) DIFF(keys.kitty_flags) DIFF(mouse)
+	DIFF(mouse_encoding) DIFF(alternate_scroll) DIFF(bracketed_paste) DIFF(focus_events) DIFF(synchronized)
+#undef DIFF
+	return n;
+}
+
+/* A banner that turns on every mode that changes what the login reads (cursor and keypad keys, LNM, DECBKM,
+ * modifyOtherKeys, kitty flags, mouse reporting, focus reports, bracketed paste, alternate scroll), holds frames,
+ * hides the cursor, selects the DEC graphics set, writes the clipboard (OSC 52) and ends inside an OSC string.
+ * After it: those modes as at power-on, the clipboard untouched, "login: " readable; what it shows is kept
+ * (reverse video, its colour). Once on the normal screen, once ending on the alternate screen with kitty flags
+ * pushed on both (the normal screen's are found when the child leaves the alternate screen). */
+static void test_banner_modes_reset(void)
+{
+	static const char *const banners[] = {
+		"BANNER\\e[?5h\\e[31m\\e[?1h\\e=\\e[20h\\e[?67h\\e[>4;2m\\e[>1u\\e[?1002h\\e[?1006h\\e[?1004h"
+		"\\e[?1007h\\e[?2004h\\e[?2026h\\e[?25l\\e[?1036l\\e(0\\e]52;c;aGVsbG8=\a\n\\e]0;open",
+		"BANNER\\e[>5u\\e[?1049h\\e[>3uALT\\e[?1000h\n",
+	};
+	for (int b = 0; b < 2; b++) {
+		char script[300];
+		/* the second child leaves the alternate screen, as a program that ends does */
+		snprintf(script, sizeof(script), "%sprintf 'login: '; exec sleep 60", b ? "printf '\\033[?1049l'; " : "");
+		const char *argv[] = {"sh", "-c", script, NULL};
+		struct ctx c = {.loop = kf_loop_create()};
+		clip_writes = 0;
+		struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 6, .issue = true,
+						.issue_path = banner_file(banners[b])};
+		struct kf_session_callbacks cb = {.clipboard = on_clipboard_count};
+		struct kf_session *s = NULL;
+		CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+		for (int i = 0; i < 500 && !strstr(screen(s), "login:"); i++)
+			run_for(c.loop, 10);
+		printf("banner %d, then the child:\n%s", b, screen(s));
+		CHECK(strstr(screen(s), "login:"));
+		struct grid *g = kf_session_grid(s);
+		struct grid *fresh = grid_create(&(struct grid_config){.cols = 40, .rows = 6}, NULL, NULL);
+		struct grid_modes m, p;
+		struct grid_cursor cur;
+		grid_get_modes(g, &m);
+		grid_get_modes(fresh, &p);
+		grid_get_cursor(g, &cur);
+		char what[32];
+		snprintf(what, sizeof(what), "banner %d", b);
+		int n = modes_differ(&m, &p, what);
+		printf("banner %d: %d modes left as the banner set them, %d clipboard writes, cursor %s\n", b, n,
+		       clip_writes, cur.visible ? "shown" : "hidden");
+		CHECK(n == 0 && clip_writes == 0 && cur.visible && !m.alt_screen);
+		/* what it shows stays */
+		CHECK(b || m.reverse_video);
+		grid_destroy(fresh);
+		kf_session_destroy(s);
+		kf_loop_destroy(c.loop);
+	}
+}
+
+int main(void)
+{
+	if (session_tests_begin() < 0)
+		return 1;
+	test_banner_queries_unanswered();
+	test_banner_modes_reset();
+	return session_tests_end();
+}
