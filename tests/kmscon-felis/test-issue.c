@@ -1,8 +1,8 @@
-/* tests/kmscon-felis/test-issue.c: the /etc/issue banner (kmscon-felis/issue.c) on files in a temporary tree:
- * each escape of agetty(8) "ISSUE ESCAPES", the search order of "ISSUE FILES" (/etc's pair hides /run's and
- * /usr/lib's, /run's hides /usr/lib's), issue.d's order and filter, the cap, a FIFO that must not block, a
- * broken or empty escape argument, os-release with and without its files. What agetty itself prints for the
- * same files is tests/kmscon-felis/issue-diff.sh's. */
+/* tests/kmscon-felis/test-issue.c: the /etc/issue banner (kmscon-felis/issue.c, issue-expand.c) on files in
+ * a temporary tree: each escape of agetty(8) "ISSUE ESCAPES", the search order of "ISSUE FILES" (/etc's pair
+ * hides /run's and /usr/lib's, /run's hides /usr/lib's), issue.d's order and filter, the cap, a FIFO that must
+ * not block, a broken or empty escape argument, os-release with and without its files. What agetty itself
+ * prints for the same files is tests/kmscon-felis/issue-diff.sh's. */
 #include "kmscon-felis/issue.h"
 
 #include <errno.h>
