@@ -9,7 +9,8 @@
  *    tone (EPERM without CAP_SYS_TTY_CONFIG, ENOTTY where /dev/tty0 is no console), it says so once at notice
  *    level and never tries again;
  *  - visual: the frame loop shows the screen inverted (the DECSCNM path of the renderer) for KF_BELL_FLASH_NS,
- *    xterm's visualBellDelay, then normal again.
+ *    xterm's visualBellDelay, then normal again (counted by the frame loop from the first frame that shows it,
+ *    flash.h: a DECSET 2026 hold may keep frames back longer than the flash).
  * Bells closer than the interval to the last one that acted are dropped, as xterm's bellSuppressTime drops
  * them: KF_BELL_SUPPRESS_NS for tones (and never less than the tone lasts, so a flood costs at most one ioctl
  * per tone), KF_BELL_FLASH_INTERVAL_NS for flashes. The decision is kf_bell_take(), clock given by the caller so

@@ -13,6 +13,7 @@
 #include "drm/drm.h"
 #include "grid/grid.h"
 #include "kmscon-felis/blink.h"
+#include "kmscon-felis/flash.h"
 #include "kmscon-felis/loop.h"
 #include "kmscon-felis/output.h"
 #include "kmscon-felis/render/render.h"
@@ -37,6 +38,7 @@ struct kf_output {
 	struct kf_timer *sync_timer;
 	struct kf_timer *pace_timer;      /* wakes the loop when next_frame_ns comes */
 	struct kf_timer *blink_timer;     /* flips the blink phase; armed only while something blinks */
+	struct kf_timer *flash_timer;     /* ends a flash kept on past the bell's off (flash.h); armed then only */
 	struct kf_output_config cfg;
 	char *seat;
 	struct kf_output_callbacks cb;
@@ -59,6 +61,7 @@ struct kf_output {
 	uint64_t sync_timeouts;           /* 2026 holds ended by the timeout, not by the application */
 	bool shown;                       /* first_frame was called */
 	bool suspended;                   /* the seat took the display away (kf_output_suspend) */
+	struct kf_flash flash;            /* the visual bell's: kf_output_set_flash, render_frame, flash_timer */
 
 	/* Blinking (blink.h): the phase, and what the timer needs to know without scanning the screen on every
 	 * wake-up. blink_rows is refreshed for the rows each frame paints (what the display shows), blink_cursor
@@ -156,6 +159,23 @@ static void on_sync_timeout(void *ud, struct kf_timer *t)
 {
 	/* Nothing to do: the wake-up runs the prepare hook, which sees that the hold expired (or, as the pace
 	 * timer's callback, that the next frame may start). */
+}
+
+static void flash_end(struct kf_output *o)
+{
+	kf_render_set_flash(o->render, false);
+	/* (no activity: see kf_output_set_flash) */
+	o->requested = true;
+}
+
+static void on_flash_timer(void *ud, struct kf_timer *t)
+{
+	struct kf_output *o = ud;
+	uint64_t now = kf_loop_now_ns();
+	if (kf_flash_expire(&o->flash, now))
+		flash_end(o);
+	else if (o->flash.on && o->flash.due_ns)
+		kf_timer_arm(t, o->flash.due_ns - now, 0);
 }
 
 static void on_stats_signal(void *ud, int signo)
@@ -373,6 +393,9 @@ static void render_frame(struct kf_output *o)
 	o->activity = false;
 	if (!o->frames)
 		kf_log_phase("first frame: committed");
+	/* the flash's time runs from the first frame that shows it (flash.h) */
+	if (o->flash.on && !failed && (n > 0 || o->full) && kf_flash_shown(&o->flash, t1))
+		kf_timer_arm(o->flash_timer, o->flash.due_ns > t1 ? o->flash.due_ns - t1 : 1, 0);
 	t0 = kf_loop_now_ns();
 	o->present_ns += t0 - t1;
 	cpu2 = kf_thread_cpu_ns();
@@ -466,9 +489,11 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 	o->sync_timer = kf_loop_add_timer(loop, on_sync_timeout, o);
 	o->pace_timer = kf_loop_add_timer(loop, on_sync_timeout, o);
 	o->blink_timer = kf_loop_add_timer(loop, on_blink_timer, o);
+	o->flash_timer = kf_loop_add_timer(loop, on_flash_timer, o);
 	/* Not SIGUSR1/SIGUSR2: libseat's VT handling (its builtin seatd) takes those. */
 	o->stats_signal = kf_loop_add_signal(loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, o);
-	if (!o->drm_src || !o->hook || !o->sync_timer || !o->pace_timer || !o->blink_timer || !o->stats_signal) {
+	if (!o->drm_src || !o->hook || !o->sync_timer || !o->pace_timer || !o->blink_timer || !o->flash_timer ||
+	    !o->stats_signal) {
 		ret = errno ? -errno : -ENOMEM;
 		log_err("cannot add the display to the event loop: %s", strerror(-ret));
 		goto err;
@@ -490,6 +515,7 @@ void kf_output_destroy(struct kf_output *o)
 	kf_timer_remove(o->sync_timer);
 	kf_timer_remove(o->pace_timer);
 	kf_timer_remove(o->blink_timer);
+	kf_timer_remove(o->flash_timer);
 	kf_hook_remove(o->hook);
 	kf_source_remove(o->drm_src);
 	drm_backend_destroy(o->drm);
@@ -514,6 +540,23 @@ void kf_output_request_frame(struct kf_output *o, bool all)
 
 void kf_output_set_flash(struct kf_output *o, bool on)
 {
+	uint64_t now = kf_loop_now_ns();
+	if (on) {
+		kf_flash_on(&o->flash, now);
+		kf_timer_disarm(o->flash_timer);
+	} else {
+		/* A hold in force (or about to start: the mode is set, the frame loop has not run yet) may keep
+		 * back every frame until the flash is asked off: then it stays on for a frame to show it. */
+		struct grid_modes m = {0};
+		if (o->grid)
+			grid_get_modes(o->grid, &m);
+		bool held = o->sync_since_ns || m.synchronized;
+		if (!kf_flash_off(&o->flash, now, held ? SYNC_TIMEOUT_NS : 0)) {
+			kf_timer_arm(o->flash_timer, o->flash.due_ns - now, 0);
+			return;
+		}
+		kf_timer_disarm(o->flash_timer);
+	}
 	kf_render_set_flash(o->render, on);
 	/* everything is repainted (kf_render_collect_damage sees reverse video change), but as no activity: like a
 	 * blink phase it does not wake a blanked display (nor does the kernel console's bell), and a program that
@@ -551,6 +594,12 @@ void kf_output_suspend(struct kf_output *o)
 {
 	drm_backend_suspend(o->drm);
 	o->suspended = true;
+	/* a flash kept on for a frame that can no longer come must not greet the user coming back */
+	if (o->flash.on) {
+		kf_flash_init(&o->flash);
+		kf_timer_disarm(o->flash_timer);
+		flash_end(o);
+	}
 }
 
 void kf_output_resume(struct kf_output *o)

@@ -64,7 +64,9 @@ void kf_output_get_pixels(const struct kf_output *o, int *width, int *height);
 void kf_output_request_frame(struct kf_output *o, bool all);
 /* The visual bell (bell.h): the screen shown inverted (on) or normal again, at the next frame, through the
  * renderer's reverse-video path (kf_render_set_flash); a frame like any other change (one per refresh), but no
- * activity: it does not wake a blanked display. */
+ * activity: it does not wake a blanked display. Off is put off until the flash has been on the screen as long
+ * as it was asked for, from the first frame that showed it (flash.h: a DECSET 2026 hold may have kept every
+ * frame back); the output's own timer ends it then. */
 void kf_output_set_flash(struct kf_output *o, bool on);
 
 /* Turns the display by step quarters (+1 clockwise, -1 counter-clockwise), as a hotplug would change it: the

@@ -1,13 +1,15 @@
-/* tests/kmscon-felis/test-output.c: the frame loop's blink timer (kmscon-felis/output.c, blink.c) without a
- * display: the output runs on a real loop with a seat no card belongs to, so nothing is painted, but the
- * timer, the phase the renderer is given and the loop's wake-ups are the program's own. The phase logic
- * itself is checked with a made-up clock. */
+/* tests/kmscon-felis/test-output.c: the frame loop's blink timer (kmscon-felis/output.c, blink.c) and the
+ * visual bell's flash (bell.c, flash.c) without a display: the output runs on a real loop with a seat no card
+ * belongs to, so nothing is painted, but the timers, the phase and flash the renderer is given and the loop's
+ * wake-ups are the program's own. The blink phase and the flash's time are also checked with a made-up clock
+ * (what a frame that shows the flash does to it can only be checked that way here). */
 #include <stdio.h>
 #include <string.h>
 
 #include "grid/grid.h"
 #include "kmscon-felis/bell.h"
 #include "kmscon-felis/blink.h"
+#include "kmscon-felis/flash.h"
 #include "kmscon-felis/loop.h"
 #include "kmscon-felis/output.h"
 #include "kmscon-felis/render/render-internal.h"
@@ -222,6 +224,17 @@ static void flash_op(void *ud, bool on)
 	kf_output_set_flash(ud, on);
 }
 
+/* Runs the loop until the renderer's flash is off, up to max_ms after t0: how many ms after t0, -1 if not. */
+static int flash_end_ms(struct rig *r, uint64_t t0, int max_ms)
+{
+	for (uint64_t end = t0 + (uint64_t)max_ms * MS; kf_loop_now_ns() < end;) {
+		kf_loop_dispatch(r->loop, 10);
+		if (!r->render->flash)
+			return (int)((kf_loop_now_ns() - t0) / MS);
+	}
+	return -1;
+}
+
 /* bell=visual through the program's frame loop: a BEL in a batch turns the renderer's flash on at once, the
  * bell's timer turns it off 100 ms later, and then the loop sleeps (nothing keeps the screen inverted or the
  * loop awake); a flood of batches flashes at most once per 400 ms. */
@@ -242,12 +255,7 @@ static void test_flash(void)
 	kf_bell_ring(bell);
 	kf_bell_flush(bell);
 	CHECK(r.render->flash, "BEL: the renderer paints inverted at once");
-	int ms = -1;
-	for (uint64_t end = t0 + 400 * MS; kf_loop_now_ns() < end && ms < 0;) {
-		kf_loop_dispatch(r.loop, 10);
-		if (!r.render->flash)
-			ms = (int)((kf_loop_now_ns() - t0) / MS);
-	}
+	int ms = flash_end_ms(&r, t0, 400);
 	CHECK(ms >= 100 && ms < 250, "the flash ended after %d ms (want 100)", ms);
 	/* nothing left to do: the loop sleeps */
 	for (uint64_t end = kf_loop_now_ns() + 300 * MS, now = kf_loop_now_ns(); now < end; now = kf_loop_now_ns()) {
@@ -274,6 +282,69 @@ static void test_flash(void)
 	rig_close(&r);
 }
 
+/* The flash's time by a made-up clock (flash.h): as long as it was asked for, from the first frame that shows
+ * it. Under a synchronized-output hold of 140 ms it was asked on at 0 and off at 100, all inside the hold, and
+ * no frame ever showed it. */
+static void test_flash_time(void)
+{
+	struct kf_flash f;
+	const uint64_t hold = 150 * MS;
+
+	/* no hold: the frame shows it 5 ms after the ask; off once shown 100 ms */
+	kf_flash_init(&f);
+	kf_flash_on(&f, 1000 * MS);
+	CHECK(!kf_flash_shown(&f, 1005 * MS), "shown before the off: no timer yet");
+	CHECK(!kf_flash_off(&f, 1100 * MS, 0) && f.due_ns == 1105 * MS, "no hold: off at %llu ms (want 1105)",
+	      (unsigned long long)(f.due_ns / MS));
+	CHECK(!kf_flash_expire(&f, 1104 * MS) && f.on, "on until its time");
+	CHECK(kf_flash_expire(&f, 1105 * MS) && !f.on, "off once shown 100 ms");
+
+	/* a hold from -40 to 140 ms: asked off at 100, unseen, it stays; the frame at 140 starts its 100 ms */
+	kf_flash_on(&f, 0 + 2000 * MS);
+	CHECK(!kf_flash_off(&f, 2100 * MS, hold) && f.on, "asked off unseen during a hold: stays on");
+	CHECK(kf_flash_shown(&f, 2140 * MS) && f.due_ns == 2240 * MS, "shown at 140: off at %llu ms (want 240)",
+	      (unsigned long long)(f.due_ns / MS - 2000));
+	CHECK(!kf_flash_shown(&f, 2160 * MS) && f.due_ns == 2240 * MS, "a later frame does not move it");
+	CHECK(!kf_flash_expire(&f, 2239 * MS) && kf_flash_expire(&f, 2240 * MS) && !f.on, "shown 100 ms");
+
+	/* a hold and no frame ever (no display can take one): off after the hold's time and its own */
+	kf_flash_on(&f, 3000 * MS);
+	CHECK(!kf_flash_off(&f, 3100 * MS, hold) && f.due_ns == 3350 * MS, "unseen: off at %llu ms (want 350)",
+	      (unsigned long long)(f.due_ns / MS - 3000));
+	CHECK(kf_flash_expire(&f, 3350 * MS) && !f.on, "unseen: off in the end");
+
+	/* no hold and unseen (no display, the VT away): off as asked */
+	kf_flash_on(&f, 4000 * MS);
+	CHECK(kf_flash_off(&f, 4100 * MS, 0) && !f.on, "nothing to wait for: off at once");
+	CHECK(!kf_flash_expire(&f, 4200 * MS) && !kf_flash_shown(&f, 4200 * MS), "off: nothing more");
+}
+
+/* bell=visual while the application holds frames (DECSET 2026) in the program's frame loop: the bell asks the
+ * flash off after 100 ms, but no frame has shown it (here none can: no display), so it stays on past that and
+ * ends by the hold's 150 ms and its own 100 at the latest; without a hold, after 100 ms (test_flash). */
+static void test_flash_held(void)
+{
+	struct kf_bell_config bc = {.mode = KF_BELL_VISUAL};
+	struct kf_bell_ops ops = {.flash = flash_op};
+	struct rig r = {0};
+	struct kf_bell *bell;
+
+	if (!rig_open(&r))
+		return;
+	CHECK(kf_bell_create(r.loop, &bc, &ops, r.out, &bell) == 0, "bell");
+	rig_feed(&r, "\033[?2026h");
+	const uint64_t t0 = kf_loop_now_ns();
+	kf_bell_ring(bell);
+	kf_bell_flush(bell);
+	CHECK(r.render->flash, "BEL during a hold: the renderer paints inverted");
+	int ms = flash_end_ms(&r, t0, 600);
+	printf("a flash during a 2026 hold with no frame: off after %d ms (want 350: unseen, the hold's 150 and its "
+	       "100 after the bell's 100)\n", ms);
+	CHECK(ms >= 340 && ms < 500, "the flash during a hold ended after %d ms (want 350)", ms);
+	kf_bell_destroy(bell);
+	rig_close(&r);
+}
+
 int main(void)
 {
 	test_phase();
@@ -281,5 +352,7 @@ int main(void)
 	test_rows();
 	test_frame_loop();
 	test_flash();
+	test_flash_time();
+	test_flash_held();
 	return failures ? 1 : 0;
 }
