@@ -60,6 +60,7 @@ struct kf_session {
 	/* Set by show_issue while it feeds the banner to the grid (synchronously: nothing else runs meanwhile):
 	 * the grid's replies and clipboard requests then come from the banner, not from the child. */
 	bool in_banner;
+	unsigned banner_replies, banner_clips; /* what in_banner dropped, logged once per banner (show_issue) */
 	uint64_t wakeups;         /* read_output calls */
 	uint64_t pauses;          /* read pauses started */
 	uint64_t read_ns;         /* CLOCK_MONOTONIC time in read_output, parsing included */
@@ -92,7 +93,7 @@ static void on_reply(void *ud, const uint8_t *data, size_t len)
 	/* The answer to a query in the banner would reach the login as typed text ("^[[?62;22c" at login:): the
 	 * child asked nothing. */
 	if (s->in_banner) {
-		log_debug("issue banner: a %zu-byte reply to one of its queries dropped", len);
+		s->banner_replies++;
 		return;
 	}
 	int r = pty_write(s->pty, data, len);
@@ -121,7 +122,7 @@ static void on_clipboard(void *ud, const char *targets, const uint8_t *data, siz
 	struct kf_session *s = ud;
 	/* A file must not fill the user's clipboard: the next paste, perhaps into a root shell, would type it. */
 	if (s->in_banner) {
-		log_notice("issue banner: its OSC 52 clipboard write (%zu bytes) is ignored", len);
+		s->banner_clips++;
 		return;
 	}
 	if (s->cb.clipboard)
@@ -393,9 +394,15 @@ static void show_issue(struct kf_session *s)
 	if (!crlf)
 		return;
 	s->in_banner = true;
+	s->banner_replies = s->banner_clips = 0;
 	grid_feed(s->grid, (const uint8_t *)crlf, n);
 	banner_epilogue(s);
 	s->in_banner = false;
+	/* once per banner, not per sequence: 64 KiB of them would be thousands of lines at each start */
+	if (s->banner_clips)
+		log_notice("issue banner: its %u OSC 52 clipboard writes were ignored", s->banner_clips);
+	if (s->banner_replies)
+		log_debug("issue banner: the answers to its %u queries were dropped", s->banner_replies);
 	free(crlf);
 	if (s->cb.output)
 		s->cb.output(s->ud);

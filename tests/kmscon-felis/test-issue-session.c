@@ -4,6 +4,7 @@
  * child's own queries and the keys typed after it still do. */
 #include "kmscon-felis/session.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,11 +133,49 @@ static void test_banner_modes_reset(void)
 	}
 }
 
+/* A banner of 3000 OSC 52 writes and 3000 DA queries (64 KiB): one line in the log for the writes, not one
+ * per write, and the child still starts. */
+static void test_banner_log_bounded(void)
+{
+	static char text[70000];
+	char log[256], got[8192];
+	size_t n = 0;
+	for (int i = 0; i < 3000; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "\\e]52;c;eA==\a\\e[c");
+	snprintf(log, sizeof(log), "%s/stderr-banner", tmpdir);
+	const char *argv[] = {"sh", "-c", "printf 'login: '; exec sleep 60", NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 6, .issue = true,
+					.issue_path = banner_file(text)};
+	struct kf_session_callbacks cb = {.clipboard = on_clipboard_count};
+	struct kf_session *s = NULL;
+	clip_writes = 0;
+	fflush(stderr);
+	int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 2);
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	for (int i = 0; i < 500 && !strstr(screen(s), "login:"); i++)
+		run_for(c.loop, 10);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	read_text(log, got, sizeof(got));
+	int lines = count_lines(log);
+	printf("a banner of 3000 OSC 52 writes and 3000 queries: %d log lines (want 1), %d clipboard writes:\n%s",
+	       lines, clip_writes, got);
+	CHECK(lines == 1 && strstr(got, "3000 OSC 52") && clip_writes == 0);
+	CHECK(strstr(screen(s), "login:"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
 int main(void)
 {
 	if (session_tests_begin() < 0)
 		return 1;
 	test_banner_queries_unanswered();
 	test_banner_modes_reset();
+	test_banner_log_bounded();
 	return session_tests_end();
 }
