@@ -697,7 +697,7 @@ def t_fifo_not_fifo():
 def t_issue():
     """The /etc/issue banner (issue=, issue-path=) is on the screen above the program's first output, its line
     ends as CR LF, \\l the PTY's name without a VT; not there with --no-issue, nor by default before a program
-    of one's own (issue=auto: only before the default login)."""
+    of one's own (issue=auto: only before the default login); its queries are not answered to the program."""
     banner = os.path.join(TMP, "banner.issue")
     with open(banner, "w") as f:
         f.write("Banner \\s on \\l\nsecond line\n\n")
@@ -721,6 +721,15 @@ def t_issue():
         s = r.screen()
         if s[0] != "CHILD OUTPUT" or any("Banner" in line for line in s):
             fail("%s: screen %r" % (args, s[:4]))
+    # a banner's queries (DA1, CPR) go unanswered: nothing reaches the program as typed input, which the PTY's
+    # echo showed at its prompt ("^[[?62;22c^[[1;8R" under the banner) before
+    asking = os.path.join(TMP, "asking.issue")
+    with open(asking, "w") as f:
+        f.write("Asking \\e[c\\e[6n\n")
+    r = Run(["sh", "-c", "sleep 0.5; echo DONE"], args=["--issue", "--issue-path", asking])
+    s = r.screen() if r.wait() == 0 else []
+    if "DONE" not in s or any("^[" in line for line in s):
+        fail("a banner's queries: status %s, screen %r" % (r.status, s[:3]))
 
 
 def t_bell():
