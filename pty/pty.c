@@ -63,6 +63,7 @@ struct pty {
 	 * not 0 the queue's bound is write_bulk_max for every write (queue_limit), so that nothing written after
 	 * a paste is refused for the paste's sake. */
 	size_t bulk_left;
+	bool nomem; /* the last write was refused for want of memory: logged once per streak */
 
 	uint8_t rbuf[PTY_READ_CHUNK];
 };
@@ -434,6 +435,17 @@ static int queue_write(struct pty *pty, const void *data, size_t len, bool bulk)
 		return -ENOBUFS;
 	if (len == 0)
 		return 0;
+	/* Room for all of it first: what the PTY takes at once cannot be taken back, so a queue that could not
+	 * grow for the rest afterwards (no memory) cut the write, and a paste reached the child without its end
+	 * (its bracketed-paste end mark lost: every key after it was pasted text to the child). */
+	int r = queue_reserve(pty, len, queue_limit(pty, bulk));
+	if (r < 0) {
+		/* once per streak: a child asking for replies without end would otherwise log each one */
+		pty_log(pty->nomem ? 7 : 4, "write queue: no memory for %zu more bytes; the write is refused", len);
+		pty->nomem = true;
+		return r;
+	}
+	pty->nomem = false;
 	if (pty->len == 0) {
 		/* Keys and replies usually fit at once: no queue, no wake-up for writability. */
 		ssize_t n = write_some(pty, p, len);
@@ -443,12 +455,13 @@ static int queue_write(struct pty *pty, const void *data, size_t len, bool bulk)
 		}
 		p += n;
 		len -= (size_t)n;
-		if (len == 0)
+		if (len == 0) {
+			/* a queue grown for a paste the PTY took whole is not kept (a key's is) */
+			if (pty->cap > QUEUE_MIN)
+				queue_clear(pty);
 			return 0;
+		}
 	}
-	int r = queue_reserve(pty, len, queue_limit(pty, bulk));
-	if (r < 0)
-		return r;
 	bool was_empty = pty->len == 0;
 	memcpy(pty->buf + pty->head + pty->len, p, len);
 	pty->len += len;

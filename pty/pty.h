@@ -108,7 +108,8 @@ int pty_pidfd(const struct pty *pty);
 int pty_read(struct pty *pty, size_t budget);
 
 /* Queues data for the child (after anything already queued) and writes as much as the PTY takes now.
- * All or nothing: when it does not fit in the queue, nothing is queued and -ENOBUFS is returned.
+ * All or nothing: when it does not fit in the queue, nothing is queued and -ENOBUFS is returned; -ENOMEM when
+ * the queue cannot grow for it, nothing written either (room is made before the PTY is given any of it).
  * -ENOTCONN without a child or after hang-up (data dropped). Does not take ownership of data.
  * The queue's bound is write_queue_max, or write_bulk_max while bytes of a bulk write are still queued: what
  * is written after a paste (keys typed meanwhile, replies) waits behind it instead of being refused. */

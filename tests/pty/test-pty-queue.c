@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* 16 MiB written to cat in one go while cat echoes it back: both directions must keep moving. */
@@ -294,6 +295,53 @@ static void test_want_write_off(void)
 	pty_destroy(pty);
 }
 
+/* A paste the queue cannot take for want of memory (the system's, here an address-space limit just over what the
+ * test uses): refused whole, nothing of it written. The PTY took its first tens of KiB straight away and only
+ * then was the queue grown for the rest: the refusal came with the head of the paste, its bracketed-paste start
+ * mark included, already at the child, which then took every key typed after it for pasted text. */
+static void test_no_memory_all_or_nothing(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	printf("no-memory paste: skipped under ASan (its shadow memory needs the address space)\n");
+#else
+	enum { PASTE = 1 << 20 };
+	static char paste[PASTE];
+	memset(paste, 'm', sizeof(paste));
+	const char *argv[] = {"sh", "-c", "kill -STOP $$; exec cat", NULL};
+	struct sink s = {0};
+	struct pty_callbacks cb = {.output = on_output};
+	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = 4u << 20};
+	struct pty *pty = spawn_stopped(&cfg, &cb, &s);
+	struct rlimit old, lim;
+	CHECK(getrlimit(RLIMIT_AS, &old) == 0);
+	lim = old;
+	lim.rlim_cur = (rlim_t)status_kib("VmSize:") * 1024 + (256u << 10);
+	CHECK(setrlimit(RLIMIT_AS, &lim) == 0);
+	const int r = pty_write_bulk(pty, paste, PASTE);
+	const size_t pending = pty_write_pending(pty);
+	CHECK(setrlimit(RLIMIT_AS, &old) == 0);
+	CHECK(kill(pty_pid(pty), SIGCONT) == 0);
+	/* what the child got: the whole paste when it was taken, else nothing */
+	CHECK(pty_write(pty, "END", 3) == 0);
+	const size_t want = (r == 0 ? PASTE : 0) + 3;
+	s.expect = NULL;
+	for (uint64_t end = ms_now() + 10000; s.len < want && ms_now() < end;) {
+		struct pollfd pfd = {.fd = pty_fd(pty), .events = POLLIN | (pty_write_pending(pty) ? POLLOUT : 0)};
+		poll(&pfd, 1, 50);
+		if (pfd.revents & POLLOUT)
+			pty_flush(pty);
+		if (pfd.revents & (POLLIN | POLLHUP))
+			pty_read(pty, 0);
+	}
+	printf("no-memory paste of %d bytes: %d (%s), %zu queued, the child read %zu bytes\n", PASTE, r,
+	       r < 0 ? strerror(-r) : "taken", pending, s.len);
+	CHECK(r == 0 || r == -ENOMEM);
+	CHECK(s.len == want && !strcmp(s.data + s.len - 3, "END"));
+	pty_destroy(pty);
+	free(s.data);
+#endif
+}
+
 int main(void)
 {
 	kf_alarm(120);
@@ -304,6 +352,7 @@ int main(void)
 	test_bulk_bound();
 	test_bound_after_paste();
 	test_want_write_off();
+	test_no_memory_all_or_nothing();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures ? 1 : 0;
