@@ -675,7 +675,8 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 		return -ENOTCONN;
 	/* A paste may take the write queue past write-queue-size, up to PASTE_EXTRA more (pty_write_bulk), and goes
 	 * as the child reads: refused only when the queue would then pass that bound. */
-	if (len + extra > pty_write_bulk_room(s->pty)) {
+	const size_t room = pty_write_bulk_room(s->pty);
+	if (len > room || extra > room - len) { /* not len + extra > room: that sum can wrap */
 		char msg[200];
 		int n = snprintf(msg, sizeof(msg),
 				 "\r\n\033[7m[kmscon-felis: paste of %zu bytes refused: the program has not read the "

@@ -92,6 +92,9 @@ static void test_paste_largest_clipboard(void)
 		CHECK(r == 0);
 		if (r)
 			printf("largest clipboard paste: %d, screen: %s\n", r, screen(s));
+		/* A length whose sum with the two marks wraps: refused, nothing read past the text (the bound was
+		 * checked on the wrapped sum, 6 here, and the text copied into a 7-byte block). */
+		CHECK(kf_session_paste(s, big, SIZE_MAX - 5) == -ENOBUFS);
 	}
 	free(big);
 	kf_session_destroy(s);
