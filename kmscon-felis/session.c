@@ -303,6 +303,11 @@ static void child_exited(struct kf_session *s, int status)
 	 * else, so that its last lines are on the screen. */
 	if (s->master)
 		read_output(s, EXIT_DRAIN_MAX);
+	/* What it was given and did not read goes nowhere (the next login must not get it): said, as refused
+	 * keys and replies are, so that a paste that vanished with its program leaves a trace. */
+	const size_t unread = pty_write_pending(s->pty);
+	if (unread)
+		log_notice("the program exited with %zu bytes for it still in the write queue: dropped", unread);
 	drop_sources(s);
 	pty_hangup(s->pty, HANGUP_TIMEOUT_MS);
 	int code = pty_exit_code(status);

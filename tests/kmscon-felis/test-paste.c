@@ -1,8 +1,9 @@
 /* tests/kmscon-felis/test-paste.c: what the console sends to a real child through the session: pastes
  * (bracketed, refused past the write queue's bound with a notice, streamed, the largest clipboard, filtered of
- * the end marker, newlines as CR, controls) and focus reports. */
+ * the end marker, newlines as CR, controls), focus reports, and what a child that exits leaves unread (logged). */
 #include "kmscon-felis/session.h"
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,6 +288,46 @@ static void test_focus_reports(void)
 	kf_loop_destroy(c.loop);
 }
 
+/* A child that exits with a paste and keys it never read still queued: they go nowhere (no program is left to
+ * read them, and the next login must not get them), and the log says how many bytes were lost, as it does for
+ * refused keys and replies; they vanished without a word. */
+static void test_exit_unread_logged(void)
+{
+	char log[256], text[4096], go[256], cmd[512];
+	snprintf(log, sizeof(log), "%s/stderr-exit", tmpdir);
+	snprintf(go, sizeof(go), "%s/go-exit", tmpdir);
+	snprintf(cmd, sizeof(cmd), "stty raw -echo; printf '\\033[?2004h'; while [ ! -e %s ]; do sleep 0.02; done; exit 0",
+		 go);
+	const char *argv[] = {"sh", "-c", cmd, NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = bracketed_child(&c, argv, 64u << 10);
+	static char text_in[200000];
+	memset(text_in, 'u', sizeof(text_in));
+	CHECK(kf_session_paste(s, text_in, sizeof(text_in)) == 0 && kf_session_write(s, "typed", 5) == 0);
+	const size_t pending = kf_session_write_pending(s);
+	fflush(stderr);
+	int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 2);
+	FILE *f = fopen(go, "w");
+	if (f)
+		fclose(f);
+	for (int i = 0; i < 500 && !c.exited; i++)
+		run_for(c.loop, 10);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	read_text(log, text, sizeof(text));
+	char want[96];
+	snprintf(want, sizeof(want), "%zu bytes for it still in the write queue", pending);
+	printf("exit with %zu bytes queued: exited %d, %zu pending after, log: %s", pending, c.exited,
+	       kf_session_write_pending(s), text);
+	CHECK(c.exited && pending > 0 && kf_session_write_pending(s) == 0);
+	CHECK(strstr(text, want) != NULL);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
 int main(void)
 {
 	if (session_tests_begin() < 0)
@@ -298,5 +339,6 @@ int main(void)
 	test_paste_newlines();
 	test_paste_controls();
 	test_focus_reports();
+	test_exit_unread_logged();
 	return session_tests_end();
 }
