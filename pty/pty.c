@@ -449,17 +449,15 @@ static int queue_write(struct pty *pty, const void *data, size_t len, bool bulk)
 	if (pty->len == 0) {
 		/* Keys and replies usually fit at once: no queue, no wake-up for writability. */
 		ssize_t n = write_some(pty, p, len);
-		if (n < 0) {
+		if (n < 0)
 			pty_log(6, "write to the PTY: %s", strerror((int)-n));
-			return (int)n;
-		}
-		p += n;
-		len -= (size_t)n;
-		if (len == 0) {
-			/* a queue grown for a paste the PTY took whole is not kept (a key's is) */
+		else
+			p += n, len -= (size_t)n;
+		if (n < 0 || len == 0) {
+			/* the room made for a paste is not kept when nothing is queued in it (a key's is) */
 			if (pty->cap > QUEUE_MIN)
 				queue_clear(pty);
-			return 0;
+			return n < 0 ? (int)n : 0;
 		}
 	}
 	bool was_empty = pty->len == 0;
