@@ -19,7 +19,8 @@
 
 /* The write queue starts this small (a key or a reply) and grows by doubling up to its bound (write_queue_max,
  * write_bulk_max with a paste in it); it is freed again whenever it empties, so a big paste does not keep its
- * memory. */
+ * memory. Room is made before a write reaches the PTY (queue_write), so a block this small may stay after a
+ * write the PTY took whole; a larger one does not. */
 #define QUEUE_MIN (4u << 10)
 /* A queue larger than this lives in a mapping of its own (mmap, grown by mremap, unmapped when it empties),
  * not in malloc's heap. glibc raises its mmap threshold to the size of each large block freed, so after one
