@@ -318,12 +318,14 @@ static void test_exit_unread_logged(void)
 	close(saved);
 	close(fd);
 	read_text(log, text, sizeof(text));
-	char want[96];
-	snprintf(want, sizeof(want), "%zu bytes for it still in the write queue", pending);
-	printf("exit with %zu bytes queued: exited %d, %zu pending after, log: %s", pending, c.exited,
-	       kf_session_write_pending(s), text);
+	/* The count is what was still queued at the exit: the kernel can make room for a few KiB more meanwhile
+	 * (its flush worker moves bytes on to the line discipline), so it is at most what was queued here. */
+	const char *at = strstr(text, "the program exited with ");
+	const unsigned long dropped = at ? strtoul(at + strlen("the program exited with "), NULL, 10) : 0;
+	printf("exit with %zu bytes queued: exited %d, %zu pending after, %lu counted as dropped; log: %s", pending,
+	       c.exited, kf_session_write_pending(s), dropped, text);
 	CHECK(c.exited && pending > 0 && kf_session_write_pending(s) == 0);
-	CHECK(strstr(text, want) != NULL);
+	CHECK(at && strstr(at, " bytes for it still in the write queue: dropped") && dropped > 0 && dropped <= pending);
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
 }
