@@ -125,11 +125,27 @@ static void damage_blinking(const struct kf_render_source *s, struct kf_render_d
 	}
 }
 
+/* The notice came, changed or went: its cells (and the one after, which may be the right half of a wide
+ * character whose left half it covers) are painted again, from the source once it has gone. */
+static void damage_notice(struct kf_render *r, const struct kf_render_source *src, struct kf_render_damage *d)
+{
+	int nrow, ncells = kf_render_notice_cells(r, src, &nrow);
+	if (r->seen.notice_gen != r->notice.gen || r->seen.notice_row != nrow || r->seen.notice_cells != ncells) {
+		if (r->seen.notice_cells)
+			kf_render_damage_add(d, r->seen.notice_row, 0, r->seen.notice_cells + 1);
+		if (ncells)
+			kf_render_damage_add(d, nrow, 0, ncells + 1);
+	}
+	r->seen.notice_gen = r->notice.gen;
+	r->seen.notice_row = nrow;
+	r->seen.notice_cells = ncells;
+}
+
 void kf_render_collect_damage(struct kf_render *r, const struct kf_render_source *src,
 			      struct kf_render_damage *d)
 {
-	struct kf_render_source tmp;
-	const struct kf_render_source *s = kf_render_flash_source(r, src, &tmp);
+	struct kf_frame_source tmp;
+	const struct kf_render_source *s = kf_render_frame_source(r, src, &tmp);
 	uint32_t ph = s->palette ? palette_hash(s->palette) : 0;
 	bool all = !r->seen.valid || r->seen.epoch != r->epoch || r->seen.cols != s->cols ||
 		   r->seen.rows != s->rows || r->seen.reverse_video != s->reverse_video ||
@@ -161,6 +177,9 @@ void kf_render_collect_damage(struct kf_render *r, const struct kf_render_source
 				damage_pointer(r, d, r->pointer_x, r->pointer_y);
 		}
 	}
+	/* (no notice shown, none before: one test) */
+	if (__builtin_expect(r->notice.len || r->seen.notice_cells || r->seen.notice_gen != r->notice.gen, 0))
+		damage_notice(r, src, d);
 	r->seen.valid = true;
 	r->seen.epoch = r->epoch;
 	r->seen.cols = s->cols;

@@ -710,8 +710,8 @@ int kf_render_paint(struct kf_render *r, const struct kf_render_source *src,
 		    const struct kf_render_damage *d, const struct kf_render_target *t,
 		    struct kf_render_rect *rects, int max_rects)
 {
-	struct kf_render_source tmp;
-	const struct kf_render_source *s = kf_render_flash_source(r, src, &tmp);
+	struct kf_frame_source tmp;
+	const struct kf_render_source *s = kf_render_frame_source(r, src, &tmp);
 	if (!kf_paint_target_ok(t) || !s->row || d->rows != s->rows || d->cols != s->cols || max_rects < 0)
 		return -EINVAL;
 	kf_palette_frame(r, s);
@@ -737,11 +737,11 @@ int kf_render_paint_full(struct kf_render *r, const struct kf_render_source *s,
 			 const struct kf_render_target *t, struct kf_render_rect *rects,
 			 int max_rects)
 {
-	struct kf_render_source tmp;
-	return paint_full(r, kf_render_flash_source(r, s, &tmp), t, rects, max_rects);
+	struct kf_frame_source tmp;
+	return paint_full(r, kf_render_frame_source(r, s, &tmp), t, rects, max_rects);
 }
 
-/* kf_render_paint_full of the source the frame paints (kf_render_flash_source's already). */
+/* kf_render_paint_full of the source the frame paints (kf_render_frame_source's already). */
 static int paint_full(struct kf_render *r, const struct kf_render_source *s, const struct kf_render_target *t,
 		      struct kf_render_rect *rects, int max_rects)
 {

@@ -213,6 +213,16 @@ struct kf_render {
 	bool flash; /* the visual bell: frames painted inverted (kf_render_set_flash) */
 	bool pointer_visible;
 	int pointer_x, pointer_y;
+	/* The notice drawn over the grid (kf_render_set_notice; notice.c). Set by kf_render_set_notice, which bumps
+	 * gen; row placed by the first kf_render_notice_source after it, -1 until then. */
+	struct {
+		char text[KF_RENDER_NOTICE_MAX + 2]; /* with its blank either side; not NUL-terminated */
+		int len;                             /* cells; 0 = no notice */
+		int row;
+		unsigned gen;
+		struct grid_cell *cells; /* its row as painted (the source's, the notice over it); grows only */
+		int cap;
+	} notice;
 
 	/* Blend tables: coverage -> colour for recent (fg, bg) pairs, so glyph pixels are one table
 	 * load. */
@@ -294,6 +304,8 @@ struct kf_render {
 		bool blink_on, reverse_video;
 		bool pointer_visible;
 		int pointer_x, pointer_y;
+		unsigned notice_gen;
+		int notice_row, notice_cells; /* where the notice was drawn: row -1 or 0 cells for none */
 		const uint32_t *palette_ptr;
 		uint32_t palette_hash;
 	} seen;
@@ -417,6 +429,35 @@ static inline const struct kf_render_source *kf_render_flash_source(const struct
 	*tmp = *s;
 	tmp->reverse_video = !s->reverse_video;
 	return tmp;
+}
+
+/* notice.c: the source a frame paints while a notice is shown: s with the notice over its cells (tmp holds the
+ * copy and what its callbacks need; valid while s and tmp are), or s when the notice's row cannot be had
+ * (out of memory: not drawn). Places the notice's row the first time. */
+struct kf_notice_source {
+	struct kf_render_source s;
+	const struct kf_render_source *in;
+	struct kf_render *r;
+	int row, n; /* the row it covers, and its first n cells */
+};
+const struct kf_render_source *kf_render_notice_source(struct kf_render *r, const struct kf_render_source *s,
+						       struct kf_notice_source *tmp);
+/* notice.c: the cells the notice covers in a frame of s (0 for none), on *row. */
+int kf_render_notice_cells(const struct kf_render *r, const struct kf_render_source *s, int *row);
+
+/* The source a frame paints (collect_damage, paint): the notice over s when one is shown (nothing but a test
+ * when not), then the visual bell's reverse video (kf_render_flash_source). */
+struct kf_frame_source {
+	struct kf_notice_source notice;
+	struct kf_render_source flash;
+};
+static inline const struct kf_render_source *kf_render_frame_source(struct kf_render *r,
+								    const struct kf_render_source *s,
+								    struct kf_frame_source *tmp)
+{
+	if (__builtin_expect(r->notice.len != 0, 0))
+		s = kf_render_notice_source(r, s, &tmp->notice);
+	return kf_render_flash_source(r, s, &tmp->flash);
 }
 
 #endif

@@ -181,6 +181,7 @@ void kf_render_destroy(struct kf_render *r)
 	free(r->glyph_scratch);
 	free(r->curly.y);
 	free(r->scratch);
+	free(r->notice.cells);
 	free(p->font_name);
 	free(p->font_file);
 	free(p);

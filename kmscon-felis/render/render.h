@@ -97,6 +97,17 @@ void kf_render_set_blink(struct kf_render *r, bool on);
 void kf_render_set_flash(struct kf_render *r, bool on);
 /* The mouse pointer: a small arrow with its tip at pixel (x, y); hidden by default. */
 void kf_render_set_pointer(struct kf_render *r, bool visible, int x, int y);
+/* A transient notice over the grid (kmscon-felis: a paste or keys refused while a program runs): text, cut at
+ * KF_RENDER_NOTICE_MAX bytes, bytes other than printable ASCII drawn as '?', copied; drawn with a blank either
+ * side in the screen's reverse colours (as SGR 7 over the default colours) from the left edge of the top row,
+ * or of the bottom row when the cursor is on the top row as it first appears (the line being typed stays in
+ * view); it keeps its row until it goes. NULL or "" removes it. It is drawn over the source's cells and never
+ * changes them: its start, a change of its text and its end damage its cells at the next
+ * kf_render_collect_damage, which then come back from the source as they are; a cursor under it is hidden.
+ * With no notice a frame pays one test, nothing per row or cell. How long it stays is the caller's matter
+ * (kmscon-felis/notice.h). */
+#define KF_RENDER_NOTICE_MAX 200
+void kf_render_set_notice(struct kf_render *r, const char *text);
 
 /* What to paint. Rows are read through callbacks so that a grid or a hand-built screen can be
  * painted. */

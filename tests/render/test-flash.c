@@ -12,60 +12,12 @@
 #include "grid/grid.h"
 #include "kmscon-felis/render/render.h"
 #include "../kf-check.h"
+#include "frames.h"
 
 static int failures;
 
 #define COLS 20
 #define ROWS 4
-
-struct canvas {
-	uint32_t *px;
-	int w, h;
-	struct kf_render_damage d;
-};
-
-/* One frame of the frame loop: returns how many cells were damaged. */
-static int frame(struct kf_render *r, struct grid *g, struct canvas *c)
-{
-	struct kf_render_source src;
-	struct kf_render_target t = {c->px, c->w, c->h, c->w * 4, KF_RENDER_XRGB8888};
-	int n = 0;
-
-	kf_render_source_from_grid(&src, g);
-	kf_render_damage_clear(&c->d);
-	kf_render_collect_damage(r, &src, &c->d);
-	grid_damage_clear(g);
-	for (int y = 0; y < c->d.rows; y++)
-		n += c->d.x1[y] > c->d.x0[y] ? c->d.x1[y] - c->d.x0[y] : 0;
-	if (n && kf_render_paint(r, &src, &c->d, &t, NULL, 0) < 0)
-		abort();
-	return n;
-}
-
-/* The picture of g with DECSCNM set to reverse, painted whole by a fresh renderer (margins included). */
-static uint32_t *reference(struct grid *g, bool reverse, int w, int h)
-{
-	struct kf_render *r;
-	struct kf_render_source src;
-	uint32_t *px = calloc((size_t)w * h, 4);
-	if (!px || kf_render_create(&(struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN}, &r))
-		abort();
-	kf_render_source_from_grid(&src, g);
-	src.reverse_video = reverse;
-	struct kf_render_target t = {px, w, h, w * 4, KF_RENDER_XRGB8888};
-	if (kf_render_paint_full(r, &src, &t, NULL, 0) < 0)
-		abort();
-	kf_render_destroy(r);
-	return px;
-}
-
-static int differ(const uint32_t *a, const uint32_t *b, int w, int h)
-{
-	int n = 0;
-	for (int i = 0; i < w * h; i++)
-		n += a[i] != b[i];
-	return n;
-}
 
 static void run(bool decscnm)
 {
@@ -76,18 +28,15 @@ static void run(bool decscnm)
 	struct grid *g = grid_create(&(struct grid_config){.cols = COLS, .rows = ROWS}, NULL, NULL);
 	static const char text[] = "\x1b[31mred\x1b[m plain\r\n\x1b[44mblue\x1b[m \x1b[7mreverse\x1b[m";
 
-	if (!g || kf_render_create(&(struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN}, &r))
+	if (!g)
 		abort();
+	r = builtin_render();
 	grid_feed(g, (const uint8_t *)text, sizeof(text) - 1);
 	if (decscnm)
 		grid_feed(g, (const uint8_t *)"\x1b[?5h", 5);
 	kf_render_cell_size(r, &cw, &ch);
 	/* a canvas larger than the grid: the margins right and below flash too */
-	c.w = COLS * cw + 7;
-	c.h = ROWS * ch + 5;
-	c.px = calloc((size_t)c.w * c.h, 4);
-	if (!c.px || kf_render_damage_init(&c.d, COLS, ROWS) < 0)
-		abort();
+	canvas_init(&c, COLS, ROWS, COLS * cw + 7, ROWS * ch + 5);
 	uint32_t *normal = reference(g, decscnm, c.w, c.h), *inverted = reference(g, !decscnm, c.w, c.h);
 
 	frame(r, g, &c);
@@ -127,8 +76,7 @@ static void run(bool decscnm)
 
 	free(normal);
 	free(inverted);
-	free(c.px);
-	kf_render_damage_finish(&c.d);
+	canvas_finish(&c);
 	kf_render_destroy(r);
 	grid_destroy(g);
 }
