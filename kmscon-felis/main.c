@@ -121,6 +121,15 @@ static int start_bell(struct kf_app *app)
 	return r;
 }
 
+/* A refusal while the program runs (session.h): over the screen on a display; headless there is none to show it
+ * on, and the session has logged it. */
+static void on_notice(void *ud, const char *text)
+{
+	struct kf_app *app = ud;
+	if (app->output)
+		kf_output_show_notice(app->output, text);
+}
+
 /* OSC 52: the application sets the clipboard every instance shares. */
 static void on_osc52(void *ud, const char *targets, const uint8_t *data, size_t len)
 {
@@ -252,7 +261,7 @@ static int start_session(struct kf_app *app, int cols, int rows)
 		log_warn("KMSCON_FELIS_READ_PAUSE_US=%s ignored: want 0 to %u (microseconds)", pause,
 			 KF_SESSION_READ_PAUSE_MAX_US);
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output, .bell = on_bell,
-					  .clipboard = on_osc52, .clipboard_get = on_osc52_get};
+					  .clipboard = on_osc52, .clipboard_get = on_osc52_get, .notice = on_notice};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
 }
 

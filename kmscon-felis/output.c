@@ -15,6 +15,7 @@
 #include "kmscon-felis/blink.h"
 #include "kmscon-felis/flash.h"
 #include "kmscon-felis/loop.h"
+#include "kmscon-felis/notice.h"
 #include "kmscon-felis/output.h"
 #include "kmscon-felis/render/render.h"
 
@@ -39,6 +40,7 @@ struct kf_output {
 	struct kf_timer *pace_timer;      /* wakes the loop when next_frame_ns comes */
 	struct kf_timer *blink_timer;     /* flips the blink phase; armed only while something blinks */
 	struct kf_timer *flash_timer;     /* ends a flash kept on past the bell's off (flash.h); armed then only */
+	struct kf_timer *notice_timer;    /* the notice's next text or its end (notice.h); armed while one is shown */
 	struct kf_output_config cfg;
 	char *seat;
 	struct kf_output_callbacks cb;
@@ -62,6 +64,7 @@ struct kf_output {
 	bool shown;                       /* first_frame was called */
 	bool suspended;                   /* the seat took the display away (kf_output_suspend) */
 	struct kf_flash flash;            /* the visual bell's: kf_output_set_flash, render_frame, flash_timer */
+	struct kf_notice notice;          /* over the screen: kf_output_show_notice, notice_timer */
 
 	/* Blinking (blink.h): the phase, and what the timer needs to know without scanning the screen on every
 	 * wake-up. blink_rows is refreshed for the rows each frame paints (what the display shows), blink_cursor
@@ -176,6 +179,33 @@ static void on_flash_timer(void *ud, struct kf_timer *t)
 		flash_end(o);
 	else if (o->flash.on && o->flash.due_ns)
 		kf_timer_arm(t, o->flash.due_ns - now, 0);
+}
+
+/* The notice's text changed or it went: its row is repainted at the next frame (the renderer damages it), as
+ * no activity (like the flash: a refusal comes from the user's own input, which woke the display already). */
+static void notice_changed(struct kf_output *o, enum kf_notice_change c)
+{
+	if (c == KF_NOTICE_SAME)
+		return;
+	kf_render_set_notice(o->render, c == KF_NOTICE_TEXT ? o->notice.text : NULL);
+	o->requested = true;
+}
+
+static void notice_arm(struct kf_output *o, uint64_t now)
+{
+	const uint64_t due = kf_notice_due(&o->notice);
+	if (due)
+		kf_timer_arm(o->notice_timer, due > now ? due - now : 1, 0);
+	else
+		kf_timer_disarm(o->notice_timer);
+}
+
+static void on_notice_timer(void *ud, struct kf_timer *t)
+{
+	struct kf_output *o = ud;
+	uint64_t now = kf_loop_now_ns();
+	notice_changed(o, kf_notice_expire(&o->notice, now));
+	notice_arm(o, now);
 }
 
 static void on_stats_signal(void *ud, int signo)
@@ -490,10 +520,11 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 	o->pace_timer = kf_loop_add_timer(loop, on_sync_timeout, o);
 	o->blink_timer = kf_loop_add_timer(loop, on_blink_timer, o);
 	o->flash_timer = kf_loop_add_timer(loop, on_flash_timer, o);
+	o->notice_timer = kf_loop_add_timer(loop, on_notice_timer, o);
 	/* Not SIGUSR1/SIGUSR2: libseat's VT handling (its builtin seatd) takes those. */
 	o->stats_signal = kf_loop_add_signal(loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, o);
 	if (!o->drm_src || !o->hook || !o->sync_timer || !o->pace_timer || !o->blink_timer || !o->flash_timer ||
-	    !o->stats_signal) {
+	    !o->notice_timer || !o->stats_signal) {
 		ret = errno ? -errno : -ENOMEM;
 		log_err("cannot add the display to the event loop: %s", strerror(-ret));
 		goto err;
@@ -516,6 +547,7 @@ void kf_output_destroy(struct kf_output *o)
 	kf_timer_remove(o->pace_timer);
 	kf_timer_remove(o->blink_timer);
 	kf_timer_remove(o->flash_timer);
+	kf_timer_remove(o->notice_timer);
 	kf_hook_remove(o->hook);
 	kf_source_remove(o->drm_src);
 	drm_backend_destroy(o->drm);
@@ -562,6 +594,13 @@ void kf_output_set_flash(struct kf_output *o, bool on)
 	 * blink phase it does not wake a blanked display (nor does the kernel console's bell), and a program that
 	 * rings now and then does not keep the display lit */
 	o->requested = true;
+}
+
+void kf_output_show_notice(struct kf_output *o, const char *text)
+{
+	uint64_t now = kf_loop_now_ns();
+	notice_changed(o, kf_notice_ask(&o->notice, text, now));
+	notice_arm(o, now);
 }
 
 void kf_output_rotate(struct kf_output *o, int step)

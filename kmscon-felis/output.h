@@ -8,6 +8,8 @@
  *  - synchronized output (DECSET 2026) holds the frame until it ends or 150 ms pass;
  *  - blinking text and cursors flip on a timer that runs only while something blinks on the lit display
  *    (blink.h); a flip requests a frame like any other change;
+ *  - a notice (a paste or keys refused while a program runs) is drawn over the screen by the renderer for a few
+ *    seconds, its text changed at most once a second (notice.h), never written to the grid;
  *  - the canvas keeps the whole picture, so a frame paints only the damaged cells; drm/ copies the union of
  *    damage over each scan-out buffer's age from it.
  * The grid size follows the canvas (the smallest connected display): the resize callback tells the session.
@@ -68,6 +70,13 @@ void kf_output_request_frame(struct kf_output *o, bool all);
  * as it was asked for, from the first frame that showed it (flash.h: a DECSET 2026 hold may have kept every
  * frame back); the output's own timer ends it then. */
 void kf_output_set_flash(struct kf_output *o, bool on);
+/* A notice over the screen (session.h's notice callback: a paste or keys refused while a program runs): text
+ * (not kept) drawn by the renderer over the top row, or the bottom one when the cursor is on the top row
+ * (kf_render_set_notice), never written to the grid; its row is painted from the grid again when it goes,
+ * KF_NOTICE_SHOW_NS after it was last asked for. Its text changes at most once per KF_NOTICE_GAP_NS and the
+ * same text asked again changes nothing (notice.h), so a flood of refusals repaints one row at most once a
+ * second. A frame like any other change, but no activity. */
+void kf_output_show_notice(struct kf_output *o, const char *text);
 
 /* Turns the display by step quarters (+1 clockwise, -1 counter-clockwise), as a hotplug would change it: the
  * grid takes the turned size through the resize callback (the program gets SIGWINCH) and the next frame repaints

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,24 @@ static void report_dropped(struct kf_session *s)
 		log_notice("write queue: %u key writes were dropped", s->dropped_keys);
 	s->dropped_replies = s->dropped_keys = 0;
 }
+
+/* A refusal the user caused and should see while a program runs (session.h, the notice callback): logged at
+ * warning level and handed to the display, which draws it over the screen. Never fed to the grid: the program's
+ * cursor, pen and parser state are its own (a line fed there moved its cursor, turned its reverse video off,
+ * and vanished into a string it had left open). */
+__attribute__((format(printf, 3, 4))) static void refusal_at(struct kf_session *s, int line, const char *fmt, ...)
+{
+	char text[KF_SESSION_NOTICE_MAX + 1];
+	va_list ap;
+	int n = snprintf(text, sizeof(text), "kmscon-felis: ");
+	va_start(ap, fmt);
+	vsnprintf(text + n, sizeof(text) - (size_t)n, fmt, ap);
+	va_end(ap);
+	kf_log_msg(KF_LOG_WARN, LOG_TAG, __FILE__, line, "%s", text + n); /* the caller's line */
+	if (s->cb.notice)
+		s->cb.notice(s->ud, text);
+}
+#define refusal(s, ...) refusal_at(s, __LINE__, __VA_ARGS__)
 
 static void on_reply(void *ud, const uint8_t *data, size_t len)
 {
@@ -593,8 +612,8 @@ int kf_session_write(struct kf_session *s, const void *data, size_t len)
 	 * broken keyboard, and one line per key would flood the journal while the child reads nothing. */
 	int r = pty_write(s->pty, data, len);
 	if (r == -ENOBUFS && s->dropped_keys++ == 0)
-		log_warn("write queue full (%zu bytes the program has not read): dropping keys until it reads",
-			 kf_session_write_pending(s));
+		refusal(s, "write queue full (%zu bytes the program has not read): dropping keys until it reads",
+			kf_session_write_pending(s));
 	else if (r == 0)
 		report_dropped(s);
 	return r;
@@ -682,22 +701,14 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 	 * as the child reads: refused only when the queue would then pass that bound. */
 	const size_t room = pty_write_bulk_room(s->pty);
 	if (len > room || extra > room - len) { /* not len + extra > room: that sum can wrap */
-		char msg[200];
-		int n = snprintf(msg, sizeof(msg),
-				 "\r\n\033[7m[kmscon-felis: paste of %zu bytes refused: the program has not read the "
-				 "%zu bytes before it yet]\033[27m\r\n",
-				 len, kf_session_write_pending(s));
-		log_warn("paste of %zu bytes refused: %zu bytes before it are unread", len,
-			 kf_session_write_pending(s));
-		grid_feed(s->grid, (const uint8_t *)msg, (size_t)n);
-		if (s->cb.output)
-			s->cb.output(s->ud);
+		refusal(s, "paste of %zu bytes refused: the program has not read the %zu bytes before it yet", len,
+			kf_session_write_pending(s));
 		return -ENOBUFS;
 	}
 	/* marks and text in one piece: a paste is queued all or nothing */
 	uint8_t *buf = malloc(len + extra + 1), *text = buf + extra / 2;
 	if (!buf) {
-		log_warn("paste of %zu bytes refused: out of memory", len);
+		refusal(s, "paste of %zu bytes refused: out of memory", len);
 		return -ENOMEM;
 	}
 	bool bad[128];
@@ -719,7 +730,7 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 	}
 	int r = pty_write_bulk(s->pty, buf, n);
 	if (r < 0)
-		log_warn("paste of %zu bytes refused: %s", len, strerror(-r));
+		refusal(s, "paste of %zu bytes refused: %s", len, strerror(-r));
 	free(buf);
 	return r;
 }

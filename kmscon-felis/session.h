@@ -71,7 +71,15 @@ struct kf_session_callbacks {
 	void (*clipboard)(void *ud, const char *targets, const uint8_t *data, size_t len);
 	/* An OSC 52 query, only with kf_session_config.clipboard_read: grid_callbacks.clipboard_get. May be NULL. */
 	int (*clipboard_get)(void *ud, const char *targets, uint8_t **data, size_t *len);
+	/* Something the user did was refused while a program runs (a paste past the queue's bound, out of memory
+	 * or not written; keys dropped by a full queue, once per burst): text is one line of printable ASCII
+	 * ("kmscon-felis: ..."), valid during the call, for the display to show over the screen
+	 * (kf_output_show_notice). Never written to the grid: the program's cursor, pen and parser state are its
+	 * own. It is logged too. May be NULL. */
+	void (*notice)(void *ud, const char *text);
 };
+/* The longest text the notice callback is given, in bytes (longer ones are cut). */
+#define KF_SESSION_NOTICE_MAX 160
 
 struct kf_session;
 
@@ -95,7 +103,8 @@ void kf_session_destroy(struct kf_session *s);
 struct grid *kf_session_grid(struct kf_session *s);
 
 /* Keystroke bytes (already encoded by the key encoder) for the child. Queued after everything written
- * before. Returns 0, -ENOBUFS when the queue is full (the key is dropped; logged once per burst), or
+ * before. Returns 0, -ENOBUFS when the queue is full (the key is dropped; logged and told through the notice
+ * callback once per burst), or
  * -ENOTCONN between a child's exit and its respawn. Does not take ownership of data. While a paste is in the
  * queue, keys (and replies) may fill it to the paste's bound (kf_session_paste): they wait behind the paste. */
 int kf_session_write(struct kf_session *s, const void *data, size_t len);
@@ -110,8 +119,8 @@ size_t kf_session_write_pending(const struct kf_session *s);
  * It may take the write queue past write_queue_max, up to a clipboard's worth (KF_CLIPBOARD_MAX) with its marks
  * and 64 KiB more (4 MiB + 12 bytes: the queue's hard bound, pty_write_bulk), and is written as the child reads,
  * the keys and replies written after it after it. All or nothing: when it would pass that bound, nothing is
- * sent, a visible notice is written on the screen and -ENOBUFS is returned; -ENOMEM when the filtered copy
- * cannot be made. Does not take ownership of data. */
+ * sent, the notice callback tells the user (drawn over the screen, not written to it) and -ENOBUFS is returned;
+ * -ENOMEM when the filtered copy cannot be made (told the same way). Does not take ownership of data. */
 int kf_session_paste(struct kf_session *s, const void *data, size_t len);
 /* The text of a paste the child did not ask to have bracketed, its line ends as the Enter key sends them: "\r\n"
  * and "\n" become "\r". Writes to out (room for len bytes; may be in itself) and returns the length. */

@@ -2,7 +2,8 @@
  * visual bell's flash (bell.c, flash.c) without a display: the output runs on a real loop with a seat no card
  * belongs to, so nothing is painted, but the timers, the phase and flash the renderer is given and the loop's
  * wake-ups are the program's own. The blink phase and the flash's time are also checked with a made-up clock
- * (what a frame that shows the flash does to it can only be checked that way here). */
+ * (what a frame that shows the flash does to it can only be checked that way here), as are the notice's time and
+ * rate limit (notice.c); the notice is also shown through the real loop. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "kmscon-felis/blink.h"
 #include "kmscon-felis/flash.h"
 #include "kmscon-felis/loop.h"
+#include "kmscon-felis/notice.h"
 #include "kmscon-felis/output.h"
 #include "kmscon-felis/render/render-internal.h"
 #include "../kf-check.h"
@@ -345,6 +347,80 @@ static void test_flash_held(void)
 	rig_close(&r);
 }
 
+/* ------------------------------------------------------------------ the notice over the screen (notice.h) */
+
+/* By the clock: shown at once, kept up while asked again, gone KF_NOTICE_SHOW_NS after the last ask; a new text
+ * at most once per KF_NOTICE_GAP_NS, the latest kept for then; the same text changes nothing; the text cut. */
+static void test_notice_time(void)
+{
+	struct kf_notice n;
+	uint64_t t = 1000 * MS;
+	char longer[400];
+
+	kf_notice_init(&n);
+	CHECK(!kf_notice_due(&n), "nothing shown: no timer");
+	CHECK(kf_notice_ask(&n, "", t) == KF_NOTICE_SAME && !n.on, "an empty text shows nothing");
+	CHECK(kf_notice_ask(&n, "a", t) == KF_NOTICE_TEXT && !strcmp(n.text, "a"), "shown at once");
+	CHECK(kf_notice_due(&n) == t + KF_NOTICE_SHOW_NS, "goes after the shown time");
+	/* a flood of the same text: nothing to draw, the end moves with the last */
+	int changes = 0;
+	for (int i = 1; i <= 1000; i++)
+		changes += kf_notice_ask(&n, "a", t + (uint64_t)i * MS) != KF_NOTICE_SAME;
+	CHECK(!changes && kf_notice_due(&n) == t + 1000 * MS + KF_NOTICE_SHOW_NS, "the same text 1000 times: %d "
+	      "changes", changes);
+	/* a flood of different texts (counts that differ): at most one change per gap */
+	changes = 0;
+	for (int i = 0; i < 3000; i++) {
+		char text[32];
+		const uint64_t now = t + 1000 * MS + (uint64_t)i * MS;
+		snprintf(text, sizeof(text), "b%d", i);
+		changes += kf_notice_ask(&n, text, now) != KF_NOTICE_SAME;
+		if (kf_notice_due(&n) <= now)
+			changes += kf_notice_expire(&n, now) != KF_NOTICE_SAME;
+	}
+	CHECK(changes == 3, "3 s of a new text every ms: %d changes (want 3: one per second)", changes);
+	const uint64_t last = t + 3999 * MS;
+	CHECK(n.pending && kf_notice_due(&n) == n.changed_ns + KF_NOTICE_GAP_NS, "the latest waits for the gap");
+	CHECK(kf_notice_expire(&n, kf_notice_due(&n)) == KF_NOTICE_TEXT && !strcmp(n.text, "b2999"),
+	      "then the latest is shown (%s)", n.text);
+	CHECK(kf_notice_due(&n) == last + KF_NOTICE_SHOW_NS, "and goes after the last ask's time");
+	CHECK(kf_notice_expire(&n, last + KF_NOTICE_SHOW_NS - 1) == KF_NOTICE_SAME, "not before");
+	CHECK(kf_notice_expire(&n, last + KF_NOTICE_SHOW_NS) == KF_NOTICE_GONE && !n.on && !kf_notice_due(&n),
+	      "gone");
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = 0;
+	CHECK(kf_notice_ask(&n, longer, t) == KF_NOTICE_TEXT && strlen(n.text) == KF_NOTICE_TEXT_MAX,
+	      "a long text is cut at %zu bytes", strlen(n.text));
+}
+
+/* Through the program's frame loop: the renderer gets the notice at once, a flood of refusals changes its text
+ * once at most in 300 ms, and the grid is never touched. */
+static void test_notice_output(void)
+{
+	struct rig r = {0};
+
+	if (!rig_open(&r))
+		return;
+	rig_feed(&r, "\x1b[3;5Hprogram");
+	kf_output_show_notice(r.out, "kmscon-felis: paste of 9 bytes refused");
+	CHECK(r.render->notice.len == 2 + (int)strlen("kmscon-felis: paste of 9 bytes refused"),
+	      "the renderer has the notice at once (%d cells)", r.render->notice.len);
+	const unsigned gen = r.render->notice.gen;
+	const uint64_t t0 = kf_loop_now_ns();
+	for (int i = 0; kf_loop_now_ns() - t0 < 300 * MS; i++) {
+		char text[64];
+		snprintf(text, sizeof(text), "kmscon-felis: paste of %d bytes refused", i);
+		kf_output_show_notice(r.out, text);
+		kf_loop_dispatch(r.loop, 1);
+	}
+	CHECK(r.render->notice.gen - gen <= 1, "300 ms of refusals changed the notice %u times",
+	      r.render->notice.gen - gen);
+	struct grid_cursor cur;
+	grid_get_cursor(r.grid, &cur);
+	CHECK(cur.x == 11 && cur.y == 2 && grid_row(r.grid, 0)[0].cp == 0, "the grid is untouched");
+	rig_close(&r);
+}
+
 int main(void)
 {
 	test_phase();
@@ -354,5 +430,7 @@ int main(void)
 	test_flash();
 	test_flash_time();
 	test_flash_held();
+	test_notice_time();
+	test_notice_output();
 	return failures ? 1 : 0;
 }

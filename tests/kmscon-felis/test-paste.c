@@ -1,6 +1,7 @@
 /* tests/kmscon-felis/test-paste.c: what the console sends to a real child through the session: pastes
- * (bracketed, refused past the write queue's bound with a notice, streamed, the largest clipboard, filtered of
- * the end marker, newlines as CR, controls), focus reports, and what a child that exits leaves unread (logged). */
+ * (bracketed, refused past the write queue's bound with a notice that leaves the program's screen state alone,
+ * streamed, the largest clipboard, filtered of the end marker, newlines as CR, controls), focus reports, and what
+ * a child that exits leaves unread (logged). */
 #include "kmscon-felis/session.h"
 
 #include <fcntl.h>
@@ -62,7 +63,6 @@ static void test_oneshot_and_paste(void)
 		memset(big, 'p', KF_CLIPBOARD_MAX);
 		CHECK(kf_session_paste(s, big, KF_CLIPBOARD_MAX) == 0);
 		CHECK(kf_session_paste(s, big, 300000) == -ENOBUFS);
-		CHECK(strstr(screen(s), "paste of 300000 bytes refused"));
 		/* Fits: accepted whole. */
 		CHECK(kf_session_paste(s, big, 1000) == 0);
 		/* Keys are refused once the queue and what waits behind it are full, never block. */
@@ -330,6 +330,119 @@ static void test_exit_unread_logged(void)
 	kf_loop_destroy(c.loop);
 }
 
+/* What a refusal tells the user while a program runs is shown over the screen (the notice callback: the output
+ * draws it, kf_render_set_notice), never fed to the program's grid: the notice used to be written there with a
+ * line break and SGR 7/27, which moved the program's cursor (scrolling at the bottom), turned its reverse video
+ * off, and vanished into a string the program had left open. Here the program puts its cursor at row 3, column
+ * 10 with reverse video on and an OSC 0 open, the paste is refused, then the program ends its title and writes
+ * "X": the X lands where the program put it, in reverse video, and the title is the program's alone. */
+struct notices {
+	int n;
+	char last[256];
+	char title[256];
+};
+
+static void on_notice(void *ud, const char *text)
+{
+	struct notices *nt = ud;
+	nt->n++;
+	snprintf(nt->last, sizeof(nt->last), "%s", text);
+}
+
+static void on_title(void *ud, const char *utf8)
+{
+	struct notices *nt = ud;
+	snprintf(nt->title, sizeof(nt->title), "%s", utf8);
+}
+
+struct notice_ctx {
+	struct ctx c; /* first: the harness's callbacks take it as their ud */
+	struct notices nt;
+};
+
+static void notice_on_exited(void *ud, int code)
+{
+	on_exited(&((struct notice_ctx *)ud)->c, code);
+}
+
+static void notice_on_notice(void *ud, const char *text)
+{
+	on_notice(&((struct notice_ctx *)ud)->nt, text);
+}
+
+static void notice_on_title(void *ud, const char *utf8)
+{
+	on_title(&((struct notice_ctx *)ud)->nt, utf8);
+}
+
+static void test_refusal_leaves_program_state(void)
+{
+	char go[256], script[1024];
+	snprintf(go, sizeof(go), "%s/go-notice", tmpdir);
+	snprintf(script, sizeof(script),
+		 "stty raw -echo; printf '\\033[?2004h\\033[4;11H\\033[7m\\033]0;mine'; "
+		 "while [ ! -e %s ]; do sleep 0.02; done; printf '\\007X'; exec sleep 60", go);
+	const char *argv[] = {"sh", "-c", script, NULL};
+	struct notice_ctx nc = {.c = {.loop = kf_loop_create()}};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 100, .rows = 10,
+					.write_queue_max = 64u << 10};
+	struct kf_session_callbacks cb = {.exited = notice_on_exited, .notice = notice_on_notice,
+					  .title = notice_on_title};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(nc.c.loop, &cfg, &cb, &nc, &s) == 0);
+	struct grid_cursor cur = {0};
+	for (int i = 0; s && i < 100 && !(cur.x == 10 && cur.y == 3); i++) {
+		run_for(nc.c.loop, 50);
+		grid_get_cursor(kf_session_grid(s), &cur);
+	}
+	CHECK(cur.x == 10 && cur.y == 3);
+	char *big = calloc(1, KF_CLIPBOARD_MAX);
+	CHECK(big != NULL);
+	if (s && big) {
+		memset(big, 'p', KF_CLIPBOARD_MAX);
+		CHECK(kf_session_paste(s, big, KF_CLIPBOARD_MAX) == 0);
+		CHECK(kf_session_paste(s, big, 300000) == -ENOBUFS);
+		CHECK(nc.nt.n == 1 && strstr(nc.nt.last, "paste of 300000 bytes refused"));
+		grid_get_cursor(kf_session_grid(s), &cur);
+		printf("after the refusal: cursor y=%d x=%d, notices %d: \"%s\"\n", cur.y, cur.x, nc.nt.n, nc.nt.last);
+		CHECK(cur.x == 10 && cur.y == 3);
+		/* the program's next output ends its OSC and writes X */
+		FILE *f = fopen(go, "w");
+		if (f)
+			fclose(f);
+		const struct grid_cell *row = NULL;
+		int xy = -1;
+		for (int i = 0; i < 200 && xy < 0; i++) {
+			run_for(nc.c.loop, 20);
+			for (int y = 0; y < 10 && xy < 0; y++) {
+				row = grid_row(kf_session_grid(s), y);
+				for (int x = 0; x < 100 && xy < 0; x++)
+					if (row[x].cp == 'X')
+						xy = y * 100 + x;
+			}
+		}
+		const struct grid_style *st = xy >= 0 ? grid_style(kf_session_grid(s), row[xy % 100].style) : NULL;
+		printf("the program's X: y=%d x=%d reverse=%d; title \"%s\"; screen has the notice: %d\n",
+		       xy < 0 ? -1 : xy / 100, xy < 0 ? -1 : xy % 100, st && (st->attrs & GRID_ATTR_REVERSE),
+		       nc.nt.title, strstr(screen(s), "refused") != NULL);
+		CHECK(xy == 3 * 100 + 10);
+		CHECK(st && (st->attrs & GRID_ATTR_REVERSE));
+		CHECK(!strcmp(nc.nt.title, "mine"));
+		CHECK(!strstr(screen(s), "refused"));
+		/* Keys refused by the full queue: one notice for the burst, as one log line. */
+		int r = 0, refused = 0;
+		for (int i = 0; i < 400; i++) {
+			r = kf_session_write(s, big, 4096);
+			refused += r == -ENOBUFS;
+		}
+		printf("keys: %d writes refused, %d notices in all: \"%s\"\n", refused, nc.nt.n, nc.nt.last);
+		CHECK(refused > 1 && nc.nt.n == 2 && strstr(nc.nt.last, "dropping keys"));
+	}
+	free(big);
+	kf_session_destroy(s);
+	kf_loop_destroy(nc.c.loop);
+}
+
 int main(void)
 {
 	if (session_tests_begin() < 0)
@@ -342,5 +455,6 @@ int main(void)
 	test_paste_controls();
 	test_focus_reports();
 	test_exit_unread_logged();
+	test_refusal_leaves_program_state();
 	return session_tests_end();
 }
