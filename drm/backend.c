@@ -168,6 +168,8 @@ static void update_timer(struct drm_backend *b)
 				EARLIER(out->next_frame_ns);
 		}
 	}
+	if (b->fb && b->fb->inflight)
+		EARLIER(b->fb->flip_ns);
 #undef EARLIER
 	if (when == 0 || b->armed_ns == 0 || when < b->armed_ns)
 		arm_timer(b, when);
@@ -184,6 +186,7 @@ static void kick(struct drm_backend *b)
 	b->retry_ns = 0;
 	if (!drm_backend_active(b))
 		return;
+	drm_fallback_kick(b, now);
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		struct drm_card *card = b->cards[c];
 		int ret;
@@ -216,6 +219,8 @@ bool drm_backend_can_render(const struct drm_backend *b)
 
 	if (!drm_backend_active(b) || !b->canvas.width)
 		return false;
+	if (b->fb && !b->fb->inflight)
+		return true;
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		const struct drm_card *card = b->cards[c];
 
@@ -248,6 +253,10 @@ void drm_backend_frame_ready(struct drm_backend *b)
 
 static void mark_all(struct drm_backend *b, const struct drm_region *rg)
 {
+	if (b->fb) {
+		drm_region_add_region(&b->fb->damage, rg);
+		b->fb->dirty = true;
+	}
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
 			struct drm_output *out = b->cards[c]->outputs[i];
@@ -327,13 +336,23 @@ static void update_canvas(struct drm_backend *b, bool force)
 			n++;
 		}
 	}
+	/* No DRM output: the framebuffer fallback, if there is one (always a canvas in ordinary memory: the
+	 * mapping is never read). Another fbdev of the same size is still a new picture to paint. */
+	force |= drm_fallback_update(b, n);
+	if (b->fb) {
+		drm_rotate_size(b->cfg.rotation, b->fb->width, b->fb->height, &w, &h);
+		shadow = true;
+		n = 1;
+	}
 	/* Clones share one picture: only a single output can be painted directly; and a turned one never (its
 	 * copy into the buffer turns the pixels). */
 	direct = n == 1 && !shadow && b->cfg.rotation == DRM_ROTATE_NORMAL;
 	b->stats.outputs = n;
 	if (n == 0 && !b->waiting_logged) {
 		drm_warn("no usable display: %s; waiting for a card or a monitor to appear",
-			 b->n_cards ? "no connected connector can be driven" : "no DRM card with KMS on this seat");
+			 b->cfg.force_fbdev ? "drm=off and no framebuffer device"
+			 : b->n_cards	    ? "no connected connector can be driven"
+					    : "no DRM card with KMS on this seat and no framebuffer device");
 		b->waiting_logged = true;
 	}
 	if (n)
@@ -353,6 +372,10 @@ static void update_canvas(struct drm_backend *b, bool force)
 		 direct ? ", painted directly into the dumb buffers (no shadow preference)" : "",
 		 rotations[b->cfg.rotation & 3]);
 	/* Every buffer must be cleared outside the new canvas and repainted. */
+	if (b->fb) {
+		drm_region_set_full(&b->fb->damage);
+		b->fb->dirty = true;
+	}
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
 			struct drm_output *out = b->cards[c]->outputs[i];
@@ -422,6 +445,9 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 	b->cfg.rotation = (unsigned)cfg->rotation <= DRM_ROTATE_LEFT ? cfg->rotation : DRM_ROTATE_NORMAL;
 	b->cfg.force_legacy = cfg->force_legacy || (env && strcmp(env, "1") == 0);
 	b->cfg.force_shadow = shadow && strcmp(shadow, "1") == 0;
+	b->cfg.force_fbdev = cfg->force_fbdev;
+	if (cfg->force_fbdev)
+		drm_info("drm=off: no DRM card is used; showing a framebuffer device");
 	b->dpms_timeout_s = cfg->dpms_timeout_s;
 	if (drop)
 		b->drop_flip_event = strtoull(drop, NULL, 10);
@@ -471,6 +497,7 @@ void drm_backend_destroy(struct drm_backend *b)
 		return;
 	while (b->n_cards)
 		drm_hotplug_remove_card(b, 0);
+	drm_fallback_finish(b);
 	drm_hotplug_finish(b);
 	if (b->timerfd >= 0)
 		close(b->timerfd);
@@ -524,6 +551,7 @@ static void on_timer(struct drm_backend *b)
 		drm_debug("timerfd: %s", strerror(errno));
 	b->armed_ns = 0;
 	drm_hotplug_retry(b, now);
+	drm_fallback_timer(b, now);
 	watchdog(b, now);
 	dpms_check(b, now);
 	kick(b);
@@ -588,6 +616,8 @@ void drm_backend_set_blank(struct drm_backend *b, bool blank)
 		}
 		for (unsigned c = 0; c < b->n_cards; c++)
 			drm_card_set_active(b->cards[c], false);
+		if (b->fb)
+			(void)drm_fbdev_set_blank(b->fb, true);
 		b->blanked = true;
 		drm_info("display blanked (DPMS off)");
 		return;
@@ -598,6 +628,12 @@ void drm_backend_set_blank(struct drm_backend *b, bool blank)
 		if (!b->cards[c]->atomic)
 			drm_card_set_active(b->cards[c], true);
 		b->cards[c]->needs_modeset = true;
+	}
+	if (b->fb) {
+		/* Without FBIOBLANK the picture was painted over with black. */
+		(void)drm_fbdev_set_blank(b->fb, false);
+		drm_region_set_full(&b->fb->damage);
+		b->fb->dirty = true;
 	}
 	drm_info("display unblanked");
 	kick(b);
@@ -615,6 +651,8 @@ void drm_backend_suspend(struct drm_backend *b)
 		return;
 	b->suspended = true;
 	b->blank_pending = false; /* after resume the DPMS deadline decides again */
+	if (b->fb)
+		b->fb->inflight = false;
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
 			struct drm_output *out = b->cards[c]->outputs[i];
@@ -639,6 +677,15 @@ void drm_backend_resume(struct drm_backend *b)
 	scan_all(b, &changed);
 	for (unsigned c = 0; c < b->n_cards; c++)
 		b->cards[c]->needs_modeset = true;
+	/* fbcon or another program drew on the framebuffer meanwhile, and may have changed its mode (fbset). */
+	if (b->fb && drm_fbdev_check(b->fb) != 0) {
+		drm_notice("%s: its mode changed or it is gone while we were away: opening it again", b->fb->path);
+		drm_fallback_finish(b);
+	}
+	if (b->fb) {
+		drm_region_set_full(&b->fb->damage);
+		b->fb->dirty = true;
+	}
 	drm_backend_update_canvas(b);
 	drm_info("display resumed");
 	/* Getting the display back is the user's doing (a VT switch, often from a program or another seat's
@@ -662,4 +709,7 @@ void drm_backend_get_stats(const struct drm_backend *b, struct drm_backend_stats
 		if (!stats->refresh_mhz && b->cards[c]->n_outputs)
 			stats->refresh_mhz = b->cards[c]->outputs[0]->refresh_mhz;
 	}
+	stats->fbdev = b->fb != NULL;
+	if (b->fb)
+		stats->refresh_mhz = b->fb->refresh_mhz;
 }

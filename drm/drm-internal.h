@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include <libudev.h>
+#include <linux/fb.h>
 
 #include <xf86drmMode.h>
 
@@ -134,6 +135,91 @@ enum {
 extern const char *const drm_conn_prop_names[CONN__COUNT];
 extern const char *const drm_crtc_prop_names[CRTC__COUNT];
 extern const char *const drm_plane_prop_names[PLANE__COUNT];
+
+/* ---- framebuffer fallback: pure parts (fbdev-format.c) ---- */
+#define DRM_FB_DEFAULT_MHZ 60000
+/* An fbdev's pixel layout: bytes per pixel, and each channel's bit offset and length (at most 8). */
+struct drm_fb_format {
+	uint8_t bytes; /* 2, 3 or 4 */
+	uint8_t r_off, r_len, g_off, g_len, b_off, b_len;
+	bool xrgb8888; /* the canvas' own layout: rows are copied as they are */
+};
+/* The layout of v (packed truecolour of 16, 24 or 32 bpp). Returns 0, or -ENOTSUP with the reason in why. */
+int drm_fb_format_from_var(const struct fb_var_screeninfo *v, const struct fb_fix_screeninfo *fix,
+			   struct drm_fb_format *f, char *why, size_t why_size);
+/* "XRGB8888", "RGB565", or the bits spelt out, into buf. */
+void drm_fb_format_name(const struct drm_fb_format *f, char *buf, size_t size);
+/* One XRGB8888 pixel in f's layout (each channel's top bits). */
+uint32_t drm_fb_pack(const struct drm_fb_format *f, uint32_t xrgb);
+/* n canvas pixels into n pixels of f at dst (n * f->bytes bytes; dst is only written). */
+void drm_fb_convert_row(const struct drm_fb_format *f, uint8_t *dst, const uint32_t *src, uint32_t n);
+/* The refresh in mHz from v's pixclock and margins; DRM_FB_DEFAULT_MHZ (60 Hz) when they are not set or give
+ * something outside 20..300 Hz. */
+uint32_t drm_fb_refresh_mhz(const struct fb_var_screeninfo *v);
+/* Whether an fbdev is a DRM driver's emulation: id (fix.id, /sys/class/graphics/fbN/name) ends in "drmfb", or
+ * its device has a drm/ directory. */
+bool drm_fb_is_drm_emulation(const char *id, bool has_drm_dir);
+struct drm_fb_candidate {
+	unsigned num;   /* N of fbN */
+	char id[32];    /* fix.id */
+	bool drm_dir;   /* /sys/class/graphics/fbN/device/drm exists */
+};
+/* The index of the fbdev to use among c (the lowest N; DRM emulations only when allow_emulation), or -1. */
+int drm_fb_pick(const struct drm_fb_candidate *c, size_t n, bool allow_emulation);
+
+/* ---- framebuffer fallback: the device (fbdev.c) and when to use it (fallback.c) ---- */
+/* One open /dev/fbN, shown instead of DRM outputs. Single-buffered: a frame is the canvas' damage copied
+ * into the mapping (never read: it may be write-combined or uncached); a timer at the mode's refresh stands
+ * in for the page-flip event, so that at most one frame goes out per refresh. */
+struct drm_fbdev {
+	int fd;
+	bool via_seat;        /* fd came from the seat's open callback (else open(2)) */
+	dev_t devnum;
+	char path[32], sysname[16], id[32];
+	uint32_t width, height, line_length;
+	struct drm_fb_format format;
+	uint8_t *map;         /* mmap of the visible area, from map_size bytes before it... */
+	size_t map_size;
+	uint8_t *visible;     /* ...: the first visible pixel */
+	size_t first;         /* its offset in the fb's memory (yoffset, xoffset) */
+	uint8_t *row;         /* a converted row in ordinary memory, written to the mapping with memcpy */
+	uint32_t *turned;     /* a turned display: the picture as the fb holds it, in XRGB8888 */
+	uint32_t refresh_mhz;
+	int64_t period_ns;
+	struct drm_region damage; /* canvas damage not yet copied */
+	bool dirty;
+	bool inflight;        /* a frame was copied and its refresh has not passed */
+	int64_t flip_ns;      /* when it passes (the "flip event") */
+	bool blank_ok;        /* FBIOBLANK works */
+	struct drm_ratelimit rl;
+};
+/* Opens and maps node (a /dev/fbN; sysname "fbN"): through the seat's callback if it takes it, else open(2).
+ * Logs why it cannot be used. Returns 0 and *out (owned by the caller until drm_fbdev_close) or -errno. */
+int drm_fbdev_open(struct drm_backend *b, const char *node, const char *sysname, dev_t devnum,
+		   struct drm_fbdev **out);
+/* Unmaps and closes. Accepts NULL. */
+void drm_fbdev_close(struct drm_backend *b, struct drm_fbdev *fb);
+/* Copies fb->damage from the canvas c (turned by r) into the fb and starts the refresh wait. Returns the
+ * pixels copied. */
+uint64_t drm_fbdev_copy(struct drm_fbdev *fb, const struct drm_canvas *c, enum drm_rotation r, int64_t now);
+/* FBIOBLANK: powers the display down (true) or up. Returns 0 or -errno (-ENOTTY/-EINVAL: not supported). */
+int drm_fbdev_set_blank(struct drm_fbdev *fb, bool blank);
+/* Reads the mode again (after a VT switch another program may have changed it): 1 when it changed (fb must be
+ * reopened), 0 when not, -errno when the device is gone. */
+int drm_fbdev_check(struct drm_fbdev *fb);
+
+/* fallback.c: whether to show an fbdev, and which. Called by the backend whenever the outputs change: with no
+ * DRM output (or with DRM off) opens the first usable fbdev; with a DRM output closes the fbdev. Returns true
+ * when the fbdev changed (the canvas must follow). */
+bool drm_fallback_update(struct drm_backend *b, unsigned drm_outputs);
+/* A uevent of the graphics subsystem (an fbN added or removed). */
+void drm_fallback_uevent(struct drm_backend *b, struct udev_device *dev);
+/* Copies the damage into the fbdev when it can take a frame (the backend's kick). */
+void drm_fallback_kick(struct drm_backend *b, int64_t now);
+/* The backend's timer: ends the refresh wait of the last copy (the fbdev's "page-flip event"). */
+void drm_fallback_timer(struct drm_backend *b, int64_t now);
+/* Closes the fbdev (drm_backend_destroy). */
+void drm_fallback_finish(struct drm_backend *b);
 
 /* ---- objects ---- */
 struct drm_buffer {
@@ -296,6 +382,7 @@ struct drm_backend_cfg_view {
 	enum drm_rotation rotation;
 	bool force_legacy;
 	bool force_shadow;
+	bool force_fbdev; /* drm=off: no DRM card is opened; the first fbdev is shown, emulations included */
 };
 
 #define DRM_MAX_CARDS 8
@@ -346,6 +433,9 @@ struct drm_backend {
 	} later[DRM_MAX_CARDS];
 	unsigned n_later;
 	int64_t later_ns;
+	/* The framebuffer fallback (fallback.c): the fbdev shown while there is no DRM output; NULL otherwise. */
+	struct drm_fbdev *fb;
+	bool fb_none_logged; /* "no usable fbdev" said once per wait */
 	/* Fault injection for tests (KMSCON_FELIS_DRM_DROP_FLIP_EVENT=N): the Nth page-flip event of ours is
 	 * ignored as if the kernel never sent it; 0 = none. */
 	uint64_t drop_flip_event, flip_events;

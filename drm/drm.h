@@ -13,6 +13,13 @@
  * every modeset, non-blocking flips with page-flip events, at most one commit in flight per CRTC, never a
  * blocking wait for a flip), or the legacy API when the driver has no atomic support.
  *
+ * Framebuffer fallback: while no DRM card drives a display (a kernel without a DRM driver for the GPU, or booted
+ * with nomodeset: efifb, vesafb), or always with force_fbdev (kmscon's drm=off), the backend shows the canvas on a
+ * Linux framebuffer device (/dev/fbN, not a DRM driver's fbdev emulation unless forced) behind this same
+ * interface: the canvas in ordinary memory, its damage copied into the mapping, a timer at the mode's refresh
+ * standing in for page-flip events, FBIOBLANK for DPMS. A DRM display appearing later takes over (see
+ * drm/fallback.c).
+ *
  * drm/ knows nothing about text. Everything runs on the caller's thread: drm_backend_get_fd() is one pollable
  * fd (an epoll set of its own holding the cards, the udev monitor and a timer for the flip watchdog, frame
  * pacing and DPMS) and drm_backend_dispatch() handles what is ready.
@@ -78,11 +85,12 @@ struct drm_backend_config {
 	enum drm_rotation rotation;       /* see drm_backend_set_rotation */
 	unsigned dpms_timeout_s;          /* blank after this long without activity; 0 = never */
 	bool force_legacy;                /* use drmModeSetCrtc/drmModePageFlip even when atomic works */
+	bool force_fbdev;                 /* kmscon's drm=off: open no DRM card, show a framebuffer device */
 	const char *seat;                 /* udev seat of the cards to use; NULL = "seat0" */
 };
 
 /* Creates the backend: enumerates the seat's cards and sets up every connected connector; the first modeset
- * happens with the first drm_backend_present (so it shows the program's first frame). Having no usable card is not an error: it logs why and waits for one through udev. An unsupported
+ * happens with the first drm_backend_present (so it shows the program's first frame). Having no usable card is not an error: it shows a framebuffer device if there is one, else logs why and waits for either through udev. An unsupported
  * mode_width x mode_height at start returns -EINVAL after logging the modes available. Does not take ownership
  * of cfg (seat is copied) or iface (copied); ud is passed back to the callbacks. Returns 0 or -errno. */
 int drm_backend_create(struct drm_backend **out, const struct drm_backend_config *cfg,
@@ -168,6 +176,7 @@ struct drm_backend_stats {
 	unsigned outputs;        /* outputs currently shown */
 	unsigned cards;          /* cards currently open */
 	bool legacy;             /* some card uses the legacy API */
+	bool fbdev;              /* a framebuffer device (/dev/fbN) is shown instead of DRM */
 	uint32_t refresh_mhz;    /* refresh rate of the first output in mHz, 0 without outputs */
 };
 void drm_backend_get_stats(const struct drm_backend *b, struct drm_backend_stats *stats);

@@ -18,7 +18,7 @@ static bool udev_is_our_card(const struct drm_backend *b, struct udev_device *de
 {
 	const char *name = udev_device_get_sysname(dev), *seat;
 
-	if (!name || strncmp(name, "card", 4) != 0 || !name[4])
+	if (b->cfg.force_fbdev || !name || strncmp(name, "card", 4) != 0 || !name[4])
 		return false;
 	for (const char *p = name + 4; *p; p++)
 		if (*p < '0' || *p > '9')
@@ -143,9 +143,16 @@ void drm_hotplug_dispatch(struct drm_backend *b)
 
 	while ((dev = udev_monitor_receive_device(b->mon))) {
 		const char *action = udev_device_get_action(dev);
+		const char *subsystem = udev_device_get_subsystem(dev);
 		bool changed = false;
 		int idx, err;
 
+		if (subsystem && strcmp(subsystem, "graphics") == 0) {
+			drm_fallback_uevent(b, dev);
+			udev_device_unref(dev);
+			drm_backend_update_canvas(b);
+			continue;
+		}
 		if (!action || !udev_is_our_card(b, dev)) {
 			udev_device_unref(dev);
 			continue;
@@ -201,7 +208,9 @@ int drm_hotplug_init(struct drm_backend *b)
 	if (!b->udev)
 		return -ENOMEM;
 	b->mon = udev_monitor_new_from_netlink(b->udev, source);
+	/* graphics: the fbN devices of the framebuffer fallback (fallback.c) */
 	if (!b->mon || udev_monitor_filter_add_match_subsystem_devtype(b->mon, "drm", NULL) < 0 ||
+	    udev_monitor_filter_add_match_subsystem_devtype(b->mon, "graphics", NULL) < 0 ||
 	    udev_monitor_enable_receiving(b->mon) < 0) {
 		drm_err("cannot listen to %s events for hotplug", source);
 		return -EIO;

@@ -198,6 +198,11 @@ const struct opt kf_opts[] = {
 	     "<Ctrl><Logo>Left"),
 
 	SECTION("Display"),
+	/* kmscon's drm option: on uses DRM when a card drives a display (and a framebuffer device otherwise), off
+	 * only a framebuffer device. */
+	BOOL("drm", 0, drm, "on",
+	     "Use DRM/KMS when a card drives a display, else a framebuffer device (/dev/fbN); off: the framebuffer "
+	     "device only"),
 	DIMS("mode", mode, OPTF_ZERO_OK, 100000, "0x0", "WxH", "Display mode (0x0: the preferred mode)",
 	     "1280x720"),
 	/* Off, unlike kmscon (on): the preferred mode unless asked otherwise, as the issue specifies. */
@@ -247,7 +252,7 @@ const struct opt kf_opts[] = {
 	IGNORED("session-control", 0), IGNORED("terminal-session", 0), IGNORED("soft-cursor", 0),
 	IGNORED("grab-session-dummy", 1),
 	IGNORED("grab-session-close", 1), IGNORED("grab-terminal-new", 1), IGNORED("grab-reboot", 1),
-	IGNORED("drm", 0), IGNORED("hwaccel", 0), IGNORED("gpus", 1), IGNORED("render-engine", 1),
+	IGNORED("hwaccel", 0), IGNORED("gpus", 1), IGNORED("render-engine", 1),
 	IGNORED("multi-monitor", 1), IGNORED("font-dpi", 1), IGNORED("render-timing", 0),
 };
 const size_t kf_opts_len = sizeof(kf_opts) / sizeof(kf_opts[0]);

@@ -180,6 +180,7 @@ struct kf_config {
 	struct kf_grab grab_rotate_cw, grab_rotate_ccw; /* turn the display a quarter (kmscon's <Logo>plus/minus) */
 
 	/* --- display (issue 5) --- */
+	bool drm; /* kmscon's drm: on (default) DRM first, a framebuffer device without a DRM display; off: fbdev only */
 	struct kf_size mode; /* --mode WxH; 0x0 = the connector's preferred mode */
 	bool use_original_mode; /* keep the mode each display has at start (off); mode wins over it */
 	unsigned int dpms_timeout; /* seconds without input or output before blanking; 0 = never (600) */

@@ -429,6 +429,7 @@ static int start_drm(struct kf_app *app)
 		.mode_width = c->mode.w,
 		.mode_height = c->mode.h,
 		.use_original_mode = c->use_original_mode,
+		.no_drm = !c->drm,
 		.dpms_timeout = c->dpms_timeout,
 		.rotation = (int)c->rotate,
 		.seat = c->seat,

@@ -507,6 +507,7 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 	dc.use_original_mode = cfg->use_original_mode;
 	dc.dpms_timeout_s = cfg->dpms_timeout;
 	dc.force_legacy = cfg->legacy;
+	dc.force_fbdev = cfg->no_drm;
 	dc.rotation = (enum drm_rotation)(cfg->rotation & 3);
 	dc.seat = o->seat;
 	ret = drm_backend_create(&o->drm, &dc, &di, o);
@@ -656,7 +657,7 @@ void kf_output_log_stats(const struct kf_output *o)
 	log_notice("frames: rendered=%llu presents=%llu commits=%llu flips=%llu modesets=%llu watchdog=%llu "
 		   "fast_flips=%llu pixels_copied=%llu outputs=%u cards=%u refresh_mhz=%u sync_holds=%llu "
 		   "sync_timeouts=%llu render_ms=%llu present_ms=%llu pixels_painted=%llu paced=%llu mono_ms=%llu "
-		   "render_cpu_ms=%llu present_cpu_ms=%llu%s",
+		   "render_cpu_ms=%llu present_cpu_ms=%llu%s%s",
 		   (unsigned long long)o->frames, (unsigned long long)s.presents, (unsigned long long)s.commits,
 		   (unsigned long long)s.flips, (unsigned long long)s.modesets,
 		   (unsigned long long)s.watchdog_fires, (unsigned long long)s.fast_flips,
@@ -666,5 +667,5 @@ void kf_output_log_stats(const struct kf_output *o)
 		   (unsigned long long)o->pixels_painted, (unsigned long long)o->paced,
 		   (unsigned long long)(kf_loop_now_ns() / 1000000),
 		   (unsigned long long)(o->render_cpu_ns / 1000000), (unsigned long long)(o->present_cpu_ns / 1000000),
-		   s.legacy ? " legacy" : "");
+		   s.legacy ? " legacy" : "", s.fbdev ? " fbdev" : "");
 }

@@ -1,6 +1,7 @@
 /* kmscon-felis/output.h: the display output and the frame loop (--backend=drm).
  *
- * Wires drm/ (one canvas shown on every connected connector), the renderer and the grid on the event loop:
+ * Wires drm/ (one canvas shown on every connected connector, or on a framebuffer device when there is no DRM
+ * display or with no_drm), the renderer and the grid on the event loop:
  *  - output from the child only marks grid damage; a prepare hook renders once per loop iteration, and only
  *    when something is damaged and an output can take a frame (no flip in flight, at most one per refresh);
  *  - a page-flip event wakes the loop, and the hook renders again if damage came in meanwhile; under a flood the
@@ -31,6 +32,7 @@ struct kf_output_config {
 	unsigned dpms_timeout;            /* --dpms-timeout seconds; 0 = never */
 	const char *seat;                 /* udev seat of the cards; NULL = seat0. Copied. */
 	bool legacy;                      /* force the legacy KMS API (KMSCON_FELIS_DRM_LEGACY=1 does too) */
+	bool no_drm;                      /* --no-drm: only a framebuffer device (/dev/fbN), no DRM card */
 	int rotation;                     /* --rotate: 0 normal, 1 right, 2 inverted, 3 left (enum drm_rotation) */
 	/* Device access through the seat (libseat): returns an fd or -errno; NULL = open(2)/close(2). */
 	int (*open_device)(const char *path, void *ud);

@@ -751,6 +751,34 @@ static void test_use_original_mode(void)
 	rmdir(dir);
 }
 
+/* drm: kmscon's boolean (accepted and ignored before the framebuffer fallback), on by default; drm=off and
+ * --no-drm select the framebuffer device only, without a warning; the command line wins over the file. */
+static void test_drm(void)
+{
+	struct kf_config c;
+	const char *log;
+	int ret;
+
+	kf_config_init(&c);
+	CHECK(c.drm, "drm is on by default");
+	static const struct {
+		const char *text;
+		bool want;
+	} good[] = {{"drm=off", false}, {"drm", true}, {"no-drm", false}, {"drm=on", true}};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		capture_begin();
+		ret = kf_config_parse_text(&c, "t.conf", good[i].text, strlen(good[i].text));
+		log = capture_end();
+		CHECK(ret == 0 && c.drm == good[i].want && !*log, "%s: ret %d value %d log '%s'", good[i].text, ret,
+		      (int)c.drm, log);
+	}
+	char *off[] = {"kf", "--no-drm", NULL}, *on[] = {"kf", "--drm", NULL};
+	CHECK(kf_config_parse_argv(&c, 2, off) == 0 && !c.drm, "--no-drm");
+	CHECK(kf_config_parse_argv(&c, 2, on) == 0 && c.drm, "--drm");
+	kf_config_finish(&c);
+	bad("drm=maybe", 1, "expected KEY, no-KEY");
+}
+
 /* issue: auto by default, which shows the banner only in front of the default login (kmscon-felis standing in
  * for getty + login); on or off given explicitly wins either way; issue-path is unset (agetty's own search). */
 static void test_issue(void)
@@ -810,6 +838,7 @@ int main(void)
 	test_kmscon_conf();
 	test_rotate();
 	test_use_original_mode();
+	test_drm();
 	test_issue();
 	test_garbage();
 	test_log_lines_clean();

@@ -1,0 +1,143 @@
+/* drm/fbdev-format.c: the pure parts of the framebuffer (fbdev) fallback: the pixel layout an fbdev describes
+ * (struct fb_var_screeninfo), the conversion of canvas rows (XRGB8888) into it, the refresh rate its timings
+ * give, and which fbdev to use. No system calls: tests/drm/test-drm-fbdev.c runs all of it.
+ *
+ * Kernel ABI: include/uapi/linux/fb.h. A pixel of bits_per_pixel bits holds each channel's top `length` bits at
+ * bit `offset` (msb_right = 0; nothing sets it for packed truecolour), stored little-endian in 2, 3 or 4 bytes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "drm/drm-internal.h"
+
+static bool channel_ok(const struct fb_bitfield *c, unsigned bpp)
+{
+	return c->length >= 1 && c->length <= 8 && c->offset + c->length <= bpp && !c->msb_right;
+}
+
+int drm_fb_format_from_var(const struct fb_var_screeninfo *v, const struct fb_fix_screeninfo *fix,
+			   struct drm_fb_format *f, char *why, size_t why_size)
+{
+	unsigned bpp = v->bits_per_pixel;
+
+	memset(f, 0, sizeof(*f));
+	if (fix->type != FB_TYPE_PACKED_PIXELS || fix->visual != FB_VISUAL_TRUECOLOR || v->nonstd) {
+		/* Planar, interleaved, palette (PSEUDOCOLOR) and DIRECTCOLOR layouts need a colour map or bit
+		 * planes: a terminal's 256 colours and anti-aliased glyphs do not fit them. */
+		snprintf(why, why_size, "type %u visual %u nonstd %u: only packed truecolour is supported", fix->type,
+			 fix->visual, v->nonstd);
+		return -ENOTSUP;
+	}
+	if (bpp != 16 && bpp != 24 && bpp != 32) {
+		snprintf(why, why_size, "%u bits per pixel: only 16, 24 and 32 are supported", bpp);
+		return -ENOTSUP;
+	}
+	if (!channel_ok(&v->red, bpp) || !channel_ok(&v->green, bpp) || !channel_ok(&v->blue, bpp)) {
+		snprintf(why, why_size, "%u bpp with channels r%u@%u g%u@%u b%u@%u: unsupported", bpp, v->red.length,
+			 v->red.offset, v->green.length, v->green.offset, v->blue.length, v->blue.offset);
+		return -ENOTSUP;
+	}
+	f->bytes = (uint8_t)(bpp / 8);
+	f->r_off = (uint8_t)v->red.offset, f->r_len = (uint8_t)v->red.length;
+	f->g_off = (uint8_t)v->green.offset, f->g_len = (uint8_t)v->green.length;
+	f->b_off = (uint8_t)v->blue.offset, f->b_len = (uint8_t)v->blue.length;
+	/* The canvas' own layout: rows go in with memcpy. */
+	f->xrgb8888 = bpp == 32 && f->r_off == 16 && f->g_off == 8 && f->b_off == 0 && f->r_len == 8 &&
+		      f->g_len == 8 && f->b_len == 8;
+	return 0;
+}
+
+void drm_fb_format_name(const struct drm_fb_format *f, char *buf, size_t size)
+{
+	if (f->xrgb8888)
+		snprintf(buf, size, "XRGB8888");
+	else if (f->bytes == 2 && f->r_off == 11 && f->r_len == 5 && f->g_off == 5 && f->g_len == 6 &&
+		 f->b_off == 0 && f->b_len == 5)
+		snprintf(buf, size, "RGB565");
+	else
+		snprintf(buf, size, "%u bpp r%u@%u g%u@%u b%u@%u", f->bytes * 8u, f->r_len, f->r_off, f->g_len,
+			 f->g_off, f->b_len, f->b_off);
+}
+
+uint32_t drm_fb_pack(const struct drm_fb_format *f, uint32_t xrgb)
+{
+	uint32_t r = (xrgb >> 16) & 0xff, g = (xrgb >> 8) & 0xff, b = xrgb & 0xff;
+
+	/* The top bits of each channel (truncation, as the kernel's own conversions do: drm_format_helper.c's
+	 * xrgb8888 to rgb565). */
+	return (r >> (8 - f->r_len)) << f->r_off | (g >> (8 - f->g_len)) << f->g_off |
+	       (b >> (8 - f->b_len)) << f->b_off;
+}
+
+void drm_fb_convert_row(const struct drm_fb_format *f, uint8_t *dst, const uint32_t *src, uint32_t n)
+{
+	switch (f->bytes) {
+	case 4:
+		if (f->xrgb8888) {
+			memcpy(dst, src, (size_t)n * 4);
+			return;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t p = drm_fb_pack(f, src[i]);
+			memcpy(dst + 4 * i, &p, 4); /* little-endian hosts: the fb's byte order */
+		}
+		return;
+	case 3:
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t p = drm_fb_pack(f, src[i]);
+			dst[3 * i] = (uint8_t)p;
+			dst[3 * i + 1] = (uint8_t)(p >> 8);
+			dst[3 * i + 2] = (uint8_t)(p >> 16);
+		}
+		return;
+	case 2:
+		for (uint32_t i = 0; i < n; i++) {
+			uint16_t p = (uint16_t)drm_fb_pack(f, src[i]);
+			memcpy(dst + 2 * i, &p, 2);
+		}
+		return;
+	}
+}
+
+uint32_t drm_fb_refresh_mhz(const struct fb_var_screeninfo *v)
+{
+	uint64_t htotal = (uint64_t)v->xres + v->left_margin + v->right_margin + v->hsync_len;
+	uint64_t vtotal = (uint64_t)v->yres + v->upper_margin + v->lower_margin + v->vsync_len;
+	uint64_t mhz;
+
+	/* pixclock is in picoseconds; 0 (and margins of 0) when the driver does not know its timings. */
+	if (!v->pixclock || !v->left_margin || !v->upper_margin || !htotal || !vtotal)
+		return DRM_FB_DEFAULT_MHZ;
+	if ((v->vmode & FB_VMODE_MASK) == FB_VMODE_DOUBLE)
+		vtotal *= 2;
+	mhz = 1000000000000000ull / ((uint64_t)v->pixclock * htotal * vtotal);
+	if ((v->vmode & FB_VMODE_MASK) == FB_VMODE_INTERLACED)
+		mhz *= 2; /* a field per vertical period */
+	/* Made-up timings (vesafb and efifb invent a pixclock from the size) can give anything: keep what a
+	 * display could do. */
+	return mhz >= 20000 && mhz <= 300000 ? (uint32_t)mhz : DRM_FB_DEFAULT_MHZ;
+}
+
+bool drm_fb_is_drm_emulation(const char *id, bool has_drm_dir)
+{
+	size_t n = id ? strlen(id) : 0;
+
+	/* A DRM driver's fbdev emulation: its parent device has a drm/ directory (the card), and its id ends in
+	 * "drmfb" (drm_fb_helper appends it to the driver's name: "bochs-drmdrmfb", "simpledrmdrmfb"; fix.id holds
+	 * 15 chars, so a long driver name cuts it, "virtio_gpudrmf": the directory is the reliable sign). */
+	return has_drm_dir || (n >= 5 && strcmp(id + n - 5, "drmfb") == 0);
+}
+
+int drm_fb_pick(const struct drm_fb_candidate *c, size_t n, bool allow_emulation)
+{
+	int best = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!allow_emulation && drm_fb_is_drm_emulation(c[i].id, c[i].drm_dir))
+			continue;
+		if (best < 0 || c[i].num < c[best].num)
+			best = (int)i;
+	}
+	return best;
+}

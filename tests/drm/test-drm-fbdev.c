@@ -1,0 +1,243 @@
+/* tests/drm/test-drm-fbdev.c: the pure parts of the framebuffer fallback (drm/fbdev-format.c): the pixel layouts an
+ * fbdev describes and the conversion of canvas pixels into them, the refresh rate from a mode's timings, and
+ * which fbdev is chosen. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drm/drm-internal.h"
+#include "tests/kf-check-plain.h"
+
+static int failures;
+
+static struct fb_fix_screeninfo truecolour(void)
+{
+	struct fb_fix_screeninfo fix = {0};
+
+	fix.type = FB_TYPE_PACKED_PIXELS;
+	fix.visual = FB_VISUAL_TRUECOLOR;
+	return fix;
+}
+
+static struct fb_var_screeninfo var(unsigned bpp, unsigned ro, unsigned rl, unsigned go, unsigned gl, unsigned bo,
+				    unsigned bl)
+{
+	struct fb_var_screeninfo v = {0};
+
+	v.xres = 1024, v.yres = 768, v.bits_per_pixel = bpp;
+	v.red.offset = ro, v.red.length = rl;
+	v.green.offset = go, v.green.length = gl;
+	v.blue.offset = bo, v.blue.length = bl;
+	return v;
+}
+
+static void test_formats(void)
+{
+	struct fb_fix_screeninfo fix = truecolour();
+	struct fb_var_screeninfo v;
+	struct drm_fb_format f;
+	char why[128], name[64];
+
+	/* vesafb and efifb at 32 bpp: the canvas' own layout */
+	v = var(32, 16, 8, 8, 8, 0, 8);
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == 0 && f.xrgb8888 && f.bytes == 4);
+	drm_fb_format_name(&f, name, sizeof(name));
+	CHECK(strcmp(name, "XRGB8888") == 0);
+	/* BGR order at 32 bpp (XBGR8888): converted, red ends in the low byte */
+	v = var(32, 0, 8, 8, 8, 16, 8);
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == 0 && !f.xrgb8888);
+	CHECK(drm_fb_pack(&f, 0x00123456) == 0x00563412);
+	/* RGB565: the top bits of each channel */
+	v = var(16, 11, 5, 5, 6, 0, 5);
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == 0 && f.bytes == 2);
+	drm_fb_format_name(&f, name, sizeof(name));
+	CHECK(strcmp(name, "RGB565") == 0);
+	CHECK(drm_fb_pack(&f, 0x00ffffff) == 0xffff);
+	CHECK(drm_fb_pack(&f, 0x00ff0000) == 0xf800);
+	CHECK(drm_fb_pack(&f, 0x0000ff00) == 0x07e0);
+	CHECK(drm_fb_pack(&f, 0x000000ff) == 0x001f);
+	/* 0x2850a0 (40, 80, 160): 5, 20, 20 */
+	CHECK(drm_fb_pack(&f, 0x002850a0) == (5u << 11 | 20u << 5 | 20u));
+	/* XRGB1555 */
+	v = var(16, 10, 5, 5, 5, 0, 5);
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == 0);
+	CHECK(drm_fb_pack(&f, 0x00ffffff) == 0x7fff);
+	/* 24 bpp: three bytes, little-endian */
+	v = var(24, 16, 8, 8, 8, 0, 8);
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == 0 && f.bytes == 3 && !f.xrgb8888);
+
+	/* Anything else: a clear error naming what is wrong */
+	v = var(8, 0, 8, 0, 8, 0, 8);
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == -ENOTSUP && strstr(why, "8 bits per pixel"));
+	v = var(32, 16, 8, 8, 8, 0, 8);
+	fix.visual = FB_VISUAL_PSEUDOCOLOR;
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == -ENOTSUP && strstr(why, "truecolour"));
+	fix = truecolour();
+	fix.type = FB_TYPE_PLANES;
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == -ENOTSUP);
+	fix = truecolour();
+	v = var(16, 12, 5, 5, 6, 0, 5); /* red past bit 15 */
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == -ENOTSUP && strstr(why, "unsupported"));
+	v = var(32, 16, 10, 6, 10, 0, 6); /* 10-bit channels */
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == -ENOTSUP);
+	v = var(32, 16, 8, 8, 8, 0, 8);
+	v.nonstd = 1;
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == -ENOTSUP);
+}
+
+static void test_convert(void)
+{
+	struct fb_fix_screeninfo fix = truecolour();
+	struct fb_var_screeninfo v;
+	struct drm_fb_format f;
+	const uint32_t src[3] = {0x00ff0000, 0x0000ff00, 0x00123456};
+	uint8_t dst[16];
+	char why[128];
+
+	v = var(16, 11, 5, 5, 6, 0, 5);
+	drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why));
+	memset(dst, 0xaa, sizeof(dst));
+	drm_fb_convert_row(&f, dst, src, 3);
+	/* little-endian 16-bit words; nothing past 3 pixels written */
+	CHECK(dst[0] == 0x00 && dst[1] == 0xf8 && dst[2] == 0xe0 && dst[3] == 0x07);
+	CHECK((dst[4] | dst[5] << 8) == (0x12 >> 3 << 11 | 0x34 >> 2 << 5 | 0x56 >> 3));
+	CHECK(dst[6] == 0xaa);
+
+	v = var(24, 16, 8, 8, 8, 0, 8);
+	drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why));
+	memset(dst, 0xaa, sizeof(dst));
+	drm_fb_convert_row(&f, dst, src, 3);
+	CHECK(dst[0] == 0 && dst[1] == 0 && dst[2] == 0xff && dst[6] == 0x56 && dst[7] == 0x34 && dst[8] == 0x12);
+	CHECK(dst[9] == 0xaa);
+
+	v = var(32, 16, 8, 8, 8, 0, 8);
+	drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why));
+	drm_fb_convert_row(&f, dst, src, 3);
+	CHECK(memcmp(dst, src, 12) == 0);
+	/* the padding byte of the canvas is not carried over into a converted layout */
+	v = var(32, 0, 8, 8, 8, 16, 8);
+	drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why));
+	const uint32_t x = 0xff123456;
+	drm_fb_convert_row(&f, dst, &x, 1);
+	CHECK(dst[0] == 0x12 && dst[1] == 0x34 && dst[2] == 0x56 && dst[3] == 0);
+}
+
+static void test_refresh(void)
+{
+	struct fb_var_screeninfo v = {0};
+
+	/* No timings: 60 Hz */
+	v.xres = 1024, v.yres = 768;
+	CHECK(drm_fb_refresh_mhz(&v) == 60000);
+	/* VESA 1024x768@60 (65 MHz: 15385 ps; htotal 1344, vtotal 806): 60.00 Hz */
+	v.pixclock = 15385;
+	v.left_margin = 160, v.right_margin = 24, v.hsync_len = 136;
+	v.upper_margin = 29, v.lower_margin = 3, v.vsync_len = 6;
+	CHECK(drm_fb_refresh_mhz(&v) >= 59995 && drm_fb_refresh_mhz(&v) <= 60010);
+	/* 1280x1024@75 (135 MHz: 7407 ps; htotal 1688, vtotal 1066): 75.03 Hz */
+	v.xres = 1280, v.yres = 1024, v.pixclock = 7407;
+	v.left_margin = 248, v.right_margin = 16, v.hsync_len = 144;
+	v.upper_margin = 38, v.lower_margin = 1, v.vsync_len = 3;
+	CHECK(drm_fb_refresh_mhz(&v) >= 75000 && drm_fb_refresh_mhz(&v) <= 75050);
+	/* a pixel clock without margins (made up from the size): 60 Hz */
+	v.left_margin = v.upper_margin = 0;
+	CHECK(drm_fb_refresh_mhz(&v) == 60000);
+	/* timings giving something no display does (here 2.5 kHz): 60 Hz */
+	v.xres = 100, v.yres = 100, v.pixclock = 15385;
+	v.left_margin = 10, v.upper_margin = 10;
+	CHECK(drm_fb_refresh_mhz(&v) == 60000);
+	/* interlaced: a field per vertical period (the 1024x768 timings, 2 x 60.00 Hz) */
+	v.xres = 1024, v.yres = 768, v.pixclock = 15385;
+	v.left_margin = 160, v.right_margin = 24, v.hsync_len = 136;
+	v.upper_margin = 29, v.lower_margin = 3, v.vsync_len = 6;
+	v.vmode = FB_VMODE_INTERLACED;
+	CHECK(drm_fb_refresh_mhz(&v) >= 119990 && drm_fb_refresh_mhz(&v) <= 120020);
+}
+
+static void test_choice(void)
+{
+	struct drm_fb_candidate c[4] = {
+		{.num = 1, .id = "bochs-drmdrmfb"},
+		{.num = 2, .id = "VESA VGA"},
+		{.num = 0, .id = "virtio_gpudrmf", .drm_dir = true}, /* id cut at 15: the directory tells */
+		{.num = 3, .id = "EFI VGA"},
+	};
+
+	CHECK(drm_fb_is_drm_emulation("bochs-drmdrmfb", false));
+	CHECK(drm_fb_is_drm_emulation("simpledrmdrmfb", false));
+	CHECK(drm_fb_is_drm_emulation("virtio_gpudrmf", true));
+	CHECK(!drm_fb_is_drm_emulation("VESA VGA", false));
+	CHECK(!drm_fb_is_drm_emulation("EFI VGA", false));
+	CHECK(!drm_fb_is_drm_emulation("", false) && !drm_fb_is_drm_emulation(NULL, false));
+	/* DRM on: the lowest fbN that is not an emulation */
+	CHECK(drm_fb_pick(c, 4, false) == 1);
+	/* drm=off: the lowest of all */
+	CHECK(drm_fb_pick(c, 4, true) == 2);
+	/* only emulations: none while DRM is on */
+	CHECK(drm_fb_pick(c, 1, false) == -1);
+	CHECK(drm_fb_pick(c, 0, true) == -1);
+}
+
+/* drm_fbdev_copy into a fake fb in ordinary memory (4x3 pixels, RGB565, lines of 12 bytes: 4 bytes of padding
+ * past each row): only the damage is written, converted, at line_length stride; turned right the canvas is 3x4. */
+static void test_copy(void)
+{
+	struct fb_fix_screeninfo fix = truecolour();
+	struct fb_var_screeninfo v = var(16, 11, 5, 5, 6, 0, 5);
+	uint8_t mem[3 * 12];
+	uint32_t px[12];
+	struct drm_fbdev fb = {.width = 4, .height = 3, .line_length = 12, .period_ns = 16666667};
+	struct drm_canvas c = {px, 4, 3, 16};
+	char why[128];
+
+	CHECK(drm_fb_format_from_var(&v, &fix, &fb.format, why, sizeof(why)) == 0);
+	fb.visible = mem;
+	fb.row = malloc(16);
+	for (int i = 0; i < 12; i++)
+		px[i] = 0x00ffffff; /* white: 0xffff */
+	memset(mem, 0x11, sizeof(mem));
+	drm_region_clear(&fb.damage);
+	drm_region_add(&fb.damage, (struct drm_box){1, 1, 2, 1});
+	fb.dirty = true;
+	CHECK(drm_fbdev_copy(&fb, &c, DRM_ROTATE_NORMAL, 1000) == 2);
+	/* row 1, pixels 1 and 2 (bytes 14..17) written; nothing else */
+	for (int i = 0; i < (int)sizeof(mem); i++)
+		CHECK(mem[i] == (i >= 14 && i < 18 ? 0xff : 0x11));
+	/* the frame waits for its refresh; the damage is consumed */
+	CHECK(fb.inflight && fb.flip_ns == 1000 + 16666667 && !fb.dirty && drm_region_empty(&fb.damage));
+
+	/* Turned right: the canvas is 3 wide and 4 tall; its pixel (0, 0) lands at the fb's top-right (3, 0). */
+	struct drm_canvas t = {px, 3, 4, 12};
+	for (int i = 0; i < 12; i++)
+		px[i] = 0;
+	px[0] = 0x00ff0000; /* red: 0xf800 */
+	memset(mem, 0x11, sizeof(mem));
+	drm_region_clear(&fb.damage);
+	drm_region_add(&fb.damage, (struct drm_box){0, 0, 1, 1});
+	CHECK(drm_fbdev_copy(&fb, &t, DRM_ROTATE_RIGHT, 2000) == 1);
+	CHECK(mem[6] == 0x00 && mem[7] == 0xf8);
+	for (int i = 0; i < (int)sizeof(mem); i++)
+		CHECK(i == 6 || i == 7 || mem[i] == 0x11);
+	/* a full frame turned: every visible pixel, none of the padding */
+	drm_region_set_full(&fb.damage);
+	memset(mem, 0x11, sizeof(mem));
+	CHECK(drm_fbdev_copy(&fb, &t, DRM_ROTATE_RIGHT, 3000) == 12);
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 12; x++)
+			CHECK((x < 8) == (mem[y * 12 + x] != 0x11));
+	free(fb.row);
+	free(fb.turned);
+}
+
+int main(void)
+{
+	test_formats();
+	test_convert();
+	test_refresh();
+	test_choice();
+	test_copy();
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\n", failures);
+	return failures ? 1 : 0;
+}
