@@ -21,6 +21,10 @@ kmscon-felis-replay --png of the same bytes (built-in font, the grid the display
                      DRM (fb0 closed on its udev "remove" before card0 opens: no fd or mapping of it left),
                      does not exit, and shows the
                      same screen (--mode=1024x768: bochs prefers 1280x800 there)
+  fbdev-drm-first    vesafb (vga=0x344, bochs left out) and a virtio-gpu (not a VGA device: vesafb stays): DRM is
+                     chosen, fb0 is not even opened
+  fbdev-unplug-fallback  the virtio-gpu hot-unplugged: kmscon-felis shows the same screen on vesafb
+  fbdev-replug-drm   plugged back: it leaves fb0 (closed, unmapped) for the DRM display, the same screen there
   fbdev-forced-bochs the usual bochs-display guest with --no-drm: kmscon-felis shows bochs' fbdev emulation
                      (/dev/fb0, "bochs-drmdrmfb") instead of card0, and the screen equals the replay
 """
@@ -237,11 +241,62 @@ def first_forced(vm, exp1):
     kftest.check("card0" not in log, "card0 was used with --no-drm", vm)
 
 
-def to_drm():
+def without_bochs():
+    """/etc/kf/modules without bochs (std VGA keeps vesafb), and the paths that load bochs later."""
     _, moddir, _ = vmguest.kernel()
     keep = [m for m in vmguest.MODULES if m != "bochs"]
     mods = "\n".join(vmguest.module_closure(moddir, keep)) + "\n"
-    load = " ".join("/lib/modules/$(uname -r)/%s" % m for m in vmguest.module_closure(moddir, ["bochs"]))
+    return mods, " ".join("/lib/modules/$(uname -r)/%s" % m for m in vmguest.module_closure(moddir, ["bochs"]))
+
+
+def holds_fb(vm):
+    """What of /dev/fbN kmscon-felis has open or mapped ('' when nothing)."""
+    return vm.sh("p=$(cat /tmp/kf.pid); ls -l /proc/$p/fd | grep /dev/fb; grep /dev/fb /proc/$p/maps",
+                 check=False)[1].strip()
+
+
+def drm_first():
+    """vesafb on std VGA and a virtio-gpu (not a VGA device: it leaves vesafb alone) at once."""
+    mods, _ = without_bochs()
+    vm = boot("fbdev-virtio", {"/tmp/flood.bin": b"", "/etc/kf/modules": mods}, gpu="virtio", extra_args=VGA,
+              append="vga=0x344")
+    names = ["fbdev-drm-first", "fbdev-unplug-fallback", "fbdev-replug-drm"]
+
+    def run():
+        print("fbdev-virtio: " + vm.sh("cat /proc/fb; ls /dev/dri").strip().replace("\n", " | "))
+        exp1, _ = expected(vm)
+        start(vm)
+
+        def first():
+            expect_screen(vm, exp1, "first frame on virtio-gpu")
+            log = vm.sh("cat /tmp/kf.log")
+            kftest.check("showing the framebuffer" not in log and not holds_fb(vm),
+                         "a framebuffer was used while DRM drives a display", vm)
+
+        def unplug():
+            vm.unplug_gpu()
+            vm.wait_file("/tmp/kf.log", pattern="no usable DRM display: showing the framebuffer /dev/fb0", timeout=60)
+            alive(vm)
+            expect_screen(vm, exp1, "the same screen on vesafb after the GPU went away")
+
+        def replug():
+            vm.plug_gpu()
+            vm.wait_file("/tmp/kf.log", pattern="a DRM display appeared: leaving the framebuffer /dev/fb0",
+                         timeout=60)
+            expect_screen(vm, exp1, "the same screen on virtio-gpu again")
+            kftest.check(not holds_fb(vm), "fb0 still open or mapped: %r" % holds_fb(vm), vm)
+            log = vm.sh("cat /tmp/kf.log")
+            print("  " + "\n  ".join(x for x in log.splitlines() if "fb0" in x or "card0" in x or "canvas" in x))
+
+        for name, fn in zip(names, (first, unplug, replug)):
+            kftest.run_test(name, fn, vm)
+        stop(vm)
+
+    kftest.scenario(vm, "fbdev-virtio", names, run)
+
+
+def to_drm():
+    mods, load = without_bochs()
     vm = boot("fbdev-drm", {"/tmp/flood.bin": b"", "/etc/kf/modules": mods}, extra_args=VGA,
               append="vga=0x344")
     names = ["fbdev-to-drm"]
@@ -263,8 +318,7 @@ def to_drm():
             log = log_has(vm, "/dev/fb0: removed: closing it", "that it closed fb0")
             kftest.check(log.index("removed: closing it") < log.index("/dev/dri/card0:"),
                          "card0 was opened before fb0 was closed", vm)
-            held = vm.sh("p=$(cat /tmp/kf.pid); ls -l /proc/$p/fd | grep /dev/fb; grep /dev/fb /proc/$p/maps", check=False)[1]
-            kftest.check(not held.strip(), "fb0 still open or mapped: %r" % held, vm)
+            kftest.check(not holds_fb(vm), "fb0 still open or mapped: %r" % holds_fb(vm), vm)
             print("  " + "\n  ".join(x for x in log.splitlines() if "fb0" in x or "card0" in x or "canvas" in x))
             expect_screen(vm, exp1, "the same screen on bochs DRM")
 
@@ -277,13 +331,15 @@ def to_drm():
 def main():
     if not (kftest.binary_available() and kftest.binary_available("kmscon-felis-replay")):
         kftest.skip("kmscon-felis or kmscon-felis-replay not built")
-    only = os.environ.get("KF_FBDEV_ONLY", "32,16,drm,forced").split(",")
+    only = os.environ.get("KF_FBDEV_ONLY", "32,16,drm,virtio,forced").split(",")
     if "32" in only:
         vesa32(flood())
     if "16" in only:
         one_test("fbdev-16", "fbdev-rgb565", first_565, {"extra_args": VGA, "append": "nomodeset vga=0x317"})
     if "drm" in only:
         to_drm()
+    if "virtio" in only:
+        drm_first()
     if "forced" in only:
         one_test("fbdev-forced", "fbdev-forced-bochs", first_forced, {"gpu": "bochs"}, "--no-drm")
 
