@@ -25,8 +25,11 @@ int drm_fb_format_from_var(const struct fb_var_screeninfo *v, const struct fb_fi
 	if (fix->type != FB_TYPE_PACKED_PIXELS || fix->visual != FB_VISUAL_TRUECOLOR || v->nonstd) {
 		/* Planar, interleaved, palette (PSEUDOCOLOR) and DIRECTCOLOR layouts need a colour map or bit
 		 * planes: a terminal's 256 colours and anti-aliased glyphs do not fit them. */
-		snprintf(why, why_size, "type %u visual %u nonstd %u: only packed truecolour is supported", fix->type,
-			 fix->visual, v->nonstd);
+		static const char *const visuals[] = {"monochrome", "monochrome", "truecolour", "palette (pseudocolour)",
+						      "directcolour", "static palette"};
+		snprintf(why, why_size, "%u bpp %s%s%s: only packed truecolour (16, 24 or 32 bpp) is supported", bpp,
+			 fix->visual < 6 ? visuals[fix->visual] : "unknown visual",
+			 fix->type != FB_TYPE_PACKED_PIXELS ? ", not packed pixels" : "", v->nonstd ? ", nonstd" : "");
 		return -ENOTSUP;
 	}
 	if (bpp != 16 && bpp != 24 && bpp != 32) {

@@ -70,9 +70,15 @@ static void test_formats(void)
 	/* Anything else: a clear error naming what is wrong */
 	v = var(8, 0, 8, 0, 8, 0, 8);
 	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == -ENOTSUP && strstr(why, "8 bits per pixel"));
+	/* vesafb at 8 bpp: a palette */
+	fix.visual = FB_VISUAL_PSEUDOCOLOR;
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == -ENOTSUP &&
+	      strcmp(why, "8 bpp palette (pseudocolour): only packed truecolour (16, 24 or 32 bpp) is supported") == 0);
+	fix = truecolour();
 	v = var(32, 16, 8, 8, 8, 0, 8);
 	fix.visual = FB_VISUAL_PSEUDOCOLOR;
-	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == -ENOTSUP && strstr(why, "truecolour"));
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == -ENOTSUP &&
+	      strstr(why, "32 bpp palette (pseudocolour): only packed truecolour"));
 	fix = truecolour();
 	fix.type = FB_TYPE_PLANES;
 	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == -ENOTSUP);

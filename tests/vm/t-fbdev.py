@@ -16,6 +16,9 @@ kmscon-felis-replay --png of the same bytes (built-in font, the grid the display
                      and a switch away and back shows the screen again
   fbdev-rgb565       1024x768x16 (vga=0x317, RGB565): the first frame equals the replay reduced to 5/6/5 bits the
                      way the pixels were converted (top bits), widened back as QEMU's screendump does
+  fbdev-rgb888-24    1024x768x24 (vga=0x318): three bytes a pixel, the replay exactly
+  fbdev-8bpp-refused 1024x768x8 (vga=0x305, a palette): a clear error in the log, "no usable display", still
+                     running, fb0 neither open nor mapped
   fbdev-to-drm       vga=0x344 without nomodeset, but the bochs module left out at boot: kmscon-felis starts on
                      vesafb; then bochs is loaded (it removes vesafb and registers card0): kmscon-felis moves to
                      DRM (fb0 closed on its udev "remove" before card0 opens: no fd or mapping of it left),
@@ -235,6 +238,24 @@ def first_565(vm, exp1):
     log_has(vm, "RGB565", "the RGB565 layout")
 
 
+def first_24(vm, exp1):
+    print("  fb0: " + vm.sh("cat /sys/class/graphics/fb0/bits_per_pixel").strip() + " bpp")
+    expect_screen(vm, exp1, "first frame on vesafb at 24 bpp")
+    log_has(vm, "24 bpp r8@16 g8@8 b8@0", "the 24 bpp layout")
+
+
+def refused_8(vm, exp1):
+    """8 bpp (a palette): a clear error, no display, still running, nothing of fb0 held."""
+    vm.wait_file("/tmp/kf.log", pattern="no usable display", timeout=60)
+    log = log_has(vm, "cannot show this framebuffer: ", "why fb0 cannot be shown")
+    print("  " + "\n  ".join(x for x in log.splitlines() if "fb0" in x or "usable" in x))
+    kftest.check("8 bpp palette (pseudocolour): only packed truecolour" in log,
+                 "the reason names neither the layout nor the depth", vm)
+    time.sleep(2)
+    alive(vm)
+    kftest.check(not holds_fb(vm), "fb0 still open or mapped: %r" % holds_fb(vm), vm)
+
+
 def first_forced(vm, exp1):
     expect_screen(vm, exp1, "first frame on bochs-drmfb")
     log = log_has(vm, "drm=off: showing the framebuffer /dev/fb0 (bochs-drmdrmfb)", "that it shows fb0")
@@ -331,13 +352,17 @@ def to_drm():
 def main():
     if not (kftest.binary_available() and kftest.binary_available("kmscon-felis-replay")):
         kftest.skip("kmscon-felis or kmscon-felis-replay not built")
-    only = os.environ.get("KF_FBDEV_ONLY", "32,16,drm,virtio,forced").split(",")
+    only = os.environ.get("KF_FBDEV_ONLY", "32,16,24,8,drm,virtio,forced").split(",")
     if "32" in only:
         vesa32(flood())
     if "16" in only:
         one_test("fbdev-16", "fbdev-rgb565", first_565, {"extra_args": VGA, "append": "nomodeset vga=0x317"})
     if "drm" in only:
         to_drm()
+    if "24" in only:
+        one_test("fbdev-24", "fbdev-rgb888-24", first_24, {"extra_args": VGA, "append": "nomodeset vga=0x318"})
+    if "8" in only:
+        one_test("fbdev-8", "fbdev-8bpp-refused", refused_8, {"extra_args": VGA, "append": "nomodeset vga=0x305"})
     if "virtio" in only:
         drm_first()
     if "forced" in only:
