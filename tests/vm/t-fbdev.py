@@ -14,6 +14,8 @@ kmscon-felis-replay --png of the same bytes (built-in font, the grid the display
   fbdev-vt-32        switched to tty1 (fbcon draws its text on the same framebuffer) and back: our screen again
   fbdev-dpms-32      --dpms-timeout=2: the screen goes black (vesafb has no FBIOBLANK above 8 bpp: painted black),
                      and a switch away and back shows the screen again
+  fbdev-rotate-32    --rotate=right: the replay at the turned grid (96x64 cells), turned onto the panel as on DRM
+                     (t-rotate.py's definition, vmscreen.panel)
   fbdev-rgb565       1024x768x16 (vga=0x317, RGB565): the first frame equals the replay reduced to 5/6/5 bits the
                      way the pixels were converted (top bits), widened back as QEMU's screendump does
   fbdev-rgb888-24    1024x768x24 (vga=0x318): three bytes a pixel, the replay exactly
@@ -40,6 +42,7 @@ import time
 import kftest
 import vmguest
 import vmlib
+import vmscreen
 from vmlib import Image
 
 FONT = ["--font-engine=builtin"]
@@ -159,7 +162,7 @@ SHOWS = "no usable DRM display: showing the framebuffer /dev/fb0 (VESA VGA)"
 
 def vesa32(fl):
     vm = boot("fbdev-32", {"/tmp/flood.bin": fl}, extra_args=VGA, append="nomodeset vga=0x344")
-    names = ["fbdev-first-32", "fbdev-updates-32", "fbdev-vt-32", "fbdev-dpms-32"]
+    names = ["fbdev-first-32", "fbdev-updates-32", "fbdev-vt-32", "fbdev-dpms-32", "fbdev-rotate-32"]
 
     def run():
         print("fbdev-32: " + vm.sh("cat /proc/fb; cat /sys/class/graphics/fb0/bits_per_pixel; ls /dev/dri 2>&1",
@@ -215,6 +218,17 @@ def vesa32(fl):
             stop(vm)
 
         kftest.run_test(names[3], dpms, vm)
+
+        def rotate():
+            probe = Image.load(vmlib.OUT / ("%s-probe.png" % vm.name))
+            cw, ch = probe.width // 10, probe.height // 2
+            want = vmscreen.panel(replay(vm, ["/tmp/stream.bin"], (H // cw, W // ch), "right"), "right", W, H)
+            start(vm, "--rotate=right")
+            vm.wait_screen(lambda img: img.data == want.data, timeout=120, interval=1.0,
+                           what="the first frame turned right")
+            stop(vm)
+
+        kftest.run_test(names[4], rotate, vm)
 
     kftest.scenario(vm, "fbdev-32", names, run)
 

@@ -23,6 +23,7 @@ import time
 
 import kftest
 import vmlib
+import vmscreen
 from vmlib import Image
 
 FONT = ["--font-engine=builtin"]
@@ -39,31 +40,12 @@ STREAM = ("\033[?25l\033[2J\033[H"
 
 
 def turned_size(rot):
-    return (H, W) if rot in ("right", "left") else (W, H)
+    return vmscreen.turned_size(rot, W, H)
 
 
 def panel(exp, rot):
     """The 1024x768 panel showing the picture EXP (the replay: the grid region) turned by ROT, black elsewhere."""
-    lw, lh = turned_size(rot)
-    logical = bytearray(lw * lh * 3)
-    for y in range(exp.height):
-        logical[y * lw * 3:(y * lw + exp.width) * 3] = exp.data[y * exp.width * 3:(y + 1) * exp.width * 3]
-    out = bytearray(W * H * 3)
-    # picture pixel (x, y) onto the panel, by the definition (drm/rotate.c, fbcon's rotate=N)
-    for y in range(lh):
-        row = logical[y * lw * 3:(y + 1) * lw * 3]
-        for x in range(lw):
-            if rot == "right":
-                px, py = W - 1 - y, x
-            elif rot == "left":
-                px, py = y, H - 1 - x
-            elif rot == "inverted":
-                px, py = W - 1 - x, H - 1 - y
-            else:
-                px, py = x, y
-            o = (py * W + px) * 3
-            out[o:o + 3] = row[x * 3:x * 3 + 3]
-    return Image(W, H, bytes(out))
+    return vmscreen.panel(exp, rot, W, H)
 
 
 def replay(vm, cols, rows, name, stream="/tmp/stream.bin"):

@@ -187,6 +187,36 @@ class Image:
         return Image(self.width, self.height, bytes(out))
 
 
+def turned_size(rot, w, h):
+    """The size a W x H panel has for a picture turned by ROT (normal, right, inverted, left)."""
+    return (h, w) if rot in ("right", "left") else (w, h)
+
+
+def panel(exp, rot, w, h):
+    """The W x H panel showing the picture EXP (a replay: the grid region, at the top-left of the turned size)
+    turned by ROT, black elsewhere: picture pixel (x, y) lands where drm/rotate.c puts it (fbcon's rotate=N:
+    right puts the top-left at the panel's top-right)."""
+    lw, lh = turned_size(rot, w, h)
+    logical = bytearray(lw * lh * 3)
+    for y in range(exp.height):
+        logical[y * lw * 3:(y * lw + exp.width) * 3] = exp.data[y * exp.width * 3:(y + 1) * exp.width * 3]
+    out = bytearray(w * h * 3)
+    for y in range(lh):
+        row = logical[y * lw * 3:(y + 1) * lw * 3]
+        for x in range(lw):
+            if rot == "right":
+                px, py = w - 1 - y, x
+            elif rot == "left":
+                px, py = y, h - 1 - x
+            elif rot == "inverted":
+                px, py = w - 1 - x, h - 1 - y
+            else:
+                px, py = x, y
+            o = (py * w + px) * 3
+            out[o:o + 3] = row[x * 3:x * 3 + 3]
+    return Image(w, h, bytes(out))
+
+
 def compare(actual, expected, tolerance=0, max_bad=0, region=None, save_prefix=None):
     """Asserts that image ACTUAL matches EXPECTED (Images or paths), both cropped to REGION (x, y, w, h) when
     given: at most MAX_BAD pixels may differ by more than TOLERANCE per channel. On a mismatch saves
