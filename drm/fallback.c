@@ -101,8 +101,9 @@ static bool open_first(struct drm_backend *b)
 		n--;
 	}
 	if (!b->fb_none_logged)
-		drm_info("no usable framebuffer device (/dev/fbN) either%s",
-			 b->cfg.force_fbdev ? "" : " (DRM drivers' fbdev emulations are not used while DRM is on)");
+		drm_info("%s", b->cfg.force_fbdev ? "drm=off: no usable framebuffer device (/dev/fbN)"
+						  : "no usable framebuffer device (/dev/fbN) either (DRM drivers' fbdev "
+						    "emulations are not used while DRM is on)");
 	b->fb_none_logged = true;
 	return false;
 }

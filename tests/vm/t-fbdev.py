@@ -30,6 +30,7 @@ kmscon-felis-replay --png of the same bytes (built-in font, the grid the display
                      chosen, fb0 is not even opened
   fbdev-unplug-fallback  the virtio-gpu hot-unplugged: kmscon-felis shows the same screen on vesafb
   fbdev-replug-drm   plugged back: it leaves fb0 (closed, unmapped) for the DRM display, the same screen there
+  fbdev-forced-none  no GPU at all with --no-drm: "drm=off and no framebuffer device", waiting, still running
   fbdev-forced-bochs the usual bochs-display guest with --no-drm: kmscon-felis shows bochs' fbdev emulation
                      (/dev/fb0, "bochs-drmdrmfb") instead of card0, and the screen equals the replay
 """
@@ -270,6 +271,15 @@ def refused_8(vm, exp1):
     kftest.check(not holds_fb(vm), "fb0 still open or mapped: %r" % holds_fb(vm), vm)
 
 
+def forced_none(vm, exp1):
+    """--no-drm without any fbdev: it says so and waits (as for a missing DRM card), nothing crashes."""
+    vm.wait_file("/tmp/kf.log", pattern="no usable display", timeout=60)
+    log = log_has(vm, "no usable display: drm=off and no framebuffer device; waiting", "why it waits")
+    kftest.check("drm=off: no usable framebuffer device (/dev/fbN)" in log, "no word on the missing fbdev", vm)
+    time.sleep(2)
+    alive(vm)
+
+
 def first_forced(vm, exp1):
     expect_screen(vm, exp1, "first frame on bochs-drmfb")
     log = log_has(vm, "drm=off: showing the framebuffer /dev/fb0 (bochs-drmdrmfb)", "that it shows fb0")
@@ -366,7 +376,7 @@ def to_drm():
 def main():
     if not (kftest.binary_available() and kftest.binary_available("kmscon-felis-replay")):
         kftest.skip("kmscon-felis or kmscon-felis-replay not built")
-    only = os.environ.get("KF_FBDEV_ONLY", "32,16,24,8,drm,virtio,forced").split(",")
+    only = os.environ.get("KF_FBDEV_ONLY", "32,16,24,8,drm,none,virtio,forced").split(",")
     if "32" in only:
         vesa32(flood())
     if "16" in only:
@@ -377,6 +387,8 @@ def main():
         one_test("fbdev-24", "fbdev-rgb888-24", first_24, {"extra_args": VGA, "append": "nomodeset vga=0x318"})
     if "8" in only:
         one_test("fbdev-8", "fbdev-8bpp-refused", refused_8, {"extra_args": VGA, "append": "nomodeset vga=0x305"})
+    if "none" in only:
+        one_test("fbdev-none", "fbdev-forced-none", forced_none, {}, "--no-drm")
     if "virtio" in only:
         drm_first()
     if "forced" in only:
