@@ -57,8 +57,18 @@ struct input {
 	bool suspended;
 	/* Touchpad scrolling arrives in pixels: kept here until it makes a whole line. */
 	double scroll_acc_v, scroll_acc_h;
-	int wheel_acc_v, wheel_acc_h; /* high-resolution wheels: 120 per notch */
+	double wheel_acc_v, wheel_acc_h; /* high-resolution wheels: 120 per notch */
 };
+
+/* The most scroll steps one event makes on one axis. A fast spin of a free-wheeling mouse wheel or a
+ * flick on a touchpad makes a few per event; a device reporting more is broken or hostile. */
+#define INPUT_SCROLL_STEPS_MAX 32
+
+/* Adds the delta v (in device units, unit of them per step) to the remainder *acc and returns the whole
+ * steps made, |steps| <= INPUT_SCROLL_STEPS_MAX, keeping |*acc| < unit. A NaN or infinite v (or *acc) counts
+ * as no motion; steps beyond the bound are dropped, not kept for the next event. acc is owned by the
+ * caller. */
+int input_scroll_steps(double *acc, double v, double unit);
 
 void input_log_at(int prio, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

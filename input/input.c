@@ -371,7 +371,8 @@ static void emit_pointer(struct input *in, struct input_pointer_event *pe)
 }
 
 /* Wheels report 120 per notch (finer on high-resolution wheels); touchpads and trackpoints report pixels.
- * Both become whole steps here, the remainder kept for the next event. */
+ * Both become whole steps here (input_scroll_steps: bounded, whatever the device reports), the remainder
+ * kept for the next event. */
 static void handle_scroll(struct input *in, struct libinput_event_pointer *p, enum libinput_event_type t)
 {
 	struct input_pointer_event pe = {.type = INPUT_POINTER_SCROLL,
@@ -384,10 +385,9 @@ static void handle_scroll(struct input *in, struct libinput_event_pointer *p, en
 		if (!libinput_event_pointer_has_axis(p, axes[i]))
 			continue;
 		if (t == LIBINPUT_EVENT_POINTER_SCROLL_WHEEL) {
-			int *acc = i ? &in->wheel_acc_h : &in->wheel_acc_v;
-			*acc += (int)libinput_event_pointer_get_scroll_value_v120(p, axes[i]);
-			*steps = *acc / 120;
-			*acc -= *steps * 120;
+			double *acc = i ? &in->wheel_acc_h : &in->wheel_acc_v;
+			*steps = input_scroll_steps(acc, libinput_event_pointer_get_scroll_value_v120(p, axes[i]),
+						    120.0);
 		} else {
 			double *acc = i ? &in->scroll_acc_h : &in->scroll_acc_v;
 			double v = libinput_event_pointer_get_scroll_value(p, axes[i]);
@@ -395,9 +395,7 @@ static void handle_scroll(struct input *in, struct libinput_event_pointer *p, en
 				*acc = 0;
 				continue;
 			}
-			*acc += v;
-			*steps = (int)(*acc / SCROLL_PX_PER_STEP);
-			*acc -= *steps * SCROLL_PX_PER_STEP;
+			*steps = input_scroll_steps(acc, v, SCROLL_PX_PER_STEP);
 		}
 	}
 	if (pe.steps_v || pe.steps_h)

@@ -64,7 +64,7 @@ struct input_pointer_event {
 	double x, y;
 	uint32_t button;
 	bool pressed;
-	int steps_v, steps_h;        /* positive: down / right */
+	int steps_v, steps_h;        /* positive: down / right; at most 32 either way from a device */
 	unsigned mods;               /* keyboard modifiers held (Shift+click extends a selection) */
 };
 
