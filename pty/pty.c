@@ -34,6 +34,7 @@
 #define PTY_GATHER_ROOM (4u << 10)
 
 static void queue_free(uint8_t *buf, size_t cap);
+static void reap_stale(struct pty *pty);
 
 struct pty {
 	struct pty_config cfg;
@@ -44,6 +45,11 @@ struct pty {
 	pid_t pid;        /* 0 when no child (never spawned, or reaped and hung up) */
 	int pidfd;        /* -1 without */
 	bool reaped;      /* pty_reap() collected the status; pid is kept until pty_hangup() */
+	/* Children pty_hangup() killed but could not reap within PTY_KILL_WAIT_MS (uninterruptible sleep, or a
+	 * tracer holding the zombie): set by pty_hangup, reaped without blocking at every later pty_spawn,
+	 * pty_reap and pty_hangup (reap_stale). Never signalled again, so a pid the kernel reuses is safe. */
+	pid_t stale[PTY_STALE_MAX];
+	unsigned n_stale;
 	uint64_t spawn_ms; /* CLOCK_MONOTONIC at the last spawn */
 	unsigned quick_exits; /* consecutive children that lived < PTY_QUICK_EXIT_MS */
 	unsigned delay_ms;    /* set by pty_reap() */
@@ -171,6 +177,7 @@ int pty_spawn(struct pty *pty)
 
 	if (pty->pid || pty->master >= 0)
 		return -EBUSY;
+	reap_stale(pty);
 	char **env = pty_env_build(&pty->cfg);
 	if (!env)
 		return -ENOMEM;
@@ -546,6 +553,7 @@ static void note_exit(struct pty *pty)
 
 int pty_reap(struct pty *pty, int *status)
 {
+	reap_stale(pty);
 	if (!pty->pid)
 		return -ECHILD;
 	if (pty->reaped)
@@ -567,10 +575,13 @@ int pty_reap(struct pty *pty, int *status)
 	return 1;
 }
 
-/* Waits for the child for at most timeout_ms, on its pidfd when there is one. */
+/* Waits for the child for at most timeout_ms, on its pidfd when there is one. The pidfd is readable once
+ * the child has exited, which is not always once it can be reaped (a tracer gets its zombie first): after
+ * one wake-up that reaps nothing, the wait goes on in 10 ms sleeps rather than spinning on poll. */
 static bool wait_child(struct pty *pty, int timeout_ms)
 {
 	int st;
+	bool pidfd_ready = false;
 	uint64_t end = now_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0);
 	for (;;) {
 		pid_t r = waitpid(pty->pid, &st, WNOHANG);
@@ -580,9 +591,9 @@ static bool wait_child(struct pty *pty, int timeout_ms)
 		if (now >= end)
 			return false;
 		int left = (int)(end - now);
-		if (pty->pidfd >= 0) {
+		if (pty->pidfd >= 0 && !pidfd_ready) {
 			struct pollfd pfd = {.fd = pty->pidfd, .events = POLLIN};
-			poll(&pfd, 1, left);
+			pidfd_ready = poll(&pfd, 1, left) > 0;
 		} else {
 			struct timespec ts = {0, 10 * 1000000L};
 			nanosleep(&ts, NULL);
@@ -590,8 +601,40 @@ static bool wait_child(struct pty *pty, int timeout_ms)
 	}
 }
 
+/* Reaps, without blocking, the children an earlier pty_hangup() had to leave behind. */
+static void reap_stale(struct pty *pty)
+{
+	for (unsigned i = 0; i < pty->n_stale;) {
+		pid_t r = waitpid(pty->stale[i], NULL, WNOHANG);
+		if (r == 0 || (r < 0 && errno == EINTR)) {
+			i++;
+			continue;
+		}
+		pty_log(6, "child %d, killed earlier, reaped at last", (int)pty->stale[i]);
+		pty->stale[i] = pty->stale[--pty->n_stale];
+	}
+}
+
+/* The child was sent SIGKILL and did not go in PTY_KILL_WAIT_MS: it sleeps uninterruptibly in the kernel
+ * (a dead NFS server, a hung device) or a tracer holds its zombie. Waiting longer could hang the program's
+ * shutdown for ever; the pid is kept to be reaped later (reap_stale), while there is room. */
+static void leave_child(struct pty *pty)
+{
+	reap_stale(pty);
+	if (pty->n_stale < PTY_STALE_MAX) {
+		pty->stale[pty->n_stale++] = pty->pid;
+		pty_log(3, "child %d could not be reaped %u ms after SIGKILL (stuck in the kernel?); left behind, "
+			   "reaped when it goes", (int)pty->pid, PTY_KILL_WAIT_MS);
+	} else {
+		pty_log(3, "child %d could not be reaped %u ms after SIGKILL (stuck in the kernel?); %u others are "
+			   "left already: it stays a zombie until the program exits",
+			(int)pty->pid, PTY_KILL_WAIT_MS, PTY_STALE_MAX);
+	}
+}
+
 void pty_hangup(struct pty *pty, int timeout_ms)
 {
+	reap_stale(pty);
 	queue_clear(pty);
 	if (pty->pid) {
 		/* The child leads its own session and process group: signal all of it, including what it left
@@ -607,8 +650,8 @@ void pty_hangup(struct pty *pty, int timeout_ms)
 		pty_log(4, "child %d ignored SIGHUP for %d ms; killing it", (int)pty->pid, timeout_ms);
 		kill(-pty->pid, SIGKILL);
 		kill(pty->pid, SIGKILL);
-		while (waitpid(pty->pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		if (!wait_child(pty, PTY_KILL_WAIT_MS))
+			leave_child(pty);
 	}
 	if (pty->pidfd >= 0)
 		close(pty->pidfd);

@@ -136,8 +136,14 @@ int pty_resize(struct pty *pty, uint16_t cols, uint16_t rows, uint16_t xpixel, u
 int pty_reap(struct pty *pty, int *status);
 
 /* Ends the session: SIGHUP (and SIGCONT) to the child's process group, closes the master (the kernel hangs
- * up the slave), and reaps the child, waiting at most timeout_ms before SIGKILL (then blocking until it is
- * gone, which the kernel makes short). No-op without a child or master. */
+ * up the slave), and reaps the child, waiting at most timeout_ms before SIGKILL, then at most
+ * PTY_KILL_WAIT_MS more. A child still not reapable then (uninterruptible sleep on a dead NFS mount, a
+ * tracer holding its zombie) is logged and left behind: up to PTY_STALE_MAX of them are reaped without
+ * blocking by later pty_spawn/pty_reap/pty_hangup calls (a later SIGCHLD or pidfd wake-up that calls
+ * pty_reap does it), never mistaken for the current child. Returns within timeout_ms + PTY_KILL_WAIT_MS
+ * whatever the child does. No-op without a child or master. */
+#define PTY_KILL_WAIT_MS 1000u
+#define PTY_STALE_MAX 8u
 void pty_hangup(struct pty *pty, int timeout_ms);
 
 /* How long to wait before respawning, in milliseconds, given the last child's life: 0 after a child that
