@@ -35,6 +35,10 @@ enum input_key_action {
 	INPUT_KEY_RELEASE = 3,
 };
 
+/* Room for the text of one key event: a compose result can be a whole string, and xkbcommon (1.5) refuses
+ * the strings of a compose file from 255 bytes on, so that any result it gives fits with its NUL. */
+#define INPUT_UTF8_MAX 256
+
 struct input_key_event {
 	uint64_t time_usec;          /* the kernel's event time (CLOCK_MONOTONIC); for repeats the timer's */
 	uint32_t keycode;            /* evdev code (KEY_A = 30) */
@@ -46,7 +50,7 @@ struct input_key_event {
 				      * sequence puts its first character here. */
 	uint32_t unshifted;          /* the character of the key at shift level 1 of the current layout */
 	uint32_t base;               /* the character of the same physical key in the US layout (Ctrl+С: 'c') */
-	char utf8[32];               /* the text to type, NUL-terminated: cp as UTF-8, or a whole compose result */
+	char utf8[INPUT_UTF8_MAX];   /* the text to type, NUL-terminated: cp as UTF-8, or a whole compose result */
 	bool composing;              /* a dead key or compose sequence is in progress: type nothing */
 };
 

@@ -352,6 +352,23 @@ static void describe_key(struct input_kbd *k, uint32_t keycode, struct input_key
 		xkb_keysym_to_utf8(ev->keysym, ev->utf8, sizeof(ev->utf8)); /* the text of cp, NUL-terminated */
 }
 
+/* A compose result longer than INPUT_UTF8_MAX (an xkbcommon that takes longer strings than 1.5 did) was cut
+ * by xkbcommon wherever the buffer ended: the application gets the whole characters, not a torn one. */
+static void trim_torn_utf8(char *s)
+{
+	size_t n = strlen(s), start = n;
+
+	while (start > 0 && ((unsigned char)s[start - 1] & 0xc0) == 0x80)
+		start--;
+	if (start > 0) {
+		unsigned char lead = (unsigned char)s[start - 1];
+		size_t len = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+		if (n - (start - 1) < len)
+			s[start - 1] = 0;
+	}
+	input_log(4, "a compose result is longer than %d bytes: typed cut to %zu", INPUT_UTF8_MAX - 1, strlen(s));
+}
+
 /* Dead keys and Compose: returns true when the key is swallowed by a sequence in progress. */
 static bool compose_key(struct input_kbd *k, struct input_key_event *ev)
 {
@@ -365,7 +382,8 @@ static bool compose_key(struct input_kbd *k, struct input_key_event *ev)
 		return true;
 	case XKB_COMPOSE_COMPOSED: {
 		xkb_keysym_t sym = xkb_compose_state_get_one_sym(k->compose);
-		xkb_compose_state_get_utf8(k->compose, ev->utf8, sizeof(ev->utf8));
+		if (xkb_compose_state_get_utf8(k->compose, ev->utf8, sizeof(ev->utf8)) >= (int)sizeof(ev->utf8))
+			trim_torn_utf8(ev->utf8);
 		if (sym != XKB_KEY_NoSymbol)
 			ev->keysym = sym;
 		ev->cp = 0;

@@ -251,7 +251,7 @@ static void on_key(void *ud, const struct input_key_event *ev)
 	struct kf_input_glue *g = ud;
 	struct grid_modes m;
 	struct vt_key_event vk;
-	uint8_t buf[64];
+	uint8_t buf[INPUT_UTF8_MAX + 1]; /* ESC and a whole compose result; more than any encoded key needs */
 	size_t n = 0;
 
 	log_debug("key %u %s sym 0x%x mods 0x%x (event time %llu us)", ev->keycode,

@@ -292,6 +292,20 @@ static void test_compose(void)
 	CHECK(ev.cp == 0x20ac && !strcmp(ev.utf8, "\xe2\x82\xac\xe2\x82\xac"), "override file: %u '%s'",
 	      ev.cp, ev.utf8);
 	input_destroy(in);
+
+	/* The longest result xkbcommon takes (254 bytes; it refuses longer strings): 84 euro signs, 252 bytes,
+	 * came out as the first 31 bytes, the last a torn character (invalid UTF-8 for the application). */
+	char file[400] = "<dead_acute> <e> : \"", want[300] = "";
+	for (int i = 0; i < 84; i++)
+		strcat(want, "\xe2\x82\xac");
+	strcat(strcat(file, want), "\"\n");
+	cfg.compose_file = write_tmp(file);
+	in = input_create(&cfg, &cbs, &r);
+	tap(in, KEY_EQUAL);
+	ev = press(in, &r, KEY_E);
+	CHECK(ev.cp == 0x20ac && !strcmp(ev.utf8, want), "a 252-byte result: %zu bytes, last 0x%02x", strlen(ev.utf8),
+	      strlen(ev.utf8) ? (unsigned char)ev.utf8[strlen(ev.utf8) - 1] : 0);
+	input_destroy(in);
 }
 
 static void test_repeat(void)

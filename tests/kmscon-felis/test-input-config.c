@@ -108,6 +108,11 @@ static void test_compose_several(struct kf_loop *loop, const char *dir)
 	if (!f)
 		return;
 	fputs("<dead_acute> <J> : \"J\xcc\x81\"\n", f);
+	/* The longest result xkbcommon takes: 84 euro signs (252 bytes), typed whole, with ESC before under Alt. */
+	char euros[300] = "\033";
+	for (int i = 0; i < 84; i++)
+		strcat(euros, "\xe2\x82\xac");
+	fprintf(f, "<dead_acute> <K> : \"%s\"\n", euros + 1);
 	fclose(f);
 	char *argv[] = {"kmscon-felis", "--xkb-layout=de", opt, NULL};
 	kf_config_init(&cfg);
@@ -124,6 +129,15 @@ static void test_compose_several(struct kf_loop *loop, const char *dir)
 			CHECK(sent(&a, "J\xcc\x81"), "dead_acute Shift+j types J and U+0301 (kitty flags '%s')",
 			      modes[i] + (modes[i][0] != 0));
 		}
+		feed(&a, "\033[=0u");
+		key(in, KEY_EQUAL);
+		with(in, KEY_LEFTSHIFT, KEY_K);
+		CHECK(sent(&a, euros + 1), "dead_acute Shift+k types 84 euro signs");
+		key(in, KEY_EQUAL);
+		input_inject_key(in, KEY_LEFTALT, true, 1000);
+		with(in, KEY_LEFTSHIFT, KEY_K);
+		input_inject_key(in, KEY_LEFTALT, false, 1000);
+		CHECK(sent(&a, euros), "dead_acute Alt+Shift+k types ESC and 84 euro signs");
 	}
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
