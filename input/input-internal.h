@@ -74,6 +74,25 @@ void input_log_at(int prio, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 #define input_log(prio, ...) input_log_at(prio, __FILE__, __LINE__, __VA_ARGS__)
 
+/* The syslog priority of an xkbcommon message of that level. */
+static inline int input_xkb_prio(enum xkb_log_level level)
+{
+	return level <= XKB_LOG_LEVEL_ERROR ? 4 : level <= XKB_LOG_LEVEL_WARNING ? 6 : 7;
+}
+
+/* What compiling a keymap file may cost (input_try_keymap_file): a full evdev keymap takes about 10 ms and
+ * 3 MiB. */
+#define INPUT_KEYMAP_TRY_MS 3000
+#define INPUT_KEYMAP_TRY_MEM_MB 256
+#define INPUT_STR_(x) #x
+#define INPUT_STR(x) INPUT_STR_(x)
+
+/* Compiles the keymap file at path in a child process with bounds (keymap-try.c). Returns 0 when it
+ * compiles there (compile it here), -EINVAL when it does not (xkbcommon's reasons are logged), -ENOMEM
+ * when the child reached the memory bound or crashed, -ETIMEDOUT when it ran out of time. ctx is not
+ * owned; the child uses its copy. */
+int input_try_keymap_file(struct xkb_context *ctx, const char *path);
+
 int input_kbd_init(struct input_kbd *k, const struct input_config *cfg);
 void input_kbd_finish(struct input_kbd *k);
 /* Handles a key from any keyboard of the seat (already merged across devices). */

@@ -140,9 +140,20 @@ static struct xkb_keymap *compile_file(struct input_kbd *k, const char *path)
 {
 	struct xkb_keymap *km;
 	FILE *f = open_file(path);
+	int r;
 
 	if (!f) {
 		input_log(4, "cannot open keymap file %s: %s; using the 'us' layout", path, open_error(errno));
+		return NULL;
+	}
+	r = input_try_keymap_file(k->ctx, path);
+	if (r < 0) {
+		input_log(4, "keymap file %s %s; using the 'us' layout", path,
+			  r == -EINVAL	  ? "does not compile (in at most " INPUT_STR(INPUT_KEYMAP_TRY_MEM_MB) " MiB)"
+			  : r == -ETIMEDOUT ? "does not compile in " INPUT_STR(INPUT_KEYMAP_TRY_MS) " ms"
+					    : "does not compile in " INPUT_STR(INPUT_KEYMAP_TRY_MEM_MB)
+					      " MiB (or crashed xkbcommon)");
+		fclose(f);
 		return NULL;
 	}
 	km = xkb_keymap_new_from_file(k->ctx, f, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS);
@@ -260,8 +271,7 @@ static void xkb_log(struct xkb_context *ctx, enum xkb_log_level level, const cha
 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	line[strcspn(line, "\n")] = 0;
-	input_log(level <= XKB_LOG_LEVEL_ERROR ? 4 : level <= XKB_LOG_LEVEL_WARNING ? 6 : 7, "xkbcommon: %s",
-		  line);
+	input_log(input_xkb_prio(level), "xkbcommon: %s", line);
 }
 
 int input_kbd_init(struct input_kbd *k, const struct input_config *cfg)

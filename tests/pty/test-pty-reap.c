@@ -18,19 +18,8 @@
 #include <sys/wait.h>
 
 #include "tests/kf-alarm.h"
+#include "tests/kf-log-capture.h"
 #include "tests/pty/pty-harness.h"
-
-static char logbuf[4096];
-
-static void on_log(int prio, const char *file, int line, const char *fmt, va_list ap)
-{
-	size_t n = strlen(logbuf);
-	(void)prio, (void)file, (void)line;
-	if (n + 2 < sizeof(logbuf)) {
-		vsnprintf(logbuf + n, sizeof(logbuf) - n - 1, fmt, ap);
-		strcat(logbuf, "\n");
-	}
-}
 
 static void on_alarm(int sig)
 {
