@@ -84,8 +84,13 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 	if (w == 2 && g->cx == right) {
 		if (right == left)
 			return; /* a one-column line cannot hold it */
-		if (!g->autowrap)
-			return; /* xterm's dotext writes nothing and leaves the cursor there */
+		if (!g->autowrap) {
+			/* xterm's dotext writes nothing, leaves the cursor there and ends a pending wrap (do_wrap):
+			 * with DECAWM set again the next character overwrites the last column (case
+			 * wide-nowrap-ends-wrap) */
+			g->wrap_pending = false;
+			return;
+		}
 		grid__do_wrap(g);
 		right = print_right(g);
 		if (unlikely(g->dbl_any) && g->cx + 1 > right)
@@ -256,7 +261,7 @@ static void print_cps(struct grid *g, const uint32_t *cps, size_t n)
 		if (g->last_x >= 0 && grid__may_join(g->gb_prev, cp) &&
 		    !vt_grapheme_break(g->gb_prev, cp, &g->gb_state) && grid__cluster_attach(g, cp))
 			continue;
-		print_one(g, cp, w > 2 ? 2 : w, style);
+		print_one(g, cp, w, style);
 	}
 }
 
@@ -731,16 +736,32 @@ void grid__rep(struct grid *g, int count)
 	/* a combining mark (or VS16) was the last: the character it is on is repeated, without it (xterm) */
 	if (cp >= 0x7f && vt_char_width(cp) <= 0 && (cp = grid__cluster_rep_base(g)) == 0)
 		return;
+	const bool ascii = cp < 0x7f && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift;
+	int w = 1;
+	if (!ascii) {
+		if (cp < 0x7f)
+			cp = grid__map_charset(g->charsets[g->gl], cp);
+		w = vt_char_width(cp);
+		if (w <= 0)
+			return;
+		if (w > 2)
+			w = 2;
+	}
 	/* Past a screenful and a bit, every further line's worth only scrolls an identical line: drop whole
-	 * lines' worth, keeping the count modulo the line width so the cursor ends where it would. */
-	long w1 = g->cx <= g->right ? g->right - g->left + 1 : g->cols;
-	long max = w1 * (g->rows + 2);
+	 * lines' worth, keeping the count modulo a line's repetitions so the cursor ends where it would. After
+	 * the first row every line is the margins' width (a cursor right of the right margin runs to the
+	 * screen's edge, then wraps to the left margin), and holds width / w characters (a wide one leaves an
+	 * odd width's last column empty). The first row may be the screen's width: max covers it. */
+	long per = (g->right - g->left + 1) / w;
+	long max = (long)g->cols * (g->rows + 2);
 	/* with double rows about, the line that repeats may be a double row's half (the cursor stuck below the
 	 * scroll region on one): a period that both lengths divide */
-	long period = unlikely(g->dbl_any) ? w1 * (grid__dbl_max(g) + 1) : w1;
+	long period = unlikely(g->dbl_any) ? per * ((grid__dbl_max(g) + 1) / w) : per;
+	if (period <= 0)
+		period = 1; /* a wide character on a one-column line: nothing is written, the cursor stays */
 	if (count > max)
 		count = (int)(max + (count - max) % period);
-	if (cp < 0x7f && g->charsets[g->gl] == CHARSET_ASCII && !g->single_shift) {
+	if (ascii) {
 		uint8_t buf[256];
 		memset(buf, (int)cp, sizeof(buf));
 		while (count > 0) {
@@ -750,12 +771,7 @@ void grid__rep(struct grid *g, int count)
 		}
 		return;
 	}
-	if (cp < 0x7f)
-		cp = grid__map_charset(g->charsets[g->gl], cp);
-	int w = vt_char_width(cp);
-	if (w <= 0)
-		return;
 	uint16_t style = grid__cur_style(g);
 	while (count-- > 0)
-		print_one(g, cp, w > 2 ? 2 : w, style);
+		print_one(g, cp, w, style);
 }
