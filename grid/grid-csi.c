@@ -39,6 +39,12 @@ static void primary_da(struct grid *g)
 
 /* ---------------------------------------------------------------------------------------------- C0 */
 
+void grid__nothing(void *ctx)
+{
+	struct grid *g = ctx;
+	g->last_cp = 0; /* REP repeats nothing after it (ECMA-48 8.3.103; xterm 379) */
+}
+
 void grid__execute(void *ctx, uint8_t c)
 {
 	struct grid *g = ctx;

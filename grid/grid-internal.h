@@ -566,6 +566,8 @@ bool grid__xtsgr_csi(struct grid *g, const struct vt_csi *csi);
 
 /* grid-csi.c */
 void grid__execute(void *ctx, uint8_t c);
+/* vt_sink.nothing: input that did nothing went by (DEL, CAN, SUB, a malformed sequence) */
+void grid__nothing(void *ctx);
 /* grid-edit.c: the sink's execute: CR and LF in the line feed's page, the rest through grid__execute */
 void grid__execute_c0(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);

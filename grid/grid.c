@@ -448,6 +448,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 		.csi = grid__csi,
 		.csi_bytes_final = grid__csi_bytes_final,
 		.string = grid__string,
+		.nothing = grid__nothing,
 	};
 	struct grid *g = calloc(1, sizeof(*g));
 	if (!g)

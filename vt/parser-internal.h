@@ -56,6 +56,7 @@ enum action {
 	A_ESC,          /* ESC: abandon whatever was in progress, start a sequence */
 	A_CANCEL,       /* CAN, SUB: abandon, back to ground */
 	A_REDO,         /* abandon, go to the target state and handle this byte again there */
+	A_VOID,         /* a byte that does nothing (DEL in the ground state, csi_ignore's final): tell the sink */
 };
 
 /* The CSI memo (vt__fast_csi): slots, bytes of a key (after ESC [, final included), parameters kept. */

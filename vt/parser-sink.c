@@ -11,5 +11,5 @@ void vt_parser_set_csi_bytes(struct vt_parser *p, uint8_t f, vt_csi_bytes_fn fn)
 void vt_parser_set_del_exec(struct vt_parser *p, bool on)
 {
 	/* the ground state's entry for DEL, the only one that changes: the feed loops leave DEL to the table */
-	p->trans[S_GROUND][0x7f] = (uint8_t)((on ? A_EXEC : A_NONE) << 4 | S_GROUND);
+	p->trans[S_GROUND][0x7f] = (uint8_t)((on ? A_EXEC : A_VOID) << 4 | S_GROUND);
 }

@@ -66,6 +66,8 @@ void vt__str_end(struct vt_parser *p)
 		}
 		p->sink.string(p->ctx, p->str_kind, p->str_kind == VT_STRING_DCS ? &p->csi : NULL, data,
 			       p->str_len);
+	} else if (p->str_drop && p->sink.nothing) {
+		p->sink.nothing(p->ctx); /* a string dropped (malformed header, past the cap) did nothing */
 	}
 	vt__str_release(p);
 }

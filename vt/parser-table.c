@@ -33,7 +33,7 @@ static const struct range anywhere_c1[] = {
 static const struct range *const state_ranges[S_COUNT] = {
 	[S_GROUND] = (const struct range[]){
 		/* Printable bytes and UTF-8 never get here: ground_run() takes them. */
-		C0_EXEC, R(0x7f, 0x7f, A_NONE, S_KEEP), END_RANGES,
+		C0_EXEC, R(0x7f, 0x7f, A_VOID, S_KEEP), END_RANGES,
 	},
 	[S_ESC] = (const struct range[]){
 		C0_EXEC, R(0x20, 0x2f, A_COLLECT, S_ESC_INTER), R(0x30, 0x7e, A_ESC_DISPATCH, S_GROUND),
@@ -60,7 +60,7 @@ static const struct range *const state_ranges[S_COUNT] = {
 		R(0x40, 0x7e, A_CSI_DISPATCH, S_GROUND), R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
 	},
 	[S_CSI_IGNORE] = (const struct range[]){
-		C0_EXEC, R(0x20, 0x3f, A_NONE, S_KEEP), R(0x40, 0x7e, A_NONE, S_GROUND),
+		C0_EXEC, R(0x20, 0x3f, A_NONE, S_KEEP), R(0x40, 0x7e, A_VOID, S_GROUND),
 		R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
 	},
 	[S_DCS_ENTRY] = (const struct range[]){

@@ -19,7 +19,9 @@
  *   whole when they end: OSC by BEL or ST, the others by ST only. ESC followed by anything but '\' inside
  *   a string abandons the string (it is not dispatched) and starts that new escape sequence; CAN and SUB
  *   abandon it too. A string longer than the configured cap is dropped whole.
- * - CAN and SUB cancel a sequence and are not passed on (xterm shows nothing for them either).
+ * - CAN and SUB cancel a sequence and are not passed on (xterm shows nothing for them either); the sink hears
+ *   of them, as of DEL in the ground state and of a sequence ignored as malformed, through vt_sink.nothing
+ *   (REP repeats nothing after them).
  * - A third intermediate byte makes the sequence ignored (no terminal defines one); parameters beyond
  *   VT_MAX_PARAMS are dropped and flagged in vt_csi.overflow; values clamp at VT_PARAM_MAX.
  *
@@ -167,9 +169,20 @@ static size_t params(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 	return i;
 }
 
+/* Input that did nothing (vt_sink.nothing). */
+static void nothing(struct vt_parser *p)
+{
+	if (p->sink.nothing)
+		p->sink.nothing(p->ctx);
+}
+
 static void esc_dispatch(struct vt_parser *p, uint8_t b)
 {
-	if (p->ignore || !p->sink.esc)
+	if (p->ignore) {
+		nothing(p);
+		return;
+	}
+	if (!p->sink.esc)
 		return;
 	struct vt_esc e = {.n_intermediates = p->csi.n_intermediates, .final = b};
 	memcpy(e.intermediates, p->csi.intermediates, sizeof(e.intermediates));
@@ -178,7 +191,11 @@ static void esc_dispatch(struct vt_parser *p, uint8_t b)
 
 static void csi_dispatch(struct vt_parser *p, uint8_t b)
 {
-	if (p->ignore || !p->sink.csi)
+	if (p->ignore) {
+		nothing(p);
+		return;
+	}
+	if (!p->sink.csi)
 		return;
 	p->csi.final = b;
 	p->sink.csi(p->ctx, &p->csi);
@@ -468,6 +485,10 @@ static inline __attribute__((always_inline)) size_t step(struct vt_parser *p, co
 		break;
 	case A_CANCEL:
 		vt__str_release(p);
+		nothing(p);
+		break;
+	case A_VOID:
+		nothing(p);
 		break;
 	case A_REDO:
 		vt__str_release(p);

@@ -108,6 +108,11 @@ struct vt_sink {
 	 * allowed: the parser decodes what is left as usual. The prefix may also hold CR LF pairs between
 	 * such text, each byte done exactly as execute() would do it. Not called in 8-bit C1 mode. */
 	size_t (*print_utf8)(void *ctx, const uint8_t *s, size_t n);
+	/* Optional: input that does nothing went by: DEL ignored in the ground state, CAN or SUB (alone or
+	 * cancelling a sequence), a CSI or escape sequence ignored as malformed (vt100.net's csi_ignore, a
+	 * third intermediate). A sink that remembers the last character printed (for REP, which repeats only
+	 * a graphic character right before it: ECMA-48 8.3.103) forgets it here, as xterm does. */
+	void (*nothing)(void *ctx);
 };
 
 struct vt_parser;

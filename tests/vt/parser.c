@@ -468,6 +468,75 @@ static void test_del_exec(void)
 	free(got);
 }
 
+/* vt_sink.nothing: told of each DEL, CAN and SUB in the ground state, each sequence CAN or SUB cancels, each
+ * CSI made invalid (csi_ignore: a private marker after a parameter, a parameter after an intermediate), each
+ * escape sequence with a third intermediate and each string dropped (a malformed DCS header); not of valid
+ * sequences, of DEL inside one or of DEL while it goes to execute. Fed whole and byte by byte. */
+static int nothings, dispatched;
+static void on_nothing(void *ctx)
+{
+	(void)ctx;
+	nothings++;
+}
+static void on_any_csi(void *ctx, const struct vt_csi *c)
+{
+	(void)ctx, (void)c;
+	dispatched++;
+}
+static void on_any_esc(void *ctx, const struct vt_esc *e)
+{
+	(void)ctx, (void)e;
+	dispatched++;
+}
+
+static void test_nothing(void)
+{
+	static const struct {
+		const char *in;
+		int nothings, dispatched;
+	} t[] = {
+		{"a\x7f", 1, 0},
+		{"\x18\x1a", 2, 0},
+		{CSI "1\x18", 1, 0},
+		{CSI "?1\x1a" "2H", 1, 0},
+		{CSI "5;5=H", 1, 0},
+		{CSI "1$7s", 1, 0},
+		{"\033(((B", 1, 0},
+		{"\033P1;2=qdata\033\\", 1, 0},
+		{CSI "1;2H" CSI "?7h" "\033(B" CSI "1\x7f;2H", 0, 4},
+		{"\033]0;t\x18", 1, 0},
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		for (int split = 0; split < 2; split++) {
+			struct vt_sink s = {.csi = on_any_csi, .esc = on_any_esc, .nothing = on_nothing};
+			struct vt_parser *p = vt_parser_create(&s, NULL, NULL);
+			nothings = dispatched = 0;
+			size_t n = strlen(t[i].in);
+			for (size_t k = 0; k < n; k += split ? 1 : n)
+				vt_parser_feed(p, (const uint8_t *)t[i].in + k, split ? 1 : n);
+			if (nothings != t[i].nothings || dispatched != t[i].dispatched) {
+				fprintf(stderr, "nothing %zu (split %d): %d nothing, %d dispatched; want %d, %d\n", i, split,
+					nothings, dispatched, t[i].nothings, t[i].dispatched);
+				failures++;
+			}
+			vt_parser_destroy(p);
+		}
+	}
+	/* DEL while it goes to execute is a character (grid/: a 96-character set), not nothing */
+	struct vt_sink s = {.nothing = on_nothing};
+	struct vt_parser *p = vt_parser_create(&s, NULL, NULL);
+	nothings = 0;
+	vt_parser_set_del_exec(p, true);
+	vt_parser_feed(p, (const uint8_t *)"\x7f", 1);
+	vt_parser_set_del_exec(p, false);
+	vt_parser_feed(p, (const uint8_t *)"\x7f", 1);
+	if (nothings != 1) {
+		fprintf(stderr, "nothing: DEL with del_exec on and off: %d, want 1\n", nothings);
+		failures++;
+	}
+	vt_parser_destroy(p);
+}
+
 static void run_all(void)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -478,6 +547,7 @@ static void run_all(void)
 	test_numbers();
 	test_utf8_random();
 	test_del_exec();
+	test_nothing();
 }
 
 int main(void)
