@@ -23,6 +23,7 @@ Run from the worktree after building:
   tests/tools/xterm-diff.py --json out.json     # every divergence, machine-readable
   tests/tools/xterm-diff.py --attrs --random 2000   # attributes and colours too, with a summary by kind
   tests/tools/xterm-diff.py --attrs --sgr-stack --random 500   # random cases that also push and pop the pen
+  tests/tools/xterm-diff.py --no-families --hunt charset --random 500 --size 11x5   # one area's random cases
   tests/tools/xterm-diff.py --size 80x24 --cuts 12 --stream vim.bin --stream htop.bin   # recorded programs
 --stream FILE (repeatable) runs a recorded stream instead of the families and random cases: a real
 program's output saved at --size (e.g. under `script`, or a pty recorder that sets TIOCSWINSZ and sends keys),
@@ -58,6 +59,7 @@ unescape = import_module("run-case").unescape
 sys.path.insert(0, HERE)
 import xterm_diff_attrs as attrs  # noqa: E402
 import xterm_diff_margins as margins  # noqa: E402
+import xterm_diff_hunt as hunt  # noqa: E402
 
 
 def escape(b):
@@ -690,6 +692,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mrandom", type=int, default=0, help="random cases concentrated on margins, tabs and wrap "
                     "(seeded by --seed too)")
+    ap.add_argument("--hunt", action="append", default=[], choices=hunt.AREAS, help="N random cases (--random's "
+                    "N, seeded by --seed) concentrated on one area (tests/tools/xterm_diff_hunt.py); repeatable")
     ap.add_argument("--no-families", action="store_true", help="skip the hand-written cases")
     ap.add_argument("--only", help="run only the cases whose name matches this regular expression")
     ap.add_argument("--case", action="append", default=[], help="a stream, escaped as in tests/conformance")
@@ -745,7 +749,12 @@ def main():
             extra = tuple(extra) + tuple(attrs.pen_ops(rng))
         if a.sgr_stack:
             extra = tuple(extra) + tuple(attrs.stack_ops(rng))
-        cases += [("random-%d-%d" % (a.seed, i), random_case(rng, cols, rows, extra)) for i in range(a.random)]
+        if not a.hunt:
+            cases += [("random-%d-%d" % (a.seed, i), random_case(rng, cols, rows, extra)) for i in range(a.random)]
+        for area in a.hunt:
+            hrng = random.Random("%s-%d" % (area, a.seed))
+            cases += [("%s-%d-%d" % (area, a.seed, i), hunt.random_case(hrng, area, cols, rows, fill))
+                      for i in range(a.random)]
         mrng = random.Random(a.seed)
         # (with --rect or --attrs its own draws of them, so that the cases without stay as they were)
         mextra = tuple(attrs.random_ops(mrng)) if a.attrs and a.rect else ()
