@@ -19,6 +19,10 @@ earlier random cases (--random, --mrandom, --rect, --marks) reach only now and t
            them, empty, huge and surplus parameters (no ':', a difference docs/conformance.md lists), stray
            private markers and intermediates; finals that reply, resize or switch xterm's modes (DECCOLM, VT52, DECSCL,
            window operations) are never drawn
+  alt      the alternate screens (47, 1047, 1048, 1049) entered and left with the charsets, origin mode,
+           margins, a pending wrap and DECSC/DECRC in between
+  origin   origin mode with both margins set, changed and reset, the absolute and relative moves (CUP, HVP,
+           CHA, HPA, VPA, HPR, VPR, CNL, CPL), DECSC/DECRC across the changes
 The 96-character sets are designated with Latin-1 Supplemental (the finals xterm 379 leaves as they were
 are in the charset family); UK (ESC ( A) and DEL are left out, the differences docs/conformance.md lists.
 To shrink a case that differs: tests/tools/xterm-minimise.py. Session 50's runs and what they showed are in
@@ -27,7 +31,7 @@ docs/conformance.md ("How it is checked").
 
 E = "\x1b"
 CSI = E + "["
-AREAS = ("charset", "tabs", "irm", "rep", "save", "nowrap", "scroll", "parser")
+AREAS = ("charset", "tabs", "irm", "rep", "save", "nowrap", "scroll", "parser", "alt", "origin")
 MARKS = ("\u0336", "\u20dd")
 
 
@@ -157,6 +161,13 @@ def random_case(rng, area, cols, rows, fill):
                    lambda: CSI + rng.choice(["", "2", "9"]) + rng.choice("LMST"), save,
                    lambda: CSI + "20" + rng.choice("hl"), lambda: rng.choice(["\n", "\x0b", "\x0c"])],
         "parser": [malformed, malformed, malformed, malformed, margins, modes],
+        "alt": [lambda: CSI + "?" + rng.choice(["47", "1047", "1048", "1049"]) + rng.choice("hl"),
+                lambda: CSI + "?" + rng.choice(["47", "1047", "1048", "1049"]) + rng.choice("hl"),
+                save, save, designate, shift, modes, margins, lambda: CSI + "!p",
+                lambda: CSI + "%d;%dH" % (row(), cols - 1) + "ab"],
+        "origin": [margins, margins, lambda: CSI + "?6" + rng.choice("hl"), lambda: CSI + "?6h", save,
+                   lambda: CSI + n() + ";" + n() + rng.choice("Hf"),
+                   lambda: CSI + n() + rng.choice("GdaeEF`"), lambda: CSI + "?69" + rng.choice("hl")],
     }[area]
     ops = common + per
     s = fill(cols, rows) if rng.random() < 0.5 else ""
