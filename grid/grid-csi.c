@@ -45,6 +45,16 @@ void grid__nothing(void *ctx)
 	g->last_cp = 0; /* REP repeats nothing after it (ECMA-48 8.3.103; xterm 379) */
 }
 
+void grid__execute_in_seq(void *ctx, uint8_t c)
+{
+	struct grid *g = ctx;
+	uint32_t keep = g->last_cp;
+	grid__execute_c0(g, c);
+	/* the sequence goes on: REP at its end still repeats the character before it (xterm 379 forgets it only
+	 * on bytes of the ground state; case rep-c0-inside) */
+	g->last_cp = keep;
+}
+
 void grid__execute(void *ctx, uint8_t c)
 {
 	struct grid *g = ctx;

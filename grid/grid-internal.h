@@ -568,6 +568,8 @@ bool grid__xtsgr_csi(struct grid *g, const struct vt_csi *csi);
 void grid__execute(void *ctx, uint8_t c);
 /* vt_sink.nothing: input that did nothing went by (DEL, CAN, SUB, a malformed sequence) */
 void grid__nothing(void *ctx);
+/* vt_sink.execute_in_seq: a C0 control inside a sequence, executed keeping REP's character */
+void grid__execute_in_seq(void *ctx, uint8_t c);
 /* grid-edit.c: the sink's execute: CR and LF in the line feed's page, the rest through grid__execute */
 void grid__execute_c0(void *ctx, uint8_t c);
 void grid__esc(void *ctx, const struct vt_esc *esc);

@@ -449,6 +449,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 		.csi_bytes_final = grid__csi_bytes_final,
 		.string = grid__string,
 		.nothing = grid__nothing,
+		.execute_in_seq = grid__execute_in_seq,
 	};
 	struct grid *g = calloc(1, sizeof(*g));
 	if (!g)

@@ -443,7 +443,10 @@ static inline __attribute__((always_inline)) size_t step(struct vt_parser *p, co
 	case A_NONE:
 		break;
 	case A_EXEC:
-		if (p->sink.execute)
+		/* a C0 control inside a sequence (a C1 one ends it: as in the ground state) */
+		if (p->state != S_GROUND && b < 0x80 && p->sink.execute_in_seq)
+			p->sink.execute_in_seq(p->ctx, b);
+		else if (p->sink.execute)
 			p->sink.execute(p->ctx, b);
 		break;
 	case A_COLLECT:

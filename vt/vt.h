@@ -113,6 +113,11 @@ struct vt_sink {
 	 * third intermediate). A sink that remembers the last character printed (for REP, which repeats only
 	 * a graphic character right before it: ECMA-48 8.3.103) forgets it here, as xterm does. */
 	void (*nothing)(void *ctx);
+	/* Optional: a C0 control met inside an escape or control sequence, executed there while the sequence
+	 * goes on (vt100.net's "execute" in the escape and CSI states); NULL: execute() takes it. A sink
+	 * remembering the last character for REP keeps it here (xterm 379 forgets it only on bytes of the
+	 * ground state), so that REP with a control inside still repeats it. */
+	void (*execute_in_seq)(void *ctx, uint8_t control);
 };
 
 struct vt_parser;

@@ -489,6 +489,18 @@ static void on_any_esc(void *ctx, const struct vt_esc *e)
 	dispatched++;
 }
 
+static int execs_ground, execs_seq;
+static void on_exec_ground(void *ctx, uint8_t c)
+{
+	(void)ctx, (void)c;
+	execs_ground++;
+}
+static void on_exec_seq(void *ctx, uint8_t c)
+{
+	(void)ctx, (void)c;
+	execs_seq++;
+}
+
 static void test_nothing(void)
 {
 	static const struct {
@@ -521,6 +533,21 @@ static void test_nothing(void)
 			}
 			vt_parser_destroy(p);
 		}
+	}
+	/* vt_sink.execute_in_seq: the C0 controls inside an escape or CSI sequence, the others to execute */
+	for (int split = 0; split < 2; split++) {
+		struct vt_sink s = {.execute = on_exec_ground, .execute_in_seq = on_exec_seq};
+		struct vt_parser *p = vt_parser_create(&s, NULL, NULL);
+		static const char in[] = "\x0b" CSI "\x0b" "3b" "\033(\x07" "B" CSI "1\x08;2H" "\r\n";
+		execs_ground = execs_seq = 0;
+		for (size_t k = 0; k < sizeof(in) - 1; k += split ? 1 : sizeof(in) - 1)
+			vt_parser_feed(p, (const uint8_t *)in + k, split ? 1 : sizeof(in) - 1);
+		if (execs_ground != 3 || execs_seq != 3) {
+			fprintf(stderr, "execute_in_seq (split %d): %d in the ground, %d in sequences; want 3, 3\n", split,
+				execs_ground, execs_seq);
+			failures++;
+		}
+		vt_parser_destroy(p);
 	}
 	/* DEL while it goes to execute is a character (grid/: a 96-character set), not nothing */
 	struct vt_sink s = {.nothing = on_nothing};
