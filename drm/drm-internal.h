@@ -156,6 +156,18 @@ void drm_fb_convert_row(const struct drm_fb_format *f, uint8_t *dst, const uint3
 /* The refresh in mHz from v's pixclock and margins; DRM_FB_DEFAULT_MHZ (60 Hz) when they are not set or give
  * something outside 20..300 Hz. */
 uint32_t drm_fb_refresh_mhz(const struct fb_var_screeninfo *v);
+/* Where an fbdev's visible area is: what to mmap and where the first visible pixel lands in the mapping. */
+struct drm_fb_layout {
+	uint64_t offset;  /* mmap offset: a page multiple */
+	uint64_t size;    /* mmap length: to the end of the last visible row */
+	uint64_t visible; /* the first visible pixel, bytes into the mapping */
+	uint64_t first;   /* the same pixel, bytes into the fb's memory (yoffset, xoffset) */
+	uint32_t line;    /* bytes from a row to the next */
+};
+/* The layout of v's visible area (bytes per pixel, a page of page bytes). Returns 0, or -EINVAL with the reason
+ * in why when the area does not fit its lines or the fb's memory (a driver bug). */
+int drm_fb_layout(const struct fb_var_screeninfo *v, const struct fb_fix_screeninfo *fix, unsigned bytes,
+		  uint64_t page, struct drm_fb_layout *l, char *why, size_t why_size);
 /* Whether an fbdev is a DRM driver's emulation: id (fix.id, /sys/class/graphics/fbN/name) ends in "drmfb", or
  * its device has a drm/ directory. */
 bool drm_fb_is_drm_emulation(const char *id, bool has_drm_dir);
@@ -181,7 +193,7 @@ struct drm_fbdev {
 	uint8_t *map;         /* mmap of the visible area, from map_size bytes before it... */
 	size_t map_size;
 	uint8_t *visible;     /* ...: the first visible pixel */
-	size_t first;         /* its offset in the fb's memory (yoffset, xoffset) */
+	struct drm_fb_layout layout; /* where it was mapped from (a mode change moves it: drm_fbdev_check) */
 	uint8_t *row;         /* a converted row in ordinary memory, written to the mapping with memcpy */
 	uint32_t *turned;     /* a turned display: the picture as the fb holds it, in XRGB8888 */
 	uint32_t refresh_mhz;

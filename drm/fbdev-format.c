@@ -105,21 +105,50 @@ void drm_fb_convert_row(const struct drm_fb_format *f, uint8_t *dst, const uint3
 
 uint32_t drm_fb_refresh_mhz(const struct fb_var_screeninfo *v)
 {
-	uint64_t htotal = (uint64_t)v->xres + v->left_margin + v->right_margin + v->hsync_len;
-	uint64_t vtotal = (uint64_t)v->yres + v->upper_margin + v->lower_margin + v->vsync_len;
-	uint64_t mhz;
+	/* In double: the product of three 32-bit-range numbers (pixclock, htotal up to 2^34, vtotal) overflows 64
+	 * bits, where it wrapped to any rate (or to 0, a division by zero) for a driver's nonsense timings. */
+	double htotal = (double)v->xres + v->left_margin + v->right_margin + v->hsync_len;
+	double vtotal = (double)v->yres + v->upper_margin + v->lower_margin + v->vsync_len;
+	double mhz;
 
 	/* pixclock is in picoseconds; 0 (and margins of 0) when the driver does not know its timings. */
-	if (!v->pixclock || !v->left_margin || !v->upper_margin || !htotal || !vtotal)
+	if (!v->pixclock || !v->left_margin || !v->upper_margin)
 		return DRM_FB_DEFAULT_MHZ;
 	if ((v->vmode & FB_VMODE_MASK) == FB_VMODE_DOUBLE)
 		vtotal *= 2;
-	mhz = 1000000000000000ull / ((uint64_t)v->pixclock * htotal * vtotal);
+	mhz = 1e15 / ((double)v->pixclock * htotal * vtotal);
 	if ((v->vmode & FB_VMODE_MASK) == FB_VMODE_INTERLACED)
 		mhz *= 2; /* a field per vertical period */
 	/* Made-up timings (vesafb and efifb invent a pixclock from the size) can give anything: keep what a
 	 * display could do. */
 	return mhz >= 20000 && mhz <= 300000 ? (uint32_t)mhz : DRM_FB_DEFAULT_MHZ;
+}
+
+int drm_fb_layout(const struct fb_var_screeninfo *v, const struct fb_fix_screeninfo *fix, unsigned bytes,
+		  uint64_t page, struct drm_fb_layout *l, char *why, size_t why_size)
+{
+	/* All in 64 bits: line_length x yoffset overflows 32 (and a 32-bit size_t). */
+	uint64_t line = fix->line_length ? fix->line_length : (uint64_t)v->xres_virtual * bytes;
+	uint64_t row = (uint64_t)v->xres * bytes, first = (uint64_t)v->yoffset * line + (uint64_t)v->xoffset * bytes;
+	uint64_t end = first + (uint64_t)(v->yres ? v->yres - 1 : 0) * line + row;
+	/* The fb's generic mmap (fb_io_mmap: vm_iomap_memory) maps from the page holding smem_start: the fb's byte 0
+	 * is smem_start's offset in its page into the mapping (fbi and DirectFB add it too). */
+	uint64_t in_page = fix->smem_start & (page - 1);
+
+	memset(l, 0, sizeof(*l));
+	if (line < row || (uint64_t)v->xoffset * bytes + row > line || line > UINT32_MAX ||
+	    (fix->smem_len && end > fix->smem_len) || end + in_page > SIZE_MAX) {
+		snprintf(why, why_size,
+			 "the visible %ux%u area (line %llu bytes, offset %u,%u) does not fit its %u bytes of memory",
+			 v->xres, v->yres, (unsigned long long)line, v->xoffset, v->yoffset, fix->smem_len);
+		return -EINVAL;
+	}
+	l->offset = (in_page + first) & ~(page - 1);
+	l->visible = in_page + first - l->offset;
+	l->size = in_page + end - l->offset;
+	l->first = first;
+	l->line = (uint32_t)line;
+	return 0;
 }
 
 bool drm_fb_is_drm_emulation(const char *id, bool has_drm_dir)

@@ -43,33 +43,27 @@ static int read_mode(struct drm_fbdev *fb, struct fb_var_screeninfo *v, struct f
 /* Maps the visible area: from the page holding its first pixel to the end of its last row. */
 static int map_visible(struct drm_fbdev *fb, const struct fb_var_screeninfo *v, const struct fb_fix_screeninfo *fix)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	uint32_t bytes = fb->format.bytes;
-	size_t line = fix->line_length ? fix->line_length : (size_t)v->xres_virtual * bytes;
-	size_t first = (size_t)v->yoffset * line + (size_t)v->xoffset * bytes;
-	size_t end = first + (size_t)(v->yres - 1) * line + (size_t)v->xres * bytes;
-	size_t start = first & ~(page - 1);
+	struct drm_fb_layout l;
+	char why[160];
 	void *p;
 
-	if (line < (size_t)v->xres * bytes || (fix->smem_len && end > fix->smem_len)) {
-		drm_err("%s: the visible %ux%u area (line %zu bytes, offset %u,%u) does not fit its %u bytes of memory "
-			"(driver bug)",
-			fb->path, v->xres, v->yres, line, v->xoffset, v->yoffset, fix->smem_len);
+	if (drm_fb_layout(v, fix, fb->format.bytes, (uint64_t)sysconf(_SC_PAGESIZE), &l, why, sizeof(why)) < 0) {
+		drm_err("%s: %s (driver bug)", fb->path, why);
 		return -EINVAL;
 	}
-	p = mmap(NULL, end - start, PROT_READ | PROT_WRITE, MAP_SHARED, fb->fd, (off_t)start);
+	p = mmap(NULL, (size_t)l.size, PROT_READ | PROT_WRITE, MAP_SHARED, fb->fd, (off_t)l.offset);
 	if (p == MAP_FAILED) {
 		int ret = -errno;
-		drm_err("%s: cannot map %zu bytes: %s", fb->path, end - start, strerror(-ret));
+		drm_err("%s: cannot map %llu bytes: %s", fb->path, (unsigned long long)l.size, strerror(-ret));
 		return ret;
 	}
 	fb->map = p;
-	fb->map_size = end - start;
-	fb->visible = fb->map + (first - start);
-	fb->first = first;
+	fb->map_size = (size_t)l.size;
+	fb->visible = fb->map + l.visible;
+	fb->layout = l;
 	fb->width = v->xres;
 	fb->height = v->yres;
-	fb->line_length = (uint32_t)line;
+	fb->line_length = l.line;
 	return 0;
 }
 
@@ -243,15 +237,17 @@ int drm_fbdev_check(struct drm_fbdev *fb)
 	struct fb_var_screeninfo v;
 	struct fb_fix_screeninfo fix;
 	struct drm_fb_format f = fb->format;
-	size_t line;
+	struct drm_fb_layout l;
+	char why[160];
 
 	if (ioctl(fb->fd, FBIOGET_FSCREENINFO, &fix) < 0 || ioctl(fb->fd, FBIOGET_VSCREENINFO, &v) < 0)
 		return -errno;
-	line = fix.line_length ? fix.line_length : (size_t)v.xres_virtual * (v.bits_per_pixel / 8);
 	if (read_mode(fb, &v, &fix) < 0)
 		return 1;
-	if (v.xres != fb->width || v.yres != fb->height || line != fb->line_length ||
-	    memcmp(&f, &fb->format, sizeof(f)) != 0 || (size_t)v.yoffset * line + (size_t)v.xoffset * f.bytes != fb->first)
+	/* The same layout at the same place in the same memory: the mapping still shows it. */
+	if (v.xres != fb->width || v.yres != fb->height || memcmp(&f, &fb->format, sizeof(f)) != 0 ||
+	    drm_fb_layout(&v, &fix, f.bytes, (uint64_t)sysconf(_SC_PAGESIZE), &l, why, sizeof(why)) < 0 ||
+	    memcmp(&l, &fb->layout, sizeof(l)) != 0)
 		return 1;
 	return 0;
 }

@@ -159,6 +159,82 @@ static void test_refresh(void)
 	v.upper_margin = 29, v.lower_margin = 3, v.vsync_len = 6;
 	v.vmode = FB_VMODE_INTERLACED;
 	CHECK(drm_fb_refresh_mhz(&v) >= 119990 && drm_fb_refresh_mhz(&v) <= 120020);
+
+	/* Hostile timings (a driver bug, or whatever fbset stored in a driver without check_var): pixclock x htotal x
+	 * vtotal is 2^31 x 2^16 x 2^17 = 2^64, 0 in 64 bits (main divided by it: SIGFPE), and (2^31 + 1) x 2^16 x 2^17
+	 * wraps to 2^33 (main: 116.42 Hz, taken for real). The true rate is about 1e-4 Hz: no display, so 60 Hz. */
+	v = (struct fb_var_screeninfo){0};
+	v.xres = 1024, v.yres = 768, v.vmode = FB_VMODE_NONINTERLACED;
+	v.pixclock = 0x80000000u;
+	v.left_margin = 65536 - 1024, v.upper_margin = 131072 - 768;
+	CHECK(drm_fb_refresh_mhz(&v) == 60000);
+	v.pixclock += 1;
+	CHECK(drm_fb_refresh_mhz(&v) == 60000);
+	/* every field at its maximum: no overflow either */
+	v.xres = v.yres = v.pixclock = v.left_margin = v.right_margin = v.hsync_len = UINT32_MAX;
+	v.upper_margin = v.lower_margin = v.vsync_len = UINT32_MAX;
+	v.vmode = FB_VMODE_DOUBLE;
+	CHECK(drm_fb_refresh_mhz(&v) == 60000);
+	/* a pixclock of 1 ps and small totals: 1e12 Hz computed, 60 Hz used */
+	v = (struct fb_var_screeninfo){0};
+	v.xres = 1, v.yres = 1, v.pixclock = 1, v.left_margin = 1, v.upper_margin = 1;
+	CHECK(drm_fb_refresh_mhz(&v) == 60000);
+}
+
+/* Where the visible area is in the mapping, and what must be mapped, for hostile geometries. */
+static void test_layout(void)
+{
+	struct fb_fix_screeninfo fix = truecolour();
+	struct fb_var_screeninfo v = var(32, 16, 8, 8, 8, 0, 8);
+	struct drm_fb_layout l;
+	char why[160];
+
+	/* vesafb 1024x768x32, lines of 4096 bytes, 3 MiB: the whole memory, from offset 0 */
+	v.xres_virtual = 1024, v.yres_virtual = 768;
+	fix.line_length = 4096, fix.smem_len = 3 << 20, fix.smem_start = 0xe0000000;
+	CHECK(drm_fb_layout(&v, &fix, 4, 4096, &l, why, sizeof(why)) == 0);
+	CHECK(l.offset == 0 && l.size == 3 << 20 && l.visible == 0 && l.first == 0 && l.line == 4096);
+	/* panned to the second screen (yoffset 768) and 8 pixels right: yoffset x line + xoffset x 4 */
+	v.yres_virtual = 1536, v.xres_virtual = 1032, v.yoffset = 768, v.xoffset = 8;
+	fix.line_length = 4128, fix.smem_len = 7 << 20;
+	CHECK(drm_fb_layout(&v, &fix, 4, 4096, &l, why, sizeof(why)) == 0);
+	CHECK(l.first == 768u * 4128 + 32 && l.offset == (768u * 4128 + 32) / 4096 * 4096);
+	CHECK(l.visible == (768u * 4128 + 32) % 4096 && l.visible + 767u * 4128 + 4096 == l.size);
+	/* memory that does not start on a page (simplefb regions of some boards): the kernel maps from the page
+	 * holding smem_start, so byte 0 of the fb is 0x100 into the mapping (main put the picture 256 bytes early,
+	 * and mapped 256 bytes short of its end) */
+	v.yoffset = v.xoffset = 0, v.xres_virtual = 1024, v.yres_virtual = 768;
+	fix.line_length = 4096, fix.smem_len = 3 << 20, fix.smem_start = 0x9f000100;
+	CHECK(drm_fb_layout(&v, &fix, 4, 4096, &l, why, sizeof(why)) == 0);
+	CHECK(l.offset == 0 && l.visible == 0x100 && l.size == (3u << 20) + 0x100 && l.first == 0);
+	v.yoffset = 1, v.yres_virtual = 769, fix.smem_len = (3 << 20) + 4096;
+	CHECK(drm_fb_layout(&v, &fix, 4, 4096, &l, why, sizeof(why)) == 0);
+	CHECK(l.offset == 4096 && l.visible == 0x100 && l.size == (3u << 20) + 0x100);
+	fix.smem_start = 0xe0000000;
+
+	/* line_length 0: xres_virtual x bytes; both 0, or a line shorter than a row: refused */
+	v = var(32, 16, 8, 8, 8, 0, 8);
+	v.xres_virtual = 1024, fix.line_length = 0, fix.smem_len = 3 << 20;
+	CHECK(drm_fb_layout(&v, &fix, 4, 4096, &l, why, sizeof(why)) == 0 && l.line == 4096);
+	v.xres_virtual = 0;
+	CHECK(drm_fb_layout(&v, &fix, 4, 4096, &l, why, sizeof(why)) == -EINVAL && strstr(why, "line 0 bytes"));
+	fix.line_length = 4092;
+	CHECK(drm_fb_layout(&v, &fix, 4, 4096, &l, why, sizeof(why)) == -EINVAL);
+	/* a row that runs past its line (xoffset + xres > the line): refused, not wrapped into the next line */
+	fix.line_length = 4096, v.xoffset = 1;
+	CHECK(drm_fb_layout(&v, &fix, 4, 4096, &l, why, sizeof(why)) == -EINVAL);
+	v.xoffset = 0;
+	/* more rows than the memory holds */
+	fix.smem_len = (3 << 20) - 1;
+	CHECK(drm_fb_layout(&v, &fix, 4, 4096, &l, why, sizeof(why)) == -EINVAL && strstr(why, "3145727 bytes"));
+	/* every offset at its maximum: no overflow into a small, accepted size */
+	fix.smem_len = UINT32_MAX, fix.line_length = UINT32_MAX, fix.smem_start = UINT64_MAX;
+	v.yoffset = v.xoffset = UINT32_MAX, v.yres = 16384;
+	CHECK(drm_fb_layout(&v, &fix, 4, 4096, &l, why, sizeof(why)) == -EINVAL);
+	v.yoffset = v.xoffset = 0, v.yres = 2;
+	CHECK(drm_fb_layout(&v, &fix, 4, 4096, &l, why, sizeof(why)) == -EINVAL);
+	v.yres = 1;
+	CHECK(drm_fb_layout(&v, &fix, 4, 4096, &l, why, sizeof(why)) == 0 && l.visible == 4095 && l.size == 4095 + 4096);
 }
 
 static void test_choice(void)
@@ -241,6 +317,7 @@ int main(void)
 	test_formats();
 	test_convert();
 	test_refresh();
+	test_layout();
 	test_choice();
 	test_copy();
 	if (failures)
