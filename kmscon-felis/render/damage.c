@@ -126,7 +126,9 @@ static void damage_blinking(const struct kf_render_source *s, struct kf_render_d
 }
 
 /* The notice came, changed or went: its cells (and the one after, which may be the right half of a wide
- * character whose left half it covers) are painted again, from the source once it has gone. */
+ * character whose left half it covers) are painted again, from the source once it has gone. Over a double-width
+ * or double-height row the notice's row is painted at the single size (notice.c): all of it, or the doubled
+ * picture of its other cells would stay beside the notice's (a double row is painted whole when it comes back). */
 static void damage_notice(struct kf_render *r, const struct kf_render_source *src, struct kf_render_damage *d)
 {
 	int nrow, ncells = kf_render_notice_cells(r, src, &nrow);
@@ -134,7 +136,8 @@ static void damage_notice(struct kf_render *r, const struct kf_render_source *sr
 		if (r->seen.notice_cells)
 			kf_render_damage_add(d, r->seen.notice_row, 0, r->seen.notice_cells + 1);
 		if (ncells)
-			kf_render_damage_add(d, nrow, 0, ncells + 1);
+			kf_render_damage_add(d, nrow, 0,
+					     src->row_size && src->row_size(src->ud, nrow) ? src->cols : ncells + 1);
 	}
 	r->seen.notice_gen = r->notice.gen;
 	r->seen.notice_row = nrow;

@@ -164,9 +164,116 @@ static void test_bound(void)
 	grid_destroy(g);
 }
 
+/* The picture of g with the notice text over it, painted whole by a fresh renderer (the frame loop's partial frames
+ * must come to the same picture). */
+static uint32_t *reference_notice(struct grid *g, const char *text, int w, int h)
+{
+	struct kf_render *r = builtin_render();
+	struct canvas c = {0};
+	kf_render_set_notice(r, text);
+	canvas_init(&c, grid_cols(g), grid_rows(g), w, h);
+	frame(r, g, &c);
+	kf_render_destroy(r);
+	kf_render_damage_finish(&c.d);
+	return c.px;
+}
+
+/* Screens whose notice row is special: double width, double height, a wide character under the notice's end, and
+ * reverse video switched while it is shown. Each notice frame equals the same screen with the notice painted
+ * whole; after it goes, the screen painted without it. */
+static void test_rows(void)
+{
+	static const struct {
+		const char *name, *screen, *during;
+	} cases[] = {
+		{"double-width row", "\x1b#6WIDE ROW TEXT\r\nline two\r\nline three\x1b[3;5H", ""},
+		{"double-height rows", "\x1b#3TALL TEXT\r\n\x1b#4TALL TEXT\r\nline three\x1b[3;5H", ""},
+		{"a wide character under its end", "abcdefgh\xe4\xb8\xad\xe6\x96\x87xyz\r\nline two\x1b[3;5H", ""},
+		{"DECSCNM while shown", "first row\r\nline two\x1b[3;5H", "\x1b[?5h"},
+		{"a double-width row appears under it", "first row\r\nline two\x1b[3;5H", "\x1b[1;1H\x1b#6\x1b[3;5H"},
+		{"the alternate screen while shown", "first row\r\nline two\x1b[3;5H",
+		 "\x1b[?1049h\x1b[2J\x1b[1;1Halt\x1b#6\x1b[3;5H"},
+	};
+	const char *text = "refused!!";
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kf_render *r = builtin_render();
+		struct canvas c = {0};
+		int cw, ch, d;
+		struct grid *g = grid_create(&(struct grid_config){.cols = COLS, .rows = ROWS}, NULL, NULL);
+		if (!g)
+			abort();
+		grid_feed(g, (const uint8_t *)cases[i].screen, strlen(cases[i].screen));
+		kf_render_cell_size(r, &cw, &ch);
+		canvas_init(&c, COLS, ROWS, COLS * cw + 3, ROWS * ch + 2);
+		frame(r, g, &c);
+		kf_render_set_notice(r, text);
+		frame(r, g, &c);
+		grid_feed(g, (const uint8_t *)cases[i].during, strlen(cases[i].during));
+		frame(r, g, &c);
+		uint32_t *with = reference_notice(g, text, c.w, c.h);
+		d = differ(c.px, with, c.w, c.h);
+		CHECK(!d, "%s: the notice's frame is %d pixels off the screen painted whole with it", cases[i].name, d);
+		kf_render_set_notice(r, NULL);
+		frame(r, g, &c);
+		struct grid_modes m;
+		grid_get_modes(g, &m);
+		uint32_t *normal = reference(g, m.reverse_video, c.w, c.h);
+		int e = differ(c.px, normal, c.w, c.h);
+		CHECK(!e, "%s: after the notice %d pixels are off the screen painted without it", cases[i].name, e);
+		printf("%s: %d pixels off with the notice, %d after it\n", cases[i].name, d, e);
+		free(with);
+		free(normal);
+		canvas_finish(&c);
+		kf_render_destroy(r);
+		grid_destroy(g);
+	}
+}
+
+/* The grid shrinks while the notice is shown (a zoom or a turned display: fewer columns than the notice, and its
+ * row gone), then grows back: each frame is the screen painted whole, with the notice and without it. */
+static void test_resize(void)
+{
+	struct kf_render *r = builtin_render();
+	struct canvas c = {0};
+	int cw, ch;
+	struct grid *g = grid_create(&(struct grid_config){.cols = COLS, .rows = ROWS}, NULL, NULL);
+	const char *text = "refused!!";
+	static const int sizes[][3] = {{8, 2, 1}, {COLS, ROWS, 1}, {5, 1, 1}, {5, 1, 0}, {COLS, ROWS, 0}};
+	if (!g)
+		abort();
+	const char *screen = "row one\r\nrow two\r\nrow three\r\nrow four\x1b[1;3H";
+	grid_feed(g, (const uint8_t *)screen, strlen(screen));
+	kf_render_cell_size(r, &cw, &ch);
+	canvas_init(&c, COLS, ROWS, COLS * cw, ROWS * ch);
+	frame(r, g, &c);
+	kf_render_set_notice(r, text);
+	frame(r, g, &c);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		if (!sizes[i][2])
+			kf_render_set_notice(r, NULL);
+		CHECK(grid_resize(g, sizes[i][0], sizes[i][1]) == 0, "resize");
+		kf_render_damage_finish(&c.d);
+		if (kf_render_damage_init(&c.d, sizes[i][0], sizes[i][1]) < 0)
+			abort();
+		frame(r, g, &c);
+		uint32_t *want = sizes[i][2] ? reference_notice(g, text, c.w, c.h) : reference(g, false, c.w, c.h);
+		int d = differ(c.px, want, c.w, c.h);
+		CHECK(!d, "%dx%d %s the notice: %d pixels off", sizes[i][0], sizes[i][1], sizes[i][2] ? "with" : "after", d);
+		printf("resized to %dx%d %s the notice: %d pixels off\n", sizes[i][0], sizes[i][1],
+		       sizes[i][2] ? "with" : "after", d);
+		free(want);
+	}
+	canvas_finish(&c);
+	kf_render_destroy(r);
+	grid_destroy(g);
+}
+
 int main(void)
 {
 	test_show_and_go();
 	test_bound();
+	test_rows();
+	test_resize();
 	return failures ? 1 : 0;
 }
