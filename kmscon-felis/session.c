@@ -376,9 +376,12 @@ static void on_sigchld(void *ud, int signo)
 		check_child(s);
 }
 
-/* What a banner leaves behind that would change what the login reads or hide its prompt is put back to the
- * power-on state after it (the man page's issue, docs/architecture.md): a sequence or string left open (CAN ends
- * it; it would swallow "login: "), a character set other than ASCII in GL, a hidden cursor, the key encodings
+/* What a banner leaves behind that would change what the login reads, hide its prompt or garble its output is
+ * put back to the power-on state after it (the man page's issue, docs/architecture.md): a sequence or string
+ * left open (CAN ends it; it would swallow "login: "), a character set other than ASCII in G0..G3 (G2 and G3 too:
+ * a single shift left pending, ESC N, takes the login's first character from them, and no control cancels it),
+ * insert mode (the login's output would push the line right), autowrap off (its long lines would pile up in
+ * the last column; readline counts on the wrap), a hidden cursor, the key encodings
  * (DECCKM, DECKPAM, LNM, modifyOtherKeys, the kitty flags of both screens, DECBKM as configured, Alt as ESC),
  * mouse reporting, focus reports, alternate scroll, bracketed paste and a synchronized-output hold. What it
  * shows stays: its text, colours, attributes, palette, reverse video, scroll region, and the screen it is on. */
@@ -388,7 +391,7 @@ static void banner_epilogue(struct kf_session *s)
 	struct grid_modes m;
 	grid_get_modes(s->grid, &m);
 	snprintf(seq, sizeof(seq),
-		 "\030\017\033(B\033[?25h\033>\033[20l\033[>4m\033[?67%c\033[?1036h"
+		 "\030\017\033(B\033)B\033*B\033+B\033[?7;25h\033>\033[4;20l\033[>4m\033[?67%c\033[?1036h"
 		 "\033[?1;9;1000;1002;1003;1004;1005;1006;1007;1015;1016;2004;2026l%s\033[<255u",
 		 s->cfg.backspace_sends_bs ? 'h' : 'l',
 		 /* the kitty flags are kept per screen: the normal screen's too, without clearing the other */

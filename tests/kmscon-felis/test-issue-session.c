@@ -133,6 +133,37 @@ static void test_banner_modes_reset(void)
 	}
 }
 
+/* A banner that ends with a single shift pending into DEC graphics (SS2 with G2 designated), with insert mode
+ * (IRM) or with autowrap off: the login's first character is its own, its output replaces what it overwrites,
+ * and its long lines wrap, as readline and getty expect of a terminal. The child prints 'qq login: ', then a Z
+ * over the second q, then a line longer than the screen. */
+static void test_banner_print_state(void)
+{
+	static const char *const banners[] = {"BANNER\n\\e*0\\eN", "BANNER\n\\e[4h", "BANNER\n\\e[?7l",
+					      "BANNER\n\\e+0\\eO\\e[4h\\e[?7l"};
+	const char *argv[] = {"sh", "-c",
+			      "printf 'qq login: \033[2GZ\r\n0123456789012345678901234567890123456789wrapped'; "
+			      "exec sleep 60",
+			      NULL};
+	for (int b = 0; b < 4; b++) {
+		struct ctx c = {.loop = kf_loop_create()};
+		struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 6, .issue = true,
+						.issue_path = banner_file(banners[b])};
+		struct kf_session *s = NULL;
+		CHECK(kf_session_create(c.loop, &cfg, NULL, &c, &s) == 0);
+		for (int i = 0; i < 300 && !strstr(screen(s), "pped"); i++)
+			run_for(c.loop, 10);
+		bool ok = strstr(screen(s), "\nqZ login:") && strstr(screen(s), "\nwrapped");
+		printf("banner %d (%s), then the child:\n%s", b, b == 0 ? "SS2" : b == 1 ? "IRM" : b == 2 ? "DECAWM off" : "all",
+		       screen(s));
+		CHECK(ok);
+		if (!ok)
+			printf("FAIL: banner %d left its print state to the login\n", b);
+		kf_session_destroy(s);
+		kf_loop_destroy(c.loop);
+	}
+}
+
 /* A banner of 3000 OSC 52 writes and 3000 DA queries (64 KiB): one line in the log for the writes, not one
  * per write, and the child still starts. */
 static void test_banner_log_bounded(void)
@@ -177,5 +208,6 @@ int main(void)
 	test_banner_queries_unanswered();
 	test_banner_modes_reset();
 	test_banner_log_bounded();
+	test_banner_print_state();
 	return session_tests_end();
 }
