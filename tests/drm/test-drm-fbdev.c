@@ -312,6 +312,65 @@ static void test_copy(void)
 	free(fb.turned);
 }
 
+/* 24 and 16 bpp at an odd width (5x3, lines padded to 17 and 11 bytes), in each rotation, full and partial
+ * damage: every fb pixel is its canvas pixel converted, the padding untouched. */
+static void test_copy_odd(void)
+{
+	static const unsigned bpps[2] = {24, 16};
+	for (int b = 0; b < 2; b++) {
+		for (int r = 0; r < 4; r++) {
+			struct fb_fix_screeninfo fix = truecolour();
+			struct fb_var_screeninfo v = bpps[b] == 24 ? var(24, 16, 8, 8, 8, 0, 8) : var(16, 11, 5, 5, 6, 0, 5);
+			const uint32_t W = 5, H = 3, bytes = bpps[b] / 8, line = W * bytes + 2;
+			uint8_t mem[3 * 17];
+			uint32_t px[15];
+			struct drm_fbdev fb = {.width = W, .height = H, .line_length = line, .period_ns = 1};
+			bool turned = r == DRM_ROTATE_RIGHT || r == DRM_ROTATE_LEFT;
+			struct drm_canvas c = {px, turned ? H : W, turned ? W : H, (turned ? H : W) * 4};
+			char why[128];
+			int bad = 0;
+
+			CHECK(drm_fb_format_from_var(&v, &fix, &fb.format, why, sizeof(why)) == 0);
+			fb.visible = mem;
+			fb.row = malloc(W * 4);
+			for (int i = 0; i < 15; i++)
+				px[i] = 0x00010203u * (uint32_t)(i + 1) * 13u;
+			for (int pass = 0; pass < 2; pass++) {
+				memset(mem, 0x5a, sizeof(mem));
+				drm_region_clear(&fb.damage);
+				if (pass == 0)
+					drm_region_set_full(&fb.damage);
+				else /* one canvas pixel at an odd place */
+					drm_region_add(&fb.damage, (struct drm_box){1, 1, 1, 1});
+				drm_fbdev_copy(&fb, &c, (enum drm_rotation)r, 0);
+				for (uint32_t y = 0; y < H; y++) {
+					for (uint32_t x = 0; x < line; x++) {
+						/* the canvas pixel that lands on fb pixel (x / bytes, y) */
+						uint32_t X = x / bytes, cx, cy;
+						if (r == DRM_ROTATE_NORMAL)
+							cx = X, cy = y;
+						else if (r == DRM_ROTATE_RIGHT)
+							cx = y, cy = W - 1 - X;
+						else if (r == DRM_ROTATE_INVERTED)
+							cx = W - 1 - X, cy = H - 1 - y;
+						else
+							cx = H - 1 - y, cy = X;
+						bool shown = X < W && (pass == 0 || (cx == 1 && cy == 1));
+						uint32_t p = X < W ? drm_fb_pack(&fb.format, px[cy * c.width + cx]) : 0;
+						uint8_t want = shown ? (uint8_t)(p >> (8 * (x % bytes))) : 0x5a;
+						bad += mem[y * line + x] != want;
+					}
+				}
+			}
+			CHECK(bad == 0);
+			if (bad)
+				printf("%u bpp, rotation %d: %d bytes wrong\n", bpps[b], r, bad);
+			free(fb.row);
+			free(fb.turned);
+		}
+	}
+}
+
 int main(void)
 {
 	test_formats();
@@ -320,6 +379,7 @@ int main(void)
 	test_layout();
 	test_choice();
 	test_copy();
+	test_copy_odd();
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\n", failures);
 	return failures ? 1 : 0;
