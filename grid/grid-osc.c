@@ -52,6 +52,17 @@ const uint32_t *grid_palette_defaults(const struct grid *g)
 	return g->palette_defaults;
 }
 
+void grid_set_palette_defaults(struct grid *g, const uint32_t *colors)
+{
+	uint32_t old[259];
+	memcpy(old, g->palette_defaults, sizeof(old));
+	grid__palette_init(g, colors);
+	for (int i = 0; i < 259; i++)
+		if (g->palette[i] == old[i])
+			g->palette[i] = g->palette_defaults[i];
+	grid_damage_all(g);
+}
+
 void grid__palette_reset(struct grid *g, int idx)
 {
 	if (idx < 0) {

@@ -181,6 +181,9 @@ const uint32_t *grid_palette(const struct grid *g);
 /* The colours grid_palette() starts from and OSC 104/110/111/112 and RIS restore (grid_config.colors), same
  * layout. Owned by the grid. An entry of grid_palette() that differs was set by the child. */
 const uint32_t *grid_palette_defaults(const struct grid *g);
+/* New default colours (same layout as grid_config.colors, 258 entries), e.g. a palette reloaded from the
+ * configuration: the entries the child has not changed (OSC 4/10/11/12) follow them, its own stay. */
+void grid_set_palette_defaults(struct grid *g, const uint32_t *colors);
 /* The window title (OSC 0/2), UTF-8, owned by the grid; "" if none. */
 const char *grid_title(const struct grid *g);
 

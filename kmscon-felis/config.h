@@ -211,6 +211,18 @@ void kf_config_finish(struct kf_config *cfg);
  * Also applies --verbose/--debug/--silent to the logger. */
 int kf_config_parse(struct kf_config *cfg, int argc, char **argv);
 
+/* The configuration read again while running (SIGHUP): kf_config_parse() with the same argv into next (must be
+ * uninitialised or finished). On success next holds the new values of the keys that can change live
+ * (kf_config_key_is_live) and cur's values of every other key, moved from cur (cur keeps the new ones, to be
+ * freed): replace cur with next (kf_config_finish(cur), then *cur = *next) and apply the live keys. Those that
+ * changed are listed in applied ("palette, bell", "" for none; always NUL-terminated, "..." when cut); the
+ * others that changed are logged as needing a restart. On error (logged with file and line) next is finished
+ * and cur is untouched. Returns 0, -EINVAL or -ENOMEM. */
+int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, char **argv, char *applied,
+		     size_t size);
+/* Whether the running program applies a new value of the key name on reload (main.c on_reload). */
+bool kf_config_key_is_live(const char *name);
+
 /* Lower-level pieces (tests, tools). All return 0, -EINVAL (logged) or -ENOMEM. */
 
 /* Applies argv (argv[0] is the program name) over cfg. */

@@ -31,7 +31,12 @@ struct kf_app {
 	struct kf_config cfg;
 	struct kf_loop *loop;
 	struct kf_session *session;
-	struct kf_source *signals[3];
+	struct kf_source *signals[2];
+	struct kf_source *hup;        /* SIGHUP: read the configuration again (on_reload) */
+	struct kf_timer *reload;      /* runs the reload after the signal batch: a SIGTERM in it wins */
+	int argc;                     /* the command line, read again on reload */
+	char **argv;
+	bool ready;                   /* READY=1 was sent: a reload may say RELOADING=1 */
 	struct kf_source *stats_signal; /* KF_OUTPUT_STATS_SIGNAL: log the PTY counters */
 	char vtnr[16];                /* XDG_VTNR for the child, "" when the VT is not known */
 	char vtname[16];              /* the issue banner's \l: "ttyN", "" when the VT is not known (the PTY's) */
@@ -389,6 +394,7 @@ static void on_first_frame(void *ud, const char *mode)
 		break;
 	}
 	kf_notify_first_frame(mode, font);
+	app->ready = true;
 	kf_log_phase("READY=1 sent");
 	if (app->later_step == 0)
 		start_later(app);
@@ -525,10 +531,84 @@ static int stop_backend(struct kf_app *app)
 	return r;
 }
 
+/* The palette and colour keys again: the renderer's (display) and the grid's defaults (what OSC 4/10/11 report;
+ * the colours the child set itself stay). Returns 0 or -errno (logged). */
+static int reload_palette(struct kf_app *app)
+{
+	uint32_t colors[258];
+	int r = config_colors(&app->cfg, colors);
+	if (r == 0 && app->render)
+		r = apply_palette(app->render, &app->cfg);
+	if (r < 0) {
+		log_err("reload: cannot load the palette: %s", strerror(-r));
+		return r;
+	}
+	if (app->session)
+		grid_set_palette_defaults(kf_session_grid(app->session), colors);
+	if (app->output)
+		kf_output_request_frame(app->output, true);
+	return 0;
+}
+
+/* Whether the comma-separated list has name (or, with a trailing '-', a word starting so). */
+static bool has_key(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; *p; p += strspn(p, ", ")) {
+		size_t w = strcspn(p, ",");
+		if (name[n - 1] == '-' ? w >= n && !memcmp(p, name, n) : w == n && !memcmp(p, name, n))
+			return true;
+		p += w;
+	}
+	return false;
+}
+
+/* SIGHUP (systemctl reload): the configuration read again as at start; what can change live is applied, the
+ * rest keeps its old value (kf_config_reload says which). A broken file changes nothing. Mouse, scrolling,
+ * Backspace and the grabs need nothing here: the input code reads them through &app->cfg per event. */
+static void on_reload_timer(void *ud, struct kf_timer *t)
+{
+	struct kf_app *app = ud;
+	struct kf_config next;
+	char applied[512];
+	(void)t;
+	if (kf_loop_quitting(app->loop))
+		return; /* systemd's stop sends SIGHUP right after SIGTERM (SendSIGHUP=yes) */
+	if (app->ready)
+		kf_notify_reloading();
+	int r = kf_config_reload(&app->cfg, &next, app->argc, app->argv, applied, sizeof(applied));
+	if (r < 0) {
+		log_err("reload: kept the old configuration (%s)",
+			r == -EINVAL ? "the error is above" : strerror(-r));
+		goto out;
+	}
+	kf_config_finish(&app->cfg);
+	app->cfg = next; /* same address: the console and input keep their pointer */
+	if (has_key(applied, "palette") || has_key(applied, "palette-"))
+		reload_palette(app);
+	if (has_key(applied, "bell") && app->bell) {
+		kf_bell_destroy(app->bell);
+		app->bell = NULL;
+		bell_flash(app, false); /* a flash that was showing: its timer went with the bell */
+		start_bell(app);
+	}
+	log_notice("configuration reloaded: applied %s", applied[0] ? applied : "nothing (no live key changed)");
+out:
+	if (app->ready)
+		kf_notify_ready(NULL);
+}
+
+static void on_reload_signal(void *ud, int signo)
+{
+	struct kf_app *app = ud;
+	(void)signo;
+	kf_timer_arm(app->reload, 1, 0);
+}
+
 int main(int argc, char **argv)
 {
-	static const int quit_signals[] = {SIGTERM, SIGINT, SIGHUP};
-	struct kf_app app = {0};
+	static const int quit_signals[] = {SIGTERM, SIGINT};
+	struct kf_app app = {.argc = argc, .argv = argv};
 	int code = EXIT_FAILURE;
 
 	kf_log_init();
@@ -557,6 +637,15 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(quit_signals) / sizeof(quit_signals[0]); i++)
 		app.signals[i] = kf_loop_add_signal(app.loop, quit_signals[i], on_quit_signal, &app);
+	/* SIGHUP reloads, also in the foreground: the program does not use its controlling terminal (it serves its
+	 * own PTY), so a hang-up of the terminal it was started from is no reason to end the console it shows;
+	 * SIGTERM and SIGINT stop it. */
+	app.reload = kf_loop_add_timer(app.loop, on_reload_timer, &app);
+	app.hup = app.reload ? kf_loop_add_signal(app.loop, SIGHUP, on_reload_signal, &app) : NULL;
+	if (!app.hup) {
+		log_err("cannot watch SIGHUP: %s", strerror(errno ? errno : ENOMEM));
+		goto out_loop;
+	}
 	/* WatchdogSec=: pinged from a loop timer, so a hung loop gets us restarted. */
 	kf_notify_watchdog_start(app.loop);
 	/* On a display the session is created once the display's size is known (start_drm). */
@@ -576,8 +665,10 @@ int main(int argc, char **argv)
 
 	/* Headless has no frame to wait for; the DRM frame loop sends READY=1 after its first page flip
 	 * (kf_notify_first_frame). */
-	if (app.headless)
+	if (app.headless) {
 		kf_notify_ready("headless");
+		app.ready = true;
+	}
 
 	kf_log_phase("event loop started");
 	code = kf_loop_run(app.loop);

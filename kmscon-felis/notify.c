@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kmscon-felis/log.h"
@@ -94,6 +95,17 @@ int kf_notify_ready(const char *status)
 		snprintf(buf, sizeof(buf), "READY=1\nSTATUS=%s\n", status);
 	else
 		snprintf(buf, sizeof(buf), "READY=1\n");
+	return kf_notify_send(buf);
+}
+
+int kf_notify_reloading(void)
+{
+	char buf[128];
+	struct timespec ts;
+	/* MONOTONIC_USEC: systemd (Type=notify-reload) matches it against the time it asked for the reload. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(buf, sizeof(buf), "RELOADING=1\nMONOTONIC_USEC=%" PRIu64 "\n",
+		 (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u);
 	return kf_notify_send(buf);
 }
 

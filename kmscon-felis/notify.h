@@ -32,6 +32,9 @@ int kf_notify_ready(const char *status);
 /* READY=1 with STATUS="<mode>, font <font>" the first time it is called; later calls send nothing unless the
  * mode or font text changed (then only STATUS=). Strings not retained; either may be NULL. Returns 0 or -errno. */
 int kf_notify_first_frame(const char *mode, const char *font);
+/* RELOADING=1 with MONOTONIC_USEC= (the configuration is being read again, SIGHUP); kf_notify_ready(NULL)
+ * says it is done. Returns 0 or -errno. */
+int kf_notify_reloading(void);
 /* STATUS=... (printf format). Returns 0 or -errno. */
 int kf_notify_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* WATCHDOG=1. Returns 0 or -errno. */

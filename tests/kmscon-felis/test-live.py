@@ -33,8 +33,8 @@ def fail(msg):
 class Run:
     """One program run. args: extra options; cmd: the child argv."""
 
-    def __init__(self, cmd, size="80x24", args=(), fifo=False, measure=False):
-        """measure: the run's peak RSS is compared (MEASURE_ENV, no_thp)."""
+    def __init__(self, cmd, size="80x24", args=(), fifo=False, measure=False, stderr=None):
+        """measure: the run's peak RSS is compared (MEASURE_ENV, no_thp); stderr: a file for the log."""
         self.dump = os.path.join(TMP, "screen-%d.txt" % random.randrange(1 << 30))
         self.fifo = None
         argv = [PROG, "--backend=headless", "--size", size, "--dump-screen", self.dump]
@@ -45,7 +45,7 @@ class Run:
             argv += ["--input-fifo", self.fifo]
         argv += ["--login", "--"] + list(cmd)
         self.proc = subprocess.Popen(argv, cwd=TMP, env=MEASURE_ENV if measure else None,
-                                     preexec_fn=no_thp if measure else None)
+                                     preexec_fn=no_thp if measure else None, stderr=stderr)
         self.wfd = None
         self.status = None
         self.rusage = None
@@ -751,6 +751,105 @@ def t_bell():
             fail("%s: the log speaks of a bell: %r" % (args, err))
         if says is not None and (err.count(says) != 1 or err.count("\n") != 1 or "notice" not in err):
             fail("%s: want one notice %r, log %r" % (args, says, err))
+
+
+RELOAD_CHILD = r"""
+import os, sys, tty
+tty.setraw(0)
+open(sys.argv[1] + ".ready", "w").close()
+n = 0
+while True:
+    c = os.read(0, 1)
+    if c in (b"x", b""):
+        break
+    if c != b"q":
+        continue
+    os.write(1, b"\033]4;1;?\033\\\033[5n")
+    buf = b""
+    while not buf.endswith(b"\033[0n"):
+        buf += os.read(0, 1)
+    n += 1
+    with open(sys.argv[1] + ".%d" % n, "wb") as f:
+        f.write(buf[:-4])
+"""
+
+
+def t_reload():
+    """SIGHUP (systemctl reload) reads the configuration again and applies what can change live, with the same
+    child running: a new palette is what OSC 4 reports; a broken file changes nothing and says file and line;
+    a key that needs a restart keeps its old value and says so."""
+    d = tempfile.mkdtemp(dir=TMP)
+    conf = os.path.join(d, "kmscon-felis.conf")
+    logpath = os.path.join(TMP, "reload.log")
+    out = os.path.join(TMP, "osc")
+
+    def write_conf(text):
+        with open(conf + ".new", "w") as f:
+            f.write(text)
+        os.rename(conf + ".new", conf)
+
+    def log_text():
+        with open(logpath, errors="replace") as f:
+            return f.read()
+
+    def reload(want):
+        n = log_text().count(want)
+        r.proc.send_signal(signal.SIGHUP)
+        end = time.time() + 10 * SLOW
+        while log_text().count(want) <= n:
+            if time.time() > end or r.proc.poll() is not None:
+                fail("no %r in the log after SIGHUP (status %s): %r" % (want, r.proc.poll(), log_text()))
+            time.sleep(0.01)
+
+    queries = [0]
+
+    def red():
+        queries[0] += 1
+        r.type(b"q")
+        wait_file(out + ".%d" % queries[0], 10 * SLOW)
+        time.sleep(0.05)
+        with open(out + ".%d" % queries[0], "rb") as f:
+            return f.read()
+
+    write_conf("palette=default\nterm=xterm-256color\n")
+    with open(logpath, "w") as log:
+        r = Run([sys.executable, "-c", RELOAD_CHILD, out], size="20x5", args=["--configdir", d, "--oneshot"],
+                fifo=True, stderr=log)
+    wait_file(out + ".ready", 10 * SLOW)
+    got = red()
+    if got != b"\033]4;1;rgb:cdcd/0000/0000\033\\":
+        fail("default palette: got %r" % got)
+    child = children_of(r.proc.pid)
+    if len(child) != 1:
+        fail("want one child, got %r" % child)
+
+    write_conf("palette=solarized\nterm=xterm-256color\n")
+    reload("configuration reloaded")
+    got = red()
+    if got != b"\033]4;1;rgb:dcdc/3232/2f2f\033\\":
+        fail("after reload to solarized: got %r, log %r" % (got, log_text()))
+    if "applied palette" not in log_text():
+        fail("the reload line does not name the palette: %r" % log_text())
+    if children_of(r.proc.pid) != child:
+        fail("the child changed across the reload: %r then %r" % (child, children_of(r.proc.pid)))
+
+    write_conf("# broken\npalette=nosuch\nbell=none\n")
+    reload("kept the old configuration")
+    if (conf + ":2") not in log_text():
+        fail("the error does not name the file and line 2: %r" % log_text())
+    got = red()
+    if got != b"\033]4;1;rgb:dcdc/3232/2f2f\033\\":
+        fail("a broken file changed the palette: got %r" % got)
+
+    write_conf("palette=solarized\nterm=vt100\n")
+    reload("needs a restart")
+    if "term" not in log_text().split("needs a restart")[-2].split("\n")[-1]:
+        fail("the notice does not name term: %r" % log_text())
+    if children_of(r.proc.pid) != child or r.proc.poll() is not None:
+        fail("the child or the program did not survive the reloads: %r" % log_text())
+    r.type(b"x")
+    if r.wait() != 0:
+        fail("status %s after the reloads, log %r" % (r.status, log_text()))
 
 
 TESTS = {name[2:]: fn for name, fn in globals().items() if name.startswith("t_")}

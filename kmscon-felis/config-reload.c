@@ -1,0 +1,130 @@
+/* kmscon-felis/config-reload.c: the configuration read again while the program runs (SIGHUP; config.h).
+ *
+ * The new configuration is parsed whole into a struct of its own, exactly as at start (defaults, the file, the
+ * same command line); only when that succeeds is it compared with the one in force, key by key through the
+ * option table. A key the program cannot change live keeps its old value, moved back field by field (not
+ * parsed again), so that every pointer the running program holds into the old struct (the login's argv and
+ * TERM in the session, the seat name...) stays valid once the caller replaces the old struct with the new.
+ */
+#define LOG_TAG "config"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmscon-felis/config-internal.h"
+#include "kmscon-felis/config.h"
+#include "kmscon-felis/log.h"
+
+/* What the program applies live (main.c on_reload): everything else needs a restart. A name ending in '-' is a
+ * prefix (the palette's colours, the shortcuts). */
+static const char *const live_keys[] = {
+	"verbose", "debug", "silent",  /* kf_config_parse() sets the level */
+	"palette", "palette-",         /* renderer and grid colours */
+	"bell",                        /* the bell is made again */
+	"mouse", "natural-scrolling", "backspace-delete", "grab-", /* read per event through the config */
+};
+
+bool kf_config_key_is_live(const char *name)
+{
+	for (size_t i = 0; i < sizeof(live_keys) / sizeof(live_keys[0]); i++) {
+		size_t n = strlen(live_keys[i]);
+		if (live_keys[i][n - 1] == '-' ? !strncmp(name, live_keys[i], n) : !strcmp(name, live_keys[i]))
+			return true;
+	}
+	return false;
+}
+
+/* The bytes of o's field in struct kf_config; 0 for options without one (login, handled by the caller). */
+static size_t field_size(const struct opt *o)
+{
+	switch (o->type) {
+	case OPT_BOOL:
+		return (o->flags & OPTF_AUTO) ? sizeof(enum kf_tristate) : sizeof(bool);
+	case OPT_UINT:
+		return sizeof(unsigned int);
+	case OPT_BYTES:
+		return sizeof(size_t);
+	case OPT_STRING:
+		return sizeof(char *);
+	case OPT_CHOICE:
+	case OPT_VT:
+		return sizeof(int);
+	case OPT_DIMS:
+		return sizeof(struct kf_size);
+	case OPT_RGB:
+		return sizeof(struct kf_rgb);
+	case OPT_GRAB:
+		return sizeof(struct kf_grab);
+	case OPT_SECTION:
+	case OPT_LOGIN:
+		break;
+	}
+	return 0;
+}
+
+static void swap_bytes(void *a, void *b, size_t n)
+{
+	unsigned char tmp[sizeof(struct kf_grab)];
+	while (n) {
+		size_t k = n < sizeof(tmp) ? n : sizeof(tmp);
+		memcpy(tmp, a, k);
+		memcpy(a, b, k);
+		memcpy(b, tmp, k);
+		a = (unsigned char *)a + k;
+		b = (unsigned char *)b + k;
+		n -= k;
+	}
+}
+
+/* Gives next cur's value of option o (and cur next's, freed with cur). */
+static void keep_old(const struct opt *o, struct kf_config *cur, struct kf_config *next)
+{
+	if (o->type == OPT_LOGIN) {
+		swap_bytes(&cur->login_argv, &next->login_argv, sizeof(cur->login_argv));
+		swap_bytes(&cur->login_custom, &next->login_custom, sizeof(cur->login_custom));
+		return;
+	}
+	swap_bytes((char *)cur + o->offset, (char *)next + o->offset, field_size(o));
+}
+
+/* Appends ", name" (or "name" first) to buf, "..." once it is full. */
+static void add_name(char *buf, size_t size, const char *name)
+{
+	size_t len = strlen(buf);
+	if (len + 4 >= size)
+		return;
+	int n = snprintf(buf + len, size - len, "%s%s", len ? ", " : "", name);
+	if (n < 0 || (size_t)n >= size - len)
+		strcpy(buf + size - 4, "...");
+}
+
+int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, char **argv, char *applied,
+		     size_t size)
+{
+	char a[256], b[256], restart[512] = "";
+	applied[0] = '\0';
+	int ret = kf_config_parse(next, argc, argv);
+	if (ret != 0) {
+		kf_config_finish(next);
+		return ret < 0 ? ret : -EINVAL;
+	}
+	for (size_t i = 0; i < kf_opts_len; i++) {
+		const struct opt *o = &kf_opts[i];
+		if (!kf_opt_is_option(o))
+			continue;
+		kf_opt_format(o, cur, a, sizeof(a));
+		kf_opt_format(o, next, b, sizeof(b));
+		bool changed = strcmp(a, b) != 0;
+		/* Unchanged keys move too: the running program may hold pointers into cur (see the top). */
+		if (!kf_config_key_is_live(o->name) || (o->flags & OPTF_CLI_ONLY)) {
+			keep_old(o, cur, next);
+			if (changed)
+				add_name(restart, sizeof(restart), o->name);
+		} else if (changed) {
+			add_name(applied, size, o->name);
+		}
+	}
+	if (restart[0])
+		log_notice("reload: %s changed but needs a restart (the old value stays in force)", restart);
+	return 0;
+}
