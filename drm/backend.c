@@ -602,6 +602,13 @@ void drm_backend_notify_input(struct drm_backend *b)
 		drm_backend_set_blank(b, false);
 }
 
+void drm_backend_set_dpms_timeout(struct drm_backend *b, unsigned seconds)
+{
+	b->dpms_timeout_s = seconds;
+	b->last_activity_ns = drm_now_ns();
+	update_timer(b);
+}
+
 void drm_backend_set_blank(struct drm_backend *b, bool blank)
 {
 	b->blank_pending = false;

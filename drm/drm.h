@@ -152,6 +152,9 @@ enum drm_rotation drm_backend_get_rotation(const struct drm_backend *b);
 
 /* Input activity: resets the DPMS timer and unblanks blanked outputs. Cheap; call it on every input event. */
 void drm_backend_notify_input(struct drm_backend *b);
+/* Another DPMS timeout in seconds (0 = never; a configuration reload), counted from now: a shorter one does not
+ * blank at once a screen someone may be looking at. A blanked display stays blanked until input. */
+void drm_backend_set_dpms_timeout(struct drm_backend *b, unsigned seconds);
 /* Blanks (true) or unblanks (false) every output now, independent of the timer; with a flip in flight, blanking
  * happens when it completes (unless unblanked or input comes first). */
 void drm_backend_set_blank(struct drm_backend *b, bool blank);

@@ -166,6 +166,66 @@ fail:
 	return ret;
 }
 
+/* The font settings of a render_priv, moved as one (kf_render_set_font keeps the old ones until the new font
+ * opened). */
+struct font_params {
+	char *name, *file;
+	int size;
+	enum kf_render_engine engine;
+};
+
+static void swap_params(struct render_priv *p, struct font_params *f)
+{
+	struct font_params old = {p->font_name, p->font_file, p->font_size, p->pub.engine};
+	p->font_name = f->name;
+	p->font_file = f->file;
+	p->font_size = f->size;
+	p->pub.engine = f->engine;
+	*f = old;
+}
+
+int kf_render_set_font(struct kf_render *r, const struct kf_render_config *cfg)
+{
+	struct render_priv *p = (struct render_priv *)r;
+	int size = cfg->font_size ? cfg->font_size : DEFAULT_SIZE;
+	if (size < 1 || size > MAX_SIZE || (long)size * r->scale > MAX_SIZE * 2 ||
+	    cfg->engine > KF_RENDER_ENGINE_BUILTIN || (cfg->engine == KF_RENDER_ENGINE_PSF && !cfg->font_file)) {
+		log_err("invalid font (size %d px at zoom x%d, engine %d%s)", size, r->scale, (int)cfg->engine,
+			cfg->engine == KF_RENDER_ENGINE_PSF && !cfg->font_file ? ", no font file" : "");
+		return -EINVAL;
+	}
+	struct font_params f = {
+		.name = strdup(cfg->font_name ? cfg->font_name : "monospace"),
+		.file = cfg->font_file ? strdup(cfg->font_file) : NULL,
+		.size = size,
+		.engine = cfg->engine == KF_RENDER_ENGINE_AUTO ? KF_RENDER_ENGINE_FREETYPE : cfg->engine,
+	};
+	struct kf_font *font;
+	int ret = -ENOMEM;
+	if (!f.name || (cfg->font_file && !f.file))
+		goto out;
+	swap_params(p, &f); /* f: the old ones, from here on */
+	ret = open_font(p, r->scale, &font);
+	if (ret) {
+		swap_params(p, &f); /* the old font stays, with the settings it was opened with */
+		goto out;
+	}
+	r->font->destroy(r->font);
+	r->font = font;
+	update_metrics(r);
+	if (r->missing_keys) /* another font: it may have other glyphs */
+		memset(r->missing_keys, 0, KF_MISSING_SLOTS * sizeof(*r->missing_keys));
+	if (make_cache(p) < 0) {
+		kf_cache_flush(r->cache);
+		r->glyph_gen++;
+	}
+	r->epoch++;
+out:
+	free(f.name);
+	free(f.file);
+	return ret;
+}
+
 static void missing_finish(struct kf_render *r);
 
 void kf_render_destroy(struct kf_render *r)

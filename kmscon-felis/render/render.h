@@ -65,6 +65,11 @@ enum kf_render_engine kf_render_get_engine(const struct kf_render *r);
  * caller resizes the grid and repaints everything afterwards. */
 int kf_render_set_scale(struct kf_render *r, int scale);
 int kf_render_get_scale(const struct kf_render *r);
+/* Another font (a configuration reload): cfg's engine, font_name, font_file and font_size (copied; its scale,
+ * palette and cache_glyphs are not used), at the current zoom. On failure (-EINVAL, -ENOENT, -EBADMSG,
+ * -ENOMEM; logged) the old font stays in use, unchanged. The caller resizes the grid and repaints everything
+ * afterwards, as after kf_render_set_scale. */
+int kf_render_set_font(struct kf_render *r, const struct kf_render_config *cfg);
 /* Does now the font work that output would otherwise wait for: fontconfig's fallback list (when the
  * faces came from the font cache) and the glyphs of printable ASCII in the regular and bold styles.
  * For after the first frame. */

@@ -333,6 +333,19 @@ static void test_idle_present(struct drm_backend *b)
 	CHECK(b->last_activity_ns > old);
 }
 
+/* --dpms-timeout changed while running (a configuration reload): the new timeout counts from the change, so a
+ * shorter one does not blank a screen the user is looking at the moment it is set. */
+static void test_dpms_set(struct drm_backend *b)
+{
+	int64_t before = drm_now_ns();
+
+	b->last_activity_ns = before - 2000000000LL;
+	drm_backend_set_dpms_timeout(b, 1);
+	CHECK(b->dpms_timeout_s == 1 && b->last_activity_ns >= before);
+	drm_backend_set_dpms_timeout(b, 0);
+	CHECK(b->dpms_timeout_s == 0);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -347,6 +360,7 @@ int main(void)
 		return 1;
 	}
 	test_idle_present(b);
+	test_dpms_set(b);
 	CHECK(drm_backend_resize_canvas(b, 48, 64) == 0);
 	fake_output(b, &card, &out);
 

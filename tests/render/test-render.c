@@ -600,6 +600,43 @@ static void test_freetype(void)
 	kf_render_destroy(r);
 }
 
+/* kf_render_set_font (a configuration reload): the new font at the current zoom, or on failure the old one
+ * untouched. */
+static void test_set_font(void)
+{
+	struct kf_render *r;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
+	int cw, ch;
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	if (!r)
+		return;
+	CHECK(kf_render_set_scale(r, 2) == 0);
+	struct kf_render_config ft = {.font_name = "DejaVu Sans Mono", .font_size = 16};
+	CHECK(kf_render_set_font(r, &ft) == 0);
+	kf_render_cell_size(r, &cw, &ch);
+	CHECK(kf_render_get_engine(r) == KF_RENDER_ENGINE_FREETYPE && kf_render_get_scale(r) == 2);
+	CHECK(cw >= 19 && cw <= 21 && ch >= 36 && ch <= 40); /* 10x19 at 16 px, twice */
+	CHECK(!kf_render_glyph(r, 'A', 0, 1)->missing);
+	/* a font that cannot be opened, a bad size, PSF without a file: refused, the old font stays */
+	struct kf_render_config bad[] = {
+		{.engine = KF_RENDER_ENGINE_PSF, .font_file = "/nonexistent/font.psf"},
+		{.engine = KF_RENDER_ENGINE_PSF},
+		{.font_size = 100000},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int w, h;
+		CHECK(kf_render_set_font(r, &bad[i]) < 0);
+		kf_render_cell_size(r, &w, &h);
+		CHECK(w == cw && h == ch && kf_render_get_engine(r) == KF_RENDER_ENGINE_FREETYPE);
+		CHECK(!kf_render_glyph(r, 'B', 0, 1)->missing);
+	}
+	/* back to the bitmap font, scaled pixel by pixel */
+	CHECK(kf_render_set_font(r, &cfg) == 0);
+	kf_render_cell_size(r, &cw, &ch);
+	CHECK(cw == 16 && ch == 32 && kf_render_get_engine(r) == KF_RENDER_ENGINE_BUILTIN);
+	kf_render_destroy(r);
+}
+
 /* --- formats and strides --- */
 
 static void test_formats(void)
@@ -673,6 +710,7 @@ int main(void)
 	test_palette();
 	test_damage();
 	test_freetype();
+	test_set_font();
 	test_formats();
 	printf("%d failures\n", failures);
 	return failures ? 1 : 0;
