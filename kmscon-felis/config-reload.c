@@ -21,6 +21,8 @@ static const char *const live_keys[] = {
 	"verbose", "debug", "silent",  /* kf_config_parse() sets the level */
 	"palette", "palette-",         /* renderer and grid colours */
 	"bell",                        /* the bell is made again */
+	"font-name", "font-size", "font-engine", "font-file", /* the renderer's font (display only) */
+	"dpms-timeout",                /* the display's blanking timer */
 	"mouse", "natural-scrolling", "backspace-delete", "grab-", /* read per event through the config */
 };
 

@@ -414,23 +414,29 @@ static void stop_drm(struct kf_app *app)
 	app->render = NULL;
 }
 
+/* The font settings of c for the renderer (the strings are c's). */
+static struct kf_render_config render_config(const struct kf_config *c)
+{
+	static const enum kf_render_engine engines[] = {
+		[KF_FONT_ENGINE_FONTCONFIG] = KF_RENDER_ENGINE_AUTO,
+		[KF_FONT_ENGINE_PSF] = KF_RENDER_ENGINE_PSF,
+		[KF_FONT_ENGINE_BUILTIN] = KF_RENDER_ENGINE_BUILTIN,
+	};
+	return (struct kf_render_config){
+		.engine = engines[c->font_engine],
+		.font_name = c->font_name,
+		.font_file = c->font_file,
+		.font_size = (int)c->font_size,
+	};
+}
+
 /* The seat and input (console.h), then the display and frame loop (output.h) with the renderer; the display's
  * devices are opened through the seat. The session comes last, with its grid at the display's size: resizing
  * a grid made at 80x24 cost 100-250 ms in the TCG guest, before the first frame. */
 static int start_drm(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
-	static const enum kf_render_engine engines[] = {
-		[KF_FONT_ENGINE_FONTCONFIG] = KF_RENDER_ENGINE_AUTO,
-		[KF_FONT_ENGINE_PSF] = KF_RENDER_ENGINE_PSF,
-		[KF_FONT_ENGINE_BUILTIN] = KF_RENDER_ENGINE_BUILTIN,
-	};
-	struct kf_render_config rc = {
-		.engine = engines[c->font_engine],
-		.font_name = c->font_name,
-		.font_file = c->font_file,
-		.font_size = (int)c->font_size,
-	};
+	struct kf_render_config rc = render_config(c);
 	struct kf_output_config oc = {
 		.mode_width = c->mode.w,
 		.mode_height = c->mode.h,
@@ -550,6 +556,28 @@ static int reload_palette(struct kf_app *app)
 	return 0;
 }
 
+/* The font keys of next on the display, at the current zoom; the grid takes the new cell count and the program
+ * gets SIGWINCH, as after a zoom. On failure the old font stays. Returns 0 or -errno (logged). */
+static int reload_font(struct kf_app *app, const struct kf_config *next)
+{
+	struct kf_render_config rc = render_config(next);
+	int cols = 0, rows = 0, cw, ch, w = 0, h = 0;
+	int r = kf_render_set_font(app->render, &rc);
+	if (r < 0)
+		return r;
+	if (app->output)
+		kf_output_get_pixels(app->output, &w, &h);
+	if (app->session && w > 0 && h > 0) {
+		r = kf_console_rescale(app->render, app->session, kf_render_get_scale(app->render), w, h, &cols,
+				       &rows, &cw, &ch);
+		if (r == 0 && cols > 0 && rows > 0 && app->console)
+			kf_console_resized(app->console, cols, rows, cw, ch);
+	}
+	if (app->output)
+		kf_output_request_frame(app->output, true);
+	return 0;
+}
+
 /* Whether the comma-separated list has name (or, with a trailing '-', a word starting so). */
 static bool has_key(const char *list, const char *name)
 {
@@ -582,6 +610,13 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 			r == -EINVAL ? "the error is above" : strerror(-r));
 		goto out;
 	}
+	/* The font first: the one step that can still fail (a font file that will not open), and then nothing
+	 * has changed yet. */
+	if (app->render && has_key(applied, "font-") && (r = reload_font(app, &next)) < 0) {
+		kf_config_finish(&next);
+		log_err("reload: kept the old configuration (the new font: %s)", strerror(-r));
+		goto out;
+	}
 	kf_config_finish(&app->cfg);
 	app->cfg = next; /* same address: the console and input keep their pointer */
 	if (has_key(applied, "palette") || has_key(applied, "palette-"))
@@ -592,6 +627,8 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 		bell_flash(app, false); /* a flash that was showing: its timer went with the bell */
 		start_bell(app);
 	}
+	if (has_key(applied, "dpms-timeout") && app->output)
+		kf_output_set_dpms_timeout(app->output, app->cfg.dpms_timeout);
 	log_notice("configuration reloaded: applied %s", applied[0] ? applied : "nothing (no live key changed)");
 out:
 	if (app->ready)

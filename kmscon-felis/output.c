@@ -624,6 +624,11 @@ void kf_output_prepare(struct kf_output *o)
 	drm_backend_prepare_buffers(o->drm);
 }
 
+void kf_output_set_dpms_timeout(struct kf_output *o, unsigned seconds)
+{
+	drm_backend_set_dpms_timeout(o->drm, seconds);
+}
+
 void kf_output_notify_input(struct kf_output *o)
 {
 	drm_backend_notify_input(o->drm);

@@ -91,6 +91,8 @@ int kf_output_get_rotation(const struct kf_output *o);
  * (drm_backend_prepare_buffers). */
 void kf_output_prepare(struct kf_output *o);
 
+/* --dpms-timeout changed (a configuration reload): seconds, 0 = never, counted from now. */
+void kf_output_set_dpms_timeout(struct kf_output *o, unsigned seconds);
 /* Input activity: resets the DPMS timer and wakes a blanked display. Cheap: call it on every input event. */
 void kf_output_notify_input(struct kf_output *o);
 /* The seat took the display away / gave it back (VT switch). After resume the first commit is a full modeset

@@ -1,0 +1,93 @@
+/* tests/config/test-config-reload.c: kf_config_reload (SIGHUP; kmscon-felis/config-reload.c).
+ *
+ * The configuration read again into a second struct: live keys take their new values and are listed; other
+ * changed keys keep the old value, moved from the old struct so the running program's pointers into it (the
+ * login's argv, TERM) stay valid; a bad file leaves everything as it was. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kmscon-felis/config.h"
+#include "kmscon-felis/log.h"
+#include "../kf-check.h"
+
+static int failures;
+static char dir[] = "/tmp/kf-reload-XXXXXX";
+
+static void write_conf(const char *text)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "%s/kmscon-felis.conf", dir);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) == EOF || fclose(f) != 0) {
+		printf("cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+static void test_reload(void)
+{
+	char *argv[] = {"kmscon-felis", "--configdir", dir, "--silent", NULL};
+	struct kf_config cur, next;
+	char applied[128];
+
+	write_conf("palette=default\nterm=xterm-256color\nlogin=/bin/sh -l\nbell=audible\n");
+	CHECK(kf_config_parse(&cur, 4, argv) == 0, "start");
+	char *term = cur.term, **login = cur.login_argv;
+
+	/* palette and bell change live; term, login and sb-size keep the old values, the same pointers */
+	write_conf("palette=nord\nterm=vt100\nlogin=/bin/bash\nbell=none\nsb-size=5\ngrab-paste=<Ctrl>v\n");
+	CHECK(kf_config_reload(&cur, &next, 4, argv, applied, sizeof(applied)) == 0, "reload");
+	CHECK(!strcmp(applied, "bell, grab-paste, palette"), "applied '%s'", applied);
+	CHECK(next.palette == KF_PALETTE_NORD && next.bell == KF_BELL_NONE, "live keys new");
+	CHECK(next.term == term && !strcmp(next.term, "xterm-256color"), "term kept: %s", next.term);
+	CHECK(next.login_argv == login && !strcmp(next.login_argv[0], "/bin/sh") && next.login_custom,
+	      "login kept: %s", next.login_argv[0]);
+	CHECK(next.sb_size == 10000, "sb-size kept: %u", next.sb_size);
+	CHECK(!strcmp(cur.term, "vt100"), "the new term is left in cur, to be freed: %s", cur.term);
+	kf_config_finish(&cur);
+	cur = next;
+
+	/* a bad value anywhere: an error, next finished, cur as it was */
+	write_conf("palette=solarized\nbell=bogus\n");
+	CHECK(kf_config_reload(&cur, &next, 4, argv, applied, sizeof(applied)) == -EINVAL, "bad file refused");
+	CHECK(cur.palette == KF_PALETTE_NORD && cur.term == term && next.term == NULL, "nothing changed");
+
+	/* nothing changed: nothing applied */
+	write_conf("palette=nord\nterm=xterm-256color\nlogin=/bin/sh -l\nbell=none\ngrab-paste=<Ctrl>v\n");
+	CHECK(kf_config_reload(&cur, &next, 4, argv, applied, sizeof(applied)) == 0 && !applied[0],
+	      "unchanged: '%s'", applied);
+	kf_config_finish(&cur);
+	kf_config_finish(&next);
+}
+
+static void test_live_keys(void)
+{
+	CHECK(kf_config_key_is_live("palette-red") && kf_config_key_is_live("grab-zoom-in") &&
+		      kf_config_key_is_live("font-size") && kf_config_key_is_live("mouse"),
+	      "live keys");
+	CHECK(!kf_config_key_is_live("backend") && !kf_config_key_is_live("vt") && !kf_config_key_is_live("term") &&
+		      !kf_config_key_is_live("xkb-layout") && !kf_config_key_is_live("sb-size") &&
+		      !kf_config_key_is_live("palettes") && !kf_config_key_is_live("login"),
+	      "restart-only keys");
+}
+
+int main(void)
+{
+	kf_log_init();
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_reload();
+	test_live_keys();
+	char path[64];
+	snprintf(path, sizeof(path), "%s/kmscon-felis.conf", dir);
+	unlink(path);
+	rmdir(dir);
+	if (failures)
+		printf("%d failures\n", failures);
+	return failures ? 1 : 0;
+}
