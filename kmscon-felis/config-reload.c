@@ -104,9 +104,13 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 		     size_t size)
 {
 	char a[256], b[256], restart[512] = "";
+	/* kf_config_parse() sets the command line's level before it reads the file: a file that then fails must
+	 * not leave the level changed (verbose in the file, none on the command line). */
+	enum kf_log_level level = kf_log_get_level();
 	applied[0] = '\0';
 	int ret = kf_config_parse(next, argc, argv);
 	if (ret != 0) {
+		kf_log_set_level(level);
 		kf_config_finish(next);
 		return ret < 0 ? ret : -EINVAL;
 	}

@@ -63,6 +63,23 @@ static void test_reload(void)
 	kf_config_finish(&next);
 }
 
+/* A broken file on reload does not change the log level either: the first pass over the command line set it
+ * before the file was read (kf_config_parse). */
+static void test_bad_keeps_level(void)
+{
+	char *argv[] = {"kmscon-felis", "--configdir", dir, NULL};
+	struct kf_config cur, next;
+	char applied[64];
+
+	write_conf("verbose\n");
+	CHECK(kf_config_parse(&cur, 3, argv) == 0 && kf_log_get_level() == KF_LOG_INFO, "verbose from the file");
+	write_conf("verbose\nfont-size=0\n");
+	CHECK(kf_config_reload(&cur, &next, 3, argv, applied, sizeof(applied)) == -EINVAL, "bad file refused");
+	CHECK(kf_log_get_level() == KF_LOG_INFO, "level after a refused reload: %d", (int)kf_log_get_level());
+	kf_config_finish(&cur);
+	kf_log_set_level(KF_LOG_ERR);
+}
+
 static void test_live_keys(void)
 {
 	CHECK(kf_config_key_is_live("palette-red") && kf_config_key_is_live("grab-zoom-in") &&
@@ -83,6 +100,7 @@ int main(void)
 	}
 	test_reload();
 	test_live_keys();
+	test_bad_keeps_level();
 	char path[64];
 	snprintf(path, sizeof(path), "%s/kmscon-felis.conf", dir);
 	unlink(path);

@@ -301,6 +301,18 @@ static void test_configured_colors(void)
 		      grid_palette(t->g)[257] == 0x000003, "OSC 104/110");
 	t_feed(t, "\033]4;1;#000001\033\\\033c");
 	CHECK(memcmp(grid_palette(t->g), d, sizeof(uint32_t) * 259) == 0, "RIS");
+	/* new defaults (a configuration reload): the entries the child did not set follow them, its own stay */
+	t_feed(t, "\033]4;2;#000009\033\\");
+	colors[1] = 0x112233;
+	colors[2] = 0x445566;
+	colors[256] = 0x778899;
+	grid_set_palette_defaults(t->g, colors);
+	CHECK(grid_palette(t->g)[1] == 0x112233 && grid_palette(t->g)[2] == 0x000009 &&
+		      grid_palette(t->g)[256] == 0x778899 && grid_palette(t->g)[258] == 0x778899 &&
+		      grid_palette_defaults(t->g)[2] == 0x445566,
+	      "reload: %06x %06x %06x", grid_palette(t->g)[1], grid_palette(t->g)[2], grid_palette(t->g)[256]);
+	t_feed(t, "\033]104;2\033\\");
+	CHECK(grid_palette(t->g)[2] == 0x445566, "OSC 104 after the reload: %06x", grid_palette(t->g)[2]);
 	t_free(t);
 	/* no colours configured: xterm's */
 	t = t_new(20, 4, 0);
