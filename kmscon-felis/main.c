@@ -570,7 +570,14 @@ static int reload_font(struct kf_app *app, const struct kf_config *next)
 	if (app->session && w > 0 && h > 0) {
 		r = kf_console_rescale(app->render, app->session, kf_render_get_scale(app->render), w, h, &cols,
 				       &rows, &cw, &ch);
-		if (r == 0 && cols > 0 && rows > 0 && app->console)
+		if (r < 0) {
+			/* The grid kept its size (logged): so does the font, or the two would disagree. */
+			rc = render_config(&app->cfg);
+			if (kf_render_set_font(app->render, &rc) < 0)
+				log_err("reload: the renderer cannot go back to the old font");
+			return r;
+		}
+		if (cols > 0 && rows > 0 && app->console)
 			kf_console_resized(app->console, cols, rows, cw, ch);
 	}
 	if (app->output)
