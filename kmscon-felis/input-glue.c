@@ -24,6 +24,9 @@
 
 /* Wheel notches scroll this many lines of scrollback (xterm and most terminals use 3-5). */
 #define WHEEL_LINES 3
+/* The most steps one wheel event makes on one axis, as input/ bounds devices (INPUT_SCROLL_STEPS_MAX):
+ * input_inject_pointer passes any int, and negating or multiplying INT_MIN is undefined. */
+#define WHEEL_STEPS_MAX 32
 /* A selection dragged against the top or bottom edge scrolls this often, one line at first and twice as many
  * every second it stays there (up to 32 lines), so that a long history is crossed in seconds. */
 #define EDGE_SCROLL_NS 40000000u
@@ -477,6 +480,11 @@ static bool report_wheel(struct kf_input_glue *g, int steps, int back, int fwd, 
 	return steps != 0;
 }
 
+static int clamp_steps(int steps)
+{
+	return steps < -WHEEL_STEPS_MAX ? -WHEEL_STEPS_MAX : steps > WHEEL_STEPS_MAX ? WHEEL_STEPS_MAX : steps;
+}
+
 static void wheel(struct kf_input_glue *g, const struct input_pointer_event *pe)
 {
 	struct grid *gr = grid_of(g);
@@ -485,14 +493,14 @@ static void wheel(struct kf_input_glue *g, const struct input_pointer_event *pe)
 	 * fingers wherever the wheel acts: the view, the reports an application scrolls by, its arrow keys
 	 * (as libinput's own natural scrolling would for every program) */
 	const int dir = g->cfg->natural_scrolling ? -1 : 1;
-	int steps = dir * pe->steps_v;
+	int steps = dir * clamp_steps(pe->steps_v);
 
 	if (!gr)
 		return;
 	/* xterm's buttons 4/5 are the wheel up/down and 6/7 left/right (tilt wheels, touchpads); only the
 	 * vertical wheel has a local use. */
 	bool v = report_wheel(g, steps, 4, 5, pe->mods);
-	bool h = report_wheel(g, dir * pe->steps_h, 6, 7, pe->mods);
+	bool h = report_wheel(g, dir * clamp_steps(pe->steps_h), 6, 7, pe->mods);
 	if (v || h || !steps)
 		return;
 	grid_get_modes(gr, &m);

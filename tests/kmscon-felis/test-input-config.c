@@ -2,6 +2,7 @@
  * real xkbcommon: the xkb-* names and options, key repeat (delay and rate, 0 = off), a compose file, and the
  * shortcuts under other layouts and with the locks on; natural-scrolling turns the wheel round. */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +274,64 @@ static void test_natural_scrolling(struct kf_loop *loop)
 	kf_config_finish(&cfg);
 }
 
+/* Wheel steps at the ends of int (what input_inject_pointer takes from any caller; devices are bounded in
+ * input/scroll.c): as many as the largest bound step, in the right direction, with and without natural
+ * scrolling. abs(INT_MIN), -INT_MIN and INT_MIN * 3 were undefined: in practice INT_MIN scrolled nothing
+ * and was reported as nothing, and natural scrolling turned it into INT_MIN again. */
+static void test_wheel_extremes(struct kf_loop *loop, bool natural)
+{
+	struct app a = {0};
+	struct grid_config gc = {.cols = 80, .rows = 24, .scrollback = 300};
+	struct kf_config cfg;
+	struct kf_input_glue *g = NULL;
+	char *argv[] = {"kmscon-felis", "--natural-scrolling", NULL};
+	const int back = natural ? INT_MAX : INT_MIN, fwd = natural ? INT_MIN : INT_MAX;
+	const char *nat = natural ? " (natural)" : "";
+	char line[32];
+
+	kf_config_init(&cfg);
+	a.grid = grid_create(&gc, NULL, NULL);
+	CHECK(kf_config_parse_argv(&cfg, natural ? 2 : 1, argv) == 0, "options parse");
+	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create");
+	if (g && a.grid) {
+		struct input *in = kf_input_glue_input(g);
+		kf_input_glue_set_geometry(g, 800, 480, 10, 20);
+		for (int i = 0; i < 250; i++) {
+			snprintf(line, sizeof(line), "line %d\r\n", i);
+			feed(&a, line);
+		}
+		wheel(in, back);
+		CHECK(grid_view_offset(a.grid) == 32 * 3, "%d steps%s: 32 steps (96 lines) back, not %d", back, nat,
+		      grid_view_offset(a.grid));
+		wheel(in, -INT_MAX * (natural ? -1 : 1));
+		CHECK(grid_view_offset(a.grid) == 2 * 32 * 3, "-INT_MAX steps%s: 96 lines more back, not %d", nat,
+		      grid_view_offset(a.grid));
+		wheel(in, fwd);
+		CHECK(grid_view_offset(a.grid) == 32 * 3, "%d steps%s: 96 lines forward, at %d", fwd, nat,
+		      grid_view_offset(a.grid));
+		CHECK(a.n_out == 0, "nothing sent while scrolling the view%s (%zu bytes)", nat, a.n_out);
+		feed(&a, "\033[?1000h\033[?1006h");
+		point(in, 2, 1);
+		wheel(in, back);
+		hwheel(in, natural ? INT_MAX : INT_MIN);
+		char want[512] = "";
+		for (int i = 0; i < 16; i++)
+			strcat(want, "\033[<64;3;2M");
+		for (int i = 0; i < 16; i++)
+			strcat(want, "\033[<66;3;2M");
+		CHECK(sent(&a, want), "%d steps%s: 16 wheel-up and 16 wheel-left reports", back, nat);
+		feed(&a, "\033[?1006l\033[?1000l\033[?1049h\033[?1007h");
+		wheel(in, back);
+		want[0] = 0;
+		for (int i = 0; i < 64; i++)
+			strcat(want, "\033[A");
+		CHECK(sent(&a, want), "DECSET 1007, %d steps%s: 64 Up", back, nat);
+	}
+	kf_input_glue_destroy(g);
+	grid_destroy(a.grid);
+	kf_config_finish(&cfg);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-glue-config-XXXXXX";
@@ -288,6 +347,8 @@ int main(void)
 	test_grab_layouts(loop);
 	test_log_origin(loop, dir);
 	test_natural_scrolling(loop);
+	test_wheel_extremes(loop, false);
+	test_wheel_extremes(loop, true);
 	kf_loop_destroy(loop);
 	return t_finish(dir, "input config");
 }
