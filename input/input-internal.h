@@ -60,6 +60,10 @@ struct input {
 	double wheel_acc_v, wheel_acc_h; /* high-resolution wheels: 120 per notch */
 };
 
+/* Links d (takes ownership) into in's device list and, for a keyboard, presses into the xkb state the
+ * modifiers it holds that libinput will not report (name, the device's, for the debug log). */
+void input_dev_add(struct input *in, struct input_dev *d, const char *name);
+
 /* The most scroll steps one event makes on one axis. A fast spin of a free-wheeling mouse wheel or a
  * flick on a touchpad makes a few per event; a device reporting more is broken or hostile. */
 #define INPUT_SCROLL_STEPS_MAX 32

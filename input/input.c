@@ -100,7 +100,8 @@ static const uint32_t seed_keys[] = {KEY_LEFTCTRL, KEY_RIGHTCTRL, KEY_LEFTALT,  
 
 #define N_SEED_KEYS (sizeof(seed_keys) / sizeof(seed_keys[0]))
 
-/* Which of seed_keys the kernel says are down on any open keyboard (bit i: seed_keys[i]).
+/* Which of seed_keys the kernel says are down on the keyboard only, or on any open keyboard when only is
+ * NULL (bit i: seed_keys[i]).
  *
  * Never asked on the fd libinput reads: EVIOCGKEY also drops the key events queued on the fd it is asked on
  * (the kernel's evdev_handle_get_val flushes them, since the caller has the state now), so a key pressed
@@ -108,14 +109,14 @@ static const uint32_t seed_keys[] = {KEY_LEFTCTRL, KEY_RIGHTCTRL, KEY_LEFTALT,  
  * added arrived as Ctrl alone). A private, short-lived fd of the same node has its own queue; it is opened
  * only while the seat is ours (a key event or a device just added), never read, and closed at once. Without
  * the right to open the node (not root), nothing is seeded. */
-static uint8_t held_modifiers(const struct input *in)
+static uint8_t held_modifiers(const struct input *in, const struct input_dev *only)
 {
 	unsigned long bits[KEY_MAX / (8 * sizeof(unsigned long)) + 1];
 	const unsigned w = 8 * sizeof(unsigned long);
 	uint8_t held = 0;
 
 	for (const struct input_dev *d = in->devs; d; d = d->next) {
-		if (!d->keyboard || !d->node[0])
+		if (!d->keyboard || !d->node[0] || (only && d != only))
 			continue;
 		int fd = open(d->node, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		if (fd < 0) {
@@ -146,9 +147,9 @@ static bool is_held(uint8_t held, uint32_t key)
  * ("seeded"). Two cases: a keyboard opened while modifiers are held (Ctrl+Alt still down from the
  * Ctrl+Alt+Fn that brought us here: libinput reports no press for them, so the next F1 would be a plain
  * F1), and a press lost in an evdev buffer overrun (SYN_DROPPED: libinput resynchronises its state without
- * telling us of the keys that went down), seen in the VM right after a VT switch. why names the case for
- * the debug log. */
-static void seed_held_modifiers(struct input *in, const char *why)
+ * telling us of the keys that went down), seen in the VM right after a VT switch. The first reads the
+ * keyboard only, the second every keyboard (only NULL). why names the case for the debug log. */
+static void seed_held_modifiers(struct input *in, const struct input_dev *only, const char *why)
 {
 	uint8_t held = 0;
 	bool read = false;
@@ -161,7 +162,7 @@ static void seed_held_modifiers(struct input *in, const char *why)
 		if (seeded || in->n_seeds >= INPUT_SEEDS_MAX)
 			continue;
 		if (!read) {
-			held = held_modifiers(in);
+			held = held_modifiers(in, only);
 			read = true;
 		}
 		if (!((held >> i) & 1))
@@ -191,7 +192,7 @@ static bool track_modifier(struct input *in, uint32_t key, bool pressed, uint32_
  * and the one a key event is about (libinput now reports that key itself). */
 static void sync_seeds(struct input *in, uint32_t key)
 {
-	uint8_t held = held_modifiers(in);
+	uint8_t held = held_modifiers(in, NULL);
 
 	for (unsigned j = 0; j < in->n_seeds;) {
 		if (in->seeds[j] == key || !is_held(held, in->seeds[j])) {
@@ -330,17 +331,25 @@ static void device_added(struct input *in, struct libinput_device *dev)
 		udev_device_unref(ud);
 	d->keyboard = libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_KEYBOARD);
 	d->pointer = libinput_device_has_capability(dev, LIBINPUT_DEVICE_CAP_POINTER);
-	d->next = in->devs;
-	in->devs = d;
 	/* Touchpads: tap to click (off by default in libinput); two-finger scrolling is libinput's default. */
 	if (libinput_device_config_tap_get_finger_count(dev) > 0)
 		libinput_device_config_tap_set_enabled(dev, LIBINPUT_CONFIG_TAP_ENABLED);
-	if (d->keyboard) {
+	if (d->keyboard)
 		input_update_leds(in, dev);
-		seed_held_modifiers(in, libinput_device_get_name(d->dev));
-	}
+	input_dev_add(in, d, libinput_device_get_name(dev));
 	input_log(6, "device added: %s%s%s", libinput_device_get_name(dev), d->keyboard ? " (keyboard)" : "",
 		  d->pointer ? " (pointer)" : "");
+}
+
+void input_dev_add(struct input *in, struct input_dev *d, const char *name)
+{
+	d->next = in->devs;
+	in->devs = d;
+	/* Its own keys only: what the others held when they were added is seeded already, and what went down
+	 * on them since, libinput reported (mods_down). Reading every keyboard here made n keyboards cost
+	 * n(n+1)/2 opens at start. */
+	if (d->keyboard)
+		seed_held_modifiers(in, d, name);
 }
 
 static void device_removed(struct input *in, struct libinput_device *dev)
@@ -457,7 +466,7 @@ static void handle_event(struct input *in, struct libinput_event *ev)
 		/* After an overrun, before the next press of another key: modifiers whose press was lost. */
 		if (!track_modifier(in, key, pressed, count) && pressed && count == 1 && in->overrun) {
 			in->overrun = false;
-			seed_held_modifiers(in, "lost in an overrun");
+			seed_held_modifiers(in, NULL, "lost in an overrun"); /* which device overran is not said */
 		}
 		if ((pressed && count == 1) || (!pressed && count == 0))
 			input_kbd_key(in, libinput_event_keyboard_get_key(k), pressed,
