@@ -26,6 +26,7 @@
 #include "kmscon-felis/output.h"
 #include "kmscon-felis/render/render.h"
 #include "kmscon-felis/session.h"
+#include "pty/pty.h"
 
 struct kf_app {
 	struct kf_config cfg;
@@ -671,6 +672,8 @@ int main(int argc, char **argv)
 		goto out_config;
 	/* Before anything is spawned: the child must not inherit NOTIFY_SOCKET (notify.h). */
 	kf_notify_init();
+	/* Before any descriptor of ours and any child: many input devices pass 1024 (pty.h). */
+	pty_raise_fd_limit();
 	/* A child that closes its end must not kill us; write errors come back as EPIPE/EIO instead. */
 	signal(SIGPIPE, SIG_IGN);
 

@@ -29,6 +29,13 @@
 typedef void (*pty_log_handler)(int prio, const char *file, int line, const char *fmt, va_list ap);
 void pty_set_log_handler(pty_log_handler handler);
 
+/* Raises this process's soft limit of open descriptors (RLIMIT_NOFILE) to its hard limit, as systemd advises
+ * for programs that need many and never use select() (pty/ and its users poll): every input device, the PTY,
+ * DRM or fbdev, timers and signals are descriptors, and 1024 is the usual soft limit. Each child spawned
+ * afterwards is given back the soft limit of the first call before its exec. Process-wide; call once at
+ * start, before any pty_spawn. Returns 0 (also when there was nothing to raise) or -errno. */
+int pty_raise_fd_limit(void);
+
 /* Default size bound of the write queue. */
 #define PTY_WRITE_QUEUE_DEFAULT (4u << 20)
 /* The read buffer: one read(2) asks for all of it (or, when reads are gathered, what is left of it). The

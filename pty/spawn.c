@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
@@ -167,6 +168,35 @@ static void close_from(int first, int keep)
 		close((int)fd);
 }
 
+/* The soft limit of descriptors this process was started with, given back to the children (set by
+ * pty_raise_fd_limit, once, before any child). */
+static struct rlimit child_nofile;
+static bool child_nofile_set;
+
+int pty_raise_fd_limit(void)
+{
+	struct rlimit lim;
+
+	if (getrlimit(RLIMIT_NOFILE, &lim) < 0)
+		return -errno;
+	if (!child_nofile_set) {
+		child_nofile = lim;
+		child_nofile_set = true;
+	}
+	if (lim.rlim_cur >= lim.rlim_max)
+		return 0;
+	rlim_t from = lim.rlim_cur;
+	lim.rlim_cur = lim.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &lim) < 0) {
+		int err = errno;
+		pty_log(7, "cannot raise the limit of open files: %s", strerror(err));
+		return -err;
+	}
+	pty_log(7, "limit of open files raised from %llu to %llu (children get %llu)", (unsigned long long)from,
+		(unsigned long long)lim.rlim_cur, (unsigned long long)child_nofile.rlim_cur);
+	return 0;
+}
+
 __attribute__((noreturn)) static void child_fail(const char *what, const char *arg)
 {
 	/* Runs between fork and exec: plain write(2) calls, no stdio. strerror is safe here because the
@@ -201,6 +231,11 @@ void pty_child_exec(const char *slave, const char *const *argv, char **env, int 
 	if (dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 		child_fail("dup2", slave);
 	close_from(3, report);
+	/* After close_from, whose fallback loop must reach the descriptors above the original limit: the limit
+	 * this process was started with, so that a program using select() (FD_SETSIZE, 1024) gets no
+	 * descriptor it cannot watch. Lowering a soft limit cannot fail. */
+	if (child_nofile_set)
+		setrlimit(RLIMIT_NOFILE, &child_nofile);
 	if (chdir("/") < 0)
 		child_fail("chdir", "/");
 	environ = env;

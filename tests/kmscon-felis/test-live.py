@@ -8,6 +8,7 @@ import base64
 import ctypes
 import os
 import random
+import resource
 import select
 import signal
 import subprocess
@@ -33,8 +34,9 @@ def fail(msg):
 class Run:
     """One program run. args: extra options; cmd: the child argv."""
 
-    def __init__(self, cmd, size="80x24", args=(), fifo=False, measure=False, stderr=None):
-        """measure: the run's peak RSS is compared (MEASURE_ENV, no_thp); stderr: a file for the log."""
+    def __init__(self, cmd, size="80x24", args=(), fifo=False, measure=False, stderr=None, preexec=None):
+        """measure: the run's peak RSS is compared (MEASURE_ENV, no_thp); stderr: a file for the log; preexec: run
+        in the program's process before its exec (not with measure)."""
         self.dump = os.path.join(TMP, "screen-%d.txt" % random.randrange(1 << 30))
         self.fifo = None
         argv = [PROG, "--backend=headless", "--size", size, "--dump-screen", self.dump]
@@ -45,7 +47,7 @@ class Run:
             argv += ["--input-fifo", self.fifo]
         argv += ["--login", "--"] + list(cmd)
         self.proc = subprocess.Popen(argv, cwd=TMP, env=MEASURE_ENV if measure else None,
-                                     preexec_fn=no_thp if measure else None, stderr=stderr)
+                                     preexec_fn=no_thp if measure else preexec, stderr=stderr)
         self.wfd = None
         self.status = None
         self.rusage = None
@@ -195,6 +197,24 @@ def t_oneshot_status():
     err = p.stderr.decode(errors="replace")
     if p.returncode != 127 or "cannot run /nonexistent/program: No such file or directory" not in err:
         fail("exec failure: status %d, log %r" % (p.returncode, err))
+
+
+def t_nofile():
+    """The program raises its soft limit of descriptors to the hard one (many input devices, PTY, DRM, timers),
+    and gives its child the soft limit it was started with: programs that use select() (FD_SETSIZE 1024) under
+    the login must not get descriptors above 1024."""
+    soft, hard = 256, 4096
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[1] < hard:
+        fail("the hard limit of descriptors here is below %d: cannot test" % hard)
+    r = Run(["sh", "-c", "echo \"child $(ulimit -Sn) $(ulimit -Hn)\"; grep 'open files' /proc/$PPID/limits"],
+            size="80x3", preexec=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard)))
+    if r.wait() != 0:
+        fail("status %s" % r.status)
+    s = r.screen()
+    parent = s[1].split()[3:5] if len(s) > 1 else []
+    if s[0] != "child %d %d" % (soft, hard) or parent != [str(hard), str(hard)]:
+        fail("started with %d/%d: want the child's limit %d/%d and the program's %d/%d, screen %r"
+             % (soft, hard, soft, hard, hard, hard, s))
 
 
 def t_paste_deadlock():
