@@ -179,6 +179,22 @@ struct drm_fb_candidate {
 /* The index of the fbdev to use among c (the lowest N; DRM emulations only when allow_emulation), or -1. */
 int drm_fb_pick(const struct drm_fb_candidate *c, size_t n, bool allow_emulation);
 
+/* The fbdevs whose refusal (why one cannot be shown) was logged, so that trying one again at each uevent says it
+ * once: a device and a hash of its message. Bounded: the oldest is forgotten for a new one. */
+#define DRM_FB_REFUSALS_MAX 8
+struct drm_fb_refusals {
+	struct {
+		dev_t dev;
+		uint32_t hash;
+	} e[DRM_FB_REFUSALS_MAX];
+	unsigned n;
+};
+/* Whether dev's refusal why is news (log it as an error; else at debug level): not said for dev since it was
+ * forgotten, or said with another reason. Remembers it. */
+bool drm_fb_refusal_new(struct drm_fb_refusals *r, dev_t dev, const char *why);
+/* dev was removed, added or shown: its next refusal is news. */
+void drm_fb_refusal_forget(struct drm_fb_refusals *r, dev_t dev);
+
 /* ---- framebuffer fallback: the device (fbdev.c) and when to use it (fallback.c) ---- */
 /* One open /dev/fbN, shown instead of DRM outputs. Single-buffered: a frame is the canvas' damage copied
  * into the mapping (never read: it may be write-combined or uncached); a timer at the mode's refresh stands
@@ -204,11 +220,14 @@ struct drm_fbdev {
 	int64_t flip_ns;      /* when it passes (the "flip event") */
 	bool blank_ok;        /* FBIOBLANK works */
 	struct drm_ratelimit rl;
+	char *why;            /* while drm_fbdev_open runs: its caller's buffer for why it fails */
+	size_t why_size;
 };
 /* Opens and maps node (a /dev/fbN; sysname "fbN"): through the seat's callback if it takes it, else open(2).
- * Logs why it cannot be used. Returns 0 and *out (owned by the caller until drm_fbdev_close) or -errno. */
-int drm_fbdev_open(struct drm_backend *b, const char *node, const char *sysname, dev_t devnum,
-		   struct drm_fbdev **out);
+ * Returns 0 and *out (owned by the caller until drm_fbdev_close) or -errno with why it cannot be used in why
+ * (why_size bytes, the caller's; not logged: the caller says it once, drm_fb_refusal_new). */
+int drm_fbdev_open(struct drm_backend *b, const char *node, const char *sysname, dev_t devnum, char *why,
+		   size_t why_size, struct drm_fbdev **out);
 /* Unmaps and closes. Accepts NULL. */
 void drm_fbdev_close(struct drm_backend *b, struct drm_fbdev *fb);
 /* Copies fb->damage from the canvas c (turned by r) into the fb and starts the refresh wait. Returns the
@@ -448,6 +467,7 @@ struct drm_backend {
 	/* The framebuffer fallback (fallback.c): the fbdev shown while there is no DRM output; NULL otherwise. */
 	struct drm_fbdev *fb;
 	bool fb_none_logged; /* "no usable fbdev" said once per wait */
+	struct drm_fb_refusals fb_refusals; /* each fbdev's refusal said once (fallback.c open_first) */
 	/* Fault injection for tests (KMSCON_FELIS_DRM_DROP_FLIP_EVENT=N): the Nth page-flip event of ours is
 	 * ignored as if the kernel never sent it; 0 = none. */
 	uint64_t drop_flip_event, flip_events;

@@ -53,8 +53,10 @@ int drm_mode_parse(const char *s, uint32_t *w, uint32_t *h);
 struct drm_backend;
 
 struct drm_backend_iface {
-	/* Opens a DRM device node; returns an fd (O_RDWR, non-blocking, close-on-exec) or -errno. The backend owns
-	 * the fd until it passes it to close_device. NULL: plain open(2). */
+	/* Opens a DRM device node, or a framebuffer's (/dev/fbN); returns an fd (O_RDWR, non-blocking,
+	 * close-on-exec) or -errno, -ENOTSUP when it does not hand out framebuffers (the backend opens those
+	 * itself then, and says so at debug level only). The backend owns the fd until it passes it to
+	 * close_device. NULL: plain open(2). */
 	int (*open_device)(const char *path, void *ud);
 	/* Takes back an fd from open_device. NULL: close(2). */
 	void (*close_device)(int fd, void *ud);

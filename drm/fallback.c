@@ -80,7 +80,17 @@ static bool open_first(struct drm_backend *b)
 	int i;
 
 	while ((i = drm_fb_pick(c, n, b->cfg.force_fbdev)) >= 0) {
-		if (drm_fbdev_open(b, nodes[i].node, nodes[i].sysname, nodes[i].devnum, &b->fb) == 0) {
+		const struct fb_node *f = &nodes[i];
+		char why[256];
+
+		if (drm_fbdev_open(b, f->node, f->sysname, f->devnum, why, sizeof(why), &b->fb) < 0) {
+			/* Tried again at each uevent while there is no DRM output: said once per device and reason. */
+			if (drm_fb_refusal_new(&b->fb_refusals, f->devnum, why))
+				drm_err("%s", why);
+			else
+				drm_debug("%s (again)", why);
+		} else {
+			drm_fb_refusal_forget(&b->fb_refusals, f->devnum);
 			/* A drmfb whose id does not say so (cut at 15 characters): the directory did. */
 			if (!b->cfg.force_fbdev && drm_fb_is_drm_emulation(b->fb->id, false)) {
 				drm_fbdev_close(b, b->fb);
@@ -127,6 +137,9 @@ void drm_fallback_uevent(struct drm_backend *b, struct udev_device *dev)
 	if (!action || !our_fb(b, dev))
 		return;
 	drm_debug("udev: %s %s", action, udev_device_get_sysname(dev));
+	/* Another device, or the same one again: its refusal is news. A "change" is not (udevadm trigger). */
+	if (strcmp(action, "add") == 0 || strcmp(action, "remove") == 0)
+		drm_fb_refusal_forget(&b->fb_refusals, udev_device_get_devnum(dev));
 	if (strcmp(action, "remove") == 0 && b->fb && udev_device_get_devnum(dev) == b->fb->devnum) {
 		drm_notice("%s: removed: closing it", b->fb->path);
 		drm_fallback_finish(b);

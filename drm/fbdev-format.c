@@ -1,6 +1,7 @@
 /* drm/fbdev-format.c: the pure parts of the framebuffer (fbdev) fallback: the pixel layout an fbdev describes
  * (struct fb_var_screeninfo), the conversion of canvas rows (XRGB8888) into it, the refresh rate its timings
- * give, and which fbdev to use. No system calls: tests/drm/test-drm-fbdev.c runs all of it.
+ * give, which fbdev to use, and which refusals were said. No system calls: tests/drm/test-drm-fbdev.c runs all
+ * of it.
  *
  * Kernel ABI: include/uapi/linux/fb.h. A pixel of bits_per_pixel bits holds each channel's top `length` bits at
  * bit `offset` (msb_right = 0; nothing sets it for packed truecolour), stored little-endian in 2, 3 or 4 bytes.
@@ -172,4 +173,46 @@ int drm_fb_pick(const struct drm_fb_candidate *c, size_t n, bool allow_emulation
 			best = (int)i;
 	}
 	return best;
+}
+
+/* FNV-1a: two different messages of one device colliding would only keep the second quiet. */
+static uint32_t text_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+bool drm_fb_refusal_new(struct drm_fb_refusals *r, dev_t dev, const char *why)
+{
+	uint32_t h = text_hash(why);
+
+	for (unsigned i = 0; i < r->n; i++) {
+		if (r->e[i].dev != dev)
+			continue;
+		if (r->e[i].hash == h)
+			return false;
+		r->e[i].hash = h;
+		return true;
+	}
+	if (r->n == DRM_FB_REFUSALS_MAX) {
+		memmove(&r->e[0], &r->e[1], (DRM_FB_REFUSALS_MAX - 1) * sizeof(r->e[0]));
+		r->n--;
+	}
+	r->e[r->n].dev = dev;
+	r->e[r->n++].hash = h;
+	return true;
+}
+
+void drm_fb_refusal_forget(struct drm_fb_refusals *r, dev_t dev)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		if (r->e[i].dev != dev)
+			continue;
+		memmove(&r->e[i], &r->e[i + 1], (r->n - i - 1) * sizeof(r->e[0]));
+		r->n--;
+		return;
+	}
 }

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,21 @@
 
 #include "drm/drm-internal.h"
 
-/* The mode of fd, and whether we can show it (why not, logged). */
+/* Why fb cannot be used: while drm_fbdev_open runs, into its caller's buffer (fallback.c logs it, once per
+ * device and reason); afterwards (drm_fbdev_check at resume) logged at once. */
+__attribute__((format(printf, 2, 3))) static void refuse(struct drm_fbdev *fb, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(fb->why ? fb->why : line, fb->why ? fb->why_size : sizeof(line), fmt, ap);
+	va_end(ap);
+	if (!fb->why)
+		drm_err("%s", line);
+}
+
+/* The mode of fd, and whether we can show it (why not, refused). */
 static int read_mode(struct drm_fbdev *fb, struct fb_var_screeninfo *v, struct fb_fix_screeninfo *fix)
 {
 	char why[128];
@@ -27,16 +42,16 @@ static int read_mode(struct drm_fbdev *fb, struct fb_var_screeninfo *v, struct f
 
 	if (ioctl(fb->fd, FBIOGET_FSCREENINFO, fix) < 0 || ioctl(fb->fd, FBIOGET_VSCREENINFO, v) < 0) {
 		ret = -errno;
-		drm_err("%s: cannot read the mode: %s", fb->path, strerror(-ret));
+		refuse(fb, "%s: cannot read the mode: %s", fb->path, strerror(-ret));
 		return ret;
 	}
 	if (v->xres == 0 || v->yres == 0 || v->xres > 16384 || v->yres > 16384) {
-		drm_err("%s: unusable size %ux%u (driver bug)", fb->path, v->xres, v->yres);
+		refuse(fb, "%s: unusable size %ux%u (driver bug)", fb->path, v->xres, v->yres);
 		return -EINVAL;
 	}
 	ret = drm_fb_format_from_var(v, fix, &fb->format, why, sizeof(why));
 	if (ret < 0)
-		drm_err("%s (%s): cannot show this framebuffer: %s", fb->path, fb->id, why);
+		refuse(fb, "%s (%s): cannot show this framebuffer: %s", fb->path, fb->id, why);
 	return ret;
 }
 
@@ -48,13 +63,13 @@ static int map_visible(struct drm_fbdev *fb, const struct fb_var_screeninfo *v, 
 	void *p;
 
 	if (drm_fb_layout(v, fix, fb->format.bytes, (uint64_t)sysconf(_SC_PAGESIZE), &l, why, sizeof(why)) < 0) {
-		drm_err("%s: %s (driver bug)", fb->path, why);
+		refuse(fb, "%s: %s (driver bug)", fb->path, why);
 		return -EINVAL;
 	}
 	p = mmap(NULL, (size_t)l.size, PROT_READ | PROT_WRITE, MAP_SHARED, fb->fd, (off_t)l.offset);
 	if (p == MAP_FAILED) {
 		int ret = -errno;
-		drm_err("%s: cannot map %llu bytes: %s", fb->path, (unsigned long long)l.size, strerror(-ret));
+		refuse(fb, "%s: cannot map %llu bytes: %s", fb->path, (unsigned long long)l.size, strerror(-ret));
 		return ret;
 	}
 	fb->map = p;
@@ -83,18 +98,19 @@ static int open_node(struct drm_backend *b, struct drm_fbdev *fb)
 	int direct = open(fb->path, O_RDWR | O_CLOEXEC);
 	if (direct < 0) {
 		int ret = -errno;
-		drm_err("%s: cannot open: %s (through the seat: %s)", fb->path, strerror(-ret),
-			b->iface.open_device ? strerror(-fd) : "no seat");
+		refuse(fb, "%s: cannot open: %s (through the seat: %s)", fb->path, strerror(-ret),
+		       b->iface.open_device ? strerror(-fd) : "no seat");
 		return ret;
 	}
+	/* -ENOTSUP: the seat's known refusal (seatd, builtin), said by it at debug level; anything else is news */
 	if (b->iface.open_device)
-		drm_info("%s: the seat does not hand out framebuffers (%s): opened directly", fb->path,
-			 strerror(-fd));
+		drm_log(fd == -ENOTSUP ? 7 : 6, "%s: the seat does not hand out framebuffers (%s): opened directly",
+			fb->path, strerror(-fd));
 	return direct;
 }
 
-int drm_fbdev_open(struct drm_backend *b, const char *node, const char *sysname, dev_t devnum,
-		   struct drm_fbdev **out)
+int drm_fbdev_open(struct drm_backend *b, const char *node, const char *sysname, dev_t devnum, char *why,
+		   size_t why_size, struct drm_fbdev **out)
 {
 	struct drm_fbdev *fb = calloc(1, sizeof(*fb));
 	struct fb_var_screeninfo v;
@@ -102,10 +118,13 @@ int drm_fbdev_open(struct drm_backend *b, const char *node, const char *sysname,
 	char fmt[64];
 	int ret;
 
+	snprintf(why, why_size, "%s: out of memory", node);
 	if (!fb)
 		return -ENOMEM;
 	fb->fd = -1;
 	fb->devnum = devnum;
+	fb->why = why;
+	fb->why_size = why_size;
 	snprintf(fb->path, sizeof(fb->path), "%s", node);
 	snprintf(fb->sysname, sizeof(fb->sysname), "%s", sysname);
 	fb->rl = (struct drm_ratelimit){.interval_ns = 5000000000LL, .burst = 3};
@@ -136,6 +155,8 @@ int drm_fbdev_open(struct drm_backend *b, const char *node, const char *sysname,
 	drm_info("%s (%s): %ux%u, %s, line %u bytes, %u.%02u Hz%s", fb->path, fb->id, fb->width, fb->height, fmt,
 		 fb->line_length, fb->refresh_mhz / 1000, fb->refresh_mhz % 1000 / 10,
 		 fb->refresh_mhz == DRM_FB_DEFAULT_MHZ ? " (assumed: no timings)" : "");
+	fb->why = NULL; /* the caller's buffer: not kept */
+	fb->why_size = 0;
 	*out = fb;
 	return 0;
 err:

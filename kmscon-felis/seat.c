@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <libseat.h>
@@ -20,6 +22,11 @@
 #define ACTIVE_VT_PATH "/sys/class/tty/tty0/active"
 /* Queued enable/disable events: each handler runs a few libseat calls, each of which may bring one. */
 #define SEAT_EVENTS_MAX 16
+/* The character major of /dev/fbN (the kernel's FB_MAJOR, include/uapi/linux/major.h). */
+#define FB_MAJOR_NUM 29
+/* What seatd (and libseat's builtin backend, seatd's code in process) says when asked for a node that is not
+ * DRM, evdev or wscons: seatd/seat.c seat_open_device, with ENOENT. */
+#define SEATD_REFUSAL "is not a supported device type"
 
 struct device {
 	int fd;
@@ -48,6 +55,10 @@ struct kf_seat {
 	unsigned n_events;
 	bool running;                 /* run_events is on the stack */
 	struct kf_timer *events_timer;
+	/* The seat refuses framebuffer nodes: its backend is seatd or builtin (our choice or the admin's), or it
+	 * refused one already. fbdev.c then opens them itself, as root: not asked again, nothing logged above
+	 * debug for what is expected. */
+	bool no_fb;
 	struct device *devs;
 	unsigned n_devs, cap_devs;
 };
@@ -58,6 +69,13 @@ static void libseat_log(enum libseat_log_level level, const char *fmt, va_list a
 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	line[strcspn(line, "\n")] = 0;
+	/* Its refusal of a framebuffer node, which we open ourselves then (kf_seat_open_device), and the line
+	 * builtin's server half adds right after it ("Could not open device: ..."). */
+	static bool refused;
+	bool quiet = strstr(line, SEATD_REFUSAL) || (refused && strstr(line, "Could not open device"));
+	refused = strstr(line, SEATD_REFUSAL) != NULL;
+	if (quiet)
+		level = LIBSEAT_LOG_LEVEL_DEBUG;
 	kf_log_msg(level == LIBSEAT_LOG_LEVEL_ERROR  ? KF_LOG_ERR
 		   : level == LIBSEAT_LOG_LEVEL_INFO ? KF_LOG_INFO
 						     : KF_LOG_DEBUG,
@@ -198,6 +216,8 @@ static int open_seat(struct kf_seat *s)
 								 : LIBSEAT_LOG_LEVEL_INFO);
 	s->seat = libseat_open_seat(&listener, s);
 	err = errno;
+	const char *backend = getenv("LIBSEAT_BACKEND");
+	s->no_fb = backend && (!strcmp(backend, "seatd") || !strcmp(backend, "builtin"));
 	/* Our choice is ours: the login and a compositor the user starts pick their own backend. */
 	if (chosen)
 		unsetenv("LIBSEAT_BACKEND");
@@ -328,6 +348,13 @@ void kf_seat_destroy(struct kf_seat *s)
 	free(s);
 }
 
+static bool is_fb_node(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == FB_MAJOR_NUM;
+}
+
 int kf_seat_open_device(struct kf_seat *s, const char *path)
 {
 	int fd = -1, id;
@@ -342,9 +369,20 @@ int kf_seat_open_device(struct kf_seat *s, const char *path)
 		s->devs = d;
 		s->cap_devs = cap;
 	}
+	bool fb = is_fb_node(path);
+	if (fb && s->no_fb) {
+		log_debug("%s: the seat hands out no framebuffers (seatd, builtin): not asked", path);
+		return -ENOTSUP;
+	}
 	id = libseat_open_device(s->seat, path, &fd);
 	if (id < 0) {
 		int r = -errno;
+		if (fb && r == -ENOENT && access(path, F_OK) == 0) {
+			/* seatd's refusal (SEATD_REFUSAL) behind a backend libseat chose itself */
+			log_debug("%s: the seat does not hand out framebuffers: not asked again", path);
+			s->no_fb = true;
+			return -ENOTSUP;
+		}
 		log_warn("cannot open %s through the seat: %s", path, strerror(errno));
 		return r ? r : -EIO;
 	}

@@ -39,7 +39,8 @@ int kf_seat_create(struct kf_loop *loop, const struct kf_seat_config *cfg, const
 void kf_seat_destroy(struct kf_seat *seat);
 
 /* Opens a device node through the seat. Returns the fd (owned by the caller until kf_seat_close_device) or
- * -errno. */
+ * -errno (logged), -ENOTSUP without a word above debug for a framebuffer node the seat does not hand out
+ * (seatd and builtin take DRM and evdev nodes only: the caller opens it itself). */
 int kf_seat_open_device(struct kf_seat *seat, const char *path);
 /* Gives back an fd from kf_seat_open_device and closes it. */
 void kf_seat_close_device(struct kf_seat *seat, int fd);

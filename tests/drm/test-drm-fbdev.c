@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "drm/drm-internal.h"
 #include "tests/kf-check-plain.h"
@@ -261,6 +262,33 @@ static void test_choice(void)
 	CHECK(drm_fb_pick(c, 0, true) == -1);
 }
 
+/* An fbdev that cannot be shown is tried again at every drm or graphics uevent while no DRM output exists; its
+ * refusal is logged once (it was logged at each: 11 errors after 5 uevents in the VM, t-fbdev fbdev-8bpp-refused),
+ * again when the reason changes, or once it was removed (forgotten) or shown. The table is bounded: a ninth
+ * device forgets the oldest. */
+static void test_refusals(void)
+{
+	struct drm_fb_refusals r = {0};
+	const char *bpp8 = "/dev/fb0 (VESA VGA): cannot show this framebuffer: 8 bpp palette";
+
+	CHECK(drm_fb_refusal_new(&r, makedev(29, 0), bpp8));
+	for (int i = 0; i < 100; i++)
+		CHECK(!drm_fb_refusal_new(&r, makedev(29, 0), bpp8));
+	CHECK(drm_fb_refusal_new(&r, makedev(29, 1), bpp8)); /* another device */
+	CHECK(drm_fb_refusal_new(&r, makedev(29, 0), "/dev/fb0: cannot open: Permission denied"));
+	CHECK(!drm_fb_refusal_new(&r, makedev(29, 0), "/dev/fb0: cannot open: Permission denied"));
+	CHECK(r.n == 2);
+	drm_fb_refusal_forget(&r, makedev(29, 0));
+	CHECK(drm_fb_refusal_new(&r, makedev(29, 0), "/dev/fb0: cannot open: Permission denied"));
+	drm_fb_refusal_forget(&r, makedev(29, 7)); /* not there: nothing happens */
+	CHECK(r.n == 2);
+	for (unsigned i = 0; i < 3 * DRM_FB_REFUSALS_MAX; i++)
+		CHECK(drm_fb_refusal_new(&r, makedev(29, 100 + i), bpp8));
+	CHECK(r.n == DRM_FB_REFUSALS_MAX);
+	/* the most recent ones are remembered */
+	CHECK(!drm_fb_refusal_new(&r, makedev(29, 100 + 3 * DRM_FB_REFUSALS_MAX - 1), bpp8));
+}
+
 /* drm_fbdev_copy into a fake fb in ordinary memory (4x3 pixels, RGB565, lines of 12 bytes: 4 bytes of padding
  * past each row): only the damage is written, converted, at line_length stride; turned right the canvas is 3x4. */
 static void test_copy(void)
@@ -378,6 +406,7 @@ int main(void)
 	test_refresh();
 	test_layout();
 	test_choice();
+	test_refusals();
 	test_copy();
 	test_copy_odd();
 	if (failures)
