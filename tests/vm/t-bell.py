@@ -46,7 +46,8 @@ done
 
 
 def start(vm, args=""):
-    vm.sh("rm -f /tmp/bell-ready /tmp/ring /tmp/rung; kmscon-felis --backend=drm --vt=2 --switchvt "
+    # --verbose: "display suspended" and "display resumed" (info messages) tell vt_switch() the seat changes
+    vm.sh("rm -f /tmp/bell-ready /tmp/ring /tmp/rung; kmscon-felis --backend=drm --vt=2 --switchvt --verbose "
           "--dpms-timeout=0 --font-engine=builtin %s --login -- /bin/sh /tmp/bell.sh >/tmp/kf.log 2>&1 & "
           "echo $! >/tmp/kf.pid" % args)
     vm.wait_file("/tmp/bell-ready", timeout=90)
@@ -160,13 +161,22 @@ def visual(vm):
         time.sleep(0.5)
 
 
+def log_count(vm, what):
+    return vm.sh("cat /tmp/kf.log", check=False)[1].count(what)
+
+
 def vt_switch(vm):
+    # The seat goes away: kmscon-felis is told and suspends (its disable handler runs before libseat lets the
+    # switch complete, so chvt, which waits for it, returns after it; the log line says so all the same).
+    n = log_count(vm, "display suspended")
     vm.sh("chvt 3")
-    time.sleep(1.5)  # the seat goes away: kmscon-felis is told and suspends
+    vm.wait_until(lambda: log_count(vm, "display suspended") > n, what="'display suspended' after chvt 3")
     evs = ring(vm)
     kftest.check(not evs, "a BEL with tty3 in front sounded: %r" % evs, vm)
+    # Back: chvt returns once the kernel switched; kmscon-felis takes the seat back after that.
+    n = log_count(vm, "display resumed")
     vm.sh("chvt 2")
-    time.sleep(1.5)
+    vm.wait_until(lambda: log_count(vm, "display resumed") > n, what="'display resumed' after chvt 2")
     check_tone(vm, ring(vm), "a BEL back on tty2")
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from vmlib import OUT, VM, VMError, Image, build_guest, default_build_dir, our_binaries  # noqa: E402
+from vmlib import DEFAULT_TIMEOUT, OUT, VM, VMError, Image, build_guest, default_build_dir, our_binaries  # noqa: E402
 
 FONT = ["--font-engine=builtin"]
 UDEV = ("/lib/systemd/systemd-udevd --daemon >/tmp/udevd.log 2>&1; "
@@ -124,6 +124,35 @@ def fds(vm, n):
     return int(vm.sh("ls /proc/$(cat /tmp/kf%d.pid)/fd 2>/dev/null | wc -l" % n).strip())
 
 
+# The evdev fd count of an instance, measured once it has handled keys typed to it (text on its screen): its
+# seat-enable handler opens every input device in one go before the loop reads a key, so that count is all of
+# them; no pause needed before it.
+
+
+def active_vt(vm):
+    return vm.sh("cat /sys/class/tty/tty0/active").strip()
+
+
+def wait_shown(vm, n, count, what, timeout=20):
+    """Waits until VT N is the active one and its instance has COUNT evdev fds open again (it takes keys)."""
+    vm.wait_until(lambda: active_vt(vm) == "tty%d" % n and input_fds(vm, n) == count, timeout=timeout,
+                  what="%s: VT %d active with its instance's %d evdev fds open" % (what, n, count))
+
+
+def wait_hidden(vm, n, what, timeout=20):
+    """Waits until instance N, switched away from, has closed its evdev fds; returns its total fd count."""
+    vm.wait_until(lambda: input_fds(vm, n) == 0, timeout=timeout,
+                  what="%s: instance %d to close its input devices" % (what, n))
+    return fds(vm, n)
+
+
+def mouse_on_marker():
+    """A command that turns on SGR click reports (1000 + 1006) then prints MOUSE-ON (typed as MOUSE''-ON, so
+    the echoed command line does not match): once MOUSE-ON is on the screen the terminal has parsed the
+    DECSETs before it. Then cat, so that the reports the terminal sends are echoed."""
+    return "printf '\\033[?1000h\\033[?1006hMOUSE''-ON\\n'; cat\n"
+
+
 # A switch that does not happen within 5 s is pressed again (at most twice), counted and printed with the end
 # of both logs (with --debug, both whole logs are saved too); three presses without a switch fail at once, and
 # any re-press fails the test at its end (with the count). Since the fifth cause of docs/seat.md was fixed
@@ -151,7 +180,7 @@ def switch(vm, target, enabled, i, timeout=20, presses=3):
                     path.write_text(vm.sh("cat /tmp/kf%d.log" % n, timeout=120))
                     print("      whole log of instance %d: %s" % (n, path))
         vm.sendkey("ctrl-alt-f%d" % target)
-        deadline = time.time() + (timeout if press == presses - 1 else 5)
+        deadline = time.time() + (timeout if press == presses - 1 else 5) * DEFAULT_TIMEOUT
         while time.time() < deadline:
             out = vm.sh("cat /sys/class/tty/tty0/active; ls -l /proc/$(cat /tmp/kf%d.pid)/fd 2>/dev/null | "
                         "grep -c /dev/input/event" % target, check=False)[1]
@@ -161,9 +190,7 @@ def switch(vm, target, enabled, i, timeout=20, presses=3):
             active, n = parts
             if active == "tty%d" % target:
                 if target not in enabled:
-                    time.sleep(1)
-                    enabled[target] = input_fds(vm, target)
-                    return
+                    vm.fail("switch %s: the caller measures instance %d's evdev fd count first" % (i, target))
                 if int(n) == enabled[target]:
                     return
             time.sleep(0.05)
@@ -184,6 +211,7 @@ def test_vt_switch(vm, switches, seatd=False):
     wait_text(vm, "/ #")
     vm.type_text("echo ONE-ONE\n")
     wait_text(vm, "ONE-ONE", 2)
+    enabled = {1: input_fds(vm, 1)}
     start(vm, 2, "--vt=2 --switchvt" + verbose)
     vm.wait_screen(lambda im: find_text(im, "/ #") and not find_text(im, "ONE-ONE"), timeout=30,
                    what="the second instance's screen")
@@ -191,10 +219,9 @@ def test_vt_switch(vm, switches, seatd=False):
         vm.fail("seatd was not chosen:\n" + vm.sh("head -5 /tmp/kf1.log"))
     vm.type_text("echo TWO-TWO\n")
     wait_text(vm, "TWO-TWO", 2)
-    time.sleep(1)
-    enabled = {2: input_fds(vm, 2)}
+    enabled[2] = input_fds(vm, 2)
     shown_fds = {2: fds(vm, 2)}
-    disabled = {1: fds(vm, 1)}
+    disabled = {1: wait_hidden(vm, 1, "instance 2 started")}
     t0 = time.time()
     for i in range(switches):
         target = 1 if i % 2 == 0 else 2
@@ -202,20 +229,26 @@ def test_vt_switch(vm, switches, seatd=False):
         if target not in shown_fds:
             shown_fds[target] = fds(vm, target)
         if 3 - target not in disabled:
-            time.sleep(1)
-            disabled[3 - target] = fds(vm, 3 - target)
+            disabled[3 - target] = wait_hidden(vm, 3 - target, "switch %d" % i)
         # The screen after every switch: it is restored by a full modeset (a screendump and a search of it,
         # 0.1-0.3 s a switch).
         mine, other = ("ONE-ONE", "TWO-TWO") if target == 1 else ("TWO-TWO", "ONE-ONE")
         vm.wait_screen(lambda im: len(find_text(im, mine)) >= 2 and not find_text(im, other),
                        timeout=20, what="VT %d's screen after switch %d" % (target, i))
     elapsed = time.time() - t0
-    time.sleep(1)
     shown = 1 if switches % 2 else 2
-    final = {shown: fds(vm, shown), 3 - shown: fds(vm, 3 - shown)}
-    if final[shown] != shown_fds[shown] or final[3 - shown] != disabled[3 - shown]:
-        vm.fail("open fds changed over %d switches: shown %s hidden %s, now %s" % (switches, shown_fds, disabled,
-                                                                                  final))
+    final = {}
+
+    def fds_back():
+        final.update({shown: fds(vm, shown), 3 - shown: fds(vm, 3 - shown)})
+        return final[shown] == shown_fds[shown] and final[3 - shown] == disabled[3 - shown]
+
+    # A leaked fd stays: waiting for the counts to come back only lets an fd still being closed close.
+    try:
+        vm.wait_until(fds_back, timeout=10, what="the open fd counts of the first visits")
+    except VMError as e:
+        vm.fail("open fds changed over %d switches: shown %s hidden %s, now %s (%s)"
+                % (switches, shown_fds, disabled, final, str(e).splitlines()[0]))
     # Ctrl+Alt held across a switch, as people do: Ctrl+Alt down, F<other>, then (Ctrl+Alt still down, the
     # other instance opened the keyboard meanwhile) F<back>: the other instance must see Ctrl+Alt+F<back>.
     other = 3 - shown
@@ -223,33 +256,31 @@ def test_vt_switch(vm, switches, seatd=False):
     key(vm, "alt", True)
     key(vm, "f%d" % other, True)
     key(vm, "f%d" % other, False)
-    deadline = time.time() + 20
-    while time.time() < deadline and not (vm.sh("cat /sys/class/tty/tty0/active").strip() == "tty%d" % other
-                                          and input_fds(vm, other) == enabled[other]):
-        time.sleep(0.1)
-    time.sleep(0.5)
-    # At a person's pace: the instance reads the kernel's key state when it handles F<back>, so Ctrl and Alt
-    # must still be down then (a faster sequence is the open race of docs/seat.md).
+    wait_shown(vm, other, enabled[other], "Ctrl+Alt+F%d, Ctrl+Alt held" % other)
+    # The instance reads the kernel's key state when it handles F<back>, so Ctrl and Alt must still be down
+    # then (a faster sequence is the open race of docs/seat.md): they are let go only once the switch is
+    # done, however long the instance takes. F<back> itself goes down and up at a person's pace.
     key(vm, "f%d" % shown, True)
     time.sleep(0.3)
     key(vm, "f%d" % shown, False)
-    time.sleep(0.3)
-    key(vm, "alt", False)
-    key(vm, "ctrl", False)
-    deadline = time.time() + 20
-    while time.time() < deadline and not (vm.sh("cat /sys/class/tty/tty0/active").strip() == "tty%d" % shown
-                                          and input_fds(vm, shown) == enabled[shown]):
-        time.sleep(0.1)
-    if vm.sh("cat /sys/class/tty/tty0/active").strip() != "tty%d" % shown:
+    try:
+        vm.wait_until(lambda: active_vt(vm) == "tty%d" % shown, timeout=20, what="the switch back")
+    except VMError:
         vm.fail("Ctrl+Alt held from F%d, then F%d: no switch back\n%s" % (
             other, shown, vm.sh("tail -n 30 /tmp/kf1.log; echo ====; tail -n 30 /tmp/kf2.log")))
+    key(vm, "alt", False)
+    key(vm, "ctrl", False)
+    wait_shown(vm, shown, enabled[shown], "Ctrl+Alt held from F%d, then F%d" % (other, shown))
     # A quick switch there and back (chvt, as another program or a fast hand does): the other instance is
     # disabled while its enable handler is still opening the input devices (300-600 ms under TCG). Its next
     # enable must give it its keyboard back (before the fix of docs/seat.md it believed itself enabled and
     # did not resume its input: its VT shown, no keyboard).
     for k in range(3):
         vm.sh("chvt %d; sleep 0.%d; chvt %d" % (other, k + 1, shown))
-        time.sleep(2)
+        # Both instances done with the quick pair: the one shown has its keyboard (it takes the next
+        # Ctrl+Alt+Fn), the other has closed its devices again.
+        wait_shown(vm, shown, enabled[shown], "quick switch %d" % k)
+        wait_hidden(vm, other, "quick switch %d" % k)
         switch(vm, other, enabled, "quick-%d" % k, presses=1)
         switch(vm, shown, enabled, "quick-%d-back" % k, presses=1)
     # The instance shown takes the keys.
@@ -280,8 +311,18 @@ def test_no_switchvt(vm):
     wait_text(vm, "/ #")
     vm.type_text("echo ONE-ONE\n")
     wait_text(vm, "ONE-ONE", 2)
-    time.sleep(1)
-    before = vm.screendump()
+    # The frame to compare with: the prompt after the output drawn (the shell has nothing more to write), and
+    # two screendumps in a row alike.
+    wait_text(vm, "/ #", 2)
+    prev = [None]
+
+    def settled(img):
+        same, prev[0] = img.data == prev[0], img.data
+        return same
+    before = vm.wait_screen(settled, timeout=20, what="the screen to settle after the prompt")
+    # A negative check (nothing happens), so a fixed window: if the instance handled these keys only after it,
+    # a switch or a stray byte would still show, in the active VT, the log and the command line checked once
+    # AFTER (typed after these keys, so handled after them) is on the screen.
     for fn in ("f2", "f3", "f2"):
         vm.sendkey("ctrl-alt-" + fn)
         time.sleep(0.5)
@@ -296,9 +337,6 @@ def test_no_switchvt(vm):
         before.save(OUT / "console-no-switchvt-before.png")
         vm.fail("Ctrl+Alt+F2 with --no-switchvt changed the screen: %d pixels in %s (saved in %s)"
                 % (bad, box, OUT))
-    log = vm.sh("cat /tmp/kf1.log")
-    if "switching to VT" in log:
-        vm.fail("Ctrl+Alt+F2 with --no-switchvt asked for a switch:\n" + log)
     # The next command: nothing stray between the prompt and it, and it runs.
     vm.type_text("echo AFTER\n")
     hits = wait_text(vm, "AFTER", 2)
@@ -306,18 +344,23 @@ def test_no_switchvt(vm):
         vm.fail("the output 'AFTER' is not at the start of a line: %s" % hits)
     if not find_text(vm.screendump(), "/ # echo AFTER"):
         vm.fail("the command line is not '/ # echo AFTER' (bytes reached the shell?)")
+    log = vm.sh("cat /tmp/kf1.log")
+    if "switching to VT" in log:
+        vm.fail("Ctrl+Alt+F2 with --no-switchvt asked for a switch:\n" + log)
+    if active_vt(vm) != "tty1":
+        vm.fail("Ctrl+Alt+F2 with --no-switchvt: the active VT changed")
     # The bytes the application gets: Ctrl+Alt+F2 in the middle of a line read by cat (canonical mode, so any
     # escape sequence would be in the line it writes).
     vm.type_text("cat >/tmp/keys\n")
-    time.sleep(1)
+    # cat runs: the shell has put the terminal back in canonical mode before it started it.
+    vm.wait_until(lambda: vm.sh("pidof cat", check=False)[0] == 0, timeout=20, what="cat to start")
     vm.type_text("A")
     for fn in ("f2", "f3"):
         vm.sendkey("ctrl-alt-" + fn)
         time.sleep(0.5)
     vm.type_text("B\n")
     vm.sendkey("ctrl-d")
-    vm.wait_file("/tmp/keys", pattern="B")
-    time.sleep(0.5)
+    vm.wait_file("/tmp/keys", pattern="B")  # cat writes the line it reads, "AB\n", in one write
     got = vm.sh("od -An -c /tmp/keys")
     if got.split() != ["A", "B", "\\n"]:
         vm.fail("with --no-switchvt, Ctrl+Alt+F2 in a line gave the application other bytes than 'AB\\n':\n%s"
@@ -334,7 +377,7 @@ def test_stop_waiting_for_vt(vm):
         vm.sh("chvt 1")
     vm.sh("(kmscon-felis %s --vt=2 --no-switchvt --login -- /bin/sh >/tmp/kf2.log 2>&1 & echo $! >/tmp/kf2.pid;"
           " wait $!; echo $? >/tmp/kf2.rc) &" % " ".join(FONT + DEBUG))
-    deadline = time.time() + 30
+    deadline = time.time() + 30 * DEFAULT_TIMEOUT
     while "waiting for VT 2" not in vm.sh("cat /tmp/kf2.log", check=False)[1]:
         if time.time() > deadline:
             vm.fail("the instance does not say it waits for VT 2:\n" + vm.sh("cat /tmp/kf2.log", check=False)[1])
@@ -429,14 +472,18 @@ def test_touchpad(vm):
     the SGR mouse reports (1000 + 1006) the terminal sends to the application, which the PTY echoes."""
     start(vm, 1, "--vt=1 --switchvt --verbose")  # "device added" is an info message
     wait_text(vm, "/ #")
-    vm.type_text("printf '\\033[?1000h\\033[?1006h'; cat\n")
-    time.sleep(1)
-    out = vm.sh("kf-touchpad tap scroll-down 20 scroll-up 20", timeout=120)
+    vm.type_text(mouse_on_marker())
+    wait_text(vm, "MOUSE-ON")
+    # The clickpad acts once the instance's libinput has taken it (its log says so), not after a fixed time.
+    vm.sh("rm -f /tmp/tp-go; kf-touchpad --go /tmp/tp-go tap scroll-down 20 scroll-up 20 >/tmp/tp.out 2>&1 &")
+    try:
+        vm.wait_file("/tmp/kf1.log", pattern="device is a touchpad", timeout=60)
+    except VMError:
+        vm.fail("libinput did not take the device as a touchpad:\n%s" % vm.sh("tail -20 /tmp/kf1.log; cat /tmp/tp.out"))
+    vm.sh("touch /tmp/tp-go")
+    out = vm.wait_file("/tmp/tp.out", pattern="ok|kf-touchpad", timeout=120)
     if "ok" not in out:
         vm.fail("kf-touchpad: %s" % out)
-    log = vm.sh("grep -i 'touchpad' /tmp/kf1.log; true")
-    if "device is a touchpad" not in log:
-        vm.fail("libinput did not take the device as a touchpad:\n%s" % vm.sh("tail -20 /tmp/kf1.log"))
     wait_text(vm, "[<0;")    # tap: button 1 press (and release, "m")
     wait_text(vm, "[<65;")   # fingers moving down: wheel down
     wait_text(vm, "[<64;")   # fingers moving up: wheel up
@@ -449,23 +496,19 @@ def test_mods_after_switch(vm):
     keyboard), so only the kernel's key state tells they were let go."""
     start(vm, 1, "--vt=1 --switchvt")
     wait_text(vm, "/ #")
-    vm.type_text("printf '\\033[?1000h\\033[?1006h'; cat\n")
-    time.sleep(1)
+    vm.type_text(mouse_on_marker())
+    wait_text(vm, "MOUSE-ON")
     enabled = {1: input_fds(vm, 1)}
     start(vm, 2, "--vt=2 --switchvt")
-    deadline = time.time() + 30
-    while time.time() < deadline and vm.sh("cat /sys/class/tty/tty0/active").strip() != "tty2":
-        time.sleep(0.2)
-    vm.wait_screen(lambda im: not find_text(im, "[?1000h"), timeout=30, what="the second instance's screen")
-    time.sleep(1)
+    vm.wait_screen(lambda im: find_text(im, "/ #") and not find_text(im, "MOUSE-ON"), timeout=30,
+                   what="the second instance's screen")
+    # The same input devices: instance 2 takes Ctrl+Alt+F1 once it has them all open.
+    wait_shown(vm, 2, enabled[1], "instance 2 started")
     key(vm, "ctrl", True)
     key(vm, "alt", True)
     key(vm, "f1", True)
     key(vm, "f1", False)
-    deadline = time.time() + 20
-    while time.time() < deadline and not (vm.sh("cat /sys/class/tty/tty0/active").strip() == "tty1"
-                                          and input_fds(vm, 1) == enabled[1]):
-        time.sleep(0.1)
+    wait_shown(vm, 1, enabled[1], "Ctrl+Alt+F1")
     time.sleep(0.5)
     key(vm, "alt", False)
     key(vm, "ctrl", False)

@@ -110,14 +110,19 @@ def results(vm):
 
 def counters(vm, n):
     """The frame-counter lines kmscon-felis logged (one per SIGRTMIN+1), waiting until there are N."""
-    for _ in range(100):
+    got = []
+
+    def enough():
         log = vm.sh("cat /tmp/kf.log", check=False)[1]
         lines = [dict((k, int(v)) for k, v in re.findall(r"(\w+)=(\d+)", ln))
                  for ln in log.splitlines() if "frames: rendered=" in ln]
-        if len(lines) >= n:
-            return lines, log
-        time.sleep(0.2)
-    vm.fail("expected %d frame-counter lines in the log:\n%s" % (n, log[-3000:]))
+        got[:] = [log]
+        return (lines, log) if len(lines) >= n else None
+
+    try:
+        return vm.wait_until(enough, timeout=30, what="%d frame-counter lines in the log" % n)
+    except vmlib.VMError as e:
+        raise vmlib.VMError("%s\n%s" % (e, got[0][-3000:] if got else ""))
 
 
 CYCLES = 30
@@ -225,11 +230,19 @@ def test_pacing(vm):
     kftest.check(frames >= 5, "only %d frames in %.2f s: the 250 ms cap did not hold" % (frames, secs))
 
 
+# Each step writes text after its escape sequence: the test waits for it on the screen, which shows that the
+# sequence before it was parsed and its frame rendered (kmscon-felis reads the PTY in order).
 BLINK_CHILD = """printf '\\033[1 q'
-until [ -e /tmp/s2 ]; do sleep 0.1; done; printf '\\033[2 q'
+until [ -e /tmp/s2 ]; do sleep 0.1; done; printf '\\033[2 qsteady '
 until [ -e /tmp/s3 ]; do sleep 0.1; done; printf '\\033[5mblinking\\033[m'
 exec sleep 1000
 """
+
+
+def row0_right(img):
+    """Row 0 of the screen right of x=40 (the DejaVu cell is at most 20 pixels wide: right of the first two
+    cells, where the blinking cursor starts): uniform until something is written after the cursor moves."""
+    return img.crop(40, 0, img.width - 40, 16)
 
 
 def test_blink(vm):
@@ -237,7 +250,9 @@ def test_blink(vm):
     vm.sh("kmscon-felis --backend=drm --vt=2 --switchvt --dpms-timeout=0 --no-mouse --font-name='DejaVu Sans Mono' "
           "--font-size=16 --login -- /bin/sh /tmp/blink.sh >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid")
     vm.sh("i=0; until ps -o args | grep -q '^/bin/sh /tmp/blink.sh'; do i=$((i+1)); [ $i -gt 600 ] && exit 1; "
-          "sleep 0.1; done; sleep 2", timeout=120)
+          "sleep 0.1; done", timeout=120)
+    # The first frame is on the screen (the cursor in its shown phase): the blinking runs.
+    vm.wait_screen(lambda i: not i.is_uniform(), timeout=60, what="the blinking cursor")
     n = [0]
 
     def sample():
@@ -247,6 +262,8 @@ def test_blink(vm):
 
     def window(what):
         (c0, x0) = sample()
+        # A measuring window, not a wait for something: the rates are over the time between the two samples
+        # as kmscon-felis' clock tells (mono_ms), and each window starts once its state is on the screen.
         time.sleep(3)
         (c1, x1) = sample()
         secs = (c1["mono_ms"] - c0["mono_ms"]) / 1000.0
@@ -257,12 +274,17 @@ def test_blink(vm):
     fps, cps, _ = window("blinking cursor")
     kftest.check(1.5 <= fps <= 3.0, "blinking cursor: %.2f frames/s, want ~2.2 (600 ms + 300 ms)" % fps)
     kftest.check(cps <= fps + 0.5, "blinking cursor: %.2f commits/s for %.2f frames/s" % (cps, fps))
-    vm.sh("touch /tmp/s2; sleep 1")
+    vm.sh("touch /tmp/s2")
+    steady = vm.wait_screen(lambda i: not row0_right(i).is_uniform(), timeout=30,
+                            what="the text written after DECSCUSR 2")
     fps, cps, ctx = window("steady cursor")
     kftest.check(fps == 0 and cps == 0, "steady cursor: %.2f frames/s, %.2f commits/s" % (fps, cps))
     # Each sample's signal and /proc read wake the program itself: allow those.
     kftest.check(ctx <= 6, "steady cursor: %d context switches in 3 s" % ctx)
-    vm.sh("touch /tmp/s3; sleep 1")
+    vm.sh("touch /tmp/s3")
+    # The SGR 5 text may be in its hidden phase: the cursor after it has moved all the same.
+    vm.wait_screen(lambda i: row0_right(i).data != row0_right(steady).data, timeout=30,
+                   what="the SGR 5 text (or the cursor after it)")
     fps, cps, _ = window("SGR 5 text")
     kftest.check(1.5 <= fps <= 3.0, "SGR 5 text: %.2f frames/s, want ~2.2" % fps)
     stop(vm)
@@ -273,12 +295,18 @@ def test_blink_dpms(vm):
           "--font-size=16 --login -- /bin/sh -c \"printf '\\033[1 q'; exec sleep 1000\" >/tmp/kf.log 2>&1 & "
           "echo $! >/tmp/kf.pid")
     vm.sh("i=0; until ps -o args | grep -q '^sleep 1000'; do i=$((i+1)); [ $i -gt 600 ] && exit 1; "
-          "sleep 0.1; done; sleep 5", timeout=120)
-    log = vm.sh("cat /tmp/kf.log", check=False)[1]
-    kftest.check("display blanked" in log, "a blinking cursor kept the display lit past --dpms-timeout=2:\n%s"
-                 % log[-2000:])
+          "sleep 0.1; done", timeout=120)
+    t0 = time.time()
+    try:
+        vm.wait_file("/tmp/kf.log", pattern="display blanked", timeout=30)
+    except vmlib.VMError as e:
+        raise vmlib.VMError("a blinking cursor kept the display lit past --dpms-timeout=2: %s\n%s"
+                            % (e, vm.sh("cat /tmp/kf.log", check=False)[1][-2000:]))
+    print("  blanked %.1f s after the program started" % (time.time() - t0))
     vm.sh("kill -35 $(cat /tmp/kf.pid)")
     x0 = vm.sh("cat /proc/$(cat /tmp/kf.pid)/status")
+    # A negative check (nothing is rendered, the program does not wake up), so a fixed window: it starts
+    # after the blank was logged, so no frame of the lit display can fall into it.
     time.sleep(3)
     vm.sh("kill -35 $(cat /tmp/kf.pid)")
     x1 = vm.sh("cat /proc/$(cat /tmp/kf.pid)/status")
@@ -292,29 +320,52 @@ def test_blink_dpms(vm):
     stop(vm)
 
 
+def log_times(log, what):
+    """The CLOCK_MONOTONIC times (s) of the --debug log lines that contain WHAT."""
+    return [float(t) for t in re.findall(r"^(\d+\.\d+) .*%s" % re.escape(what), log, re.M)]
+
+
+def away_and_back(vm, n, lit_again):
+    """chvt 1 for longer than the DPMS timeout (4 s), then chvt 2; waits for the N-th "display resumed" (and,
+    when LIT_AGAIN, "display unblanked" after it) and a screen that is not one colour; then checks that no
+    "display blanked" came within 3.5 s of the resume, by the log's own clock: the switch back restarts the
+    timeout, so the earliest blank is 4 s later, however late this host looks."""
+    vm.sh("chvt 1; sleep 5; chvt 2", timeout=60)  # the 5 s away is a duration the test needs, not a wait
+
+    def back():
+        log = vm.sh("cat /tmp/kf.log", check=False)[1]
+        resumed = log_times(log, "display resumed")
+        if len(resumed) < n:
+            return None
+        if lit_again and not [t for t in log_times(log, "display unblanked") if t >= resumed[n - 1]]:
+            return None
+        return resumed[n - 1]
+
+    t_back = vm.wait_until(back, timeout=30, what="'display resumed' #%d%s after chvt 2" % (
+        n, " and 'display unblanked'" if lit_again else ""))
+    vm.wait_screen(lambda i: not i.is_uniform(), timeout=30, what="the text after the switch back")
+    # The negative part: the window is the guest's clock past t_back + 3.5 s (/proc/uptime, the monotonic
+    # clock of a guest that never suspends), then every blank that early is in the log.
+    vm.wait_until(lambda: float(vm.sh("cut -d' ' -f1 /proc/uptime")) > t_back + 3.5, timeout=30,
+                  what="3.5 s of guest time after the switch back")
+    log = vm.sh("cat /tmp/kf.log", check=False)[1]
+    early = [round(t - t_back, 2) for t in log_times(log, "display blanked") if t_back <= t < t_back + 3.5]
+    kftest.check(not early, "switch back #%d: the display went dark %s s after 'display resumed' (the DPMS "
+                 "timeout is 4 s from the switch back):\n%s" % (n, early, log[-2000:]))
+
+
 def test_dpms_vt_switch(vm):
-    vm.sh("kmscon-felis --backend=drm --vt=2 --switchvt --dpms-timeout=4 --verbose --no-mouse "
+    # --debug: the log lines carry their CLOCK_MONOTONIC time, which the checks of away_and_back() compare.
+    vm.sh("kmscon-felis --backend=drm --vt=2 --switchvt --dpms-timeout=4 --debug --no-mouse "
           "--font-name='DejaVu Sans Mono' --font-size=16 --login -- /bin/sh -c \"printf 'DPMS AND VT SWITCH'; "
           "exec sleep 1000\" >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid")
     vm.sh("i=0; until ps -o args | grep -q '^sleep 1000'; do i=$((i+1)); [ $i -gt 600 ] && exit 1; "
-          "sleep 0.1; done; i=0; until grep -q 'display blanked' /tmp/kf.log; do i=$((i+1)); "
-          "[ $i -gt 200 ] && exit 1; sleep 0.1; done", timeout=120)
+          "sleep 0.1; done", timeout=120)
+    vm.wait_file("/tmp/kf.log", pattern="display blanked", timeout=30)
     # Away for longer than the timeout, then back: no key or pointer event reaches us on the way.
-    vm.sh("chvt 1; sleep 5; chvt 2; sleep 1.5", timeout=60)
-    img = vm.screendump()
-    log = vm.sh("cat /tmp/kf.log", check=False)[1]
-    back = log[log.rfind("display resumed"):] if "display resumed" in log else ""
-    kftest.check(back != "", "no 'display resumed' after chvt 2:\n%s" % log[-2000:])
-    kftest.check("display unblanked" in back and "display blanked" not in back,
-                 "after the switch back the display stayed or went dark:\n%s" % back[-2000:])
-    kftest.check(not img.is_uniform(), "the screen is one colour 1.5 s after the switch back")
+    away_and_back(vm, 1, lit_again=True)
     # Again from a lit display: away for longer than the timeout must not blank it at once on return.
-    vm.sh("chvt 1; sleep 5; chvt 2; sleep 1.5", timeout=60)
-    log = vm.sh("cat /tmp/kf.log", check=False)[1]
-    back = log[log.rfind("display resumed"):]
-    kftest.check(log.count("display resumed") == 2 and "display blanked" not in back,
-                 "lit before the switch, blanked at once after it:\n%s" % back[-2000:])
-    kftest.check(not vm.screendump().is_uniform(), "lit before the switch: one colour 1.5 s after it")
+    away_and_back(vm, 2, lit_again=False)
     stop(vm)
 
 

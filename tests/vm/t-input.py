@@ -19,7 +19,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from vmlib import VM, VMError, build_guest, default_build_dir  # noqa: E402
+from vmlib import DEFAULT_TIMEOUT, VM, VMError, build_guest, default_build_dir  # noqa: E402
 
 PROBE_LOG = "/tmp/probe%d.log"
 
@@ -66,7 +66,7 @@ def keys_sent(vm, n):
 
 
 def wait_keys(vm, n, want, timeout=20):
-    deadline = time.time() + timeout
+    deadline = time.time() + timeout * DEFAULT_TIMEOUT
     got = b""
     while time.time() < deadline:
         got = keys_sent(vm, n)
@@ -89,7 +89,7 @@ def led_values(vm, name):
 
 
 def wait_led(vm, name, want, timeout=10):
-    deadline = time.time() + timeout
+    deadline = time.time() + timeout * DEFAULT_TIMEOUT
     while True:
         leds = led_values(vm, name)
         if all(v == want for v in leds.values()) or time.time() > deadline:
@@ -172,7 +172,7 @@ def test_usb_hotplug(guest):
         before = int(re.findall(r"^DEVICES (\d+)", log, re.M)[-1])
         # display=gpu0 binds the keyboard to the GPU's console, so input-send-event can address it alone.
         vm.qmp.cmd("device_add", driver="usb-kbd", id="usbkbd", bus="xhci.0", display="gpu0")
-        deadline = time.time() + 30
+        deadline = time.time() + 30 * DEFAULT_TIMEOUT
         while time.time() < deadline:
             counts = [int(x) for x in re.findall(r"^DEVICES (\d+)", probe_log(vm, 1), re.M)]
             if counts and counts[-1] > before:
@@ -212,7 +212,7 @@ def test_vt_switch(guest, switches):
             # The switch is done when the target probe has the seat again (its next ENABLED line) and the
             # kernel shows its VT. The next switch waits for that: libseat's builtin backend (seatd 0.7)
             # can revert a switch requested within milliseconds of an enable (see docs/seat.md).
-            deadline = time.time() + 20
+            deadline = time.time() + 20 * DEFAULT_TIMEOUT
             while time.time() < deadline:
                 out = vm.sh("grep -c '^ENABLED' %s; cat /sys/class/tty/tty0/active" % (PROBE_LOG % target))
                 count, active = out.split()
@@ -252,12 +252,12 @@ SGR = re.compile(r"\[<(\d+);(\d+);(\d+)([Mm])")
 
 def mouse_reports(vm):
     """Every SGR report the application read so far: (button, col, row, 'M' or 'm')."""
-    return [(int(b), int(c), int(r), a) for b, c, r, a in SGR.findall(vm.sh("cat -v /tmp/mouse.log"))]
+    return [(int(b), int(c), int(r), a) for b, c, r, a in SGR.findall(vm.sh("cat -v /tmp/mouse.log 2>/dev/null; true"))]
 
 
 def wait_reports(vm, count, what, motion=False, timeout=20):
     """Waits for COUNT reports (not counting motion reports, button 35, unless MOTION); returns them."""
-    deadline = time.time() + timeout
+    deadline = time.time() + timeout * DEFAULT_TIMEOUT
     while True:
         got = [r for r in mouse_reports(vm) if motion or r[0] != 35]
         if len(got) >= count:
@@ -338,7 +338,15 @@ def test_rel_mouse(guest):
         check_wheel_scrollback(vm, rows, ch)
         vm.sh("touch /tmp/go")
         vm.wait_file("/tmp/app-ready", timeout=30)
-        time.sleep(1)  # the DECSETs go through the PTY to the parser
+        # The DECSETs go through the PTY to the parser: reporting is on once a move gives a motion report (the
+        # moves go back and forth, so that each one changes the cell the pointer is on).
+        step = [60]
+
+        def reporting():
+            step[0] = -step[0]
+            vm.mouse_move(step[0], step[0])
+            return mouse_reports(vm)
+        vm.wait_until(reporting, timeout=20, interval=0.3, what="a motion report (any-motion reporting on)")
         for _ in range(10):
             vm.mouse_move(-300, -300)
         if click(vm) != (1, 1):
@@ -383,7 +391,7 @@ def pty_size(vm):
 
 
 def wait_pty_size(vm, want, what, timeout=20):
-    deadline = time.time() + timeout
+    deadline = time.time() + timeout * DEFAULT_TIMEOUT
     while True:
         got = pty_size(vm)
         if got == want:

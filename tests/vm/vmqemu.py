@@ -325,6 +325,20 @@ class VM(InputMixin, ScreenMixin):
             return None
         self.fail("timeout (%.0f s) waiting for %r on the serial port" % (timeout, pattern))
 
+    def wait_until(self, cond, timeout=30, what="a condition", interval=0.2):
+        """Calls COND() (a host-side check, which may run guest commands) until it returns something true and
+        returns that; fails naming WHAT after TIMEOUT seconds (times the timeout scale). The wait to use
+        instead of a fixed sleep before a check: it ends as soon as the condition holds, however slow the
+        host."""
+        deadline = time.time() + timeout * DEFAULT_TIMEOUT
+        while True:
+            got = cond()
+            if got:
+                return got
+            if time.time() > deadline:
+                self.fail("timeout (%.0f s) waiting for %s" % (timeout * DEFAULT_TIMEOUT, what))
+            time.sleep(interval)
+
     def sh(self, script, timeout=60, check=True):
         """Runs SCRIPT with /bin/sh in the guest (stdin /dev/null, stderr into stdout) and returns its output.
         With check (default) a non-zero exit status raises; otherwise returns (status, output). Background

@@ -4,9 +4,11 @@
  * laptop clickpad (MT slots, BTN_TOOL_FINGER..TRIPLETAP, INPUT_PROP_POINTER|BUTTONPAD, a resolution), which
  * udev tags ID_INPUT_TOUCHPAD and libinput drives with its touchpad code, as its own test suite does.
  *
- *   kf-touchpad [--wait S] ACTION...
- *       Creates the device, waits S seconds (default 3) for udev and the program's libinput to add it, runs
- *       the actions in order, waits 1 s and removes the device. Actions:
+ *   kf-touchpad [--wait S | --go FILE] ACTION...
+ *       Creates the device, waits S seconds (default 3) for udev and the program's libinput to add it, or,
+ *       with --go, until FILE exists (the test creates it once the program's log says it took the device:
+ *       a fixed time is too short on a loaded host; at most 10 minutes), runs the actions in order, waits
+ *       1 s and removes the device. Actions:
  *         tap             one finger down and up within 50 ms, no motion (libinput: a left click)
  *         scroll-down N   two fingers moving down together by N steps of 1 mm, 10 ms apart
  *         scroll-up N     the same, moving up
@@ -150,13 +152,26 @@ static void drag(int n, int dx_mm, int dy_mm, int steps)
 int main(int argc, char **argv)
 {
 	int wait_s = 3, i = 1;
+	const char *go = NULL;
 
 	if (argc > 2 && !strcmp(argv[1], "--wait")) {
 		wait_s = atoi(argv[2]);
 		i = 3;
+	} else if (argc > 2 && !strcmp(argv[1], "--go")) {
+		go = argv[2];
+		i = 3;
 	}
 	create();
-	sleep((unsigned)wait_s);
+	if (go) {
+		for (int t = 0; access(go, F_OK) != 0; t++) {
+			if (t == 60000) {
+				fprintf(stderr, "kf-touchpad: %s did not appear in 10 minutes\n", go);
+				return 1;
+			}
+			msleep(10);
+		}
+	} else
+		sleep((unsigned)wait_s);
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "tap")) {
 			down(1, 50, 30);
