@@ -82,11 +82,9 @@ def start(vm, args, prog="/tmp/prog.sh"):
 
 def wait_input(vm):
     """The keyboard and pointers come with the input module, after the first frame: waits for libinput's
-    devices (an info message: start with --verbose)."""
-    deadline = time.time() + 60
-    while "keyboards" not in vm.sh("cat /tmp/kf.log", check=False)[1] and time.time() < deadline:
-        time.sleep(0.5)
-    time.sleep(1)
+    devices (an info message: start with --verbose), logged once libinput has opened them all."""
+    vm.wait_until(lambda: "keyboards" in vm.sh("cat /tmp/kf.log", check=False)[1], timeout=60, interval=0.5,
+                  what="the input devices (\"N keyboards\" in the log)")
 
 
 def stop(vm):
@@ -156,15 +154,10 @@ def virtio():
             wait_input(vm)
             vm.sendkey("meta_l-equal")
             lw, lh = turned_size("right")
-            deadline = time.time() + 30
-            while time.time() < deadline and "turned right" not in vm.sh("cat /tmp/kf.log", check=False)[1]:
-                time.sleep(0.5)
+            vm.wait_until(lambda: "turned right" in vm.sh("cat /tmp/kf.log", check=False)[1], timeout=30,
+                          interval=0.5, what="\"turned right\" in the log after <Logo>=")
             vm.sh("touch /tmp/go")
-            size = ""
-            deadline = time.time() + 30
-            while not size and time.time() < deadline:
-                time.sleep(0.5)
-                size = vm.sh("cat /tmp/size 2>/dev/null", check=False)[1].strip()
+            size = vm.wait_file("/tmp/size", timeout=30, pattern="^[0-9]+ [0-9]+$").strip()
             kftest.check(size == "%d %d" % (lh // ch, lw // cw),
                          "the program sees %r after <Logo>=, expected '%d %d'" % (size, lh // ch, lw // cw), vm)
             expect(vm, panel(exp["right"], "right"), "screen after grab-rotate-cw")
