@@ -94,6 +94,35 @@ def scenario(vm, label, names, fn):
         vm.shutdown()
 
 
+def expect_grid(vm, exp, size, what, margin=(0, 0, 0), timeout=120, prefix=None):
+    """Waits until a SIZE (w, h) screendump holds EXP at its top-left and, in the margin right and below it, one
+    colour: MARGIN, or any one colour when MARGIN is None (a palette's background). Returns that screendump; on
+    a timeout with a differing grid region the actual, expected and diff images are saved under PREFIX."""
+    w, h = size
+    last = [None]
+
+    def ok(img):
+        last[0] = img
+        if (img.width, img.height) != size or img.crop(0, 0, exp.width, exp.height).data != exp.data:
+            return False
+        right = img.crop(exp.width, 0, w - exp.width, h) if exp.width < w else None
+        below = img.crop(0, exp.height, w, h - exp.height) if exp.height < h else None
+        return all(r is None or r.is_uniform() and (margin is None or r.pixel(0, 0) == margin)
+                   for r in (right, below))
+
+    try:
+        vm.wait_screen(ok, timeout=timeout, interval=1.0, what=what)
+    except VMError:
+        img = last[0]
+        if img is None or (img.width, img.height) != size:
+            raise
+        compare(img.crop(0, 0, exp.width, exp.height), exp,
+                save_prefix=prefix or OUT / ("%s-%s" % (vm.name, what.split()[0])))
+        raise VMError("%s: the grid region matches but the margin is not %s" % (
+            what, "one colour" if margin is None else "%r" % (margin,)))
+    return last[0]
+
+
 def main(fn):
     """Runs FN(); a VMError or assertion prints the reason and exits 1; VMs are always killed."""
     try:

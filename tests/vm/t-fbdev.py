@@ -102,25 +102,7 @@ def rgb565(img):
 
 def expect_screen(vm, exp, what, timeout=120):
     """Waits until the screen's top-left equals EXP and the rest of the W x H screen is black."""
-    last = [None]
-
-    def ok(img):
-        last[0] = img
-        if (img.width, img.height) != (W, H) or img.crop(0, 0, exp.width, exp.height).data != exp.data:
-            return False
-        right = img.crop(exp.width, 0, W - exp.width, H) if exp.width < W else None
-        below = img.crop(0, exp.height, W, H - exp.height) if exp.height < H else None
-        return all(r is None or r.is_uniform() and r.pixel(0, 0) == (0, 0, 0) for r in (right, below))
-
-    try:
-        vm.wait_screen(ok, timeout=timeout, interval=1.0, what=what)
-    except vmlib.VMError:
-        img = last[0]
-        if img is None or (img.width, img.height) != (W, H):
-            raise
-        vmlib.compare(img.crop(0, 0, exp.width, exp.height), exp,
-                      save_prefix=vmlib.OUT / ("%s-%s" % (vm.name, what.split()[0])))
-        raise vmlib.VMError("%s: the grid region matches but the margin is not black" % what)
+    kftest.expect_grid(vm, exp, (W, H), what, timeout=timeout)
 
 
 def start(vm, args="", dpms=0):

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""SIGHUP (systemctl reload) on a real display: one virtio-gpu boot (1024x768), kmscon-felis started with
+--configdir=/tmp/kfconf, the font and palette only in that file (the command line would win over it). The program
+prints coloured text, writes its pid, and on SIGWINCH writes `stty size` to /tmp/size. Every expected picture is
+kmscon-felis-replay --png of the same bytes, with the same font, size and palette, run in the same guest.
+  reload-palette  palette=nord in the file, SIGHUP: the screen equals the replay with --palette nord (the grid
+                  region; the margin uniform), the log says "applied palette", the program is the same process
+  reload-font     font-size=16 -> 24, SIGHUP: the program gets SIGWINCH and its stty size is the cell count of
+                  24 px cells on 1024x768, and the screen equals the replay at 24 px and that grid (the margin
+                  the smaller grid leaves uniform: nothing of the old cells left)
+  reload-bad      a line that is no key=value, SIGHUP: the log names the file and line and "kept the old
+                  configuration", the screen stays as it was (identical screendump), no SIGWINCH, the program
+                  alive
+  reload-bad-font font-engine=psf with a font-file that does not exist (and the default palette and 16 px):
+                  the log names the file and "kept the old configuration"; nothing of it applied (the screen
+                  the same picture, still nord at 24 px), no SIGWINCH, the program alive
+  reload-zoomed   zoomed in once (Ctrl+=, x2), font-size=16 and SIGHUP: the font is 16 px at the zoom in force
+                  (32 px cells: the replay at 32 px, the program's stty size that grid); Ctrl+0 then goes back to
+                  the reloaded 16 px, not to the 24 px of the start
+  reload-dpms     dpms-timeout=0 -> 2, SIGHUP: the display blanks (the log says so); dpms-timeout=0 again and a
+                  key: the screen is back (the replay) and does not blank again
+"""
+# timeout: 300
+import time
+
+import kftest
+import vmlib
+
+W, H = 1024, 768
+FONT = "--font-name='DejaVu Sans Mono' --font-size=%d"
+CONF = "/tmp/kfconf/kmscon-felis.conf"
+STREAM = ("\033[?25l\033[2J\033[H"
+          "reload on SIGHUP \033[1mbold\033[0m \033[7mreverse\033[0m\r\n"
+          + "".join("\033[%dm %d \033[0m" % (c, c) for c in range(30, 38)) + "\r\n"
+          + "".join("\033[%dm %d \033[0m" % (c, c) for c in range(40, 48)) + "\r\n"
+          + "".join("\033[38;5;%dm%02d\033[0m" % (c, c) for c in range(8, 16)) + "\r\n"
+          "default colours on the last line").encode()
+# The pid first (the test waits for it), then the text; SIGWINCH interrupts `wait` and runs the trap.
+PROG = ("trap 'stty size >/tmp/size.tmp; mv /tmp/size.tmp /tmp/size' WINCH\n"
+        "echo $$ >/tmp/child.pid\n"
+        "cat /tmp/stream.bin\n"
+        "while :; do sleep 1 & wait $!; done\n")
+
+
+def conf(size, palette="default", extra="", dpms=0):
+    # dpms-timeout here, not on the command line (which would win over the file)
+    return "font-name=DejaVu Sans Mono\nfont-size=%d\npalette=%s\ndpms-timeout=%d\n%s" % (size, palette, dpms,
+                                                                                          extra)
+
+
+def replay(vm, size, grid, palette, name):
+    vm.sh("kmscon-felis-replay --size %dx%d --format none --png /tmp/%s.png %s --palette %s /tmp/stream.bin" % (
+        grid[0], grid[1], name, FONT % size, palette), timeout=300)
+    path = vmlib.OUT / ("reload-%s.png" % name)
+    path.write_bytes(vm.get_file("/tmp/%s.png" % name))
+    return vmlib.Image.load(path)
+
+
+def grid_of(vm, size):
+    """The cells of a SIZE px DejaVu Sans Mono that fit W x H (from a replay of 10x2 cells)."""
+    vm.sh("kmscon-felis-replay --size 10x2 --format none --png /tmp/p%d.png %s - </dev/null" % (size, FONT % size),
+          timeout=120)
+    path = vmlib.OUT / ("reload-probe%d.png" % size)
+    path.write_bytes(vm.get_file("/tmp/p%d.png" % size))
+    img = vmlib.Image.load(path)
+    return W // (img.width // 10), H // (img.height // 2)
+
+
+def expect_screen(vm, exp, what, timeout=60):
+    """Waits until the screen's top-left equals EXP and the rest of the W x H screen is one colour (the margin
+    has the palette's background)."""
+    return kftest.expect_grid(vm, exp, (W, H), what, margin=None, timeout=timeout,
+                              prefix=vmlib.OUT / ("reload-%s" % what.split()[0]))
+
+
+def pids(vm):
+    return vm.sh("cat /tmp/kf.pid /tmp/child.pid").split()
+
+
+def alive(vm, want):
+    got = pids(vm)
+    kftest.check(got == want, "the pids changed: %r -> %r" % (want, got), vm)
+    out = vm.sh("kill -0 %s && echo alive" % " ".join(got), check=False)[1].strip()
+    kftest.check(out == "alive", "kmscon-felis or its program exited (pids %s)" % " ".join(got), vm)
+
+
+def hup(vm, text):
+    """SIGHUP, then waits for the log's line count to grow by a line holding TEXT."""
+    n = len(vm.sh("cat /tmp/kf.log").splitlines())
+    vm.sh("kill -HUP $(cat /tmp/kf.pid)")
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        new = vm.sh("cat /tmp/kf.log").splitlines()[n:]
+        if any(text in x for x in new):
+            return "\n".join(new)
+        time.sleep(0.5)
+    raise vmlib.VMError("no log line %r after SIGHUP; the log since: %r" % (text, "\n".join(new)))
+
+
+UDEV = ("/lib/systemd/systemd-udevd --daemon >/tmp/udevd.log 2>&1; "
+        "udevadm trigger --action=add >/dev/null 2>&1; udevadm settle --timeout=20")
+
+
+def wait_size(vm, grid, what):
+    """Waits for the program's stty size (written on SIGWINCH) to be GRID (cols, rows)."""
+    want, got = "%d %d" % (grid[1], grid[0]), ""
+    deadline = time.time() + 30
+    while got != want and time.time() < deadline:
+        time.sleep(0.5)
+        got = vm.sh("cat /tmp/size 2>/dev/null", check=False)[1].strip()
+    print("  the program's stty size %s: %r (expected %r)" % (what, got, want))
+    kftest.check(got == want, "stty size %s: %r, expected %r" % (what, got, want), vm)
+
+
+def main():
+    if not (kftest.binary_available() and kftest.binary_available("kmscon-felis-replay")):
+        kftest.skip("kmscon-felis or kmscon-felis-replay not built")
+    vm = kftest.boot(gpu="virtio", name="reload", files={"/tmp/stream.bin": STREAM, "/tmp/prog.sh": PROG,
+                                                         CONF: conf(16)})
+    names = ["reload-palette", "reload-font", "reload-bad", "reload-bad-font", "reload-zoomed", "reload-dpms"]
+
+    def run():
+        g16, g24 = grid_of(vm, 16), grid_of(vm, 24)
+        print("reload: %dx%d cells at 16 px, %dx%d at 24 px" % (g16 + g24))
+        first = replay(vm, 16, g16, "default", "first")
+        nord16 = replay(vm, 16, g16, "nord", "nord16")
+        nord24 = replay(vm, 24, g24, "nord", "nord24")
+        g32, g48 = grid_of(vm, 32), grid_of(vm, 48)
+        nord32 = replay(vm, 32, g32, "nord", "nord32")
+        # udev for the keyboard (Ctrl+= and Ctrl+0 of reload-zoomed)
+        vm.sh(UDEV, timeout=60)
+        kftest.check(first.data != nord16.data, "the palettes give the same picture: the test would prove nothing")
+        vm.sh("kmscon-felis --backend=drm --vt=2 --switchvt --no-mouse --verbose "
+              "--configdir=/tmp/kfconf --login -- /bin/sh /tmp/prog.sh >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid")
+        vm.wait_file("/tmp/child.pid", timeout=60)
+        expect_screen(vm, first, "the first screen (default palette, 16 px)")
+        want = pids(vm)
+
+        def palette():
+            vm.sh("printf '%s' >%s" % (conf(16, "nord"), CONF))
+            log = hup(vm, "configuration reloaded")
+            print("  " + log.replace("\n", "\n  "))
+            kftest.check("applied palette" in log, "the reload did not apply the palette", vm)
+            expect_screen(vm, nord16, "the screen in the nord palette")
+            alive(vm, want)
+
+        def font():
+            vm.sh("rm -f /tmp/size; printf '%s' >%s" % (conf(24, "nord"), CONF))
+            log = hup(vm, "configuration reloaded")
+            print("  " + log.replace("\n", "\n  "))
+            wait_size(vm, g24, "after the reload to 24 px")
+            expect_screen(vm, nord24, "the screen at 24 px")
+            alive(vm, want)
+
+        def refused(text, extra, what):
+            """A reload of a file with EXTRA (and 16 px, the default palette) refused: the log has TEXT and WHAT,
+            the screen is the same picture, no SIGWINCH, the same processes."""
+            before = vm.screendump()
+            vm.sh("rm -f /tmp/size; printf '%s' >%s" % (conf(16, "default", extra), CONF))
+            log = hup(vm, "kept the old configuration")
+            print("  " + log.replace("\n", "\n  "))
+            kftest.check(text in log, "the log does not name %s" % what, vm)
+            time.sleep(2)
+            after = vm.screendump()
+            kftest.check(after.data == before.data, "the screen changed after a refused reload", vm)
+            kftest.check(not vm.sh("ls /tmp/size 2>/dev/null", check=False)[1].strip(),
+                         "the program got SIGWINCH after a refused reload", vm)
+            alive(vm, want)
+
+        def bad():
+            refused("%s:5" % CONF, "this line has no value\n", "%s:5" % CONF)
+
+        def bad_font():
+            refused("/tmp/nofont.psf", "font-engine=psf\nfont-file=/tmp/nofont.psf\n", "the font file")
+
+        def zoomed():
+            vm.wait_file("/tmp/kf.log", pattern="[1-9] keyboards", timeout=30)
+            vm.sendkey("ctrl-equal")
+            wait_size(vm, g48, "after Ctrl+= (x2 of 24 px)")
+            vm.sh("rm -f /tmp/size; printf '%s' >%s" % (conf(16, "nord"), CONF))
+            log = hup(vm, "configuration reloaded")
+            print("  " + log.replace("\n", "\n  "))
+            wait_size(vm, g32, "after the reload to 16 px at zoom x2")
+            expect_screen(vm, nord32, "the screen at 16 px zoomed x2")
+            vm.sh("rm -f /tmp/size")
+            vm.sendkey("ctrl-0")
+            wait_size(vm, g16, "after Ctrl+0 (the reloaded 16 px)")
+            expect_screen(vm, nord16, "the screen at 16 px after Ctrl+0")
+            alive(vm, want)
+
+        def dpms():
+            vm.sh("printf '%s' >%s" % (conf(16, "nord", dpms=2), CONF))
+            t0 = time.time()
+            log = hup(vm, "configuration reloaded")
+            print("  " + log.replace("\n", "\n  "))
+            kftest.check("applied dpms-timeout" in log, "the reload did not apply dpms-timeout", vm)
+            vm.wait_file("/tmp/kf.log", pattern="display blanked", timeout=20)
+            print("  blanked %.1f s after the SIGHUP" % (time.time() - t0))
+            vm.sh("printf '%s' >%s" % (conf(16, "nord"), CONF))
+            hup(vm, "configuration reloaded")
+            vm.sendkey("shift")
+            expect_screen(vm, nord16, "the screen back after a key (and dpms-timeout=0 again)")
+            time.sleep(4)
+            kftest.check(vm.sh("grep -c 'display blanked' /tmp/kf.log").strip() == "1",
+                         "blanked again after dpms-timeout=0 was reloaded", vm)
+            alive(vm, want)
+
+        for name, fn in zip(names, (palette, font, bad, bad_font, zoomed, dpms)):
+            kftest.run_test(name, fn, vm)
+
+    kftest.scenario(vm, "reload", names, run)
+
+
+kftest.main(main)
