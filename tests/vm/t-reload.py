@@ -4,7 +4,7 @@
 prints coloured text, writes its pid, and on SIGWINCH writes `stty size` to /tmp/size. Every expected picture is
 kmscon-felis-replay --png of the same bytes, with the same font, size and palette, run in the same guest.
   reload-palette  palette=nord in the file, SIGHUP: the screen equals the replay with --palette nord (the grid
-                  region; the margin uniform), the log says "applied palette", the program is the same process
+                  region; the margin uniform; colour 2, which the program set by OSC 4, stays its own), the log says "applied palette", the program is the same process
   reload-font     font-size=16 -> 24, SIGHUP: the program gets SIGWINCH and its stty size is the cell count of
                   24 px cells on 1024x768, and the screen equals the replay at 24 px and that grid (the margin
                   the smaller grid leaves uniform: nothing of the old cells left)
@@ -29,7 +29,8 @@ import vmlib
 W, H = 1024, 768
 FONT = "--font-name='DejaVu Sans Mono' --font-size=%d"
 CONF = "/tmp/kfconf/kmscon-felis.conf"
-STREAM = ("\033[?25l\033[2J\033[H"
+# Colour 2 set by the program (OSC 4): it stays through a palette reload (the replay sets it after its palette)
+STREAM = ("\033[?25l\033]4;2;rgb:12/34/56\033\\\033[2J\033[H"
           "reload on SIGHUP \033[1mbold\033[0m \033[7mreverse\033[0m\r\n"
           + "".join("\033[%dm %d \033[0m" % (c, c) for c in range(30, 38)) + "\r\n"
           + "".join("\033[%dm %d \033[0m" % (c, c) for c in range(40, 48)) + "\r\n"
@@ -130,6 +131,9 @@ def main():
         # udev for the keyboard (Ctrl+= and Ctrl+0 of reload-zoomed)
         vm.sh(UDEV, timeout=60)
         kftest.check(first.data != nord16.data, "the palettes give the same picture: the test would prove nothing")
+        own = bytes((0x12, 0x34, 0x56))
+        kftest.check(all(any(img.data[i:i + 3] == own for i in range(0, len(img.data), 3)) for img in (first, nord16)),
+                     "the replay does not show colour 2 as the program set it (OSC 4)")
         vm.sh("kmscon-felis --backend=drm --vt=2 --switchvt --no-mouse --verbose "
               "--configdir=/tmp/kfconf --login -- /bin/sh /tmp/prog.sh >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid")
         vm.wait_file("/tmp/child.pid", timeout=60)
