@@ -19,6 +19,8 @@ kmscon-felis-replay --png of the same bytes, with the same font, size and palett
                   the reloaded 16 px, not to the 24 px of the start
   reload-dpms     dpms-timeout=0 -> 2, SIGHUP: the display blanks (the log says so); dpms-timeout=0 again and a
                   key: the screen is back (the replay) and does not blank again
+  reload-away     tty1 in front, font-size=24 and SIGHUP, then back to tty2: the 24 px grid (stty size) and
+                  the replay at 24 px
 """
 # timeout: 300
 import time
@@ -118,7 +120,7 @@ def main():
         kftest.skip("kmscon-felis or kmscon-felis-replay not built")
     vm = kftest.boot(gpu="virtio", name="reload", files={"/tmp/stream.bin": STREAM, "/tmp/prog.sh": PROG,
                                                          CONF: conf(16)})
-    names = ["reload-palette", "reload-font", "reload-bad", "reload-bad-font", "reload-zoomed", "reload-dpms"]
+    names = ["reload-palette", "reload-font", "reload-bad", "reload-bad-font", "reload-zoomed", "reload-dpms", "reload-away"]
 
     def run():
         g16, g24 = grid_of(vm, 16), grid_of(vm, 24)
@@ -209,7 +211,17 @@ def main():
                          "blanked again after dpms-timeout=0 was reloaded", vm)
             alive(vm, want)
 
-        for name, fn in zip(names, (palette, font, bad, bad_font, zoomed, dpms)):
+        def away():
+            vm.sh("chvt 1")
+            vm.sh("rm -f /tmp/size; printf '%s' >%s" % (conf(24, "nord"), CONF))
+            log = hup(vm, "configuration reloaded")
+            print("  " + log.replace("\n", "\n  "))
+            vm.sh("chvt 2")
+            wait_size(vm, g24, "after the reload to 24 px on another VT")
+            expect_screen(vm, nord24, "the screen at 24 px back on tty2")
+            alive(vm, want)
+
+        for name, fn in zip(names, (palette, font, bad, bad_font, zoomed, dpms, away)):
             kftest.run_test(name, fn, vm)
 
     kftest.scenario(vm, "reload", names, run)
