@@ -6,6 +6,7 @@
     kftest.skip("why")                                # exit 77 (a failure under CI)
 """
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -58,6 +59,21 @@ def check(cond, msg, vm=None):
         if vm is not None:
             vm.fail(msg)
         raise VMError(msg)
+
+
+def frame_counters(vm, log="/tmp/kf.log", pidfile="/tmp/kf.pid", timeout=20):
+    """kmscon-felis' frame counters now, as a dict: sends SIGRTMIN+1 (it logs a "frames: rendered=..." line) and
+    waits for a line newer than those already in LOG. Reading the last line after a fixed pause could return a
+    stale one from before the signal on a slow host."""
+    n = int(vm.sh("grep -c 'frames: rendered=' %s" % log, check=False)[1].strip() or 0)
+    vm.sh("kill -35 $(cat %s)" % pidfile)
+
+    def new_line():
+        lines = [ln for ln in vm.sh("cat %s" % log).splitlines() if "frames: rendered=" in ln]
+        return lines[-1] if len(lines) > n else None
+
+    line = vm.wait_until(new_line, timeout, "a new frame-counter line in %s" % log)
+    return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", line.split("frames: ", 1)[1])}
 
 
 _reported = set()  # the names run_test and scenario have printed PASS or FAIL for

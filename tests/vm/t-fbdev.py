@@ -128,10 +128,8 @@ def alive(vm):
 
 
 def stats(vm):
-    """The frame counters kmscon-felis logs on SIGRTMIN+1 (the last such line), as a dict."""
-    vm.sh("kill -35 $(cat /tmp/kf.pid); sleep 1")
-    line = [x for x in vm.sh("cat /tmp/kf.log").splitlines() if "frames: rendered=" in x][-1]
-    return {k: int(v) for k, v in (w.split("=") for w in line.split() if "=" in w and w.split("=")[1].isdigit())}
+    """The frame counters kmscon-felis logs on SIGRTMIN+1, as a dict (a line logged after the signal)."""
+    return kftest.frame_counters(vm)
 
 
 def boot(name, files, **kw):
