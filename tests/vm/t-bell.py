@@ -26,19 +26,23 @@ import vmguest
 SND_BELL, SND_TONE = 1, 2
 PROG = r"""#!/bin/sh
 # BEL on request: /tmp/ring one, /tmp/flood 10000 in one write, /tmp/stream 2 s of them as fast as they go,
-# /tmp/tone one at 1000 Hz for 50 ms (the tone set back after it), /tmp/mute one with duration 0
+# /tmp/tone one at 1000 Hz for 50 ms (the tone set back after it), /tmp/mute one with duration 0.
+# /tmp/rung (and /tmp/bell-ready) only once kmscon-felis has parsed them and rung: drain asks for its status
+# (DSR, answer CSI 0 n) twice; the second answer comes from a later batch, so the first one's bell flush is done.
+stty -echo -icanon min 1 time 0
+drain() { printf '\033[5n'; head -c 4 >/dev/null; printf '\033[5n'; head -c 4 >/dev/null; touch /tmp/$1; }
 printf 'bell test\n'
-touch /tmp/bell-ready
+drain bell-ready
 while :; do
-	if [ -e /tmp/ring ]; then rm -f /tmp/ring; printf '\007'; touch /tmp/rung; fi
-	if [ -e /tmp/tone ]; then rm -f /tmp/tone; printf '\033[10;1000]\033[11;50]\007\033[10]\033[11]'; touch /tmp/rung; fi
-	if [ -e /tmp/mute ]; then rm -f /tmp/mute; printf '\033[11;0]\007\033[11]'; touch /tmp/rung; fi
-	if [ -e /tmp/flood ]; then rm -f /tmp/flood; head -c 10000 /dev/zero | tr '\0' '\007'; touch /tmp/rung; fi
+	if [ -e /tmp/ring ]; then rm -f /tmp/ring; printf '\007'; drain rung; fi
+	if [ -e /tmp/tone ]; then rm -f /tmp/tone; printf '\033[10;1000]\033[11;50]\007\033[10]\033[11]'; drain rung; fi
+	if [ -e /tmp/mute ]; then rm -f /tmp/mute; printf '\033[11;0]\007\033[11]'; drain rung; fi
+	if [ -e /tmp/flood ]; then rm -f /tmp/flood; head -c 10000 /dev/zero | tr '\0' '\007'; drain rung; fi
 	if [ -e /tmp/stream ]; then
 		rm -f /tmp/stream
 		end=$(($(cut -d. -f1 /proc/uptime) + 2))
 		while [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; do head -c 1000 /dev/zero | tr '\0' '\007'; done
-		touch /tmp/rung
+		drain rung
 	fi
 	sleep 0.05
 done
@@ -50,8 +54,8 @@ def start(vm, args=""):
     vm.sh("rm -f /tmp/bell-ready /tmp/ring /tmp/rung; kmscon-felis --backend=drm --vt=2 --switchvt --verbose "
           "--dpms-timeout=0 --font-engine=builtin %s --login -- /bin/sh /tmp/bell.sh >/tmp/kf.log 2>&1 & "
           "echo $! >/tmp/kf.pid" % args)
+    # the login runs after the first frame, so the seat is ours once the program is ready
     vm.wait_file("/tmp/bell-ready", timeout=90)
-    time.sleep(1)  # the login runs after the first frame: the seat is ours by now
 
 
 def stop(vm):
@@ -65,13 +69,23 @@ def events(vm):
     return [tuple(int(x) for x in line.split()) for line in out.splitlines() if re.match(r"^\d+ \d+ -?\d+$", line)]
 
 
-def ring(vm, what="ring", settle=1.0):
-    """Asks the program for BELs (WHAT: ring, flood or stream) and returns the sound events they gave."""
+def ring(vm, what="ring", sound=True):
+    """Asks the program for BELs (WHAT: ring, flood, stream, tone or mute) and returns the sound events they gave:
+    with SOUND, once the last tone has stopped; without, after a second of nothing."""
     before = len(events(vm))
     vm.sh("rm -f /tmp/rung; touch /tmp/%s" % what)
-    vm.wait_file("/tmp/rung", timeout=60)
-    time.sleep(settle)  # the tone's stop comes 125 ms later; kf-evsnd flushes every 5 ms
-    return events(vm)[before:]
+    vm.wait_file("/tmp/rung", timeout=60)  # kmscon-felis has parsed the BELs and rung (the program's drain)
+    if not sound:
+        # A negative check: a tone would be in kf-evsnd's log within ms (it flushes every 5 ms); none in 1 s.
+        time.sleep(1)
+        return events(vm)[before:]
+
+    def stopped():
+        # the stop is SND_TONE 0 then SND_BELL 0, about 125 ms after the start (kd_sound_helper)
+        evs = events(vm)[before:]
+        return evs if tones(evs) and evs[-1][1:] == (SND_BELL, 0) else None
+
+    return vm.wait_until(stopped, 10, "a tone and its stop after /tmp/%s" % what, interval=0.05)
 
 
 def tones(evs):
@@ -125,20 +139,26 @@ def setterm(vm):
     time.sleep(0.3)
     check_tone(vm, ring(vm), "a BEL after CSI 10] CSI 11] (the defaults back)")
     time.sleep(0.3)
-    evs = ring(vm, "mute")
+    evs = ring(vm, "mute", sound=False)
     kftest.check(not evs, "CSI 11;0] BEL sounded: %r" % evs, vm)
 
 
 def frames(vm):
     """kmscon-felis' frame counters now (SIGRTMIN+1 makes it log them)."""
-    n = vm.sh("grep -c 'frames: rendered=' /tmp/kf.log", check=False)[1].strip()
-    vm.sh("kill -35 $(cat /tmp/kf.pid)")
-    for _ in range(100):
-        lines = [ln for ln in vm.sh("cat /tmp/kf.log").splitlines() if "frames: rendered=" in ln]
-        if len(lines) > int(n or 0):
-            return dict((k, int(v)) for k, v in re.findall(r"(\w+)=(\d+)", lines[-1]))
-        time.sleep(0.2)
-    kftest.check(False, "no frame counters in the log", vm)
+    return kftest.frame_counters(vm)
+
+
+def settled(vm):
+    """Waits until the frame the program's "bell test" line asked for is counted: two counter readings at least
+    100 ms apart on kmscon-felis' clock (several refreshes) with no frame between them. Returns the last."""
+    last = [frames(vm)]
+
+    def same():
+        now = frames(vm)
+        prev, last[0] = last[0], now
+        return now if now["rendered"] == prev["rendered"] and now["mono_ms"] - prev["mono_ms"] >= 100 else None
+
+    return vm.wait_until(same, 20, "no new frame for 100 ms after the program's start")
 
 
 def visual(vm):
@@ -146,11 +166,11 @@ def visual(vm):
     one flash, 2 s of BELs one flash per 400 ms at most; never a tone."""
     stop(vm)
     start(vm, "--bell=visual")
-    time.sleep(1)
+    settled(vm)  # its "bell test" frame is not a flash's
     full = 1024 * 768
     for what, most in (("ring", 1), ("flood", 1), ("stream", 6)):
         a = frames(vm)
-        evs = ring(vm, what)
+        evs = ring(vm, what, sound=False)  # its second without sound covers the flash's end (100 ms)
         b = frames(vm)
         n, px = b["rendered"] - a["rendered"], b["pixels_painted"] - a["pixels_painted"]
         print("  --bell=visual, %s: %d frames, %.1f screens painted" % (what, n, px / full))
@@ -171,7 +191,7 @@ def vt_switch(vm):
     n = log_count(vm, "display suspended")
     vm.sh("chvt 3")
     vm.wait_until(lambda: log_count(vm, "display suspended") > n, what="'display suspended' after chvt 3")
-    evs = ring(vm)
+    evs = ring(vm, sound=False)
     kftest.check(not evs, "a BEL with tty3 in front sounded: %r" % evs, vm)
     # Back: chvt returns once the kernel switched; kmscon-felis takes the seat back after that.
     n = log_count(vm, "display resumed")
@@ -183,7 +203,7 @@ def vt_switch(vm):
 def silent(vm, args):
     stop(vm)
     start(vm, args)
-    evs = ring(vm) + ring(vm, "flood")
+    evs = ring(vm, sound=False) + ring(vm, "flood", sound=False)
     kftest.check(not evs, "%s: BELs sounded: %r" % (args, evs), vm)
 
 
