@@ -17,7 +17,6 @@ grid the display holds, run in the same guest (same fontconfig, same FreeType). 
 import os
 import subprocess
 import sys
-import time
 
 import kftest
 import vmlib
@@ -85,7 +84,8 @@ def expect_screen(vm, exp, what, timeout=120):
 
 def start(vm, legacy=False):
     env = "KMSCON_FELIS_DRM_LEGACY=1 " if legacy else ""
-    vm.sh("rm -f /tmp/go2; %skmscon-felis --backend=drm --vt=2 --switchvt --dpms-timeout=0 --no-mouse "
+    # --verbose: "/dev/dri/cardN: removed" (an informational message) tells the hotplug test the unplug was handled
+    vm.sh("rm -f /tmp/go2; %skmscon-felis --backend=drm --vt=2 --switchvt --dpms-timeout=0 --no-mouse --verbose "
           "--font-name='DejaVu Sans Mono' --font-size=16 --login -- /bin/sh /tmp/prog.sh "
           ">/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid" % env)
 
@@ -121,7 +121,7 @@ def run_gpu(gpu, flood):
 
         def hotplug_test():
             vm.unplug_gpu()
-            time.sleep(1)
+            vm.wait_file("/tmp/kf.log", pattern="/dev/dri/card[0-9]+: removed", timeout=60)
             kftest.check(vm.sh("kill -0 $(cat /tmp/kf.pid) && echo alive", check=False)[1].strip() == "alive",
                          "kmscon-felis exited when the GPU went away", vm)
             vm.plug_gpu()
