@@ -77,12 +77,8 @@ def shown(vm, size, colour, cw, ch, what):
 
 
 def program_size(vm, name, size, cw, ch):
-    got = ""
-    deadline = time.time() + 30
-    while not got and time.time() < deadline:
-        got = vm.sh("cat /tmp/%s.size 2>/dev/null" % name, check=False)[1].strip()
-        if not got:
-            time.sleep(0.5)
+    got = vm.wait_until(lambda: vm.sh("cat /tmp/%s.size 2>/dev/null" % name, check=False)[1].strip(), 30,
+                        "the program's stty size in /tmp/%s.size" % name, interval=0.5)
     want = "%d %d" % (size[1] // ch, size[0] // cw)
     kftest.check(got == want, "the program sees %r (stty size), expected %r for %dx%d" % (got, want, *size), vm)
 
@@ -123,7 +119,7 @@ def vt_switch(vm, cw, ch):
     shown(vm, PREF, RED, cw, ch, "tty3's instance at 1024x768")
     vm.sh("chvt 2")
     shown(vm, ORIG, BLUE, cw, ch, "tty2's instance at 800x600 again after the switch back")
-    # and it stays so (no later modeset to what tty3's instance left)
+    # and it stays so (no later modeset to what tty3's instance left): a negative check, 2 s without one
     time.sleep(2)
     shown(vm, ORIG, BLUE, cw, ch, "tty2's instance still at 800x600")
 
