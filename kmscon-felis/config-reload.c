@@ -89,6 +89,29 @@ static void keep_old(const struct opt *o, struct kf_config *cur, struct kf_confi
 	swap_bytes((char *)cur + o->offset, (char *)next + o->offset, field_size(o));
 }
 
+/* Whether option o has the same value in a and b, compared as text (kf_opt_format) however long it is: a
+ * font-file path that differed past a fixed buffer compared equal and was not applied. Out of memory it counts
+ * as changed (a live key is applied again, a restart-only one named in the notice: nothing is lost). */
+static bool same_value(const struct opt *o, const struct kf_config *a, const struct kf_config *b)
+{
+	char x[256], y[256];
+	int nx = kf_opt_format(o, a, x, sizeof(x)), ny = kf_opt_format(o, b, y, sizeof(y));
+	if (nx != ny)
+		return false;
+	if ((size_t)nx < sizeof(x))
+		return !strcmp(x, y);
+	char *lx = malloc((size_t)nx + 1), *ly = malloc((size_t)ny + 1);
+	bool same = false;
+	if (lx && ly) {
+		kf_opt_format(o, a, lx, (size_t)nx + 1);
+		kf_opt_format(o, b, ly, (size_t)ny + 1);
+		same = !strcmp(lx, ly);
+	}
+	free(lx);
+	free(ly);
+	return same;
+}
+
 /* Appends ", name" (or "name" first) to buf, "..." once it is full. */
 static void add_name(char *buf, size_t size, const char *name)
 {
@@ -103,14 +126,16 @@ static void add_name(char *buf, size_t size, const char *name)
 int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, char **argv, char *applied,
 		     size_t size)
 {
-	char a[256], b[256], restart[512] = "";
-	/* kf_config_parse() sets the command line's level before it reads the file: a file that then fails must
-	 * not leave the level changed (verbose in the file, none on the command line). */
+	char restart[512] = "";
+	/* kf_config_parse() sets the command line's level before it reads the file and the file's after: neither
+	 * may stay. A file that fails must not leave the level changed (verbose in the file, none on the command
+	 * line), nor one that parses but is then refused (a font that does not open, main.c): the caller sets the
+	 * new level once it commits (kf_config_apply_log_level). */
 	enum kf_log_level level = kf_log_get_level();
 	applied[0] = '\0';
 	int ret = kf_config_parse(next, argc, argv);
+	kf_log_set_level(level);
 	if (ret != 0) {
-		kf_log_set_level(level);
 		kf_config_finish(next);
 		return ret < 0 ? ret : -EINVAL;
 	}
@@ -118,9 +143,7 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 		const struct opt *o = &kf_opts[i];
 		if (!kf_opt_is_option(o))
 			continue;
-		kf_opt_format(o, cur, a, sizeof(a));
-		kf_opt_format(o, next, b, sizeof(b));
-		bool changed = strcmp(a, b) != 0;
+		bool changed = !same_value(o, cur, next);
 		/* Unchanged keys move too: the running program may hold pointers into cur (see the top). */
 		if (!kf_config_key_is_live(o->name) || (o->flags & OPTF_CLI_ONLY)) {
 			keep_old(o, cur, next);

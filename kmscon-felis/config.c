@@ -677,7 +677,7 @@ static int check(const struct kf_config *cfg)
 	return 0;
 }
 
-static void apply_log_level(const struct kf_config *cfg)
+void kf_config_apply_log_level(const struct kf_config *cfg)
 {
 	if (cfg->debug)
 		kf_log_set_level(KF_LOG_DEBUG);
@@ -726,7 +726,7 @@ int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
 		}
 		goto out;
 	}
-	apply_log_level(&cli);
+	kf_config_apply_log_level(&cli);
 	if (asprintf(&path, "%s/kmscon-felis.conf", cli.configdir) < 0) {
 		path = NULL;
 		ret = -ENOMEM;
@@ -738,7 +738,7 @@ int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
 	ret = parse_argv(cfg, argc, argv, true);
 	if (ret < 0)
 		goto out;
-	apply_log_level(cfg);
+	kf_config_apply_log_level(cfg);
 	ret = check(cfg);
 out:
 	free(path);

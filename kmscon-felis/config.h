@@ -217,9 +217,13 @@ int kf_config_parse(struct kf_config *cfg, int argc, char **argv);
  * freed): replace cur with next (kf_config_finish(cur), then *cur = *next) and apply the live keys. Those that
  * changed are listed in applied ("palette, bell", "" for none; always NUL-terminated, "..." when cut); the
  * others that changed are logged as needing a restart. On error (logged with file and line) next is finished
- * and cur is untouched. Returns 0, -EINVAL or -ENOMEM. */
+ * and cur is untouched. The log level is left as it was in every case: the caller applies next's
+ * (kf_config_apply_log_level) when it commits. Returns 0, -EINVAL or -ENOMEM. */
 int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, char **argv, char *applied,
 		     size_t size);
+/* Sets the logger's level from cfg's verbose, debug and silent (kf_config_parse does at start; after a reload
+ * the caller does, once nothing can fail any more). */
+void kf_config_apply_log_level(const struct kf_config *cfg);
 /* Whether the running program applies a new value of the key name on reload (main.c on_reload). */
 bool kf_config_key_is_live(const char *name);
 

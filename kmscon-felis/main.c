@@ -627,6 +627,7 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 	}
 	kf_config_finish(&app->cfg);
 	app->cfg = next; /* same address: the console and input keep their pointer */
+	kf_config_apply_log_level(&app->cfg); /* not before: a refused font above keeps the old level too */
 	if (has_key(applied, "palette") || has_key(applied, "palette-"))
 		reload_palette(app);
 	if (has_key(applied, "bell") && app->bell) {

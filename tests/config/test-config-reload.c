@@ -80,6 +80,53 @@ static void test_bad_keeps_level(void)
 	kf_log_set_level(KF_LOG_ERR);
 }
 
+/* A reload that parses does not change the log level either: the caller sets it (kf_config_apply_log_level)
+ * once nothing can fail any more. It was set by the parse, so a font that then did not open (main.c: "kept the
+ * old configuration") left debug=on of the refused file in force. */
+static void test_level_at_commit(void)
+{
+	char *argv[] = {"kmscon-felis", "--configdir", dir, NULL};
+	struct kf_config cur, next;
+	char applied[64];
+
+	write_conf("");
+	CHECK(kf_config_parse(&cur, 3, argv) == 0 && kf_log_get_level() == KF_LOG_NOTICE, "the default level");
+	write_conf("debug\n");
+	CHECK(kf_config_reload(&cur, &next, 3, argv, applied, sizeof(applied)) == 0 && !strcmp(applied, "debug"),
+	      "reload: '%s'", applied);
+	CHECK(kf_log_get_level() == KF_LOG_NOTICE, "level after a reload not yet committed: %d, want %d",
+	      (int)kf_log_get_level(), (int)KF_LOG_NOTICE);
+	kf_config_apply_log_level(&next);
+	CHECK(kf_log_get_level() == KF_LOG_DEBUG, "level once committed: %d", (int)kf_log_get_level());
+	kf_config_finish(&cur);
+	kf_config_finish(&next);
+	kf_log_set_level(KF_LOG_ERR);
+}
+
+/* A string longer than kf_opt_format's buffer (a font-file path of 300 bytes) that changed only past it: still
+ * a change. It compared equal, so the renderer kept the old font while the configuration named the new one. */
+static void test_long_value(void)
+{
+	char *argv[] = {"kmscon-felis", "--configdir", dir, "--silent", NULL};
+	struct kf_config cur, next;
+	char applied[128], path[320], text[400];
+
+	memset(path, 'd', sizeof(path));
+	path[0] = '/';
+	path[sizeof(path) - 1] = '\0';
+	snprintf(text, sizeof(text), "font-file=%s\n", path);
+	write_conf(text);
+	CHECK(kf_config_parse(&cur, 4, argv) == 0, "start");
+	path[sizeof(path) - 2] = 'e';
+	snprintf(text, sizeof(text), "font-file=%s\n", path);
+	write_conf(text);
+	CHECK(kf_config_reload(&cur, &next, 4, argv, applied, sizeof(applied)) == 0 && !strcmp(applied, "font-file"),
+	      "a font-file changed at byte %zu: applied '%s', want 'font-file'", sizeof(path) - 2, applied);
+	CHECK(next.font_file && next.font_file[sizeof(path) - 2] == 'e', "the new font-file");
+	kf_config_finish(&cur);
+	kf_config_finish(&next);
+}
+
 static void test_live_keys(void)
 {
 	CHECK(kf_config_key_is_live("palette-red") && kf_config_key_is_live("grab-zoom-in") &&
@@ -101,6 +148,8 @@ int main(void)
 	test_reload();
 	test_live_keys();
 	test_bad_keeps_level();
+	test_level_at_commit();
+	test_long_value();
 	char path[64];
 	snprintf(path, sizeof(path), "%s/kmscon-felis.conf", dir);
 	unlink(path);
