@@ -283,6 +283,14 @@ void kf_console_close_device(int fd, void *ud)
 	kf_seat_close_device(c->seat, fd);
 }
 
+/* A refused zoom: the scale in force before it, and its cell size in *cell_w, *cell_h. */
+static void restore_scale(struct kf_render *render, int old, int *cell_w, int *cell_h)
+{
+	if (kf_render_set_scale(render, old) < 0)
+		log_err("zoom: the renderer cannot go back to x%d", old);
+	kf_render_cell_size(render, cell_w, cell_h);
+}
+
 int kf_console_rescale(struct kf_render *render, struct kf_session *session, int scale, int width, int height,
 		       int *cols, int *rows, int *cell_w, int *cell_h)
 {
@@ -295,6 +303,14 @@ int kf_console_rescale(struct kf_render *render, struct kf_session *session, int
 	kf_render_cell_size(render, cell_w, cell_h);
 	*cols = *cell_w > 0 ? width / *cell_w : 0;
 	*rows = *cell_h > 0 ? height / *cell_h : 0;
+	if (width > 0 && height > 0 && (*cols <= 0 || *rows <= 0)) {
+		/* Taken, the renderer drew cells the grid did not have over the old grid (cut at the screen's edge),
+		 * and the pointer and a zoom out started from a size nothing showed. */
+		log_err("zoom x%d: cells of %dx%d pixels do not fit the %dx%d pixel screen, staying at x%d", scale,
+			*cell_w, *cell_h, width, height, old);
+		restore_scale(render, old, cell_w, cell_h);
+		return -ERANGE;
+	}
 	log_info("zoom x%d: %dx%d cells of %dx%d pixels", scale, *cols, *rows, *cell_w, *cell_h);
 	if (*cols <= 0 || *rows <= 0)
 		return 0; /* no display: the session keeps its size until there is one */
@@ -306,8 +322,7 @@ int kf_console_rescale(struct kf_render *render, struct kf_session *session, int
 		/* The grid kept its size: so do the renderer and the child, or they would disagree with it. */
 		log_err("zoom x%d: the screen cannot take %dx%d cells (%s), back to x%d", scale, *cols, *rows,
 			strerror(-r), old);
-		if (kf_render_set_scale(render, old) < 0)
-			log_err("zoom: the renderer cannot go back to x%d", old);
+		restore_scale(render, old, cell_w, cell_h);
 		return r;
 	}
 	return 0;

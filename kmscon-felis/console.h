@@ -52,9 +52,11 @@ int kf_console_open_device(const char *path, void *ud);
 void kf_console_close_device(int fd, void *ud);
 
 /* Zoom: sets render's scale and session's size for a display of width x height pixels, both or neither. When
- * the session cannot take the new size (the grid out of memory), the old scale comes back and every part (the
- * renderer, the grid, the child's TIOCSWINSZ) keeps the old size: returns -errno (logged). Else 0 and the new
- * size in *cols, *rows cells of *cell_w x *cell_h pixels. */
+ * the session cannot take the new size (the grid out of memory), or a cell is wider or higher than the display
+ * (-ERANGE: not one column or row would fit), the old scale comes back and every part (the renderer, the grid,
+ * the child's TIOCSWINSZ) keeps the old size: returns -errno (logged). Else 0 and the new size in *cols, *rows
+ * cells of *cell_w x *cell_h pixels (0x0 cells without a display: the grid keeps its size until there is one).
+ * Also how a reloaded font is fitted (main.c reload_font): a font too big for the screen is refused there. */
 int kf_console_rescale(struct kf_render *render, struct kf_session *session, int scale, int width, int height,
 		       int *cols, int *rows, int *cell_w, int *cell_h);
 /* The display now fits *cols x *rows cells of cell_w x cell_h pixels (a display plugged or unplugged, the first

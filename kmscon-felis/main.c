@@ -38,6 +38,7 @@ struct kf_app {
 	int argc;                     /* the command line, read again on reload */
 	char **argv;
 	bool ready;                   /* READY=1 was sent: a reload may say RELOADING=1 */
+	char mode[64];                /* the display mode STATUS= named at the first frame (on_first_frame) */
 	struct kf_source *stats_signal; /* KF_OUTPUT_STATS_SIGNAL: log the PTY counters */
 	char vtnr[16];                /* XDG_VTNR for the child, "" when the VT is not known */
 	char vtname[16];              /* the issue banner's \l: "ttyN", "" when the VT is not known (the PTY's) */
@@ -375,25 +376,32 @@ static void on_later(void *ud, struct kf_timer *t)
 	start_later(app);
 }
 
-/* systemd's READY=1 (Type=notify) waits for this: the first frame is on screen. */
-static void on_first_frame(void *ud, const char *mode)
+/* The font for systemd's STATUS= (systemctl status): the renderer's, named as the configuration names it. */
+static void font_status(const struct kf_app *app, char *font, size_t size)
 {
-	struct kf_app *app = ud;
 	const struct kf_config *c = &app->cfg;
-	char font[160];
 	int cw, ch;
 	kf_render_cell_size(app->render, &cw, &ch);
 	switch (kf_render_get_engine(app->render)) {
 	case KF_RENDER_ENGINE_BUILTIN:
-		snprintf(font, sizeof(font), "built-in %dx%d", cw, ch);
+		snprintf(font, size, "built-in %dx%d", cw, ch);
 		break;
 	case KF_RENDER_ENGINE_PSF:
-		snprintf(font, sizeof(font), "%s %dx%d", c->font_file ? c->font_file : "psf", cw, ch);
+		snprintf(font, size, "%s %dx%d", c->font_file ? c->font_file : "psf", cw, ch);
 		break;
 	default:
-		snprintf(font, sizeof(font), "%s %upx", c->font_name ? c->font_name : "monospace", c->font_size);
+		snprintf(font, size, "%s %upx", c->font_name ? c->font_name : "monospace", c->font_size);
 		break;
 	}
+}
+
+/* systemd's READY=1 (Type=notify) waits for this: the first frame is on screen. */
+static void on_first_frame(void *ud, const char *mode)
+{
+	struct kf_app *app = ud;
+	char font[160];
+	font_status(app, font, sizeof(font));
+	snprintf(app->mode, sizeof(app->mode), "%s", mode ? mode : "no mode");
 	kf_notify_first_frame(mode, font);
 	app->ready = true;
 	kf_log_phase("READY=1 sent");
@@ -618,16 +626,24 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 			r == -EINVAL ? "the error is above" : strerror(-r));
 		goto out;
 	}
-	/* The font first: the one step that can still fail (a font file that will not open), and then nothing
-	 * has changed yet. */
-	if (app->render && has_key(applied, "font-") && (r = reload_font(app, &next)) < 0) {
+	/* The font first: the one step that can still fail (a font file that will not open, cells larger than
+	 * the screen), and then nothing has changed yet. */
+	bool font = app->render && has_key(applied, "font-");
+	if (font && (r = reload_font(app, &next)) < 0) {
 		kf_config_finish(&next);
-		log_err("reload: kept the old configuration (the new font: %s)", strerror(-r));
+		log_err("reload: kept the old configuration (the new font: %s)",
+			r == -ERANGE ? "its cells are larger than the screen at the zoom in force" : strerror(-r));
 		goto out;
 	}
 	kf_config_finish(&app->cfg);
 	app->cfg = next; /* same address: the console and input keep their pointer */
 	kf_config_apply_log_level(&app->cfg); /* not before: a refused font above keeps the old level too */
+	if (font && app->ready) {
+		/* systemctl status named the old font until a restart */
+		char desc[160];
+		font_status(app, desc, sizeof(desc));
+		kf_notify_first_frame(app->mode, desc);
+	}
 	if (has_key(applied, "palette") || has_key(applied, "palette-"))
 		reload_palette(app);
 	if (has_key(applied, "bell") && app->bell) {

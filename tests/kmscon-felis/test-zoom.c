@@ -82,6 +82,29 @@ int main(void)
 	CHECK(kf_render_get_scale(render) == 2, "scale x%d", kf_render_get_scale(render));
 	CHECK(grid_cols(g) == 40 && grid_rows(g) == 15, "grid %dx%d", grid_cols(g), grid_rows(g));
 
+	/* Cells larger than the screen (a zoom, or a reloaded font, too big for it): refused, the renderer back at
+	 * the scale in force and the grid at its size. It used to be taken with 0 columns: the renderer drew the
+	 * big cells over a grid that kept the old size, and the next zoom out started from the refused one. */
+	r = kf_console_rescale(render, s, 4, 80 * cw, 30 * ch, &cols, &rows, &ncw, &nch);
+	CHECK(r == 0 && cols == 20 && rows == 7, "zoom x4: %d, %dx%d", r, cols, rows);
+	r = kf_console_rescale(render, s, 2, 80 * cw, 30 * ch, &cols, &rows, &ncw, &nch);
+	CHECK(r == 0 && cols == 40 && rows == 15, "back to x2: %d, %dx%d", r, cols, rows);
+	r = kf_console_rescale(render, s, 3, 2 * cw, 3 * ch, &cols, &rows, &ncw, &nch);
+	CHECK(r == -ERANGE, "cells of %dx%d on a %dx%d screen: %d, want -ERANGE", 3 * cw, 3 * ch, 2 * cw, 3 * ch, r);
+	CHECK(kf_render_get_scale(render) == 2, "the renderer's scale after a zoom past the screen: x%d, want x2",
+	      kf_render_get_scale(render));
+	CHECK(grid_cols(g) == 40 && grid_rows(g) == 15, "grid %dx%d", grid_cols(g), grid_rows(g));
+	/* one cell wide and high is a screen: taken */
+	r = kf_console_rescale(render, s, 1, cw, ch, &cols, &rows, &ncw, &nch);
+	CHECK(r == 0 && cols == 1 && rows == 1 && grid_cols(g) == 1 && grid_rows(g) == 1, "1x1: %d, grid %dx%d", r,
+	      grid_cols(g), grid_rows(g));
+	/* no display (0x0 pixels): nothing to fit, the grid keeps its size until there is one */
+	r = kf_console_rescale(render, s, 2, 0, 0, &cols, &rows, &ncw, &nch);
+	CHECK(r == 0 && kf_render_get_scale(render) == 2 && grid_cols(g) == 1, "no display: %d, x%d, grid %dx%d", r,
+	      kf_render_get_scale(render), grid_cols(g), grid_rows(g));
+	r = kf_console_rescale(render, s, 2, 80 * cw, 30 * ch, &cols, &rows, &ncw, &nch);
+	CHECK(r == 0 && cols == 40 && rows == 15, "x2 again: %d, %dx%d", r, cols, rows);
+
 	/* A display plugged in that fits 100x40 cells, out of memory: the grid and the child stay at 40x15, and so
 	 * must the pointer's range (the console is told what the grid has). */
 	struct winsize ws = {0};

@@ -7,7 +7,8 @@ kmscon-felis-replay --png of the same bytes, with the same font, size and palett
                   region; the margin uniform; colour 2, which the program set by OSC 4, stays its own), the log says "applied palette", the program is the same process
   reload-font     font-size=16 -> 24, SIGHUP: the program gets SIGWINCH and its stty size is the cell count of
                   24 px cells on 1024x768, and the screen equals the replay at 24 px and that grid (the margin
-                  the smaller grid leaves uniform: nothing of the old cells left)
+                  the smaller grid leaves uniform: nothing of the old cells left); systemd is told RELOADING=1,
+                  then STATUS= naming the 24 px font (it kept the 16 px one), then READY=1
   reload-bad      a line that is no key=value, SIGHUP: the log names the file and line and "kept the old
                   configuration", the screen stays as it was (identical screendump), no SIGWINCH, the program
                   alive
@@ -17,16 +18,25 @@ kmscon-felis-replay --png of the same bytes, with the same font, size and palett
   reload-zoomed   zoomed in once (Ctrl+=, x2), font-size=16 and SIGHUP: the font is 16 px at the zoom in force
                   (32 px cells: the replay at 32 px, the program's stty size that grid); Ctrl+0 then goes back to
                   the reloaded 16 px, not to the 24 px of the start
+  reload-too-big  zoomed in once (x2 of 16 px), font-size=400 and SIGHUP: a 400 px cell at x2 is higher than the
+                  screen; refused like a font that does not open ("kept the old configuration", the screen the
+                  same picture, no SIGWINCH); it was taken, the grid keeping its size under cells it did not
+                  have. Ctrl+0 then goes back to 16 px
   reload-dpms     dpms-timeout=0 -> 2, SIGHUP: the display blanks (the log says so); dpms-timeout=0 again and a
                   key: the screen is back (the replay) and does not blank again
   reload-away     tty1 in front, font-size=24 and SIGHUP, then back to tty2: the 24 px grid (stty size) and
                   the replay at 24 px
 """
 # timeout: 300
+import sys
 import time
+from pathlib import Path
 
 import kftest
 import vmlib
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "service"))
+import servicevm  # noqa: E402
 
 W, H = 1024, 768
 FONT = "--font-name='DejaVu Sans Mono' --font-size=%d"
@@ -118,9 +128,12 @@ def wait_size(vm, grid, what):
 def main():
     if not (kftest.binary_available() and kftest.binary_available("kmscon-felis-replay")):
         kftest.skip("kmscon-felis or kmscon-felis-replay not built")
+    # kf-notify-run plays systemd's part of Type=notify: what STATUS= says after a reload
+    helper = servicevm.helper_path(vmlib.default_build_dir())
     vm = kftest.boot(gpu="virtio", name="reload", files={"/tmp/stream.bin": STREAM, "/tmp/prog.sh": PROG,
-                                                         CONF: conf(16)})
-    names = ["reload-palette", "reload-font", "reload-bad", "reload-bad-font", "reload-zoomed", "reload-dpms", "reload-away"]
+                                                         CONF: conf(16), "/usr/bin/kf-notify-run": helper})
+    names = ["reload-palette", "reload-font", "reload-bad", "reload-bad-font", "reload-zoomed", "reload-too-big",
+             "reload-dpms", "reload-away"]
 
     def run():
         g16, g24 = grid_of(vm, 16), grid_of(vm, 24)
@@ -136,8 +149,10 @@ def main():
         own = bytes((0x12, 0x34, 0x56))
         kftest.check(all(any(img.data[i:i + 3] == own for i in range(0, len(img.data), 3)) for img in (first, nord16)),
                      "the replay does not show colour 2 as the program set it (OSC 4)")
-        vm.sh("kmscon-felis --backend=drm --vt=2 --switchvt --no-mouse --verbose "
-              "--configdir=/tmp/kfconf --login -- /bin/sh /tmp/prog.sh >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid")
+        # kf.pid: kmscon-felis itself (the shell execs it), not kf-notify-run
+        vm.sh("kf-notify-run -t 60 -- /bin/sh -c 'echo $$ >/tmp/kf.pid; exec kmscon-felis --backend=drm --vt=2 "
+              "--switchvt --no-mouse --verbose --configdir=/tmp/kfconf --login -- /bin/sh /tmp/prog.sh' "
+              ">/tmp/notify.log 2>/tmp/kf.log </dev/null &")
         vm.wait_file("/tmp/child.pid", timeout=60)
         expect_screen(vm, first, "the first screen (default palette, 16 px)")
         want = pids(vm)
@@ -156,6 +171,13 @@ def main():
             print("  " + log.replace("\n", "\n  "))
             wait_size(vm, g24, "after the reload to 24 px")
             expect_screen(vm, nord24, "the screen at 24 px")
+            msgs = [x for x in vm.sh("cat /tmp/notify.log").splitlines() if x.startswith("MSG ")]
+            last = [x for x in msgs if "RELOADING=1" in x][-1:]
+            after = msgs[msgs.index(last[0]):] if last else []
+            print("  systemd was told: " + "\n    ".join(after))
+            kftest.check(len(after) >= 3 and "STATUS=" in after[1] and "DejaVu Sans Mono 24px" in after[1]
+                         and after[-1].endswith(" READY=1|"),
+                         "not RELOADING=1, STATUS= with the 24 px font, READY=1: %r" % after, vm)
             alive(vm, want)
 
         def refused(text, extra, what):
@@ -194,6 +216,16 @@ def main():
             expect_screen(vm, nord16, "the screen at 16 px after Ctrl+0")
             alive(vm, want)
 
+        def too_big():
+            vm.sh("rm -f /tmp/size")
+            vm.sendkey("ctrl-equal")
+            wait_size(vm, g32, "after Ctrl+= (x2 of 16 px)")
+            expect_screen(vm, nord32, "the screen at 16 px zoomed x2 again")
+            refused("larger than the screen", "font-size=400\n", "the font too big for the screen")
+            vm.sendkey("ctrl-0")
+            wait_size(vm, g16, "after Ctrl+0 (16 px)")
+            expect_screen(vm, nord16, "the screen at 16 px after Ctrl+0")
+
         def dpms():
             vm.sh("printf '%s' >%s" % (conf(16, "nord", dpms=2), CONF))
             t0 = time.time()
@@ -221,7 +253,7 @@ def main():
             expect_screen(vm, nord24, "the screen at 24 px back on tty2")
             alive(vm, want)
 
-        for name, fn in zip(names, (palette, font, bad, bad_font, zoomed, dpms, away)):
+        for name, fn in zip(names, (palette, font, bad, bad_font, zoomed, too_big, dpms, away)):
             kftest.run_test(name, fn, vm)
 
     kftest.scenario(vm, "reload", names, run)
