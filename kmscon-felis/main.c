@@ -451,7 +451,6 @@ static int start_drm(struct kf_app *app)
 		.mode_height = c->mode.h,
 		.use_original_mode = c->use_original_mode,
 		.no_drm = !c->drm,
-		.dpms_timeout = c->dpms_timeout,
 		.rotation = (int)c->rotate,
 		.seat = c->seat,
 		.open_device = kf_console_open_device,
@@ -483,6 +482,10 @@ static int start_drm(struct kf_app *app)
 	if (kf_loop_quitting(app->loop))
 		return 0;
 	kf_log_phase("seat and input open");
+	/* Read after the wait for the VT: a reload in it (SIGHUP) may have changed it, and the output does not
+	 * exist yet for on_reload_timer to tell (the display never blanked). The other live keys are the
+	 * renderer's, which the reload reached. */
+	oc.dpms_timeout = c->dpms_timeout;
 	oc.device_ud = app->console;
 	r = kf_output_create(app->loop, app->render, &oc, &ocb, app, &app->output);
 	if (r < 0) {

@@ -26,6 +26,14 @@ kmscon-felis-replay --png of the same bytes, with the same font, size and palett
                   key: the screen is back (the replay) and does not blank again
   reload-away     tty1 in front, font-size=24 and SIGHUP, then back to tty2: the 24 px grid (stty size) and
                   the replay at 24 px
+  reload-storm    twice 200 SIGHUPs as fast as the guest's shell sends them (1-2 s; they coalesce into some 20
+                  reloads each), the file alternating 16 and 24 px, while the program writes 3 MB (after a first
+                  3 MB filled the scrollback): both processes alive, no error in the log, the last font (24 px)
+                  in force (stty size), the RSS after the second storm at most 1 MiB above the first's
+  reload-waiting  the program started again with --no-switchvt while tty1 is in front: it waits for tty2 (the
+                  seat is not ours yet); dpms-timeout=0 -> 2 and SIGHUP while it waits, then tty2 in front: the
+                  display blanks. The display was set up with the dpms-timeout read before the wait, so the
+                  reload said "applied dpms-timeout" and the display never blanked
 """
 # timeout: 300
 import sys
@@ -52,7 +60,9 @@ STREAM = ("\033[?25l\033]4;2;rgb:12/34/56\033\\\033[2J\033[H"
 PROG = ("trap 'stty size >/tmp/size.tmp; mv /tmp/size.tmp /tmp/size' WINCH\n"
         "echo $$ >/tmp/child.pid\n"
         "cat /tmp/stream.bin\n"
-        "while :; do sleep 1 & wait $!; done\n")
+        # reload-storm: output to parse while the reloads come (1 MiB as hex, about 3 MB)
+        "while :; do if [ -e /tmp/flood ]; then rm /tmp/flood; head -c 1048576 /dev/urandom | od -An -tx1; "
+        ": >/tmp/flood.done; fi; sleep 1 & wait $!; done\n")
 
 
 def conf(size, palette="default", extra="", dpms=0):
@@ -125,6 +135,14 @@ def wait_size(vm, grid, what):
     kftest.check(got == want, "stty size %s: %r, expected %r" % (what, got, want), vm)
 
 
+def start(vm, switchvt):
+    """Starts kmscon-felis on tty2 under kf-notify-run (systemd's part: what STATUS= says after a reload); kf.pid is
+    kmscon-felis itself (the shell execs it), not kf-notify-run."""
+    vm.sh("kf-notify-run -t 60 -- /bin/sh -c 'echo $$ >/tmp/kf.pid; exec kmscon-felis --backend=drm --vt=2 "
+          "%s --no-mouse --verbose --configdir=/tmp/kfconf --login -- /bin/sh /tmp/prog.sh' "
+          ">/tmp/notify.log 2>/tmp/kf.log </dev/null &" % switchvt)
+
+
 def main():
     if not (kftest.binary_available() and kftest.binary_available("kmscon-felis-replay")):
         kftest.skip("kmscon-felis or kmscon-felis-replay not built")
@@ -133,7 +151,7 @@ def main():
     vm = kftest.boot(gpu="virtio", name="reload", files={"/tmp/stream.bin": STREAM, "/tmp/prog.sh": PROG,
                                                          CONF: conf(16), "/usr/bin/kf-notify-run": helper})
     names = ["reload-palette", "reload-font", "reload-bad", "reload-bad-font", "reload-zoomed", "reload-too-big",
-             "reload-dpms", "reload-away"]
+             "reload-dpms", "reload-away", "reload-storm", "reload-waiting"]
 
     def run():
         g16, g24 = grid_of(vm, 16), grid_of(vm, 24)
@@ -149,10 +167,7 @@ def main():
         own = bytes((0x12, 0x34, 0x56))
         kftest.check(all(any(img.data[i:i + 3] == own for i in range(0, len(img.data), 3)) for img in (first, nord16)),
                      "the replay does not show colour 2 as the program set it (OSC 4)")
-        # kf.pid: kmscon-felis itself (the shell execs it), not kf-notify-run
-        vm.sh("kf-notify-run -t 60 -- /bin/sh -c 'echo $$ >/tmp/kf.pid; exec kmscon-felis --backend=drm --vt=2 "
-              "--switchvt --no-mouse --verbose --configdir=/tmp/kfconf --login -- /bin/sh /tmp/prog.sh' "
-              ">/tmp/notify.log 2>/tmp/kf.log </dev/null &")
+        start(vm, "--switchvt")
         vm.wait_file("/tmp/child.pid", timeout=60)
         expect_screen(vm, first, "the first screen (default palette, 16 px)")
         want = pids(vm)
@@ -253,7 +268,58 @@ def main():
             expect_screen(vm, nord24, "the screen at 24 px back on tty2")
             alive(vm, want)
 
-        for name, fn in zip(names, (palette, font, bad, bad_font, zoomed, too_big, dpms, away)):
+        def storm():
+            pid = pids(vm)[0]
+            rss = lambda: int(vm.sh("awk '/^VmRSS/ {print $2}' /proc/%s/status" % pid).strip())
+            errors = vm.sh("grep -c 'error' /tmp/kf.log", check=False)[1].strip()
+            # The file written whole (rename), as an editor does: one read half written is another case (a short
+            # read is refused).
+            script = ("i=0; while [ $i -lt 200 ]; do printf 'font-name=DejaVu Sans Mono\\nfont-size=%%d\\n"
+                      "palette=nord\\n' $((16 + i %% 2 * 8)) >%s.new; mv %s.new %s; kill -HUP %s; i=$((i + 1)); done"
+                      % (CONF, CONF, CONF, pid))
+
+            def flood(storm):
+                # the program's loop looks for /tmp/flood every second
+                vm.sh("rm -f /tmp/size /tmp/flood.done; : >/tmp/flood; sleep 1.5")
+                if storm:
+                    t0 = time.time()
+                    vm.sh(script, timeout=120)
+                    print("  200 SIGHUPs sent in %.1f s" % (time.time() - t0))
+                vm.wait_file("/tmp/flood.done", timeout=240)
+
+            # The first round fills the scrollback (10000 lines) and the second font's caches: what it takes
+            # stays (flat over 4 rounds, 22.6 MB, by hand); the second round must take nothing more.
+            flood(False)
+            flood(True)
+            before = rss()
+            flood(True)
+            log = hup(vm, "configuration reloaded")
+            n = vm.sh("grep -c 'configuration reloaded' /tmp/kf.log").strip()
+            print("  %s reloads in the log so far; the last: %s" % (n, log.splitlines()[-1]))
+            wait_size(vm, g24, "after the storm (24 px last)")
+            after = rss()
+            print("  RSS %d kB after the first storm, %d kB after the second" % (before, after))
+            kftest.check(after - before <= 1024, "RSS grew by %d kB over the second storm" % (after - before), vm)
+            now = vm.sh("grep -c 'error' /tmp/kf.log", check=False)[1].strip()
+            kftest.check(now == errors, "errors in the log during the storm: %s" % vm.sh(
+                "grep error /tmp/kf.log | tail -5", check=False)[1], vm)
+            alive(vm, want)
+
+        def waiting():
+            vm.sh("kill $(cat /tmp/kf.pid); while kill -0 $(cat /tmp/kf.pid) 2>/dev/null; do sleep 0.2; done")
+            vm.sh("chvt 1; rm -f /tmp/kf.pid; printf '%s' >%s" % (conf(16, "nord"), CONF))
+            start(vm, "--no-switchvt")
+            vm.wait_file("/tmp/kf.log", pattern="waiting for VT 2 to become active", timeout=30)
+            vm.sh("printf '%s' >%s" % (conf(16, "nord", dpms=2), CONF))
+            log = hup(vm, "configuration reloaded")
+            print("  " + log.replace("\n", "\n  "))
+            kftest.check("applied dpms-timeout" in log, "the reload did not apply dpms-timeout", vm)
+            t0 = time.time()
+            vm.sh("chvt 2")
+            vm.wait_file("/tmp/kf.log", pattern="display blanked", timeout=20)
+            print("  blanked %.1f s after tty2 came to the front" % (time.time() - t0))
+
+        for name, fn in zip(names, (palette, font, bad, bad_font, zoomed, too_big, dpms, away, storm, waiting)):
             kftest.run_test(name, fn, vm)
 
     kftest.scenario(vm, "reload", names, run)
