@@ -301,6 +301,18 @@ void kf_config_finish(struct kf_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 }
 
+/* Errors and warnings about the file kf_config_parse_text() is reading: the first FILE_DIAG_MAX are logged, the
+ * rest counted in one line at its end. A file may have 1 MiB of bad lines, 262 000 of them, logged at start and
+ * again on every reload (SIGHUP). */
+#define FILE_DIAG_MAX 20
+static unsigned int file_diags;
+
+/* Whether to log a diagnostic about line (0: the command line, always logged). */
+static bool diag(unsigned int line)
+{
+	return !line || ++file_diags <= FILE_DIAG_MAX;
+}
+
 /* Applies "key" / "key=value" / "no-key" from source name:line (line 0: the command line). */
 static int set_key(struct kf_config *cfg, const char *where, unsigned int line, const char *key, size_t klen,
 		   const char *value, bool quiet)
@@ -323,26 +335,29 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 		snprintf(at, sizeof(at), "%s", where);
 	if (!o) {
 		if (line) {
-			log_warn("%s:%u: unknown key '%.*s%s', ignored", where, line, kf_quote_len(key, klen), key,
-				 kf_quote_more(klen));
+			if (diag(line))
+				log_warn("%s:%u: unknown key '%.*s%s', ignored", where, line, kf_quote_len(key, klen),
+					 key, kf_quote_more(klen));
 			return 0;
 		}
 		log_err("%s: unknown option '--%.*s' (see --help)", where, (int)klen, key);
 		return -EINVAL;
 	}
 	if (o->flags & OPTF_IGNORED) {
-		if (!quiet)
+		if (!quiet && diag(line))
 			log_warn("%s: kmscon option '%.*s' has no effect in kmscon-felis, ignored", at, (int)klen,
 				 key);
 		return 0;
 	}
 	if (line && (o->flags & OPTF_CLI_ONLY)) {
-		log_warn("%s:%u: '%s' is a command-line option, ignored in a file", where, line, o->name);
+		if (diag(line))
+			log_warn("%s:%u: '%s' is a command-line option, ignored in a file", where, line, o->name);
 		return 0;
 	}
 	if (negate && value) {
-		log_err("%s: %s%.*s takes no value (expected %s%.*s or %s%s=off)", at, dash, (int)klen, key, dash,
-			(int)klen, key, dash, o->name);
+		if (diag(line))
+			log_err("%s: %s%.*s takes no value (expected %s%.*s or %s%s=off)", at, dash, (int)klen, key,
+				dash, (int)klen, key, dash, o->name);
 		return -EINVAL;
 	}
 	if (!line && (o->flags & OPTF_LOG_LEVEL) && !cfg->log_level_cli) {
@@ -353,7 +368,7 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 		cfg->log_level_cli = true;
 	}
 	int ret = kf_opt_parse(o, cfg, negate ? "off" : value, why, sizeof(why));
-	if (ret == -EINVAL) {
+	if (ret == -EINVAL && diag(line)) {
 		if (line)
 			log_err("%s:%u: %s: %s", where, line, o->name, why);
 		else
@@ -364,6 +379,7 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 
 int kf_config_set(struct kf_config *cfg, const char *key, const char *value)
 {
+	file_diags = 0; /* (its line 1 is no file's: never the cap of one read before) */
 	return set_key(cfg, "kf_config_set", 1, key, strlen(key), value, false);
 }
 
@@ -397,13 +413,15 @@ static int parse_line(struct kf_config *cfg, const char *name, unsigned int ln, 
 	if (!len)
 		return 0;
 	if (klen == 0 || (*v && *v != '=')) {
-		log_err("%s:%u: malformed line '%.*s%s' (expected key=value, key, no-key or a # comment)", name, ln,
-			kf_quote_len(s, len), s, kf_quote_more(len));
+		if (diag(ln))
+			log_err("%s:%u: malformed line '%.*s%s' (expected key=value, key, no-key or a # comment)",
+				name, ln, kf_quote_len(s, len), s, kf_quote_more(len));
 		return -EINVAL;
 	}
 	if (value && *value == '"' && !shell && !kf_opt_unquote(value)) {
-		log_err("%s:%u: malformed line: unterminated or misplaced quote (expected key=\"value\")", name,
-			ln);
+		if (diag(ln))
+			log_err("%s:%u: malformed line: unterminated or misplaced quote (expected key=\"value\")",
+				name, ln);
 		return -EINVAL;
 	}
 	return set_key(cfg, name, ln, s, klen, value, false);
@@ -417,6 +435,7 @@ int kf_config_parse_text(struct kf_config *cfg, const char *name, const char *te
 	char *line = malloc(len + 1);
 	if (!line)
 		return -ENOMEM;
+	file_diags = 0;
 	/* A byte order mark at the start (editors on Windows write one) is no part of the first line, as systemd
 	 * skips it: the line was malformed, and looked right in its error. */
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
@@ -428,17 +447,22 @@ int kf_config_parse_text(struct kf_config *cfg, const char *name, const char *te
 		memcpy(line, text + pos, n);
 		line[n] = '\0';
 		if (strlen(line) != n) {
-			log_err("%s:%u: malformed line: contains a NUL byte (expected text)", name, ln);
+			if (diag(ln))
+				log_err("%s:%u: malformed line: contains a NUL byte (expected text)", name, ln);
 			ret = -EINVAL;
 		} else {
 			int r = parse_line(cfg, name, ln, line);
-			/* Keep reading after an error so every bad line is reported at once. */
+			/* Keep reading after an error so every bad line is reported at once (up to FILE_DIAG_MAX). */
 			if (r < 0)
 				ret = r;
 		}
 		pos += n + 1;
 	}
 	free(line);
+	/* (an error when the file has one: at --silent a file of warnings says nothing) */
+	if (file_diags > FILE_DIAG_MAX)
+		kf_log_msg(ret < 0 ? KF_LOG_ERR : KF_LOG_WARN, LOG_TAG, __FILE__, __LINE__,
+			   "%s: %u more errors and warnings not shown", name, file_diags - FILE_DIAG_MAX);
 	return ret;
 }
 

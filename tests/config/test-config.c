@@ -824,6 +824,40 @@ static void test_issue(void)
 	kf_config_finish(&c);
 }
 
+/* A file of bad lines (1 MiB of them is allowed: 262 000 lines of "x y") logged every one, at start and on each
+ * reload (SIGHUP): 262 002 lines of log per reload. The first 20 are logged, then one line counts the rest; the
+ * result is the same error. */
+static void test_diagnostics_capped(void)
+{
+	struct kf_config c;
+	size_t len = 0;
+	char *text = malloc(1000 * 16);
+	for (int i = 0; i < 1000; i++)
+		len += (size_t)sprintf(text + len, i % 2 ? "x y\n" : "nosuchkey%d=1\n", i);
+	kf_config_init(&c);
+	capture_begin();
+	int ret = kf_config_parse_text(&c, "test.conf", text, len);
+	const char *log = capture_end();
+	int lines = 0;
+	for (const char *p = log; *p; p++)
+		lines += *p == '\n';
+	CHECK(ret == -EINVAL, "1000 bad lines: an error (ret %d)", ret);
+	CHECK(lines == 21, "1000 bad lines: %d lines logged, want 20 and one that counts the rest", lines);
+	CHECK(strstr(log, "test.conf:1:") && strstr(log, "test.conf:20:") && !strstr(log, "test.conf:21:"),
+	      "the first 20 named");
+	CHECK(strstr(log, "test.conf: 980 more errors and warnings not shown") != NULL, "the rest counted: %s",
+	      log + (strlen(log) > 200 ? strlen(log) - 200 : 0));
+	kf_config_finish(&c);
+	/* the count starts again with the next file */
+	kf_config_init(&c);
+	capture_begin();
+	ret = kf_config_parse_text(&c, "test2.conf", "x y\n", 4);
+	log = capture_end();
+	CHECK(ret == -EINVAL && strstr(log, "test2.conf:1:") && !strstr(log, "not shown"), "the next file: %s", log);
+	kf_config_finish(&c);
+	free(text);
+}
+
 int main(void)
 {
 	kf_log_init();
@@ -843,6 +877,7 @@ int main(void)
 	test_garbage();
 	test_log_lines_clean();
 	test_log_invisible();
+	test_diagnostics_capped();
 	if (failures)
 		printf("%d failures\n", failures);
 	return failures ? 1 : 0;
