@@ -796,8 +796,9 @@ while True:
 
 def t_reload():
     """SIGHUP (systemctl reload) reads the configuration again and applies what can change live, with the same
-    child running: a new palette is what OSC 4 reports; a broken file changes nothing and says file and line;
-    a key that needs a restart keeps its old value and says so."""
+    child running: a new palette is what OSC 4 reports; a broken file changes nothing and says file and line,
+    and so does a directory, a FIFO, /dev/zero or a 100 MiB file in its place; a key that needs a restart keeps
+    its old value and says so."""
     d = tempfile.mkdtemp(dir=TMP)
     conf = os.path.join(d, "kmscon-felis.conf")
     logpath = os.path.join(TMP, "reload.log")
@@ -860,6 +861,30 @@ def t_reload():
     got = red()
     if got != b"\033]4;1;rgb:dcdc/3232/2f2f\033\\":
         fail("a broken file changed the palette: got %r" % got)
+
+    # The file replaced by what is no configuration: each refused with its reason, nothing changed, and the
+    # FIFO (no writer) and /dev/zero read neither blocking the loop nor without end.
+    fifo = os.path.join(d, "fifo")
+    os.mkfifo(fifo)
+    big = os.path.join(d, "big")
+    with open(big, "wb") as f:
+        f.truncate(100 << 20)  # 100 MiB, sparse
+    for what, make, why in (("a directory", lambda: os.mkdir(conf), "is a directory"),
+                            ("a FIFO", lambda: os.symlink(fifo, conf), "a device, FIFO or socket"),
+                            ("/dev/zero", lambda: os.symlink("/dev/zero", conf), "a device, FIFO or socket"),
+                            ("a 100 MiB file", lambda: os.symlink(big, conf), "more than the 1048576")):
+        if os.path.isdir(conf) and not os.path.islink(conf):
+            os.rmdir(conf)
+        else:
+            os.unlink(conf)
+        make()
+        reload("kept the old configuration")
+        if why not in log_text().split("kept the old configuration")[-2]:
+            fail("%s: the refusal does not say %r: %r" % (what, why, log_text()))
+        got = red()
+        if got != b"\033]4;1;rgb:dcdc/3232/2f2f\033\\":
+            fail("%s changed the palette: got %r" % (what, got))
+    os.unlink(conf)
 
     write_conf("palette=solarized\nterm=vt100\n")
     reload("needs a restart")
