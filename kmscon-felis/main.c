@@ -30,6 +30,7 @@
 
 struct kf_app {
 	struct kf_config cfg;
+	bool profile; /* KMSCON_FELIS_PROFILE: time the reading, parsing, painting and presenting (benchmarks) */
 	struct kf_loop *loop;
 	struct kf_session *session;
 	struct kf_source *signals[2];
@@ -266,6 +267,7 @@ static int start_session(struct kf_app *app, int cols, int rows)
 	if (pause && *pause && kf_session_parse_read_pause(pause, &sc.read_pause_ns) < 0)
 		log_warn("KMSCON_FELIS_READ_PAUSE_US=%s ignored: want 0 to %u (microseconds)", pause,
 			 KF_SESSION_READ_PAUSE_MAX_US);
+	sc.profile = app->profile;
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output, .bell = on_bell,
 					  .clipboard = on_osc52, .clipboard_get = on_osc52_get, .notice = on_notice};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
@@ -293,19 +295,24 @@ static void log_stats_level(struct kf_app *app, enum kf_log_level level)
 	struct kf_session_stats st;
 	if (!app->session)
 		return; /* a display start-up that has not got that far */
+	char wall[64] = "", cpu[96] = "";
 	kf_session_stats(app->session, &st);
 	getrusage(RUSAGE_SELF, &ru);
+	if (app->profile) { /* the times are measured only then (kf_session_config.profile) */
+		snprintf(wall, sizeof(wall), " read_ms %llu parse_ms %llu", (unsigned long long)(st.read_ns / 1000000),
+			 (unsigned long long)(st.parse_ns / 1000000));
+		snprintf(cpu, sizeof(cpu), " read_cpu_ms %llu parse_cpu_ms %llu read_sys_cpu_ms %llu;",
+			 (unsigned long long)(st.read_cpu_ns / 1000000), (unsigned long long)(st.parse_cpu_ns / 1000000),
+			 (unsigned long long)(st.read_sys_cpu_ns / 1000000));
+	}
 	kf_log_msg(level, LOG_TAG, __FILE__, __LINE__,
 		   "pty: %llu bytes in %llu reads, %llu chunks parsed; cpu user %ld.%06ld s sys %ld.%06ld s; "
-		   "wakeups %llu read_ms %llu parse_ms %llu; csw voluntary %ld involuntary %ld; runq_ms %ld; "
-		   "read_cpu_ms %llu parse_cpu_ms %llu read_sys_cpu_ms %llu; minflt %ld majflt %ld; read_pauses %llu",
+		   "wakeups %llu%s; csw voluntary %ld involuntary %ld; runq_ms %ld;%s minflt %ld majflt %ld; "
+		   "read_pauses %llu",
 		   (unsigned long long)st.bytes, (unsigned long long)st.reads, (unsigned long long)st.outputs,
 		   (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
-		   (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups,
-		   (unsigned long long)(st.read_ns / 1000000), (unsigned long long)(st.parse_ns / 1000000),
-		   ru.ru_nvcsw, ru.ru_nivcsw, runqueue_ms(), (unsigned long long)(st.read_cpu_ns / 1000000),
-		   (unsigned long long)(st.parse_cpu_ns / 1000000), (unsigned long long)(st.read_sys_cpu_ns / 1000000),
-		   ru.ru_minflt, ru.ru_majflt, (unsigned long long)st.pauses);
+		   (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups, wall, ru.ru_nvcsw, ru.ru_nivcsw,
+		   runqueue_ms(), cpu, ru.ru_minflt, ru.ru_majflt, (unsigned long long)st.pauses);
 }
 
 static void log_stats(struct kf_app *app)
@@ -445,6 +452,7 @@ static int start_drm(struct kf_app *app)
 		.no_drm = !c->drm,
 		.dpms_timeout = c->dpms_timeout,
 		.rotation = (int)c->rotate,
+		.profile = app->profile,
 		.seat = c->seat,
 		.open_device = kf_console_open_device,
 		.close_device = kf_console_close_device,
@@ -677,6 +685,8 @@ int main(int argc, char **argv)
 	/* A child that closes its end must not kill us; write errors come back as EPIPE/EIO instead. */
 	signal(SIGPIPE, SIG_IGN);
 
+	const char *prof = getenv("KMSCON_FELIS_PROFILE");
+	app.profile = prof && *prof && strcmp(prof, "0");
 	app.loop = kf_loop_create();
 	if (!app.loop) {
 		log_err("cannot create the event loop: %s", strerror(errno));
