@@ -89,6 +89,12 @@ static void keep_old(const struct opt *o, struct kf_config *cur, struct kf_confi
 	swap_bytes((char *)cur + o->offset, (char *)next + o->offset, field_size(o));
 }
 
+/* Whether a reload gives option o its new value. */
+static bool live(const struct opt *o)
+{
+	return kf_config_key_is_live(o->name) && !(o->flags & OPTF_CLI_ONLY);
+}
+
 /* Appends ", name" (or "name" first) to buf, "..." once it is full. */
 static void add_name(char *buf, size_t size, const char *name)
 {
@@ -122,7 +128,7 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 		kf_opt_format(o, next, b, sizeof(b));
 		bool changed = strcmp(a, b) != 0;
 		/* Unchanged keys move too: the running program may hold pointers into cur (see the top). */
-		if (!kf_config_key_is_live(o->name) || (o->flags & OPTF_CLI_ONLY)) {
+		if (!live(o)) {
 			keep_old(o, cur, next);
 			if (changed)
 				add_name(restart, sizeof(restart), o->name);
@@ -133,4 +139,15 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 	if (restart[0])
 		log_notice("reload: %s changed but needs a restart (the old value stays in force)", restart);
 	return 0;
+}
+
+void kf_config_reload_cancel(struct kf_config *cur, struct kf_config *next)
+{
+	for (size_t i = 0; i < kf_opts_len; i++) {
+		const struct opt *o = &kf_opts[i];
+		if (kf_opt_is_option(o) && !live(o))
+			keep_old(o, cur, next); /* the same swap again: each side gets its own value back */
+	}
+	kf_config_finish(next);
+	kf_config_apply_log_level(cur);
 }

@@ -689,6 +689,11 @@ static void apply_log_level(const struct kf_config *cfg)
 		kf_log_set_level(KF_LOG_NOTICE);
 }
 
+void kf_config_apply_log_level(const struct kf_config *cfg)
+{
+	apply_log_level(cfg);
+}
+
 int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
 {
 	struct kf_config cli;

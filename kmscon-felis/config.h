@@ -220,6 +220,10 @@ int kf_config_parse(struct kf_config *cfg, int argc, char **argv);
  * and cur is untouched. Returns 0, -EINVAL or -ENOMEM. */
 int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, char **argv, char *applied,
 		     size_t size);
+/* Undoes a kf_config_reload that returned 0 when the program cannot apply it (a font that does not open, a
+ * keymap that does not compile), before cur is replaced: cur gets back every value it had, the same pointers
+ * (the session holds the login's argv and TERM), next is finished, and the log level is cur's again. */
+void kf_config_reload_cancel(struct kf_config *cur, struct kf_config *next);
 /* Whether the running program applies a new value of the key name on reload (main.c on_reload). */
 bool kf_config_key_is_live(const char *name);
 

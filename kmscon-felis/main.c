@@ -629,7 +629,7 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 	/* The font first: the one step that can still fail (a font file that will not open), and then nothing
 	 * has changed yet. */
 	if (app->render && has_key(applied, "font-") && (r = reload_font(app, &next)) < 0) {
-		kf_config_finish(&next);
+		kf_config_reload_cancel(&app->cfg, &next);
 		log_err("reload: kept the old configuration (the new font: %s)", strerror(-r));
 		goto out;
 	}

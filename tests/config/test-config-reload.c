@@ -80,6 +80,34 @@ static void test_bad_keeps_level(void)
 	kf_log_set_level(KF_LOG_ERR);
 }
 
+/* A reload the program cannot apply (a font that does not open, a keymap that does not compile) is undone:
+ * cur gets back every value and pointer it had (the session holds the login's argv and TERM: finishing next
+ * as it was freed them), next is finished, and the level the new file set is the old one again. */
+static void test_cancel(void)
+{
+	char *argv[] = {"kmscon-felis", "--configdir", dir, NULL};
+	struct kf_config cur, next;
+	char applied[128];
+
+	write_conf("palette=default\nterm=xterm-256color\nlogin=/bin/sh -l\nxkb-layout=us\n");
+	CHECK(kf_config_parse(&cur, 3, argv) == 0 && kf_log_get_level() == KF_LOG_NOTICE, "start");
+	char *term = cur.term, **login = cur.login_argv, *layout = cur.xkb_layout;
+
+	write_conf("palette=nord\nterm=vt100\nlogin=/bin/bash\nxkb-layout=de\ndebug\n");
+	CHECK(kf_config_reload(&cur, &next, 3, argv, applied, sizeof(applied)) == 0, "reload");
+	CHECK(!strcmp(applied, "debug, palette"), "applied '%s'", applied);
+	CHECK(kf_log_get_level() == KF_LOG_DEBUG, "the new file's level");
+	kf_config_reload_cancel(&cur, &next);
+	CHECK(cur.term == term && !strcmp(term, "xterm-256color"), "term back: %s", cur.term);
+	CHECK(cur.login_argv == login && !strcmp(login[0], "/bin/sh"), "login back: %s", cur.login_argv[0]);
+	CHECK(cur.xkb_layout == layout && !strcmp(layout, "us") && cur.palette == KF_PALETTE_DEFAULT,
+	      "keys back: %s", cur.xkb_layout);
+	CHECK(next.term == NULL && next.login_argv == NULL, "next finished");
+	CHECK(kf_log_get_level() == KF_LOG_NOTICE, "level back: %d", (int)kf_log_get_level());
+	kf_config_finish(&cur);
+	kf_log_set_level(KF_LOG_ERR);
+}
+
 static void test_live_keys(void)
 {
 	CHECK(kf_config_key_is_live("palette-red") && kf_config_key_is_live("grab-zoom-in") &&
@@ -99,6 +127,7 @@ int main(void)
 		return 1;
 	}
 	test_reload();
+	test_cancel();
 	test_live_keys();
 	test_bad_keeps_level();
 	char path[64];
