@@ -24,6 +24,8 @@ static const char *const live_keys[] = {
 	"font-name", "font-size", "font-engine", "font-file", /* the renderer's font (display only) */
 	"dpms-timeout",                /* the display's blanking timer */
 	"mouse", "natural-scrolling", "backspace-delete", "grab-", /* read per event through the config */
+	"xkb-model", "xkb-layout", "xkb-variant", "xkb-options", "xkb-keymap", /* compiled first, then swapped */
+	"xkb-repeat-delay", "xkb-repeat-rate",
 };
 
 bool kf_config_key_is_live(const char *name)

@@ -626,15 +626,23 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 			r == -EINVAL ? "the error is above" : strerror(-r));
 		goto out;
 	}
-	/* The font first: the one step that can still fail (a font file that will not open), and then nothing
-	 * has changed yet. */
+	/* The steps that can still fail, and then nothing has changed yet: the keymap is compiled (kept pending),
+	 * then the font is loaded (a file that will not open). A failure undoes the reload whole. */
+	if (app->console && (r = kf_console_keymap_prepare(app->console, &next)) < 0) {
+		kf_config_reload_cancel(&app->cfg, &next);
+		log_err("reload: kept the old configuration (the new keymap: %s)",
+			r == -EINVAL ? "does not compile" : strerror(-r));
+		goto out;
+	}
 	if (app->render && has_key(applied, "font-") && (r = reload_font(app, &next)) < 0) {
+		kf_console_keymap_commit(app->console, false);
 		kf_config_reload_cancel(&app->cfg, &next);
 		log_err("reload: kept the old configuration (the new font: %s)", strerror(-r));
 		goto out;
 	}
 	kf_config_finish(&app->cfg);
 	app->cfg = next; /* same address: the console and input keep their pointer */
+	kf_console_keymap_commit(app->console, true);
 	if (has_key(applied, "palette") || has_key(applied, "palette-"))
 		reload_palette(app);
 	if (has_key(applied, "bell") && app->bell) {

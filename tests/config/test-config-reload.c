@@ -95,13 +95,13 @@ static void test_cancel(void)
 
 	write_conf("palette=nord\nterm=vt100\nlogin=/bin/bash\nxkb-layout=de\ndebug\n");
 	CHECK(kf_config_reload(&cur, &next, 3, argv, applied, sizeof(applied)) == 0, "reload");
-	CHECK(!strcmp(applied, "debug, palette"), "applied '%s'", applied);
+	CHECK(!strcmp(applied, "debug, xkb-layout, palette"), "applied '%s'", applied);
 	CHECK(kf_log_get_level() == KF_LOG_DEBUG, "the new file's level");
 	kf_config_reload_cancel(&cur, &next);
 	CHECK(cur.term == term && !strcmp(term, "xterm-256color"), "term back: %s", cur.term);
 	CHECK(cur.login_argv == login && !strcmp(login[0], "/bin/sh"), "login back: %s", cur.login_argv[0]);
 	CHECK(cur.xkb_layout == layout && !strcmp(layout, "us") && cur.palette == KF_PALETTE_DEFAULT,
-	      "keys back: %s", cur.xkb_layout);
+	      "live keys back: %s", cur.xkb_layout);
 	CHECK(next.term == NULL && next.login_argv == NULL, "next finished");
 	CHECK(kf_log_get_level() == KF_LOG_NOTICE, "level back: %d", (int)kf_log_get_level());
 	kf_config_finish(&cur);
@@ -111,10 +111,12 @@ static void test_cancel(void)
 static void test_live_keys(void)
 {
 	CHECK(kf_config_key_is_live("palette-red") && kf_config_key_is_live("grab-zoom-in") &&
-		      kf_config_key_is_live("font-size") && kf_config_key_is_live("mouse"),
+		      kf_config_key_is_live("font-size") && kf_config_key_is_live("mouse") &&
+		      kf_config_key_is_live("xkb-layout") && kf_config_key_is_live("xkb-keymap") &&
+		      kf_config_key_is_live("xkb-repeat-rate"),
 	      "live keys");
 	CHECK(!kf_config_key_is_live("backend") && !kf_config_key_is_live("vt") && !kf_config_key_is_live("term") &&
-		      !kf_config_key_is_live("xkb-layout") && !kf_config_key_is_live("sb-size") &&
+		      !kf_config_key_is_live("xkb-compose-file") && !kf_config_key_is_live("sb-size") &&
 		      !kf_config_key_is_live("palettes") && !kf_config_key_is_live("login"),
 	      "restart-only keys");
 }

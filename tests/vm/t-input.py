@@ -38,6 +38,7 @@ def probe_files(build_dir):
             files[m.group(1)] = os.path.realpath(m.group(1))
     files["/tmp/mouse-app.sh"] = MOUSE_APP
     files["/tmp/zoom-app.sh"] = ZOOM_APP
+    files["/tmp/typed-app.sh"] = TYPED_APP
     return {k.lstrip("/"): v for k, v in files.items()}
 
 
@@ -311,13 +312,13 @@ def check_wheel_scrollback(vm, rows, ch, lines=3):
     print("    wheel without mouse reporting: %d lines back and forth" % lines)
 
 
-def start_console(vm, app, ready):
-    """Starts udev and kmscon-felis (built-in font, --verbose) on tty1 running the shell script APP, waits for
-    its log to match READY (e.g. its input devices counted); returns (width, height, cell width, cell height)
-    of its first frame."""
+def start_console(vm, app, ready, args=""):
+    """Starts udev and kmscon-felis (built-in font, --verbose, ARGS) on tty1 running the shell script APP, waits
+    for its log to match READY (e.g. its input devices counted); returns (width, height, cell width, cell
+    height) of its first frame."""
     vm.sh(UDEV, timeout=60)
-    vm.sh("kmscon-felis --font-engine=builtin --verbose --vt=1 --switchvt --login -- /bin/sh %s >/tmp/kf.log 2>&1 &"
-          % app)
+    vm.sh("kmscon-felis --font-engine=builtin --verbose --vt=1 --switchvt %s --login -- /bin/sh %s "
+          ">/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid" % (args, app))
     try:
         log = vm.wait_file("/tmp/kf.log", pattern=ready, timeout=60)
     except VMError as e:
@@ -423,6 +424,60 @@ def test_zoom(guest):
               % (full + (h // (2 * ch), w // (2 * cw), h // (3 * ch), w // (3 * cw)) + full))
 
 
+# The application of input-reload-layout: every byte typed, as it comes, into /tmp/typed.
+TYPED_APP = b"stty raw -echo; touch /tmp/typed-ready; exec cat >/tmp/typed\n"
+
+
+def reload_with(vm, conf, text):
+    """Writes CONF as the configuration file, sends SIGHUP and waits for a new log line holding TEXT."""
+    n = int(vm.sh("grep -c %r /tmp/kf.log; true" % text).strip() or 0)
+    vm.sh("printf '%s' >/tmp/kfconf/kmscon-felis.conf; kill -HUP $(cat /tmp/kf.pid)" % conf)
+    vm.wait_until(lambda: int(vm.sh("grep -c %r /tmp/kf.log; true" % text).strip() or 0) > n, timeout=20,
+                  interval=0.2, what="%r in the log after SIGHUP" % text)
+
+
+def typed_after(vm, qcode, want):
+    """Presses QCODE and waits for the application to have received WANT in all."""
+    vm.sendkey(qcode)
+    vm.wait_until(lambda: vm.sh("cat /tmp/typed; true") == want, timeout=20, interval=0.2,
+                  what="the application to have %r (has %r)" % (want, vm.sh("cat /tmp/typed; true")))
+
+
+def caps_led_on(vm):
+    leds = wait_led(vm, "capslock", "1")
+    if set(leds.values()) != {"1"}:
+        vm.fail("the Caps Lock LED is %s, want on" % leds)
+
+
+def test_reload_layout(guest):
+    """xkb-layout changed by a reload (SIGHUP, as systemctl reload) while the session runs: the same key types y
+    with us and z once xkb-layout=de is reloaded, the same application still reading; Caps Lock on before a
+    reload stays on (Z) with its LED; a layout that does not compile is refused (the log names the key and the
+    value, "kept the old configuration") and the keyboard stays de."""
+    with VM(guest, gpu="virtio", name="input-reload-layout") as vm:
+        vm.sh("mkdir -p /tmp/kfconf; printf 'xkb-layout=us\\n' >/tmp/kfconf/kmscon-felis.conf")
+        start_console(vm, "/tmp/typed-app.sh", "[1-9] keyboards", "--configdir=/tmp/kfconf")
+        vm.wait_file("/tmp/typed-ready", timeout=30)
+        typed_after(vm, "y", "y")
+        reload_with(vm, "xkb-layout=de\\n", "configuration reloaded")
+        if "applied xkb-layout" not in vm.sh("cat /tmp/kf.log"):
+            vm.fail("the reload does not name xkb-layout: %s" % vm.sh("tail -5 /tmp/kf.log"))
+        typed_after(vm, "y", "yz")
+        vm.sendkey("caps_lock")
+        caps_led_on(vm)
+        typed_after(vm, "y", "yzZ")
+        reload_with(vm, "xkb-layout=no-such-layout\\n", "kept the old configuration")
+        if "xkb-layout=no-such-layout" not in vm.sh("cat /tmp/kf.log"):
+            vm.fail("the refusal does not name the key and value: %s" % vm.sh("tail -8 /tmp/kf.log"))
+        typed_after(vm, "y", "yzZZ")
+        reload_with(vm, "xkb-layout=us\\n", "configuration reloaded")
+        caps_led_on(vm)
+        typed_after(vm, "y", "yzZZY")
+        vm.sendkey("caps_lock")
+        typed_after(vm, "y", "yzZZYy")
+        print("    us y, de z, Caps Z kept across two reloads, a broken layout refused, us y")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", action="append", default=[])
@@ -435,6 +490,7 @@ def main():
         ("input-usb-hotplug", test_usb_hotplug),
         ("input-rel-mouse", test_rel_mouse),
         ("input-zoom", test_zoom),
+        ("input-reload-layout", test_reload_layout),
     ]
     # The probe-based VT switch test is run only on request (--only input-vt-switch): the same acceptance
     # point (two instances, 200 switches, screen restored, no fd growth) is covered by console-vt-switch in
