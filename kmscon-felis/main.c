@@ -630,8 +630,8 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 	 * then the font is loaded (a file that will not open). A failure undoes the reload whole. */
 	if (app->console && (r = kf_console_keymap_prepare(app->console, &next)) < 0) {
 		kf_config_reload_cancel(&app->cfg, &next);
-		log_err("reload: kept the old configuration (the new keymap: %s)",
-			r == -EINVAL ? "does not compile" : strerror(-r));
+		log_err("reload: kept the old configuration (the new keymap %s%s)",
+			r == -EINVAL ? "does not compile" : "cannot be loaded: ", r == -EINVAL ? "" : strerror(-r));
 		goto out;
 	}
 	if (app->render && has_key(applied, "font-") && (r = reload_font(app, &next)) < 0) {
