@@ -861,6 +861,11 @@ def t_reload():
     if got != b"\033]4;1;rgb:dcdc/3232/2f2f\033\\":
         fail("a broken file changed the palette: got %r" % got)
 
+    # The keyboard keys are live (headless has no keyboard: taken, nothing to compile; the keymap itself is
+    # tested in test-input-reload.c and, on a display, tests/vm/t-input.py input-reload-layout).
+    write_conf("palette=solarized\nxkb-layout=de\nxkb-repeat-rate=30\n")
+    reload("applied xkb-layout, xkb-repeat-rate")
+
     write_conf("palette=solarized\nterm=vt100\n")
     reload("needs a restart")
     if "term" not in log_text().split("needs a restart")[-2].split("\n")[-1]:
