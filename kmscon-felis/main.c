@@ -614,7 +614,8 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 {
 	struct kf_app *app = ud;
 	struct kf_config next;
-	char applied[512];
+	/* Every live key, if all change at once: 46 names, about 800 bytes (has_key must not miss a cut one). */
+	char applied[1024];
 	(void)t;
 	if (kf_loop_quitting(app->loop))
 		return; /* systemd's stop sends SIGHUP right after SIGTERM (SendSIGHUP=yes) */
