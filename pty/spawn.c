@@ -1,11 +1,11 @@
 /* pty/spawn.c: opening a master and starting the child on its slave. See pty.h. */
 #include "pty/pty-internal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,17 +157,27 @@ int pty_init_termios(int master, unsigned char erase)
  * with what was listed so far closed. getdents64 straight into the stack: nothing allocates between fork and
  * exec. The directory's offsets are descriptor numbers, so closing what one read returned skips nothing in the
  * next. */
+/* A record of getdents64(2), as the kernel lays it out (struct linux_dirent64): libcs differ in whether and
+ * under which feature macros they declare struct dirent64. */
+struct kernel_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
 static bool close_listed(int first, int keep, long *calls)
 {
 	int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	++*calls;
 	if (dir < 0)
 		return false;
-	_Alignas(struct dirent64) char buf[4096];
+	_Alignas(struct kernel_dirent64) char buf[4096];
 	long n;
 	while (++*calls, (n = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0) {
 		for (long off = 0; off < n;) {
-			const struct dirent64 *e = (const struct dirent64 *)(buf + off);
+			const struct kernel_dirent64 *e = (const struct kernel_dirent64 *)(buf + off);
 			off += e->d_reclen;
 			int fd = 0;
 			const char *c = e->d_name;
