@@ -608,11 +608,13 @@ void grid__set_alt(struct grid *g, bool on, bool clear);
 /* grid-osc.c */
 void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
 		  size_t len);
-/* Sets the default colours (grid_config.colors: 258 entries, or NULL for xterm's). */
-void grid__palette_init(struct grid *g, const uint32_t *colors);
-void grid__palette_reset(struct grid *g, int idx);
 void grid__links_finish(struct grid *g);
 void grid__titles_finish(struct grid *g);
+/* grid-palette.c (its OSC functions for grid-osc.c: grid-palette.h). Sets the default colours
+ * (grid_config.colors: 258 entries, or NULL for xterm's). */
+void grid__palette_init(struct grid *g, const uint32_t *colors);
+/* Entry idx (0-255, 256-258 the default foreground, background, cursor) back to its default; -1: all. */
+void grid__palette_reset(struct grid *g, int idx);
 /* grid-colornames.c: the X11 colour name s[0..len) (any case, spaces ignored) as 0xRRGGBB. */
 bool grid__color_name(const char *s, size_t len, uint32_t *out);
 void grid__title_push(struct grid *g, int which);

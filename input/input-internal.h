@@ -2,6 +2,8 @@
 #ifndef INPUT_INPUT_INTERNAL_H
 #define INPUT_INPUT_INTERNAL_H
 
+#include <linux/input-event-codes.h>
+
 #include <xkbcommon/xkbcommon-compose.h>
 #include <xkbcommon/xkbcommon.h>
 
@@ -30,6 +32,17 @@ struct input_kbd {
 	xkb_led_index_t led_idx[3];  /* Num, Caps, Scroll */
 	unsigned leds;               /* last LED bits pushed to the devices */
 	char name[256];              /* input_keymap_name() */
+
+	/* Keys down in the xkb state, a bit per evdev code up to KEY_MAX: set by a press, cleared by its
+	 * release or a suspend. A new keymap (input_keymap_use) presses them again into its state. */
+	uint64_t held[KEY_CNT / 64];
+	/* The keys held when the keymap last changed, described under the keymap they were pressed with: their
+	 * release is described so (an application pairs a release with its press by key). Set by
+	 * input_keymap_use, an entry cleared by that key's release or press, all by a suspend. */
+	struct input_held_key {
+		uint32_t keycode, keysym, cp, unshifted, base;
+	} before[INPUT_HELD_MAX];
+	unsigned n_before;
 
 	/* Software repeat: set on a press of a repeating key, cleared by its release, another press,
 	 * or a suspend. */

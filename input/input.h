@@ -133,6 +133,32 @@ void input_inject_key(struct input *in, uint32_t keycode, bool pressed, uint64_t
 /* Feeds one pointer event as if a device sent it (tests); mods is filled from the keyboard state. */
 void input_inject_pointer(struct input *in, const struct input_pointer_event *ev);
 
+/* A keymap and key repeat compiled for input_keymap_use (a configuration reload), not yet in use. */
+struct input_keymap;
+
+/* The keys held at input_keymap_use whose release is described as their press was (with the old keymap): the
+ * first ones in key code order; a release of any other is described with the new keymap. */
+#define INPUT_HELD_MAX 32
+
+/* Compiles cfg's keymap as input_create does (names, keymap_file in a bounded child, else XKB_DEFAULT_*,
+ * etc_default_keyboard, etc_vconsole) but with no fallback to "us", and takes its repeat_delay_ms and
+ * repeat_interval_ms; cfg's compose and locale are not read (the compose table stays). With keymap false only
+ * the repeat is taken (the keymap in use stays). Changes nothing in in. Returns 0 and *out (the caller owns it:
+ * input_keymap_use or input_keymap_free), or -EINVAL when it does not compile (the reason logged, naming the
+ * names or the file), -ENOMEM, -ETIMEDOUT (a keymap file over its time bound), or why the keymap file does not
+ * open (-ENOENT...); *out is NULL then. cfg's strings are not kept. */
+int input_keymap_new(struct input *in, const struct input_config *cfg, bool keymap, struct input_keymap **out);
+/* Puts km in use for every keyboard of the seat, those open and those added later; takes ownership. With a new
+ * keymap: modifier keys held (Shift, Ctrl, AltGr) still count until released; Caps, Num and Scroll Lock stay
+ * as they were (and so do the LEDs); a lock key held across it changes nothing at its release; latched
+ * modifiers, a compose or dead-key sequence in progress and the locked layout (back to the first) are reset;
+ * a key repeating stops (its release comes once, as usual); the release of a key held across it is
+ * described as its press was (INPUT_HELD_MAX). The repeat delay and interval apply from the next repeat; a
+ * repeat turned off stops one in progress. */
+void input_keymap_use(struct input *in, struct input_keymap *km);
+/* Accepts NULL. */
+void input_keymap_free(struct input_keymap *km);
+
 /* The keymap in use, as "layout(variant)" names or "file:PATH"; owned by in, valid until destroy. */
 const char *input_keymap_name(const struct input *in);
 /* Which lock LEDs are lit: bit 0 Num, bit 1 Caps, bit 2 Scroll (libinput's enum libinput_led). */

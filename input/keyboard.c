@@ -136,44 +136,60 @@ static struct xkb_keymap *compile_names(struct xkb_context *ctx, const struct na
 	return xkb_keymap_new_from_names(ctx, &rn, XKB_KEYMAP_COMPILE_NO_FLAGS);
 }
 
-static struct xkb_keymap *compile_file(struct input_kbd *k, const char *path)
+/* What a keymap that does not compile leads to, for the warning: at start the console falls back to "us"; on a
+ * reload (strict) the keymap in use stays, which the caller says. */
+static const char *then(bool strict)
+{
+	return strict ? "" : "; using the 'us' layout";
+}
+
+/* Compiles the keymap file at path (first in a bounded child) and names it in name (256 bytes). Returns it, or
+ * NULL with *err set (-EINVAL, -ETIMEDOUT, -ENOMEM, or open's -errno) and the reason logged. */
+static struct xkb_keymap *compile_file(struct xkb_context *ctx, const char *path, char *name, bool strict,
+				       int *err)
 {
 	struct xkb_keymap *km;
 	FILE *f = open_file(path);
 	int r;
 
 	if (!f) {
-		input_log(4, "cannot open keymap file %s: %s; using the 'us' layout", path, open_error(errno));
+		*err = -errno;
+		input_log(4, "cannot open keymap file %s: %s%s", path, open_error(errno), then(strict));
 		return NULL;
 	}
-	r = input_try_keymap_file(k->ctx, path);
+	r = input_try_keymap_file(ctx, path);
 	if (r < 0) {
-		input_log(4, "keymap file %s %s; using the 'us' layout", path,
+		*err = r;
+		input_log(4, "keymap file %s %s%s", path,
 			  r == -EINVAL	  ? "does not compile (in at most " INPUT_STR(INPUT_KEYMAP_TRY_MEM_MB) " MiB)"
 			  : r == -ETIMEDOUT ? "does not compile in " INPUT_STR(INPUT_KEYMAP_TRY_MS) " ms"
 					    : "does not compile in " INPUT_STR(INPUT_KEYMAP_TRY_MEM_MB)
-					      " MiB (or crashed xkbcommon)");
+					      " MiB (or crashed xkbcommon)", then(strict));
 		fclose(f);
 		return NULL;
 	}
-	km = xkb_keymap_new_from_file(k->ctx, f, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS);
+	km = xkb_keymap_new_from_file(ctx, f, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS);
 	fclose(f);
+	*err = -EINVAL;
 	if (!km)
-		input_log(4, "keymap file %s does not compile; using the 'us' layout", path);
+		input_log(4, "keymap file %s does not compile%s", path, then(strict));
 	else
-		snprintf(k->name, sizeof(k->name), "file:%.240s", path);
+		snprintf(name, 256, "file:%.240s", path);
 	return km;
 }
 
-static void describe(struct input_kbd *k, const struct names *n)
+static void describe(char *name, const struct names *n)
 {
 	const char *layout = set(n->layout) ? n->layout : getenv("XKB_DEFAULT_LAYOUT");
 
-	snprintf(k->name, sizeof(k->name), "%.120s%s%.120s%s", set(layout) ? layout : "us",
+	snprintf(name, 256, "%.120s%s%.120s%s", set(layout) ? layout : "us",
 		 set(n->variant) ? "(" : "", set(n->variant) ? n->variant : "", set(n->variant) ? ")" : "");
 }
 
-static struct xkb_keymap *load_keymap(struct input_kbd *k, const struct input_config *cfg)
+/* The keymap cfg asks for, named in name (256 bytes). Not strict (at start), one that does not compile falls back
+ * to "us"; strict (a reload), it is NULL with *err set and the reason logged. */
+static struct xkb_keymap *load_keymap(struct xkb_context *ctx, const struct input_config *cfg, char *name,
+				      bool strict, int *err)
 {
 	struct names n = {0};
 	struct xkb_keymap *km = NULL;
@@ -184,8 +200,8 @@ static struct xkb_keymap *load_keymap(struct input_kbd *k, const struct input_co
 			 set(getenv("XKB_DEFAULT_VARIANT")) || set(getenv("XKB_DEFAULT_OPTIONS")));
 
 	if (set(cfg->keymap_file)) {
-		km = compile_file(k, cfg->keymap_file);
-		if (km)
+		km = compile_file(ctx, cfg->keymap_file, name, strict, err);
+		if (km || strict)
 			return km;
 		copy_name(n.layout, sizeof(n.layout), "us");
 	} else if (set(cfg->model) || set(cfg->layout) || set(cfg->variant) || set(cfg->options)) {
@@ -197,16 +213,19 @@ static struct xkb_keymap *load_keymap(struct input_kbd *k, const struct input_co
 		memset(&n, 0, sizeof(n));
 	}
 	if (!km) {
-		km = compile_names(k->ctx, &n);
-		describe(k, &n);
+		km = compile_names(ctx, &n);
+		describe(name, &n);
 	}
 	if (!km) {
-		input_log(4, "keymap model='%s' layout='%s' variant='%s' options='%s' does not compile; "
-			  "using the 'us' layout", n.model, n.layout, n.variant, n.options);
+		*err = -EINVAL;
+		input_log(4, "keymap model='%s' layout='%s' variant='%s' options='%s' does not compile%s", n.model,
+			  n.layout, n.variant, n.options, then(strict));
+		if (strict)
+			return NULL;
 		memset(&n, 0, sizeof(n));
 		copy_name(n.layout, sizeof(n.layout), "us");
-		km = compile_names(k->ctx, &n);
-		describe(k, &n);
+		km = compile_names(ctx, &n);
+		describe(name, &n);
 	}
 	return km;
 }
@@ -274,11 +293,29 @@ static void xkb_log(struct xkb_context *ctx, enum xkb_log_level level, const cha
 	input_log(input_xkb_prio(level), "xkbcommon: %s", line);
 }
 
+/* cfg's repeat in microseconds; a delay of 0 is no repeat. */
+static void repeat_of(const struct input_config *cfg, uint64_t *delay_usec, uint64_t *interval_usec)
+{
+	unsigned delay = cfg->repeat_delay_ms ? cfg->repeat_delay_ms : DEFAULT_REPEAT_DELAY_MS;
+	unsigned interval = cfg->repeat_interval_ms ? cfg->repeat_interval_ms : DEFAULT_REPEAT_INTERVAL_MS;
+
+	*delay_usec = cfg->repeat_delay_ms == UINT32_MAX ? 0 : (uint64_t)delay * 1000;
+	*interval_usec = (uint64_t)interval * 1000;
+}
+
+static void log_keymap(const struct input_kbd *k)
+{
+	if (!k->repeat_delay_usec)
+		input_log(6, "keymap %s, no key repeat", k->name);
+	else
+		input_log(6, "keymap %s, repeat after %u ms every %u ms", k->name,
+			  (unsigned)(k->repeat_delay_usec / 1000), (unsigned)(k->repeat_interval_usec / 1000));
+}
+
 int input_kbd_init(struct input_kbd *k, const struct input_config *cfg)
 {
 	struct xkb_rule_names us = {.layout = "us"};
-	unsigned delay = cfg->repeat_delay_ms ? cfg->repeat_delay_ms : DEFAULT_REPEAT_DELAY_MS;
-	unsigned interval = cfg->repeat_interval_ms ? cfg->repeat_interval_ms : DEFAULT_REPEAT_INTERVAL_MS;
+	int err;
 
 	memset(k, 0, sizeof(*k));
 	k->ctx = xkb_context_new(cfg->no_environment ? XKB_CONTEXT_NO_ENVIRONMENT_NAMES
@@ -286,7 +323,7 @@ int input_kbd_init(struct input_kbd *k, const struct input_config *cfg)
 	if (!k->ctx)
 		return -ENOMEM;
 	xkb_context_set_log_fn(k->ctx, xkb_log);
-	k->keymap = load_keymap(k, cfg);
+	k->keymap = load_keymap(k->ctx, cfg, k->name, false, &err);
 	k->us_keymap = xkb_keymap_new_from_names(k->ctx, &us, XKB_KEYMAP_COMPILE_NO_FLAGS);
 	if (!k->keymap || !k->us_keymap) {
 		input_log(3, "no keymap compiles, not even 'us': is xkb-data installed?");
@@ -300,14 +337,8 @@ int input_kbd_init(struct input_kbd *k, const struct input_config *cfg)
 	}
 	index_mods(k);
 	load_compose(k, cfg);
-	k->repeat_delay_usec = (uint64_t)delay * 1000;
-	k->repeat_interval_usec = (uint64_t)interval * 1000;
-	if (cfg->repeat_delay_ms == UINT32_MAX) {
-		k->repeat_delay_usec = 0; /* repeat off */
-		input_log(6, "keymap %s, no key repeat", k->name);
-	} else {
-		input_log(6, "keymap %s, repeat after %u ms every %u ms", k->name, delay, interval);
-	}
+	repeat_of(cfg, &k->repeat_delay_usec, &k->repeat_interval_usec);
+	log_keymap(k);
 	return 0;
 }
 
@@ -432,6 +463,51 @@ static void stop_repeat(struct input *in)
 		in->cb.arm_timer(in->ctx, 0);
 }
 
+static bool is_held(const struct input_kbd *k, uint32_t keycode)
+{
+	return keycode < KEY_CNT && ((k->held[keycode / 64] >> (keycode % 64)) & 1);
+}
+
+static void set_held(struct input_kbd *k, uint32_t keycode, bool down)
+{
+	if (keycode >= KEY_CNT)
+		return;
+	if (down)
+		k->held[keycode / 64] |= 1ull << (keycode % 64);
+	else
+		k->held[keycode / 64] &= ~(1ull << (keycode % 64));
+}
+
+/* The entry of keycode in k->before, taken out of it (into *out, when not NULL); false when there is none. */
+static bool take_before(struct input_kbd *k, uint32_t keycode, struct input_held_key *out)
+{
+	for (unsigned i = 0; i < k->n_before; i++) {
+		if (k->before[i].keycode != keycode)
+			continue;
+		if (out)
+			*out = k->before[i];
+		k->before[i] = k->before[--k->n_before];
+		return true;
+	}
+	return false;
+}
+
+/* A release of a key held across a keymap change: described as it was under the keymap it was pressed with. */
+static void describe_before(struct input_kbd *k, uint32_t keycode, struct input_key_event *ev)
+{
+	struct input_held_key h;
+
+	if (!take_before(k, keycode, &h))
+		return;
+	ev->keysym = h.keysym;
+	ev->cp = h.cp;
+	ev->unshifted = h.unshifted;
+	ev->base = h.base;
+	ev->utf8[0] = 0;
+	if (ev->cp)
+		xkb_keysym_to_utf8(ev->keysym, ev->utf8, sizeof(ev->utf8));
+}
+
 void input_kbd_key(struct input *in, uint32_t keycode, bool pressed, uint64_t time_usec)
 {
 	struct input_kbd *k = &in->kbd;
@@ -441,6 +517,11 @@ void input_kbd_key(struct input *in, uint32_t keycode, bool pressed, uint64_t ti
 	if (keycode > 0xffff)
 		return;
 	describe_key(k, keycode, &ev);
+	if (pressed)
+		take_before(k, keycode, NULL);
+	else
+		describe_before(k, keycode, &ev);
+	set_held(k, keycode, pressed);
 	ev.action = pressed ? INPUT_KEY_PRESS : INPUT_KEY_RELEASE;
 	if (pressed)
 		compose_key(k, &ev);
@@ -494,6 +575,8 @@ void input_kbd_reset(struct input *in)
 	stop_repeat(in);
 	if (k->compose)
 		xkb_compose_state_reset(k->compose);
+	memset(k->held, 0, sizeof(k->held));
+	k->n_before = 0;
 	if (!fresh)
 		return;
 	xkb_state_update_mask(fresh, 0, 0, locked, 0, 0, group);
@@ -516,4 +599,133 @@ unsigned input_leds(const struct input *in)
 const char *input_keymap_name(const struct input *in)
 {
 	return in->kbd.name;
+}
+
+/* ------------------------------------------------------------------------------ a new keymap (reload) */
+
+struct input_keymap {
+	struct xkb_keymap *keymap; /* NULL: the repeat only */
+	struct xkb_state *state;   /* made here, so that input_keymap_use cannot fail */
+	char name[256];
+	uint64_t repeat_delay_usec, repeat_interval_usec;
+};
+
+int input_keymap_new(struct input *in, const struct input_config *cfg, bool keymap, struct input_keymap **out)
+{
+	struct input_keymap *km = calloc(1, sizeof(*km));
+	int err = -ENOMEM;
+
+	*out = NULL;
+	if (!km)
+		return -ENOMEM;
+	repeat_of(cfg, &km->repeat_delay_usec, &km->repeat_interval_usec);
+	if (keymap) {
+		km->keymap = load_keymap(in->kbd.ctx, cfg, km->name, true, &err);
+		km->state = km->keymap ? xkb_state_new(km->keymap) : NULL;
+		if (!km->state) {
+			input_keymap_free(km);
+			return err;
+		}
+	}
+	*out = km;
+	return 0;
+}
+
+void input_keymap_free(struct input_keymap *km)
+{
+	if (!km)
+		return;
+	xkb_state_unref(km->state);
+	xkb_keymap_unref(km->keymap);
+	free(km);
+}
+
+/* The keys held now, described with the keymap in use, into k->before: those already there (held across an
+ * earlier change) keep the description of their press. */
+static void remember_held(struct input_kbd *k)
+{
+	struct input_held_key keep[INPUT_HELD_MAX];
+	unsigned n = 0;
+
+	for (uint32_t code = 0; code < KEY_CNT && n < INPUT_HELD_MAX; code++) {
+		struct input_key_event ev;
+		if (!is_held(k, code))
+			continue;
+		if (take_before(k, code, &keep[n])) {
+			n++;
+			continue;
+		}
+		describe_key(k, code, &ev);
+		keep[n++] = (struct input_held_key){code, ev.keysym, ev.cp, ev.unshifted, ev.base};
+	}
+	memcpy(k->before, keep, n * sizeof(keep[0]));
+	k->n_before = n;
+}
+
+/* The locked modifiers of the old state as a mask of the new keymap, modifier by name (Lock, Mod2...). */
+static xkb_mod_mask_t locked_mods_in(struct xkb_state *old, struct xkb_keymap *to)
+{
+	struct xkb_keymap *from = xkb_state_get_keymap(old);
+	xkb_mod_mask_t locked = xkb_state_serialize_mods(old, XKB_STATE_MODS_LOCKED), mask = 0;
+
+	for (xkb_mod_index_t i = 0; i < xkb_keymap_num_mods(from) && i < 32; i++) {
+		if (!((locked >> i) & 1))
+			continue;
+		xkb_mod_index_t j = xkb_keymap_mod_get_index(to, xkb_keymap_mod_get_name(from, i));
+		if (j != XKB_MOD_INVALID && j < 32)
+			mask |= 1u << j;
+	}
+	return mask;
+}
+
+/* The keys held (and the seeded modifiers) pressed again into the new state, so that a Shift still down
+ * counts; then the locks of the old state. Pressing a held lock key there locks it in the new state too, with
+ * nothing to undo at its release: the lock stays as it was at the change. */
+static void carry_state(struct input *in, struct xkb_state *fresh)
+{
+	struct input_kbd *k = &in->kbd;
+
+	for (uint32_t code = 0; code < KEY_CNT; code++) {
+		if (is_held(k, code))
+			xkb_state_update_key(fresh, code + 8, XKB_KEY_DOWN);
+	}
+	for (unsigned j = 0; j < in->n_seeds; j++) {
+		if (!is_held(k, in->seeds[j]))
+			xkb_state_update_key(fresh, in->seeds[j] + 8, XKB_KEY_DOWN);
+	}
+	xkb_state_update_mask(fresh, xkb_state_serialize_mods(fresh, XKB_STATE_MODS_DEPRESSED),
+			      xkb_state_serialize_mods(fresh, XKB_STATE_MODS_LATCHED),
+			      locked_mods_in(k->state, xkb_state_get_keymap(fresh)),
+			      xkb_state_serialize_layout(fresh, XKB_STATE_LAYOUT_DEPRESSED),
+			      xkb_state_serialize_layout(fresh, XKB_STATE_LAYOUT_LATCHED),
+			      xkb_state_serialize_layout(fresh, XKB_STATE_LAYOUT_LOCKED));
+}
+
+void input_keymap_use(struct input *in, struct input_keymap *km)
+{
+	struct input_kbd *k = &in->kbd;
+
+	k->repeat_delay_usec = km->repeat_delay_usec;
+	k->repeat_interval_usec = km->repeat_interval_usec;
+	if (!k->repeat_delay_usec)
+		stop_repeat(in);
+	if (km->keymap) {
+		/* The repeating key would go on as another character, or as the old one on the new keymap. */
+		stop_repeat(in);
+		if (k->compose)
+			xkb_compose_state_reset(k->compose); /* its keysyms came from the old keymap */
+		remember_held(k);
+		carry_state(in, km->state);
+		xkb_state_unref(k->state);
+		xkb_keymap_unref(k->keymap);
+		k->state = km->state;
+		k->keymap = km->keymap;
+		km->state = NULL;
+		km->keymap = NULL;
+		memcpy(k->name, km->name, sizeof(k->name));
+		index_mods(k);
+		input_update_leds(in, NULL);
+	}
+	log_keymap(k);
+	input_keymap_free(km);
 }

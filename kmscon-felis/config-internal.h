@@ -91,6 +91,8 @@ static inline bool kf_opt_is_option(const struct opt *o)
 int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, char *why, size_t why_size);
 /* Formats o's field of cfg as file text (see kf_config_format). */
 int kf_opt_format(const struct opt *o, const struct kf_config *cfg, char *buf, size_t size);
+/* Sets the logger's level from cfg's verbose, debug and silent (kf_config_parse; a cancelled reload). */
+void kf_config_apply_log_level(const struct kf_config *cfg);
 /* Frees o's heap-owned field in cfg (strings, login argv). */
 void kf_opt_free(const struct opt *o, struct kf_config *cfg);
 /* Unquotes a "..." value in place (backslash escapes \" and \\); returns false if the quote is unterminated

@@ -24,6 +24,8 @@ static const char *const live_keys[] = {
 	"font-name", "font-size", "font-engine", "font-file", /* the renderer's font (display only) */
 	"dpms-timeout",                /* the display's blanking timer */
 	"mouse", "natural-scrolling", "backspace-delete", "grab-", /* read per event through the config */
+	"xkb-model", "xkb-layout", "xkb-variant", "xkb-options", "xkb-keymap", /* compiled first, then swapped */
+	"xkb-repeat-delay", "xkb-repeat-rate",
 };
 
 bool kf_config_key_is_live(const char *name)
@@ -112,6 +114,12 @@ static bool same_value(const struct opt *o, const struct kf_config *a, const str
 	return same;
 }
 
+/* Whether a reload gives option o its new value. */
+static bool live(const struct opt *o)
+{
+	return kf_config_key_is_live(o->name) && !(o->flags & OPTF_CLI_ONLY);
+}
+
 /* Appends ", name" (or "name" first) to buf, "..." once it is full. */
 static void add_name(char *buf, size_t size, const char *name)
 {
@@ -127,15 +135,13 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 		     size_t size)
 {
 	char restart[512] = "";
-	/* kf_config_parse() sets the command line's level before it reads the file and the file's after: neither
-	 * may stay. A file that fails must not leave the level changed (verbose in the file, none on the command
-	 * line), nor one that parses but is then refused (a font that does not open, main.c): the caller sets the
-	 * new level once it commits (kf_config_apply_log_level). */
+	/* kf_config_parse() sets the command line's level before it reads the file: a file that then fails must
+	 * not leave the level changed (verbose in the file, none on the command line). */
 	enum kf_log_level level = kf_log_get_level();
 	applied[0] = '\0';
 	int ret = kf_config_parse(next, argc, argv);
-	kf_log_set_level(level);
 	if (ret != 0) {
+		kf_log_set_level(level);
 		kf_config_finish(next);
 		return ret < 0 ? ret : -EINVAL;
 	}
@@ -145,7 +151,7 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 			continue;
 		bool changed = !same_value(o, cur, next);
 		/* Unchanged keys move too: the running program may hold pointers into cur (see the top). */
-		if (!kf_config_key_is_live(o->name) || (o->flags & OPTF_CLI_ONLY)) {
+		if (!live(o)) {
 			keep_old(o, cur, next);
 			if (changed)
 				add_name(restart, sizeof(restart), o->name);
@@ -156,4 +162,15 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 	if (restart[0])
 		log_notice("reload: %s changed but needs a restart (the old value stays in force)", restart);
 	return 0;
+}
+
+void kf_config_reload_cancel(struct kf_config *cur, struct kf_config *next)
+{
+	for (size_t i = 0; i < kf_opts_len; i++) {
+		const struct opt *o = &kf_opts[i];
+		if (kf_opt_is_option(o) && !live(o))
+			keep_old(o, cur, next); /* the same swap again: each side gets its own value back */
+	}
+	kf_config_finish(next);
+	kf_config_apply_log_level(cur);
 }

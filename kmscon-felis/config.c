@@ -701,7 +701,7 @@ static int check(const struct kf_config *cfg)
 	return 0;
 }
 
-void kf_config_apply_log_level(const struct kf_config *cfg)
+static void apply_log_level(const struct kf_config *cfg)
 {
 	if (cfg->debug)
 		kf_log_set_level(KF_LOG_DEBUG);
@@ -711,6 +711,11 @@ void kf_config_apply_log_level(const struct kf_config *cfg)
 		kf_log_set_level(KF_LOG_ERR);
 	else
 		kf_log_set_level(KF_LOG_NOTICE);
+}
+
+void kf_config_apply_log_level(const struct kf_config *cfg)
+{
+	apply_log_level(cfg);
 }
 
 int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
@@ -750,7 +755,7 @@ int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
 		}
 		goto out;
 	}
-	kf_config_apply_log_level(&cli);
+	apply_log_level(&cli);
 	if (asprintf(&path, "%s/kmscon-felis.conf", cli.configdir) < 0) {
 		path = NULL;
 		ret = -ENOMEM;
@@ -762,7 +767,7 @@ int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
 	ret = parse_argv(cfg, argc, argv, true);
 	if (ret < 0)
 		goto out;
-	kf_config_apply_log_level(cfg);
+	apply_log_level(cfg);
 	ret = check(cfg);
 out:
 	free(path);

@@ -217,13 +217,13 @@ int kf_config_parse(struct kf_config *cfg, int argc, char **argv);
  * freed): replace cur with next (kf_config_finish(cur), then *cur = *next) and apply the live keys. Those that
  * changed are listed in applied ("palette, bell", "" for none; always NUL-terminated, "..." when cut); the
  * others that changed are logged as needing a restart. On error (logged with file and line) next is finished
- * and cur is untouched. The log level is left as it was in every case: the caller applies next's
- * (kf_config_apply_log_level) when it commits. Returns 0, -EINVAL or -ENOMEM. */
+ * and cur is untouched. Returns 0, -EINVAL or -ENOMEM. */
 int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, char **argv, char *applied,
 		     size_t size);
-/* Sets the logger's level from cfg's verbose, debug and silent (kf_config_parse does at start; after a reload
- * the caller does, once nothing can fail any more). */
-void kf_config_apply_log_level(const struct kf_config *cfg);
+/* Undoes a kf_config_reload that returned 0 when the program cannot apply it (a font that does not open, a
+ * keymap that does not compile), before cur is replaced: cur gets back every value it had, the same pointers
+ * (the session holds the login's argv and TERM), next is finished, and the log level is cur's again. */
+void kf_config_reload_cancel(struct kf_config *cur, struct kf_config *next);
 /* Whether the running program applies a new value of the key name on reload (main.c on_reload). */
 bool kf_config_key_is_live(const char *name);
 

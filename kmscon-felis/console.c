@@ -30,6 +30,9 @@ struct kf_console {
 	struct kf_seat *seat;
 	const struct kf_input_module *mod; /* loaded with the keymap, after the first frame */
 	struct kf_input_glue *input;
+	/* A reload's keymap, compiled and not yet in use: set by kf_console_keymap_prepare, taken by
+	 * kf_console_keymap_commit. */
+	struct input_keymap *keymap_pending;
 	bool input_started;
 	bool suspended;
 	int cols, rows, cell_w, cell_h;
@@ -240,10 +243,29 @@ int kf_console_start_input(struct kf_console *c)
 	return 0;
 }
 
+int kf_console_keymap_prepare(struct kf_console *c, const struct kf_config *next)
+{
+	kf_console_keymap_commit(c, false);
+	/* No glue yet (the module loads after the first frame): it will be made from the configuration then in
+	 * force, the new one. */
+	if (!c->input)
+		return 0;
+	return c->mod->keymap_prepare(c->input, c->cfg, next, &c->keymap_pending);
+}
+
+void kf_console_keymap_commit(struct kf_console *c, bool use)
+{
+	if (!c || !c->keymap_pending)
+		return;
+	c->mod->keymap_done(c->input, c->keymap_pending, use);
+	c->keymap_pending = NULL;
+}
+
 void kf_console_destroy(struct kf_console *c)
 {
 	if (!c)
 		return;
+	kf_console_keymap_commit(c, false);
 	if (c->input)
 		c->mod->destroy(c->input); /* closes the input devices through the seat */
 	kf_seat_destroy(c->seat);

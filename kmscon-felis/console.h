@@ -31,6 +31,14 @@ int kf_console_load_keymap(struct kf_console *c);
 /* Compiles the keymap if not done yet and starts libinput (now if the seat is ours, else at its next enable);
  * nothing the second time. Returns 0 or -errno (logged). */
 int kf_console_start_input(struct kf_console *c);
+/* A reload's keyboard keys, in two steps (main.c on_reload_timer): prepare compiles next's keymap and repeat
+ * (when they differ from the configuration in force) and keeps them pending, changing nothing; returns 0, or
+ * -errno with the keys, their values and the reason logged (the old keymap stays). Before the keymap was first
+ * loaded (the first frame) there is nothing to compile: the keymap will be made from the configuration in force
+ * then. commit puts the pending keymap in use on every keyboard (use) or drops it; accepts NULL and nothing
+ * pending. next is not kept. */
+int kf_console_keymap_prepare(struct kf_console *c, const struct kf_config *next);
+void kf_console_keymap_commit(struct kf_console *c, bool use);
 /* Accepts NULL. Closes the input devices and the seat (destroy the output first: it closes its cards through
  * the seat). */
 void kf_console_destroy(struct kf_console *c);

@@ -694,15 +694,7 @@ int kf_input_glue_create(struct kf_loop *loop, const struct kf_config *cfg, cons
 			 void *ud, struct kf_input_glue **out)
 {
 	struct kf_input_glue *g = calloc(1, sizeof(*g));
-	struct input_config ic = {
-		.model = cfg->xkb_model, .layout = cfg->xkb_layout, .variant = cfg->xkb_variant,
-		.options = cfg->xkb_options, .keymap_file = cfg->xkb_keymap,
-		.compose_file = cfg->xkb_compose_file,
-		/* A delay of 0 is no repeat, as in kmscon (a zero timer is a disarmed one); input/ reads 0 as
-		 * "its default". */
-		.repeat_delay_ms = cfg->xkb_repeat_delay ? cfg->xkb_repeat_delay : UINT32_MAX,
-		.repeat_interval_ms = cfg->xkb_repeat_rate,
-	};
+	struct input_config ic;
 	struct input_callbacks cb = {.key = on_key, .pointer = on_pointer, .open_device = open_device,
 				     .close_device = close_device, .arm_timer = arm_repeat};
 
@@ -718,6 +710,7 @@ int kf_input_glue_create(struct kf_loop *loop, const struct kf_config *cfg, cons
 	g->edge = kf_loop_add_timer(loop, edge_scroll, g);
 	if (!g->repeat || !g->edge)
 		goto err;
+	kf_input_config_of(cfg, &ic);
 	g->in = input_create(&ic, &cb, g);
 	if (!g->in)
 		goto err;

@@ -21,6 +21,8 @@
 
 struct grid;
 struct input;
+struct input_config;
+struct input_keymap;
 struct kf_config;
 struct kf_loop;
 
@@ -72,6 +74,18 @@ void kf_input_glue_set_geometry(struct kf_input_glue *g, int width, int height, 
 /* The child wrote something: the view returns to the bottom of the scrollback (not while the left button of a
  * selection is held: a press or a drag in the history). */
 void kf_input_glue_output(struct kf_input_glue *g);
+
+/* A configuration reload, in two steps so that nothing changes unless all of it can (main.c on_reload_timer):
+ * prepare compiles next's keymap (when an xkb-model, -layout, -variant, -options or -keymap value differs from
+ * old's, the configuration in use) and takes its repeat, changing nothing; done then puts it in use on every
+ * keyboard (use) or drops it. See input_keymap_use for held keys, locks, compose and repeat. Neither old nor next
+ * is kept. Returns 0 and *out (NULL when no keyboard key changed; owned by the caller until done, which takes
+ * it and accepts NULL), or -errno with the keys, their values and the reason logged. */
+int kf_input_glue_keymap_prepare(struct kf_input_glue *g, const struct kf_config *old, const struct kf_config *next,
+				 struct input_keymap **out);
+void kf_input_glue_keymap_done(struct kf_input_glue *g, struct input_keymap *km, bool use);
+/* cfg's keyboard keys as input/ takes them (strings not copied: valid while cfg is). */
+void kf_input_config_of(const struct kf_config *cfg, struct input_config *ic);
 
 /* The input/ object, owned by the glue (tests inject keys through it). */
 struct input *kf_input_glue_input(struct kf_input_glue *g);

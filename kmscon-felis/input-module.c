@@ -13,4 +13,6 @@ const struct kf_input_module kf_input_module = {
 	.resume = kf_input_glue_resume,
 	.set_geometry = kf_input_glue_set_geometry,
 	.output = kf_input_glue_output,
+	.keymap_prepare = kf_input_glue_keymap_prepare,
+	.keymap_done = kf_input_glue_keymap_done,
 };

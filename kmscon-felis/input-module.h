@@ -20,7 +20,7 @@
 /* The one symbol the module exports for the program: a struct kf_input_module. */
 #define KF_INPUT_MODULE_SYMBOL "kf_input_module"
 /* Bumped when struct kf_input_module or input-glue.h changes: a stale module is refused. */
-#define KF_INPUT_MODULE_VERSION 2
+#define KF_INPUT_MODULE_VERSION 3
 
 /* input-glue.h's functions, through the module. */
 struct kf_input_module {
@@ -33,6 +33,9 @@ struct kf_input_module {
 	void (*resume)(struct kf_input_glue *g);
 	void (*set_geometry)(struct kf_input_glue *g, int width, int height, int cell_width, int cell_height);
 	void (*output)(struct kf_input_glue *g);
+	int (*keymap_prepare)(struct kf_input_glue *g, const struct kf_config *old, const struct kf_config *next,
+			      struct input_keymap **out);
+	void (*keymap_done)(struct kf_input_glue *g, struct input_keymap *km, bool use);
 };
 
 /* Loads the module (once; later calls return the same table). Returns 0 and *out (owned by the program until

@@ -30,6 +30,7 @@
 
 struct kf_app {
 	struct kf_config cfg;
+	bool profile; /* KMSCON_FELIS_PROFILE: time the reading, parsing, painting and presenting (benchmarks) */
 	struct kf_loop *loop;
 	struct kf_session *session;
 	struct kf_source *signals[2];
@@ -267,6 +268,7 @@ static int start_session(struct kf_app *app, int cols, int rows)
 	if (pause && *pause && kf_session_parse_read_pause(pause, &sc.read_pause_ns) < 0)
 		log_warn("KMSCON_FELIS_READ_PAUSE_US=%s ignored: want 0 to %u (microseconds)", pause,
 			 KF_SESSION_READ_PAUSE_MAX_US);
+	sc.profile = app->profile;
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output, .bell = on_bell,
 					  .clipboard = on_osc52, .clipboard_get = on_osc52_get, .notice = on_notice};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
@@ -294,19 +296,24 @@ static void log_stats_level(struct kf_app *app, enum kf_log_level level)
 	struct kf_session_stats st;
 	if (!app->session)
 		return; /* a display start-up that has not got that far */
+	char wall[64] = "", cpu[96] = "";
 	kf_session_stats(app->session, &st);
 	getrusage(RUSAGE_SELF, &ru);
+	if (app->profile) { /* the times are measured only then (kf_session_config.profile) */
+		snprintf(wall, sizeof(wall), " read_ms %llu parse_ms %llu", (unsigned long long)(st.read_ns / 1000000),
+			 (unsigned long long)(st.parse_ns / 1000000));
+		snprintf(cpu, sizeof(cpu), " read_cpu_ms %llu parse_cpu_ms %llu read_sys_cpu_ms %llu;",
+			 (unsigned long long)(st.read_cpu_ns / 1000000), (unsigned long long)(st.parse_cpu_ns / 1000000),
+			 (unsigned long long)(st.read_sys_cpu_ns / 1000000));
+	}
 	kf_log_msg(level, LOG_TAG, __FILE__, __LINE__,
 		   "pty: %llu bytes in %llu reads, %llu chunks parsed; cpu user %ld.%06ld s sys %ld.%06ld s; "
-		   "wakeups %llu read_ms %llu parse_ms %llu; csw voluntary %ld involuntary %ld; runq_ms %ld; "
-		   "read_cpu_ms %llu parse_cpu_ms %llu read_sys_cpu_ms %llu; minflt %ld majflt %ld; read_pauses %llu",
+		   "wakeups %llu%s; csw voluntary %ld involuntary %ld; runq_ms %ld;%s minflt %ld majflt %ld; "
+		   "read_pauses %llu",
 		   (unsigned long long)st.bytes, (unsigned long long)st.reads, (unsigned long long)st.outputs,
 		   (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
-		   (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups,
-		   (unsigned long long)(st.read_ns / 1000000), (unsigned long long)(st.parse_ns / 1000000),
-		   ru.ru_nvcsw, ru.ru_nivcsw, runqueue_ms(), (unsigned long long)(st.read_cpu_ns / 1000000),
-		   (unsigned long long)(st.parse_cpu_ns / 1000000), (unsigned long long)(st.read_sys_cpu_ns / 1000000),
-		   ru.ru_minflt, ru.ru_majflt, (unsigned long long)st.pauses);
+		   (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups, wall, ru.ru_nvcsw, ru.ru_nivcsw,
+		   runqueue_ms(), cpu, ru.ru_minflt, ru.ru_majflt, (unsigned long long)st.pauses);
 }
 
 static void log_stats(struct kf_app *app)
@@ -452,6 +459,7 @@ static int start_drm(struct kf_app *app)
 		.use_original_mode = c->use_original_mode,
 		.no_drm = !c->drm,
 		.rotation = (int)c->rotate,
+		.profile = app->profile,
 		.seat = c->seat,
 		.open_device = kf_console_open_device,
 		.close_device = kf_console_close_device,
@@ -617,7 +625,8 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 {
 	struct kf_app *app = ud;
 	struct kf_config next;
-	char applied[512];
+	/* Every live key, if all change at once: 46 names, about 800 bytes (has_key must not miss a cut one). */
+	char applied[1024];
 	(void)t;
 	if (kf_loop_quitting(app->loop))
 		return; /* systemd's stop sends SIGHUP right after SIGTERM (SendSIGHUP=yes) */
@@ -629,18 +638,26 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 			r == -EINVAL ? "the error is above" : strerror(-r));
 		goto out;
 	}
-	/* The font first: the one step that can still fail (a font file that will not open, cells larger than
-	 * the screen), and then nothing has changed yet. */
+	/* The steps that can still fail, and then nothing has changed yet: the keymap is compiled (kept pending),
+	 * then the font is loaded (a file that will not open, cells larger than the screen). A failure undoes the
+	 * reload whole. */
+	if (app->console && (r = kf_console_keymap_prepare(app->console, &next)) < 0) {
+		kf_config_reload_cancel(&app->cfg, &next);
+		log_err("reload: kept the old configuration (the new keymap %s%s)",
+			r == -EINVAL ? "does not compile" : "cannot be loaded: ", r == -EINVAL ? "" : strerror(-r));
+		goto out;
+	}
 	bool font = app->render && has_key(applied, "font-");
 	if (font && (r = reload_font(app, &next)) < 0) {
-		kf_config_finish(&next);
+		kf_console_keymap_commit(app->console, false);
+		kf_config_reload_cancel(&app->cfg, &next);
 		log_err("reload: kept the old configuration (the new font: %s)",
 			r == -ERANGE ? "its cells are larger than the screen at the zoom in force" : strerror(-r));
 		goto out;
 	}
 	kf_config_finish(&app->cfg);
 	app->cfg = next; /* same address: the console and input keep their pointer */
-	kf_config_apply_log_level(&app->cfg); /* not before: a refused font above keeps the old level too */
+	kf_console_keymap_commit(app->console, true);
 	if (font && app->ready) {
 		/* systemctl status named the old font until a restart */
 		char desc[160];
@@ -697,6 +714,8 @@ int main(int argc, char **argv)
 	/* A child that closes its end must not kill us; write errors come back as EPIPE/EIO instead. */
 	signal(SIGPIPE, SIG_IGN);
 
+	const char *prof = getenv("KMSCON_FELIS_PROFILE");
+	app.profile = prof && *prof && strcmp(prof, "0");
 	app.loop = kf_loop_create();
 	if (!app.loop) {
 		log_err("cannot create the event loop: %s", strerror(errno));

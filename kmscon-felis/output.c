@@ -58,6 +58,8 @@ struct kf_output {
 	uint64_t frames;                  /* frames rendered */
 	uint64_t render_ns, present_ns;   /* CLOCK_MONOTONIC time painting the canvas / in drm_backend_present */
 	uint64_t render_cpu_ns, present_cpu_ns; /* the same in this thread's CPU time */
+	bool profile;                     /* render_ns..present_cpu_ns measured (KMSCON_FELIS_PROFILE): 0 otherwise */
+	uint64_t frame_cpu_ns;            /* frames' CPU time, painting and presenting (whenever it is read) */
 	uint64_t pixels_painted;          /* canvas pixels repainted (the area of the rectangles painted) */
 	uint64_t sync_holds;              /* 2026 holds started */
 	uint64_t sync_timeouts;           /* 2026 holds ended by the timeout, not by the application */
@@ -362,7 +364,11 @@ static void render_frame(struct kf_output *o)
 	struct kf_render_rect rects[MAX_RECTS];
 	struct drm_box boxes[MAX_RECTS];
 	struct drm_canvas c;
-	uint64_t t0 = kf_loop_now_ns(), t1, cpu0 = kf_thread_cpu_ns(), cpu1, cpu2, cost;
+	/* The frame's CPU time paces the next frame (FRAME_COST_FACTOR): two reads of the thread's CPU clock a
+	 * frame. The split into painting and presenting, and their wall times, only when profiling. */
+	const bool prof = o->profile;
+	uint64_t t0 = prof ? kf_loop_now_ns() : 0, t1 = 0, cpu0 = o->cost_factor || prof ? kf_thread_cpu_ns() : 0;
+	uint64_t cpu1 = 0, cpu2, cost;
 	bool full;
 	int n;
 
@@ -403,10 +409,12 @@ static void render_frame(struct kf_output *o)
 		boxes[i] = (struct drm_box){rects[i].x, rects[i].y, rects[i].w, rects[i].h};
 		o->pixels_painted += (uint64_t)rects[i].w * (uint64_t)rects[i].h;
 	}
-	t1 = kf_loop_now_ns();
-	cpu1 = kf_thread_cpu_ns();
-	o->render_ns += t1 - t0;
-	o->render_cpu_ns += cpu1 - cpu0;
+	if (prof) {
+		t1 = kf_loop_now_ns();
+		cpu1 = kf_thread_cpu_ns();
+		o->render_ns += t1 - t0;
+		o->render_cpu_ns += cpu1 - cpu0;
+	}
 	if (!o->frames)
 		kf_log_phase("first frame: painted");
 	if ((n > 0 || o->full) && !o->flips_before_first) {
@@ -423,15 +431,18 @@ static void render_frame(struct kf_output *o)
 	o->activity = false;
 	if (!o->frames)
 		kf_log_phase("first frame: committed");
+	uint64_t end = kf_loop_now_ns();
 	/* the flash's time runs from the first frame that shows it (flash.h) */
-	if (o->flash.on && !failed && (n > 0 || o->full) && kf_flash_shown(&o->flash, t1))
-		kf_timer_arm(o->flash_timer, o->flash.due_ns > t1 ? o->flash.due_ns - t1 : 1, 0);
-	t0 = kf_loop_now_ns();
-	o->present_ns += t0 - t1;
-	cpu2 = kf_thread_cpu_ns();
-	o->present_cpu_ns += cpu2 - cpu1;
+	if (o->flash.on && !failed && (n > 0 || o->full) && kf_flash_shown(&o->flash, end))
+		kf_timer_arm(o->flash_timer, o->flash.due_ns > end ? o->flash.due_ns - end : 1, 0);
+	cpu2 = cpu0 ? kf_thread_cpu_ns() : 0;
+	if (prof) {
+		o->present_ns += end - t1;
+		o->present_cpu_ns += cpu2 - cpu1;
+	}
+	o->frame_cpu_ns += cpu2 - cpu0;
 	cost = o->cost_factor * (cpu2 - cpu0);
-	o->next_frame_ns = t0 + (cost < MAX_FRAME_DELAY_NS ? cost : MAX_FRAME_DELAY_NS);
+	o->next_frame_ns = end + (cost < MAX_FRAME_DELAY_NS ? cost : MAX_FRAME_DELAY_NS);
 	/* (a failed paint's full repaint is the next frame's, which it asks for) */
 	o->full = failed;
 	o->requested = failed;
@@ -492,6 +503,7 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 	o->ud = ud;
 	o->full = true;
 	kf_blink_init(&o->blink);
+	o->profile = cfg->profile;
 	o->cost_factor = FRAME_COST_FACTOR;
 	if (getenv("KMSCON_FELIS_FRAME_COST_FACTOR"))
 		o->cost_factor = (unsigned)strtoul(getenv("KMSCON_FELIS_FRAME_COST_FACTOR"), NULL, 10) % 1000;
@@ -657,20 +669,23 @@ void kf_output_resume(struct kf_output *o)
 void kf_output_log_stats(const struct kf_output *o)
 {
 	struct drm_backend_stats s;
+	char split[160] = "";
 
 	drm_backend_get_stats(o->drm, &s);
+	if (o->profile)
+		snprintf(split, sizeof(split), " render_ms=%llu present_ms=%llu render_cpu_ms=%llu present_cpu_ms=%llu",
+			 (unsigned long long)(o->render_ns / 1000000), (unsigned long long)(o->present_ns / 1000000),
+			 (unsigned long long)(o->render_cpu_ns / 1000000),
+			 (unsigned long long)(o->present_cpu_ns / 1000000));
 	log_notice("frames: rendered=%llu presents=%llu commits=%llu flips=%llu modesets=%llu watchdog=%llu "
 		   "fast_flips=%llu pixels_copied=%llu outputs=%u cards=%u refresh_mhz=%u sync_holds=%llu "
-		   "sync_timeouts=%llu render_ms=%llu present_ms=%llu pixels_painted=%llu paced=%llu mono_ms=%llu "
-		   "render_cpu_ms=%llu present_cpu_ms=%llu%s%s",
+		   "sync_timeouts=%llu pixels_painted=%llu paced=%llu mono_ms=%llu frame_cpu_ms=%llu%s%s%s",
 		   (unsigned long long)o->frames, (unsigned long long)s.presents, (unsigned long long)s.commits,
 		   (unsigned long long)s.flips, (unsigned long long)s.modesets,
 		   (unsigned long long)s.watchdog_fires, (unsigned long long)s.fast_flips,
 		   (unsigned long long)s.pixels_copied, s.outputs, s.cards, s.refresh_mhz,
 		   (unsigned long long)o->sync_holds, (unsigned long long)o->sync_timeouts,
-		   (unsigned long long)(o->render_ns / 1000000), (unsigned long long)(o->present_ns / 1000000),
 		   (unsigned long long)o->pixels_painted, (unsigned long long)o->paced,
-		   (unsigned long long)(kf_loop_now_ns() / 1000000),
-		   (unsigned long long)(o->render_cpu_ns / 1000000), (unsigned long long)(o->present_cpu_ns / 1000000),
-		   s.legacy ? " legacy" : "", s.fbdev ? " fbdev" : "");
+		   (unsigned long long)(kf_loop_now_ns() / 1000000), (unsigned long long)(o->frame_cpu_ns / 1000000),
+		   split, s.legacy ? " legacy" : "", s.fbdev ? " fbdev" : "");
 }

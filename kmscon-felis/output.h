@@ -34,6 +34,9 @@ struct kf_output_config {
 	bool legacy;                      /* force the legacy KMS API (KMSCON_FELIS_DRM_LEGACY=1 does too) */
 	bool no_drm;                      /* --no-drm: only a framebuffer device (/dev/fbN), no DRM card */
 	int rotation;                     /* --rotate: 0 normal, 1 right, 2 inverted, 3 left (enum drm_rotation) */
+	/* KMSCON_FELIS_PROFILE: also time each frame's painting and presenting apart (their wall and CPU times
+	 * in the counters kf_output_log_stats prints); otherwise only the frame's CPU time, which paces frames. */
+	bool profile;
 	/* Device access through the seat (libseat): returns an fd or -errno; NULL = open(2)/close(2). */
 	int (*open_device)(const char *path, void *ud);
 	void (*close_device)(int fd, void *ud);

@@ -161,6 +161,10 @@ static int on_clipboard_get(void *ud, const char *targets, uint8_t **data, size_
 static void on_output(void *ud, const uint8_t *data, size_t len)
 {
 	struct kf_session *s = ud;
+	if (!s->cfg.profile) {
+		grid_feed(s->grid, data, len);
+		return;
+	}
 	uint64_t t0 = kf_loop_now_ns();
 	grid_feed(s->grid, data, len);
 	s->parse_ns += kf_loop_now_ns() - t0;
@@ -202,13 +206,18 @@ static void drop_sources(struct kf_session *s)
 
 static void read_output(struct kf_session *s, size_t budget)
 {
-	uint64_t t0 = kf_loop_now_ns(), c0 = kf_thread_cpu_ns(), n0, n1, calls;
+	/* The clocks only when profiling (kf_session_config.profile): per wake-up they are two system calls and
+	 * two vDSO reads, which in a TCG guest cost ~15 % of an ascii flood's CPU (docs/benchmarks.md). */
+	const bool prof = s->cfg.profile;
+	uint64_t t0 = prof ? kf_loop_now_ns() : 0, c0 = prof ? kf_thread_cpu_ns() : 0, n0, n1, calls;
 	pty_get_stats(s->pty, &calls, &n0);
 	int r = pty_read(s->pty, budget);
 	pty_get_stats(s->pty, &calls, &n1);
 	s->wakeups++;
-	s->read_ns += kf_loop_now_ns() - t0;
-	s->read_cpu_ns += kf_thread_cpu_ns() - c0;
+	if (prof) {
+		s->read_ns += kf_loop_now_ns() - t0;
+		s->read_cpu_ns += kf_thread_cpu_ns() - c0;
+	}
 	/* only bytes are output (the view goes back to the bottom on it, as xterm's scrollTtyOutput on a read of
 	 * bytes): not a hang-up, nor the empty read that ends a read pause */
 	if (s->cb.output && n1 > n0)
@@ -530,6 +539,7 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 		.cols = (uint16_t)grid_cols(s->grid), .rows = (uint16_t)grid_rows(s->grid),
 		.xpixel = (uint16_t)(grid_cols(s->grid) * cfg->cell_width),
 		.ypixel = (uint16_t)(grid_rows(s->grid) * cfg->cell_height),
+		.sample_read_cpu = cfg->profile,
 	};
 	struct pty_callbacks pcb = {.output = on_output, .want_write = on_want_write};
 	s->pty = pty_create(&pc, &pcb, s);

@@ -45,6 +45,9 @@ struct kf_session_config {
 	 * design of docs/architecture.md; a pause only saves wake-ups on the instruction clock, docs/benchmarks.md
 	 * issue 5 session 12). For benchmark comparisons. */
 	uint64_t read_pause_ns;
+	/* Measure where the reading goes (kf_session_stats' times; KMSCON_FELIS_PROFILE): clocks read per
+	 * wake-up and per chunk. Off, those times stay 0 and only the counters count. For benchmarks. */
+	bool profile;
 	bool no_pidfd;          /* watch SIGCHLD instead of a pidfd (tests of the fallback) */
 	bool defer_start;       /* spawn the child only in kf_session_start (the console: after its first frame) */
 	/* The /etc/issue banner (issue.h), fed to the grid each time a child is started, before it can print anything:
@@ -138,7 +141,8 @@ void kf_session_set_focus(struct kf_session *s, bool focused);
  * cell_height may be 0 when unknown. Returns 0 or -errno. */
 int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, int cell_height);
 
-/* Output read from the PTY since the session started: read(2) calls and bytes, wake-ups that read, and the
+/* Output read from the PTY since the session started: read(2) calls and bytes, wake-ups that read, and, only
+ * with kf_session_config.profile (0 otherwise), the
  * CLOCK_MONOTONIC time spent reading (parsing included) and parsing alone, and the same two in the thread's
  * CPU time (for benchmarks): read_sys_cpu_ns is the read(2) calls' part of read_cpu_ns, estimated from a
  * sample of the calls (pty_get_read_cpu), and parse_cpu_ns the rest. */

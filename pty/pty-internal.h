@@ -20,6 +20,15 @@ int pty_init_termios(int master, unsigned char erase);
 /* Sets up the child's session, terminal, descriptors and signals, and execs. Never returns. report (-1 for none)
  * is the close-on-exec write end of a pipe, kept open until the exec: when the exec fails, the child writes its
  * errno there (an int) before it says why on the terminal and exits with status 127. */
+/* Flags of pty_close_from, for tests: the paths taken on kernels that lack what is skipped. */
+enum {
+	PTY_CLOSE_NO_RANGE = 1, /* close_range(2), Linux 5.9 */
+	PTY_CLOSE_NO_PROC = 2,  /* /proc/self/fd */
+};
+/* Closes every descriptor from first on but keep (-1: none), in the child between fork and exec (async-signal
+ * safe): close_range(2); before Linux 5.9 each descriptor /proc/self/fd lists; without /proc too, those poll(2)
+ * finds open up to the limit. Returns the number of system calls it made, for tests (test-pty-spawn.c). */
+long pty_close_from(int first, int keep, unsigned flags);
 void pty_child_exec(const char *slave, const char *const *argv, char **env, int report)
 	__attribute__((noreturn));
 

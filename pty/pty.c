@@ -282,7 +282,7 @@ int pty_read(struct pty *pty, size_t budget)
 		/* The read(2) calls have a steady cost (a 4 KiB copy, the worker's kick, a switch away and back),
 		 * unlike the parse between them (a chunk that maps fresh memory costs milliseconds), so a sample
 		 * of them estimates their total well; the parse is then the rest of the reading time. */
-		bool sample = pty->stat_calls++ % PTY_READ_CPU_SAMPLE == 0;
+		bool sample = pty->stat_calls++ % PTY_READ_CPU_SAMPLE == 0 && pty->cfg.sample_read_cpu;
 		uint64_t c0 = sample ? thread_cpu_ns() : 0;
 		ssize_t n = read(pty->master, pty->rbuf + have, sizeof(pty->rbuf) - have);
 		const int err = n < 0 ? errno : 0; /* the output callback below may change errno */

@@ -69,6 +69,10 @@ struct pty_config {
 	 * (0, the default) does so when only one CPU is online, PTY_GATHER_ON always; PTY_GATHER_OFF and any
 	 * other value never. */
 	int gather;
+	/* Measure the thread's CPU time in a sample of the read(2) calls (pty_get_read_cpu), for benchmarks. Off
+	 * by default: the CPU clock is a system call, and in a guest under TCG the clocks read per wake-up cost
+	 * more than the parse of an ascii flood's wake-up (docs/benchmarks.md, issue 5, session 51). */
+	bool sample_read_cpu;
 };
 #define PTY_GATHER_AUTO 0
 #define PTY_GATHER_ON 1
@@ -169,7 +173,8 @@ uint64_t pty_get_outputs(const struct pty *pty);
 uint64_t pty_get_early_hangups(const struct pty *pty);
 
 /* The calling thread's CPU time in the master's read(2) calls (for benchmarks), measured on one call in
- * PTY_READ_CPU_SAMPLE, since reading the thread's CPU clock is a system call itself: every read(2) call so
+ * PTY_READ_CPU_SAMPLE when pty_config.sample_read_cpu is set (none otherwise), since reading the thread's CPU
+ * clock is a system call itself: every read(2) call so
  * far (those that found nothing or were interrupted included), how many were measured, and their CPU time.
  * The total is about sampled_ns * calls / sampled. */
 #define PTY_READ_CPU_SAMPLE 16u

@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,21 +153,83 @@ int pty_init_termios(int master, unsigned char erase)
 	return 0;
 }
 
-/* Closes every descriptor from first on but keep (-1: none). */
-static void close_from(int first, int keep)
+/* The descriptors /proc/self/fd lists from first on, but keep, closed; false when it cannot be read (no /proc),
+ * with what was listed so far closed. getdents64 straight into the stack: nothing allocates between fork and
+ * exec. The directory's offsets are descriptor numbers, so closing what one read returned skips nothing in the
+ * next. */
+/* A record of getdents64(2), as the kernel lays it out (struct linux_dirent64): libcs differ in whether and
+ * under which feature macros they declare struct dirent64. */
+struct kernel_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+static bool close_listed(int first, int keep, long *calls)
 {
-	if (keep >= first) {
-		for (int fd = first; fd < keep; fd++)
+	int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	++*calls;
+	if (dir < 0)
+		return false;
+	_Alignas(struct kernel_dirent64) char buf[4096];
+	long n;
+	while (++*calls, (n = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			const struct kernel_dirent64 *e = (const struct kernel_dirent64 *)(buf + off);
+			off += e->d_reclen;
+			int fd = 0;
+			const char *c = e->d_name;
+			for (; *c >= '0' && *c <= '9' && fd < 0x7fffffff / 10; c++)
+				fd = fd * 10 + (*c - '0');
+			if (c == e->d_name || *c || fd < first || fd == keep || fd == dir)
+				continue;
 			close(fd);
-		first = keep + 1;
+			++*calls;
+		}
 	}
+	close(dir);
+	++*calls;
+	return n == 0;
+}
+
+/* Without /proc: poll(2) marks each number of a block that is not open with POLLNVAL, so one call tells a
+ * thousand apart and only the open ones are closed, where a close() for each number up to the limit would make
+ * a million calls under a raised one. */
+static void close_polled(int first, int keep, long *calls)
+{
+	struct rlimit lim;
+	long max = getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < 0x7fffffff ? (long)lim.rlim_cur : 65536;
+	struct pollfd set[1024];
+	for (long base = first; base < max; base += 1024) {
+		int n = max - base < 1024 ? (int)(max - base) : 1024;
+		for (int i = 0; i < n; i++)
+			set[i] = (struct pollfd){.fd = (int)(base + i)};
+		bool known = (++*calls, poll(set, (nfds_t)n, 0) >= 0);
+		for (int i = 0; i < n; i++) {
+			if (set[i].fd != keep && (!known || !(set[i].revents & POLLNVAL))) {
+				close(set[i].fd);
+				++*calls;
+			}
+		}
+	}
+}
+
+long pty_close_from(int first, int keep, unsigned flags)
+{
+	long calls = 0;
 #ifdef SYS_close_range
-	if (syscall(SYS_close_range, (unsigned)first, ~0u, 0) == 0)
-		return;
+	if (!(flags & PTY_CLOSE_NO_RANGE)) {
+		bool ok = keep <= first || (++calls, syscall(SYS_close_range, (unsigned)first, keep - 1u, 0) == 0);
+		unsigned from = keep >= first ? (unsigned)keep + 1 : (unsigned)first;
+		if (ok && (++calls, syscall(SYS_close_range, from, ~0u, 0) == 0))
+			return calls;
+	}
 #endif
-	long max = sysconf(_SC_OPEN_MAX);
-	for (long fd = first; fd < (max > 0 ? max : 65536); fd++)
-		close((int)fd);
+	if ((flags & PTY_CLOSE_NO_PROC) || !close_listed(first, keep, &calls))
+		close_polled(first, keep, &calls);
+	return calls;
 }
 
 /* The soft limit of descriptors this process was started with, given back to the children (set by
@@ -230,8 +294,8 @@ void pty_child_exec(const char *slave, const char *const *argv, char **env, int 
 		child_fail("TIOCSCTTY", slave);
 	if (dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 		child_fail("dup2", slave);
-	close_from(3, report);
-	/* After close_from, whose fallback loop must reach the descriptors above the original limit: the limit
+	pty_close_from(3, report, 0);
+	/* After pty_close_from, whose poll(2) fallback must reach the descriptors above the original limit: the limit
 	 * this process was started with, so that a program using select() (FD_SETSIZE, 1024) gets no
 	 * descriptor it cannot watch. Lowering a soft limit cannot fail. */
 	if (child_nofile_set)

@@ -80,26 +80,31 @@ static void test_bad_keeps_level(void)
 	kf_log_set_level(KF_LOG_ERR);
 }
 
-/* A reload that parses does not change the log level either: the caller sets it (kf_config_apply_log_level)
- * once nothing can fail any more. It was set by the parse, so a font that then did not open (main.c: "kept the
- * old configuration") left debug=on of the refused file in force. */
-static void test_level_at_commit(void)
+/* A reload the program cannot apply (a font that does not open, a keymap that does not compile) is undone:
+ * cur gets back every value and pointer it had (the session holds the login's argv and TERM: finishing next
+ * as it was freed them), next is finished, and the level the new file set is the old one again. */
+static void test_cancel(void)
 {
 	char *argv[] = {"kmscon-felis", "--configdir", dir, NULL};
 	struct kf_config cur, next;
-	char applied[64];
+	char applied[128];
 
-	write_conf("");
-	CHECK(kf_config_parse(&cur, 3, argv) == 0 && kf_log_get_level() == KF_LOG_NOTICE, "the default level");
-	write_conf("debug\n");
-	CHECK(kf_config_reload(&cur, &next, 3, argv, applied, sizeof(applied)) == 0 && !strcmp(applied, "debug"),
-	      "reload: '%s'", applied);
-	CHECK(kf_log_get_level() == KF_LOG_NOTICE, "level after a reload not yet committed: %d, want %d",
-	      (int)kf_log_get_level(), (int)KF_LOG_NOTICE);
-	kf_config_apply_log_level(&next);
-	CHECK(kf_log_get_level() == KF_LOG_DEBUG, "level once committed: %d", (int)kf_log_get_level());
+	write_conf("palette=default\nterm=xterm-256color\nlogin=/bin/sh -l\nxkb-layout=us\n");
+	CHECK(kf_config_parse(&cur, 3, argv) == 0 && kf_log_get_level() == KF_LOG_NOTICE, "start");
+	char *term = cur.term, **login = cur.login_argv, *layout = cur.xkb_layout;
+
+	write_conf("palette=nord\nterm=vt100\nlogin=/bin/bash\nxkb-layout=de\ndebug\n");
+	CHECK(kf_config_reload(&cur, &next, 3, argv, applied, sizeof(applied)) == 0, "reload");
+	CHECK(!strcmp(applied, "debug, xkb-layout, palette"), "applied '%s'", applied);
+	CHECK(kf_log_get_level() == KF_LOG_DEBUG, "the new file's level");
+	kf_config_reload_cancel(&cur, &next);
+	CHECK(cur.term == term && !strcmp(term, "xterm-256color"), "term back: %s", cur.term);
+	CHECK(cur.login_argv == login && !strcmp(login[0], "/bin/sh"), "login back: %s", cur.login_argv[0]);
+	CHECK(cur.xkb_layout == layout && !strcmp(layout, "us") && cur.palette == KF_PALETTE_DEFAULT,
+	      "live keys back: %s", cur.xkb_layout);
+	CHECK(next.term == NULL && next.login_argv == NULL, "next finished");
+	CHECK(kf_log_get_level() == KF_LOG_NOTICE, "level back: %d", (int)kf_log_get_level());
 	kf_config_finish(&cur);
-	kf_config_finish(&next);
 	kf_log_set_level(KF_LOG_ERR);
 }
 
@@ -130,10 +135,12 @@ static void test_long_value(void)
 static void test_live_keys(void)
 {
 	CHECK(kf_config_key_is_live("palette-red") && kf_config_key_is_live("grab-zoom-in") &&
-		      kf_config_key_is_live("font-size") && kf_config_key_is_live("mouse"),
+		      kf_config_key_is_live("font-size") && kf_config_key_is_live("mouse") &&
+		      kf_config_key_is_live("xkb-layout") && kf_config_key_is_live("xkb-keymap") &&
+		      kf_config_key_is_live("xkb-repeat-rate"),
 	      "live keys");
 	CHECK(!kf_config_key_is_live("backend") && !kf_config_key_is_live("vt") && !kf_config_key_is_live("term") &&
-		      !kf_config_key_is_live("xkb-layout") && !kf_config_key_is_live("sb-size") &&
+		      !kf_config_key_is_live("xkb-compose-file") && !kf_config_key_is_live("sb-size") &&
 		      !kf_config_key_is_live("palettes") && !kf_config_key_is_live("login"),
 	      "restart-only keys");
 }
@@ -146,9 +153,9 @@ int main(void)
 		return 1;
 	}
 	test_reload();
+	test_cancel();
 	test_live_keys();
 	test_bad_keeps_level();
-	test_level_at_commit();
 	test_long_value();
 	char path[64];
 	snprintf(path, sizeof(path), "%s/kmscon-felis.conf", dir);

@@ -886,6 +886,11 @@ def t_reload():
             fail("%s changed the palette: got %r" % (what, got))
     os.unlink(conf)
 
+    # The keyboard keys are live (headless has no keyboard: taken, nothing to compile; the keymap itself is
+    # tested in test-input-reload.c and, on a display, tests/vm/t-input.py input-reload-layout).
+    write_conf("palette=solarized\nxkb-layout=de\nxkb-repeat-rate=30\n")
+    reload("applied xkb-layout, xkb-repeat-rate")
+
     write_conf("palette=solarized\nterm=vt100\n")
     reload("needs a restart")
     if "term" not in log_text().split("needs a restart")[-2].split("\n")[-1]:

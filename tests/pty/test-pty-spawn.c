@@ -1,12 +1,17 @@
-/* tests/pty/test-pty-spawn.c: pty_spawn with a program that cannot be run: the child's report of its exec. */
-#include "pty/pty.h"
+/* tests/pty/test-pty-spawn.c: pty_spawn with a program that cannot be run: the child's report of its exec; the
+ * child's closing of our descriptors on kernels without close_range(2). */
+#include "pty/pty-internal.h"
 #include "pty-harness.h"
 #include "tests/kf-alarm.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 /* The messages of test_exec_failure_logged: "cannot run" ones at error level (the last one kept), and at debug
  * level. */
@@ -77,9 +82,92 @@ static void test_exec_failure_logged(void)
 	CHECK(count_fds() == fds);
 }
 
+/* Descriptors from 3 on open in this process, but keep and the directory's own. */
+static int open_above(int keep)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	for (struct dirent *e; (e = readdir(d));) {
+		int fd = atoi(e->d_name);
+		n += e->d_name[0] != '.' && fd >= 3 && fd != keep && fd != dirfd(d);
+	}
+	closedir(d);
+	return n;
+}
+
+/* What a child of test_close_from sends back through the descriptor it kept. */
+struct close_report {
+	long calls, limit, us;
+	int open_before, open_after;
+};
+
+/* pty_close_from on the paths of a kernel before 5.9 (no close_range), with and without /proc, in a child
+ * whose limit is raised to the hard one as pty_raise_fd_limit raises ours (as root, first to the kernel's cap,
+ * fs.nr_open: 1,048,576 by default, the limit of a service with LimitNOFILE=infinity). Their loop used to
+ * close each number up to the limit: a million close() calls for each child started. */
+static void test_close_from(void)
+{
+	static const struct {
+		unsigned flags;
+		const char *name;
+	} modes[] = {
+		{0, "close_range"},
+		{PTY_CLOSE_NO_RANGE, "/proc/self/fd"},
+		{PTY_CLOSE_NO_RANGE | PTY_CLOSE_NO_PROC, "neither"},
+	};
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		int p[2];
+		CHECK(pipe(p) == 0);
+		pid_t pid = fork();
+		if (pid == 0) {
+			close(p[0]);
+			FILE *f = fopen("/proc/sys/fs/nr_open", "r");
+			long cap = 0;
+			if (f && fscanf(f, "%ld", &cap) == 1 && cap > 0)
+				setrlimit(RLIMIT_NOFILE, &(struct rlimit){(rlim_t)cap, (rlim_t)cap});
+			if (f)
+				fclose(f);
+			pty_raise_fd_limit();
+			struct rlimit lim;
+			getrlimit(RLIMIT_NOFILE, &lim);
+			/* descriptors scattered up to the limit's last: low, past select()'s 1024, the highest */
+			long at[] = {40, 41, 1023, 1024, 4000, (long)lim.rlim_cur / 2, (long)lim.rlim_cur - 1};
+			for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+				dup2(p[1], (int)at[i]);
+			/* and a run of them that /proc/self/fd lists in several reads, closed between them */
+			for (int fd = 100; fd < 400; fd++)
+				dup2(p[1], fd);
+			struct close_report r = {.limit = (long)lim.rlim_cur, .open_before = open_above(p[1])};
+			struct timespec a, b;
+			clock_gettime(CLOCK_MONOTONIC, &a);
+			r.calls = pty_close_from(3, p[1], modes[m].flags);
+			clock_gettime(CLOCK_MONOTONIC, &b);
+			r.us = (b.tv_sec - a.tv_sec) * 1000000L + (b.tv_nsec - a.tv_nsec) / 1000;
+			r.open_after = open_above(p[1]);
+			_exit(write(p[1], &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0 : 1);
+		}
+		close(p[1]);
+		struct close_report r = {0};
+		CHECK(read(p[0], &r, sizeof(r)) == (ssize_t)sizeof(r));
+		close(p[0]);
+		int st = -1;
+		CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		fprintf(stderr, "close_from by %s: %ld system calls in %ld us for %d descriptors, limit %ld; %d left\n",
+			modes[m].name, r.calls, r.us, r.open_before, r.limit, r.open_after);
+		CHECK(r.open_before >= 300 && r.open_after == 0);
+		/* with /proc: one close a descriptor, a few to read the directory; without it, one poll(2) a
+		 * thousand numbers */
+		long bound = r.open_before + 8 + (modes[m].flags & PTY_CLOSE_NO_PROC ? r.limit / 512 : 0);
+		CHECK(r.calls <= bound);
+	}
+}
+
 int main(void)
 {
 	kf_alarm(60);
+	test_close_from();
 	test_exec_failure_logged();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);

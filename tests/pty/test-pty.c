@@ -279,14 +279,15 @@ static uint64_t thread_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* pty_get_read_cpu: every read(2) call is counted, the one that found nothing included, and one in
- * PTY_READ_CPU_SAMPLE is timed in the thread's CPU time, from the first. */
-static void test_read_cpu(void)
+/* pty_get_read_cpu: every read(2) call is counted, the one that found nothing included, and with
+ * sample_read_cpu one in PTY_READ_CPU_SAMPLE is timed in the thread's CPU time, from the first; without it
+ * (the default) none is, so that reading costs no clock system calls. */
+static void test_read_cpu(bool sample)
 {
 	const char *argv[] = {self, "child-last-line", NULL};
 	struct sink s = {0};
 	struct pty_callbacks cb = {.output = on_output};
-	struct pty_config cfg = {.argv = argv, .reset_env = true};
+	struct pty_config cfg = {.argv = argv, .reset_env = true, .sample_read_cpu = sample};
 	struct pty *pty = pty_create(&cfg, &cb, &s);
 	uint64_t calls, sampled, ns, reads, bytes;
 	pty_get_read_cpu(pty, &calls, &sampled, &ns);
@@ -311,8 +312,12 @@ static void test_read_cpu(void)
 	/* every read that found nothing ended a pty_read call, but for the hang-up's: it is read twice, and
 	 * once more for each early report (pty_read) */
 	CHECK(calls == reads + ended + 1 + pty_get_early_hangups(pty));
-	CHECK(sampled == (calls + PTY_READ_CPU_SAMPLE - 1) / PTY_READ_CPU_SAMPLE);
-	CHECK(ns > 0 && ns <= cpu);
+	if (sample) {
+		CHECK(sampled == (calls + PTY_READ_CPU_SAMPLE - 1) / PTY_READ_CPU_SAMPLE);
+		CHECK(ns > 0 && ns <= cpu);
+	} else {
+		CHECK(sampled == 0 && ns == 0);
+	}
 	CHECK(reap_wait(pty, 5000) == 0);
 	pty_destroy(pty);
 	free(s.data);
@@ -502,7 +507,8 @@ int main(int argc, char **argv)
 	test_echo();
 	test_cooked_utf8_erase();
 	test_last_line();
-	test_read_cpu();
+	test_read_cpu(true);
+	test_read_cpu(false);
 	test_gather(PTY_GATHER_ON);
 	test_gather(PTY_GATHER_OFF);
 	test_gather(42); /* not a mode: no gathering */

@@ -4,9 +4,12 @@
 Boots the bench guest (same workloads and start command as tests/vm/bench) and for each workload prints the
 terminal's counters around the 4 MiB cat: /proc/PID/stat (minflt, majflt, utime, stime), /proc/PID/status
 (context switches), /proc/PID/schedstat, /proc/interrupts, /proc/vmstat (faults, THP) and the terminal's own
-counter dumps. Options: --info (the guest's THP, mitigations, CPU flags); --perf (the host's /usr/bin/perf in
-the guest: a `perf record -g -e cpu-clock` profile of the terminal, its `perf script` saved gzipped in
-tests/vm/out/probe-perf-WORKLOAD-REP.txt.gz); --faults (`perf stat` of the system calls, page faults by
+counter dumps (SIGRTMIN+1, signal 35 in the glibc guest; kmscon-felis/main.c log_stats_level, output.c
+kf_output_log_stats) and what they counted during the cat. kmscon-felis runs with KMSCON_FELIS_PROFILE=1, so that
+the dumps hold the read, parse, render and present times (without it they have none since session 51; --env
+KMSCON_FELIS_PROFILE=0 runs it as the bench does, without the clocks). Options: --info (the guest's THP,
+mitigations, CPU flags); --perf (the host's /usr/bin/perf in the guest: a `perf record -g -e cpu-clock` profile of
+the terminal, its `perf script` saved gzipped in tests/vm/out/probe-perf-WORKLOAD-REP.txt.gz); --faults (`perf stat` of the system calls, page faults by
 function and address, and by the mapping each faulted page lies in); --env (environment for kmscon-felis); --stty (settings the program applies to its
 terminal before the cat, e.g. -opost: a diagnostic, not the bench's condition). See docs/benchmarks.md, issue 5, session 10.
 
@@ -23,6 +26,28 @@ sys.path.insert(0, str(here))
 import vmlib  # noqa: E402
 
 bench = importlib.machinery.SourceFileLoader("vmbench", str(here / "bench")).load_module()
+
+# The two counters lines of a dump after the log's "TAG: level: [file:line] ": an exact start, as other lines may
+# hold "pty: " (the pty/ module's own messages, a program's name)
+DUMP = re.compile(r"\] (pty: \d+ bytes in |frames: rendered=)")
+# What is compared around the cat: each is "name N" (pty:) or "name=N" (frames:); the times only with the profile
+COUNTED = ("wakeups", "read_ms", "parse_ms", "read_cpu_ms", "parse_cpu_ms", "read_sys_cpu_ms", "rendered",
+           "frame_cpu_ms", "render_ms", "present_ms", "render_cpu_ms", "present_cpu_ms")
+COUNTED_RE = re.compile(r"\b(%s)[ =](\d+)\b" % "|".join(COUNTED))
+
+
+def dumps(log):
+    """The counters lines of the last two dumps in LOG (before and after the cat) and the difference of their
+    COUNTED numbers; ([], {}) without two dumps."""
+    lines = [ln.strip() for ln in log.splitlines() if DUMP.search(ln)]
+    pty = [ln for ln in lines if "] pty: " in ln][-2:]
+    frames = [ln for ln in lines if "] frames: " in ln][-2:]
+    if len(pty) < 2:
+        return [], {}
+    frames = frames if len(frames) == 2 else ["", ""]
+    before, after = (dict(COUNTED_RE.findall(p + " " + f)) for p, f in zip(pty, frames))
+    return pty + [f for f in frames if f], {k: int(after[k]) - int(before.get(k, 0)) for k in COUNTED if k in after}
+
 
 SNAP = ("cat /proc/%(pid)s/stat; grep ctxt /proc/%(pid)s/status; cat /proc/%(pid)s/schedstat; "
         "grep -E '^(pgfault|pgmajfault|thp_fault_alloc|thp_fault_fallback|pgalloc_normal|pgfree|thp_collapse_alloc)' "
@@ -81,7 +106,7 @@ def main():
                 prog = "/usr/bin/kf-bench run /bench/%s.bin /tmp/result /tmp/go" % w
                 if a.stty:
                     prog = "/bin/sh -c 'stty %s; exec %s'" % (a.stty, prog)
-                cmd = "%s kmscon-felis --backend=drm --vt=2 --switchvt --login -- %s" % (a.env, prog)
+                cmd = "KMSCON_FELIS_PROFILE=1 %s kmscon-felis --backend=drm --vt=2 --switchvt --login -- %s" % (a.env, prog)
                 vm.sh("rm -f /tmp/result /tmp/go; (%s) >/tmp/term.log 2>&1 & echo $! >/tmp/term.pid" % cmd)
                 vm.sh("i=0; until ps -o pid,args | grep -q '^ *[0-9]* /usr/bin/kf-bench run'; do i=$((i+1)); "
                       "[ $i -gt 600 ] && exit 1; sleep 0.1; done; sleep 2", timeout=120)
@@ -114,9 +139,11 @@ def main():
                 print("   irq: " + " ".join("%s %d" % (k[4:], v) for k, v in sorted(d.items())
                                             if k.startswith("irq.") and v))
                 log = vm.sh("cat /tmp/term.log", check=False)[1]
-                pt = [ln for ln in log.splitlines() if "pty: " in ln or "frames: rendered" in ln]
-                for ln in pt[-4:]:
-                    print("   " + ln.strip()[:400])
+                lines, diff = dumps(log)
+                for ln in lines:
+                    print("   " + ln[:400])
+                print("   during the cat: " + (", ".join("%s %d" % kv for kv in diff.items()) if diff else
+                                               "(no two counter dumps in the log)"))
                 if a.faults:
                     vm.sh("kill -INT $(cat /tmp/pf.pid) $(cat /tmp/stat.pid); sleep 3", check=False)
                     print(vm.sh("cat /tmp/stat.txt; perf report -i /tmp/pf.data --stdio --sort sym,dso 2>/dev/null | "

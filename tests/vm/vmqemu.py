@@ -166,7 +166,9 @@ class VM(InputMixin, ScreenMixin):
         self.guest, self.gpu, self.outputs, self.xres, self.yres = guest, gpu, outputs, xres, yres
         self.usb, self.vnc, self.smp, self.mem, self.append, self.name = usb, vnc, smp, mem, append, name
         self.kvm = kvm if kvm is not None else os.environ.get("KF_VM_KVM") == "1"
-        self.boot_timeout = boot_timeout or 120 * DEFAULT_TIMEOUT
+        # seconds before the scale, as every timeout given to the waits below (wait_serial scales it: scaled
+        # here too, a multiplier of 3 made the boot wait 1,080 s, not 360)
+        self.boot_timeout = boot_timeout or 120
         self.extra_args = list(extra_args)
         self.proc = None
         self.qmp = None
@@ -323,7 +325,7 @@ class VM(InputMixin, ScreenMixin):
             self.fail("QEMU exited (status %s) while waiting for %r" % (self.proc.returncode, pattern))
         if not fail:
             return None
-        self.fail("timeout (%.0f s) waiting for %r on the serial port" % (timeout, pattern))
+        self.fail("timeout (%.0f s) waiting for %r on the serial port" % (timeout * DEFAULT_TIMEOUT, pattern))
 
     def wait_until(self, cond, timeout=30, what="a condition", interval=0.2):
         """Calls COND() (a host-side check, which may run guest commands) until it returns something true and
@@ -387,7 +389,7 @@ class VM(InputMixin, ScreenMixin):
                       % (cond, t, path, path), timeout=timeout + 30, check=False)
         if out[0] != 0:
             self.fail("timeout (%.0f s) waiting for guest file %s%s" % (
-                timeout, path, " to match %r" % pattern if pattern else ""))
+                timeout * DEFAULT_TIMEOUT, path, " to match %r" % pattern if pattern else ""))
         return out[1]
 
     # -- monitor --
@@ -437,4 +439,4 @@ class VM(InputMixin, ScreenMixin):
         rc, _ = self.sh("i=0; while [ -e '%s' ]; do [ $i -ge %d ] && exit 1; i=$((i+1)); sleep 0.1; done"
                         % (path, t), timeout=timeout + 30, check=False)
         if rc:
-            self.fail("timeout (%.0f s) waiting for guest file %s to disappear" % (timeout, path))
+            self.fail("timeout (%.0f s) waiting for guest file %s to disappear" % (timeout * DEFAULT_TIMEOUT, path))

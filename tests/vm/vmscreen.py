@@ -284,4 +284,4 @@ class ScreenMixin:
             p = OUT / ("%s-timeout.png" % self.name)
             img.save(p)
             what += " (last frame saved to %s)" % p
-        self.fail("timeout (%.0f s) waiting for %s" % (timeout, what))
+        self.fail("timeout (%.0f s) waiting for %s" % (timeout * DEFAULT_TIMEOUT, what))
