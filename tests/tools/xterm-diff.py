@@ -25,6 +25,7 @@ Run from the worktree after building:
   tests/tools/xterm-diff.py --attrs --random 2000   # attributes and colours too, with a summary by kind
   tests/tools/xterm-diff.py --attrs --sgr-stack --random 500   # random cases that also push and pop the pen
   tests/tools/xterm-diff.py --no-families --hunt charset --random 500 --size 11x5   # one area's random cases
+  tests/tools/xterm-diff.py --history --no-families --hunt history --random 500   # the saved lines too
   tests/tools/xterm-diff.py --size 80x24 --cuts 12 --stream vim.bin --stream htop.bin   # recorded programs
 --stream FILE (repeatable) runs a recorded stream instead of the families and random cases: a real
 program's output saved at --size (e.g. under `script`, or a pty recorder that sets TIOCSWINSZ and sends keys),
@@ -94,41 +95,73 @@ def xterm_side(case, quirks):
 # The driver: runs inside xterm, writes each case to its own tty and waits for the print before the next.
 
 
-def driver(cases_path, result_path, rows, print_path, tail):
+# --history: each case starts with its saved lines erased (xterm's RIS keeps them) and is printed with its
+# saved lines before the screen (CSI ? 11 i, xterm's print-everything); both keep xterm's default 1024 lines.
+# xterm runs without jump scrolling (+j): with it (its default) the lines scrolled off join its saved lines
+# only when the screen is next drawn, so that an ED 3 or a DECSLRM right after a scroll, in the same read,
+# does not apply to them. Without it, xterm 379's SU by the whole region's height or more saves nothing
+# (with jump scrolling it saves them, as we do): the history area does not send such an SU.
+HISTORY = False
+HISTORY_START = b"\x1b[3J"
+HISTORY_LINES = 1024
+
+
+def wait_reply(fd):
+    """The bytes xterm answers up to a CPR's final R (5 s at most)."""
+    buf = b""
+    deadline = time.time() + 5
+    while not buf.endswith(b"R") and time.time() < deadline:
+        r, _, _ = select.select([fd], [], [], 0.5)
+        if r:
+            buf += os.read(fd, 100)
+    return buf
+
+
+def driver(cases_path, result_path, rows, print_path, tail, history=False):
+    """Runs inside xterm. Each case's CPR, and with history the number of lines printed so far after it
+    (a case's print is then as long as its saved lines and screen: it has arrived once the file holds a
+    screenful more and has stopped growing)."""
     import tty
     cases = json.load(open(cases_path))
     tail = bytes.fromhex(tail)
     fd = os.open("/dev/tty", os.O_RDWR)
     tty.setraw(fd)
-    res = []
+    res, ends = [], []
     for i, c in enumerate(cases):
-        os.write(fd, RESET + bytes.fromhex(c) + b"\x1b[6n")
-        buf = b""
-        deadline = time.time() + 5
-        while not buf.endswith(b"R") and time.time() < deadline:
-            r, _, _ = select.select([fd], [], [], 0.5)
-            if r:
-                buf += os.read(fd, 100)
-        res.append(buf.decode("latin1"))
+        os.write(fd, RESET + (HISTORY_START if history else b"") + bytes.fromhex(c) + b"\x1b[6n")
+        res.append(wait_reply(fd).decode("latin1"))
         # RIS closes xterm's printer pipe and the next print opens a new one: wait until this case's
         # page has arrived, so that two printer processes never race on the file.
-        os.write(fd, b"@" + tail + b"\x1b[?19h\x1b[0i")
+        if history:
+            # a round trip first: the print is not sent in the same read as the '@' (which may scroll)
+            os.write(fd, b"@" + tail + b"\x1b[6n")
+            wait_reply(fd)
+            os.write(fd, b"\x1b[?19h\x1b[?11i")
+        else:
+            os.write(fd, b"@" + tail + b"\x1b[?19h\x1b[0i")
         deadline = time.time() + 5
         arrived = False
+        before = ends[-1] if ends else 0
+        count, still = -1, 0
         while not arrived and time.time() < deadline:
             try:
                 with open(print_path, "rb") as f:
-                    arrived = f.read().count(b"\n") >= (i + 1) * rows
+                    now = f.read().count(b"\n")
+                still = still + 1 if now == count else 0
+                count = now
+                arrived = now >= (before + rows if history else (i + 1) * rows) and (not history or still >= 50)
             except OSError:
                 pass
             time.sleep(0.002)
+        ends.append(count)
         if not arrived:
             # Now and then (more often on a loaded machine) xterm stops printing. Give up on this xterm;
             # the caller starts a new one from this case on.
             res.pop()
+            ends.pop()
             break
     with open(result_path, "w") as f:
-        json.dump(res, f)
+        json.dump([res, ends], f)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -166,19 +199,24 @@ def run_xterm_once(display, cases, cols, rows, tmp, attr, quirks):
         if os.path.exists(p):
             os.unlink(p)
     json.dump([xterm_side(c, quirks).hex() for c in cases], open(cpath, "w"))
-    cmd = ["xterm", "-display", display, "-u8", "-geometry", "%dx%d" % (cols, rows),
+    cmd = ["xterm", "-display", display, "-u8"] + (["+j", "-sl", str(HISTORY_LINES)] if HISTORY else []) + [
+           "-geometry", "%dx%d" % (cols, rows),
            "-xrm", "XTerm*printerCommand: cat >> " + ppath, "-xrm", "XTerm*printAttributes: %d" % (2 if attr else 0),
            "-e", sys.executable, os.path.abspath(__file__), "--driver", cpath, rpath, str(rows), ppath,
-           attrs.sentinel(cols, rows).hex() if attr else ""]
+           attrs.sentinel(cols, rows).hex() if attr else "", "h" if HISTORY else ""]
     subprocess.run(cmd, timeout=30 + 10 * len(cases), check=False)
     try:
-        cprs = json.load(open(rpath))
+        cprs, ends = json.load(open(rpath))
         text = open(ppath, "rb").read().decode("utf-8", "replace").split("\n")
     except OSError:
         return [], [], []
     pages, cells = [], []
     for i in range(len(cprs)):
         page = text[i * rows:(i + 1) * rows]
+        if HISTORY:
+            # the saved lines, oldest first, then the screen
+            page = text[(ends[i - 1] if i else 0):ends[i]]
+            hist = len(page) - rows
         if attr:
             read = [attrs.read_row(r.rstrip("\r")) for r in page]
             page = [r[0] for r in read]
@@ -188,6 +226,8 @@ def run_xterm_once(display, cases, cols, rows, tmp, attr, quirks):
         page = [re.sub("([\u1100-\U0003ffff])\uffff", lambda m: m.group(1) if
                        unicodedata.east_asian_width(m.group(1)) in "WF" else m.group(0), r) for r in page]
         page = [r.replace("\uffff", " ").rstrip() for r in page]
+        if HISTORY:
+            page = ["history| " + r for r in page[:hist]] + page[hist:]
         pages.append(page + [""] * (rows - len(page)))
     return cprs, pages, cells
 
@@ -216,23 +256,28 @@ def run_ours(replay, cases, cols, rows, attr):
     tail = attrs.sentinel(cols, rows) if attr else b""
     for c in cases:
         stream = RESET + c + b"\x1b[6n@"
-        cmds += ["INIT %d %d 0" % (rows, cols), "PUSH " + stream.hex()]
+        if HISTORY:
+            stream = RESET + HISTORY_START + c + b"\x1b[6n@"
+        cmds += ["INIT %d %d %d" % (rows, cols, HISTORY_LINES if HISTORY else 0), "PUSH " + stream.hex()]
         if attr:
             cmds += ["?screen", "PUSH " + tail.hex()]
-        cmds += ["?screen", "?output"]
+        cmds += ["?screen", "?output"] + (["?scrollback"] if HISTORY else [])
     p = subprocess.run([replay, "--vtproto"], input=("\n".join(cmds) + "\n").encode(), capture_output=True,
                        timeout=300)
     ans = p.stdout.decode("utf-8").split("\n")
     cprs, pages, cells, edges = [], [], [], []
     text = attrs.our_text if attr else (lambda cell: cell[0])
-    n = 3 if attr else 2
+    n = (3 if attr else 2) + HISTORY
     for i in range(len(cases)):
         if attr:
             before = json.loads(ans[n * i])["lines"]
             edges.append({y for y, line in enumerate(before) if line[cols - 2][1] == 2})
-        screen = json.loads(ans[n * i + n - 2])
-        cprs.append(bytes.fromhex(ans[n * i + n - 1]).decode("latin1"))
-        pages.append(["".join(text(cell) for cell in line).rstrip() for line in screen["lines"]])
+        screen = json.loads(ans[n * i + n - 2 - HISTORY])
+        cprs.append(bytes.fromhex(ans[n * i + n - 1 - HISTORY]).decode("latin1"))
+        hist = json.loads(ans[n * i + n - 1]) if HISTORY else []
+        # (a wide character's right half is an empty cell here: "" in the text as in xterm's print)
+        pages.append(["history| " + "".join(cell[0] for cell in line).rstrip() for line in hist] +
+                     ["".join(text(cell) for cell in line).rstrip() for line in screen["lines"]])
         cells.append(screen["lines"])
     return cprs, pages, cells, edges
 
@@ -269,6 +314,11 @@ def stream_cases(path, cuts, deccolm=False):
     return [(n, d) for n, d, _ in out] + [(name, data)]
 
 
+def row_at(page, y):
+    """A page's row y, blank past its end (with --history the pages' lengths may differ)."""
+    return page[y] if y < len(page) else ""
+
+
 def last_cpr(reply):
     """The last CPR in a reply: a stream's queries (DA, DECRQM and the like) get their replies first."""
     m = re.findall(r"\x1b\[\d+;\d+R", reply)
@@ -277,7 +327,7 @@ def last_cpr(reply):
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--driver":
-        driver(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6])
+        driver(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6], sys.argv[7] == "h")
         return 0
     ap = argparse.ArgumentParser(description="compare the screen model with a real xterm")
     ap.add_argument("--replay", default=os.path.join(ROOT, "build", "kmscon-felis", "kmscon-felis-replay"))
@@ -317,6 +367,9 @@ def main():
                     "the attribute families use, and save, restore or reset them (with --attrs to be seen)")
     ap.add_argument("--sgr-stack", action="store_true", help="the random cases also push and pop the pen "
                     "(XTPUSHSGR with or without parts named, XTPOPSGR; with --attrs to be seen)")
+    ap.add_argument("--history", action="store_true", help="also compare the saved lines (the scrollback), "
+                    "oldest first, shown as rows 'history| ...' before the screen's (not with --attrs; "
+                    "see HISTORY)")
     ap.add_argument("--weak", action="store_true", help="with --attrs, also show the weak differences (blanks "
                     "xterm's print cannot tell apart; only counted otherwise)")
     a = ap.parse_args()
@@ -324,6 +377,10 @@ def main():
         if not shutil.which(tool) and not (tool == "Xvfb" and os.environ.get("XDIFF_DISPLAY")):
             sys.exit("%s not found: apt-get install -y xterm xvfb" % tool)
     cols, rows = (int(x) for x in a.size.split("x"))
+    global HISTORY
+    HISTORY = a.history
+    if a.history and a.attrs:
+        sys.exit("--history does not go with --attrs")
 
     cases = [("case-%d" % i, unescape(s)) for i, s in enumerate(a.case)]
     for path in a.stream:
@@ -388,7 +445,8 @@ def main():
                     shown = "..." + shown[-300:]
                 d = {"name": name, "in": shown, "cpr": [escape(ocpr.encode("latin1")),
                                                                 escape(xcpr.encode("latin1"))],
-                     "rows": [[y, opage[y], xpage[y]] for y in range(rows) if opage[y] != xpage[y] or a.full],
+                     "rows": [[y, row_at(opage, y), row_at(xpage, y)] for y in range(max(len(opage), len(xpage)))
+                              if row_at(opage, y) != row_at(xpage, y) or a.full],
                      "cells": [[y, x0, x1, attrs.show(o), attrs.show(xx), w] for y, x0, x1, o, xx, w in cells]}
                 diverged.append(d)
                 print("DIFF %s\n  in   %s" % (name, d["in"]))

@@ -23,6 +23,30 @@ earlier random cases (--random, --mrandom, --rect, --marks) reach only now and t
            margins, a pending wrap and DECSC/DECRC in between
   origin   origin mode with both margins set, changed and reset, the absolute and relative moves (CUP, HVP,
            CHA, HPA, VPA, HPR, VPR, CNL, CPL), DECSC/DECRC across the changes
+Session 51's areas (the count and the position of each edit drawn to land on wide characters' halves, the
+margins' edges and a pending wrap):
+  edit     ICH, DCH, IL, DL, ECH (and DECIC, DECDC) over wide characters and combining marks, at the top/bottom
+           and left/right margins, with the cursor inside and outside them, at the last column with a wrap
+           pending, insert mode and autowrap toggled
+  erase    ED, EL, ECH, DECSED, DECSEL with a background (BCE: palette, 256 and direct colours, reverse
+           video), DECSCA 0/1/2 and SPA/EPA protection, over wide characters, at a pending wrap, in origin
+           mode and margins (with --attrs the erase style is compared)
+  dbl      DECDWL/DECDHL/DECSWL rows with the cursor moves, erases, ICH/DCH, IL/DL, SU/SD, IND/RI, the
+           top/bottom margins, tabs, DECSC/DECRC, REP, insert mode, origin mode, autowrap off; text one character a run (a NUL after each: xterm wraps a run at the width
+           of the row it started on, a difference docs/conformance.md lists), DECALN left out (xterm's
+           keeps the last row's size, listed too)
+  sgr      SGR combinations (every attribute, the colour forms, the resets 22..29, 39, 49) with reverse
+           video (SGR 7 and DECSCNM) and the erase, insert, delete and scroll functions (with --attrs)
+  decrc    DECSC/DECRC and CSI s/u across charset designations and shifts, origin mode and margins set,
+           changed and reset between the save and the restore, then moves, text, IND/RI and the editing
+           functions from where the restore left the cursor (DECSTR left out: its pending-wrap quirk)
+  history  what reaches the scrollback (run with --history): text wrapping and LF, IND, NEL, VT, FF at the
+           bottom, SU, SD, IL, RI, REP past a screenful, with the top/bottom margins (from row 1 and not),
+           the left/right margins, origin mode, the alternate screens, ED 0..3, DECALN, DECSTR, RIS,
+           autowrap off (no DL: DL at the top row filling xterm's history now and then is a difference
+           docs/conformance.md lists; no SU by a whole region's height, see xterm-diff.py's HISTORY; no
+           double-width rows: the long runs of text meet xterm's run-width difference there); the case
+           ends on the main screen (CSI ? 47 l), whose saved lines xterm prints
 The 96-character sets are designated with Latin-1 Supplemental (the finals xterm 379 leaves as they were
 are in the charset family); UK (ESC ( A) and DEL are left out, the differences docs/conformance.md lists.
 To shrink a case that differs: tests/tools/xterm-minimise.py. Session 50's runs and what they showed are in
@@ -31,7 +55,8 @@ docs/conformance.md ("How it is checked").
 
 E = "\x1b"
 CSI = E + "["
-AREAS = ("charset", "tabs", "irm", "rep", "save", "nowrap", "scroll", "parser", "alt", "origin")
+AREAS = ("charset", "tabs", "irm", "rep", "save", "nowrap", "scroll", "parser", "alt", "origin",
+         "edit", "erase", "dbl", "sgr", "decrc", "history")
 MARKS = ("\u0336", "\u20dd")
 
 
@@ -40,7 +65,7 @@ def random_case(rng, area, cols, rows, fill):
     A case with charsets either writes ASCII alone or keeps G2 as ASCII and leaves SS2/SS3 out: xterm 379
     with -u8 reads UTF-8's bytes through GR, which holds G2 (docs/conformance.md), and SS2/SS3 after a
     wide character print it again there (a quirk not followed)."""
-    ascii_only = area in ("charset", "rep", "save") and rng.random() < 0.5
+    ascii_only = area in ("charset", "rep", "save", "decrc") and rng.random() < 0.5
     nums = ["", "0", "1", "2", "3", str(rows - 1), str(rows), str(cols - 1), str(cols), "99"]
 
     def n():
@@ -142,6 +167,68 @@ def random_case(rng, area, cols, rows, fill):
             inner = ""  # (DECID replies; a string would swallow the rest)
         return CSI + body[:pos] + inner + tail + rng.choice(["", "x", "中"])
 
+    def count():
+        return rng.choice(["", "1", "2", "3", str(cols // 2), str(cols - 1), str(cols), "99"])
+
+    def half():
+        # a column on a wide character's half in the usual texts, or the margins' and the screen's edges
+        return CSI + "%d;%dH" % (row(), rng.choice([1, 2, 3, 4, 5, 6, 7, 8, cols - 3, cols - 2, cols - 1, cols]))
+
+    def pending():
+        return CSI + "%d;%dH" % (row(), cols - 1) + rng.choice(["ab", "中", "x中"] if not ascii_only else ["ab"])
+
+    def wide_marked():
+        base = rng.choice(["中文字", "a中b", "ＡＢＣ", "中x文", "abc"])
+        if rng.random() < 0.4:
+            base += rng.choice(MARKS)  # (right after a character: joined in both)
+        return base
+
+    def editop():
+        return CSI + count() + rng.choice(["@", "P", "L", "M", "X", "'}", "'~"])
+
+    def bg():
+        return CSI + rng.choice(["41", "44", "48;5;21", "48;5;200", "48;2;10;200;30", "7", "41;7", "33;45",
+                                 "0", "49", "27", "38;5;9;48;5;12", "1;44", "104", "4;42"]) + "m"
+
+    def protect():
+        return rng.choice([CSI + rng.choice("012") + '"q', CSI + rng.choice("012") + '"q', E + "V", E + "W"])
+
+    def erase():
+        return CSI + rng.choice(["", "?"]) + rng.choice(["", "0", "1", "2"]) + rng.choice("JK")
+
+    def dbl_line():
+        return E + "#" + rng.choice("34566")
+
+    def one_by_one():
+        # each character a run of its own: a NUL ends xterm's run (nothing here)
+        t = rng.choice(["abcdefgh", "0123456789", "xy", "中文", "a中"])
+        return "".join(ch + "\x00" for ch in t[:rng.randint(1, len(t))])
+
+    def sgr():
+        # (no 8: an invisible wide character overwrites one column in xterm, a quirk listed)
+        parts = rng.sample(["1", "2", "3", "4", "5", "7", "9", "21", "22", "23", "24", "25", "27", "29",
+                            "31", "39", "42", "49", "95", "103", "38;5;33", "48;5;52", "38;2;1;2;3",
+                            "48;2;200;100;0", "0", ""], rng.randint(1, 4))
+        return CSI + ";".join(parts) + "m"
+
+    def scnm():
+        return CSI + "?5" + rng.choice("hl")
+
+    def scrollop():
+        # (CSI 0 T is xterm's mouse-highlight reset, not SD: a quirk not followed)
+        op = rng.choice("STLM")
+        return CSI + (rng.choice(["", "1", "3", "99"]) if op == "T" else n()) + op
+
+    def save_only():
+        return rng.choice([E + "7", E + "8", E + "8", CSI + "s", CSI + "u"])
+
+    def long_text():
+        return rng.choice(["0123456789" * rng.randint(1, 5), "中文字" * rng.randint(1, 8), "ab\r\ncd\r\n",
+                           "x\r\n" * rng.randint(1, 9)])
+
+    def bottom():
+        return CSI + "%d;%dH" % (rows - rng.randint(0, 1), rng.choice([1, 2, cols - 1, cols]))
+
     common = [at, edge, text, text, moves]  # (wide characters in all but the ascii_only cases)
     per = {
         "charset": [designate, designate, shift, shift, single, lambda: ascii_text(), lambda: ascii_text(),
@@ -168,9 +255,38 @@ def random_case(rng, area, cols, rows, fill):
         "origin": [margins, margins, lambda: CSI + "?6" + rng.choice("hl"), lambda: CSI + "?6h", save,
                    lambda: CSI + n() + ";" + n() + rng.choice("Hf"),
                    lambda: CSI + n() + rng.choice("GdaeEF`"), lambda: CSI + "?69" + rng.choice("hl")],
+        "edit": [editop, editop, editop, editop, half, half, pending, wide_marked, wide_marked, margins,
+                 lambda: CSI + rng.choice(["4", "?7"]) + rng.choice("hl"), lambda: CSI + "?6" + rng.choice("hl")],
+        "erase": [erase, erase, erase, lambda: CSI + count() + "X", bg, bg, protect, protect, half, pending,
+                  wide_marked, margins, lambda: CSI + "?6" + rng.choice("hl"), editop],
+        "dbl": [dbl_line, dbl_line, dbl_line, one_by_one, one_by_one, one_by_one, erase, editop, half,
+                lambda: CSI + n() + rng.choice("ABCDGdaeHf`IZ"), scrollop,
+                lambda: CSI + n() + ";" + n() + "r", lambda: "\t\x00", lambda: E + rng.choice("DME") + "\x00",
+                save_only, tabs, lambda: rng.choice("xq中") + CSI + count() + "b" + "\x00",
+                lambda: CSI + rng.choice(["4", "?6", "?7"]) + rng.choice("hl"), pen],
+        "sgr": [sgr, sgr, sgr, bg, scnm, erase, erase, editop, wide_marked, lambda: CSI + count() + "X",
+                scrollop, pending, margins],
+        "decrc": [save_only, save_only, save_only, designate, designate, shift, lambda: CSI + "?6" + rng.choice("hl"),
+                  margins, margins, lambda: CSI + n() + ";" + n() + rng.choice("Hf"),
+                  lambda: CSI + n() + rng.choice("ABCD"), lambda: E + rng.choice("DME"), editop, pending,
+                  lambda: "qxa" if ascii_only else rng.choice(["qxa", "中q"])],
+        "history": [long_text, long_text, bottom, bottom, lambda: CSI + n() + "L",
+                    lambda: CSI + rng.choice(["", "1"]) + "S",  # (a region is 2 rows at least: HISTORY)
+                    lambda: CSI + rng.choice(["", "1", "3", "99"]) + "T", margins,
+                    lambda: CSI + rng.choice(["1", "2", ""]) + ";" + rng.choice(["", str(rows - 1), str(rows), "3"]) + "r",
+                    lambda: rng.choice(["\r\n", "\n", E + "D", E + "E", "\x0b", "\x0c", E + "M"]) * rng.randint(1, 4),
+                    lambda: CSI + "?" + rng.choice(["47", "1047", "1049"]) + rng.choice("hl"), erase,
+                    lambda: CSI + rng.choice(["3", "2", "0", "1"]) + "J", lambda: CSI + "?6" + rng.choice("hl"),
+                    lambda: rng.choice(["x", "中"]) + CSI + rng.choice(["99", "300", "1000", "65535"]) + "b",
+                    lambda: rng.choice([E + "#8", CSI + "!p", E + "c", CSI + "?7l", CSI + "?7h",
+                                        E + "7", E + "8"])],
     }[area]
+    if area == "dbl":
+        common = [at, edge, moves]  # (no runs of text: see one_by_one)
     ops = common + per
     s = fill(cols, rows) if rng.random() < 0.5 else ""
     for _ in range(rng.randint(3, 14)):
         s += rng.choice(ops)()
+    if area == "history":
+        s += CSI + "?47l"  # (on the alternate screen xterm's print-everything leaves the saved lines out)
     return s.encode("utf-8")
