@@ -747,13 +747,15 @@ void grid__rep(struct grid *g, int count)
 		if (w > 2)
 			w = 2;
 	}
-	/* Past a screenful and a bit, every further line's worth only scrolls an identical line: drop whole
-	 * lines' worth, keeping the count modulo a line's repetitions so the cursor ends where it would. After
+	/* Past a screenful and a bit, and the scrollback's lines (a line scrolled off the screen goes there, as
+	 * it would for the characters written one by one: xterm), every further line's worth only scrolls an
+	 * identical line through: drop whole lines' worth, keeping the count modulo a line's repetitions so the
+	 * cursor ends where it would. The parser's clamp (VT_PARAM_MAX) bounds the work. After
 	 * the first row every line is the margins' width (a cursor right of the right margin runs to the
 	 * screen's edge, then wraps to the left margin), and holds width / w characters (a wide one leaves an
 	 * odd width's last column empty). The first row may be the screen's width: max covers it. */
 	long per = (g->right - g->left + 1) / w;
-	long max = (long)g->cols * (g->rows + 2);
+	long max = (long)g->cols * (g->rows + 2 + (long)g->scr->sb_max);
 	/* with double rows about, the line that repeats may be a double row's half (the cursor stuck below the
 	 * scroll region on one): a period that both lengths divide */
 	long period = unlikely(g->dbl_any) ? per * ((grid__dbl_max(g) + 1) / w) : per;
