@@ -107,6 +107,9 @@ void grid__cursor_back_rev(struct grid *g, int n)
 
 void grid__decaln(struct grid *g)
 {
+	/* origin mode ends (DEC STD 070's DECALN, as xterm 379 does), so home is the screen's corner; DECLRMM
+	 * stays */
+	g->origin = false;
 	g->top = 0;
 	g->bottom = g->rows - 1;
 	g->left = 0;
