@@ -662,25 +662,50 @@ static void remember_held(struct input_kbd *k)
 	k->n_before = n;
 }
 
-/* The locked modifiers of the old state as a mask of the new keymap, modifier by name (Lock, Mod2...). */
+/* The real modifiers (bits 0-7) that modifier i of scratch's keymap stands for: itself for a real one, its
+ * mapping for a virtual one (NumLock is Mod2 in most keymaps, another in some). scratch: any state of it. */
+static xkb_mod_mask_t real_mods_of(struct xkb_state *scratch, xkb_mod_index_t i)
+{
+	xkb_state_update_mask(scratch, 0, 0, 1u << i, 0, 0, 0);
+	return xkb_state_serialize_mods(scratch, XKB_STATE_MODS_LOCKED) & 0xff;
+}
+
+/* The locked modifiers of the old state as real modifiers of the new keymap. A virtual modifier whose real
+ * modifiers are all locked (Num Lock: Mod2 in the old keymap) is kept by its name, on whatever real modifiers
+ * the new keymap gives it (Mod3 in a keymap file), not on the old one's: Mod2 locked in that keymap is no
+ * Num Lock (the LED went off and the keypad typed no digits). The other real modifiers (Lock: Caps Lock) are
+ * kept by their name. Only real bits: a virtual bit left in the locked mask stays after its key unlocks it. */
 static xkb_mod_mask_t locked_mods_in(struct xkb_state *old, struct xkb_keymap *to)
 {
 	struct xkb_keymap *from = xkb_state_get_keymap(old);
-	xkb_mod_mask_t locked = xkb_state_serialize_mods(old, XKB_STATE_MODS_LOCKED), mask = 0;
+	xkb_mod_mask_t locked = xkb_state_serialize_mods(old, XKB_STATE_MODS_LOCKED) & 0xff, covered = 0, mask = 0;
+	struct xkb_state *scratch_from = xkb_state_new(from), *scratch_to = xkb_state_new(to);
 
-	for (xkb_mod_index_t i = 0; i < xkb_keymap_num_mods(from) && i < 32; i++) {
-		if (!((locked >> i) & 1))
+	for (xkb_mod_index_t i = 8; scratch_from && scratch_to && i < xkb_keymap_num_mods(from) && i < 32; i++) {
+		xkb_mod_mask_t m = real_mods_of(scratch_from, i);
+		xkb_mod_index_t j = xkb_keymap_mod_get_index(to, xkb_keymap_mod_get_name(from, i));
+		if (!m || (m & ~locked))
+			continue;
+		covered |= m;
+		if (j != XKB_MOD_INVALID && j < 32)
+			mask |= real_mods_of(scratch_to, j);
+	}
+	for (xkb_mod_index_t i = 0; i < 8 && i < xkb_keymap_num_mods(from); i++) {
+		if (!(((locked & ~covered) >> i) & 1))
 			continue;
 		xkb_mod_index_t j = xkb_keymap_mod_get_index(to, xkb_keymap_mod_get_name(from, i));
-		if (j != XKB_MOD_INVALID && j < 32)
+		if (j < 8)
 			mask |= 1u << j;
 	}
+	xkb_state_unref(scratch_from);
+	xkb_state_unref(scratch_to);
 	return mask;
 }
 
 /* The keys held (and the seeded modifiers) pressed again into the new state, so that a Shift still down
  * counts; then the locks of the old state. Pressing a held lock key there locks it in the new state too, with
- * nothing to undo at its release: the lock stays as it was at the change. */
+ * nothing to undo at its release: the lock stays as it was at the change. The locked layout is the first: a
+ * held Shift+Alt of grp:alt_shift_toggle, pressed again here, switched it once more. */
 static void carry_state(struct input *in, struct xkb_state *fresh)
 {
 	struct input_kbd *k = &in->kbd;
@@ -697,8 +722,7 @@ static void carry_state(struct input *in, struct xkb_state *fresh)
 			      xkb_state_serialize_mods(fresh, XKB_STATE_MODS_LATCHED),
 			      locked_mods_in(k->state, xkb_state_get_keymap(fresh)),
 			      xkb_state_serialize_layout(fresh, XKB_STATE_LAYOUT_DEPRESSED),
-			      xkb_state_serialize_layout(fresh, XKB_STATE_LAYOUT_LATCHED),
-			      xkb_state_serialize_layout(fresh, XKB_STATE_LAYOUT_LOCKED));
+			      xkb_state_serialize_layout(fresh, XKB_STATE_LAYOUT_LATCHED), 0);
 }
 
 void input_keymap_use(struct input *in, struct input_keymap *km)

@@ -1,6 +1,7 @@
 /* tests/input/test-keymap-reload.c: a new keymap and repeat put in use while keys are held (a configuration
  * reload: input_keymap_new, input_keymap_use), with real xkbcommon and xkb-data; keys are fed with
- * input_inject_key as libinput would deliver them. */
+ * input_inject_key as libinput would deliver them. Also the hostile cases: a keymap file whose Num Lock is
+ * another real modifier than the old keymap's, a layout switch (Shift+Alt) held across the change. */
 #include <errno.h>
 #include <linux/input-event-codes.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include <xkbcommon/xkbcommon-keysyms.h>
+#include <xkbcommon/xkbcommon.h>
 
 #include "tests/kf-check.h"
 #include "input/input.h"
@@ -300,6 +302,90 @@ static void test_compose(void)
 	input_destroy(in);
 }
 
+/* Writes layout's keymap as xkbcommon writes it to path, with the text from replaced by to (when not NULL). */
+static void write_keymap(const char *path, const char *layout, const char *from, const char *to)
+{
+	struct xkb_context *ctx = xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES);
+	struct xkb_rule_names names = {.layout = layout};
+	struct xkb_keymap *km = xkb_keymap_new_from_names(ctx, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
+	char *text = km ? xkb_keymap_get_as_string(km, XKB_KEYMAP_FORMAT_TEXT_V1) : NULL;
+	char *at = text && from ? strstr(text, from) : NULL;
+	FILE *f = fopen(path, "w");
+
+	if (!text || (from && !at) || !f)
+		abort();
+	if (at) {
+		*at = 0;
+		fprintf(f, "%s%s%s", text, to, at + strlen(from));
+	} else {
+		fputs(text, f);
+	}
+	if (fclose(f) != 0)
+		abort();
+	free(text);
+	xkb_keymap_unref(km);
+	xkb_context_unref(ctx);
+}
+
+/* The old keymap has Num Lock on Mod2, the new one (a keymap file) on Mod3: the lock kept is Num Lock, not
+ * whatever the new keymap put on Mod2. */
+static void test_numlock_moved(void)
+{
+	char path[] = "/tmp/kf-test-numlock-XXXXXX";
+	int fd = mkstemp(path);
+	struct input_config cfg = isolated("us");
+	struct rec r = {0};
+	struct input *in = input_create(&cfg, &cbs, &r);
+
+	CHECK(fd >= 0, "temp file");
+	close(fd);
+	write_keymap(path, "us", "modifier_map Mod2 { <NMLK> };", "modifier_map Mod3 { <NMLK> };");
+	tap(in, KEY_NUMLOCK);
+	CHECK(input_leds(in) == 1 && press(in, &r, KEY_KP1).cp == '1', "us: Num Lock on");
+	cfg = isolated(NULL);
+	cfg.keymap_file = path;
+	CHECK(reload(in, &cfg, true) == 0, "the keymap file with Num Lock on Mod3 compiles");
+	CHECK(input_leds(in) == 1, "the Num Lock LED stays lit: LEDs %u", input_leds(in));
+	struct input_key_event ev = press(in, &r, KEY_KP1);
+	CHECK(ev.cp == '1', "the keypad still types digits: %u (keysym %#x)", ev.cp, ev.keysym);
+	tap(in, KEY_NUMLOCK);
+	ev = press(in, &r, KEY_KP1);
+	CHECK(input_leds(in) == 0 && ev.cp == 0 && ev.keysym == XKB_KEY_KP_End,
+	      "Num Lock then turns off: LEDs %u, keysym %#x", input_leds(in), ev.keysym);
+	tap(in, KEY_NUMLOCK);
+	CHECK(input_leds(in) == 1 && press(in, &r, KEY_KP1).cp == '1', "and on");
+	/* Back to us: Mod3 locked there would be nothing; Num Lock must stay. */
+	cfg = isolated("us");
+	CHECK(reload(in, &cfg, true) == 0, "us again");
+	CHECK(input_leds(in) == 1 && press(in, &r, KEY_KP1).cp == '1', "us: Num Lock still on: LEDs %u",
+	      input_leds(in));
+	tap(in, KEY_NUMLOCK);
+	CHECK(input_leds(in) == 0, "and off: LEDs %u", input_leds(in));
+	unlink(path);
+	input_destroy(in);
+}
+
+/* us,de with grp:alt_shift_toggle: Shift+Alt, still held at the change, switched to de before it. Pressing
+ * the held keys into the new keymap's state must not switch its layout again: it starts on its first. */
+static void test_group_keys_held(void)
+{
+	struct input_config cfg = isolated("us,de");
+	struct rec r = {0};
+	struct input *in;
+
+	cfg.options = "grp:alt_shift_toggle";
+	in = input_create(&cfg, &cbs, &r);
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	input_inject_key(in, KEY_LEFTALT, true, 2);
+	cfg.options = "grp:alt_shift_toggle,compose:ralt";
+	CHECK(reload(in, &cfg, true) == 0, "us,de with another option");
+	input_inject_key(in, KEY_LEFTALT, false, 3);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 4);
+	struct input_key_event ev = press(in, &r, KEY_Y);
+	CHECK(ev.cp == 'y', "the first layout (us) after the change: Y types %u", ev.cp);
+	input_destroy(in);
+}
+
 int main(void)
 {
 	input_set_log_handler(on_log);
@@ -309,6 +395,8 @@ int main(void)
 	test_held_key();
 	test_repeat_only();
 	test_compose();
+	test_numlock_moved();
+	test_group_keys_held();
 	if (failures)
 		fprintf(stderr, "%d failures; log:\n%s", failures, log_buf);
 	return failures ? 1 : 0;
