@@ -146,8 +146,12 @@ struct input_keymap;
  * the repeat is taken (the keymap in use stays). Changes nothing in in. Returns 0 and *out (the caller owns it:
  * input_keymap_use or input_keymap_free), or -EINVAL when it does not compile (the reason logged, naming the
  * names or the file), -ENOMEM, -ETIMEDOUT (a keymap file over its time bound), or why the keymap file does not
- * open (-ENOENT...); *out is NULL then. cfg's strings are not kept. */
+ * open (-ENOENT...); *out is NULL then. cfg's strings are not kept. A keymap that compiles to the one in use
+ * (the same text form) is not kept: input_keymap_use then changes only the repeat and the name, and nothing
+ * held, locked or half composed is reset. */
 int input_keymap_new(struct input *in, const struct input_config *cfg, bool keymap, struct input_keymap **out);
+/* Whether km has a keymap other than the one in use (false: the repeat only, or the same keymap). */
+bool input_keymap_changes(const struct input_keymap *km);
 /* Puts km in use for every keyboard of the seat, those open and those added later; takes ownership. With a new
  * keymap: modifier keys held (Shift, Ctrl, AltGr) still count until released; Caps, Num and Scroll Lock stay
  * as they were (and so do the LEDs), on the modifier the new keymap gives them; a lock key held across it changes nothing at its release; latched

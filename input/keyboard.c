@@ -610,6 +610,19 @@ struct input_keymap {
 	uint64_t repeat_delay_usec, repeat_interval_usec;
 };
 
+/* Whether a and b are the same keymap, by their text form (xkbcommon writes a compiled keymap out whole and in
+ * a fixed order: two compiles of the same source give the same text). */
+static bool same_keymap(struct xkb_keymap *a, struct xkb_keymap *b)
+{
+	char *ta = xkb_keymap_get_as_string(a, XKB_KEYMAP_FORMAT_TEXT_V1);
+	char *tb = ta ? xkb_keymap_get_as_string(b, XKB_KEYMAP_FORMAT_TEXT_V1) : NULL;
+	bool same = tb && !strcmp(ta, tb);
+
+	free(ta);
+	free(tb);
+	return same;
+}
+
 int input_keymap_new(struct input *in, const struct input_config *cfg, bool keymap, struct input_keymap **out)
 {
 	struct input_keymap *km = calloc(1, sizeof(*km));
@@ -621,6 +634,12 @@ int input_keymap_new(struct input *in, const struct input_config *cfg, bool keym
 	repeat_of(cfg, &km->repeat_delay_usec, &km->repeat_interval_usec);
 	if (keymap) {
 		km->keymap = load_keymap(in->kbd.ctx, cfg, km->name, true, &err);
+		if (km->keymap && same_keymap(km->keymap, in->kbd.keymap)) {
+			xkb_keymap_unref(km->keymap);
+			km->keymap = NULL; /* the name may still change: "de" and a file of de's keymap */
+			*out = km;
+			return 0;
+		}
 		km->state = km->keymap ? xkb_state_new(km->keymap) : NULL;
 		if (!km->state) {
 			input_keymap_free(km);
@@ -629,6 +648,11 @@ int input_keymap_new(struct input *in, const struct input_config *cfg, bool keym
 	}
 	*out = km;
 	return 0;
+}
+
+bool input_keymap_changes(const struct input_keymap *km)
+{
+	return km->keymap != NULL;
 }
 
 void input_keymap_free(struct input_keymap *km)
@@ -749,6 +773,8 @@ void input_keymap_use(struct input *in, struct input_keymap *km)
 		memcpy(k->name, km->name, sizeof(k->name));
 		index_mods(k);
 		input_update_leds(in, NULL);
+	} else if (km->name[0]) {
+		memcpy(k->name, km->name, sizeof(k->name)); /* the same keymap under another name */
 	}
 	log_keymap(k);
 	input_keymap_free(km);

@@ -32,7 +32,7 @@ int kf_console_load_keymap(struct kf_console *c);
  * nothing the second time. Returns 0 or -errno (logged). */
 int kf_console_start_input(struct kf_console *c);
 /* A reload's keyboard keys, in two steps (main.c on_reload_timer): prepare compiles next's keymap and repeat
- * (when they differ from the configuration in force) and keeps them pending, changing nothing; returns 0, or
+ * (kept when they differ from those in use) and keeps them pending, changing nothing; returns 0, or
  * -errno with the keys, their values and the reason logged (the old keymap stays). Before the keymap was first
  * loaded (the first frame) there is nothing to compile: the keymap will be made from the configuration in force
  * then. commit puts the pending keymap in use on every keyboard (use) or drops it; accepts NULL and nothing

@@ -76,11 +76,13 @@ void kf_input_glue_set_geometry(struct kf_input_glue *g, int width, int height, 
 void kf_input_glue_output(struct kf_input_glue *g);
 
 /* A configuration reload, in two steps so that nothing changes unless all of it can (main.c on_reload_timer):
- * prepare compiles next's keymap (when an xkb-model, -layout, -variant, -options or -keymap value differs from
- * old's, the configuration in use) and takes its repeat, changing nothing; done then puts it in use on every
- * keyboard (use) or drops it. See input_keymap_use for held keys, locks, compose and repeat. Neither old nor next
- * is kept. Returns 0 and *out (NULL when no keyboard key changed; owned by the caller until done, which takes
- * it and accepts NULL), or -errno with the keys, their values and the reason logged. */
+ * prepare compiles next's keymap (on every reload: its file or /etc/default/keyboard may have been edited; kept
+ * only when it differs from the keymap in use) and takes its repeat, changing nothing; done then puts it in use
+ * on every keyboard (use) or drops it. See input_keymap_use for held keys, locks, compose and repeat. Neither
+ * old nor next is kept. Returns 0 and *out (NULL when neither keymap nor repeat changes; owned by the caller
+ * until done, which takes it and accepts NULL), or -errno with the keys, their values and the reason logged
+ * when an xkb-model, -layout, -variant, -options or -keymap value changed and the keymap does not compile. With
+ * none changed, a keymap that no longer compiles is logged and the one in use stays: 0, the repeat only. */
 int kf_input_glue_keymap_prepare(struct kf_input_glue *g, const struct kf_config *old, const struct kf_config *next,
 				 struct input_keymap **out);
 void kf_input_glue_keymap_done(struct kf_input_glue *g, struct input_keymap *km, bool use);

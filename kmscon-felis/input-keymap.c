@@ -43,10 +43,22 @@ static const char *key_value(const struct kf_config *cfg, size_t i)
 	return v ? v : "";
 }
 
+/* Where cfg's keymap comes from, for a message: its file, its names, or what input/ reads without them. */
+static const char *source(const struct kf_config *cfg, char *buf, size_t cap)
+{
+	if (cfg->xkb_keymap && *cfg->xkb_keymap)
+		snprintf(buf, cap, "xkb-keymap=%.300s", cfg->xkb_keymap);
+	else if (*key_value(cfg, 0) || *key_value(cfg, 1) || *key_value(cfg, 2) || *key_value(cfg, 3))
+		snprintf(buf, cap, "xkb-layout=%.200s", key_value(cfg, 1));
+	else
+		snprintf(buf, cap, "XKB_DEFAULT_*, /etc/default/keyboard or /etc/vconsole.conf");
+	return buf;
+}
+
 int kf_input_glue_keymap_prepare(struct kf_input_glue *g, const struct kf_config *old, const struct kf_config *next,
 				 struct input_keymap **out)
 {
-	char changed[512] = "";
+	char changed[512] = "", from[320];
 	size_t len = 0;
 	struct input_config ic;
 
@@ -59,16 +71,37 @@ int kf_input_glue_keymap_prepare(struct kf_input_glue *g, const struct kf_config
 				 keymap_keys[i].name, key_value(next, i));
 		len = n > 0 && (size_t)n < sizeof(changed) - len ? len + (size_t)n : strlen(changed);
 	}
-	if (!changed[0] && old->xkb_repeat_delay == next->xkb_repeat_delay &&
-	    old->xkb_repeat_rate == next->xkb_repeat_rate)
-		return 0;
+	bool repeat = old->xkb_repeat_delay != next->xkb_repeat_delay || old->xkb_repeat_rate != next->xkb_repeat_rate;
+	struct input *in = kf_input_glue_input(g);
+	/* Compiled on every reload, also with no key changed: the keymap file, /etc/default/keyboard (or
+	 * vconsole.conf) may have been edited in place, which is why `systemctl reload` was run. Input/ keeps it
+	 * only when it differs from the one in use. */
 	kf_input_config_of(next, &ic);
-	int r = input_keymap_new(kf_input_glue_input(g), &ic, changed[0] != 0, out);
-	if (r == -EINVAL)
-		log_err("reload: %s: the keymap does not compile (the reason is above); the old one stays", changed);
-	else if (r < 0)
-		log_err("reload: %s: the keymap cannot be loaded (%s); the old one stays", changed, strerror(-r));
-	return r;
+	int r = input_keymap_new(in, &ic, true, out);
+	if (r < 0 && changed[0]) {
+		if (r == -EINVAL)
+			log_err("reload: %s: the keymap does not compile (the reason is above); the old one stays",
+				changed);
+		else
+			log_err("reload: %s: the keymap cannot be loaded (%s); the old one stays", changed,
+				strerror(-r));
+		return r;
+	}
+	if (r < 0) {
+		/* No key changed: what the keys point to did, and broke. The rest of the reload still applies. */
+		log_err("reload: the keymap (%s) %s; the one in use stays", source(next, from, sizeof(from)),
+			r == -EINVAL ? "does not compile any more (the reason is above)" : strerror(-r));
+		r = input_keymap_new(in, &ic, false, out);
+		if (r < 0)
+			return r;
+	} else if (!changed[0] && input_keymap_changes(*out)) {
+		log_notice("reload: the keymap changed (%s)", source(next, from, sizeof(from)));
+	}
+	if (!changed[0] && !repeat && !input_keymap_changes(*out)) {
+		input_keymap_free(*out);
+		*out = NULL;
+	}
+	return 0;
 }
 
 void kf_input_glue_keymap_done(struct kf_input_glue *g, struct input_keymap *km, bool use)

@@ -284,7 +284,8 @@ static void test_repeat_only(void)
 	input_destroy(in);
 }
 
-/* A dead key pressed before the reload: the sequence is dropped, the next key types itself. */
+/* A dead key pressed before the reload: the sequence is dropped, the next key types itself (de to at, both with
+ * a dead acute). The same keymap compiled again (de, de) is no change: the sequence goes on. */
 static void test_compose(void)
 {
 	struct input_config cfg = isolated("de");
@@ -294,11 +295,19 @@ static void test_compose(void)
 	cfg.locale = "en_US.UTF-8";
 	in = input_create(&cfg, &cbs, &r);
 	CHECK(press(in, &r, KEY_EQUAL).composing, "dead acute composes");
-	CHECK(reload(in, &cfg, true) == 0, "de again");
+	cfg.layout = "at";
+	CHECK(reload(in, &cfg, true) == 0, "at");
 	struct input_key_event ev = press(in, &r, KEY_E);
 	CHECK(!ev.composing && ev.cp == 'e', "e after the reload: %u", ev.cp);
 	tap(in, KEY_EQUAL);
 	CHECK(press(in, &r, KEY_E).cp == 0xe9, "compose works after the reload");
+
+	struct input_keymap *km = NULL;
+	tap(in, KEY_EQUAL);
+	CHECK(input_keymap_new(in, &cfg, true, &km) == 0 && km && !input_keymap_changes(km), "at again: the same");
+	if (km)
+		input_keymap_use(in, km);
+	CHECK(press(in, &r, KEY_E).cp == 0xe9, "the same keymap: the dead key still composes");
 	input_destroy(in);
 }
 
@@ -386,6 +395,47 @@ static void test_group_keys_held(void)
 	input_destroy(in);
 }
 
+/* A storm of changes (100, us and de by turns, every other one a keymap file, repeat changed too) with Shift
+ * held throughout, a key held and repeating at each, a dead key half typed: each key pressed is released once,
+ * nothing repeats after a change, the last keymap types (ASan: no leak, no use of a freed state). */
+static void test_storm(void)
+{
+	char path[] = "/tmp/kf-test-storm-XXXXXX";
+	int fd = mkstemp(path);
+	struct input_config cfg = isolated("us");
+	struct rec r = {0};
+	struct input *in;
+
+	CHECK(fd >= 0, "temp file");
+	close(fd);
+	write_keymap(path, "de", NULL, NULL);
+	cfg.locale = "en_US.UTF-8";
+	in = input_create(&cfg, &cbs, &r);
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	for (int i = 0; i < 100; i++) {
+		uint64_t t = 1000000 * (uint64_t)(i + 1);
+		uint32_t code = KEY_A + (uint32_t)(i % 5);
+		input_inject_key(in, code, true, t);
+		input_timer_expired(in, t + 300000);
+		if (i % 7 == 0)
+			tap(in, KEY_EQUAL);
+		cfg = isolated(i % 2 ? "us" : NULL);
+		cfg.keymap_file = i % 2 ? NULL : path;
+		cfg.repeat_delay_ms = 200 + (unsigned)i;
+		CHECK(reload(in, &cfg, true) == 0, "change %d", i);
+		r.keys = 0;
+		input_timer_expired(in, t + 900000);
+		CHECK(r.keys == 0, "change %d: nothing repeats after it (%d)", i, r.keys);
+		r.releases = 0;
+		input_inject_key(in, code, false, t + 950000);
+		CHECK(r.releases == 1 && r.last.keycode == code, "change %d: one release", i);
+	}
+	input_inject_key(in, KEY_LEFTSHIFT, false, 999000000);
+	CHECK(press(in, &r, KEY_Y).cp == 'y', "the last keymap (us): %u", r.last.cp);
+	unlink(path);
+	input_destroy(in);
+}
+
 int main(void)
 {
 	input_set_log_handler(on_log);
@@ -397,6 +447,7 @@ int main(void)
 	test_compose();
 	test_numlock_moved();
 	test_group_keys_held();
+	test_storm();
 	if (failures)
 		fprintf(stderr, "%d failures; log:\n%s", failures, log_buf);
 	return failures ? 1 : 0;

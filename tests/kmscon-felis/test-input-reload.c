@@ -56,11 +56,11 @@ static int reload(struct kf_input_glue *g, struct kf_config *cfg, const char *te
 	return r;
 }
 
-/* A keymap file: de's, as xkbcommon writes it. */
-static void write_keymap(const char *path)
+/* A keymap file: layout's, as xkbcommon writes it. */
+static void write_keymap(const char *path, const char *layout)
 {
 	struct xkb_context *ctx = xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES);
-	struct xkb_rule_names de = {.layout = "de"};
+	struct xkb_rule_names de = {.layout = layout};
 	struct xkb_keymap *km = xkb_keymap_new_from_names(ctx, &de, XKB_KEYMAP_COMPILE_NO_FLAGS);
 	char *text = km ? xkb_keymap_get_as_string(km, XKB_KEYMAP_FORMAT_TEXT_V1) : NULL;
 	FILE *f = fopen(path, "w");
@@ -133,7 +133,7 @@ int main(void)
 	/* A keymap file (de's) after us; one that does not exist is refused naming it. */
 	CHECK(reload(g, &cfg, "xkb-layout=us\n", applied, log, sizeof(log)) == 0, "us");
 	snprintf(file, sizeof(file), "%s/de.xkb", dir);
-	write_keymap(file);
+	write_keymap(file, "de");
 	snprintf(text, sizeof(text), "xkb-keymap=%s\n", file);
 	CHECK(reload(g, &cfg, text, applied, log, sizeof(log)) == 0, "keymap file: %s", log);
 	key(in, KEY_Y);
@@ -143,6 +143,40 @@ int main(void)
 	CHECK(strstr(log, "xkb-keymap=") && strstr(log, "nonexistent.xkb"), "names it: %s", log);
 	key(in, KEY_Y);
 	CHECK(sent(&a, "z"), "still the file's keymap");
+
+	/* The same file edited in place (us's now), the configuration unchanged: `systemctl reload` takes it. */
+	CHECK(reload(g, &cfg, "xkb-layout=us\n", applied, log, sizeof(log)) == 0, "us");
+	snprintf(text, sizeof(text), "xkb-keymap=%s\n", file);
+	CHECK(reload(g, &cfg, text, applied, log, sizeof(log)) == 0, "keymap file: %s", log);
+	write_keymap(file, "us");
+	CHECK(reload(g, &cfg, text, applied, log, sizeof(log)) == 0 && !applied[0], "no key changed: %s", applied);
+	key(in, KEY_Y);
+	CHECK(sent(&a, "y"), "the file edited in place is read again: y");
+	CHECK(strstr(log, "the keymap changed"), "and said: %s", log);
+	/* Compiled again, the same: not swapped (a dead key half typed is kept). */
+	write_keymap(file, "de");
+	CHECK(reload(g, &cfg, text, applied, log, sizeof(log)) == 0, "de's again");
+	key(in, KEY_EQUAL);
+	CHECK(reload(g, &cfg, text, applied, log, sizeof(log)) == 0 && !strstr(log, "keymap"), "unchanged: %s", log);
+	key(in, KEY_E);
+	CHECK(sent(&a, "\xc3\xa9"), "the dead key typed before it still composes: e acute");
+	/* Edited into one that does not compile, no key changed: the keymap stays, the rest of the file applies. */
+	FILE *f = fopen(file, "w");
+	CHECK(f && fputs("xkb_keymap { nonsense", f) >= 0 && fclose(f) == 0, "broken file");
+	snprintf(text, sizeof(text), "xkb-keymap=%s/de.xkb\npalette=solarized\n", dir);
+	CHECK(reload(g, &cfg, text, applied, log, sizeof(log)) == 0 && cfg.palette == KF_PALETTE_SOLARIZED,
+	      "the palette applies: %s", log);
+	CHECK(strstr(log, "does not compile") && strstr(log, "de.xkb"), "the broken file is named: %s", log);
+	key(in, KEY_Y);
+	CHECK(sent(&a, "z"), "the keymap in use stays");
+	/* XKB_DEFAULT_LAYOUT read again with no xkb key set. */
+	CHECK(reload(g, &cfg, "", applied, log, sizeof(log)) == 0, "no xkb key: %s", log);
+	key(in, KEY_Y);
+	CHECK(sent(&a, "y"), "XKB_DEFAULT_LAYOUT=us: y");
+	setenv("XKB_DEFAULT_LAYOUT", "de", 1);
+	CHECK(reload(g, &cfg, "", applied, log, sizeof(log)) == 0, "XKB_DEFAULT_LAYOUT=de: %s", log);
+	key(in, KEY_Y);
+	CHECK(sent(&a, "z"), "XKB_DEFAULT_LAYOUT=de: z");
 
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
