@@ -148,7 +148,8 @@ struct input_keymap;
  * names or the file), -ENOMEM, -ETIMEDOUT (a keymap file over its time bound), or why the keymap file does not
  * open (-ENOENT...); *out is NULL then. cfg's strings are not kept. A keymap that compiles to the one in use
  * (the same text form) is not kept: input_keymap_use then changes only the repeat and the name, and nothing
- * held, locked or half composed is reset. */
+ * held, locked or half composed is reset. in may be NULL (a check before the seat's input exists): the keymap is
+ * compiled with a context of its own and compared with nothing; such a km is only for input_keymap_free. */
 int input_keymap_new(struct input *in, const struct input_config *cfg, bool keymap, struct input_keymap **out);
 /* Whether km has a keymap other than the one in use (false: the repeat only, or the same keymap). */
 bool input_keymap_changes(const struct input_keymap *km);

@@ -633,8 +633,15 @@ int input_keymap_new(struct input *in, const struct input_config *cfg, bool keym
 		return -ENOMEM;
 	repeat_of(cfg, &km->repeat_delay_usec, &km->repeat_interval_usec);
 	if (keymap) {
-		km->keymap = load_keymap(in->kbd.ctx, cfg, km->name, true, &err);
-		if (km->keymap && same_keymap(km->keymap, in->kbd.keymap)) {
+		struct xkb_context *ctx = in ? in->kbd.ctx : xkb_context_new(cfg->no_environment
+										 ? XKB_CONTEXT_NO_ENVIRONMENT_NAMES
+										 : XKB_CONTEXT_NO_FLAGS);
+		if (ctx && !in)
+			xkb_context_set_log_fn(ctx, xkb_log);
+		km->keymap = ctx ? load_keymap(ctx, cfg, km->name, true, &err) : NULL;
+		if (!in)
+			xkb_context_unref(ctx); /* the keymap holds its own reference */
+		if (km->keymap && in && same_keymap(km->keymap, in->kbd.keymap)) {
 			xkb_keymap_unref(km->keymap);
 			km->keymap = NULL; /* the name may still change: "de" and a file of de's keymap */
 			*out = km;

@@ -243,14 +243,20 @@ int kf_console_start_input(struct kf_console *c)
 	return 0;
 }
 
-int kf_console_keymap_prepare(struct kf_console *c, const struct kf_config *next)
+int kf_console_keymap_prepare(struct kf_console *c, const struct kf_config *cur, const struct kf_config *next)
 {
+	const struct kf_input_module *mod;
+	struct input_keymap *none = NULL;
+
 	kf_console_keymap_commit(c, false);
-	/* No glue yet (the module loads after the first frame): it will be made from the configuration then in
-	 * force, the new one. */
-	if (!c->input)
+	if (c && c->input)
+		return c->mod->keymap_prepare(c->input, cur, next, &c->keymap_pending);
+	/* No glue yet (the module loads after the first frame; no console while it waits for its VT): it will be
+	 * made from next, where a keymap that does not compile falls back to "us" with a mere warning. Checked
+	 * now, so that it is refused as later. A module that does not load is said when the keymap is made. */
+	if (kf_input_module_load(&mod) < 0)
 		return 0;
-	return c->mod->keymap_prepare(c->input, c->cfg, next, &c->keymap_pending);
+	return mod->keymap_prepare(NULL, cur, next, &none);
 }
 
 void kf_console_keymap_commit(struct kf_console *c, bool use)

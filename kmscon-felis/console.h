@@ -33,11 +33,12 @@ int kf_console_load_keymap(struct kf_console *c);
 int kf_console_start_input(struct kf_console *c);
 /* A reload's keyboard keys, in two steps (main.c on_reload_timer): prepare compiles next's keymap and repeat
  * (kept when they differ from those in use) and keeps them pending, changing nothing; returns 0, or
- * -errno with the keys, their values and the reason logged (the old keymap stays). Before the keymap was first
- * loaded (the first frame) there is nothing to compile: the keymap will be made from the configuration in force
- * then. commit puts the pending keymap in use on every keyboard (use) or drops it; accepts NULL and nothing
- * pending. next is not kept. */
-int kf_console_keymap_prepare(struct kf_console *c, const struct kf_config *next);
+ * -errno with the keys, their values and the reason logged (the old keymap stays). cur is the configuration in
+ * force. Before the keymap was first loaded (the first frame), or with c NULL (the console waits for its VT),
+ * next's keymap is only checked (the input module loaded for it): it will be made from next then. commit puts
+ * the pending keymap in use on every keyboard (use) or drops it; accepts NULL and nothing pending. next is not
+ * kept. */
+int kf_console_keymap_prepare(struct kf_console *c, const struct kf_config *cur, const struct kf_config *next);
 void kf_console_keymap_commit(struct kf_console *c, bool use);
 /* Accepts NULL. Closes the input devices and the seat (destroy the output first: it closes its cards through
  * the seat). */

@@ -82,7 +82,8 @@ void kf_input_glue_output(struct kf_input_glue *g);
  * old nor next is kept. Returns 0 and *out (NULL when neither keymap nor repeat changes; owned by the caller
  * until done, which takes it and accepts NULL), or -errno with the keys, their values and the reason logged
  * when an xkb-model, -layout, -variant, -options or -keymap value changed and the keymap does not compile. With
- * none changed, a keymap that no longer compiles is logged and the one in use stays: 0, the repeat only. */
+ * none changed, a keymap that no longer compiles is logged and the one in use stays: 0, the repeat only. g may
+ * be NULL (no glue yet: before the first frame): the keymap is only checked, *out stays NULL. */
 int kf_input_glue_keymap_prepare(struct kf_input_glue *g, const struct kf_config *old, const struct kf_config *next,
 				 struct input_keymap **out);
 void kf_input_glue_keymap_done(struct kf_input_glue *g, struct input_keymap *km, bool use);

@@ -72,7 +72,7 @@ int kf_input_glue_keymap_prepare(struct kf_input_glue *g, const struct kf_config
 		len = n > 0 && (size_t)n < sizeof(changed) - len ? len + (size_t)n : strlen(changed);
 	}
 	bool repeat = old->xkb_repeat_delay != next->xkb_repeat_delay || old->xkb_repeat_rate != next->xkb_repeat_rate;
-	struct input *in = kf_input_glue_input(g);
+	struct input *in = g ? kf_input_glue_input(g) : NULL;
 	/* Compiled on every reload, also with no key changed: the keymap file, /etc/default/keyboard (or
 	 * vconsole.conf) may have been edited in place, which is why `systemctl reload` was run. Input/ keeps it
 	 * only when it differs from the one in use. */
@@ -94,10 +94,10 @@ int kf_input_glue_keymap_prepare(struct kf_input_glue *g, const struct kf_config
 		r = input_keymap_new(in, &ic, false, out);
 		if (r < 0)
 			return r;
-	} else if (!changed[0] && input_keymap_changes(*out)) {
+	} else if (g && !changed[0] && input_keymap_changes(*out)) {
 		log_notice("reload: the keymap changed (%s)", source(next, from, sizeof(from)));
 	}
-	if (!changed[0] && !repeat && !input_keymap_changes(*out)) {
+	if (!g || (!changed[0] && !repeat && !input_keymap_changes(*out))) {
 		input_keymap_free(*out);
 		*out = NULL;
 	}

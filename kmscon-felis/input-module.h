@@ -20,7 +20,7 @@
 /* The one symbol the module exports for the program: a struct kf_input_module. */
 #define KF_INPUT_MODULE_SYMBOL "kf_input_module"
 /* Bumped when struct kf_input_module or input-glue.h changes: a stale module is refused. */
-#define KF_INPUT_MODULE_VERSION 3
+#define KF_INPUT_MODULE_VERSION 4
 
 /* input-glue.h's functions, through the module. */
 struct kf_input_module {

@@ -641,7 +641,8 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 	/* The steps that can still fail, and then nothing has changed yet: the keymap is compiled (kept pending),
 	 * then the font is loaded (a file that will not open, cells larger than the screen). A failure undoes the
 	 * reload whole. */
-	if (app->console && (r = kf_console_keymap_prepare(app->console, &next)) < 0) {
+	if (app->cfg.backend != KF_BACKEND_HEADLESS &&
+	    (r = kf_console_keymap_prepare(app->console, &app->cfg, &next)) < 0) {
 		kf_config_reload_cancel(&app->cfg, &next);
 		log_err("reload: kept the old configuration (the new keymap %s%s)",
 			r == -EINVAL ? "does not compile" : "cannot be loaded: ", r == -EINVAL ? "" : strerror(-r));
