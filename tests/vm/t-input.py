@@ -473,7 +473,8 @@ def test_reload_layout(guest):
     with us and z once xkb-layout=de is reloaded, the same application still reading; Caps Lock on before a
     reload stays on (Z) with its LED; a layout that does not compile is refused (the log names the key and the
     value, "kept the old configuration") and the keyboard stays de; a USB keyboard plugged in after the reload
-    types with the new keymap and lights its Caps Lock LED."""
+    types with the new keymap and lights its Caps Lock LED; /etc/default/keyboard edited in place is taken by a
+    reload that changes no key."""
     with VM(guest, gpu="virtio", usb=True, name="input-reload-layout") as vm:
         vm.sh("mkdir -p /tmp/kfconf; printf 'xkb-layout=us\\n' >/tmp/kfconf/kmscon-felis.conf")
         start_console(vm, "/tmp/typed-app.sh", "[1-9] keyboards", "--configdir=/tmp/kfconf")
@@ -506,8 +507,18 @@ def test_reload_layout(guest):
         typed_after(vm, "y", "yzZZZY")
         vm.sendkey("caps_lock")
         typed_after(vm, "y", "yzZZZYy")
+        # No xkb key: /etc/default/keyboard, edited in place and reloaded with the configuration unchanged
+        # (systemctl reload after editing it), is taken; before, only a changed xkb key compiled anything.
+        vm.sh("mkdir -p /etc/default; printf 'XKBLAYOUT=us\\n' >/etc/default/keyboard")
+        reload_with(vm, "", "configuration reloaded")
+        typed_after(vm, "y", "yzZZZYyy")
+        vm.sh("printf 'XKBLAYOUT=de\\n' >/etc/default/keyboard")
+        reload_with(vm, "", "configuration reloaded")
+        if "the keymap changed" not in vm.sh("cat /tmp/kf.log"):
+            vm.fail("the edited /etc/default/keyboard is not said: %s" % vm.sh("tail -5 /tmp/kf.log"))
+        typed_after(vm, "y", "yzZZZYyyz")
         print("    us y, de z, Caps Z kept across two reloads, a broken layout refused, a USB keyboard plugged "
-              "after the reload types Z (LED on), us y")
+              "after the reload types Z (LED on), us y; /etc/default/keyboard edited to de and reloaded: z")
 
 
 def main():
