@@ -88,9 +88,11 @@ int kf_input_glue_keymap_prepare(struct kf_input_glue *g, const struct kf_config
 		return r;
 	}
 	if (r < 0) {
-		/* No key changed: what the keys point to did, and broke. The rest of the reload still applies. */
-		log_err("reload: the keymap (%s) %s; the one in use stays", source(next, from, sizeof(from)),
-			r == -EINVAL ? "does not compile any more (the reason is above)" : strerror(-r));
+		/* No key changed: what they point to broke (or was broken at start, where "us" was taken). The
+		 * rest of the reload still applies. */
+		log_err("reload: the keymap (%s) %s%s%s; the one in use stays", source(next, from, sizeof(from)),
+			r == -EINVAL ? "does not compile (the reason is above" : "cannot be loaded (",
+			r == -EINVAL ? "" : strerror(-r), ")");
 		r = input_keymap_new(in, &ic, false, out);
 		if (r < 0)
 			return r;
