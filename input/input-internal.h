@@ -3,6 +3,7 @@
 #define INPUT_INPUT_INTERNAL_H
 
 #include <linux/input-event-codes.h>
+#include <stdio.h>
 
 #include <xkbcommon/xkbcommon-compose.h>
 #include <xkbcommon/xkbcommon.h>
@@ -109,6 +110,16 @@ static inline int input_xkb_prio(enum xkb_log_level level)
  * when the child reached the memory bound or crashed, -ETIMEDOUT when it ran out of time. ctx is not
  * owned; the child uses its copy. */
 int input_try_keymap_file(struct xkb_context *ctx, const char *path);
+
+/* The keymap cfg asks for (input/keymap-load.c), named in name (256 bytes: "layout(variant)" or "file:PATH").
+ * Not strict (at start), one that does not compile falls back to "us"; strict (a reload), it is NULL with *err
+ * set (-EINVAL, -ETIMEDOUT, -ENOMEM, or open's -errno) and the reason logged. */
+struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input_config *cfg, char *name,
+				     bool strict, int *err);
+/* fopen(path, "re") for a regular file only, else NULL with errno EISDIR (a directory) or EINVAL (a FIFO, a
+ * device, a socket); input_open_error says why in words. */
+FILE *input_open_file(const char *path);
+const char *input_open_error(int err);
 
 int input_kbd_init(struct input_kbd *k, const struct input_config *cfg);
 void input_kbd_finish(struct input_kbd *k);

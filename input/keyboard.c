@@ -1,18 +1,9 @@
-/* input/keyboard.c: xkbcommon keymap, compose, software key repeat and lock LEDs.
- *
- * Where the keymap comes from, first match wins: the configured names or keymap file (kmscon's --xkb-*
- * options), XKB_DEFAULT_* (read by xkbcommon itself when no name is given), /etc/default/keyboard
- * (Debian's XKBMODEL/XKBLAYOUT/XKBVARIANT/XKBOPTIONS), /etc/vconsole.conf (systemd's, same variable names),
- * then xkbcommon's built-in default ("us"). A keymap that does not compile falls back to "us" with a warning
- * naming what failed, so a typo in a layout never leaves the console without a keyboard.
- */
+/* input/keyboard.c: xkbcommon keymap, compose, software key repeat and lock LEDs. Where the keymap comes from:
+ * input/keymap-load.c. */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <xkbcommon/xkbcommon-names.h>
 
@@ -22,212 +13,10 @@
 /* Milliseconds between two repeats when the caller gives 0 (50 repeats/s); the program always passes its
  * --xkb-repeat-rate (default 50 ms, 20 repeats/s, as kmscon). */
 #define DEFAULT_REPEAT_INTERVAL_MS 20
-/* Lines longer than this in /etc/default/keyboard are not variable assignments we care about. */
-#define ETC_LINE_MAX 512
-
-struct names {
-	char model[128], layout[128], variant[128], options[256];
-};
 
 static bool set(const char *s)
 {
 	return s && *s;
-}
-
-static void copy_name(char *dst, size_t cap, const char *src)
-{
-	snprintf(dst, cap, "%s", src ? src : "");
-}
-
-/* Parses one "KEY=value" line of a shell-style file (optionally quoted, "#" comments). */
-static void parse_assignment(char *line, struct names *n)
-{
-	static const struct {
-		const char *key;
-		size_t off, cap;
-	} keys[] = {
-		{"XKBMODEL", offsetof(struct names, model), sizeof(((struct names *)0)->model)},
-		{"XKBLAYOUT", offsetof(struct names, layout), sizeof(((struct names *)0)->layout)},
-		{"XKBVARIANT", offsetof(struct names, variant), sizeof(((struct names *)0)->variant)},
-		{"XKBOPTIONS", offsetof(struct names, options), sizeof(((struct names *)0)->options)},
-	};
-	char *p = line, *eq, *v, *end;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (!strncmp(p, "export ", 7))
-		p += 7;
-	eq = strchr(p, '=');
-	if (!eq || *p == '#')
-		return;
-	*eq = 0;
-	v = eq + 1;
-	end = v + strcspn(v, "\r\n");
-	*end = 0;
-	if ((*v == '"' || *v == '\'') && end > v + 1 && end[-1] == *v) {
-		v++;
-		end[-1] = 0;
-	} else {
-		v[strcspn(v, " \t#")] = 0;
-	}
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (!strcmp(p, keys[i].key))
-			copy_name((char *)n + keys[i].off, keys[i].cap, v);
-	}
-}
-
-/* fopen(path, "re") for a regular file only, else NULL with errno EISDIR (a directory) or EINVAL (a FIFO, a device,
- * a socket): a FIFO nobody writes made fopen wait for a writer for ever, and the console never took keys. */
-static FILE *open_file(const char *path)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK); /* no effect on a regular file's reads */
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-		close(fd);
-		errno = err;
-		return NULL;
-	}
-	FILE *f = fdopen(fd, "r");
-	if (!f)
-		close(fd);
-	return f;
-}
-
-/* Why open_file failed, in words. */
-static const char *open_error(int err)
-{
-	return err == EINVAL ? "not a file (a FIFO, a device or a socket)" : strerror(err);
-}
-
-/* Reads the XKB* variables of a shell-style file. Returns true when it set a layout. */
-static bool read_etc_file(const char *path, struct names *n)
-{
-	char line[ETC_LINE_MAX];
-	bool truncated = false;
-	FILE *f = open_file(path);
-
-	if (!f)
-		return false;
-	memset(n, 0, sizeof(*n));
-	while (fgets(line, sizeof(line), f)) {
-		bool whole = strchr(line, '\n') != NULL;
-		/* The tail of an over-long line is not a new assignment. */
-		if (!truncated)
-			parse_assignment(line, n);
-		truncated = !whole;
-	}
-	fclose(f);
-	if (set(n->layout))
-		input_log(6, "keymap from %s: layout '%s'", path, n->layout);
-	return set(n->layout);
-}
-
-static struct xkb_keymap *compile_names(struct xkb_context *ctx, const struct names *n)
-{
-	struct xkb_rule_names rn = {
-		.model = set(n->model) ? n->model : NULL,
-		.layout = set(n->layout) ? n->layout : NULL,
-		.variant = set(n->variant) ? n->variant : NULL,
-		.options = set(n->options) ? n->options : NULL,
-	};
-	return xkb_keymap_new_from_names(ctx, &rn, XKB_KEYMAP_COMPILE_NO_FLAGS);
-}
-
-/* What a keymap that does not compile leads to, for the warning: at start the console falls back to "us"; on a
- * reload (strict) the keymap in use stays, which the caller says. */
-static const char *then(bool strict)
-{
-	return strict ? "" : "; using the 'us' layout";
-}
-
-/* Compiles the keymap file at path (first in a bounded child) and names it in name (256 bytes). Returns it, or
- * NULL with *err set (-EINVAL, -ETIMEDOUT, -ENOMEM, or open's -errno) and the reason logged. */
-static struct xkb_keymap *compile_file(struct xkb_context *ctx, const char *path, char *name, bool strict,
-				       int *err)
-{
-	struct xkb_keymap *km;
-	FILE *f = open_file(path);
-	int r;
-
-	if (!f) {
-		*err = -errno;
-		input_log(4, "cannot open keymap file %s: %s%s", path, open_error(errno), then(strict));
-		return NULL;
-	}
-	r = input_try_keymap_file(ctx, path);
-	if (r < 0) {
-		*err = r;
-		input_log(4, "keymap file %s %s%s", path,
-			  r == -EINVAL	  ? "does not compile (in at most " INPUT_STR(INPUT_KEYMAP_TRY_MEM_MB) " MiB)"
-			  : r == -ETIMEDOUT ? "does not compile in " INPUT_STR(INPUT_KEYMAP_TRY_MS) " ms"
-					    : "does not compile in " INPUT_STR(INPUT_KEYMAP_TRY_MEM_MB)
-					      " MiB (or crashed xkbcommon)", then(strict));
-		fclose(f);
-		return NULL;
-	}
-	km = xkb_keymap_new_from_file(ctx, f, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS);
-	fclose(f);
-	*err = -EINVAL;
-	if (!km)
-		input_log(4, "keymap file %s does not compile%s", path, then(strict));
-	else
-		snprintf(name, 256, "file:%.240s", path);
-	return km;
-}
-
-static void describe(char *name, const struct names *n)
-{
-	const char *layout = set(n->layout) ? n->layout : getenv("XKB_DEFAULT_LAYOUT");
-
-	snprintf(name, 256, "%.120s%s%.120s%s", set(layout) ? layout : "us",
-		 set(n->variant) ? "(" : "", set(n->variant) ? n->variant : "", set(n->variant) ? ")" : "");
-}
-
-/* The keymap cfg asks for, named in name (256 bytes). Not strict (at start), one that does not compile falls back
- * to "us"; strict (a reload), it is NULL with *err set and the reason logged. */
-static struct xkb_keymap *load_keymap(struct xkb_context *ctx, const struct input_config *cfg, char *name,
-				      bool strict, int *err)
-{
-	struct names n = {0};
-	struct xkb_keymap *km = NULL;
-	const char *kb = cfg->etc_default_keyboard ? cfg->etc_default_keyboard : "/etc/default/keyboard";
-	const char *vc = cfg->etc_vconsole ? cfg->etc_vconsole : "/etc/vconsole.conf";
-	bool from_env = !cfg->no_environment &&
-			(set(getenv("XKB_DEFAULT_LAYOUT")) || set(getenv("XKB_DEFAULT_MODEL")) ||
-			 set(getenv("XKB_DEFAULT_VARIANT")) || set(getenv("XKB_DEFAULT_OPTIONS")));
-
-	if (set(cfg->keymap_file)) {
-		km = compile_file(ctx, cfg->keymap_file, name, strict, err);
-		if (km || strict)
-			return km;
-		copy_name(n.layout, sizeof(n.layout), "us");
-	} else if (set(cfg->model) || set(cfg->layout) || set(cfg->variant) || set(cfg->options)) {
-		copy_name(n.model, sizeof(n.model), cfg->model);
-		copy_name(n.layout, sizeof(n.layout), cfg->layout);
-		copy_name(n.variant, sizeof(n.variant), cfg->variant);
-		copy_name(n.options, sizeof(n.options), cfg->options);
-	} else if (!from_env && !read_etc_file(kb, &n) && !read_etc_file(vc, &n)) {
-		memset(&n, 0, sizeof(n));
-	}
-	if (!km) {
-		km = compile_names(ctx, &n);
-		describe(name, &n);
-	}
-	if (!km) {
-		*err = -EINVAL;
-		input_log(4, "keymap model='%s' layout='%s' variant='%s' options='%s' does not compile%s", n.model,
-			  n.layout, n.variant, n.options, then(strict));
-		if (strict)
-			return NULL;
-		memset(&n, 0, sizeof(n));
-		copy_name(n.layout, sizeof(n.layout), "us");
-		km = compile_names(ctx, &n);
-		describe(name, &n);
-	}
-	return km;
 }
 
 static const char *locale_name(const struct input_config *cfg)
@@ -249,7 +38,7 @@ static void load_compose(struct input_kbd *k, const struct input_config *cfg)
 	const char *locale = locale_name(cfg);
 
 	if (set(cfg->compose_file)) {
-		FILE *f = open_file(cfg->compose_file);
+		FILE *f = input_open_file(cfg->compose_file);
 		int err = f ? 0 : errno;
 		if (f) {
 			k->compose_table = xkb_compose_table_new_from_file(
@@ -258,7 +47,7 @@ static void load_compose(struct input_kbd *k, const struct input_config *cfg)
 		}
 		if (!k->compose_table)
 			input_log(4, "compose file %s cannot be loaded%s%s; using the locale's", cfg->compose_file,
-				  err ? ": " : "", err ? open_error(err) : "");
+				  err ? ": " : "", err ? input_open_error(err) : "");
 	}
 	if (!k->compose_table)
 		k->compose_table = xkb_compose_table_new_from_locale(k->ctx, locale,
@@ -323,7 +112,7 @@ int input_kbd_init(struct input_kbd *k, const struct input_config *cfg)
 	if (!k->ctx)
 		return -ENOMEM;
 	xkb_context_set_log_fn(k->ctx, xkb_log);
-	k->keymap = load_keymap(k->ctx, cfg, k->name, false, &err);
+	k->keymap = input_load_keymap(k->ctx, cfg, k->name, false, &err);
 	k->us_keymap = xkb_keymap_new_from_names(k->ctx, &us, XKB_KEYMAP_COMPILE_NO_FLAGS);
 	if (!k->keymap || !k->us_keymap) {
 		input_log(3, "no keymap compiles, not even 'us': is xkb-data installed?");
@@ -638,7 +427,7 @@ int input_keymap_new(struct input *in, const struct input_config *cfg, bool keym
 										 : XKB_CONTEXT_NO_FLAGS);
 		if (ctx && !in)
 			xkb_context_set_log_fn(ctx, xkb_log);
-		km->keymap = ctx ? load_keymap(ctx, cfg, km->name, true, &err) : NULL;
+		km->keymap = ctx ? input_load_keymap(ctx, cfg, km->name, true, &err) : NULL;
 		if (!in)
 			xkb_context_unref(ctx); /* the keymap holds its own reference */
 		if (km->keymap && in && same_keymap(km->keymap, in->kbd.keymap)) {

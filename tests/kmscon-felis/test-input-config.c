@@ -214,8 +214,8 @@ static void test_log_origin(struct kf_loop *loop, const char *dir)
 	const char *line = strstr(text, "using the 'us' layout");
 	while (line && line > text && line[-1] != '\n')
 		line--;
-	CHECK(line && !strncmp(strstr(line, "[") ? strstr(line, "[") : "", "[keyboard.c:", 12),
-	      "the fallback's warning names keyboard.c: %s", text);
+	CHECK(line && !strncmp(strstr(line, "[") ? strstr(line, "[") : "", "[keymap-load.c:", 15),
+	      "the fallback's warning names keymap-load.c: %s", text);
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
 	kf_config_finish(&cfg);
