@@ -37,6 +37,10 @@ struct input_kbd {
 	/* Keys down in the xkb state, a bit per evdev code up to KEY_MAX: set by a press, cleared by its
 	 * release or a suspend. A new keymap (input_keymap_use) presses them again into its state. */
 	uint64_t held[KEY_CNT / 64];
+	/* The locked real modifiers just before each key's last press: a new keymap presses a held lock key
+	 * again with them, so that its release does what it would have (Caps Lock pressed to turn it off goes
+	 * off at the release). */
+	uint8_t locked_at_press[KEY_CNT];
 	/* The keys held when the keymap last changed, described under the keymap they were pressed with: their
 	 * release is described so (an application pairs a release with its press by key). Set by
 	 * input_keymap_use, an entry cleared by that key's release or press, all by a suspend. */

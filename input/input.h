@@ -155,8 +155,9 @@ int input_keymap_new(struct input *in, const struct input_config *cfg, bool keym
 bool input_keymap_changes(const struct input_keymap *km);
 /* Puts km in use for every keyboard of the seat, those open and those added later; takes ownership. With a new
  * keymap: modifier keys held (Shift, Ctrl, AltGr) still count until released; Caps, Num and Scroll Lock stay
- * as they were (and so do the LEDs), on the modifier the new keymap gives them; a lock key held across it changes nothing at its release; latched
- * modifiers, a compose or dead-key sequence in progress and the locked layout (back to the first) are reset;
+ * as they were (and so do the LEDs), on the modifier the new keymap gives them; a lock key held across it does
+ * at its release what it would have done (Caps Lock pressed to turn it off goes off); latched modifiers, a
+ * compose or dead-key sequence in progress and the locked layout (back to the first) are reset;
  * a key repeating stops (its release comes once, as usual); the release of a key held across it is
  * described as its press was (INPUT_HELD_MAX). The repeat delay and interval apply from the next repeat; a
  * repeat turned off stops one in progress. */

@@ -311,6 +311,8 @@ void input_kbd_key(struct input *in, uint32_t keycode, bool pressed, uint64_t ti
 	else
 		describe_before(k, keycode, &ev);
 	set_held(k, keycode, pressed);
+	if (pressed && keycode < KEY_CNT)
+		k->locked_at_press[keycode] = (uint8_t)xkb_state_serialize_mods(k->state, XKB_STATE_MODS_LOCKED);
 	ev.action = pressed ? INPUT_KEY_PRESS : INPUT_KEY_RELEASE;
 	if (pressed)
 		compose_key(k, &ev);
@@ -490,18 +492,19 @@ static xkb_mod_mask_t real_mods_of(struct xkb_state *scratch, xkb_mod_index_t i)
 	return xkb_state_serialize_mods(scratch, XKB_STATE_MODS_LOCKED) & 0xff;
 }
 
-/* The locked modifiers of the old state as real modifiers of the new keymap. A virtual modifier whose real
- * modifiers are all locked (Num Lock: Mod2 in the old keymap) is kept by its name, on whatever real modifiers
- * the new keymap gives it (Mod3 in a keymap file), not on the old one's: Mod2 locked in that keymap is no
- * Num Lock (the LED went off and the keypad typed no digits). The other real modifiers (Lock: Caps Lock) are
- * kept by their name. Only real bits: a virtual bit left in the locked mask stays after its key unlocks it. */
-static xkb_mod_mask_t locked_mods_in(struct xkb_state *old, struct xkb_keymap *to)
+/* Locked real modifiers of one keymap (scratch_from: a state of it) as real modifiers of another (scratch_to). A
+ * virtual modifier whose real modifiers are all locked (Num Lock: Mod2 in the old keymap) is kept by its name,
+ * on whatever real modifiers the new keymap gives it (Mod3 in a keymap file), not on the old one's: Mod2 locked
+ * in that keymap is no Num Lock (the LED went off and the keypad typed no digits). The other real modifiers
+ * (Lock: Caps Lock) are kept by their name. Only real bits: a virtual bit left in the locked mask stays after
+ * its key unlocks it. */
+static xkb_mod_mask_t map_locked(struct xkb_state *scratch_from, struct xkb_state *scratch_to, xkb_mod_mask_t locked)
 {
-	struct xkb_keymap *from = xkb_state_get_keymap(old);
-	xkb_mod_mask_t locked = xkb_state_serialize_mods(old, XKB_STATE_MODS_LOCKED) & 0xff, covered = 0, mask = 0;
-	struct xkb_state *scratch_from = xkb_state_new(from), *scratch_to = xkb_state_new(to);
+	struct xkb_keymap *from = xkb_state_get_keymap(scratch_from), *to = xkb_state_get_keymap(scratch_to);
+	xkb_mod_mask_t covered = 0, mask = 0;
 
-	for (xkb_mod_index_t i = 8; scratch_from && scratch_to && i < xkb_keymap_num_mods(from) && i < 32; i++) {
+	locked &= 0xff;
+	for (xkb_mod_index_t i = 8; i < xkb_keymap_num_mods(from) && i < 32; i++) {
 		xkb_mod_mask_t m = real_mods_of(scratch_from, i);
 		xkb_mod_index_t j = xkb_keymap_mod_get_index(to, xkb_keymap_mod_get_name(from, i));
 		if (!m || (m & ~locked))
@@ -517,32 +520,45 @@ static xkb_mod_mask_t locked_mods_in(struct xkb_state *old, struct xkb_keymap *t
 		if (j < 8)
 			mask |= 1u << j;
 	}
-	xkb_state_unref(scratch_from);
-	xkb_state_unref(scratch_to);
 	return mask;
 }
 
+/* Sets fresh's locked modifiers to locked, the rest as it is; the locked layout is the first. */
+static void set_locked(struct xkb_state *fresh, xkb_mod_mask_t locked)
+{
+	xkb_state_update_mask(fresh, xkb_state_serialize_mods(fresh, XKB_STATE_MODS_DEPRESSED),
+			      xkb_state_serialize_mods(fresh, XKB_STATE_MODS_LATCHED), locked,
+			      xkb_state_serialize_layout(fresh, XKB_STATE_LAYOUT_DEPRESSED),
+			      xkb_state_serialize_layout(fresh, XKB_STATE_LAYOUT_LATCHED), 0);
+}
+
 /* The keys held (and the seeded modifiers) pressed again into the new state, so that a Shift still down
- * counts; then the locks of the old state. Pressing a held lock key there locks it in the new state too, with
- * nothing to undo at its release: the lock stays as it was at the change. The locked layout is the first: a
- * held Shift+Alt of grp:alt_shift_toggle, pressed again here, switched it once more. */
+ * counts, each with the locks it was pressed under: a lock key's release then does what it would have done
+ * (xkbcommon unlocks at the release what was locked at the press). Then the locks of the old state. The locked
+ * layout is the first: a held Shift+Alt of grp:alt_shift_toggle, pressed again here, switched it once more. */
 static void carry_state(struct input *in, struct xkb_state *fresh)
 {
 	struct input_kbd *k = &in->kbd;
+	struct xkb_state *sf = xkb_state_new(k->keymap), *st = xkb_state_new(xkb_state_get_keymap(fresh));
 
 	for (uint32_t code = 0; code < KEY_CNT; code++) {
-		if (is_held(k, code))
-			xkb_state_update_key(fresh, code + 8, XKB_KEY_DOWN);
+		if (!is_held(k, code))
+			continue;
+		if (sf && st) {
+			xkb_mod_mask_t at_press = map_locked(sf, st, k->locked_at_press[code]);
+			set_locked(fresh, at_press);
+			k->locked_at_press[code] = (uint8_t)at_press; /* for a later change, in the new keymap's terms */
+		}
+		xkb_state_update_key(fresh, code + 8, XKB_KEY_DOWN);
 	}
 	for (unsigned j = 0; j < in->n_seeds; j++) {
 		if (!is_held(k, in->seeds[j]))
 			xkb_state_update_key(fresh, in->seeds[j] + 8, XKB_KEY_DOWN);
 	}
-	xkb_state_update_mask(fresh, xkb_state_serialize_mods(fresh, XKB_STATE_MODS_DEPRESSED),
-			      xkb_state_serialize_mods(fresh, XKB_STATE_MODS_LATCHED),
-			      locked_mods_in(k->state, xkb_state_get_keymap(fresh)),
-			      xkb_state_serialize_layout(fresh, XKB_STATE_LAYOUT_DEPRESSED),
-			      xkb_state_serialize_layout(fresh, XKB_STATE_LAYOUT_LATCHED), 0);
+	set_locked(fresh, sf && st ? map_locked(sf, st, xkb_state_serialize_mods(k->state, XKB_STATE_MODS_LOCKED))
+				   : 0);
+	xkb_state_unref(sf);
+	xkb_state_unref(st);
 }
 
 void input_keymap_use(struct input *in, struct input_keymap *km)
