@@ -521,6 +521,34 @@ def test_reload_layout(guest):
               "after the reload types Z (LED on), us y; /etc/default/keyboard edited to de and reloaded: z")
 
 
+def test_reload_early(guest):
+    """A reload while the console waits for its VT (--vt=5 without --switchvt: no console and no keymap yet) is
+    checked as later: a layout that does not compile is refused, its key and value named; before, it was taken,
+    and the keymap made from it when the VT came fell back to us with a mere warning. Then the VT comes, and the
+    keyboard has the layout in force (us: y)."""
+    with VM(guest, gpu="virtio", usb=False, name="input-reload-early") as vm:
+        vm.sh("mkdir -p /tmp/kfconf; printf 'xkb-layout=us\\n' >/tmp/kfconf/kmscon-felis.conf")
+        vm.sh(UDEV, timeout=60)
+        vm.sh("kmscon-felis --font-engine=builtin --verbose --vt=5 --no-switchvt --configdir=/tmp/kfconf --login "
+              "-- /bin/sh /tmp/typed-app.sh >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid")
+        vm.wait_file("/tmp/kf.log", pattern="waiting for VT 5", timeout=30)
+        reload_with(vm, "xkb-layout=no-such-layout\\n", "reload")
+        vm.wait_until(lambda: "kept the old configuration" in vm.sh("cat /tmp/kf.log") or
+                      "configuration reloaded" in vm.sh("cat /tmp/kf.log"), timeout=20, interval=0.2,
+                      what="the reload's outcome")
+        log = vm.sh("cat /tmp/kf.log")
+        if "kept the old configuration" not in log or "xkb-layout=no-such-layout" not in log:
+            vm.fail("a broken layout reloaded before the console has its VT is not refused:\n%s" %
+                    vm.sh("tail -8 /tmp/kf.log"))
+        vm.sh("chvt 5")
+        vm.wait_file("/tmp/typed-ready", timeout=30)
+        vm.wait_file("/tmp/kf.log", pattern="[1-9] keyboards", timeout=30)
+        typed_after(vm, "y", "y")
+        if "using the 'us' layout" in vm.sh("cat /tmp/kf.log"):
+            vm.fail("the keymap fell back to us: %s" % vm.sh("tail -8 /tmp/kf.log"))
+        print("    a broken layout reloaded while waiting for VT 5 refused; on VT 5 the Y key types y")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", action="append", default=[])
@@ -534,6 +562,7 @@ def main():
         ("input-rel-mouse", test_rel_mouse),
         ("input-zoom", test_zoom),
         ("input-reload-layout", test_reload_layout),
+        ("input-reload-early", test_reload_early),
     ]
     # The probe-based VT switch test is run only on request (--only input-vt-switch): the same acceptance
     # point (two instances, 200 switches, screen restored, no fd growth) is covered by console-vt-switch in
