@@ -144,6 +144,21 @@ int main(void)
 	key(in, KEY_Y);
 	CHECK(sent(&a, "z"), "still the file's keymap");
 
+	/* The kitty protocol's event types, every key an escape code (flags 1+2+8): Y held across us to de sends nothing at the reload and one
+	 * release, y's (the application pairs it with its press); the next press is z's. */
+	CHECK(reload(g, &cfg, "xkb-layout=us\n", applied, log, sizeof(log)) == 0, "us for kitty");
+	feed(&a, "\033[>11u");
+	input_inject_key(in, KEY_Y, true, 10);
+	CHECK(sent(&a, "\033[121u"), "kitty: y's press");
+	CHECK(reload(g, &cfg, "xkb-layout=de\n", applied, log, sizeof(log)) == 0, "de with Y held");
+	CHECK(sent(&a, ""), "nothing sent by the reload");
+	input_inject_key(in, KEY_Y, false, 11);
+	CHECK(sent(&a, "\033[121;1:3u"), "kitty: one release, y's");
+	input_inject_key(in, KEY_Y, true, 12);
+	input_inject_key(in, KEY_Y, false, 13);
+	CHECK(sent(&a, "\033[122u\033[122;1:3u"), "kitty: z pressed and released");
+	feed(&a, "\033[<u");
+
 	/* The same file edited in place (us's now), the configuration unchanged: `systemctl reload` takes it. */
 	CHECK(reload(g, &cfg, "xkb-layout=us\n", applied, log, sizeof(log)) == 0, "us");
 	snprintf(text, sizeof(text), "xkb-keymap=%s\n", file);
