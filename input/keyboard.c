@@ -59,6 +59,14 @@ static void load_compose(struct input_kbd *k, const struct input_config *cfg)
 	k->compose = xkb_compose_state_new(k->compose_table, XKB_COMPOSE_STATE_NO_FLAGS);
 }
 
+/* The real modifiers (bits 0-7) that modifier i of scratch's keymap stands for: itself for a real one, its
+ * mapping for a virtual one (NumLock is Mod2 in most keymaps, another in some). scratch: any state of it. */
+static xkb_mod_mask_t real_mods_of(struct xkb_state *scratch, xkb_mod_index_t i)
+{
+	xkb_state_update_mask(scratch, 0, 0, 1u << i, 0, 0, 0);
+	return xkb_state_serialize_mods(scratch, XKB_STATE_MODS_LOCKED) & 0xff;
+}
+
 static void index_mods(struct input_kbd *k)
 {
 	static const char *const mod_names[8] = {XKB_MOD_NAME_SHIFT, XKB_MOD_NAME_ALT, XKB_MOD_NAME_CTRL,
@@ -71,6 +79,16 @@ static void index_mods(struct input_kbd *k)
 					     : XKB_MOD_INVALID;
 	for (int i = 0; i < 3; i++)
 		k->led_idx[i] = xkb_keymap_led_get_index(k->keymap, led_names[i]);
+	/* Num Lock is the real modifier of the NumLock virtual one: Mod2 in most keymaps, not in all (a keymap
+	 * file may put it on Mod3; the events then said no Num Lock while it was on). */
+	xkb_mod_index_t nl = xkb_keymap_mod_get_index(k->keymap, "NumLock");
+	struct xkb_state *scratch = nl != XKB_MOD_INVALID && nl < 32 ? xkb_state_new(k->keymap) : NULL;
+	if (scratch) {
+		xkb_mod_mask_t m = real_mods_of(scratch, nl);
+		if (m && !(m & (m - 1)))
+			k->mod_idx[7] = (xkb_mod_index_t)__builtin_ctz(m);
+		xkb_state_unref(scratch);
+	}
 }
 
 static void xkb_log(struct xkb_context *ctx, enum xkb_log_level level, const char *fmt, va_list ap)
@@ -484,13 +502,6 @@ static void remember_held(struct input_kbd *k)
 	k->n_before = n;
 }
 
-/* The real modifiers (bits 0-7) that modifier i of scratch's keymap stands for: itself for a real one, its
- * mapping for a virtual one (NumLock is Mod2 in most keymaps, another in some). scratch: any state of it. */
-static xkb_mod_mask_t real_mods_of(struct xkb_state *scratch, xkb_mod_index_t i)
-{
-	xkb_state_update_mask(scratch, 0, 0, 1u << i, 0, 0, 0);
-	return xkb_state_serialize_mods(scratch, XKB_STATE_MODS_LOCKED) & 0xff;
-}
 
 /* Locked real modifiers of one keymap (scratch_from: a state of it) as real modifiers of another (scratch_to). A
  * virtual modifier whose real modifiers are all locked (Num Lock: Mod2 in the old keymap) is kept by its name,

@@ -371,6 +371,7 @@ static void test_numlock_moved(void)
 	CHECK(input_leds(in) == 1, "the Num Lock LED stays lit: LEDs %u", input_leds(in));
 	struct input_key_event ev = press(in, &r, KEY_KP1);
 	CHECK(ev.cp == '1', "the keypad still types digits: %u (keysym %#x)", ev.cp, ev.keysym);
+	CHECK(ev.mods & INPUT_MOD_NUM, "the key events say Num Lock (its Mod3): mods %#x", ev.mods);
 	tap(in, KEY_NUMLOCK);
 	ev = press(in, &r, KEY_KP1);
 	CHECK(input_leds(in) == 0 && ev.cp == 0 && ev.keysym == XKB_KEY_KP_End,
