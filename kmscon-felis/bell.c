@@ -91,6 +91,19 @@ int kf_bell_create(struct kf_loop *loop, const struct kf_bell_config *cfg, const
 	return 0;
 }
 
+int kf_bell_replace(struct kf_bell **bell, struct kf_loop *loop, const struct kf_bell_config *cfg,
+		    const struct kf_bell_ops *ops, void *ud)
+{
+	struct kf_bell *b;
+	int r = kf_bell_create(loop, cfg, ops, ud, &b);
+
+	if (r < 0)
+		return r;
+	kf_bell_destroy(*bell);
+	*bell = b;
+	return 0;
+}
+
 void kf_bell_destroy(struct kf_bell *b)
 {
 	if (!b)

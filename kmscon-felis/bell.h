@@ -86,6 +86,12 @@ struct kf_bell_stats {
  * or -ENOMEM. Opens nothing yet: the console is opened at the first tone. */
 int kf_bell_create(struct kf_loop *loop, const struct kf_bell_config *cfg, const struct kf_bell_ops *ops,
 		   void *ud, struct kf_bell **out);
+/* A new bell for *bell (a reload changed bell=): made first, and only once it exists the old one (*bell, may
+ * be NULL) is destroyed and *bell set to it. Returns 0, or -ENOMEM with *bell unchanged: a reload that cannot
+ * make the new bell keeps the old one ringing rather than none. Arguments as kf_bell_create's; a flash the old
+ * bell was showing is not ended (the caller turns it off: its timer went with the old bell). */
+int kf_bell_replace(struct kf_bell **bell, struct kf_loop *loop, const struct kf_bell_config *cfg,
+		    const struct kf_bell_ops *ops, void *ud);
 /* Accepts NULL. A flash still showing is not ended (the output goes first at exit). */
 void kf_bell_destroy(struct kf_bell *b);
 

@@ -123,9 +123,9 @@ static int start_bell(struct kf_app *app)
 			bc.no_vt = app->no_vt;
 		}
 	}
-	int r = kf_bell_create(app->loop, &bc, &ops, app, &app->bell);
+	int r = kf_bell_replace(&app->bell, app->loop, &bc, &ops, app);
 	if (r < 0)
-		log_err("cannot set up the bell: %s", strerror(-r));
+		log_err("cannot set up the bell: %s%s", strerror(-r), app->bell ? " (the old one stays)" : "");
 	return r;
 }
 
@@ -667,12 +667,9 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 	}
 	if (has_key(applied, "palette") || has_key(applied, "palette-"))
 		reload_palette(app);
-	if (has_key(applied, "bell") && app->bell) {
-		kf_bell_destroy(app->bell);
-		app->bell = NULL;
-		bell_flash(app, false); /* a flash that was showing: its timer went with the bell */
-		start_bell(app);
-	}
+	/* (no bell yet: start_bell() reads app->cfg when the backend is up) */
+	if (has_key(applied, "bell") && app->bell && start_bell(app) == 0)
+		bell_flash(app, false); /* a flash that was showing: its timer went with the old bell */
 	if (has_key(applied, "dpms-timeout") && app->output)
 		kf_output_set_dpms_timeout(app->output, app->cfg.dpms_timeout);
 	log_notice("configuration reloaded: applied %s", applied[0] ? applied : "nothing (no live key changed)");

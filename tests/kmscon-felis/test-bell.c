@@ -52,6 +52,22 @@ int __wrap_ioctl(int fd, unsigned long req, ...)
 	return 0;
 }
 
+/* ---------------------------------------------------------------------------------------- calloc */
+
+/* The nth calloc from now fails with ENOMEM (1: the next one); 0: none fails (-Wl,--wrap=calloc). */
+static unsigned calloc_fail_at;
+
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size)
+{
+	if (calloc_fail_at && --calloc_fail_at == 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __real_calloc(n, size);
+}
+
 static unsigned count(const char *hay, const char *needle)
 {
 	unsigned n = 0;
@@ -333,6 +349,38 @@ static void test_visual(void)
 	kf_loop_destroy(loop);
 }
 
+/* A reload's new bell (bell= changed): made before the old one goes, so that one that cannot be made (out of
+ * memory for the bell or for the visual bell's timer) leaves the old one ringing, not no bell at all. */
+static void test_replace(void)
+{
+	struct kf_loop *loop = kf_loop_create();
+	struct kf_bell_config visual = {.mode = KF_BELL_VISUAL, .tty = "/dev/null"};
+	struct kf_bell_config audible = {.mode = KF_BELL_AUDIBLE, .tty = "/dev/null"};
+	struct kf_bell_ops ops = {.in_front = in_front, .flash = on_flash};
+	struct kf_bell *b = NULL, *old;
+
+	memset(&fake, 0, sizeof(fake));
+	memset(&shown, 0, sizeof(shown));
+	CHECK(kf_bell_replace(&b, loop, &visual, &ops, NULL) == 0 && b, "the first bell: made");
+	old = b;
+	for (unsigned at = 1; at <= 2; at++) {
+		calloc_fail_at = at; /* 1: the bell itself; 2: its flash timer */
+		int r = kf_bell_replace(&b, loop, &visual, &ops, NULL);
+		CHECK(r == -ENOMEM && b == old, "allocation %u fails: %d (want -ENOMEM), the old bell kept: %d", at,
+		      r, b == old);
+		calloc_fail_at = 0;
+	}
+	kf_bell_ring(b);
+	kf_bell_flush(b);
+	CHECK(shown.ons == 1, "the kept bell still flashes: %u flashes", shown.ons);
+	CHECK(kf_bell_replace(&b, loop, &audible, &ops, NULL) == 0 && b, "bell=audible: made");
+	kf_bell_ring(b);
+	kf_bell_flush(b);
+	CHECK(fake.calls == 1 && shown.ons == 1, "the new bell sounds: %u tones, %u flashes", fake.calls, shown.ons);
+	kf_bell_destroy(b);
+	kf_loop_destroy(loop);
+}
+
 int main(void)
 {
 	kf_log_init();
@@ -345,5 +393,6 @@ int main(void)
 	test_cannot();
 	test_tone();
 	test_visual();
+	test_replace();
 	return failures ? 1 : 0;
 }
