@@ -159,6 +159,11 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 			add_name(applied, size, o->name);
 		}
 	}
+	/* Every key the file set is back at its default: what an admin must be told, not a debug line (once: the
+	 * next reload without a file has nothing new to say). */
+	if (cur->file_read && !next->file_read)
+		log_warn("reload: %s/kmscon-felis.conf is gone: the defaults and the command line apply",
+			 next->configdir);
 	if (restart[0])
 		log_notice("reload: %s changed but needs a restart (the old value stays in force)", restart);
 	return 0;

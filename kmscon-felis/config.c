@@ -483,6 +483,7 @@ int kf_config_parse_file(struct kf_config *cfg, const char *path)
 		log_err("cannot open configuration file %s: %s", path, strerror(-ret));
 		return -EINVAL;
 	}
+	cfg->file_read = true;
 	/* Each its own words: "not a regular file of at most 1048576 bytes" left a user with a directory there
 	 * guessing which of the two it was. */
 	ret = -EINVAL;

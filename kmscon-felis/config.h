@@ -136,6 +136,8 @@ struct kf_config {
 	bool verbose, debug, silent; /* log level; kf_config_parse() applies it with kf_log_set_level() */
 	bool log_level_cli; /* the command line set one of the three: the file's were dropped */
 	char *configdir; /* command line only; default KF_SYSCONFDIR "/kmscon-felis" */
+	bool file_read; /* kf_config_parse_file found the file (false: none there, the defaults); a reload that
+			 * finds it gone says so (kf_config_reload) */
 
 	/* --- backend (issue 3) --- */
 	enum kf_backend backend; /* --backend=drm|headless */

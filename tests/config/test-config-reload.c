@@ -11,6 +11,7 @@
 
 #include "kmscon-felis/config.h"
 #include "kmscon-felis/log.h"
+#include "../kf-capture.h"
 #include "../kf-check.h"
 
 static int failures;
@@ -132,6 +133,38 @@ static void test_long_value(void)
 	kf_config_finish(&next);
 }
 
+/* The file deleted between two reads: every key it set goes back to its default, which an admin must see
+ * (it was a debug line), at warning level and once, not again at the next reload that finds no file. */
+static void test_file_gone(void)
+{
+	char *argv[] = {"kmscon-felis", "--configdir", dir, NULL};
+	struct kf_config cur, next;
+	char applied[128], path[64];
+
+	write_conf("palette=nord\n");
+	CHECK(kf_config_parse(&cur, 3, argv) == 0 && cur.palette == KF_PALETTE_NORD, "start");
+	snprintf(path, sizeof(path), "%s/kmscon-felis.conf", dir);
+	unlink(path);
+	capture_begin();
+	int r = kf_config_reload(&cur, &next, 3, argv, applied, sizeof(applied));
+	const char *log = capture_end();
+	CHECK(r == 0 && next.palette == KF_PALETTE_DEFAULT && !strcmp(applied, "palette"),
+	      "no file: %d, the default palette, applied '%s'", r, applied);
+	CHECK(strstr(log, "warning") && strstr(log, path) &&
+		      strstr(log, "gone: the defaults and the command line apply"),
+	      "the file gone: want a warning naming %s, log '%s'", path, log);
+	kf_config_finish(&cur);
+	cur = next;
+	capture_begin();
+	r = kf_config_reload(&cur, &next, 3, argv, applied, sizeof(applied));
+	log = capture_end();
+	CHECK(r == 0 && !applied[0] && !log[0], "still no file: %d, applied '%s', log '%s' (want nothing)", r,
+	      applied, log);
+	kf_config_finish(&cur);
+	kf_config_finish(&next);
+	kf_log_set_level(KF_LOG_ERR);
+}
+
 static void test_live_keys(void)
 {
 	CHECK(kf_config_key_is_live("palette-red") && kf_config_key_is_live("grab-zoom-in") &&
@@ -157,6 +190,7 @@ int main(void)
 	test_live_keys();
 	test_bad_keeps_level();
 	test_long_value();
+	test_file_gone();
 	char path[64];
 	snprintf(path, sizeof(path), "%s/kmscon-felis.conf", dir);
 	unlink(path);
