@@ -38,6 +38,13 @@ bool kf_config_key_is_live(const char *name)
 	return false;
 }
 
+/* Live keys only a display has something to apply to (main.c reload_font, the output's blanking): headless
+ * they take their new value but are not reported as applied. */
+static bool display_only(const char *name)
+{
+	return !strncmp(name, "font-", 5) || !strcmp(name, "dpms-timeout");
+}
+
 /* The bytes of o's field in struct kf_config; 0 for options without one (login, handled by the caller). */
 static size_t field_size(const struct opt *o)
 {
@@ -135,6 +142,9 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 		     size_t size)
 {
 	char restart[512] = "";
+	char nothing[128] = ""; /* the display's keys, changed while headless */
+	/* (before the loop: it moves the new backend into cur with the other restart-only keys) */
+	bool headless = cur->backend == KF_BACKEND_HEADLESS;
 	/* kf_config_parse() sets the command line's level before it reads the file: a file that then fails must
 	 * not leave the level changed (verbose in the file, none on the command line). */
 	enum kf_log_level level = kf_log_get_level();
@@ -156,7 +166,10 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 			if (changed)
 				add_name(restart, sizeof(restart), o->name);
 		} else if (changed) {
-			add_name(applied, size, o->name);
+			if (headless && display_only(o->name))
+				add_name(nothing, sizeof(nothing), o->name);
+			else
+				add_name(applied, size, o->name);
 		}
 	}
 	/* Every key the file set is back at its default: what an admin must be told, not a debug line (once: the
@@ -164,6 +177,8 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 	if (cur->file_read && !next->file_read)
 		log_warn("reload: %s/kmscon-felis.conf is gone: the defaults and the command line apply",
 			 next->configdir);
+	if (nothing[0])
+		log_notice("reload: %s: nothing to apply them to without a display (headless)", nothing);
 	if (restart[0])
 		log_notice("reload: %s changed but needs a restart (the old value stays in force)", restart);
 	return 0;

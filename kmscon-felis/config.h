@@ -218,7 +218,9 @@ int kf_config_parse(struct kf_config *cfg, int argc, char **argv);
  * (kf_config_key_is_live) and cur's values of every other key, moved from cur (cur keeps the new ones, to be
  * freed): replace cur with next (kf_config_finish(cur), then *cur = *next) and apply the live keys. Those that
  * changed are listed in applied ("palette, bell", "" for none; always NUL-terminated, "..." when cut); the
- * others that changed are logged as needing a restart. On error (logged with file and line) next is finished
+ * others that changed are logged as needing a restart. Running headless (cur's backend), the display's keys
+ * (font-*, dpms-timeout) take their new value but are not listed: a notice names them as having nothing to
+ * apply to. On error (logged with file and line) next is finished
  * and cur is untouched. Returns 0, -EINVAL or -ENOMEM. */
 int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, char **argv, char *applied,
 		     size_t size);

@@ -672,7 +672,7 @@ static void on_reload_timer(void *ud, struct kf_timer *t)
 		bell_flash(app, false); /* a flash that was showing: its timer went with the old bell */
 	if (has_key(applied, "dpms-timeout") && app->output)
 		kf_output_set_dpms_timeout(app->output, app->cfg.dpms_timeout);
-	log_notice("configuration reloaded: applied %s", applied[0] ? applied : "nothing (no live key changed)");
+	log_notice("configuration reloaded: applied %s", applied[0] ? applied : "nothing (no live key to apply changed)");
 out:
 	if (app->ready)
 		kf_notify_ready(NULL);

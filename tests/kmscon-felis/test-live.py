@@ -31,6 +31,30 @@ def fail(msg):
     sys.exit(1)
 
 
+STARTED = []  # every process popen() started: stop_all() ends those still running when the test ends
+
+
+def popen(argv, **kw):
+    """subprocess.Popen, and the process is stopped when the test ends, failed or not (stop_all)."""
+    p = subprocess.Popen(argv, **kw)
+    STARTED.append(p)
+    return p
+
+
+def stop_all():
+    """A failure (fail() raises SystemExit) must not leave a program running until meson's timeout: SIGTERM
+    (the program ends its child and exits), then SIGKILL after 5 s."""
+    for p in STARTED:
+        if p.poll() is not None:
+            continue
+        p.terminate()
+        try:
+            p.wait(5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+
 class Run:
     """One program run. args: extra options; cmd: the child argv."""
 
@@ -46,7 +70,7 @@ class Run:
             os.mkfifo(self.fifo)
             argv += ["--input-fifo", self.fifo]
         argv += ["--login", "--"] + list(cmd)
-        self.proc = subprocess.Popen(argv, cwd=TMP, env=MEASURE_ENV if measure else None,
+        self.proc = popen(argv, cwd=TMP, env=MEASURE_ENV if measure else None,
                                      preexec_fn=no_thp if measure else preexec, stderr=stderr)
         self.wfd = None
         self.status = None
@@ -628,7 +652,7 @@ def t_dump_unwritable():
     # A FIFO is not opened before the dump: a reader waiting on it would get the probe's end of file.
     fifo = os.path.join(TMP, "screen-fifo")
     os.mkfifo(fifo)
-    reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
+    reader = popen(["cat", fifo], stdout=subprocess.PIPE)
     time.sleep(0.2)
     try:
         p = subprocess.run([PROG, "--backend=headless", "--size=20x3", "--dump-screen=" + fifo, "--login", "--",
@@ -674,7 +698,7 @@ def t_dump_fifo_no_reader():
     fifo = os.path.join(TMP, "screen-fifo-unread")
     os.mkfifo(fifo)
     for sig in (signal.SIGTERM, signal.SIGINT):
-        p = subprocess.Popen([PROG, "--backend=headless", "--size=20x3", "--dump-screen=" + fifo, "--login", "--",
+        p = popen([PROG, "--backend=headless", "--size=20x3", "--dump-screen=" + fifo, "--login", "--",
                               "echo", "never read"], stderr=subprocess.PIPE)
         # The signal goes once the program says it waits (a fixed second was a guess: a program late on a busy
         # machine got it before the dump, while it still ran).
@@ -794,6 +818,31 @@ while True:
 """
 
 
+def t_selftest_fail():
+    """Not a test of its own (t_fail_stops runs it): a failure while the program runs."""
+    r = Run(["sleep", "1000"])
+    with open(sys.argv[3], "w") as f:
+        f.write("%d\n" % r.proc.pid)
+    fail("on purpose, with the program running")
+
+
+def t_fail_stops():
+    """A test that fails stops the programs it started: left running, each one waited for meson's timeout
+    (120 s) and its child went on after the test."""
+    pidfile = os.path.join(TMP, "selftest.pid")
+    p = subprocess.run([sys.executable, __file__, PROG, "selftest_fail", pidfile], stdout=subprocess.PIPE,
+                       timeout=30 * SLOW)
+    with open(pidfile) as f:
+        pid = int(f.read())
+    alive = os.path.exists("/proc/%d" % pid)
+    if alive:
+        os.kill(pid, signal.SIGKILL)
+    if p.returncode != 1 or b"FAIL: on purpose" not in p.stdout:
+        fail("the failing test: status %d, output %r" % (p.returncode, p.stdout))
+    if alive:
+        fail("the program %d was still running after its test failed" % pid)
+
+
 def t_reload():
     """SIGHUP (systemctl reload) reads the configuration again and applies what can change live, with the same
     child running: a new palette is what OSC 4 reports; a broken file changes nothing and says file and line,
@@ -891,6 +940,18 @@ def t_reload():
     write_conf("palette=solarized\nxkb-layout=de\nxkb-repeat-rate=30\n")
     reload("applied xkb-layout, xkb-repeat-rate")
 
+    # The font and the blanking are the display's: headless they are not reported as applied, but named as
+    # having nothing to apply to.
+    write_conf("palette=solarized\nxkb-layout=de\nxkb-repeat-rate=30\nfont-size=30\ndpms-timeout=5\n")
+    before = len(log_text())
+    reload("configuration reloaded")
+    new = log_text()[before:]
+    done = [line for line in new.split("\n") if "configuration reloaded" in line]
+    if not done or "font-size" in done[0] or "dpms-timeout" in done[0]:
+        fail("headless, the display's keys reported as applied: %r" % new)
+    if "dpms-timeout, font-size: nothing to apply them to without a display" not in new:
+        fail("headless, the display's keys not named as not applicable: %r" % new)
+
     write_conf("palette=solarized\nterm=vt100\n")
     reload("needs a restart")
     if "term" not in log_text().split("needs a restart")[-2].split("\n")[-1]:
@@ -908,5 +969,6 @@ if __name__ == "__main__":
     try:
         TESTS[sys.argv[2]]()
     finally:
+        stop_all()
         subprocess.run(["rm", "-rf", TMP])
     print("ok")
