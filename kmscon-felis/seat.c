@@ -67,6 +67,10 @@ static void libseat_log(enum libseat_log_level level, const char *fmt, va_list a
 {
 	char line[512];
 
+	/* libseat is told to send everything (open_seat): its debug lines stop here unless --debug is in force
+	 * now, which a reload may have changed; not formatted, as libseat did not send them before. */
+	if (level >= LIBSEAT_LOG_LEVEL_DEBUG && kf_log_get_level() < KF_LOG_DEBUG)
+		return;
 	vsnprintf(line, sizeof(line), fmt, ap);
 	line[strcspn(line, "\n")] = 0;
 	/* Its refusal of a framebuffer node, which we open ourselves then (kf_seat_open_device), and the line
@@ -212,8 +216,9 @@ static int open_seat(struct kf_seat *s)
 	int fd, err;
 
 	libseat_set_log_handler(libseat_log);
-	libseat_set_log_level(kf_log_get_level() >= KF_LOG_DEBUG ? LIBSEAT_LOG_LEVEL_DEBUG
-								 : LIBSEAT_LOG_LEVEL_INFO);
+	/* Everything: libseat_log() drops what the level in force does not show. Given the level of the moment,
+	 * libseat kept it, and a reload to debug (SIGHUP) never saw its debug lines. */
+	libseat_set_log_level(LIBSEAT_LOG_LEVEL_DEBUG);
 	s->seat = libseat_open_seat(&listener, s);
 	err = errno;
 	const char *backend = getenv("LIBSEAT_BACKEND");
