@@ -4,9 +4,11 @@
  * libraries. Dynamic linking is paid before main(), on the path to the first frame, for nothing the first
  * frame needs (250-330 ms of it in the TCG guest). So input-glue.c and input/ are built into a shared module,
  * kmscon-felis-input.so, that the console loads with dlopen() once the first frame is on screen; the
- * program's own functions it calls (logging, the loop, the clipboard, grid/, vt/) resolve to the program's
- * copies (the program is linked with --export-dynamic), so state such as the log level and the clipboard is
- * shared.
+ * program's own functions it calls (logging, the loop, the clipboard, grid/: 23 functions, listed by
+ * tests/kmscon-felis/module-symbols.py) resolve to the program's copies (the program is linked with
+ * --export-dynamic), so state such as the log level and the clipboard is shared. The module is built from
+ * their headers only and carries no copy of them (a second copy of grid/'s globals was an ODR violation under
+ * ASan); of vt/ it carries keys.c, the key encoder, which the program does not use and which has no globals.
  *
  * The module is looked for in $KMSCON_FELIS_INPUT_MODULE (a path), next to the executable (the build tree,
  * the VM guest), then in the installed module directory.
