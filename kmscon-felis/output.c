@@ -123,11 +123,24 @@ void kf_output_get_size(const struct kf_output *o, int *cols, int *rows)
 	*rows = ch > 0 ? (int)h / ch : 0;
 }
 
+/* A display that a cell at the zoom and font in force does not fit (font-size=400 on a small screen, a
+ * smaller display plugged in, the first one found after the font was set without one): the zoom, the size,
+ * then the font come down until it does (kf_render_fit, said in a warning). Taken as they were, the display
+ * had 0 columns: the grid was never resized to it and the renderer drew cut cells over it. */
+static void fit_font(struct kf_output *o)
+{
+	int w, h;
+
+	kf_output_get_pixels(o, &w, &h);
+	kf_render_fit(o->render, w, h);
+}
+
 static void on_outputs_changed(void *ud)
 {
 	struct kf_output *o = ud;
 	int cols, rows, cw, ch;
 
+	fit_font(o);
 	kf_output_get_size(o, &cols, &rows);
 	kf_render_cell_size(o->render, &cw, &ch);
 	log_info("display %dx%d cells of %dx%d pixels", cols, rows, cw, ch);
@@ -542,6 +555,7 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 		log_err("cannot add the display to the event loop: %s", strerror(-ret));
 		goto err;
 	}
+	fit_font(o); /* before the caller reads the size (kf_output_get_size) and makes the grid at it */
 	*out = o;
 	return 0;
 err:

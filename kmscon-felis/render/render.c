@@ -291,6 +291,47 @@ int kf_render_get_scale(const struct kf_render *r)
 	return r->scale;
 }
 
+static bool cells_fit(const struct kf_render *r, int width, int height)
+{
+	return r->cell_w <= width && r->cell_h <= height;
+}
+
+int kf_render_fit(struct kf_render *r, int width, int height)
+{
+	struct render_priv *p = (struct render_priv *)r;
+	int cw = r->cell_w, ch = r->cell_h, scale = r->scale;
+
+	if (width <= 0 || height <= 0 || cells_fit(r, width, height))
+		return 0;
+	if (scale > 1 && kf_render_set_scale(r, 1) == 0) {
+		log_warn("cells of %dx%d pixels at zoom x%d do not fit the %dx%d pixel display: zoom x1", cw, ch, scale,
+			 width, height);
+		if (cells_fit(r, width, height))
+			return 0;
+		cw = r->cell_w;
+		ch = r->cell_h;
+	}
+	/* (the strings are p's own: kf_render_set_font copies them before it lets the old ones go) */
+	struct kf_render_config c = {.engine = r->engine, .font_name = p->font_name, .font_file = p->font_file,
+				     .font_size = DEFAULT_SIZE};
+	if (r->engine == KF_RENDER_ENGINE_FREETYPE && p->font_size > DEFAULT_SIZE && kf_render_set_font(r, &c) == 0) {
+		log_warn("cells of %dx%d pixels do not fit the %dx%d pixel display: font-size %d (the default) "
+			 "instead", cw, ch, width, height, DEFAULT_SIZE);
+		if (cells_fit(r, width, height))
+			return 0;
+		cw = r->cell_w;
+		ch = r->cell_h;
+	}
+	c = (struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN};
+	if (r->engine != KF_RENDER_ENGINE_BUILTIN && kf_render_set_font(r, &c) == 0)
+		log_warn("cells of %dx%d pixels do not fit the %dx%d pixel display: the built-in 8x16 font instead",
+			 cw, ch, width, height);
+	if (cells_fit(r, width, height))
+		return 0;
+	log_err("not one cell of %dx%d pixels fits the %dx%d pixel display", r->cell_w, r->cell_h, width, height);
+	return -ERANGE;
+}
+
 int kf_render_set_palette(struct kf_render *r, const char *name)
 {
 	uint32_t pal[258];

@@ -65,6 +65,13 @@ enum kf_render_engine kf_render_get_engine(const struct kf_render *r);
  * caller resizes the grid and repaints everything afterwards. */
 int kf_render_set_scale(struct kf_render *r, int scale);
 int kf_render_get_scale(const struct kf_render *r);
+/* A display of width x height pixels (> 0; 0: none, nothing to do) that a cell at the zoom and font in force
+ * is wider or higher than (font-size=400 on a small screen, a smaller display plugged in, the first display
+ * found after the font was set): the zoom goes back to x1, then a FreeType font larger than the default goes
+ * to the default size (16 px), then the built-in 8x16 font, as far as needed, each step a warning. Returns 0
+ * when the cells fit (changed or not; the caller resizes the grid and repaints, as after kf_render_set_scale),
+ * -ERANGE (logged) when not even the built-in font's do. */
+int kf_render_fit(struct kf_render *r, int width, int height);
 /* Another font (a configuration reload): cfg's engine, font_name, font_file and font_size (copied; its scale,
  * palette and cache_glyphs are not used), at the current zoom. On failure (-EINVAL, -ENOENT, -EBADMSG,
  * -ENOMEM; logged) the old font stays in use, unchanged. The caller resizes the grid and repaints everything

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include "kmscon-felis/loop.h"
 #include "kmscon-felis/render/render.h"
 #include "kmscon-felis/session.h"
+#include "tests/kf-capture.h"
 #include "tests/kf-check.h"
 
 static int failures;
@@ -46,6 +48,56 @@ static int child_winsize(struct kf_session *s, struct winsize *ws)
 	return r;
 }
 
+/* A font that does not fit the display it meets (font-size=400 on a small screen; a display plugged in smaller
+ * than the one the zoom was chosen on; a first display found after the font was set without one): it used to be
+ * taken, 0 columns, and the grid was never resized to the display. kf_render_fit: the zoom back to x1, then the
+ * default size, then the built-in font, each said in a warning. */
+static void test_fit(void)
+{
+	struct kf_render_config builtin = {.engine = KF_RENDER_ENGINE_BUILTIN, .scale = 4};
+	struct kf_render_config big = {.font_name = "monospace", .font_size = 300};
+	struct kf_render *r = NULL;
+	int cw, ch;
+
+	CHECK(kf_render_create(&builtin, &r) == 0, "renderer");
+	if (!r)
+		return;
+	capture_begin();
+	int ret = kf_render_fit(r, 100, 50);
+	const char *log = capture_end();
+	kf_render_cell_size(r, &cw, &ch);
+	CHECK(ret == 0 && kf_render_get_scale(r) == 1 && cw == 8 && ch == 16,
+	      "x4 cells on a 100x50 screen: %d, x%d, cells %dx%d (want x1, 8x16)", ret, kf_render_get_scale(r), cw, ch);
+	CHECK(strstr(log, "warning") && strstr(log, "zoom x1"), "said: '%s'", log);
+	capture_begin();
+	ret = kf_render_fit(r, 100, 50);
+	log = capture_end();
+	CHECK(ret == 0 && !log[0], "cells that fit: %d, nothing changed or said: '%s'", ret, log);
+	capture_begin();
+	ret = kf_render_fit(r, 4, 4);
+	log = capture_end();
+	CHECK(ret == -ERANGE && strstr(log, "error"), "a 4x4 pixel screen: %d (want -ERANGE), '%s'", ret, log);
+	kf_render_destroy(r);
+
+	/* FreeType at 300 px: the default 16 px instead (a host without fonts gets the built-in font) */
+	CHECK(kf_render_create(&big, &r) == 0, "renderer at 300 px");
+	if (!r)
+		return;
+	bool ft = kf_render_get_engine(r) == KF_RENDER_ENGINE_FREETYPE;
+	capture_begin();
+	ret = kf_render_fit(r, 640, 200);
+	log = capture_end();
+	kf_render_cell_size(r, &cw, &ch);
+	CHECK(ret == 0 && cw > 0 && ch > 0 && cw <= 640 / 20 && ch <= 200 / 5,
+	      "300 px on a 640x200 screen: %d, cells %dx%d", ret, cw, ch);
+	if (ft)
+		CHECK(strstr(log, "font-size 16") && kf_render_get_engine(r) == KF_RENDER_ENGINE_FREETYPE,
+		      "FreeType: the default size, said: '%s'", log);
+	else
+		printf("no FreeType font on this host: the default size not tested\n");
+	kf_render_destroy(r);
+}
+
 int main(void)
 {
 	const char *argv[] = {"sh", "-c", "sleep 30", NULL};
@@ -55,6 +107,7 @@ int main(void)
 	struct kf_session *s = NULL;
 	int cw, ch, cols, rows, ncw, nch, r;
 
+	test_fit();
 	CHECK(loop && kf_render_create(&rc, &render) == 0, "loop and renderer");
 	if (failures)
 		return 1;
