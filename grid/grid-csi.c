@@ -560,10 +560,15 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
 	case 'L': grid__insert_lines(g, n); break;
 	case 'M': grid__delete_lines(g, n); break;
 	case 'P': grid__delete_chars(g, n); break;
-	case 'S': grid__scroll_up(g, g->top, g->bottom, n); break;
+	case 'S':
+		grid__scroll_work(g, g->top, g->bottom, n);
+		grid__scroll_up(g, g->top, g->bottom, n);
+		break;
 	case 'T':
-		if (csi->n_params <= 1)
+		if (csi->n_params <= 1) {
+			grid__scroll_work(g, g->top, g->bottom, n);
 			grid__scroll_down(g, g->top, g->bottom, n);
+		}
 		break;
 	case 'X':
 		if (unlikely(g->iso_protect))

@@ -159,6 +159,20 @@ static void scroll_cols_down(struct grid *g, int top, int bottom, int n)
 	}
 }
 
+void grid__scroll_work(struct grid *g, int top, int bottom, int n)
+{
+	const int h = bottom - top + 1;
+	if (n <= 0 || h <= 0)
+		return;
+	/* full-width rows are blanked (and pushed to the history) at about an eighth of a fill's cost a cell;
+	 * within left and right margins every cell of the region is copied, at about a third (measured at 212x82:
+	 * 1.6 us for SU 82, 3.4 us with DECSLRM) */
+	if (g->left != 0 || g->right != g->cols - 1)
+		g->work += (uint64_t)h * (uint64_t)(g->right - g->left + 1) / 3u;
+	else
+		g->work += (uint64_t)(n < h ? n : h) * (uint64_t)g->cols / 8u;
+}
+
 void grid__scroll_up(struct grid *g, int top, int bottom, int n)
 {
 	int h = bottom - top + 1;
@@ -329,8 +343,11 @@ GRID_PAGE("step") void grid__index(struct grid *g)
 void grid__reverse_index(struct grid *g)
 {
 	if (g->cy == g->top) {
-		if (g->cx >= g->left && g->cx <= g->right)
+		if (g->cx >= g->left && g->cx <= g->right) {
+			/* grid_work: the rotation moves every row of the region (0.7 us at 212x82, measured) */
+			grid__scroll_work(g, g->top, g->bottom, g->bottom - g->top + 1);
 			grid__scroll_down(g, g->top, g->bottom, 1);
+		}
 	} else if (g->cy > 0) {
 		g->cy--;
 	}
@@ -540,6 +557,10 @@ static void erase_rows(struct grid *g, int y0, int y1, bool selective)
 {
 	if (y0 >= y1)
 		return;
+	/* grid_work: a blank row costs a test, a written one a clear of its cells; the text it held was counted
+	 * (or paid for by its bytes) when written, so a row is a thirty-second of a fill (measured: 0.4 us for
+	 * ED 0 at the home of a blank 212x82 screen) */
+	g->work += (uint64_t)(y1 - y0) * (uint64_t)g->cols / 32u;
 	grid__erase_cells(g, y0, 0, g->cols, selective);
 	uint16_t es = g->erase_id; /* resolved by the call above */
 	if (selective || es == 0 || g->sel.active) {
@@ -704,6 +725,7 @@ void grid__insert_lines(struct grid *g, int n)
 	if (g->cy < g->top || g->cy > g->bottom || !grid__in_lr_margins(g))
 		return;
 	g->wrap_pending = false;
+	grid__scroll_work(g, g->cy, g->bottom, n);
 	grid__scroll_down(g, g->cy, g->bottom, grid__max(n, 1));
 	g->cx = g->left;
 }
@@ -716,6 +738,7 @@ void grid__delete_lines(struct grid *g, int n)
 	/* never into the scrollback: a region starting at the cursor row is not the screen's top */
 	int h = g->bottom - g->cy + 1;
 	n = grid__clamp(n, 1, h);
+	grid__scroll_work(g, g->cy, g->bottom, n);
 	struct screen *s = g->scr;
 	size_t sb = s->sb_max;
 	s->sb_max = 0;

@@ -437,6 +437,9 @@ struct grid {
 	uint32_t sgr_depth;
 	/* The bell's tone, CSI 10 ; Pn ] and CSI 11 ; Pn ] (grid-linux.c); RIS gives the defaults back */
 	uint16_t bell_hz, bell_ms;
+	/* grid_work: cells the sequences whose work is out of proportion to their bytes went through (REP,
+	 * DECALN, the rectangle functions, DECRQCRA, RIS). Counted there only, never per printed character. */
+	uint64_t work;
 };
 
 /* An ED's whole rows are deferred (LINE_STALE) on screens of this many cells or more. On smaller ones the
@@ -520,6 +523,8 @@ bool grid__gc_stale(const struct grid *g);
 void grid__gc_unwait(struct grid *g);
 
 /* grid-edit.c: cursor motion, erase, insert/delete, scrolling */
+/* Counts a scroll's grid_work: the sequences that scroll by a count (SU, SD, IL, DL), not the line feed. */
+void grid__scroll_work(struct grid *g, int top, int bottom, int n);
 void grid__scroll_up(struct grid *g, int top, int bottom, int n);
 void grid__scroll_down(struct grid *g, int top, int bottom, int n);
 void grid__index(struct grid *g);

@@ -374,6 +374,8 @@ void grid__reply(struct grid *g, const char *fmt, ...)
 
 void grid__reset_state(struct grid *g, bool hard)
 {
+	if (hard)
+		g->work += (uint64_t)g->rows * (uint64_t)g->cols; /* RIS clears both screens (grid_work) */
 	memset(&g->pen, 0, sizeof(g->pen));
 	g->pen_dirty = true;
 	g->erase_dirty = true;
@@ -590,6 +592,11 @@ nomem:
 }
 
 /* ------------------------------------------------------------------------------------------- reads */
+
+uint64_t grid_work(const struct grid *g)
+{
+	return g->work;
+}
 
 int grid_cols(const struct grid *g)
 {

@@ -161,6 +161,15 @@ void grid_destroy(struct grid *g);
 
 /* Feeds the child's bytes. Never fails; input of any content and size keeps memory bounded. */
 void grid_feed(struct grid *g, const uint8_t *data, size_t len);
+/* A counter of the work some sequences do out of proportion to their bytes, in cells of a fill (monotonic, never
+ * reset): REP counts the characters it writes, DECALN and RIS the screen, DECFRA, DECERA, DECSERA, DECCRA,
+ * DECCARA and DECRARA their rectangle, DECRQCRA four times its rectangle (a checksum costs about four stores a
+ * cell), SU, SD, IL and DL an eighth of the rows they blank (a third of the region within DECSLRM margins),
+ * DECIC, DECDC, SL and SR an eighth of the cells they move. Weighed by their measured cost, so that the counter
+ * follows time. Only those: printed text, line feeds and the rest cost at most a few microseconds a sequence
+ * (docs/architecture.md, the bounds), bounded by their bytes. A reader that must bound its time per call (the
+ * session's read per wake-up) feeds in slices and stops once the counter moved by its budget. */
+uint64_t grid_work(const struct grid *g);
 /* Hard reset (RIS). */
 void grid_reset(struct grid *g);
 /* Resizes, reflowing soft-wrapped lines; the cursor stays on its character, a view scrolled back keeps its top

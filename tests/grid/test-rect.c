@@ -248,8 +248,43 @@ static void test_edit_hostile(void)
 	t_free(t);
 }
 
+/* grid_work (grid.h): what the sequences that cost more than their bytes count, at 10x4; text, line feeds and
+ * cursor moves count nothing (the session's work budget per wake-up) */
+static void test_work(void)
+{
+	static const struct {
+		const char *seq;
+		uint64_t work;
+	} cases[] = {
+		{"text\r\nmore text\n\n\n\n\033[H\033[2;3H\033[1m", 0},
+		{"x\033[25b", 25},                   /* REP: the characters written */
+		{"\033#8", 40},                      /* DECALN: the screen */
+		{"\033[88;2;2;3;5$x", 8},            /* DECFRA: its rectangle */
+		{"\033[$z", 40},                     /* DECERA, the whole screen */
+		{"\033[1;1;2;2;1;3;3$v", 4},         /* DECCRA */
+		{"\033[1;1;1;1;4;10*y", 160},        /* DECRQCRA: four times the cells it sums */
+		{"\033[2S", 2},                      /* SU 2: an eighth of 2 rows of 10 (20 / 8) */
+		{"\033[4T", 5},                      /* SD 4: 40 / 8 */
+		{"\033[3;1H\033[9L", 2},            /* IL at row 3: 2 rows (20 / 8) */
+		{"\033[H\033[2J", 1},               /* ED 2: 4 rows of 10, a thirty-second */
+		{"\033[H\033M", 5},                 /* RI at the top: the region's 4 rows (40 / 8) */
+		{"\033[H\033['}", 5},               /* DECIC 1 at column 1: the region's 40 cells / 8 */
+		{"\033c", 40},                       /* RIS: the screen */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct t_term *t = t_new(10, 4, 100);
+		uint64_t w0 = grid_work(t->g);
+		t_feed(t, cases[i].seq);
+		uint64_t w = grid_work(t->g) - w0;
+		CHECK(w == cases[i].work, "case %zu: grid_work %llu, want %llu", i, (unsigned long long)w,
+		      (unsigned long long)cases[i].work);
+		t_free(t);
+	}
+}
+
 int main(void)
 {
+	test_work();
 	test_variants();
 	test_variants_hidden();
 	test_cells();
