@@ -60,6 +60,7 @@ struct pty {
 	uint64_t stat_outputs; /* pty_get_outputs() */
 	uint64_t stat_early_hups; /* pty_get_early_hangups() */
 	bool gather;           /* pty_config.gather resolved */
+	bool stop;             /* pty_read_stop() was called during this pty_read */
 	uint64_t stat_calls, stat_sampled, stat_sampled_ns; /* pty_get_read_cpu() */
 
 	/* Write queue: bytes [head, head + len) of buf are pending; cap <= cfg.write_bulk_max. */
@@ -276,6 +277,7 @@ int pty_read(struct pty *pty, size_t budget)
 	 * switch away and back. There the reads are gathered (pty->gather) and parsed in one call per
 	 * PTY_READ_CHUNK: the parse then starts cold (an emptied TLB, in a guest under TCG also the emulator's
 	 * jump cache) once per 64 KiB instead of once per read (docs/benchmarks.md, issue 5, session 30). */
+	pty->stop = false;
 	size_t have = 0; /* bytes gathered in rbuf, not yet handed out */
 	bool hup_once = false; /* the last read reported the hang-up: one more read confirms it */
 	for (;;) {
@@ -301,12 +303,15 @@ int pty_read(struct pty *pty, size_t budget)
 			if (pty->gather && sizeof(pty->rbuf) - have >= PTY_GATHER_ROOM && !(budget && total >= budget))
 				continue;
 			hand_out(pty, &have);
-			if (budget && total >= budget)
+			if ((budget && total >= budget) || pty->stop)
 				return 1;
 			continue;
 		}
-		if (have)
+		if (have) {
 			hand_out(pty, &have); /* before EAGAIN, EINTR, the hang-up or an error is acted on */
+			if (pty->stop)
+				return 1; /* what this read found (EAGAIN, the hang-up) the next pty_read finds again */
+		}
 		if (err == EINTR)
 			continue;
 		if (err == EAGAIN)
@@ -328,6 +333,11 @@ int pty_read(struct pty *pty, size_t budget)
 		}
 		return -err;
 	}
+}
+
+void pty_read_stop(struct pty *pty)
+{
+	pty->stop = true;
 }
 
 /* The queue's block of cap bytes (QUEUE_MAP_MIN above) released. */

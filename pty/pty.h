@@ -117,6 +117,10 @@ int pty_pidfd(const struct pty *pty);
  * -errno. The kernel can report the hang-up while the child's last output is still on its way, so the hang-up
  * counts once two reads in a row report it (pty_get_early_hangups). */
 int pty_read(struct pty *pty, size_t budget);
+/* Called from the output callback: the pty_read that called it returns 1 after the callback, before its next
+ * read(2), so the buffer the callback was given is not overwritten (the callback keeps what it did not use).
+ * For a reader that bounds its work, not its bytes (the session: grid_work). */
+void pty_read_stop(struct pty *pty);
 
 /* Queues data for the child (after anything already queued) and writes as much as the PTY takes now.
  * All or nothing: when it does not fit in the queue, nothing is queued and -ENOBUFS is returned; -ENOMEM when

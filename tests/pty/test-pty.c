@@ -353,6 +353,44 @@ static void test_gather(int mode)
 	pty_destroy(pty);
 }
 
+/* pty_read_stop from the output callback (the session's work budget): the pty_read returns 1 after that one
+ * callback, before another read(2), and the next calls go on where it stopped, gathering or not: every byte in
+ * order, one callback per call, then the hang-up. */
+static struct pty *stop_pty;
+
+static void on_output_stop(void *ud, const uint8_t *data, size_t len)
+{
+	on_output(ud, data, len);
+	pty_read_stop(stop_pty);
+}
+
+static void test_read_stop(int mode)
+{
+	const char *argv[] = {self, "child-burst", NULL};
+	static char expect[BURST_LEN];
+	for (size_t i = 0; i < BURST_LEN; i++)
+		expect[i] = burst_byte(i);
+	struct sink s = {.expect = expect, .expect_len = BURST_LEN};
+	struct pty_callbacks cb = {.output = on_output_stop};
+	struct pty_config cfg = {.argv = argv, .reset_env = true, .gather = mode};
+	stop_pty = pty_create(&cfg, &cb, &s);
+	CHECK(pty_spawn(stop_pty) == 0);
+	CHECK(reap_wait(stop_pty, 5000) == 0);
+	int r, calls = 0;
+	bool one_each = true;
+	do {
+		uint64_t outputs0 = pty_get_outputs(stop_pty);
+		r = pty_read(stop_pty, 0);
+		if (r == 1 && pty_get_outputs(stop_pty) - outputs0 != 1)
+			one_each = false;
+	} while (r == 1 && ++calls < 1000);
+	CHECK(r == -EIO);
+	CHECK(one_each);
+	CHECK(calls >= 1);
+	CHECK(!s.mismatch && s.len == BURST_LEN);
+	pty_destroy(stop_pty);
+}
+
 /* The kernel's early hang-up (pty_read): n_tty_read can report EIO while the child's last writes wait for
  * the flush worker. With the reader and the child on one CPU the child's writes and exit often fall between
  * the reader's wait for the worker and its test of the closed flag: before pty_read read once more, this
@@ -512,6 +550,8 @@ int main(int argc, char **argv)
 	test_gather(PTY_GATHER_ON);
 	test_gather(PTY_GATHER_OFF);
 	test_gather(42); /* not a mode: no gathering */
+	test_read_stop(PTY_GATHER_ON);
+	test_read_stop(PTY_GATHER_OFF);
 	test_exit_race();
 	test_backoff();
 	test_hangup_no_leaks();
