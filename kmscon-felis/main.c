@@ -309,11 +309,12 @@ static void log_stats_level(struct kf_app *app, enum kf_log_level level)
 	kf_log_msg(level, LOG_TAG, __FILE__, __LINE__,
 		   "pty: %llu bytes in %llu reads, %llu chunks parsed; cpu user %ld.%06ld s sys %ld.%06ld s; "
 		   "wakeups %llu%s; csw voluntary %ld involuntary %ld; runq_ms %ld;%s minflt %ld majflt %ld; "
-		   "read_pauses %llu",
+		   "read_pauses %llu work_stops %llu",
 		   (unsigned long long)st.bytes, (unsigned long long)st.reads, (unsigned long long)st.outputs,
 		   (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
 		   (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups, wall, ru.ru_nvcsw, ru.ru_nivcsw,
-		   runqueue_ms(), cpu, ru.ru_minflt, ru.ru_majflt, (unsigned long long)st.pauses);
+		   runqueue_ms(), cpu, ru.ru_minflt, ru.ru_majflt, (unsigned long long)st.pauses,
+		   (unsigned long long)st.work_stops);
 }
 
 static void log_stats(struct kf_app *app)

@@ -16,6 +16,7 @@
 #include "kmscon-felis/issue.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
+#include "kmscon-felis/session-feed.h"
 #include "pty/pty.h"
 
 /* Output left in the master when the child exits is parsed before acting, up to this much: a grandchild
@@ -50,6 +51,9 @@ struct kf_session {
 	struct kf_timer *respawn;
 	struct kf_timer *resume;  /* ends a read pause */
 	bool paused;              /* the master is not watched for input until resume fires */
+	/* The child's output fed within a work budget per wake-up (session-feed.h): while it holds bytes the
+	 * master is not read (they come first) nor watched for input, and resume fires at the next iteration. */
+	struct kf_feed feed;
 	bool want_write;          /* the write queue is not empty: the master is watched for output */
 	bool hung_up;             /* the last read found every slave descriptor closed: edge-triggered until a
 				   * read finds the slave open again (read_output) */
@@ -65,7 +69,6 @@ struct kf_session {
 	uint64_t wakeups;         /* read_output calls */
 	uint64_t pauses;          /* read pauses started */
 	uint64_t read_ns;         /* CLOCK_MONOTONIC time in read_output, parsing included */
-	uint64_t parse_ns;        /* of which in grid_feed */
 	uint64_t read_cpu_ns;     /* read_ns in this thread's CPU time */
 };
 
@@ -161,13 +164,8 @@ static int on_clipboard_get(void *ud, const char *targets, uint8_t **data, size_
 static void on_output(void *ud, const uint8_t *data, size_t len)
 {
 	struct kf_session *s = ud;
-	if (!s->cfg.profile) {
-		grid_feed(s->grid, data, len);
-		return;
-	}
-	uint64_t t0 = kf_loop_now_ns();
-	grid_feed(s->grid, data, len);
-	s->parse_ns += kf_loop_now_ns() - t0;
+	if (kf_feed_data(&s->feed, data, len))
+		pty_read_stop(s->pty);
 }
 
 /* The master's epoll events: input unless a read pause holds it (a hang-up is reported regardless), output
@@ -176,7 +174,7 @@ static void on_output(void *ud, const uint8_t *data, size_t len)
 static void update_events(struct kf_session *s)
 {
 	if (s->master)
-		kf_source_set_events(s->master, (s->paused ? 0 : EPOLLIN) |
+		kf_source_set_events(s->master, (s->paused || s->feed.held_len ? 0 : EPOLLIN) |
 							(s->want_write ? EPOLLOUT : 0) |
 							(s->hung_up ? EPOLLET : 0));
 }
@@ -196,6 +194,7 @@ static void drop_sources(struct kf_session *s)
 {
 	s->paused = false;
 	s->hung_up = false;
+	s->feed.held_len = 0; /* fed by child_exited; else (a read error) nothing would read after it */
 	if (s->resume)
 		kf_timer_disarm(s->resume);
 	kf_source_remove(s->master);
@@ -210,8 +209,12 @@ static void read_output(struct kf_session *s, size_t budget)
 	 * two vDSO reads, which in a TCG guest cost ~15 % of an ascii flood's CPU (docs/benchmarks.md). */
 	const bool prof = s->cfg.profile;
 	uint64_t t0 = prof ? kf_loop_now_ns() : 0, c0 = prof ? kf_thread_cpu_ns() : 0, n0, n1, calls;
+	const bool held = s->feed.held_len > 0;
+	kf_feed_begin(&s->feed);
+	/* what the budget left last time first; the master only once it is all fed (the order) */
+	const bool read_now = kf_feed_held(&s->feed);
 	pty_get_stats(s->pty, &calls, &n0);
-	int r = pty_read(s->pty, budget);
+	int r = read_now ? pty_read(s->pty, budget) : 1;
 	pty_get_stats(s->pty, &calls, &n1);
 	s->wakeups++;
 	if (prof) {
@@ -220,8 +223,14 @@ static void read_output(struct kf_session *s, size_t budget)
 	}
 	/* only bytes are output (the view goes back to the bottom on it, as xterm's scrollTtyOutput on a read of
 	 * bytes): not a hang-up, nor the empty read that ends a read pause */
-	if (s->cb.output && n1 > n0)
+	if (s->cb.output && (n1 > n0 || held))
 		s->cb.output(s->ud);
+	if (held != (s->feed.held_len > 0))
+		update_events(s);
+	if (s->feed.held_len) /* back at the next iteration, after its input and frame (r is 1: no pause below) */
+		kf_timer_arm(s->resume, 0, 0);
+	if (!read_now)
+		return; /* the master was not read: its state (hang-up, pause) is as it was */
 	if (r == -EIO || r >= 0) {
 		/* -EIO: every slave fd is closed, but that need not be the end: the child can open its terminal
 		 * again (login(1) closes its descriptors and calls vhangup() before it opens the terminal again to
@@ -279,8 +288,9 @@ int kf_session_parse_read_pause(const char *s, uint64_t *ns)
 static void on_resume(void *ud, struct kf_timer *t)
 {
 	struct kf_session *s = ud;
-	/* Read what gathered during the pause at once: read_output pauses again or watches the master. */
-	if (s->master && s->paused)
+	/* Read what gathered during the pause at once: read_output pauses again or watches the master. Or feed
+	 * what the work budget held back, and then read. */
+	if (s->master && (s->paused || s->feed.held_len))
 		read_output(s, s->cfg.read_budget);
 }
 
@@ -329,8 +339,10 @@ static void child_exited(struct kf_session *s, int status)
 {
 	/* Everything the child wrote before exiting is in the master already: parse it before anything
 	 * else, so that its last lines are on the screen. */
+	s->feed.unbounded = true; /* as before the work budget: see docs/architecture.md's bounds */
 	if (s->master)
 		read_output(s, EXIT_DRAIN_MAX);
+	s->feed.unbounded = false;
 	/* What it was given and did not read goes nowhere (the next login must not get it): said, as refused
 	 * keys and replies are, so that a paste that vanished with its program leaves a trace. */
 	const size_t unread = pty_write_pending(s->pty);
@@ -362,7 +374,9 @@ static void on_master(void *ud, int fd, uint32_t events)
 		s->want_write = false;
 		update_events(s);
 	}
-	if (events & (EPOLLIN | EPOLLHUP | EPOLLERR))
+	/* while bytes are held (unwatched for input, a hang-up is still reported) the resume timer feeds them: one
+	 * budget an iteration */
+	if (events & (EPOLLIN | EPOLLHUP | EPOLLERR) && !s->feed.held_len)
 		read_output(s, s->cfg.read_budget);
 }
 
@@ -515,6 +529,8 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 	s->cfg = *cfg;
 	if (!s->cfg.read_budget)
 		s->cfg.read_budget = KF_SESSION_READ_BUDGET;
+	if (!s->cfg.work_budget)
+		s->cfg.work_budget = KF_SESSION_WORK_BUDGET;
 	if (cb)
 		s->cb = *cb;
 	s->ud = ud;
@@ -527,7 +543,7 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title,
 				    .clipboard = on_clipboard, .clipboard_get = on_clipboard_get};
 	s->grid = grid_create(&gc, &gcb, s);
-	if (!s->grid)
+	if (!s->grid || kf_feed_init(&s->feed, s->grid, s->cfg.work_budget, cfg->profile) < 0)
 		goto fail;
 	struct pty_config pc = {
 		.argv = cfg->argv, .term = cfg->term, .seat = cfg->seat, .vtnr = cfg->vtnr,
@@ -583,6 +599,7 @@ void kf_session_destroy(struct kf_session *s)
 	kf_timer_remove(s->resume);
 	pty_destroy(s->pty);
 	grid_destroy(s->grid);
+	kf_feed_finish(&s->feed);
 	free(s);
 }
 
@@ -598,7 +615,8 @@ void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st)
 	st->wakeups = s->wakeups;
 	st->pauses = s->pauses;
 	st->read_ns = s->read_ns;
-	st->parse_ns = s->parse_ns;
+	st->parse_ns = s->feed.parse_ns;
+	st->work_stops = s->feed.stops;
 	st->read_cpu_ns = s->read_cpu_ns;
 	/* The parse in CPU time is what the reading cost beyond its read(2) calls. It used to be sampled on one
 	 * chunk in 16 and scaled, but a chunk's parse is heavy-tailed (the chunk that maps a scrollback chunk

@@ -5,8 +5,9 @@
  *   replies from the grid (DA, CPR, ...)  --+--> the pty's one bounded write queue --> child
  *
  * The PTY master is a KF_PRIO_PTY source, so input and page flips are served first in every wake-up; reading
- * stops after a budget and the level-triggered loop comes back for the rest. The child's exit (pidfd, or
- * SIGCHLD without pidfd support) is handled only after every byte it wrote has been parsed; then the login is
+ * stops after a budget of bytes, or of grid_work (session-feed.h), and the loop comes back for the rest
+ * (level-triggered; the rest of a chunk the work budget stopped is held and fed at the next iteration). The
+ * child's exit (pidfd, or SIGCHLD without pidfd support) is handled only after every byte it wrote has been parsed; then the login is
  * respawned (with back-off after quick exits, a line on the screen saying so) on a grid reset as by RIS when the
  * back-off ends, or, with respawn off (--oneshot), the exited callback runs. With kf_session_config.issue, every
  * start of a child puts the issue banner (issue.h) on the grid first: its queries unanswered, its OSC 52 writes
@@ -40,6 +41,8 @@ struct kf_session_config {
 	bool backspace_sends_bs; /* DECBKM's power-on state (grid_config.backspace_sends_bs) */
 	bool clipboard_read;    /* answer OSC 52 queries through clipboard_get (grid_config.allow_clipboard_read) */
 	size_t read_budget;     /* bytes parsed per wake-up before yielding; 0 = KF_SESSION_READ_BUDGET */
+	/* grid_work per wake-up before yielding, whatever the bytes (session-feed.h); 0 = KF_SESSION_WORK_BUDGET */
+	uint64_t work_budget;
 	/* How long the master stays unwatched after a wake-up that emptied it having read only a trickle (session.c,
 	 * TRICKLE_MAX); 0 = never (the default: the master is drained until EAGAIN and watched again at once, the
 	 * design of docs/architecture.md; a pause only saves wake-ups on the instruction clock, docs/benchmarks.md
@@ -60,6 +63,10 @@ struct kf_session_config {
 /* Enough to keep a flood's wake-up rate low (a few hundred per second at parser speed) while a key or a
  * page flip never waits more than about a millisecond behind it. */
 #define KF_SESSION_READ_BUDGET (256u << 10)
+/* The same for the sequences whose work is out of proportion to their bytes (grid_work, in cells of a fill): 2 Mi
+ * cells is 1-2.3 ms of REP, DECALN, DECFRA, DECERA or DECRQCRA on the development host, less than 256 KiB of text
+ * (~3 ms); 256 KiB of REP took 1.3 s (docs/architecture.md, session and PTY). */
+#define KF_SESSION_WORK_BUDGET (2u << 20)
 
 struct kf_session_callbacks {
 	/* The child exited, its output is parsed, and respawn is off: code is its exit status, or 128 + the
@@ -152,6 +159,7 @@ struct kf_session_stats {
 	uint64_t pauses;        /* read pauses started (kf_session_config.read_pause_ns) */
 	uint64_t read_ns, parse_ns;
 	uint64_t read_cpu_ns, parse_cpu_ns, read_sys_cpu_ns;
+	uint64_t work_stops;    /* wake-ups that the work budget ended (kf_session_config.work_budget) */
 };
 void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st);
 

@@ -1,0 +1,46 @@
+/* kmscon-felis/session-feed.h: the child's output fed to the grid with a bound on the work of one wake-up, not
+ * only on its bytes (session.c's read_output).
+ *
+ * A few bytes can cost a screenful or more (grid_work: REP, DECALN, the rectangle functions, DECRQCRA, RIS):
+ * 256 KiB of "x ESC [ 65535 b" took 1.3 s to parse at 212x82, while keys, VT switches and frames waited. The
+ * bytes are fed in slices, and once grid_work moved by the budget the rest of the chunk is held here (at most
+ * one pty read's chunk, PTY_READ_CHUNK) and fed first in the next wake-up: nothing lost, nothing reordered. A
+ * slice is sized from the work per byte of the last one, so that one slice alone does about a quarter of the
+ * budget at that density (between FEED_SLICE_MIN and FEED_SLICE_MAX bytes); text, which does no grid_work, is
+ * fed in FEED_SLICE_MAX slices. Not a public module: session.c's, split out to keep that file's size. */
+#ifndef KF_SESSION_FEED_H
+#define KF_SESSION_FEED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct grid;
+
+struct kf_feed {
+	struct grid *grid;
+	uint8_t *held;            /* the rest of a chunk the budget stopped, PTY_READ_CHUNK bytes */
+	size_t held_off, held_len;
+	size_t slice;             /* bytes of the next slice */
+	uint64_t budget;          /* grid_work per wake-up */
+	uint64_t end;             /* grid_work at which this wake-up stops */
+	bool unbounded;           /* feed everything (the drain at the child's exit) */
+	bool profile;             /* add grid_feed's time to parse_ns */
+	uint64_t parse_ns;
+	uint64_t stops;           /* wake-ups the budget ended */
+};
+
+/* grid is not owned and must outlive f. Returns 0 or -ENOMEM (the held buffer). */
+int kf_feed_init(struct kf_feed *f, struct grid *grid, uint64_t budget, bool profile);
+/* Frees the held buffer (what it still holds is dropped). Accepts a zeroed struct. */
+void kf_feed_finish(struct kf_feed *f);
+/* A new wake-up: the budget starts again. */
+void kf_feed_begin(struct kf_feed *f);
+/* Feeds data (at most PTY_READ_CHUNK bytes, while nothing is held) within the budget; what is left is copied
+ * into the held buffer (data is not kept: the caller may reuse it). True when the budget ran out (the caller
+ * stops reading). */
+bool kf_feed_data(struct kf_feed *f, const uint8_t *data, size_t len);
+/* Feeds what is held within the budget. True when nothing is held any more. */
+bool kf_feed_held(struct kf_feed *f);
+
+#endif

@@ -1,0 +1,153 @@
+/* tests/kmscon-felis/test-session-budget.c: the work budget per wake-up (kf_session_config.work_budget,
+ * session-feed.h). A child floods sequences that cost far more than their bytes (REP, DECFRA): the loop must
+ * come back to its timers (and so to keys and frames) within a bound, and the screen must end as the same bytes
+ * fed to a grid in one go leave it (kmscon-felis-replay's way): nothing lost, duplicated or reordered by the
+ * bytes held back when the budget stops a chunk. */
+#include "kmscon-felis/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/grid.h"
+#include "kmscon-felis/loop.h"
+#include "kmscon-felis/screen-text.h"
+
+#include "session-harness.h"
+
+#define COLS 212
+#define ROWS 82
+
+static char path[300];
+static uint8_t *stream;
+static size_t stream_len;
+
+static void write_stream(void)
+{
+	FILE *f = fopen(path, "wb");
+	CHECK(f && fwrite(stream, 1, stream_len, f) == stream_len);
+	if (f)
+		fclose(f);
+}
+
+/* The screen a grid shows after the whole stream in one grid_feed, and the work it counted. */
+static uint64_t replay(char *out, size_t cap)
+{
+	struct grid_config gc = {.cols = COLS, .rows = ROWS, .scrollback = 1000};
+	struct grid *g = grid_create(&gc, NULL, NULL);
+	grid_feed(g, stream, stream_len);
+	FILE *f = fmemopen(out, cap - 1, "w");
+	kf_screen_text(g, f);
+	long n = ftell(f);
+	fclose(f);
+	out[n > 0 ? n : 0] = 0;
+	uint64_t w = grid_work(g);
+	grid_destroy(g);
+	return w;
+}
+
+struct watch {
+	struct kf_session *s;
+	uint64_t last_ns, max_gap_ns, want_work;
+	bool key_sent;
+};
+
+/* Every 5 ms: how late it came (the longest wake-up), and once the whole stream is parsed, the key that ends
+ * the child. */
+static void on_tick(void *ud, struct kf_timer *t)
+{
+	struct watch *w = ud;
+	uint64_t now = kf_loop_now_ns();
+	if (now - w->last_ns > w->max_gap_ns)
+		w->max_gap_ns = now - w->last_ns;
+	w->last_ns = now;
+	if (!w->key_sent && grid_work(kf_session_grid(w->s)) >= w->want_work)
+		w->key_sent = kf_session_write(w->s, "q\n", 2) == 0;
+}
+
+/* Runs `stty -echo; cat stream; read x` (the key not echoed) on a session with the given work budget; returns the longest gap between 5 ms
+ * ticks, in ms, and leaves the screen in out. */
+static unsigned run_flood(uint64_t work_budget, uint64_t want_work, char *out, size_t cap, uint64_t *stops)
+{
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "stty -echo; cat %s; read x", path);
+	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	struct ctx c = {0};
+	c.loop = kf_loop_create();
+	struct kf_session_config cfg = {.argv = argv, .cols = COLS, .rows = ROWS, .scrollback = 1000,
+					.work_budget = work_budget};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	struct watch w = {.s = s, .last_ns = kf_loop_now_ns(), .want_work = want_work};
+	struct kf_timer *tick = kf_loop_add_timer(c.loop, on_tick, &w);
+	kf_timer_arm(tick, 5000000u, 5000000u);
+	run_for(c.loop, 100000);
+	CHECK(c.exited && c.exit_code == 0);
+	snprintf(out, cap, "%s", screen(s));
+	struct kf_session_stats st;
+	kf_session_stats(s, &st);
+	*stops = st.work_stops;
+	kf_timer_remove(tick);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+	return (unsigned)(w.max_gap_ns / 1000000u);
+}
+
+static char want[1 << 16], got[1 << 16];
+
+/* 128 KiB of "x ESC [ 65535 b" (REP, ~7000 cells a byte): 0.7 s to parse here; before the work budget each 256
+ * KiB wake-up took 1.3 s. */
+static void test_rep_flood_latency(void)
+{
+	static const char rep[] = "x\033[65535b";
+	const size_t n = (128u << 10) / (sizeof(rep) - 1);
+	stream_len = n * (sizeof(rep) - 1);
+	stream = malloc(stream_len);
+	for (size_t i = 0; i < n; i++)
+		memcpy(stream + i * (sizeof(rep) - 1), rep, sizeof(rep) - 1);
+	write_stream();
+	uint64_t work = replay(want, sizeof(want)), stops = 0;
+	unsigned gap = run_flood(0, work, got, sizeof(got), &stops);
+	printf("REP flood: longest wake-up %u ms, %llu stopped by the work budget\n", gap,
+	       (unsigned long long)stops);
+	CHECK(gap < 250);
+	CHECK(stops > 100);
+	CHECK(strcmp(want, got) == 0);
+	free(stream);
+}
+
+/* Byte-exactness: rectangles filled over the top half between numbers written on from a saved cursor in the
+ * bottom half, so that a byte lost or fed twice anywhere moves every later number; with a small budget the
+ * chunks are stopped and held thousands of times, mid-sequence too. */
+static void test_held_bytes_exact(void)
+{
+	size_t cap = 256u << 10, len = 0;
+	stream = malloc(cap);
+	len += (size_t)snprintf((char *)stream, cap, "\033[41;82r\033[41;1H\0337");
+	for (unsigned i = 0; len + 64 < cap; i++)
+		len += (size_t)snprintf((char *)stream + len, cap - len, "\033[%u;1;1;40;212$x\0338%u \0337",
+					35 + i % 60, i);
+	stream_len = len;
+	write_stream();
+	uint64_t work = replay(want, sizeof(want)), stops = 0;
+	unsigned gap = run_flood(20000, work, got, sizeof(got), &stops);
+	printf("DECFRA stream of %zu bytes: longest wake-up %u ms, %llu stopped by the work budget\n", len, gap,
+	       (unsigned long long)stops);
+	CHECK(stops > 1000);
+	CHECK(strcmp(want, got) == 0);
+	if (strcmp(want, got) != 0)
+		fprintf(stderr, "screens differ:\n--- replay\n%s\n--- session\n%s\n", want, got);
+	free(stream);
+}
+
+int main(void)
+{
+	if (session_tests_begin() < 0)
+		return 1;
+	kf_alarm(120); /* as meson's timeout: 35 s under ASan on an idle host, 1.4 s optimized */
+	snprintf(path, sizeof(path), "%s/flood", tmpdir);
+	test_rep_flood_latency();
+	test_held_bytes_exact();
+	return session_tests_end();
+}
