@@ -10,9 +10,12 @@
 #include "pty/pty.h"
 
 /* The largest slice: the work one slice can do past the budget is at most this many bytes at the densest
- * sequence's work per byte (REP: 65535 cells in 9 bytes, ~5 ms per KiB at 212x82 on the development host). A
- * grid_feed call per KiB costs text nothing measurable (the parser's set-up is a few dozen instructions). */
-#define FEED_SLICE_MAX 1024u
+ * sequence's work per byte (REP: 65535 cells in 9 bytes, ~20 ms per 4 KiB at 212x82 on the development host),
+ * once after a stretch of text (a slice that did work makes the next ones smaller). One read's worth (the line
+ * discipline hands out 4 KiB a read): text is fed in as many grid_feed calls as before on a machine of several
+ * CPUs. 1 KiB cost the ascii flood 40 % in the default (debugoptimized) build, where every feed of 64 bytes or
+ * more checks the screen's rows (GRID_TEXT_CHECK, grid-hist.h): 6 us a feed at 212x82. */
+#define FEED_SLICE_MAX 4096u
 /* The smallest: about one of the densest sequences (REP is 9 bytes, DECRQCRA 8). */
 #define FEED_SLICE_MIN 16u
 

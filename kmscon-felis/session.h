@@ -64,7 +64,7 @@ struct kf_session_config {
  * page flip never waits more than about a millisecond behind it. */
 #define KF_SESSION_READ_BUDGET (256u << 10)
 /* The same for the sequences whose work is out of proportion to their bytes (grid_work, in cells of a fill): 2 Mi
- * cells is 1-2.3 ms of REP, DECALN, DECFRA, DECERA or DECRQCRA on the development host, less than 256 KiB of text
+ * cells is 1-2 ms of REP, DECALN, DECFRA, DECERA or DECRQCRA on the development host, less than 256 KiB of text
  * (~3 ms); 256 KiB of REP took 1.3 s (docs/architecture.md, session and PTY). */
 #define KF_SESSION_WORK_BUDGET (2u << 20)
 
