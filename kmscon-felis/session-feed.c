@@ -61,7 +61,7 @@ static size_t feed_bounded(struct kf_feed *f, const uint8_t *data, size_t len)
 	size_t done = 0;
 	while (done < len) {
 		const uint64_t w0 = grid_work(f->grid);
-		if (w0 >= f->end && !f->unbounded)
+		if (w0 >= f->end)
 			break;
 		size_t k = len - done < f->slice ? len - done : f->slice;
 		feed_slice(f, data + done, k);
@@ -75,9 +75,9 @@ static size_t feed_bounded(struct kf_feed *f, const uint8_t *data, size_t len)
 	return done;
 }
 
-static bool spent(const struct kf_feed *f)
+bool kf_feed_spent(const struct kf_feed *f)
 {
-	return !f->unbounded && grid_work(f->grid) >= f->end;
+	return grid_work(f->grid) >= f->end;
 }
 
 bool kf_feed_data(struct kf_feed *f, const uint8_t *data, size_t len)
@@ -89,7 +89,7 @@ bool kf_feed_data(struct kf_feed *f, const uint8_t *data, size_t len)
 		f->held_off = 0;
 		f->held_len = len - done;
 	}
-	const bool stop = done < len || spent(f);
+	const bool stop = done < len || kf_feed_spent(f);
 	f->stops += stop;
 	return stop;
 }

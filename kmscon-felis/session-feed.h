@@ -24,7 +24,6 @@ struct kf_feed {
 	size_t slice;             /* bytes of the next slice */
 	uint64_t budget;          /* grid_work per wake-up */
 	uint64_t end;             /* grid_work at which this wake-up stops */
-	bool unbounded;           /* feed everything (the drain at the child's exit) */
 	bool profile;             /* add grid_feed's time to parse_ns */
 	uint64_t parse_ns;
 	uint64_t stops;           /* wake-ups the budget ended */
@@ -40,6 +39,8 @@ void kf_feed_begin(struct kf_feed *f);
  * into the held buffer (data is not kept: the caller may reuse it). True when the budget ran out (the caller
  * stops reading). */
 bool kf_feed_data(struct kf_feed *f, const uint8_t *data, size_t len);
+/* Whether this wake-up's budget is spent (the reading stops). */
+bool kf_feed_spent(const struct kf_feed *f);
 /* Feeds what is held within the budget. True when nothing is held any more. */
 bool kf_feed_held(struct kf_feed *f);
 

@@ -19,9 +19,11 @@
 #include "kmscon-felis/session-feed.h"
 #include "pty/pty.h"
 
-/* Output left in the master when the child exits is parsed before acting, up to this much: a grandchild
- * that keeps the slave open and floods must not keep us draining forever. */
+/* Output left in the master when the child exits is parsed before acting, up to this much and this many
+ * wake-ups' work (kf_session_config.work_budget): a grandchild that keeps the slave open and floods must not
+ * keep us draining forever (64 MiB of REP took minutes; 256 budgets of 2 Mi cells are 0.3-0.5 s here). */
 #define EXIT_DRAIN_MAX (64u << 20)
+#define EXIT_DRAIN_BUDGETS 256u
 #define HANGUP_TIMEOUT_MS 500
 /* A wake-up that emptied the PTY after fewer bytes than this found a child writing more slowly than we parse
  * (a trickle): with a read pause configured (kf_session_config.read_pause_ns; off by default, for benchmark
@@ -62,6 +64,7 @@ struct kf_session {
 	bool unfocused;           /* another VT is in front (kf_session_set_focus), for DECSET 1004's reports */
 	unsigned dropped_replies; /* replies lost to a full queue, logged once per burst */
 	unsigned dropped_keys;    /* kf_session_write calls refused by a full queue, logged once per burst */
+	uint64_t exit_drops;      /* exit drains that the work bound cut short (child_exited) */
 	/* Set by show_issue while it feeds the banner to the grid (synchronously: nothing else runs meanwhile):
 	 * the grid's replies and clipboard requests then come from the banner, not from the child. */
 	bool in_banner;
@@ -339,10 +342,18 @@ static void child_exited(struct kf_session *s, int status)
 {
 	/* Everything the child wrote before exiting is in the master already: parse it before anything
 	 * else, so that its last lines are on the screen. */
-	s->feed.unbounded = true; /* as before the work budget: see docs/architecture.md's bounds */
+	const uint64_t budget = s->feed.budget;
+	s->feed.budget = budget * EXIT_DRAIN_BUDGETS;
 	if (s->master)
 		read_output(s, EXIT_DRAIN_MAX);
-	s->feed.unbounded = false;
+	s->feed.budget = budget;
+	/* What that left (held, or still in the master) is dropped, said, and not fed to the next login's screen */
+	if (s->feed.held_len || kf_feed_spent(&s->feed)) {
+		log_notice("the program exited; its output was cut after %u wake-ups' work (%zu bytes held, and what "
+			   "the terminal still had, dropped)", EXIT_DRAIN_BUDGETS, s->feed.held_len);
+		s->feed.held_len = 0;
+		s->exit_drops++;
+	}
 	/* What it was given and did not read goes nowhere (the next login must not get it): said, as refused
 	 * keys and replies are, so that a paste that vanished with its program leaves a trace. */
 	const size_t unread = pty_write_pending(s->pty);
@@ -617,6 +628,7 @@ void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st)
 	st->read_ns = s->read_ns;
 	st->parse_ns = s->feed.parse_ns;
 	st->work_stops = s->feed.stops;
+	st->exit_drops = s->exit_drops;
 	st->read_cpu_ns = s->read_cpu_ns;
 	/* The parse in CPU time is what the reading cost beyond its read(2) calls. It used to be sampled on one
 	 * chunk in 16 and scaled, but a chunk's parse is heavy-tailed (the chunk that maps a scrollback chunk

@@ -161,6 +161,43 @@ static void test_held_bytes_exact(void)
 	free(stream);
 }
 
+/* The drain at the child's exit is bounded in work too: the child exits while a grandchild it left keeps the
+ * terminal open and floods REP (~7000 cells a byte), deaf to the SIGHUP of its session leader's exit (nohup). The drain stops after 256 budgets' work, drops the rest and
+ * hangs up (the grandchild gets SIGHUP); before, it parsed up to 64 MiB of it (minutes) with the loop held, and
+ * this test died of its alarm. */
+static void test_exit_drain_bounded(void)
+{
+	static const char rep[] = "x\033[65535b";
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "stty -echo; (trap '' HUP; exec yes \"$(cat %s)\") & sleep 0.3; exit 0", path);
+	const size_t n = 64; /* yes(1) repeats it: one line of 64 REPs, written without end */
+	stream_len = n * (sizeof(rep) - 1);
+	stream = malloc(stream_len);
+	for (size_t i = 0; i < n; i++)
+		memcpy(stream + i * (sizeof(rep) - 1), rep, sizeof(rep) - 1);
+	write_stream();
+	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session_config cfg = {.argv = argv, .cols = COLS, .rows = ROWS, .scrollback = 1000,
+					.work_budget = 20000};
+	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
+	const uint64_t t0 = kf_loop_now_ns();
+	run_for(c.loop, 30000);
+	const unsigned ms = (unsigned)((kf_loop_now_ns() - t0) / 1000000u);
+	CHECK(c.exited && c.exit_code == 0);
+	struct kf_session_stats st;
+	kf_session_stats(s, &st);
+	printf("a grandchild flooding REP past the child's exit: exited after %u ms, %llu bytes read, %llu drain cut\n",
+	       ms, (unsigned long long)st.bytes, (unsigned long long)st.exit_drops);
+	CHECK(st.exit_drops == 1);
+	CHECK(ms < 10000);
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+	free(stream);
+}
+
 int main(void)
 {
 	if (session_tests_begin() < 0)
@@ -169,5 +206,6 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/flood", tmpdir);
 	test_rep_flood_latency();
 	test_held_bytes_exact();
+	test_exit_drain_bounded();
 	return session_tests_end();
 }
