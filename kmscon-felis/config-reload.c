@@ -15,7 +15,7 @@
 #include "kmscon-felis/config.h"
 #include "kmscon-felis/log.h"
 
-/* What the program applies live (main.c on_reload): everything else needs a restart. A name ending in '-' is a
+/* What the program applies live (reload.c kf_reload_on_timer): everything else needs a restart. A name ending in '-' is a
  * prefix (the palette's colours, the shortcuts). */
 static const char *const live_keys[] = {
 	"verbose", "debug", "silent",  /* kf_config_parse() sets the level */
@@ -38,7 +38,7 @@ bool kf_config_key_is_live(const char *name)
 	return false;
 }
 
-/* Live keys only a display has something to apply to (main.c reload_font, the output's blanking): headless
+/* Live keys only a display has something to apply to (reload.c reload_font, the output's blanking): headless
  * they take their new value but are not reported as applied. */
 static bool display_only(const char *name)
 {

@@ -228,7 +228,7 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
  * keymap that does not compile), before cur is replaced: cur gets back every value it had, the same pointers
  * (the session holds the login's argv and TERM), next is finished, and the log level is cur's again. */
 void kf_config_reload_cancel(struct kf_config *cur, struct kf_config *next);
-/* Whether the running program applies a new value of the key name on reload (main.c on_reload). */
+/* Whether the running program applies a new value of the key name on reload (reload.c kf_reload_on_timer). */
 bool kf_config_key_is_live(const char *name);
 
 /* Lower-level pieces (tests, tools). All return 0, -EINVAL (logged) or -ENOMEM. */

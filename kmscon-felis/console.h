@@ -31,7 +31,7 @@ int kf_console_load_keymap(struct kf_console *c);
 /* Compiles the keymap if not done yet and starts libinput (now if the seat is ours, else at its next enable);
  * nothing the second time. Returns 0 or -errno (logged). */
 int kf_console_start_input(struct kf_console *c);
-/* A reload's keyboard keys, in two steps (main.c on_reload_timer): prepare compiles next's keymap and repeat
+/* A reload's keyboard keys, in two steps (reload.c kf_reload_on_timer): prepare compiles next's keymap and repeat
  * (kept when they differ from those in use) and keeps them pending, changing nothing; returns 0, or
  * -errno with the keys, their values and the reason logged (the old keymap stays). cur is the configuration in
  * force. Before the keymap was first loaded (the first frame), or with c NULL (the console waits for its VT),
@@ -65,7 +65,7 @@ void kf_console_close_device(int fd, void *ud);
  * (-ERANGE: not one column or row would fit), the old scale comes back and every part (the renderer, the grid,
  * the child's TIOCSWINSZ) keeps the old size: returns -errno (logged). Else 0 and the new size in *cols, *rows
  * cells of *cell_w x *cell_h pixels (0x0 cells without a display: the grid keeps its size until there is one).
- * Also how a reloaded font is fitted (main.c reload_font): a font too big for the screen is refused there. */
+ * Also how a reloaded font is fitted (reload.c reload_font): a font too big for the screen is refused there. */
 int kf_console_rescale(struct kf_render *render, struct kf_session *session, int scale, int width, int height,
 		       int *cols, int *rows, int *cell_w, int *cell_h);
 /* The display now fits *cols x *rows cells of cell_w x cell_h pixels (a display plugged or unplugged, the first

@@ -75,7 +75,7 @@ void kf_input_glue_set_geometry(struct kf_input_glue *g, int width, int height, 
  * selection is held: a press or a drag in the history). */
 void kf_input_glue_output(struct kf_input_glue *g);
 
-/* A configuration reload, in two steps so that nothing changes unless all of it can (main.c on_reload_timer):
+/* A configuration reload, in two steps so that nothing changes unless all of it can (reload.c kf_reload_on_timer):
  * prepare compiles next's keymap (on every reload: its file or /etc/default/keyboard may have been edited; kept
  * only when it differs from the keymap in use) and takes its repeat, changing nothing; done then puts it in use
  * on every keyboard (use) or drops it. See input_keymap_use for held keys, locks, compose and repeat. Neither

@@ -4,7 +4,7 @@
  * then the backend that shows it (DRM + seat + input on a console, nothing when headless), run the loop, and
  * tear down in reverse order. On a display the session is made by start_drm() once the display's size is
  * known, and the login, the keymap and libinput start after the first frame (start_later). Each backend adds its own create/destroy pair to struct kf_app and one case to
- * start_backend()/stop_backend().
+ * start_backend()/stop_backend(). A configuration reload (SIGHUP) is reload.c's; struct kf_app is in app.h.
  */
 #define LOG_TAG "main"
 #include <errno.h>
@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include "grid/grid.h"
+#include "kmscon-felis/app.h"
 #include "kmscon-felis/clipboard.h"
 #include "kmscon-felis/config.h"
 #include "kmscon-felis/console.h"
@@ -28,30 +29,6 @@
 #include "kmscon-felis/session.h"
 #include "pty/pty.h"
 
-struct kf_app {
-	struct kf_config cfg;
-	bool profile; /* KMSCON_FELIS_PROFILE: time the reading, parsing, painting and presenting (benchmarks) */
-	struct kf_loop *loop;
-	struct kf_session *session;
-	struct kf_source *signals[2];
-	struct kf_source *hup;        /* SIGHUP: read the configuration again (on_reload) */
-	struct kf_timer *reload;      /* runs the reload after the signal batch: a SIGTERM in it wins */
-	int argc;                     /* the command line, read again on reload */
-	char **argv;
-	bool ready;                   /* READY=1 was sent: a reload may say RELOADING=1 */
-	char mode[64];                /* the display mode STATUS= named at the first frame (on_first_frame) */
-	struct kf_source *stats_signal; /* KF_OUTPUT_STATS_SIGNAL: log the PTY counters */
-	char vtnr[16];                /* XDG_VTNR for the child, "" when the VT is not known */
-	char vtname[16];              /* the issue banner's \l: "ttyN", "" when the VT is not known (the PTY's) */
-	struct kf_headless *headless; /* --backend=headless */
-	struct kf_render *render;     /* --backend=drm */
-	struct kf_output *output;     /* --backend=drm */
-	struct kf_console *console;   /* --backend=drm: seat and input */
-	struct kf_timer *later;       /* --backend=drm: the next step of start_later() */
-	int later_step;               /* steps of start_later() done */
-	struct kf_bell *bell;         /* what BEL does (bell=); NULL until the backend is up */
-	char no_vt[128];              /* why there is no tone (kf_bell_config.no_vt) */
-};
 
 /* How long start_later() waits for the first frame at most (a display that never shows one must not leave
  * us without a login and a keyboard to switch VTs with). */
@@ -97,7 +74,7 @@ static bool bell_in_front(void *ud)
 	return kf_console_in_front(app->console);
 }
 
-static void bell_flash(void *ud, bool on)
+void kf_app_bell_flash(void *ud, bool on)
 {
 	struct kf_app *app = ud;
 	if (app->output)
@@ -106,7 +83,7 @@ static void bell_flash(void *ud, bool on)
 
 /* The bell, once the backend is up: on a display it asks the console whether our VT is in front and flashes
  * through the frame loop; headless there is neither a VT nor a display (said once, at the first BEL). */
-static int start_bell(struct kf_app *app)
+int kf_app_start_bell(struct kf_app *app)
 {
 	struct kf_bell_config bc = {.mode = app->cfg.bell};
 	struct kf_bell_ops ops = {.tone = bell_tone};
@@ -116,7 +93,7 @@ static int start_bell(struct kf_app *app)
 		bc.no_vt = "the headless backend has no VT";
 	} else if (app->console) {
 		ops.in_front = bell_in_front;
-		ops.flash = bell_flash;
+		ops.flash = kf_app_bell_flash;
 		if (!kf_console_has_vt(app->console, &seat)) {
 			snprintf(app->no_vt, sizeof(app->no_vt),
 				 "seat %s has no VTs, only seat0 has (bell=visual flashes the screen)", seat);
@@ -187,7 +164,7 @@ static void custom_colors(const struct kf_config *c, uint32_t rgb[KF_COLOR_COUNT
 }
 
 /* Hands the configured palette to the renderer: a named one, or the --palette-<name> colours for "custom". */
-static int apply_palette(struct kf_render *r, const struct kf_config *c)
+int kf_app_apply_palette(struct kf_render *r, const struct kf_config *c)
 {
 	const char *name;
 	int ret = palette_name(c, &name);
@@ -199,9 +176,9 @@ static int apply_palette(struct kf_render *r, const struct kf_config *c)
 	return 0;
 }
 
-/* The same colours as apply_palette() gives the renderer (256 + foreground + background), for the grid: what
- * OSC 4/10/11 queries report, on every backend. */
-static int config_colors(const struct kf_config *c, uint32_t pal[258])
+/* The same colours as kf_app_apply_palette() gives the renderer (256 + foreground + background), for the
+ * grid: what OSC 4/10/11 queries report, on every backend. */
+int kf_app_config_colors(const struct kf_config *c, uint32_t pal[258])
 {
 	const char *name;
 	int ret = palette_name(c, &name);
@@ -235,7 +212,7 @@ static int start_session(struct kf_app *app, int cols, int rows)
 		snprintf(app->vtname, sizeof(app->vtname), "tty%d", c->vt);
 	}
 	uint32_t colors[258];
-	int r = config_colors(c, colors);
+	int r = kf_app_config_colors(c, colors);
 	if (r < 0) {
 		log_err("cannot load the palette: %s", strerror(-r));
 		return r;
@@ -385,7 +362,7 @@ static void on_later(void *ud, struct kf_timer *t)
 }
 
 /* The font for systemd's STATUS= (systemctl status): the renderer's, named as the configuration names it. */
-static void font_status(const struct kf_app *app, char *font, size_t size)
+void kf_app_font_status(const struct kf_app *app, char *font, size_t size)
 {
 	const struct kf_config *c = &app->cfg;
 	int cw, ch;
@@ -408,7 +385,7 @@ static void on_first_frame(void *ud, const char *mode)
 {
 	struct kf_app *app = ud;
 	char font[160];
-	font_status(app, font, sizeof(font));
+	kf_app_font_status(app, font, sizeof(font));
 	snprintf(app->mode, sizeof(app->mode), "%s", mode ? mode : "no mode");
 	kf_notify_first_frame(mode, font);
 	app->ready = true;
@@ -432,7 +409,7 @@ static void stop_drm(struct kf_app *app)
 }
 
 /* The font settings of c for the renderer (the strings are c's). */
-static struct kf_render_config render_config(const struct kf_config *c)
+struct kf_render_config kf_app_render_config(const struct kf_config *c)
 {
 	static const enum kf_render_engine engines[] = {
 		[KF_FONT_ENGINE_FONTCONFIG] = KF_RENDER_ENGINE_AUTO,
@@ -453,7 +430,7 @@ static struct kf_render_config render_config(const struct kf_config *c)
 static int start_drm(struct kf_app *app)
 {
 	const struct kf_config *c = &app->cfg;
-	struct kf_render_config rc = render_config(c);
+	struct kf_render_config rc = kf_app_render_config(c);
 	struct kf_output_config oc = {
 		.mode_width = c->mode.w,
 		.mode_height = c->mode.h,
@@ -474,7 +451,7 @@ static int start_drm(struct kf_app *app)
 		return r;
 	}
 	kf_log_phase("renderer and font ready");
-	r = apply_palette(app->render, c);
+	r = kf_app_apply_palette(app->render, c);
 	if (r < 0) {
 		log_err("cannot load the palette: %s", strerror(-r));
 		stop_drm(app);
@@ -492,7 +469,7 @@ static int start_drm(struct kf_app *app)
 		return 0;
 	kf_log_phase("seat and input open");
 	/* Read after the wait for the VT: a reload in it (SIGHUP) may have changed it, and the output does not
-	 * exist yet for on_reload_timer to tell (the display never blanked). The other live keys are the
+	 * exist yet for the reload (reload.c) to tell (the display never blanked). The other live keys are the
 	 * renderer's, which the reload reached. */
 	oc.dpms_timeout = c->dpms_timeout;
 	oc.device_ud = app->console;
@@ -558,134 +535,6 @@ static int stop_backend(struct kf_app *app)
 	return r;
 }
 
-/* The palette and colour keys again: the renderer's (display) and the grid's defaults (what OSC 4/10/11 report;
- * the colours the child set itself stay). Returns 0 or -errno (logged). */
-static int reload_palette(struct kf_app *app)
-{
-	uint32_t colors[258];
-	int r = config_colors(&app->cfg, colors);
-	if (r == 0 && app->render)
-		r = apply_palette(app->render, &app->cfg);
-	if (r < 0) {
-		log_err("reload: cannot load the palette: %s", strerror(-r));
-		return r;
-	}
-	if (app->session)
-		grid_set_palette_defaults(kf_session_grid(app->session), colors);
-	if (app->output)
-		kf_output_request_frame(app->output, true);
-	return 0;
-}
-
-/* The font keys of next on the display, at the current zoom; the grid takes the new cell count and the program
- * gets SIGWINCH, as after a zoom. On failure the old font stays. Returns 0 or -errno (logged). */
-static int reload_font(struct kf_app *app, const struct kf_config *next)
-{
-	struct kf_render_config rc = render_config(next);
-	int cols = 0, rows = 0, cw, ch, w = 0, h = 0;
-	int r = kf_render_set_font(app->render, &rc);
-	if (r < 0)
-		return r;
-	if (app->output)
-		kf_output_get_pixels(app->output, &w, &h);
-	if (app->session && w > 0 && h > 0) {
-		r = kf_console_rescale(app->render, app->session, kf_render_get_scale(app->render), w, h, &cols,
-				       &rows, &cw, &ch);
-		if (r < 0) {
-			/* The grid kept its size (logged): so does the font, or the two would disagree. */
-			rc = render_config(&app->cfg);
-			if (kf_render_set_font(app->render, &rc) < 0)
-				log_err("reload: the renderer cannot go back to the old font");
-			return r;
-		}
-		if (cols > 0 && rows > 0 && app->console)
-			kf_console_resized(app->console, cols, rows, cw, ch);
-	}
-	if (app->output)
-		kf_output_request_frame(app->output, true);
-	return 0;
-}
-
-/* Whether the comma-separated list has name (or, with a trailing '-', a word starting so). */
-static bool has_key(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *p = list; *p; p += strspn(p, ", ")) {
-		size_t w = strcspn(p, ",");
-		if (name[n - 1] == '-' ? w >= n && !memcmp(p, name, n) : w == n && !memcmp(p, name, n))
-			return true;
-		p += w;
-	}
-	return false;
-}
-
-/* SIGHUP (systemctl reload): the configuration read again as at start; what can change live is applied, the
- * rest keeps its old value (kf_config_reload says which). A broken file changes nothing. Mouse, scrolling,
- * Backspace and the grabs need nothing here: the input code reads them through &app->cfg per event. */
-static void on_reload_timer(void *ud, struct kf_timer *t)
-{
-	struct kf_app *app = ud;
-	struct kf_config next;
-	/* Every live key, if all change at once: 46 names, about 800 bytes (has_key must not miss a cut one). */
-	char applied[1024];
-	(void)t;
-	if (kf_loop_quitting(app->loop))
-		return; /* systemd's stop sends SIGHUP right after SIGTERM (SendSIGHUP=yes) */
-	if (app->ready)
-		kf_notify_reloading();
-	int r = kf_config_reload(&app->cfg, &next, app->argc, app->argv, applied, sizeof(applied));
-	if (r < 0) {
-		log_err("reload: kept the old configuration (%s)",
-			r == -EINVAL ? "the error is above" : strerror(-r));
-		goto out;
-	}
-	/* The steps that can still fail, and then nothing has changed yet: the keymap is compiled (kept pending),
-	 * then the font is loaded (a file that will not open, cells larger than the screen). A failure undoes the
-	 * reload whole. */
-	if (app->cfg.backend != KF_BACKEND_HEADLESS &&
-	    (r = kf_console_keymap_prepare(app->console, &app->cfg, &next)) < 0) {
-		kf_config_reload_cancel(&app->cfg, &next);
-		log_err("reload: kept the old configuration (the new keymap %s%s)",
-			r == -EINVAL ? "does not compile" : "cannot be loaded: ", r == -EINVAL ? "" : strerror(-r));
-		goto out;
-	}
-	bool font = app->render && has_key(applied, "font-");
-	if (font && (r = reload_font(app, &next)) < 0) {
-		kf_console_keymap_commit(app->console, false);
-		kf_config_reload_cancel(&app->cfg, &next);
-		log_err("reload: kept the old configuration (the new font: %s)",
-			r == -ERANGE ? "its cells are larger than the screen at the zoom in force" : strerror(-r));
-		goto out;
-	}
-	kf_config_finish(&app->cfg);
-	app->cfg = next; /* same address: the console and input keep their pointer */
-	kf_console_keymap_commit(app->console, true);
-	if (font && app->ready) {
-		/* systemctl status named the old font until a restart */
-		char desc[160];
-		font_status(app, desc, sizeof(desc));
-		kf_notify_first_frame(app->mode, desc);
-	}
-	if (has_key(applied, "palette") || has_key(applied, "palette-"))
-		reload_palette(app);
-	/* (no bell yet: start_bell() reads app->cfg when the backend is up) */
-	if (has_key(applied, "bell") && app->bell && start_bell(app) == 0)
-		bell_flash(app, false); /* a flash that was showing: its timer went with the old bell */
-	if (has_key(applied, "dpms-timeout") && app->output)
-		kf_output_set_dpms_timeout(app->output, app->cfg.dpms_timeout);
-	log_notice("configuration reloaded: applied %s", applied[0] ? applied : "nothing (no live key to apply changed)");
-out:
-	if (app->ready)
-		kf_notify_ready(NULL);
-}
-
-static void on_reload_signal(void *ud, int signo)
-{
-	struct kf_app *app = ud;
-	(void)signo;
-	kf_timer_arm(app->reload, 1, 0);
-}
-
 int main(int argc, char **argv)
 {
 	static const int quit_signals[] = {SIGTERM, SIGINT};
@@ -725,8 +574,8 @@ int main(int argc, char **argv)
 	/* SIGHUP reloads, also in the foreground: the program does not use its controlling terminal (it serves its
 	 * own PTY), so a hang-up of the terminal it was started from is no reason to end the console it shows;
 	 * SIGTERM and SIGINT stop it. */
-	app.reload = kf_loop_add_timer(app.loop, on_reload_timer, &app);
-	app.hup = app.reload ? kf_loop_add_signal(app.loop, SIGHUP, on_reload_signal, &app) : NULL;
+	app.reload = kf_loop_add_timer(app.loop, kf_reload_on_timer, &app);
+	app.hup = app.reload ? kf_loop_add_signal(app.loop, SIGHUP, kf_reload_on_signal, &app) : NULL;
 	if (!app.hup) {
 		log_err("cannot watch SIGHUP: %s", strerror(errno ? errno : ENOMEM));
 		goto out_loop;
@@ -737,7 +586,7 @@ int main(int argc, char **argv)
 	if (app.cfg.backend == KF_BACKEND_HEADLESS && start_session(&app, 0, 0) < 0)
 		goto out_loop;
 	app.stats_signal = kf_loop_add_signal(app.loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, &app);
-	if (start_backend(&app) < 0 || start_bell(&app) < 0) {
+	if (start_backend(&app) < 0 || kf_app_start_bell(&app) < 0) {
 		stop_backend(&app);
 		goto out_session;
 	}

@@ -1,5 +1,5 @@
 /* tests/kmscon-felis/test-input-reload.c: the keyboard keys of a configuration reload reach the input glue, as
- * main.c's on_reload_timer drives it (kf_config_reload, kf_input_glue_keymap_prepare, the struct replaced,
+ * reload.c's kf_reload_on_timer drives it (kf_config_reload, kf_input_glue_keymap_prepare, the struct replaced,
  * kf_input_glue_keymap_done), with real xkbcommon: xkb-layout=us then de types z on the Y key; a layout that
  * does not compile is refused with its key and value named and nothing changes; a repeat-only change keeps the
  * keymap; a keymap file is compiled. */
@@ -28,7 +28,7 @@ static void write_conf(const char *text)
 		abort();
 }
 
-/* The configuration file becomes text and is reloaded as main.c does it; returns the prepare's result (the
+/* The configuration file becomes text and is reloaded as reload.c does it; returns the prepare's result (the
  * reload undone when it failed) and the keys applied in applied. log receives what was logged meanwhile. */
 static int reload(struct kf_input_glue *g, struct kf_config *cfg, const char *text, char *applied, char *log,
 		  size_t log_cap)
