@@ -12,6 +12,11 @@ program that paints the whole grid blue and writes the size it sees (stty size) 
                      the other master left)
 Before each start the display is checked to be back at fbcon's 800x600 (fbcon restores its mode when a DRM
 master leaves), so every instance starts from the mode video= set.
+  mode-fit-virtio    a third boot, virtio-gpu at 1024x400 (no video=): started with DejaVu Sans Mono at
+                     --font-size=400 (241x467 px cells: higher than the display; at 1024x768, or even 640x480, one
+                     row of them fits and nothing comes down), the font comes down to 16 px at start (output.c
+                     fit_font, kf_render_fit): the log's warning names both cell sizes and the display, the
+                     program's stty size is the 16 px grid on 1024x400 and the screen is that grid painted
 """
 # timeout: 900
 import time
@@ -33,19 +38,19 @@ def prog(colour, name):
 FILES = {"/tmp/blue.sh": prog(44, "blue"), "/tmp/red.sh": prog(41, "red")}
 
 
-def cell_size(vm):
-    """The built-in font's cell, from kmscon-felis-replay's picture of a 10x2 grid."""
-    vm.sh("kmscon-felis-replay --size 10x2 --format none --png /tmp/probe.png %s - </dev/null" % " ".join(FONT),
+def cell_size(vm, font=FONT):
+    """The cell of FONT (the built-in font), from kmscon-felis-replay's picture of a 10x2 grid."""
+    vm.sh("kmscon-felis-replay --size 10x2 --format none --png /tmp/probe.png %s - </dev/null" % " ".join(font),
           timeout=120)
-    path = vmlib.OUT / ("mode-%s-probe.png" % vm.gpu)
+    path = vmlib.OUT / ("%s-probe.png" % vm.name)
     path.write_bytes(vm.get_file("/tmp/probe.png"))
     img = vmlib.Image.load(path)
     return img.width // 10, img.height // 2
 
 
-def start(vm, n, args, script, vt):
+def start(vm, n, args, script, vt, font=FONT):
     vm.sh("rm -f /tmp/*.size; kmscon-felis --backend=drm --vt=%d --switchvt --dpms-timeout=0 --verbose %s %s "
-          "--login -- /bin/sh %s >/tmp/kf%d.log 2>&1 & echo $! >/tmp/kf%d.pid" % (vt, " ".join(FONT), args,
+          "--login -- /bin/sh %s >/tmp/kf%d.log 2>&1 & echo $! >/tmp/kf%d.pid" % (vt, " ".join(font), args,
                                                                               script, n, n))
 
 
@@ -141,12 +146,38 @@ def suite(gpu, names):
     kftest.scenario(vm, "mode-" + gpu, names, tests)
 
 
+def fit():
+    """mode-fit-virtio (its own boot: a display lower than a 400 px cell)."""
+    size = (1024, 400)
+    vm = kftest.boot(gpu="virtio", name="mode-fit", files=FILES, xres=size[0], yres=size[1])
+    dejavu = "--font-name='DejaVu Sans Mono' --font-size=%d"
+
+    def test():
+        cw, ch = cell_size(vm, [dejavu % 16])
+        bw, bh = cell_size(vm, [dejavu % 400])
+        print("mode-fit: cells of %dx%d px at 400 px, %dx%d at 16 px, display %dx%d" % (bw, bh, cw, ch, *size))
+        kftest.check(bh > size[1], "a 400 px cell (%dx%d) fits the %dx%d display: the test would prove nothing"
+                     % (bw, bh, *size))
+        start(vm, 1, "--font-engine=fontconfig " + dejavu % 400, "/tmp/blue.sh", 2, font=[])
+        shown(vm, size, BLUE, cw, ch, "the grid of 16 px cells at %dx%d" % size)
+        program_size(vm, "blue", size, cw, ch)
+        log = vm.sh("cat /tmp/kf1.log")
+        warn = ("cells of %dx%d pixels do not fit the %dx%d pixel display: font-size 16 (the default) instead"
+                % (bw, bh, *size))
+        print("  " + "\n  ".join(x for x in log.splitlines() if "do not fit" in x or "cells of" in x))
+        kftest.check(warn in log and "warn" in log.split(warn)[0].splitlines()[-1],
+                     "the log has no warning %r" % warn, vm)
+
+    kftest.scenario(vm, "mode-fit", ["mode-fit-virtio"], lambda: run(vm, "mode-fit-virtio", test))
+
+
 def main():
     if not (kftest.binary_available() and kftest.binary_available("kmscon-felis-replay")):
         kftest.skip("kmscon-felis or kmscon-felis-replay not built")
     suite("virtio", ["mode-original-virtio", "mode-preferred-virtio", "mode-asked-wins-virtio",
                      "mode-vt-switch-virtio"])
     suite("bochs", ["mode-original-bochs", "mode-preferred-bochs"])
+    fit()
 
 
 kftest.main(main)
