@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
@@ -16,12 +17,17 @@ import live_config  # noqa: E402
 import live_log  # noqa: E402
 import live_replies  # noqa: E402
 import live_session  # noqa: E402
-from livelib import PROG, SLOW, TMP, Run, fail, stop_all  # noqa: E402
+from livelib import PROG, SLOW, TMP, Run, children_of, comm_of, fail, stop_all  # noqa: E402
 
 
 def t_selftest_fail():
-    """Not a test of its own (t_fail_stops runs it): a failure while the program runs."""
+    """Not a test of its own (t_fail_stops runs it): a failure while the program runs. It fails only once the
+    program's child runs: the program is then past its start-up checks (its dump file's directory, which the
+    cleanup removes), so that only the cleanup's signal can end it, not an error of its own."""
     r = Run(["sleep", "1000"])
+    end = time.time() + 10 * SLOW
+    while not any(comm_of(c) == "sleep" for c in children_of(r.proc.pid)) and time.time() < end:
+        time.sleep(0.01)
     with open(sys.argv[3], "w") as f:
         f.write("%d\n" % r.proc.pid)
     fail("on purpose, with the program running")
@@ -30,9 +36,14 @@ def t_selftest_fail():
 def t_fail_stops():
     """A test that fails stops the programs it started: left running, each one waited for meson's timeout
     (120 s) and its child went on after the test."""
-    pidfile = os.path.join(TMP, "selftest.pid")
-    p = subprocess.run([sys.executable, __file__, PROG, "selftest_fail", pidfile], stdout=subprocess.PIPE,
-                       timeout=30 * SLOW)
+    pidfile, outfile = os.path.join(TMP, "selftest.pid"), os.path.join(TMP, "selftest.out")
+    # its output to a file, not a pipe: a program left running would hold a pipe open and the wait would end
+    # only at the timeout, not at the failing test's exit
+    with open(outfile, "wb") as out:
+        p = subprocess.run([sys.executable, __file__, PROG, "selftest_fail", pidfile], stdout=out,
+                           timeout=30 * SLOW)
+    with open(outfile, "rb") as f:
+        p.stdout = f.read()
     with open(pidfile) as f:
         pid = int(f.read())
     alive = os.path.exists("/proc/%d" % pid)
