@@ -1,0 +1,98 @@
+/* kmscon-felis/session-paste.c: see session-paste.h. */
+#include "kmscon-felis/session-paste.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "kmscon-felis/session.h"
+
+size_t kf_session_paste_filter(uint8_t *out, const uint8_t *in, size_t len)
+{
+	static const uint8_t end[6] = {0x1b, '[', '2', '0', '1', '~'};
+	/* out never holds a mark: a byte can only complete one that ends with it, and taking those six bytes
+	 * out leaves a prefix of what out was before, which held none (a single pass of memmem over the input
+	 * left "ESC[20" + "1~" around a removed mark, and the child saw the mark they form) */
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		out[n++] = in[i];
+		if (in[i] == '~' && n >= sizeof(end) && !memcmp(out + n - sizeof(end), end, sizeof(end)))
+			n -= sizeof(end);
+	}
+	return n;
+}
+
+size_t kf_session_paste_newlines(uint8_t *out, const uint8_t *in, size_t len)
+{
+	/* Enter sends "\r", and so does the kernel's console when it pastes a selection (its selection buffer
+	 * ends lines with '\r'), as do xterm, VTE, alacritty and wezterm without brackets: a child in cooked mode
+	 * gets its newline back from ICRNL, and one in raw mode (an editor) sees Enter, not ^J, which nano takes
+	 * for Justify. A child that asked for brackets knows a paste and gets the text as it is. */
+	size_t n = 0;
+	uint8_t prev = 0; /* (in[i - 1] may be overwritten when out is in) */
+	for (size_t i = 0; i < len; i++) {
+		const uint8_t c = in[i];
+		if (!(c == '\n' && prev == '\r'))
+			out[n++] = c == '\n' ? '\r' : c;
+		prev = c;
+	}
+	return n;
+}
+
+/* Marks in bad[] the bytes a paste sends as spaces, as xterm does with its default disallowedPasteControls
+ * (BS,DEL,ENQ,EOT,ESC,NUL,STTY; xterm's manual): a pasted ESC would begin a key's sequence (or, inside brackets,
+ * end the paste), a ^C interrupt the program and a BS or DEL erase what was typed, as if the user had typed them.
+ * "STTY" is the line discipline's special characters, read from the terminal now as xterm reads them (a program
+ * may have moved them). TAB, LF and CR always pass: they are the text's own layout. */
+static void paste_disallowed(int tty_fd, bool bad[128])
+{
+	static const uint8_t fixed[] = {0x00, 0x04, 0x05, 0x08, 0x1b, 0x7f};
+	static const int special[] = {VINTR, VQUIT,    VERASE,   VKILL,   VEOF,  VSTART,
+				      VSTOP, VSUSP,    VREPRINT, VDISCARD, VWERASE, VLNEXT};
+	struct termios t;
+
+	memset(bad, 0, 128 * sizeof(bad[0]));
+	for (size_t i = 0; i < sizeof(fixed); i++)
+		bad[fixed[i]] = true;
+	if (tcgetattr(tty_fd, &t) == 0) {
+		for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++) {
+			const cc_t c = t.c_cc[special[i]];
+			/* only controls, as xterm's: a printable special character (stty intr q) is text */
+			if (c != _POSIX_VDISABLE && (c < 0x20 || c == 0x7f))
+				bad[c] = true;
+		}
+	}
+	bad['\t'] = bad['\n'] = bad['\r'] = false;
+}
+
+int kf_paste_build(int tty_fd, bool bracketed, const void *data, size_t len, uint8_t **out, size_t *out_len)
+{
+	static const char start[] = "\033[200~", end[] = "\033[201~";
+	const size_t extra = bracketed ? KF_PASTE_MARKS_LEN : 0;
+	/* marks and text in one piece: a paste is queued all or nothing */
+	uint8_t *buf = malloc(len + extra + 1), *text = buf + extra / 2;
+	if (!buf)
+		return -ENOMEM;
+	bool bad[128];
+	paste_disallowed(tty_fd, bad);
+	for (size_t i = 0; i < len; i++) {
+		const uint8_t c = ((const uint8_t *)data)[i];
+		text[i] = c < 128 && bad[c] ? ' ' : c;
+	}
+	size_t n;
+	if (!extra) {
+		n = kf_session_paste_newlines(text, text, len);
+	} else {
+		/* Inside brackets, an end mark in the pasted text would let the rest run as typed commands. Its ESC
+		 * is a space by now; the filter stays, so that no list of controls can ever let one through. */
+		memcpy(buf, start, sizeof(start) - 1);
+		n = kf_session_paste_filter(text, text, len);
+		memcpy(text + n, end, sizeof(end) - 1);
+		n += extra;
+	}
+	*out = buf;
+	*out_len = n;
+	return 0;
+}
