@@ -26,10 +26,16 @@ CMD_RESENDS = 2    # resends of a command line that got no acknowledgement
 
 
 class QMP:
-    """A QMP client on a unix socket: commands, and the asynchronous events kept in .events."""
+    """A QMP client on a unix socket: commands, and the asynchronous events kept in .events.
+
+    Every timeout given to it is in seconds before the scale, as the harness's other waits (wait_serial,
+    wait_file, wait_screen): it waits timeout times KF_VM_TIMEOUT_SCALE (vmbase.DEFAULT_TIMEOUT), and its errors
+    say the wait it made. On a slow host a screendump or a device_del's event needs the same slack as the serial
+    port: unscaled, the monitor failed first while every other wait of the run had room."""
 
     def __init__(self, path, timeout=30):
-        deadline = time.time() + timeout
+        wait = timeout * DEFAULT_TIMEOUT
+        deadline = time.time() + wait
         while True:
             try:
                 self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -38,20 +44,23 @@ class QMP:
             except OSError:
                 self.sock.close()
                 if time.time() > deadline:
-                    raise VMError("cannot connect to QMP socket %s" % path)
+                    raise VMError("cannot connect to QMP socket %s in %.0f s" % (path, wait))
                 time.sleep(0.05)
         self.buf = b""
         self.events = []
         self.next_id = 0  # the id of the last command sent (cmd)
-        self._recv(timeout)  # greeting
-        self.cmd("qmp_capabilities")
+        if self._recv(wait) is None:
+            raise VMError("QMP: no greeting from QEMU in %.0f s" % wait)
+        self.cmd("qmp_capabilities", timeout=timeout)
 
-    def _recv(self, timeout):
-        deadline = time.time() + timeout
+    def _recv(self, wait):
+        """One message, or None when none came within WAIT seconds (already scaled: the public methods scale
+        their timeout and say what did not come)."""
+        deadline = time.time() + wait
         while b"\n" not in self.buf:
             left = deadline - time.time()
             if left <= 0:
-                raise VMError("QMP: no answer in %.0f s" % timeout)
+                return None
             self.sock.settimeout(left)
             try:
                 d = self.sock.recv(65536)
@@ -72,8 +81,13 @@ class QMP:
         if args:
             msg["arguments"] = args
         self.sock.sendall(json.dumps(msg).encode() + b"\n")
+        wait = timeout * DEFAULT_TIMEOUT
+        deadline = time.time() + wait
         while True:
-            r = self._recv(timeout)
+            # one deadline for the command: events and answers to earlier commands do not extend it
+            r = self._recv(deadline - time.time())
+            if r is None:
+                raise VMError("QMP %s: no answer in %.0f s" % (name, wait))
             if "event" in r:
                 self.events.append(r)
                 continue
@@ -85,7 +99,8 @@ class QMP:
             return r.get("return")
 
     def wait_event(self, name, timeout=30, match=None):
-        deadline = time.time() + timeout
+        wait = timeout * DEFAULT_TIMEOUT
+        deadline = time.time() + wait
         while True:
             for i, ev in enumerate(self.events):
                 if ev["event"] == name and (match is None or match(ev.get("data", {}))):
@@ -93,12 +108,9 @@ class QMP:
                     return ev
             left = deadline - time.time()
             if left <= 0:
-                raise VMError("QMP: no %s event in %.0f s" % (name, timeout))
-            try:
-                r = self._recv(left)
-            except VMError:
-                continue
-            if "event" in r:
+                raise VMError("QMP: no %s event in %.0f s" % (name, wait))
+            r = self._recv(left)
+            if r is not None and "event" in r:
                 self.events.append(r)
 
     def close(self):
