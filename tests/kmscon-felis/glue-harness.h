@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <linux/input-event-codes.h>
+#include <xkbcommon/xkbcommon.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,37 @@ static inline struct kf_input_glue *glue_setup(struct kf_loop *loop, char *dir, 
 		return NULL;
 	kf_input_glue_set_geometry(g, 800, 480, 10, 20);
 	return g;
+}
+
+/* A keymap file at path: layout's as xkbcommon writes it, with ESC's keycode (and the maximum) changed to kc
+ * unless kc is NULL (a keycode of millions is a keymap xkbcommon takes seconds and hundreds of MB for). Aborts
+ * on failure. */
+static inline void write_keymap_file(const char *path, const char *layout, const char *kc)
+{
+	struct xkb_context *ctx = xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES);
+	struct xkb_rule_names names = {.layout = layout};
+	struct xkb_keymap *km = xkb_keymap_new_from_names(ctx, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
+	char *text = km ? xkb_keymap_get_as_string(km, XKB_KEYMAP_FORMAT_TEXT_V1) : NULL;
+	FILE *f = fopen(path, "w");
+	if (!text || !f)
+		abort();
+	char *max = strstr(text, "maximum = "), *esc = strstr(text, "<ESC>");
+	char *esc_num = esc ? strchr(esc, '=') : NULL;
+	if (!kc) {
+		fputs(text, f);
+	} else {
+		if (!max || !esc_num || esc_num < max)
+			abort();
+		/* text up to "maximum = ", kc, the rest of that line; up to ESC's "= ", kc, the rest */
+		char *max_end = strchr(max, ';'), *esc_end = strchr(esc_num, ';');
+		fprintf(f, "%.*s%s%.*s= %s%s", (int)(max + 10 - text), text, kc, (int)(esc_num - max_end), max_end,
+			kc, esc_end);
+	}
+	if (fclose(f) != 0)
+		abort();
+	free(text);
+	xkb_keymap_unref(km);
+	xkb_context_unref(ctx);
 }
 
 /* Removes the test's directory (clipboard, compose file) and reports: the exit status of main. */

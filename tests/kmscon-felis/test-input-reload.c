@@ -56,21 +56,6 @@ static int reload(struct kf_input_glue *g, struct kf_config *cfg, const char *te
 	return r;
 }
 
-/* A keymap file: layout's, as xkbcommon writes it. */
-static void write_keymap(const char *path, const char *layout)
-{
-	struct xkb_context *ctx = xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES);
-	struct xkb_rule_names de = {.layout = layout};
-	struct xkb_keymap *km = xkb_keymap_new_from_names(ctx, &de, XKB_KEYMAP_COMPILE_NO_FLAGS);
-	char *text = km ? xkb_keymap_get_as_string(km, XKB_KEYMAP_FORMAT_TEXT_V1) : NULL;
-	FILE *f = fopen(path, "w");
-	if (!text || !f || fputs(text, f) == EOF || fclose(f) != 0)
-		abort();
-	free(text);
-	xkb_keymap_unref(km);
-	xkb_context_unref(ctx);
-}
-
 int main(void)
 {
 	struct kf_loop *loop = kf_loop_create();
@@ -133,7 +118,7 @@ int main(void)
 	/* A keymap file (de's) after us; one that does not exist is refused naming it. */
 	CHECK(reload(g, &cfg, "xkb-layout=us\n", applied, log, sizeof(log)) == 0, "us");
 	snprintf(file, sizeof(file), "%s/de.xkb", dir);
-	write_keymap(file, "de");
+	write_keymap_file(file, "de", NULL);
 	snprintf(text, sizeof(text), "xkb-keymap=%s\n", file);
 	CHECK(reload(g, &cfg, text, applied, log, sizeof(log)) == 0, "keymap file: %s", log);
 	key(in, KEY_Y);
@@ -163,13 +148,13 @@ int main(void)
 	CHECK(reload(g, &cfg, "xkb-layout=us\n", applied, log, sizeof(log)) == 0, "us");
 	snprintf(text, sizeof(text), "xkb-keymap=%s\n", file);
 	CHECK(reload(g, &cfg, text, applied, log, sizeof(log)) == 0, "keymap file: %s", log);
-	write_keymap(file, "us");
+	write_keymap_file(file, "us", NULL);
 	CHECK(reload(g, &cfg, text, applied, log, sizeof(log)) == 0 && !applied[0], "no key changed: %s", applied);
 	key(in, KEY_Y);
 	CHECK(sent(&a, "y"), "the file edited in place is read again: y");
 	CHECK(strstr(log, "the keymap changed"), "and said: %s", log);
 	/* Compiled again, the same: not swapped (a dead key half typed is kept). */
-	write_keymap(file, "de");
+	write_keymap_file(file, "de", NULL);
 	CHECK(reload(g, &cfg, text, applied, log, sizeof(log)) == 0, "de's again");
 	key(in, KEY_EQUAL);
 	CHECK(reload(g, &cfg, text, applied, log, sizeof(log)) == 0 && !strstr(log, "keymap"), "unchanged: %s", log);

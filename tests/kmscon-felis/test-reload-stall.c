@@ -1,0 +1,183 @@
+/* tests/kmscon-felis/test-reload-stall.c: how long a configuration reload with a hostile xkb-keymap= file holds
+ * the event loop, as reload.c's kf_reload_on_timer drives it (a loop timer calls kf_input_glue_keymap_prepare,
+ * then kf_input_glue_keymap_done). A writer process puts a byte in a pipe every 5 ms, standing in for the child's
+ * output and the keyboard's events (both are fds of the same epoll_wait): the longest gap between two reads of it
+ * is what the user waits for keys and output meanwhile.
+ *
+ * A measurement first: it prints each gap. What it asserts is what the code guarantees today: the good file
+ * applies; a file with keycode 20000000 (1 GB in xkbcommon) is refused within the bounded child's time
+ * (INPUT_KEYMAP_TRY_MS, plus 1 s for the kill) and changes nothing; one with keycode 4000000 (~200 MB, inside the
+ * child's 256 MiB) is compiled twice, in the child then here, and the loop waits for both, at this reload and at
+ * every later one (the file is compiled again with no key changed). The gaps are printed; their bound is only
+ * the child's time, doubled. Nothing the writer wrote is lost, only late. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xkbcommon/xkbcommon.h>
+
+static int failures;
+
+#include "glue-harness.h"
+#include "tests/kf-alarm.h"
+
+#define TICK_MS 5
+/* INPUT_KEYMAP_TRY_MS (input/input-internal.h): the child's time; then up to 1 s to reap the killed child */
+#define TRY_MS 3000
+
+static char dir[] = "/tmp/kf-reload-stall-XXXXXX";
+
+struct run {
+	struct kf_loop *loop;
+	struct kf_input_glue *g;
+	struct kf_config *cur, *next;
+	struct kf_timer *reload, *quit;
+	uint64_t last_ns, max_gap_ns, reload_ns;
+	size_t bytes;
+	int r;
+};
+
+static void on_pipe(void *ud, int fd, uint32_t events)
+{
+	struct run *s = ud;
+	char buf[256];
+	ssize_t n = read(fd, buf, sizeof(buf));
+	uint64_t now = kf_loop_now_ns();
+	if (n > 0)
+		s->bytes += (size_t)n;
+	if (s->last_ns && now - s->last_ns > s->max_gap_ns)
+		s->max_gap_ns = now - s->last_ns;
+	s->last_ns = now;
+}
+
+/* kf_reload_on_timer's keymap steps: prepare, then commit or drop */
+static void on_reload(void *ud, struct kf_timer *t)
+{
+	struct run *s = ud;
+	struct input_keymap *km = NULL;
+	uint64_t t0 = kf_loop_now_ns();
+	s->r = kf_input_glue_keymap_prepare(s->g, s->cur, s->next, &km);
+	kf_input_glue_keymap_done(s->g, km, s->r == 0);
+	s->reload_ns = kf_loop_now_ns() - t0;
+	kf_timer_arm(s->quit, 100 * 1000000u, 0);
+}
+
+static void on_quit(void *ud, struct kf_timer *t)
+{
+	kf_loop_quit(((struct run *)ud)->loop, 0);
+}
+
+/* Reloads from cfg to xkb-keymap=file (de's layout for a NULL kc, else us's with that keycode) inside a running
+ * loop; returns the prepare's result, the longest gap in the writer's bytes and the reload's time. */
+static int reload(struct kf_loop *loop, struct kf_input_glue *g, struct kf_config *cfg, const char *kc,
+		  double *gap_s, double *took_s)
+{
+	char file[96], opt[128], log[4096], logpath[96];
+	char *argv[] = {"kmscon-felis", "--configdir", dir, opt, NULL};
+	struct kf_config next;
+	struct run s = {.loop = loop, .g = g, .cur = cfg, .next = &next};
+	int p[2];
+
+	/* a new file each time: the same xkb-keymap= value is a reload with no key changed, where a keymap that does
+	 * not compile is only logged (the rest applies) */
+	snprintf(file, sizeof(file), "%s/%s.xkb", dir, kc ? kc : "de");
+	write_keymap_file(file, kc ? "us" : "de", kc);
+	snprintf(opt, sizeof(opt), "--xkb-keymap=%s", file);
+	if (kf_config_parse(&next, 4, argv) < 0 || pipe(p) < 0)
+		abort();
+	pid_t w = fork();
+	if (w == 0) {
+		for (;;) {
+			if (write(p[1], "x", 1) < 0)
+				_exit(0);
+			nanosleep(&(struct timespec){0, TICK_MS * 1000000L}, NULL);
+		}
+	}
+	close(p[1]);
+	struct kf_source *src = kf_loop_add_fd(loop, p[0], EPOLLIN, KF_PRIO_INPUT, on_pipe, &s);
+	s.reload = kf_loop_add_timer(loop, on_reload, &s);
+	s.quit = kf_loop_add_timer(loop, on_quit, &s);
+	if (w < 0 || !src || !s.reload || !s.quit)
+		abort();
+	kf_timer_arm(s.reload, 100 * 1000000u, 0); /* after a few of the writer's bytes */
+	snprintf(logpath, sizeof(logpath), "%s/log", dir);
+	int saved = stderr_to(logpath);
+	kf_loop_run(loop);
+	stderr_back(saved, logpath, log, sizeof(log));
+	kill(w, SIGKILL);
+	waitpid(w, NULL, 0);
+	kf_source_remove(src);
+	close(p[0]);
+	kf_timer_remove(s.reload);
+	kf_timer_remove(s.quit);
+	if (s.r == 0) {
+		kf_config_finish(cfg);
+		*cfg = next;
+	} else {
+		kf_config_finish(&next);
+	}
+	*gap_s = (double)s.max_gap_ns / 1e9;
+	*took_s = (double)s.reload_ns / 1e9;
+	CHECK(s.bytes > 0, "the writer's bytes were read");
+	printf("keycode %s: reload %s in %.2f s; the loop's longest gap %.3f s (a byte every %d ms)\n",
+	       kc ? kc : "(de's keymap)", s.r == 0 ? "applied" : "refused", *took_s, *gap_s, TICK_MS);
+	if (s.r < 0)
+		printf("  log: %s", log);
+	return s.r;
+}
+
+int main(void)
+{
+	struct kf_loop *loop = kf_loop_create();
+	struct grid_config gc = {.cols = 80, .rows = 24};
+	struct app a = {0};
+	struct kf_config cfg;
+	struct kf_input_glue *g = NULL;
+	char *argv[] = {"kmscon-felis", "--configdir", dir, "--xkb-layout=us", NULL};
+	double gap, took;
+
+	kf_alarm(60);
+	if (!loop || !mkdtemp(dir))
+		return 1;
+	CHECK(kf_config_parse(&cfg, 4, argv) == 0, "start");
+	a.grid = grid_create(&gc, NULL, NULL);
+	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create");
+	if (!g)
+		return 1;
+	struct input *in = kf_input_glue_input(g);
+
+	/* the baseline: a real keymap file compiles in ~10 ms, twice */
+	CHECK(reload(loop, g, &cfg, NULL, &gap, &took) == 0, "de's keymap file applies");
+	key(in, KEY_Y);
+	CHECK(sent(&a, "z"), "de: z");
+
+	/* keycode 20000000: the child passes its 256 MiB and the reload is refused; nothing changes */
+	CHECK(reload(loop, g, &cfg, "20000000", &gap, &took) < 0, "keycode 20000000 is refused");
+	key(in, KEY_Y);
+	CHECK(sent(&a, "z"), "the keymap in use stays: z");
+	CHECK(took < (TRY_MS + 1000) / 1000.0 + 0.5, "refused within the child's bound: %.2f s", took);
+	CHECK(gap >= took - 0.1, "the loop waited for it: longest gap %.3f s of a %.2f s reload", gap, took);
+
+	/* keycode 4000000 fits in the child's memory (~200 MB): compiled there, then here again; applied unless the
+	 * child ran out of time (a slow host, a sanitizer build) */
+	int r = reload(loop, g, &cfg, "4000000", &gap, &took);
+	key(in, KEY_Y);
+	CHECK(sent(&a, r == 0 ? "y" : "z"), "%s", r == 0 ? "applied: us's y" : "refused: de's z stays");
+	CHECK(gap >= took - 0.1, "the loop waited for it: longest gap %.3f s of a %.2f s reload", gap, took);
+	/* the same file again (any later reload, no key changed): compiled twice again and compared as text */
+	if (r == 0) {
+		CHECK(reload(loop, g, &cfg, "4000000", &gap, &took) == 0, "the same keymap file again");
+		CHECK(gap >= took - 0.1, "the loop waited again: longest gap %.3f s of a %.2f s reload", gap, took);
+	}
+
+	kf_input_glue_destroy(g);
+	grid_destroy(a.grid);
+	kf_config_finish(&cfg);
+	kf_loop_destroy(loop);
+	return t_finish(dir, "reload stall");
+}
