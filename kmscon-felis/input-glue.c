@@ -437,7 +437,13 @@ static void local_button(struct kf_input_glue *g, const struct input_pointer_eve
 			paste_clipboard(g);
 		g->paste_armed = pe->pressed;
 	} else if (button == 0 && pe->pressed) {
-		if ((pe->mods & INPUT_MOD_SHIFT) && grid_has_selection(gr) && clicks == 1) {
+		/* Shift+click extends only where Shift means nothing else: over an application that takes the mouse
+		 * it is what takes the pointer back (report), and there a Shift+drag is a new selection, as xterm's
+		 * Shift+Btn1Down (select-start), foot's and kitty's; extending is then Shift+right click. */
+		struct grid_modes m;
+		grid_get_modes(gr, &m);
+		if ((pe->mods & INPUT_MOD_SHIFT) && m.mouse == GRID_MOUSE_NONE && grid_has_selection(gr) &&
+		    clicks == 1) {
 			grid_select_adjust(gr, col, row);
 		} else if (clicks == 1) {
 			/* Only a drag selects: a plain click must not copy the character under it over the

@@ -70,6 +70,32 @@ static void test_partial_cell_strip(struct app *a, struct input *in, struct kf_i
 	kf_input_glue_set_geometry(g, 800, 480, 10, 20);
 }
 
+/* With an application taking the mouse, Shift only takes the pointer back for the console, as in xterm (its
+ * Shift+Btn1Down is select-start whatever the mouse mode), foot and kitty: a Shift+drag starts a new selection,
+ * and extending is the right button's (Shift+right click). A second Shift+drag moved the end of the first
+ * selection and copied both words and all between them ("hello world" where "world" was dragged over). */
+static void test_shift_drag_new(struct app *a, struct input *in)
+{
+	feed(a, "\033[H\033[2Jhello world\033[?1002h\033[?1006h");
+	a->n_out = 0;
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	point(in, 0, 0);
+	button(in, BTN_LEFT, true, 50000000);
+	point(in, 4, 0);
+	button(in, BTN_LEFT, false, 50100000);
+	CHECK(!strcmp(clipboard(), "hello"), "first Shift+drag: '%s'", clipboard());
+	point(in, 6, 0);
+	button(in, BTN_LEFT, true, 51000000);
+	point(in, 10, 0);
+	button(in, BTN_LEFT, false, 51100000);
+	CHECK(!strcmp(clipboard(), "world"), "a second Shift+drag selects anew: '%s'", clipboard());
+	click(in, BTN_RIGHT, 0, 0, 52000000);
+	CHECK(!strcmp(clipboard(), "hello world"), "Shift+right click extends: '%s'", clipboard());
+	input_inject_key(in, KEY_LEFTSHIFT, false, 1);
+	CHECK(sent(a, ""), "none of it is reported");
+	feed(a, "\033[?1002l\033[?1006l");
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-buttons-XXXXXX";
@@ -84,6 +110,7 @@ int main(void)
 	test_forward_back(&a, in);
 	test_relative_edges(&a, in);
 	test_partial_cell_strip(&a, in, g);
+	test_shift_drag_new(&a, in);
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
 	kf_config_finish(&cfg);
