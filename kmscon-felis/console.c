@@ -147,6 +147,14 @@ static void op_switch_vt(void *ud, int n)
 	kf_seat_switch_vt(c->seat, n);
 }
 
+static void op_picture_size(void *ud, int *width, int *height)
+{
+	struct kf_console *c = ud;
+	*width = *height = 0;
+	if (c->output)
+		kf_output_get_pixels(c->output, width, height);
+}
+
 static void op_pointer(void *ud, bool visible, int x, int y)
 {
 	struct kf_console *c = ud;
@@ -172,6 +180,7 @@ static const struct kf_input_glue_ops input_ops = {
 	.grid = op_grid, .write = op_write, .paste = op_paste, .activity = op_activity, .redraw = op_redraw,
 	.zoom = op_zoom, .switch_vt = op_switch_vt, .pointer = op_pointer, .open_device = op_open,
 	.close_device = op_close, .rotation = op_rotation, .rotate = op_rotate,
+	.picture_size = op_picture_size,
 };
 
 /* ------------------------------------------------------------------------------------------ public */

@@ -529,11 +529,15 @@ static void move_pointer(struct kf_input_glue *g, const struct input_pointer_eve
 		g->py += pe->dy;
 	} else {
 		double x, y;
+		int pw = 0, ph = 0;
 
-		/* across the panel as mounted: where the turned picture shows under it (mouse.h) */
+		/* across the panel as mounted: where the turned picture shows under it (mouse.h); the picture, not the
+		 * cells, spans the device (the clamp below keeps the pointer on the cells) */
 		kf_pointer_unrotate(g->ops.rotation ? g->ops.rotation(g->ud) : 0, pe->x, pe->y, &x, &y);
-		g->px = x * g->width;
-		g->py = y * g->height;
+		if (g->ops.picture_size)
+			g->ops.picture_size(g->ud, &pw, &ph);
+		g->px = x * (pw > 0 && ph > 0 ? pw : g->width);
+		g->py = y * (pw > 0 && ph > 0 ? ph : g->height);
 	}
 	if (g->px < 0)
 		g->px = 0;

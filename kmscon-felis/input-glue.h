@@ -44,6 +44,10 @@ struct kf_input_glue_ops {
 	/* The display's rotation (0 normal, 1 right, 2 inverted, 3 left; kf_pointer_unrotate), for positions from
 	 * devices mapped onto the panel. May be NULL (normal). */
 	int (*rotation)(void *ud);
+	/* The picture's size in pixels (the display as rotation turns it), which devices mapped onto the panel span:
+	 * the cells may cover less of it (a strip narrower than a cell right and below them, or a grid that could
+	 * not take the display's size), and the pointer stays on the cells. May be NULL, or give 0: the cells'. */
+	void (*picture_size)(void *ud, int *width, int *height);
 	/* --grab-rotate-cw (+1) / --grab-rotate-ccw (-1): turn the display a quarter. May be NULL. */
 	void (*rotate)(void *ud, int step);
 	/* Draw (visible) or remove the pointer cursor at pixel x, y of the screen. May be NULL. */
@@ -69,7 +73,8 @@ int kf_input_glue_start(struct kf_input_glue *g, const char *seat);
 void kf_input_glue_suspend(struct kf_input_glue *g);
 void kf_input_glue_resume(struct kf_input_glue *g);
 
-/* The screen in pixels and the cell size (after a mode set or a zoom), for pointer positions. */
+/* The cells' area in pixels, where the pointer stays, and the cell size (after a mode set or a zoom); a device
+ * mapped onto the panel spans the whole picture (ops.picture_size). */
 void kf_input_glue_set_geometry(struct kf_input_glue *g, int width, int height, int cell_width, int cell_height);
 /* The child wrote something: the view returns to the bottom of the scrollback (not while the left button of a
  * selection is held: a press or a drag in the history). */

@@ -61,6 +61,41 @@ static void test_unrotate(void)
 	}
 }
 
+static int picture_w, picture_h;
+
+static void op_picture_size(void *ud, int *width, int *height)
+{
+	*width = picture_w;
+	*height = picture_h;
+}
+
+/* A picture the cells do not fill (809x499 pixels, 80x24 cells of 10x20: a strip of 9 pixels right of them and
+ * 19 below): a touch spans the picture, not the cells, and lands on the cell drawn under it. Scaled to the
+ * cells' 800x480, a touch on the last row's middle landed on the row above (the error grows towards the far
+ * edges, up to the strip's width). The strip itself is the last cell, as the pointer stays on the cells. */
+static void test_picture_larger(struct app *a, struct input *in)
+{
+	static const struct {
+		int rot, px, py, pw, ph;
+		const char *want;
+	} cases[] = {
+		{0, 795, 470, 809, 499, "\033[<0;80;24M\033[<0;80;24m"},
+		{1, 498 - 470, 795, 499, 809, "\033[<0;80;24M\033[<0;80;24m"},
+		{0, 805, 495, 809, 499, "\033[<0;80;24M\033[<0;80;24m"},
+		{0, 405, 245, 809, 499, "\033[<0;41;13M\033[<0;41;13m"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rotation = cases[i].rot;
+		picture_w = cases[i].rot & 1 ? cases[i].ph : cases[i].pw;
+		picture_h = cases[i].rot & 1 ? cases[i].pw : cases[i].ph;
+		touch(in, cases[i].px, cases[i].py, cases[i].pw, cases[i].ph, 20000000u + 1000000u * (uint64_t)i);
+		CHECK(sent(a, cases[i].want), "picture %dx%d, rotation %d: touched at %d,%d", picture_w, picture_h,
+		      cases[i].rot, cases[i].px, cases[i].py);
+	}
+	rotation = 0;
+	picture_w = picture_h = 0;
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-rot-XXXXXX";
@@ -75,6 +110,7 @@ int main(void)
 	test_unrotate();
 	o.rotation = op_rotation;
 	o.rotate = op_rotate;
+	o.picture_size = op_picture_size;
 	if (!loop || !mkdtemp(dir))
 		return 1;
 	setenv("KMSCON_FELIS_CLIPBOARD_DIR", dir, 1);
@@ -114,6 +150,8 @@ int main(void)
 	CHECK(sent(&a, "\033[<0;27;9M"), "relative motion: 3 cells right, 2 down");
 	button(in, BTN_LEFT, false, 9600000);
 	a.n_out = 0;
+
+	test_picture_larger(&a, in);
 
 	/* The shortcuts, kmscon's defaults: <Logo>plus (<Logo>equal on a US keyboard) and <Logo>minus. */
 	with(in, KEY_LEFTMETA, KEY_EQUAL);
