@@ -53,6 +53,9 @@ struct kf_input_glue {
 	double px, py;           /* pointer position in pixels */
 	bool pointer_shown;
 	unsigned buttons_held;   /* bit per xterm button held: 0..2 and the extra ones, 8..11 */
+	/* The buttons held whose press the application had: their drag and release are its own, Shift or not.
+	 * Set by a press reported, cleared by any release of it and by a VT switch away. */
+	unsigned app_held;
 	bool selecting;          /* a button held for a selection drag: the left (select_button 0) or the right (2) */
 	int select_button;
 	/* A single click's cell: the drag's selection starts there once the pointer leaves it (a click without
@@ -362,7 +365,11 @@ static bool report(struct kf_input_glue *g, enum kf_mouse_action action, int but
 	uint8_t buf[48];
 	size_t n;
 
-	if (!gr || (mods & INPUT_MOD_SHIFT))
+	/* Shift takes the pointer for the console, but not from under a button whose press the application had: it
+	 * would hold that button for good (xterm 379 keeps even that motion and release back) */
+	bool app_drag = action == KF_MOUSE_MOTION ? g->app_held != 0
+			: action == KF_MOUSE_RELEASE && button < 12 && (g->app_held >> button & 1);
+	if (!gr || ((mods & INPUT_MOD_SHIFT) && !app_drag))
 		return false;
 	grid_get_modes(gr, &m);
 	if (m.mouse == GRID_MOUSE_NONE)
@@ -634,7 +641,12 @@ static void on_pointer(void *ud, const struct input_pointer_event *pe)
 					     (button == 2 && g->extend_armed));
 		if (button == 2)
 			g->extend_armed = false;
-		if (!ours && report(g, pe->pressed ? KF_MOUSE_PRESS : KF_MOUSE_RELEASE, button, pe->mods)) {
+		bool reported = !ours && report(g, pe->pressed ? KF_MOUSE_PRESS : KF_MOUSE_RELEASE, button, pe->mods);
+		if (pe->pressed && reported)
+			g->app_held |= 1u << button;
+		else
+			g->app_held &= ~(1u << button);
+		if (reported) {
 			/* a press and release on both sides of reporting (Shift on one only) is no click of ours */
 			if (button == 1)
 				g->paste_armed = false;
@@ -766,6 +778,7 @@ void kf_input_glue_suspend(struct kf_input_glue *g)
 	/* releases of keys held now come on another VT, or never */
 	memset(g->grabbed, 0, sizeof(g->grabbed));
 	g->buttons_held = 0;
+	g->app_held = 0;
 	g->selecting = false;
 	g->drag_pending = false;
 	g->paste_armed = false;

@@ -96,6 +96,35 @@ static void test_shift_drag_new(struct app *a, struct input *in)
 	feed(a, "\033[?1002l\033[?1006l");
 }
 
+/* The converse of test-input-glue.c's test_shift_drag_kept: a drag whose press the application had stays the
+ * application's to its release, Shift pressed during it or not. Shift took the motion and the release for the
+ * console (as xterm 379 does), which had nothing to do with them, and the application was left holding the
+ * button until its next press. */
+static void test_app_drag_kept(struct app *a, struct input *in)
+{
+	feed(a, "\033[H\033[2Jhello world\033[?1002h\033[?1006h");
+	kf_clipboard_set("kept", 4);
+	a->n_out = 0;
+	point(in, 0, 0);
+	button(in, BTN_LEFT, true, 60000000);
+	CHECK(sent(a, "\033[<0;1;1M"), "the press is reported");
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	point(in, 2, 0);
+	button(in, BTN_LEFT, false, 60100000);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 1);
+	CHECK(sent(a, "\033[<36;3;1M\033[<4;3;1m"), "the drag and its release with Shift are reported");
+	CHECK(!grid_has_selection(a->grid) && !strcmp(clipboard(), "kept"), "nothing selected: '%s'", clipboard());
+	/* once the button is up, Shift is the console's again */
+	input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+	point(in, 6, 0);
+	button(in, BTN_LEFT, true, 61000000);
+	point(in, 10, 0);
+	button(in, BTN_LEFT, false, 61100000);
+	input_inject_key(in, KEY_LEFTSHIFT, false, 1);
+	CHECK(sent(a, "") && !strcmp(clipboard(), "world"), "then a Shift+drag selects: '%s'", clipboard());
+	feed(a, "\033[?1002l\033[?1006l");
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-buttons-XXXXXX";
@@ -111,6 +140,7 @@ int main(void)
 	test_relative_edges(&a, in);
 	test_partial_cell_strip(&a, in, g);
 	test_shift_drag_new(&a, in);
+	test_app_drag_kept(&a, in);
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
 	kf_config_finish(&cfg);
