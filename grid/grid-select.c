@@ -209,15 +209,35 @@ static int line_last(const struct grid *g, const struct line *l)
 	return l->flags & LINE_DBL_MASK ? grid__dbl_max(g) : g->cols - 1;
 }
 
-void grid_select_start(struct grid *g, int x, int y, enum grid_select_mode mode)
+static void start_at(struct grid *g, uint64_t a, int col, enum grid_select_mode mode)
 {
 	grid_select_clear(g);
 	g->sel.active = true;
 	g->sel.on_alt = g->scr == &g->alt;
 	g->sel.mode = mode;
-	g->sel.ay = g->sel.by = display_to_abs(g, y);
-	g->sel.ax = g->sel.bx = display_col(g, x, y);
+	g->sel.ay = g->sel.by = a;
+	g->sel.ax = g->sel.bx = col;
 	grid__select_update(g);
+}
+
+void grid_select_start(struct grid *g, int x, int y, enum grid_select_mode mode)
+{
+	start_at(g, display_to_abs(g, y), display_col(g, x, y), mode);
+}
+
+uint64_t grid_line_at(const struct grid *g, int y)
+{
+	return display_to_abs(g, y);
+}
+
+void grid_select_start_line(struct grid *g, int x, uint64_t line, enum grid_select_mode mode)
+{
+	struct screen *s = g->scr;
+	const uint64_t oldest = s->abs_top - s->sb_n, last = s->abs_top + (uint64_t)g->rows - 1;
+	line = line < oldest ? oldest : line > last ? last : line;
+	const struct line *l = abs_line(g, s, line);
+	x = grid__clamp(x, 0, g->cols - 1);
+	start_at(g, line, l && (l->flags & LINE_DBL_MASK) ? x / 2 : x, mode);
 }
 
 void grid_select_extend(struct grid *g, int x, int y)

@@ -248,6 +248,12 @@ enum grid_select_mode {
 };
 void grid_select_start(struct grid *g, int x, int y, enum grid_select_mode mode);
 void grid_select_extend(struct grid *g, int x, int y);
+/* The line shown on display row y now, as a number that stays with that line while the screen scrolls and the
+ * view moves: a selection begun later can start where the press was (grid_select_start_line). */
+uint64_t grid_line_at(const struct grid *g, int y);
+/* grid_select_start at column x (a display column) of the line numbered line (grid_line_at), on display or not:
+ * a line no longer held (scrolled out of the history) gives the oldest held, one past the screen the last. */
+void grid_select_start_line(struct grid *g, int x, uint64_t line, enum grid_select_mode mode);
 /* Shift+click, right click: moves whichever end of the selection is nearer to (x, y) there (before the start
  * or after the end: that end), keeping the other and the mode. */
 void grid_select_adjust(struct grid *g, int x, int y);

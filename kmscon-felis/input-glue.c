@@ -62,6 +62,7 @@ struct kf_input_glue {
 	 * a drag selects nothing). Set by the press, cleared by the drag's start or the release. */
 	bool drag_pending;
 	int press_col, press_row;
+	uint64_t press_line;     /* the line pressed (grid_line_at): output may scroll it before the drag starts */
 	/* The middle button's press was ours (not reported): its release pastes, as xterm's <Btn2Up>. Set by
 	 * that press, cleared by any release of it (reported or not) and by a VT switch away. */
 	bool paste_armed;
@@ -459,6 +460,7 @@ static void local_button(struct kf_input_glue *g, const struct input_pointer_eve
 			g->drag_pending = true;
 			g->press_col = col;
 			g->press_row = row;
+			g->press_line = grid_line_at(gr, row);
 		} else {
 			grid_select_start(gr, col, row, by_clicks[clicks]);
 		}
@@ -620,7 +622,7 @@ static void on_pointer(void *ud, const struct input_pointer_event *pe)
 			if (g->drag_pending && col == g->press_col && row == g->press_row)
 				return;
 			if (g->drag_pending)
-				grid_select_start(grid_of(g), g->press_col, g->press_row, GRID_SELECT_CELL);
+				grid_select_start_line(grid_of(g), g->press_col, g->press_line, GRID_SELECT_CELL);
 			g->drag_pending = false;
 			extend_to_pointer(g);
 			if (drag_edge(g) && !kf_timer_armed(g->edge)) {

@@ -316,8 +316,35 @@ static void test_copy_bounded(void)
 	t_free(t);
 }
 
+/* A selection started on a line numbered before output scrolled it (grid_line_at, grid_select_start_line: the
+ * input glue's press, then a drag): on that line, on display or in the history; a line scrolled out of the
+ * history gives the oldest held; a double-width line takes display columns, as grid_select_start. */
+static void test_start_line(void)
+{
+	struct t_term *t = t_new(10, 3, 2);
+	t_feed(t, "aa\r\nbb\r\ncc");
+	const uint64_t a = grid_line_at(t->g, 0), c = grid_line_at(t->g, 2);
+	t_feed(t, "\r\ndd\r\nee");
+	grid_select_start_line(t->g, 0, c, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "cc\n") == 0, "on display, two rows up: [%s]", sel(t));
+	grid_select_start_line(t->g, 1, a, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 0, 0);
+	CHECK(strcmp(sel(t), "a\nbb\nc") == 0, "in the history, to the view's top row: [%s]", sel(t));
+	t_feed(t, "\r\nff");
+	grid_select_start_line(t->g, 0, a, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "bb\n") == 0, "scrolled out of the history: the oldest held [%s]", sel(t));
+	grid_select_start_line(t->g, 0, c + 100, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "ff\n") == 0, "past the screen: its last line [%s]", sel(t));
+	t_feed(t, "\r\n\033#6wxyz");
+	grid_select_start_line(t->g, 4, grid_line_at(t->g, 2), GRID_SELECT_CELL);
+	grid_select_extend(t->g, 7, 2);
+	CHECK(strcmp(sel(t), "yz") == 0, "double width: display columns [%s]", sel(t));
+	t_free(t);
+}
+
 int main(void)
 {
+	test_start_line();
 	test_below_top_region();
 	test_wide_wrap_blank();
 	test_word_wide();

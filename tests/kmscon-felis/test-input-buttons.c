@@ -125,6 +125,34 @@ static void test_app_drag_kept(struct app *a, struct input *in)
 	feed(a, "\033[?1002l\033[?1006l");
 }
 
+/* A drag starts on the line pressed, wherever output has scrolled it before the pointer left the pressed cell
+ * (xterm's select-start anchors at the press, and its anchor scrolls with the text): the start was taken from
+ * the pressed row when the drag began, on the line output had moved there ("line 2" pressed, a line of output,
+ * and the copy began on "line 3"). */
+static void test_press_then_output(struct app *a, struct input *in)
+{
+	char line[16];
+	feed(a, "\033[H\033[2J");
+	for (int i = 0; i < 24; i++) {
+		snprintf(line, sizeof(line), "%sline %d", i ? "\r\n" : "", i);
+		feed(a, line);
+	}
+	point(in, 0, 2);
+	button(in, BTN_LEFT, true, 70000000);
+	feed(a, "\r\nline 24");
+	point(in, 5, 2);
+	button(in, BTN_LEFT, false, 70100000);
+	CHECK(!strcmp(clipboard(), "line 2\nline 3"), "press on line 2, output, drag: '%s'", clipboard());
+	/* scrolled out of the view's top: the start stays on it, in the history */
+	point(in, 0, 0);
+	button(in, BTN_LEFT, true, 71000000);
+	feed(a, "\r\nline 25\r\nline 26");
+	point(in, 5, 1);
+	button(in, BTN_LEFT, false, 71100000);
+	CHECK(!strcmp(clipboard(), "line 1\nline 2\nline 3\nline 4"), "pressed line scrolled out: '%s'",
+	      clipboard());
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-buttons-XXXXXX";
@@ -141,6 +169,7 @@ int main(void)
 	test_partial_cell_strip(&a, in, g);
 	test_shift_drag_new(&a, in);
 	test_app_drag_kept(&a, in);
+	test_press_then_output(&a, in);
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
 	kf_config_finish(&cfg);
