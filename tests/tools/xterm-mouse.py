@@ -215,6 +215,9 @@ def cases():
                 out.append((pre + "%s-wheel5" % mod, modes, wheel(5, mods=(mod,))))
                 out.append((pre + "%s-drag" % mod, modes, [("at", 10, 5), ("key", mod, 1), ("btn", 1, 1),
                                                            ("at", 11, 5), ("btn", 1, 0), ("key", mod, 0)]))
+                # the modifier pressed during a drag the application had (its press reported)
+                out.append((pre + "%s-middrag" % mod, modes, [("at", 10, 5), ("btn", 1, 1), ("key", mod, 1),
+                                                              ("at", 11, 5), ("btn", 1, 0), ("key", mod, 0)]))
             out.append((pre + "alt-ctrl-click1", modes, click(1, mods=("alt", "ctrl"))))
     # positions past what one byte carries: 95 (the printable range) and 223 (one byte), 1-based, and past
     # UTF-8's 2015 and rows past 223 with a --size large enough
