@@ -307,7 +307,9 @@ static void test_copy_bounded(void)
 	CHECK(text && cut && len <= MAX && len > MAX - 64 && text[len] == 0, "copy: %zu bytes, cut %d", len, cut);
 	/* the cut falls after a whole code point, and what comes before it is the text */
 	CHECK(text && (text[len - 1] & 0xc0) != 0xc0 && !memcmp(text, line, 64), "cut text");
-	CHECK(grew < 3 * 1024, "peak grew by %ld KiB for a %d-byte copy", grew, MAX);
+	/* 1 MiB here; under ASan 3.4 MiB, its quarantine keeping the doubling's freed blocks (the unbounded copy grew
+	 * by 13 MiB) */
+	CHECK(grew < 4 * 1024, "peak grew by %ld KiB for a %d-byte copy", grew, MAX);
 	free(text);
 	/* no bound: the text whole, not cut */
 	text = grid_selection_text_max(t->g, (size_t)-1, &len, &cut);
