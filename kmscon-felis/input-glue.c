@@ -261,9 +261,16 @@ static void on_key(void *ud, const struct input_key_event *ev)
 	uint8_t buf[INPUT_UTF8_MAX + 1]; /* ESC and a whole compose result; more than any encoded key needs */
 	size_t n = 0;
 
-	log_debug("key %u %s sym 0x%x mods 0x%x (event time %llu us)", ev->keycode,
-		  ev->action == INPUT_KEY_PRESS ? "down" : ev->action == INPUT_KEY_RELEASE ? "up" : "repeat",
-		  ev->keysym, ev->mods, (unsigned long long)ev->time_usec);
+	/* A key that types text is logged without its code or keysym: --debug logs go to the journal and into bug
+	 * reports, and the keys typed at a login prompt are a password (tests/kmscon-felis/test-input-keylog.c).
+	 * The keys that type nothing (arrows, function keys, modifiers) keep both, which a keymap problem needs. */
+	const char *act = ev->action == INPUT_KEY_PRESS ? "down" : ev->action == INPUT_KEY_RELEASE ? "up" : "repeat";
+	if (ev->cp || ev->utf8[0] || ev->composing)
+		log_debug("key (types text) %s mods 0x%x (event time %llu us)", act, ev->mods,
+			  (unsigned long long)ev->time_usec);
+	else
+		log_debug("key %u %s sym 0x%x mods 0x%x (event time %llu us)", ev->keycode, act, ev->keysym, ev->mods,
+			  (unsigned long long)ev->time_usec);
 	if (g->ops.activity)
 		g->ops.activity(g->ud);
 	if (kept_key(g, ev) || unpaired_release(g, ev))
