@@ -67,6 +67,23 @@ static void paste_disallowed(int tty_fd, bool bad[128])
 	bad['\t'] = bad['\n'] = bad['\r'] = false;
 }
 
+/* The length of the well-formed UTF-8 character at s (n bytes left), or 0 (Unicode's table 3-7: no overlong form,
+ * no surrogate, nothing above U+10FFFF). */
+static size_t utf8_len(const uint8_t *s, size_t n)
+{
+	const uint8_t c = s[0];
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	const size_t len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	const uint8_t lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80, hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t k = 2; k < len; k++)
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
 int kf_paste_build(int tty_fd, bool bracketed, const void *data, size_t len, uint8_t **out, size_t *out_len)
 {
 	static const char start[] = "\033[200~", end[] = "\033[201~";
@@ -77,18 +94,37 @@ int kf_paste_build(int tty_fd, bool bracketed, const void *data, size_t len, uin
 		return -ENOMEM;
 	bool bad[128];
 	paste_disallowed(tty_fd, bad);
-	for (size_t i = 0; i < len; i++) {
-		const uint8_t c = ((const uint8_t *)data)[i];
-		text[i] = c < 128 && bad[c] ? ' ' : c;
+	const uint8_t *in = data;
+	size_t m = 0;
+	for (size_t i = 0; i < len;) {
+		const uint8_t c = in[i];
+		if (c < 0x80) {
+			text[m++] = bad[c] ? ' ' : c;
+			i++;
+			continue;
+		}
+		const size_t k = utf8_len(in + i, len - i);
+		if (k == 2 && c == 0xc2 && in[i + 1] < 0xa0) {
+			/* U+0080..U+009F: a C1 control written in UTF-8 */
+			text[m++] = ' ';
+		} else if (k) {
+			memcpy(text + m, in + i, k);
+			m += k;
+		} else {
+			/* a byte of no character: a raw C1 control (0x9b is the 8-bit CSI: "0x9b 201~" ends a paste
+			 * for a child that reads 8-bit controls) is a space, anything else passes as it came */
+			text[m++] = c < 0xa0 ? ' ' : c;
+		}
+		i += k ? k : 1;
 	}
 	size_t n;
 	if (!extra) {
-		n = kf_session_paste_newlines(text, text, len);
+		n = kf_session_paste_newlines(text, text, m);
 	} else {
 		/* Inside brackets, an end mark in the pasted text would let the rest run as typed commands. Its ESC
 		 * is a space by now; the filter stays, so that no list of controls can ever let one through. */
 		memcpy(buf, start, sizeof(start) - 1);
-		n = kf_session_paste_filter(text, text, len);
+		n = kf_session_paste_filter(text, text, m);
 		memcpy(text + n, end, sizeof(end) - 1);
 		n += extra;
 	}

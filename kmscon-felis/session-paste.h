@@ -1,6 +1,6 @@
-/* kmscon-felis/session-paste.h: the bytes a paste sends to the child (kf_session_paste): its controls made spaces,
- * then bracketed-paste marks around it or its line ends made carriage returns. Not a public module: session.c's,
- * split out to keep that file's size; the queue's bound and the refusals stay in session.c. */
+/* kmscon-felis/session-paste.h: the bytes a paste sends to the child (kf_session_paste): its controls (C0 and
+ * C1) made spaces, then bracketed-paste marks around it or its line ends made carriage returns. Not a public
+ * module: session.c's, split out to keep that file's size; the queue's bound and the refusals stay in session.c. */
 #ifndef KF_SESSION_PASTE_H
 #define KF_SESSION_PASTE_H
 

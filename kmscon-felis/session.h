@@ -123,7 +123,8 @@ size_t kf_session_write_room(const struct kf_session *s);
 size_t kf_session_write_pending(const struct kf_session *s);
 
 /* A paste: its control characters that would act as keys (xterm's default disallowedPasteControls: NUL, BS, ENQ,
- * EOT, ESC, DEL and the line discipline's special characters) sent as spaces, then wrapped in bracketed-paste marks
+ * EOT, ESC, DEL and the line discipline's special characters) and C1 controls (raw 0x80..0x9F outside a UTF-8
+ * character, U+0080..U+009F) sent as spaces, then wrapped in bracketed-paste marks
  * when the child enabled DECSET 2004 (end marks inside the text are taken out by kf_session_paste_filter too, so a
  * paste cannot end its own brackets), else with its line ends made carriage returns (kf_session_paste_newlines).
  * It may take the write queue past write_queue_max, up to a clipboard's worth (KF_CLIPBOARD_MAX) with its marks

@@ -264,6 +264,54 @@ static void test_paste_controls(void)
 	kf_loop_destroy(c.loop);
 }
 
+/* C1 controls are controls in a paste too: a raw byte 0x80..0x9F that no UTF-8 character holds (0x9B is the 8-bit
+ * CSI, and "0x9B 201~" the 8-bit form of the end mark that a child parsing 8-bit controls takes for one) and a C1
+ * code point written in UTF-8 (U+0080..U+009F) reach the child as one space each; the same bytes inside a
+ * character (0x82 in the euro sign, 0xA9 in e acute) are text. */
+static void test_paste_c1(void)
+{
+	static const char in[] = "a\x9b" "201~b\xc3\xa9\xe2\x82\xac\xc2\x9b\x85\xc3x\n";
+	static const char want[] = "a 201~b\xc3\xa9\xe2\x82\xac  \xc3x\r";
+	char got[256], buf[64];
+	snprintf(got, sizeof(got), "%s/pasted-c1", tmpdir);
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = raw_reader(&c, got, (int)sizeof(want) - 1);
+	CHECK(kf_session_paste(s, in, sizeof(in) - 1) == 0);
+	CHECK(run_until_file(c.loop, got, 10000));
+	read_text(got, buf, sizeof(buf));
+	if (strcmp(buf, want)) {
+		printf("a paste of C1 controls reached the child as:");
+		for (char *q = buf; *q; q++)
+			printf(" %02x", (unsigned char)*q);
+		printf("\n");
+	}
+	CHECK(!strcmp(buf, want));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+	unlink(got);
+
+	/* inside brackets the 8-bit end mark stays text: the brackets hold the whole paste */
+	char script[1024];
+	snprintf(script, sizeof(script),
+		 "stty raw -echo; printf '\\033[?2004h'; head -c 20 > %s.part; mv %s.part %s; exec sleep 60", got, got,
+		 got);
+	const char *argv[] = {"sh", "-c", script, NULL};
+	c = (struct ctx){.loop = kf_loop_create()};
+	s = bracketed_child(&c, argv, 0);
+	CHECK(kf_session_paste(s, "x\x9b" "201~y\xc2\x9b", 9) == 0);
+	CHECK(run_until_file(c.loop, got, 10000));
+	read_text(got, buf, sizeof(buf));
+	if (strcmp(buf, "\033[200~x 201~y \033[201~")) {
+		printf("a bracketed paste of C1 controls reached the child as:");
+		for (char *q = buf; *q; q++)
+			printf(" %02x", (unsigned char)*q);
+		printf("\n");
+	}
+	CHECK(!strcmp(buf, "\033[200~x 201~y \033[201~"));
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+}
+
 /* Focus reports (DECSET 1004): a console's focus is its VT in front, so leaving it (the seat disabled) sends CSI O
  * and coming back CSI I, only while the child asked for them and only on a change. */
 static void test_focus_reports(void)
@@ -453,6 +501,7 @@ int main(void)
 	test_paste_filter();
 	test_paste_newlines();
 	test_paste_controls();
+	test_paste_c1();
 	test_focus_reports();
 	test_exit_unread_logged();
 	test_refusal_leaves_program_state();
