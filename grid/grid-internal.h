@@ -523,7 +523,8 @@ bool grid__gc_stale(const struct grid *g);
 void grid__gc_unwait(struct grid *g);
 
 /* grid-edit.c: cursor motion, erase, insert/delete, scrolling */
-/* Counts a scroll's grid_work: the sequences that scroll by a count (SU, SD, IL, DL), not the line feed. */
+/* Counts a scroll's grid_work: the sequences that scroll by a count (SU, SD, IL, DL), not the line feed. Within
+ * left and right margins grid__scroll_up and grid__scroll_down count their own (the line feed's too). */
 void grid__scroll_work(struct grid *g, int top, int bottom, int n);
 void grid__scroll_up(struct grid *g, int top, int bottom, int n);
 void grid__scroll_down(struct grid *g, int top, int bottom, int n);

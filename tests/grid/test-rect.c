@@ -270,6 +270,13 @@ static void test_work(void)
 		{"\033[H\033M", 5},                 /* RI at the top: the region's 4 rows (40 / 8) */
 		{"\033[H\033['}", 5},               /* DECIC 1 at column 1: the region's 40 cells / 8 */
 		{"\033c", 40},                       /* RIS: the screen */
+		/* within left and right margins every cell of the region is copied, a third of a fill's cost a
+		 * cell, whatever scrolls it: LF, IND and NEL at the bottom too (4 rows of 8: 32 / 3) */
+		{"\033[?69h\033[2;9s\033[4;5H\n", 10},
+		{"\033[?69h\033[2;9s\033[4;5H\033D", 10},
+		{"\033[?69h\033[2;9s\033[4;5H\033E", 10},
+		{"\033[?69h\033[2;9s\033[1;5H\033M", 10}, /* RI at the top: the same rows */
+		{"\033[?69h\033[2;9s\033[2S", 10},          /* SU: counted once */
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct t_term *t = t_new(10, 4, 100);

@@ -127,6 +127,31 @@ static void test_rep_flood_latency(void)
 	free(stream);
 }
 
+/* 256 KiB of IND (ESC D) at the bottom of left and right margins (DECSLRM): each one copies the region's every
+ * cell, ~3 us at 212x82 (~200 us at 1000x1000) for two bytes, and they were not counted in grid_work (a line
+ * feed, but not the text flood's: the full-width one is a ring step): one wake-up parsed the whole stream,
+ * ~0.4 s. A REP at the end, counted on main too, says when the stream is parsed. */
+static void test_margin_index_flood(void)
+{
+	static const char head[] = "\033[?69h\033[2;211s\033[82;5H", tail[] = "x\033[1000b";
+	const size_t n = 128u << 10;
+	stream_len = sizeof(head) - 1 + 2 * n + sizeof(tail) - 1;
+	stream = malloc(stream_len);
+	memcpy(stream, head, sizeof(head) - 1);
+	for (size_t i = 0; i < n; i++)
+		memcpy(stream + sizeof(head) - 1 + 2 * i, "\033D", 2);
+	memcpy(stream + stream_len - (sizeof(tail) - 1), tail, sizeof(tail) - 1);
+	write_stream();
+	uint64_t work = replay(want, sizeof(want)), stops = 0;
+	unsigned parsed, gap = run_flood("read x", 0, work, got, sizeof(got), &stops, &parsed);
+	printf("IND flood within DECSLRM margins: parsed in %u ms, longest wake-up %u ms, %llu stopped by the work "
+	       "budget\n", parsed, gap, (unsigned long long)stops);
+	CHECK(gap * 4 < parsed);
+	CHECK(stops > 10);
+	CHECK(strcmp(want, got) == 0);
+	free(stream);
+}
+
 /* Byte-exactness: rectangles filled over the top half between numbers written on from a saved cursor in the
  * bottom half, so that a byte lost or fed twice anywhere moves every later number; with a small budget the
  * chunks are stopped and held thousands of times, mid-sequence too. */
@@ -205,6 +230,7 @@ int main(void)
 	kf_alarm(120); /* as meson's timeout: 35 s under ASan on an idle host, 1.4 s optimized */
 	snprintf(path, sizeof(path), "%s/flood", tmpdir);
 	test_rep_flood_latency();
+	test_margin_index_flood();
 	test_held_bytes_exact();
 	test_exit_drain_bounded();
 	return session_tests_end();
