@@ -168,7 +168,7 @@ void grid__scroll_work(struct grid *g, int top, int bottom, int n)
 	 * (measured at 212x82: 1.6 us for SU 82); within left and right margins the scroll counts itself
 	 * (margin_scroll_work), whatever called it */
 	if (g->left == 0 && g->right == g->cols - 1)
-		g->work += (uint64_t)(n < h ? n : h) * (uint64_t)g->cols / 8u;
+		grid__work(g, (uint64_t)(n < h ? n : h) * (uint64_t)g->cols / 8u);
 }
 
 /* grid_work of a scroll within left and right margins: every cell of the region is copied, at about a third of
@@ -177,7 +177,7 @@ void grid__scroll_work(struct grid *g, int top, int bottom, int n)
  * wake-up of 0.4 s uncounted). Not on the text flood's line feed: full-width margins never come here. */
 static void margin_scroll_work(struct grid *g, int top, int bottom)
 {
-	g->work += (uint64_t)(bottom - top + 1) * (uint64_t)(g->right - g->left + 1) / 3u;
+	grid__work(g, (uint64_t)(bottom - top + 1) * (uint64_t)(g->right - g->left + 1) / 3u);
 }
 
 void grid__scroll_up(struct grid *g, int top, int bottom, int n)
@@ -569,7 +569,7 @@ static void erase_rows(struct grid *g, int y0, int y1, bool selective)
 	/* grid_work: a blank row costs a test, a written one a clear of its cells; the text it held was counted
 	 * (or paid for by its bytes) when written, so a row is a thirty-second of a fill (measured: 0.4 us for
 	 * ED 0 at the home of a blank 212x82 screen) */
-	g->work += (uint64_t)(y1 - y0) * (uint64_t)g->cols / 32u;
+	g->work += (uint64_t)(y1 - y0) * (uint64_t)g->cols / 32u; /* not grid__work: see there */
 	grid__erase_cells(g, y0, 0, g->cols, selective);
 	uint16_t es = g->erase_id; /* resolved by the call above */
 	if (selective || es == 0 || g->sel.active) {
@@ -767,6 +767,20 @@ void grid__delete_lines(struct grid *g, int n)
 	}
 	s->sb_max = sb;
 	g->cx = g->left;
+}
+
+/* Not in the "step" page: the session's feed (grid_feed's is the benchmarks' and the replay's). */
+size_t grid_feed_bounded(struct grid *g, const uint8_t *data, size_t len, uint64_t work_end)
+{
+	g->work_end = work_end;
+	const size_t n = vt_parser_feed(g->parser, data, len);
+	g->work_end = UINT64_MAX;
+	grid__hist_fence();
+#if defined(GRID_TEXT_CHECK)
+	if (n >= 64 || (++g->text_checks & 63) == 0)
+		grid__text_check(g);
+#endif
+	return n;
 }
 
 /* In the "step" page, which every feed of escape-heavy output or text reaches (a line feed): in a TCG guest a

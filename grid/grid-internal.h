@@ -440,7 +440,20 @@ struct grid {
 	/* grid_work: cells the sequences whose work is out of proportion to their bytes went through (REP,
 	 * DECALN, the rectangle functions, DECRQCRA, RIS). Counted there only, never per printed character. */
 	uint64_t work;
+	/* grid_feed_bounded's work_end during that call, else UINT64_MAX: once work reaches it the parser is
+	 * stopped after the sequence being done (grid__work) */
+	uint64_t work_end;
 };
+
+/* Adds n cells to grid_work; at grid_feed_bounded's end the feed stops after the sequence doing it. ED's erase_rows
+ * adds its own without the stop: its test made erase_rows a call of its own, +0.02 % on csi (callgrind), for
+ * a sequence of the parser's fast path, which the stop does not break anyway (ED's work per byte is small). */
+static inline void grid__work(struct grid *g, uint64_t n)
+{
+	g->work += n;
+	if (unlikely(g->work >= g->work_end))
+		vt_parser_stop(g->parser);
+}
 
 /* An ED's whole rows are deferred (LINE_STALE) on screens of this many cells or more. On smaller ones the
  * eager fill is cheap and most rows are written again before the next erase anyway: at 102x40 csi's fills

@@ -763,7 +763,7 @@ void grid__rep(struct grid *g, int count)
 		period = 1; /* a wide character on a one-column line: nothing is written, the cursor stays */
 	if (count > max)
 		count = (int)(max + (count - max) % period);
-	g->work += (uint64_t)count; /* grid_work: a few bytes print up to VT_PARAM_MAX characters */
+	grid__work(g, (uint64_t)count); /* grid_work: a few bytes print up to VT_PARAM_MAX characters */
 	if (ascii) {
 		uint8_t buf[256];
 		memset(buf, (int)cp, sizeof(buf));

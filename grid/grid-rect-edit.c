@@ -93,7 +93,7 @@ static void cut_wide(struct grid *g, struct line *l, int x, bool selective)
 
 static void rect_begin(struct grid *g, const struct grid_rect *r)
 {
-	g->work += (uint64_t)(r->y1 - r->y0 + 1) * (uint64_t)(r->x1 - r->x0 + 1); /* grid_work */
+	grid__work(g, (uint64_t)(r->y1 - r->y0 + 1) * (uint64_t)(r->x1 - r->x0 + 1)); /* grid_work */
 	if (g->sel.active)
 		grid__select_touch(g, r->y0, r->y1);
 }

@@ -131,7 +131,7 @@ void grid__request_checksum(struct grid *g, const struct vt_csi *csi)
 	if (grid__rect_parse(g, csi, 2, &r)) {
 		/* grid_work: about four times a fill's work per cell (measured: 1.4 s per 256 KiB of DECRQCRA
 		 * over 212x82, 0.45 s of DECFRA) */
-		g->work += 4u * (uint64_t)(r.y1 - r.y0 + 1) * (uint64_t)(r.x1 - r.x0 + 1);
+		grid__work(g, 4u * (uint64_t)(r.y1 - r.y0 + 1) * (uint64_t)(r.x1 - r.x0 + 1));
 		sum = rect_checksum(g, r.y0, r.x0, r.y1, r.x1, g->checksum_ext);
 	}
 	/* an omitted Pid is 0, DEC's default for a numeric parameter (xterm would echo its internal -1) */

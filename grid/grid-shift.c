@@ -68,7 +68,7 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right)
 		grid__select_touch(g, g->top, g->bottom);
 	uint16_t es = grid__erase_style(g);
 	/* grid_work: a memmove of the region's rows, about an eighth of a fill's cost a cell (measured) */
-	g->work += (uint64_t)(g->bottom - g->top + 1) * (uint64_t)(end - x0) / 8u;
+	grid__work(g, (uint64_t)(g->bottom - g->top + 1) * (uint64_t)(end - x0) / 8u);
 	for (int y = g->top; y <= g->bottom; y++) {
 		struct line *l = grid__line(g, y);
 		grid__split_wide(g, l, x0, end);

@@ -115,7 +115,7 @@ void grid__decaln(struct grid *g)
 	g->left = 0;
 	g->right = g->cols - 1;
 	grid__text_gate(g);
-	g->work += (uint64_t)g->rows * (uint64_t)g->cols; /* grid_work */
+	grid__work(g, (uint64_t)g->rows * (uint64_t)g->cols); /* grid_work */
 	for (int y = 0; y < g->rows; y++) {
 		struct line *l = grid__line(g, y);
 		l->flags = 0;

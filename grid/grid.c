@@ -375,7 +375,7 @@ void grid__reply(struct grid *g, const char *fmt, ...)
 void grid__reset_state(struct grid *g, bool hard)
 {
 	if (hard)
-		g->work += (uint64_t)g->rows * (uint64_t)g->cols; /* RIS clears both screens (grid_work) */
+		grid__work(g, (uint64_t)g->rows * (uint64_t)g->cols); /* RIS clears both screens (grid_work) */
 	memset(&g->pen, 0, sizeof(g->pen));
 	g->pen_dirty = true;
 	g->erase_dirty = true;
@@ -456,6 +456,7 @@ struct grid *grid_create(const struct grid_config *cfg, const struct grid_callba
 	struct grid *g = calloc(1, sizeof(*g));
 	if (!g)
 		return NULL;
+	g->work_end = UINT64_MAX; /* (grid_feed_bounded's only) */
 	g->dmg_y1 = -1;
 	int cols = cfg ? grid__clamp(cfg->cols, 1, GRID_MAX_DIM) : 80;
 	int rows = cfg ? grid__clamp(cfg->rows, 1, GRID_MAX_DIM) : 24;

@@ -169,8 +169,14 @@ void grid_feed(struct grid *g, const uint8_t *data, size_t len);
  * DECIC, DECDC, SL and SR an eighth of the cells they move. Weighed by their measured cost, so that the counter
  * follows time. Only those: printed text, line feeds and the rest cost at most a few microseconds a sequence
  * (docs/architecture.md, the bounds), bounded by their bytes. A reader that must bound its time per call (the
- * session's read per wake-up) feeds in slices and stops once the counter moved by its budget. */
+ * session's read per wake-up) feeds with grid_feed_bounded. */
 uint64_t grid_work(const struct grid *g);
+/* grid_feed that stops once grid_work reaches work_end: after the sequence that took it there (so one sequence's
+ * work at most past it: a DECRQCRA of the screen, four times its cells), at the start of the next generic event
+ * (vt_parser_stop: not inside a run of text or of the cursor moves, SGRs, ED and EL of the parser's fast path,
+ * whose own work per byte is small). Returns the bytes fed (len, or fewer after a stop; the rest are the
+ * caller's to feed next, first). A work_end at or below grid_work stops at the first counted sequence. */
+size_t grid_feed_bounded(struct grid *g, const uint8_t *data, size_t len, uint64_t work_end);
 /* Hard reset (RIS). */
 void grid_reset(struct grid *g);
 /* Resizes, reflowing soft-wrapped lines; the cursor stays on its character, a view scrolled back keeps its top

@@ -9,15 +9,13 @@
 #include "kmscon-felis/loop.h"
 #include "pty/pty.h"
 
-/* The largest slice: the work one slice can do past the budget is at most this many bytes at the densest
- * sequence's work per byte (REP: 65535 cells in 9 bytes, ~20 ms per 4 KiB at 212x82 on the development host),
- * once after a stretch of text (a slice that did work makes the next ones smaller). One read's worth (the line
- * discipline hands out 4 KiB a read): text is fed in as many grid_feed calls as before on a machine of several
- * CPUs. 1 KiB cost the ascii flood 40 % in the default (debugoptimized) build, where every feed of 64 bytes or
- * more checks the screen's rows (GRID_TEXT_CHECK, grid-hist.h): 6 us a feed at 212x82. */
+/* The longest feed: grid_feed_bounded stops after the sequence that spent the budget, except inside a run of the
+ * parser's fast path (text, cursor moves, SGR, EL and ED, whose work per byte is small: ED counts a thirty-second of
+ * its rows), which a slice ends. One read's worth (the line discipline hands out 4 KiB a read): text is fed in as
+ * many grid_feed calls as before on a machine of several CPUs. 1 KiB cost the ascii flood 40 % in the default
+ * (debugoptimized) build, where every feed of 64 bytes or more checks the screen's rows (GRID_TEXT_CHECK,
+ * grid-hist.h): 6 us a feed at 212x82. */
 #define FEED_SLICE_MAX 4096u
-/* The smallest: about one of the densest sequences (REP is 9 bytes, DECRQCRA 8). */
-#define FEED_SLICE_MIN 16u
 
 int kf_feed_init(struct kf_feed *f, struct grid *grid, uint64_t budget, bool profile)
 {
@@ -28,7 +26,6 @@ int kf_feed_init(struct kf_feed *f, struct grid *grid, uint64_t budget, bool pro
 	f->grid = grid;
 	f->budget = budget;
 	f->profile = profile;
-	f->slice = FEED_SLICE_MAX;
 	return 0;
 }
 
@@ -44,33 +41,23 @@ void kf_feed_begin(struct kf_feed *f)
 	f->end = grid_work(f->grid) + f->budget;
 }
 
-static void feed_slice(struct kf_feed *f, const uint8_t *data, size_t len)
+static size_t feed_slice(struct kf_feed *f, const uint8_t *data, size_t len)
 {
-	if (!f->profile) {
-		grid_feed(f->grid, data, len);
-		return;
-	}
+	if (!f->profile)
+		return grid_feed_bounded(f->grid, data, len, f->end);
 	uint64_t t0 = kf_loop_now_ns();
-	grid_feed(f->grid, data, len);
+	const size_t n = grid_feed_bounded(f->grid, data, len, f->end);
 	f->parse_ns += kf_loop_now_ns() - t0;
+	return n;
 }
 
 /* Feeds data until the budget runs out; returns the bytes fed. */
 static size_t feed_bounded(struct kf_feed *f, const uint8_t *data, size_t len)
 {
 	size_t done = 0;
-	while (done < len) {
-		const uint64_t w0 = grid_work(f->grid);
-		if (w0 >= f->end)
-			break;
-		size_t k = len - done < f->slice ? len - done : f->slice;
-		feed_slice(f, data + done, k);
-		done += k;
-		const uint64_t w = grid_work(f->grid) - w0;
-		/* the next slice at this density: a quarter of the budget's work; twice as long after one that
-		 * did none */
-		uint64_t next = w ? (uint64_t)k * (f->budget / 4) / w : (uint64_t)f->slice * 2;
-		f->slice = next > FEED_SLICE_MAX ? FEED_SLICE_MAX : next < FEED_SLICE_MIN ? FEED_SLICE_MIN : (size_t)next;
+	while (done < len && !kf_feed_spent(f)) {
+		const size_t k = len - done < FEED_SLICE_MAX ? len - done : FEED_SLICE_MAX;
+		done += feed_slice(f, data + done, k);
 	}
 	return done;
 }

@@ -3,11 +3,12 @@
  *
  * A few bytes can cost a screenful or more (grid_work: REP, DECALN, the rectangle functions, DECRQCRA, RIS):
  * 256 KiB of "x ESC [ 65535 b" took 1.3 s to parse at 212x82, while keys, VT switches and frames waited. The
- * bytes are fed in slices, and once grid_work moved by the budget the rest of the chunk is held here (at most
- * one pty read's chunk, PTY_READ_CHUNK) and fed first in the next wake-up: nothing lost, nothing reordered. A
- * slice is sized from the work per byte of the last one, so that one slice alone does about a quarter of the
- * budget at that density (between FEED_SLICE_MIN and FEED_SLICE_MAX bytes); text, which does no grid_work, is
- * fed in FEED_SLICE_MAX slices. Not a public module: session.c's, split out to keep that file's size. */
+ * bytes are fed by grid_feed_bounded, which stops after the sequence that spent the budget (one sequence's work
+ * past it at most: at 400x400 a 4 KiB slice of DECALN had been 90 ms, at 1000x1000 650 ms, when the budget was
+ * looked at only between slices); the rest of the chunk is held here (at most one pty read's chunk,
+ * PTY_READ_CHUNK) and fed first in the next wake-up: nothing lost, nothing reordered. Slices of at most
+ * FEED_SLICE_MAX bytes end the runs of the parser's fast path, which the stop does not break (ED's small work).
+ * Not a public module: session.c's, split out to keep that file's size. */
 #ifndef KF_SESSION_FEED_H
 #define KF_SESSION_FEED_H
 
@@ -21,7 +22,6 @@ struct kf_feed {
 	struct grid *grid;
 	uint8_t *held;            /* the rest of a chunk the budget stopped, PTY_READ_CHUNK bytes */
 	size_t held_off, held_len;
-	size_t slice;             /* bytes of the next slice */
 	uint64_t budget;          /* grid_work per wake-up */
 	uint64_t end;             /* grid_work at which this wake-up stops */
 	bool profile;             /* add grid_feed's time to parse_ns */

@@ -255,6 +255,8 @@ static inline __attribute__((always_inline)) size_t memo_lookup(struct vt_parser
  * line: inlined into the feed loop its locals spill to the stack. */
 size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 {
+	if (unlikely(p->stop))
+		return i; /* see vt__fast_csi's declaration */
 	/* the loads read 32 bytes after ESC [, and the parameter loads up to 3 bytes before them */
 	if (unlikely(n - i < 2 + MEMO_KEY || i < 2))
 		return csi_slow(p, d, i, n);
@@ -287,6 +289,8 @@ size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 #else
 size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 {
+	if (unlikely(p->stop))
+		return i; /* see vt__fast_csi's declaration */
 	p->csi.seq_id = 0;
 	return parse_csi(p, d, i, n);
 }

@@ -700,10 +700,10 @@ parse:
 }
 
 /* The feed loop, with fin32, scan32 and clean32 the final_in_32, scan_printable_32 and clearing of its copy. */
-static inline __attribute__((always_inline)) void feed(struct vt_parser *p, const uint8_t *data, size_t len,
-						       size_t (*fin32)(const uint8_t *),
-						       const uint8_t *(*scan32)(const uint8_t *, const uint8_t *),
-						       void (*clean32)(void))
+static inline __attribute__((always_inline)) size_t feed(struct vt_parser *p, const uint8_t *data, size_t len,
+							 size_t (*fin32)(const uint8_t *),
+							 const uint8_t *(*scan32)(const uint8_t *, const uint8_t *),
+							 void (*clean32)(void))
 {
 	size_t i = 0;
 	/* read from the stack (see ground_events' d0): not a register kept across the loop's events */
@@ -711,8 +711,8 @@ static inline __attribute__((always_inline)) void feed(struct vt_parser *p, cons
 	while (i < len) {
 		if (likely(p->state == S_GROUND && !p->u_need)) {
 			i = ground_events(p, dv, i, len, fin32, scan32, clean32);
-			if (i == len)
-				break;
+			if (i == len || unlikely(p->stop))
+				break; /* (a stop: not even a cut sequence's tail held back) */
 			if (dv[i] == 0x1b && p->csi_tab_on && !p->c1) {
 				const size_t j = vt__csi_tail(p, dv, i, len);
 				if (j != i) {
@@ -726,7 +726,11 @@ static inline __attribute__((always_inline)) void feed(struct vt_parser *p, cons
 			continue;
 		}
 		i = step(p, dv, i, len);
+		/* (once per byte of the generic paths: ESC sequences, cut ones, strings) */
+		if (unlikely(p->stop))
+			break;
 	}
+	return i;
 }
 
 /* The copies of feed are page-aligned: the hot loop (ground_events, inlined) then lies in one 4 KiB page. An
@@ -737,15 +741,15 @@ static inline __attribute__((always_inline)) void feed(struct vt_parser *p, cons
 #if defined(__GNUC__)
 __attribute__((aligned(4096), noinline))
 #endif
-static void feed_base(struct vt_parser *p, const uint8_t *data, size_t len)
+static size_t feed_base(struct vt_parser *p, const uint8_t *data, size_t len)
 {
-	feed(p, data, len, final_in_32, scan_printable_32, no_clean);
+	return feed(p, data, len, final_in_32, scan_printable_32, no_clean);
 }
 
 #if defined(HAVE_FEED_AVX2)
-__attribute__((aligned(4096), noinline)) static void feed_avx2(struct vt_parser *p, const uint8_t *data, size_t len)
+__attribute__((aligned(4096), noinline)) static size_t feed_avx2(struct vt_parser *p, const uint8_t *data, size_t len)
 {
-	feed(p, data, len, final_in_32_avx2, scan_printable_32_avx2, vzeroupper);
+	return feed(p, data, len, final_in_32_avx2, scan_printable_32_avx2, vzeroupper);
 }
 #endif
 
@@ -756,18 +760,23 @@ __attribute__((noinline)) void vt__steps(struct vt_parser *p, const uint8_t *d, 
 		i = step(p, d, i, n);
 }
 
-void vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
+size_t vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len)
 {
+	size_t j = 0;
+	p->stop = false;
 	if (unlikely(p->carry_n) && len) {
-		const size_t j = vt__carry_feed(p, data, len);
-		data += j;
-		len -= j;
+		j = vt__carry_feed(p, data, len);
+		if (unlikely(p->stop))
+			return j; /* (the carry's replay dispatched the sequence that stopped it) */
 	}
 #if defined(HAVE_FEED_AVX2)
-	if (p->avx2) {
-		feed_avx2(p, data, len);
-		return;
-	}
+	if (p->avx2)
+		return j + feed_avx2(p, data + j, len - j);
 #endif
-	feed_base(p, data, len);
+	return j + feed_base(p, data + j, len - j);
+}
+
+void vt_parser_stop(struct vt_parser *p)
+{
+	p->stop = true;
 }

@@ -289,9 +289,68 @@ static void test_work(void)
 	}
 }
 
+/* grid_feed_bounded (the session's feed within its work budget): a random stream of text, the parser's fast-path
+ * sequences (SGR, CUP, EL, ED), counted ones (REP, DECFRA, DECALN, SU, IND within margins, DECRQCRA), replies and
+ * UTF-8, cut into chunks as a PTY hands them out, each chunk fed again from wherever a call stopped with budgets of
+ * 1 to 100 cells, leaves what one grid_feed of the stream leaves: rows, cursor, replies, grid_work. A call that
+ * stops has spent its budget, and none returns 0 bytes while there are bytes. */
+static void test_feed_bounded(void)
+{
+	static const char *const pieces[] = {
+		"hello ", "wide \xe4\xb8\x80 e\xcc\x81 ", "\r\n", "\033[1;31m", "\033[0m", "\033[3;7H", "\033[K",
+		"\033[2K", "\033[J", "\033[1J", "x\033[40b", "\033[65;2;2;4;9$x", "\033#8", "\033[2S", "\033[c",
+		"\033[1;1;1;1;4;10*y", "\033[?69h\033[2;9s\033[6;5H\033D\033D\033[?69l", "\033]2;t\007", "\033[2;5r",
+		"\033[r", "\033[5@", "\033[3P", "\0337", "\0338",
+	};
+	uint64_t seed = 52;
+	for (int round = 0; round < 20; round++) {
+		char stream[6000];
+		size_t len = 0;
+		while (len < sizeof(stream) - 64) {
+			const char *p = pieces[t_rnd(&seed, sizeof(pieces) / sizeof(pieces[0]))];
+			memcpy(stream + len, p, strlen(p));
+			len += strlen(p);
+		}
+		struct t_term *ref = t_new(10, 6, 50), *t = t_new(10, 6, 50);
+		grid_feed(ref->g, (const uint8_t *)stream, len);
+		unsigned stops = 0;
+		for (size_t at = 0; at < len;) {
+			const size_t r = 1 + t_rnd(&seed, 300), chunk = r < len - at ? r : len - at;
+			for (size_t off = 0; off < chunk;) {
+				const uint64_t end = grid_work(t->g) + 1 + t_rnd(&seed, 100);
+				const size_t n = grid_feed_bounded(t->g, (const uint8_t *)stream + at + off, chunk - off, end);
+				CHECK(n > 0 && n <= chunk - off, "round %d: fed %zu of %zu", round, n, chunk - off);
+				if (n == 0 || n > chunk - off)
+					break;
+				CHECK(n == chunk - off || grid_work(t->g) >= end, "round %d: stopped before its end", round);
+				stops += n < chunk - off;
+				off += n;
+			}
+			at += chunk;
+		}
+		CHECK(stops > 20, "round %d: %u stops", round, stops);
+		for (int y = 0; y < 6; y++) {
+			char want[256];
+			snprintf(want, sizeof(want), "%s", t_row(ref, y));
+			CHECK(strcmp(t_row(t, y), want) == 0, "round %d row %d: \"%s\" want \"%s\"", round, y, t_row(t, y),
+			      want);
+		}
+		struct grid_cursor a, b;
+		grid_get_cursor(ref->g, &a);
+		grid_get_cursor(t->g, &b);
+		CHECK(a.x == b.x && a.y == b.y, "round %d: cursor %d,%d want %d,%d", round, b.x, b.y, a.x, a.y);
+		CHECK(strcmp(ref->reply, t->reply) == 0, "round %d: replies differ", round);
+		CHECK(grid_work(ref->g) == grid_work(t->g), "round %d: grid_work %llu want %llu", round,
+		      (unsigned long long)grid_work(t->g), (unsigned long long)grid_work(ref->g));
+		t_free(ref);
+		t_free(t);
+	}
+}
+
 int main(void)
 {
 	test_work();
+	test_feed_bounded();
 	test_variants();
 	test_variants_hidden();
 	test_cells();

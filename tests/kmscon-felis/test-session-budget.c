@@ -16,8 +16,8 @@
 
 #include "session-harness.h"
 
-#define COLS 212
-#define ROWS 82
+/* the grid's size: 212x82 (the development host's display), larger for test_large_screen_slice */
+static int cols = 212, rows = 82;
 
 static char path[300];
 static uint8_t *stream;
@@ -34,7 +34,7 @@ static void write_stream(void)
 /* The screen a grid shows after the whole stream in one grid_feed, and the work it counted. */
 static uint64_t replay(char *out, size_t cap)
 {
-	struct grid_config gc = {.cols = COLS, .rows = ROWS, .scrollback = 1000};
+	struct grid_config gc = {.cols = cols, .rows = rows, .scrollback = 1000};
 	struct grid *g = grid_create(&gc, NULL, NULL);
 	grid_feed(g, stream, stream_len);
 	FILE *f = fmemopen(out, cap - 1, "w");
@@ -79,7 +79,7 @@ static unsigned run_flood(const char *then, uint64_t work_budget, uint64_t want_
 	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 	struct ctx c = {0};
 	c.loop = kf_loop_create();
-	struct kf_session_config cfg = {.argv = argv, .cols = COLS, .rows = ROWS, .scrollback = 1000,
+	struct kf_session_config cfg = {.argv = argv, .cols = cols, .rows = rows, .scrollback = 1000,
 					.work_budget = work_budget};
 	struct kf_session_callbacks cb = {.exited = on_exited};
 	struct kf_session *s = NULL;
@@ -90,7 +90,11 @@ static unsigned run_flood(const char *then, uint64_t work_budget, uint64_t want_
 	kf_timer_arm(tick, 5000000u, 5000000u);
 	run_for(c.loop, 100000);
 	CHECK(c.exited && c.exit_code == 0);
-	snprintf(out, cap, "%s", screen(s));
+	FILE *f = fmemopen(out, cap - 1, "w");
+	kf_screen_text(kf_session_grid(s), f);
+	long len = ftell(f);
+	fclose(f);
+	out[len > 0 ? len : 0] = 0;
 	struct kf_session_stats st;
 	kf_session_stats(s, &st);
 	*stops = st.work_stops;
@@ -101,7 +105,7 @@ static unsigned run_flood(const char *then, uint64_t work_budget, uint64_t want_
 	return (unsigned)(w.max_gap_ns / 1000000u);
 }
 
-static char want[1 << 16], got[1 << 16];
+static char want[1 << 20], got[1 << 20];
 
 /* 128 KiB of "x ESC [ 65535 b" (REP, ~7000 cells a byte): 0.7 s to parse here; before the work budget each 256
  * KiB wake-up took 1.3 s. */
@@ -127,6 +131,21 @@ static void test_rep_flood_latency(void)
 	free(stream);
 }
 
+/* The stream through a session with the default budget: the longest wake-up under 1/ratio of the parse, some
+ * wake-ups stopped by the budget, the screen as one grid_feed leaves it. Frees the stream. */
+static void flood_check(const char *what, unsigned ratio)
+{
+	write_stream();
+	uint64_t work = replay(want, sizeof(want)), stops = 0;
+	unsigned parsed, gap = run_flood("read x", 0, work, got, sizeof(got), &stops, &parsed);
+	printf("%s: parsed in %u ms, longest wake-up %u ms, %llu stopped by the work budget\n", what, parsed, gap,
+	       (unsigned long long)stops);
+	CHECK(gap * ratio < parsed);
+	CHECK(stops > 10);
+	CHECK(strcmp(want, got) == 0);
+	free(stream);
+}
+
 /* 256 KiB of IND (ESC D) at the bottom of left and right margins (DECSLRM): each one copies the region's every
  * cell, ~3 us at 212x82 (~200 us at 1000x1000) for two bytes, and they were not counted in grid_work (a line
  * feed, but not the text flood's: the full-width one is a ring step): one wake-up parsed the whole stream,
@@ -141,15 +160,29 @@ static void test_margin_index_flood(void)
 	for (size_t i = 0; i < n; i++)
 		memcpy(stream + sizeof(head) - 1 + 2 * i, "\033D", 2);
 	memcpy(stream + stream_len - (sizeof(tail) - 1), tail, sizeof(tail) - 1);
-	write_stream();
-	uint64_t work = replay(want, sizeof(want)), stops = 0;
-	unsigned parsed, gap = run_flood("read x", 0, work, got, sizeof(got), &stops, &parsed);
-	printf("IND flood within DECSLRM margins: parsed in %u ms, longest wake-up %u ms, %llu stopped by the work "
-	       "budget\n", parsed, gap, (unsigned long long)stops);
-	CHECK(gap * 4 < parsed);
-	CHECK(stops > 10);
-	CHECK(strcmp(want, got) == 0);
-	free(stream);
+	flood_check("IND flood within DECSLRM margins", 4);
+}
+
+/* The work a wake-up may do past its budget is one sequence's, whatever the screen's size: at 400x400 a DECALN
+ * fills 160,000 cells from 3 bytes, and a 4 KiB slice of them (the first after text, before the budget was looked
+ * at) took ~100 ms, a tenth of this stream's parse, at 1000x1000 ~650 ms. Text and DECALN in turn, 4 KiB each. */
+static void test_large_screen_slice(void)
+{
+	static const char text[] = "The quick brown fox jumps over the lazy dog. ";
+	const size_t rounds = 8, half = 4095;
+	cols = rows = 400;
+	stream_len = rounds * 2 * half + 3;
+	stream = malloc(stream_len);
+	for (size_t r = 0; r < rounds; r++) {
+		for (size_t i = 0; i < half; i++)
+			stream[r * 2 * half + i] = (uint8_t)text[i % (sizeof(text) - 1)];
+		for (size_t i = 0; i < half; i += 3)
+			memcpy(stream + r * 2 * half + half + i, "\033#8", 3);
+	}
+	memcpy(stream + stream_len - 3, "end", 3);
+	flood_check("text and DECALN in turn at 400x400", 20);
+	cols = 212;
+	rows = 82;
 }
 
 /* Byte-exactness: rectangles filled over the top half between numbers written on from a saved cursor in the
@@ -203,7 +236,7 @@ static void test_exit_drain_bounded(void)
 	write_stream();
 	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 	struct ctx c = {.loop = kf_loop_create()};
-	struct kf_session_config cfg = {.argv = argv, .cols = COLS, .rows = ROWS, .scrollback = 1000,
+	struct kf_session_config cfg = {.argv = argv, .cols = cols, .rows = rows, .scrollback = 1000,
 					.work_budget = 20000};
 	struct kf_session_callbacks cb = {.exited = on_exited};
 	struct kf_session *s = NULL;
@@ -231,6 +264,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/flood", tmpdir);
 	test_rep_flood_latency();
 	test_margin_index_flood();
+	test_large_screen_slice();
 	test_held_bytes_exact();
 	test_exit_drain_bounded();
 	return session_tests_end();

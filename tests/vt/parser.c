@@ -564,8 +564,76 @@ static void test_nothing(void)
 	vt_parser_destroy(p);
 }
 
+/* vt_parser_stop from the sink (the grid's work budget, grid_feed_bounded): a sink that stops the feed at every
+ * ESC, CSI and string. Fed again from where each call returned, every case gives the events it gives fed whole,
+ * each call after the first ends right after one of those (its trace ends with it) and none returns 0 bytes while
+ * there are bytes (the caller would spin). */
+static struct vt_parser *stop_parser;
+static unsigned stops;
+
+static void on_esc_stop(void *ctx, const struct vt_esc *e)
+{
+	sink.esc(ctx, e);
+	vt_parser_stop(stop_parser);
+	stops++;
+}
+
+static void on_csi_stop(void *ctx, const struct vt_csi *c)
+{
+	sink.csi(ctx, c);
+	vt_parser_stop(stop_parser);
+	stops++;
+}
+
+static void on_string_stop(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
+			   size_t len)
+{
+	sink.string(ctx, kind, hdr, data, len);
+	vt_parser_stop(stop_parser);
+	stops++;
+}
+
+static void test_stop(void)
+{
+	struct vt_sink stopping = sink;
+	stopping.esc = on_esc_stop;
+	stopping.csi = on_csi_stop;
+	stopping.string = on_string_stop;
+	unsigned total = 0;
+	for (size_t idx = 0; idx < sizeof(cases) / sizeof(cases[0]); idx++) {
+		const struct tcase *c = &cases[idx];
+		const size_t len = c->len ? c->len : strlen(c->in);
+		struct vt_parser_config cfg = {.c1_8bit = c->c1};
+		struct trace t;
+		memset(&t, 0, sizeof(t));
+		t_add(&t, "%s", "");
+		stop_parser = vt_parser_create(&stopping, &t, &cfg);
+		size_t off = 0, calls = 0;
+		while (off < len && calls++ <= len) {
+			stops = 0;
+			const size_t n = vt_parser_feed(stop_parser, (const uint8_t *)c->in + off, len - off);
+			if (n == 0 || n > len - off || (n < len - off && stops == 0)) {
+				fprintf(stderr, "case %zu: a stopped feed returned %zu of %zu after %u stops\n", idx, n,
+					len - off, stops);
+				failures++;
+				break;
+			}
+			off += n;
+			total += stops;
+		}
+		char *got = finish(stop_parser, &t);
+		check("stopped at every sequence", idx, got, c->want);
+		free(got);
+	}
+	if (total < 50) {
+		fprintf(stderr, "vt_parser_stop: only %u stops in the cases\n", total);
+		failures++;
+	}
+}
+
 static void run_all(void)
 {
+	test_stop();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(i, &cases[i]);
 	test_limits();
