@@ -387,6 +387,9 @@ static void set_lr_margins(struct grid *g, const struct vt_csi *csi)
 	g->left = left;
 	g->right = right;
 	grid__goto_origin(g, 0, 0);
+	/* grid_feed_bounded feeds one line feed at a time from here on (see there) */
+	if (g->work_end != UINT64_MAX)
+		vt_parser_stop(g->parser);
 }
 
 static void cursor_style(struct grid *g, int v)

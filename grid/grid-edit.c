@@ -769,11 +769,33 @@ void grid__delete_lines(struct grid *g, int n)
 	g->cx = g->left;
 }
 
-/* Not in the "step" page: the session's feed (grid_feed's is the benchmarks' and the replay's). */
+/* The bytes up to and with the first line feed, VT or FF in d[0..n) (all n without one). */
+static size_t to_line_feed(const uint8_t *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (d[i] - 0x0au < 3u)
+			return i + 1;
+	return n;
+}
+
+/* Not in the "step" page: the session's feed (grid_feed's is the benchmarks' and the replay's). A line feed is
+ * executed inside the parser's ground-state loop, which vt_parser_stop does not break (a test there costs the
+ * text flood: ascii +0.5 % under callgrind); at the bottom of DECSLRM margins it copies the region's every cell
+ * (200 us at 1000x1000), so while such margins are set the bytes go to the parser one line feed at a time, and
+ * the budget is looked at between them. set_lr_margins stops the feed when it sets them. */
 size_t grid_feed_bounded(struct grid *g, const uint8_t *data, size_t len, uint64_t work_end)
 {
 	g->work_end = work_end;
-	const size_t n = vt_parser_feed(g->parser, data, len);
+	size_t n = 0;
+	do {
+		size_t k = len - n;
+		if (g->left != 0 || g->right != g->cols - 1)
+			k = to_line_feed(data + n, k);
+		const size_t r = vt_parser_feed(g->parser, data + n, k);
+		n += r;
+		if (!r)
+			break; /* (cannot be: a stop comes after a sequence's bytes) */
+	} while (n < len && g->work < work_end);
 	g->work_end = UINT64_MAX;
 	grid__hist_fence();
 #if defined(GRID_TEXT_CHECK)

@@ -138,9 +138,8 @@ enum vt_string_kind vt__str_kind_of(uint8_t b);
 
 /* The bulk CSI path (parser-csi.c): when a whole "ESC [ ... final" lies in d[i..n) it is parsed into p->csi
  * (with seq_id set) and the index after its final byte is returned; otherwise i, and the table machine
- * takes the sequence from its ESC. Also i after vt_parser_stop: the feed loop, back from ground_events there,
- * sees p->stop and returns. The test is here, out of the loop: in ground_events, after the generic csi(),
- * it cost the csi workload 0.1 % (callgrind) though that path never ran: the loop's registers changed. */
+ * takes the sequence from its ESC. Also i after vt_parser_stop (a stop that a dispatch outside the ground
+ * state's loop asked for, the feed's tail: the loop returns there, and the feed loop sees p->stop). */
 size_t vt__fast_csi(struct vt_parser *p, const uint8_t *d, size_t i, size_t n);
 
 /* The length of a CSI's bytes after "ESC [" up to its final byte (the first byte in 0x40..0x7f) when that lies

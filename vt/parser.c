@@ -629,6 +629,11 @@ parse:
 					if (csi)
 						csi(ctx, &p->csi);
 					q = d0 + j;
+					/* vt_parser_stop (REP, the rectangles, DECSLRM): a break to the loop's
+					 * return; `return j` here cost csi +0.12 % under callgrind (the loop's
+					 * registers), though this path never runs there */
+					if (unlikely(p->stop))
+						break;
 					continue;
 				}
 			}
@@ -717,7 +722,7 @@ static inline __attribute__((always_inline)) size_t feed(struct vt_parser *p, co
 				const size_t j = vt__csi_tail(p, dv, i, len);
 				if (j != i) {
 					i = j;
-					continue;
+					continue; /* (a stop: vt__fast_csi's test, or the loop's after step) */
 				}
 			}
 		} else if (p->state == S_GROUND) {

@@ -141,10 +141,10 @@ extern bool vt__no_avx2;
 /* Feeds bytes; sequences and UTF-8 may be split anywhere across calls. Never fails. Returns len, or fewer when
  * the sink called vt_parser_stop: the bytes before that were parsed, the rest were not (feed them next). */
 size_t vt_parser_feed(struct vt_parser *p, const uint8_t *data, size_t len);
-/* From a sink's callback during vt_parser_feed: the feed returns, after the sequence being dispatched, at the
- * next event of its generic paths (a CSI the sink's csi_bytes does not take, an ESC sequence, a string, a byte
- * the table machine takes, the end of the ground state's loop): the text and csi_bytes sequences before that are
- * parsed first. For a reader that bounds its work per call (the grid's grid_feed_bounded). */
+/* From a sink's callback during vt_parser_feed: the feed returns right after the sequence being dispatched when
+ * that is a CSI the sink's csi_bytes does not take, an ESC sequence or a string (any event of the table machine);
+ * from a csi_bytes handler or a control executed in a run of text, at the next such event. For a reader that
+ * bounds its work per call (the grid's grid_feed_bounded). */
 void vt_parser_stop(struct vt_parser *p);
 /* Back to the ground state, dropping any partial sequence or string (RIS, or a new child). */
 void vt_parser_reset(struct vt_parser *p);

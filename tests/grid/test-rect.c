@@ -347,10 +347,57 @@ static void test_feed_bounded(void)
 	}
 }
 
+/* A line feed (a C0 control, executed inside the parser's ground-state loop, which vt_parser_stop does not break)
+ * at the bottom of DECSLRM margins copies the region's every cell: 4 KiB of them at 1000x1000 took 800 ms in one
+ * bounded feed. grid_feed_bounded feeds them one at a time while such margins are set, from the sequence that sets
+ * them on: a budget of one cell stops after the first line feed, whether the margins were set before the feed or
+ * in it; the rest, fed bounded call after call, leaves the screen of one grid_feed. */
+static void test_feed_bounded_margins(void)
+{
+	static const char head[] = "\033[?69h\033[2;59s\033[40;5H"; /* margins 2..59, the cursor at the bottom */
+	char buf[sizeof(head) - 1 + 4096];
+	memcpy(buf, head, sizeof(head) - 1);
+	memset(buf + sizeof(head) - 1, '\n', 4096);
+	static const char again[] = "\033[r\033[2;59s\033[40;5Hx"; /* margins set again halfway */
+	memcpy(buf + 2000, again, sizeof(again) - 1);
+	for (int in_feed = 0; in_feed < 2; in_feed++) {
+		struct t_term *t = t_new(60, 40, 100), *ref = t_new(60, 40, 100);
+		t_feed(t, "\033#8");
+		t_feed(ref, "\033#8");
+		grid_feed(ref->g, (const uint8_t *)buf, sizeof(buf));
+		size_t off = in_feed ? 0 : sizeof(head) - 1, calls = 0, first = 0;
+		if (!in_feed)
+			grid_feed(t->g, (const uint8_t *)buf, off);
+		while (off < sizeof(buf) && calls++ < 10000) {
+			const size_t n = grid_feed_bounded(t->g, (const uint8_t *)buf + off, sizeof(buf) - off,
+							   grid_work(t->g) + 1);
+			first = calls == 1 ? n : first;
+			CHECK(n > 0, "case %d: a bounded feed fed nothing", in_feed);
+			if (!n)
+				break;
+			off += n;
+		}
+		/* the set-up and one line feed, or one line feed */
+		const size_t at_most = in_feed ? sizeof(head) : 1;
+		CHECK(first <= at_most, "case %d: the first bounded feed fed %zu bytes, want at most %zu", in_feed, first,
+		      at_most);
+		CHECK(calls > 2000, "case %d: %zu calls", in_feed, calls);
+		for (int y = 0; y < 40; y++) {
+			char want[256];
+			snprintf(want, sizeof(want), "%s", t_row(ref, y));
+			CHECK(strcmp(t_row(t, y), want) == 0, "case %d row %d: \"%s\" want \"%s\"", in_feed, y,
+			      t_row(t, y), want);
+		}
+		t_free(t);
+		t_free(ref);
+	}
+}
+
 int main(void)
 {
 	test_work();
 	test_feed_bounded();
+	test_feed_bounded_margins();
 	test_variants();
 	test_variants_hidden();
 	test_cells();
