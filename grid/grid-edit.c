@@ -74,6 +74,17 @@ static void rotate_up(struct grid *g, int y0, int y1, int n)
 		memcpy(&s->ring[i1 + 1 - (size_t)n], tmp, (size_t)n * sizeof(*tmp));
 		return;
 	}
+	const size_t k = (size_t)(y1 - y0 + 1 - n); /* the same as a rotation down by k */
+	if (i0 <= i1 && k <= 16) {
+		/* SD, IL and RI at the top margin (grid__scroll_down: up by the region less the rows that come in):
+		 * one pointer memmove the other way; the three reversals below cost 0.47 us for SD 1 at 212x82,
+		 * 8 us at 1000x1000, more than the rest of the scroll */
+		struct line *tmp[16];
+		memcpy(tmp, &s->ring[i1 + 1 - k], k * sizeof(*tmp));
+		memmove(&s->ring[i0 + k], &s->ring[i0], (i1 - i0 + 1 - k) * sizeof(*tmp));
+		memcpy(&s->ring[i0], tmp, k * sizeof(*tmp));
+		return;
+	}
 	reverse_slots(s, g->rows, (size_t)y0, (size_t)(y0 + n - 1));
 	reverse_slots(s, g->rows, (size_t)(y0 + n), (size_t)y1);
 	reverse_slots(s, g->rows, (size_t)y0, (size_t)y1);

@@ -77,6 +77,9 @@ void grid__set_alt(struct grid *g, bool on, bool clear)
 		grid_select_clear(g);
 	g->scr = want;
 	grid__text_gate(g);
+	/* grid_work: a switch goes through every row (the clear, the gate, the damage), as an ED of the screen
+	 * does: 256 KiB of 1049h/1049l took 7 ms at 212x82 and 70 ms at 1000x1000 uncounted */
+	grid__work(g, (uint64_t)g->rows * (uint64_t)g->cols / 32u);
 	g->view_offset = 0;
 	/* kitty keeps a keyboard-flag stack per screen */
 	int k = on ? 1 : 0;

@@ -44,7 +44,7 @@ static void cursor_report(struct grid *g)
 static void tabs_report(struct grid *g)
 {
 	char buf[GRID_MAX_DIM / 8 * 5 + 64];
-	size_t n = 0;
+	size_t n = 0, stops = 0;
 	const int end = grid__min(g->cols + 1, GRID_MAX_DIM);
 	for (int x = 0; x < end; x++) {
 		if (!g->tabs[x])
@@ -53,7 +53,11 @@ static void tabs_report(struct grid *g)
 		if (n + 8 > sizeof(buf))
 			break;
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%d", n ? "/" : "", x + 1);
+		stops++;
 	}
+	/* grid_work: a stop's number costs about 64 cells of a fill (40 ns): with a stop at every column 5 bytes
+	 * asked for 213 at 212 columns, and 256 KiB of them took 0.4 s (1.5 s at 1000 columns, 650 stops) */
+	grid__work(g, 64u * stops + (uint64_t)end / 8u);
 	grid__reply(g, "\033P2$u%.*s\033\\", (int)n, buf);
 }
 

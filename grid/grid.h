@@ -166,7 +166,8 @@ void grid_feed(struct grid *g, const uint8_t *data, size_t len);
  * DECCARA and DECRARA their rectangle, DECRQCRA four times its rectangle (a checksum costs about four stores a
  * cell), SU, SD, IL and DL an eighth of the rows they blank, any scroll within DECSLRM margins (the line feed,
  * IND and NEL at the bottom margin too) a third of the region,
- * DECIC, DECDC, SL and SR an eighth of the cells they move. Weighed by their measured cost, so that the counter
+ * DECIC, DECDC, SL and SR an eighth of the cells they move, ED and a switch of screens (47, 1047, 1049) a
+ * thirty-second of the screen's cells, DECTABSR 64 per stop it reports. Weighed by their measured cost, so that the counter
  * follows time. Only those: printed text, line feeds and the rest cost at most a few microseconds a sequence
  * (docs/architecture.md, the bounds), bounded by their bytes. A reader that must bound its time per call (the
  * session's read per wake-up) feeds with grid_feed_bounded. */

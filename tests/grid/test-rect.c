@@ -277,6 +277,8 @@ static void test_work(void)
 		{"\033[?69h\033[2;9s\033[4;5H\033E", 10},
 		{"\033[?69h\033[2;9s\033[1;5H\033M", 10}, /* RI at the top: the same rows */
 		{"\033[?69h\033[2;9s\033[2S", 10},          /* SU: counted once */
+		{"\033[2$w", 129},                   /* DECTABSR: 64 per stop (1, 9), a scan of 11 columns / 8 */
+		{"\033[?1049h\033[?1049l\033[?47h", 3}, /* a screen switch: the screen's rows, as ED (40 / 32) */
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct t_term *t = t_new(10, 4, 100);

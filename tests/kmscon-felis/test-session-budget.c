@@ -80,7 +80,7 @@ static unsigned run_flood(const char *then, uint64_t work_budget, uint64_t want_
 	struct ctx c = {0};
 	c.loop = kf_loop_create();
 	struct kf_session_config cfg = {.argv = argv, .cols = cols, .rows = rows, .scrollback = 1000,
-					.work_budget = work_budget};
+					.work_budget = work_budget, .write_queue_max = 4096};
 	struct kf_session_callbacks cb = {.exited = on_exited};
 	struct kf_session *s = NULL;
 	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
@@ -185,6 +185,63 @@ static void test_large_screen_slice(void)
 	rows = 82;
 }
 
+/* A stream of n bytes: head, then rep repeated (cut at a whole one), then "end". */
+static void make_stream(const char *head, const char *rep, size_t n)
+{
+	const size_t hl = strlen(head), rl = strlen(rep);
+	stream = malloc(hl + n + 3);
+	memcpy(stream, head, hl);
+	stream_len = hl;
+	while (stream_len + rl <= hl + n) {
+		memcpy(stream + stream_len, rep, rl);
+		stream_len += rl;
+	}
+	memcpy(stream + stream_len, "end", 3);
+	stream_len += 3;
+}
+
+/* The longest wake-up of a flood through a session (the screen compared as flood_check does). */
+static unsigned flood_gap(const char *what)
+{
+	write_stream();
+	uint64_t work = replay(want, sizeof(want)), stops = 0;
+	unsigned parsed, gap = run_flood("read x", 0, work, got, sizeof(got), &stops, &parsed);
+	printf("%s: parsed in %u ms, longest wake-up %u ms, %llu stopped by the work budget\n", what, parsed, gap,
+	       (unsigned long long)stops);
+	CHECK(strcmp(want, got) == 0);
+	free(stream);
+	return gap;
+}
+
+/* Sequences that did work out of proportion to their bytes without counting it (or counting too little), each
+ * 256 KiB of it against 256 KiB of text at 400x400: SD 1 (the region's rows rotated by three reversals, 3 us at
+ * 400 rows, counted as a row's blanking) ~130 ms a wake-up, DECTABSR with a stop at every column (a number
+ * formatted per stop, 400 a report) ~1 s, the alternate screen in and out (every row gone through, uncounted).
+ * A wake-up of each within three of text's and 5 ms. */
+static void test_uncounted_floods(void)
+{
+	char *hts = malloc(3u * 400 + 4);
+	memcpy(hts, "\033[H", 3);
+	for (int x = 0; x < 400; x++)
+		memcpy(hts + 3 + 3 * x, "\033H ", 3);
+	hts[3 + 3 * 400] = 0;
+	cols = rows = 400;
+	make_stream("", "The quick brown fox jumps over the lazy dog.\r\n", 256u << 10);
+	const unsigned text = flood_gap("text at 400x400");
+	make_stream("\033[H", "\033[T", 256u << 10);
+	const unsigned sd = flood_gap("SD 1 at 400x400");
+	make_stream(hts, "\033[2$w", 256u << 10);
+	const unsigned tabs = flood_gap("DECTABSR with 400 stops at 400x400");
+	make_stream("", "\033[?1049h\033[?1049l", 256u << 10);
+	const unsigned alt = flood_gap("the alternate screen in and out at 400x400");
+	CHECK(sd < 3 * text + 5);
+	CHECK(tabs < 3 * text + 5);
+	CHECK(alt < 3 * text + 5);
+	free(hts);
+	cols = 212;
+	rows = 82;
+}
+
 /* Byte-exactness: rectangles filled over the top half between numbers written on from a saved cursor in the
  * bottom half, so that a byte lost or fed twice anywhere moves every later number; with a small budget the
  * chunks are stopped and held thousands of times, mid-sequence too. */
@@ -265,6 +322,7 @@ int main(void)
 	test_rep_flood_latency();
 	test_margin_index_flood();
 	test_large_screen_slice();
+	test_uncounted_floods();
 	test_held_bytes_exact();
 	test_exit_drain_bounded();
 	return session_tests_end();
