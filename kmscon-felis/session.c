@@ -21,8 +21,10 @@
 
 /* Output left in the master when the child exits is parsed before acting, up to this much and this many
  * wake-ups' work (kf_session_config.work_budget): a grandchild that keeps the slave open and floods must not
- * keep us draining forever (64 MiB of REP took minutes; 256 budgets of 2 Mi cells are 0.3-0.5 s here). */
-#define EXIT_DRAIN_MAX (64u << 20)
+ * keep us draining forever (64 MiB of REP took minutes; 256 budgets of 2 Mi cells are 0.3-0.5 s here). The
+ * child's own last output is what the kernel holds, some tens of KiB: the bytes past that come from a grandchild,
+ * and 64 MiB of a sequence that does no counted work but ~0.1 us a byte (OSC 104) took 7 s here; 4 MiB ~0.5 s. */
+#define EXIT_DRAIN_MAX (4u << 20)
 #define EXIT_DRAIN_BUDGETS 256u
 #define HANGUP_TIMEOUT_MS 500
 /* A wake-up that emptied the PTY after fewer bytes than this found a child writing more slowly than we parse
@@ -206,7 +208,9 @@ static void drop_sources(struct kf_session *s)
 	s->pidfd = NULL;
 }
 
-static void read_output(struct kf_session *s, size_t budget)
+/* Returns pty_read's result: 1 when a budget (bytes or work) ended it with more perhaps to come, 0 at EAGAIN,
+ * -errno (-EIO: the slave is closed); 1 too when the held bytes were not all fed (the master not read). */
+static int read_output(struct kf_session *s, size_t budget)
 {
 	/* The clocks only when profiling (kf_session_config.profile): per wake-up they are two system calls and
 	 * two vDSO reads, which in a TCG guest cost ~15 % of an ascii flood's CPU (docs/benchmarks.md). */
@@ -233,7 +237,7 @@ static void read_output(struct kf_session *s, size_t budget)
 	if (s->feed.held_len) /* back at the next iteration, after its input and frame (r is 1: no pause below) */
 		kf_timer_arm(s->resume, 0, 0);
 	if (!read_now)
-		return; /* the master was not read: its state (hang-up, pause) is as it was */
+		return r; /* the master was not read: its state (hang-up, pause) is as it was */
 	if (r == -EIO || r >= 0) {
 		/* -EIO: every slave fd is closed, but that need not be the end: the child can open its terminal
 		 * again (login(1) closes its descriptors and calls vhangup() before it opens the terminal again to
@@ -251,12 +255,12 @@ static void read_output(struct kf_session *s, size_t budget)
 			update_events(s);
 		}
 		if (r == -EIO)
-			return;
+			return r;
 	} else if (r != -EINTR) {
 		log_warn("reading the PTY: %s", strerror(-r));
 		kf_source_remove(s->master);
 		s->master = NULL;
-		return;
+		return r;
 	}
 	/* Drained after a few bytes: pause (or keep pausing) while the child trickles; anything else (the
 	 * budget ran out, or nothing came) watches the master again. */
@@ -269,6 +273,7 @@ static void read_output(struct kf_session *s, size_t budget)
 		s->paused = pause;
 		update_events(s);
 	}
+	return r;
 }
 
 int kf_session_parse_read_pause(const char *s, uint64_t *ns)
@@ -344,13 +349,14 @@ static void child_exited(struct kf_session *s, int status)
 	 * else, so that its last lines are on the screen. */
 	const uint64_t budget = s->feed.budget;
 	s->feed.budget = budget * EXIT_DRAIN_BUDGETS;
-	if (s->master)
-		read_output(s, EXIT_DRAIN_MAX);
+	/* 1: a bound (work or bytes) ended the drain, the master perhaps not empty; 0: emptied; -EIO: closed */
+	const int r = s->master ? read_output(s, EXIT_DRAIN_MAX) : 0;
 	s->feed.budget = budget;
 	/* What that left (held, or still in the master) is dropped, said, and not fed to the next login's screen */
-	if (s->feed.held_len || kf_feed_spent(&s->feed)) {
-		log_notice("the program exited; its output was cut after %u wake-ups' work (%zu bytes held, and what "
-			   "the terminal still had, dropped)", EXIT_DRAIN_BUDGETS, s->feed.held_len);
+	if (r == 1 || s->feed.held_len) {
+		log_notice("the program exited; its output was cut after %u wake-ups' work or %u MiB (%zu bytes held, "
+			   "and what the terminal still had, dropped)", EXIT_DRAIN_BUDGETS, EXIT_DRAIN_MAX >> 20,
+			   s->feed.held_len);
 		s->feed.held_len = 0;
 		s->exit_drops++;
 	}

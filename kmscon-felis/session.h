@@ -161,7 +161,7 @@ struct kf_session_stats {
 	uint64_t read_ns, parse_ns;
 	uint64_t read_cpu_ns, parse_cpu_ns, read_sys_cpu_ns;
 	uint64_t work_stops;    /* wake-ups that the work budget ended (kf_session_config.work_budget) */
-	uint64_t exit_drops;    /* child exits whose drain of the master the work bound cut (output dropped) */
+	uint64_t exit_drops;    /* child exits whose drain of the master a bound (work or bytes) cut (output dropped) */
 };
 void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st);
 
