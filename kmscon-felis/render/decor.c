@@ -284,11 +284,16 @@ void kf_paint_marks(struct kf_render *r, struct kf_strip *o, int x, const uint32
 		if (g->kind == KF_GLYPH_ALPHA && g->y1 <= r->font->baseline && g->y0 < g->y1) {
 			uint32_t plain = above ? 0 : kf_compose_base(cps[0]);
 			if (plain) { /* the composite's accent: its ink above the plain letter's */
+				/* Each look-up may evict the glyph the one before it returned (a full cache whose
+				 * clock hand is on its entry): c's ink is read before b is looked up, and g is
+				 * looked up again after b (a hit, unless b's insertion took its entry; the
+				 * letter was then drawn in the mark's place). */
 				const struct kf_glyph *c = kf_render_glyph(r, cps[0], style, cells);
+				int c_y0 = c->kind == KF_GLYPH_ALPHA ? c->y0 : INT_MAX;
 				const struct kf_glyph *b = kf_render_glyph(r, plain, style, cells);
-				if (!b->missing && c->kind == KF_GLYPH_ALPHA &&
-				    b->kind == KF_GLYPH_ALPHA && c->y0 < b->y0)
-					top = c->y0;
+				if (!b->missing && b->kind == KF_GLYPH_ALPHA && c_y0 < b->y0)
+					top = c_y0;
+				g = kf_render_glyph(r, cps[i], style, cells);
 			}
 			above = true;
 			if (top != INT_MAX && g->y1 + 1 > top)

@@ -8,6 +8,7 @@
 #include "kmscon-felis/render/render-internal.h"
 #include "check.h"
 #include "screen.h"
+#include "shot.h"
 
 /* Underlined ASCII in a few colours and styles: every cell is composed (glyph and underline) at
  * every paint. */
@@ -143,8 +144,50 @@ static void test_against_fresh(enum kf_render_engine engine)
 	kf_render_destroy(r);
 }
 
+/* A mark over a composite (á + U+0308) is drawn after two more look-ups (kf_paint_marks: the composite and
+ * its plain letter, to stack the mark above the accent): with the glyph cache full and its clock hand on the
+ * mark's entry, the plain letter's insertion evicted the mark and reused its entry, and the letter 'a' was
+ * drawn over á where the diaeresis belonged. */
+static void test_mark_evicted(void)
+{
+	struct kf_render_config cfg = {.font_name = "DejaVu Sans Mono", .font_size = 20, .cache_glyphs = 64};
+	struct kf_render *r, *f;
+	if (kf_render_create(&cfg, &r))
+		return;
+	if (kf_render_get_engine(r) != KF_RENDER_ENGINE_FREETYPE) {
+		printf("SKIP mark evicted: no DejaVu Sans Mono\n");
+		kf_render_destroy(r);
+		return;
+	}
+	CHECK(kf_render_create(&cfg, &f) == 0);
+	/* a full cache, every entry just used, the hand at entry 0: the mark's */
+	kf_render_glyph(r, 0x308, 0, 1);
+	for (uint32_t cp = 0x2801; cp < 0x2801 + 62; cp++)
+		kf_render_glyph(r, cp, 0, 1);
+	kf_render_glyph(r, 0xe1, 0, 1);
+	struct kf_render_stats st;
+	kf_render_get_stats(r, &st);
+	CHECK(st.glyphs == 64 && st.capacity == 64 && st.evictions == 0);
+	struct grid *g = grid_create(&(struct grid_config){.cols = 2, .rows = 1}, NULL, NULL);
+	static const char text[] = "\x1b[?25l\xc3\xa1\xcc\x88"; /* á + U+0308, the cursor hidden */
+	grid_feed(g, (const uint8_t *)text, sizeof(text) - 1);
+	struct shot a = shot_of_grid(r, g), b = shot_of_grid(f, g);
+	size_t diff = 0;
+	for (size_t i = 0; a.w == b.w && a.h == b.h && i < (size_t)a.w * a.h; i++)
+		diff += a.px[i] != b.px[i];
+	CHECK(a.w == b.w && a.h == b.h && diff == 0);
+	if (diff)
+		printf("mark evicted: %zu pixels differ from a new renderer's\n", diff);
+	free(a.px);
+	free(b.px);
+	grid_destroy(g);
+	kf_render_destroy(f);
+	kf_render_destroy(r);
+}
+
 int main(void)
 {
+	test_mark_evicted();
 	test_evicted();
 	test_no_lookup();
 	test_against_fresh(KF_RENDER_ENGINE_BUILTIN);
