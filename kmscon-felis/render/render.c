@@ -49,6 +49,11 @@ static void update_metrics(struct kf_render *r)
 	r->ul_double[1] = y + 2 * t + t > r->cell_h ? r->ul_pos : y + 2 * t;
 }
 
+/* At least this many glyphs are kept whatever their size. A glyph is used before the next is looked up (a
+ * cell's, then its marks'), so one would do; a few spare the cells of a huge font re-rasterising their
+ * neighbours. The cap was 64: at font size 512 and zoom x2 (cells of 617x1194 pixels) that held 277 MiB. */
+#define CACHE_MIN_GLYPHS 4
+
 /* Every glyph slot may hold a wide colour glyph (2 cells x 4 bytes per pixel). */
 static int make_cache(struct render_priv *p)
 {
@@ -56,8 +61,8 @@ static int make_cache(struct render_priv *p)
 	size_t per = (size_t)2 * r->cell_w * r->cell_h * 4, cap = CACHE_BUDGET / (per ? per : 1);
 	if (cap > p->cache_glyphs)
 		cap = p->cache_glyphs;
-	if (cap < 64)
-		cap = 64;
+	if (cap < CACHE_MIN_GLYPHS)
+		cap = CACHE_MIN_GLYPHS;
 	struct kf_cache *c;
 	int ret = kf_cache_create(cap, &c);
 	if (ret)
@@ -110,8 +115,10 @@ void kf_render_prepare_fonts(struct kf_render *r)
 	/* Printable ASCII in the regular and bold styles, the glyphs nearly every output starts with:
 	 * rasterised now, while nothing waits, rather than during the first screens of output (with
 	 * FreeType's hinting that is about 40 000 instructions a glyph, and far more where the CPU is
-	 * emulated). */
-	for (unsigned style = 0; style <= KF_GLYPH_BOLD; style += KF_GLYPH_BOLD)
+	 * emulated). Not when the cache holds fewer (a huge font): they would evict each other. */
+	struct kf_render_stats st;
+	kf_cache_stats(r->cache, &st);
+	for (unsigned style = 0; st.capacity >= 2 * (0x7f - 0x21) && style <= KF_GLYPH_BOLD; style += KF_GLYPH_BOLD)
 		for (uint32_t cp = 0x21; cp < 0x7f; cp++)
 			kf_render_glyph(r, cp, style, 1);
 }
