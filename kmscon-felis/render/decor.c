@@ -152,12 +152,14 @@ void kf_paint_cursor(struct kf_render *r, const struct kf_render_source *s, stru
 		   int w, uint32_t c)
 {
 	int t = r->line_thick < 1 ? 1 : r->line_thick;
+	/* two lines thick, within the cell (a cell one pixel wide or high: a font with absurd metrics) */
+	int th = 2 * t < r->cell_h ? 2 * t : r->cell_h, tw = 2 * t < w ? 2 * t : w;
 	switch (s->cursor.shape) {
 	case GRID_CURSOR_UNDERLINE:
-		kf_paint_fill_rect(o, x, r->cell_h - 2 * t, w, 2 * t, c);
+		kf_paint_fill_rect(o, x, r->cell_h - th, w, th, c);
 		break;
 	case GRID_CURSOR_BAR:
-		kf_paint_fill_rect(o, x, 0, 2 * t, r->cell_h, c);
+		kf_paint_fill_rect(o, x, 0, tw, r->cell_h, c);
 		break;
 	default:
 		break;

@@ -31,10 +31,17 @@ static void update_metrics(struct kf_render *r)
 	r->cell_h = r->font->cell_h * s;
 	r->ul_pos = r->font->ul_pos * s;
 	r->ul_thick = r->font->ul_thick * s;
+	/* A font's underline is a few per cent of its size; one whose post table says otherwise (thickness
+	 * 32767 units: 256 pixels in a 19-pixel cell) had every line and the underline cursor painted far
+	 * outside the cell, over other rows and past the target's first row. */
+	if (r->ul_thick > r->cell_h / 4)
+		r->ul_thick = r->cell_h / 4;
 	if (r->ul_thick < 1)
 		r->ul_thick = 1;
 	if (r->ul_pos + r->ul_thick > r->cell_h)
 		r->ul_pos = r->cell_h - r->ul_thick;
+	if (r->ul_pos < 0)
+		r->ul_pos = 0;
 	r->line_thick = r->ul_thick;
 	/* The double underline: the underline and one two lines lower. Where the cell ends before
 	 * that (the bitmap fonts' 16 rows), the pair sits at the cell's bottom if the rows below
