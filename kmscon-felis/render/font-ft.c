@@ -51,6 +51,12 @@ struct ft_font {
 	bool sort_pending; /* the fallback list is not sorted yet */
 	FcFontSet *sorted; /* fallback candidates, or NULL */
 	FcCharSet *coverage; /* union of the candidates' characters (NULL: unknown) */
+	/* per candidate of sorted: its characters (NULL: none known) and whether it is a colour font, read from its
+	 * pattern once (find_fallback looks at them in order for each character the styles lack) */
+	struct fb_cand {
+		FcCharSet *cs; /* the pattern's, not owned */
+		bool color;
+	} *cand;
 	struct {
 		FcPattern *pat; /* from sorted, not owned */
 		FT_Face ft;
@@ -285,6 +291,14 @@ static void sort_fallbacks(struct ft_font *f)
 	FcDefaultSubstitute(sp);
 	f->sorted = FcFontSort(NULL, sp, FcTrue, &f->coverage, &res);
 	FcPatternDestroy(sp);
+	if (f->sorted && f->sorted->nfont > 0 && (f->cand = calloc((size_t)f->sorted->nfont, sizeof(*f->cand))))
+		for (int i = 0; i < f->sorted->nfont; i++) {
+			FcBool color = FcFalse;
+			if (FcPatternGetCharSet(f->sorted->fonts[i], FC_CHARSET, 0, &f->cand[i].cs) != FcResultMatch)
+				f->cand[i].cs = NULL;
+			FcPatternGetBool(f->sorted->fonts[i], FC_COLOR, 0, &color);
+			f->cand[i].color = color;
+		}
 	kf_log_phase("fallback fonts sorted");
 }
 
@@ -305,8 +319,27 @@ static bool wants_color(uint32_t cp)
 /* Which fallbacks find_fallback() looks at. */
 enum fb_want { FB_ANY, FB_COLOR, FB_MONO };
 
-/* Looks through the fallbacks, opening sorted candidates lazily; want restricts to colour fonts or to
- * the others. */
+/* The face of fallback candidate p (of f->sorted), opened on its first use (NULL when it does not open: remembered
+ * as such, not retried; NULL too once MAX_FALLBACK are open). */
+static FT_Face fallback_face(struct ft_font *f, FcPattern *p)
+{
+	for (int j = 0; j < f->nfb; j++)
+		if (f->fb[j].pat == p)
+			return f->fb[j].ft;
+	FcChar8 *file;
+	int index = 0;
+	if (f->nfb >= MAX_FALLBACK || FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
+		return NULL;
+	FcPatternGetInteger(p, FC_INDEX, 0, &index);
+	f->fb[f->nfb].pat = p;
+	f->fb[f->nfb].ft = open_face(f, (const char *)file, index);
+	return f->fb[f->nfb++].ft;
+}
+
+/* Looks through the fallbacks in fontconfig's order, opening candidates lazily; want restricts to colour fonts or to
+ * the others. In that order whatever is open already: the faces opened first were once looked at first, and a
+ * character came from whichever earlier characters had happened to open (U+065A in italic from DejaVu Sans, not
+ * from DejaVu Sans Mono, once U+01C4 had opened DejaVu Sans): its look depended on what the screen showed before. */
 static FT_Face find_fallback(struct ft_font *f, uint32_t cp, enum fb_want want)
 {
 	if (f->sort_pending)
@@ -314,37 +347,13 @@ static FT_Face find_fallback(struct ft_font *f, uint32_t cp, enum fb_want want)
 	/* No candidate has it (CJK text without a CJK font: thousands of distinct characters, each
 	 * looked up again whenever the glyph cache evicted it): one lookup instead of a pass over
 	 * every candidate. */
-	if (f->coverage && !FcCharSetHasChar(f->coverage, cp))
+	if (!f->cand || (f->coverage && !FcCharSetHasChar(f->coverage, cp)))
 		return NULL;
-	for (int i = 0; i < f->nfb; i++)
-		if (f->fb[i].ft && (want == FB_ANY || !!FT_HAS_COLOR(f->fb[i].ft) == (want == FB_COLOR)) &&
-		    FT_Get_Char_Index(f->fb[i].ft, cp))
-			return f->fb[i].ft;
-	if (!f->sorted)
-		return NULL;
-	for (int i = 0; i < f->sorted->nfont && f->nfb < MAX_FALLBACK; i++) {
-		FcPattern *p = f->sorted->fonts[i];
-		FcCharSet *cs;
-		FcChar8 *file;
-		FcBool color = FcFalse;
-		int index = 0;
-		if (FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch ||
-		    !FcCharSetHasChar(cs, cp))
+	for (int i = 0; i < f->sorted->nfont; i++) {
+		const struct fb_cand *c = &f->cand[i];
+		if (!c->cs || (want != FB_ANY && c->color != (want == FB_COLOR)) || !FcCharSetHasChar(c->cs, cp))
 			continue;
-		FcPatternGetBool(p, FC_COLOR, 0, &color);
-		if (want != FB_ANY && !!color != (want == FB_COLOR))
-			continue;
-		bool seen = false;
-		for (int j = 0; j < f->nfb; j++)
-			seen |= f->fb[j].pat == p;
-		if (seen || FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
-			continue;
-		FcPatternGetInteger(p, FC_INDEX, 0, &index);
-		FT_Face face = open_face(f, (const char *)file, index);
-		f->fb[f->nfb].pat = p;
-		f->fb[f->nfb].ft =
-		    face; /* a face that fails to open is remembered as NULL, not retried */
-		f->nfb++;
+		FT_Face face = fallback_face(f, f->sorted->fonts[i]);
 		if (face && FT_Get_Char_Index(face, cp))
 			return face;
 	}
@@ -668,6 +677,7 @@ static void ft_destroy(struct kf_font *base)
 			FT_Done_Face(f->fb[i].ft);
 	if (f->sorted)
 		FcFontSetDestroy(f->sorted);
+	free(f->cand);
 	if (f->coverage)
 		FcCharSetDestroy(f->coverage);
 	if (f->lib)

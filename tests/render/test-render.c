@@ -697,8 +697,44 @@ static void test_formats(void)
 	kf_render_destroy(r);
 }
 
+/* A character the style's face lacks is drawn from the first fallback in fontconfig's order that has it, whatever
+ * came before: U+065A in italic (DejaVu Sans Mono Oblique lacks it) is DejaVu Sans Mono's, slanted; once U+01C4
+ * (in none of the Mono faces) had opened DejaVu Sans, U+065A came from that proportional face instead, for as long
+ * as the renderer lived, and a glyph evicted and drawn again could change its look. */
+static void test_fallback_order(void)
+{
+	struct kf_render_config cfg = {.font_name = "DejaVu Sans Mono", .font_size = 16};
+	struct kf_render *a, *b;
+	if (kf_render_create(&cfg, &a))
+		return;
+	if (kf_render_get_engine(a) != KF_RENDER_ENGINE_FREETYPE || kf_render_create(&cfg, &b)) {
+		printf("SKIP fallback order: no DejaVu Sans Mono\n");
+		kf_render_destroy(a);
+		return;
+	}
+	static const struct {
+		uint32_t first, cp;
+		unsigned style;
+	} cases[] = {{0x1c4, 0x65a, KF_GLYPH_ITALIC}, {0x1c4, 0x65a, KF_GLYPH_ITALIC | KF_GLYPH_BOLD}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct kf_glyph *ga = kf_render_glyph(a, cases[i].cp, cases[i].style, 1);
+		kf_render_glyph(b, cases[i].first, 0, 1);
+		const struct kf_glyph *gb = kf_render_glyph(b, cases[i].cp, cases[i].style, 1);
+		long ink_a = alpha_ink(ga->data, (size_t)ga->w * ga->h), ink_b = alpha_ink(gb->data, (size_t)gb->w * gb->h);
+		bool same = ga->kind == gb->kind && !ga->missing && !gb->missing && ga->w == gb->w && ga->h == gb->h &&
+			    !memcmp(ga->data, gb->data, (size_t)ga->w * ga->h);
+		CHECK(same);
+		if (!same)
+			printf("U+%04X style %u after U+%04X: ink %ld, %ld in a new renderer\n", (unsigned)cases[i].cp,
+			       cases[i].style, (unsigned)cases[i].first, ink_b, ink_a);
+	}
+	kf_render_destroy(a);
+	kf_render_destroy(b);
+}
+
 int main(void)
 {
+	test_fallback_order();
 	test_box_joins();
 	test_box_double_single();
 	test_box_arcs();
