@@ -4,7 +4,12 @@
  * every attribute and colour form, cursor movement, erase/insert/delete, scroll regions, DECSCUSR,
  * DECSCNM, the alternate screen) are fed to a grid in chunks. After every chunk the frame loop's
  * sequence runs: kf_render_collect_damage, grid_damage_clear, kf_render_paint of that damage into a
- * persistent buffer; the buffer must equal a full repaint of the same grid, pixel for pixel.
+ * persistent buffer; the buffer must equal a full repaint of the same grid, pixel for pixel. Between
+ * chunks the blink phase, the mouse pointer, the visual bell and the notice change now and then, and the
+ * target is a few pixels larger than the cells (margins). Every 97 steps the full repaint is compared with a
+ * new renderer's too (in the same blink, pointer and bell state): what the long-lived renderer keeps (glyph
+ * and pre-composed cell caches, open fallback faces) must not change what it draws. With the built-in font
+ * and with FreeType (DejaVu Sans Mono and its fallbacks).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +85,23 @@ static const char *const pieces[] = {
     "\x1b[20C",
     "\x1b[B",
     "\x1b[D",
+    "\x1b]4;1;rgb:ff/00/ff\x07",
+    "\x1b]104\x07",
+    "\x1b]10;rgb:10/20/30\x07",
+    "\x1b]11;rgb:ee/ee/ee\x07",
+    "\x1b]12;rgb:00/ff/00\x07",
+    "\x1b]110\x07\x1b]111\x07\x1b]112\x07",
+    "\x1b[6 q",
+    "\x1b[3 q",
+    "\x1b[0 q",
+    "\x1b[?12h",
+    "\x1b]8;;http://x\x07link\x1b]8;;\x07",
+    "\xef\xbc\xa1\xef\xbc\xa2",
+    "\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x92\xbb",
+    "a\xcc\x88\xcc\x81",
+    "\xc7\x84",
+    "\xd8\xa8\xd9\x9a",
+    "\x1b[3m",
 };
 
 /* --palette applies to a grid's colours, and OSC 4/11 from the child override single entries. */
@@ -119,28 +141,61 @@ static int palette_test(void)
 	return fails;
 }
 
-int main(void)
+/* What a renderer is told between frames besides the grid (kf_render_set_*). */
+struct extras {
+	bool blink, flash, pointer;
+	int px, py;
+};
+
+/* Pixels in which a new renderer's full repaint of src in state x differs from full (w x h). */
+static size_t fresh_diff(const struct kf_render_config *cfg, const struct kf_render_source *src,
+			 const struct extras *x, const uint32_t *full, int w, int h)
 {
-	if (palette_test())
-		return 1;
+	struct kf_render *f;
+	uint32_t *px = calloc((size_t)w * h, 4);
+	if (!px || kf_render_create(cfg, &f)) {
+		free(px);
+		return (size_t)w * h;
+	}
+	kf_render_set_blink(f, x->blink);
+	kf_render_set_flash(f, x->flash);
+	kf_render_set_pointer(f, x->pointer, x->px, x->py);
+	struct kf_render_target t = {px, w, h, w * 4, KF_RENDER_XRGB8888};
+	kf_render_paint_full(f, src, &t, NULL, 0);
+	size_t n = 0;
+	for (size_t i = 0; i < (size_t)w * h; i++)
+		n += px[i] != full[i];
+	free(px);
+	kf_render_destroy(f);
+	return n;
+}
+
+static int run(enum kf_render_engine engine, int steps)
+{
 	struct kf_render *r;
-	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
+	struct kf_render_config cfg = {.engine = engine, .font_name = "DejaVu Sans Mono"};
 	if (kf_render_create(&cfg, &r))
 		return 1;
+	if (kf_render_get_engine(r) != engine) {
+		printf("SKIP engine %d: no DejaVu Sans Mono\n", (int)engine);
+		kf_render_destroy(r);
+		return 0;
+	}
 	struct grid_config gc = {.cols = 31, .rows = 11, .scrollback = 100};
 	struct grid *g = grid_create(&gc, NULL, NULL);
 	if (!g)
 		return 1;
 	int cw, ch;
 	kf_render_cell_size(r, &cw, &ch);
-	int w = gc.cols * cw, h = gc.rows * ch;
+	int w = gc.cols * cw + 5, h = gc.rows * ch + 3;
 	uint32_t *inc = calloc((size_t)w * h, 4), *full = calloc((size_t)w * h, 4);
 	struct kf_render_target ti = {inc, w, h, w * 4, KF_RENDER_XRGB8888},
 				tf = {full, w, h, w * 4, KF_RENDER_XRGB8888};
 	struct kf_render_damage d;
 	kf_render_damage_init(&d, gc.cols, gc.rows);
 	struct kf_render_source src;
-	int mismatches = 0, steps = 20000;
+	struct extras x = {.blink = true};
+	int mismatches = 0, fresh = 0;
 	uint8_t buf[512];
 	for (int step = 0; step < steps; step++) {
 		size_t n = 0;
@@ -160,47 +215,75 @@ int main(void)
 		}
 		grid_feed(g, buf, n);
 		if (rnd(50) == 0)
-			kf_render_set_blink(r, rnd(2));
+			kf_render_set_blink(r, x.blink = rnd(2));
+		if (rnd(60) == 0)
+			kf_render_set_flash(r, x.flash = rnd(2));
+		if (rnd(30) == 0) {
+			x.pointer = rnd(2);
+			x.px = (int)rnd((uint32_t)w + 20) - 10;
+			x.py = (int)rnd((uint32_t)h + 20) - 10;
+			kf_render_set_pointer(r, x.pointer, x.px, x.py);
+		}
+		/* (not compared with a new renderer: the notice's row is placed when it comes) */
+		if (rnd(40) == 0)
+			kf_render_set_notice(r, rnd(2) ? "" : rnd(2) ? "a notice" : "another, longer notice");
 		kf_render_source_from_grid(&src, g);
 		kf_render_damage_clear(&d);
 		kf_render_collect_damage(r, &src, &d);
 		grid_damage_clear(g);
 		kf_render_paint(r, &src, &d, &ti, NULL, 0);
 		kf_render_paint_full(r, &src, &tf, NULL, 0);
+		if (step % 97 == 0) {
+			kf_render_set_notice(r, "");
+			kf_render_paint_full(r, &src, &tf, NULL, 0);
+			size_t nd = fresh_diff(&cfg, &src, &x, full, w, h);
+			if (nd && !fresh++)
+				printf("FAIL: engine %d, step %d: %zu pixels differ from a new renderer's full repaint\n",
+				       (int)engine, step, nd);
+			kf_render_damage_clear(&d);
+			kf_render_collect_damage(r, &src, &d);
+			kf_render_paint(r, &src, &d, &ti, NULL, 0);
+		}
 		if (memcmp(inc, full, (size_t)w * h * 4)) {
 			if (!mismatches) {
-				printf("FAIL: step %d: damage-only painting differs from a full "
+				printf("FAIL: engine %d, step %d: damage-only painting differs from a full "
 				       "repaint\n",
-				       step);
+				       (int)engine, step);
 				for (int y = 0; y < gc.rows; y++)
-					for (int x = 0; x < gc.cols; x++) {
+					for (int xx = 0; xx < gc.cols; xx++) {
 						bool diff = false;
 						for (int j = 0; j < ch && !diff; j++)
 							for (int i = 0; i < cw && !diff; i++)
-								diff = inc[(y * ch + j) * w +
-									   x * cw + i] !=
-								       full[(y * ch + j) * w +
-									    x * cw + i];
+								diff = inc[(y * ch + j) * w + xx * cw + i] !=
+								       full[(y * ch + j) * w + xx * cw + i];
 						if (diff)
-							printf("  cell %d,%d differs (damage of "
-							       "the row: %d..%d)\n",
-							       x, y, d.x0[y], d.x1[y]);
+							printf("  cell %d,%d differs (damage of the row: %d..%d)\n", xx, y,
+							       d.x0[y], d.x1[y]);
 					}
 				printf("  input:");
 				for (size_t i = 0; i < n; i++)
-					printf(buf[i] >= 0x20 && buf[i] < 0x7f ? "%c" : "\\x%02x",
-					       buf[i]);
+					printf(buf[i] >= 0x20 && buf[i] < 0x7f ? "%c" : "\\x%02x", buf[i]);
 				printf("\n");
 			}
 			mismatches++;
 			memcpy(inc, full, (size_t)w * h * 4);
 		}
 	}
-	printf("%s: %d steps, %d mismatches\n", mismatches ? "FAIL" : "ok", steps, mismatches);
+	printf("%s: engine %d, %d steps, %d mismatches, %d differences from a new renderer\n",
+	       mismatches || fresh ? "FAIL" : "ok", (int)engine, steps, mismatches, fresh);
 	kf_render_damage_finish(&d);
 	free(inc);
 	free(full);
 	grid_destroy(g);
 	kf_render_destroy(r);
-	return mismatches ? 1 : 0;
+	return mismatches || fresh;
+}
+
+int main(void)
+{
+	if (palette_test())
+		return 1;
+	int fails = run(KF_RENDER_ENGINE_BUILTIN, 20000);
+	fails += run(KF_RENDER_ENGINE_FREETYPE, 20000);
+	return fails ? 1 : 0;
 }
