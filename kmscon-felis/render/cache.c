@@ -206,8 +206,6 @@ void kf_render_cells_finish(struct kf_render *r)
  * may differ) only empties the slots. */
 bool kf_render_cells_ready(struct kf_render *r)
 {
-	/* called when the slots may be reset (a new epoch or cell size): paint_hits' ASCII cells go */
-	kf_cells_changed(r);
 	if (r->cells.cell_w == r->cell_w && r->cells.cell_h == r->cell_h) {
 		if (r->cells.epoch != r->epoch && r->cells.bits)
 			memset(r->cells.tags, 0, ((size_t)1 << r->cells.bits) * sizeof(*r->cells.tags));

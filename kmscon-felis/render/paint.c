@@ -33,8 +33,6 @@ struct look {
 	unsigned glyph_style;
 	bool hide_glyph;
 };
-_Static_assert(offsetof(struct look, bg) == 4 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
-	       "paint_hits reads fg | bg << 32 as one word");
 
 
 static uint32_t color(const uint32_t *pal, uint32_t c, uint32_t dflt)
@@ -303,79 +301,25 @@ static bool cells_ready(struct kf_render *r)
 	return kf_render_cells_ready(r);
 }
 
-/* One row of n pixels (a constant at each use) copied through general registers, 8 bytes a move.
- * Under QEMU's TCG (7.2, the guest's) a 16-byte load into a vector register costs about ten times
- * two 8-byte loads into general ones (qemu-x86_64 -cpu max: 4.9 ns against 1.0 ns a 16 bytes), so a
- * screen of cells copied by memcpy, which GCC makes vector moves, took about twice as long as this
- * (docs/benchmarks.md, issue 5 session 52); on hardware both are the same stores. The empty asm keeps
- * GCC from merging the moves back into vector ones. */
-static inline __attribute__((always_inline)) void copy_px(uint32_t *dst, const uint32_t *src, const int n)
-{
-	int i = 0;
-	for (; i + 2 <= n; i += 2) {
-		uint64_t v;
-		memcpy(&v, src + i, 8);
-		__asm__("" : "+r"(v));
-		memcpy(dst + i, &v, 8);
-	}
-	if (i < n)
-		dst[i] = src[i];
-}
-
-/* Copies h rows of a pre-composed cell n pixels wide (packed: rows n apart; n a constant at each
- * use) to dst (rows pitch apart), four rows a step, then two and one as h asks: under TCG every back
- * edge of a loop and every conditional branch ends a translated block, and one row a step made a
- * cell of 19 rows 19 blocks, each with the loop's own four instructions. */
-static inline __attribute__((always_inline)) void copy_rows(uint32_t *dst, size_t pitch,
-							     const uint32_t *src, int h, const int n)
-{
-	/* h's parts computed here, not hoisted to paint_hits' entry: most of its calls in
-	 * escape-heavy text end at their first cell, and paid for the constants of every width */
-	__asm__ volatile("" : "+r"(h));
-	const uint32_t *const end4 = src + (ptrdiff_t)(h & ~3) * n;
-	/* dst steps a row at a time: rows 2 and 3 pitches on would take registers of their own */
-	for (; src < end4; src += 4 * n) {
-		copy_px(dst, src, n);
-		dst += pitch;
-		copy_px(dst, src + n, n);
-		dst += pitch;
-		copy_px(dst, src + 2 * n, n);
-		dst += pitch;
-		copy_px(dst, src + 3 * n, n);
-		dst += pitch;
-	}
-	if (h & 2) {
-		copy_px(dst, src, n);
-		dst += pitch;
-		copy_px(dst, src + n, n);
-		dst += pitch;
-		src += 2 * n;
-	}
-	if (h & 1)
-		copy_px(dst, src, n);
-}
-
 /* Copies a pre-composed cell (w x h, packed) to dst. A row is a few dozen bytes: a memcpy call per
- * row costs more than the copy, so the usual widths get copies of constant size (a few moves of
- * general registers, copy_px). The console's usual width (10: DejaVu Sans Mono at 16 px) is tested
- * before the switch, whose jump table QEMU's TCG runs as a look-up of the next block (~70 host
- * instructions), and the rows end where src reaches end (cmp, jb: inline there; a count's entry
- * test, test and jle, is a helper call computing all the flags; docs/benchmarks.md, issue 5 session
- * 43). */
+ * row costs more than the copy, so the usual widths get copies of constant size (a few moves). The
+ * console's usual width (10: DejaVu Sans Mono at 16 px) is tested before the switch, whose jump table
+ * QEMU's TCG runs as a look-up of the next block (~70 host instructions), and the rows end where src
+ * reaches end (cmp, jb: inline there; a count's entry test, test and jle, is a helper call computing
+ * all the flags; docs/benchmarks.md, issue 5 session 43). */
 __attribute__((noinline)) static void copy_cell(uint32_t *dst, size_t pitch, const uint32_t *src, int w,
 						int h)
 {
 	const uint32_t *const end = src + (ptrdiff_t)h * w;
 #define COPY_ROWS(n)                                                                               \
 	for (; src < end; dst += pitch, src += n)                                                  \
-		copy_px(dst, src, n);                                                              \
+		memcpy(dst, src, n * 4);                                                           \
 	return;
 #define COPY_W(n)                                                                                  \
 	case n:                                                                                    \
 		COPY_ROWS(n)
 	if (w == 10) {
-		copy_rows(dst, pitch, src, h, 10);
-		return;
+		COPY_ROWS(10)
 	}
 	switch (w) {
 		COPY_W(6) COPY_W(7) COPY_W(8) COPY_W(9) COPY_W(11) COPY_W(12) COPY_W(13)
@@ -455,7 +399,6 @@ __attribute__((noinline)) static const uint32_t *cell_pixels(struct kf_render *r
 		struct kf_strip o = {px, (size_t)w};
 		compose(r, &o, 0, w, r->cell_h, g, fg, bg);
 		r->cells.tags[i] = (struct kf_cell_tag){key, fg, bg};
-		kf_cells_changed(r); /* the slot held another cell, which paint_hits may have kept */
 		return px;
 	}
 }
@@ -600,24 +543,16 @@ static inline bool same_cell(const struct grid_cell *a, const struct grid_cell *
 /* Paints cells x, x + 1, ... of row while each is a one-cell glyph or lone blank of style (not
  * selected: sel false) in the plain look l whose pre-composed cell is there: the pixels
  * paint_cell would copy. Returns the first cell it did not paint (x when none). The common cell
- * of a screen of text, in a loop that makes no call (but copy_cell's, for cells neither 8 nor 10
- * pixels wide) and no indirect jump, in one function of at most 2 KiB aligned to 2 KiB (never
- * across a 4 KiB page): under an emulator (TCG) a return, an indirect jump (a switch's table) and a
- * jump to another 4 KiB code page each cost a look-up of the next translated block, several times
- * the cost of copying the cell. An ASCII cell's pixels come from ascii_cells when it holds them in
- * this look, else from the slots' hash (cell_hit), and are copied by general registers (copy_rows). */
+ * of a screen of text, in a loop that makes no call and no indirect jump, in one function of at
+ * most 2 KiB aligned to 2 KiB (never across a 4 KiB page): under an emulator (TCG) a return, an
+ * indirect jump (a switch's table) and a jump to another 4 KiB code page each cost a look-up of
+ * the next translated block, several times the cost of copying the cell. */
 __attribute__((noinline, aligned(2048))) static int
 paint_hits(struct kf_render *r, const struct grid_cell *row, struct kf_strip *o, int x, int x0,
 	   int x1, int cur_x, uint16_t style, bool sel, const struct look *l)
 {
 	const int cw = r->cell_w, ch = r->cell_h;
 	const size_t pitch = o->pitch;
-	__typeof__(r->ascii_cells) *const a = &r->ascii_cells;
-	uint64_t colors; /* fg | bg << 32 */
-	memcpy(&colors, &l->fg, 8);
-	const uint64_t tag = r->cells.gen | (uint64_t)(l->glyph_style & 15) << 32 | (uint64_t)1 << 62 |
-			     (uint64_t)l->hide_glyph << 63;
-	uint64_t kept = 0; /* cells found in ascii_cells: hits, counted once at the end */
 	for (; x < x1 && x != cur_x; x++) {
 		const struct grid_cell *c = &row[x];
 		if (c->width != 1 || c->style != style || !!(c->flags & GRID_CELL_SELECTED) != sel ||
@@ -629,33 +564,25 @@ paint_hits(struct kf_render *r, const struct grid_cell *row, struct kf_strip *o,
 		if ((c->cp == 0 || c->cp == ' ') && x + BLANK_RUN_MIN <= x1 &&
 		    (unsigned)(cur_x - x - 1) >= 2 && same_cell(c, c + 1) && same_cell(c, c + 2))
 			break;
-		const uint32_t *src;
-		if (c->cp < 128 && a->colors[c->cp] == colors && a->tag[c->cp] == tag) {
-			src = a->px[c->cp];
-			kept++;
-		} else {
-			uint32_t cp = l->hide_glyph ? 0 : c->cp;
-			uint64_t key = kf_glyph_key(cp, cp ? l->glyph_style : 0, 1);
-			if (cp && r->missing_keys && r->missing_keys[kf_missing_slot(key)] == key)
-				key = KF_MISSING_KEY(1);
-			src = cell_hit(r, key, l->fg, l->bg);
-			if (!src)
-				break;
-			if (c->cp < 128) {
-				a->colors[c->cp] = colors;
-				a->tag[c->cp] = tag;
-				a->px[c->cp] = src;
-			}
-		}
+		uint32_t cp = l->hide_glyph ? 0 : c->cp;
+		uint64_t key = kf_glyph_key(cp, cp ? l->glyph_style : 0, 1);
+		if (cp && r->missing_keys && r->missing_keys[kf_missing_slot(key)] == key)
+			key = KF_MISSING_KEY(1);
+		const uint32_t *src = cell_hit(r, key, l->fg, l->bg);
+		if (!src)
+			break;
 		uint32_t *dst = o->px + (size_t)(x - x0) * cw;
-		if (cw == 10)
-			copy_rows(dst, pitch, src, ch, 10);
-		else if (cw == 8)
-			copy_rows(dst, pitch, src, ch, 8);
-		else
-			copy_cell(dst, pitch, src, cw, ch);
+		if (cw == 10) {
+			for (int j = 0; j < ch; j++, dst += pitch, src += 10)
+				memcpy(dst, src, 40);
+		} else if (cw == 8) {
+			for (int j = 0; j < ch; j++, dst += pitch, src += 8)
+				memcpy(dst, src, 32);
+		} else {
+			for (int j = 0; j < ch; j++, dst += pitch, src += cw)
+				memcpy(dst, src, (size_t)cw * 4);
+		}
 	}
-	r->cells.hits += kept;
 	return x;
 }
 

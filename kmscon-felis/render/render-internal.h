@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "kmscon-felis/render/render.h"
 
@@ -258,19 +257,8 @@ struct kf_render {
 		size_t slot_px;
 		int cell_w, cell_h;
 		unsigned epoch;
-		uint32_t gen; /* changes (kf_cells_changed) make ascii_cells' entries stale */
 		uint64_t hits, misses;
 	} cells;
-
-	/* paint_hits' pre-composed cells of the ASCII code points: the slot's pixels of code point cp
-	 * in the look (colours, glyph style, concealment) of tag[cp], while the slots are as they
-	 * were then (cells.gen, in the tag). A flood of text in one look finds each cell here, not by
-	 * the slots' hash, tags, place and counters (docs/benchmarks.md, issue 5 session 52). */
-	struct {
-		uint64_t colors[128]; /* fg | bg << 32 */
-		uint64_t tag[128];    /* cells.gen | glyph style << 32 | 1 << 62 | concealed << 63; 0 = none */
-		const uint32_t *px[128];
-	} ascii_cells;
 
 	/* The one-cell ASCII glyphs (styles without emoji) the glyph cache held when last looked up,
 	 * for paint.c's glyph_of: the cache's own look-up is two calls away (each return a look-up
@@ -344,13 +332,6 @@ static inline size_t kf_missing_slot(uint64_t key)
 static inline uint64_t kf_glyph_key(uint32_t cp, unsigned style, int cells)
 {
 	return cp | (uint64_t)(style & 15) << 32 | (uint64_t)(cells & 3) << 36;
-}
-/* The pre-composed cells changed (a slot filled, the slots reset, a glyph found missing): no entry
- * of r->ascii_cells (paint.c) holds any more. */
-static inline void kf_cells_changed(struct kf_render *r)
-{
-	if (++r->cells.gen == 0) /* wrapped: an entry of 2^32 changes ago must not match */
-		memset(r->ascii_cells.tag, 0, sizeof(r->ascii_cells.tag));
 }
 /* A span of pixels being painted (paint.c, decor.c). */
 struct kf_strip {

@@ -494,7 +494,6 @@ static void remember_missing(struct kf_render *r, uint64_t key)
 		r->missing_keys = calloc(KF_MISSING_SLOTS, sizeof(*r->missing_keys));
 	if (r->missing_keys)
 		r->missing_keys[kf_missing_slot(key)] = key;
-	kf_cells_changed(r); /* paint_hits' ASCII cells were found by the keys before this one */
 }
 
 /* Rasterises cp into g (w x h, data large enough for a colour glyph, not cleared: what is drawn is

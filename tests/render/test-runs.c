@@ -1,7 +1,6 @@
 /* tests/render/test-runs.c: the painter's runs (paint.c): runs of blanks filled in one go (they stop
  * at the cursor, a selection, a style change and a decorated blank) and runs of pre-composed cells
- * (paint_hits) and their planes, each compared with what painting cell by cell gives (also once the
- * slots paint_hits copied from last hold other cells); a flood of
+ * (paint_hits) and their planes, each compared with what painting cell by cell gives; a flood of
  * colours painted once each takes no pre-composed slot. */
 #include <errno.h>
 #include <malloc.h>
@@ -94,11 +93,10 @@ static void fill_runs(struct kf_render *r)
 	screen_destroy(b);
 }
 
-/* Runs fn with the built-in font (8-pixel cells: every blank run a whole number of 32-byte stores) and
- * DejaVu Sans Mono at 16 px (10-pixel ones: most runs end in a partial store, and a pre-composed cell's
- * copy of 19 rows ends in two and one); returns how many of the two ran with the width they stand for. */
-static int with_8_and_10(void (*fn)(struct kf_render *r))
+static void test_fill_runs(void)
 {
+	/* 8-pixel cells (every run a whole number of 32-byte stores) and 10-pixel ones (DejaVu Sans
+	 * Mono at 16 px, where most runs end in a partial store) */
 	struct kf_render_config cfg[2] = {
 	    {.engine = KF_RENDER_ENGINE_BUILTIN},
 	    {.font_file = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", .font_size = 16}};
@@ -110,15 +108,10 @@ static int with_8_and_10(void (*fn)(struct kf_render *r))
 		int cw, ch;
 		kf_render_cell_size(r, &cw, &ch);
 		done += i == 0 || cw % 8 != 0;
-		fn(r);
+		fill_runs(r);
 		kf_render_destroy(r);
 	}
-	return done;
-}
-
-static void test_fill_runs(void)
-{
-	CHECK(with_8_and_10(fill_runs) == 2);
+	CHECK(done == 2);
 }
 
 /* A screen of the edge cases of paint_hits (paint.c: runs of one-cell glyphs copied from the
@@ -197,52 +190,6 @@ static void test_hit_runs(void)
 		kf_render_destroy(r);
 	}
 	CHECK(done == 3);
-}
-
-/* paint_hits keeps the pre-composed cell of each ASCII code point it copied in a look (ascii_cells,
- * paint.c): once other cells take the slots those came from, what it kept must not be copied. A
- * screen of text in one look painted twice (the second time from ascii_cells), then frames of
- * fresh colour pairs seen twice each (each takes a slot: 2048 of them, twice the slots), then the
- * text again: the pixels of the text composed in place. For cells of 8 and 10 pixels (the copies of
- * constant width). */
-static void ascii_cells_stale(struct kf_render *r)
-{
-	enum { COLS = 32, ROWS = 8, PAIRS = COLS * ROWS / 2 };
-	static const char text[] = "the quick brown fox jumps over t";
-	struct screen *s = screen_create(COLS, ROWS);
-	uint16_t ids[PAIRS];
-	for (int k = 0; k < PAIRS; k++)
-		ids[k] = screen_style(s, (struct grid_style){.fg = GRID_COLOR_RGB(k, 1, 2)});
-	for (int y = 0; y < ROWS; y++)
-		screen_text(s, 0, y, text, 0);
-	int w, h;
-	uint32_t *first = screen_render(r, s, &w, &h);
-	const uint64_t hits = r->cells.hits;
-	uint32_t *kept = screen_render(r, s, &w, &h);
-	CHECK(r->cells.bits && r->cells.hits - hits >= (uint64_t)(COLS - 8) * ROWS);
-	for (int f = 0; f < 16; f++) {
-		for (int k = 0; k < PAIRS; k++)
-			s->styles[ids[k]] = (struct grid_style){.fg = GRID_COLOR_RGB(k, f, 200),
-								.bg = GRID_COLOR_RGB(f, 255 - k, 9)};
-		for (int k = 0; k < COLS * ROWS; k++)
-			screen_put(s, k % COLS, k / COLS, (uint32_t)('a' + k / 2 % 26), ids[k / 2], 1);
-		free(screen_render(r, s, &w, &h));
-	}
-	for (int y = 0; y < ROWS; y++)
-		screen_text(s, 0, y, text, 0);
-	uint32_t *again = screen_render(r, s, &w, &h);
-	CHECK(first && kept && again && !memcmp(first, kept, (size_t)w * h * 4));
-	if (first && kept && again)
-		check_as_composed(r, s, kept, again);
-	free(first);
-	free(kept);
-	free(again);
-	screen_destroy(s);
-}
-
-static void test_ascii_cells_stale(void)
-{
-	CHECK(with_8_and_10(ascii_cells_stale) == 2);
 }
 
 /* The pre-composed cells keep one-cell glyphs in a plane of their own, cell_w * cell_h pixels a slot,
@@ -445,7 +392,6 @@ int main(void)
 	test_blank_runs();
 	test_fill_runs();
 	test_hit_runs();
-	test_ascii_cells_stale();
 	test_cell_planes();
 	printf("%d failures\n", failures);
 	return failures ? 1 : 0;
