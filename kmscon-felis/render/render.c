@@ -137,7 +137,8 @@ int kf_render_create(const struct kf_render_config *cfg, struct kf_render **out)
 		cfg = &defaults;
 	int size = cfg->font_size ? cfg->font_size : DEFAULT_SIZE;
 	int scale = cfg->scale ? cfg->scale : 1;
-	if (size < 1 || size > MAX_SIZE || scale < 1 || scale > MAX_SCALE ||
+	/* the zoomed size bounded as kf_render_set_scale and kf_render_set_font bound it */
+	if (size < 1 || size > MAX_SIZE || scale < 1 || scale > MAX_SCALE || (long)size * scale > MAX_SIZE * 2 ||
 	    cfg->engine > KF_RENDER_ENGINE_BUILTIN) {
 		log_err("invalid renderer configuration (font size %d px, scale %d, engine %d)",
 			size, scale, (int)cfg->engine);

@@ -41,7 +41,7 @@ struct kf_render_config {
 	const char *font_name; /* fontconfig pattern; NULL = "monospace" */
 	const char *font_file; /* PSF file, or a font file for FreeType; NULL = none */
 	int font_size;	       /* pixels, 0 = 16; 1..512 (bitmap fonts keep their own size) */
-	int scale;	       /* integer zoom, 0 = 1; 1..8 */
+	int scale;	       /* integer zoom, 0 = 1; 1..8, font_size x scale at most 1024 */
 	const char *palette;   /* kmscon palette name; NULL = "default" */
 	size_t cache_glyphs;   /* glyph cache capacity in glyphs, 0 = 4096 */
 };

@@ -295,6 +295,21 @@ static void test_bad_input(void)
 	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
 	cfg = (struct kf_render_config){.scale = 50};
 	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
+	/* the zoomed size within what kf_render_set_scale and kf_render_set_font allow (1024 px): 512 px at x8
+	 * asked for cells of ~2,500x4,900 pixels, accepted at creation though no later call could reach it */
+	const int zoomed[][3] = {{512, 8, -EINVAL}, {129, 8, -EINVAL}, {513, 2, -EINVAL}, {128, 8, 0}, {512, 2, 0}};
+	for (size_t i = 0; i < sizeof(zoomed) / sizeof(zoomed[0]); i++) {
+		cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN, .font_size = zoomed[i][0],
+						.scale = zoomed[i][1]};
+		r = NULL;
+		const int ret = kf_render_create(&cfg, &r);
+		CHECK(ret == zoomed[i][2]);
+		if (ret != zoomed[i][2])
+			fprintf(stderr, "  font size %d at x%d: %d, want %d\n", zoomed[i][0], zoomed[i][1], ret,
+				zoomed[i][2]);
+		CHECK(!ret == !!r);
+		kf_render_destroy(r);
+	}
 	cfg = (struct kf_render_config){.engine = (enum kf_render_engine)42};
 	CHECK(kf_render_create(&cfg, &r) == -EINVAL);
 	/* tiny and large FreeType sizes work and keep glyphs inside their cells */
