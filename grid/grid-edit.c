@@ -804,8 +804,11 @@ size_t grid_feed_bounded(struct grid *g, const uint8_t *data, size_t len, uint64
 			k = to_line_feed(data + n, k);
 		const size_t r = vt_parser_feed(g->parser, data + n, k);
 		n += r;
+		/* none when the feed's first event spent the budget before any byte of its own: a UTF-8 sequence the
+		 * last feed left unfinished, ended by this one's first byte, prints its U+FFFD here, and that print's
+		 * wrap may scroll DECSLRM margins (tests/grid/test-feed-stop.c); grid_work is then at work_end */
 		if (!r)
-			break; /* (cannot be: a stop comes after a sequence's bytes) */
+			break;
 	} while (n < len && g->work < work_end);
 	g->work_end = UINT64_MAX;
 	grid__hist_fence();

@@ -176,7 +176,9 @@ uint64_t grid_work(const struct grid *g);
  * work at most past it: a DECRQCRA of the screen, four times its cells), at the start of the next generic event
  * (vt_parser_stop: not inside a run of text or of the cursor moves, SGRs, ED and EL of the parser's fast path,
  * whose own work per byte is small). Returns the bytes fed (len, or fewer after a stop; the rest are the
- * caller's to feed next, first). A work_end at or below grid_work stops at the first counted sequence. */
+ * caller's to feed next, first): 0 only with grid_work at work_end (a UTF-8 sequence the last feed left open,
+ * ended by this one's first byte, whose U+FFFD's wrap scrolled DECSLRM margins), so that a caller that stops once
+ * the budget is spent always advances. A work_end at or below grid_work stops at the first counted sequence. */
 size_t grid_feed_bounded(struct grid *g, const uint8_t *data, size_t len, uint64_t work_end);
 /* Hard reset (RIS). */
 void grid_reset(struct grid *g);

@@ -3,6 +3,7 @@
 #define TESTS_GRID_HARNESS_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,29 @@ static inline int t_same_style(const struct grid *ga, const struct grid_cell *a,
 			       const struct grid_cell *b)
 {
 	return t_same_style_values(grid_style(ga, a->style), grid_style(gb, b->style));
+}
+
+/* Whether two grids' cursors (place, visibility, blink, shape) are the same */
+static inline bool t_same_cursor(const struct grid *a, const struct grid *b)
+{
+	struct grid_cursor ca, cb;
+	grid_get_cursor(a, &ca);
+	grid_get_cursor(b, &cb);
+	return ca.x == cb.x && ca.y == cb.y && ca.visible == cb.visible && ca.blink == cb.blink && ca.shape == cb.shape;
+}
+
+/* Whether two grids' modes (grid_get_modes) are the same */
+static inline bool t_same_modes(const struct grid *a, const struct grid *b)
+{
+	struct grid_modes ma, mb;
+	grid_get_modes(a, &ma);
+	grid_get_modes(b, &mb);
+	return ma.mouse == mb.mouse && ma.mouse_encoding == mb.mouse_encoding &&
+	       ma.alternate_scroll == mb.alternate_scroll && ma.bracketed_paste == mb.bracketed_paste &&
+	       ma.synchronized == mb.synchronized && ma.reverse_video == mb.reverse_video &&
+	       ma.alt_screen == mb.alt_screen && ma.keys.cursor_keys_app == mb.keys.cursor_keys_app &&
+	       ma.keys.keypad_app == mb.keys.keypad_app && ma.keys.newline_mode == mb.keys.newline_mode &&
+	       ma.keys.modify_other_keys == mb.keys.modify_other_keys && ma.keys.kitty_flags == mb.keys.kitty_flags;
 }
 
 /* buf[from..to) as one feed to g from a buffer of its own with after[0..after_len) behind it, so that a path

@@ -143,21 +143,12 @@ static int compare(struct t_term *a, struct t_term *b, const char *what)
 	struct grid_cursor ca, cb;
 	grid_get_cursor(a->g, &ca);
 	grid_get_cursor(b->g, &cb);
-	bool cur = ca.x == cb.x && ca.y == cb.y && ca.visible == cb.visible && ca.blink == cb.blink &&
-		   ca.shape == cb.shape;
+	bool cur = t_same_cursor(a->g, b->g);
 	CHECK(cur, "%s: cursor %d,%d vs %d,%d", what, ca.x, ca.y, cb.x, cb.y);
 	const struct grid_style *pa = &a->g->pen, *pb = &b->g->pen;
 	bool pen = t_same_style_values(pa, pb);
 	CHECK(pen, "%s: pen fg %x/%x bg %x/%x attrs %x/%x", what, pa->fg, pb->fg, pa->bg, pb->bg, pa->attrs, pb->attrs);
-	struct grid_modes ma, mb;
-	grid_get_modes(a->g, &ma);
-	grid_get_modes(b->g, &mb);
-	bool modes = ma.mouse == mb.mouse && ma.mouse_encoding == mb.mouse_encoding &&
-		     ma.alternate_scroll == mb.alternate_scroll && ma.bracketed_paste == mb.bracketed_paste &&
-		     ma.synchronized == mb.synchronized && ma.reverse_video == mb.reverse_video &&
-		     ma.alt_screen == mb.alt_screen && ma.keys.cursor_keys_app == mb.keys.cursor_keys_app &&
-		     ma.keys.keypad_app == mb.keys.keypad_app && ma.keys.newline_mode == mb.keys.newline_mode &&
-		     ma.keys.modify_other_keys == mb.keys.modify_other_keys && ma.keys.kitty_flags == mb.keys.kitty_flags;
+	bool modes = t_same_modes(a->g, b->g);
 	CHECK(modes, "%s: modes", what);
 	CHECK(strcmp(a->reply, b->reply) == 0, "%s: replies \"%s\" vs \"%s\"", what, a->reply, b->reply);
 	CHECK(strcmp(a->title, b->title) == 0, "%s: title \"%s\" vs \"%s\"", what, a->title, b->title);
