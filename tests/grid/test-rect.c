@@ -271,12 +271,13 @@ static void test_work(void)
 		{"\033[H\033['}", 5},               /* DECIC 1 at column 1: the region's 40 cells / 8 */
 		{"\033c", 40},                       /* RIS: the screen */
 		/* within left and right margins every cell of the region is copied, a third of a fill's cost a
-		 * cell, whatever scrolls it: LF, IND and NEL at the bottom too (4 rows of 8: 32 / 3) */
-		{"\033[?69h\033[2;9s\033[4;5H\n", 10},
-		{"\033[?69h\033[2;9s\033[4;5H\033D", 10},
-		{"\033[?69h\033[2;9s\033[4;5H\033E", 10},
-		{"\033[?69h\033[2;9s\033[1;5H\033M", 10}, /* RI at the top: the same rows */
-		{"\033[?69h\033[2;9s\033[2S", 10},          /* SU: counted once */
+		 * cell, and 5 cells a row, whatever scrolls it: LF, IND and NEL at the bottom too (4 rows of 8:
+		 * 32 / 3 + 4 x 5) */
+		{"\033[?69h\033[2;9s\033[4;5H\n", 30},
+		{"\033[?69h\033[2;9s\033[4;5H\033D", 30},
+		{"\033[?69h\033[2;9s\033[4;5H\033E", 30},
+		{"\033[?69h\033[2;9s\033[1;5H\033M", 30}, /* RI at the top: the same rows */
+		{"\033[?69h\033[2;9s\033[2S", 30},          /* SU: counted once */
 		{"\033[2$w", 129},                   /* DECTABSR: 64 per stop (1, 9), a scan of 11 columns / 8 */
 		{"\033[?1049h\033[?1049l\033[?47h", 3}, /* a screen switch: the screen's rows, as ED (40 / 32) */
 	};
@@ -395,11 +396,54 @@ static void test_feed_bounded_margins(void)
 	}
 }
 
+/* Text is printed inside the parser's ground-state loop too, and at the bottom of DECSLRM margins every wrap
+ * scrolls the region as a line feed does: at 1000x1000 with margins 1;2 one bounded feed of 4 KiB of text (2,048
+ * wraps) took 11 ms whatever the budget, and each such scroll's cost is mostly per row (3.5 us at 2 columns, the
+ * count a third of the cells said 0.4). While margins are set grid_feed_bounded hands the parser at most the
+ * margins' width of bytes at a time (one wrap at most), and a scroll within them counts 5 cells a row besides a
+ * third of its cells: a budget of one cell stops after the first wrap; the rest, fed bounded call after call,
+ * leaves the screen of one grid_feed. */
+static void test_feed_bounded_wraps(void)
+{
+	static const char head[] = "\033[?69h\033[3;4s\033[40;3H"; /* margins 3..4 (2 columns), the bottom row */
+	char buf[sizeof(head) - 1 + 4096];
+	memcpy(buf, head, sizeof(head) - 1);
+	for (size_t i = sizeof(head) - 1; i < sizeof(buf); i++)
+		buf[i] = (char)('a' + i % 26);
+	struct t_term *t = t_new(60, 40, 100), *ref = t_new(60, 40, 100);
+	grid_feed(ref->g, (const uint8_t *)buf, sizeof(buf));
+	size_t off = sizeof(head) - 1, calls = 0, most = 0;
+	grid_feed(t->g, (const uint8_t *)buf, off);
+	while (off < sizeof(buf) && calls++ < 10000) {
+		const uint64_t w0 = grid_work(t->g);
+		const size_t n = grid_feed_bounded(t->g, (const uint8_t *)buf + off, sizeof(buf) - off, w0 + 1);
+		most = calls > 1 && n > most ? n : most; /* (the first: two characters to the margin, then the wrap) */
+		CHECK(n > 0, "a bounded feed fed nothing");
+		if (!n)
+			break;
+		off += n;
+	}
+	/* every feed after the first wrap: two characters, a wrap and its scroll of 40 rows */
+	CHECK(most <= 2, "a bounded feed of text at the bottom of 2-column margins fed %zu bytes, want at most 2", most);
+	CHECK(calls > 2000, "%zu calls", calls);
+	const uint64_t per = grid_work(t->g) / 2048;
+	CHECK(per >= 40 * 5, "a wrap's scroll of 40 rows of 2 columns counted %llu, want at least 200 (5 a row)",
+	      (unsigned long long)per);
+	for (int y = 0; y < 40; y++) {
+		static char want[16384]; /* t_row's buffer is that size: the copy can never be cut */
+		snprintf(want, sizeof(want), "%s", t_row(ref, y));
+		CHECK(strcmp(t_row(t, y), want) == 0, "row %d: \"%s\" want \"%s\"", y, t_row(t, y), want);
+	}
+	t_free(t);
+	t_free(ref);
+}
+
 int main(void)
 {
 	test_work();
 	test_feed_bounded();
 	test_feed_bounded_margins();
+	test_feed_bounded_wraps();
 	test_variants();
 	test_variants_hidden();
 	test_cells();
