@@ -185,8 +185,66 @@ static void test_mark_evicted(void)
 	kf_render_destroy(r);
 }
 
+/* The cache's floor (CACHE_MIN_GLYPHS, 4: a huge font keeps no more) must hold every glyph a cell looks up before
+ * it draws them: a cell's glyph, a mark's over a composite (the composite's and the plain letter's too), a wide
+ * glyph, a fallback's, a missing one's box. Random screens of those, with underlines and the cursor over them,
+ * painted by a renderer of 4 glyphs (every cell evicts) and by one of 4096, twice each: the same pixels. */
+static void test_floor(unsigned engine)
+{
+	struct kf_render_config small = {.engine = engine, .font_name = "DejaVu Sans Mono", .font_size = 18,
+					 .cache_glyphs = 4},
+				big = small;
+	big.cache_glyphs = 4096;
+	struct kf_render *r, *f;
+	if (kf_render_create(&small, &r))
+		return;
+	CHECK(kf_render_create(&big, &f) == 0);
+	struct kf_render_stats st;
+	kf_render_get_stats(r, &st);
+	CHECK(st.capacity == 4);
+	static const char *const pieces[] = {
+		"a", "\xc3\xa1\xcc\x88", "e\xcc\x81\xcc\x82", "\xc3\xa9\xcc\xa3\xcc\x88", "\xe4\xb8\x80",
+		"\xef\xbc\xa1", "\xf0\x9f\x98\x80", "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9", "\xc7\x84",
+		"\xd9\x9a", "\xe2\xa0\x81", "\xee\x80\x80", "\xf0\x9d\x95\xab", "\x1b[4m", "\x1b[9m", "\x1b[53m",
+		"\x1b[3m", "\x1b[1m", "\x1b[0m", "\x1b[4:3m", "\x1b[31m", "\x1b[7m", " ", "\r\n", "\x1b[3 q",
+		"\x1b[5 q", "\x1b[1 q", "\xe2\x94\x80", "o\xcc\x9b\xcc\x81", "A\xcc\x8a\xcc\x81",
+	};
+	uint64_t seed = 4;
+	size_t bad = 0;
+	for (int round = 0; round < 40; round++) {
+		struct grid *g = grid_create(&(struct grid_config){.cols = 16, .rows = 5}, NULL, NULL);
+		for (int i = 0; i < 120; i++) {
+			seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+			const char *p = pieces[(seed >> 11) % (sizeof(pieces) / sizeof(pieces[0]))];
+			grid_feed(g, (const uint8_t *)p, strlen(p));
+		}
+		for (int pass = 0; pass < 2; pass++) {
+			struct shot a = shot_of_grid(r, g), b = shot_of_grid(f, g);
+			size_t diff = 0;
+			for (size_t i = 0; a.w == b.w && a.h == b.h && i < (size_t)a.w * a.h; i++)
+				diff += a.px[i] != b.px[i];
+			CHECK(a.w == b.w && a.h == b.h);
+			if (diff && !bad++)
+				printf("engine %u round %d pass %d: %zu pixels differ with a cache of 4 glyphs\n", engine,
+				       round, pass, diff);
+			free(a.px);
+			free(b.px);
+		}
+		grid_destroy(g);
+	}
+	CHECK(bad == 0);
+	kf_render_get_stats(r, &st);
+	CHECK(st.evictions > 1000);
+	printf("cache of 4 (engine %u): %llu evictions, %zu screens differ\n", engine, (unsigned long long)st.evictions,
+	       bad);
+	kf_render_destroy(f);
+	kf_render_destroy(r);
+}
+
 int main(void)
 {
+	test_floor(KF_RENDER_ENGINE_BUILTIN);
+	test_floor(KF_RENDER_ENGINE_FREETYPE);
 	test_mark_evicted();
 	test_evicted();
 	test_no_lookup();
