@@ -1,7 +1,9 @@
 /* tests/fuzz/fuzz-core.c: libFuzzer target over the terminal core (vt/ parser + grid/), with resizes, view
  * scrolls and selections.
  *
- * Input: the first two bytes pick the initial size; the rest is a byte stream fed to grid_feed in pieces,
+ * Input: the first two bytes pick the initial size; the rest is a byte stream fed in pieces (the first half of
+ * each by grid_feed, the second by grid_feed_bounded as the session feeds it: a small budget of work a round, the
+ * bytes not taken fed first in the next, so the parser's stops land wherever a sequence spends work),
  * split at "\xff\xfe" and a command byte (0xff/0xfe are never valid UTF-8, so real streams do not contain the
  * marker by chance), each command followed by two bytes b0 b1:
  *   'R'    resize to (1 + b0 % 200) x (1 + b1 % 80)
@@ -76,6 +78,20 @@ static void walk(struct grid *g, unsigned seed)
 	grid_damage_clear(g);
 }
 
+/* n bytes through grid_feed_bounded, a budget of 1..512 cells a round as a session's wake-up (kmscon-felis/
+ * session-feed.c) until all are taken. A call may take 0 bytes only when its budget is spent (grid.h), so every
+ * round after such a one advances: more rounds than twice the bytes is a spin. */
+static void feed_bounded(struct grid *g, const uint8_t *d, size_t n, unsigned seed)
+{
+	const uint64_t budget = 1 + seed % 512;
+	size_t done = 0;
+	for (size_t round = 0; done < n; round++) {
+		if (round > 2 * n + 64)
+			abort();
+		done += grid_feed_bounded(g, d + done, n - done, grid_work(g) + budget);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 2)
@@ -93,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* Feed the piece in two parts so sequences are split across feeds too. */
 		size_t half = n / 2;
 		grid_feed(g, data, half);
-		grid_feed(g, data + half, n - half);
+		feed_bounded(g, data + half, n - half, seed);
 		walk(g, seed += (unsigned)n);
 		data += n, size -= n;
 		if (size < 5)
