@@ -30,6 +30,7 @@ struct kf_app {
 	struct kf_source *stats_signal; /* KF_OUTPUT_STATS_SIGNAL: log the PTY counters */
 	char vtnr[16];                /* XDG_VTNR for the child, "" when the VT is not known */
 	char vtname[16];              /* the issue banner's \l: "ttyN", "" when the VT is not known (the PTY's) */
+	char seatname[64];            /* XDG_SEAT for the child: the seat libseat opened (start_session) */
 	struct kf_headless *headless; /* --backend=headless */
 	struct kf_render *render;     /* --backend=drm */
 	struct kf_output *output;     /* --backend=drm */

@@ -160,7 +160,9 @@ const struct opt kf_opts[] = {
 	{.name = "vt", .type = OPT_VT, .offset = OFF(vt, int), .def = "auto", .arg = "VT",
 	 .help = "VT to run on: auto, N, ttyN or /dev/ttyN", .example = "tty3"},
 	BOOL("switchvt", 0, switchvt, "on", "Switch to the VT at start; off: Ctrl+Alt+Fn do nothing (kiosk)"),
-	STR("seat", 0, seat, "", "SEAT", "Seat to open (default: libseat's, XDG_SEAT or seat0)", "seat1"),
+	STR("seat", 0, seat, "", "SEAT",
+	    "Seat to run on: an error unless it is the one libseat opens (the session's; seat0 for a service)",
+	    "seat1"),
 
 	SECTION("Input"),
 	STR("xkb-model", 0, xkb_model, "", "MODEL", "XKB model (default: system keyboard settings)", "pc105"),

@@ -203,7 +203,14 @@ static int start_session(struct kf_app *app, int cols, int rows)
 	/* seat0, the seat with VTs, without a VT number makes logind refuse the login's session (kmscon#232,
 	 * docs/seat.md): name it only when the VT is known, also when --seat names it. Other seats have no VTs
 	 * (logind wants none there) and are named alone. */
-	if (!seat && !headless && c->vt > 0)
+	const char *opened = NULL;
+	if (app->console)
+		kf_console_has_vt(app->console, &opened);
+	if (opened) /* (a copy: the session outlives the seat at exit) */
+		snprintf(app->seatname, sizeof(app->seatname), "%s", opened);
+	if (!seat && !headless && app->seatname[0])
+		seat = app->seatname;
+	else if (!seat && !headless && c->vt > 0)
 		seat = getenv("XDG_SEAT") ? getenv("XDG_SEAT") : "seat0"; /* what libseat picks */
 	if (seat && !strcmp(seat, "seat0") && c->vt <= 0)
 		seat = NULL;
@@ -468,6 +475,19 @@ static int start_drm(struct kf_app *app)
 	if (kf_loop_quitting(app->loop))
 		return 0;
 	kf_log_phase("seat and input open");
+	/* The seat is the one libseat opened (the session's; seat0 for a service, builtin or seatd), which --seat
+	 * cannot choose: the display's cards are looked for there, where libinput reads the keyboards. Another
+	 * seat named was a console on one seat's display (or on none, waiting for it) typed at from another's
+	 * keyboards; and the session (start_session) says this seat to logind. */
+	const char *opened = NULL;
+	kf_console_has_vt(app->console, &opened);
+	if (c->seat && opened && strcmp(c->seat, opened)) {
+		log_err("seat %s asked for (--seat), but libseat opened %s: it opens the seat of the session it runs in "
+			"(seat0 outside one; kmscon-felis.conf(5), seat)", c->seat, opened);
+		stop_drm(app);
+		return -EINVAL;
+	}
+	oc.seat = opened ? opened : c->seat;
 	/* Read after the wait for the VT: a reload in it (SIGHUP) may have changed it, and the output does not
 	 * exist yet for the reload (reload.c) to tell (the display never blanked). The other live keys are the
 	 * renderer's, which the reload reached. */

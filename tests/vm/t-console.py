@@ -396,6 +396,32 @@ def test_stop_waiting_for_vt(vm):
         vm.fail("the active VT changed")
 
 
+def test_seat_mismatch(vm):
+    """--seat names a seat libseat did not open (libseat opens the seat of the session it runs in: seat0 for a
+    service, with its builtin backend or seatd; it has no way to ask for another): the instance says which
+    seat it asked for and which it got, and exits with status 1 before anything starts. It showed no error,
+    looked for --seat's cards while libinput read seat0's keyboards, started the login although no display
+    of seat1 existed, and so typed seat0's keys into a shell nobody could see."""
+    if vm.sh("cat /sys/class/tty/tty0/active").strip() != "tty1":
+        vm.sh("chvt 1")
+    vm.sh("(kmscon-felis %s --vt=1 --seat=seat1 --login -- /bin/sh -c 'echo started >/tmp/kf1.child; sleep 600'"
+          " >/tmp/kf1.log 2>&1 & echo $! >/tmp/kf1.pid; wait $!; echo $? >/tmp/kf1.rc) &" % " ".join(FONT + DEBUG))
+    try:
+        vm.wait_file("/tmp/kf1.rc", timeout=30)
+    except VMError:
+        log = vm.sh("cat /tmp/kf1.log", check=False)[1]
+        vm.sh("kill -TERM $(cat /tmp/kf1.pid)", check=False)
+        vm.fail("--seat=seat1 with libseat on seat0 did not exit within 30 s:\n" + log)
+    rc = vm.sh("cat /tmp/kf1.rc").strip()
+    log = vm.sh("cat /tmp/kf1.log")
+    if rc != "1":
+        vm.fail("--seat=seat1 with libseat on seat0: exit status %s, not 1:\n%s" % (rc, log))
+    if not re.search(r"error: .*seat1.*seat0", log):
+        vm.fail("--seat=seat1 with libseat on seat0: no error naming both seats:\n%s" % log)
+    if vm.sh("cat /tmp/kf1.child", check=False)[0] == 0:
+        vm.fail("--seat=seat1 with libseat on seat0: the login was started:\n%s" % log)
+
+
 def clipboard_across_vts(vm, shown, enabled):
     """The clipboard is shared by the instances: text drag-selected with the tablet on tty1's instance is pasted
     with Shift+Insert by tty2's instance on its command line."""
@@ -538,6 +564,7 @@ def main():
         ("console-mouse", lambda: test_mouse(boot("console-mouse", extra_args=TABLET)), {}),
         ("console-no-switchvt", lambda: test_no_switchvt(boot("console-no-switchvt")), {}),
         ("console-stop-waiting-for-vt", lambda: test_stop_waiting_for_vt(boot("console-stop-wait")), {}),
+        ("console-seat-mismatch", lambda: test_seat_mismatch(boot("console-seat-mismatch")), {}),
         ("console-mods-after-switch", lambda: test_mods_after_switch(boot("console-mods", extra_args=TABLET)), {}),
     ]
     # The same through the seatd daemon: only on request (--only console-vt-switch-seatd), it doubles the time.
