@@ -91,6 +91,9 @@ static inline bool kf_opt_is_option(const struct opt *o)
 int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, char *why, size_t why_size);
 /* Formats o's field of cfg as file text (see kf_config_format). */
 int kf_opt_format(const struct opt *o, const struct kf_config *cfg, char *buf, size_t size);
+/* kf_config_parse() for a reload (config-reload.c): the same but for what only a start says (no file in a
+ * --configdir given by hand: a reload says a file gone, once). */
+int kf_config_parse_again(struct kf_config *cfg, int argc, char **argv);
 /* Sets the logger's level from cfg's verbose, debug and silent (kf_config_parse; a cancelled reload). */
 void kf_config_apply_log_level(const struct kf_config *cfg);
 /* Frees o's heap-owned field in cfg (strings, login argv). */

@@ -149,7 +149,7 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 	 * not leave the level changed (verbose in the file, none on the command line). */
 	enum kf_log_level level = kf_log_get_level();
 	applied[0] = '\0';
-	int ret = kf_config_parse(next, argc, argv);
+	int ret = kf_config_parse_again(next, argc, argv);
 	if (ret != 0) {
 		kf_log_set_level(level);
 		kf_config_finish(next);

@@ -45,6 +45,7 @@
 #define DIMS(n, f, fl, hi, d, a, h, ex)                                                                    \
 	{.name = n, .type = OPT_DIMS, .flags = fl, .offset = OFF(f, struct kf_size), .max = hi, .def = d,  \
 	 .arg = a, .help = h, .example = ex}
+#define DEFAULT_CONFIGDIR KF_SYSCONFDIR "/kmscon-felis"
 /* The headless grid's default size: the option table's default and check()'s test of "asked for" */
 #define HEADLESS_COLS 80
 #define HEADLESS_ROWS 24
@@ -117,7 +118,7 @@ const struct opt kf_opts[] = {
 	LEVEL("debug", 0, debug, "Log debug messages (implies --verbose)"),
 	LEVEL("silent", 0, silent, "Log errors only"),
 	{.name = "configdir", .short_name = 'c', .type = OPT_STRING, .flags = OPTF_CLI_ONLY,
-	 .offset = OFF(configdir, char *), .def = KF_SYSCONFDIR "/kmscon-felis", .arg = "DIR",
+	 .offset = OFF(configdir, char *), .def = DEFAULT_CONFIGDIR, .arg = "DIR",
 	 .help = "Read kmscon-felis.conf from DIR"},
 
 	SECTION("Backend"),
@@ -721,7 +722,8 @@ void kf_config_apply_log_level(const struct kf_config *cfg)
 	apply_log_level(cfg);
 }
 
-int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
+/* reload: kf_config_reload's read, which says a missing file only when it was there before (once). */
+static int parse_all(struct kf_config *cfg, int argc, char **argv, bool reload)
 {
 	struct kf_config cli;
 	char *path = NULL;
@@ -767,6 +769,10 @@ int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
 	ret = kf_config_parse_file(cfg, path);
 	if (ret < 0)
 		goto out;
+	/* No file where the admin pointed (a typo, kmscon's /etc/kmscon): every setting they meant is not in force,
+	 * which a debug line left unsaid. The default directory may well have none (a missing file is no error). */
+	if (!reload && !cfg->file_read && strcmp(cli.configdir, DEFAULT_CONFIGDIR))
+		log_warn("no configuration file %s (--configdir): the defaults and the command line apply", path);
 	ret = parse_argv(cfg, argc, argv, true);
 	if (ret < 0)
 		goto out;
@@ -776,4 +782,14 @@ out:
 	free(path);
 	kf_config_finish(&cli);
 	return ret;
+}
+
+int kf_config_parse(struct kf_config *cfg, int argc, char **argv)
+{
+	return parse_all(cfg, argc, argv, false);
+}
+
+int kf_config_parse_again(struct kf_config *cfg, int argc, char **argv)
+{
+	return parse_all(cfg, argc, argv, true);
 }

@@ -160,6 +160,19 @@ for flag in --configdir -c; do
 	fi
 done
 
+# A --configdir given by hand where there is no kmscon-felis.conf (a typo, or kmscon's /etc/kmscon with its
+# kmscon.conf): said with the path, as every setting of the file the admin meant is silently not in force. It
+# started with the defaults and nothing above debug level. Still no error: the defaults are a configuration.
+for where in "$dir/nosuch" "$dir/empty"; do
+	mkdir -p "$dir/empty"
+	"$bin" -c "$where" --backend=headless --oneshot --login -- /bin/true >"$dir/out" 2>"$dir/err"
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -qF "warning" "$dir/err" || ! grep -qF "$where/kmscon-felis.conf" "$dir/err"; then
+		echo "FAIL: -c $where (no kmscon-felis.conf there): exit $rc, no warning naming the file:"
+		cat "$dir/err"; fail=1
+	fi
+done
+
 # issue and issue-path are keys now, not kmscon keys ignored with a warning; issue takes auto, on or off.
 printf 'issue=off\nissue-path=/etc/issue:/run/issue.d\n' >"$conf"
 "$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/true >"$dir/out" 2>"$dir/err"
