@@ -169,6 +169,31 @@ static void exec_report(struct pty *pty, int fd, const char *program)
 	pty->exec_failing = true;
 }
 
+/* Makes sure this process can wait for its children. SIGCHLD ignored (SIG_IGN, which exec(2) keeps: a launcher
+ * that does not want to wait for its own children passes it on) or SA_NOCLDWAIT has the kernel reap every child
+ * as it exits: waitpid() then says ECHILD, the exit status is lost, and the pidfd stays readable for good, so a
+ * loop watching it woke at once for ever (the program spun at 100 % CPU and never started the login again;
+ * tests/pty/test-pty-sigchld.c). Set to the default (nothing happens on SIGCHLD) before the child exists; a
+ * handler of the caller's own is kept, without SA_NOCLDWAIT (which exec(2) does not keep: only this process can
+ * have set it). Process-wide, like the limit of open files. */
+static void allow_wait(void)
+{
+	struct sigaction sa;
+	if (sigaction(SIGCHLD, NULL, &sa) < 0 || (sa.sa_handler != SIG_IGN && !(sa.sa_flags & SA_NOCLDWAIT)))
+		return;
+	const bool ignored = sa.sa_handler == SIG_IGN;
+	if (ignored)
+		sa.sa_handler = SIG_DFL;
+	sa.sa_flags &= ~SA_NOCLDWAIT;
+	if (sigaction(SIGCHLD, &sa, NULL) < 0) {
+		pty_log(3, "SIGCHLD is %s and cannot be reset (%s): the child's exit cannot be waited for",
+			ignored ? "ignored" : "set with SA_NOCLDWAIT", strerror(errno));
+		return;
+	}
+	pty_log(6, "SIGCHLD was %s: set back to the default, so that the child's exit can be waited for",
+		ignored ? "ignored (as the program was started)" : "set with SA_NOCLDWAIT");
+}
+
 int pty_spawn(struct pty *pty)
 {
 	static const char *const login[] = {"/bin/login", "-p", NULL};
@@ -179,6 +204,7 @@ int pty_spawn(struct pty *pty)
 	if (pty->pid || pty->master >= 0)
 		return -EBUSY;
 	reap_stale(pty);
+	allow_wait();
 	char **env = pty_env_build(&pty->cfg);
 	if (!env)
 		return -ENOMEM;

@@ -95,7 +95,9 @@ struct pty *pty_create(const struct pty_config *cfg, const struct pty_callbacks 
 /* Hangs up and reaps the child if one runs (pty_hangup), frees everything. Accepts NULL. */
 void pty_destroy(struct pty *pty);
 
-/* Spawns the child on a new master. Fails with -EBUSY while a child runs (call pty_hangup first); failing
+/* Spawns the child on a new master. Fails with -EBUSY while a child runs (call pty_hangup first). SIGCHLD
+ * ignored (SIG_IGN, perhaps as this process was started) or with SA_NOCLDWAIT would have the kernel reap the child
+ * and lose its status: it is set back to the default first (process-wide, logged). Failing
  * to exec is not an error here: the child prints why on the terminal and exits with status 127, and pty_spawn
  * logs why (it waits for the child's exec to know). Of a streak of failures (a caller that retries), of either
  * kind, only the first is logged as an error, the others at debug level. */

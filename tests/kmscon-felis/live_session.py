@@ -92,6 +92,20 @@ def t_oneshot_status():
         fail("exec failure: status %d, log %r" % (p.returncode, err))
 
 
+def t_sigchld_ignored():
+    """Started with SIGCHLD ignored (a disposition exec keeps: a launcher that does not wait for its children passes
+    it on), the program still gets its child's exit and status: the kernel reaped the child at once, waitpid said
+    ECHILD for ever, and the program spun on the child's pidfd at 100 % CPU instead of exiting (headless) or
+    starting the login again (a display)."""
+    r = Run(["sh", "-c", "printf 'last line'; exit 3"], size="40x3",
+            preexec=lambda: signal.signal(signal.SIGCHLD, signal.SIG_IGN))
+    if r.wait(10 * SLOW) != 3:
+        fail("status %s, want the child's 3" % r.status)
+    cpu = r.rusage.ru_utime + r.rusage.ru_stime
+    if r.screen()[0] != "last line" or cpu > 2 * SLOW:
+        fail("screen %r, %.2f s of CPU" % (r.screen(), cpu))
+
+
 def t_nofile():
     """The program raises its soft limit of descriptors to the hard one (many input devices, PTY, DRM, timers),
     and gives its child the soft limit it was started with: programs that use select() (FD_SETSIZE 1024) under

@@ -1,6 +1,5 @@
-/* tests/pty/pty-harness.h: what the pty tests share (test-pty.c, test-pty-queue.c, test-pty-spawn.c): the
- * check macro, the monotonic clock, waiting for the child's exit, counting our descriptors. Include once per
- * test file. */
+/* tests/pty/pty-harness.h: what the pty tests share (test-pty*.c): the check macro, the monotonic clock and the
+ * CPU time, waiting for the child's exit, counting our descriptors. Include once per test file. */
 #ifndef KF_TESTS_PTY_HARNESS_H
 #define KF_TESTS_PTY_HARNESS_H
 
@@ -8,6 +7,7 @@
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,6 +50,15 @@ static inline int count_fds(void)
 		n++;
 	closedir(d);
 	return n;
+}
+
+/* This process's CPU time so far, in ms: that a wait waited and did not spin. */
+static inline double cpu_ms(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3 + ru.ru_stime.tv_sec * 1e3 +
+	       ru.ru_stime.tv_usec / 1e3;
 }
 
 #endif

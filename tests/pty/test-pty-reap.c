@@ -69,14 +69,6 @@ static bool gone(pid_t pid)
 	return access(path, F_OK) < 0;
 }
 
-static double cpu_ms(void)
-{
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_utime.tv_sec * 1e3 + ru.ru_utime.tv_usec / 1e3 + ru.ru_stime.tv_sec * 1e3 +
-	       ru.ru_stime.tv_usec / 1e3;
-}
-
 int main(void)
 {
 	const char *args[] = {"sleep", "60", NULL, NULL}; /* the pty keeps the pointer: the next child is set here */
