@@ -44,7 +44,7 @@ struct pty {
 	int master;       /* -1 when closed */
 	pid_t pid;        /* 0 when no child (never spawned, or reaped and hung up) */
 	int pidfd;        /* -1 without */
-	bool reaped;      /* pty_reap() collected the status; pid is kept until pty_hangup() */
+	bool reaped;      /* pty_reap() collected the status; the zombie and pid are kept until pty_hangup() */
 	/* Children pty_hangup() killed but could not reap within PTY_KILL_WAIT_MS (uninterruptible sleep, or a
 	 * tracer holding the zombie): set by pty_hangup, reaped without blocking at every later pty_spawn,
 	 * pty_reap and pty_hangup (reap_stale). Never signalled again, so a pid the kernel reuses is safe. */
@@ -173,7 +173,7 @@ static void exec_report(struct pty *pty, int fd, const char *program)
  * that does not want to wait for its own children passes it on) or SA_NOCLDWAIT has the kernel reap every child
  * as it exits: waitpid() then says ECHILD, the exit status is lost, and the pidfd stays readable for good, so a
  * loop watching it woke at once for ever (the program spun at 100 % CPU and never started the login again;
- * tests/pty/test-pty-sigchld.c). Set to the default (nothing happens on SIGCHLD) before the child exists; a
+ * tests/pty/test-pty-wait.c). Set to the default (nothing happens on SIGCHLD) before the child exists; a
  * handler of the caller's own is kept, without SA_NOCLDWAIT (which exec(2) does not keep: only this process can
  * have set it). Process-wide, like the limit of open files. */
 static void allow_wait(void)
@@ -587,6 +587,14 @@ static void note_exit(struct pty *pty)
 	pty->delay_ms = d > PTY_BACKOFF_MAX_MS ? PTY_BACKOFF_MAX_MS : (unsigned)d;
 }
 
+/* The wait(2) status that waitid's report of an exit stands for. */
+static int wait_status(const siginfo_t *si)
+{
+	if (si->si_code == CLD_EXITED)
+		return (si->si_status & 0xff) << 8;
+	return (si->si_status & 0x7f) | (si->si_code == CLD_DUMPED ? 0x80 : 0);
+}
+
 int pty_reap(struct pty *pty, int *status)
 {
 	reap_stale(pty);
@@ -594,15 +602,17 @@ int pty_reap(struct pty *pty, int *status)
 		return -ECHILD;
 	if (pty->reaped)
 		return -ECHILD;
-	int st = 0;
-	pid_t r = waitpid(pty->pid, &st, WNOHANG);
-	if (r == 0)
+	/* WNOWAIT: the status is taken, the zombie left; pty_hangup reaps it. Until then its number is still the
+	 * child's: once reaped, a process started before the hang-up (the session first parses the child's last
+	 * output, up to 0.5 s) could be given it and lead a process group of that number (any daemon calls
+	 * setsid), and the hang-up's SIGHUP and SIGCONT to the child's group went to it (tests/pty/test-pty-wait.c). */
+	siginfo_t si;
+	si.si_pid = 0;
+	if (waitid(P_PID, (id_t)pty->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (si.si_pid == 0)
 		return 0;
-	if (r < 0) {
-		if (errno == EINTR)
-			return 0;
-		return -errno;
-	}
+	const int st = wait_status(&si);
 	pty->reaped = true;
 	note_exit(pty);
 	if (status)
@@ -674,7 +684,8 @@ void pty_hangup(struct pty *pty, int timeout_ms)
 	queue_clear(pty);
 	if (pty->pid) {
 		/* The child leads its own session and process group: signal all of it, including what it left
-		 * running after its own exit (the kernel does not reuse a pid while it names a group). */
+		 * running after its own exit (the kernel does not reuse a pid while it names a group, nor while the
+		 * child is a zombie: pty_reap leaves it one, reaped below). */
 		kill(-pty->pid, SIGHUP);
 		kill(-pty->pid, SIGCONT);
 	}
@@ -682,6 +693,8 @@ void pty_hangup(struct pty *pty, int timeout_ms)
 		close(pty->master);
 		pty->master = -1;
 	}
+	if (pty->pid && pty->reaped)
+		waitpid(pty->pid, NULL, WNOHANG); /* the zombie pty_reap left: at once */
 	if (pty->pid && !pty->reaped && !wait_child(pty, timeout_ms)) {
 		pty_log(4, "child %d ignored SIGHUP for %d ms; killing it", (int)pty->pid, timeout_ms);
 		kill(-pty->pid, SIGKILL);
