@@ -63,6 +63,7 @@ struct kf_session {
 				   * read finds the slave open again (read_output) */
 	bool started; /* the first child was spawned */
 	unsigned start_failures;  /* on_respawn's failed starts in a row, logged once per streak */
+	unsigned quick_exits;     /* children in a row that exited soon after their start, logged once per streak */
 	bool unfocused;           /* another VT is in front (kf_session_set_focus), for DECSET 1004's reports */
 	unsigned dropped_replies; /* replies lost to a full queue, logged once per burst */
 	unsigned dropped_keys;    /* kf_session_write calls refused by a full queue, logged once per burst */
@@ -376,11 +377,22 @@ static void child_exited(struct kf_session *s, int status)
 	}
 	unsigned delay = pty_respawn_delay_ms(s->pty);
 	if (delay) {
-		log_notice("the login exited with status %d soon after it started; respawning in %u ms", code,
-			   delay);
+		/* Once per streak, as a login that cannot be started: at the back-off's 10 s a notice each time was
+		 * 8640 lines a day for a login broken for good. The screen says it every time. */
+		if (s->quick_exits++ == 0)
+			log_notice("the login exited with status %d soon after it started; respawning in %u ms (longer "
+				   "each time, up to %u s, while it keeps doing so: those at debug level)", code, delay,
+				   PTY_BACKOFF_MAX_MS / 1000);
+		else
+			log_debug("the login exited with status %d soon after it started, %u times in a row; "
+				  "respawning in %u ms", code, s->quick_exits, delay);
 		show_exit_notice(s, status, delay);
-	} else
+	} else {
+		if (s->quick_exits)
+			log_notice("the login ran for a second or more, after %u quick exits in a row", s->quick_exits);
+		s->quick_exits = 0;
 		log_info("the login exited with status %d; respawning", code);
+	}
 	kf_timer_arm(s->respawn, (uint64_t)delay * 1000000u, 0);
 }
 
