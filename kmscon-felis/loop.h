@@ -51,7 +51,8 @@ typedef void (*kf_hook_fn)(void *ud);
 /* Returns NULL on failure (errno set). */
 struct kf_loop *kf_loop_create(void);
 /* Frees every source, timer and hook still registered (their callbacks are not called), restores the
- * signal mask. Does not close fds given to kf_loop_add_fd. Accepts NULL. */
+ * signal mask; a routed signal still pending, that the restored mask would unblock, is dropped (not acted on
+ * with its default action). Does not close fds given to kf_loop_add_fd. Accepts NULL. */
 void kf_loop_destroy(struct kf_loop *loop);
 
 /* Runs iterations until kf_loop_quit() (also one called before the run), then clears the quit request so
@@ -89,7 +90,8 @@ bool kf_timer_armed(const struct kf_timer *timer);
 void kf_timer_remove(struct kf_timer *timer);
 
 /* Blocks signo and delivers it through the loop's signalfd. Several handlers for one signal are all called.
- * Returned handle: remove with kf_source_remove(). Returns NULL on failure (errno set). */
+ * Returned handle: remove with kf_source_remove(), which unblocks signo with its last handler (unless it was
+ * blocked before), dropping an instance still pending. Returns NULL on failure (errno set). */
 struct kf_source *kf_loop_add_signal(struct kf_loop *loop, int signo, kf_signal_fn fn, void *ud);
 
 /* A callback run at the start of every iteration, before the loop sleeps. Keep it cheap when there is

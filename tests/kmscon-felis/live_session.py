@@ -106,6 +106,21 @@ def t_sigchld_ignored():
         fail("screen %r, %.2f s of CPU" % (r.screen(), cpu))
 
 
+def t_stop_then_hup():
+    """A SIGHUP during the shutdown that a SIGTERM started (systemd's stop sends both; here the child ignores
+    SIGHUP, so the shutdown waits 0.5 s for it) is not acted on (kmscon-felis(1), SIGNALS): it came after the
+    loop's last read of its signals and was taken with its default action once they were unblocked at the end, the
+    program killed by it (status 129, not 0)."""
+    ready = os.path.join(TMP, "ready-hup")
+    r = Run(["sh", "-c", "trap '' HUP; touch %s; exec sleep 60" % ready])
+    wait_file(ready)
+    r.proc.send_signal(signal.SIGTERM)
+    time.sleep(0.2)
+    r.proc.send_signal(signal.SIGHUP)
+    if r.wait(10 * SLOW) != 0:
+        fail("SIGTERM, then SIGHUP during the shutdown: status %s, want 0" % r.status)
+
+
 def t_nofile():
     """The program raises its soft limit of descriptors to the hard one (many input devices, PTY, DRM, timers),
     and gives its child the soft limit it was started with: programs that use select() (FD_SETSIZE 1024) under

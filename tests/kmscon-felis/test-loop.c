@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/kf-alarm.h"
@@ -193,12 +194,51 @@ static void test_signals_hooks_quit(void)
 	CHECK(!sigismember(&m, SIGUSR1));
 }
 
+/* In a child process: a signal the loop routes, pending when the loop goes (or its last handler), is not acted
+ * on with its default action (SIGUSR1's, SIGHUP's and SIGRTMIN+1's: the end of the process) once unblocked. A
+ * SIGHUP that came while the program shut down, after the loop's last read of its signalfd (systemd's stop sends
+ * SIGTERM and SIGHUP; a child slow to go keeps the shutdown going 0.5 s), killed it at kf_loop_destroy: exit
+ * status 129, not 0. Returns the child's wait status. */
+static int pending_at_end(bool remove_first)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct kf_loop *loop = kf_loop_create();
+		struct kf_source *s = kf_loop_add_signal(loop, SIGUSR1, on_sig, NULL);
+		if (!s)
+			_exit(3);
+		raise(SIGUSR1);
+		if (remove_first)
+			kf_source_remove(s);
+		kf_loop_destroy(loop);
+		sigset_t m;
+		sigprocmask(SIG_SETMASK, NULL, &m);
+		_exit(sigismember(&m, SIGUSR1) ? 4 : 0); /* and the mask is the one before */
+	}
+	int st = -1;
+	waitpid(pid, &st, 0);
+	return st;
+}
+
+static void test_signal_pending_at_end(void)
+{
+	for (int remove_first = 0; remove_first < 2; remove_first++) {
+		const int st = pending_at_end(remove_first);
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			printf("a SIGUSR1 pending when the %s went: the process %s %d\n",
+			       remove_first ? "handler" : "loop", WIFSIGNALED(st) ? "was killed by signal" : "exited with",
+			       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+}
+
 int main(void)
 {
 	kf_alarm(30);
 	test_priorities_and_removal();
 	test_timers();
 	test_signals_hooks_quit();
+	test_signal_pending_at_end();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures ? 1 : 0;
