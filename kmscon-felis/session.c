@@ -697,8 +697,11 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 	struct grid_modes m;
 	grid_get_modes(s->grid, &m);
 	size_t extra = m.bracketed_paste ? KF_PASTE_MARKS_LEN : 0;
-	if (pty_fd(s->pty) < 0)
+	if (pty_fd(s->pty) < 0) {
+		/* between a child's exit and the next (a back-off of up to 10 s): said, as any refused paste */
+		refusal(s, "paste of %zu bytes refused: no program runs now (it is started again)", len);
 		return -ENOTCONN;
+	}
 	/* A paste may take the write queue past write-queue-size, up to PASTE_EXTRA more (pty_write_bulk), and goes
 	 * as the child reads: refused only when the queue would then pass that bound. */
 	const size_t room = pty_write_bulk_room(s->pty);

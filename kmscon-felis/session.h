@@ -131,7 +131,8 @@ size_t kf_session_write_pending(const struct kf_session *s);
  * and 64 KiB more (4 MiB + 12 bytes: the queue's hard bound, pty_write_bulk), and is written as the child reads,
  * the keys and replies written after it after it. All or nothing: when it would pass that bound, nothing is
  * sent, the notice callback tells the user (drawn over the screen, not written to it) and -ENOBUFS is returned;
- * -ENOMEM when the filtered copy cannot be made (told the same way). Does not take ownership of data. */
+ * -ENOMEM when the filtered copy cannot be made, -ENOTCONN between a child's exit and the next (both told the
+ * same way). Does not take ownership of data. */
 int kf_session_paste(struct kf_session *s, const void *data, size_t len);
 /* The text of a paste the child did not ask to have bracketed, its line ends as the Enter key sends them: "\r\n"
  * and "\n" become "\r". Writes to out (room for len bytes; may be in itself) and returns the length. */

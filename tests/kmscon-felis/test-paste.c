@@ -491,6 +491,29 @@ static void test_refusal_leaves_program_state(void)
 	kf_loop_destroy(nc.c.loop);
 }
 
+/* Between a child's exit and the next one (the back-off after a quick exit, up to 10 s), a paste has nowhere to go:
+ * it is refused, and the user is told as of any refused paste (session.h, the notice callback). It vanished
+ * without a word. */
+static void test_paste_between_children(void)
+{
+	const char *argv[] = {"sh", "-c", "exit 1", NULL};
+	struct notice_ctx nc = {.c = {.loop = kf_loop_create()}};
+	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .respawn = true, .cols = 80, .rows = 5};
+	struct kf_session_callbacks cb = {.exited = notice_on_exited, .notice = notice_on_notice};
+	struct kf_session *s = NULL;
+	CHECK(kf_session_create(nc.c.loop, &cfg, &cb, &nc, &s) == 0);
+	for (int i = 0; s && i < 200 && kf_session_child_pid(s); i++)
+		run_for(nc.c.loop, 5);
+	CHECK(s && kf_session_child_pid(s) == 0); /* exited; the next one starts after 100 ms */
+	if (s) {
+		CHECK(kf_session_paste(s, "text", 4) == -ENOTCONN);
+		printf("a paste between two children: notices %d: \"%s\"\n", nc.nt.n, nc.nt.last);
+		CHECK(nc.nt.n == 1 && strstr(nc.nt.last, "paste of 4 bytes refused"));
+	}
+	kf_session_destroy(s);
+	kf_loop_destroy(nc.c.loop);
+}
+
 int main(void)
 {
 	if (session_tests_begin() < 0)
@@ -505,5 +528,6 @@ int main(void)
 	test_focus_reports();
 	test_exit_unread_logged();
 	test_refusal_leaves_program_state();
+	test_paste_between_children();
 	return session_tests_end();
 }
