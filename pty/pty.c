@@ -693,8 +693,9 @@ void pty_hangup(struct pty *pty, int timeout_ms)
 		close(pty->master);
 		pty->master = -1;
 	}
-	if (pty->pid && pty->reaped)
-		waitpid(pty->pid, NULL, WNOHANG); /* the zombie pty_reap left: at once */
+	/* the zombie pty_reap left, reaped at once (or, should it not be yet, by a later reap_stale) */
+	if (pty->pid && pty->reaped && waitpid(pty->pid, NULL, WNOHANG) == 0 && pty->n_stale < PTY_STALE_MAX)
+		pty->stale[pty->n_stale++] = pty->pid;
 	if (pty->pid && !pty->reaped && !wait_child(pty, timeout_ms)) {
 		pty_log(4, "child %d ignored SIGHUP for %d ms; killing it", (int)pty->pid, timeout_ms);
 		kill(-pty->pid, SIGKILL);
