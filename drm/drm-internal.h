@@ -296,7 +296,8 @@ struct drm_output {
 	int64_t last_flip_ns;            /* when the last flip event arrived */
 	int64_t next_frame_ns;           /* pacing for drivers without vblank: no commit before this */
 	bool fake_vblank;                /* flip events carry no vblank sequence: pace ourselves */
-	bool failed;                     /* the modeset was rejected: not shown */
+	bool failed;                     /* not in the last modeset (no buffer, or the kernel refused it): not shown */
+	bool rejected;                   /* the kernel refused it (said once until it is shown again) */
 	struct drm_ratelimit rl;
 };
 

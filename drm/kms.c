@@ -164,14 +164,12 @@ static void add_disable_unused(struct atomic *a, struct drm_card *card)
 	drmModeFreeResources(res);
 }
 
-static int atomic_modeset(struct drm_card *card, uint64_t seq)
+/* The modeset of every output not marked failed, the rest turned off, into a new request (a->req NULL: -ENOMEM). */
+static void build_modeset(struct drm_card *card, struct atomic *a)
 {
-	struct atomic a = {drmModeAtomicAlloc(), 0};
-	int ret;
-
-	if (!a.req)
-		return -ENOMEM;
-	for (unsigned i = 0; i < card->n_outputs; i++) {
+	a->req = drmModeAtomicAlloc();
+	a->err = a->req ? 0 : -ENOMEM;
+	for (unsigned i = 0; i < card->n_outputs && !a->err; i++) {
 		struct drm_output *out = card->outputs[i];
 		struct drm_card_crtc *c = &card->crtcs[out->crtc_index];
 
@@ -179,35 +177,111 @@ static int atomic_modeset(struct drm_card *card, uint64_t seq)
 			continue;
 		if (!out->mode_blob &&
 		    drmModeCreatePropertyBlob(card->fd, &out->mode, sizeof(out->mode), &out->mode_blob) < 0) {
-			a.err = -errno;
+			a->err = -errno;
 			break;
 		}
-		atomic_add(&a, out->conn_id, out->conn_props[CONN_CRTC_ID], out->crtc_id);
-		atomic_add(&a, c->id, c->props[CRTC_MODE_ID], out->mode_blob);
-		atomic_add(&a, c->id, c->props[CRTC_ACTIVE], 1);
-		add_plane(&a, out, NULL, NULL);
+		atomic_add(a, out->conn_id, out->conn_props[CONN_CRTC_ID], out->crtc_id);
+		atomic_add(a, c->id, c->props[CRTC_MODE_ID], out->mode_blob);
+		atomic_add(a, c->id, c->props[CRTC_ACTIVE], 1);
+		add_plane(a, out, NULL, NULL);
 	}
-	add_disable_unused(&a, card);
+	if (!a->err)
+		add_disable_unused(a, card);
+}
+
+static int test_modeset(struct drm_card *card)
+{
+	struct atomic a;
+	int ret;
+
+	build_modeset(card, &a);
 	ret = atomic_commit(&a, card, DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_ATOMIC_ALLOW_MODESET, 0);
+	drmModeAtomicFree(a.req);
+	return ret;
+}
+
+/* An output the kernel would not show (legacy: drmModeSetCrtc refused it; atomic: not beside the outputs before
+ * it) is left out of this modeset: not shown, its CRTC off, nothing pending. Said once until it is shown again;
+ * every later modeset (hotplug, unblank, resume) tries it again. */
+static void leave_out(struct drm_output *out, const char *why, int err)
+{
+	if (!out->rejected)
+		drm_err("%s: [CRTC:%u] %s (%s): not shown; the other outputs are", out->name, out->crtc_id, why,
+			strerror(-err));
+	out->rejected = true;
+	out->failed = true;
+	drm_output_commit_failed(out);
+}
+
+/* The test commit of all outputs failed (a GPU without the clocks or the bandwidth for one more display): the
+ * outputs are added one at a time in connector order, and one the kernel refuses beside those before it is left
+ * out, so the others still show. Returns 0 when some output is left, else err (every output as it was). */
+static int leave_out_refused(struct drm_card *card, int err)
+{
+	bool live[DRM_MAX_OUTPUTS];
+	int errs[DRM_MAX_OUTPUTS] = {0};
+	unsigned kept = 0;
+
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		live[i] = !card->outputs[i]->failed;
+		card->outputs[i]->failed = true;
+	}
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		if (!live[i])
+			continue;
+		card->outputs[i]->failed = false;
+		errs[i] = test_modeset(card);
+		if (errs[i] == 0)
+			kept++;
+		else
+			card->outputs[i]->failed = true;
+	}
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		if (!live[i])
+			continue;
+		if (!kept)
+			card->outputs[i]->failed = false;
+		else if (errs[i] < 0)
+			leave_out(card->outputs[i], "the kernel refuses this display beside the others", errs[i]);
+	}
+	return kept ? 0 : err;
+}
+
+static int atomic_modeset(struct drm_card *card, uint64_t seq)
+{
+	struct atomic a;
+	unsigned live = 0;
+	int ret;
+
+	for (unsigned i = 0; i < card->n_outputs; i++)
+		live += !card->outputs[i]->failed;
+	ret = test_modeset(card);
+	if (ret < 0 && ret != -ENOMEM && live > 1)
+		ret = leave_out_refused(card, ret);
 	if (ret < 0) {
 		if (!card->modeset_failed)
 			drm_err("%s: the kernel rejected our modeset in a test commit: %s", card->path,
 				strerror(-ret));
 		card->modeset_failed = true;
-		goto out;
+		return ret;
 	}
+	build_modeset(card, &a);
 	ret = atomic_commit(&a, card,
 			    DRM_MODE_ATOMIC_ALLOW_MODESET | DRM_MODE_ATOMIC_NONBLOCK | DRM_MODE_PAGE_FLIP_EVENT,
 			    seq);
-	if (ret < 0 && ret != -EBUSY)
+	/* (EBUSY: a commit of ours still in flight, tried again shortly; anything else is retried each second and
+	 * said once) */
+	if (ret < 0 && ret != -EBUSY && !card->modeset_failed)
 		drm_err("%s: modeset commit failed after a successful test: %s", card->path, strerror(-ret));
-out:
+	if (ret < 0 && ret != -EBUSY)
+		card->modeset_failed = true;
 	drmModeAtomicFree(a.req);
 	return ret;
 }
 
 static int legacy_modeset(struct drm_card *card)
 {
+	unsigned shown = 0;
 	int ret = 0;
 
 	for (unsigned i = 0; i < card->n_crtcs; i++) {
@@ -222,6 +296,8 @@ static int legacy_modeset(struct drm_card *card)
 		}
 		drmModeFreeCrtc(crtc);
 	}
+	/* Each CRTC on its own: one the driver refuses (a mode it cannot drive beside the others) leaves the others
+	 * shown. */
 	for (unsigned i = 0; i < card->n_outputs; i++) {
 		struct drm_output *out = card->outputs[i];
 
@@ -230,14 +306,21 @@ static int legacy_modeset(struct drm_card *card)
 		if (drmModeSetCrtc(card->fd, out->crtc_id, out->pending->fb_id, 0, 0, &out->conn_id, 1,
 				   &out->mode) < 0) {
 			ret = -errno;
-			drm_err("%s: [CRTC:%u] drmModeSetCrtc failed: %s", out->name, out->crtc_id, strerror(-ret));
-			return ret;
+			leave_out(out, "drmModeSetCrtc failed", ret);
+			drmModeSetCrtc(card->fd, out->crtc_id, 0, 0, 0, NULL, 0, NULL);
+			continue;
 		}
+		shown++;
 		if (out->conn_props[CONN_DPMS])
 			drmModeConnectorSetProperty(card->fd, out->conn_id, out->conn_props[CONN_DPMS],
 						    DRM_MODE_DPMS_ON);
 	}
-	return 0;
+	if (shown)
+		return 0;
+	/* None shown: every output is tried again at the retry. */
+	for (unsigned i = 0; i < card->n_outputs; i++)
+		card->outputs[i]->failed = false;
+	return ret < 0 ? ret : -ENODEV;
 }
 
 int drm_card_modeset(struct drm_card *card)
@@ -262,6 +345,9 @@ int drm_card_modeset(struct drm_card *card)
 		}
 		shown++;
 	}
+	/* No buffer for any output (logged by buffer_init): a commit without a CRTC asking for events is refused. */
+	if (!shown)
+		return -ENOMEM;
 	if (card->atomic)
 		ret = atomic_modeset(card, seq);
 	else
@@ -281,6 +367,12 @@ int drm_card_modeset(struct drm_card *card)
 	}
 	if (ret < 0)
 		return ret;
+	shown = 0;
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		shown += !card->outputs[i]->failed;
+		if (!card->outputs[i]->failed)
+			card->outputs[i]->rejected = false;
+	}
 	card->needs_modeset = false;
 	card->modeset_failed = false;
 	drm_backend_count(card->b, DRM_COUNT_MODESET, 1);

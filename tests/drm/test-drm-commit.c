@@ -1,0 +1,247 @@
+/* tests/drm/test-drm-commit.c: modesets the kernel refuses in part, on a card of several outputs. The kernel is
+ * stood in for at libdrm's boundary (the linker's --wrap, tests/drm/meson.build): the atomic commit sees the
+ * properties drm/ put in the request and refuses more than two active CRTCs (a GPU with two PLLs, or a link
+ * without the bandwidth for a third display), drmModeSetCrtc refuses a chosen CRTC; property blobs are counted.
+ * Everything else is drm/'s own code with buffers in ordinary memory (no DRM device needed).
+ *
+ * What a user saw: a third monitor the GPU cannot drive beside the other two made the test commit fail for the
+ * whole card, so every monitor stayed dark (retried each second, for ever); with the legacy API the outputs after
+ * the refused one were never set up, and the error was logbuf again each second. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drm/drm-internal.h"
+#include "tests/kf-check-plain.h"
+#include "tests/kf-log-capture.h"
+
+static int failures;
+
+/* ---- the stand-in kernel ---- */
+#define ACTIVE_PROP 901 /* every CRTC's ACTIVE */
+static struct prop_set {
+	uint32_t obj, prop;
+	uint64_t val;
+} props[256];
+static int n_props;
+static unsigned max_active = 2;   /* commits with more active CRTCs are refused */
+static uint32_t refuse_crtc;      /* drmModeSetCrtc refuses this CRTC */
+static int commits, tests, setcrtcs, blobs_live, next_blob = 500;
+
+drmModeAtomicReqPtr __real_drmModeAtomicAlloc(void);
+drmModeAtomicReqPtr __wrap_drmModeAtomicAlloc(void);
+drmModeAtomicReqPtr __wrap_drmModeAtomicAlloc(void)
+{
+	n_props = 0;
+	return __real_drmModeAtomicAlloc();
+}
+
+void __real_drmModeAtomicSetCursor(drmModeAtomicReqPtr req, int cursor);
+void __wrap_drmModeAtomicSetCursor(drmModeAtomicReqPtr req, int cursor);
+void __wrap_drmModeAtomicSetCursor(drmModeAtomicReqPtr req, int cursor)
+{
+	n_props = cursor;
+	__real_drmModeAtomicSetCursor(req, cursor);
+}
+
+int __real_drmModeAtomicAddProperty(drmModeAtomicReqPtr req, uint32_t obj, uint32_t prop, uint64_t val);
+int __wrap_drmModeAtomicAddProperty(drmModeAtomicReqPtr req, uint32_t obj, uint32_t prop, uint64_t val);
+int __wrap_drmModeAtomicAddProperty(drmModeAtomicReqPtr req, uint32_t obj, uint32_t prop, uint64_t val)
+{
+	if (n_props < 256)
+		props[n_props++] = (struct prop_set){obj, prop, val};
+	return __real_drmModeAtomicAddProperty(req, obj, prop, val);
+}
+
+int __wrap_drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, void *ud);
+int __wrap_drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, void *ud)
+{
+	unsigned active = 0;
+
+	(void)fd, (void)req, (void)ud;
+	for (int i = 0; i < n_props; i++)
+		active += props[i].prop == ACTIVE_PROP && props[i].val == 1;
+	if (flags & DRM_MODE_ATOMIC_TEST_ONLY)
+		tests++;
+	else
+		commits++;
+	if (active > max_active) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+int __wrap_drmModeCreatePropertyBlob(int fd, const void *data, size_t size, uint32_t *id);
+int __wrap_drmModeCreatePropertyBlob(int fd, const void *data, size_t size, uint32_t *id)
+{
+	(void)fd, (void)data, (void)size;
+	*id = (uint32_t)next_blob++;
+	blobs_live++;
+	return 0;
+}
+
+int __wrap_drmModeDestroyPropertyBlob(int fd, uint32_t id);
+int __wrap_drmModeDestroyPropertyBlob(int fd, uint32_t id)
+{
+	(void)fd, (void)id;
+	blobs_live--;
+	return 0;
+}
+
+int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32_t y, uint32_t *conns, int n,
+			  drmModeModeInfoPtr mode);
+int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32_t y, uint32_t *conns, int n,
+			  drmModeModeInfoPtr mode)
+{
+	(void)fd, (void)fb, (void)x, (void)y, (void)conns, (void)n, (void)mode;
+	setcrtcs++;
+	if (crtc == refuse_crtc && fb) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- a card of three outputs ---- */
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static struct drm_card_crtc crtcs[3];
+static struct drm_card_plane planes[3];
+
+static void make_card(struct drm_backend *b, struct drm_card *card, struct drm_output *outs, bool atomic)
+{
+	*card = (struct drm_card){.b = b, .fd = -1, .atomic = atomic, .n_crtcs = 3, .n_planes = 3, .crtcs = crtcs,
+				  .planes = planes, .needs_modeset = true};
+	for (unsigned i = 0; i < 3; i++) {
+		struct drm_output *out = &outs[i];
+
+		crtcs[i] = (struct drm_card_crtc){.id = 100 + i, .props = {[CRTC_ACTIVE] = ACTIVE_PROP,
+									  [CRTC_MODE_ID] = 902}};
+		planes[i] = (struct drm_card_plane){.id = 200 + i, .possible_crtcs = 1u << i, .xrgb8888 = true,
+						    .type = DRM_PLANE_TYPE_PRIMARY};
+		for (unsigned p = 1; p < PLANE__COUNT; p++)
+			planes[i].props[p] = 910 + p;
+		*out = (struct drm_output){.card = card, .conn_id = 300 + i, .crtc_id = 100 + i, .crtc_index = i,
+					   .plane_id = 200 + i, .period_ns = 16666667};
+		snprintf(out->name, sizeof(out->name), "[CONNECTOR:%u:DP-%u]", 300 + i, i + 1);
+		out->mode.hdisplay = out->mode.vdisplay = 64;
+		out->conn_props[CONN_CRTC_ID] = 903;
+		for (int k = 0; k < DRM_BUFFERS; k++) {
+			out->bufs[k] = (struct drm_buffer){.width = 64, .height = 64, .stride = 256, .size = 256 * 64,
+							   .fb_id = 400 + 10 * i + (uint32_t)k};
+			out->bufs[k].map = calloc(1, out->bufs[k].size);
+		}
+		drm_region_set_full(&out->damage);
+		out->dirty = true;
+		card->outputs[card->n_outputs++] = out;
+	}
+}
+
+static void free_card(struct drm_card *card)
+{
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		struct drm_output *out = card->outputs[i];
+
+		for (int k = 0; k < DRM_BUFFERS; k++)
+			free(out->bufs[k].map);
+		if (out->mode_blob)
+			drmModeDestroyPropertyBlob(card->fd, out->mode_blob);
+	}
+}
+
+/* Three outputs, the kernel takes two: those two are shown, the third is left out (not pending, its CRTC not
+ * asked for), said once; a later modeset (an unblank, a hotplug) tries it again without saying it again. */
+static void test_atomic_partial(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+
+	make_card(b, &card, outs, true);
+	logbuf[0] = '\0';
+	int ret = drm_card_modeset(&card);
+	CHECK(ret == 0);
+	CHECK(commits == 1);
+	CHECK(!outs[0].failed && !outs[1].failed && outs[2].failed);
+	CHECK(outs[0].inflight && outs[1].inflight && !outs[2].inflight);
+	CHECK(!outs[2].pending && !outs[2].queued);
+	CHECK(!card.needs_modeset);
+	CHECK(count(logbuf, "DP-3") == 1);
+	/* The flips complete; the next modeset (unblank) tries all three again. */
+	for (int i = 0; i < 2; i++)
+		drm_output_flip_done(&outs[i], 100);
+	card.needs_modeset = true;
+	CHECK(drm_card_modeset(&card) == 0 && outs[2].failed && !outs[0].failed && !outs[1].failed);
+	CHECK(count(logbuf, "DP-3") == 1);
+	/* The kernel takes all three now (a monitor unplugged elsewhere freed the bandwidth). */
+	for (int i = 0; i < 2; i++)
+		drm_output_flip_done(&outs[i], 101);
+	max_active = 3;
+	card.needs_modeset = true;
+	CHECK(drm_card_modeset(&card) == 0 && !outs[2].failed && outs[2].inflight);
+	/* No output at all can be shown: the modeset fails as before (retried later), nothing is left pending. */
+	for (int i = 0; i < 3; i++)
+		drm_output_flip_done(&outs[i], 102);
+	max_active = 0;
+	card.needs_modeset = true;
+	CHECK(drm_card_modeset(&card) < 0 && card.needs_modeset);
+	for (int i = 0; i < 3; i++)
+		CHECK(!outs[i].pending && !outs[i].inflight);
+	max_active = 2;
+	CHECK(blobs_live == 3);
+	free_card(&card);
+	CHECK(blobs_live == 0);
+}
+
+/* Legacy: drmModeSetCrtc refuses the second output: the first and the third are shown, the second is left out
+ * (its CRTC turned off), said once; the card is not set up again every second. */
+static void test_legacy_partial(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+
+	make_card(b, &card, outs, false);
+	refuse_crtc = 101;
+	logbuf[0] = '\0';
+	setcrtcs = 0;
+	CHECK(drm_card_modeset(&card) == 0);
+	CHECK(!outs[0].failed && outs[1].failed && !outs[2].failed);
+	CHECK(!outs[1].pending && outs[0].current && outs[2].current);
+	CHECK(!card.needs_modeset);
+	CHECK(count(logbuf, "DP-2") == 1);
+	card.needs_modeset = true;
+	CHECK(drm_card_modeset(&card) == 0 && outs[1].failed);
+	CHECK(count(logbuf, "DP-2") == 1);
+	refuse_crtc = 0;
+	free_card(&card);
+}
+
+int main(void)
+{
+	struct drm_backend_config cfg = {0};
+	struct drm_backend *b;
+	int ret;
+
+	drm_set_log_handler(on_log);
+	ret = drm_backend_create(&b, &cfg, NULL, NULL);
+	if (ret < 0) {
+		fprintf(stderr, "drm_backend_create: %s\n", strerror(-ret));
+		return 1;
+	}
+	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
+	test_atomic_partial(b);
+	test_legacy_partial(b);
+	drm_backend_destroy(b);
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\nlog:\n%s", failures, logbuf);
+	return failures ? 1 : 0;
+}
