@@ -328,7 +328,7 @@ static struct drm_output *output_create(struct drm_card *card, const drmModeConn
 	out->mode = mode;
 	out->mode_source = (uint8_t)src;
 	out->refresh_mhz = drm_mode_refresh_mhz(&out->mode);
-	out->period_ns = out->refresh_mhz ? (int64_t)(1000000000000LL / out->refresh_mhz) : 16666667;
+	out->period_ns = drm_mode_period_ns(&out->mode);
 	drm_props_lookup(card->fd, out->conn_id, DRM_MODE_OBJECT_CONNECTOR, drm_conn_prop_names, CONN__COUNT,
 			 out->conn_props, NULL);
 	drm_damage_ring_reset(&out->history);

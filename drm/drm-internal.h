@@ -103,6 +103,9 @@ int drm_mode_select(const drmModeModeInfo *modes, int n, uint32_t w, uint32_t h,
 /* Writes the distinct sizes of modes as "1024x768 800x600 ..." into buf. */
 void drm_mode_list(const drmModeModeInfo *modes, int n, char *buf, size_t size);
 uint32_t drm_mode_refresh_mhz(const drmModeModeInfo *mode);
+/* One refresh period of mode in ns, for pacing the flips of drivers without vblank: 60 Hz without timings, and
+ * within 1..50 ms whatever the timings say. */
+int64_t drm_mode_period_ns(const drmModeModeInfo *mode);
 
 /* ---- properties (props.c) ---- */
 /* For each wanted name, the id of the property of that name among the object's (names[i], ids[i]), or 0. */

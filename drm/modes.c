@@ -32,8 +32,19 @@ uint32_t drm_mode_refresh_mhz(const drmModeModeInfo *mode)
 
 	if (total == 0)
 		return mode->vrefresh * 1000;
-	/* clock is in kHz */
-	return (uint32_t)(((uint64_t)mode->clock * 1000000 + total / 2) / total);
+	/* clock is in kHz; a clock of billions over a tiny mode (nonsense timings) saturates instead of wrapping */
+	uint64_t mhz = ((uint64_t)mode->clock * 1000000 + total / 2) / total;
+	return mhz > UINT32_MAX ? UINT32_MAX : (uint32_t)mhz;
+}
+
+int64_t drm_mode_period_ns(const drmModeModeInfo *mode)
+{
+	uint32_t mhz = drm_mode_refresh_mhz(mode);
+	int64_t ns = mhz ? (int64_t)(1000000000000LL / mhz) : 16666667;
+
+	/* Timings no display runs (a broken or hostile EDID; the kernel refuses only a clock of 0) must not pace a
+	 * driver without vblank at one frame a minute, nor not at all. */
+	return ns < 1000000 ? 1000000 : ns > 50000000 ? 50000000 : ns;
 }
 
 int drm_mode_choose(const drmModeModeInfo *modes, int n, uint32_t w, uint32_t h)

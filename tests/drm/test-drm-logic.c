@@ -167,6 +167,25 @@ static void test_mode_choose(void)
 	CHECK(drm_mode_refresh_mhz(&modes[1]) == 73387);
 }
 
+/* Timings from a hostile or broken EDID (the kernel only refuses a clock of 0; virtio-gpu takes any mode the host
+ * describes): the refresh saturates instead of wrapping, and the pacing of drivers without vblank (one frame per
+ * refresh period) stays between 1 ms and 50 ms. A 10 kHz pixel clock (EDID's smallest) at 1024x768 is 11 mHz: one
+ * frame every 91 s, the display frozen. */
+static void test_mode_period(void)
+{
+	drmModeModeInfo slow = mk(1024, 768, 10, DRM_MODE_TYPE_PREFERRED, 0);
+	drmModeModeInfo fast = mk(1, 1, 4000000000u, DRM_MODE_TYPE_PREFERRED, 0);
+	drmModeModeInfo none = mk(1024, 768, 0, 0, 0);
+	drmModeModeInfo normal = mk(1024, 768, 65000, 0, 0);
+
+	CHECK(drm_mode_refresh_mhz(&slow) == 11);
+	CHECK(drm_mode_refresh_mhz(&fast) == UINT32_MAX); /* 1.9e12 mHz: wrapped to 1.8e9 before */
+	CHECK(drm_mode_period_ns(&slow) == 50000000);
+	CHECK(drm_mode_period_ns(&fast) == 1000000);
+	CHECK(drm_mode_period_ns(&none) == 16666667);
+	CHECK(drm_mode_period_ns(&normal) == 1000000000000LL / 73387);
+}
+
 static void test_props_match(void)
 {
 	const char *names[] = {"type", NULL, "FB_ID", "CRTC_ID", "FB_DAMAGE_CLIPS"};
@@ -214,6 +233,7 @@ int main(void)
 	test_buffer_age();
 	test_mode_parse();
 	test_mode_choose();
+	test_mode_period();
 	test_props_match();
 	test_ratelimit();
 	if (failures)
