@@ -205,7 +205,10 @@ static void kick(struct drm_backend *b)
 			if (!out->dirty || !drm_output_can_take_frame(out, now))
 				continue;
 			ret = drm_output_flip(out);
-			if (ret == -EBUSY)
+			/* No memory for a buffer is no reason for a modeset, nor for trying 50 times a second. */
+			if (ret == -ENOMEM)
+				b->retry_ns = now + DRM_RETRY_NS;
+			else if (ret == -EBUSY)
 				b->retry_ns = now + DRM_BUSY_RETRY_NS;
 			else if (ret < 0)
 				card->needs_modeset = true, b->retry_ns = now + DRM_BUSY_RETRY_NS;

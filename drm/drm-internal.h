@@ -301,6 +301,7 @@ struct drm_output {
 	bool fake_vblank;                /* flip events carry no vblank sequence: pace ourselves */
 	bool failed;                     /* not in the last modeset (no buffer, or the kernel refused it): not shown */
 	bool rejected;                   /* the kernel refused it (said once until it is shown again) */
+	bool buffer_failed;              /* the last dumb buffer could not be made (said once until one is) */
 	struct drm_ratelimit rl;
 };
 
@@ -389,7 +390,7 @@ void drm_output_buffers_finish(struct drm_output *out);
 void drm_output_destroy(struct drm_output *out);
 /* Paints a free buffer as `pending` from the canvas (the union of damage over its age; everything when full).
  * In direct mode the buffer is the prepared one, which the program painted: nothing is copied. Fills clips with
- * what changed. Returns 0 or -EBUSY when no buffer is free. */
+ * what changed. Returns 0, -EBUSY when no buffer is free, or -ENOMEM when a buffer could not be made. */
 int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips);
 /* Direct mode: the buffer the program paints the next frame into (out->prepared, chosen and brought up to date
  * on the first call after a commit, except for the boxes of cover, which the caller promises to repaint); its

@@ -40,11 +40,13 @@ static int buffer_init(struct drm_output *out, struct drm_buffer *buf)
 	uint32_t w = out->mode.hdisplay, h = out->mode.vdisplay;
 	uint32_t handles[4] = {0}, pitches[4] = {0}, offsets[4] = {0};
 	uint64_t offset;
-	int ret;
+	/* Said once until a buffer is made: the frame is tried again each second (backend.c kick). */
+	int ret, prio = out->buffer_failed ? 7 : 3;
 
 	ret = drmModeCreateDumbBuffer(fd, w, h, 32, 0, &buf->handle, &buf->stride, &buf->size);
 	if (ret < 0) {
-		drm_err("%s: cannot create a %ux%u dumb buffer: %s", out->name, w, h, strerror(-ret));
+		drm_log(prio, "%s: cannot create a %ux%u dumb buffer: %s", out->name, w, h, strerror(-ret));
+		out->buffer_failed = true;
 		return ret;
 	}
 	buf->width = w;
@@ -54,25 +56,27 @@ static int buffer_init(struct drm_output *out, struct drm_buffer *buf)
 	if (drmModeAddFB2(fd, w, h, DRM_FORMAT_XRGB8888, handles, pitches, offsets, &buf->fb_id, 0) < 0) {
 		ret = -errno;
 		buf->fb_id = 0;
-		drm_err("%s: cannot add a framebuffer: %s", out->name, strerror(-ret));
+		drm_log(prio, "%s: cannot add a framebuffer: %s", out->name, strerror(-ret));
 		goto err;
 	}
 	ret = drmModeMapDumbBuffer(fd, buf->handle, &offset);
 	if (ret < 0) {
-		drm_err("%s: cannot map a dumb buffer: %s", out->name, strerror(-ret));
+		drm_log(prio, "%s: cannot map a dumb buffer: %s", out->name, strerror(-ret));
 		goto err;
 	}
 	buf->map = mmap(NULL, buf->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)offset);
 	if (buf->map == MAP_FAILED) {
 		ret = -errno;
 		buf->map = NULL;
-		drm_err("%s: cannot mmap a dumb buffer: %s", out->name, strerror(-ret));
+		drm_log(prio, "%s: cannot mmap a dumb buffer: %s", out->name, strerror(-ret));
 		goto err;
 	}
 	buf->frame = 0;
+	out->buffer_failed = false;
 	drm_debug("%s: dumb buffer %ux%u created and mapped (fb %u)", out->name, w, h, buf->fb_id);
 	return 0;
 err:
+	out->buffer_failed = true;
 	buffer_finish(out, buf);
 	return ret;
 }
@@ -132,18 +136,25 @@ void drm_output_destroy(struct drm_output *out)
 }
 
 /* A buffer that is neither on screen, nor queued, nor pending; a new one when every buffer there is is busy
- * (see drm_output_buffers_init). NULL when there is none, or a new one cannot be made (logged by buffer_init). */
-static struct drm_buffer *free_buffer(struct drm_output *out)
+ * (see drm_output_buffers_init). NULL when there is none (*err -EBUSY), or a new one cannot be made (*err -ENOMEM;
+ * logged by buffer_init). */
+static struct drm_buffer *free_buffer(struct drm_output *out, int *err)
 {
+	*err = -EBUSY;
 	for (int i = 0; i < DRM_BUFFERS; i++) {
 		struct drm_buffer *buf = &out->bufs[i];
 
 		if (buf->map && buf != out->queued && buf != out->current && buf != out->pending)
 			return buf;
 	}
-	for (int i = 0; i < DRM_BUFFERS; i++)
-		if (!out->bufs[i].map)
-			return buffer_init(out, &out->bufs[i]) == 0 ? &out->bufs[i] : NULL;
+	for (int i = 0; i < DRM_BUFFERS; i++) {
+		if (out->bufs[i].map)
+			continue;
+		if (buffer_init(out, &out->bufs[i]) == 0)
+			return &out->bufs[i];
+		*err = -ENOMEM;
+		return NULL;
+	}
 	return NULL;
 }
 
@@ -289,7 +300,8 @@ static void catch_up(struct drm_output *out, struct drm_buffer *buf, const struc
 uint32_t *drm_output_prepare(struct drm_output *out, uint32_t *stride, const struct drm_box *cover, size_t n_cover)
 {
 	if (!out->prepared) {
-		struct drm_buffer *buf = free_buffer(out);
+		int err;
+		struct drm_buffer *buf = free_buffer(out, &err);
 
 		if (!buf)
 			return NULL;
@@ -309,7 +321,7 @@ static int paint_direct(struct drm_output *out, bool full, struct drm_region *cl
 	if (!buf) {
 		uint32_t stride;
 		if (!drm_output_prepare(out, &stride, NULL, 0))
-			return -EBUSY;
+			return out->buffer_failed ? -ENOMEM : -EBUSY;
 		buf = out->prepared;
 	}
 	age = buf->frame ? out->frame + 1 - buf->frame : 0;
@@ -329,12 +341,13 @@ int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips
 	struct drm_region todo;
 	enum drm_rotation rot;
 	uint64_t age;
+	int err;
 
 	if (drm_backend_is_direct(out->card->b))
 		return paint_direct(out, full, clips);
-	buf = free_buffer(out);
+	buf = free_buffer(out, &err);
 	if (!buf)
-		return -EBUSY;
+		return err;
 	drm_backend_get_canvas_internal(out->card->b, &c);
 	rot = drm_backend_cfg(out->card->b)->rotation;
 	age = buf->frame ? out->frame + 1 - buf->frame : 0;

@@ -8,6 +8,7 @@
  * whole card, so every monitor stayed dark (retried each second, for ever); with the legacy API the outputs after
  * the refused one were never set up, and the error was logbuf again each second. */
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,18 @@ int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32
 		return -1;
 	}
 	return 0;
+}
+
+static int dumb_creates;
+
+int __wrap_drmModeCreateDumbBuffer(int fd, uint32_t w, uint32_t h, uint32_t bpp, uint32_t flags, uint32_t *handle,
+				   uint32_t *pitch, uint64_t *size);
+int __wrap_drmModeCreateDumbBuffer(int fd, uint32_t w, uint32_t h, uint32_t bpp, uint32_t flags, uint32_t *handle,
+				   uint32_t *pitch, uint64_t *size)
+{
+	(void)fd, (void)w, (void)h, (void)bpp, (void)flags, (void)handle, (void)pitch, (void)size;
+	dumb_creates++;
+	return -ENOMEM;
 }
 
 /* ---- a card of three outputs ---- */
@@ -225,6 +238,40 @@ static void test_legacy_partial(struct drm_backend *b)
 	free_card(&card);
 }
 
+/* The second buffer cannot be made (the GPU's memory is full): the frame waits, the creation is tried again a
+ * second later and said once, not every 20 ms (the busy retry: 50 errors a second in the journal). */
+static void test_no_second_buffer(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	struct drm_output *out = &outs[0];
+	int64_t end;
+
+	make_card(b, &card, outs, true);
+	card.n_outputs = 1;
+	card.needs_modeset = false;
+	free(out->bufs[1].map);
+	out->bufs[1] = (struct drm_buffer){0};
+	out->bufs[0].frame = out->frame = 1;
+	out->current = &out->bufs[0];
+	b->cards[b->n_cards++] = &card;
+	logbuf[0] = '\0';
+	dumb_creates = 0;
+	CHECK(drm_backend_present(b, NULL, 0, true) == 0);
+	end = drm_now_ns() + 300000000;
+	while (drm_now_ns() < end) {
+		struct pollfd p = {drm_backend_get_fd(b), POLLIN, 0};
+
+		poll(&p, 1, 10);
+		drm_backend_dispatch(b);
+	}
+	CHECK(dumb_creates >= 1 && dumb_creates <= 2);
+	CHECK(count(logbuf, "dumb buffer") == 1);
+	CHECK(out->current == &out->bufs[0] && !out->pending && !out->inflight);
+	b->n_cards = 0;
+	free_card(&card);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -240,6 +287,7 @@ int main(void)
 	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
 	test_atomic_partial(b);
 	test_legacy_partial(b);
+	test_no_second_buffer(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\nlog:\n%s", failures, logbuf);
