@@ -146,9 +146,9 @@ static void arm_timer(struct drm_backend *b, int64_t when)
  * keystroke pushes the DPMS deadline) free of syscalls: a timer that fires early just re-arms. */
 static void update_timer(struct drm_backend *b)
 {
-	int64_t when = b->retry_ns, now = drm_now_ns();
+	int64_t when = 0, now = drm_now_ns();
 
-	if (b->n_later && (!when || b->later_ns < when))
+	if (b->n_later)
 		when = b->later_ns;
 
 #define EARLIER(t) when = (when == 0 || ((t) && (t) < when)) ? (t) : when
@@ -157,6 +157,7 @@ static void update_timer(struct drm_backend *b)
 	if (b->dpms_timeout_s && !b->blanked && !b->blank_pending && !b->suspended && b->canvas.width)
 		EARLIER(b->last_activity_ns + (int64_t)b->dpms_timeout_s * 1000000000);
 	for (unsigned c = 0; c < b->n_cards; c++) {
+		EARLIER(b->cards[c]->retry_ns);
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
 			const struct drm_output *out = b->cards[c]->outputs[i];
 
@@ -175,28 +176,31 @@ static void update_timer(struct drm_backend *b)
 		arm_timer(b, when);
 }
 
-/* Commits what can be committed now: pending modesets, then flips of dirty outputs that can take a frame. */
+/* Commits what can be committed now: pending modesets, then flips of dirty outputs that can take a frame. A card
+ * that failed waits for its own retry time: the other cards' frames do not (a monitor another GPU could not set
+ * up held the laptop's panel to one frame a second). */
 static void kick(struct drm_backend *b)
 {
 	int64_t now = drm_now_ns();
+	bool active = drm_backend_active(b);
 
-	if (b->retry_ns && now < b->retry_ns)
-		return;
-	/* Cleared even when inactive: a retry time left in the past would re-fire the timer at once. */
-	b->retry_ns = 0;
-	if (!drm_backend_active(b))
-		return;
-	drm_fallback_kick(b, now);
+	if (active)
+		drm_fallback_kick(b, now);
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		struct drm_card *card = b->cards[c];
+		int64_t *retry = &card->retry_ns;
 		int ret;
 
-		if (card->n_outputs == 0)
+		if (*retry && now < *retry)
+			continue;
+		/* Cleared even when inactive: a retry time left in the past would re-fire the timer at once. */
+		*retry = 0;
+		if (!active || card->n_outputs == 0)
 			continue;
 		if (card->needs_modeset) {
 			ret = drm_card_modeset(card);
 			if (ret < 0)
-				b->retry_ns = now + (ret == -EBUSY ? DRM_BUSY_RETRY_NS : DRM_RETRY_NS);
+				*retry = now + (ret == -EBUSY ? DRM_BUSY_RETRY_NS : DRM_RETRY_NS);
 			continue;
 		}
 		for (unsigned i = 0; i < card->n_outputs; i++) {
@@ -207,11 +211,11 @@ static void kick(struct drm_backend *b)
 			ret = drm_output_flip(out);
 			/* No memory for a buffer is no reason for a modeset, nor for trying 50 times a second. */
 			if (ret == -ENOMEM)
-				b->retry_ns = now + DRM_RETRY_NS;
+				*retry = now + DRM_RETRY_NS;
 			else if (ret == -EBUSY)
-				b->retry_ns = now + DRM_BUSY_RETRY_NS;
+				*retry = now + DRM_BUSY_RETRY_NS;
 			else if (ret < 0)
-				card->needs_modeset = true, b->retry_ns = now + DRM_BUSY_RETRY_NS;
+				card->needs_modeset = true, *retry = now + DRM_BUSY_RETRY_NS;
 		}
 	}
 }
@@ -682,7 +686,8 @@ void drm_backend_resume(struct drm_backend *b)
 	if (!b->suspended)
 		return;
 	b->suspended = false;
-	b->retry_ns = 0;
+	for (unsigned c = 0; c < b->n_cards; c++)
+		b->cards[c]->retry_ns = 0;
 	drm_hotplug_enumerate(b);
 	scan_all(b, &changed);
 	for (unsigned c = 0; c < b->n_cards; c++)

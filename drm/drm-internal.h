@@ -330,6 +330,7 @@ struct drm_card {
 	bool prefer_shadow;
 	bool needs_modeset;  /* the next commit on this card is a full modeset */
 	bool modeset_failed; /* log once */
+	int64_t retry_ns;    /* commit on this card again at this time (after EBUSY or a failure); 0 = none */
 	unsigned n_crtcs, n_planes;
 	struct drm_card_crtc *crtcs;
 	struct drm_card_plane *planes;
@@ -460,7 +461,6 @@ struct drm_backend {
 	 * size leaves the canvas as it was, but its new buffers hold nothing. */
 	uint64_t outputs_destroyed, outputs_destroyed_seen;
 	int64_t last_activity_ns;
-	int64_t retry_ns; /* try commits again at this time (after EBUSY or a failed modeset); 0 = none */
 	/* Cards whose node could not be opened yet: the kernel announces a card before its driver is done
 	 * registering it (open fails with ENODEV), so we try again a few times. */
 	struct {

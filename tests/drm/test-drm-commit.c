@@ -29,6 +29,7 @@ static struct prop_set {
 static int n_props;
 static unsigned max_active = 2;   /* commits with more active CRTCs are refused */
 static uint32_t refuse_crtc;      /* drmModeSetCrtc refuses this CRTC */
+static int refuse_fd = -100;      /* every atomic commit on this fd is refused (a card that cannot show) */
 static int commits, tests, setcrtcs, blobs_live, next_blob = 500;
 
 drmModeAtomicReqPtr __real_drmModeAtomicAlloc(void);
@@ -68,7 +69,7 @@ int __wrap_drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, 
 		tests++;
 	else
 		commits++;
-	if (active > max_active) {
+	if (active > max_active || fd == refuse_fd) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -272,6 +273,36 @@ static void test_no_second_buffer(struct drm_backend *b)
 	free_card(&card);
 }
 
+/* Two cards: the second's modeset fails every time (a GPU that cannot drive the monitor on it). The first card's
+ * frames must not wait for the second's retry: they waited up to a second each (one frame a second on the
+ * laptop's own panel while a monitor on the other GPU could not be set up). */
+static void test_card_retry_apart(struct drm_backend *b)
+{
+	struct drm_card good, bad;
+	struct drm_output good_outs[3], bad_outs[3];
+	struct drm_box box = {0, 0, 8, 8};
+
+	make_card(b, &good, good_outs, true);
+	good.n_outputs = 1;
+	good.needs_modeset = false;
+	good_outs[0].bufs[0].frame = good_outs[0].frame = 1;
+	good_outs[0].current = &good_outs[0].bufs[0];
+	make_card(b, &bad, bad_outs, true);
+	bad.n_outputs = 1;
+	bad.fd = refuse_fd = -2;
+	b->cards[b->n_cards++] = &good;
+	b->cards[b->n_cards++] = &bad;
+	CHECK(drm_backend_present(b, &box, 1, false) == 0);
+	CHECK(good_outs[0].inflight && bad.needs_modeset);
+	drm_output_flip_done(&good_outs[0], 100); /* its event (a real vblank: no pacing) */
+	CHECK(drm_backend_present(b, &box, 1, false) == 0);
+	CHECK(good_outs[0].inflight);
+	refuse_fd = -100;
+	b->n_cards = 0;
+	free_card(&good);
+	free_card(&bad);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -288,6 +319,7 @@ int main(void)
 	test_atomic_partial(b);
 	test_legacy_partial(b);
 	test_no_second_buffer(b);
+	test_card_retry_apart(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\nlog:\n%s", failures, logbuf);
