@@ -4,7 +4,8 @@
  *                             one per refresh, that the display keeps updating, no watchdog fired
  *   drm-test run SECONDS      shows the colour-bar pattern (tests/drm/pattern.py draws the same) and repaints a
  *                             moving band 20 times a second; prints "EVENT ..." on every output change
- *                             (hotplug), STATS on SIGUSR1 and at the end; exits on SIGTERM or after SECONDS;
+ *                             (hotplug) with the open fds and the mappings of /dev/dri nodes, STATS on SIGUSR1 and
+ *                             at the end; exits on SIGTERM or after SECONDS;
  *                             SIGUSR2 counts as input (wakes a blanked display)
  *
  * Set KMSCON_FELIS_DRM_LEGACY=1 for the legacy API, DRM_TEST_DPMS=N for --dpms-timeout=N, DRM_TEST_MODE=WxH
@@ -55,6 +56,21 @@ static int count_fds(void)
 		n += e->d_name[0] != '.';
 	closedir(d);
 	return n - 1; /* the DIR's own fd */
+}
+
+/* Mappings of DRM device nodes (dumb buffers): none may be left once every card is gone. */
+static int count_dri_maps(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, "/dev/dri/") != NULL;
+	fclose(f);
+	return n;
 }
 
 static bool have_card(void)
@@ -120,7 +136,7 @@ static void on_outputs_changed(void *ud)
 
 	drm_backend_get_canvas(backend, &c);
 	changed = true;
-	printf("EVENT canvas=%ux%u fds=%d\n", c.width, c.height, count_fds());
+	printf("EVENT canvas=%ux%u fds=%d maps=%d\n", c.width, c.height, count_fds(), count_dri_maps());
 	fflush(stdout);
 }
 

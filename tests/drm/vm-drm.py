@@ -163,6 +163,11 @@ def hotplug(vm, w, h):
     for cycle in range(1, 3):
         vm.unplug_gpu()
         wait_count(vm, "/tmp/run.log", "EVENT canvas=0x0", cycle)
+        log = vm.wait_file("/tmp/run.log", 10, pattern="EVENT canvas=0x0")
+        # The card is gone: so are its dumb buffers' mappings.
+        maps = [int(x) for x in re.findall(r"EVENT canvas=0x0 .*maps=(\d+)", log)]
+        if maps[-1] != 0:
+            raise AssertionError("%d mappings of /dev/dri left after the unplug\n%s" % (maps[-1], log))
         vm.plug_gpu()
         wait_count(vm, "/tmp/run.log", "EVENT canvas=%dx%d" % (w, h), cycle)
         img = vm.wait_screen(lambda i: (i.width, i.height) == (w, h) and i.diff(pattern(w, h))[0] == 0,
