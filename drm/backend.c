@@ -176,6 +176,16 @@ static void update_timer(struct drm_backend *b)
 		arm_timer(b, when);
 }
 
+/* Which of card's outputs are not left out (a bit each). */
+static uint32_t live_outputs(const struct drm_card *card)
+{
+	uint32_t mask = 0;
+
+	for (unsigned i = 0; i < card->n_outputs; i++)
+		mask |= (uint32_t)!card->outputs[i]->failed << i;
+	return mask;
+}
+
 /* Commits what can be committed now: pending modesets, then flips of dirty outputs that can take a frame. A card
  * that failed waits for its own retry time: the other cards' frames do not (a monitor another GPU could not set
  * up held the laptop's panel to one frame a second). */
@@ -198,9 +208,14 @@ static void kick(struct drm_backend *b)
 		if (!active || card->n_outputs == 0)
 			continue;
 		if (card->needs_modeset) {
+			uint32_t before = live_outputs(card);
+
 			ret = drm_card_modeset(card);
 			if (ret < 0)
 				*retry = now + (ret == -EBUSY ? DRM_BUSY_RETRY_NS : DRM_RETRY_NS);
+			/* An output left out, or shown again: the canvas follows at the next dispatch (not here: a
+			 * present may have called, in the middle of the program's frame). */
+			b->canvas_recheck |= live_outputs(card) != before;
 			continue;
 		}
 		for (unsigned i = 0; i < card->n_outputs; i++) {
@@ -327,10 +342,13 @@ int drm_backend_resize_canvas(struct drm_backend *b, uint32_t w, uint32_t h)
 static void update_canvas(struct drm_backend *b, bool force)
 {
 	static const char *const rotations[] = {"", ", turned right", ", inverted", ", turned left"};
-	uint32_t w = 0, h = 0;
-	unsigned n = 0;
+	uint32_t w = 0, h = 0, lw = 0, lh = 0;
+	unsigned n = 0, live = 0;
 	bool shadow = b->cfg.force_shadow, direct, replaced = b->outputs_destroyed != b->outputs_destroyed_seen;
 
+	/* The size of the outputs shown: one left out of the last modeset (the kernel refused it beside the others,
+	 * no buffer) does not count, as if unplugged, unless none is shown. Only a single output, left out or not,
+	 * can be painted directly (direct_output). */
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
 			const struct drm_output *out = b->cards[c]->outputs[i];
@@ -339,10 +357,17 @@ static void update_canvas(struct drm_backend *b, bool force)
 			drm_rotate_size(b->cfg.rotation, out->mode.hdisplay, out->mode.vdisplay, &ow, &oh);
 			w = n == 0 || ow < w ? ow : w;
 			h = n == 0 || oh < h ? oh : h;
+			if (!out->failed) {
+				lw = live == 0 || ow < lw ? ow : lw;
+				lh = live == 0 || oh < lh ? oh : lh;
+				live++;
+			}
 			shadow |= b->cards[c]->prefer_shadow;
 			n++;
 		}
 	}
+	if (live)
+		w = lw, h = lh;
 	/* No DRM output: the framebuffer fallback, if there is one (always a canvas in ordinary memory: the
 	 * mapping is never read). Another fbdev of the same size is still a new picture to paint. */
 	force |= drm_fallback_update(b, n);
@@ -597,6 +622,10 @@ int drm_backend_dispatch(struct drm_backend *b)
 	if (b->blank_pending && !any_inflight(b))
 		drm_backend_set_blank(b, true);
 	kick(b);
+	if (b->canvas_recheck) {
+		b->canvas_recheck = false;
+		drm_backend_update_canvas(b);
+	}
 	update_timer(b);
 	drm_backend_frame_ready(b);
 	return 0;

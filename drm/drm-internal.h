@@ -456,6 +456,7 @@ struct drm_backend {
 	 * event (or of the watchdog) calls again; cleared by blanking, unblanking and suspending. */
 	bool blank_pending;
 	bool creating; /* no outputs_changed callback before drm_backend_create returns */
+	bool canvas_recheck; /* a modeset left an output out or showed it again: update the canvas at dispatch */
 	bool waiting_logged; /* "no usable card" said once per wait */
 	/* Outputs destroyed so far, and at the last drm_backend_update_canvas: an output replaced by one of the same
 	 * size leaves the canvas as it was, but its new buffers hold nothing. */

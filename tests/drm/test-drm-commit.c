@@ -303,6 +303,55 @@ static void test_card_retry_apart(struct drm_backend *b)
 	free_card(&bad);
 }
 
+static int changes;
+
+static void on_changed(void *ud)
+{
+	(void)ud;
+	changes++;
+}
+
+/* Clone mode with the smallest display left out (the kernel refuses it beside the others): the canvas follows
+ * the displays shown, as it would if that one were unplugged; it stayed at the left-out one's size, a corner of
+ * the others. Tried again at the next modeset and taken: the canvas shrinks back. */
+static void test_canvas_without_left_out(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	struct drm_canvas c;
+
+	make_card(b, &card, outs, true);
+	outs[2].mode.hdisplay = outs[2].mode.vdisplay = 32;
+	for (int k = 0; k < DRM_BUFFERS; k++)
+		outs[2].bufs[k].width = outs[2].bufs[k].height = 32, outs[2].bufs[k].stride = 128;
+	b->cards[b->n_cards++] = &card;
+	b->iface.outputs_changed = on_changed;
+	drm_backend_update_canvas(b);
+	drm_backend_get_canvas(b, &c);
+	CHECK(c.width == 32 && c.height == 32 && !b->direct);
+	changes = 0;
+	CHECK(drm_backend_present(b, NULL, 0, true) == 0);
+	CHECK(outs[2].failed && !outs[0].failed);
+	drm_backend_dispatch(b);
+	drm_backend_get_canvas(b, &c);
+	CHECK(c.width == 64 && c.height == 64 && changes == 1 && !b->direct);
+	/* Taken at the next modeset (an unblank): 32x32 again. */
+	for (int i = 0; i < 2; i++)
+		drm_output_flip_done(&outs[i], 100);
+	max_active = 3;
+	card.needs_modeset = true;
+	drm_backend_dispatch(b);
+	CHECK(!outs[2].failed);
+	drm_backend_dispatch(b);
+	drm_backend_get_canvas(b, &c);
+	CHECK(c.width == 32 && c.height == 32 && changes == 2);
+	max_active = 2;
+	b->iface.outputs_changed = NULL;
+	b->n_cards = 0;
+	free_card(&card);
+	drm_backend_update_canvas(b);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -320,6 +369,7 @@ int main(void)
 	test_legacy_partial(b);
 	test_no_second_buffer(b);
 	test_card_retry_apart(b);
+	test_canvas_without_left_out(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\nlog:\n%s", failures, logbuf);
