@@ -161,16 +161,19 @@ static void make_card(struct drm_backend *b, struct drm_card *card, struct drm_o
 	}
 }
 
-static void free_card(struct drm_card *card)
+/* Frees what make_card made (all three outputs, also those a test took off the card) and the card's flip
+ * request. */
+static void free_card(struct drm_card *card, struct drm_output *outs)
 {
-	for (unsigned i = 0; i < card->n_outputs; i++) {
-		struct drm_output *out = card->outputs[i];
+	for (unsigned i = 0; i < 3; i++) {
+		struct drm_output *out = &outs[i];
 
 		for (int k = 0; k < DRM_BUFFERS; k++)
 			free(out->bufs[k].map);
 		if (out->mode_blob)
 			drmModeDestroyPropertyBlob(card->fd, out->mode_blob);
 	}
+	drmModeAtomicFree(card->flip_req);
 }
 
 /* Three outputs, the kernel takes two: those two are shown, the third is left out (not pending, its CRTC not
@@ -212,7 +215,7 @@ static void test_atomic_partial(struct drm_backend *b)
 		CHECK(!outs[i].pending && !outs[i].inflight);
 	max_active = 2;
 	CHECK(blobs_live == 3);
-	free_card(&card);
+	free_card(&card, outs);
 	CHECK(blobs_live == 0);
 }
 
@@ -236,7 +239,7 @@ static void test_legacy_partial(struct drm_backend *b)
 	CHECK(drm_card_modeset(&card) == 0 && outs[1].failed);
 	CHECK(count(logbuf, "DP-2") == 1);
 	refuse_crtc = 0;
-	free_card(&card);
+	free_card(&card, outs);
 }
 
 /* The second buffer cannot be made (the GPU's memory is full): the frame waits, the creation is tried again a
@@ -270,7 +273,7 @@ static void test_no_second_buffer(struct drm_backend *b)
 	CHECK(count(logbuf, "dumb buffer") == 1);
 	CHECK(out->current == &out->bufs[0] && !out->pending && !out->inflight);
 	b->n_cards = 0;
-	free_card(&card);
+	free_card(&card, outs);
 }
 
 /* Two cards: the second's modeset fails every time (a GPU that cannot drive the monitor on it). The first card's
@@ -299,8 +302,8 @@ static void test_card_retry_apart(struct drm_backend *b)
 	CHECK(good_outs[0].inflight);
 	refuse_fd = -100;
 	b->n_cards = 0;
-	free_card(&good);
-	free_card(&bad);
+	free_card(&good, good_outs);
+	free_card(&bad, bad_outs);
 }
 
 static int changes;
@@ -348,7 +351,7 @@ static void test_canvas_without_left_out(struct drm_backend *b)
 	max_active = 2;
 	b->iface.outputs_changed = NULL;
 	b->n_cards = 0;
-	free_card(&card);
+	free_card(&card, outs);
 	drm_backend_update_canvas(b);
 }
 
