@@ -288,12 +288,12 @@ int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *co
 	/* No modes at all (an EDID not read yet, a KVM switched away) says nothing about --mode: the connector is
 	 * skipped and the others still used; with none left the backend waits for hotplug. */
 	if (conn->count_modes == 0) {
-		drm_warn("%s: connected but has no modes; not used", name);
+		drm_log(card->quiet ? 7 : 4, "%s: connected but has no modes; not used", name);
 		return -1;
 	}
 	drm_mode_list(conn->modes, conn->count_modes, list, sizeof(list));
-	drm_err("%s: mode %ux%u is not supported; available modes: %s", name, cfg->mode_width, cfg->mode_height,
-		list[0] ? list : "(none)");
+	drm_log(card->quiet ? 7 : 3, "%s: mode %ux%u is not supported; available modes: %s", name, cfg->mode_width,
+		cfg->mode_height, list[0] ? list : "(none)");
 	*err = -EINVAL;
 	return -1;
 }
@@ -313,7 +313,7 @@ static struct drm_output *output_create(struct drm_card *card, const drmModeConn
 		return NULL;
 	ci = choose_crtc(card, conn);
 	if (ci < 0) {
-		drm_warn("%s: no free CRTC with a primary plane; not used", name);
+		drm_log(card->quiet ? 7 : 4, "%s: no free CRTC with a primary plane; not used", name);
 		return NULL;
 	}
 	out = calloc(1, sizeof(*out));
@@ -342,6 +342,36 @@ static struct drm_output *output_create(struct drm_card *card, const drmModeConn
 	return out;
 }
 
+/* The connected connectors that could not be used, so that why is said once, not at every rescan (each hotplug
+ * uevent, each switch back to the VT): forgotten when one is used or seen disconnected. Bounded: the oldest goes
+ * for a new one. */
+static bool unusable_find(const struct drm_card *card, uint32_t id, unsigned *at)
+{
+	for (unsigned i = 0; i < card->n_unusable; i++) {
+		if (card->unusable[i] == id) {
+			*at = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void unusable_set(struct drm_card *card, uint32_t id, bool unusable)
+{
+	const unsigned max = sizeof(card->unusable) / sizeof(card->unusable[0]);
+	unsigned at;
+
+	if (unusable_find(card, id, &at) == unusable)
+		return;
+	if (!unusable) {
+		card->unusable[at] = card->unusable[--card->n_unusable];
+		return;
+	}
+	if (card->n_unusable == max)
+		memmove(&card->unusable[0], &card->unusable[1], --card->n_unusable * sizeof(card->unusable[0]));
+	card->unusable[card->n_unusable++] = id;
+}
+
 static bool scan_connector(struct drm_card *card, uint32_t id, int *err)
 {
 	drmModeConnector *conn = drmModeGetConnector(card->fd, id);
@@ -354,12 +384,19 @@ static bool scan_connector(struct drm_card *card, uint32_t id, int *err)
 		if (card->outputs[i]->conn_id == id)
 			break;
 	if (i == card->n_outputs && conn->connection == DRM_MODE_CONNECTED && card->n_outputs < DRM_MAX_OUTPUTS) {
-		struct drm_output *out = output_create(card, conn, err);
+		struct drm_output *out;
+		unsigned at;
 
+		card->quiet = unusable_find(card, id, &at);
+		out = output_create(card, conn, err);
+		card->quiet = false;
+		unusable_set(card, id, !out);
 		if (out) {
 			card->outputs[card->n_outputs++] = out;
 			changed = true;
 		}
+	} else if (conn->connection != DRM_MODE_CONNECTED) {
+		unusable_set(card, id, false);
 	}
 	drmModeFreeConnector(conn);
 	return changed;

@@ -336,6 +336,11 @@ struct drm_card {
 	struct drm_card_plane *planes;
 	unsigned n_outputs;
 	struct drm_output *outputs[DRM_MAX_OUTPUTS];
+	/* Connected connectors that could not be used (no modes, no free CRTC, not the mode asked for): why is said
+	 * once (card.c scan_connector); quiet while one of them is tried again. */
+	uint32_t unusable[16];
+	unsigned n_unusable;
+	bool quiet;
 	/* CRTC_ID property of every connector seen, looked up once per connector (for disabling the others). */
 	unsigned n_conns;
 	struct drm_card_conn {

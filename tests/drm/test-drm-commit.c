@@ -119,7 +119,50 @@ int __wrap_drmModeCreateDumbBuffer(int fd, uint32_t w, uint32_t h, uint32_t bpp,
 	return -ENOMEM;
 }
 
+/* A card's connectors for drm_card_scan: fake_conns ids from 300 on, connected, without modes (a dock's DP port
+ * with nothing behind it, an EDID not read). 0: the real calls. */
+static int fake_conns;
+
+drmModeResPtr __real_drmModeGetResources(int fd);
+drmModeResPtr __wrap_drmModeGetResources(int fd);
+drmModeResPtr __wrap_drmModeGetResources(int fd)
+{
+	drmModeRes *r;
+
+	if (!fake_conns)
+		return __real_drmModeGetResources(fd);
+	r = calloc(1, sizeof(*r));
+	r->connectors = calloc((size_t)fake_conns, sizeof(uint32_t));
+	r->count_connectors = fake_conns;
+	for (int i = 0; i < fake_conns; i++)
+		r->connectors[i] = 300 + (uint32_t)i;
+	return r;
+}
+
+drmModeConnectorPtr __real_drmModeGetConnector(int fd, uint32_t id);
+drmModeConnectorPtr __wrap_drmModeGetConnector(int fd, uint32_t id);
+drmModeConnectorPtr __wrap_drmModeGetConnector(int fd, uint32_t id)
+{
+	drmModeConnector *c;
+
+	if (!fake_conns)
+		return __real_drmModeGetConnector(fd, id);
+	c = calloc(1, sizeof(*c));
+	c->connector_id = id;
+	c->connector_type = DRM_MODE_CONNECTOR_DisplayPort;
+	c->connector_type_id = id - 299;
+	c->connection = DRM_MODE_CONNECTED;
+	return c;
+}
+
 /* ---- a card of three outputs ---- */
+/* What a user sees in the journal by default: info and above. */
+static void on_log_info(int prio, const char *file, int line, const char *fmt, va_list ap)
+{
+	if (prio <= 6)
+		on_log(prio, file, line, fmt, ap);
+}
+
 static int count(const char *hay, const char *needle)
 {
 	int n = 0;
@@ -355,13 +398,28 @@ static void test_canvas_without_left_out(struct drm_backend *b)
 	drm_backend_update_canvas(b);
 }
 
+/* A connected connector that cannot be used is said once, not at every rescan (each hotplug uevent, which docks
+ * send by the dozen, and each switch back to the VT). */
+static void test_unusable_said_once(struct drm_backend *b)
+{
+	struct drm_card card = {.b = b, .fd = -1, .atomic = true};
+	int err;
+
+	fake_conns = 2;
+	logbuf[0] = '\0';
+	for (int i = 0; i < 3; i++)
+		CHECK(!drm_card_scan(&card, &err) && card.n_outputs == 0);
+	CHECK(count(logbuf, "DP-1") == 1 && count(logbuf, "DP-2") == 1);
+	fake_conns = 0;
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
 	struct drm_backend *b;
 	int ret;
 
-	drm_set_log_handler(on_log);
+	drm_set_log_handler(on_log_info);
 	ret = drm_backend_create(&b, &cfg, NULL, NULL);
 	if (ret < 0) {
 		fprintf(stderr, "drm_backend_create: %s\n", strerror(-ret));
@@ -373,6 +431,7 @@ int main(void)
 	test_no_second_buffer(b);
 	test_card_retry_apart(b);
 	test_canvas_without_left_out(b);
+	test_unusable_said_once(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\nlog:\n%s", failures, logbuf);
