@@ -2,7 +2,8 @@
  *
  * The backend owns every DRM card of the seat (found through udev, opened through the program's callback) and
  * shows one canvas, a cached XRGB8888 picture in ordinary memory, on every connected connector (clone mode). The
- * canvas is as large as the smallest output; each output shows it at its top-left corner on black (the top-left as
+ * canvas is as large as the smallest output (of those the kernel takes together: a display it refuses beside the
+ * others is left out, as if unplugged, and tried again at the next modeset); each output shows it at its top-left corner on black (the top-left as
  * the user sees it: with a rotation, see drm_backend_set_rotation). The program
  * paints into the canvas and says which rectangles changed; per output the backend copies the union of damage
  * over each dumb buffer's age into it and commits it with FB_DAMAGE_CLIPS. With a single output on a card that
