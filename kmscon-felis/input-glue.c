@@ -273,7 +273,12 @@ static void on_key(void *ud, const struct input_key_event *ev)
 			  (unsigned long long)ev->time_usec);
 	if (g->ops.activity)
 		g->ops.activity(g->ud);
-	if (kept_key(g, ev) || unpaired_release(g, ev))
+	if (kept_key(g, ev))
+		return;
+	/* A dead key, or the key that broke a compose sequence: it types nothing, whatever key it is (libX11's
+	 * compose filter swallows it too: a Backspace taking back a dead key must not delete a character). Before
+	 * unpaired_release notes the press, so that its release (kitty's event types) is not sent either. */
+	if (ev->composing || unpaired_release(g, ev))
 		return;
 	if (ev->action != INPUT_KEY_RELEASE && g->pointer_shown && g->ops.pointer) {
 		g->pointer_shown = false;

@@ -110,9 +110,10 @@ bool kf_key_translate(const struct input_key_event *ev, struct vt_key_event *out
 		.unshifted = ev->unshifted,
 		.base = ev->base,
 	};
-	if (out->key != VT_KEY_NONE)
-		return true;
-	return ev->cp != 0 && !ev->composing;
+	/* a dead key, or any key that broke a compose sequence, types nothing (as in libX11's compose filter) */
+	if (ev->composing)
+		return false;
+	return out->key != VT_KEY_NONE || ev->cp != 0;
 }
 
 /* enum kf_mod bits of an input event. */

@@ -9,8 +9,8 @@
 #include "kmscon-felis/config.h"
 #include "vt/vt.h"
 
-/* Fills out for the key encoder. Returns false for keys that send nothing in any encoding (dead keys,
- * media keys, AltGr itself). */
+/* Fills out for the key encoder. Returns false for keys that send nothing in any encoding (dead keys, the key
+ * that broke a compose sequence, media keys, AltGr itself). */
 bool kf_key_translate(const struct input_key_event *ev, struct vt_key_event *out);
 
 /* True when ev (a press or repeat) is one of grab's alternatives. Modifiers must be exactly the grab's,

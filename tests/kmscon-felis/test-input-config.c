@@ -91,35 +91,44 @@ static void test_repeat_config(struct kf_loop *loop)
 	}
 }
 
-/* A compose sequence whose result is several code points (en_US.UTF-8's dead_acute J: J and U+0301 COMBINING ACUTE
- * ACCENT) types all of them, also under the kitty keyboard protocol (fish 4, neovim and helix ask for its flag 1):
- * there only the first, J, reached the application, which lost the accent. */
-static void test_compose_several(struct kf_loop *loop, const char *dir)
+/* A glue on the de layout (dead_acute on the key left of Backspace) with a compose file of the given text, in
+ * dir; cfg (initialised here) and a->grid are the caller's to finish. NULL when it cannot be made. */
+static struct kf_input_glue *compose_glue(struct kf_loop *loop, const char *dir, const char *text, struct app *a,
+					  struct kf_config *cfg)
 {
-	struct app a = {0};
 	struct grid_config gc = {.cols = 80, .rows = 24};
-	struct kf_config cfg;
 	struct kf_input_glue *g = NULL;
 	char path[256], opt[300];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/Compose", dir);
 	snprintf(opt, sizeof(opt), "--xkb-compose-file=%s", path);
+	kf_config_init(cfg);
+	a->grid = grid_create(&gc, NULL, NULL);
 	f = fopen(path, "w");
 	if (!f)
-		return;
-	fputs("<dead_acute> <J> : \"J\xcc\x81\"\n", f);
-	/* The longest result xkbcommon takes: 84 euro signs (252 bytes), typed whole, with ESC before under Alt. */
-	char euros[300] = "\033";
-	for (int i = 0; i < 84; i++)
-		strcat(euros, "\xe2\x82\xac");
-	fprintf(f, "<dead_acute> <K> : \"%s\"\n", euros + 1);
+		return NULL;
+	fputs(text, f);
 	fclose(f);
 	char *argv[] = {"kmscon-felis", "--xkb-layout=de", opt, NULL};
-	kf_config_init(&cfg);
-	a.grid = grid_create(&gc, NULL, NULL);
-	CHECK(kf_config_parse_argv(&cfg, 3, argv) == 0, "compose options parse");
-	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "create with a compose file");
+	CHECK(kf_config_parse_argv(cfg, 3, argv) == 0, "compose options parse");
+	CHECK(kf_input_glue_create(loop, cfg, &ops, a, &g) == 0, "create with a compose file");
+	return g;
+}
+
+/* A compose sequence whose result is several code points (en_US.UTF-8's dead_acute J: J and U+0301 COMBINING ACUTE
+ * ACCENT) types all of them, also under the kitty keyboard protocol (fish 4, neovim and helix ask for its flag 1):
+ * there only the first, J, reached the application, which lost the accent. */
+static void test_compose_several(struct kf_loop *loop, const char *dir)
+{
+	struct app a = {0};
+	struct kf_config cfg;
+	/* The longest result xkbcommon takes: 84 euro signs (252 bytes), typed whole, with ESC before under Alt. */
+	char euros[300] = "\033", text[400];
+	for (int i = 0; i < 84; i++)
+		strcat(euros, "\xe2\x82\xac");
+	snprintf(text, sizeof(text), "<dead_acute> <J> : \"J\xcc\x81\"\n<dead_acute> <K> : \"%s\"\n", euros + 1);
+	struct kf_input_glue *g = compose_glue(loop, dir, text, &a, &cfg);
 	if (g) {
 		struct input *in = kf_input_glue_input(g);
 		static const char *const modes[] = {"", "\033[>1u", "\033[=3u"};
@@ -139,6 +148,58 @@ static void test_compose_several(struct kf_loop *loop, const char *dir)
 		with(in, KEY_LEFTSHIFT, KEY_K);
 		input_inject_key(in, KEY_LEFTALT, false, 1000);
 		CHECK(sent(&a, euros), "dead_acute Alt+Shift+k types ESC and 84 euro signs");
+	}
+	kf_input_glue_destroy(g);
+	grid_destroy(a.grid);
+	kf_config_finish(&cfg);
+}
+
+/* A key that breaks a dead key's or Compose's sequence types nothing, as in X clients (libX11's compose filter
+ * swallows it) and as input/ already did for a letter: a Backspace, an arrow, Return or Escape went to the
+ * application as well, so that a dead key pressed by mistake and taken back with Backspace deleted the character
+ * before it, and Return sent the line. Under the kitty protocol's event types the swallowed press has no
+ * release sent either. The keys the terminal keeps (a VT switch) still act. */
+static void test_compose_cancel(struct kf_loop *loop, const char *dir)
+{
+	struct app a = {0};
+	struct kf_config cfg;
+	struct kf_input_glue *g = compose_glue(loop, dir, "<dead_acute> <e> : \"\xc3\xa9\"\n", &a, &cfg);
+
+	if (g) {
+		struct input *in = kf_input_glue_input(g);
+		static const struct {
+			uint32_t code;
+			const char *name, *alone;
+		} keys[] = {
+			{KEY_BACKSPACE, "Backspace", "\x7f"}, {KEY_LEFT, "Left", "\033[D"}, {KEY_ENTER, "Return", "\r"},
+			{KEY_ESC, "Escape", "\033"},         {KEY_TAB, "Tab", "\t"},       {KEY_F5, "F5", "\033[15~"},
+			{KEY_Q, "q", "q"},
+		};
+		static const char *const modes[] = {"", "\033[>3u"};
+		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+			feed(&a, modes[m]);
+			for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+				key(in, KEY_EQUAL);
+				key(in, keys[i].code);
+				CHECK(sent(&a, ""), "dead_acute then %s sends nothing (kitty flags '%s')", keys[i].name,
+				      modes[m] + (modes[m][0] != 0));
+				if (!modes[m][0]) {
+					key(in, keys[i].code);
+					CHECK(sent(&a, keys[i].alone), "%s after the cancelled sequence", keys[i].name);
+				}
+			}
+			feed(&a, "\033[<u");
+		}
+		key(in, KEY_EQUAL);
+		key(in, KEY_E);
+		CHECK(sent(&a, "\xc3\xa9"), "dead_acute e still types e acute");
+		key(in, KEY_EQUAL);
+		input_inject_key(in, KEY_LEFTCTRL, true, 1);
+		input_inject_key(in, KEY_LEFTALT, true, 1);
+		key(in, KEY_F2);
+		input_inject_key(in, KEY_LEFTALT, false, 1);
+		input_inject_key(in, KEY_LEFTCTRL, false, 1);
+		CHECK(a.vt == 2 && sent(&a, ""), "Ctrl+Alt+F2 after a dead key switches VT (%d), sends nothing", a.vt);
 	}
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
@@ -344,6 +405,7 @@ int main(void)
 	test_xkb_config(loop);
 	test_repeat_config(loop);
 	test_compose_several(loop, dir);
+	test_compose_cancel(loop, dir);
 	test_grab_layouts(loop);
 	test_log_origin(loop, dir);
 	test_natural_scrolling(loop);
