@@ -182,26 +182,9 @@ static uint32_t level1_cp(struct xkb_keymap *km, xkb_keycode_t kc, xkb_layout_in
 	return n == 1 ? xkb_keysym_to_utf32(syms[0]) : 0;
 }
 
-/* Fills everything but action and time from the current state (call before updating it for a press). */
-static void describe_key(struct input_kbd *k, uint32_t keycode, struct input_key_event *ev)
-{
-	xkb_keycode_t kc = keycode + 8; /* evdev to XKB key codes */
-	xkb_layout_index_t layout = xkb_state_key_get_layout(k->state, kc);
-
-	ev->keycode = keycode;
-	ev->keysym = xkb_state_key_get_one_sym(k->state, kc);
-	ev->cp = xkb_keysym_to_utf32(ev->keysym);
-	if (ev->cp < 0x20 || ev->cp == 0x7f)
-		ev->cp = 0; /* Return, Tab, BackSpace, Escape: keys, not text */
-	ev->unshifted = layout == XKB_LAYOUT_INVALID ? 0 : level1_cp(k->keymap, kc, layout);
-	ev->base = level1_cp(k->us_keymap, kc, 0);
-	ev->utf8[0] = 0;
-	if (ev->cp)
-		xkb_keysym_to_utf8(ev->keysym, ev->utf8, sizeof(ev->utf8)); /* the text of cp, NUL-terminated */
-}
-
-/* A compose result longer than INPUT_UTF8_MAX (an xkbcommon that takes longer strings than 1.5 did) was cut
- * by xkbcommon wherever the buffer ended: the application gets the whole characters, not a torn one. */
+/* A text longer than INPUT_UTF8_MAX (a compose result of an xkbcommon that takes longer strings than 1.5 did, a
+ * keymap level of many keysyms) was cut by xkbcommon wherever the buffer ended: the application gets the whole
+ * characters, not a torn one. */
 static void trim_torn_utf8(char *s)
 {
 	size_t n = strlen(s), start = n;
@@ -214,7 +197,51 @@ static void trim_torn_utf8(char *s)
 		if (n - (start - 1) < len)
 			s[start - 1] = 0;
 	}
-	input_log(4, "a compose result is longer than %d bytes: typed cut to %zu", INPUT_UTF8_MAX - 1, strlen(s));
+	input_log(4, "a compose result or a key's text is longer than %d bytes: typed cut to %zu", INPUT_UTF8_MAX - 1,
+		  strlen(s));
+}
+
+/* The first code point of a UTF-8 text xkbcommon wrote (valid UTF-8), 0 for an empty one. */
+static uint32_t first_cp(const char *utf8)
+{
+	const unsigned char *u = (const unsigned char *)utf8;
+	uint32_t cp = u[0];
+	int extra = cp >= 0xf0 ? 3 : cp >= 0xe0 ? 2 : cp >= 0xc0 ? 1 : 0;
+
+	cp &= extra ? (0x3fu >> extra) : 0x7fu;
+	for (int i = 1; i <= extra && u[i]; i++)
+		cp = cp << 6 | (u[i] & 0x3f);
+	return cp;
+}
+
+/* Fills everything but action and time from the current state (call before updating it for a press). */
+static void describe_key(struct input_kbd *k, uint32_t keycode, struct input_key_event *ev)
+{
+	xkb_keycode_t kc = keycode + 8; /* evdev to XKB key codes */
+	xkb_layout_index_t layout = xkb_state_key_get_layout(k->state, kc);
+	const xkb_keysym_t *syms;
+
+	ev->keycode = keycode;
+	ev->keysym = xkb_state_key_get_one_sym(k->state, kc);
+	ev->cp = xkb_keysym_to_utf32(ev->keysym);
+	if (ev->cp < 0x20 || ev->cp == 0x7f)
+		ev->cp = 0; /* Return, Tab, BackSpace, Escape: keys, not text */
+	ev->unshifted = layout == XKB_LAYOUT_INVALID ? 0 : level1_cp(k->keymap, kc, layout);
+	ev->base = level1_cp(k->us_keymap, kc, 0);
+	ev->utf8[0] = 0;
+	if (ev->cp) {
+		xkb_keysym_to_utf8(ev->keysym, ev->utf8, sizeof(ev->utf8)); /* the text of cp, NUL-terminated */
+	} else if (ev->keysym == XKB_KEY_NoSymbol && xkb_state_key_get_syms(k->state, kc, &syms) > 1) {
+		/* A level of several keysyms has no one keysym: it types the text of them all, as xkbcommon writes
+		 * it (its Ctrl transformation is for a single keysym only), typed whole as a compose result is. */
+		if (xkb_state_key_get_utf8(k->state, kc, ev->utf8, sizeof(ev->utf8)) >= (int)sizeof(ev->utf8))
+			trim_torn_utf8(ev->utf8);
+		ev->cp = first_cp(ev->utf8);
+		if (ev->cp < 0x20 || ev->cp == 0x7f) {
+			ev->cp = 0;
+			ev->utf8[0] = 0;
+		}
+	}
 }
 
 /* Dead keys and Compose: returns true when the key is swallowed by a sequence in progress. */
@@ -234,17 +261,7 @@ static bool compose_key(struct input_kbd *k, struct input_key_event *ev)
 			trim_torn_utf8(ev->utf8);
 		if (sym != XKB_KEY_NoSymbol)
 			ev->keysym = sym;
-		ev->cp = 0;
-		if (ev->utf8[0]) {
-			/* The first code point, for the key encoder (compose results are short UTF-8). */
-			const unsigned char *u = (const unsigned char *)ev->utf8;
-			uint32_t cp = u[0];
-			int extra = cp >= 0xf0 ? 3 : cp >= 0xe0 ? 2 : cp >= 0xc0 ? 1 : 0;
-			cp &= extra ? (0x3fu >> extra) : 0x7fu;
-			for (int i = 1; i <= extra && u[i]; i++)
-				cp = cp << 6 | (u[i] & 0x3f);
-			ev->cp = cp;
-		}
+		ev->cp = first_cp(ev->utf8); /* the first code point, for the key encoder */
 		xkb_compose_state_reset(k->compose);
 		return false;
 	}

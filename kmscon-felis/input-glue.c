@@ -291,8 +291,9 @@ static void on_key(void *ud, const struct input_key_event *ev)
 	 * (every key an escape code): those events the encoder writes, with the first character. */
 	bool as_text = !m.keys.kitty_flags ||
 		       (!(m.keys.kitty_flags & 8) && !(ev->mods & ~(INPUT_MOD_SHIFT | INPUT_MOD_CAPS | INPUT_MOD_NUM)));
-	if (vk.key == VT_KEY_NONE && !single_code_point(ev->utf8) && as_text) {
-		/* A compose sequence that gives several characters: typed as they are. */
+	if (vk.key == VT_KEY_NONE && !single_code_point(ev->utf8) && as_text && ev->action != INPUT_KEY_RELEASE) {
+		/* A compose sequence, or a keymap level of several keysyms, that gives several characters: typed as
+		 * they are (a release types nothing: the encoder has its event, if any). */
 		if ((ev->mods & INPUT_MOD_ALT) && sizeof(buf) > strlen(ev->utf8) + 1)
 			buf[n++] = 0x1b;
 		memcpy(buf + n, ev->utf8, strlen(ev->utf8));

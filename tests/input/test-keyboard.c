@@ -395,6 +395,57 @@ static void test_locks(void)
 	input_destroy(in);
 }
 
+/* A keymap level may hold several keysyms (xkbcommon's "{ a, b }"; a --xkb-keymap file, xkeyboard-config's
+ * newer symbols): the key types them all, as xkbcommon's own xkb_state_key_get_utf8 gives them. It typed nothing
+ * (xkb_state_key_get_one_sym is NoSymbol for such a level). Its repeats type them again; the level's other keys
+ * and levels are as before. */
+static void test_several_keysyms(void)
+{
+	struct input_config cfg = isolated();
+	struct rec r = {0};
+	struct input *in;
+	struct input_key_event ev;
+	struct xkb_context *ctx = xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES);
+	struct xkb_rule_names us = {.layout = "us"};
+	struct xkb_keymap *km = xkb_keymap_new_from_names(ctx, &us, 0);
+	char *text = km ? xkb_keymap_get_as_string(km, XKB_KEYMAP_FORMAT_TEXT_V1) : NULL;
+	char *a = text ? strstr(text, "key <AC01>") : NULL, *end = a ? strchr(a, '\n') : NULL;
+	char *edited = text ? malloc(strlen(text) + 64) : NULL;
+
+	CHECK(end && edited, "the us keymap as text");
+	if (!end || !edited)
+		goto out;
+	/* DEVANAGARI LETTER KA and SIGN VIRAMA on the A key's first level, a Cyrillic letter and a Latin one on its
+	 * second */
+	sprintf(edited, "%.*skey <AC01> { [ { U0915, U094D }, { U0416, Z } ] };%s", (int)(a - text), text, end);
+	cfg.keymap_file = write_tmp(edited);
+	in = input_create(&cfg, &cbs, &r);
+	CHECK(in && !strncmp(input_keymap_name(in), "file:", 5), "the keymap file is used: %s",
+	      in ? input_keymap_name(in) : "");
+	if (in) {
+		ev = press(in, &r, KEY_A);
+		CHECK(ev.cp == 0x915 && !strcmp(ev.utf8, "\xe0\xa4\x95\xe0\xa5\x8d"), "two keysyms: cp %#x '%s'", ev.cp,
+		      ev.utf8);
+		input_inject_key(in, KEY_LEFTSHIFT, true, 1);
+		ev = press(in, &r, KEY_A);
+		input_inject_key(in, KEY_LEFTSHIFT, false, 2);
+		CHECK(ev.cp == 0x416 && !strcmp(ev.utf8, "\xd0\x96Z"), "Shift: cp %#x '%s'", ev.cp, ev.utf8);
+		input_inject_key(in, KEY_A, true, 1000000);
+		input_timer_expired(in, 1250000);
+		CHECK(r.last.action == INPUT_KEY_REPEAT && r.last.cp == 0x915 &&
+		      !strcmp(r.last.utf8, "\xe0\xa4\x95\xe0\xa5\x8d"), "its repeat: cp %#x '%s'", r.last.cp, r.last.utf8);
+		input_inject_key(in, KEY_A, false, 1300000);
+		ev = press(in, &r, KEY_S);
+		CHECK(ev.cp == 's' && !strcmp(ev.utf8, "s"), "the S key: '%s'", ev.utf8);
+	}
+	input_destroy(in);
+out:
+	free(edited);
+	free(text);
+	xkb_keymap_unref(km);
+	xkb_context_unref(ctx);
+}
+
 /* kmscon's --xkb-model, --xkb-variant and --xkb-options reach xkbcommon. */
 static void test_names(void)
 {
@@ -458,6 +509,7 @@ int main(void)
 	test_bad_layout();
 	test_sources();
 	test_names();
+	test_several_keysyms();
 	test_compose();
 	test_repeat();
 	test_locks();

@@ -91,18 +91,19 @@ static void test_repeat_config(struct kf_loop *loop)
 	}
 }
 
-/* A glue on the de layout (dead_acute on the key left of Backspace) with a compose file of the given text, in
- * dir; cfg (initialised here) and a->grid are the caller's to finish. NULL when it cannot be made. */
-static struct kf_input_glue *compose_glue(struct kf_loop *loop, const char *dir, const char *text, struct app *a,
-					  struct kf_config *cfg)
+/* A glue on the de layout (dead_acute on the key left of Backspace) with a file of the given text, in dir, as the
+ * value of option ("--xkb-compose-file", "--xkb-keymap": a keymap file wins over the layout); cfg (initialised
+ * here) and a->grid are the caller's to finish. NULL when it cannot be made. */
+static struct kf_input_glue *glue_with_file(struct kf_loop *loop, const char *dir, const char *option, const char *text,
+					    struct app *a, struct kf_config *cfg)
 {
 	struct grid_config gc = {.cols = 80, .rows = 24};
 	struct kf_input_glue *g = NULL;
 	char path[256], opt[300];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/Compose", dir);
-	snprintf(opt, sizeof(opt), "--xkb-compose-file=%s", path);
+	snprintf(path, sizeof(path), "%s/file%s", dir, option);
+	snprintf(opt, sizeof(opt), "%s=%s", option, path);
 	kf_config_init(cfg);
 	a->grid = grid_create(&gc, NULL, NULL);
 	f = fopen(path, "w");
@@ -111,8 +112,8 @@ static struct kf_input_glue *compose_glue(struct kf_loop *loop, const char *dir,
 	fputs(text, f);
 	fclose(f);
 	char *argv[] = {"kmscon-felis", "--xkb-layout=de", opt, NULL};
-	CHECK(kf_config_parse_argv(cfg, 3, argv) == 0, "compose options parse");
-	CHECK(kf_input_glue_create(loop, cfg, &ops, a, &g) == 0, "create with a compose file");
+	CHECK(kf_config_parse_argv(cfg, 3, argv) == 0, "%s parses", option);
+	CHECK(kf_input_glue_create(loop, cfg, &ops, a, &g) == 0, "create with %s", option);
 	return g;
 }
 
@@ -128,7 +129,7 @@ static void test_compose_several(struct kf_loop *loop, const char *dir)
 	for (int i = 0; i < 84; i++)
 		strcat(euros, "\xe2\x82\xac");
 	snprintf(text, sizeof(text), "<dead_acute> <J> : \"J\xcc\x81\"\n<dead_acute> <K> : \"%s\"\n", euros + 1);
-	struct kf_input_glue *g = compose_glue(loop, dir, text, &a, &cfg);
+	struct kf_input_glue *g = glue_with_file(loop, dir, "--xkb-compose-file", text, &a, &cfg);
 	if (g) {
 		struct input *in = kf_input_glue_input(g);
 		static const char *const modes[] = {"", "\033[>1u", "\033[=3u"};
@@ -163,7 +164,7 @@ static void test_compose_cancel(struct kf_loop *loop, const char *dir)
 {
 	struct app a = {0};
 	struct kf_config cfg;
-	struct kf_input_glue *g = compose_glue(loop, dir, "<dead_acute> <e> : \"\xc3\xa9\"\n", &a, &cfg);
+	struct kf_input_glue *g = glue_with_file(loop, dir, "--xkb-compose-file", "<dead_acute> <e> : \"\xc3\xa9\"\n", &a, &cfg);
 
 	if (g) {
 		struct input *in = kf_input_glue_input(g);
@@ -204,6 +205,49 @@ static void test_compose_cancel(struct kf_loop *loop, const char *dir)
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
 	kf_config_finish(&cfg);
+}
+
+/* A keymap level of several keysyms (a --xkb-keymap file's "{ U0915, U094D }") types all of them once, with
+ * ESC before under Alt: it typed nothing, and then (once input/ gave the text) twice, the key's release typing
+ * it again. */
+static void test_several_keysyms(struct kf_loop *loop, const char *dir)
+{
+	struct app a = {0};
+	struct kf_config cfg;
+	struct kf_input_glue *g = NULL;
+	struct xkb_context *ctx = xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES);
+	struct xkb_rule_names us = {.layout = "us"};
+	struct xkb_keymap *km = ctx ? xkb_keymap_new_from_names(ctx, &us, 0) : NULL;
+	char *text = km ? xkb_keymap_get_as_string(km, XKB_KEYMAP_FORMAT_TEXT_V1) : NULL;
+	char *key_a = text ? strstr(text, "key <AC01>") : NULL, *end = key_a ? strchr(key_a, '\n') : NULL;
+	char *edited = end ? malloc(strlen(text) + 64) : NULL;
+
+	CHECK(edited, "the us keymap as text");
+	if (edited) {
+		sprintf(edited, "%.*skey <AC01> { [ { U0915, U094D }, A ] };%s", (int)(key_a - text), text, end);
+		g = glue_with_file(loop, dir, "--xkb-keymap", edited, &a, &cfg);
+	}
+	if (g) {
+		struct input *in = kf_input_glue_input(g);
+		static const char *const modes[] = {"", "\033[>1u", "\033[=3u"};
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+			feed(&a, modes[i]);
+			key(in, KEY_A);
+			CHECK(sent(&a, "\xe0\xa4\x95\xe0\xa5\x8d"), "KA VIRAMA typed once (kitty flags '%s')",
+			      modes[i] + (modes[i][0] != 0));
+		}
+		feed(&a, "\033[=0u");
+		with(in, KEY_LEFTALT, KEY_A);
+		CHECK(sent(&a, "\033\xe0\xa4\x95\xe0\xa5\x8d"), "Alt: ESC before");
+	}
+	kf_input_glue_destroy(g);
+	grid_destroy(a.grid);
+	if (edited)
+		kf_config_finish(&cfg);
+	free(edited);
+	free(text);
+	xkb_keymap_unref(km);
+	xkb_context_unref(ctx);
 }
 
 /* A shortcut names a Latin keysym: under a layout of another script it is the key of that letter on a US keyboard, as
@@ -406,6 +450,7 @@ int main(void)
 	test_repeat_config(loop);
 	test_compose_several(loop, dir);
 	test_compose_cancel(loop, dir);
+	test_several_keysyms(loop, dir);
 	test_grab_layouts(loop);
 	test_log_origin(loop, dir);
 	test_natural_scrolling(loop);
