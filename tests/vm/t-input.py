@@ -193,6 +193,50 @@ def test_usb_hotplug(guest):
             vm.fail("the USB keyboard typed %r" % got)
 
 
+def test_usb_unplug_held(guest):
+    """A key held down on a USB keyboard that is then unplugged: it repeats while held, and its repeat stops with
+    the device (libinput releases the keys of a device removed); the virtio keyboard types on after."""
+    with VM(guest, gpu="virtio", usb=True, name="input-unplug") as vm:
+        vm.sh(UDEV + "; (udevadm monitor --udev >/dev/null 2>&1 &)", timeout=60)
+        start_probe(vm, 1)
+        log = wait_log(vm, 1, r"^DEVICES [1-9]")
+        before = int(re.findall(r"^DEVICES (\d+)", log, re.M)[-1])
+        vm.qmp.cmd("device_add", driver="usb-kbd", id="usbkbd", bus="xhci.0", display="gpu0")
+        deadline = time.time() + 30 * DEFAULT_TIMEOUT
+        while time.time() < deadline:
+            counts = [int(x) for x in re.findall(r"^DEVICES (\d+)", probe_log(vm, 1), re.M)]
+            if counts and counts[-1] > before:
+                break
+            time.sleep(0.5)
+        else:
+            vm.fail("the USB keyboard never appeared (keyboards stayed at %d)" % before)
+        vm.qmp.cmd("input-send-event", device="gpu0",
+                   events=[{"type": "key", "data": {"down": True, "key": {"type": "qcode", "data": "x"}}}])
+        got = wait_keys(vm, 1, b"xxxx")
+        if not got.startswith(b"xxxx") or set(got) != {ord("x")}:
+            vm.fail("x held on the USB keyboard: %r, want it repeating" % got)
+        vm.qmp.cmd("device_del", id="usbkbd")
+        deadline = time.time() + 30 * DEFAULT_TIMEOUT
+        while time.time() < deadline:
+            counts = [int(x) for x in re.findall(r"^DEVICES (\d+)", probe_log(vm, 1), re.M)]
+            if counts and counts[-1] == before:
+                break
+            time.sleep(0.5)
+        else:
+            vm.fail("the USB keyboard never went away")
+        time.sleep(0.5)
+        n_gone = len(keys_sent(vm, 1))
+        time.sleep(2)
+        n_later = len(keys_sent(vm, 1))
+        if n_later != n_gone:
+            vm.fail("x went on repeating after its keyboard was unplugged: %d more" % (n_later - n_gone))
+        vm.sendkey("y")
+        got = wait_keys(vm, 1, b"x" * n_later + b"y")
+        if not got.endswith(b"y") or len(got) != n_later + 1:
+            vm.fail("the virtio keyboard after the unplug typed %r" % got[n_later:])
+        print("    %d x while held, none after the unplug" % n_gone)
+
+
 def test_vt_switch(guest, switches):
     """Two probes on tty1 and tty2: Ctrl+Alt+F2 / Ctrl+Alt+F1 move the seat between them; no fd grows."""
     with VM(guest, gpu="virtio", name="input-vt") as vm:
@@ -559,6 +603,7 @@ def main():
         ("input-typing-seatd", lambda g: test_typing(g, "seatd")),
         ("input-layout-de", test_layout_de),
         ("input-usb-hotplug", test_usb_hotplug),
+        ("input-usb-unplug-held", test_usb_unplug_held),
         ("input-rel-mouse", test_rel_mouse),
         ("input-zoom", test_zoom),
         ("input-reload-layout", test_reload_layout),
