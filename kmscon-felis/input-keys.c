@@ -134,14 +134,6 @@ static uint32_t grab_mods(unsigned mods)
 	return m;
 }
 
-/* A letter of a script other than Latin: Greek, Cyrillic and beyond, less the Latin blocks past them (Latin
- * Extended Additional, -C, -D, -E). */
-static bool non_latin(uint32_t cp)
-{
-	return cp >= 0x370 && !(cp >= 0x1e00 && cp < 0x1f00) && !(cp >= 0x2c60 && cp < 0x2c80) &&
-	       !(cp >= 0xa720 && cp < 0xa800) && !(cp >= 0xab30 && cp < 0xab70);
-}
-
 bool kf_grab_match(const struct kf_grab *grab, const struct input_key_event *ev)
 {
 	uint32_t mods = grab_mods(ev->mods);
@@ -150,7 +142,7 @@ bool kf_grab_match(const struct kf_grab *grab, const struct input_key_event *ev)
 	 * (Ctrl+Shift+С is <Ctrl><Shift>c), as the key encoder sends Ctrl+С as ^C. A Latin layout keeps its own
 	 * letters (German Ctrl+Z is the key marked Z). The ASCII letters' keysyms are their code points. */
 	uint32_t b = ev->base | 0x20;
-	uint32_t alt = non_latin(ev->cp) && b >= 'a' && b <= 'z' ? b : XKB_KEY_NoSymbol;
+	uint32_t alt = vt_non_latin(ev->cp) && b >= 'a' && b <= 'z' ? b : XKB_KEY_NoSymbol;
 	/* Shift was used up to produce the character ('+' is Shift+'=' on a US keyboard). */
 	bool shift_consumed = (mods & KF_MOD_SHIFT) && ev->cp && ev->unshifted && ev->cp != ev->unshifted;
 

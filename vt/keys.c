@@ -15,8 +15,8 @@
  *   with any further modifiers added to that Shift.
  * - Ctrl with a character outside kitty's "legacy ctrl mapping" table and X11's rule (Ctrl+1, Ctrl+é) sends
  *   the character itself, as xterm does; Ctrl+`, Ctrl+{, Ctrl+| and Ctrl+}, which kitty's table leaves out,
- *   send NUL, ESC, FS and GS as in xterm; a non-Latin layout's letter falls back to its US-layout key
- *   (Ctrl+С sends ^C).
+ *   send NUL, ESC, FS and GS as in xterm; a character of another script than Latin (vt_non_latin) falls back
+ *   to its US-layout key (Ctrl+С sends ^C, Ctrl+Х ESC), a Latin layout's letters do not (German Ctrl+ü is ü).
  * - Keypad keys that type a character (NumLock on, or DECKPAM off) take Alt as the main keys do, with an ESC
  *   before it; xterm sends the character alone. While NumLock is on they send their characters whatever
  *   DECKPAM says, as xterm does with its default numLock resource (input.c forces keypad_mode off when the
@@ -337,7 +337,9 @@ static void legacy_text_key(struct out *o, const struct vt_key_event *ev, unsign
 		return;
 	if (ctrl) {
 		cc = ctrl_char(c);
-		if (cc < 0 && c >= 0x80 && ev->base)
+		/* a letter of another script than Latin stands for its US key (Ctrl+С is ^C); a Latin layout's own
+		 * letters (German ü on the [ key, French é on the 2 key) are sent as they are, as in xterm */
+		if (cc < 0 && vt_non_latin(c) && ev->base)
 			cc = ctrl_char(ev->base);
 	}
 	/* modifyOtherKeys level 2 reports every modified key but plain Shift+character; level 1 only those whose

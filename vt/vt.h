@@ -373,6 +373,15 @@ struct vt_key_modes {
 	uint8_t kitty_flags;       /* kitty keyboard protocol progressive enhancement flags (0 = off) */
 };
 
+/* Whether cp belongs to a script other than Latin (Greek, Cyrillic and beyond, less the Latin blocks past them:
+ * Latin Extended Additional, -C, -D, -E): a key typing such a character under Ctrl (the encoder) or in a shortcut
+ * (the console's grabs) stands for its key's US-layout letter, a Latin layout's letters for themselves. */
+static inline bool vt_non_latin(uint32_t cp)
+{
+	return cp >= 0x370 && !(cp >= 0x1e00 && cp < 0x1f00) && !(cp >= 0x2c60 && cp < 0x2c80) &&
+	       !(cp >= 0xa720 && cp < 0xa800) && !(cp >= 0xab30 && cp < 0xab70);
+}
+
 /* Encodes one key event into out (at most cap bytes; 64 always suffices). Returns the number of bytes
  * written, 0 when the event sends nothing (a release without kitty flag 2, a lone modifier, ...). */
 size_t vt_key_encode(const struct vt_key_event *ev, const struct vt_key_modes *modes, uint8_t *out,

@@ -306,6 +306,25 @@ static void test_text_keys(void)
 	ev = text(0x441, 0x441, VT_MOD_CTRL);
 	ev.base = 'c';
 	check("Ctrl+Cyrillic es", &ev, &legacy, "\x03");
+	/* ... and Ctrl+Х (U+0445 on the [ key) ESC, Greek Ctrl+ψ (on the C key) ^C. A Latin layout's own letters
+	 * are sent as they are, as xterm sends them (X11 has no control character for them): German Ctrl+ü (on the
+	 * [ key) was ESC, French Ctrl+é (on the 2 key) NUL and Ctrl+è (on the 7 key) ^_. */
+	static const struct {
+		uint32_t c, base;
+		const char *want, *what;
+	} by_base[] = {
+		{0x445, '[', "\033", "Ctrl+Cyrillic ha"},
+		{0x3c8, 'c', "\x03", "Ctrl+Greek psi"},
+		{0xfc, '[', "\xc3\xbc", "Ctrl+u diaeresis (de)"},
+		{0xe9, '2', "\xc3\xa9", "Ctrl+e acute (fr)"},
+		{0xe8, '7', "\xc3\xa8", "Ctrl+e grave (fr)"},
+		{0x159, 'c', "\xc5\x99", "Ctrl+r caron (cz)"},
+	};
+	for (size_t i = 0; i < sizeof(by_base) / sizeof(by_base[0]); i++) {
+		ev = text(by_base[i].c, by_base[i].c, VT_MOD_CTRL);
+		ev.base = by_base[i].base;
+		check(by_base[i].what, &ev, &legacy, by_base[i].want);
+	}
 	/* Alt without the ESC prefix: Alt is dropped for text. */
 	struct vt_key_modes noesc = legacy;
 	noesc.alt_sends_escape = false;
