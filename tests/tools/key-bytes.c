@@ -6,10 +6,10 @@
  * Backspace sends ^H), mok1 / mok2 (modifyOtherKeys), lnm (newline mode), numlock. COMBO is xdotool's
  * syntax: modifiers (shift, ctrl, alt, super) and an X keysym name joined by '+' ("ctrl+shift+Up").
  *
- * The key goes the program's way: its evdev code (the key whose first level is that keysym in the US layout)
- * pressed with the modifier keys through input/ (real xkbcommon), then kf_key_translate and vt_key_encode, as
- * kmscon-felis/input-glue.c does. A keysym no key of the US layout has (F13..F24) is handed to
- * kf_key_translate as such, with the modifiers given. */
+ * The key goes the program's way: its evdev code (the key whose first level is that keysym in the layout: US,
+ * or the one the first argument names) pressed with the modifier keys through input/ (real xkbcommon), then
+ * kf_key_translate and vt_key_encode, as kmscon-felis/input-glue.c does. A keysym no key of the layout has
+ * (F13..F24) is handed to kf_key_translate as such, with the modifiers given. */
 #include <linux/input-event-codes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,7 +67,7 @@ static const struct {
 	{"super", KEY_LEFTMETA, VT_MOD_SUPER},
 };
 
-/* The evdev code of the key whose level 1 is sym in the US keymap, or 0. */
+/* The evdev code of the key whose level 1 is sym in the keymap, or 0. */
 static uint32_t find_key(struct xkb_keymap *km, xkb_keysym_t sym)
 {
 	for (xkb_keycode_t kc = xkb_keymap_min_keycode(km); kc <= xkb_keymap_max_keycode(km); kc++) {
@@ -156,11 +156,13 @@ static void one(struct input *in, struct xkb_keymap *km, struct sink *s, char *m
 	putchar('\n');
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	struct input_config cfg = {.layout = "us", .etc_default_keyboard = "/nonexistent",
+	/* the layout both sides use: xterm-keys.py --layout sets the X server's with setxkbmap */
+	const char *layout = argc > 1 ? argv[1] : "us";
+	struct input_config cfg = {.layout = layout, .etc_default_keyboard = "/nonexistent",
 				   .etc_vconsole = "/nonexistent", .no_environment = true, .locale = "C"};
-	struct xkb_rule_names names = {.layout = "us"};
+	struct xkb_rule_names names = {.layout = layout};
 	struct xkb_context *ctx = xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES);
 	struct xkb_keymap *km = ctx ? xkb_keymap_new_from_names(ctx, &names, XKB_KEYMAP_COMPILE_NO_FLAGS) : NULL;
 	struct sink s;
@@ -171,7 +173,7 @@ int main(void)
 	in = input_create(&cfg, &cbs, &s);
 
 	if (!km || !in) {
-		fprintf(stderr, "key-bytes: no US keymap (xkb-data missing?)\n");
+		fprintf(stderr, "key-bytes: no keymap for layout %s (xkb-data missing?)\n", layout);
 		return 1;
 	}
 	while (fgets(line, sizeof(line), stdin)) {

@@ -19,14 +19,16 @@ is our default too.
 
 Families: arrows, Home, End, Insert, Delete, PageUp, PageDown, F1..F20 with every combination of Shift, Ctrl
 and Alt (normal and DECCKM); the keypad with and without DECKPAM and NumLock; Tab, BackSpace, Return, Escape
-and space with modifiers (and DECBKM, LNM); Ctrl with letters, digits and punctuation; Alt with letters; and
-the text keys again under modifyOtherKeys 1 and 2.
+and space with modifiers (and DECBKM, LNM); Ctrl with letters, digits and punctuation; Alt with letters; the
+text keys again under modifyOtherKeys 1 and 2; and German and French letters (ü, é, ...) with modifiers, which
+only a layout that has them types (--layout de, --layout fr).
 
 Run from the worktree after building:
   tests/tools/xterm-keys.py                          # every family, differences printed
   tests/tools/xterm-keys.py --only 'mok2'            # the cases whose name matches
   tests/tools/xterm-keys.py --case 'ckm ctrl+Up'     # one case: modes (or -) and the key
   tests/tools/xterm-keys.py --json out.json          # every difference, machine-readable
+  tests/tools/xterm-keys.py --layout de --only latin # Ctrl and Alt with German letters, both sides on de
   tests/tools/xterm-keys.py --xterm-args "-xrm 'XTerm*metaSendsEscape: false'"   # xterm's Alt default
 Prints each difference and a summary by class; exits 0 whatever it finds. Starts Xvfb on --display (:99) and
 stops it. docs/conformance.md lists the differences kept on purpose.
@@ -166,9 +168,9 @@ def run_xterm(display, modes, combos, tmp, extra):
     return out
 
 
-def run_ours(tool, cases):
+def run_ours(tool, cases, layout):
     inp = "".join("%s %s\n" % (m, c) for _, m, c in cases)
-    p = subprocess.run([tool], input=inp.encode(), capture_output=True, timeout=60)
+    p = subprocess.run([tool, layout], input=inp.encode(), capture_output=True, timeout=60)
     res = []
     for line in p.stdout.decode().split("\n")[:len(cases)]:
         res.append(line if line.startswith(("vt ", "unknown")) else bytes.fromhex(line))
@@ -188,6 +190,10 @@ KP_KEYS = ["KP_Insert", "KP_End", "KP_Down", "KP_Next", "KP_Left", "KP_Begin", "
 C0_KEYS = ["Tab", "BackSpace", "Return", "Escape", "space"]
 LETTERS = ["a", "c", "h", "i", "m", "q", "s", "x", "y"]
 DIGITS = [str(d) for d in range(10)]
+# The letters of a Latin layout that ASCII has not, by layout (xdotool types another layout's with a spare key
+# code, which key-bytes has not).
+LATIN = {"de": ["udiaeresis", "odiaeresis", "adiaeresis", "ssharp"],
+         "fr": ["eacute", "egrave", "ccedilla", "agrave", "ugrave"]}
 PUNCT = ["grave", "minus", "equal", "bracketleft", "bracketright", "backslash", "semicolon", "apostrophe",
          "comma", "period", "slash"]
 
@@ -196,7 +202,7 @@ def combo(mods, key):
     return "+".join(mods + [key])
 
 
-def families():
+def families(layout):
     out = []
 
     def add(name, modes, c):
@@ -217,6 +223,11 @@ def families():
                 if modes == "-" and not ms and k not in C0_KEYS:
                     continue  # a plain letter: no encoding to compare
                 add("text-%s-%s" % (modes, combo(ms, k)), modes, combo(ms, k))
+    # A Latin layout's own letters (--layout de or fr): Ctrl and Alt with them, which X11 leaves alone. Not Shift:
+    # the real key gives another character with it (Shift+é is 2 on fr), where xdotool types the capital.
+    for k in LATIN.get(layout, []):
+        for ms in ([], ["ctrl"], ["alt"], ["ctrl", "alt"]):
+            add("latin---%s" % combo(ms, k), "-", combo(ms, k))
     for modes in ("bs", "lnm"):
         for k in ("BackSpace", "Return", "KP_Enter"):
             for ms in MOD_SETS:
@@ -246,24 +257,28 @@ def main():
     ap.add_argument("--xterm-args", default="", help="more xterm options, e.g. "
                     "\"-xrm 'XTerm*metaSendsEscape: false'\" (xterm's own default)")
     ap.add_argument("--json", help="write every difference to this file")
+    ap.add_argument("--layout", default="us", help="the XKB layout of both sides (setxkbmap on the X server; "
+                    "key-bytes' keymap): 'de' or 'fr' with --only latin compares Ctrl with their own letters")
     a = ap.parse_args()
     for tool in ("xterm", "Xvfb", "xdotool"):
         if not shutil.which(tool) and not (tool == "Xvfb" and os.environ.get("XDIFF_DISPLAY")):
             sys.exit("%s not found: apt-get install -y xterm xvfb xdotool" % tool)
     if not os.path.exists(a.key_bytes):
         sys.exit("%s not found: build the project first (ninja -C build)" % a.key_bytes)
-    cases = [("case-%d" % i,) + tuple(c.split(None, 1)) for i, c in enumerate(a.case)] or families()
+    cases = [("case-%d" % i,) + tuple(c.split(None, 1)) for i, c in enumerate(a.case)] or families(a.layout)
     if a.only:
         cases = [c for c in cases if re.search(a.only, c[0])]
     extra = [] if a.xterm_translations else ["-xrm", "XTerm*VT100.translations: " + TRANSLATIONS]
     extra += shlex.split(a.xterm_args)
 
-    ours = run_ours(a.key_bytes, cases)
+    ours = run_ours(a.key_bytes, cases, a.layout)
     diffs, lost = [], 0
     by_modes = {}
     for i, c in enumerate(cases):
         by_modes.setdefault(c[1], []).append(i)
     with Xvfb(a.display) as x, tempfile.TemporaryDirectory(prefix="xterm-keys-") as tmp:
+        if a.layout != "us" and subprocess.run(["setxkbmap", "-display", x.display, a.layout]).returncode:
+            sys.exit("setxkbmap %s failed (apt-get install -y x11-xkb-utils)" % a.layout)
         for modes, idx in by_modes.items():
             xr = run_xterm(x.display, modes, [cases[i][2] for i in idx], tmp, extra)
             for i, xx in zip(idx, xr):
