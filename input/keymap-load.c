@@ -18,8 +18,11 @@
 /* Lines longer than this in /etc/default/keyboard are not variable assignments we care about. */
 #define ETC_LINE_MAX 512
 
+/* The names in use, whole: each points to the configuration's string (not cut: a list of options of 300 bytes
+ * lost its last ones past 255) or to the value read from a file, kept in store (a value is at most a line). */
 struct names {
-	char model[128], layout[128], variant[128], options[256];
+	const char *model, *layout, *variant, *options; /* never NULL */
+	char store[4][ETC_LINE_MAX];
 };
 
 static bool set(const char *s)
@@ -27,23 +30,11 @@ static bool set(const char *s)
 	return s && *s;
 }
 
-static void copy_name(char *dst, size_t cap, const char *src)
-{
-	snprintf(dst, cap, "%s", src ? src : "");
-}
-
 /* Parses one "KEY=value" line of a shell-style file (optionally quoted, "#" comments). */
 static void parse_assignment(char *line, struct names *n)
 {
-	static const struct {
-		const char *key;
-		size_t off, cap;
-	} keys[] = {
-		{"XKBMODEL", offsetof(struct names, model), sizeof(((struct names *)0)->model)},
-		{"XKBLAYOUT", offsetof(struct names, layout), sizeof(((struct names *)0)->layout)},
-		{"XKBVARIANT", offsetof(struct names, variant), sizeof(((struct names *)0)->variant)},
-		{"XKBOPTIONS", offsetof(struct names, options), sizeof(((struct names *)0)->options)},
-	};
+	static const char *const keys[4] = {"XKBMODEL", "XKBLAYOUT", "XKBVARIANT", "XKBOPTIONS"};
+	const char **field[4] = {&n->model, &n->layout, &n->variant, &n->options};
 	char *p = line, *eq, *v, *end;
 
 	while (*p == ' ' || *p == '\t')
@@ -63,10 +54,18 @@ static void parse_assignment(char *line, struct names *n)
 	} else {
 		v[strcspn(v, " \t#")] = 0;
 	}
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (!strcmp(p, keys[i].key))
-			copy_name((char *)n + keys[i].off, keys[i].cap, v);
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcmp(p, keys[i])) {
+			snprintf(n->store[i], sizeof(n->store[i]), "%s", v); /* v is part of a line: it fits */
+			*field[i] = n->store[i];
+		}
 	}
+}
+
+/* No names: xkbcommon's defaults (XKB_DEFAULT_*, then "us"). */
+static void clear_names(struct names *n)
+{
+	n->model = n->layout = n->variant = n->options = "";
 }
 
 /* A FIFO nobody writes made fopen wait for a writer for ever, and the console never took keys. */
@@ -103,7 +102,7 @@ static bool read_etc_file(const char *path, struct names *n)
 
 	if (!f)
 		return false;
-	memset(n, 0, sizeof(*n));
+	clear_names(n);
 	while (fgets(line, sizeof(line), f)) {
 		bool whole = strchr(line, '\n') != NULL;
 		/* The tail of an over-long line is not a new assignment. */
@@ -181,7 +180,7 @@ static void describe(char *name, const struct names *n)
 struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input_config *cfg, char *name,
 				     bool strict, int *err)
 {
-	struct names n = {0};
+	struct names n;
 	struct xkb_keymap *km = NULL;
 	const char *kb = cfg->etc_default_keyboard ? cfg->etc_default_keyboard : "/etc/default/keyboard";
 	const char *vc = cfg->etc_vconsole ? cfg->etc_vconsole : "/etc/vconsole.conf";
@@ -189,18 +188,19 @@ struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input
 			(set(getenv("XKB_DEFAULT_LAYOUT")) || set(getenv("XKB_DEFAULT_MODEL")) ||
 			 set(getenv("XKB_DEFAULT_VARIANT")) || set(getenv("XKB_DEFAULT_OPTIONS")));
 
+	clear_names(&n);
 	if (set(cfg->keymap_file)) {
 		km = compile_file(ctx, cfg->keymap_file, name, strict, err);
 		if (km || strict)
 			return km;
-		copy_name(n.layout, sizeof(n.layout), "us");
+		n.layout = "us";
 	} else if (set(cfg->model) || set(cfg->layout) || set(cfg->variant) || set(cfg->options)) {
-		copy_name(n.model, sizeof(n.model), cfg->model);
-		copy_name(n.layout, sizeof(n.layout), cfg->layout);
-		copy_name(n.variant, sizeof(n.variant), cfg->variant);
-		copy_name(n.options, sizeof(n.options), cfg->options);
+		n.model = cfg->model ? cfg->model : "";
+		n.layout = cfg->layout ? cfg->layout : "";
+		n.variant = cfg->variant ? cfg->variant : "";
+		n.options = cfg->options ? cfg->options : "";
 	} else if (!from_env && !read_etc_file(kb, &n) && !read_etc_file(vc, &n)) {
-		memset(&n, 0, sizeof(n));
+		clear_names(&n);
 	}
 	if (!km) {
 		km = compile_names(ctx, &n);
@@ -212,8 +212,8 @@ struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input
 			  n.layout, n.variant, n.options, then(strict));
 		if (strict)
 			return NULL;
-		memset(&n, 0, sizeof(n));
-		copy_name(n.layout, sizeof(n.layout), "us");
+		clear_names(&n);
+		n.layout = "us";
 		km = compile_names(ctx, &n);
 		describe(name, &n);
 	}

@@ -395,6 +395,39 @@ static void test_locks(void)
 	input_destroy(in);
 }
 
+/* A long option list is used whole: the last of 281 bytes of options (ctrl:nocaps after 18 grp_led:scroll) makes
+ * Caps Lock a Control key, given as a name or in /etc/default/keyboard. Names were cut to 255 bytes (127 for the
+ * others) without a word, and the options past that were lost. */
+static void test_long_names(void)
+{
+	char options[300] = "", line[400];
+	struct rec r = {0};
+	struct input_key_event ev;
+
+	for (int i = 0; i < 18; i++)
+		strcat(options, "grp_led:scroll,");
+	strcat(options, "ctrl:nocaps");
+	snprintf(line, sizeof(line), "XKBLAYOUT=us\nXKBOPTIONS=\"%s\"\n", options);
+	for (int from_file = 0; from_file < 2; from_file++) {
+		struct input_config cfg = isolated();
+		if (from_file)
+			cfg.etc_default_keyboard = write_tmp(line);
+		else
+			cfg.options = options;
+		struct input *in = input_create(&cfg, &cbs, &r);
+		if (!in) {
+			CHECK(in, "a keyboard");
+			continue;
+		}
+		input_inject_key(in, KEY_CAPSLOCK, true, 1);
+		ev = press(in, &r, KEY_C);
+		input_inject_key(in, KEY_CAPSLOCK, false, 2);
+		CHECK((ev.mods & INPUT_MOD_CTRL) && !(ev.mods & INPUT_MOD_CAPS), "%zu bytes of options %s: Caps is Ctrl "
+		      "(mods %#x)", strlen(options), from_file ? "in /etc/default/keyboard" : "as a name", ev.mods);
+		input_destroy(in);
+	}
+}
+
 /* A keymap level may hold several keysyms (xkbcommon's "{ a, b }"; a --xkb-keymap file, xkeyboard-config's
  * newer symbols): the key types them all, as xkbcommon's own xkb_state_key_get_utf8 gives them. It typed nothing
  * (xkb_state_key_get_one_sym is NoSymbol for such a level). Its repeats type them again; the level's other keys
@@ -510,6 +543,7 @@ int main(void)
 	test_sources();
 	test_names();
 	test_several_keysyms();
+	test_long_names();
 	test_compose();
 	test_repeat();
 	test_locks();
