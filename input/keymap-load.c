@@ -48,9 +48,11 @@ static void parse_assignment(char *line, struct names *n)
 	v = eq + 1;
 	end = v + strcspn(v, "\r\n");
 	*end = 0;
-	if ((*v == '"' || *v == '\'') && end > v + 1 && end[-1] == *v) {
+	/* A quoted value ends at its closing quote, whatever follows (blanks, a comment), as a shell reads it. */
+	char *close = (*v == '"' || *v == '\'') ? strchr(v + 1, *v) : NULL;
+	if (close) {
 		v++;
-		end[-1] = 0;
+		*close = 0;
 	} else {
 		v[strcspn(v, " \t#")] = 0;
 	}

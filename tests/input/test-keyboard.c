@@ -237,6 +237,16 @@ static void test_sources(void)
 	CHECK(in && press(in, &r, KEY_Q).cp == 'a', "fr: Q key types a");
 	input_destroy(in);
 
+	/* A quoted value with a comment or blanks after it, as a shell reads it: the quotes kept made the layout
+	 * '"de"', which fell back to us. */
+	cfg = isolated();
+	cfg.etc_default_keyboard = write_tmp("XKBLAYOUT=\"de\" # German\nXKBVARIANT='nodeadkeys'  \n"
+					     "XKBOPTIONS=\"ctrl:nocaps\"\t\n");
+	in = input_create(&cfg, &cbs, &r);
+	CHECK(in && !strcmp(input_keymap_name(in), "de(nodeadkeys)"), "quoted values with a comment or blanks after "
+	      "them: %s", in ? input_keymap_name(in) : "");
+	input_destroy(in);
+
 	/* XKB_DEFAULT_* beats the /etc files, and explicit names beat both. */
 	cfg.no_environment = false;
 	setenv("XKB_DEFAULT_LAYOUT", "ru", 1);
