@@ -293,6 +293,13 @@ static void test_compose(void)
 	      ev.utf8);
 	ev = press(in, &r, KEY_E);
 	CHECK(ev.cp == 'e', "then plain e");
+	/* A VT switch (the seat taken away and given back) in the middle ends the sequence: e is e again. */
+	tap(in, KEY_EQUAL);
+	input_suspend(in);
+	CHECK(input_resume(in) == 0, "resume");
+	ev = press(in, &r, KEY_E);
+	CHECK(!ev.composing && ev.cp == 'e' && !strcmp(ev.utf8, "e"), "dead_acute, VT switch, e: %u '%s'", ev.cp,
+	      ev.utf8);
 	input_destroy(in);
 
 	cfg.compose_file = write_tmp("<dead_acute> <e> : \"\xe2\x82\xac\xe2\x82\xac\"\n");
