@@ -55,6 +55,8 @@ struct pty {
 	unsigned delay_ms;    /* set by pty_reap() */
 	bool spawn_failing;   /* the last pty_spawn() failed: its failure is logged once per streak */
 	bool exec_failing;    /* the last child could not run the program: logged once per streak too */
+	int report;           /* the child's exec report (exec_report), read once it has exited; -1 without */
+	char report_program[204]; /* whose exec it reports, its name cut to a log line's room ("%.200s...") */
 	struct winsize ws;
 	uint64_t stat_reads, stat_bytes; /* pty_get_stats() */
 	uint64_t stat_outputs; /* pty_get_outputs() */
@@ -116,6 +118,7 @@ struct pty *pty_create(const struct pty_config *cfg, const struct pty_callbacks 
 	pty->ud = ud;
 	pty->master = -1;
 	pty->pidfd = -1;
+	pty->report = -1;
 	pty->ws.ws_col = pty->cfg.cols ? pty->cfg.cols : 80;
 	pty->ws.ws_row = pty->cfg.rows ? pty->cfg.rows : 24;
 	pty->ws.ws_xpixel = pty->cfg.xpixel;
@@ -149,23 +152,27 @@ int pty_pidfd(const struct pty *pty)
 	return pty->pidfd;
 }
 
-/* Reads the child's report (pty_child_exec): end of file once its exec worked (the pipe is close-on-exec), its
- * errno when the exec failed. This waits for the exec, which the child does at once; a failure is logged once
- * per streak (a login respawned every 10 s must not fill the journal). Closes fd. */
-static void exec_report(struct pty *pty, int fd, const char *program)
+/* Reads the child's report (pty_child_exec), once the child has exited (pty_reap), so never waiting: end of
+ * file when its exec worked (the pipe is close-on-exec), its errno when the exec failed. Read at the spawn, it
+ * waited for the child's exec, and an exec that hangs (a login on a dead NFS server or an automount that does
+ * not answer) froze the console with it (tests/pty/test-pty-exec-held.c). A failure is logged once per streak
+ * (a login respawned every 10 s must not fill the journal). Closes the pipe. */
+static void exec_report(struct pty *pty)
 {
+	if (pty->report < 0)
+		return;
 	int err = 0;
 	ssize_t n;
-	while ((n = read(fd, &err, sizeof(err))) < 0 && errno == EINTR)
+	while ((n = read(pty->report, &err, sizeof(err))) < 0 && errno == EINTR)
 		;
-	close(fd);
+	close(pty->report);
+	pty->report = -1;
 	if (n != (ssize_t)sizeof(err)) {
 		pty->exec_failing = false;
 		return;
 	}
 	/* the name cut, so that the reason after it stays within the log's line */
-	pty_log(pty->exec_failing ? 7 : 3, "cannot run %.200s%s: %s", program, strlen(program) > 200 ? "..." : "",
-		strerror(err));
+	pty_log(pty->exec_failing ? 7 : 3, "cannot run %s: %s", pty->report_program, strerror(err));
 	pty->exec_failing = true;
 }
 
@@ -227,7 +234,7 @@ int pty_spawn(struct pty *pty)
 	 * "exited with status 127", the reason was on the terminal alone. No pipe, no report: the child still
 	 * says it on the terminal. */
 	int report[2];
-	if (pipe2(report, O_CLOEXEC) < 0)
+	if (pipe2(report, O_CLOEXEC | O_NONBLOCK) < 0)
 		report[0] = report[1] = -1;
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -241,10 +248,12 @@ int pty_spawn(struct pty *pty)
 	}
 	if (pid == 0)
 		pty_child_exec(slave, argv, env, report[1]);
-	if (report[0] >= 0) {
+	if (report[0] >= 0)
 		close(report[1]);
-		exec_report(pty, report[0], argv[0]);
-	}
+	pty->report = report[0];
+	/* copied: the caller may change its argv (a reload of login=) before this child exits */
+	snprintf(pty->report_program, sizeof(pty->report_program), "%.200s%s", argv[0],
+		 strlen(argv[0]) > 200 ? "..." : "");
 
 	pty->master = fd;
 	pty->pid = pid;
@@ -614,6 +623,7 @@ int pty_reap(struct pty *pty, int *status)
 		return 0;
 	const int st = wait_status(&si);
 	pty->reaped = true;
+	exec_report(pty);
 	note_exit(pty);
 	if (status)
 		*status = st;
@@ -706,6 +716,10 @@ void pty_hangup(struct pty *pty, int timeout_ms)
 	if (pty->pidfd >= 0)
 		close(pty->pidfd);
 	pty->pidfd = -1;
+	if (pty->report >= 0) { /* a child that did not exit by itself: its exec worked or is stuck */
+		close(pty->report);
+		pty->report = -1;
+	}
 	pty->pid = 0;
 	pty->reaped = false;
 }

@@ -98,8 +98,9 @@ void pty_destroy(struct pty *pty);
 /* Spawns the child on a new master. Fails with -EBUSY while a child runs (call pty_hangup first). SIGCHLD
  * ignored (SIG_IGN, perhaps as this process was started) or with SA_NOCLDWAIT would have the kernel reap the child
  * and lose its status: it is set back to the default first (process-wide, logged). Failing
- * to exec is not an error here: the child prints why on the terminal and exits with status 127, and pty_spawn
- * logs why (it waits for the child's exec to know). Of a streak of failures (a caller that retries), of either
+ * to exec is not an error here: the child prints why on the terminal and exits with status 127, and pty_reap
+ * logs why once the child has exited (pty_spawn does not wait for the child's exec: an exec that hangs, a login
+ * on a dead NFS server, would hang the caller with it). Of a streak of failures (a caller that retries), of either
  * kind, only the first is logged as an error, the others at debug level. */
 int pty_spawn(struct pty *pty);
 
