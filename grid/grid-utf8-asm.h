@@ -6,6 +6,8 @@
 #ifndef GRID_UTF8_ASM_H
 #define GRID_UTF8_ASM_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -26,6 +28,61 @@ __attribute__((constructor)) static void utf8_pairs_le_fill(void)
 	for (uint32_t b = 0xc1u; b < 0xe0u; b++)
 		for (uint32_t n = 0x80u; n < 0xc0u; n++)
 			utf8_pairs_le[n << 8 | b] = vt_utf8_pairs[(b - 0xc0u) << 8 | n];
+}
+
+/* The AVX-512 block for runs of wide three-byte characters (CJK Unified Ideographs U+4E00..U+9FFF, hiragana
+ * U+3041..U+3096, katakana U+30A1..U+30FA: all plain and of width 2, tests/grid/test-utf8-cjk-block.c checks
+ * that against the property table), taken at the asm's label 12 when cjk_block is set: up to 8 characters
+ * (24 bytes) decoded and written as 16 cells without a branch per character, the run's end found by a mask
+ * (tzcnt), not by a mispredicted loop exit. Its constants: the byte permutation that puts character j's three
+ * bytes in 32-bit lane j, the three lane permutations that spread 8 code points and the pen (the tail: lanes
+ * 16..19 = {2, 0, style | link << 16, 0}) over 48 lanes of cells {cp, pen, 2}, {0, pen, 0}, and the masks and
+ * ranges as 32-bit words. */
+struct cjk_block_consts {
+	uint8_t pidx[32];
+	uint32_t cells[3][16];
+	uint32_t lead_mask, lead_val, m_a, m_b, m_c, cjk_lo, cjk_n, hira_lo, hira_n, kata_lo, kata_n;
+};
+_Static_assert(offsetof(struct cjk_block_consts, cells) == 32 && offsetof(struct cjk_block_consts, lead_mask) == 224 &&
+		       offsetof(struct cjk_block_consts, kata_n) == 264,
+	       "the asm's offsets into cjk_c");
+static const struct cjk_block_consts cjk_c __attribute__((aligned(64))) = {
+	.pidx = {0, 1, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 9, 10, 11, 12, 12, 13, 14, 15, 15, 16, 17, 18, 18, 19, 20, 21, 21, 22, 23, 23},
+#define CJK_CELL(g) ((g) % 6 == 0 ? (g) / 6 : (g) % 6 == 1 || (g) % 6 == 4 ? 18u : (g) % 6 == 2 ? 16u : 17u)
+#define CJK_CELLS(t)                                                                                                   \
+	{CJK_CELL(16 * (t) + 0), CJK_CELL(16 * (t) + 1), CJK_CELL(16 * (t) + 2), CJK_CELL(16 * (t) + 3),                \
+	 CJK_CELL(16 * (t) + 4), CJK_CELL(16 * (t) + 5), CJK_CELL(16 * (t) + 6), CJK_CELL(16 * (t) + 7),                \
+	 CJK_CELL(16 * (t) + 8), CJK_CELL(16 * (t) + 9), CJK_CELL(16 * (t) + 10), CJK_CELL(16 * (t) + 11),              \
+	 CJK_CELL(16 * (t) + 12), CJK_CELL(16 * (t) + 13), CJK_CELL(16 * (t) + 14), CJK_CELL(16 * (t) + 15)}
+	.cells = {CJK_CELLS(0), CJK_CELLS(1), CJK_CELLS(2)},
+#undef CJK_CELLS
+#undef CJK_CELL
+	.lead_mask = 0x00c0c0f0u,
+	.lead_val = 0x008080e0u,
+	.m_a = 0x0fu,
+	.m_b = 0x3f00u,
+	.m_c = 0x3f0000u,
+	.cjk_lo = 0x4e00u,
+	.cjk_n = 0xa000u - 0x4e00u,
+	.hira_lo = 0x3041u,
+	.hira_n = 0x3097u - 0x3041u,
+	.kata_lo = 0x30a1u,
+	.kata_n = 0x30fbu - 0x30a1u,
+};
+
+/* Whether the asm takes the block (AVX-512 F, BW, VL, DQ and VBMI, BMI1 and BMI2). Only such CPUs were timed
+ * (docs/benchmarks.md, issue 2, session 53 "uni"); emulators that lack AVX-512 (QEMU's TCG, valgrind) keep the
+ * scalar loop. The block uses zmm16-19 and k1-k5 only, which code compiled without AVX-512 never holds a value
+ * in (all of them are call-clobbered), so the asm needs not declare them. */
+static bool cjk_block;
+
+__attribute__((constructor)) static void cjk_block_init(void)
+{
+	__builtin_cpu_init();
+	cjk_block = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+		    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
+		    __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("bmi") &&
+		    __builtin_cpu_supports("bmi2");
 }
 
 /* One asm loop, two conditional branches a character (a TCG translation block each in the guests, as the C
@@ -125,6 +182,9 @@ __attribute__((always_inline)) static inline void put_pairs_asm(const uint8_t **
 		"leaq 1(%[p],%q[b]), %[p]\n\t"
 		"jmp 3f\n"
 		"12:\n\t"
+		"cmpb $0, %[vec]\n\t"
+		"jne 20f\n"
+		"21:\n\t"
 		"cmpq %[lim4], %[p]\n\t"
 		"jae 14f\n\t"
 		"movl %k[w], %k[e]\n\t"
@@ -165,7 +225,7 @@ __attribute__((always_inline)) static inline void put_pairs_asm(const uint8_t **
 		"movl %k[w], %k[x]\n\t"
 		"andl $0xc0c0f0, %k[x]\n\t"
 		"cmpl $0x8080e0, %k[x]\n\t"
-		"je 12b\n\t"
+		"je 21b\n\t"
 		"jmp 2b\n"
 		"16:\n\t"
 		"cmpq %[lim4], %[p]\n\t"
@@ -240,6 +300,66 @@ __attribute__((always_inline)) static inline void put_pairs_asm(const uint8_t **
 		"addq $2, %[p]\n\t"
 		"movl $1, %k[b]\n\t"
 		"jmp 3f\n"
+		"20:\n\t"
+		/* the block: characters that end before plim, at most 8 (24 bytes) */
+		"movq %[lim], %q[x]\n\t"
+		"subq %[p], %q[x]\n\t"
+		"subq $1, %q[x]\n\t"
+		"movl $24, %k[k]\n\t"
+		"cmpq %q[k], %q[x]\n\t"
+		"cmovaq %q[k], %q[x]\n\t"
+		"movq $-1, %q[k]\n\t"
+		"bzhiq %q[x], %q[k], %q[k]\n\t"
+		"kmovd %k[k], %%k1\n\t"
+		"vmovdqu8 (%[p]), %%ymm16%{%%k1%}%{z%}\n\t"
+		"vmovdqu8 %[cc], %%ymm17\n\t"
+		"vpermb %%ymm16, %%ymm17, %%ymm16\n\t"
+		/* lane j: bytes 3j..3j+2; a lead E0..EF and two continuations */
+		"vpandd 224+%[cc]%{1to8%}, %%ymm16, %%ymm17\n\t"
+		"vpcmpeqd 228+%[cc]%{1to8%}, %%ymm17, %%k2\n\t"
+		/* the code point */
+		"vpandd 232+%[cc]%{1to8%}, %%ymm16, %%ymm17\n\t"
+		"vpslld $12, %%ymm17, %%ymm17\n\t"
+		"vpandd 236+%[cc]%{1to8%}, %%ymm16, %%ymm18\n\t"
+		"vpsrld $2, %%ymm18, %%ymm18\n\t"
+		"vpandd 240+%[cc]%{1to8%}, %%ymm16, %%ymm19\n\t"
+		"vpsrld $16, %%ymm19, %%ymm19\n\t"
+		"vpternlogd $0xfe, %%ymm19, %%ymm18, %%ymm17\n\t"
+		/* CJK Unified Ideographs, hiragana or katakana */
+		"vpsubd 244+%[cc]%{1to8%}, %%ymm17, %%ymm18\n\t"
+		"vpcmpud $1, 248+%[cc]%{1to8%}, %%ymm18, %%k3%{%%k2%}\n\t"
+		"vpsubd 252+%[cc]%{1to8%}, %%ymm17, %%ymm18\n\t"
+		"vpcmpud $1, 256+%[cc]%{1to8%}, %%ymm18, %%k4%{%%k2%}\n\t"
+		"vpsubd 260+%[cc]%{1to8%}, %%ymm17, %%ymm18\n\t"
+		"vpcmpud $1, 264+%[cc]%{1to8%}, %%ymm18, %%k5%{%%k2%}\n\t"
+		"korb %%k3, %%k4, %%k3\n\t"
+		"korb %%k5, %%k3, %%k3\n\t"
+		/* n: the characters before the first that is none of those */
+		"kmovb %%k3, %k[e]\n\t"
+		"notl %k[e]\n\t"
+		"tzcntl %k[e], %k[e]\n\t"
+		"cmpl $0, %k[e]\n\t"
+		"je 21b\n\t"
+		/* 6n words of cells, three masked stores */
+		"leal (%q[e],%q[e],2), %k[k]\n\t"
+		"leal (%q[k],%q[k]), %k[x]\n\t"
+		"movq $-1, %q[w]\n\t"
+		"bzhiq %q[x], %q[w], %q[w]\n\t"
+		"kmovq %q[w], %%k1\n\t"
+		"vmovdqu32 32+%[cc], %%zmm18\n\t"
+		"vpermi2d %g[tail], %%zmm17, %%zmm18\n\t"
+		"vmovdqu32 %%zmm18, (%[o])%{%%k1%}\n\t"
+		"kshiftrq $16, %%k1, %%k2\n\t"
+		"vmovdqu32 96+%[cc], %%zmm18\n\t"
+		"vpermi2d %g[tail], %%zmm17, %%zmm18\n\t"
+		"vmovdqu32 %%zmm18, 64(%[o])%{%%k2%}\n\t"
+		"kshiftrq $32, %%k1, %%k2\n\t"
+		"vmovdqu32 160+%[cc], %%zmm18\n\t"
+		"vpermi2d %g[tail], %%zmm17, %%zmm18\n\t"
+		"vmovdqu32 %%zmm18, 128(%[o])%{%%k2%}\n\t"
+		"addq %q[k], %[p]\n\t"
+		"leaq (%[o],%q[k],8), %[o]\n\t"
+		"jmp 0b\n"
 		"5:\n\t"
 		"movzwl (%[p]), %k[k]\n\t"
 		"movzbl (%[p]), %k[b]\n\t"
@@ -267,7 +387,8 @@ __attribute__((always_inline)) static inline void put_pairs_asm(const uint8_t **
 		"3:"
 		: [p] "+r"(p), [o] "+r"(o), [k] "=&r"(k), [b] "=&r"(bb), [e] "=&r"(e), [w] "=&r"(w), [x] "=&r"(x)
 		: [lo] "r"(lo), [t] "r"(utf8_pairs_le), [lim] "r"(plim), [z] "r"(0), [lim4] "rm"((uintptr_t)plim - 4),
-		  [hi] "rm"(lo << 32), [tail] "x"(tail), [ui] "r"(vt_uprop_index), [ub] "r"(vt_uprop_blocks)
+		  [hi] "rm"(lo << 32), [tail] "x"(tail), [ui] "r"(vt_uprop_index), [ub] "r"(vt_uprop_blocks),
+		  [vec] "m"(cjk_block), [cc] "m"(cjk_c)
 		: "cc", "memory");
 	(void)w;
 	(void)x;

@@ -246,6 +246,24 @@ static void utf8_pairs(void)
 	}
 }
 
+/* The ranges that grid-utf8-asm.h's AVX-512 block takes without the property table: CJK Unified Ideographs
+ * U+4E00..U+9FFF, hiragana U+3041..U+3096 and katakana U+30A1..U+30FA must all be plain (class Other, not
+ * Extended_Pictographic) and of width 2, property 2 and nothing else. */
+static void wide_block_ranges(void)
+{
+	static const uint32_t r[][2] = {{0x4e00, 0x9fff}, {0x3041, 0x3096}, {0x30a1, 0x30fa}};
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		for (uint32_t c = r[i][0]; c <= r[i][1]; c++) {
+			if (vt_char_props(c) != 2) {
+				fprintf(stderr, "U+%04X: props %#x, the wide block takes it as 2\n", (unsigned)c,
+					vt_char_props(c));
+				failures++;
+				return;
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const char *dir = getenv("UCD_DIR");
@@ -253,6 +271,7 @@ int main(void)
 	reset_after_break();
 	utf8_char();
 	utf8_pairs();
+	wide_block_ranges();
 	failures += grapheme_test(dir ? dir : "/usr/share/unicode");
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
