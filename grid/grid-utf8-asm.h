@@ -42,20 +42,31 @@ struct cjk_block_consts {
 	uint8_t pidx[32];
 	uint32_t cells[3][16];
 	uint32_t lead_mask, lead_val, m_a, m_b, m_c, cjk_lo, cjk_n, hira_lo, hira_n, kata_lo, kata_n;
+	/* the mark block's (the asm's label 30, taken after the step attached a mark when cjk_block is set): up
+	 * to 16 bytes of printable ASCII and marks U+0300..U+036F each right after an ASCII letter. Its byte
+	 * constants (-0x20, 0x5f: printable ASCII; 0xcc, 0xcd: a mark's lead; 0x80 and 0xb0: its second byte),
+	 * the permutation that puts bytes i..i+2 in lane i, the three that spread 16 code points and {pen, 1}
+	 * over 48 lanes of narrow cells, and 32-bit words */
+	uint32_t pad[1];
+	uint8_t by_m20[32], by_5f[32], by_cc[32], by_cd[32], by_80[32], by_b0[32];
+	uint8_t pidx3[64];
+	uint32_t ncells[3][16];
+	uint32_t c0c0, ff, m7c0, m3f, x70, cl;
 };
 _Static_assert(offsetof(struct cjk_block_consts, cells) == 32 && offsetof(struct cjk_block_consts, lead_mask) == 224 &&
-		       offsetof(struct cjk_block_consts, kata_n) == 264,
+		       offsetof(struct cjk_block_consts, kata_n) == 264 && offsetof(struct cjk_block_consts, by_m20) == 272 &&
+		       offsetof(struct cjk_block_consts, pidx3) == 464 && offsetof(struct cjk_block_consts, ncells) == 528 &&
+		       offsetof(struct cjk_block_consts, c0c0) == 720 && offsetof(struct cjk_block_consts, cl) == 740,
 	       "the asm's offsets into cjk_c");
 static const struct cjk_block_consts cjk_c __attribute__((aligned(64))) = {
 	.pidx = {0, 1, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 9, 10, 11, 12, 12, 13, 14, 15, 15, 16, 17, 18, 18, 19, 20, 21, 21, 22, 23, 23},
+#define LANES16(F, t)                                                                                                  \
+	{F(16 * (t) + 0), F(16 * (t) + 1), F(16 * (t) + 2), F(16 * (t) + 3), F(16 * (t) + 4), F(16 * (t) + 5),          \
+	 F(16 * (t) + 6), F(16 * (t) + 7), F(16 * (t) + 8), F(16 * (t) + 9), F(16 * (t) + 10), F(16 * (t) + 11),        \
+	 F(16 * (t) + 12), F(16 * (t) + 13), F(16 * (t) + 14), F(16 * (t) + 15)}
+	/* word g of the cells: a code point's lane, else the tail's {2, 0, pen} */
 #define CJK_CELL(g) ((g) % 6 == 0 ? (g) / 6 : (g) % 6 == 1 || (g) % 6 == 4 ? 18u : (g) % 6 == 2 ? 16u : 17u)
-#define CJK_CELLS(t)                                                                                                   \
-	{CJK_CELL(16 * (t) + 0), CJK_CELL(16 * (t) + 1), CJK_CELL(16 * (t) + 2), CJK_CELL(16 * (t) + 3),                \
-	 CJK_CELL(16 * (t) + 4), CJK_CELL(16 * (t) + 5), CJK_CELL(16 * (t) + 6), CJK_CELL(16 * (t) + 7),                \
-	 CJK_CELL(16 * (t) + 8), CJK_CELL(16 * (t) + 9), CJK_CELL(16 * (t) + 10), CJK_CELL(16 * (t) + 11),              \
-	 CJK_CELL(16 * (t) + 12), CJK_CELL(16 * (t) + 13), CJK_CELL(16 * (t) + 14), CJK_CELL(16 * (t) + 15)}
-	.cells = {CJK_CELLS(0), CJK_CELLS(1), CJK_CELLS(2)},
-#undef CJK_CELLS
+	.cells = {LANES16(CJK_CELL, 0), LANES16(CJK_CELL, 1), LANES16(CJK_CELL, 2)},
 #undef CJK_CELL
 	.lead_mask = 0x00c0c0f0u,
 	.lead_val = 0x008080e0u,
@@ -68,9 +79,33 @@ static const struct cjk_block_consts cjk_c __attribute__((aligned(64))) = {
 	.hira_n = 0x3097u - 0x3041u,
 	.kata_lo = 0x30a1u,
 	.kata_n = 0x30fbu - 0x30a1u,
+#define B32(v) {v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v}
+	.by_m20 = B32(0xe0),
+	.by_5f = B32(0x5f),
+	.by_cc = B32(0xcc),
+	.by_cd = B32(0xcd),
+	.by_80 = B32(0x80),
+	.by_b0 = B32(0xb0),
+#undef B32
+#define P3(i) (i), (i) + 1, (i) + 2, (i) + 2
+	.pidx3 = {P3(0), P3(1), P3(2), P3(3), P3(4), P3(5), P3(6), P3(7),
+		  P3(8), P3(9), P3(10), P3(11), P3(12), P3(13), P3(14), P3(15)},
+#undef P3
+	/* word g of narrow cells: a code point's lane, else {pen, 1} (lo's two halves) */
+#define N_CELL(g) ((g) % 3 == 0 ? (g) / 3 : (g) % 3 == 1 ? 16u : 17u)
+	.ncells = {LANES16(N_CELL, 0), LANES16(N_CELL, 1), LANES16(N_CELL, 2)},
+#undef N_CELL
+#undef LANES16
+	.c0c0 = 0xc0c0c0c0u,
+	.ff = 0xffu,
+	.m7c0 = 0x7c0u,
+	.m3f = 0x3fu,
+	.x70 = 0x70u,
+	/* a direct cluster of base b and mark m: (b - 0x20) * 0x70 + m - 0x300 - 0x3fe00000, as b * 0x70 + m + cl */
+	.cl = 0xc01fef00u,
 };
 
-/* Whether the asm takes the block (AVX-512 F, BW, VL, DQ and VBMI, BMI1 and BMI2). Only such CPUs were timed
+/* Whether the asm takes the blocks (AVX-512 F, BW, VL, DQ and VBMI, BMI1, BMI2 and POPCNT). Only such CPUs were timed
  * (docs/benchmarks.md, issue 2, session 53 "uni"); emulators that lack AVX-512 (QEMU's TCG, valgrind) keep the
  * scalar loop. The block uses zmm16-19 and k1-k5 only, which code compiled without AVX-512 never holds a value
  * in (all of them are call-clobbered), so the asm needs not declare them. */
@@ -82,7 +117,7 @@ __attribute__((constructor)) static void cjk_block_init(void)
 	cjk_block = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
 		    __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
 		    __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("bmi") &&
-		    __builtin_cpu_supports("bmi2");
+		    __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
 }
 
 /* One asm loop, two conditional branches a character (a TCG translation block each in the guests, as the C
@@ -284,6 +319,84 @@ __attribute__((always_inline)) static inline void put_pairs_asm(const uint8_t **
 		"leal -0x3fe00000(%q[w],%q[e]), %k[w]\n\t"
 		"movl %k[w], -12(%[o])\n\t"
 		"addq $2, %[p]\n\t"
+		"cmpb $0, %[vec]\n\t"
+		"je 0b\n"
+		/* the mark block: printable ASCII and single marks on ASCII letters; L bytes taken (up to
+		 * the first byte that is neither, a mark not right after a letter or one starting at byte
+		 * 15); a letter's cell is its code point or, with a mark after it, their direct cluster */
+		"30:\n\t"
+		"movq %[lim], %q[x]\n\t"
+		"subq %[p], %q[x]\n\t"
+		"subq $1, %q[x]\n\t"
+		"jle 0b\n\t"
+		"movl $32, %k[k]\n\t"
+		"cmpq %q[k], %q[x]\n\t"
+		"cmovaq %q[k], %q[x]\n\t"
+		"movq $-1, %q[k]\n\t"
+		"bzhiq %q[x], %q[k], %q[k]\n\t"
+		"kmovd %k[k], %%k1\n\t"
+		"vmovdqu8 (%[p]), %%ymm16%{%%k1%}%{z%}\n\t"
+		"vpaddb 272+%[cc], %%ymm16, %%ymm17\n\t"
+		"vpcmpub $1, 304+%[cc], %%ymm17, %%k2\n\t"
+		"vpcmpeqb 336+%[cc], %%ymm16, %%k3\n\t"
+		"vpcmpeqb 368+%[cc], %%ymm16, %%k4\n\t"
+		"vpandd 720+%[cc]%{1to8%}, %%ymm16, %%ymm17\n\t"
+		"vpcmpeqb 400+%[cc], %%ymm17, %%k5\n\t"
+		"vpcmpub $1, 432+%[cc], %%ymm16, %%k6\n\t"
+		"kshiftrd $1, %%k6, %%k6\n\t"
+		"kandd %%k4, %%k6, %%k4\n\t"
+		"kord %%k3, %%k4, %%k3\n\t"
+		"kshiftrd $1, %%k5, %%k5\n\t"
+		"kandd %%k3, %%k5, %%k3\n\t"
+		"kmovd %%k2, %k[e]\n\t"
+		"kmovd %%k3, %k[w]\n\t"
+		"leal (%q[e],%q[e]), %k[x]\n\t"
+		"andl %k[w], %k[x]\n\t"
+		"andl $0x7fff, %k[x]\n\t"
+		"leal (%q[x],%q[x]), %k[k]\n\t"
+		"orl %k[x], %k[k]\n\t"
+		"orl %k[e], %k[k]\n\t"
+		"notl %k[k]\n\t"
+		"orl $0x10000, %k[k]\n\t"
+		"tzcntl %k[k], %k[k]\n\t"
+		"movl $-1, %k[w]\n\t"
+		"bzhil %k[k], %k[w], %k[w]\n\t"
+		"andl %k[w], %k[e]\n\t"
+		"andl %k[w], %k[x]\n\t"
+		"shrl $1, %k[x]\n\t"
+		"kmovw %k[x], %%k2\n\t"
+		"kmovw %k[e], %%k3\n\t"
+		"popcntl %k[e], %k[e]\n\t"
+		"addq %q[k], %[p]\n\t"
+		"vmovdqu8 464+%[cc], %%zmm17\n\t"
+		"vpermb %%zmm16, %%zmm17, %%zmm17\n\t"
+		"vpandd 724+%[cc]%{1to16%}, %%zmm17, %%zmm18\n\t"
+		"vpsrld $2, %%zmm17, %%zmm19\n\t"
+		"vpandd 728+%[cc]%{1to16%}, %%zmm19, %%zmm19\n\t"
+		"vpsrld $16, %%zmm17, %%zmm17\n\t"
+		"vpandd 732+%[cc]%{1to16%}, %%zmm17, %%zmm17\n\t"
+		"vpaddd %%zmm19, %%zmm17, %%zmm17\n\t"
+		"vpmulld 736+%[cc]%{1to16%}, %%zmm18, %%zmm19\n\t"
+		"vpaddd %%zmm19, %%zmm17, %%zmm17\n\t"
+		"vpaddd 740+%[cc]%{1to16%}, %%zmm17, %%zmm18%{%%k2%}\n\t"
+		"vpcompressd %%zmm18, %%zmm18%{%%k3%}%{z%}\n\t"
+		"vmovq %[lo], %%xmm19\n\t"
+		"leal (%q[e],%q[e],2), %k[x]\n\t"
+		"movq $-1, %q[w]\n\t"
+		"bzhiq %q[x], %q[w], %q[w]\n\t"
+		"kmovq %q[w], %%k1\n\t"
+		"vmovdqu32 528+%[cc], %%zmm17\n\t"
+		"vpermi2d %%zmm19, %%zmm18, %%zmm17\n\t"
+		"vmovdqu32 %%zmm17, (%[o])%{%%k1%}\n\t"
+		"kshiftrq $16, %%k1, %%k2\n\t"
+		"vmovdqu32 592+%[cc], %%zmm17\n\t"
+		"vpermi2d %%zmm19, %%zmm18, %%zmm17\n\t"
+		"vmovdqu32 %%zmm17, 64(%[o])%{%%k2%}\n\t"
+		"kshiftrq $32, %%k1, %%k2\n\t"
+		"vmovdqu32 656+%[cc], %%zmm17\n\t"
+		"vpermi2d %%zmm19, %%zmm18, %%zmm17\n\t"
+		"vmovdqu32 %%zmm17, 128(%[o])%{%%k2%}\n\t"
+		"leaq (%[o],%q[x],4), %[o]\n\t"
 		"jmp 0b\n"
 		"10:\n\t"
 		"movl %k[x], %k[w]\n\t"
@@ -295,7 +408,9 @@ __attribute__((always_inline)) static inline void put_pairs_asm(const uint8_t **
 		"leal -0x40000000(%q[x],%q[e]), %k[x]\n\t"
 		"movl %k[x], -12(%[o])\n\t"
 		"addq $2, %[p]\n\t"
-		"jmp 0b\n"
+		"cmpb $0, %[vec]\n\t"
+		"je 0b\n\t"
+		"jmp 30b\n"
 		"9:\n\t"
 		"addq $2, %[p]\n\t"
 		"movl $1, %k[b]\n\t"

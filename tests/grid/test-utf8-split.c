@@ -217,10 +217,47 @@ static void test_empty_lines(void)
 	}
 }
 
+/* Words of ASCII letters with combining marks U+0300..U+036F after about half of them (sometimes two, sometimes
+ * a Greek letter U+0370..U+037F that only looks like one), as unicode.bin has them, with spaces, the odd two-byte
+ * or CJK letter and row ends at every place: the AVX-512 block of grid-utf8-asm.h that takes such text after a
+ * mark (16 bytes at a time, a mark's two bytes may straddle its end) against the byte machine. */
+static void test_mark_words(void)
+{
+	static char buf[4096];
+	for (int round = 0; round < 400; round++) {
+		int cols = round % 2 ? 3 + (int)rnd(40) : 40 + (int)rnd(200), rows = 2 + (int)rnd(4);
+		struct t_term *a = t_new(cols, rows, 20), *b = t_new(cols, rows, 20);
+		int len = 0;
+		while (len < (int)sizeof(buf) - 16) {
+			uint32_t r = rnd(20);
+			if (r < 12) {
+				buf[len++] = (char)('a' + rnd(26));
+				continue;
+			}
+			if (r < 17) {
+				uint32_t cp = rnd(16) ? 0x300 + rnd(0x70) : 0x370 + rnd(0x10);
+				len += (int)vt_utf8_encode(cp, buf + len);
+				continue;
+			}
+			if (r < 19) {
+				buf[len++] = ' ';
+				continue;
+			}
+			len += (int)vt_utf8_encode(rnd(2) ? 0xe9 : 0x4e2d, buf + len);
+		}
+		int cut = (int)rnd((uint32_t)len + 1);
+		if (whole_vs_bytes(a, b, buf, len, cut))
+			round = 400;
+		t_free(a);
+		t_free(b);
+	}
+}
+
 int main(void)
 {
 	test_random_mixes();
 	test_every_cut();
 	test_empty_lines();
+	test_mark_words();
 	return t_done("grid-utf8-split");
 }
