@@ -160,7 +160,11 @@ const struct opt kf_opts[] = {
 	SECTION("Seat"),
 	{.name = "vt", .type = OPT_VT, .offset = OFF(vt, int), .def = "auto", .arg = "VT",
 	 .help = "VT to run on: auto, N, ttyN or /dev/ttyN", .example = "tty3"},
-	BOOL("switchvt", 0, switchvt, "on", "Switch to the VT at start; off: Ctrl+Alt+Fn do nothing (kiosk)"),
+	/* Two choices, as getty makes the first: a unit on a VT that is not in front must not pull the screen to it,
+	 * yet keep Ctrl+Alt+Fn working (kmscon-felis(1), SYSTEMD). */
+	BOOL("activate-vt", 0, activate_vt, "on",
+	     "Switch the screen to the VT at start; off: wait until someone switches to it (the unit)"),
+	BOOL("switchvt", 0, switchvt, "on", "Let Ctrl+Alt+Fn switch VTs; off: they do nothing (kiosk)"),
 	STR("seat", 0, seat, "", "SEAT",
 	    "Seat to run on: an error unless it is the one libseat opens (the session's; seat0 for a service)",
 	    "seat1"),

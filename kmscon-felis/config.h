@@ -163,7 +163,8 @@ struct kf_config {
 
 	/* --- seat and VT (issue 6) --- */
 	int vt; /* --vt=N|ttyN|/dev/ttyN; 0 = auto (the seat's current VT / the one systemd gave us) */
-	bool switchvt; /* activate our VT at start; with no-switchvt Ctrl+Alt+Fn do nothing (kiosk) */
+	bool activate_vt; /* switch the screen to our VT at start; off: wait until it is active (getty's way) */
+	bool switchvt;    /* Ctrl+Alt+Fn switch VTs; with no-switchvt they do nothing (kiosk) */
 	char *seat; /* libseat seat name; NULL = libseat's default (XDG_SEAT or seat0) */
 
 	/* --- input (issue 6) --- */

@@ -13,6 +13,7 @@
 #include "kmscon-felis/input-module.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
+#include "kmscon-felis/notify.h"
 #include "kmscon-felis/output.h"
 #include "kmscon-felis/render/render.h"
 #include "kmscon-felis/seat.h"
@@ -71,6 +72,8 @@ static void seat_disable(void *ud)
 	if (c->input_started)
 		c->mod->suspend(c->input);
 	c->suspended = true;
+	/* Switched away before the first frame: it comes when the VT is back, which may take any time. */
+	kf_notify_waiting_vt(c->cfg->vt);
 	/* our VT leaves the front: the focus a program asked to hear about (DECSET 1004) is gone */
 	if (c->session)
 		kf_session_set_focus(c->session, false);
@@ -189,7 +192,7 @@ int kf_console_create(struct kf_loop *loop, const struct kf_config *cfg, struct 
 		      struct kf_render *render, struct kf_console **out)
 {
 	struct kf_console *c = calloc(1, sizeof(*c));
-	struct kf_seat_config sc = {.vt = cfg->vt, .switchvt = cfg->switchvt};
+	struct kf_seat_config sc = {.vt = cfg->vt, .activate_vt = cfg->activate_vt, .switchvt = cfg->switchvt};
 	struct kf_seat_iface si = {.enable = seat_enable, .disable = seat_disable};
 	int r;
 
@@ -204,7 +207,10 @@ int kf_console_create(struct kf_loop *loop, const struct kf_config *cfg, struct 
 	if (r < 0)
 		goto err;
 	kf_log_phase("seat opened");
-	/* The display is opened through the seat: wait until it is ours (--vt=N without --switchvt). */
+	/* The display is opened through the seat: wait until it is ours (--vt=N --no-activate-vt, another VT in
+	 * front). That may last until the user switches there: systemd hears we are up now (notify.h). */
+	if (!kf_seat_active(c->seat))
+		kf_notify_waiting_vt(cfg->vt);
 	while (!kf_seat_active(c->seat) && !kf_loop_quitting(loop)) {
 		r = kf_loop_dispatch(loop, -1);
 		if (r < 0)

@@ -469,7 +469,7 @@ static int start_drm(struct kf_app *app)
 		stop_drm(app);
 		return r;
 	}
-	/* A stop signal while it waited for the VT (--vt=N --no-switchvt, another VT in front): the seat is not
+	/* A stop signal while it waited for the VT (--vt=N --no-activate-vt, another VT in front): the seat is not
 	 * ours, so opening the display through it would only fail ("no usable display"); the loop's run ends at
 	 * once with the signal's status, and stop_drm() closes what is open. */
 	if (kf_loop_quitting(app->loop))

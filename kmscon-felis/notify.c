@@ -24,6 +24,10 @@ static int sock = -1;
 static struct sockaddr_un addr;
 static socklen_t addr_len;
 static uint64_t watchdog_usec;
+/* READY=1 went out (at the first frame, or earlier while waiting for the VT); the first frame was on screen, and
+ * the STATUS= text it sent last. */
+static bool ready_sent, frame_seen;
+static char last_status[256];
 
 int kf_notify_init(void)
 {
@@ -33,6 +37,8 @@ int kf_notify_init(void)
 
 	kf_notify_finish();
 	watchdog_usec = 0;
+	ready_sent = frame_seen = false;
+	last_status[0] = '\0';
 	if (wd && (!wd_pid || strtoull(wd_pid, NULL, 10) == (unsigned long long)getpid()))
 		watchdog_usec = strtoull(wd, NULL, 10);
 	if (path && *path) {
@@ -111,17 +117,30 @@ int kf_notify_reloading(void)
 
 int kf_notify_first_frame(const char *mode, const char *font)
 {
-	static bool ready;
-	static char last[256];
-	char status[256];
+	char status[sizeof(last_status)];
 	snprintf(status, sizeof(status), "%s, font %s", mode ? mode : "no mode", font ? font : "unknown");
-	if (ready && !strcmp(status, last))
+	if (frame_seen && !strcmp(status, last_status))
 		return 0;
-	snprintf(last, sizeof(last), "%s", status);
-	if (ready)
+	snprintf(last_status, sizeof(last_status), "%s", status);
+	if (!frame_seen)
+		log_info("first frame on screen (%s)", status);
+	frame_seen = true;
+	if (ready_sent)
 		return kf_notify_status("%s", status);
-	ready = true;
-	log_info("first frame on screen (%s)", status);
+	ready_sent = true;
+	return kf_notify_ready(status);
+}
+
+int kf_notify_waiting_vt(int vt)
+{
+	char status[64];
+	if (ready_sent)
+		return 0;
+	ready_sent = true;
+	if (vt > 0)
+		snprintf(status, sizeof(status), "waiting for VT %d to become active", vt);
+	else
+		snprintf(status, sizeof(status), "waiting for its VT to become active");
 	return kf_notify_ready(status);
 }
 

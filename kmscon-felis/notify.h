@@ -10,7 +10,7 @@
  *   login and the user's shell never talk to systemd in our name);
  *   kf_notify_first_frame(mode, font) from the page-flip handler of every frame, or at least the first one
  *   (drm backend; only the first call sends READY=1 + STATUS=, later calls are free), or kf_notify_ready()
- *   when the headless session has started;
+ *   when the headless session has started; kf_notify_waiting_vt() before that while the VT is not in front;
  *   kf_notify_status() when the mode or font changes; kf_notify_stopping() on shutdown;
  *   kf_notify_watchdog_start(loop) once the loop exists: when systemd asked for a watchdog (WatchdogSec=), a
  *   loop timer sends WATCHDOG=1 every half period; the ping comes from the loop itself, so a hung or spinning
@@ -32,6 +32,11 @@ int kf_notify_ready(const char *status);
 /* READY=1 with STATUS="<mode>, font <font>" the first time it is called; later calls send nothing unless the
  * mode or font text changed (then only STATUS=). Strings not retained; either may be NULL. Returns 0 or -errno. */
 int kf_notify_first_frame(const char *mode, const char *font);
+/* READY=1 with STATUS="waiting for VT <vt> to become active" ("its VT" for vt 0) when nothing sent READY=1
+ * yet: the program is up but its VT is not in front (--no-activate-vt, or switched away before the first
+ * frame), which can last any time; systemd's TimeoutStartSec= must not kill it for that. The first frame
+ * then only updates STATUS=. Returns 0 or -errno. */
+int kf_notify_waiting_vt(int vt);
 /* RELOADING=1 with MONOTONIC_USEC= (the configuration is being read again, SIGHUP); kf_notify_ready(NULL)
  * says it is done. Returns 0 or -errno. */
 int kf_notify_reloading(void);

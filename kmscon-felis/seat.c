@@ -312,7 +312,7 @@ int kf_seat_create(struct kf_loop *loop, const struct kf_seat_config *cfg, const
 	*out = s;
 	if (cfg->vt > 0) {
 		s->active_vt_fd = open(ACTIVE_VT_PATH, O_RDONLY | O_CLOEXEC);
-		if (cfg->switchvt)
+		if (cfg->activate_vt)
 			activate_vt(cfg->vt);
 	}
 	if (s->active_vt_fd >= 0 && read_active_vt(s->active_vt_fd) != cfg->vt) {

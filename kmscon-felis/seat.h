@@ -6,9 +6,10 @@
  * (disable: we stop committing and suspend input, then acknowledge) and comes back (enable: resume, full
  * modeset).
  *
- * VT choice (kmscon's --vt/--switchvt): libseat takes the seat on the VT that is active when it opens. With
- * --vt=N and --switchvt we activate VT N first; with --vt=N and --no-switchvt we wait until someone else
- * activates VT N (sysfs tty0/active), as kmscon does.
+ * VT choice: libseat takes the seat on the VT that is active when it opens. With --vt=N and --activate-vt (the
+ * default) we activate VT N first; with --vt=N and --no-activate-vt (the unit, as getty) we wait until someone
+ * else activates VT N (sysfs tty0/active). kmscon's --no-switchvt did both that and locking Ctrl+Alt+Fn; here
+ * --switchvt only decides the keys, so a unit can leave the screen alone and still let the user switch.
  */
 #ifndef KF_SEAT_H
 #define KF_SEAT_H
@@ -27,7 +28,8 @@ struct kf_seat_iface {
 
 struct kf_seat_config {
 	int vt;        /* 0: whatever VT is active */
-	bool switchvt; /* activate vt at start; false also makes kf_seat_switch_vt() do nothing */
+	bool activate_vt; /* activate vt at start, else wait until it is active */
+	bool switchvt;    /* false makes kf_seat_switch_vt() do nothing (the kiosk lock) */
 };
 
 /* Opens the seat (possibly after waiting for our VT: enable comes later then). The first enable may be

@@ -39,7 +39,7 @@ static void test_defaults(void)
 	CHECK(!strcmp(a.term, "xterm-256color") && a.reset_env && !a.oneshot && a.sb_size == 10000,
 	      "session defaults");
 	CHECK(a.write_queue_size == 4u << 20, "write queue default %zu", a.write_queue_size);
-	CHECK(a.vt == 0 && a.switchvt && !a.seat, "seat defaults");
+	CHECK(a.vt == 0 && a.switchvt && a.activate_vt && !a.seat, "seat defaults");
 	CHECK(a.xkb_repeat_delay == 250 && a.xkb_repeat_rate == 50 && a.mouse && a.backspace_delete,
 	      "input defaults");
 	CHECK(!a.xkb_layout && !a.xkb_keymap, "xkb unset");
@@ -403,6 +403,42 @@ static void test_argv(void)
 	CHECK(argv_parse(&c, a2) == 0, "--hwaccel is accepted");
 	const char *log = capture_end();
 	CHECK(strstr(log, "command line: kmscon option 'hwaccel'") != NULL, "--hwaccel warns: %s", log);
+	kf_config_finish(&c);
+}
+
+/* Activating the VT at start is its own choice (the unit passes --no-activate-vt, as getty never switches VTs),
+ * separate from letting Ctrl+Alt+Fn switch (--no-switchvt, the kiosk lock). */
+static void test_activate_vt(void)
+{
+	static const struct {
+		const char *args[4];
+		bool activate, keys;
+	} cases[] = {
+		{{"kf", "--vt=2", NULL}, true, true},
+		{{"kf", "--vt=2", "--no-activate-vt", NULL}, false, true},
+		{{"kf", "--vt=2", "--no-switchvt", NULL}, true, false},
+		{{"kf", "--no-activate-vt", "--no-switchvt", NULL}, false, false},
+		{{"kf", "--no-activate-vt", "--activate-vt", NULL}, true, true},
+	};
+	struct kf_config c;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		kf_config_init(&c);
+		CHECK(argv_parse(&c, cases[i].args) == 0, "activate-vt case %zu parses", i);
+		CHECK(c.activate_vt == cases[i].activate && c.switchvt == cases[i].keys,
+		      "case %zu: activate-vt %d switchvt %d", i, c.activate_vt, c.switchvt);
+		kf_config_finish(&c);
+	}
+	kf_config_init(&c);
+	const char *text = "activate-vt=off\n";
+	CHECK(kf_config_parse_text(&c, "f.conf", text, strlen(text)) == 0 && !c.activate_vt && c.switchvt,
+	      "activate-vt=off in a file");
+	kf_config_finish(&c);
+	kf_config_init(&c);
+	capture_begin();
+	const char *bad[] = {"kf", "--no-activate-vt=on", NULL};
+	int ret = argv_parse(&c, bad);
+	const char *log = capture_end();
+	CHECK(ret == -EINVAL && strstr(log, "--no-activate-vt takes no value"), "--no-activate-vt=on: %s", log);
 	kf_config_finish(&c);
 }
 
@@ -868,6 +904,7 @@ int main(void)
 	test_good_lines();
 	test_comments();
 	test_argv();
+	test_activate_vt();
 	test_precedence();
 	test_kmscon_conf();
 	test_rotate();

@@ -187,7 +187,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--vt") && i + 1 < argc)
 			sc.vt = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--switchvt"))
-			sc.switchvt = true;
+			sc.switchvt = sc.activate_vt = true; /* the program's defaults: activate, keys switch */
 		else if (!strcmp(argv[i], "--layout") && i + 1 < argc)
 			ic.layout = argv[++i];
 		else if (!strcmp(argv[i], "--variant") && i + 1 < argc)

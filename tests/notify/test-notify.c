@@ -154,6 +154,32 @@ int main(void)
 	CHECK(recv(fd, junk, sizeof(junk), MSG_DONTWAIT) < 0, "nothing sent for an unchanged frame");
 	kf_notify_finish();
 
+	/* Waiting for the VT (--no-activate-vt, another VT in front): READY=1 at once with STATUS= saying so, or
+	 * systemd's TimeoutStartSec killed the waiting unit; the first frame then only updates STATUS=. */
+	setenv("NOTIFY_SOCKET", env, 1);
+	kf_notify_init();
+	CHECK(kf_notify_waiting_vt(2) == 0, "waiting");
+	expect(fd, "READY=1\nSTATUS=waiting for VT 2 to become active\n");
+	kf_notify_waiting_vt(2);
+	CHECK(recv(fd, junk, sizeof(junk), MSG_DONTWAIT) < 0, "READY=1 once while waiting");
+	kf_notify_first_frame("1024x768@60Hz", "DejaVu Sans Mono 16px");
+	expect(fd, "STATUS=1024x768@60Hz, font DejaVu Sans Mono 16px");
+	kf_notify_finish();
+	/* Switched away after the first frame: systemd knows we are up, STATUS= keeps the mode. */
+	setenv("NOTIFY_SOCKET", env, 1);
+	kf_notify_init();
+	kf_notify_first_frame("1024x768@60Hz", "DejaVu Sans Mono 16px");
+	expect(fd, "READY=1\nSTATUS=1024x768@60Hz, font DejaVu Sans Mono 16px\n");
+	kf_notify_waiting_vt(2);
+	CHECK(recv(fd, junk, sizeof(junk), MSG_DONTWAIT) < 0, "nothing while waiting after the first frame");
+	kf_notify_waiting_vt(0);
+	kf_notify_finish();
+	setenv("NOTIFY_SOCKET", env, 1);
+	kf_notify_init();
+	kf_notify_waiting_vt(0);
+	expect(fd, "READY=1\nSTATUS=waiting for its VT to become active\n");
+	kf_notify_finish();
+
 	/* A watchdog for another process (e.g. inherited through a wrapper) is not ours. */
 	setenv("NOTIFY_SOCKET", env, 1);
 	setenv("WATCHDOG_USEC", "1000", 1);

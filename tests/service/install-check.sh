@@ -43,10 +43,13 @@ for u in "$dest/verify/"*.service; do
 done
 # The unit must really replace getty: these lines are the contract with systemd.
 for want in "Conflicts=getty@%i.service" "OnFailure=getty@%i.service" "Type=notify" "WatchdogSec=" \
-	"Restart=on-failure" "Before=getty.target" "ExecStart=$bindir/kmscon-felis --vt=%I"; do
+	"Restart=on-failure" "Before=getty.target" "ExecStart=$bindir/kmscon-felis --vt=%I --no-activate-vt"; do
 	grep -qxF -- "$want" "$dest$unitdir/kmscon-felis@.service" ||
 		grep -q -- "^$want" "$dest$unitdir/kmscon-felis@.service" || { echo "FAIL: unit lacks $want"; fail=1; }
 done
+# The getty replacement never takes the screen (getty@ does not switch VTs), the kiosk does, and locks it.
+grep -q -- "^ExecStart=.*--vt=1 --activate-vt --no-switchvt" "$dest$docdir/examples/kmscon-felis-kiosk.service" ||
+	{ echo "FAIL: the kiosk example does not activate tty1 and lock it"; fail=1; }
 # docs/seat.md: no PAMName= in any installed unit (the user's login keeps its own logind session).
 for u in $(find "$dest" -name "*.service" ! -path "$dest/verify/*"); do
 	if grep -n "^[[:space:]]*PAMName[[:space:]]*=" "$u"; then

@@ -81,8 +81,8 @@ def start(vm, n, args=""):
           % (" ".join(FONT), " ".join(DEBUG), args, n, n))
 
 
-def boot(name, **kw):
-    vm = VM(GUEST(), gpu="virtio", name=name, **kw)
+def boot(name, guest=None, **kw):
+    vm = VM(guest or GUEST(), gpu="virtio", name=name, **kw)
     vm.boot()
     vm.sh(UDEV, timeout=60)
     return vm
@@ -370,12 +370,12 @@ def test_no_switchvt(vm):
 
 
 def test_stop_waiting_for_vt(vm):
-    """SIGTERM while the instance waits for its VT (--vt=2 --no-switchvt, tty1 in front): it stops there, with
+    """SIGTERM while the instance waits for its VT (--vt=2 --no-activate-vt, tty1 in front): it stops there, with
     status 0 as any stop does, without opening the display through a seat it does not hold (a "no usable
     display" warning) or starting anything after the signal."""
     if vm.sh("cat /sys/class/tty/tty0/active").strip() != "tty1":
         vm.sh("chvt 1")
-    vm.sh("(kmscon-felis %s --vt=2 --no-switchvt --login -- /bin/sh >/tmp/kf2.log 2>&1 & echo $! >/tmp/kf2.pid;"
+    vm.sh("(kmscon-felis %s --vt=2 --no-activate-vt --login -- /bin/sh >/tmp/kf2.log 2>&1 & echo $! >/tmp/kf2.pid;"
           " wait $!; echo $? >/tmp/kf2.rc) &" % " ".join(FONT + DEBUG))
     deadline = time.time() + 30 * DEFAULT_TIMEOUT
     while "waiting for VT 2" not in vm.sh("cat /tmp/kf2.log", check=False)[1]:
@@ -394,6 +394,68 @@ def test_stop_waiting_for_vt(vm):
             vm.fail("SIGTERM while waiting for the VT logged %r:\n%s" % (bad, log))
     if vm.sh("cat /sys/class/tty/tty0/active").strip() != "tty1":
         vm.fail("the active VT changed")
+
+
+def notify_messages(out):
+    """kf-notify-run's MSG lines: [(microseconds, payload with its newlines back)]."""
+    msgs = []
+    for line in out.splitlines():
+        if line.startswith("MSG "):
+            _, us, _, payload = (line.split(" ", 3) + [""])[:4]
+            msgs.append((int(us), payload.replace("|", "\n")))
+    return msgs
+
+
+def test_activate_vt(vm):
+    """The unit's way (--no-activate-vt, as getty): started on tty2 while tty1 is in front, the instance leaves
+    the screen alone (tty1 stays active, its screen unchanged), and says READY=1 with STATUS=waiting for VT 2 to
+    become active within a few seconds (under kf-notify-run, systemd's part), pinging the watchdog meanwhile:
+    before, it sent nothing until its first frame, and the unit's TimeoutStartSec killed it every 31 s; with
+    --no-switchvt, the only way not to take the screen, Ctrl+Alt+Fn were locked too. chvt 2 then shows its
+    console, STATUS= turns to the mode and font, and Ctrl+Alt+F1 still switches back. Without the option (the
+    default) an instance started on tty3 brings tty3 to the front."""
+    if active_vt(vm) != "tty1":
+        vm.sh("chvt 1")
+    start(vm, 1, "--vt=1")
+    wait_text(vm, "/ #")
+    vm.type_text("echo ONE-ONE\n")
+    wait_text(vm, "ONE-ONE", 2)
+    vm.sh("(kf-notify-run -t 60 -w 2000000 -- kmscon-felis %s --vt=2 --no-activate-vt --login -- /bin/sh "
+          ">/tmp/notify.out 2>/tmp/kf2.log &)" % " ".join(FONT + DEBUG))
+    try:
+        out = vm.wait_file("/tmp/notify.out", timeout=10, pattern="READY=1|EXIT|TIMEOUT")
+    except VMError as e:
+        vm.fail("%s\nkf-notify-run:\n%s\nlog:\n%s" % (str(e).splitlines()[0],
+                vm.sh("cat /tmp/notify.out", check=False)[1], vm.sh("tail -20 /tmp/kf2.log", check=False)[1]))
+    ready = [m for m in notify_messages(out) if "READY=1" in m[1]]
+    if not ready or "STATUS=waiting for VT 2 to become active" not in ready[0][1]:
+        vm.fail("no READY=1 with STATUS=waiting for VT 2 to become active:\n%s\nlog:\n%s"
+                % (out, vm.sh("tail -20 /tmp/kf2.log", check=False)[1]))
+    print("    READY=1 %.0f ms after exec: %r" % (ready[0][0] / 1000, ready[0][1]))
+    time.sleep(2.5)
+    if active_vt(vm) != "tty1":
+        vm.fail("--no-activate-vt: the active VT became %s, not tty1" % active_vt(vm))
+    if len(find_text(vm.screendump(), "ONE-ONE")) < 2:
+        vm.fail("--no-activate-vt: tty1's screen is gone")
+    out = vm.sh("cat /tmp/notify.out")
+    pings = [m for m in notify_messages(out) if "WATCHDOG=1" in m[1] and m[0] > ready[0][0]]
+    if len(pings) < 2:
+        vm.fail("%d WATCHDOG=1 pings in 2.5 s while waiting (WatchdogSec=2):\n%s" % (len(pings), out))
+    vm.sh("chvt 2")
+    vm.wait_screen(lambda im: find_text(im, "/ #") and not find_text(im, "ONE-ONE"), timeout=30,
+                   what="tty2's console after chvt 2")
+    vm.type_text("echo TWO-TWO\n")
+    wait_text(vm, "TWO-TWO", 2)
+    out = vm.wait_file("/tmp/notify.out", timeout=10, pattern="STATUS=[0-9]+x[0-9]+.*font")
+    after = [m[1] for m in notify_messages(out) if m[0] > ready[0][0] and "WATCHDOG" not in m[1]]
+    if any("READY=1" in m for m in after):
+        vm.fail("READY=1 sent twice:\n%s" % out)
+    # The keys still switch (--no-switchvt would have locked them).
+    vm.sendkey("ctrl-alt-f1")
+    vm.wait_until(lambda: active_vt(vm) == "tty1", timeout=10, what="Ctrl+Alt+F1 from tty2 to tty1")
+    start(vm, 3, "--vt=3")
+    vm.wait_until(lambda: active_vt(vm) == "tty3", timeout=30, what="the default (--activate-vt) bringing tty3 "
+                  "to the front")
 
 
 def test_seat_mismatch(vm):
@@ -564,6 +626,7 @@ def main():
         ("console-mouse", lambda: test_mouse(boot("console-mouse", extra_args=TABLET)), {}),
         ("console-no-switchvt", lambda: test_no_switchvt(boot("console-no-switchvt")), {}),
         ("console-stop-waiting-for-vt", lambda: test_stop_waiting_for_vt(boot("console-stop-wait")), {}),
+        ("console-activate-vt", lambda: test_activate_vt(boot("console-activate-vt", guest=NOTIFY_GUEST())), {}),
         ("console-seat-mismatch", lambda: test_seat_mismatch(boot("console-seat-mismatch")), {}),
         ("console-mods-after-switch", lambda: test_mods_after_switch(boot("console-mods", extra_args=TABLET)), {}),
     ]
@@ -603,6 +666,12 @@ def GUEST():
     if _guest is None:
         _guest = build_guest(("udev", "seatd"))
     return _guest
+
+
+def NOTIFY_GUEST():
+    """The guest with kf-notify-run (tests/service/kf-notify-run.c), which plays systemd's part of Type=notify."""
+    helper = Path(default_build_dir()) / "tests" / "service" / "kf-notify-run"
+    return GUEST().with_files({"/usr/bin/kf-notify-run": str(helper)}, name="console-notify")
 
 
 def _vms_alive():

@@ -566,14 +566,14 @@ def test_reload_layout(guest):
 
 
 def test_reload_early(guest):
-    """A reload while the console waits for its VT (--vt=5 without --switchvt: no console and no keymap yet) is
+    """A reload while the console waits for its VT (--vt=5 --no-activate-vt: no console and no keymap yet) is
     checked as later: a layout that does not compile is refused, its key and value named; before, it was taken,
     and the keymap made from it when the VT came fell back to us with a mere warning. Then the VT comes, and the
     keyboard has the layout in force (us: y)."""
     with VM(guest, gpu="virtio", usb=False, name="input-reload-early") as vm:
         vm.sh("mkdir -p /tmp/kfconf; printf 'xkb-layout=us\\n' >/tmp/kfconf/kmscon-felis.conf")
         vm.sh(UDEV, timeout=60)
-        vm.sh("kmscon-felis --font-engine=builtin --verbose --vt=5 --no-switchvt --configdir=/tmp/kfconf --login "
+        vm.sh("kmscon-felis --font-engine=builtin --verbose --vt=5 --no-activate-vt --configdir=/tmp/kfconf --login "
               "-- /bin/sh /tmp/typed-app.sh >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid")
         vm.wait_file("/tmp/kf.log", pattern="waiting for VT 5", timeout=30)
         reload_with(vm, "xkb-layout=no-such-layout\\n", "reload")

@@ -30,7 +30,7 @@ kmscon-felis-replay --png of the same bytes, with the same font, size and palett
                   reloads each), the file alternating 16 and 24 px, while the program writes 3 MB (after a first
                   3 MB filled the scrollback): both processes alive, no error in the log, the last font (24 px)
                   in force (stty size), the RSS after the second storm at most 1 MiB above the first's
-  reload-waiting  the program started again with --no-switchvt while tty1 is in front: it waits for tty2 (the
+  reload-waiting  the program started again with --no-activate-vt while tty1 is in front: it waits for tty2 (the
                   seat is not ours yet); dpms-timeout=0 -> 2 and SIGHUP while it waits, then tty2 in front: the
                   display blanks. The display was set up with the dpms-timeout read before the wait, so the
                   reload said "applied dpms-timeout" and the display never blanked
@@ -308,7 +308,7 @@ def main():
         def waiting():
             vm.sh("kill $(cat /tmp/kf.pid); while kill -0 $(cat /tmp/kf.pid) 2>/dev/null; do sleep 0.2; done")
             vm.sh("chvt 1; rm -f /tmp/kf.pid; printf '%s' >%s" % (conf(16, "nord"), CONF))
-            start(vm, "--no-switchvt")
+            start(vm, "--no-activate-vt")
             vm.wait_file("/tmp/kf.log", pattern="waiting for VT 2 to become active", timeout=30)
             vm.sh("printf '%s' >%s" % (conf(16, "nord", dpms=2), CONF))
             log = hup(vm, "configuration reloaded")
