@@ -341,6 +341,7 @@ int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips
 	struct drm_region todo;
 	enum drm_rotation rot;
 	uint64_t age;
+	uint32_t bw, bh;
 	int err;
 
 	if (drm_backend_is_direct(out->card->b))
@@ -356,6 +357,11 @@ int drm_output_paint(struct drm_output *out, bool full, struct drm_region *clips
 	if (full || buf->frame == 0)
 		drm_region_set_full(&todo);
 	drm_region_clip(&todo, (int32_t)c.width, (int32_t)c.height);
+	/* And to the buffer: the canvas follows the outputs shown, so one left out of the last modeset (the kernel
+	 * refused it beside the others) can be smaller than the canvas when the next modeset paints it; the copy
+	 * wrote past its mapping (tests/drm/test-drm-commit.c test_left_out_painted_within). */
+	drm_rotate_size(rot, buf->width, buf->height, &bw, &bh);
+	drm_region_clip(&todo, (int32_t)bw, (int32_t)bh);
 	if (buf->frame == 0) {
 		/* Contents unknown: black outside the canvas, and the whole buffer goes to the kernel. */
 		memset(buf->map, 0, buf->size);
