@@ -161,6 +161,10 @@ static void update_timer(struct drm_backend *b)
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
 			const struct drm_output *out = b->cards[c]->outputs[i];
 
+			/* Not while the card waits for its own retry (kick passes the card over until then; its time
+			 * is there already): a time in the past fired the timer at once, over and over. */
+			if (out->buffer_retry_ns && drm_backend_active(b) && out->buffer_retry_ns >= b->cards[c]->retry_ns)
+				EARLIER(out->buffer_retry_ns);
 			if (out->inflight)
 				EARLIER(out->inflight_deadline_ns);
 			else if (out->fake_vblank && out->next_frame_ns > now)
@@ -186,6 +190,43 @@ static uint32_t live_outputs(const struct drm_card *card)
 	return mask;
 }
 
+/* An output left out of the last modeset because its first dumb buffer could not be made (the GPU's memory full
+ * for a moment) has one tried again each second, as a frame's buffer is (kick); once made, a modeset shows it.
+ * It was tried only at the next hotplug, unblank or resume: the monitor stayed dark until then
+ * (tests/drm/test-drm-commit.c test_modeset_buffer_retry). Returns true when a modeset should show one now. */
+static bool buffers_back(struct drm_card *card, int64_t now)
+{
+	bool back = false;
+
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		struct drm_output *out = card->outputs[i];
+
+		if (!out->buffer_retry_ns || now < out->buffer_retry_ns)
+			continue;
+		out->buffer_retry_ns = 0;
+		if (!out->failed)
+			continue;
+		if (drm_output_buffers_init(out) == 0)
+			back = true;
+		else
+			out->buffer_retry_ns = now + DRM_RETRY_NS;
+	}
+	return back;
+}
+
+/* After a modeset: the outputs it left out for want of a buffer are tried again in a second; not one the kernel
+ * refused (its buffer_failed can be a later buffer's, from a frame: trying it each second was a modeset, and its
+ * log line, each second). */
+static void arm_buffer_retry(struct drm_card *card, int ret, int64_t now)
+{
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		struct drm_output *out = card->outputs[i];
+		bool want = ret == 0 && out->failed && out->buffer_failed && !out->rejected;
+
+		out->buffer_retry_ns = want ? now + DRM_RETRY_NS : 0;
+	}
+}
+
 /* Commits what can be committed now: pending modesets, then flips of dirty outputs that can take a frame. A card
  * that failed waits for its own retry time: the other cards' frames do not (a monitor another GPU could not set
  * up held the laptop's panel to one frame a second). */
@@ -207,12 +248,16 @@ static void kick(struct drm_backend *b)
 		*retry = 0;
 		if (!active || card->n_outputs == 0)
 			continue;
+		if (buffers_back(card, now))
+			card->needs_modeset = true;
 		if (card->needs_modeset) {
 			uint32_t before = live_outputs(card);
 
 			ret = drm_card_modeset(card);
 			if (ret < 0)
 				*retry = now + (ret == -EBUSY ? DRM_BUSY_RETRY_NS : DRM_RETRY_NS);
+			if (ret != -EBUSY)
+				arm_buffer_retry(card, ret, now);
 			/* An output left out, or shown again: the canvas follows at the next dispatch (not here: a
 			 * present may have called, in the middle of the program's frame). */
 			b->canvas_recheck |= live_outputs(card) != before;

@@ -302,6 +302,7 @@ struct drm_output {
 	bool failed;                     /* not in the last modeset (no buffer, or the kernel refused it): not shown */
 	bool rejected;                   /* the kernel refused it (said once until it is shown again) */
 	bool buffer_failed;              /* the last dumb buffer could not be made (said once until one is) */
+	int64_t buffer_retry_ns;         /* left out of a modeset for want of a buffer: when to try one again */
 	struct drm_ratelimit rl;
 };
 

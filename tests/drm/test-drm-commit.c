@@ -287,6 +287,24 @@ static void test_legacy_partial(struct drm_backend *b)
 	free_card(&card, outs);
 }
 
+/* Runs the backend's loop for ns, the flips of out (when not NULL) completing as a vblank would. Returns the
+ * wake-ups. */
+static int dispatch_for(struct drm_backend *b, int64_t ns, struct drm_output *out)
+{
+	const int64_t end = drm_now_ns() + ns;
+	int wakeups = 0;
+
+	while (drm_now_ns() < end) {
+		struct pollfd p = {drm_backend_get_fd(b), POLLIN, 0};
+
+		wakeups += poll(&p, 1, 10) > 0;
+		drm_backend_dispatch(b);
+		if (out && out->inflight)
+			drm_output_flip_done(out, 101);
+	}
+	return wakeups; /* the times the backend's fd woke the loop */
+}
+
 /* The second buffer cannot be made (the GPU's memory is full): the frame waits, the creation is tried again a
  * second later and said once, not every 20 ms (the busy retry: 50 errors a second in the journal). */
 static void test_no_second_buffer(struct drm_backend *b)
@@ -294,7 +312,6 @@ static void test_no_second_buffer(struct drm_backend *b)
 	struct drm_card card;
 	struct drm_output outs[3];
 	struct drm_output *out = &outs[0];
-	int64_t end;
 
 	make_card(b, &card, outs, true);
 	card.n_outputs = 1;
@@ -307,16 +324,51 @@ static void test_no_second_buffer(struct drm_backend *b)
 	logbuf[0] = '\0';
 	dumb_creates = 0;
 	CHECK(drm_backend_present(b, NULL, 0, true) == 0);
-	end = drm_now_ns() + 300000000;
-	while (drm_now_ns() < end) {
-		struct pollfd p = {drm_backend_get_fd(b), POLLIN, 0};
-
-		poll(&p, 1, 10);
-		drm_backend_dispatch(b);
-	}
+	dispatch_for(b, 300000000, NULL);
 	CHECK(dumb_creates >= 1 && dumb_creates <= 2);
 	CHECK(count(logbuf, "dumb buffer") == 1);
 	CHECK(out->current == &out->bufs[0] && !out->pending && !out->inflight);
+	b->n_cards = 0;
+	free_card(&card, outs);
+}
+
+/* Two outputs, the second's first dumb buffer cannot be made at the modeset (the GPU's memory full for a moment):
+ * the first is shown, and the second's buffer is tried again each second, as a frame's is, not only at the next
+ * hotplug or unblank (that monitor stayed dark for good). */
+static void test_modeset_buffer_retry(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	struct drm_output *out = &outs[1];
+
+	make_card(b, &card, outs, true);
+	card.n_outputs = 2;
+	for (int k = 0; k < DRM_BUFFERS; k++) {
+		free(out->bufs[k].map);
+		out->bufs[k] = (struct drm_buffer){0};
+	}
+	b->cards[b->n_cards++] = &card;
+	logbuf[0] = '\0';
+	dumb_creates = 0;
+	CHECK(drm_backend_present(b, NULL, 0, true) == 0);
+	CHECK(!outs[0].failed && out->failed && dumb_creates == 1);
+	drm_output_flip_done(&outs[0], 100);
+	dispatch_for(b, 1300000000, &outs[0]);
+	CHECK(dumb_creates == 2);
+	if (dumb_creates != 2)
+		fprintf(stderr, "dumb buffers tried %d times in 1.3 s\n", dumb_creates);
+	CHECK(count(logbuf, "dumb buffer") == 1);
+	CHECK(!outs[0].failed && out->failed);
+	/* The card waits for its own retry (a frame's buffer, another second) past the output's: the timer must not
+	 * fire at once over and over until then (a spin of the loop at 100 % CPU). */
+	card.retry_ns = drm_now_ns() + 600000000;
+	out->buffer_retry_ns = drm_now_ns() + 100000000;
+	int wakeups = dispatch_for(b, 500000000, NULL);
+	CHECK(wakeups < 10 && dumb_creates == 2);
+	if (wakeups >= 10)
+		fprintf(stderr, "%d wake-ups in 0.5 s waiting for the card's retry\n", wakeups);
+	dispatch_for(b, 200000000, NULL); /* the card's retry came: the buffer is tried then */
+	CHECK(dumb_creates == 3);
 	b->n_cards = 0;
 	free_card(&card, outs);
 }
@@ -408,8 +460,9 @@ static void test_canvas_without_left_out(struct drm_backend *b)
 	drm_backend_get_canvas(b, &c);
 	CHECK(c.width == 32 && c.height == 32 && !b->direct);
 	changes = 0;
+	outs[2].buffer_failed = true; /* a frame's buffer once could not be made: no reason to retry a refused one */
 	CHECK(drm_backend_present(b, NULL, 0, true) == 0);
-	CHECK(outs[2].failed && !outs[0].failed);
+	CHECK(outs[2].failed && !outs[0].failed && !outs[2].buffer_retry_ns);
 	drm_backend_dispatch(b);
 	drm_backend_get_canvas(b, &c);
 	CHECK(c.width == 64 && c.height == 64 && changes == 1 && !b->direct);
@@ -462,6 +515,7 @@ int main(void)
 	test_atomic_partial(b);
 	test_legacy_partial(b);
 	test_no_second_buffer(b);
+	test_modeset_buffer_retry(b);
 	test_card_retry_apart(b);
 	test_canvas_without_left_out(b);
 	test_unusable_said_once(b);
