@@ -33,6 +33,7 @@ struct input_kbd {
 	xkb_led_index_t led_idx[3];  /* Num, Caps, Scroll */
 	unsigned leds;               /* last LED bits pushed to the devices */
 	char name[256];              /* input_keymap_name() */
+	bool long_text_said;         /* a text cut to INPUT_UTF8_MAX was logged (trim_torn_utf8) */
 
 	/* Keys down in the xkb state, a bit per evdev code up to KEY_MAX: set by a press, cleared by its
 	 * release or a suspend. A new keymap (input_keymap_use) presses them again into its state. */

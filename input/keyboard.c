@@ -184,8 +184,8 @@ static uint32_t level1_cp(struct xkb_keymap *km, xkb_keycode_t kc, xkb_layout_in
 
 /* A text longer than INPUT_UTF8_MAX (a compose result of an xkbcommon that takes longer strings than 1.5 did, a
  * keymap level of many keysyms) was cut by xkbcommon wherever the buffer ended: the application gets the whole
- * characters, not a torn one. */
-static void trim_torn_utf8(char *s)
+ * characters, not a torn one. Said once per keyboard: the same key held repeats 50 times a second. */
+static void trim_torn_utf8(struct input_kbd *k, char *s)
 {
 	size_t n = strlen(s), start = n;
 
@@ -197,8 +197,10 @@ static void trim_torn_utf8(char *s)
 		if (n - (start - 1) < len)
 			s[start - 1] = 0;
 	}
-	input_log(4, "a compose result or a key's text is longer than %d bytes: typed cut to %zu", INPUT_UTF8_MAX - 1,
-		  strlen(s));
+	if (!k->long_text_said)
+		input_log(4, "a compose result or a key's text is longer than %d bytes: typed cut to %zu (said once)",
+			  INPUT_UTF8_MAX - 1, strlen(s));
+	k->long_text_said = true;
 }
 
 /* The first code point of a UTF-8 text xkbcommon wrote (valid UTF-8), 0 for an empty one. */
@@ -235,7 +237,7 @@ static void describe_key(struct input_kbd *k, uint32_t keycode, struct input_key
 		/* A level of several keysyms has no one keysym: it types the text of them all, as xkbcommon writes
 		 * it (its Ctrl transformation is for a single keysym only), typed whole as a compose result is. */
 		if (xkb_state_key_get_utf8(k->state, kc, ev->utf8, sizeof(ev->utf8)) >= (int)sizeof(ev->utf8))
-			trim_torn_utf8(ev->utf8);
+			trim_torn_utf8(k, ev->utf8);
 		ev->cp = first_cp(ev->utf8);
 		if (ev->cp < 0x20 || ev->cp == 0x7f) {
 			ev->cp = 0;
@@ -258,7 +260,7 @@ static bool compose_key(struct input_kbd *k, struct input_key_event *ev)
 	case XKB_COMPOSE_COMPOSED: {
 		xkb_keysym_t sym = xkb_compose_state_get_one_sym(k->compose);
 		if (xkb_compose_state_get_utf8(k->compose, ev->utf8, sizeof(ev->utf8)) >= (int)sizeof(ev->utf8))
-			trim_torn_utf8(ev->utf8);
+			trim_torn_utf8(k, ev->utf8);
 		if (sym != XKB_KEY_NoSymbol)
 			ev->keysym = sym;
 		ev->cp = first_cp(ev->utf8); /* the first code point, for the key encoder */

@@ -489,6 +489,38 @@ static void test_several_keysyms(void)
 		CHECK(ev.cp == 's' && !strcmp(ev.utf8, "s"), "the S key: '%s'", ev.utf8);
 	}
 	input_destroy(in);
+
+	/* A level of 100 euro signs (300 bytes) is typed cut to whole characters, and said once: a warning at
+	 * every press and every repeat (50 a second) filled the journal while the key was held. */
+	char *big = malloc(strlen(text) + 1024), *p;
+	CHECK(big != NULL, "memory");
+	if (!big)
+		goto out;
+	p = big + sprintf(big, "%.*skey <AC01> { [ { U20AC", (int)(a - text), text);
+	for (int i = 1; i < 100; i++)
+		p += sprintf(p, ", U20AC");
+	sprintf(p, " } ] };%s", end);
+	cfg.keymap_file = write_tmp(big);
+	free(big);
+	input_set_log_handler(on_log);
+	last_log[0] = 0;
+	in = input_create(&cfg, &cbs, &r);
+	if (in) {
+		for (int i = 0; i < 3; i++) {
+			ev = press(in, &r, KEY_A);
+			CHECK(ev.cp == 0x20ac && strlen(ev.utf8) == 255, "100 keysyms: %zu bytes", strlen(ev.utf8));
+		}
+		input_inject_key(in, KEY_A, true, 1000000);
+		for (uint64_t t = 1250000; t < 1500000; t += 20000)
+			input_timer_expired(in, t);
+		input_inject_key(in, KEY_A, false, 1500000);
+		int said = 0;
+		for (const char *q = last_log; (q = strstr(q, "is longer than")); q++)
+			said++;
+		CHECK(said == 1, "a text longer than the limit said %d times in 4 presses and 13 repeats", said);
+	}
+	input_destroy(in);
+	input_set_log_handler(NULL);
 out:
 	free(edited);
 	free(text);
