@@ -374,12 +374,16 @@ struct vt_key_modes {
 };
 
 /* Whether cp belongs to a script other than Latin (Greek, Cyrillic and beyond, less the Latin blocks past them:
- * Latin Extended Additional, -C, -D, -E): a key typing such a character under Ctrl (the encoder) or in a shortcut
- * (the console's grabs) stands for its key's US-layout letter, a Latin layout's letters for themselves. */
+ * Latin Extended Additional, -C, -D, -E, and less the symbols, which are no script: U+2000..U+2BFF, punctuation,
+ * currency signs, arrows, mathematical and technical signs, box drawing, dingbats, and the CJK punctuation
+ * U+3000..U+303F): a key typing such a character under Ctrl (the encoder) or in a shortcut (the console's grabs)
+ * stands for its key's US-layout letter, a Latin layout's letters and any layout's symbols (AltGr+e's euro sign)
+ * for themselves, as xterm sends them. */
 static inline bool vt_non_latin(uint32_t cp)
 {
-	return cp >= 0x370 && !(cp >= 0x1e00 && cp < 0x1f00) && !(cp >= 0x2c60 && cp < 0x2c80) &&
-	       !(cp >= 0xa720 && cp < 0xa800) && !(cp >= 0xab30 && cp < 0xab70);
+	return cp >= 0x370 && !(cp >= 0x1e00 && cp < 0x1f00) && !(cp >= 0x2000 && cp < 0x2c00) &&
+	       !(cp >= 0x2c60 && cp < 0x2c80) && !(cp >= 0x3000 && cp < 0x3040) && !(cp >= 0xa720 && cp < 0xa800) &&
+	       !(cp >= 0xab30 && cp < 0xab70);
 }
 
 /* Encodes one key event into out (at most cap bytes; 64 always suffices). Returns the number of bytes

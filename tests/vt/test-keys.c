@@ -319,6 +319,12 @@ static void test_text_keys(void)
 		{0xe9, '2', "\xc3\xa9", "Ctrl+e acute (fr)"},
 		{0xe8, '7', "\xc3\xa8", "Ctrl+e grave (fr)"},
 		{0x159, 'c', "\xc5\x99", "Ctrl+r caron (cz)"},
+		/* symbols are no script: Ctrl+AltGr+e's euro sign (de) is sent as it is, as xterm sends it (it
+		 * was ^E), an arrow too; a Glagolitic letter, past the symbols, stands for its key */
+		{0x20ac, 'e', "\xe2\x82\xac", "Ctrl+euro sign (de)"},
+		{0x2192, 'i', "\xe2\x86\x92", "Ctrl+rightwards arrow"},
+		{0x3001, ',', "\xe3\x80\x81", "Ctrl+ideographic comma"},
+		{0x2c30, 'a', "\x01", "Ctrl+Glagolitic azu"},
 	};
 	for (size_t i = 0; i < sizeof(by_base) / sizeof(by_base[0]); i++) {
 		ev = text(by_base[i].c, by_base[i].c, VT_MOD_CTRL);
