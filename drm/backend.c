@@ -690,6 +690,45 @@ void drm_backend_set_dpms_timeout(struct drm_backend *b, unsigned seconds)
 	update_timer(b);
 }
 
+/* DPMS off on every card. One that refuses (a driver that cannot turn its CRTC off now) is still lit: the display
+ * stays live, not blanked, or it would show a frozen picture until a key. The cards that did go off come back
+ * with a modeset; said once, tried again a timeout later. Returns 0 or the first error. */
+static int blank_cards(struct drm_backend *b)
+{
+	uint32_t off = 0;
+	int err = 0;
+	const char *path = "";
+
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		int ret = drm_card_set_active(b->cards[c], false);
+
+		if (ret == 0)
+			off |= 1u << c;
+		else if (!err)
+			err = ret, path = b->cards[c]->path;
+	}
+	if (!err) {
+		b->blank_failed = false;
+		return 0;
+	}
+	for (unsigned c = 0; c < b->n_cards; c++) {
+		if (!(off & (1u << c)))
+			continue;
+		if (!b->cards[c]->atomic)
+			drm_card_set_active(b->cards[c], true);
+		b->cards[c]->needs_modeset = true;
+	}
+	if (!b->blank_failed)
+		drm_warn("%s: the kernel refused DPMS off (%s): the display stays on, tried again after the next "
+			 "timeout",
+			 path, strerror(-err));
+	b->blank_failed = true;
+	b->last_activity_ns = drm_now_ns();
+	kick(b);
+	update_timer(b);
+	return err;
+}
+
 void drm_backend_set_blank(struct drm_backend *b, bool blank)
 {
 	b->blank_pending = false;
@@ -702,8 +741,8 @@ void drm_backend_set_blank(struct drm_backend *b, bool blank)
 			update_timer(b);
 			return;
 		}
-		for (unsigned c = 0; c < b->n_cards; c++)
-			drm_card_set_active(b->cards[c], false);
+		if (blank_cards(b) < 0)
+			return;
 		if (b->fb)
 			(void)drm_fbdev_set_blank(b->fb, true);
 		b->blanked = true;

@@ -461,6 +461,7 @@ struct drm_backend {
 	/* Blanking asked for while a flip was in flight: set by drm_backend_set_blank, which the dispatch of the flip
 	 * event (or of the watchdog) calls again; cleared by blanking, unblanking and suspending. */
 	bool blank_pending;
+	bool blank_failed; /* the last DPMS off was refused: said once until one is taken */
 	bool creating; /* no outputs_changed callback before drm_backend_create returns */
 	bool canvas_recheck; /* a modeset left an output out or showed it again: update the canvas at dispatch */
 	bool waiting_logged; /* "no usable card" said once per wait */

@@ -423,7 +423,8 @@ int drm_output_flip(struct drm_output *out)
 }
 
 /* DPMS off: a non-blocking commit without events, only while nothing is in flight (the caller checks); a
- * commit right after it may see EBUSY and is retried. On is a full modeset. */
+ * commit right after it may see EBUSY and is retried. On is a full modeset. Returns 0 or the (first) error: a
+ * refused DPMS off leaves the display lit (backend.c blank_cards). */
 int drm_card_set_active(struct drm_card *card, bool active)
 {
 	int ret = 0;
@@ -432,11 +433,13 @@ int drm_card_set_active(struct drm_card *card, bool active)
 		for (unsigned i = 0; i < card->n_outputs; i++) {
 			struct drm_output *out = card->outputs[i];
 
-			if (out->conn_props[CONN_DPMS])
-				drmModeConnectorSetProperty(card->fd, out->conn_id, out->conn_props[CONN_DPMS],
-							    active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF);
+			if (out->conn_props[CONN_DPMS] && !out->failed &&
+			    drmModeConnectorSetProperty(card->fd, out->conn_id, out->conn_props[CONN_DPMS],
+							active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF) < 0 &&
+			    !ret)
+				ret = -errno;
 		}
-		return 0;
+		return ret;
 	}
 	struct atomic a = {drmModeAtomicAlloc(), 0};
 	if (!a.req)

@@ -32,6 +32,7 @@ static int n_props;
 static unsigned max_active = 2;   /* commits with more active CRTCs are refused */
 static uint32_t refuse_crtc;      /* drmModeSetCrtc refuses this CRTC */
 static int refuse_fd = -100;      /* every atomic commit on this fd is refused (a card that cannot show) */
+static bool refuse_blank;         /* commits without events (DPMS off) are refused */
 static int commits, tests, setcrtcs, blobs_live, next_blob = 500;
 
 drmModeAtomicReqPtr __real_drmModeAtomicAlloc(void);
@@ -71,7 +72,8 @@ int __wrap_drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, 
 		tests++;
 	else
 		commits++;
-	if (active > max_active || fd == refuse_fd) {
+	if (active > max_active || fd == refuse_fd ||
+	    (refuse_blank && !(flags & (DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_PAGE_FLIP_EVENT)))) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -499,6 +501,43 @@ static void test_unusable_said_once(struct drm_backend *b)
 	fake_conns = 0;
 }
 
+/* The DPMS-off commit is refused (a driver that cannot turn the CRTC off now): the display stays lit, so it must
+ * stay live. It was marked blanked: nothing repainted, a frozen picture until a key. Said once, tried again at the
+ * next timeout. */
+static void test_blank_refused(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	struct drm_output *out = &outs[0];
+
+	make_card(b, &card, outs, true);
+	card.n_outputs = 1;
+	card.needs_modeset = false;
+	out->bufs[0].frame = out->frame = 1;
+	out->current = &out->bufs[0];
+	out->dirty = false;
+	b->cards[b->n_cards++] = &card;
+	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
+	logbuf[0] = '\0';
+	refuse_blank = true;
+	drm_backend_set_blank(b, true);
+	CHECK(!drm_backend_is_blanked(b));
+	CHECK(drm_backend_can_render(b));
+	CHECK(count(logbuf, "DPMS") == 1);
+	struct drm_box box = {0, 0, 8, 8};
+	CHECK(drm_backend_present(b, &box, 1, false) == 0 && out->inflight);
+	drm_output_flip_done(out, 100);
+	drm_backend_set_blank(b, true);
+	CHECK(!drm_backend_is_blanked(b) && count(logbuf, "DPMS") == 1);
+	/* Taken now: blanked, and said so. */
+	refuse_blank = false;
+	drm_backend_set_blank(b, true);
+	CHECK(drm_backend_is_blanked(b) && !drm_backend_can_render(b));
+	drm_backend_set_blank(b, false);
+	b->n_cards = 0;
+	free_card(&card, outs);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -519,6 +558,7 @@ int main(void)
 	test_card_retry_apart(b);
 	test_canvas_without_left_out(b);
 	test_unusable_said_once(b);
+	test_blank_refused(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\nlog:\n%s", failures, logbuf);
