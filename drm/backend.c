@@ -49,6 +49,8 @@ bool drm_backend_is_direct(const struct drm_backend *b)
 	return b->direct;
 }
 
+static void update_timer(struct drm_backend *b);
+
 /* Direct mode: the one output. */
 static struct drm_output *direct_output(const struct drm_backend *b)
 {
@@ -79,11 +81,22 @@ void drm_backend_prepare_canvas(struct drm_backend *b, struct drm_canvas *canvas
 		return;
 	/* Nothing to paint into while the seat or DPMS has the display (the buffers may be gone). */
 	out = direct_output(b);
-	if (!out || !drm_backend_active(b) || drm_output_buffers_init(out) < 0) {
+	if (!out || !drm_backend_active(b)) {
 		canvas->pixels = NULL;
 		return;
 	}
-	canvas->pixels = drm_output_prepare(out, &canvas->stride, cover, n_cover);
+	canvas->pixels = NULL;
+	if (drm_output_buffers_init(out) == 0)
+		canvas->pixels = drm_output_prepare(out, &canvas->stride, cover, n_cover);
+	/* No buffer could be made (the GPU's memory is full): the program is told to paint again at the card's
+	 * retry, a second later, as a shadow copy would be; nothing else would wake it before the next key. */
+	if (!canvas->pixels && out->buffer_failed) {
+		int64_t *retry = &out->card->retry_ns, when = drm_now_ns() + DRM_RETRY_NS;
+
+		if (!*retry || *retry > when)
+			*retry = when;
+		update_timer(b);
+	}
 }
 
 void drm_backend_prepare_buffers(struct drm_backend *b)

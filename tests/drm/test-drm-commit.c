@@ -538,6 +538,57 @@ static void test_blank_refused(struct drm_backend *b)
 	free_card(&card, outs);
 }
 
+static int readies;
+
+static void on_frame_ready(void *ud)
+{
+	struct drm_canvas c;
+
+	readies++;
+	drm_backend_prepare_canvas(ud, &c, NULL, 0);
+}
+
+/* Direct mode, the buffer to paint into cannot be made (the GPU's memory is full): the program is told to paint
+ * again on the card's retry timer, a second later. Nothing woke it but the next key or output: a dark or frozen
+ * display until then. */
+static void test_direct_no_buffer(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	struct drm_canvas c;
+	int64_t end;
+
+	make_card(b, &card, outs, true);
+	card.n_outputs = 1;
+	card.needs_modeset = false;
+	for (int k = 0; k < DRM_BUFFERS; k++) {
+		free(outs[0].bufs[k].map);
+		outs[0].bufs[k] = (struct drm_buffer){0};
+	}
+	b->cards[b->n_cards++] = &card;
+	drm_backend_update_canvas(b);
+	CHECK(b->direct && b->canvas.width == 64);
+	dumb_creates = readies = 0;
+	logbuf[0] = '\0';
+	drm_backend_prepare_canvas(b, &c, NULL, 0);
+	CHECK(!c.pixels && dumb_creates == 1);
+	b->iface.frame_ready = on_frame_ready;
+	b->ud = b;
+	end = drm_now_ns() + 1500000000;
+	while (drm_now_ns() < end && readies == 0) {
+		struct pollfd p = {drm_backend_get_fd(b), POLLIN, 0};
+
+		poll(&p, 1, 50);
+		drm_backend_dispatch(b);
+	}
+	CHECK(readies >= 1 && dumb_creates >= 2 && dumb_creates <= 3);
+	CHECK(count(logbuf, "dumb buffer") == 1);
+	b->iface.frame_ready = NULL;
+	b->n_cards = 0;
+	drm_backend_update_canvas(b);
+	free_card(&card, outs);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -559,6 +610,7 @@ int main(void)
 	test_canvas_without_left_out(b);
 	test_unusable_said_once(b);
 	test_blank_refused(b);
+	test_direct_no_buffer(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\nlog:\n%s", failures, logbuf);
