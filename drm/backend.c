@@ -384,6 +384,9 @@ int drm_backend_resize_canvas(struct drm_backend *b, uint32_t w, uint32_t h)
 	memset(&b->canvas, 0, sizeof(b->canvas));
 	if (w == 0 || h == 0)
 		return 0;
+	/* The stride is 32-bit and the pixels one allocation: a size past either is refused, not wrapped. */
+	if (w > UINT32_MAX / 4 || (uint64_t)w * h > SIZE_MAX / 4)
+		return -ENOMEM;
 	if (!b->direct) {
 		b->canvas.pixels = calloc((size_t)w * h, 4);
 		if (!b->canvas.pixels)

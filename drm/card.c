@@ -260,6 +260,22 @@ static const drmModeModeInfo *original_mode(const struct drm_card *card, uint32_
 	return NULL;
 }
 
+/* A preferred mode passed over because no buffer or canvas can be made for it (a DisplayID's near 65535x65535):
+ * said, with the mode taken instead. */
+static void huge_preferred(const struct drm_card *card, const drmModeConnector *conn, const char *name,
+			   const drmModeModeInfo *taken)
+{
+	for (int i = 0; i < conn->count_modes; i++) {
+		const drmModeModeInfo *m = &conn->modes[i];
+
+		if ((m->type & DRM_MODE_TYPE_PREFERRED) && (m->hdisplay > 16384 || m->vdisplay > 16384)) {
+			drm_log(card->quiet ? 7 : 3, "%s: its preferred mode %ux%u cannot be shown (at most 16384x16384); "
+				"%ux%u instead", name, m->hdisplay, m->vdisplay, taken->hdisplay, taken->vdisplay);
+			return;
+		}
+	}
+}
+
 int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *conn, const char *name,
 			 drmModeModeInfo *mode, int *err)
 {
@@ -281,6 +297,8 @@ int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *co
 		*mode = conn->modes[mi];
 		if (orig)
 			return DRM_SOURCE_KEPT;
+		if (!cfg->mode_width)
+			huge_preferred(card, conn, name, mode);
 		if (why)
 			drm_notice("%s: no original mode to keep (%s); preferred mode", name, why);
 		return cfg->mode_width ? DRM_SOURCE_ASKED : DRM_SOURCE_PREFERRED;
@@ -292,6 +310,11 @@ int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *co
 		return -1;
 	}
 	drm_mode_list(conn->modes, conn->count_modes, list, sizeof(list));
+	if (!cfg->mode_width) {
+		drm_log(card->quiet ? 7 : 3, "%s: no mode of this display can be shown (each past 16384x16384): %s; "
+			"not used", name, list);
+		return -1;
+	}
 	drm_log(card->quiet ? 7 : 3, "%s: mode %ux%u is not supported; available modes: %s", name, cfg->mode_width,
 		cfg->mode_height, list[0] ? list : "(none)");
 	*err = -EINVAL;

@@ -85,13 +85,20 @@ uint64_t drm_copy_plain(uint8_t *dst, uint32_t dst_stride, const struct drm_canv
 
 /* ---- modes (modes.c) ---- */
 /* Index of the mode to use: the preferred one (or the first) when w is 0, else a w x h mode (preferred flag,
- * then progressive, then highest refresh). -1 when none matches. */
+ * then progressive, then highest refresh); only modes of 1..16384 each way. -1 when none matches. */
 int drm_mode_choose(const drmModeModeInfo *modes, int n, uint32_t w, uint32_t h);
 /* use-original-mode: whether two modes have the same timings and flags (the name and the type bits, which the
  * kernel sets for a mode's origin, are not compared: the mode a CRTC drives is listed with other type bits). */
 bool drm_mode_same(const drmModeModeInfo *a, const drmModeModeInfo *b);
 /* Whether a mode read from a CRTC can be shown again: a size within 1..16384 each way and a pixel clock. */
 bool drm_mode_usable(const drmModeModeInfo *m);
+/* After a mode is refused (the kernel would not show it, or no canvas could be made for it): the index of the
+ * next mode to try, in the order the preferred mode first, then the others as the kernel lists them; *next (0 at
+ * first) is where that order goes on. Skips the n_refused modes of refused (the one refused now, the one chosen
+ * at first, which the order may come to later), modes not usable and, when max_area is not 0, modes of max_area
+ * pixels or more. -1 when none is left (modes past 16384 each way never count). */
+int drm_mode_fallback(const drmModeModeInfo *modes, int n, unsigned *next, const drmModeModeInfo *refused,
+		      unsigned n_refused, uint64_t max_area);
 /* drm_mode_select's answer when the original mode is not among the connector's: show *original itself. */
 #define DRM_SELECT_ORIGINAL (-2)
 /* The mode a connector shows: w x h when w is not 0 (drm_mode_choose: an explicit mode wins over the original);

@@ -47,22 +47,34 @@ int64_t drm_mode_period_ns(const drmModeModeInfo *mode)
 	return ns < 1000000 ? 1000000 : ns > 50000000 ? 50000000 : ns;
 }
 
+/* Whether a buffer and a canvas can be made for a mode of a connector's list: 1..16384 each way (a DisplayID may
+ * list one near 65535x65535). */
+static bool fits(const drmModeModeInfo *m)
+{
+	return m->hdisplay >= 1 && m->vdisplay >= 1 && m->hdisplay <= 16384 && m->vdisplay <= 16384;
+}
+
 int drm_mode_choose(const drmModeModeInfo *modes, int n, uint32_t w, uint32_t h)
 {
 	int best = -1;
 
 	if (n <= 0)
 		return -1;
+	/* The preferred mode, else the first: only among modes a buffer and a canvas can be made for (a DisplayID
+	 * may prefer one near 65535x65535, which left the canvas 0x0). */
 	if (w == 0) {
 		for (int i = 0; i < n; i++)
-			if (modes[i].type & DRM_MODE_TYPE_PREFERRED)
+			if ((modes[i].type & DRM_MODE_TYPE_PREFERRED) && fits(&modes[i]))
 				return i;
-		return 0;
+		for (int i = 0; i < n; i++)
+			if (fits(&modes[i]))
+				return i;
+		return -1;
 	}
 	for (int i = 0; i < n; i++) {
 		const drmModeModeInfo *m = &modes[i], *o;
 
-		if (m->hdisplay != w || m->vdisplay != h)
+		if (m->hdisplay != w || m->vdisplay != h || !fits(m))
 			continue;
 		if (best < 0) {
 			best = i;
@@ -132,4 +144,45 @@ int drm_mode_select(const drmModeModeInfo *modes, int n, uint32_t w, uint32_t h,
 		if (drm_mode_same(&modes[i], original))
 			return i;
 	return DRM_SELECT_ORIGINAL;
+}
+
+/* The fallback order: the first preferred mode, then the others in the kernel's order. */
+static int fallback_at(const drmModeModeInfo *modes, int n, unsigned k)
+{
+	int pref = -1;
+
+	for (int i = 0; i < n && pref < 0; i++)
+		if (modes[i].type & DRM_MODE_TYPE_PREFERRED)
+			pref = i;
+	if (pref >= 0) {
+		if (k == 0)
+			return pref;
+		k--;
+	}
+	for (int i = 0; i < n; i++) {
+		if (i == pref)
+			continue;
+		if (k-- == 0)
+			return i;
+	}
+	return -1;
+}
+
+int drm_mode_fallback(const drmModeModeInfo *modes, int n, unsigned *next, const drmModeModeInfo *refused,
+		      unsigned n_refused, uint64_t max_area)
+{
+	for (int i; (i = fallback_at(modes, n, *next)) >= 0;) {
+		const drmModeModeInfo *m = &modes[i];
+		bool skip = !fits(m);
+
+		++*next;
+		for (unsigned r = 0; r < n_refused && !skip; r++)
+			skip = drm_mode_same(m, &refused[r]);
+		if (skip)
+			continue;
+		if (max_area && (uint64_t)m->hdisplay * m->vdisplay >= max_area)
+			continue;
+		return i;
+	}
+	return -1;
 }

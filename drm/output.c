@@ -51,6 +51,14 @@ static int buffer_init(struct drm_output *out, struct drm_buffer *buf)
 	}
 	buf->width = w;
 	buf->height = h;
+	/* What the copies and the program write is stride x height from the map, a row of w pixels each: a pitch or
+	 * size the driver got wrong (or one past the address space) must not become a write past the mapping. */
+	if (buf->stride < (uint64_t)w * 4 || buf->size < (uint64_t)buf->stride * h || buf->size > SIZE_MAX) {
+		drm_log(prio, "%s: the driver's %ux%u dumb buffer is too small or too large (pitch %u, %llu bytes)",
+			out->name, w, h, buf->stride, (unsigned long long)buf->size);
+		ret = -ENOMEM;
+		goto err;
+	}
 	handles[0] = buf->handle;
 	pitches[0] = buf->stride;
 	if (drmModeAddFB2(fd, w, h, DRM_FORMAT_XRGB8888, handles, pitches, offsets, &buf->fb_id, 0) < 0) {

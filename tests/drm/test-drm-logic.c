@@ -167,6 +167,49 @@ static void test_mode_choose(void)
 	CHECK(drm_mode_refresh_mhz(&modes[1]) == 73387);
 }
 
+/* A DisplayID may list a mode near 65535x65535 as preferred: no buffer or canvas can be made for it (the canvas
+ * was left 0x0, nothing shown). The first usable mode is taken instead; with none usable, none. */
+static void test_mode_choose_huge(void)
+{
+	drmModeModeInfo modes[] = {
+		mk(65535, 65535, 148500, DRM_MODE_TYPE_PREFERRED, 0),
+		mk(20000, 1080, 148500, 0, 0),
+		mk(1024, 768, 65000, 0, 0),
+	};
+
+	CHECK(drm_mode_choose(modes, 3, 0, 0) == 2);
+	CHECK(drm_mode_choose(modes, 2, 0, 0) == -1);
+	CHECK(drm_mode_choose(modes, 3, 65535, 65535) == -1);
+}
+
+/* A mode the kernel refuses: the next one to try is the preferred mode, then the others in the kernel's order,
+ * never the refused one again, none that is not usable; below max_area when it is not 0 (a canvas that could not
+ * be allocated). */
+static void test_mode_fallback(void)
+{
+	drmModeModeInfo modes[] = {
+		mk(1920, 1080, 148500, 0, 0),
+		mk(65535, 65535, 148500, 0, 0),
+		mk(1024, 768, 65000, DRM_MODE_TYPE_PREFERRED, 0),
+		mk(800, 600, 40000, 0, 0),
+	};
+	drmModeModeInfo refused[2] = {modes[0], modes[0]};
+	unsigned next = 0;
+
+	CHECK(drm_mode_fallback(modes, 4, &next, refused, 2, 0) == 2);
+	refused[1] = modes[2];
+	CHECK(drm_mode_fallback(modes, 4, &next, refused, 2, 0) == 3); /* 1920x1080 was refused first */
+	refused[1] = modes[3];
+	CHECK(drm_mode_fallback(modes, 4, &next, refused, 2, 0) == -1);
+	next = 0;
+	refused[0] = refused[1] = modes[2];
+	CHECK(drm_mode_fallback(modes, 4, &next, refused, 2, 0) == 0); /* the preferred one refused first */
+	refused[1] = modes[0];
+	CHECK(drm_mode_fallback(modes, 4, &next, refused, 2, 0) == 3);
+	next = 0;
+	CHECK(drm_mode_fallback(modes, 4, &next, modes, 1, 1024 * 768) == 3);
+}
+
 /* Timings from a hostile or broken EDID (the kernel only refuses a clock of 0; virtio-gpu takes any mode the host
  * describes): the refresh saturates instead of wrapping, and the pacing of drivers without vblank (one frame per
  * refresh period) stays between 1 ms and 50 ms. A 10 kHz pixel clock (EDID's smallest) at 1024x768 is 11 mHz: one
@@ -233,6 +276,8 @@ int main(void)
 	test_buffer_age();
 	test_mode_parse();
 	test_mode_choose();
+	test_mode_choose_huge();
+	test_mode_fallback();
 	test_mode_period();
 	test_props_match();
 	test_ratelimit();
