@@ -433,7 +433,7 @@ bool drm_output_keeps_mode(const struct drm_output *out, const drmModeConnector 
 
 	if (out->mode_source == DRM_SOURCE_KEPT_UNLISTED)
 		return true;
-	if (out->mode_source == DRM_SOURCE_KEPT) {
+	if (out->mode_source == DRM_SOURCE_KEPT || out->mode_source == DRM_SOURCE_FALLBACK) {
 		for (int i = 0; i < conn->count_modes; i++)
 			if (drm_mode_same(&conn->modes[i], shown))
 				return true;
@@ -444,6 +444,58 @@ bool drm_output_keeps_mode(const struct drm_output *out, const drmModeConnector 
 		return true; /* keep what works */
 	return conn->modes[mi].hdisplay == shown->hdisplay && conn->modes[mi].vdisplay == shown->vdisplay &&
 	       conn->modes[mi].clock == shown->clock;
+}
+
+bool drm_output_fall_back(struct drm_output *out)
+{
+	struct drm_card *card = out->card;
+	drmModeConnector *conn;
+	drmModeModeInfo refused[2];
+	uint64_t max_area = out->canvas_refused ? (uint64_t)out->mode.hdisplay * out->mode.vdisplay : 0;
+	int mi = -1;
+
+	if (out->inflight)
+		return false; /* its buffers are the kernel's until the event: the next dispatch */
+	if (out->fallback_next == 0)
+		out->first_mode = out->mode;
+	refused[0] = out->first_mode;
+	refused[1] = out->mode;
+	out->mode_refused = false;
+	conn = drmModeGetConnector(card->fd, out->conn_id);
+	if (conn)
+		mi = drm_mode_fallback(conn->modes, conn->count_modes, &out->fallback_next, refused, 2, max_area);
+	if (mi < 0) {
+		if (!out->fallback_spent)
+			drm_err("%s: no other mode to fall back to; %ux%u is tried again each second", out->name,
+				out->mode.hdisplay, out->mode.vdisplay);
+		out->fallback_spent = true;
+		out->canvas_refused = false;
+		drmModeFreeConnector(conn);
+		return false;
+	}
+	/* Said as an error when the mode was asked for (--mode): the display shows, on another mode. */
+	drm_log(out->mode_source == DRM_SOURCE_ASKED ? 3 : 4, "%s: %s %ux%u%s; falling back to %ux%u", out->name,
+		out->canvas_refused ? "no canvas can be allocated for" : "the kernel refuses mode", out->mode.hdisplay,
+		out->mode.vdisplay, out->mode_source == DRM_SOURCE_ASKED ? " (asked for with --mode)" : "",
+		conn->modes[mi].hdisplay, conn->modes[mi].vdisplay);
+	drm_output_buffers_finish(out);
+	if (out->mode_blob)
+		drmModeDestroyPropertyBlob(card->fd, out->mode_blob);
+	out->mode_blob = 0;
+	out->mode = conn->modes[mi];
+	drmModeFreeConnector(conn);
+	out->mode_source = DRM_SOURCE_FALLBACK;
+	out->canvas_refused = false;
+	out->failed = false;
+	out->refresh_mhz = drm_mode_refresh_mhz(&out->mode);
+	out->period_ns = drm_mode_period_ns(&out->mode);
+	drm_damage_ring_reset(&out->history);
+	drm_region_set_full(&out->damage);
+	out->dirty = true;
+	/* New buffers: painted directly, the program must repaint all even at the same canvas size. */
+	card->b->outputs_destroyed++;
+	card->needs_modeset = true;
+	return true;
 }
 
 bool drm_card_scan(struct drm_card *card, int *err)

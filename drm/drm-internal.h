@@ -310,6 +310,12 @@ struct drm_output {
 	bool rejected;                   /* the kernel refused it (said once until it is shown again) */
 	bool buffer_failed;              /* the last dumb buffer could not be made (said once until one is) */
 	int64_t buffer_retry_ns;         /* left out of a modeset for want of a buffer: when to try one again */
+	/* Its mode could not be shown (the kernel refused it with nothing else to show, or no canvas could be made
+	 * for it, canvas_refused): the backend's next dispatch moves it to the next mode (drm_output_fall_back). */
+	bool mode_refused, canvas_refused;
+	bool fallback_spent;             /* no mode left to fall back to (said once) */
+	unsigned fallback_next;          /* where drm_mode_fallback's order goes on */
+	drmModeModeInfo first_mode;      /* the mode chosen at first, not tried again once refused */
 	struct drm_ratelimit rl;
 };
 
@@ -374,6 +380,7 @@ enum drm_mode_source {
 	DRM_SOURCE_ASKED,     /* --mode WxH */
 	DRM_SOURCE_KEPT,      /* use-original-mode: the CRTC's mode at start, among the connector's modes */
 	DRM_SOURCE_KEPT_UNLISTED, /* the same, not among them: the CRTC's mode itself */
+	DRM_SOURCE_FALLBACK,      /* the one chosen could not be shown: the next one the kernel lists */
 };
 
 /* card.c */
@@ -395,6 +402,10 @@ int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *co
  * stays, whatever another DRM master showed meanwhile. */
 bool drm_output_keeps_mode(const struct drm_output *out, const drmModeConnector *conn);
 void drm_card_handle_events(struct drm_card *card);
+/* out's mode could not be shown (mode_refused; canvas_refused: none smaller fits): the next of its connector's
+ * modes (drm_mode_fallback), its buffers made again for it, said once per mode. Returns true when the mode
+ * changed (the canvas must follow; with none left, or a flip in flight, false). */
+bool drm_output_fall_back(struct drm_output *out);
 
 /* output.c */
 int drm_output_buffers_init(struct drm_output *out);
@@ -496,6 +507,9 @@ struct drm_backend {
 /* epoll data of the udev monitor (anything else but the timer's is a struct drm_card) */
 extern char drm_tag_udev;
 void drm_backend_update_canvas(struct drm_backend *b);
+/* canvas.c: the outputs whose mode could not be shown (mode_refused) go to their next mode; the canvas follows
+ * (canvas_recheck) and their card tries again shortly. Called by the dispatch, never inside a present. */
+void drm_backend_fall_back_modes(struct drm_backend *b);
 
 /* hotplug.c */
 int drm_hotplug_init(struct drm_backend *b);

@@ -358,6 +358,9 @@ int drm_card_modeset(struct drm_card *card)
 		if (out->failed)
 			continue;
 		if (ret < 0) {
+			/* Nothing could be shown, for a reason the mode may be (not a commit in flight, not a lack
+			 * of memory, not the seat's): the next dispatch tries the next mode (drm_output_fall_back). */
+			out->mode_refused |= ret == -EINVAL || ret == -ERANGE || ret == -ENOSPC || ret == -E2BIG;
 			drm_output_commit_failed(out);
 			continue;
 		}

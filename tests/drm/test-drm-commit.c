@@ -24,6 +24,7 @@ static int failures;
 
 /* ---- the stand-in kernel ---- */
 #define ACTIVE_PROP 901 /* every CRTC's ACTIVE */
+#define MODE_PROP 902   /* every CRTC's MODE_ID */
 static struct prop_set {
 	uint32_t obj, prop;
 	uint64_t val;
@@ -33,6 +34,8 @@ static unsigned max_active = 2;   /* commits with more active CRTCs are refused 
 static uint32_t refuse_crtc;      /* drmModeSetCrtc refuses this CRTC */
 static int refuse_fd = -100;      /* every atomic commit on this fd is refused (a card that cannot show) */
 static bool refuse_blank;         /* commits without events (DPMS off) are refused */
+static unsigned refuse_w;         /* modes this wide are refused (atomic MODE_ID blobs, drmModeSetCrtc) */
+static uint16_t blob_w[64];       /* the width of the mode each blob holds, by id */
 static int commits, tests, setcrtcs, blobs_live, next_blob = 500;
 
 drmModeAtomicReqPtr __real_drmModeAtomicAlloc(void);
@@ -66,8 +69,11 @@ int __wrap_drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, 
 	unsigned active = 0;
 
 	(void)fd, (void)req, (void)ud;
-	for (int i = 0; i < n_props; i++)
+	for (int i = 0; i < n_props; i++) {
 		active += props[i].prop == ACTIVE_PROP && props[i].val == 1;
+		if (props[i].prop == MODE_PROP && props[i].val && refuse_w && blob_w[props[i].val % 64] == refuse_w)
+			active = 1000;
+	}
 	if (flags & DRM_MODE_ATOMIC_TEST_ONLY)
 		tests++;
 	else
@@ -83,8 +89,9 @@ int __wrap_drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, 
 int __wrap_drmModeCreatePropertyBlob(int fd, const void *data, size_t size, uint32_t *id);
 int __wrap_drmModeCreatePropertyBlob(int fd, const void *data, size_t size, uint32_t *id)
 {
-	(void)fd, (void)data, (void)size;
+	(void)fd;
 	*id = (uint32_t)next_blob++;
+	blob_w[*id % 64] = size == sizeof(drmModeModeInfo) ? ((const drmModeModeInfo *)data)->hdisplay : 0;
 	blobs_live++;
 	return 0;
 }
@@ -104,7 +111,7 @@ int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32
 {
 	(void)fd, (void)fb, (void)x, (void)y, (void)conns, (void)n, (void)mode;
 	setcrtcs++;
-	if (crtc == refuse_crtc && fb) {
+	if ((crtc == refuse_crtc || (refuse_w && mode && mode->hdisplay == refuse_w)) && fb) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -112,20 +119,47 @@ int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32
 }
 
 static int dumb_creates;
+static bool dumb_ok; /* dumb buffers are made (else the GPU's memory is full) */
 
 int __wrap_drmModeCreateDumbBuffer(int fd, uint32_t w, uint32_t h, uint32_t bpp, uint32_t flags, uint32_t *handle,
 				   uint32_t *pitch, uint64_t *size);
 int __wrap_drmModeCreateDumbBuffer(int fd, uint32_t w, uint32_t h, uint32_t bpp, uint32_t flags, uint32_t *handle,
 				   uint32_t *pitch, uint64_t *size)
 {
-	(void)fd, (void)w, (void)h, (void)bpp, (void)flags, (void)handle, (void)pitch, (void)size;
+	(void)fd, (void)bpp, (void)flags;
 	dumb_creates++;
-	return -ENOMEM;
+	if (!dumb_ok)
+		return -ENOMEM;
+	*handle = 1;
+	*pitch = w * 4;
+	*size = (uint64_t)*pitch * h;
+	return 0;
+}
+
+/* With dumb_ok the card's fd is a memfd: every buffer maps its first pages. */
+int __wrap_drmModeAddFB2(int fd, uint32_t w, uint32_t h, uint32_t format, const uint32_t handles[4],
+			 const uint32_t pitches[4], const uint32_t offsets[4], uint32_t *fb, uint32_t flags);
+int __wrap_drmModeAddFB2(int fd, uint32_t w, uint32_t h, uint32_t format, const uint32_t handles[4],
+			 const uint32_t pitches[4], const uint32_t offsets[4], uint32_t *fb, uint32_t flags)
+{
+	(void)fd, (void)w, (void)h, (void)format, (void)handles, (void)pitches, (void)offsets, (void)flags;
+	*fb = 700;
+	return 0;
+}
+
+int __wrap_drmModeMapDumbBuffer(int fd, uint32_t handle, uint64_t *offset);
+int __wrap_drmModeMapDumbBuffer(int fd, uint32_t handle, uint64_t *offset)
+{
+	(void)fd, (void)handle;
+	*offset = 0;
+	return 0;
 }
 
 /* A card's connectors for drm_card_scan: fake_conns ids from 300 on, connected, without modes (a dock's DP port
  * with nothing behind it, an EDID not read). 0: the real calls. */
 static int fake_conns;
+static drmModeModeInfo fake_modes[4]; /* their modes */
+static int n_fake_modes;
 
 drmModeResPtr __real_drmModeGetResources(int fd);
 drmModeResPtr __wrap_drmModeGetResources(int fd);
@@ -156,6 +190,11 @@ drmModeConnectorPtr __wrap_drmModeGetConnector(int fd, uint32_t id)
 	c->connector_type = DRM_MODE_CONNECTOR_DisplayPort;
 	c->connector_type_id = id - 299;
 	c->connection = DRM_MODE_CONNECTED;
+	if (n_fake_modes) {
+		c->modes = calloc((size_t)n_fake_modes, sizeof(*c->modes));
+		memcpy(c->modes, fake_modes, (size_t)n_fake_modes * sizeof(*c->modes));
+		c->count_modes = n_fake_modes;
+	}
 	return c;
 }
 
@@ -187,7 +226,7 @@ static void make_card(struct drm_backend *b, struct drm_card *card, struct drm_o
 		struct drm_output *out = &outs[i];
 
 		crtcs[i] = (struct drm_card_crtc){.id = 100 + i, .props = {[CRTC_ACTIVE] = ACTIVE_PROP,
-									  [CRTC_MODE_ID] = 902}};
+									  [CRTC_MODE_ID] = MODE_PROP}};
 		planes[i] = (struct drm_card_plane){.id = 200 + i, .possible_crtcs = 1u << i, .xrgb8888 = true,
 						    .type = DRM_PLANE_TYPE_PRIMARY};
 		for (unsigned p = 1; p < PLANE__COUNT; p++)
@@ -589,6 +628,128 @@ static void test_direct_no_buffer(struct drm_backend *b)
 	free_card(&card, outs);
 }
 
+static drmModeModeInfo mode_of(uint16_t w, uint32_t type)
+{
+	return (drmModeModeInfo){.hdisplay = w, .vdisplay = w, .htotal = w + 16, .vtotal = w + 4, .clock = 5000,
+				 .type = type};
+}
+
+/* A card of one output whose buffers are made (on a memfd) and whose connector lists modes a, b, c (a preferred),
+ * showing mode shown; registered with the backend. Returns the memfd. */
+static int memfd_card(struct drm_backend *b, struct drm_card *card, struct drm_output *outs, bool atomic,
+		      const uint16_t w[3], unsigned shown)
+{
+	struct drm_output *out = &outs[0];
+	int fd = memfd_create("dumb", 0);
+
+	CHECK(fd >= 0 && ftruncate(fd, 1 << 20) == 0);
+	make_card(b, card, outs, atomic);
+	card->n_outputs = 1;
+	card->fd = fd;
+	for (int k = 0; k < DRM_BUFFERS; k++) {
+		free(out->bufs[k].map);
+		out->bufs[k] = (struct drm_buffer){0};
+	}
+	for (int i = 0; i < 3; i++)
+		fake_modes[i] = mode_of(w[i], i == 0 ? DRM_MODE_TYPE_PREFERRED : 0);
+	n_fake_modes = 3;
+	fake_conns = 1;
+	out->mode = fake_modes[shown];
+	dumb_ok = true;
+	b->cards[b->n_cards++] = card;
+	logbuf[0] = '\0';
+	return fd;
+}
+
+/* Undoes memfd_card. */
+static void memfd_card_free(struct drm_backend *b, struct drm_card *card, struct drm_output *outs, int fd)
+{
+	dumb_ok = false;
+	fake_conns = n_fake_modes = 0;
+	b->iface.outputs_changed = NULL;
+	b->n_cards = 0;
+	drm_output_buffers_finish(&outs[0]);
+	drm_backend_update_canvas(b);
+	free_card(card, outs);
+	close(fd);
+}
+
+/* A single display whose mode the kernel refuses (a mode kept with use-original-mode, or --mode): the preferred
+ * mode is tried instead, said once, and the canvas follows; it was retried every second for ever, the display
+ * dark. Atomic and legacy. */
+static void test_single_mode_refused(struct drm_backend *b, bool atomic)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	struct drm_output *out = &outs[0];
+	struct drm_canvas c;
+	int64_t end;
+	int fd = memfd_card(b, &card, outs, atomic, (const uint16_t[3]){48, 64, 32}, 1);
+
+	out->mode_source = DRM_SOURCE_KEPT;
+	refuse_w = 64;
+	b->iface.outputs_changed = on_changed;
+	drm_backend_update_canvas(b);
+	drm_backend_get_canvas(b, &c);
+	CHECK(c.width == 64);
+	changes = 0;
+	CHECK(drm_backend_present(b, NULL, 0, true) == 0);
+	end = drm_now_ns() + 1000000000;
+	while (drm_now_ns() < end && !out->current && !out->inflight) {
+		struct pollfd p = {drm_backend_get_fd(b), POLLIN, 0};
+
+		poll(&p, 1, 10);
+		drm_backend_dispatch(b);
+		if (changes)
+			drm_backend_present(b, NULL, 0, true);
+	}
+	CHECK(out->mode.hdisplay == 48 && (out->current || out->inflight) && !card.needs_modeset);
+	drm_backend_get_canvas(b, &c);
+	CHECK(c.width == 48 && changes >= 1);
+	CHECK(count(logbuf, "refuses") == 1);
+	refuse_w = 0;
+	memfd_card_free(b, &card, outs, fd);
+}
+
+/* calloc of exactly this many bytes fails (a canvas no memory is left for); 0: none. */
+static size_t refuse_alloc;
+
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size)
+{
+	if (refuse_alloc && n * size == refuse_alloc)
+		return NULL;
+	return __real_calloc(n, size);
+}
+
+/* No canvas can be allocated for the display's mode: it falls back to a smaller mode of its connector, said;
+ * the canvas was left 0x0, nothing shown until a hotplug. */
+static void test_canvas_refused(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	struct drm_output *out = &outs[0];
+	struct drm_canvas c;
+	int64_t end;
+	int fd = memfd_card(b, &card, outs, true, (const uint16_t[3]){64, 80, 48}, 0);
+
+	card.prefer_shadow = true;
+	refuse_alloc = 64 * 64 * 4;
+	drm_backend_update_canvas(b);
+	end = drm_now_ns() + 1000000000;
+	for (drm_backend_get_canvas(b, &c); drm_now_ns() < end && !c.width; drm_backend_get_canvas(b, &c)) {
+		struct pollfd p = {drm_backend_get_fd(b), POLLIN, 0};
+
+		poll(&p, 1, 10);
+		drm_backend_dispatch(b);
+	}
+	CHECK(c.width == 48 && c.pixels && out->mode.hdisplay == 48);
+	CHECK(count(logbuf, "cannot allocate a 64x64 canvas") == 1);
+	refuse_alloc = 0;
+	memfd_card_free(b, &card, outs, fd);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -611,6 +772,9 @@ int main(void)
 	test_unusable_said_once(b);
 	test_blank_refused(b);
 	test_direct_no_buffer(b);
+	test_single_mode_refused(b, true);
+	test_single_mode_refused(b, false);
+	test_canvas_refused(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\nlog:\n%s", failures, logbuf);
