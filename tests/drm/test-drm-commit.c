@@ -120,6 +120,7 @@ int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32
 
 static int dumb_creates;
 static bool dumb_ok; /* dumb buffers are made (else the GPU's memory is full) */
+static uint32_t short_pitch; /* bytes the driver's pitch falls short of a row */
 
 int __wrap_drmModeCreateDumbBuffer(int fd, uint32_t w, uint32_t h, uint32_t bpp, uint32_t flags, uint32_t *handle,
 				   uint32_t *pitch, uint64_t *size);
@@ -131,7 +132,7 @@ int __wrap_drmModeCreateDumbBuffer(int fd, uint32_t w, uint32_t h, uint32_t bpp,
 	if (!dumb_ok)
 		return -ENOMEM;
 	*handle = 1;
-	*pitch = w * 4;
+	*pitch = w * 4 - short_pitch;
 	*size = (uint64_t)*pitch * h;
 	return 0;
 }
@@ -750,6 +751,22 @@ static void test_canvas_refused(struct drm_backend *b)
 	memfd_card_free(b, &card, outs, fd);
 }
 
+/* A driver's dumb buffer whose pitch is shorter than a row of the mode: refused (said), not written past its
+ * mapping row by row (the copies and the program write width * 4 bytes a row, height rows). */
+static void test_short_pitch(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	int fd = memfd_card(b, &card, outs, true, (const uint16_t[3]){64, 48, 32}, 0);
+
+	short_pitch = 4;
+	CHECK(drm_output_buffers_init(&outs[0]) < 0 && !outs[0].bufs[0].map && outs[0].buffer_failed);
+	CHECK(count(logbuf, "too small") == 1);
+	short_pitch = 0;
+	CHECK(drm_output_buffers_init(&outs[0]) == 0 && outs[0].bufs[0].map);
+	memfd_card_free(b, &card, outs, fd);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -775,6 +792,7 @@ int main(void)
 	test_single_mode_refused(b, true);
 	test_single_mode_refused(b, false);
 	test_canvas_refused(b);
+	test_short_pitch(b);
 	drm_backend_destroy(b);
 	if (failures)
 		fprintf(stderr, "%d check(s) failed\nlog:\n%s", failures, logbuf);
