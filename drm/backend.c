@@ -609,12 +609,17 @@ static int blank_cards(struct drm_backend *b)
 			drm_card_set_active(b->cards[c], true);
 		b->cards[c]->needs_modeset = true;
 	}
-	if (!b->blank_failed)
-		drm_warn("%s: the kernel refused DPMS off (%s): the display stays on, tried again after the next "
-			 "timeout",
-			 path, strerror(-err));
-	b->blank_failed = true;
-	b->last_activity_ns = drm_now_ns();
+	/* EBUSY: a commit of ours still in the hardware; tried again shortly (the DPMS deadline moved to then). */
+	if (err == -EBUSY) {
+		b->last_activity_ns = drm_now_ns() + DRM_BUSY_RETRY_NS - (int64_t)b->dpms_timeout_s * 1000000000;
+	} else {
+		if (!b->blank_failed)
+			drm_warn("%s: the kernel refused DPMS off (%s): the display stays on, tried again after the "
+				 "next timeout",
+				 path, strerror(-err));
+		b->blank_failed = true;
+		b->last_activity_ns = drm_now_ns();
+	}
 	kick(b);
 	update_timer(b);
 	return err;

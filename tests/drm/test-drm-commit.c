@@ -33,7 +33,7 @@ static int n_props;
 static unsigned max_active = 2;   /* commits with more active CRTCs are refused */
 static uint32_t refuse_crtc;      /* drmModeSetCrtc refuses this CRTC */
 static int refuse_fd = -100;      /* every atomic commit on this fd is refused (a card that cannot show) */
-static bool refuse_blank;         /* commits without events (DPMS off) are refused */
+static int refuse_blank;          /* commits without events (DPMS off) are refused with this errno */
 static unsigned refuse_w;         /* modes this wide are refused (atomic MODE_ID blobs, drmModeSetCrtc) */
 static uint16_t blob_w[64];       /* the width of the mode each blob holds, by id */
 static int commits, tests, setcrtcs, blobs_live, next_blob = 500;
@@ -78,8 +78,11 @@ int __wrap_drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, 
 		tests++;
 	else
 		commits++;
-	if (active > max_active || fd == refuse_fd ||
-	    (refuse_blank && !(flags & (DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_PAGE_FLIP_EVENT)))) {
+	if (refuse_blank && !(flags & (DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_PAGE_FLIP_EVENT))) {
+		errno = refuse_blank;
+		return -1;
+	}
+	if (active > max_active || fd == refuse_fd) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -559,7 +562,7 @@ static void test_blank_refused(struct drm_backend *b)
 	b->cards[b->n_cards++] = &card;
 	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
 	logbuf[0] = '\0';
-	refuse_blank = true;
+	refuse_blank = EINVAL;
 	drm_backend_set_blank(b, true);
 	CHECK(!drm_backend_is_blanked(b));
 	CHECK(drm_backend_can_render(b));
@@ -570,9 +573,28 @@ static void test_blank_refused(struct drm_backend *b)
 	drm_backend_set_blank(b, true);
 	CHECK(!drm_backend_is_blanked(b) && count(logbuf, "DPMS") == 1);
 	/* Taken now: blanked, and said so. */
-	refuse_blank = false;
+	refuse_blank = 0;
 	drm_backend_set_blank(b, true);
 	CHECK(drm_backend_is_blanked(b) && !drm_backend_can_render(b));
+	drm_backend_set_blank(b, false);
+	drm_output_flip_done(out, 101);
+	/* EBUSY (a commit still in the hardware): not said, tried again at the DPMS deadline 20 ms on. */
+	drm_backend_set_dpms_timeout(b, 600);
+	refuse_blank = EBUSY;
+	logbuf[0] = '\0';
+	drm_backend_set_blank(b, true);
+	CHECK(!drm_backend_is_blanked(b) && !strstr(logbuf, "DPMS"));
+	refuse_blank = 0;
+	for (int64_t end = drm_now_ns() + 500000000; drm_now_ns() < end && !drm_backend_is_blanked(b);) {
+		struct pollfd p = {drm_backend_get_fd(b), POLLIN, 0};
+
+		poll(&p, 1, 10);
+		drm_backend_dispatch(b);
+		if (out->inflight)
+			drm_output_flip_done(out, 102);
+	}
+	CHECK(drm_backend_is_blanked(b));
+	drm_backend_set_dpms_timeout(b, 0);
 	drm_backend_set_blank(b, false);
 	b->n_cards = 0;
 	free_card(&card, outs);
