@@ -4,6 +4,9 @@
  * without the bandwidth for a third display), drmModeSetCrtc refuses a chosen CRTC; property blobs are counted.
  * Everything else is drm/'s own code with buffers in ordinary memory (no DRM device needed).
  *
+ * Also what else the kernel or the driver may refuse that a virtual GPU never does: DPMS off, a mode (kept,
+ * asked for or preferred) with a single display, a canvas's memory, a dumb buffer's (direct mode too), a pitch.
+ *
  * What a user saw: a third monitor the GPU cannot drive beside the other two made the test commit fail for the
  * whole card, so every monitor stayed dark (retried each second, for ever); with the legacy API the outputs after
  * the refused one were never set up, and the error was logbuf again each second. */
