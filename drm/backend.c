@@ -240,6 +240,16 @@ static void arm_buffer_retry(struct drm_card *card, int ret, int64_t now)
 	}
 }
 
+/* Whether an output of card has a mode refused and another to fall back to: the dispatch that moves it there
+ * (drm_backend_fall_back_modes) comes shortly, not a second later. */
+static bool falls_back(const struct drm_card *card)
+{
+	for (unsigned i = 0; i < card->n_outputs; i++)
+		if (card->outputs[i]->mode_refused && !card->outputs[i]->fallback_spent)
+			return true;
+	return false;
+}
+
 /* Commits what can be committed now: pending modesets, then flips of dirty outputs that can take a frame. A card
  * that failed waits for its own retry time: the other cards' frames do not (a monitor another GPU could not set
  * up held the laptop's panel to one frame a second). */
@@ -268,7 +278,7 @@ static void kick(struct drm_backend *b)
 
 			ret = drm_card_modeset(card);
 			if (ret < 0)
-				*retry = now + (ret == -EBUSY ? DRM_BUSY_RETRY_NS : DRM_RETRY_NS);
+				*retry = now + (ret == -EBUSY || falls_back(card) ? DRM_BUSY_RETRY_NS : DRM_RETRY_NS);
 			if (ret != -EBUSY)
 				arm_buffer_retry(card, ret, now);
 			/* An output left out, or shown again: the canvas follows at the next dispatch (not here: a

@@ -1,0 +1,369 @@
+/* tests/drm/stand-in-kernel.h: the kernel stood in for at libdrm's boundary, for the tests of drm/ that need
+ * what a virtual GPU never does (a refused commit, mode, DPMS off, buffer or allocation). Wrapped with the linker's
+ * --wrap (tests/drm/meson.build): the atomic commit sees the properties drm/ put in the request and refuses more
+ * than max_active active CRTCs, a mode refuse_w wide, a DPMS off (refuse_blank), every commit on refuse_fd;
+ * drmModeSetCrtc refuses refuse_crtc or a mode refuse_w wide; property blobs are counted; dumb buffers are made
+ * (dumb_ok, on a memfd) or not; connectors (fake_conns, with fake_modes) are made up; calloc of refuse_alloc bytes
+ * fails. Everything else is drm/'s own code. Included by one file of each test program, after failures and
+ * kf-check-plain.h; helpers a program does not use are static inline (no unused warnings). */
+#ifndef KF_TESTS_DRM_STAND_IN_KERNEL_H
+#define KF_TESTS_DRM_STAND_IN_KERNEL_H
+
+/* ---- the stand-in kernel ---- */
+#define ACTIVE_PROP 901 /* every CRTC's ACTIVE */
+#define MODE_PROP 902   /* every CRTC's MODE_ID */
+static struct prop_set {
+	uint32_t obj, prop;
+	uint64_t val;
+} props[256];
+static int n_props;
+static unsigned max_active = 2;   /* commits with more active CRTCs are refused */
+static uint32_t refuse_crtc;      /* drmModeSetCrtc refuses this CRTC */
+static int refuse_fd = -100;      /* every atomic commit on this fd is refused (a card that cannot show) */
+static int refuse_blank;          /* commits without events (DPMS off) are refused with this errno */
+static unsigned refuse_w;         /* modes this wide are refused (atomic MODE_ID blobs, drmModeSetCrtc) */
+static uint16_t blob_w[64];       /* the width of the mode each blob holds, by id */
+static int commits, tests, setcrtcs, blobs_live, next_blob = 500;
+
+drmModeAtomicReqPtr __real_drmModeAtomicAlloc(void);
+drmModeAtomicReqPtr __wrap_drmModeAtomicAlloc(void);
+drmModeAtomicReqPtr __wrap_drmModeAtomicAlloc(void)
+{
+	n_props = 0;
+	return __real_drmModeAtomicAlloc();
+}
+
+void __real_drmModeAtomicSetCursor(drmModeAtomicReqPtr req, int cursor);
+void __wrap_drmModeAtomicSetCursor(drmModeAtomicReqPtr req, int cursor);
+void __wrap_drmModeAtomicSetCursor(drmModeAtomicReqPtr req, int cursor)
+{
+	n_props = cursor;
+	__real_drmModeAtomicSetCursor(req, cursor);
+}
+
+int __real_drmModeAtomicAddProperty(drmModeAtomicReqPtr req, uint32_t obj, uint32_t prop, uint64_t val);
+int __wrap_drmModeAtomicAddProperty(drmModeAtomicReqPtr req, uint32_t obj, uint32_t prop, uint64_t val);
+int __wrap_drmModeAtomicAddProperty(drmModeAtomicReqPtr req, uint32_t obj, uint32_t prop, uint64_t val)
+{
+	if (n_props < 256)
+		props[n_props++] = (struct prop_set){obj, prop, val};
+	return __real_drmModeAtomicAddProperty(req, obj, prop, val);
+}
+
+int __wrap_drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, void *ud);
+int __wrap_drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, void *ud)
+{
+	unsigned active = 0;
+
+	(void)fd, (void)req, (void)ud;
+	for (int i = 0; i < n_props; i++) {
+		active += props[i].prop == ACTIVE_PROP && props[i].val == 1;
+		if (props[i].prop == MODE_PROP && props[i].val && refuse_w && blob_w[props[i].val % 64] == refuse_w)
+			active = 1000;
+	}
+	if (flags & DRM_MODE_ATOMIC_TEST_ONLY)
+		tests++;
+	else
+		commits++;
+	if (refuse_blank && !(flags & (DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_PAGE_FLIP_EVENT))) {
+		errno = refuse_blank;
+		return -1;
+	}
+	if (active > max_active || fd == refuse_fd) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+int __wrap_drmModeCreatePropertyBlob(int fd, const void *data, size_t size, uint32_t *id);
+int __wrap_drmModeCreatePropertyBlob(int fd, const void *data, size_t size, uint32_t *id)
+{
+	(void)fd;
+	*id = (uint32_t)next_blob++;
+	blob_w[*id % 64] = size == sizeof(drmModeModeInfo) ? ((const drmModeModeInfo *)data)->hdisplay : 0;
+	blobs_live++;
+	return 0;
+}
+
+int __wrap_drmModeDestroyPropertyBlob(int fd, uint32_t id);
+int __wrap_drmModeDestroyPropertyBlob(int fd, uint32_t id)
+{
+	(void)fd, (void)id;
+	blobs_live--;
+	return 0;
+}
+
+int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32_t y, uint32_t *conns, int n,
+			  drmModeModeInfoPtr mode);
+int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32_t y, uint32_t *conns, int n,
+			  drmModeModeInfoPtr mode)
+{
+	(void)fd, (void)fb, (void)x, (void)y, (void)conns, (void)n, (void)mode;
+	setcrtcs++;
+	if ((crtc == refuse_crtc || (refuse_w && mode && mode->hdisplay == refuse_w)) && fb) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+static int dumb_creates;
+static bool dumb_ok; /* dumb buffers are made (else the GPU's memory is full) */
+static uint32_t short_pitch; /* bytes the driver's pitch falls short of a row */
+
+int __wrap_drmModeCreateDumbBuffer(int fd, uint32_t w, uint32_t h, uint32_t bpp, uint32_t flags, uint32_t *handle,
+				   uint32_t *pitch, uint64_t *size);
+int __wrap_drmModeCreateDumbBuffer(int fd, uint32_t w, uint32_t h, uint32_t bpp, uint32_t flags, uint32_t *handle,
+				   uint32_t *pitch, uint64_t *size)
+{
+	(void)fd, (void)bpp, (void)flags;
+	dumb_creates++;
+	if (!dumb_ok)
+		return -ENOMEM;
+	*handle = 1;
+	*pitch = w * 4 - short_pitch;
+	*size = (uint64_t)*pitch * h;
+	return 0;
+}
+
+/* With dumb_ok the card's fd is a memfd: every buffer maps its first pages. */
+int __wrap_drmModeAddFB2(int fd, uint32_t w, uint32_t h, uint32_t format, const uint32_t handles[4],
+			 const uint32_t pitches[4], const uint32_t offsets[4], uint32_t *fb, uint32_t flags);
+int __wrap_drmModeAddFB2(int fd, uint32_t w, uint32_t h, uint32_t format, const uint32_t handles[4],
+			 const uint32_t pitches[4], const uint32_t offsets[4], uint32_t *fb, uint32_t flags)
+{
+	(void)fd, (void)w, (void)h, (void)format, (void)handles, (void)pitches, (void)offsets, (void)flags;
+	*fb = 700;
+	return 0;
+}
+
+int __wrap_drmModeMapDumbBuffer(int fd, uint32_t handle, uint64_t *offset);
+int __wrap_drmModeMapDumbBuffer(int fd, uint32_t handle, uint64_t *offset)
+{
+	(void)fd, (void)handle;
+	*offset = 0;
+	return 0;
+}
+
+/* A card's connectors for drm_card_scan: fake_conns ids from 300 on, connected, without modes (a dock's DP port
+ * with nothing behind it, an EDID not read). 0: the real calls. */
+static int fake_conns;
+static drmModeModeInfo fake_modes[4]; /* their modes */
+static int n_fake_modes;
+
+drmModeResPtr __real_drmModeGetResources(int fd);
+drmModeResPtr __wrap_drmModeGetResources(int fd);
+drmModeResPtr __wrap_drmModeGetResources(int fd)
+{
+	drmModeRes *r;
+
+	if (!fake_conns)
+		return __real_drmModeGetResources(fd);
+	r = calloc(1, sizeof(*r));
+	r->connectors = calloc((size_t)fake_conns, sizeof(uint32_t));
+	r->count_connectors = fake_conns;
+	for (int i = 0; i < fake_conns; i++)
+		r->connectors[i] = 300 + (uint32_t)i;
+	return r;
+}
+
+drmModeConnectorPtr __real_drmModeGetConnector(int fd, uint32_t id);
+drmModeConnectorPtr __wrap_drmModeGetConnector(int fd, uint32_t id);
+drmModeConnectorPtr __wrap_drmModeGetConnector(int fd, uint32_t id)
+{
+	drmModeConnector *c;
+
+	if (!fake_conns)
+		return __real_drmModeGetConnector(fd, id);
+	c = calloc(1, sizeof(*c));
+	c->connector_id = id;
+	c->connector_type = DRM_MODE_CONNECTOR_DisplayPort;
+	c->connector_type_id = id - 299;
+	c->connection = DRM_MODE_CONNECTED;
+	if (n_fake_modes) {
+		c->modes = calloc((size_t)n_fake_modes, sizeof(*c->modes));
+		memcpy(c->modes, fake_modes, (size_t)n_fake_modes * sizeof(*c->modes));
+		c->count_modes = n_fake_modes;
+	}
+	return c;
+}
+
+/* ---- a card of three outputs ---- */
+/* What a user sees in the journal by default: info and above. */
+static inline void on_log_info(int prio, const char *file, int line, const char *fmt, va_list ap)
+{
+	if (prio <= 6)
+		on_log(prio, file, line, fmt, ap);
+}
+
+static inline int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static struct drm_card_crtc crtcs[3];
+static struct drm_card_plane planes[3];
+
+static inline void make_card(struct drm_backend *b, struct drm_card *card, struct drm_output *outs, bool atomic)
+{
+	*card = (struct drm_card){.b = b, .fd = -1, .atomic = atomic, .n_crtcs = 3, .n_planes = 3, .crtcs = crtcs,
+				  .planes = planes, .needs_modeset = true};
+	for (unsigned i = 0; i < 3; i++) {
+		struct drm_output *out = &outs[i];
+
+		crtcs[i] = (struct drm_card_crtc){.id = 100 + i, .props = {[CRTC_ACTIVE] = ACTIVE_PROP,
+									  [CRTC_MODE_ID] = MODE_PROP}};
+		planes[i] = (struct drm_card_plane){.id = 200 + i, .possible_crtcs = 1u << i, .xrgb8888 = true,
+						    .type = DRM_PLANE_TYPE_PRIMARY};
+		for (unsigned p = 1; p < PLANE__COUNT; p++)
+			planes[i].props[p] = 910 + p;
+		*out = (struct drm_output){.card = card, .conn_id = 300 + i, .crtc_id = 100 + i, .crtc_index = i,
+					   .plane_id = 200 + i, .period_ns = 16666667};
+		snprintf(out->name, sizeof(out->name), "[CONNECTOR:%u:DP-%u]", 300 + i, i + 1);
+		out->mode.hdisplay = out->mode.vdisplay = 64;
+		out->conn_props[CONN_CRTC_ID] = 903;
+		for (int k = 0; k < DRM_BUFFERS; k++) {
+			out->bufs[k] = (struct drm_buffer){.width = 64, .height = 64, .stride = 256, .size = 256 * 64,
+							   .fb_id = 400 + 10 * i + (uint32_t)k};
+			out->bufs[k].map = calloc(1, out->bufs[k].size);
+		}
+		drm_region_set_full(&out->damage);
+		out->dirty = true;
+		card->outputs[card->n_outputs++] = out;
+	}
+}
+
+/* Frees what make_card made (all three outputs, also those a test took off the card) and the card's flip
+ * request. */
+static inline void free_card(struct drm_card *card, struct drm_output *outs)
+{
+	for (unsigned i = 0; i < 3; i++) {
+		struct drm_output *out = &outs[i];
+
+		for (int k = 0; k < DRM_BUFFERS; k++)
+			free(out->bufs[k].map);
+		if (out->mode_blob)
+			drmModeDestroyPropertyBlob(card->fd, out->mode_blob);
+	}
+	drmModeAtomicFree(card->flip_req);
+}
+
+static int changes;
+
+static inline void on_changed(void *ud)
+{
+	(void)ud;
+	changes++;
+}
+
+static inline drmModeModeInfo mode_of(uint16_t w, uint32_t type)
+{
+	return (drmModeModeInfo){.hdisplay = w, .vdisplay = w, .htotal = w + 16, .vtotal = w + 4, .clock = 5000,
+				 .type = type};
+}
+
+/* A card of one output whose buffers are made (on a memfd) and whose connector lists modes a, b, c (a preferred),
+ * showing mode shown; registered with the backend. Returns the memfd. */
+static inline int memfd_card(struct drm_backend *b, struct drm_card *card, struct drm_output *outs, bool atomic,
+		      const uint16_t w[3], unsigned shown)
+{
+	struct drm_output *out = &outs[0];
+	int fd = memfd_create("dumb", 0);
+
+	CHECK(fd >= 0 && ftruncate(fd, 1 << 20) == 0);
+	make_card(b, card, outs, atomic);
+	card->n_outputs = 1;
+	card->fd = fd;
+	for (int k = 0; k < DRM_BUFFERS; k++) {
+		free(out->bufs[k].map);
+		out->bufs[k] = (struct drm_buffer){0};
+	}
+	for (int i = 0; i < 3; i++)
+		fake_modes[i] = mode_of(w[i], i == 0 ? DRM_MODE_TYPE_PREFERRED : 0);
+	n_fake_modes = 3;
+	fake_conns = 1;
+	out->mode = fake_modes[shown];
+	dumb_ok = true;
+	b->cards[b->n_cards++] = card;
+	logbuf[0] = '\0';
+	return fd;
+}
+
+/* Undoes memfd_card. */
+static inline void memfd_card_free(struct drm_backend *b, struct drm_card *card, struct drm_output *outs, int fd)
+{
+	dumb_ok = false;
+	fake_conns = n_fake_modes = 0;
+	b->iface.outputs_changed = NULL;
+	b->n_cards = 0;
+	drm_output_buffers_finish(&outs[0]);
+	drm_backend_update_canvas(b);
+	free_card(card, outs);
+	close(fd);
+}
+
+/* calloc of exactly this many bytes fails (a canvas no memory is left for); 0: none. */
+static size_t refuse_alloc;
+
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size)
+{
+	if (refuse_alloc && n * size == refuse_alloc)
+		return NULL;
+	return __real_calloc(n, size);
+}
+
+/* make_card with one output, shown (its first buffer on screen, frame 1), registered with the backend. */
+static inline void one_shown(struct drm_backend *b, struct drm_card *card, struct drm_output *outs)
+{
+	make_card(b, card, outs, true);
+	card->n_outputs = 1;
+	card->needs_modeset = false;
+	outs[0].bufs[0].frame = outs[0].frame = 1;
+	outs[0].current = &outs[0].bufs[0];
+	b->cards[b->n_cards++] = card;
+}
+
+/* The backend the tests run on, logging what a user sees in the journal by default; NULL when it cannot be made
+ * (said). */
+static inline struct drm_backend *stand_in_backend(void)
+{
+	struct drm_backend_config cfg = {0};
+	struct drm_backend *b;
+	int ret;
+
+	drm_set_log_handler(on_log_info);
+	ret = drm_backend_create(&b, &cfg, NULL, NULL);
+	if (ret < 0) {
+		fprintf(stderr, "drm_backend_create: %s\n", strerror(-ret));
+		return NULL;
+	}
+	return b;
+}
+
+/* The end of a test program: the backend destroyed, the failed checks and the log said; the exit status. */
+static inline int stand_in_end(struct drm_backend *b)
+{
+	drm_backend_destroy(b);
+	if (failures)
+		fprintf(stderr, "%d check(s) failed\nlog:\n%s", failures, logbuf);
+	return failures ? 1 : 0;
+}
+
+/* Waits up to ms for the backend's fd and dispatches only when woken, as the program's loop: what is to happen
+ * later needs a timer armed. */
+static inline void dispatch_woken(struct drm_backend *b, int ms)
+{
+	struct pollfd p = {drm_backend_get_fd(b), POLLIN, 0};
+
+	if (poll(&p, 1, ms) > 0)
+		drm_backend_dispatch(b);
+}
+
+#endif

@@ -1,0 +1,210 @@
+/* tests/drm/test-drm-refuse.c: what the kernel or the driver may refuse that a virtual GPU never does, each a
+ * display that stayed dark or frozen: a DPMS off (marked blanked, a frozen picture until a key), a single
+ * display's mode (retried each second for ever), a canvas's memory (a 0x0 canvas), a buffer in direct mode (the
+ * program not told to paint again), a driver's pitch short of a row (written past the mapping). The kernel is
+ * stood in for at libdrm's boundary (tests/drm/stand-in-kernel.h); everything else is drm/'s own code. */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "drm/drm-internal.h"
+#include "tests/kf-check-plain.h"
+#include "tests/kf-log-capture.h"
+
+static int failures;
+
+#include "tests/drm/stand-in-kernel.h"
+
+/* The DPMS-off commit is refused (a driver that cannot turn the CRTC off now): the display stays lit, so it must
+ * stay live. It was marked blanked: nothing repainted, a frozen picture until a key. Said once, tried again at the
+ * next timeout. */
+static void test_blank_refused(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	struct drm_output *out = &outs[0];
+
+	one_shown(b, &card, outs);
+	out->dirty = false;
+	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
+	logbuf[0] = '\0';
+	refuse_blank = EINVAL;
+	drm_backend_set_blank(b, true);
+	CHECK(!drm_backend_is_blanked(b));
+	CHECK(drm_backend_can_render(b));
+	CHECK(count(logbuf, "DPMS") == 1);
+	struct drm_box box = {0, 0, 8, 8};
+	CHECK(drm_backend_present(b, &box, 1, false) == 0 && out->inflight);
+	drm_output_flip_done(out, 100);
+	drm_backend_set_blank(b, true);
+	CHECK(!drm_backend_is_blanked(b) && count(logbuf, "DPMS") == 1);
+	/* Taken now: blanked, and said so. */
+	refuse_blank = 0;
+	drm_backend_set_blank(b, true);
+	CHECK(drm_backend_is_blanked(b) && !drm_backend_can_render(b));
+	drm_backend_set_blank(b, false);
+	drm_output_flip_done(out, 101);
+	/* EBUSY (a commit still in the hardware): not said, tried again at the DPMS deadline 20 ms on. */
+	drm_backend_set_dpms_timeout(b, 600);
+	refuse_blank = EBUSY;
+	logbuf[0] = '\0';
+	drm_backend_set_blank(b, true);
+	CHECK(!drm_backend_is_blanked(b) && !strstr(logbuf, "DPMS"));
+	refuse_blank = 0;
+	for (int64_t end = drm_now_ns() + 500000000; drm_now_ns() < end && !drm_backend_is_blanked(b);) {
+		dispatch_woken(b, 10);
+		if (out->inflight)
+			drm_output_flip_done(out, 102);
+	}
+	CHECK(drm_backend_is_blanked(b));
+	drm_backend_set_dpms_timeout(b, 0);
+	drm_backend_set_blank(b, false);
+	b->n_cards = 0;
+	free_card(&card, outs);
+}
+
+static int readies;
+
+static void on_frame_ready(void *ud)
+{
+	struct drm_canvas c;
+
+	readies++;
+	drm_backend_prepare_canvas(ud, &c, NULL, 0);
+}
+
+/* Direct mode, the buffer to paint into cannot be made (the GPU's memory is full): the program is told to paint
+ * again on the card's retry timer, a second later. Nothing woke it but the next key or output: a dark or frozen
+ * display until then. */
+static void test_direct_no_buffer(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	struct drm_canvas c;
+	int64_t end;
+
+	make_card(b, &card, outs, true);
+	card.n_outputs = 1;
+	card.needs_modeset = false;
+	for (int k = 0; k < DRM_BUFFERS; k++) {
+		free(outs[0].bufs[k].map);
+		outs[0].bufs[k] = (struct drm_buffer){0};
+	}
+	b->cards[b->n_cards++] = &card;
+	drm_backend_update_canvas(b);
+	CHECK(b->direct && b->canvas.width == 64);
+	/* As after the program's last frame: nothing waits to be shown, no timer of an earlier test left. */
+	outs[0].dirty = false;
+	drm_region_clear(&outs[0].damage);
+	for (int i = 0; i < 3; i++)
+		drm_backend_dispatch(b);
+	dumb_creates = readies = 0;
+	logbuf[0] = '\0';
+	drm_backend_prepare_canvas(b, &c, NULL, 0);
+	CHECK(!c.pixels && dumb_creates == 1);
+	b->iface.frame_ready = on_frame_ready;
+	b->ud = b;
+	end = drm_now_ns() + 1500000000;
+	while (drm_now_ns() < end && readies == 0) {
+		dispatch_woken(b, 50);
+	}
+	CHECK(readies >= 1 && dumb_creates >= 2 && dumb_creates <= 3);
+	CHECK(count(logbuf, "dumb buffer") == 1);
+	b->iface.frame_ready = NULL;
+	b->n_cards = 0;
+	drm_backend_update_canvas(b);
+	free_card(&card, outs);
+}
+
+/* A single display whose mode the kernel refuses (a mode kept with use-original-mode, or --mode): the preferred
+ * mode is tried instead, said once, and the canvas follows; it was retried every second for ever, the display
+ * dark. Atomic and legacy. */
+static void test_single_mode_refused(struct drm_backend *b, bool atomic)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	struct drm_output *out = &outs[0];
+	struct drm_canvas c;
+	int64_t end;
+	int fd = memfd_card(b, &card, outs, atomic, (const uint16_t[3]){48, 64, 32}, 1);
+
+	out->mode_source = DRM_SOURCE_KEPT;
+	refuse_w = 64;
+	b->iface.outputs_changed = on_changed;
+	drm_backend_update_canvas(b);
+	drm_backend_get_canvas(b, &c);
+	CHECK(c.width == 64);
+	changes = 0;
+	CHECK(drm_backend_present(b, NULL, 0, true) == 0);
+	end = drm_now_ns() + 1000000000;
+	while (drm_now_ns() < end && !out->current && !out->inflight) {
+		dispatch_woken(b, 10);
+		if (changes)
+			drm_backend_present(b, NULL, 0, true);
+	}
+	CHECK(out->mode.hdisplay == 48 && (out->current || out->inflight) && !card.needs_modeset);
+	drm_backend_get_canvas(b, &c);
+	CHECK(c.width == 48 && changes >= 1);
+	CHECK(count(logbuf, "refuses") == 1);
+	refuse_w = 0;
+	memfd_card_free(b, &card, outs, fd);
+}
+
+/* No canvas can be allocated for the display's mode: it falls back to a smaller mode of its connector, said;
+ * the canvas was left 0x0, nothing shown until a hotplug. */
+static void test_canvas_refused(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	struct drm_output *out = &outs[0];
+	struct drm_canvas c;
+	int64_t end;
+	int fd = memfd_card(b, &card, outs, true, (const uint16_t[3]){64, 80, 48}, 0);
+
+	card.prefer_shadow = true;
+	refuse_alloc = 64 * 64 * 4;
+	drm_backend_update_canvas(b);
+	end = drm_now_ns() + 1000000000;
+	for (drm_backend_get_canvas(b, &c); drm_now_ns() < end && !c.width; drm_backend_get_canvas(b, &c))
+		dispatch_woken(b, 10);
+	CHECK(c.width == 48 && c.pixels && out->mode.hdisplay == 48);
+	CHECK(count(logbuf, "cannot allocate a 64x64 canvas") == 1);
+	refuse_alloc = 0;
+	memfd_card_free(b, &card, outs, fd);
+}
+
+/* A driver's dumb buffer whose pitch is shorter than a row of the mode: refused (said), not written past its
+ * mapping row by row (the copies and the program write width * 4 bytes a row, height rows). */
+static void test_short_pitch(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	int fd = memfd_card(b, &card, outs, true, (const uint16_t[3]){64, 48, 32}, 0);
+
+	short_pitch = 4;
+	CHECK(drm_output_buffers_init(&outs[0]) < 0 && !outs[0].bufs[0].map && outs[0].buffer_failed);
+	CHECK(count(logbuf, "too small") == 1);
+	short_pitch = 0;
+	CHECK(drm_output_buffers_init(&outs[0]) == 0 && outs[0].bufs[0].map);
+	memfd_card_free(b, &card, outs, fd);
+}
+
+int main(void)
+{
+	struct drm_backend *b = stand_in_backend();
+
+	if (!b)
+		return 1;
+	test_blank_refused(b);
+	test_direct_no_buffer(b);
+	test_single_mode_refused(b, true);
+	test_single_mode_refused(b, false);
+	test_canvas_refused(b);
+	test_short_pitch(b);
+	return stand_in_end(b);
+}
