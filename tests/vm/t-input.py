@@ -164,23 +164,28 @@ def test_layout_de(guest):
             vm.fail("de layout: got %r, want %r" % (got, want))
 
 
+def plug_usb_keyboard(vm):
+    """Starts the probe, plugs a USB keyboard in and waits until the probe counts it; returns the count of
+    keyboards before it. display=gpu0 binds the keyboard to the GPU's console, so that input-send-event can
+    address it alone."""
+    vm.sh(UDEV + "; (udevadm monitor --udev >/dev/null 2>&1 &)", timeout=60)
+    start_probe(vm, 1)
+    log = wait_log(vm, 1, r"^DEVICES [1-9]")
+    before = int(re.findall(r"^DEVICES (\d+)", log, re.M)[-1])
+    vm.qmp.cmd("device_add", driver="usb-kbd", id="usbkbd", bus="xhci.0", display="gpu0")
+    deadline = time.time() + 30 * DEFAULT_TIMEOUT
+    while time.time() < deadline:
+        counts = [int(x) for x in re.findall(r"^DEVICES (\d+)", probe_log(vm, 1), re.M)]
+        if counts and counts[-1] > before:
+            return before
+        time.sleep(0.5)
+    vm.fail("the USB keyboard never appeared (keyboards stayed at %d)" % before)
+
+
 def test_usb_hotplug(guest):
     """A USB keyboard plugged in at run time is found at once and types."""
     with VM(guest, gpu="virtio", usb=True, name="input-usb") as vm:
-        vm.sh(UDEV + "; (udevadm monitor --udev >/dev/null 2>&1 &)", timeout=60)
-        start_probe(vm, 1)
-        log = wait_log(vm, 1, r"^DEVICES [1-9]")
-        before = int(re.findall(r"^DEVICES (\d+)", log, re.M)[-1])
-        # display=gpu0 binds the keyboard to the GPU's console, so input-send-event can address it alone.
-        vm.qmp.cmd("device_add", driver="usb-kbd", id="usbkbd", bus="xhci.0", display="gpu0")
-        deadline = time.time() + 30 * DEFAULT_TIMEOUT
-        while time.time() < deadline:
-            counts = [int(x) for x in re.findall(r"^DEVICES (\d+)", probe_log(vm, 1), re.M)]
-            if counts and counts[-1] > before:
-                break
-            time.sleep(0.5)
-        else:
-            vm.fail("the USB keyboard never appeared (keyboards stayed at %d)" % before)
+        plug_usb_keyboard(vm)
         # Sent to the console of gpu0: QEMU routes them to the input handler bound to that console, the USB
         # keyboard only (the virtio keyboard is not bound to any console).
         for key in ("u", "s", "b"):
@@ -197,19 +202,7 @@ def test_usb_unplug_held(guest):
     """A key held down on a USB keyboard that is then unplugged: it repeats while held, and its repeat stops with
     the device (libinput releases the keys of a device removed); the virtio keyboard types on after."""
     with VM(guest, gpu="virtio", usb=True, name="input-unplug") as vm:
-        vm.sh(UDEV + "; (udevadm monitor --udev >/dev/null 2>&1 &)", timeout=60)
-        start_probe(vm, 1)
-        log = wait_log(vm, 1, r"^DEVICES [1-9]")
-        before = int(re.findall(r"^DEVICES (\d+)", log, re.M)[-1])
-        vm.qmp.cmd("device_add", driver="usb-kbd", id="usbkbd", bus="xhci.0", display="gpu0")
-        deadline = time.time() + 30 * DEFAULT_TIMEOUT
-        while time.time() < deadline:
-            counts = [int(x) for x in re.findall(r"^DEVICES (\d+)", probe_log(vm, 1), re.M)]
-            if counts and counts[-1] > before:
-                break
-            time.sleep(0.5)
-        else:
-            vm.fail("the USB keyboard never appeared (keyboards stayed at %d)" % before)
+        before = plug_usb_keyboard(vm)
         vm.qmp.cmd("input-send-event", device="gpu0",
                    events=[{"type": "key", "data": {"down": True, "key": {"type": "qcode", "data": "x"}}}])
         got = wait_keys(vm, 1, b"xxxx")
