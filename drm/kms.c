@@ -427,20 +427,37 @@ int drm_output_flip(struct drm_output *out)
 
 /* DPMS off: a non-blocking commit without events, only while nothing is in flight (the caller checks); a
  * commit right after it may see EBUSY and is retried. On is a full modeset. Returns 0 or the (first) error: a
- * refused DPMS off leaves the display lit (backend.c blank_cards). */
+ * refused DPMS off leaves every display of the card lit (backend.c blank_cards), legacy too. */
 int drm_card_set_active(struct drm_card *card, bool active)
 {
 	int ret = 0;
 
 	if (!card->atomic) {
+		/* One connector at a time: an off the driver refuses for one stops there and lights again those turned
+		 * off before it, so that the card is off or on as a whole, as an atomic commit is (blank_cards takes
+		 * a refused card as still lit; one of its displays left dark was half the screens black). */
+		unsigned done = card->n_outputs;
+
 		for (unsigned i = 0; i < card->n_outputs; i++) {
 			struct drm_output *out = card->outputs[i];
 
-			if (out->conn_props[CONN_DPMS] && !out->failed &&
+			if (!out->conn_props[CONN_DPMS] || out->failed ||
 			    drmModeConnectorSetProperty(card->fd, out->conn_id, out->conn_props[CONN_DPMS],
-							active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF) < 0 &&
-			    !ret)
+							active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF) == 0)
+				continue;
+			if (!ret)
 				ret = -errno;
+			if (!active) {
+				done = i;
+				break;
+			}
+		}
+		for (unsigned i = 0; ret < 0 && !active && i < done; i++) {
+			struct drm_output *out = card->outputs[i];
+
+			if (out->conn_props[CONN_DPMS] && !out->failed)
+				drmModeConnectorSetProperty(card->fd, out->conn_id, out->conn_props[CONN_DPMS],
+							    DRM_MODE_DPMS_ON);
 		}
 		return ret;
 	}

@@ -2,7 +2,8 @@
  * what a virtual GPU never does (a refused commit, mode, DPMS off, buffer or allocation). Wrapped with the linker's
  * --wrap (tests/drm/meson.build): the atomic commit sees the properties drm/ put in the request and refuses more
  * than max_active active CRTCs, a mode refuse_w wide, a DPMS off (refuse_blank), every commit on refuse_fd;
- * drmModeSetCrtc refuses refuse_crtc or a mode refuse_w wide; property blobs are counted; dumb buffers are made
+ * drmModeSetCrtc refuses refuse_crtc or a mode refuse_w wide; a legacy DPMS off of refuse_dpms_conn is refused
+ * (dpms_of holds the others'); property blobs are counted; dumb buffers are made
  * (dumb_ok, on a memfd) or not; connectors (fake_conns, with fake_modes) are made up; calloc of refuse_alloc bytes
  * fails. Everything else is drm/'s own code. Included by one file of each test program, after failures and
  * kf-check-plain.h; helpers a program does not use are static inline (no unused warnings). */
@@ -105,6 +106,23 @@ int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32
 		errno = EINVAL;
 		return -1;
 	}
+	return 0;
+}
+
+/* Legacy DPMS: each connector's value (by id from 300), and the one connector whose DPMS off is refused. */
+static uint64_t dpms_of[3];
+static uint32_t refuse_dpms_conn;
+
+int __wrap_drmModeConnectorSetProperty(int fd, uint32_t conn, uint32_t prop, uint64_t val);
+int __wrap_drmModeConnectorSetProperty(int fd, uint32_t conn, uint32_t prop, uint64_t val)
+{
+	(void)fd, (void)prop;
+	if (conn == refuse_dpms_conn && val == DRM_MODE_DPMS_OFF) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (conn >= 300 && conn < 303)
+		dpms_of[conn - 300] = val;
 	return 0;
 }
 

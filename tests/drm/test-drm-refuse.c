@@ -68,6 +68,46 @@ static void test_blank_refused(struct drm_backend *b)
 	free_card(&card, outs);
 }
 
+/* Legacy, two displays, the driver turns the first off and refuses the second (its DPMS property): the card is not
+ * blanked, so the first must be lit again. It was left dark (DPMS off) while the backend went on as if live: half
+ * the screens black until the next modeset (a hotplug or a VT switch; a key does nothing, nothing is blanked). */
+static void test_blank_refused_legacy_partial(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+
+	make_card(b, &card, outs, false);
+	card.n_outputs = 2;
+	card.needs_modeset = false;
+	for (int i = 0; i < 2; i++) {
+		outs[i].conn_props[CONN_DPMS] = 904;
+		outs[i].bufs[0].frame = outs[i].frame = 1;
+		outs[i].current = &outs[i].bufs[0];
+		outs[i].dirty = false;
+		dpms_of[i] = DRM_MODE_DPMS_ON;
+	}
+	b->cards[b->n_cards++] = &card;
+	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
+	logbuf[0] = '\0';
+	refuse_dpms_conn = 301;
+	drm_backend_set_blank(b, true);
+	printf("legacy DPMS off refused on the second display: blanked %d, DPMS of the first %llu, of the second %llu "
+	       "(want 0, %d, %d)\n",
+	       drm_backend_is_blanked(b), (unsigned long long)dpms_of[0], (unsigned long long)dpms_of[1],
+	       DRM_MODE_DPMS_ON, DRM_MODE_DPMS_ON);
+	CHECK(!drm_backend_is_blanked(b) && drm_backend_can_render(b));
+	CHECK(dpms_of[0] == DRM_MODE_DPMS_ON && dpms_of[1] == DRM_MODE_DPMS_ON);
+	CHECK(count(logbuf, "DPMS") == 1);
+	/* Taken by both: blanked, both off; and both on again with the unblank. */
+	refuse_dpms_conn = 0;
+	drm_backend_set_blank(b, true);
+	CHECK(drm_backend_is_blanked(b) && dpms_of[0] == DRM_MODE_DPMS_OFF && dpms_of[1] == DRM_MODE_DPMS_OFF);
+	drm_backend_set_blank(b, false);
+	CHECK(!drm_backend_is_blanked(b) && dpms_of[0] == DRM_MODE_DPMS_ON && dpms_of[1] == DRM_MODE_DPMS_ON);
+	b->n_cards = 0;
+	free_card(&card, outs);
+}
+
 static int readies;
 
 static void on_frame_ready(void *ud)
@@ -201,6 +241,7 @@ int main(void)
 	if (!b)
 		return 1;
 	test_blank_refused(b);
+	test_blank_refused_legacy_partial(b);
 	test_direct_no_buffer(b);
 	test_single_mode_refused(b, true);
 	test_single_mode_refused(b, false);
