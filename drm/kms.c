@@ -281,6 +281,8 @@ static int atomic_modeset(struct drm_card *card, uint64_t seq)
 
 static int legacy_modeset(struct drm_card *card)
 {
+	bool tried[DRM_MAX_OUTPUTS] = {false};
+	int errs[DRM_MAX_OUTPUTS] = {0};
 	unsigned shown = 0;
 	int ret = 0;
 
@@ -303,10 +305,11 @@ static int legacy_modeset(struct drm_card *card)
 
 		if (out->failed)
 			continue;
+		tried[i] = true;
 		if (drmModeSetCrtc(card->fd, out->crtc_id, out->pending->fb_id, 0, 0, &out->conn_id, 1,
 				   &out->mode) < 0) {
-			ret = -errno;
-			leave_out(out, "drmModeSetCrtc failed", ret);
+			errs[i] = ret = -errno;
+			out->failed = true;
 			drmModeSetCrtc(card->fd, out->crtc_id, 0, 0, 0, NULL, 0, NULL);
 			continue;
 		}
@@ -315,11 +318,20 @@ static int legacy_modeset(struct drm_card *card)
 			drmModeConnectorSetProperty(card->fd, out->conn_id, out->conn_props[CONN_DPMS],
 						    DRM_MODE_DPMS_ON);
 	}
-	if (shown)
+	if (shown) {
+		for (unsigned i = 0; i < card->n_outputs; i++)
+			if (errs[i] < 0)
+				leave_out(card->outputs[i], "drmModeSetCrtc failed", errs[i]);
 		return 0;
-	/* None shown: every output is tried again at the retry. */
+	}
+	/* None shown: the outputs tried are tried again at the retry (the caller falls back to another mode for
+	 * them); not one left out before for want of a buffer, whose mode was never tried. Said once, as the
+	 * atomic test commit is: there are no others shown. */
 	for (unsigned i = 0; i < card->n_outputs; i++)
-		card->outputs[i]->failed = false;
+		card->outputs[i]->failed = !tried[i];
+	if (ret < 0 && !card->modeset_failed)
+		drm_err("%s: drmModeSetCrtc failed for every output: %s", card->path, strerror(-ret));
+	card->modeset_failed = true;
 	return ret < 0 ? ret : -ENODEV;
 }
 

@@ -108,6 +108,35 @@ static void test_blank_refused_legacy_partial(struct drm_backend *b)
 	free_card(&card, outs);
 }
 
+/* Legacy, two displays: the first's CRTC refused, the second without a buffer (left out before the modeset). Nothing
+ * is shown; the first's mode is to fall back, not the second's, which was never tried: it went to another mode
+ * (its mode_refused set with the first's), and the log said "the other outputs are" shown when none was. */
+static void test_legacy_none_shown(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+
+	make_card(b, &card, outs, false);
+	card.n_outputs = 2;
+	for (int k = 0; k < DRM_BUFFERS; k++) {
+		free(outs[1].bufs[k].map);
+		outs[1].bufs[k] = (struct drm_buffer){0};
+	}
+	dumb_ok = false;
+	refuse_crtc = 100;
+	logbuf[0] = '\0';
+	int ret = drm_card_modeset(&card);
+	printf("legacy, first CRTC refused, second without a buffer: %d (want %d); mode refused: first %d, second %d "
+	       "(want 1, 0)\n", ret, -EINVAL, outs[0].mode_refused, outs[1].mode_refused);
+	CHECK(ret == -EINVAL && outs[0].mode_refused && !outs[1].mode_refused && outs[1].failed);
+	CHECK(!strstr(logbuf, "the other outputs") && count(logbuf, "drmModeSetCrtc") == 1);
+	/* the same again (the card's retry): not said again */
+	CHECK(drm_card_modeset(&card) == -EINVAL && count(logbuf, "drmModeSetCrtc") == 1);
+	refuse_crtc = 0;
+	outs[0].mode_refused = false;
+	free_card(&card, outs);
+}
+
 static int readies;
 
 static void on_frame_ready(void *ud)
@@ -191,6 +220,8 @@ static void test_single_mode_refused(struct drm_backend *b, bool atomic)
 	drm_backend_get_canvas(b, &c);
 	CHECK(c.width == 48 && changes >= 1);
 	CHECK(count(logbuf, "refuses") == 1);
+	/* the display refused is the only one: no "the other outputs are" shown (legacy said it) */
+	CHECK(!strstr(logbuf, "the other outputs"));
 	refuse_w = 0;
 	memfd_card_free(b, &card, outs, fd);
 }
@@ -242,6 +273,7 @@ int main(void)
 		return 1;
 	test_blank_refused(b);
 	test_blank_refused_legacy_partial(b);
+	test_legacy_none_shown(b);
 	test_direct_no_buffer(b);
 	test_single_mode_refused(b, true);
 	test_single_mode_refused(b, false);
