@@ -24,10 +24,33 @@ static int sock = -1;
 static struct sockaddr_un addr;
 static socklen_t addr_len;
 static uint64_t watchdog_usec;
+#define WATCHDOG_MIN_PING_NS 1000000ull
 /* READY=1 went out (at the first frame, or earlier while waiting for the VT); the first frame was on screen, and
  * the STATUS= text it sent last. */
 static bool ready_sent, frame_seen;
 static char last_status[256];
+
+/* WATCHDOG_USEC as sd_watchdog_enabled(3) takes it: decimal digits only, 1 or more, small enough that the ping
+ * period in nanoseconds does not wrap (strtoull alone took "-5" as 2^64-5 and 18446744073709552 as a period of
+ * 192 ns: pings as fast as the loop could send them). Anything else: a warning and no watchdog, as systemd's
+ * own library does. */
+static uint64_t parse_usec(const char *s)
+{
+	uint64_t v = 0;
+	const char *p = s;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX / 1000 - (uint64_t)(*p - '0')) / 10) {
+			p = s; /* too large: the check below refuses it */
+			break;
+		}
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (p == s || *p || !v) {
+		log_warn("WATCHDOG_USEC='%.32s' is not a positive number of microseconds: no watchdog pings", s);
+		return 0;
+	}
+	return v;
+}
 
 int kf_notify_init(void)
 {
@@ -40,7 +63,7 @@ int kf_notify_init(void)
 	ready_sent = frame_seen = false;
 	last_status[0] = '\0';
 	if (wd && (!wd_pid || strtoull(wd_pid, NULL, 10) == (unsigned long long)getpid()))
-		watchdog_usec = strtoull(wd, NULL, 10);
+		watchdog_usec = parse_usec(wd);
 	if (path && *path) {
 		size_t len = strlen(path);
 		memset(&addr, 0, sizeof(addr));
@@ -183,8 +206,15 @@ struct kf_timer *kf_notify_watchdog_start(struct kf_loop *loop)
 	struct kf_timer *t = kf_loop_add_timer(loop, watchdog_tick, NULL);
 	if (!t)
 		return NULL;
-	/* Half the period, as sd_watchdog_enabled(3) advises: one late iteration must not look like a hang. */
+	/* Half the period, as sd_watchdog_enabled(3) advises: one late iteration must not look like a hang. A ping
+	 * is a system call and a loop iteration: under 1 ms apart they would be the program's whole work, so a
+	 * watchdog that short is pinged every millisecond (and said to be too short to keep reliably). */
 	uint64_t period_ns = usec * 1000 / 2;
+	if (period_ns < WATCHDOG_MIN_PING_NS) {
+		log_warn("WATCHDOG_USEC=%" PRIu64 " is too short to keep reliably: pinging every %u ms", usec,
+			 (unsigned int)(WATCHDOG_MIN_PING_NS / 1000000));
+		period_ns = WATCHDOG_MIN_PING_NS;
+	}
 	kf_timer_arm(t, period_ns, period_ns);
 	log_debug("watchdog ping every %" PRIu64 " ms", period_ns / 1000000);
 	return t;

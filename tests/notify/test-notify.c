@@ -125,6 +125,55 @@ static void test_watchdog_loop(const char *path)
 	unlink(path);
 }
 
+/* WATCHDOG_USEC as systemd's library takes it: digits only, positive, its period in nanoseconds not wrapping.
+ * Before, strtoull took "-5" as 2^64-5, "12abc" as 12, and 18446744073709552 became a 192 ns ping period. */
+static void test_watchdog_bad_usec(const char *path)
+{
+	static const char *const bad[] = {"abc", "12abc", "0", "", "-5", " 5", "18446744073709552",
+					  "18446744073709551615", "99999999999999999999999"};
+	int fd = listener(path, false);
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("NOTIFY_SOCKET", path, 1);
+		setenv("WATCHDOG_USEC", bad[i], 1);
+		setenv("WATCHDOG_PID", pid, 1);
+		kf_notify_init();
+		CHECK(kf_notify_watchdog_usec() == 0, "WATCHDOG_USEC='%s' taken as %llu us, want no watchdog", bad[i],
+		      (unsigned long long)kf_notify_watchdog_usec());
+		kf_notify_finish();
+	}
+	/* The largest value whose period in nanoseconds fits is kept as it is. */
+	setenv("NOTIFY_SOCKET", path, 1);
+	setenv("WATCHDOG_USEC", "18446744073709551", 1);
+	kf_notify_init();
+	CHECK(kf_notify_watchdog_usec() == 18446744073709551ull, "largest WATCHDOG_USEC: %llu",
+	      (unsigned long long)kf_notify_watchdog_usec());
+	kf_notify_finish();
+	/* 1 us asks for a ping every 500 ns: pinged every millisecond instead, not as fast as the loop can turn
+	 * (then every datagram queue slot, 512 by default, filled in a few milliseconds). */
+	setenv("NOTIFY_SOCKET", path, 1);
+	setenv("WATCHDOG_USEC", "1", 1);
+	kf_notify_init();
+	struct kf_loop *loop = kf_loop_create();
+	CHECK(kf_notify_watchdog_start(loop) != NULL, "1 us watchdog: timer");
+	const uint64_t end = kf_loop_now_ns() + 50000000ull;
+	unsigned int turns = 0;
+	char buf[64];
+	int pings = 0;
+	for (uint64_t now = kf_loop_now_ns(); now < end; now = kf_loop_now_ns()) {
+		turns += kf_loop_dispatch(loop, 5) >= 0;
+		while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0) /* (the queue holds 10 by default) */
+			pings++;
+	}
+	CHECK(pings >= 1 && pings <= 60 && turns <= 100,
+	      "1 us watchdog: %d pings and %u loop turns in 50 ms, want about 50 of each", pings, turns);
+	kf_loop_destroy(loop);
+	kf_notify_finish();
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-notify-XXXXXX", path[128], abs[64];
@@ -209,6 +258,7 @@ int main(void)
 	CHECK(kf_notify_ready(NULL) < 0, "send to a vanished socket fails cleanly");
 	kf_notify_finish();
 	test_watchdog_loop(path);
+	test_watchdog_bad_usec(path);
 	rmdir(dir);
 	if (failures)
 		printf("%d failures\n", failures);
