@@ -613,7 +613,11 @@ int main(int argc, char **argv)
 	/* Headless, the child starts now: started before the FIFO was opened, it ran (and could act) although the
 	 * program was failing (tests/kmscon-felis/test-live.py fifo_not_fifo). */
 	if (app.headless && kf_session_start(app.session) < 0) {
+		/* The bell too, not only the headless backend (it leaked); no dump: no screen was made. */
+		kf_bell_destroy(app.bell);
+		app.bell = NULL;
 		kf_headless_destroy(app.headless);
+		app.headless = NULL;
 		goto out_session;
 	}
 
