@@ -818,7 +818,7 @@ size_t grid_feed_bounded(struct grid *g, const uint8_t *data, size_t len, uint64
 		 * wrap may scroll DECSLRM margins (tests/grid/test-feed-stop.c); grid_work is then at work_end */
 		if (!r)
 			break;
-	} while (n < len && g->work < work_end);
+	} while (n < len && g->work < g->work_end); /* (0 after a synchronized update's end) */
 	g->work_end = UINT64_MAX;
 	grid__hist_fence();
 #if defined(GRID_TEXT_CHECK)

@@ -443,6 +443,8 @@ struct grid {
 	/* grid_feed_bounded's work_end during that call, else UINT64_MAX: once work reaches it the parser is
 	 * stopped after the sequence being done (grid__work) */
 	uint64_t work_end;
+	/* grid_sync_ends: synchronized updates ended (DECRST 2026 while set) */
+	uint64_t sync_ends;
 };
 
 /* Adds n cells to grid_work; at grid_feed_bounded's end the feed stops after the sequence doing it. ED's erase_rows

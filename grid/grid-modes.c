@@ -176,6 +176,15 @@ static void dec_mode(struct grid *g, int mode, bool set)
 	case 1039: g->modes.keys.alt_sends_escape = set; break;
 	case 2004: g->modes.bracketed_paste = set; break;
 	case 2026:
+		if (!set && g->modes.synchronized) {
+			g->sync_ends++;
+			/* The update is whole now: a bounded feed (the session's) stops after it, so that the frame loop
+			 * can show it before the next update starts (grid_feed_bounded) */
+			if (g->work_end != UINT64_MAX) {
+				g->work_end = 0;
+				vt_parser_stop(g->parser);
+			}
+		}
 		g->modes.synchronized = set;
 		if (!set)
 			g->damaged = true;

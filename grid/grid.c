@@ -599,6 +599,11 @@ uint64_t grid_work(const struct grid *g)
 	return g->work;
 }
 
+uint64_t grid_sync_ends(const struct grid *g)
+{
+	return g->sync_ends;
+}
+
 int grid_cols(const struct grid *g)
 {
 	return g->cols;

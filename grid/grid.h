@@ -178,8 +178,15 @@ uint64_t grid_work(const struct grid *g);
  * whose own work per byte is small). Returns the bytes fed (len, or fewer after a stop; the rest are the
  * caller's to feed next, first): 0 only with grid_work at work_end (a UTF-8 sequence the last feed left open,
  * ended by this one's first byte, whose U+FFFD's wrap scrolled DECSLRM margins), so that a caller that stops once
- * the budget is spent always advances. A work_end at or below grid_work stops at the first counted sequence. */
+ * the budget is spent always advances. A work_end at or below grid_work stops at the first counted sequence.
+ * It also stops after the end of a synchronized update (DECRST 2026 while set; grid_sync_ends counts them), whatever
+ * the work, at the same place as a stop of the work (the text and fast-path sequences right after it may go with it:
+ * they are outside any update, and the next update's DECSET 2026 is not): the screen is whole there, and a frame
+ * loop that renders between two feeds can show it. */
 size_t grid_feed_bounded(struct grid *g, const uint8_t *data, size_t len, uint64_t work_end);
+/* Synchronized updates ended so far (DECRST 2026 while DECSET 2026 was in force; monotonic, never reset): a change
+ * tells the frame loop that a hold it started belongs to an update that is over. */
+uint64_t grid_sync_ends(const struct grid *g);
 /* Hard reset (RIS). */
 void grid_reset(struct grid *g);
 /* Resizes, reflowing soft-wrapped lines; the cursor stays on its character, a view scrolled back keeps its top

@@ -52,6 +52,7 @@ struct kf_output {
 	bool requested;                   /* something outside the grid's damage changed */
 	bool activity;                    /* the next frame shows more than a blink phase (DPMS activity) */
 	uint64_t sync_since_ns;           /* when the current 2026 hold started; 0 = not holding */
+	uint64_t sync_ends;               /* grid_sync_ends when it started */
 	uint64_t next_frame_ns;           /* no frame before this (FRAME_COST_FACTOR) */
 	uint64_t paced;                   /* frames put off by FRAME_COST_FACTOR */
 	unsigned cost_factor;             /* FRAME_COST_FACTOR, or KMSCON_FELIS_FRAME_COST_FACTOR (benchmarks) */
@@ -243,8 +244,12 @@ static bool sync_hold(struct kf_output *o)
 		return false;
 	}
 	now = kf_loop_now_ns();
-	if (!o->sync_since_ns) {
+	/* A hold whose update ended since (the frame loop could not show it then: a flip in flight) and a new one
+	 * began: that one gets its own time. Counted from the old one, its timeout showed it half drawn. */
+	const uint64_t ends = grid_sync_ends(o->grid);
+	if (!o->sync_since_ns || ends != o->sync_ends) {
 		o->sync_since_ns = now;
+		o->sync_ends = ends;
 		o->sync_holds++;
 		kf_timer_arm(o->sync_timer, SYNC_TIMEOUT_NS, 0);
 		return true;

@@ -26,6 +26,7 @@ int kf_feed_init(struct kf_feed *f, struct grid *grid, uint64_t budget, bool pro
 	f->grid = grid;
 	f->budget = budget;
 	f->profile = profile;
+	f->whole_updates = true;
 	return 0;
 }
 
@@ -39,6 +40,7 @@ void kf_feed_finish(struct kf_feed *f)
 void kf_feed_begin(struct kf_feed *f)
 {
 	f->end = grid_work(f->grid) + f->budget;
+	f->sync_ends = grid_sync_ends(f->grid);
 }
 
 static size_t feed_slice(struct kf_feed *f, const uint8_t *data, size_t len)
@@ -62,9 +64,15 @@ static size_t feed_bounded(struct kf_feed *f, const uint8_t *data, size_t len)
 	return done;
 }
 
-bool kf_feed_spent(const struct kf_feed *f)
+/* The work budget only (the statistics' stops) */
+static bool work_spent(const struct kf_feed *f)
 {
 	return grid_work(f->grid) >= f->end;
+}
+
+bool kf_feed_spent(const struct kf_feed *f)
+{
+	return work_spent(f) || (f->whole_updates && grid_sync_ends(f->grid) != f->sync_ends);
 }
 
 bool kf_feed_data(struct kf_feed *f, const uint8_t *data, size_t len)
@@ -77,7 +85,7 @@ bool kf_feed_data(struct kf_feed *f, const uint8_t *data, size_t len)
 		f->held_len = len - done;
 	}
 	const bool stop = done < len || kf_feed_spent(f);
-	f->stops += stop;
+	f->stops += stop && work_spent(f);
 	return stop;
 }
 
@@ -88,7 +96,7 @@ bool kf_feed_held(struct kf_feed *f)
 	const size_t done = feed_bounded(f, f->held + f->held_off, f->held_len);
 	f->held_off += done;
 	f->held_len -= done;
-	if (f->held_len)
+	if (f->held_len && work_spent(f))
 		f->stops++;
 	return f->held_len == 0;
 }

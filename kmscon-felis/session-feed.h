@@ -8,6 +8,9 @@
  * looked at only between slices); the rest of the chunk is held here (at most one pty read's chunk,
  * PTY_READ_CHUNK) and fed first in the next wake-up: nothing lost, nothing reordered. Slices of at most
  * FEED_SLICE_MAX bytes end the runs of the parser's fast path, which the stop does not break (ED's small work).
+ * The end of a synchronized update (DECRST 2026) ends the wake-up's feed as well (whole_updates): the frame loop,
+ * which renders between two wake-ups, then sees the update whole; a drain that ended anywhere had left it, under
+ * a flood of updates, inside the next one at almost every frame (held until the 150 ms timeout, then torn).
  * Not a public module: session.c's, split out to keep that file's size. */
 #ifndef KF_SESSION_FEED_H
 #define KF_SESSION_FEED_H
@@ -24,6 +27,8 @@ struct kf_feed {
 	size_t held_off, held_len;
 	uint64_t budget;          /* grid_work per wake-up */
 	uint64_t end;             /* grid_work at which this wake-up stops */
+	uint64_t sync_ends;       /* grid_sync_ends at this wake-up's start */
+	bool whole_updates;       /* a synchronized update's end stops the wake-up (true but in the exit drain) */
 	bool profile;             /* add grid_feed's time to parse_ns */
 	uint64_t parse_ns;
 	uint64_t stops;           /* wake-ups the budget ended */
@@ -39,7 +44,7 @@ void kf_feed_begin(struct kf_feed *f);
  * into the held buffer (data is not kept: the caller may reuse it). True when the budget ran out (the caller
  * stops reading). */
 bool kf_feed_data(struct kf_feed *f, const uint8_t *data, size_t len);
-/* Whether this wake-up's budget is spent (the reading stops). */
+/* Whether this wake-up's budget is spent, or a synchronized update ended in it (the reading stops). */
 bool kf_feed_spent(const struct kf_feed *f);
 /* Feeds what is held within the budget. True when nothing is held any more. */
 bool kf_feed_held(struct kf_feed *f);

@@ -350,9 +350,12 @@ static void child_exited(struct kf_session *s, int status)
 	 * else, so that its last lines are on the screen. */
 	const uint64_t budget = s->feed.budget;
 	s->feed.budget = budget * EXIT_DRAIN_BUDGETS;
+	/* (no frame comes between: an update's end must not cut the drain) */
+	s->feed.whole_updates = false;
 	/* 1: a bound (work or bytes) ended the drain, the master perhaps not empty; 0: emptied; -EIO: closed */
 	const int r = s->master ? read_output(s, EXIT_DRAIN_MAX) : 0;
 	s->feed.budget = budget;
+	s->feed.whole_updates = true;
 	/* What that left (held, or still in the master) is dropped, said, and not fed to the next login's screen */
 	if (r == 1 || s->feed.held_len) {
 		log_notice("the program exited; its output was cut after %u wake-ups' work or %u MiB (%zu bytes held, "

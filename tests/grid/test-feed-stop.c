@@ -60,6 +60,8 @@ static const char *const pieces[] = {
 	"\033[6n", "\033[c", "\033[>c", "\033[?7$p", "\033[?69$p", "\033[1;1;4;4$w", "\033[?2004h", "\033[?1000h",
 	"\033[?1006h", "\033[?25l", "\033[?25h", "\033[3 q", "\033[1;31;42m", "\033[0m", "\033[38;5;200;48;2;1;2;3m",
 	"\033[>4;2m", "\033[=5u", "\033[>1u", "\033[<u", "\0337", "\0338", "\033[18t", "\033[14t",
+	/* synchronized updates: their end stops a bounded feed whatever the budget */
+	"\033[?2026h", "\033[?2026l", "\033[?25;2026l", "\033[?2026h\033[?2026l",
 	/* a sequence's head at a chunk's end, ESC alone */
 	"\033[", "\033", "\033[?", "\033]", "\033P", "\033[1;2",
 };
@@ -304,6 +306,29 @@ static void test_margins(void)
 	fprintf(stderr, "margin streams: %u stops\n", stops);
 }
 
+/* The end of a synchronized update (DECRST 2026 while set) stops a bounded feed right after it (and the text that
+ * follows it, before the next sequence of the parser's table machine: the start of the next update), whatever the
+ * budget, and counts (grid_sync_ends); a reset without a set, a repeated set and an unbounded feed do not stop. */
+static void test_sync_end(void)
+{
+	struct grid_config cfg = {.cols = 20, .rows = 5};
+	struct grid *g = grid_create(&cfg, NULL, NULL);
+	static const char a[] = "\033[?2026lx\033[?2026hAB\033[?2026hC\033[?25;2026lDE\033[?2026hF";
+	const size_t first = strlen("\033[?2026lx\033[?2026hAB\033[?2026hC\033[?25;2026l");
+	size_t r = grid_feed_bounded(g, (const uint8_t *)a, sizeof(a) - 1, UINT64_MAX - 1);
+	/* (the text right after it, "DE", may go with it: a run of text is not broken, and it is outside the update) */
+	CHECK(r >= first && r <= first + 2, "the feed stopped after %zu bytes, not at the update's end (%zu)", r, first);
+	CHECK(grid_sync_ends(g) == 1, "%llu update ends counted", (unsigned long long)grid_sync_ends(g));
+	const size_t rest = sizeof(a) - 1 - r;
+	r = grid_feed_bounded(g, (const uint8_t *)a + r, rest, UINT64_MAX - 1);
+	CHECK(r == rest, "the rest: %zu of %zu fed", r, rest);
+	grid_feed(g, (const uint8_t *)"\033[?2026lG\033[?2026hH\033[?2026lI", 27);
+	CHECK(grid_sync_ends(g) == 3, "%llu update ends counted", (unsigned long long)grid_sync_ends(g));
+	const struct grid_cell *row = grid_row(g, 0);
+	CHECK(row[0].cp == 'x' && row[3].cp == 'C' && row[5].cp == 'E' && row[9].cp == 'I', "the text fed");
+	grid_destroy(g);
+}
+
 int main(void)
 {
 	/* KF_ROUNDS multiplies the random rounds, KF_SEED starts another sequence, KF_TRACE=N prints round N's feeds
@@ -316,6 +341,7 @@ int main(void)
 		seed = strtoull(getenv("KF_SEED"), NULL, 0);
 	const uint64_t seed0 = seed;
 	/* both copies of the parser's feed loop (the AVX2 one where the CPU has it) */
+	test_sync_end();
 	for (int copy = 0; copy < 2; copy++) {
 		vt__no_avx2 = copy == 1;
 		seed = seed0 + (uint64_t)copy;

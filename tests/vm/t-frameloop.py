@@ -19,6 +19,10 @@ monotonic clock) at chosen moments. The host samples the scanned-out frame (QEMU
                        was rendered; 1.5 s after it exactly one hold timed out and a frame was rendered, and the
                        screendumps show red before green (the held frame is shown after 150 ms, not only when
                        the application ends its update).
+  sync-flood-virtio    kf-sync flood 3000: updates without a pause (ESC[?2026h, red, green, ESC[?2026l) keep
+                       the PTY full; each update's end reaches the frame loop (the session stops a wake-up's
+                       drain there), so at most one hold times out, no screendump shows red (an update half
+                       drawn) and frames keep coming (15 or more in the 3 s).
   pacing-virtio        KMSCON_FELIS_FRAME_COST_FACTOR=999 (every frame waits for the 250 ms cap) while kf-sync
                        changes the screen every 20 ms for 3 s: frames were put off (paced counter), at most one
                        per 250 ms, and at least 5 (the cap holds: the display keeps updating).
@@ -125,6 +129,17 @@ def counters(vm, n):
         raise vmlib.VMError("%s\n%s" % (e, got[0][-3000:] if got else ""))
 
 
+def run_sync(vm, mode, env=""):
+    """kf-sync MODE from GO to its blue end frame: the colours seen, its results, the two frame-counter lines
+    around it and the log."""
+    start(vm, mode, env=env)
+    seen = sample_until_blue(vm)
+    res = results(vm)
+    c, log = counters(vm, 2)
+    stop(vm)
+    return seen, res, c[0], c[1], log
+
+
 CYCLES = 30
 DROP = 10  # the page-flip event the watchdog test drops
 
@@ -132,14 +147,11 @@ DROP = 10  # the page-flip event the watchdog test drops
 def hold_run(vm, sync):
     # Without the pacing by frame cost (output.c FRAME_COST_FACTOR), which may put a frame off past a cycle:
     # then every red the application writes without 2026 has its own frame, and the control can tell.
-    start(vm, "hold %d 30%s" % (CYCLES, "" if sync else " nosync"), env="KMSCON_FELIS_FRAME_COST_FACTOR=0")
-    seen = sample_until_blue(vm)
-    res = results(vm)
-    c, log = counters(vm, 2)
-    stop(vm)
-    frames = c[1]["rendered"] - c[0]["rendered"]
-    holds = c[1]["sync_holds"] - c[0]["sync_holds"]
-    timeouts = c[1]["sync_timeouts"] - c[0]["sync_timeouts"]
+    seen, res, c0, c1, _ = run_sync(vm, "hold %d 30%s" % (CYCLES, "" if sync else " nosync"),
+                                    env="KMSCON_FELIS_FRAME_COST_FACTOR=0")
+    frames = c1["rendered"] - c0["rendered"]
+    holds = c1["sync_holds"] - c0["sync_holds"]
+    timeouts = c1["sync_timeouts"] - c0["sync_timeouts"]
     print("  %s: %d cycles, %d frames rendered, %d holds, %d timeouts, longest red-to-green %d ms, "
           "%d screendumps: %s" % ("2026" if sync else "control", CYCLES, frames, holds, timeouts,
                                   res["max_gap_ms"], len(seen), summary(seen)))
@@ -194,13 +206,24 @@ def test_timeout(vm):
                  "the held frame (red) was not shown before the application ended its update")
 
 
+def test_flood(vm):
+    # Updates without a pause for 3 s, each red then green inside ESC[?2026h ... l: the PTY stays full, and a
+    # drain that ended anywhere left the frame loop inside an update at almost every frame: it showed one only
+    # when the 150 ms hold timed out (~20 timeouts, ~7 frames a second, half-drawn red ones among them).
+    seen, res, c0, c1, _ = run_sync(vm, "flood 3000", env="KMSCON_FELIS_FRAME_COST_FACTOR=0")
+    frames = c1["rendered"] - c0["rendered"]
+    holds = c1["sync_holds"] - c0["sync_holds"]
+    timeouts = c1["sync_timeouts"] - c0["sync_timeouts"]
+    secs = (c1["mono_ms"] - c0["mono_ms"]) / 1000.0
+    print("  %d updates: %d frames rendered in %.2f s, %d holds, %d timeouts; %d screendumps: %s" % (
+        res["updates"], frames, secs, holds, timeouts, len(seen), summary(seen)))
+    kftest.check(timeouts <= 1, "%d holds timed out while every update ended at once" % timeouts)
+    kftest.check(seen.count("red") == 0, "a half-drawn update (red) was scanned out")
+    kftest.check(frames >= 15, "only %d frames in %.2f s of updates" % (frames, secs))
+
+
 def test_watchdog(vm):
-    start(vm, "anim 5000", env="KMSCON_FELIS_DRM_DROP_FLIP_EVENT=%d" % DROP)
-    seen = sample_until_blue(vm)
-    results(vm)
-    c, log = counters(vm, 2)
-    stop(vm)
-    s = c[1]
+    seen, _, _, s, log = run_sync(vm, "anim 5000", env="KMSCON_FELIS_DRM_DROP_FLIP_EVENT=%d" % DROP)
     print("  flips %d, watchdog %d, modesets %d, frames %d; screendumps: %s" % (
         s["flips"], s["watchdog"], s["modesets"], s["rendered"], summary(seen)))
     kftest.check("dropping this page-flip event" in log, "the fault injection did not drop a flip event:\n" +
@@ -216,16 +239,12 @@ def test_watchdog(vm):
 def test_pacing(vm):
     # With the factor at its largest every frame waits for the 250 ms cap: about 4 frames a second while the
     # application changes the screen every 20 ms (one frame per refresh, ~75/s, without pacing).
-    start(vm, "anim 3000", env="KMSCON_FELIS_FRAME_COST_FACTOR=999")
-    seen = sample_until_blue(vm)
-    res = results(vm)
-    c, log = counters(vm, 2)
-    stop(vm)
-    frames = c[1]["rendered"] - c[0]["rendered"]
-    secs = (c[1]["mono_ms"] - c[0]["mono_ms"]) / 1000.0
+    seen, res, c0, c1, _ = run_sync(vm, "anim 3000", env="KMSCON_FELIS_FRAME_COST_FACTOR=999")
+    frames = c1["rendered"] - c0["rendered"]
+    secs = (c1["mono_ms"] - c0["mono_ms"]) / 1000.0
     print("  %d frames in %.2f s (%d ms of animation), %d paced; screendumps: %s" % (
-        frames, secs, res["t_anim"], c[1]["paced"] - c[0]["paced"], summary(seen)))
-    kftest.check(c[1]["paced"] > c[0]["paced"], "no frame was put off")
+        frames, secs, res["t_anim"], c1["paced"] - c0["paced"], summary(seen)))
+    kftest.check(c1["paced"] > c0["paced"], "no frame was put off")
     kftest.check(frames <= secs / 0.25 + 2, "%d frames in %.2f s: more than one per 250 ms" % (frames, secs))
     kftest.check(frames >= 5, "only %d frames in %.2f s: the 250 ms cap did not hold" % (frames, secs))
 
@@ -376,7 +395,8 @@ def main():
     ap.add_argument("--only", action="append", default=[], help="run only this test (repeatable)")
     args = ap.parse_args()
     tests = (("sync-control-virtio", test_control), ("sync-end-virtio", test_end),
-             ("sync-timeout-virtio", test_timeout), ("watchdog-virtio", test_watchdog),
+             ("sync-timeout-virtio", test_timeout), ("sync-flood-virtio", test_flood),
+             ("watchdog-virtio", test_watchdog),
              ("pacing-virtio", test_pacing), ("blink-virtio", test_blink),
              ("blink-dpms-virtio", test_blink_dpms), ("dpms-vt-switch-virtio", test_dpms_vt_switch))
     tests = [t for t in tests if not args.only or t[0] in args.only]

@@ -11,6 +11,10 @@
  *   kf-sync RESULT GO timeout HOLD_MS
  *       Waits for GO, signals the parent (s0), ESC[?2026h + red block (t_red), after 60 ms signals (s1), after
  *       1500 ms signals (s2), at HOLD_MS (> 1500) writes green + ESC[?2026l, then a blue block.
+ *   kf-sync RESULT GO flood MS
+ *       Waits for GO, signals the parent, then for MS ms writes update after update without a pause (the PTY
+ *       kept full, as a TUI redrawing under load): ESC[?2026h + red block + green block + ESC[?2026l, so that
+ *       red shows only in a frame of an update half drawn. Then a blue block, then signals the parent.
  *   kf-sync RESULT GO anim MS
  *       Waits for GO, signals the parent, then alternates red and green blocks every 20 ms for MS ms ("t_anim"
  *       in RESULT), then a blue block, then signals the parent.
@@ -147,6 +151,27 @@ static void mode_timeout(long hold_ms)
 	out(block[2], block_len[2]);
 }
 
+static void mode_flood(long ms)
+{
+	long long end;
+	long n = 0;
+
+	stats("s_start");
+	sleep_ms(100);
+	end = now_ms() + ms;
+	while (now_ms() < end) {
+		outs("\033[?2026h");
+		out(block[0], block_len[0]);
+		out(block[1], block_len[1]);
+		outs("\033[?2026l");
+		n++;
+	}
+	fprintf(result, "updates %ld\n", n);
+	out(block[2], block_len[2]);
+	sleep_ms(300);
+	stats("s_end");
+}
+
 static void mode_anim(long ms)
 {
 	long long end;
@@ -169,7 +194,7 @@ int main(int argc, char **argv)
 	char tmp[4096];
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: kf-sync RESULT GO hold|timeout|anim ARGS...\n");
+		fprintf(stderr, "usage: kf-sync RESULT GO hold|timeout|flood|anim ARGS...\n");
 		return 2;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]);
@@ -184,6 +209,8 @@ int main(int argc, char **argv)
 		mode_hold(atoi(argv[4]), atol(argv[5]), !(argc >= 7 && strcmp(argv[6], "nosync") == 0));
 	else if (strcmp(argv[3], "timeout") == 0 && argc >= 5 && atol(argv[4]) > 1500)
 		mode_timeout(atol(argv[4]));
+	else if (strcmp(argv[3], "flood") == 0 && argc >= 5)
+		mode_flood(atol(argv[4]));
 	else if (strcmp(argv[3], "anim") == 0 && argc >= 5)
 		mode_anim(atol(argv[4]));
 	else
