@@ -292,9 +292,11 @@ static void device_status(struct grid *g, const struct vt_csi *csi)
 	}
 	const bool dec = csi->private_marker == '?';
 	switch (p0(csi, 0, 0)) {
-	case 5:
+	case 5: /* the DEC form answered in that form, as xterm 379 answers it */
 		if (!csi->private_marker)
 			grid__reply(g, "\033[0n");
+		else if (dec)
+			grid__reply(g, "\033[?0n");
 		break;
 	case 6:
 		if (dec)
@@ -314,6 +316,7 @@ static void device_status(struct grid *g, const struct vt_csi *csi)
 		if (dec)
 			grid__reply(g, "\033[?27;1n");
 		break;
+	case 53: /* the VT340's name for 55, which xterm 379 answers alike */
 	case 55: /* DEC locator (VT330): none */
 		if (dec)
 			grid__reply(g, "\033[?53n");

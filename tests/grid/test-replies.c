@@ -287,7 +287,7 @@ static void test_dec_status_reports(void)
 	struct t_term *t = t_new(20, 4, 0);
 	t_feed(t, "\033[?15n\033[?25n\033[?26n\033[?55n\033[?56n");
 	CHECK_REPLY(t, "\033[?13n\033[?20n\033[?27;1n\033[?53n\033[?57;0n");
-	t_feed(t, "\033[15n\033[25n\033[26n\033[55n\033[?53n\033[?99n");
+	t_feed(t, "\033[15n\033[25n\033[26n\033[55n\033[?99n");
 	CHECK_REPLY(t, "");
 	t_free(t);
 }
@@ -332,6 +332,22 @@ static void test_decrqm_fixed_modes(void)
 	t_free(t);
 }
 
+/* DEC's status reports as xterm 379 answers them whatever its level (tests/tools/xterm-replies.py, dsr-?5n and
+ * dsr-?53n): the operating status asked in the DEC form (CSI ? 5 n) is answered in that form, CSI ? 0 n ("no
+ * malfunction", ECMA-48 8.3.35 DSR), and CSI ? 53 n is the VT340's name for the locator status (CSI ? 55 n),
+ * answered as that one: CSI ? 53 n, no locator. */
+static void test_dec_status_aliases(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "\033[?5n");
+	CHECK_REPLY(t, "\033[?0n");
+	t_feed(t, "\033[?53n");
+	CHECK_REPLY(t, "\033[?53n");
+	t_feed(t, "\033[5n");
+	CHECK_REPLY(t, "\033[0n");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_replies();
@@ -343,5 +359,6 @@ int main(void)
 	test_dec_status_reports();
 	test_window_reports();
 	test_decrqm_fixed_modes();
+	test_dec_status_aliases();
 	return t_done("grid-replies");
 }
