@@ -295,7 +295,15 @@ static void osc_clipboard(struct grid *g, const char *s, size_t len)
 		return;
 	const uint8_t *d = (const uint8_t *)semi + 1;
 	size_t dl = len - (size_t)(d - (const uint8_t *)s);
-	if (dl == 1 && d[0] == '?') {
+	/* the controls in the data skipped (base64 wrapped in lines, as GNU base64 writes it): a "?" alone asks */
+	size_t q = 0, other = 0;
+	for (size_t i = 0; i < dl; i++) {
+		if (d[i] == '?')
+			q++;
+		else if (d[i] >= 0x20 && d[i] != 0x7f)
+			other++;
+	}
+	if (q == 1 && other == 0) {
 		clipboard_reply(g, targets);
 		return;
 	}
@@ -435,8 +443,23 @@ static void xtgettcap(struct grid *g, const char *s, size_t len)
 
 /* ------------------------------------------------------------------------------------------ entry */
 
+/* Whether s[0..n) holds a C0 control or DEL (what the parser keeps of them inside an OSC). */
+static bool has_control(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if ((uint8_t)s[i] < 0x20 || s[i] == 0x7f)
+			return true;
+	}
+	return false;
+}
+
 static void osc(struct grid *g, const char *s, size_t len)
 {
+	/* The text is read as xterm 379's do_osc reads it, as a C string: a NUL ends it (the parser keeps the
+	 * controls of an OSC, NULs too) */
+	const char *nul = memchr(s, '\0', len);
+	if (nul)
+		len = (size_t)(nul - s);
 	int num = 0;
 	size_t i = 0;
 	while (i < len && s[i] >= '0' && s[i] <= '9' && num < 100000)
@@ -448,6 +471,13 @@ static void osc(struct grid *g, const char *s, size_t len)
 	const char *arg = i < len ? s + i + 1 : s + len;
 	size_t alen = (size_t)(s + len - arg);
 	bool has_arg = i < len;
+	/* A control in the text (xterm ctlseqs: the text is printable; ECMA-48 8.3.89 allows format effectors
+	 * only) makes the OSC malformed, and xterm ignores it whole: a colour query "?" with a line feed after it
+	 * is no query, an OSC 4 list with one in its middle sets and answers nothing. Titles keep their text, the
+	 * control shown as '?' (set_title); OSC 52 skips them, as the base64 it carries may be wrapped in lines
+	 * (docs/conformance.md). */
+	if (num != 0 && num != 1 && num != 2 && num != 52 && has_control(arg, alen))
+		return;
 	switch (num) {
 	case 0:
 	case 2:

@@ -84,8 +84,10 @@ static const struct range *const state_ranges[S_COUNT] = {
 	[S_DCS_IGNORE] = (const struct range[]){
 		R(0x00, 0xff, A_NONE, S_KEEP), R(0x1b, 0x1b, A_NONE, S_STR_ESC), END_RANGES,
 	},
+	/* C0 controls are kept in an OSC's text (xterm's do_osc sees them and ignores such an OSC, a title
+	 * aside), where DEC's machine ignores them: its rule made "1 LF 0" the number 10 */
 	[S_OSC] = (const struct range[]){
-		C0_IGNORE, R(0x07, 0x07, A_STR_END, S_GROUND), R(0x20, 0xff, A_PUT, S_KEEP),
+		R(0x00, 0x1f, A_PUT, S_KEEP), R(0x07, 0x07, A_STR_END, S_GROUND), R(0x20, 0xff, A_PUT, S_KEEP),
 		R(0x1b, 0x1b, A_NONE, S_STR_ESC), END_RANGES,
 	},
 	[S_SOS_PM_APC] = (const struct range[]){

@@ -18,7 +18,9 @@
  * - OSC, DCS, APC, PM and SOS strings are all collected (the machine ignores SOS/PM/APC) and delivered
  *   whole when they end: OSC by BEL or ST, the others by ST only. ESC followed by anything but '\' inside
  *   a string abandons the string (it is not dispatched) and starts that new escape sequence; CAN and SUB
- *   abandon it too. A string longer than the configured cap is dropped whole.
+ *   abandon it too. A string longer than the configured cap is dropped whole. The other C0 controls inside
+ *   an OSC are kept in its text (the machine ignores them): xterm's do_osc sees them and ignores such an OSC
+ *   (a title aside), where dropping them made "OSC 1 LF 0 ; ? BEL" a colour query.
  * - CAN and SUB cancel a sequence and are not passed on (xterm shows nothing for them either); the sink hears
  *   of them, as of DEL in the ground state and of a sequence ignored as malformed, through vt_sink.nothing
  *   (REP repeats nothing after them).

@@ -95,8 +95,8 @@ struct vt_sink {
 	 * kinds in an unpredictable order). The array must outlive the parser. */
 	const vt_csi_bytes_fn *csi_bytes_final;
 	/* A complete string, terminated by ST (or BEL for OSC). For DCS, hdr holds the header sequence; for the
-	 * others hdr is NULL. data[len] is 0 (so OSC text can be read as a C string; it may contain NULs of
-	 * its own only for DCS). Strings longer than the cap were dropped whole and never reach this callback.
+	 * others hdr is NULL. data[len] is 0. An OSC's text keeps the C0 controls in it, NULs included (the
+	 * sink decides: xterm ignores such an OSC, a title aside); SOS, PM and APC drop them. Strings longer than the cap were dropped whole and never reach this callback.
 	 * A string abandoned by CAN, SUB or ESC + anything but '\' is not delivered either. */
 	void (*string)(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
 		       size_t len);

@@ -348,6 +348,46 @@ static void test_dec_status_aliases(void)
 	t_free(t);
 }
 
+/* Controls inside an OSC (xterm ctlseqs "Operating System Commands": the text is printable; ECMA-48 8.3.89 allows
+ * format effectors only). xterm 379 keeps them in the string and ignores an OSC other than a title (0, 1, 2)
+ * whose text holds one, and reads the text only up to a NUL (tests/tools/xterm-replies.py, measured): a query
+ * with a line feed, or split by one into another number, gets no answer. The DEC parser's rule (C0 ignored
+ * inside the string) joined "1", LF, "0" into OSC 10 and answered it. A title shows a control as '?'. */
+static void test_osc_controls(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "\033]10;?\a");
+	CHECK(strncmp(t->reply, "\033]10;rgb:", 9) == 0, "plain query answered: \"%s\"", t->reply + 1);
+	t->reply_len = 0, t->reply[0] = '\0';
+	t_feed(t, "\033]10;?\n\a");
+	CHECK_REPLY(t, "");
+	t_feed(t, "\033]1\n0;?\a");
+	CHECK_REPLY(t, "");
+	t_feed(t, "\033]10;?\x05\033\\");
+	CHECK_REPLY(t, "");
+	t_feed(t, "\033]4;1;?;\n2;?\a");
+	CHECK_REPLY(t, "");
+	t_feed(t, "\033]12;\r?\a");
+	CHECK_REPLY(t, "");
+	/* a NUL ends the text: the query before it is answered, the number cut by it is none */
+	t_feed_bytes(t->g, "\033]11;?\0\a", 8);
+	CHECK(strncmp(t->reply, "\033]11;rgb:", 9) == 0, "query before a NUL answered: \"%s\"", t->reply + 1);
+	t->reply_len = 0, t->reply[0] = '\0';
+	t_feed_bytes(t->g, "\033]1\0" "0;?\a", 8);
+	CHECK_REPLY(t, "");
+	/* a colour set with a control in it changes nothing */
+	const uint32_t before = grid_palette(t->g)[1];
+	t_feed(t, "\033]4;1;rgb:12/34/\n56\a");
+	CHECK(grid_palette(t->g)[1] == before, "colour 1 set through a line feed: %06x", grid_palette(t->g)[1]);
+	/* a link with a control in its URI is not applied */
+	t_feed(t, "\033]8;;http://a/\nb\033\\x");
+	CHECK(grid_row(t->g, 0)[0].link == 0, "a link through a line feed");
+	/* a title keeps its text, a control shown as '?' */
+	t_feed(t, "\033]2;a\nb\a");
+	CHECK(strcmp(grid_title(t->g), "a?b") == 0, "title \"%s\"", grid_title(t->g));
+	t_free(t);
+}
+
 int main(void)
 {
 	test_replies();
@@ -360,5 +400,6 @@ int main(void)
 	test_window_reports();
 	test_decrqm_fixed_modes();
 	test_dec_status_aliases();
+	test_osc_controls();
 	return t_done("grid-replies");
 }

@@ -93,7 +93,8 @@ static const struct tcase cases[] = {
 	/* OSC: BEL or ST; CAN/SUB/ESC+other abandon */
 	{ESC "]0;title\x07", 0, "S[OSC|0;title]", false},
 	{ESC "]2;t" ESC "\\x", 0, "S[OSC|2;t]T[x]", false},
-	{ESC "]0;a\nb\x07", 0, "S[OSC|0;ab]", false},
+	{ESC "]0;a\nb\x07", 0, "S[OSC|0;a<0a>b]", false}, /* C0 kept: the sink refuses it (xterm's do_osc) */
+	{ESC "]1\x00" "0\x05\x07", 7, "S[OSC|1<00>0<05>]", false},
 	{ESC "]0;t\x18x", 0, "T[x]", false},
 	{ESC "]0;t" ESC "[A", 0, "C[A]", false},
 	{ESC "]0;t" ESC ESC "\\", 0, "E[\\]", false},
