@@ -137,6 +137,10 @@ static void report(struct grid *g, const struct vt_csi *csi)
 	size_t n = 0;
 	buf[0] = '\0';
 	if (grid__rect_parse(g, csi, 0, &r)) {
+		/* grid_work: twice the cells it reads (measured against DECRQCRA's four: 3.5 ns a cell on a screen
+		 * of alternating styles, 0.7 ns on one style, DECRQCRA 6.5 ns; 20,000 reports of 240x67 took 1.1 s
+		 * uncounted, so a flood of these 4-byte sequences held the session's loop for seconds a read) */
+		grid__work(g, 2u * (uint64_t)(r.y1 - r.y0 + 1) * (uint64_t)(r.x1 - r.x0 + 1));
 		/* what every cell has: the first cell's style, narrowed by the others (a run of one style once) */
 		struct grid_style c = *grid_style(g, grid__line(g, r.y0)->cells[r.x0].style);
 		bool all_underlined = underlined(c.underline);

@@ -164,7 +164,8 @@ void grid_feed(struct grid *g, const uint8_t *data, size_t len);
 /* A counter of the work some sequences do out of proportion to their bytes, in cells of a fill (monotonic, never
  * reset): REP counts the characters it writes, DECALN and RIS the screen, DECFRA, DECERA, DECSERA, DECCRA,
  * DECCARA and DECRARA their rectangle, DECRQCRA four times its rectangle (a checksum costs about four stores a
- * cell), SU, SD, IL and DL an eighth of the rows they blank, any scroll within DECSLRM margins (the line feed,
+ * cell), XTREPORTSGR twice its rectangle, an answered OSC 52 query twice the clipboard's bytes, SU, SD, IL and
+ * DL an eighth of the rows they blank, any scroll within DECSLRM margins (the line feed,
  * IND and NEL at the bottom margin, a wrap there too) a third of the region's cells and 5 a row,
  * DECIC, DECDC, SL and SR an eighth of the cells they move, ED and a switch of screens (47, 1047, 1049) a
  * thirty-second of the screen's cells, DECTABSR 64 per stop it reports. Weighed by their measured cost, so that the counter

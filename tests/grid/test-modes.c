@@ -483,7 +483,12 @@ static void test_clipboard_read(void)
 		struct grid_callbacks cb = {.reply = t_on_reply, .clipboard_get = on_clip_get};
 		t->g = grid_create(&cfg, &cb, t);
 		src = (__typeof__(src)){.data = "hello", .len = 5};
+		const uint64_t w0 = grid_work(t->g);
 		t_feed(t, "\033]52;c;?\007");
+		/* grid_work: a query's answer is the clipboard's size, out of proportion to its 9 bytes (twice the
+		 * bytes read); nothing when none is sent */
+		CHECK(grid_work(t->g) - w0 == (allow ? 10u : 0u), "grid_work of a query: %llu",
+		      (unsigned long long)(grid_work(t->g) - w0));
 		if (!allow) {
 			CHECK(src.calls == 0 && t->reply_len == 0, "not allowed: %d calls, reply '%s'", src.calls,
 			      t->reply);

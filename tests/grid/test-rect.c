@@ -263,6 +263,9 @@ static void test_work(void)
 		{"\033[$z", 40},                     /* DECERA, the whole screen */
 		{"\033[1;1;2;2;1;3;3$v", 4},         /* DECCRA */
 		{"\033[1;1;1;1;4;10*y", 160},        /* DECRQCRA: four times the cells it sums */
+		{"\033[#|", 80},                     /* XTREPORTSGR: twice the cells it reads, the screen */
+		{"\033[1;1;2;3#|", 12},              /* XTREPORTSGR of 2 x 3 cells */
+		{"\033[5;1;1;1#|", 0},               /* XTREPORTSGR of an empty rectangle */
 		{"\033[2S", 2},                      /* SU 2: an eighth of 2 rows of 10 (20 / 8) */
 		{"\033[4T", 5},                      /* SD 4: 40 / 8 */
 		{"\033[3;1H\033[9L", 2},            /* IL at row 3: 2 rows (20 / 8) */
