@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,30 @@
 #include <unistd.h>
 
 #include "kmscon-felis/log.h"
+
+/* The clipboard is used from a program's OSC 52 sequences, thousands of them in one read of the PTY: a failure
+ * that lasts (a directory others can read, a full file system) was logged at each one, two warnings a write.
+ * Said at the first failure of a streak (and when the reason changes), and the streak's end says how many there
+ * were. */
+static struct {
+	unsigned count; /* failures in a row */
+	int last;       /* the last one's -errno */
+	bool said_large; /* a file past the cap was said, and is still there */
+} streak;
+
+static void failed(int r, const char *what)
+{
+	if (streak.count++ == 0 || r != streak.last)
+		log_warn("%s: %s (said once while it lasts)", what, strerror(-r));
+	streak.last = r;
+}
+
+static void worked(void)
+{
+	if (streak.count > 1)
+		log_notice("the clipboard works again after %u failures", streak.count);
+	streak.count = 0;
+}
 
 static int clipboard_dir(char *buf, size_t cap)
 {
@@ -39,8 +64,9 @@ static int check_dir(const char *dir)
 	if (lstat(dir, &st) < 0)
 		return -errno;
 	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077)) {
-		log_warn("%s is not a private directory of uid %u (mode %o): clipboard disabled", dir,
-			 (unsigned)getuid(), (unsigned)(st.st_mode & 07777));
+		if (streak.count == 0)
+			log_warn("%s is not a private directory of uid %u (mode %o): clipboard disabled", dir,
+				 (unsigned)getuid(), (unsigned)(st.st_mode & 07777));
 		return -EPERM;
 	}
 	return 0;
@@ -105,8 +131,12 @@ int kf_clipboard_set(const void *data, size_t len)
 	if (r)
 		unlink(tmp);
 out:
-	if (r < 0)
-		log_warn("cannot store the clipboard: %s", strerror(-r));
+	if (r < 0) {
+		failed(r, "cannot store the clipboard");
+	} else {
+		worked();
+		streak.said_large = false; /* our own file, within the cap */
+	}
 	return r;
 }
 
@@ -121,14 +151,20 @@ int kf_clipboard_get(char **data, size_t *len)
 	*data = NULL;
 	*len = 0;
 	r = clipboard_dir(dir, sizeof(dir));
-	if (r < 0 || (r = check_dir(dir)) < 0)
+	if (r < 0 || (r = check_dir(dir)) < 0) {
+		failed(r, "cannot read the clipboard");
 		return r;
+	}
 	snprintf(path, sizeof(path), "%s/clipboard", dir);
 	/* O_NONBLOCK: a FIFO there would make open(2) wait for a writer, with the console; fstat refuses it below.
 	 * On a regular file the flag does nothing. */
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
+	if (fd < 0) {
+		if (errno != ENOENT)
+			return -errno;
+		worked(); /* no clipboard yet */
+		return 0;
+	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != getuid()) {
 		r = -EPERM;
 		goto out;
@@ -152,11 +188,16 @@ int kf_clipboard_get(char **data, size_t *len)
 			break;
 		got += (size_t)n;
 	}
-	if (got > KF_CLIPBOARD_MAX) {
+	bool large = got > KF_CLIPBOARD_MAX;
+	if (large) {
 		/* the paste must not begin or end with a broken character */
 		got = utf8_cut((unsigned char *)buf, got, KF_CLIPBOARD_MAX);
-		log_warn("clipboard file larger than the cap: %zu bytes read, cut at a character boundary", got);
+		if (!streak.said_large)
+			log_warn("clipboard file larger than the cap: %zu bytes read, cut at a character boundary "
+				 "(said once while it lasts)", got);
 	}
+	streak.said_large = large;
+	worked();
 	buf[got] = 0;
 	*data = buf;
 	*len = got;

@@ -12,6 +12,63 @@
 
 static int failures;
 
+/* The lines the program's logger (stderr) wrote while fn ran n times. */
+static int log_lines(int (*fn)(void), int n)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO), lines = 0, c;
+	if (!tmp || saved < 0)
+		return -1;
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	for (int i = 0; i < n; i++)
+		fn();
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	while ((c = fgetc(tmp)) != EOF)
+		lines += c == '\n';
+	fclose(tmp);
+	return lines;
+}
+
+static char g_dir[64], g_file[96];
+
+static void dir_private(void)
+{
+	chmod(g_dir, 0700);
+}
+
+static void dir_open(void)
+{
+	chmod(g_dir, 0755);
+}
+
+/* Appends more than the cap to the clipboard file. */
+static void file_past_cap(void)
+{
+	FILE *f = fopen(g_file, "a");
+	for (size_t k = 0; f && k < KF_CLIPBOARD_MAX / 16 + 1; k++)
+		fputs("0123456789abcdef", f);
+	if (f)
+		fclose(f);
+}
+
+static int set_one(void)
+{
+	return kf_clipboard_set("x", 1);
+}
+
+static int get_one(void)
+{
+	char *data = NULL;
+	size_t len;
+	int r = kf_clipboard_get(&data, &len);
+	free(data);
+	return r;
+}
+
 int main(void)
 {
 	char base[] = "/tmp/kf-clipboard-XXXXXX";
@@ -89,7 +146,36 @@ int main(void)
 	chmod(dir, 0755);
 	CHECK(kf_clipboard_set("x", 1) == -EPERM, "open dir refused");
 	CHECK(kf_clipboard_get(&data, &len) == -EPERM, "open dir refused for reading");
-	chmod(dir, 0700);
+
+	/* A program looping OSC 52 writes (or queries, with clipboard-read) while the clipboard cannot be used: each
+	 * failure was logged, two warnings a write, ~46,000 lines for one 256 KiB read of the PTY. Said at the first
+	 * of a streak; the streak's end says how many there were. */
+	snprintf(g_dir, sizeof(g_dir), "%s", dir);
+	snprintf(g_file, sizeof(g_file), "%s", file);
+	static const struct {
+		void (*before)(void);
+		int (*fn)(void);
+		int times, min, max;
+		const char *what;
+	} steps[] = {
+		{dir_private, set_one, 1, 1, 1, "the write that ends the two refusals above"},
+		{dir_open, set_one, 2000, 1, 2, "2000 refused writes"},
+		{NULL, get_one, 2000, 0, 1, "2000 refused queries after them"},
+		{dir_private, set_one, 1, 1, 1, "the first write that works again (the count of failures)"},
+		{NULL, set_one, 10, 0, 0, "writes that work"},
+		/* a file past the cap, read at every query: said once, until it is within the cap again */
+		{file_past_cap, get_one, 50, 1, 1, "50 queries of a file past the cap"},
+		{NULL, set_one, 1, 0, 0, "a write within the cap"},
+		{NULL, get_one, 5, 0, 0, "queries within the cap"},
+		{file_past_cap, get_one, 5, 1, 1, "a file past the cap again"},
+	};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++) {
+		if (steps[i].before)
+			steps[i].before();
+		int n = log_lines(steps[i].fn, steps[i].times);
+		CHECK(n >= steps[i].min && n <= steps[i].max, "%s: %d log lines, want %d to %d", steps[i].what, n,
+		      steps[i].min, steps[i].max);
+	}
 	CHECK(kf_clipboard_set("again", 5) == 0, "fixed dir works");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", base);
