@@ -125,28 +125,10 @@ void kf_headless_destroy(struct kf_headless *h)
 
 int kf_headless_dump_check(const char *path)
 {
-	/* Not kept open for the dump: a script that waits for the file to appear would take an empty one for the
-	 * result. access(2) would not do either: it answers for the real uid, and root passes it on a read-only
-	 * file system. A FIFO is not opened: a reader already waiting would take our close for the end of the
-	 * dump, and the real one would then wait for a reader forever. */
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
-		return 0;
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	bool created = false;
-	if (fd < 0 && errno == ENOENT) {
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		created = fd >= 0;
-	}
-	if (fd < 0) {
-		int r = -errno;
+	int r = kf_screen_text_path_check(path);
+	if (r < 0)
 		log_err("cannot write the screen to %s: %s", path, strerror(-r));
-		return r;
-	}
-	close(fd);
-	if (created)
-		unlink(path);
-	return 0;
+	return r;
 }
 
 /* The stop signals main() reads from its signalfd (blocked meanwhile), which must still end a dump that waits. */

@@ -24,9 +24,8 @@ int kf_headless_create(struct kf_loop *loop, struct kf_session *session, const c
 /* Accepts NULL. */
 void kf_headless_destroy(struct kf_headless *h);
 
-/* Whether the file at path can be written by kf_headless_dump_file, before the child runs: it is opened for
- * writing, or created and removed again when it does not exist; its contents are left alone. A FIFO is taken
- * as it is (opening it would disturb its reader). Returns 0 or -errno (logged). */
+/* Whether the file at path can be written by kf_headless_dump_file, before the child runs
+ * (kf_screen_text_path_check). Returns 0 or -errno (logged). */
 int kf_headless_dump_check(const char *path);
 /* Writes the screen (kf_screen_text: kmscon-felis-replay's text format) into the file at path (created or
  * truncated). A FIFO without a reader is waited for (logged); SIGTERM, SIGINT and SIGHUP, blocked for the loop,

@@ -47,7 +47,7 @@ static void json_char(FILE *f, uint32_t c)
 {
 	if (c == '"' || c == '\\')
 		fprintf(f, "\\%c", (int)c);
-	else if (c < 0x20 || c == 0x7f)
+	else if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) /* C1 too: some terminals still act on it when printed */
 		fprintf(f, "\\u%04x", (unsigned)c);
 	else
 		kf_replay_put_utf8(f, c);
@@ -60,8 +60,10 @@ void kf_replay_json_string(FILE *f, const char *s)
 		unsigned char b = (unsigned char)*s;
 		if (b < 0x80)
 			json_char(f, b);
+		else if (b == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
+			json_char(f, (unsigned char)*++s); /* U+0080-U+009F, a C1 control */
 		else
-			putc(b, f); /* UTF-8 passes through as it is */
+			putc(b, f); /* other UTF-8 passes through as it is */
 	}
 	putc('"', f);
 }
@@ -383,6 +385,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 			return 2;
 		}
 		o->path = argv[optind];
+	}
+	/* an output that cannot be written is found before the stream is read (stdin would be gone), and before the
+	 * text goes out */
+	int r = o->png.path ? kf_screen_text_path_check(o->png.path) : 0;
+	if (r < 0) {
+		fprintf(stderr, PROG ": %s: %s\n", o->png.path, strerror(-r));
+		return 1;
 	}
 	return -1;
 }

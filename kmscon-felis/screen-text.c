@@ -2,8 +2,12 @@
 #include "kmscon-felis/screen-text.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "grid/grid.h"
 #include "vt/vt.h"
@@ -49,4 +53,27 @@ int kf_screen_text(const struct grid *g, FILE *out)
 	}
 	free(line);
 	return ferror(out) ? -EIO : 0;
+}
+
+int kf_screen_text_path_check(const char *path)
+{
+	/* Not kept open for the write: a script that waits for the file to appear would take an empty one for the
+	 * result. access(2) would not do either: it answers for the real uid, and root passes it on a read-only
+	 * file system. A FIFO is not opened: a reader already waiting would take our close for the end of the
+	 * output, and the real one would then wait for a reader forever. */
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+		return 0;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	bool created = false;
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		created = fd >= 0;
+	}
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	if (created)
+		unlink(path);
+	return 0;
 }

@@ -4,8 +4,11 @@ bad arguments give one line on stderr and exit 2; text gives exactly ROWS lines;
 documented fields and exactly COLS cells per row; none prints nothing; a missing file exits 1; --vtproto
 answers its queries."""
 import json
+import os
+import random
 import subprocess
 import sys
+import tempfile
 
 replay = sys.argv[1]
 errors = []
@@ -69,6 +72,72 @@ for size, fmt in (("20x2", "text"), ("200x100", "text"), ("20x2", "json"), ("200
                            stderr=subprocess.PIPE, timeout=30)
     if p.returncode != 1 or b"No space left on device" not in p.stderr:
         errors.append("%s %s to /dev/full: exit %d, stderr %r" % (size, fmt, p.returncode, p.stderr))
+
+# Input that is no stream: a directory is a read error (exit 1, one line, nothing printed); a FIFO is read
+# to its end like a pipe.
+p = run(["/"])
+if p.returncode != 1 or len(p.stderr.decode().splitlines()) != 1 or p.stdout:
+    errors.append("directory: exit %d, stderr %r, stdout %r" % (p.returncode, p.stderr, p.stdout[:40]))
+with tempfile.TemporaryDirectory() as tmp:
+    fifo = os.path.join(tmp, "in")
+    os.mkfifo(fifo)
+    proc = subprocess.Popen([replay, "--size", "4x1", fifo], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    with open(fifo, "wb") as w:
+        w.write(b"fifo")
+    out, err = proc.communicate(timeout=30)
+    if proc.returncode != 0 or out != b"fifo\n":
+        errors.append("FIFO: exit %d, %r %r" % (proc.returncode, out, err))
+
+    # A --png that cannot be written is said before the stream is read, with nothing printed: it was found
+    # after the whole stream (stdin gone, a long recording replayed for nothing) and the text had gone out.
+    for bad in (os.path.join(tmp, "no", "such.png"), tmp):
+        p = run(["--png", bad, "--font-engine", "builtin"], b"text")
+        if p.returncode != 1 or len(p.stderr.decode().splitlines()) != 1 or p.stdout:
+            errors.append("--png %s: exit %d, stderr %r, stdout %r" % (bad, p.returncode, p.stderr, p.stdout))
+    good = os.path.join(tmp, "ok.png")
+    p = run(["--png", good, "--font-engine", "builtin", "--size", "4x1"], b"ok")
+    if p.returncode != 0 or p.stdout != b"ok\n" or not os.path.getsize(good):
+        errors.append("--png to a new file: exit %d, %r %r" % (p.returncode, p.stdout, p.stderr))
+    if os.listdir(tmp) != ["in", "ok.png"] and sorted(os.listdir(tmp)) != ["in", "ok.png"]:
+        errors.append("the --png checks left files: %r" % os.listdir(tmp))
+
+# JSON for every cell and title content: C0 and C1 controls (U+0080-U+009F, which some terminals still take
+# for CSI and OSC when printed) escaped as \u00XX as the man page says, whatever else the stream holds
+# (invalid UTF-8, surrogates' encodings, clusters, marks, links with quotes and backslashes), and the shape.
+p = run(["--size", "8x1", "--format", "json"], b"\x1b]2;a\xc2\x85b\xc2\x9b1m\"\\\x1b\\x")
+try:
+    j = json.loads(p.stdout)
+    raw = p.stdout.decode()
+    if j["title"] != "a\x85b\x9b1m\"\\" or "\x85" in raw or "\x9b" in raw:
+        errors.append("json C1 in the title: %r" % raw[:120])
+except (ValueError, KeyError) as e:
+    errors.append("json C1: %s: %r" % (e, p.stdout[:120]))
+rnd = random.Random(19)
+pieces = [b"\x1b]2;", b"\x1b]0;", b"\x07", b"\x1b\\", b"\x1b]8;;", b"\x1b]8;id=\"\\;http://a\"\\\x01/", b"\xc2\x9c",
+          b"\xc2\x85", b"\xff", b"\xc0\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xcc\x81", b"\xe2\x80\x8d",
+          b"\xf0\x9f\x91\xa8", b"\xf0\x9f\x87\xaf", b"\x1b[", b"m", b"\r\n", b"\xe4\xb8\xad", b"\"", b"\\", b"\x7f",
+          b"\x1b#6", b"\x1b#3", b"\x1b[?25l", b"\xef\xbf\xbd", b"\xe2\x80\xa8", b"\x1b(0", b"q", b"a"]
+for it in range(60):
+    data = b"".join(rnd.choice(pieces) if rnd.random() < 0.8 else bytes([rnd.randrange(256)])
+                    for _ in range(rnd.randrange(1, 200)))
+    cols, rows = rnd.choice([(1, 1), (2, 2), (5, 3), (80, 4)])
+    size = ["--size", "%dx%d" % (cols, rows)]
+    p = run(size + ["--format", "json"], data)
+    try:
+        raw = p.stdout.decode()
+        j = json.loads(raw)
+        if len(j["lines"]) != rows or any(len(r) != cols for r in j["lines"]) or len(j["sizes"]) != rows:
+            raise ValueError("shape")
+        if any(0x80 <= ord(ch) <= 0x9f or ord(ch) < 0x20 and ch != "\n" for ch in raw):
+            raise ValueError("a raw control character")
+    except (ValueError, KeyError) as e:
+        errors.append("json fuzz %r: %s: %r" % (data, e, p.stdout[:200]))
+        break
+    p = run(size, data)
+    text = p.stdout.decode("utf-8", "replace")
+    if p.returncode != 0 or text.count("\n") != rows or any(l != l.rstrip(" ") for l in text.split("\n")):
+        errors.append("text fuzz %r: exit %d, %r" % (data, p.returncode, p.stdout[:200]))
+        break
 
 # --vtproto (the man page's commands): one answer line per query, !unknown for any other query; the grid of
 # --size until INIT makes a new one.
