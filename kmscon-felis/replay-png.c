@@ -38,7 +38,7 @@ const char *kf_replay_png_check(const struct kf_replay_png *p, char *why, size_t
 	return NULL;
 }
 
-int kf_replay_write_png(const struct grid *g, const struct kf_replay_png *p)
+int kf_replay_png_open(struct kf_replay_png *p)
 {
 	struct kf_render_config cfg = {
 	    .engine = (enum kf_render_engine)p->engine,
@@ -47,29 +47,38 @@ int kf_replay_write_png(const struct grid *g, const struct kf_replay_png *p)
 	    .font_size = p->font_size,
 	    .palette = p->palette,
 	};
-	struct kf_render *r;
-	int ret = kf_render_create(&cfg, &r);
+	int ret = kf_render_create(&cfg, &p->render);
 	if (ret) {
-		fprintf(stderr, "kmscon-felis-replay: cannot set up the renderer: %s\n",
-			strerror(-ret));
+		p->render = NULL;
+		fprintf(stderr, "kmscon-felis-replay: cannot set up the renderer: %s\n", strerror(-ret));
 		return 1;
 	}
+	return 0;
+}
+
+void kf_replay_png_close(struct kf_replay_png *p)
+{
+	kf_render_destroy(p->render);
+	p->render = NULL;
+}
+
+int kf_replay_write_png(const struct grid *g, const struct kf_replay_png *p)
+{
 	int cw, ch;
-	kf_render_cell_size(r, &cw, &ch);
+	kf_render_cell_size(p->render, &cw, &ch);
 	struct kf_render_source src;
 	kf_render_source_from_grid(&src, g);
 	int w = src.cols * cw, h = src.rows * ch;
 	uint32_t *px = calloc((size_t)w * h, 4);
-	ret = -ENOMEM;
+	int ret = -ENOMEM;
 	if (px) {
 		struct kf_render_target t = {px, w, h, w * 4, KF_RENDER_XRGB8888};
-		ret = kf_render_paint_full(r, &src, &t, NULL, 0);
+		ret = kf_render_paint_full(p->render, &src, &t, NULL, 0);
 		if (ret >= 0)
 			ret = kf_render_write_png(p->path, px, w, h, w * 4);
 	}
 	if (ret)
 		fprintf(stderr, "kmscon-felis-replay: %s: %s\n", p->path, strerror(-ret));
 	free(px);
-	kf_render_destroy(r);
 	return ret ? 1 : 0;
 }

@@ -186,7 +186,7 @@ static int output_grid(struct grid *g, const struct options *o)
 
 /* ----------------------------------------------------------------------------------------- input */
 
-static int replay_file(const struct options *o)
+static int replay_file(struct options *o)
 {
 	int fd = STDIN_FILENO, ret = 1;
 	struct grid *g = NULL;
@@ -199,6 +199,9 @@ static int replay_file(const struct options *o)
 			return 1;
 		}
 	}
+	if (o->png.path && (ret = kf_replay_png_open(&o->png)) != 0)
+		goto out;
+	ret = 1;
 	struct grid_config cfg = {.cols = o->cols, .rows = o->rows, .scrollback = o->scrollback};
 	g = grid_create(&cfg, NULL, NULL);
 	buf = malloc(65536);
@@ -220,6 +223,7 @@ static int replay_file(const struct options *o)
 	}
 	ret = output_grid(g, o);
 out:
+	kf_replay_png_close(&o->png);
 	free(buf);
 	grid_destroy(g);
 	if (fd != STDIN_FILENO)

@@ -8,6 +8,8 @@
 
 #include "grid/grid.h"
 
+struct kf_render;
+
 /* Writes cp as UTF-8 (invalid code points as U+FFFD). */
 void kf_replay_put_utf8(FILE *f, uint32_t cp);
 /* Writes s (UTF-8, NUL-terminated; not owned) as a JSON string with quotes. */
@@ -26,14 +28,20 @@ struct kf_replay_png {
 	int font_size;         /* pixels, 0 = 16 */
 	int engine;            /* enum kf_render_engine */
 	const char *palette;   /* NULL: "default" */
+	struct kf_render *render; /* kf_replay_png_open's, NULL before */
 };
 /* Parses fontconfig|freetype|psf|builtin into *engine; -EINVAL otherwise. */
 int kf_replay_parse_engine(const char *s, int *engine);
 /* The option errors the renderer would only find after the stream was read: an unknown --palette, psf without
  * --font-file. Returns NULL, or the complaint written into why (caller-owned). */
 const char *kf_replay_png_check(const struct kf_replay_png *p, char *why, size_t size);
-/* Renders g (not owned) with the options in p (not owned). Returns the exit status (errors on stderr). */
+/* Sets up p->render (fonts, palette) before the stream is read, so that a font that cannot be loaded is said
+ * before anything is printed. Returns the exit status (errors on stderr). */
+int kf_replay_png_open(struct kf_replay_png *p);
+/* Renders g (not owned) with p->render into p->path. Returns the exit status (errors on stderr). */
 int kf_replay_write_png(const struct grid *g, const struct kf_replay_png *p);
+/* Frees p->render (NULL is fine). */
+void kf_replay_png_close(struct kf_replay_png *p);
 
 /* Speaks vtproto/1 on in/out until end of input (neither stream is owned or closed). Returns 0, or 1 when
  * the terminal could not be created. */

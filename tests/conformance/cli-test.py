@@ -94,6 +94,11 @@ with tempfile.TemporaryDirectory() as tmp:
         p = run(["--png", bad, "--font-engine", "builtin"], b"text")
         if p.returncode != 1 or len(p.stderr.decode().splitlines()) != 1 or p.stdout:
             errors.append("--png %s: exit %d, stderr %r, stdout %r" % (bad, p.returncode, p.stderr, p.stdout))
+    # So is a font the renderer cannot load (it was loaded after the stream, the text printed first).
+    for font in ("/nonexistent.psf", "/etc/hostname"):
+        p = run(["--png", os.path.join(tmp, "f.png"), "--font-engine", "psf", "--font-file", font], b"text")
+        if p.returncode != 1 or font.encode() not in p.stderr or p.stdout:
+            errors.append("--font-file %s: exit %d, stderr %r, stdout %r" % (font, p.returncode, p.stderr, p.stdout))
     good = os.path.join(tmp, "ok.png")
     p = run(["--png", good, "--font-engine", "builtin", "--size", "4x1"], b"ok")
     if p.returncode != 0 or p.stdout != b"ok\n" or not os.path.getsize(good):
