@@ -29,6 +29,7 @@ struct options {
 	size_t scrollback;
 	enum format format;
 	bool vtproto;
+	bool format_given; /* --format, which --vtproto has no use for */
 	const char *path; /* NULL or "-": stdin */
 	/* --- output slots for other issues: the renderer (issue 4) adds --png FILE, --font-name,
 	 * --font-size and --font-engine here, and handles them in output_grid(). --- */
@@ -316,6 +317,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->scrollback = (size_t)v;
 			break;
 		case OPT_FORMAT:
+			o->format_given = true;
 			if (!strcmp(optarg, "text")) {
 				o->format = FORMAT_TEXT;
 			} else if (!strcmp(optarg, "json")) {
@@ -377,6 +379,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 	char why[256];
 	if (kf_replay_png_check(&o->png, why, sizeof(why))) {
 		fprintf(stderr, PROG ": %s\n", why);
+		return 2;
+	}
+	if (o->vtproto && (o->format_given || o->png.path)) {
+		/* they would be ignored: a PNG asked for and never written, with exit status 0 */
+		fprintf(stderr, PROG ": --vtproto answers on stdout only (no --format, no --png)\n");
 		return 2;
 	}
 	if (argc - optind > 1) {

@@ -24,7 +24,9 @@ for bad in (["--size", "0x1"], ["--size", "80"], ["--size", "5000x10"], ["--size
             ["--palette", "rainbow"], ["--png", "/dev/null", "--font-engine", "psf"],
             # signs and blanks, which strtol skips, are refused as kmscon-felis --size and sb-size refuse them
             ["--size", " 80x24"], ["--size", "+80x24"], ["--size", "80x 24"], ["--size", "80x+24"],
-            ["--scrollback", " 5"], ["--scrollback", "+5"], ["--png", "/dev/null", "--font-size", "+16"]):
+            ["--scrollback", " 5"], ["--scrollback", "+5"], ["--png", "/dev/null", "--font-size", "+16"],
+            # what --vtproto would ignore: a PNG asked for and never written, exit 0
+            ["--vtproto", "--png", "/dev/null"], ["--vtproto", "--format", "json"]):
     p = run(bad)
     lines = p.stderr.decode().splitlines()
     if p.returncode != 2 or len(lines) != 1 or p.stdout:
