@@ -2,8 +2,11 @@
  */
 #include <errno.h>
 #include <png.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kmscon-felis/render/render.h"
 
@@ -43,7 +46,12 @@ int kf_render_write_png(const char *path, const uint32_t *pixels, int width, int
 out:
 	png_destroy_write_struct(&png, &info);
 	free(line);
+	/* a regular file cut short (a full disk) would be taken for the image: removed; a device is left alone */
+	struct stat st;
+	bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
 	if (fclose(f) && !ret)
 		ret = -errno;
+	if (ret && regular)
+		unlink(path);
 	return ret;
 }

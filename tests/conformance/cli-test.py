@@ -6,6 +6,8 @@ answers its queries."""
 import json
 import os
 import random
+import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -101,6 +103,21 @@ with tempfile.TemporaryDirectory() as tmp:
         p = run(["--png", os.path.join(tmp, "f.png"), "--font-engine", "psf", "--font-file", font], b"text")
         if p.returncode != 1 or font.encode() not in p.stderr or p.stdout:
             errors.append("--font-file %s: exit %d, stderr %r, stdout %r" % (font, p.returncode, p.stderr, p.stdout))
+    # A PNG whose writing fails half-way (a file size limit standing in for a full disk) is not left behind
+    # truncated, exit 1; a device that refuses it (/dev/full) is left alone.
+    cut = os.path.join(tmp, "cut.png")
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200, 200))
+    p = subprocess.run([replay, "--png", cut, "--font-engine", "builtin", "--size", "40x4"], input=b"x" * 160,
+                       capture_output=True, timeout=30, preexec_fn=small_files)
+    if p.returncode != 1 or os.path.exists(cut):
+        errors.append("--png past the file size limit: exit %d, %r, left %r" % (
+            p.returncode, p.stderr, os.path.exists(cut) and os.path.getsize(cut)))
+    p = run(["--png", "/dev/full", "--font-engine", "builtin", "--format", "none"], b"x")
+    if p.returncode != 1 or not os.path.exists("/dev/full"):
+        errors.append("--png /dev/full: exit %d, %r" % (p.returncode, p.stderr))
     good = os.path.join(tmp, "ok.png")
     p = run(["--png", good, "--font-engine", "builtin", "--size", "4x1"], b"ok")
     if p.returncode != 0 or p.stdout != b"ok\n" or not os.path.getsize(good):
