@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,18 @@ static int output_grid(struct grid *g, const struct options *o)
 
 /* ----------------------------------------------------------------------------------------- input */
 
+bool kf_replay_wait_input(int fd)
+{
+	if (errno == EINTR)
+		return true;
+	if (errno != EAGAIN)
+		return false;
+	/* O_NONBLOCK belongs to the open file, which another program may share and have set (a tty, a pipe):
+	 * wait for the data instead of taking a pause for an error */
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+	return poll(&pfd, 1, -1) >= 0 || errno == EINTR;
+}
+
 static int replay_file(struct options *o)
 {
 	int fd = STDIN_FILENO, ret = 1;
@@ -212,7 +225,7 @@ static int replay_file(struct options *o)
 	}
 	for (;;) {
 		ssize_t n = read(fd, buf, 65536);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && kf_replay_wait_input(fd))
 			continue;
 		if (n < 0) {
 			fprintf(stderr, PROG ": reading %s: %s\n", o->path ? o->path : "stdin", strerror(errno));

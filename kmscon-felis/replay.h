@@ -3,6 +3,7 @@
 #ifndef KF_REPLAY_H
 #define KF_REPLAY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -10,6 +11,9 @@
 
 struct kf_render;
 
+/* After a read of fd failed with errno: whether to read again (EINTR; EAGAIN once fd is readable, waited for).
+ * errno is left for the error message otherwise. */
+bool kf_replay_wait_input(int fd);
 /* Writes cp as UTF-8 (invalid code points as U+FFFD). */
 void kf_replay_put_utf8(FILE *f, uint32_t cp);
 /* Writes s (UTF-8, NUL-terminated; not owned) as a JSON string with quotes. */

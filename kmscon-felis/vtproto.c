@@ -1,5 +1,6 @@
 /* kmscon-felis/vtproto.c: kmscon-felis-replay --vtproto, the vtproto/1 line protocol of
  * ../shared/conformance/VTPROTO.md: commands on stdin, one answer line per '?' command on stdout. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,13 +164,32 @@ int kf_vtproto_run(FILE *in, FILE *out, int cols, int rows, size_t scrollback)
 		fputs("kmscon-felis-replay: cannot create the terminal\n", stderr);
 		goto out;
 	}
-	while ((n = getline(&line, &cap, in)) >= 0) {
+	for (;;) {
+		errno = 0;
+		n = getline(&line, &cap, in);
+		if (n < 0 && ferror(in) && kf_replay_wait_input(fileno(in))) {
+			clearerr(in);
+			continue;
+		}
+		if (n < 0)
+			break;
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = 0;
+		errno = 0;
 		if (!command(&vp, line, out)) {
 			fputs("kmscon-felis-replay: cannot create the terminal\n", stderr);
 			goto out;
 		}
+		/* a runner that went away (or a full disk) ends the session: its answers were lost with exit 0 */
+		if (ferror(out)) {
+			fprintf(stderr, "kmscon-felis-replay: writing the answers: %s\n", strerror(errno ? errno : EIO));
+			goto out;
+		}
+	}
+	/* a read error is no end of the commands: exit 0 said that every one was answered */
+	if (ferror(in)) {
+		fprintf(stderr, "kmscon-felis-replay: reading the commands: %s\n", strerror(errno ? errno : EIO));
+		goto out;
 	}
 	ret = 0;
 out:

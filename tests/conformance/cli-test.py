@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 replay = sys.argv[1]
 errors = []
@@ -124,6 +125,43 @@ with tempfile.TemporaryDirectory() as tmp:
         errors.append("--png to a new file: exit %d, %r %r" % (p.returncode, p.stdout, p.stderr))
     if os.listdir(tmp) != ["in", "ok.png"] and sorted(os.listdir(tmp)) != ["in", "ok.png"]:
         errors.append("the --png checks left files: %r" % os.listdir(tmp))
+
+# A stdin left non-blocking (O_NONBLOCK is the open file's, shared with whoever set it: a shell's other tool)
+# is waited for, not a read error: it exited 1 with "Resource temporarily unavailable" at the first pause
+# (--vtproto: exit 0, the commands after the pause never read).
+def slow_stdin(args, first, second, want):
+    r_fd, w_fd = os.pipe()
+    os.set_blocking(r_fd, False)
+    proc = subprocess.Popen([replay] + args, stdin=r_fd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(r_fd)
+    try:
+        os.write(w_fd, first)
+        time.sleep(0.3)
+        os.write(w_fd, second)
+    except BrokenPipeError:
+        pass
+    os.close(w_fd)
+    out, err = proc.communicate(timeout=30)
+    if proc.returncode != 0 or out != want:
+        errors.append("%r, non-blocking stdin: exit %d, %r %r" % (args, proc.returncode, out, err))
+
+
+slow_stdin(["--size", "6x2"], b"slow\r\n", b"reader", b"slow\nreader\n")
+slow_stdin(["--vtproto", "--size", "4x1"], b"PUSH 6869\n", b"?cursor\n", b"0,2\n")
+
+# --vtproto: answers that cannot be written and commands that cannot be read are errors (exit 1, one line):
+# both exited 0, every answer lost or the commands cut short unsaid.
+with open("/dev/full", "wb") as full:
+    p = subprocess.run([replay, "--vtproto"], input=b"?screen\n?cursor\n", stdout=full, stderr=subprocess.PIPE,
+                       timeout=30)
+if p.returncode != 1 or len(p.stderr.splitlines()) != 1 or b"No space left" not in p.stderr:
+    errors.append("--vtproto to /dev/full: exit %d, %r" % (p.returncode, p.stderr))
+for args in (["--vtproto"], []):
+    d = os.open("/", os.O_RDONLY | os.O_DIRECTORY)
+    p = subprocess.run([replay] + args, stdin=d, capture_output=True, timeout=30)
+    os.close(d)
+    if p.returncode != 1 or len(p.stderr.splitlines()) != 1 or p.stdout:
+        errors.append("%r with a directory for stdin: exit %d, %r %r" % (args, p.returncode, p.stderr, p.stdout))
 
 # JSON for every cell and title content: C0 and C1 controls (U+0080-U+009F, which some terminals still take
 # for CSI and OSC when printed) escaped as \u00XX as the man page says, whatever else the stream holds
