@@ -38,7 +38,12 @@ const char *kf_replay_png_check(const struct kf_replay_png *p, char *why, size_t
 	return NULL;
 }
 
-int kf_replay_png_open(struct kf_replay_png *p)
+/* The largest image: libpng's own limit on a side (PNG_USER_WIDTH_MAX, refused only once the pixels had been
+ * painted), and 1 GiB of pixels in memory (4096x4096 cells of the built-in font were 8 GiB). */
+#define PNG_SIDE_MAX 1000000
+#define PNG_PIXELS_MAX (1ull << 28)
+
+int kf_replay_png_open(struct kf_replay_png *p, int cols, int rows)
 {
 	struct kf_render_config cfg = {
 	    .engine = (enum kf_render_engine)p->engine,
@@ -52,6 +57,16 @@ int kf_replay_png_open(struct kf_replay_png *p)
 		p->render = NULL;
 		fprintf(stderr, "kmscon-felis-replay: cannot set up the renderer: %s\n", strerror(-ret));
 		return 1;
+	}
+	int cw, ch;
+	kf_render_cell_size(p->render, &cw, &ch);
+	unsigned long long w = (unsigned long long)cols * cw, h = (unsigned long long)rows * ch;
+	if (w > PNG_SIDE_MAX || h > PNG_SIDE_MAX || w * h > PNG_PIXELS_MAX) {
+		fprintf(stderr,
+			"kmscon-felis-replay: --png of %dx%d cells of %dx%d pixels would be %llux%llu pixels, more "
+			"than %llu pixels or %d a side (a smaller --size or --font-size)\n",
+			cols, rows, cw, ch, w, h, PNG_PIXELS_MAX, PNG_SIDE_MAX);
+		return 2;
 	}
 	return 0;
 }

@@ -213,7 +213,7 @@ static int replay_file(struct options *o)
 			return 1;
 		}
 	}
-	if (o->png.path && (ret = kf_replay_png_open(&o->png)) != 0)
+	if (o->png.path && (ret = kf_replay_png_open(&o->png, o->cols, o->rows)) != 0)
 		goto out;
 	ret = 1;
 	struct grid_config cfg = {.cols = o->cols, .rows = o->rows, .scrollback = o->scrollback};

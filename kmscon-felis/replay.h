@@ -39,9 +39,10 @@ int kf_replay_parse_engine(const char *s, int *engine);
 /* The option errors the renderer would only find after the stream was read: an unknown --palette, psf without
  * --font-file. Returns NULL, or the complaint written into why (caller-owned). */
 const char *kf_replay_png_check(const struct kf_replay_png *p, char *why, size_t size);
-/* Sets up p->render (fonts, palette) before the stream is read, so that a font that cannot be loaded is said
- * before anything is printed. Returns the exit status (errors on stderr). */
-int kf_replay_png_open(struct kf_replay_png *p);
+/* Sets up p->render (fonts, palette) before the stream is read, so that a font that cannot be loaded, or an
+ * image of cols x rows cells too large to hold (2), is said before anything is printed. Returns the exit status
+ * (errors on stderr). */
+int kf_replay_png_open(struct kf_replay_png *p, int cols, int rows);
 /* Renders g (not owned) with p->render into p->path. Returns the exit status (errors on stderr). */
 int kf_replay_write_png(const struct grid *g, const struct kf_replay_png *p);
 /* Frees p->render (NULL is fine). */

@@ -119,6 +119,18 @@ with tempfile.TemporaryDirectory() as tmp:
     p = run(["--png", "/dev/full", "--font-engine", "builtin", "--format", "none"], b"x")
     if p.returncode != 1 or not os.path.exists("/dev/full"):
         errors.append("--png /dev/full: exit %d, %r" % (p.returncode, p.stderr))
+    # A PNG too large to hold is a bad command line, said before the stream is read: 4096x4096 cells of the
+    # built-in font (32768x65536 pixels) allocated 8 GiB after the stream, or failed with the text out (here
+    # under a 2 GiB address-space limit).
+    def small_memory():
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    for size in ("4096x4096", "2048x1025"):
+        big = os.path.join(tmp, "big.png")
+        p = subprocess.run([replay, "--png", big, "--font-engine", "builtin", "--size", size], input=b"x",
+                           capture_output=True, timeout=60, preexec_fn=small_memory)
+        if p.returncode != 2 or len(p.stderr.splitlines()) != 1 or p.stdout or os.path.exists(big):
+            errors.append("--png of %s cells: exit %d, %r, stdout %d bytes" % (size, p.returncode, p.stderr,
+                                                                               len(p.stdout)))
     good = os.path.join(tmp, "ok.png")
     p = run(["--png", good, "--font-engine", "builtin", "--size", "4x1"], b"ok")
     if p.returncode != 0 or p.stdout != b"ok\n" or not os.path.getsize(good):
