@@ -161,6 +161,16 @@ def slow_stdin(args, first, second, want):
 slow_stdin(["--size", "6x2"], b"slow\r\n", b"reader", b"slow\nreader\n")
 slow_stdin(["--vtproto", "--size", "4x1"], b"PUSH 6869\n", b"?cursor\n", b"0,2\n")
 
+# A read error after some of the stream (a PTY's master once its other side is closed: EIO) exits 1 with one
+# line and prints no screen: the screen of part of a stream would pass for the whole one's.
+master, slave = os.openpty()
+os.write(slave, b"part of a stream\r\n")
+os.close(slave)
+p = subprocess.run([replay], stdin=master, capture_output=True, timeout=30)
+os.close(master)
+if p.returncode != 1 or p.stdout or b"Input/output error" not in p.stderr or len(p.stderr.splitlines()) != 1:
+    errors.append("a read error mid-stream: exit %d, stderr %r, stdout %r" % (p.returncode, p.stderr, p.stdout[:40]))
+
 # --vtproto: answers that cannot be written and commands that cannot be read are errors (exit 1, one line):
 # both exited 0, every answer lost or the commands cut short unsaid.
 with open("/dev/full", "wb") as full:
