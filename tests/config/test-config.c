@@ -229,6 +229,13 @@ static void test_bad_lines(void)
 	bad("grab-page-up=<Shift>", 1, "<Mod>...<Mod>keysym");
 	bad("grab-page-up=a,b,c,d,e", 1, "<Mod>...<Mod>keysym");
 	bad("sb-size=99999999999999999999999", 1, "integer from 0 to 1000000");
+	/* found unreached by tools/coverage (session 54): a count whose suffix takes it past 2^64, which would
+	 * wrap (17179869185G is 2^64 + 1 GiB: 1 GiB, in range, had the shift not been checked); a keysym name too
+	 * long for any keysym */
+	bad("write-queue-size=17179869185G", 1, "from 4096 to 1073741824");
+	bad("write-queue-size=18014398509481985K", 1, "from 4096 to 1073741824");
+	bad("grab-page-up=<Shift>Priorxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 1,
+	    "<Mod>...<Mod>keysym");
 	bad_n("mouse\nx\0y\n", 8, 2, "NUL");
 	/* Every error is reported, not only the first. */
 	struct kf_config c;

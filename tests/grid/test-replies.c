@@ -329,6 +329,11 @@ static void test_decrqm_fixed_modes(void)
 	/* setting them changes nothing */
 	t_feed(t, "\033[12l\033[?2l\033[?4h\033[12$p\033[?2$p\033[?4$p");
 	CHECK_REPLY(t, "\033[12;3$y\033[?2;3$y\033[?4;4$y");
+	/* an omitted mode is mode 0 (DEC STD 070: an omitted parameter is 0), which no terminal has: answered 0
+	 * (not recognised), the number echoed as 0 (xterm 379 echoes 65535, docs/conformance.md; found
+	 * unreached by tools/coverage, session 54) */
+	t_feed(t, "\033[?$p\033[$p");
+	CHECK_REPLY(t, "\033[?0;0$y\033[0;0$y");
 	t_free(t);
 }
 

@@ -344,9 +344,48 @@ static void test_start_line(void)
 	t_free(t);
 }
 
+/* A soft wrap joins a word only when the word goes on across it: a row that ends in a blank, or a next row
+ * that starts with one, ends the word at the wrap (found unreached by tools/coverage, session 54: only words
+ * that did go on were tested). A run of one of the punctuation characters that are classes of their own
+ * (brackets, quotes; '-' is a word character here, as '/' and ':' are, so that a path or a URL is one word) is
+ * one unit across the wrap too, and ends where another class starts. A drag from a wide character's right half
+ * to another's left half takes both whole characters. */
+static void test_word_ends_at_wrap(void)
+{
+	struct t_term *t = t_new(5, 8, 20);
+	t_feed(t, "abcd ef\r\nab cd ef\r\nab(((x\r\nabc((((x");
+	CHECK_ROW(t, 0, "abcd ");
+	CHECK_ROW(t, 1, "ef");
+	CHECK(grid_row_wrapped(t->g, 0), "row 0 wraps");
+	grid_select_start(t->g, 0, 1, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "ef") == 0, "after a row that ends in a blank: [%s]", sel(t));
+	CHECK_ROW(t, 2, "ab cd");
+	CHECK_ROW(t, 3, " ef");
+	grid_select_start(t->g, 3, 2, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "cd") == 0, "before a row that starts with a blank: [%s]", sel(t));
+	CHECK_ROW(t, 4, "ab(((");
+	CHECK_ROW(t, 5, "x");
+	grid_select_start(t->g, 0, 5, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "x") == 0, "a word after a punctuation run that wrapped: [%s]", sel(t));
+	grid_select_start(t->g, 3, 4, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "(((") == 0, "the punctuation run before the wrap: [%s]", sel(t));
+	CHECK_ROW(t, 6, "abc((");
+	CHECK_ROW(t, 7, "((x");
+	grid_select_start(t->g, 1, 7, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "((((") == 0, "a punctuation run across the wrap: [%s]", sel(t));
+	t_free(t);
+	t = t_new(10, 2, 0);
+	t_feed(t, "a\xe4\xb8\xad" "b\xe6\x96\x87" "c");
+	grid_select_start(t->g, 2, 0, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 4, 0);
+	CHECK(strcmp(sel(t), "\xe4\xb8\xad" "b\xe6\x96\x87") == 0, "right half to left half: [%s]", sel(t));
+	t_free(t);
+}
+
 int main(void)
 {
 	test_start_line();
+	test_word_ends_at_wrap();
 	test_below_top_region();
 	test_wide_wrap_blank();
 	test_word_wide();

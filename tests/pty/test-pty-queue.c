@@ -274,16 +274,24 @@ static void on_want(void *ud, bool on)
 	*(int *)ud = on ? 1 : 0;
 }
 
-static void test_want_write_off(void)
+/* A stopped child (cat, once continued) with 256 KiB queued for it and *want following want_write. */
+static struct pty *spawn_queued(int *want)
 {
-	const char *argv[] = {"sh", "-c", "kill -STOP $$; exec cat >/dev/null", NULL};
-	int want = -1;
+	static const char *argv[] = {"sh", "-c", "kill -STOP $$; exec cat >/dev/null", NULL};
+	*want = -1;
 	struct pty_callbacks cb = {.want_write = on_want};
 	struct pty_config cfg = {.argv = argv, .reset_env = true, .write_queue_max = 1u << 20};
-	struct pty *pty = spawn_stopped(&cfg, &cb, &want);
+	struct pty *pty = spawn_stopped(&cfg, &cb, want);
 	static char chunk[256 << 10];
 	memset(chunk, 'w', sizeof(chunk));
-	CHECK(pty_write(pty, chunk, sizeof(chunk)) == 0 && pty_write_pending(pty) > 0 && want == 1);
+	CHECK(pty_write(pty, chunk, sizeof(chunk)) == 0 && pty_write_pending(pty) > 0 && *want == 1);
+	return pty;
+}
+
+static void test_want_write_off(void)
+{
+	int want;
+	struct pty *pty = spawn_queued(&want);
 	CHECK(kill(pty_pid(pty), SIGCONT) == 0);
 	for (uint64_t end = ms_now() + 10000; pty_write_pending(pty) && ms_now() < end;) {
 		struct pollfd pfd = {.fd = pty_fd(pty), .events = POLLOUT};
@@ -292,6 +300,36 @@ static void test_want_write_off(void)
 	}
 	fprintf(stderr, "want_write: %zu bytes pending, last call %d\n", pty_write_pending(pty), want);
 	CHECK(pty_write_pending(pty) == 0 && want == 0);
+	pty_destroy(pty);
+}
+
+/* The child dies while a write waits in the queue (it stopped itself, never read, and is killed). Linux
+ * (6.18 here) does not fail a write to a master whose slave is closed: it takes or refuses (EAGAIN) the bytes as
+ * before, so the write side never sees the death and the queue would wait for ever. The read side must: the
+ * master polls readable (the hang-up), pty_read reports it (-EIO), and pty_hangup drops the queued bytes and
+ * turns want_write off, or the caller's loop would keep watching for writability; a key typed afterwards is
+ * refused (-ENOTCONN), not queued. A write of nothing adds nothing. */
+static void test_child_death_during_write(void)
+{
+	int want;
+	struct pty *pty = spawn_queued(&want);
+	const size_t queued = pty_write_pending(pty);
+	CHECK(pty_write(pty, "", 0) == 0 && pty_write_pending(pty) == queued && want == 1);
+	CHECK(kill(pty_pid(pty), SIGKILL) == 0);
+	CHECK(reap_wait(pty, 5000) == 128 + SIGKILL);
+	CHECK(pty_flush(pty) == 0 || pty_write_pending(pty) == 0);
+	struct pollfd pfd = {.fd = pty_fd(pty), .events = POLLIN};
+	const int ready = poll(&pfd, 1, 2000);
+	const int r = pty_read(pty, 0);
+	const size_t left = pty_write_pending(pty);
+	pty_hangup(pty, 100);
+	printf("child killed with %zu bytes queued: poll %d (revents %#x), read %d, after hang-up %zu queued, "
+	       "want_write %d\n", left, ready, (unsigned)pfd.revents, r, pty_write_pending(pty), want);
+	CHECK(ready == 1 && (pfd.revents & (POLLIN | POLLHUP)));
+	CHECK(r == -EIO);
+	CHECK(pty_write_pending(pty) == 0 && want == 0);
+	CHECK(pty_write(pty, "k", 1) == -ENOTCONN && pty_write_pending(pty) == 0 && want == 0);
+	CHECK(pty_flush(pty) == 0);
 	pty_destroy(pty);
 }
 
@@ -353,6 +391,7 @@ int main(void)
 	test_bound_after_paste();
 	test_want_write_off();
 	test_no_memory_all_or_nothing();
+	test_child_death_during_write();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures ? 1 : 0;
