@@ -10,6 +10,11 @@ import subprocess
 import sys
 
 OURS = ("grid_", "vt_", "kf_", "pty_", "drm_", "input_")
+# gcc's coverage runtime (libgcov), which -Db_coverage=true (tools/coverage's build-cov/) links into the program and
+# into the module alike, each object writing its own counters: the compiler's, not a second copy of ours (this
+# test failed in every tools/coverage run, one failure hiding any other in its summary).
+GCOV = ("__gcov_",)
+GCOV_NAMES = {"mangle_path"}
 
 
 def symbols(nm, path, which):
@@ -23,7 +28,7 @@ def main():
     defined = symbols(nm, module, "--defined-only")
     needed = {s for s in symbols(nm, module, "--undefined-only") if s.startswith(OURS)}
     failed = False
-    twice = sorted(defined & exported)
+    twice = sorted(s for s in defined & exported if not s.startswith(GCOV) and s not in GCOV_NAMES)
     if twice:
         print("FAIL: the module carries a second copy of %d of the program's symbols: %s"
               % (len(twice), " ".join(twice[:12])))
