@@ -236,6 +236,19 @@ static void test_bad_lines(void)
 	bad("write-queue-size=18014398509481985K", 1, "from 4096 to 1073741824");
 	bad("grab-page-up=<Shift>Priorxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 1,
 	    "<Mod>...<Mod>keysym");
+	/* mode=0x0 is the preferred mode (the man page); half of it zero is no mode, nor is a side past the
+	 * sanity bound */
+	bad("mode=1920x0", 1, "WIDTHxHEIGHT");
+	bad("mode=0x1080", 1, "WIDTHxHEIGHT");
+	bad("mode=100001x1080", 1, "WIDTHxHEIGHT");
+	{
+		struct kf_config c;
+		kf_config_init(&c);
+		const char *m = "mode=1024x768\nmode=0x0\n";
+		CHECK(kf_config_parse_text(&c, "test.conf", m, strlen(m)) == 0 && c.mode.w == 0 && c.mode.h == 0,
+		      "mode=0x0 taken: %ux%u", c.mode.w, c.mode.h);
+		kf_config_finish(&c);
+	}
 	bad_n("mouse\nx\0y\n", 8, 2, "NUL");
 	/* Every error is reported, not only the first. */
 	struct kf_config c;
