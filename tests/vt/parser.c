@@ -632,6 +632,31 @@ static void test_stop(void)
 	}
 }
 
+/* In 8-bit C1 mode every non-ASCII character goes through utf8_run's byte machine and its 256-code-point buffer
+ * (found unreached by tools/coverage, session 54: no case held more than a few characters there): a run longer
+ * than the buffer, a short ASCII stretch copied into it when it no longer fits, a long one handed back to the
+ * ASCII path, and a sequence cut by a control at the end (U+FFFD, then the control). The text must come out
+ * whole and in order, fed whole, byte by byte and split at every byte. */
+static void test_c1_long_runs(void)
+{
+	static const struct {
+		unsigned before, ascii, after;
+	} runs[] = {{300, 0, 0}, {250, 20, 1}, {1, 40, 1}, {254, 1, 2}};
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		char in[1024] = "", want[1024] = "T[";
+		for (unsigned i = 0; i < runs[r].before; i++)
+			strcat(in, "\xc3\xa9");
+		for (unsigned i = 0; i < runs[r].ascii; i++)
+			strcat(in, "a");
+		for (unsigned i = 0; i < runs[r].after; i++)
+			strcat(in, "\xe4\xb8\xad");
+		strcat(strcat(want, in), "?]X0d");
+		strcat(in, "\xe4\xb8\r");
+		const struct tcase c = {.in = in, .want = want, .c1 = true};
+		run_case(1000 + r, &c);
+	}
+}
+
 static void run_all(void)
 {
 	test_stop();
@@ -644,6 +669,7 @@ static void run_all(void)
 	test_utf8_random();
 	test_del_exec();
 	test_nothing();
+	test_c1_long_runs();
 }
 
 int main(void)
