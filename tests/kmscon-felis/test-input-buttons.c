@@ -1,7 +1,8 @@
 /* tests/kmscon-felis/test-input-buttons.c: mouse reports tools/coverage found no test reaching (docs/coverage.md):
  * the forward and back buttons, the pointer held on the screen by relative motion past its edges, and the strip
- * past the last whole cell (the UTF-8 encoding past column 223: test-input-glue.c's test_far_motion). The real
- * input/ module and input glue, as in test-input-glue.c. */
+ * past the last whole cell (the UTF-8 encoding past column 223: test-input-glue.c's test_far_motion); and (session
+ * 54) the grab-session-next/prev shortcuts and a paste of an empty clipboard. The real input/ module and input
+ * glue, as in test-input-glue.c. */
 #include <stdbool.h>
 
 static int failures;
@@ -153,6 +154,49 @@ static void test_press_then_output(struct app *a, struct input *in)
 	      clipboard());
 }
 
+/* The VT in front as sysfs tells it (what the glue reads), 0 without VTs. */
+static int front_vt(void)
+{
+	char buf[16] = {0};
+	FILE *f = fopen("/sys/class/tty/tty0/active", "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	return n > 3 && !strncmp(buf, "tty", 3) ? atoi(buf + 3) : 0;
+}
+
+static void ctrl_logo(struct input *in, uint32_t code)
+{
+	input_inject_key(in, KEY_LEFTCTRL, true, 1);
+	input_inject_key(in, KEY_LEFTMETA, true, 1);
+	key(in, code);
+	input_inject_key(in, KEY_LEFTMETA, false, 1);
+	input_inject_key(in, KEY_LEFTCTRL, false, 1);
+}
+
+/* grab-session-next and grab-session-prev (man kmscon-felis.conf: Ctrl+Logo+Right and Left by default) switch to
+ * the VT after and before the one in front, within the kernel's 1..63, and send nothing to the program; a paste
+ * (Shift+Insert) of an empty clipboard pastes nothing. */
+static void test_session_grabs(struct app *a, struct input *in)
+{
+	const int vt = front_vt();
+	a->vt = -1;
+	a->n_out = 0;
+	ctrl_logo(in, KEY_RIGHT);
+	CHECK(a->vt == (vt < 63 ? vt + 1 : -1) && a->n_out == 0, "Ctrl+Logo+Right from VT %d: VT %d, %zu bytes sent",
+	      vt, a->vt, a->n_out);
+	a->vt = -1;
+	ctrl_logo(in, KEY_LEFT);
+	CHECK(a->vt == (vt > 1 ? vt - 1 : -1) && a->n_out == 0, "Ctrl+Logo+Left from VT %d: VT %d, %zu bytes sent",
+	      vt, a->vt, a->n_out);
+	CHECK(kf_clipboard_set("", 0) == 0, "empty clipboard");
+	strcpy(a->pasted, "-");
+	with(in, KEY_LEFTSHIFT, KEY_INSERT);
+	CHECK(!strcmp(a->pasted, "-") && a->n_out == 0, "Shift+Insert with an empty clipboard: pasted '%s', sent %zu",
+	      a->pasted, a->n_out);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-buttons-XXXXXX";
@@ -170,6 +214,7 @@ int main(void)
 	test_shift_drag_new(&a, in);
 	test_app_drag_kept(&a, in);
 	test_press_then_output(&a, in);
+	test_session_grabs(&a, in);
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
 	kf_config_finish(&cfg);
