@@ -419,16 +419,41 @@ static void check_child(struct kf_session *s)
 		child_exited(s, status);
 }
 
-static void on_pidfd(void *ud, int fd, uint32_t events)
-{
-	check_child(ud);
-}
-
 static void on_sigchld(void *ud, int signo)
 {
 	struct kf_session *s = ud;
 	if (pty_pid(s->pty))
 		check_child(s);
+}
+
+static void on_pidfd(void *ud, int fd, uint32_t events)
+{
+	struct kf_session *s = ud;
+	int status;
+	const int r = pty_reap(s->pty, &status);
+	if (r == 1) {
+		child_exited(s, status);
+		return;
+	}
+	if (r != 0)
+		return;
+	/* Readable (the child has exited) and nothing to reap: a tracer (strace -p, gdb) holds its zombie, and
+	 * the pidfd stays readable until it lets go: watched, the loop spun at full CPU all that time. The zombie
+	 * is ours once the tracer waits for it or goes, and the kernel then sends us SIGCHLD: wait for that. */
+	if (!s->sigchld)
+		s->sigchld = kf_loop_add_signal(s->loop, SIGCHLD, on_sigchld, s);
+	if (!s->sigchld) {
+		/* (the pidfd stays: spinning until the tracer lets go is better than never noticing the exit) */
+		log_warn("the child %d exited but cannot be reaped yet, and SIGCHLD cannot be watched: %s",
+			 (int)pty_pid(s->pty), strerror(errno ? errno : ENOMEM));
+		return;
+	}
+	log_info("the child %d exited, held by a tracer: its status is taken when the tracer lets go",
+		 (int)pty_pid(s->pty));
+	kf_source_remove(s->pidfd);
+	s->pidfd = NULL;
+	/* The tracer may have let go before SIGCHLD was routed to the loop. */
+	check_child(s);
 }
 
 /* What a banner leaves behind that would change what the login reads, hide its prompt or garble its output is

@@ -107,6 +107,64 @@ def t_sigchld_ignored():
         fail("screen %r, %.2f s of CPU" % (r.screen(), cpu))
 
 
+def t_traced_exit():
+    """The child exits while a tracer (strace -p, gdb) holds it: its pidfd is readable from the exit on, but the
+    zombie is the tracer's to take first and waitid finds nothing. The program waits without using the CPU
+    (it spun on the readable pidfd at 100 % until the tracer let go), and takes the status once it does."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+    go = os.path.join(TMP, "traced-go")
+    os.mkfifo(go)
+    # no child of its own: a SIGCHLD would stop the traced shell (a signal-delivery stop its tracer never ends)
+    r = Run(["sh", "-c", "read x < %s; printf 'last line'; exit 5" % go], size="40x3")
+    end = time.time() + 10 * SLOW
+    kids = []
+    while not kids and time.time() < end:
+        kids = [c for c in children_of(r.proc.pid) if comm_of(c) == "sh"]
+        time.sleep(0.02)
+    if not kids:
+        fail("the child did not start")
+    rd, wr = os.pipe()
+    tracer = os.fork()
+    if tracer == 0:  # the tracer: seizes the child, then holds it without waiting until told to go
+        os.close(wr)
+        ok = libc.ptrace(0x4206, kids[0], None, None) == 0  # PTRACE_SEIZE: no stop, no signal
+        os.write(1, b"seized\n" if ok else b"seize failed\n")
+        os.read(rd, 1)
+        os._exit(0)  # exiting releases the zombie to its parent, which is then told (SIGCHLD)
+    os.close(rd)
+    time.sleep(0.2)
+    with open(go, "w") as f:
+        f.write("go\n")
+    def state(pid):
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                return f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return "gone"
+    while state(kids[0]) not in ("Z", "gone") and time.time() < end:
+        time.sleep(0.02)
+    if state(kids[0]) != "Z":
+        fail("the traced child is %s, want a zombie its tracer holds" % state(kids[0]))
+    time.sleep(0.2)  # the child gone, the tracer still holding its zombie
+    def cpu():
+        with open("/proc/%d/stat" % r.proc.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    c0 = cpu()
+    time.sleep(1.0)
+    used = cpu() - c0
+    os.write(wr, b"x")
+    os.close(wr)
+    os.waitpid(tracer, 0)
+    status = r.wait(10 * SLOW)
+    if used > 0.2:
+        fail("%.2f s of CPU in the 1 s the tracer held the exited child, want about 0" % used)
+    if status != 5 or r.screen()[0] != "last line":
+        fail("status %s (want 5), screen %r" % (status, r.screen()))
+
+
 def t_stop_then_hup():
     """A SIGHUP during the shutdown that a SIGTERM started (systemd's stop sends both; here the child ignores
     SIGHUP, so the shutdown waits 0.5 s for it) is not acted on (kmscon-felis(1), SIGNALS): it came after the
