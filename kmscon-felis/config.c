@@ -313,6 +313,9 @@ void kf_config_finish(struct kf_config *cfg)
  * again on every reload (SIGHUP). */
 #define FILE_DIAG_MAX 20
 static unsigned int file_diags;
+/* The line that last set each option (by index in kf_opts) in the file being read, or 0; NULL outside
+ * kf_config_parse_text (or when it could not be allocated: then repeats go unsaid). */
+static unsigned int *file_set_line;
 
 /* Whether to log a diagnostic about line (0: the command line, always logged). */
 static bool diag(unsigned int line)
@@ -375,6 +378,15 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 		cfg->log_level_cli = true;
 	}
 	int ret = kf_opt_parse(o, cfg, negate ? "off" : value, why, sizeof(why));
+	if (!ret && line && file_set_line) {
+		/* The last one wins, as before, but said: a file edited by hand over years had font-size twice,
+		 * and the first one, the one the user kept changing, did nothing. */
+		unsigned int *prev = &file_set_line[o - kf_opts];
+		if (*prev && diag(line))
+			log_warn("%s:%u: '%s' set again (the value of line %u is replaced)", where, line, o->name,
+				 *prev);
+		*prev = line;
+	}
 	if (ret == -EINVAL && diag(line)) {
 		if (line)
 			log_err("%s:%u: %s: %s", where, line, o->name, why);
@@ -443,6 +455,7 @@ int kf_config_parse_text(struct kf_config *cfg, const char *name, const char *te
 	if (!line)
 		return -ENOMEM;
 	file_diags = 0;
+	file_set_line = calloc(kf_opts_len, sizeof(*file_set_line));
 	/* A byte order mark at the start (editors on Windows write one) is no part of the first line, as systemd
 	 * skips it: the line was malformed, and looked right in its error. */
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
@@ -466,6 +479,8 @@ int kf_config_parse_text(struct kf_config *cfg, const char *name, const char *te
 		pos += n + 1;
 	}
 	free(line);
+	free(file_set_line);
+	file_set_line = NULL;
 	/* (an error when the file has one: at --silent a file of warnings says nothing) */
 	if (file_diags > FILE_DIAG_MAX)
 		kf_log_msg(ret < 0 ? KF_LOG_ERR : KF_LOG_WARN, LOG_TAG, __FILE__, __LINE__,

@@ -89,6 +89,17 @@ if [ $rc -ne 0 ] || ! grep -qF "$conf:2: unknown key 'frobnicate'" "$dir/err"; t
 	echo "FAIL: unknown key: exit $rc"; cat "$dir/err"; fail=1
 fi
 
+# A key set twice in the file: the last one wins, as before, and the repeat is said with both lines (a file
+# edited over years had font-size twice, and the first one, the one being changed, did nothing without a word).
+# The same key on the command line over the file is no repeat.
+printf 'font-size=20\nsb-size=100\n# later\nfont-size=24\n' >"$conf"
+"$bin" -c "$dir" --font-size=30 --backend=headless --oneshot --login -- /bin/true >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ $rc -ne 0 ] || ! grep -qF "$conf:4: 'font-size' set again (the value of line 1 is replaced)" "$dir/err" ||
+	[ "$(grep -c 'set again' "$dir/err")" -ne 1 ]; then
+	echo "FAIL: a key set twice: exit $rc"; cat "$dir/err"; fail=1
+fi
+
 # The headless testing aids on another backend warn that they are ignored, all of them (--input-fifo and
 # --size were ignored without a word: a display's grid is the display's size). Only with kf-config-cli: the program itself would start that backend.
 case $bin in
