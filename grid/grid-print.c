@@ -62,7 +62,8 @@ static void insert_blanks(struct grid *g, struct line *l, int x, int right, int 
 	l->used = (uint16_t)g->cols;
 	if (l->cells[right].width == 2)
 		l->cells[right].cp = 0, l->cells[right].width = 1;
-	grid__damage(g, g->cy, x, right + 1);
+	/* right + 1 too: the right half of a wide character the margin cut, blanked above (ICH's damage has it) */
+	grid__damage(g, g->cy, x, right + 2);
 }
 
 /* The right edge the printer writes up to (grid__right_limit), on a double row its half (grid-dbl.h). */

@@ -83,8 +83,33 @@ static int check(struct shadow *s, struct grid *g, int iter)
 	return bad;
 }
 
+/* Insert mode inside DECSLRM margins (xterm ctlseqs: IRM, "CSI Pl ; Pr s" DECSLRM; ECMA-48 8.3.64 IRM): the
+ * character written shifts the cells up to the right margin, and a wide character the margin cuts in half,
+ * its right half just outside, is blanked whole, as ICH blanks it. The blanked right half must be damaged: it
+ * was not, and the display kept showing it. Each case by one write and by a run (the ASCII run path too). */
+static void test_insert_wide_at_margin(void)
+{
+	static const char *const writes[] = {"k", "lqk", "\xe5\xad\x97", "\033[1;1Hlq\xe5\xad\x97"};
+	for (size_t i = 0; i < sizeof(writes) / sizeof(writes[0]); i++) {
+		struct t_term *t = t_new(17, 3, 10);
+		/* U+1F44D in columns 1-2, U+4E2D in 3-4, U+6587 in 5-6: the right margin (5) cuts U+6587 */
+		t_feed(t, "\xf0\x9f\x91\x8d\xe4\xb8\xad\xe6\x96\x87\033[4h\033[?69h\033[3;5s\033[1;3H");
+		struct shadow sh = {0};
+		grid_damage_clear(t->g);
+		snap(&sh, t->g);
+		t_feed(t, writes[i]);
+		CHECK(grid_row(t->g, 0)[5].cp == 0 && grid_row(t->g, 0)[5].width == 1, "write %zu: the right half blanked",
+		      i);
+		int bad = check(&sh, t->g, (int)i);
+		CHECK(bad == 0, "write %zu: %d cells changed without damage", i, bad);
+		free(sh.c);
+		t_free(t);
+	}
+}
+
 int main(void)
 {
+	test_insert_wide_at_margin();
 	struct t_term *t = t_new(34, 14, 50);
 	struct shadow sh = {0};
 	grid_damage_clear(t->g);
