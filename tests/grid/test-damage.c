@@ -39,6 +39,21 @@ static void random_cup(char *buf, size_t cap)
 	snprintf(buf, cap, "\033[%u;%uH", rnd(14) + 1, rnd(34) + 1);
 }
 
+/* margins and the VT420 rectangle functions at random places (xterm ctlseqs: DECSTBM, DECSLRM, DECCRA, DECFRA,
+ * DECERA, DECSERA, DECCARA, DECRARA): their edges cut wide characters the fixed pieces never reach */
+static void random_area(char *buf, size_t cap)
+{
+	const unsigned t = rnd(14) + 1, l = rnd(34) + 1, b = rnd(14) + 1, r = rnd(34) + 1;
+	switch (rnd(6)) {
+	case 0: snprintf(buf, cap, "\033[%u;%ur", t, b); break;
+	case 1: snprintf(buf, cap, "\033[?69h\033[%u;%us", l, r); break;
+	case 2: snprintf(buf, cap, "\033[%u;%u;%u;%u;1;%u;%u;1$v", t, l, b, r, rnd(14) + 1, rnd(34) + 1); break;
+	case 3: snprintf(buf, cap, "\033[%u;%u;%u;%u;%u$x", 'A' + rnd(3), t, l, b, r); break;
+	case 4: snprintf(buf, cap, "\033[%u;%u;%u;%u$%c", t, l, b, r, rnd(2) ? 'z' : '{'); break;
+	default: snprintf(buf, cap, "\033[%u;%u;%u;%u;%u$%c", t, l, b, r, rnd(8), rnd(2) ? 'r' : 't'); break;
+	}
+}
+
 struct shadow {
 	struct grid_cell *c;
 	int cols, rows;
@@ -120,9 +135,13 @@ int main(void)
 		fed_n = 0;
 		fed[0] = 0;
 		for (int k = 0; k < n; k++) {
-			char buf[32];
-			if (rnd(5) == 0) {
+			char buf[64];
+			const uint32_t kind = rnd(10);
+			if (kind < 2) {
 				random_cup(buf, sizeof(buf));
+				feed(t, buf);
+			} else if (kind == 2) {
+				random_area(buf, sizeof(buf));
 				feed(t, buf);
 			} else {
 				feed(t, pieces[rnd(sizeof(pieces) / sizeof(pieces[0]))]);
