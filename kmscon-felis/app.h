@@ -37,6 +37,7 @@ struct kf_app {
 	struct kf_console *console;   /* --backend=drm: seat and input */
 	struct kf_timer *later;       /* --backend=drm: the next step of start_later() */
 	int later_step;               /* steps of start_later() done */
+	struct kf_timer *display_wait; /* --backend=drm, display-wait: exit if no frame by then (on_display_wait) */
 	struct kf_bell *bell;         /* what BEL does (bell=); NULL until the backend is up */
 	char no_vt[128];              /* why there is no tone (kf_bell_config.no_vt) */
 };

@@ -26,6 +26,9 @@
 
 /* Exit status for a bad command line or configuration file (like getopt users and kmscon). */
 #define KF_CONFIG_EXIT_USAGE 2
+/* Exit status when display-wait passed without a frame on screen (main.c): the unit lists it in
+ * RestartPreventExitStatus=, so that it fails at once and OnFailure= starts getty on the VT. */
+#define KF_EXIT_NO_DISPLAY 3
 /* kf_config_parse() return value: --help or --version was printed; exit with status 0 without starting. */
 #define KF_CONFIG_EXIT 1
 
@@ -187,6 +190,7 @@ struct kf_config {
 	struct kf_size mode; /* --mode WxH; 0x0 = the connector's preferred mode */
 	bool use_original_mode; /* keep the mode each display has at start (off); mode wins over it */
 	unsigned int dpms_timeout; /* seconds without input or output before blanking; 0 = never (600) */
+	unsigned int display_wait; /* seconds, from having the VT, to a first frame, else exit; 0 = forever (0) */
 	enum kf_rotation rotate; /* --rotate: the picture turned on the display (normal) */
 
 	/* --- font and colours (issue 4) --- */

@@ -396,9 +396,24 @@ static void on_first_frame(void *ud, const char *mode)
 	snprintf(app->mode, sizeof(app->mode), "%s", mode ? mode : "no mode");
 	kf_notify_first_frame(mode, font);
 	app->ready = true;
+	kf_timer_remove(app->display_wait);
+	app->display_wait = NULL;
 	kf_log_phase("READY=1 sent");
 	if (app->later_step == 0)
 		start_later(app);
+}
+
+/* display-wait passed since the VT became ours and nothing was ever shown (no DRM card drives a display, no
+ * framebuffer device: a kernel booted with nomodeset on a VGA text console). Waiting on would leave the VT dead
+ * under systemd, where READY=1 went out while waiting for the VT: the dedicated status makes the unit fail at
+ * once and give the VT to getty (OnFailure=). The loop's end releases the seat and the VT as on any stop. */
+static void on_display_wait(void *ud, struct kf_timer *t)
+{
+	struct kf_app *app = ud;
+	(void)t;
+	log_err("no usable display %u s after getting the VT (display-wait): exiting with status %d",
+		app->cfg.display_wait, KF_EXIT_NO_DISPLAY);
+	kf_loop_quit(app->loop, KF_EXIT_NO_DISPLAY);
 }
 
 static void stop_drm(struct kf_app *app)
@@ -409,7 +424,9 @@ static void stop_drm(struct kf_app *app)
 	kf_console_destroy(app->console);
 	kf_render_destroy(app->render);
 	kf_timer_remove(app->later);
+	kf_timer_remove(app->display_wait);
 	app->later = NULL;
+	app->display_wait = NULL;
 	app->output = NULL;
 	app->console = NULL;
 	app->render = NULL;
@@ -499,6 +516,16 @@ static int start_drm(struct kf_app *app)
 		return r;
 	}
 	kf_log_phase("display open");
+	/* Counted from here, where the VT is ours (kf_console_create waited for it): a console waiting for the user
+	 * to switch there is not without a display. The first frame removes it (on_first_frame). */
+	if (c->display_wait && !app->ready) {
+		app->display_wait = kf_loop_add_timer(app->loop, on_display_wait, app);
+		if (!app->display_wait) {
+			stop_drm(app);
+			return -ENOMEM;
+		}
+		kf_timer_arm(app->display_wait, (uint64_t)c->display_wait * 1000000000u, 0);
+	}
 	kf_console_set_output(app->console, app->output);
 	kf_output_get_size(app->output, &cols, &rows);
 	kf_render_cell_size(app->render, &cw, &ch);

@@ -835,6 +835,27 @@ static void test_drm(void)
 	bad("drm=maybe", 1, "expected KEY, no-KEY");
 }
 
+/* display-wait: 0 (wait for a display forever, issue 5) by default; seconds in the file and on the command line;
+ * a value that is no number of seconds is refused. */
+static void test_display_wait(void)
+{
+	struct kf_config c;
+	const char *log;
+
+	kf_config_init(&c);
+	CHECK(c.display_wait == 0, "display-wait default %u", c.display_wait);
+	capture_begin();
+	int ret = kf_config_parse_text(&c, "t.conf", "display-wait=20", 15);
+	log = capture_end();
+	CHECK(ret == 0 && c.display_wait == 20 && !*log, "display-wait=20: ret %d value %u log '%s'", ret,
+	      c.display_wait, log);
+	char *argv[] = {"kf", "--display-wait=5", NULL};
+	CHECK(kf_config_parse_argv(&c, 2, argv) == 0 && c.display_wait == 5, "--display-wait=5: %u", c.display_wait);
+	kf_config_finish(&c);
+	bad("display-wait=soon", 1, "expected an integer from 0 to");
+	bad("display-wait=-1", 1, "display-wait: invalid value");
+}
+
 /* issue: auto by default, which shows the banner only in front of the default login (kmscon-felis standing in
  * for getty + login); on or off given explicitly wins either way; issue-path is unset (agetty's own search). */
 static void test_issue(void)
@@ -930,6 +951,7 @@ int main(void)
 	test_rotate();
 	test_use_original_mode();
 	test_drm();
+	test_display_wait();
 	test_issue();
 	test_garbage();
 	test_log_lines_clean();
