@@ -202,13 +202,18 @@ static int test_modeset(struct drm_card *card)
 
 /* An output the kernel would not show (legacy: drmModeSetCrtc refused it; atomic: not beside the outputs before
  * it) is left out of this modeset: not shown, its CRTC off, nothing pending. Said once until it is shown again;
- * every later modeset (hotplug, unblank, resume) tries it again. */
+ * every later modeset (hotplug, unblank, resume) tries it again. EACCES is no refusal of the display: the VT was
+ * switched away between two outputs (the seat took the DRM master), and the modeset on the way back shows it;
+ * marked rejected, it lost the buffer retry (arm_buffer_retry) if its buffer then failed. */
 static void leave_out(struct drm_output *out, const char *why, int err)
 {
-	if (!out->rejected)
+	if (err == -EACCES)
+		drm_debug("%s: [CRTC:%u] %s (%s): the VT was switched away", out->name, out->crtc_id, why,
+			  strerror(-err));
+	else if (!out->rejected)
 		drm_err("%s: [CRTC:%u] %s (%s): not shown; the other outputs are", out->name, out->crtc_id, why,
 			strerror(-err));
-	out->rejected = true;
+	out->rejected |= err != -EACCES;
 	out->failed = true;
 	drm_output_commit_failed(out);
 }

@@ -19,7 +19,8 @@ static struct prop_set {
 } props[256];
 static int n_props;
 static unsigned max_active = 2;   /* commits with more active CRTCs are refused */
-static uint32_t refuse_crtc;      /* drmModeSetCrtc refuses this CRTC */
+static uint32_t refuse_crtc;      /* drmModeSetCrtc refuses this CRTC ... */
+static int refuse_crtc_errno = EINVAL; /* ... with this errno (EACCES: the VT was switched away meanwhile) */
 static int refuse_fd = -100;      /* every atomic commit on this fd is refused (a card that cannot show) */
 static int refuse_blank;          /* commits without events (DPMS off) are refused with this errno */
 static unsigned refuse_w;         /* modes this wide are refused (atomic MODE_ID blobs, drmModeSetCrtc) */
@@ -103,7 +104,7 @@ int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32
 	(void)fd, (void)fb, (void)x, (void)y, (void)conns, (void)n, (void)mode;
 	setcrtcs++;
 	if ((crtc == refuse_crtc || (refuse_w && mode && mode->hdisplay == refuse_w)) && fb) {
-		errno = EINVAL;
+		errno = crtc == refuse_crtc ? refuse_crtc_errno : EINVAL;
 		return -1;
 	}
 	return 0;

@@ -137,6 +137,45 @@ static void test_legacy_none_shown(struct drm_backend *b)
 	free_card(&card, outs);
 }
 
+/* Legacy, two displays, the second's drmModeSetCrtc fails with EACCES: the VT was switched away between the two
+ * (the seat took the DRM master), no refusal of the display. It was marked rejected as if the kernel had refused
+ * it, and that stayed while it was not shown: back on the VT, with no buffer for it (the GPU's memory full), it got
+ * no retry of its buffer a second later, dark until a hotplug or the next VT switch. */
+static void test_left_out_eacces(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+
+	make_card(b, &card, outs, false);
+	card.n_outputs = 2;
+	b->cards[b->n_cards++] = &card;
+	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
+	refuse_crtc = 101;
+	refuse_crtc_errno = EACCES;
+	logbuf[0] = '\0';
+	CHECK(drm_card_modeset(&card) == 0 && outs[1].failed);
+	refuse_crtc = 0;
+	refuse_crtc_errno = EINVAL;
+	printf("legacy, second CRTC EACCES (VT switched away): rejected %d (want 0); said as refused %d (want 0)\n",
+	       outs[1].rejected, count(logbuf, "the other outputs are"));
+	CHECK(!outs[1].rejected && !strstr(logbuf, "the other outputs are"));
+	/* Back on the VT: the modeset again, no buffer for the second; its buffer is tried again a second later. */
+	for (int k = 0; k < DRM_BUFFERS; k++) {
+		free(outs[1].bufs[k].map);
+		outs[1].bufs[k] = (struct drm_buffer){0};
+	}
+	dumb_ok = false;
+	card.needs_modeset = true;
+	drm_backend_dispatch(b);
+	printf("  back on the VT, no buffer for the second: modeset %d, its buffer retry armed %d (want 0, 1)\n",
+	       card.needs_modeset, outs[1].buffer_retry_ns != 0);
+	CHECK(!card.needs_modeset && outs[1].failed && outs[1].buffer_failed && outs[1].buffer_retry_ns != 0);
+	outs[1].buffer_retry_ns = 0;
+	b->n_cards = 0;
+	drm_backend_update_canvas(b);
+	free_card(&card, outs);
+}
+
 static int readies;
 
 static void on_frame_ready(void *ud)
@@ -274,6 +313,7 @@ int main(void)
 	test_blank_refused(b);
 	test_blank_refused_legacy_partial(b);
 	test_legacy_none_shown(b);
+	test_left_out_eacces(b);
 	test_direct_no_buffer(b);
 	test_single_mode_refused(b, true);
 	test_single_mode_refused(b, false);
