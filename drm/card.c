@@ -446,45 +446,17 @@ bool drm_output_keeps_mode(const struct drm_output *out, const drmModeConnector 
 	       conn->modes[mi].clock == shown->clock;
 }
 
-bool drm_output_fall_back(struct drm_output *out)
+/* out to mode m: new buffers and mode blob, the whole picture to paint, a modeset. */
+static void set_mode(struct drm_output *out, const drmModeModeInfo *m, uint8_t source)
 {
 	struct drm_card *card = out->card;
-	drmModeConnector *conn;
-	drmModeModeInfo refused[2];
-	uint64_t max_area = out->canvas_refused ? (uint64_t)out->mode.hdisplay * out->mode.vdisplay : 0;
-	int mi = -1;
 
-	if (out->inflight)
-		return false; /* its buffers are the kernel's until the event: the next dispatch */
-	if (out->fallback_next == 0)
-		out->first_mode = out->mode;
-	refused[0] = out->first_mode;
-	refused[1] = out->mode;
-	out->mode_refused = false;
-	conn = drmModeGetConnector(card->fd, out->conn_id);
-	if (conn)
-		mi = drm_mode_fallback(conn->modes, conn->count_modes, &out->fallback_next, refused, 2, max_area);
-	if (mi < 0) {
-		if (!out->fallback_spent)
-			drm_err("%s: no other mode to fall back to; %ux%u is tried again each second", out->name,
-				out->mode.hdisplay, out->mode.vdisplay);
-		out->fallback_spent = true;
-		out->canvas_refused = false;
-		drmModeFreeConnector(conn);
-		return false;
-	}
-	/* Said as an error when the mode was asked for (--mode): the display shows, on another mode. */
-	drm_log(out->mode_source == DRM_SOURCE_ASKED ? 3 : 4, "%s: %s %ux%u%s; falling back to %ux%u", out->name,
-		out->canvas_refused ? "no canvas can be allocated for" : "the kernel refuses mode", out->mode.hdisplay,
-		out->mode.vdisplay, out->mode_source == DRM_SOURCE_ASKED ? " (asked for with --mode)" : "",
-		conn->modes[mi].hdisplay, conn->modes[mi].vdisplay);
 	drm_output_buffers_finish(out);
 	if (out->mode_blob)
 		drmModeDestroyPropertyBlob(card->fd, out->mode_blob);
 	out->mode_blob = 0;
-	out->mode = conn->modes[mi];
-	drmModeFreeConnector(conn);
-	out->mode_source = DRM_SOURCE_FALLBACK;
+	out->mode = *m;
+	out->mode_source = source;
 	out->canvas_refused = false;
 	out->failed = false;
 	out->refresh_mhz = drm_mode_refresh_mhz(&out->mode);
@@ -495,6 +467,72 @@ bool drm_output_fall_back(struct drm_output *out)
 	/* New buffers: painted directly, the program must repaint all even at the same canvas size. */
 	card->b->outputs_destroyed++;
 	card->needs_modeset = true;
+}
+
+bool drm_output_fall_back(struct drm_output *out)
+{
+	struct drm_card *card = out->card;
+	drmModeConnector *conn;
+	drmModeModeInfo refused[2], m;
+	uint64_t max_area = out->canvas_refused ? (uint64_t)out->mode.hdisplay * out->mode.vdisplay : 0;
+	int mi = -1;
+
+	if (out->inflight)
+		return false; /* its buffers are the kernel's until the event: the next dispatch */
+	if (out->fallback_next == 0 && !out->fallback_spent) {
+		out->first_mode = out->mode;
+		out->first_source = out->mode_source;
+	}
+	refused[0] = out->first_mode;
+	refused[1] = out->mode;
+	out->mode_refused = false;
+	conn = drmModeGetConnector(card->fd, out->conn_id);
+	if (conn)
+		mi = drm_mode_fallback(conn->modes, conn->count_modes, &out->fallback_next, refused, 2, max_area);
+	if (mi < 0) {
+		/* Back to the first mode, the best one, tried each second: the refusals may have been for a while
+		 * (a link trained low, a busy GPU); staying on the last mode tried kept the smallest, often. */
+		bool back = !drm_mode_same(&out->mode, &out->first_mode);
+
+		if (!out->fallback_spent)
+			drm_err("%s: no other mode to fall back to; %ux%u is tried again each second", out->name,
+				out->first_mode.hdisplay, out->first_mode.vdisplay);
+		out->fallback_spent = true;
+		out->canvas_refused = false;
+		drmModeFreeConnector(conn);
+		if (back)
+			set_mode(out, &out->first_mode, out->first_source);
+		return back;
+	}
+	/* Said as an error when the mode was asked for (--mode): the display shows, on another mode. */
+	drm_log(out->mode_source == DRM_SOURCE_ASKED ? 3 : 4, "%s: %s %ux%u%s; falling back to %ux%u", out->name,
+		out->canvas_refused ? "no canvas can be allocated for" : "the kernel refuses mode", out->mode.hdisplay,
+		out->mode.vdisplay, out->mode_source == DRM_SOURCE_ASKED ? " (asked for with --mode)" : "",
+		conn->modes[mi].hdisplay, conn->modes[mi].vdisplay);
+	m = conn->modes[mi];
+	drmModeFreeConnector(conn);
+	set_mode(out, &m, DRM_SOURCE_FALLBACK);
+	return true;
+}
+
+/* out shows a fallback mode: at a rescan (a hotplug uevent, the switch back to the VT) the mode it would be given
+ * now (preferred, or --mode) is tried with a test commit, and taken when the kernel accepts it: a refusal for a
+ * while (a DP link trained at a lower rate) kept the lower mode until the display was unplugged. Refused, nothing
+ * changes on screen. Returns true when the caller is to make the output again (at that mode). */
+static bool chosen_mode_back(struct drm_output *out, const drmModeConnector *conn)
+{
+	drmModeModeInfo m;
+	int err = 0, src;
+
+	if (out->mode_source != DRM_SOURCE_FALLBACK || out->inflight)
+		return false;
+	out->card->quiet = true;
+	src = drm_card_choose_mode(out->card, conn, out->name, &m, &err);
+	out->card->quiet = false;
+	if (src < 0 || drm_mode_same(&m, &out->mode) || drm_output_test_mode(out, &m) < 0)
+		return false;
+	drm_info("%s: mode %ux%u accepted again (a test commit): leaving the fallback %ux%u", out->name, m.hdisplay,
+		 m.vdisplay, out->mode.hdisplay, out->mode.vdisplay);
 	return true;
 }
 
@@ -513,7 +551,7 @@ bool drm_card_scan(struct drm_card *card, int *err)
 		struct drm_output *out = card->outputs[i];
 		drmModeConnector *conn = drmModeGetConnector(card->fd, out->conn_id);
 		bool keep = conn && conn->connection == DRM_MODE_CONNECTED;
-		bool same_mode = keep && drm_output_keeps_mode(out, conn);
+		bool same_mode = keep && drm_output_keeps_mode(out, conn) && !chosen_mode_back(out, conn);
 
 		drmModeFreeConnector(conn);
 		if (keep && same_mode) {

@@ -315,7 +315,9 @@ struct drm_output {
 	bool mode_refused, canvas_refused;
 	bool fallback_spent;             /* no mode left to fall back to (said once) */
 	unsigned fallback_next;          /* where drm_mode_fallback's order goes on */
-	drmModeModeInfo first_mode;      /* the mode chosen at first, not tried again once refused */
+	drmModeModeInfo first_mode;      /* the mode chosen at first, not tried again in the walk; gone back to at its
+					  * end (fallback_spent) */
+	uint8_t first_source;            /* its mode_source */
 	struct drm_ratelimit rl;
 };
 
@@ -406,6 +408,12 @@ void drm_card_handle_events(struct drm_card *card);
  * modes (drm_mode_fallback), its buffers made again for it, said once per mode. Returns true when the mode
  * changed (the canvas must follow; with none left, or a flip in flight, false). */
 bool drm_output_fall_back(struct drm_output *out);
+/* Whether the kernel would show out at mode m beside the card's other outputs: a TEST_ONLY commit with a buffer
+ * of m's size made for it (and freed); nothing changes on screen. 0, or -errno. Legacy KMS has no test: 0 (the
+ * modeset tries it, and falls back again when refused). */
+int drm_output_test_mode(struct drm_output *out, const drmModeModeInfo *m);
+/* kms.c: the test commit of drm_output_test_mode, out showing buf (at out->mode), the others what they show. */
+int drm_card_test_output(struct drm_card *card, struct drm_output *out, struct drm_buffer *buf);
 
 /* output.c */
 int drm_output_buffers_init(struct drm_output *out);

@@ -200,6 +200,37 @@ static int test_modeset(struct drm_card *card)
 	return ret;
 }
 
+int drm_card_test_output(struct drm_card *card, struct drm_output *out, struct drm_buffer *buf)
+{
+	struct drm_buffer *pending[DRM_MAX_OUTPUTS];
+	bool failed[DRM_MAX_OUTPUTS];
+	uint32_t blob = out->mode_blob;
+	int ret;
+
+	/* The others as they are on screen; one with nothing on screen is left out of the test. */
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		struct drm_output *o = card->outputs[i];
+
+		pending[i] = o->pending;
+		failed[i] = o->failed;
+		if (o == out)
+			o->pending = buf, o->failed = false;
+		else if (!o->pending)
+			o->pending = o->current;
+		o->failed |= !o->pending;
+	}
+	out->mode_blob = 0; /* a blob of the mode tried */
+	ret = test_modeset(card);
+	if (out->mode_blob)
+		drmModeDestroyPropertyBlob(card->fd, out->mode_blob);
+	out->mode_blob = blob;
+	for (unsigned i = 0; i < card->n_outputs; i++) {
+		card->outputs[i]->pending = pending[i];
+		card->outputs[i]->failed = failed[i];
+	}
+	return ret;
+}
+
 /* An output the kernel would not show (legacy: drmModeSetCrtc refused it; atomic: not beside the outputs before
  * it) is left out of this modeset: not shown, its CRTC off, nothing pending. Said once until it is shown again;
  * every later modeset (hotplug, unblank, resume) tries it again. EACCES is no refusal of the display: the VT was
@@ -390,8 +421,13 @@ int drm_card_modeset(struct drm_card *card)
 	shown = 0;
 	for (unsigned i = 0; i < card->n_outputs; i++) {
 		shown += !card->outputs[i]->failed;
-		if (!card->outputs[i]->failed)
-			card->outputs[i]->rejected = false;
+		if (card->outputs[i]->failed)
+			continue;
+		card->outputs[i]->rejected = false;
+		/* Its first mode shown again after every fallback was used up: a later refusal walks them again. */
+		if (card->outputs[i]->fallback_spent &&
+		    drm_mode_same(&card->outputs[i]->mode, &card->outputs[i]->first_mode))
+			card->outputs[i]->fallback_spent = false, card->outputs[i]->fallback_next = 0;
 	}
 	card->needs_modeset = false;
 	card->modeset_failed = false;

@@ -89,6 +89,26 @@ err:
 	return ret;
 }
 
+int drm_output_test_mode(struct drm_output *out, const drmModeModeInfo *m)
+{
+	drmModeModeInfo shown = out->mode;
+	bool failed = out->buffer_failed;
+	struct drm_buffer tmp = {0};
+	int ret;
+
+	if (!out->card->atomic)
+		return 0;
+	out->mode = *m;
+	out->buffer_failed = true; /* a buffer not made for a test is no error to say */
+	ret = buffer_init(out, &tmp);
+	if (ret == 0)
+		ret = drm_card_test_output(out->card, out, &tmp);
+	buffer_finish(out, &tmp); /* never on screen: removing its framebuffer turns nothing off */
+	out->mode = shown;
+	out->buffer_failed = failed;
+	return ret;
+}
+
 /* Only the first buffer: the others are created when a frame finds every buffer busy (free_buffer), i.e. after
  * the first frame is on screen. Creating, mapping and (for the program) touching a 3 MB buffer took part of the
  * time before the first frame in the TCG guest, for a buffer that frame does not use. */

@@ -5,7 +5,7 @@
  * drmModeSetCrtc refuses refuse_crtc or a mode refuse_w wide; a legacy DPMS off of refuse_dpms_conn is refused
  * (dpms_of holds the others'); property blobs are counted; dumb buffers are made
  * (dumb_ok, on a memfd) or not; connectors (fake_conns, with fake_modes) are made up; calloc of refuse_alloc bytes
- * fails. Everything else is drm/'s own code. Included by one file of each test program, after failures and
+ * fails; the connectors' encoders (any CRTC) too. Everything else is drm/'s own code. Included by one file of each test program, after failures and
  * kf-check-plain.h; helpers a program does not use are static inline (no unused warnings). */
 #ifndef KF_TESTS_DRM_STAND_IN_KERNEL_H
 #define KF_TESTS_DRM_STAND_IN_KERNEL_H
@@ -205,7 +205,25 @@ drmModeConnectorPtr __wrap_drmModeGetConnector(int fd, uint32_t id)
 		memcpy(c->modes, fake_modes, (size_t)n_fake_modes * sizeof(*c->modes));
 		c->count_modes = n_fake_modes;
 	}
+	/* one encoder (600 + the connector's index), for any CRTC: the card's scan can make an output of it */
+	c->encoders = calloc(1, sizeof(uint32_t));
+	c->encoders[0] = id + 300;
+	c->count_encoders = 1;
 	return c;
+}
+
+drmModeEncoderPtr __real_drmModeGetEncoder(int fd, uint32_t id);
+drmModeEncoderPtr __wrap_drmModeGetEncoder(int fd, uint32_t id);
+drmModeEncoderPtr __wrap_drmModeGetEncoder(int fd, uint32_t id)
+{
+	drmModeEncoder *e;
+
+	if (!fake_conns)
+		return __real_drmModeGetEncoder(fd, id);
+	e = calloc(1, sizeof(*e));
+	e->encoder_id = id;
+	e->possible_crtcs = 7;
+	return e;
 }
 
 /* ---- a card of three outputs ---- */

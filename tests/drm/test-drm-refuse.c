@@ -265,6 +265,109 @@ static void test_single_mode_refused(struct drm_backend *b, bool atomic)
 	memfd_card_free(b, &card, outs, fd);
 }
 
+/* Dispatches (presenting when the canvas changed) until out shows its mode (on screen or in flight) and the card
+ * needs no modeset, for at most ms. */
+static void settle(struct drm_backend *b, struct drm_card *card, int ms)
+{
+	int64_t end = drm_now_ns() + (int64_t)ms * 1000000;
+
+	changes = 0;
+	/* the card's scan made it (again) without its connector's properties: the memfd has none */
+	card->outputs[0]->conn_props[CONN_CRTC_ID] = 903;
+	drm_backend_present(b, NULL, 0, true);
+	while (drm_now_ns() < end) {
+		struct drm_output *out = card->outputs[0];
+
+		if (out->inflight)
+			drm_output_flip_done(out, 100);
+		if (!card->needs_modeset && out->current && !out->mode_refused && !card->retry_ns)
+			break;
+		dispatch_woken(b, 5);
+		if (changes) {
+			changes = 0;
+			drm_backend_present(b, NULL, 0, true);
+		}
+	}
+}
+
+/* A card of one output made by the card's own scan of a connector with modes w[0] (preferred), w[1], w[2]: an
+ * output the scan may destroy and make again (memfd_card's is the caller's). Returns the memfd. */
+static int scanned_card(struct drm_backend *b, struct drm_card *card, struct drm_output *outs, const uint16_t w[3])
+{
+	int err, fd = memfd_card(b, card, outs, true, w, 0);
+
+	card->n_outputs = 0;
+	b->iface.outputs_changed = on_changed;
+	CHECK(drm_card_scan(card, &err) && card->n_outputs == 1 && card->outputs[0]->mode.hdisplay == w[0]);
+	drm_backend_update_canvas(b);
+	return fd;
+}
+
+static void scanned_card_free(struct drm_backend *b, struct drm_card *card, struct drm_output *outs, int fd)
+{
+	drm_output_destroy(card->outputs[0]);
+	card->n_outputs = 0;
+	memfd_card_free(b, card, outs, fd);
+}
+
+/* The preferred mode refused for a while (a DP link trained at a lower rate): the display falls back to the next
+ * mode, and a later hotplug uevent (or the switch back to the VT: the same rescan) tries the preferred mode again
+ * with a test commit, going back to it when the kernel takes it. It stayed on the lower mode until unplugged; a
+ * test refused leaves the fallback as it is (no modeset). */
+static void test_fallback_retried(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	int err, fd = scanned_card(b, &card, outs, (const uint16_t[3]){64, 48, 32});
+
+	refuse_w = 64;
+	settle(b, &card, 1000);
+	CHECK(card.outputs[0]->mode.hdisplay == 48 && card.outputs[0]->current);
+	/* a hotplug while the kernel still refuses it: only a test commit, the fallback stays */
+	int commits0 = commits, tests0 = tests;
+	uint64_t destroyed = b->outputs_destroyed;
+	drm_card_scan(&card, &err);
+	printf("preferred still refused at a hotplug: mode %u (want 48), test commits %d (want 1), commits %d, "
+	       "outputs made again %u (want 0)\n", card.outputs[0]->mode.hdisplay, tests - tests0, commits - commits0,
+	       (unsigned)(b->outputs_destroyed - destroyed));
+	CHECK(card.outputs[0]->mode.hdisplay == 48 && tests - tests0 == 1 && commits == commits0 &&
+	      b->outputs_destroyed == destroyed && !card.needs_modeset);
+	/* taken again: the next hotplug goes back to it */
+	refuse_w = 0;
+	drm_card_scan(&card, &err);
+	drm_backend_update_canvas(b); /* as the hotplug path does */
+	settle(b, &card, 1000);
+	printf("preferred taken again at a hotplug: mode %u (want 64)\n", card.outputs[0]->mode.hdisplay);
+	CHECK(card.outputs[0]->mode.hdisplay == 64 && card.outputs[0]->current && !card.needs_modeset);
+	struct drm_canvas c;
+	drm_backend_get_canvas(b, &c);
+	CHECK(c.width == 64);
+	scanned_card_free(b, &card, outs, fd);
+}
+
+/* Every mode refused (the card refuses every commit for a while): once the fallbacks are used up, the display goes
+ * back to its first mode, tried each second, and shows it when the kernel takes it again. It stayed on the last
+ * mode tried, often the smallest. */
+static void test_fallback_spent(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	int fd = scanned_card(b, &card, outs, (const uint16_t[3]){64, 48, 32});
+
+	refuse_fd = fd;
+	settle(b, &card, 300);
+	printf("every mode refused: mode %u after the fallbacks (want 64), spent %d\n", card.outputs[0]->mode.hdisplay,
+	       card.outputs[0]->fallback_spent);
+	CHECK(card.outputs[0]->mode.hdisplay == 64 && card.outputs[0]->fallback_spent);
+	CHECK(count(logbuf, "no other mode to fall back to") == 1);
+	refuse_fd = -100;
+	settle(b, &card, 1500);
+	CHECK(card.outputs[0]->mode.hdisplay == 64 && card.outputs[0]->current && !card.needs_modeset);
+	/* shown: a later refusal walks the modes again */
+	CHECK(!card.outputs[0]->fallback_spent && card.outputs[0]->fallback_next == 0);
+	scanned_card_free(b, &card, outs, fd);
+}
+
 /* No canvas can be allocated for the display's mode: it falls back to a smaller mode of its connector, said;
  * the canvas was left 0x0, nothing shown until a hotplug. */
 static void test_canvas_refused(struct drm_backend *b)
@@ -318,6 +421,8 @@ int main(void)
 	test_single_mode_refused(b, true);
 	test_single_mode_refused(b, false);
 	test_canvas_refused(b);
+	test_fallback_retried(b);
+	test_fallback_spent(b);
 	test_short_pitch(b);
 	return stand_in_end(b);
 }
