@@ -54,6 +54,11 @@ def no_display(vm, build_dir):
     kftest.check("EXIT" not in out, "it exited while waiting for its VT:\n" + out, vm)
     t0 = time.time()
     vm.sh("chvt 2")
+    # Written to tty2 while the program holds it (KD_GRAPHICS: the text console draws nothing): 80x25 reverse-video
+    # spaces, which the console draws once the VT is given back in text mode, as getty would need it.
+    time.sleep(2)
+    vm.sh("printf '\\033[H\\033[7m%2000s' '' >/dev/tty2")
+    held = bright(vm.screendump())
     out = vm.wait_file("/tmp/notify.out", timeout=wait + 60, pattern="^EXIT")
     dt = time.time() - t0
     code = servicevm.parse_run(out)[3]
@@ -63,6 +68,14 @@ def no_display(vm, build_dir):
     kftest.check(code == 3, "exit status %s, not 3 (no display)" % code, vm)
     kftest.check(dt >= wait - 1, "exited %.1f s after the switch, before --display-wait=%d" % (dt, wait), vm)
     kftest.check("no usable display" in log and "display-wait" in log, "the log does not say why it exits", vm)
+    after = vm.wait_screen(lambda i: bright(i) > 0.5, timeout=20, what="tty2's text drawn (the VT in text mode)")
+    print("  screen lit by tty2's reverse-video text: %.2f while held, %.2f after the exit" % (held, bright(after)))
+    kftest.check(held < 0.5, "tty2's text was drawn while the program held the VT", vm)
+
+
+def bright(img):
+    """The fraction of the screen's bytes above mid-grey."""
+    return sum(1 for b in img.data if b > 100) / len(img.data)
 
 
 kftest.main(main)
