@@ -8,7 +8,8 @@ DRM driver off the card: /dev/fb0 is the only display, as on a machine booted wi
 kmscon-felis-replay --png of the same bytes (built-in font, the grid the display holds), run in the same guest.
   fbdev-first-32     1024x768x32 (vga=0x344): kmscon-felis says it shows /dev/fb0, and the first frame equals
                      the replay pixel for pixel (the margin right and below the grid black); no error or warning
-                     on the way (libseat's builtin backend refuses fb nodes: it is not asked)
+                     on the way (libseat's builtin backend refuses fb nodes: it is not asked); with
+                     --display-wait=3 still running 4 s after the first frame (a framebuffer is a display)
   fbdev-updates-32   the program writes more (1 MB of ascii and csi, then a final screen): the screen equals the
                      replay of all the bytes (output keeps updating, no stale damage); frames were paced (flips
                      counted by the refresh timer, at most one frame per refresh)
@@ -150,10 +151,13 @@ def vesa32(fl):
         print("fbdev-32: " + vm.sh("cat /proc/fb; cat /sys/class/graphics/fb0/bits_per_pixel; ls /dev/dri 2>&1",
                                    check=False)[1].strip().replace("\n", " | "))
         exp1, exp2 = expected(vm)
-        start(vm)
+        # --display-wait=3 (the unit passes 20): a console on the framebuffer is a display shown, no exit
+        start(vm, "--display-wait=3")
 
         def first():
             expect_screen(vm, exp1, "first frame on vesafb")
+            time.sleep(4)
+            alive(vm)
             log = log_has(vm, SHOWS, "that it shows /dev/fb0")
             print("  " + "\n  ".join(x for x in log.splitlines() if "fb0" in x or "first frame" in x))
             # libseat (builtin here, as seatd) hands out DRM and evdev nodes only: asking it for fb0 logged its
