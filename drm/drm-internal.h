@@ -405,8 +405,9 @@ int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *co
 bool drm_output_keeps_mode(const struct drm_output *out, const drmModeConnector *conn);
 void drm_card_handle_events(struct drm_card *card);
 /* out's mode could not be shown (mode_refused; canvas_refused: none smaller fits): the next of its connector's
- * modes (drm_mode_fallback), its buffers made again for it, said once per mode. Returns true when the mode
- * changed (the canvas must follow; with none left, or a flip in flight, false). */
+ * modes (drm_mode_fallback), its buffers made again for it, said once per mode; with none left, back to the first
+ * mode (fallback_spent, said once). Returns true when the mode changed (the canvas must follow; false with a flip
+ * in flight, or none left while on the first mode already). */
 bool drm_output_fall_back(struct drm_output *out);
 /* Whether the kernel would show out at mode m beside the card's other outputs: a TEST_ONLY commit with a buffer
  * of m's size made for it (and freed); nothing changes on screen. 0, or -errno. Legacy KMS has no test: 0 (the
