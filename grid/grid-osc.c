@@ -512,6 +512,11 @@ void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr,
 	g->last_cp = 0;
 	if (kind == VT_STRING_OSC) {
 		osc(g, (const char *)data, len);
+	} else if (kind == VT_STRING_DCS && memchr(data, '\0', len)) {
+		/* xterm 379's do_dcs ignores a DCS holding a NUL (it reads the text as a C string and checks that
+		 * the string is whole): "DCS $ q NUL m ST" and "DCS $ q m NUL ST" get no reply, a DECRSPS with one
+		 * restores nothing. Other controls and DEL stay in the data, which then names nothing known. */
+		return;
 	} else if (kind == VT_STRING_DCS && hdr && hdr->final == 'q' && hdr->n_intermediates == 1 &&
 		   hdr->intermediates[0] == '$' && !hdr->private_marker && hdr->n_params == 0) {
 		/* with parameter bytes ("DCS 1 $ q", even "0" or ";") it is no DECRQSS: xterm 379 answers nothing */

@@ -27,6 +27,8 @@ static const struct range anywhere_c1[] = {
 /* C0 controls other than CAN, SUB, ESC execute in the ground, escape and CSI states. */
 #define C0_EXEC R(0x00, 0x17, A_EXEC, S_KEEP), R(0x19, 0x19, A_EXEC, S_KEEP), R(0x1c, 0x1f, A_EXEC, S_KEEP)
 #define C0_IGNORE R(0x00, 0x17, A_NONE, S_KEEP), R(0x19, 0x19, A_NONE, S_KEEP), R(0x1c, 0x1f, A_NONE, S_KEEP)
+/* C0 controls (CAN, SUB and ESC are "anywhere") and DEL in a DCS header: the string is dropped */
+#define C0_DCS_DROP R(0x00, 0x1f, A_DCS_IGNORE, S_DCS_IGNORE), R(0x7f, 0x7f, A_DCS_IGNORE, S_DCS_IGNORE)
 /* A non-C1 byte >= 0x80 in a sequence: cancel it, the byte is text. */
 #define HIGH_REDO R(0x80, 0xff, A_REDO, S_GROUND)
 
@@ -63,23 +65,26 @@ static const struct range *const state_ranges[S_COUNT] = {
 		C0_EXEC, R(0x20, 0x3f, A_NONE, S_KEEP), R(0x40, 0x7e, A_VOID, S_GROUND),
 		R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
 	},
+	/* A C0 control or DEL in a DCS header drops the string, where DEC's machine ignores the byte: xterm 379
+	 * reads the header from the string and knows no function with one in it ("DCS LF $ q m ST" is no
+	 * DECRQSS). CAN, SUB and ESC keep their "anywhere" meaning. */
 	[S_DCS_ENTRY] = (const struct range[]){
-		C0_IGNORE, R(0x20, 0x2f, A_COLLECT, S_DCS_INTER), R(0x30, 0x3b, A_PARAM, S_DCS_PARAM),
-		R(0x3c, 0x3f, A_COLLECT, S_DCS_PARAM), R(0x40, 0x7e, A_HOOK, S_DCS_PASS),
-		R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
+		C0_DCS_DROP, R(0x20, 0x2f, A_COLLECT, S_DCS_INTER), R(0x30, 0x3b, A_PARAM, S_DCS_PARAM),
+		R(0x3c, 0x3f, A_COLLECT, S_DCS_PARAM), R(0x40, 0x7e, A_HOOK, S_DCS_PASS), HIGH_REDO, END_RANGES,
 	},
 	[S_DCS_PARAM] = (const struct range[]){
-		C0_IGNORE, R(0x20, 0x2f, A_COLLECT, S_DCS_INTER), R(0x30, 0x3b, A_PARAM, S_KEEP),
-		R(0x3c, 0x3f, A_DCS_IGNORE, S_DCS_IGNORE), R(0x40, 0x7e, A_HOOK, S_DCS_PASS),
-		R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
+		C0_DCS_DROP, R(0x20, 0x2f, A_COLLECT, S_DCS_INTER), R(0x30, 0x3b, A_PARAM, S_KEEP),
+		R(0x3c, 0x3f, A_DCS_IGNORE, S_DCS_IGNORE), R(0x40, 0x7e, A_HOOK, S_DCS_PASS), HIGH_REDO,
+		END_RANGES,
 	},
 	[S_DCS_INTER] = (const struct range[]){
-		C0_IGNORE, R(0x20, 0x2f, A_COLLECT, S_KEEP), R(0x30, 0x3f, A_DCS_IGNORE, S_DCS_IGNORE),
-		R(0x40, 0x7e, A_HOOK, S_DCS_PASS), R(0x7f, 0x7f, A_NONE, S_KEEP), HIGH_REDO, END_RANGES,
+		C0_DCS_DROP, R(0x20, 0x2f, A_COLLECT, S_KEEP), R(0x30, 0x3f, A_DCS_IGNORE, S_DCS_IGNORE),
+		R(0x40, 0x7e, A_HOOK, S_DCS_PASS), HIGH_REDO, END_RANGES,
 	},
+	/* The data keeps every byte but the terminator's, DEL too (DEC's machine ignores it): xterm keeps it,
+	 * so "DCS $ q m DEL ST" asks for no known setting */
 	[S_DCS_PASS] = (const struct range[]){
-		R(0x00, 0x7e, A_PUT, S_KEEP), R(0x7f, 0x7f, A_NONE, S_KEEP), R(0x80, 0xff, A_PUT, S_KEEP),
-		R(0x1b, 0x1b, A_NONE, S_STR_ESC), END_RANGES,
+		R(0x00, 0xff, A_PUT, S_KEEP), R(0x1b, 0x1b, A_NONE, S_STR_ESC), END_RANGES,
 	},
 	[S_DCS_IGNORE] = (const struct range[]){
 		R(0x00, 0xff, A_NONE, S_KEEP), R(0x1b, 0x1b, A_NONE, S_STR_ESC), END_RANGES,

@@ -20,7 +20,9 @@
  *   a string abandons the string (it is not dispatched) and starts that new escape sequence; CAN and SUB
  *   abandon it too. A string longer than the configured cap is dropped whole. The other C0 controls inside
  *   an OSC are kept in its text (the machine ignores them): xterm's do_osc sees them and ignores such an OSC
- *   (a title aside), where dropping them made "OSC 1 LF 0 ; ? BEL" a colour query.
+ *   (a title aside), where dropping them made "OSC 1 LF 0 ; ? BEL" a colour query. A DCS's data keeps
+ *   DEL as well, and a C0 control or DEL in a DCS header drops the string: xterm reads the header from the
+ *   string, so "DCS $ q m DEL ST" names no setting and "DCS LF $ q m ST" is no DECRQSS.
  * - CAN and SUB cancel a sequence and are not passed on (xterm shows nothing for them either); the sink hears
  *   of them, as of DEL in the ground state and of a sequence ignored as malformed, through vt_sink.nothing
  *   (REP repeats nothing after them).

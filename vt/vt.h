@@ -96,7 +96,9 @@ struct vt_sink {
 	const vt_csi_bytes_fn *csi_bytes_final;
 	/* A complete string, terminated by ST (or BEL for OSC). For DCS, hdr holds the header sequence; for the
 	 * others hdr is NULL. data[len] is 0. An OSC's text keeps the C0 controls in it, NULs included (the
-	 * sink decides: xterm ignores such an OSC, a title aside); SOS, PM and APC drop them. Strings longer than the cap were dropped whole and never reach this callback.
+	 * sink decides: xterm ignores such an OSC, a title aside), and a DCS's data keeps them and DEL (xterm
+	 * ignores a DCS holding a NUL); SOS, PM and APC drop them. A DCS with a C0 control or DEL in its header
+	 * is dropped. Strings longer than the cap were dropped whole and never reach this callback.
 	 * A string abandoned by CAN, SUB or ESC + anything but '\' is not delivered either. */
 	void (*string)(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
 		       size_t len);
