@@ -160,13 +160,17 @@ int kf_clipboard_get(char **data, size_t *len)
 	 * On a regular file the flag does nothing. */
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
-		if (errno != ENOENT)
-			return -errno;
+		if (errno != ENOENT) {
+			r = -errno;
+			failed(r, "cannot open the clipboard file");
+			return r;
+		}
 		worked(); /* no clipboard yet */
 		return 0;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != getuid()) {
 		r = -EPERM;
+		failed(r, "the clipboard file is not a regular file of this user's");
 		goto out;
 	}
 	/* Never trust the size: another writer may have replaced the file; read at most the cap, and the byte
@@ -174,6 +178,7 @@ int kf_clipboard_get(char **data, size_t *len)
 	buf = malloc(KF_CLIPBOARD_MAX + 2);
 	if (!buf) {
 		r = -ENOMEM;
+		failed(r, "cannot read the clipboard");
 		goto out;
 	}
 	while (got <= KF_CLIPBOARD_MAX) {
@@ -181,7 +186,9 @@ int kf_clipboard_get(char **data, size_t *len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
+			/* partway through (a disk error, a file system gone): said as the other failures are */
 			r = -errno;
+			failed(r, "cannot read the clipboard file");
 			goto out;
 		}
 		if (n == 0)

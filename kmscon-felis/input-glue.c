@@ -40,6 +40,7 @@ struct kf_input_glue {
 	struct input *in;
 	struct kf_source *src;
 	struct kf_timer *repeat;
+	unsigned dispatch_failures; /* libinput dispatches failed in a row, said at the first and its count after */
 	struct kf_timer *edge;   /* armed while a selection is dragged against the top or bottom edge */
 	unsigned edge_ticks;     /* edge scrolls since the drag reached the edge */
 	/* Keys whose press the terminal kept (a grab, a VT switch), a bit per evdev code: set by that press,
@@ -683,8 +684,14 @@ static void input_readable(void *ud, int fd, uint32_t events)
 {
 	struct kf_input_glue *g = ud;
 
-	if (input_dispatch(g->in) < 0)
-		log_warn("libinput dispatch failed");
+	/* its fd stays readable while dispatching fails: said once with the reason, not at every wake-up */
+	int r = input_dispatch(g->in);
+	if (r < 0 && g->dispatch_failures++ == 0)
+		log_warn("libinput dispatch failed: %s (said once while it lasts)", strerror(-r));
+	if (r >= 0 && g->dispatch_failures) {
+		log_notice("libinput dispatch works again after %u failures", g->dispatch_failures);
+		g->dispatch_failures = 0;
+	}
 }
 
 static void repeat_fired(void *ud, struct kf_timer *t)

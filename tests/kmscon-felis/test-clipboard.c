@@ -55,6 +55,18 @@ static void file_past_cap(void)
 		fclose(f);
 }
 
+/* A FIFO in place of the clipboard file: open(2) works, the read is refused after it (as a read error would be) */
+static void file_fifo(void)
+{
+	unlink(g_file);
+	mkfifo(g_file, 0600);
+}
+
+static void file_gone(void)
+{
+	unlink(g_file);
+}
+
 static int set_one(void)
 {
 	return kf_clipboard_set("x", 1);
@@ -168,6 +180,9 @@ int main(void)
 		{NULL, set_one, 1, 0, 0, "a write within the cap"},
 		{NULL, get_one, 5, 0, 0, "queries within the cap"},
 		{file_past_cap, get_one, 5, 1, 1, "a file past the cap again"},
+		/* a failure after the file was opened (not a regular file, a read error partway) was not said at all */
+		{file_fifo, get_one, 50, 1, 1, "50 queries of a FIFO in place of the file"},
+		{file_gone, set_one, 1, 1, 1, "the write after them (the count of failures)"},
 	};
 	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++) {
 		if (steps[i].before)
