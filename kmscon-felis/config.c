@@ -229,7 +229,7 @@ const struct opt kf_opts[] = {
 	UINT("font-size", font_size, "16", 4, 400, "PX", "Font size in pixels", "24"),
 	CHOICE("font-engine", font_engine, enum kf_font_engine, font_engines, "fontconfig",
 	       "Font engine: fontconfig, psf or builtin", "psf"),
-	STR("font-file", 0, font_file, "", "FILE", "PSF font file for --font-engine=psf",
+	STR("font-file", 0, font_file, "", "FILE", "Font file: PSF for --font-engine=psf, any for fontconfig",
 	    "/usr/share/consolefonts/Lat15-Terminus16.psf.gz"),
 
 	SECTION("Palette"),
