@@ -183,7 +183,8 @@ uint64_t grid_work(const struct grid *g);
  * It also stops after the end of a synchronized update (DECRST 2026 while set; grid_sync_ends counts them), whatever
  * the work, at the same place as a stop of the work (the text and fast-path sequences right after it may go with it:
  * they are outside any update, and the next update's DECSET 2026 is not): the screen is whole there, and a frame
- * loop that renders between two feeds can show it. */
+ * loop that renders between two feeds can show it (a caller whose frame loop cannot take a frame now feeds on at
+ * once: kmscon-felis/session-feed.c). */
 size_t grid_feed_bounded(struct grid *g, const uint8_t *data, size_t len, uint64_t work_end);
 /* Synchronized updates ended so far (DECRST 2026 while DECSET 2026 was in force; monotonic, never reset): a change
  * tells the frame loop that a hold it started belongs to an update that is over. */

@@ -115,6 +115,14 @@ static void on_notice(void *ud, const char *text)
 		kf_output_show_notice(app->output, text);
 }
 
+/* The end of a synchronized update in the child's output: it ends the PTY's drain only when the frame loop can show
+ * it now (session.h frame_ready); headless there are no frames (the callback is not set). */
+static bool on_frame_ready(void *ud)
+{
+	struct kf_app *app = ud;
+	return app->output && kf_output_claim_frame(app->output);
+}
+
 /* OSC 52: the application sets the clipboard every instance shares. */
 static void on_osc52(void *ud, const char *targets, const uint8_t *data, size_t len)
 {
@@ -254,7 +262,8 @@ static int start_session(struct kf_app *app, int cols, int rows)
 			 KF_SESSION_READ_PAUSE_MAX_US);
 	sc.profile = app->profile;
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output, .bell = on_bell,
-					  .clipboard = on_osc52, .clipboard_get = on_osc52_get, .notice = on_notice};
+					  .clipboard = on_osc52, .clipboard_get = on_osc52_get, .notice = on_notice,
+					  .frame_ready = headless ? NULL : on_frame_ready};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
 }
 
@@ -293,12 +302,12 @@ static void log_stats_level(struct kf_app *app, enum kf_log_level level)
 	kf_log_msg(level, LOG_TAG, __FILE__, __LINE__,
 		   "pty: %llu bytes in %llu reads, %llu chunks parsed; cpu user %ld.%06ld s sys %ld.%06ld s; "
 		   "wakeups %llu%s; csw voluntary %ld involuntary %ld; runq_ms %ld;%s minflt %ld majflt %ld; "
-		   "read_pauses %llu work_stops %llu",
+		   "read_pauses %llu work_stops %llu update_stops %llu",
 		   (unsigned long long)st.bytes, (unsigned long long)st.reads, (unsigned long long)st.outputs,
 		   (long)ru.ru_utime.tv_sec, (long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
 		   (long)ru.ru_stime.tv_usec, (unsigned long long)st.wakeups, wall, ru.ru_nvcsw, ru.ru_nivcsw,
 		   runqueue_ms(), cpu, ru.ru_minflt, ru.ru_majflt, (unsigned long long)st.pauses,
-		   (unsigned long long)st.work_stops);
+		   (unsigned long long)st.work_stops, (unsigned long long)st.update_stops);
 }
 
 static void log_stats(struct kf_app *app)

@@ -66,6 +66,16 @@ void kf_output_set_grid(struct kf_output *o, struct grid *g);
 void kf_output_get_size(const struct kf_output *o, int *cols, int *rows);
 /* The display's size in pixels; 0x0 while there is none. */
 void kf_output_get_pixels(const struct kf_output *o, int *width, int *height);
+/* Whether the frame loop could render a frame at its next run, were the grid damaged and DECSET 2026 not in force:
+ * a grid shown, the display present, lit (not DPMS-blanked) and ours (not suspended), no flip in flight and the
+ * refresh's slot come (drm_backend_can_render; or the flip's event come, not yet dispatched: looked for at most
+ * once a millisecond), the FRAME_COST_FACTOR pacing past; and no frame claimed since the last one rendered. True
+ * claims it: the next true comes only after a frame is rendered (or after the frame loop's next run, the next two
+ * when the flip's event was still to be dispatched, did not render one). The session's
+ * frame_ready (session.h): the end of a synchronized update ends the PTY's drain only then, so that this frame
+ * shows the update whole, once per frame; a flood of updates costs no loop iteration each while no frame can be
+ * taken (a flip in flight, headless). */
+bool kf_output_claim_frame(struct kf_output *o);
 /* Something outside the grid's damage changed (blink phase, pointer, palette, zoom): render at the next
  * opportunity. all: repaint everything. */
 void kf_output_request_frame(struct kf_output *o, bool all);

@@ -8,9 +8,12 @@
  * looked at only between slices); the rest of the chunk is held here (at most one pty read's chunk,
  * PTY_READ_CHUNK) and fed first in the next wake-up: nothing lost, nothing reordered. Slices of at most
  * FEED_SLICE_MAX bytes end the runs of the parser's fast path, which the stop does not break (ED's small work).
- * The end of a synchronized update (DECRST 2026) ends the wake-up's feed as well (whole_updates): the frame loop,
- * which renders between two wake-ups, then sees the update whole; a drain that ended anywhere had left it, under
- * a flood of updates, inside the next one at almost every frame (held until the 150 ms timeout, then torn).
+ * The end of a synchronized update (DECRST 2026) ends the wake-up's feed as well when a frame could show it now
+ * (frame_ready, asked once per update's end; whole_updates): the frame loop, which renders between two wake-ups,
+ * then sees the update whole; a drain that ended anywhere had left it, under a flood of updates, inside the next
+ * one at almost every frame (held until the 150 ms timeout, then torn). Only then: an iteration of the loop per
+ * update whatever the display (none headless, a flip in flight) cost a flood of tiny updates 70-100 times its CPU
+ * (1 MB of "ESC[?2026h X ESC[?2026l": 62,000 wake-ups, 1.4 s), and frame_ready says yes at most once per frame.
  * Not a public module: session.c's, split out to keep that file's size. */
 #ifndef KF_SESSION_FEED_H
 #define KF_SESSION_FEED_H
@@ -27,8 +30,15 @@ struct kf_feed {
 	size_t held_off, held_len;
 	uint64_t budget;          /* grid_work per wake-up */
 	uint64_t end;             /* grid_work at which this wake-up stops */
-	uint64_t sync_ends;       /* grid_sync_ends at this wake-up's start */
-	bool whole_updates;       /* a synchronized update's end stops the wake-up (true but in the exit drain) */
+	uint64_t sync_ends;       /* grid_sync_ends after the last slice */
+	bool whole_updates;       /* a synchronized update's end may stop the wake-up (true but in the exit drain) */
+	/* Whether a frame could show the screen now (kf_session_callbacks.frame_ready, called with frame_ud); true
+	 * makes the update that just ended end the wake-up. NULL (headless): never. */
+	bool (*frame_ready)(void *ud);
+	void *frame_ud;
+	bool update_end;          /* an update's end ended this wake-up (or the last one: see kf_feed_begin) */
+	bool waited;              /* this wake-up feeds nothing: it waits for that update's frame */
+	uint64_t update_stops;    /* wake-ups an update's end ended */
 	bool profile;             /* add grid_feed's time to parse_ns */
 	uint64_t parse_ns;
 	uint64_t stops;           /* wake-ups the budget ended */
@@ -44,7 +54,7 @@ void kf_feed_begin(struct kf_feed *f);
  * into the held buffer (data is not kept: the caller may reuse it). True when the budget ran out (the caller
  * stops reading). */
 bool kf_feed_data(struct kf_feed *f, const uint8_t *data, size_t len);
-/* Whether this wake-up's budget is spent, or a synchronized update ended in it (the reading stops). */
+/* Whether this wake-up's budget is spent, or a synchronized update's end ended it (the reading stops). */
 bool kf_feed_spent(const struct kf_feed *f);
 /* Feeds what is held within the budget. True when nothing is held any more. */
 bool kf_feed_held(struct kf_feed *f);

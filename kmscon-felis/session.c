@@ -602,6 +602,8 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 	s->grid = grid_create(&gc, &gcb, s);
 	if (!s->grid || kf_feed_init(&s->feed, s->grid, s->cfg.work_budget, cfg->profile) < 0)
 		goto fail;
+	s->feed.frame_ready = s->cb.frame_ready;
+	s->feed.frame_ud = ud;
 	struct pty_config pc = {
 		.argv = cfg->argv, .term = cfg->term, .seat = cfg->seat, .vtnr = cfg->vtnr,
 		.reset_env = cfg->reset_env, .write_queue_max = cfg->write_queue_max,
@@ -674,6 +676,7 @@ void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st)
 	st->read_ns = s->read_ns;
 	st->parse_ns = s->feed.parse_ns;
 	st->work_stops = s->feed.stops;
+	st->update_stops = s->feed.update_stops;
 	st->exit_drops = s->exit_drops;
 	st->read_cpu_ns = s->read_cpu_ns;
 	/* The parse in CPU time is what the reading cost beyond its read(2) calls. It used to be sampled on one

@@ -87,6 +87,15 @@ struct kf_session_callbacks {
 	 * (kf_output_show_notice). Never written to the grid: the program's cursor, pen and parser state are its
 	 * own. It is logged too. May be NULL. */
 	void (*notice)(void *ud, const char *text);
+	/* Whether the display could show a frame now, one that the frame loop renders at its next run (output.h
+	 * kf_output_claim_frame: a display lit and ours, no flip in flight, not paced off), and none was claimed
+	 * since the last frame. Asked at the end of a synchronized update (DECRST 2026) in the child's output: true
+	 * ends the wake-up's reading there, so that the frame shows the update whole (session-feed.h); it must say
+	 * true at most once per frame, for every stop costs a loop iteration. A frame not taken at that iteration
+	 * (the grid still damaged at the next wake-up: the loop had a flip's event to dispatch first) gets the next
+	 * one too: that wake-up feeds nothing. NULL (headless, no frames): the reading goes on through updates'
+	 * ends, ended by its budgets only. */
+	bool (*frame_ready)(void *ud);
 };
 /* The longest text the notice callback is given, in bytes (longer ones are cut). */
 #define KF_SESSION_NOTICE_MAX 160
@@ -162,6 +171,7 @@ struct kf_session_stats {
 	uint64_t read_ns, parse_ns;
 	uint64_t read_cpu_ns, parse_cpu_ns, read_sys_cpu_ns;
 	uint64_t work_stops;    /* wake-ups that the work budget ended (kf_session_config.work_budget) */
+	uint64_t update_stops;  /* wake-ups that an update's end ended (the frame_ready callback said yes) */
 	uint64_t exit_drops;    /* child exits whose drain of the master a bound (work or bytes) cut (output dropped) */
 };
 void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st);

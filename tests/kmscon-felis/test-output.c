@@ -219,6 +219,25 @@ static void test_frame_loop(void)
 	rig_close(&r);
 }
 
+/* ------------------------------------------------------------------ frames claimed by the session */
+
+/* kf_output_claim_frame (the session's frame_ready): with no display no frame can be taken, so the end of a
+ * synchronized update never ends the PTY's drain for it; nor while the VT is switched away. (The yes, once per
+ * frame, on a display: tests/vm/t-frameloop.py sync-flood, sync-tiny.) */
+static void test_claim(void)
+{
+	struct rig r = {0};
+
+	if (!rig_open(&r))
+		return;
+	rig_feed(&r, "\033[?2026hx\033[?2026l");
+	CHECK(!kf_output_claim_frame(r.out), "a frame claimed with no display");
+	kf_output_suspend(r.out);
+	CHECK(!kf_output_claim_frame(r.out), "a frame claimed while suspended");
+	kf_output_resume(r.out);
+	rig_close(&r);
+}
+
 /* ---------------------------------------------------------------------- the visual bell's flash */
 
 static void flash_op(void *ud, bool on)
@@ -427,6 +446,7 @@ int main(void)
 	test_reset();
 	test_rows();
 	test_frame_loop();
+	test_claim();
 	test_flash();
 	test_flash_time();
 	test_flash_held();

@@ -15,6 +15,10 @@
  *       Waits for GO, signals the parent, then for MS ms writes update after update without a pause (the PTY
  *       kept full, as a TUI redrawing under load): ESC[?2026h + red block + green block + ESC[?2026l, so that
  *       red shows only in a frame of an update half drawn. Then a blue block, then signals the parent.
+ *   kf-sync RESULT GO tiny N
+ *       Waits for GO, signals the parent, then writes N tiny updates (ESC[?2026h X ESC[?2026l, 17 bytes) in
+ *       writes of 64 KiB, "t_tiny_ms" in RESULT: how long the terminal took to take them; then a blue block, then
+ *       signals the parent.
  *   kf-sync RESULT GO anim MS
  *       Waits for GO, signals the parent, then alternates red and green blocks every 20 ms for MS ms ("t_anim"
  *       in RESULT), then a blue block, then signals the parent.
@@ -172,6 +176,27 @@ static void mode_flood(long ms)
 	stats("s_end");
 }
 
+static void mode_tiny(long n)
+{
+	static const char one[] = "\033[?2026hX\033[?2026l";
+	static char buf[65536];
+	const size_t each = sizeof(one) - 1, per = sizeof(buf) / each;
+	long long t;
+
+	for (size_t i = 0; i < per; i++)
+		memcpy(buf + i * each, one, each);
+	stats("s_start");
+	sleep_ms(100);
+	t = now_ms();
+	for (long left = n; left > 0; left -= (long)per)
+		out(buf, (left < (long)per ? (size_t)left : per) * each);
+	fprintf(result, "t_tiny_ms %lld\n", now_ms() - t);
+	fprintf(result, "updates %ld\n", n);
+	out(block[2], block_len[2]);
+	sleep_ms(300);
+	stats("s_end");
+}
+
 static void mode_anim(long ms)
 {
 	long long end;
@@ -194,7 +219,7 @@ int main(int argc, char **argv)
 	char tmp[4096];
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: kf-sync RESULT GO hold|timeout|flood|anim ARGS...\n");
+		fprintf(stderr, "usage: kf-sync RESULT GO hold|timeout|flood|tiny|anim ARGS...\n");
 		return 2;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]);
@@ -211,6 +236,8 @@ int main(int argc, char **argv)
 		mode_timeout(atol(argv[4]));
 	else if (strcmp(argv[3], "flood") == 0 && argc >= 5)
 		mode_flood(atol(argv[4]));
+	else if (strcmp(argv[3], "tiny") == 0 && argc >= 5)
+		mode_tiny(atol(argv[4]));
 	else if (strcmp(argv[3], "anim") == 0 && argc >= 5)
 		mode_anim(atol(argv[4]));
 	else
