@@ -179,8 +179,8 @@ static void dec_mode(struct grid *g, int mode, bool set)
 		if (!set && g->modes.synchronized) {
 			g->sync_ends++;
 			/* The update is whole now: a bounded feed (the session's) stops after it, so that the frame loop
-			 * can show it before the next update starts (grid_feed_bounded) */
-			if (g->work_end != UINT64_MAX) {
+			 * can show it before the next update starts (grid_feed_bounded), if it can take a frame now */
+			if (g->work_end != UINT64_MAX && (!g->cb.sync_end || g->cb.sync_end(g->ud))) {
 				g->work_end = 0;
 				vt_parser_stop(g->parser);
 			}

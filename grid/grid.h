@@ -127,6 +127,11 @@ struct grid_callbacks {
 	 * (the first that has some). Returns 0 with *data malloc'ed (freed by grid/; NULL with *len 0 when
 	 * empty), or -errno: no reply is sent then. */
 	int (*clipboard_get)(void *ud, const char *targets, uint8_t **data, size_t *len);
+	/* A synchronized update ended (DECRST 2026 while set) in grid_feed_bounded: whether that feed stops right
+	 * after it (the caller's frame loop can show it now; kmscon-felis/session-feed.c). NULL: it always stops.
+	 * Asked by grid_feed_bounded only, once per update's end; going on costs nothing (a stop refused after the
+	 * fact cost the tiny updates of a flood a feed call each: +36 % of their instructions). */
+	bool (*sync_end)(void *ud);
 };
 
 /* The bell's tone as the Linux console sets it (CSI 10 ; Pn ] pitch, CSI 11 ; Pn ] duration: setterm(1) --bfreq,
@@ -181,10 +186,9 @@ uint64_t grid_work(const struct grid *g);
  * ended by this one's first byte, whose U+FFFD's wrap scrolled DECSLRM margins), so that a caller that stops once
  * the budget is spent always advances. A work_end at or below grid_work stops at the first counted sequence.
  * It also stops after the end of a synchronized update (DECRST 2026 while set; grid_sync_ends counts them), whatever
- * the work, at the same place as a stop of the work (the text and fast-path sequences right after it may go with it:
- * they are outside any update, and the next update's DECSET 2026 is not): the screen is whole there, and a frame
- * loop that renders between two feeds can show it (a caller whose frame loop cannot take a frame now feeds on at
- * once: kmscon-felis/session-feed.c). */
+ * the work, unless grid_callbacks.sync_end says no, at the same place as a stop of the work (the text and fast-path
+ * sequences right after it may go with it: they are outside any update, and the next update's DECSET 2026 is
+ * not): the screen is whole there, and a frame loop that renders between two feeds can show it. */
 size_t grid_feed_bounded(struct grid *g, const uint8_t *data, size_t len, uint64_t work_end);
 /* Synchronized updates ended so far (DECRST 2026 while DECSET 2026 was in force; monotonic, never reset): a change
  * tells the frame loop that a hold it started belongs to an update that is over. */

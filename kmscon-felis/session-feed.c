@@ -40,7 +40,6 @@ void kf_feed_finish(struct kf_feed *f)
 void kf_feed_begin(struct kf_feed *f)
 {
 	f->end = grid_work(f->grid) + f->budget;
-	f->sync_ends = grid_sync_ends(f->grid);
 	/* The last wake-up ended at an update's end, and the frame that was to show it is not taken yet (the grid still
 	 * damaged: the frame loop had to dispatch the flip's event first, kf_output_claim_frame): this wake-up feeds
 	 * nothing, so that the frame loop takes it at this iteration, whole. Once: then the feed goes on whatever. */
@@ -58,21 +57,6 @@ static size_t feed_slice(struct kf_feed *f, const uint8_t *data, size_t len)
 	return n;
 }
 
-/* After a slice: grid_feed_bounded stops after an update's end (one a slice at most), and the wake-up ends there
- * when a frame could show the update now. Otherwise (headless, a flip in flight, the frame paced off, a frame
- * already claimed) the feed goes on at once: a stop would cost a loop iteration and show nothing. */
-static void note_update_end(struct kf_feed *f)
-{
-	const uint64_t ends = grid_sync_ends(f->grid);
-	if (ends == f->sync_ends)
-		return;
-	f->sync_ends = ends;
-	if (f->whole_updates && f->frame_ready && f->frame_ready(f->frame_ud)) {
-		f->update_end = true;
-		f->update_stops++;
-	}
-}
-
 /* Feeds data until the budget runs out (or an update's end ends the wake-up); returns the bytes fed. */
 static size_t feed_bounded(struct kf_feed *f, const uint8_t *data, size_t len)
 {
@@ -80,7 +64,6 @@ static size_t feed_bounded(struct kf_feed *f, const uint8_t *data, size_t len)
 	while (done < len && !kf_feed_spent(f)) {
 		const size_t k = len - done < FEED_SLICE_MAX ? len - done : FEED_SLICE_MAX;
 		done += feed_slice(f, data + done, k);
-		note_update_end(f);
 	}
 	return done;
 }
@@ -89,6 +72,17 @@ static size_t feed_bounded(struct kf_feed *f, const uint8_t *data, size_t len)
 static bool work_spent(const struct kf_feed *f)
 {
 	return grid_work(f->grid) >= f->end;
+}
+
+bool kf_feed_update_end(struct kf_feed *f)
+{
+	/* Otherwise (headless, a flip in flight, the frame paced off, a frame already claimed, the exit drain) the feed
+	 * goes on: a stop would cost a loop iteration and show nothing */
+	if (!f->whole_updates || !f->frame_ready || !f->frame_ready(f->frame_ud))
+		return false;
+	f->update_end = true;
+	f->update_stops++;
+	return true;
 }
 
 bool kf_feed_spent(const struct kf_feed *f)

@@ -9,11 +9,12 @@
  * PTY_READ_CHUNK) and fed first in the next wake-up: nothing lost, nothing reordered. Slices of at most
  * FEED_SLICE_MAX bytes end the runs of the parser's fast path, which the stop does not break (ED's small work).
  * The end of a synchronized update (DECRST 2026) ends the wake-up's feed as well when a frame could show it now
- * (frame_ready, asked once per update's end; whole_updates): the frame loop, which renders between two wake-ups,
- * then sees the update whole; a drain that ended anywhere had left it, under a flood of updates, inside the next
- * one at almost every frame (held until the 150 ms timeout, then torn). Only then: an iteration of the loop per
- * update whatever the display (none headless, a flip in flight) cost a flood of tiny updates 70-100 times its CPU
- * (1 MB of "ESC[?2026h X ESC[?2026l": 62,000 wake-ups, 1.4 s), and frame_ready says yes at most once per frame.
+ * (grid_feed_bounded asks grid_callbacks.sync_end, which asks frame_ready, once per update's end; whole_updates):
+ * the frame loop, which renders between two wake-ups, then sees the update whole; a drain that ended anywhere had
+ * left it, under a flood of updates, inside the next one at almost every frame (held until the 150 ms timeout,
+ * then torn). Only then: an iteration of the loop per update whatever the display (none headless, a flip in
+ * flight) cost a flood of tiny updates 70-100 times its CPU (1 MB of "ESC[?2026h X ESC[?2026l": 62,000
+ * wake-ups, 1.4 s), and frame_ready says yes at most once per frame.
  * Not a public module: session.c's, split out to keep that file's size. */
 #ifndef KF_SESSION_FEED_H
 #define KF_SESSION_FEED_H
@@ -30,7 +31,6 @@ struct kf_feed {
 	size_t held_off, held_len;
 	uint64_t budget;          /* grid_work per wake-up */
 	uint64_t end;             /* grid_work at which this wake-up stops */
-	uint64_t sync_ends;       /* grid_sync_ends after the last slice */
 	bool whole_updates;       /* a synchronized update's end may stop the wake-up (true but in the exit drain) */
 	/* Whether a frame could show the screen now (kf_session_callbacks.frame_ready, called with frame_ud); true
 	 * makes the update that just ended end the wake-up. NULL (headless): never. */
@@ -56,6 +56,9 @@ void kf_feed_begin(struct kf_feed *f);
 bool kf_feed_data(struct kf_feed *f, const uint8_t *data, size_t len);
 /* Whether this wake-up's budget is spent, or a synchronized update's end ended it (the reading stops). */
 bool kf_feed_spent(const struct kf_feed *f);
+/* A synchronized update ended in a feed (grid_callbacks.sync_end): whether the wake-up ends right after it (a
+ * frame could show it now: frame_ready said yes). */
+bool kf_feed_update_end(struct kf_feed *f);
 /* Feeds what is held within the budget. True when nothing is held any more. */
 bool kf_feed_held(struct kf_feed *f);
 

@@ -165,6 +165,14 @@ static int on_clipboard_get(void *ud, const char *targets, uint8_t **data, size_
 	return s->cb.clipboard_get ? s->cb.clipboard_get(s->ud, targets, data, len) : -ENOTSUP;
 }
 
+/* An update's end in the child's output: the feed stops after it only when a frame can show it now (session-feed.h);
+ * always set, for without it grid_feed_bounded always stops there. */
+static bool on_sync_end(void *ud)
+{
+	struct kf_session *s = ud;
+	return kf_feed_update_end(&s->feed);
+}
+
 /* -------------------------------------------------------------------------------------- pty callbacks */
 
 static void on_output(void *ud, const uint8_t *data, size_t len)
@@ -598,7 +606,7 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 				 .colors = cfg->colors, .backspace_sends_bs = cfg->backspace_sends_bs,
 				 .term_name = cfg->term, .allow_clipboard_read = cfg->clipboard_read};
 	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title,
-				    .clipboard = on_clipboard, .clipboard_get = on_clipboard_get};
+				    .clipboard = on_clipboard, .clipboard_get = on_clipboard_get, .sync_end = on_sync_end};
 	s->grid = grid_create(&gc, &gcb, s);
 	if (!s->grid || kf_feed_init(&s->feed, s->grid, s->cfg.work_budget, cfg->profile) < 0)
 		goto fail;

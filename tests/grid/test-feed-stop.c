@@ -308,7 +308,14 @@ static void test_margins(void)
 
 /* The end of a synchronized update (DECRST 2026 while set) stops a bounded feed right after it (and the text that
  * follows it, before the next sequence of the parser's table machine: the start of the next update), whatever the
- * budget, and counts (grid_sync_ends); a reset without a set, a repeated set and an unbounded feed do not stop. */
+ * budget, and counts (grid_sync_ends); a reset without a set, a repeated set and an unbounded feed do not stop, nor
+ * does a bounded feed whose grid_callbacks.sync_end says no. */
+static bool sync_end_no(void *ud)
+{
+	(*(unsigned *)ud)++;
+	return false;
+}
+
 static void test_sync_end(void)
 {
 	struct grid_config cfg = {.cols = 20, .rows = 5};
@@ -326,6 +333,17 @@ static void test_sync_end(void)
 	CHECK(grid_sync_ends(g) == 3, "%llu update ends counted", (unsigned long long)grid_sync_ends(g));
 	const struct grid_cell *row = grid_row(g, 0);
 	CHECK(row[0].cp == 'x' && row[3].cp == 'C' && row[5].cp == 'E' && row[9].cp == 'I', "the text fed");
+	grid_destroy(g);
+	/* grid_callbacks.sync_end saying no (no frame can show it now): the feed goes on, each end asked once */
+	struct grid_callbacks cb = {.sync_end = sync_end_no};
+	unsigned asked = 0;
+	g = grid_create(&cfg, &cb, &asked);
+	r = grid_feed_bounded(g, (const uint8_t *)a, sizeof(a) - 1, UINT64_MAX - 1);
+	CHECK(r == sizeof(a) - 1 && asked == 1, "said no: %zu of %zu bytes fed, asked %u times", r, sizeof(a) - 1,
+	      asked);
+	grid_feed(g, (const uint8_t *)"\033[?2026lG\033[?2026hH\033[?2026lI", 27);
+	CHECK(grid_sync_ends(g) == 3 && asked == 1, "%llu ends, asked %u times (grid_feed does not ask)",
+	      (unsigned long long)grid_sync_ends(g), asked);
 	grid_destroy(g);
 }
 

@@ -152,9 +152,10 @@ static void run_updates(struct watch *w, unsigned flight, bool pending, struct k
 		run_for(w->c.loop, 10);
 	kf_session_stats(w->s, st);
 	printf("%u updates, flips in flight for %u iterations%s: %u frames, %u seen whole, %u mixed screens, "
-	       "%u iterations held, %u prepares, %llu wake-ups, %llu ended by an update's end (%u claims, %u frames late)\n", UPDATES,
-	       flight, pending ? " (their events seen one early)" : "", w->frames, w->seen, w->mixed, w->held, w->prepares, (unsigned long long)st->wakeups,
-	       (unsigned long long)st->update_stops, w->claims, w->late);
+	       "%u iterations held, %u prepares, %llu wake-ups, %llu ended by an update's end (%u claims, "
+	       "%u frames late)\n",
+	       UPDATES, flight, pending ? " (their events seen one early)" : "", w->frames, w->seen, w->mixed, w->held,
+	       w->prepares, (unsigned long long)st->wakeups, (unsigned long long)st->update_stops, w->claims, w->late);
 	CHECK(w->any && w->last == UPDATES - 1);
 	CHECK(w->mixed == 0);
 	kf_session_write(w->s, (const uint8_t *)"\n", 1);
