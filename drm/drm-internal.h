@@ -346,6 +346,7 @@ struct drm_card {
 	bool prefer_shadow;
 	bool needs_modeset;  /* the next commit on this card is a full modeset */
 	bool modeset_failed; /* log once */
+	bool not_master;     /* a commit got EACCES (kms.c not_master): said once until a modeset succeeds */
 	int64_t retry_ns;    /* commit on this card again at this time (after EBUSY or a failure); 0 = none */
 	unsigned n_crtcs, n_planes;
 	struct drm_card_crtc *crtcs;

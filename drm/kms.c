@@ -43,6 +43,22 @@ static int atomic_commit(struct atomic *a, struct drm_card *card, uint32_t flags
 	return 0;
 }
 
+/* EACCES from a commit: the card's fd is not DRM master. The seat took master away for a VT switch before our
+ * disable handler ran (seatd drops it from its own process at once; libseat's builtin backend from inside a
+ * libseat call of our enable handler, when the switch away comes while it reopens the input devices): not the
+ * modeset's fault, and the resume that follows the next enable does it again. Said at info level, once until
+ * a modeset succeeds; a refusal for another reason after it is still said as an error. */
+static bool not_master(struct drm_card *card, int ret)
+{
+	if (ret != -EACCES)
+		return false;
+	if (!card->not_master)
+		drm_info("%s: not DRM master (the seat is switching away): the modeset waits for the seat to come back",
+			 card->path);
+	card->not_master = true;
+	return true;
+}
+
 static const struct drm_card_plane *card_plane(const struct drm_card *card, uint32_t id)
 {
 	for (unsigned i = 0; i < card->n_planes; i++)
@@ -294,6 +310,8 @@ static int atomic_modeset(struct drm_card *card, uint64_t seq)
 	ret = test_modeset(card);
 	if (ret < 0 && ret != -ENOMEM && live > 1)
 		ret = leave_out_refused(card, ret);
+	if (ret < 0 && not_master(card, ret))
+		return ret;
 	if (ret < 0) {
 		if (!card->modeset_failed)
 			drm_err("%s: the kernel rejected our modeset in a test commit: %s", card->path,
@@ -307,6 +325,10 @@ static int atomic_modeset(struct drm_card *card, uint64_t seq)
 			    seq);
 	/* (EBUSY: a commit of ours still in flight, tried again shortly; anything else is retried each second and
 	 * said once) */
+	if (ret < 0 && not_master(card, ret)) {
+		drmModeAtomicFree(a.req);
+		return ret;
+	}
 	if (ret < 0 && ret != -EBUSY && !card->modeset_failed)
 		drm_err("%s: modeset commit failed after a successful test: %s", card->path, strerror(-ret));
 	if (ret < 0 && ret != -EBUSY)
@@ -365,6 +387,8 @@ static int legacy_modeset(struct drm_card *card)
 	 * atomic test commit is: there are no others shown. */
 	for (unsigned i = 0; i < card->n_outputs; i++)
 		card->outputs[i]->failed = !tried[i];
+	if (ret < 0 && not_master(card, ret))
+		return ret;
 	if (ret < 0 && !card->modeset_failed)
 		drm_err("%s: drmModeSetCrtc failed for every output: %s", card->path, strerror(-ret));
 	card->modeset_failed = true;
@@ -431,6 +455,7 @@ int drm_card_modeset(struct drm_card *card)
 	}
 	card->needs_modeset = false;
 	card->modeset_failed = false;
+	card->not_master = false;
 	drm_backend_count(card->b, DRM_COUNT_MODESET, 1);
 	drm_backend_count(card->b, DRM_COUNT_COMMIT, 1);
 	drm_info("%s: modeset with %u output(s)%s", card->path, shown, card->atomic ? "" : " (legacy)");
@@ -469,7 +494,11 @@ int drm_output_flip(struct drm_output *out)
 	}
 	if (ret < 0) {
 		drm_output_commit_failed(out);
-		if (ret != -EBUSY && drm_ratelimit_pass(&out->rl, drm_now_ns()))
+		/* EACCES: master gone before our disable handler ran (not_master); the resume repaints all */
+		if (ret == -EACCES)
+			drm_debug("%s: [CRTC:%u] flip refused: not DRM master (a VT switch away)", out->name,
+				  out->crtc_id);
+		else if (ret != -EBUSY && drm_ratelimit_pass(&out->rl, drm_now_ns()))
 			drm_warn("%s: [CRTC:%u] flip failed: %s", out->name, out->crtc_id, strerror(-ret));
 		return ret;
 	}

@@ -610,6 +610,123 @@ def test_mods_after_switch(vm):
         vm.fail("the click after the switch carried Ctrl+Alt:\n%s" % vm.sh("tail -n 20 /tmp/kf1.log"))
 
 
+def vt_modes(vm, n):
+    """kf-vtmode's line for /dev/ttyN: "kd=text kb=unicode switch=auto" on a VT no program holds."""
+    return vm.sh("kf-vtmode /dev/tty%d" % n).strip()
+
+
+def test_stop_switched_away(vm):
+    """Stopped while switched away, and stopped in front: each instance gives its VT back as it found it (text
+    mode, the keyboard mode it had), or the VT shows nothing and takes no keys once the user comes back to it.
+    Instance 1 on tty1 is reloaded (SIGHUP) then stopped (SIGTERM) while instance 2 on tty2 is in front; then
+    instance 2, in front, is stopped. libseat leaves VT_PROCESS behind (docs/seat.md): after a chvt to each VT
+    (the kernel resets a VT whose switching process is gone) all three modes are as before."""
+    if active_vt(vm) != "tty1":
+        vm.sh("chvt 1")
+    before = {1: vt_modes(vm, 1), 2: vt_modes(vm, 2)}
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    vm.type_text("echo ONE-ONE\n")
+    wait_text(vm, "ONE-ONE", 2)
+    held = vt_modes(vm, 1)
+    start(vm, 2, "--vt=2 --switchvt")
+    vm.wait_screen(lambda im: find_text(im, "/ #") and not find_text(im, "ONE-ONE"), timeout=30,
+                   what="the second instance's screen")
+    wait_hidden(vm, 1, "instance 2 started")
+    vm.sh("kill -HUP $(cat /tmp/kf1.pid)")
+    vm.wait_file("/tmp/kf1.log", pattern="reload", timeout=20)
+    vm.sh("kill -TERM $(cat /tmp/kf1.pid)")
+    vm.wait_until(lambda: vm.sh("kill -0 $(cat /tmp/kf1.pid)", check=False)[0] != 0, timeout=20,
+                  what="instance 1 to stop")
+    after1 = vt_modes(vm, 1)
+    vm.sh("kill -TERM $(cat /tmp/kf2.pid)")
+    vm.wait_until(lambda: vm.sh("kill -0 $(cat /tmp/kf2.pid)", check=False)[0] != 0, timeout=20,
+                  what="instance 2 to stop")
+    after2 = vt_modes(vm, 2)
+    print("    tty1 %r, held %r, stopped away %r; tty2 %r, stopped in front %r"
+          % (before[1], held, after1, before[2], after2))
+
+    def text_kb(m):  # libseat (seatd's vt_close) leaves VT_PROCESS: the kernel resets it at the next switch
+        return m.split()[:2]
+    if text_kb(after1) != text_kb(before[1]) or text_kb(after2) != text_kb(before[2]):
+        vm.fail("a VT left in another mode than found: tty1 %r -> %r (stopped switched away), tty2 %r -> %r "
+                "(stopped in front)\n%s" % (before[1], after1, before[2], after2,
+                                             vm.sh("tail -n 20 /tmp/kf1.log; echo ====; tail -n 20 /tmp/kf2.log")))
+    # Both VTs switch as before, back to VT_AUTO: the user can go to either and use it.
+    for n in (1, 2):
+        vm.sh("chvt %d" % n)
+        vm.wait_until(lambda: active_vt(vm) == "tty%d" % n, timeout=10, what="chvt %d after both stopped" % n)
+    for n in (1, 2):
+        if vt_modes(vm, n) != before[n]:
+            vm.fail("tty%d after a switch: %r, not %r as before" % (n, vt_modes(vm, n), before[n]))
+
+
+def test_switch_storm(vm):
+    """What can be in progress at a switch: a key held down (its repeat) when the VT leaves, 20 switches in
+    2 s, and switches during an instance's start-up. Afterwards each instance shows its own screen again, takes
+    keys, has the fds it had, and no key repeats on its own."""
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    vm.type_text("echo ONE-ONE\n")
+    wait_text(vm, "ONE-ONE", 2)
+    enabled = {1: input_fds(vm, 1)}
+    start(vm, 2, "--vt=2 --switchvt")
+    vm.wait_screen(lambda im: find_text(im, "/ #") and not find_text(im, "ONE-ONE"), timeout=30,
+                   what="the second instance's screen")
+    wait_shown(vm, 2, enabled[1], "instance 2 started")
+    vm.type_text("echo TWO-TWO\n")
+    wait_text(vm, "TWO-TWO", 2)
+    # Instance 2 paints all the time from now on: a commit of it can come at any moment of a switch.
+    vm.type_text("while :; do echo busy; sleep 0.02; done\n")
+    switch(vm, 1, enabled, "to-1")
+    base = {1: fds(vm, 1), 2: wait_hidden(vm, 2, "to-1")}
+    # A held key: it repeats, then the VT leaves (chvt, so the key is still down), then it is let go on the
+    # other VT. Back on VT 1 the line must not grow any more.
+    vm.type_text("cat >/dev/null\n")
+    key(vm, "x", True)
+    time.sleep(1.5)
+    vm.sh("chvt 2")
+    key(vm, "x", False)
+    wait_hidden(vm, 1, "held key")
+    vm.sh("chvt 1")
+    wait_shown(vm, 1, enabled[1], "back from the held key")
+    time.sleep(1)
+    a = vm.screendump()
+    time.sleep(2)
+    b = vm.screendump()
+    if a.data != b.data:
+        vm.fail("a key held across a switch away goes on repeating after the switch back")
+    vm.sendkey("ctrl-c")
+    # 20 switches in about 2 s, ending on VT 1.
+    vm.sh("i=0; while [ $i -lt 10 ]; do chvt 2; sleep 0.1; chvt 1; sleep 0.1; i=$((i+1)); done")
+    wait_shown(vm, 1, enabled[1], "after 20 quick switches")
+    wait_hidden(vm, 2, "after 20 quick switches")
+    vm.type_text("echo STORM-ONE\n")
+    vm.wait_screen(lambda im: len(find_text(im, "STORM-ONE")) >= 2 and not find_text(im, "TWO-TWO"),
+                   timeout=20, what="VT 1 after the quick switches")
+    now = {1: fds(vm, 1), 2: fds(vm, 2)}
+    if now != base:
+        vm.fail("open fds changed over 20 quick switches: %s, now %s" % (base, now))
+    # Switches while instance 3 starts: VT 3 comes to the front (--activate-vt), the switches go on.
+    start(vm, 3, "--vt=3 --switchvt")
+    vm.sh("i=0; while [ $i -lt 15 ]; do chvt 1; sleep 0.1; chvt 3; sleep 0.1; i=$((i+1)); done")
+    vm.wait_until(lambda: active_vt(vm) == "tty3", timeout=10, what="VT 3 in front")
+    vm.wait_until(lambda: input_fds(vm, 3) == enabled[1] and input_fds(vm, 1) == 0, timeout=30,
+                  what="instance 3 with its input devices, instance 1 without")
+    vm.type_text("echo THREE-THREE\n")
+    vm.wait_screen(lambda im: len(find_text(im, "THREE-THREE")) >= 2 and not find_text(im, "STORM-ONE"),
+                   timeout=30, what="instance 3's screen after switches during its start")
+    # A commit between the seat taking DRM master away and the disable handler is the switch's doing, not a
+    # display failure: before, "the kernel rejected our modeset in a test commit: Permission denied" (an
+    # error) or "flip failed: Permission denied" (a warning). (libseat's own "client is not active" errors, a
+    # switch away while the enable handler reopens the input devices, are not looked at here.)
+    for n in (1, 2, 3):
+        log = vm.sh("cat /tmp/kf%d.log" % n)
+        for line in log.splitlines():
+            if line.startswith("drm:") and (" error:" in line or " warning:" in line):
+                vm.fail("instance %d: %s\n%s" % (n, line, log[-3000:]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", action="append", default=[])
@@ -628,6 +745,8 @@ def main():
         ("console-stop-waiting-for-vt", lambda: test_stop_waiting_for_vt(boot("console-stop-wait")), {}),
         ("console-activate-vt", lambda: test_activate_vt(boot("console-activate-vt", guest=NOTIFY_GUEST())), {}),
         ("console-seat-mismatch", lambda: test_seat_mismatch(boot("console-seat-mismatch")), {}),
+        ("console-stop-switched-away", lambda: test_stop_switched_away(boot("console-stop-away")), {}),
+        ("console-switch-storm", lambda: test_switch_storm(boot("console-storm")), {}),
         ("console-mods-after-switch", lambda: test_mods_after_switch(boot("console-mods", extra_args=TABLET)), {}),
     ]
     # The same through the seatd daemon: only on request (--only console-vt-switch-seatd), it doubles the time.
