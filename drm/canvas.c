@@ -93,7 +93,10 @@ static void update_canvas(struct drm_backend *b, bool force)
 	 * copy into the buffer turns the pixels). */
 	direct = n == 1 && !shadow && b->cfg.rotation == DRM_ROTATE_NORMAL;
 	b->stats.outputs = n;
-	if (n == 0 && !b->waiting_logged) {
+	if (n == 0 && !b->waiting_logged && b->seat_refused && !b->n_cards) {
+		drm_info("no display yet: the seat is switching away; it is opened when the VT is back");
+		b->waiting_logged = true;
+	} else if (n == 0 && !b->waiting_logged) {
 		drm_warn("no usable display: %s; waiting for a card or a monitor to appear",
 			 b->cfg.force_fbdev ? "drm=off and no framebuffer device"
 			 : b->n_cards	    ? "no connected connector can be driven"

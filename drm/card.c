@@ -125,8 +125,13 @@ int drm_card_open(struct drm_backend *b, const char *path, dev_t devnum, struct 
 	card->fd = drm_backend_open_device(b, path);
 	if (card->fd < 0) {
 		ret = card->fd;
-		/* ENODEV right after a hotplug is normal: the caller tries again. */
-		drm_log(ret == -ENODEV || ret == -ENOENT ? 6 : 3, "%s: cannot open: %s", path, strerror(-ret));
+		/* ENODEV right after a hotplug is normal, and EPERM is the seat that disabled us (switched away
+		 * while we started): the caller tries again (the resume after the next enable, for EPERM). */
+		b->seat_refused = ret == -EPERM;
+		if (ret == -EPERM)
+			drm_info("%s: not opened, the seat is not ours (a VT switch away): opened when it is back", path);
+		else
+			drm_log(ret == -ENODEV || ret == -ENOENT ? 6 : 3, "%s: cannot open: %s", path, strerror(-ret));
 		goto err_free;
 	}
 	if (drmGetCap(card->fd, DRM_CAP_DUMB_BUFFER, &cap) < 0 || !cap) {
@@ -134,6 +139,7 @@ int drm_card_open(struct drm_backend *b, const char *path, dev_t devnum, struct 
 		ret = -ENODEV;
 		goto err_close;
 	}
+	b->seat_refused = false;
 	drm_debug("%s: opened", path);
 	card_setup_caps(card);
 	res = drmModeGetResources(card->fd);

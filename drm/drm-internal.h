@@ -493,6 +493,7 @@ struct drm_backend {
 	bool creating; /* no outputs_changed callback before drm_backend_create returns */
 	bool canvas_recheck; /* a modeset left an output out or showed it again: update the canvas at dispatch */
 	bool waiting_logged; /* "no usable card" said once per wait */
+	bool seat_refused;   /* the last card open failed with EPERM: the seat disabled us (a VT switch away) */
 	/* Outputs destroyed so far, and at the last drm_backend_update_canvas: an output replaced by one of the same
 	 * size leaves the canvas as it was, but its new buffers hold nothing. */
 	uint64_t outputs_destroyed, outputs_destroyed_seen;

@@ -80,8 +80,9 @@ static int open_restricted(const char *path, int flags, void *user_data)
 	if (!in->cb.open_device)
 		return -ENODEV;
 	fd = in->cb.open_device(in->ctx, path, flags);
+	/* EPERM: the seat disabled us while libinput reopens its devices (a quick switch away, docs/seat.md) */
 	if (fd < 0)
-		input_log(4, "cannot open %s through the seat: %s", path, strerror(-fd));
+		input_log(fd == -EPERM ? 7 : 4, "cannot open %s through the seat: %s", path, strerror(-fd));
 	else
 		settle_evdev_fd(fd, path);
 	return fd;

@@ -27,6 +27,9 @@
 /* What seatd (and libseat's builtin backend, seatd's code in process) says when asked for a node that is not
  * DRM, evdev or wscons: seatd/seat.c seat_open_device, with ENOENT. */
 #define SEATD_REFUSAL "is not a supported device type"
+/* And when asked for any device once it has disabled us (EPERM): a switch away came while our enable handler
+ * reopens the input devices; the disable that follows closes them again, the next enable opens them. */
+#define SEATD_INACTIVE "client is not active"
 
 struct device {
 	int fd;
@@ -73,11 +76,13 @@ static void libseat_log(enum libseat_log_level level, const char *fmt, va_list a
 		return;
 	vsnprintf(line, sizeof(line), fmt, ap);
 	line[strcspn(line, "\n")] = 0;
-	/* Its refusal of a framebuffer node, which we open ourselves then (kf_seat_open_device), and the line
-	 * builtin's server half adds right after it ("Could not open device: ..."). */
+	/* Its refusal of a framebuffer node, which we open ourselves then (kf_seat_open_device), or of a device
+	 * while a switch away is under way, and the line builtin's server half adds right after either ("Could
+	 * not open device: ..."): expected, not errors. */
 	static bool refused;
-	bool quiet = strstr(line, SEATD_REFUSAL) || (refused && strstr(line, "Could not open device"));
-	refused = strstr(line, SEATD_REFUSAL) != NULL;
+	bool refusal = strstr(line, SEATD_REFUSAL) || strstr(line, SEATD_INACTIVE);
+	bool quiet = refusal || (refused && strstr(line, "Could not open device"));
+	refused = refusal;
 	if (quiet)
 		level = LIBSEAT_LOG_LEVEL_DEBUG;
 	kf_log_msg(level == LIBSEAT_LOG_LEVEL_ERROR  ? KF_LOG_ERR
@@ -388,7 +393,10 @@ int kf_seat_open_device(struct kf_seat *s, const char *path)
 			s->no_fb = true;
 			return -ENOTSUP;
 		}
-		log_warn("cannot open %s through the seat: %s", path, strerror(errno));
+		if (r == -EPERM)
+			log_debug("%s: not opened, the seat is not ours (a VT switch away)", path);
+		else
+			log_warn("cannot open %s through the seat: %s", path, strerror(errno));
 		return r ? r : -EIO;
 	}
 	s->devs[s->n_devs++] = (struct device){.fd = fd, .id = id};

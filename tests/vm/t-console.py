@@ -716,14 +716,16 @@ def test_switch_storm(vm):
     vm.type_text("echo THREE-THREE\n")
     vm.wait_screen(lambda im: len(find_text(im, "THREE-THREE")) >= 2 and not find_text(im, "STORM-ONE"),
                    timeout=30, what="instance 3's screen after switches during its start")
-    # A commit between the seat taking DRM master away and the disable handler is the switch's doing, not a
-    # display failure: before, "the kernel rejected our modeset in a test commit: Permission denied" (an
-    # error) or "flip failed: Permission denied" (a warning). (libseat's own "client is not active" errors, a
-    # switch away while the enable handler reopens the input devices, are not looked at here.)
+    # What a switch does in its windows is no failure, so no warning or error (the keymap's Compose warning
+    # aside): a commit between the seat taking DRM master away and the disable handler (before: "the kernel
+    # rejected our modeset in a test commit: Permission denied", an error, or "flip failed: Permission
+    # denied"), and the seat refusing the input devices the enable handler reopens once it has disabled us
+    # (before: libseat's "client is not active" errors and "cannot open /dev/input/eventN through the seat:
+    # Operation not permitted" warnings).
     for n in (1, 2, 3):
         log = vm.sh("cat /tmp/kf%d.log" % n)
         for line in log.splitlines():
-            if line.startswith("drm:") and (" error:" in line or " warning:" in line):
+            if " error:" in line or (" warning:" in line and not line.startswith("input: warning: [keyboard.c")):
                 vm.fail("instance %d: %s\n%s" % (n, line, log[-3000:]))
 
 
