@@ -729,6 +729,38 @@ def test_switch_storm(vm):
                 vm.fail("instance %d: %s\n%s" % (n, line, log[-3000:]))
 
 
+def test_gpu_replug_away(vm):
+    """The GPU unplugged and plugged again while instance 1 is switched away (instance 2 in front): both
+    instances show their screens and take keys again, instance 2 at once, instance 1 when Ctrl+Alt+F1 brings it
+    back."""
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    vm.type_text("echo ONE-ONE\n")
+    wait_text(vm, "ONE-ONE", 2)
+    enabled = {1: input_fds(vm, 1)}
+    start(vm, 2, "--vt=2 --switchvt")
+    vm.wait_screen(lambda im: find_text(im, "/ #") and not find_text(im, "ONE-ONE"), timeout=30,
+                   what="the second instance's screen")
+    wait_shown(vm, 2, enabled[1], "instance 2 started")
+    enabled[2] = enabled[1]
+    vm.type_text("echo TWO-TWO\n")
+    wait_text(vm, "TWO-TWO", 2)
+    wait_hidden(vm, 1, "instance 2 started")
+    vm.unplug_gpu()
+    time.sleep(1)
+    vm.plug_gpu()
+    vm.type_text("echo TWO-BACK\n")
+    vm.wait_screen(lambda im: len(find_text(im, "TWO-BACK")) >= 2, timeout=30,
+                   what="instance 2's screen after the GPU came back")
+    switch(vm, 1, enabled, "to-1 after the replug")
+    vm.type_text("echo ONE-BACK\n")
+    vm.wait_screen(lambda im: len(find_text(im, "ONE-BACK")) >= 2 and len(find_text(im, "ONE-ONE")) >= 2
+                   and not find_text(im, "TWO-TWO"), timeout=30, what="instance 1's screen after the replug")
+    for n in (1, 2):
+        if vm.sh("kill -0 $(cat /tmp/kf%d.pid)" % n, check=False)[0]:
+            vm.fail("instance %d died:\n%s" % (n, vm.sh("tail -n 30 /tmp/kf%d.log" % n)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", action="append", default=[])
@@ -749,6 +781,7 @@ def main():
         ("console-seat-mismatch", lambda: test_seat_mismatch(boot("console-seat-mismatch")), {}),
         ("console-stop-switched-away", lambda: test_stop_switched_away(boot("console-stop-away")), {}),
         ("console-switch-storm", lambda: test_switch_storm(boot("console-storm")), {}),
+        ("console-gpu-replug-away", lambda: test_gpu_replug_away(boot("console-replug")), {}),
         ("console-mods-after-switch", lambda: test_mods_after_switch(boot("console-mods", extra_args=TABLET)), {}),
     ]
     # The same through the seatd daemon: only on request (--only console-vt-switch-seatd), it doubles the time.
