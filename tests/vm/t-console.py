@@ -761,6 +761,35 @@ def test_gpu_replug_away(vm):
             vm.fail("instance %d died:\n%s" % (n, vm.sh("tail -n 30 /tmp/kf%d.log" % n)))
 
 
+def test_keyboard_unplug_away(vm):
+    """A USB keyboard unplugged while instance 1 is switched away: back on VT 1, instance 1 holds exactly the
+    fds it had before that keyboard was plugged in (nothing stale, nothing leaked) and types with the virtio
+    keyboard."""
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    vm.type_text("echo ONE-ONE\n")
+    wait_text(vm, "ONE-ONE", 2)
+    base_inputs, base_fds = input_fds(vm, 1), fds(vm, 1)
+    vm.qmp.cmd("device_add", driver="usb-kbd", id="usbkbd", bus="xhci.0", display="gpu0")
+    vm.wait_until(lambda: input_fds(vm, 1) > base_inputs, timeout=30, what="instance 1 to open the USB keyboard")
+    enabled = {1: input_fds(vm, 1)}
+    start(vm, 2, "--vt=2 --switchvt")
+    vm.wait_screen(lambda im: find_text(im, "/ #") and not find_text(im, "ONE-ONE"), timeout=30,
+                   what="the second instance's screen")
+    wait_shown(vm, 2, enabled[1], "instance 2 started")
+    wait_hidden(vm, 1, "instance 2 started")
+    vm.qmp.cmd("device_del", id="usbkbd")
+    vm.wait_until(lambda: input_fds(vm, 2) == base_inputs, timeout=30,
+                  what="instance 2 to close the unplugged keyboard")
+    vm.sendkey("ctrl-alt-f1")
+    vm.wait_until(lambda: active_vt(vm) == "tty1" and input_fds(vm, 1) == base_inputs, timeout=30,
+                  what="VT 1 back with instance 1's %d evdev fds" % base_inputs)
+    vm.type_text("echo ONE-BACK\n")
+    wait_text(vm, "ONE-BACK", 2)
+    vm.wait_until(lambda: fds(vm, 1) == base_fds, timeout=10,
+                  what="instance 1's fd count back to %d (now %d)" % (base_fds, fds(vm, 1)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", action="append", default=[])
@@ -782,6 +811,8 @@ def main():
         ("console-stop-switched-away", lambda: test_stop_switched_away(boot("console-stop-away")), {}),
         ("console-switch-storm", lambda: test_switch_storm(boot("console-storm")), {}),
         ("console-gpu-replug-away", lambda: test_gpu_replug_away(boot("console-replug")), {}),
+        ("console-keyboard-unplug-away",
+         lambda: test_keyboard_unplug_away(boot("console-kbd-unplug", usb=True)), {}),
         ("console-mods-after-switch", lambda: test_mods_after_switch(boot("console-mods", extra_args=TABLET)), {}),
     ]
     # The same through the seatd daemon: only on request (--only console-vt-switch-seatd), it doubles the time.
