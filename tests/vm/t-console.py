@@ -199,14 +199,18 @@ def switch(vm, target, enabled, i, timeout=20, presses=3):
                vm.sh("tail -n 40 /tmp/kf1.log; echo ====; tail -n 40 /tmp/kf2.log")))
 
 
+def start_seatd(vm):
+    vm.sh("seatd -g root >/tmp/seatd.log 2>&1 & i=0; while [ ! -S /run/seatd.sock ] && [ $i -lt 50 ]; "
+          "do sleep 0.1; i=$((i+1)); done; [ -S /run/seatd.sock ]")
+
+
 def test_vt_switch(vm, switches, seatd=False):
     """Two instances on tty1 and tty2; Ctrl+Alt+F1/F2 switch the display and each screen comes back; the open
     fds of both instances are the same after every round trip. With seatd: through the seatd daemon instead of
     libseat's builtin backend."""
     verbose = " --verbose" if seatd else ""  # the chosen backend is an info message
     if seatd:
-        vm.sh("seatd -g root >/tmp/seatd.log 2>&1 & i=0; while [ ! -S /run/seatd.sock ] && [ $i -lt 50 ]; "
-              "do sleep 0.1; i=$((i+1)); done; [ -S /run/seatd.sock ]")
+        start_seatd(vm)
     start(vm, 1, "--vt=1 --switchvt" + verbose)
     wait_text(vm, "/ #")
     vm.type_text("echo ONE-ONE\n")
@@ -661,10 +665,13 @@ def test_stop_switched_away(vm):
             vm.fail("tty%d after a switch: %r, not %r as before" % (n, vt_modes(vm, n), before[n]))
 
 
-def test_switch_storm(vm):
+def test_switch_storm(vm, seatd=False):
     """What can be in progress at a switch: a key held down (its repeat) when the VT leaves, 20 switches in
     2 s, and switches during an instance's start-up. Afterwards each instance shows its own screen again, takes
-    keys, has the fds it had, and no key repeats on its own."""
+    keys, has the fds it had, and no key repeats on its own. With seatd: through the seatd daemon, which drops
+    DRM master from its own process before the instance hears of the switch."""
+    if seatd:
+        start_seatd(vm)
     start(vm, 1, "--vt=1 --switchvt")
     wait_text(vm, "/ #")
     vm.type_text("echo ONE-ONE\n")
@@ -709,7 +716,12 @@ def test_switch_storm(vm):
         vm.fail("open fds changed over 20 quick switches: %s, now %s" % (base, now))
     # Switches while instance 3 starts: VT 3 comes to the front (--activate-vt), the switches go on.
     start(vm, 3, "--vt=3 --switchvt")
-    vm.sh("i=0; while [ $i -lt 15 ]; do chvt 1; sleep 0.1; chvt 3; sleep 0.1; i=$((i+1)); done")
+    rc, out = vm.sh("i=0; while [ $i -lt 15 ]; do timeout 10 chvt 1 || exit 1; sleep 0.1; timeout 10 chvt 3 || "
+                    "exit 3; sleep 0.1; i=$((i+1)); done", check=False, timeout=300)
+    if rc:
+        vm.fail("a switch to VT %d during instance 3's start-up never completed (chvt waited 10 s; active %s):\n%s"
+                % (rc, active_vt(vm), vm.sh("tail -n 25 /tmp/kf1.log; echo ====; tail -n 25 /tmp/kf3.log; echo ===="
+                                            "; tail -n 25 /tmp/seatd.log", check=False)[1]))
     vm.wait_until(lambda: active_vt(vm) == "tty3", timeout=10, what="VT 3 in front")
     vm.wait_until(lambda: input_fds(vm, 3) == enabled[1] and input_fds(vm, 1) == 0, timeout=30,
                   what="instance 3 with its input devices, instance 1 without")
@@ -820,6 +832,9 @@ def main():
         tests.append(("console-vt-switch-seatd",
                       lambda: test_vt_switch(boot("console-vt-seatd", extra_args=TABLET), args.switches,
                                                      seatd=True), {}))
+    if "console-switch-storm-seatd" in args.only:
+        tests.append(("console-switch-storm-seatd",
+                      lambda: test_switch_storm(boot("console-storm-seatd"), seatd=True), {}))
     tests.append(("console-touchpad", lambda: test_touchpad(boot("console-touchpad")), {}))
     tests = [t for t in tests if not args.only or t[0] in args.only]
     if "kmscon-felis" not in our_binaries(default_build_dir()):
