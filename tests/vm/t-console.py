@@ -672,15 +672,7 @@ def test_switch_storm(vm, seatd=False):
     DRM master from its own process before the instance hears of the switch."""
     if seatd:
         start_seatd(vm)
-    start(vm, 1, "--vt=1 --switchvt")
-    wait_text(vm, "/ #")
-    vm.type_text("echo ONE-ONE\n")
-    wait_text(vm, "ONE-ONE", 2)
-    enabled = {1: input_fds(vm, 1)}
-    start(vm, 2, "--vt=2 --switchvt")
-    vm.wait_screen(lambda im: find_text(im, "/ #") and not find_text(im, "ONE-ONE"), timeout=30,
-                   what="the second instance's screen")
-    wait_shown(vm, 2, enabled[1], "instance 2 started")
+    enabled = start_pair(vm)
     vm.type_text("echo TWO-TWO\n")
     wait_text(vm, "TWO-TWO", 2)
     # Instance 2 paints all the time from now on: a commit of it can come at any moment of a switch.
@@ -741,10 +733,9 @@ def test_switch_storm(vm, seatd=False):
                 vm.fail("instance %d: %s\n%s" % (n, line, log[-3000:]))
 
 
-def test_gpu_replug_away(vm):
-    """The GPU unplugged and plugged again while instance 1 is switched away (instance 2 in front): both
-    instances show their screens and take keys again, instance 2 at once, instance 1 when Ctrl+Alt+F1 brings it
-    back."""
+def start_pair(vm):
+    """Instance 1 on tty1 with ONE-ONE on its screen, then instance 2 on tty2 in front, with the same input
+    devices open. Returns {1: instance 1's evdev fds}."""
     start(vm, 1, "--vt=1 --switchvt")
     wait_text(vm, "/ #")
     vm.type_text("echo ONE-ONE\n")
@@ -754,6 +745,14 @@ def test_gpu_replug_away(vm):
     vm.wait_screen(lambda im: find_text(im, "/ #") and not find_text(im, "ONE-ONE"), timeout=30,
                    what="the second instance's screen")
     wait_shown(vm, 2, enabled[1], "instance 2 started")
+    return enabled
+
+
+def test_gpu_replug_away(vm):
+    """The GPU unplugged and plugged again while instance 1 is switched away (instance 2 in front): both
+    instances show their screens and take keys again, instance 2 at once, instance 1 when Ctrl+Alt+F1 brings it
+    back."""
+    enabled = start_pair(vm)
     enabled[2] = enabled[1]
     vm.type_text("echo TWO-TWO\n")
     wait_text(vm, "TWO-TWO", 2)
