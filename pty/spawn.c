@@ -277,11 +277,14 @@ __attribute__((noreturn)) static void child_fail(const char *what, const char *a
 /* Runs in the child after fork: never returns. */
 void pty_child_exec(const char *slave, const char *const *argv, char **env, int report)
 {
+	/* The handlers first, with the mask still ours: a signal sent to the child before this point (it is
+	 * pending, blocked) would otherwise run our handler in the child at the unblocking
+	 * (tests/pty/test-pty-exec-held.c). */
+	for (int sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);
 	sigset_t all;
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
-	for (int sig = 1; sig < NSIG; sig++)
-		signal(sig, SIG_DFL);
 
 	if (setsid() < 0)
 		child_fail("setsid", NULL);

@@ -5,7 +5,12 @@
  * once the exec worked) before returning, so the whole console froze with it: no drawing, no VT switch. What
  * stands for the hung exec here: a tracer that seizes this process with PTRACE_O_TRACEFORK, so that the child
  * is born stopped, and keeps it stopped for HOLD_MS. pty_spawn must return at once; the exec's failure is still
- * told (it is read once the child is gone: pty_reap), and a child that runs still runs. */
+ * told (it is read once the child is gone: pty_reap), and a child that runs still runs.
+ *
+ * The child born stopped also lets a signal reach it before it has run any code of its own: one sent to the
+ * child then waits, blocked by the mask it inherited, for the child to unblock it. The child must set every
+ * handler of ours back to the default before it unblocks anything: the other way round, such a signal ran our
+ * handler in the child (pty.h: the signal mask and dispositions are reset). */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -23,7 +28,8 @@
 #define HOLD_MS 1500
 
 /* The tracer: seizes pid, lets it run (its own signals passed on), holds each child it forks stopped for
- * HOLD_MS, then lets it go; exits (which detaches from pid) after pid forked twice or after 30 s. */
+ * HOLD_MS, then lets it go; exits (which detaches from pid) after pid forked FORKS times or after 30 s. */
+#define FORKS 3
 static void tracer_main(pid_t pid, int report)
 {
 	int err = ptrace(PTRACE_SEIZE, pid, NULL, (void *)(long)PTRACE_O_TRACEFORK) < 0 ? errno : 0;
@@ -54,7 +60,7 @@ static void tracer_main(pid_t pid, int report)
 			/* detaching needs the child in a ptrace stop: it is, from its birth (PTRACE_EVENT_STOP) */
 			ptrace(PTRACE_DETACH, held, NULL, NULL);
 			held = 0;
-			if (forks == 2)
+			if (forks == FORKS)
 				_exit(0);
 		}
 		if (w <= 0) {
@@ -90,6 +96,40 @@ static pid_t start_tracer(void)
 		return -err;
 	}
 	return t;
+}
+
+/* Our handler of SIGWINCH (blocked in this process): run in a child, it ends the child with this status. */
+#define OUR_HANDLER_RAN 99
+static void our_handler(int sig)
+{
+	(void)sig;
+	_exit(OUR_HANDLER_RAN);
+}
+
+/* A signal sent to the child before its first instruction (held by the tracer, the mask ours: SIGWINCH blocked,
+ * our handler set): SIGWINCH, whose default is to do nothing, so that the child runs its program whatever
+ * reaches it. Its handler in the child (the mask cleared before the handlers were reset) ended it with
+ * OUR_HANDLER_RAN instead. */
+static void test_signal_before_reset(void)
+{
+	struct sigaction sa = {.sa_handler = our_handler}, old;
+	sigset_t winch, saved;
+	sigemptyset(&winch);
+	sigaddset(&winch, SIGWINCH);
+	sigaction(SIGWINCH, &sa, &old);
+	sigprocmask(SIG_BLOCK, &winch, &saved);
+	const char *runs[] = {"sh", "-c", "exit 4", NULL};
+	struct pty *pty = pty_create(&(struct pty_config){.argv = runs, .reset_env = true}, NULL, NULL);
+	CHECK(pty && pty_spawn(pty) == 0);
+	CHECK(kill(pty_pid(pty), SIGWINCH) == 0); /* while the tracer holds it: pending until it unblocks */
+	int code = reap_wait(pty, 10000);
+	printf("a signal our handler catches, sent to the child before it ran: it exited with %d (want 4; %d: "
+	       "our handler ran in it)\n", code, OUR_HANDLER_RAN);
+	CHECK(code == 4);
+	pty_hangup(pty, 100);
+	pty_destroy(pty);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	sigaction(SIGWINCH, &old, NULL);
 }
 
 int main(void)
@@ -136,6 +176,8 @@ int main(void)
 	CHECK(strstr(logbuf, "cannot run /nonexistent/kf-login: No such file or directory") != NULL);
 	pty_hangup(pty, 100);
 	pty_destroy(pty);
+
+	test_signal_before_reset();
 
 	CHECK(waitpid(tracer, NULL, 0) == tracer);
 	CHECK(count_fds() == fds);
