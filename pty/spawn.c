@@ -295,6 +295,11 @@ void pty_child_exec(const char *slave, const char *const *argv, char **env, int 
 	 * explicitly for the BSD semantics and to fail loudly if it did not happen. */
 	if (ioctl(fd, TIOCSCTTY, 0) < 0)
 		child_fail("TIOCSCTTY", slave);
+	/* The report pipe out of the way of the terminal's numbers first: in a program started with 0, 1 or 2
+	 * closed, it can have one of them, and the dup2 below closed it (the errno went to the terminal as raw
+	 * bytes, the log said nothing; tests/pty/test-pty-spawn.c). Without a number free above them, no report. */
+	if (report >= 0 && report <= 2)
+		report = fcntl(report, F_DUPFD_CLOEXEC, 3);
 	if (dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
 		child_fail("dup2", slave);
 	pty_close_from(3, report, 0);

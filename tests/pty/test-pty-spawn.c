@@ -1,8 +1,10 @@
-/* tests/pty/test-pty-spawn.c: pty_spawn with a program that cannot be run: the child's report of its exec; the
- * child's closing of our descriptors on kernels without close_range(2). */
+/* tests/pty/test-pty-spawn.c: pty_spawn with a program that cannot be run: the child's report of its exec (also
+ * from a process started with its standard descriptors closed); the child's closing of our descriptors on
+ * kernels without close_range(2). */
 #include "pty/pty-internal.h"
 #include "pty-harness.h"
 #include "tests/kf-alarm.h"
+#include "pty-sink.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,6 +84,69 @@ static void test_exec_failure_logged(void)
 	CHECK(count_fds() == fds);
 }
 
+/* What a test's forked process (pid) sent back through the pipe p, len bytes into r; it must then exit with 0. */
+static void take_report(int p[2], pid_t pid, void *r, size_t len)
+{
+	close(p[1]);
+	CHECK(read(p[0], r, len) == (ssize_t)len);
+	close(p[0]);
+	int st = -1;
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* What the process of test_exec_failure_std_closed sends back. */
+struct std_closed_report {
+	int master, code, errors;
+	char message[256], terminal[256];
+};
+
+/* The same failure in a program started with its standard descriptors closed (a service or script that
+ * closed them): the master and the child's report pipe take numbers 0 to 2, and the child's dup2 of the
+ * terminal onto 0, 1 and 2 closed its end of the pipe. The log then said nothing of why, and the errno meant
+ * for the pipe went to the terminal as four raw bytes before the child's message. */
+static void test_exec_failure_std_closed(void)
+{
+	int p[2];
+	CHECK(pipe(p) == 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int out = fcntl(p[1], F_DUPFD_CLOEXEC, 100);
+		close(p[0]);
+		close(p[1]);
+		close(0);
+		close(1);
+		close(2);
+		struct std_closed_report r = {0};
+		const char *argv[] = {"/nonexistent/kf-login", NULL};
+		struct sink term = {0};
+		struct pty_callbacks cb = {.output = on_output};
+		struct pty *pty = pty_create(&(struct pty_config){.argv = argv, .reset_env = true}, &cb, &term);
+		exec_errors = 0;
+		exec_message[0] = 0;
+		pty_set_log_handler(exec_log);
+		r.code = pty && pty_spawn(pty) == 0 ? 0 : -1;
+		r.master = pty_fd(pty);
+		if (r.code == 0) {
+			pump(pty, 5000, NULL, &term);
+			r.code = reap_wait(pty, 5000);
+		}
+		r.errors = exec_errors;
+		snprintf(r.message, sizeof(r.message), "%.200s", exec_message);
+		if (term.data)
+			snprintf(r.terminal, sizeof(r.terminal), "%.200s", term.data);
+		pty_destroy(pty);
+		_exit(write(out, &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0 : 1);
+	}
+	struct std_closed_report r = {0};
+	take_report(p, pid, &r, sizeof(r));
+	printf("standard descriptors closed: master %d, the child exited with %d, %d errors logged ('%s'), the "
+	       "terminal said '%s'\n", r.master, r.code, r.errors, r.message, r.terminal);
+	CHECK(r.master <= 2); /* the case at hand */
+	CHECK(r.code == 127);
+	CHECK(r.errors == 1 && strstr(r.message, "cannot run /nonexistent/kf-login: No such file or directory"));
+	CHECK(!strncmp(r.terminal, "kmscon-felis: cannot run /nonexistent/kf-login", 46));
+}
+
 /* Descriptors from 3 on open in this process, but keep and the directory's own. */
 static int open_above(int keep)
 {
@@ -148,12 +213,8 @@ static void test_close_from(void)
 			r.open_after = open_above(p[1]);
 			_exit(write(p[1], &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0 : 1);
 		}
-		close(p[1]);
 		struct close_report r = {0};
-		CHECK(read(p[0], &r, sizeof(r)) == (ssize_t)sizeof(r));
-		close(p[0]);
-		int st = -1;
-		CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		take_report(p, pid, &r, sizeof(r));
 		fprintf(stderr, "close_from by %s: %ld system calls in %ld us for %d descriptors, limit %ld; %d left\n",
 			modes[m].name, r.calls, r.us, r.open_before, r.limit, r.open_after);
 		CHECK(r.open_before >= 300 && r.open_after == 0);
@@ -169,6 +230,7 @@ int main(void)
 	kf_alarm(60);
 	test_close_from();
 	test_exec_failure_logged();
+	test_exec_failure_std_closed();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures ? 1 : 0;
