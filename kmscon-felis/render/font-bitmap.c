@@ -427,6 +427,19 @@ static int parse_psf(const char *path, uint8_t *d, size_t n, struct bitmap_font 
 		return ret;
 	}
 	qsort(f->map, f->map_n, sizeof(*f->map), map_cmp);
+	/* A Unicode table that maps no letter of ASCII (a font of symbols or box drawing) made every letter
+	 * of the console the missing-glyph box: refused, as FreeType's fonts are (font-ft.c, from_file). */
+	bool letter = false;
+	for (uint32_t c = 'A'; c <= 'z' && !letter; c++)
+		letter = (c <= 'Z' || c >= 'a') && find_glyph(f, c) >= 0;
+	if (!letter) {
+		log_err("%s: no letter of ASCII in the font (its Unicode table maps none of A-Z, a-z): not usable "
+			"as the console's font",
+			path);
+		free(f->map);
+		free(f);
+		return -EBADMSG;
+	}
 	*out = f;
 	return 0;
 }

@@ -698,6 +698,21 @@ static int from_file(struct ft_font *f, const char *file)
 			ret == -ENOENT ? "cannot open the font file" : "not a font FreeType reads");
 		return ret;
 	}
+	/* A font FreeType reads that draws no letter of ASCII showed the console as a screen of missing-glyph
+	 * boxes, nothing logged: an X11 bitmap font in an encoding other than Unicode (FreeType maps no
+	 * character of an ISO8859-2 one), a colour emoji font (its digits only), a font of symbols. Refused
+	 * like a file that is no font. (A font by name takes what it lacks from the fallbacks; this one has
+	 * none.) */
+	bool letter = false;
+	for (FT_ULong c = 'A'; c <= 'z' && !letter; c++)
+		letter = (c <= 'Z' || c >= 'a') && FT_Get_Char_Index(face, c);
+	if (!letter) {
+		log_err("%s: no letter of ASCII in the font (%s): not usable as the console's font", file,
+			face->charmap ? "no glyph for A-Z, a-z"
+				      : "no Unicode character map: a font for another encoding");
+		FT_Done_Face(face);
+		return -EBADMSG;
+	}
 	for (int s = 0; s < 4; s++)
 		f->styles[s] = (struct face){
 		    .ft = face, .fake_bold = s & KF_GLYPH_BOLD, .fake_italic = s & KF_GLYPH_ITALIC};

@@ -349,6 +349,120 @@ static void test_bad_input(void)
 	kf_render_destroy(r);
 }
 
+/* --- fonts without the letters of ASCII --- */
+
+/* A BDF font (FreeType reads it as a bitmap-only face) of 8x16 boxes for the code points cps, in the encoding
+ * registry-encoding (ISO10646-1 is Unicode; FreeType gives any other but ISO8859-1 no Unicode map). */
+static void write_bdf(const char *path, const char *registry, const char *encoding, const uint32_t *cps, int n)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "STARTFONT 2.1\nFONT -test-box-medium-r-normal--16-160-75-75-c-80-%s-%s\nSIZE 16 75 75\n"
+		   "FONTBOUNDINGBOX 8 16 0 -4\nSTARTPROPERTIES 4\nCHARSET_REGISTRY \"%s\"\nCHARSET_ENCODING \"%s\"\n"
+		   "FONT_ASCENT 12\nFONT_DESCENT 4\nENDPROPERTIES\nCHARS %d\n",
+		registry, encoding, registry, encoding, n);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "STARTCHAR c%04x\nENCODING %u\nSWIDTH 500 0\nDWIDTH 8 0\nBBX 8 16 0 -4\nBITMAP\n", cps[i],
+			cps[i]);
+		for (int y = 0; y < 16; y++)
+			fputs(y == 2 || y == 13 ? "FF\n" : "81\n", f);
+		fputs("ENDCHAR\n", f);
+	}
+	fputs("ENDFONT\n", f);
+	fclose(f);
+}
+
+/* kf_render_create of font file path with engine, and what it logged (in logged). */
+static int create_logged(enum kf_render_engine engine, const char *path, char *logged, size_t n)
+{
+	struct kf_render *r = NULL;
+	struct kf_render_config cfg = {.engine = engine, .font_file = path};
+	const int token = stderr_capture_begin();
+	int ret = kf_render_create(&cfg, &r);
+	stderr_capture_end(token, logged, n);
+	kf_render_destroy(r);
+	return ret;
+}
+
+/* A font file that draws no letter of ASCII is refused with an error that says so, as a file that is no font
+ * is: a FreeType font for another encoding than Unicode (an X11 ISO8859-2 bitmap font: FreeType gives it no
+ * Unicode map), a font of a few symbols (a colour emoji font: its digits only), a PSF font whose Unicode table
+ * maps no letter. Each was taken, and every letter of the console was the missing-glyph box, nothing logged.
+ * A reload to one keeps the old font. The same fonts with the letters load. */
+static void test_no_letters(void)
+{
+	uint32_t ascii[95], l2[97], boxes[] = {0x2500, 0x2502, 0x250c};
+	for (int i = 0; i < 95; i++)
+		ascii[i] = 0x20 + (uint32_t)i;
+	memcpy(l2, ascii, sizeof(ascii));
+	l2[95] = 0xa1, l2[96] = 0xb1;
+	char path[256], logged[4096];
+	struct {
+		const char *name, *registry, *encoding;
+		const uint32_t *cps;
+		int n, want;
+	} bdf[] = {
+	    {"latin2.bdf", "ISO8859", "2", l2, 97, -EBADMSG},
+	    {"boxes.bdf", "ISO10646", "1", boxes, 3, -EBADMSG},
+	    {"ascii.bdf", "ISO10646", "1", ascii, 95, 0},
+	};
+	for (size_t i = 0; i < sizeof(bdf) / sizeof(bdf[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmpdir, bdf[i].name);
+		write_bdf(path, bdf[i].registry, bdf[i].encoding, bdf[i].cps, bdf[i].n);
+		const int ret = create_logged(KF_RENDER_ENGINE_FREETYPE, path, logged, sizeof(logged));
+		const bool said = strstr(logged, "no letter") != NULL;
+		printf("FreeType font %s: %d (want %d)%s\n", bdf[i].name, ret, bdf[i].want,
+		       said ? ", \"no letter\" logged" : "");
+		CHECK(ret == bdf[i].want && said == (bdf[i].want != 0));
+	}
+	const char *emoji = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
+	if (access(emoji, R_OK) == 0) {
+		const int ret = create_logged(KF_RENDER_ENGINE_FREETYPE, emoji, logged, sizeof(logged));
+		printf("FreeType font NotoColorEmoji.ttf: %d (want %d)\n", ret, -EBADMSG);
+		CHECK(ret == -EBADMSG && strstr(logged, "no letter"));
+	}
+	/* PSF2: the built-in font's glyphs, its Unicode table mapping box drawing only (then also 'A') */
+	static uint8_t buf[64 * 1024];
+	for (int with_a = 0; with_a < 2; with_a++) {
+		size_t n = make_psf2(buf, false);
+		buf[12] = 1; /* has a table */
+		for (unsigned g = 0; g < kf_builtin_font_count; g++) {
+			const uint32_t cp = g == 0 ? 0x2500 : g == 1 ? 0x2502 : g == 2 && with_a ? 'A' : 0;
+			if (cp >= 0x800) {
+				buf[n++] = (uint8_t)(0xe0 | cp >> 12);
+				buf[n++] = (uint8_t)(0x80 | (cp >> 6 & 0x3f));
+				buf[n++] = (uint8_t)(0x80 | (cp & 0x3f));
+			} else if (cp) {
+				buf[n++] = (uint8_t)cp;
+			}
+			buf[n++] = 0xff;
+		}
+		snprintf(path, sizeof(path), "%s/boxes%d.psf", tmpdir, with_a);
+		write_file(path, buf, n, false);
+		const int ret = create_logged(KF_RENDER_ENGINE_PSF, path, logged, sizeof(logged));
+		printf("PSF font %s 'A': %d\n", with_a ? "with" : "without", ret);
+		CHECK(with_a ? ret == 0 : ret == -EBADMSG && strstr(logged, "no letter"));
+	}
+	/* a reload to such a font: refused, the old one stays as it was */
+	struct kf_render *r = NULL;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_BUILTIN};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	if (!r)
+		return;
+	snprintf(path, sizeof(path), "%s/latin2.bdf", tmpdir);
+	cfg = (struct kf_render_config){.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = path};
+	const int token = stderr_capture_begin();
+	const int ret = kf_render_set_font(r, &cfg);
+	stderr_capture_end(token, logged, sizeof(logged));
+	int cw, ch;
+	kf_render_cell_size(r, &cw, &ch);
+	const struct kf_glyph *g = kf_render_glyph(r, 'A', 0, 1);
+	CHECK(ret == -EBADMSG && kf_render_get_engine(r) == KF_RENDER_ENGINE_BUILTIN && cw == 8 && ch == 16 &&
+	      !g->missing && g->kind == KF_GLYPH_ALPHA);
+	kf_render_destroy(r);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -358,5 +472,6 @@ int main(void)
 	test_psf();
 	test_real_psf();
 	test_bad_input();
+	test_no_letters();
 	return check_finish(tmpdir);
 }
