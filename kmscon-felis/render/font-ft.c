@@ -633,6 +633,9 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 	if (FT_Load_Glyph(face, gi, flags))
 		return -ENOENT;
 	FT_GlyphSlot slot = face->glyph;
+	/* a bitmap strike has no outline for synthesise(): its bold and italic are made on the placed glyph
+	 * (asked before FT_Render_Glyph, which makes an outline's slot a bitmap) */
+	const bool strike = slot->format == FT_GLYPH_FORMAT_BITMAP && (fb || fi);
 	if (slot->format == FT_GLYPH_FORMAT_OUTLINE) {
 		if (kept && !*kept && FT_Get_Glyph(slot, kept))
 			*kept = NULL;
@@ -641,8 +644,11 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 	if (!glyph_fits(f, face, cp, out) ||
 	    (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL)))
 		return -ENOENT;
-	return place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, slot->advance.x,
-		     vt_char_props(cp) == VT_PROP_MARK, out);
+	int ret = place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, slot->advance.x,
+			vt_char_props(cp) == VT_PROP_MARK, out);
+	if (!ret && strike)
+		kf_strike_synthesise(out, f->base.baseline, fb, fi);
+	return ret;
 }
 
 /* kf_font.render_seq: the one glyph the first colour font holding cps[0] makes of the sequence. */

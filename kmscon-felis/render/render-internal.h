@@ -122,6 +122,10 @@ void kf_ft_slant(struct FT_Outline_ *o, long yc, long lo, long hi);
  * pixels above the baseline and desc below (kf_ft_letters_fit); out-of-range values give defaults. */
 void kf_ft_cell_metrics(struct FT_FaceRec_ *face, int size, int asc, int desc, struct kf_font *base);
 
+/* font-strike.c: bold and italic synthesised on glyph g (alpha, placed in its cells with the baseline at row
+ * baseline) of a bitmap strike, which has no outline for kf_ft_embolden and kf_ft_slant. */
+void kf_strike_synthesise(struct kf_glyph *g, int baseline, bool bold, bool italic);
+
 /* font-color.c: a colour bitmap (FreeType's FT_Bitmap, BGRA) box-filtered into out, keeping its
  * aspect ratio, centred. */
 void kf_ft_copy_color(const struct FT_Bitmap_ *bm, struct kf_glyph *out);

@@ -1,0 +1,98 @@
+/* kmscon-felis/render/font-strike.c: bold and italic synthesised on a glyph of a bitmap strike, for font-ft.c.
+ *
+ * A FreeType font of bitmaps only (X11's BDF and PCF fonts, OTB files: font-file=) has no outline for the
+ * synthesis of font-metrics.c to thicken or shear: its bold and italic were the regular glyph, and bold text
+ * (ls --color's directories, a shell's prompt) looked like the rest. They are made here on the placed glyph,
+ * as font-bitmap.c makes a PSF font's: bold ORs each row with itself moved a pixel right, italic moves each
+ * row right by a pixel every four rows above the baseline (left below it). Both stay in the glyph's cells and
+ * lose no ink: a bold glyph whose ink reaches the right edge moves a pixel left first where the left edge has
+ * room (else its column past the edge is cut, as nothing can show it); an italic too wide for that slope
+ * leans by less, and one too wide for any stays upright. Once per glyph, not per frame.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "kmscon-felis/render/render-internal.h"
+
+/* The columns row y moves right by at slope 1/d about the baseline (d > g->h: none). */
+static int row_shift(int y, int baseline, int d)
+{
+	return (baseline - y) / d;
+}
+
+/* The ink's first and last column over all rows, each row moved by row_shift at slope 1/d; false for none. */
+static bool ink_extent(const struct kf_glyph *g, int baseline, int d, int *x0, int *x1)
+{
+	const uint8_t *m = g->data;
+	*x0 = INT_MAX;
+	*x1 = INT_MIN;
+	for (int y = 0; y < g->h; y++) {
+		const uint8_t *row = m + (size_t)y * g->w;
+		int a = 0, b = g->w - 1;
+		while (a < g->w && !row[a])
+			a++;
+		if (a == g->w)
+			continue;
+		while (!row[b])
+			b--;
+		const int s = row_shift(y, baseline, d);
+		*x0 = a + s < *x0 ? a + s : *x0;
+		*x1 = b + s > *x1 ? b + s : *x1;
+	}
+	return *x1 >= *x0;
+}
+
+/* Moves row (w bytes) right by dx (left when negative); what it leaves is cleared. Nothing falls off: the
+ * callers keep the ink within the row. */
+static void move_row(uint8_t *row, int w, int dx)
+{
+	if (dx >= w || dx <= -w) /* (an empty row far from the baseline) */
+		memset(row, 0, (size_t)w);
+	else if (dx > 0) {
+		memmove(row + dx, row, (size_t)(w - dx));
+		memset(row, 0, (size_t)dx);
+	} else if (dx < 0) {
+		memmove(row, row - dx, (size_t)(w + dx));
+		memset(row + w + dx, 0, (size_t)-dx);
+	}
+}
+
+static void embolden(struct kf_glyph *g)
+{
+	int x0, x1;
+	if (!ink_extent(g, 0, INT_MAX, &x0, &x1))
+		return;
+	const bool left = x1 == g->w - 1 && x0 > 0;
+	for (int y = 0; y < g->h; y++) {
+		uint8_t *row = (uint8_t *)g->data + (size_t)y * g->w;
+		if (left)
+			move_row(row, g->w, -1);
+		for (int x = g->w - 1; x > 0; x--)
+			row[x] = row[x] > row[x - 1] ? row[x] : row[x - 1];
+	}
+}
+
+static void slant(struct kf_glyph *g, int baseline)
+{
+	int x0, x1, d = 4;
+	/* the steepest slope of 1/4, 1/5, 1/6, 1/8, ... that keeps the ink within the glyph's width */
+	for (; d <= g->h; d += d < 6 ? 1 : d / 2)
+		if (ink_extent(g, baseline, d, &x0, &x1) && x1 - x0 < g->w)
+			break;
+	if (d > g->h || !ink_extent(g, baseline, d, &x0, &x1))
+		return;
+	/* into the cells: right as far as the left edge needs, or left as far as the right edge needs */
+	const int dx = x0 < 0 ? -x0 : x1 >= g->w ? g->w - 1 - x1 : 0;
+	for (int y = 0; y < g->h; y++)
+		move_row((uint8_t *)g->data + (size_t)y * g->w, g->w, row_shift(y, baseline, d) + dx);
+}
+
+void kf_strike_synthesise(struct kf_glyph *g, int baseline, bool bold, bool italic)
+{
+	if (g->kind != KF_GLYPH_ALPHA || g->w <= 0 || g->h <= 0)
+		return;
+	if (bold)
+		embolden(g);
+	if (italic)
+		slant(g, baseline);
+}

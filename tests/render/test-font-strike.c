@@ -1,0 +1,146 @@
+/* tests/render/test-font-strike.c: FreeType fonts of bitmap strikes only (X11 BDF and PCF fonts, as
+ * font-file=): bold and italic synthesised on their glyphs as on a PSF font's, inside the cell, no ink lost.
+ * Outline fonts' synthesis: test-font-synth.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kmscon-felis/render/render-internal.h"
+#include "check.h"
+
+static char tmpdir[] = "/tmp/kf-render-test-XXXXXX";
+
+/* An 8x16 BDF font of printable ASCII (ascent 12): every glyph a stem in column 2 from row 1 to the baseline
+ * with a bar to column 5 in row 6, but 'M' (the whole width, rows 1-11) and 'i' (a stem in the last column). */
+static void write_bdf(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	fputs("STARTFONT 2.1\nFONT -test-strike-medium-r-normal--16-160-75-75-c-80-ISO10646-1\nSIZE 16 75 75\n"
+	      "FONTBOUNDINGBOX 8 16 0 -4\nSTARTPROPERTIES 4\nCHARSET_REGISTRY \"ISO10646\"\nCHARSET_ENCODING \"1\"\n"
+	      "FONT_ASCENT 12\nFONT_DESCENT 4\nENDPROPERTIES\nCHARS 94\n",
+	      f);
+	for (unsigned c = 0x21; c < 0x7f; c++) {
+		fprintf(f, "STARTCHAR c%02x\nENCODING %u\nSWIDTH 500 0\nDWIDTH 8 0\nBBX 8 16 0 -4\nBITMAP\n", c, c);
+		for (int y = 0; y < 16; y++) {
+			unsigned row = 0;
+			if (y >= 1 && y <= 11)
+				row = c == 'M' ? 0xff : c == 'i' ? 0x01 : y == 6 ? 0x3c : 0x20;
+			fprintf(f, "%02X\n", row);
+		}
+		fputs("ENDCHAR\n", f);
+	}
+	fputs("ENDFONT\n", f);
+	fclose(f);
+}
+
+/* Row y's ink of g (a copy: the next look-up may evict g): its count of inked pixels, and first and last
+ * column (-1 for none). */
+struct row_ink {
+	int n, x0, x1;
+};
+
+static void glyph_rows(struct kf_render *r, uint32_t cp, unsigned style, struct row_ink *rows, int h, int *w)
+{
+	const struct kf_glyph *g = kf_render_glyph(r, cp, style, 1);
+	*w = g->w;
+	for (int y = 0; y < h; y++) {
+		rows[y] = (struct row_ink){0, -1, -1};
+		if (g->kind != KF_GLYPH_ALPHA || y < g->y0 || y >= g->y1 || y >= g->h)
+			continue;
+		const uint8_t *m = (const uint8_t *)g->data + (size_t)y * g->w;
+		for (int x = 0; x < g->w; x++)
+			if (m[x] >= 128) {
+				rows[y].n++;
+				rows[y].x1 = x;
+				if (rows[y].x0 < 0)
+					rows[y].x0 = x;
+			}
+	}
+}
+
+/* Every printable ASCII glyph of the font in file: bold has every row's ink of the regular glyph and more
+ * (the same where the glyph fills the cell's width), italic every row's ink count and, where the glyph has
+ * rows of ink far enough apart, its top row right of its bottom one. Returns the letters (of 52) whose bold
+ * differs from the regular glyph and those whose italic does. Before: bold and italic were the regular
+ * glyph (synthesis worked on outlines only). */
+static void check_font(const char *file, int *bold_differs, int *italic_differs)
+{
+	*bold_differs = *italic_differs = 0;
+	struct kf_render *r = NULL;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = file};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	if (!r)
+		return;
+	int cw, ch, w;
+	kf_render_cell_size(r, &cw, &ch);
+	struct row_ink *plain = calloc((size_t)ch, sizeof(*plain)), *st = calloc((size_t)ch, sizeof(*st));
+	for (uint32_t c = 0x21; c < 0x7f && plain && st; c++) {
+		const bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+		glyph_rows(r, c, 0, plain, ch, &w);
+		glyph_rows(r, c, KF_GLYPH_BOLD, st, ch, &w);
+		bool differs = false, kept = w == cw;
+		for (int y = 0; y < ch; y++) {
+			/* every inked column of the regular row is inked in bold; the row's ink grows by a
+			 * pixel unless it reaches both sides of the cell */
+			kept &= st[y].n >= plain[y].n && (plain[y].n == 0 || (st[y].x0 <= plain[y].x0 + 1 &&
+									   st[y].x1 >= plain[y].x1));
+			differs |= st[y].n != plain[y].n;
+		}
+		if (!kept)
+			printf("  %s: bold U+%04X lost ink of the regular glyph\n", file, c);
+		CHECK(kept);
+		*bold_differs += letter && differs;
+		glyph_rows(r, c, KF_GLYPH_ITALIC, st, ch, &w);
+		int top = -1, bottom = -1;
+		differs = false, kept = w == cw;
+		for (int y = 0; y < ch; y++) {
+			kept &= st[y].n == plain[y].n;
+			differs |= st[y].x0 != plain[y].x0;
+			if (plain[y].n)
+				bottom = y, top = top < 0 ? y : top;
+		}
+		if (!kept)
+			printf("  %s: italic U+%04X lost ink of the regular glyph\n", file, c);
+		CHECK(kept);
+		/* leans right: the top row's ink starts right of the bottom row's (relative to upright) */
+		if (differs && bottom - top >= 8)
+			CHECK(st[top].x0 - plain[top].x0 > st[bottom].x0 - plain[bottom].x0);
+		*italic_differs += letter && differs;
+	}
+	free(plain);
+	free(st);
+	kf_render_destroy(r);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	char path[300];
+	snprintf(path, sizeof(path), "%s/strike.bdf", tmpdir);
+	write_bdf(path);
+	int bold, italic;
+	check_font(path, &bold, &italic);
+	printf("strike.bdf: bold differs in %d of 52 letters, italic in %d\n", bold, italic);
+	/* all but M, which fills the cell (bold cannot widen it; its italic leans less, or not at all) */
+	CHECK(bold >= 51 && italic >= 50);
+	/* X11's own bitmap fonts, where installed (xfonts-base) */
+	static const char *const x11[] = {"/usr/share/fonts/X11/misc/7x14.pcf.gz",
+					  "/usr/share/fonts/X11/misc/6x13.pcf.gz",
+					  "/usr/share/fonts/X11/misc/9x18.pcf.gz"};
+	for (size_t i = 0; i < sizeof(x11) / sizeof(x11[0]); i++) {
+		if (access(x11[i], R_OK) != 0) {
+			printf("%s: not installed\n", x11[i]);
+			continue;
+		}
+		check_font(x11[i], &bold, &italic);
+		printf("%s: bold differs in %d of 52 letters, italic in %d\n", x11[i], bold, italic);
+		CHECK(bold == 52 && italic >= 40);
+	}
+	return check_finish(tmpdir);
+}
