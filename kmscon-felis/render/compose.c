@@ -16,6 +16,7 @@
  * (font-color.c).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "kmscon-felis/render/compose-table.h"
 #include "kmscon-felis/render/render-internal.h"
@@ -122,16 +123,37 @@ static bool is_emoji_sequence(const uint32_t *cps, size_t n)
 	return false;
 }
 
-size_t kf_shape_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned style, int cells)
+/* The code point (KF_SEQ_CP | id) the glyph of the sequence cps[0..n) is cached under: its id in r->seqs, a
+ * table of the sequences met, direct-mapped by a hash of their code points; a sequence that takes a place from
+ * another gets a new id. The ids were the hash itself: two sequences alike in its 31 bits shared a glyph, and a
+ * program could print a cluster made to collide with a flag it printed before, which then showed as that flag
+ * (tests/render/test-emoji-keys.c). The glyph under a former id is never looked up again (the glyph cache evicts
+ * it); ids come back after 2^31 new sequences, by when the caches have long let theirs go. false when the table
+ * cannot be had (out of memory: the sequence is not shaped). */
+static bool seq_key(struct kf_render *r, const uint32_t *cps, size_t n, uint32_t *cp)
 {
-	if ((style & KF_GLYPH_TEXT) || !r->font->render_seq || !is_emoji_sequence(cps, n))
-		return n;
-	/* FNV-1a over the code points: the sequence's glyph is cached under this in place of a code
-	 * point (two sequences alike in 31 bits would share a glyph) */
-	uint32_t h = 2166136261u;
+	if (!r->seqs && !(r->seqs = calloc(KF_SEQ_SLOTS, sizeof(*r->seqs))))
+		return false;
+	uint32_t h = 2166136261u; /* FNV-1a */
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ cps[i]) * 16777619u;
-	uint32_t cp = KF_SEQ_CP | (h & ~KF_SEQ_CP);
+	struct kf_seq *e = &r->seqs[(h ^ h >> 16) & (KF_SEQ_SLOTS - 1)];
+	if (!e->id || e->n != n || memcmp(e->cps, cps, n * sizeof(*cps))) {
+		r->seq_next = r->seq_next < ~KF_SEQ_CP ? r->seq_next + 1 : 1;
+		e->id = r->seq_next;
+		e->n = (uint8_t)n;
+		memcpy(e->cps, cps, n * sizeof(*cps));
+	}
+	*cp = KF_SEQ_CP | e->id;
+	return true;
+}
+
+size_t kf_shape_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned style, int cells)
+{
+	uint32_t cp;
+	if ((style & KF_GLYPH_TEXT) || !r->font->render_seq || !is_emoji_sequence(cps, n) ||
+	    !seq_key(r, cps, n, &cp))
+		return n;
 	/* a sequence the font has no glyph for is drawn as before (remembered as missing: without a
 	 * colour font, every sequence is) */
 	if (kf_render_known_missing(r, kf_glyph_key(cp, style, cells)))

@@ -314,6 +314,15 @@ struct kf_render {
 		uint32_t palette_hash;
 	} seen;
 	int ul_double[2]; /* the double underline's lines, top rows (render.c update_metrics) */
+
+	/* The emoji sequences met, whose glyphs are cached under KF_SEQ_CP | id (compose.c seq_key):
+	 * KF_SEQ_SLOTS of them, allocated at the first; seq_next the last id handed out. */
+	struct kf_seq {
+		uint32_t id; /* 0: none */
+		uint8_t n;
+		uint32_t cps[KF_CELL_CPS];
+	} *seqs;
+	uint32_t seq_next;
 };
 
 /* render.c: the glyph for a cell content (cached). Never NULL: falls back to the missing-glyph box.
@@ -331,6 +340,7 @@ static inline size_t kf_missing_slot(uint64_t key)
 	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (KF_MISSING_SLOTS - 1);
 }
 /* Above Unicode: a code point that stands for the emoji sequence r->seq (compose.c). */
+#define KF_SEQ_SLOTS 1024
 #define KF_SEQ_CP 0x80000000u
 /* The glyph cache's key of a cell content. */
 static inline uint64_t kf_glyph_key(uint32_t cp, unsigned style, int cells)
@@ -396,7 +406,7 @@ uint32_t kf_compose_base(uint32_t c);
  * code points left in cps (n when nothing composed). */
 size_t kf_compose_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned style, int cells);
 /* compose.c: replaces an emoji sequence in cps (a ZWJ sequence, a flag, an emoji with a skin tone,
- * a keycap) by one code point KF_SEQ_CP | hash, whose glyph (kf_render_glyph) is the one the font's
+ * a keycap) by one code point KF_SEQ_CP | id (its own), whose glyph (kf_render_glyph) is the one the font's
  * render_seq draws for it, when the font has one; returns the code points left in cps (1, or n). */
 size_t kf_shape_cluster(struct kf_render *r, uint32_t *cps, size_t n, unsigned style, int cells);
 /* compose.c: cell c's code points (a cluster: s->codepoints) into cps, shaped and composed as it is drawn

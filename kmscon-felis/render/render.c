@@ -257,6 +257,7 @@ void kf_render_destroy(struct kf_render *r)
 	free(r->curly.y);
 	free(r->scratch);
 	free(r->notice.cells);
+	free(r->seqs);
 	free(p->font_name);
 	free(p->font_file);
 	free(p);
