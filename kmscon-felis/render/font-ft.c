@@ -619,7 +619,8 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 {
 	struct ft_font *f = (struct ft_font *)base;
 	bool fb, fi;
-	(void)scale;
+	if (scale > 1 && base->fixed)
+		return kf_strike_render_scaled(base, cp, style, scale, out);
 	FT_Face face = face_for(f, cp, style, &fb, &fi);
 	if (!face)
 		return -ENOENT;
@@ -786,6 +787,7 @@ int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf
 	if (ret)
 		goto fail;
 	metrics(f);
+	f->base.fixed = !FT_IS_SCALABLE(f->styles[0].ft);
 	*out = &f->base;
 	return 0;
 fail:

@@ -8,8 +8,14 @@
  * lose no ink: a bold glyph whose ink reaches the right edge moves a pixel left first where the left edge has
  * room (else its column past the edge is cut, as nothing can show it); an italic too wide for that slope
  * leans by less, and one too wide for any stays upright. Once per glyph, not per frame.
+ *
+ * The zoom of such a font: it was opened again at the zoomed size, where FreeType picked the strike it had,
+ * and the cells stayed as they were (the zoom key did nothing). It is zoomed as a PSF font is, the renderer's
+ * cells scaled and each glyph drawn at its size, then magnified (kf_strike_render_scaled).
  */
+#include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kmscon-felis/render/render-internal.h"
@@ -95,4 +101,31 @@ void kf_strike_synthesise(struct kf_glyph *g, int baseline, bool bold, bool ital
 		embolden(g);
 	if (italic)
 		slant(g, baseline);
+}
+
+int kf_strike_render_scaled(struct kf_font *f, uint32_t cp, unsigned style, int scale, struct kf_glyph *out)
+{
+	struct kf_glyph g = {.kind = KF_GLYPH_ALPHA, .cells = out->cells, .w = (uint16_t)(out->w / scale),
+			     .h = (uint16_t)(out->h / scale)};
+	/* once per glyph (the cache keeps it): an allocation is nothing beside FreeType's load */
+	g.data = malloc((size_t)g.w * g.h * 4 + 1);
+	if (!g.data)
+		return -ENOMEM;
+	int ret = f->render(f, cp, style, 1, &g);
+	out->kind = g.kind;
+	if (!ret && g.kind != KF_GLYPH_EMPTY) {
+		const size_t px = g.kind == KF_GLYPH_COLOR ? 4 : 1;
+		uint8_t *d = out->data;
+		for (int y = 0; y < out->h; y++, d += (size_t)out->w * px) {
+			const uint8_t *s = (const uint8_t *)g.data + (size_t)(y / scale) * g.w * px;
+			if (y % scale) { /* a row the one above repeats */
+				memcpy(d, d - (size_t)out->w * px, (size_t)out->w * px);
+				continue;
+			}
+			for (int x = 0; x < out->w; x++)
+				memcpy(d + (size_t)x * px, s + (size_t)(x / scale) * px, px);
+		}
+	}
+	free(g.data);
+	return ret;
 }

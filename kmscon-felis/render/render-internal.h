@@ -59,6 +59,9 @@ struct kf_font {
 	/* Optional: the one glyph the font draws for the sequence cps[0..n) (an emoji ZWJ sequence,
 	 * a flag...: compose.c), as render() does; -ENOENT when it has none. */
 	int (*render_seq)(struct kf_font *f, const uint32_t *cps, size_t n, struct kf_glyph *out);
+	/* A FreeType font of bitmap strikes only (font-ft.c): opened at its size, not the zoomed one (which
+	 * picks the same strike), and zoomed as the bitmap fonts are, its glyphs magnified (render's scale). */
+	bool fixed;
 };
 
 /* font-bitmap.c: the built-in font and PSF fonts. */
@@ -125,6 +128,9 @@ void kf_ft_cell_metrics(struct FT_FaceRec_ *face, int size, int asc, int desc, s
 /* font-strike.c: bold and italic synthesised on glyph g (alpha, placed in its cells with the baseline at row
  * baseline) of a bitmap strike, which has no outline for kf_ft_embolden and kf_ft_slant. */
 void kf_strike_synthesise(struct kf_glyph *g, int baseline, bool bold, bool italic);
+/* font-strike.c: f's glyph of cp in style at zoom scale (> 1): f->render's at x1, each pixel magnified to
+ * scale x scale into out (sized for the zoomed cells, as render's out); returns as render does. */
+int kf_strike_render_scaled(struct kf_font *f, uint32_t cp, unsigned style, int scale, struct kf_glyph *out);
 
 /* font-color.c: a colour bitmap (FreeType's FT_Bitmap, BGRA) box-filtered into out, keeping its
  * aspect ratio, centred. */

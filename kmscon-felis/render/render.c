@@ -22,11 +22,16 @@ struct render_priv {
 	int font_size;
 };
 
+/* The zoom the font's glyphs are magnified by: FreeType fonts are re-created at the zoomed size (but those
+ * of bitmap strikes only: kf_font.fixed), bitmap fonts are scaled pixel by pixel. */
+static int pixel_scale(const struct kf_render *r)
+{
+	return r->engine == KF_RENDER_ENGINE_FREETYPE && !r->font->fixed ? 1 : r->scale;
+}
+
 static void update_metrics(struct kf_render *r)
 {
-	/* FreeType fonts are re-created at the zoomed size; bitmap fonts are scaled pixel by pixel.
-	 */
-	int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
+	int s = pixel_scale(r);
 	r->cell_w = r->font->cell_w * s;
 	r->cell_h = r->font->cell_h * s;
 	r->ul_pos = r->font->ul_pos * s;
@@ -106,6 +111,10 @@ static int open_font(struct render_priv *p, int scale, struct kf_font **out)
 		return kf_font_builtin_create(out);
 	default:
 		ret = kf_font_ft_create(p->font_name, p->font_file, p->font_size * scale, out);
+		if (!ret && scale > 1 && (*out)->fixed) { /* zoomed as a bitmap font: at its own size */
+			(*out)->destroy(*out);
+			ret = kf_font_ft_create(p->font_name, p->font_file, p->font_size, out);
+		}
 		if (ret == -ENOENT && !p->font_file) {
 			log_warn("no font found for \"%s\": using the built-in font", p->font_name);
 			r->engine = KF_RENDER_ENGINE_BUILTIN;
@@ -281,7 +290,7 @@ int kf_render_set_scale(struct kf_render *r, int scale)
 		return -EINVAL;
 	if (scale == r->scale)
 		return 0;
-	if (r->engine == KF_RENDER_ENGINE_FREETYPE) {
+	if (r->engine == KF_RENDER_ENGINE_FREETYPE && !r->font->fixed) {
 		struct kf_font *f;
 		int ret = open_font(p, scale, &f);
 		if (ret)
@@ -527,8 +536,7 @@ static bool rasterise(struct kf_render *r, uint32_t cp, unsigned style, struct k
 		if (cp != r->seq.cp || r->font->render_seq(r->font, r->seq.cps, r->seq.n, g) < 0)
 			return false;
 	} else if (!procedural) {
-		int s = r->engine == KF_RENDER_ENGINE_FREETYPE ? 1 : r->scale;
-		if (r->font->render(r->font, cp, style, s, g) < 0) {
+		if (r->font->render(r->font, cp, style, pixel_scale(r), g) < 0) {
 			if (!kf_procedural_stands_in(cp))
 				return false;
 			procedural = true;

@@ -115,6 +115,64 @@ static void check_font(const char *file, int *bold_differs, int *italic_differs)
 	kf_render_destroy(r);
 }
 
+/* The zoom of a font of bitmap strikes: its cells and glyphs magnified pixel by pixel, as a PSF font's (the
+ * renderer, at creation too, and back to x1). Before: a zoom opened the font again at the zoomed size,
+ * FreeType picked the one strike it has, and cells and glyphs stayed as they were: the zoom key did nothing. */
+static void check_zoom(const char *file)
+{
+	struct kf_render *r = NULL;
+	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = file};
+	CHECK(kf_render_create(&cfg, &r) == 0);
+	if (!r)
+		return;
+	int cw, ch, w, h;
+	kf_render_cell_size(r, &cw, &ch);
+	static const uint32_t cps[] = {'H', 'g', '@', 'W'};
+	uint8_t *one = calloc((size_t)cw * ch, 4 * sizeof(cps) / sizeof(cps[0]));
+	for (size_t i = 0; i < sizeof(cps) / sizeof(cps[0]) && one; i++) {
+		const struct kf_glyph *g = kf_render_glyph(r, cps[i], KF_GLYPH_BOLD * (i & 1), 1);
+		if (g->kind == KF_GLYPH_ALPHA)
+			memcpy(one + i * (size_t)cw * ch, g->data, (size_t)cw * ch);
+	}
+	for (int scale = 2; scale <= 4 && one; scale++) {
+		kf_render_destroy(r);
+		r = NULL;
+		/* a zoom (kf_render_set_scale) and a renderer created zoomed */
+		for (int created = 0; created < 2; created++) {
+			if (created) {
+				kf_render_destroy(r);
+				cfg.scale = scale;
+				CHECK(kf_render_create(&cfg, &r) == 0);
+				cfg.scale = 0;
+			} else {
+				CHECK(kf_render_create(&cfg, &r) == 0);
+				CHECK(r && kf_render_set_scale(r, scale) == 0);
+			}
+			if (!r)
+				return;
+			kf_render_cell_size(r, &w, &h);
+			int bad = 0;
+			for (size_t i = 0; i < sizeof(cps) / sizeof(cps[0]) && w == cw * scale && h == ch * scale; i++) {
+				const struct kf_glyph *g = kf_render_glyph(r, cps[i], KF_GLYPH_BOLD * (i & 1), 1);
+				const uint8_t *m = one + i * (size_t)cw * ch;
+				for (int y = 0; y < h; y++)
+					for (int x = 0; x < w; x++) {
+						const uint8_t px = g->kind == KF_GLYPH_ALPHA ? ((uint8_t *)g->data)[y * w + x] : 0;
+						bad += px != m[(y / scale) * cw + x / scale];
+					}
+			}
+			printf("%s %s x%d: cells %dx%d (x1 %dx%d), %d pixels not the x1 glyphs magnified\n", file,
+			       created ? "created" : "zoomed", scale, w, h, cw, ch, bad);
+			CHECK(w == cw * scale && h == ch * scale && !bad);
+		}
+	}
+	CHECK(kf_render_set_scale(r, 1) == 0);
+	kf_render_cell_size(r, &w, &h);
+	CHECK(w == cw && h == ch);
+	free(one);
+	kf_render_destroy(r);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -129,6 +187,7 @@ int main(void)
 	printf("strike.bdf: bold differs in %d of 52 letters, italic in %d\n", bold, italic);
 	/* all but M, which fills the cell (bold cannot widen it; its italic leans less, or not at all) */
 	CHECK(bold >= 51 && italic >= 50);
+	check_zoom(path);
 	/* X11's own bitmap fonts, where installed (xfonts-base) */
 	static const char *const x11[] = {"/usr/share/fonts/X11/misc/7x14.pcf.gz",
 					  "/usr/share/fonts/X11/misc/6x13.pcf.gz",
@@ -141,6 +200,7 @@ int main(void)
 		check_font(x11[i], &bold, &italic);
 		printf("%s: bold differs in %d of 52 letters, italic in %d\n", x11[i], bold, italic);
 		CHECK(bold == 52 && italic >= 40);
+		check_zoom(x11[i]);
 	}
 	return check_finish(tmpdir);
 }
