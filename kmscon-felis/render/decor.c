@@ -75,6 +75,10 @@ __attribute__((aligned(2048))) void kf_paint_underline(struct kf_render *r, stru
 		if (amp < 1)
 			amp = 1;
 		int top = y + amp > h - t ? h - t : y;
+		/* an underline on the cell's last rows (X11's 7x14, DejaVu Sans Mono at 6-8 px) leaves the wave no
+		 * row below it: it was a straight line there, the single underline's; it rises from it instead */
+		if (top >= h - t)
+			top = h - t - 1 > 0 ? h - t - 1 : 0;
 		uint16_t *cy = curly_table(r, amp, top);
 		/* t pixels of each column stored here: a call (and return) per column cost more than
 		 * its stores, most of all where returns are emulated. t >= 1 (render.c) is tested once,

@@ -251,3 +251,25 @@ void stderr_capture_end(int token, char *buf, size_t n)
 	buf[got > 0 ? got : 0] = 0;
 	close(fd);
 }
+
+void bdf_write(const char *path, const char *registry, const char *encoding, int asc, int desc, const uint32_t *cps,
+	       int n, uint8_t (*bits)(uint32_t cp, int y))
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	const int h = asc + desc;
+	fprintf(f, "STARTFONT 2.1\nFONT -test-bdf-medium-r-normal--%d-160-75-75-c-80-%s-%s\nSIZE %d 75 75\n"
+		   "FONTBOUNDINGBOX 8 %d 0 %d\nSTARTPROPERTIES 4\nCHARSET_REGISTRY \"%s\"\nCHARSET_ENCODING \"%s\"\n"
+		   "FONT_ASCENT %d\nFONT_DESCENT %d\nENDPROPERTIES\nCHARS %d\n",
+		h, registry, encoding, h, h, -desc, registry, encoding, asc, desc, n);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "STARTCHAR c%04x\nENCODING %u\nSWIDTH 500 0\nDWIDTH 8 0\nBBX 8 %d 0 %d\nBITMAP\n", cps[i],
+			cps[i], h, -desc);
+		for (int y = 0; y < h; y++)
+			fprintf(f, "%02X\n", bits(cps[i], y));
+		fputs("ENDCHAR\n", f);
+	}
+	fputs("ENDFONT\n", f);
+	fclose(f);
+}

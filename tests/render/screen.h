@@ -49,4 +49,11 @@ long alpha_ink(const uint8_t *p, size_t n);
 int stderr_capture_begin(void);
 void stderr_capture_end(int token, char *buf, size_t n);
 
+/* Writes an 8-pixel-wide BDF font (FreeType reads it as a font of one bitmap strike) of the n code points cps,
+ * asc + desc rows high with its baseline asc rows down, in the encoding registry-encoding ("ISO10646", "1" is
+ * Unicode; FreeType gives a font of any other but ISO8859-1 no Unicode map); row y of cp's glyph is the byte
+ * bits(cp, y), its leftmost pixel the top bit. */
+void bdf_write(const char *path, const char *registry, const char *encoding, int asc, int desc, const uint32_t *cps,
+	       int n, uint8_t (*bits)(uint32_t cp, int y));
+
 #endif

@@ -8,32 +8,18 @@
 
 #include "kmscon-felis/render/render-internal.h"
 #include "check.h"
+#include "screen.h"
 
 static char tmpdir[] = "/tmp/kf-render-test-XXXXXX";
 
-/* An 8x16 BDF font of printable ASCII (ascent 12): every glyph a stem in column 2 from row 1 to the baseline
- * with a bar to column 5 in row 6, but 'M' (the whole width, rows 1-11) and 'i' (a stem in the last column). */
-static void write_bdf(const char *path)
+/* The glyphs of the test's 8x16 BDF font of printable ASCII (ascent 12): a stem in column 2 from row 1 to the
+ * baseline with a bar to column 5 in row 6, but 'M' (the whole width, rows 1-11) and 'i' (a stem in the last
+ * column). */
+static uint8_t strike_bits(uint32_t c, int y)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return;
-	fputs("STARTFONT 2.1\nFONT -test-strike-medium-r-normal--16-160-75-75-c-80-ISO10646-1\nSIZE 16 75 75\n"
-	      "FONTBOUNDINGBOX 8 16 0 -4\nSTARTPROPERTIES 4\nCHARSET_REGISTRY \"ISO10646\"\nCHARSET_ENCODING \"1\"\n"
-	      "FONT_ASCENT 12\nFONT_DESCENT 4\nENDPROPERTIES\nCHARS 94\n",
-	      f);
-	for (unsigned c = 0x21; c < 0x7f; c++) {
-		fprintf(f, "STARTCHAR c%02x\nENCODING %u\nSWIDTH 500 0\nDWIDTH 8 0\nBBX 8 16 0 -4\nBITMAP\n", c, c);
-		for (int y = 0; y < 16; y++) {
-			unsigned row = 0;
-			if (y >= 1 && y <= 11)
-				row = c == 'M' ? 0xff : c == 'i' ? 0x01 : y == 6 ? 0x3c : 0x20;
-			fprintf(f, "%02X\n", row);
-		}
-		fputs("ENDCHAR\n", f);
-	}
-	fputs("ENDFONT\n", f);
-	fclose(f);
+	if (y < 1 || y > 11)
+		return 0;
+	return c == 'M' ? 0xff : c == 'i' ? 0x01 : y == 6 ? 0x3c : 0x20;
 }
 
 /* Row y's ink of g (a copy: the next look-up may evict g): its count of inked pixels, and first and last
@@ -181,7 +167,10 @@ int main(void)
 	}
 	char path[300];
 	snprintf(path, sizeof(path), "%s/strike.bdf", tmpdir);
-	write_bdf(path);
+	uint32_t ascii[94];
+	for (int i = 0; i < 94; i++)
+		ascii[i] = 0x21 + (uint32_t)i;
+	bdf_write(path, "ISO10646", "1", 12, 4, ascii, 94, strike_bits);
 	int bold, italic;
 	check_font(path, &bold, &italic);
 	printf("strike.bdf: bold differs in %d of 52 letters, italic in %d\n", bold, italic);
