@@ -74,5 +74,8 @@ void kf_glue_paste(struct kf_input_glue *g);
  * top or bottom edge (g->edge). */
 void kf_glue_on_pointer(void *ud, const struct input_pointer_event *pe);
 void kf_glue_edge_scroll(void *ud, struct kf_timer *t);
+/* Keeps the pointer on the cells' area (width x height), drawn again there when it is shown: after a move, and
+ * after the area changed under it (set_geometry). */
+void kf_glue_clamp_pointer(struct kf_input_glue *g);
 
 #endif

@@ -402,6 +402,9 @@ void kf_input_glue_set_geometry(struct kf_input_glue *g, int width, int height, 
 	g->height = height;
 	g->cell_w = cell_width;
 	g->cell_h = cell_height;
+	/* a smaller area (a mode of a new display, a zoom, a turn) must not leave the pointer drawn off it, nor
+	 * swallow the first move back */
+	kf_glue_clamp_pointer(g);
 }
 
 void kf_input_glue_output(struct kf_input_glue *g)

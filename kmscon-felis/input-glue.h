@@ -74,7 +74,8 @@ void kf_input_glue_suspend(struct kf_input_glue *g);
 void kf_input_glue_resume(struct kf_input_glue *g);
 
 /* The cells' area in pixels, where the pointer stays, and the cell size (after a mode set or a zoom); a device
- * mapped onto the panel spans the whole picture (ops.picture_size). */
+ * mapped onto the panel spans the whole picture (ops.picture_size). A pointer past a smaller area is moved onto
+ * its edge at once (drawn there through ops.pointer when shown). */
 void kf_input_glue_set_geometry(struct kf_input_glue *g, int width, int height, int cell_width, int cell_height);
 /* The child wrote something: the view returns to the bottom of the scrollback (not while the left button of a
  * selection is held: a press or a drag in the history). */

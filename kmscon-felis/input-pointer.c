@@ -274,6 +274,12 @@ static void move_pointer(struct kf_input_glue *g, const struct input_pointer_eve
 		g->px = x * (pw > 0 && ph > 0 ? pw : g->width);
 		g->py = y * (pw > 0 && ph > 0 ? ph : g->height);
 	}
+	g->pointer_shown = true;
+	kf_glue_clamp_pointer(g);
+}
+
+void kf_glue_clamp_pointer(struct kf_input_glue *g)
+{
 	if (g->px < 0)
 		g->px = 0;
 	if (g->py < 0)
@@ -282,8 +288,7 @@ static void move_pointer(struct kf_input_glue *g, const struct input_pointer_eve
 		g->px = g->width - 1;
 	if (g->height > 0 && g->py > g->height - 1)
 		g->py = g->height - 1;
-	g->pointer_shown = true;
-	if (g->ops.pointer)
+	if (g->pointer_shown && g->ops.pointer)
 		g->ops.pointer(g->ud, true, (int)g->px, (int)g->py);
 }
 

@@ -28,6 +28,7 @@ struct app {
 	char pasted[256];
 	int redraws, zoom, vt, activity;
 	bool pointer_visible;
+	int pointer_x, pointer_y; /* where ops.pointer last drew it */
 };
 
 static inline struct grid *op_grid(void *ud)
@@ -74,7 +75,10 @@ static inline void op_switch(void *ud, int n)
 
 static inline void op_pointer(void *ud, bool visible, int x, int y)
 {
-	((struct app *)ud)->pointer_visible = visible;
+	struct app *a = ud;
+	a->pointer_visible = visible;
+	a->pointer_x = x;
+	a->pointer_y = y;
 }
 
 static const struct kf_input_glue_ops ops = {

@@ -52,6 +52,28 @@ static void test_relative_edges(struct app *a, struct input *in)
 	feed(a, "\033[?1000l\033[?1006l");
 }
 
+/* The cells' area shrinks under the pointer (a smaller mode at a hotplug, a zoom, a turn): the pointer comes back onto
+ * it at once, drawn there, and the next move starts from there. It stayed where it was, drawn off the cells (off
+ * the screen after a smaller mode) until a move, and a move back of less than the lost area did not move it. */
+static void test_shrink_under_pointer(struct app *a, struct input *in, struct kf_input_glue *g)
+{
+	point(in, 79, 23);
+	CHECK(a->pointer_visible && a->pointer_x == 795 && a->pointer_y == 470, "pointer at %d,%d", a->pointer_x,
+	      a->pointer_y);
+	CHECK(grid_resize(a->grid, 40, 12) == 0, "grid 40x12");
+	kf_input_glue_set_geometry(g, 400, 240, 10, 20);
+	CHECK(a->pointer_visible && a->pointer_x == 399 && a->pointer_y == 239,
+	      "after the shrink, drawn on the last pixel of the cells: %d,%d", a->pointer_x, a->pointer_y);
+	feed(a, "\033[?1000h\033[?1006h");
+	rel(in, -10, -20);
+	button(in, BTN_LEFT, true, 50000000);
+	button(in, BTN_LEFT, false, 50001000);
+	CHECK(sent(a, "\033[<0;39;11M\033[<0;39;11m"), "a cell up and left of the corner after the shrink");
+	feed(a, "\033[?1000l\033[?1006l");
+	CHECK(grid_resize(a->grid, 80, 24) == 0, "grid 80x24 again");
+	kf_input_glue_set_geometry(g, 800, 480, 10, 20);
+}
+
 /* A screen whose width and height are no whole number of cells (805x485 pixels, 80x24 cells of 10x20): the strip
  * past the last cell is the last cell, as in SGR-Pixels the last pixel of the cells. */
 static void test_partial_cell_strip(struct app *a, struct input *in, struct kf_input_glue *g)
@@ -211,6 +233,7 @@ int main(void)
 	test_forward_back(&a, in);
 	test_relative_edges(&a, in);
 	test_partial_cell_strip(&a, in, g);
+	test_shrink_under_pointer(&a, in, g);
 	test_shift_drag_new(&a, in);
 	test_app_drag_kept(&a, in);
 	test_press_then_output(&a, in);
