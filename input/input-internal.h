@@ -4,6 +4,7 @@
 
 #include <linux/input-event-codes.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include <xkbcommon/xkbcommon-compose.h>
 #include <xkbcommon/xkbcommon.h>
@@ -20,6 +21,18 @@ struct input_dev {
 	char node[64];               /* its device node ("/dev/input/event3"), "" if unknown */
 	bool keyboard;
 	bool pointer;
+};
+
+/* A keymap file as stat(2) saw it when it was compiled: a later reload of a file with the same identity (device,
+ * inode, size, modification and change times) gets the same verdict without compiling it again, which for a
+ * costly file took seconds of the loop at every reload (tests/kmscon-felis/test-reload-stall.c). Only a file that
+ * includes nothing is so remembered: the files an include names may have changed. valid false: none. */
+struct input_file_id {
+	bool valid;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtim, ctim;
 };
 
 struct input_kbd {
@@ -56,6 +69,12 @@ struct input_kbd {
 	uint64_t repeat_next_usec;
 	uint64_t repeat_delay_usec;
 	uint64_t repeat_interval_usec;
+
+	/* The keymap file the keymap in use was compiled from (set at start and by input_keymap_use; invalid for
+	 * names), and the last keymap file that did not compile with why (file_refused_err; set by a compile that
+	 * failed), both read by input_keymap_new. */
+	struct input_file_id file_in_use, file_refused;
+	int file_refused_err;
 };
 
 /* Modifier keys held when a keyboard was opened (a VT switch with Ctrl+Alt still down): pressed into the
@@ -118,9 +137,15 @@ int input_try_keymap_file(struct xkb_context *ctx, const char *path);
 
 /* The keymap cfg asks for (input/keymap-load.c), named in name (256 bytes: "layout(variant)" or "file:PATH").
  * Not strict (at start), one that does not compile falls back to "us"; strict (a reload), it is NULL with *err
- * set (-EINVAL, -ETIMEDOUT, -ENOMEM, or open's -errno) and the reason logged. */
+ * set (-EINVAL, -ETIMEDOUT, -ENOMEM, or open's -errno) and the reason logged. *err is left alone when cfg's
+ * keymap compiles. *file (not NULL) is the identity of cfg's keymap file when it opened and includes nothing,
+ * compiled or not; else not valid. */
 struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input_config *cfg, char *name,
-				     bool strict, int *err);
+				     bool strict, int *err, struct input_file_id *file);
+/* The identity of the file at path now (stat(2): false when there is none), and whether two are the same file
+ * unchanged (false when either is not valid). */
+bool input_file_id_of(const char *path, struct input_file_id *id);
+bool input_file_id_same(const struct input_file_id *a, const struct input_file_id *b);
 /* fopen(path, "re") for a regular file only, else NULL with errno EISDIR (a directory) or EINVAL (a FIFO, a
  * device, a socket); input_open_error says why in words. */
 FILE *input_open_file(const char *path);

@@ -143,7 +143,9 @@ struct input_keymap;
 /* Compiles cfg's keymap as input_create does (names, keymap_file in a bounded child, else XKB_DEFAULT_*,
  * etc_default_keyboard, etc_vconsole) but with no fallback to "us", and takes its repeat_delay_ms and
  * repeat_interval_ms; cfg's compose and locale are not read (the compose table stays). With keymap false only
- * the repeat is taken (the keymap in use stays). Changes nothing in in. Returns 0 and *out (the caller owns it:
+ * the repeat is taken (the keymap in use stays). Changes nothing in in but the memo of the last keymap file that
+ * did not compile: a keymap file unchanged since it was last compiled here (struct input_file_id; one without
+ * "include") gets that verdict at once, the same keymap as the one in use or its refusal, logged. Returns 0 and *out (the caller owns it:
  * input_keymap_use or input_keymap_free), or -EINVAL when it does not compile (the reason logged, naming the
  * names or the file), -ENOMEM, -ETIMEDOUT (a keymap file over its time bound), or why the keymap file does not
  * open (-ENOENT...); *out is NULL then. cfg's strings are not kept. A keymap that compiles to the one in use

@@ -122,7 +122,8 @@ static void log_keymap(const struct input_kbd *k)
 int input_kbd_init(struct input_kbd *k, const struct input_config *cfg)
 {
 	struct xkb_rule_names us = {.layout = "us"};
-	int err;
+	struct input_file_id file;
+	int err = 0;
 
 	memset(k, 0, sizeof(*k));
 	k->ctx = xkb_context_new(cfg->no_environment ? XKB_CONTEXT_NO_ENVIRONMENT_NAMES
@@ -130,7 +131,13 @@ int input_kbd_init(struct input_kbd *k, const struct input_config *cfg)
 	if (!k->ctx)
 		return -ENOMEM;
 	xkb_context_set_log_fn(k->ctx, xkb_log);
-	k->keymap = input_load_keymap(k->ctx, cfg, k->name, false, &err);
+	k->keymap = input_load_keymap(k->ctx, cfg, k->name, false, &err, &file);
+	if (err) {
+		k->file_refused = file; /* "us" was taken for it */
+		k->file_refused_err = err;
+	} else {
+		k->file_in_use = file;
+	}
 	k->us_keymap = xkb_keymap_new_from_names(k->ctx, &us, XKB_KEYMAP_COMPILE_NO_FLAGS);
 	if (!k->keymap || !k->us_keymap) {
 		input_log(3, "no keymap compiles, not even 'us': is xkb-data installed?");
@@ -434,6 +441,7 @@ const char *input_keymap_name(const struct input *in)
 struct input_keymap {
 	struct xkb_keymap *keymap; /* NULL: the repeat only */
 	struct xkb_state *state;   /* made here, so that input_keymap_use cannot fail */
+	struct input_file_id file; /* the keymap file it is (or the keymap in use is the same as), for file_in_use */
 	char name[256];
 	uint64_t repeat_delay_usec, repeat_interval_usec;
 };
@@ -442,6 +450,12 @@ struct input_keymap {
  * a fixed order: two compiles of the same source give the same text). */
 static bool same_keymap(struct xkb_keymap *a, struct xkb_keymap *b)
 {
+	/* keymaps of different key ranges or counts differ: told without writing out a keymap of a million keys
+	 * (seconds) */
+	if (xkb_keymap_min_keycode(a) != xkb_keymap_min_keycode(b) ||
+	    xkb_keymap_max_keycode(a) != xkb_keymap_max_keycode(b) ||
+	    xkb_keymap_num_layouts(a) != xkb_keymap_num_layouts(b) || xkb_keymap_num_mods(a) != xkb_keymap_num_mods(b))
+		return false;
 	char *ta = xkb_keymap_get_as_string(a, XKB_KEYMAP_FORMAT_TEXT_V1);
 	char *tb = ta ? xkb_keymap_get_as_string(b, XKB_KEYMAP_FORMAT_TEXT_V1) : NULL;
 	bool same = tb && !strcmp(ta, tb);
@@ -460,15 +474,37 @@ int input_keymap_new(struct input *in, const struct input_config *cfg, bool keym
 	if (!km)
 		return -ENOMEM;
 	repeat_of(cfg, &km->repeat_delay_usec, &km->repeat_interval_usec);
+	if (keymap && in && cfg->keymap_file && *cfg->keymap_file) {
+		/* a keymap file unchanged since it was last compiled here: the same verdict, at once */
+		struct input_file_id now;
+		input_file_id_of(cfg->keymap_file, &now);
+		if (input_file_id_same(&now, &in->kbd.file_in_use)) {
+			km->file = now;
+			snprintf(km->name, sizeof(km->name), "file:%.240s", cfg->keymap_file);
+			*out = km;
+			return 0;
+		}
+		if (input_file_id_same(&now, &in->kbd.file_refused)) {
+			input_log(4, "keymap file %s is unchanged since it did not compile (%s): not tried again until "
+				  "it changes", cfg->keymap_file, in->kbd.file_refused_err == -EINVAL ? "the reason was "
+				  "logged then" : strerror(-in->kbd.file_refused_err));
+			free(km);
+			return in->kbd.file_refused_err;
+		}
+	}
 	if (keymap) {
 		struct xkb_context *ctx = in ? in->kbd.ctx : xkb_context_new(cfg->no_environment
 										 ? XKB_CONTEXT_NO_ENVIRONMENT_NAMES
 										 : XKB_CONTEXT_NO_FLAGS);
 		if (ctx && !in)
 			xkb_context_set_log_fn(ctx, xkb_log);
-		km->keymap = ctx ? input_load_keymap(ctx, cfg, km->name, true, &err) : NULL;
+		km->keymap = ctx ? input_load_keymap(ctx, cfg, km->name, true, &err, &km->file) : NULL;
 		if (!in)
 			xkb_context_unref(ctx); /* the keymap holds its own reference */
+		if (!km->keymap && in && km->file.valid) {
+			in->kbd.file_refused = km->file;
+			in->kbd.file_refused_err = err;
+		}
 		if (km->keymap && in && same_keymap(km->keymap, in->kbd.keymap)) {
 			xkb_keymap_unref(km->keymap);
 			km->keymap = NULL; /* the name may still change: "de" and a file of de's keymap */
@@ -618,6 +654,8 @@ void input_keymap_use(struct input *in, struct input_keymap *km)
 	} else if (km->name[0]) {
 		memcpy(k->name, km->name, sizeof(k->name)); /* the same keymap under another name */
 	}
+	if (km->keymap || km->name[0])
+		k->file_in_use = km->file;
 	log_keymap(k);
 	input_keymap_free(km);
 }

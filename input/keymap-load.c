@@ -136,13 +136,62 @@ static const char *then(bool strict)
 	return strict ? "" : "; using the 'us' layout";
 }
 
+static void id_of_stat(const struct stat *st, struct input_file_id *id)
+{
+	*id = (struct input_file_id){.valid = true, .dev = st->st_dev, .ino = st->st_ino, .size = st->st_size,
+				     .mtim = st->st_mtim, .ctim = st->st_ctim};
+}
+
+bool input_file_id_of(const char *path, struct input_file_id *id)
+{
+	struct stat st;
+
+	*id = (struct input_file_id){0};
+	if (stat(path, &st) < 0)
+		return false;
+	id_of_stat(&st, id);
+	return true;
+}
+
+bool input_file_id_same(const struct input_file_id *a, const struct input_file_id *b)
+{
+	return a->valid && b->valid && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtim.tv_sec == b->mtim.tv_sec && a->mtim.tv_nsec == b->mtim.tv_nsec &&
+	       a->ctim.tv_sec == b->ctim.tv_sec && a->ctim.tv_nsec == b->ctim.tv_nsec;
+}
+
+/* Whether the text of f has the word "include" anywhere (a comment too: then the file is only not remembered);
+ * f is read to its end and rewound. */
+static bool has_include(FILE *f)
+{
+	static const char word[] = "include";
+	const size_t tail = sizeof(word) - 2; /* what may hold the start of a word cut by the end of a read */
+	char buf[65536];
+	size_t keep = 0, n;
+	bool found = false;
+
+	while (!found && (n = fread(buf + keep, 1, sizeof(buf) - keep - 1, f)) > 0) {
+		size_t len = keep + n;
+		buf[len] = 0;
+		/* a NUL in the text ends strstr's search: the rest is searched from after it */
+		for (char *p = buf; p < buf + len && !found; p += strlen(p) + 1)
+			found = strstr(p, word) != NULL;
+		keep = len < tail ? len : tail;
+		memmove(buf, buf + len - keep, keep);
+	}
+	rewind(f);
+	return found;
+}
+
 /* Compiles the keymap file at path (first in a bounded child) and names it in name (256 bytes). Returns it, or
- * NULL with *err set (-EINVAL, -ETIMEDOUT, -ENOMEM, or open's -errno) and the reason logged. */
+ * NULL with *err set (-EINVAL, -ETIMEDOUT, -ENOMEM, or open's -errno) and the reason logged. *file: as
+ * input_load_keymap's. */
 static struct xkb_keymap *compile_file(struct xkb_context *ctx, const char *path, char *name, bool strict,
-				       int *err)
+				       int *err, struct input_file_id *file)
 {
 	struct xkb_keymap *km;
 	FILE *f = input_open_file(path);
+	struct stat st;
 	int r;
 
 	if (!f) {
@@ -150,6 +199,8 @@ static struct xkb_keymap *compile_file(struct xkb_context *ctx, const char *path
 		input_log(4, "cannot open keymap file %s: %s%s", path, input_open_error(errno), then(strict));
 		return NULL;
 	}
+	if (fstat(fileno(f), &st) == 0 && !has_include(f))
+		id_of_stat(&st, file);
 	r = input_try_keymap_file(ctx, path);
 	if (r < 0) {
 		*err = r;
@@ -180,7 +231,7 @@ static void describe(char *name, const struct names *n)
 }
 
 struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input_config *cfg, char *name,
-				     bool strict, int *err)
+				     bool strict, int *err, struct input_file_id *file)
 {
 	struct names n;
 	struct xkb_keymap *km = NULL;
@@ -191,8 +242,9 @@ struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input
 			 set(getenv("XKB_DEFAULT_VARIANT")) || set(getenv("XKB_DEFAULT_OPTIONS")));
 
 	clear_names(&n);
+	*file = (struct input_file_id){0};
 	if (set(cfg->keymap_file)) {
-		km = compile_file(ctx, cfg->keymap_file, name, strict, err);
+		km = compile_file(ctx, cfg->keymap_file, name, strict, err, file);
 		if (km || strict)
 			return km;
 		n.layout = "us";

@@ -451,6 +451,78 @@ static void test_storm(void)
 	input_destroy(in);
 }
 
+/* Writes text to path (aborts on failure). */
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+		abort();
+}
+
+/* A keymap file unchanged since its last compile gets that verdict at once (tests/kmscon-felis/test-reload-stall.c
+ * times it); one written since, or one that includes other files (which may have changed), is compiled again. */
+static void test_file_memo(void)
+{
+	char dir[] = "/tmp/kf-keymap-memo-XXXXXX", file[96], sym[128], path[160];
+	static const char keymap[] = "xkb_keymap { xkb_keycodes { include \"evdev\" }; xkb_types { include "
+				     "\"complete\" }; xkb_compat { include \"complete\" }; xkb_symbols { include "
+				     "\"pc+mine\" }; };\n";
+	struct rec r = {0};
+
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(file, sizeof(file), "%s/km.xkb", dir);
+	write_file(file, "xkb_keymap { this does not compile };\n");
+	struct input_config cfg = isolated("us");
+	struct input *in = input_create(&cfg, &cbs, &r);
+	cfg.keymap_file = file;
+	CHECK(reload(in, &cfg, true) == -EINVAL, "a broken file is refused");
+	log_buf[0] = 0;
+	CHECK(reload(in, &cfg, true) == -EINVAL, "the same broken file again: refused");
+	CHECK(strstr(log_buf, "unchanged since it did not compile"), "said without compiling it: %s", log_buf);
+	/* written again (an edit): tried again, and it compiles now */
+	struct xkb_context *ctx = xkb_context_new(XKB_CONTEXT_NO_ENVIRONMENT_NAMES);
+	struct xkb_rule_names de = {.layout = "de"};
+	struct xkb_keymap *dekm = xkb_keymap_new_from_names(ctx, &de, 0);
+	char *text = xkb_keymap_get_as_string(dekm, XKB_KEYMAP_FORMAT_TEXT_V1);
+	write_file(file, text);
+	free(text);
+	xkb_keymap_unref(dekm);
+	xkb_context_unref(ctx);
+	CHECK(reload(in, &cfg, true) == 0, "the file edited into de's keymap applies");
+	CHECK(press(in, &r, KEY_Y).cp == 'z', "de from the file: z");
+	CHECK(reload(in, &cfg, true) == 0 && press(in, &r, KEY_Y).cp == 'z', "unchanged: the same keymap");
+	input_destroy(in);
+
+	/* a file with an include: $HOME/.xkb/symbols/mine (xkbcommon's include path) edited, the file not */
+	snprintf(sym, sizeof(sym), "%s/.xkb/symbols", dir);
+	snprintf(path, sizeof(path), "mkdir -p %s", sym);
+	if (system(path) != 0)
+		abort();
+	snprintf(path, sizeof(path), "%s/mine", sym);
+	write_file(path, "default xkb_symbols \"basic\" { include \"us\" };\n");
+	write_file(file, keymap);
+	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	setenv("HOME", dir, 1);
+	in = input_create(&cfg, &cbs, &r);
+	CHECK(in && !strncmp(input_keymap_name(in), "file:", 5), "the file with includes compiles: %s",
+	      in ? input_keymap_name(in) : "-");
+	CHECK(press(in, &r, KEY_Y).cp == 'y', "its symbols: us's y");
+	write_file(path, "default xkb_symbols \"basic\" { include \"us\" key <AD06> { [ z, Z ] }; };\n");
+	CHECK(reload(in, &cfg, true) == 0 && press(in, &r, KEY_Y).cp == 'z',
+	      "the included file edited: compiled again, y is z now");
+	input_destroy(in);
+	if (home) {
+		setenv("HOME", home, 1);
+		free(home);
+	} else {
+		unsetenv("HOME");
+	}
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	if (system(path) != 0)
+		abort();
+}
+
 int main(void)
 {
 	input_set_log_handler(on_log);
@@ -463,6 +535,7 @@ int main(void)
 	test_numlock_moved();
 	test_group_keys_held();
 	test_storm();
+	test_file_memo();
 	if (failures)
 		fprintf(stderr, "%d failures; log:\n%s", failures, log_buf);
 	return failures ? 1 : 0;
