@@ -33,6 +33,11 @@ static const char *locale_name(const struct input_config *cfg)
 	return "C";
 }
 
+/* The largest compose file read: 32 times the largest the locales ship (en_US.UTF-8, 500 KB). xkbcommon compiles
+ * one in this process with no bound of its own (450 MB of sequences: 12.5 s and 446 MB, the keyboard waiting). A
+ * file it includes is not measured. */
+#define COMPOSE_FILE_MAX (16u << 20)
+
 static void load_compose(struct input_kbd *k, const struct input_config *cfg)
 {
 	const char *locale = locale_name(cfg);
@@ -40,6 +45,13 @@ static void load_compose(struct input_kbd *k, const struct input_config *cfg)
 	if (set(cfg->compose_file)) {
 		FILE *f = input_open_file(cfg->compose_file);
 		int err = f ? 0 : errno;
+		struct stat st;
+		if (f && fstat(fileno(f), &st) == 0 && st.st_size > (off_t)COMPOSE_FILE_MAX) {
+			input_log(4, "compose file %s is %lld bytes, past the %u MiB read", cfg->compose_file,
+				  (long long)st.st_size, COMPOSE_FILE_MAX >> 20);
+			fclose(f);
+			f = NULL;
+		}
 		if (f) {
 			k->compose_table = xkb_compose_table_new_from_file(
 				k->ctx, f, locale, XKB_COMPOSE_FORMAT_TEXT_V1, XKB_COMPOSE_COMPILE_NO_FLAGS);
