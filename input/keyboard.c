@@ -265,10 +265,23 @@ static void describe_key(struct input_kbd *k, uint32_t keycode, struct input_key
 	}
 }
 
-/* Dead keys and Compose: returns true when the key is swallowed by a sequence in progress. */
+/* Dead keys and Compose: returns true when the key is swallowed by a sequence in progress. A key pressed with
+ * Ctrl or Super held is a command, not text: it is not fed, and ends a sequence in progress (a dead key typed by
+ * mistake made the Ctrl+C after it a c acute, and ate a Ctrl+D that ended no sequence), as GTK's compose leaves
+ * such keys alone. Alt still composes (Meta and the result: ESC before it). Call before the key's own press is
+ * in the state (the modifiers read are those held for it). */
 static bool compose_key(struct input_kbd *k, struct input_key_event *ev)
 {
-	if (!k->compose || xkb_compose_state_feed(k->compose, ev->keysym) != XKB_COMPOSE_FEED_ACCEPTED)
+	if (!k->compose)
+		return false;
+	if (input_kbd_mods(k) & (INPUT_MOD_CTRL | INPUT_MOD_SUPER)) {
+		/* a modifier key (Alt pressed after Ctrl) is ignored by the feed and changes nothing; any other key
+		 * fed is taken back at once */
+		if (xkb_compose_state_feed(k->compose, ev->keysym) != XKB_COMPOSE_FEED_IGNORED)
+			xkb_compose_state_reset(k->compose);
+		return false;
+	}
+	if (xkb_compose_state_feed(k->compose, ev->keysym) != XKB_COMPOSE_FEED_ACCEPTED)
 		return false;
 	switch (xkb_compose_state_get_status(k->compose)) {
 	case XKB_COMPOSE_COMPOSING:

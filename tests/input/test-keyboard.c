@@ -293,6 +293,14 @@ static void test_compose(void)
 	      ev.utf8);
 	ev = press(in, &r, KEY_E);
 	CHECK(ev.cp == 'e', "then plain e");
+	/* Ctrl+C after a dead key is Ctrl+C (it was c acute), and ends the sequence */
+	tap(in, KEY_EQUAL);
+	input_inject_key(in, KEY_LEFTCTRL, true, 1000);
+	ev = press(in, &r, KEY_C);
+	input_inject_key(in, KEY_LEFTCTRL, false, 1000);
+	CHECK(!ev.composing && ev.keysym == XKB_KEY_c && ev.cp == 'c', "dead_acute, Ctrl+C: %#x %u", ev.keysym, ev.cp);
+	ev = press(in, &r, KEY_E);
+	CHECK(!ev.composing && ev.cp == 'e', "the sequence ended: e (%u)", ev.cp);
 	/* A VT switch (the seat taken away and given back) in the middle ends the sequence: e is e again. */
 	tap(in, KEY_EQUAL);
 	input_suspend(in);
