@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <xkbcommon/xkbcommon-keysyms.h>
@@ -494,7 +495,9 @@ static void test_file_memo(void)
 	CHECK(reload(in, &cfg, true) == 0 && press(in, &r, KEY_Y).cp == 'z', "unchanged: the same keymap");
 	input_destroy(in);
 
-	/* a file with an include: $HOME/.xkb/symbols/mine (xkbcommon's include path) edited, the file not */
+	/* a file with an include: $HOME/.xkb/symbols/mine (xkbcommon's include path) edited, the file not. In a child
+	 * that ends with _exit: xkbcommon 1.5 loses the path it builds for each file found past the first include
+	 * directory (vasprintf in its lookup), which LeakSanitizer would count against this test. */
 	snprintf(sym, sizeof(sym), "%s/.xkb/symbols", dir);
 	snprintf(path, sizeof(path), "mkdir -p %s", sym);
 	if (system(path) != 0)
@@ -502,22 +505,25 @@ static void test_file_memo(void)
 	snprintf(path, sizeof(path), "%s/mine", sym);
 	write_file(path, "default xkb_symbols \"basic\" { include \"us\" };\n");
 	write_file(file, keymap);
-	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
-	setenv("HOME", dir, 1);
-	in = input_create(&cfg, &cbs, &r);
-	CHECK(in && !strncmp(input_keymap_name(in), "file:", 5), "the file with includes compiles: %s",
-	      in ? input_keymap_name(in) : "-");
-	CHECK(press(in, &r, KEY_Y).cp == 'y', "its symbols: us's y");
-	write_file(path, "default xkb_symbols \"basic\" { include \"us\" key <AD06> { [ z, Z ] }; };\n");
-	CHECK(reload(in, &cfg, true) == 0 && press(in, &r, KEY_Y).cp == 'z',
-	      "the included file edited: compiled again, y is z now");
-	input_destroy(in);
-	if (home) {
-		setenv("HOME", home, 1);
-		free(home);
-	} else {
-		unsetenv("HOME");
+	fflush(NULL);
+	pid_t child = fork();
+	if (child == 0) {
+		int before = failures;
+		setenv("HOME", dir, 1);
+		in = input_create(&cfg, &cbs, &r);
+		CHECK(in && !strncmp(input_keymap_name(in), "file:", 5), "the file with includes compiles: %s",
+		      in ? input_keymap_name(in) : "-");
+		CHECK(press(in, &r, KEY_Y).cp == 'y', "its symbols: us's y");
+		write_file(path, "default xkb_symbols \"basic\" { include \"us\" key <AD06> { [ z, Z ] }; };\n");
+		CHECK(reload(in, &cfg, true) == 0 && press(in, &r, KEY_Y).cp == 'z',
+		      "the included file edited: compiled again, y is z now");
+		input_destroy(in);
+		fflush(NULL);
+		_exit(failures > before ? 1 : 0);
 	}
+	int st = 0;
+	CHECK(child > 0 && waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	      "the include checks (in a child) passed");
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	if (system(path) != 0)
 		abort();
