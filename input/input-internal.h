@@ -126,6 +126,9 @@ static inline int input_xkb_prio(enum xkb_log_level level)
  * 3 MiB. */
 #define INPUT_KEYMAP_TRY_MS 3000
 #define INPUT_KEYMAP_TRY_MEM_MB 256
+/* The highest XKB keycode a keymap file may declare: evdev's codes go to KEY_MAX (0x2ff), and input_kbd_key takes
+ * up to 0xffff, xkb's 0xffff + 8. */
+#define INPUT_KEYCODE_MAX (0xffffu + 8)
 #define INPUT_STR_(x) #x
 #define INPUT_STR(x) INPUT_STR_(x)
 

@@ -8,7 +8,8 @@
  * file the child compiled is compiled again in this process (about 10 ms for a real keymap). When the child
  * found the file wrong, its xkbcommon messages come back through a pipe (at most TRY_LOG_MAX bytes, so the
  * child never blocks on a full pipe) and are logged here: a keymap that failed for want of memory is not
- * compiled again without the bound.
+ * compiled again without the bound. Nor is one whose keycodes go past INPUT_KEYCODE_MAX: it fitted the bounds, and
+ * compiling it again here held the loop as long again (keycode 1,000,000: seconds) for keys no keyboard sends.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,7 +67,17 @@ static void try_child(struct xkb_context *ctx, const char *path, int log_fd)
 	try_log_fd = log_fd;
 	xkb_context_set_log_fn(ctx, try_log);
 	FILE *f = fopen(path, "re");
-	_exit(f && xkb_keymap_new_from_file(ctx, f, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS) ? 0 : 1);
+	struct xkb_keymap *km = f ? xkb_keymap_new_from_file(ctx, f, XKB_KEYMAP_FORMAT_TEXT_V1,
+							   XKB_KEYMAP_COMPILE_NO_FLAGS) : NULL;
+	if (km && xkb_keymap_max_keycode(km) > INPUT_KEYCODE_MAX) {
+		char line[160];
+		int n = snprintf(line, sizeof(line), "4keymap file declares keycode %u, past the highest a key sends (%u)\n",
+				 xkb_keymap_max_keycode(km), INPUT_KEYCODE_MAX);
+		if (n > 0 && write(log_fd, line, (size_t)n) == n)
+			try_log_len += (size_t)n;
+		_exit(1);
+	}
+	_exit(km ? 0 : 1);
 }
 
 static uint64_t mono_ms(void)

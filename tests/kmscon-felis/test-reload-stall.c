@@ -6,10 +6,11 @@
  *
  * A measurement first: it prints each gap. What it asserts is what the code guarantees today: the good file
  * applies; a file with keycode 20000000 (1 GB in xkbcommon) is refused within the bounded child's time
- * (INPUT_KEYMAP_TRY_MS, plus 1 s for the kill) and changes nothing; one with keycode 4000000 (~200 MB, inside the
- * child's 256 MiB) is compiled twice, in the child then here, and the loop waits for both, at this reload and at
- * every later one (the file is compiled again with no key changed). The gaps are printed; their bound is only
- * the child's time, doubled. Nothing the writer wrote is lost, only late. */
+ * (INPUT_KEYMAP_TRY_MS, plus 1 s for the kill) and changes nothing; so are keycodes 4000000 and 1000000, which fit
+ * the child's bounds and were compiled a second time here (their keycodes are past INPUT_KEYCODE_MAX); a file
+ * unchanged since it was refused is refused at once at a later reload. The loop still waits for the child at the
+ * first reload of a file: the gaps are printed; their bound is the child's time. Nothing the writer wrote is
+ * lost, only late. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -179,29 +180,24 @@ int main(void)
 	key(in, KEY_Y);
 	CHECK(sent(&a, "z"), "the keymap in use still stays: z");
 
-	/* keycode 4000000 fits in the child's memory (~200 MB): compiled there, then here again; applied unless the
-	 * child ran out of time (a slow host, a sanitizer build) */
+	/* keycode 4000000 (~200 MB) fits in the child's memory; it was compiled there, then here again (2.1 s on the
+	 * development host, and as long at every later reload): a keycode past INPUT_KEYCODE_MAX is refused by the
+	 * child's verdict now, or the child ran out of time (a slow host, a sanitizer build) */
 	r = reload(loop, g, &cfg, "4000000", &gap, &took);
 	key(in, KEY_Y);
-	CHECK(sent(&a, r == 0 ? "y" : "z"), "%s", r == 0 ? "applied: us's y" : "refused: de's z stays");
-	CHECK(gap >= took - 0.1, "the loop waited for it: longest gap %.3f s of a %.2f s reload", gap, took);
-	/* the same file again (any later reload, no key changed): compiled twice again and compared as text */
-	if (r == 0) {
-		CHECK(reload(loop, g, &cfg, "4000000", &gap, &took) == 0, "the same keymap file again");
-		CHECK(gap >= took - 0.1, "the loop waited again: longest gap %.3f s of a %.2f s reload", gap, took);
-	}
+	CHECK(r < 0 && sent(&a, "z"), "keycode 4000000 is refused: de's z stays");
+	CHECK(took < (TRY_MS + 1000) / 1000.0 + 0.5, "within the child's bound: %.2f s", took);
 
-	/* keycode 1000000 (~50 MB): compiled in the child, then here; a later reload with the file unchanged takes
-	 * the keymap in use as the file's at once (it compiled it twice again and compared the two as text) */
+	/* keycode 1000000 (~50 MB) fits the child's time everywhere: it was applied after 4-7 s of the loop here,
+	 * and held it 8 s at the next reload; refused now after the child's compile only, and at once when the
+	 * file is unchanged */
 	r = reload(loop, g, &cfg, "1000000", &gap, &took);
-	if (r == 0) {
-		CHECK(reload_file(loop, g, &cfg, "1000000", false, &gap, &took) == 0, "keycode 1000000 again");
-		CHECK(took < 0.5, "the unchanged file in use taken at once: %.2f s", took);
-		key(in, KEY_Y);
-		CHECK(sent(&a, "y"), "its keymap stays: us's y");
-	} else {
-		printf("keycode 1000000 did not compile in the child's time here: its second reload not measured\n");
-	}
+	CHECK(r < 0, "keycode 1000000 is refused");
+	CHECK(took < (TRY_MS + 1000) / 1000.0 + 0.5, "within the child's bound: %.2f s", took);
+	CHECK(reload_file(loop, g, &cfg, "1000000", false, &gap, &took) < 0 && took < 0.5,
+	      "keycode 1000000 again, unchanged: refused at once (%.2f s)", took);
+	key(in, KEY_Y);
+	CHECK(sent(&a, "z"), "de's z stays");
 
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
