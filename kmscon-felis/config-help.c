@@ -142,10 +142,9 @@ void kf_config_print_help(FILE *out, const char *argv0)
 		if (o->type == OPT_LOGIN)
 			snprintf(left + n, sizeof(left) - n, "--login -- PROGRAM [ARGS...]");
 		else
-			snprintf(left + n, sizeof(left) - n, "--%s%s%s%s%s",
-				 kf_opt_negatable(o) && !(o->flags & OPTF_CLI_ONLY) ? "[no-]" : "", o->name,
-				 !o->arg ? "" : (o->flags & OPTF_BOOL_FORMS) ? "[=" : "=", o->arg ? o->arg : "",
-				 o->arg && (o->flags & OPTF_BOOL_FORMS) ? "]" : "");
+			snprintf(left + n, sizeof(left) - n, "--%s%s%s%s%s", kf_opt_negatable(o) ? "[no-]" : "",
+				 o->name, !o->arg ? "" : kf_opt_negatable(o) ? "[=" : "=", o->arg ? o->arg : "",
+				 o->arg && kf_opt_negatable(o) ? "]" : "");
 		int len = (int)strlen(left);
 		fputs(left, out);
 		if (len >= COL - 1) {

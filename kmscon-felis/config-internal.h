@@ -74,10 +74,12 @@ struct opt {
 extern const struct opt kf_opts[];
 extern const size_t kf_opts_len;
 
-/* An option that takes "no-key" (and "key" without a value): a boolean, or a choice with its boolean forms. */
+/* An option that takes "no-key" (and "key" without a value): a boolean, or a choice with its boolean forms.
+ * Not --help and --version: they are actions, and --no-help ran the console. */
 static inline bool kf_opt_negatable(const struct opt *o)
 {
-	return o->type == OPT_BOOL || (o->type == OPT_CHOICE && (o->flags & OPTF_BOOL_FORMS));
+	return (o->type == OPT_BOOL && !(o->flags & OPTF_CLI_ONLY)) ||
+	       (o->type == OPT_CHOICE && (o->flags & OPTF_BOOL_FORMS));
 }
 
 /* A line of kf_opts that is an option a user can set (not a section title, not a kmscon key we ignore). */

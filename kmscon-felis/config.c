@@ -144,7 +144,7 @@ const struct opt kf_opts[] = {
 	BOOL("clipboard-read", 0, clipboard_read, "off",
 	     "Programs may read the clipboard (OSC 52 queries); off: such queries get no answer"),
 	{.name = "issue", .type = OPT_BOOL, .flags = OPTF_AUTO, .offset = OFF(issue, enum kf_tristate),
-	 .def = "auto",
+	 .def = "auto", .arg = "WHEN",
 	 .help = "Show /etc/issue before the program, as agetty: on, off or auto (only before the default login)"},
 	STR("issue-path", 0, issue_path, "", "PATHS",
 	    "Issue files and directories (*.issue), colon-separated (default: agetty's /etc/issue and "
@@ -363,6 +363,11 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 			log_warn("%s:%u: '%s' is a command-line option, ignored in a file", where, line, o->name);
 		return 0;
 	}
+	/* --help and --version are actions: --help=off started the console where a script meant the help. */
+	if (!line && (o->flags & OPTF_CLI_ONLY) && o->type == OPT_BOOL && value) {
+		log_err("%s: --%s takes no value (expected --%s)", at, o->name, o->name);
+		return -EINVAL;
+	}
 	if (negate && value) {
 		if (diag(line))
 			log_err("%s: %s%.*s takes no value (expected %s%.*s or %s%s=off)", at, dash, (int)klen, key,
@@ -527,9 +532,11 @@ static int parse_long(struct kf_config *cfg, int argc, char **argv, int *i, bool
 		*login = true;
 		return 0;
 	}
-	/* --key alone of a choice with boolean forms: the next argument is its value unless it is an option (or
-	 * nothing follows), as a word there would otherwise be an error; --no-key never takes one. */
-	if (o && (o->flags & OPTF_BOOL_FORMS) && !eq) {
+	/* --key alone of a choice with boolean forms, or of issue (auto, on or off): the next argument is its
+	 * value unless it is an option (or nothing follows), as a word there would otherwise be an error
+	 * ("--issue off" was one, although kmscon-felis(1) writes --issue=auto|on|off); --no-key never takes
+	 * one. */
+	if (o && (o->flags & (OPTF_BOOL_FORMS | OPTF_AUTO)) && !eq) {
 		bool negated = strlen(o->name) != klen; /* found as no-<name> */
 		if (negated || *i + 1 >= argc || argv[*i + 1][0] == '-')
 			return set_key(cfg, CLI, 0, name, klen, NULL, quiet);

@@ -67,6 +67,13 @@ static void test_argv(void)
 		{{"kf", "--no-font-size", NULL}, "unknown option"},
 		{{"kf", "--no-mouse=on", NULL}, "command line: --no-mouse takes no value"},
 		{{"kf", "--login", "--", "", "-p", NULL}, "empty program name"},
+		/* --help and --version are actions, not settings: --help=off and --no-version ran the console
+		 * (exit status of the program, a login on the screen) where a typo in a script meant --help. */
+		{{"kf", "--help=off", NULL}, "command line: --help takes no value (expected --help)"},
+		{{"kf", "--help=yes", NULL}, "command line: --help takes no value (expected --help)"},
+		{{"kf", "--version=0", NULL}, "command line: --version takes no value (expected --version)"},
+		{{"kf", "--no-help", NULL}, "unknown option '--no-help'"},
+		{{"kf", "--no-version", NULL}, "unknown option '--no-version'"},
 	};
 	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
 		kf_config_init(&c);
@@ -369,6 +376,32 @@ static void test_issue(void)
 		}
 		CHECK(kf_config_show_issue(&c) == cases[i].want, "'%s' + %s: banner %d, want %d", cases[i].file,
 		      cases[i].arg ? cases[i].arg : "-", (int)kf_config_show_issue(&c), (int)cases[i].want);
+		kf_config_finish(&c);
+	}
+	/* kmscon-felis(1) writes --issue=auto|on|off and says an option's value may follow as the next
+	 * argument: "--issue off" was "unexpected argument 'off'". Alone, or before an option, it is on. */
+	static const struct {
+		const char *args[4];
+		enum kf_tristate want;
+	} sep[] = {
+		{{"kf", "--issue", "off", NULL}, KF_OFF},
+		{{"kf", "--issue", "auto", NULL}, KF_AUTO},
+		{{"kf", "--issue", "yes", NULL}, KF_ON},
+		{{"kf", "--issue", "--mouse", NULL}, KF_ON},
+		{{"kf", "--issue", NULL}, KF_ON},
+	};
+	for (size_t i = 0; i < sizeof(sep) / sizeof(sep[0]); i++) {
+		struct kf_config c;
+		int argc = 0;
+		while (sep[i].args[argc])
+			argc++;
+		kf_config_init(&c);
+		c.issue = KF_AUTO;
+		capture_begin();
+		int r = kf_config_parse_argv(&c, argc, (char **)sep[i].args);
+		const char *log = capture_end();
+		CHECK(r == 0 && c.issue == sep[i].want, "--issue %s: ret %d, issue %d, want %d: %s",
+		      sep[i].args[2] ? sep[i].args[2] : "(alone)", r, (int)c.issue, (int)sep[i].want, log);
 		kf_config_finish(&c);
 	}
 	struct kf_config c;
