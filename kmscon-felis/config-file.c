@@ -54,17 +54,31 @@ int kf_config_parse_file(struct kf_config *cfg, const char *path)
 		ret = -ENOMEM;
 		goto out_close;
 	}
-	size_t got = 0;
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
+	/* Read to the end, one byte past the length fstat gave: a file that an editor or `echo >>` writes while we
+	 * read it (a reload) is longer or shorter than that, and parsed up to the old length it applied a value
+	 * nobody wrote ("1,2,3" of "1,2,30"). Such a file is refused whole; a reload keeps the configuration in
+	 * force. (A writer that truncates the file and has not yet written is not seen: an empty file is valid.) */
+	size_t got = 0, want = (size_t)st.st_size + 1;
+	char extra;
+	while (got < want) {
+		char *to = got < (size_t)st.st_size ? buf + got : &extra;
+		ssize_t r = read(fd, to, got < (size_t)st.st_size ? (size_t)st.st_size - got : 1);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0) {
-			log_err("cannot read configuration file %s: %s", path, r ? strerror(errno) : "short");
-			ret = -EINVAL;
+		if (r < 0) {
+			log_err("cannot read configuration file %s: %s", path, strerror(errno));
 			goto out_free;
 		}
+		if (r == 0)
+			break;
 		got += (size_t)r;
+	}
+	struct stat after;
+	if (got != (size_t)st.st_size || fstat(fd, &after) < 0 || after.st_size != st.st_size ||
+	    after.st_mtim.tv_sec != st.st_mtim.tv_sec || after.st_mtim.tv_nsec != st.st_mtim.tv_nsec) {
+		log_err("configuration file %s changed while it was read, not used (write a new file and rename it "
+			"over this one)", path);
+		goto out_free;
 	}
 	log_debug("reading configuration file %s", path);
 	ret = kf_config_parse_text(cfg, path, buf, got);
