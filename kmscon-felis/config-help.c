@@ -153,8 +153,16 @@ void kf_config_print_help(FILE *out, const char *argv0)
 			fprintf(out, "%*s", COL - len, "");
 		}
 		const char *only = o->flags & OPTF_CLI_ONLY ? " (command line only)" : "";
+		/* The range the parser takes, from the table itself: tests/service/man-check.py holds
+		 * kmscon-felis.conf(5)'s "from MIN to MAX" to it. */
+		char range[64] = "";
+		if (o->type == OPT_UINT || o->type == OPT_BYTES)
+			snprintf(range, sizeof(range), " (%llu to %llu)", o->min, o->max);
+		else if (o->type == OPT_DIMS)
+			snprintf(range, sizeof(range), " (each side 1 to %llu%s)", o->max,
+				 (o->flags & OPTF_ZERO_OK) ? ", or 0x0" : "");
 		if (!(o->flags & OPTF_CLI_ONLY) || o->type != OPT_BOOL)
-			snprintf(text, sizeof(text), "%s%s [%s]", o->help, only,
+			snprintf(text, sizeof(text), "%s%s%s [%s]", o->help, range, only,
 				 o->def && *o->def ? o->def : "unset");
 		else
 			snprintf(text, sizeof(text), "%s%s", o->help, only);

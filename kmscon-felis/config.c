@@ -178,7 +178,7 @@ const struct opt kf_opts[] = {
 	STR("xkb-compose-file", 0, xkb_compose_file, "", "FILE", "Compose file instead of the locale's",
 	    "/etc/XCompose"),
 	UINT("xkb-repeat-delay", xkb_repeat_delay, "250", 0, 10000, "MS",
-	     "Delay before key repeat in ms (0: no repeat)", "400"),
+	     "Delay before key repeat in ms, 0 for none", "400"),
 	UINT("xkb-repeat-rate", xkb_repeat_rate, "50", 1, 10000, "MS", "Time between two key repeats in ms",
 	     "33"),
 	BOOL("mouse", 0, mouse, "on", "Pointer, selection and mouse reporting"),
@@ -210,16 +210,16 @@ const struct opt kf_opts[] = {
 	BOOL("drm", 0, drm, "on",
 	     "Use DRM/KMS when a card drives a display, else a framebuffer device (/dev/fbN); off: the framebuffer "
 	     "device only"),
-	DIMS("mode", mode, OPTF_ZERO_OK, 100000, "0x0", "WxH", "Display mode (0x0: the preferred mode)",
+	DIMS("mode", mode, OPTF_ZERO_OK, 100000, "0x0", "WxH", "Display mode, 0x0 for the preferred mode",
 	     "1280x720"),
 	/* Off, unlike kmscon (on): the preferred mode unless asked otherwise, as the issue specifies. */
 	BOOL("use-original-mode", 0, use_original_mode, "off",
 	     "Keep the mode each display has at start (fbcon's, the firmware's) instead of its preferred mode; "
 	     "mode= wins over it"),
 	UINT("dpms-timeout", dpms_timeout, "600", 0, 1u << 30, "SECONDS",
-	     "Blank after this many seconds without input or output (0: never)", "0"),
+	     "Blank after this many seconds without input or output, 0 for never", "0"),
 	UINT("display-wait", display_wait, "0", 0, 1u << 30, "SECONDS",
-	     "Without any display shown this many seconds after getting the VT, exit with status 3 (0: wait)", "20"),
+	     "Without any display shown this many seconds after getting the VT, exit with status 3; 0 waits", "20"),
 	CHOICE("rotate", rotate, enum kf_rotation, rotations, "normal",
 	       "Turn the picture: normal, right (90 degrees clockwise), inverted (or upside-down) or left", "right"),
 

@@ -7,7 +7,12 @@ The man pages against the program:
 - every option --help lists appears in kmscon-felis(1) as *--name*;
 - every option that is a file key has an entry in kmscon-felis.conf(5) that says "Default: X." with the same
   default --help prints (both come from different places: the table in config.c and the hand-written page);
-- kmscon-felis-replay's --help and kmscon-felis-replay(1) name the same options.
+- kmscon-felis-replay's --help and kmscon-felis-replay(1) name the same options;
+- and the other way: every *--name* kmscon-felis(1) describes and every key kmscon-felis.conf(5) gives an entry
+  is one --help lists (a page describing an option that is gone, or misspelt, went unseen); a short option
+  --help gives (-h) is the one kmscon-felis(1) gives; a boolean's entry in kmscon-felis.conf(5) is written
+  *key*, a value's *key*=_VALUE_; the range --help gives (MIN to MAX, from the option table) is the one
+  kmscon-felis.conf(5) gives ("from MIN ... to MAX").
 """
 import os
 import re
@@ -42,10 +47,24 @@ for line in help_text.splitlines():
     elif not line.strip() or line.endswith(':'):
         entries.append(None) if entries and entries[-1] is not None else None
 options = []
+shorts = {}
+negatable = set()
+ranges = {}
+forms = {}
 for e in filter(None, entries):
-    m = re.match(r'^  (?:-\w, |    )--(?:\[no-\])?([a-z0-9-]+)', e)
+    m = re.match(r'^  (?:-(\w), |    )--(?:\[no-\])?([a-z0-9-]+)(\S*)', e)
     d = re.search(r'\[([^\[\]]*)\]$', e)
-    options.append((m.group(1), d.group(1) if d else None, 'command line only' in e))
+    options.append((m.group(2), d.group(1) if d else None, 'command line only' in e))
+    if m.group(1):
+        shorts[m.group(2)] = m.group(1)
+    # '=VALUE' (a value), '[=VALUE]' (a boolean form that takes one too), '' (a boolean)
+    forms[m.group(2)] = 'value' if m.group(3).startswith('=') or ' -- ' in e[:40] else \
+        'both' if m.group(3) else 'bool'
+    if '[no-]' in e[:40]:
+        negatable.add(m.group(2))
+    r = re.search(r'\((?:each side )?(\d+) to (\d+)(?:, or 0x0)?\) \[', e)
+    if r:
+        ranges[m.group(2)] = (int(r.group(1)), int(r.group(2)))
 if len(options) < 60:
     failures.append('--help lists only %d options' % len(options))
 
@@ -54,6 +73,7 @@ man5 = open(os.path.join(scddir, 'kmscon-felis.conf.5.scd')).read()
 
 # Entries of conf(5): a line starting with '*' followed by tab-indented lines.
 blocks = {}
+heads = {}
 lines = man5.splitlines()
 for i, l in enumerate(lines):
     if not l.startswith('*') or i + 1 >= len(lines) or not lines[i + 1].startswith('\t'):
@@ -63,8 +83,9 @@ for i, l in enumerate(lines):
         if not b.startswith('\t'):
             break
         body.append(b.strip())
-    for key in re.findall(r'\*([a-z0-9-]+)\*', l):
+    for key, eq in re.findall(r'(?:^|, )\*([a-z0-9-]+)\*(=?)', l):
         blocks[key] = ' '.join(body)
+        heads[key] = heads.get(key, '') + eq
 
 for name, default, cli_only in options:
     if '*--%s*' % name not in man1:
@@ -75,6 +96,66 @@ for name, default, cli_only in options:
         failures.append('kmscon-felis.conf(5) has no entry for key %s' % name)
     elif default is not None and 'Default: %s.' % default not in blocks[name]:
         failures.append('kmscon-felis.conf(5): %s: want "Default: %s." in: %s' % (name, default, blocks[name]))
+
+# The other way round: what the pages describe is an option.
+names = {n for n, _, _ in options}
+for key in sorted(set(blocks) - names):
+    failures.append('kmscon-felis.conf(5) has an entry for %s, which --help does not list' % key)
+# (*--format text* is kmscon-felis-replay's, named in kmscon-felis(1); *--option* is the general form; *--no-help*
+# is named as an error)
+for name in sorted(set(re.findall(r'\*--([a-z][a-z0-9-]*)\*', man1)) - names - {'no-' + n for n in negatable} -
+                   {'format', 'option', 'no-help'}):
+    failures.append('kmscon-felis(1) describes *--%s*, which --help does not list' % name)
+# An option's entry (a line starting with *--name* or *-x*, *--name*) stands under OPTIONS, where a reader looks
+# for it (--display-wait's was under SIGNALS).
+section = None
+man1_lines = man1.splitlines()
+for i, l in enumerate(man1_lines):
+    if l.startswith('# '):
+        section = l[2:].strip()
+    m = re.match(r'^\*(?:-\w\*, \*)?--([a-z][a-z0-9-]*)\*', l)
+    entry = i + 1 < len(man1_lines) and man1_lines[i + 1].startswith('\t')
+    if m and entry and section != 'OPTIONS':
+        failures.append('kmscon-felis(1): the entry of --%s is under %s, not OPTIONS' % (m.group(1), section))
+for name, letter in sorted(shorts.items()):
+    if '*-%s*, *--%s' % (letter, name) not in man1:
+        failures.append('kmscon-felis(1) lacks *-%s*, *--%s* (--help gives -%s)' % (letter, name, letter))
+for name in sorted(set(re.findall(r'^\*-([a-zA-Z])\*, \*--([a-z-]+)', man1, re.M)) -
+                   {(v, k) for k, v in shorts.items()}):
+    failures.append('kmscon-felis(1) gives -%s for --%s, --help does not' % name)
+for name, form in sorted(forms.items()):
+    if name not in heads:
+        continue
+    if form == 'value' and '=' not in heads[name]:
+        failures.append('kmscon-felis.conf(5): %s takes a value, its entry is not written *%s*=' % (name, name))
+    if form == 'bool' and '=' in heads[name]:
+        failures.append('kmscon-felis.conf(5): %s is a boolean, its entry is written *%s*=' % (name, name))
+for name, (lo, hi) in sorted(ranges.items()):
+    if name in blocks and not re.search(r'\bfrom %d\b.*?\bto %d\b' % (lo, hi), blocks[name], re.I):
+        failures.append('kmscon-felis.conf(5): %s: want "from %d ... to %d" (--help) in: %s' %
+                        (name, lo, hi, blocks[name][:300]))
+if len(ranges) < 8:
+    failures.append('--help gives only %d ranges' % len(ranges))
+
+# The units' command lines where the docs show them: kmscon-felis(1)'s kiosk example is the example unit's
+# ExecStart= (it ran the application as root, the unit as the user kiosk), and a drop-in that README.md shows
+# keeps the template's options (--debug dropped --no-activate-vt and --display-wait=20: the VT was taken at
+# every start, and no getty came without a display).
+src = os.path.dirname(os.path.abspath(scddir))
+def unit_exec(name):
+    text = open(os.path.join(src, 'systemd', name)).read()
+    return re.search(r'^ExecStart=@BINDIR@/(.*)$', text, re.M).group(1)
+kiosk = unit_exec('kmscon-felis-kiosk.service.in')
+for line in re.findall(r'^ExecStart=(\S.*)$', man1, re.M):
+    if 'oneshot' in line and line != kiosk:
+        failures.append('kmscon-felis(1): kiosk example "ExecStart=%s", the example unit has "ExecStart=%s"' %
+                        (line, kiosk))
+template = unit_exec('kmscon-felis@.service.in')
+readme = open(os.path.join(src, 'README.md')).read()
+for line in re.findall(r'ExecStart=/usr/bin/(kmscon-felis --vt=%I.*)$', readme, re.M):
+    if not line.startswith(template):
+        failures.append('README.md: a drop-in "ExecStart=/usr/bin/%s" drops the unit\'s options: "%s"' %
+                        (line, template))
 
 # The replay's usage is hand-written, as is its page: every option in one is in the other.
 usage = subprocess.run([replay, '--help'], capture_output=True, text=True, check=True).stdout
