@@ -349,7 +349,9 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 					 key, kf_quote_more(klen));
 			return 0;
 		}
-		log_err("%s: unknown option '--%.*s' (see --help)", where, (int)klen, key);
+		/* quoted as a file's line is: a line of kilobytes lost the message's end to the log's limit */
+		log_err("%s: unknown option '--%.*s%s' (see --help)", where, kf_quote_len(key, klen), key,
+			kf_quote_more(klen));
 		return -EINVAL;
 	}
 	if (o->flags & OPTF_IGNORED) {
@@ -565,7 +567,8 @@ static int parse_short(struct kf_config *cfg, int argc, char **argv, int *i, boo
 				o = &kf_opts[k];
 		if (!o) {
 			if (a[2])
-				log_err("%s: unknown option '-%c' in '%s' (see --help)", CLI, *p, a);
+				log_err("%s: unknown option '-%c' in '%.*s%s' (see --help)", CLI, *p,
+					kf_quote_len(a, strlen(a)), a, kf_quote_more(strlen(a)));
 			else
 				log_err("%s: unknown option '%s' (see --help)", CLI, a);
 			return -EINVAL;
@@ -618,7 +621,8 @@ static int parse_argv(struct kf_config *cfg, int argc, char **argv, bool quiet)
 		} else if (a[0] == '-' && a[1]) {
 			ret = parse_short(cfg, argc, argv, &i, quiet, &login);
 		} else {
-			log_err("%s: unexpected argument '%s' (a program to run goes after --login --)", CLI, a);
+			log_err("%s: unexpected argument '%.*s%s' (a program to run goes after --login --)", CLI,
+				kf_quote_len(a, strlen(a)), a, kf_quote_more(strlen(a)));
 			ret = -EINVAL;
 		}
 		if (ret < 0)

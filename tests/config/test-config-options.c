@@ -94,6 +94,38 @@ static void test_argv(void)
 	kf_config_finish(&c);
 }
 
+/* A command-line argument of kilobytes that is no option (a pasted blob, a script's runaway variable) is quoted
+ * as a file line is, cut at 80 bytes with "...": it was quoted whole, the log line was cut at its limit and the
+ * message's end, what to do ("see --help"), was lost. */
+static void test_long_argument(void)
+{
+	static char blob[3002];
+	static const struct {
+		const char *prefix, *expect;
+	} cases[] = {
+		{"--", "...' (see --help)"},
+		{"-x", "...' (see --help)"},
+		{"", "...' (a program to run goes after --login --)"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kf_config c;
+		size_t n = strlen(cases[i].prefix);
+		memcpy(blob, cases[i].prefix, n);
+		memset(blob + n, 'a', sizeof(blob) - 1 - n);
+		blob[sizeof(blob) - 1] = '\0';
+		const char *args[] = {"kf", blob, NULL};
+		kf_config_init(&c);
+		capture_begin();
+		int ret = argv_parse(&c, args);
+		const char *log = capture_end();
+		CHECK(ret == -EINVAL, "'%s...': error", cases[i].prefix);
+		CHECK(strstr(log, cases[i].expect) && strlen(log) < 400, "'%s' + 3000 bytes: %zu bytes logged, want "
+		      "< 400 ending in \"%s\": ...%s", cases[i].prefix, strlen(log), cases[i].expect,
+		      log + (strlen(log) > 60 ? strlen(log) - 60 : 0));
+		kf_config_finish(&c);
+	}
+}
+
 /* Activating the VT at start is its own choice (the unit passes --no-activate-vt, as getty never switches VTs),
  * separate from letting Ctrl+Alt+Fn switch (--no-switchvt, the kiosk lock). */
 static void test_activate_vt(void)
@@ -420,6 +452,7 @@ int main(void)
 {
 	kf_log_init();
 	test_argv();
+	test_long_argument();
 	test_activate_vt();
 	test_precedence();
 	test_kmscon_conf();
