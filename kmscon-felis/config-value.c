@@ -119,16 +119,23 @@ static int parse_dims(const char *text, unsigned long long max, struct kf_size *
 	return 0;
 }
 
+/* A blank inside a value (around a colour's commas, a shortcut's parts): a tab as well as a space, as around
+ * the key and '=' (a file lined up with tabs was an error). */
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
 static int parse_rgb(const char *text, struct kf_rgb *out)
 {
 	unsigned long long c[3];
 	const char *p = text;
 	for (int i = 0; i < 3; i++) {
-		while (*p == ' ')
+		while (blank(*p))
 			p++;
 		if (!parse_ull(p, &p, &c[i]) || c[i] > 255)
 			return -EINVAL;
-		while (*p == ' ')
+		while (blank(*p))
 			p++;
 		if (i < 2 && *p++ != ',')
 			return -EINVAL;
@@ -153,7 +160,7 @@ static int parse_one_grab(const char *s, const char *e, uint32_t *mods, uint32_t
 {
 	char name[64];
 	*mods = 0;
-	while (s < e && *s == ' ')
+	while (s < e && blank(*s))
 		s++;
 	while (s < e && *s == '<') {
 		const char *c = memchr(s, '>', (size_t)(e - s));
@@ -167,10 +174,10 @@ static int parse_one_grab(const char *s, const char *e, uint32_t *mods, uint32_t
 			return -EINVAL;
 		*mods |= mod_names[i].bit;
 		s = c + 1;
-		while (s < e && *s == ' ')
+		while (s < e && blank(*s))
 			s++;
 	}
-	while (e > s && e[-1] == ' ')
+	while (e > s && blank(e[-1]))
 		e--;
 	if (s == e || (size_t)(e - s) >= sizeof(name))
 		return -EINVAL;
@@ -189,7 +196,7 @@ static int parse_grab(const char *text, struct kf_grab *out)
 {
 	struct kf_grab g = {0};
 	const char *s = text;
-	while (*s == ' ')
+	while (blank(*s))
 		s++;
 	if (*s == '\0') {
 		*out = g;

@@ -285,6 +285,17 @@ static void test_good_lines(void)
 	CHECK(c.grab_page_down.n == 4, "four combinations: %u", c.grab_page_down.n);
 	CHECK(strstr(log, "more.conf:4: 'configdir' is a command-line option, ignored in a file"), "configdir: %s",
 	      log);
+	/* A tab is a blank as a space is (kmscon-felis.conf(5): "blanks around the commas are allowed"): a colour
+	 * or a shortcut lined up with tabs was an error, exit status 2. */
+	const char *tabs = "palette-green=1,\t2\t, 3\ngrab-paste=<Ctrl>\t<Alt>\tInsert\t,\t<Shift>Insert\n";
+	capture_begin();
+	ret = kf_config_parse_text(&c, "tabs.conf", tabs, strlen(tabs));
+	log = capture_end();
+	CHECK(ret == 0 && c.palette_custom[KF_COLOR_GREEN].g == 2 && c.palette_custom[KF_COLOR_GREEN].b == 3,
+	      "tabs around a colour's commas: %d %s", ret, log);
+	CHECK(ret == 0 && c.grab_paste.n == 2 && c.grab_paste.keys[0].mods == (KF_MOD_CTRL | KF_MOD_ALT) &&
+		      c.grab_paste.keys[1].mods == KF_MOD_SHIFT,
+	      "tabs in a shortcut: n %u", c.grab_paste.n);
 	kf_config_finish(&c);
 }
 
