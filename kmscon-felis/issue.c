@@ -113,14 +113,19 @@ static int read_file(struct ctx *c, int dirfd, const char *name, const char *sho
 	size_t len;
 	if (!spend(c))
 		return 0;
-	int r = issue_slurp(dirfd, name, shown, c->out.max, &data, &len);
+	/* One byte more than the text can hold tells a file that is longer: its rest is not read, so the text ends
+	 * with what was (a 100000-byte file was cut without the notice, and one whose escapes made its first 64
+	 * KiB shorter lost its middle: the next file's text followed). */
+	int r = issue_slurp(dirfd, name, shown, c->out.max + 1, &data, &len);
 	if (r < 0) {
 		c->out.nomem = true;
 		return 0;
 	}
 	if (r > 0)
 		return 1;
-	issue_expand(c->expand, data, len);
+	issue_expand(c->expand, data, len > c->out.max ? c->out.max : len);
+	if (len > c->out.max)
+		c->out.cut = true;
 	free(data);
 	return 0;
 }
@@ -254,7 +259,7 @@ int kf_issue_build(const struct kf_issue_opts *o, char **out, size_t *len)
 		return -ENOMEM;
 	}
 	if (c.out.cut)
-		log_notice("the issue text is cut at %zu bytes", c.out.max);
+		log_notice("the issue text is cut: its files hold more than the %zu bytes it may have", c.out.max);
 	*out = c.out.p;
 	*len = c.out.len;
 	return 0;

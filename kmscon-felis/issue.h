@@ -13,7 +13,8 @@
  *
  * Differences from agetty, on purpose: a file is opened with O_NONBLOCK and read only when it is a regular file (a
  * FIFO or a device there made agetty wait for ever); a file that cannot be read is skipped with a notice (the first
- * one in the process; later ones at debug level); the text is cut at KF_ISSUE_MAX bytes; a backslash at the very
+ * one in the process; later ones at debug level); the text is cut at KF_ISSUE_MAX bytes, and a file at its first
+ * KF_ISSUE_MAX bytes (the text ends there); a backslash at the very
  * end of a file is dropped (agetty writes a stray 0xff byte there); \e{lightgray} and \e{white} give the colours
  * agetty's manual promises (agetty 2.38 finds neither name in its unsorted table and writes nothing); \S{} gives
  * nothing (agetty 2.38 loops for ever on it, tests/kmscon-felis/issue-diff.sh); past 64 different \S{NAME} names

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <utmpx.h>
 
+#include "tests/kf-capture.h"
 #include "tests/kf-check.h"
 
 static int failures;
@@ -351,6 +352,13 @@ static void test_fifo_and_unreadable(void)
 	free(got);
 }
 
+static void unlink_issue_d(void)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/etc/issue.d/more.issue", root);
+	unlink(path);
+}
+
 static void test_cap(void)
 {
 	size_t len;
@@ -362,6 +370,29 @@ static void test_cap(void)
 	put_file("/etc/issue.d/more.issue", "more\n");
 	got = build_path(NULL, 0, &len);
 	CHECK(len == KF_ISSUE_MAX && strlen(got) == KF_ISSUE_MAX, "cut at 64 KiB: %zu", len);
+	free(got);
+	/* a file alone longer than the text: cut, and said (a 100000-byte /etc/issue was cut at 64 KiB without a
+	 * word: the notice came only when another file followed) */
+	unlink_issue_d();
+	capture_begin();
+	got = build_path(NULL, 0, &len);
+	const char *log = capture_end();
+	CHECK(len == KF_ISSUE_MAX && strstr(log, "the issue text is cut"), "a lone 100000-byte file: %zu, log: %s",
+	      len, log);
+	free(got);
+	/* a file whose first 64 KiB expand to less (escapes: "\\" is one backslash), the rest of it beyond what
+	 * is read: the text ends there, said, not the file's first 64 KiB with the rest dropped and the next
+	 * file's text after it */
+	for (size_t i = 0; i < 100000; i++)
+		big[i] = '\\';
+	put_file("/etc/issue", big);
+	put_file("/etc/issue.d/more.issue", "MORE\n");
+	capture_begin();
+	got = build_path(NULL, 0, &len);
+	log = capture_end();
+	CHECK(len == KF_ISSUE_MAX / 2 && !strstr(got, "MORE") && strstr(log, "the issue text is cut"),
+	      "a file longer than what is read: %zu bytes, MORE %s, log: %s", len, strstr(got, "MORE") ? "shown" : "not shown",
+	      log);
 	free(got);
 	/* escapes count after expansion: 10 bytes of "\s" expansions stop at 10 */
 	put_file("/etc/issue", "\\l\\l\\l\\l\\l\\l");
