@@ -240,7 +240,8 @@ bool kf_config_key_is_live(const char *name);
 
 /* Applies argv (argv[0] is the program name) over cfg. */
 int kf_config_parse_argv(struct kf_config *cfg, int argc, char **argv);
-/* Applies one configuration file over cfg. name is used in messages. A missing file is not an error. */
+/* Applies one configuration file over cfg. A missing file is not an error; one that is no regular file, larger
+ * than 1 MiB, or changed while it was read is (-EINVAL, logged with the path). */
 int kf_config_parse_file(struct kf_config *cfg, const char *path);
 /* Applies the text of a configuration file over cfg; name is used in messages. */
 int kf_config_parse_text(struct kf_config *cfg, const char *name, const char *text, size_t len);
