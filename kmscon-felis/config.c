@@ -659,6 +659,8 @@ static int check(const struct kf_config *cfg)
 		log_warn("configuration: input-fifo only works with backend=headless, ignored");
 	if (cfg->rotate != KF_ROTATE_NORMAL && cfg->backend != KF_BACKEND_DRM)
 		log_warn("configuration: rotate only works with backend=drm, ignored");
+	if (cfg->display_wait && cfg->backend != KF_BACKEND_DRM)
+		log_warn("configuration: display-wait only works with backend=drm, ignored");
 	if (cfg->use_original_mode && cfg->backend != KF_BACKEND_DRM)
 		log_warn("configuration: use-original-mode only works with backend=drm, ignored");
 	/* Both asked for, maybe one in the file and one on the command line: the explicit mode is the stronger

@@ -112,6 +112,13 @@ case $bin in
 			echo "FAIL: $key with backend=drm: exit $rc, no warning:"; cat "$dir/err"; fail=1
 		fi
 	done
+	# And the other way: display-wait has no display to wait for headless (kmscon-felis.conf(5): "Only with
+	# backend=drm"), as rotate; it was ignored without a word.
+	"$bin" -c "$dir" --backend=headless --display-wait=20 >"$dir/out" 2>"$dir/err"
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -qF "display-wait only works with backend=drm, ignored" "$dir/err"; then
+		echo "FAIL: display-wait with backend=headless: exit $rc, no warning:"; cat "$dir/err"; fail=1
+	fi
 	;;
 esac
 
