@@ -80,6 +80,7 @@ int kf_config_parse_file(struct kf_config *cfg, const char *path)
 			"over this one)", path);
 		goto out_free;
 	}
+	cfg->file_empty = got == 0;
 	log_debug("reading configuration file %s", path);
 	ret = kf_config_parse_text(cfg, path, buf, got);
 out_free:

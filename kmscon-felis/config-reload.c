@@ -177,6 +177,11 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 	if (cur->file_read && !next->file_read)
 		log_warn("reload: %s/kmscon-felis.conf is gone: the defaults and the command line apply",
 			 next->configdir);
+	/* The same for a file emptied: valid, but perhaps a writer caught between its truncation and its first
+	 * write (kmscon-felis.conf(5)). */
+	else if (cur->file_read && !cur->file_empty && next->file_read && next->file_empty)
+		log_warn("reload: %s/kmscon-felis.conf is empty: the defaults and the command line apply",
+			 next->configdir);
 	if (nothing[0])
 		log_notice("reload: %s: nothing to apply them to without a display (headless)", nothing);
 	if (restart[0])

@@ -141,6 +141,7 @@ struct kf_config {
 	char *configdir; /* command line only; default KF_SYSCONFDIR "/kmscon-felis" */
 	bool file_read; /* kf_config_parse_file found the file (false: none there, the defaults); a reload that
 			 * finds it gone says so (kf_config_reload) */
+	bool file_empty; /* the file it found had no byte: a reload that finds it emptied says so */
 
 	/* --- backend (issue 3) --- */
 	enum kf_backend backend; /* --backend=drm|headless */
