@@ -435,8 +435,9 @@ static int parse_choice(const struct opt *o, struct kf_config *cfg, const char *
 	/* kmscon's boolean forms: a bare key, no-key (text "off") and the boolean words name the on/off choices */
 	if ((o->flags & OPTF_BOOL_FORMS) && parse_bool(text, &b) == 0)
 		text = b ? "on" : "off";
+	/* names in any case, as the boolean words are: bell=ON worked and bell=Visual did not */
 	for (const struct opt_choice *c = o->choices; c->name; c++) {
-		if (!strcmp(c->name, text)) {
+		if (!strcasecmp(c->name, text)) {
 			*FIELD(cfg, o, int) = c->value;
 			return 0;
 		}
