@@ -188,61 +188,26 @@ void drm_card_close(struct drm_card *card)
 	free(card);
 }
 
-static bool crtc_taken(const struct drm_card *card, uint32_t crtc_id)
+/* The CRTC indices conn's encoders can drive; *now the index of the CRTC its encoder drives now (fbcon's, another
+ * master's, ours), or -1. */
+static uint32_t conn_crtcs(const struct drm_card *card, const drmModeConnector *conn, int *now)
 {
-	for (unsigned i = 0; i < card->n_outputs; i++)
-		if (card->outputs[i]->crtc_id == crtc_id)
-			return true;
-	return false;
-}
+	uint32_t mask = 0;
 
-static bool plane_taken(const struct drm_card *card, uint32_t plane_id)
-{
-	for (unsigned i = 0; i < card->n_outputs; i++)
-		if (card->outputs[i]->plane_id == plane_id)
-			return true;
-	return false;
-}
-
-/* A primary plane for CRTC index ci that takes XRGB8888, or 0. Legacy cards use no plane. */
-static uint32_t choose_plane(const struct drm_card *card, unsigned ci)
-{
-	for (unsigned i = 0; i < card->n_planes; i++) {
-		const struct drm_card_plane *p = &card->planes[i];
-
-		if (p->type == DRM_PLANE_TYPE_PRIMARY && (p->possible_crtcs & (1u << ci)) && p->xrgb8888 &&
-		    !plane_taken(card, p->id))
-			return p->id;
-	}
-	return 0;
-}
-
-/* The CRTC already driving the connector if it is free, else any free CRTC its encoders can use (and that has a
- * primary plane on atomic cards). Returns the CRTC index or -1. */
-static int choose_crtc(const struct drm_card *card, const drmModeConnector *conn)
-{
-	int fallback = -1;
-
+	*now = -1;
 	for (int e = 0; e < conn->count_encoders; e++) {
 		drmModeEncoder *enc = drmModeGetEncoder(card->fd, conn->encoders[e]);
 
 		if (!enc)
 			continue;
-		for (unsigned ci = 0; ci < card->n_crtcs; ci++) {
-			if (!(enc->possible_crtcs & (1u << ci)) || crtc_taken(card, card->crtcs[ci].id))
-				continue;
-			if (card->atomic && !choose_plane(card, ci))
-				continue;
-			if (conn->encoder_id == enc->encoder_id && enc->crtc_id == card->crtcs[ci].id) {
-				drmModeFreeEncoder(enc);
-				return (int)ci;
-			}
-			if (fallback < 0)
-				fallback = (int)ci;
-		}
+		mask |= enc->possible_crtcs;
+		for (unsigned k = 0; k < card->n_crtcs && k < 32; k++)
+			if (conn->encoder_id == enc->encoder_id && enc->crtc_id && card->crtcs[k].id == enc->crtc_id &&
+			    (enc->possible_crtcs >> k & 1))
+				*now = (int)k;
 		drmModeFreeEncoder(enc);
 	}
-	return fallback;
+	return mask;
 }
 
 /* The mode conn's CRTC drove when the card was opened, or NULL with *why saying why there is none. */
@@ -327,34 +292,24 @@ int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *co
 	return -1;
 }
 
-static struct drm_output *output_create(struct drm_card *card, const drmModeConnector *conn, int *err)
+/* A new output of conn (named name) at mode (from src) on CRTC index ci and plane plane_id (0 on legacy cards), or
+ * NULL without memory. Does not take ownership of conn. */
+static struct drm_output *output_create(struct drm_card *card, const drmModeConnector *conn, const char *name,
+					const drmModeModeInfo *mode, int src, uint32_t crtcs, unsigned ci,
+					uint32_t plane_id)
 {
-	const char *type = drmModeGetConnectorTypeName(conn->connector_type);
-	struct drm_output *out;
-	char name[40];
-	drmModeModeInfo mode;
-	int src, ci;
+	struct drm_output *out = calloc(1, sizeof(*out));
 
-	snprintf(name, sizeof(name), "[CONNECTOR:%u:%s-%u]", conn->connector_id, type ? type : "Unknown",
-		 conn->connector_type_id);
-	src = drm_card_choose_mode(card, conn, name, &mode, err);
-	if (src < 0)
-		return NULL;
-	ci = choose_crtc(card, conn);
-	if (ci < 0) {
-		drm_log(card->quiet ? 7 : 4, "%s: no free CRTC with a primary plane; not used", name);
-		return NULL;
-	}
-	out = calloc(1, sizeof(*out));
 	if (!out)
 		return NULL;
 	out->card = card;
-	memcpy(out->name, name, sizeof(name));
+	snprintf(out->name, sizeof(out->name), "%s", name);
 	out->conn_id = conn->connector_id;
-	out->crtc_index = (unsigned)ci;
+	out->possible_crtcs = crtcs;
+	out->crtc_index = ci;
 	out->crtc_id = card->crtcs[ci].id;
-	out->plane_id = card->atomic ? choose_plane(card, (unsigned)ci) : 0;
-	out->mode = mode;
+	out->plane_id = plane_id;
+	out->mode = *mode;
 	out->mode_source = (uint8_t)src;
 	out->refresh_mhz = drm_mode_refresh_mhz(&out->mode);
 	out->period_ns = drm_mode_period_ns(&out->mode);
@@ -364,10 +319,10 @@ static struct drm_output *output_create(struct drm_card *card, const drmModeConn
 	drm_region_set_full(&out->damage);
 	out->dirty = true;
 	static const char *const sources[] = {"preferred", "asked for", "kept from start",
-					      "kept from start, not among the connector's modes"};
+					      "kept from start, not among the connector's modes", "fallback"};
 	drm_info("%s: [CRTC:%u] [PLANE:%u] mode %ux%u@%u.%03u (%s)", name, out->crtc_id, out->plane_id,
 		 out->mode.hdisplay, out->mode.vdisplay, out->refresh_mhz / 1000, out->refresh_mhz % 1000,
-		 sources[out->mode_source & 3]);
+		 sources[out->mode_source % 5]);
 	return out;
 }
 
@@ -399,36 +354,6 @@ static void unusable_set(struct drm_card *card, uint32_t id, bool unusable)
 	if (card->n_unusable == max)
 		memmove(&card->unusable[0], &card->unusable[1], --card->n_unusable * sizeof(card->unusable[0]));
 	card->unusable[card->n_unusable++] = id;
-}
-
-static bool scan_connector(struct drm_card *card, uint32_t id, int *err)
-{
-	drmModeConnector *conn = drmModeGetConnector(card->fd, id);
-	bool changed = false;
-	unsigned i;
-
-	if (!conn)
-		return false;
-	for (i = 0; i < card->n_outputs; i++)
-		if (card->outputs[i]->conn_id == id)
-			break;
-	if (i == card->n_outputs && conn->connection == DRM_MODE_CONNECTED && card->n_outputs < DRM_MAX_OUTPUTS) {
-		struct drm_output *out;
-		unsigned at;
-
-		card->quiet = unusable_find(card, id, &at);
-		out = output_create(card, conn, err);
-		card->quiet = false;
-		unusable_set(card, id, !out);
-		if (out) {
-			card->outputs[card->n_outputs++] = out;
-			changed = true;
-		}
-	} else if (conn->connection != DRM_MODE_CONNECTED) {
-		unusable_set(card, id, false);
-	}
-	drmModeFreeConnector(conn);
-	return changed;
 }
 
 bool drm_output_keeps_mode(const struct drm_output *out, const drmModeConnector *conn)
@@ -542,9 +467,139 @@ static bool chosen_mode_back(struct drm_output *out, const drmModeConnector *con
 	return true;
 }
 
+/* A connected connector without an output, with the mode it would show, waiting for a CRTC (drm_card_scan). */
+struct fresh {
+	drmModeConnector *conn;
+	char name[40];
+	drmModeModeInfo mode;
+	int src;
+	bool quiet; /* said unusable before: said again only at debug level */
+};
+
+/* Connector id of res that is connected and has no output yet, with its mode (said when it has none), into *f;
+ * false when there is nothing to show on it (conn freed). */
+static bool fresh_connector(struct drm_card *card, uint32_t id, struct fresh *f, int *err)
+{
+	drmModeConnector *conn = drmModeGetConnector(card->fd, id);
+	const char *type;
+	unsigned at;
+
+	if (!conn)
+		return false;
+	for (unsigned i = 0; i < card->n_outputs; i++)
+		if (card->outputs[i]->conn_id == id)
+			goto none;
+	if (conn->connection != DRM_MODE_CONNECTED) {
+		unusable_set(card, id, false);
+		goto none;
+	}
+	type = drmModeGetConnectorTypeName(conn->connector_type);
+	snprintf(f->name, sizeof(f->name), "[CONNECTOR:%u:%s-%u]", id, type ? type : "Unknown",
+		 conn->connector_type_id);
+	f->quiet = card->quiet = unusable_find(card, id, &at);
+	f->src = drm_card_choose_mode(card, conn, f->name, &f->mode, err);
+	card->quiet = false;
+	if (f->src < 0) {
+		unusable_set(card, id, true);
+		goto none;
+	}
+	f->conn = conn;
+	return true;
+none:
+	drmModeFreeConnector(conn);
+	return false;
+}
+
+/* out moves to CRTC index ci (and plane plane_id) so that another display can be shown. A flip in flight is
+ * counted as done: its event comes for the CRTC it leaves. */
+static void move_output(struct drm_output *out, unsigned ci, uint32_t plane_id)
+{
+	struct drm_card *card = out->card;
+
+	if (out->crtc_index == ci && out->plane_id == plane_id)
+		return;
+	if (out->inflight)
+		drm_output_flip_done(out, DRM_SEQ_SYNTHETIC);
+	drm_info("%s: moves to [CRTC:%u] [PLANE:%u] from [CRTC:%u] [PLANE:%u], so that another display can be shown",
+		 out->name, card->crtcs[ci].id, plane_id, out->crtc_id, out->plane_id);
+	out->crtc_index = ci;
+	out->crtc_id = card->crtcs[ci].id;
+	out->plane_id = plane_id;
+	card->needs_modeset = true;
+}
+
+/* The card's primary planes that take XRGB8888 (atomic): their indices in card->planes and their masks. */
+static unsigned usable_planes(const struct drm_card *card, unsigned idx[DRM_ASSIGN_MAX_PLANES],
+			      uint32_t crtcs[DRM_ASSIGN_MAX_PLANES])
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; card->atomic && i < card->n_planes && n < DRM_ASSIGN_MAX_PLANES; i++) {
+		if (card->planes[i].type != DRM_PLANE_TYPE_PRIMARY || !card->planes[i].xrgb8888)
+			continue;
+		idx[n] = i;
+		crtcs[n++] = card->planes[i].possible_crtcs;
+	}
+	return n;
+}
+
+/* Outputs for the connected connectors without one (fresh, n_fresh): CRTCs and planes for all of them and those
+ * shown (drm_assign), shown ones moved where that serves one more. Frees their connectors. Returns true when an
+ * output was made. */
+static bool assign_and_create(struct drm_card *card, struct fresh *fresh, unsigned n_fresh)
+{
+	struct drm_assign_conn a[DRM_MAX_OUTPUTS];
+	unsigned pidx[DRM_ASSIGN_MAX_PLANES], n = card->n_outputs, np;
+	uint32_t pcrtcs[DRM_ASSIGN_MAX_PLANES];
+	bool changed = false;
+
+	np = usable_planes(card, pidx, pcrtcs);
+	for (unsigned i = 0; i < n; i++) {
+		const struct drm_output *out = card->outputs[i];
+
+		a[i] = (struct drm_assign_conn){.crtcs = out->possible_crtcs, .keep_crtc = (int)out->crtc_index,
+						.keep_plane = -1, .prefer_crtc = -1};
+		for (unsigned p = 0; p < np; p++)
+			if (card->planes[pidx[p]].id == out->plane_id)
+				a[i].keep_plane = (int)p;
+	}
+	for (unsigned f = 0; f < n_fresh; f++) {
+		a[n + f] = (struct drm_assign_conn){.keep_crtc = -1, .keep_plane = -1};
+		a[n + f].crtcs = conn_crtcs(card, fresh[f].conn, &a[n + f].prefer_crtc);
+	}
+	if (n_fresh)
+		drm_assign(a, n + n_fresh, card->n_crtcs, pcrtcs, np, card->atomic);
+	/* plane indices to plane ids (0: none, legacy) */
+	for (unsigned i = 0; i < n + n_fresh; i++)
+		a[i].plane = a[i].plane >= 0 ? (int)card->planes[pidx[a[i].plane]].id : 0;
+	for (unsigned i = 0; n_fresh && i < n; i++)
+		if (a[i].crtc >= 0) /* always: a shown output keeps a CRTC */
+			move_output(card->outputs[i], (unsigned)a[i].crtc, (uint32_t)a[i].plane);
+	for (unsigned f = 0; f < n_fresh; f++) {
+		const struct drm_assign_conn *fa = &a[n + f];
+		struct fresh *fr = &fresh[f];
+		struct drm_output *out = NULL;
+
+		if (fa->crtc < 0)
+			drm_log(fr->quiet ? 7 : 4, "%s: no free CRTC with a primary plane; not used", fr->name);
+		else
+			out = output_create(card, fr->conn, fr->name, &fr->mode, fr->src, fa->crtcs,
+					    (unsigned)fa->crtc, (uint32_t)fa->plane);
+		unusable_set(card, fr->conn->connector_id, !out);
+		if (out) {
+			card->outputs[card->n_outputs++] = out;
+			changed = true;
+		}
+		drmModeFreeConnector(fr->conn);
+	}
+	return changed;
+}
+
 bool drm_card_scan(struct drm_card *card, int *err)
 {
 	drmModeRes *res = drmModeGetResources(card->fd);
+	struct fresh fresh[DRM_MAX_OUTPUTS];
+	unsigned n_fresh = 0;
 	bool changed = false;
 
 	*err = 0;
@@ -569,8 +624,9 @@ bool drm_card_scan(struct drm_card *card, int *err)
 		card->outputs[i] = card->outputs[--card->n_outputs];
 		changed = true;
 	}
-	for (int c = 0; c < res->count_connectors; c++)
-		changed |= scan_connector(card, res->connectors[c], err);
+	for (int c = 0; c < res->count_connectors && card->n_outputs + n_fresh < DRM_MAX_OUTPUTS; c++)
+		n_fresh += fresh_connector(card, res->connectors[c], &fresh[n_fresh], err);
+	changed |= assign_and_create(card, fresh, n_fresh);
 	drmModeFreeResources(res);
 	card->originals_done = true;
 	if (changed)

@@ -319,6 +319,7 @@ struct drm_output {
 					  * end (fallback_spent) */
 	uint8_t first_source;            /* its mode_source */
 	struct drm_ratelimit rl;
+	uint32_t possible_crtcs;         /* the CRTC indices its connector's encoders can drive (card.c drm_assign) */
 };
 
 struct drm_card_crtc {
@@ -385,6 +386,24 @@ enum drm_mode_source {
 	DRM_SOURCE_KEPT_UNLISTED, /* the same, not among them: the CRTC's mode itself */
 	DRM_SOURCE_FALLBACK,      /* the one chosen could not be shown: the next one the kernel lists */
 };
+
+/* assign.c: CRTCs and primary planes for connectors (see there). One connector: */
+#define DRM_ASSIGN_MAX_CRTCS 32  /* possible_crtcs is a 32-bit mask */
+#define DRM_ASSIGN_MAX_PLANES 32 /* primary planes that take XRGB8888 */
+struct drm_assign_conn {
+	uint32_t crtcs;  /* the CRTC indices its encoders can drive */
+	int keep_crtc;   /* shown: the CRTC index it is on (kept unless another display can only be shown so); else -1 */
+	int keep_plane;  /* shown, atomic: its plane's index in plane_crtcs; else -1 */
+	int prefer_crtc; /* not shown: the CRTC index the kernel drives it with now (fbcon's), taken when free; or -1 */
+	int crtc, plane; /* the answer: CRTC index and plane index, -1 for none (plane: always on legacy) */
+};
+/* Fills crtc and plane of the n_conns connectors (at most DRM_MAX_OUTPUTS; the shown ones and then the others in
+ * the order they are to be served) so that as many as possible get a CRTC of their own and, when need_plane, a
+ * primary plane of their own whose mask (plane_crtcs[p], n_planes of them) holds that CRTC. A shown connector
+ * always keeps one; it moves only when that serves one more. Returns how many got a CRTC. conns is the caller's;
+ * plane_crtcs is only read. */
+unsigned drm_assign(struct drm_assign_conn *conns, unsigned n_conns, unsigned n_crtcs, const uint32_t *plane_crtcs,
+		    unsigned n_planes, bool need_plane);
 
 /* card.c */
 int drm_card_open(struct drm_backend *b, const char *path, dev_t devnum, struct drm_card **out);

@@ -5,8 +5,9 @@
  * drmModeSetCrtc refuses refuse_crtc or a mode refuse_w wide; a legacy DPMS off of refuse_dpms_conn is refused
  * (dpms_of holds the others'); property blobs are counted; dumb buffers are made
  * (dumb_ok, on a memfd) or not; connectors (fake_conns, with fake_modes) are made up; calloc of refuse_alloc bytes
- * fails; the connectors' encoders (any CRTC) too. Everything else is drm/'s own code. Included by one file of each test program, after failures and
- * kf-check-plain.h; helpers a program does not use are static inline (no unused warnings). */
+ * fails; the connectors' encoders (any CRTC, or those of fake_enc_crtcs) too. Everything else is drm/'s own code.
+ * Included by one file of each test program, after failures and kf-check-plain.h; helpers a program does not use
+ * are static inline (no unused warnings). */
 #ifndef KF_TESTS_DRM_STAND_IN_KERNEL_H
 #define KF_TESTS_DRM_STAND_IN_KERNEL_H
 
@@ -170,6 +171,9 @@ int __wrap_drmModeMapDumbBuffer(int fd, uint32_t handle, uint64_t *offset)
 static int fake_conns;
 static drmModeModeInfo fake_modes[4]; /* their modes */
 static int n_fake_modes;
+/* Connector 300+i: the CRTCs its one encoder can drive (a mask of CRTC indices; 0: any of three), the CRTC that
+ * encoder drives now (0: none; fbcon's, or ours), and whether it is unplugged (fake_unplugged, a mask of i). */
+static uint32_t fake_enc_crtcs[8], fake_enc_crtc[8], fake_unplugged;
 
 drmModeResPtr __real_drmModeGetResources(int fd);
 drmModeResPtr __wrap_drmModeGetResources(int fd);
@@ -199,7 +203,10 @@ drmModeConnectorPtr __wrap_drmModeGetConnector(int fd, uint32_t id)
 	c->connector_id = id;
 	c->connector_type = DRM_MODE_CONNECTOR_DisplayPort;
 	c->connector_type_id = id - 299;
-	c->connection = DRM_MODE_CONNECTED;
+	c->connection = id - 300 < 32 && (fake_unplugged >> (id - 300) & 1) ? DRM_MODE_DISCONNECTED
+									       : DRM_MODE_CONNECTED;
+	if (id - 300 < 8 && fake_enc_crtc[id - 300])
+		c->encoder_id = id + 300;
 	if (n_fake_modes) {
 		c->modes = calloc((size_t)n_fake_modes, sizeof(*c->modes));
 		memcpy(c->modes, fake_modes, (size_t)n_fake_modes * sizeof(*c->modes));
@@ -223,6 +230,10 @@ drmModeEncoderPtr __wrap_drmModeGetEncoder(int fd, uint32_t id)
 	e = calloc(1, sizeof(*e));
 	e->encoder_id = id;
 	e->possible_crtcs = 7;
+	if (id - 600 < 8) {
+		e->possible_crtcs = fake_enc_crtcs[id - 600] ? fake_enc_crtcs[id - 600] : 7;
+		e->crtc_id = fake_enc_crtc[id - 600];
+	}
 	return e;
 }
 
