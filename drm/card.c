@@ -365,6 +365,11 @@ bool drm_output_keeps_mode(const struct drm_output *out, const drmModeConnector 
 	if (out->mode_source == DRM_SOURCE_KEPT_UNLISTED)
 		return true;
 	if (out->mode_source == DRM_SOURCE_KEPT || out->mode_source == DRM_SOURCE_FALLBACK) {
+		/* No modes at this probe (an EDID not read, a KVM switched away): keep what works, as for a mode asked
+		 * for. Dropped, the output came back at the preferred mode: the original is known at the first scan
+		 * only. */
+		if (conn->count_modes == 0)
+			return true;
 		for (int i = 0; i < conn->count_modes; i++)
 			if (drm_mode_same(&conn->modes[i], shown))
 				return true;
@@ -446,10 +451,22 @@ bool drm_output_fall_back(struct drm_output *out)
 	return true;
 }
 
+static bool listed(const drmModeConnector *conn, const drmModeModeInfo *m)
+{
+	for (int i = 0; i < conn->count_modes; i++)
+		if (drm_mode_same(&conn->modes[i], m))
+			return true;
+	return false;
+}
+
 /* out shows a fallback mode: at a rescan (a hotplug uevent, the switch back to the VT) the mode it would be given
- * now (preferred, or --mode) is tried with a test commit, and taken when the kernel accepts it: a refusal for a
- * while (a DP link trained at a lower rate) kept the lower mode until the display was unplugged. Refused, nothing
- * changes on screen. Returns true when the caller is to make the output again (at that mode). */
+ * now is tried with a test commit, and taken when the kernel accepts it: a refusal for a while (a DP link trained
+ * at a lower rate) kept the lower mode until the display was unplugged. That mode is --mode's or the preferred
+ * one, or with use-original-mode the one kept from start (first_mode, while the connector lists it): asked of
+ * drm_card_choose_mode, which knows the originals at the card's first scan only, it was the preferred one. Taken in
+ * place (the output keeps its CRTC and where its mode came from); refused, nothing changes on screen. Legacy KMS
+ * has no test: taken, and the modeset falls back again if the kernel refuses it. Returns true when the mode
+ * changed. */
 static bool chosen_mode_back(struct drm_output *out, const drmModeConnector *conn)
 {
 	drmModeModeInfo m;
@@ -457,13 +474,22 @@ static bool chosen_mode_back(struct drm_output *out, const drmModeConnector *con
 
 	if (out->mode_source != DRM_SOURCE_FALLBACK || out->inflight)
 		return false;
-	out->card->quiet = true;
-	src = drm_card_choose_mode(out->card, conn, out->name, &m, &err);
-	out->card->quiet = false;
+	if (out->first_source == DRM_SOURCE_KEPT_UNLISTED ||
+	    (out->first_source == DRM_SOURCE_KEPT && listed(conn, &out->first_mode))) {
+		m = out->first_mode;
+		src = out->first_source;
+	} else {
+		out->card->quiet = true;
+		src = drm_card_choose_mode(out->card, conn, out->name, &m, &err);
+		out->card->quiet = false;
+	}
 	if (src < 0 || drm_mode_same(&m, &out->mode) || drm_output_test_mode(out, &m) < 0)
 		return false;
 	drm_info("%s: mode %ux%u accepted again (a test commit): leaving the fallback %ux%u", out->name, m.hdisplay,
 		 m.vdisplay, out->mode.hdisplay, out->mode.vdisplay);
+	set_mode(out, &m, (uint8_t)src);
+	out->fallback_next = 0;
+	out->fallback_spent = false;
 	return true;
 }
 
@@ -553,6 +579,8 @@ static bool assign_and_create(struct drm_card *card, struct fresh *fresh, unsign
 	uint32_t pcrtcs[DRM_ASSIGN_MAX_PLANES];
 	bool changed = false;
 
+	if (!n_fresh)
+		return false; /* nothing new: nothing moves */
 	np = usable_planes(card, pidx, pcrtcs);
 	for (unsigned i = 0; i < n; i++) {
 		const struct drm_output *out = card->outputs[i];
@@ -567,12 +595,11 @@ static bool assign_and_create(struct drm_card *card, struct fresh *fresh, unsign
 		a[n + f] = (struct drm_assign_conn){.keep_crtc = -1, .keep_plane = -1};
 		a[n + f].crtcs = conn_crtcs(card, fresh[f].conn, &a[n + f].prefer_crtc);
 	}
-	if (n_fresh)
-		drm_assign(a, n + n_fresh, card->n_crtcs, pcrtcs, np, card->atomic);
+	drm_assign(a, n + n_fresh, card->n_crtcs, pcrtcs, np, card->atomic);
 	/* plane indices to plane ids (0: none, legacy) */
 	for (unsigned i = 0; i < n + n_fresh; i++)
 		a[i].plane = a[i].plane >= 0 ? (int)card->planes[pidx[a[i].plane]].id : 0;
-	for (unsigned i = 0; n_fresh && i < n; i++)
+	for (unsigned i = 0; i < n; i++)
 		if (a[i].crtc >= 0) /* always: a shown output keeps a CRTC */
 			move_output(card->outputs[i], (unsigned)a[i].crtc, (uint32_t)a[i].plane);
 	for (unsigned f = 0; f < n_fresh; f++) {
@@ -612,8 +639,10 @@ bool drm_card_scan(struct drm_card *card, int *err)
 		struct drm_output *out = card->outputs[i];
 		drmModeConnector *conn = drmModeGetConnector(card->fd, out->conn_id);
 		bool keep = conn && conn->connection == DRM_MODE_CONNECTED;
-		bool same_mode = keep && drm_output_keeps_mode(out, conn) && !chosen_mode_back(out, conn);
+		bool same_mode = keep && drm_output_keeps_mode(out, conn);
 
+		if (same_mode)
+			changed |= chosen_mode_back(out, conn);
 		drmModeFreeConnector(conn);
 		if (keep && same_mode) {
 			i++;

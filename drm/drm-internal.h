@@ -408,8 +408,9 @@ unsigned drm_assign(struct drm_assign_conn *conns, unsigned n_conns, unsigned n_
 /* card.c */
 int drm_card_open(struct drm_backend *b, const char *path, dev_t devnum, struct drm_card **out);
 void drm_card_close(struct drm_card *card);
-/* Matches outputs to connected connectors. Returns true when outputs were added or removed; -EINVAL in *err
- * when a connector lacks the requested mode. */
+/* Matches outputs to connected connectors (CRTCs and planes: drm_assign). Returns true when outputs were added or
+ * removed or one's mode changed (a fallback left: chosen_mode_back); -EINVAL in *err when a connector lacks the
+ * requested mode. */
 bool drm_card_scan(struct drm_card *card, int *err);
 /* The mode conn would show, into *mode: returns where it comes from (enum drm_mode_source), or -1 when conn
  * cannot be used (logged, naming it as name). With use-original-mode, the mode its CRTC drove when the card was
@@ -421,7 +422,8 @@ int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *co
 /* Whether out, still connected as conn, keeps its mode at a rescan (hotplug event, resume): a mode asked for or
  * preferred while it is still the one we would choose (a monitor or a virtual display may change its preferred
  * mode while connected); a kept original mode while conn still lists it (or never did): the mode chosen at start
- * stays, whatever another DRM master showed meanwhile. */
+ * stays, whatever another DRM master showed meanwhile. Any of them while conn lists no modes at all (an EDID not
+ * read at this probe). */
 bool drm_output_keeps_mode(const struct drm_output *out, const drmModeConnector *conn);
 void drm_card_handle_events(struct drm_card *card);
 /* out's mode could not be shown (mode_refused; canvas_refused: none smaller fits): the next of its connector's

@@ -414,4 +414,52 @@ static inline void dispatch_woken(struct drm_backend *b, int ms)
 		drm_backend_dispatch(b);
 }
 
+/* Dispatches (presenting when the canvas changed) until out shows its mode (on screen or in flight) and the card
+ * needs no modeset, for at most ms. */
+static inline void settle(struct drm_backend *b, struct drm_card *card, int ms)
+{
+	int64_t end = drm_now_ns() + (int64_t)ms * 1000000;
+
+	changes = 0;
+	/* the card's scan made it (again) without its connector's properties: the memfd has none */
+	card->outputs[0]->conn_props[CONN_CRTC_ID] = 903;
+	drm_backend_present(b, NULL, 0, true);
+	while (drm_now_ns() < end) {
+		struct drm_output *out = card->outputs[0];
+
+		if (out->inflight)
+			drm_output_flip_done(out, 100);
+		if (!card->needs_modeset && out->current && !out->mode_refused && !card->retry_ns)
+			break;
+		dispatch_woken(b, 5);
+		if (changes) {
+			changes = 0;
+			drm_backend_present(b, NULL, 0, true);
+		}
+	}
+}
+
+/* A card of one output made by the card's own scan of a connector with modes w[0] (preferred), w[1], w[2] (the mode
+ * chosen as the backend's configuration says): an output the scan may destroy and make again (memfd_card's is the
+ * caller's). Returns the memfd. */
+static inline int scanned_card(struct drm_backend *b, struct drm_card *card, struct drm_output *outs,
+			       const uint16_t w[3], bool atomic)
+{
+	int err, fd = memfd_card(b, card, outs, atomic, w, 0);
+
+	card->n_outputs = 0;
+	b->iface.outputs_changed = on_changed;
+	CHECK(drm_card_scan(card, &err) && card->n_outputs == 1);
+	drm_backend_update_canvas(b);
+	return fd;
+}
+
+static inline void scanned_card_free(struct drm_backend *b, struct drm_card *card, struct drm_output *outs,
+				     int fd)
+{
+	drm_output_destroy(card->outputs[0]);
+	card->n_outputs = 0;
+	memfd_card_free(b, card, outs, fd);
+}
+
 #endif

@@ -242,6 +242,14 @@ static void test_keeps_mode(void)
 	/* ... until the connector no longer lists it (another monitor on that connector). */
 	conn.count_modes = 1;
 	CHECK(!drm_output_keeps_mode(&out, &conn));
+	/* A connector listing no modes for a moment (an EDID not read at this probe, a KVM switched away): kept, as a
+	 * mode asked for is; it was dropped, and came back on the preferred mode ("connected after start"). */
+	conn.count_modes = 0;
+	CHECK(drm_output_keeps_mode(&out, &conn));
+	out.mode_source = DRM_SOURCE_FALLBACK;
+	CHECK(drm_output_keeps_mode(&out, &conn));
+	out.mode_source = DRM_SOURCE_KEPT;
+	conn.count_modes = 1;
 	/* A mode it never listed stays while connected. */
 	out.mode = mk(1920, 1200, 154000, 2080, 0);
 	out.mode_source = DRM_SOURCE_KEPT_UNLISTED;
