@@ -388,8 +388,9 @@ int drm_backend_present_idle(struct drm_backend *b, const struct drm_box *damage
 	return present(b, damage, n_damage, full, false);
 }
 
-static int scan_all(struct drm_backend *b, bool *changed)
+int drm_backend_scan(struct drm_backend *b, bool *changed)
 {
+	bool asked = false;
 	int first_err = 0;
 
 	for (unsigned c = 0; c < b->n_cards; c++) {
@@ -398,8 +399,19 @@ static int scan_all(struct drm_backend *b, bool *changed)
 		*changed |= drm_card_scan(b->cards[c], &err);
 		if (err && !first_err)
 			first_err = err;
+		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++)
+			asked |= b->cards[c]->outputs[i]->mode_source == DRM_SOURCE_ASKED;
 	}
-	return first_err;
+	/* A display without --mode's WxH shows its preferred mode (said, with its modes): two different monitors,
+	 * the others show WxH. Offered by none, the mode is a mistake (a typo, the wrong monitor's size): an error
+	 * at start, each display's modes listed above. */
+	if (first_err != -EINVAL)
+		return first_err;
+	if (asked)
+		return 0;
+	drm_err("mode %ux%u is offered by no connected display (their modes are listed above)", b->cfg.mode_width,
+		b->cfg.mode_height);
+	return -EINVAL;
 }
 
 int drm_backend_create(struct drm_backend **out, const struct drm_backend_config *cfg,
@@ -453,7 +465,7 @@ int drm_backend_create(struct drm_backend **out, const struct drm_backend_config
 	ret = drm_hotplug_init(b);
 	if (ret < 0)
 		goto err;
-	ret = scan_all(b, &changed);
+	ret = drm_backend_scan(b, &changed);
 	if (ret < 0)
 		goto err;
 	drm_backend_update_canvas(b);
@@ -708,7 +720,7 @@ void drm_backend_resume(struct drm_backend *b)
 	for (unsigned c = 0; c < b->n_cards; c++)
 		b->cards[c]->retry_ns = 0;
 	drm_hotplug_enumerate(b);
-	scan_all(b, &changed);
+	drm_backend_scan(b, &changed);
 	for (unsigned c = 0; c < b->n_cards; c++)
 		b->cards[c]->needs_modeset = true;
 	/* fbcon or another program drew on the framebuffer meanwhile, and may have changed its mode (fbset). */

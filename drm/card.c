@@ -286,10 +286,20 @@ int drm_card_choose_mode(const struct drm_card *card, const drmModeConnector *co
 			"not used", name, list);
 		return -1;
 	}
-	drm_log(card->quiet ? 7 : 3, "%s: mode %ux%u is not supported; available modes: %s", name, cfg->mode_width,
-		cfg->mode_height, list[0] ? list : "(none)");
+	/* --mode's WxH is not among this display's modes: its preferred mode instead, said with the list (a user
+	 * with two different monitors: the others show WxH). -EINVAL tells the backend, for which a mode no
+	 * display offers is an error at start (drm_backend_scan). */
 	*err = -EINVAL;
-	return -1;
+	mi = drm_mode_choose(conn->modes, conn->count_modes, 0, 0);
+	if (mi < 0) {
+		drm_log(card->quiet ? 7 : 3, "%s: mode %ux%u is not supported; available modes: %s; none can be shown "
+			"(each past 16384x16384): not used", name, cfg->mode_width, cfg->mode_height, list);
+		return -1;
+	}
+	*mode = conn->modes[mi];
+	drm_log(card->quiet ? 7 : 4, "%s: mode %ux%u is not supported; available modes: %s; its preferred mode "
+		"%ux%u instead", name, cfg->mode_width, cfg->mode_height, list, mode->hdisplay, mode->vdisplay);
+	return DRM_SOURCE_PREFERRED;
 }
 
 /* A new output of conn (named name) at mode (from src) on CRTC index ci and plane plane_id (0 on legacy cards), or

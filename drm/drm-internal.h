@@ -552,6 +552,9 @@ int drm_hotplug_enumerate(struct drm_backend *b);
 void drm_hotplug_dispatch(struct drm_backend *b);
 void drm_hotplug_retry(struct drm_backend *b, int64_t now);
 void drm_hotplug_remove_card(struct drm_backend *b, unsigned idx);
+/* Scans every card (drm_card_scan); *changed when an output was added, removed or changed. Returns 0 or the
+ * first card's error (-EINVAL: a display lacks the --mode asked for). */
+int drm_backend_scan(struct drm_backend *b, bool *changed);
 const struct drm_backend_cfg_view *drm_backend_cfg(const struct drm_backend *b);
 int drm_backend_open_device(struct drm_backend *b, const char *path);
 void drm_backend_close_device(struct drm_backend *b, int fd);

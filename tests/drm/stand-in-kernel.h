@@ -174,6 +174,8 @@ static int n_fake_modes;
 /* Connector 300+i: the CRTCs its one encoder can drive (a mask of CRTC indices; 0: any of three), the CRTC that
  * encoder drives now (0: none; fbcon's, or ours), and whether it is unplugged (fake_unplugged, a mask of i). */
 static uint32_t fake_enc_crtcs[8], fake_enc_crtc[8], fake_unplugged;
+/* How many of fake_modes connector 300+i lists (the first ones); 0: all n_fake_modes. */
+static int n_fake_modes_of[8];
 
 drmModeResPtr __real_drmModeGetResources(int fd);
 drmModeResPtr __wrap_drmModeGetResources(int fd);
@@ -208,9 +210,11 @@ drmModeConnectorPtr __wrap_drmModeGetConnector(int fd, uint32_t id)
 	if (id - 300 < 8 && fake_enc_crtc[id - 300])
 		c->encoder_id = id + 300;
 	if (n_fake_modes) {
-		c->modes = calloc((size_t)n_fake_modes, sizeof(*c->modes));
-		memcpy(c->modes, fake_modes, (size_t)n_fake_modes * sizeof(*c->modes));
-		c->count_modes = n_fake_modes;
+		int n = id - 300 < 8 && n_fake_modes_of[id - 300] ? n_fake_modes_of[id - 300] : n_fake_modes;
+
+		c->modes = calloc((size_t)n, sizeof(*c->modes));
+		memcpy(c->modes, fake_modes, (size_t)n * sizeof(*c->modes));
+		c->count_modes = n;
 	}
 	/* one encoder (600 + the connector's index), for any CRTC: the card's scan can make an output of it */
 	c->encoders = calloc(1, sizeof(uint32_t));

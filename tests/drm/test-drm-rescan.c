@@ -136,6 +136,50 @@ static void test_no_modes_moment(struct drm_backend *b, bool atomic, enum how ho
 		finish(b, &card, outs, fd);
 }
 
+/* --mode 48x48 with two displays, the second of which lists only 64 (its preferred mode): the first shows 48, the
+ * second its preferred 64 with a warning that lists its modes; the backend starts. Before, the second was not
+ * used and the backend's start failed (-EINVAL): a user with two different monitors got no console at all. With
+ * no display offering 48 the start still fails (a mode no display has is an error listing their modes); a display
+ * without it connected later is shown at its preferred mode. */
+static void test_mode_missing_on_one(struct drm_backend *b, bool atomic)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	const struct drm_output *o1;
+	bool changed = false;
+	int ret, fd = memfd_card(b, &card, outs, atomic, widths, 0);
+
+	card.n_outputs = 0;
+	b->cfg.mode_width = b->cfg.mode_height = 48;
+	fake_conns = 2;
+	n_fake_modes_of[1] = 1;
+	logbuf[0] = '\0';
+	ret = drm_backend_scan(b, &changed);
+	o1 = card.n_outputs == 2 ? card.outputs[1] : NULL;
+	printf("%s, --mode 48x48, the second display lists only 64: start %d (want 0), outputs %u (want 2), second at "
+	       "%u (want 64)\n", atomic ? "atomic" : "legacy", ret, card.n_outputs, o1 ? o1->mode.hdisplay : 0);
+	CHECK(ret == 0 && changed && card.n_outputs == 2 && card.outputs[0]->mode.hdisplay == 48);
+	CHECK(o1 && o1->conn_id == 301 && o1->mode.hdisplay == 64 && o1->mode_source == DRM_SOURCE_PREFERRED);
+	CHECK(count(logbuf, "[CONNECTOR:301:DP-2]: mode 48x48 is not supported; available modes: 64x64; its "
+			    "preferred mode 64x64 instead") == 1);
+	/* kept at rescans, not said again */
+	CHECK(!drm_backend_scan(b, &changed) && card.n_outputs == 2 && count(logbuf, "not supported") == 1);
+	for (unsigned i = 0; i < card.n_outputs; i++)
+		drm_output_destroy(card.outputs[i]);
+	/* No display offers it: the start fails, as before. */
+	card.n_outputs = 0;
+	n_fake_modes_of[0] = 1;
+	logbuf[0] = '\0';
+	ret = drm_backend_scan(b, &changed);
+	CHECK(ret == -EINVAL && strstr(logbuf, "mode 48x48 is offered by no connected display"));
+	for (unsigned i = 0; i < card.n_outputs; i++)
+		drm_output_destroy(card.outputs[i]);
+	card.n_outputs = 0;
+	n_fake_modes_of[0] = n_fake_modes_of[1] = 0;
+	b->cfg.mode_width = b->cfg.mode_height = 0;
+	memfd_card_free(b, &card, outs, fd);
+}
+
 int main(void)
 {
 	struct drm_backend *b = stand_in_backend();
@@ -150,5 +194,7 @@ int main(void)
 			test_no_modes_moment(b, atomic, (enum how)how);
 		}
 	}
+	test_mode_missing_on_one(b, true);
+	test_mode_missing_on_one(b, false);
 	return stand_in_end(b);
 }

@@ -11,6 +11,8 @@ Prints one line per test (PASS/FAIL/SKIP name) for tests/vm/run. One boot per GP
                        comes back with the same picture, no crash, no leaked fd
   drm-clone-virtio-bochs  two cards (virtio-gpu 1024x768 and bochs 800x600, --clone): both show the canvas, sized
                        to the smaller display
+  drm-mode-one-lacks-virtio-bochs  the same two cards, --mode with a size only one display lists: that one shows it,
+                       the other its preferred mode with a warning listing its modes (the start failed before)
   drm-dpms-virtio      blank after --dpms-timeout seconds without activity, wake on input
   drm-flood-virtio     kmscon-felis --backend=drm under an output flood: the screen keeps changing, flips per
                        second stay at or below the refresh rate (SIGRTMIN+1 counters), and the screen after the flood
@@ -218,6 +220,34 @@ def clone(vm, w, h):
     return "\n".join(l for l in log.splitlines() if "CONNECTOR" in l or "canvas" in l)
 
 
+def mode_one_lacks(vm):
+    """Two cards, --mode WxH that one display lists and the other does not: the first shows WxH, the second its
+    preferred mode with a warning listing its modes, the canvas the smaller; before, the start failed for both."""
+    stop_drm_test(vm)
+    lists = {}
+    for path in vm.sh("ls -d /sys/class/drm/card*-*/modes").split():
+        status = vm.sh("cat %s" % path.replace("/modes", "/status")).strip()
+        if status == "connected":
+            lists[path.split("/")[-2]] = vm.sh("cat " + path).split()
+    if len(lists) != 2:
+        raise AssertionError("want two connected displays, got %r" % lists)
+    (a, ma), (b, mb) = sorted(lists.items(), key=lambda kv: -len(kv[1]))
+    only = [m for m in ma if m not in mb]
+    if not only:
+        raise AssertionError("every mode of %s is also %s's: nothing to test (%r)" % (a, b, lists))
+    mode = min(only, key=lambda m: int(m.split("x")[0]) * int(m.split("x")[1].rstrip("i")))
+    vm.sh("DRM_TEST_MODE=%s drm-test run 600 >/tmp/lacks.log 2>&1 &" % mode)
+    log = vm.wait_file("/tmp/lacks.log", 60, pattern="modeset with")
+    vm.sh("kill -TERM $(pidof drm-test)")
+    log = retry_lost(lambda: vm.wait_file("/tmp/lacks.log", 30, pattern="END"))
+    lines = [l for l in log.splitlines() if "CONNECTOR" in l or "canvas" in l or "offered" in l]
+    warn = [l for l in lines if "mode %s is not supported; available modes: " % mode in l and
+            "its preferred mode" in l and l.startswith("drm<4>")]
+    if "FAIL" in log or len(warn) != 1 or "(asked for)" not in log or "on 2 output(s)" not in log:
+        raise AssertionError("--mode %s (only %s lists it): not both shown, or no warning:\n%s" % (mode, a, log))
+    return "--mode %s, %s lists it, %s not:\n" % (mode, a, b) + "\n".join(lines)
+
+
 FINAL = b"\033[2J\033[H\033[?25lFLOOD DONE\r\nsecond line \033[1;31mred\033[0m\r\n"
 # The flood lasts until the test has measured it (/tmp/flood-stop), at most 60 s: a fixed duration could end
 # before a loaded guest takes its screendumps.
@@ -290,6 +320,7 @@ def boot_and_test(base, exe, gpu, w, h, clone_card=False):
         with VM(guest, gpu=gpu, xres=w, yres=h, name=name, extra_args=extra) as vm:
             if clone_card:
                 run_test("drm-clone-%s-bochs" % gpu, lambda: clone(vm, w, h))
+                run_test("drm-mode-one-lacks-%s-bochs" % gpu, lambda: mode_one_lacks(vm))
                 return
             run_test("drm-smoke-%s" % gpu, lambda: smoke(vm, False))
             run_test("drm-legacy-%s" % gpu, lambda: smoke(vm, True))
