@@ -516,15 +516,17 @@ struct fresh {
  * false when there is nothing to show on it (conn freed). */
 static bool fresh_connector(struct drm_card *card, uint32_t id, struct fresh *f, int *err)
 {
-	drmModeConnector *conn = drmModeGetConnector(card->fd, id);
+	drmModeConnector *conn;
 	const char *type;
 	unsigned at;
 
-	if (!conn)
-		return false;
+	/* A shown display's connector was probed a moment ago (drm_card_scan): a probe reads the EDID. */
 	for (unsigned i = 0; i < card->n_outputs; i++)
 		if (card->outputs[i]->conn_id == id)
-			goto none;
+			return false;
+	conn = drmModeGetConnector(card->fd, id);
+	if (!conn)
+		return false;
 	if (conn->connection != DRM_MODE_CONNECTED) {
 		unusable_set(card, id, false);
 		goto none;
@@ -636,7 +638,8 @@ bool drm_card_scan(struct drm_card *card, int *err)
 {
 	drmModeRes *res = drmModeGetResources(card->fd);
 	struct fresh fresh[DRM_MAX_OUTPUTS];
-	unsigned n_fresh = 0;
+	uint32_t gone[DRM_MAX_OUTPUTS]; /* connectors of outputs seen disconnected: not probed again */
+	unsigned n_fresh = 0, n_gone = 0;
 	bool changed = false;
 
 	*err = 0;
@@ -659,12 +662,20 @@ bool drm_card_scan(struct drm_card *card, int *err)
 			continue;
 		}
 		drm_info("%s: %s", out->name, keep ? "mode changed" : "disconnected");
+		if (!keep)
+			gone[n_gone++] = out->conn_id;
 		drm_output_destroy(card->outputs[i]);
 		card->outputs[i] = card->outputs[--card->n_outputs];
 		changed = true;
 	}
-	for (int c = 0; c < res->count_connectors && card->n_outputs + n_fresh < DRM_MAX_OUTPUTS; c++)
-		n_fresh += fresh_connector(card, res->connectors[c], &fresh[n_fresh], err);
+	for (int c = 0; c < res->count_connectors && card->n_outputs + n_fresh < DRM_MAX_OUTPUTS; c++) {
+		bool seen_gone = false;
+
+		for (unsigned g = 0; g < n_gone; g++)
+			seen_gone |= gone[g] == res->connectors[c];
+		if (!seen_gone)
+			n_fresh += fresh_connector(card, res->connectors[c], &fresh[n_fresh], err);
+	}
 	changed |= assign_and_create(card, fresh, n_fresh);
 	drmModeFreeResources(res);
 	card->originals_done = true;

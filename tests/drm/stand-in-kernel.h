@@ -174,6 +174,7 @@ static int n_fake_modes;
 /* Connector 300+i: the CRTCs its one encoder can drive (a mask of CRTC indices; 0: any of three), the CRTC that
  * encoder drives now (0: none; fbcon's, or ours), and whether it is unplugged (fake_unplugged, a mask of i). */
 static uint32_t fake_enc_crtcs[8], fake_enc_crtc[8], fake_unplugged;
+static int probes; /* drmModeGetConnector calls on them: each is a probe (an EDID read) on real hardware */
 /* How many of fake_modes connector 300+i lists (the first ones); 0: all n_fake_modes. */
 static int n_fake_modes_of[8];
 
@@ -201,6 +202,7 @@ drmModeConnectorPtr __wrap_drmModeGetConnector(int fd, uint32_t id)
 
 	if (!fake_conns)
 		return __real_drmModeGetConnector(fd, id);
+	probes++;
 	c = calloc(1, sizeof(*c));
 	c->connector_id = id;
 	c->connector_type = DRM_MODE_CONNECTOR_DisplayPort;

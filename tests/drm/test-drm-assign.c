@@ -209,6 +209,29 @@ static void test_more_displays(struct drm_backend *b)
 	bare_card_free(&card);
 }
 
+/* A rescan (each hotplug uevent, which a dock sends by the dozen) probes each connector once: a probe of a
+ * connected connector reads its EDID (tens of ms over DDC or DP AUX), in the event loop. A shown display's
+ * connector was probed twice, once to see that it is still there and again in the look for new ones. */
+static void test_probes_per_scan(struct drm_backend *b)
+{
+	struct drm_card card;
+	int err;
+
+	bare_card(b, &card, 3, true);
+	fake_conns = 3;
+	CHECK(drm_card_scan(&card, &err) && card.n_outputs == 3);
+	probes = 0;
+	CHECK(!drm_card_scan(&card, &err));
+	printf("rescan of 3 shown displays: %d probes (want 3)\n", probes);
+	CHECK(probes == 3);
+	/* one unplugged: still one probe per connector */
+	fake_unplugged = 1u << 2;
+	probes = 0;
+	CHECK(drm_card_scan(&card, &err) && card.n_outputs == 2);
+	CHECK(probes == 3);
+	bare_card_free(&card);
+}
+
 int main(void)
 {
 	struct drm_backend *b = stand_in_backend();
@@ -220,5 +243,6 @@ int main(void)
 	test_plane_masks(b);
 	test_hotplug_moves(b);
 	test_more_displays(b);
+	test_probes_per_scan(b);
 	return stand_in_end(b);
 }
