@@ -137,15 +137,29 @@ static void add_card(struct drm_backend *b, struct udev_device *dev)
 	b->cards[b->n_cards++] = card;
 }
 
+/* The cards a burst of "change" uevents names, scanned once each after the burst: a dock, or a loose cable, sends
+ * them by the dozen, and each scan probes every connector (an EDID read each, in the event loop). By device
+ * number: a "remove" in the same burst takes the card away (its index changes, its memory is freed). */
+static void scan_changed(struct drm_backend *b, const dev_t *devs, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		int idx = find_card(b, devs[i]), err;
+
+		if (idx >= 0 && drm_card_scan(b->cards[idx], &err))
+			b->cards[idx]->needs_modeset = true;
+	}
+}
+
 void drm_hotplug_dispatch(struct drm_backend *b)
 {
 	struct udev_device *dev;
+	dev_t changed[DRM_MAX_CARDS];
+	unsigned n_changed = 0;
 
 	while ((dev = udev_monitor_receive_device(b->mon))) {
 		const char *action = udev_device_get_action(dev);
 		const char *subsystem = udev_device_get_subsystem(dev);
-		bool changed = false;
-		int idx, err;
+		int idx;
 
 		if (subsystem && strcmp(subsystem, "graphics") == 0) {
 			drm_fallback_uevent(b, dev);
@@ -168,13 +182,19 @@ void drm_hotplug_dispatch(struct drm_backend *b)
 			if (idx >= 0)
 				drm_hotplug_remove_card(b, (unsigned)idx);
 		} else if (strcmp(action, "change") == 0 && idx >= 0 && !b->suspended) {
-			changed = drm_card_scan(b->cards[idx], &err);
-			if (changed)
-				b->cards[idx]->needs_modeset = true;
+			unsigned k = 0;
+
+			while (k < n_changed && changed[k] != b->cards[idx]->devnum)
+				k++;
+			if (k == n_changed)
+				changed[n_changed++] = b->cards[idx]->devnum;
 		}
 		udev_device_unref(dev);
 		drm_backend_update_canvas(b);
 	}
+	scan_changed(b, changed, n_changed);
+	if (n_changed)
+		drm_backend_update_canvas(b);
 }
 
 int drm_hotplug_enumerate(struct drm_backend *b)

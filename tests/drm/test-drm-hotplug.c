@@ -1,0 +1,167 @@
+/* tests/drm/test-drm-hotplug.c: bursts of udev events (drm/hotplug.c drm_hotplug_dispatch): a dock, or a connector
+ * whose cable is loose, sends "change" uevents by the dozen, each of which made the card's scan probe every
+ * connector again (an EDID read each, in the event loop). The kernel is stood in for at libdrm's boundary
+ * (tests/drm/stand-in-kernel.h) and the udev monitor at libudev's (a queue of made-up events, below; every
+ * other udev device goes to the real libudev). */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "drm/drm-internal.h"
+#include "tests/kf-check-plain.h"
+#include "tests/kf-log-capture.h"
+
+static int failures;
+
+#include "tests/drm/stand-in-kernel.h"
+
+/* ---- the udev monitor stood in for ---- */
+struct fake_dev {
+	const char *action, *sysname;
+	dev_t devnum;
+};
+static struct fake_dev queue[32];
+static unsigned n_queued, next_queued;
+
+static bool fake(struct udev_device *d)
+{
+	return (void *)d >= (void *)queue && (void *)d < (void *)(queue + 32);
+}
+
+struct udev_device *__real_udev_monitor_receive_device(struct udev_monitor *m);
+struct udev_device *__wrap_udev_monitor_receive_device(struct udev_monitor *m);
+struct udev_device *__wrap_udev_monitor_receive_device(struct udev_monitor *m)
+{
+	if (next_queued < n_queued)
+		return (struct udev_device *)&queue[next_queued++];
+	if (n_queued)
+		return NULL;
+	return __real_udev_monitor_receive_device(m);
+}
+
+#define FAKE_GETTER(type, name, expr)                                                                 \
+	type __real_udev_device_get_##name(struct udev_device *d);                                   \
+	type __wrap_udev_device_get_##name(struct udev_device *d);                                   \
+	type __wrap_udev_device_get_##name(struct udev_device *d)                                    \
+	{                                                                                             \
+		const struct fake_dev *f = (const struct fake_dev *)d;                                \
+		(void)f;                                                                              \
+		return fake(d) ? (expr) : __real_udev_device_get_##name(d);                           \
+	}
+FAKE_GETTER(const char *, action, f->action)
+FAKE_GETTER(const char *, subsystem, "drm")
+FAKE_GETTER(const char *, sysname, f->sysname)
+FAKE_GETTER(const char *, devnode, "/dev/dri/card7")
+FAKE_GETTER(const char *, syspath, "/sys/devices/fake/drm/card7")
+FAKE_GETTER(dev_t, devnum, f->devnum)
+
+const char *__real_udev_device_get_property_value(struct udev_device *d, const char *key);
+const char *__wrap_udev_device_get_property_value(struct udev_device *d, const char *key);
+const char *__wrap_udev_device_get_property_value(struct udev_device *d, const char *key)
+{
+	return fake(d) ? NULL : __real_udev_device_get_property_value(d, key);
+}
+
+struct udev_device *__real_udev_device_unref(struct udev_device *d);
+struct udev_device *__wrap_udev_device_unref(struct udev_device *d);
+struct udev_device *__wrap_udev_device_unref(struct udev_device *d)
+{
+	return fake(d) ? NULL : __real_udev_device_unref(d);
+}
+
+static void uevent(const char *action)
+{
+	queue[n_queued++] = (struct fake_dev){action, "card7", makedev(226, 7)};
+}
+
+/* A card (card7) on the heap, as drm_card_open makes one (the hotplug path may close it), of one CRTC and plane;
+ * its connectors are the stand-in's fake_conns, each with one mode. */
+static struct drm_card *heap_card(struct drm_backend *b)
+{
+	struct drm_card *card = calloc(1, sizeof(*card));
+
+	card->b = b;
+	card->fd = -1;
+	card->devnum = makedev(226, 7);
+	card->atomic = true;
+	snprintf(card->path, sizeof(card->path), "/dev/dri/card7");
+	card->crtcs = calloc(1, sizeof(*card->crtcs));
+	card->planes = calloc(1, sizeof(*card->planes));
+	card->crtcs[0] = (struct drm_card_crtc){.id = 100};
+	card->planes[0] = (struct drm_card_plane){.id = 200, .possible_crtcs = 1, .xrgb8888 = true,
+						  .type = DRM_PLANE_TYPE_PRIMARY};
+	card->n_crtcs = card->n_planes = 1;
+	fake_modes[0] = mode_of(64, DRM_MODE_TYPE_PREFERRED);
+	n_fake_modes = 1;
+	b->cards[b->n_cards++] = card;
+	return card;
+}
+
+static void dispatch_queued(struct drm_backend *b)
+{
+	next_queued = 0;
+	drm_hotplug_dispatch(b);
+	n_queued = next_queued = 0;
+}
+
+/* Twelve "change" uevents of one card in a burst: the card is scanned once (its one connector probed once), not
+ * twelve times. */
+static void test_burst_scanned_once(struct drm_backend *b)
+{
+	struct drm_card *card = heap_card(b);
+	int err;
+
+	fake_conns = 1;
+	CHECK(drm_card_scan(card, &err) && card->n_outputs == 1);
+	for (int i = 0; i < 12; i++)
+		uevent("change");
+	probes = 0;
+	dispatch_queued(b);
+	printf("12 change uevents in a burst: %d probes (want 1)\n", probes);
+	CHECK(probes == 1 && card->n_outputs == 1);
+	/* a second connector plugged meanwhile is still found (one CRTC: said, not shown) */
+	fake_conns = 2;
+	uevent("change");
+	uevent("change");
+	probes = 0;
+	dispatch_queued(b);
+	CHECK(probes == 2 && card->n_outputs == 1);
+	fake_conns = 0;
+	drm_hotplug_remove_card(b, 0);
+}
+
+/* "change" then "remove" of the card in one burst: removed, and not scanned after (it is freed). */
+static void test_change_then_remove(struct drm_backend *b)
+{
+	struct drm_card *card = heap_card(b);
+	int err;
+
+	fake_conns = 1;
+	CHECK(drm_card_scan(card, &err) && card->n_outputs == 1);
+	uevent("change");
+	uevent("remove");
+	uevent("change");
+	probes = 0;
+	dispatch_queued(b);
+	CHECK(b->n_cards == 0 && probes == 0);
+	b->n_later = 0; /* the last "change": a card not open, to be opened later */
+	fake_conns = 0;
+	drm_backend_update_canvas(b);
+}
+
+int main(void)
+{
+	struct drm_backend *b = stand_in_backend();
+
+	if (!b)
+		return 1;
+	test_burst_scanned_once(b);
+	test_change_then_remove(b);
+	return stand_in_end(b);
+}
