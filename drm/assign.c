@@ -109,6 +109,7 @@ unsigned drm_assign(struct drm_assign_conn *conns, unsigned n_conns, unsigned n_
 		    unsigned n_planes, bool need_plane)
 {
 	struct net g; /* 11 KB */
+	bool pinned[DRM_MAX_OUTPUTS];
 	unsigned assigned = 0;
 
 	if (n_conns > DRM_MAX_OUTPUTS)
@@ -143,9 +144,17 @@ unsigned drm_assign(struct drm_assign_conn *conns, unsigned n_conns, unsigned n_
 	for (unsigned i = 0; i < n_conns; i++) {
 		const struct drm_assign_conn *a = &conns[i];
 
-		if (a->keep_crtc >= 0 && (unsigned)a->keep_crtc < n_crtcs &&
-		    (!need_plane || (a->keep_plane >= 0 && (unsigned)a->keep_plane < n_planes)))
-			seed(&g, i, (unsigned)a->keep_crtc, a->keep_plane);
+		pinned[i] = false;
+		if (a->keep_crtc < 0 || (unsigned)a->keep_crtc >= n_crtcs)
+			continue;
+		if ((!need_plane || (a->keep_plane >= 0 && (unsigned)a->keep_plane < n_planes)) &&
+		    seed(&g, i, (unsigned)a->keep_crtc, a->keep_plane))
+			continue;
+		/* Shown where the masks say it cannot be (a plane not among plane_crtcs, a mask without its CRTC):
+		 * it stays as it is, and its CRTC is no one else's. */
+		pinned[i] = true;
+		g.cap[SOURCE][conn_node(i)] = 0;
+		g.cap[crtc_in(&g, (unsigned)a->keep_crtc)][crtc_out(&g, (unsigned)a->keep_crtc)] = 0;
 	}
 	for (unsigned i = 0; i < n_conns; i++) {
 		const struct drm_assign_conn *a = &conns[i];
@@ -160,6 +169,8 @@ unsigned drm_assign(struct drm_assign_conn *conns, unsigned n_conns, unsigned n_
 			augment(&g, i);
 	for (unsigned i = 0; i < n_conns; i++) {
 		read_back(&g, i, &conns[i]);
+		if (pinned[i])
+			conns[i].crtc = conns[i].keep_crtc, conns[i].plane = conns[i].keep_plane;
 		assigned += conns[i].crtc >= 0;
 	}
 	return assigned;

@@ -610,7 +610,8 @@ static bool assign_and_create(struct drm_card *card, struct fresh *fresh, unsign
 	drm_assign(a, n + n_fresh, card->n_crtcs, pcrtcs, np, card->atomic);
 	/* plane indices to plane ids (0: none, legacy) */
 	for (unsigned i = 0; i < n + n_fresh; i++)
-		a[i].plane = a[i].plane >= 0 ? (int)card->planes[pidx[a[i].plane]].id : 0;
+		a[i].plane = a[i].plane >= 0 ? (int)card->planes[pidx[a[i].plane]].id
+					     : i < n ? (int)card->outputs[i]->plane_id : 0;
 	for (unsigned i = 0; i < n; i++)
 		if (a[i].crtc >= 0) /* always: a shown output keeps a CRTC */
 			move_output(card->outputs[i], (unsigned)a[i].crtc, (uint32_t)a[i].plane);

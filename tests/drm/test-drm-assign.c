@@ -209,6 +209,24 @@ static void test_more_displays(struct drm_backend *b)
 	bare_card_free(&card);
 }
 
+/* A shown display on a CRTC its mask does not hold (the masks say it cannot be shown so, but it is): it stays
+ * there, and no new display is given its CRTC. */
+static void test_pinned(struct drm_backend *b)
+{
+	struct drm_card card;
+	int err;
+
+	bare_card(b, &card, 2, true);
+	fake_conns = 1;
+	CHECK(drm_card_scan(&card, &err) && card.n_outputs == 1 && crtc_of(&card, 300) == 100);
+	card.outputs[0]->possible_crtcs = 2;
+	fake_conns = 2;
+	fake_enc_crtcs[1] = 1; /* B: CRTC 0 only, A's */
+	drm_card_scan(&card, &err);
+	CHECK(crtc_of(&card, 300) == 100 && card.outputs[0]->plane_id == 200 && !output_of(&card, 301));
+	bare_card_free(&card);
+}
+
 /* A rescan (each hotplug uevent, which a dock sends by the dozen) probes each connector once: a probe of a
  * connected connector reads its EDID (tens of ms over DDC or DP AUX), in the event loop. A shown display's
  * connector was probed twice, once to see that it is still there and again in the look for new ones. */
@@ -244,5 +262,6 @@ int main(void)
 	test_hotplug_moves(b);
 	test_more_displays(b);
 	test_probes_per_scan(b);
+	test_pinned(b);
 	return stand_in_end(b);
 }
