@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <libudev.h>
+#include <xf86drm.h>
 
 #include "drm/drm-internal.h"
 
@@ -137,6 +138,14 @@ static void add_card(struct drm_backend *b, struct udev_device *dev)
 	b->cards[b->n_cards++] = card;
 }
 
+/* Whether card's device is gone (unplugged: every ioctl answers ENODEV). */
+static bool card_gone(const struct drm_card *card)
+{
+	uint64_t cap;
+
+	return drmGetCap(card->fd, DRM_CAP_DUMB_BUFFER, &cap) < 0 && errno == ENODEV;
+}
+
 /* The cards a burst of "change" uevents names, scanned once each after the burst: a dock, or a loose cable, sends
  * them by the dozen, and each scan probes every connector (an EDID read each, in the event loop). By device
  * number: a "remove" in the same burst takes the card away (its index changes, its memory is freed). */
@@ -176,6 +185,14 @@ void drm_hotplug_dispatch(struct drm_backend *b)
 		if ((strcmp(action, "add") == 0 || strcmp(action, "change") == 0) && idx < 0) {
 			/* The kernel announces the card while its driver is still setting up (fbdev emulation
 			 * does its own modeset then): open it a moment later. */
+			open_later(b, udev_device_get_syspath(dev));
+		} else if (strcmp(action, "add") == 0 && card_gone(b->cards[idx])) {
+			/* Removed and added again (a GPU re-plugged, a driver rebound) and the "remove" missed (the
+			 * monitor's buffer overflowed): the card held is a dead fd. An "add" for a card that is still
+			 * there (udevadm trigger --action=add at boot) changes nothing. */
+			drm_notice("%s: added again while we held it (its removal was missed): opening it again",
+				   b->cards[idx]->path);
+			drm_hotplug_remove_card(b, (unsigned)idx);
 			open_later(b, udev_device_get_syspath(dev));
 		} else if (strcmp(action, "remove") == 0) {
 			forget_later(b, udev_device_get_syspath(dev));
