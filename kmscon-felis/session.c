@@ -1,4 +1,4 @@
-/* kmscon-felis/session.c: see session.h. */
+/* kmscon-felis/session.c: see session.h; what goes to the child is in session-write.c. */
 #define LOG_TAG "session"
 #include "kmscon-felis/session.h"
 
@@ -15,8 +15,7 @@
 #include "kmscon-felis/issue.h"
 #include "kmscon-felis/log.h"
 #include "kmscon-felis/loop.h"
-#include "kmscon-felis/session-feed.h"
-#include "kmscon-felis/session-paste.h"
+#include "kmscon-felis/session-internal.h"
 #include "pty/pty.h"
 
 /* Output left in the master when the child exits is parsed before acting, up to this much and this many
@@ -36,47 +35,7 @@
  * before that fills: a pause that gathered less than this (at most TRICKLE_MAX per read pause) left the writer
  * room; a child that writes faster reads more than this at once and is not paused. */
 #define TRICKLE_MAX (8u << 10)
-/* How far a paste may take the write queue beyond write-queue-size (pty_config.write_bulk_max, the queue's hard
- * bound): a whole clipboard with its bracketed-paste marks, whatever the queue's size (write-queue-size takes 4
- * KiB), and room for the keys typed after it (4 MiB + 12 bytes in all). */
-#define PASTE_EXTRA (KF_CLIPBOARD_MAX + 12u + (64u << 10))
 
-struct kf_session {
-	struct kf_loop *loop;
-	struct kf_session_config cfg;
-	struct kf_session_callbacks cb;
-	void *ud;
-
-	struct grid *grid;
-	struct pty *pty;
-	struct kf_source *master; /* the PTY master; NULL once it hung up or between children */
-	struct kf_source *pidfd;  /* NULL without a child or without pidfd support */
-	struct kf_source *sigchld; /* fallback when the kernel has no pidfd_open */
-	struct kf_timer *respawn;
-	struct kf_timer *resume;  /* ends a read pause */
-	bool paused;              /* the master is not watched for input until resume fires */
-	/* The child's output fed within a work budget per wake-up (session-feed.h): while it holds bytes the
-	 * master is not read (they come first) nor watched for input, and resume fires at the next iteration. */
-	struct kf_feed feed;
-	bool want_write;          /* the write queue is not empty: the master is watched for output */
-	bool hung_up;             /* the last read found every slave descriptor closed: edge-triggered until a
-				   * read finds the slave open again (read_output) */
-	bool started; /* the first child was spawned */
-	unsigned start_failures;  /* on_respawn's failed starts in a row, logged once per streak */
-	unsigned quick_exits;     /* children in a row that exited soon after their start, logged once per streak */
-	bool unfocused;           /* another VT is in front (kf_session_set_focus), for DECSET 1004's reports */
-	unsigned dropped_replies; /* replies lost to a full queue, logged once per burst */
-	unsigned dropped_keys;    /* kf_session_write calls refused by a full queue, logged once per burst */
-	uint64_t exit_drops;      /* exit drains that the work bound cut short (child_exited) */
-	/* Set by show_issue while it feeds the banner to the grid (synchronously: nothing else runs meanwhile):
-	 * the grid's replies and clipboard requests then come from the banner, not from the child. */
-	bool in_banner;
-	unsigned banner_replies, banner_clips; /* what in_banner dropped, logged once per banner (show_issue) */
-	uint64_t wakeups;         /* read_output calls */
-	uint64_t pauses;          /* read pauses started */
-	uint64_t read_ns;         /* CLOCK_MONOTONIC time in read_output, parsing included */
-	uint64_t read_cpu_ns;     /* read_ns in this thread's CPU time */
-};
 
 static void pty_log_handler_fn(int prio, const char *file, int line, const char *fmt, va_list ap)
 {
@@ -84,52 +43,6 @@ static void pty_log_handler_fn(int prio, const char *file, int line, const char 
 }
 
 /* ------------------------------------------------------------------------------------- grid callbacks */
-
-/* How many replies and keys a full queue cost, once the burst is over (the queue took a write again, or
- * emptied): the warnings at its start said only that some were dropped, and a child that asks and does not
- * read (a program waiting on a DA answer that never comes), or a user who stopped typing, left no count. */
-static void report_dropped(struct kf_session *s)
-{
-	if (s->dropped_replies)
-		log_notice("write queue: %u replies to the child were dropped", s->dropped_replies);
-	if (s->dropped_keys > 1) /* one is the warning's */
-		log_notice("write queue: %u key writes were dropped", s->dropped_keys);
-	s->dropped_replies = s->dropped_keys = 0;
-}
-
-/* A refusal the user caused and should see while a program runs (session.h, the notice callback): logged at
- * warning level and handed to the display, which draws it over the screen. Never fed to the grid: the program's
- * cursor, pen and parser state are its own (a line fed there moved its cursor, turned its reverse video off,
- * and vanished into a string it had left open). */
-__attribute__((format(printf, 3, 4))) static void refusal_at(struct kf_session *s, int line, const char *fmt, ...)
-{
-	char text[KF_SESSION_NOTICE_MAX + 1];
-	va_list ap;
-	int n = snprintf(text, sizeof(text), "kmscon-felis: ");
-	va_start(ap, fmt);
-	vsnprintf(text + n, sizeof(text) - (size_t)n, fmt, ap);
-	va_end(ap);
-	kf_log_msg(KF_LOG_WARN, LOG_TAG, __FILE__, line, "%s", text + n); /* the caller's line */
-	if (s->cb.notice)
-		s->cb.notice(s->ud, text);
-}
-#define refusal(s, ...) refusal_at(s, __LINE__, __VA_ARGS__)
-
-static void on_reply(void *ud, const uint8_t *data, size_t len)
-{
-	struct kf_session *s = ud;
-	/* The answer to a query in the banner would reach the login as typed text ("^[[?62;22c" at login:): the
-	 * child asked nothing. */
-	if (s->in_banner) {
-		s->banner_replies++;
-		return;
-	}
-	int r = pty_write(s->pty, data, len);
-	if (r == -ENOBUFS && s->dropped_replies++ == 0)
-		log_warn("write queue full: dropping a %zu-byte reply to the child", len);
-	else if (r == 0)
-		report_dropped(s);
-}
 
 static void on_bell(void *ud)
 {
@@ -162,7 +75,9 @@ static int on_clipboard_get(void *ud, const char *targets, uint8_t **data, size_
 	struct kf_session *s = ud;
 	if (s->in_banner) /* (its answer would be dropped: not even read) */
 		return -EPERM;
-	return s->cb.clipboard_get ? s->cb.clipboard_get(s->ud, targets, data, len) : -ENOTSUP;
+	int r = s->cb.clipboard_get ? s->cb.clipboard_get(s->ud, targets, data, len) : -ENOTSUP;
+	s->clip_answer = r == 0; /* its answer is the grid's next reply (queue_reply) */
+	return r;
 }
 
 /* An update's end in the child's output: the feed stops after it only when a frame can show it now (session-feed.h);
@@ -199,7 +114,7 @@ static void on_want_write(void *ud, bool on)
 	s->want_write = on;
 	update_events(s);
 	if (!on)
-		report_dropped(s);
+		kf_session_report_dropped(s);
 }
 
 /* ------------------------------------------------------------------------------------------ lifecycle */
@@ -553,6 +468,22 @@ fail:
 	return r;
 }
 
+/* A start that failed (a full pts table, fork's EAGAIN, no descriptor left): tried again in a second, with the
+ * reason on the screen. None of these failures is for good (a login that does not exist is the child's exit
+ * with status 127, and its back-off), so the first start is tried again too (kf_session_start), as a later one. */
+static void start_failed(struct kf_session *s, int r)
+{
+	char text[300];
+	/* The journal gets the streak, not every retry (a full pts table can last for hours); the screen is reset
+	 * before every attempt, so its notice is drawn every time. */
+	if (s->start_failures++ == 0)
+		log_err("cannot start the login: %s; retrying every second", strerror(-r));
+	/* else the screen stays blank after the reset, and keys go nowhere without a word */
+	snprintf(text, sizeof(text), "cannot start %.200s: %s; trying again in 1 s", program_name(s), strerror(-r));
+	show_notice(s, text);
+	kf_timer_arm(s->respawn, 1000000000u, 0);
+}
+
 static void on_respawn(void *ud, struct kf_timer *t)
 {
 	struct kf_session *s = ud;
@@ -567,16 +498,7 @@ static void on_respawn(void *ud, struct kf_timer *t)
 		s->cb.output(s->ud);
 	int r = start_child(s);
 	if (r < 0) {
-		char text[300];
-		/* The journal gets the streak, not every retry (a full pts table can last for hours); the screen
-		 * is reset before every attempt, so its notice is drawn every time. */
-		if (s->start_failures++ == 0)
-			log_err("cannot start the login: %s; retrying every second", strerror(-r));
-		/* else the screen stays blank after the reset, and keys go nowhere without a word */
-		snprintf(text, sizeof(text), "cannot start %.200s: %s; trying again in 1 s", program_name(s),
-			 strerror(-r));
-		show_notice(s, text);
-		kf_timer_arm(t, 1000000000u, 0);
+		start_failed(s, r);
 	} else if (s->start_failures) {
 		log_notice("the login started again after %u failed attempts", s->start_failures);
 		s->start_failures = 0;
@@ -605,7 +527,7 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 				 .cell_width = cfg->cell_width, .cell_height = cfg->cell_height,
 				 .colors = cfg->colors, .backspace_sends_bs = cfg->backspace_sends_bs,
 				 .term_name = cfg->term, .allow_clipboard_read = cfg->clipboard_read};
-	struct grid_callbacks gcb = {.reply = on_reply, .bell = on_bell, .title = on_title,
+	struct grid_callbacks gcb = {.reply = kf_session_reply, .bell = on_bell, .title = on_title,
 				    .clipboard = on_clipboard, .clipboard_get = on_clipboard_get, .sync_end = on_sync_end};
 	s->grid = grid_create(&gc, &gcb, s);
 	if (!s->grid || kf_feed_init(&s->feed, s->grid, s->cfg.work_budget, cfg->profile) < 0)
@@ -626,6 +548,8 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 	};
 	struct pty_callbacks pcb = {.output = on_output, .want_write = on_want_write};
 	s->pty = pty_create(&pc, &pcb, s);
+	const size_t queue_max = cfg->write_queue_max ? cfg->write_queue_max : PTY_WRITE_QUEUE_DEFAULT;
+	s->reply_max = queue_max / 4 < REPLY_QUEUE_MAX ? queue_max / 4 : REPLY_QUEUE_MAX;
 	s->respawn = kf_loop_add_timer(loop, on_respawn, s);
 	s->resume = kf_loop_add_timer(loop, on_resume, s);
 	if (!s->pty || !s->respawn || !s->resume)
@@ -648,11 +572,13 @@ int kf_session_start(struct kf_session *s)
 	if (s->started)
 		return 0;
 	int r = start_child(s);
-	if (r < 0) {
+	if (r < 0 && !s->cfg.respawn) {
 		log_err("cannot start %s: %s", program_name(s), strerror(-r));
 		return r;
 	}
 	s->started = true;
+	if (r < 0)
+		start_failed(s, r);
 	return 0;
 }
 
@@ -702,77 +628,6 @@ void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st)
 int kf_session_child_pid(const struct kf_session *s)
 {
 	return (int)pty_pid(s->pty);
-}
-
-/* ----------------------------------------------------------------------------------- towards the child */
-
-int kf_session_write(struct kf_session *s, const void *data, size_t len)
-{
-	/* Logged here, once per burst, at a level shown by default: a key lost without a word looks like a
-	 * broken keyboard, and one line per key would flood the journal while the child reads nothing. */
-	int r = pty_write(s->pty, data, len);
-	if (r == -ENOBUFS && s->dropped_keys++ == 0)
-		refusal(s, "write queue full (%zu bytes the program has not read): dropping keys until it reads",
-			kf_session_write_pending(s));
-	else if (r == 0)
-		report_dropped(s);
-	return r;
-}
-
-size_t kf_session_write_room(const struct kf_session *s)
-{
-	if (pty_fd(s->pty) < 0)
-		return 0;
-	return pty_write_room(s->pty);
-}
-
-size_t kf_session_write_pending(const struct kf_session *s)
-{
-	return pty_write_pending(s->pty);
-}
-
-int kf_session_paste(struct kf_session *s, const void *data, size_t len)
-{
-	struct grid_modes m;
-	grid_get_modes(s->grid, &m);
-	size_t extra = m.bracketed_paste ? KF_PASTE_MARKS_LEN : 0;
-	if (pty_fd(s->pty) < 0) {
-		/* between a child's exit and the next (a back-off of up to 10 s): said, as any refused paste */
-		refusal(s, "paste of %zu bytes refused: no program runs now (it is started again)", len);
-		return -ENOTCONN;
-	}
-	/* A paste may take the write queue past write-queue-size, up to PASTE_EXTRA more (pty_write_bulk), and goes
-	 * as the child reads: refused only when the queue would then pass that bound. */
-	const size_t room = pty_write_bulk_room(s->pty);
-	if (len > room || extra > room - len) { /* not len + extra > room: that sum can wrap */
-		refusal(s, "paste of %zu bytes refused: the program has not read the %zu bytes before it yet", len,
-			kf_session_write_pending(s));
-		return -ENOBUFS;
-	}
-	uint8_t *buf;
-	size_t n;
-	if (kf_paste_build(pty_fd(s->pty), m.bracketed_paste, data, len, &buf, &n) < 0) {
-		refusal(s, "paste of %zu bytes refused: out of memory", len);
-		return -ENOMEM;
-	}
-	int r = pty_write_bulk(s->pty, buf, n);
-	if (r < 0)
-		refusal(s, "paste of %zu bytes refused: %s", len, strerror(-r));
-	free(buf);
-	return r;
-}
-
-void kf_session_set_focus(struct kf_session *s, bool focused)
-{
-	struct grid_modes m;
-
-	if (s->unfocused == !focused)
-		return;
-	s->unfocused = !focused;
-	grid_get_modes(s->grid, &m);
-	/* a report, queued as the terminal's other replies are */
-	if (m.focus_events && pty_fd(s->pty) >= 0)
-		on_reply(s, (const uint8_t *)(focused ? "\033[I" : "\033[O"), 3);
 }
 
 int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, int cell_height)

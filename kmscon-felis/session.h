@@ -108,12 +108,13 @@ struct kf_session;
 #define KF_SESSION_READ_PAUSE_MAX_US 1000000u
 int kf_session_parse_read_pause(const char *s, uint64_t *ns);
 
-/* Creates the grid and spawns the child (unless cfg->defer_start). loop is not owned and must outlive the session; cfg and cb are
- * copied (not the strings). Returns 0 and *out, or -errno (logged). */
+/* Creates the grid and spawns the child (unless cfg->defer_start; as kf_session_start). loop is not owned and must
+ * outlive the session; cfg and cb are copied (not the strings). Returns 0 and *out, or -errno (logged). */
 int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 		      const struct kf_session_callbacks *cb, void *ud, struct kf_session **out);
 /* Spawns the child of a session created with defer_start; nothing if it was started. Returns 0 or -errno
- * (logged). */
+ * (logged). With cfg->respawn a failed start is not returned: it is tried again every second, the reason on
+ * the screen, as when a later start fails. */
 int kf_session_start(struct kf_session *s);
 /* Hangs up the child (SIGHUP to its session, reaped, no zombie), frees everything. Accepts NULL. */
 void kf_session_destroy(struct kf_session *s);

@@ -45,6 +45,10 @@ struct pty {
 	pid_t pid;        /* 0 when no child (never spawned, or reaped and hung up) */
 	int pidfd;        /* -1 without */
 	bool reaped;      /* pty_reap() collected the status; the zombie and pid are kept until pty_hangup() */
+	/* pty_reap() found no child to wait for: the kernel reaped it itself (SIGCHLD set to be ignored, or
+	 * SA_NOCLDWAIT, after the spawn) or another waiter took it. Its number may be another process's now:
+	 * pty_hangup signals nothing (closing the master still hangs up the terminal's session). */
+	bool gone;
 	/* Children pty_hangup() killed but could not reap within PTY_KILL_WAIT_MS (uninterruptible sleep, or a
 	 * tracer holding the zombie): set by pty_hangup, reaped without blocking at every later pty_spawn,
 	 * pty_reap and pty_hangup (reap_stale). Never signalled again, so a pid the kernel reuses is safe. */
@@ -617,11 +621,22 @@ int pty_reap(struct pty *pty, int *status)
 	 * setsid), and the hang-up's SIGHUP and SIGCONT to the child's group went to it (tests/pty/test-pty-wait.c). */
 	siginfo_t si;
 	si.si_pid = 0;
-	if (waitid(P_PID, (id_t)pty->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
-		return errno == EINTR ? 0 : -errno;
-	if (si.si_pid == 0)
+	int st;
+	if (waitid(P_PID, (id_t)pty->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
+		if (errno != ECHILD)
+			return errno == EINTR ? 0 : -errno;
+		/* Gone, its status with it: reported as an exit with PTY_STATUS_LOST. Returning -ECHILD left the
+		 * caller watching a pidfd that stays readable for good: its loop spun at full CPU and never started
+		 * the login again (tests/kmscon-felis/test-session-robust.c). */
+		pty_log(4, "child %d was reaped by someone else (SIGCHLD ignored or SA_NOCLDWAIT set since it "
+			   "started?): its exit status is lost", (int)pty->pid);
+		pty->gone = true;
+		st = PTY_STATUS_LOST << 8;
+	} else if (si.si_pid == 0) {
 		return 0;
-	const int st = wait_status(&si);
+	} else {
+		st = wait_status(&si);
+	}
 	pty->reaped = true;
 	exec_report(pty);
 	note_exit(pty);
@@ -692,7 +707,7 @@ void pty_hangup(struct pty *pty, int timeout_ms)
 {
 	reap_stale(pty);
 	queue_clear(pty);
-	if (pty->pid) {
+	if (pty->pid && !pty->gone) {
 		/* The child leads its own session and process group: signal all of it, including what it left
 		 * running after its own exit (the kernel does not reuse a pid while it names a group, nor while the
 		 * child is a zombie: pty_reap leaves it one, reaped below). */
@@ -722,6 +737,7 @@ void pty_hangup(struct pty *pty, int timeout_ms)
 	}
 	pty->pid = 0;
 	pty->reaped = false;
+	pty->gone = false;
 }
 
 unsigned pty_respawn_delay_ms(const struct pty *pty)

@@ -149,10 +149,13 @@ size_t pty_write_bulk_room(const struct pty *pty);
 int pty_resize(struct pty *pty, uint16_t cols, uint16_t rows, uint16_t xpixel, uint16_t ypixel);
 
 /* Collects the child's exit status without blocking. Returns 1 and sets *status (a wait(2) status) when
- * the child has exited, 0 when it still runs, -ECHILD without a child. The master stays open so that the
+ * the child has exited, 0 when it still runs, -ECHILD without a child. A child someone else reaped (SIGCHLD
+ * set to be ignored after the spawn: the kernel reaps it) has exited too, its status lost: 1, with an exit
+ * status of PTY_STATUS_LOST (logged). The master stays open so that the
  * remaining output can still be read: call pty_hangup() after draining it. The child stays a zombie until then
  * (its pidfd stays readable), so that no other process can take its number before pty_hangup signals its
  * process group. */
+#define PTY_STATUS_LOST 255
 int pty_reap(struct pty *pty, int *status);
 
 /* Ends the session: SIGHUP (and SIGCONT) to the child's process group, closes the master (the kernel hangs
