@@ -266,7 +266,10 @@ __attribute__((noreturn)) static void child_fail(const char *what, const char *a
 	/* Runs between fork and exec: plain write(2) calls, no stdio. strerror is safe here because the
 	 * program is single-threaded. */
 	const char *err = strerror(errno);
-	const char *parts[] = {"kmscon-felis: ", what, arg ? " " : "", arg ? arg : "", ": ", err, "\r\n"};
+	/* "\n": the terminal's ONLCR (on, as the kernel sets a new PTY) makes it "\r\n"; a "\r\n" came out "\r\r\n".
+	 * Before the terminal is fds 0-2 (setsid, open, TIOCSCTTY failed) this goes to our own stderr, a file or the
+	 * journal, where "\n" is right too. */
+	const char *parts[] = {"kmscon-felis: ", what, arg ? " " : "", arg ? arg : "", ": ", err, "\n"};
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		ssize_t w = write(2, parts[i], strlen(parts[i]));
 		(void)w;

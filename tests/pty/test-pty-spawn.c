@@ -145,6 +145,11 @@ static void test_exec_failure_std_closed(void)
 	CHECK(r.code == 127);
 	CHECK(r.errors == 1 && strstr(r.message, "cannot run /nonexistent/kf-login: No such file or directory"));
 	CHECK(!strncmp(r.terminal, "kmscon-felis: cannot run /nonexistent/kf-login", 46));
+	/* one line end, as the terminal's ONLCR makes it of "\n": the message's own "\r\n" came out "\r\r\n" */
+	const char *end = strstr(r.terminal, "directory");
+	printf("the message ends in %s\n", !end ? "?" : !strcmp(end, "directory\r\n") ? "CR LF" :
+					 !strcmp(end, "directory\r\r\n") ? "CR CR LF" : "something else");
+	CHECK(end && !strcmp(end, "directory\r\n"));
 }
 
 /* Descriptors from 3 on open in this process, but keep and the directory's own. */
