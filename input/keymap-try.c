@@ -11,6 +11,7 @@
  * compiled again without the bound. Nor is one whose keycodes go past INPUT_KEYCODE_MAX: it fitted the bounds, and
  * compiling it again here held the loop as long again (keycode 1,000,000: seconds) for keys no keyboard sends.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,16 +48,50 @@ static void try_log(struct xkb_context *ctx, enum xkb_log_level level, const cha
 		try_log_len += len;
 }
 
+/* In the child: the pipe's end as descriptor 3, /dev/null as 0, 1 and 2, every other descriptor closed. A fork
+ * without exec kept copies of all of ours (close-on-exec does nothing here) for as long as the child ran, up to
+ * INPUT_KEYMAP_TRY_MS and for good when it is stuck reading a dead NFS mount: a console's PTY master among them,
+ * so that a login whose terminal we closed saw its hang-up only once the child went
+ * (tests/input/test-keymap-file.c), and the input devices, whose grabs and revocations go with the last copy.
+ * 0 to 2 too: in a program started with them closed, they can be any of ours. Returns the pipe's end. */
+static int child_fds(int log_fd)
+{
+	int fd = fcntl(log_fd, F_DUPFD, 3);
+	int null = open("/dev/null", O_RDWR);
+
+	/* (stderr to /dev/null also silences xkbcommon's assertion message: the parent says what went wrong) */
+	for (int i = 0; i <= 2 && null >= 0; i++)
+		dup2(null, i);
+	if (fd < 0 || dup2(fd, 3) < 0)
+		_exit(2); /* no verdict: the parent compiles the file itself, as without fork */
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 4u, ~0u, 0u) == 0)
+		return 3;
+#endif
+	/* Before Linux 5.9: those /proc lists (a close() for each number up to a raised limit is a million calls:
+	 * docs/architecture.md, the table of bounds); without /proc, each number up to the limit. */
+	DIR *d = opendir("/proc/self/fd");
+	if (d) {
+		for (struct dirent *e; (e = readdir(d));) {
+			int n = atoi(e->d_name);
+			if (n > 3 && n != dirfd(d))
+				close(n);
+		}
+		closedir(d);
+		return 3;
+	}
+	for (long i = 4, max = sysconf(_SC_OPEN_MAX); i < max; i++)
+		close((int)i);
+	return 3;
+}
+
 static void try_child(struct xkb_context *ctx, const char *path, int log_fd)
 {
 	char line[128];
 	unsigned long data_kb = 0;
-	FILE *st = fopen("/proc/self/status", "re");
-	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
-	/* xkbcommon's assertion message: the parent says what went wrong, once. */
-	if (null >= 0)
-		dup2(null, STDERR_FILENO);
+	log_fd = child_fds(log_fd);
+	FILE *st = fopen("/proc/self/status", "re");
 	while (st && fgets(line, sizeof(line), st) && sscanf(line, "VmData: %lu kB", &data_kb) != 1)
 		;
 	if (st)
@@ -138,7 +174,9 @@ int input_try_keymap_file(struct xkb_context *ctx, const char *path)
 		}
 		nanosleep(&(struct timespec){0, 1000000}, NULL);
 	}
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 1) {
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 2) {
+		input_log(6, "no descriptor for the child that tries the keymap file; compiling it here");
+	} else if (WIFEXITED(st) && WEXITSTATUS(st) == 1) {
 		log_child_messages(p[0]);
 		r = -EINVAL;
 	} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {

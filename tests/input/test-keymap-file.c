@@ -3,7 +3,11 @@
  * program with it; 20000000 cost 1 GB and 9 s before the console had a keyboard. Each must give the 'us'
  * layout soon, with a warning naming the file, and leave no descriptor nor child behind; a good file and a
  * file with a syntax error behave as before. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +97,66 @@ static bool load(const char *text, double *took)
 	return from_file;
 }
 
+/* Whether a thread of this process has a child now (/proc/self/task/TID/children). */
+static bool have_child(void)
+{
+	char path[300], buf[64];
+	bool found = false;
+	DIR *d = opendir("/proc/self/task");
+	for (struct dirent *e; d && !found && (e = readdir(d));) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/children", e->d_name);
+		FILE *f = fopen(path, "re");
+		found = f && fgets(buf, sizeof(buf), f) && buf[0] >= '0' && buf[0] <= '9';
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static void *load_thread(void *path)
+{
+	struct input_callbacks cb = {0};
+	struct input_config cfg = {.keymap_file = path, .etc_default_keyboard = "/nonexistent",
+				   .etc_vconsole = "/nonexistent", .no_environment = true, .locale = "C"};
+	input_destroy(input_create(&cfg, &cb, NULL));
+	return NULL;
+}
+
+/* The child that tries the file holds no descriptor of ours: a fork without exec kept copies of them all, a
+ * console's PTY master among them, for as long as it ran (up to INPUT_KEYMAP_TRY_MS; for good when stuck
+ * reading a dead NFS mount), and a login whose master we closed then saw its hang-up only when the child went.
+ * The keymap is one the child compiles for seconds (keycode 20000000) until it is killed. */
+static void test_child_holds_no_fd(const char *slow_keymap)
+{
+	const char *path = write_file(slow_keymap);
+	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	CHECK(master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0, "a PTY");
+	int slave = open(ptsname(master), O_RDWR | O_NOCTTY | O_CLOEXEC);
+	pthread_t t;
+	CHECK(pthread_create(&t, NULL, load_thread, (void *)path) == 0, "a thread");
+	double t0 = now_s();
+	while (!have_child() && now_s() - t0 < 2)
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
+	bool child = have_child();
+	nanosleep(&(struct timespec){0, 200000000}, NULL); /* the child's start */
+	close(master);
+	t0 = now_s();
+	struct pollfd pfd = {.fd = slave, .events = POLLIN};
+	int r = poll(&pfd, 1, 5000);
+	double hup = now_s() - t0;
+	pthread_join(t, NULL);
+	printf("keymap child: %s; the slave saw the master's close after %.2f s (%s)\n", child ? "seen" : "not seen",
+	       hup, r > 0 && pfd.revents & POLLHUP ? "POLLHUP" : "no hang-up");
+	CHECK(child, "the child trying the keymap was seen");
+	CHECK(r > 0 && pfd.revents & POLLHUP && hup < 1.0, "hang-up after %.2f s", hup);
+	close(slave);
+	unlink(path);
+}
+
 int main(void)
 {
 	double took;
@@ -123,6 +187,8 @@ int main(void)
 	CHECK(load(edge_kc, &took), "keycode 65543 loads (%s)", logbuf);
 	free(mid_kc);
 	free(edge_kc);
+
+	test_child_holds_no_fd(big_kc);
 
 	CHECK(count_fds() == fds, "%d descriptors, %d before", count_fds(), fds);
 	CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD, "no child left");
