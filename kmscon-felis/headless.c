@@ -20,6 +20,9 @@
 
 /* One read from the FIFO at most. */
 #define FIFO_CHUNK (64u << 10)
+/* Input the terminal refused with EIO is tried again this often, for up to 5 s (struct kf_headless, held). */
+#define FIFO_RETRY_MS 10u
+#define FIFO_RETRY_MAX 500u
 
 struct kf_headless {
 	struct kf_loop *loop;
@@ -27,7 +30,14 @@ struct kf_headless {
 	int fifo;                 /* -1 without --input-fifo */
 	struct kf_source *src;
 	struct kf_hook *prepare;
-	bool paused;              /* FIFO not watched: the write queue is too full */
+	bool paused;              /* FIFO not watched: the write queue is too full, or held bytes wait */
+	/* Bytes read from the FIFO that the terminal refused with EIO (held: the first held bytes of buf), tried
+	 * again every FIFO_RETRY_MS by retry, FIFO_RETRY_MAX times at most. A kernel that refuses writes to a master
+	 * whose slave is closed does so while login(1) closes its terminal around vhangup() to open it again: they
+	 * were dropped, and a test's input typed at the login prompt vanished. */
+	size_t held;
+	unsigned retries;
+	struct kf_timer *retry;
 	uint8_t buf[FIFO_CHUNK];
 };
 
@@ -56,15 +66,37 @@ static void on_fifo(void *ud, int fd, uint32_t events)
 	if (n <= 0)
 		return;
 	int r = kf_session_write(h->session, h->buf, (size_t)n);
-	if (r < 0)
+	if (r == -EIO) {
+		log_info("the terminal refuses input for now (closed by the program?): keeping %zd bytes, trying again",
+			 n);
+		h->held = (size_t)n;
+		h->retries = 0;
+		h->paused = true;
+		kf_source_set_events(h->src, 0);
+		kf_timer_arm(h->retry, FIFO_RETRY_MS * 1000000ull, 0);
+	} else if (r < 0) {
 		log_warn("dropping %zd input bytes: %s", n, strerror(-r));
+	}
+}
+
+static void on_retry(void *ud, struct kf_timer *t)
+{
+	struct kf_headless *h = ud;
+	int r = kf_session_write(h->session, h->buf, h->held);
+	if (r == -EIO && ++h->retries < FIFO_RETRY_MAX) {
+		kf_timer_arm(t, FIFO_RETRY_MS * 1000000ull, 0);
+		return;
+	}
+	if (r < 0)
+		log_warn("dropping %zu input bytes: %s (after %u tries)", h->held, strerror(-r), h->retries + 1);
+	h->held = 0; /* on_prepare watches the FIFO again */
 }
 
 /* Runs before every sleep: resume reading the FIFO once the child has taken enough. */
 static void on_prepare(void *ud)
 {
 	struct kf_headless *h = ud;
-	if (h->paused && fifo_take(h)) {
+	if (h->paused && !h->held && fifo_take(h)) {
 		h->paused = false;
 		kf_source_set_events(h->src, EPOLLIN);
 	}
@@ -98,7 +130,8 @@ int kf_headless_create(struct kf_loop *loop, struct kf_session *session, const c
 		}
 		h->src = kf_loop_add_fd(loop, h->fifo, EPOLLIN, KF_PRIO_INPUT, on_fifo, h);
 		h->prepare = kf_loop_add_prepare(loop, on_prepare, h);
-		if (!h->src || !h->prepare) {
+		h->retry = kf_loop_add_timer(loop, on_retry, h);
+		if (!h->src || !h->prepare || !h->retry) {
 			r = -errno;
 			log_err("cannot watch the input FIFO: %s", strerror(-r));
 			goto fail;
@@ -117,6 +150,7 @@ void kf_headless_destroy(struct kf_headless *h)
 	if (!h)
 		return;
 	kf_hook_remove(h->prepare);
+	kf_timer_remove(h->retry);
 	kf_source_remove(h->src);
 	if (h->fifo >= 0)
 		close(h->fifo);
