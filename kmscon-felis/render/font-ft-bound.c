@@ -121,3 +121,30 @@ bool kf_ft_glyph_fits(struct FT_FaceRec_ *face, const struct FT_GlyphSlotRec_ *s
 	}
 	return false;
 }
+
+/* Copies a grey or mono bitmap into out (zeroed by the caller) at left, top, clipped to out. A
+ * grey row's visible part is one memcpy: a glyph is rasterised once per first sight (hundreds in
+ * a screen of mixed scripts), and a clip test per pixel cost about as much as FreeType's own
+ * placing of the outline (docs/benchmarks.md, issue 5 session 11). No pointer before the row's first
+ * visible column is formed (row + left, left < 0, was undefined behaviour: test-font-open.c). */
+void kf_ft_copy_gray(const FT_Bitmap *bm, int left, int top, struct kf_glyph *out)
+{
+	uint8_t *d = out->data;
+	int x0 = left < 0 ? -left : 0, x1 = (int)bm->width;
+	if (left + x1 > out->w)
+		x1 = out->w - left;
+	for (unsigned y = 0; y < bm->rows && x0 < x1; y++) {
+		int ty = top + (int)y;
+		if (ty < 0 || ty >= out->h)
+			continue;
+		const uint8_t *src = bm->buffer + (long)y * bm->pitch;
+		uint8_t *p = d + (size_t)ty * out->w + (left + x0);
+		if (bm->pixel_mode != FT_PIXEL_MODE_MONO) {
+			memcpy(p, src + x0, (size_t)(x1 - x0));
+			continue;
+		}
+		for (int x = x0; x < x1; x++)
+			p[x - x0] = ((src[x / 8] >> (7 - x % 8)) & 1) * 255;
+	}
+	out->kind = KF_GLYPH_ALPHA;
+}

@@ -31,6 +31,7 @@
 #include "kmscon-felis/render/render-internal.h"
 
 #define MAX_FALLBACK 16
+#define MAX_FALLBACK_FAILED 48 /* candidates that did not open, remembered (fallback_face) */
 #define PAGES (0x110000 / 256)
 
 struct face {
@@ -60,8 +61,8 @@ struct ft_font {
 	struct {
 		FcPattern *pat; /* from sorted, not owned */
 		FT_Face ft;
-	} fb[MAX_FALLBACK];
-	int nfb;
+	} fb[MAX_FALLBACK + MAX_FALLBACK_FAILED];
+	int nfb, nfb_failed; /* fb's entries, and those of them that did not open (ft NULL) */
 	/* The cell's ascent and descent for the bold letters too: measured (fit_known), or saved
 	 * in the font cache (a floor for the regular face's own measurement), or 0. */
 	int fit_asc, fit_desc;
@@ -95,6 +96,17 @@ static int set_size(FT_Face f, int size)
 		    abs(f->available_sizes[best].height - size))
 			best = i;
 	return FT_Select_Size(f, best) ? -EINVAL : 0;
+}
+
+int kf_font_ft_zoom_strike(struct kf_font *base, int scale, int *mag)
+{
+	const struct ft_font *f = (const struct ft_font *)base;
+	const FT_Face face = f->styles[0].ft;
+	int heights[64], n = face && !FT_IS_SCALABLE(face) ? face->num_fixed_sizes : 0;
+	n = n < 64 ? n : 64;
+	for (int i = 0; i < n; i++)
+		heights[i] = face->available_sizes[i].height;
+	return kf_strike_zoom(heights, n, f->size, scale, mag);
 }
 
 static FT_Face open_face(struct ft_font *f, const char *file, int index)
@@ -320,7 +332,9 @@ static bool wants_color(uint32_t cp)
 enum fb_want { FB_ANY, FB_COLOR, FB_MONO };
 
 /* The face of fallback candidate p (of f->sorted), opened on its first use (NULL when it does not open: remembered
- * as such, not retried; NULL too once MAX_FALLBACK are open). */
+ * as such, not retried; NULL too once MAX_FALLBACK are open or MAX_FALLBACK_FAILED did not). Failures do not
+ * count toward MAX_FALLBACK (16 files removed since fontconfig's cache once turned off every later fallback:
+ * test-font-open.c), but have their own bound: a hostile list costs that many attempts in all. */
 static FT_Face fallback_face(struct ft_font *f, FcPattern *p)
 {
 	for (int j = 0; j < f->nfb; j++)
@@ -328,11 +342,13 @@ static FT_Face fallback_face(struct ft_font *f, FcPattern *p)
 			return f->fb[j].ft;
 	FcChar8 *file;
 	int index = 0;
-	if (f->nfb >= MAX_FALLBACK || FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
+	if (f->nfb - f->nfb_failed >= MAX_FALLBACK || f->nfb_failed >= MAX_FALLBACK_FAILED ||
+	    FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
 		return NULL;
 	FcPatternGetInteger(p, FC_INDEX, 0, &index);
 	f->fb[f->nfb].pat = p;
 	f->fb[f->nfb].ft = open_face(f, (const char *)file, index);
+	f->nfb_failed += !f->fb[f->nfb].ft;
 	return f->fb[f->nfb++].ft;
 }
 
@@ -468,32 +484,6 @@ const char *kf_font_ft_style(struct kf_font *base, unsigned style, bool *fake_bo
 	return sf->ft ? sf->ft->style_name : NULL;
 }
 
-/* Copies a grey or mono bitmap into out (zeroed by the caller) at left, top, clipped to out. A
- * grey row's visible part is one memcpy: a glyph is rasterised once per first sight (hundreds in
- * a screen of mixed scripts), and a clip test per pixel cost about as much as FreeType's own
- * placing of the outline (docs/benchmarks.md, issue 5 session 11). */
-static void copy_gray(const FT_Bitmap *bm, int left, int top, struct kf_glyph *out)
-{
-	uint8_t *d = out->data;
-	int x0 = left < 0 ? -left : 0, x1 = (int)bm->width;
-	if (left + x1 > out->w)
-		x1 = out->w - left;
-	for (unsigned y = 0; y < bm->rows && x0 < x1; y++) {
-		int ty = top + (int)y;
-		if (ty < 0 || ty >= out->h)
-			continue;
-		const uint8_t *src = bm->buffer + (long)y * bm->pitch;
-		uint8_t *p = d + (size_t)ty * out->w + left;
-		if (bm->pixel_mode != FT_PIXEL_MODE_MONO) {
-			memcpy(p + x0, src + x0, (size_t)(x1 - x0));
-			continue;
-		}
-		for (int x = x0; x < x1; x++)
-			p[x] = ((src[x / 8] >> (7 - x % 8)) & 1) * 255;
-	}
-	out->kind = KF_GLYPH_ALPHA;
-}
-
 /* Whether face's outline of cp is kept (see ascii[] in struct ft_font). */
 static FT_Glyph *kept_outline(struct ft_font *f, FT_Face face, uint32_t cp)
 {
@@ -557,7 +547,7 @@ static int place(const struct ft_font *f, const FT_Bitmap *bm, int bm_left, int 
 	if (mark && (left < 0 || left + (int)bm->width > out->w))
 		left = (out->w - (int)bm->width) / 2;
 	memset(out->data, 0, (size_t)out->w * out->h);
-	copy_gray(bm, left, f->base.baseline - bm_top, out);
+	kf_ft_copy_gray(bm, left, f->base.baseline - bm_top, out);
 	return 0;
 }
 

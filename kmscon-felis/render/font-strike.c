@@ -11,7 +11,8 @@
  *
  * The zoom of such a font: it was opened again at the zoomed size, where FreeType picked the strike it had,
  * and the cells stayed as they were (the zoom key did nothing). It is zoomed as a PSF font is, the renderer's
- * cells scaled and each glyph drawn at its size, then magnified (kf_strike_render_scaled).
+ * cells scaled and each glyph drawn at its size, then magnified (kf_strike_render_scaled); where the font has
+ * a larger strike (Terminus's OTB has nine, 12 to 32 pixels), at that strike magnified less (kf_strike_zoom).
  */
 #include <errno.h>
 #include <limits.h>
@@ -128,4 +129,24 @@ int kf_strike_render_scaled(struct kf_font *f, uint32_t cp, unsigned style, int 
 	}
 	free(g.data);
 	return ret;
+}
+
+int kf_strike_zoom(const int *heights, int n, int size, int scale, int *mag)
+{
+	int cur = 0, best = -1, best_m = scale;
+	for (int i = 1; i < n; i++) /* the strike set_size chose at size: the closest */
+		if (abs(heights[i] - size) < abs(heights[cur] - size))
+			cur = i;
+	const int target = n > 0 ? heights[cur] * scale : 0;
+	for (int i = 0; i < n; i++) {
+		const int h = heights[i], m = h > 0 ? target / h : 0;
+		const int bh = best < 0 ? 0 : heights[best];
+		if (m >= 1 && (h * m > bh * best_m || (h * m == bh * best_m && h > bh)))
+			best = i, best_m = m;
+	}
+	*mag = scale;
+	if (best < 0)
+		return size;
+	*mag = best_m;
+	return heights[best];
 }

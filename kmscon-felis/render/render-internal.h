@@ -62,6 +62,9 @@ struct kf_font {
 	/* A FreeType font of bitmap strikes only (font-ft.c): opened at its size, not the zoomed one (which
 	 * picks the same strike), and zoomed as the bitmap fonts are, its glyphs magnified (render's scale). */
 	bool fixed;
+	/* A fixed font opened for a zoom (render.c open_font): how many times its glyphs are magnified, the strike
+	 * it was opened at times mag being as close as it gets to the x1 strike times the zoom (0: the zoom). */
+	int mag;
 };
 
 /* font-bitmap.c: the built-in font and PSF fonts. */
@@ -69,6 +72,10 @@ int kf_font_builtin_create(struct kf_font **out);
 int kf_font_psf_create(const char *path, struct kf_font **out);
 /* font-ft.c: fontconfig + FreeType. file may be NULL (lookup by name). */
 int kf_font_ft_create(const char *name, const char *file, int size_px, struct kf_font **out);
+/* font-ft.c: for a font of bitmap strikes only (fixed) opened at its x1 size, the pixel size to open it at for a
+ * zoom x scale and in *mag how many times to magnify that strike: the largest product of a strike's height and
+ * a magnification not over the x1 strike's height times scale, with the larger strike of equal products. */
+int kf_font_ft_zoom_strike(struct kf_font *f, int scale, int *mag);
 /* font-ft.c, for tests: the style name of the FreeType face a style of a kf_font_ft_create() font
  * draws with, and what is synthesised on it. */
 const char *kf_font_ft_style(struct kf_font *f, unsigned style, bool *fake_bold,
@@ -77,6 +84,9 @@ const char *kf_font_ft_style(struct kf_font *f, unsigned style, bool *fake_bold,
  * as FT_Outline_Transform computes it. */
 struct FT_Vector_;
 void kf_ft_shear(struct FT_Vector_ *p, int n);
+struct FT_Bitmap_;
+/* font-ft-bound.c: copies a grey or mono FreeType bitmap into out (zeroed) at left, top, clipped to out. */
+void kf_ft_copy_gray(const struct FT_Bitmap_ *bm, int left, int top, struct kf_glyph *out);
 /* font-ft-bound.c: grows *buf to n bytes (contents not kept); *buf or NULL. */
 void *kf_ft_grow(void **buf, size_t *cap, size_t n);
 /* font-ft-bound.c: rasterises outline o into a grey bitmap in *buf (grown as needed) as
@@ -131,6 +141,9 @@ void kf_strike_synthesise(struct kf_glyph *g, int baseline, bool bold, bool ital
 /* font-strike.c: f's glyph of cp in style at zoom scale (> 1): f->render's at x1, each pixel magnified to
  * scale x scale into out (sized for the zoomed cells, as render's out); returns as render does. */
 int kf_strike_render_scaled(struct kf_font *f, uint32_t cp, unsigned style, int scale, struct kf_glyph *out);
+/* font-strike.c: of strikes heights[0..n), opened at size (the closest strike) and zoomed x scale: the height of
+ * the strike to open and in *mag its magnification (see kf_font_ft_zoom_strike); size and scale if none fits. */
+int kf_strike_zoom(const int *heights, int n, int size, int scale, int *mag);
 
 /* font-color.c: a colour bitmap (FreeType's FT_Bitmap, BGRA) box-filtered into out, keeping its
  * aspect ratio, centred. */

@@ -23,10 +23,13 @@ struct render_priv {
 };
 
 /* The zoom the font's glyphs are magnified by: FreeType fonts are re-created at the zoomed size (but those
- * of bitmap strikes only: kf_font.fixed), bitmap fonts are scaled pixel by pixel. */
+ * of bitmap strikes only, kf_font.fixed: at the strike open_font chose, magnified by its mag), bitmap fonts
+ * are scaled pixel by pixel. */
 static int pixel_scale(const struct kf_render *r)
 {
-	return r->engine == KF_RENDER_ENGINE_FREETYPE && !r->font->fixed ? 1 : r->scale;
+	if (r->engine == KF_RENDER_ENGINE_FREETYPE)
+		return !r->font->fixed ? 1 : r->font->mag ? r->font->mag : r->scale;
+	return r->scale;
 }
 
 static void update_metrics(struct kf_render *r)
@@ -59,6 +62,14 @@ static void update_metrics(struct kf_render *r)
 		y = 0;
 	r->ul_double[0] = y;
 	r->ul_double[1] = y + 2 * t + t > r->cell_h ? r->ul_pos : y + 2 * t;
+	/* The glyph scratch (kf_render_glyph) only grew: after a zoom or font-size back down from a huge
+	 * font, megabytes of it stayed. Let it go when larger than a wide glyph at the new size; it grows
+	 * again to what the new size needs (tests/render/test-font-open.c). */
+	if (r->glyph_scratch_len > (size_t)r->cell_w * 2 * r->cell_h * 4) {
+		free(r->glyph_scratch);
+		r->glyph_scratch = NULL;
+		r->glyph_scratch_len = 0;
+	}
 }
 
 /* At least this many glyphs are kept whatever their size. A glyph is used before the next is looked up (a
@@ -114,6 +125,15 @@ static int open_font(struct render_priv *p, int scale, struct kf_font **out)
 		if (!ret && scale > 1 && (*out)->fixed) { /* zoomed as a bitmap font: at its own size */
 			(*out)->destroy(*out);
 			ret = kf_font_ft_create(p->font_name, p->font_file, p->font_size, out);
+			/* or a larger strike of its own, magnified less (Terminus's 32-pixel one at 16 px x2, not the
+			 * 16-pixel one doubled: tests/render/test-font-open.c) */
+			int mag = scale, size = ret ? 0 : kf_font_ft_zoom_strike(*out, scale, &mag);
+			if (!ret && size != p->font_size) {
+				(*out)->destroy(*out);
+				ret = kf_font_ft_create(p->font_name, p->font_file, size, out);
+			}
+			if (!ret)
+				(*out)->mag = mag;
 		}
 		if (ret == -ENOENT && !p->font_file) {
 			log_warn("no font found for \"%s\": using the built-in font", p->font_name);
@@ -290,7 +310,7 @@ int kf_render_set_scale(struct kf_render *r, int scale)
 		return -EINVAL;
 	if (scale == r->scale)
 		return 0;
-	if (r->engine == KF_RENDER_ENGINE_FREETYPE && !r->font->fixed) {
+	if (r->engine == KF_RENDER_ENGINE_FREETYPE) { /* a fixed font too: it may have a strike for the zoom */
 		struct kf_font *f;
 		int ret = open_font(p, scale, &f);
 		if (ret)
@@ -339,7 +359,10 @@ int kf_render_fit(struct kf_render *r, int width, int height)
 	/* (the strings are p's own: kf_render_set_font copies them before it lets the old ones go) */
 	struct kf_render_config c = {.engine = r->engine, .font_name = p->font_name, .font_file = p->font_file,
 				     .font_size = DEFAULT_SIZE};
-	if (r->engine == KF_RENDER_ENGINE_FREETYPE && p->font_size > DEFAULT_SIZE && kf_render_set_font(r, &c) == 0) {
+	/* said only when it changed the cells: a font of one bitmap strike (font-file= a BDF font) has the same
+	 * cells at any size, and the warning told of a change that was none (tests/render/test-font-open.c) */
+	if (r->engine == KF_RENDER_ENGINE_FREETYPE && p->font_size > DEFAULT_SIZE && kf_render_set_font(r, &c) == 0 &&
+	    (r->cell_w != cw || r->cell_h != ch)) {
 		log_warn("cells of %dx%d pixels do not fit the %dx%d pixel display: font-size %d (the default) "
 			 "instead", cw, ch, width, height, DEFAULT_SIZE);
 		if (cells_fit(r, width, height))
