@@ -124,8 +124,10 @@ static bool is_emoji_sequence(const uint32_t *cps, size_t n)
 }
 
 /* The code point (KF_SEQ_CP | id) the glyph of the sequence cps[0..n) is cached under: its id in r->seqs, a
- * table of the sequences met, direct-mapped by a hash of their code points; a sequence that takes a place from
- * another gets a new id. The ids were the hash itself: two sequences alike in its 31 bits shared a glyph, and a
+ * table of the sequences met, two places for each hash of their code points (the one used last first); a
+ * sequence that takes a place from another gets a new id. With one place a hash, two sequences sharing it and
+ * alternating on screen took it from each other at every paint, each time a new id: shaped and rasterised again
+ * (tests/render/test-emoji-keys.c). The ids were the hash itself: two sequences alike in its 31 bits shared a glyph, and a
  * program could print a cluster made to collide with a flag it printed before, which then showed as that flag
  * (tests/render/test-emoji-keys.c). The glyph under a former id is never looked up again (the glyph cache evicts
  * it); ids come back after 2^31 new sequences, by when the caches have long let theirs go. false when the table
@@ -137,14 +139,23 @@ static bool seq_key(struct kf_render *r, const uint32_t *cps, size_t n, uint32_t
 	uint32_t h = 2166136261u; /* FNV-1a */
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ cps[i]) * 16777619u;
-	struct kf_seq *e = &r->seqs[(h ^ h >> 16) & (KF_SEQ_SLOTS - 1)];
-	if (!e->id || e->n != n || memcmp(e->cps, cps, n * sizeof(*cps))) {
-		r->seq_next = r->seq_next < ~KF_SEQ_CP ? r->seq_next + 1 : 1;
-		e->id = r->seq_next;
-		e->n = (uint8_t)n;
-		memcpy(e->cps, cps, n * sizeof(*cps));
+	struct kf_seq *e = &r->seqs[(h ^ h >> 16) & (KF_SEQ_SLOTS - 2)];
+	if (e[0].id && e[0].n == n && !memcmp(e[0].cps, cps, n * sizeof(*cps))) {
+		*cp = KF_SEQ_CP | e[0].id;
+		return true;
 	}
-	*cp = KF_SEQ_CP | e->id;
+	if (e[1].id && e[1].n == n && !memcmp(e[1].cps, cps, n * sizeof(*cps))) {
+		const struct kf_seq t = e[1];
+		e[1] = e[0];
+		e[0] = t;
+	} else {
+		e[1] = e[0]; /* the one used less recently goes */
+		r->seq_next = r->seq_next < ~KF_SEQ_CP ? r->seq_next + 1 : 1;
+		e[0].id = r->seq_next;
+		e[0].n = (uint8_t)n;
+		memcpy(e[0].cps, cps, n * sizeof(*cps));
+	}
+	*cp = KF_SEQ_CP | e[0].id;
 	return true;
 }
 

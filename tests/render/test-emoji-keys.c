@@ -52,6 +52,53 @@ static size_t shape(struct kf_render *r, const uint32_t *cps, size_t n, uint32_t
 	return left;
 }
 
+/* The place of r->seqs a sequence had (compose.c before: one for each hash). */
+static unsigned place(const uint32_t *cps, size_t n)
+{
+	const uint32_t h = fnv(cps, n);
+	return (h ^ h >> 16) & (KF_SEQ_SLOTS - 1);
+}
+
+/* Two flags of the same place in the table of sequences, alternating as on a screen that shows both, each
+ * paint: each keeps its glyph, no sequence shaped or glyph rasterised again after the first of each. Before:
+ * each took the place from the other, a new id every time, shaped and rasterised again at every paint. */
+static void alternating_flags(struct kf_render *r)
+{
+	static const char codes[] = "DEUSFRGBITESJPCNBRINCAAUMXRUKRNLSENOFIDKPLPTGRTRARCLCOPEZAEGNGKEILSAAEIRIQ"
+				    "PKBDIDMYTHVNPHNZIEATCHBECZHUROBGUAHRRSSKSILTLVEEISLUMTCY";
+	const size_t nc = sizeof(codes) / 2;
+	uint32_t a[2] = {0}, b[2] = {0};
+	for (size_t i = 0; i < nc && !b[0]; i++)
+		for (size_t j = i + 1; j < nc && !b[0]; j++) {
+			const uint32_t x[2] = {0x1f1e6 + (uint32_t)(codes[2 * i] - 'A'),
+					       0x1f1e6 + (uint32_t)(codes[2 * i + 1] - 'A')};
+			const uint32_t y[2] = {0x1f1e6 + (uint32_t)(codes[2 * j] - 'A'),
+					       0x1f1e6 + (uint32_t)(codes[2 * j + 1] - 'A')};
+			if (place(x, 2) == place(y, 2))
+				memcpy(a, x, sizeof(a)), memcpy(b, y, sizeof(b));
+		}
+	CHECK(b[0] != 0);
+	if (!b[0])
+		return;
+	uint32_t cp_a0 = 0, cp_b0 = 0, cp_a = 0, cp_b = 0;
+	CHECK(shape(r, a, 2, &cp_a0) == 1 && shape(r, b, 2, &cp_b0) == 1);
+	kf_render_glyph(r, cp_a0, 0, 2);
+	kf_render_glyph(r, cp_b0, 0, 2);
+	struct kf_render_stats st0, st1;
+	kf_render_get_stats(r, &st0);
+	int new_ids = 0;
+	for (int k = 0; k < 10; k++) {
+		CHECK(shape(r, a, 2, &cp_a) == 1 && shape(r, b, 2, &cp_b) == 1);
+		new_ids += (cp_a != cp_a0) + (cp_b != cp_b0);
+		kf_render_glyph(r, cp_a, 0, 2);
+		kf_render_glyph(r, cp_b, 0, 2);
+	}
+	kf_render_get_stats(r, &st1);
+	printf("flags U+%04X U+%04X and U+%04X U+%04X (one place), alternating 10 times: %d new ids, %llu glyph cache "
+	       "misses\n", a[0], a[1], b[0], b[1], new_ids, (unsigned long long)(st1.misses - st0.misses));
+	CHECK(new_ids == 0 && st1.misses == st0.misses);
+}
+
 int main(void)
 {
 	struct kf_render *r = NULL;
@@ -87,6 +134,7 @@ int main(void)
 		const uint32_t s[] = {0x1f466 + i % 4, 0x200d, 0x1f400 + i % 600, 0x200d, 0x1f680 + i / 600};
 		shape(r, s, 5, &cp_b);
 	}
+	alternating_flags(r);
 	uint32_t again;
 	CHECK(shape(r, us, 2, &again) == 1 && (again & KF_SEQ_CP));
 	CHECK(shape(r, de, 2, &again) == 1 && (again & KF_SEQ_CP));
