@@ -11,8 +11,9 @@ PKGS=(
   libsystemd-dev libpng-dev zlib1g-dev libharfbuzz-dev
   # data: Unicode tables, keymaps, fonts
   unicode-data xkb-data fonts-dejavu-core fonts-noto-color-emoji console-setup-linux
-  # tests: X11 bitmap fonts (PCF) for the render tests of bitmap-only FreeType fonts (bold, italic, zoom, curly)
-  xfonts-base
+  # tests: X11 bitmap fonts (PCF) for the render tests of bitmap-only FreeType fonts (bold, italic, zoom, curly),
+  # Terminus's OTB (nine strikes) for the zoom to a font's own larger strike (test-font-open)
+  xfonts-base fonts-terminus-otb
   # tests: peers for benchmarks, the VM guest, man page checks, unit verification
   libtsm-dev libvterm-dev qemu-system-x86 qemu-user qemu-utils busybox-static udev systemd seatd kmscon
   man-db valgrind imagemagick cpio kmod xz-utils zstd fontconfig python3-fonttools
