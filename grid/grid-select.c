@@ -225,14 +225,25 @@ void grid_select_start(struct grid *g, int x, int y, enum grid_select_mode mode)
 	start_at(g, display_to_abs(g, y), display_col(g, x, y), mode);
 }
 
+/* grid_line_at's numbers of the alternate screen's lines: each screen counts its own lines from 0, so a number
+ * alone could name a line of either (a press on the primary screen, then 1049h before the drag, selected the
+ * alternate screen's row of that number). Line numbers stay far below it (one a line ever written). */
+#define LINE_AT_ALT (UINT64_C(1) << 63)
+
 uint64_t grid_line_at(const struct grid *g, int y)
 {
-	return display_to_abs(g, y);
+	return display_to_abs(g, y) | (g->scr == &g->alt ? LINE_AT_ALT : 0);
 }
 
 void grid_select_start_line(struct grid *g, int x, uint64_t line, enum grid_select_mode mode)
 {
 	struct screen *s = g->scr;
+	if (!(line & LINE_AT_ALT) != (s == &g->primary)) {
+		/* the line is on the other screen, not on display: nothing of this one is selected */
+		grid_select_clear(g);
+		return;
+	}
+	line &= ~LINE_AT_ALT;
 	const uint64_t oldest = s->abs_top - s->sb_n, last = s->abs_top + (uint64_t)g->rows - 1;
 	line = line < oldest ? oldest : line > last ? last : line;
 	const struct line *l = abs_line(g, s, line);

@@ -275,7 +275,8 @@ void grid_select_extend(struct grid *g, int x, int y);
  * view moves: a selection begun later can start where the press was (grid_select_start_line). */
 uint64_t grid_line_at(const struct grid *g, int y);
 /* grid_select_start at column x (a display column) of the line numbered line (grid_line_at), on display or not:
- * a line no longer held (scrolled out of the history) gives the oldest held, one past the screen the last. */
+ * a line no longer held (scrolled out of the history) gives the oldest held, one past the screen the last; a
+ * line of the other screen (the alternate screen entered or left since) selects nothing. */
 void grid_select_start_line(struct grid *g, int x, uint64_t line, enum grid_select_mode mode);
 /* Shift+click, right click: moves whichever end of the selection is nearer to (x, y) there (before the start
  * or after the end: that end), keeping the other and the mode. */

@@ -196,6 +196,16 @@ static inline char *t_sel(struct t_term *t)
 	return buf;
 }
 
+/* Cells on display marked as selected (GRID_CELL_SELECTED). */
+static inline int t_marks(struct t_term *t)
+{
+	int n = 0;
+	for (int y = 0; y < grid_rows(t->g); y++)
+		for (int x = 0; x < grid_cols(t->g); x++)
+			n += !!(grid_row(t->g, y)[x].flags & GRID_CELL_SELECTED);
+	return n;
+}
+
 #define CHECK_ROW(t, y, want)                                                                              \
 	do {                                                                                               \
 		const char *got_ = t_row(t, y);                                                            \

@@ -5,6 +5,7 @@
 #include "harness.h"
 
 #define sel t_sel
+#define marks t_marks
 
 /* A region from the top row scrolls its lines into the history and the rows below it stay, but their
  * absolute line numbers move on by one: a selection there was left pointing at the region's new blank row
@@ -129,16 +130,6 @@ static void test_line_newline(void)
 	grid_select_start(t->g, 0, 3, GRID_SELECT_LINE);
 	CHECK(strcmp(sel(t), "0123456789ab\n") == 0, "the cursor's line: [%s]", sel(t));
 	t_free(t);
-}
-
-/* Cells on display marked as selected. */
-static int marks(struct t_term *t)
-{
-	int n = 0;
-	for (int y = 0; y < grid_rows(t->g); y++)
-		for (int x = 0; x < grid_cols(t->g); x++)
-			n += !!(grid_row(t->g, y)[x].flags & GRID_CELL_SELECTED);
-	return n;
 }
 
 /* CSI 3 J erases the history and leaves the screen as it is (xterm): a selection of text on the screen stays,
