@@ -239,6 +239,10 @@ bool grid__cluster_attach(struct grid *g, uint32_t cp)
 	int id = grid__cluster_intern(g, buf, n);
 	if (id < 0)
 		return true;
+	/* the character's text changes: a selection holding its row goes, as it does when one is printed there
+	 * (xterm's combining path keeps it, highlighting text that is not the text it copied) */
+	if (g->sel.active)
+		grid__select_touch(g, g->last_y, g->last_y);
 	/* the collection inside intern may not move cells, so c is still valid */
 	c->cp = GRID_CP_CLUSTER | (uint32_t)id;
 	grid__line(g, g->last_y)->flags &= ~LINE_ASCII;

@@ -18,6 +18,11 @@ void grid__line_size(struct grid *g, unsigned size)
 	const unsigned f = (unsigned)size << LINE_DBL_SHIFT;
 	if ((l->flags & LINE_DBL_MASK) == f)
 		return;
+	/* its cells show elsewhere now (twice as wide, past the half not at all): what the selection highlighted
+	 * and copied is not what it shows, so it goes, as when text is written on the row (xterm keeps its
+	 * cells selected, out of sight past the half) */
+	if (g->sel.active)
+		grid__select_touch(g, g->cy, g->cy);
 	l->flags = (uint16_t)((l->flags & ~LINE_DBL_MASK) | f);
 	if (size != GRID_LINE_SINGLE) {
 		if (g->cx > g->cols / 2)
@@ -61,6 +66,8 @@ static void rows_single(struct grid *g, int y0, int y1)
 	for (int y = y0; y < y1; y++) {
 		struct line *l = grid__line_raw(g, y);
 		if (l->flags & LINE_DBL_MASK) {
+			if (g->sel.active) /* as grid__line_size */
+				grid__select_touch(g, y, y);
 			l->flags &= (uint16_t)~LINE_DBL_MASK;
 			grid__damage(g, y, 0, g->cols);
 		}

@@ -1,7 +1,8 @@
 /* grid/grid-select.c: the selection (cell, word, line), kept in absolute line numbers so it follows the
  * text through scrolling, marked on cells (GRID_CELL_SELECTED) for the renderer, and extracted as UTF-8.
  *
- * As in xterm, changing text under the selection (printing, erasing, scrolling a region) clears it; lines
+ * As in xterm, changing text under the selection (printing, erasing, scrolling a region) clears it, and so
+ * do a mark joining a character of its rows and a change of a row's size (grid-cluster.c, grid-dbl.c); lines
  * that scroll out of the scrollback take it with them.
  */
 #include <stdlib.h>

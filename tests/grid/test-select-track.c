@@ -36,8 +36,78 @@ static void test_start_line_other_screen(void)
 	t_free(t);
 }
 
+/* DECDWL/DECDHL/DECSWL on a row the selection holds: the row's cells show at another place (twice as wide, or
+ * past the half not at all), so what is highlighted is no longer what was selected. Cells 12..15 of a
+ * 20-column row stayed selected, out of sight, their copy empty; cells selected on a double row stayed
+ * selected, half as wide, when it became single. The selection goes, as when text is written under it; a
+ * size change of another row leaves it. */
+static void test_line_size_under_selection(void)
+{
+	static const char *const sizes[] = {"\033#6", "\033#3", "\033#4"};
+	for (int k = 0; k < 3; k++) {
+		struct t_term *t = t_new(20, 3, 20);
+		t_feed(t, "0123456789abcdefghij\r\nnext");
+		grid_select_start(t->g, 12, 0, GRID_SELECT_CELL);
+		grid_select_extend(t->g, 15, 0);
+		CHECK(strcmp(sel(t), "cdef") == 0, "selected: [%s]", sel(t));
+		t_feedf(t, "\033[2H%s", sizes[k]);
+		CHECK(strcmp(sel(t), "cdef") == 0, "another row made double (%d): [%s]", k, sel(t));
+		t_feedf(t, "\033[1H%s", sizes[k]);
+		CHECK(!grid_has_selection(t->g) && marks(t) == 0, "its row made double (%d): [%s] %d cells", k, sel(t),
+		      marks(t));
+		grid_select_start(t->g, 4, 0, GRID_SELECT_CELL);
+		grid_select_extend(t->g, 9, 0);
+		CHECK(strcmp(sel(t), "234") == 0, "on the double row: [%s]", sel(t));
+		t_feed(t, "\033#5");
+		CHECK(!grid_has_selection(t->g) && marks(t) == 0, "its row made single (%d): [%s] %d cells", k, sel(t),
+		      marks(t));
+		t_free(t);
+	}
+	/* the same size again changes nothing: the selection stays */
+	struct t_term *t = t_new(20, 3, 20);
+	t_feed(t, "\033#6abcdef");
+	grid_select_start(t->g, 2, 0, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 7, 0);
+	t_feed(t, "\033#6");
+	CHECK(strcmp(sel(t), "bcd") == 0, "the size it had: [%s]", sel(t));
+	t_free(t);
+}
+
+/* A combining mark (or a code point that continues the cluster) joins the character printed last: when that
+ * character is selected, the selection's text changes under it as when a character is printed on its row,
+ * which clears it (xterm clears on a write to a selected row). It stayed, highlighting "ć" where "c" had been
+ * selected (and copied). A mark joining a character on a row the selection does not hold leaves it. */
+static void test_mark_joins_selected(void)
+{
+	struct t_term *t = t_new(10, 3, 20);
+	t_feed(t, "xy\r\nabc");
+	grid_select_start(t->g, 2, 1, GRID_SELECT_CELL);
+	CHECK(strcmp(sel(t), "c") == 0, "selected: [%s]", sel(t));
+	t_feed(t, "\xcc\x81");
+	CHECK(!grid_has_selection(t->g) && marks(t) == 0, "a mark joined it: [%s] %d cells", sel(t), marks(t));
+	/* at the right edge, the wrap pending; and onto a wide character whose right half ends the selection */
+	t_feed(t, "\033[2;1H\033[2K0123456789");
+	grid_select_start(t->g, 8, 1, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 9, 1);
+	t_feed(t, "\xcc\x81");
+	CHECK(!grid_has_selection(t->g), "a mark at the edge: [%s]", sel(t));
+	t_feed(t, "\033[3;1Ha\xe4\xb8\xad");
+	grid_select_start(t->g, 0, 2, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 2, 2);
+	CHECK(strcmp(sel(t), "a\xe4\xb8\xad") == 0, "wide: [%s]", sel(t));
+	t_feed(t, "\xe2\x83\x9d");
+	CHECK(!grid_has_selection(t->g), "a mark on the wide character: [%s]", sel(t));
+	/* a mark on another row */
+	grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
+	t_feed(t, "\xcc\x81");
+	CHECK(strcmp(sel(t), "xy\n") == 0, "a mark on another row: [%s]", sel(t));
+	t_free(t);
+}
+
 int main(void)
 {
 	test_start_line_other_screen();
+	test_line_size_under_selection();
+	test_mark_joins_selected();
 	return t_done("grid-select-track");
 }
