@@ -15,7 +15,7 @@
 #define LINE_DBL_SHIFT 7
 #define LINE_DBL_MASK 0x180u /* the line's size: GRID_LINE_* << LINE_DBL_SHIFT */
 _Static_assert((LINE_DBL_MASK & (LINE_WRAPPED | LINE_PACKED | LINE_UNPACKABLE | LINE_ASCII | LINE_LAZY | LINE_STALE |
-				  LINE_STYLED)) == 0,
+				  LINE_STYLED | LINE_WIDE_WRAP)) == 0,
 	       "the line size's bits are free");
 
 /* The last column the cursor writes on a double line (xterm's LineMaxCol). */

@@ -469,7 +469,7 @@ static inline __attribute__((always_inline)) void erase_done(struct grid *g, str
 							     bool sel)
 {
 	/* a mask, not a branch: x1 follows EL's mode (el_erase), and no branch on the mode precedes it */
-	l->flags &= (uint16_t)~(LINE_WRAPPED & -(unsigned)(x1 == g->cols));
+	l->flags &= (uint16_t)~((LINE_WRAPPED | LINE_WIDE_WRAP) & -(unsigned)(x1 == g->cols));
 	if (sel && g->sel.active)
 		grid__select_touch(g, y, y);
 	/* inline: a call to grid.c and its return cost an emulated guest two look-ups per erase */
@@ -529,7 +529,7 @@ static inline __attribute__((always_inline)) int erase_cells(struct grid *g, int
 		/* Already default blanks: nothing to draw again. Shells erase below the cursor (ED 0) on every
 		 * Backspace; damaging the blank rows under the prompt would repaint most of the screen per key. */
 		if (x1 == g->cols)
-			l->flags &= ~LINE_WRAPPED;
+			l->flags &= ~(LINE_WRAPPED | LINE_WIDE_WRAP);
 		return ERASE_DONE;
 	}
 	/* an erase's deferred row: its blanks and this erase stored once (out of this page) */
@@ -739,7 +739,7 @@ void grid__erase_chars(struct grid *g, int n)
 	int x1 = grid__min(g->cx + grid__max(n, 1), g->cols);
 	grid__erase_cells(g, g->cy, g->cx, x1, false);
 	/* xterm's ECH is its EL 0 (ClearRight) with a count: the row's wrap ends, whatever the extent */
-	grid__line_raw(g, g->cy)->flags &= ~LINE_WRAPPED;
+	grid__line_raw(g, g->cy)->flags &= ~(LINE_WRAPPED | LINE_WIDE_WRAP);
 }
 
 /* ---------------------------------------------------------------------------- insert/delete lines */

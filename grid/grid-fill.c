@@ -130,7 +130,7 @@ GRID_PAGE("fill") __attribute__((target("avx"))) static void clear_rows_avx(stru
 		struct line *l = grid__line_raw(g, y); /* all its cells written below */
 		fill_avx_cells(l->cells, cols, v[0], v[1], v[2]);
 		l->used = (uint16_t)cols;
-		l->flags &= ~(LINE_WRAPPED | LINE_ASCII | LINE_LAZY | LINE_STALE);
+		l->flags &= ~(LINE_WRAPPED | LINE_WIDE_WRAP | LINE_ASCII | LINE_LAZY | LINE_STALE);
 	}
 	_mm256_zeroupper();
 	/* whole rows: one range for all (grid__damage_rows), not a row's span each */
@@ -206,7 +206,7 @@ GRID_PAGE("fill") static void stale_rows(struct grid *g, int y0, int y1, uint16_
 	for (int y = y0; y < y1; y++) {
 		struct line *l = grid__line_raw(g, y);
 		l->cells[0] = (struct grid_cell){.cp = 0, .style = style, .link = 0, .width = 1, .flags = 0};
-		l->flags = (uint16_t)((l->flags & ~(LINE_WRAPPED | LINE_ASCII)) | LINE_LAZY | LINE_STALE);
+		l->flags = (uint16_t)((l->flags & ~(LINE_WRAPPED | LINE_WIDE_WRAP | LINE_ASCII)) | LINE_LAZY | LINE_STALE);
 		l->used = (uint16_t)cols;
 		l->pstyle = GRID_STYLE_NONE;
 	}
@@ -229,7 +229,7 @@ GRID_PAGE("fill") void grid__clear_rows(struct grid *g, int y0, int y1, uint16_t
 		struct line *l = grid__line_raw(g, y); /* all its cells written below */
 		grid__clear_cells(l->cells, g->cols, style);
 		l->used = (uint16_t)g->cols;
-		l->flags &= ~(LINE_WRAPPED | LINE_ASCII | LINE_LAZY | LINE_STALE);
+		l->flags &= ~(LINE_WRAPPED | LINE_WIDE_WRAP | LINE_ASCII | LINE_LAZY | LINE_STALE);
 		grid__damage(g, y, 0, g->cols);
 	}
 }

@@ -74,6 +74,12 @@
 #define LINE_STALE 0x40u
 /* with LINE_PACKED: a style per cell, 16 bits each after the bytes rounded up to 16 (3 bytes a cell, not 12) */
 #define LINE_STYLED 0x20u
+/* with LINE_WRAPPED: the row wrapped early, before a wide character that did not fit in its last column, which
+ * that wrap left blank: no text of the line (a copy and the reflow leave it out). Set by print_one
+ * (grid-print.c) and the reflow when they wrap so; cleared with LINE_WRAPPED. A blank there without it is a
+ * cell of the line (skipped by the cursor, or erased), which a narrower reflow can also put before a wide
+ * character at a row's end. */
+#define LINE_WIDE_WRAP 0x200u
 
 struct line {
 	uint16_t flags;

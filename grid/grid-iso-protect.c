@@ -53,7 +53,7 @@ static void erase_span(struct grid *g, int y, int x0, int x1, bool wrap_end)
 		x = e;
 	}
 	if (wrap_end)
-		grid__line_raw(g, y)->flags &= (uint16_t)~LINE_WRAPPED;
+		grid__line_raw(g, y)->flags &= (uint16_t)~(LINE_WRAPPED | LINE_WIDE_WRAP);
 }
 
 void grid__iso_erase(struct grid *g, uint8_t final, int v)

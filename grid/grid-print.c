@@ -92,6 +92,7 @@ static void print_one(struct grid *g, uint32_t cp, int w, uint16_t style)
 			g->wrap_pending = false;
 			return;
 		}
+		grid__line_raw(g, g->cy)->flags |= LINE_WIDE_WRAP;
 		grid__do_wrap(g);
 		right = print_right(g);
 		if (unlikely(g->dbl_any) && g->cx + 1 > right)

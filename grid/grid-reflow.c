@@ -81,7 +81,7 @@ static void out_keep(struct out *o, const struct line *c, int n)
 		o->failed = true;
 		return;
 	}
-	l->flags = c->flags & (LINE_WRAPPED | LINE_DBL_MASK);
+	l->flags = c->flags & (LINE_WRAPPED | LINE_WIDE_WRAP | LINE_DBL_MASK);
 	l->used = (uint16_t)n;
 	l->ncells = (uint16_t)n;
 	l->pstyle = 0;
@@ -234,7 +234,7 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 	for (size_t r = i; r <= j; r++) {
 		const struct line *l = s->ring[(first + r) % s->cap];
 		int n = r == j ? trimmed_len(l, ow) : ow;
-		if (r < j && n > 0 && (n > l->ncells || grid__line_cell(l, n - 1).cp == 0)) {
+		if (r < j && n > 0 && l->flags & LINE_WIDE_WRAP && (n > l->ncells || grid__line_cell(l, n - 1).cp == 0)) {
 			const struct line *next = s->ring[(first + r + 1) % s->cap];
 			if (next->ncells > 0 && grid__line_cell(next, 0).width == 2)
 				n--; /* the blank left behind by a wide character that wrapped early */
@@ -249,7 +249,8 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 			if (unlikely(ocols == 1) && ncols >= 2 && c->width == 1 && char_wide(g, c->cp))
 				w = 2;
 			if (col + w > ncols) {
-				dst->flags |= LINE_WRAPPED;
+				/* a wide character that does not fit in the last column leaves it blank (print_one) */
+				dst->flags |= col < ncols ? LINE_WRAPPED | LINE_WIDE_WRAP : LINE_WRAPPED;
 				dst = out_add(o);
 				if (!dst)
 					return;
@@ -367,7 +368,7 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 			l = grid__screen_line(ns);
 			if (l && src) {
 				memcpy(l->cells, src->cells, (size_t)src->ncells * sizeof(struct grid_cell));
-				l->flags = src->flags & (LINE_WRAPPED | LINE_DBL_MASK);
+				l->flags = src->flags & (LINE_WRAPPED | LINE_WIDE_WRAP | LINE_DBL_MASK);
 				l->used = (uint16_t)ncols;
 			}
 		}

@@ -108,11 +108,13 @@ static struct grid_cell cell_at(const struct line *l, int x)
 
 /* Whether soft-wrapped line l (absolute number a on s) ends in the blank a wide character left behind when it
  * did not fit there and went to the next row: no text of the line (the reflow drops it too). In the history
- * that blank was never written, so it lies past the line's cells. */
+ * that blank was never written, so it lies past the line's cells. The row says it wrapped so
+ * (LINE_WIDE_WRAP): a cell skipped by the cursor before a wide character, put at a row's end by a narrower
+ * reflow, looks the same and is text ("abck" CUF "中" was copied as "abck中"). */
 static bool wide_wrap_blank(const struct grid *g, const struct screen *s, const struct line *l, uint64_t a)
 {
 	const int x = g->cols - 1;
-	if (x < 1)
+	if (x < 1 || !(l->flags & LINE_WIDE_WRAP))
 		return false;
 	const struct grid_cell c = cell_at(l, x);
 	if (c.cp != 0 || c.width != 1)
@@ -381,7 +383,10 @@ char *grid_selection_text_max(const struct grid *g, size_t max, size_t *len, boo
 		const int last = line_last(g, l);
 		int x1 = a == g->sel.y1 ? grid__min(g->sel.x1, last) : last;
 		bool joined = (l->flags & LINE_WRAPPED) && x1 == last && a != g->sel.y1;
-		int end = x1 < l->ncells ? x1 : l->ncells - 1;
+		/* a row that wrapped goes on to its end: blanks past the cells a history line keeps are text of the
+		 * line as those on the screen are (the reflow leaves a skipped cell there when the line wraps at it,
+		 * and "x" CUF "y" copied as "xy" from the history) */
+		int end = joined || x1 < l->ncells ? x1 : l->ncells - 1;
 		if (!joined) {
 			/* the blanks after the line's last text go, not those inside it (xterm keeps them) */
 			int text = grid__min(l->ncells - 1, last);
@@ -393,7 +398,7 @@ char *grid_selection_text_max(const struct grid *g, size_t max, size_t *len, boo
 		} else if (end == g->cols - 1 && wide_wrap_blank(g, s, l, a))
 			end--;
 		for (int x = x0; x <= end; x++) {
-			const struct grid_cell c = grid__line_cell(l, x);
+			const struct grid_cell c = cell_at(l, x);
 			if (c.width == 0)
 				continue;
 			uint32_t cps[CLUSTER_MAX_CPS];

@@ -104,10 +104,76 @@ static void test_mark_joins_selected(void)
 	t_free(t);
 }
 
+/* A line laid out again by a resize while it is in the history keeps only its cells up to its last text: a
+ * cell skipped by the cursor (CUF) that the new width puts at the end of a wrapped row is past them. The copy
+ * of the wrapped row stopped at its cells and lost that blank ("ab" CUF "cd" copied as "abcd"; random lines
+ * of letters, spaces, skipped cells and wide characters lost one in 6 of 100 resizes); as on the screen, the
+ * row goes on to its end. */
+static void test_history_reflow_blank(void)
+{
+	struct t_term *t = t_new(4, 2, 20);
+	t_feed(t, "ab\033[Ccd\r\n\n\n");
+	CHECK(grid_resize(t->g, 3, 2) == 0, "resized");
+	CHECK(grid_view_scroll(t->g, 3) == 3, "scrolled back");
+	CHECK_ROW(t, 0, "ab");
+	CHECK(grid_row_wrapped(t->g, 0), "row 0 wraps");
+	CHECK_ROW(t, 1, "cd");
+	grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "ab cd\n") == 0, "a line: [%s]", sel(t));
+	grid_select_start(t->g, 1, 0, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 0, 1);
+	CHECK(strcmp(sel(t), "b c") == 0, "cells across the wrap: [%s]", sel(t));
+	t_free(t);
+}
+
+/* A cell skipped by the cursor before a wide character, put by a narrower width at the end of a row with the
+ * wide character starting the next: a blank at a row's end before a wide character was taken for the blank a
+ * wide character leaves when it wraps early (no text), so the copy lost it ("abck" CUF "中" copied as
+ * "abck中") and the next resize joined the two ("abck中" on a wide row). The row now says whether it wrapped
+ * early: that blank alone goes, whether printing or the reflow left it, on the screen or in the history. */
+static void test_reflow_blank_before_wide(void)
+{
+	struct t_term *t = t_new(8, 4, 20);
+	t_feed(t, "abck\033[C\xe4\xb8\xad\r\nabcd\xe4\xb8\xad");
+	CHECK(grid_resize(t->g, 5, 4) == 0, "resized to 5");
+	CHECK_ROW(t, 0, "abck");
+	CHECK_ROW(t, 1, "\xe4\xb8\xad");
+	CHECK_ROW(t, 2, "abcd");
+	grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "abck \xe4\xb8\xad\n") == 0, "a skipped cell at the row's end: [%s]", sel(t));
+	grid_select_start(t->g, 0, 2, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "abcd\xe4\xb8\xad\n") == 0, "the reflow's early wrap: [%s]", sel(t));
+	grid_select_start(t->g, 0, 0, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "abck") == 0, "the word ends at the skipped cell: [%s]", sel(t));
+	grid_select_start(t->g, 0, 2, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "abcd\xe4\xb8\xad") == 0, "the word goes on over the early wrap: [%s]", sel(t));
+	CHECK(grid_resize(t->g, 8, 4) == 0, "resized to 8");
+	CHECK_ROW(t, 0, "abck \xe4\xb8\xad");
+	CHECK_ROW(t, 1, "abcd\xe4\xb8\xad");
+	/* in the history, laid out there */
+	t_feed(t, "\r\n\n\n\n");
+	CHECK(grid_resize(t->g, 5, 4) == 0, "resized to 5 again");
+	CHECK(grid_view_scroll(t->g, 4) == 4, "scrolled back");
+	CHECK_ROW(t, 0, "abck");
+	grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "abck \xe4\xb8\xad\n") == 0, "in the history: [%s]", sel(t));
+	grid_select_start(t->g, 0, 2, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "abcd\xe4\xb8\xad\n") == 0, "the early wrap in the history: [%s]", sel(t));
+	grid_view_scroll(t->g, -4);
+	CHECK(grid_resize(t->g, 8, 4) == 0, "resized to 8 again");
+	CHECK(grid_view_scroll(t->g, 3) > 0, "scrolled back again");
+	grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
+	grid_select_extend(t->g, 0, 1);
+	CHECK(strcmp(sel(t), "abck \xe4\xb8\xad\nabcd\xe4\xb8\xad\n") == 0, "wide again: [%s]", sel(t));
+	t_free(t);
+}
+
 int main(void)
 {
 	test_start_line_other_screen();
 	test_line_size_under_selection();
 	test_mark_joins_selected();
+	test_history_reflow_blank();
+	test_reflow_blank_before_wide();
 	return t_done("grid-select-track");
 }
