@@ -80,7 +80,7 @@ static void mark(struct grid *g, bool on)
  * punctuation character a class of its own (its code point: a run of "((((" goes together, "()" does not). */
 enum { CLASS_BLANK = 0x110000, CLASS_WORD };
 
-static uint32_t cell_class(const struct line *l, int x)
+static uint32_t cell_class(const struct grid *g, const struct line *l, int x)
 {
 	if (x >= l->ncells)
 		return CLASS_BLANK; /* past the cells a line holds: the blank rest of its row */
@@ -89,10 +89,17 @@ static uint32_t cell_class(const struct line *l, int x)
 	if (c.width == 0 && x > 0)
 		c = grid__line_cell(l, x - 1);
 	uint32_t cp = c.cp;
+	if (cp & GRID_CP_CLUSTER) {
+		/* a character with marks is of its base's class, as xterm classes a cell (a space or a bracket
+		 * carrying a mark joined the words around it) */
+		struct cluster tmp;
+		const struct cluster *cl = grid__cluster(g, cp, &tmp);
+		cp = cl && cl->n > 0 ? cl->cp[0] : 0x80;
+	}
 	/* xterm's BLANK class: NUL, space, the spaces U+2000..U+200A and the ideographic space (not U+00A0) */
 	if (cp == 0 || cp == ' ' || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x3000)
 		return CLASS_BLANK;
-	if (cp & GRID_CP_CLUSTER || cp >= 0x80)
+	if (cp >= 0x80)
 		return CLASS_WORD;
 	return strchr("\"'`()[]{}<>|;,&", (int)cp) ? cp : CLASS_WORD;
 }
@@ -131,15 +138,15 @@ static void expand_word(struct grid *g)
 	struct screen *s = sel_screen(g);
 	struct line *l = abs_line(g, s, g->sel.y0);
 	if (l) {
-		const uint32_t k = cell_class(l, g->sel.x0);
+		const uint32_t k = cell_class(g, l, g->sel.x0);
 		for (;;) {
-			while (g->sel.x0 > 0 && cell_class(l, g->sel.x0 - 1) == k)
+			while (g->sel.x0 > 0 && cell_class(g, l, g->sel.x0 - 1) == k)
 				g->sel.x0--;
 			struct line *p = g->sel.x0 == 0 && g->sel.y0 > 0 ? abs_line(g, s, g->sel.y0 - 1) : NULL;
 			if (!p || !(p->flags & LINE_WRAPPED))
 				break;
 			const int x = g->cols - 1 - wide_wrap_blank(g, s, p, g->sel.y0 - 1);
-			if (cell_class(p, x) != k)
+			if (cell_class(g, p, x) != k)
 				break;
 			g->sel.y0--;
 			g->sel.x0 = x;
@@ -148,14 +155,14 @@ static void expand_word(struct grid *g)
 	}
 	l = abs_line(g, s, g->sel.y1);
 	if (l) {
-		const uint32_t k = cell_class(l, g->sel.x1);
+		const uint32_t k = cell_class(g, l, g->sel.x1);
 		for (;;) {
 			const bool wraps = l->flags & LINE_WRAPPED;
 			const int last = g->cols - 1 - (wraps && wide_wrap_blank(g, s, l, g->sel.y1));
-			while (g->sel.x1 < last && cell_class(l, g->sel.x1 + 1) == k)
+			while (g->sel.x1 < last && cell_class(g, l, g->sel.x1 + 1) == k)
 				g->sel.x1++;
 			struct line *n = wraps && g->sel.x1 >= last ? abs_line(g, s, g->sel.y1 + 1) : NULL;
-			if (!n || cell_class(n, 0) != k)
+			if (!n || cell_class(g, n, 0) != k)
 				break;
 			g->sel.y1++;
 			g->sel.x1 = 0;

@@ -217,6 +217,11 @@ static void test_word_blanks(void)
 	/* the comma is a class of its own, as xterm's charClass table has it: "a,,b" is three units */
 	static const struct word_case comma[] = {{0, "a"}, {1, ",,"}, {3, "b"}, {-1, NULL}};
 	words_on_row("a,,b", comma);
+	/* a character with marks is of its base character's class, as in xterm (which classes a cell by its base):
+	 * a space or a bracket carrying a mark was a word character, which joined "a" and "b" into one word */
+	static const struct word_case marked[] = {{0, "a"}, {1, " \xcc\x81"}, {2, "b"}, {4, "((\xcc\x81("}, {6, "x"},
+						   {-1, NULL}};
+	words_on_row("a \xcc\x81" "b((\xcc\x81(x", marked);
 
 	/* The same in the history, where a line keeps only its written cells: the rest of the row showed no
 	 * highlight (a line selection there stopped at the text, a double click past it showed nothing). */
