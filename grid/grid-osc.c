@@ -527,5 +527,10 @@ void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr,
 	} else if (kind == VT_STRING_DCS && hdr && hdr->final == 't' && hdr->n_intermediates == 1 &&
 		   hdr->intermediates[0] == '$' && !hdr->private_marker && hdr->n_params == 1) {
 		grid__restore_pres(g, hdr->params[0], (const char *)data, len); /* DECRSPS */
+	} else if (kind == VT_STRING_DCS && hdr && hdr->n_intermediates > 0 && hdr->intermediates[0] == '$' &&
+		   !hdr->private_marker && hdr->n_params == 0) {
+		/* a text that starts with '$' and is no DECRQSS: xterm 379's do_dcs answers a CAN alone ("DCS $ p",
+		 * "DCS $ t" without its parameter, "DCS $ ! q"), which ends a program's wait for a reply at once */
+		grid__reply(g, "\030");
 	}
 }

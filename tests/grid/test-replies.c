@@ -393,6 +393,34 @@ static void test_osc_controls(void)
 	t_free(t);
 }
 
+/* A DCS whose text starts with '$' and is no DECRQSS ('$' then anything but a lone 'q': DECRSPS without its
+ * parameter, final bytes nothing answers, a second intermediate) is answered by xterm 379's do_dcs with a CAN
+ * byte alone, measured with tests/tools/xterm-replies.py --case for each below; one with parameter bytes or
+ * another intermediate is answered with nothing, in xterm as here. Here nothing was answered: a program
+ * waiting for a reply to it waited for its time-out, in xterm it has one at once. */
+static void test_dcs_dollar_can(void)
+{
+	static const char *const can[] = {"$p1", "$p", "$w", "$x", "$u", "$a", "$}", "$t", "$!q", "$r m"};
+	static const char *const none[] = {"1$p", "0$w", ";$p", "2$u", "1$s", "+x", "x", "!x", "\"x", "?$p"};
+	struct t_term *t = t_new(80, 24, 0);
+	for (size_t i = 0; i < sizeof(can) / sizeof(can[0]); i++) {
+		t_feedf(t, "\033P%s\033\\\033[5n", can[i]);
+		CHECK(strcmp(t->reply, "\030\033[0n") == 0, "DCS %s: reply \"%s\"", can[i], t->reply + (t->reply[0] == 27));
+		t->reply_len = 0;
+		t->reply[0] = '\0';
+	}
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		t_feedf(t, "\033P%s\033\\\033[5n", none[i]);
+		CHECK_REPLY(t, "\033[0n");
+	}
+	/* DECRQSS still answers, a NUL still makes the DCS ignored whole (xterm) */
+	t_feed(t, "\033P$qm\033\\");
+	CHECK_REPLY(t, "\033P1$r0m\033\\");
+	grid_feed(t->g, (const uint8_t *)"\033P$p\0\033\\\033[5n", 11);
+	CHECK_REPLY(t, "\033[0n");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_replies();
@@ -406,5 +434,6 @@ int main(void)
 	test_decrqm_fixed_modes();
 	test_dec_status_aliases();
 	test_osc_controls();
+	test_dcs_dollar_can();
 	return t_done("grid-replies");
 }
