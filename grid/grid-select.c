@@ -113,6 +113,12 @@ static struct grid_cell cell_at(const struct line *l, int x)
 	return (struct grid_cell){.cp = 0, .style = 0, .link = 0, .width = 1, .flags = 0};
 }
 
+/* The last column line l shows: a double row's half (its other cells are not on display). */
+static int line_last(const struct grid *g, const struct line *l)
+{
+	return l->flags & LINE_DBL_MASK ? grid__dbl_max(g) : g->cols - 1;
+}
+
 /* Whether soft-wrapped line l (absolute number a on s) ends in the blank a wide character left behind when it
  * did not fit there and went to the next row: no text of the line (the reflow drops it too). In the history
  * that blank was never written, so it lies past the line's cells. The row says it wrapped so
@@ -120,7 +126,7 @@ static struct grid_cell cell_at(const struct line *l, int x)
  * reflow, looks the same and is text ("abck" CUF "中" was copied as "abck中"). */
 static bool wide_wrap_blank(const struct grid *g, const struct screen *s, const struct line *l, uint64_t a)
 {
-	const int x = g->cols - 1;
+	const int x = line_last(g, l); /* a double row wraps at its half */
 	if (x < 1 || !(l->flags & LINE_WIDE_WRAP))
 		return false;
 	const struct grid_cell c = cell_at(l, x);
@@ -145,7 +151,7 @@ static void expand_word(struct grid *g)
 			struct line *p = g->sel.x0 == 0 && g->sel.y0 > 0 ? abs_line(g, s, g->sel.y0 - 1) : NULL;
 			if (!p || !(p->flags & LINE_WRAPPED))
 				break;
-			const int x = g->cols - 1 - wide_wrap_blank(g, s, p, g->sel.y0 - 1);
+			const int x = line_last(g, p) - wide_wrap_blank(g, s, p, g->sel.y0 - 1);
 			if (cell_class(g, p, x) != k)
 				break;
 			g->sel.y0--;
@@ -158,7 +164,7 @@ static void expand_word(struct grid *g)
 		const uint32_t k = cell_class(g, l, g->sel.x1);
 		for (;;) {
 			const bool wraps = l->flags & LINE_WRAPPED;
-			const int last = g->cols - 1 - (wraps && wide_wrap_blank(g, s, l, g->sel.y1));
+			const int last = line_last(g, l) - (wraps && wide_wrap_blank(g, s, l, g->sel.y1));
 			while (g->sel.x1 < last && cell_class(g, l, g->sel.x1 + 1) == k)
 				g->sel.x1++;
 			struct line *n = wraps && g->sel.x1 >= last ? abs_line(g, s, g->sel.y1 + 1) : NULL;
@@ -211,12 +217,6 @@ static int display_col(const struct grid *g, int x, int y)
 {
 	x = grid__clamp(x, 0, g->cols - 1);
 	return grid_row_size(g, y) != GRID_LINE_SINGLE ? x / 2 : x;
-}
-
-/* The last column line l shows: a double row's half (its other cells are not on display). */
-static int line_last(const struct grid *g, const struct line *l)
-{
-	return l->flags & LINE_DBL_MASK ? grid__dbl_max(g) : g->cols - 1;
 }
 
 static void start_at(struct grid *g, uint64_t a, int col, enum grid_select_mode mode)
@@ -402,7 +402,7 @@ char *grid_selection_text_max(const struct grid *g, size_t max, size_t *len, boo
 			if (text == end)
 				while (end >= x0 && grid__line_cell(l, end).cp == 0)
 					end--;
-		} else if (end == g->cols - 1 && wide_wrap_blank(g, s, l, a))
+		} else if (end == last && wide_wrap_blank(g, s, l, a))
 			end--;
 		for (int x = x0; x <= end; x++) {
 			const struct grid_cell c = cell_at(l, x);

@@ -168,6 +168,24 @@ static void test_reflow_blank_before_wide(void)
 	t_free(t);
 }
 
+/* On a double-width row a wide character wraps early at the row's half, where its blank is left: that blank is
+ * no text there either (it was looked for in the row's last column, so "abcdefghi" ESC # 6 then "中z" was
+ * copied as "abcdefghi 中z" and a double click took "abcdefghi" alone). */
+static void test_double_row_wide_wrap(void)
+{
+	struct t_term *t = t_new(20, 3, 20);
+	t_feed(t, "\033#6abcdefghi\xe4\xb8\xad" "z");
+	CHECK_ROW(t, 0, "abcdefghi");
+	CHECK(grid_row_wrapped(t->g, 0), "row 0 wraps");
+	grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
+	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z\n") == 0, "a line: [%s]", sel(t));
+	grid_select_start(t->g, 0, 0, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z") == 0, "a word: [%s]", sel(t));
+	grid_select_start(t->g, 0, 1, GRID_SELECT_WORD);
+	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z") == 0, "a word from below: [%s]", sel(t));
+	t_free(t);
+}
+
 int main(void)
 {
 	test_start_line_other_screen();
@@ -175,5 +193,6 @@ int main(void)
 	test_mark_joins_selected();
 	test_history_reflow_blank();
 	test_reflow_blank_before_wide();
+	test_double_row_wide_wrap();
 	return t_done("grid-select-track");
 }
