@@ -43,6 +43,9 @@ static inline __attribute__((always_inline)) void wrap_step(struct grid *g)
  * margins there. The column wrapped at is never left of the left margin. */
 void grid__do_wrap(struct grid *g)
 {
+	/* the row's line goes on: a selection holding it holds another text now (its line end gone) */
+	if (unlikely(g->sel.active))
+		grid__select_touch(g, g->cy, g->cy);
 	/* (only the flag: a LINE_LAZY row may stay so) */
 	grid__line_raw(g, g->cy)->flags |= LINE_WRAPPED;
 	g->wrap_pending = false;
@@ -460,6 +463,8 @@ __attribute__((noinline)) static void print_ascii_rows(struct grid *g, const uin
 		/* grid__do_wrap's at once when more follows: the pending flag not stored and tested, the row at hand */
 	wrap:
 		/* as grid__do_wrap: the index from the column wrapped at, then the left margin */
+		if (unlikely(g->sel.active))
+			grid__select_touch(g, g->cy, g->cy);
 		l->flags |= LINE_WRAPPED;
 		wrap_step(g);
 		g->cx = g->left;

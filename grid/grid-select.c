@@ -2,7 +2,8 @@
  * text through scrolling, marked on cells (GRID_CELL_SELECTED) for the renderer, and extracted as UTF-8.
  *
  * As in xterm, changing text under the selection (printing, erasing, scrolling a region) clears it, and so
- * do a mark joining a character of its rows and a change of a row's size (grid-cluster.c, grid-dbl.c); lines
+ * do a mark joining a character of its rows, a change of a row's size (grid-cluster.c, grid-dbl.c) and a wrap
+ * from one of its rows onto the next (grid-print.c: its line end goes); lines
  * that scroll out of the scrollback take it with them.
  */
 #include <stdlib.h>

@@ -186,6 +186,36 @@ static void test_double_row_wide_wrap(void)
 	t_free(t);
 }
 
+/* A selected row that the next character wraps (its line goes on to the next row: its end is no end any
+ * more) changes what the selection holds: a triple-clicked "abcde" copied as "abcde\n" became "abcde" when
+ * "f" followed, highlighting only half of its line. It goes, as when text is written on the row, whichever
+ * printer wraps (ASCII, other code points, a wide character, one that wraps early); a selection of another
+ * row stays. */
+static void test_wrap_of_selected_row(void)
+{
+	static const char *const next[] = {"f", "fgh", "\xc3\xa9", "\xe4\xb8\xad", "\033[?7l\033[?7hf"};
+	for (size_t i = 0; i < sizeof(next) / sizeof(next[0]); i++) {
+		for (int early = 0; early < 2; early++) {
+			struct t_term *t = t_new(5, 4, 20);
+			t_feed(t, "xy\r\n\r\nzz\033[1;1H");
+			t_feed(t, early ? "abcd" : "abcde");
+			grid_select_start(t->g, 0, 2, GRID_SELECT_LINE);
+			grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
+			CHECK(strcmp(sel(t), early ? "abcd\n" : "abcde\n") == 0, "selected: [%s]", sel(t));
+			t_feed(t, early ? "\xe4\xb8\xad" : next[i]);
+			CHECK(!grid_has_selection(t->g) && marks(t) == 0, "%s after %s: [%s] %d cells",
+			      early ? "an early wrap" : next[i], early ? "abcd" : "abcde", sel(t), marks(t));
+			t_free(t);
+		}
+	}
+	struct t_term *t = t_new(5, 4, 20);
+	t_feed(t, "xy\r\n\r\nabcde");
+	grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
+	t_feed(t, "f");
+	CHECK(strcmp(sel(t), "xy\n") == 0, "another row's wrap: [%s]", sel(t));
+	t_free(t);
+}
+
 /* The text of the whole scrollback and screen as a line selection copies it, line ends at its end trimmed. */
 static void copy_all(struct t_term *t, char *out, size_t cap)
 {
@@ -299,6 +329,7 @@ int main(void)
 	test_history_reflow_blank();
 	test_reflow_blank_before_wide();
 	test_double_row_wide_wrap();
+	test_wrap_of_selected_row();
 	test_reflow_copy_random();
 	test_scroll_keeps_text_random();
 	return t_done("grid-select-track");
