@@ -98,6 +98,45 @@ static int check(struct shadow *s, struct grid *g, int iter)
 	return bad;
 }
 
+/* The line feed at the bottom of a full-width region that starts below the top row, its scrollback still empty
+ * (region_step's shortcut): the region's every row is damaged, its bottom row too, which came in blank (session
+ * 55's mutation audit: the bottom row left out passed every test, and the screen kept showing the text the
+ * row had before, as a status line in less or vim above the last row would). */
+static void test_region_line_feed(void)
+{
+	struct t_term *t = t_new(20, 10, 100);
+	for (int y = 1; y <= 10; y++) {
+		char buf[32];
+		snprintf(buf, sizeof(buf), "\033[%d;1Hrow%d", y, y);
+		t_feed(t, buf);
+	}
+	t_feed(t, "\033[2;9r\033[9;1H");
+	grid_damage_clear(t->g);
+	t_feed(t, "\n");
+	int x0, x1;
+	for (int y = 1; y <= 8; y++)
+		CHECK(grid_row_damage(t->g, y, &x0, &x1) && x0 == 0 && x1 == 20, "region row %d damaged [%d,%d)", y, x0,
+		      x1);
+	CHECK(!grid_row_damage(t->g, 0, &x0, &x1) && !grid_row_damage(t->g, 9, &x0, &x1), "rows outside clean");
+	CHECK(grid_row(t->g, 8)[0].cp == 0 && grid_row(t->g, 7)[0].cp == 'r', "the region scrolled");
+	t_free(t);
+}
+
+/* An erase of whole rows in a colour on a screen narrower than 8 columns (the per-row loop, not the vector
+ * one, whatever the CPU: every screen on a CPU without AVX): each row damaged from column 0 (session 55's
+ * mutation audit: from column 1 passed every test). */
+static void test_narrow_erase(void)
+{
+	struct t_term *t = t_new(6, 4, 0);
+	t_feed(t, "abcdef\r\nabcdef\r\nabcdef\r\nabcdef");
+	grid_damage_clear(t->g);
+	t_feed(t, "\033[44m\033[2J");
+	int x0, x1;
+	for (int y = 0; y < 4; y++)
+		CHECK(grid_row_damage(t->g, y, &x0, &x1) && x0 == 0 && x1 == 6, "row %d damaged [%d,%d)", y, x0, x1);
+	t_free(t);
+}
+
 /* Insert mode inside DECSLRM margins (xterm ctlseqs: IRM, "CSI Pl ; Pr s" DECSLRM; ECMA-48 8.3.64 IRM): the
  * character written shifts the cells up to the right margin, and a wide character the margin cuts in half,
  * its right half just outside, is blanked whole, as ICH blanks it. The blanked right half must be damaged: it
@@ -124,6 +163,8 @@ static void test_insert_wide_at_margin(void)
 
 int main(void)
 {
+	test_region_line_feed();
+	test_narrow_erase();
 	test_insert_wide_at_margin();
 	struct t_term *t = t_new(34, 14, 50);
 	struct shadow sh = {0};

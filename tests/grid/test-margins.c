@@ -487,6 +487,29 @@ static void test_decstbm_one_row_ignored(void)
 	t_free(t);
 }
 
+/* ICH and DCH inside DECSLRM margins shift the cells up to the right margin only: the columns right of it stay
+ * (session 55's mutation audit: a shift up to the screen's edge passed every test). */
+static void test_ich_dch_right_margin(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "abcdefghijklmnopqrst\r\nabcdefghijklmnopqrst\033[?69h\033[3;10s\033[1;5H\033[2@");
+	CHECK(!strcmp(t_row(t, 0), "abcd  efghklmnopqrst"), "ICH in margins: '%s'", t_row(t, 0));
+	t_feed(t, "\033[2;5H\033[2P");
+	CHECK(!strcmp(t_row(t, 1), "abcdghij  klmnopqrst"), "DCH in margins: '%s'", t_row(t, 1));
+	t_free(t);
+}
+
+/* DECIC with the cursor on the bottom margin's row, which is inside the region (session 55's mutation audit:
+ * ignoring it there passed every test). */
+static void test_decic_bottom_row(void)
+{
+	struct t_term *t = t_new(10, 4, 0);
+	t_feed(t, "\033[2;3r\033[2;1Habcdef\033[3;1Habcdef\033[3;2H\033[2'}");
+	CHECK(!strcmp(t_row(t, 1), "a  bcdef") && !strcmp(t_row(t, 2), "a  bcdef"), "DECIC on the bottom row: '%s' '%s'",
+	      t_row(t, 1), t_row(t, 2));
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -509,5 +532,7 @@ int main(void)
 	test_cbt_origin_left_of_margins();
 	test_hpa_vpa_origin_outside();
 	test_decstbm_one_row_ignored();
+	test_ich_dch_right_margin();
+	test_decic_bottom_row();
 	return t_done("grid-margins");
 }

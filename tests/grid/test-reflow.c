@@ -353,6 +353,20 @@ static void test_wide_through_one_column(void)
 	t_free(t);
 }
 
+/* A wide character that did not fit at the end of a row wrapped early and left a blank there; laid out wider,
+ * the line has no blank before it (session 55's mutation audit: keeping the blank, a space inside the text after
+ * every resize, passed every test). */
+static void test_wide_early_wrap_blank_dropped(void)
+{
+	struct t_term *t = t_new(5, 3, 0);
+	t_feed(t, "abcd\xe4\xb8\xad");
+	CHECK(!strcmp(t_row(t, 0), "abcd") && !strcmp(t_row(t, 1), "\xe4\xb8\xad"), "early wrap: '%s' '%s'", t_row(t, 0),
+	      t_row(t, 1));
+	grid_resize(t->g, 10, 3);
+	CHECK(!strcmp(t_row(t, 0), "abcd\xe4\xb8\xad"), "wider: '%s'", t_row(t, 0));
+	t_free(t);
+}
+
 int main(void)
 {
 	test_ech_ends_wrap();
@@ -370,5 +384,6 @@ int main(void)
 	test_alt_pending_wrap_kept();
 	test_tabs_kept();
 	test_wide_through_one_column();
+	test_wide_early_wrap_blank_dropped();
 	return t_done("grid-reflow");
 }

@@ -337,6 +337,58 @@ static void test_decrqm_fixed_modes(void)
 	t_free(t);
 }
 
+/* DECRQM for every DEC private mode DECSET sets: 1 once set, 2 once reset, each mode's own state (session 55's
+ * mutation audit, docs/coverage.md: 1007 reported from 1004's state passed every test). An application that
+ * asks before it sets (a shell's DECRQM of 2004, an editor's of 2026) would read another mode's state. */
+static void test_decrqm_round_trip(void)
+{
+	static const int modes[] = {1,    5,    6,    7,    9,    12,   25,   45,   1045, 66,   67,   69,   1000,
+				    1002, 1003, 1004, 1005, 1006, 1015, 1016, 1007, 1036, 1039, 2004, 2026, 47,   1047,
+				    1049};
+	struct t_term *t = t_new(20, 4, 0);
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		char q[48], want[32];
+		snprintf(q, sizeof(q), "\033[?%dh\033[?%d$p", modes[i], modes[i]);
+		snprintf(want, sizeof(want), "\033[?%d;1$y", modes[i]);
+		t_feed(t, q);
+		CHECK_REPLY(t, want);
+		snprintf(q, sizeof(q), "\033[?%dl\033[?%d$p", modes[i], modes[i]);
+		snprintf(want, sizeof(want), "\033[?%d;2$y", modes[i]);
+		t_feed(t, q);
+		CHECK_REPLY(t, want);
+	}
+	t_free(t);
+	/* 1048: set once the screen's cursor is saved */
+	t = t_new(20, 4, 0);
+	t_feed(t, "\033[?1048$p\0337\033[?1048$p");
+	CHECK_REPLY(t, "\033[?1048;2$y\033[?1048;1$y");
+	t_free(t);
+}
+
+/* CPR in origin mode with the cursor above the region (DECRC brought it back there after DECSTBM moved the
+ * region down): row 1, never 0 or less (session 55's mutation audit: a clamp to 0 passed every test). */
+static void test_cpr_above_region(void)
+{
+	struct t_term *t = t_new(20, 24, 0);
+	t_feed(t, "\033[5;20r\033[?6h\033[1;4H\0337\033[10;20r\0338\033[6n\033[?6n");
+	CHECK_REPLY(t, "\033[1;4R\033[?1;4R");
+	t_free(t);
+}
+
+/* DECRQSS for DECSLRM ("s"): the left and right margins, 1-based (session 55's mutation audit: the right margin
+ * answered 0-based passed every test); the whole width when none are set. */
+static void test_decrqss_lr_margins(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "\033P$qs\033\\\033[?69h\033[3;10s\033P$qs\033\\");
+	CHECK_REPLY(t, "\033P1$r1;20s\033\\\033P1$r3;10s\033\\");
+	/* a right margin one past the screen is the screen's edge (not a column past it), and margins one column
+	 * wide are refused as xterm refuses them (both left out passed every test too) */
+	t_feed(t, "\033[2;21s\033P$qs\033\\\033[5;5s\033P$qs\033\\");
+	CHECK_REPLY(t, "\033P1$r2;20s\033\\\033P1$r2;20s\033\\");
+	t_free(t);
+}
+
 /* DEC's status reports as xterm 379 answers them whatever its level (tests/tools/xterm-replies.py, dsr-?5n and
  * dsr-?53n): the operating status asked in the DEC form (CSI ? 5 n) is answered in that form, CSI ? 0 n ("no
  * malfunction", ECMA-48 8.3.35 DSR), and CSI ? 53 n is the VT340's name for the locator status (CSI ? 55 n),
@@ -433,6 +485,9 @@ int main(void)
 	test_window_reports();
 	test_decrqm_fixed_modes();
 	test_dec_status_aliases();
+	test_decrqm_round_trip();
+	test_cpr_above_region();
+	test_decrqss_lr_margins();
 	test_osc_controls();
 	test_dcs_dollar_can();
 	return t_done("grid-replies");
