@@ -377,6 +377,30 @@ static void test_display_wait(void)
 	bad("display-wait=-1", 1, "display-wait: invalid value");
 }
 
+/* Integer options at the ends of their ranges: the bounds themselves are accepted, one past them refused, and
+ * xkb-repeat-rate 0 (a repeat every 0 ms: a key held down would flood the program) is refused (session 55's
+ * mutation audit: a maximum refused, and a minimum of 0 for the repeat rate, passed every test). */
+static void test_int_bounds(void)
+{
+	static const struct {
+		const char *key, *value;
+		int ret;
+	} cases[] = {
+		{"sb-size", "1000000", 0},        {"sb-size", "1000001", -EINVAL}, {"font-size", "400", 0},
+		{"font-size", "4", 0},            {"font-size", "401", -EINVAL},   {"xkb-repeat-rate", "1", 0},
+		{"xkb-repeat-rate", "0", -EINVAL}, {"xkb-repeat-rate", "10000", 0}, {"xkb-repeat-delay", "0", 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct kf_config c;
+		kf_config_init(&c);
+		capture_begin();
+		int ret = kf_config_set(&c, cases[i].key, cases[i].value);
+		capture_end();
+		CHECK(ret == cases[i].ret, "%s=%s: %d, expected %d", cases[i].key, cases[i].value, ret, cases[i].ret);
+		kf_config_finish(&c);
+	}
+}
+
 /* issue: auto by default, which shows the banner only in front of the default login (kmscon-felis standing in
  * for getty + login); on or off given explicitly wins either way; issue-path is unset (agetty's own search). */
 static void test_issue(void)
@@ -460,6 +484,7 @@ int main(void)
 	test_drm();
 	test_display_wait();
 	test_issue();
+	test_int_bounds();
 	if (failures)
 		printf("%d failures\n", failures);
 	return failures ? 1 : 0;
