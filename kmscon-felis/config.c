@@ -219,7 +219,7 @@ const struct opt kf_opts[] = {
 	UINT("dpms-timeout", dpms_timeout, "600", 0, 1u << 30, "SECONDS",
 	     "Blank after this many seconds without input or output, 0 for never", "0"),
 	UINT("display-wait", display_wait, "0", 0, 1u << 30, "SECONDS",
-	     "Without any display shown this many seconds after getting the VT, exit with status 3; 0 waits", "20"),
+	     "Without any display shown this many seconds after getting the VT, exit with status 69; 0 waits", "20"),
 	CHOICE("rotate", rotate, enum kf_rotation, rotations, "normal",
 	       "Turn the picture: normal, right (90 degrees clockwise), inverted (or upside-down) or left", "right"),
 

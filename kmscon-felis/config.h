@@ -14,7 +14,7 @@
  * whitespace around key and '=' and at both ends is ignored, a value may be quoted with "...".
  * Unknown key: a warning naming file and line, the rest still applies. Invalid value or malformed line: an error
  * naming file, line and the expected form; kf_config_parse() returns -EINVAL and the caller exits with status
- * KF_CONFIG_EXIT_USAGE (2) before starting anything.
+ * KF_CONFIG_EXIT_USAGE (78) before starting anything.
  */
 #ifndef KF_CONFIG_H
 #define KF_CONFIG_H
@@ -24,11 +24,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit status for a bad command line or configuration file (like getopt users and kmscon). */
-#define KF_CONFIG_EXIT_USAGE 2
-/* Exit status when display-wait passed without a frame on screen (main.c): the unit lists it in
+/* Exit status for a bad command line or configuration file: EX_CONFIG of sysexits.h, not the 2 of getopt users,
+ * because with --oneshot our status is the program's, and a kiosk application or login that exits 2 then
+ * stopped the units as if their configuration were bad (both list it in RestartPreventExitStatus=). A program
+ * that exits with this status or KF_EXIT_NO_DISPLAY is reported as 1 (main.c, oneshot_status). */
+#define KF_CONFIG_EXIT_USAGE 78
+/* Exit status when display-wait passed without a frame on screen (main.c): EX_UNAVAILABLE. The unit lists it in
  * RestartPreventExitStatus=, so that it fails at once and OnFailure= starts getty on the VT. */
-#define KF_EXIT_NO_DISPLAY 3
+#define KF_EXIT_NO_DISPLAY 69
 /* kf_config_parse() return value: --help or --version was printed; exit with status 0 without starting. */
 #define KF_CONFIG_EXIT 1
 

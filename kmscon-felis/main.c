@@ -41,10 +41,22 @@ static void on_quit_signal(void *ud, int signo)
 	kf_loop_quit(app->loop, 0);
 }
 
+/* With --oneshot (and headless) our exit status is the program's, except the two that are our own: the units'
+ * RestartPreventExitStatus= lists them (config.h), and a program that happens to exit with one must not stop a
+ * kiosk for good or send the VT to getty as if the configuration were bad. The log keeps the real status. */
+static int oneshot_status(int code)
+{
+	if (code != KF_CONFIG_EXIT_USAGE && code != KF_EXIT_NO_DISPLAY)
+		return code;
+	log_notice("the program exited with status %d, which is kmscon-felis's own for %s: exiting with status 1",
+		   code, code == KF_CONFIG_EXIT_USAGE ? "a bad configuration" : "no display");
+	return EXIT_FAILURE;
+}
+
 static void on_child_exited(void *ud, int code)
 {
 	struct kf_app *app = ud;
-	kf_loop_quit(app->loop, code);
+	kf_loop_quit(app->loop, oneshot_status(code));
 }
 
 static void on_session_output(void *ud)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/config/config-cli.sh BINARY: a real process reading real files. Every kind of bad line exits 2 with an
+# tests/config/config-cli.sh BINARY: a real process reading real files. Every kind of bad line exits 78 with an
 # error naming file, line and the expected form, before anything starts; an unknown key only warns; --help and
 # --version exit 0. BINARY is kf-config-cli (the start-up path of main.c) or kmscon-felis itself.
 bin=$1
@@ -8,14 +8,14 @@ trap 'rm -rf "$dir"' EXIT
 fail=0
 conf="$dir/kmscon-felis.conf"
 
-# expect_bad LINE EXPECT TEXT: TEXT as the file must exit 2 and say "$conf:LINE:" and EXPECT.
+# expect_bad LINE EXPECT TEXT: TEXT as the file must exit 78 and say "$conf:LINE:" and EXPECT.
 expect_bad() {
 	printf '%b' "$3" >"$conf"
 	# --backend=headless --login -- /bin/false: should a broken binary start anyway, it ends at once.
 	"$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/false >"$dir/out" 2>"$dir/err"
 	rc=$?
-	if [ $rc -ne 2 ]; then
-		echo "FAIL: '$3' exited $rc, expected 2"; cat "$dir/err"; fail=1; return
+	if [ $rc -ne 78 ]; then
+		echo "FAIL: '$3' exited $rc, expected 78"; cat "$dir/err"; fail=1; return
 	fi
 	if ! grep -qF "$conf:$1:" "$dir/err" || ! grep -qF -- "$2" "$dir/err"; then
 		echo "FAIL: '$3': stderr lacks '$conf:$1:' or '$2':"; cat "$dir/err"; fail=1; return
@@ -45,7 +45,7 @@ expect_bad 2 "expected KEY, no-KEY or KEY=auto|on|off" 'login=/bin/sh\nissue=som
 rm -f "$conf"; mkdir "$conf"
 "$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/false >"$dir/out" 2>"$dir/err"
 rc=$?
-if [ $rc -ne 2 ] || ! grep -qF "$conf is a directory, not a file" "$dir/err"; then
+if [ $rc -ne 78 ] || ! grep -qF "$conf is a directory, not a file" "$dir/err"; then
 	echo "FAIL: a directory as the file: exit $rc"; cat "$dir/err"; fail=1
 fi
 rmdir "$conf"
@@ -53,7 +53,7 @@ rmdir "$conf"
 mkfifo "$conf"
 timeout 10 "$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/false >"$dir/out" 2>"$dir/err"
 rc=$?
-if [ $rc -ne 2 ] || ! grep -qF "$conf is a device, FIFO or socket, not a file" "$dir/err"; then
+if [ $rc -ne 78 ] || ! grep -qF "$conf is a device, FIFO or socket, not a file" "$dir/err"; then
 	echo "FAIL: a FIFO as the file: exit $rc (124: hung)"; cat "$dir/err"; fail=1
 fi
 rm -f "$conf"
@@ -62,14 +62,14 @@ rm -f "$conf"
 ln -s "$conf" "$conf"
 "$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/false >"$dir/out" 2>"$dir/err"
 rc=$?
-if [ $rc -ne 2 ] || ! grep -qF "cannot open configuration file $conf: Too many levels of symbolic links" "$dir/err"; then
+if [ $rc -ne 78 ] || ! grep -qF "cannot open configuration file $conf: Too many levels of symbolic links" "$dir/err"; then
 	echo "FAIL: a file that cannot be opened: exit $rc"; cat "$dir/err"; fail=1
 fi
 rm -f "$conf"
 head -c 1048577 /dev/zero | tr '\0' '#' >"$conf"
 "$bin" -c "$dir" --backend=headless --oneshot --login -- /bin/false >"$dir/out" 2>"$dir/err"
 rc=$?
-if [ $rc -ne 2 ] || ! grep -qF "$conf is 1048577 bytes, more than the 1048576" "$dir/err"; then
+if [ $rc -ne 78 ] || ! grep -qF "$conf is 1048577 bytes, more than the 1048576" "$dir/err"; then
 	echo "FAIL: a file of 1 MiB + 1: exit $rc"; cat "$dir/err"; fail=1
 fi
 
@@ -122,10 +122,10 @@ case $bin in
 	;;
 esac
 
-# A bad command line exits 2 as well.
+# A bad command line exits 78 as well.
 "$bin" --font-size=0 >/dev/null 2>"$dir/err"
 rc=$?
-if [ $rc -ne 2 ] || ! grep -qF -- "--font-size: invalid value '0'" "$dir/err"; then
+if [ $rc -ne 78 ] || ! grep -qF -- "--font-size: invalid value '0'" "$dir/err"; then
 	echo "FAIL: bad option: exit $rc"; cat "$dir/err"; fail=1
 fi
 
@@ -133,7 +133,7 @@ fi
 for arg in --use-original-mode=maybe --no-use-original-mode=on; do
 	"$bin" $arg --backend=headless >/dev/null 2>"$dir/err"
 	rc=$?
-	if [ $rc -ne 2 ] || ! grep -qF -- "${arg%%=*}" "$dir/err"; then
+	if [ $rc -ne 78 ] || ! grep -qF -- "${arg%%=*}" "$dir/err"; then
 		echo "FAIL: $arg: exit $rc"; cat "$dir/err"; fail=1
 	fi
 done
@@ -141,18 +141,18 @@ done
 # So does a rotation that is none of the four (it was ignored with a warning before rotation was real).
 "$bin" --rotate=sideways --backend=headless >/dev/null 2>"$dir/err"
 rc=$?
-if [ $rc -ne 2 ] || ! grep -qF -- "--rotate: invalid value 'sideways' (expected one of: normal, right, inverted" "$dir/err"; then
+if [ $rc -ne 78 ] || ! grep -qF -- "--rotate: invalid value 'sideways' (expected one of: normal, right, inverted" "$dir/err"; then
 	echo "FAIL: bad --rotate: exit $rc"; cat "$dir/err"; fail=1
 fi
 
-# bell: a value that is none of its three (or kmscon's boolean forms) exits 2 with the expected form, in the file
+# bell: a value that is none of its three (or kmscon's boolean forms) exits 78 with the expected form, in the file
 # and on the command line (it was a kmscon key accepted and ignored whatever its value); the good forms run.
 expect_bad 2 "bell: invalid value 'loud' (expected audible, visual or none" '# beeps\nbell=loud\n'
 expect_bad 1 "takes no value" 'no-bell=visual\n'
 for arg in --bell=loud "--bell loud" --no-bell=none; do
 	"$bin" $arg --backend=headless >/dev/null 2>"$dir/err"
 	rc=$?
-	if [ $rc -ne 2 ] || ! grep -qF -- "--bell" "$dir/err"; then
+	if [ $rc -ne 78 ] || ! grep -qF -- "--bell" "$dir/err"; then
 		echo "FAIL: $arg: exit $rc"; cat "$dir/err"; fail=1
 	fi
 done
@@ -172,7 +172,7 @@ printf 'font-size=huge\n' >"$conf"
 for flag in --configdir -c; do
 	(cd "$dir" && "$bin" $flag "" --backend=headless --oneshot --login -- /bin/false) >"$dir/out" 2>"$dir/err"
 	rc=$?
-	if [ $rc -ne 2 ] || ! grep -qF -- "--configdir: empty directory" "$dir/err" ||
+	if [ $rc -ne 78 ] || ! grep -qF -- "--configdir: empty directory" "$dir/err" ||
 		grep -qF "kmscon-felis.conf:" "$dir/err" || [ -s "$dir/out" ]; then
 		echo "FAIL: $flag '': exit $rc"; cat "$dir/err"; fail=1
 	fi
@@ -200,7 +200,7 @@ if [ $rc -ne 0 ] || grep -qF "has no effect" "$dir/err"; then
 fi
 "$bin" --issue=maybe --backend=headless >/dev/null 2>"$dir/err"
 rc=$?
-if [ $rc -ne 2 ] || ! grep -qF -- "--issue: invalid value 'maybe' (expected KEY, no-KEY or KEY=auto|on|off" "$dir/err"; then
+if [ $rc -ne 78 ] || ! grep -qF -- "--issue: invalid value 'maybe' (expected KEY, no-KEY or KEY=auto|on|off" "$dir/err"; then
 	echo "FAIL: --issue=maybe: exit $rc"; cat "$dir/err"; fail=1
 fi
 case $bin in

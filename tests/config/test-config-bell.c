@@ -2,7 +2,7 @@
  *
  * bell=audible|visual|none, audible by default as the kernel's console beeps; kmscon's bell was a boolean, so
  * its forms carry over: "bell", bell=true/on/yes/1 and --bell are audible, "no-bell", bell=false/off/no/0 and
- * --no-bell none. Anything else is an error naming the expected form (exit 2, tests/config/config-cli.sh). */
+ * --no-bell none. Anything else is an error naming the expected form (exit 78, tests/config/config-cli.sh). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -286,7 +286,7 @@ static void test_good_lines(void)
 	CHECK(strstr(log, "more.conf:4: 'configdir' is a command-line option, ignored in a file"), "configdir: %s",
 	      log);
 	/* A tab is a blank as a space is (kmscon-felis.conf(5): "blanks around the commas are allowed"): a colour
-	 * or a shortcut lined up with tabs was an error, exit status 2. */
+	 * or a shortcut lined up with tabs was an error, exit status 78 (2 then). */
 	const char *tabs = "palette-green=1,\t2\t, 3\ngrab-paste=<Ctrl>\t<Alt>\tInsert\t,\t<Shift>Insert\n";
 	capture_begin();
 	ret = kf_config_parse_text(&c, "tabs.conf", tabs, strlen(tabs));

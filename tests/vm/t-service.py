@@ -5,7 +5,7 @@ is on screen, with STATUS= naming the mode and the font, and pings the watchdog 
   service-no-display  a guest with no display it can drive (std VGA, booted with nomodeset: the VGA text console,
                       no DRM card, no /dev/fb0), the unit's command line on tty2 while tty1 is in front: READY=1
                       at once (waiting for VT 2); longer than the unit's --display-wait later it still waits (the
-                      wait for the VT does not count); once switched to tty2 it exits with status 3 (no display)
+                      wait for the VT does not count); once switched to tty2 it exits with status 69 (no display)
                       after --display-wait seconds, so that the unit fails and OnFailure= starts getty there."""
 # timeout: 480
 import re
@@ -65,7 +65,7 @@ def no_display(vm, build_dir):
     log = vm.sh("cat /tmp/kf.log")
     print("  exit status %s %.1f s after the switch to tty2 (--display-wait=%d)" % (code, dt, wait))
     print("  " + "\n  ".join(x for x in log.splitlines() if "display" in x))
-    kftest.check(code == 3, "exit status %s, not 3 (no display)" % code, vm)
+    kftest.check(code == 69, "exit status %s, not 69 (no display)" % code, vm)
     kftest.check(dt >= wait - 1, "exited %.1f s after the switch, before --display-wait=%d" % (dt, wait), vm)
     kftest.check("no usable display" in log and "display-wait" in log, "the log does not say why it exits", vm)
     after = vm.wait_screen(lambda i: bright(i) > 0.5, timeout=20, what="tty2's text drawn (the VT in text mode)")
