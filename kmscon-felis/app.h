@@ -40,6 +40,8 @@ struct kf_app {
 	struct kf_timer *display_wait; /* --backend=drm, display-wait: exit if no frame by then (on_display_wait) */
 	struct kf_bell *bell;         /* what BEL does (bell=); NULL until the backend is up */
 	char no_vt[128];              /* why there is no tone (kf_bell_config.no_vt) */
+	bool config_error;            /* the start failed on the configuration (a font-file that cannot be
+				       * opened): exit with KF_CONFIG_EXIT_USAGE, not 1 (start_drm) */
 };
 
 /* main.c: the bell from app->cfg once the backend is up (the old one stays on failure); 0 or -errno (logged). */

@@ -493,6 +493,10 @@ static int start_drm(struct kf_app *app)
 	r = kf_render_create(&rc, &app->render);
 	if (r < 0) {
 		log_err("cannot set up the font: %s", strerror(-r));
+		/* A font-file that is missing, unreadable or no font: the configuration's fault, which restarting
+		 * cannot mend (the kiosk unit restarted it every 2 s for ever); a font-name that matches nothing
+		 * already fell back to the built-in font. */
+		app->config_error = r != -ENOMEM;
 		return r;
 	}
 	kf_log_phase("renderer and font ready");
@@ -656,6 +660,8 @@ int main(int argc, char **argv)
 	app.stats_signal = kf_loop_add_signal(app.loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, &app);
 	if (start_backend(&app) < 0 || kf_app_start_bell(&app) < 0) {
 		stop_backend(&app);
+		if (app.config_error)
+			code = KF_CONFIG_EXIT_USAGE;
 		goto out_session;
 	}
 	/* Headless, the child starts now: started before the FIFO was opened, it ran (and could act) although the

@@ -8,7 +8,8 @@ after which restarting cannot help (kmscon-felis's own: a bad configuration, no 
 - with --oneshot (and headless) the program's own exit status is passed on, but never as one of those: a
   kiosk application or a login that exits with 2 made kmscon-felis@ fail over to getty as if its
   configuration were bad. Every status from 0 to 255 a real child exits with is tried, through the real
-  program on the headless backend.
+  program on the headless backend;
+- a font-file that cannot be opened (found on a display only, before the seat is opened) is such an error too.
 """
 import os
 import re
@@ -55,6 +56,21 @@ for unit, values in sorted(units.items()):
         if code == 0 or code not in values:
             failures.append('%s: %s exits %d, not in RestartPreventExitStatus= (restarted for ever)'
                             % (unit, what, code))
+
+# A font-file that cannot be opened is a configuration error too, found on a display only: it exited 1, which the
+# kiosk restarted every 2 s for ever and kmscon-felis@ five times before getty. The font is opened before the
+# seat and the display, so this needs neither.
+with tempfile.TemporaryDirectory() as d:
+    for args in (['--font-engine=psf', '--font-file=%s/none.psf' % d], ['--font-file=%s/none.ttf' % d],
+                 ['--font-engine=psf', '--font-file=%s' % d]):
+        code, err = run(['--backend=drm', '--vt=63', '--no-activate-vt'] + args, d)
+        print('%s on a display: status %d' % (' '.join(a.replace(d, 'DIR') for a in args), code))
+        if 'cannot set up the font' not in err:
+            failures.append('%s: the log does not say the font cannot be set up: %r' % (args, err))
+        for unit, values in sorted(units.items()):
+            if code not in values:
+                failures.append('%s: %s exits %d, not in RestartPreventExitStatus= (restarted)'
+                                % (unit, ' '.join(args), code))
 
 passed = 0
 for n in range(256):
