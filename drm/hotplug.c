@@ -159,13 +159,63 @@ static void scan_changed(struct drm_backend *b, const dev_t *devs, unsigned n)
 	}
 }
 
+/* The monitor's socket overflowed (a burst the loop did not read in time: the kernel dropped uevents): what they
+ * said is not known. A "change" lost leaves a display plugged meanwhile dark, a "remove" lost a dead card held, an
+ * "add" lost a card never opened: each card held is scanned as if a "change" came for it (added to changed, once)
+ * or closed when its device is gone, and the seat's cards not held are opened later as announced. */
+static void recover_lost(struct drm_backend *b, dev_t *changed, unsigned *n_changed)
+{
+	struct udev_enumerate *en = udev_enumerate_new(b->udev);
+	struct udev_list_entry *e;
+
+	drm_notice("udev: events lost (the monitor's buffer overflowed): scanning every card again");
+	for (unsigned c = b->n_cards; c-- > 0;) {
+		unsigned k = 0;
+
+		if (card_gone(b->cards[c])) {
+			drm_hotplug_remove_card(b, c);
+			continue;
+		}
+		while (k < *n_changed && changed[k] != b->cards[c]->devnum)
+			k++;
+		if (k == *n_changed && *n_changed < DRM_MAX_CARDS && !b->suspended)
+			changed[(*n_changed)++] = b->cards[c]->devnum;
+	}
+	if (!en)
+		return;
+	udev_enumerate_add_match_subsystem(en, "drm");
+	udev_enumerate_add_match_sysname(en, "card[0-9]*");
+	udev_enumerate_scan_devices(en);
+	udev_list_entry_foreach(e, udev_enumerate_get_list_entry(en))
+	{
+		struct udev_device *dev = udev_device_new_from_syspath(b->udev, udev_list_entry_get_name(e));
+
+		if (dev && udev_is_our_card(b, dev) && find_card(b, udev_device_get_devnum(dev)) < 0)
+			open_later(b, udev_device_get_syspath(dev));
+		udev_device_unref(dev);
+	}
+	udev_enumerate_unref(en);
+}
+
 void drm_hotplug_dispatch(struct drm_backend *b)
 {
 	struct udev_device *dev;
 	dev_t changed[DRM_MAX_CARDS];
-	unsigned n_changed = 0;
+	unsigned n_changed = 0, overflows = 0;
 
-	while ((dev = udev_monitor_receive_device(b->mon))) {
+	/* NULL ends the queue, but for ENOBUFS: the socket overflowed, said once, the uevents after it still queued.
+	 * errno cleared first: not every libudev sets it on each NULL. Bounded: a monitor that kept saying it
+	 * would hold the loop. */
+	for (;;) {
+		errno = 0;
+		dev = udev_monitor_receive_device(b->mon);
+		if (!dev && errno == ENOBUFS && overflows < 4) {
+			if (!overflows++)
+				recover_lost(b, changed, &n_changed);
+			continue;
+		}
+		if (!dev)
+			break;
 		const char *action = udev_device_get_action(dev);
 		const char *subsystem = udev_device_get_subsystem(dev);
 		int idx;
@@ -203,7 +253,7 @@ void drm_hotplug_dispatch(struct drm_backend *b)
 
 			while (k < n_changed && changed[k] != b->cards[idx]->devnum)
 				k++;
-			if (k == n_changed)
+			if (k == n_changed && n_changed < DRM_MAX_CARDS)
 				changed[n_changed++] = b->cards[idx]->devnum;
 		}
 		udev_device_unref(dev);

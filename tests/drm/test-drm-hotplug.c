@@ -28,6 +28,9 @@ struct fake_dev {
 };
 static struct fake_dev queue[32];
 static unsigned n_queued, next_queued;
+/* The monitor's socket overflowed (the kernel dropped uevents): the next receive fails with ENOBUFS, once, as
+ * recvmsg on a netlink socket does. */
+static bool overflow;
 
 static bool fake(struct udev_device *d)
 {
@@ -38,6 +41,11 @@ struct udev_device *__real_udev_monitor_receive_device(struct udev_monitor *m);
 struct udev_device *__wrap_udev_monitor_receive_device(struct udev_monitor *m);
 struct udev_device *__wrap_udev_monitor_receive_device(struct udev_monitor *m)
 {
+	if (overflow) {
+		overflow = false;
+		errno = ENOBUFS;
+		return NULL;
+	}
 	if (next_queued < n_queued)
 		return (struct udev_device *)&queue[next_queued++];
 	if (n_queued)
@@ -193,6 +201,38 @@ static void test_add_while_held(struct drm_backend *b)
 	drm_backend_update_canvas(b);
 }
 
+/* The udev monitor's socket overflowed under a burst (ENOBUFS): the "change" of a display plugged meanwhile was
+ * lost, and so was the "remove" of a card unplugged meanwhile. Every card is scanned again as if a "change" came
+ * for it, and a card whose device is gone is closed. The overflow was taken for the end of the queue: the display
+ * stayed dark until the next uevent or VT switch, the dead card held. */
+static void test_overflow_rescans(struct drm_backend *b)
+{
+	struct drm_card *card = heap_card(b);
+	int err;
+
+	fake_conns = 1;
+	fake_unplugged = 1;
+	drm_card_scan(card, &err);
+	CHECK(card->n_outputs == 0);
+	card->needs_modeset = false;
+	fake_unplugged = 0; /* plugged; its "change" lost */
+	overflow = true;
+	dispatch_queued(b);
+	printf("uevents lost (ENOBUFS) while a display was plugged: outputs %u (want 1), modeset %d (want 1)\n",
+	       card->n_outputs, card->needs_modeset);
+	CHECK(card->n_outputs == 1 && card->needs_modeset && !overflow);
+	card->fd = dead_fd = 1001; /* unplugged; its "remove" lost */
+	overflow = true;
+	dispatch_queued(b);
+	printf("uevents lost (ENOBUFS) while the card was unplugged: cards %u (want 0)\n", b->n_cards);
+	CHECK(b->n_cards == 0);
+	if (b->n_cards)
+		drm_hotplug_remove_card(b, 0);
+	b->n_later = 0;
+	fake_conns = 0;
+	drm_backend_update_canvas(b);
+}
+
 int main(void)
 {
 	struct drm_backend *b = stand_in_backend();
@@ -202,5 +242,6 @@ int main(void)
 	test_burst_scanned_once(b);
 	test_change_then_remove(b);
 	test_add_while_held(b);
+	test_overflow_rescans(b);
 	return stand_in_end(b);
 }
