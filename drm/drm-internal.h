@@ -359,7 +359,8 @@ struct drm_card {
 	uint32_t unusable[16];
 	unsigned n_unusable;
 	bool quiet;
-	/* CRTC_ID property of every connector seen, looked up once per connector (for disabling the others). */
+	/* CRTC_ID property of every connector there, looked up once per connector (for disabling the others);
+	 * forgotten when the connector is gone (kms.c forget_gone_conns). */
 	unsigned n_conns;
 	struct drm_card_conn {
 		uint32_t id, crtc_prop;

@@ -127,6 +127,20 @@ static uint32_t conn_crtc_prop(struct drm_card *card, uint32_t conn_id)
 	return id;
 }
 
+/* Forgets the CRTC_ID property of connectors gone from res: a DP MST dock makes its connectors anew, with new ids,
+ * at each replug; kept, they filled the list and every modeset looked the newcomers up again. */
+static void forget_gone_conns(struct drm_card *card, const drmModeRes *res)
+{
+	for (unsigned i = card->n_conns; i-- > 0;) {
+		int k = 0;
+
+		while (k < res->count_connectors && res->connectors[k] != card->conns[i].id)
+			k++;
+		if (k == res->count_connectors)
+			card->conns[i] = card->conns[--card->n_conns];
+	}
+}
+
 /* Turns off what we do not use: CRTCs that are on, planes on them or on ours, connectors on them or on ours. */
 static void add_disable_unused(struct atomic *a, struct drm_card *card)
 {
@@ -164,6 +178,8 @@ static void add_disable_unused(struct atomic *a, struct drm_card *card)
 		}
 	}
 	res = drmModeGetResources(card->fd);
+	if (res)
+		forget_gone_conns(card, res);
 	for (int i = 0; res && i < res->count_connectors; i++) {
 		uint32_t id = res->connectors[i], prop = conn_crtc_prop(card, id);
 		uint64_t crtc = 0;

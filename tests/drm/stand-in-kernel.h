@@ -178,6 +178,43 @@ static int probes; /* drmModeGetConnector calls on them: each is a probe (an EDI
 /* How many of fake_modes connector 300+i lists (the first ones); 0: all n_fake_modes. */
 static int n_fake_modes_of[8];
 
+/* A connector besides fake_conns' (0: none), from 1000 on: a DP MST dock's, made anew with a new id at each
+ * replug. Its properties are made up (CRTC_ID, 903, off); each lookup of them by name (drmModeGetProperty, what
+ * drm_props_lookup asks for each property) is counted. */
+static uint32_t extra_conn;
+static int prop_lookups;
+
+drmModeObjectPropertiesPtr __real_drmModeObjectGetProperties(int fd, uint32_t obj, uint32_t type);
+drmModeObjectPropertiesPtr __wrap_drmModeObjectGetProperties(int fd, uint32_t obj, uint32_t type);
+drmModeObjectPropertiesPtr __wrap_drmModeObjectGetProperties(int fd, uint32_t obj, uint32_t type)
+{
+	drmModeObjectProperties *p;
+
+	if (type != DRM_MODE_OBJECT_CONNECTOR || obj < 1000)
+		return __real_drmModeObjectGetProperties(fd, obj, type);
+	p = calloc(1, sizeof(*p));
+	p->props = calloc(1, sizeof(*p->props));
+	p->prop_values = calloc(1, sizeof(*p->prop_values));
+	p->props[0] = 903;
+	p->count_props = 1;
+	return p;
+}
+
+drmModePropertyPtr __real_drmModeGetProperty(int fd, uint32_t id);
+drmModePropertyPtr __wrap_drmModeGetProperty(int fd, uint32_t id);
+drmModePropertyPtr __wrap_drmModeGetProperty(int fd, uint32_t id)
+{
+	drmModePropertyRes *p;
+
+	if (id != 903)
+		return __real_drmModeGetProperty(fd, id);
+	prop_lookups++;
+	p = calloc(1, sizeof(*p));
+	p->prop_id = id;
+	snprintf(p->name, sizeof(p->name), "CRTC_ID");
+	return p;
+}
+
 drmModeResPtr __real_drmModeGetResources(int fd);
 drmModeResPtr __wrap_drmModeGetResources(int fd);
 drmModeResPtr __wrap_drmModeGetResources(int fd)
@@ -187,10 +224,12 @@ drmModeResPtr __wrap_drmModeGetResources(int fd)
 	if (!fake_conns)
 		return __real_drmModeGetResources(fd);
 	r = calloc(1, sizeof(*r));
-	r->connectors = calloc((size_t)fake_conns, sizeof(uint32_t));
+	r->connectors = calloc((size_t)fake_conns + 1, sizeof(uint32_t));
 	r->count_connectors = fake_conns;
 	for (int i = 0; i < fake_conns; i++)
 		r->connectors[i] = 300 + (uint32_t)i;
+	if (extra_conn)
+		r->connectors[r->count_connectors++] = extra_conn;
 	return r;
 }
 

@@ -290,6 +290,40 @@ static void test_unusable_said_once(struct drm_backend *b)
 	fake_conns = 0;
 }
 
+/* A DP MST dock makes its connectors anew, with new ids, at each replug: 40 came and went. The CRTC_ID property of
+ * each connector is looked up once and kept; the 32 kept were never forgotten, so once full every modeset looked
+ * the properties of the newcomers up again (a GETPROPERTY ioctl per property of the connector). */
+static void test_conn_props_forget_gone(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+
+	make_card(b, &card, outs, true);
+	max_active = 3;
+	fake_conns = 3; /* 300..302: the card's own outputs */
+	for (uint32_t i = 0; i < 40; i++) {
+		extra_conn = 1000 + i;
+		card.needs_modeset = true;
+		CHECK(drm_card_modeset(&card) == 0);
+		for (int o = 0; o < 3; o++)
+			drm_output_flip_done(&outs[o], 200 + i);
+	}
+	prop_lookups = 0;
+	for (int i = 0; i < 5; i++) {
+		card.needs_modeset = true;
+		CHECK(drm_card_modeset(&card) == 0);
+		for (int o = 0; o < 3; o++)
+			drm_output_flip_done(&outs[o], 300 + (uint64_t)i);
+	}
+	printf("5 modesets after 40 MST connectors came and went: %d property lookups (want 0), %u kept (want 4)\n",
+	       prop_lookups, card.n_conns);
+	CHECK(prop_lookups == 0 && card.n_conns == 4);
+	extra_conn = 0;
+	fake_conns = 0;
+	max_active = 2;
+	free_card(&card, outs);
+}
+
 int main(void)
 {
 	struct drm_backend *b = stand_in_backend();
@@ -304,5 +338,6 @@ int main(void)
 	test_card_retry_apart(b);
 	test_canvas_without_left_out(b);
 	test_unusable_said_once(b);
+	test_conn_props_forget_gone(b);
 	return stand_in_end(b);
 }
