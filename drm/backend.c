@@ -717,8 +717,12 @@ void drm_backend_resume(struct drm_backend *b)
 	if (!b->suspended)
 		return;
 	b->suspended = false;
-	for (unsigned c = 0; c < b->n_cards; c++)
+	for (unsigned c = 0; c < b->n_cards; c++) {
 		b->cards[c]->retry_ns = 0;
+		/* legacy: a refused mode is tried again at the switch back (card.c chosen_mode_back) */
+		for (unsigned o = 0; o < b->cards[c]->n_outputs; o++)
+			b->cards[c]->outputs[o]->refused_modes_set = false;
+	}
 	drm_hotplug_enumerate(b);
 	drm_backend_scan(b, &changed);
 	for (unsigned c = 0; c < b->n_cards; c++)

@@ -392,6 +392,17 @@ bool drm_output_keeps_mode(const struct drm_output *out, const drmModeConnector 
 	       conn->modes[mi].clock == shown->clock;
 }
 
+/* FNV-1a over conn's modes: whether the list changed since a fallback (legacy). */
+static uint32_t modes_hash(const drmModeConnector *conn)
+{
+	const unsigned char *p = (const unsigned char *)conn->modes;
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; conn->count_modes > 0 && i < (size_t)conn->count_modes * sizeof(*conn->modes); i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
 /* out to mode m: new buffers and mode blob, the whole picture to paint, a modeset. */
 static void set_mode(struct drm_output *out, const drmModeModeInfo *m, uint8_t source)
 {
@@ -456,6 +467,8 @@ bool drm_output_fall_back(struct drm_output *out)
 		out->mode.vdisplay, out->mode_source == DRM_SOURCE_ASKED ? " (asked for with --mode)" : "",
 		conn->modes[mi].hdisplay, conn->modes[mi].vdisplay);
 	m = conn->modes[mi];
+	out->refused_modes = modes_hash(conn);
+	out->refused_modes_set = !card->atomic;
 	drmModeFreeConnector(conn);
 	set_mode(out, &m, DRM_SOURCE_FALLBACK);
 	return true;
@@ -475,8 +488,9 @@ static bool listed(const drmModeConnector *conn, const drmModeModeInfo *m)
  * one, or with use-original-mode the one kept from start (first_mode, while the connector lists it): asked of
  * drm_card_choose_mode, which knows the originals at the card's first scan only, it was the preferred one. Taken in
  * place (the output keeps its CRTC and where its mode came from); refused, nothing changes on screen. Legacy KMS
- * has no test: taken, and the modeset falls back again if the kernel refuses it. Returns true when the mode
- * changed. */
+ * has no test: taken, and the modeset falls back again if the kernel refuses it, the screen blank a moment; so
+ * only when the connector's modes changed since the fallback, or after the switch back to the VT
+ * (refused_modes): it was at every hotplug burst. Returns true when the mode changed. */
 static bool chosen_mode_back(struct drm_output *out, const drmModeConnector *conn)
 {
 	drmModeModeInfo m;
@@ -484,6 +498,9 @@ static bool chosen_mode_back(struct drm_output *out, const drmModeConnector *con
 
 	if (out->mode_source != DRM_SOURCE_FALLBACK || out->inflight)
 		return false;
+	if (out->refused_modes_set && modes_hash(conn) == out->refused_modes)
+		return false;
+	out->refused_modes_set = false;
 	if (out->first_source == DRM_SOURCE_KEPT_UNLISTED ||
 	    (out->first_source == DRM_SOURCE_KEPT && listed(conn, &out->first_mode))) {
 		m = out->first_mode;

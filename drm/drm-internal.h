@@ -320,6 +320,11 @@ struct drm_output {
 	uint8_t first_source;            /* its mode_source */
 	struct drm_ratelimit rl;
 	uint32_t possible_crtcs;         /* the CRTC indices its connector's encoders can drive (card.c drm_assign) */
+	/* Legacy (no test commit): a hash of its connector's modes when it fell back (refused_modes_set). A rescan
+	 * tries the refused mode again only once they differ, or after the switch back to the VT (cleared then):
+	 * each try the kernel refused blanked the screen a moment, at every hotplug burst (card.c chosen_mode_back). */
+	uint32_t refused_modes;
+	bool refused_modes_set;
 };
 
 struct drm_card_crtc {
