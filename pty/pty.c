@@ -463,7 +463,10 @@ static int queue_reserve(struct pty *pty, size_t n, size_t limit)
 	return 0;
 }
 
-/* Writes from p until the PTY takes no more; returns bytes written or -errno (not -EAGAIN). */
+/* Writes from p until the PTY takes no more; returns bytes written or -errno (not -EAGAIN). An error after some
+ * bytes went is not returned with them: the count is, and the error comes again at the next write (the rest is
+ * queued, pty_flush meets it). -EIO alone said nothing of the part written, and a caller trying again sent it
+ * twice (kmscon-felis --input-fifo duplicated typed input). */
 static ssize_t write_some(struct pty *pty, const uint8_t *p, size_t len)
 {
 	size_t done = 0;
@@ -476,6 +479,8 @@ static ssize_t write_some(struct pty *pty, const uint8_t *p, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
+			break;
+		if (done)
 			break;
 		return n < 0 ? -errno : -EIO;
 	}

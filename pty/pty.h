@@ -129,6 +129,8 @@ void pty_read_stop(struct pty *pty);
  * All or nothing: when it does not fit in the queue, nothing is queued and -ENOBUFS is returned; -ENOMEM when
  * the queue cannot grow for it, nothing written either (room is made before the PTY is given any of it).
  * -ENOTCONN without a child or after hang-up (data dropped). Does not take ownership of data.
+ * An error (-EIO) is returned only when none of data was written: after part of it went, the rest is queued
+ * and 0 returned, the error coming again at pty_flush, so a caller that tries again never repeats bytes.
  * The queue's bound is write_queue_max, or write_bulk_max while bytes of a bulk write are still queued: what
  * is written after a paste (keys typed meanwhile, replies) waits behind it instead of being refused. */
 int pty_write(struct pty *pty, const void *data, size_t len);
