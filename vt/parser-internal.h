@@ -49,7 +49,7 @@ enum action {
 	A_CSI_DISPATCH,
 	A_CLEAR,        /* start of a CSI or DCS header */
 	A_HOOK,         /* final byte of a DCS header: start collecting the string */
-	A_DCS_IGNORE,   /* malformed DCS header: swallow the string */
+	A_DCS_IGNORE,   /* malformed DCS header: swallow the string (dcs_ignore: one sink case kept) */
 	A_PUT,          /* string byte */
 	A_STR_START,    /* OSC, SOS, PM, APC introducer */
 	A_STR_END,      /* ST or BEL (OSC): deliver the string */

@@ -67,7 +67,8 @@ static const struct range *const state_ranges[S_COUNT] = {
 	},
 	/* A C0 control or DEL in a DCS header drops the string, where DEC's machine ignores the byte: xterm 379
 	 * reads the header from the string and knows no function with one in it ("DCS LF $ q m ST" is no
-	 * DECRQSS). CAN, SUB and ESC keep their "anywhere" meaning. */
+	 * DECRQSS). CAN, SUB and ESC keep their "anywhere" meaning. After a leading '$' the string is kept with
+	 * final 0 instead (parser.c dcs_ignore): xterm answers such a text with CAN. */
 	[S_DCS_ENTRY] = (const struct range[]){
 		C0_DCS_DROP, R(0x20, 0x2f, A_COLLECT, S_DCS_INTER), R(0x30, 0x3b, A_PARAM, S_DCS_PARAM),
 		R(0x3c, 0x3f, A_COLLECT, S_DCS_PARAM), R(0x40, 0x7e, A_HOOK, S_DCS_PASS), HIGH_REDO, END_RANGES,

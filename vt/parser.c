@@ -437,6 +437,24 @@ static size_t ground_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t
 
 /* Performs the transition for d[i]; may consume more bytes of the same kind. Returns the next index. */
 /* (inlined into both copies of the feed loop, as it was into the single one) */
+/* A malformed DCS header: its string is swallowed (next), except after a '$' that begins the header (no
+ * parameter, no marker) a control or DEL: xterm 379 reads "DCS $ LF q m ST" as the text "$ LF q m", which
+ * starts with '$' and is no DECRQSS, and answers CAN. The string is kept with final 0 (no function has it), so
+ * the sink sees a '$' header that names nothing and its data (a NUL there still voids it all). Returns the
+ * state to go to. */
+static __attribute__((noinline)) unsigned dcs_ignore(struct vt_parser *p, uint8_t b, unsigned next)
+{
+	vt__str_start(p, VT_STRING_DCS);
+	if ((b < 0x20 || b == 0x7f) && b && !p->ignore && p->csi.n_intermediates && p->csi.intermediates[0] == '$' &&
+	    !p->csi.n_params && !p->csi.private_marker) {
+		p->csi.final = 0;
+		p->str_drop = false;
+		return S_DCS_PASS;
+	}
+	p->str_drop = true;
+	return next;
+}
+
 static inline __attribute__((always_inline)) size_t step(struct vt_parser *p, const uint8_t *d, size_t i, size_t n)
 {
 	uint8_t b = d[i];
@@ -474,9 +492,8 @@ static inline __attribute__((always_inline)) size_t step(struct vt_parser *p, co
 		p->str_drop = p->ignore;
 		break;
 	case A_DCS_IGNORE:
-		vt__str_start(p, VT_STRING_DCS);
-		p->str_drop = true;
-		break;
+		p->state = (uint8_t)dcs_ignore(p, b, next);
+		return i + 1;
 	case A_PUT:
 		return vt__put_run(p, d, i, n);
 	case A_STR_START:

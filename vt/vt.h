@@ -34,7 +34,8 @@ struct vt_csi {
 	uint8_t private_marker;        /* '<' '=' '>' '?' or 0 */
 	uint8_t n_intermediates;
 	uint8_t intermediates[2];      /* 0x20..0x2f; a third one makes the sequence ignored */
-	uint8_t final;                 /* 0x40..0x7e */
+	uint8_t final;                 /* 0x40..0x7e; 0 for a DCS whose header a control broke after a
+					* leading '$' (no function: xterm answers it with CAN) */
 	bool overflow;                 /* more parameters were given than fit: the extra ones were dropped */
 	/* 0, or an id the parser gives to one byte string of a CSI sequence: every later sequence with the
 	 * same id had exactly the same bytes (so the same fields above). Ids are never reused, so a sink may

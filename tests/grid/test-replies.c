@@ -452,8 +452,12 @@ static void test_osc_controls(void)
  * waiting for a reply to it waited for its time-out, in xterm it has one at once. */
 static void test_dcs_dollar_can(void)
 {
-	static const char *const can[] = {"$p1", "$p", "$w", "$x", "$u", "$a", "$}", "$t", "$!q", "$r m"};
-	static const char *const none[] = {"1$p", "0$w", ";$p", "2$u", "1$s", "+x", "x", "!x", "\"x", "?$p"};
+	/* the last four: a C0 control or DEL in the header after the '$' (xterm 379's text still starts with '$'
+	 * and is no DECRQSS; this parser dropped such a header: nothing) */
+	static const char *const can[] = {"$p1", "$p", "$w", "$x", "$u", "$a", "$}", "$t", "$!q", "$r m",
+					  "$\nqm", "$\177qm", "$\rq", "$!\tq"};
+	static const char *const none[] = {"1$p", "0$w", ";$p", "2$u", "1$s", "+x", "x", "!x", "\"x", "?$p",
+					   "\n$qm", "1$\nqm"}; /* the last two: a control before the '$', after a parameter */
 	struct t_term *t = t_new(80, 24, 0);
 	for (size_t i = 0; i < sizeof(can) / sizeof(can[0]); i++) {
 		t_feedf(t, "\033P%s\033\\\033[5n", can[i]);
@@ -465,6 +469,9 @@ static void test_dcs_dollar_can(void)
 		t_feedf(t, "\033P%s\033\\\033[5n", none[i]);
 		CHECK_REPLY(t, "\033[0n");
 	}
+	/* a control in the header after the '$' and a NUL in the data: nothing (the NUL voids it all) */
+	grid_feed(t->g, (const uint8_t *)"\033P$\nq\0m\033\\\033[5n", 13);
+	CHECK_REPLY(t, "\033[0n");
 	/* DECRQSS still answers, a NUL still makes the DCS ignored whole (xterm) */
 	t_feed(t, "\033P$qm\033\\");
 	CHECK_REPLY(t, "\033P1$r0m\033\\");

@@ -108,11 +108,14 @@ static const struct tcase cases[] = {
 	{ESC "P1;<q" "junk" ESC "\\" "x", 0, "T[x]", false},
 	{ESC "P1;2:3q" "d" ESC "\\", 0, "S[DCS 1;2:3q|d]", false},
 	/* DEL is kept in the data, and NUL (the sink refuses a DCS holding one, as xterm's do_dcs); a C0 control
-	 * or DEL in the header drops the string (xterm reads the header from the string and knows no such one) */
+	 * or DEL in the header drops the string (xterm reads the header from the string and knows no such one),
+	 * but after a '$' that begins it the string is kept with final 0: xterm answers such a text with CAN */
 	{ESC "P$qm\x7f" ESC "\\", 0, "S[DCS $q|m<7f>]", false},
 	{ESC "P$q\x00m" ESC "\\", 8, "S[DCS $q|<00>m]", false},
 	{ESC "P\n$qm" ESC "\\" "x", 0, "T[x]", false},
-	{ESC "P$\x7fqm" ESC "\\" "x", 0, "T[x]", false},
+	{ESC "P$\x7fqm" ESC "\\" "x", 0, "S[DCS $<00>|qm]T[x]", false},
+	{ESC "P$!\nq" ESC "\\" "x", 0, "S[DCS $!<00>|q]T[x]", false},
+	{ESC "P1$\nqm" ESC "\\" "x", 0, "T[x]", false},
 	{ESC "P1\x00$qm" ESC "\\" "x", 10, "T[x]", false},
 	{ESC "P1;\x05" "2$qm" ESC "\\" "x", 0, "T[x]", false},
 	/* APC, PM, SOS */

@@ -96,8 +96,10 @@ void csi_text(struct trace *t, const struct vt_csi *c)
 		else
 			t_add(t, "%d", (int)c->params[i]);
 	}
-	t_add(t, "%.*s%c%s", (int)c->n_intermediates, (const char *)c->intermediates, c->final,
-	      c->overflow ? "!" : "");
+	/* final 0: a DCS header a control broke after its '$' (kept for the sink's CAN) */
+	t_add(t, "%.*s", (int)c->n_intermediates, (const char *)c->intermediates);
+	t_add(t, c->final ? "%c" : "<00>", c->final);
+	t_add(t, "%s", c->overflow ? "!" : "");
 }
 
 void on_csi(void *ctx, const struct vt_csi *c)
