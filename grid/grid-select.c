@@ -100,8 +100,16 @@ static uint32_t cell_class(const struct grid *g, const struct line *l, int x)
 	/* xterm's BLANK class: NUL, space, the spaces U+2000..U+200A and the ideographic space (not U+00A0) */
 	if (cp == 0 || cp == ' ' || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x3000)
 		return CLASS_BLANK;
-	if (cp >= 0x80)
+	/* xterm's default table from U+0080: Latin-1's punctuation and signs (U+00A0..U+00BF, NBSP, ª and º
+	 * too; the signs U+00D7 and U+00F7) and general punctuation (U+200B..U+206F) are each a class of their
+	 * own, as ASCII's delimiters are here (a double click on "«ab»" took the guillemets with the word). The
+	 * C1 controls never are cells. Past U+00FF its other classes (scripts' punctuation, CJK apart from
+	 * letters) are not followed: the rest is word characters. */
+	if (cp >= 0x80) {
+		if ((cp >= 0xa0 && cp <= 0xbf) || cp == 0xd7 || cp == 0xf7 || (cp >= 0x200b && cp <= 0x206f))
+			return cp;
 		return CLASS_WORD;
+	}
 	return strchr("\"'`()[]{}<>|;,&", (int)cp) ? cp : CLASS_WORD;
 }
 

@@ -223,6 +223,15 @@ static void test_word_blanks(void)
 						   {-1, NULL}};
 	words_on_row("a \xcc\x81" "b((\xcc\x81(x", marked);
 
+	/* xterm's default classes from U+0080 up: Latin-1 punctuation and symbols (U+00A0..U+00BF, NBSP too, and
+	 * the signs x and / of U+00D7, U+00F7) and general punctuation (U+200B..U+206F) are each a class of their
+	 * own, Latin-1 letters and others word characters: every code point from U+0080 was a word character, and
+	 * "«ab»" or "a—b" was one word */
+	static const struct word_case latin1[] = {{0, "\xc2\xab"}, {1, "\x61\x62"}, {3, "\xc2\xbb"}, {5, "\xc2\xbf"}, {6, "\x78"}, {7, "\xc3\x97"}, {8, "\x79"}, {9, "\xc3\xb7"}, {10, "\x7a\xc3\xa9"}, {13, "\xc2\xa1"}, {14, "\xc2\xa7\xc2\xa7"}, {16, "\xc2\xb6"}, {17, "\xc2\xb7"}, {18, "\xc2\xa0"}, {19, "\x71"}, {-1, NULL}};
+	words_on_row("\xc2\xab\x61\x62\xc2\xbb\x20\xc2\xbf\x78\xc3\x97\x79\xc3\xb7\x7a\xc3\xa9\x20\xc2\xa1\xc2\xa7\xc2\xa7\xc2\xb6\xc2\xb7\xc2\xa0\x71", latin1);
+	static const struct word_case general[] = {{0, "\x61"}, {1, "\xe2\x80\x94"}, {2, "\x62"}, {3, "\xe2\x80\xa6\xe2\x80\xa6"}, {5, "\x63"}, {6, "\xe2\x80\x98"}, {7, "\x64\xc5\x82"}, {9, "\xe2\x80\x99"}, {11, "\xe2\x80\xba"}, {12, "\x78"}, {-1, NULL}};
+	words_on_row("\x61\xe2\x80\x94\x62\xe2\x80\xa6\xe2\x80\xa6\x63\xe2\x80\x98\x64\xc5\x82\xe2\x80\x99\x20\xe2\x80\xba\x78", general);
+
 	/* The same in the history, where a line keeps only its written cells: the rest of the row showed no
 	 * highlight (a line selection there stopped at the text, a double click past it showed nothing). */
 	t = t_new(10, 3, 20);
