@@ -122,6 +122,29 @@ static void test_region_line_feed(void)
 	t_free(t);
 }
 
+/* Rows damaged while the view is scrolled back: a range is moved down by the view's offset and cut at the last
+ * row shown. A region at the screen's bottom moved down by one reached one row past the screen without the cut,
+ * and the next, disjoint range put the old one into the per-row spans, writing one entry past the damage
+ * arrays (session 55's mutation audit, D04: "y1 > g->rows" passed every test; this one fails under the ASan
+ * build with it, as a heap-buffer-overflow in grid__damage_rows). */
+static void test_damage_scrolled_view(void)
+{
+	struct t_term *t = t_new(10, 6, 100);
+	for (int i = 0; i < 20; i++)
+		t_feed(t, "line\r\n");
+	CHECK(grid_view_scroll(t->g, 1) == 1, "view scrolled back by one");
+	grid_damage_clear(t->g);
+	t_feed(t, "\033[5;6r\033[6;1H\n");        /* screen rows 4..5: view rows 5..6, cut to 5 */
+	t_feed(t, "\033[2;3r\033[3;1H\n");        /* screen rows 1..2: view rows 2..3, disjoint */
+	int x0, x1;
+	for (int y = 0; y < 6; y++) {
+		const bool want = y == 2 || y == 3 || y == 5;
+		CHECK(grid_row_damage(t->g, y, &x0, &x1) == want && (!want || (x0 == 0 && x1 == 10)),
+		      "view row %d damaged: %d", y, want);
+	}
+	t_free(t);
+}
+
 /* An erase of whole rows in a colour on a screen narrower than 8 columns (the per-row loop, not the vector
  * one, whatever the CPU: every screen on a CPU without AVX): each row damaged from column 0 (session 55's
  * mutation audit: from column 1 passed every test). */
@@ -164,6 +187,7 @@ static void test_insert_wide_at_margin(void)
 int main(void)
 {
 	test_region_line_feed();
+	test_damage_scrolled_view();
 	test_narrow_erase();
 	test_insert_wide_at_margin();
 	struct t_term *t = t_new(34, 14, 50);

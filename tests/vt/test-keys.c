@@ -738,6 +738,16 @@ static void test_kitty_alternates_text(void)
 	check("k28 Shift+a", &ev, &k28, "\033[97:65;2;65u");
 	ev = key(VT_KEY_ENTER, 0);
 	check("k24 Enter (no text)", &ev, &k24, "\033[13u");
+	/* DEL is a control, no associated text: Backspace, KP_Delete on the KP_Decimal key and a key xkb gives
+	 * only the text DEL (session 55's mutation audit, K09: counting DEL as text reported the last two as
+	 * "CSI 127 ; ; 127 u" and passed every test) */
+	ev = key(VT_KEY_BACKSPACE, 0);
+	ev.text = 0x7f;
+	check("k24 Backspace, text DEL (no text)", &ev, &k24, "\033[127u");
+	ev = kp(VT_KEY_KP_DECIMAL, 0x7f, 0);
+	check("k24 KP_Decimal, text DEL (no text)", &ev, &k24, "\033[127u");
+	ev = text(0x7f, 0x7f, 0);
+	check("k24 text DEL (no text)", &ev, &k24, "\033[127u");
 	/* A keypad key's text is associated text too: an application that takes its typing from it (all
 	 * flags, as Terminal.Gui asks) must get the digits of the number pad. Without flag 1 the keypad keys
 	 * are the main keys they stand for (kitty's convert_kp_key_to_normal_key). */
