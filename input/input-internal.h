@@ -153,6 +153,10 @@ bool input_file_id_same(const struct input_file_id *a, const struct input_file_i
  * device, a socket); input_open_error says why in words. */
 FILE *input_open_file(const char *path);
 const char *input_open_error(int err);
+/* The compose table of the file at path and the files it includes, read through input_open_file, max bytes in
+ * all (input/compose-load.c); NULL with the reason logged. */
+struct xkb_compose_table *input_compose_from_file(struct xkb_context *ctx, const char *path, const char *locale,
+						  size_t max);
 
 int input_kbd_init(struct input_kbd *k, const struct input_config *cfg);
 void input_kbd_finish(struct input_kbd *k);
