@@ -306,7 +306,8 @@ static void legacy_c0_key(struct out *o, enum vt_keysym key, unsigned mods,
 		put_modify_other(o, mods, codes[key]);
 		return;
 	}
-	if (alt_prefix(mods, m))
+	/* Not before the back-tab, as xterm 379: readline took ESC CSI Z as M-ESC (complete) and typed "[Z". */
+	if (alt_prefix(mods, m) && !(key == VT_KEY_TAB && (mods & VT_MOD_SHIFT)))
 		put_byte(o, 0x1b);
 	switch (key) {
 	case VT_KEY_ENTER:
