@@ -4,6 +4,9 @@
  * output and the keyboard's events (both are fds of the same epoll_wait): the longest gap between two reads of it
  * is what the user waits for keys and output meanwhile.
  *
+ * A layout by name (xkb-layout=de, fr, us: xkb-data's rules compiled in this process, no child) is measured first:
+ * 35-80 ms of the loop held on a shared host; the test asserts that the loop waited (the known limit) and prints it.
+ *
  * A measurement first: it prints each gap. What it asserts is what the code guarantees today: the good file
  * applies; a file with keycode 20000000 (1 GB in xkbcommon) is refused within the bounded child's time
  * (INPUT_KEYMAP_TRY_MS, plus 1 s for the kill) and changes nothing; so are keycodes 4000000 and 1000000, which fit
@@ -73,10 +76,11 @@ static void on_quit(void *ud, struct kf_timer *t)
 	kf_loop_quit(((struct run *)ud)->loop, 0);
 }
 
-/* Reloads from cfg to xkb-keymap=file (de's layout for a NULL kc, else us's with that keycode) inside a running
- * loop; returns the prepare's result, the longest gap in the writer's bytes and the reload's time. */
-static int reload_file(struct kf_loop *loop, struct kf_input_glue *g, struct kf_config *cfg, const char *kc,
-		       bool rewrite, double *gap_s, double *took_s)
+/* Reloads from cfg to xkb-layout=layout (not NULL: xkb-data's rules, as most configurations name a keymap) or
+ * to xkb-keymap=file (de's layout for a NULL kc, else us's with that keycode) inside a running loop; returns the
+ * prepare's result, the longest gap in the writer's bytes and the reload's time. */
+static int reload_opt(struct kf_loop *loop, struct kf_input_glue *g, struct kf_config *cfg, const char *layout,
+		      const char *kc, bool rewrite, double *gap_s, double *took_s)
 {
 	char file[96], opt[128], log[4096], logpath[96];
 	char *argv[] = {"kmscon-felis", "--configdir", dir, opt, NULL};
@@ -87,9 +91,12 @@ static int reload_file(struct kf_loop *loop, struct kf_input_glue *g, struct kf_
 	/* a new file each time: the same xkb-keymap= value is a reload with no key changed, where a keymap that does
 	 * not compile is only logged (the rest applies) */
 	snprintf(file, sizeof(file), "%s/%s.xkb", dir, kc ? kc : "de");
-	if (rewrite)
+	if (rewrite && !layout)
 		write_keymap_file(file, kc ? "us" : "de", kc);
-	snprintf(opt, sizeof(opt), "--xkb-keymap=%s", file);
+	if (layout)
+		snprintf(opt, sizeof(opt), "--xkb-layout=%s", layout);
+	else
+		snprintf(opt, sizeof(opt), "--xkb-keymap=%s", file);
 	if (kf_config_parse(&next, 4, argv) < 0 || pipe(p) < 0)
 		abort();
 	pid_t w = fork();
@@ -126,12 +133,19 @@ static int reload_file(struct kf_loop *loop, struct kf_input_glue *g, struct kf_
 	*gap_s = (double)s.max_gap_ns / 1e9;
 	*took_s = (double)s.reload_ns / 1e9;
 	CHECK(s.bytes > 0, "the writer's bytes were read");
-	printf("keycode %s%s: reload %s in %.2f s; the loop's longest gap %.3f s (a byte every %d ms)\n",
-	       kc ? kc : "(de's keymap)", rewrite ? "" : " (the file unchanged)", s.r == 0 ? "applied" : "refused",
+	printf("%s%s%s: reload %s in %.2f s; the loop's longest gap %.3f s (a byte every %d ms)\n",
+	       layout ? "xkb-layout=" : "keycode ", layout ? layout : kc ? kc : "(de's keymap)",
+	       rewrite || layout ? "" : " (the file unchanged)", s.r == 0 ? "applied" : "refused",
 	       *took_s, *gap_s, TICK_MS);
 	if (s.r < 0)
 		printf("  log: %s", log);
 	return s.r;
+}
+
+static int reload_file(struct kf_loop *loop, struct kf_input_glue *g, struct kf_config *cfg, const char *kc,
+		       bool rewrite, double *gap_s, double *took_s)
+{
+	return reload_opt(loop, g, cfg, NULL, kc, rewrite, gap_s, took_s);
 }
 
 /* reload_file with the file written anew */
@@ -161,6 +175,13 @@ int main(void)
 	if (!g)
 		return 1;
 	struct input *in = kf_input_glue_input(g);
+
+	/* The first reload of a layout by name (us to de, then fr, then back to us): xkb-data's rules and files are
+	 * read and compiled in the loop, which holds it (the known limit of docs/architecture.md); printed. */
+	CHECK(reload_opt(loop, g, &cfg, "de", NULL, false, &gap, &took) == 0, "xkb-layout=de applies");
+	CHECK(gap >= took - 0.1, "the loop waited for it: longest gap %.3f s of a %.3f s reload", gap, took);
+	CHECK(reload_opt(loop, g, &cfg, "fr", NULL, false, &gap, &took) == 0, "xkb-layout=fr applies");
+	CHECK(reload_opt(loop, g, &cfg, "us", NULL, false, &gap, &took) == 0, "xkb-layout=us applies");
 
 	/* the baseline: a real keymap file compiles in ~10 ms, twice */
 	CHECK(reload(loop, g, &cfg, NULL, &gap, &took) == 0, "de's keymap file applies");
