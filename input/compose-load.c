@@ -83,7 +83,9 @@ static int include_path(const struct text *t, const char *line, const char *end,
 				break;
 			case 'H':
 				env = secure_getenv("HOME");
-				add = env ? env : "";
+				if (!env)
+					return 0; /* xkbcommon refuses it, and says so */
+				add = env;
 				len = strlen(add);
 				break;
 			case 'S':

@@ -153,6 +153,14 @@ int main(void)
 	CHECK(cp == 0xe9 && secs < 5, "an included FIFO: the locale's dead_acute e (U+%04X, %.2f s)", cp, secs);
 	CHECK(strstr(logbuf, "not a file"), "an included FIFO: the log says so: %s", logbuf);
 
+	/* %H is $HOME, as xkbcommon expands it; unset, the line is left to xkbcommon, which skips it. */
+	setenv("HOME", dir, 1);
+	cp = acute_e(put("top-home", "include \"%H/small\"\n", 0, ""), NULL);
+	CHECK(cp == 0x20ac, "include \"%%H/small\": its sequence (U+%04X)", cp);
+	unsetenv("HOME");
+	cp = acute_e(put("top-nohome", "include \"%H/small\"\n", 0, ""), NULL);
+	CHECK(cp != 0x20ac, "%%H with no HOME: the file is not read (U+%04X)", cp);
+
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
