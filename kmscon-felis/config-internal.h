@@ -50,6 +50,10 @@ enum opt_flags {
 	 * as the choices named "on" and "off" (aliases after the canonical names, left out of the expected form);
 	 * on the command line a bare --key takes the next argument only when it is no option. */
 	OPTF_BOOL_FORMS = 1u << 5,
+	/* What an OPT_STRING may hold (kf_opt_check_text). Without either: a path, any byte but a control
+	 * character (a file name may be Latin-1, no UTF-8). */
+	OPTF_TEXT_NAME = 1u << 6, /* a name (TERM, XKB names, a seat): printable ASCII, no blank, no '/' */
+	OPTF_TEXT_UTF8 = 1u << 7, /* text (a font name): UTF-8 without control characters */
 };
 
 struct opt_choice {
@@ -109,6 +113,9 @@ bool kf_opt_unquote(char *s);
  * other value is quoted only as a whole, "...", so a quote inside an unquoted value is a plain character and
  * hides no comment. */
 void kf_opt_cut_comment(char *s, const char *value, bool shell);
+/* Writes s[0..len) into buf as one line of text that drives no terminal: control characters (C0, DEL, C1 in
+ * UTF-8) as \xNN, the rest as it is; cut to fit size. */
+void kf_opt_escape(char *buf, size_t size, const char *s, size_t len);
 /* The expected form of o's value, for error messages and --help. */
 const char *kf_opt_form(const struct opt *o, char *buf, size_t size);
 

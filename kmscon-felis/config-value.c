@@ -300,6 +300,89 @@ err:
 	return ret;
 }
 
+/* The length of the UTF-8 character at s (1 to 4), or 0 when the bytes there are none (overlong forms,
+ * surrogates and code points past U+10FFFF included). */
+static size_t utf8_len(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (!n || s[0] > 0xf4)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
+	    (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+void kf_opt_escape(char *buf, size_t size, const char *s, size_t len)
+{
+	size_t n = 0;
+	if (!size)
+		return;
+	for (size_t i = 0; i < len && n + 5 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+		/* a C1 control in UTF-8 is two bytes, both shown, so that the character is told whole */
+		bool c1 = c == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] < 0xa0;
+		if (c < 0x20 || c == 0x7f || c1) {
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
+			if (c1)
+				n += (size_t)snprintf(buf + n, size - n, "\\x%02x", (unsigned char)s[++i]);
+		} else {
+			buf[n++] = (char)c;
+		}
+	}
+	buf[n] = '\0';
+}
+
+/* Whether text may be o's value (OPT_STRING, OPT_LOGIN): a configuration line is text, and a control character
+ * in it is an accident (a pasted escape sequence, a CR from another system) that would reach a TERM, a font
+ * lookup, a path or the console through an error message. Names are printable ASCII without blanks or '/'
+ * (a TERM with a '/' names a terminfo file elsewhere); a font name is UTF-8, as fontconfig reads it; a path
+ * or a command line may hold any other byte (file names need not be UTF-8); login's words are separated by
+ * tabs as by spaces. Returns 0, or -EINVAL with the byte, its offset and the expected form in why. */
+static int check_text(const struct opt *o, const char *text, char *why, size_t size)
+{
+	char form[256], quoted[KF_QUOTE_MAX * 4 + 8], bad[16];
+	const unsigned char *s = (const unsigned char *)text;
+	const char *what = NULL;
+	size_t i = 0, n = 1;
+	for (; s[i]; i += n) {
+		unsigned char c = s[i];
+		n = 1;
+		if (c == 0xc2 && s[i + 1] >= 0x80 && s[i + 1] < 0xa0) {
+			n = 2;
+			what = "a C1 control character";
+		} else if ((c < 0x20 && !(c == '\t' && o->type == OPT_LOGIN)) || c == 0x7f) {
+			what = "a control character";
+		} else if ((o->flags & OPTF_TEXT_NAME) && (c == ' ' || c == '\t')) {
+			what = "a blank";
+		} else if ((o->flags & OPTF_TEXT_NAME) && c == '/') {
+			what = "a slash";
+		} else if ((o->flags & OPTF_TEXT_NAME) && c >= 0x80) {
+			what = "not ASCII";
+		} else if ((o->flags & OPTF_TEXT_UTF8) && !(n = utf8_len(s + i))) {
+			n = 1;
+			what = "not UTF-8";
+		}
+		if (what)
+			break;
+	}
+	if (!what)
+		return 0;
+	size_t len = strlen(text);
+	if (s[i] >= 0x20 && s[i] < 0x7f)
+		snprintf(bad, sizeof(bad), "'%c'", s[i]);
+	else
+		snprintf(bad, sizeof(bad), n == 2 ? "\\x%02x\\x%02x" : "\\x%02x", s[i], s[i + 1]);
+	kf_opt_escape(quoted, sizeof(quoted), text, (size_t)kf_quote_len(text, len));
+	return fail(why, size, "invalid value '%s%s': %s at byte %zu is %s (expected %s)", quoted,
+		    kf_quote_more(len), bad, i + 1, what, kf_opt_form(o, form, sizeof(form)));
+}
+
 static int set_string(char **field, const char *text)
 {
 	char *s = NULL;
@@ -380,7 +463,11 @@ const char *kf_opt_form(const struct opt *o, char *buf, size_t size)
 			 o->min, o->max);
 		return buf;
 	case OPT_STRING:
-		return "a string";
+		if (o->flags & OPTF_TEXT_NAME)
+			return "a name: printable ASCII without blanks or '/'";
+		if (o->flags & OPTF_TEXT_UTF8)
+			return "UTF-8 text without control characters";
+		return "a path or text without control characters";
 	case OPT_CHOICE: {
 		if (o->flags & OPTF_BOOL_FORMS) {
 			/* "audible, visual or none (KEY ...)": the canonical names, without the on/off aliases */
@@ -482,6 +569,8 @@ int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, c
 		}
 		break;
 	case OPT_STRING:
+		if (check_text(o, text, why, why_size) < 0)
+			return -EINVAL;
 		return set_string(FIELD(cfg, o, char *), text);
 	case OPT_CHOICE:
 		ret = parse_choice(o, cfg, text);
@@ -506,6 +595,8 @@ int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, c
 		break;
 	case OPT_LOGIN: {
 		char **argv;
+		if (check_text(o, text, why, why_size) < 0)
+			return -EINVAL;
 		ret = split_words(text, &argv);
 		if (ret == 0) {
 			free_argv(cfg->login_argv);
@@ -521,8 +612,10 @@ int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, c
 	}
 	if (ret < 0) {
 		const char *t = text ? text : "";
-		return fail(why, why_size, "invalid value '%.*s%s' (expected %s)", kf_quote_len(t, strlen(t)), t,
-			    kf_quote_more(strlen(t)), kf_opt_form(o, form, sizeof(form)));
+		char quoted[KF_QUOTE_MAX * 4 + 8];
+		kf_opt_escape(quoted, sizeof(quoted), t, (size_t)kf_quote_len(t, strlen(t)));
+		return fail(why, why_size, "invalid value '%s%s' (expected %s)", quoted, kf_quote_more(strlen(t)),
+			    kf_opt_form(o, form, sizeof(form)));
 	}
 	return 0;
 }

@@ -39,6 +39,10 @@
 #define STR(n, s, f, d, a, h, ex)                                                                          \
 	{.name = n, .short_name = s, .type = OPT_STRING, .offset = OFF(f, char *), .def = d, .arg = a,     \
 	 .help = h, .example = ex}
+/* A string that is a name or text, not a path (config-internal.h, OPTF_TEXT_*). */
+#define STRF(fl, n, s, f, d, a, h, ex)                                                                     \
+	{.name = n, .short_name = s, .type = OPT_STRING, .flags = fl, .offset = OFF(f, char *), .def = d,  \
+	 .arg = a, .help = h, .example = ex}
 #define CHOICE(n, f, T, c, d, h, ex)                                                                       \
 	{.name = n, .type = OPT_CHOICE, .offset = OFF(f, T), .choices = c, .def = d, .arg = "NAME",        \
 	 .help = h, .example = ex}
@@ -136,7 +140,7 @@ const struct opt kf_opts[] = {
 	 .help = "Run the program after '--' (all remaining arguments) instead of /bin/login -p",
 	 .example = "/usr/bin/app --kiosk \"two words\""},
 	BOOL("oneshot", 0, oneshot, "off", "Exit with the program's status when it exits (no respawn)"),
-	STR("term", 't', term, "xterm-256color", "TERM", "TERM for the program", "linux"),
+	STRF(OPTF_TEXT_NAME, "term", 't', term, "xterm-256color", "TERM", "TERM for the program", "linux"),
 	BOOL("reset-env", 0, reset_env, "on", "Start the program with a clean environment"),
 	UINT("sb-size", sb_size, "10000", 0, 1000000, "LINES", "Scrollback size in lines", "500"),
 	BYTES("write-queue-size", write_queue_size, "4M", 4096, 1ull << 30, "BYTES",
@@ -165,15 +169,16 @@ const struct opt kf_opts[] = {
 	BOOL("activate-vt", 0, activate_vt, "on",
 	     "Switch the screen to the VT at start; off: wait until someone switches to it (the unit)"),
 	BOOL("switchvt", 0, switchvt, "on", "Let Ctrl+Alt+Fn switch VTs; off: they do nothing (kiosk)"),
-	STR("seat", 0, seat, "", "SEAT",
+	STRF(OPTF_TEXT_NAME, "seat", 0, seat, "", "SEAT",
 	    "Seat to run on: an error unless it is the one libseat opens (the session's; seat0 for a service)",
 	    "seat1"),
 
 	SECTION("Input"),
-	STR("xkb-model", 0, xkb_model, "", "MODEL", "XKB model (default: system keyboard settings)", "pc105"),
-	STR("xkb-layout", 0, xkb_layout, "", "LAYOUT", "XKB layout", "de"),
-	STR("xkb-variant", 0, xkb_variant, "", "VARIANT", "XKB variant", "nodeadkeys"),
-	STR("xkb-options", 0, xkb_options, "", "OPTIONS", "XKB options", "ctrl:nocaps"),
+	STRF(OPTF_TEXT_NAME, "xkb-model", 0, xkb_model, "", "MODEL", "XKB model (default: system keyboard settings)",
+	     "pc105"),
+	STRF(OPTF_TEXT_NAME, "xkb-layout", 0, xkb_layout, "", "LAYOUT", "XKB layout", "de"),
+	STRF(OPTF_TEXT_NAME, "xkb-variant", 0, xkb_variant, "", "VARIANT", "XKB variant", "nodeadkeys"),
+	STRF(OPTF_TEXT_NAME, "xkb-options", 0, xkb_options, "", "OPTIONS", "XKB options", "ctrl:nocaps"),
 	STR("xkb-keymap", 0, xkb_keymap, "", "FILE", "Load this XKB keymap file instead", "/etc/my.xkb"),
 	STR("xkb-compose-file", 0, xkb_compose_file, "", "FILE", "Compose file instead of the locale's",
 	    "/etc/XCompose"),
@@ -224,7 +229,7 @@ const struct opt kf_opts[] = {
 	       "Turn the picture: normal, right (90 degrees clockwise), inverted (or upside-down) or left", "right"),
 
 	SECTION("Font"),
-	STR("font-name", 0, font_name, "monospace", "NAME", "Font name (a fontconfig pattern)",
+	STRF(OPTF_TEXT_UTF8, "font-name", 0, font_name, "monospace", "NAME", "Font name (a fontconfig pattern)",
 	    "DejaVu Sans Mono"),
 	UINT("font-size", font_size, "16", 4, 400, "PX", "Font size in pixels", "24"),
 	CHOICE("font-engine", font_engine, enum kf_font_engine, font_engines, "fontconfig",
