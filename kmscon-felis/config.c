@@ -118,6 +118,9 @@ const struct opt kf_opts[] = {
 	SECTION("General"),
 	CLI_BOOL("help", 'h', help, "Print this help and exit"),
 	CLI_BOOL("version", 'V', version, "Print the version and exit"),
+	CLI_BOOL("check-config", 0, check_config,
+		 "Read the command line and the configuration file as a start does, say every problem, then exit: 0 "
+		 "without errors, 78 with (no device is opened, nothing is run)"),
 	LEVEL("verbose", 'v', verbose, "Log informational messages"),
 	LEVEL("debug", 0, debug, "Log debug messages (implies --verbose)"),
 	LEVEL("silent", 0, silent, "Log errors only"),

@@ -139,6 +139,7 @@ struct kf_grab {
 struct kf_config {
 	/* --- general --- */
 	bool help, version; /* command line only; kf_config_parse() prints and returns KF_CONFIG_EXIT */
+	bool check_config; /* command line only: main() checks what a start would, then exits (0 or 78) */
 	bool verbose, debug, silent; /* log level; kf_config_parse() applies it with kf_log_set_level() */
 	bool log_level_cli; /* the command line set one of the three: the file's were dropped */
 	char *configdir; /* command line only; default KF_SYSCONFDIR "/kmscon-felis" */

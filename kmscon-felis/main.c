@@ -242,6 +242,8 @@ static int start_session(struct kf_app *app, int cols, int rows)
 	int r = kf_app_config_colors(c, colors);
 	if (r < 0) {
 		log_err("cannot load the palette: %s", strerror(-r));
+		/* a palette name the renderer does not know: the configuration's fault, which a restart cannot mend */
+		app->config_error = r != -ENOMEM;
 		return r;
 	}
 	struct kf_session_config sc = {
@@ -503,6 +505,7 @@ static int start_drm(struct kf_app *app)
 	r = kf_app_apply_palette(app->render, c);
 	if (r < 0) {
 		log_err("cannot load the palette: %s", strerror(-r));
+		app->config_error = r != -ENOMEM;
 		stop_drm(app);
 		return r;
 	}
@@ -526,6 +529,7 @@ static int start_drm(struct kf_app *app)
 	if (c->seat && opened && strcmp(c->seat, opened)) {
 		log_err("seat %s asked for (--seat), but libseat opened %s: it opens the seat of the session it runs in "
 			"(seat0 outside one; kmscon-felis.conf(5), seat)", c->seat, opened);
+		app->config_error = true; /* the same seat at every restart */
 		stop_drm(app);
 		return -EINVAL;
 	}
@@ -607,6 +611,31 @@ static int stop_backend(struct kf_app *app)
 	return r;
 }
 
+/* --check-config: what a start finds wrong in the configuration without opening anything (no seat, VT, DRM
+ * device or PTY): the palette, and on a display the font (a font-file that cannot be opened is found only
+ * there, and a start exits 78 for it). Returns the exit status, 0 or KF_CONFIG_EXIT_USAGE. */
+static int check_config(const struct kf_config *c)
+{
+	uint32_t colors[258];
+	int r = kf_app_config_colors(c, colors);
+	if (r < 0) {
+		log_err("cannot load the palette: %s", strerror(-r));
+		return r == -ENOMEM ? EXIT_FAILURE : KF_CONFIG_EXIT_USAGE;
+	}
+	if (c->backend == KF_BACKEND_DRM) {
+		struct kf_render_config rc = kf_app_render_config(c);
+		struct kf_render *render = NULL;
+		r = kf_render_create(&rc, &render);
+		kf_render_destroy(render);
+		if (r < 0) {
+			log_err("cannot set up the font: %s", strerror(-r));
+			return r == -ENOMEM ? EXIT_FAILURE : KF_CONFIG_EXIT_USAGE;
+		}
+	}
+	log_notice("configuration checked: no errors");
+	return EXIT_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
 	static const int quit_signals[] = {SIGTERM, SIGINT};
@@ -621,6 +650,10 @@ int main(int argc, char **argv)
 	}
 	if (r < 0) {
 		code = r == -EINVAL ? KF_CONFIG_EXIT_USAGE : EXIT_FAILURE;
+		goto out_config;
+	}
+	if (app.cfg.check_config) {
+		code = check_config(&app.cfg);
 		goto out_config;
 	}
 	kf_log_phase("configuration parsed");
@@ -655,8 +688,11 @@ int main(int argc, char **argv)
 	/* WatchdogSec=: pinged from a loop timer, so a hung loop gets us restarted. */
 	kf_notify_watchdog_start(app.loop);
 	/* On a display the session is created once the display's size is known (start_drm). */
-	if (app.cfg.backend == KF_BACKEND_HEADLESS && start_session(&app, 0, 0) < 0)
+	if (app.cfg.backend == KF_BACKEND_HEADLESS && start_session(&app, 0, 0) < 0) {
+		if (app.config_error)
+			code = KF_CONFIG_EXIT_USAGE;
 		goto out_loop;
+	}
 	app.stats_signal = kf_loop_add_signal(app.loop, KF_OUTPUT_STATS_SIGNAL, on_stats_signal, &app);
 	if (start_backend(&app) < 0 || kf_app_start_bell(&app) < 0) {
 		stop_backend(&app);
