@@ -10,6 +10,10 @@
 /* Replies collected between two ?output commands; more than this is dropped (a runaway test must not
  * grow memory without bound). */
 #define OUTPUT_MAX (1u << 20)
+/* INIT's scrollback bound, the one kmscon-felis's sb-size has */
+#define SCROLLBACK_MAX 1000000
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 struct vtproto {
 	struct grid *g;
@@ -52,24 +56,65 @@ static int hexval(int c)
 	return -1;
 }
 
-static void push(struct vtproto *vp, const char *hex)
+/* Says on stderr why the command on line ln was not carried out (VTPROTO.md answers '?' lines only, so a bad
+ * command has no answer of its own; one on stdout would be taken for the next query's). The line is quoted as
+ * text that drives no terminal: control bytes and bytes past ASCII as \xNN, at most QUOTE_MAX of them. */
+#define QUOTE_MAX 80
+static void bad_command(unsigned long ln, const char *line, const char *why)
 {
-	size_t n = strlen(hex) / 2;
+	fprintf(stderr, "kmscon-felis-replay: line %lu: '", ln);
+	size_t len = strlen(line), i;
+	for (i = 0; i < len && i < QUOTE_MAX; i++) {
+		unsigned char c = (unsigned char)line[i];
+		if (c < 0x20 || c >= 0x7f)
+			fprintf(stderr, "\\x%02x", c);
+		else
+			putc(c, stderr);
+	}
+	fprintf(stderr, "'%s: %s; ignored\n", i < len ? "..." : "", why);
+}
+
+/* Returns false (feeding nothing) unless hex is pairs of hex digits. */
+static bool push(struct vtproto *vp, const char *hex)
+{
+	size_t len = strlen(hex), n = len / 2;
+	if (len % 2)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (hexval(hex[i]) < 0)
+			return false;
 	if (n > vp->feed_cap) {
 		uint8_t *b = realloc(vp->feed, n);
 		if (!b)
-			return;
+			return false;
 		vp->feed = b;
 		vp->feed_cap = n;
 	}
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
-		if (hi < 0 || lo < 0)
-			break;
-		vp->feed[k++] = (uint8_t)(hi << 4 | lo);
+	for (size_t i = 0; i < n; i++)
+		vp->feed[i] = (uint8_t)(hexval(hex[2 * i]) << 4 | hexval(hex[2 * i + 1]));
+	grid_feed(vp->g, vp->feed, n);
+	return true;
+}
+
+/* Reads up to max numbers (at least min) separated by single spaces after the command word: strict decimal, no
+ * sign, each at most limit[i], nothing after. sscanf's %d took "24 80 x" for INIT 24 80, "5 5 5" for RESIZE 5 5,
+ * and overflowed on 99999999999. */
+static bool numbers(const char *s, int min, int max, const unsigned long long *limit, unsigned long long *v)
+{
+	int k = 0;
+	while (*s == ' ' && k < max) {
+		s++;
+		if (*s < '0' || *s > '9')
+			return false;
+		unsigned long long x = 0;
+		for (; *s >= '0' && *s <= '9'; s++) {
+			x = x * 10 + (unsigned)(*s - '0');
+			if (x > limit[k])
+				return false;
+		}
+		v[k++] = x;
 	}
-	grid_feed(vp->g, vp->feed, k);
+	return !*s && k >= min;
 }
 
 static void answer_cursor(struct vtproto *vp, FILE *out)
@@ -117,24 +162,34 @@ static void answer_output(struct vtproto *vp, FILE *out)
 	vp->out_len = 0;
 }
 
-/* One command line (without its newline). Returns false when the terminal could not be created. */
-static bool command(struct vtproto *vp, char *line, FILE *out)
+/* One command line ln (without its newline). Returns false when the terminal could not be created. */
+static bool command(struct vtproto *vp, char *line, unsigned long ln, FILE *out)
 {
-	int a = 0, b = 0;
-	unsigned long long sb = 0;
+	/* the sizes --size takes (GRID_MAX_DIM each: grid_resize's own bound), and kmscon-felis's sb-size bound */
+	static const unsigned long long lim[] = {GRID_MAX_DIM, GRID_MAX_DIM, SCROLLBACK_MAX};
+	unsigned long long v[3] = {0, 0, 0};
 
 	if (!strncmp(line, "PUSH ", 5)) {
-		push(vp, line + 5);
+		if (!push(vp, line + 5))
+			bad_command(ln, line, "expected PUSH and pairs of hex digits");
 	} else if (!strcmp(line, "PUSH")) {
 		/* nothing to feed */
-	} else if (sscanf(line, "INIT %d %d %llu", &a, &b, &sb) >= 2) {
-		if (a < 1 || b < 1 || a > GRID_MAX_DIM || b > GRID_MAX_DIM || sb > 1000000)
+	} else if (!strncmp(line, "INIT", 4) && (line[4] == ' ' || !line[4])) {
+		if (!numbers(line + 4, 2, 3, lim, v) || !v[0] || !v[1]) {
+			bad_command(ln, line, "expected INIT rows cols [scrollback], rows and cols from 1 to "
+					      STR(GRID_MAX_DIM) ", scrollback from 0 to " STR(SCROLLBACK_MAX));
 			return true;
-		return init_grid(vp, a, b, (size_t)sb);
+		}
+		return init_grid(vp, (int)v[0], (int)v[1], (size_t)v[2]);
 	} else if (!strcmp(line, "RESET")) {
 		grid_reset(vp->g);
-	} else if (sscanf(line, "RESIZE %d %d", &a, &b) == 2) {
-		grid_resize(vp->g, b, a);
+	} else if (!strncmp(line, "RESIZE", 6) && (line[6] == ' ' || !line[6])) {
+		if (!numbers(line + 6, 2, 2, lim, v) || !v[0] || !v[1])
+			bad_command(ln, line, "expected RESIZE rows cols, each from 1 to " STR(GRID_MAX_DIM));
+		else if (grid_resize(vp->g, (int)v[1], (int)v[0]) < 0)
+			bad_command(ln, line, "out of memory");
+	} else if (line[0] != '?') {
+		bad_command(ln, line, "unknown command (expected INIT, RESET, RESIZE, PUSH or a ?query)");
 	} else if (!strcmp(line, "?cursor")) {
 		answer_cursor(vp, out);
 	} else if (!strcmp(line, "?screen")) {
@@ -157,6 +212,7 @@ int kf_vtproto_run(FILE *in, FILE *out, int cols, int rows, size_t scrollback)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
+	unsigned long ln = 0;
 	int ret = 1;
 
 	vp.out = malloc(OUTPUT_MAX);
@@ -176,7 +232,7 @@ int kf_vtproto_run(FILE *in, FILE *out, int cols, int rows, size_t scrollback)
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = 0;
 		errno = 0;
-		if (!command(&vp, line, out)) {
+		if (!command(&vp, line, ++ln, out)) {
 			fputs("kmscon-felis-replay: cannot create the terminal\n", stderr);
 			goto out;
 		}

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""tests/conformance/vtproto-errors.py REPLAY
+
+kmscon-felis-replay --vtproto given bad commands through a real pipe (VTPROTO.md: only '?' lines are answered,
+so a bad INIT, RESIZE, PUSH or an unknown command has no answer of its own: it is said on stderr, one line
+naming the input line, with no raw control byte, and changes nothing). They were all silent: INIT with a size
+out of range or junk after it, RESIZE 0 0, RESIZE -3 5, RESIZE 99999999999 5 (an int overflow in sscanf), PUSH
+with a byte that is no hex. Every query after them is still answered, the terminal keeps its size, and the
+process neither crashes nor grows: it runs under a 1 GiB address-space limit.
+"""
+import json
+import re
+import resource
+import subprocess
+import sys
+
+replay = sys.argv[1]
+failures = []
+RAW = re.compile(rb'[\x00-\x08\x0b-\x1f\x7f]')
+
+bad = [
+    "INIT 0 80", "INIT -1 80", "INIT 24 80 x", "INIT 24 80 -1", "INIT 99999999999 80", "INIT 5000 80",
+    "INIT 24", "INIT 24 80 2000000", "INIT 24 80 5 junk", "INIT +24 80", "INIT 24 0x50",
+    "RESIZE 0 0", "RESIZE -3 5", "RESIZE 4097 10", "RESIZE 10 4097", "RESIZE 99999999999 5",
+    "RESIZE 2147483648 5", "RESIZE 5", "RESIZE 5 5 5", "RESIZE a b", "RESIZE 5\x1b[2J 5",
+    "PUSH 6g", "PUSH 616", "FROB 1 2",
+]
+
+
+def limit():
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+lines = ["INIT 3 7 10"]
+for b in bad:
+    lines += [b, "?screen"]
+lines += ["RESIZE 4 9", "?screen", "PUSH 41", "?cursor"]
+p = subprocess.Popen([replay, "--vtproto"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, preexec_fn=limit)
+out, err = p.communicate(("\n".join(lines) + "\n").encode(), timeout=60)
+answers = out.decode().splitlines()
+errs = err.splitlines()
+if p.returncode != 0:
+    failures.append("exit %d (a bad command ends nothing), stderr %r" % (p.returncode, err[-300:]))
+if len(answers) != len(bad) + 2:
+    failures.append("%d answers for %d queries: %r" % (len(answers), len(bad) + 2, answers[:4]))
+else:
+    for b, a in zip(bad, answers):
+        s = json.loads(a)
+        if (s["rows"], s["cols"]) != (3, 7):
+            failures.append("%r changed the terminal to %dx%d rows x cols" % (b, s["rows"], s["cols"]))
+    s = json.loads(answers[-2])
+    if (s["rows"], s["cols"]) != (4, 9):
+        failures.append("a good RESIZE after the bad ones: %dx%d" % (s["rows"], s["cols"]))
+    if answers[-1] != "0,1":
+        failures.append("a good PUSH after the bad ones: cursor %r" % answers[-1])
+for i, b in enumerate(bad):
+    lineno = 2 + 2 * i
+    want = b"line %d:" % lineno
+    hits = [e for e in errs if want in e]
+    if len(hits) != 1:
+        failures.append("%r (line %d): %d error lines on stderr, expected 1" % (b, lineno, len(hits)))
+if len(errs) != len(bad):
+    failures.append("%d stderr lines for %d bad commands: %r" % (len(errs), len(bad), errs[:3]))
+if RAW.search(err):
+    failures.append("stderr carries a raw control byte: %r" % err)
+
+# A good INIT within its bounds still works, and the largest RESIZE the bounds allow is refused no sooner than
+# asked (4096 is kmscon-felis-replay --size's bound too).
+p = subprocess.run([replay, "--vtproto"], input=b"INIT 2 3 0\n?screen\nRESIZE 1 4096\n?screen\n",
+                   capture_output=True, timeout=60, preexec_fn=limit)
+a = p.stdout.decode().splitlines()
+if p.returncode or len(a) != 2 or json.loads(a[1])["cols"] != 4096 or p.stderr:
+    failures.append("INIT 2 3 0, RESIZE 1 4096: exit %d, %r, %r" % (p.returncode, [x[:40] for x in a], p.stderr))
+
+for f in failures:
+    print("FAIL:", f)
+print("%d failures" % len(failures))
+sys.exit(1 if failures else 0)
