@@ -113,9 +113,6 @@ bool kf_opt_unquote(char *s);
  * other value is quoted only as a whole, "...", so a quote inside an unquoted value is a plain character and
  * hides no comment. */
 void kf_opt_cut_comment(char *s, const char *value, bool shell);
-/* Writes s[0..len) into buf as one line of text that drives no terminal: control characters (C0, DEL, C1 in
- * UTF-8) as \xNN, the rest as it is; cut to fit size. */
-void kf_opt_escape(char *buf, size_t size, const char *s, size_t len);
 /* The expected form of o's value, for error messages and --help. */
 const char *kf_opt_form(const struct opt *o, char *buf, size_t size);
 

@@ -4,6 +4,7 @@
  * silently becomes a default. Formatting produces text the same parser reads back to an equal value
  * (tests/config/ checks this for every option). */
 #include "kmscon-felis/config-internal.h"
+#include "kmscon-felis/log.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -300,42 +301,15 @@ err:
 	return ret;
 }
 
-/* The length of the UTF-8 character at s (1 to 4), or 0 when the bytes there are none (overlong forms,
- * surrogates and code points past U+10FFFF included). */
-static size_t utf8_len(const unsigned char *s)
+/* s's first len bytes, escaped as the logger escapes (kf_log_escape), into buf of size bytes. */
+static void quote(char *buf, size_t size, const char *s, size_t len)
 {
-	if (s[0] < 0x80)
-		return 1;
-	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-	if (!n || s[0] > 0xf4)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
-	    (s[0] == 0xf4 && s[1] >= 0x90))
-		return 0;
-	return n;
-}
-
-void kf_opt_escape(char *buf, size_t size, const char *s, size_t len)
-{
-	size_t n = 0;
-	if (!size)
-		return;
-	for (size_t i = 0; i < len && n + 5 < size; i++) {
-		unsigned char c = (unsigned char)s[i];
-		/* a C1 control in UTF-8 is two bytes, both shown, so that the character is told whole */
-		bool c1 = c == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] < 0xa0;
-		if (c < 0x20 || c == 0x7f || c1) {
-			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
-			if (c1)
-				n += (size_t)snprintf(buf + n, size - n, "\\x%02x", (unsigned char)s[++i]);
-		} else {
-			buf[n++] = (char)c;
-		}
-	}
-	buf[n] = '\0';
+	char tmp[KF_QUOTE_MAX + 1];
+	if (len > KF_QUOTE_MAX)
+		len = KF_QUOTE_MAX;
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	kf_log_escape(buf, size, tmp);
 }
 
 /* Whether text may be o's value (OPT_STRING, OPT_LOGIN): a configuration line is text, and a control character
@@ -349,7 +323,7 @@ static int check_text(const struct opt *o, const char *text, char *why, size_t s
 	char form[256], quoted[KF_QUOTE_MAX * 4 + 8], bad[16];
 	const unsigned char *s = (const unsigned char *)text;
 	const char *what = NULL;
-	size_t i = 0, n = 1;
+	size_t i = 0, n = 1, len = strlen(text);
 	for (; s[i]; i += n) {
 		unsigned char c = s[i];
 		n = 1;
@@ -364,7 +338,7 @@ static int check_text(const struct opt *o, const char *text, char *why, size_t s
 			what = "a slash";
 		} else if ((o->flags & OPTF_TEXT_NAME) && c >= 0x80) {
 			what = "not ASCII";
-		} else if ((o->flags & OPTF_TEXT_UTF8) && !(n = utf8_len(s + i))) {
+		} else if ((o->flags & OPTF_TEXT_UTF8) && c >= 0x80 && !(n = kf_log_utf8_char(s + i, len - i))) {
 			n = 1;
 			what = "not UTF-8";
 		}
@@ -373,12 +347,11 @@ static int check_text(const struct opt *o, const char *text, char *why, size_t s
 	}
 	if (!what)
 		return 0;
-	size_t len = strlen(text);
 	if (s[i] >= 0x20 && s[i] < 0x7f)
 		snprintf(bad, sizeof(bad), "'%c'", s[i]);
 	else
 		snprintf(bad, sizeof(bad), n == 2 ? "\\x%02x\\x%02x" : "\\x%02x", s[i], s[i + 1]);
-	kf_opt_escape(quoted, sizeof(quoted), text, (size_t)kf_quote_len(text, len));
+	quote(quoted, sizeof(quoted), text, (size_t)kf_quote_len(text, len));
 	return fail(why, size, "invalid value '%s%s': %s at byte %zu is %s (expected %s)", quoted,
 		    kf_quote_more(len), bad, i + 1, what, kf_opt_form(o, form, sizeof(form)));
 }
@@ -613,7 +586,7 @@ int kf_opt_parse(const struct opt *o, struct kf_config *cfg, const char *text, c
 	if (ret < 0) {
 		const char *t = text ? text : "";
 		char quoted[KF_QUOTE_MAX * 4 + 8];
-		kf_opt_escape(quoted, sizeof(quoted), t, (size_t)kf_quote_len(t, strlen(t)));
+		quote(quoted, sizeof(quoted), t, (size_t)kf_quote_len(t, strlen(t)));
 		return fail(why, why_size, "invalid value '%s%s' (expected %s)", quoted, kf_quote_more(strlen(t)),
 			    kf_opt_form(o, form, sizeof(form)));
 	}

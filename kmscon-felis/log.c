@@ -45,8 +45,7 @@ void kf_log_init(void)
 		journal = (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }
 
-/* The length of the UTF-8 character at s (at most n bytes) when it is one and no C1 control, else 0. */
-static size_t utf8_char(const unsigned char *s, size_t n)
+size_t kf_log_utf8_char(const unsigned char *s, size_t n)
 {
 	size_t len = s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : s[0] < 0xf5 ? 4 : 0;
 	if (!len || len > n)
@@ -75,17 +74,15 @@ static uint32_t invisible(const unsigned char *s, size_t len)
 	return hidden ? c : 0;
 }
 
-/* in as one line of text shown as it is: control characters and bytes that are no UTF-8 written as \xNN, the
- * characters invisible() names as \uXXXX. Messages quote what users and programs give (a configuration line, a
- * path, a program's name): written raw, a line's ESC sequences acted on the admin's terminal and a CR hid the
- * message, and journald stored a message holding a byte that is no UTF-8 as a blob, which journalctl does not
- * show. */
-static void escape_line(char *out, size_t cap, const char *in)
+/* Messages quote what users and programs give (a configuration line, a path, a program's name): written raw, a
+ * line's ESC sequences acted on the admin's terminal and a CR hid the message, and journald stored a message
+ * holding a byte that is no UTF-8 as a blob, which journalctl does not show. */
+void kf_log_escape(char *out, size_t cap, const char *in)
 {
 	const unsigned char *s = (const unsigned char *)in;
 	size_t o = 0, n = strlen(in);
 	for (size_t i = 0; i < n && o + 5 <= cap;) {
-		size_t len = s[i] >= 0x20 && s[i] < 0x7f ? 1 : s[i] >= 0x80 ? utf8_char(s + i, n - i) : 0;
+		size_t len = s[i] >= 0x20 && s[i] < 0x7f ? 1 : s[i] >= 0x80 ? kf_log_utf8_char(s + i, n - i) : 0;
 		uint32_t hidden = len > 1 ? invisible(s + i, len) : 0;
 		if (hidden) {
 			if (o + 7 > cap)
@@ -113,7 +110,7 @@ void kf_log_vmsg(enum kf_log_level level, const char *tag, const char *file, int
 	int saved = errno;
 	char raw[1024], buf[4 * sizeof(raw)];
 	vsnprintf(raw, sizeof(raw), fmt, ap);
-	escape_line(buf, sizeof(buf), raw);
+	kf_log_escape(buf, sizeof(buf), raw);
 	const char *base = strrchr(file, '/');
 	base = base ? base + 1 : file;
 	static const char *const names[] = {"", "", "", "error", "warning", "notice", "info", "debug"};

@@ -8,6 +8,7 @@
 #define KF_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum kf_log_level {
 	KF_LOG_ERR = 3,
@@ -27,6 +28,13 @@ void kf_log_msg(enum kf_log_level level, const char *tag, const char *file, int 
 	__attribute__((format(printf, 5, 6)));
 void kf_log_vmsg(enum kf_log_level level, const char *tag, const char *file, int line, const char *fmt,
 		 va_list ap) __attribute__((format(printf, 5, 0)));
+
+/* The length of the UTF-8 character at s (at most n bytes) when it is one and no C1 control, else 0. */
+size_t kf_log_utf8_char(const unsigned char *s, size_t n);
+/* in as one line of text shown as it is (cut to fit cap, at least 5): control characters and bytes that are no
+ * UTF-8 written as \xNN, characters that show as nothing or reorder the text (zero-width, bidi controls) as
+ * \uXXXX. Every message goes through it; for a quote that must be safe before it reaches the logger. */
+void kf_log_escape(char *out, size_t cap, const char *in);
 
 /* The start-up timeline (--debug): one line "startup: WHAT at T ms (+D ms since main)" with T on
  * CLOCK_MONOTONIC, so a tool that read that clock just before exec (tests/service/kf-notify-run) can place
