@@ -58,13 +58,13 @@ static int hexval(int c)
 
 /* Says on stderr why the command on line ln was not carried out (VTPROTO.md answers '?' lines only, so a bad
  * command has no answer of its own; one on stdout would be taken for the next query's). The line is quoted as
- * text that drives no terminal: control bytes and bytes past ASCII as \xNN, at most QUOTE_MAX of them. */
-#define QUOTE_MAX 80
+ * text that drives no terminal: control bytes and bytes past ASCII as \xNN, at most KF_VTPROTO_QUOTE_MAX of them. */
+#define KF_VTPROTO_QUOTE_MAX 80
 static void bad_command(unsigned long ln, const char *line, const char *why)
 {
 	fprintf(stderr, "kmscon-felis-replay: line %lu: '", ln);
 	size_t len = strlen(line), i;
-	for (i = 0; i < len && i < QUOTE_MAX; i++) {
+	for (i = 0; i < len && i < KF_VTPROTO_QUOTE_MAX; i++) {
 		unsigned char c = (unsigned char)line[i];
 		if (c < 0x20 || c >= 0x7f)
 			fprintf(stderr, "\\x%02x", c);
@@ -206,36 +206,83 @@ static bool command(struct vtproto *vp, char *line, unsigned long ln, FILE *out)
 	return true;
 }
 
-int kf_vtproto_run(FILE *in, FILE *out, int cols, int rows, size_t scrollback)
-{
-	struct vtproto vp = {0};
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	unsigned long ln = 0;
-	int ret = 1;
+/* A command line is at most this long: run_conformance.py sends PUSH lines of 256 KiB of bytes (512 KiB of hex),
+ * and getline() grew its buffer to the longest line given, a line of gigabytes too. */
+#define LINE_MAX_BYTES (16u << 20) /* (said as "16 MiB" in bad_command's reason) */
 
-	vp.out = malloc(OUTPUT_MAX);
-	if (!vp.out || !init_grid(&vp, rows, cols, scrollback)) {
-		fputs("kmscon-felis-replay: cannot create the terminal\n", stderr);
-		goto out;
-	}
+struct line_reader {
+	char *buf;
+	size_t len, cap;
+	bool too_long; /* the line being read passed LINE_MAX_BYTES: the rest is read and dropped */
+};
+
+/* Reads the next line into r->buf (r->cap bytes, at least 2; NUL-terminated, without its newline). Returns 1 for a line (also a last one
+ * without a newline), 0 at the end, -1 on a read error (errno). A line cut by EAGAIN or EINTR is kept and read
+ * on when the input is ready again. */
+static int read_line(FILE *in, struct line_reader *r)
+{
 	for (;;) {
 		errno = 0;
-		n = getline(&line, &cap, in);
-		if (n < 0 && ferror(in) && kf_replay_wait_input(fileno(in))) {
+		int c = getc_unlocked(in);
+		if (c == EOF && ferror(in) && kf_replay_wait_input(fileno(in))) {
 			clearerr(in);
 			continue;
 		}
-		if (n < 0)
+		if (c == EOF && ferror(in))
+			return -1;
+		if (c == EOF && !r->len && !r->too_long)
+			return 0;
+		if (c == EOF || c == '\n')
 			break;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = 0;
+		if (r->len >= LINE_MAX_BYTES) {
+			r->too_long = true;
+			continue;
+		}
+		if (r->len + 1 >= r->cap) {
+			size_t cap = 2 * r->cap;
+			char *b = realloc(r->buf, cap > LINE_MAX_BYTES + 1 ? LINE_MAX_BYTES + 1 : cap);
+			if (!b)
+				return -1;
+			r->buf = b;
+			r->cap = cap > LINE_MAX_BYTES + 1 ? LINE_MAX_BYTES + 1 : cap;
+		}
+		r->buf[r->len++] = (char)c;
+	}
+	r->buf[r->len] = '\0'; /* (room for it: the buffer grows while len + 1 would reach cap) */
+	return 1;
+}
+
+int kf_vtproto_run(FILE *in, FILE *out, int cols, int rows, size_t scrollback)
+{
+	struct vtproto vp = {0};
+	struct line_reader r = {0};
+	unsigned long ln = 0;
+	int ret = 1, n;
+
+	vp.out = malloc(OUTPUT_MAX);
+	r.cap = 4096;
+	r.buf = malloc(r.cap);
+	if (!vp.out || !r.buf || !init_grid(&vp, rows, cols, scrollback)) {
+		fputs("kmscon-felis-replay: cannot create the terminal\n", stderr);
+		goto out;
+	}
+	while ((n = read_line(in, &r)) > 0) {
+		char *line = r.buf;
+		size_t len = r.len;
+		ln++;
+		while (len > 0 && line[len - 1] == '\r')
+			line[--len] = 0;
 		errno = 0;
-		if (!command(&vp, line, ++ln, out)) {
+		if (r.too_long) {
+			bad_command(ln, line, "longer than 16 MiB");
+		} else if (strlen(line) != len) {
+			bad_command(ln, line, "a NUL byte in the line");
+		} else if (!command(&vp, line, ln, out)) {
 			fputs("kmscon-felis-replay: cannot create the terminal\n", stderr);
 			goto out;
 		}
+		r.len = 0;
+		r.too_long = false;
 		/* a runner that went away (or a full disk) ends the session: its answers were lost with exit 0 */
 		if (ferror(out)) {
 			fprintf(stderr, "kmscon-felis-replay: writing the answers: %s\n", strerror(errno ? errno : EIO));
@@ -243,13 +290,13 @@ int kf_vtproto_run(FILE *in, FILE *out, int cols, int rows, size_t scrollback)
 		}
 	}
 	/* a read error is no end of the commands: exit 0 said that every one was answered */
-	if (ferror(in)) {
+	if (n < 0) {
 		fprintf(stderr, "kmscon-felis-replay: reading the commands: %s\n", strerror(errno ? errno : EIO));
 		goto out;
 	}
 	ret = 0;
 out:
-	free(line);
+	free(r.buf);
 	free(vp.feed);
 	free(vp.out);
 	grid_destroy(vp.g);
