@@ -319,10 +319,14 @@ static void blink_before(struct kf_output *o, uint64_t now)
 
 /* After the frame (blink_rows is up to date): runs the phase only while something blinks on the lit display
  * and keeps the timer on its deadline. Stopping shows the phase without a wake-up of its own: nothing that
- * blinks is on screen then, or the screen is dark (unblanking and resuming paint anyway). */
+ * blinks is on screen then, or the screen is dark or gone (unblanking, resuming and a display plugged in paint
+ * anyway). With no display at all (none connected: a server's GPU) the phase ran, 2.2 wake-ups a second. */
 static void blink_after(struct kf_output *o, uint64_t now)
 {
-	bool lit = !o->suspended && !drm_backend_is_blanked(o->drm);
+	int w, h;
+
+	kf_output_get_pixels(o, &w, &h);
+	bool lit = w > 0 && !o->suspended && !drm_backend_is_blanked(o->drm);
 	bool cursor = o->blink_cursor.visible && o->blink_cursor.blink;
 
 	if (kf_blink_update(&o->blink, lit && (cursor || o->blink_count > 0), now))

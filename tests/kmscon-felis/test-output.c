@@ -1,6 +1,6 @@
 /* tests/kmscon-felis/test-output.c: the frame loop's blink timer (kmscon-felis/output.c, blink.c) and the
- * visual bell's flash (bell.c, flash.c) without a display: the output runs on a real loop with a seat no card
- * belongs to, so nothing is painted, but the timers, the phase and flash the renderer is given and the loop's
+ * visual bell's flash (bell.c, flash.c) without a card: the output runs on a real loop with a seat no card
+ * belongs to (a display's size stood in for), so nothing is painted, but the timers, the phase and flash the renderer is given and the loop's
  * wake-ups are the program's own. The blink phase and the flash's time are also checked with a made-up clock
  * (what a frame that shows the flash does to it can only be checked that way here), as are the notice's time and
  * rate limit (notice.c); the notice is also shown through the real loop. */
@@ -20,6 +20,18 @@
 static int failures;
 
 #define MS 1000000ull
+
+/* The display drm/ reports (drm_backend_get_size, wrapped: tests/kmscon-felis/meson.build): a 320x200 one unless a
+ * test unplugs it (0x0). Only its size stands in; no frame can be rendered (no card), so the timers and the phase
+ * are what is seen. */
+static uint32_t display_w = 320, display_h = 200;
+struct drm_backend;
+void __wrap_drm_backend_get_size(const struct drm_backend *b, uint32_t *width, uint32_t *height);
+void __wrap_drm_backend_get_size(const struct drm_backend *b, uint32_t *width, uint32_t *height)
+{
+	*width = display_w;
+	*height = display_h;
+}
 
 /* ------------------------------------------------------------------------------ the phase, by the clock */
 
@@ -219,6 +231,39 @@ static void test_frame_loop(void)
 	rig_close(&r);
 }
 
+/* With no display (none connected, the last one unplugged: a server's GPU with nothing on it) nothing blinks on a
+ * screen, and the loop must sleep: a blinking cursor or SGR 5 text woke it 2.2 times a second for nothing. A
+ * display plugged in (the hotplug repaints everything) starts the blink; unplugged, it stops, shown. */
+static void test_no_display(void)
+{
+	struct rig r = {0};
+	int ms, wakeups;
+	uint64_t t0;
+
+	display_w = display_h = 0;
+	if (!rig_open(&r))
+		return;
+	rig_feed(&r, "\033[1 q\033[5mblinking text\033[m");
+	ms = wait_flip(&r, 1000, &wakeups);
+	CHECK(ms < 0 && wakeups == 0, "no display: flip after %d ms, %d wake-ups in 1 s", ms, wakeups);
+	display_w = 320;
+	display_h = 200;
+	t0 = kf_loop_now_ns();
+	kf_output_request_frame(r.out, true); /* as on_outputs_changed: everything repainted */
+	kf_loop_dispatch(r.loop, 0);
+	ms = wait_flip_since(&r, t0, 1500, &wakeups);
+	CHECK(ms >= 550 && ms < 1200 && !r.render->blink_on, "display plugged in: hidden after %d ms", ms);
+	display_w = display_h = 0;
+	kf_output_request_frame(r.out, true);
+	kf_loop_dispatch(r.loop, 0);
+	CHECK(r.render->blink_on, "display unplugged: the phase is reset to shown");
+	ms = wait_flip(&r, 1000, &wakeups);
+	CHECK(ms < 0 && wakeups == 0, "unplugged: flip after %d ms, %d wake-ups in 1 s", ms, wakeups);
+	rig_close(&r);
+	display_w = 320;
+	display_h = 200;
+}
+
 /* ------------------------------------------------------------------ frames claimed by the session */
 
 /* kf_output_claim_frame (the session's frame_ready): with no display no frame can be taken, so the end of a
@@ -228,6 +273,7 @@ static void test_claim(void)
 {
 	struct rig r = {0};
 
+	display_w = display_h = 0;
 	if (!rig_open(&r))
 		return;
 	rig_feed(&r, "\033[?2026hx\033[?2026l");
@@ -236,6 +282,8 @@ static void test_claim(void)
 	CHECK(!kf_output_claim_frame(r.out), "a frame claimed while suspended");
 	kf_output_resume(r.out);
 	rig_close(&r);
+	display_w = 320;
+	display_h = 200;
 }
 
 /* ---------------------------------------------------------------------- the visual bell's flash */
@@ -446,6 +494,7 @@ int main(void)
 	test_reset();
 	test_rows();
 	test_frame_loop();
+	test_no_display();
 	test_claim();
 	test_flash();
 	test_flash_time();
