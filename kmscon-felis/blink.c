@@ -50,19 +50,42 @@ bool kf_blink_expire(struct kf_blink *b, uint64_t now)
 	return true;
 }
 
+/* What the hidden phase of a style's cells hides (the renderer's paint.c hides a blinking cell's glyph and its
+ * lines, nothing else): */
+enum blink_kind {
+	BLINK_NOTHING, /* no blink, or concealed text without lines: the same picture in both phases */
+	BLINK_GLYPHS,  /* the glyphs: a blank shows nothing to hide */
+	BLINK_ALWAYS,  /* its lines (underline, strikethrough, overline), whatever the cell holds */
+};
+
+static enum blink_kind blink_kind(const struct grid_style *st)
+{
+	if (!st || !(st->attrs & GRID_ATTR_BLINK))
+		return BLINK_NOTHING;
+	if (st->underline || (st->attrs & (GRID_ATTR_STRIKE | GRID_ATTR_OVERLINE)))
+		return BLINK_ALWAYS;
+	return st->attrs & GRID_ATTR_INVISIBLE ? BLINK_NOTHING : BLINK_GLYPHS;
+}
+
 bool kf_blink_row(const struct grid *g, int y)
 {
 	const struct grid_cell *row = grid_row(g, y);
 	int cols = grid_cols(g);
 	uint16_t last = 0; /* the default style never blinks */
+	enum blink_kind kind = BLINK_NOTHING;
 
-	/* Runs of one style are the rule: one lookup per run. */
+	/* Runs of one style are the rule: one lookup per run. Blanks in a blinking pen (a padded field) look the
+	 * same in both phases: they kept the timer running, 2.2 wake-ups a second, for nothing. Only the plain blanks
+	 * count as such (not U+3000 and the other spaces the renderer draws empty): a cell taken to blink that does
+	 * not costs a wake-up, one taken not to blink that does would never blink. */
 	for (int x = 0; x < cols; x++) {
-		if (row[x].style == last)
-			continue;
-		last = row[x].style;
-		const struct grid_style *st = grid_style(g, last);
-		if (st && (st->attrs & GRID_ATTR_BLINK))
+		if (row[x].style != last) {
+			last = row[x].style;
+			kind = blink_kind(grid_style(g, last));
+			if (kind == BLINK_ALWAYS)
+				return true;
+		}
+		if (kind == BLINK_GLYPHS && row[x].cp != 0 && row[x].cp != ' ')
 			return true;
 	}
 	return false;

@@ -40,7 +40,8 @@ bool kf_blink_reset(struct kf_blink *b, uint64_t now);
  * phase changed. */
 bool kf_blink_expire(struct kf_blink *b, uint64_t now);
 
-/* Whether row y of what g displays has a cell with the blink attribute. Does not take ownership of g. */
+/* Whether row y of what g displays has a cell that the blink shows and hides: the blink attribute on a glyph (not a
+ * plain blank, not concealed) or with a line (underline, strikethrough, overline). Does not take ownership of g. */
 bool kf_blink_row(const struct grid *g, int y);
 
 #endif

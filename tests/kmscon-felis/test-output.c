@@ -89,6 +89,24 @@ static void test_rows(void)
 	CHECK(kf_blink_row(g, 2), "SGR 6 blinks");
 	grid_feed(g, (const uint8_t *)"\033[2J", 4);
 	CHECK(!kf_blink_row(g, 1) && !kf_blink_row(g, 2), "erased: nothing blinks");
+	/* What the hidden phase hides is a cell's glyph and lines (paint.c): blanks without lines, and concealed
+	 * text without lines, look the same in both phases and wake nothing. */
+	static const struct {
+		const char *text;
+		bool blinks;
+	} cases[] = {
+	    {"\033[5m      \033[m", false},         {"\033[5;8mconcealed\033[m", false},
+	    {"\033[5;7;44m    \033[m", false},     {"\033[5m   x\033[m", true},
+	    {"\033[5;4m \033[m", true},             {"\033[5;9m \033[m", true},
+	    {"\033[5;53m \033[m", true},            {"\033[5;8;4:3m \033[m", true},
+	    {"\033[5me\xcc\x81\033[m", true},      {"\033[5m\xe6\xbc\xa2\033[m", true},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		grid_feed(g, (const uint8_t *)"\033[2J\033[H", 7);
+		grid_feed(g, (const uint8_t *)cases[i].text, strlen(cases[i].text));
+		CHECK(kf_blink_row(g, 0) == cases[i].blinks, "case %zu: row blinks %d, want %d", i, kf_blink_row(g, 0),
+		      cases[i].blinks);
+	}
 	grid_destroy(g);
 }
 
