@@ -109,9 +109,12 @@ static int check_font_file(const char *path)
 	return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 }
 
+/* Opens the font of p at the zoom scale into *out, which is set only on success (kf_render_create opens into the
+ * renderer's own font slot, which its cleanup destroys). */
 static int open_font(struct render_priv *p, int scale, struct kf_font **out)
 {
 	struct kf_render *r = &p->pub;
+	struct kf_font *f = NULL;
 	int ret = check_font_file(p->font_file);
 	if (ret < 0)
 		return ret;
@@ -121,20 +124,24 @@ static int open_font(struct render_priv *p, int scale, struct kf_font **out)
 	case KF_RENDER_ENGINE_BUILTIN:
 		return kf_font_builtin_create(out);
 	default:
-		ret = kf_font_ft_create(p->font_name, p->font_file, p->font_size * scale, out);
-		if (!ret && scale > 1 && (*out)->fixed) { /* zoomed as a bitmap font: at its own size */
-			(*out)->destroy(*out);
-			ret = kf_font_ft_create(p->font_name, p->font_file, p->font_size, out);
+		ret = kf_font_ft_create(p->font_name, p->font_file, p->font_size * scale, &f);
+		if (!ret && scale > 1 && f->fixed) { /* zoomed as a bitmap font: at its own size */
+			/* (f is opened again, each time into the local: a failed opening left *out naming the font
+			 * destroyed before it, which kf_render_create's cleanup destroyed again: test-font-reopen) */
+			f->destroy(f);
+			ret = kf_font_ft_create(p->font_name, p->font_file, p->font_size, &f);
 			/* or a larger strike of its own, magnified less (Terminus's 32-pixel one at 16 px x2, not the
 			 * 16-pixel one doubled: tests/render/test-font-open.c) */
-			int mag = scale, size = ret ? 0 : kf_font_ft_zoom_strike(*out, scale, &mag);
+			int mag = scale, size = ret ? 0 : kf_font_ft_zoom_strike(f, scale, &mag);
 			if (!ret && size != p->font_size) {
-				(*out)->destroy(*out);
-				ret = kf_font_ft_create(p->font_name, p->font_file, size, out);
+				f->destroy(f);
+				ret = kf_font_ft_create(p->font_name, p->font_file, size, &f);
 			}
 			if (!ret)
-				(*out)->mag = mag;
+				f->mag = mag;
 		}
+		if (!ret)
+			*out = f;
 		if (ret == -ENOENT && !p->font_file) {
 			log_warn("no font found for \"%s\": using the built-in font", p->font_name);
 			r->engine = KF_RENDER_ENGINE_BUILTIN;
