@@ -295,16 +295,24 @@ struct kf_source *kf_loop_add_signal(struct kf_loop *loop, int signo, kf_signal_
 	sigset_t one;
 	sigemptyset(&one);
 	sigaddset(&one, signo);
+	/* another source of the same signal: already blocked and routed */
+	bool routed = sigismember(&loop->sigmask, signo) == 1;
 	sigaddset(&loop->sigmask, signo);
-	if (sigprocmask(SIG_BLOCK, &one, NULL) < 0)
+	if (!routed && sigprocmask(SIG_BLOCK, &one, NULL) < 0)
 		goto fail;
 	if (loop->sfd < 0) {
 		loop->sfd = signalfd(-1, &loop->sigmask, SFD_NONBLOCK | SFD_CLOEXEC);
 		if (loop->sfd < 0)
 			goto fail;
 		loop->ssrc = kf_loop_add_fd(loop, loop->sfd, EPOLLIN, KF_PRIO_SIGNAL, on_signalfd, loop);
-		if (!loop->ssrc)
+		if (!loop->ssrc) {
+			/* (a signalfd nobody reads: the next signal source would take it as watched) */
+			int e = errno;
+			close(loop->sfd);
+			loop->sfd = -1;
+			errno = e;
 			goto fail;
+		}
 	} else if (signalfd(loop->sfd, &loop->sigmask, SFD_NONBLOCK | SFD_CLOEXEC) < 0) {
 		goto fail;
 	}
@@ -313,7 +321,15 @@ struct kf_source *kf_loop_add_signal(struct kf_loop *loop, int signo, kf_signal_
 	return s;
 
 fail:;
+	/* The signal as it was: it stayed blocked with nobody to read it (SIGTERM: the program stoppable by SIGKILL
+	 * only) and in the mask later signalfds took (tests/kmscon-felis/test-loop.c test_signal_add_fails). */
 	int e = errno;
+	if (!routed) {
+		sigdelset(&loop->sigmask, signo);
+		update_signalfd(loop);
+		if (!sigismember(&loop->saved_mask, signo))
+			sigprocmask(SIG_UNBLOCK, &one, NULL);
+	}
 	free(s);
 	errno = e;
 	return NULL;

@@ -91,7 +91,8 @@ void kf_timer_remove(struct kf_timer *timer);
 
 /* Blocks signo and delivers it through the loop's signalfd. Several handlers for one signal are all called.
  * Returned handle: remove with kf_source_remove(), which unblocks signo with its last handler (unless it was
- * blocked before), dropping an instance still pending. Returns NULL on failure (errno set). */
+ * blocked before), dropping an instance still pending. Returns NULL on failure (errno set), signo then left as it
+ * was (blocked or not, routed to the signalfd or not). */
 struct kf_source *kf_loop_add_signal(struct kf_loop *loop, int signo, kf_signal_fn fn, void *ud);
 
 /* A callback run at the start of every iteration, before the loop sleeps. Keep it cheap when there is

@@ -276,6 +276,46 @@ static void test_due_timer_no_sleep(void)
 	kf_loop_destroy(loop);
 }
 
+static bool blocked(int sig)
+{
+	sigset_t m;
+	sigprocmask(SIG_SETMASK, NULL, &m);
+	return sigismember(&m, sig) == 1;
+}
+
+/* A signal source that cannot be made (no signalfd: out of file descriptors) leaves the signal as it found it: it
+ * stayed blocked with nobody to read it (SIGTERM: the program no longer stoppable but by SIGKILL) and in the loop's
+ * mask, so a later signal source handed it to the signalfd too. */
+static void test_signal_add_fails(void)
+{
+	struct kf_loop *loop = kf_loop_create();
+	struct rlimit old, low;
+	int fds[64], n = 0;
+
+	CHECK(loop && !blocked(SIGUSR2));
+	CHECK(getrlimit(RLIMIT_NOFILE, &old) == 0);
+	low = old;
+	low.rlim_cur = 64;
+	CHECK(setrlimit(RLIMIT_NOFILE, &low) == 0);
+	while (n < 64 && (fds[n] = dup(0)) >= 0)
+		n++;
+	struct kf_source *s = kf_loop_add_signal(loop, SIGUSR2, NULL, NULL);
+	const int e = errno;
+	while (n > 0)
+		close(fds[--n]);
+	CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
+	printf("a signal source without a file descriptor: %s, SIGUSR2 %s\n", s ? "made" : strerror(e),
+	       blocked(SIGUSR2) ? "left blocked" : "not blocked");
+	CHECK(!s && e == EMFILE);
+	CHECK(!blocked(SIGUSR2));
+	/* another signal, made once descriptors are there again: SIGUSR2 is not routed to the loop with it */
+	s = kf_loop_add_signal(loop, SIGUSR1, NULL, NULL);
+	CHECK(s && blocked(SIGUSR1) && !blocked(SIGUSR2));
+	kf_source_remove(s);
+	kf_loop_destroy(loop);
+	CHECK(!blocked(SIGUSR1) && !blocked(SIGUSR2));
+}
+
 int main(void)
 {
 	kf_alarm(30);
@@ -284,6 +324,7 @@ int main(void)
 	test_signals_hooks_quit();
 	test_signal_pending_at_end();
 	test_due_timer_no_sleep();
+	test_signal_add_fails();
 	if (failures)
 		fprintf(stderr, "%d checks failed\n", failures);
 	return failures ? 1 : 0;
