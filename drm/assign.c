@@ -1,23 +1,26 @@
 /* drm/assign.c: which CRTC and primary plane each display gets. A maximum matching of connectors to CRTCs (each
- * connector's encoders allow some CRTCs; on atomic cards each CRTC needs a primary plane of its own whose
- * possible_crtcs holds it), found as a maximum flow on the unit-capacity network
+ * connector's encoders allow some CRTCs, and an encoder drives one connector at a time; on atomic cards each CRTC
+ * needs a primary plane of its own whose possible_crtcs holds it), found as a maximum flow on the unit-capacity
+ * network
  *
- *   source -> connector -> CRTC in -> CRTC out -> plane -> sink
+ *   source -> connector -> encoder in -> encoder out -> CRTC in -> CRTC out -> plane -> sink
  *
- * (a CRTC is split in two so that it carries one connector). The displays shown already are put in first as they
- * are; every other connector, in connector order, is then given a CRTC by the shortest augmenting path from it,
- * which moves a shown display to another CRTC only when there is no other way to show the new one. A shown display
- * is never left without one (an augmenting path never unmatches a matched connector), and a rescan with nothing
- * new moves nothing (a maximum matching has no augmenting path). Taking the first free CRTC in connector order
- * left a display dark whose only CRTC an earlier connector had taken although it could have used another. */
+ * (an encoder and a CRTC are each split in two so that each carries one connector). The displays shown already are
+ * put in first as they are; every other connector, in connector order, is then given a CRTC by the shortest
+ * augmenting path from it, which moves a shown display to another CRTC (or encoder) only when there is no other way
+ * to show the new one. A shown display is never left without one (an augmenting path never unmatches a matched
+ * connector), and a rescan with nothing new moves nothing (a maximum matching has no augmenting path). Taking the
+ * first free CRTC in connector order left a display dark whose only CRTC an earlier connector had taken although it
+ * could have used another; leaving encoders out gave two connectors that share one (a DVI-I port's analog half and
+ * a VGA port on one DAC) a CRTC each, and the kernel refused the modeset that routed both through it. */
 #include <string.h>
 
 #include "drm/drm-internal.h"
 
-#define MAX_NODES (2 + DRM_MAX_OUTPUTS + 2 * DRM_ASSIGN_MAX_CRTCS + DRM_ASSIGN_MAX_PLANES)
+#define MAX_NODES (2 + DRM_MAX_OUTPUTS + 2 * DRM_ASSIGN_MAX_ENCODERS + 2 * DRM_ASSIGN_MAX_CRTCS + DRM_ASSIGN_MAX_PLANES)
 
 struct net {
-	unsigned n_conns, n_crtcs, n_planes, nodes;
+	unsigned n_conns, n_encs, n_crtcs, n_planes, nodes;
 	bool planes;                       /* a CRTC needs a plane (atomic) */
 	uint8_t cap[MAX_NODES][MAX_NODES]; /* residual capacities */
 };
@@ -25,9 +28,14 @@ struct net {
 enum { SOURCE = 0 };
 static unsigned sink(const struct net *g) { return g->nodes - 1; }
 static unsigned conn_node(unsigned i) { return 1 + i; }
-static unsigned crtc_in(const struct net *g, unsigned k) { return 1 + g->n_conns + k; }
-static unsigned crtc_out(const struct net *g, unsigned k) { return 1 + g->n_conns + g->n_crtcs + k; }
-static unsigned plane_node(const struct net *g, unsigned p) { return 1 + g->n_conns + 2 * g->n_crtcs + p; }
+static unsigned enc_in(const struct net *g, unsigned e) { return 1 + g->n_conns + e; }
+static unsigned enc_out(const struct net *g, unsigned e) { return 1 + g->n_conns + g->n_encs + e; }
+static unsigned crtc_in(const struct net *g, unsigned k) { return 1 + g->n_conns + 2 * g->n_encs + k; }
+static unsigned crtc_out(const struct net *g, unsigned k) { return 1 + g->n_conns + 2 * g->n_encs + g->n_crtcs + k; }
+static unsigned plane_node(const struct net *g, unsigned p)
+{
+	return 1 + g->n_conns + 2 * g->n_encs + 2 * g->n_crtcs + p;
+}
 
 static void push(struct net *g, unsigned u, unsigned v)
 {
@@ -35,17 +43,36 @@ static void push(struct net *g, unsigned u, unsigned v)
 	g->cap[v][u]++;
 }
 
+/* The node connector i reaches CRTC k from: itself when it has no encoders (conns[i].encoders 0), else the out
+ * node of a free encoder of its that can drive k; 0 (the source) when there is none. */
+static unsigned via(const struct net *g, unsigned i, unsigned k)
+{
+	if (g->cap[conn_node(i)][crtc_in(g, k)])
+		return conn_node(i);
+	for (unsigned e = 0; e < g->n_encs; e++)
+		if (g->cap[conn_node(i)][enc_in(g, e)] && g->cap[enc_in(g, e)][enc_out(g, e)] &&
+		    g->cap[enc_out(g, e)][crtc_in(g, k)])
+			return enc_out(g, e);
+	return SOURCE;
+}
+
 /* Puts connector i on CRTC k (and plane p) when all of that is still free. */
 static bool seed(struct net *g, unsigned i, unsigned k, int p)
 {
-	unsigned c = conn_node(i), in = crtc_in(g, k), out = crtc_out(g, k);
+	unsigned c = conn_node(i), in = crtc_in(g, k), out = crtc_out(g, k), from = via(g, i, k);
 	unsigned last = g->planes ? plane_node(g, (unsigned)p) : out;
 
-	if (!g->cap[SOURCE][c] || !g->cap[c][in] || !g->cap[in][out] || !g->cap[last][sink(g)] ||
+	if (!g->cap[SOURCE][c] || from == SOURCE || !g->cap[in][out] || !g->cap[last][sink(g)] ||
 	    (g->planes && !g->cap[out][last]))
 		return false;
 	push(g, SOURCE, c);
-	push(g, c, in);
+	if (from != c) {
+		unsigned e = from - enc_out(g, 0);
+
+		push(g, c, enc_in(g, e));
+		push(g, enc_in(g, e), from);
+	}
+	push(g, from, in);
 	push(g, in, out);
 	if (g->planes)
 		push(g, out, last);
@@ -93,10 +120,15 @@ static bool augment(struct net *g, unsigned i)
 /* Where connector i's flow goes: its CRTC and plane. */
 static void read_back(const struct net *g, unsigned i, struct drm_assign_conn *a)
 {
+	unsigned from = conn_node(i);
+
 	a->crtc = a->plane = -1;
+	/* flow on an edge shows as its reverse capacity: through which encoder, if any */
+	for (unsigned e = 0; e < g->n_encs; e++)
+		if (g->cap[enc_in(g, e)][conn_node(i)])
+			from = enc_out(g, e);
 	for (unsigned k = 0; k < g->n_crtcs; k++) {
-		/* flow on connector -> CRTC shows as the reverse capacity */
-		if (!g->cap[crtc_in(g, k)][conn_node(i)])
+		if (!g->cap[crtc_in(g, k)][from])
 			continue;
 		a->crtc = (int)k;
 		for (unsigned p = 0; g->planes && p < g->n_planes; p++)
@@ -105,10 +137,10 @@ static void read_back(const struct net *g, unsigned i, struct drm_assign_conn *a
 	}
 }
 
-unsigned drm_assign(struct drm_assign_conn *conns, unsigned n_conns, unsigned n_crtcs, const uint32_t *plane_crtcs,
-		    unsigned n_planes, bool need_plane)
+unsigned drm_assign(struct drm_assign_conn *conns, unsigned n_conns, unsigned n_crtcs, const uint32_t *enc_crtcs,
+		    unsigned n_encs, const uint32_t *plane_crtcs, unsigned n_planes, bool need_plane)
 {
-	struct net g; /* 11 KB */
+	struct net g; /* 29 KB */
 	bool pinned[DRM_MAX_OUTPUTS];
 	unsigned assigned = 0;
 
@@ -116,18 +148,28 @@ unsigned drm_assign(struct drm_assign_conn *conns, unsigned n_conns, unsigned n_
 		n_conns = DRM_MAX_OUTPUTS;
 	if (n_crtcs > DRM_ASSIGN_MAX_CRTCS)
 		n_crtcs = DRM_ASSIGN_MAX_CRTCS;
+	if (n_encs > DRM_ASSIGN_MAX_ENCODERS)
+		n_encs = DRM_ASSIGN_MAX_ENCODERS;
 	if (!need_plane || n_planes > DRM_ASSIGN_MAX_PLANES)
 		n_planes = need_plane ? DRM_ASSIGN_MAX_PLANES : 0;
 	memset(&g, 0, sizeof(g));
 	g.n_conns = n_conns;
+	g.n_encs = n_encs;
 	g.n_crtcs = n_crtcs;
 	g.n_planes = n_planes;
 	g.planes = need_plane;
-	g.nodes = 2 + n_conns + 2 * n_crtcs + n_planes;
+	g.nodes = 2 + n_conns + 2 * n_encs + 2 * n_crtcs + n_planes;
 	for (unsigned i = 0; i < n_conns; i++) {
 		g.cap[SOURCE][conn_node(i)] = 1;
-		for (unsigned k = 0; k < n_crtcs; k++)
+		for (unsigned e = 0; e < n_encs; e++)
+			g.cap[conn_node(i)][enc_in(&g, e)] = (conns[i].encoders >> e) & 1;
+		for (unsigned k = 0; k < n_crtcs && !conns[i].encoders; k++)
 			g.cap[conn_node(i)][crtc_in(&g, k)] = (conns[i].crtcs >> k) & 1;
+	}
+	for (unsigned e = 0; e < n_encs; e++) {
+		g.cap[enc_in(&g, e)][enc_out(&g, e)] = 1;
+		for (unsigned k = 0; k < n_crtcs; k++)
+			g.cap[enc_out(&g, e)][crtc_in(&g, k)] = (enc_crtcs[e] >> k) & 1;
 	}
 	for (unsigned k = 0; k < n_crtcs; k++) {
 		g.cap[crtc_in(&g, k)][crtc_out(&g, k)] = 1;

@@ -188,26 +188,48 @@ void drm_card_close(struct drm_card *card)
 	free(card);
 }
 
-/* The CRTC indices conn's encoders can drive; *now the index of the CRTC its encoder drives now (fbcon's, another
- * master's, ours), or -1. */
-static uint32_t conn_crtcs(const struct drm_card *card, const drmModeConnector *conn, int *now)
+/* The encoders of the connectors being given CRTCs (drm_assign), each read once. */
+struct enc_table {
+	unsigned n;
+	uint32_t id[DRM_ASSIGN_MAX_ENCODERS], crtcs[DRM_ASSIGN_MAX_ENCODERS], crtc_id[DRM_ASSIGN_MAX_ENCODERS];
+};
+
+/* The index of encoder id in t (read when new), or -1 when it cannot be read or t is full. */
+static int enc_index(const struct drm_card *card, struct enc_table *t, uint32_t id)
 {
-	uint32_t mask = 0;
+	drmModeEncoder *enc;
 
-	*now = -1;
-	for (int e = 0; e < conn->count_encoders; e++) {
-		drmModeEncoder *enc = drmModeGetEncoder(card->fd, conn->encoders[e]);
+	for (unsigned e = 0; e < t->n; e++)
+		if (t->id[e] == id)
+			return (int)e;
+	if (t->n == DRM_ASSIGN_MAX_ENCODERS || !(enc = drmModeGetEncoder(card->fd, id)))
+		return -1;
+	t->id[t->n] = id;
+	t->crtcs[t->n] = enc->possible_crtcs;
+	t->crtc_id[t->n] = enc->crtc_id;
+	drmModeFreeEncoder(enc);
+	return (int)t->n++;
+}
 
-		if (!enc)
+/* A connector's encoders (ids, n of them) as indices in t, into a->encoders, and into a->crtcs the CRTC indices
+ * they can drive; a->prefer_crtc: the index of the CRTC its encoder now (cur, 0: none) drives (fbcon's, another
+ * master's, ours), or -1. */
+static void conn_encoders(const struct drm_card *card, struct enc_table *t, const uint32_t *ids, unsigned n,
+			  uint32_t cur, struct drm_assign_conn *a)
+{
+	a->crtcs = a->encoders = 0;
+	a->prefer_crtc = -1;
+	for (unsigned i = 0; i < n; i++) {
+		int e = enc_index(card, t, ids[i]);
+
+		if (e < 0)
 			continue;
-		mask |= enc->possible_crtcs;
+		a->encoders |= 1u << e;
+		a->crtcs |= t->crtcs[e];
 		for (unsigned k = 0; k < card->n_crtcs && k < 32; k++)
-			if (conn->encoder_id == enc->encoder_id && enc->crtc_id && card->crtcs[k].id == enc->crtc_id &&
-			    (enc->possible_crtcs >> k & 1))
-				*now = (int)k;
-		drmModeFreeEncoder(enc);
+			if (cur == ids[i] && t->crtc_id[e] && card->crtcs[k].id == t->crtc_id[e] && (t->crtcs[e] >> k & 1))
+				a->prefer_crtc = (int)k;
 	}
-	return mask;
 }
 
 /* The mode conn's CRTC drove when the card was opened, or NULL with *why saying why there is none. */
@@ -316,6 +338,8 @@ static struct drm_output *output_create(struct drm_card *card, const drmModeConn
 	snprintf(out->name, sizeof(out->name), "%s", name);
 	out->conn_id = conn->connector_id;
 	out->possible_crtcs = crtcs;
+	for (int e = 0; e < conn->count_encoders && out->n_enc_ids < DRM_OUTPUT_MAX_ENCODERS; e++)
+		out->enc_ids[out->n_enc_ids++] = conn->encoders[e];
 	out->crtc_index = ci;
 	out->crtc_id = card->crtcs[ci].id;
 	out->plane_id = plane_id;
@@ -606,6 +630,7 @@ static bool assign_and_create(struct drm_card *card, struct fresh *fresh, unsign
 	struct drm_assign_conn a[DRM_MAX_OUTPUTS];
 	unsigned pidx[DRM_ASSIGN_MAX_PLANES], n = card->n_outputs, np;
 	uint32_t pcrtcs[DRM_ASSIGN_MAX_PLANES];
+	struct enc_table encs = {0};
 	bool changed = false;
 
 	if (!n_fresh)
@@ -614,17 +639,20 @@ static bool assign_and_create(struct drm_card *card, struct fresh *fresh, unsign
 	for (unsigned i = 0; i < n; i++) {
 		const struct drm_output *out = card->outputs[i];
 
-		a[i] = (struct drm_assign_conn){.crtcs = out->possible_crtcs, .keep_crtc = (int)out->crtc_index,
-						.keep_plane = -1, .prefer_crtc = -1};
+		a[i] = (struct drm_assign_conn){.keep_crtc = (int)out->crtc_index, .keep_plane = -1};
+		conn_encoders(card, &encs, out->enc_ids, out->n_enc_ids, 0, &a[i]);
+		a[i].crtcs = out->possible_crtcs;
 		for (unsigned p = 0; p < np; p++)
 			if (card->planes[pidx[p]].id == out->plane_id)
 				a[i].keep_plane = (int)p;
 	}
 	for (unsigned f = 0; f < n_fresh; f++) {
 		a[n + f] = (struct drm_assign_conn){.keep_crtc = -1, .keep_plane = -1};
-		a[n + f].crtcs = conn_crtcs(card, fresh[f].conn, &a[n + f].prefer_crtc);
+		conn_encoders(card, &encs, fresh[f].conn->encoders,
+			      fresh[f].conn->count_encoders > 0 ? (unsigned)fresh[f].conn->count_encoders : 0,
+			      fresh[f].conn->encoder_id, &a[n + f]);
 	}
-	drm_assign(a, n + n_fresh, card->n_crtcs, pcrtcs, np, card->atomic);
+	drm_assign(a, n + n_fresh, card->n_crtcs, encs.crtcs, encs.n, pcrtcs, np, card->atomic);
 	/* plane indices to plane ids (0: none, legacy) */
 	for (unsigned i = 0; i < n + n_fresh; i++)
 		a[i].plane = a[i].plane >= 0 ? (int)card->planes[pidx[a[i].plane]].id

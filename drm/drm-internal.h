@@ -275,6 +275,7 @@ struct drm_buffer {
 
 struct drm_card;
 
+#define DRM_OUTPUT_MAX_ENCODERS 8
 struct drm_output {
 	struct drm_card *card;
 	uint32_t conn_id, crtc_id, plane_id;
@@ -325,6 +326,10 @@ struct drm_output {
 	 * each try the kernel refused blanked the screen a moment, at every hotplug burst (card.c chosen_mode_back). */
 	uint32_t refused_modes;
 	bool refused_modes_set;
+	/* Its connector's encoders (the first DRM_OUTPUT_MAX_ENCODERS): one drives one connector at a time, so a
+	 * connector that shares one with it waits while it is shown (card.c assign_and_create, drm_assign). */
+	uint32_t enc_ids[DRM_OUTPUT_MAX_ENCODERS];
+	uint8_t n_enc_ids;
 };
 
 struct drm_card_crtc {
@@ -396,20 +401,24 @@ enum drm_mode_source {
 /* assign.c: CRTCs and primary planes for connectors (see there). One connector: */
 #define DRM_ASSIGN_MAX_CRTCS 32  /* possible_crtcs is a 32-bit mask */
 #define DRM_ASSIGN_MAX_PLANES 32 /* primary planes that take XRGB8888 */
+#define DRM_ASSIGN_MAX_ENCODERS 32 /* the connectors' encoders (a DP MST connector lists one per pipe) */
 struct drm_assign_conn {
-	uint32_t crtcs;  /* the CRTC indices its encoders can drive */
+	uint32_t crtcs;    /* the CRTC indices its encoders can drive (used when encoders is 0) */
+	uint32_t encoders; /* its encoders' indices in enc_crtcs: it reaches a CRTC through one of them, which then
+			    * drives no other connector; 0: straight to the CRTCs of crtcs */
 	int keep_crtc;   /* shown: the CRTC index it is on (kept unless another display can only be shown so); else -1 */
 	int keep_plane;  /* shown, atomic: its plane's index in plane_crtcs; else -1 */
 	int prefer_crtc; /* not shown: the CRTC index the kernel drives it with now (fbcon's), taken when free; or -1 */
 	int crtc, plane; /* the answer: CRTC index and plane index, -1 for none (plane: always on legacy) */
 };
 /* Fills crtc and plane of the n_conns connectors (at most DRM_MAX_OUTPUTS; the shown ones and then the others in
- * the order they are to be served) so that as many as possible get a CRTC of their own and, when need_plane, a
- * primary plane of their own whose mask (plane_crtcs[p], n_planes of them) holds that CRTC. A shown connector
- * always keeps one; it moves only when that serves one more. Returns how many got a CRTC. conns is the caller's;
- * plane_crtcs is only read. */
-unsigned drm_assign(struct drm_assign_conn *conns, unsigned n_conns, unsigned n_crtcs, const uint32_t *plane_crtcs,
-		    unsigned n_planes, bool need_plane);
+ * the order they are to be served) so that as many as possible get a CRTC of their own, through an encoder of
+ * their own (enc_crtcs[e]: the CRTCs encoder e can drive, n_encs of them) and, when need_plane, a primary plane of
+ * their own whose mask (plane_crtcs[p], n_planes of them) holds that CRTC. A shown connector always keeps one; it
+ * moves only when that serves one more. Returns how many got a CRTC. conns is the caller's; enc_crtcs and
+ * plane_crtcs are only read. */
+unsigned drm_assign(struct drm_assign_conn *conns, unsigned n_conns, unsigned n_crtcs, const uint32_t *enc_crtcs,
+		    unsigned n_encs, const uint32_t *plane_crtcs, unsigned n_planes, bool need_plane);
 
 /* card.c */
 int drm_card_open(struct drm_backend *b, const char *path, dev_t devnum, struct drm_card **out);

@@ -174,6 +174,9 @@ static int n_fake_modes;
 /* Connector 300+i: the CRTCs its one encoder can drive (a mask of CRTC indices; 0: any of three), the CRTC that
  * encoder drives now (0: none; fbcon's, or ours), and whether it is unplugged (fake_unplugged, a mask of i). */
 static uint32_t fake_enc_crtcs[8], fake_enc_crtc[8], fake_unplugged;
+/* Connector 300+i's one encoder is 600 + fake_enc_of[i] - 1 when set (connectors that share an encoder: a DVI-I
+ * port's analog half and a VGA port on one DAC), else its own, 600 + i. */
+static unsigned fake_enc_of[8];
 static int probes; /* drmModeGetConnector calls on them: each is a probe (an EDID read) on real hardware */
 /* How many of fake_modes connector 300+i lists (the first ones); 0: all n_fake_modes. */
 static int n_fake_modes_of[8];
@@ -248,8 +251,10 @@ drmModeConnectorPtr __wrap_drmModeGetConnector(int fd, uint32_t id)
 	c->connector_type_id = id - 299;
 	c->connection = id - 300 < 32 && (fake_unplugged >> (id - 300) & 1) ? DRM_MODE_DISCONNECTED
 									       : DRM_MODE_CONNECTED;
+	uint32_t enc = id - 300 < 8 && fake_enc_of[id - 300] ? 600 + fake_enc_of[id - 300] - 1 : id + 300;
+
 	if (id - 300 < 8 && fake_enc_crtc[id - 300])
-		c->encoder_id = id + 300;
+		c->encoder_id = enc;
 	if (n_fake_modes) {
 		int n = id - 300 < 8 && n_fake_modes_of[id - 300] ? n_fake_modes_of[id - 300] : n_fake_modes;
 
@@ -257,9 +262,10 @@ drmModeConnectorPtr __wrap_drmModeGetConnector(int fd, uint32_t id)
 		memcpy(c->modes, fake_modes, (size_t)n * sizeof(*c->modes));
 		c->count_modes = n;
 	}
-	/* one encoder (600 + the connector's index), for any CRTC: the card's scan can make an output of it */
+	/* one encoder (600 + the connector's index, or fake_enc_of's), for any CRTC: the card's scan can make an
+	 * output of it */
 	c->encoders = calloc(1, sizeof(uint32_t));
-	c->encoders[0] = id + 300;
+	c->encoders[0] = enc;
 	c->count_encoders = 1;
 	return c;
 }

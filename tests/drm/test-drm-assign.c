@@ -38,6 +38,7 @@ static void bare_card(struct drm_backend *b, struct drm_card *card, unsigned n, 
 	n_fake_modes = 1;
 	memset(fake_enc_crtcs, 0, sizeof(fake_enc_crtcs));
 	memset(fake_enc_crtc, 0, sizeof(fake_enc_crtc));
+	memset(fake_enc_of, 0, sizeof(fake_enc_of));
 	fake_unplugged = 0;
 	logbuf[0] = '\0';
 }
@@ -50,6 +51,7 @@ static void bare_card_free(struct drm_card *card)
 	fake_conns = n_fake_modes = 0;
 	memset(fake_enc_crtcs, 0, sizeof(fake_enc_crtcs));
 	memset(fake_enc_crtc, 0, sizeof(fake_enc_crtc));
+	memset(fake_enc_of, 0, sizeof(fake_enc_of));
 	fake_unplugged = 0;
 }
 
@@ -219,7 +221,7 @@ static void test_pinned(struct drm_backend *b)
 	bare_card(b, &card, 2, true);
 	fake_conns = 1;
 	CHECK(drm_card_scan(&card, &err) && card.n_outputs == 1 && crtc_of(&card, 300) == 100);
-	card.outputs[0]->possible_crtcs = 2;
+	fake_enc_crtcs[0] = 2; /* its encoder's mask, read at each assignment, now says CRTC 1 only */
 	fake_conns = 2;
 	fake_enc_crtcs[1] = 1; /* B: CRTC 0 only, A's */
 	drm_card_scan(&card, &err);
@@ -250,6 +252,53 @@ static void test_probes_per_scan(struct drm_backend *b)
 	bare_card_free(&card);
 }
 
+/* Two connectors whose one encoder is the same (a DVI-I port's analog half and a VGA port on one DAC; TV-out
+ * beside VGA): an encoder drives one connector at a time, so only one of them can be shown, whatever the CRTCs.
+ * Both were given a CRTC and the modeset that routed both through the encoder failed (the kernel: "encoder in use"):
+ * every display of the card dark. Now one is shown, the other said once (not at each rescan) and shown when the
+ * first is unplugged; a third connector with an encoder of its own is shown beside. */
+static void test_shared_encoder(struct drm_backend *b, bool atomic)
+{
+	struct drm_card card;
+	int err;
+
+	bare_card(b, &card, 3, atomic);
+	fake_conns = 3;
+	fake_enc_of[0] = fake_enc_of[1] = 1; /* A and B: encoder 600 */
+	CHECK(drm_card_scan(&card, &err));
+	printf("%s, A and B share an encoder, C has its own: outputs %u (want 2), A on %u, B on %u (want 0), C on %u\n",
+	       atomic ? "atomic" : "legacy", card.n_outputs, crtc_of(&card, 300), crtc_of(&card, 301),
+	       crtc_of(&card, 302));
+	CHECK(card.n_outputs == 2 && consistent(&card) && crtc_of(&card, 300) && !crtc_of(&card, 301) &&
+	      crtc_of(&card, 302));
+	CHECK(count(logbuf, "DP-2") == 1);
+	card.needs_modeset = false;
+	CHECK(!drm_card_scan(&card, &err) && !card.needs_modeset && count(logbuf, "DP-2") == 1);
+	/* A unplugged: its encoder is free, B is shown */
+	fake_unplugged = 1u << 0;
+	CHECK(drm_card_scan(&card, &err));
+	CHECK(card.n_outputs == 2 && consistent(&card) && crtc_of(&card, 301) && crtc_of(&card, 302));
+	bare_card_free(&card);
+}
+
+/* drm_assign on its own: connector 0 can use encoder 0 or 1, connector 1 only encoder 0; encoder 0 drives CRTC 0
+ * or 1, encoder 1 only CRTC 1. Both are shown (0 through encoder 1 on CRTC 1, 1 through encoder 0 on CRTC 0); a
+ * third connector on encoder 0 alone is not, although a CRTC (2) is free. */
+static void test_assign_encoders(void)
+{
+	const uint32_t enc_crtcs[2] = {3, 2};
+	struct drm_assign_conn a[3] = {
+		{.crtcs = 3, .encoders = 3, .keep_crtc = -1, .keep_plane = -1, .prefer_crtc = -1},
+		{.crtcs = 3, .encoders = 1, .keep_crtc = -1, .keep_plane = -1, .prefer_crtc = -1},
+		{.crtcs = 7, .encoders = 1, .keep_crtc = -1, .keep_plane = -1, .prefer_crtc = -1},
+	};
+	unsigned n = drm_assign(a, 3, 3, enc_crtcs, 2, NULL, 0, false);
+
+	printf("drm_assign, encoders {0,1} {0} {0}: %u assigned (want 2): CRTCs %d %d %d (want 1 0 -1)\n", n, a[0].crtc,
+	       a[1].crtc, a[2].crtc);
+	CHECK(n == 2 && a[0].crtc == 1 && a[1].crtc == 0 && a[2].crtc == -1);
+}
+
 int main(void)
 {
 	struct drm_backend *b = stand_in_backend();
@@ -263,5 +312,8 @@ int main(void)
 	test_more_displays(b);
 	test_probes_per_scan(b);
 	test_pinned(b);
+	test_shared_encoder(b, true);
+	test_shared_encoder(b, false);
+	test_assign_encoders();
 	return stand_in_end(b);
 }
