@@ -544,6 +544,13 @@ static bool chosen_mode_back(struct drm_output *out, const drmModeConnector *con
 	return true;
 }
 
+void drm_card_connector_event(struct drm_card *card, uint32_t conn_id)
+{
+	for (unsigned i = 0; i < card->n_outputs; i++)
+		if (card->outputs[i]->conn_id == conn_id)
+			card->outputs[i]->refused_modes_set = false;
+}
+
 /* A connected connector without an output, with the mode it would show, waiting for a CRTC (drm_card_scan). */
 struct fresh {
 	drmModeConnector *conn;

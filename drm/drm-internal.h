@@ -427,6 +427,12 @@ void drm_card_close(struct drm_card *card);
  * removed or one's mode changed (a fallback left: chosen_mode_back); -EINVAL in *err when a connector lacks the
  * requested mode. */
 bool drm_card_scan(struct drm_card *card, int *err);
+/* A "change" uevent named connector conn_id (CONNECTOR=, without PROPERTY=: the kernel's hotplug event for one
+ * connector, sent when its status or EDID changed). Unplugged and plugged again before the loop read the uevents,
+ * a display of the same EDID lists the same modes at the scan after them: on legacy, one on a fallback mode would
+ * not try its mode again (refused_modes) and stayed on the fallback, where one seen unplugged comes back on its
+ * mode. Its next scan tries the mode, as for a display plugged anew. */
+void drm_card_connector_event(struct drm_card *card, uint32_t conn_id);
 /* The mode conn would show, into *mode: returns where it comes from (enum drm_mode_source), or -1 when conn
  * cannot be used (logged, naming it as name). With use-original-mode, the mode its CRTC drove when the card was
  * opened (until the card's first scan is done), else the preferred one with a line saying why. Sets *err to

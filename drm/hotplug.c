@@ -249,7 +249,12 @@ void drm_hotplug_dispatch(struct drm_backend *b)
 			if (idx >= 0)
 				drm_hotplug_remove_card(b, (unsigned)idx);
 		} else if (strcmp(action, "change") == 0 && idx >= 0 && !b->suspended) {
+			const char *conn = udev_device_get_property_value(dev, "CONNECTOR");
 			unsigned k = 0;
+
+			/* one connector's status or EDID changed; a PROPERTY= event is a property's (HDCP) */
+			if (conn && !udev_device_get_property_value(dev, "PROPERTY"))
+				drm_card_connector_event(b->cards[idx], (uint32_t)strtoul(conn, NULL, 10));
 
 			while (k < n_changed && changed[k] != b->cards[idx]->devnum)
 				k++;

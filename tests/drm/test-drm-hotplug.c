@@ -25,6 +25,7 @@ static int failures;
 struct fake_dev {
 	const char *action, *sysname;
 	dev_t devnum;
+	const char *connector, *property; /* CONNECTOR= and PROPERTY= of a "change" (NULL: none) */
 };
 static struct fake_dev queue[32];
 static unsigned n_queued, next_queued;
@@ -73,7 +74,11 @@ const char *__real_udev_device_get_property_value(struct udev_device *d, const c
 const char *__wrap_udev_device_get_property_value(struct udev_device *d, const char *key);
 const char *__wrap_udev_device_get_property_value(struct udev_device *d, const char *key)
 {
-	return fake(d) ? NULL : __real_udev_device_get_property_value(d, key);
+	const struct fake_dev *f = (const struct fake_dev *)d;
+
+	if (!fake(d))
+		return __real_udev_device_get_property_value(d, key);
+	return strcmp(key, "CONNECTOR") == 0 ? f->connector : strcmp(key, "PROPERTY") == 0 ? f->property : NULL;
 }
 
 struct udev_device *__real_udev_device_unref(struct udev_device *d);
@@ -99,7 +104,13 @@ int __wrap_drmGetCap(int fd, uint64_t cap, uint64_t *value)
 
 static void uevent(const char *action)
 {
-	queue[n_queued++] = (struct fake_dev){action, "card7", makedev(226, 7)};
+	queue[n_queued++] = (struct fake_dev){action, "card7", makedev(226, 7), NULL, NULL};
+}
+
+/* The kernel's "change" for one connector (CONNECTOR=), or for one of its properties (PROPERTY= too). */
+static void connector_uevent(const char *conn, const char *prop)
+{
+	queue[n_queued++] = (struct fake_dev){"change", "card7", makedev(226, 7), conn, prop};
 }
 
 /* A card (card7) on the heap, as drm_card_open makes one (the hotplug path may close it), of one CRTC and plane;
@@ -233,6 +244,34 @@ static void test_overflow_rescans(struct drm_backend *b)
 	drm_backend_update_canvas(b);
 }
 
+/* Legacy, a display on a fallback mode whose refused mode is not tried again while its modes stay the same
+ * (refused_modes_set; each try blanked the screen: test-drm-rescan test_legacy_no_retry_per_burst). A "change"
+ * uevent naming its connector (CONNECTOR=300: the monitor unplugged and plugged again, the same EDID, both before
+ * the loop read them) has the scan after the burst try it again (test-drm-rescan test_legacy_replug); one for
+ * another connector, a property's (PROPERTY=, HDCP) or the card's alone (a dock's chatter) does not. */
+static void test_connector_uevent(struct drm_backend *b)
+{
+	struct drm_card *card = heap_card(b);
+	int err;
+
+	fake_conns = 1;
+	CHECK(drm_card_scan(card, &err) && card->n_outputs == 1);
+	card->outputs[0]->refused_modes_set = true;
+	uevent("change");
+	connector_uevent("301", NULL);
+	connector_uevent("300", "77");
+	dispatch_queued(b);
+	CHECK(card->outputs[0]->refused_modes_set);
+	connector_uevent("300", NULL);
+	connector_uevent("300", NULL);
+	dispatch_queued(b);
+	printf("change uevents with CONNECTOR=300: its display's refused mode to try again %d (want 1)\n",
+	       !card->outputs[0]->refused_modes_set);
+	CHECK(!card->outputs[0]->refused_modes_set);
+	fake_conns = 0;
+	drm_hotplug_remove_card(b, 0);
+}
+
 int main(void)
 {
 	struct drm_backend *b = stand_in_backend();
@@ -243,5 +282,6 @@ int main(void)
 	test_change_then_remove(b);
 	test_add_while_held(b);
 	test_overflow_rescans(b);
+	test_connector_uevent(b);
 	return stand_in_end(b);
 }

@@ -73,6 +73,14 @@ static void rescan(struct drm_backend *b, struct drm_card *card, bool vt)
 	settle(b, card, 2500);
 }
 
+/* 48 refused at the first modeset (refuse_w stays set): the display falls back to the preferred 64. */
+static void fall_back(struct drm_backend *b, struct drm_card *card)
+{
+	refuse_w = 48;
+	settle(b, card, 1000);
+	CHECK(card->outputs[0]->mode.hdisplay == 64 && card->outputs[0]->mode_source == DRM_SOURCE_FALLBACK);
+}
+
 static const char *const hows[] = {"--mode 48x48", "use-original-mode (48)"};
 
 /* Shown at 48, rescanned both ways: still 48. */
@@ -100,9 +108,7 @@ static void test_back_after_fallback(struct drm_backend *b, bool atomic, enum ho
 	struct drm_output outs[3];
 	int fd = start(b, &card, outs, atomic, how);
 
-	refuse_w = 48;
-	settle(b, &card, 1000);
-	CHECK(card.outputs[0]->mode.hdisplay == 64 && card.outputs[0]->mode_source == DRM_SOURCE_FALLBACK);
+	fall_back(b, &card);
 	refuse_w = 0;
 	rescan(b, &card, vt);
 	/* legacy has no test commit: a hotplug with the connector's modes unchanged does not try it (each try the
@@ -192,9 +198,7 @@ static void test_legacy_no_retry_per_burst(struct drm_backend *b)
 	struct drm_output outs[3];
 	int fd = start(b, &card, outs, false, ASKED);
 
-	refuse_w = 48;
-	settle(b, &card, 1000);
-	CHECK(card.outputs[0]->mode.hdisplay == 64 && card.outputs[0]->mode_source == DRM_SOURCE_FALLBACK);
+	fall_back(b, &card);
 	setcrtcs = 0;
 	logbuf[0] = '\0';
 	for (int i = 0; i < 5; i++)
@@ -211,6 +215,35 @@ static void test_legacy_no_retry_per_burst(struct drm_backend *b)
 	       count(logbuf, "falling back"));
 	CHECK(count(logbuf, "falling back") == 1 && card.outputs[0]->mode.hdisplay == 64);
 	fake_modes[2] = mode_of(32, 0);
+	finish(b, &card, outs, fd);
+}
+
+/* Legacy, 48 refused for a while (the display fell back to 64), then the monitor is unplugged and plugged again,
+ * the same EDID (the same modes): it shows 48 again, as a display plugged anew does, whether the rescan saw it
+ * disconnected in between or not (the replug came before the loop read the uevents: one rescan after both). */
+static void test_legacy_replug(struct drm_backend *b, bool seen_unplugged)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	int fd = start(b, &card, outs, false, ASKED);
+
+	fall_back(b, &card);
+	refuse_w = 0;
+	if (seen_unplugged) {
+		int err;
+
+		fake_unplugged = 1; /* its scan alone: nothing to settle */
+		CHECK(drm_card_scan(&card, &err) && card.n_outputs == 0);
+		drm_backend_update_canvas(b);
+		fake_unplugged = 0;
+	} else {
+		drm_card_connector_event(&card, 300);
+	}
+	rescan(b, &card, false);
+	printf("legacy, 48 refused once, the monitor re-plugged (%s): mode %u (want 48)\n",
+	       seen_unplugged ? "seen unplugged" : "one rescan after both uevents",
+	       card.n_outputs ? card.outputs[0]->mode.hdisplay : 0);
+	CHECK(card.n_outputs == 1 && card.outputs[0]->mode.hdisplay == 48 && card.outputs[0]->current);
 	finish(b, &card, outs, fd);
 }
 
@@ -231,5 +264,7 @@ int main(void)
 	test_mode_missing_on_one(b, true);
 	test_mode_missing_on_one(b, false);
 	test_legacy_no_retry_per_burst(b);
+	test_legacy_replug(b, true);
+	test_legacy_replug(b, false);
 	return stand_in_end(b);
 }
