@@ -188,6 +188,8 @@ static void update_timer(struct drm_backend *b)
 	}
 	if (b->fb && b->fb->inflight)
 		EARLIER(b->fb->flip_ns);
+	if (b->fb && b->fb->stale) /* kick found its mode changed inside a present: the dispatch opens it again */
+		EARLIER(now);
 #undef EARLIER
 	if (when == 0 || b->armed_ns == 0 || when < b->armed_ns)
 		arm_timer(b, when);
@@ -309,8 +311,8 @@ bool drm_backend_can_render(const struct drm_backend *b)
 
 	if (!drm_backend_active(b) || !b->canvas.width)
 		return false;
-	if (b->fb && !b->fb->inflight)
-		return true;
+	if (b->fb)
+		return !b->fb->inflight && !b->fb->stale;
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		const struct drm_card *card = b->cards[c];
 
@@ -580,6 +582,8 @@ int drm_backend_dispatch(struct drm_backend *b)
 		drm_backend_set_blank(b, true);
 	kick(b);
 	drm_backend_fall_back_modes(b);
+	if (drm_fallback_reopen(b))
+		b->canvas_recheck = true;
 	if (b->canvas_recheck) {
 		b->canvas_recheck = false;
 		drm_backend_update_canvas(b);

@@ -232,6 +232,7 @@ struct drm_fbdev {
 	struct drm_ratelimit rl;
 	char *why;            /* while drm_fbdev_open runs: its caller's buffer for why it fails */
 	size_t why_size;
+	bool stale;           /* its mode changed while shown: to open again (fallback.c drm_fallback_reopen) */
 };
 /* Opens and maps node (a /dev/fbN; sysname "fbN"): through the seat's callback if it takes it, else open(2).
  * Returns 0 and *out (owned by the caller until drm_fbdev_close) or -errno with why it cannot be used in why
@@ -255,8 +256,12 @@ int drm_fbdev_check(struct drm_fbdev *fb);
 bool drm_fallback_update(struct drm_backend *b, unsigned drm_outputs);
 /* A uevent of the graphics subsystem (an fbN added or removed). */
 void drm_fallback_uevent(struct drm_backend *b, struct udev_device *dev);
-/* Copies the damage into the fbdev when it can take a frame (the backend's kick). */
+/* Copies the damage into the fbdev when it can take a frame (the backend's kick); a mode changed meanwhile (the
+ * mode is read before each copy) marks it stale instead, copying nothing. */
 void drm_fallback_kick(struct drm_backend *b, int64_t now);
+/* A stale fbdev is opened again at its new mode (or, when it cannot be, closed: the canvas update looks for
+ * another). At the dispatch, never inside a present: the canvas follows. Returns true when it did either. */
+bool drm_fallback_reopen(struct drm_backend *b);
 /* The backend's timer: ends the refresh wait of the last copy (the fbdev's "page-flip event"). */
 void drm_fallback_timer(struct drm_backend *b, int64_t now);
 /* Closes the fbdev (drm_backend_destroy). */

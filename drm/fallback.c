@@ -160,9 +160,41 @@ void drm_fallback_kick(struct drm_backend *b, int64_t now)
 
 	if (!fb || !fb->dirty || fb->inflight || !drm_backend_active(b))
 		return;
+	/* The mode changed under us (fbset typed in our own console, a driver's change): a copy at the old geometry
+	 * shears the picture and writes past a smaller mode's visible area. It was read again only at the switch
+	 * back to the VT. Two ioctls a frame, at most one frame a refresh. */
+	if (fb->stale || drm_fbdev_check(fb) != 0) {
+		fb->stale = true;
+		return;
+	}
 	drm_backend_get_canvas_internal(b, &c);
 	drm_backend_count(b, DRM_COUNT_PIXELS, drm_fbdev_copy(fb, &c, b->cfg.rotation, now));
 	drm_backend_count(b, DRM_COUNT_COMMIT, 1);
+}
+
+bool drm_fallback_reopen(struct drm_backend *b)
+{
+	struct drm_fbdev *old = b->fb;
+	char path[sizeof(old->path)], sysname[sizeof(old->sysname)], why[256];
+	uint32_t w, h;
+	dev_t devnum;
+
+	if (!old || !old->stale)
+		return false;
+	snprintf(path, sizeof(path), "%s", old->path);
+	snprintf(sysname, sizeof(sysname), "%s", old->sysname);
+	devnum = old->devnum;
+	w = old->width, h = old->height;
+	/* Closed first: a seat (logind) hands a device out once at a time. */
+	drm_fallback_finish(b);
+	if (drm_fbdev_open(b, path, sysname, devnum, why, sizeof(why), &b->fb) < 0) {
+		b->fb = NULL;
+		drm_notice("%s: its mode changed while shown and it cannot be shown now: %s", path, why);
+		return true;
+	}
+	drm_notice("%s: its mode changed while shown (%ux%u, now %ux%u): opened again", path, w, h, b->fb->width,
+		   b->fb->height);
+	return true;
 }
 
 void drm_fallback_timer(struct drm_backend *b, int64_t now)
