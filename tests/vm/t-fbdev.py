@@ -35,6 +35,10 @@ kmscon-felis-replay --png of the same bytes (built-in font, the grid the display
   fbdev-forced-none  no GPU at all with --no-drm: "drm=off and no framebuffer device", waiting, still running
   fbdev-forced-bochs the usual bochs-display guest with --no-drm: kmscon-felis shows bochs' fbdev emulation
                      (/dev/fb0, "bochs-drmdrmfb") instead of card0, and the screen equals the replay
+  fbdev-fbset-bochs  then fb0's visible size set to 640x480 under it (kf-fbset: fbset -xres 640 -yres 480, which
+                     bochs' emulation takes, its lines still 4096 bytes): at the next frame kmscon-felis says the
+                     mode changed and opens fb0 again, and the screen's top-left 640x480 is the replay at the grid
+                     that fits 640x480 (it kept drawing 1024x768 until a VT switch)
 """
 # timeout: 1200
 import os
@@ -285,6 +289,45 @@ def first_forced(vm, exp1):
     kftest.check("card0" not in log, "card0 was used with --no-drm", vm)
 
 
+def fbset_forced(vm):
+    """fbdev-fbset-bochs (see the top)."""
+    mode = vm.sh("kf-fbset /dev/fb0 640 480", check=False)[1].strip()
+    print("  kf-fbset /dev/fb0 640 480: " + mode)
+    kftest.check(mode.startswith("640x480 "), "the driver did not take 640x480: %r" % mode, vm)
+    # the final screen with a mark in the grid's last cell: where it lands says the grid's size (the rest of the
+    # final screen fits 640x480 at either size; bochs' emulation keeps scanning out 1024x768 at 4096 bytes a line)
+    vm.sh("cat /tmp/corner.bin >> /tmp/final.bin; touch /tmp/go2")
+    probe = replay(vm, ["/tmp/stream.bin"], (10, 2), "probe")
+    cw, ch = probe.width // 10, probe.height // 2
+    exp = replay(vm, ["/tmp/stream.bin", "/tmp/final.bin"], (640 // cw, 480 // ch), "fbset")
+
+    def ok(img):
+        inside = img.crop(0, 0, 640, 480)
+        return (img.crop(0, 0, exp.width, exp.height).data == exp.data and
+                inside.crop(exp.width, 0, 640 - exp.width, 480).is_uniform() and
+                inside.crop(0, exp.height, 640, 480 - exp.height).is_uniform())
+
+    vm.wait_screen(ok, timeout=120, interval=1.0, what="the final screen at 640x480 on the top-left")
+    log_has(vm, "/dev/fb0: its mode changed while shown (1024x768, now 640x480): opened again",
+            "that it followed the mode change")
+    alive(vm)
+
+
+def forced_bochs():
+    """fbdev-forced-bochs and fbdev-fbset-bochs, in one boot."""
+    names = ["fbdev-forced-bochs", "fbdev-fbset-bochs"]
+    vm = boot("fbdev-forced", {"/tmp/flood.bin": b"", "/tmp/corner.bin": b"\033[999;999H#"}, gpu="bochs")
+
+    def run():
+        exp1, _ = expected(vm)
+        start(vm, "--no-drm")
+        kftest.run_test(names[0], lambda: first_forced(vm, exp1), vm)
+        kftest.run_test(names[1], lambda: fbset_forced(vm), vm)
+        stop(vm)
+
+    kftest.scenario(vm, "fbdev-forced", names, run)
+
+
 def without_bochs():
     """/etc/kf/modules without bochs (std VGA keeps vesafb), and the paths that load bochs later."""
     _, moddir, _ = vmguest.kernel()
@@ -391,7 +434,7 @@ def main():
     if "virtio" in only:
         drm_first()
     if "forced" in only:
-        one_test("fbdev-forced", "fbdev-forced-bochs", first_forced, {"gpu": "bochs"}, "--no-drm")
+        forced_bochs()
 
 
 kftest.main(main)
