@@ -120,6 +120,9 @@ void vt__parser_build_table(struct vt_parser *p)
 		memset(row, A_NONE << 4 | s, 256);
 		apply_ranges(row, state_ranges[s], s);
 		apply_ranges(row, anywhere_c0, s);
+		/* ESC right after a DCS header's intermediates may start the ST of "DCS $ ST" (parser.c dcs_ignore) */
+		if (s == S_DCS_INTER)
+			row[0x1b] = A_DCS_IGNORE << 4 | S_ESC;
 		/* Inside strings ESC may be the first half of ST. */
 		if (s == S_DCS_PASS || s == S_DCS_IGNORE || s == S_OSC || s == S_SOS_PM_APC)
 			row[0x1b] = A_NONE << 4 | S_STR_ESC;
@@ -128,5 +131,7 @@ void vt__parser_build_table(struct vt_parser *p)
 		apply_ranges(row, anywhere_c1, s);
 		if (s == S_DCS_PASS || s == S_DCS_IGNORE || s == S_OSC || s == S_SOS_PM_APC || s == S_STR_ESC)
 			row[0x9c] = A_STR_END << 4 | S_GROUND;
+		if (s == S_DCS_INTER)
+			row[0x9c] = A_DCS_IGNORE << 4 | S_GROUND;
 	}
 }

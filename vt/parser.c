@@ -22,7 +22,9 @@
  *   an OSC are kept in its text (the machine ignores them): xterm's do_osc sees them and ignores such an OSC
  *   (a title aside), where dropping them made "OSC 1 LF 0 ; ? BEL" a colour query. A DCS's data keeps
  *   DEL as well, and a C0 control or DEL in a DCS header drops the string: xterm reads the header from the
- *   string, so "DCS $ q m DEL ST" names no setting and "DCS LF $ q m ST" is no DECRQSS.
+ *   string, so "DCS $ q m DEL ST" names no setting and "DCS LF $ q m ST" is no DECRQSS. A malformed DCS
+ *   header that a '$' begins (a control, parameter, marker or third intermediate after it, or ST in it) is
+ *   kept with final 0 instead: xterm answers every text that starts with '$' and is no DECRQSS with CAN.
  * - CAN and SUB cancel a sequence and are not passed on (xterm shows nothing for them either); the sink hears
  *   of them, as of DEL in the ground state and of a sequence ignored as malformed, through vt_sink.nothing
  *   (REP repeats nothing after them).
@@ -438,18 +440,32 @@ static size_t ground_run(struct vt_parser *p, const uint8_t *d, size_t i, size_t
 /* Performs the transition for d[i]; may consume more bytes of the same kind. Returns the next index. */
 /* (inlined into both copies of the feed loop, as it was into the single one) */
 /* A malformed DCS header: its string is swallowed (next), except after a '$' that begins the header (no
- * parameter, no marker) a control or DEL: xterm 379 reads "DCS $ LF q m ST" as the text "$ LF q m", which
- * starts with '$' and is no DECRQSS, and answers CAN. The string is kept with final 0 (no function has it), so
- * the sink sees a '$' header that names nothing and its data (a NUL there still voids it all). Returns the
- * state to go to. */
+ * parameter, no marker before it): xterm 379 reads "DCS $ 1 q ST", "DCS $ LF q m ST", "DCS $ ! \" q ST" and
+ * "DCS $ ST" as texts that start with '$' and are no DECRQSS, and answers CAN. Such a string is kept with
+ * final 0 (no function has it), so the sink sees a '$' header that names nothing and its data (a NUL there
+ * still voids it all). b is the byte that broke the header: a parameter byte or marker after an intermediate,
+ * a control or DEL, the final after a third intermediate (hook), or, right after the intermediates, ESC (it
+ * may start the ST that ends the string) or 8-bit ST; without a '$' to keep, those two act as anywhere else
+ * (next is S_ESC or S_GROUND for them). Returns the state to go to. */
 static __attribute__((noinline)) unsigned dcs_ignore(struct vt_parser *p, uint8_t b, unsigned next)
 {
+	const struct vt_csi *c = &p->csi;
+	const bool dollar = c->n_intermediates && c->intermediates[0] == '$' && !c->n_params && !c->private_marker;
+	const bool end = b == 0x1b || b == 0x9c;
+	if (end && !dollar) {
+		vt__str_release(p);
+		seq_clear(p);
+		return next;
+	}
 	vt__str_start(p, VT_STRING_DCS);
-	if ((b < 0x20 || b == 0x7f) && b && !p->ignore && p->csi.n_intermediates && p->csi.intermediates[0] == '$' &&
-	    !p->csi.n_params && !p->csi.private_marker) {
+	if (b && dollar) {
 		p->csi.final = 0;
-		p->str_drop = false;
-		return S_DCS_PASS;
+		if (b == 0x9c) {
+			p->str_bel = false;
+			vt__str_end(p);
+			return S_GROUND;
+		}
+		return b == 0x1b ? S_STR_ESC : S_DCS_PASS;
 	}
 	p->str_drop = true;
 	return next;
@@ -487,9 +503,13 @@ static inline __attribute__((always_inline)) size_t step(struct vt_parser *p, co
 		seq_clear(p);
 		break;
 	case A_HOOK:
+		if (p->ignore) {
+			p->state = (uint8_t)dcs_ignore(p, b, S_DCS_IGNORE);
+			return i + 1;
+		}
 		p->csi.final = b;
 		vt__str_start(p, VT_STRING_DCS);
-		p->str_drop = p->ignore;
+		p->str_drop = false;
 		break;
 	case A_DCS_IGNORE:
 		p->state = (uint8_t)dcs_ignore(p, b, next);

@@ -454,8 +454,12 @@ static void test_dcs_dollar_can(void)
 {
 	/* the last four: a C0 control or DEL in the header after the '$' (xterm 379's text still starts with '$'
 	 * and is no DECRQSS; this parser dropped such a header: nothing) */
+	/* then a parameter byte, a private marker or a third intermediate after the '$', or the string's end in
+	 * the header (this parser dropped such a header too: nothing) */
 	static const char *const can[] = {"$p1", "$p", "$w", "$x", "$u", "$a", "$}", "$t", "$!q", "$r m",
-					  "$\nqm", "$\177qm", "$\rq", "$!\tq"};
+					  "$\nqm", "$\177qm", "$\rq", "$!\tq", "$1q", "$1qm", "$;qm", "$0q",
+					  "$?qm", "$ 1q", "$!1q", "$1$qm", "$1p", "$1t", "$:q", "$1\nq", "$!\"q",
+					  "$$$qm", "$!\"1q", "$!\"#q", "$1", "$", "$!"};
 	static const char *const none[] = {"1$p", "0$w", ";$p", "2$u", "1$s", "+x", "x", "!x", "\"x", "?$p",
 					   "\n$qm", "1$\nqm"}; /* the last two: a control before the '$', after a parameter */
 	struct t_term *t = t_new(80, 24, 0);
@@ -471,6 +475,13 @@ static void test_dcs_dollar_can(void)
 	}
 	/* a control in the header after the '$' and a NUL in the data: nothing (the NUL voids it all) */
 	grid_feed(t->g, (const uint8_t *)"\033P$\nq\0m\033\\\033[5n", 13);
+	CHECK_REPLY(t, "\033[0n");
+	grid_feed(t->g, (const uint8_t *)"\033P$1\0q\033\\\033[5n", 12);
+	CHECK_REPLY(t, "\033[0n");
+	grid_feed(t->g, (const uint8_t *)"\033P$1q\0\033\\\033[5n", 12);
+	CHECK_REPLY(t, "\033[0n");
+	/* a '$' header abandoned by ESC and another sequence: nothing, the sequence acts */
+	t_feed(t, "\033P$\033[5n");
 	CHECK_REPLY(t, "\033[0n");
 	/* DECRQSS still answers, a NUL still makes the DCS ignored whole (xterm) */
 	t_feed(t, "\033P$qm\033\\");

@@ -116,6 +116,20 @@ static const struct tcase cases[] = {
 	{ESC "P$\x7fqm" ESC "\\" "x", 0, "S[DCS $<00>|qm]T[x]", false},
 	{ESC "P$!\nq" ESC "\\" "x", 0, "S[DCS $!<00>|q]T[x]", false},
 	{ESC "P1$\nqm" ESC "\\" "x", 0, "T[x]", false},
+	/* so is one that a parameter byte, a private marker or a third intermediate breaks after that '$', or
+	 * that ends in its header ("DCS $ ST"; xterm's text is "$"); an ESC starting anything else abandons it */
+	{ESC "P$1qm" ESC "\\" "x", 0, "S[DCS $<00>|qm]T[x]", false},
+	{ESC "P$!?q" ESC "\\" "x", 0, "S[DCS $!<00>|q]T[x]", false},
+	{ESC "P$!\"#qm" ESC "\\" "x", 0, "S[DCS $!<00>|m]T[x]", false},
+	{ESC "P$" ESC "\\" "x", 0, "S[DCS $<00>|]T[x]", false},
+	{ESC "P$!" ESC "\\" "x", 0, "S[DCS $!<00>|]T[x]", false},
+	{ESC "P$" ESC "7x", 0, "E[7]T[x]", false},
+	{ESC "P$" ESC ESC "\\" "x", 0, "E[\\]T[x]", false},
+	{ESC "P!" ESC "\\" "x", 0, "E[\\]T[x]", false},
+	{ESC "P1$2q" ESC "\\" "x", 0, "T[x]", false},
+	{ESC "P$\x00q" ESC "\\" "x", 8, "T[x]", false},
+	{"\x90$1q\x9c" "x", 0, "S[DCS $<00>|q]T[x]", true},
+	{"\x90$\x9c" "x", 0, "S[DCS $<00>|]T[x]", true},
 	{ESC "P1\x00$qm" ESC "\\" "x", 10, "T[x]", false},
 	{ESC "P1;\x05" "2$qm" ESC "\\" "x", 0, "T[x]", false},
 	/* APC, PM, SOS */
