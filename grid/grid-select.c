@@ -81,6 +81,45 @@ static void mark(struct grid *g, bool on)
  * punctuation character a class of its own (its code point: a run of "((((" goes together, "()" does not). */
 enum { CLASS_BLANK = 0x110000, CLASS_WORD };
 
+/* xterm 379's default classes from U+0080 up, as measured on it (a double click on each range's ends and on
+ * neighbours, the selection pasted back): each range's code points are one class, or with IDENT each a class
+ * of its own; a group's class is a code point inside it, so it meets no other's. Sorted; what no range holds
+ * is a word character (letters of every script, Hebrew's, Arabic's and Indic punctuation, Braille, bopomofo,
+ * Hangul jamo, Yi: words in xterm 379 too). */
+#define IDENT 0
+static const struct {
+	uint32_t first, last, cls;
+} classes[] = {
+	{0x00a0, 0x00bf, IDENT},       /* Latin-1 punctuation and signs, NBSP, ª and º too */
+	{0x00d7, 0x00d7, IDENT},       {0x00f7, 0x00f7, IDENT}, /* the signs × and ÷ */
+	{0x037e, 0x037e, IDENT},       {0x0387, 0x0387, IDENT}, /* Greek question mark and ano teleia */
+	{0x055a, 0x055f, IDENT},       {0x0589, 0x0589, IDENT}, /* Armenian punctuation */
+	{0x2000, 0x200a, CLASS_BLANK}, /* the spaces */
+	{0x200b, 0x206f, IDENT},       /* general punctuation */
+	{0x2070, 0x207f, 0x2070},      /* superscripts */
+	{0x2080, 0x208f, 0x2080},      /* subscripts */
+	{0x2090, 0x27ff, IDENT},       /* currency, letterlike, arrows, operators, box drawing, shapes, dingbats */
+	{0x3000, 0x3000, CLASS_BLANK}, /* the ideographic space */
+	{0x3001, 0x3020, IDENT},       /* CJK punctuation */
+	{0x3040, 0x309f, 0x3040},      /* hiragana */
+	{0x30a0, 0x30ff, 0x30a0},      /* katakana */
+	{0x3300, 0x9fff, 0x4e00},      /* CJK ideographs (and compatibility squares) */
+	{0xac00, 0xd7a3, 0xac00},      /* Hangul syllables */
+	{0xf900, 0xfaff, 0x4e00},      /* CJK compatibility ideographs: the ideographs' class */
+	{0xfe30, 0xfe6b, IDENT},       /* CJK compatibility and small forms */
+	{0xff00, 0xff0f, IDENT},       {0xff1a, 0xff20, IDENT}, /* fullwidth ASCII punctuation, not letters */
+	{0xff3b, 0xff40, IDENT},       {0xff5b, 0xff64, IDENT}, /* or digits; halfwidth CJK punctuation */
+	{0xffe0, 0x10ffff, IDENT},     /* fullwidth signs and every plane past the first (emoji, CJK ext. B) */
+};
+
+static uint32_t class_above_ascii(uint32_t cp)
+{
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]) && cp >= classes[i].first; i++)
+		if (cp <= classes[i].last)
+			return classes[i].cls == IDENT ? cp : classes[i].cls;
+	return CLASS_WORD;
+}
+
 static uint32_t cell_class(const struct grid *g, const struct line *l, int x)
 {
 	if (x >= l->ncells)
@@ -97,19 +136,10 @@ static uint32_t cell_class(const struct grid *g, const struct line *l, int x)
 		const struct cluster *cl = grid__cluster(g, cp, &tmp);
 		cp = cl && cl->n > 0 ? cl->cp[0] : 0x80;
 	}
-	/* xterm's BLANK class: NUL, space, the spaces U+2000..U+200A and the ideographic space (not U+00A0) */
-	if (cp == 0 || cp == ' ' || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x3000)
-		return CLASS_BLANK;
-	/* xterm's default table from U+0080: Latin-1's punctuation and signs (U+00A0..U+00BF, NBSP, ª and º
-	 * too; the signs U+00D7 and U+00F7) and general punctuation (U+200B..U+206F) are each a class of their
-	 * own, as ASCII's delimiters are here (a double click on "«ab»" took the guillemets with the word). The
-	 * C1 controls never are cells. Past U+00FF its other classes (scripts' punctuation, CJK apart from
-	 * letters) are not followed: the rest is word characters. */
-	if (cp >= 0x80) {
-		if ((cp >= 0xa0 && cp <= 0xbf) || cp == 0xd7 || cp == 0xf7 || (cp >= 0x200b && cp <= 0x206f))
-			return cp;
-		return CLASS_WORD;
-	}
+	if (cp == 0 || cp == ' ')
+		return CLASS_BLANK; /* xterm's BLANK class, with U+2000..U+200A and U+3000 below (not U+00A0) */
+	if (cp >= 0x80)
+		return class_above_ascii(cp);
 	return strchr("\"'`()[]{}<>|;,&", (int)cp) ? cp : CLASS_WORD;
 }
 

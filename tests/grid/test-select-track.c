@@ -134,55 +134,55 @@ static void test_history_reflow_blank(void)
 static void test_reflow_blank_before_wide(void)
 {
 	struct t_term *t = t_new(8, 4, 20);
-	t_feed(t, "abck\033[C\xe4\xb8\xad\r\nabcd\xe4\xb8\xad");
+	t_feed(t, "abck\033[C\xef\xbc\xa1\r\nabcd\xef\xbc\xa1");
 	CHECK(grid_resize(t->g, 5, 4) == 0, "resized to 5");
 	CHECK_ROW(t, 0, "abck");
-	CHECK_ROW(t, 1, "\xe4\xb8\xad");
+	CHECK_ROW(t, 1, "\xef\xbc\xa1");
 	CHECK_ROW(t, 2, "abcd");
 	grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
-	CHECK(strcmp(sel(t), "abck \xe4\xb8\xad\n") == 0, "a skipped cell at the row's end: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "abck \xef\xbc\xa1\n") == 0, "a skipped cell at the row's end: [%s]", sel(t));
 	grid_select_start(t->g, 0, 2, GRID_SELECT_LINE);
-	CHECK(strcmp(sel(t), "abcd\xe4\xb8\xad\n") == 0, "the reflow's early wrap: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "abcd\xef\xbc\xa1\n") == 0, "the reflow's early wrap: [%s]", sel(t));
 	grid_select_start(t->g, 0, 0, GRID_SELECT_WORD);
 	CHECK(strcmp(sel(t), "abck") == 0, "the word ends at the skipped cell: [%s]", sel(t));
 	grid_select_start(t->g, 0, 2, GRID_SELECT_WORD);
-	CHECK(strcmp(sel(t), "abcd\xe4\xb8\xad") == 0, "the word goes on over the early wrap: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "abcd\xef\xbc\xa1") == 0, "the word goes on over the early wrap: [%s]", sel(t));
 	CHECK(grid_resize(t->g, 8, 4) == 0, "resized to 8");
-	CHECK_ROW(t, 0, "abck \xe4\xb8\xad");
-	CHECK_ROW(t, 1, "abcd\xe4\xb8\xad");
+	CHECK_ROW(t, 0, "abck \xef\xbc\xa1");
+	CHECK_ROW(t, 1, "abcd\xef\xbc\xa1");
 	/* in the history, laid out there */
 	t_feed(t, "\r\n\n\n\n");
 	CHECK(grid_resize(t->g, 5, 4) == 0, "resized to 5 again");
 	CHECK(grid_view_scroll(t->g, 4) == 4, "scrolled back");
 	CHECK_ROW(t, 0, "abck");
 	grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
-	CHECK(strcmp(sel(t), "abck \xe4\xb8\xad\n") == 0, "in the history: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "abck \xef\xbc\xa1\n") == 0, "in the history: [%s]", sel(t));
 	grid_select_start(t->g, 0, 2, GRID_SELECT_LINE);
-	CHECK(strcmp(sel(t), "abcd\xe4\xb8\xad\n") == 0, "the early wrap in the history: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "abcd\xef\xbc\xa1\n") == 0, "the early wrap in the history: [%s]", sel(t));
 	grid_view_scroll(t->g, -4);
 	CHECK(grid_resize(t->g, 8, 4) == 0, "resized to 8 again");
 	CHECK(grid_view_scroll(t->g, 3) > 0, "scrolled back again");
 	grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
 	grid_select_extend(t->g, 0, 1);
-	CHECK(strcmp(sel(t), "abck \xe4\xb8\xad\nabcd\xe4\xb8\xad\n") == 0, "wide again: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "abck \xef\xbc\xa1\nabcd\xef\xbc\xa1\n") == 0, "wide again: [%s]", sel(t));
 	t_free(t);
 }
 
 /* On a double-width row a wide character wraps early at the row's half, where its blank is left: that blank is
- * no text there either (it was looked for in the row's last column, so "abcdefghi" ESC # 6 then "中z" was
- * copied as "abcdefghi 中z" and a double click took "abcdefghi" alone). */
+ * no text there either (it was looked for in the row's last column, so "abcdefghi" ESC # 6 then "Ａz" was
+ * copied as "abcdefghi Ａz" and a double click took "abcdefghi" alone). */
 static void test_double_row_wide_wrap(void)
 {
 	struct t_term *t = t_new(20, 3, 20);
-	t_feed(t, "\033#6abcdefghi\xe4\xb8\xad" "z");
+	t_feed(t, "\033#6abcdefghi\xef\xbc\xa1" "z");
 	CHECK_ROW(t, 0, "abcdefghi");
 	CHECK(grid_row_wrapped(t->g, 0), "row 0 wraps");
 	grid_select_start(t->g, 0, 0, GRID_SELECT_LINE);
-	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z\n") == 0, "a line: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "abcdefghi\xef\xbc\xa1" "z\n") == 0, "a line: [%s]", sel(t));
 	grid_select_start(t->g, 0, 0, GRID_SELECT_WORD);
-	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z") == 0, "a word: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "abcdefghi\xef\xbc\xa1" "z") == 0, "a word: [%s]", sel(t));
 	grid_select_start(t->g, 0, 1, GRID_SELECT_WORD);
-	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z") == 0, "a word from below: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "abcdefghi\xef\xbc\xa1" "z") == 0, "a word from below: [%s]", sel(t));
 	t_free(t);
 }
 

@@ -82,13 +82,14 @@ static void test_units_across_wraps(void)
 	CHECK(strcmp(sel(t), "next\n") == 0, "a line on its own: [%s]", sel(t));
 	grid_select_start(t->g, 6, 2, GRID_SELECT_WORD);
 	CHECK(strcmp(sel(t), "ok") == 0, "a word that does not wrap: [%s]", sel(t));
-	/* a wide character's early wrap leaves a blank that is no end of the word */
-	t_feed(t, "\r\nabcdefghi\xe4\xb8\xad" "z");
+	/* a wide character's early wrap leaves a blank that is no end of the word (a fullwidth letter: a word
+	 * character, where CJK ideographs are a class of their own) */
+	t_feed(t, "\r\nabcdefghi\xef\xbc\xa1" "z");
 	CHECK_ROW(t, 4, "abcdefghi");
 	grid_select_start(t->g, 0, 4, GRID_SELECT_WORD);
-	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z") == 0, "over the wide wrap: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "abcdefghi\xef\xbc\xa1" "z") == 0, "over the wide wrap: [%s]", sel(t));
 	grid_select_start(t->g, 2, 5, GRID_SELECT_WORD);
-	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z") == 0, "back over the wide wrap: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "abcdefghi\xef\xbc\xa1" "z") == 0, "back over the wide wrap: [%s]", sel(t));
 	/* rows in the history */
 	t_feed(t, "\r\n\n\n\n");
 	CHECK(grid_view_scroll(t->g, 4) == 4, "scrolled back");
@@ -97,15 +98,15 @@ static void test_units_across_wraps(void)
 	CHECK(strcmp(sel(t), "http://example.com/x") == 0, "word in the history: [%s]", sel(t));
 	t_free(t);
 	/* the wide character's early wrap in the history, which keeps a row's written cells only: the blank it
-	 * left is past them, and ended the word there ("abcdefghi", then "中z") */
+	 * left is past them, and ended the word there ("abcdefghi", then "Ａz") */
 	t = t_new(10, 3, 20);
-	t_feed(t, "abcdefghi\xe4\xb8\xad" "z\r\n\n\n");
+	t_feed(t, "abcdefghi\xef\xbc\xa1" "z\r\n\n\n");
 	CHECK(grid_view_scroll(t->g, 2) == 2, "scrolled back 2");
 	CHECK_ROW(t, 0, "abcdefghi");
 	grid_select_start(t->g, 0, 0, GRID_SELECT_WORD);
-	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z") == 0, "over the wide wrap in the history: [%s]", sel(t));
+	CHECK(strcmp(sel(t), "abcdefghi\xef\xbc\xa1" "z") == 0, "over the wide wrap in the history: [%s]", sel(t));
 	grid_select_start(t->g, 2, 1, GRID_SELECT_WORD);
-	CHECK(strcmp(sel(t), "abcdefghi\xe4\xb8\xad" "z") == 0, "back over the wide wrap in the history: [%s]",
+	CHECK(strcmp(sel(t), "abcdefghi\xef\xbc\xa1" "z") == 0, "back over the wide wrap in the history: [%s]",
 	      sel(t));
 	t_free(t);
 }
@@ -172,6 +173,28 @@ static void words_on_row(const char *text, const struct word_case *cases)
 		      cases->want);
 	}
 	t_free(t);
+}
+
+/* xterm 379's default word classes past Latin-1 (grid-select.c classes[], measured on xterm 379 by double
+ * clicks on each unit below, the selection pasted back: every one gave the text here). Every code point past
+ * U+00FF but general punctuation was a word character: "ab中文cd" was one word, and "a€b←c" too. */
+static void test_word_classes(void)
+{
+	/* CJK ideographs (U+3300..U+9FFF, U+F900..U+FAFF), hiragana and katakana are classes apart from words: "ab中文cd" was one word */
+	static const struct word_case c0[] = {{0, "ab"}, {2, "\xe4\xb8\xad\xe6\x96\x87"}, {3, "\xe4\xb8\xad\xe6\x96\x87"}, {6, "cd"}, {8, "\xe3\x81\x82\xe3\x81\x84"}, {9, "\xe3\x81\x82\xe3\x81\x84"}, {12, "x"}, {-1, NULL}};
+	words_on_row("ab\xe4\xb8\xad\xe6\x96\x87" "cd\xe3\x81\x82\xe3\x81\x84x", c0);
+	/* katakana, hangul syllables (U+AC00..U+D7A3), hiragana and CJK ideographs are four classes */
+	static const struct word_case c1[] = {{0, "\xe3\x82\xa2\xe3\x82\xa4\xe3\x83\xbc"}, {1, "\xe3\x82\xa2\xe3\x82\xa4\xe3\x83\xbc"}, {6, "\xed\x95\x9c\xea\xb8\x80"}, {7, "\xed\x95\x9c\xea\xb8\x80"}, {10, "\xe3\x81\x82"}, {12, "\xe4\xb8\xad\xe8\xb1\x88"}, {13, "\xe4\xb8\xad\xe8\xb1\x88"}, {-1, NULL}};
+	words_on_row("\xe3\x82\xa2\xe3\x82\xa4\xe3\x83\xbc\xed\x95\x9c\xea\xb8\x80\xe3\x81\x82\xe4\xb8\xad\xe8\xb1\x88", c1);
+	/* superscripts U+2070..U+207F and subscripts U+2080..U+208F are a class each; U+2090..U+27FF (currency, arrows, box drawing, blocks) each code point a class of its own */
+	static const struct word_case c2[] = {{0, "a"}, {1, "\xe2\x82\xac"}, {2, "\xe2\x82\xb9"}, {3, "b"}, {4, "\xe2\x86\x90"}, {5, "\xe2\x86\x92"}, {6, "\xe2\x81\xb0\xe2\x81\xbf"}, {8, "\xe2\x82\x80\xe2\x82\x89"}, {10, "\xe2\x82\x90"}, {11, "\xe2\x94\x80"}, {12, "\xe2\x94\x82"}, {13, "\xe2\x96\x88"}, {14, "z"}, {-1, NULL}};
+	words_on_row("a\xe2\x82\xac\xe2\x82\xb9" "b\xe2\x86\x90\xe2\x86\x92\xe2\x81\xb0\xe2\x81\xbf\xe2\x82\x80\xe2\x82\x89\xe2\x82\x90\xe2\x94\x80\xe2\x94\x82\xe2\x96\x88z", c2);
+	/* fullwidth punctuation, ideographic punctuation U+3001..U+3020 and the small forms each a class of their own, fullwidth letters and digits words; from U+FFE0 each code point a class of its own (CJK extension B too) */
+	static const struct word_case c3[] = {{0, "\xef\xbd\x81\xef\xbc\x90"}, {4, "\xef\xbc\x81"}, {6, "\xe3\x80\x81"}, {8, "\xe3\x80\x82"}, {10, "\xef\xb9\x90"}, {12, "\xf0\x9f\x98\x80"}, {14, "\xf0\xa0\x80\x80"}, {16, "\xe4\xb8\xad"}, {-1, NULL}};
+	words_on_row("\xef\xbd\x81\xef\xbc\x90\xef\xbc\x81\xe3\x80\x81\xe3\x80\x82\xef\xb9\x90\xf0\x9f\x98\x80\xf0\xa0\x80\x80\xe4\xb8\xad", c3);
+	/* Greek and Armenian punctuation (U+037E, U+0387, U+055A..U+055F, U+0589) each a class of its own; what xterm 379 leaves as words: Braille, bopomofo, Hangul compatibility jamo, Yi, Hebrew and Arabic punctuation */
+	static const struct word_case c4[] = {{0, "a"}, {1, ";"}, {2, "\xc2\xb7"}, {3, "b"}, {4, "\xd5\x9a"}, {5, "\xd5\x9b"}, {6, "c"}, {7, "\xd6\x89"}, {8, "\xe2\xa0\x81\xe3\x84\x85\xe3\x84\xb1\xea\x80\x80\xd8\x8c\xd7\x83"}, {-1, NULL}};
+	words_on_row("a;\xc2\xb7" "b\xd5\x9a\xd5\x9b" "c\xd6\x89\xe2\xa0\x81\xe3\x84\x85\xe3\x84\xb1\xea\x80\x80\xd8\x8c\xd7\x83", c4);
 }
 
 /* A double click on a blank selects the run of blanks around it, as xterm's character classes (blanks are one
@@ -396,6 +419,7 @@ int main(void)
 	test_word_wide();
 	test_units_across_wraps();
 	test_word_blanks();
+	test_word_classes();
 	test_line_newline();
 	test_erase_history_keeps_screen();
 	test_copy_bounded();
