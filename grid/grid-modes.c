@@ -2,8 +2,8 @@
  * kitty keyboard protocol's flag stack.
  *
  * References: xterm ctlseqs ("CSI ? Pm h", "CSI ? Ps $ p", "CSI ? Pm s", "CSI ? Pm r"), the kitty keyboard protocol
- * (https://sw.kovidgoyal.net/kitty/keyboard-protocol/). DECCOLM (3) is ignored, as in xterm without
- * allowColumnMode.
+ * (https://sw.kovidgoyal.net/kitty/keyboard-protocol/). DECCOLM (3) changes no width but keeps DEC's side
+ * effects (xterm without allowColumnMode ignores it whole: docs/conformance.md says why not here).
  */
 #include <string.h>
 
