@@ -30,6 +30,8 @@
 #define FRAME_COST_FACTOR 4
 /* ... but a flood never waits more than 250 ms for its next frame, however slow the machine. */
 #define MAX_FRAME_DELAY_NS (250ull * 1000000)
+/* After a frame whose painting failed (paint_failed). */
+#define PAINT_RETRY_NS (100ull * 1000000)
 /* kf_output_claim_frame looks for a flip event the loop has not dispatched yet at most this often (flip_pending) */
 #define FLIP_PEEK_NS (1000ull * 1000)
 
@@ -86,6 +88,7 @@ struct kf_output {
 	struct grid_cursor blink_cursor;  /* the cursor at the last prepare: a blinking one that moved resets */
 	bool blink_input;                 /* input came since the last prepare (kf_output_notify_input) */
 	uint64_t flips_before_first;      /* flip events before the first frame we presented + 1; 0 = none yet */
+	bool paint_failing;               /* the last frame's painting failed (paint_failed) */
 };
 
 static void drm_log_handler(int prio, const char *file, int line, const char *fmt, va_list ap)
@@ -385,6 +388,23 @@ static bool damage_all(const struct kf_render_damage *d)
 	return true;
 }
 
+/* A frame whose painting failed (-ENOMEM: a glyph or a row buffer): nothing is presented. What it promised to
+ * drm_backend_prepare_canvas was left out of the buffer's catch-up with the newest frame (drm.h), so presenting it
+ * would show an older frame's pixels there, and in a shadow canvas a part of the frame; its damage was taken from
+ * the grid. So the next frame repaints everything, after PAINT_RETRY_NS: no flip paces it (nothing was
+ * presented), and memory that is short now is seldom back at once. Said once per run of failures. */
+static void paint_failed(struct kf_output *o, int err)
+{
+	if (!o->paint_failing)
+		log_err("render: %s; the frame is not shown, everything is painted again", strerror(-err));
+	o->paint_failing = true;
+	o->full = true;
+	o->requested = true;
+	o->next_frame_ns = kf_loop_now_ns() + PAINT_RETRY_NS;
+	kf_timer_arm(o->pace_timer, PAINT_RETRY_NS, 0);
+	o->claim_runs = 0;
+}
+
 /* Collects the damage (kept in o->damage until it is painted), takes the buffer to paint into, paints and
  * presents. */
 static void render_frame(struct kf_output *o)
@@ -427,13 +447,13 @@ static void render_frame(struct kf_output *o)
 	else
 		n = kf_render_paint(o->render, &src, &o->damage, &t, rects, MAX_RECTS);
 	kf_render_damage_clear(&o->damage);
-	bool failed = n < 0;
-	if (failed) {
-		/* What was promised to drm_backend_prepare_canvas may not be painted: repaint all next time. */
-		log_err("render: %s", strerror(-n));
-		o->full = true;
-		n = 0;
+	if (n < 0) {
+		paint_failed(o, n);
+		return;
 	}
+	if (o->paint_failing)
+		log_info("render: painting again");
+	o->paint_failing = false;
 	for (int i = 0; i < n; i++) {
 		boxes[i] = (struct drm_box){rects[i].x, rects[i].y, rects[i].w, rects[i].h};
 		o->pixels_painted += (uint64_t)rects[i].w * (uint64_t)rects[i].h;
@@ -462,7 +482,7 @@ static void render_frame(struct kf_output *o)
 		kf_log_phase("first frame: committed");
 	uint64_t end = kf_loop_now_ns();
 	/* the flash's time runs from the first frame that shows it (flash.h) */
-	if (o->flash.on && !failed && (n > 0 || o->full) && kf_flash_shown(&o->flash, end))
+	if (o->flash.on && (n > 0 || o->full) && kf_flash_shown(&o->flash, end))
 		kf_timer_arm(o->flash_timer, o->flash.due_ns > end ? o->flash.due_ns - end : 1, 0);
 	cpu2 = cpu0 ? kf_thread_cpu_ns() : 0;
 	if (prof) {
@@ -472,9 +492,8 @@ static void render_frame(struct kf_output *o)
 	o->frame_cpu_ns += cpu2 - cpu0;
 	cost = o->cost_factor * (cpu2 - cpu0);
 	o->next_frame_ns = end + (cost < MAX_FRAME_DELAY_NS ? cost : MAX_FRAME_DELAY_NS);
-	/* (a failed paint's full repaint is the next frame's, which it asks for) */
-	o->full = failed;
-	o->requested = failed;
+	o->full = false;
+	o->requested = false;
 	o->frames++;
 	o->claim_runs = 0;
 }
