@@ -2,6 +2,7 @@
 #include "kmscon-felis/blink.h"
 
 #include "grid/grid.h"
+#include "kmscon-felis/render/render.h"
 
 void kf_blink_init(struct kf_blink *b)
 {
@@ -75,9 +76,9 @@ bool kf_blink_row(const struct grid *g, int y)
 	enum blink_kind kind = BLINK_NOTHING;
 
 	/* Runs of one style are the rule: one lookup per run. Blanks in a blinking pen (a padded field) look the
-	 * same in both phases: they kept the timer running, 2.2 wake-ups a second, for nothing. Only the plain blanks
-	 * count as such (not U+3000 and the other spaces the renderer draws empty): a cell taken to blink that does
-	 * not costs a wake-up, one taken not to blink that does would never blink. */
+	 * same in both phases: they kept the timer running, 2.2 wake-ups a second, for nothing. Blanks are what the
+	 * renderer draws empty (kf_render_cp_blank: U+3000 and the other spaces too, which counted as blinking
+	 * here before), so a cell taken not to blink never shows a change. */
 	for (int x = 0; x < cols; x++) {
 		if (row[x].style != last) {
 			last = row[x].style;
@@ -85,7 +86,7 @@ bool kf_blink_row(const struct grid *g, int y)
 			if (kind == BLINK_ALWAYS)
 				return true;
 		}
-		if (kind == BLINK_GLYPHS && row[x].cp != 0 && row[x].cp != ' ')
+		if (kind == BLINK_GLYPHS && !kf_render_cp_blank(row[x].cp))
 			return true;
 	}
 	return false;

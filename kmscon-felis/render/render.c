@@ -447,14 +447,6 @@ void kf_render_get_stats(const struct kf_render *r, struct kf_render_stats *out)
 	kf_cache_stats(r->cache, out);
 }
 
-/* Characters that show nothing whatever the font: the spaces (Zs but U+1680, which has ink) and the Hangul
- * fillers (U+115F, U+3164, U+FFA0: they take cells, and fonts without them drew the missing-glyph box). */
-static bool is_blank(uint32_t cp)
-{
-	return cp == 0 || cp == ' ' || cp == 0xa0 || cp == 0x3000 || (cp >= 0x2000 && cp <= 0x200b) ||
-	       cp == 0x202f || cp == 0x205f || cp == 0x115f || cp == 0x3164 || cp == 0xffa0;
-}
-
 /* Whether the n bytes at p are all zero, read 8 at a time (a glyph's rows are a few dozen bytes;
  * a byte at a time cost as much as placing the bitmap). */
 static bool zero_bytes(const uint8_t *p, size_t n)
@@ -555,7 +547,7 @@ static void remember_missing(struct kf_render *r, uint64_t key)
  * cleared first); false when the fonts lack it. */
 static bool rasterise(struct kf_render *r, uint32_t cp, unsigned style, struct kf_glyph *g)
 {
-	if (is_blank(cp)) {
+	if (kf_render_cp_blank(cp)) {
 		g->kind = KF_GLYPH_EMPTY;
 		return true;
 	}

@@ -26,6 +26,15 @@
 
 #include "grid/grid.h"
 
+/* Characters that show nothing whatever the font (drawn as an empty glyph): the spaces (Zs but U+1680, which has
+ * ink) and the Hangul fillers (U+115F, U+3164, U+FFA0: they take cells, and fonts without them drew the
+ * missing-glyph box). Shared with what decides whether a blinking cell shows a change (blink.c). */
+static inline bool kf_render_cp_blank(uint32_t cp)
+{
+	return cp == 0 || cp == ' ' || cp == 0xa0 || cp == 0x3000 || (cp >= 0x2000 && cp <= 0x200b) ||
+	       cp == 0x202f || cp == 0x205f || cp == 0x115f || cp == 0x3164 || cp == 0xffa0;
+}
+
 enum kf_render_engine { /* config.h's enum kf_font_engine maps onto this */
 			KF_RENDER_ENGINE_AUTO = 0, /* fontconfig + FreeType; the built-in font when
 						      that finds nothing */

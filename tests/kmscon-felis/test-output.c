@@ -100,6 +100,10 @@ static void test_rows(void)
 	    {"\033[5;4m \033[m", true},             {"\033[5;9m \033[m", true},
 	    {"\033[5;53m \033[m", true},            {"\033[5;8;4:3m \033[m", true},
 	    {"\033[5me\xcc\x81\033[m", true},      {"\033[5m\xe6\xbc\xa2\033[m", true},
+	    /* the other characters the renderer draws empty (render.h kf_render_cp_blank): U+3000, U+2003,
+	     * U+00A0, U+202F, U+3164; U+1680 (Ogham space mark) has ink */
+	    {"\033[5m\xe3\x80\x80 \xe2\x80\x83\033[m", false}, {"\033[5m\xc2\xa0\xe2\x80\xaf\033[m", false},
+	    {"\033[5m\xe3\x85\xa4\033[m", false},             {"\033[5m\xe1\x9a\x80\033[m", true},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		grid_feed(g, (const uint8_t *)"\033[2J\033[H", 7);
