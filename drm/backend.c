@@ -279,7 +279,9 @@ static void kick(struct drm_backend *b)
 			uint32_t before = live_outputs(card);
 
 			ret = drm_card_modeset(card);
-			if (ret < 0)
+			if (ret == -ENODEV)
+				*retry = now + DRM_GONE_RETRY_NS; /* unplugged: its "remove" uevent closes it */
+			else if (ret < 0)
 				*retry = now + (ret == -EBUSY || falls_back(card) ? DRM_BUSY_RETRY_NS : DRM_RETRY_NS);
 			if (ret != -EBUSY)
 				arm_buffer_retry(card, ret, now);
@@ -299,6 +301,8 @@ static void kick(struct drm_backend *b)
 				*retry = now + DRM_RETRY_NS;
 			else if (ret == -EBUSY)
 				*retry = now + DRM_BUSY_RETRY_NS;
+			else if (ret == -ENODEV)
+				card->needs_modeset = true, *retry = now + DRM_GONE_RETRY_NS;
 			else if (ret < 0)
 				card->needs_modeset = true, *retry = now + DRM_BUSY_RETRY_NS;
 		}

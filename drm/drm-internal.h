@@ -363,6 +363,7 @@ struct drm_card {
 	bool needs_modeset;  /* the next commit on this card is a full modeset */
 	bool modeset_failed; /* log once */
 	bool not_master;     /* a commit got EACCES (kms.c not_master): said once until a modeset succeeds */
+	bool going_away;     /* a commit got ENODEV (kms.c going_away): said once until a modeset succeeds */
 	int64_t retry_ns;    /* commit on this card again at this time (after EBUSY or a failure); 0 = none */
 	unsigned n_crtcs, n_planes;
 	struct drm_card_crtc *crtcs;
@@ -506,6 +507,9 @@ struct drm_backend_cfg_view {
 #define DRM_MAX_CARDS 8
 #define DRM_RETRY_NS (1000LL * 1000000)
 #define DRM_BUSY_RETRY_NS (20LL * 1000000)
+/* A card whose commits answer ENODEV (unplugged, its "remove" uevent not read yet: kms.c going_away) is tried again
+ * only this late, in case no uevent comes. */
+#define DRM_GONE_RETRY_NS (10000LL * 1000000)
 #define DRM_OPEN_RETRY_NS (250LL * 1000000)
 #define DRM_OPEN_ATTEMPTS 20
 

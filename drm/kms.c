@@ -59,6 +59,20 @@ static bool not_master(struct drm_card *card, int ret)
 	return true;
 }
 
+/* ENODEV from a commit: the card is being unplugged (every ioctl answers so until the "remove" uevent is read and
+ * closes it: hotplug.c). Not a display refused nor a modeset that failed: said once at info level, no output
+ * marked rejected, and the card waits for the uevent (backend.c kick: DRM_GONE_RETRY_NS). Each display was "not
+ * shown; the other outputs are" (an error) and marked refused, and the card retried each second. */
+static bool going_away(struct drm_card *card, int ret)
+{
+	if (ret != -ENODEV)
+		return false;
+	if (!card->going_away)
+		drm_info("%s: the card is going away (%s): waiting for its removal", card->path, strerror(-ret));
+	card->going_away = true;
+	return true;
+}
+
 static const struct drm_card_plane *card_plane(const struct drm_card *card, uint32_t id)
 {
 	for (unsigned i = 0; i < card->n_planes; i++)
@@ -265,7 +279,8 @@ int drm_card_test_output(struct drm_card *card, struct drm_output *out, struct d
 
 /* An output the kernel would not show (legacy: drmModeSetCrtc refused it; atomic: not beside the outputs before
  * it) is left out of this modeset: not shown, its CRTC off, nothing pending. Said once until it is shown again;
- * every later modeset (hotplug, unblank, resume) tries it again. EACCES is no refusal of the display: the VT was
+ * every later modeset (hotplug, unblank, resume) tries it again. EACCES and ENODEV (the card unplugged: going_away)
+ * are no refusal of the display. EACCES: the VT was
  * switched away between two outputs (the seat took the DRM master), and the modeset on the way back shows it;
  * marked rejected, it lost the buffer retry (arm_buffer_retry) if its buffer then failed. */
 static void leave_out(struct drm_output *out, const char *why, int err)
@@ -273,10 +288,10 @@ static void leave_out(struct drm_output *out, const char *why, int err)
 	if (err == -EACCES)
 		drm_debug("%s: [CRTC:%u] %s (%s): the VT was switched away", out->name, out->crtc_id, why,
 			  strerror(-err));
-	else if (!out->rejected)
+	else if (!going_away(out->card, err) && !out->rejected)
 		drm_err("%s: [CRTC:%u] %s (%s): not shown; the other outputs are", out->name, out->crtc_id, why,
 			strerror(-err));
-	out->rejected |= err != -EACCES;
+	out->rejected |= err != -EACCES && err != -ENODEV;
 	out->failed = true;
 	drm_output_commit_failed(out);
 }
@@ -299,6 +314,12 @@ static int leave_out_refused(struct drm_card *card, int err)
 			continue;
 		card->outputs[i]->failed = false;
 		errs[i] = test_modeset(card);
+		if (errs[i] == -ENODEV) {
+			/* unplugged meanwhile: no display is refused, every output as it was */
+			for (unsigned k = 0; k < card->n_outputs; k++)
+				card->outputs[k]->failed = !live[k];
+			return -ENODEV;
+		}
 		if (errs[i] == 0)
 			kept++;
 		else
@@ -324,9 +345,9 @@ static int atomic_modeset(struct drm_card *card, uint64_t seq)
 	for (unsigned i = 0; i < card->n_outputs; i++)
 		live += !card->outputs[i]->failed;
 	ret = test_modeset(card);
-	if (ret < 0 && ret != -ENOMEM && live > 1)
+	if (ret < 0 && ret != -ENOMEM && ret != -ENODEV && live > 1)
 		ret = leave_out_refused(card, ret);
-	if (ret < 0 && not_master(card, ret))
+	if (ret < 0 && (not_master(card, ret) || going_away(card, ret)))
 		return ret;
 	if (ret < 0) {
 		if (!card->modeset_failed)
@@ -341,7 +362,7 @@ static int atomic_modeset(struct drm_card *card, uint64_t seq)
 			    seq);
 	/* (EBUSY: a commit of ours still in flight, tried again shortly; anything else is retried each second and
 	 * said once) */
-	if (ret < 0 && not_master(card, ret)) {
+	if (ret < 0 && (not_master(card, ret) || going_away(card, ret))) {
 		drmModeAtomicFree(a.req);
 		return ret;
 	}
@@ -403,7 +424,7 @@ static int legacy_modeset(struct drm_card *card)
 	 * atomic test commit is: there are no others shown. */
 	for (unsigned i = 0; i < card->n_outputs; i++)
 		card->outputs[i]->failed = !tried[i];
-	if (ret < 0 && not_master(card, ret))
+	if (ret < 0 && (not_master(card, ret) || going_away(card, ret)))
 		return ret;
 	if (ret < 0 && !card->modeset_failed)
 		drm_err("%s: drmModeSetCrtc failed for every output: %s", card->path, strerror(-ret));
@@ -472,6 +493,7 @@ int drm_card_modeset(struct drm_card *card)
 	card->needs_modeset = false;
 	card->modeset_failed = false;
 	card->not_master = false;
+	card->going_away = false;
 	drm_backend_count(card->b, DRM_COUNT_MODESET, 1);
 	drm_backend_count(card->b, DRM_COUNT_COMMIT, 1);
 	drm_info("%s: modeset with %u output(s)%s", card->path, shown, card->atomic ? "" : " (legacy)");
@@ -514,6 +536,8 @@ int drm_output_flip(struct drm_output *out)
 		if (ret == -EACCES)
 			drm_debug("%s: [CRTC:%u] flip refused: not DRM master (a VT switch away)", out->name,
 				  out->crtc_id);
+		else if (going_away(card, ret))
+			;
 		else if (ret != -EBUSY && drm_ratelimit_pass(&out->rl, drm_now_ns()))
 			drm_warn("%s: [CRTC:%u] flip failed: %s", out->name, out->crtc_id, strerror(-ret));
 		return ret;

@@ -1,7 +1,8 @@
 /* tests/drm/stand-in-kernel.h: the kernel stood in for at libdrm's boundary, for the tests of drm/ that need
  * what a virtual GPU never does (a refused commit, mode, DPMS off, buffer or allocation). Wrapped with the linker's
  * --wrap (tests/drm/meson.build): the atomic commit sees the properties drm/ put in the request and refuses more
- * than max_active active CRTCs, a mode refuse_w wide, a DPMS off (refuse_blank), every commit on refuse_fd;
+ * than max_active active CRTCs, a mode refuse_w wide, a DPMS off (refuse_blank), every commit on refuse_fd, every
+ * commit after alive_commits (ENODEV: the card unplugged);
  * drmModeSetCrtc refuses refuse_crtc or a mode refuse_w wide; a legacy DPMS off of refuse_dpms_conn is refused
  * (dpms_of holds the others'); property blobs are counted; dumb buffers are made
  * (dumb_ok, on a memfd) or not; connectors (fake_conns, with fake_modes) are made up; calloc of refuse_alloc bytes
@@ -27,6 +28,9 @@ static int refuse_blank;          /* commits without events (DPMS off) are refus
 static unsigned refuse_w;         /* modes this wide are refused (atomic MODE_ID blobs, drmModeSetCrtc) */
 static uint16_t blob_w[64];       /* the width of the mode each blob holds, by id */
 static int commits, tests, setcrtcs, blobs_live, next_blob = 500;
+/* Atomic commits (tests too) the card answers before it is unplugged; every one after fails with ENODEV, as the
+ * kernel's answer for a device gone until its "remove" uevent is read. -1: never unplugged. */
+static int alive_commits = -1;
 
 drmModeAtomicReqPtr __real_drmModeAtomicAlloc(void);
 drmModeAtomicReqPtr __wrap_drmModeAtomicAlloc(void);
@@ -68,6 +72,12 @@ int __wrap_drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, 
 		tests++;
 	else
 		commits++;
+	if (alive_commits == 0) {
+		errno = ENODEV;
+		return -1;
+	}
+	if (alive_commits > 0)
+		alive_commits--;
 	if (refuse_blank && !(flags & (DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_PAGE_FLIP_EVENT))) {
 		errno = refuse_blank;
 		return -1;

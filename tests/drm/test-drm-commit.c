@@ -324,6 +324,79 @@ static void test_conn_props_forget_gone(struct drm_backend *b)
 	free_card(&card, outs);
 }
 
+/* What a user sees as errors (priority 3 and below), counted; the rest as on_log_info. */
+static int errors_said;
+
+static void on_log_errors(int prio, const char *file, int line, const char *fmt, va_list ap)
+{
+	errors_said += prio <= 3;
+	on_log_info(prio, file, line, fmt, ap);
+}
+
+/* The card is unplugged in the middle of a modeset (three displays, the kernel takes two: the outputs are being
+ * tested one at a time): every commit answers ENODEV until the "remove" uevent is read. That is the card going
+ * away, not a display refused: said once at info level, no display marked refused (rejected: it would not be
+ * tried again as a refused one), and the card waits for the uevent, not retried each second with an error each
+ * time. Before, the displays tested after the unplug were "not shown; the other outputs are" (errors) and
+ * marked refused, and the modeset's commit said another error. */
+static void test_card_going_away(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+	struct drm_box box = {0, 0, 8, 8};
+
+	make_card(b, &card, outs, true);
+	drm_set_log_handler(on_log_errors);
+	logbuf[0] = '\0';
+	errors_said = 0;
+	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
+	alive_commits = 2; /* the test of all three (refused: EINVAL), the first alone (taken), then unplugged */
+	b->cards[b->n_cards++] = &card;
+	const int64_t t0 = drm_now_ns();
+	CHECK(drm_backend_present(b, &box, 1, true) == 0);
+	printf("card unplugged mid-modeset: %d errors said, \"not shown\" %d times, refused %d %d %d, retry in %lld "
+	       "ms\n", errors_said, count(logbuf, "not shown"), outs[0].rejected, outs[1].rejected, outs[2].rejected,
+	       card.retry_ns ? (long long)(card.retry_ns - t0) / 1000000 : -1);
+	CHECK(errors_said == 0 && count(logbuf, "not shown") == 0);
+	CHECK(!outs[0].rejected && !outs[1].rejected && !outs[2].rejected);
+	CHECK(count(logbuf, "going away") == 1);
+	CHECK(card.needs_modeset && card.retry_ns - t0 > 5 * DRM_RETRY_NS);
+	/* Shown again (it was not unplugged after all), then a flip meets the unplug: said once more (once per run
+	 * of ENODEV, as not_master), not as a failed flip, and the card waits as above. */
+	alive_commits = -1;
+	card.retry_ns = 0;
+	CHECK(drm_backend_present(b, &box, 1, true) == 0 && !card.needs_modeset);
+	for (int i = 0; i < 3; i++)
+		if (outs[i].inflight)
+			drm_output_flip_done(&outs[i], 100);
+	card.retry_ns = 0;
+	alive_commits = 0;
+	errors_said = 0;
+	for (int i = 0; i < 3; i++)
+		outs[i].last_flip_ns = 0;
+	CHECK(drm_backend_present(b, &box, 1, false) == 0);
+	printf("a flip after the unplug: %d errors said, \"going away\" %d times\n", errors_said,
+	       count(logbuf, "going away"));
+	CHECK(errors_said == 0 && count(logbuf, "going away") == 2 && count(logbuf, "flip failed") == 0);
+	CHECK(card.needs_modeset && card.retry_ns - drm_now_ns() > 5 * DRM_RETRY_NS);
+	alive_commits = -1;
+	b->n_cards = 0;
+	free_card(&card, outs);
+
+	/* Legacy: drmModeSetCrtc answers ENODEV for the second display (unplugged between two CRTCs): not refused. */
+	make_card(b, &card, outs, false);
+	refuse_crtc = 101;
+	refuse_crtc_errno = ENODEV;
+	logbuf[0] = '\0';
+	errors_said = 0;
+	CHECK(drm_card_modeset(&card) == 0 && outs[1].failed && !outs[1].rejected);
+	CHECK(errors_said == 0 && count(logbuf, "going away") == 1 && count(logbuf, "not shown") == 0);
+	refuse_crtc = 0;
+	refuse_crtc_errno = EINVAL;
+	drm_set_log_handler(on_log_info);
+	free_card(&card, outs);
+}
+
 int main(void)
 {
 	struct drm_backend *b = stand_in_backend();
@@ -339,5 +412,6 @@ int main(void)
 	test_canvas_without_left_out(b);
 	test_unusable_said_once(b);
 	test_conn_props_forget_gone(b);
+	test_card_going_away(b);
 	return stand_in_end(b);
 }
