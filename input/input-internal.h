@@ -158,6 +158,27 @@ const char *input_open_error(int err);
 struct xkb_compose_table *input_compose_from_file(struct xkb_context *ctx, const char *path, const char *locale,
 						  size_t max);
 
+/* input_keymap_new in three steps, so that the compile can run on another thread (keymap-async.c). begin (the
+ * loop's thread: it reads in's memo): a new *out with cfg's repeat; returns 1 when that settles it (no keymap
+ * asked, or the keymap file in use unchanged), a negative error when the memo refuses it (*out NULL), 0 when the
+ * keymap is to be compiled, by input_load_keymap(strict) in a context of input_keymap_context's (its own per
+ * thread: xkbcommon's contexts are not thread-safe). end (the loop's thread again) takes compiled (or NULL with
+ * err) and its name and file, and finishes as input_keymap_new. */
+int input_keymap_begin(struct input *in, const struct input_config *cfg, bool keymap, struct input_keymap **out);
+struct xkb_context *input_keymap_context(const struct input_config *cfg);
+int input_keymap_end(struct input *in, struct input_keymap *km, struct xkb_keymap *compiled, const char *name,
+		     const struct input_file_id *file, int err, struct input_keymap **out);
+/* The messages input_log makes on the calling thread go to b (lines of "PRIO text\n", at most its size; the
+ * rest counted in dropped) instead of the handler, until called with NULL: a worker thread's messages, logged by
+ * the loop's thread (input_log_replay), since the program's log handler is the loop's only. */
+struct input_log_buf {
+	char text[8192];
+	size_t len;
+	unsigned dropped;
+};
+void input_log_capture(struct input_log_buf *b);
+void input_log_replay(const struct input_log_buf *b);
+
 int input_kbd_init(struct input_kbd *k, const struct input_config *cfg);
 void input_kbd_finish(struct input_kbd *k);
 /* Handles a key from any keyboard of the seat (already merged across devices). */

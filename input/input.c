@@ -31,12 +31,44 @@ void input_set_log_handler(void (*handler)(int prio, const char *file, int line,
 	log_handler = handler;
 }
 
+/* input_log_capture: set on a worker thread only */
+static _Thread_local struct input_log_buf *log_capture;
+
+void input_log_capture(struct input_log_buf *b)
+{
+	log_capture = b;
+}
+
+void input_log_replay(const struct input_log_buf *b)
+{
+	for (const char *line = b->text, *nl; (nl = strchr(line, '\n')); line = nl + 1)
+		input_log(line[0] - '0', "%.*s", (int)(nl - line - 1), line + 1);
+	if (b->dropped)
+		input_log(4, "%u more messages of the keymap's compile not logged", b->dropped);
+}
+
 void input_log_at(int prio, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (log_handler) {
+	if (log_capture) {
+		struct input_log_buf *b = log_capture;
+		size_t room = sizeof(b->text) - b->len;
+		int n = snprintf(b->text + b->len, room, "%d", prio);
+		int m = n > 0 && (size_t)n < room ? vsnprintf(b->text + b->len + n, room - (size_t)n, fmt, ap) : -1;
+		/* whole lines only, with their newline (a message with one of its own is cut there) */
+		if (m >= 0 && (size_t)(n + m) + 1 < room) {
+			char *line = b->text + b->len;
+			line[strcspn(line, "\n")] = 0;
+			b->len += strlen(line);
+			b->text[b->len++] = '\n';
+			b->text[b->len] = 0;
+		} else {
+			b->text[b->len] = 0;
+			b->dropped++;
+		}
+	} else if (log_handler) {
 		log_handler(prio, file, line, fmt, ap);
 	} else {
 		fprintf(stderr, "input: ");

@@ -153,6 +153,18 @@ struct input_keymap;
  * held, locked or half composed is reset. in may be NULL (a check before the seat's input exists): the keymap is
  * compiled with a context of its own and compared with nothing; such a km is only for input_keymap_free. */
 int input_keymap_new(struct input *in, const struct input_config *cfg, bool keymap, struct input_keymap **out);
+/* input_keymap_new(in, cfg, true, out) with the compile on a thread of its own, so that the caller's loop runs
+ * meanwhile (keymap-async.c). Returns 1 and *out when no compile is needed (the keymap file in use, unchanged),
+ * a negative error as input_keymap_new's when it is refused at once (the memo), else 0 and *job: its fd
+ * (input_keymap_job_fd) becomes readable when the compile is done, and input_keymap_finish then ends it as
+ * input_keymap_new would (its result, *out, the messages logged). cfg's strings are copied. Every job started
+ * must be finished (it waits for the thread: up to the bounded child's time for a keymap file); nothing in in
+ * may change meanwhile but through the loop's thread. */
+struct input_keymap_job;
+int input_keymap_start(struct input *in, const struct input_config *cfg, struct input_keymap_job **job,
+		       struct input_keymap **out);
+int input_keymap_job_fd(const struct input_keymap_job *job);
+int input_keymap_finish(struct input *in, struct input_keymap_job *job, struct input_keymap **out);
 /* Whether km has a keymap other than the one in use (false: the repeat only, or the same keymap). */
 bool input_keymap_changes(const struct input_keymap *km);
 /* Puts km in use for every keyboard of the seat, those open and those added later; takes ownership. With a new

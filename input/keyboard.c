@@ -476,60 +476,89 @@ static bool same_keymap(struct xkb_keymap *a, struct xkb_keymap *b)
 	return same;
 }
 
-int input_keymap_new(struct input *in, const struct input_config *cfg, bool keymap, struct input_keymap **out)
+struct xkb_context *input_keymap_context(const struct input_config *cfg)
+{
+	struct xkb_context *ctx = xkb_context_new(cfg->no_environment ? XKB_CONTEXT_NO_ENVIRONMENT_NAMES
+								       : XKB_CONTEXT_NO_FLAGS);
+	if (ctx)
+		xkb_context_set_log_fn(ctx, xkb_log);
+	return ctx;
+}
+
+int input_keymap_begin(struct input *in, const struct input_config *cfg, bool keymap, struct input_keymap **out)
 {
 	struct input_keymap *km = calloc(1, sizeof(*km));
-	int err = -ENOMEM;
 
 	*out = NULL;
 	if (!km)
 		return -ENOMEM;
 	repeat_of(cfg, &km->repeat_delay_usec, &km->repeat_interval_usec);
-	if (keymap && in && cfg->keymap_file && *cfg->keymap_file) {
+	*out = km;
+	if (!keymap)
+		return 1;
+	if (in && cfg->keymap_file && *cfg->keymap_file) {
 		/* a keymap file unchanged since it was last compiled here: the same verdict, at once */
 		struct input_file_id now;
 		input_file_id_of(cfg->keymap_file, &now);
 		if (input_file_id_same(&now, &in->kbd.file_in_use)) {
 			km->file = now;
 			snprintf(km->name, sizeof(km->name), "file:%.240s", cfg->keymap_file);
-			*out = km;
-			return 0;
+			return 1;
 		}
 		if (input_file_id_same(&now, &in->kbd.file_refused)) {
 			input_log(4, "keymap file %s is unchanged since it did not compile (%s): not tried again until "
 				  "it changes", cfg->keymap_file, in->kbd.file_refused_err == -EINVAL ? "the reason was "
 				  "logged then" : strerror(-in->kbd.file_refused_err));
 			free(km);
+			*out = NULL;
 			return in->kbd.file_refused_err;
 		}
 	}
-	if (keymap) {
-		struct xkb_context *ctx = in ? in->kbd.ctx : xkb_context_new(cfg->no_environment
-										 ? XKB_CONTEXT_NO_ENVIRONMENT_NAMES
-										 : XKB_CONTEXT_NO_FLAGS);
-		if (ctx && !in)
-			xkb_context_set_log_fn(ctx, xkb_log);
-		km->keymap = ctx ? input_load_keymap(ctx, cfg, km->name, true, &err, &km->file) : NULL;
-		if (!in)
-			xkb_context_unref(ctx); /* the keymap holds its own reference */
-		if (!km->keymap && in && km->file.valid) {
-			in->kbd.file_refused = km->file;
-			in->kbd.file_refused_err = err;
-		}
-		if (km->keymap && in && same_keymap(km->keymap, in->kbd.keymap)) {
-			xkb_keymap_unref(km->keymap);
-			km->keymap = NULL; /* the name may still change: "de" and a file of de's keymap */
-			*out = km;
-			return 0;
-		}
-		km->state = km->keymap ? xkb_state_new(km->keymap) : NULL;
-		if (!km->state) {
-			input_keymap_free(km);
-			return err;
-		}
+	return 0;
+}
+
+int input_keymap_end(struct input *in, struct input_keymap *km, struct xkb_keymap *compiled, const char *name,
+		     const struct input_file_id *file, int err, struct input_keymap **out)
+{
+	*out = NULL;
+	km->keymap = compiled;
+	km->file = *file;
+	snprintf(km->name, sizeof(km->name), "%s", name);
+	if (!compiled && in && file->valid) {
+		in->kbd.file_refused = *file;
+		in->kbd.file_refused_err = err;
+	}
+	if (compiled && in && same_keymap(compiled, in->kbd.keymap)) {
+		xkb_keymap_unref(km->keymap);
+		km->keymap = NULL; /* the name may still change: "de" and a file of de's keymap */
+		*out = km;
+		return 0;
+	}
+	km->state = compiled ? xkb_state_new(compiled) : NULL;
+	if (!km->state) {
+		input_keymap_free(km);
+		return compiled ? -ENOMEM : err;
 	}
 	*out = km;
 	return 0;
+}
+
+int input_keymap_new(struct input *in, const struct input_config *cfg, bool keymap, struct input_keymap **out)
+{
+	struct input_keymap *km;
+	struct input_file_id file = {0};
+	char name[256] = "";
+	int err = -ENOMEM;
+	int r = input_keymap_begin(in, cfg, keymap, &km);
+
+	if (r != 0) {
+		*out = km;
+		return r < 0 ? r : 0;
+	}
+	struct xkb_context *ctx = in ? xkb_context_ref(in->kbd.ctx) : input_keymap_context(cfg);
+	struct xkb_keymap *compiled = ctx ? input_load_keymap(ctx, cfg, name, true, &err, &file) : NULL;
+	xkb_context_unref(ctx); /* the keymap holds its own reference */
+	return input_keymap_end(in, km, compiled, name, &file, err, out);
 }
 
 bool input_keymap_changes(const struct input_keymap *km)

@@ -42,6 +42,11 @@ struct kf_app {
 	char no_vt[128];              /* why there is no tone (kf_bell_config.no_vt) */
 	bool config_error;            /* the start failed on the configuration (a font-file that cannot be
 				       * opened): exit with KF_CONFIG_EXIT_USAGE, not 1 (start_drm) */
+	/* A reload waiting for its keymap's compile (reload.c): the configuration read and what it applies;
+	 * reload_again: a SIGHUP came meanwhile (one more reload when this one ends, with the newest file). */
+	bool reload_waiting, reload_again;
+	struct kf_config reload_next;
+	char reload_applied[1024];
 };
 
 /* main.c: the bell from app->cfg once the backend is up (the old one stays on failure); 0 or -errno (logged). */
@@ -61,5 +66,7 @@ struct kf_render_config kf_app_render_config(const struct kf_config *c);
 void kf_reload_on_signal(void *ud, int signo);
 /* ... whose timer reloads after the signal batch, so that a SIGTERM in the same batch wins. */
 void kf_reload_on_timer(void *ud, struct kf_timer *t);
+/* The shutdown: a reload waiting for its keymap is dropped (the worker waited for), before the console goes. */
+void kf_reload_cancel(struct kf_app *app);
 
 #endif

@@ -189,13 +189,18 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 	return 0;
 }
 
-void kf_config_reload_cancel(struct kf_config *cur, struct kf_config *next)
+void kf_config_reload_swap(struct kf_config *cur, struct kf_config *next)
 {
 	for (size_t i = 0; i < kf_opts_len; i++) {
 		const struct opt *o = &kf_opts[i];
 		if (kf_opt_is_option(o) && !live(o))
-			keep_old(o, cur, next); /* the same swap again: each side gets its own value back */
+			keep_old(o, cur, next);
 	}
+}
+
+void kf_config_reload_cancel(struct kf_config *cur, struct kf_config *next)
+{
+	kf_config_reload_swap(cur, next); /* the same swap again: each side gets its own value back */
 	kf_config_finish(next);
 	kf_config_apply_log_level(cur);
 }

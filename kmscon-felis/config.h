@@ -238,6 +238,10 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
  * keymap that does not compile), before cur is replaced: cur gets back every value it had, the same pointers
  * (the session holds the login's argv and TERM), next is finished, and the log level is cur's again. */
 void kf_config_reload_cancel(struct kf_config *cur, struct kf_config *next);
+/* The restart-only keys swapped between cur and next, as kf_config_reload and kf_config_reload_cancel do: after
+ * a kf_config_reload, cur has all its values in force again while the reload waits (the keymap's compile,
+ * reload.c); called again before the reload goes on, it is as kf_config_reload left them. */
+void kf_config_reload_swap(struct kf_config *cur, struct kf_config *next);
 /* Whether the running program applies a new value of the key name on reload (reload.c kf_reload_on_timer). */
 bool kf_config_key_is_live(const char *name);
 

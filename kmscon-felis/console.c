@@ -34,6 +34,10 @@ struct kf_console {
 	/* A reload's keymap, compiled and not yet in use: set by kf_console_keymap_prepare, taken by
 	 * kf_console_keymap_commit. */
 	struct input_keymap *keymap_pending;
+	/* kf_console_keymap_start's caller, told when the compile ends; keymap_compiling while it runs. */
+	void (*keymap_ready)(void *ud, int r);
+	void *keymap_ud;
+	bool keymap_compiling;
 	bool input_started;
 	bool suspended;
 	int cols, rows, cell_w, cell_h;
@@ -274,8 +278,37 @@ int kf_console_keymap_prepare(struct kf_console *c, const struct kf_config *cur,
 	return mod->keymap_prepare(NULL, cur, next, &none);
 }
 
+/* The module's worker is done: its keymap pending, as prepare leaves it. */
+static void keymap_ready(void *ud, int r, struct input_keymap *km)
+{
+	struct kf_console *c = ud;
+
+	c->keymap_compiling = false;
+	c->keymap_pending = km;
+	c->keymap_ready(c->keymap_ud, r);
+}
+
+int kf_console_keymap_start(struct kf_console *c, const struct kf_config *cur, const struct kf_config *next,
+			    void (*ready)(void *ud, int r), void *ud)
+{
+	kf_console_keymap_commit(c, false);
+	if (!c || !c->input)
+		return kf_console_keymap_prepare(c, cur, next);
+	int r = c->mod->keymap_start(c->input, cur, next, keymap_ready, c, &c->keymap_pending);
+	if (r == 1) {
+		c->keymap_compiling = true;
+		c->keymap_ready = ready;
+		c->keymap_ud = ud;
+	}
+	return r;
+}
+
 void kf_console_keymap_commit(struct kf_console *c, bool use)
 {
+	if (c && c->keymap_compiling) {
+		c->mod->keymap_cancel(c->input);
+		c->keymap_compiling = false;
+	}
 	if (!c || !c->keymap_pending)
 		return;
 	c->mod->keymap_done(c->input, c->keymap_pending, use);

@@ -40,6 +40,12 @@ int kf_console_start_input(struct kf_console *c);
  * kept. */
 int kf_console_keymap_prepare(struct kf_console *c, const struct kf_config *cur, const struct kf_config *next);
 void kf_console_keymap_commit(struct kf_console *c, bool use);
+/* prepare with the compile off the loop (the input module's worker), while the keymap in use serves: returns 1
+ * when it runs, and ready(ud, r) is called from the loop when it ends, with prepare's result (0: the keymap is
+ * pending for commit). Else as prepare (no glue yet: prepare itself; nothing to compile): ready is not called.
+ * commit, or another start, ends a compile that runs without calling ready. */
+int kf_console_keymap_start(struct kf_console *c, const struct kf_config *cur, const struct kf_config *next,
+			    void (*ready)(void *ud, int r), void *ud);
 /* Accepts NULL. Closes the input devices and the seat (destroy the output first: it closes its cards through
  * the seat). */
 void kf_console_destroy(struct kf_console *c);

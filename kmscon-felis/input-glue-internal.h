@@ -15,6 +15,17 @@
 
 struct grid;
 
+/* A reload's keymap compiling on input/'s worker (kf_input_glue_keymap_start): set while it runs. */
+struct kf_glue_keymap_job {
+	struct input_keymap_job *job;
+	struct kf_source *src;   /* the job's fd in the loop */
+	const struct kf_config *next;
+	char changed[512];       /* the keymap keys next changes, for the error ("" none) */
+	bool repeat;             /* next changes the repeat */
+	kf_keymap_ready_fn *done;
+	void *ud;
+};
+
 struct kf_input_glue {
 	struct kf_loop *loop;
 	const struct kf_config *cfg;
@@ -57,6 +68,7 @@ struct kf_input_glue {
 	struct kf_clicks clicks;
 	/* The last reported cell (its pixel under SGR-Pixels), to report motion only when it changes (xterm). */
 	int last_col, last_row;
+	struct kf_glue_keymap_job keymap; /* keymap.job NULL: none runs */
 };
 
 /* The session's grid, or NULL while there is none. */

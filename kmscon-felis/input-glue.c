@@ -353,6 +353,7 @@ void kf_input_glue_destroy(struct kf_input_glue *g)
 {
 	if (!g)
 		return;
+	kf_input_glue_keymap_cancel(g); /* the worker's keymap is compared with in's at its end */
 	kf_source_remove(g->src);
 	input_destroy(g->in);
 	kf_timer_remove(g->repeat);

@@ -93,6 +93,16 @@ void kf_input_glue_output(struct kf_input_glue *g);
 int kf_input_glue_keymap_prepare(struct kf_input_glue *g, const struct kf_config *old, const struct kf_config *next,
 				 struct input_keymap **out);
 void kf_input_glue_keymap_done(struct kf_input_glue *g, struct input_keymap *km, bool use);
+/* prepare with the keymap's compile off the loop (input_keymap_start): the loop runs meanwhile with the keymap in
+ * use. Returns 1 when the compile runs: done(ud, r, km) is called from the loop when it ends, with what prepare
+ * would have returned (r, and km for keymap_done); next must stay valid until then. Else as prepare: 0 and *out
+ * (nothing to compile: done is not called) or -errno. One at a time per glue (-EBUSY); g not NULL. */
+typedef void kf_keymap_ready_fn(void *ud, int r, struct input_keymap *km);
+int kf_input_glue_keymap_start(struct kf_input_glue *g, const struct kf_config *old, const struct kf_config *next,
+			       kf_keymap_ready_fn *done, void *ud, struct input_keymap **out);
+/* Ends a compile that runs (waits for the worker), without calling done; nothing to do when none runs. */
+void kf_input_glue_keymap_cancel(struct kf_input_glue *g);
+
 /* cfg's keyboard keys as input/ takes them (strings not copied: valid while cfg is). */
 void kf_input_config_of(const struct kf_config *cfg, struct input_config *ic);
 

@@ -15,4 +15,6 @@ const struct kf_input_module kf_input_module = {
 	.output = kf_input_glue_output,
 	.keymap_prepare = kf_input_glue_keymap_prepare,
 	.keymap_done = kf_input_glue_keymap_done,
+	.keymap_start = kf_input_glue_keymap_start,
+	.keymap_cancel = kf_input_glue_keymap_cancel,
 };

@@ -441,6 +441,7 @@ static void on_display_wait(void *ud, struct kf_timer *t)
 
 static void stop_drm(struct kf_app *app)
 {
+	kf_reload_cancel(app); /* a reload waiting for the keymap's worker: its pending keymap is the console's */
 	if (app->console)
 		kf_console_set_output(app->console, NULL);
 	kf_output_destroy(app->output); /* closes its cards through the seat: before the console */

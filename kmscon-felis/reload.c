@@ -1,9 +1,9 @@
 /* kmscon-felis/reload.c: a configuration reload (SIGHUP, systemctl reload) applied to the running program.
  *
  * kf_config_reload (config-reload.c) reads the configuration again and says which live keys changed; this
- * applies them: the keymap (prepared first, committed last), the font, the palette, the bell, the blanking,
- * and tells systemd RELOADING=1 then READY=1. Everything that can fail is tried before anything changes, so a
- * reload applies whole or not at all.
+ * applies them: the keymap (compiled off the loop first, committed last), the font, the palette, the bell, the
+ * blanking, and tells systemd RELOADING=1 then READY=1 (when the keymap's compile is done). Everything that can
+ * fail is tried before anything changes, so a reload applies whole or not at all.
  */
 #define LOG_TAG "main"
 #include <errno.h>
@@ -79,46 +79,29 @@ static bool has_key(const char *list, const char *name)
 	return false;
 }
 
-/* SIGHUP (systemctl reload): the configuration read again as at start; what can change live is applied, the
- * rest keeps its old value (kf_config_reload says which). A broken file changes nothing. Mouse, scrolling,
- * Backspace and the grabs need nothing here: the input code reads them through &app->cfg per event. */
-void kf_reload_on_timer(void *ud, struct kf_timer *t)
+/* The rest of a reload once its keymap is compiled (r: kf_console_keymap_prepare's result, the keymap pending):
+ * the font, which can still fail, then everything committed. */
+static void reload_apply(struct kf_app *app, int r)
 {
-	struct kf_app *app = ud;
-	struct kf_config next;
-	/* Every live key, if all change at once: 46 names, about 800 bytes (has_key must not miss a cut one). */
-	char applied[1024];
-	(void)t;
-	if (kf_loop_quitting(app->loop))
-		return; /* systemd's stop sends SIGHUP right after SIGTERM (SendSIGHUP=yes) */
-	if (app->ready)
-		kf_notify_reloading();
-	int r = kf_config_reload(&app->cfg, &next, app->argc, app->argv, applied, sizeof(applied));
+	struct kf_config *next = &app->reload_next;
+	const char *applied = app->reload_applied;
+
 	if (r < 0) {
-		log_err("reload: kept the old configuration (%s)",
-			r == -EINVAL ? "the error is above" : strerror(-r));
-		goto out;
-	}
-	/* The steps that can still fail, and then nothing has changed yet: the keymap is compiled (kept pending),
-	 * then the font is loaded (a file that will not open, cells larger than the screen). A failure undoes the
-	 * reload whole. */
-	if (app->cfg.backend != KF_BACKEND_HEADLESS &&
-	    (r = kf_console_keymap_prepare(app->console, &app->cfg, &next)) < 0) {
-		kf_config_reload_cancel(&app->cfg, &next);
+		kf_config_reload_cancel(&app->cfg, next);
 		log_err("reload: kept the old configuration (the new keymap %s%s)",
 			r == -EINVAL ? "does not compile" : "cannot be loaded: ", r == -EINVAL ? "" : strerror(-r));
-		goto out;
+		return;
 	}
 	bool font = app->render && has_key(applied, "font-");
-	if (font && (r = reload_font(app, &next)) < 0) {
+	if (font && (r = reload_font(app, next)) < 0) {
 		kf_console_keymap_commit(app->console, false);
-		kf_config_reload_cancel(&app->cfg, &next);
+		kf_config_reload_cancel(&app->cfg, next);
 		log_err("reload: kept the old configuration (the new font: %s)",
 			r == -ERANGE ? "its cells are larger than the screen at the zoom in force" : strerror(-r));
-		goto out;
+		return;
 	}
 	kf_config_finish(&app->cfg);
-	app->cfg = next; /* same address: the console and input keep their pointer */
+	app->cfg = *next; /* same address: the console and input keep their pointer */
 	kf_console_keymap_commit(app->console, true);
 	if (font && app->ready) {
 		/* systemctl status named the old font until a restart */
@@ -134,9 +117,76 @@ void kf_reload_on_timer(void *ud, struct kf_timer *t)
 	if (has_key(applied, "dpms-timeout") && app->output)
 		kf_output_set_dpms_timeout(app->output, app->cfg.dpms_timeout);
 	log_notice("configuration reloaded: applied %s", applied[0] ? applied : "nothing (no live key to apply changed)");
+}
+
+/* The keymap's worker is done (kf_console_keymap_start): the reload goes on from where it waited. */
+static void keymap_ready(void *ud, int r)
+{
+	struct kf_app *app = ud;
+
+	app->reload_waiting = false;
+	kf_config_reload_swap(&app->cfg, &app->reload_next); /* as kf_config_reload left them */
+	reload_apply(app, r);
+	if (app->ready)
+		kf_notify_ready(NULL);
+	if (app->reload_again) {
+		app->reload_again = false;
+		kf_timer_arm(app->reload, 1, 0);
+	}
+}
+
+/* SIGHUP (systemctl reload): the configuration read again as at start; what can change live is applied, the
+ * rest keeps its old value (kf_config_reload says which). A broken file changes nothing. Mouse, scrolling,
+ * Backspace and the grabs need nothing here: the input code reads them through &app->cfg per event.
+ *
+ * The steps that can still fail, and then nothing has changed yet: the keymap is compiled (kept pending), then
+ * the font is loaded (a file that will not open, cells larger than the screen). A failure undoes the reload
+ * whole. The keymap compiles on the input module's worker while the loop runs on (keys with the old keymap, the
+ * programs' output, frames): the reload waits in app->reload_next, app->cfg all in force meanwhile, and goes on
+ * in keymap_ready. A SIGHUP while it waits makes one more reload after it, which reads the file again. */
+void kf_reload_on_timer(void *ud, struct kf_timer *t)
+{
+	struct kf_app *app = ud;
+	(void)t;
+	if (kf_loop_quitting(app->loop))
+		return; /* systemd's stop sends SIGHUP right after SIGTERM (SendSIGHUP=yes) */
+	if (app->reload_waiting) {
+		app->reload_again = true;
+		return;
+	}
+	if (app->ready)
+		kf_notify_reloading();
+	/* Every live key, if all change at once: 46 names, about 800 bytes (has_key must not miss a cut one). */
+	int r = kf_config_reload(&app->cfg, &app->reload_next, app->argc, app->argv, app->reload_applied,
+				 sizeof(app->reload_applied));
+	if (r < 0) {
+		log_err("reload: kept the old configuration (%s)",
+			r == -EINVAL ? "the error is above" : strerror(-r));
+		goto out;
+	}
+	if (app->cfg.backend != KF_BACKEND_HEADLESS) {
+		kf_config_reload_swap(&app->cfg, &app->reload_next); /* app->cfg whole while the keymap compiles */
+		r = kf_console_keymap_start(app->console, &app->cfg, &app->reload_next, keymap_ready, app);
+		if (r == 1) {
+			app->reload_waiting = true;
+			return; /* READY=1 when it ends */
+		}
+		kf_config_reload_swap(&app->cfg, &app->reload_next);
+	}
+	reload_apply(app, r);
 out:
 	if (app->ready)
 		kf_notify_ready(NULL);
+}
+
+void kf_reload_cancel(struct kf_app *app)
+{
+	if (!app->reload_waiting)
+		return;
+	kf_console_keymap_commit(app->console, false); /* waits for the worker */
+	app->reload_waiting = app->reload_again = false;
+	kf_config_reload_swap(&app->cfg, &app->reload_next);
+	kf_config_reload_cancel(&app->cfg, &app->reload_next);
 }
 
 void kf_reload_on_signal(void *ud, int signo)
