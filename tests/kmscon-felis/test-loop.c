@@ -138,7 +138,8 @@ static void test_timers(void)
 	while (c.fired < 5)
 		kf_loop_dispatch(loop, 1000);
 	uint64_t dt = kf_loop_now_ns() - t0;
-	CHECK(dt >= 50000000 && dt < 500000000);
+	/* never early; the upper bound a hang guard (each fire comes late on a loaded host: 0.5 s until session 57) */
+	CHECK(dt >= 50000000 && dt < 5000000000ull);
 	kf_timer_disarm(c.self);
 	/* Disarmed: the loop sleeps until the timeout. */
 	CHECK(kf_loop_dispatch(loop, 30) == 0);
