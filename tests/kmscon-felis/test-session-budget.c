@@ -321,12 +321,17 @@ static void test_held_bytes_exact(void)
 
 /* The bytes read by the last tick before the child's exit was handled (the drain is one wake-up) */
 static uint64_t bytes_before;
+/* made once the flood is read (the child exits then) */
+static char flowing[64];
 
 static void on_bytes_tick(void *ud, struct kf_timer *t)
 {
 	struct kf_session_stats st;
 	kf_session_stats(ud, &st);
 	bytes_before = st.bytes;
+	FILE *f = st.bytes && access(flowing, F_OK) != 0 ? fopen(flowing, "w") : NULL;
+	if (f)
+		fclose(f);
 }
 
 /* A child that exits while a grandchild it left keeps the terminal open and floods rep (yes(1) repeating a line of
@@ -334,10 +339,14 @@ static void on_bytes_tick(void *ud, struct kf_timer *t)
  * handled; *st the session's statistics. */
 static unsigned exit_drain(const char *rep, uint64_t work_budget, unsigned writers, struct kf_session_stats *st)
 {
-	char cmd[600];
-	/* (writers - 1 more yes(1) beside it: the terminal never found empty while the drain parses) */
+	char cmd[1024];
+	/* (writers - 1 more yes(1) beside it: the terminal never found empty while the drain parses). The child exits
+	 * once the session has read some of the flood (a file the tick makes): after a fixed 0.5 s, on a loaded host
+	 * the grandchild had not written yet, the drain found nothing and was not cut (2 runs in 20). */
+	snprintf(flowing, sizeof(flowing), "%s/flowing", tmpdir);
+	unlink(flowing);
 	snprintf(cmd, sizeof(cmd), "stty -echo; (trap '' HUP; y=\"$(cat %s)\"; for i in $(seq 2 %u); do yes \"$y\" & done; "
-		 "exec yes \"$y\") & sleep 0.5; exit 0", path, writers);
+		 "exec yes \"$y\") & while [ ! -e %s ]; do sleep 0.01; done; exit 0", path, writers, flowing);
 	const size_t n = 64, rl = strlen(rep);
 	stream_len = n * rl;
 	stream = malloc(stream_len);
