@@ -263,30 +263,29 @@ static void touch(const char *path)
 }
 
 /* A child that closes every descriptor of its terminal and opens it again (and keeps it open), as login(1) does
- * around vhangup() before it asks for the password: what it writes after that is shown. The child says when it
- * has closed them (a file), and opens the terminal again only once the test has seen the session wake to the
- * hang-up and says so (another file): a child late to close, or a session late to see it, made a run where the
- * terminal was never seen closed, and the check held without testing anything. */
+ * around vhangup() before it asks for the password: what it writes after that is shown. Files order it: the child
+ * closes once the test has counted the wake-ups after "BEFORE" (closed on its own, a busy test saw the hang-up
+ * with "BEFORE"), says so, and opens the terminal again once the test has seen the session wake to it. */
 static void test_slave_reopened(void)
 {
-	char closed_path[256], go_path[256], script[1024];
+	char close_path[256], closed_path[256], go_path[256], script[1024];
+	snprintf(close_path, sizeof(close_path), "%s/slave-close", tmpdir);
 	snprintf(closed_path, sizeof(closed_path), "%s/slave-closed", tmpdir);
 	snprintf(go_path, sizeof(go_path), "%s/slave-reopen", tmpdir);
-	snprintf(script, sizeof(script),
-		 "echo BEFORE; sleep 0.05; exec 0<&- 1>&- 2>&-; touch %s; while [ ! -e %s ]; do sleep 0.01; done;"
-		 " exec 0<>/dev/tty 1>&0 2>&0; echo REOPENED; exec sleep 60", closed_path, go_path);
+	snprintf(script, sizeof(script), "echo BEFORE; while [ ! -e %s ]; do sleep 0.01; done; exec 0<&- 1>&- 2>&-;"
+		 " touch %s; while [ ! -e %s ]; do sleep 0.01; done; exec 0<>/dev/tty 1>&0 2>&0; echo REOPENED;"
+		 " exec sleep 60", close_path, closed_path, go_path);
 	const char *argv[] = {"sh", "-c", script, NULL};
 	struct ctx c = {.loop = kf_loop_create()};
 	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .cols = 40, .rows = 5};
 	struct kf_session_callbacks cb = {.exited = on_exited};
 	struct kf_session *s = NULL;
 	/* Also with a read pause (kf_session_config.read_pause_ns): "BEFORE" is a trickle that starts one, the
-	 * hang-up comes during it, and the terminal is opened again only after it would have ended. The pause
-	 * outlived the hang-up, the master stayed unwatched for input, and "REOPENED" never showed. The pause is
-	 * long (3 s, the child takes 0.05 s) so that a child late to close on a busy CI machine still hangs up
-	 * during it (the test fails when it does not). */
+	 * hang-up comes during it (3 s, for a busy host), and the terminal is opened again after its end. The pause
+	 * outlived the hang-up, the master stayed unwatched for input, and "REOPENED" never showed. */
 	const uint64_t pause_ns = 3000000000u;
 	for (int pause = 0; pause < 2; pause++) {
+		unlink(close_path);
 		unlink(closed_path);
 		unlink(go_path);
 		cfg.read_pause_ns = pause ? pause_ns : 0;
@@ -298,6 +297,7 @@ static void test_slave_reopened(void)
 		struct kf_session_stats st;
 		kf_session_stats(s, &st);
 		CHECK(!pause || st.pauses == 1);
+		touch(close_path);
 		bool closed = run_until_file(c.loop, closed_path, 3000);
 		bool seen = run_until_wakeup(c.loop, s, w_before, kf_loop_now_ns() + 3000000000u);
 		const uint64_t t_seen = kf_loop_now_ns();
