@@ -127,6 +127,7 @@ static void keymap_ready(void *ud, int r)
 	app->reload_waiting = false;
 	kf_config_reload_swap(&app->cfg, &app->reload_next); /* as kf_config_reload left them */
 	reload_apply(app, r);
+	kf_session_trim_soon(app->session); /* the compile's garbage, an old font's caches */
 	if (app->ready)
 		kf_notify_ready(NULL);
 	if (app->reload_again) {
@@ -174,6 +175,7 @@ void kf_reload_on_timer(void *ud, struct kf_timer *t)
 		kf_config_reload_swap(&app->cfg, &app->reload_next);
 	}
 	reload_apply(app, r);
+	kf_session_trim_soon(app->session);
 out:
 	if (app->ready)
 		kf_notify_ready(NULL);

@@ -69,6 +69,8 @@ struct kf_session {
 	uint64_t pauses;          /* read pauses started */
 	uint64_t read_ns;         /* CLOCK_MONOTONIC time in read_output, parsing included */
 	uint64_t read_cpu_ns;     /* read_ns in this thread's CPU time */
+	struct kf_timer *trim;    /* gives the heap's free pages back once resizes settle (kf_session_resize) */
+	uint64_t trims;
 };
 
 /* The grid's reply callback (session-write.c): a reply queued for the child within its bound (REPLY_QUEUE_MAX),

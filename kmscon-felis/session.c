@@ -3,6 +3,7 @@
 #include "kmscon-felis/session.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -215,6 +216,30 @@ int kf_session_parse_read_pause(const char *s, uint64_t *ns)
 	}
 	*ns = us * 1000u;
 	return 0;
+}
+
+/* A new grid width reflows the whole history (scrollback lines, megabytes) into new lines and frees the old
+ * ones; a reload frees a font's caches. glibc gives back only the free space at the top of its heap, so the freed
+ * copy stayed resident wherever a live line sat above it: 6.7 MB of a 10000-line history after each zoom (a 10 MB
+ * process back to 3.4 MB with the trim). A reload's keymap compile (on the worker, in the same arena) leaves
+ * megabytes of its parse freed too: the VM test reload-storm saw the RSS after a storm of reloads anywhere
+ * between 13 and 23 MB, and fail its bound at random. malloc_trim gives back every whole free page, but the next
+ * reflow then faults them in again (a resize 10 ms -> 60 ms on the host), so it waits until the resizes and
+ * reloads settle (kf_session_trim_soon): a burst of zooms or reloads pays once. */
+#define TRIM_DELAY_NS (1000u * 1000u * 1000u)
+
+static void on_trim(void *ud, struct kf_timer *t)
+{
+	struct kf_session *s = ud;
+	(void)t;
+	malloc_trim(0);
+	s->trims++;
+}
+
+void kf_session_trim_soon(struct kf_session *s)
+{
+	if (s)
+		kf_timer_arm(s->trim, TRIM_DELAY_NS, 0); /* re-armed: after the last of a burst */
 }
 
 static void on_resume(void *ud, struct kf_timer *t)
@@ -552,7 +577,8 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 	s->reply_max = queue_max / 4 < REPLY_QUEUE_MAX ? queue_max / 4 : REPLY_QUEUE_MAX;
 	s->respawn = kf_loop_add_timer(loop, on_respawn, s);
 	s->resume = kf_loop_add_timer(loop, on_resume, s);
-	if (!s->pty || !s->respawn || !s->resume)
+	s->trim = kf_loop_add_timer(loop, on_trim, s);
+	if (!s->pty || !s->respawn || !s->resume || !s->trim)
 		goto fail;
 	if (!cfg->defer_start) {
 		r = kf_session_start(s);
@@ -590,6 +616,7 @@ void kf_session_destroy(struct kf_session *s)
 	kf_source_remove(s->sigchld);
 	kf_timer_remove(s->respawn);
 	kf_timer_remove(s->resume);
+	kf_timer_remove(s->trim);
 	pty_destroy(s->pty);
 	grid_destroy(s->grid);
 	kf_feed_finish(&s->feed);
@@ -612,6 +639,7 @@ void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st)
 	st->work_stops = s->feed.stops;
 	st->update_stops = s->feed.update_stops;
 	st->exit_drops = s->exit_drops;
+	st->trims = s->trims;
 	st->read_cpu_ns = s->read_cpu_ns;
 	/* The parse in CPU time is what the reading cost beyond its read(2) calls. It used to be sampled on one
 	 * chunk in 16 and scaled, but a chunk's parse is heavy-tailed (the chunk that maps a scrollback chunk
@@ -632,9 +660,12 @@ int kf_session_child_pid(const struct kf_session *s)
 
 int kf_session_resize(struct kf_session *s, int cols, int rows, int cell_width, int cell_height)
 {
+	const int old_cols = grid_cols(s->grid), old_rows = grid_rows(s->grid);
 	int r = grid_resize(s->grid, cols, rows);
 	if (r < 0)
 		return r;
+	if (grid_cols(s->grid) != old_cols || grid_rows(s->grid) != old_rows)
+		kf_session_trim_soon(s);
 	grid_set_cell_size(s->grid, cell_width, cell_height);
 	cols = grid_cols(s->grid);
 	rows = grid_rows(s->grid);

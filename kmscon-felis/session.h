@@ -174,8 +174,13 @@ struct kf_session_stats {
 	uint64_t work_stops;    /* wake-ups that the work budget ended (kf_session_config.work_budget) */
 	uint64_t update_stops;  /* wake-ups that an update's end ended (the frame_ready callback said yes) */
 	uint64_t exit_drops;    /* child exits whose drain of the master a bound (work or bytes) cut (output dropped) */
+	uint64_t trims;         /* times the heap's free pages were given back, TRIM_DELAY after a resize */
 };
 void kf_session_stats(const struct kf_session *s, struct kf_session_stats *st);
+
+/* Gives the heap's free pages back (malloc_trim) 1 s after the last call: after what frees megabytes at once, a
+ * reload (its keymap compile's garbage, a font's caches). A resize to a new size calls it itself. Accepts NULL. */
+void kf_session_trim_soon(struct kf_session *s);
 
 /* The child's pid, 0 between an exit and the respawn. */
 int kf_session_child_pid(const struct kf_session *s);
