@@ -21,6 +21,7 @@ struct vtproto {
 	size_t out_len;
 	uint8_t *feed; /* decoded PUSH bytes */
 	size_t feed_cap;
+	unsigned long refused; /* commands not carried out (bad_command): exit status 1 at the end */
 };
 
 static void on_reply(void *ud, const uint8_t *data, size_t len)
@@ -57,11 +58,14 @@ static int hexval(int c)
 }
 
 /* Says on stderr why the command on line ln was not carried out (VTPROTO.md answers '?' lines only, so a bad
- * command has no answer of its own; one on stdout would be taken for the next query's). The line is quoted as
- * text that drives no terminal: control bytes and bytes past ASCII as \xNN, at most KF_VTPROTO_QUOTE_MAX of them. */
+ * command has no answer of its own; one on stdout would be taken for the next query's), and counts it: the
+ * commands after it are still carried out, and the exit status says at the end that some were not. The line is
+ * quoted as text that drives no terminal: control bytes and bytes past ASCII as \xNN, at most
+ * KF_VTPROTO_QUOTE_MAX of them. */
 #define KF_VTPROTO_QUOTE_MAX 80
-static void bad_command(unsigned long ln, const char *line, const char *why)
+static void bad_command(struct vtproto *vp, unsigned long ln, const char *line, const char *why)
 {
+	vp->refused++;
 	fprintf(stderr, "kmscon-felis-replay: line %lu: '", ln);
 	size_t len = strlen(line), i;
 	for (i = 0; i < len && i < KF_VTPROTO_QUOTE_MAX; i++) {
@@ -74,26 +78,26 @@ static void bad_command(unsigned long ln, const char *line, const char *why)
 	fprintf(stderr, "'%s: %s; ignored\n", i < len ? "..." : "", why);
 }
 
-/* Returns false (feeding nothing) unless hex is pairs of hex digits. */
-static bool push(struct vtproto *vp, const char *hex)
+/* Feeds hex's bytes: 0, or (feeding nothing) -EINVAL unless hex is pairs of hex digits, -ENOMEM. */
+static int push(struct vtproto *vp, const char *hex)
 {
 	size_t len = strlen(hex), n = len / 2;
 	if (len % 2)
-		return false;
+		return -EINVAL;
 	for (size_t i = 0; i < len; i++)
 		if (hexval(hex[i]) < 0)
-			return false;
+			return -EINVAL;
 	if (n > vp->feed_cap) {
 		uint8_t *b = realloc(vp->feed, n);
 		if (!b)
-			return false;
+			return -ENOMEM;
 		vp->feed = b;
 		vp->feed_cap = n;
 	}
 	for (size_t i = 0; i < n; i++)
 		vp->feed[i] = (uint8_t)(hexval(hex[2 * i]) << 4 | hexval(hex[2 * i + 1]));
 	grid_feed(vp->g, vp->feed, n);
-	return true;
+	return 0;
 }
 
 /* Reads up to max numbers (at least min) separated by single spaces after the command word: strict decimal, no
@@ -170,13 +174,14 @@ static bool command(struct vtproto *vp, char *line, unsigned long ln, FILE *out)
 	unsigned long long v[3] = {0, 0, 0};
 
 	if (!strncmp(line, "PUSH ", 5)) {
-		if (!push(vp, line + 5))
-			bad_command(ln, line, "expected PUSH and pairs of hex digits");
+		int r = push(vp, line + 5);
+		if (r < 0)
+			bad_command(vp, ln, line, r == -ENOMEM ? "out of memory" : "expected PUSH and pairs of hex digits");
 	} else if (!strcmp(line, "PUSH")) {
 		/* nothing to feed */
 	} else if (!strncmp(line, "INIT", 4) && (line[4] == ' ' || !line[4])) {
 		if (!numbers(line + 4, 2, 3, lim, v) || !v[0] || !v[1]) {
-			bad_command(ln, line, "expected INIT rows cols [scrollback], rows and cols from 1 to "
+			bad_command(vp, ln, line, "expected INIT rows cols [scrollback], rows and cols from 1 to "
 					      STR(GRID_MAX_DIM) ", scrollback from 0 to " STR(SCROLLBACK_MAX));
 			return true;
 		}
@@ -185,11 +190,11 @@ static bool command(struct vtproto *vp, char *line, unsigned long ln, FILE *out)
 		grid_reset(vp->g);
 	} else if (!strncmp(line, "RESIZE", 6) && (line[6] == ' ' || !line[6])) {
 		if (!numbers(line + 6, 2, 2, lim, v) || !v[0] || !v[1])
-			bad_command(ln, line, "expected RESIZE rows cols, each from 1 to " STR(GRID_MAX_DIM));
+			bad_command(vp, ln, line, "expected RESIZE rows cols, each from 1 to " STR(GRID_MAX_DIM));
 		else if (grid_resize(vp->g, (int)v[1], (int)v[0]) < 0)
-			bad_command(ln, line, "out of memory");
+			bad_command(vp, ln, line, "out of memory");
 	} else if (line[0] != '?') {
-		bad_command(ln, line, "unknown command (expected INIT, RESET, RESIZE, PUSH or a ?query)");
+		bad_command(vp, ln, line, "unknown command (expected INIT, RESET, RESIZE, PUSH or a ?query)");
 	} else if (!strcmp(line, "?cursor")) {
 		answer_cursor(vp, out);
 	} else if (!strcmp(line, "?screen")) {
@@ -274,9 +279,9 @@ int kf_vtproto_run(FILE *in, FILE *out, int cols, int rows, size_t scrollback)
 			line[--len] = 0;
 		errno = 0;
 		if (r.too_long) {
-			bad_command(ln, line, "longer than 16 MiB");
+			bad_command(&vp, ln, line, "longer than 16 MiB");
 		} else if (strlen(line) != len) {
-			bad_command(ln, line, "a NUL byte in the line");
+			bad_command(&vp, ln, line, "a NUL byte in the line");
 		} else if (!command(&vp, line, ln, out)) {
 			fputs("kmscon-felis-replay: cannot create the terminal\n", stderr);
 			goto out;
@@ -294,7 +299,8 @@ int kf_vtproto_run(FILE *in, FILE *out, int cols, int rows, size_t scrollback)
 		fprintf(stderr, "kmscon-felis-replay: reading the commands: %s\n", strerror(errno ? errno : EIO));
 		goto out;
 	}
-	ret = 0;
+	/* each refused command was said on its own line when it came: exit 0 says there was none */
+	ret = vp.refused ? 1 : 0;
 out:
 	free(r.buf);
 	free(vp.feed);

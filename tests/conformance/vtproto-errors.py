@@ -6,7 +6,9 @@ so a bad INIT, RESIZE, PUSH or an unknown command has no answer of its own: it i
 naming the input line, with no raw control byte, and changes nothing). They were all silent: INIT with a size
 out of range or junk after it, RESIZE 0 0, RESIZE -3 5, RESIZE 99999999999 5 (an int overflow in sscanf), PUSH
 with a byte that is no hex. Every query after them is still answered, the terminal keeps its size, and the
-process neither crashes nor grows: it runs under a 1 GiB address-space limit.
+process neither crashes nor grows: it runs under a 1 GiB address-space limit. At the end of the input the exit
+status is 1 when any command was refused (it was 0: a runner fed a broken stream heard nothing of it unless it
+read stderr), 0 when none was.
 """
 import json
 import re
@@ -50,8 +52,8 @@ p = subprocess.Popen([replay, "--vtproto"], stdin=subprocess.PIPE, stdout=subpro
 out, err = p.communicate(("\n".join(lines) + "\n").encode(), timeout=60)
 answers = out.decode().splitlines()
 errs = err.splitlines()
-if p.returncode != 0:
-    failures.append("exit %d (a bad command ends nothing), stderr %r" % (p.returncode, err[-300:]))
+if p.returncode != 1:
+    failures.append("exit %d after refused commands, expected 1; stderr %r" % (p.returncode, err[-300:]))
 if len(answers) != len(bad) + 2:
     failures.append("%d answers for %d queries: %r" % (len(answers), len(bad) + 2, answers[:4]))
 else:
@@ -75,6 +77,16 @@ if len(errs) != len(bad):
 if RAW.search(err):
     failures.append("stderr carries a raw control byte: %r" % err)
 
+# One bad command among good ones, the first or the last line, a NUL byte, a lone refused PUSH: exit 1 after
+# the rest was carried out (the queries after it answered); good lines alone, an empty input: exit 0.
+for text, code, want in ((b"FROB\n?cursor\n", 1, "0,0"), (b"PUSH 41\n?cursor\nPUSH 4\n", 1, "0,1"),
+                         (b"PUSH 4\x001\nPUSH 41\n?cursor\n", 1, "0,1"), (b"PUSH zz", 1, ""),
+                         (b"PUSH 41\n?cursor\n", 0, "0,1"), (b"", 0, "")):
+    p = subprocess.run([replay, "--vtproto"], input=text, capture_output=True, timeout=60, preexec_fn=limit)
+    if p.returncode != code or p.stdout.decode().strip() != want or len(p.stderr.splitlines()) != code:
+        failures.append("%r: exit %d (expected %d), stdout %r, stderr %r" % (text, p.returncode, code, p.stdout,
+                                                                             p.stderr))
+
 # A good INIT within its bounds still works, and the largest RESIZE the bounds allow is refused no sooner than
 # asked (4096 is kmscon-felis-replay --size's bound too).
 p = subprocess.run([replay, "--vtproto"], input=b"INIT 2 3 0\n?screen\nRESIZE 1 4096\n?screen\n",
@@ -97,10 +109,12 @@ def peak_after(line):
     return answer, kib, p.returncode, err
 
 
-a0, base, rc0, _ = peak_after(b"PUSH 41")
+a0, base, rc0, err0 = peak_after(b"PUSH 41")
+if rc0 != 0 or a0 != b"0,1\n" or err0:
+    failures.append("PUSH 41 alone: exit %d, answer %r, stderr %r" % (rc0, a0, err0[:200]))
 a1, big, rc1, err = peak_after(b"PUSH " + b"41" * (32 << 20))
 print("peak memory: %d KiB after a short line, %d KiB after a line of 64 MiB" % (base, big))
-if rc1 != 0 or a1 != b"0,0\n" or b"line 1:" not in err or len(err.splitlines()) != 1:
+if rc1 != 1 or a1 != b"0,0\n" or b"line 1:" not in err or len(err.splitlines()) != 1:
     failures.append("a line of 64 MiB: exit %d, answer %r, stderr %r" % (rc1, a1, err[:200]))
 # (ASan's quarantine keeps the buffers a growing line went through: 16 MiB more)
 if big - base > (64 if asan else 32) << 10:
