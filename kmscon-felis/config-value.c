@@ -314,19 +314,24 @@ static void quote(char *buf, size_t size, const char *s, size_t len)
 
 /* Whether text may be o's value (OPT_STRING, OPT_LOGIN): a configuration line is text, and a control character
  * in it is an accident (a pasted escape sequence, a CR from another system) that would reach a TERM, a font
- * lookup, a path or the console through an error message. Names are printable ASCII without blanks or '/'
- * (a TERM with a '/' names a terminfo file elsewhere); a font name is UTF-8, as fontconfig reads it; a path
- * or a command line may hold any other byte (file names need not be UTF-8); login's words are separated by
- * tabs as by spaces. Returns 0, or -EINVAL with the byte, its offset and the expected form in why. */
+ * lookup, a path or the console through an error message. So is a character that shows as nothing or reorders
+ * the text (kf_log_invisible: zero-width, bidi controls, a byte order mark): "DejaVu<U+200B> Sans Mono" reads as
+ * DejaVu Sans Mono in an editor, and fontconfig, asked for another name, fell back without a word. Names are
+ * printable ASCII without blanks or '/' (a TERM with a '/' names a terminfo file elsewhere); a font name is
+ * UTF-8, as fontconfig reads it; a path or a command line may hold any other byte (file names need not be
+ * UTF-8); login's words are separated by tabs as by spaces. Returns 0, or -EINVAL with the byte (the code point
+ * of an invisible character), its offset and the expected form in why. */
 static int check_text(const struct opt *o, const char *text, char *why, size_t size)
 {
 	char form[256], quoted[KF_QUOTE_MAX * 4 + 8], bad[16];
 	const unsigned char *s = (const unsigned char *)text;
 	const char *what = NULL;
+	uint32_t cp = 0;
 	size_t i = 0, n = 1, len = strlen(text);
 	for (; s[i]; i += n) {
 		unsigned char c = s[i];
-		n = 1;
+		size_t u = c >= 0x80 ? kf_log_utf8_char(s + i, len - i) : 0; /* 0: no UTF-8 (or C1) */
+		n = u ? u : 1;
 		if (c == 0xc2 && s[i + 1] >= 0x80 && s[i + 1] < 0xa0) {
 			n = 2;
 			what = "a C1 control character";
@@ -337,17 +342,21 @@ static int check_text(const struct opt *o, const char *text, char *why, size_t s
 		} else if ((o->flags & OPTF_TEXT_NAME) && c == '/') {
 			what = "a slash";
 		} else if ((o->flags & OPTF_TEXT_NAME) && c >= 0x80) {
-			what = "not ASCII";
-		} else if ((o->flags & OPTF_TEXT_UTF8) && c >= 0x80 && !(n = kf_log_utf8_char(s + i, len - i))) {
 			n = 1;
+			what = "not ASCII";
+		} else if ((o->flags & OPTF_TEXT_UTF8) && c >= 0x80 && !u) {
 			what = "not UTF-8";
+		} else if (u && (cp = kf_log_invisible(s + i, u))) {
+			what = "a character that shows as nothing or reorders the text (zero-width, a bidi control)";
 		}
 		if (what)
 			break;
 	}
 	if (!what)
 		return 0;
-	if (s[i] >= 0x20 && s[i] < 0x7f)
+	if (cp)
+		snprintf(bad, sizeof(bad), "U+%04X", (unsigned)cp);
+	else if (s[i] >= 0x20 && s[i] < 0x7f)
 		snprintf(bad, sizeof(bad), "'%c'", s[i]);
 	else
 		snprintf(bad, sizeof(bad), n == 2 ? "\\x%02x\\x%02x" : "\\x%02x", s[i], s[i + 1]);
@@ -439,8 +448,8 @@ const char *kf_opt_form(const struct opt *o, char *buf, size_t size)
 		if (o->flags & OPTF_TEXT_NAME)
 			return "a name: printable ASCII without blanks or '/'";
 		if (o->flags & OPTF_TEXT_UTF8)
-			return "UTF-8 text without control characters";
-		return "a path or text without control characters";
+			return "UTF-8 text without control, zero-width or bidi control characters";
+		return "a path or text without control, zero-width or bidi control characters";
 	case OPT_CHOICE: {
 		if (o->flags & OPTF_BOOL_FORMS) {
 			/* "audible, visual or none (KEY ...)": the canonical names, without the on/off aliases */

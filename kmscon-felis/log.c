@@ -60,11 +60,8 @@ size_t kf_log_utf8_char(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* The character at s (len bytes of UTF-8) when it shows as nothing or moves other text, else 0: a soft hyphen,
- * zero-width characters, the byte order mark, line and paragraph separators, bidi marks, embeddings, overrides
- * and isolates (which reorder what follows them on the screen). Quoted raw, a line holding one looked right in
- * its error. */
-static uint32_t invisible(const unsigned char *s, size_t len)
+/* (log.h) Quoted raw, a line holding one looked right in its error. */
+uint32_t kf_log_invisible(const unsigned char *s, size_t len)
 {
 	uint32_t c = len == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
 				: len == 3 ? (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu) : 0;
@@ -83,7 +80,7 @@ void kf_log_escape(char *out, size_t cap, const char *in)
 	size_t o = 0, n = strlen(in);
 	for (size_t i = 0; i < n && o + 5 <= cap;) {
 		size_t len = s[i] >= 0x20 && s[i] < 0x7f ? 1 : s[i] >= 0x80 ? kf_log_utf8_char(s + i, n - i) : 0;
-		uint32_t hidden = len > 1 ? invisible(s + i, len) : 0;
+		uint32_t hidden = len > 1 ? kf_log_invisible(s + i, len) : 0;
 		if (hidden) {
 			if (o + 7 > cap)
 				break;

@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum kf_log_level {
 	KF_LOG_ERR = 3,
@@ -31,6 +32,11 @@ void kf_log_vmsg(enum kf_log_level level, const char *tag, const char *file, int
 
 /* The length of the UTF-8 character at s (at most n bytes) when it is one and no C1 control, else 0. */
 size_t kf_log_utf8_char(const unsigned char *s, size_t n);
+/* The code point of the character at s (len bytes, as kf_log_utf8_char measured) when it shows as nothing or
+ * moves other text, else 0: a soft hyphen, zero-width characters, the byte order mark, line and paragraph
+ * separators, bidi marks, embeddings, overrides and isolates (which reorder what follows them on the screen):
+ * U+00AD, U+061C, U+180E, U+200B-U+200F, U+2028-U+202E, U+2060-U+206F, U+FEFF, U+FFF9-U+FFFB. */
+uint32_t kf_log_invisible(const unsigned char *s, size_t len);
 /* in as one line of text shown as it is (cut to fit cap, at least 5): control characters and bytes that are no
  * UTF-8 written as \xNN, characters that show as nothing or reorder the text (zero-width, bidi controls) as
  * \uXXXX. Every message goes through it; for a quote that must be safe before it reaches the logger. */
