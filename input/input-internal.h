@@ -168,13 +168,19 @@ int input_keymap_begin(struct input *in, const struct input_config *cfg, bool ke
 struct xkb_context *input_keymap_context(const struct input_config *cfg);
 int input_keymap_end(struct input *in, struct input_keymap *km, struct xkb_keymap *compiled, const char *name,
 		     const struct input_file_id *file, int err, struct input_keymap **out);
-/* The messages input_log makes on the calling thread go to b (lines of "PRIO text\n", at most its size; the
- * rest counted in dropped) instead of the handler, until called with NULL: a worker thread's messages, logged by
- * the loop's thread (input_log_replay), since the program's log handler is the loop's only. */
+/* The messages input_log makes on the calling thread go to b (lines of "PRIO text\n", at most its size, and
+ * where each was made, at most INPUT_LOG_BUF_MAX; the rest counted in dropped) instead of the handler, until
+ * called with NULL: a worker thread's messages, logged by the loop's thread (input_log_replay) with the file and
+ * line that made them, since the program's log handler is the loop's only. */
+#define INPUT_LOG_BUF_MAX 128
 struct input_log_buf {
 	char text[8192];
 	size_t len;
-	unsigned dropped;
+	unsigned n, dropped;
+	struct {
+		const char *file; /* __FILE__: a static string */
+		int line;
+	} at[INPUT_LOG_BUF_MAX];
 };
 void input_log_capture(struct input_log_buf *b);
 void input_log_replay(const struct input_log_buf *b);

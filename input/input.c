@@ -41,8 +41,9 @@ void input_log_capture(struct input_log_buf *b)
 
 void input_log_replay(const struct input_log_buf *b)
 {
-	for (const char *line = b->text, *nl; (nl = strchr(line, '\n')); line = nl + 1)
-		input_log(line[0] - '0', "%.*s", (int)(nl - line - 1), line + 1);
+	unsigned i = 0;
+	for (const char *line = b->text, *nl; i < b->n && (nl = strchr(line, '\n')); line = nl + 1, i++)
+		input_log_at(line[0] - '0', b->at[i].file, b->at[i].line, "%.*s", (int)(nl - line - 1), line + 1);
 	if (b->dropped)
 		input_log(4, "%u more messages of the keymap's compile not logged", b->dropped);
 }
@@ -58,12 +59,14 @@ void input_log_at(int prio, const char *file, int line, const char *fmt, ...)
 		int n = snprintf(b->text + b->len, room, "%d", prio);
 		int m = n > 0 && (size_t)n < room ? vsnprintf(b->text + b->len + n, room - (size_t)n, fmt, ap) : -1;
 		/* whole lines only, with their newline (a message with one of its own is cut there) */
-		if (m >= 0 && (size_t)(n + m) + 1 < room) {
-			char *line = b->text + b->len;
-			line[strcspn(line, "\n")] = 0;
-			b->len += strlen(line);
+		if (m >= 0 && (size_t)(n + m) + 1 < room && b->n < INPUT_LOG_BUF_MAX) {
+			char *text = b->text + b->len;
+			text[strcspn(text, "\n")] = 0;
+			b->len += strlen(text);
 			b->text[b->len++] = '\n';
 			b->text[b->len] = 0;
+			b->at[b->n].file = file;
+			b->at[b->n++].line = line;
 		} else {
 			b->text[b->len] = 0;
 			b->dropped++;

@@ -5,8 +5,9 @@
  * up to the bounded child's time and a second compile here (seconds): tests/kmscon-felis/test-reload-stall.c. The
  * worker has an xkb context of its own (xkbcommon's are not thread-safe) and its copy of the configuration's
  * strings; its messages (ours and xkbcommon's) are kept in a buffer and logged by the loop's thread at
- * input_keymap_finish, since the program's log handler is not thread-safe. Everything that reads or changes
- * struct input (the memo of keymap files, the comparison with the keymap in use) stays on the loop's thread.
+ * input_keymap_finish, with the file and line that made them, since the program's log handler is not
+ * thread-safe. Everything that reads or changes struct input (the memo of keymap files, the comparison with the
+ * keymap in use) stays on the loop's thread.
  */
 #include <errno.h>
 #include <pthread.h>
