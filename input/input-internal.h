@@ -138,13 +138,22 @@ static inline int input_xkb_prio(enum xkb_log_level level)
  * owned; the child uses its copy. */
 int input_try_keymap_file(struct xkb_context *ctx, const char *path);
 
-/* The keymap cfg asks for (input/keymap-load.c), named in name (256 bytes: "layout(variant)" or "file:PATH").
- * Not strict (at start), one that does not compile falls back to "us"; strict (a reload), it is NULL with *err
- * set (-EINVAL, -ETIMEDOUT, -ENOMEM, or open's -errno) and the reason logged. *err is left alone when cfg's
- * keymap compiles. *file (not NULL) is the identity of cfg's keymap file when it opened and includes nothing,
- * compiled or not; else not valid. */
-struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input_config *cfg, char *name,
-				     bool strict, int *err, struct input_file_id *file);
+/* What input_load_keymap needs of the environment (XKB_DEFAULT_*), read by input_keymap_env_read on the loop's
+ * thread: a compile on the worker (keymap-async.c) must not call getenv, which a setenv on another thread makes
+ * undefined. Nothing when cfg->no_environment. */
+struct input_keymap_env {
+	bool names;	  /* one of XKB_DEFAULT_LAYOUT, _MODEL, _VARIANT and _OPTIONS is set: no /etc file read */
+	char layout[121]; /* XKB_DEFAULT_LAYOUT, as much as the keymap's name shows; "" when unset */
+};
+void input_keymap_env_read(const struct input_config *cfg, struct input_keymap_env *env);
+/* The keymap cfg asks for (input/keymap-load.c), with env for what it leaves to the environment, named in name
+ * (256 bytes: "layout(variant)" or "file:PATH"). Not strict (at start), one that does not compile falls back to
+ * "us"; strict (a reload), it is NULL with *err set (-EINVAL, -ETIMEDOUT, -ENOMEM, or open's -errno) and the
+ * reason logged. *err is left alone when cfg's keymap compiles. *file (not NULL) is the identity of cfg's keymap
+ * file when it opened and includes nothing, compiled or not; else not valid. */
+struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input_config *cfg,
+				     const struct input_keymap_env *env, char *name, bool strict, int *err,
+				     struct input_file_id *file);
 /* The identity of the file at path now (stat(2): false when there is none), and whether two are the same file
  * unchanged (false when either is not valid). */
 bool input_file_id_of(const char *path, struct input_file_id *id);

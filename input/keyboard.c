@@ -129,7 +129,9 @@ int input_kbd_init(struct input_kbd *k, const struct input_config *cfg)
 	if (!k->ctx)
 		return -ENOMEM;
 	xkb_context_set_log_fn(k->ctx, xkb_log);
-	k->keymap = input_load_keymap(k->ctx, cfg, k->name, false, &err, &file);
+	struct input_keymap_env env;
+	input_keymap_env_read(cfg, &env);
+	k->keymap = input_load_keymap(k->ctx, cfg, &env, k->name, false, &err, &file);
 	if (err) {
 		k->file_refused = file; /* "us" was taken for it */
 		k->file_refused_err = err;
@@ -555,8 +557,10 @@ int input_keymap_new(struct input *in, const struct input_config *cfg, bool keym
 		*out = km;
 		return r < 0 ? r : 0;
 	}
+	struct input_keymap_env env;
+	input_keymap_env_read(cfg, &env);
 	struct xkb_context *ctx = in ? xkb_context_ref(in->kbd.ctx) : input_keymap_context(cfg);
-	struct xkb_keymap *compiled = ctx ? input_load_keymap(ctx, cfg, name, true, &err, &file) : NULL;
+	struct xkb_keymap *compiled = ctx ? input_load_keymap(ctx, cfg, &env, name, true, &err, &file) : NULL;
 	xkb_context_unref(ctx); /* the keymap holds its own reference */
 	return input_keymap_end(in, km, compiled, name, &file, err, out);
 }

@@ -7,7 +7,15 @@
  * strings; its messages (ours and xkbcommon's) are kept in a buffer and logged by the loop's thread at
  * input_keymap_finish, with the file and line that made them, since the program's log handler is not
  * thread-safe. Everything that reads or changes struct input (the memo of keymap files, the comparison with the
- * keymap in use) stays on the loop's thread.
+ * keymap in use) stays on the loop's thread, and so does our reading of the environment (input_keymap_env_read,
+ * in input_keymap_start).
+ *
+ * xkbcommon's context, made on the worker, reads the environment itself (getenv, secure_getenv: XKB_CONFIG_ROOT,
+ * XKB_CONFIG_EXTRA_PATH, XKB_DEFAULT_*, XKB_LOG_*, XDG_CONFIG_HOME, HOME): safe, since no thread changes the
+ * environment while a worker runs. The program changes its own only before the console exists (notify.c's
+ * NOTIFY_SOCKET at start, seat.c's LIBSEAT_BACKEND while the seat opens, kf_console_create waiting for the VT at
+ * the latest), and a reload meanwhile compiles on the loop (kf_console_keymap_start without a console); the
+ * child's environment is set after fork (pty/spawn.c). A setenv added later must keep to that.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -25,6 +33,7 @@ struct input_keymap_job {
 	int fd; /* eventfd: readable once the worker is done */
 	struct input_config cfg;
 	char *strings[7]; /* cfg's model, layout, variant, options, keymap_file and /etc files: copies */
+	struct input_keymap_env env; /* read on the loop's thread */
 	struct input_keymap *km; /* from input_keymap_begin */
 	/* the worker's results, read after pthread_join */
 	struct xkb_keymap *compiled;
@@ -42,7 +51,7 @@ static void *worker(void *arg)
 	input_log_capture(&j->log);
 	j->err = -ENOMEM;
 	struct xkb_context *ctx = input_keymap_context(&j->cfg);
-	j->compiled = ctx ? input_load_keymap(ctx, &j->cfg, j->name, true, &j->err, &j->file) : NULL;
+	j->compiled = ctx ? input_load_keymap(ctx, &j->cfg, &j->env, j->name, true, &j->err, &j->file) : NULL;
 	xkb_context_unref(ctx); /* the keymap holds its own reference */
 	input_log_capture(NULL);
 	/* an eventfd's counter cannot be full after one write, and no signal interrupts it (all blocked) */
@@ -90,6 +99,7 @@ int input_keymap_start(struct input *in, const struct input_config *cfg, struct 
 	*out = NULL;
 	j->cfg = *cfg;
 	j->cfg.compose_file = j->cfg.locale = NULL; /* not read by a keymap's compile */
+	input_keymap_env_read(cfg, &j->env);
 	j->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (j->fd < 0 || copy(j, 0, cfg->model, &j->cfg.model) < 0 || copy(j, 1, cfg->layout, &j->cfg.layout) < 0 ||
 	    copy(j, 2, cfg->variant, &j->cfg.variant) < 0 || copy(j, 3, cfg->options, &j->cfg.options) < 0 ||

@@ -222,24 +222,37 @@ static struct xkb_keymap *compile_file(struct xkb_context *ctx, const char *path
 	return km;
 }
 
-static void describe(char *name, const struct names *n)
+void input_keymap_env_read(const struct input_config *cfg, struct input_keymap_env *env)
 {
-	const char *layout = set(n->layout) ? n->layout : getenv("XKB_DEFAULT_LAYOUT");
+	const char *layout = cfg->no_environment ? NULL : getenv("XKB_DEFAULT_LAYOUT");
+
+	*env = (struct input_keymap_env){0};
+	if (cfg->no_environment)
+		return;
+	env->names = set(layout) || set(getenv("XKB_DEFAULT_MODEL")) || set(getenv("XKB_DEFAULT_VARIANT")) ||
+		     set(getenv("XKB_DEFAULT_OPTIONS"));
+	snprintf(env->layout, sizeof(env->layout), "%s", layout ? layout : "");
+}
+
+/* name: the layout xkbcommon compiles n with (the environment's when n has none: the context of
+ * input_keymap_context reads it unless cfg->no_environment, when env has none either; else its default "us"). */
+static void describe(char *name, const struct names *n, const struct input_keymap_env *env)
+{
+	const char *layout = set(n->layout) ? n->layout : env->layout;
 
 	snprintf(name, 256, "%.120s%s%.120s%s", set(layout) ? layout : "us",
 		 set(n->variant) ? "(" : "", set(n->variant) ? n->variant : "", set(n->variant) ? ")" : "");
 }
 
-struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input_config *cfg, char *name,
-				     bool strict, int *err, struct input_file_id *file)
+struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input_config *cfg,
+				     const struct input_keymap_env *env, char *name, bool strict, int *err,
+				     struct input_file_id *file)
 {
 	struct names n;
 	struct xkb_keymap *km = NULL;
 	const char *kb = cfg->etc_default_keyboard ? cfg->etc_default_keyboard : "/etc/default/keyboard";
 	const char *vc = cfg->etc_vconsole ? cfg->etc_vconsole : "/etc/vconsole.conf";
-	bool from_env = !cfg->no_environment &&
-			(set(getenv("XKB_DEFAULT_LAYOUT")) || set(getenv("XKB_DEFAULT_MODEL")) ||
-			 set(getenv("XKB_DEFAULT_VARIANT")) || set(getenv("XKB_DEFAULT_OPTIONS")));
+	bool from_env = env->names;
 
 	clear_names(&n);
 	*file = (struct input_file_id){0};
@@ -258,7 +271,7 @@ struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input
 	}
 	if (!km) {
 		km = compile_names(ctx, &n);
-		describe(name, &n);
+		describe(name, &n, env);
 	}
 	if (!km) {
 		*err = -EINVAL;
@@ -269,7 +282,7 @@ struct xkb_keymap *input_load_keymap(struct xkb_context *ctx, const struct input
 		clear_names(&n);
 		n.layout = "us";
 		km = compile_names(ctx, &n);
-		describe(name, &n);
+		describe(name, &n, env);
 	}
 	return km;
 }
