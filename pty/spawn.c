@@ -96,6 +96,12 @@ char **pty_env_build(const struct pty_config *cfg)
 			if ((nl == 13 && !strncmp(*e, "NOTIFY_SOCKET", nl)) || !strncmp(*e, "LISTEN_", 7) ||
 			    !strncmp(*e, "WATCHDOG_", 9))
 				continue;
+			/* Nor the size of the terminal we were started from: COLUMNS and LINES override the window
+			 * size (TIOCGWINSZ) in ncurses, readline and Python, and TERMCAP holds one too; a program drew
+			 * at that size on a screen of another and ignored every resize (st and xterm drop them). */
+			if ((nl == 7 && (!strncmp(*e, "COLUMNS", nl) || !strncmp(*e, "TERMCAP", nl))) ||
+			    (nl == 5 && !strncmp(*e, "LINES", nl)))
+				continue;
 			memcpy(name, *e, nl);
 			name[nl] = 0;
 			r |= env_set(&env, &n, name, eq + 1);

@@ -62,6 +62,14 @@ static int child_env(void)
 		if (getenv(svc[i]))
 			printf("%s,", svc[i]);
 	printf("-\r\n");
+	/* The size variables of the terminal we were started from: they override the window size (TIOCGWINSZ) in
+	 * ncurses, readline and Python, so a program drew at that size on a screen of another and ignored resizes. */
+	static const char *const size_vars[] = {"COLUMNS", "LINES", "TERMCAP", NULL};
+	printf("SIZEVARS=");
+	for (int i = 0; size_vars[i]; i++)
+		if (getenv(size_vars[i]))
+			printf("%s,", size_vars[i]);
+	printf("-\r\n");
 	fflush(stdout);
 	return 3;
 }
@@ -144,12 +152,18 @@ static void test_child_environment(void)
 	setenv("LISTEN_FDNAMES", "kf-test", 1);
 	setenv("WATCHDOG_USEC", "1", 1);
 	setenv("WATCHDOG_PID", "1", 1);
+	/* ... and minus the size of the terminal we were started from (COLUMNS, LINES, TERMCAP; st, neovim's
+	 * terminal and xterm drop them too): tput cols said 33 on a 100-column screen. */
+	setenv("COLUMNS", "33", 1);
+	setenv("LINES", "7", 1);
+	setenv("TERMCAP", "kf-test:co#33:li#7:", 1);
 	pty = pty_create(&cfg, &cb, &s);
 	CHECK(pty_spawn(pty) == 0);
 	pump(pty, 5000, NULL, &s);
 	CHECK(s.data && strstr(s.data, "TERM=xterm-256color COLORTERM=24bit LEAK=leaked"));
 	CHECK(s.data && strstr(s.data, "PATH=/kf-test-path:/bin:/usr/bin LANG=kf_TEST.UTF-8"));
 	CHECK(s.data && strstr(s.data, "SVC=-\r"));
+	CHECK(s.data && strstr(s.data, "SIZEVARS=-\r"));
 	if (failures)
 		fprintf(stderr, "child said:\n%s\n", s.data ? s.data : "");
 	unsetenv("NOTIFY_SOCKET");
@@ -158,6 +172,9 @@ static void test_child_environment(void)
 	unsetenv("LISTEN_FDNAMES");
 	unsetenv("WATCHDOG_USEC");
 	unsetenv("WATCHDOG_PID");
+	unsetenv("COLUMNS");
+	unsetenv("LINES");
+	unsetenv("TERMCAP");
 	setenv("PATH", old_path, 1);
 	free(old_path);
 	pty_destroy(pty);
