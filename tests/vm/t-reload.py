@@ -294,6 +294,9 @@ def main():
             # stays (flat over 4 rounds, 22.6 MB, by hand); the second round must take nothing more.
             flood(False)
             flood(True)
+            # settled as after the second storm: the storm's last reloads done (one more SIGHUP's log line)
+            hup(vm, "configuration reloaded")
+            wait_size(vm, g24, "after the first storm (24 px last)")
             before = rss()
             flood(True)
             log = hup(vm, "configuration reloaded")
