@@ -526,6 +526,11 @@ static void clear_screen_lines(struct grid *g, struct screen *s)
 	}
 }
 
+void grid_set_backspace_default(struct grid *g, bool sends_bs)
+{
+	g->backspace_bs_default = sends_bs;
+}
+
 void grid_reset(struct grid *g)
 {
 	vt_parser_reset(g->parser);

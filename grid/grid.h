@@ -216,6 +216,10 @@ const uint32_t *grid_palette_defaults(const struct grid *g);
 /* New default colours (same layout as grid_config.colors, 258 entries), e.g. a palette reloaded from the
  * configuration: the entries the child has not changed (OSC 4/10/11/12) follow them, its own stay. */
 void grid_set_palette_defaults(struct grid *g, const uint32_t *colors);
+/* DECBKM's power-on state (grid_config.backspace_sends_bs), e.g. a reloaded backspace-delete: what the next hard
+ * reset (RIS, grid_reset) sets. The mode in force now stays: it must go with the erase character of the child
+ * that runs (kf_session_set_backspace). */
+void grid_set_backspace_default(struct grid *g, bool sends_bs);
 /* The window title (OSC 0/2), UTF-8, owned by the grid; "" if none. */
 const char *grid_title(const struct grid *g);
 

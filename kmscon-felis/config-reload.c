@@ -23,7 +23,8 @@ static const char *const live_keys[] = {
 	"bell",                        /* the bell is made again */
 	"font-name", "font-size", "font-engine", "font-file", /* the renderer's font (display only) */
 	"dpms-timeout",                /* the display's blanking timer */
-	"mouse", "natural-scrolling", "backspace-delete", "grab-", /* read per event through the config */
+	"mouse", "natural-scrolling", "grab-", /* read per event through the config */
+	"backspace-delete",            /* the session's, for the next login (kf_session_set_backspace) */
 	"xkb-model", "xkb-layout", "xkb-variant", "xkb-options", "xkb-keymap", /* compiled first, then swapped */
 	"xkb-repeat-delay", "xkb-repeat-rate",
 };
@@ -43,6 +44,14 @@ bool kf_config_key_is_live(const char *name)
 static bool display_only(const char *name)
 {
 	return !strncmp(name, "font-", 5) || !strcmp(name, "dpms-timeout");
+}
+
+/* Live keys a login is given as it starts, the one that runs keeping its own (reload.c): Backspace's byte goes with
+ * the tty's erase character, which only the next login can be given. Without a next login (--oneshot; headless,
+ * where the program ends with its login) they take their new value but are not reported as applied. */
+static bool next_login_only(const char *name)
+{
+	return !strcmp(name, "backspace-delete");
 }
 
 /* The bytes of o's field in struct kf_config; 0 for options without one (login, handled by the caller). */
@@ -143,8 +152,9 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 {
 	char restart[512] = "";
 	char nothing[128] = ""; /* the display's keys, changed while headless */
-	/* (before the loop: it moves the new backend into cur with the other restart-only keys) */
-	bool headless = cur->backend == KF_BACKEND_HEADLESS;
+	char no_login[64] = ""; /* the next login's keys, changed with no next login */
+	/* (before the loop: it moves the new backend into cur with the other restart-only keys; oneshot too) */
+	bool headless = cur->backend == KF_BACKEND_HEADLESS, respawn = !headless && !cur->oneshot;
 	/* kf_config_parse() sets the command line's level before it reads the file: a file that then fails must
 	 * not leave the level changed (verbose in the file, none on the command line). */
 	enum kf_log_level level = kf_log_get_level();
@@ -168,6 +178,8 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 		} else if (changed) {
 			if (headless && display_only(o->name))
 				add_name(nothing, sizeof(nothing), o->name);
+			else if (!respawn && next_login_only(o->name))
+				add_name(no_login, sizeof(no_login), o->name);
 			else
 				add_name(applied, size, o->name);
 		}
@@ -184,6 +196,9 @@ int kf_config_reload(struct kf_config *cur, struct kf_config *next, int argc, ch
 			 next->configdir);
 	if (nothing[0])
 		log_notice("reload: %s: nothing to apply them to without a display (headless)", nothing);
+	if (no_login[0])
+		log_notice("reload: %s: applies from the next login, and none follows this one (%s): the running one keeps "
+			   "its Backspace and erase character", no_login, headless ? "headless" : "--oneshot");
 	if (restart[0])
 		log_notice("reload: %s changed but needs a restart (the old value stays in force)", restart);
 	return 0;

@@ -185,8 +185,9 @@ static void key_modes(struct kf_input_glue *g, struct grid_modes *m)
 	struct grid *gr = kf_glue_grid(g);
 
 	memset(m, 0, sizeof(*m));
-	/* --backspace-delete is DECBKM's power-on state, given to the grid by the session; the application
-	 * may change it (DECSET/DECRST 67), as in xterm. */
+	/* --backspace-delete is DECBKM's power-on state, given to the grid by the session (a reload: from the next
+	 * login, kf_session_set_backspace); the application may change it (DECSET/DECRST 67), as in xterm. The
+	 * grid's mode decides; the configuration only without a grid. */
 	m->keys.backspace_sends_bs = !g->cfg->backspace_delete;
 	if (gr)
 		grid_get_modes(gr, m);

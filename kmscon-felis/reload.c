@@ -116,6 +116,13 @@ static void reload_apply(struct kf_app *app, int r)
 		kf_app_bell_flash(app, false); /* a flash that was showing: its timer went with the old bell */
 	if (has_key(applied, "dpms-timeout") && app->output)
 		kf_output_set_dpms_timeout(app->output, app->cfg.dpms_timeout);
+	/* The key Backspace sends and the tty's erase character go together, both given to a login as it starts: the
+	 * one running keeps its pair (a ^H its tty does not erase with would be typed at its prompt). */
+	if (has_key(applied, "backspace-delete") && app->session) {
+		kf_session_set_backspace(app->session, !app->cfg.backspace_delete);
+		log_notice("reload: backspace-delete=%s applies from the next login (the running one keeps its "
+			   "Backspace and erase character)", app->cfg.backspace_delete ? "on" : "off");
+	}
 	log_notice("configuration reloaded: applied %s", applied[0] ? applied : "nothing (no live key to apply changed)");
 }
 
@@ -137,8 +144,9 @@ static void keymap_ready(void *ud, int r)
 }
 
 /* SIGHUP (systemctl reload): the configuration read again as at start; what can change live is applied, the
- * rest keeps its old value (kf_config_reload says which). A broken file changes nothing. Mouse, scrolling,
- * Backspace and the grabs need nothing here: the input code reads them through &app->cfg per event.
+ * rest keeps its old value (kf_config_reload says which). A broken file changes nothing. Mouse, scrolling
+ * and the grabs need nothing here: the input code reads them through &app->cfg per event. Backspace waits for
+ * the next login (reload_apply).
  *
  * The steps that can still fail, and then nothing has changed yet: the keymap is compiled (kept pending), then
  * the font is loaded (a file that will not open, cells larger than the screen). A failure undoes the reload

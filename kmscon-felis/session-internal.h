@@ -44,6 +44,8 @@ struct kf_session {
 	bool hung_up;             /* the last read found every slave descriptor closed: edge-triggered until a
 				   * read finds the slave open again (read_output) */
 	bool started; /* the first child was spawned */
+	/* kf_session_set_backspace's value, pending until the next child (apply_backspace) */
+	bool backspace_next;
 	unsigned start_failures;  /* on_respawn's failed starts in a row, logged once per streak */
 	unsigned quick_exits;     /* children in a row that exited soon after their start, logged once per streak */
 	bool unfocused;           /* another VT is in front (kf_session_set_focus), for DECSET 1004's reports */

@@ -509,9 +509,29 @@ static void start_failed(struct kf_session *s, int r)
 	kf_timer_arm(s->respawn, 1000000000u, 0);
 }
 
+/* kf_session_set_backspace's value given to the grid's reset and the PTY's next child, which come next: the
+ * pair a login is given (DECBKM and VERASE) changes only between two logins. */
+static void apply_backspace(struct kf_session *s)
+{
+	s->cfg.backspace_sends_bs = s->backspace_next; /* (banner_epilogue's DECBKM) */
+	grid_set_backspace_default(s->grid, s->backspace_next);
+	pty_set_erase(s->pty, s->backspace_next ? 0x08 : 0x7f);
+}
+
+void kf_session_set_backspace(struct kf_session *s, bool sends_bs)
+{
+	s->backspace_next = sends_bs;
+	if (s->started)
+		return; /* on_respawn */
+	apply_backspace(s);
+	/* no child yet to have set DECBKM: the mode in force is the power-on one */
+	grid_feed(s->grid, (const uint8_t *)(sends_bs ? "\033[?67h" : "\033[?67l"), 7);
+}
+
 static void on_respawn(void *ud, struct kf_timer *t)
 {
 	struct kf_session *s = ud;
+	apply_backspace(s);
 	/* The new login gets a terminal in its power-on state, as kmscon (a hard reset before each child) and
 	 * the kernel console (systemd deallocates a getty's VT) give it: the last child can leave the parser
 	 * inside a string that would swallow the new prompt, the cursor hidden, conceal or the DEC graphics set
@@ -539,6 +559,7 @@ int kf_session_create(struct kf_loop *loop, const struct kf_session_config *cfg,
 		return -ENOMEM;
 	s->loop = loop;
 	s->cfg = *cfg;
+	s->backspace_next = cfg->backspace_sends_bs;
 	if (!s->cfg.read_budget)
 		s->cfg.read_budget = KF_SESSION_READ_BUDGET;
 	if (!s->cfg.work_budget)

@@ -121,6 +121,11 @@ void kf_session_destroy(struct kf_session *s);
 
 /* The grid, owned by the session; valid until kf_session_destroy(). */
 struct grid *kf_session_grid(struct kf_session *s);
+/* A new backspace_sends_bs (a reloaded backspace-delete), for the next login: the terminal's DECBKM at its reset
+ * before the next child and that child's erase character (stty erase) go together. A child that runs keeps the
+ * pair it was given (Backspace would no longer erase at its prompt), even across its own RIS; before the first
+ * child it applies at once. */
+void kf_session_set_backspace(struct kf_session *s, bool sends_bs);
 
 /* Keystroke bytes (already encoded by the key encoder) for the child. Queued after everything written
  * before. Returns 0, -ENOBUFS when the queue is full (the key is dropped; logged and told through the notice

@@ -745,6 +745,11 @@ void pty_hangup(struct pty *pty, int timeout_ms)
 	pty->gone = false;
 }
 
+void pty_set_erase(struct pty *pty, unsigned char erase)
+{
+	pty->cfg.erase = erase;
+}
+
 unsigned pty_respawn_delay_ms(const struct pty *pty)
 {
 	return pty->delay_ms;

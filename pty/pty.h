@@ -103,6 +103,9 @@ void pty_destroy(struct pty *pty);
  * on a dead NFS server, would hang the caller with it). Of a streak of failures (a caller that retries), of either
  * kind, only the first is logged as an error, the others at debug level. */
 int pty_spawn(struct pty *pty);
+/* The erase character (pty_config.erase) the next pty_spawn gives its child's terminal; a child that runs keeps
+ * its own (it may have read or changed it). */
+void pty_set_erase(struct pty *pty, unsigned char erase);
 
 /* The master (-1 without one), the child's pid (0 without one) and a pidfd for it (-1 when the kernel has
  * no pidfd_open: then watch SIGCHLD and call pty_reap). Owned by the pty, valid until the next

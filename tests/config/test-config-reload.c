@@ -196,6 +196,34 @@ static void test_file_emptied(void)
 	again_quiet(&cur, &next, argv, "still empty");
 }
 
+/* backspace-delete is the next login's (reload.c): with --oneshot none follows the one that runs, so it is not
+ * reported as applied (it said so while nothing changed) but named as such; with a next login it is applied. */
+static void test_next_login(void)
+{
+	char *argv[] = {"kmscon-felis", "--configdir", dir, "--oneshot", NULL};
+	struct kf_config cur, next;
+	char applied[128];
+
+	write_conf("backspace-delete=on\n");
+	CHECK(kf_config_parse(&cur, 4, argv) == 0, "start");
+	write_conf("backspace-delete=off\n");
+	capture_begin();
+	int r = kf_config_reload(&cur, &next, 4, argv, applied, sizeof(applied));
+	const char *log = capture_end();
+	CHECK(r == 0 && !applied[0] && !next.backspace_delete, "--oneshot: %d, applied '%s'", r, applied);
+	CHECK(strstr(log, "backspace-delete: applies from the next login, and none follows this one (--oneshot)"),
+	      "--oneshot: the notice, log '%s'", log);
+	kf_config_finish(&cur);
+	cur = next;
+	cur.oneshot = false; /* as without --oneshot: a next login takes it */
+	write_conf("backspace-delete=on\n");
+	r = kf_config_reload(&cur, &next, 3, argv, applied, sizeof(applied));
+	CHECK(r == 0 && !strcmp(applied, "backspace-delete") && next.backspace_delete, "respawn: applied '%s'",
+	      applied);
+	kf_config_finish(&cur);
+	kf_config_finish(&next);
+}
+
 static void test_live_keys(void)
 {
 	CHECK(kf_config_key_is_live("palette-red") && kf_config_key_is_live("grab-zoom-in") &&
@@ -223,6 +251,7 @@ int main(void)
 	test_long_value();
 	test_file_gone();
 	test_file_emptied();
+	test_next_login();
 	char path[64];
 	snprintf(path, sizeof(path), "%s/kmscon-felis.conf", dir);
 	unlink(path);

@@ -233,6 +233,16 @@ static inline void write_keymap_file(const char *path, const char *layout, const
 	xkb_context_unref(ctx);
 }
 
+/* dir/kmscon-felis.conf becomes text (a reload's file); aborts on failure. */
+static inline void conf_write(const char *dir, const char *text)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "%s/kmscon-felis.conf", dir);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) == EOF || fclose(f) != 0)
+		abort();
+}
+
 /* Removes the test's directory (clipboard, compose file) and reports: the exit status of main. */
 static inline int t_finish(const char *dir, const char *what)
 {

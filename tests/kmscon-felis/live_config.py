@@ -70,6 +70,29 @@ def t_bell():
             fail("%s: want one notice %r, log %r" % (args, says, err))
 
 
+def write_conf(conf, text):
+    """The configuration file becomes text at once (renamed over it, as an editor does)."""
+    with open(conf + ".new", "w") as f:
+        f.write(text)
+    os.rename(conf + ".new", conf)
+
+
+def read_log(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+def sighup(r, logpath, want):
+    """SIGHUP to the program, then waits for one more want in its log (fails if it exits or 10 s pass)."""
+    n = read_log(logpath).count(want)
+    r.proc.send_signal(signal.SIGHUP)
+    end = time.time() + 10 * SLOW
+    while read_log(logpath).count(want) <= n:
+        if time.time() > end or r.proc.poll() is not None:
+            fail("no %r in the log after SIGHUP (status %s): %r" % (want, r.proc.poll(), read_log(logpath)))
+        time.sleep(0.01)
+
+
 RELOAD_CHILD = r"""
 import os, sys, tty
 tty.setraw(0)
@@ -79,15 +102,17 @@ while True:
     c = os.read(0, 1)
     if c in (b"x", b""):
         break
-    if c != b"q":
+    if c not in b"qb":
         continue
-    os.write(1, b"\033]4;1;?\033\\\033[5n")
+    # q: colour 1 asked (OSC 4), b: a BEL; each followed by DSR, whose answer ends what is kept
+    os.write(1, (b"\a" if c == b"b" else b"\033]4;1;?\033\\") + b"\033[5n")
     buf = b""
     while not buf.endswith(b"\033[0n"):
         buf += os.read(0, 1)
     n += 1
-    with open(sys.argv[1] + ".%d" % n, "wb") as f:
+    with open(sys.argv[1] + ".%d.part" % n, "wb") as f:
         f.write(buf[:-4])
+    os.rename(sys.argv[1] + ".%d.part" % n, sys.argv[1] + ".%d" % n)
 """
 
 
@@ -101,23 +126,11 @@ def t_reload():
     logpath = os.path.join(TMP, "reload.log")
     out = os.path.join(TMP, "osc")
 
-    def write_conf(text):
-        with open(conf + ".new", "w") as f:
-            f.write(text)
-        os.rename(conf + ".new", conf)
-
     def log_text():
-        with open(logpath, errors="replace") as f:
-            return f.read()
+        return read_log(logpath)
 
     def reload(want):
-        n = log_text().count(want)
-        r.proc.send_signal(signal.SIGHUP)
-        end = time.time() + 10 * SLOW
-        while log_text().count(want) <= n:
-            if time.time() > end or r.proc.poll() is not None:
-                fail("no %r in the log after SIGHUP (status %s): %r" % (want, r.proc.poll(), log_text()))
-            time.sleep(0.01)
+        sighup(r, logpath, want)
 
     queries = [0]
 
@@ -129,7 +142,7 @@ def t_reload():
         with open(out + ".%d" % queries[0], "rb") as f:
             return f.read()
 
-    write_conf("palette=default\nterm=xterm-256color\n")
+    write_conf(conf, "palette=default\nterm=xterm-256color\n")
     with open(logpath, "w") as log:
         r = Run([sys.executable, "-c", RELOAD_CHILD, out], size="20x5", args=["--configdir", d, "--oneshot"],
                 fifo=True, stderr=log)
@@ -141,7 +154,7 @@ def t_reload():
     if len(child) != 1:
         fail("want one child, got %r" % child)
 
-    write_conf("palette=solarized\nterm=xterm-256color\n")
+    write_conf(conf, "palette=solarized\nterm=xterm-256color\n")
     reload("configuration reloaded")
     got = red()
     if got != b"\033]4;1;rgb:dcdc/3232/2f2f\033\\":
@@ -151,7 +164,7 @@ def t_reload():
     if children_of(r.proc.pid) != child:
         fail("the child changed across the reload: %r then %r" % (child, children_of(r.proc.pid)))
 
-    write_conf("# broken\npalette=nosuch\nbell=none\n")
+    write_conf(conf, "# broken\npalette=nosuch\nbell=none\n")
     reload("kept the old configuration")
     if (conf + ":2") not in log_text():
         fail("the error does not name the file and line 2: %r" % log_text())
@@ -185,12 +198,12 @@ def t_reload():
 
     # The keyboard keys are live (headless has no keyboard: taken, nothing to compile; the keymap itself is
     # tested in test-input-reload.c and, on a display, tests/vm/t-input.py input-reload-layout).
-    write_conf("palette=solarized\nxkb-layout=de\nxkb-repeat-rate=30\n")
+    write_conf(conf, "palette=solarized\nxkb-layout=de\nxkb-repeat-rate=30\n")
     reload("applied xkb-layout, xkb-repeat-rate")
 
     # The font and the blanking are the display's: headless they are not reported as applied, but named as
     # having nothing to apply to.
-    write_conf("palette=solarized\nxkb-layout=de\nxkb-repeat-rate=30\nfont-size=30\ndpms-timeout=5\n")
+    write_conf(conf, "palette=solarized\nxkb-layout=de\nxkb-repeat-rate=30\nfont-size=30\ndpms-timeout=5\n")
     before = len(log_text())
     reload("configuration reloaded")
     new = log_text()[before:]
@@ -200,7 +213,7 @@ def t_reload():
     if "dpms-timeout, font-size: nothing to apply them to without a display" not in new:
         fail("headless, the display's keys not named as not applicable: %r" % new)
 
-    write_conf("palette=solarized\nterm=vt100\n")
+    write_conf(conf, "palette=solarized\nterm=vt100\n")
     reload("needs a restart")
     if "term" not in log_text().split("needs a restart")[-2].split("\n")[-1]:
         fail("the notice does not name term: %r" % log_text())
@@ -209,3 +222,46 @@ def t_reload():
     r.type(b"x")
     if r.wait() != 0:
         fail("status %s after the reloads, log %r" % (r.status, log_text()))
+
+
+def t_reload_backspace():
+    """backspace-delete reloaded (SIGHUP) applies from the next login (tests/kmscon-felis/test-reload-live.c: the
+    respawned login's stty erase and the key's byte). Headless the program ends with its login, so there is no
+    next one: the reload says so instead of "applied backspace-delete" (which it said while nothing changed), and
+    the login that runs keeps its erase character, not restarted."""
+    d = tempfile.mkdtemp(dir=TMP)
+    conf = os.path.join(d, "kmscon-felis.conf")
+    logpath = os.path.join(TMP, "reload-bs.log")
+    out = os.path.join(TMP, "erase")
+    # writes its erase character whole each time a line is typed, until it reads x
+    script = ("while :; do stty -a | tr ';' '\\n' | sed -n 's/^ *erase = //p' > %s.part; mv %s.part %s; "
+              "read x; [ \"$x\" = x ] && exit 0; done" % (out, out, out))
+    write_conf(conf, "backspace-delete=on\n")
+
+    def log_text():
+        return read_log(logpath)
+
+    def erase():
+        wait_file(out, 10 * SLOW)
+        with open(out) as f:
+            return f.read().strip()
+
+    with open(logpath, "w") as log:
+        r = Run(["sh", "-c", script], args=["--configdir", d], fifo=True, stderr=log)
+    if erase() != "^?":
+        fail("the login: erase %r" % erase())
+    child = children_of(r.proc.pid)
+    write_conf(conf, "backspace-delete=off\n")
+    sighup(r, logpath, "configuration reloaded")
+    text = log_text()
+    if ("backspace-delete: applies from the next login, and none follows this one (headless)" not in text
+            or "applied backspace-delete" in text):
+        fail("the reload does not say backspace-delete has nothing to apply to: %r" % text)
+    os.unlink(out)
+    r.type(b"\n")
+    if erase() != "^?" or children_of(r.proc.pid) != child:
+        fail("the running login after the reload: erase %r, children %r then %r"
+             % (erase(), child, children_of(r.proc.pid)))
+    r.type(b"x\n")
+    if r.wait() != 0:
+        fail("status %s, log %r" % (r.status, log_text()))

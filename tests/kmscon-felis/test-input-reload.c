@@ -21,11 +21,7 @@ static char *argv[] = {"kmscon-felis", "--configdir", dir, NULL};
 
 static void write_conf(const char *text)
 {
-	char path[96];
-	snprintf(path, sizeof(path), "%s/kmscon-felis.conf", dir);
-	FILE *f = fopen(path, "w");
-	if (!f || fputs(text, f) == EOF || fclose(f) != 0)
-		abort();
+	conf_write(dir, text);
 }
 
 /* The configuration file becomes text and is reloaded as reload.c does it; returns the prepare's result (the
