@@ -265,3 +265,54 @@ def t_reload_backspace():
     r.type(b"x\n")
     if r.wait() != 0:
         fail("status %s, log %r" % (r.status, log_text()))
+
+
+def t_reload_keys():
+    """The live keys reload.c applies that t_reload does not cover, through the whole program: a palette-
+    colour key (palette-red, with palette=custom) is what OSC 4 reports after the reload; bell=none then
+    bell=audible rings where it did not (headless: the notice that no VT can sound it, at the first BEL after
+    the reload)."""
+    d = tempfile.mkdtemp(dir=TMP)
+    conf = os.path.join(d, "kmscon-felis.conf")
+    logpath = os.path.join(TMP, "reload-keys.log")
+    out = os.path.join(TMP, "rk")
+    n = [0]
+
+    def log_text():
+        return read_log(logpath)
+
+    def ask(c):
+        n[0] += 1
+        r.type(c)
+        wait_file("%s.%d" % (out, n[0]), 10 * SLOW)
+        with open("%s.%d" % (out, n[0]), "rb") as f:
+            return f.read()
+
+    def reload(want):
+        sighup(r, logpath, "configuration reloaded")
+        if "applied " + want not in log_text().split("\n")[-2]:
+            fail("the reload does not name %s: %r" % (want, log_text()))
+
+    write_conf(conf, "bell=none\npalette=custom\n")
+    with open(logpath, "w") as log:
+        r = Run([sys.executable, "-c", RELOAD_CHILD, out], size="20x5", args=["--configdir", d, "--oneshot"],
+                fifo=True, stderr=log)
+    wait_file(out + ".ready", 10 * SLOW)
+    if ask(b"q") != b"\033]4;1;rgb:cdcd/0000/0000\033\\":
+        fail("default red")
+    write_conf(conf, "bell=none\npalette=custom\npalette-red=10,20,30\n")
+    reload("palette-red")
+    got = ask(b"q")
+    if got != b"\033]4;1;rgb:0a0a/1414/1e1e\033\\":
+        fail("palette-red=10,20,30 after the reload: OSC 4 says %r" % got)
+    ask(b"b")
+    if "bell" in log_text():
+        fail("bell=none: the log speaks of a bell: %r" % log_text())
+    write_conf(conf, "bell=audible\npalette=custom\npalette-red=10,20,30\n")
+    reload("bell")
+    ask(b"b")
+    if "no audible bell: the headless backend has no VT" not in log_text():
+        fail("bell=audible after the reload: the BEL was not rung: %r" % log_text())
+    r.type(b"x")
+    if r.wait() != 0:
+        fail("status %s, log %r" % (r.status, log_text()))

@@ -6,7 +6,9 @@
  * - backspace-delete: a login keeps the pair it was given, the byte Backspace sends and its tty's erase character
  *   (stty erase), even across its own RIS; the next login gets the new pair. Before, the reload logged
  *   "applied backspace-delete" and nothing changed: the key followed the grid's DECBKM, fixed at its creation,
- *   and every child got the old VERASE. */
+ *   and every child got the old VERASE.
+ * - mouse, natural-scrolling and the grabs: read through the configuration per event (the next event obeys).
+ * - verbose/debug/silent: the log level. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 static int failures;
 
 #include "glue-harness.h"
+#include "kmscon-felis/log.h"
 #include "kmscon-felis/session.h"
 #include "tests/kf-alarm.h"
 
@@ -175,6 +178,76 @@ static void test_backspace_before_start(struct kf_loop *loop)
 	kf_config_finish(&cfg);
 }
 
+/* mouse, natural-scrolling, a grab: the next event after the reload obeys the new value. */
+static void test_per_event(struct kf_loop *loop)
+{
+	struct app a = {0};
+	struct grid_config gc = {.cols = 80, .rows = 24, .scrollback = 100};
+	struct kf_config cfg;
+	struct kf_input_glue *g = NULL;
+	char applied[512], line[32];
+
+	write_conf("");
+	CHECK(kf_config_parse(&cfg, 3, argv) == 0, "start");
+	a.grid = grid_create(&gc, NULL, NULL);
+	CHECK(kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "glue");
+	if (!g || !a.grid)
+		return;
+	struct input *in = kf_input_glue_input(g);
+	kf_input_glue_set_geometry(g, 800, 480, 10, 20);
+	for (int i = 0; i < 60; i++) {
+		snprintf(line, sizeof(line), "line %d\r\n", i);
+		feed(&a, line);
+	}
+
+	wheel(in, -1);
+	CHECK(grid_view_offset(a.grid) == 3, "a step up: 3 lines back (%d)", grid_view_offset(a.grid));
+	CHECK(reload(&cfg, "natural-scrolling=on\n", applied) == 0 && !strcmp(applied, "natural-scrolling"),
+	      "applied '%s'", applied);
+	wheel(in, -1);
+	CHECK(grid_view_offset(a.grid) == 0, "natural-scrolling: a step up goes forward (%d)",
+	      grid_view_offset(a.grid));
+
+	feed(&a, "\033[?1000h\033[?1006h");
+	point(in, 2, 1);
+	button(in, BTN_LEFT, true, 10);
+	button(in, BTN_LEFT, false, 11);
+	CHECK(sent(&a, "\033[<0;3;2M\033[<0;3;2m"), "mouse on: a click reported");
+	CHECK(reload(&cfg, "natural-scrolling=on\nmouse=off\n", applied) == 0 && !strcmp(applied, "mouse"),
+	      "applied '%s'", applied);
+	button(in, BTN_LEFT, true, 12);
+	button(in, BTN_LEFT, false, 13);
+	wheel(in, 1);
+	CHECK(sent(&a, ""), "mouse off: nothing reported");
+	feed(&a, "\033[?1000l\033[?1006l");
+
+	key(in, KEY_F12);
+	a.n_out = 0;
+	with(in, KEY_LEFTCTRL, KEY_EQUAL);
+	CHECK(a.zoom == 1 && a.n_out == 0, "Ctrl+= zooms in (%d)", a.zoom);
+	a.zoom = 0;
+	CHECK(reload(&cfg, "natural-scrolling=on\nmouse=off\ngrab-zoom-in=<Ctrl>F12\n", applied) == 0 &&
+		      !strcmp(applied, "grab-zoom-in"),
+	      "applied '%s'", applied);
+	with(in, KEY_LEFTCTRL, KEY_EQUAL);
+	CHECK(a.zoom == 0 && a.n_out > 0, "Ctrl+= is the application's now (%d, %zu bytes)", a.zoom, a.n_out);
+	a.n_out = 0;
+	with(in, KEY_LEFTCTRL, KEY_F12);
+	CHECK(a.zoom == 1 && a.n_out == 0, "Ctrl+F12 zooms in (%d)", a.zoom);
+
+	/* the log level: kf_config_parse sets it (kf_config_reload), the reload's notice at the new one */
+	CHECK(reload(&cfg, "natural-scrolling=on\nmouse=off\ngrab-zoom-in=<Ctrl>F12\ndebug=on\n", applied) == 0 &&
+		      kf_log_get_level() == KF_LOG_DEBUG,
+	      "debug: level %d ('%s')", (int)kf_log_get_level(), applied);
+	CHECK(reload(&cfg, "natural-scrolling=on\nmouse=off\ngrab-zoom-in=<Ctrl>F12\nsilent=on\n", applied) == 0 &&
+		      kf_log_get_level() < KF_LOG_NOTICE,
+	      "silent: level %d ('%s')", (int)kf_log_get_level(), applied);
+
+	kf_input_glue_destroy(g);
+	grid_destroy(a.grid);
+	kf_config_finish(&cfg);
+}
+
 int main(void)
 {
 	kf_alarm(60);
@@ -188,6 +261,7 @@ int main(void)
 	setenv("KMSCON_FELIS_CLIPBOARD_DIR", clip, 1);
 	test_backspace(loop);
 	test_backspace_before_start(loop);
+	test_per_event(loop);
 	kf_loop_destroy(loop);
 	return t_finish(dir, "reload-live");
 }
