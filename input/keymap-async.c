@@ -15,7 +15,7 @@
  * environment while a worker runs. The program changes its own only before the console exists (notify.c's
  * NOTIFY_SOCKET at start, seat.c's LIBSEAT_BACKEND while the seat opens, kf_console_create waiting for the VT at
  * the latest), and a reload meanwhile compiles on the loop (kf_console_keymap_start without a console); the
- * child's environment is set after fork (pty/spawn.c). A setenv added later must keep to that.
+ * child's environment is built before its fork (pty/spawn.c). A setenv added later must keep to that.
  */
 #include <errno.h>
 #include <pthread.h>

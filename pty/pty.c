@@ -217,8 +217,13 @@ int pty_spawn(struct pty *pty)
 	reap_stale(pty);
 	allow_wait();
 	char **env = pty_env_build(&pty->cfg);
+	struct pty_exec x;
 	if (!env)
 		return -ENOMEM;
+	if (pty_exec_prepare(&x, argv, env) < 0) {
+		pty_env_free(env);
+		return -ENOMEM;
+	}
 	/* A caller that retries a failing spawn (every second, for as long as the pts table is full) must not
 	 * fill the journal: its failures are logged once per streak, at debug level after the first. */
 	const int fail_prio = pty->spawn_failing ? 7 : 3;
@@ -250,8 +255,10 @@ int pty_spawn(struct pty *pty)
 		}
 		goto out_fd;
 	}
-	if (pid == 0)
-		pty_child_exec(slave, argv, env, report[1]);
+	if (pid == 0) {
+		x.report = report[1];
+		pty_child_exec(slave, &x);
+	}
 	if (report[0] >= 0)
 		close(report[1]);
 	pty->report = report[0];
@@ -272,6 +279,7 @@ int pty_spawn(struct pty *pty)
 #endif
 	pty_log(6, "started %s (pid %d) on %s", argv[0], (int)pid, slave);
 	pty->spawn_failing = false;
+	pty_exec_free(&x);
 	pty_env_free(env);
 	return 0;
 
@@ -279,6 +287,7 @@ out_fd:
 	close(fd);
 out_env:
 	pty->spawn_failing = true;
+	pty_exec_free(&x);
 	pty_env_free(env);
 	return r;
 }

@@ -267,25 +267,144 @@ int pty_raise_fd_limit(void)
 	return 0;
 }
 
-__attribute__((noreturn)) static void child_fail(const char *what, const char *arg)
+/* What strerror(3) says of each errno below REASONS, made by the parent at its first spawn: strerror is not
+ * async-signal-safe (glibc's waits for a setlocale in progress, in another thread, and so for ever in a child
+ * forked meanwhile: tests/pty/test-pty-spawn-locked.c). This process never changes its locale, so once is enough. */
+#define REASONS 256
+static const char *reasons[REASONS];
+static bool reasons_made;
+
+static void reasons_make(void)
 {
-	/* Runs between fork and exec: plain write(2) calls, no stdio. strerror is safe here because the
-	 * program is single-threaded. */
-	const char *err = strerror(errno);
+	if (reasons_made)
+		return;
+	for (int e = 1; e < REASONS; e++)
+		reasons[e] = strdup(strerror(e)); /* NULL: the child says "Unknown error N" */
+	reasons_made = true;
+}
+
+void pty_exec_free(struct pty_exec *x)
+{
+	if (x->paths)
+		for (char **p = x->paths; *p; p++)
+			free(*p);
+	free(x->paths);
+	free(x->sh_argv);
+	x->paths = NULL;
+	x->sh_argv = NULL;
+}
+
+/* The candidates execvp(3) tries, in its order: argv[0] when it has a '/', else each directory of the child's
+ * PATH (glibc's "/bin:/usr/bin" without one; an empty one is the directory the child is in, "/"). */
+int pty_exec_prepare(struct pty_exec *x, const char *const *argv, char **env)
+{
+	const char *file = argv[0], *path = "/bin:/usr/bin";
+	size_t argc = 0, n = 1;
+
+	reasons_make();
+	*x = (struct pty_exec){.argv = argv, .env = env, .report = -1};
+	while (argv[argc])
+		argc++;
+	for (char **e = env; *e; e++)
+		if (!strncmp(*e, "PATH=", 5))
+			path = *e + 5;
+	bool search = file[0] && !strchr(file, '/');
+	for (const char *c = path; search && *c; c++)
+		n += *c == ':';
+	x->paths = calloc(n + 1, sizeof(*x->paths));
+	x->sh_argv = calloc(argc + 2, sizeof(*x->sh_argv));
+	if (!x->paths || !x->sh_argv)
+		goto fail;
+	x->sh_argv[0] = "/bin/sh";
+	for (size_t i = 1; i < argc; i++)
+		x->sh_argv[i + 1] = argv[i];
+	if (!file[0])
+		return 0; /* execvp's ENOENT: no candidate */
+	if (!search) {
+		x->paths[0] = strdup(file);
+		return x->paths[0] ? 0 : (pty_exec_free(x), -ENOMEM);
+	}
+	size_t i = 0;
+	for (const char *dir = path;; dir++) {
+		const char *end = strchrnul(dir, ':');
+		size_t dl = (size_t)(end - dir);
+		char *p = malloc(dl + strlen(file) + 2);
+		if (!p)
+			goto fail;
+		/* "dir/file", or "file" alone for an empty dir */
+		sprintf(p, "%.*s%s%s", (int)dl, dir, dl ? "/" : "", file);
+		x->paths[i++] = p;
+		if (!*end)
+			break;
+		dir = end;
+	}
+	return 0;
+fail:
+	pty_exec_free(x);
+	return -ENOMEM;
+}
+
+/* Writes s to stderr; async-signal-safe. */
+static void say(const char *s)
+{
+	ssize_t w = write(2, s, strlen(s));
+	(void)w;
+}
+
+__attribute__((noreturn)) static void child_fail(const char *what, const char *arg, int err)
+{
+	/* Runs between fork and exec: write(2) alone, the reason from the parent's table (reasons_make). */
+	char unknown[32] = "Unknown error ", digits[12];
+	const char *reason = err > 0 && err < REASONS ? reasons[err] : NULL;
+	if (!reason) {
+		size_t d = sizeof(digits);
+		unsigned u = err < 0 ? -(unsigned)err : (unsigned)err;
+		digits[--d] = 0;
+		do
+			digits[--d] = (char)('0' + u % 10);
+		while ((u /= 10) && d > 1);
+		if (err < 0)
+			digits[--d] = '-';
+		memcpy(unknown + 14, digits + d, sizeof(digits) - d);
+		reason = unknown;
+	}
 	/* "\n": the terminal's ONLCR (on, as the kernel sets a new PTY) makes it "\r\n"; a "\r\n" came out "\r\r\n".
 	 * Before the terminal is fds 0-2 (setsid, open, TIOCSCTTY failed) this goes to our own stderr, a file or the
 	 * journal, where "\n" is right too. */
-	const char *parts[] = {"kmscon-felis: ", what, arg ? " " : "", arg ? arg : "", ": ", err, "\n"};
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		ssize_t w = write(2, parts[i], strlen(parts[i]));
-		(void)w;
-	}
+	const char *parts[] = {"kmscon-felis: ", what, arg ? " " : "", arg ? arg : "", ": ", reason, "\n"};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		say(parts[i]);
 	_exit(127);
 }
 
-/* Runs in the child after fork: never returns. */
-void pty_child_exec(const char *slave, const char *const *argv, char **env, int report)
+/* execvp(3)'s search over the candidates the parent made (execvp itself reads the environment and may
+ * allocate): a file without #! (ENOEXEC) run by /bin/sh; past a directory where it is missing or not
+ * executable to the next; EACCES if it was found but never run. Returns the errno. */
+static int exec_search(const struct pty_exec *x)
 {
+	bool eacces = false;
+	int err = ENOENT;
+	for (char **p = x->paths; *p; p++) {
+		execve(*p, (char *const *)x->argv, x->env);
+		err = errno;
+		if (err == ENOEXEC) {
+			x->sh_argv[1] = *p;
+			execve(x->sh_argv[0], (char *const *)x->sh_argv, x->env);
+			err = errno;
+		}
+		if (err == EACCES)
+			eacces = true;
+		else if (err != ENOENT && err != ESTALE && err != ENOTDIR && err != ENODEV && err != ETIMEDOUT)
+			return err;
+	}
+	return eacces ? EACCES : err;
+}
+
+/* Runs in the child after fork: never returns. Async-signal-safe calls only (the program may have other threads,
+ * whose locks stay taken in the child); everything else was made by the parent (pty_exec_prepare). */
+void pty_child_exec(const char *slave, const struct pty_exec *x)
+{
+	int report = x->report;
 	/* The handlers first, with the mask still ours: a signal sent to the child before this point (it is
 	 * pending, blocked) would otherwise run our handler in the child at the unblocking
 	 * (tests/pty/test-pty-exec-held.c). */
@@ -296,21 +415,21 @@ void pty_child_exec(const char *slave, const char *const *argv, char **env, int 
 	sigprocmask(SIG_SETMASK, &all, NULL);
 
 	if (setsid() < 0)
-		child_fail("setsid", NULL);
+		child_fail("setsid", NULL, errno);
 	int fd = open(slave, O_RDWR);
 	if (fd < 0)
-		child_fail("open", slave);
+		child_fail("open", slave, errno);
 	/* Opening the slave as a session leader already made it the controlling terminal on Linux; say so
 	 * explicitly for the BSD semantics and to fail loudly if it did not happen. */
 	if (ioctl(fd, TIOCSCTTY, 0) < 0)
-		child_fail("TIOCSCTTY", slave);
+		child_fail("TIOCSCTTY", slave, errno);
 	/* The report pipe out of the way of the terminal's numbers first: in a program started with 0, 1 or 2
 	 * closed, it can have one of them, and the dup2 below closed it (the errno went to the terminal as raw
 	 * bytes, the log said nothing; tests/pty/test-pty-spawn.c). Without a number free above them, no report. */
 	if (report >= 0 && report <= 2)
 		report = fcntl(report, F_DUPFD_CLOEXEC, 3);
 	if (dup2(fd, 0) < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-		child_fail("dup2", slave);
+		child_fail("dup2", slave, errno);
 	pty_close_from(3, report, 0);
 	/* After pty_close_from, whose poll(2) fallback must reach the descriptors above the original limit: the limit
 	 * this process was started with, so that a program using select() (FD_SETSIZE, 1024) gets no
@@ -318,14 +437,12 @@ void pty_child_exec(const char *slave, const char *const *argv, char **env, int 
 	if (child_nofile_set)
 		setrlimit(RLIMIT_NOFILE, &child_nofile);
 	if (chdir("/") < 0)
-		child_fail("chdir", "/");
-	environ = env;
-	execvp(argv[0], (char *const *)argv);
-	int err = errno;
+		child_fail("chdir", "/", errno);
+	environ = x->env;
+	int err = exec_search(x);
 	if (report >= 0) {
 		ssize_t w = write(report, &err, sizeof(err));
 		(void)w;
 	}
-	errno = err;
-	child_fail("cannot run", argv[0]);
+	child_fail("cannot run", x->argv[0], err);
 }
