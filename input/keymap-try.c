@@ -85,17 +85,34 @@ static int child_fds(int log_fd)
 	return 3;
 }
 
-static void try_child(struct xkb_context *ctx, const char *path, int log_fd)
+/* This process's data memory in kB, which the child starts with (0 when unknown: no bound). Read before the fork,
+ * so that the child makes no stdio calls of ours (see try_child). */
+static unsigned long data_kb(void)
 {
 	char line[128];
-	unsigned long data_kb = 0;
-
-	log_fd = child_fds(log_fd);
+	unsigned long kb = 0;
 	FILE *st = fopen("/proc/self/status", "re");
-	while (st && fgets(line, sizeof(line), st) && sscanf(line, "VmData: %lu kB", &data_kb) != 1)
+
+	while (st && fgets(line, sizeof(line), st) && sscanf(line, "VmData: %lu kB", &kb) != 1)
 		;
 	if (st)
 		fclose(st);
+	return kb;
+}
+
+/* A fork without exec, made on the keymap's worker thread (keymap-async.c) while the loop's thread runs: unlike
+ * pty/spawn.c's child, this one cannot keep to async-signal-safe calls, since compiling is xkbcommon's malloc,
+ * stdio and string formatting (and our try_log's vsnprintf). It relies on what glibc's and musl's fork(2) make
+ * safe in the child of a threaded process (malloc's arenas and the list of open FILEs, their locks taken
+ * across the fork), and on the compile taking no lock the loop's thread may hold at the fork (localtime_r's
+ * time zone in issue-expand.c, the resolver's for its \O): a lock another thread held stays taken for ever in
+ * the child. Nothing here calls setlocale or textdomain, whose lock a strerror in a message would wait on
+ * (tests/pty/test-pty-spawn-locked.c). A hang there anyway ends at INPUT_KEYMAP_TRY_MS with the file refused,
+ * not the console stuck. Exec'ing a helper would lift this; what can be made before the fork is (the data
+ * limit, data_kb). */
+static void try_child(struct xkb_context *ctx, const char *path, int log_fd, unsigned long data_kb)
+{
+	log_fd = child_fds(log_fd);
 	if (data_kb) {
 		rlim_t lim = (rlim_t)data_kb * 1024 + ((rlim_t)INPUT_KEYMAP_TRY_MEM_MB << 20);
 		setrlimit(RLIMIT_DATA, &(struct rlimit){lim, lim});
@@ -147,6 +164,7 @@ int input_try_keymap_file(struct xkb_context *ctx, const char *path)
 		input_log(6, "pipe to try the keymap file: %s; compiling it here", strerror(errno));
 		return 0;
 	}
+	unsigned long kb = data_kb();
 	pid_t pid = fork();
 	if (pid < 0) {
 		input_log(6, "fork to try the keymap file: %s; compiling it here", strerror(errno));
@@ -155,7 +173,7 @@ int input_try_keymap_file(struct xkb_context *ctx, const char *path)
 		return 0;
 	}
 	if (pid == 0)
-		try_child(ctx, path, p[1]);
+		try_child(ctx, path, p[1], kb);
 	close(p[1]);
 	int r = 0;
 	for (;;) {
