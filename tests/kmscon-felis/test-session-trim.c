@@ -11,6 +11,12 @@
 
 #include "session-harness.h"
 
+#ifdef __SANITIZE_ADDRESS__
+#define ASAN_BUILD 1
+#else
+#define ASAN_BUILD 0
+#endif
+
 static long rss_kb(void)
 {
 	char line[256];
@@ -61,8 +67,13 @@ static void test_trim_after_resizes(void)
 	printf("after 5 resizes of a 10000-line history: RSS %ld kB, %ld kB after %llu trim(s)\n", before, after,
 	       (unsigned long long)st.trims);
 	CHECK(st.trims == 1);
-	/* The dead copy is some 7 MB (10000 lines of 73 or 102 cells); the live one stays */
-	CHECK(after >= 0 && before - after >= 3000);
+	/* The dead copy is some 7 MB (10000 lines of 73 or 102 cells); the live one stays. glibc's heap only:
+	 * ASan's allocator keeps freed blocks in quarantine and ignores malloc_trim (the build-asan run of the
+	 * test command still checks the timer above and below). */
+	if (!ASAN_BUILD)
+		CHECK(after >= 0 && before - after >= 3000);
+	else
+		printf("(ASan build: the resident size is ASan's quarantine, not checked)\n");
 	/* A resize to the same size reflows nothing and arms nothing */
 	CHECK(kf_session_resize(s, 102, 40, 10, 20) == 0);
 	run_for(c.loop, 1500);
