@@ -580,25 +580,27 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Face face
 		memcpy(o.points, src->points, pb);
 		memcpy(o.contours, src->contours, cbytes);
 		memcpy(o.tags, src->tags, np);
-		synthesise(f, &o, fb, fi, kept->advance.x >> 10, out->w);
+		/* FT_Get_Glyph kept the slot's advance in 16.16 */
+		const FT_Pos adv = kf_ft_narrow(&o, kept->advance.x >> 10, out->w);
+		synthesise(f, &o, fb, fi, adv, out->w);
 		if (!kf_ft_glyph_fits(face, NULL, &o, cp, out->w, out->h, &f->huge_logged))
 			return -ENOENT;
 		FT_Bitmap bm;
 		int left, top;
 		if (!kf_ft_outline_bitmap(f->lib, &o, &f->bitmap, &f->bitmap_cap, &bm, &left, &top))
-			/* FT_Get_Glyph kept the slot's advance in 16.16 */
-			return place(f, &bm, left, top, kept->advance.x >> 10, false, out);
+			return place(f, &bm, left, top, adv, false, out);
 	}
 	FT_Glyph g;
 	if (FT_Glyph_Copy(kept, &g))
 		return -ENOENT;
-	synthesise(f, &((FT_OutlineGlyph)g)->outline, fb, fi, kept->advance.x >> 10, out->w);
+	const FT_Pos adv = kf_ft_narrow(&((FT_OutlineGlyph)g)->outline, kept->advance.x >> 10, out->w);
+	synthesise(f, &((FT_OutlineGlyph)g)->outline, fb, fi, adv, out->w);
 	int ret = -ENOENT;
 	if (kf_ft_glyph_fits(face, NULL, &((FT_OutlineGlyph)g)->outline, cp, out->w, out->h,
 			     &f->huge_logged) &&
 	    !FT_Glyph_To_Bitmap(&g, FT_RENDER_MODE_NORMAL, NULL, 1)) {
 		FT_BitmapGlyph bg = (FT_BitmapGlyph)g;
-		ret = place(f, &bg->bitmap, bg->left, bg->top, g->advance.x >> 10, false, out);
+		ret = place(f, &bg->bitmap, bg->left, bg->top, adv, false, out);
 	}
 	FT_Done_Glyph(g);
 	return ret;
@@ -627,15 +629,17 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 	/* a bitmap strike has no outline for synthesise(): its bold and italic are made on the placed glyph
 	 * (asked before FT_Render_Glyph, which makes an outline's slot a bitmap) */
 	const bool strike = slot->format == FT_GLYPH_FORMAT_BITMAP && (fb || fi);
+	FT_Pos adv = slot->advance.x;
 	if (slot->format == FT_GLYPH_FORMAT_OUTLINE) {
 		if (kept && !*kept && FT_Get_Glyph(slot, kept))
 			*kept = NULL;
-		synthesise(f, &slot->outline, fb, fi, slot->advance.x, out->w);
+		adv = kf_ft_narrow(&slot->outline, adv, out->w);
+		synthesise(f, &slot->outline, fb, fi, adv, out->w);
 	}
 	if (!glyph_fits(f, face, cp, out) ||
 	    (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL)))
 		return -ENOENT;
-	int ret = place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, slot->advance.x,
+	int ret = place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, adv,
 			vt_char_props(cp) == VT_PROP_MARK, out);
 	if (!ret && strike)
 		kf_strike_synthesise(out, f->base.baseline, fb, fi);

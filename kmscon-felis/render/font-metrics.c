@@ -169,3 +169,12 @@ void kf_ft_slant(struct FT_Outline_ *o, long yc, long lo, long hi)
 	r.xMax = hangs ? b.xMax - mid : hi;
 	keep_within(o, &r, b, -mid, r.xMin, r.xMax);
 }
+
+long kf_ft_narrow(struct FT_Outline_ *o, long advance, int w)
+{
+	if (w <= 0 || advance < (long)w * 64 + 32)
+		return advance;
+	FT_Matrix m = {(FT_Fixed)(((int64_t)w * 64 << 16) / advance), 0, 0, 0x10000};
+	FT_Outline_Transform(o, &m);
+	return (long)w * 64;
+}

@@ -128,6 +128,12 @@ static inline long kf_ft_bold_strength(int size)
  * kept within x from lo to hi (26.6, the glyph's cell from its origin). */
 struct FT_Outline_;
 void kf_ft_embolden(struct FT_Outline_ *o, int size, long lo, long hi);
+/* font-metrics.c: a glyph whose advance (26.6) rounds to more than its cells' width w (a proportional
+ * font's W, a fallback's ligature U+FB03 beside a monospace face) narrowed about its origin to advance w
+ * (x only, which light hinting leaves on no grid); returns the advance to place it by. Centred and
+ * clipped, it lost both sides (the i of U+FB03), where its synthesised italic was narrowed already
+ * (kf_ft_slant). */
+long kf_ft_narrow(struct FT_Outline_ *o, long advance, int w);
 /* font-metrics.c: a synthesised italic's slant of outline o (kf_ft_shear) turning about the height
  * yc above the baseline (26.6), kept within x from lo to hi as kf_ft_embolden keeps its bold. */
 void kf_ft_slant(struct FT_Outline_ *o, long yc, long lo, long hi);

@@ -118,15 +118,9 @@ int main(int argc, char **argv)
 {
 	if (argc < 2 || !mkdtemp(tmpdir))
 		return 1;
-	char font[300], cmd[1024];
+	char font[300];
 	snprintf(font, sizeof(font), "%s/huge.ttf", tmpdir);
-	/* Debian's python3 has fontTools; a python3 of one's own (pyenv) first on PATH may not */
-	snprintf(cmd, sizeof(cmd),
-		 "/usr/bin/python3 '%s' '%s' 2>/dev/null || python3 '%s' '%s' 2>/dev/null", argv[1],
-		 font, argv[1], font);
-	if (system(cmd)) {
-		printf("SKIP: no python3 with fontTools (tools/install-deps.sh installs "
-		       "python3-fonttools)\n");
+	if (!make_test_font(argv[1], font)) {
 		rmdir(tmpdir);
 		return 77;
 	}

@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""tests/render/make-wide-glyph-font.py OUT.ttf: a TrueType font (fontTools) with a glyph wider than its cell,
+for tests/render/test-font-wide.c. 16 units an em, so at 16 pixels a unit is a pixel: 'M' (the cell's width)
+and 'A' advance 10, 'W' advances 20 and is a frame from x 1 to 19, its side bars 2 wide, from the baseline
+up 12: a proportional font's W, or a fallback's ligature (U+FB03) beside a monospace face."""
+import sys
+
+from fontTools.fontBuilder import FontBuilder
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+
+def glyph(*contours):
+    """A glyph of the closed contours given as lists of points."""
+    pen = TTGlyphPen(None)
+    for pts in contours:
+        pen.moveTo(pts[0])
+        for p in pts[1:]:
+            pen.lineTo(p)
+        pen.closePath()
+    return pen.glyph()
+
+
+def rect(x0, y0, x1, y1, hole=False):
+    """A rectangle's contour: clockwise (ink), or anticlockwise (a hole in the ink around it)."""
+    pts = [(x0, y0), (x0, y1), (x1, y1), (x1, y0)]
+    return pts[::-1] if hole else pts
+
+
+names = [".notdef", "space", "A", "M", "W"]
+fb = FontBuilder(16, isTTF=True)
+fb.setupGlyphOrder(names)
+fb.setupCharacterMap({0x20: "space", 0x41: "A", 0x4D: "M", 0x57: "W"})
+fb.setupGlyf({".notdef": glyph(rect(1, 0, 8, 12)), "space": glyph(), "A": glyph(rect(1, 0, 9, 12)),
+              "M": glyph(rect(1, 0, 9, 12)), "W": glyph(rect(1, 0, 19, 12), rect(3, 2, 17, 10, hole=True))})
+fb.setupHorizontalMetrics({".notdef": (10, 1), "space": (10, 0), "A": (10, 1), "M": (10, 1), "W": (20, 1)})
+fb.setupHorizontalHeader(ascent=13, descent=-3)
+fb.setupNameTable({"familyName": "Wide Glyph Test", "styleName": "Regular"})
+fb.setupOS2(sTypoAscender=13, sTypoDescender=-3, usWinAscent=13, usWinDescent=3)
+fb.setupPost()
+fb.save(sys.argv[1])
