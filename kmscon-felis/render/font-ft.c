@@ -530,6 +530,13 @@ static void synthesise(const struct ft_font *f, FT_Outline *o, bool fb, bool fi,
 		kf_ft_slant(o, (m->ascender + m->descender) / 2, -off * 64, (w - off) * 64);
 }
 
+/* Outline o of advance adv (26.6) fitted into out's cells (kf_ft_narrow, kf_ft_fit_height); its advance. */
+static FT_Pos fit(const struct ft_font *f, FT_Outline *o, FT_Pos adv, const struct kf_glyph *out)
+{
+	kf_ft_fit_height(o, f->base.baseline, f->base.cell_h - f->base.baseline);
+	return kf_ft_narrow(o, adv, out->w);
+}
+
 /* Puts a rasterised glyph (bitmap, bearings, advance in 26.6; mark: a combining mark) into out. */
 static int place(const struct ft_font *f, const FT_Bitmap *bm, int bm_left, int bm_top,
 		 FT_Pos advance, bool mark, struct kf_glyph *out)
@@ -581,7 +588,7 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Face face
 		memcpy(o.contours, src->contours, cbytes);
 		memcpy(o.tags, src->tags, np);
 		/* FT_Get_Glyph kept the slot's advance in 16.16 */
-		const FT_Pos adv = kf_ft_narrow(&o, kept->advance.x >> 10, out->w);
+		const FT_Pos adv = fit(f, &o, kept->advance.x >> 10, out);
 		synthesise(f, &o, fb, fi, adv, out->w);
 		if (!kf_ft_glyph_fits(face, NULL, &o, cp, out->w, out->h, &f->huge_logged))
 			return -ENOENT;
@@ -593,7 +600,7 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Face face
 	FT_Glyph g;
 	if (FT_Glyph_Copy(kept, &g))
 		return -ENOENT;
-	const FT_Pos adv = kf_ft_narrow(&((FT_OutlineGlyph)g)->outline, kept->advance.x >> 10, out->w);
+	const FT_Pos adv = fit(f, &((FT_OutlineGlyph)g)->outline, kept->advance.x >> 10, out);
 	synthesise(f, &((FT_OutlineGlyph)g)->outline, fb, fi, adv, out->w);
 	int ret = -ENOENT;
 	if (kf_ft_glyph_fits(face, NULL, &((FT_OutlineGlyph)g)->outline, cp, out->w, out->h,
@@ -633,7 +640,7 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 	if (slot->format == FT_GLYPH_FORMAT_OUTLINE) {
 		if (kept && !*kept && FT_Get_Glyph(slot, kept))
 			*kept = NULL;
-		adv = kf_ft_narrow(&slot->outline, adv, out->w);
+		adv = fit(f, &slot->outline, adv, out);
 		synthesise(f, &slot->outline, fb, fi, adv, out->w);
 	}
 	if (!glyph_fits(f, face, cp, out) ||

@@ -178,3 +178,19 @@ long kf_ft_narrow(struct FT_Outline_ *o, long advance, int w)
 	FT_Outline_Transform(o, &m);
 	return (long)w * 64;
 }
+
+void kf_ft_fit_height(struct FT_Outline_ *o, int above, int below)
+{
+	FT_BBox b;
+	FT_Outline_Get_CBox(o, &b);
+	const FT_Pos top = (FT_Pos)above * 64, bottom = -(FT_Pos)below * 64;
+	const bool over = b.yMax > top + 32, under = b.yMin < bottom - 32;
+	if (over == under)
+		return;
+	FT_Vector *p = o->points;
+	for (int i = 0; i < o->n_points; i++)
+		if (over && p[i].y > 0)
+			p[i].y = (FT_Pos)((int64_t)p[i].y * top / b.yMax);
+		else if (under && p[i].y < 0)
+			p[i].y = (FT_Pos)((int64_t)p[i].y * bottom / b.yMin);
+}

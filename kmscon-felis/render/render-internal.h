@@ -134,6 +134,12 @@ void kf_ft_embolden(struct FT_Outline_ *o, int size, long lo, long hi);
  * clipped, it lost both sides (the i of U+FB03), where its synthesised italic was narrowed already
  * (kf_ft_slant). */
 long kf_ft_narrow(struct FT_Outline_ *o, long advance, int w);
+/* font-metrics.c: a glyph whose ink reaches more than half a pixel past the cell's top (above pixels over
+ * the baseline) or its bottom (below under it), not both, scaled about the baseline into the cell on that
+ * side: a fallback's Vietnamese capital with two marks (DejaVu Sans's U+1EA4, 3 or 4 pixels over DejaVu Sans
+ * Mono's cell at 16 px) lost its upper mark to the cell's top, and Ấ Ầ Ẩ Ẫ all showed as Â. A glyph past
+ * both (U+23AE, made to join the rows above and below) is left as the font sets it. */
+void kf_ft_fit_height(struct FT_Outline_ *o, int above, int below);
 /* font-metrics.c: a synthesised italic's slant of outline o (kf_ft_shear) turning about the height
  * yc above the baseline (26.6), kept within x from lo to hi as kf_ft_embolden keeps its bold. */
 void kf_ft_slant(struct FT_Outline_ *o, long yc, long lo, long hi);

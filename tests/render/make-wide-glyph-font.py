@@ -2,7 +2,10 @@
 """tests/render/make-wide-glyph-font.py OUT.ttf: a TrueType font (fontTools) with a glyph wider than its cell,
 for tests/render/test-font-wide.c. 16 units an em, so at 16 pixels a unit is a pixel: 'M' (the cell's width)
 and 'A' advance 10, 'W' advances 20 and is a frame from x 1 to 19, its side bars 2 wide, from the baseline
-up 12: a proportional font's W, or a fallback's ligature (U+FB03) beside a monospace face."""
+up 12: a proportional font's W, or a fallback's ligature (U+FB03) beside a monospace face. The cell is 13 pixels
+above the baseline and 3 below: U+1EA4 (a Vietnamese capital with two marks, which DejaVu Sans Mono lacks and
+DejaVu Sans draws taller than its cell) is a letter 10 high and a mark from 14 to 17 above the baseline, and
+U+23AE (integral extension, which joins the rows above and below) a bar from 5 below to 18 above."""
 import sys
 
 from fontTools.fontBuilder import FontBuilder
@@ -26,13 +29,15 @@ def rect(x0, y0, x1, y1, hole=False):
     return pts[::-1] if hole else pts
 
 
-names = [".notdef", "space", "A", "M", "W"]
+names = [".notdef", "space", "A", "M", "W", "tall", "join"]
 fb = FontBuilder(16, isTTF=True)
 fb.setupGlyphOrder(names)
-fb.setupCharacterMap({0x20: "space", 0x41: "A", 0x4D: "M", 0x57: "W"})
+fb.setupCharacterMap({0x20: "space", 0x41: "A", 0x4D: "M", 0x57: "W", 0x1EA4: "tall", 0x23AE: "join"})
 fb.setupGlyf({".notdef": glyph(rect(1, 0, 8, 12)), "space": glyph(), "A": glyph(rect(1, 0, 9, 12)),
-              "M": glyph(rect(1, 0, 9, 12)), "W": glyph(rect(1, 0, 19, 12), rect(3, 2, 17, 10, hole=True))})
-fb.setupHorizontalMetrics({".notdef": (10, 1), "space": (10, 0), "A": (10, 1), "M": (10, 1), "W": (20, 1)})
+              "M": glyph(rect(1, 0, 9, 12)), "W": glyph(rect(1, 0, 19, 12), rect(3, 2, 17, 10, hole=True)),
+              "tall": glyph(rect(1, 0, 9, 10), rect(3, 14, 7, 17)), "join": glyph(rect(4, -5, 6, 18))})
+fb.setupHorizontalMetrics({".notdef": (10, 1), "space": (10, 0), "A": (10, 1), "M": (10, 1), "W": (20, 1), "tall": (10, 1),
+                          "join": (10, 4)})
 fb.setupHorizontalHeader(ascent=13, descent=-3)
 fb.setupNameTable({"familyName": "Wide Glyph Test", "styleName": "Regular"})
 fb.setupOS2(sTypoAscender=13, sTypoDescender=-3, usWinAscent=13, usWinDescent=3)
