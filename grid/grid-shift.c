@@ -31,6 +31,9 @@ static void shift_in_row(struct grid *g, int n, bool insert)
 	} else {
 		memmove(&l->cells[x], &l->cells[x + n], (size_t)(end - x - n) * sizeof(struct grid_cell));
 		grid__clear_cells(&l->cells[end - n], n, grid__erase_style(g));
+		/* a deletion ends the row's wrap, as ECH's does (xterm 379: its DCH, DECDC and SL leave the rows two
+		 * lines, margins or not): kept, a copy or a wider screen joined the next row on behind the blanks */
+		l->flags &= ~(LINE_WRAPPED | LINE_WIDE_WRAP);
 	}
 	l->used = (uint16_t)g->cols;
 	grid__damage(g, g->cy, x - 1, end + 1);
@@ -81,6 +84,7 @@ void grid__shift_cols(struct grid *g, int x0, int n, bool right)
 		} else {
 			memmove(&c[x0], &c[x0 + n], (size_t)(end - x0 - n) * sizeof(*c));
 			grid__clear_cells(&c[end - n], n, es);
+			l->flags &= ~(LINE_WRAPPED | LINE_WIDE_WRAP); /* as DCH's (shift_in_row) */
 		}
 		if (c[end - 1].width == 2)
 			grid__clear_cells(&c[end - 1], 1, c[end - 1].style);

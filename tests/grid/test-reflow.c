@@ -166,6 +166,46 @@ static void test_ech_ends_wrap(void)
 	t_free(t);
 }
 
+/* A deletion on a soft-wrapped row ends the wrap, as ECH's does: DCH, DECDC and SL move the row's cells left and
+ * blank its end, and xterm 379 then copies the rows as two lines (measured by a drag over the rows, pasted back:
+ * "abcdfghijklmnopqrst" CR "uv", with DECSLRM margins short of the last column too); DECDC and SL on every row
+ * of the region they shift. The rows stayed joined, so a copy held the blank the deletion left ("...rst uv") and
+ * a wider screen pulled the next row up behind it. ICH, DECIC and SR keep the wrap, in xterm as here. */
+static void test_delete_ends_wrap(void)
+{
+	static const struct {
+		const char *seq;
+		bool ends;
+	} cases[] = {
+		{"\033[1;5H\033[P", true},       {"\033[1;20H\033[5P", true},
+		{"\033[1;5H\033[1'~", true},     {"\033[1;5H\033[1 @", true},
+		{"\033[?69h\033[1;10s\033[1;5H\033[P\033[s\033[?69l", true},
+		{"\033[1;5H\033[@", false},      {"\033[1;5H\033[1'}", false},
+		{"\033[1;5H\033[1 A", false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct t_term *t = t_new(20, 4, 10);
+		t_feed(t, "abcdefghijklmnopqrstuv");
+		CHECK(grid_row_wrapped(t->g, 0), "case %zu: not wrapped before", i);
+		t_feed(t, cases[i].seq);
+		CHECK(grid_row_wrapped(t->g, 0) == !cases[i].ends, "case %zu: wrapped %d after %s", i,
+		      grid_row_wrapped(t->g, 0), cases[i].seq + 1);
+		grid_select_start(t->g, 0, 0, GRID_SELECT_CELL);
+		grid_select_extend(t->g, 5, 1);
+		CHECK(!cases[i].ends || strchr(t_sel(t), '\n'), "case %zu: copied as one line [%s]", i, t_sel(t));
+		t_free(t);
+	}
+	/* DECDC over a region of two wrapped rows: both end (the row above the region keeps its wrap) */
+	struct t_term *t = t_new(20, 4, 10);
+	t_feed(t, "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJK\033[2;3r\033[2;5H\033[1'~\033[r");
+	CHECK(grid_row_wrapped(t->g, 0), "row 0 (above the region) lost its wrap");
+	CHECK(!grid_row_wrapped(t->g, 1) && !grid_row_wrapped(t->g, 2), "rows 1, 2 still wrapped after DECDC");
+	grid_resize(t->g, 30, 4);
+	CHECK_ROW(t, 1, "56789ABCD");
+	CHECK_ROW(t, 2, "EFGHJK");
+	t_free(t);
+}
+
 /* Shrinking keeps the cursor's line on the screen when the rows below it hold text too (a full-screen form,
  * or the cursor sent home over earlier output): rows leave at the top into the scrollback until the cursor's
  * row is the top one, and rows below it that still do not fit are cut (xterm and alacritty cut them all). The
@@ -370,6 +410,7 @@ static void test_wide_early_wrap_blank_dropped(void)
 int main(void)
 {
 	test_ech_ends_wrap();
+	test_delete_ends_wrap();
 	test_reflow_wider_narrower();
 	test_wide_reflow();
 	test_shrink_keeps_cursor_line();
