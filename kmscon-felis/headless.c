@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -168,71 +170,142 @@ int kf_headless_dump_check(const char *path)
 /* The stop signals main() reads from its signalfd (blocked meanwhile), which must still end a dump that waits. */
 static const int stop_signals[] = {SIGTERM, SIGINT, SIGHUP};
 #define N_STOP_SIGNALS (sizeof(stop_signals) / sizeof(stop_signals[0]))
-static volatile sig_atomic_t dump_stopped;
+
+/* A stop signal jumps out of the one stretch where the dump may wait for good: an open(2) of a FIFO that waits
+ * for a reader, a write(2) the reader does not take. The signals are unblocked only there, and the stretch calls
+ * nothing but open, write and close, which a jump may leave. A flag set by the handler and checked before
+ * open(2) lost a signal taken between the check and the call: open waited on, and only SIGKILL ended the program
+ * (a CI run, live-dump_fifo_no_reader under ASan; tests/kmscon-felis/test-dump-signal.c makes it certain). */
+static sigjmp_buf stop_jump;
+static volatile sig_atomic_t stop_armed;
+static volatile int dump_fd = -1;      /* what the jump leaves open */
+static volatile int dump_step;         /* where a signal stopped the dump, for the message */
+enum { STEP_OPEN, STEP_READER, STEP_WRITE };
 
 static void on_stop_signal(int sig)
 {
 	(void)sig;
-	dump_stopped = 1; /* and the open(2) or write(2) it came during fails with EINTR (no SA_RESTART) */
+	if (stop_armed) {
+		stop_armed = 0;
+		siglongjmp(stop_jump, 1);
+	}
 }
 
-/* Opens the dump for writing. A FIFO nobody reads makes open(2) wait for a reader (and a reader that stops
- * reading makes write(2) wait): said so, and a stop signal gives up. A FIFO with a reader is opened once, and
- * kept: a first open to look, closed again, was the end of the dump to a reader already waiting. */
-static FILE *open_dump(const char *path)
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR) /* a signal other than the stop signals (they jump) */
+				continue;
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Writes text into a file that may wait (a FIFO, a terminal, a device): fd is open already, or -1 when path is
+ * to be opened in the stretch (a FIFO without a reader yet, a device whose open may wait). Returns 0 or -errno;
+ * -EINTR when a stop signal came, with dump_step saying where. */
+static int write_waiting(const char *path, int fd, bool fifo, const char *text, size_t len)
+{
+	sigset_t stop;
+	sigemptyset(&stop);
+	for (size_t i = 0; i < N_STOP_SIGNALS; i++)
+		sigaddset(&stop, stop_signals[i]);
+	dump_fd = fd;
+	dump_step = fd >= 0 ? STEP_WRITE : fifo ? STEP_READER : STEP_OPEN;
+	if (sigsetjmp(stop_jump, 1)) { /* the mask is blocked again (saved at the sigsetjmp) */
+		if (dump_fd >= 0)
+			close(dump_fd);
+		dump_fd = -1;
+		return -EINTR;
+	}
+	int r = 0;
+	stop_armed = 1;
+	sigprocmask(SIG_UNBLOCK, &stop, NULL); /* a signal pending already is taken here */
+	if (dump_fd < 0) {
+		/* a signal between open's return and the store leaves the descriptor open: the program is ending */
+		dump_fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (dump_fd < 0)
+			r = -errno;
+	}
+	if (!r) {
+		dump_step = STEP_WRITE;
+		r = write_all(dump_fd, text, len);
+	}
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+	stop_armed = 0;
+	if (dump_fd >= 0 && close(dump_fd) < 0 && !r)
+		r = -errno;
+	dump_fd = -1;
+	return r;
+}
+
+/* Writes text into the file at path. A FIFO nobody reads makes open(2) wait for a reader (and a reader that
+ * stops reading makes write(2) wait): said so, and a stop signal gives up. A FIFO with a reader is opened once,
+ * and kept: a first open to look, closed again, was the end of the dump to a reader already waiting. */
+static int write_dump(const char *path, const char *text, size_t len)
 {
 	struct stat st;
-	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
-		int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd >= 0) {
-			int fl = fcntl(fd, F_GETFL);
-			FILE *f = fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "we");
-			if (!f)
-				close(fd);
-			return f;
-		}
-		if (errno != ENXIO)
-			return NULL;
-		log_notice("waiting for a reader of the FIFO %s to write the screen into (SIGTERM or SIGINT gives up)",
-			   path);
-		/* a stop signal that came before the wait (taken when they were unblocked) gives it up at once */
-		if (dump_stopped) {
-			errno = EINTR;
-			return NULL;
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode)) { /* a file: no wait, and a stop signal waits its turn */
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0666);
+		if (fd < 0)
+			return -errno;
+		int r = write_all(fd, text, len);
+		if (close(fd) < 0 && !r)
+			r = -errno;
+		return r;
+	}
+	int fd = -1;
+	if (S_ISFIFO(st.st_mode)) {
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 && errno != ENXIO)
+			return -errno;
+		if (fd < 0)
+			log_notice("waiting for a reader of the FIFO %s to write the screen into (SIGTERM or SIGINT gives "
+				   "up)", path);
+		int fl = fd < 0 ? 0 : fcntl(fd, F_GETFL);
+		if (fl < 0 || (fd >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)) {
+			int e = errno;
+			close(fd);
+			return -e;
 		}
 	}
-	return fopen(path, "we");
+	return write_waiting(path, fd, S_ISFIFO(st.st_mode), text, len);
 }
 
 int kf_headless_dump_file(const struct grid *g, const char *path)
 {
-	/* The stop signals are blocked for the loop's signalfd: caught here instead, without SA_RESTART, so that
-	 * SIGTERM ends a dump into a FIFO without a reader. It did nothing (blocked): only SIGKILL ended it. */
-	struct sigaction sa = {.sa_handler = on_stop_signal}, old[N_STOP_SIGNALS];
-	sigset_t stop, saved;
-	sigemptyset(&stop);
-	for (size_t i = 0; i < N_STOP_SIGNALS; i++) {
-		sigaddset(&stop, stop_signals[i]);
-		sigaction(stop_signals[i], &sa, &old[i]);
-	}
-	dump_stopped = 0;
-	sigprocmask(SIG_UNBLOCK, &stop, &saved); /* a signal already pending is taken here */
-	int r = 0;
-	FILE *f = open_dump(path);
-	if (!f) {
+	/* The text in memory first: the writes may be jumped out of, which stdio's must not be (its lock and buffer
+	 * would be left mid-call). It is as large as the screen: rows x cols characters. */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int r = m ? kf_screen_text(g, m) : -errno;
+	if (m && fclose(m) != 0 && !r)
 		r = -errno;
-		log_err("cannot write the screen to %s: %s", path,
-			r == -EINTR ? "stopped by a signal while waiting for a reader" : strerror(-r));
-	} else {
-		r = kf_screen_text(g, f);
-		if (fclose(f) != 0 && !r)
-			r = -errno;
-		if (r < 0)
-			log_err("writing the screen to %s: %s", path,
-				r == -EINTR ? "stopped by a signal while the reader took no more" : strerror(-r));
+	if (r < 0) {
+		free(text);
+		log_err("cannot write the screen to %s: %s", path, strerror(-r));
+		return r;
 	}
-	sigprocmask(SIG_SETMASK, &saved, NULL);
+	/* The stop signals are blocked for the loop's signalfd: caught here instead (no SA_RESTART), so that SIGTERM
+	 * ends a dump into a FIFO without a reader. It did nothing (blocked): only SIGKILL ended it. */
+	struct sigaction sa = {.sa_handler = on_stop_signal}, old[N_STOP_SIGNALS];
+	for (size_t i = 0; i < N_STOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &sa, &old[i]);
+	r = write_dump(path, text, len);
 	for (size_t i = 0; i < N_STOP_SIGNALS; i++)
 		sigaction(stop_signals[i], &old[i], NULL);
+	free(text);
+	if (r == -EINTR)
+		log_err("cannot write the screen to %s: stopped by a signal %s", path,
+			dump_step == STEP_READER ? "while waiting for a reader"
+			: dump_step == STEP_WRITE ? "while the reader took no more" : "while opening it");
+	else if (r < 0)
+		log_err("cannot write the screen to %s: %s", path, strerror(-r));
 	return r;
 }
