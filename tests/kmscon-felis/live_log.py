@@ -8,7 +8,7 @@ import signal
 import subprocess
 import time
 
-from livelib import PROG, TMP, fail, popen
+from livelib import PROG, SLOW, TMP, fail, popen
 
 
 def stderr_lines(env_js):
@@ -140,11 +140,11 @@ def t_dump_fifo_no_reader():
             fail("dump into an unread FIFO: exited with %d before anyone read it" % p.returncode)
         p.send_signal(sig)
         try:
-            err += p.communicate(timeout=5)[1].decode(errors="replace")
+            err += p.communicate(timeout=5 * SLOW)[1].decode(errors="replace")
         except subprocess.TimeoutExpired:
             p.kill()
             p.wait()
-            fail("dump into an unread FIFO: %s did not end the program within 5 s" % signal.Signals(sig).name)
+            fail("dump into an unread FIFO: %s did not end the program within %d s" % (signal.Signals(sig).name, 5 * SLOW))
         if p.returncode != 1 or "waiting for a reader" not in err or fifo not in err:
             fail("dump into an unread FIFO, %s: status %d (want 1), log %r"
                  % (signal.Signals(sig).name, p.returncode, err))

@@ -89,7 +89,7 @@ class Run:
     def type(self, data, timeout=30):
         """Writes all of data into the FIFO, waiting while it is full (the program's back-pressure)."""
         fd = self.keys_fd()
-        end = time.time() + timeout
+        end = time.time() + timeout * SLOW  # hang guards: longer under ASan (SLOW)
         view = memoryview(data)
         while view:
             try:
@@ -101,7 +101,7 @@ class Run:
                 time.sleep(0.001)
 
     def wait(self, timeout=30):
-        end = time.time() + timeout
+        end = time.time() + timeout * SLOW  # hang guards: longer under ASan (SLOW)
         while True:
             pid, st, ru = os.wait4(self.proc.pid, os.WNOHANG)
             if pid:
@@ -112,7 +112,7 @@ class Run:
             if time.time() > end:
                 self.proc.kill()
                 self.proc.wait()
-                fail("the program did not exit within %d s" % timeout)
+                fail("the program did not exit within %d s" % (timeout * SLOW))
             time.sleep(0.01)
         if self.wfd is not None:
             os.close(self.wfd)
@@ -131,7 +131,7 @@ class Run:
 
 
 def wait_file(path, timeout=10):
-    end = time.time() + timeout
+    end = time.time() + timeout * SLOW  # hang guards: longer under ASan (SLOW)
     while not os.path.exists(path):
         if time.time() > end:
             fail("%s never appeared" % path)
