@@ -437,3 +437,9 @@ void kf_console_output(struct kf_console *c)
 	if (c && c->input)
 		c->mod->output(c->input);
 }
+
+void kf_console_config_changed(struct kf_console *c)
+{
+	if (c && c->input)
+		c->mod->config_changed(c->input);
+}

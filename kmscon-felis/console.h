@@ -83,5 +83,7 @@ void kf_console_fit_session(struct kf_session *session, int *cols, int *rows, in
 void kf_console_resized(struct kf_console *c, int cols, int rows, int cell_w, int cell_h);
 /* The child wrote output: the view returns to the bottom of the scrollback. */
 void kf_console_output(struct kf_console *c);
+/* A reload replaced the configuration (kf_input_glue_config_changed): mouse=off hides the pointer now. */
+void kf_console_config_changed(struct kf_console *c);
 
 #endif

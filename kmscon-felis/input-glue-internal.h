@@ -89,5 +89,8 @@ void kf_glue_edge_scroll(void *ud, struct kf_timer *t);
 /* Keeps the pointer on the cells' area (width x height), drawn again there when it is shown: after a move, and
  * after the area changed under it (set_geometry). */
 void kf_glue_clamp_pointer(struct kf_input_glue *g);
+/* The buttons held are taken as let go, with nothing done for their releases (a selection being dragged stays
+ * as it is, not copied): they come where the glue does not see them (another VT), or are ignored (mouse=off). */
+void kf_glue_forget_buttons(struct kf_input_glue *g);
 
 #endif

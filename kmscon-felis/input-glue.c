@@ -384,12 +384,7 @@ void kf_input_glue_suspend(struct kf_input_glue *g)
 	input_suspend(g->in);
 	/* releases of keys held now come on another VT, or never */
 	memset(g->grabbed, 0, sizeof(g->grabbed));
-	g->buttons_held = 0;
-	g->app_held = 0;
-	g->selecting = false;
-	g->drag_pending = false;
-	g->paste_armed = false;
-	g->extend_armed = false;
+	kf_glue_forget_buttons(g);
 }
 
 void kf_input_glue_resume(struct kf_input_glue *g)

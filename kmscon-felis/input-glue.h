@@ -103,6 +103,12 @@ int kf_input_glue_keymap_start(struct kf_input_glue *g, const struct kf_config *
 /* Ends a compile that runs (waits for the worker), without calling done; nothing to do when none runs. */
 void kf_input_glue_keymap_cancel(struct kf_input_glue *g);
 
+/* The configuration the glue reads (kf_input_glue_create's cfg, replaced at the same address by a reload) has
+ * new values: what must change before the next event does. mouse=off takes the pointer from the screen at once
+ * (ops.pointer, hidden) and forgets the buttons held, as a VT switch away does: their releases will not be
+ * seen (a selection's drag would otherwise keep the view from following output). Nothing to do otherwise. */
+void kf_input_glue_config_changed(struct kf_input_glue *g);
+
 /* cfg's keyboard keys as input/ takes them (strings not copied: valid while cfg is). */
 void kf_input_config_of(const struct kf_config *cfg, struct input_config *ic);
 

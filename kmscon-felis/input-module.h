@@ -22,7 +22,7 @@
 /* The one symbol the module exports for the program: a struct kf_input_module. */
 #define KF_INPUT_MODULE_SYMBOL "kf_input_module"
 /* Bumped when struct kf_input_module or input-glue.h changes: a stale module is refused. */
-#define KF_INPUT_MODULE_VERSION 5
+#define KF_INPUT_MODULE_VERSION 6
 
 /* input-glue.h's functions, through the module. */
 struct kf_input_module {
@@ -41,6 +41,7 @@ struct kf_input_module {
 	int (*keymap_start)(struct kf_input_glue *g, const struct kf_config *old, const struct kf_config *next,
 			    kf_keymap_ready_fn *done, void *ud, struct input_keymap **out);
 	void (*keymap_cancel)(struct kf_input_glue *g);
+	void (*config_changed)(struct kf_input_glue *g);
 };
 
 /* Loads the module (once; later calls return the same table). Returns 0 and *out (owned by the program until

@@ -394,3 +394,25 @@ void kf_glue_on_pointer(void *ud, const struct input_pointer_event *pe)
 		return;
 	}
 }
+
+void kf_input_glue_config_changed(struct kf_input_glue *g)
+{
+	if (g->cfg->mouse)
+		return;
+	/* kf_glue_on_pointer ignores every pointer event from now on: nothing would take the arrow away before
+	 * the next key press, nor release what is held (the edge timer stops with selecting) */
+	if (g->pointer_shown && g->ops.pointer)
+		g->ops.pointer(g->ud, false, (int)g->px, (int)g->py);
+	g->pointer_shown = false;
+	kf_glue_forget_buttons(g);
+}
+
+void kf_glue_forget_buttons(struct kf_input_glue *g)
+{
+	g->buttons_held = 0;
+	g->app_held = 0;
+	g->selecting = false;
+	g->drag_pending = false;
+	g->paste_armed = false;
+	g->extend_armed = false;
+}

@@ -114,6 +114,9 @@ static void reload_apply(struct kf_app *app, int r)
 	/* (no bell yet: kf_app_start_bell() reads app->cfg when the backend is up) */
 	if (has_key(applied, "bell") && app->bell && kf_app_start_bell(app) == 0)
 		kf_app_bell_flash(app, false); /* a flash that was showing: its timer went with the old bell */
+	/* the input code reads mouse per event, but a pointer on the screen waits for no event to go */
+	if (has_key(applied, "mouse"))
+		kf_console_config_changed(app->console);
 	if (has_key(applied, "dpms-timeout") && app->output)
 		kf_output_set_dpms_timeout(app->output, app->cfg.dpms_timeout);
 	/* The key Backspace sends and the tty's erase character go together, both given to a login as it starts: the
@@ -145,8 +148,8 @@ static void keymap_ready(void *ud, int r)
 
 /* SIGHUP (systemctl reload): the configuration read again as at start; what can change live is applied, the
  * rest keeps its old value (kf_config_reload says which). A broken file changes nothing. Mouse, scrolling
- * and the grabs need nothing here: the input code reads them through &app->cfg per event. Backspace waits for
- * the next login (reload_apply).
+ * and the grabs need nothing more: the input code reads them through &app->cfg per event (mouse=off also hides
+ * the pointer at once, reload_apply). Backspace waits for the next login (reload_apply).
  *
  * The steps that can still fail, and then nothing has changed yet: the keymap is compiled (kept pending), then
  * the font is loaded (a file that will not open, cells larger than the screen). A failure undoes the reload

@@ -32,7 +32,8 @@ int main(int argc, char **argv)
 	if (m) {
 		CHECK(m->version == KF_INPUT_MODULE_VERSION, "version %u", (unsigned)m->version);
 		CHECK(m->create && m->destroy && m->start && m->suspend && m->resume && m->set_geometry &&
-		      m->output && m->keymap_prepare && m->keymap_done && m->keymap_start && m->keymap_cancel,
+		      m->output && m->keymap_prepare && m->keymap_done && m->keymap_start && m->keymap_cancel &&
+		      m->config_changed,
 		      "every entry of the table must be set");
 	}
 	setenv("KMSCON_FELIS_INPUT_MODULE", "/nonexistent/kmscon-felis-input.so", 1);
