@@ -372,8 +372,8 @@ struct grid {
 
 	/* selection in absolute coordinates (line = abs number, see abs_top) */
 	struct {
-		bool active;
-		bool on_alt;
+		bool active, on_alt;
+		bool skip_y0, eol_y1; /* a cell selection's ends past their rows' text (grid__select_update) */
 		enum grid_select_mode mode;
 		uint64_t ay, by; /* anchor and extent lines */
 		int ax, bx;

@@ -229,6 +229,20 @@ static void expand_line(struct grid *g)
 		g->sel.y1++;
 }
 
+/* Whether cell x of line a lies past the cell just after its text, on a line above the screen's last: where
+ * xterm takes a cell selection's end as the start of the next line (its okPosition). Written blanks are text
+ * (xterm's LastTextCol counts them), cells never written are not. */
+static bool past_text(const struct grid *g, const struct screen *s, uint64_t a, int x)
+{
+	const struct line *l = abs_line(g, s, a);
+	if (!l || a >= s->abs_top + (uint64_t)g->rows - 1)
+		return false;
+	int text = grid__min(l->ncells - 1, line_last(g, l));
+	while (text >= 0 && grid__line_cell(l, text).cp == 0)
+		text--;
+	return x > text + 1;
+}
+
 void grid__select_update(struct grid *g)
 {
 	bool fwd = g->sel.ay < g->sel.by || (g->sel.ay == g->sel.by && g->sel.ax <= g->sel.bx);
@@ -248,6 +262,14 @@ void grid__select_update(struct grid *g)
 	l = abs_line(g, sel_screen(g), g->sel.y1);
 	if (l && g->sel.x1 < l->ncells - 1 && grid__line_cell(l, g->sel.x1).width == 2)
 		g->sel.x1++;
+	/* A drag past the end of a row's text, as xterm copies it (tests/grid/test-select.c
+	 * test_drag_past_line_end): the later end there takes the row's line end, the earlier one nothing of its
+	 * row (both there on one row: nothing at all). Decided now, as xterm does while the drag goes on: output
+	 * that scrolls the rows up later (the screen's last row no longer last) does not change what is copied. */
+	const bool cell = g->sel.mode == GRID_SELECT_CELL;
+	g->sel.skip_y0 = cell && past_text(g, sel_screen(g), g->sel.y0, g->sel.x0);
+	g->sel.eol_y1 = cell && past_text(g, sel_screen(g), g->sel.y1, g->sel.x1) && !(l->flags & LINE_WRAPPED) &&
+			!(g->sel.skip_y0 && g->sel.y0 == g->sel.y1);
 	mark(g, true);
 }
 
@@ -420,7 +442,7 @@ char *grid_selection_text_max(const struct grid *g, size_t max, size_t *len, boo
 		return NULL;
 	const struct screen *s = g->sel.on_alt ? &g->alt : &g->primary;
 	struct buf b = {.max = max};
-	for (uint64_t a = g->sel.y0; a <= g->sel.y1 && !b.cut; a++) {
+	for (uint64_t a = g->sel.y0 + g->sel.skip_y0; a <= g->sel.y1 && !b.cut; a++) {
 		const struct line *l = abs_line(g, s, a);
 		if (!l)
 			continue;
@@ -460,7 +482,7 @@ char *grid_selection_text_max(const struct grid *g, size_t max, size_t *len, boo
 	/* A line selection takes its last line's end too, as xterm's does (cutNewline, true by default): pasted, the
 	 * lines come back whole, Enter included. */
 	const struct line *last = abs_line(g, s, g->sel.y1);
-	if (g->sel.mode == GRID_SELECT_LINE && last && !(last->flags & LINE_WRAPPED))
+	if ((g->sel.mode == GRID_SELECT_LINE && last && !(last->flags & LINE_WRAPPED)) || g->sel.eol_y1)
 		put(&b, "\n", 1);
 	const bool was_cut = b.cut;
 	b.cut = false;

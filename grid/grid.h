@@ -288,7 +288,9 @@ void grid_select_adjust(struct grid *g, int x, int y);
 void grid_select_clear(struct grid *g);
 bool grid_has_selection(const struct grid *g);
 /* The selected text as UTF-8, soft-wrapped lines joined, hard line ends as '\n' (a line selection's last one
- * included, as xterm's cutNewline), trailing blanks trimmed.
+ * included, as xterm's cutNewline; a cell selection's too when its end lies past the cell after its row's text,
+ * and nothing of its first row when its start does, as xterm copies a drag past a row's end: not on the screen's
+ * last row, as it was when the selection was made or extended), trailing blanks trimmed.
  * Caller owns the returned buffer (free()). NULL when nothing is selected. */
 char *grid_selection_text(const struct grid *g, size_t *len);
 /* The same, at most max bytes of text (a copy bound for a clipboard of that size): the text stops before the

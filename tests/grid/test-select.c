@@ -38,15 +38,16 @@ static void test_wide_wrap_blank(void)
 	t_feed(t, "abcd\xe4\xb8\xad" "e");
 	CHECK_ROW(t, 0, "abcd");
 	CHECK(grid_row_wrapped(t->g, 0), "soft wrap");
+	/* to the cell after the text: one further, the line end would come too (test_drag_past_line_end) */
 	grid_select_start(t->g, 0, 0, GRID_SELECT_CELL);
-	grid_select_extend(t->g, 4, 1);
+	grid_select_extend(t->g, 3, 1);
 	CHECK(strcmp(sel(t), "abcd\xe4\xb8\xad" "e") == 0, "screen: [%s]", sel(t));
 	grid_select_clear(t->g);
 	t_feed(t, "\r\n\n\n");
 	CHECK(grid_view_scroll(t->g, 2) == 2, "scrolled back");
 	CHECK_ROW(t, 0, "abcd");
 	grid_select_start(t->g, 0, 0, GRID_SELECT_CELL);
-	grid_select_extend(t->g, 4, 1);
+	grid_select_extend(t->g, 3, 1);
 	CHECK(strcmp(sel(t), "abcd\xe4\xb8\xad" "e") == 0, "history: [%s]", sel(t));
 	t_free(t);
 }
@@ -410,6 +411,87 @@ static void test_word_ends_at_wrap(void)
 	t_free(t);
 }
 
+/* s with its line ends shown as \n, in a static buffer */
+static const char *shown(const char *s)
+{
+	static char buf[256];
+	size_t n = 0;
+	for (; s && *s && n + 3 < sizeof(buf); s++) {
+		if (*s == '\n')
+			buf[n++] = '\\';
+		buf[n++] = *s == '\n' ? 'n' : *s;
+	}
+	buf[n] = 0;
+	return s ? buf : "(none)";
+}
+
+/* A drag past the end of a row's text: xterm (379, measured with tests/tools/xterm-drag.py: the drag made with
+ * xdotool under Xvfb, the selection pasted back) takes an end of the selection further right than the cell just
+ * after the text as the start of the next row (its okPosition), on every row but the screen's last. The later end
+ * there takes the row's line end with it ("abc" dragged over and past its end copies "abc\n", pasted a whole line
+ * again); the earlier end there takes nothing of its row, not even the line end. The line end went missing and
+ * a drag started past a row's end copied an empty first line. Each case: rows, the press and the pointer's
+ * cells, what is copied here (the cell under the pointer included) and, in the comment, xterm's copy (which
+ * leaves the cell under the pointer out). */
+static void test_drag_past_line_end(void)
+{
+	static const struct {
+		const char *text;
+		int x0, y0, x1, y1;
+		const char *want;
+	} cases[] = {
+		{"abc\r\ndefgh", 0, 0, 10, 0, "abc\n"},          /* xterm "abc\n" */
+		{"abc\r\ndefgh", 0, 0, 3, 0, "abc"},             /* the cell after the text: "abc" */
+		{"abc\r\ndefgh", 0, 0, 4, 0, "abc\n"},           /* "abc\n" */
+		{"abc\r\ndefgh", 0, 0, 10, 1, "abc\ndefgh\n"},   /* "abc\ndefgh\n" */
+		{"abc\r\ndefgh", 1, 0, 5, 1, "bc\ndefgh"},       /* "bc\ndefgh" */
+		{"abc\r\ndefgh", 1, 0, 6, 1, "bc\ndefgh\n"},     /* "bc\ndefgh\n" */
+		{"abc\r\ndefgh", 5, 0, 2, 1, "def"},             /* "de": nothing of row 0 */
+		{"abc\r\ndefgh", 4, 0, 2, 1, "def"},             /* "de" */
+		{"abc\r\ndefgh", 3, 0, 2, 1, "\ndef"},           /* "\nde": the cell after the text is on the row */
+		{"abc\r\ndefgh", 4, 1, 10, 0, "defgh"},          /* backwards: "defg" */
+		{"abc\r\ndefgh", 4, 1, 3, 0, "\ndefgh"},         /* "\ndefg" */
+		{"abc\r\ndefgh", 10, 0, 1, 0, "bc\n"},           /* backwards on the row: "bc\n" */
+		{"abc\r\ndefgh", 5, 0, 8, 0, ""},                /* both ends past it: "" */
+		{"abc\r\n\r\nxyz", 0, 0, 5, 1, "abc\n\n"},       /* onto an empty row: "abc\n\n" */
+		{"abc   \r\ndefgh", 0, 0, 7, 0, "abc   \n"},     /* written blanks are text: "abc   \n" */
+		{"abc   \r\ndefgh", 0, 0, 6, 0, "abc   "},       /* the cell after them (xterm to col 5: "abc  ") */
+		/* the screen's last row keeps its ends where they are: "xyz", and "abc" + 6 line ends + "xyz" */
+		{"\033[8;1Hxyz\033[2;1Habc", 0, 7, 10, 7, "xyz"},
+		{"\033[8;1Hxyz\033[2;1Habc", 0, 1, 10, 7, "abc\n\n\n\n\n\nxyz"},
+		/* a row that wrapped: its line ends on the next row, past whose text the drag goes on */
+		{"0123456789abcdefghijKL", 0, 0, 10, 1, "0123456789abcdefghijKL\n"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct t_term *t = t_new(20, 8, 20);
+		t_feed(t, cases[i].text);
+		grid_select_start(t->g, cases[i].x0, cases[i].y0, GRID_SELECT_CELL);
+		grid_select_extend(t->g, cases[i].x1, cases[i].y1);
+		char *got = grid_selection_text(t->g, NULL);
+		CHECK(got && strcmp(got, cases[i].want) == 0, "case %zu: %d,%d to %d,%d: [%s]", i, cases[i].x0,
+		      cases[i].y0, cases[i].x1, cases[i].y1, shown(got));
+		free(got);
+		t_free(t);
+	}
+
+	/* Scrolled back, the row on display at the bottom is no longer the screen's last: its line end is taken
+	 * (xterm's okPosition compares with the screen's last row, max_row, not the display's; not measured). */
+	struct t_term *t = t_new(20, 4, 20);
+	t_feed(t, "one\r\ntwo\r\nthree\r\nfour\r\nfive\r\nsix");
+	CHECK(grid_view_scroll(t->g, 2) == 2, "scrolled back 2");
+	grid_select_start(t->g, 0, 3, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 10, 3);
+	CHECK(strcmp(sel(t), "four\n") == 0, "the bottom row on display, scrolled back: [%s]", shown(sel(t)));
+	grid_view_scroll(t->g, -2);
+	grid_select_start(t->g, 0, 3, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 10, 3);
+	CHECK(strcmp(sel(t), "six") == 0, "the screen's last row: [%s]", shown(sel(t)));
+	/* decided by the drag, as xterm's: output that scrolls the row up afterwards changes nothing of the copy */
+	t_feed(t, "\r\nseven");
+	CHECK(strcmp(sel(t), "six") == 0, "scrolled up after the drag: [%s]", shown(sel(t)));
+	t_free(t);
+}
+
 int main(void)
 {
 	test_start_line();
@@ -423,6 +505,7 @@ int main(void)
 	test_line_newline();
 	test_erase_history_keeps_screen();
 	test_copy_bounded();
+	test_drag_past_line_end();
 	struct t_term *t = t_new(10, 5, 20);
 	t_feed(t, "hello world\xe4\xb8\xad!\r\nfoo bar\r\n");
 	/* "hello worl" + "d中!" (soft-wrapped) */

@@ -49,20 +49,25 @@ def wait(p, s=8):
             sys.exit("timeout " + p)
         time.sleep(0.01)
 
+def start_xterm(display, geometry, script, tmp):
+    """xterm (-u8, font 6x13, no border, at +0+0, geometry cells) on display, running script --recorder tmp;
+    returns it, the environment for xdotool, and a cell's height and width in pixels."""
+    env = dict(os.environ, DISPLAY=display)
+    xt = subprocess.Popen(["xterm", "-display", display, "-u8", "-fn", "6x13", "-b", "0", "-bw", "0",
+                           "-xrm", "XTerm*allowWindowOps: true", "-geometry", geometry + "+0+0", "-e",
+                           sys.executable, os.path.abspath(script), "--recorder", tmp],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    wait(tmp + "/cell", 15)
+    m = re.search(rb"\x1b\[6;(\d+);(\d+)t", open(tmp + "/cell", "rb").read())
+    return xt, env, int(m.group(1)), int(m.group(2))
+
 def main():
     if sys.argv[1] == "--recorder":
         return recorder(sys.argv[2])
     cases = json.load(open(sys.argv[1]))  # [[text, col], ...]
     tmp = tempfile.mkdtemp()
     with xdiff.Xvfb(":58", "1900x400x24") as x:
-        env = dict(os.environ, DISPLAY=x.display)
-        xt = subprocess.Popen(["xterm", "-display", x.display, "-u8", "-fn", "6x13", "-b", "0", "-bw", "0",
-                               "-xrm", "XTerm*allowWindowOps: true", "-geometry", "200x5+0+0", "-e",
-                               sys.executable, os.path.abspath(__file__), "--recorder", tmp],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        wait(tmp + "/cell", 15)
-        m = re.search(rb"\x1b\[6;(\d+);(\d+)t", open(tmp + "/cell", "rb").read())
-        ch, cw = int(m.group(1)), int(m.group(2))
+        xt, env, ch, cw = start_xterm(x.display, "200x5", __file__, tmp)
         out = []
         for i, (text, col) in enumerate(cases):
             json.dump({"id": i, "text": text}, open(tmp + "/cmd.tmp", "w"))
@@ -80,4 +85,5 @@ def main():
         json.dump({"id": -1}, open(tmp + "/cmd.json", "w"))
         xt.wait(timeout=5)
 
-main()
+if __name__ == "__main__":
+    main()
