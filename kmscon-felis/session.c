@@ -223,9 +223,11 @@ int kf_session_parse_read_pause(const char *s, uint64_t *ns)
  * copy stayed resident wherever a live line sat above it: 6.7 MB of a 10000-line history after each zoom (a 10 MB
  * process back to 3.4 MB with the trim). A reload's keymap compile (on the worker, in the same arena) leaves
  * megabytes of its parse freed too: the VM test reload-storm saw the RSS after a storm of reloads anywhere
- * between 13 and 23 MB, and fail its bound at random. malloc_trim gives back every whole free page, but the next
- * reflow then faults them in again (a resize 10 ms -> 60 ms on the host), so it waits until the resizes and
- * reloads settle (kf_session_trim_soon): a burst of zooms or reloads pays once. */
+ * between 13 and 23 MB, and fail its bound at random (part of that spread, 4-10 MB, was khugepaged collapsing the
+ * heap's sparse 2 MB ranges into huge pages: the test now turns transparent huge pages off). malloc_trim gives
+ * back every whole free page, but the next reflow then faults them in again (a resize 10 ms -> 60 ms on the
+ * host), so it waits until the resizes and reloads settle (kf_session_trim_soon): a burst of zooms or reloads
+ * pays once. */
 #define TRIM_DELAY_NS (1000u * 1000u * 1000u)
 
 static void on_trim(void *ud, struct kf_timer *t)
