@@ -22,6 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import kftest  # noqa: E402
 from vmlib import DEFAULT_TIMEOUT, OUT, VM, VMError, Image, build_guest, default_build_dir, our_binaries  # noqa: E402
 
 FONT = ["--font-engine=builtin"]
@@ -729,9 +730,8 @@ def test_switch_storm(vm, seatd=False):
     # Operation not permitted" warnings).
     for n in (1, 2, 3):
         log = vm.sh("cat /tmp/kf%d.log" % n)
-        for line in log.splitlines():
-            if " error:" in line or (" warning:" in line and not line.startswith("input: warning: [keyboard.c")):
-                vm.fail("instance %d: %s\n%s" % (n, line, log[-3000:]))
+        for line in kftest.log_faults(log, warnings_ok=("input: warning: [keyboard.c",)):
+            vm.fail("instance %d: %s\n%s" % (n, line, log[-3000:]))
 
 
 def start_pair(vm):
