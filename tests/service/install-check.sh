@@ -43,7 +43,7 @@ for u in "$dest/verify/"*.service; do
 done
 # The unit must really replace getty: these lines are the contract with systemd.
 for want in "Conflicts=getty@%i.service" "OnFailure=getty@%i.service" "Type=notify" "WatchdogSec=" \
-	"Restart=on-failure" "Before=getty.target" "ExecStart=$bindir/kmscon-felis --vt=%I --no-activate-vt"; do
+	"Restart=always" "After=getty@%i.service" "Before=getty.target" "ExecStart=$bindir/kmscon-felis --vt=%I --no-activate-vt"; do
 	grep -qxF -- "$want" "$dest$unitdir/kmscon-felis@.service" ||
 		grep -q -- "^$want" "$dest$unitdir/kmscon-felis@.service" || { echo "FAIL: unit lacks $want"; fail=1; }
 done
