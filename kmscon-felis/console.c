@@ -40,6 +40,8 @@ struct kf_console {
 	bool keymap_compiling;
 	bool input_started;
 	bool suspended;
+	void (*front_fn)(void *ud, bool front); /* kf_console_set_front_fn */
+	void *front_ud;
 	int cols, rows, cell_w, cell_h;
 };
 
@@ -64,6 +66,8 @@ static void seat_enable(void *ud)
 	c->suspended = false;
 	if (c->session)
 		kf_session_set_focus(c->session, true);
+	if (c->front_fn)
+		c->front_fn(c->front_ud, true);
 }
 
 static void seat_disable(void *ud)
@@ -81,6 +85,8 @@ static void seat_disable(void *ud)
 	/* our VT leaves the front: the focus a program asked to hear about (DECSET 1004) is gone */
 	if (c->session)
 		kf_session_set_focus(c->session, false);
+	if (c->front_fn)
+		c->front_fn(c->front_ud, false);
 }
 
 /* ------------------------------------------------------------------------------------- input ops */
@@ -334,6 +340,12 @@ void kf_console_set_output(struct kf_console *c, struct kf_output *o)
 void kf_console_set_session(struct kf_console *c, struct kf_session *s)
 {
 	c->session = s;
+}
+
+void kf_console_set_front_fn(struct kf_console *c, void (*fn)(void *ud, bool front), void *ud)
+{
+	c->front_fn = fn;
+	c->front_ud = ud;
 }
 
 bool kf_console_in_front(const struct kf_console *c)

@@ -56,6 +56,9 @@ void kf_console_set_output(struct kf_console *c, struct kf_output *o);
  * display's size is known); not owned; set before kf_console_load_keymap. */
 void kf_console_set_session(struct kf_console *c, struct kf_session *s);
 
+/* fn(ud, front) after every seat enable (true) and disable (false), once the console has acted on it; NULL
+ * stops. main.c counts display-wait only while the VT is in front. */
+void kf_console_set_front_fn(struct kf_console *c, void (*fn)(void *ud, bool front), void *ud);
 /* Our VT is the one shown: the seat is ours and not switched away. Accepts NULL (false). */
 bool kf_console_in_front(const struct kf_console *c);
 /* Whether the seat has VTs (seat0, the only one logind gives VTs; docs/seat.md): a tone asked of /dev/tty0 from

@@ -440,11 +440,26 @@ static void on_display_wait(void *ud, struct kf_timer *t)
 	kf_loop_quit(app->loop, KF_EXIT_NO_DISPLAY);
 }
 
+/* display-wait counts the time our VT is in front: switched away before the first frame (which cannot come
+ * then), it exited 69 with a working display, and the unit gave the VT to getty. Each return starts it again. */
+static void on_front(void *ud, bool front)
+{
+	struct kf_app *app = ud;
+	if (!app->display_wait)
+		return;
+	if (front)
+		kf_timer_arm(app->display_wait, (uint64_t)app->cfg.display_wait * 1000000000u, 0);
+	else
+		kf_timer_disarm(app->display_wait);
+}
+
 static void stop_drm(struct kf_app *app)
 {
 	kf_reload_cancel(app); /* a reload waiting for the keymap's worker: its pending keymap is the console's */
-	if (app->console)
+	if (app->console) {
 		kf_console_set_output(app->console, NULL);
+		kf_console_set_front_fn(app->console, NULL, NULL);
+	}
 	kf_output_destroy(app->output); /* closes its cards through the seat: before the console */
 	kf_console_destroy(app->console);
 	kf_render_destroy(app->render);
@@ -547,15 +562,18 @@ static int start_drm(struct kf_app *app)
 		return r;
 	}
 	kf_log_phase("display open");
-	/* Counted from here, where the VT is ours (kf_console_create waited for it): a console waiting for the user
-	 * to switch there is not without a display. The first frame removes it (on_first_frame). */
+	/* Counted from here, where the VT is ours (kf_console_create waited for it), and only while it stays in front
+	 * (on_front): a console waiting for the user to switch there is not without a display. The first frame
+	 * removes it (on_first_frame). */
 	if (c->display_wait && !app->ready) {
 		app->display_wait = kf_loop_add_timer(app->loop, on_display_wait, app);
 		if (!app->display_wait) {
 			stop_drm(app);
 			return -ENOMEM;
 		}
-		kf_timer_arm(app->display_wait, (uint64_t)c->display_wait * 1000000000u, 0);
+		if (kf_console_in_front(app->console))
+			on_front(app, true);
+		kf_console_set_front_fn(app->console, on_front, app);
 	}
 	kf_console_set_output(app->console, app->output);
 	kf_output_get_size(app->output, &cols, &rows);

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+# timeout: 600
+"""The seat taken away before the first frame (tests/vm, virtio-gpu, libseat's builtin backend).
+
+  seat-away-display-wait  kmscon-felis --vt=2 --no-activate-vt --display-wait=W (the unit's way), tty1 in front;
+                          chvt 2 and, as soon as the instance says the seat is enabled, chvt 1: the seat is
+                          disabled before any frame reached the screen (checked in its log; tried again when the
+                          frame won). Away for longer than W it must keep running: display-wait counts the time
+                          its VT is in front. It exited 69 ("no usable display") with a working display, and the
+                          unit then gave the VT to getty (OnFailure=). Back on tty2 the first frame comes and it
+                          stays up.
+"""
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import kftest  # noqa: E402
+
+WAIT = 8  # --display-wait, seconds (the first frame after the switch back must come within it)
+TRIES = 5
+UDEV = ("/lib/systemd/systemd-udevd --daemon >/tmp/udevd.log 2>&1; "
+        "udevadm trigger --action=add >/dev/null 2>&1; udevadm settle --timeout=20")
+
+
+def log(vm):
+    return vm.sh("cat /tmp/kf.log", check=False)[1]
+
+
+def start(vm):
+    vm.sh("chvt 1; rm -f /tmp/kf.log /tmp/kf.rc; (kmscon-felis --font-engine=builtin --debug --vt=2 --no-activate-vt "
+          "--display-wait=%d --login -- /bin/sh >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid; wait $!; "
+          "echo $? >/tmp/kf.rc) &" % WAIT)
+    vm.wait_file("/tmp/kf.log", timeout=60, pattern="waiting for VT 2")
+
+
+def stop(vm):
+    vm.sh("kill -TERM $(cat /tmp/kf.pid) 2>/dev/null; true")
+    vm.wait_file("/tmp/kf.rc", timeout=60)
+
+
+def away_before_first_frame(vm):
+    """chvt 2, then chvt 1 as soon as the seat is ours. True when the log shows the disable before any frame."""
+    # The shell loop only shortens the time on tty2; whether the disable beat the first frame is read from the log.
+    vm.sh("chvt 2; i=0; until grep -q 'seat seat0 enabled' /tmp/kf.log || [ $i -ge 3000 ]; do i=$((i+1)); done; "
+          "chvt 1", timeout=120)
+    # the disable, or (the switch back came before the seat was opened) never an enable
+    text = vm.wait_until(lambda: (lambda t: t if "seat seat0 disabled" in t or "seat seat0 enabled" not in t
+                                  else None)(log(vm)), 60, "the seat disabled after chvt 1")
+    disabled = text.find("seat seat0 disabled")
+    frame = text.find("first frame on screen")
+    return disabled >= 0 and (frame < 0 or frame > disabled)
+
+
+def test(vm):
+    for attempt in range(1, TRIES + 1):
+        start(vm)
+        if away_before_first_frame(vm):
+            break
+        print("  try %d: the first frame came before the switch away; again" % attempt)
+        stop(vm)
+    else:
+        kftest.check(False, "in %d tries the first frame always came before the switch away" % TRIES, vm)
+    print("  switched away before the first frame (try %d)" % attempt)
+    t0 = time.time()
+    time.sleep(WAIT + 4)  # longer than --display-wait, all of it away from tty2
+    rc = vm.sh("cat /tmp/kf.rc 2>/dev/null || echo running").strip()
+    print("  %.1f s away (--display-wait=%d): %s" % (time.time() - t0, WAIT,
+                                                     "still running" if rc == "running" else "exit status " + rc))
+    kftest.check(rc == "running", "it exited with status %s while its VT was away (display-wait counted the time "
+                 "switched away):\n%s" % (rc, log(vm)), vm)
+    kftest.check(vm.sh("cat /sys/class/tty/tty0/active").strip() == "tty1", "tty1 is not in front", vm)
+    vm.sh("chvt 2")
+    vm.wait_file("/tmp/kf.log", timeout=60, pattern="first frame on screen")
+    time.sleep(WAIT + 2)  # the first frame ended the display-wait: nothing may end it now
+    rc = vm.sh("cat /tmp/kf.rc 2>/dev/null || echo running").strip()
+    kftest.check(rc == "running", "back on tty2 with its first frame, it exited with status %s:\n%s"
+                 % (rc, log(vm)), vm)
+    stop(vm)
+    rc = vm.sh("cat /tmp/kf.rc").strip()
+    kftest.check(rc == "0", "SIGTERM: exit status %s, not 0" % rc, vm)
+
+
+def main():
+    if not kftest.binary_available():
+        kftest.skip("kmscon-felis not built")
+    vm = kftest.boot(gpu="virtio", name="seat-away")
+    vm.sh(UDEV, timeout=60)
+    names = ["seat-away-display-wait"]
+
+    def run():
+        kftest.run_test(names[0], lambda: test(vm), vm)
+    kftest.scenario(vm, "seat-away", names, run)
+
+
+if __name__ == "__main__":
+    main()
