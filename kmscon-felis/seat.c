@@ -215,10 +215,33 @@ static bool choose_backend(void)
 	return true;
 }
 
+static int wait_for_vt(struct kf_seat *s);
+static int read_active_vt(int fd);
+
+/* seatd and its builtin backend bind a client to the VT in front when it joins the seat (seatd/seat.c
+ * seat_add_client: cur_vt), not to the one it wants. A switch between our look at tty0/active and that moment
+ * (a quick Ctrl+Alt+F2 then F3, a busy seatd) gave us the other VT: its screen (a getty's text console taken
+ * to graphics mode, our console drawn there) and its keyboard (switched off), with ours still waiting. Once
+ * joined on our VT, the one in front cannot leave it before we acknowledge the release (VT_PROCESS), which
+ * only our loop does: a VT other than ours in front right after the open is not ours. */
+static bool opened_elsewhere(const struct kf_seat *s, bool vt_bound, int *active)
+{
+	int fd;
+
+	if (s->cfg.vt <= 0 || !vt_bound)
+		return false;
+	fd = open(ACTIVE_VT_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	*active = read_active_vt(fd);
+	close(fd);
+	return *active > 0 && *active != s->cfg.vt;
+}
+
 static int open_seat(struct kf_seat *s)
 {
 	bool chosen = choose_backend();
-	int fd, err;
+	int fd, err, active = 0;
 
 	libseat_set_log_handler(libseat_log);
 	/* Everything: libseat_log() drops what the level in force does not show. Given the level of the moment,
@@ -235,6 +258,15 @@ static int open_seat(struct kf_seat *s)
 		log_err("cannot open the seat through libseat: %s (is seatd running, or are we root for the "
 			"builtin backend?)", strerror(err));
 		return err ? -err : -EIO;
+	}
+	if (opened_elsewhere(s, s->no_fb, &active)) {
+		/* Closing gives that VT back in text mode with its keyboard (seatd's vt_close). */
+		log_notice("VT %d left the front while the seat opened, and libseat gave us VT %d: giving it back, "
+			   "waiting for VT %d again", s->cfg.vt, active, s->cfg.vt);
+		libseat_close_seat(s->seat);
+		s->seat = NULL;
+		s->n_events = 0;
+		return wait_for_vt(s);
 	}
 	fd = libseat_get_fd(s->seat);
 	s->seat_src = kf_loop_add_fd(s->loop, fd, EPOLLIN, KF_PRIO_INPUT, seat_readable, s);
@@ -282,6 +314,24 @@ static void active_vt_changed(void *ud, int fd, uint32_t events)
 		kf_loop_quit(s->loop, 1);
 }
 
+/* Waits (from the loop) until our VT is in front, then opens the seat (active_vt_changed). */
+static int wait_for_vt(struct kf_seat *s)
+{
+	if (s->active_vt_fd < 0)
+		s->active_vt_fd = open(ACTIVE_VT_PATH, O_RDONLY | O_CLOEXEC);
+	if (s->active_vt_fd < 0)
+		return -errno;
+	log_notice("waiting for VT %d to become active", s->cfg.vt);
+	s->active_vt_src = kf_loop_add_fd(s->loop, s->active_vt_fd, EPOLLPRI | EPOLLERR, KF_PRIO_INPUT,
+					  active_vt_changed, s);
+	if (!s->active_vt_src)
+		return -errno;
+	/* (the switch back may have come already: its wake-up was before this fd was watched) */
+	if (read_active_vt(s->active_vt_fd) == s->cfg.vt)
+		active_vt_changed(s, s->active_vt_fd, 0);
+	return 0;
+}
+
 static void activate_vt(int n)
 {
 	int fd = open("/dev/tty0", O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -321,13 +371,9 @@ int kf_seat_create(struct kf_loop *loop, const struct kf_seat_config *cfg, const
 			activate_vt(cfg->vt);
 	}
 	if (s->active_vt_fd >= 0 && read_active_vt(s->active_vt_fd) != cfg->vt) {
-		log_notice("waiting for VT %d to become active", cfg->vt);
-		s->active_vt_src = kf_loop_add_fd(loop, s->active_vt_fd, EPOLLPRI | EPOLLERR, KF_PRIO_INPUT,
-						  active_vt_changed, s);
-		if (!s->active_vt_src) {
-			r = -errno;
+		r = wait_for_vt(s);
+		if (r < 0)
 			goto err;
-		}
 		return 0;
 	}
 	stop_waiting(s);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # timeout: 600
-"""The seat taken away before the first frame (tests/vm, virtio-gpu, libseat's builtin backend).
+"""The seat switched away at start-up (tests/vm, virtio-gpu, libseat: builtin backend, and the seatd daemon).
 
   seat-away-display-wait  kmscon-felis --vt=2 --no-activate-vt --display-wait=W (the unit's way), tty1 in front;
                           chvt 2 and, as soon as the instance says the seat is enabled, chvt 1: the seat is
@@ -9,6 +9,12 @@
                           its VT is in front. It exited 69 ("no usable display") with a working display, and the
                           unit then gave the VT to getty (OnFailure=). Back on tty2 the first frame comes and it
                           stays up.
+  seat-away-wrong-vt      the same instance through the seatd daemon, which binds a client to the VT in front when
+                          it joins the seat: VT 2 comes to the front, the instance goes to take the seat, and the
+                          user goes on to VT 3 before seatd handles the request (seatd stopped with SIGSTOP until
+                          then: a busy seatd). The instance must give VT 3 back (text mode, its keyboard on) and
+                          wait for VT 2; it took VT 3 (graphics mode, keyboard off, its console drawn over VT 3's
+                          text), while VT 2 stayed without it. Back on VT 2 it shows its first frame there.
 """
 import sys
 import time
@@ -81,15 +87,39 @@ def test(vm):
     kftest.check(rc == "0", "SIGTERM: exit status %s, not 0" % rc, vm)
 
 
+def test_wrong_vt(vm):
+    vm.sh("seatd -g root >/tmp/seatd.log 2>&1 & echo $! >/tmp/seatd.pid; i=0; "
+          "while [ ! -S /run/seatd.sock ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; [ -S /run/seatd.sock ]")
+    start(vm)
+    vm.sh("kill -STOP $(cat /tmp/seatd.pid); chvt 2")
+    # after this line the instance asks seatd for the seat, which answers once it runs again
+    vm.wait_file("/tmp/kf.log", timeout=60, pattern="libseat backend seatd")
+    vm.sh("chvt 3; kill -CONT $(cat /tmp/seatd.pid)")
+    vm.wait_file("/tmp/kf.log", timeout=60, pattern="seat seat0 opened|VT 2 left the front")
+    mode3 = vm.sh("kf-vtmode /dev/tty3").strip()
+    active = vm.sh("cat /sys/class/tty/tty0/active").strip()
+    print("  VT 3 in front (%s): %s" % (active, mode3))
+    kftest.check(active == "tty3", "VT 3 is not in front: %s" % active, vm)
+    kftest.check(mode3.startswith("kd=text") and "kb=off" not in mode3,
+                 "VT 3 was taken by the instance that waits for VT 2 (%s):\n%s" % (mode3, log(vm)), vm)
+    kftest.check("seat seat0 enabled" not in log(vm), "the instance was enabled on VT 3:\n" + log(vm), vm)
+    vm.sh("chvt 2")
+    vm.wait_file("/tmp/kf.log", timeout=60, pattern="first frame on screen")
+    kftest.check(vm.sh("cat /sys/class/tty/tty0/active").strip() == "tty2", "VT 2 is not in front", vm)
+    stop(vm)
+    vm.sh("kill $(cat /tmp/seatd.pid); chvt 1")
+
+
 def main():
     if not kftest.binary_available():
         kftest.skip("kmscon-felis not built")
     vm = kftest.boot(gpu="virtio", name="seat-away")
     vm.sh(UDEV, timeout=60)
-    names = ["seat-away-display-wait"]
+    names = ["seat-away-display-wait", "seat-away-wrong-vt"]
 
     def run():
         kftest.run_test(names[0], lambda: test(vm), vm)
+        kftest.run_test(names[1], lambda: test_wrong_vt(vm), vm)
     kftest.scenario(vm, "seat-away", names, run)
 
 
