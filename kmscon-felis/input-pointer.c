@@ -404,6 +404,16 @@ void kf_input_glue_config_changed(struct kf_input_glue *g)
 	if (g->pointer_shown && g->ops.pointer)
 		g->ops.pointer(g->ud, false, (int)g->px, (int)g->py);
 	g->pointer_shown = false;
+	/* A press the application was told of gets its release now: the real one will be ignored, and an
+	 * application left mid-drag (a visual selection in vim, a window being moved) stays so for good. As
+	 * libinput's releases on a VT switch away, lowest button first. */
+	for (int b = 0; b < 12; b++) {
+		if (!(g->app_held >> b & 1))
+			continue;
+		g->buttons_held &= ~(1u << b);
+		report(g, KF_MOUSE_RELEASE, b, 0);
+		g->app_held &= ~(1u << b);
+	}
 	kf_glue_forget_buttons(g);
 }
 

@@ -185,6 +185,23 @@ int main(void)
 	frame(&s);
 	CHECK(pointer_pixels(&s, clean) == 0, "and no pointer");
 
+	/* A button the application was told was pressed (mouse tracking, SGR form), the mouse turned off before its
+	 * release: the application gets the release now, or it stays mid-drag for good (vim in a visual drag). */
+	CHECK(reload(g, &cfg, "mouse=on\n") == 0 && cfg.mouse, "mouse=on for the application");
+	feed(&s.a, "\033[?1002h\033[?1006h");
+	s.a.n_out = 0;
+	point_px(in, &s, 5 * cw + 1, 4 * ch + 1);
+	s.a.n_out = 0;
+	button(in, BTN_LEFT, true, 20);
+	CHECK(sent(&s.a, "\033[<0;6;5M"), "the press reported to the application");
+	button(in, BTN_RIGHT, true, 21);
+	CHECK(sent(&s.a, "\033[<2;6;5M"), "a second button's press reported");
+	CHECK(reload(g, &cfg, "mouse=off\n") == 0, "mouse=off with two buttons held by the application");
+	CHECK(sent(&s.a, "\033[<0;6;5m\033[<2;6;5m"), "the reload reports both releases");
+	button(in, BTN_LEFT, false, 22);
+	button(in, BTN_RIGHT, false, 23);
+	CHECK(sent(&s.a, ""), "the real releases later: nothing more");
+
 	kf_input_glue_destroy(g);
 	grid_destroy(s.a.grid);
 	kf_render_destroy(s.r);
