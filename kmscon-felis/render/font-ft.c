@@ -61,8 +61,10 @@ struct ft_font {
 	struct {
 		FcPattern *pat; /* from sorted, not owned */
 		FT_Face ft;
+		unsigned long used; /* fb_clock at its last use (fallback_face) */
 	} fb[MAX_FALLBACK + MAX_FALLBACK_FAILED];
 	int nfb, nfb_failed; /* fb's entries, and those of them that did not open (ft NULL) */
+	unsigned long fb_clock, fb_closed; /* fallback_face's uses, and faces it closed for others */
 	/* The cell's ascent and descent for the bold letters too: measured (fit_known), or saved
 	 * in the font cache (a floor for the regular face's own measurement), or 0. */
 	int fit_asc, fit_desc;
@@ -332,22 +334,37 @@ static bool wants_color(uint32_t cp)
 enum fb_want { FB_ANY, FB_COLOR, FB_MONO };
 
 /* The face of fallback candidate p (of f->sorted), opened on its first use (NULL when it does not open: remembered
- * as such, not retried; NULL too once MAX_FALLBACK are open or MAX_FALLBACK_FAILED did not). Failures do not
+ * as such, not retried, MAX_FALLBACK_FAILED times at most). With MAX_FALLBACK open, the least recently used is
+ * closed for it: its glyphs stay in the glyph cache, and it opens again when a glyph not there needs it. (The 16
+ * first stayed open and no other opened: from the 17th font a screen of many scripts had used, its characters and
+ * emoji were the missing-glyph box for the font's life; tests/render/test-font-fallbacks.c.) Failures do not
  * count toward MAX_FALLBACK (16 files removed since fontconfig's cache once turned off every later fallback:
- * test-font-open.c), but have their own bound: a hostile list costs that many attempts in all. */
+ * test-font-open.c). */
 static FT_Face fallback_face(struct ft_font *f, FcPattern *p)
 {
 	for (int j = 0; j < f->nfb; j++)
-		if (f->fb[j].pat == p)
+		if (f->fb[j].pat == p) {
+			f->fb[j].used = ++f->fb_clock;
 			return f->fb[j].ft;
+		}
 	FcChar8 *file;
-	int index = 0;
-	if (f->nfb - f->nfb_failed >= MAX_FALLBACK || f->nfb_failed >= MAX_FALLBACK_FAILED ||
-	    FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
+	int index = 0, old = -1;
+	if (f->nfb_failed >= MAX_FALLBACK_FAILED || FcPatternGetString(p, FC_FILE, 0, &file) != FcResultMatch)
 		return NULL;
+	for (int j = 0; f->nfb - f->nfb_failed >= MAX_FALLBACK && j < f->nfb; j++)
+		if (f->fb[j].ft && (old < 0 || f->fb[j].used < f->fb[old].used))
+			old = j;
+	if (old >= 0) {
+		if (!f->fb_closed++)
+			log_debug("more than %d fallback fonts in use: the least recently used closed for %s (and so on "
+				  "as needed)", MAX_FALLBACK, (const char *)file);
+		FT_Done_Face(f->fb[old].ft); /* (a shaper on it holds its own reference) */
+		f->fb[old] = f->fb[--f->nfb];
+	}
 	FcPatternGetInteger(p, FC_INDEX, 0, &index);
 	f->fb[f->nfb].pat = p;
 	f->fb[f->nfb].ft = open_face(f, (const char *)file, index);
+	f->fb[f->nfb].used = ++f->fb_clock;
 	f->nfb_failed += !f->fb[f->nfb].ft;
 	return f->fb[f->nfb++].ft;
 }
@@ -495,20 +512,6 @@ static FT_Glyph *kept_outline(struct ft_font *f, FT_Face face, uint32_t cp)
 		    (f->styles[s].fake_bold || f->styles[s].fake_italic))
 			return &f->ascii[k][cp - 0x21];
 	return NULL;
-}
-
-/* The italic's shear, x += y * 0x3800 / 0x10000 rounded half away from zero, which is exactly what
- * FT_Outline_Transform does with the matrix {0x10000, 0x3800, 0, 0x10000} (FT_MulFix leaves x and
- * y as they are for the 0x10000s and the 0) but inline: FreeType makes two calls a point and four
- * to FT_MulFix, each return a look-up of the next block under an emulator (TCG), ~40 000 for the
- * ~190 italic ASCII glyphs an escape-heavy flood first shows (docs/benchmarks.md, issue 5 session
- * 29). tests/render/test-fonts.c compares the two. */
-void kf_ft_shear(FT_Vector *p, int n)
-{
-	for (int i = 0; i < n; i++) {
-		int64_t ab = (int64_t)p[i].y * 0x3800;
-		p[i].x += ab >= 0 ? (FT_Pos)((ab + 0x8000) >> 16) : -(FT_Pos)((-ab + 0x8000) >> 16);
-	}
 }
 
 /* The columns place() moves a glyph of advance adv (pixels) right by to centre it in w. */

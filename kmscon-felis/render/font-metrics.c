@@ -145,6 +145,20 @@ void kf_ft_embolden(struct FT_Outline_ *o, int size, long lo, long hi)
 	keep_within(o, &r, b, 0, lo, hi);
 }
 
+/* The italic's shear, x += y * 0x3800 / 0x10000 rounded half away from zero, which is exactly what
+ * FT_Outline_Transform does with the matrix {0x10000, 0x3800, 0, 0x10000} (FT_MulFix leaves x and
+ * y as they are for the 0x10000s and the 0) but inline: FreeType makes two calls a point and four
+ * to FT_MulFix, each return a look-up of the next block under an emulator (TCG), ~40 000 for the
+ * ~190 italic ASCII glyphs an escape-heavy flood first shows (docs/benchmarks.md, issue 5 session
+ * 29). tests/render/test-fonts.c compares the two. */
+void kf_ft_shear(FT_Vector *p, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int64_t ab = (int64_t)p[i].y * 0x3800;
+		p[i].x += ab >= 0 ? (FT_Pos)((ab + 0x8000) >> 16) : -(FT_Pos)((-ab + 0x8000) >> 16);
+	}
+}
+
 /* Slanted about the baseline (kf_ft_shear), a glyph's top moves right by a fifth of its height:
  * past the cell's right edge in DejaVu Sans Mono, whose letters fill most of the cell's width (M W
  * H N O @ at every size, bold all but i l and the like), which cut their top right. Slanted about

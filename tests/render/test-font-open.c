@@ -12,39 +12,9 @@
 #include "kmscon-felis/render/render.h"
 #include "check.h"
 #include "tests/kf-capture.h"
+#include "bdf.h"
 
 static char tmpdir[] = "/tmp/kf-font-open-XXXXXX";
-
-/* Writes a BDF font of w x h cells (w 8 or 16; descent 4) of family at path: code points cps[0..n), each glyph's
- * first 8 columns drawn from bits(cp) in rows 1 to h - 5 at x offset xoff(cp). */
-static void write_bdf_size(const char *path, const char *family, int w, int h, const uint32_t *cps, int n,
-			   uint8_t (*bits)(uint32_t), int (*xoff)(uint32_t))
-{
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		CHECK(!"a BDF font written");
-		return;
-	}
-	fprintf(f, "STARTFONT 2.1\nFONT -test-%s-medium-r-normal--%d-%d-75-75-c-%d-ISO10646-1\nSIZE %d 75 75\n"
-		   "FONTBOUNDINGBOX %d %d 0 -4\nSTARTPROPERTIES 5\nFAMILY_NAME \"%s\"\nCHARSET_REGISTRY \"ISO10646\"\n"
-		   "CHARSET_ENCODING \"1\"\nFONT_ASCENT %d\nFONT_DESCENT 4\nENDPROPERTIES\nCHARS %d\n",
-		family, h, h * 10, w * 10, h, w, h, family, h - 4, n);
-	for (int i = 0; i < n; i++) {
-		fprintf(f, "STARTCHAR c%04x\nENCODING %u\nSWIDTH 500 0\nDWIDTH %d 0\nBBX %d %d %d -4\nBITMAP\n",
-			cps[i], cps[i], w, w, h, xoff ? xoff(cps[i]) : 0);
-		for (int y = 0; y < h; y++)
-			fprintf(f, w > 8 ? "%02X00\n" : "%02X\n", y >= 1 && y <= h - 5 ? bits(cps[i]) : 0);
-		fputs("ENDCHAR\n", f);
-	}
-	fputs("ENDFONT\n", f);
-	fclose(f);
-}
-
-static void write_bdf(const char *path, const char *family, const uint32_t *cps, int n, uint8_t (*bits)(uint32_t),
-		      int (*xoff)(uint32_t))
-{
-	write_bdf_size(path, family, 8, 16, cps, n, bits, xoff);
-}
 
 /* '(' starts 3 columns left of its cell, '[' 6, ')' 9 (wholly outside); the rest a stem in column 2. */
 static uint8_t clip_bits(uint32_t cp)
@@ -101,12 +71,6 @@ static void test_left_clip(void)
 #define FIRST_BAD 0x4e00
 #define GOOD_CP 0x4e40
 
-static uint8_t stem_bits(uint32_t cp)
-{
-	(void)cp;
-	return 0x20;
-}
-
 /* A primary family and NBAD + 1 fallbacks, each with one character of its own: the first NBAD fallbacks'
  * files are broken once fontconfig has read them (a font removed or replaced while the terminal runs,
  * fontconfig's list out of date). Every character of a broken font is missing, and the last fallback's is
@@ -115,34 +79,17 @@ static uint8_t stem_bits(uint32_t cp)
 static void test_broken_fallbacks(void)
 {
 	char dir[300], path[400];
-	snprintf(dir, sizeof(dir), "%s/fc", tmpdir);
-	CHECK(mkdir(dir, 0755) == 0);
-	snprintf(dir, sizeof(dir), "%s/fonts", tmpdir);
-	CHECK(mkdir(dir, 0755) == 0);
-	uint32_t ascii[94];
-	for (int i = 0; i < 94; i++)
-		ascii[i] = 0x21 + (uint32_t)i;
-	snprintf(path, sizeof(path), "%s/prim.bdf", dir);
-	write_bdf(path, "Prim", ascii, 94, stem_bits, NULL);
+	if (!bdf_fonts_dir(tmpdir, dir, sizeof(dir)))
+		return;
 	for (int k = 0; k <= NBAD; k++) {
 		const uint32_t cp = k < NBAD ? FIRST_BAD + (uint32_t)k : GOOD_CP;
 		char family[32];
 		snprintf(family, sizeof(family), k < NBAD ? "Bad%02d" : "Good", k);
 		snprintf(path, sizeof(path), "%s/%s.bdf", dir, family);
-		write_bdf(path, family, &cp, 1, stem_bits, NULL);
+		write_bdf(path, family, &cp, 1, bdf_stem, NULL);
 	}
-	snprintf(path, sizeof(path), "%s/fonts.conf", tmpdir);
-	FILE *fc = fopen(path, "w");
-	if (!fc) {
-		CHECK(!"fonts.conf written");
+	if (!bdf_fontconfig_use(tmpdir, dir))
 		return;
-	}
-	fprintf(fc, "<?xml version=\"1.0\"?><fontconfig><dir>%s</dir><cachedir>%s/fc</cachedir></fontconfig>\n", dir,
-		tmpdir);
-	fclose(fc);
-	setenv("FONTCONFIG_FILE", path, 1);
-	setenv("KMSCON_FELIS_FONT_CACHE", tmpdir, 1);
-	CHECK(FcInitReinitialize());
 	/* fontconfig has read them: now break the files in place (not their directory, which it would read
 	 * again) */
 	for (int k = 0; k < NBAD; k++) {
@@ -183,7 +130,7 @@ static void test_fit_strike(void)
 	uint32_t ascii[94];
 	for (int i = 0; i < 94; i++)
 		ascii[i] = 0x21 + (uint32_t)i;
-	write_bdf_size(path, "Big", 16, 24, ascii, 94, stem_bits, NULL);
+	write_bdf_size(path, "Big", 16, 24, ascii, 94, bdf_stem, NULL);
 	struct kf_render_config cfg = {.engine = KF_RENDER_ENGINE_FREETYPE, .font_file = path, .font_size = 40};
 	struct kf_render *r = NULL;
 	CHECK(kf_render_create(&cfg, &r) == 0);
