@@ -73,6 +73,11 @@ struct kf_session {
 	uint64_t read_cpu_ns;     /* read_ns in this thread's CPU time */
 	struct kf_timer *trim;    /* gives the heap's free pages back once resizes settle (kf_session_resize) */
 	uint64_t trims;
+	/* The wake-up's last OSC 52 copy, handed to cb.clipboard at the wake-up's end or before a query (clip_flush):
+	 * malloc'd while pending (at most the grid's decoded copy, 3/4 of the parser's string cap), else NULL. */
+	uint8_t *clip;
+	size_t clip_len;
+	char clip_targets[16];
 };
 
 /* The grid's reply callback (session-write.c): a reply queued for the child within its bound (REPLY_QUEUE_MAX),
