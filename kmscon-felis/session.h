@@ -78,8 +78,8 @@ struct kf_session_callbacks {
 	void (*bell)(void *ud);
 	void (*title)(void *ud, const char *utf8);
 	/* OSC 52 from the child: selection names and decoded data, valid during the call. Only the last copy of a
-	 * wake-up's output, at the wake-up's end or before an OSC 52 query (a flood of copies is one write of the
-	 * clipboard, not thousands). May be NULL. */
+	 * wake-up's output, whatever selections it names (the program has one clipboard), at the wake-up's end or
+	 * before an OSC 52 query (a flood of copies is one write of the clipboard, not thousands). May be NULL. */
 	void (*clipboard)(void *ud, const char *targets, const uint8_t *data, size_t len);
 	/* An OSC 52 query, only with kf_session_config.clipboard_read: grid_callbacks.clipboard_get. May be NULL. */
 	int (*clipboard_get)(void *ud, const char *targets, uint8_t **data, size_t *len);
