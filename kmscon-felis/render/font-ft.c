@@ -514,17 +514,11 @@ static FT_Glyph *kept_outline(struct ft_font *f, FT_Face face, uint32_t cp)
 	return NULL;
 }
 
-/* The columns place() moves a glyph of advance adv (pixels) right by to centre it in w. */
-static int centring(int adv, int w)
-{
-	return adv > 0 && adv < w ? (w - adv) / 2 : adv > w ? -((adv - w) / 2) : 0;
-}
-
 /* advance: the glyph's (26.6), w: its cells' width, which the thickening keeps to. */
 static void synthesise(const struct ft_font *f, FT_Outline *o, bool fb, bool fi, FT_Pos advance,
 		       int w)
 {
-	long off = centring((int)((advance + 32) >> 6), w);
+	long off = kf_ft_centring((int)((advance + 32) >> 6), w);
 	if (fb)
 		kf_ft_embolden(o, f->size, -off * 64, (w - off) * 64);
 	/* about the middle of the face's line (kf_ft_slant), not the cell's (a fake bold's taller) */
@@ -533,11 +527,12 @@ static void synthesise(const struct ft_font *f, FT_Outline *o, bool fb, bool fi,
 		kf_ft_slant(o, (m->ascender + m->descender) / 2, -off * 64, (w - off) * 64);
 }
 
-/* Outline o of advance adv (26.6) fitted into out's cells (kf_ft_narrow, kf_ft_fit_height); its advance. */
-static FT_Pos fit(const struct ft_font *f, FT_Outline *o, FT_Pos adv, const struct kf_glyph *out)
+/* Outline o of advance adv (26.6) fitted into out's cells (kf_ft_fit_height, kf_ft_fit_width; mark: a
+ * combining mark, which place() centres); its advance. */
+static FT_Pos fit(const struct ft_font *f, FT_Outline *o, FT_Pos adv, bool mark, const struct kf_glyph *out)
 {
 	kf_ft_fit_height(o, f->base.baseline, f->base.cell_h - f->base.baseline);
-	return kf_ft_narrow(o, adv, out->w);
+	return kf_ft_fit_width(o, adv, out->w, mark);
 }
 
 /* Puts a rasterised glyph (bitmap, bearings, advance in 26.6; mark: a combining mark) into out. */
@@ -552,7 +547,7 @@ static int place(const struct ft_font *f, const FT_Bitmap *bm, int bm_left, int 
 	if (bm->pixel_mode != FT_PIXEL_MODE_GRAY && bm->pixel_mode != FT_PIXEL_MODE_MONO)
 		return -ENOENT;
 	/* centre the advance in the glyph's cells (wide characters, slightly narrow fallbacks) */
-	int left = bm_left + centring((int)((advance + 32) >> 6), out->w);
+	int left = bm_left + kf_ft_centring((int)((advance + 32) >> 6), out->w);
 	/* a mark hangs left of its origin over the glyph before it in most fonts: centred instead */
 	if (mark && (left < 0 || left + (int)bm->width > out->w))
 		left = (out->w - (int)bm->width) / 2;
@@ -591,7 +586,7 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Face face
 		memcpy(o.contours, src->contours, cbytes);
 		memcpy(o.tags, src->tags, np);
 		/* FT_Get_Glyph kept the slot's advance in 16.16 */
-		const FT_Pos adv = fit(f, &o, kept->advance.x >> 10, out);
+		const FT_Pos adv = fit(f, &o, kept->advance.x >> 10, false, out);
 		synthesise(f, &o, fb, fi, adv, out->w);
 		if (!kf_ft_glyph_fits(face, NULL, &o, cp, out->w, out->h, &f->huge_logged))
 			return -ENOENT;
@@ -603,7 +598,7 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Face face
 	FT_Glyph g;
 	if (FT_Glyph_Copy(kept, &g))
 		return -ENOENT;
-	const FT_Pos adv = fit(f, &((FT_OutlineGlyph)g)->outline, kept->advance.x >> 10, out);
+	const FT_Pos adv = fit(f, &((FT_OutlineGlyph)g)->outline, kept->advance.x >> 10, false, out);
 	synthesise(f, &((FT_OutlineGlyph)g)->outline, fb, fi, adv, out->w);
 	int ret = -ENOENT;
 	if (kf_ft_glyph_fits(face, NULL, &((FT_OutlineGlyph)g)->outline, cp, out->w, out->h,
@@ -639,18 +634,18 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 	/* a bitmap strike has no outline for synthesise(): its bold and italic are made on the placed glyph
 	 * (asked before FT_Render_Glyph, which makes an outline's slot a bitmap) */
 	const bool strike = slot->format == FT_GLYPH_FORMAT_BITMAP && (fb || fi);
+	const bool mark = vt_char_props(cp) == VT_PROP_MARK;
 	FT_Pos adv = slot->advance.x;
 	if (slot->format == FT_GLYPH_FORMAT_OUTLINE) {
 		if (kept && !*kept && FT_Get_Glyph(slot, kept))
 			*kept = NULL;
-		adv = fit(f, &slot->outline, adv, out);
+		adv = fit(f, &slot->outline, adv, mark, out);
 		synthesise(f, &slot->outline, fb, fi, adv, out->w);
 	}
 	if (!glyph_fits(f, face, cp, out) ||
 	    (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL)))
 		return -ENOENT;
-	int ret = place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, adv,
-			vt_char_props(cp) == VT_PROP_MARK, out);
+	int ret = place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, adv, mark, out);
 	if (!ret && strike)
 		kf_strike_synthesise(out, f->base.baseline, fb, fi);
 	return ret;

@@ -184,6 +184,11 @@ void kf_ft_slant(struct FT_Outline_ *o, long yc, long lo, long hi)
 	keep_within(o, &r, b, -mid, r.xMin, r.xMax);
 }
 
+int kf_ft_centring(int adv, int w)
+{
+	return adv > 0 && adv < w ? (w - adv) / 2 : adv > w ? -((adv - w) / 2) : 0;
+}
+
 long kf_ft_narrow(struct FT_Outline_ *o, long advance, int w)
 {
 	if (w <= 0 || advance < (long)w * 64 + 32)
@@ -191,6 +196,25 @@ long kf_ft_narrow(struct FT_Outline_ *o, long advance, int w)
 	FT_Matrix m = {(FT_Fixed)(((int64_t)w * 64 << 16) / advance), 0, 0, 0x10000};
 	FT_Outline_Transform(o, &m);
 	return (long)w * 64;
+}
+
+long kf_ft_fit_width(struct FT_Outline_ *o, long advance, int w, bool mark)
+{
+	advance = kf_ft_narrow(o, advance, w);
+	if (w <= 0 || mark)
+		return advance;
+	/* the cells in the outline's units: place() moves the glyph right by the centring */
+	const long off = kf_ft_centring((int)((advance + 32) >> 6), w);
+	const FT_BBox cells = {.xMin = -off * 64, .xMax = (w - off) * 64};
+	FT_BBox b;
+	FT_Outline_Get_CBox(o, &b);
+	/* up to half a pixel past a side is the advance's rounding (DejaVu Sans Mono's 1233 units are 14.45
+	 * pixels at 24 px, its cell 14) or a glyph made to join its neighbours (U+2500, U+0640: 20 units past
+	 * each side): what the cell cuts is a faint column, and the glyph is left as it is */
+	if (b.xMin >= cells.xMin - 32 && b.xMax <= cells.xMax + 32)
+		return advance;
+	keep_within(o, &cells, b, 0, cells.xMin, cells.xMax);
+	return advance;
 }
 
 void kf_ft_fit_height(struct FT_Outline_ *o, int above, int below)

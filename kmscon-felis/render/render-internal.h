@@ -134,6 +134,14 @@ void kf_ft_embolden(struct FT_Outline_ *o, int size, long lo, long hi);
  * clipped, it lost both sides (the i of U+FB03), where its synthesised italic was narrowed already
  * (kf_ft_slant). */
 long kf_ft_narrow(struct FT_Outline_ *o, long advance, int w);
+/* font-metrics.c: o of advance (26.6) narrowed to w by kf_ft_narrow, then, unless it is a combining mark,
+ * its ink moved into its cells (w pixels, less place()'s centring of the advance) where it reaches more than
+ * half a pixel past one side, and narrowed into them where it is wider: DejaVu Sans Mono's U+27F5 advances
+ * one cell and hangs a pixel or two past both sides (its head's tip was cut off), a Greek capital with a
+ * breathing hangs it up to half a cell left. Returns the advance to place it by. */
+long kf_ft_fit_width(struct FT_Outline_ *o, long advance, int w, bool mark);
+/* font-metrics.c: the columns place() moves a glyph of advance adv (pixels) right by to centre it in w. */
+int kf_ft_centring(int adv, int w);
 /* font-metrics.c: a glyph whose ink reaches more than half a pixel past the cell's top (above pixels over
  * the baseline) or its bottom (below under it), not both, scaled about the baseline into the cell on that
  * side: a fallback's Vietnamese capital with two marks (DejaVu Sans's U+1EA4, 3 or 4 pixels over DejaVu Sans

@@ -26,11 +26,13 @@ static const char *const regular = "/usr/share/fonts/truetype/dejavu/DejaVuSansM
 static const char *const oblique_file = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Oblique.ttf";
 
 /* The loaded glyph of face thickened as the renderer's synthesised bold (kf_ft_embolden) in a cell
- * cw pixels wide, where it is centred as font-ft.c's place() centres it. */
+ * cw pixels wide, where it is centred as font-ft.c's place() centres it, after the renderer's fitting of
+ * the upright outline into the cell (kf_ft_fit_width: DejaVu Sans Mono Oblique's A reaches a pixel past
+ * the cell's right side at 18 px, and its bold no farther). */
 static void thicken(FT_Face face, int cw, int size)
 {
-	int adv = (int)((face->glyph->advance.x + 32) >> 6);
-	int off = adv > 0 && adv < cw ? (cw - adv) / 2 : adv > cw ? -((adv - cw) / 2) : 0;
+	const FT_Pos fitted = kf_ft_fit_width(&face->glyph->outline, face->glyph->advance.x, cw, false);
+	const int off = kf_ft_centring((int)((fitted + 32) >> 6), cw);
 	kf_ft_embolden(&face->glyph->outline, size, -off * 64L, (cw - off) * 64L);
 }
 

@@ -206,10 +206,14 @@ static void test_placed(void)
 	int bad = 0, wrong_rows = 0, wrong_aa = 0, clipped = 0, inked = 0;
 	for (size_t n = 0; n < sizeof(cps) / sizeof(cps[0]); n++) {
 		const struct kf_glyph *g = kf_render_glyph(r, cps[n], 0, 1);
-		CHECK(FT_Load_Char(face, cps[n], FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT) == 0 &&
-		      FT_Render_Glyph(face->glyph, FT_RENDER_MODE_NORMAL) == 0);
+		/* the outline moved or narrowed into the cell where it reaches past its side by more than
+		 * half a pixel (kf_ft_fit_width: U+02DE hangs 3 pixels left, U+010F's caron 0.6 right) */
+		CHECK(FT_Load_Char(face, cps[n], FT_LOAD_DEFAULT | FT_LOAD_TARGET_LIGHT) == 0);
+		const FT_Pos fitted = kf_ft_fit_width(&face->glyph->outline, face->glyph->advance.x, g->w,
+						      vt_char_props(cps[n]) == VT_PROP_MARK);
+		CHECK(FT_Render_Glyph(face->glyph, FT_RENDER_MODE_NORMAL) == 0);
 		const FT_Bitmap *bm = &face->glyph->bitmap;
-		int w = g->w, h = g->h, adv = (int)((face->glyph->advance.x + 32) >> 6);
+		int w = g->w, h = g->h, adv = (int)((fitted + 32) >> 6);
 		int left = face->glyph->bitmap_left + (adv > 0 && adv < w ? (w - adv) / 2 : 0) -
 			   (adv > w ? (adv - w) / 2 : 0);
 		int top = r->font->baseline - face->glyph->bitmap_top;
