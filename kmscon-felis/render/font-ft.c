@@ -535,9 +535,10 @@ static FT_Pos fit(const struct ft_font *f, FT_Outline *o, FT_Pos adv, bool mark,
 	return kf_ft_fit_width(o, adv, out->w, mark);
 }
 
-/* Puts a rasterised glyph (bitmap, bearings, advance in 26.6; mark: a combining mark) into out. */
+/* Puts a rasterised glyph (bitmap, bearings, advance in 26.6; mark: a combining mark; strike: a bitmap
+ * strike's glyph, not an outline's, which fit() kept within the cells) into out. */
 static int place(const struct ft_font *f, const FT_Bitmap *bm, int bm_left, int bm_top,
-		 FT_Pos advance, bool mark, struct kf_glyph *out)
+		 FT_Pos advance, bool mark, bool strike, struct kf_glyph *out)
 {
 	if (bm->pixel_mode == FT_PIXEL_MODE_BGRA) {
 		memset(out->data, 0, (size_t)out->w * out->h * 4);
@@ -552,7 +553,7 @@ static int place(const struct ft_font *f, const FT_Bitmap *bm, int bm_left, int 
 	if (mark && (left < 0 || left + (int)bm->width > out->w))
 		left = (out->w - (int)bm->width) / 2;
 	memset(out->data, 0, (size_t)out->w * out->h);
-	kf_ft_copy_gray(bm, left, f->base.baseline - bm_top, out);
+	(strike ? kf_strike_place : kf_ft_copy_gray)(bm, left, f->base.baseline - bm_top, out);
 	return 0;
 }
 
@@ -593,7 +594,7 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Face face
 		FT_Bitmap bm;
 		int left, top;
 		if (!kf_ft_outline_bitmap(f->lib, &o, &f->bitmap, &f->bitmap_cap, &bm, &left, &top))
-			return place(f, &bm, left, top, adv, false, out);
+			return place(f, &bm, left, top, adv, false, false, out);
 	}
 	FT_Glyph g;
 	if (FT_Glyph_Copy(kept, &g))
@@ -605,7 +606,7 @@ __attribute__((noinline)) static int render_kept(struct ft_font *f, FT_Face face
 			     &f->huge_logged) &&
 	    !FT_Glyph_To_Bitmap(&g, FT_RENDER_MODE_NORMAL, NULL, 1)) {
 		FT_BitmapGlyph bg = (FT_BitmapGlyph)g;
-		ret = place(f, &bg->bitmap, bg->left, bg->top, adv, false, out);
+		ret = place(f, &bg->bitmap, bg->left, bg->top, adv, false, false, out);
 	}
 	FT_Done_Glyph(g);
 	return ret;
@@ -633,7 +634,7 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 	FT_GlyphSlot slot = face->glyph;
 	/* a bitmap strike has no outline for synthesise(): its bold and italic are made on the placed glyph
 	 * (asked before FT_Render_Glyph, which makes an outline's slot a bitmap) */
-	const bool strike = slot->format == FT_GLYPH_FORMAT_BITMAP && (fb || fi);
+	const bool bitmap = slot->format == FT_GLYPH_FORMAT_BITMAP, strike = bitmap && (fb || fi);
 	const bool mark = vt_char_props(cp) == VT_PROP_MARK;
 	FT_Pos adv = slot->advance.x;
 	if (slot->format == FT_GLYPH_FORMAT_OUTLINE) {
@@ -645,7 +646,7 @@ static int ft_render(struct kf_font *base, uint32_t cp, unsigned style, int scal
 	if (!glyph_fits(f, face, cp, out) ||
 	    (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL)))
 		return -ENOENT;
-	int ret = place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, adv, mark, out);
+	int ret = place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, adv, mark, bitmap, out);
 	if (!ret && strike)
 		kf_strike_synthesise(out, f->base.baseline, fb, fi);
 	return ret;
@@ -664,7 +665,7 @@ static int ft_render_seq(struct kf_font *base, const uint32_t *cps, size_t n, st
 	if (!glyph_fits(f, face, cps[0], out) ||
 	    (slot->format != FT_GLYPH_FORMAT_BITMAP && FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL)))
 		return -ENOENT;
-	return place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, slot->advance.x, false,
+	return place(f, &slot->bitmap, slot->bitmap_left, slot->bitmap_top, slot->advance.x, false, false,
 		     out);
 }
 

@@ -1,4 +1,11 @@
-/* kmscon-felis/render/font-strike.c: bold and italic synthesised on a glyph of a bitmap strike, for font-ft.c.
+/* kmscon-felis/render/font-strike.c: a glyph of a bitmap strike placed in its cells, and bold and italic
+ * synthesised on it, for font-ft.c.
+ *
+ * A strike's glyph is drawn pixel for pixel where it fits its cells. A fallback font of strikes (X11's PCF fonts
+ * where fontconfig lets bitmap fonts in) may be larger than the cell: it was cut at the cells' edges, and
+ * ClearlyU's U+13A0 (10 pixels wide) in DejaVu Sans Mono's 7-pixel cell at 12 px lost its right side, reading
+ * as another letter. Its ink is moved into the cells, and box-filtered down to their width or height where it
+ * is wider or taller (kf_strike_place); an outline is fitted before it is rasterised (font-metrics.c).
  *
  * A FreeType font of bitmaps only (X11's BDF and PCF fonts, OTB files: font-file=) has no outline for the
  * synthesis of font-metrics.c to thicken or shear: its bold and italic were the regular glyph, and bold text
@@ -15,11 +22,73 @@
  * a larger strike (Terminus's OTB has nine, 12 to 32 pixels), at that strike magnified less (kf_strike_zoom).
  */
 #include <errno.h>
+#include <ft2build.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include FT_FREETYPE_H
 
 #include "kmscon-felis/render/render-internal.h"
+
+/* bm's coverage at column x of row y (mono or grey). */
+static int coverage(const FT_Bitmap *bm, int x, int y)
+{
+	const uint8_t *row = bm->buffer + (long)y * bm->pitch;
+	return bm->pixel_mode == FT_PIXEL_MODE_MONO ? ((row[x / 8] >> (7 - x % 8)) & 1) * 255 : row[x];
+}
+
+/* The box of bm's ink, [x0, x1) x [y0, y1); false for none. */
+static bool ink_box(const FT_Bitmap *bm, int *x0, int *y0, int *x1, int *y1)
+{
+	*x0 = *y0 = INT_MAX;
+	*x1 = *y1 = INT_MIN;
+	for (int y = 0; y < (int)bm->rows; y++)
+		for (int x = 0; x < (int)bm->width; x++)
+			if (coverage(bm, x, y)) {
+				*x0 = x < *x0 ? x : *x0;
+				*x1 = x + 1 > *x1 ? x + 1 : *x1;
+				*y0 = y < *y0 ? y : *y0;
+				*y1 = y + 1 > *y1 ? y + 1 : *y1;
+			}
+	return *x1 > *x0;
+}
+
+/* Of source length n scaled to d (d <= n), how much of source pixel s falls in destination pixel i, in
+ * units of 1/d of a source pixel: destination i covers [i * n, (i + 1) * n), source s [s * d, (s + 1) * d). */
+static int64_t overlap(int i, int s, int n, int d)
+{
+	const int64_t lo = (int64_t)i * n > (int64_t)s * d ? (int64_t)i * n : (int64_t)s * d;
+	const int64_t hi = (int64_t)(i + 1) * n < (int64_t)(s + 1) * d ? (int64_t)(i + 1) * n : (int64_t)(s + 1) * d;
+	return hi > lo ? hi - lo : 0;
+}
+
+void kf_strike_place(const FT_Bitmap *bm, int left, int top, struct kf_glyph *out)
+{
+	int x0, y0, x1, y1;
+	if (!ink_box(bm, &x0, &y0, &x1, &y1) ||
+	    (left + x0 >= 0 && left + x1 <= out->w && top + y0 >= 0 && top + y1 <= out->h)) {
+		kf_ft_copy_gray(bm, left, top, out);
+		return;
+	}
+	/* the ink's size in out, and where it goes: as near as it can to where the strike sets it */
+	const int iw = x1 - x0, ih = y1 - y0;
+	const int dw = iw < out->w ? iw : out->w, dh = ih < out->h ? ih : out->h;
+	int dx = left + x0, dy = top + y0;
+	dx = dx < 0 ? 0 : dx > out->w - dw ? out->w - dw : dx;
+	dy = dy < 0 ? 0 : dy > out->h - dh ? out->h - dh : dy;
+	uint8_t *d = out->data;
+	for (int y = 0; y < dh; y++)
+		for (int x = 0; x < dw; x++) {
+			/* the source pixels under destination (x, y), weighted by how much of each it covers */
+			int64_t sum = 0;
+			for (int sy = y * ih / dh; sy < ih && (long)sy * dh < (long)(y + 1) * ih; sy++)
+				for (int sx = x * iw / dw; sx < iw && (long)sx * dw < (long)(x + 1) * iw; sx++)
+					sum += coverage(bm, x0 + sx, y0 + sy) * overlap(x, sx, iw, dw) *
+					       overlap(y, sy, ih, dh);
+			d[(size_t)(dy + y) * out->w + dx + x] = (uint8_t)(sum / ((int64_t)iw * ih));
+		}
+	out->kind = KF_GLYPH_ALPHA;
+}
 
 /* The columns row y moves right by at slope 1/d about the baseline (d > g->h: none). */
 static int row_shift(int y, int baseline, int d)

@@ -155,6 +155,11 @@ void kf_ft_slant(struct FT_Outline_ *o, long yc, long lo, long hi);
  * pixels above the baseline and desc below (kf_ft_letters_fit); out-of-range values give defaults. */
 void kf_ft_cell_metrics(struct FT_FaceRec_ *face, int size, int asc, int desc, struct kf_font *base);
 
+/* font-strike.c: a glyph of a bitmap strike (bm, grey or mono) copied into out (zeroed) at left, top as
+ * kf_ft_copy_gray does where its ink lies within out; else its ink moved into out as little as it can, and
+ * box-filtered down to out's width or height where it is wider or taller: a fallback strike larger than the
+ * cell (ClearlyU's 10-pixel U+13A0 in a 7-pixel cell) lost its side, a taller one its top. */
+void kf_strike_place(const struct FT_Bitmap_ *bm, int left, int top, struct kf_glyph *out);
 /* font-strike.c: bold and italic synthesised on glyph g (alpha, placed in its cells with the baseline at row
  * baseline) of a bitmap strike, which has no outline for kf_ft_embolden and kf_ft_slant. */
 void kf_strike_synthesise(struct kf_glyph *g, int baseline, bool bold, bool italic);
