@@ -379,6 +379,12 @@ static void restore_scale(struct kf_render *render, int old, int *cell_w, int *c
 	kf_render_cell_size(render, cell_w, cell_h);
 }
 
+/* The last zoom refused for cells larger than the screen: the same one again (a held zoom key repeats 20 times
+ * a second) is logged at debug level only. One console a process, so one record. */
+static struct {
+	int scale, width, height;
+} refused;
+
 int kf_console_rescale(struct kf_render *render, struct kf_session *session, int scale, int width, int height,
 		       int *cols, int *rows, int *cell_w, int *cell_h)
 {
@@ -394,11 +400,17 @@ int kf_console_rescale(struct kf_render *render, struct kf_session *session, int
 	if (width > 0 && height > 0 && (*cols <= 0 || *rows <= 0)) {
 		/* Taken, the renderer drew cells the grid did not have over the old grid (cut at the screen's edge),
 		 * and the pointer and a zoom out started from a size nothing showed. */
-		log_err("zoom x%d: cells of %dx%d pixels do not fit the %dx%d pixel screen, staying at x%d", scale,
-			*cell_w, *cell_h, width, height, old);
+		const bool again = refused.scale == scale && refused.width == width && refused.height == height;
+		kf_log_msg(again ? KF_LOG_DEBUG : KF_LOG_ERR, LOG_TAG, __FILE__, __LINE__,
+			   "zoom x%d: cells of %dx%d pixels do not fit the %dx%d pixel screen, staying at x%d", scale,
+			   *cell_w, *cell_h, width, height, old);
+		refused.scale = scale;
+		refused.width = width;
+		refused.height = height;
 		restore_scale(render, old, cell_w, cell_h);
 		return -ERANGE;
 	}
+	refused.scale = 0;
 	log_info("zoom x%d: %dx%d cells of %dx%d pixels", scale, *cols, *rows, *cell_w, *cell_h);
 	if (*cols <= 0 || *rows <= 0)
 		return 0; /* no display: the session keeps its size until there is one */

@@ -147,6 +147,25 @@ int main(void)
 	CHECK(kf_render_get_scale(render) == 2, "the renderer's scale after a zoom past the screen: x%d, want x2",
 	      kf_render_get_scale(render));
 	CHECK(grid_cols(g) == 40 && grid_rows(g) == 15, "grid %dx%d", grid_cols(g), grid_rows(g));
+	/* The same refusal again (the zoom key held: it repeats 20 times a second) is logged once, not at every
+	 * repeat; a refusal on another screen size, or after a zoom that went through, is logged again. */
+	capture_begin();
+	for (int i = 0; i < 5; i++)
+		kf_console_rescale(render, s, 3, 2 * cw, 3 * ch, &cols, &rows, &ncw, &nch);
+	const char *log = capture_end();
+	CHECK(!strstr(log, "do not fit"), "the same refusal 5 times more: logged again:\n%s", log);
+	capture_begin();
+	r = kf_console_rescale(render, s, 3, 2 * cw, 4 * ch, &cols, &rows, &ncw, &nch);
+	log = capture_end();
+	CHECK(r == -ERANGE && strstr(log, "do not fit"), "a refusal on another screen: %d, logged: %s", r, log);
+	r = kf_console_rescale(render, s, 2, 80 * cw, 30 * ch, &cols, &rows, &ncw, &nch);
+	capture_begin();
+	r = kf_console_rescale(render, s, 3, 2 * cw, 4 * ch, &cols, &rows, &ncw, &nch);
+	log = capture_end();
+	CHECK(r == -ERANGE && strstr(log, "do not fit"), "a refusal after a zoom that went through: %d, logged: %s",
+	      r, log);
+	CHECK(kf_render_get_scale(render) == 2 && grid_cols(g) == 40 && grid_rows(g) == 15, "still x%d, %dx%d",
+	      kf_render_get_scale(render), grid_cols(g), grid_rows(g));
 	/* one cell wide and high is a screen: taken */
 	r = kf_console_rescale(render, s, 1, cw, ch, &cols, &rows, &ncw, &nch);
 	CHECK(r == 0 && cols == 1 && rows == 1 && grid_cols(g) == 1 && grid_rows(g) == 1, "1x1: %d, grid %dx%d", r,
