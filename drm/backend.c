@@ -704,8 +704,12 @@ void drm_backend_suspend(struct drm_backend *b)
 		return;
 	b->suspended = true;
 	b->blank_pending = false; /* after resume the DPMS deadline decides again */
-	if (b->fb)
+	if (b->fb) {
 		b->fb->inflight = false;
+		/* The VT's next owner gets the panel on (DRM needs nothing: its next master sets its own mode); we
+		 * stay blanked, and resume powers it up for us anyway. */
+		drm_fbdev_power_up(b->fb);
+	}
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		for (unsigned i = 0; i < b->cards[c]->n_outputs; i++) {
 			struct drm_output *out = b->cards[c]->outputs[i];

@@ -229,6 +229,8 @@ struct drm_fbdev {
 	bool inflight;        /* a frame was copied and its refresh has not passed */
 	int64_t flip_ns;      /* when it passes (the "flip event") */
 	bool blank_ok;        /* FBIOBLANK works */
+	bool powered_down;    /* our FBIOBLANK powered the display down (drm_fbdev_set_blank; cleared by its unblank
+			       * and drm_fbdev_power_up) */
 	struct drm_ratelimit rl;
 	char *why;            /* while drm_fbdev_open runs: its caller's buffer for why it fails */
 	size_t why_size;
@@ -246,6 +248,10 @@ void drm_fbdev_close(struct drm_backend *b, struct drm_fbdev *fb);
 uint64_t drm_fbdev_copy(struct drm_fbdev *fb, const struct drm_canvas *c, enum drm_rotation r, int64_t now);
 /* FBIOBLANK: powers the display down (true) or up. Returns 0 or -errno (-ENOTTY/-EINVAL: not supported). */
 int drm_fbdev_set_blank(struct drm_fbdev *fb, bool blank);
+/* Powers the display up if our FBIOBLANK powered it down, for whoever shows the fb next: the kernel's console
+ * does not (fbcon ignores a blank made while the VT is in graphics mode, so it believes the panel on). Called
+ * when the VT is given away and at close. */
+void drm_fbdev_power_up(struct drm_fbdev *fb);
 /* Reads the mode again (after a VT switch another program may have changed it): 1 when it changed (fb must be
  * reopened), 0 when not, -errno when the device is gone. */
 int drm_fbdev_check(struct drm_fbdev *fb);

@@ -149,6 +149,10 @@ int drm_fbdev_open(struct drm_backend *b, const char *node, const char *sysname,
 	fb->refresh_mhz = drm_fb_refresh_mhz(&v);
 	fb->period_ns = 1000000000000LL / fb->refresh_mhz;
 	fb->blank_ok = true;
+	/* Whoever had it last may have left it powered down (we, before a restart, blanked; another program): we
+	 * take it as on, so nothing would ever power it up again. Not through drm_fbdev_set_blank: a driver
+	 * without FBIOBLANK is said at the first blank. */
+	(void)ioctl(fb->fd, FBIOBLANK, FB_BLANK_UNBLANK);
 	drm_region_set_full(&fb->damage);
 	fb->dirty = true;
 	drm_fb_format_name(&fb->format, fmt, sizeof(fmt));
@@ -168,6 +172,7 @@ void drm_fbdev_close(struct drm_backend *b, struct drm_fbdev *fb)
 {
 	if (!fb)
 		return;
+	drm_fbdev_power_up(fb);
 	if (fb->map)
 		munmap(fb->map, fb->map_size);
 	if (fb->fd >= 0 && fb->via_seat)
@@ -237,8 +242,10 @@ int drm_fbdev_set_blank(struct drm_fbdev *fb, bool blank)
 	/* Some drivers answer 1 for "not supported" (vesafb outside 8 bpp). */
 	int ret = ioctl(fb->fd, FBIOBLANK, blank ? FB_BLANK_POWERDOWN : FB_BLANK_UNBLANK);
 
-	if (ret == 0)
+	if (ret == 0) {
+		fb->powered_down = blank;
 		return 0;
+	}
 	ret = ret < 0 ? -errno : -ENOTTY;
 	if (blank && fb->blank_ok)
 		drm_info("%s: FBIOBLANK not supported (%s): blanking paints black instead", fb->path,
@@ -251,6 +258,16 @@ int drm_fbdev_set_blank(struct drm_fbdev *fb, bool blank)
 			memcpy(fb->visible + (size_t)y * fb->line_length, fb->row, (size_t)fb->width * fb->format.bytes);
 	}
 	return ret;
+}
+
+void drm_fbdev_power_up(struct drm_fbdev *fb)
+{
+	if (!fb || !fb->powered_down)
+		return;
+	if (ioctl(fb->fd, FBIOBLANK, FB_BLANK_UNBLANK) < 0)
+		drm_warn("%s: cannot power the display up again (FBIOBLANK: %s): it stays dark for the next VT",
+			 fb->path, strerror(errno));
+	fb->powered_down = false;
 }
 
 int drm_fbdev_check(struct drm_fbdev *fb)

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ static int failures;
 static ino_t fake_ino;            /* the memfd standing in for /dev/fb9 */
 static unsigned fake_w = 64, fake_h = 48; /* its mode now (fbset changes it) */
 static int mode_reads;            /* FBIOGET_VSCREENINFO calls on it */
+static int fake_power = FB_BLANK_UNBLANK; /* the panel's power as the last FBIOBLANK left it */
 
 static bool is_fake(int fd)
 {
@@ -74,7 +76,9 @@ int __wrap_ioctl(int fd, unsigned long req, ...)
 		fix->line_length = fake_w * 4;
 		return 0;
 	}
-	return 0; /* FBIOBLANK and the rest: done */
+	if (req == FBIOBLANK) /* (its argument is the level itself, not a pointer) */
+		fake_power = (int)(intptr_t)arg;
+	return 0; /* the rest: done */
 }
 
 static int changes;
@@ -143,6 +147,48 @@ static void test_mode_changed(struct drm_backend *b, int memfd)
 	munmap(mem, MEM_BYTES);
 }
 
+static const char *power(void)
+{
+	return fake_power == FB_BLANK_UNBLANK ? "on" : "powered down";
+}
+
+/* FBIOBLANK's powerdown lasts past us: the kernel's console does not power the panel up when the VT goes back to
+ * text (fbcon thinks it never blanked: it ignores a blank while the VT is in graphics mode), nor does another
+ * program, nor did we when we opened the fb again (a restart: we believed it on, so no key ever unblanked it). The
+ * fb is powered up when it is opened, when the VT is given away while blanked, and when it is closed blanked. */
+static void test_blank_handed_back(struct drm_backend *b, int memfd)
+{
+	char node[64], why[256];
+	const char *at_open, *at_suspend, *at_close;
+
+	snprintf(node, sizeof(node), "/proc/self/fd/%d", memfd);
+	/* a previous instance ended while the display was blanked */
+	drm_fallback_finish(b);
+	fake_power = FB_BLANK_POWERDOWN;
+	CHECK(drm_fbdev_open(b, node, "fb9", makedev(29, 9), why, sizeof(why), &b->fb) == 0);
+	drm_backend_update_canvas(b);
+	frame(b, 0x00ffffff);
+	at_open = power();
+	CHECK(fake_power == FB_BLANK_UNBLANK && !drm_backend_is_blanked(b));
+	/* blanked by the DPMS timeout, then the VT is switched away (chvt, logind) */
+	drm_backend_set_blank(b, true);
+	CHECK(drm_backend_is_blanked(b) && fake_power == FB_BLANK_POWERDOWN);
+	drm_backend_suspend(b);
+	at_suspend = power();
+	CHECK(fake_power == FB_BLANK_UNBLANK);
+	drm_backend_resume(b);
+	CHECK(fake_power == FB_BLANK_UNBLANK && !drm_backend_is_blanked(b));
+	frame(b, 0x00ffffff);
+	/* blanked, then closed (the program ends, a DRM display takes over) */
+	drm_backend_set_blank(b, true);
+	CHECK(fake_power == FB_BLANK_POWERDOWN);
+	drm_fallback_finish(b);
+	at_close = power();
+	CHECK(fake_power == FB_BLANK_UNBLANK);
+	printf("panel left powered down, then opened: %s (want on); blanked, then VT switched away: %s (want on); "
+	       "blanked, then closed: %s (want on)\n", at_open, at_suspend, at_close);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {.force_fbdev = true};
@@ -161,6 +207,7 @@ int main(void)
 		return 1;
 	}
 	test_mode_changed(b, memfd);
+	test_blank_handed_back(b, memfd);
 	drm_backend_destroy(b);
 	close(memfd);
 	if (failures)
