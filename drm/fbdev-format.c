@@ -14,7 +14,8 @@
 
 static bool channel_ok(const struct fb_bitfield *c, unsigned bpp)
 {
-	return c->length >= 1 && c->length <= 8 && c->offset + c->length <= bpp && !c->msb_right;
+	/* offset compared alone first: a driver's nonsense offset plus the length wrapped 32 bits into range */
+	return c->length >= 1 && c->length <= 8 && c->offset < bpp && c->offset + c->length <= bpp && !c->msb_right;
 }
 
 int drm_fb_format_from_var(const struct fb_var_screeninfo *v, const struct fb_fix_screeninfo *fix,

@@ -91,6 +91,13 @@ static void test_formats(void)
 	v = var(32, 16, 8, 8, 8, 0, 8);
 	v.nonstd = 1;
 	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == -ENOTSUP);
+	/* A driver's nonsense offset whose sum with the length wraps 32 bits (2^32 - 8 + 8 = 0 <= 32): it was taken,
+	 * its low byte (248) became the shift of every pixel's red (undefined, garbage colours). */
+	v = var(32, 0xfffffff8u, 8, 8, 8, 0, 8);
+	int ret = drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why));
+	printf("red at bit %u, 8 bits long, in 32 bpp: %s (want refused)\n", v.red.offset,
+	       ret == -ENOTSUP ? "refused" : "taken");
+	CHECK(ret == -ENOTSUP);
 }
 
 static void test_convert(void)
