@@ -373,7 +373,10 @@ struct grid {
 	/* selection in absolute coordinates (line = abs number, see abs_top) */
 	struct {
 		bool active, on_alt;
-		bool skip_y0, eol_y1; /* a cell selection's ends past their rows' text (grid__select_update) */
+		/* a cell selection's ends past their rows' text, set by grid__select_update: the earlier end's row
+		 * is neither copied nor highlighted (skip_y0), the later end's is highlighted to its right edge
+		 * (edge_y1) and copied with its line end (eol_y1, unless it wrapped or it is skip_y0's row) */
+		bool skip_y0, edge_y1, eol_y1;
 		enum grid_select_mode mode;
 		uint64_t ay, by; /* anchor and extent lines */
 		int ax, bx;

@@ -48,6 +48,23 @@ static void damage_abs(struct grid *g, uint64_t a)
 		grid__damage(g, (int)(a - top) - off, 0, g->cols);
 }
 
+/* The cells of line a that the selection highlights, first to last: false when none. A drag's end past its
+ * row's text stands for the start of the next row, as in xterm (skip_y0, edge_y1; see grid__select_update): its
+ * highlight, measured on xterm 379 (tests/tools/xterm-drag.py --highlight, docs/conformance.md), leaves the
+ * earlier end's row out and takes the later end's row to its right edge, as the copy leaves that row's text out
+ * and takes its line end. */
+static bool marked_cells(const struct grid *g, uint64_t a, int *x0, int *x1)
+{
+	if (a < g->sel.y0 + g->sel.skip_y0 || a > g->sel.y1)
+		return false; /* (both ends past the text of one row: no cell at all) */
+	*x0 = a == g->sel.y0 ? g->sel.x0 : 0;
+	*x1 = a == g->sel.y1 && !g->sel.edge_y1 ? g->sel.x1 : g->cols - 1;
+	return true;
+}
+
+/* Puts GRID_CELL_SELECTED on the selection's cells, or takes it off every cell of its rows: the marks set are
+ * always on those rows' cells, so none can stay behind whatever the flags that placed them were then (an end
+ * that moved back into the text, output that changed which row is the screen's last). */
 static void mark(struct grid *g, bool on)
 {
 	struct screen *s = sel_screen(g);
@@ -55,24 +72,22 @@ static void mark(struct grid *g, bool on)
 		struct line *l = abs_line(g, s, a);
 		if (!l)
 			continue;
-		int x0 = a == g->sel.y0 ? g->sel.x0 : 0;
-		int x1 = a == g->sel.y1 ? g->sel.x1 : g->cols - 1;
-		if (l->flags & LINE_PACKED) {
-			/* no room for marks: grid__select_apply puts them on the expanded cells */
-			damage_abs(g, a);
+		damage_abs(g, a);
+		if (l->flags & LINE_PACKED)
+			continue; /* no room for marks: grid__select_apply puts them on the expanded cells */
+		int x0 = 0, x1 = l->ncells - 1;
+		if (!on) {
+			for (int x = x0; x <= x1; x++)
+				l->cells[x].flags &= (uint8_t)~GRID_CELL_SELECTED;
 			continue;
 		}
-		if (on && l->ncells == g->cols)
+		if (!marked_cells(g, a, &x0, &x1))
+			continue;
+		if (l->ncells == g->cols)
 			grid__line_touch(l, x1 + 1);
-		if (on)
-			l->flags &= ~LINE_ASCII; /* marked cells are no plain text */
-		for (int x = x0; x <= x1 && x < l->ncells; x++) {
-			if (on)
-				l->cells[x].flags |= GRID_CELL_SELECTED;
-			else
-				l->cells[x].flags &= (uint8_t)~GRID_CELL_SELECTED;
-		}
-		damage_abs(g, a);
+		l->flags &= ~LINE_ASCII; /* marked cells are no plain text */
+		for (int x = x0; x <= x1 && x < l->ncells; x++)
+			l->cells[x].flags |= GRID_CELL_SELECTED;
 	}
 }
 
@@ -263,13 +278,14 @@ void grid__select_update(struct grid *g)
 	if (l && g->sel.x1 < l->ncells - 1 && grid__line_cell(l, g->sel.x1).width == 2)
 		g->sel.x1++;
 	/* A drag past the end of a row's text, as xterm copies it (tests/grid/test-select.c
-	 * test_drag_past_line_end): the later end there takes the row's line end, the earlier one nothing of its
-	 * row (both there on one row: nothing at all). Decided now, as xterm does while the drag goes on: output
-	 * that scrolls the rows up later (the screen's last row no longer last) does not change what is copied. */
+	 * test_drag_past_line_end): the later end there takes the row's line end (one that wrapped has none: the
+	 * row joins the next), the earlier one nothing of its row (both there on one row: nothing at all); the
+	 * highlight follows (marked_cells). Decided now, as xterm does while the drag goes on: output that scrolls
+	 * the rows up later (the screen's last row no longer last) does not change what is copied. */
 	const bool cell = g->sel.mode == GRID_SELECT_CELL;
 	g->sel.skip_y0 = cell && past_text(g, sel_screen(g), g->sel.y0, g->sel.x0);
-	g->sel.eol_y1 = cell && past_text(g, sel_screen(g), g->sel.y1, g->sel.x1) && !(l->flags & LINE_WRAPPED) &&
-			!(g->sel.skip_y0 && g->sel.y0 == g->sel.y1);
+	g->sel.edge_y1 = cell && past_text(g, sel_screen(g), g->sel.y1, g->sel.x1);
+	g->sel.eol_y1 = g->sel.edge_y1 && !(l->flags & LINE_WRAPPED) && !(g->sel.skip_y0 && g->sel.y0 == g->sel.y1);
 	mark(g, true);
 }
 
@@ -373,10 +389,9 @@ void grid__select_touch(struct grid *g, int y0, int y1)
 
 void grid__select_apply(const struct grid *g, uint64_t abs, struct grid_cell *cells, int n)
 {
-	if (!g->sel.active || g->sel.on_alt || abs < g->sel.y0 || abs > g->sel.y1)
+	int x0, x1;
+	if (!g->sel.active || g->sel.on_alt || !marked_cells(g, abs, &x0, &x1))
 		return;
-	int x0 = abs == g->sel.y0 ? g->sel.x0 : 0;
-	int x1 = abs == g->sel.y1 ? g->sel.x1 : g->cols - 1;
 	for (int x = x0; x <= x1 && x < n; x++)
 		cells[x].flags |= GRID_CELL_SELECTED;
 }

@@ -425,6 +425,27 @@ static const char *shown(const char *s)
 	return s ? buf : "(none)";
 }
 
+/* The highlighted cells of the rows on display, as "row:first-last" runs (GRID_CELL_SELECTED of every cell),
+ * "" when none, in a static buffer. */
+static const char *lit(struct t_term *t)
+{
+	static char buf[512];
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int y = 0; y < grid_rows(t->g); y++) {
+		const struct grid_cell *row = grid_row(t->g, y);
+		for (int x = 0; x < grid_cols(t->g) && n < sizeof(buf); x++) {
+			if (!(row[x].flags & GRID_CELL_SELECTED) || (x > 0 && row[x - 1].flags & GRID_CELL_SELECTED))
+				continue;
+			int e = x;
+			while (e + 1 < grid_cols(t->g) && row[e + 1].flags & GRID_CELL_SELECTED)
+				e++;
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%d:%d-%d", n ? " " : "", y, x, e);
+		}
+	}
+	return buf;
+}
+
 /* A drag past the end of a row's text: xterm (379, measured with tests/tools/xterm-drag.py: the drag made with
  * xdotool under Xvfb, the selection pasted back) takes an end of the selection further right than the cell just
  * after the text as the start of the next row (its okPosition), on every row but the screen's last. The later end
@@ -432,35 +453,52 @@ static const char *shown(const char *s)
  * again); the earlier end there takes nothing of its row, not even the line end. The line end went missing and
  * a drag started past a row's end copied an empty first line. Each case: rows, the press and the pointer's
  * cells, what is copied here (the cell under the pointer included) and, in the comment, xterm's copy (which
- * leaves the cell under the pointer out). */
+ * leaves the cell under the pointer out).
+ *
+ * The highlight follows (xterm-drag.py --highlight, the screen captured before the paste): the later end's row
+ * is highlighted to its right edge, the earlier end's not at all; it stopped at the pointer's cell on the one
+ * and began at the press on the other. Each case's last field is the highlight here, "row:first-last" (a
+ * 20-column screen); xterm's, on its 200 columns, in the comment after the copy, where it differs otherwise
+ * than by the cell under the pointer (xterm's highlight leaves it out as its copy does). */
 static void test_drag_past_line_end(void)
 {
 	static const struct {
 		const char *text;
 		int x0, y0, x1, y1;
-		const char *want;
+		const char *want, *hl;
 	} cases[] = {
-		{"abc\r\ndefgh", 0, 0, 10, 0, "abc\n"},          /* xterm "abc\n" */
-		{"abc\r\ndefgh", 0, 0, 3, 0, "abc"},             /* the cell after the text: "abc" */
-		{"abc\r\ndefgh", 0, 0, 4, 0, "abc\n"},           /* "abc\n" */
-		{"abc\r\ndefgh", 0, 0, 10, 1, "abc\ndefgh\n"},   /* "abc\ndefgh\n" */
-		{"abc\r\ndefgh", 1, 0, 5, 1, "bc\ndefgh"},       /* "bc\ndefgh" */
-		{"abc\r\ndefgh", 1, 0, 6, 1, "bc\ndefgh\n"},     /* "bc\ndefgh\n" */
-		{"abc\r\ndefgh", 5, 0, 2, 1, "def"},             /* "de": nothing of row 0 */
-		{"abc\r\ndefgh", 4, 0, 2, 1, "def"},             /* "de" */
-		{"abc\r\ndefgh", 3, 0, 2, 1, "\ndef"},           /* "\nde": the cell after the text is on the row */
-		{"abc\r\ndefgh", 4, 1, 10, 0, "defgh"},          /* backwards: "defg" */
-		{"abc\r\ndefgh", 4, 1, 3, 0, "\ndefgh"},         /* "\ndefg" */
-		{"abc\r\ndefgh", 10, 0, 1, 0, "bc\n"},           /* backwards on the row: "bc\n" */
-		{"abc\r\ndefgh", 5, 0, 8, 0, ""},                /* both ends past it: "" */
-		{"abc\r\n\r\nxyz", 0, 0, 5, 1, "abc\n\n"},       /* onto an empty row: "abc\n\n" */
-		{"abc   \r\ndefgh", 0, 0, 7, 0, "abc   \n"},     /* written blanks are text: "abc   \n" */
-		{"abc   \r\ndefgh", 0, 0, 6, 0, "abc   "},       /* the cell after them (xterm to col 5: "abc  ") */
-		/* the screen's last row keeps its ends where they are: "xyz", and "abc" + 6 line ends + "xyz" */
-		{"\033[8;1Hxyz\033[2;1Habc", 0, 7, 10, 7, "xyz"},
-		{"\033[8;1Hxyz\033[2;1Habc", 0, 1, 10, 7, "abc\n\n\n\n\n\nxyz"},
+		{"abc\r\ndefgh", 0, 0, 10, 0, "abc\n", "0:0-19"},                /* xterm "abc\n", 0:0-199 */
+		{"abc\r\ndefgh", 0, 0, 3, 0, "abc", "0:0-3"},                    /* the cell after the text: "abc" */
+		{"abc\r\ndefgh", 0, 0, 4, 0, "abc\n", "0:0-19"},                 /* "abc\n" */
+		{"abc\r\ndefgh", 0, 0, 10, 1, "abc\ndefgh\n", "0:0-19 1:0-19"},  /* "abc\ndefgh\n" */
+		{"abc\r\ndefgh", 1, 0, 5, 1, "bc\ndefgh", "0:1-19 1:0-5"},       /* "bc\ndefgh" */
+		{"abc\r\ndefgh", 1, 0, 6, 1, "bc\ndefgh\n", "0:1-19 1:0-19"},    /* "bc\ndefgh\n" */
+		{"abc\r\ndefgh", 5, 0, 2, 1, "def", "1:0-2"},                    /* "de": nothing of row 0 */
+		{"abc\r\ndefgh", 4, 0, 2, 1, "def", "1:0-2"},                    /* "de" */
+		/* "\nde": the cell after the text is on the row */
+		{"abc\r\ndefgh", 3, 0, 2, 1, "\ndef", "0:3-19 1:0-2"},
+		{"abc\r\ndefgh", 4, 1, 10, 0, "defgh", "1:0-4"},                 /* backwards: "defg" */
+		{"abc\r\ndefgh", 4, 1, 3, 0, "\ndefgh", "0:3-19 1:0-4"},         /* "\ndefg" */
+		{"abc\r\ndefgh", 10, 0, 1, 0, "bc\n", "0:1-19"},                 /* backwards on the row: "bc\n" */
+		{"abc\r\ndefgh", 5, 0, 8, 0, "", ""},                            /* both ends past it: "", none */
+		{"abc\r\ndefgh", 2, 1, 5, 0, "def", "1:0-2"},                    /* backwards from row 1: "de" */
+		{"abc\r\ndefgh", 10, 1, 1, 0, "bc\ndefgh\n", "0:1-19 1:0-19"},   /* "bc\ndefgh\n" */
+		{"abc\r\n\r\nxyz", 0, 0, 5, 1, "abc\n\n", "0:0-19 1:0-19"},      /* onto an empty row: "abc\n\n" */
+		{"abc\r\n\r\nxyz", 5, 1, 1, 2, "xy", "2:0-1"},                   /* from an empty row: "x" */
+		/* written blanks are text: "abc   \n"; the cell after them (xterm to column 5: "abc  ") */
+		{"abc   \r\ndefgh", 0, 0, 7, 0, "abc   \n", "0:0-19"},
+		{"abc   \r\ndefgh", 0, 0, 6, 0, "abc   ", "0:0-6"},
+		/* the screen's last row keeps its ends where they are: "xyz", and "abc" + 6 line ends + "xyz"; its
+		 * highlight stops at the pointer (xterm's 0:0-9 of a drag to column 10) */
+		{"\033[8;1Hxyz\033[2;1Habc", 0, 7, 10, 7, "xyz", "7:0-10"},
+		{"\033[8;1Hxyz\033[2;1Habc", 0, 1, 10, 7, "abc\n\n\n\n\n\nxyz",
+		 "1:0-19 2:0-19 3:0-19 4:0-19 5:0-19 6:0-19 7:0-10"},
+		{"\033[8;1Hxyz", 10, 7, 1, 7, "yz", "7:1-10"},                        /* "yz", 7:1-9 */
+		{"\033[7;1Habc\r\ndefgh", 5, 6, 2, 7, "def", "7:0-2"},                /* "de" */
+		{"\033[7;1Habc\r\ndefgh", 10, 7, 1, 6, "bc\ndefgh", "6:1-19 7:0-10"}, /* "bc\ndefgh", 6:1-199 7:0-9 */
 		/* a row that wrapped: its line ends on the next row, past whose text the drag goes on */
-		{"0123456789abcdefghijKL", 0, 0, 10, 1, "0123456789abcdefghijKL\n"},
+		{"0123456789abcdefghijKL", 0, 0, 10, 1, "0123456789abcdefghijKL\n", "0:0-19 1:0-19"},
+		{"0123456789abcdefghijKL", 0, 0, 2, 1, "0123456789abcdefghijKL", "0:0-19 1:0-2"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct t_term *t = t_new(20, 8, 20);
@@ -470,6 +508,8 @@ static void test_drag_past_line_end(void)
 		char *got = grid_selection_text(t->g, NULL);
 		CHECK(got && strcmp(got, cases[i].want) == 0, "case %zu: %d,%d to %d,%d: [%s]", i, cases[i].x0,
 		      cases[i].y0, cases[i].x1, cases[i].y1, shown(got));
+		CHECK(strcmp(lit(t), cases[i].hl) == 0, "case %zu: %d,%d to %d,%d: highlight [%s], not [%s]", i,
+		      cases[i].x0, cases[i].y0, cases[i].x1, cases[i].y1, lit(t), cases[i].hl);
 		free(got);
 		t_free(t);
 	}
@@ -482,13 +522,67 @@ static void test_drag_past_line_end(void)
 	grid_select_start(t->g, 0, 3, GRID_SELECT_CELL);
 	grid_select_extend(t->g, 10, 3);
 	CHECK(strcmp(sel(t), "four\n") == 0, "the bottom row on display, scrolled back: [%s]", shown(sel(t)));
+	CHECK(strcmp(lit(t), "3:0-19") == 0, "its highlight: [%s]", lit(t));
+	/* rows of the history (packed: grid__select_apply marks them as they are read) */
+	grid_select_start(t->g, 5, 0, GRID_SELECT_CELL);
+	grid_select_extend(t->g, 10, 1);
+	CHECK(strcmp(sel(t), "two\n") == 0, "in the history: [%s]", shown(sel(t)));
+	CHECK(strcmp(lit(t), "1:0-19") == 0, "its highlight in the history: [%s]", lit(t));
 	grid_view_scroll(t->g, -2);
 	grid_select_start(t->g, 0, 3, GRID_SELECT_CELL);
 	grid_select_extend(t->g, 10, 3);
 	CHECK(strcmp(sel(t), "six") == 0, "the screen's last row: [%s]", shown(sel(t)));
+	CHECK(strcmp(lit(t), "3:0-10") == 0, "its highlight: [%s]", lit(t));
 	/* decided by the drag, as xterm's: output that scrolls the row up afterwards changes nothing of the copy */
 	t_feed(t, "\r\nseven");
 	CHECK(strcmp(sel(t), "six") == 0, "scrolled up after the drag: [%s]", shown(sel(t)));
+	CHECK(strcmp(lit(t), "2:0-10") == 0, "its highlight scrolled up: [%s]", lit(t));
+	/* the drag goes on after it: the row is no longer the last, and the highlight of the earlier decision goes */
+	grid_select_extend(t->g, 12, 2);
+	CHECK(strcmp(sel(t), "six\n") == 0, "dragged on, the row no longer last: [%s]", shown(sel(t)));
+	CHECK(strcmp(lit(t), "2:0-19") == 0, "its highlight: [%s]", lit(t));
+	grid_select_extend(t->g, 1, 2);
+	CHECK(strcmp(sel(t), "si") == 0 && strcmp(lit(t), "2:0-1") == 0, "back into its text: [%s] [%s]",
+	      shown(sel(t)), lit(t));
+	t_free(t);
+}
+
+/* A drag whose end goes past a row's text and back, onto the next row and back, leaves the highlight of where
+ * it is and nothing of where it was (xterm 379: from `a` to past the end of "abc" and back to `c`, the
+ * highlight is 0..1, no more; measured as above). */
+static void test_drag_highlight_follows(void)
+{
+	static const struct {
+		int x, y;
+		const char *want, *hl;
+	} from_a[] = {
+		{10, 0, "abc\n", "0:0-19"},         {2, 0, "abc", "0:0-2"},
+		{10, 0, "abc\n", "0:0-19"},         {3, 0, "abc", "0:0-3"},
+		{2, 1, "abc\ndef", "0:0-19 1:0-2"}, {10, 1, "abc\ndefgh\n", "0:0-19 1:0-19"},
+		{10, 0, "abc\n", "0:0-19"},         {1, 0, "ab", "0:0-1"},
+	}, from_past[] = {
+		/* pressed past the end of "abc" */
+		{2, 1, "def", "1:0-2"}, {8, 0, "", ""},           {1, 0, "bc\n", "0:1-19"},
+		{2, 1, "def", "1:0-2"}, {10, 1, "defgh\n", "1:0-19"}, {5, 0, "", ""},
+	};
+	struct t_term *t = t_new(20, 8, 20);
+	t_feed(t, "abc\r\ndefgh");
+	grid_select_start(t->g, 0, 0, GRID_SELECT_CELL);
+	for (size_t i = 0; i < sizeof(from_a) / sizeof(from_a[0]); i++) {
+		grid_select_extend(t->g, from_a[i].x, from_a[i].y);
+		CHECK(strcmp(sel(t), from_a[i].want) == 0 && strcmp(lit(t), from_a[i].hl) == 0,
+		      "from a, step %zu to %d,%d: [%s] [%s], highlight wanted [%s]", i, from_a[i].x, from_a[i].y,
+		      shown(sel(t)), lit(t), from_a[i].hl);
+	}
+	grid_select_start(t->g, 5, 0, GRID_SELECT_CELL);
+	for (size_t i = 0; i < sizeof(from_past) / sizeof(from_past[0]); i++) {
+		grid_select_extend(t->g, from_past[i].x, from_past[i].y);
+		CHECK(strcmp(sel(t), from_past[i].want) == 0 && strcmp(lit(t), from_past[i].hl) == 0,
+		      "from past the text, step %zu to %d,%d: [%s] [%s], highlight wanted [%s]", i, from_past[i].x,
+		      from_past[i].y, shown(sel(t)), lit(t), from_past[i].hl);
+	}
+	grid_select_clear(t->g);
+	CHECK(strcmp(lit(t), "") == 0, "cleared: [%s]", lit(t));
 	t_free(t);
 }
 
@@ -506,6 +600,7 @@ int main(void)
 	test_erase_history_keeps_screen();
 	test_copy_bounded();
 	test_drag_past_line_end();
+	test_drag_highlight_follows();
 	struct t_term *t = t_new(10, 5, 20);
 	t_feed(t, "hello world\xe4\xb8\xad!\r\nfoo bar\r\n");
 	/* "hello worl" + "d中!" (soft-wrapped) */
