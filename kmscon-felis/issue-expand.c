@@ -433,6 +433,10 @@ static void escape(struct issue_expand *c, unsigned char e, const char *text, si
 	case 't': {
 		time_t now = c->o->now ? c->o->now : time(NULL);
 		struct tm tm;
+		/* The zone in force now, as agetty (a new process per login) shows it: glibc's localtime_r reads
+		 * TZ and /etc/localtime only at its first call, and a zone changed since (timedatectl
+		 * set-timezone) showed the old one until a restart. tzset looks again (a stat of the file). */
+		tzset();
 		localtime_r(&now, &tm);
 		if (e == 'd')
 			snprintf(tmp, sizeof(tmp), "%s %s %2d  %d", nl_langinfo(ABDAY_1 + tm.tm_wday),

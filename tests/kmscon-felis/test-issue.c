@@ -110,6 +110,19 @@ static void test_plain_escapes(void)
 	expect("\\u|\\U", want);
 }
 
+/* \d and \t in the zone in force at each build, as agetty (a new process at each login) shows them: the program
+ * runs for months, and a zone changed meanwhile (timedatectl set-timezone, a new TZ) must show at the next login.
+ * glibc's localtime_r looks at the zone only the first time it runs (tzset does at each call). */
+static void test_time_zone(void)
+{
+	clean();
+	expect("\\d \\t", "Fri Jan  1  1971 00:00:00");
+	setenv("TZ", "EST5", 1);
+	expect("\\d \\t", "Thu Dec 31  1970 19:00:00");
+	setenv("TZ", "UTC", 1);
+	expect("\\t", "00:00:00");
+}
+
 static double cpu_seconds(void)
 {
 	struct rusage ru;
@@ -454,6 +467,7 @@ int main(void)
 	if (!mkdtemp(root))
 		return 1;
 	test_plain_escapes();
+	test_time_zone();
 	test_addresses();
 	test_address_cost();
 	test_os_release();
