@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <langinfo.h>
+#include <locale.h>
 #include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -67,6 +68,10 @@ struct issue_expand {
 	struct ifaddrs *ifaddrs;
 	bool ifaddrs_read, ifaddrs_ok;
 	int users; /* -1 until read */
+	/* \d's day and month names: LC_TIME of the environment, as agetty takes its locale from it (under systemd
+	 * LANG from locale.conf); the program itself runs in C, where "Mo Dez" was "Mon Dec". 0: C. */
+	locale_t time_loc;
+	bool time_loc_made;
 };
 
 static void put(struct issue_text *b, const char *s, size_t n)
@@ -381,6 +386,17 @@ static int users(void)
 	return n;
 }
 
+/* A day's or month's name in the environment's LC_TIME (made once per build), C's when it has none or cannot be
+ * loaded (agetty's setlocale then fails and it stays in C too). */
+static const char *time_name(struct issue_expand *c, nl_item item)
+{
+	if (!c->time_loc_made) {
+		c->time_loc_made = true;
+		c->time_loc = newlocale(LC_TIME_MASK, "", (locale_t)0);
+	}
+	return c->time_loc ? nl_langinfo_l(item, c->time_loc) : nl_langinfo(item);
+}
+
 /* The escape \e (e is text[*i - 1]); *i is after it and moves past an argument it takes. */
 static void escape(struct issue_expand *c, unsigned char e, const char *text, size_t len, size_t *i)
 {
@@ -439,8 +455,8 @@ static void escape(struct issue_expand *c, unsigned char e, const char *text, si
 		tzset();
 		localtime_r(&now, &tm);
 		if (e == 'd')
-			snprintf(tmp, sizeof(tmp), "%s %s %2d  %d", nl_langinfo(ABDAY_1 + tm.tm_wday),
-				 nl_langinfo(ABMON_1 + tm.tm_mon), tm.tm_mday,
+			snprintf(tmp, sizeof(tmp), "%s %s %2d  %d", time_name(c, ABDAY_1 + tm.tm_wday),
+				 time_name(c, ABMON_1 + tm.tm_mon), tm.tm_mday,
 				 tm.tm_year < 70 ? tm.tm_year + 2000 : tm.tm_year + 1900);
 		else
 			snprintf(tmp, sizeof(tmp), "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
@@ -540,5 +556,7 @@ void issue_expand_destroy(struct issue_expand *c)
 	free(c->dns_domain);
 	if (c->ifaddrs_ok)
 		freeifaddrs(c->ifaddrs);
+	if (c->time_loc)
+		freelocale(c->time_loc);
 	free(c);
 }

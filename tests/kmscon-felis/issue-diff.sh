@@ -54,6 +54,25 @@ case_ 'cut \\S{AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
 case_ 'no newline at the end'
 case_ 'UTF-8 \303\251\342\202\254 and \\\303\251 and a tab\there\n'
 
+# \d in the locale of the environment, as agetty sets its own from it (LANG from locale.conf under systemd): the
+# German names, from a locale made here (this machine may have only C). Not vacuous: agetty's must differ from C's.
+mkdir -p "$dir/loc"
+if localedef -i de_DE -f UTF-8 "$dir/loc/de_DE.UTF-8" >/dev/null 2>&1; then
+	printf '\\d\n' >"$dir/dc"
+	on_tty "$dir/adc" "$agetty" --show-issue -f "$dir/dc"
+	unset LC_ALL
+	export LOCPATH="$dir/loc" LANG=de_DE.UTF-8
+	on_tty "$dir/ade" "$agetty" --show-issue -f "$dir/dc"
+	case_ '\\d\n'
+	unset LOCPATH LANG
+	export LC_ALL=C
+	if cmp -s "$dir/adc" "$dir/ade"; then
+		echo "FAIL: agetty's \\d is the same in de_DE.UTF-8 as in C: the locale was not taken"; fail=1
+	fi
+else
+	echo "(no localedef or no de_DE source: \\d in another locale not compared)"
+fi
+
 # A directory and a list: issue.d's version order and filter, a missing entry skipped.
 mkdir -p "$dir/d"
 printf 'ten\n' >"$dir/d/10.issue"

@@ -461,8 +461,9 @@ static void test_crlf(void)
 
 int main(void)
 {
-	/* \d and \t in UTC and the C locale's names */
+	/* \d and \t in UTC and the C locale's names (\d takes them from the environment's LC_TIME, as agetty) */
 	setenv("TZ", "UTC", 1);
+	setenv("LC_ALL", "C", 1);
 	snprintf(root, sizeof(root), "%s/kf-issue-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(root))
 		return 1;
