@@ -35,7 +35,7 @@ void kf_flash_init(struct kf_flash *f);
 void kf_flash_on(struct kf_flash *f, uint64_t now);
 /* Asked off at now. hold_max_ns: the longest a hold in force now may keep frames back (0: no hold). Returns
  * true when it goes off now; false when it stays on until f->due_ns (kf_flash_shown may move it earlier or
- * later; kf_flash_expire then). */
+ * later; kf_flash_expire then). Asked off again while it stays on: its time is the first off's. */
 bool kf_flash_off(struct kf_flash *f, uint64_t now, uint64_t hold_max_ns);
 /* A frame with the flash on was presented at now. Returns true when f->due_ns moved (the caller re-arms). */
 bool kf_flash_shown(struct kf_flash *f, uint64_t now);

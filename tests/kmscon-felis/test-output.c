@@ -435,6 +435,18 @@ static void test_flash_time(void)
 	kf_flash_on(&f, 4000 * MS);
 	CHECK(kf_flash_off(&f, 4100 * MS, 0) && !f.on, "nothing to wait for: off at once");
 	CHECK(!kf_flash_expire(&f, 4200 * MS) && !kf_flash_shown(&f, 4200 * MS), "off: nothing more");
+
+	/* asked off again while kept on (a reload of bell= turns off the flash the replaced bell asked off already,
+	 * reload.c): its time stays, it is not asked on for longer */
+	kf_flash_on(&f, 5000 * MS);
+	kf_flash_off(&f, 5100 * MS, hold);
+	kf_flash_shown(&f, 5140 * MS);
+	CHECK(!kf_flash_off(&f, 5200 * MS, hold) && f.on && f.due_ns == 5240 * MS,
+	      "asked off again at 200: off at %llu ms (want 240)", (unsigned long long)(f.due_ns / MS - 5000));
+	kf_flash_on(&f, 6000 * MS);
+	kf_flash_off(&f, 6100 * MS, hold);
+	kf_flash_shown(&f, 6110 * MS);
+	CHECK(kf_flash_off(&f, 6300 * MS, hold) && !f.on, "asked off again past its time (210): off at once");
 }
 
 /* bell=visual while the application holds frames (DECSET 2026) in the program's frame loop: the bell asks the
