@@ -17,8 +17,9 @@ PKGS=(
   # tests: peers for benchmarks, the VM guest, man page checks, unit verification
   libtsm-dev libvterm-dev qemu-system-x86 qemu-user qemu-utils busybox-static udev systemd seatd kmscon
   man-db valgrind imagemagick cpio kmod xz-utils zstd fontconfig python3-fonttools
-  # tests: the issue banner against agetty and script (util-linux, bsdutils), its resolver test (ip, unshare)
-  util-linux bsdutils iproute2
+  # tests: the issue banner against agetty and script (util-linux, bsdutils), its resolver test (ip, unshare),
+  # \d in another locale (locales: the de_DE source for localedef)
+  util-linux bsdutils iproute2 locales
 )
 
 missing=()
