@@ -233,6 +233,17 @@ static int read_index(const char *p, const char *end, const char **after)
 	return neg && idx > 0 ? -1 : idx;
 }
 
+/* The palette entry OSC 4 and 104 name by idx (0-255). Under reverse video (DECSCNM) the display paints black
+ * and white (0 and 7), and bright black and bright white (8 and 15), each in the other's colour (render/palette.c
+ * kf_palette_reverse), and OSC 4 and 104 name the colours painted, as in xterm 379, whose ReverseVideo swaps the
+ * two entries: each addresses the other's, as OSC 10 and 11 do (dynamic_slot). */
+static int ansi_slot(const struct grid *g, int idx)
+{
+	if (g->modes.reverse_video && idx < 16 && ((idx & 7) == 0 || (idx & 7) == 7))
+		return idx ^ 7;
+	return idx;
+}
+
 /* OSC 104 [; c ...]: the colours listed, up to the first item that is not a number alone (xterm's
  * ResetAnsiColorRequest); an index past the palette is skipped. None listed is all of them. */
 void grid__osc_palette_reset(struct grid *g, const char *s, size_t len)
@@ -248,7 +259,7 @@ void grid__osc_palette_reset(struct grid *g, const char *s, size_t len)
 		if (!q || idx < 0 || (q < end && *q != ';'))
 			return;
 		if (idx < 256)
-			grid__palette_reset(g, idx);
+			grid__palette_reset(g, ansi_slot(g, idx));
 		p = q + 1;
 	}
 }
@@ -276,9 +287,9 @@ void grid__osc_palette(struct grid *g, const char *s, size_t len)
 		if (ve - v == 1 && *v == '?') {
 			char pre[16];
 			snprintf(pre, sizeof(pre), "4;%d;", idx);
-			reply_color(g, pre, g->palette[idx]);
+			reply_color(g, pre, g->palette[ansi_slot(g, idx)]);
 		} else if (parse_color(v, (size_t)(ve - v), &c)) {
-			g->palette[idx] = c;
+			g->palette[ansi_slot(g, idx)] = c;
 			grid_damage_all(g);
 		} else {
 			return;

@@ -274,6 +274,29 @@ static void test_colors_reverse_video(void)
 	t_free(t);
 }
 
+/* Under reverse video the display paints the palette's black and white (0 and 7) and its bright black and white
+ * (8 and 15) each in the other's colour (render/palette.c kf_palette_reverse, xterm's ReverseVideo), and OSC 4
+ * and 104 name the colours painted there as OSC 10/11 do, as in xterm 379 (tests/tools/xterm-replies.py): a set
+ * of colour 0 while reversed changed the colour SGR 37 text was painted in, and its query answered black for
+ * the colour SGR 30 text was painted in, light grey. */
+static void test_palette_reverse_video(void)
+{
+	struct t_term *t = t_new(20, 4, 0);
+	t_feed(t, "\033[?5h\033]4;0;?;7;?;8;?;15;?;1;?\007");
+	CHECK_REPLY(t, "\033]4;0;rgb:e5e5/e5e5/e5e5\007\033]4;7;rgb:0000/0000/0000\007"
+		       "\033]4;8;rgb:ffff/ffff/ffff\007\033]4;15;rgb:7f7f/7f7f/7f7f\007\033]4;1;rgb:cdcd/0000/0000\007");
+	/* colour 0 set while reversed is colour 7 once the mode is reset */
+	t_feed(t, "\033]4;0;#123456;8;#010203\007\033[?5l\033]4;0;?;7;?;8;?;15;?\007");
+	CHECK_REPLY(t, "\033]4;0;rgb:0000/0000/0000\007\033]4;7;rgb:1212/3434/5656\007"
+		       "\033]4;8;rgb:7f7f/7f7f/7f7f\007\033]4;15;rgb:0101/0202/0303\007");
+	/* OSC 104;0 while reversed resets the colour painted as 0, i.e. colour 7 */
+	t_feed(t, "\033[?5h\033]104;0;15\007\033[?5l\033]4;7;?;15;?\007");
+	CHECK_REPLY(t, "\033]4;7;rgb:e5e5/e5e5/e5e5\007\033]4;15;rgb:0101/0202/0303\007");
+	t_feed(t, "\033[?5h\033]104;8\007\033[?5l\033]4;15;?\007");
+	CHECK_REPLY(t, "\033]4;15;rgb:ffff/ffff/ffff\007");
+	t_free(t);
+}
+
 /* grid_config.colors: the display's configured colours are what OSC 4/10/11/12 report and what OSC 104/110/111
  * and RIS bring back (xterm ctlseqs OSC 4, 10-12, 104, 110-112) */
 static void test_configured_colors(void)
@@ -581,6 +604,7 @@ int main(void)
 	test_clipboard_read();
 	test_configured_colors();
 	test_colors_reverse_video();
+	test_palette_reverse_video();
 	test_configured_decbkm();
 	test_sgr();
 	test_modes();

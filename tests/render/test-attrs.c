@@ -452,6 +452,10 @@ static void test_decscnm_palette(void)
 	    {"SGR 31;44", "\x1b[31;44m", 0xcd0000, 0x0000ee},
 	    {"direct black on white", "\x1b[38;2;0;0;0;48;2;229;229;229m", 0x000000, 0xe5e5e5},
 	    {"SGR 7 on 37", "\x1b[7;37m", 0xe5e5e5, 0x000000},
+	    /* OSC 4 names the colour painted (grid-palette.c ansi_slot): 0 set while reversed is SGR 30's */
+	    {"OSC 4;0 set, SGR 30", "\x1b]4;0;#00ff00\x07\x1b[30;41m", 0x00ff00, 0xcd0000},
+	    {"OSC 4;0 set, SGR 37", "\x1b]4;0;#00ff00\x07\x1b[37;41m", 0x000000, 0xcd0000},
+	    {"OSC 4;15 set, SGR 97", "\x1b]4;15;#0000ff\x07\x1b[97;41m", 0x0000ff, 0xcd0000},
 	};
 	check_all("DECSCNM", "\x1b[?5h", cases, sizeof(cases) / sizeof(cases[0]));
 }
