@@ -1,9 +1,14 @@
 /* grid/grid-colornames.c: the X11 colour names that XParseColor takes (xterm's OSC 4, 10, 11, 12), for
  * colour specifications that are neither rgb: nor #hex.
  *
- * The table is X.Org's rgb.txt (x11-common, /usr/share/X11/rgb.txt: 658 names) with each name lowered and
- * its spaces removed ("dark slate gray" and "DarkSlateGray" are one entry), sorted for a binary search. The
- * X server matches a name in any case, with the spaces rgb.txt gives it or without them.
+ * The table is the X server's own (xorg-server 21.1, os/oscolor.c: XParseColor asks the server, not a file),
+ * 676 names once each is lowered and its spaces removed ("dark slate gray" and "DarkSlateGray" are one entry),
+ * sorted for a binary search; xterm 379 takes each of them with these values (tests/tools/xterm-replies.py,
+ * all 782 spellings). It is X.Org's rgb.txt (x11-common, /usr/share/X11/rgb.txt) with the CSS names the
+ * server added (aqua, crimson, fuchsia, indigo, lime, olive, rebecca purple, silver, teal; web gray and x11
+ * gray for the names CSS gives other colours: gray, green, maroon, purple) and without Debian's DebianRed,
+ * which the server does not know. The server matches a name in any case, with the spaces its table gives it or
+ * without them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +22,8 @@ struct color_name {
 
 static const struct color_name names[] = {
 	{"aliceblue", 0xf0f8ff}, {"antiquewhite", 0xfaebd7}, {"antiquewhite1", 0xffefdb}, {"antiquewhite2", 0xeedfcc},
-	{"antiquewhite3", 0xcdc0b0}, {"antiquewhite4", 0x8b8378}, {"aquamarine", 0x7fffd4}, {"aquamarine1", 0x7fffd4},
+	{"antiquewhite3", 0xcdc0b0}, {"antiquewhite4", 0x8b8378}, {"aqua", 0x00ffff}, {"aquamarine", 0x7fffd4},
+	{"aquamarine1", 0x7fffd4},
 	{"aquamarine2", 0x76eec6}, {"aquamarine3", 0x66cdaa}, {"aquamarine4", 0x458b74}, {"azure", 0xf0ffff},
 	{"azure1", 0xf0ffff}, {"azure2", 0xe0eeee}, {"azure3", 0xc1cdcd}, {"azure4", 0x838b8b}, {"beige", 0xf5f5dc},
 	{"bisque", 0xffe4c4}, {"bisque1", 0xffe4c4}, {"bisque2", 0xeed5b7}, {"bisque3", 0xcdb79e},
@@ -31,7 +37,8 @@ static const struct color_name names[] = {
 	{"chocolate1", 0xff7f24}, {"chocolate2", 0xee7621}, {"chocolate3", 0xcd661d}, {"chocolate4", 0x8b4513},
 	{"coral", 0xff7f50}, {"coral1", 0xff7256}, {"coral2", 0xee6a50}, {"coral3", 0xcd5b45}, {"coral4", 0x8b3e2f},
 	{"cornflowerblue", 0x6495ed}, {"cornsilk", 0xfff8dc}, {"cornsilk1", 0xfff8dc}, {"cornsilk2", 0xeee8cd},
-	{"cornsilk3", 0xcdc8b1}, {"cornsilk4", 0x8b8878}, {"cyan", 0x00ffff}, {"cyan1", 0x00ffff},
+	{"cornsilk3", 0xcdc8b1}, {"cornsilk4", 0x8b8878}, {"crimson", 0xdc143c}, {"cyan", 0x00ffff},
+	{"cyan1", 0x00ffff},
 	{"cyan2", 0x00eeee}, {"cyan3", 0x00cdcd}, {"cyan4", 0x008b8b}, {"darkblue", 0x00008b}, {"darkcyan", 0x008b8b},
 	{"darkgoldenrod", 0xb8860b}, {"darkgoldenrod1", 0xffb90f}, {"darkgoldenrod2", 0xeead0e},
 	{"darkgoldenrod3", 0xcd950c}, {"darkgoldenrod4", 0x8b6508}, {"darkgray", 0xa9a9a9}, {"darkgreen", 0x006400},
@@ -44,13 +51,14 @@ static const struct color_name names[] = {
 	{"darkseagreen2", 0xb4eeb4}, {"darkseagreen3", 0x9bcd9b}, {"darkseagreen4", 0x698b69},
 	{"darkslateblue", 0x483d8b}, {"darkslategray", 0x2f4f4f}, {"darkslategray1", 0x97ffff},
 	{"darkslategray2", 0x8deeee}, {"darkslategray3", 0x79cdcd}, {"darkslategray4", 0x528b8b},
-	{"darkslategrey", 0x2f4f4f}, {"darkturquoise", 0x00ced1}, {"darkviolet", 0x9400d3}, {"debianred", 0xd70751},
+	{"darkslategrey", 0x2f4f4f}, {"darkturquoise", 0x00ced1}, {"darkviolet", 0x9400d3},
 	{"deeppink", 0xff1493}, {"deeppink1", 0xff1493}, {"deeppink2", 0xee1289}, {"deeppink3", 0xcd1076},
 	{"deeppink4", 0x8b0a50}, {"deepskyblue", 0x00bfff}, {"deepskyblue1", 0x00bfff}, {"deepskyblue2", 0x00b2ee},
 	{"deepskyblue3", 0x009acd}, {"deepskyblue4", 0x00688b}, {"dimgray", 0x696969}, {"dimgrey", 0x696969},
 	{"dodgerblue", 0x1e90ff}, {"dodgerblue1", 0x1e90ff}, {"dodgerblue2", 0x1c86ee}, {"dodgerblue3", 0x1874cd},
 	{"dodgerblue4", 0x104e8b}, {"firebrick", 0xb22222}, {"firebrick1", 0xff3030}, {"firebrick2", 0xee2c2c},
 	{"firebrick3", 0xcd2626}, {"firebrick4", 0x8b1a1a}, {"floralwhite", 0xfffaf0}, {"forestgreen", 0x228b22},
+	{"fuchsia", 0xff00ff},
 	{"gainsboro", 0xdcdcdc}, {"ghostwhite", 0xf8f8ff}, {"gold", 0xffd700}, {"gold1", 0xffd700},
 	{"gold2", 0xeec900}, {"gold3", 0xcdad00}, {"gold4", 0x8b7500}, {"goldenrod", 0xdaa520},
 	{"goldenrod1", 0xffc125}, {"goldenrod2", 0xeeb422}, {"goldenrod3", 0xcd9b1d}, {"goldenrod4", 0x8b6914},
@@ -100,6 +108,7 @@ static const struct color_name names[] = {
 	{"honeydew3", 0xc1cdc1}, {"honeydew4", 0x838b83}, {"hotpink", 0xff69b4}, {"hotpink1", 0xff6eb4},
 	{"hotpink2", 0xee6aa7}, {"hotpink3", 0xcd6090}, {"hotpink4", 0x8b3a62}, {"indianred", 0xcd5c5c},
 	{"indianred1", 0xff6a6a}, {"indianred2", 0xee6363}, {"indianred3", 0xcd5555}, {"indianred4", 0x8b3a3a},
+	{"indigo", 0x4b0082},
 	{"ivory", 0xfffff0}, {"ivory1", 0xfffff0}, {"ivory2", 0xeeeee0}, {"ivory3", 0xcdcdc1}, {"ivory4", 0x8b8b83},
 	{"khaki", 0xf0e68c}, {"khaki1", 0xfff68f}, {"khaki2", 0xeee685}, {"khaki3", 0xcdc673}, {"khaki4", 0x8b864e},
 	{"lavender", 0xe6e6fa}, {"lavenderblush", 0xfff0f5}, {"lavenderblush1", 0xfff0f5},
@@ -120,7 +129,8 @@ static const struct color_name names[] = {
 	{"lightsteelblue", 0xb0c4de}, {"lightsteelblue1", 0xcae1ff}, {"lightsteelblue2", 0xbcd2ee},
 	{"lightsteelblue3", 0xa2b5cd}, {"lightsteelblue4", 0x6e7b8b}, {"lightyellow", 0xffffe0},
 	{"lightyellow1", 0xffffe0}, {"lightyellow2", 0xeeeed1}, {"lightyellow3", 0xcdcdb4},
-	{"lightyellow4", 0x8b8b7a}, {"limegreen", 0x32cd32}, {"linen", 0xfaf0e6}, {"magenta", 0xff00ff},
+	{"lightyellow4", 0x8b8b7a}, {"lime", 0x00ff00}, {"limegreen", 0x32cd32}, {"linen", 0xfaf0e6},
+	{"magenta", 0xff00ff},
 	{"magenta1", 0xff00ff}, {"magenta2", 0xee00ee}, {"magenta3", 0xcd00cd}, {"magenta4", 0x8b008b},
 	{"maroon", 0xb03060}, {"maroon1", 0xff34b3}, {"maroon2", 0xee30a7}, {"maroon3", 0xcd2990},
 	{"maroon4", 0x8b1c62}, {"mediumaquamarine", 0x66cdaa}, {"mediumblue", 0x0000cd}, {"mediumorchid", 0xba55d3},
@@ -133,6 +143,7 @@ static const struct color_name names[] = {
 	{"mistyrose3", 0xcdb7b5}, {"mistyrose4", 0x8b7d7b}, {"moccasin", 0xffe4b5}, {"navajowhite", 0xffdead},
 	{"navajowhite1", 0xffdead}, {"navajowhite2", 0xeecfa1}, {"navajowhite3", 0xcdb38b},
 	{"navajowhite4", 0x8b795e}, {"navy", 0x000080}, {"navyblue", 0x000080}, {"oldlace", 0xfdf5e6},
+	{"olive", 0x808000},
 	{"olivedrab", 0x6b8e23}, {"olivedrab1", 0xc0ff3e}, {"olivedrab2", 0xb3ee3a}, {"olivedrab3", 0x9acd32},
 	{"olivedrab4", 0x698b22}, {"orange", 0xffa500}, {"orange1", 0xffa500}, {"orange2", 0xee9a00},
 	{"orange3", 0xcd8500}, {"orange4", 0x8b5a00}, {"orangered", 0xff4500}, {"orangered1", 0xff4500},
@@ -147,7 +158,8 @@ static const struct color_name names[] = {
 	{"peru", 0xcd853f}, {"pink", 0xffc0cb}, {"pink1", 0xffb5c5}, {"pink2", 0xeea9b8}, {"pink3", 0xcd919e},
 	{"pink4", 0x8b636c}, {"plum", 0xdda0dd}, {"plum1", 0xffbbff}, {"plum2", 0xeeaeee}, {"plum3", 0xcd96cd},
 	{"plum4", 0x8b668b}, {"powderblue", 0xb0e0e6}, {"purple", 0xa020f0}, {"purple1", 0x9b30ff},
-	{"purple2", 0x912cee}, {"purple3", 0x7d26cd}, {"purple4", 0x551a8b}, {"red", 0xff0000}, {"red1", 0xff0000},
+	{"purple2", 0x912cee}, {"purple3", 0x7d26cd}, {"purple4", 0x551a8b}, {"rebeccapurple", 0x663399},
+	{"red", 0xff0000}, {"red1", 0xff0000},
 	{"red2", 0xee0000}, {"red3", 0xcd0000}, {"red4", 0x8b0000}, {"rosybrown", 0xbc8f8f}, {"rosybrown1", 0xffc1c1},
 	{"rosybrown2", 0xeeb4b4}, {"rosybrown3", 0xcd9b9b}, {"rosybrown4", 0x8b6969}, {"royalblue", 0x4169e1},
 	{"royalblue1", 0x4876ff}, {"royalblue2", 0x436eee}, {"royalblue3", 0x3a5fcd}, {"royalblue4", 0x27408b},
@@ -156,7 +168,8 @@ static const struct color_name names[] = {
 	{"seagreen1", 0x54ff9f}, {"seagreen2", 0x4eee94}, {"seagreen3", 0x43cd80}, {"seagreen4", 0x2e8b57},
 	{"seashell", 0xfff5ee}, {"seashell1", 0xfff5ee}, {"seashell2", 0xeee5de}, {"seashell3", 0xcdc5bf},
 	{"seashell4", 0x8b8682}, {"sienna", 0xa0522d}, {"sienna1", 0xff8247}, {"sienna2", 0xee7942},
-	{"sienna3", 0xcd6839}, {"sienna4", 0x8b4726}, {"skyblue", 0x87ceeb}, {"skyblue1", 0x87ceff},
+	{"sienna3", 0xcd6839}, {"sienna4", 0x8b4726}, {"silver", 0xc0c0c0}, {"skyblue", 0x87ceeb},
+	{"skyblue1", 0x87ceff},
 	{"skyblue2", 0x7ec0ee}, {"skyblue3", 0x6ca6cd}, {"skyblue4", 0x4a708b}, {"slateblue", 0x6a5acd},
 	{"slateblue1", 0x836fff}, {"slateblue2", 0x7a67ee}, {"slateblue3", 0x6959cd}, {"slateblue4", 0x473c8b},
 	{"slategray", 0x708090}, {"slategray1", 0xc6e2ff}, {"slategray2", 0xb9d3ee}, {"slategray3", 0x9fb6cd},
@@ -165,14 +178,19 @@ static const struct color_name names[] = {
 	{"springgreen1", 0x00ff7f}, {"springgreen2", 0x00ee76}, {"springgreen3", 0x00cd66},
 	{"springgreen4", 0x008b45}, {"steelblue", 0x4682b4}, {"steelblue1", 0x63b8ff}, {"steelblue2", 0x5cacee},
 	{"steelblue3", 0x4f94cd}, {"steelblue4", 0x36648b}, {"tan", 0xd2b48c}, {"tan1", 0xffa54f}, {"tan2", 0xee9a49},
-	{"tan3", 0xcd853f}, {"tan4", 0x8b5a2b}, {"thistle", 0xd8bfd8}, {"thistle1", 0xffe1ff}, {"thistle2", 0xeed2ee},
+	{"tan3", 0xcd853f}, {"tan4", 0x8b5a2b}, {"teal", 0x008080}, {"thistle", 0xd8bfd8}, {"thistle1", 0xffe1ff},
+	{"thistle2", 0xeed2ee},
 	{"thistle3", 0xcdb5cd}, {"thistle4", 0x8b7b8b}, {"tomato", 0xff6347}, {"tomato1", 0xff6347},
 	{"tomato2", 0xee5c42}, {"tomato3", 0xcd4f39}, {"tomato4", 0x8b3626}, {"turquoise", 0x40e0d0},
 	{"turquoise1", 0x00f5ff}, {"turquoise2", 0x00e5ee}, {"turquoise3", 0x00c5cd}, {"turquoise4", 0x00868b},
 	{"violet", 0xee82ee}, {"violetred", 0xd02090}, {"violetred1", 0xff3e96}, {"violetred2", 0xee3a8c},
-	{"violetred3", 0xcd3278}, {"violetred4", 0x8b2252}, {"wheat", 0xf5deb3}, {"wheat1", 0xffe7ba},
+	{"violetred3", 0xcd3278}, {"violetred4", 0x8b2252}, {"webgray", 0x808080}, {"webgreen", 0x008000},
+	{"webgrey", 0x808080}, {"webmaroon", 0x800000}, {"webpurple", 0x800080}, {"wheat", 0xf5deb3},
+	{"wheat1", 0xffe7ba},
 	{"wheat2", 0xeed8ae}, {"wheat3", 0xcdba96}, {"wheat4", 0x8b7e66}, {"white", 0xffffff},
-	{"whitesmoke", 0xf5f5f5}, {"yellow", 0xffff00}, {"yellow1", 0xffff00}, {"yellow2", 0xeeee00},
+	{"whitesmoke", 0xf5f5f5}, {"x11gray", 0xbebebe}, {"x11green", 0x00ff00}, {"x11grey", 0xbebebe},
+	{"x11maroon", 0xb03060}, {"x11purple", 0xa020f0}, {"yellow", 0xffff00}, {"yellow1", 0xffff00},
+	{"yellow2", 0xeeee00},
 	{"yellow3", 0xcdcd00}, {"yellow4", 0x8b8b00}, {"yellowgreen", 0x9acd32},
 };
 

@@ -119,6 +119,16 @@ static void test_replies(void)
 		      grid_palette(t->g)[10] == 0x00ff00,
 	      "names: %06x %06x %06x %06x %06x", grid_palette(t->g)[6], grid_palette(t->g)[7],
 	      grid_palette(t->g)[8], grid_palette(t->g)[9], grid_palette(t->g)[10]);
+	/* the X server's own table (xorg-server 21.1 os/oscolor.c, which xterm 379's XParseColor asks): the CSS
+	 * names it added (teal, crimson, rebecca purple) and the web and x11 forms of the four names CSS gives
+	 * other colours, and not rgb.txt's DebianRed, which it does not have */
+	t_feed(t, "\033]4;6;teal;7;Crimson;8;rebecca purple;9;WebGray;10;x11 maroon\007\033]4;11;DebianRed\007");
+	CHECK(grid_palette(t->g)[6] == 0x008080 && grid_palette(t->g)[7] == 0xdc143c &&
+		      grid_palette(t->g)[8] == 0x663399 && grid_palette(t->g)[9] == 0x808080 &&
+		      grid_palette(t->g)[10] == 0xb03060 && grid_palette(t->g)[11] == 0xffff00,
+	      "server's names: %06x %06x %06x %06x %06x %06x", grid_palette(t->g)[6], grid_palette(t->g)[7],
+	      grid_palette(t->g)[8], grid_palette(t->g)[9], grid_palette(t->g)[10], grid_palette(t->g)[11]);
+	t_feed(t, "\033]104\007");
 	/* hostile names change nothing: 64 KiB of letters, a name one past the table's longest key, only spaces,
 	 * a known name with a byte above 0x7f, an empty name; spaces around a known one are skipped (X's server
 	 * refuses them: docs/conformance.md) */
