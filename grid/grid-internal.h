@@ -403,6 +403,10 @@ struct grid {
 
 	uint32_t palette[259];
 	uint32_t palette_defaults[259]; /* grid_config.colors, or xterm's */
+	/* A bit an entry of palette: set by the child's OSC 4/10/11/12, cleared by the entry's reset (OSC 104/110-112,
+	 * RIS). New defaults (grid_set_palette_defaults) leave these entries, whatever their value: one the child set
+	 * to the old default is its own as much as any other. */
+	uint8_t palette_set[(259 + 7) / 8];
 	char title[TITLE_MAX];
 	char *title_stack[TITLE_STACK_MAX];
 	int title_depth;

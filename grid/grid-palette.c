@@ -48,13 +48,24 @@ const uint32_t *grid_palette_defaults(const struct grid *g)
 	return g->palette_defaults;
 }
 
+static bool child_set(const struct grid *g, int idx)
+{
+	return g->palette_set[idx / 8] >> (idx % 8) & 1;
+}
+
+/* Entry idx of the palette to c, the child's colour (OSC 4, 10, 11, 12). */
+static void set_entry(struct grid *g, int idx, uint32_t c)
+{
+	g->palette[idx] = c;
+	g->palette_set[idx / 8] |= (uint8_t)(1u << (idx % 8));
+	grid_damage_all(g);
+}
+
 void grid_set_palette_defaults(struct grid *g, const uint32_t *colors)
 {
-	uint32_t old[259];
-	memcpy(old, g->palette_defaults, sizeof(old));
 	grid__palette_init(g, colors);
 	for (int i = 0; i < 259; i++)
-		if (g->palette[i] == old[i])
+		if (!child_set(g, i))
 			g->palette[i] = g->palette_defaults[i];
 	grid_damage_all(g);
 }
@@ -63,8 +74,10 @@ void grid__palette_reset(struct grid *g, int idx)
 {
 	if (idx < 0) {
 		memcpy(g->palette, g->palette_defaults, sizeof(g->palette));
+		memset(g->palette_set, 0, sizeof(g->palette_set));
 	} else if (idx < 259) {
 		g->palette[idx] = g->palette_defaults[idx];
+		g->palette_set[idx / 8] &= (uint8_t)~(1u << (idx % 8));
 	}
 	grid_damage_all(g);
 }
@@ -289,8 +302,7 @@ void grid__osc_palette(struct grid *g, const char *s, size_t len)
 			snprintf(pre, sizeof(pre), "4;%d;", idx);
 			reply_color(g, pre, g->palette[ansi_slot(g, idx)]);
 		} else if (parse_color(v, (size_t)(ve - v), &c)) {
-			g->palette[ansi_slot(g, idx)] = c;
-			grid_damage_all(g);
+			set_entry(g, ansi_slot(g, idx), c);
 		} else {
 			return;
 		}
@@ -330,8 +342,7 @@ void grid__osc_dynamic(struct grid *g, int which, const char *s, size_t len)
 			snprintf(pre, sizeof(pre), "%d;", which);
 			reply_color(g, pre, dynamic_color(g, which));
 		} else if (parse_color(p, (size_t)(q - p), &c)) {
-			g->palette[dynamic_slot(g, which)] = c;
-			grid_damage_all(g);
+			set_entry(g, dynamic_slot(g, which), c);
 		}
 		which++;
 		p = q + 1;

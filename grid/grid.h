@@ -214,7 +214,8 @@ const uint32_t *grid_palette(const struct grid *g);
  * layout. Owned by the grid. An entry of grid_palette() that differs was set by the child. */
 const uint32_t *grid_palette_defaults(const struct grid *g);
 /* New default colours (same layout as grid_config.colors, 258 entries), e.g. a palette reloaded from the
- * configuration: the entries the child has not changed (OSC 4/10/11/12) follow them, its own stay. */
+ * configuration: the entries the child has not set (OSC 4/10/11/12, since their last reset) follow them, its own
+ * stay, also one it set to the old default's value. */
 void grid_set_palette_defaults(struct grid *g, const uint32_t *colors);
 /* DECBKM's power-on state (grid_config.backspace_sends_bs), e.g. a reloaded backspace-delete: what the next hard
  * reset (RIS, grid_reset) sets. The mode in force now stays: it must go with the erase character of the child

@@ -336,6 +336,22 @@ static void test_configured_colors(void)
 	      "reload: %06x %06x %06x", grid_palette(t->g)[1], grid_palette(t->g)[2], grid_palette(t->g)[256]);
 	t_feed(t, "\033]104;2\033\\");
 	CHECK(grid_palette(t->g)[2] == 0x445566, "OSC 104 after the reload: %06x", grid_palette(t->g)[2]);
+	/* a colour the child set to what the default was stays its own too (a theme's black for colour 0): it
+	 * followed the new default, as if never set */
+	t_feed(t, "\033]4;3;#030609\033\\\033]10;#778899\033\\");
+	colors[3] = 0xabcdef;
+	colors[256] = 0x102030;
+	grid_set_palette_defaults(t->g, colors);
+	CHECK(grid_palette(t->g)[3] == 0x030609 && grid_palette(t->g)[256] == 0x778899 &&
+		      grid_palette(t->g)[258] == 0x102030,
+	      "reload over colours set to the defaults: %06x %06x %06x", grid_palette(t->g)[3],
+	      grid_palette(t->g)[256], grid_palette(t->g)[258]);
+	/* reset, they follow the defaults again */
+	t_feed(t, "\033]104;3\033\\\033]110\033\\");
+	colors[3] = 0x222222;
+	grid_set_palette_defaults(t->g, colors);
+	CHECK(grid_palette(t->g)[3] == 0x222222 && grid_palette(t->g)[256] == 0x102030,
+	      "reload after OSC 104/110: %06x %06x", grid_palette(t->g)[3], grid_palette(t->g)[256]);
 	t_free(t);
 	/* no colours configured: xterm's */
 	t = t_new(20, 4, 0);
