@@ -153,6 +153,10 @@ struct drm_fb_format {
 	uint8_t bytes; /* 2, 3 or 4 */
 	uint8_t r_off, r_len, g_off, g_len, b_off, b_len;
 	bool xrgb8888; /* the canvas' own layout: rows are copied as they are */
+	/* The bits of the pixel's alpha channel (var.transp), 0 for none: set in every pixel written, opaque, as the
+	 * kernel's drivers set them in fbcon's colours (drm_fb_helper's pseudo palette): a display that honours
+	 * alpha (DRM's fbdev emulation in ARGB8888) shows a pixel whose alpha is 0 as nothing. */
+	uint32_t opaque;
 };
 /* The layout of v (packed truecolour of 16, 24 or 32 bpp). Returns 0, or -ENOTSUP with the reason in why. */
 int drm_fb_format_from_var(const struct fb_var_screeninfo *v, const struct fb_fix_screeninfo *fix,

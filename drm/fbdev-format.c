@@ -47,9 +47,16 @@ int drm_fb_format_from_var(const struct fb_var_screeninfo *v, const struct fb_fi
 	f->r_off = (uint8_t)v->red.offset, f->r_len = (uint8_t)v->red.length;
 	f->g_off = (uint8_t)v->green.offset, f->g_len = (uint8_t)v->green.length;
 	f->b_off = (uint8_t)v->blue.offset, f->b_len = (uint8_t)v->blue.length;
+	/* An alpha channel only where it is one: within the pixel and clear of the colours (a driver that does not
+	 * have one leaves transp zeroed, one with nonsense there is not believed) */
+	if (v->transp.length && channel_ok(&v->transp, bpp)) {
+		uint32_t a = ((1u << v->transp.length) - 1) << v->transp.offset;
+		uint32_t rgb = drm_fb_pack(f, 0xffffff);
+		f->opaque = a & rgb ? 0 : a;
+	}
 	/* The canvas' own layout: rows go in with memcpy. */
 	f->xrgb8888 = bpp == 32 && f->r_off == 16 && f->g_off == 8 && f->b_off == 0 && f->r_len == 8 &&
-		      f->g_len == 8 && f->b_len == 8;
+		      f->g_len == 8 && f->b_len == 8 && !f->opaque;
 	return 0;
 }
 
@@ -57,12 +64,15 @@ void drm_fb_format_name(const struct drm_fb_format *f, char *buf, size_t size)
 {
 	if (f->xrgb8888)
 		snprintf(buf, size, "XRGB8888");
+	else if (f->bytes == 4 && f->r_off == 16 && f->g_off == 8 && f->b_off == 0 && f->r_len == 8 && f->g_len == 8 &&
+		 f->b_len == 8 && f->opaque == 0xff000000u)
+		snprintf(buf, size, "ARGB8888");
 	else if (f->bytes == 2 && f->r_off == 11 && f->r_len == 5 && f->g_off == 5 && f->g_len == 6 &&
 		 f->b_off == 0 && f->b_len == 5)
 		snprintf(buf, size, "RGB565");
 	else
-		snprintf(buf, size, "%u bpp r%u@%u g%u@%u b%u@%u", f->bytes * 8u, f->r_len, f->r_off, f->g_len,
-			 f->g_off, f->b_len, f->b_off);
+		snprintf(buf, size, "%u bpp r%u@%u g%u@%u b%u@%u%s", f->bytes * 8u, f->r_len, f->r_off, f->g_len,
+			 f->g_off, f->b_len, f->b_off, f->opaque ? " with alpha" : "");
 }
 
 uint32_t drm_fb_pack(const struct drm_fb_format *f, uint32_t xrgb)
@@ -72,7 +82,7 @@ uint32_t drm_fb_pack(const struct drm_fb_format *f, uint32_t xrgb)
 	/* The top bits of each channel (truncation, as the kernel's own conversions do: drm_format_helper.c's
 	 * xrgb8888 to rgb565). */
 	return (r >> (8 - f->r_len)) << f->r_off | (g >> (8 - f->g_len)) << f->g_off |
-	       (b >> (8 - f->b_len)) << f->b_off;
+	       (b >> (8 - f->b_len)) << f->b_off | f->opaque;
 }
 
 void drm_fb_convert_row(const struct drm_fb_format *f, uint8_t *dst, const uint32_t *src, uint32_t n)

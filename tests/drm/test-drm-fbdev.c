@@ -135,6 +135,28 @@ static void test_convert(void)
 	const uint32_t x = 0xff123456;
 	drm_fb_convert_row(&f, dst, &x, 1);
 	CHECK(dst[0] == 0x12 && dst[1] == 0x34 && dst[2] == 0x56 && dst[3] == 0);
+	/* An alpha channel (var.transp: ARGB8888 from DRM's fbdev emulation at depth 32, RGBA5551 of some embedded
+	 * controllers) is written opaque, all its bits set, as the kernel's drivers set it in fbcon's colours
+	 * (drm_fb_helper's pseudo palette): with 0 there a display that honours alpha showed nothing. */
+	v = var(32, 16, 8, 8, 8, 0, 8);
+	v.transp.offset = 24, v.transp.length = 8;
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == 0);
+	memset(dst, 0xaa, sizeof(dst));
+	drm_fb_convert_row(&f, dst, src + 2, 1);
+	printf("ARGB8888: 0x00123456 written as %02x %02x %02x %02x (want 56 34 12 ff)\n", dst[0], dst[1], dst[2],
+	       dst[3]);
+	CHECK(dst[0] == 0x56 && dst[1] == 0x34 && dst[2] == 0x12 && dst[3] == 0xff);
+	drm_fb_format_name(&f, why, sizeof(why));
+	CHECK(strcmp(why, "ARGB8888") == 0);
+	v = var(16, 11, 5, 6, 5, 1, 5);
+	v.transp.offset = 0, v.transp.length = 1;
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == 0);
+	CHECK(drm_fb_pack(&f, 0) == 1 && drm_fb_pack(&f, 0x00ffffff) == 0xffff);
+	/* a transp field a driver filled with nonsense (past the pixel) is not an alpha channel */
+	v = var(32, 16, 8, 8, 8, 0, 8);
+	v.transp.offset = 0xfffffff8u, v.transp.length = 8;
+	CHECK(drm_fb_format_from_var(&v, &fix, &f, why, sizeof(why)) == 0 && f.xrgb8888);
+	CHECK(drm_fb_pack(&f, 0x00123456) == 0x00123456);
 }
 
 static void test_refresh(void)
