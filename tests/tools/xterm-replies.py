@@ -293,6 +293,13 @@ def families(cols, rows):
               "4;1;#ff0000;2;?", "11;?\x07\x1b[?5h\x1b]11;?"):
         add("colour-multi-" + escape(q.encode()), OSC + q + "\x07")
     add("colour-reverse-video", CSI + "?5h" + OSC + "10;?\x07" + OSC + "11;?\x07")
+    # under reverse video OSC 4 and 104 name 0/7 and 8/15 as painted, each the other's (xterm's ReverseVideo)
+    add("colour-reverse-video-4", CSI + "?5h" + OSC + "4;0;?;7;?;8;?;15;?;1;?\x07")
+    add("colour-reverse-video-4-set", CSI + "?5h" + OSC + "4;0;#123456;8;#010203\x07" + CSI + "?5l" + OSC +
+        "4;0;?;7;?;8;?;15;?\x07" + CSI + "?5h" + OSC + "104;0;15\x07" + CSI + "?5l" + OSC + "4;7;?;15;?\x07")
+    # the X server's colour names that rgb.txt lacks, and rgb.txt's DebianRed that the server lacks
+    for name in ("teal", "rebecca purple", "WebGray", "x11 maroon", "DebianRed"):
+        add("colour-name-" + escape(name.encode()), OSC + "4;3;" + name + "\x07" + OSC + "4;3;?\x07")
     # XTGETTCAP
     for names in ("TN", "name", "Co", "colors", "RGB", "kcuu1", "km", "TN;Co", "Co;TN", "xx;Co", "Co;xx;TN",
                   "bce", "cols", "lines", "setrgbf", "Ss", "Se", "Ms", "Tc", "kf1", "ku", "k1", "@7"):
