@@ -20,7 +20,10 @@ Markus Kuhn, but from current data):
      characters, ...) other than letters (the Hangul fillers U+115F, U+3164, U+FFA0 take their East Asian
      width). The exceptions are glibc's wcwidth() and xterm's, which applications count with.
   2  East_Asian_Width W or F (including the unassigned CJK ranges UAX #11 defaults to W), or
-     Emoji_Presentation=Yes
+     Emoji_Presentation=Yes; also U+3248..U+324F (circled numbers on black squares, A) and U+4DC0..U+4DFF
+     (Yijing hexagrams, N; W from Unicode 16.0), wide in glibc's wcwidth() and in xterm 379 (its table is
+     Markus Kuhn's, wide from U+2E80 to U+A4CF): drawn narrow, the rest of a line nano or readline laid out
+     stood two columns off.
   1  everything else (including unassigned and private-use code points)
 """
 import os
@@ -97,7 +100,7 @@ def main():
         elif gc[c] in ("Mn", "Me", "Cf") or c == 0x200B or 0x1160 <= c <= 0x11FF or 0xD7B0 <= c <= 0xD7FF \
                 or (ignorable[c] and gc[c] != "Lo"):
             w = 0
-        elif eaw[c] in ("W", "F") or emoji_pres[c]:
+        elif eaw[c] in ("W", "F") or emoji_pres[c] or 0x3248 <= c <= 0x324F or 0x4DC0 <= c <= 0x4DFF:
             w = 2
         else:
             w = 1

@@ -67,6 +67,15 @@ static void widths(void)
 	width(0xffa0, 1);   /* HALFWIDTH HANGUL FILLER (H) */
 	width(0x2060, 0);   /* WORD JOINER: default-ignorable format characters stay zero */
 	width(0x180e, 0);   /* MONGOLIAN VOWEL SEPARATOR (Cf) */
+	/* East Asian width A and N in Unicode 15.0, but wide in glibc's wcwidth() and xterm 379, which
+	 * programs (nano, readline) count with: drawn narrow, the rest of their line was two columns off. */
+	width(0x3247, 2);   /* CIRCLED IDEOGRAPH KOTO (W), the neighbour */
+	width(0x3248, 2);   /* CIRCLED NUMBER TEN ON BLACK SQUARE (A) */
+	width(0x324f, 2);   /* CIRCLED NUMBER EIGHTY ON BLACK SQUARE (A) */
+	width(0x3250, 2);   /* PARTNERSHIP SIGN (W), the neighbour */
+	width(0x4dbf, 2);   /* CJK extension A, the neighbour */
+	width(0x4dc0, 2);   /* HEXAGRAM FOR THE CREATIVE HEAVEN (N; W from Unicode 16.0) */
+	width(0x4dff, 2);   /* HEXAGRAM FOR BEFORE COMPLETION */
 }
 
 /* Runs GraphemeBreakTest.txt: "÷ 0020 × 0308 ÷ 0020 ÷ # ÷ [0.2] SPACE (Other) × [9.0] ..." lines. The
