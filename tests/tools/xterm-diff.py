@@ -223,8 +223,11 @@ def run_xterm_once(display, cases, cols, rows, tmp, attr, quirks):
             cells.append([r[1] for r in read] + [([], set())] * (rows - len(read)))
         # xterm prints a wide character's right half as U+FFFF, and a right half left alone (its left half
         # overwritten) too, where it shows a blank.
+        # (U+3248..U+324F and U+4DC0..U+4DFF are wide in xterm and here, narrow in Python's table.)
         page = [re.sub("([\u1100-\U0003ffff])\uffff", lambda m: m.group(1) if
-                       unicodedata.east_asian_width(m.group(1)) in "WF" else m.group(0), r) for r in page]
+                       unicodedata.east_asian_width(m.group(1)) in "WF" or
+                       "\u3248" <= m.group(1) <= "\u324f" or "\u4dc0" <= m.group(1) <= "\u4dff" else m.group(0), r)
+                for r in page]
         page = [r.replace("\uffff", " ").rstrip() for r in page]
         if HISTORY:
             page = ["history| " + r for r in page[:hist]] + page[hist:]
