@@ -92,16 +92,23 @@ def run_test(name, fn, vm=None):
     """Runs FN() as one test of a scenario that reports several: prints PASS NAME, or the reason and FAIL NAME
     (with the end of kmscon-felis' log in VM, /tmp/kf.log, when VM is given and alive)."""
     _reported.add(name)
+    ok = False
     try:
         fn()
-        print("PASS " + name)
+        ok = True
     except VMError as e:
         print("%s: %s" % (name, e))
-        log = vm.sh("tail -15 /tmp/kf.log", check=False)[1] if vm is not None and vm.alive() else ""
+        try:
+            log = vm.sh("tail -15 /tmp/kf.log", check=False)[1] if vm is not None and vm.alive() else ""
+        except VMError as e2:
+            # a wedged guest: this raised past the FAIL line, and the test was counted nowhere (ci-try156)
+            log = "(the log could not be read: %s)" % e2
         for line in log.splitlines():
             print("  kmscon-felis: " + line)
-        print("FAIL " + name)
-    sys.stdout.flush()
+    finally:
+        # whatever ends the test, its name gets its one line
+        print(("PASS " if ok else "FAIL ") + name)
+        sys.stdout.flush()
 
 
 def scenario(vm, label, names, fn):

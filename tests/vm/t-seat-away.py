@@ -107,7 +107,10 @@ def test_wrong_vt(vm):
     vm.wait_file("/tmp/kf.log", timeout=60, pattern="first frame on screen")
     kftest.check(vm.sh("cat /sys/class/tty/tty0/active").strip() == "tty2", "VT 2 is not in front", vm)
     stop(vm)
-    vm.sh("kill $(cat /tmp/seatd.pid); chvt 1")
+    # seatd holds VT 2 in VT_PROCESS mode: a switch asked while it is exiting is never acknowledged and chvt
+    # waits for good (ci-try156: the guest's shell hung here), so wait for it to be gone first
+    vm.sh("p=$(cat /tmp/seatd.pid); kill $p; i=0; while kill -0 $p 2>/dev/null && [ $i -lt 100 ]; do "
+          "sleep 0.1; i=$((i+1)); done; chvt 1")
 
 
 def main():
