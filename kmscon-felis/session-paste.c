@@ -2,6 +2,7 @@
 #include "kmscon-felis/session-paste.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -67,56 +68,78 @@ static void paste_disallowed(int tty_fd, bool bad[128])
 	bad['\t'] = bad['\n'] = bad['\r'] = false;
 }
 
-/* The length of the well-formed UTF-8 character at s (n bytes left), or 0 (Unicode's table 3-7: no overlong form,
- * no surrogate, nothing above U+10FFFF). */
-static size_t utf8_len(const uint8_t *s, size_t n)
+/* The length of the maximal subpart at s (n > 0 bytes left, s[0] >= 0x80): the longest start of a well-formed UTF-8
+ * character there (Unicode's table 3-7: no overlong form, no surrogate, nothing above U+10FFFF), at least one byte.
+ * *whole says whether it is the whole character. */
+static size_t utf8_subpart(const uint8_t *s, size_t n, bool *whole)
 {
 	const uint8_t c = s[0];
+	*whole = false;
 	if (c < 0xc2 || c > 0xf4)
-		return 0;
+		return 1;
 	const size_t len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
 	const uint8_t lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80, hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t k = 2; k < len; k++)
-		if ((s[k] & 0xc0) != 0x80)
-			return 0;
-	return len;
+	if (n < 2 || s[1] < lo || s[1] > hi)
+		return 1;
+	size_t k = 2;
+	while (k < len && k < n && (s[k] & 0xc0) == 0x80)
+		k++;
+	*whole = k == len;
+	return k;
+}
+
+/* The paste's text with its controls made spaces (bad[], C1) and every maximal subpart of no UTF-8 character made
+ * one U+FFFD, as vt/parser.c decodes the child's output: bytes of no character would reach the child as they came,
+ * and its decoder (readline's, an editor's) could take them and a following byte together. Written to out unless
+ * out is NULL; returns the length (at most 3 * len: a lone byte becomes three). */
+static size_t paste_text(const uint8_t *in, size_t len, const bool bad[128], uint8_t *out)
+{
+	static const uint8_t fffd[3] = {0xef, 0xbf, 0xbd};
+	size_t m = 0;
+	for (size_t i = 0; i < len;) {
+		const uint8_t c = in[i];
+		if (c < 0x80) {
+			if (out)
+				out[m] = bad[c] ? ' ' : c;
+			m++;
+			i++;
+			continue;
+		}
+		bool whole;
+		const size_t k = utf8_subpart(in + i, len - i, &whole);
+		const uint8_t *put = in + i;
+		size_t put_len = k;
+		if ((whole && c == 0xc2 && in[i + 1] < 0xa0) || (k == 1 && c < 0xa0)) {
+			/* a C1 control, written in UTF-8 (U+0080..U+009F) or raw (0x9b is the 8-bit CSI: "0x9b 201~"
+			 * ends a paste for a child that reads 8-bit controls) */
+			put = (const uint8_t *)" ";
+			put_len = 1;
+		} else if (!whole) {
+			put = fffd;
+			put_len = sizeof(fffd);
+		}
+		if (out)
+			memcpy(out + m, put, put_len);
+		m += put_len;
+		i += k;
+	}
+	return m;
 }
 
 int kf_paste_build(int tty_fd, bool bracketed, const void *data, size_t len, uint8_t **out, size_t *out_len)
 {
 	static const char start[] = "\033[200~", end[] = "\033[201~";
 	const size_t extra = bracketed ? KF_PASTE_MARKS_LEN : 0;
-	/* marks and text in one piece: a paste is queued all or nothing */
-	uint8_t *buf = malloc(len + extra + 1), *text = buf + extra / 2;
-	if (!buf)
-		return -ENOMEM;
 	bool bad[128];
 	paste_disallowed(tty_fd, bad);
-	const uint8_t *in = data;
-	size_t m = 0;
-	for (size_t i = 0; i < len;) {
-		const uint8_t c = in[i];
-		if (c < 0x80) {
-			text[m++] = bad[c] ? ' ' : c;
-			i++;
-			continue;
-		}
-		const size_t k = utf8_len(in + i, len - i);
-		if (k == 2 && c == 0xc2 && in[i + 1] < 0xa0) {
-			/* U+0080..U+009F: a C1 control written in UTF-8 */
-			text[m++] = ' ';
-		} else if (k) {
-			memcpy(text + m, in + i, k);
-			m += k;
-		} else {
-			/* a byte of no character: a raw C1 control (0x9b is the 8-bit CSI: "0x9b 201~" ends a paste
-			 * for a child that reads 8-bit controls) is a space, anything else passes as it came */
-			text[m++] = c < 0xa0 ? ' ' : c;
-		}
-		i += k ? k : 1;
-	}
+	const size_t m = paste_text(data, len, bad, NULL);
+	if (m > SIZE_MAX - extra - 1)
+		return -ENOMEM;
+	/* marks and text in one piece: a paste is queued all or nothing */
+	uint8_t *buf = malloc(m + extra + 1), *text = buf + extra / 2;
+	if (!buf)
+		return -ENOMEM;
+	paste_text(data, len, bad, text);
 	size_t n;
 	if (!extra) {
 		n = kf_session_paste_newlines(text, text, m);

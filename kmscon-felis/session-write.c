@@ -151,6 +151,12 @@ int kf_session_paste(struct kf_session *s, const void *data, size_t len)
 		refusal(s, "paste of %zu bytes refused: out of memory", len);
 		return -ENOMEM;
 	}
+	if (n > room) { /* invalid UTF-8 grows: each U+FFFD is three bytes */
+		free(buf);
+		refusal(s, "paste of %zu bytes refused: the program has not read the %zu bytes before it yet", len,
+			kf_session_write_pending(s));
+		return -ENOBUFS;
+	}
 	int r = queue_write(s, buf, n, true);
 	if (r < 0)
 		refusal(s, "paste of %zu bytes refused: %s", len, strerror(-r));

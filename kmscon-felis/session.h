@@ -141,15 +141,16 @@ size_t kf_session_write_pending(const struct kf_session *s);
 
 /* A paste: its control characters that would act as keys (xterm's default disallowedPasteControls: NUL, BS, ENQ,
  * EOT, ESC, DEL and the line discipline's special characters) and C1 controls (raw 0x80..0x9F outside a UTF-8
- * character, U+0080..U+009F) sent as spaces, then wrapped in bracketed-paste marks
+ * character, U+0080..U+009F) sent as spaces, bytes of no UTF-8 character as U+FFFD (one per maximal subpart, as
+ * vt/parser.c decodes output), then wrapped in bracketed-paste marks
  * when the child enabled DECSET 2004 (end marks inside the text are taken out by kf_session_paste_filter too, so a
  * paste cannot end its own brackets), else with its line ends made carriage returns (kf_session_paste_newlines).
  * It may take the write queue past write_queue_max, up to a clipboard's worth (KF_CLIPBOARD_MAX) with its marks
  * and 64 KiB more (4 MiB + 12 bytes: the queue's hard bound, pty_write_bulk), and is written as the child reads,
  * the keys and replies written after it after it. All or nothing: when it would pass that bound, nothing is
- * sent, the notice callback tells the user (drawn over the screen, not written to it) and -ENOBUFS is returned;
- * -ENOMEM when the filtered copy cannot be made, -ENOTCONN between a child's exit and the next (both told the
- * same way). Does not take ownership of data. */
+ * sent (the bound holds for the bytes sent, U+FFFD's three included), the notice callback tells the user (drawn
+ * over the screen, not written to it) and -ENOBUFS is returned; -ENOMEM when the filtered copy cannot be made,
+ * -ENOTCONN between a child's exit and the next (both told the same way). Does not take ownership of data. */
 int kf_session_paste(struct kf_session *s, const void *data, size_t len);
 /* The text of a paste the child did not ask to have bracketed, its line ends as the Enter key sends them: "\r\n"
  * and "\n" become "\r". Writes to out (room for len bytes; may be in itself) and returns the length. */

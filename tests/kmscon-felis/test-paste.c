@@ -88,6 +88,10 @@ static void test_paste_largest_clipboard(void)
 	char *big = malloc(KF_CLIPBOARD_MAX);
 	CHECK(big != NULL);
 	if (big) {
+		/* bytes of no character grow threefold (U+FFFD): the bound holds for what is sent, not what came */
+		memset(big, 0xff, KF_CLIPBOARD_MAX);
+		CHECK(kf_session_paste(s, big, KF_CLIPBOARD_MAX) == -ENOBUFS);
+		CHECK(kf_session_write_pending(s) == 0);
 		memset(big, 'q', KF_CLIPBOARD_MAX);
 		int r = kf_session_paste(s, big, KF_CLIPBOARD_MAX);
 		CHECK(r == 0);
@@ -264,6 +268,33 @@ static void test_paste_controls(void)
 	kf_loop_destroy(c.loop);
 }
 
+/* Waits for the reader's file at path and checks that it holds want, printing what it holds otherwise (what: the
+ * paste's name). */
+static void check_received(struct ctx *c, const char *path, const char *want, const char *what)
+{
+	char buf[128];
+	CHECK(run_until_file(c->loop, path, 10000));
+	read_text(path, buf, sizeof(buf));
+	if (strcmp(buf, want)) {
+		printf("%s reached the child as:", what);
+		for (char *q = buf; *q; q++)
+			printf(" %02x", (unsigned char)*q);
+		printf("\n");
+	}
+	CHECK(!strcmp(buf, want));
+}
+
+/* raw_reader's child, once it has turned bracketed paste on. */
+static struct kf_session *bracketed_reader(struct ctx *c, const char *path, int n)
+{
+	static char script[1024];
+	static const char *argv[] = {"sh", "-c", script, NULL};
+	snprintf(script, sizeof(script),
+		 "stty raw -echo; printf '\\033[?2004h'; head -c %d > %s.part; mv %s.part %s; exec sleep 60", n, path,
+		 path, path);
+	return bracketed_child(c, argv, 0);
+}
+
 /* C1 controls are controls in a paste too: a raw byte 0x80..0x9F that no UTF-8 character holds (0x9B is the 8-bit
  * CSI, and "0x9B 201~" the 8-bit form of the end mark that a child parsing 8-bit controls takes for one) and a C1
  * code point written in UTF-8 (U+0080..U+009F) reach the child as one space each; the same bytes inside a
@@ -271,45 +302,60 @@ static void test_paste_controls(void)
 static void test_paste_c1(void)
 {
 	static const char in[] = "a\x9b" "201~b\xc3\xa9\xe2\x82\xac\xc2\x9b\x85\xc3x\n";
-	static const char want[] = "a 201~b\xc3\xa9\xe2\x82\xac  \xc3x\r";
-	char got[256], buf[64];
+	static const char want[] = "a 201~b\xc3\xa9\xe2\x82\xac  \xef\xbf\xbdx\r";
+	static const char bwant[] = "\033[200~x 201~y \033[201~";
+	char got[256];
 	snprintf(got, sizeof(got), "%s/pasted-c1", tmpdir);
 	struct ctx c = {.loop = kf_loop_create()};
 	struct kf_session *s = raw_reader(&c, got, (int)sizeof(want) - 1);
 	CHECK(kf_session_paste(s, in, sizeof(in) - 1) == 0);
-	CHECK(run_until_file(c.loop, got, 10000));
-	read_text(got, buf, sizeof(buf));
-	if (strcmp(buf, want)) {
-		printf("a paste of C1 controls reached the child as:");
-		for (char *q = buf; *q; q++)
-			printf(" %02x", (unsigned char)*q);
-		printf("\n");
-	}
-	CHECK(!strcmp(buf, want));
+	check_received(&c, got, want, "a paste of C1 controls");
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
 	unlink(got);
 
 	/* inside brackets the 8-bit end mark stays text: the brackets hold the whole paste */
-	char script[1024];
-	snprintf(script, sizeof(script),
-		 "stty raw -echo; printf '\\033[?2004h'; head -c 20 > %s.part; mv %s.part %s; exec sleep 60", got, got,
-		 got);
-	const char *argv[] = {"sh", "-c", script, NULL};
 	c = (struct ctx){.loop = kf_loop_create()};
-	s = bracketed_child(&c, argv, 0);
+	s = bracketed_reader(&c, got, (int)sizeof(bwant) - 1);
 	CHECK(kf_session_paste(s, "x\x9b" "201~y\xc2\x9b", 9) == 0);
-	CHECK(run_until_file(c.loop, got, 10000));
-	read_text(got, buf, sizeof(buf));
-	if (strcmp(buf, "\033[200~x 201~y \033[201~")) {
-		printf("a bracketed paste of C1 controls reached the child as:");
-		for (char *q = buf; *q; q++)
-			printf(" %02x", (unsigned char)*q);
-		printf("\n");
-	}
-	CHECK(!strcmp(buf, "\033[200~x 201~y \033[201~"));
+	check_received(&c, got, bwant, "a bracketed paste of C1 controls");
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
+}
+
+/* Bytes of no UTF-8 character reach the child as U+FFFD, one per maximal subpart as vt/parser.c decodes output: a
+ * lone byte from 0xA0 up, a lead byte cut short (by text, by the paste's end), an overlong form, a surrogate, a
+ * byte that never starts a character; a lone 0x80..0x9F stays a C1 control's space (above), as after F4, which
+ * ends at 0x90 (above U+10FFFF). They came raw before, and the child's decoder took them with what followed.
+ * Inside brackets too, the end mark right after the cut character. After the paste come plain keys, so that the
+ * reader always has its bytes to compare. */
+static void test_paste_invalid_utf8(void)
+{
+#define R "\xef\xbf\xbd"
+	static const char in[] = "A\xff" "B\xa9" "C\xe2\x82" "D\xc0\xaf" "E\xed\xa0\xbf" "F\xf4\x90\x80" "G\xf0\x9f\x98";
+	static const char want[] = "A" R "B" R "C" R "D" R R "E" R R R "F" R "  G" R;
+	static const char bwant[] = "\033[200~x" R "\033[201~";
+#undef R
+	static const char pad[] = "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz";
+	char got[256];
+	snprintf(got, sizeof(got), "%s/pasted-invalid", tmpdir);
+	struct ctx c = {.loop = kf_loop_create()};
+	struct kf_session *s = raw_reader(&c, got, (int)sizeof(want) - 1);
+	CHECK(kf_session_paste(s, in, sizeof(in) - 1) == 0);
+	CHECK(kf_session_write(s, pad, sizeof(pad) - 1) == 0);
+	check_received(&c, got, want, "a paste of invalid UTF-8");
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+	unlink(got);
+
+	c = (struct ctx){.loop = kf_loop_create()};
+	s = bracketed_reader(&c, got, (int)sizeof(bwant) - 1);
+	CHECK(kf_session_paste(s, "x\xe2", 2) == 0);
+	CHECK(kf_session_write(s, pad, sizeof(pad) - 1) == 0);
+	check_received(&c, got, bwant, "a bracketed paste of invalid UTF-8");
+	kf_session_destroy(s);
+	kf_loop_destroy(c.loop);
+	unlink(got);
 }
 
 /* Focus reports (DECSET 1004): a console's focus is its VT in front, so leaving it (the seat disabled) sends CSI O
@@ -525,6 +571,7 @@ int main(void)
 	test_paste_newlines();
 	test_paste_controls();
 	test_paste_c1();
+	test_paste_invalid_utf8();
 	test_focus_reports();
 	test_exit_unread_logged();
 	test_refusal_leaves_program_state();
