@@ -18,8 +18,8 @@ struct issue_text {
 };
 
 /* One file or directory entry read whole, at most max bytes (issue.c asks one more than the text can take, to
- * tell a file that is longer). Returns 0 and a
- * malloc'd *data (the caller frees it), 1 when there is nothing to read (missing, not a regular file,
+ * tell a file that is longer), to its end whatever size it reports (procfs reports 0). Returns 0 and a malloc'd
+ * *data (the caller frees it), 1 when there is nothing to read (missing, not a regular file,
  * unreadable: logged when it is not missing), -ENOMEM. dirfd: AT_FDCWD or a directory's fd for a name in it;
  * shown: the path for messages. Never blocks (O_NONBLOCK, regular files only). issue.c. */
 int issue_slurp(int dirfd, const char *name, const char *shown, size_t max, char **data, size_t *len);

@@ -78,7 +78,9 @@ int issue_slurp(int dirfd, const char *name, const char *shown, size_t max, char
 		close(fd);
 		return 1;
 	}
-	size_t want = (size_t)st.st_size < max ? (size_t)st.st_size : max;
+	/* A size of 0 says nothing of a procfs file's text (/proc/sys/kernel/ostype holds "Linux\n"): read such a
+	 * file to its end, up to max, as agetty reads every file. */
+	size_t want = st.st_size > 0 && (size_t)st.st_size < max ? (size_t)st.st_size : max;
 	char *p = malloc(want + 1);
 	if (!p) {
 		close(fd);

@@ -1,8 +1,8 @@
 /* tests/kmscon-felis/test-issue.c: the /etc/issue banner (kmscon-felis/issue.c, issue-expand.c) on files in
  * a temporary tree: each escape of agetty(8) "ISSUE ESCAPES", the search order of "ISSUE FILES" (/etc's pair
  * hides /run's and /usr/lib's, /run's hides /usr/lib's), issue.d's order and filter, the cap, a FIFO that must
- * not block, a broken or empty escape argument, os-release with and without its files. What agetty itself
- * prints for the same files is tests/kmscon-felis/issue-diff.sh's. */
+ * not block, a procfs file (size 0), a broken or empty escape argument, os-release with and without its files.
+ * What agetty itself prints for the same files is tests/kmscon-felis/issue-diff.sh's. */
 #include "kmscon-felis/issue.h"
 
 #include <errno.h>
@@ -365,6 +365,35 @@ static void test_fifo_and_unreadable(void)
 	free(got);
 }
 
+/* A file whose size the kernel reports as 0 though it holds text (procfs, here /proc/sys/kernel/ostype, "Linux\n";
+ * a link to one as /etc/issue) is read up to the bound, as agetty reads to the end: it gave no text at all. */
+static void test_size_zero(void)
+{
+	char path[512], *got;
+	size_t len;
+	struct stat st;
+	clean();
+	if (stat("/proc/sys/kernel/ostype", &st) < 0 || st.st_size != 0) {
+		printf("SKIP size 0: /proc/sys/kernel/ostype missing or not of size 0\n");
+		return;
+	}
+	got = build_path("/proc/sys/kernel/ostype", 0, &len);
+	CHECK(!strcmp(got, "Linux\n"), "/proc/sys/kernel/ostype in a list: '%s' (%zu bytes)", got, len);
+	free(got);
+	put_file("/etc/issue.d/z.issue", "after\n");
+	snprintf(path, sizeof(path), "%s/etc/issue", root);
+	CHECK(symlink("/proc/sys/kernel/ostype", path) == 0, "symlink");
+	got = build_path(NULL, 0, &len);
+	CHECK(!strcmp(got, "Linux\nafter\n"), "/etc/issue a link to a procfs file: '%s' (%zu bytes)", got, len);
+	free(got);
+	/* the bound holds as for any file: cut, and said */
+	capture_begin();
+	got = build_path("/proc/sys/kernel/ostype", 3, &len);
+	const char *log = capture_end();
+	CHECK(!strcmp(got, "Lin") && strstr(log, "the issue text is cut"), "cut at 3: '%s', log: %s", got, log);
+	free(got);
+}
+
 static void unlink_issue_d(void)
 {
 	char path[512];
@@ -478,6 +507,7 @@ int main(void)
 	test_huge_list();
 	test_custom_list();
 	test_fifo_and_unreadable();
+	test_size_zero();
 	test_cap();
 	test_os_release_cost();
 	test_crlf();
