@@ -175,7 +175,7 @@ void drm_fallback_kick(struct drm_backend *b, int64_t now)
 bool drm_fallback_reopen(struct drm_backend *b)
 {
 	struct drm_fbdev *old = b->fb;
-	char path[sizeof(old->path)], sysname[sizeof(old->sysname)], why[256];
+	char path[sizeof(old->path)], sysname[sizeof(old->sysname)], why[256], was[48], now[48];
 	uint32_t w, h;
 	dev_t devnum;
 
@@ -185,6 +185,7 @@ bool drm_fallback_reopen(struct drm_backend *b)
 	snprintf(sysname, sizeof(sysname), "%s", old->sysname);
 	devnum = old->devnum;
 	w = old->width, h = old->height;
+	drm_fb_format_name(&old->format, was, sizeof(was));
 	/* Closed first: a seat (logind) hands a device out once at a time. */
 	drm_fallback_finish(b);
 	if (drm_fbdev_open(b, path, sysname, devnum, why, sizeof(why), &b->fb) < 0) {
@@ -192,8 +193,10 @@ bool drm_fallback_reopen(struct drm_backend *b)
 		drm_notice("%s: its mode changed while shown and it cannot be shown now: %s", path, why);
 		return true;
 	}
-	drm_notice("%s: its mode changed while shown (%ux%u, now %ux%u): opened again", path, w, h, b->fb->width,
-		   b->fb->height);
+	/* the format too: a change of depth alone read "64x48, now 64x48" */
+	drm_fb_format_name(&b->fb->format, now, sizeof(now));
+	drm_notice("%s: its mode changed while shown (%ux%u %s, now %ux%u %s): opened again", path, w, h, was,
+		   b->fb->width, b->fb->height, now);
 	return true;
 }
 

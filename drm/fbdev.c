@@ -276,16 +276,25 @@ int drm_fbdev_check(struct drm_fbdev *fb)
 	struct fb_fix_screeninfo fix;
 	struct drm_fb_format f = fb->format;
 	struct drm_fb_layout l;
-	char why[160];
+	char why[160], refused[256];
+	int ret;
 
 	if (ioctl(fb->fd, FBIOGET_FSCREENINFO, &fix) < 0 || ioctl(fb->fd, FBIOGET_VSCREENINFO, &v) < 0)
 		return -errno;
-	if (read_mode(fb, &v, &fix) < 0)
-		return 1;
+	/* Why a new mode cannot be shown is said by the caller's open of it (drm_fallback_reopen, the resume's
+	 * open_first), not here too: it came twice, as an error and in the notice. */
+	fb->why = refused;
+	fb->why_size = sizeof(refused);
+	ret = read_mode(fb, &v, &fix);
+	fb->why = NULL;
+	fb->why_size = 0;
 	/* The same layout at the same place in the same memory: the mapping still shows it. */
-	if (v.xres != fb->width || v.yres != fb->height || memcmp(&f, &fb->format, sizeof(f)) != 0 ||
+	if (ret < 0 || v.xres != fb->width || v.yres != fb->height || memcmp(&f, &fb->format, sizeof(f)) != 0 ||
 	    drm_fb_layout(&v, &fix, f.bytes, (uint64_t)sysconf(_SC_PAGESIZE), &l, why, sizeof(why)) < 0 ||
 	    memcmp(&l, &fb->layout, sizeof(l)) != 0)
-		return 1;
-	return 0;
+		ret = 1;
+	/* fb->format stays the mapping's: read_mode wrote the new one there, and the notice of the change names
+	 * the old */
+	fb->format = f;
+	return ret > 0 ? 1 : 0;
 }

@@ -29,7 +29,7 @@ static int failures;
 #define MEM_BYTES (64 * 48 * 4)
 
 static ino_t fake_ino;            /* the memfd standing in for /dev/fb9 */
-static unsigned fake_w = 64, fake_h = 48; /* its mode now (fbset changes it) */
+static unsigned fake_w = 64, fake_h = 48, fake_bpp = 32; /* its mode now (fbset changes it) */
 static int mode_reads;            /* FBIOGET_VSCREENINFO calls on it */
 static int fake_power = FB_BLANK_UNBLANK; /* the panel's power as the last FBIOBLANK left it */
 
@@ -59,10 +59,16 @@ int __wrap_ioctl(int fd, unsigned long req, ...)
 		memset(v, 0, sizeof(*v));
 		v->xres = v->xres_virtual = fake_w;
 		v->yres = v->yres_virtual = fake_h;
-		v->bits_per_pixel = 32;
-		v->red = (struct fb_bitfield){16, 8, 0};
-		v->green = (struct fb_bitfield){8, 8, 0};
-		v->blue = (struct fb_bitfield){0, 8, 0};
+		v->bits_per_pixel = fake_bpp;
+		if (fake_bpp == 16) { /* RGB565 */
+			v->red = (struct fb_bitfield){11, 5, 0};
+			v->green = (struct fb_bitfield){5, 6, 0};
+			v->blue = (struct fb_bitfield){0, 5, 0};
+		} else {
+			v->red = (struct fb_bitfield){16, 8, 0};
+			v->green = (struct fb_bitfield){8, 8, 0};
+			v->blue = (struct fb_bitfield){0, 8, 0};
+		}
 		return 0;
 	}
 	if (req == FBIOGET_FSCREENINFO) {
@@ -73,7 +79,7 @@ int __wrap_ioctl(int fd, unsigned long req, ...)
 		fix->type = FB_TYPE_PACKED_PIXELS;
 		fix->visual = FB_VISUAL_TRUECOLOR;
 		fix->smem_len = MEM_BYTES;
-		fix->line_length = fake_w * 4;
+		fix->line_length = fake_w * (fake_bpp >= 8 ? fake_bpp / 8 : 1);
 		return 0;
 	}
 	if (req == FBIOBLANK) /* (its argument is the level itself, not a pointer) */
@@ -147,6 +153,38 @@ static void test_mode_changed(struct drm_backend *b, int memfd)
 	munmap(mem, MEM_BYTES);
 }
 
+/* How often needle is in the log. */
+static int log_count(const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = logbuf; (p = strstr(p, needle)) != NULL; p++)
+		n++;
+	return n;
+}
+
+/* fbset changes the depth while shown, the size kept. To 16 bpp: opened again, and the notice says what changed
+ * (it said "32x48, now 32x48"). To 8 bpp, which cannot be shown: why, once (the check that found the change
+ * logged it as an error, then the notice said it again). */
+static void test_format_changed(struct drm_backend *b)
+{
+	logbuf[0] = 0;
+	fake_bpp = 16;
+	frame(b, 0x00ff0000);
+	frame(b, 0x00ff0000);
+	printf("fb 32 -> 16 bpp while shown: the notice names the formats: %s (want yes)\n",
+	       strstr(logbuf, "XRGB8888, now 32x48 RGB565") ? "yes" : "no");
+	CHECK(b->fb && b->fb->format.bytes == 2 && strstr(logbuf, "XRGB8888, now 32x48 RGB565"));
+	logbuf[0] = 0;
+	fake_bpp = 8;
+	frame(b, 0x00ff0000);
+	frame(b, 0x00ff0000);
+	printf("fb 16 -> 8 bpp while shown: why it cannot be shown logged %d time(s) (want 1)\n",
+	       log_count("8 bits per pixel"));
+	CHECK(!b->fb && log_count("8 bits per pixel") == 1);
+	fake_bpp = 32;
+}
+
 static const char *power(void)
 {
 	return fake_power == FB_BLANK_UNBLANK ? "on" : "powered down";
@@ -207,6 +245,7 @@ int main(void)
 		return 1;
 	}
 	test_mode_changed(b, memfd);
+	test_format_changed(b);
 	test_blank_handed_back(b, memfd);
 	drm_backend_destroy(b);
 	close(memfd);
