@@ -125,6 +125,23 @@ static unsigned color_distance(uint32_t a, uint32_t b)
 	return d;
 }
 
+/* The cursor's colour without OSC 12, as xterm 379 paints it (cursorColor defaults to the foreground;
+ * measured pixel by pixel, tests/render/test-attrs.c test_cursor_colors): a bar or an underline is the
+ * default foreground as painted (under DECSCNM the palette's background); a block is the default
+ * foreground over any text colour (it took the text's colour here: a red letter under a red block,
+ * its ink the cell's background), the default background over reversed text (SGR 7; a selection's
+ * highlight is taken as SGR 7 is, as xterm's ReverseOrHilite does, not measured), and, under DECSCNM,
+ * the text's colour. */
+static uint32_t default_cursor_color(const struct kf_render *r, const struct kf_render_source *s, uint32_t fg,
+				     bool reversed)
+{
+	if (s->cursor.shape != GRID_CURSOR_BLOCK)
+		return s->reverse_video ? r->eff[257] : r->eff[256];
+	if (s->reverse_video)
+		return fg;
+	return reversed ? r->eff[257] : r->eff[256];
+}
+
 /* As xterm keeps its cursor visible (charproc.c, ShowCursor and set_cursor_outline_gc): a cursor
  * colour that is the cell's background gives way to the cell's text colour, and text in its own
  * background colour (SGR 31;41, a blank in SGR 30;40) to the default foreground or background,
@@ -132,13 +149,13 @@ static unsigned color_distance(uint32_t a, uint32_t b)
  * distance picks the same for the usual palettes and is not fooled by one bright channel). xterm
  * tests the cursor colour against the default background for its block; any cell's background is
  * tested here, for every shape, so that a block in OSC 12's colour does not vanish on a cell of
- * that colour either. Out of paint.c's paint_row, which calls it only for the cursor's cell when
- * the colour it would take is the cell's background. */
+ * that colour either (nor the default block on SGR 30;47, which xterm paints all in 47's grey). Out
+ * of paint.c's paint_row, which calls it only for the cursor's cell. */
 __attribute__((noinline)) uint32_t kf_cursor_color(const struct kf_render *r,
 						   const struct kf_render_source *s, uint32_t fg,
-						   uint32_t bg)
+						   uint32_t bg, bool reversed)
 {
-	uint32_t c = r->cursor_color ? r->eff[258] : fg;
+	uint32_t c = r->cursor_color ? r->eff[258] : default_cursor_color(r, s, fg, reversed);
 	if (c != bg)
 		return c;
 	if (fg != bg)

@@ -32,6 +32,7 @@ struct look {
 	uint8_t underline;
 	unsigned glyph_style;
 	bool hide_glyph;
+	bool reversed; /* SGR 7 or the selection's highlight swapped fg and bg (the cursor's colour follows it) */
 };
 
 
@@ -70,7 +71,8 @@ static void resolve(const struct kf_render *r, const struct kf_render_source *s,
 	l->bg = color(pal, st->bg, dbg);
 	l->attrs = st->attrs;
 	l->underline = st->underline;
-	if (!!(st->attrs & GRID_ATTR_REVERSE) != selected) {
+	l->reversed = !!(st->attrs & GRID_ATTR_REVERSE) != selected;
+	if (l->reversed) {
 		uint32_t t = l->fg;
 		l->fg = l->bg;
 		l->bg = t;
@@ -414,9 +416,7 @@ static void paint_cell(struct kf_render *r, const struct kf_render_source *s, st
 {
 	int w = cells * r->cell_w;
 	bool cur = cursor_here(r, s, col, y, cells);
-	uint32_t cur_color = r->cursor_color ? r->eff[258] : l.fg;
-	if (__builtin_expect(cur_color == l.bg, 0) && cur)
-		cur_color = kf_cursor_color(r, s, l.fg, l.bg);
+	uint32_t cur_color = __builtin_expect(cur, 0) ? kf_cursor_color(r, s, l.fg, l.bg, l.reversed) : 0;
 	if (cur && s->cursor.shape == GRID_CURSOR_BLOCK) {
 		uint32_t t = l.fg;
 		l.fg = l.bg;

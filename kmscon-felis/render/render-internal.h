@@ -403,9 +403,10 @@ void kf_paint_fill_rect(struct kf_strip *o, int x, int y, int w, int h, uint32_t
 void kf_paint_underline(struct kf_render *r, struct kf_strip *o, int x, int w, int absx,
 			uint8_t kind, uint32_t c);
 /* decor.c: the colour of the cursor (the block, the bar or the underline) over a cell whose text is
- * fg over bg: the cursor colour (OSC 12), else the text's; never bg, so that the cursor shows. */
+ * fg over bg (reversed: swapped by SGR 7 or the selection): the cursor colour (OSC 12), else xterm's
+ * default (see there); never bg, so that the cursor shows. */
 uint32_t kf_cursor_color(const struct kf_render *r, const struct kf_render_source *s, uint32_t fg,
-			 uint32_t bg);
+			 uint32_t bg, bool reversed);
 /* decor.c: the underline or bar cursor of s over cell pixels [x, x + w) of o, in colour c. */
 void kf_paint_cursor(struct kf_render *r, const struct kf_render_source *s, struct kf_strip *o,
 		     int x, int w, uint32_t c);

@@ -437,6 +437,72 @@ static void check_all(const char *label, const char *prefix, const struct color_
 	kf_render_destroy(r);
 }
 
+/* The cursor's colours, as xterm 379 paints them (`xterm -fg '#e5e5e5' -bg black`, this palette's default colours;
+ * Xvfb, xdotool's focus, each cell read from a capture). A block of the default colour (no OSC 12) is the default
+ * foreground with the cell's background as its ink, on any text colour (it took the text's colour: red text under
+ * a red block); on reversed text (SGR 7) it is the default background; under DECSCNM it takes the text's colour. A
+ * bar or an underline of the default colour is the default foreground as painted (DECSCNM: the other). A cursor
+ * colour set by OSC 12 is the block with the cell's background as ink, reversed or not. For a bar or an underline,
+ * line is the colour of its middle pixel (the left column's, the bottom row's). */
+static void test_cursor_colors(void)
+{
+	static const struct {
+		const char *what, *bytes;
+		uint32_t bg, ink, line;
+	} cases[] = {
+	    {"block on SGR 31", "\x1b[31mA", 0xe5e5e5, 0x000000, 0},
+	    {"block on SGR 32;44", "\x1b[32;44mA", 0xe5e5e5, 0x0000ee, 0},
+	    {"block on default text", "A", 0xe5e5e5, 0x000000, 0},
+	    {"block on bold SGR 1;31", "\x1b[1;31mA", 0xe5e5e5, 0x000000, 0},
+	    {"block on SGR 7", "\x1b[7mA", 0x000000, 0xe5e5e5, 0},
+	    {"block on SGR 7;31", "\x1b[7;31mA", 0x000000, 0xcd0000, 0},
+	    {"block on SGR 7;32;44", "\x1b[7;32;44mA", 0x000000, 0x00cd00, 0},
+	    {"block, OSC 12 green, on SGR 31", "\x1b]12;#00cd00\x07\x1b[31mA", 0x00cd00, 0x000000, 0},
+	    {"block, OSC 12 green, on SGR 7", "\x1b]12;#00cd00\x07\x1b[7mA", 0x00cd00, 0xe5e5e5, 0},
+	    {"block, OSC 12 green, on SGR 7;31", "\x1b]12;#00cd00\x07\x1b[7;31mA", 0x00cd00, 0xcd0000, 0},
+	    {"block under DECSCNM on default text", "\x1b[?5hA", 0x000000, 0xe5e5e5, 0},
+	    {"block under DECSCNM on SGR 31", "\x1b[?5h\x1b[31mA", 0xcd0000, 0xe5e5e5, 0},
+	    {"block under DECSCNM on SGR 32;44", "\x1b[?5h\x1b[32;44mA", 0x00cd00, 0x0000ee, 0},
+	    {"block under DECSCNM, OSC 12 green, on SGR 31", "\x1b[?5h\x1b]12;#00cd00\x07\x1b[31mA", 0x00cd00,
+	     0xe5e5e5, 0},
+	    {"underline on SGR 31", "\x1b[4 q\x1b[31mA", 0, 0, 0xe5e5e5},
+	    {"underline on SGR 7;31", "\x1b[4 q\x1b[7;31mA", 0, 0, 0xe5e5e5},
+	    {"underline under DECSCNM on default text", "\x1b[?5h\x1b[4 qA", 0, 0, 0x000000},
+	    {"underline under DECSCNM on SGR 31", "\x1b[?5h\x1b[4 q\x1b[31mA", 0, 0, 0x000000},
+	    {"bar on SGR 32;44", "\x1b[6 q\x1b[32;44mA", 0, 0, 0xe5e5e5},
+	    /* kept visible where xterm paints the whole cell in one colour (docs/conformance.md) */
+	    {"block on SGR 30;47", "\x1b[30;47mA", 0x000000, 0xe5e5e5, 0},
+	    {"block under DECSCNM on SGR 7;31", "\x1b[?5h\x1b[7;31mA", 0xe5e5e5, 0xcd0000, 0},
+	};
+	struct kf_render *r;
+	if (kf_render_create(&(struct kf_render_config){.engine = KF_RENDER_ENGINE_BUILTIN}, &r))
+		abort();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char bytes[128];
+		snprintf(bytes, sizeof(bytes), "%s\x1b[m\r\x1b[?25h", cases[i].bytes);
+		struct shot a = paint(r, 2, 1, bytes);
+		uint32_t bg, ink, line;
+		bool bar = strncmp(cases[i].what, "bar", 3) == 0, is_line = bar || strncmp(cases[i].what, "under", 5) == 0;
+		cell_colors(&a, 0, 0, &bg, &ink);
+		if (bar)
+			line = a.px[(size_t)(a.ch / 2) * a.w];
+		else
+			line = a.px[(size_t)(a.ch - 1) * a.w + (size_t)a.cw / 2];
+		line &= 0xffffff;
+		bool ok = is_line ? line == cases[i].line : bg == cases[i].bg && ink == cases[i].ink;
+		if (!ok) {
+			printf("FAIL cursor colour, %s: ink %06x on %06x, line %06x; want ", cases[i].what, ink, bg, line);
+			if (is_line)
+				printf("line %06x\n", cases[i].line);
+			else
+				printf("ink %06x on %06x\n", cases[i].ink, cases[i].bg);
+			failures++;
+		}
+		free(a.px);
+	}
+	kf_render_destroy(r);
+}
+
 /* DECSCNM shows the screen as xterm's ReverseVideo does: the default colours swap, and so do the
  * palette's black and white (0 and 7) and bright black and bright white (8 and 15), so that text
  * an application drew in white on black inverts with the rest of the screen (vim's visual bell over
@@ -765,6 +831,7 @@ int main(void)
 	test_emoji_sequences();
 	test_emoji_hostile();
 	test_cursor_visible();
+	test_cursor_colors();
 	test_decscnm_palette();
 	test_bold_bright();
 	test_concealed_decorations();
