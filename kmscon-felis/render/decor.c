@@ -126,7 +126,7 @@ static unsigned color_distance(uint32_t a, uint32_t b)
 }
 
 /* The cursor's colour without OSC 12, as xterm 379 paints it (cursorColor defaults to the foreground;
- * measured pixel by pixel, tests/render/test-attrs.c test_cursor_colors): a bar or an underline is the
+ * measured pixel by pixel, tests/render/test-cursor.c test_cursor_colors): a bar or an underline is the
  * default foreground as painted (under DECSCNM the palette's background); a block is the default
  * foreground over any text colour (it took the text's colour here: a red letter under a red block,
  * its ink the cell's background), the default background over reversed text (SGR 7; a selection's
