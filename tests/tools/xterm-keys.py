@@ -17,7 +17,7 @@ xterm's own, which take Shift+PageUp/PageDown/Insert, Shift+keypad +/-, Alt+Retu
 Debian, xterm's Backspace sends the tty's erase character (ptyInitialErase, backarrowKeyIsErase), DEL, which
 is our default too.
 
-Families: arrows, Home, End, Insert, Delete, PageUp, PageDown, F1..F20 with every combination of Shift, Ctrl
+Families: arrows, Home, End, Insert, Delete, PageUp, PageDown, F1..F24 with every combination of Shift, Ctrl
 and Alt (normal and DECCKM); the keypad with and without DECKPAM and NumLock; Tab, BackSpace, Return, Escape
 and space with modifiers (and DECBKM, LNM); Ctrl with letters, digits and punctuation; Alt with letters; the
 text keys again under modifyOtherKeys 1 and 2; and German and French letters (ü, é, ...) with modifiers, which
@@ -183,7 +183,7 @@ def run_ours(tool, cases, layout):
 MOD_SETS = [[], ["shift"], ["ctrl"], ["alt"], ["shift", "ctrl"], ["shift", "alt"], ["ctrl", "alt"],
             ["shift", "ctrl", "alt"]]
 EDIT_KEYS = ["Up", "Down", "Right", "Left", "Home", "End", "Insert", "Delete", "Prior", "Next"]
-FKEYS = ["F%d" % i for i in range(1, 21)]
+FKEYS = ["F%d" % i for i in range(1, 25)]
 # The keypad's keys by their keysym with NumLock off (the same key gives KP_7 etc. with NumLock on).
 KP_KEYS = ["KP_Insert", "KP_End", "KP_Down", "KP_Next", "KP_Left", "KP_Begin", "KP_Right", "KP_Home", "KP_Up",
            "KP_Prior", "KP_Delete", "KP_Divide", "KP_Multiply", "KP_Subtract", "KP_Add", "KP_Enter"]
