@@ -4,10 +4,11 @@
  * each re-wrapped at the new width; a wide character that no longer fits at the end of a row moves to the
  * next one. On a one-column screen a wide character is kept in a narrow cell (none can show it; printing one
  * there writes nothing) and takes its two columns back when the screen is wider again. The cursor keeps its offset inside its logical line, so it stays on its character, and so does the
- * cursor the primary screen saved (DECSC, 1048, 1049). The last row kept is the later of the cursor row and the
- * last non-blank row; when they no longer fit, rows leave at the top into the scrollback (as libvterm does),
- * but never the cursor's own: rows below it that still do not fit are cut (xterm and alacritty cut every row
- * below the cursor that does not fit). Growing brings scrollback rows back down.
+ * cursor the primary screen saved (DECSC, 1048, 1049). The screen's top row stays the top (where its first
+ * character went) unless the later of the cursor row and the last non-blank row no longer fits below it; then
+ * rows leave at the top into the scrollback (as libvterm does), but never the cursor's own: rows below it that
+ * still do not fit are cut (xterm and alacritty cut every row below the cursor that does not fit). Growing
+ * taller by n rows brings n scrollback rows back down, as xterm's ScreenResize.
  * The alternate screen is not reflowed (full-screen programs redraw on SIGWINCH): rows are cut or padded.
  */
 #include <errno.h>
@@ -27,6 +28,7 @@ struct out {
 	/* rows from this absolute index on are past the screen's bottom with the cursor's row at its top (set
 	 * once the cursor is placed): laid out, for the saved cursor's place, but not kept */
 	size_t limit;
+	bool cursor;      /* cms[0] is the cursor (else the maps hold no cursor to keep) */
 	size_t count;     /* rows begun: cur is row count - 1 */
 	struct line *cur; /* the row being laid out, cols cells, blank from w on */
 	int w;
@@ -167,7 +169,7 @@ struct cursor_map {
  * kept. */
 static void out_placed(struct out *o, const struct cursor_map *cms, int k)
 {
-	if (k == 0)
+	if (k == 0 && o->cursor)
 		o->limit = cms[0].row + (size_t)o->rows;
 }
 
@@ -227,7 +229,7 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 		dst->flags |= (uint16_t)dbl;
 	}
 	int col = 0;
-	bool has_cur[3] = {false, false, false};
+	bool has_cur[4] = {false, false, false, false};
 	for (int k = 0; k < ncm; k++)
 		has_cur[k] = cms[k].phys >= i && cms[k].phys <= j;
 	long end_off = 0;
@@ -311,17 +313,24 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 		}
 	}
 	size_t nphys = s->sb_n + (size_t)last + 1;
-	struct cursor_map cm[3];
+	struct cursor_map cm[4];
 	for (int k = 0; k < n; k++)
 		cm[k] = (struct cursor_map){.phys = s->sb_n + (size_t)cy[k], .pending = pending[k]};
 	/* the view's top row, as a cursor at its start (one past those given: out_placed keeps [0]'s row) */
-	int nv = n + (*view > 0 && n > 0);
-	if (nv > n) {
+	const bool has_view = *view > 0 && n > 0;
+	int nv = n + has_view;
+	if (has_view) {
 		cm[n] = (struct cursor_map){.phys = s->sb_n - *view};
 		cx[n] = 0;
 		pending[n] = false;
 	}
-	struct out o = {.cols = ncols, .rows = nrows, .keep = s->sb_max + (size_t)nrows, .limit = SIZE_MAX};
+	/* and the screen's top row, which stays the top where the rows below it fit */
+	const int ktop = nv++;
+	cm[ktop] = (struct cursor_map){.phys = s->sb_n};
+	cx[ktop] = 0;
+	pending[ktop] = false;
+	struct out o = {.cols = ncols, .rows = nrows, .keep = s->sb_max + (size_t)nrows, .limit = SIZE_MAX,
+			.cursor = n > 0};
 	for (size_t i = 0; i < nphys && !o.failed;) {
 		size_t j = i;
 		/* rows of one size only: a double row's text is laid out at its half's width (layout_line) */
@@ -341,7 +350,17 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 		return -ENOMEM;
 	}
 	size_t total = o.dropped + (o.n - o.base);
+	/* The rows kept end at the cursor's or the last text's (o.limit cuts the rest). A screen they filled to
+	 * its last row ends there again (a grow pulls rows back, a narrower one pushes them up). Else rows were
+	 * blank below them (after `clear`, the prompt on the top row): the top row stays, less the rows a taller
+	 * screen pulls back (xterm's ScreenResize), unless the rows then no longer fit. Neither is past the
+	 * cursor's row (o.limit, and the old top is not below it). Without a cursor to keep (the alternate screen
+	 * of 47, 1047) the last rows of text stay. */
 	size_t s0 = total > (size_t)nrows ? total - (size_t)nrows : 0;
+	const size_t grow = nrows > orows ? (size_t)(nrows - orows) : 0;
+	const size_t top = cm[ktop].found ? cm[ktop].row : 0;
+	if (n > 0 && last < orows - 1 && top > grow && top - grow > s0)
+		s0 = top - grow;
 	size_t sb0 = s0 > s->sb_max ? s0 - s->sb_max : 0;
 	if (sb0 < o.dropped)
 		sb0 = o.dropped;
@@ -388,7 +407,7 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 		cx[k] = cm[k].found ? grid__clamp(cm[k].col, 0, ncols - 1) : 0;
 		pending[k] = cm[k].found && cm[k].pending && cr >= 0 && cr < nrows;
 	}
-	if (nv > n) {
+	if (has_view) {
 		size_t top = cm[n].found ? cm[n].row : 0;
 		*view = top >= s0 ? 0 : s0 - top < ns->sb_n ? s0 - top : ns->sb_n;
 	}
@@ -429,8 +448,8 @@ int grid__reflow(struct grid *g, int cols, int rows)
 	 * alternate screen with none saved (47, 1047), no row of the primary one has to stay: its last rows of
 	 * text do. */
 	int n = on_alt ? sv->valid : 1 + sv->valid;
-	int pcx[3] = {g->cx, sv->x, 0}, pcy[3] = {g->cy, sv->y, 0};
-	bool pend[3] = {g->wrap_pending, false, false};
+	int pcx[4] = {g->cx, sv->x, 0, 0}, pcy[4] = {g->cy, sv->y, 0, 0};
+	bool pend[4] = {g->wrap_pending, false, false, false};
 	size_t view = on_alt ? 0 : g->view_offset;
 	if (on_alt) {
 		pcx[0] = sv->valid ? sv->x : 0;

@@ -407,6 +407,49 @@ static void test_wide_early_wrap_blank_dropped(void)
 	t_free(t);
 }
 
+/* A resize keeps the screen's top row where it was unless the cursor would leave the screen (or text below it
+ * would, test_shrink_keeps_cursor_above_text), and a taller screen brings back as many history rows as it grew
+ * by, as xterm 379's ScreenResize (each screen below measured there: tests/tools has no resize case, xterm was
+ * resized by XTWINOPS 8 under allowWindowOps). After `clear`, the prompt on the top row and the history above
+ * it, the screen's bottom followed the last row of text or the cursor instead: a shrink pulled history rows
+ * back onto the cleared screen and put the prompt on its last row, and a grow pulled rows down until the
+ * prompt was on the last row. */
+static void test_top_kept(void)
+{
+	struct t_term *t = t_new(20, 10, 100);
+	for (int i = 0; i < 30; i++)
+		t_feedf(t, "line %d\r\n", i);
+	t_feed(t, "\033[2J\033[H$ ");
+	size_t sb = grid_scrollback_lines(t->g);
+	grid_resize(t->g, 20, 5);
+	CHECK_ROW(t, 0, "$ ");
+	CHECK_CURSOR(t, 2, 0);
+	CHECK(grid_scrollback_lines(t->g) == sb, "shrunk: scrollback %zu, was %zu", grid_scrollback_lines(t->g), sb);
+	/* taller by 5, then 5 more: 5 rows of the history come back each time */
+	grid_resize(t->g, 20, 10);
+	CHECK_ROW(t, 0, "line 16");
+	CHECK_ROW(t, 5, "$ ");
+	CHECK_CURSOR(t, 2, 5);
+	grid_resize(t->g, 20, 15);
+	CHECK_ROW(t, 0, "line 11");
+	CHECK_ROW(t, 9, "line 20");
+	CHECK_CURSOR(t, 2, 10);
+	/* shorter by 5: the cursor's row would fall off, one row leaves at the top */
+	grid_resize(t->g, 20, 10);
+	CHECK_ROW(t, 0, "line 12");
+	CHECK_CURSOR(t, 2, 9);
+	/* narrower: the prompt's line stays on the top row, its rows fit below it */
+	t_feed(t, "\033[2J\033[Hlong prompt line here$ ");
+	grid_resize(t->g, 10, 10);
+	CHECK_ROW(t, 0, "long promp");
+	CHECK_ROW(t, 2, "e$ ");
+	CHECK_CURSOR(t, 3, 2);
+	grid_resize(t->g, 20, 10);
+	CHECK_ROW(t, 0, "long prompt line her");
+	CHECK_CURSOR(t, 3, 1);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_ech_ends_wrap();
@@ -426,5 +469,6 @@ int main(void)
 	test_tabs_kept();
 	test_wide_through_one_column();
 	test_wide_early_wrap_blank_dropped();
+	test_top_kept();
 	return t_done("grid-reflow");
 }
