@@ -449,7 +449,9 @@ int grid__reflow(struct grid *g, int cols, int rows)
 	 * text do. */
 	int n = on_alt ? sv->valid : 1 + sv->valid;
 	int pcx[4] = {g->cx, sv->x, 0, 0}, pcy[4] = {g->cy, sv->y, 0, 0};
-	bool pend[4] = {g->wrap_pending, false, false, false};
+	/* with DECAWM reset the cursor at the edge is on its character, which the next one overwrites: laid out
+	 * there, its wrap kept pending below only while it is still at the edge (for DECAWM set again) */
+	bool pend[4] = {g->wrap_pending && g->autowrap, false, false, false};
 	size_t view = on_alt ? 0 : g->view_offset;
 	if (on_alt) {
 		pcx[0] = sv->valid ? sv->x : 0;
@@ -494,9 +496,9 @@ int grid__reflow(struct grid *g, int cols, int rows)
 		 * or from a right margin (DECSLRM, reset here), the cursor is inside the row: none is pending */
 		g->wrap_pending = g->wrap_pending && g->cx == cols - 1;
 	} else {
+		g->wrap_pending = pend[0] || (g->wrap_pending && !g->autowrap && pcx[0] == cols - 1);
 		g->cx = pcx[0];
 		g->cy = pcy[0];
-		g->wrap_pending = pend[0];
 	}
 	return 0;
 }

@@ -450,6 +450,38 @@ static void test_top_kept(void)
 	t_free(t);
 }
 
+/* With DECAWM reset the cursor at the right edge is on the last character, which the next one overwrites (the
+ * wrap kept pending only for DECAWM set again, as xterm's do_wrap): a resize keeps it on that character. The
+ * reflow took it for a pending wrap, after the character: widened, the next character went after it (xterm
+ * 379: `01234567890123456789X`, here `012345678901234567899X`), narrowed, after it on the next row. */
+static void test_nowrap_cursor_on_last(void)
+{
+	static const char text[] = "\033[?7l012345678901234567890123456789";
+	struct t_term *t = t_new(21, 6, 10);
+	t_feed(t, text);
+	grid_resize(t->g, 26, 6);
+	CHECK_CURSOR(t, 20, 0);
+	t_feed(t, "X");
+	CHECK_ROW(t, 0, "01234567890123456789X");
+	t_free(t);
+	t = t_new(21, 6, 10);
+	t_feed(t, text);
+	grid_resize(t->g, 16, 6);
+	CHECK_CURSOR(t, 4, 1);
+	t_feed(t, "X");
+	CHECK_ROW(t, 0, "0123456789012345");
+	CHECK_ROW(t, 1, "6789X");
+	t_free(t);
+	/* still at the edge (the same width): the wrap stays pending for DECAWM set again, as in xterm 379 */
+	t = t_new(21, 6, 10);
+	t_feed(t, text);
+	grid_resize(t->g, 21, 4);
+	t_feed(t, "\033[?7hX");
+	CHECK_ROW(t, 0, "012345678901234567899");
+	CHECK_ROW(t, 1, "X");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_ech_ends_wrap();
@@ -470,5 +502,6 @@ int main(void)
 	test_wide_through_one_column();
 	test_wide_early_wrap_blank_dropped();
 	test_top_kept();
+	test_nowrap_cursor_on_last();
 	return t_done("grid-reflow");
 }
