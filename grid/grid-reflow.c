@@ -437,8 +437,33 @@ static int resize_alt(struct grid *g, struct screen *ns, int ncols, int nrows, i
 	return 0;
 }
 
+/* The character printed last, which a combining mark that comes next joins (grid__cluster_attach), after the
+ * resize: the one the cursor still follows on its row (under it at a pending wrap, or at the edge without
+ * DECAWM: on), which on the alternate screen, not laid out again, is the same cell (old_x) or none. None when
+ * nothing was just printed there (was). */
+static void last_printed(struct grid *g, bool was, bool on, int old_x, bool on_alt)
+{
+	g->last_x = g->last_y = -1;
+	if (!was)
+		return;
+	int x = g->wrap_pending || (on && !g->autowrap) ? g->cx : g->cx - 1;
+	const struct grid_cell *c = x >= 0 ? &grid__line(g, g->cy)->cells[x] : NULL;
+	if (c && c->width == 0 && x > 0)
+		c = &grid__line(g, g->cy)->cells[--x];
+	if (!c || c->cp == 0 || c->width == 0 || (on_alt && x != old_x))
+		return;
+	g->last_x = x;
+	g->last_y = g->cy;
+	g->last_w = c->width;
+}
+
 int grid__reflow(struct grid *g, int cols, int rows)
 {
+	/* a character was just printed, right before the cursor or under it (a pending wrap, or no DECAWM) */
+	const bool printed_on = g->last_x >= 0 && g->last_y == g->cy && g->cx == g->last_x + g->last_w - 1 &&
+				(g->wrap_pending || (!g->autowrap && g->cx == grid__right_limit(g)));
+	const bool printed = printed_on || (g->last_x >= 0 && g->last_y == g->cy && g->cx == g->last_x + g->last_w);
+	const int printed_x = g->last_x;
 	bool on_alt = g->scr == &g->alt;
 	struct saved_cursor *sv = &g->saved[0];
 	/* The primary's cursors: on the alternate screen only the one 1049 saved, its pending wrap too (the
@@ -500,5 +525,6 @@ int grid__reflow(struct grid *g, int cols, int rows)
 		g->cx = pcx[0];
 		g->cy = pcy[0];
 	}
+	last_printed(g, printed, printed_on, printed_x, on_alt);
 	return 0;
 }

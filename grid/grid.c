@@ -584,7 +584,6 @@ int grid_resize(struct grid *g, int cols, int rows)
 	g->right = cols - 1;
 	g->origin = false;
 	grid__text_gate(g);
-	g->last_x = g->last_y = -1;
 	g->saved[1].x = grid__min(g->saved[1].x, cols - 1);
 	g->saved[1].y = grid__min(g->saved[1].y, rows - 1);
 	g->saved[0].x = grid__min(g->saved[0].x, cols - 1);

@@ -482,6 +482,34 @@ static void test_nowrap_cursor_on_last(void)
 	t_free(t);
 }
 
+/* A combining mark that arrives after a resize (the child's output read in two parts, the resize between them)
+ * joins the character before the cursor, as in xterm 379 (`abce`, a resize, U+0301: `abce\u0301`): the resize forgot
+ * the character last printed and the mark was dropped. Through a reflow that moves it, at a pending wrap, and
+ * on the alternate screen. */
+static void test_mark_after_resize(void)
+{
+	struct t_term *t = t_new(20, 4, 10);
+	t_feed(t, "abce");
+	grid_resize(t->g, 30, 4);
+	t_feed(t, "\xcc\x81");
+	CHECK_ROW(t, 0, "abce\xcc\x81");
+	/* moved by the reflow to the next row, then right after it */
+	t_feed(t, "\r\n0123456789abcde");
+	grid_resize(t->g, 12, 4);
+	t_feed(t, "\xcc\x81");
+	CHECK_ROW(t, 2, "cde\xcc\x81");
+	/* at a pending wrap, and a wide character */
+	t_feed(t, "\r\n0123456789a\xe4\xb8\xad");
+	grid_resize(t->g, 13, 5);
+	t_feed(t, "\xcc\x81");
+	CHECK_ROW(t, 3, "0123456789a\xe4\xb8\xad\xcc\x81");
+	t_feed(t, "\033[?1049h\033[Hxy");
+	grid_resize(t->g, 20, 5);
+	t_feed(t, "\xcc\x88");
+	CHECK_ROW(t, 0, "xy\xcc\x88");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_ech_ends_wrap();
@@ -503,5 +531,6 @@ int main(void)
 	test_wide_early_wrap_blank_dropped();
 	test_top_kept();
 	test_nowrap_cursor_on_last();
+	test_mark_after_resize();
 	return t_done("grid-reflow");
 }
