@@ -468,15 +468,14 @@ int grid__reflow(struct grid *g, int cols, int rows)
 	struct saved_cursor *sv = &g->saved[0];
 	/* The primary's cursors: on the alternate screen only the one 1049 saved, its pending wrap too (the
 	 * layout puts a pending cursor after its character, and leaving 1049 brings the wrap back only where it
-	 * still is pending); on the primary one the cursor, then the one DECSC or 1048 saved, on its character
-	 * (DECRC does not bring a pending wrap back: restored, the cursor is on the line's last character). On the
-	 * alternate screen with none saved (47, 1047), no row of the primary one has to stay: its last rows of
-	 * text do. */
+	 * still is pending); on the primary one the cursor, then the one DECSC or 1048 saved, whose pending wrap
+	 * DECRC brings back as well (xterm), so it goes the same way. On the alternate screen with none saved (47,
+	 * 1047), no row of the primary one has to stay: its last rows of text do. */
 	int n = on_alt ? sv->valid : 1 + sv->valid;
 	int pcx[4] = {g->cx, sv->x, 0, 0}, pcy[4] = {g->cy, sv->y, 0, 0};
 	/* with DECAWM reset the cursor at the edge is on its character, which the next one overwrites: laid out
 	 * there, its wrap kept pending below only while it is still at the edge (for DECAWM set again) */
-	bool pend[4] = {g->wrap_pending && g->autowrap, false, false, false};
+	bool pend[4] = {g->wrap_pending && g->autowrap, sv->valid && sv->wrap_pending, false, false};
 	size_t view = on_alt ? 0 : g->view_offset;
 	if (on_alt) {
 		pcx[0] = sv->valid ? sv->x : 0;

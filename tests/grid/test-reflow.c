@@ -142,13 +142,25 @@ static void test_saved_cursor_reflowed(void)
 		CHECK_ROW(t, 1, "789abcZ");
 		t_free(t);
 	}
-	/* saved at a pending wrap, restored on the line's last character, as DECRC does at any width */
-	struct t_term *t = t_new(10, 4, 10);
-	t_feed(t, "0123456789\0337");
-	grid_resize(t->g, 20, 4);
-	t_feed(t, "\0338X");
-	CHECK_ROW(t, 0, "012345678X");
-	t_free(t);
+	/* saved at a pending wrap: DECRC brings the wrap back (as xterm's), so through a resize the saved cursor
+	 * goes as the cursor does (test_cursor_after_exact_fit) and 1049's (test_alt_saved_pending_wrap): after its
+	 * character on a wider screen, still pending at the same width. It was restored on the line's last
+	 * character, which the next one overwrote (a height alone changed: xterm 379 wraps, here `012345678X`). */
+	static const struct {
+		int cols, rows;
+		const char *row0, *row1;
+	} pend[] = {{20, 4, "0123456789X", ""}, {10, 5, "0123456789", "X"}, {5, 4, "01234", "56789"}};
+	for (size_t i = 0; i < sizeof(pend) / sizeof(pend[0]); i++) {
+		struct t_term *t = t_new(10, 4, 10);
+		t_feed(t, "0123456789\0337\r\n\nnext");
+		grid_resize(t->g, pend[i].cols, pend[i].rows);
+		t_feed(t, "\0338X");
+		CHECK(!strcmp(t_row(t, 0), pend[i].row0), "%dx%d: row 0 '%s', want '%s'", pend[i].cols, pend[i].rows,
+		      t_row(t, 0), pend[i].row0);
+		CHECK(!strcmp(t_row(t, 1), pend[i].row1), "%dx%d: row 1 '%s', want '%s'", pend[i].cols, pend[i].rows,
+		      t_row(t, 1), pend[i].row1);
+		t_free(t);
+	}
 }
 
 /* ECH on a soft-wrapped row ends the wrap, wherever it erases (xterm's ClearRight, which ECH calls with its
