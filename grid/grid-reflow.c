@@ -233,13 +233,19 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 	for (int k = 0; k < ncm; k++)
 		has_cur[k] = cms[k].phys >= i && cms[k].phys <= j;
 	long end_off = 0;
+	/* the offset of a blank dropped below, where a cursor on it goes to the character after it (the text's
+	 * next place; it matches no cell, and placed after the line's end it would land inside the text) */
+	long gap = -1;
 	for (size_t r = i; r <= j; r++) {
 		const struct line *l = s->ring[(first + r) % s->cap];
 		int n = r == j ? trimmed_len(l, ow) : ow;
+		long row_gap = -1;
 		if (r < j && n > 0 && l->flags & LINE_WIDE_WRAP && (n > l->ncells || grid__line_cell(l, n - 1).cp == 0)) {
 			const struct line *next = s->ring[(first + r + 1) % s->cap];
-			if (next->ncells > 0 && grid__line_cell(next, 0).width == 2)
+			if (next->ncells > 0 && grid__line_cell(next, 0).width == 2) {
 				n--; /* the blank left behind by a wide character that wrapped early */
+				row_gap = (long)(r - i) * ocols + n;
+			}
 		}
 		static const struct grid_cell blank = {.cp = 0, .style = 0, .link = 0, .width = 1, .flags = 0};
 		for (int x = 0; x < n; x++) {
@@ -262,7 +268,8 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 			long off = (long)(r - i) * ocols + x;
 			for (int k = 0; k < ncm; k++) {
 				struct cursor_map *cm = &cms[k];
-				if (has_cur[k] && !cm->found && (off == cm->off || (c->width == 2 && off + 1 == cm->off))) {
+				if (has_cur[k] && !cm->found &&
+				    (off == cm->off || (c->width == 2 && off + 1 == cm->off) || cm->off == gap)) {
 					cm->found = true;
 					cm->row = out_row(o);
 					/* on a right half, on the right half still (unless it is a narrow cell now) */
@@ -271,6 +278,7 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 					out_placed(o, cms, k);
 				}
 			}
+			gap = -1;
 			dst->cells[col] = *c;
 			dst->cells[col].flags = 0;
 			if (w == 2) {
@@ -285,6 +293,8 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 			o->w = col;
 		}
 		end_off = (long)(r - i) * ocols + n;
+		if (row_gap >= 0)
+			gap = row_gap;
 	}
 	for (int k = 0; k < ncm; k++) {
 		if (has_cur[k] && !cms[k].found) {

@@ -416,6 +416,14 @@ static void test_wide_early_wrap_blank_dropped(void)
 	      t_row(t, 1));
 	grid_resize(t->g, 10, 3);
 	CHECK(!strcmp(t_row(t, 0), "abcd\xe4\xb8\xad"), "wider: '%s'", t_row(t, 0));
+	/* a cursor on that blank goes to the wide character after it, the text's next place: it matched no cell,
+	 * and put after the line's end by its distance from there it landed on the character before the blank,
+	 * which the next one overwrote (abcX) */
+	t_feed(t, "\033[2J\033[H");
+	grid_resize(t->g, 5, 3);
+	t_feed(t, "abcd\xe4\xb8\xad\033[1;5H");
+	grid_resize(t->g, 10, 3);
+	CHECK_CURSOR(t, 4, 0);
 	t_free(t);
 }
 
