@@ -530,6 +530,55 @@ static void test_mark_after_resize(void)
 	t_free(t);
 }
 
+/* Every row of the history and the screen as text, each ending in '|' ('~' before it when soft-wrapped; the
+ * history's rows do not say), the screen's blank rows at the bottom left out, and the cursor. */
+static char *all_rows(struct t_term *t)
+{
+	size_t cap = 1 << 20, n = 0, sb = grid_scrollback_lines(t->g);
+	char *o = malloc(cap);
+	for (size_t i = 0; i < sb + (size_t)grid_rows(t->g) && n + 20000 < cap; i++) {
+		int y = (int)(i - sb), len;
+		const struct grid_cell *c = i < sb ? grid_scrollback_row(t->g, i, &len) : grid_row(t->g, y);
+		n += (size_t)snprintf(o + n, cap - n, "%s%s|", t_cells_text(t->g, c, i < sb ? len : grid_cols(t->g)),
+				      i >= sb && grid_row_wrapped(t->g, y) ? "~" : "");
+	}
+	while (n >= 2 && o[n - 1] == '|' && o[n - 2] == '|')
+		n--;
+	struct grid_cursor c;
+	grid_get_cursor(t->g, &c);
+	snprintf(o + n, cap - n, " cursor %d,%d", c.x, c.y);
+	return o;
+}
+
+/* Random text (letters, spaces, wide characters, combining marks, colours, links, line ends) through 1 to 4
+ * random resizes of 2 columns or more and back: every row and the cursor as they were, no text lost, doubled
+ * or joined to another line (a history large enough for all of it). */
+static void test_random_round_trips(void)
+{
+	static const char *const bits[] = {"a", "b", "c", " ", "\xe4\xb8\xad", "e\xcc\x81", "\r\n",
+					   "\033[31mR\033[m", "\033]8;;http://x\033\\L\033]8;;\033\\"};
+	int bad = 0;
+	for (uint64_t it = 0; it < 400; it++) {
+		uint64_t x = it * 1000003 + 1;
+		const int cols = 2 + (int)t_rnd(&x, 30), rows = 1 + (int)t_rnd(&x, 8);
+		struct t_term *t = t_new(cols, rows, 10000);
+		for (int i = (int)t_rnd(&x, 200); i > 0; i--)
+			t_feed(t, bits[t_rnd(&x, sizeof(bits) / sizeof(bits[0]))]);
+		char *before = all_rows(t);
+		for (int k = 1 + (int)t_rnd(&x, 4); k > 0; k--)
+			grid_resize(t->g, 2 + (int)t_rnd(&x, 40), 1 + (int)t_rnd(&x, 10));
+		grid_resize(t->g, cols, rows);
+		char *after = all_rows(t);
+		if (strcmp(before, after) && bad++ < 3)
+			fprintf(stderr, "case %llu %dx%d:\n  before %s\n  after  %s\n", (unsigned long long)it, cols, rows,
+				before, after);
+		free(before);
+		free(after);
+		t_free(t);
+	}
+	CHECK(bad == 0, "%d of 400 round trips changed the text or the cursor", bad);
+}
+
 int main(void)
 {
 	test_ech_ends_wrap();
@@ -552,5 +601,6 @@ int main(void)
 	test_top_kept();
 	test_nowrap_cursor_on_last();
 	test_mark_after_resize();
+	test_random_round_trips();
 	return t_done("grid-reflow");
 }
