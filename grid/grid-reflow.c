@@ -4,10 +4,11 @@
  * each re-wrapped at the new width; a wide character that no longer fits at the end of a row moves to the
  * next one. On a one-column screen a wide character is kept in a narrow cell (none can show it; printing one
  * there writes nothing) and takes its two columns back when the screen is wider again. The cursor keeps its offset inside its logical line, so it stays on its character, and so does the
- * cursor the primary screen saved (DECSC, 1048, 1049). The last row kept is the later of the cursor row and the
- * last non-blank row; when they no longer fit, rows leave at the top into the scrollback (as libvterm does),
- * but never the cursor's own: rows below it that still do not fit are cut (xterm and alacritty cut every row
- * below the cursor that does not fit). Growing brings scrollback rows back down.
+ * cursor the primary screen saved (DECSC, 1048, 1049). The screen's top row stays the top (where its first
+ * character went) unless the later of the cursor row and the last non-blank row no longer fits below it; then
+ * rows leave at the top into the scrollback (as libvterm does), but never the cursor's own: rows below it that
+ * still do not fit are cut (xterm and alacritty cut every row below the cursor that does not fit). Growing
+ * taller by n rows brings n scrollback rows back down, as xterm's ScreenResize.
  * The alternate screen is not reflowed (full-screen programs redraw on SIGWINCH): rows are cut or padded.
  */
 #include <errno.h>
@@ -27,6 +28,7 @@ struct out {
 	/* rows from this absolute index on are past the screen's bottom with the cursor's row at its top (set
 	 * once the cursor is placed): laid out, for the saved cursor's place, but not kept */
 	size_t limit;
+	bool cursor;      /* cms[0] is the cursor (else the maps hold no cursor to keep) */
 	size_t count;     /* rows begun: cur is row count - 1 */
 	struct line *cur; /* the row being laid out, cols cells, blank from w on */
 	int w;
@@ -167,7 +169,7 @@ struct cursor_map {
  * kept. */
 static void out_placed(struct out *o, const struct cursor_map *cms, int k)
 {
-	if (k == 0)
+	if (k == 0 && o->cursor)
 		o->limit = cms[0].row + (size_t)o->rows;
 }
 
@@ -227,17 +229,23 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 		dst->flags |= (uint16_t)dbl;
 	}
 	int col = 0;
-	bool has_cur[3] = {false, false, false};
+	bool has_cur[4] = {false, false, false, false};
 	for (int k = 0; k < ncm; k++)
 		has_cur[k] = cms[k].phys >= i && cms[k].phys <= j;
 	long end_off = 0;
+	/* the offset of a blank dropped below, where a cursor on it goes to the character after it (the text's
+	 * next place; it matches no cell, and placed after the line's end it would land inside the text) */
+	long gap = -1;
 	for (size_t r = i; r <= j; r++) {
 		const struct line *l = s->ring[(first + r) % s->cap];
 		int n = r == j ? trimmed_len(l, ow) : ow;
+		long row_gap = -1;
 		if (r < j && n > 0 && l->flags & LINE_WIDE_WRAP && (n > l->ncells || grid__line_cell(l, n - 1).cp == 0)) {
 			const struct line *next = s->ring[(first + r + 1) % s->cap];
-			if (next->ncells > 0 && grid__line_cell(next, 0).width == 2)
+			if (next->ncells > 0 && grid__line_cell(next, 0).width == 2) {
 				n--; /* the blank left behind by a wide character that wrapped early */
+				row_gap = (long)(r - i) * ocols + n;
+			}
 		}
 		static const struct grid_cell blank = {.cp = 0, .style = 0, .link = 0, .width = 1, .flags = 0};
 		for (int x = 0; x < n; x++) {
@@ -260,7 +268,8 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 			long off = (long)(r - i) * ocols + x;
 			for (int k = 0; k < ncm; k++) {
 				struct cursor_map *cm = &cms[k];
-				if (has_cur[k] && !cm->found && (off == cm->off || (c->width == 2 && off + 1 == cm->off))) {
+				if (has_cur[k] && !cm->found &&
+				    (off == cm->off || (c->width == 2 && off + 1 == cm->off) || cm->off == gap)) {
 					cm->found = true;
 					cm->row = out_row(o);
 					/* on a right half, on the right half still (unless it is a narrow cell now) */
@@ -269,6 +278,7 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 					out_placed(o, cms, k);
 				}
 			}
+			gap = -1;
 			dst->cells[col] = *c;
 			dst->cells[col].flags = 0;
 			if (w == 2) {
@@ -283,6 +293,8 @@ static void layout_line(struct out *o, const struct grid *g, int ocols, size_t f
 			o->w = col;
 		}
 		end_off = (long)(r - i) * ocols + n;
+		if (row_gap >= 0)
+			gap = row_gap;
 	}
 	for (int k = 0; k < ncm; k++) {
 		if (has_cur[k] && !cms[k].found) {
@@ -311,17 +323,24 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 		}
 	}
 	size_t nphys = s->sb_n + (size_t)last + 1;
-	struct cursor_map cm[3];
+	struct cursor_map cm[4];
 	for (int k = 0; k < n; k++)
 		cm[k] = (struct cursor_map){.phys = s->sb_n + (size_t)cy[k], .pending = pending[k]};
 	/* the view's top row, as a cursor at its start (one past those given: out_placed keeps [0]'s row) */
-	int nv = n + (*view > 0 && n > 0);
-	if (nv > n) {
+	const bool has_view = *view > 0 && n > 0;
+	int nv = n + has_view;
+	if (has_view) {
 		cm[n] = (struct cursor_map){.phys = s->sb_n - *view};
 		cx[n] = 0;
 		pending[n] = false;
 	}
-	struct out o = {.cols = ncols, .rows = nrows, .keep = s->sb_max + (size_t)nrows, .limit = SIZE_MAX};
+	/* and the screen's top row, which stays the top where the rows below it fit */
+	const int ktop = nv++;
+	cm[ktop] = (struct cursor_map){.phys = s->sb_n};
+	cx[ktop] = 0;
+	pending[ktop] = false;
+	struct out o = {.cols = ncols, .rows = nrows, .keep = s->sb_max + (size_t)nrows, .limit = SIZE_MAX,
+			.cursor = n > 0};
 	for (size_t i = 0; i < nphys && !o.failed;) {
 		size_t j = i;
 		/* rows of one size only: a double row's text is laid out at its half's width (layout_line) */
@@ -341,7 +360,17 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 		return -ENOMEM;
 	}
 	size_t total = o.dropped + (o.n - o.base);
+	/* The rows kept end at the cursor's or the last text's (o.limit cuts the rest). A screen they filled to
+	 * its last row ends there again (a grow pulls rows back, a narrower one pushes them up). Else rows were
+	 * blank below them (after `clear`, the prompt on the top row): the top row stays, less the rows a taller
+	 * screen pulls back (xterm's ScreenResize), unless the rows then no longer fit. Neither is past the
+	 * cursor's row (o.limit, and the old top is not below it). Without a cursor to keep (the alternate screen
+	 * of 47, 1047) the last rows of text stay. */
 	size_t s0 = total > (size_t)nrows ? total - (size_t)nrows : 0;
+	const size_t grow = nrows > orows ? (size_t)(nrows - orows) : 0;
+	const size_t top = cm[ktop].found ? cm[ktop].row : 0;
+	if (n > 0 && last < orows - 1 && top > grow && top - grow > s0)
+		s0 = top - grow;
 	size_t sb0 = s0 > s->sb_max ? s0 - s->sb_max : 0;
 	if (sb0 < o.dropped)
 		sb0 = o.dropped;
@@ -388,7 +417,7 @@ static int reflow_primary(struct grid *g, struct screen *ns, int ncols, int nrow
 		cx[k] = cm[k].found ? grid__clamp(cm[k].col, 0, ncols - 1) : 0;
 		pending[k] = cm[k].found && cm[k].pending && cr >= 0 && cr < nrows;
 	}
-	if (nv > n) {
+	if (has_view) {
 		size_t top = cm[n].found ? cm[n].row : 0;
 		*view = top >= s0 ? 0 : s0 - top < ns->sb_n ? s0 - top : ns->sb_n;
 	}
@@ -418,19 +447,45 @@ static int resize_alt(struct grid *g, struct screen *ns, int ncols, int nrows, i
 	return 0;
 }
 
+/* The character printed last, which a combining mark that comes next joins (grid__cluster_attach), after the
+ * resize: the one the cursor still follows on its row (under it at a pending wrap, or at the edge without
+ * DECAWM: on), which on the alternate screen, not laid out again, is the same cell (old_x) or none. None when
+ * nothing was just printed there (was). */
+static void last_printed(struct grid *g, bool was, bool on, int old_x, bool on_alt)
+{
+	g->last_x = g->last_y = -1;
+	if (!was)
+		return;
+	int x = g->wrap_pending || (on && !g->autowrap) ? g->cx : g->cx - 1;
+	const struct grid_cell *c = x >= 0 ? &grid__line(g, g->cy)->cells[x] : NULL;
+	if (c && c->width == 0 && x > 0)
+		c = &grid__line(g, g->cy)->cells[--x];
+	if (!c || c->cp == 0 || c->width == 0 || (on_alt && x != old_x))
+		return;
+	g->last_x = x;
+	g->last_y = g->cy;
+	g->last_w = c->width;
+}
+
 int grid__reflow(struct grid *g, int cols, int rows)
 {
+	/* a character was just printed, right before the cursor or under it (a pending wrap, or no DECAWM) */
+	const bool printed_on = g->last_x >= 0 && g->last_y == g->cy && g->cx == g->last_x + g->last_w - 1 &&
+				(g->wrap_pending || (!g->autowrap && g->cx == grid__right_limit(g)));
+	const bool printed = printed_on || (g->last_x >= 0 && g->last_y == g->cy && g->cx == g->last_x + g->last_w);
+	const int printed_x = g->last_x;
 	bool on_alt = g->scr == &g->alt;
 	struct saved_cursor *sv = &g->saved[0];
 	/* The primary's cursors: on the alternate screen only the one 1049 saved, its pending wrap too (the
 	 * layout puts a pending cursor after its character, and leaving 1049 brings the wrap back only where it
-	 * still is pending); on the primary one the cursor, then the one DECSC or 1048 saved, on its character
-	 * (DECRC does not bring a pending wrap back: restored, the cursor is on the line's last character). On the
-	 * alternate screen with none saved (47, 1047), no row of the primary one has to stay: its last rows of
-	 * text do. */
+	 * still is pending); on the primary one the cursor, then the one DECSC or 1048 saved, whose pending wrap
+	 * DECRC brings back as well (xterm), so it goes the same way. On the alternate screen with none saved (47,
+	 * 1047), no row of the primary one has to stay: its last rows of text do. */
 	int n = on_alt ? sv->valid : 1 + sv->valid;
-	int pcx[3] = {g->cx, sv->x, 0}, pcy[3] = {g->cy, sv->y, 0};
-	bool pend[3] = {g->wrap_pending, false, false};
+	int pcx[4] = {g->cx, sv->x, 0, 0}, pcy[4] = {g->cy, sv->y, 0, 0};
+	/* with DECAWM reset the cursor at the edge is on its character, which the next one overwrites: laid out
+	 * there, its wrap kept pending below only while it is still at the edge (for DECAWM set again) */
+	bool pend[4] = {g->wrap_pending && g->autowrap, sv->valid && sv->wrap_pending, false, false};
 	size_t view = on_alt ? 0 : g->view_offset;
 	if (on_alt) {
 		pcx[0] = sv->valid ? sv->x : 0;
@@ -475,9 +530,10 @@ int grid__reflow(struct grid *g, int cols, int rows)
 		 * or from a right margin (DECSLRM, reset here), the cursor is inside the row: none is pending */
 		g->wrap_pending = g->wrap_pending && g->cx == cols - 1;
 	} else {
+		g->wrap_pending = pend[0] || (g->wrap_pending && !g->autowrap && pcx[0] == cols - 1);
 		g->cx = pcx[0];
 		g->cy = pcy[0];
-		g->wrap_pending = pend[0];
 	}
+	last_printed(g, printed, printed_on, printed_x, on_alt);
 	return 0;
 }

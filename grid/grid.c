@@ -577,12 +577,13 @@ int grid_resize(struct grid *g, int cols, int rows)
 	g->dmg_y1 = -1;
 	free(g->view_buf);
 	g->view_buf = vb;
+	/* the margins go to the whole screen and origin mode off, as xterm's ScreenResize does (DECLRMM stays) */
 	g->top = 0;
 	g->bottom = rows - 1;
 	g->left = 0;
 	g->right = cols - 1;
+	g->origin = false;
 	grid__text_gate(g);
-	g->last_x = g->last_y = -1;
 	g->saved[1].x = grid__min(g->saved[1].x, cols - 1);
 	g->saved[1].y = grid__min(g->saved[1].y, rows - 1);
 	g->saved[0].x = grid__min(g->saved[0].x, cols - 1);

@@ -510,6 +510,30 @@ static void test_decic_bottom_row(void)
 	t_free(t);
 }
 
+/* A resize sets the margins to the whole screen and resets origin mode, as xterm 379's ScreenResize does
+ * (measured with XTWINOPS 8 under allowWindowOps: DECRQM 6 answers 2 after it, DECLRMM stays set): DECSTBM
+ * and DECSLRM then home the cursor to the screen's corner, not the new margins' (`\e[?6h`, a resize,
+ * `\e[3;6rX`: X on row 1 in xterm, on row 3 here before). */
+static void test_resize_resets_origin(void)
+{
+	struct t_term *t = t_new(20, 8, 10);
+	t_feed(t, "\033[2;7r\033[?6h\033[?69h\033[3;15s");
+	grid_resize(t->g, 22, 9);
+	t_feed(t, "\033[?6$p\033[?69$p");
+	CHECK_REPLY(t, "\033[?6;2$y\033[?69;1$y");
+	t_feed(t, "\033[3;6rX\033[2;2HY");
+	CHECK_ROW(t, 0, "X");
+	CHECK_ROW(t, 1, " Y");
+	t_feed(t, "\033[5;10sZ\033[HW");
+	CHECK_ROW(t, 0, "W");
+	/* on the alternate screen too, and the margins cover the new size */
+	t_feed(t, "\033[r\033[s\033[?1049h\033[?6h\033[2;4r");
+	grid_resize(t->g, 12, 6);
+	t_feed(t, "\033[?6$p\033[99;99H\033[6n");
+	CHECK_REPLY(t, "\033[?6;2$y\033[6;12R");
+	t_free(t);
+}
+
 int main(void)
 {
 	test_nel_outside_margins();
@@ -534,5 +558,6 @@ int main(void)
 	test_decstbm_one_row_ignored();
 	test_ich_dch_right_margin();
 	test_decic_bottom_row();
+	test_resize_resets_origin();
 	return t_done("grid-margins");
 }

@@ -142,13 +142,25 @@ static void test_saved_cursor_reflowed(void)
 		CHECK_ROW(t, 1, "789abcZ");
 		t_free(t);
 	}
-	/* saved at a pending wrap, restored on the line's last character, as DECRC does at any width */
-	struct t_term *t = t_new(10, 4, 10);
-	t_feed(t, "0123456789\0337");
-	grid_resize(t->g, 20, 4);
-	t_feed(t, "\0338X");
-	CHECK_ROW(t, 0, "012345678X");
-	t_free(t);
+	/* saved at a pending wrap: DECRC brings the wrap back (as xterm's), so through a resize the saved cursor
+	 * goes as the cursor does (test_cursor_after_exact_fit) and 1049's (test_alt_saved_pending_wrap): after its
+	 * character on a wider screen, still pending at the same width. It was restored on the line's last
+	 * character, which the next one overwrote (a height alone changed: xterm 379 wraps, here `012345678X`). */
+	static const struct {
+		int cols, rows;
+		const char *row0, *row1;
+	} pend[] = {{20, 4, "0123456789X", ""}, {10, 5, "0123456789", "X"}, {5, 4, "01234", "56789"}};
+	for (size_t i = 0; i < sizeof(pend) / sizeof(pend[0]); i++) {
+		struct t_term *t = t_new(10, 4, 10);
+		t_feed(t, "0123456789\0337\r\n\nnext");
+		grid_resize(t->g, pend[i].cols, pend[i].rows);
+		t_feed(t, "\0338X");
+		CHECK(!strcmp(t_row(t, 0), pend[i].row0), "%dx%d: row 0 '%s', want '%s'", pend[i].cols, pend[i].rows,
+		      t_row(t, 0), pend[i].row0);
+		CHECK(!strcmp(t_row(t, 1), pend[i].row1), "%dx%d: row 1 '%s', want '%s'", pend[i].cols, pend[i].rows,
+		      t_row(t, 1), pend[i].row1);
+		t_free(t);
+	}
 }
 
 /* ECH on a soft-wrapped row ends the wrap, wherever it erases (xterm's ClearRight, which ECH calls with its
@@ -404,7 +416,167 @@ static void test_wide_early_wrap_blank_dropped(void)
 	      t_row(t, 1));
 	grid_resize(t->g, 10, 3);
 	CHECK(!strcmp(t_row(t, 0), "abcd\xe4\xb8\xad"), "wider: '%s'", t_row(t, 0));
+	/* a cursor on that blank goes to the wide character after it, the text's next place: it matched no cell,
+	 * and put after the line's end by its distance from there it landed on the character before the blank,
+	 * which the next one overwrote (abcX) */
+	t_feed(t, "\033[2J\033[H");
+	grid_resize(t->g, 5, 3);
+	t_feed(t, "abcd\xe4\xb8\xad\033[1;5H");
+	grid_resize(t->g, 10, 3);
+	CHECK_CURSOR(t, 4, 0);
 	t_free(t);
+}
+
+/* A resize keeps the screen's top row where it was unless the cursor would leave the screen (or text below it
+ * would, test_shrink_keeps_cursor_above_text), and a taller screen brings back as many history rows as it grew
+ * by, as xterm 379's ScreenResize (each screen below measured there: tests/tools has no resize case, xterm was
+ * resized by XTWINOPS 8 under allowWindowOps). After `clear`, the prompt on the top row and the history above
+ * it, the screen's bottom followed the last row of text or the cursor instead: a shrink pulled history rows
+ * back onto the cleared screen and put the prompt on its last row, and a grow pulled rows down until the
+ * prompt was on the last row. */
+static void test_top_kept(void)
+{
+	struct t_term *t = t_new(20, 10, 100);
+	for (int i = 0; i < 30; i++)
+		t_feedf(t, "line %d\r\n", i);
+	t_feed(t, "\033[2J\033[H$ ");
+	size_t sb = grid_scrollback_lines(t->g);
+	grid_resize(t->g, 20, 5);
+	CHECK_ROW(t, 0, "$ ");
+	CHECK_CURSOR(t, 2, 0);
+	CHECK(grid_scrollback_lines(t->g) == sb, "shrunk: scrollback %zu, was %zu", grid_scrollback_lines(t->g), sb);
+	/* taller by 5, then 5 more: 5 rows of the history come back each time */
+	grid_resize(t->g, 20, 10);
+	CHECK_ROW(t, 0, "line 16");
+	CHECK_ROW(t, 5, "$ ");
+	CHECK_CURSOR(t, 2, 5);
+	grid_resize(t->g, 20, 15);
+	CHECK_ROW(t, 0, "line 11");
+	CHECK_ROW(t, 9, "line 20");
+	CHECK_CURSOR(t, 2, 10);
+	/* shorter by 5: the cursor's row would fall off, one row leaves at the top */
+	grid_resize(t->g, 20, 10);
+	CHECK_ROW(t, 0, "line 12");
+	CHECK_CURSOR(t, 2, 9);
+	/* narrower: the prompt's line stays on the top row, its rows fit below it */
+	t_feed(t, "\033[2J\033[Hlong prompt line here$ ");
+	grid_resize(t->g, 10, 10);
+	CHECK_ROW(t, 0, "long promp");
+	CHECK_ROW(t, 2, "e$ ");
+	CHECK_CURSOR(t, 3, 2);
+	grid_resize(t->g, 20, 10);
+	CHECK_ROW(t, 0, "long prompt line her");
+	CHECK_CURSOR(t, 3, 1);
+	t_free(t);
+}
+
+/* With DECAWM reset the cursor at the right edge is on the last character, which the next one overwrites (the
+ * wrap kept pending only for DECAWM set again, as xterm's do_wrap): a resize keeps it on that character. The
+ * reflow took it for a pending wrap, after the character: widened, the next character went after it (xterm
+ * 379: `01234567890123456789X`, here `012345678901234567899X`), narrowed, after it on the next row. */
+static void test_nowrap_cursor_on_last(void)
+{
+	static const char text[] = "\033[?7l012345678901234567890123456789";
+	struct t_term *t = t_new(21, 6, 10);
+	t_feed(t, text);
+	grid_resize(t->g, 26, 6);
+	CHECK_CURSOR(t, 20, 0);
+	t_feed(t, "X");
+	CHECK_ROW(t, 0, "01234567890123456789X");
+	t_free(t);
+	t = t_new(21, 6, 10);
+	t_feed(t, text);
+	grid_resize(t->g, 16, 6);
+	CHECK_CURSOR(t, 4, 1);
+	t_feed(t, "X");
+	CHECK_ROW(t, 0, "0123456789012345");
+	CHECK_ROW(t, 1, "6789X");
+	t_free(t);
+	/* still at the edge (the same width): the wrap stays pending for DECAWM set again, as in xterm 379 */
+	t = t_new(21, 6, 10);
+	t_feed(t, text);
+	grid_resize(t->g, 21, 4);
+	t_feed(t, "\033[?7hX");
+	CHECK_ROW(t, 0, "012345678901234567899");
+	CHECK_ROW(t, 1, "X");
+	t_free(t);
+}
+
+/* A combining mark that arrives after a resize (the child's output read in two parts, the resize between them)
+ * joins the character before the cursor, as in xterm 379 (`abce`, a resize, U+0301: `abce\u0301`): the resize forgot
+ * the character last printed and the mark was dropped. Through a reflow that moves it, at a pending wrap, and
+ * on the alternate screen. */
+static void test_mark_after_resize(void)
+{
+	struct t_term *t = t_new(20, 4, 10);
+	t_feed(t, "abce");
+	grid_resize(t->g, 30, 4);
+	t_feed(t, "\xcc\x81");
+	CHECK_ROW(t, 0, "abce\xcc\x81");
+	/* moved by the reflow to the next row, then right after it */
+	t_feed(t, "\r\n0123456789abcde");
+	grid_resize(t->g, 12, 4);
+	t_feed(t, "\xcc\x81");
+	CHECK_ROW(t, 2, "cde\xcc\x81");
+	/* at a pending wrap, and a wide character */
+	t_feed(t, "\r\n0123456789a\xe4\xb8\xad");
+	grid_resize(t->g, 13, 5);
+	t_feed(t, "\xcc\x81");
+	CHECK_ROW(t, 3, "0123456789a\xe4\xb8\xad\xcc\x81");
+	t_feed(t, "\033[?1049h\033[Hxy");
+	grid_resize(t->g, 20, 5);
+	t_feed(t, "\xcc\x88");
+	CHECK_ROW(t, 0, "xy\xcc\x88");
+	t_free(t);
+}
+
+/* Every row of the history and the screen as text, each ending in '|' ('~' before it when soft-wrapped; the
+ * history's rows do not say), the screen's blank rows at the bottom left out, and the cursor. */
+static char *all_rows(struct t_term *t)
+{
+	size_t cap = 1 << 20, n = 0, sb = grid_scrollback_lines(t->g);
+	char *o = malloc(cap);
+	for (size_t i = 0; i < sb + (size_t)grid_rows(t->g) && n + 20000 < cap; i++) {
+		int y = (int)(i - sb), len;
+		const struct grid_cell *c = i < sb ? grid_scrollback_row(t->g, i, &len) : grid_row(t->g, y);
+		n += (size_t)snprintf(o + n, cap - n, "%s%s|", t_cells_text(t->g, c, i < sb ? len : grid_cols(t->g)),
+				      i >= sb && grid_row_wrapped(t->g, y) ? "~" : "");
+	}
+	while (n >= 2 && o[n - 1] == '|' && o[n - 2] == '|')
+		n--;
+	struct grid_cursor c;
+	grid_get_cursor(t->g, &c);
+	snprintf(o + n, cap - n, " cursor %d,%d", c.x, c.y);
+	return o;
+}
+
+/* Random text (letters, spaces, wide characters, combining marks, colours, links, line ends) through 1 to 4
+ * random resizes of 2 columns or more and back: every row and the cursor as they were, no text lost, doubled
+ * or joined to another line (a history large enough for all of it). */
+static void test_random_round_trips(void)
+{
+	static const char *const bits[] = {"a", "b", "c", " ", "\xe4\xb8\xad", "e\xcc\x81", "\r\n",
+					   "\033[31mR\033[m", "\033]8;;http://x\033\\L\033]8;;\033\\"};
+	int bad = 0;
+	for (uint64_t it = 0; it < 400; it++) {
+		uint64_t x = it * 1000003 + 1;
+		const int cols = 2 + (int)t_rnd(&x, 30), rows = 1 + (int)t_rnd(&x, 8);
+		struct t_term *t = t_new(cols, rows, 10000);
+		for (int i = (int)t_rnd(&x, 200); i > 0; i--)
+			t_feed(t, bits[t_rnd(&x, sizeof(bits) / sizeof(bits[0]))]);
+		char *before = all_rows(t);
+		for (int k = 1 + (int)t_rnd(&x, 4); k > 0; k--)
+			grid_resize(t->g, 2 + (int)t_rnd(&x, 40), 1 + (int)t_rnd(&x, 10));
+		grid_resize(t->g, cols, rows);
+		char *after = all_rows(t);
+		if (strcmp(before, after) && bad++ < 3)
+			fprintf(stderr, "case %llu %dx%d:\n  before %s\n  after  %s\n", (unsigned long long)it, cols, rows,
+				before, after);
+		free(before);
+		free(after);
+		t_free(t);
+	}
+	CHECK(bad == 0, "%d of 400 round trips changed the text or the cursor", bad);
 }
 
 int main(void)
@@ -426,5 +598,9 @@ int main(void)
 	test_tabs_kept();
 	test_wide_through_one_column();
 	test_wide_early_wrap_blank_dropped();
+	test_top_kept();
+	test_nowrap_cursor_on_last();
+	test_mark_after_resize();
+	test_random_round_trips();
 	return t_done("grid-reflow");
 }
