@@ -375,7 +375,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'h':
 		case OPT_HELP:
+			/* the usage is output like a screen: one lost to a full disk is no success */
+			errno = 0;
 			usage(stdout);
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				fprintf(stderr, PROG ": writing the usage: %s\n", strerror(errno ? errno : EIO));
+				return 1;
+			}
 			return 0;
 		default:
 			/* A long option without its value comes back with optopt set to its OPT_* code, which

@@ -87,6 +87,13 @@ for size, fmt in (("20x2", "text"), ("200x100", "text"), ("20x2", "json"), ("200
     if p.returncode != 1 or b"No space left on device" not in p.stderr:
         errors.append("%s %s to /dev/full: exit %d, stderr %r" % (size, fmt, p.returncode, p.stderr))
 
+# --help's usage is output too: to a full disk it exited 0 with nothing written.
+for args in (["--help"], ["-h"]):
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run([replay] + args, stdout=full, stderr=subprocess.PIPE, timeout=30)
+    if p.returncode != 1 or len(p.stderr.splitlines()) != 1 or b"No space left on device" not in p.stderr:
+        errors.append("%r to /dev/full: exit %d, stderr %r" % (args, p.returncode, p.stderr))
+
 # Input that is no stream: a directory is a read error (exit 1, one line, nothing printed); a FIFO is read
 # to its end like a pipe.
 p = run(["/"])
