@@ -266,6 +266,36 @@ try:
 except (ValueError, KeyError, IndexError) as e:
     errors.append("vtproto: %s: %r" % (e, out))
 
+# The man page's EXAMPLES, run verbatim by sh in a folder holding a session.typescript as script(1) (util-linux
+# 2.38) writes it: a line of its own before the session and, after a newline, one after it, none of it the
+# session's. The recorded session's screen is the screen of the session's own bytes: the example fed script's
+# lines too, its header the first row and the session one row down, as far right as the header is long, and the last line
+# 'Script done'.
+man = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "man", "kmscon-felis-replay.1.scd")
+with open(man) as f:
+    examples = f.read().split("# EXAMPLES", 1)[1].split("# SEE ALSO", 1)[0]
+commands = [l.strip().replace("\\\\", "\\") for l in examples.splitlines() if l.startswith("\t")]
+session = b"\x1b[1mhello\x1b[0m\r\nsecond\r\n$ "
+with tempfile.TemporaryDirectory() as tmp:
+    with open(os.path.join(tmp, "session.typescript"), "wb") as f:
+        f.write(b'Script started on 2026-12-07 22:40:45+00:00 [COMMAND="sh" <not executed on terminal>]\n' + session +
+                b'\nScript done on 2026-12-07 22:40:45+00:00 [COMMAND_EXIT_CODE="0"]\n')
+    env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(replay)) + os.pathsep + os.environ["PATH"])
+    results = [subprocess.run(["sh", "-c", c], cwd=tmp, env=env, capture_output=True, timeout=30) for c in commands]
+if len(commands) != 2 or any(r.returncode or r.stderr for r in results):
+    errors.append("man EXAMPLES: %r: %r" % (commands, [(r.returncode, r.stderr) for r in results]))
+else:
+    want = run(["--size", "120x40"], session).stdout
+    if results[0].stdout != want:
+        errors.append("man EXAMPLES %r: %r, the session alone gives %r" % (commands[0], results[0].stdout[:300],
+                                                                          want[:40]))
+    try:
+        j = json.loads(results[1].stdout)
+        if j["cursor"] != {"x": 4, "y": 1, "visible": True} or j["lines"][1][0] != ["b", 1, "B", "d", "d"]:
+            errors.append("man EXAMPLES %r: %r" % (commands[1], results[1].stdout[:300]))
+    except (ValueError, KeyError, IndexError) as e:
+        errors.append("man EXAMPLES %r: %s: %r" % (commands[1], e, results[1].stdout[:300]))
+
 for e in errors:
     print(e)
 sys.exit(1 if errors else 0)
