@@ -180,6 +180,43 @@ def slow_stdin(args, first, second, want):
 slow_stdin(["--size", "6x2"], b"slow\r\n", b"reader", b"slow\nreader\n")
 slow_stdin(["--vtproto", "--size", "4x1"], b"PUSH 6869\n", b"?cursor\n", b"0,2\n")
 
+# So is a standard output left non-blocking (a pipe here, whose 64 KiB fill before the reader reads): stdio took
+# EAGAIN for a write error, and the text, JSON and vtproto answers past the pipe's first 64 KiB were lost, exit 1
+# "Resource temporarily unavailable".
+def slow_stdout(args, data):
+    r_fd, w_fd = os.pipe()
+    os.set_blocking(w_fd, False)
+    proc = subprocess.Popen([replay] + args, stdin=subprocess.PIPE, stdout=w_fd, stderr=subprocess.PIPE)
+    os.close(w_fd)
+    proc.stdin.write(data)
+    proc.stdin.close()
+    time.sleep(0.3)
+    chunks = []
+    while True:
+        b = os.read(r_fd, 65536)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(r_fd)
+    err = proc.stderr.read()
+    proc.wait(timeout=30)
+    return proc.returncode, b"".join(chunks), err
+
+
+for fmt in ("text", "json"):
+    want = run(["--size", "200x400", "--format", fmt], b"x" * 80000).stdout
+    rc, out, err = slow_stdout(["--size", "200x400", "--format", fmt], b"x" * 80000)
+    if rc != 0 or out != want or err:
+        errors.append("--format %s to a non-blocking stdout: exit %d, %d of %d bytes, %r" % (fmt, rc, len(out),
+                                                                                           len(want), err))
+rc, out, err = slow_stdout(["--vtproto", "--size", "200x400"], b"PUSH " + (b"x" * 80000).hex().encode() + b"\n?screen\n")
+try:
+    rows = len(json.loads(out)["lines"])
+except ValueError:
+    rows = None
+if rc != 0 or rows != 400 or err:
+    errors.append("--vtproto to a non-blocking stdout: exit %d, %d bytes, %r" % (rc, len(out), err))
+
 # A read error after some of the stream (a PTY's master once its other side is closed: EIO) exits 1 with one
 # line and prints no screen: the screen of part of a stream would pass for the whole one's.
 master, slave = os.openpty()
