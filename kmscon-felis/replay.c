@@ -408,9 +408,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			return 0;
 		default:
-			/* A long option without its value comes back with optopt set to its OPT_* code, which
-			 * is no character to print (OPT_PALETTE is 266, '\n' as a char). */
-			if (optopt >= OPT_SIZE)
+			/* A long option without its value, or one that takes none given one ("--vtproto=1"),
+			 * comes back with optopt set to its OPT_* code, which is no character to print
+			 * (OPT_PALETTE is 266, '\n' as a char). */
+			if (optopt == OPT_VTPROTO || optopt == OPT_HELP)
+				fprintf(stderr, PROG ": option '%s' takes no value (see --help)\n", argv[optind - 1]);
+			else if (optopt >= OPT_SIZE)
 				fprintf(stderr, PROG ": option '%s' needs a value (see --help)\n", argv[optind - 1]);
 			else if (optopt)
 				fprintf(stderr, PROG ": bad option '-%c' (see --help)\n", optopt);

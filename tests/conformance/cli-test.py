@@ -43,6 +43,13 @@ for opt in ("--size", "--scrollback", "--format", "--png", "--font-size", "--pal
     if p.returncode != 2 or "\0" in err or ("'%s' needs a value" % opt) not in err:
         errors.append("%s without a value: exit %d, stderr %r" % (opt, p.returncode, err))
 
+# An option that takes no value, given one, says so: it said "needs a value", the opposite.
+for arg in ("--vtproto=1", "--help=x", "--vtp=1"):
+    p = run([arg])
+    err = p.stderr.decode()
+    if p.returncode != 2 or len(err.splitlines()) != 1 or "takes no value" not in err or p.stdout:
+        errors.append("%s: exit %d, stderr %r" % (arg, p.returncode, err))
+
 p = run(["/nonexistent/file"])
 if p.returncode != 1:
     errors.append("missing file: exit %d" % p.returncode)
