@@ -139,6 +139,20 @@ with tempfile.TemporaryDirectory() as tmp:
     if p.returncode != 1 or os.path.exists(cut):
         errors.append("--png past the file size limit: exit %d, %r, left %r" % (
             p.returncode, p.stderr, os.path.exists(cut) and os.path.getsize(cut)))
+    # Through a symbolic link (/dev/stdout to a file is one) the link is not removed, and the file it names is not
+    # left cut short either: the link went, and the file stayed with the first 200 bytes of the image.
+    real, link = os.path.join(tmp, "real.png"), os.path.join(tmp, "link.png")
+    with open(real, "wb") as f:
+        f.write(b"an older image")
+    os.symlink("real.png", link)
+    p = subprocess.run([replay, "--png", link, "--font-engine", "builtin", "--size", "40x4"], input=b"x" * 160,
+                       capture_output=True, timeout=30, preexec_fn=small_files)
+    if p.returncode != 1 or not os.path.islink(link) or os.path.getsize(real) != 0:
+        errors.append("--png through a link past the file size limit: exit %d, %r, link kept %r, file of %r bytes" % (
+            p.returncode, p.stderr, os.path.islink(link), os.path.exists(real) and os.path.getsize(real)))
+    for f in (real, link):
+        if os.path.lexists(f):
+            os.unlink(f)
     p = run(["--png", "/dev/full", "--font-engine", "builtin", "--format", "none"], b"x")
     if p.returncode != 1 or not os.path.exists("/dev/full"):
         errors.append("--png /dev/full: exit %d, %r" % (p.returncode, p.stderr))
