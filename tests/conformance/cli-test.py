@@ -153,6 +153,23 @@ with tempfile.TemporaryDirectory() as tmp:
     for f in (real, link):
         if os.path.lexists(f):
             os.unlink(f)
+    # A link to a file not there yet is written through, as fopen() writes it (the checks before the stream took
+    # it for an existing file: exit 1 "File exists"); a link in a chain of them too.
+    os.symlink("real.png", link)
+    os.symlink("link.png", os.path.join(tmp, "link2.png"))
+    for name in (link, os.path.join(tmp, "link2.png")):
+        p = run(["--png", name, "--font-engine", "builtin", "--size", "4x1", "--format", "none"], b"ok")
+        if p.returncode != 0 or not os.path.islink(name) or not os.path.getsize(real):
+            errors.append("--png %s to a file not there yet: exit %d, %r" % (os.path.basename(name), p.returncode,
+                                                                              p.stderr))
+        if os.path.exists(real):
+            os.unlink(real)
+    # The check itself leaves nothing behind when the stream cannot be read.
+    p = run(["--png", link, "--font-engine", "builtin", os.path.join(tmp, "no-such-input")])
+    if p.returncode != 1 or os.path.exists(real):
+        errors.append("--png through a link with no input: exit %d, left %r" % (p.returncode, os.path.exists(real)))
+    for f in (link, os.path.join(tmp, "link2.png")):
+        os.unlink(f)
     p = run(["--png", "/dev/full", "--font-engine", "builtin", "--format", "none"], b"x")
     if p.returncode != 1 or not os.path.exists("/dev/full"):
         errors.append("--png /dev/full: exit %d, %r" % (p.returncode, p.stderr))
