@@ -32,6 +32,7 @@ struct options {
 	bool vtproto;
 	bool format_given; /* --format, which --vtproto has no use for */
 	const char *path; /* NULL or "-": stdin */
+	FILE *out;        /* standard output, written through out_write (main's, owned by main) */
 	/* --- output slots for other issues: the renderer (issue 4) adds --png FILE, --font-name,
 	 * --font-size and --font-engine here, and handles them in output_grid(). --- */
 	struct kf_replay_png png;
@@ -162,10 +163,10 @@ static int output_grid(struct grid *g, const struct options *o)
 	int err = 0; /* -errno of a failed write */
 	switch (o->format) {
 	case FORMAT_TEXT:
-		err = kf_screen_text(g, stdout);
+		err = kf_screen_text(g, o->out);
 		break;
 	case FORMAT_JSON:
-		output_json(stdout, g);
+		output_json(o->out, g);
 		break;
 	case FORMAT_NONE:
 		break;
@@ -175,9 +176,9 @@ static int output_grid(struct grid *g, const struct options *o)
 		return 1;
 	/* A write that failed before the flush left stdout's buffer empty: the flush then succeeds, so its
 	 * error flag counts too (a screen larger than the buffer to a full disk exited 0, nothing written). */
-	if (!err && fflush(stdout) != 0)
+	if (!err && fflush(o->out) != 0)
 		err = -errno;
-	if (!err && ferror(stdout))
+	if (!err && ferror(o->out))
 		err = -EIO;
 	if (err) {
 		fprintf(stderr, PROG ": writing the output: %s\n", strerror(-err));
@@ -198,6 +199,29 @@ bool kf_replay_wait_input(int fd)
 	 * wait for the data instead of taking a pause for an error */
 	struct pollfd pfd = {.fd = fd, .events = POLLIN};
 	return poll(&pfd, 1, -1) >= 0 || errno == EINTR;
+}
+
+/* Standard output's writes (a fopencookie write function; cookie: the int fd). The open file may be non-blocking,
+ * set by a program that shares it (a tty, a pipe): stdio took EAGAIN for a write error and dropped the rest, so
+ * this waits for room instead. Returns the bytes written, 0 on an error (errno set, the stream's error flag then
+ * set by stdio). */
+static ssize_t out_write(void *cookie, const char *buf, size_t size)
+{
+	int fd = *(const int *)cookie;
+	size_t done = 0;
+	while (done < size) {
+		ssize_t n = write(fd, buf + done, size - done);
+		if (n >= 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (errno == EINTR)
+			continue;
+		struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+		if (errno != EAGAIN || (poll(&pfd, 1, -1) < 0 && errno != EINTR))
+			break;
+	}
+	return (ssize_t)done;
 }
 
 static int replay_file(struct options *o)
@@ -375,12 +399,21 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'h':
 		case OPT_HELP:
-			usage(stdout);
+			/* the usage is output like a screen: one lost to a full disk is no success */
+			errno = 0;
+			usage(o->out);
+			if (fflush(o->out) != 0 || ferror(o->out)) {
+				fprintf(stderr, PROG ": writing the usage: %s\n", strerror(errno ? errno : EIO));
+				return 1;
+			}
 			return 0;
 		default:
-			/* A long option without its value comes back with optopt set to its OPT_* code, which
-			 * is no character to print (OPT_PALETTE is 266, '\n' as a char). */
-			if (optopt >= OPT_SIZE)
+			/* A long option without its value, or one that takes none given one ("--vtproto=1"),
+			 * comes back with optopt set to its OPT_* code, which is no character to print
+			 * (OPT_PALETTE is 266, '\n' as a char). */
+			if (optopt == OPT_VTPROTO || optopt == OPT_HELP)
+				fprintf(stderr, PROG ": option '%s' takes no value (see --help)\n", argv[optind - 1]);
+			else if (optopt >= OPT_SIZE)
 				fprintf(stderr, PROG ": option '%s' needs a value (see --help)\n", argv[optind - 1]);
 			else if (optopt)
 				fprintf(stderr, PROG ": bad option '-%c' (see --help)\n", optopt);
@@ -423,10 +456,21 @@ static int parse_args(int argc, char **argv, struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o = {.cols = 80, .rows = 24, .scrollback = 10000, .format = FORMAT_TEXT};
+	static int out_fd = STDOUT_FILENO;
+	o.out = fopencookie(&out_fd, "w", (cookie_io_functions_t){.write = out_write});
+	if (!o.out) {
+		fprintf(stderr, PROG ": %s\n", strerror(errno));
+		return 1;
+	}
 	int ret = parse_args(argc, argv, &o);
-	if (ret >= 0)
+	if (ret >= 0) {
+		fclose(o.out);
 		return ret;
+	}
 	if (o.vtproto)
-		return kf_vtproto_run(stdin, stdout, o.cols, o.rows, o.scrollback);
-	return replay_file(&o);
+		ret = kf_vtproto_run(stdin, o.out, o.cols, o.rows, o.scrollback);
+	else
+		ret = replay_file(&o);
+	fclose(o.out); /* (flushed by each writer, its errors said) */
+	return ret;
 }

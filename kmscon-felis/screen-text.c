@@ -5,7 +5,9 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,6 +57,34 @@ int kf_screen_text(const struct grid *g, FILE *out)
 	return ferror(out) ? -EIO : 0;
 }
 
+/* The file a chain of symbolic links at path ends in, when that file is not there (a link's target is taken
+ * from the link's folder when relative): into out (size bytes). Returns 0, or -errno (ELOOP past 40 links). */
+static int link_target(const char *path, char *out, size_t size)
+{
+	char cur[PATH_MAX], target[PATH_MAX];
+	if (snprintf(cur, sizeof(cur), "%s", path) >= (int)sizeof(cur))
+		return -ENAMETOOLONG;
+	for (int i = 0; i < 40; i++) {
+		struct stat st;
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+			if (snprintf(out, size, "%s", cur) >= (int)size)
+				return -ENAMETOOLONG;
+			return 0;
+		}
+		ssize_t n = readlink(cur, target, sizeof(target) - 1);
+		if (n < 0)
+			return -errno;
+		target[n] = '\0';
+		const char *slash = strrchr(cur, '/');
+		int dir = target[0] == '/' || !slash ? 0 : (int)(slash - cur + 1);
+		char next[PATH_MAX];
+		if (snprintf(next, sizeof(next), "%.*s%s", dir, cur, target) >= (int)sizeof(next))
+			return -ENAMETOOLONG;
+		memcpy(cur, next, sizeof(cur));
+	}
+	return -ELOOP;
+}
+
 int kf_screen_text_path_check(const char *path)
 {
 	/* Not kept open for the write: a script that waits for the file to appear would take an empty one for the
@@ -66,14 +96,20 @@ int kf_screen_text_path_check(const char *path)
 		return 0;
 	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	bool created = false;
+	/* A link to a file not there yet is written through later (fopen follows it), but O_EXCL refuses any link:
+	 * the file it ends in is created and removed instead. */
+	char real[PATH_MAX];
 	if (fd < 0 && errno == ENOENT) {
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		int r = link_target(path, real, sizeof(real));
+		if (r < 0)
+			return r;
+		fd = open(real, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		created = fd >= 0;
 	}
 	if (fd < 0)
 		return -errno;
 	close(fd);
 	if (created)
-		unlink(path);
+		unlink(real);
 	return 0;
 }

@@ -13,8 +13,8 @@ struct grid;
 int kf_screen_text(const struct grid *g, FILE *out);
 
 /* Whether a file at path can be written later (--dump-screen, kmscon-felis-replay --png), said before the work
- * that leads to it: it is opened for writing, or created and removed again when it does not exist; its contents
- * are left alone. A FIFO is taken as it is (opening it would disturb its reader). Returns 0 or -errno. */
+ * that leads to it: it is opened for writing, or created and removed again when it does not exist (at a symbolic link
+ * to nothing yet: the file the link names); its contents are left alone. A FIFO is taken as it is (opening it would disturb its reader). Returns 0 or -errno. */
 int kf_screen_text_path_check(const char *path);
 
 #endif

@@ -8,7 +8,7 @@
 #include "kmscon-felis/replay.h"
 
 /* Replies collected between two ?output commands; more than this is dropped (a runaway test must not
- * grow memory without bound). */
+ * grow memory without bound), and the ?output that misses them says so on stderr and counts as refused. */
 #define OUTPUT_MAX (1u << 20)
 /* INIT's scrollback bound, the one kmscon-felis's sb-size has */
 #define SCROLLBACK_MAX 1000000
@@ -19,6 +19,7 @@ struct vtproto {
 	struct grid *g;
 	uint8_t *out;
 	size_t out_len;
+	size_t out_dropped; /* bytes of replies on_reply dropped since the last ?output (or INIT) */
 	uint8_t *feed; /* decoded PUSH bytes */
 	size_t feed_cap;
 	unsigned long refused; /* commands not carried out (bad_command): exit status 1 at the end */
@@ -27,8 +28,10 @@ struct vtproto {
 static void on_reply(void *ud, const uint8_t *data, size_t len)
 {
 	struct vtproto *vp = ud;
-	if (len > OUTPUT_MAX - vp->out_len)
+	if (len > OUTPUT_MAX - vp->out_len) {
+		vp->out_dropped += len; /* a whole reply: no answer holds half of one */
 		return;
+	}
 	memcpy(vp->out + vp->out_len, data, len);
 	vp->out_len += len;
 }
@@ -43,6 +46,7 @@ static bool init_grid(struct vtproto *vp, int rows, int cols, size_t sb)
 	grid_destroy(vp->g);
 	vp->g = g;
 	vp->out_len = 0;
+	vp->out_dropped = 0;
 	return true;
 }
 
@@ -57,13 +61,14 @@ static int hexval(int c)
 	return -1;
 }
 
-/* Says on stderr why the command on line ln was not carried out (VTPROTO.md answers '?' lines only, so a bad
- * command has no answer of its own; one on stdout would be taken for the next query's), and counts it: the
- * commands after it are still carried out, and the exit status says at the end that some were not. The line is
+/* Says on stderr why the command on line ln was not carried out, or (tail "") was answered short (VTPROTO.md
+ * answers '?' lines only, so a bad command has no answer of its own; one on stdout would be taken for the next
+ * query's), and counts it: the commands after it are still carried out, and the exit status says at the end that
+ * some were not. The line is
  * quoted as text that drives no terminal: control bytes and bytes past ASCII as \xNN, at most
  * KF_VTPROTO_QUOTE_MAX of them. */
 #define KF_VTPROTO_QUOTE_MAX 80
-static void bad_command(struct vtproto *vp, unsigned long ln, const char *line, const char *why)
+static void say_refused(struct vtproto *vp, unsigned long ln, const char *line, const char *why, const char *tail)
 {
 	vp->refused++;
 	fprintf(stderr, "kmscon-felis-replay: line %lu: '", ln);
@@ -75,7 +80,12 @@ static void bad_command(struct vtproto *vp, unsigned long ln, const char *line, 
 		else
 			putc(c, stderr);
 	}
-	fprintf(stderr, "'%s: %s; ignored\n", i < len ? "..." : "", why);
+	fprintf(stderr, "'%s: %s%s\n", i < len ? "..." : "", why, tail);
+}
+
+static void bad_command(struct vtproto *vp, unsigned long ln, const char *line, const char *why)
+{
+	say_refused(vp, ln, line, why, "; ignored");
 }
 
 /* Feeds hex's bytes: 0, or (feeding nothing) -EINVAL unless hex is pairs of hex digits, -ENOMEM. */
@@ -158,12 +168,21 @@ static void answer_scrollback(struct vtproto *vp, FILE *out)
 	fputs("]\n", out);
 }
 
-static void answer_output(struct vtproto *vp, FILE *out)
+/* The answer holds the replies kept; those past OUTPUT_MAX are missing from it, which only stderr and the exit
+ * status can say (the answer is one line of hex). */
+static void answer_output(struct vtproto *vp, unsigned long ln, const char *line, FILE *out)
 {
 	for (size_t i = 0; i < vp->out_len; i++)
 		fprintf(out, "%02x", vp->out[i]);
 	putc('\n', out);
+	if (vp->out_dropped) {
+		char why[128];
+		snprintf(why, sizeof(why), "answered without the last %zu bytes of replies (it holds %u)",
+			 vp->out_dropped, OUTPUT_MAX);
+		say_refused(vp, ln, line, why, "");
+	}
 	vp->out_len = 0;
+	vp->out_dropped = 0;
 }
 
 /* One command line ln (without its newline). Returns false when the terminal could not be created. */
@@ -202,7 +221,7 @@ static bool command(struct vtproto *vp, char *line, unsigned long ln, FILE *out)
 	} else if (!strcmp(line, "?scrollback")) {
 		answer_scrollback(vp, out);
 	} else if (!strcmp(line, "?output")) {
-		answer_output(vp, out);
+		answer_output(vp, ln, line, out);
 	} else if (line[0] == '?') {
 		fputs("!unknown\n", out);
 	}

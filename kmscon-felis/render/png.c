@@ -46,12 +46,21 @@ int kf_render_write_png(const char *path, const uint32_t *pixels, int width, int
 out:
 	png_destroy_write_struct(&png, &info);
 	free(line);
-	/* a regular file cut short (a full disk) would be taken for the image: removed; a device is left alone */
-	struct stat st;
+	/* A regular file cut short (a full disk) would be taken for the image: removed; a device is left alone.
+	 * Reached through a symbolic link (/dev/stdout to a file is one), unlink would remove the link and leave
+	 * the file cut short: the file is emptied instead. */
+	if (fflush(f) && !ret)
+		ret = -errno;
+	struct stat st, lst;
 	bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+	bool named = lstat(path, &lst) == 0 && S_ISREG(lst.st_mode) && lst.st_dev == st.st_dev &&
+		     lst.st_ino == st.st_ino;
+	if (ret && regular && !named && ftruncate(fileno(f), 0) != 0) {
+		/* (nothing more to do: the write's own error is the one said) */
+	}
 	if (fclose(f) && !ret)
 		ret = -errno;
-	if (ret && regular)
+	if (ret && regular && named)
 		unlink(path);
 	return ret;
 }

@@ -43,6 +43,13 @@ for opt in ("--size", "--scrollback", "--format", "--png", "--font-size", "--pal
     if p.returncode != 2 or "\0" in err or ("'%s' needs a value" % opt) not in err:
         errors.append("%s without a value: exit %d, stderr %r" % (opt, p.returncode, err))
 
+# An option that takes no value, given one, says so: it said "needs a value", the opposite.
+for arg in ("--vtproto=1", "--help=x", "--vtp=1"):
+    p = run([arg])
+    err = p.stderr.decode()
+    if p.returncode != 2 or len(err.splitlines()) != 1 or "takes no value" not in err or p.stdout:
+        errors.append("%s: exit %d, stderr %r" % (arg, p.returncode, err))
+
 p = run(["/nonexistent/file"])
 if p.returncode != 1:
     errors.append("missing file: exit %d" % p.returncode)
@@ -87,6 +94,13 @@ for size, fmt in (("20x2", "text"), ("200x100", "text"), ("20x2", "json"), ("200
     if p.returncode != 1 or b"No space left on device" not in p.stderr:
         errors.append("%s %s to /dev/full: exit %d, stderr %r" % (size, fmt, p.returncode, p.stderr))
 
+# --help's usage is output too: to a full disk it exited 0 with nothing written.
+for args in (["--help"], ["-h"]):
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run([replay] + args, stdout=full, stderr=subprocess.PIPE, timeout=30)
+    if p.returncode != 1 or len(p.stderr.splitlines()) != 1 or b"No space left on device" not in p.stderr:
+        errors.append("%r to /dev/full: exit %d, stderr %r" % (args, p.returncode, p.stderr))
+
 # Input that is no stream: a directory is a read error (exit 1, one line, nothing printed); a FIFO is read
 # to its end like a pipe.
 p = run(["/"])
@@ -125,6 +139,37 @@ with tempfile.TemporaryDirectory() as tmp:
     if p.returncode != 1 or os.path.exists(cut):
         errors.append("--png past the file size limit: exit %d, %r, left %r" % (
             p.returncode, p.stderr, os.path.exists(cut) and os.path.getsize(cut)))
+    # Through a symbolic link (/dev/stdout to a file is one) the link is not removed, and the file it names is not
+    # left cut short either: the link went, and the file stayed with the first 200 bytes of the image.
+    real, link = os.path.join(tmp, "real.png"), os.path.join(tmp, "link.png")
+    with open(real, "wb") as f:
+        f.write(b"an older image")
+    os.symlink("real.png", link)
+    p = subprocess.run([replay, "--png", link, "--font-engine", "builtin", "--size", "40x4"], input=b"x" * 160,
+                       capture_output=True, timeout=30, preexec_fn=small_files)
+    if p.returncode != 1 or not os.path.islink(link) or os.path.getsize(real) != 0:
+        errors.append("--png through a link past the file size limit: exit %d, %r, link kept %r, file of %r bytes" % (
+            p.returncode, p.stderr, os.path.islink(link), os.path.exists(real) and os.path.getsize(real)))
+    for f in (real, link):
+        if os.path.lexists(f):
+            os.unlink(f)
+    # A link to a file not there yet is written through, as fopen() writes it (the checks before the stream took
+    # it for an existing file: exit 1 "File exists"); a link in a chain of them too.
+    os.symlink("real.png", link)
+    os.symlink("link.png", os.path.join(tmp, "link2.png"))
+    for name in (link, os.path.join(tmp, "link2.png")):
+        p = run(["--png", name, "--font-engine", "builtin", "--size", "4x1", "--format", "none"], b"ok")
+        if p.returncode != 0 or not os.path.islink(name) or not os.path.getsize(real):
+            errors.append("--png %s to a file not there yet: exit %d, %r" % (os.path.basename(name), p.returncode,
+                                                                              p.stderr))
+        if os.path.exists(real):
+            os.unlink(real)
+    # The check itself leaves nothing behind when the stream cannot be read.
+    p = run(["--png", link, "--font-engine", "builtin", os.path.join(tmp, "no-such-input")])
+    if p.returncode != 1 or os.path.exists(real):
+        errors.append("--png through a link with no input: exit %d, left %r" % (p.returncode, os.path.exists(real)))
+    for f in (link, os.path.join(tmp, "link2.png")):
+        os.unlink(f)
     p = run(["--png", "/dev/full", "--font-engine", "builtin", "--format", "none"], b"x")
     if p.returncode != 1 or not os.path.exists("/dev/full"):
         errors.append("--png /dev/full: exit %d, %r" % (p.returncode, p.stderr))
@@ -172,6 +217,43 @@ def slow_stdin(args, first, second, want):
 
 slow_stdin(["--size", "6x2"], b"slow\r\n", b"reader", b"slow\nreader\n")
 slow_stdin(["--vtproto", "--size", "4x1"], b"PUSH 6869\n", b"?cursor\n", b"0,2\n")
+
+# So is a standard output left non-blocking (a pipe here, whose 64 KiB fill before the reader reads): stdio took
+# EAGAIN for a write error, and the text, JSON and vtproto answers past the pipe's first 64 KiB were lost, exit 1
+# "Resource temporarily unavailable".
+def slow_stdout(args, data):
+    r_fd, w_fd = os.pipe()
+    os.set_blocking(w_fd, False)
+    proc = subprocess.Popen([replay] + args, stdin=subprocess.PIPE, stdout=w_fd, stderr=subprocess.PIPE)
+    os.close(w_fd)
+    proc.stdin.write(data)
+    proc.stdin.close()
+    time.sleep(0.3)
+    chunks = []
+    while True:
+        b = os.read(r_fd, 65536)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(r_fd)
+    err = proc.stderr.read()
+    proc.wait(timeout=30)
+    return proc.returncode, b"".join(chunks), err
+
+
+for fmt in ("text", "json"):
+    want = run(["--size", "200x400", "--format", fmt], b"x" * 80000).stdout
+    rc, out, err = slow_stdout(["--size", "200x400", "--format", fmt], b"x" * 80000)
+    if rc != 0 or out != want or err:
+        errors.append("--format %s to a non-blocking stdout: exit %d, %d of %d bytes, %r" % (fmt, rc, len(out),
+                                                                                           len(want), err))
+rc, out, err = slow_stdout(["--vtproto", "--size", "200x400"], b"PUSH " + (b"x" * 80000).hex().encode() + b"\n?screen\n")
+try:
+    rows = len(json.loads(out)["lines"])
+except ValueError:
+    rows = None
+if rc != 0 or rows != 400 or err:
+    errors.append("--vtproto to a non-blocking stdout: exit %d, %d bytes, %r" % (rc, len(out), err))
 
 # A read error after some of the stream (a PTY's master once its other side is closed: EIO) exits 1 with one
 # line and prints no screen: the screen of part of a stream would pass for the whole one's.
@@ -258,6 +340,36 @@ try:
         errors.append("vtproto RESET: %r" % out[7])
 except (ValueError, KeyError, IndexError) as e:
     errors.append("vtproto: %s: %r" % (e, out))
+
+# The man page's EXAMPLES, run verbatim by sh in a folder holding a session.typescript as script(1) (util-linux
+# 2.38) writes it: a line of its own before the session and, after a newline, one after it, none of it the
+# session's. The recorded session's screen is the screen of the session's own bytes: the example fed script's
+# lines too, its header the first row and the session one row down, as far right as the header is long, and the last line
+# 'Script done'.
+man = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "man", "kmscon-felis-replay.1.scd")
+with open(man) as f:
+    examples = f.read().split("# EXAMPLES", 1)[1].split("# SEE ALSO", 1)[0]
+commands = [l.strip().replace("\\\\", "\\") for l in examples.splitlines() if l.startswith("\t")]
+session = b"\x1b[1mhello\x1b[0m\r\nsecond\r\n$ "
+with tempfile.TemporaryDirectory() as tmp:
+    with open(os.path.join(tmp, "session.typescript"), "wb") as f:
+        f.write(b'Script started on 2026-12-07 22:40:45+00:00 [COMMAND="sh" <not executed on terminal>]\n' + session +
+                b'\nScript done on 2026-12-07 22:40:45+00:00 [COMMAND_EXIT_CODE="0"]\n')
+    env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(replay)) + os.pathsep + os.environ["PATH"])
+    results = [subprocess.run(["sh", "-c", c], cwd=tmp, env=env, capture_output=True, timeout=30) for c in commands]
+if len(commands) != 2 or any(r.returncode or r.stderr for r in results):
+    errors.append("man EXAMPLES: %r: %r" % (commands, [(r.returncode, r.stderr) for r in results]))
+else:
+    want = run(["--size", "120x40"], session).stdout
+    if results[0].stdout != want:
+        errors.append("man EXAMPLES %r: %r, the session alone gives %r" % (commands[0], results[0].stdout[:300],
+                                                                          want[:40]))
+    try:
+        j = json.loads(results[1].stdout)
+        if j["cursor"] != {"x": 4, "y": 1, "visible": True} or j["lines"][1][0] != ["b", 1, "B", "d", "d"]:
+            errors.append("man EXAMPLES %r: %r" % (commands[1], results[1].stdout[:300]))
+    except (ValueError, KeyError, IndexError) as e:
+        errors.append("man EXAMPLES %r: %s: %r" % (commands[1], e, results[1].stdout[:300]))
 
 for e in errors:
     print(e)

@@ -95,6 +95,18 @@ a = p.stdout.decode().splitlines()
 if p.returncode or len(a) != 2 or json.loads(a[1])["cols"] != 4096 or p.stderr:
     failures.append("INIT 2 3 0, RESIZE 1 4096: exit %d, %r, %r" % (p.returncode, [x[:40] for x in a], p.stderr))
 
+# Replies past the 1 MiB ?output holds (200000 DA queries: 1.8 MB of replies) are dropped to bound memory, and the
+# answer that misses them is said on stderr, exit 1: it was answered cut short with exit 0, as if it were all.
+# Replies within the bound after that ?output are whole again.
+text = ("PUSH " + (b"\x1b[c" * 200000).hex() + "\n?output\nPUSH 1b5b63\n?output\n").encode()
+p = subprocess.run([replay, "--vtproto"], input=text, capture_output=True, timeout=60, preexec_fn=limit)
+a = p.stdout.decode().splitlines()
+err = p.stderr.decode()
+if p.returncode != 1 or len(a) != 2 or len(a[0]) > 2 << 20 or len(a[0]) % 18 or a[1] != "1b5b3f36323b323263" or \
+        len(err.splitlines()) != 1 or "line 2:" not in err:
+    failures.append("replies past 1 MiB: exit %d, answers of %r hex digits, stderr %r" % (
+        p.returncode, [len(x) for x in a], err[:300]))
+
 # A line of 64 MiB (run_conformance.py sends 512 KiB): said and dropped, the next query answered, and the peak
 # memory grows by less than half of it; getline() kept a buffer as long as the longest line, and PUSH another of
 # half that. The peak is read while the process waits for its next command.
