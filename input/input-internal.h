@@ -102,6 +102,11 @@ struct input {
  * modifiers it holds that libinput will not report (name, the device's, for the debug log). */
 void input_dev_add(struct input *in, struct input_dev *d, const char *name);
 
+/* Releases (in xkb) the seeded modifiers the kernel no longer reports down: libinput reports no release of
+ * them, so each event that reads the modifiers checks first (a key, a pointer event, a repeat). Opens the
+ * keyboards' nodes only while a seed is left. */
+void input_sync_seeds(struct input *in);
+
 /* The most scroll steps one event makes on one axis. A fast spin of a free-wheeling mouse wheel or a
  * flick on a touchpad makes a few per event; a device reporting more is broken or hostile. */
 #define INPUT_SCROLL_STEPS_MAX 32

@@ -240,6 +240,12 @@ static void sync_seeds(struct input *in, uint32_t key)
 	}
 }
 
+void input_sync_seeds(struct input *in)
+{
+	if (in->n_seeds)
+		sync_seeds(in, 0);
+}
+
 static const struct libinput_interface li_iface = {
 	.open_restricted = open_restricted,
 	.close_restricted = close_restricted,

@@ -399,6 +399,9 @@ void input_timer_expired(struct input *in, uint64_t now_usec)
 			in->cb.arm_timer(in->ctx, k->repeat_next_usec);
 		return;
 	}
+	/* A seeded Ctrl let go while the key repeats (the Ctrl+Alt+F1 that brought us back): libinput reports no
+	 * release of it, so without this every repeat carried it until the key's release. */
+	input_sync_seeds(in);
 	describe_key(k, k->repeat_key, &ev);
 	ev.time_usec = k->repeat_next_usec;
 	ev.action = INPUT_KEY_REPEAT;
