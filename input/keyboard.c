@@ -371,6 +371,7 @@ void input_kbd_key(struct input *in, uint32_t keycode, bool pressed, uint64_t ti
 	if (pressed && keycode < KEY_CNT)
 		k->locked_at_press[keycode] = (uint8_t)xkb_state_serialize_mods(k->state, XKB_STATE_MODS_LOCKED);
 	ev.action = pressed ? INPUT_KEY_PRESS : INPUT_KEY_RELEASE;
+	ev.gone = pressed ? INPUT_GONE_NOT : in->key_gone;
 	if (pressed)
 		compose_key(k, &ev);
 	xkb_state_update_key(k->state, kc, pressed ? XKB_KEY_DOWN : XKB_KEY_UP);

@@ -616,6 +616,64 @@ def test_mods_after_switch(vm):
         vm.fail("the click after the switch carried Ctrl+Alt:\n%s" % vm.sh("tail -n 20 /tmp/kf1.log"))
 
 
+def held_across_switch(vm, enabled, what, let_go):
+    """VT 2 (no instance there) brought to the front with chvt while WHAT is held on instance 1, LET_GO called
+    once instance 1 has closed its input devices, then VT 1 again until instance 1 has them all open."""
+    vm.sh("chvt 2")
+    wait_hidden(vm, 1, "chvt 2 with %s held" % what)
+    let_go()
+    vm.sh("chvt 1")
+    wait_shown(vm, 1, enabled[1], "chvt 1")
+
+
+def test_middle_away(vm):
+    """The middle button held while the VT leaves and let go on the other VT: nothing is pasted. libinput
+    releases the buttons held when the instance suspends it at the switch away, and that release, taken as the
+    end of a middle click of ours, pasted the clipboard into the shell of a VT no longer shown."""
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    echo_and_select(vm, "mid789")
+    enabled = {1: input_fds(vm, 1)}
+    vm.type_text("echo MIDQ")
+    tablet(vm, 40, 20)
+    button(vm, "middle", True)
+    time.sleep(0.3)
+    held_across_switch(vm, enabled, "the middle button", lambda: button(vm, "middle", False))
+    time.sleep(0.3)
+    vm.type_text("\n")
+    wait_text(vm, "MIDQ", 2)
+    img = vm.screendump()
+    if find_text(img, "MIDQmid"):
+        img.save(os.path.join(os.environ.get("KF_VM_OUT", "/tmp"), "console-middle-away.png"))
+        vm.fail("the middle button held across the switch away pasted the clipboard:\n%s"
+                % vm.sh("grep -v 'libinput:\\|libseat:' /tmp/kf1.log | tail -n 40"))
+
+
+def test_kitty_release_away(vm):
+    """Under the kitty keyboard protocol's event types (CSI > 2 u) a key held while the VT leaves and let go on
+    the other VT: the application has its press and no release, as kitty drops the releases of a focus change
+    (docs/seat.md). seatd and libseat's builtin backend revoke the evdev fds before the instance's disable
+    handler runs, and libinput's releases of the keys held then came as the user's own."""
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    enabled = {1: input_fds(vm, 1)}
+    vm.type_text("printf '\\033[>2uKITTY''-ON\\n'; cat\n")
+    wait_text(vm, "KITTY-ON")
+    key(vm, "up", True)
+    time.sleep(0.1)
+    held_across_switch(vm, enabled, "Up", lambda: key(vm, "up", False))
+    vm.sendkey("down")
+    time.sleep(0.3)
+    wait_text(vm, "[1;1:3B")  # Down pressed and let go after the return: its release is sent
+    img = vm.screendump()
+    if not find_text(img, "[A"):
+        vm.fail("the press of Up did not reach the application")
+    if find_text(img, "[1;1:3A"):
+        img.save(os.path.join(os.environ.get("KF_VM_OUT", "/tmp"), "console-kitty-release-away.png"))
+        vm.fail("the release of a key held across the switch away was sent:\n%s"
+                % vm.sh("grep -v 'libinput:\\|libseat:' /tmp/kf1.log | tail -n 30"))
+
+
 def vt_modes(vm, n):
     """kf-vtmode's line for /dev/ttyN: "kd=text kb=unicode switch=auto" on a VT no program holds."""
     return vm.sh("kf-vtmode /dev/tty%d" % n).strip()
@@ -826,6 +884,8 @@ def main():
         ("console-keyboard-unplug-away",
          lambda: test_keyboard_unplug_away(boot("console-kbd-unplug", usb=True)), {}),
         ("console-mods-after-switch", lambda: test_mods_after_switch(boot("console-mods", extra_args=TABLET)), {}),
+        ("console-middle-away", lambda: test_middle_away(boot("console-middle-away", extra_args=TABLET)), {}),
+        ("console-kitty-release-away", lambda: test_kitty_release_away(boot("console-kitty-away")), {}),
     ]
     # The same through the seatd daemon: only on request (--only console-vt-switch-seatd), it doubles the time.
     if "console-vt-switch-seatd" in args.only:
