@@ -710,6 +710,29 @@ def test_kitty_release_away(vm):
                 % vm.sh("grep -v 'libinput:\\|libseat:' /tmp/kf1.log | tail -n 30"))
 
 
+def test_report_release_away(vm):
+    """Mouse reporting on (1000 + 1006): the left button held while the VT leaves and let go on the other VT. The
+    application had the press, so it gets the release (libinput's, as the seat takes the mouse back), once, at
+    the press's cell: it is not left mid-drag. A click after the return is reported as usual."""
+    start(vm, 1, "--vt=1 --switchvt")
+    wait_text(vm, "/ #")
+    enabled = {1: input_fds(vm, 1)}
+    vm.type_text(mouse_on_marker())
+    wait_text(vm, "MOUSE-ON")
+    tablet(vm, 10, 10)
+    button(vm, "left", True)
+    time.sleep(0.3)
+    held_across_switch(vm, enabled, "the left button", lambda: button(vm, "left", False))
+    tablet(vm, 20, 12)
+    button(vm, "left", True)
+    button(vm, "left", False)
+    wait_text(vm, "[<0;21;13m")
+    img = vm.screendump()
+    if len(find_text(img, "[<0;11;11m")) != 1 or len(find_text(img, "[<0;11;11M")) != 1:
+        vm.fail("the press and release at 11;11: %d presses, %d releases reported" % (
+            len(find_text(img, "[<0;11;11M")), len(find_text(img, "[<0;11;11m"))))
+
+
 def test_unplug_held(vm):
     """A USB keyboard unplugged while one of its keys is held (and repeats): the repeat stops at once, and the
     other keyboard types plain letters afterwards. libinput releases the keys of a device it removes; the key's
@@ -955,6 +978,8 @@ def main():
         ("console-locks-after-switch", lambda: test_locks_after_switch(boot("console-locks")), {}),
         ("console-kitty-release-away", lambda: test_kitty_release_away(boot("console-kitty-away")), {}),
         ("console-unplug-held", lambda: test_unplug_held(boot("console-unplug-held", usb=True)), {}),
+        ("console-report-release-away",
+         lambda: test_report_release_away(boot("console-report-away", extra_args=TABLET)), {}),
     ]
     # The same through the seatd daemon: only on request (--only console-vt-switch-seatd), it doubles the time.
     if "console-vt-switch-seatd" in args.only:
