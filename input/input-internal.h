@@ -21,7 +21,13 @@ struct input_dev {
 	char node[64];               /* its device node ("/dev/input/event3"), "" if unknown */
 	bool keyboard;
 	bool pointer;
+	/* Set when libinput closes its fd (the device is being removed): the releases it makes now are its own. */
+	enum input_gone gone;
 };
+
+/* The fds libinput has open (open_restricted) with their nodes, so that close_restricted, which gets the fd
+ * alone, can tell which device is going away. A device past INPUT_FDS_MAX is not told so. */
+#define INPUT_FDS_MAX 64
 
 /* A keymap file as stat(2) saw it when it was compiled: a later reload of a file with the same identity (device,
  * inode, size, modification and change times) gets the same verdict without compiling it again, which for a
@@ -92,6 +98,12 @@ struct input {
 	struct udev *udev;
 	struct libinput *li;
 	struct input_dev *devs;
+	struct {
+		int fd;
+		char node[64];
+	} fds[INPUT_FDS_MAX];
+	unsigned n_fds;
+	enum input_gone key_gone; /* of the key event being handled (input_kbd_key reads it) */
 	bool suspended;
 	/* Touchpad scrolling arrives in pixels: kept here until it makes a whole line. */
 	double scroll_acc_v, scroll_acc_h;
@@ -101,6 +113,11 @@ struct input {
 /* Links d (takes ownership) into in's device list and, for a keyboard, presses into the xkb state the
  * modifiers it holds that libinput will not report (name, the device's, for the debug log). */
 void input_dev_add(struct input *in, struct input_dev *d, const char *name);
+
+/* Releases (in xkb) the seeded modifiers the kernel no longer reports down: libinput reports no release of
+ * them, so each event that reads the modifiers checks first (a key, a pointer event, a repeat). Opens the
+ * keyboards' nodes only while a seed is left. */
+void input_sync_seeds(struct input *in);
 
 /* The most scroll steps one event makes on one axis. A fast spin of a free-wheeling mouse wheel or a
  * flick on a touchpad makes a few per event; a device reporting more is broken or hostile. */

@@ -120,13 +120,51 @@ static int open_restricted(const char *path, int flags, void *user_data)
 		input_log(fd == -EPERM ? 7 : 4, "cannot open %s through the seat: %s", path, strerror(-fd));
 	else
 		settle_evdev_fd(fd, path);
+	if (fd >= 0 && in->n_fds < INPUT_FDS_MAX && strlen(path) < sizeof(in->fds[0].node)) {
+		in->fds[in->n_fds].fd = fd;
+		memcpy(in->fds[in->n_fds++].node, path, strlen(path) + 1);
+	}
 	return fd;
+}
+
+/* Why the device at node is going away, its fd being closed by libinput: the seat took it back when the device
+ * is still there (our own suspend, or a revoke), else it was unplugged. A dead evdev device refuses to open
+ * (ENODEV) even while its node is still in /dev, which libinput's read of ENODEV may come before; a live one
+ * opens, or refuses us by permission only (not root). The fd is closed at once and never read. */
+static enum input_gone why_gone(const struct input *in, const char *node)
+{
+	if (in->suspended)
+		return INPUT_GONE_SEAT;
+	int fd = open(node, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return INPUT_GONE_SEAT;
+	}
+	return errno == EACCES || errno == EPERM ? INPUT_GONE_SEAT : INPUT_GONE_UNPLUGGED;
+}
+
+/* libinput closes a device's fd when it removes the device (unplugged, its fd revoked by the seat, or all of
+ * them at a suspend), after it has queued the releases of the keys and buttons held on it and before we read
+ * those: the device is marked gone, with why, so that they can be told from the user's. */
+static void mark_gone(struct input *in, int fd)
+{
+	for (unsigned i = 0; i < in->n_fds; i++) {
+		if (in->fds[i].fd != fd)
+			continue;
+		for (struct input_dev *d = in->devs; d; d = d->next) {
+			if (!d->gone && !strcmp(d->node, in->fds[i].node))
+				d->gone = why_gone(in, d->node);
+		}
+		in->fds[i] = in->fds[--in->n_fds];
+		return;
+	}
 }
 
 static void close_restricted(int fd, void *user_data)
 {
 	struct input *in = user_data;
 
+	mark_gone(in, fd);
 	if (in->cb.close_device)
 		in->cb.close_device(in->ctx, fd);
 }
@@ -240,6 +278,12 @@ static void sync_seeds(struct input *in, uint32_t key)
 	}
 }
 
+void input_sync_seeds(struct input *in)
+{
+	if (in->n_seeds)
+		sync_seeds(in, 0);
+}
+
 static const struct libinput_interface li_iface = {
 	.open_restricted = open_restricted,
 	.close_restricted = close_restricted,
@@ -289,6 +333,7 @@ void input_destroy(struct input *in)
 		libinput_device_unref(d->dev);
 		free(d);
 	}
+	in->devs = NULL; /* close_restricted (mark_gone) reads the list */
 	if (in->li)
 		libinput_unref(in->li); /* closes the devices through close_restricted */
 	if (in->udev)
@@ -402,6 +447,15 @@ static void device_removed(struct input *in, struct libinput_device *dev)
 	}
 }
 
+static enum input_gone device_gone(const struct input *in, struct libinput_device *dev)
+{
+	for (const struct input_dev *d = in->devs; d; d = d->next) {
+		if (d->dev == dev)
+			return d->gone;
+	}
+	return INPUT_GONE_NOT;
+}
+
 static void emit_pointer(struct input *in, struct input_pointer_event *pe)
 {
 	/* Modifiers seeded as held (Ctrl+Alt of the Ctrl+Alt+Fn that brought us back) and let go before any
@@ -472,6 +526,7 @@ static void handle_pointer(struct input *in, struct libinput_event *ev, enum lib
 		pe.type = INPUT_POINTER_BUTTON;
 		pe.button = libinput_event_pointer_get_button(p);
 		pe.pressed = pressed;
+		pe.gone = pressed ? INPUT_GONE_NOT : device_gone(in, libinput_event_get_device(ev));
 		break;
 	}
 	default:
@@ -504,9 +559,11 @@ static void handle_event(struct input *in, struct libinput_event *ev)
 			in->overrun = false;
 			seed_held_modifiers(in, NULL, "lost in an overrun"); /* which device overran is not said */
 		}
+		in->key_gone = pressed ? INPUT_GONE_NOT : device_gone(in, libinput_event_get_device(ev));
 		if ((pressed && count == 1) || (!pressed && count == 0))
 			input_kbd_key(in, libinput_event_keyboard_get_key(k), pressed,
 				      libinput_event_keyboard_get_time_usec(k));
+		in->key_gone = INPUT_GONE_NOT;
 		break;
 	}
 	case LIBINPUT_EVENT_POINTER_MOTION:

@@ -39,6 +39,16 @@ enum input_key_action {
  * the strings of a compose file from 255 bytes on, so that any result it gives fits with its NUL. */
 #define INPUT_UTF8_MAX 256
 
+/* Why a release was made up by libinput rather than made by the user: its device went away while the key or
+ * button was held, and libinput releases what was held on it. */
+enum input_gone {
+	INPUT_GONE_NOT = 0,   /* the user let go */
+	INPUT_GONE_UNPLUGGED, /* the device is no more (unplugged) */
+	/* The seat took the device back: a VT switch away. seatd and libseat's builtin backend revoke the fds
+	 * before our disable handler runs (libinput then removes the devices), or our own suspend closed them. */
+	INPUT_GONE_SEAT,
+};
+
 struct input_key_event {
 	uint64_t time_usec;          /* the kernel's event time (CLOCK_MONOTONIC); for repeats the timer's */
 	uint32_t keycode;            /* evdev code (KEY_A = 30) */
@@ -52,6 +62,7 @@ struct input_key_event {
 	uint32_t base;               /* the character of the same physical key in the US layout (Ctrl+С: 'c') */
 	char utf8[INPUT_UTF8_MAX];   /* the text to type, NUL-terminated: cp as UTF-8, or a whole compose result */
 	bool composing;              /* a dead key or compose sequence is in progress: type nothing */
+	enum input_gone gone;        /* a release only */
 };
 
 enum input_pointer_type {
@@ -70,6 +81,7 @@ struct input_pointer_event {
 	bool pressed;
 	int steps_v, steps_h;        /* positive: down / right; at most 32 either way from a device */
 	unsigned mods;               /* keyboard modifiers held (Shift+click extends a selection) */
+	enum input_gone gone;        /* a button's release only */
 };
 
 struct input_config {

@@ -371,6 +371,7 @@ void input_kbd_key(struct input *in, uint32_t keycode, bool pressed, uint64_t ti
 	if (pressed && keycode < KEY_CNT)
 		k->locked_at_press[keycode] = (uint8_t)xkb_state_serialize_mods(k->state, XKB_STATE_MODS_LOCKED);
 	ev.action = pressed ? INPUT_KEY_PRESS : INPUT_KEY_RELEASE;
+	ev.gone = pressed ? INPUT_GONE_NOT : in->key_gone;
 	if (pressed)
 		compose_key(k, &ev);
 	xkb_state_update_key(k->state, kc, pressed ? XKB_KEY_DOWN : XKB_KEY_UP);
@@ -399,6 +400,9 @@ void input_timer_expired(struct input *in, uint64_t now_usec)
 			in->cb.arm_timer(in->ctx, k->repeat_next_usec);
 		return;
 	}
+	/* A seeded Ctrl let go while the key repeats (the Ctrl+Alt+F1 that brought us back): libinput reports no
+	 * release of it, so without this every repeat carried it until the key's release. */
+	input_sync_seeds(in);
 	describe_key(k, k->repeat_key, &ev);
 	ev.time_usec = k->repeat_next_usec;
 	ev.action = INPUT_KEY_REPEAT;

@@ -223,6 +223,18 @@ static void on_key(void *ud, const struct input_key_event *ev)
 			  (unsigned long long)ev->time_usec);
 	if (g->ops.activity)
 		g->ops.activity(g->ud);
+	/* The release libinput makes as the seat takes the keyboard back (a VT switch away) is dropped as those of
+	 * our suspend are (kf_input_glue_suspend): seatd and libseat's builtin backend revoke the fds before our
+	 * disable handler runs, so under the kitty protocol's event types the keys held at a switch had their
+	 * releases sent (console-kitty-release-away). A keyboard unplugged is no focus change: its releases are. */
+	if (ev->action == INPUT_KEY_RELEASE && ev->gone == INPUT_GONE_SEAT) {
+		uint64_t bit, *d = key_word(g->down, ev, &bit), *k = key_word(g->grabbed, ev, &bit);
+		if (d)
+			*d &= ~bit;
+		if (k)
+			*k &= ~bit;
+		return;
+	}
 	if (kept_key(g, ev))
 		return;
 	/* A dead key, or the key that broke a compose sequence: it types nothing, whatever key it is (libX11's

@@ -370,6 +370,12 @@ void kf_glue_on_pointer(void *ud, const struct input_pointer_event *pe)
 			g->buttons_held |= 1u << button;
 		else
 			g->buttons_held &= ~(1u << button);
+		/* The middle button's release pastes only when the user let go of it here: not the one libinput makes
+		 * up as its mouse goes (unplugged, or taken back by the seat at a VT switch away, before our disable
+		 * handler runs), which pasted the clipboard into the shell of a VT no longer shown. A button the
+		 * application had still gets its release reported, and a selection drag ends as at a release. */
+		if (button == 1 && pe->gone)
+			g->paste_armed = false;
 		bool ours = !pe->pressed && ((g->selecting && button == g->select_button) ||
 					     (button == 2 && g->extend_armed));
 		if (button == 2)
