@@ -51,13 +51,13 @@ static size_t put_legacy_value(uint8_t *out, int v, bool utf8)
 /* A position (1-based) past the encoding's reach is clamped, and the limit itself is sent as a 0 byte, as xterm
  * does (its EmitMousePosition keeps the old 256-wrapped-to-0 as "a past-end marker"): the application still
  * gets every press and release there, so that a button released far right is not held for ever. */
-static size_t put_legacy_pos(uint8_t *out, int v, int max, bool utf8)
+static size_t put_legacy_pos(uint8_t *out, long long v, int max, bool utf8)
 {
 	if (v > max) {
 		out[0] = 0;
 		return 1;
 	}
-	return put_legacy_value(out, v, utf8);
+	return put_legacy_value(out, (int)v, utf8);
 }
 
 static bool reported(enum grid_mouse_mode mode, const struct kf_mouse_report *r)
@@ -80,7 +80,10 @@ size_t kf_mouse_encode(enum grid_mouse_mode mode, enum grid_mouse_encoding enc, 
 		       uint8_t *out, size_t cap)
 {
 	struct kf_mouse_report x10;
-	int x = r->col + 1, y = r->row + 1, n;
+	/* 1-based in long long: a cell or pixel at INT_MAX is one past an int (SGR sent it as -2147483648, the
+	 * legacy encodings as column 0) */
+	long long x = (long long)r->col + 1, y = (long long)r->row + 1;
+	int n;
 	size_t len = 0;
 
 	if (!reported(mode, r) || r->col < 0 || r->row < 0 || r->x < 0 || r->y < 0 || cap < 32)
@@ -94,17 +97,17 @@ size_t kf_mouse_encode(enum grid_mouse_mode mode, enum grid_mouse_encoding enc, 
 		r = &x10;
 	}
 	if (enc == GRID_MOUSE_ENC_SGR_PIXELS) {
-		x = r->x + 1;
-		y = r->y + 1;
+		x = (long long)r->x + 1;
+		y = (long long)r->y + 1;
 	}
 	switch (enc) {
 	case GRID_MOUSE_ENC_SGR:
 	case GRID_MOUSE_ENC_SGR_PIXELS:
-		n = snprintf((char *)out, cap, "\033[<%d;%d;%d%c", button_code(r, true), x, y,
+		n = snprintf((char *)out, cap, "\033[<%d;%lld;%lld%c", button_code(r, true), x, y,
 			     r->action == KF_MOUSE_RELEASE ? 'm' : 'M');
 		return n > 0 && (size_t)n < cap ? (size_t)n : 0;
 	case GRID_MOUSE_ENC_URXVT:
-		n = snprintf((char *)out, cap, "\033[%d;%d;%dM", button_code(r, false) + 32, x, y);
+		n = snprintf((char *)out, cap, "\033[%d;%lld;%lldM", button_code(r, false) + 32, x, y);
 		return n > 0 && (size_t)n < cap ? (size_t)n : 0;
 	case GRID_MOUSE_ENC_UTF8:
 	default: {

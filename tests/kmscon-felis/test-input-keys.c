@@ -2,6 +2,7 @@
  * translation + vt/'s encoder), the --grab-* shortcuts in kmscon's syntax, Ctrl+Alt+Fn, mouse reports
  * (xterm ctlseqs "Mouse Tracking") and click counting. */
 #include <linux/input-event-codes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -291,6 +292,19 @@ static void test_mouse(void)
 	px.y = px_rel.y = 87;
 	check_report("sgr pixels", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_SGR_PIXELS, px, "\033[<0;26;88M");
 	check_report("sgr pixels release", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_SGR_PIXELS, px_rel, "\033[<0;26;88m");
+	/* The last int: its 1-based number is one past INT_MAX (an int overflow, as tests/fuzz/fuzz-input found:
+	 * SGR sent -2147483648); the legacy encodings send their past-end marker */
+	struct kf_mouse_report huge = left, huge_px = left;
+	huge.col = INT_MAX;
+	huge.row = INT_MAX - 1;
+	huge_px.x = INT_MAX;
+	huge_px.y = INT_MAX;
+	check_report("sgr at INT_MAX", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_SGR, huge, "\033[<0;2147483648;2147483647M");
+	check_report("sgr pixels at INT_MAX", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_SGR_PIXELS, huge_px,
+		     "\033[<0;2147483648;2147483648M");
+	check_report("urxvt at INT_MAX", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_URXVT, huge, "\033[32;2147483648;2147483647M");
+	check_report_n("x11 at INT_MAX", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_DEFAULT, huge, "\033[M \0\0", 6);
+	check_report_n("utf8 at INT_MAX", GRID_MOUSE_NORMAL, GRID_MOUSE_ENC_UTF8, huge, "\033[M \0\0", 6);
 	/* X10 mode (DECSET 9): presses only, no modifiers. */
 	check_report("x10 press", GRID_MOUSE_X10, GRID_MOUSE_ENC_DEFAULT, mods, "\033[M #%");
 	check_report("x10 release", GRID_MOUSE_X10, GRID_MOUSE_ENC_DEFAULT, rel, "");
