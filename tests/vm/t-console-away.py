@@ -8,7 +8,6 @@ away. Prints one line per test: PASS name / FAIL name / SKIP name.
     tests/vm/t-console-away.py [--only NAME]... [--debug]
 """
 
-import argparse
 import os
 import sys
 import time
@@ -17,9 +16,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from vmlib import VMError  # noqa: E402
-from vmconsole import (find_text, wait_text, DEBUG, start, boot, input_fds, key, fds, active_vt, wait_shown,
+from vmconsole import (find_text, wait_text, start, boot, input_fds, key, fds, active_vt, wait_shown,
                        wait_hidden, mouse_on_marker, switch, TABLET, tablet, button, echo_and_select, start_pair,
-                       run_tests)  # noqa: E402
+                       run_tests, parse_args)  # noqa: E402
 
 
 def test_mods_after_switch(vm):
@@ -308,13 +307,7 @@ def test_keyboard_unplug_away(vm):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--only", action="append", default=[])
-    ap.add_argument("--debug", action="store_true", help="run the instances with --debug (libseat's and its "
-                    "builtin server's debug messages too, CLOCK_MONOTONIC times): a failure shows them")
-    args = ap.parse_args()
-    if args.debug:
-        DEBUG.append("--debug")
+    args = parse_args()
     tests = [
         ("console-stop-switched-away", lambda: test_stop_switched_away(boot("console-stop-away"))),
         ("console-gpu-replug-away", lambda: test_gpu_replug_away(boot("console-replug"))),

@@ -14,8 +14,6 @@ while away) is in t-console-away.py, the parts both use in vmconsole.py.
     tests/vm/t-console.py [--only NAME]... [--switches N] [--debug]
 """
 
-import argparse
-import os
 import re
 import sys
 import time
@@ -27,7 +25,7 @@ import kftest  # noqa: E402
 from vmlib import DEFAULT_TIMEOUT, OUT, VMError  # noqa: E402
 from vmconsole import (FONT, find_text, wait_text, DEBUG, start, boot, input_fds, key, fds, active_vt, wait_shown,
                        wait_hidden, mouse_on_marker, REPRESSED, switch, start_seatd, TABLET, tablet, button,
-                       echo_and_select, start_pair, NOTIFY_GUEST, run_tests)  # noqa: E402
+                       echo_and_select, start_pair, NOTIFY_GUEST, run_tests, parse_args)  # noqa: E402
 
 
 def test_typing(vm):
@@ -465,14 +463,7 @@ def test_switch_storm(vm, seatd=False):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--only", action="append", default=[])
-    ap.add_argument("--switches", type=int, default=int(os.environ.get("KF_VM_SWITCHES", "200")))
-    ap.add_argument("--debug", action="store_true", help="run the instances with --debug (libseat's and its "
-                    "builtin server's debug messages too, CLOCK_MONOTONIC times): a failure shows them")
-    args = ap.parse_args()
-    if args.debug:
-        DEBUG.append("--debug")
+    args = parse_args(switches=True)
     tests = [
         ("console-typing", lambda: test_typing(boot("console-typing"))),
         ("console-layout-de", lambda: test_layout_de(boot("console-de"))),

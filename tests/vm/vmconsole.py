@@ -4,6 +4,7 @@ scanned-out screen (QEMU screendump) by rendering it with kmscon-felis-replay --
 font) and searching the screendump for those exact pixels at cell positions; VT switches that wait until the
 instance shown has its input devices open again; the virtio tablet of the pointer tests."""
 
+import argparse
 import os
 import subprocess
 import sys
@@ -267,3 +268,18 @@ def run_tests(tests, only):
             for vm in list(_vms_alive()):
                 vm.kill()
     return 1 if failed else 0
+
+
+def parse_args(switches=False):
+    """The scenarios' arguments: --only NAME (repeatable), --debug (the instances log at debug level, libseat's
+    and its builtin server's messages too, CLOCK_MONOTONIC times: a failure shows them) and, with SWITCHES,
+    --switches N (console-vt-switch's count, KF_VM_SWITCHES or 200)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", action="append", default=[])
+    if switches:
+        ap.add_argument("--switches", type=int, default=int(os.environ.get("KF_VM_SWITCHES", "200")))
+    ap.add_argument("--debug", action="store_true", help="run the instances with --debug")
+    args = ap.parse_args()
+    if args.debug:
+        DEBUG.append("--debug")
+    return args
