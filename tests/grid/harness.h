@@ -290,4 +290,20 @@ static inline int t_done(const char *name)
 	return t_fails ? 1 : 0;
 }
 
+/* A copy of the rows on display (grid_row), to find the cells changed since it was taken (t_snap) */
+struct t_shadow {
+	struct grid_cell *c;
+	int cols, rows;
+};
+
+static inline void t_snap(struct t_shadow *s, const struct grid *g)
+{
+	s->cols = grid_cols(g);
+	s->rows = grid_rows(g);
+	free(s->c);
+	s->c = malloc(sizeof(*s->c) * (size_t)s->cols * (size_t)s->rows);
+	for (int y = 0; y < s->rows; y++)
+		memcpy(&s->c[(size_t)y * (size_t)s->cols], grid_row(g, y), sizeof(*s->c) * (size_t)s->cols);
+}
+
 #endif

@@ -54,22 +54,7 @@ static void random_area(char *buf, size_t cap)
 	}
 }
 
-struct shadow {
-	struct grid_cell *c;
-	int cols, rows;
-};
-
-static void snap(struct shadow *s, struct grid *g)
-{
-	s->cols = grid_cols(g);
-	s->rows = grid_rows(g);
-	free(s->c);
-	s->c = malloc(sizeof(*s->c) * (size_t)s->cols * (size_t)s->rows);
-	for (int y = 0; y < s->rows; y++)
-		memcpy(&s->c[(size_t)y * (size_t)s->cols], grid_row(g, y), sizeof(*s->c) * (size_t)s->cols);
-}
-
-static int check(struct shadow *s, struct grid *g, int iter)
+static int check(struct t_shadow *s, struct grid *g, int iter)
 {
 	int bad = 0;
 	if (grid_cols(g) != s->cols || grid_rows(g) != s->rows) {
@@ -171,9 +156,9 @@ static void test_insert_wide_at_margin(void)
 		struct t_term *t = t_new(17, 3, 10);
 		/* U+1F44D in columns 1-2, U+4E2D in 3-4, U+6587 in 5-6: the right margin (5) cuts U+6587 */
 		t_feed(t, "\xf0\x9f\x91\x8d\xe4\xb8\xad\xe6\x96\x87\033[4h\033[?69h\033[3;5s\033[1;3H");
-		struct shadow sh = {0};
+		struct t_shadow sh = {0};
 		grid_damage_clear(t->g);
-		snap(&sh, t->g);
+		t_snap(&sh, t->g);
 		t_feed(t, writes[i]);
 		CHECK(grid_row(t->g, 0)[5].cp == 0 && grid_row(t->g, 0)[5].width == 1, "write %zu: the right half blanked",
 		      i);
@@ -191,9 +176,9 @@ int main(void)
 	test_narrow_erase();
 	test_insert_wide_at_margin();
 	struct t_term *t = t_new(34, 14, 50);
-	struct shadow sh = {0};
+	struct t_shadow sh = {0};
 	grid_damage_clear(t->g);
-	snap(&sh, t->g);
+	t_snap(&sh, t->g);
 	int bad = 0;
 	for (int iter = 0; iter < 20000 && bad == 0; iter++) {
 		int n = (int)rnd(4) + 1;
@@ -226,7 +211,7 @@ int main(void)
 		bad += b;
 		if (rnd(3) == 0) {
 			grid_damage_clear(t->g);
-			snap(&sh, t->g);
+			t_snap(&sh, t->g);
 		}
 	}
 	CHECK(bad == 0, "%d cells changed without damage", bad);
