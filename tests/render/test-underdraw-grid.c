@@ -2,7 +2,8 @@
  *
  * Random byte streams (biased towards text, UTF-8 incl. wide and combining characters, SGR with
  * every attribute and colour form, cursor movement, erase/insert/delete, scroll regions, DECSCUSR,
- * DECSCNM, the alternate screen) are fed to a grid in chunks. After every chunk the frame loop's
+ * DECSCNM, the alternate screen) are fed to a grid in chunks, the view scrolled back and forth (a line, a page,
+ * to the bottom) and selections made over what it shows now and then. After every chunk the frame loop's
  * sequence runs: kf_render_collect_damage, grid_damage_clear, kf_render_paint of that damage into a
  * persistent buffer; the buffer must equal a full repaint of the same grid, pixel for pixel. Between
  * chunks the blink phase, the mouse pointer, the visual bell and the notice change now and then, and the
@@ -195,7 +196,7 @@ static int run(enum kf_render_engine engine, int steps)
 	kf_render_damage_init(&d, gc.cols, gc.rows);
 	struct kf_render_source src;
 	struct extras x = {.blink = true};
-	int mismatches = 0, fresh = 0;
+	int mismatches = 0, fresh = 0, back = 0;
 	uint8_t buf[512];
 	for (int step = 0; step < steps; step++) {
 		size_t n = 0;
@@ -214,6 +215,20 @@ static int run(enum kf_render_engine engine, int steps)
 			n += l;
 		}
 		grid_feed(g, buf, n);
+		/* the view scrolled back by a line or a page and forth, and selections over what it shows: each row
+		 * shown anew is painted whole (as the frame loop sees it, output leaves the view where it is) */
+		if (rnd(8) == 0) {
+			const int page = grid_rows(g), moves[] = {1, -1, page, -page, 3, -1000};
+			grid_view_scroll(g, moves[rnd(sizeof(moves) / sizeof(moves[0]))]);
+		}
+		if (rnd(12) == 0) {
+			const int sx = (int)rnd((uint32_t)gc.cols), sy = (int)rnd((uint32_t)gc.rows);
+			switch (rnd(3)) {
+			case 0: grid_select_start(g, sx, sy, (enum grid_select_mode)rnd(3)); break;
+			case 1: grid_select_extend(g, sx, sy); break;
+			default: grid_select_clear(g); break;
+			}
+		}
 		if (rnd(50) == 0)
 			kf_render_set_blink(r, x.blink = rnd(2));
 		if (rnd(60) == 0)
@@ -227,6 +242,7 @@ static int run(enum kf_render_engine engine, int steps)
 		/* (not compared with a new renderer: the notice's row is placed when it comes) */
 		if (rnd(40) == 0)
 			kf_render_set_notice(r, rnd(2) ? "" : rnd(2) ? "a notice" : "another, longer notice");
+		back += grid_view_offset(g) > 0;
 		kf_render_source_from_grid(&src, g);
 		kf_render_damage_clear(&d);
 		kf_render_collect_damage(r, &src, &d);
@@ -269,14 +285,15 @@ static int run(enum kf_render_engine engine, int steps)
 			memcpy(inc, full, (size_t)w * h * 4);
 		}
 	}
-	printf("%s: engine %d, %d steps, %d mismatches, %d differences from a new renderer\n",
-	       mismatches || fresh ? "FAIL" : "ok", (int)engine, steps, mismatches, fresh);
+	printf("%s: engine %d, %d steps (%d of them scrolled back), %d mismatches, %d differences from a new "
+	       "renderer\n",
+	       mismatches || fresh || !back ? "FAIL" : "ok", (int)engine, steps, back, mismatches, fresh);
 	kf_render_damage_finish(&d);
 	free(inc);
 	free(full);
 	grid_destroy(g);
 	kf_render_destroy(r);
-	return mismatches || fresh;
+	return mismatches || fresh || !back;
 }
 
 int main(void)
