@@ -17,14 +17,6 @@
 
 #include "session-harness.h"
 
-static void touch(const char *path)
-{
-	FILE *f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (f)
-		fclose(f);
-}
-
 /* A child that asks and never reads (cat of a file full of status requests, DSR 5, whose 4-byte answers fill
  * the queue to its last byte) fills the write queue with the
  * answers; the user's keys, Ctrl+C among them, must still be taken, and reach the child once it reads. Replies

@@ -255,13 +255,6 @@ static bool run_until_wakeup(struct kf_loop *loop, const struct kf_session *s, u
 	return wakeups(s) > than;
 }
 
-static void touch(const char *path)
-{
-	FILE *f = fopen(path, "w");
-	if (f)
-		fclose(f);
-}
-
 /* A child that closes every descriptor of its terminal and opens it again (and keeps it open), as login(1) does
  * around vhangup() before it asks for the password: what it writes after that is shown. Files order it: the child
  * closes once the test has counted the wake-ups after "BEFORE" (closed on its own, a busy test saw the hang-up
