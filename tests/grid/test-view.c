@@ -6,7 +6,8 @@
  * alternate screen), every cell that changed since the last snapshot lies in a damaged span of its row (the
  * view moved by one line or by a page is repainted whole), and output that only scrolls keeps a view wholly in
  * the history on the same text unless it reached the oldest line there is (the history full: it clamps). With
- * no scrollback, a scrollback of 2 lines that is always full, and 30 and 200 lines. */
+ * no scrollback, a scrollback of 2 lines that is always full, and 30 and 200 lines. And a selection's highlight,
+ * read through the view at every offset, is its text's (test_highlight_follows). */
 #include "harness.h"
 
 static uint32_t rng;
@@ -139,12 +140,95 @@ static void run(size_t sb, uint32_t seed, int iters)
 	t_free(t);
 }
 
+/* The printable characters highlighted as the display shows them, from the oldest history line to the screen's
+ * last row: the view moved to each line of the history in turn (row 0 of the display then shows it), then to
+ * the bottom for the screen's rows; only the cells a row shows (a double row: its half, the last cell of an
+ * odd width included, xterm's LineMaxCol). The view is put back. */
+static void shown_marks(struct grid *g, char *out, size_t cap)
+{
+	struct grid_modes m;
+	grid_get_modes(g, &m);
+	const int off = grid_view_offset(g);
+	size_t n = 0;
+	for (long o = m.alt_screen ? 0 : (long)grid_scrollback_lines(g); o >= 0; o--) {
+		grid_view_scroll(g, -grid_view_offset(g));
+		grid_view_scroll(g, (int)o);
+		for (int y = 0; y < (o ? 1 : grid_rows(g)); y++) {
+			const struct grid_cell *c = grid_row(g, y);
+			const int w = grid_row_size(g, y) ? (grid_cols(g) + 1) / 2 : grid_cols(g);
+			for (int x = 0; x < w; x++)
+				if ((c[x].flags & GRID_CELL_SELECTED) && c[x].cp > 32 && c[x].cp < 127 && n + 1 < cap)
+					out[n++] = (char)c[x].cp;
+		}
+	}
+	out[n] = 0;
+	grid_view_scroll(g, -grid_view_offset(g));
+	grid_view_scroll(g, off);
+}
+
+/* A selection's highlight follows its text wherever the view goes: after each step (lines, some double or
+ * wide, of output; the view moved; selections started, extended, adjusted, cleared; resizes; ED 3; the
+ * alternate screen; SU; a write and ED 2 on the screen), the characters highlighted through the view are the
+ * selection's own (its text's printable characters), and none is highlighted without a selection. */
+static void test_highlight_follows(void)
+{
+	int bad = 0, steps = 0;
+	static char marks[1 << 16], text[1 << 16];
+	for (uint32_t seed = 1; seed <= 40; seed++) {
+		static const size_t sbs[] = {0, 3, 20, 100};
+		const size_t sb = sbs[seed % 4];
+		struct t_term *t = t_new(16, 5, sb);
+		unsigned line = 0;
+		rng = seed;
+		for (int it = 0; it < 1500 && !bad; it++, steps++) {
+			const uint32_t k = rnd(30);
+			const int x = (int)rnd(16), y = (int)rnd(5);
+			if (k < 10) {
+				static const char *const forms[] = {"\033#6w%u %u\r\n", "w%u \xe4\xb8\xad%u\r\n", "w%u %u\r\n"};
+				t_feedf(t, forms[rnd(3)], line, line);
+				line++;
+			} else if (k < 13) {
+				grid_view_scroll(t->g, (int)rnd(11) - 5);
+			} else if (k < 16) {
+				grid_select_start(t->g, x, y, (enum grid_select_mode)rnd(3));
+			} else if (k < 19) {
+				grid_select_extend(t->g, x, y);
+			} else if (k < 20) {
+				grid_select_adjust(t->g, x, y);
+			} else if (k < 22) {
+				grid_select_clear(t->g);
+			} else if (k < 24) {
+				grid_resize(t->g, 8 + (int)rnd(12), 3 + (int)rnd(6));
+			} else {
+				static const char *const other[] = {"\033[3J", "\033[?1049h", "\033[?1049l", "\033[2S",
+								    "\033[1;1Hover\033[99;1H", "\033[2J"};
+				t_feed(t, other[k - 24]);
+			}
+			shown_marks(t->g, marks, sizeof(marks));
+			size_t len = 0, n = 0;
+			char *sel = grid_has_selection(t->g) ? grid_selection_text(t->g, &len) : NULL;
+			for (size_t i = 0; i < len && n + 1 < sizeof(text); i++)
+				if (sel[i] > 32 && sel[i] < 127)
+					text[n++] = sel[i];
+			text[n] = 0;
+			free(sel);
+			if (strcmp(marks, text) && bad++ < 3)
+				fprintf(stderr, "seed %u step %d: highlighted '%.40s', selected '%.40s' (offset %d)\n",
+					seed, it, marks, text, grid_view_offset(t->g));
+		}
+		t_free(t);
+	}
+	printf("highlight through the view: %d steps, %d differ from the selection\n", steps, bad);
+	CHECK(bad == 0, "%d highlights differ", bad);
+}
+
 int main(void)
 {
 	static const size_t sbs[] = {0, 2, 30, 200};
 	for (size_t i = 0; i < sizeof(sbs) / sizeof(sbs[0]); i++)
 		for (uint32_t seed = 1; seed <= 2; seed++)
 			run(sbs[i], seed, 20000);
+	test_highlight_follows();
 	printf("%d checks, %d failed\n", t_checks, t_fails);
 	return t_fails != 0;
 }
