@@ -294,6 +294,16 @@ def cases():
             out.append(("1007-%s-wheel%d" % (name, b), modes, wheel(b)))
         for mod in ("shift", "alt", "ctrl"):
             out.append(("1007-%s-%s-wheel4" % (name, mod), modes, wheel(4, mods=(mod,))))
+    # the view scrolled back (Shift and the wheel, which both keep for the terminal), then pointer events for
+    # the application: the rows they report are the display's, the same whatever the view shows (xterm's
+    # EditorButton counts rows from the window's top)
+    lines = "".join("L%d\r\n" % i for i in range(2 * ROWS))
+    back = [("at", 10, 5), ("key", "shift", 1), ("wheel", 4), ("wheel", 4), ("key", "shift", 0)]
+    for ename, eset in (("def", ""), ("1006", "\x1b[?1006h")):
+        out.append(("scrolled-1000-%s-click1" % ename, lines + "\x1b[?1000h" + eset, back + click(1, 10, 5)))
+        out.append(("scrolled-1000-%s-wheel5" % ename, lines + "\x1b[?1000h" + eset, back + wheel(5, 10, 7)))
+        out.append(("scrolled-1002-%s-drag" % ename, lines + "\x1b[?1002h" + eset,
+                    back + [("at", 10, 5), ("btn", 1, 1), ("at", 11, 6), ("btn", 1, 0)]))
     return out
 
 
