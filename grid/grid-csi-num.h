@@ -1,5 +1,5 @@
 /* grid/grid-csi-num.h: the numbers of a CSI read from its bytes without loops (grid-csi.c's cursor moves and
- * erases, grid-edit.c's EL in the erase page). */
+ * erases, grid-erase.c's EL in the erase page). */
 #ifndef GRID_CSI_NUM_H
 #define GRID_CSI_NUM_H
 

@@ -642,7 +642,7 @@ void grid__csi(void *ctx, const struct vt_csi *csi)
  * controls. s[n - 1] is the final, s[0..32) readable. */
 
 /* CUU..CUB and ED: one function each (the parser's table dispatches on the final byte), all from this one
- * body; final is a constant in each. EL's is grid__csi_bytes_el, in grid-edit.c's erase page. */
+ * body; final is a constant in each. EL's is grid__csi_bytes_el, in grid-erase.c's erase page. */
 static inline __attribute__((always_inline)) size_t bytes_one(void *ctx, const uint8_t *s, size_t n, uint8_t final)
 {
 	struct grid *g = ctx;

@@ -1,6 +1,6 @@
 /* grid/grid-fill.h: blank cells written in bulk: grid-fill.c's declarations and the SSE2/AVX stores that its
- * callers inline (the erases and scrolls of grid-edit.c, the scrollback's copies in grid-history.c, grid.c,
- * grid-utf8.c). Kept apart from grid-internal.h, which includes it, because these need nothing of the grid's
+ * callers inline (the erases of grid-erase.c, the scrolls of grid-edit.c, the scrollback's copies in
+ * grid-history.c, grid.c, grid-utf8.c). Kept apart from grid-internal.h, which includes it, because these need nothing of the grid's
  * state but the cell layout; the stores stay static inline (always_inline) so that each caller keeps its copy
  * in its own page (GRID_PAGE).
  */

@@ -1,5 +1,5 @@
 /* grid/grid-intern.h: a style's interning past the cache (grid-style.c), inline also in the pages of the
- * paths that meet fresh colours (GRID_PAGE: grid-edit.c's EL, grid-print.c's text after an SGR), where a
+ * paths that meet fresh colours (GRID_PAGE: grid-erase.c's EL, grid-print.c's text after an SGR), where a
  * call to grid-style.c and its return would cost an emulated guest two TB look-ups. */
 #ifndef GRID_INTERN_H
 #define GRID_INTERN_H

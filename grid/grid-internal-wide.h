@@ -44,7 +44,7 @@ static inline void grid__split_wide(struct grid *g, struct line *l, int x0, int 
 	}
 }
 
-/* grid__fix_wide for an erase (grid-edit.c's erase_cells): the width tested first, at column 0 for an edge
+/* grid__fix_wide for an erase (grid-erase.c's erase_cells): the width tested first, at column 0 for an edge
  * (cell 0 is never a right half). A cut wide character is rare, where whether x0 and x1 are edges varies with
  * each EL's form: csi's simulated mispredictions in EL's handler -21 %, host time +1.5-2.5 %, guest emulated
  * instructions -0.16 % (docs/benchmarks.md, issue 2, session 22). */

@@ -551,7 +551,7 @@ bool grid__gc_stale(const struct grid *g);
 /* Ends the tables' waits (the history was cleared: what made them full is gone). */
 void grid__gc_unwait(struct grid *g);
 
-/* grid-edit.c: cursor motion, erase, insert/delete, scrolling */
+/* grid-edit.c: cursor motion, insert/delete of lines, scrolling */
 /* Counts a scroll's grid_work: the sequences that scroll by a count (SU, SD, IL, DL), not the line feed. Within
  * left and right margins grid__scroll_up and grid__scroll_down count their own (the line feed's too). */
 void grid__scroll_work(struct grid *g, int top, int bottom, int n);
@@ -565,14 +565,15 @@ void grid__newline(struct grid *g);
 size_t grid__newline_deferred(struct grid *g);
 void grid__goto(struct grid *g, int x, int y);
 void grid__goto_origin(struct grid *g, int x, int y);
+void grid__insert_lines(struct grid *g, int n);
+void grid__delete_lines(struct grid *g, int n);
+/* grid-erase.c: ED, EL, ECH and their selective forms (DECSED, DECSEL) */
 void grid__erase_display(struct grid *g, int mode, bool selective);
 void grid__erase_line(struct grid *g, int mode, bool selective);
 /* vt_sink.csi_bytes_final's EL ("CSI Ps K", Ps of up to 4 digits; anything else 0, back to the parser) */
 size_t grid__csi_bytes_el(void *ctx, const uint8_t *s, size_t n);
 void grid__erase_cells(struct grid *g, int y, int x0, int x1, bool selective);
 void grid__erase_chars(struct grid *g, int n);
-void grid__insert_lines(struct grid *g, int n);
-void grid__delete_lines(struct grid *g, int n);
 /* grid-shift.c: ICH, DCH; DECIC/DECDC (x0 = cursor column) and SL/SR (x0 = left margin) */
 void grid__insert_chars(struct grid *g, int n);
 void grid__delete_chars(struct grid *g, int n);

@@ -2,9 +2,9 @@
  *
  * Reference: xterm's ctlseqs (https://invisible-island.net/xterm/ctlseqs/ctlseqs.html). The cells right of the
  * cursor (or of the left margin) move within the left/right margins, and what comes in is blanked in the erase
- * style; a wide character cut by either edge is blanked whole. Apart from grid-edit.c, whose line feed and EL
- * paths are hot and kept in pages of their own: these are cold, called only from grid-csi.c's dispatch, and
- * share nothing static with grid-edit.c.
+ * style; a wide character cut by either edge is blanked whole. Apart from grid-edit.c and grid-erase.c, whose
+ * line feed and EL paths are hot and kept in pages of their own: these are cold, called only from grid-csi.c's
+ * dispatch, and share nothing static with either.
  */
 #include <string.h>
 
