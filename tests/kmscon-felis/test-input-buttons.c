@@ -1,8 +1,8 @@
 /* tests/kmscon-felis/test-input-buttons.c: mouse reports tools/coverage found no test reaching (docs/coverage.md):
  * the forward and back buttons, the pointer held on the screen by relative motion past its edges, and the strip
- * past the last whole cell (the UTF-8 encoding past column 223: test-input-glue.c's test_far_motion); and (session
- * 54) the grab-session-next/prev shortcuts and a paste of an empty clipboard. The real input/ module and input
- * glue, as in test-input-glue.c. */
+ * past the last whole cell (the UTF-8 encoding past column 223: test-input-reports.c's test_far_motion); and
+ * (session 54) the grab-session-next/prev shortcuts and a paste of an empty clipboard. The real input/ module
+ * and input glue, as in test-input-glue.c. */
 #include <stdbool.h>
 
 static int failures;

@@ -341,7 +341,7 @@ static void test_log_origin(struct kf_loop *loop, const char *dir)
  * acts, so that the content follows the fingers: a step down (a touchpad's fingers moving down) scrolls the
  * view back into the history, is reported to an application in mouse mode as xterm's wheel up (button 4, and
  * the horizontal axis's 6 and 7 swapped), and is an Up arrow under DECSET 1007. Off (the default), a step down
- * is what test-input-glue.c checks: forward, button 5, a Down arrow. */
+ * is what test-input-glue.c and test-input-reports.c check: forward, button 5, a Down arrow. */
 static void test_natural_scrolling(struct kf_loop *loop)
 {
 	struct app a = {0};
