@@ -4,7 +4,7 @@
  * As in xterm, changing text under the selection (printing, erasing, scrolling a region) clears it, and so
  * do a mark joining a character of its rows, a change of a row's size (grid-cluster.c, grid-dbl.c) and a wrap
  * from one of its rows onto the next (grid-print.c: its line end goes); lines
- * that scroll out of the scrollback take it with them.
+ * that scroll out of the scrollback take their part of it with them (grid__select_scrolled).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +332,10 @@ void grid_select_start_line(struct grid *g, int x, uint64_t line, enum grid_sele
 	}
 	line &= ~LINE_AT_ALT;
 	const uint64_t oldest = s->abs_top - s->sb_n, last = s->abs_top + (uint64_t)g->rows - 1;
+	/* a line that left the history: the oldest left from its column 0, as a selection is trimmed
+	 * (grid__select_scrolled) */
+	if (line < oldest)
+		x = 0;
 	line = line < oldest ? oldest : line > last ? last : line;
 	const struct line *l = abs_line(g, s, line);
 	x = grid__clamp(x, 0, g->cols - 1);
@@ -396,11 +400,32 @@ void grid__select_apply(const struct grid *g, uint64_t abs, struct grid_cell *ce
 		cells[x].flags |= GRID_CELL_SELECTED;
 }
 
+/* The history dropped its oldest lines: a selection that started on one keeps the part that is left, from column
+ * 0 of the oldest line, as xterm 379 trims its own (tests/grid/test-select-track.c
+ * test_history_drops_first_line); it goes once its last line has gone too. The anchor of a drag in progress is
+ * trimmed alike, so the drag goes on from there (cleared, it copied nothing). The oldest line was one of the
+ * selection's middle lines or its last, so its marks from column 0 are set already. */
 void grid__select_scrolled(struct grid *g)
 {
 	struct screen *s = sel_screen(g);
-	if (g->sel.active && g->sel.y0 < s->abs_top - s->sb_n)
+	const uint64_t oldest = s->abs_top - s->sb_n;
+	if (!g->sel.active || g->sel.y0 >= oldest)
+		return;
+	if (g->sel.y1 < oldest) {
 		grid_select_clear(g);
+		return;
+	}
+	g->sel.y0 = oldest;
+	g->sel.x0 = 0;
+	g->sel.skip_y0 = false; /* the row it skipped has gone: the oldest line starts the text */
+	if (g->sel.ay < oldest) {
+		g->sel.ay = oldest;
+		g->sel.ax = 0;
+	}
+	if (g->sel.by < oldest) {
+		g->sel.by = oldest;
+		g->sel.bx = 0;
+	}
 }
 
 /* ------------------------------------------------------------------------------------- extraction */
