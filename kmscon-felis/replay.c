@@ -432,6 +432,16 @@ static int parse_args(int argc, char **argv, struct options *o)
 		fprintf(stderr, PROG ": --vtproto answers on stdout only (no --format, no --png)\n");
 		return 2;
 	}
+	if (o->png.path && strcmp(o->png.path, "-") == 0) {
+		/* "-" is standard output, as it is standard input for FILE (a file named "-" is "./-"); the
+		 * screen's text would go out on the same stream, before the image */
+		if (o->format_given && o->format != FORMAT_NONE) {
+			fprintf(stderr, PROG ": --png - writes the image to stdout: no --format text or json with it\n");
+			return 2;
+		}
+		o->format = FORMAT_NONE;
+		o->png.path = "/dev/stdout";
+	}
 	if (argc - optind > 1) {
 		fprintf(stderr, PROG ": more than one input file given\n");
 		return 2;

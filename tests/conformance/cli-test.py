@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-replay = sys.argv[1]
+replay = os.path.abspath(sys.argv[1])  # some checks run in a directory of their own
 errors = []
 
 
@@ -194,6 +194,28 @@ with tempfile.TemporaryDirectory() as tmp:
         errors.append("--png to a new file: exit %d, %r %r" % (p.returncode, p.stdout, p.stderr))
     if os.listdir(tmp) != ["in", "ok.png"] and sorted(os.listdir(tmp)) != ["in", "ok.png"]:
         errors.append("the --png checks left files: %r" % os.listdir(tmp))
+
+# "--png -" is standard output, as "-" is standard input: it wrote a file named "-" in the working
+# directory. The text would share stdout with the image, so the format is none unless one is asked for,
+# and asking for text or json with it is a bad command line.
+with tempfile.TemporaryDirectory() as tmp:
+    p = subprocess.run([replay, "--png", "-", "--font-engine", "builtin", "--size", "4x1"], input=b"ok",
+                       capture_output=True, timeout=30, cwd=tmp)
+    if p.returncode != 0 or not p.stdout.startswith(b"\x89PNG\r\n\x1a\n") or os.listdir(tmp):
+        errors.append("--png -: exit %d, stdout %r, %r, left %r" % (p.returncode, p.stdout[:8], p.stderr,
+                                                                    os.listdir(tmp)))
+    elif p.stdout != subprocess.run([replay, "--png", "/dev/stdout", "--font-engine", "builtin", "--size", "4x1",
+                                     "--format", "none"], input=b"ok", capture_output=True, timeout=30).stdout:
+        errors.append("--png - differs from --png /dev/stdout")
+    for fmt in ("text", "json"):
+        p = subprocess.run([replay, "--png", "-", "--format", fmt, "--font-engine", "builtin"], input=b"ok",
+                           capture_output=True, timeout=30, cwd=tmp)
+        if p.returncode != 2 or p.stdout or len(p.stderr.splitlines()) != 1 or os.listdir(tmp):
+            errors.append("--png - --format %s: exit %d, %r %r" % (fmt, p.returncode, p.stdout[:20], p.stderr))
+    p = subprocess.run([replay, "--png", "-", "--format", "none", "--font-engine", "builtin"], input=b"ok",
+                       capture_output=True, timeout=30, cwd=tmp)
+    if p.returncode != 0 or not p.stdout.startswith(b"\x89PNG"):
+        errors.append("--png - --format none: exit %d, %r" % (p.returncode, p.stderr))
 
 # A stdin left non-blocking (O_NONBLOCK is the open file's, shared with whoever set it: a shell's other tool)
 # is waited for, not a read error: it exited 1 with "Resource temporarily unavailable" at the first pause
