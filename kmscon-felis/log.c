@@ -14,6 +14,8 @@ static enum kf_log_level max_level = KF_LOG_NOTICE;
 static bool journal;
 static long long main_us; /* CLOCK_MONOTONIC at kf_log_init */
 static bool phases_done;
+static const char *tool;	/* kf_log_set_tool */
+static unsigned error_count;
 
 static long long monotonic_us(void)
 {
@@ -102,6 +104,8 @@ void kf_log_escape(char *out, size_t cap, const char *in)
 void kf_log_vmsg(enum kf_log_level level, const char *tag, const char *file, int line, const char *fmt,
 		 va_list ap)
 {
+	if (level <= KF_LOG_ERR)
+		error_count++;
 	if (level > max_level)
 		return;
 	int saved = errno;
@@ -111,7 +115,9 @@ void kf_log_vmsg(enum kf_log_level level, const char *tag, const char *file, int
 	const char *base = strrchr(file, '/');
 	base = base ? base + 1 : file;
 	static const char *const names[] = {"", "", "", "error", "warning", "notice", "info", "debug"};
-	if (journal) {
+	if (tool) {
+		fprintf(stderr, "%s: %s\n", tool, buf);
+	} else if (journal) {
 		fprintf(stderr, "<%d>[%s:%d] %s: %s\n", (int)level, base, line, tag, buf);
 	} else if (max_level >= KF_LOG_DEBUG) {
 		/* Debug logs of two instances (a VT switch) are read side by side: CLOCK_MONOTONIC, as the
@@ -123,6 +129,16 @@ void kf_log_vmsg(enum kf_log_level level, const char *tag, const char *file, int
 	} else
 		fprintf(stderr, "%s: %s: [%s:%d] %s\n", tag, names[level], base, line, buf);
 	errno = saved;
+}
+
+void kf_log_set_tool(const char *prog)
+{
+	tool = prog;
+}
+
+unsigned kf_log_error_count(void)
+{
+	return error_count;
 }
 
 void kf_log_msg(enum kf_log_level level, const char *tag, const char *file, int line, const char *fmt, ...)

@@ -25,6 +25,12 @@ enum kf_log_level kf_log_get_level(void);
 /* Re-reads JOURNAL_STREAM against stderr and notes when main started (call once, first thing in main). */
 void kf_log_init(void);
 
+/* A command-line tool's messages (kmscon-felis-replay): "PROG: text", without tag, level or place, as a user
+ * of the tool reads them; NULL goes back to the program's form. */
+void kf_log_set_tool(const char *prog);
+/* The errors logged so far: a caller that would add a summary line of its own leaves it out after one. */
+unsigned kf_log_error_count(void);
+
 void kf_log_msg(enum kf_log_level level, const char *tag, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void kf_log_vmsg(enum kf_log_level level, const char *tag, const char *file, int line, const char *fmt,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kmscon-felis/log.h"
 #include "kmscon-felis/render/render.h"
 #include "kmscon-felis/replay.h"
 
@@ -52,10 +53,13 @@ int kf_replay_png_open(struct kf_replay_png *p, int cols, int rows)
 	    .font_size = p->font_size,
 	    .palette = p->palette,
 	};
+	unsigned errors = kf_log_error_count();
 	int ret = kf_render_create(&cfg, &p->render);
 	if (ret) {
 		p->render = NULL;
-		fprintf(stderr, "kmscon-felis-replay: cannot set up the renderer: %s\n", strerror(-ret));
+		/* the renderer said what failed ("F: not a PSF1 or PSF2 font"); "Bad message" would add nothing */
+		if (kf_log_error_count() == errors)
+			fprintf(stderr, "kmscon-felis-replay: cannot set up the renderer: %s\n", strerror(-ret));
 		return 1;
 	}
 	int cw, ch;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kmscon-felis/log.h"
 #include "kmscon-felis/replay.h"
 #include "kmscon-felis/screen-text.h"
 
@@ -466,6 +467,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o = {.cols = 80, .rows = 24, .scrollback = 10000, .format = FORMAT_TEXT};
+	kf_log_set_tool(PROG); /* the renderer's messages (--png's font) read as this tool's own */
 	static int out_fd = STDOUT_FILENO;
 	o.out = fopencookie(&out_fd, "w", (cookie_io_functions_t){.write = out_write});
 	if (!o.out) {

@@ -122,10 +122,13 @@ with tempfile.TemporaryDirectory() as tmp:
         p = run(["--png", bad, "--font-engine", "builtin"], b"text")
         if p.returncode != 1 or len(p.stderr.decode().splitlines()) != 1 or p.stdout:
             errors.append("--png %s: exit %d, stderr %r, stdout %r" % (bad, p.returncode, p.stderr, p.stdout))
-    # So is a font the renderer cannot load (it was loaded after the stream, the text printed first).
-    for font in ("/nonexistent.psf", "/etc/hostname"):
-        p = run(["--png", os.path.join(tmp, "f.png"), "--font-engine", "psf", "--font-file", font], b"text")
-        if p.returncode != 1 or font.encode() not in p.stderr or p.stdout:
+    # So is a font the renderer cannot load (it was loaded after the stream, the text printed first), in one
+    # line of this tool's (it was the renderer's log line, then "cannot set up the renderer: Bad message").
+    for engine, font in (("psf", "/nonexistent.psf"), ("psf", "/etc/hostname"), ("fontconfig", "/etc/hostname")):
+        p = run(["--png", os.path.join(tmp, "f.png"), "--font-engine", engine, "--font-file", font], b"text")
+        lines = p.stderr.decode().splitlines()
+        if (p.returncode != 1 or len(lines) != 1 or font not in lines[0] or p.stdout or
+                not lines[0].startswith("kmscon-felis-replay: ")):
             errors.append("--font-file %s: exit %d, stderr %r, stdout %r" % (font, p.returncode, p.stderr, p.stdout))
     # A PNG whose writing fails half-way (a file size limit standing in for a full disk) is not left behind
     # truncated, exit 1; a device that refuses it (/dev/full) is left alone.
