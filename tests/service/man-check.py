@@ -214,6 +214,17 @@ for var in sorted(read):
 if len(read) < 8:
     failures.append('only %d KMSCON_FELIS_* variables found in the sources' % len(read))
 
+# A key that works with one backend only is ignored on the others with a warning (config.c check()), and its
+# entry says so (rotate's did not).
+config_c = open(os.path.join(src, 'kmscon-felis', 'config.c')).read()
+only = re.findall(r'configuration: ([a-z-]+) only works with backend=([a-z]+)', config_c)
+for key, backend in only:
+    if key in blocks and 'warning' not in blocks[key]:
+        failures.append('kmscon-felis.conf(5): %s is ignored with a warning without backend=%s; its entry does '
+                        'not say so: %s' % (key, backend, blocks[key][-300:]))
+if len(only) < 5:
+    failures.append('config.c: only %d "only works with backend=" warnings found' % len(only))
+
 # tests/vm/README.md's table of scenarios names every tests/vm/t-*.py (t-seat-away.py was missing).
 vm_readme = open(os.path.join(src, 'tests', 'vm', 'README.md')).read()
 for f in sorted(os.listdir(os.path.join(src, 'tests', 'vm'))):
