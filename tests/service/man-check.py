@@ -16,12 +16,15 @@ The man pages against the program:
 - the command-line-only options (--help says so) are those both pages list as such;
 - README.md's kiosk command is the example unit's; every KMSCON_FELIS_* variable the program reads is in
   kmscon-felis(1); tests/vm/README.md has a row for every scenario t-*.py;
-- kmscon-felis-replay's ranges (its errors) are its page's, and a bad command line exits 2.
+- kmscon-felis-replay's ranges (its errors) are its page's, and a bad command line exits 2;
+- the configuration examples of kmscon-felis.conf(5) and README.md pass --check-config without a warning; a key
+  ignored with a warning on a backend says so in its entry.
 """
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 binary, mandir, scddir, replay = sys.argv[1:5]
 failures = []
@@ -213,6 +216,21 @@ for var in sorted(read):
         failures.append('kmscon-felis(1) does not name *%s*, which the program reads' % var)
 if len(read) < 8:
     failures.append('only %d KMSCON_FELIS_* variables found in the sources' % len(read))
+
+# The configuration examples kmscon-felis.conf(5) and README.md give are read without an error or a warning (the
+# check of a start: --check-config), each in a directory of its own.
+examples = re.findall(r'```\n(.*?)```', man5.split('\n# EXAMPLES')[-1].split('\n# MIGRATING')[0], re.S)
+m = re.search(r'For example:\n\n((?:    \S.*\n)+)', readme)
+examples += [re.sub(r'^    ', '', m.group(1), flags=re.M)] if m else []
+if len(examples) < 4:
+    failures.append('only %d configuration examples found in kmscon-felis.conf(5) and README.md' % len(examples))
+for text in examples:
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, 'kmscon-felis.conf'), 'w') as f:
+            f.write(text)
+        r = subprocess.run([binary, '-c', d, '--check-config'], capture_output=True, text=True)
+        if r.returncode != 0 or re.search(r': (warning|error):', r.stderr):
+            failures.append('example configuration %r: exit %d, %s' % (text, r.returncode, r.stderr.strip()))
 
 # A key that works with one backend only is ignored on the others with a warning (config.c check()), and its
 # entry says so (rotate's did not).
