@@ -249,6 +249,18 @@ for f in sorted(os.listdir(os.path.join(src, 'tests', 'vm'))):
     if re.match(r't-.*\.py$', f) and '| `%s`' % f not in vm_readme and ', `%s`' % f not in vm_readme:
         failures.append('tests/vm/README.md: no row for the scenario %s' % f)
 
+# ... and every KF_* variable the harness reads is in its table (KF_VM_SWITCHES was not).
+vm_vars = set()
+for f in os.listdir(os.path.join(src, 'tests', 'vm')):
+    if f.endswith('.py') or f in ('run', 'bench'):
+        vm_vars |= set(re.findall(r'environ(?:\.get\(|\[)"(KF_[A-Z0-9_]+)"',
+                                  open(os.path.join(src, 'tests', 'vm', f), errors='replace').read()))
+for var in sorted(vm_vars):
+    if '`%s' % var not in vm_readme:
+        failures.append('tests/vm/README.md does not name %s, which the harness reads' % var)
+if len(vm_vars) < 6:
+    failures.append('only %d KF_* variables found in tests/vm' % len(vm_vars))
+
 # The replay's ranges, as its errors give them, are the page's; a bad command line exits 2 as the page says.
 for opt, bad in (('--size', '0x1'), ('--scrollback', '-1'), ('--font-size', '0')):
     r = subprocess.run([replay, opt, bad], capture_output=True, text=True, stdin=subprocess.DEVNULL)
