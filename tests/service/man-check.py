@@ -232,6 +232,20 @@ for text in examples:
         if r.returncode != 0 or re.search(r': (warning|error):', r.stderr):
             failures.append('example configuration %r: exit %d, %s' % (text, r.returncode, r.stderr.strip()))
 
+# Every default shortcut (--help's grab-* defaults) is in kmscon-felis(1)'s KEYS table, written as there
+# (<Ctrl>plus as Ctrl+plus, Prior as PageUp): the rotation keys and Ctrl+equal were missing.
+keys_table = man1.split('\n# KEYS')[-1].split('\n# ')[0]
+keysym_shown = {'Prior': 'PageUp', 'Next': 'PageDown'}
+for name, default, _ in options:
+    if not name.startswith('grab-') or not default:
+        continue
+    for alt in default.split(','):
+        mods = re.findall(r'<(\w+)>', alt)
+        key = re.sub(r'<\w+>', '', alt)
+        shown = '+'.join(mods + [keysym_shown.get(key, key)])
+        if shown not in keys_table:
+            failures.append('kmscon-felis(1) KEYS lacks %s (--%s=%s)' % (shown, name, default))
+
 # A key that works with one backend only is ignored on the others with a warning (config.c check()), and its
 # entry says so (rotate's did not).
 config_c = open(os.path.join(src, 'kmscon-felis', 'config.c')).read()
