@@ -23,7 +23,8 @@ if [ "$rc" -eq 0 ]; then
 	fail=1
 fi
 # The same form in every summary line the script can print (one per way it ends).
-grep -n 'passed, ' "$src/tests/run-all" | grep -v '^[0-9]*:#' | grep -v 'passed, [^ ]* failed, [^ ]* skipped"' | while read -r l; do
+grep -n 'passed, ' "$src/tests/run-all" | grep -v '^[0-9]*:#' |
+	grep -v 'passed, [^ ]* failed, [^ ]* skipped"' | while read -r l; do
 	echo "FAIL: tests/run-all prints a summary without the three counts: $l"
 	exit 1
 done || fail=1
