@@ -340,7 +340,17 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 	if (!o && klen > 3 && !memcmp(key, "no-", 3)) {
 		o = find(key + 3, klen - 3);
 		negate = o && kf_opt_negatable(o);
-		if (!negate)
+		/* A file's no-login or no-sb-size was an unknown key, a warning: the start went on with the key as
+		 * it was (no-login ran /bin/login), where --no-login is an error. A command-line option and a kmscon
+		 * key we ignore warn below as they do without no-. */
+		if (o && !negate && line && !(o->flags & (OPTF_CLI_ONLY | OPTF_IGNORED))) {
+			char form[256];
+			if (diag(line))
+				log_err("%s:%u: %.*s: %s takes a value, it has no no- form (expected %s=%s)", where,
+					line, (int)klen, key, o->name, o->name, kf_opt_form(o, form, sizeof(form)));
+			return -EINVAL;
+		}
+		if (!negate && !(line && o))
 			o = NULL;
 	}
 	const char *dash = line ? "" : "--";

@@ -261,6 +261,30 @@ static void test_kmscon_conf(void)
 	kf_config_finish(&c);
 }
 
+/* "no-KEY" in a file for a key that takes a value is an error (test-config.c test_bad_lines); these stay warnings:
+ * a kmscon boolean we ignore keeps its no- form (no-hwaccel warns as hwaccel does), the no- form of a command-line
+ * option warns as the option does (it said "unknown key 'no-help'"), and an unknown key's is an unknown key. */
+static void test_no_value_key(void)
+{
+	const char *ok[][2] = {
+		{"no-hwaccel\n", "has no effect in kmscon-felis, ignored"},
+		{"no-help\n", "'help' is a command-line option, ignored in a file"},
+		{"no-check-config\n", "'check-config' is a command-line option"},
+		{"no-frobnicate\n", "unknown key 'no-frobnicate'"},
+	};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		struct kf_config c;
+		kf_config_init(&c);
+		capture_begin();
+		int ret = kf_config_parse_text(&c, "test.conf", ok[i][0], strlen(ok[i][0]));
+		const char *log = capture_end();
+		CHECK(ret == 0, "'%s' is no error: %s", ok[i][0], log);
+		CHECK(strstr(log, "test.conf:1:") && strstr(log, ok[i][1]), "'%s' warns '%s': %s", ok[i][0], ok[i][1],
+		      log);
+		kf_config_finish(&c);
+	}
+}
+
 /* use-original-mode: a bool as every other (it was a kmscon key accepted and ignored with a warning), off by
  * default (kmscon's default is on), the command line over the file; mode= wins over it, which start-up says. */
 static void test_use_original_mode(void)
@@ -480,6 +504,7 @@ int main(void)
 	test_activate_vt();
 	test_precedence();
 	test_kmscon_conf();
+	test_no_value_key();
 	test_use_original_mode();
 	test_drm();
 	test_display_wait();

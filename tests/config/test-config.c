@@ -152,6 +152,13 @@ static void test_bad_lines(void)
 	bad("font-size", 1, "needs a value (expected font-size=");
 	bad("mouse=maybe", 1, "expected KEY, no-KEY or KEY=on|off");
 	bad("no-mouse=yes", 1, "takes no value");
+	/* no-KEY for a key that takes a value was "unknown key, ignored", a warning: the start went on with the key
+	 * as it was (no-login ran /bin/login), where --no-login is an error */
+	bad("term=linux\nno-login\n", 2, "login takes a value");
+	bad("no-sb-size\n", 1, "sb-size takes a value");
+	bad("  no-issue-path  \n", 1, "(expected issue-path=a path");
+	bad("no-font-size\n", 1, "no-font-size");
+	bad("no-grab-paste\n", 1, "(expected grab-paste=<Mod>");
 	bad("=3", 1, "malformed line");
 	bad("font size=3", 1, "malformed line '");
 	bad("Font-Size=3", 1, "expected key=value");

@@ -46,7 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SEED_DIRS = [os.path.join(HERE, "..", "fuzz", d) for d in ("seeds", "seeds-render")]
 
 RESPONSE_S = 10      # DSR 5 answered within this, once the child has read what was queued
-EXIT_S = 30          # the program exits within this after its child (its drain of the PTY is up to 64 MiB)
+EXIT_S = 30          # the program exits within this after its child (its drain: at most 4 MiB, 256 budgets)
 FD_SLACK = 2         # an OSC 52 clipboard file open for a moment
 # ASan build with a 16 MiB quarantine: ~22 MiB idle; the largest life (212x82, 10000 lines of scrollback full, a
 # 4 MiB write queue, a 1 MiB string, the clipboard) stays far under this; what input can grow must stay bounded.

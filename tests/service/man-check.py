@@ -12,12 +12,19 @@ The man pages against the program:
   is one --help lists (a page describing an option that is gone, or misspelt, went unseen); a short option
   --help gives (-h) is the one kmscon-felis(1) gives; a boolean's entry in kmscon-felis.conf(5) is written
   *key*, a value's *key*=_VALUE_; the range --help gives (MIN to MAX, from the option table) is the one
-  kmscon-felis.conf(5) gives ("from MIN ... to MAX").
+  kmscon-felis.conf(5) gives ("from MIN ... to MAX");
+- the command-line-only options (--help says so) are those both pages list as such;
+- README.md's kiosk command is the example unit's; every KMSCON_FELIS_* variable the program reads is in
+  kmscon-felis(1); tests/vm/README.md has a row for every scenario t-*.py;
+- kmscon-felis-replay's ranges (its errors) are its page's, and a bad command line exits 2;
+- the configuration examples of kmscon-felis.conf(5) and README.md pass --check-config without a warning; a key
+  ignored with a warning on a backend says so in its entry.
 """
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 binary, mandir, scddir, replay = sys.argv[1:5]
 failures = []
@@ -169,6 +176,118 @@ for name in sorted(in_page - in_usage):
     failures.append('kmscon-felis-replay --help lacks --%s, which its page describes' % name)
 if len(in_usage) < 10:
     failures.append('kmscon-felis-replay --help lists only %d options' % len(in_usage))
+
+# The command-line-only options, as --help marks them, are the ones both pages name as such: kmscon-felis(1)'s
+# "Every long option but ..." and kmscon-felis.conf(5)'s "Every long command-line option but ..." (the file's
+# list left out check-config, which a file line is ignored for with a warning as the others are).
+cli_only = {n for n, _, c in options if c}
+for page, text, pattern, fmt in (
+        ('kmscon-felis(1)', man1, r'Every long option but (.*?) is also a key', r'\*--([a-z-]+)\*'),
+        ('kmscon-felis.conf(5)', man5, r'Every long command-line option but (.*?) \(ignored', r'\*([a-z-]+)\*')):
+    m = re.search(pattern, text, re.S)
+    named = set(re.findall(fmt, m.group(1))) if m else set()
+    if not m:
+        failures.append('%s: no sentence naming the command-line-only options' % page)
+    for name in sorted(cli_only - named):
+        failures.append('%s does not name %s among the command-line-only options' % (page, name))
+    for name in sorted(named - cli_only):
+        failures.append('%s names %s as command-line only, --help does not' % (page, name))
+
+# README.md's kiosk command is the example unit's ExecStart= (it left out --display-wait=0), the application
+# being the one the README's sed puts in.
+m = re.search(r'The unit runs `([^`]*)`', readme)
+if not m:
+    failures.append('README.md: no "The unit runs `...`" line for the kiosk')
+else:
+    shown = ' '.join(m.group(1).split()).replace('/usr/bin/YOUR-APP', '/usr/bin/app')
+    if shown != kiosk:
+        failures.append('README.md: kiosk "%s", the example unit has "%s"' % (shown, kiosk))
+
+# Every KMSCON_FELIS_* variable the program reads is in kmscon-felis(1) (the clipboard's directory was in none).
+read = set()
+for folder in ('kmscon-felis', 'drm', 'input', 'pty', 'grid', 'vt'):
+    for dirpath, _, files in os.walk(os.path.join(src, folder)):
+        for f in files:
+            if f.endswith('.c'):
+                read |= set(re.findall(r'getenv\("(KMSCON_FELIS_[A-Z0-9_]+)"\)',
+                                       open(os.path.join(dirpath, f), errors='replace').read()))
+for var in sorted(read):
+    if '*%s*' % var not in man1:
+        failures.append('kmscon-felis(1) does not name *%s*, which the program reads' % var)
+if len(read) < 8:
+    failures.append('only %d KMSCON_FELIS_* variables found in the sources' % len(read))
+
+# The configuration examples kmscon-felis.conf(5) and README.md give are read without an error or a warning (the
+# check of a start: --check-config), each in a directory of its own.
+examples = re.findall(r'```\n(.*?)```', man5.split('\n# EXAMPLES')[-1].split('\n# MIGRATING')[0], re.S)
+m = re.search(r'For example:\n\n((?:    \S.*\n)+)', readme)
+examples += [re.sub(r'^    ', '', m.group(1), flags=re.M)] if m else []
+if len(examples) < 4:
+    failures.append('only %d configuration examples found in kmscon-felis.conf(5) and README.md' % len(examples))
+for text in examples:
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, 'kmscon-felis.conf'), 'w') as f:
+            f.write(text)
+        r = subprocess.run([binary, '-c', d, '--check-config'], capture_output=True, text=True)
+        if r.returncode != 0 or re.search(r': (warning|error):', r.stderr):
+            failures.append('example configuration %r: exit %d, %s' % (text, r.returncode, r.stderr.strip()))
+
+# Every default shortcut (--help's grab-* defaults) is in kmscon-felis(1)'s KEYS table, written as there
+# (<Ctrl>plus as Ctrl+plus, Prior as PageUp): the rotation keys and Ctrl+equal were missing.
+keys_table = man1.split('\n# KEYS')[-1].split('\n# ')[0]
+keysym_shown = {'Prior': 'PageUp', 'Next': 'PageDown'}
+for name, default, _ in options:
+    if not name.startswith('grab-') or not default:
+        continue
+    for alt in default.split(','):
+        mods = re.findall(r'<(\w+)>', alt)
+        key = re.sub(r'<\w+>', '', alt)
+        shown = '+'.join(mods + [keysym_shown.get(key, key)])
+        if shown not in keys_table:
+            failures.append('kmscon-felis(1) KEYS lacks %s (--%s=%s)' % (shown, name, default))
+
+# A key that works with one backend only is ignored on the others with a warning (config.c check()), and its
+# entry says so (rotate's did not).
+config_c = open(os.path.join(src, 'kmscon-felis', 'config.c')).read()
+only = re.findall(r'configuration: ([a-z-]+) only works with backend=([a-z]+)', config_c)
+for key, backend in only:
+    if key in blocks and 'warning' not in blocks[key]:
+        failures.append('kmscon-felis.conf(5): %s is ignored with a warning without backend=%s; its entry does '
+                        'not say so: %s' % (key, backend, blocks[key][-300:]))
+if len(only) < 5:
+    failures.append('config.c: only %d "only works with backend=" warnings found' % len(only))
+
+# tests/vm/README.md's table of scenarios names every tests/vm/t-*.py (t-seat-away.py was missing).
+vm_readme = open(os.path.join(src, 'tests', 'vm', 'README.md')).read()
+for f in sorted(os.listdir(os.path.join(src, 'tests', 'vm'))):
+    if re.match(r't-.*\.py$', f) and '| `%s`' % f not in vm_readme and ', `%s`' % f not in vm_readme:
+        failures.append('tests/vm/README.md: no row for the scenario %s' % f)
+
+# ... and every KF_* variable the harness reads is in its table (KF_VM_SWITCHES was not).
+vm_vars = set()
+for f in os.listdir(os.path.join(src, 'tests', 'vm')):
+    if f.endswith('.py') or f in ('run', 'bench'):
+        vm_vars |= set(re.findall(r'environ(?:\.get\(|\[)"(KF_[A-Z0-9_]+)"',
+                                  open(os.path.join(src, 'tests', 'vm', f), errors='replace').read()))
+for var in sorted(vm_vars):
+    if '`%s' % var not in vm_readme:
+        failures.append('tests/vm/README.md does not name %s, which the harness reads' % var)
+if len(vm_vars) < 6:
+    failures.append('only %d KF_* variables found in tests/vm' % len(vm_vars))
+
+# The replay's ranges, as its errors give them, are the page's; a bad command line exits 2 as the page says.
+for opt, bad in (('--size', '0x1'), ('--scrollback', '-1'), ('--font-size', '0')):
+    r = subprocess.run([replay, opt, bad], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    rng = re.search(r'(\d+)\.\.(\d+)', r.stderr)
+    if r.returncode != 2 or not rng:
+        failures.append('kmscon-felis-replay %s %s: exit %d (page: 2), stderr %r' % (opt, bad, r.returncode,
+                                                                                   r.stderr))
+        continue
+    lo, hi = rng.groups()
+    entry = re.search(r'^\*%s\* .*?\n((?:\t.*\n)+)' % opt, man_replay, re.M)
+    body = ' '.join(entry.group(1).split()) if entry else ''
+    if not re.search(r'\b%s to %s\b' % (lo, hi), body) and not (lo == '0' and 'at most %s' % hi in body):
+        failures.append('kmscon-felis-replay(1): %s: want "%s to %s" (its error) in: %s' % (opt, lo, hi, body))
 
 for f in failures:
     print('FAIL', f)
