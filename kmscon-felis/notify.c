@@ -29,6 +29,7 @@ static uint64_t watchdog_usec;
  * the STATUS= text it sent last. */
 static bool ready_sent, frame_seen;
 static char last_status[256];
+static unsigned long failed_sends; /* in a row, since the last send that went */
 
 /* WATCHDOG_USEC as sd_watchdog_enabled(3) takes it: decimal digits only, 1 or more, small enough that the ping
  * period in nanoseconds does not wrap (strtoull alone took "-5" as 2^64-5 and 18446744073709552 as a period of
@@ -100,6 +101,7 @@ void kf_notify_finish(void)
 	if (sock >= 0)
 		close(sock);
 	sock = -1;
+	failed_sends = 0;
 }
 
 int kf_notify_send(const char *text)
@@ -110,10 +112,16 @@ int kf_notify_send(const char *text)
 			   addr_len);
 	if (r < 0) {
 		int err = -errno;
-		/* Rate-limited by nature: the callers send once per event or per watchdog period. */
-		log_warn("sd_notify '%.*s': %s", (int)strcspn(text, "\n"), text, strerror(-err));
+		/* One line per streak of failures: a manager that stopped reading the socket (its queue full,
+		 * EAGAIN) got one per watchdog ping, every 250 us with WATCHDOG_USEC=500. */
+		if (failed_sends++ == 0)
+			log_warn("sd_notify '%.*s': %s (later failures in a row are not logged)",
+				 (int)strcspn(text, "\n"), text, strerror(-err));
 		return err;
 	}
+	if (failed_sends)
+		log_notice("sd_notify: sent again after %lu failed", failed_sends);
+	failed_sends = 0;
 	return 0;
 }
 

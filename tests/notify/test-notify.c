@@ -174,6 +174,52 @@ static void test_watchdog_bad_usec(const char *path)
 	unlink(path);
 }
 
+/* A manager that stops reading: its queue fills and every send fails (EAGAIN). One warning for the streak, not
+ * one per ping (a flood at WATCHDOG_USEC=500), a notice when a send goes again, and a new streak warned again. */
+static void test_failure_streak(const char *path)
+{
+	int fd = listener(path, false);
+	setenv("NOTIFY_SOCKET", path, 1);
+	kf_notify_init();
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO);
+	FILE *log = tmpfile();
+	dup2(fileno(log), STDERR_FILENO);
+	int failed = 0;
+	for (int i = 0; i < 200; i++) /* the datagram queue holds 10 by default (net.unix.max_dgram_qlen) */
+		failed += kf_notify_watchdog() < 0;
+	char buf[64];
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		;
+	CHECK(kf_notify_watchdog() == 0, "a send after the queue was read");
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		;
+	for (int i = 0; i < 100; i++) /* a second streak once the queue is full again */
+		kf_notify_watchdog();
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	char text[8192];
+	rewind(log);
+	size_t n = fread(text, 1, sizeof(text) - 1, log);
+	text[n] = '\0';
+	fclose(log);
+	int warnings = 0, notices = 0;
+	for (char *p = text; (p = strstr(p, "sd_notify")) != NULL; p++) {
+		warnings += !strncmp(p, "sd_notify 'WATCHDOG=1': ", 24);
+		notices += !strncmp(p, "sd_notify: sent again after ", 28);
+	}
+	CHECK(failed >= 150, "%d of 200 sends to a full queue failed, want them to", failed);
+	char again[64];
+	snprintf(again, sizeof(again), "sent again after %d failed\n", failed);
+	CHECK(warnings == 2 && notices == 1 && strstr(text, again),
+	      "%d warnings and %d notices for two streaks of failures, want 2 and 1 (after %d):\n%s", warnings,
+	      notices, failed, text);
+	kf_notify_finish();
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-notify-XXXXXX", path[128], abs[64];
@@ -259,6 +305,7 @@ int main(void)
 	kf_notify_finish();
 	test_watchdog_loop(path);
 	test_watchdog_bad_usec(path);
+	test_failure_streak(path);
 	rmdir(dir);
 	if (failures)
 		printf("%d failures\n", failures);
