@@ -343,11 +343,16 @@ static int set_key(struct kf_config *cfg, const char *where, unsigned int line, 
 		/* A file's no-login or no-sb-size was an unknown key, a warning: the start went on with the key as
 		 * it was (no-login ran /bin/login), where --no-login is an error. A command-line option and a kmscon
 		 * key we ignore warn below as they do without no-. */
-		if (o && !negate && line && !(o->flags & (OPTF_CLI_ONLY | OPTF_IGNORED))) {
-			char form[256];
-			if (diag(line))
+		if (o && !negate && !(o->flags & (OPTF_CLI_ONLY | OPTF_IGNORED))) {
+			char buf[256];
+			const char *form = kf_opt_form(o, buf, sizeof(buf));
+			if (!line)
+				/* "unknown option '--no-sb-size'" left the user to find that sb-size is one */
+				log_err("%s: --%.*s: --%s takes a value, it has no --no- form (expected --%s=%s)",
+					where, (int)klen, key, o->name, o->name, form);
+			else if (diag(line))
 				log_err("%s:%u: %.*s: %s takes a value, it has no no- form (expected %s=%s)", where,
-					line, (int)klen, key, o->name, o->name, kf_opt_form(o, form, sizeof(form)));
+					line, (int)klen, key, o->name, o->name, form);
 			return -EINVAL;
 		}
 		if (!negate && !(line && o))

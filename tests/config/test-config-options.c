@@ -64,7 +64,7 @@ static void test_argv(void)
 		{{"kf", "-x", NULL}, "unknown option '-x'"},
 		{{"kf", "-vx", NULL}, "unknown option '-x' in '-vx'"},
 		{{"kf", "-vt", NULL}, "-t needs a value"},
-		{{"kf", "--no-font-size", NULL}, "unknown option"},
+		{{"kf", "--no-font-size", NULL}, "--font-size takes a value, it has no --no- form"},
 		{{"kf", "--no-mouse=on", NULL}, "command line: --no-mouse takes no value"},
 		{{"kf", "--login", "--", "", "-p", NULL}, "empty program name"},
 		/* --help and --version are actions, not settings: --help=off and --no-version ran the console
@@ -281,6 +281,22 @@ static void test_no_value_key(void)
 		CHECK(ret == 0, "'%s' is no error: %s", ok[i][0], log);
 		CHECK(strstr(log, "test.conf:1:") && strstr(log, ok[i][1]), "'%s' warns '%s': %s", ok[i][0], ok[i][1],
 		      log);
+		kf_config_finish(&c);
+	}
+	/* On the command line --no-sb-size was "unknown option '--no-sb-size'": an error, which now says why */
+	const char *bad[][2] = {
+		{"--no-sb-size", "--sb-size takes a value, it has no --no- form (expected --sb-size=an integer from"},
+		{"--no-login", "--login takes a value, it has no --no- form (expected --login=a command line"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct kf_config c;
+		kf_config_init(&c);
+		const char *args[] = {"kmscon-felis", bad[i][0], NULL};
+		capture_begin();
+		int ret = argv_parse(&c, args);
+		const char *log = capture_end();
+		CHECK(ret < 0 && strstr(log, bad[i][1]), "'%s': %d, want an error saying '%s': %s", bad[i][0], ret,
+		      bad[i][1], log);
 		kf_config_finish(&c);
 	}
 }
