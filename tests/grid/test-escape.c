@@ -52,6 +52,9 @@ static size_t item(char *o, size_t cap)
 	static const char *const modes[] = {
 		"\033[?6h", "\033[?6l", "\033[?7l", "\033[?7h", "\033[4h", "\033[4l", "\033(0", "\033(B",
 		"\033[3;9r", "\033[r", "\033[?69h\033[5;30s", "\033[?69l", "\033[?69h\033[s", "\033[2;20r\033[?6h",
+		/* every other change of what GL maps: shifts, single shifts, saved and reset charsets, screens */
+		"\033)0\016", "\017", "\033*0\033N", "\033+0\033O", "\033*0\033n", "\033o", "\0337", "\0338",
+		"\033[!p", "\033[?1049h", "\033[?1049l", "\033(A",
 	};
 	size_t k = 0;
 	unsigned kind = rnd(100);
