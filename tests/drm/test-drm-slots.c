@@ -365,6 +365,36 @@ static void test_dpms_set(struct drm_backend *b)
 	CHECK(b->dpms_timeout_s == 0);
 }
 
+/* The largest --dpms-timeout (2^30 s, config.c's limit): in nanoseconds it must neither wrap nor land in the past.
+ * The deadline is armed 2^30 s on; a second before it the loop does not blank, at it it does, and input wakes. */
+static void test_dpms_largest(struct drm_backend *b)
+{
+	const int64_t largest = (int64_t)(1u << 30) * 1000000000;
+	uint32_t w, h;
+
+	drm_backend_get_size(b, &w, &h);
+	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
+	drm_backend_set_dpms_timeout(b, 1u << 30);
+	printf("dpms-timeout 2^30 s: armed %+lld ns from the last activity (want %+lld)\n",
+	       (long long)(b->armed_ns - b->last_activity_ns), (long long)largest);
+	CHECK(b->armed_ns == b->last_activity_ns + largest && b->armed_ns > drm_now_ns());
+	b->last_activity_ns = drm_now_ns() - largest + 1000000000;
+	drm_backend_dispatch(b);
+	CHECK(!drm_backend_is_blanked(b));
+	b->last_activity_ns = drm_now_ns() - largest;
+	drm_backend_set_dpms_timeout(b, 1u << 30); /* re-armed at the deadline, now in the past */
+	b->last_activity_ns = drm_now_ns() - largest;
+	b->armed_ns = 0;
+	drm_backend_dispatch(b);
+	CHECK(loop_fd_ready(b));
+	drm_backend_dispatch(b);
+	CHECK(drm_backend_is_blanked(b));
+	drm_backend_notify_input(b);
+	CHECK(!drm_backend_is_blanked(b));
+	drm_backend_set_dpms_timeout(b, 0);
+	CHECK(drm_backend_resize_canvas(b, w, h) == 0);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -380,6 +410,7 @@ int main(void)
 	}
 	test_idle_present(b);
 	test_dpms_set(b);
+	test_dpms_largest(b);
 	CHECK(drm_backend_resize_canvas(b, 48, 64) == 0);
 	fake_output(b, &card, &out);
 
