@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Connector hotplug on one virtio-gpu with two heads (max_outputs=2), one boot. QEMU 7.2 has no monitor command
+"""Hotplug and DPMS. Connector hotplug on one virtio-gpu with two heads (max_outputs=2), one boot. QEMU 7.2 has no monitor command
 that plugs a head: its VNC server forwards an RFB SetDesktopSize to the device (vmvnc.py), 800x600 connects the
 second head with that preferred mode, 0x0 disconnects it, and the guest kernel sends a HOTPLUG=1 "change" uevent.
 kmscon-felis runs on tty2 with a program that writes `stty size` to /tmp/sz at start and on each SIGWINCH.
@@ -12,8 +12,13 @@ kmscon-felis runs on tty2 with a program that writes `stty size` to /tmp/sz at s
                          console
   hotplug-while-away     tty1 in front, a head plugged and unplugged and plugged: back on tty2 (chvt), the grid is
                          the smaller head's and both heads show the console
+  hotplug-card-cycles    the GPU removed (PCI hot-remove) and added 5 times under one instance: the console back on
+                         it each time, the fd count as at start (lower without the card), RssAnon flat after the
+                         first cycle
+  dpms-output-activity   --dpms-timeout=2 and a program printing a line every 0.5 s for 6 s: not blanked while it
+                         prints (output is activity), blanked after it stops
 """
-# timeout: 400
+# timeout: 500
 import argparse
 import os
 import re
@@ -25,8 +30,10 @@ import vmvnc
 
 PROG = ("trap 'stty size >/tmp/sz.tmp; mv /tmp/sz.tmp /tmp/sz' WINCH; stty size >/tmp/sz.tmp; mv /tmp/sz.tmp /tmp/sz; "
         "printf 'HOTPLUG TEST\\n'; while :; do sleep 0.2; done\n")
+TICK = ("stty size >/tmp/sz.tmp; mv /tmp/sz.tmp /tmp/sz; i=0; while [ $i -lt 12 ]; do echo tick $i; i=$((i+1)); "
+        "sleep 0.5; done; touch /tmp/ticks-done; exec sleep 100000\n")
 BIG, SMALL = "48 128", "37 100"
-NAMES = ["hotplug-clone-cycles", "hotplug-while-blanked", "hotplug-while-away"]
+NAMES = ["hotplug-clone-cycles", "hotplug-while-blanked", "hotplug-while-away", "hotplug-card-cycles", "dpms-output-activity"]
 
 
 def head_dump(vm, head):
@@ -49,10 +56,11 @@ def grid(vm, rows_cols, what):
     vm.wait_file("/tmp/sz", 60, pattern="^%s$" % rows_cols)
 
 
-def start(vm, dpms):
+def start(vm, dpms, script="/tmp/p.sh"):
     stop(vm)  # one a failed test left
-    vm.sh("rm -f /tmp/sz; kmscon-felis --backend=drm --vt=2 --switchvt --verbose --font-engine=builtin "
-          "--dpms-timeout=%d --login -- /bin/sh /tmp/p.sh >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid" % dpms)
+    vm.sh("rm -f /tmp/sz /tmp/ticks-done; kmscon-felis --backend=drm --vt=2 --switchvt --verbose "
+          "--font-engine=builtin --dpms-timeout=%d --login -- /bin/sh %s >/tmp/kf.log 2>&1 & echo $! >/tmp/kf.pid"
+          % (dpms, script))
     grid(vm, BIG, "the first grid")
 
 
@@ -136,6 +144,40 @@ def while_away(vm, sock):
     stop(vm)
 
 
+def card_cycles(vm, sock):
+    """The whole card removed and added (the kernel's PCI hot-remove, then a rescan) 5 times under one instance."""
+    start(vm, 0)
+    fds0, _ = proc_state(vm)
+    rss = []
+    for cycle in range(5):
+        vm.unplug_gpu()
+        vm.wait_until(lambda: int(vm.sh("grep -c 'card0: removed' /tmp/kf.log").strip()) > cycle, 30,
+                      "the card's removal seen, cycle %d" % cycle)
+        gone = proc_state(vm)[0]
+        vm.plug_gpu()
+        vm.wait_until(lambda: int(vm.sh("grep -c 'modeset with 1 output' /tmp/kf.log").strip()) >= cycle + 2, 60,
+                      "the modeset on the card added again, cycle %d" % cycle)
+        wait_head_console(vm, 0, (1024, 768), "the console on the card added again, cycle %d" % cycle)
+        fds, r = proc_state(vm)
+        rss.append(r)
+        print("card cycle %d: fds %d (%d at start, %d without the card), RssAnon %d KiB" % (cycle, fds, fds0, gone, r))
+        kftest.check(fds == fds0 and gone < fds0, "fd count %d (%d without the card) after cycle %d, %d at start" % (
+            fds, gone, cycle, fds0), vm)
+    kftest.check(rss[-1] - rss[1] <= 256, "RssAnon grew from %d to %d KiB over cycles 1 to %d" % (
+        rss[1], rss[-1], len(rss) - 1), vm)
+    stop(vm)
+
+
+def output_activity(vm, sock):
+    """Output from the program is activity: printing every 0.5 s for 6 s keeps a 2 s timeout from blanking; once
+    it stops, the display blanks."""
+    start(vm, 2, "/tmp/tick.sh")
+    vm.wait_file("/tmp/ticks-done", 60)
+    kftest.check("display blanked" not in vm.sh("cat /tmp/kf.log"), "blanked while the program was printing", vm)
+    vm.wait_file("/tmp/kf.log", 30, pattern="display blanked")
+    stop(vm)
+
+
 def main():
     if not kftest.binary_available():
         kftest.skip("kmscon-felis not built")
@@ -143,13 +185,13 @@ def main():
     ap.add_argument("--only", action="append", default=[], help="run only tests whose name contains this")
     only = ap.parse_args().only
     sock = os.path.join(tempfile.mkdtemp(prefix="kf-vnc-"), "head1.sock")
-    vm = kftest.boot(gpu="virtio", outputs=2, files={"/tmp/p.sh": PROG},
+    vm = kftest.boot(gpu="virtio", outputs=2, files={"/tmp/p.sh": PROG, "/tmp/tick.sh": TICK},
                      extra_args=["-vnc", "unix:%s,display=gpu0,head=1" % sock])
     # udevd: libinput finds the keyboard that wakes the display through it
     vm.sh("/lib/systemd/systemd-udevd --daemon; udevadm trigger --action=add; udevadm settle", timeout=120)
 
     def run():
-        for name, fn in zip(NAMES, (clone_cycles, while_blanked, while_away)):
+        for name, fn in zip(NAMES, (clone_cycles, while_blanked, while_away, card_cycles, output_activity)):
             if not only or any(o in name for o in only):
                 kftest.run_test(name, lambda: fn(vm, sock), vm)
 
