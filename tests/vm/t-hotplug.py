@@ -15,6 +15,8 @@ kmscon-felis runs on tty2 with a program that writes `stty size` to /tmp/sz at s
   hotplug-card-cycles    the GPU removed (PCI hot-remove) and added 5 times under one instance: the console back on
                          it each time, the fd count as at start (lower without the card), RssAnon flat after the
                          first cycle
+  hotplug-head-resized   the second head connected at 800x600, then its preferred mode 640x480 (another monitor,
+                         no disconnect between): the head at 640x480 and the grid 30x80
   dpms-output-activity   --dpms-timeout=2 and a program printing a line every 0.5 s for 6 s: not blanked while it
                          prints (output is activity), blanked after it stops
 """
@@ -33,7 +35,8 @@ PROG = ("trap 'stty size >/tmp/sz.tmp; mv /tmp/sz.tmp /tmp/sz' WINCH; stty size 
 TICK = ("stty size >/tmp/sz.tmp; mv /tmp/sz.tmp /tmp/sz; i=0; while [ $i -lt 12 ]; do echo tick $i; i=$((i+1)); "
         "sleep 0.5; done; touch /tmp/ticks-done; exec sleep 100000\n")
 BIG, SMALL = "48 128", "37 100"
-NAMES = ["hotplug-clone-cycles", "hotplug-while-blanked", "hotplug-while-away", "hotplug-card-cycles", "dpms-output-activity"]
+NAMES = ["hotplug-clone-cycles", "hotplug-while-blanked", "hotplug-while-away", "hotplug-card-cycles", "hotplug-head-resized",
+         "dpms-output-activity"]
 
 
 def head_dump(vm, head):
@@ -168,6 +171,20 @@ def card_cycles(vm, sock):
     stop(vm)
 
 
+def head_resized(vm, sock):
+    """A connected head whose preferred mode changes (another monitor on the same connector, no disconnect in
+    between: QEMU resizes the head): the head goes to the new mode and the grid with it."""
+    start(vm, 0)
+    plug(vm, sock, True)
+    grid(vm, SMALL, "the grid of the 800x600 head")
+    vmvnc.set_head_size(sock, 640, 480)
+    grid(vm, "30 80", "the grid of the head at 640x480")
+    wait_head_console(vm, 1, (640, 480), "the console on the head at 640x480")
+    plug(vm, sock, False)
+    grid(vm, BIG, "the grid back at 1024x768")
+    stop(vm)
+
+
 def output_activity(vm, sock):
     """Output from the program is activity: printing every 0.5 s for 6 s keeps a 2 s timeout from blanking; once
     it stops, the display blanks."""
@@ -191,7 +208,8 @@ def main():
     vm.sh("/lib/systemd/systemd-udevd --daemon; udevadm trigger --action=add; udevadm settle", timeout=120)
 
     def run():
-        for name, fn in zip(NAMES, (clone_cycles, while_blanked, while_away, card_cycles, output_activity)):
+        for name, fn in zip(NAMES, (clone_cycles, while_blanked, while_away, card_cycles, head_resized,
+                                   output_activity)):
             if not only or any(o in name for o in only):
                 kftest.run_test(name, lambda: fn(vm, sock), vm)
 
