@@ -559,14 +559,24 @@ int drm_card_set_active(struct drm_card *card, bool active)
 		 * off before it, so that the card is off or on as a whole, as an atomic commit is (blank_cards takes
 		 * a refused card as still lit; one of its displays left dark was half the screens black). */
 		unsigned done = card->n_outputs;
+		bool crtc_off = false;
 
 		for (unsigned i = 0; i < card->n_outputs; i++) {
 			struct drm_output *out = card->outputs[i];
 
-			if (!out->conn_props[CONN_DPMS] || out->failed ||
-			    drmModeConnectorSetProperty(card->fd, out->conn_id, out->conn_props[CONN_DPMS],
-							active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF) == 0)
+			if (out->failed)
 				continue;
+			/* Without a DPMS property (its lookup failed) the CRTC goes off itself: taken as done, the
+			 * display stayed lit with a frozen picture. On again is the unblank's modeset. */
+			if (!out->conn_props[CONN_DPMS]) {
+				if (active || drmModeSetCrtc(card->fd, out->crtc_id, 0, 0, 0, NULL, 0, NULL) == 0) {
+					crtc_off |= !active;
+					continue;
+				}
+			} else if (drmModeConnectorSetProperty(card->fd, out->conn_id, out->conn_props[CONN_DPMS],
+							       active ? DRM_MODE_DPMS_ON : DRM_MODE_DPMS_OFF) == 0) {
+				continue;
+			}
 			if (!ret)
 				ret = -errno;
 			if (!active) {
@@ -581,6 +591,9 @@ int drm_card_set_active(struct drm_card *card, bool active)
 				drmModeConnectorSetProperty(card->fd, out->conn_id, out->conn_props[CONN_DPMS],
 							    DRM_MODE_DPMS_ON);
 		}
+		/* a CRTC turned off above comes back only with a modeset */
+		if (ret < 0 && crtc_off)
+			card->needs_modeset = true;
 		return ret;
 	}
 	struct atomic a = {drmModeAtomicAlloc(), 0};

@@ -107,17 +107,22 @@ int __wrap_drmModeDestroyPropertyBlob(int fd, uint32_t id)
 	return 0;
 }
 
+/* The framebuffer each CRTC (by id from 100) scans out after the last drmModeSetCrtc; 0: off. */
+static uint32_t fb_of_crtc[3];
+
 int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32_t y, uint32_t *conns, int n,
 			  drmModeModeInfoPtr mode);
 int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32_t y, uint32_t *conns, int n,
 			  drmModeModeInfoPtr mode)
 {
-	(void)fd, (void)fb, (void)x, (void)y, (void)conns, (void)n, (void)mode;
+	(void)fd, (void)x, (void)y, (void)conns, (void)n, (void)mode;
 	setcrtcs++;
 	if ((crtc == refuse_crtc || (refuse_w && mode && mode->hdisplay == refuse_w)) && fb) {
 		errno = crtc == refuse_crtc ? refuse_crtc_errno : EINVAL;
 		return -1;
 	}
+	if (crtc >= 100 && crtc < 103)
+		fb_of_crtc[crtc - 100] = fb;
 	return 0;
 }
 

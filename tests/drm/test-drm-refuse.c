@@ -68,6 +68,25 @@ static void test_blank_refused(struct drm_backend *b)
 	free_card(&card, outs);
 }
 
+/* A legacy card of two displays, both shown (frame 1 on screen), registered with the backend, a 64x64 canvas;
+ * DPMS_PROP: their connectors' DPMS property id, 0 for none. */
+static void two_shown_legacy(struct drm_backend *b, struct drm_card *card, struct drm_output *outs, uint32_t dpms_prop)
+{
+	make_card(b, card, outs, false);
+	card->n_outputs = 2;
+	card->needs_modeset = false;
+	for (int i = 0; i < 2; i++) {
+		outs[i].conn_props[CONN_DPMS] = dpms_prop;
+		outs[i].bufs[0].frame = outs[i].frame = 1;
+		outs[i].current = &outs[i].bufs[0];
+		outs[i].dirty = false;
+		dpms_of[i] = DRM_MODE_DPMS_ON;
+		fb_of_crtc[i] = outs[i].bufs[0].fb_id;
+	}
+	b->cards[b->n_cards++] = card;
+	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
+}
+
 /* Legacy, two displays, the driver turns the first off and refuses the second (its DPMS property): the card is not
  * blanked, so the first must be lit again. It was left dark (DPMS off) while the backend went on as if live: half
  * the screens black until the next modeset (a hotplug or a VT switch; a key does nothing, nothing is blanked). */
@@ -76,18 +95,7 @@ static void test_blank_refused_legacy_partial(struct drm_backend *b)
 	struct drm_card card;
 	struct drm_output outs[3];
 
-	make_card(b, &card, outs, false);
-	card.n_outputs = 2;
-	card.needs_modeset = false;
-	for (int i = 0; i < 2; i++) {
-		outs[i].conn_props[CONN_DPMS] = 904;
-		outs[i].bufs[0].frame = outs[i].frame = 1;
-		outs[i].current = &outs[i].bufs[0];
-		outs[i].dirty = false;
-		dpms_of[i] = DRM_MODE_DPMS_ON;
-	}
-	b->cards[b->n_cards++] = &card;
-	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
+	two_shown_legacy(b, &card, outs, 904);
 	logbuf[0] = '\0';
 	refuse_dpms_conn = 301;
 	drm_backend_set_blank(b, true);
@@ -104,6 +112,27 @@ static void test_blank_refused_legacy_partial(struct drm_backend *b)
 	CHECK(drm_backend_is_blanked(b) && dpms_of[0] == DRM_MODE_DPMS_OFF && dpms_of[1] == DRM_MODE_DPMS_OFF);
 	drm_backend_set_blank(b, false);
 	CHECK(!drm_backend_is_blanked(b) && dpms_of[0] == DRM_MODE_DPMS_ON && dpms_of[1] == DRM_MODE_DPMS_ON);
+	b->n_cards = 0;
+	free_card(&card, outs);
+}
+
+/* Legacy, two displays whose connectors have no DPMS property (its lookup failed; a driver without it): the DPMS
+ * off was taken as done with nothing turned off, so the displays stayed lit with the last frame frozen (nothing is
+ * painted while blanked) until a key. Each CRTC is turned off instead, and the unblank's modeset lights it. */
+static void test_blank_legacy_no_dpms_property(struct drm_backend *b)
+{
+	struct drm_card card;
+	struct drm_output outs[3];
+
+	two_shown_legacy(b, &card, outs, 0);
+	drm_backend_set_blank(b, true);
+	printf("legacy blank without a DPMS property: blanked %d, CRTCs scanning out fb %u and %u (want 1, 0 and 0)\n",
+	       drm_backend_is_blanked(b), fb_of_crtc[0], fb_of_crtc[1]);
+	CHECK(drm_backend_is_blanked(b));
+	CHECK(fb_of_crtc[0] == 0 && fb_of_crtc[1] == 0);
+	drm_backend_set_blank(b, false);
+	printf("and unblanked: CRTCs scanning out fb %u and %u (want both set)\n", fb_of_crtc[0], fb_of_crtc[1]);
+	CHECK(!drm_backend_is_blanked(b) && fb_of_crtc[0] != 0 && fb_of_crtc[1] != 0);
 	b->n_cards = 0;
 	free_card(&card, outs);
 }
@@ -371,6 +400,7 @@ int main(void)
 		return 1;
 	test_blank_refused(b);
 	test_blank_refused_legacy_partial(b);
+	test_blank_legacy_no_dpms_property(b);
 	test_legacy_none_shown(b);
 	test_left_out_eacces(b);
 	test_direct_no_buffer(b);

@@ -28,6 +28,21 @@ static void damage(struct drm_output *out, struct drm_box box)
 }
 
 /* An output of a card without a device: two 64x64 buffers in ordinary memory, filled with 0xaa. */
+/* The kernel stood in for at one call (the linker's --wrap): a CRTC turned off (no mode), the legacy DPMS off of a fake
+ * connector, which has no DPMS property (kms.c drm_card_set_active), is taken; a mode fails as the real call does
+ * on the fake card's fd -1. */
+int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32_t y, uint32_t *conns, int n,
+			  drmModeModeInfoPtr mode);
+int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32_t y, uint32_t *conns, int n,
+			  drmModeModeInfoPtr mode)
+{
+	(void)fd, (void)crtc, (void)fb, (void)x, (void)y, (void)conns;
+	if (n == 0 && !mode)
+		return 0;
+	errno = EBADF;
+	return -1;
+}
+
 static void fake_output(struct drm_backend *b, struct drm_card *card, struct drm_output *out)
 {
 	card->b = b;
@@ -350,6 +365,36 @@ static void test_dpms_set(struct drm_backend *b)
 	CHECK(b->dpms_timeout_s == 0);
 }
 
+/* The largest --dpms-timeout (2^30 s, config.c's limit): in nanoseconds it must neither wrap nor land in the past.
+ * The deadline is armed 2^30 s on; a second before it the loop does not blank, at it it does, and input wakes. */
+static void test_dpms_largest(struct drm_backend *b)
+{
+	const int64_t largest = (int64_t)(1u << 30) * 1000000000;
+	uint32_t w, h;
+
+	drm_backend_get_size(b, &w, &h);
+	CHECK(drm_backend_resize_canvas(b, 64, 64) == 0);
+	drm_backend_set_dpms_timeout(b, 1u << 30);
+	printf("dpms-timeout 2^30 s: armed %+lld ns from the last activity (want %+lld)\n",
+	       (long long)(b->armed_ns - b->last_activity_ns), (long long)largest);
+	CHECK(b->armed_ns == b->last_activity_ns + largest && b->armed_ns > drm_now_ns());
+	b->last_activity_ns = drm_now_ns() - largest + 1000000000;
+	drm_backend_dispatch(b);
+	CHECK(!drm_backend_is_blanked(b));
+	b->last_activity_ns = drm_now_ns() - largest;
+	drm_backend_set_dpms_timeout(b, 1u << 30); /* re-armed at the deadline, now in the past */
+	b->last_activity_ns = drm_now_ns() - largest;
+	b->armed_ns = 0;
+	drm_backend_dispatch(b);
+	CHECK(loop_fd_ready(b));
+	drm_backend_dispatch(b);
+	CHECK(drm_backend_is_blanked(b));
+	drm_backend_notify_input(b);
+	CHECK(!drm_backend_is_blanked(b));
+	drm_backend_set_dpms_timeout(b, 0);
+	CHECK(drm_backend_resize_canvas(b, w, h) == 0);
+}
+
 int main(void)
 {
 	struct drm_backend_config cfg = {0};
@@ -365,6 +410,7 @@ int main(void)
 	}
 	test_idle_present(b);
 	test_dpms_set(b);
+	test_dpms_largest(b);
 	CHECK(drm_backend_resize_canvas(b, 48, 64) == 0);
 	fake_output(b, &card, &out);
 
