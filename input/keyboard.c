@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <xkbcommon/xkbcommon-names.h>
 
@@ -38,6 +39,37 @@ static const char *locale_name(const struct input_config *cfg)
  * 446 MB, the keyboard waiting). */
 #define COMPOSE_FILE_MAX (16u << 20)
 
+/* Whether the codeset of locale (after its '.', up to an '@') is UTF-8. */
+static bool utf8_codeset(const char *locale)
+{
+	const char *dot = strchr(locale, '.');
+	size_t n = dot ? strcspn(dot + 1, "@") : 0;
+
+	return (n == 5 && !strncasecmp(dot + 1, "utf-8", 5)) || (n == 4 && !strncasecmp(dot + 1, "utf8", 4));
+}
+
+/* The compose table of locale in its UTF-8 form: the terminal takes and sends UTF-8 whatever the locale's
+ * codeset, and xkbcommon (1.5) reads UTF-8 tables only. A legacy locale (de_DE, de_DE@euro, de_DE.ISO-8859-1)
+ * named a Latin-1 table that xkbcommon refused with 13 errors, and no dead key worked: its UTF-8 twin is taken
+ * instead, without the modifier (de_DE.UTF-8; @euro says nothing in UTF-8). C and POSIX are xkbcommon's
+ * (en_US.UTF-8). */
+static struct xkb_compose_table *locale_table(struct xkb_context *ctx, const char *locale)
+{
+	char name[80];
+	int lang = (int)strcspn(locale, ".@");
+	struct xkb_compose_table *t;
+
+	if (!strcmp(locale, "C") || !strcmp(locale, "POSIX") || utf8_codeset(locale))
+		return xkb_compose_table_new_from_locale(ctx, locale, XKB_COMPOSE_COMPILE_NO_FLAGS);
+	if (lang > 64)
+		return NULL; /* no locale name is that long */
+	snprintf(name, sizeof(name), "%.*s.UTF-8", lang, locale);
+	t = xkb_compose_table_new_from_locale(ctx, name, XKB_COMPOSE_COMPILE_NO_FLAGS);
+	if (t)
+		input_log(6, "locale '%s' is not UTF-8: the compose table of %s is used", locale, name);
+	return t;
+}
+
 static void load_compose(struct input_kbd *k, const struct input_config *cfg)
 {
 	const char *locale = locale_name(cfg);
@@ -48,8 +80,12 @@ static void load_compose(struct input_kbd *k, const struct input_config *cfg)
 			input_log(4, "compose file %s cannot be loaded; using the locale's", cfg->compose_file);
 	}
 	if (!k->compose_table)
-		k->compose_table = xkb_compose_table_new_from_locale(k->ctx, locale,
-								     XKB_COMPOSE_COMPILE_NO_FLAGS);
+		k->compose_table = locale_table(k->ctx, locale);
+	if (!k->compose_table && strcmp(locale, "C")) {
+		/* a locale xkbcommon has no table for (not in compose.dir): the generic one, not no dead keys */
+		input_log(6, "no compose table for locale '%s': the C locale's (en_US.UTF-8) is used", locale);
+		k->compose_table = xkb_compose_table_new_from_locale(k->ctx, "C", XKB_COMPOSE_COMPILE_NO_FLAGS);
+	}
 	if (!k->compose_table) {
 		input_log(6, "no compose table for locale '%s': dead keys and Compose do nothing", locale);
 		return;
