@@ -472,6 +472,12 @@ void input_kbd_reset(struct input *in)
 	k->state = fresh;
 }
 
+void input_end_sequence(struct input *in)
+{
+	if (in->kbd.compose)
+		xkb_compose_state_reset(in->kbd.compose);
+}
+
 unsigned input_leds(const struct input *in)
 {
 	const struct input_kbd *k = &in->kbd;

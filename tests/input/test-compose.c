@@ -191,6 +191,14 @@ static void test_compose_key(void)
 		input_keymap_use(in, km);
 	ev = press(in, &r, KEY_C);
 	TRY(!ev.composing && ev.cp == 'c', "Compose o, reload, c: c (%u '%s')", ev.cp, ev.utf8);
+	/* input_end_sequence (a new login): the sequence ends, a held Shift still counts */
+	press(in, &r, KEY_RIGHTALT);
+	key(in, KEY_LEFTSHIFT, true);
+	press(in, &r, KEY_O);
+	input_end_sequence(in);
+	ev = press(in, &r, KEY_C);
+	key(in, KEY_LEFTSHIFT, false);
+	TRY(!ev.composing && ev.cp == 'C', "Compose Shift+o, end, Shift+c: C (%u '%s')", ev.cp, ev.utf8);
 	/* and a VT switch */
 	press(in, &r, KEY_RIGHTALT);
 	press(in, &r, KEY_O);
