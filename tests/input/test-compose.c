@@ -4,6 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <xkbcommon/xkbcommon-keysyms.h>
 
@@ -306,13 +309,13 @@ static void test_locale(void)
 	 * its UTF-8 twin is taken; a locale with no table at all takes C's. Dead keys worked in none of them. */
 	static const struct {
 		const char *locale, *want;
-		int warnings; /* xkbcommon's "couldn't find a Compose file" for a locale with none */
+		int warnings; /* xkbcommon's "failed to expand %L" and its parse error */
 	} legacy[] = {
 		{"pt_BR", "\xc3\xa7", 0},
 		{"pt_BR.ISO-8859-1", "\xc3\xa7", 0},
 		{"pt_BR@euro", "\xc3\xa7", 0},
 		{"de_DE@euro", "\xc4\x87", 0},
-		{"xx_YY.UTF-8", "\xc4\x87", 1},
+		{"xx_YY.UTF-8", "\xc4\x87", 2},
 		{"en_US.utf8", "\xc4\x87", 0},
 	};
 	for (size_t i = 0; i < sizeof(legacy) / sizeof(legacy[0]); i++) {
@@ -325,6 +328,96 @@ static void test_locale(void)
 	}
 }
 
+/* acute_c("en_US.UTF-8") in a child bounded to 5 s: "(hung)" when it did not finish; *warns its warnings. */
+static const char *acute_c_bounded(int *warns)
+{
+	static char out[INPUT_UTF8_MAX + 16];
+	int fds[2];
+
+	out[0] = 0;
+	*warns = -1;
+	if (pipe(fds) < 0)
+		return "(no pipe)";
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		alarm(5);
+		warnings = 0;
+		const char *got = acute_c("en_US.UTF-8");
+		dprintf(fds[1], "%d %s", warnings, got);
+		_exit(0);
+	}
+	close(fds[1]);
+	size_t n = 0;
+	ssize_t r;
+	while (pid > 0 && n + 1 < sizeof(out) && (r = read(fds[0], out + n, sizeof(out) - 1 - n)) > 0)
+		n += (size_t)r;
+	out[n] = 0;
+	close(fds[0]);
+	int status = 0;
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	if (pid <= 0 || !WIFEXITED(status) || !n)
+		return "(hung)";
+	char *sp = strchr(out, ' ');
+	*warns = atoi(out);
+	return sp ? sp + 1 : "";
+}
+
+/* The user's compose file, found as xkbcommon finds it (XCOMPOSEFILE, $XDG_CONFIG_HOME/XCompose,
+ * ~/.config/XCompose, ~/.XCompose), is read as xkb-compose-file is: bounded, regular files only. xkbcommon
+ * opened it with fopen(3): a FIFO there held the keyboard's start for ever (no keys at all). */
+static void test_user_file(void)
+{
+	char dir[] = "/tmp/kf-compose-XXXXXX", path[128], fifo[128];
+	int warns;
+
+	if (!mkdtemp(dir))
+		abort();
+	snprintf(path, sizeof(path), "%s/XCompose", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	FILE *f = fopen(path, "w");
+	if (!f || mkfifo(fifo, 0600) < 0)
+		abort();
+	fputs("include \"%L\"\n<dead_acute> <c> : \"X\"\n", f);
+	fclose(f);
+	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	unsetenv("XDG_CONFIG_HOME");
+	setenv("HOME", dir, 1);
+
+	setenv("XCOMPOSEFILE", path, 1);
+	const char *got = acute_c_bounded(&warns);
+	TRY(!strcmp(got, "X") && !warns, "XCOMPOSEFILE: its sequence: '%s' (%d warnings)", got, warns);
+	setenv("XCOMPOSEFILE", fifo, 1);
+	got = acute_c_bounded(&warns);
+	TRY(!strcmp(got, "\xc4\x87") && warns == 2, "XCOMPOSEFILE a FIFO: the locale's table, its warnings: '%s' (%d)",
+	    got, warns);
+	unsetenv("XCOMPOSEFILE");
+	char dot[160];
+	snprintf(dot, sizeof(dot), "%s/.XCompose", dir);
+	if (symlink(fifo, dot) < 0)
+		abort();
+	got = acute_c_bounded(&warns);
+	TRY(!strcmp(got, "\xc4\x87") && warns == 2, "~/.XCompose a FIFO: the locale's table, its warnings: '%s' (%d)",
+	    got, warns);
+	unlink(dot);
+	if (symlink(path, dot) < 0)
+		abort();
+	got = acute_c_bounded(&warns);
+	TRY(!strcmp(got, "X") && !warns, "~/.XCompose: its sequence: '%s' (%d warnings)", got, warns);
+
+	unlink(dot);
+	unlink(fifo);
+	unlink(path);
+	rmdir(dir);
+	if (home)
+		setenv("HOME", home, 1);
+	else
+		unsetenv("HOME");
+	free(home);
+}
+
 int main(void)
 {
 	input_set_log_handler(on_log);
@@ -332,6 +425,7 @@ int main(void)
 	test_compose_key();
 	test_second_layout();
 	test_locale();
+	test_user_file();
 	if (failures)
 		fprintf(stderr, "%d of %d compose checks failed\n", failures, checks);
 	else
