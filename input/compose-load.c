@@ -5,11 +5,16 @@
  * (the open waited for ever, the console with no keys). So the files are read here, each through
  * input_open_file (regular files only), and their text put where their include line was; xkbcommon gets the
  * whole as a buffer. The bound counts every file as often as it is read, the top one with the rest. An include
- * of %L (the locale's own table, the one used without a compose file) is left to xkbcommon. */
+ * of %L (the locale's own table, the one used without a compose file) is left to xkbcommon. The user's compose
+ * file ($XCOMPOSEFILE, ~/.XCompose...), which xkbcommon's xkb_compose_table_new_from_locale would open the same
+ * way, is found here (input_compose_user_file) and read likewise; the locale's table is then asked for as an
+ * include of %L alone (input_compose_of_locale). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <xkbcommon/xkbcommon-keysyms.h>
 
 #include "input/input-internal.h"
 
@@ -179,4 +184,56 @@ struct xkb_compose_table *input_compose_from_file(struct xkb_context *ctx, const
 							  XKB_COMPOSE_FORMAT_TEXT_V1, XKB_COMPOSE_COMPILE_NO_FLAGS);
 	free(t.buf);
 	return table;
+}
+
+/* dir (NULL: none) and name made a path in path, when it fits and something is there. */
+static bool exists(char *path, size_t cap, const char *dir, const char *name)
+{
+	struct stat st;
+	int n = dir ? snprintf(path, cap, "%s%s", dir, name) : -1;
+
+	return n > 0 && (size_t)n < cap && stat(path, &st) == 0;
+}
+
+bool input_compose_user_file(char *path, size_t cap)
+{
+	const char *xdg = secure_getenv("XDG_CONFIG_HOME"), *home = secure_getenv("HOME");
+
+	/* The order of xkbcommon (1.5)'s search; it takes the first that fopen(3) opens, which for a FIFO nobody
+	 * writes means waiting for ever: here the first that exists, refused then if it is no regular file. */
+	return exists(path, cap, secure_getenv("XCOMPOSEFILE"), "") ||
+	       (xdg && xdg[0] == '/' ? exists(path, cap, xdg, "/XCompose")
+				     : exists(path, cap, home, "/.config/XCompose")) ||
+	       exists(path, cap, home, "/.XCompose");
+}
+
+/* Whether table has a sequence starting with a key every table of the locales starts some with. */
+static bool has_sequences(struct xkb_compose_table *table)
+{
+	static const xkb_keysym_t starts[] = {XKB_KEY_Multi_key, XKB_KEY_dead_acute, XKB_KEY_dead_grave};
+	struct xkb_compose_state *st = xkb_compose_state_new(table, XKB_COMPOSE_STATE_NO_FLAGS);
+	bool some = false;
+
+	for (size_t i = 0; st && !some && i < sizeof(starts) / sizeof(starts[0]); i++) {
+		xkb_compose_state_reset(st);
+		some = xkb_compose_state_feed(st, starts[i]) == XKB_COMPOSE_FEED_ACCEPTED &&
+		       xkb_compose_state_get_status(st) == XKB_COMPOSE_COMPOSING;
+	}
+	xkb_compose_state_unref(st);
+	return some;
+}
+
+struct xkb_compose_table *input_compose_of_locale(struct xkb_context *ctx, const char *locale)
+{
+	static const char text[] = "include \"%L\"\n";
+	struct xkb_compose_table *t = xkb_compose_table_new_from_buffer(ctx, text, sizeof(text) - 1, locale,
+									 XKB_COMPOSE_FORMAT_TEXT_V1,
+									 XKB_COMPOSE_COMPILE_NO_FLAGS);
+
+	/* xkbcommon (1.5) gives an empty table when %L names no file (it says so): none */
+	if (t && !has_sequences(t)) {
+		xkb_compose_table_unref(t);
+		t = NULL;
+	}
+	return t;
 }

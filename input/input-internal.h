@@ -183,6 +183,15 @@ const char *input_open_error(int err);
  * all (input/compose-load.c); NULL with the reason logged. */
 struct xkb_compose_table *input_compose_from_file(struct xkb_context *ctx, const char *path, const char *locale,
 						  size_t max);
+/* The user's compose file where xkbcommon's xkb_compose_table_new_from_locale looks for it: $XCOMPOSEFILE,
+ * $XDG_CONFIG_HOME/XCompose (an absolute one) or ~/.config/XCompose, ~/.XCompose; the first that exists, in path
+ * (cap bytes), else false. xkbcommon opens it with fopen(3) and no bound; read through input_compose_from_file
+ * instead. */
+#define INPUT_COMPOSE_PATH_MAX 4096
+bool input_compose_user_file(char *path, size_t cap);
+/* The compose table of locale alone (xkbcommon's "%L": /usr/share/X11/locale's), never the user's file; NULL when
+ * the locale has none (xkbcommon says so). */
+struct xkb_compose_table *input_compose_of_locale(struct xkb_context *ctx, const char *locale);
 
 /* input_keymap_new in three steps, so that the compile can run on another thread (keymap-async.c). begin (the
  * loop's thread: it reads in's memo): a new *out with cfg's repeat; returns 1 when that settles it (no keymap

@@ -132,6 +132,9 @@ int input_get_fd(const struct input *in);
 int input_dispatch(struct input *in);
 /* The seat went away (VT switch): libinput closes its devices; held keys are released, repeat stops. */
 void input_suspend(struct input *in);
+/* Ends a dead-key or compose sequence in progress, its keys typing nothing (a new login starts: the last one's
+ * half sequence must not finish in it). Held keys, locks and repeat stay. */
+void input_end_sequence(struct input *in);
 /* The seat came back: libinput reopens the devices. Returns 0 or -errno. */
 int input_resume(struct input *in);
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <xkbcommon/xkbcommon-names.h>
 
@@ -38,18 +39,52 @@ static const char *locale_name(const struct input_config *cfg)
  * 446 MB, the keyboard waiting). */
 #define COMPOSE_FILE_MAX (16u << 20)
 
+/* Whether the codeset of locale (after its '.', up to an '@') is UTF-8. */
+static bool utf8_codeset(const char *locale)
+{
+	const char *dot = strchr(locale, '.');
+	size_t n = dot ? strcspn(dot + 1, "@") : 0;
+
+	return (n == 5 && !strncasecmp(dot + 1, "utf-8", 5)) || (n == 4 && !strncasecmp(dot + 1, "utf8", 4));
+}
+
+/* The name of locale's UTF-8 form, in buf (cap bytes): the terminal takes and sends UTF-8 whatever the locale's
+ * codeset, and xkbcommon (1.5) reads UTF-8 tables only. A legacy locale (de_DE, de_DE@euro, de_DE.ISO-8859-1)
+ * named a Latin-1 table that xkbcommon refused with 13 errors, and no dead key worked: its UTF-8 twin is taken
+ * instead, without the modifier (de_DE.UTF-8; @euro says nothing in UTF-8). C and POSIX are xkbcommon's
+ * (en_US.UTF-8). */
+static const char *utf8_locale(const char *locale, char *buf, size_t cap)
+{
+	int lang = (int)strcspn(locale, ".@");
+
+	if (!strcmp(locale, "C") || !strcmp(locale, "POSIX") || utf8_codeset(locale) || lang > 64)
+		return locale; /* (no locale name is that long: xkbcommon finds no table) */
+	snprintf(buf, cap, "%.*s.UTF-8", lang, locale);
+	input_log(6, "locale '%s' is not UTF-8: the compose tables of %s are used", locale, buf);
+	return buf;
+}
+
 static void load_compose(struct input_kbd *k, const struct input_config *cfg)
 {
-	const char *locale = locale_name(cfg);
+	char buf[80], user[INPUT_COMPOSE_PATH_MAX];
+	const char *locale = utf8_locale(locale_name(cfg), buf, sizeof(buf));
+	/* xb-compose-file, else the user's file as xkbcommon would find it, but bounded as the first */
+	const char *file = set(cfg->compose_file)		       ? cfg->compose_file
+			   : input_compose_user_file(user, sizeof(user)) ? user
+									 : NULL;
 
-	if (set(cfg->compose_file)) {
-		k->compose_table = input_compose_from_file(k->ctx, cfg->compose_file, locale, COMPOSE_FILE_MAX);
+	if (file) {
+		k->compose_table = input_compose_from_file(k->ctx, file, locale, COMPOSE_FILE_MAX);
 		if (!k->compose_table)
-			input_log(4, "compose file %s cannot be loaded; using the locale's", cfg->compose_file);
+			input_log(4, "compose file %s cannot be loaded; using the locale's", file);
 	}
 	if (!k->compose_table)
-		k->compose_table = xkb_compose_table_new_from_locale(k->ctx, locale,
-								     XKB_COMPOSE_COMPILE_NO_FLAGS);
+		k->compose_table = input_compose_of_locale(k->ctx, locale);
+	if (!k->compose_table && strcmp(locale, "C")) {
+		/* a locale xkbcommon has no table for (not in compose.dir): the generic one, not no dead keys */
+		input_log(6, "no compose table for locale '%s': the C locale's (en_US.UTF-8) is used", locale);
+		k->compose_table = input_compose_of_locale(k->ctx, "C");
+	}
 	if (!k->compose_table) {
 		input_log(6, "no compose table for locale '%s': dead keys and Compose do nothing", locale);
 		return;
@@ -434,6 +469,12 @@ void input_kbd_reset(struct input *in)
 	xkb_state_update_mask(fresh, 0, 0, locked, 0, 0, group);
 	xkb_state_unref(k->state);
 	k->state = fresh;
+}
+
+void input_end_sequence(struct input *in)
+{
+	if (in->kbd.compose)
+		xkb_compose_state_reset(in->kbd.compose);
 }
 
 unsigned input_leds(const struct input *in)

@@ -467,3 +467,9 @@ void kf_console_config_changed(struct kf_console *c)
 	if (c && c->input)
 		c->mod->config_changed(c->input);
 }
+
+void kf_console_new_login(struct kf_console *c)
+{
+	if (c && c->input)
+		c->mod->new_login(c->input);
+}

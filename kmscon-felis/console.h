@@ -88,5 +88,7 @@ void kf_console_resized(struct kf_console *c, int cols, int rows, int cell_w, in
 void kf_console_output(struct kf_console *c);
 /* A reload replaced the configuration (kf_input_glue_config_changed): mouse=off hides the pointer now. */
 void kf_console_config_changed(struct kf_console *c);
+/* The session is about to start a new login (kf_input_glue_new_login): a half-typed compose sequence ends. */
+void kf_console_new_login(struct kf_console *c);
 
 #endif

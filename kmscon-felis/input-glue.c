@@ -399,6 +399,11 @@ void kf_input_glue_suspend(struct kf_input_glue *g)
 	kf_glue_forget_buttons(g);
 }
 
+void kf_input_glue_new_login(struct kf_input_glue *g)
+{
+	input_end_sequence(g->in);
+}
+
 void kf_input_glue_resume(struct kf_input_glue *g)
 {
 	if (input_resume(g->in) < 0)

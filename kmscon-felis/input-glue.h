@@ -108,6 +108,9 @@ void kf_input_glue_keymap_cancel(struct kf_input_glue *g);
  * (ops.pointer, hidden) and forgets the buttons held, as a VT switch away does: their releases will not be
  * seen (a selection's drag would otherwise keep the view from following output). Nothing to do otherwise. */
 void kf_input_glue_config_changed(struct kf_input_glue *g);
+/* A new login is about to start (the session respawns its child): a dead-key or compose sequence the last one
+ * left half typed ends (input_end_sequence), so that the new login's first key is itself. */
+void kf_input_glue_new_login(struct kf_input_glue *g);
 
 /* cfg's keyboard keys as input/ takes them (strings not copied: valid while cfg is). */
 void kf_input_config_of(const struct kf_config *cfg, struct input_config *ic);

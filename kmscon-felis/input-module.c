@@ -18,4 +18,5 @@ const struct kf_input_module kf_input_module = {
 	.keymap_start = kf_input_glue_keymap_start,
 	.keymap_cancel = kf_input_glue_keymap_cancel,
 	.config_changed = kf_input_glue_config_changed,
+	.new_login = kf_input_glue_new_login,
 };

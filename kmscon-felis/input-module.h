@@ -22,7 +22,7 @@
 /* The one symbol the module exports for the program: a struct kf_input_module. */
 #define KF_INPUT_MODULE_SYMBOL "kf_input_module"
 /* Bumped when struct kf_input_module or input-glue.h changes: a stale module is refused. */
-#define KF_INPUT_MODULE_VERSION 6
+#define KF_INPUT_MODULE_VERSION 7
 
 /* input-glue.h's functions, through the module. */
 struct kf_input_module {
@@ -42,6 +42,7 @@ struct kf_input_module {
 			    kf_keymap_ready_fn *done, void *ud, struct input_keymap **out);
 	void (*keymap_cancel)(struct kf_input_glue *g);
 	void (*config_changed)(struct kf_input_glue *g);
+	void (*new_login)(struct kf_input_glue *g);
 };
 
 /* Loads the module (once; later calls return the same table). Returns 0 and *out (owned by the program until

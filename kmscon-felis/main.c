@@ -60,6 +60,12 @@ static void on_child_exited(void *ud, int code)
 	kf_loop_quit(app->loop, oneshot_status(code));
 }
 
+static void on_new_login(void *ud)
+{
+	struct kf_app *app = ud;
+	kf_console_new_login(app->console);
+}
+
 static void on_session_output(void *ud)
 {
 	struct kf_app *app = ud;
@@ -278,7 +284,7 @@ static int start_session(struct kf_app *app, int cols, int rows)
 	sc.profile = app->profile;
 	struct kf_session_callbacks cb = {.exited = on_child_exited, .output = on_session_output, .bell = on_bell,
 					  .clipboard = on_osc52, .clipboard_get = on_osc52_get, .notice = on_notice,
-					  .frame_ready = headless ? NULL : on_frame_ready};
+					  .new_login = on_new_login, .frame_ready = headless ? NULL : on_frame_ready};
 	return kf_session_create(app->loop, &sc, &cb, app, &app->session);
 }
 

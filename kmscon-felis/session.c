@@ -575,6 +575,8 @@ static void on_respawn(void *ud, struct kf_timer *t)
 	 * and its session's text in the scrollback for the next user. Done here and not at the exit, so that
 	 * the last output stays on the screen during the back-off. */
 	grid_reset(s->grid);
+	if (s->cb.new_login)
+		s->cb.new_login(s->ud);
 	if (s->cb.output)
 		s->cb.output(s->ud);
 	int r = start_child(s);

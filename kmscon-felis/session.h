@@ -98,6 +98,10 @@ struct kf_session_callbacks {
 	 * one too: that wake-up feeds nothing. NULL (headless, no frames): the reading goes on through updates'
 	 * ends, ended by its budgets only. */
 	bool (*frame_ready)(void *ud);
+	/* A new child is about to start after the last one exited (respawn), each attempt, after the terminal's
+	 * reset: what the last login left half done on the keyboard (a dead key) must not reach the next. Not for
+	 * the first child. May be NULL. */
+	void (*new_login)(void *ud);
 };
 /* The longest text the notice callback is given, in bytes (longer ones are cut). */
 #define KF_SESSION_NOTICE_MAX 160

@@ -584,6 +584,36 @@ static void test_paste_without_grid(struct app *a, struct input *in)
 	a->grid = saved;
 }
 
+/* A new login (the session respawns its child) ends a dead-key sequence the last one left: its first key is
+ * itself. Without the hook the dead acute typed before the last login ended made the next one's first e an é
+ * (a login(1) that timed out at a dead key, the next user's name). de: the key left of Backspace is dead_acute. */
+static void test_new_login(struct kf_loop *loop)
+{
+	struct app a = {0};
+	struct kf_config cfg;
+	struct grid_config gc = {.cols = 80, .rows = 24};
+	struct kf_input_glue *g = NULL;
+
+	setenv("XKB_DEFAULT_LAYOUT", "de", 1);
+	kf_config_init(&cfg);
+	a.grid = grid_create(&gc, NULL, NULL);
+	CHECK(a.grid && kf_input_glue_create(loop, &cfg, &ops, &a, &g) == 0, "de glue");
+	if (g) {
+		struct input *in = kf_input_glue_input(g);
+		key(in, KEY_EQUAL);
+		key(in, KEY_E);
+		CHECK(sent(&a, "\xc3\xa9"), "dead_acute e: e acute");
+		key(in, KEY_EQUAL);
+		kf_input_glue_new_login(g);
+		key(in, KEY_E);
+		CHECK(sent(&a, "e"), "dead_acute, a new login, e: e");
+		kf_input_glue_destroy(g);
+	}
+	grid_destroy(a.grid);
+	kf_config_finish(&cfg);
+	setenv("XKB_DEFAULT_LAYOUT", "us", 1);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/kf-glue-XXXXXX";
@@ -611,6 +641,7 @@ int main(void)
 	test_suspend_releases(&a, g);
 	test_paste_without_grid(&a, in);
 	test_middle_paste_on_release(&a, in, g);
+	test_new_login(loop);
 	kf_input_glue_destroy(g);
 	grid_destroy(a.grid);
 	kf_config_finish(&cfg);

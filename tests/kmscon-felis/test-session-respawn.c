@@ -28,6 +28,14 @@ static int count_in(const char *text, const char *needle)
 	return n;
 }
 
+static int new_logins;
+
+static void on_new_login(void *ud)
+{
+	(void)ud;
+	new_logins++;
+}
+
 static void test_respawn_backoff(void)
 {
 	char log[256], script[512], errlog[256], text[8192];
@@ -76,7 +84,7 @@ static void test_respawn_reset(void)
 	struct ctx c = {.loop = kf_loop_create()};
 	struct kf_session_config cfg = {.argv = argv, .reset_env = true, .respawn = true, .cols = 40, .rows = 5,
 					.scrollback = 100};
-	struct kf_session_callbacks cb = {.exited = on_exited};
+	struct kf_session_callbacks cb = {.exited = on_exited, .new_login = on_new_login};
 	struct kf_session *s = NULL;
 	CHECK(kf_session_create(c.loop, &cfg, &cb, &c, &s) == 0);
 	for (int i = 0; i < 300 && !strstr(screen(s), "login:"); i++)
@@ -90,6 +98,8 @@ static void test_respawn_reset(void)
 	grid_get_cursor(g, &cur);
 	CHECK(cur.visible && !m.bracketed_paste && m.mouse == GRID_MOUSE_NONE);
 	CHECK(grid_scrollback_lines(g) == 0);
+	/* and the keyboard is told (a half-typed dead key ends): once, for the one respawn, not the first start */
+	CHECK(new_logins == 1);
 	CHECK(!c.exited);
 	kf_session_destroy(s);
 	kf_loop_destroy(c.loop);
