@@ -50,6 +50,33 @@ def test_layout_de(vm):
         vm.fail("the output 'zy' is missing: %s" % hits)
 
 
+def test_dead_key_respawn(vm):
+    """us(intl) with a compose file of our own (the guest has no X11 locale tables): a dead acute then e types
+    an e-acute; a dead acute left pending when the login dies (killed from outside) must not turn the next
+    login's first e into one (f2fcb10: the keyboard's sequence ended at a new login; it typed 'echo' as
+    e-acute-'cho')."""
+    vm.sh("printf '<dead_acute> <e> : \"\\303\\251\"\\n' > /tmp/XCompose")
+    start(vm, 1, "--vt=1 --switchvt --xkb-layout=us --xkb-variant=intl --xkb-compose-file=/tmp/XCompose")
+    wait_text(vm, "/ #")
+    for k in ("e", "c", "h", "o", "spc", "apostrophe", "e", "ret"):
+        vm.sendkey(k)
+        time.sleep(0.05)
+    wait_text(vm, "echo \u00e9")  # the compose file is read and the dead key works here
+    vm.sendkey("apostrophe")
+    time.sleep(0.5)
+    # the login (the instance's only child) killed; the respawned one's terminal starts blank
+    vm.sh("kill -KILL $(cat /proc/$(cat /tmp/kf1.pid)/task/*/children)")
+    vm.wait_screen(lambda im: find_text(im, "/ #") and not find_text(im, "echo \u00e9"), timeout=30,
+                   what="the respawned login's prompt on a cleared screen")
+    for k in ("e", "c", "h", "o", "spc", "x", "y", "ret"):
+        vm.sendkey(k)
+        time.sleep(0.05)
+    hits = wait_text(vm, "xy", 2)
+    if not any(col == 0 for col, _ in hits) or find_text(vm.screendump(), "\u00e9"):
+        vm.fail("the next login's keys after a pending dead key: 'xy' at %s, e-acute on the screen: %s"
+                % (hits, bool(find_text(vm.screendump(), "\u00e9"))))
+
+
 def test_vt_switch(vm, switches, seatd=False):
     """Two instances on tty1 and tty2; Ctrl+Alt+F1/F2 switch the display and each screen comes back; the open
     fds of both instances are the same after every round trip. With seatd: through the seatd daemon instead of
@@ -467,6 +494,7 @@ def main():
     tests = [
         ("console-typing", lambda: test_typing(boot("console-typing"))),
         ("console-layout-de", lambda: test_layout_de(boot("console-de"))),
+        ("console-dead-key-respawn", lambda: test_dead_key_respawn(boot("console-dead-key"))),
         ("console-vt-switch", lambda: test_vt_switch(boot("console-vt", extra_args=TABLET), args.switches)),
         ("console-mouse", lambda: test_mouse(boot("console-mouse", extra_args=TABLET))),
         ("console-no-switchvt", lambda: test_no_switchvt(boot("console-no-switchvt"))),
