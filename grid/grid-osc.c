@@ -225,6 +225,13 @@ const char *grid_link_uri(const struct grid *g, uint16_t link)
 	return g->links.uri[link];
 }
 
+const char *grid_link_id(const struct grid *g, uint16_t link)
+{
+	if (!link || link >= LINK_MAX || !g->links.key)
+		return NULL;
+	return g->links.key[link];
+}
+
 /* ------------------------------------------------------------------------------------ clipboard */
 
 static int b64val(uint8_t c)
