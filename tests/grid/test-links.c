@@ -177,6 +177,26 @@ static void test_alt_ris(void)
 	t_free(t);
 }
 
+/* A link still on the screen is found again after collections freed others around it (the index made again
+ * by each sweep): the same id, one entry for its URI. Then the memory bound: the table holds at most LINK_MAX
+ * - 1 links of LINK_URI_MAX bytes, whatever comes. */
+static void test_refind(void)
+{
+	struct t_term *t = t_new(40, 10, 50);
+	t_feed(t, "\033]8;id=keep;http://h/keep\033\\K\033]8;;\033\\\r\n");
+	uint16_t keep = grid_row(t->g, 0)[0].link;
+	for (int i = 0; i < 5000; i++)
+		t_feedf(t, "\033[2;1H\033]8;;http://h/%d\033\\L\033]8;;\033\\", i);
+	t_feed(t, "\033[3;1H\033]8;id=keep;http://h/keep\033\\K\033]8;;\033\\");
+	CHECK(keep && grid_row(t->g, 2)[0].link == keep, "found again: %u, was %u", grid_row(t->g, 2)[0].link, keep);
+	int n = 0;
+	for (uint32_t i = 1; i < LINK_MAX; i++)
+		n += t->g->links.uri[i] && !strcmp(t->g->links.uri[i], "http://h/keep");
+	CHECK(n == 1, "%d entries for one link", n);
+	CHECK(t->g->links.count < LINK_MAX, "%u links", t->g->links.count);
+	t_free(t);
+}
+
 int main(void)
 {
 	test_params();
@@ -185,5 +205,6 @@ int main(void)
 	test_wide_wrap();
 	test_scroll_reflow();
 	test_alt_ris();
+	test_refind();
 	return t_done("grid-links");
 }
