@@ -2,6 +2,8 @@
  * a link covers through edits, erases, scrolling, the scrollback, reflow, the alternate screen, RIS, wide
  * characters and combining marks, and the collection of links no cell uses any more.
  * Reference: https://gist.github.com/egmontkob/eb114294efbcd5adb1944c9f3cb5feda */
+#include <sys/resource.h>
+
 #include "grid/grid-internal.h"
 #include "tests/grid/harness.h"
 
@@ -197,8 +199,51 @@ static void test_refind(void)
 	t_free(t);
 }
 
+static long peak_kb(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+/* A hostile stream of distinct links each at the caps (URI and id of LINK_URI_MAX bytes), one a cell over a
+ * full history: the table's bytes stay within LINK_MAX entries of both caps (4 MiB), and the peak resident size
+ * grows by the history and that, not by the stream (40,000 links: 160 MiB of URIs and ids). */
+static void test_hostile_memory(void)
+{
+	long before = peak_kb();
+	struct t_term *t = t_new(80, 24, 1000);
+	static char buf[2 * LINK_URI_MAX + 64];
+	for (int i = 0; i < 40000; i++) {
+		int n = snprintf(buf, sizeof(buf), "\033]8;id=%08d", i);
+		memset(buf + n, 'k', LINK_URI_MAX - 8);
+		n += LINK_URI_MAX - 8;
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, ";http://h/%08d", i);
+		memset(buf + n, 'u', LINK_URI_MAX - 17);
+		n += LINK_URI_MAX - 17;
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "\033\\L");
+		grid_feed(t->g, (const uint8_t *)buf, (size_t)n);
+	}
+	size_t bytes = 0;
+	int at_cap = 0;
+	for (uint32_t i = 1; i < LINK_MAX; i++) {
+		if (!t->g->links.uri[i])
+			continue;
+		size_t u = strlen(t->g->links.uri[i]), k = t->g->links.key[i] ? strlen(t->g->links.key[i]) : 0;
+		bytes += u + k;
+		at_cap += u == LINK_URI_MAX && k == LINK_URI_MAX;
+	}
+	CHECK(at_cap > 0, "no link at the caps was applied");
+	CHECK(bytes <= (size_t)(LINK_MAX - 1) * 2 * LINK_URI_MAX, "links hold %zu bytes", bytes);
+	/* 80 x 1,024 lines of 12-byte cells is 1 MB; the table at most 4 MiB and malloc's rounding */
+	long grew = peak_kb() - before;
+	CHECK(grew < 16 * 1024, "peak resident size grew by %ld kB", grew);
+	t_free(t);
+}
+
 int main(void)
 {
+	test_hostile_memory(); /* first: the peak is the process's */
 	test_params();
 	test_limits();
 	test_edits();
