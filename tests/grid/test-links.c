@@ -108,6 +108,15 @@ static void test_edits(void)
 	edit_case("\033]8;;http://h/f\033\\xy", "aaabbaaaaa"); /* another link over it */
 	edit_case("\033[1;1H\033[2L", ".........."); /* IL moves the row down */
 	edit_case("\033[2;1H\033[M", "aaaaaaaaaa");  /* DL below it leaves it */
+	edit_case("\033[1;2;1;5$z", "a....aaaaa");  /* DECERA */
+	edit_case("\033[?K", "aaa.......");          /* DECSEL */
+	edit_case("\033[?J", "aaa.......");          /* DECSED */
+	edit_case("\033[2'}", "aaa..aaaaa");         /* DECIC */
+	edit_case("\033[2'~", "aaaaaaaa..");         /* DECDC */
+	edit_case("\033[2;1;2;4;1;1;7;1$v", "aaaaaa....");          /* DECCRA: blanks copied over it */
+	edit_case("\033[1;8H\033[3X\033[1;1;1;3;1;1;8;1$v", "aaaaaaaaaa"); /* and links copied back */
+	edit_case("\033[!pxy", "aaa..aaaaa");         /* DECSTR ends the link */
+	edit_case("\0337\033]8;;\033\\\0338xy", "aaa..aaaaa"); /* DECRC does not bring it back */
 }
 
 /* Wide characters: both halves are the link's. Combining marks join the cell with its link. A link runs
