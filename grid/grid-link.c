@@ -7,8 +7,8 @@
  *   a link of its own. The id only groups cells for highlighting under the pointer, which this terminal does
  *   not do; sharing keeps a listing that names one URI many times (ls --hyperlink in a loop) to one entry.
  * - A URI or id longer than LINK_URI_MAX bytes is not applied, and ends the open link (VTE's caps are 2,083
- *   and 250 bytes). An OSC 8 past the parser's string cap (1 MiB) is dropped whole, unseen here: the link open
- *   before it stays open.
+ *   and 250 bytes); so does an OSC 8 past the parser's string cap (1 MiB), which never comes here (grid-csi.c,
+ *   grid__nothing).
  * Bytes outside printable ASCII in a URI are kept as sent; the gist asks programs to percent-encode them.
  */
 #include <stdlib.h>

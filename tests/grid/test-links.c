@@ -250,6 +250,32 @@ static void test_hostile_memory(void)
 	t_free(t);
 }
 
+/* An OSC 8 over the parser's string cap (1 MiB) is dropped unseen, but ends the open link as one whose URI is
+ * over LINK_URI_MAX does: the text after it is not the link's before. Fed whole (the parser's first run of the
+ * string is over the cap) and in pieces. Another OSC over the cap, or an OSC 8 cut by CAN, leaves the link. */
+static void test_over_cap(void)
+{
+	const size_t big = (1u << 20) + 16;
+	char *s = malloc(big + 32);
+	for (int piece = 0; piece < 2; piece++) {
+		for (int kind = 0; kind < 3; kind++) {
+			struct t_term *t = t_new(10, 2, 0);
+			t_feed(t, "\033]8;;http://h/open\033\\A");
+			size_t n = (size_t)sprintf(s, "\033]%s;http://h/", kind == 1 ? "2" : "8;");
+			memset(s + n, 'u', big);
+			n += big;
+			n += (size_t)sprintf(s + n, "%s", kind == 2 ? "\030B" : "\033\\B");
+			for (size_t i = 0, step = piece ? 4096 : n; i < n; i += step)
+				grid_feed(t->g, (const uint8_t *)s + i, n - i < step ? n - i : step);
+			CHECK(!strcmp(links_row(t, 0), kind == 0 ? "a........." : "aa........"),
+			      "%s %s: %s", kind == 0 ? "OSC 8" : kind == 1 ? "OSC 2" : "OSC 8 cut by CAN",
+			      piece ? "in pieces" : "whole", links_row(t, 0));
+			t_free(t);
+		}
+	}
+	free(s);
+}
+
 int main(void)
 {
 	test_hostile_memory(); /* first: the peak is the process's */
@@ -260,5 +286,6 @@ int main(void)
 	test_scroll_reflow();
 	test_alt_ris();
 	test_refind();
+	test_over_cap();
 	return t_done("grid-links");
 }
