@@ -43,13 +43,8 @@ void grid__nothing(void *ctx)
 {
 	struct grid *g = ctx;
 	g->last_cp = 0; /* REP repeats nothing after it (ECMA-48 8.3.103; xterm 379) */
-	/* an OSC 8 over the parser's cap ends the open link, as one whose URI is over LINK_URI_MAX does: the text
-	 * after it is not the earlier link's */
-	enum vt_string_kind kind;
-	uint8_t head[2];
-	if (g->link && vt_parser_string_dropped(g->parser, &kind, head) && kind == VT_STRING_OSC && head[0] == '8' &&
-	    head[1] == ';')
-		g->link = 0;
+	if (g->link)
+		grid__link_dropped(g);
 }
 
 void grid__execute_in_seq(void *ctx, uint8_t c)

@@ -239,10 +239,7 @@ struct link_table {
 	char **key;    /* the id= parameter or NULL */
 	uint8_t *used; /* mark bits during a collection */
 	uint32_t *hash; /* of uri and key, to skip most comparisons */
-	/* [LINK_INDEX]: open addressing by hash, the ids of the live links (0 = empty); entered by
-	 * grid__osc_link, made again by the sweep after it frees ids. A new link was a scan of all LINK_MAX
-	 * entries: 45 % of the time of a flood of distinct links. */
-	uint16_t *index;
+	uint16_t *index; /* [LINK_INDEX] live ids by hash, open addressing, 0 = empty; the sweep remakes it */
 	uint32_t next_free; /* ids below it are taken (the sweep, the only one to free ids, sets it to 1) */
 	uint32_t count;
 	uint32_t gc_wait; /* new links to refuse before collecting again (the table was full of live links) */
@@ -609,10 +606,11 @@ void grid__set_alt(struct grid *g, bool on, bool clear);
 void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
 		  size_t len);
 void grid__links_finish(struct grid *g);
-/* grid-link.c: OSC 8's text after "8;" (s[0..len)) */
+/* grid-link.c: OSC 8 (s[0..len) the text after "8;"); the sweep of the links the collection left unmarked
+ * (links.used) but the open one; within the sink's nothing, the open link ended if an OSC 8 was dropped */
 void grid__osc_link(struct grid *g, const char *s, size_t len);
-/* grid-link.c: frees the links the collection's marks (links.used) left unmarked, except the open one */
 void grid__links_sweep(struct grid *g);
+void grid__link_dropped(struct grid *g);
 void grid__titles_finish(struct grid *g);
 /* grid-palette.c (its OSC functions for grid-osc.c: grid-palette.h). Sets the default colours
  * (grid_config.colors: 258 entries, or NULL for xterm's). */

@@ -7,8 +7,8 @@
  *   a link of its own. The id only groups cells for highlighting under the pointer, which this terminal does
  *   not do; sharing keeps a listing that names one URI many times (ls --hyperlink in a loop) to one entry.
  * - A URI or id longer than LINK_URI_MAX bytes is not applied, and ends the open link (VTE's caps are 2,083
- *   and 250 bytes); so does an OSC 8 past the parser's string cap (1 MiB), which never comes here (grid-csi.c,
- *   grid__nothing).
+ *   and 250 bytes); so does an OSC 8 past the parser's string cap (1 MiB), which the parser drops whole
+ *   (grid__link_dropped).
  * Bytes outside printable ASCII in a URI are kept as sent; the gist asks programs to percent-encode them.
  */
 #include <stdlib.h>
@@ -185,6 +185,17 @@ void grid__osc_link(struct grid *g, const char *s, size_t len)
 	t->hash[id] = hv;
 	index_put(t, id);
 	g->link = (uint16_t)id;
+}
+
+void grid__link_dropped(struct grid *g)
+{
+	/* an OSC 8 over the parser's cap ends the open link, as one whose URI is over LINK_URI_MAX does: the
+	 * text after it is not the earlier link's */
+	enum vt_string_kind kind;
+	uint8_t head[2];
+	if (vt_parser_string_dropped(g->parser, &kind, head) && kind == VT_STRING_OSC && head[0] == '8' &&
+	    head[1] == ';')
+		g->link = 0;
 }
 
 const char *grid_link_uri(const struct grid *g, uint16_t link)
