@@ -43,6 +43,8 @@ void grid__nothing(void *ctx)
 {
 	struct grid *g = ctx;
 	g->last_cp = 0; /* REP repeats nothing after it (ECMA-48 8.3.103; xterm 379) */
+	if (g->link)
+		grid__link_dropped(g);
 }
 
 void grid__execute_in_seq(void *ctx, uint8_t c)

@@ -230,14 +230,17 @@ struct cluster_table {
 	} cache[1u << CLUSTER_CACHE_BITS][2];
 };
 
-/* Hyperlinks (OSC 8): id -> URI; interned by (params id, uri), bounded. */
+/* Hyperlinks (OSC 8, grid-link.c): id -> URI; interned by (params id, uri), bounded. */
 #define LINK_MAX 1024u
 #define LINK_URI_MAX 2048u
+#define LINK_INDEX (2 * LINK_MAX) /* the index's slots: at most half full */
 struct link_table {
 	char **uri;    /* [LINK_MAX]; index 0 unused */
 	char **key;    /* the id= parameter or NULL */
 	uint8_t *used; /* mark bits during a collection */
 	uint32_t *hash; /* of uri and key, to skip most comparisons */
+	uint16_t *index; /* [LINK_INDEX] live ids by hash, open addressing, 0 = empty; the sweep remakes it */
+	uint32_t next_free; /* ids below it are taken (the sweep, the only one to free ids, sets it to 1) */
 	uint32_t count;
 	uint32_t gc_wait; /* new links to refuse before collecting again (the table was full of live links) */
 };
@@ -603,6 +606,11 @@ void grid__set_alt(struct grid *g, bool on, bool clear);
 void grid__string(void *ctx, enum vt_string_kind kind, const struct vt_csi *hdr, const uint8_t *data,
 		  size_t len);
 void grid__links_finish(struct grid *g);
+/* grid-link.c: OSC 8 (s[0..len) the text after "8;"); the sweep of the links the collection left unmarked
+ * (links.used) but the open one; within the sink's nothing, the open link ended if an OSC 8 was dropped */
+void grid__osc_link(struct grid *g, const char *s, size_t len);
+void grid__links_sweep(struct grid *g);
+void grid__link_dropped(struct grid *g);
 void grid__titles_finish(struct grid *g);
 /* grid-palette.c (its OSC functions for grid-osc.c: grid-palette.h). Sets the default colours
  * (grid_config.colors: 258 entries, or NULL for xterm's). */

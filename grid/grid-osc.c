@@ -1,8 +1,7 @@
-/* grid/grid-osc.c: OSC and DCS strings: titles, hyperlinks, the clipboard, DECRQSS, XTGETTCAP; the title
- * stack. The palette's OSC functions (4, 104, 10-12, 110-112) are in grid-palette.c.
+/* grid/grid-osc.c: OSC and DCS strings: titles, the clipboard, DECRQSS, XTGETTCAP; the title stack. The
+ * palette's OSC functions (4, 104, 10-12, 110-112) are in grid-palette.c, hyperlinks (OSC 8) in grid-link.c.
  *
- * References: xterm ctlseqs "Operating System Commands", "DCS $ q Pt ST" and "DCS + q Pt ST"; OSC 8 hyperlinks
- * (https://gist.github.com/egmontkob/eb114294efbcd5adb1944c9f3cb5feda). A reply ends with the terminator its
+ * References: xterm ctlseqs "Operating System Commands", "DCS $ q Pt ST" and "DCS + q Pt ST". A reply ends with the terminator its
  * query ended with, BEL or ST, as in xterm.
  * OSC 52 queries get no answer unless allowed (grid_config.allow_clipboard_read): grid/ holds no clipboard, so
  * its contents come from the clipboard_get callback.
@@ -94,135 +93,6 @@ void grid__titles_finish(struct grid *g)
 {
 	while (g->title_depth > 0)
 		free(g->title_stack[--g->title_depth]);
-}
-
-/* ---------------------------------------------------------------------------------------- links */
-
-void grid__links_finish(struct grid *g)
-{
-	struct link_table *t = &g->links;
-	if (t->uri) {
-		for (uint32_t i = 0; i < LINK_MAX; i++) {
-			free(t->uri[i]);
-			free(t->key[i]);
-		}
-	}
-	free(t->uri);
-	free(t->key);
-	free(t->used);
-	free(t->hash);
-	memset(t, 0, sizeof(*t));
-}
-
-static char *dup_n(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
-/* OSC 8 ; params ; uri */
-static void osc_link(struct grid *g, const char *s, size_t len)
-{
-	struct link_table *t = &g->links;
-	const char *semi = memchr(s, ';', len);
-	if (!semi)
-		return;
-	const char *uri = semi + 1;
-	size_t ulen = len - (size_t)(uri - s);
-	if (ulen == 0 || ulen > LINK_URI_MAX) {
-		g->link = 0;
-		return;
-	}
-	/* the id= parameter makes separate runs one link */
-	const char *key = NULL;
-	size_t klen = 0;
-	for (const char *p = s; p < semi;) {
-		const char *e = memchr(p, ':', (size_t)(semi - p));
-		if (!e)
-			e = semi;
-		if (e - p > 3 && !memcmp(p, "id=", 3)) {
-			key = p + 3;
-			klen = (size_t)(e - p - 3);
-		}
-		p = e + 1;
-	}
-	/* an id is held as long as its link, like the URI: one past the URI's cap is not applied either (1,023
-	 * links with ids of up to the parser's 1 MiB would hold 1 GiB) */
-	if (klen > LINK_URI_MAX) {
-		g->link = 0;
-		return;
-	}
-	if (!t->uri) {
-		t->uri = calloc(LINK_MAX, sizeof(*t->uri));
-		t->key = calloc(LINK_MAX, sizeof(*t->key));
-		t->used = calloc(LINK_MAX, 1);
-		t->hash = calloc(LINK_MAX, sizeof(*t->hash));
-		if (!t->uri || !t->key || !t->used || !t->hash) {
-			grid__links_finish(g);
-			return;
-		}
-	}
-	uint32_t hv = 2166136261u;
-	for (size_t i = 0; i < ulen; i++)
-		hv = (hv ^ (uint8_t)uri[i]) * 16777619u;
-	for (size_t i = 0; i < klen; i++)
-		hv = (hv ^ (uint8_t)key[i]) * 16777619u;
-	uint32_t free_id = 0;
-	for (uint32_t i = 1; i < LINK_MAX; i++) {
-		if (!t->uri[i]) {
-			if (!free_id)
-				free_id = i;
-			continue;
-		}
-		if (t->hash[i] == hv && strlen(t->uri[i]) == ulen && !memcmp(t->uri[i], uri, ulen) &&
-		    (key ? t->key[i] && strlen(t->key[i]) == klen && !memcmp(t->key[i], key, klen) : !t->key[i])) {
-			g->link = (uint16_t)i;
-			return;
-		}
-	}
-	if (!free_id) {
-		g->link = 0;
-		/* a collection scans every cell: when the last one found the table full of live links, the
-		 * next one waits for as many new links, which meanwhile go unlinked */
-		if (t->gc_wait && !grid__gc_stale(g)) {
-			t->gc_wait--;
-			return;
-		}
-		grid__collect(g);
-		uint32_t n_free = 0;
-		for (uint32_t i = 1; i < LINK_MAX; i++) {
-			if (!t->uri[i]) {
-				n_free++;
-				if (!free_id)
-					free_id = i;
-			}
-		}
-		if (n_free < LINK_MAX / 4)
-			t->gc_wait = LINK_MAX;
-		if (!free_id)
-			return;
-	}
-	t->uri[free_id] = dup_n(uri, ulen);
-	t->key[free_id] = key ? dup_n(key, klen) : NULL;
-	if (!t->uri[free_id]) {
-		free(t->key[free_id]);
-		t->key[free_id] = NULL;
-		return;
-	}
-	t->count++;
-	t->hash[free_id] = hv;
-	g->link = (uint16_t)free_id;
-}
-
-const char *grid_link_uri(const struct grid *g, uint16_t link)
-{
-	if (!link || link >= LINK_MAX || !g->links.uri)
-		return NULL;
-	return g->links.uri[link];
 }
 
 /* ------------------------------------------------------------------------------------ clipboard */
@@ -489,7 +359,7 @@ static void osc(struct grid *g, const char *s, size_t len)
 			set_title(g, arg, alen);
 		break;
 	case 4: grid__osc_palette(g, arg, alen); break;
-	case 8: osc_link(g, arg, alen); break;
+	case 8: grid__osc_link(g, arg, alen); break;
 	case 10: case 11: case 12:
 		if (has_arg)
 			grid__osc_dynamic(g, num, arg, alen);

@@ -559,14 +559,6 @@ void grid__collect(struct grid *g)
 			memset(g->links.used, 0, LINK_MAX);
 			grid__evict(g, EVICT_LINKS, LINK_MAX / 2);
 		}
-		for (uint32_t i = 1; i < LINK_MAX; i++) {
-			if (g->links.uri[i] && !g->links.used[i] && i != g->link) {
-				free(g->links.uri[i]);
-				free(g->links.key[i]);
-				g->links.uri[i] = NULL;
-				g->links.key[i] = NULL;
-				g->links.count--;
-			}
-		}
+		grid__links_sweep(g);
 	}
 }

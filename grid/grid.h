@@ -247,6 +247,9 @@ const struct grid_style *grid_style(const struct grid *g, uint16_t id);
 size_t grid_cell_codepoints(const struct grid *g, const struct grid_cell *c, uint32_t *out, size_t cap);
 /* The URI of hyperlink id (OSC 8), or NULL. */
 const char *grid_link_uri(const struct grid *g, uint16_t link);
+/* The id= parameter the hyperlink was opened with, or NULL when it had none (or link is no link). Owned by the
+ * grid, as grid_link_uri's URI: valid until the next call that changes the grid. */
+const char *grid_link_id(const struct grid *g, uint16_t link);
 
 /* Damage: the rows changed since the last grid_damage_clear(), each with a dirty column span [x0, x1).
  * Returns false when row y is clean. Scrolling moves damage with the rows; anything that changes the whole

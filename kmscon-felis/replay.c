@@ -137,6 +137,51 @@ void kf_replay_json_cells(FILE *f, const struct grid *g, const struct grid_cell 
 	putc(']', f);
 }
 
+/* A URI or link id as a JSON string: printable ASCII as it is, every other byte percent-encoded, as a URI
+ * carries it (RFC 3986 2.1, 3987 3.1): the grid keeps the bytes a program sent, which need not be UTF-8, and
+ * JSON text must be. */
+static void json_uri(FILE *f, const char *s)
+{
+	putc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p >= 0x7f)
+			fprintf(f, "%%%02X", (unsigned)*p);
+		else
+			json_char(f, *p);
+	}
+	putc('"', f);
+}
+
+/* The hyperlinks (OSC 8) on the screen, as runs of cells of one link on one row: [y, x, n, uri, id], the id=
+ * parameter null when the link had none. Not in the cells themselves, whose form is vtproto/1's. */
+static void output_json_links(FILE *f, const struct grid *g)
+{
+	int cols = grid_cols(g), rows = grid_rows(g);
+	bool first = true;
+	for (int y = 0; y < rows; y++) {
+		const struct grid_cell *r = grid_row(g, y);
+		for (int x = 0; x < cols;) {
+			uint16_t id = r[x].link;
+			int x0 = x;
+			while (x < cols && r[x].link == id)
+				x++;
+			const char *uri = grid_link_uri(g, id);
+			if (!uri)
+				continue;
+			fprintf(f, "%s[%d,%d,%d,", first ? "\n" : ",\n", y, x0, x - x0);
+			json_uri(f, uri);
+			putc(',', f);
+			const char *key = grid_link_id(g, id);
+			if (key)
+				json_uri(f, key);
+			else
+				fputs("null", f);
+			putc(']', f);
+			first = false;
+		}
+	}
+}
+
 static void output_json(FILE *f, const struct grid *g)
 {
 	struct grid_cursor cur;
@@ -155,6 +200,8 @@ static void output_json(FILE *f, const struct grid *g)
 	fputs("],\n\"sizes\":[", f);
 	for (int y = 0; y < rows; y++)
 		fprintf(f, "%s\"%s\"", y ? "," : "", size_names[grid_row_size(g, y) & 3]);
+	fputs("],\n\"links\":[", f);
+	output_json_links(f, g);
 	fputs("]}\n", f);
 }
 

@@ -102,6 +102,9 @@ struct vt_parser {
 	size_t str_len, str_alloc, str_cap;
 	bool str_drop;
 	bool str_bel; /* the string being delivered ended with BEL, not ST (vt_parser_string_bel) */
+	/* The first two bytes of a string dropped over the cap (0 where it had fewer; vt_parser_string_dropped),
+	 * kept through its end; in what was padding before str_kind */
+	uint8_t str_head[2];
 	enum vt_string_kind str_kind;
 
 	/* The sink's csi_bytes per final byte, never NULL (no_csi_bytes for the finals the sink does not take),

@@ -7,6 +7,7 @@ void vt__str_release(struct vt_parser *p)
 {
 	p->str_len = 0;
 	p->str_drop = false;
+	p->str_head[0] = p->str_head[1] = 0;
 	if (p->str_alloc > STRING_KEEP) {
 		free(p->str);
 		p->str = NULL;
@@ -21,6 +22,15 @@ void vt__str_start(struct vt_parser *p, enum vt_string_kind kind)
 	p->str_kind = kind;
 	p->str_len = 0;
 	p->str_drop = false;
+	p->str_head[0] = p->str_head[1] = 0;
+}
+
+/* A string about to be dropped (s[0..n) its next bytes): its first two bytes kept for the sink
+ * (vt_parser_string_dropped: an OSC 8 dropped so ends the open link, as a URI over its own cap does) */
+static void keep_head(struct vt_parser *p, const uint8_t *s, size_t n)
+{
+	for (size_t i = 0; i < 2; i++)
+		p->str_head[i] = i < p->str_len ? p->str[i] : i - p->str_len < n ? s[i - p->str_len] : 0;
 }
 
 static void str_put(struct vt_parser *p, const uint8_t *s, size_t n)
@@ -28,7 +38,8 @@ static void str_put(struct vt_parser *p, const uint8_t *s, size_t n)
 	if (p->str_drop)
 		return;
 	if (n > p->str_cap - p->str_len) {
-		/* Over the cap: the string is dropped whole, and its memory given back now. */
+		/* Over the cap: the string is dropped whole, and its memory given back now */
+		keep_head(p, s, n);
 		p->str_drop = true;
 		p->str_len = 0;
 		free(p->str);
@@ -45,6 +56,7 @@ static void str_put(struct vt_parser *p, const uint8_t *s, size_t n)
 			a = p->str_cap + 1;
 		uint8_t *nb = realloc(p->str, a);
 		if (!nb) {
+			keep_head(p, s, n);
 			p->str_drop = true;
 			return;
 		}
@@ -75,6 +87,16 @@ void vt__str_end(struct vt_parser *p)
 bool vt_parser_string_bel(const struct vt_parser *p)
 {
 	return p->str_bel;
+}
+
+bool vt_parser_string_dropped(const struct vt_parser *p, enum vt_string_kind *kind, uint8_t head[2])
+{
+	if (!p->str_drop || !p->str_head[0])
+		return false;
+	*kind = p->str_kind;
+	head[0] = p->str_head[0];
+	head[1] = p->str_head[1];
+	return true;
 }
 
 enum vt_string_kind vt__str_kind_of(uint8_t b)

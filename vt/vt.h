@@ -155,6 +155,10 @@ void vt_parser_reset(struct vt_parser *p);
  * a query with the terminator the query came with, as xterm does: a script that sent BEL reads the reply up
  * to a BEL. */
 bool vt_parser_string_bel(const struct vt_parser *p);
+/* Within vt_sink.nothing: whether what did nothing is a string dropped over the cap (or for want of memory);
+ * then its kind and its first two bytes (0 where it had fewer) in *kind and head. A sink that keeps state an
+ * OSC sets (an OSC 8 hyperlink) can end it rather than leave what follows under the state before. */
+bool vt_parser_string_dropped(const struct vt_parser *p, enum vt_string_kind *kind, uint8_t head[2]);
 /* Replaces, in a parser made with vt_sink.csi_bytes_final, the function of final byte f (0x40..0x7e) with fn
  * (a sink switching between two forms of one handler: grid's SGRs, on AVX-512 CPUs, while its colour tables
  * are bypassed; fn not NULL). A call from within such a function takes effect from the next sequence. */

@@ -72,6 +72,21 @@ try:
 except (ValueError, KeyError) as e:
     errors.append("json: %s: %r" % (e, p.stdout[:200]))
 
+# Hyperlinks (OSC 8) are listed as runs of cells, one a row: [y, x, n, uri, id]. A link across a soft wrap is
+# a run on each row, the same URI and id; a wide character's two cells are both in it; the text outside a link
+# is in none; a URI's quote and backslash are escaped, its bytes past ASCII percent-encoded (JSON is UTF-8,
+# a URI need not be).
+p = run(["--size", "6x3", "--format", "json", "-"],
+        b"\x1b]8;id=k:x=y;http://h/a;b\x1b\\abcdefgh\x1b]8;;\x1b\\ i\r\n\x1b]8;;file://h/\"\\\xe9\x07\xe4\xb8\xad"
+        b"\x1b]8;;\x07z")
+try:
+    links = json.loads(p.stdout)["links"]
+    want = [[0, 0, 6, "http://h/a;b", "k"], [1, 0, 2, "http://h/a;b", "k"], [2, 0, 2, "file://h/\"\\%E9", None]]
+    if links != want:
+        errors.append("json links: %r, want %r" % (links, want))
+except (ValueError, KeyError) as e:
+    errors.append("json links: %s: %r" % (e, p.stdout[-300:]))
+
 # A title's UTF-8 goes into the JSON as it is, its invalid bytes and controls shown as '?' (as xterm's ChangeGroup
 # shows them): the JSON still parses (found unreached by tools/coverage, session 54: only ASCII titles were written).
 p = run(["--size", "6x2", "--format", "json", "-"], b"\x1b]2;h\xc3\xa9 \xe2\x82\xac\xff\x7f\xed\xa0\x80!\x07")

@@ -43,8 +43,9 @@ static void walk(struct grid *g, unsigned seed)
 			const struct grid_style *st = grid_style(g, row[x].style);
 			if (!st || (!sel && (row[x].flags & GRID_CELL_SELECTED)))
 				abort();
-			if (row[x].link)
-				(void)grid_link_uri(g, row[x].link);
+			/* a link's URI is freed only when no cell holds its id (the collection): never a dangling id */
+			if (row[x].link && !grid_link_uri(g, row[x].link))
+				abort();
 		}
 		int x0, x1;
 		if (grid_row_damage(g, y, &x0, &x1) && (x0 < 0 || x1 > cols || x0 > x1))
@@ -62,7 +63,7 @@ static void walk(struct grid *g, unsigned seed)
 		int len;
 		const struct grid_cell *row = grid_scrollback_row(g, seed % sb, &len);
 		for (int x = 0; row && x < len; x++)
-			if (!sel && (row[x].flags & GRID_CELL_SELECTED))
+			if ((!sel && (row[x].flags & GRID_CELL_SELECTED)) || (row[x].link && !grid_link_uri(g, row[x].link)))
 				abort();
 	}
 	if (seed & 1) {

@@ -590,6 +590,53 @@ static void test_nothing(void)
 	vt_parser_destroy(p);
 }
 
+/* vt_parser_string_dropped within vt_sink.nothing: the kind and first two bytes of a string dropped over the
+ * cap, whether the parser had kept some of it (fed byte by byte) or its first run was over the cap (fed whole);
+ * nothing for the DEL after it, a string under the cap, or one cut by CAN (released before its nothing). A DCS
+ * gives its data's first bytes, after the header. */
+static struct vt_parser *drop_parser;
+static char drop_seen[64];
+static void on_nothing_dropped(void *ctx)
+{
+	(void)ctx;
+	enum vt_string_kind kind;
+	uint8_t head[2];
+	size_t n = strlen(drop_seen);
+	if (vt_parser_string_dropped(drop_parser, &kind, head))
+		snprintf(drop_seen + n, sizeof(drop_seen) - n, "%d%c%c,", (int)kind, head[0], head[1] ? head[1] : '_');
+	else
+		snprintf(drop_seen + n, sizeof(drop_seen) - n, "-,");
+}
+
+static void test_string_dropped(void)
+{
+	static const struct {
+		const char *in, *want;
+	} t[] = {
+		{"\033]8;;http://example.com/\033\\\x7f", "0" "8;,-,"},
+		{"\033]8\033\\\x7f", "-,"}, /* under the cap: delivered, not dropped */
+		{"\033P$qmmmmmmmmmmmmmmmmmmmmmmmm\033\\", "1mm,"}, /* a DCS: its data, after the header */
+		{"\033]2;0123456789abcdefghij\x18", "-,"}, /* cut by CAN: released before the nothing */
+		{"\033]xxxxxxxxxxxxxxxxxxxxxxxxxxxx\a", "0xx,"},
+	};
+	const struct vt_parser_config cfg = {.string_cap = 16};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		for (int split = 0; split < 2; split++) {
+			struct vt_sink s = {.nothing = on_nothing_dropped};
+			drop_parser = vt_parser_create(&s, NULL, &cfg);
+			drop_seen[0] = '\0';
+			size_t n = strlen(t[i].in);
+			for (size_t k = 0; k < n; k += split ? 1 : n)
+				vt_parser_feed(drop_parser, (const uint8_t *)t[i].in + k, split ? 1 : n);
+			if (strcmp(drop_seen, t[i].want)) {
+				fprintf(stderr, "string dropped %zu (split %d): %s, want %s\n", i, split, drop_seen, t[i].want);
+				failures++;
+			}
+			vt_parser_destroy(drop_parser);
+		}
+	}
+}
+
 /* vt_parser_stop from the sink (the grid's work budget, grid_feed_bounded): a sink that stops the feed at every
  * ESC, CSI and string. Fed again from where each call returned, every case gives the events it gives fed whole,
  * each call after the first ends right after one of those (its trace ends with it) and none returns 0 bytes while
@@ -694,6 +741,7 @@ static void run_all(void)
 	test_utf8_random();
 	test_del_exec();
 	test_nothing();
+	test_string_dropped();
 	test_c1_long_runs();
 }
 
