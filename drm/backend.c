@@ -278,9 +278,13 @@ static void kick(struct drm_backend *b)
 		if (card->needs_modeset) {
 			uint32_t before = live_outputs(card);
 
+			if (!drm_master_take(card, now))
+				continue; /* another master holds it: asked again at the retry (drm/master.c) */
 			ret = drm_card_modeset(card);
 			if (ret == -ENODEV)
 				*retry = now + DRM_GONE_RETRY_NS; /* unplugged: its "remove" uevent closes it */
+			else if (ret == -EACCES && drm_master_wait(card, now))
+				; /* not master while our VT is in front: master asked for at the retry */
 			else if (ret < 0)
 				*retry = now + (ret == -EBUSY || falls_back(card) ? DRM_BUSY_RETRY_NS : DRM_RETRY_NS);
 			if (ret != -EBUSY)
@@ -731,6 +735,7 @@ void drm_backend_resume(struct drm_backend *b)
 	b->suspended = false;
 	for (unsigned c = 0; c < b->n_cards; c++) {
 		b->cards[c]->retry_ns = 0;
+		b->cards[c]->master_backoff_ns = 0; /* the seat made it master again, or the first modeset says */
 		/* legacy: a refused mode is tried again at the switch back (card.c chosen_mode_back) */
 		for (unsigned o = 0; o < b->cards[c]->n_outputs; o++)
 			b->cards[c]->outputs[o]->refused_modes_set = false;

@@ -373,6 +373,8 @@ struct drm_card {
 	bool needs_modeset;  /* the next commit on this card is a full modeset */
 	bool modeset_failed; /* log once */
 	bool not_master;     /* a commit got EACCES (kms.c not_master): said once until a modeset succeeds */
+	bool master_held;    /* drmSetMaster refused while the display is ours (master.c): said once until taken */
+	int64_t master_backoff_ns; /* drmSetMaster asked again after this long (master.c); 0: not asked */
 	bool going_away;     /* a commit got ENODEV (kms.c going_away): said once until a modeset succeeds */
 	int64_t retry_ns;    /* commit on this card again at this time (after EBUSY or a failure); 0 = none */
 	unsigned n_crtcs, n_planes;
@@ -606,6 +608,14 @@ uint64_t drm_backend_next_seq(struct drm_backend *b);
 void drm_backend_count(struct drm_backend *b, int what, uint64_t n);
 enum { DRM_COUNT_COMMIT, DRM_COUNT_MODESET, DRM_COUNT_FLIP, DRM_COUNT_WATCHDOG, DRM_COUNT_FAST, DRM_COUNT_PIXELS };
 bool drm_backend_active(const struct drm_backend *b); /* not suspended, not blanked */
+/* drm/master.c. Whether the program says the display is ours (drm_backend_iface.display_ours). */
+bool drm_display_ours(const struct drm_backend *b);
+/* After a commit on card got EACCES: when the display is ours, card's retry is armed for asking for master again
+ * (50 ms, doubling to 1 s) and true is returned; false: a switch away, the seat's resume shows it. */
+bool drm_master_wait(struct drm_card *card, int64_t now);
+/* Before a modeset on a card that refused master while the display was ours: asks the kernel for it. True: go on
+ * with the modeset (master obtained, or the display no longer ours); false: still held, the retry armed. */
+bool drm_master_take(struct drm_card *card, int64_t now);
 bool drm_backend_is_direct(const struct drm_backend *b);
 void drm_backend_frame_ready(struct drm_backend *b);
 /* Counts a page-flip event of ours; true when fault injection says to drop this one. */

@@ -68,6 +68,13 @@ struct drm_backend_iface {
 	/* An output became able to take a frame (a flip completed or the pacing delay passed). The program's next
 	 * pre-sleep hook should render if damaged. May be NULL. */
 	void (*frame_ready)(void *ud);
+	/* Whether the display is ours now: the seat enabled us and our VT is in front. A card refusing us DRM master
+	 * (EACCES) then is held by another master (the last instance's seat helper not yet gone, a compositor, a
+	 * second console on the seat), not being switched away: the backend asks the kernel for master itself
+	 * (drmSetMaster) 50 ms after the refusal, then at doubling intervals up to 1 s, and shows the display as soon
+	 * as it gets it. Asked only then: master is the seat's to give while a switch is under way. NULL: a refusal
+	 * always waits for the next drm_backend_resume (the seat's enable). */
+	bool (*display_ours)(void *ud);
 };
 
 /* Display rotation, numbered as fbcon's rotate=N: the picture turned on the panel by 90 degrees clockwise

@@ -47,12 +47,15 @@ static int atomic_commit(struct atomic *a, struct drm_card *card, uint32_t flags
  * disable handler ran (seatd drops it from its own process at once; libseat's builtin backend from inside a
  * libseat call of our enable handler, when the switch away comes while it reopens the input devices): not the
  * modeset's fault, and the resume that follows the next enable does it again. Said at info level, once until
- * a modeset succeeds; a refusal for another reason after it is still said as an error. */
+ * a modeset succeeds; a refusal for another reason after it is still said as an error. While the display is ours
+ * (our VT in front) it is another master's hold instead (drm/master.c), said there if it lasts. */
 static bool not_master(struct drm_card *card, int ret)
 {
 	if (ret != -EACCES)
 		return false;
-	if (!card->not_master)
+	if (!card->not_master && drm_display_ours(card->b))
+		drm_debug("%s: not DRM master while our VT is in front: asking for it shortly", card->path);
+	else if (!card->not_master)
 		drm_info("%s: not DRM master (the seat is switching away): the modeset waits for the seat to come back",
 			 card->path);
 	card->not_master = true;

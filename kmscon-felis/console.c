@@ -371,6 +371,12 @@ void kf_console_close_device(int fd, void *ud)
 	kf_seat_close_device(c->seat, fd);
 }
 
+bool kf_console_display_ours(void *ud)
+{
+	struct kf_console *c = ud;
+	return c && !c->suspended && kf_seat_in_front(c->seat);
+}
+
 /* A refused zoom: the scale in force before it, and its cell size in *cell_w, *cell_h. */
 static void restore_scale(struct kf_render *render, int old, int *cell_w, int *cell_h)
 {

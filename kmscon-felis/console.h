@@ -68,6 +68,8 @@ bool kf_console_has_vt(const struct kf_console *c, const char **name);
 /* Device callbacks for kf_output_config (ud is the console). */
 int kf_console_open_device(const char *path, void *ud);
 void kf_console_close_device(int fd, void *ud);
+/* The output's display_ours: the seat enabled us and our VT is in front (kf_seat_in_front). */
+bool kf_console_display_ours(void *ud);
 
 /* Zoom: sets render's scale and session's size for a display of width x height pixels, both or neither. When
  * the session cannot take the new size (the grid out of memory), or a cell is wider or higher than the display

@@ -511,6 +511,7 @@ static int start_drm(struct kf_app *app)
 		.seat = c->seat,
 		.open_device = kf_console_open_device,
 		.close_device = kf_console_close_device,
+		.display_ours = kf_console_display_ours,
 	};
 	struct kf_output_callbacks ocb = {.resize = on_output_resize, .first_frame = on_first_frame};
 	int cols, rows, cw, ch, r;

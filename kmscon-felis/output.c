@@ -115,6 +115,13 @@ static void close_device(int fd, void *ud)
 	o->cfg.close_device(fd, o->cfg.device_ud);
 }
 
+static bool display_ours(void *ud)
+{
+	struct kf_output *o = ud;
+
+	return o->cfg.display_ours(o->cfg.device_ud);
+}
+
 void kf_output_get_pixels(const struct kf_output *o, int *width, int *height)
 {
 	uint32_t w, h;
@@ -601,6 +608,8 @@ int kf_output_create(struct kf_loop *loop, struct kf_render *render, const struc
 		di.open_device = open_device;
 		di.close_device = close_device;
 	}
+	if (cfg->display_ours)
+		di.display_ours = display_ours;
 	dc.mode_width = cfg->mode_width;
 	dc.mode_height = cfg->mode_height;
 	dc.use_original_mode = cfg->use_original_mode;

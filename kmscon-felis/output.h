@@ -40,6 +40,9 @@ struct kf_output_config {
 	/* Device access through the seat (libseat): returns an fd or -errno; NULL = open(2)/close(2). */
 	int (*open_device)(const char *path, void *ud);
 	void (*close_device)(int fd, void *ud);
+	/* The seat enabled us and our VT is in front (drm_backend_iface.display_ours): a card refusing DRM master is
+	 * held by someone else then, and asked again. NULL: a refusal waits for the seat's next enable. */
+	bool (*display_ours)(void *ud);
 	void *device_ud;
 };
 

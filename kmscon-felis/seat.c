@@ -30,6 +30,9 @@
 /* And when asked for any device once it has disabled us (EPERM): a switch away came while our enable handler
  * reopens the input devices; the disable that follows closes them again, the next enable opens them. */
 #define SEATD_INACTIVE "client is not active"
+/* And when its drmSetMaster on our card fails (EBUSY: another master holds it, the last instance's seat helper
+ * not yet gone): the fd is ours all the same, and drm/master.c asks for master itself and says so. */
+#define SEATD_NO_MASTER "Could not make device fd drm master"
 
 struct device {
 	int fd;
@@ -44,6 +47,7 @@ struct kf_seat {
 	struct libseat *seat;
 	struct kf_source *seat_src;
 	int active_vt_fd;             /* sysfs tty0/active while waiting for our VT, else -1 */
+	int vt;                       /* the VT the seat is bound to (--vt, or the one in front at the open); 0: none */
 	struct kf_source *active_vt_src;
 	bool active;
 	/* A VT switch asked for from a key handler runs on the next loop iteration: a key can arrive while
@@ -78,10 +82,10 @@ static void libseat_log(enum libseat_log_level level, const char *fmt, va_list a
 	line[strcspn(line, "\n")] = 0;
 	/* Its refusal of a framebuffer node, which we open ourselves then (kf_seat_open_device), or of a device
 	 * while a switch away is under way, and the line builtin's server half adds right after either ("Could
-	 * not open device: ..."): expected, not errors. */
+	 * not open device: ..."): expected, not errors. Nor is master refused (SEATD_NO_MASTER), said by drm/. */
 	static bool refused;
 	bool refusal = strstr(line, SEATD_REFUSAL) || strstr(line, SEATD_INACTIVE);
-	bool quiet = refusal || (refused && strstr(line, "Could not open device"));
+	bool quiet = refusal || (refused && strstr(line, "Could not open device")) || strstr(line, SEATD_NO_MASTER);
 	refused = refusal;
 	if (quiet)
 		level = LIBSEAT_LOG_LEVEL_DEBUG;
@@ -218,6 +222,18 @@ static bool choose_backend(void)
 static int wait_for_vt(struct kf_seat *s);
 static int read_active_vt(int fd);
 
+/* The VT in front now (sysfs tty0/active), or -1 (no VTs: a seat without them, a kernel without VT support). */
+static int front_vt(void)
+{
+	int fd = open(ACTIVE_VT_PATH, O_RDONLY | O_CLOEXEC), vt;
+
+	if (fd < 0)
+		return -1;
+	vt = read_active_vt(fd);
+	close(fd);
+	return vt;
+}
+
 /* seatd and its builtin backend bind a client to the VT in front when it joins the seat (seatd/seat.c
  * seat_add_client: cur_vt), not to the one it wants. A switch between our look at tty0/active and that moment
  * (a quick Ctrl+Alt+F2 then F3, a busy seatd) gave us the other VT: its screen (a getty's text console taken
@@ -226,16 +242,10 @@ static int read_active_vt(int fd);
  * only our loop does: a VT other than ours in front right after the open is not ours. */
 static bool opened_elsewhere(const struct kf_seat *s, bool vt_bound, int *active)
 {
-	int fd;
-
-	if (s->cfg.vt <= 0 || !vt_bound)
+	if (!vt_bound)
 		return false;
-	fd = open(ACTIVE_VT_PATH, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	*active = read_active_vt(fd);
-	close(fd);
-	return *active > 0 && *active != s->cfg.vt;
+	*active = front_vt();
+	return s->cfg.vt > 0 && *active > 0 && *active != s->cfg.vt;
 }
 
 static int open_seat(struct kf_seat *s)
@@ -268,6 +278,8 @@ static int open_seat(struct kf_seat *s)
 		s->n_events = 0;
 		return wait_for_vt(s);
 	}
+	/* seatd and builtin bind us to the VT in front now (--vt's, checked above); logind to our session's. */
+	s->vt = s->cfg.vt > 0 ? s->cfg.vt : s->no_fb ? active : 0;
 	fd = libseat_get_fd(s->seat);
 	s->seat_src = kf_loop_add_fd(s->loop, fd, EPOLLIN, KF_PRIO_INPUT, seat_readable, s);
 	if (!s->seat_src)
@@ -495,6 +507,16 @@ int kf_seat_switch_vt(struct kf_seat *s, int n)
 bool kf_seat_active(const struct kf_seat *s)
 {
 	return s->active;
+}
+
+bool kf_seat_in_front(const struct kf_seat *s)
+{
+	int front;
+
+	if (!s->active || s->vt <= 0)
+		return s->active;
+	front = front_vt();
+	return front <= 0 || front == s->vt;
 }
 
 const char *kf_seat_name(const struct kf_seat *s)

@@ -52,6 +52,10 @@ void kf_seat_close_device(struct kf_seat *seat, int fd);
 int kf_seat_switch_vt(struct kf_seat *seat, int n);
 
 bool kf_seat_active(const struct kf_seat *seat);
+/* Enabled, and our VT is the one in front (sysfs tty0/active; the seat's word alone where there is no VT): the
+ * display is ours, and a card refusing DRM master is held by someone else, not being switched away (the seat drops
+ * master, then the VT changes, then our disable handler runs). */
+bool kf_seat_in_front(const struct kf_seat *seat);
 /* libseat's seat name ("seat0"), or NULL before it opened. Owned by the seat. */
 const char *kf_seat_name(const struct kf_seat *seat);
 /* Devices currently open (tests: nothing may leak across VT switches). */

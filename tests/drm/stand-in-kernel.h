@@ -6,7 +6,10 @@
  * drmModeSetCrtc refuses refuse_crtc or a mode refuse_w wide; a legacy DPMS off of refuse_dpms_conn is refused
  * (dpms_of holds the others'); property blobs are counted; dumb buffers are made
  * (dumb_ok, on a memfd) or not; connectors (fake_conns, with fake_modes) are made up; calloc of refuse_alloc bytes
- * fails; the connectors' encoders (any CRTC, or those of fake_enc_crtcs) too. Everything else is drm/'s own code.
+ * fails; the connectors' encoders (any CRTC, or those of fake_enc_crtcs) too. DRM master: while not_master_fd is the
+ * fd's, its commits and drmModeSetCrtc get EACCES, and drmSetMaster is refused with EBUSY master_busy more times
+ * (another master holds the card: a compositor, the last instance's seat helper) before it makes the fd master.
+ * Everything else is drm/'s own code.
  * Included by one file of each test program, after failures and kf-check-plain.h; helpers a program does not use
  * are static inline (no unused warnings). */
 #ifndef KF_TESTS_DRM_STAND_IN_KERNEL_H
@@ -31,6 +34,25 @@ static int commits, tests, setcrtcs, blobs_live, next_blob = 500;
 /* Atomic commits (tests too) the card answers before it is unplugged; every one after fails with ENODEV, as the
  * kernel's answer for a device gone until its "remove" uevent is read. -1: never unplugged. */
 static int alive_commits = -1;
+/* The fd that is not DRM master (-100: none), how many more drmSetMaster calls the other master's hold refuses, and
+ * the calls seen. */
+static int not_master_fd = -100;
+static int master_busy;
+static int set_masters;
+
+int __wrap_drmSetMaster(int fd);
+int __wrap_drmSetMaster(int fd)
+{
+	set_masters++;
+	if (fd == not_master_fd && master_busy > 0) {
+		master_busy--;
+		errno = EBUSY;
+		return -1;
+	}
+	if (fd == not_master_fd)
+		not_master_fd = -100;
+	return 0;
+}
 
 drmModeAtomicReqPtr __real_drmModeAtomicAlloc(void);
 drmModeAtomicReqPtr __wrap_drmModeAtomicAlloc(void);
@@ -78,6 +100,10 @@ int __wrap_drmModeAtomicCommit(int fd, drmModeAtomicReqPtr req, uint32_t flags, 
 	}
 	if (alive_commits > 0)
 		alive_commits--;
+	if (fd == not_master_fd) {
+		errno = EACCES;
+		return -1;
+	}
 	if (refuse_blank && !(flags & (DRM_MODE_ATOMIC_TEST_ONLY | DRM_MODE_PAGE_FLIP_EVENT))) {
 		errno = refuse_blank;
 		return -1;
@@ -117,6 +143,10 @@ int __wrap_drmModeSetCrtc(int fd, uint32_t crtc, uint32_t fb, uint32_t x, uint32
 {
 	(void)fd, (void)x, (void)y, (void)conns, (void)n, (void)mode;
 	setcrtcs++;
+	if (fd == not_master_fd) {
+		errno = EACCES;
+		return -1;
+	}
 	if ((crtc == refuse_crtc || (refuse_w && mode && mode->hdisplay == refuse_w)) && fb) {
 		errno = crtc == refuse_crtc ? refuse_crtc_errno : EINVAL;
 		return -1;

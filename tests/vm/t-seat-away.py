@@ -15,7 +15,15 @@
                           then: a busy seatd). The instance must give VT 3 back (text mode, its keyboard on) and
                           wait for VT 2; it took VT 3 (graphics mode, keyboard off, its console drawn over VT 3's
                           text), while VT 2 stayed without it. Back on VT 2 it shows its first frame there.
+  seat-away-master-held   another program holds the card's DRM master (kf-master, HOLD s: as the last instance's
+                          seat helper, a child of libseat's builtin backend, does a moment after it exited, or a
+                          compositor) when an instance starts on the VT in front: the seat enables it without
+                          master ("Could not make device fd drm master: Device or resource busy"). It took the
+                          refusal for a switch away and waited for a switch back that never came: dark for good.
+                          It must say the hold once, and show its first frame within a few seconds of the holder's
+                          exit, saying so once.
 """
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -113,16 +121,51 @@ def test_wrong_vt(vm):
           "sleep 0.1; i=$((i+1)); done; chvt 1")
 
 
+HOLD = 8  # seconds kf-master holds the card (the instance must reach its first modeset within them)
+
+
+def test_master_held(vm):
+    vm.sh("chvt 1; rm -f /tmp/kf.log /tmp/kf.rc /tmp/master.ready /tmp/master.done; "
+          "(kf-master /dev/dri/card0 %d /tmp/master.ready >/tmp/master.out 2>&1; touch /tmp/master.done) &" % HOLD)
+    vm.wait_file("/tmp/master.ready", timeout=30)
+    t0 = time.time()
+    vm.sh("(kmscon-felis --font-engine=builtin --debug --vt=1 --login -- /bin/sh >/tmp/kf.log 2>&1 & "
+          "echo $! >/tmp/kf.pid; wait $!; echo $? >/tmp/kf.rc) &")
+    vm.wait_file("/tmp/master.done", timeout=HOLD + 60)
+    held = vm.sh("grep -c 'not DRM master\\|drm master' /tmp/kf.log || true").strip()
+    t_free = time.time()
+    print("  kf-master let go after %.1f s; refusals of master in the log before that: %s" % (t_free - t0, held))
+    kftest.check(held not in ("", "0"), "the instance got master while kf-master held it (the test raced):\n"
+                 + log(vm), vm)
+    rc, _ = vm.sh("i=0; until grep -q 'first frame on screen' /tmp/kf.log; do [ $i -ge 200 ] && exit 1; "
+                  "i=$((i+1)); sleep 0.1; done", timeout=60, check=False)
+    waited = time.time() - t_free
+    text = log(vm)
+    print("  first frame %s %.1f s after the holder let go; said held %d, obtained %d, switching away %d"
+          % ("on screen" if rc == 0 else "NOT on screen", waited, text.count("held by another DRM master"),
+             text.count("DRM master obtained"), text.count("seat is switching away")))
+    kftest.check(rc == 0, "no first frame 20 s after the other DRM master let go:\n" + text, vm)
+    kftest.check(text.count("held by another DRM master") == 1 and text.count("DRM master obtained") == 1,
+                 "the hold and its end are not said once each:\n" + text, vm)
+    stop(vm)
+
+
 def main():
     if not kftest.binary_available():
         kftest.skip("kmscon-felis not built")
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", action="append", default=[], help="run only this test (repeatable)")
+    args = ap.parse_args()
+    tests = (("seat-away-display-wait", test), ("seat-away-wrong-vt", test_wrong_vt),
+             ("seat-away-master-held", test_master_held))
+    tests = [t for t in tests if not args.only or t[0] in args.only]
+    names = [t[0] for t in tests]
     vm = kftest.boot(gpu="virtio", name="seat-away")
     vm.sh(UDEV, timeout=60)
-    names = ["seat-away-display-wait", "seat-away-wrong-vt"]
 
     def run():
-        kftest.run_test(names[0], lambda: test(vm), vm)
-        kftest.run_test(names[1], lambda: test_wrong_vt(vm), vm)
+        for name, fn in tests:
+            kftest.run_test(name, lambda: fn(vm), vm)
     kftest.scenario(vm, "seat-away", names, run)
 
 
