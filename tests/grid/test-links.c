@@ -246,7 +246,13 @@ static void test_hostile_memory(void)
 	CHECK(bytes <= (size_t)(LINK_MAX - 1) * 2 * LINK_URI_MAX, "links hold %zu bytes", bytes);
 	/* 80 x 1,024 lines of 12-byte cells is 1 MB; the table at most 4 MiB and malloc's rounding */
 	long grew = peak_kb() - before;
+#ifndef __SANITIZE_ADDRESS__
 	CHECK(grew < 16 * 1024, "peak resident size grew by %ld kB", grew);
+#else
+	/* ASan's allocator keeps the freed URIs in its quarantine (up to 256 MiB): the resident size is that
+	 * (62-85 MB here); the table's bytes above are checked in both builds, the size in the plain one */
+	printf("(ASan build: peak resident size grew by %ld kB, the quarantine's; not checked)\n", grew);
+#endif
 	t_free(t);
 }
 
