@@ -388,6 +388,7 @@ struct grid {
 	uint16_t xtsave[GRID_XTSAVE_SLOTS]; /* the tracking modes and encodings hold their numbers */
 #if !defined(NDEBUG)
 	unsigned text_checks; /* grid_feed calls, for grid__text_check */
+	unsigned joins_dropped; /* code points grid__attach_mark could not join, out of memory */
 #endif
 	char *xtversion;
 	char *term_name; /* XTGETTCAP's TN (grid_config.term_name) */

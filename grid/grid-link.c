@@ -19,12 +19,11 @@
 void grid__links_finish(struct grid *g)
 {
 	struct link_table *t = &g->links;
-	if (t->uri) {
-		for (uint32_t i = 0; i < LINK_MAX; i++) {
-			free(t->uri[i]);
-			free(t->key[i]);
-		}
-	}
+	/* each array on its own: a table whose allocation failed part way has some (table_alloc) */
+	for (uint32_t i = 0; t->uri && i < LINK_MAX; i++)
+		free(t->uri[i]);
+	for (uint32_t i = 0; t->key && i < LINK_MAX; i++)
+		free(t->key[i]);
 	free(t->uri);
 	free(t->key);
 	free(t->used);

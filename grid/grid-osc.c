@@ -71,9 +71,8 @@ void grid__title_push(struct grid *g, int which)
 		memmove(g->title_stack, g->title_stack + 1, sizeof(g->title_stack[0]) * (TITLE_STACK_MAX - 1));
 		g->title_depth--;
 	}
-	char *t = NULL;
-	if (which != 1 && !(t = strdup(g->title)))
-		return;
+	/* out of memory, the slot is taken all the same, holding no title: its pop must not restore an older push's */
+	char *t = which != 1 ? strdup(g->title) : NULL;
 	g->title_stack[g->title_depth++] = t;
 }
 

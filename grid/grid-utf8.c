@@ -66,8 +66,12 @@ GRID_PAGE("utf8") void grid__attach_mark(struct grid *g, struct grid_cell *c, ui
 		return; /* dropped: a cluster has a hard cap */
 	buf[n++] = cp;
 	int id = grid__cluster_intern(g, buf, n);
-	if (id < 0)
+	if (id < 0) {
+#if !defined(NDEBUG)
+		g->joins_dropped++; /* (put_utf8's check) */
+#endif
 		return;
+	}
 	/* after intern: a collection inside it may have dropped pairs from the cache */
 	struct cluster_cache_entry *e = cache_set(g, base, cp);
 	/* a pair on a cluster (a second mark) recurs far less often than one on a character: it takes the older
@@ -575,7 +579,10 @@ static const uint8_t *put_utf8(struct grid *g, const uint8_t *p, const uint8_t *
 	const uint32_t lc = c[x - lastw].cp;
 	const bool cluster = lc & GRID_CP_CLUSTER;
 	const uint32_t last = likely(!cluster) ? lc : last_cp(p);
-	assert(last == last_cp(p));
+	/* or what joined the cell was dropped, out of memory (grid__attach_mark): the cell holds its base alone,
+	 * which REP repeats and the next mark joins (the code-point path's last_cp would be the mark, which REP
+	 * resolves to the same base; only a ZWJ sequence's segmentation right after it may differ) */
+	assert(last == last_cp(p) || (!cluster && g->joins_dropped));
 	end_run(g, l, x0, x, lastw, fix_left, last);
 	/* after an Extend or a ZWJ the state depends on more than the last code point (after an emoji that
 	 * joined a cluster it does not: "ExtPict", as derived from the emoji alone). Only a cluster can end so:
