@@ -12,45 +12,16 @@
 #include <errno.h>
 
 #include "harness.h"
+#include "../kf-reply-safe.h"
 
 static unsigned replies, bad;
 static char first_bad[160];
-
-/* Whether d[0..n) is one sequence the child's line editor takes as a whole report: CSI params final,
- * DCS/OSC printable text ended by ST (OSC: or BEL), or CAN alone (xterm's answer to a malformed DCS $). */
-static bool reply_is_safe(const uint8_t *d, size_t n)
-{
-	if (n == 1 && d[0] == 0x18)
-		return true;
-	if (n < 3 || d[0] != 0x1b)
-		return false;
-	if (d[1] == '[') {
-		size_t i = 2;
-		while (i < n - 1 && d[i] >= 0x20 && d[i] <= 0x3f)
-			i++;
-		return i == n - 1 && d[i] >= 0x40 && d[i] <= 0x7e;
-	}
-	if (d[1] != 'P' && d[1] != ']')
-		return false;
-	size_t end;
-	if (n >= 4 && d[n - 2] == 0x1b && d[n - 1] == '\\')
-		end = n - 2;
-	else if (d[1] == ']' && d[n - 1] == 0x07)
-		end = n - 1;
-	else
-		return false;
-	for (size_t i = 2; i < end; i++) {
-		if (d[i] < 0x20 || d[i] > 0x7e)
-			return false;
-	}
-	return true;
-}
 
 static void on_reply(void *ud, const uint8_t *d, size_t n)
 {
 	(void)ud;
 	replies++;
-	if (reply_is_safe(d, n))
+	if (kf_reply_is_safe(d, n))
 		return;
 	if (bad++ == 0) {
 		size_t k = 0;
