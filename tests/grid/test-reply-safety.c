@@ -8,7 +8,8 @@
  * Checked on each call of the reply callback: for crafted queries that put controls, terminators and long
  * text where a reply could echo them, and for random streams built from every query the grid answers cut
  * and spliced with hostile bytes (deterministic seed). The clipboard's own contents (OSC 52 reads, when
- * allowed) are hostile bytes too. */
+ * allowed) are hostile bytes too. And each reply echoed back as output (a raw-mode child copying its input)
+ * asks nothing again, but for the two the terminals followed make so (test_replies_echoed). */
 #include <errno.h>
 
 #include "harness.h"
@@ -110,7 +111,7 @@ static void test_crafted(void)
 /* Every query the grid answers (and some setters whose state replies report), as pieces a random stream
  * splices with hostile bytes: a reply must stay safe whatever state and text came before. */
 static const char *const pieces[] = {
-	"\033[c", "\033[>c", "\033[=c", "\033Z", "\033[5n", "\033[6n", "\033[?6n", "\033[?15n", "\033[?25n",
+	"\033[c", "\033[>c", "\033Z", "\033[5n", "\033[6n", "\033[?6n", "\033[?15n", "\033[?25n",
 	"\033[?26n", "\033[?55n", "\033[?56n", "\033[", "\033[?", "\033[>", "$p", "\033[?2004$p", "\033[4$p",
 	"\033P$q", "\033P+q", "\033P", "\033]", "\033]4;", "\033]10;", "\033]11;", "\033]12;", "\033]52;c;",
 	"?", ";", "$", "q", "m", "r", " q", "\"p", "\"q", "t", "$|", "*|", "\033\\", "\007", "\x9c", "\x9b",
@@ -153,9 +154,64 @@ static void test_random(void)
 	grid_destroy(g);
 }
 
+/* A reply that a program echoes back (a raw-mode child copying its input to its output) must not be a query
+ * itself, or the two answer each other for ever once a stream asked once. Two are, as in the terminals they
+ * follow: the DEC locator's "none" (CSI ? 53 n: xterm 379 takes 53 as the VT340's name for the query 55 and
+ * answers it so) and the kitty keyboard flags (CSI ? flags u: kitty answers CSI ? with any parameter). Any
+ * other reply that asks again is a new loop. */
+static const char *const answered[] = {
+	"\033[c", "\033[>c", "\033Z", "\033[5n", "\033[6n", "\033[?6n", "\033[?15n", "\033[?25n",
+	"\033[?26n", "\033[?55n", "\033[?56n", "\033[?2004$p", "\033[4$p", "\033P$qm\033\\", "\033P$qr\033\\",
+	"\033P$q q\033\\", "\033P$q\"p\033\\", "\033P$qx\033\\", "\033P+q544E\033\\", "\033P+q436f\033\\",
+	"\033P+q78\033\\", "\033]4;1;?\007", "\033]10;?\007", "\033]11;?\033\\", "\033]12;?\007", "\033]52;c;?\007",
+	"\033[>q", "\033[?u", "\033[?4m", "\033[?1m", "\033[1$w", "\033[2$w", "\033[11t", "\033[13t", "\033[14t",
+	"\033[15t", "\033[16t", "\033[18t", "\033[19t", "\033[1;1;1;1;4;8*y", "\033[#|", "\033[1;1;4;8#|", "\033P$p\033\\",
+};
+
+static uint8_t echo_buf[8192];
+static size_t echo_len;
+
+static void on_echo(void *ud, const uint8_t *d, size_t n)
+{
+	(void)ud;
+	if (echo_len + n <= sizeof(echo_buf)) {
+		memcpy(echo_buf + echo_len, d, n);
+		echo_len += n;
+	}
+}
+
+static void test_replies_echoed(void)
+{
+	struct grid_config cfg = {.cols = 80, .rows = 24, .cell_width = 8, .cell_height = 16, .xtversion = "kf-test",
+				  .allow_clipboard_read = true};
+	struct grid_callbacks cb = {.reply = on_echo, .clipboard_get = on_clipboard_get};
+	struct grid *g = grid_create(&cfg, &cb, NULL);
+	if (!g)
+		exit(1);
+	int loops = 0;
+	for (size_t i = 0; i < sizeof(answered) / sizeof(answered[0]); i++) {
+		echo_len = 0;
+		feed(g, answered[i], strlen(answered[i]));
+		uint8_t first[sizeof(echo_buf)];
+		const size_t n = echo_len;
+		memcpy(first, echo_buf, n);
+		CHECK(n > 0, "query %zu got no reply", i);
+		echo_len = 0;
+		grid_feed(g, first, n);
+		const bool known = !strcmp(answered[i], "\033[?55n") || !strcmp(answered[i], "\033[?u");
+		loops += echo_len > 0;
+		CHECK((echo_len > 0) == known, "query %zu: its reply echoed back %s", i,
+		      echo_len ? "asks again" : "no longer asks");
+	}
+	printf("replies echoed back: %zu queries, %d of their replies ask again (CSI ? 53 n, CSI ? 0 u)\n",
+	       sizeof(answered) / sizeof(answered[0]), loops);
+	grid_destroy(g);
+}
+
 int main(void)
 {
 	test_crafted();
 	test_random();
+	test_replies_echoed();
 	return t_done("reply-safety");
 }
