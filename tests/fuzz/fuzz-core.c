@@ -18,15 +18,30 @@
 #include <string.h>
 
 #include "grid/grid.h"
+#include "../kf-reply-safe.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A reply must be one sequence of printable ASCII whatever the input: one that echoed the stream's controls
+ * would type them into the shell of the user who ran cat on a hostile file (tests/kf-reply-safe.h). */
 static void on_reply(void *ud, const uint8_t *d, size_t n)
 {
-	volatile uint8_t sink = 0;
-	for (size_t i = 0; i < n; i++)
-		sink ^= d[i];
-	(void)ud, (void)sink;
+	(void)ud;
+	if (!kf_reply_is_safe(d, n))
+		abort();
+}
+
+/* OSC 52 reads answered (clipboard-read on) with a clipboard another program filled with controls */
+static int on_clipboard_get(void *ud, const char *targets, uint8_t **data, size_t *len)
+{
+	static const uint8_t hostile[] = "\r\nid\r\033[201~\x9b" "0c\a\033\\";
+	(void)ud, (void)targets;
+	*data = malloc(sizeof(hostile));
+	if (!*data)
+		return -1;
+	memcpy(*data, hostile, sizeof(hostile));
+	*len = sizeof(hostile);
+	return 0;
 }
 
 static void walk(struct grid *g, unsigned seed)
@@ -97,8 +112,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 2)
 		return 0;
-	static const struct grid_callbacks cb = {.reply = on_reply};
-	struct grid_config cfg = {.cols = 1 + data[0] % 120, .rows = 1 + data[1] % 40, .scrollback = 50};
+	static const struct grid_callbacks cb = {.reply = on_reply, .clipboard_get = on_clipboard_get};
+	struct grid_config cfg = {.cols = 1 + data[0] % 120, .rows = 1 + data[1] % 40, .scrollback = 50,
+				  .allow_clipboard_read = true};
 	struct grid *g = grid_create(&cfg, &cb, NULL);
 	if (!g)
 		return 0;
