@@ -123,8 +123,14 @@ def while_blanked(vm, sock):
     kftest.check("display unblanked" not in vm.sh("cat /tmp/kf.log"), "the hotplug woke the display", vm)
     vm.sendkey("shift")
     vm.wait_file("/tmp/kf.log", 30, pattern="display unblanked")
-    wait_head_console(vm, 1, (800, 600), "the console on the head plugged while blanked")
-    wait_head_console(vm, 0, (1024, 768), "the console on the first head after waking")
+    both_heads_then_unplug(vm, sock, "the head plugged while blanked", "after waking")
+
+
+def both_heads_then_unplug(vm, sock, second, first_when):
+    """The console on both heads (SECOND: which the 800x600 one is; FIRST_WHEN: when the first is looked at),
+    then the second head unplugged: the grid back at 1024x768; the instance stopped."""
+    wait_head_console(vm, 1, (800, 600), "the console on " + second)
+    wait_head_console(vm, 0, (1024, 768), "the console on the first head " + first_when)
     plug(vm, sock, False)
     grid(vm, BIG, "the grid back at 1024x768")
     stop(vm)
@@ -140,11 +146,7 @@ def while_away(vm, sock):
     vm.sh("chvt 2")
     vm.wait_file("/tmp/kf.log", 30, pattern="display resumed")
     grid(vm, SMALL, "the grid of the head plugged while away")
-    wait_head_console(vm, 1, (800, 600), "the console on the head plugged while away")
-    wait_head_console(vm, 0, (1024, 768), "the console on the first head after the switch back")
-    plug(vm, sock, False)
-    grid(vm, BIG, "the grid back at 1024x768")
-    stop(vm)
+    both_heads_then_unplug(vm, sock, "the head plugged while away", "after the switch back")
 
 
 def card_cycles(vm, sock):
